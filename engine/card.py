@@ -1,0 +1,614 @@
+"""Framework cards: load a YAML card, validate it, compile its criteria.
+
+A card is checked in three passes, each collecting every problem it finds:
+
+1. YAML, strictly (``engine/_yaml.py``: duplicate keys and ambiguous scalars
+   are errors);
+2. the JSON Schema ``grammar/card.schema.json`` (fields, types, enums);
+3. semantics: expressions parse and type-check against the declared inputs,
+   constants and the values computed by earlier gates; gate ids are unique;
+   kill-criterion labels, branches, re-entry loops and the threshold agree.
+
+Structure (graph, topology agreement, reachability, cycles) is checked by
+:mod:`ipb.engine.graph` when the card is compiled.
+
+Every error names the card file, 1-based line and column.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import jsonschema
+
+from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
+from ipb.engine.expressions import (
+    BOOL,
+    DATE,
+    MONEY,
+    MULTIPLE,
+    NUMBER,
+    RATIO,
+    YEARS,
+    CompiledExpression,
+    ExprType,
+    category,
+    compile_expression,
+    parse_literal,
+)
+from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_mean
+
+__all__ = [
+    "Card",
+    "Gate",
+    "InputSpec",
+    "Source",
+    "Branch",
+    "Reentry",
+    "Threshold",
+    "load_card",
+    "load_card_text",
+    "card_schema",
+    "INPUT_TYPES",
+    "DEFAULT_OUTCOMES",
+]
+
+#: Declared input type -> expression type.
+INPUT_TYPES: dict[str, ExprType] = {
+    "number": NUMBER,
+    "ratio": RATIO,
+    "money": MONEY,
+    "multiple": MULTIPLE,
+    "bool": BOOL,
+    "year": YEARS,
+    "date": DATE,
+}
+
+#: ``{name}`` in a required element is replaced by that value in the GRP.
+ELEMENT_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+DEFAULT_OUTCOMES = {"pass": "INVEST", "fail": "DECLINE"}
+
+#: Names the engine itself provides to every expression.
+BUILTINS: dict[str, ExprType] = {"iteration": NUMBER}
+
+
+@lru_cache(maxsize=None)
+def card_schema() -> dict[str, Any]:
+    """The JSON Schema for cards, shipped as ``grammar/card.schema.json``."""
+    text = resources.files("ipb.grammar").joinpath("card.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@dataclass(frozen=True)
+class Source:
+    """A primary source: tier 1-6 (paper §6.1), document title, year."""
+
+    tier: int
+    document: str
+    year: int
+    locator: str | None = None
+    quote: str | None = None
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """A typed scenario input.
+
+    ``type`` is number | ratio | money | multiple | bool | category | year |
+    date. Ratios are fractions in [0, 1] (``95%`` is 0.95), money is USD,
+    years are calendar years. ``range``/``step`` bound perturbation.
+    """
+
+    name: str
+    type: str
+    expr_type: ExprType
+    description: str = ""
+    unit: str | None = None
+    values: tuple[str, ...] | None = None
+    range: tuple[Decimal, Decimal] | None = None
+    step: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class Branch:
+    """The gates a regime selects, and the outcomes it decides."""
+
+    regime: str
+    gates: tuple[str, ...]
+    pass_outcome: str
+    fail_outcome: str
+
+
+@dataclass(frozen=True)
+class Reentry:
+    """A declared loop back to gate ``to`` while ``condition`` holds, bounded."""
+
+    to: str
+    condition: CompiledExpression
+    max_iterations: int
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """N-of-M join: count gates whose verdict is ``count`` (weighted)."""
+
+    count: str
+    n: int
+    min_weight: Decimal
+
+
+@dataclass
+class Gate:
+    """One gate of a card, with compiled criteria.
+
+    ``number`` is the 1-based position in the card. ``proceed``/``reject`` are
+    compiled boolean criteria (either may be None: the other is negated).
+    ``compute`` maps value names to compiled numeric expressions evaluated
+    before the criteria; later gates may read them.
+    """
+
+    number: int
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    description: str
+    required_elements: tuple[str, ...]
+    kill_criterion: str | None
+    proceed: CompiledExpression | None
+    reject: CompiledExpression | None
+    compute: dict[str, CompiledExpression]
+    weight: Decimal = Decimal(1)
+    source: Source | None = None
+    classify: tuple[tuple[str, CompiledExpression | None], ...] = ()
+    branches: dict[str, Branch] = field(default_factory=dict)
+    reentry: Reentry | None = None
+    elements_by_verdict: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def elements_for(self, verdict: str) -> tuple[str, ...]:
+        """The required elements for a gate that gave ``verdict`` (templates unrendered)."""
+        return self.elements_by_verdict.get(verdict, self.required_elements)
+
+    @property
+    def is_kill_gate(self) -> bool:
+        """True when the gate carries an explicit kill criterion (paper Table 5 'Kill gates')."""
+        return self.kill_criterion is not None
+
+    @property
+    def is_classifier(self) -> bool:
+        return bool(self.classify)
+
+    @property
+    def reads(self) -> frozenset[str]:
+        """Every name the gate's expressions read."""
+        names: set[str] = set()
+        for expr in self.expressions():
+            names |= expr.names
+        return frozenset(names)
+
+    def expressions(self) -> Iterator[CompiledExpression]:
+        if self.proceed is not None:
+            yield self.proceed
+        if self.reject is not None:
+            yield self.reject
+        yield from self.compute.values()
+        for _, when in self.classify:
+            if when is not None:
+                yield when
+        if self.reentry is not None:
+            yield self.reentry.condition
+
+
+@dataclass
+class Card:
+    """A framework card, validated and with compiled criteria (not yet a graph)."""
+
+    id: str
+    investor: str
+    name: str
+    topology_type: str
+    gate_logic: str
+    topology_rationale: str
+    vintage: tuple[int, int | None]
+    sources: tuple[Source, ...]
+    outcomes: dict[str, str]
+    inputs: dict[str, InputSpec]
+    constants: dict[str, tuple[Decimal, ExprType]]
+    gates: list[Gate]
+    threshold: Threshold | None
+    description: str = ""
+    file: str = "<string>"
+    content_hash: str = ""
+    doc: YamlDoc | None = field(default=None, repr=False, compare=False)
+
+    def gate(self, key: str | int) -> Gate:
+        """A gate by id or 1-based number; KeyError names the choices."""
+        for g in self.gates:
+            if g.id == key or g.number == key:
+                return g
+        raise KeyError(f"no gate {key!r} in card {self.id}; gates: {', '.join(g.id for g in self.gates)}")
+
+    @property
+    def kill_gates(self) -> list[Gate]:
+        return [g for g in self.gates if g.is_kill_gate]
+
+    @property
+    def symbols(self) -> dict[str, ExprType]:
+        """Every name an expression of this card may read."""
+        table: dict[str, ExprType] = dict(BUILTINS)
+        table.update({n: t for n, (_, t) in self.constants.items()})
+        table.update({n: s.expr_type for n, s in self.inputs.items()})
+        for g in self.gates:
+            for name, expr in g.compute.items():
+                table[name] = expr.type
+            if g.classify:
+                table[g.id] = category(r for r, _ in g.classify)
+        return table
+
+
+# --------------------------------------------------------------------------- loading
+
+
+class _Collector:
+    """Collects errors with positions in one card file."""
+
+    def __init__(self, doc: YamlDoc) -> None:
+        self.doc = doc
+        self.errors: list[IpbError] = []
+
+    def add(self, error: IpbError, path: tuple[Any, ...], *, key: bool = False) -> None:
+        line, column = self.doc.locate_key(path) if key else self.doc.locate(path)
+        error.with_location(self.doc.file, line, column, self.doc.source_line(line))
+        self.errors.append(error)
+
+    def expression(
+        self, source: str, symbols: Mapping[str, ExprType], path: tuple[Any, ...], expect: str
+    ) -> CompiledExpression | None:
+        try:
+            return compile_expression(source, symbols, expect=expect)
+        except CompileError as exc:
+            line, column = self.doc.locate_in_string(path, exc.offset or 0)
+            exc.line = exc.column = None
+            exc.with_location(self.doc.file, line, column, self.doc.source_line(line))
+            self.errors.append(exc)
+            return None
+
+
+def load_card(path: str | Path) -> Card:
+    """Load, validate and compile the criteria of the card at ``path``.
+
+    Raises
+    ------
+    LoadError
+        The file is missing or is not strict YAML.
+    ErrorGroup
+        Every schema and semantic error in the card, each with file:line:col.
+    """
+    doc = load_yaml_file(path)
+    return _build(doc, Path(path).read_bytes())
+
+
+def load_card_text(text: str, file: str = "<string>") -> Card:
+    """Like :func:`load_card`, from text (``file`` names it in errors)."""
+    return _build(load_yaml(text, file), text.encode("utf-8"))
+
+
+def _schema_errors(doc: YamlDoc, schema: Mapping[str, Any], what: str) -> list[IpbError]:
+    validator = jsonschema.Draft202012Validator(schema)
+    found: list[IpbError] = []
+    for err in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
+        path = tuple(err.absolute_path)
+        on_key = False
+        message = err.message
+        if err.validator == "additionalProperties":
+            extra = _extra_keys(err)
+            allowed = list(err.schema.get("properties", {}))
+            for key in extra:
+                e = LoadError(
+                    f"unknown field {key!r} in {what}; expected one of: {', '.join(allowed)}",
+                    rule="schema:additionalProperties",
+                    name=key,
+                    suggestion=did_you_mean(key, allowed),
+                )
+                line, column = doc.locate_key(path + (key,))
+                found.append(e.with_location(doc.file, line, column, doc.source_line(line)))
+            continue
+        if err.validator == "required":
+            on_key = bool(path)
+        if err.validator == "oneOf" and err.context:
+            message = min(err.context, key=lambda e: len(e.message)).message
+        where = "/".join(map(str, path)) or "the top level"
+        e = LoadError(f"{message} (at {where})", rule=f"schema:{err.validator}")
+        line, column = doc.locate_key(path) if on_key else doc.locate(path)
+        found.append(e.with_location(doc.file, line, column, doc.source_line(line)))
+    return found
+
+
+def _extra_keys(err: jsonschema.ValidationError) -> list[str]:
+    props = set(err.schema.get("properties", {}))
+    instance = err.instance if isinstance(err.instance, dict) else {}
+    return [k for k in instance if k not in props]
+
+
+def _number(value: Any, what: str) -> tuple[Decimal, ExprType]:
+    if isinstance(value, bool):
+        raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
+    if isinstance(value, (int, Decimal)):
+        return Decimal(value), NUMBER
+    if isinstance(value, float):  # pragma: no cover - the loader never makes floats
+        return Decimal(str(value)), NUMBER
+    result, type = parse_literal(str(value))
+    if type.kind != "number":
+        raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
+    return result, type
+
+
+def _build(doc: YamlDoc, raw: bytes) -> Card:
+    errors = _schema_errors(doc, card_schema(), "the card")
+    if errors:
+        raise ErrorGroup(errors)
+    col = _Collector(doc)
+    data = doc.data
+
+    # -- inputs and constants
+    inputs: dict[str, InputSpec] = {}
+    for name, spec in data["inputs"].items():
+        path = ("inputs", name)
+        kind = spec["type"]
+        values = tuple(spec["values"]) if "values" in spec else None
+        if kind == "category":
+            if values is None:
+                col.add(LoadError(f"category input {name!r} needs 'values'", rule="input"), path)
+                values = ()
+            expr_type = category(values)
+        else:
+            if values is not None:
+                col.add(LoadError(f"only category inputs take 'values' ({name!r} is {kind})", rule="input"), path + ("values",))
+            expr_type = INPUT_TYPES[kind]
+        rng = None
+        if "range" in spec:
+            try:
+                lo = _number(spec["range"][0], "range")[0]
+                hi = _number(spec["range"][1], "range")[0]
+                if lo > hi:
+                    raise CompileError(f"range of {name!r} is empty: {lo} > {hi}", rule="input")
+                rng = (lo, hi)
+            except CompileError as exc:
+                col.add(exc, path + ("range",))
+        step = None
+        if "step" in spec:
+            try:
+                step = _number(spec["step"], "step")[0]
+            except CompileError as exc:
+                col.add(exc, path + ("step",))
+        inputs[name] = InputSpec(
+            name, kind, expr_type, spec.get("description", ""), spec.get("unit"), values, rng, step
+        )
+
+    constants: dict[str, tuple[Decimal, ExprType]] = {}
+    for name, spec in (data.get("constants") or {}).items():
+        path = ("constants", name)
+        raw_value = spec["value"] if isinstance(spec, dict) else spec
+        try:
+            value, type = _number(raw_value, f"constant {name!r}")
+            if isinstance(spec, dict) and "type" in spec:
+                type = INPUT_TYPES[spec["type"]]
+            constants[name] = (value, type)
+        except CompileError as exc:
+            col.add(exc, path)
+        if name in inputs:
+            col.add(LoadError(f"{name!r} is both an input and a constant", rule="duplicate-name", name=name), path, key=True)
+
+    outcomes = dict(DEFAULT_OUTCOMES)
+    outcomes.update(data.get("outcomes") or {})
+
+    # -- gates, in order: each sees the values computed before it
+    symbols: dict[str, ExprType] = dict(BUILTINS)
+    symbols.update({n: t for n, (_, t) in constants.items()})
+    symbols.update({n: s.expr_type for n, s in inputs.items()})
+    later_values = _all_computed_names(data["gates"])
+    gates: list[Gate] = []
+    seen_ids: dict[str, int] = {}
+    for index, g in enumerate(data["gates"]):
+        gpath: tuple[Any, ...] = ("gates", index)
+        gid = g["id"]
+        if gid in seen_ids:
+            col.add(
+                LoadError(f"duplicate gate id {gid!r} (gate {seen_ids[gid]} has it too)", rule="duplicate-gate", name=gid),
+                gpath + ("id",),
+            )
+        seen_ids.setdefault(gid, index + 1)
+        if gid in symbols and gid not in BUILTINS:
+            col.add(LoadError(f"gate id {gid!r} clashes with an input or value name", rule="duplicate-name", name=gid), gpath + ("id",))
+
+        # Earlier gates' values are visible; a later gate's value is a clear error.
+        visible = _VisibleSymbols(symbols, later_values, gid)
+        compute: dict[str, CompiledExpression] = {}
+        for vname, source in (g.get("compute") or {}).items():
+            if vname in inputs or vname in constants:
+                col.add(LoadError(f"computed value {vname!r} shadows an input or constant", rule="duplicate-name", name=vname),
+                        gpath + ("compute", vname), key=True)
+            expr = col.expression(source, visible, gpath + ("compute", vname), "number")
+            if expr is not None:
+                compute[vname] = expr
+                symbols[vname] = expr.type
+        proceed = col.expression(g["proceed"], visible, gpath + ("proceed",), "bool") if "proceed" in g else None
+        reject = col.expression(g["reject"], visible, gpath + ("reject",), "bool") if "reject" in g else None
+
+        classify: list[tuple[str, CompiledExpression | None]] = []
+        for k, item in enumerate(g.get("classify") or []):
+            when = None
+            if "when" in item:
+                when = col.expression(item["when"], visible, gpath + ("classify", k, "when"), "bool")
+            elif k != len(g["classify"]) - 1:
+                col.add(LoadError("only the last classify rule may omit 'when' (it is the fallback)", rule="classify"),
+                        gpath + ("classify", k))
+            classify.append((item["regime"], when))
+        if classify:
+            symbols[gid] = category(r for r, _ in classify)
+
+        if g.get("kill_criterion") and "reject" not in g and "proceed" not in g and not classify:
+            col.add(LoadError(f"gate {gid!r} names a kill criterion but has no criterion that could trigger it",
+                              rule="kill-criterion"), gpath + ("kill_criterion",))
+        if "reject" in g and not g.get("kill_criterion"):
+            pass  # a REJECT without a named kill criterion is a plain fail (e.g. Graham's tests)
+
+        weight = Decimal(1)
+        if "weight" in g:
+            try:
+                weight = _number(g["weight"], "weight")[0]
+            except CompileError as exc:
+                col.add(exc, gpath + ("weight",))
+
+        source = Source(**g["source"]) if "source" in g else None
+        reentry = None
+        if "reentry" in g:
+            r = g["reentry"]
+            cond = col.expression(r["while"], symbols, gpath + ("reentry", "while"), "bool")
+            if cond is not None:
+                reentry = Reentry(r["to"], cond, int(r["max_iterations"]))
+
+        gates.append(
+            Gate(
+                number=index + 1,
+                id=gid,
+                name=g["name"],
+                aliases=tuple(g.get("aliases") or ()),
+                description=g.get("description", ""),
+                required_elements=tuple(g["required_elements"]),
+                kill_criterion=g.get("kill_criterion"),
+                proceed=proceed,
+                reject=reject,
+                compute=compute,
+                weight=weight,
+                source=source,
+                classify=tuple(classify),
+                branches={},
+                reentry=reentry,
+                elements_by_verdict={k: tuple(v) for k, v in (g.get("elements_by_verdict") or {}).items()},
+            )
+        )
+
+    # -- element templates may name any input or value of the card
+    for index, raw_gate in enumerate(data["gates"]):
+        lists = [("required_elements",), *(("elements_by_verdict", k) for k in raw_gate.get("elements_by_verdict") or {})]
+        for keys in lists:
+            items = raw_gate
+            for k in keys:
+                items = items[k]
+            for k, element in enumerate(items):
+                for name in ELEMENT_FIELD.findall(element):
+                    if name not in symbols:
+                        col.add(LoadError(f"element {element!r} names unknown value {name!r}", rule="element", name=name,
+                                          suggestion=did_you_mean(name, list(symbols))), ("gates", index, *keys, k))
+
+    # -- branches, once every gate id is known
+    ids = [g.id for g in gates]
+    for index, (g, raw_gate) in enumerate(zip(gates, data["gates"])):
+        gpath = ("gates", index)
+        branches = raw_gate.get("branches") or {}
+        if branches and not g.classify:
+            col.add(LoadError(f"gate {g.id!r} has branches but no classify rules to choose one", rule="branch"),
+                    gpath + ("branches",), key=True)
+        regimes = [r for r, _ in g.classify]
+        for regime, spec in branches.items():
+            bpath = gpath + ("branches", regime)
+            if regime not in regimes:
+                col.add(LoadError(f"branch {regime!r} is not a regime of gate {g.id!r}; regimes: {', '.join(regimes)}",
+                                  rule="branch", name=regime, suggestion=did_you_mean(regime, regimes)), bpath, key=True)
+            for k, target in enumerate(spec["gates"]):
+                if target not in ids:
+                    col.add(LoadError(f"branch {regime!r} names unknown gate {target!r}", rule="branch", name=target,
+                                      suggestion=did_you_mean(target, ids)), bpath + ("gates", k))
+            g.branches[regime] = Branch(
+                regime, tuple(spec["gates"]), spec.get("pass", outcomes["pass"]), spec.get("fail", outcomes["fail"])
+            )
+        for regime in regimes:
+            if branches and regime not in branches:
+                col.add(LoadError(f"regime {regime!r} of gate {g.id!r} has no branch", rule="branch", name=regime),
+                        gpath + ("branches",), key=True)
+        if g.reentry is not None and g.reentry.to not in ids:
+            col.add(LoadError(f"re-entry target {g.reentry.to!r} is not a gate", rule="reentry", name=g.reentry.to,
+                              suggestion=did_you_mean(g.reentry.to, ids)), gpath + ("reentry", "to"))
+
+    threshold = None
+    if "threshold" in data:
+        t = data["threshold"]
+        try:
+            min_weight = _number(t["min_weight"], "min_weight")[0] if "min_weight" in t else Decimal(t["n"])
+            threshold = Threshold(t.get("count", "PROCEED"), int(t["n"]), min_weight)
+        except CompileError as exc:
+            col.add(exc, ("threshold", "min_weight"))
+
+    if col.errors:
+        raise ErrorGroup(col.errors)
+
+    vintage = data["vintage"]
+    return Card(
+        id=data["id"],
+        investor=data["investor"],
+        name=data["name"],
+        topology_type=data["topology_type"],
+        gate_logic=data["gate_logic"],
+        topology_rationale=data["topology_rationale"],
+        vintage=(vintage["start"], vintage.get("end")),
+        sources=tuple(Source(**s) for s in data["sources"]),
+        outcomes=outcomes,
+        inputs=inputs,
+        constants=constants,
+        gates=gates,
+        threshold=threshold,
+        description=data.get("description", ""),
+        file=doc.file,
+        content_hash=hashlib.sha256(raw).hexdigest(),
+        doc=doc,
+    )
+
+
+def _all_computed_names(raw_gates: list[dict[str, Any]]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for g in raw_gates:
+        for name in g.get("compute") or {}:
+            found.setdefault(name, g["id"])
+        if g.get("classify"):
+            found.setdefault(g["id"], g["id"])
+    return found
+
+
+class _VisibleSymbols(Mapping[str, ExprType]):
+    """The live symbol table as one gate sees it.
+
+    A value computed by a later gate is not visible, and asking for it is a
+    pointed error rather than an "unknown name".
+    """
+
+    def __init__(self, symbols: Mapping[str, ExprType], later: Mapping[str, str], current: str) -> None:
+        self._symbols = symbols
+        self._later = later
+        self._current = current
+
+    def __getitem__(self, key: str) -> ExprType:
+        if key in self._symbols:
+            return self._symbols[key]
+        owner = self._later.get(key)
+        if owner is not None and owner != self._current:
+            raise CompileError(
+                f"{key!r} is computed by gate {owner!r}, which runs after gate {self._current!r}",
+                rule="order",
+                name=key,
+            )
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._symbols)
+
+    def __len__(self) -> int:
+        return len(self._symbols)

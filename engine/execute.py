@@ -1,0 +1,557 @@
+"""Execute a compiled card on a scenario: gate verdicts, final verdict, GRP.
+
+The five gate logics (paper Table 5, §7.3):
+
+* **linear_sequential + conjunction**: gates run in order and the chain stops
+  at the first REJECT (its kill criterion fires); later gates are N/A with
+  ``terminated_by_gate_K``. INCONCLUSIVE does not stop the chain (§7.3,
+  Table 9 Perturbation B). Any REJECT gives the card's fail verdict, with
+  trigger ``gate_K_reject``; otherwise the pass verdict, ``all_gates_cleared``.
+* **parallel_threshold + conjunction**: every gate runs; any REJECT fails.
+* **disjunction**: a gate that PROCEEDs fires the action (e.g. a sell
+  trigger): pass verdict, trigger ``gate_K_trigger``; in a linear card the
+  chain stops there. When no gate fires the fail verdict follows if every gate
+  REJECTed, INCONCLUSIVE otherwise.
+* **weighted_threshold_N_of_M**: every gate runs; with ``count: PROCEED`` the
+  card passes when the PROCEED weight reaches the threshold; with ``count:
+  REJECT`` it fails when the REJECT weight does. INCONCLUSIVE only when the
+  INCONCLUSIVE gates could still change the outcome.
+* **regime_dependent** (conditional_branch): gates before the classifier run
+  as a conjunction chain; the classifier's first matching rule selects a
+  regime; that branch's gates run as a conjunction chain and decide the
+  branch's own pass/fail verdicts. Gates off the branch are N/A.
+
+``diagnostic=True`` also evaluates every gate the chain did not reach and
+reports what it would have given (paper Table 9, Perturbation C).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+from ipb.engine.card import ELEMENT_FIELD, Card, Gate
+from ipb.engine.graph import CompiledCard
+from ipb.engine.logic import Verdict
+
+__all__ = ["GateResult", "Trace", "execute", "execute_many", "BatchResult", "format_value"]
+
+PROCEED, REJECT, INCONCLUSIVE, NOT_REACHED = (
+    Verdict.PROCEED,
+    Verdict.REJECT,
+    Verdict.INCONCLUSIVE,
+    Verdict.NOT_REACHED,
+)
+INCONCLUSIVE_OUTCOME = "INCONCLUSIVE"
+
+Decide = Callable[[dict[str, Any]], Verdict]
+
+
+# --------------------------------------------------------------------------- per-gate deciders
+
+
+def _decider(gate: Gate) -> Decide:
+    """One closure per gate: computes its values, then derives its verdict."""
+    computes = tuple((name, expr.fn) for name, expr in gate.compute.items())
+    P = gate.proceed.fn if gate.proceed is not None else None
+    R = gate.reject.fn if gate.reject is not None else None
+
+    def run_computes(env: dict[str, Any]) -> bool:
+        known = True
+        for name, fn in computes:
+            value = fn(env)
+            env[name] = value
+            if value is None:
+                known = False
+        return known
+
+    if P is not None and R is not None:
+
+        def both(env: dict[str, Any]) -> Verdict:
+            if computes:
+                run_computes(env)
+            r = R(env)
+            if r is True:
+                return REJECT
+            if r is False and P(env) is True:
+                return PROCEED
+            return INCONCLUSIVE
+
+        return both
+    if R is not None:
+
+        def reject_only(env: dict[str, Any]) -> Verdict:
+            if computes:
+                run_computes(env)
+            r = R(env)
+            return REJECT if r is True else PROCEED if r is False else INCONCLUSIVE
+
+        return reject_only
+    if P is not None:
+
+        def proceed_only(env: dict[str, Any]) -> Verdict:
+            if computes:
+                run_computes(env)
+            p = P(env)
+            return PROCEED if p is True else REJECT if p is False else INCONCLUSIVE
+
+        return proceed_only
+
+    def compute_only(env: dict[str, Any]) -> Verdict:
+        return PROCEED if run_computes(env) else INCONCLUSIVE
+
+    return compute_only
+
+
+def _classifier(gate: Gate) -> Callable[[dict[str, Any]], tuple[Verdict, str | None]]:
+    """The regime gate: its own criteria (if any) first, then the first matching rule."""
+    base = _decider(gate) if (gate.proceed or gate.reject or gate.compute) else None
+    rules = tuple((regime, when.fn if when is not None else None) for regime, when in gate.classify)
+    gid = gate.id
+
+    def classify(env: dict[str, Any]) -> tuple[Verdict, str | None]:
+        if base is not None:
+            verdict = base(env)
+            if verdict is REJECT:
+                return REJECT, None
+        for regime, when in rules:
+            holds = True if when is None else when(env)
+            if holds is True:
+                env[gid] = regime
+                return PROCEED, regime
+            if holds is None:
+                return INCONCLUSIVE, None
+        return INCONCLUSIVE, None
+
+    return classify
+
+
+# --------------------------------------------------------------------------- plan
+
+
+@dataclass
+class _Plan:
+    """Deciders prepared once per compiled card (cached on it)."""
+
+    deciders: tuple[Decide, ...]
+    classify: Callable[[dict[str, Any]], tuple[Verdict, str | None]] | None
+    reentry: dict[int, tuple[int, Callable[[Mapping[str, Any]], Any], int]]
+    weights: tuple[Decimal, ...]
+    base_env: dict[str, Any]
+
+
+def _plan(compiled: CompiledCard) -> _Plan:
+    cached = getattr(compiled, "_plan", None)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    card = compiled.card
+    index = {g.id: i for i, g in enumerate(card.gates)}
+    reentry = {
+        i: (index[g.reentry.to], g.reentry.condition.fn, g.reentry.max_iterations)
+        for i, g in enumerate(card.gates)
+        if g.reentry is not None
+    }
+    base_env: dict[str, Any] = {name: value for name, (value, _) in card.constants.items()}
+    base_env["iteration"] = Decimal(0)
+    plan = _Plan(
+        deciders=tuple(_decider(g) for g in card.gates),
+        classify=_classifier(compiled.classifier) if compiled.classifier is not None else None,
+        reentry=reentry,
+        weights=tuple(g.weight for g in card.gates),
+        base_env=base_env,
+    )
+    compiled._plan = plan  # type: ignore[attr-defined]
+    return plan
+
+
+# --------------------------------------------------------------------------- core
+
+
+@dataclass
+class _Run:
+    verdicts: list[Verdict]
+    outcome: str
+    trigger: str
+    terminated_by: int | None = None
+    regime: str | None = None
+    off_branch: frozenset[int] = frozenset()
+    iterations: int = 0
+
+
+def _chain(
+    deciders: Sequence[Decide],
+    order: Sequence[int],
+    verdicts: list[Verdict],
+    env: dict[str, Any],
+    stop_on: Verdict,
+    reentry: Mapping[int, tuple[int, Callable[[Mapping[str, Any]], Any], int]] | None = None,
+) -> tuple[int | None, int]:
+    """Run gates ``order`` in sequence until one gives ``stop_on``; returns (stopper, loops)."""
+    pos = 0
+    loops = 0
+    while pos < len(order):
+        i = order[pos]
+        v = deciders[i](env)
+        verdicts[i] = v
+        if v is stop_on:
+            return i, loops
+        if reentry and i in reentry:
+            to, cond, bound = reentry[i]
+            if loops < bound and cond(env) is True:
+                loops += 1
+                env["iteration"] = Decimal(loops)
+                pos = order.index(to)
+                continue
+        pos += 1
+    return None, loops
+
+
+def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
+    plan = _plan(compiled)
+    card = compiled.card
+    deciders = plan.deciders
+    n = len(deciders)
+    verdicts = [NOT_REACHED] * n
+    ok, bad = card.outcomes["pass"], card.outcomes["fail"]
+    family = compiled.family
+    topology = card.topology_type
+
+    if topology == "linear_sequential":
+        stop_on = PROCEED if family == "disjunction" else REJECT
+        stopper, loops = _chain(deciders, range(n), verdicts, env, stop_on, plan.reentry)
+        if family == "disjunction":
+            if stopper is not None:
+                return _Run(verdicts, ok, f"gate_{stopper + 1}_trigger", stopper, iterations=loops)
+            return _disjunction_none_fired(verdicts, bad, loops)
+        if stopper is not None:
+            return _Run(verdicts, bad, f"gate_{stopper + 1}_reject", stopper, iterations=loops)
+        return _Run(verdicts, ok, "all_gates_cleared", iterations=loops)
+
+    if topology == "parallel_threshold":
+        for i in range(n):
+            verdicts[i] = deciders[i](env)
+        if family == "conjunction":
+            for i, v in enumerate(verdicts):
+                if v is REJECT:
+                    return _Run(verdicts, bad, f"gate_{i + 1}_reject")
+            return _Run(verdicts, ok, "all_gates_cleared")
+        if family == "disjunction":
+            for i, v in enumerate(verdicts):
+                if v is PROCEED:
+                    return _Run(verdicts, ok, f"gate_{i + 1}_trigger")
+            return _disjunction_none_fired(verdicts, bad, 0)
+        return _threshold(compiled, verdicts, plan.weights, ok, bad)
+
+    # conditional_branch / regime_dependent
+    classifier = compiled.classifier
+    assert classifier is not None and plan.classify is not None
+    prefix = [g.number - 1 for g in compiled.prefix]
+    stopper, _ = _chain(deciders, prefix, verdicts, env, REJECT)
+    if stopper is not None:
+        return _Run(verdicts, bad, f"gate_{stopper + 1}_reject", stopper)
+    ci = classifier.number - 1
+    verdict, regime = plan.classify(env)
+    verdicts[ci] = verdict
+    if verdict is REJECT:
+        return _Run(verdicts, bad, f"gate_{ci + 1}_reject", ci)
+    if regime is None:
+        return _Run(verdicts, INCONCLUSIVE_OUTCOME, "regime_undetermined", ci)
+    branch = classifier.branches[regime]
+    index = {g.id: g.number - 1 for g in card.gates}
+    order = [index[gid] for gid in branch.gates]
+    off = frozenset(i for i in range(n) if i != ci and i not in order and i not in prefix)
+    stopper, _ = _chain(deciders, order, verdicts, env, REJECT)
+    if stopper is not None:
+        return _Run(verdicts, branch.fail_outcome, f"regime_{regime}_gate_{stopper + 1}_reject", stopper, regime, off)
+    return _Run(verdicts, branch.pass_outcome, f"regime_{regime}", None, regime, off)
+
+
+def _disjunction_none_fired(verdicts: list[Verdict], bad: str, loops: int) -> _Run:
+    if all(v is REJECT for v in verdicts):
+        return _Run(verdicts, bad, "no_trigger_fired", iterations=loops)
+    return _Run(verdicts, INCONCLUSIVE_OUTCOME, "undetermined", iterations=loops)
+
+
+def _threshold(
+    compiled: CompiledCard, verdicts: list[Verdict], weights: Sequence[Decimal], ok: str, bad: str
+) -> _Run:
+    threshold = compiled.card.threshold
+    assert threshold is not None
+    counted = PROCEED if threshold.count == "PROCEED" else REJECT
+    hit = sum((w for v, w in zip(verdicts, weights) if v is counted), Decimal(0))
+    open_ = sum((w for v, w in zip(verdicts, weights) if v is INCONCLUSIVE), Decimal(0))
+    count = sum(1 for v in verdicts if v is counted)
+    m = len(verdicts)
+    met_outcome, unmet_outcome = (ok, bad) if counted is PROCEED else (bad, ok)
+    if hit >= threshold.min_weight:
+        return _Run(verdicts, met_outcome, f"threshold_met_{count}_of_{m}")
+    if hit + open_ < threshold.min_weight:
+        return _Run(verdicts, unmet_outcome, f"threshold_not_met_{count}_of_{m}")
+    return _Run(verdicts, INCONCLUSIVE_OUTCOME, f"threshold_undecided_{count}_of_{m}")
+
+
+# --------------------------------------------------------------------------- traces
+
+
+@dataclass
+class GateResult:
+    """One gate in a trace.
+
+    ``verdict`` is N/A for a gate the chain did not reach; then
+    ``diagnostic_verdict`` holds what it would have given (diagnostic mode).
+    ``computed`` maps the gate's computed value names to numbers (Decimal, or
+    None when unknown).
+    """
+
+    gate: Gate
+    verdict: Verdict
+    computed: dict[str, Any]
+    values: dict[str, Any]
+    kill_triggered: bool
+    na_reason: str | None = None
+    diagnostic_verdict: Verdict | None = None
+
+
+@dataclass
+class Trace:
+    """The executed gold reasoning program of one card on one scenario."""
+
+    card: Card
+    gates: list[GateResult]
+    outcome: str
+    trigger: str
+    regime: str | None = None
+    iterations: int = 0
+    diagnostic: bool = False
+    scenario_id: str | None = None
+    layer: str | None = None
+    env: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def gate(self, key: str | int) -> GateResult:
+        """A gate's result by id or 1-based number."""
+        for r in self.gates:
+            if r.gate.id == key or r.gate.number == key:
+                return r
+        raise KeyError(key)
+
+    def verdicts(self) -> list[str]:
+        return [r.verdict.value for r in self.gates]
+
+    def _elements(self, r: GateResult) -> list[str]:
+        if r.verdict is NOT_REACHED:
+            return []
+        units = {name: t.unit for name, t in self.card.symbols.items()}
+        return [_render_element(e, self.env, units) for e in r.gate.elements_for(r.verdict.value)]
+
+    def to_grp(self) -> dict[str, Any]:
+        """The GRP in the schema of paper §6.3 / Appendix E (Table E.1)."""
+        program = []
+        for r in self.gates:
+            g = r.gate
+            if r.verdict is NOT_REACHED:
+                kill = r.na_reason
+            else:
+                kill = g.kill_criterion if r.kill_triggered else None
+            entry: dict[str, Any] = {
+                "gate": g.number,
+                "name": g.name,
+                "verdict": r.verdict.value,
+                "kill_criterion": kill,
+                "required_elements": self._elements(r),
+                "kill_triggered": r.kill_triggered,
+                "computed_value": _computed_text(r),
+            }
+            if r.diagnostic_verdict is not None:
+                entry["diagnostic_verdict"] = r.diagnostic_verdict.value
+            program.append(entry)
+        grp: dict[str, Any] = {}
+        if self.scenario_id is not None:
+            grp["question_id"] = self.scenario_id
+        if self.layer is not None:
+            grp["layer"] = self.layer
+        grp["framework"] = self.card.id
+        grp["gold_program"] = program
+        grp["investment_verdict"] = self.outcome
+        grp["verdict_trigger"] = self.trigger
+        if self.regime is not None:
+            grp["regime"] = self.regime
+        if self.diagnostic:
+            grp["diagnostic"] = True
+        return grp
+
+
+def _render_element(template: str, env: Mapping[str, Any], units: Mapping[str, str | None]) -> str:
+    return ELEMENT_FIELD.sub(lambda m: format_value(env.get(m.group(1)), units.get(m.group(1))), template)
+
+
+def _computed_text(r: GateResult) -> str | None:
+    if r.verdict is NOT_REACHED:
+        return None
+    if r.gate.is_classifier:
+        return None if r.computed.get(r.gate.id) is None else str(r.computed[r.gate.id])
+    items = [(n, v) for n, v in r.computed.items()]
+    if not items:
+        return None
+    units = {n: e.type.unit for n, e in r.gate.compute.items()}
+    if len(items) == 1:
+        return format_value(items[0][1], units[items[0][0]])
+    return "; ".join(f"{n} = {format_value(v, units[n])}" for n, v in items)
+
+
+def format_value(value: Any, unit: str | None = None) -> str:
+    """Human form of a value: money as $25B / $1.25B, ratios as 25%, multiples as 20x.
+
+    >>> format_value(Decimal("25000000000"), "money"), format_value(Decimal("0.955"), "ratio")
+    ('$25B', '95.5%')
+    >>> format_value(None)
+    'unknown'
+    """
+    if value is None:
+        return "unknown"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if not isinstance(value, Decimal):
+        return str(value)
+    if unit == "ratio":
+        return _trim(value * 100) + "%"
+    if unit == "multiple":
+        return _trim(value) + "x"
+    if unit == "money":
+        sign = "-" if value < 0 else ""
+        mag = abs(value)
+        for suffix, scale in (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6), ("K", Decimal(10) ** 3)):
+            if mag >= scale:
+                return f"{sign}${_trim(mag / scale)}{suffix}"
+        return f"{sign}${_trim(mag)}"
+    return _trim(value)
+
+
+def _trim(value: Decimal) -> str:
+    """At most four decimals, no trailing zeros, never scientific notation."""
+    if value.adjusted() < 24:
+        value = value.quantize(Decimal("0.0001"))
+    text = format(value.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def _env_for(compiled: CompiledCard, facts: Mapping[str, Any]) -> dict[str, Any]:
+    env = dict(_plan(compiled).base_env)
+    env.update(facts)
+    return env
+
+
+def execute(
+    compiled: CompiledCard,
+    facts: Mapping[str, Any],
+    *,
+    diagnostic: bool = False,
+    scenario_id: str | None = None,
+    layer: str | None = None,
+) -> Trace:
+    """Execute ``compiled`` on one scenario's facts and return the full trace.
+
+    Parameters
+    ----------
+    compiled:
+        From :func:`ipb.engine.graph.compile_card`.
+    facts:
+        Input name -> value (Decimal for numbers: ratios in [0, 1], money in
+        USD; bool; category string; ``datetime.date``). A missing name is
+        unknown. Use :func:`ipb.engine.scenario.load_scenario` to read and
+        check a scenario file.
+    diagnostic:
+        Also evaluate gates the chain never reached, and report what they
+        would have given (``diagnostic_verdict``; their verdict stays N/A).
+
+    Returns
+    -------
+    Trace
+        Gate verdicts, computed values, the final verdict and its trigger;
+        ``Trace.to_grp()`` is the paper's GRP (§6.3, Appendix E).
+
+    References
+    ----------
+    Paper §7.3 (PROCEED / REJECT / INCONCLUSIVE; a chain terminates at the
+    first REJECT), §6.3 (GRP), Table 9 (diagnostic view of Perturbation C).
+    """
+    env = _env_for(compiled, facts)
+    run = _run(compiled, env)
+    card = compiled.card
+    results: list[GateResult] = []
+    for i, g in enumerate(card.gates):
+        v = run.verdicts[i]
+        na_reason = None
+        if v is NOT_REACHED:
+            if i in run.off_branch:
+                na_reason = f"not_on_branch_{run.regime}"
+            elif run.terminated_by is not None:
+                na_reason = f"terminated_by_gate_{run.terminated_by + 1}"
+            else:
+                na_reason = "not_reached"
+        computed = {name: env.get(name) for name in g.compute}
+        if g.is_classifier:
+            computed[g.id] = env.get(g.id)
+        results.append(
+            GateResult(
+                gate=g,
+                verdict=v,
+                computed=computed if v is not NOT_REACHED else {},
+                values={name: env.get(name) for name in sorted(g.reads) if name != "iteration"},
+                kill_triggered=v is REJECT and g.kill_criterion is not None,
+                na_reason=na_reason,
+            )
+        )
+    if diagnostic:
+        _diagnose(compiled, env, results)
+    return Trace(
+        card=card,
+        gates=results,
+        outcome=run.outcome,
+        trigger=run.trigger,
+        regime=run.regime,
+        iterations=run.iterations,
+        diagnostic=diagnostic,
+        scenario_id=scenario_id,
+        layer=layer,
+        env=env,
+    )
+
+
+def _diagnose(compiled: CompiledCard, env: dict[str, Any], results: list[GateResult]) -> None:
+    """Evaluate each unreached gate in order, as if the chain had continued."""
+    plan = _plan(compiled)
+    for i, r in enumerate(results):
+        if r.verdict is not NOT_REACHED:
+            continue
+        g = r.gate
+        if g.is_classifier and plan.classify is not None:
+            verdict, _ = plan.classify(env)
+        else:
+            verdict = plan.deciders[i](env)
+        r.diagnostic_verdict = verdict
+        r.values = {name: env.get(name) for name in sorted(g.reads) if name != "iteration"}
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Compact result of one scenario in :func:`execute_many`."""
+
+    outcome: str
+    trigger: str
+    verdicts: tuple[Verdict, ...]
+
+
+def execute_many(compiled: CompiledCard, scenarios: Iterable[Mapping[str, Any]]) -> Iterator[BatchResult]:
+    """Execute one card on many scenarios' facts, yielding verdicts only.
+
+    The perturbation workload: no per-gate trace objects are built, so it runs
+    close to a hand-written function. Results equal :func:`execute`'s outcome,
+    trigger and verdicts for every scenario.
+    """
+    base = _plan(compiled).base_env
+    for facts in scenarios:
+        env = dict(base)
+        env.update(facts)
+        run = _run(compiled, env)
+        yield BatchResult(run.outcome, run.trigger, tuple(run.verdicts))

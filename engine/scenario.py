@@ -1,0 +1,248 @@
+"""Scenarios: the facts of one decision, typed against a card's inputs.
+
+A scenario file is strict YAML (see ``grammar/scenario.schema.json``)::
+
+    id: IPB-P-011
+    layer: L7
+    card: buffett_acquisition_checklist
+    as_of: "2024-06-30"
+    facts:
+      arr: $5B
+      revenue_retention: 95%
+      business_model: subscription_software
+
+Values are converted to the input's declared type: numbers accept YAML
+numbers or literals with units (``95%``, ``$5B``, ``10x``, ``2/3``); a unit that
+contradicts the input (``$5B`` for a ratio) is an error. A fact left out, or
+given as ``null``, is unknown. A fact the card does not declare is an error
+with a "did you mean".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
+from ipb.engine.card import Card, InputSpec, _schema_errors
+from ipb.engine.expressions import parse_literal
+from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_mean
+
+__all__ = ["Scenario", "load_scenario", "load_scenario_text", "convert_fact", "parse_assignment", "scenario_schema"]
+
+
+@lru_cache(maxsize=None)
+def scenario_schema() -> dict[str, Any]:
+    """The JSON Schema for scenarios, shipped as ``grammar/scenario.schema.json``."""
+    text = resources.files("ipb.grammar").joinpath("scenario.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@dataclass
+class Scenario:
+    """A scenario with facts converted to engine values (missing = unknown)."""
+
+    facts: dict[str, Any]
+    id: str | None = None
+    layer: str | None = None
+    card: str | None = None
+    as_of: dt.date | None = None
+    title: str = ""
+    question: str = ""
+    file: str = "<string>"
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+def convert_fact(spec: InputSpec, value: Any) -> Any:
+    """Convert one raw fact to the engine value for input ``spec``.
+
+    Returns
+    -------
+    Decimal (number, ratio in [0,1] form, money in USD, multiple, year), bool,
+    str (category), ``datetime.date``, or None (unknown).
+
+    Raises
+    ------
+    LoadError
+        The value does not fit the input's type, unit or allowed values.
+
+    >>> from ipb.engine.expressions import RATIO
+    >>> convert_fact(InputSpec("r", "ratio", RATIO), "95%")
+    Decimal('0.95')
+    """
+    if value is None:
+        return None
+    kind = spec.type
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        raise LoadError(f"{spec.name} is a bool; write true or false, not {value!r}", rule="fact-type", name=spec.name)
+    if kind == "category":
+        assert spec.values is not None
+        if isinstance(value, str) and value in spec.values:
+            return value
+        raise LoadError(
+            f"{value!r} is not an allowed value of {spec.name}; allowed: {', '.join(spec.values)}",
+            rule="fact-category",
+            name=spec.name,
+            suggestion=did_you_mean(str(value), spec.values),
+        )
+    if kind == "date":
+        if isinstance(value, str):
+            try:
+                return dt.date.fromisoformat(value)
+            except ValueError:
+                pass
+        raise LoadError(f"{spec.name} is a date; write it quoted as \"YYYY-MM-DD\", not {value!r}", rule="fact-type", name=spec.name)
+    # numbers
+    if isinstance(value, bool):
+        raise LoadError(f"{spec.name} is a {kind}; {value!r} is a bool", rule="fact-type", name=spec.name)
+    if isinstance(value, (int, Decimal)):
+        number, unit = Decimal(value), None
+    elif isinstance(value, str):
+        try:
+            number, type = parse_literal(value)
+        except CompileError as exc:
+            raise LoadError(f"{spec.name}: {value!r} is not a number ({exc.message})", rule="fact-type", name=spec.name) from None
+        if type.kind != "number":
+            raise LoadError(f"{spec.name} is a {kind}; {value!r} is a {type.describe()}", rule="fact-type", name=spec.name)
+        unit = type.unit
+    else:
+        raise LoadError(f"{spec.name} is a {kind}; {value!r} is not a number", rule="fact-type", name=spec.name)
+    expected = spec.expr_type.unit
+    if unit is not None and expected is not None and unit != expected:
+        raise LoadError(
+            f"{spec.name} is a {kind}, but {value!r} is written as {unit}", rule="fact-unit", name=spec.name
+        )
+    if unit is not None and expected is None and unit == "money":
+        raise LoadError(f"{spec.name} is a plain number, but {value!r} is money", rule="fact-unit", name=spec.name)
+    if kind == "ratio" and unit is None and abs(number) > 10:
+        raise LoadError(
+            f"{spec.name} is a ratio (0.95 means 95%); {value!r} looks like a percentage: write {value}% instead",
+            rule="fact-unit",
+            name=spec.name,
+        )
+    return number
+
+
+def parse_assignment(text: str, card: Card) -> tuple[str, Any]:
+    """Parse ``NAME=VALUE`` from ``--set`` into (name, engine value).
+
+    Raises
+    ------
+    LoadError
+        No '=', an unknown input (with "did you mean"), or a bad value.
+    """
+    if "=" not in text:
+        raise LoadError(f"--set expects NAME=VALUE, got {text!r}", file="--set", rule="set")
+    name, _, raw = text.partition("=")
+    name, raw = name.strip(), raw.strip()
+    spec = card.inputs.get(name)
+    if spec is None:
+        raise LoadError(
+            f"{name!r} is not an input of card {card.id}", file="--set", rule="fact-name", name=name,
+            suggestion=did_you_mean(name, list(card.inputs)),
+        )
+    value: Any = raw
+    if raw in ("true", "false"):
+        value = raw == "true"
+    elif raw in ("null", "unknown", ""):
+        value = None
+    try:
+        return name, convert_fact(spec, value)
+    except LoadError as exc:
+        exc.file = "--set"
+        raise
+
+
+def load_scenario(path: str | Path, card: Card) -> Scenario:
+    """Load the scenario at ``path`` and type its facts against ``card``.
+
+    Raises
+    ------
+    LoadError
+        Missing file or bad YAML.
+    ErrorGroup
+        Every schema or fact error, each with file:line:col.
+    """
+    return _build(load_yaml_file(path), card)
+
+
+def load_scenario_text(text: str, card: Card, file: str = "<string>") -> Scenario:
+    """Like :func:`load_scenario`, from text."""
+    return _build(load_yaml(text, file), card)
+
+
+def _build(doc: YamlDoc, card: Card) -> Scenario:
+    errors: list[IpbError] = _schema_errors(doc, scenario_schema(), "the scenario")
+    if errors:
+        raise ErrorGroup(errors)
+    data = doc.data
+
+    def add(err: IpbError, path: tuple[Any, ...], key: bool = False) -> None:
+        line, column = doc.locate_key(path) if key else doc.locate(path)
+        errors.append(err.with_location(doc.file, line, column, doc.source_line(line)))
+
+    if data.get("card") not in (None, card.id):
+        add(LoadError(f"this scenario is for card {data['card']!r}, not {card.id!r}", rule="card"), ("card",))
+    facts: dict[str, Any] = {}
+    for name, raw in data["facts"].items():
+        spec = card.inputs.get(name)
+        if spec is None:
+            add(
+                LoadError(
+                    f"{name!r} is not an input of card {card.id}",
+                    rule="fact-name",
+                    name=name,
+                    suggestion=did_you_mean(name, list(card.inputs)),
+                ),
+                ("facts", name),
+                key=True,
+            )
+            continue
+        try:
+            value = convert_fact(spec, raw)
+        except LoadError as exc:
+            add(exc, ("facts", name))
+            continue
+        if value is not None:
+            facts[name] = value
+    as_of = None
+    if "as_of" in data:
+        try:
+            as_of = dt.date.fromisoformat(data["as_of"])
+        except ValueError:
+            add(LoadError(f"as_of {data['as_of']!r} is not a real date", rule="date"), ("as_of",))
+    if errors:
+        raise ErrorGroup(errors)
+    return Scenario(
+        facts=facts,
+        id=data.get("id"),
+        layer=data.get("layer"),
+        card=data.get("card"),
+        as_of=as_of,
+        title=data.get("title", ""),
+        question=data.get("question", ""),
+        file=doc.file,
+        raw=data,
+    )
+
+
+def facts_from_mapping(card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
+    """Convert a plain mapping (e.g. from JSON) to engine values; LoadError on the first bad fact."""
+    out: dict[str, Any] = {}
+    for name, raw in facts.items():
+        spec = card.inputs.get(name)
+        if spec is None:
+            raise LoadError(f"{name!r} is not an input of card {card.id}", rule="fact-name", name=name,
+                            suggestion=did_you_mean(name, list(card.inputs)))
+        value = convert_fact(spec, raw)
+        if value is not None:
+            out[name] = value
+    return out
