@@ -1,0 +1,93 @@
+"""The bundled framework cards and scenarios, and lookup by id or path.
+
+Cards ship as package data in ``ipb.frameworks`` (``*.yaml``), scenarios in
+``ipb.frameworks/scenarios``; both are read through ``importlib.resources``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from ipb.engine.card import Card, load_card
+from ipb.engine.graph import CompiledCard, compile_card
+from ipb.errors import LoadError, did_you_mean
+
+__all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "card_table"]
+
+#: Files in ``frameworks/`` that are data but not cards.
+NOT_CARDS = {"investors.yaml", "sectors.yaml", "regimes.yaml"}
+
+
+def _frameworks_dir() -> Path:
+    return Path(str(resources.files("ipb.frameworks")))
+
+
+def bundled_card_paths() -> list[Path]:
+    """Every bundled card file, sorted by file name."""
+    return sorted(p for p in _frameworks_dir().glob("*.yaml") if p.name not in NOT_CARDS)
+
+
+def bundled_scenario_paths() -> list[Path]:
+    """Every bundled scenario file, sorted by file name."""
+    return sorted((_frameworks_dir() / "scenarios").glob("*.yaml"))
+
+
+@lru_cache(maxsize=None)
+def _bundled_ids() -> dict[str, Path]:
+    ids: dict[str, Path] = {}
+    for path in bundled_card_paths():
+        ids[path.stem] = path
+    return ids
+
+
+def resolve_card(ref: str) -> Path:
+    """The path of a card given as a file path or a bundled card id.
+
+    Raises
+    ------
+    LoadError
+        Neither an existing file nor a bundled id (with a "did you mean").
+    """
+    path = Path(ref)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        if not path.exists():
+            raise LoadError(f"no such card file: {ref}", file=ref, rule="file")
+        return path
+    ids = _bundled_ids()
+    if ref in ids:
+        return ids[ref]
+    raise LoadError(
+        f"{ref!r} is neither a card file nor a bundled card id",
+        file=ref,
+        rule="card",
+        suggestion=did_you_mean(ref, list(ids)),
+    )
+
+
+@lru_cache(maxsize=64)
+def _compiled(path: str, mtime: float) -> CompiledCard:
+    return compile_card(load_card(path))
+
+
+def compiled_card(ref: str) -> CompiledCard:
+    """Load and compile a card by path or id (cached while the file is unchanged)."""
+    path = resolve_card(ref)
+    return _compiled(str(path), path.stat().st_mtime)
+
+
+def card_table(cards: list[Card]) -> list[dict[str, object]]:
+    """The paper's Table 5 columns for ``cards``: investor, framework, topology, gate logic, gates, kill gates."""
+    return [
+        {
+            "id": c.id,
+            "investor": c.investor,
+            "name": c.name,
+            "topology_type": c.topology_type,
+            "gate_logic": c.gate_logic,
+            "gates": len(c.gates),
+            "kill_gates": len(c.kill_gates),
+        }
+        for c in cards
+    ]

@@ -1,0 +1,108 @@
+"""Text renderings of a card's decision graph: Graphviz DOT and Mermaid.
+
+DOT is produced with ``pydot`` from the networkx graph of
+:func:`ipb.engine.graph.compile_card`; Mermaid is a flowchart written here.
+With a trace, gates are coloured by verdict (PROCEED green, REJECT red,
+INCONCLUSIVE amber, N/A grey).
+"""
+
+from __future__ import annotations
+
+import re
+
+import networkx as nx
+import pydot
+
+from ipb.engine.execute import Trace
+from ipb.engine.graph import CompiledCard
+
+__all__ = ["to_dot", "to_mermaid", "VERDICT_COLOURS"]
+
+VERDICT_COLOURS = {
+    "PROCEED": "#2e7d32",
+    "REJECT": "#c62828",
+    "INCONCLUSIVE": "#f9a825",
+    "N/A": "#9e9e9e",
+}
+
+_SHAPES = {"start": "circle", "gate": "box", "join": "diamond", "outcome": "doubleoctagon"}
+_EDGE_STYLES = {"kill": "dashed", "trigger": "bold", "reentry": "dotted"}
+
+
+def _gate_label(graph: nx.DiGraph, node: str) -> str:
+    data = graph.nodes[node]
+    if data["kind"] != "gate":
+        return str(data["label"])
+    label = f"{data['number']}. {data['label']}"
+    if data.get("kill_criterion"):
+        label += f"\\nkill: {data['kill_criterion']}"
+    return label
+
+
+def to_dot(compiled: CompiledCard, trace: Trace | None = None) -> str:
+    """The decision graph as Graphviz DOT text (parses with ``pydot.graph_from_dot_data``)."""
+    graph = compiled.graph
+    verdicts = {r.gate.id: r.verdict.value for r in trace.gates} if trace else {}
+    dot = pydot.Dot(graph_name=_dot_id(compiled.id), graph_type="digraph", rankdir="TB",
+                    label=f"{compiled.card.name} ({compiled.card.topology_type}, {compiled.card.gate_logic})",
+                    labelloc="t", fontname="Helvetica")
+    for node, data in graph.nodes(data=True):
+        attrs = {
+            "label": _gate_label(graph, node),
+            "shape": _SHAPES[data["kind"]],
+            "fontname": "Helvetica",
+        }
+        if node in verdicts:
+            attrs.update(style="filled", fillcolor=VERDICT_COLOURS[verdicts[node]], fontcolor="white")
+            attrs["label"] += f"\\n[{verdicts[node]}]"
+        elif trace is not None and data["kind"] == "outcome" and data["label"] == trace.outcome:
+            attrs.update(style="filled", fillcolor="#1565c0", fontcolor="white")
+        dot.add_node(pydot.Node(_dot_id(node), **{k: _quote(v) for k, v in attrs.items()}))
+    for u, v, data in graph.edges(data=True):
+        attrs = {"label": data.get("label", "")}
+        if data["kind"] in _EDGE_STYLES:
+            attrs["style"] = _EDGE_STYLES[data["kind"]]
+        if data["kind"] == "reentry":
+            attrs["label"] += f" (max {data['max_iterations']})"
+        dot.add_edge(pydot.Edge(_dot_id(u), _dot_id(v), **{k: _quote(val) for k, val in attrs.items()}))
+    return str(dot.to_string())
+
+
+def _dot_id(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
+
+
+def _quote(value: str) -> str:
+    return '"' + str(value).replace('"', '\\"') + '"'
+
+
+def to_mermaid(compiled: CompiledCard, trace: Trace | None = None) -> str:
+    """The decision graph as a Mermaid flowchart."""
+    graph = compiled.graph
+    lines = ["flowchart TD"]
+    ids = {node: f"n{i}" for i, node in enumerate(graph.nodes)}
+    brackets = {"start": ("((", "))"), "gate": ("[", "]"), "join": ("{", "}"), "outcome": ("[[", "]]")}
+    for node, data in graph.nodes(data=True):
+        left, right = brackets[data["kind"]]
+        label = _gate_label(graph, node).replace("\\n", "<br/>")
+        lines.append(f'    {ids[node]}{left}"{_mermaid_text(label)}"{right}')
+    arrows = {"kill": "-.->", "reentry": "-.->", "trigger": "==>"}
+    for u, v, data in graph.edges(data=True):
+        arrow = arrows.get(data["kind"], "-->")
+        label = data.get("label", "")
+        if data["kind"] == "reentry":
+            label += f" (max {data['max_iterations']})"
+        text = f'|"{_mermaid_text(label)}"|' if label else ""
+        lines.append(f"    {ids[u]} {arrow}{text} {ids[v]}")
+    if trace is not None:
+        for verdict, colour in VERDICT_COLOURS.items():
+            cls = "na" if verdict == "N/A" else verdict.lower()
+            lines.append(f"    classDef {cls} fill:{colour},color:#fff")
+        for r in trace.gates:
+            cls = "na" if r.verdict.value == "N/A" else r.verdict.value.lower()
+            lines.append(f"    class {ids[r.gate.id]} {cls}")
+    return "\n".join(lines) + "\n"
+
+
+def _mermaid_text(text: str) -> str:
+    return text.replace('"', "#quot;")

@@ -1,0 +1,234 @@
+"""The ``ipb`` command line.
+
+    ipb run CARD [SCENARIO] [--set NAME=VALUE ...] [--format table|json] [--diagnostic]
+    ipb check [PATH ...]
+    ipb graph CARD [--format dot|mermaid] [--scenario S]
+    ipb catalog [--format table|json]
+
+CARD is a card file or a bundled card id. Errors are printed as
+``file:line:col: phase: message`` with the offending line and a caret; the
+exit status is 1 when the input has errors and 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from decimal import Decimal
+from enum import Enum
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ipb.engine._yaml import load_yaml_file
+from ipb.engine.card import load_card
+from ipb.engine.execute import Trace, execute, format_value
+from ipb.engine.graph import compile_card
+from ipb.engine.registry import bundled_card_paths, bundled_scenario_paths, card_table, compiled_card, resolve_card
+from ipb.engine.render import to_dot, to_mermaid
+from ipb.engine.scenario import Scenario, load_scenario, parse_assignment
+from ipb.errors import ErrorGroup, IpbError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Rule engine and decision-graph interpreter for investment framework cards (InvestPhilBench).",
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+_VERDICT_STYLE = {"PROCEED": "green", "REJECT": "bold red", "INCONCLUSIVE": "yellow", "N/A": "dim"}
+
+
+class RunFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+class GraphFormat(str, Enum):
+    dot = "dot"
+    mermaid = "mermaid"
+
+
+def _fail(exc: IpbError) -> "typer.Exit":
+    errors = exc.errors if isinstance(exc, ErrorGroup) else [exc]
+    for e in errors:
+        err.print(e.render(), markup=False)
+    if len(errors) > 1:
+        err.print(f"{len(errors)} errors", markup=False)
+    return typer.Exit(code=1)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return str(value)
+
+
+@app.command()
+def run(
+    card: str = typer.Argument(..., help="Card file or bundled card id."),
+    scenario: Optional[Path] = typer.Argument(None, help="Scenario YAML file (facts left out are unknown)."),
+    set_: list[str] = typer.Option([], "--set", help="Override or add a fact: NAME=VALUE (e.g. ev_to_arr=3x)."),
+    format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: readable trace; json: the GRP."),
+    diagnostic: bool = typer.Option(False, "--diagnostic", help="Also evaluate gates after the chain stopped."),
+) -> None:
+    """Execute CARD on SCENARIO and print the gate-by-gate trace or the GRP."""
+    try:
+        compiled = compiled_card(card)
+        scen = load_scenario(scenario, compiled.card) if scenario is not None else Scenario(facts={})
+        facts = dict(scen.facts)
+        for assignment in set_:
+            name, value = parse_assignment(assignment, compiled.card)
+            if value is None:
+                facts.pop(name, None)
+            else:
+                facts[name] = value
+        trace = execute(compiled, facts, diagnostic=diagnostic, scenario_id=scen.id, layer=scen.layer)
+    except IpbError as exc:
+        raise _fail(exc) from None
+    if format is RunFormat.json:
+        out.print(json.dumps(trace.to_grp(), indent=2, default=_json_default), markup=False)
+    else:
+        _print_trace(trace, scen)
+
+
+def _print_trace(trace: Trace, scenario: Scenario) -> None:
+    card = trace.card
+    title = f"{card.name} ({card.investor}) - {card.topology_type}, {card.gate_logic}"
+    if scenario.id:
+        title += f"\nscenario {scenario.id}" + (f": {scenario.title}" if scenario.title else "")
+    table = Table(title=title, title_justify="left", show_lines=True)
+    table.add_column("#", justify="right")
+    table.add_column("Gate")
+    table.add_column("Verdict")
+    table.add_column("Decided by")
+    table.add_column("Computed")
+    units = {name: t.unit for name, t in card.symbols.items()}
+    for r in trace.gates:
+        verdict = r.verdict.value
+        text = f"[{_VERDICT_STYLE[verdict]}]{verdict}[/]"
+        if r.diagnostic_verdict is not None:
+            d = r.diagnostic_verdict.value
+            text += f"\n(would be [{_VERDICT_STYLE[d]}]{d}[/])"
+        if r.kill_triggered:
+            text += f"\nkill: {r.gate.kill_criterion}"
+        elif r.verdict.value == "N/A" and r.na_reason:
+            text += f"\n{r.na_reason}"
+        values = "\n".join(f"{n} = {format_value(v, units.get(n))}" for n, v in r.values.items())
+        computed = "\n".join(f"{n} = {format_value(v, units.get(n))}" for n, v in r.computed.items())
+        table.add_row(str(r.gate.number), _escape(r.gate.name), text, _escape(values), _escape(computed))
+    out.print(table)
+    style = "bold green" if trace.outcome == card.outcomes["pass"] else "bold red"
+    if trace.outcome == "INCONCLUSIVE":
+        style = "bold yellow"
+    out.print(f"Final verdict: [{style}]{trace.outcome}[/]  (trigger: {trace.trigger})")
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def _yaml_files(paths: Iterable[Path]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files.extend(sorted(q for q in p.rglob("*.y*ml") if q.suffix in (".yaml", ".yml")))
+        else:
+            files.append(p)
+    return files
+
+
+@app.command()
+def check(
+    paths: list[Path] = typer.Argument(None, help="Cards, scenarios or folders (default: every bundled card and scenario)."),
+    format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: file:line:col lines; json: a list of errors."),
+) -> None:
+    """Validate cards and scenarios (schema + semantic lint); exit 1 on any error."""
+    files = _yaml_files(paths) if paths else bundled_card_paths() + bundled_scenario_paths()
+    problems: list[IpbError] = []
+    cards: dict[str, Any] = {}
+    scenarios: list[tuple[Path, Any]] = []
+    for path in files:
+        try:
+            doc = load_yaml_file(path)
+            if isinstance(doc.data, dict) and "facts" in doc.data:
+                scenarios.append((path, doc.data.get("card")))
+                continue
+            card = load_card(path)
+            compile_card(card)
+            cards[card.id] = card
+        except ErrorGroup as exc:
+            problems.extend(exc.errors)
+        except IpbError as exc:
+            problems.append(exc)
+    for path, card_id in scenarios:
+        try:
+            if card_id is None:
+                raise IpbError("a scenario checked on its own must name its 'card'", file=str(path), line=1, column=1, rule="card")
+            card = cards.get(card_id) or compiled_card(str(card_id)).card
+            load_scenario(path, card)
+        except ErrorGroup as exc:
+            problems.extend(exc.errors)
+        except IpbError as exc:
+            problems.append(exc.with_location(str(path)))
+    if format is RunFormat.json:
+        out.print(json.dumps([p.to_dict() for p in problems], indent=2), markup=False)
+    else:
+        for p in problems:
+            out.print(p.render(), markup=False)
+        status = "ok" if not problems else f"{len(problems)} error(s)"
+        out.print(f"checked {len(files)} file(s): {status}", markup=False)
+    if problems:
+        raise typer.Exit(code=1)
+
+
+@app.command()
+def graph(
+    card: str = typer.Argument(..., help="Card file or bundled card id."),
+    format: GraphFormat = typer.Option(GraphFormat.dot, "--format", "-f"),
+    scenario: Optional[Path] = typer.Option(None, "--scenario", "-s", help="Colour gates by their verdict on this scenario."),
+) -> None:
+    """Print CARD's decision graph as Graphviz DOT or Mermaid."""
+    try:
+        compiled = compiled_card(card)
+        trace = None
+        if scenario is not None:
+            scen = load_scenario(scenario, compiled.card)
+            trace = execute(compiled, scen.facts)
+    except IpbError as exc:
+        raise _fail(exc) from None
+    text = to_dot(compiled, trace) if format is GraphFormat.dot else to_mermaid(compiled, trace)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+@app.command()
+def catalog(
+    format: RunFormat = typer.Option(RunFormat.table, "--format", "-f"),
+) -> None:
+    """List every bundled card with the columns of paper Table 5."""
+    try:
+        cards = [compiled_card(str(p)).card for p in bundled_card_paths()]
+    except IpbError as exc:
+        raise _fail(exc) from None
+    rows = card_table(cards)
+    if format is RunFormat.json:
+        out.print(json.dumps(rows, indent=2), markup=False)
+        return
+    table = Table(title=f"{len(rows)} framework cards", title_justify="left")
+    for column in ("investor", "name", "topology_type", "gate_logic", "gates", "kill_gates"):
+        table.add_column(column.replace("_", " "), justify="right" if column in ("gates", "kill_gates") else "left")
+    for row in rows:
+        table.add_row(*(str(row[c]) for c in ("investor", "name", "topology_type", "gate_logic", "gates", "kill_gates")))
+    out.print(table)
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
