@@ -1050,8 +1050,9 @@ def parse_literal(text: str) -> tuple[Any, ExprType]:
     CompileError
         When ``text`` is not a constant expression.
 
-    >>> parse_literal("$1.25B")
-    (Decimal('1.25E+9'), ExprType(kind='number', unit='money', values=None, item=None))
+    >>> value, type = parse_literal("$1.25B")
+    >>> value == Decimal("1250000000"), type.unit
+    (True, 'money')
     """
     compiled = compile_expression(text, {})
     if not compiled.constant:  # pragma: no cover - with no symbols every name is an error
