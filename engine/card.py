@@ -263,6 +263,8 @@ class _Collector:
     def __init__(self, doc: YamlDoc) -> None:
         self.doc = doc
         self.errors: list[IpbError] = []
+        #: The card's constants, folded into every compiled expression.
+        self.constants: dict[str, Any] = {}
 
     def add(self, error: IpbError, path: tuple[Any, ...], *, key: bool = False) -> None:
         line, column = self.doc.locate_key(path) if key else self.doc.locate(path)
@@ -273,7 +275,7 @@ class _Collector:
         self, source: str, symbols: Mapping[str, ExprType], path: tuple[Any, ...], expect: str
     ) -> CompiledExpression | None:
         try:
-            return compile_expression(source, symbols, expect=expect)
+            return compile_expression(source, symbols, expect=expect, constants=self.constants)
         except CompileError as exc:
             line, column = self.doc.locate_in_string(path, exc.offset or 0)
             exc.line = exc.column = None
@@ -407,6 +409,7 @@ def _build(doc: YamlDoc, raw: bytes) -> Card:
         if name in inputs:
             col.add(LoadError(f"{name!r} is both an input and a constant", rule="duplicate-name", name=name), path, key=True)
 
+    col.constants = {name: value for name, (value, _) in constants.items()}
     outcomes = dict(DEFAULT_OUTCOMES)
     outcomes.update(data.get("outcomes") or {})
 

@@ -27,9 +27,10 @@ reports what it would have given (paper Table 9, Perturbation C).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.engine.graph import CompiledCard
@@ -132,13 +133,17 @@ def _classifier(gate: Gate) -> Callable[[dict[str, Any]], tuple[Verdict, str | N
 
 @dataclass
 class _Plan:
-    """Deciders prepared once per compiled card (cached on it)."""
+    """Everything prepared once per compiled card (cached on it)."""
 
     deciders: tuple[Decide, ...]
     classify: Callable[[dict[str, Any]], tuple[Verdict, str | None]] | None
     reentry: dict[int, tuple[int, Callable[[Mapping[str, Any]], Any], int]]
     weights: tuple[Decimal, ...]
     base_env: dict[str, Any]
+    fast: Callable[[dict[str, Any]], "_Run"] | None
+    reads: tuple[tuple[str, ...], ...]
+    constants: dict[str, Any]
+    units: dict[str, str | None]
 
 
 def _plan(compiled: CompiledCard) -> _Plan:
@@ -152,31 +157,83 @@ def _plan(compiled: CompiledCard) -> _Plan:
         for i, g in enumerate(card.gates)
         if g.reentry is not None
     }
-    base_env: dict[str, Any] = {name: value for name, (value, _) in card.constants.items()}
-    base_env["iteration"] = Decimal(0)
+    # Constants are folded into the compiled criteria; only a re-entry loop
+    # needs a value in the environment (its iteration count).
+    base_env: dict[str, Any] = {"iteration": Decimal(0)} if reentry else {}
+    deciders = tuple(_decider(g) for g in card.gates)
     plan = _Plan(
-        deciders=tuple(_decider(g) for g in card.gates),
+        deciders=deciders,
         classify=_classifier(compiled.classifier) if compiled.classifier is not None else None,
         reentry=reentry,
         weights=tuple(g.weight for g in card.gates),
         base_env=base_env,
+        fast=_fast_runner(compiled, deciders) if not reentry else None,
+        reads=tuple(tuple(sorted(n for n in g.reads if n != "iteration")) for g in card.gates),
+        constants={name: value for name, (value, _) in card.constants.items()},
+        units={name: t.unit for name, t in card.symbols.items()},
     )
     compiled._plan = plan  # type: ignore[attr-defined]
     return plan
 
 
+def _fast_runner(compiled: CompiledCard, deciders: tuple[Decide, ...]) -> Callable[[dict[str, Any]], "_Run"] | None:
+    """A loop specialised for the two commonest shapes (conjunction chains)."""
+    card = compiled.card
+    ok, bad = card.outcomes["pass"], card.outcomes["fail"]
+    n = len(deciders)
+    triggers = tuple(f"gate_{i + 1}_reject" for i in range(n))
+    if card.topology_type == "linear_sequential" and compiled.family == "conjunction":
+
+        def linear(env: dict[str, Any]) -> _Run:
+            verdicts = [NOT_REACHED] * n
+            i = 0
+            for decide in deciders:
+                v = decide(env)
+                verdicts[i] = v
+                if v is REJECT:
+                    return _Run(verdicts, bad, triggers[i], i)
+                i += 1
+            return _Run(verdicts, ok, "all_gates_cleared")
+
+        return linear
+    if card.topology_type == "parallel_threshold" and compiled.family == "conjunction":
+
+        def parallel(env: dict[str, Any]) -> _Run:
+            verdicts = [decide(env) for decide in deciders]
+            for i, v in enumerate(verdicts):
+                if v is REJECT:
+                    return _Run(verdicts, bad, triggers[i])
+            return _Run(verdicts, ok, "all_gates_cleared")
+
+        return parallel
+    return None
+
+
 # --------------------------------------------------------------------------- core
 
 
-@dataclass
 class _Run:
-    verdicts: list[Verdict]
-    outcome: str
-    trigger: str
-    terminated_by: int | None = None
-    regime: str | None = None
-    off_branch: frozenset[int] = frozenset()
-    iterations: int = 0
+    """The bare result of one execution (no per-gate objects)."""
+
+    __slots__ = ("verdicts", "outcome", "trigger", "terminated_by", "regime", "off_branch", "iterations")
+
+    def __init__(
+        self,
+        verdicts: list[Verdict],
+        outcome: str,
+        trigger: str,
+        terminated_by: int | None = None,
+        regime: str | None = None,
+        off_branch: frozenset[int] = frozenset(),
+        iterations: int = 0,
+    ) -> None:
+        self.verdicts = verdicts
+        self.outcome = outcome
+        self.trigger = trigger
+        self.terminated_by = terminated_by
+        self.regime = regime
+        self.off_branch = off_branch
+        self.iterations = iterations
 
 
 def _chain(
@@ -209,6 +266,8 @@ def _chain(
 
 def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
     plan = _plan(compiled)
+    if plan.fast is not None:
+        return plan.fast(env)
     card = compiled.card
     deciders = plan.deciders
     n = len(deciders)
@@ -294,39 +353,104 @@ def _threshold(
 # --------------------------------------------------------------------------- traces
 
 
-@dataclass
 class GateResult:
     """One gate in a trace.
 
     ``verdict`` is N/A for a gate the chain did not reach; then
-    ``diagnostic_verdict`` holds what it would have given (diagnostic mode).
-    ``computed`` maps the gate's computed value names to numbers (Decimal, or
-    None when unknown).
+    ``na_reason`` says why (``terminated_by_gate_K``, ``not_on_branch_R``)
+    and, in diagnostic mode, ``diagnostic_verdict`` holds what it would have
+    given. ``computed`` maps the gate's computed value names to numbers
+    (Decimal, or None when unknown); ``values`` maps every name the gate's
+    criteria read to its value in this scenario.
     """
 
-    gate: Gate
-    verdict: Verdict
-    computed: dict[str, Any]
-    values: dict[str, Any]
-    kill_triggered: bool
-    na_reason: str | None = None
-    diagnostic_verdict: Verdict | None = None
+    __slots__ = ("gate", "verdict", "kill_triggered", "na_reason", "diagnostic_verdict", "_trace")
+
+    def __init__(
+        self,
+        gate: Gate,
+        verdict: Verdict,
+        kill_triggered: bool,
+        na_reason: str | None,
+        trace: "Trace",
+    ) -> None:
+        self.gate = gate
+        self.verdict = verdict
+        self.kill_triggered = kill_triggered
+        self.na_reason = na_reason
+        self.diagnostic_verdict: Verdict | None = None
+        self._trace = trace
+
+    @property
+    def computed(self) -> dict[str, Any]:
+        if self.verdict is NOT_REACHED and self.diagnostic_verdict is None:
+            return {}
+        env = self._trace.env
+        values = {name: env.get(name) for name in self.gate.compute}
+        if self.gate.is_classifier:
+            values[self.gate.id] = env.get(self.gate.id)
+        return values
+
+    @property
+    def values(self) -> dict[str, Any]:
+        env = self._trace.env
+        constants = self._trace._plan.constants
+        return {
+            name: env[name] if name in env else constants.get(name)
+            for name in self._trace._plan.reads[self.gate.number - 1]
+        }
+
+    def __repr__(self) -> str:
+        return f"GateResult({self.gate.number}, {self.gate.id!r}, {self.verdict.value})"
 
 
-@dataclass
 class Trace:
-    """The executed gold reasoning program of one card on one scenario."""
+    """The executed gold reasoning program of one card on one scenario.
 
-    card: Card
-    gates: list[GateResult]
-    outcome: str
-    trigger: str
-    regime: str | None = None
-    iterations: int = 0
-    diagnostic: bool = False
-    scenario_id: str | None = None
-    layer: str | None = None
-    env: dict[str, Any] = field(default_factory=dict, repr=False)
+    ``gates`` holds one :class:`GateResult` per gate in card order;
+    ``outcome`` is the final verdict in the card's vocabulary (or
+    INCONCLUSIVE) and ``trigger`` what decided it (``gate_5_reject``,
+    ``all_gates_cleared``, ``threshold_met_4_of_7``, ``regime_hot``...).
+    """
+
+    def __init__(
+        self,
+        compiled: CompiledCard,
+        run: "_Run",
+        env: dict[str, Any],
+        *,
+        diagnostic: bool = False,
+        scenario_id: str | None = None,
+        layer: str | None = None,
+    ) -> None:
+        self.card = compiled.card
+        self._plan = _plan(compiled)
+        self.outcome = run.outcome
+        self.trigger = run.trigger
+        self.regime = run.regime
+        self.iterations = run.iterations
+        self.diagnostic = diagnostic
+        self.scenario_id = scenario_id
+        self.layer = layer
+        self.env = env
+        self._run = run
+
+    @cached_property
+    def gates(self) -> list[GateResult]:
+        """One :class:`GateResult` per gate, in card order (built on first use)."""
+        run = self._run
+        results = []
+        for i, (g, v) in enumerate(zip(self.card.gates, run.verdicts)):
+            na_reason = None
+            if v is NOT_REACHED:
+                if i in run.off_branch:
+                    na_reason = f"not_on_branch_{run.regime}"
+                elif run.terminated_by is not None:
+                    na_reason = f"terminated_by_gate_{run.terminated_by + 1}"
+                else:
+                    na_reason = "not_reached"
+            results.append(GateResult(g, v, v is REJECT and g.kill_criterion is not None, na_reason, self))
+        return results
 
     def gate(self, key: str | int) -> GateResult:
         """A gate's result by id or 1-based number."""
@@ -336,13 +460,14 @@ class Trace:
         raise KeyError(key)
 
     def verdicts(self) -> list[str]:
-        return [r.verdict.value for r in self.gates]
+        """Every gate's verdict in card order: PROCEED, REJECT, INCONCLUSIVE or N/A."""
+        return [v.value for v in self._run.verdicts]
 
     def _elements(self, r: GateResult) -> list[str]:
         if r.verdict is NOT_REACHED:
             return []
-        units = {name: t.unit for name, t in self.card.symbols.items()}
-        return [_render_element(e, self.env, units) for e in r.gate.elements_for(r.verdict.value)]
+        lookup = {**self._plan.constants, **self.env}
+        return [_render_element(e, lookup, self._plan.units) for e in r.gate.elements_for(r.verdict.value)]
 
     def to_grp(self) -> dict[str, Any]:
         """The GRP in the schema of paper §6.3 / Appendix E (Table E.1)."""
@@ -476,46 +601,10 @@ def execute(
     first REJECT), §6.3 (GRP), Table 9 (diagnostic view of Perturbation C).
     """
     env = _env_for(compiled, facts)
-    run = _run(compiled, env)
-    card = compiled.card
-    results: list[GateResult] = []
-    for i, g in enumerate(card.gates):
-        v = run.verdicts[i]
-        na_reason = None
-        if v is NOT_REACHED:
-            if i in run.off_branch:
-                na_reason = f"not_on_branch_{run.regime}"
-            elif run.terminated_by is not None:
-                na_reason = f"terminated_by_gate_{run.terminated_by + 1}"
-            else:
-                na_reason = "not_reached"
-        computed = {name: env.get(name) for name in g.compute}
-        if g.is_classifier:
-            computed[g.id] = env.get(g.id)
-        results.append(
-            GateResult(
-                gate=g,
-                verdict=v,
-                computed=computed if v is not NOT_REACHED else {},
-                values={name: env.get(name) for name in sorted(g.reads) if name != "iteration"},
-                kill_triggered=v is REJECT and g.kill_criterion is not None,
-                na_reason=na_reason,
-            )
-        )
+    trace = Trace(compiled, _run(compiled, env), env, diagnostic=diagnostic, scenario_id=scenario_id, layer=layer)
     if diagnostic:
-        _diagnose(compiled, env, results)
-    return Trace(
-        card=card,
-        gates=results,
-        outcome=run.outcome,
-        trigger=run.trigger,
-        regime=run.regime,
-        iterations=run.iterations,
-        diagnostic=diagnostic,
-        scenario_id=scenario_id,
-        layer=layer,
-        env=env,
-    )
+        _diagnose(compiled, env, trace.gates)
+    return trace
 
 
 def _diagnose(compiled: CompiledCard, env: dict[str, Any], results: list[GateResult]) -> None:
@@ -530,11 +619,9 @@ def _diagnose(compiled: CompiledCard, env: dict[str, Any], results: list[GateRes
         else:
             verdict = plan.deciders[i](env)
         r.diagnostic_verdict = verdict
-        r.values = {name: env.get(name) for name in sorted(g.reads) if name != "iteration"}
 
 
-@dataclass(frozen=True)
-class BatchResult:
+class BatchResult(NamedTuple):
     """Compact result of one scenario in :func:`execute_many`."""
 
     outcome: str
@@ -547,11 +634,13 @@ def execute_many(compiled: CompiledCard, scenarios: Iterable[Mapping[str, Any]])
 
     The perturbation workload: no per-gate trace objects are built, so it runs
     close to a hand-written function. Results equal :func:`execute`'s outcome,
-    trigger and verdicts for every scenario.
+    trigger and verdicts for every scenario; the facts mappings are not
+    modified.
     """
-    base = _plan(compiled).base_env
+    plan = _plan(compiled)
+    base = plan.base_env
+    fast = plan.fast
     for facts in scenarios:
-        env = dict(base)
-        env.update(facts)
-        run = _run(compiled, env)
+        env = {**base, **facts} if base else dict(facts)
+        run = fast(env) if fast is not None else _run(compiled, env)
         yield BatchResult(run.outcome, run.trigger, tuple(run.verdicts))

@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 import datetime as _dt
+import operator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -207,7 +208,7 @@ class Node:
     form) so that the parent can fold or apply it exactly.
     """
 
-    __slots__ = ("fn", "type", "const", "value", "names", "start", "end")
+    __slots__ = ("fn", "type", "const", "value", "names", "start", "end", "ident")
 
     def __init__(
         self,
@@ -227,6 +228,8 @@ class Node:
         self.value = value
         self.start = start
         self.end = end
+        #: The input name, for a bare name lookup (lets parents read env directly).
+        self.ident: str | None = None
 
 
 def _constant(value: Any, type: ExprType, start: int = 0, end: int = 0) -> Node:
@@ -382,12 +385,12 @@ def _add_frac(x: Any, p: Decimal, q: Decimal, sign: int) -> Any:
 
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
 }
 
 
@@ -409,56 +412,45 @@ def _compare(op: str, left: Node, right: Node) -> Fn:
             return cmp(_as_fraction(a), _as_fraction(b))
 
         return exact
-    # One closure per operator keeps the hot path free of an indirect call.
-    if op == "<":
-        def lt(env: Env) -> Any:
-            a = lf(env)
-            if a is None:
-                return None
-            b = rf(env)
-            return None if b is None else a < b
-        return lt
-    if op == "<=":
-        def le(env: Env) -> Any:
-            a = lf(env)
-            if a is None:
-                return None
-            b = rf(env)
-            return None if b is None else a <= b
-        return le
-    if op == ">":
-        def gt(env: Env) -> Any:
-            a = lf(env)
-            if a is None:
-                return None
-            b = rf(env)
-            return None if b is None else a > b
-        return gt
-    if op == ">=":
-        def ge(env: Env) -> Any:
-            a = lf(env)
-            if a is None:
-                return None
-            b = rf(env)
-            return None if b is None else a >= b
-        return ge
-    if op == "==":
-        def eq(env: Env) -> Any:
-            a = lf(env)
-            if a is None:
-                return None
-            b = rf(env)
-            return None if b is None else a == b
-        return eq
+    cmp = _COMPARE[op]
+    if right.const:
+        b = rf({})
+        if b is None:
+            return lambda env: None
+        if left.ident is not None:
+            name = left.ident
 
-    def ne(env: Env) -> Any:
+            def name_const(env: Env) -> Any:
+                a = env.get(name)
+                return None if a is None else cmp(a, b)
+
+            return name_const
+
+        def fn_const(env: Env) -> Any:
+            a = lf(env)
+            return None if a is None else cmp(a, b)
+
+        return fn_const
+    if left.ident is not None and right.ident is not None:
+        lname, rname = left.ident, right.ident
+
+        def name_name(env: Env) -> Any:
+            a = env.get(lname)
+            if a is None:
+                return None
+            c = env.get(rname)
+            return None if c is None else cmp(a, c)
+
+        return name_name
+
+    def generic(env: Env) -> Any:
         a = lf(env)
         if a is None:
             return None
-        b = rf(env)
-        return None if b is None else a != b
+        c = rf(env)
+        return None if c is None else cmp(a, c)
 
-    return ne
+    return generic
 
 
 def _kleene_all(fns: Sequence[Fn]) -> Fn:
@@ -523,10 +515,11 @@ def _kleene_any(fns: Sequence[Fn]) -> Fn:
 class _Compiler(Transformer):
     """One method per grammar rule: tree -> checked :class:`Node`."""
 
-    def __init__(self, symbols: Mapping[str, ExprType], source: str) -> None:
+    def __init__(self, symbols: Mapping[str, ExprType], source: str, constants: Mapping[str, Any]) -> None:
         super().__init__()
         self.symbols = symbols
         self.source = source
+        self.constants = constants
 
     # -- helpers
     def _error(self, message: str, meta: Any, rule: str, **fields: Any) -> CompileError:
@@ -546,7 +539,9 @@ class _Compiler(Transformer):
                 value = fn({})
             except (InvalidOperation, ArithmeticError):
                 value = None
-            return _constant(value, type, start, end)
+            folded = _constant(value, type, start, end)
+            folded.names = names
+            return folded
         return Node(fn, type, names, start=start, end=end)
 
     def _require(self, node: Node, kind: str, meta: Any, what: str) -> None:
@@ -673,12 +668,19 @@ class _Compiler(Transformer):
         values = right.value
         lf = left.fn
         negate = op == "not in"
+        ident = left.ident
+
+        if ident is not None:
+
+            def member_name(env: Env) -> Any:
+                v = env.get(ident)
+                return None if v is None else (v in values) != negate
+
+            return self._node(member_name, BOOL, [left, right], span)
 
         def member(env: Env) -> Any:
             v = lf(env)
-            if v is None:
-                return None
-            return (v in values) != negate
+            return None if v is None else (v in values) != negate
 
         return self._node(member, BOOL, [left, right], span)
 
@@ -717,7 +719,9 @@ class _Compiler(Transformer):
             unit = _num_unit(op, acc.type, right.type)
             result_type = ExprType("number", unit)
             if acc.const and right.const and acc.value is not None and right.value is not None:
+                names = acc.names | right.names
                 acc = self._fold_constants(op, acc, right, result_type, span)
+                acc.names = names
             else:
                 acc = self._node(_arith(op, acc, right), result_type, [acc, right], span)
         return acc
@@ -768,10 +772,17 @@ class _Compiler(Transformer):
                 suggestion=did_you_mean(ident, list(self.symbols)),
             )
 
+        if ident in self.constants:
+            node = _constant(self.constants[ident], type, meta.start_pos, meta.end_pos)
+            node.names = frozenset([ident])
+            return node
+
         def lookup(env: Env) -> Any:
             return env.get(ident)
 
-        return Node(lookup, type, frozenset([ident]), start=meta.start_pos, end=meta.end_pos)
+        node = Node(lookup, type, frozenset([ident]), start=meta.start_pos, end=meta.end_pos)
+        node.ident = ident
+        return node
 
     @v_args(meta=True)
     def string(self, meta: Any, children: list[Token]) -> Node:
@@ -979,7 +990,11 @@ class CompiledExpression:
 
 
 def compile_expression(
-    source: str, symbols: Mapping[str, ExprType], *, expect: str | None = None
+    source: str,
+    symbols: Mapping[str, ExprType],
+    *,
+    expect: str | None = None,
+    constants: Mapping[str, Any] | None = None,
 ) -> CompiledExpression:
     """Parse, type-check and compile one criterion expression.
 
@@ -993,6 +1008,10 @@ def compile_expression(
     expect:
         ``"bool"`` for a criterion, ``"number"`` for a computed value; None
         accepts any type.
+    constants:
+        Values of names that are fixed when the card is written (the card's
+        ``constants``); they are folded into the compiled code. Each must
+        also appear in ``symbols``.
 
     Returns
     -------
@@ -1014,7 +1033,7 @@ def compile_expression(
     """
     tree = parse_expression(source)
     try:
-        node = _Compiler(symbols, source).transform(tree)
+        node = _Compiler(symbols, source, constants or {}).transform(tree)
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, CompileError):
