@@ -502,11 +502,10 @@ def _build(doc: YamlDoc, raw: bytes) -> Card:
 
     # -- element templates may name any input or value of the card
     for index, raw_gate in enumerate(data["gates"]):
-        lists = [("required_elements",), *(("elements_by_verdict", k) for k in raw_gate.get("elements_by_verdict") or {})]
-        for keys in lists:
-            items = raw_gate
-            for k in keys:
-                items = items[k]
+        by_verdict = raw_gate.get("elements_by_verdict") or {}
+        lists: list[tuple[tuple[str, ...], list[str]]] = [(("required_elements",), raw_gate["required_elements"])]
+        lists += [(("elements_by_verdict", v), items) for v, items in by_verdict.items()]
+        for keys, items in lists:
             for k, element in enumerate(items):
                 for name in ELEMENT_FIELD.findall(element):
                     if name not in symbols:

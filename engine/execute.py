@@ -466,8 +466,11 @@ class Trace:
     def _elements(self, r: GateResult) -> list[str]:
         if r.verdict is NOT_REACHED:
             return []
+        elements = r.gate.elements_for(r.verdict.value)
+        if not any("{" in e for e in elements):
+            return list(elements)
         lookup = {**self._plan.constants, **self.env}
-        return [_render_element(e, lookup, self._plan.units) for e in r.gate.elements_for(r.verdict.value)]
+        return [_render_element(e, lookup, self._plan.units) for e in elements]
 
     def to_grp(self) -> dict[str, Any]:
         """The GRP in the schema of paper §6.3 / Appendix E (Table E.1)."""
@@ -518,7 +521,7 @@ def _computed_text(r: GateResult) -> str | None:
     items = [(n, v) for n, v in r.computed.items()]
     if not items:
         return None
-    units = {n: e.type.unit for n, e in r.gate.compute.items()}
+    units = r._trace._plan.units
     if len(items) == 1:
         return format_value(items[0][1], units[items[0][0]])
     return "; ".join(f"{n} = {format_value(v, units[n])}" for n, v in items)

@@ -179,7 +179,7 @@ def _syntax_error(source: str, exc: UnexpectedInput) -> CompileError:
         if exc.token.type == "$END":
             offset = len(source)
     elif isinstance(exc, UnexpectedCharacters):
-        offset = exc.pos_in_stream
+        offset = exc.pos_in_stream or 0
         message = f"unexpected character {source[offset]!r}"
         if exc.allowed:
             message += f"; expected {_expected_words(exc.allowed)}"
@@ -238,7 +238,14 @@ def _constant(value: Any, type: ExprType, start: int = 0, end: int = 0) -> Node:
         if exact is not None:
             value = exact
     runtime = value if not isinstance(value, Fraction) else _approx(value)
-    return Node(lambda env, v=runtime: v, type, const=True, value=value, start=start, end=end)
+    return Node(_const_fn(runtime), type, const=True, value=value, start=start, end=end)
+
+
+def _const_fn(value: Any) -> Fn:
+    def const(env: Env) -> Any:
+        return value
+
+    return const
 
 
 def _fraction_to_decimal(value: Fraction) -> Decimal | None:
@@ -1053,8 +1060,7 @@ def compile_expression(
         )
     fn = node.fn
     if node.const:
-        value = node.value if not isinstance(node.value, Fraction) else _approx(node.value)
-        fn = lambda env, v=value: v  # noqa: E731
+        fn = _const_fn(node.value if not isinstance(node.value, Fraction) else _approx(node.value))
     return CompiledExpression(source, node.type, node.names, fn, constant=node.const)
 
 

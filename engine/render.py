@@ -9,6 +9,7 @@ INCONCLUSIVE amber, N/A grey).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import networkx as nx
 import pydot
@@ -47,7 +48,7 @@ def to_dot(compiled: CompiledCard, trace: Trace | None = None) -> str:
                     label=f"{compiled.card.name} ({compiled.card.topology_type}, {compiled.card.gate_logic})",
                     labelloc="t", fontname="Helvetica")
     for node, data in graph.nodes(data=True):
-        attrs = {
+        attrs: dict[str, Any] = {
             "label": _gate_label(graph, node),
             "shape": _SHAPES[data["kind"]],
             "fontname": "Helvetica",
@@ -57,14 +58,20 @@ def to_dot(compiled: CompiledCard, trace: Trace | None = None) -> str:
             attrs["label"] += f"\\n[{verdicts[node]}]"
         elif trace is not None and data["kind"] == "outcome" and data["label"] == trace.outcome:
             attrs.update(style="filled", fillcolor="#1565c0", fontcolor="white")
-        dot.add_node(pydot.Node(_dot_id(node), **{k: _quote(v) for k, v in attrs.items()}))
+        dot_node = pydot.Node(_dot_id(node))
+        for key, value in attrs.items():
+            dot_node.set(key, _quote(value))
+        dot.add_node(dot_node)
     for u, v, data in graph.edges(data=True):
-        attrs = {"label": data.get("label", "")}
+        edge: dict[str, Any] = {"label": data.get("label", "")}
         if data["kind"] in _EDGE_STYLES:
-            attrs["style"] = _EDGE_STYLES[data["kind"]]
+            edge["style"] = _EDGE_STYLES[data["kind"]]
         if data["kind"] == "reentry":
-            attrs["label"] += f" (max {data['max_iterations']})"
-        dot.add_edge(pydot.Edge(_dot_id(u), _dot_id(v), **{k: _quote(val) for k, val in attrs.items()}))
+            edge["label"] += f" (max {data['max_iterations']})"
+        dot_edge = pydot.Edge(_dot_id(u), _dot_id(v))
+        for key, value in edge.items():
+            dot_edge.set(key, _quote(value))
+        dot.add_edge(dot_edge)
     return str(dot.to_string())
 
 
