@@ -140,7 +140,7 @@ class _Plan:
     reentry: dict[int, tuple[int, Callable[[Mapping[str, Any]], Any], int]]
     weights: tuple[Decimal, ...]
     base_env: dict[str, Any]
-    fast: Callable[[dict[str, Any]], "_Run"] | None
+    fast: Callable[[dict[str, Any]], tuple[list[Verdict], str, str, int | None]] | None
     reads: tuple[tuple[str, ...], ...]
     constants: dict[str, Any]
     units: dict[str, str | None]
@@ -176,34 +176,39 @@ def _plan(compiled: CompiledCard) -> _Plan:
     return plan
 
 
-def _fast_runner(compiled: CompiledCard, deciders: tuple[Decide, ...]) -> Callable[[dict[str, Any]], "_Run"] | None:
-    """A loop specialised for the two commonest shapes (conjunction chains)."""
+def _fast_runner(
+    compiled: CompiledCard, deciders: tuple[Decide, ...]
+) -> Callable[[dict[str, Any]], tuple[list[Verdict], str, str, int | None]] | None:
+    """A loop specialised for the two commonest shapes (conjunction chains).
+
+    It returns (verdicts, outcome, trigger, index of the terminating gate).
+    """
     card = compiled.card
     ok, bad = card.outcomes["pass"], card.outcomes["fail"]
     n = len(deciders)
     triggers = tuple(f"gate_{i + 1}_reject" for i in range(n))
     if card.topology_type == "linear_sequential" and compiled.family == "conjunction":
 
-        def linear(env: dict[str, Any]) -> _Run:
+        def linear(env: dict[str, Any]) -> tuple[list[Verdict], str, str, int | None]:
             verdicts = [NOT_REACHED] * n
             i = 0
             for decide in deciders:
                 v = decide(env)
                 verdicts[i] = v
                 if v is REJECT:
-                    return _Run(verdicts, bad, triggers[i], i)
+                    return verdicts, bad, triggers[i], i
                 i += 1
-            return _Run(verdicts, ok, "all_gates_cleared")
+            return verdicts, ok, "all_gates_cleared", None
 
         return linear
     if card.topology_type == "parallel_threshold" and compiled.family == "conjunction":
 
-        def parallel(env: dict[str, Any]) -> _Run:
+        def parallel(env: dict[str, Any]) -> tuple[list[Verdict], str, str, int | None]:
             verdicts = [decide(env) for decide in deciders]
             for i, v in enumerate(verdicts):
                 if v is REJECT:
-                    return _Run(verdicts, bad, triggers[i])
-            return _Run(verdicts, ok, "all_gates_cleared")
+                    return verdicts, bad, triggers[i], None
+            return verdicts, ok, "all_gates_cleared", None
 
         return parallel
     return None
@@ -267,7 +272,8 @@ def _chain(
 def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
     plan = _plan(compiled)
     if plan.fast is not None:
-        return plan.fast(env)
+        verdicts, outcome, trigger, stopper = plan.fast(env)
+        return _Run(verdicts, outcome, trigger, stopper)
     card = compiled.card
     deciders = plan.deciders
     n = len(deciders)
@@ -643,7 +649,11 @@ def execute_many(compiled: CompiledCard, scenarios: Iterable[Mapping[str, Any]])
     plan = _plan(compiled)
     base = plan.base_env
     fast = plan.fast
+    if fast is not None:
+        for facts in scenarios:
+            verdicts, outcome, trigger, _ = fast(dict(facts))
+            yield BatchResult(outcome, trigger, tuple(verdicts))
+        return
     for facts in scenarios:
-        env = {**base, **facts} if base else dict(facts)
-        run = fast(env) if fast is not None else _run(compiled, env)
+        run = _run(compiled, {**base, **facts})
         yield BatchResult(run.outcome, run.trigger, tuple(run.verdicts))

@@ -316,45 +316,75 @@ def _arith(op: str, left: Node, right: Node) -> Fn:
         if op == "+":
             return _guard(lambda env: _add_frac(rf(env), p, q, 1))
         return _guard(lambda env: _add_frac(rf(env), p, q, -1))
-    if op == "+":
+    if op == "/":
+        return _division(left, right)
+    opf = _ARITH[op]
+    if left.ident is not None and right.const:
+        name, b = left.ident, rf({})
+        if b is None:
+            return _const_fn(None)
 
-        def add(env: Env) -> Any:
-            a = lf(env)
+        def name_const(env: Env) -> Any:
+            a = env.get(name)
+            return None if a is None else opf(a, b)
+
+        return name_const
+    if left.const and right.ident is not None:
+        a, name = lf({}), right.ident
+        if a is None:
+            return _const_fn(None)
+
+        def const_name(env: Env) -> Any:
+            b = env.get(name)
+            return None if b is None else opf(a, b)
+
+        return const_name
+    if left.ident is not None and right.ident is not None:
+        lname, rname = left.ident, right.ident
+
+        def name_name(env: Env) -> Any:
+            a = env.get(lname)
             if a is None:
                 return None
-            b = rf(env)
-            return None if b is None else a + b
+            b = env.get(rname)
+            return None if b is None else opf(a, b)
 
-        return add
-    if op == "-":
+        return name_name
 
-        def sub(env: Env) -> Any:
-            a = lf(env)
+    def generic(env: Env) -> Any:
+        a = lf(env)
+        if a is None:
+            return None
+        b = rf(env)
+        return None if b is None else opf(a, b)
+
+    return generic
+
+
+_ARITH: dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def _division(left: Node, right: Node) -> Fn:
+    """``left / right``; a zero or unknown divisor gives unknown."""
+    lf, rf = left.fn, right.fn
+    if left.ident is not None and right.ident is not None:
+        lname, rname = left.ident, right.ident
+
+        def div_names(env: Env) -> Any:
+            a = env.get(lname)
             if a is None:
                 return None
-            b = rf(env)
-            return None if b is None else a - b
+            b = env.get(rname)
+            return None if not b else a / b
 
-        return sub
-    if op == "*":
-
-        def mul(env: Env) -> Any:
-            a = lf(env)
-            if a is None:
-                return None
-            b = rf(env)
-            return None if b is None else a * b
-
-        return mul
+        return _guard(div_names)
 
     def div(env: Env) -> Any:
         a = lf(env)
         if a is None:
             return None
         b = rf(env)
-        if b is None or not b:
-            return None
-        return a / b
+        return None if not b else a / b
 
     return _guard(div)
 
@@ -927,7 +957,13 @@ def _fn_abs(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
 def _fn_known(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
     if len(args) != 1:
         raise c._error("known() takes exactly one argument", meta, rule="function")
-    f = args[0].fn
+    ident, f = args[0].ident, args[0].fn
+    if ident is not None:
+
+        def known_name(env: Env) -> Any:
+            return env.get(ident) is not None
+
+        return c._node(known_name, BOOL, args, meta)
     return c._node(lambda env: f(env) is not None, BOOL, args, meta)
 
 
