@@ -56,6 +56,7 @@ __all__ = [
     "Threshold",
     "load_card",
     "load_card_text",
+    "card_from_doc",
     "card_schema",
     "INPUT_TYPES",
     "DEFAULT_OUTCOMES",
@@ -294,13 +295,12 @@ def load_card(path: str | Path) -> Card:
     ErrorGroup
         Every schema and semantic error in the card, each with file:line:col.
     """
-    doc = load_yaml_file(path)
-    return _build(doc, Path(path).read_bytes())
+    return card_from_doc(load_yaml_file(path, collect=True))
 
 
 def load_card_text(text: str, file: str = "<string>") -> Card:
     """Like :func:`load_card`, from text (``file`` names it in errors)."""
-    return _build(load_yaml(text, file), text.encode("utf-8"))
+    return card_from_doc(load_yaml(text, file, collect=True))
 
 
 def _schema_errors(doc: YamlDoc, schema: Mapping[str, Any], what: str) -> list[IpbError]:
@@ -353,7 +353,16 @@ def _number(value: Any, what: str) -> tuple[Decimal, ExprType]:
     return result, type
 
 
-def _build(doc: YamlDoc, raw: bytes) -> Card:
+def card_from_doc(doc: YamlDoc) -> Card:
+    """Validate and compile the criteria of a card already read by the strict YAML loader.
+
+    ``content_hash`` is the SHA-256 of the document's lines joined by newlines.
+
+    Raises
+    ------
+    ErrorGroup
+        Every schema and semantic error, each with file:line:col.
+    """
     errors = _schema_errors(doc, card_schema(), "the card")
     if errors:
         raise ErrorGroup(errors)
@@ -570,7 +579,7 @@ def _build(doc: YamlDoc, raw: bytes) -> Card:
         threshold=threshold,
         description=data.get("description", ""),
         file=doc.file,
-        content_hash=hashlib.sha256(raw).hexdigest(),
+        content_hash=hashlib.sha256("\n".join(doc.lines).encode("utf-8")).hexdigest(),
         doc=doc,
     )
 

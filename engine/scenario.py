@@ -34,7 +34,7 @@ from ipb.engine.card import Card, InputSpec, _schema_errors
 from ipb.engine.expressions import parse_literal
 from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_mean
 
-__all__ = ["Scenario", "load_scenario", "load_scenario_text", "convert_fact", "parse_assignment", "scenario_schema"]
+__all__ = ["Scenario", "load_scenario", "load_scenario_text", "scenario_from_doc", "facts_from_mapping", "convert_fact", "parse_assignment", "scenario_schema"]
 
 
 @lru_cache(maxsize=None)
@@ -171,15 +171,16 @@ def load_scenario(path: str | Path, card: Card) -> Scenario:
     ErrorGroup
         Every schema or fact error, each with file:line:col.
     """
-    return _build(load_yaml_file(path), card)
+    return scenario_from_doc(load_yaml_file(path, collect=True), card)
 
 
 def load_scenario_text(text: str, card: Card, file: str = "<string>") -> Scenario:
     """Like :func:`load_scenario`, from text."""
-    return _build(load_yaml(text, file), card)
+    return scenario_from_doc(load_yaml(text, file, collect=True), card)
 
 
-def _build(doc: YamlDoc, card: Card) -> Scenario:
+def scenario_from_doc(doc: YamlDoc, card: Card) -> Scenario:
+    """Type the facts of a scenario already read by the strict YAML loader; ErrorGroup on errors."""
     errors: list[IpbError] = _schema_errors(doc, scenario_schema(), "the scenario")
     if errors:
         raise ErrorGroup(errors)

@@ -23,13 +23,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ipb.engine._yaml import load_yaml_file
-from ipb.engine.card import load_card
+from ipb.engine._yaml import YamlDoc, load_yaml_file
+from ipb.engine.card import card_from_doc
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
 from ipb.engine.registry import bundled_card_paths, bundled_scenario_paths, card_table, compiled_card, resolve_card
 from ipb.engine.render import to_dot, to_mermaid
-from ipb.engine.scenario import Scenario, load_scenario, parse_assignment
+from ipb.engine.scenario import Scenario, load_scenario, parse_assignment, scenario_from_doc
 from ipb.errors import ErrorGroup, IpbError
 
 app = typer.Typer(
@@ -151,26 +151,27 @@ def check(
     files = _yaml_files(paths) if paths else bundled_card_paths() + bundled_scenario_paths()
     problems: list[IpbError] = []
     cards: dict[str, Any] = {}
-    scenarios: list[tuple[Path, Any]] = []
+    scenarios: list[tuple[Path, YamlDoc]] = []
     for path in files:
         try:
-            doc = load_yaml_file(path)
+            doc = load_yaml_file(path, collect=True)
             if isinstance(doc.data, dict) and "facts" in doc.data:
-                scenarios.append((path, doc.data.get("card")))
+                scenarios.append((path, doc))
                 continue
-            card = load_card(path)
+            card = card_from_doc(doc)
             compile_card(card)
             cards[card.id] = card
         except ErrorGroup as exc:
             problems.extend(exc.errors)
         except IpbError as exc:
             problems.append(exc)
-    for path, card_id in scenarios:
+    for path, doc in scenarios:
         try:
+            card_id = doc.data.get("card")
             if card_id is None:
                 raise IpbError("a scenario checked on its own must name its 'card'", file=str(path), line=1, column=1, rule="card")
             card = cards.get(card_id) or compiled_card(str(card_id)).card
-            load_scenario(path, card)
+            scenario_from_doc(doc, card)
         except ErrorGroup as exc:
             problems.extend(exc.errors)
         except IpbError as exc:
