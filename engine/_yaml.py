@@ -760,6 +760,15 @@ class _Builder:
                 "<<",
             )
             return None
+        if event.style is None and (event.value in _YAML11_BOOLS or event.value in _CAPITAL_BOOLS):
+            self.error_at(
+                f"ambiguous key {event.value}: YAML 1.1 reads it as a boolean; quote the key "
+                f"({_quoted(event.value)}) or use another name",
+                event,
+                "ambiguous-scalar",
+                event.value,
+            )
+            return None
         before = len(self.errors)
         value = self.node(event, ("<key>",), record=False)
         if len(self.errors) > before:

@@ -419,6 +419,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
             col.add(LoadError(f"{name!r} is both an input and a constant", rule="duplicate-name", name=name), path, key=True)
 
     col.constants = {name: value for name, (value, _) in constants.items()}
+    if not any("reentry" in g for g in data["gates"]):
+        col.constants["iteration"] = Decimal(0)  # no loop: the iteration count is always 0
     outcomes = dict(DEFAULT_OUTCOMES)
     outcomes.update(data.get("outcomes") or {})
 
@@ -429,6 +431,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
     later_values = _all_computed_names(data["gates"])
     gates: list[Gate] = []
     seen_ids: dict[str, int] = {}
+    computed_by: dict[str, str] = {}
     for index, g in enumerate(data["gates"]):
         gpath: tuple[Any, ...] = ("gates", index)
         gid = g["id"]
@@ -448,6 +451,10 @@ def card_from_doc(doc: YamlDoc) -> Card:
             if vname in inputs or vname in constants:
                 col.add(LoadError(f"computed value {vname!r} shadows an input or constant", rule="duplicate-name", name=vname),
                         gpath + ("compute", vname), key=True)
+            elif vname in computed_by:
+                col.add(LoadError(f"{vname!r} is already computed by gate {computed_by[vname]!r}; give this value its own name",
+                                  rule="duplicate-name", name=vname), gpath + ("compute", vname), key=True)
+            computed_by.setdefault(vname, gid)
             expr = col.expression(source, visible, gpath + ("compute", vname), "number")
             if expr is not None:
                 compute[vname] = expr
@@ -477,6 +484,10 @@ def card_from_doc(doc: YamlDoc) -> Card:
         if "weight" in g:
             try:
                 weight = _number(g["weight"], "weight")[0]
+                if weight <= 0:
+                    raise CompileError(
+                        f"gate weight must be positive, not {weight}: an n-of-m join adds weights up", rule="weight"
+                    )
             except CompileError as exc:
                 col.add(exc, gpath + ("weight",))
 
@@ -554,8 +565,10 @@ def card_from_doc(doc: YamlDoc) -> Card:
     if "threshold" in data:
         t = data["threshold"]
         try:
-            min_weight = _number(t["min_weight"], "min_weight")[0] if "min_weight" in t else Decimal(t["n"])
-            threshold = Threshold(t.get("count", "PROCEED"), int(t["n"]), min_weight)
+            min_weight = _number(t["min_weight"], "min_weight")[0] if "min_weight" in t else Decimal(t["at_least"])
+            if min_weight <= 0:
+                raise CompileError(f"min_weight must be positive, not {min_weight}", rule="weight")
+            threshold = Threshold(t.get("count", "PROCEED"), int(t["at_least"]), min_weight)
         except CompileError as exc:
             col.add(exc, ("threshold", "min_weight"))
 

@@ -387,11 +387,17 @@ class GateResult:
         self.diagnostic_verdict: Verdict | None = None
         self._trace = trace
 
+    def _env(self) -> dict[str, Any]:
+        trace = self._trace
+        if self.verdict is NOT_REACHED and trace.diagnostic_env is not None:
+            return trace.diagnostic_env
+        return trace.env
+
     @property
     def computed(self) -> dict[str, Any]:
         if self.verdict is NOT_REACHED and self.diagnostic_verdict is None:
             return {}
-        env = self._trace.env
+        env = self._env()
         values = {name: env.get(name) for name in self.gate.compute}
         if self.gate.is_classifier:
             values[self.gate.id] = env.get(self.gate.id)
@@ -399,7 +405,7 @@ class GateResult:
 
     @property
     def values(self) -> dict[str, Any]:
-        env = self._trace.env
+        env = self._env()
         constants = self._trace._plan.constants
         return {
             name: env[name] if name in env else constants.get(name)
@@ -439,6 +445,8 @@ class Trace:
         self.scenario_id = scenario_id
         self.layer = layer
         self.env = env
+        #: The environment in which diagnostic mode ran the skipped gates.
+        self.diagnostic_env: dict[str, Any] | None = None
         self._run = run
 
     @cached_property
@@ -612,7 +620,10 @@ def execute(
     env = _env_for(compiled, facts)
     trace = Trace(compiled, _run(compiled, env), env, diagnostic=diagnostic, scenario_id=scenario_id, layer=layer)
     if diagnostic:
-        _diagnose(compiled, env, trace.gates)
+        # The skipped gates run in a copy, so nothing they compute changes
+        # what the gates that did run report.
+        trace.diagnostic_env = dict(env)
+        _diagnose(compiled, trace.diagnostic_env, trace.gates)
     return trace
 
 

@@ -208,7 +208,7 @@ class Node:
     form) so that the parent can fold or apply it exactly.
     """
 
-    __slots__ = ("fn", "type", "const", "value", "names", "start", "end", "ident")
+    __slots__ = ("fn", "type", "const", "value", "names", "start", "end", "ident", "quotient")
 
     def __init__(
         self,
@@ -230,6 +230,9 @@ class Node:
         self.end = end
         #: The input name, for a bare name lookup (lets parents read env directly).
         self.ident: str | None = None
+        #: (numerator, denominator) closures of a division, so that a comparison
+        #: can cross-multiply instead of comparing a rounded quotient.
+        self.quotient: tuple[Fn, Fn] | None = None
 
 
 def _constant(value: Any, type: ExprType, start: int = 0, end: int = 0) -> Node:
@@ -319,6 +322,8 @@ def _arith(op: str, left: Node, right: Node) -> Fn:
     if op == "/":
         return _division(left, right)
     opf = _ARITH[op]
+    # try/except costs nothing on the normal path (Python 3.11+); an overflow
+    # or other undefined decimal operation is unknown, never a crash.
     if left.ident is not None and right.const:
         name, b = left.ident, rf({})
         if b is None:
@@ -326,7 +331,12 @@ def _arith(op: str, left: Node, right: Node) -> Fn:
 
         def name_const(env: Env) -> Any:
             a = env.get(name)
-            return None if a is None else opf(a, b)
+            if a is None:
+                return None
+            try:
+                return opf(a, b)
+            except ArithmeticError:
+                return None
 
         return name_const
     if left.const and right.ident is not None:
@@ -336,7 +346,12 @@ def _arith(op: str, left: Node, right: Node) -> Fn:
 
         def const_name(env: Env) -> Any:
             b = env.get(name)
-            return None if b is None else opf(a, b)
+            if b is None:
+                return None
+            try:
+                return opf(a, b)
+            except ArithmeticError:
+                return None
 
         return const_name
     if left.ident is not None and right.ident is not None:
@@ -347,7 +362,12 @@ def _arith(op: str, left: Node, right: Node) -> Fn:
             if a is None:
                 return None
             b = env.get(rname)
-            return None if b is None else opf(a, b)
+            if b is None:
+                return None
+            try:
+                return opf(a, b)
+            except ArithmeticError:
+                return None
 
         return name_name
 
@@ -356,7 +376,12 @@ def _arith(op: str, left: Node, right: Node) -> Fn:
         if a is None:
             return None
         b = rf(env)
-        return None if b is None else opf(a, b)
+        if b is None:
+            return None
+        try:
+            return opf(a, b)
+        except ArithmeticError:
+            return None
 
     return generic
 
@@ -375,18 +400,28 @@ def _division(left: Node, right: Node) -> Fn:
             if a is None:
                 return None
             b = env.get(rname)
-            return None if not b else a / b
+            if not b:
+                return None
+            try:
+                return a / b
+            except ArithmeticError:
+                return None
 
-        return _guard(div_names)
+        return div_names
 
     def div(env: Env) -> Any:
         a = lf(env)
         if a is None:
             return None
         b = rf(env)
-        return None if not b else a / b
+        if not b:
+            return None
+        try:
+            return a / b
+        except ArithmeticError:
+            return None
 
-    return _guard(div)
+    return div
 
 
 def _guard(fn: Fn) -> Fn:
@@ -431,10 +466,44 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
+def _is_fraction(node: Node) -> bool:
+    return node.const and isinstance(node.value, Fraction)
+
+
+def _parts(node: Node) -> tuple[Fn, Fn]:
+    """(numerator, denominator) closures of a number node; the denominator of a plain value is 1."""
+    if node.quotient is not None:
+        return node.quotient
+    if _is_fraction(node):
+        p, q = Decimal(node.value.numerator), Decimal(node.value.denominator)
+        return _const_fn(p), _const_fn(q)
+    return node.fn, _const_fn(Decimal(1))
+
+
+def _compare_quotients(op: str, left: Node, right: Node) -> Fn:
+    """``a/b op c/d`` decided exactly as ``a*d op c*b`` (sides swapped when b*d < 0)."""
+    cmp = _COMPARE[op]
+    (ln, ld), (rn, rd) = _parts(left), _parts(right)
+
+    def cross(env: Env) -> Any:
+        a, b, c, d = ln(env), ld(env), rn(env), rd(env)
+        if a is None or b is None or c is None or d is None or not b or not d:
+            return None
+        try:
+            x, y = a * d, c * b
+        except ArithmeticError:
+            return None
+        return cmp(x, y) if (b > 0) == (d > 0) else cmp(y, x)
+
+    return cross
+
+
 def _compare(op: str, left: Node, right: Node) -> Fn:
     lf, rf = left.fn, right.fn
-    lfrac = left.const and isinstance(left.value, Fraction)
-    rfrac = right.const and isinstance(right.value, Fraction)
+    lfrac = _is_fraction(left)
+    rfrac = _is_fraction(right)
+    if left.quotient is not None or right.quotient is not None:
+        return _compare_quotients(op, left, right)
     if lfrac or rfrac:
         # Rare: compare exactly as fractions.
         cmp = _COMPARE[op]
@@ -701,6 +770,12 @@ class _Compiler(Transformer):
                 span,
                 rule="type",
             )
+        if item.kind == "number" and _incompatible(left.type, item):
+            raise self._error(
+                f"cannot test whether {self._text(left)!r} ({left.type.unit}) is in a set of {item.unit} values",
+                span,
+                rule="unit",
+            )
         self._check_category_literal(left, right)
         values = right.value
         lf = left.fn
@@ -760,7 +835,10 @@ class _Compiler(Transformer):
                 acc = self._fold_constants(op, acc, right, result_type, span)
                 acc.names = names
             else:
-                acc = self._node(_arith(op, acc, right), result_type, [acc, right], span)
+                node = self._node(_arith(op, acc, right), result_type, [acc, right], span)
+                if op == "/" and not node.const and not _is_fraction(acc) and not _is_fraction(right):
+                    node.quotient = (acc.fn, right.fn)
+                acc = node
         return acc
 
     def _fold_constants(self, op: str, a: Node, b: Node, type: ExprType, span: Any) -> Node:
@@ -861,7 +939,10 @@ class _Compiler(Transformer):
         kinds = {i.type.kind for i in items}
         if len(kinds) > 1:
             raise self._error("a set must hold values of one kind (all strings, all numbers...)", meta, rule="type")
-        item_type = items[0].type if items else STRING
+        units = {i.type.unit for i in items if i.type.unit is not None}
+        if len(units) > 1 and any(_incompatible(ExprType("number", u), ExprType("number", v)) for u in units for v in units):
+            raise self._error("a set must not mix units (" + ", ".join(sorted(units)) + ")", meta, rule="unit")
+        item_type = next((i.type for i in items if i.type.unit is not None), items[0].type) if items else STRING
         values = frozenset(i.value for i in items)
         return _constant(values, ExprType("set", item=item_type), meta.start_pos, meta.end_pos)
 

@@ -127,10 +127,12 @@ def compile_card(card: Card) -> CompiledCard:
         )
     if family == "weighted_threshold":
         if card.threshold is None:
-            errors.add(f"{card.gate_logic} needs a 'threshold' block (count, n)", ("gate_logic",), "topology")
+            errors.add(f"{card.gate_logic} needs a 'threshold' block (count, at_least)", ("gate_logic",), "topology")
         elif card.threshold.n != n:
             errors.add(
-                f"threshold.n is {card.threshold.n} but gate_logic says {n} of {m}", ("threshold", "n"), "topology"
+                f"threshold.at_least is {card.threshold.n} but gate_logic says {n} of {m}",
+                ("threshold", "at_least"),
+                "topology",
             )
         if m != len(card.gates):
             errors.add(

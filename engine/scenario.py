@@ -102,7 +102,8 @@ def convert_fact(spec: InputSpec, value: Any) -> Any:
         raise LoadError(f"{spec.name} is a date; write it quoted as \"YYYY-MM-DD\", not {value!r}", rule="fact-type", name=spec.name)
     # numbers
     if isinstance(value, bool):
-        raise LoadError(f"{spec.name} is a {kind}; {value!r} is a bool", rule="fact-type", name=spec.name)
+        written = "true" if value else "false"
+        raise LoadError(f"{spec.name} is a {kind}; {written} is a bool", rule="fact-type", name=spec.name)
     if isinstance(value, (int, Decimal)):
         number, unit = Decimal(value), None
     elif isinstance(value, str):

@@ -118,24 +118,11 @@ def test_every_yaml_error_in_a_card_is_reported() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a negative gate weight is accepted (no minimum in the schema, no check in card.py); "
-    "the threshold then calls an outcome decided that an INCONCLUSIVE gate can still flip",
-    raises=AssertionError,
-)
 def test_negative_weight_is_refused() -> None:
     errors = card_errors(BAD / "negative_weight.yaml")
     assert [(e.line, e.column) for e in errors] == [(28, 13)]  # weight: -1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: two gates may compute the same value name (card.py checks a computed name only against "
-    "inputs and constants); the later value overwrites the earlier in the environment, so the first "
-    "gate's GRP computed_value and required_elements show the second gate's number",
-    raises=AssertionError,
-)
 def test_value_computed_twice_is_refused() -> None:
     errors = card_errors(BAD / "duplicate_computed_value.yaml")
     assert [(e.line, e.column) for e in errors] == [(23, 15)]  # compute: {score: ...} in gate 'second'

@@ -220,12 +220,6 @@ def test_two_thirds_boundary_for_any_decimal(k: int, places: int) -> None:
     assert compile_expression("price == 2/3 * ncav", MONEYS)({"price": price, "ncav": ncav}) is True
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a quotient rounded to 28 digits is compared exactly with a fraction constant, so "
-    "price / ncav <= 2/3 is False for 200 / 300 although price <= 2/3 * ncav is True",
-    raises=AssertionError,
-)
 def test_rearranged_two_thirds_boundary_is_exact() -> None:
     assert exact("price / ncav <= 2/3", price="200", ncav="300") is True
     assert exact("x / 3 == 1/3", x="1") is True

@@ -358,33 +358,16 @@ def test_compiled_expression_reports_its_names_and_type() -> None:
 # --------------------------------------------------------------------------- regressions (engine bugs)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: overflow in + - * is not caught (only division is wrapped in _guard), so undefined "
-    "arithmetic raises decimal.Overflow instead of giving unknown",
-    raises=decimal.Overflow,
-)
 @pytest.mark.parametrize("source", ["x * y", "x + x", "x - -x"])
 def test_overflow_is_unknown_not_a_crash(source: str) -> None:
     assert ev(source, x=D("9e999999"), y=10) is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: 'in' / 'not in' check only the kind of the set items, not their unit, so money is "
-    "tested against a set of ratios where 'price == 5%' is a unit error",
-    raises=pytest.fail.Exception,
-)
 def test_membership_checks_units() -> None:
     with pytest.raises(CompileError) as info:
         compile_expression("price in {5%, 10%}", SYMBOLS)
     assert info.value.rule == "unit"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the grammar's set_item has no unary minus, so a set of negative numbers is a syntax error",
-    raises=CompileError,
-)
 def test_set_of_negative_numbers() -> None:
     assert ev("x in {-1, 0, 1}", x=-1) is True

@@ -31,7 +31,7 @@ YAML_ERRORS: list[tuple[str, str, str, str, int, int]] = [
     ("bool-n-in-list", "a:\n  - 1\n  - n\n", "ambiguous-scalar", "ambiguous scalar n:", 3, 5),
     ("bool-on-flow", "a: [1, on]\n", "ambiguous-scalar", "ambiguous scalar on:", 1, 8),
     ("bool-Off", "a: Off\n", "ambiguous-scalar", "ambiguous scalar Off:", 1, 4),
-    ("bool-key", "yes: 1\n", "ambiguous-scalar", "ambiguous scalar yes:", 1, 1),
+    ("bool-key", "yes: 1\n", "ambiguous-scalar", 'ambiguous key yes: YAML 1.1 reads it as a boolean; quote the key ("yes")', 1, 1),
     ("bool-True", "a: True\n", "ambiguous-scalar", 'boolean True must be lowercase: write true, or quote it ("True")', 1, 4),
     ("bool-FALSE", "a: FALSE\n", "ambiguous-scalar", "write false", 1, 4),
     ("leading-zero", "a: 012\n", "ambiguous-scalar", "leading zero as octal and YAML 1.2 as decimal; write 12", 1, 4),
