@@ -44,7 +44,7 @@ from ipb.engine.expressions import (
     compile_expression,
     parse_literal,
 )
-from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_mean
+from ipb.errors import CompileError, ErrorGroup, IpbError, LintWarning, LoadError, did_you_mean
 
 __all__ = [
     "Card",
@@ -226,8 +226,11 @@ class Card:
     gates: list[Gate]
     threshold: Threshold | None
     description: str = ""
+    kind: str = "practitioner"
     file: str = "<string>"
     content_hash: str = ""
+    #: Lint warnings (legal but probably unintended), each with file:line:col.
+    warnings: list[IpbError] = field(default_factory=list, compare=False)
     doc: YamlDoc | None = field(default=None, repr=False, compare=False)
 
     def gate(self, key: str | int) -> Gate:
@@ -264,6 +267,7 @@ class _Collector:
     def __init__(self, doc: YamlDoc) -> None:
         self.doc = doc
         self.errors: list[IpbError] = []
+        self.warnings: list[IpbError] = []
         #: The card's constants, folded into every compiled expression.
         self.constants: dict[str, Any] = {}
 
@@ -272,11 +276,20 @@ class _Collector:
         error.with_location(self.doc.file, line, column, self.doc.source_line(line))
         self.errors.append(error)
 
+    def warn(self, warning: IpbError, path: tuple[Any, ...]) -> None:
+        line, column = self.doc.locate(path)
+        self.warnings.append(warning.with_location(self.doc.file, line, column, self.doc.source_line(line)))
+
     def expression(
         self, source: str, symbols: Mapping[str, ExprType], path: tuple[Any, ...], expect: str
     ) -> CompiledExpression | None:
         try:
-            return compile_expression(source, symbols, expect=expect, constants=self.constants)
+            compiled = compile_expression(source, symbols, expect=expect, constants=self.constants)
+            for warning in compiled.warnings:
+                line, column = self.doc.locate_in_string(path, warning.offset or 0)
+                warning.line = warning.column = None
+                self.warnings.append(warning.with_location(self.doc.file, line, column, self.doc.source_line(line)))
+            return compiled
         except CompileError as exc:
             line, column = self.doc.locate_in_string(path, exc.offset or 0)
             exc.line = exc.column = None
@@ -432,6 +445,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
     gates: list[Gate] = []
     seen_ids: dict[str, int] = {}
     computed_by: dict[str, str] = {}
+    names_seen: dict[str, str] = {}
     for index, g in enumerate(data["gates"]):
         gpath: tuple[Any, ...] = ("gates", index)
         gid = g["id"]
@@ -492,6 +506,16 @@ def card_from_doc(doc: YamlDoc) -> Card:
                 col.add(exc, gpath + ("weight",))
 
         source = Source(**g["source"]) if "source" in g else None
+        if source is None:
+            col.warn(LintWarning(f"gate {gid!r} has no primary 'source' (tier, document, year)", rule="no-source",
+                                 name=gid), gpath + ("id",))
+        for k, alias in enumerate([g["name"], *(g.get("aliases") or [])]):
+            key_text = " ".join(alias.casefold().split())
+            owner = names_seen.get(key_text)
+            if owner is not None and owner != gid:
+                col.add(LoadError(f"{alias!r} names gate {owner!r} already; a name or alias must identify one gate",
+                                  rule="alias-clash", name=alias), gpath + (("name",) if k == 0 else ("aliases", k - 1)))
+            names_seen.setdefault(key_text, gid)
         reentry = None
         if "reentry" in g:
             r = g["reentry"]
@@ -591,6 +615,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
         gates=gates,
         threshold=threshold,
         description=data.get("description", ""),
+        kind=data.get("kind", "practitioner"),
+        warnings=sorted(col.warnings, key=lambda e: (e.line or 0, e.column or 0)),
         file=doc.file,
         content_hash=hashlib.sha256("\n".join(doc.lines).encode("utf-8")).hexdigest(),
         doc=doc,

@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from ipb.errors import CompileError, did_you_mean
+from ipb.errors import CompileError, LintWarning, did_you_mean
 
 __all__ = [
     "ExprType",
@@ -626,6 +626,7 @@ class _Compiler(Transformer):
         self.symbols = symbols
         self.source = source
         self.constants = constants
+        self.warnings: list[LintWarning] = []
 
     # -- helpers
     def _error(self, message: str, meta: Any, rule: str, **fields: Any) -> CompileError:
@@ -722,7 +723,33 @@ class _Compiler(Transformer):
                     span,
                     rule="unit",
                 )
+        if lt.kind == "number" and rt.kind == "number":
+            self._warn_unitless(left, right)
+            self._warn_unitless(right, left)
         return self._node(_compare(op, left, right), BOOL, [left, right], span)
+
+    def _warn_unitless(self, subject: Node, threshold: Node) -> None:
+        """A plain literal threshold against a ratio, money or multiple ("retention >= 90")."""
+        unit = subject.type.unit
+        if unit not in ("ratio", "money", "multiple") or subject.const:
+            return
+        if not threshold.const or threshold.type.unit is not None or threshold.names:
+            return
+        if threshold.value is None or threshold.value == 0:
+            return
+        hint = {"ratio": "write it as a percentage such as 90%", "money": "write it as money such as $5B",
+                "multiple": "write it as a multiple such as 10x"}[unit]
+        offset = threshold.start
+        line, column = _line_col(self.source, offset)
+        self.warnings.append(
+            LintWarning(
+                f"threshold {self._text(threshold)!r} has no unit but {self._text(subject)!r} is a {unit}; {hint}",
+                line=line,
+                column=column,
+                offset=offset,
+                rule="unitless-threshold",
+            )
+        )
 
     def _check_same_kind(self, left: Node, right: Node, op: str, span: Any) -> None:
         kinds = {left.type.kind, right.type.kind}
@@ -1108,6 +1135,7 @@ class CompiledExpression:
     names: frozenset[str]
     fn: Fn
     constant: bool = False
+    warnings: tuple[LintWarning, ...] = ()
 
     def __call__(self, env: Env) -> Any:
         return self.fn(env)
@@ -1156,8 +1184,9 @@ def compile_expression(
     (True, None)
     """
     tree = parse_expression(source)
+    compiler = _Compiler(symbols, source, constants or {})
     try:
-        node = _Compiler(symbols, source, constants or {}).transform(tree)
+        node = compiler.transform(tree)
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, CompileError):
@@ -1178,7 +1207,7 @@ def compile_expression(
     fn = node.fn
     if node.const:
         fn = _const_fn(node.value if not isinstance(node.value, Fraction) else _approx(node.value))
-    return CompiledExpression(source, node.type, node.names, fn, constant=node.const)
+    return CompiledExpression(source, node.type, node.names, fn, constant=node.const, warnings=tuple(compiler.warnings))
 
 
 def parse_literal(text: str) -> tuple[Any, ExprType]:

@@ -30,8 +30,8 @@ def bundled_card_paths() -> list[Path]:
 
 
 def bundled_scenario_paths() -> list[Path]:
-    """Every bundled scenario file, sorted by file name."""
-    return sorted((_frameworks_dir() / "scenarios").glob("*.yaml"))
+    """Every bundled scenario file (``scenarios/<card_id>/*.yaml``), sorted by path."""
+    return sorted((_frameworks_dir() / "scenarios").glob("**/*.yaml"))
 
 
 @lru_cache(maxsize=None)
@@ -78,10 +78,16 @@ def compiled_card(ref: str) -> CompiledCard:
 
 
 def card_table(cards: list[Card]) -> list[dict[str, object]]:
-    """The paper's Table 5 columns for ``cards``: investor, framework, topology, gate logic, gates, kill gates."""
+    """The paper's Table 5 columns for ``cards``: investor, framework, topology, gate logic, gates, kill gates.
+
+    Practitioner cards come first (in the given order), then institutions; each
+    row also says its ``kind``.
+    """
+    ordered = [c for c in cards if c.kind == "practitioner"] + [c for c in cards if c.kind != "practitioner"]
     return [
         {
             "id": c.id,
+            "kind": c.kind,
             "investor": c.investor,
             "name": c.name,
             "topology_type": c.topology_type,
@@ -89,5 +95,5 @@ def card_table(cards: list[Card]) -> list[dict[str, object]]:
             "gates": len(c.gates),
             "kill_gates": len(c.kill_gates),
         }
-        for c in cards
+        for c in ordered
     ]

@@ -32,9 +32,9 @@ from typing import Any, Mapping
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.card import Card, InputSpec, _schema_errors
 from ipb.engine.expressions import parse_literal
-from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_mean
+from ipb.errors import CompileError, ErrorGroup, ExecuteError, IpbError, LoadError, did_you_mean
 
-__all__ = ["Scenario", "load_scenario", "load_scenario_text", "scenario_from_doc", "facts_from_mapping", "convert_fact", "parse_assignment", "scenario_schema"]
+__all__ = ["Scenario", "load_scenario", "load_scenario_text", "scenario_from_doc", "facts_from_mapping", "check_expected", "convert_fact", "parse_assignment", "scenario_schema"]
 
 
 @lru_cache(maxsize=None)
@@ -55,6 +55,8 @@ class Scenario:
     as_of: dt.date | None = None
     title: str = ""
     question: str = ""
+    #: What the scenario is meant to produce: {"verdict", "trigger"?, "verdicts"?}.
+    expected: dict[str, Any] | None = None
     file: str = "<string>"
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -231,9 +233,33 @@ def scenario_from_doc(doc: YamlDoc, card: Card) -> Scenario:
         as_of=as_of,
         title=data.get("title", ""),
         question=data.get("question", ""),
+        expected=data.get("expected"),
         file=doc.file,
         raw=data,
     )
+
+
+def check_expected(scenario: Scenario, outcome: str, trigger: str, verdicts: list[str], doc: YamlDoc | None = None) -> list[IpbError]:
+    """Mismatches between a scenario's recorded ``expected`` block and an execution.
+
+    Returns one ExecuteError per differing field (verdict, trigger, verdicts),
+    located at the ``expected`` block when ``doc`` is given.
+    """
+    found: list[IpbError] = []
+    exp = scenario.expected or {}
+    actual = {"verdict": outcome, "trigger": trigger, "verdicts": verdicts}
+    for key in ("verdict", "trigger", "verdicts"):
+        if key in exp and exp[key] != actual[key]:
+            err = ExecuteError(
+                f"expected {key} {exp[key]!r} but the card gives {actual[key]!r}", rule="expected", name=key
+            )
+            if doc is not None:
+                line, column = doc.locate(("expected", key))
+                err.with_location(doc.file, line, column, doc.source_line(line))
+            else:
+                err.with_location(scenario.file)
+            found.append(err)
+    return found
 
 
 def facts_from_mapping(card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
 from ipb.engine.registry import bundled_card_paths, bundled_scenario_paths, card_table, compiled_card, resolve_card
 from ipb.engine.render import to_dot, to_mermaid
-from ipb.engine.scenario import Scenario, load_scenario, parse_assignment, scenario_from_doc
+from ipb.engine.scenario import Scenario, check_expected, load_scenario, parse_assignment, scenario_from_doc
 from ipb.errors import ErrorGroup, IpbError
 
 app = typer.Typer(
@@ -146,10 +146,16 @@ def _yaml_files(paths: Iterable[Path]) -> list[Path]:
 def check(
     paths: list[Path] = typer.Argument(None, help="Cards, scenarios or folders (default: every bundled card and scenario)."),
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: file:line:col lines; json: a list of errors."),
+    strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
 ) -> None:
-    """Validate cards and scenarios (schema + semantic lint); exit 1 on any error."""
+    """Validate cards and scenarios (schema + semantic lint); exit 1 on any error.
+
+    A scenario with an ``expected`` block is also executed, and a verdict that
+    differs from the recorded one is an error.
+    """
     files = _yaml_files(paths) if paths else bundled_card_paths() + bundled_scenario_paths()
     problems: list[IpbError] = []
+    warnings: list[IpbError] = []
     cards: dict[str, Any] = {}
     scenarios: list[tuple[Path, YamlDoc]] = []
     for path in files:
@@ -159,8 +165,8 @@ def check(
                 scenarios.append((path, doc))
                 continue
             card = card_from_doc(doc)
-            compile_card(card)
-            cards[card.id] = card
+            cards[card.id] = compile_card(card)
+            warnings.extend(card.warnings)
         except ErrorGroup as exc:
             problems.extend(exc.errors)
         except IpbError as exc:
@@ -170,20 +176,24 @@ def check(
             card_id = doc.data.get("card")
             if card_id is None:
                 raise IpbError("a scenario checked on its own must name its 'card'", file=str(path), line=1, column=1, rule="card")
-            card = cards.get(card_id) or compiled_card(str(card_id)).card
-            scenario_from_doc(doc, card)
+            compiled = cards.get(card_id) or compiled_card(str(card_id))
+            scen = scenario_from_doc(doc, compiled.card)
+            if scen.expected:
+                trace = execute(compiled, scen.facts)
+                problems.extend(check_expected(scen, trace.outcome, trace.trigger, trace.verdicts(), doc))
         except ErrorGroup as exc:
             problems.extend(exc.errors)
         except IpbError as exc:
             problems.append(exc.with_location(str(path)))
+    everything = sorted(problems + warnings, key=lambda e: (e.file or "", e.line or 0, e.column or 0))
     if format is RunFormat.json:
-        out.print(json.dumps([p.to_dict() for p in problems], indent=2), markup=False)
+        out.print(json.dumps([p.to_dict() for p in everything], indent=2), markup=False)
     else:
-        for p in problems:
+        for p in everything:
             out.print(p.render(), markup=False)
-        status = "ok" if not problems else f"{len(problems)} error(s)"
+        status = f"{len(problems)} error(s), {len(warnings)} warning(s)" if everything else "ok"
         out.print(f"checked {len(files)} file(s): {status}", markup=False)
-    if problems:
+    if problems or (strict and warnings):
         raise typer.Exit(code=1)
 
 
@@ -220,11 +230,26 @@ def catalog(
         out.print(json.dumps(rows, indent=2), markup=False)
         return
     table = Table(title=f"{len(rows)} framework cards", title_justify="left")
-    for column in ("investor", "name", "topology_type", "gate_logic", "gates", "kill_gates"):
+    columns = ("kind", "investor", "name", "topology_type", "gate_logic", "gates", "kill_gates")
+    for column in columns:
         table.add_column(column.replace("_", " "), justify="right" if column in ("gates", "kill_gates") else "left")
     for row in rows:
-        table.add_row(*(str(row[c]) for c in ("investor", "name", "topology_type", "gate_logic", "gates", "kill_gates")))
+        table.add_row(*(str(row[c]) for c in columns))
     out.print(table)
+
+
+def load_commands() -> None:
+    """Import every module of :mod:`ipb.commands`, registering its commands on :data:`app`."""
+    import importlib
+    import pkgutil
+
+    import ipb.commands
+
+    for info in sorted(pkgutil.iter_modules(ipb.commands.__path__), key=lambda m: m.name):
+        importlib.import_module(f"ipb.commands.{info.name}")
+
+
+load_commands()
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -22,6 +22,7 @@ __all__ = [
     "PerturbError",
     "ParseError",
     "ScoreError",
+    "LintWarning",
     "Location",
     "ErrorGroup",
     "did_you_mean",
@@ -174,6 +175,15 @@ class ScoreError(IpbError):
     """A metric cannot be computed from the given traces."""
 
     phase = "score error"
+
+
+class LintWarning(IpbError):
+    """Something legal but probably unintended (a threshold without a unit, a gate without a source).
+
+    ``ipb check`` prints warnings and fails on them only with ``--strict``.
+    """
+
+    phase = "warning"
 
 
 class ErrorGroup(IpbError):

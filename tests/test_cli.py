@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from ipb.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]
-BASE = str(ROOT / "frameworks" / "scenarios" / "ipb_p_011_base.yaml")
+BASE = str(ROOT / "frameworks" / "scenarios" / "buffett_acquisition_checklist" / "ipb_p_011_base.yaml")
 CARD = "buffett_acquisition_checklist"
 runner = CliRunner()
 
@@ -55,7 +55,7 @@ def test_set_with_a_wrong_unit_is_an_error():
 
 
 def test_diagnostic_mode_shows_the_skipped_gate():
-    c = str(ROOT / "frameworks" / "scenarios" / "ipb_p_011_c.yaml")
+    c = str(ROOT / "frameworks" / "scenarios" / "buffett_acquisition_checklist" / "ipb_p_011_c.yaml")
     grp = json.loads(invoke("run", CARD, c, "--diagnostic", "-f", "json").output)
     assert grp["gold_program"][5]["diagnostic_verdict"] == "REJECT"
 
@@ -98,6 +98,7 @@ def test_catalog_json_has_the_table_5_columns():
     buffett = next(r for r in rows if r["id"] == CARD)
     assert buffett == {
         "id": CARD,
+        "kind": "practitioner",
         "investor": "Warren Buffett",
         "name": "Buffett Acquisition Checklist",
         "topology_type": "linear_sequential",

@@ -22,7 +22,7 @@ from ipb.engine.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD = ROOT / "frameworks" / "buffett_acquisition_checklist.yaml"
-SCENARIOS = ROOT / "frameworks" / "scenarios"
+SCENARIOS = ROOT / "frameworks" / "scenarios" / "buffett_acquisition_checklist"
 
 
 @pytest.fixture(scope="module")
