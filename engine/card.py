@@ -173,6 +173,8 @@ class Gate:
     branches: dict[str, Branch] = field(default_factory=dict)
     reentry: Reentry | None = None
     elements_by_verdict: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: input name -> the verdict that raising it moves toward (PROCEED or REJECT).
+    monotone: dict[str, str] = field(default_factory=dict)
 
     def elements_for(self, verdict: str) -> tuple[str, ...]:
         """The required elements for a gate that gave ``verdict`` (templates unrendered)."""
@@ -494,6 +496,13 @@ def card_from_doc(doc: YamlDoc) -> Card:
         if "reject" in g and not g.get("kill_criterion"):
             pass  # a REJECT without a named kill criterion is a plain fail (e.g. Graham's tests)
 
+        for input_name in g.get("monotone") or {}:
+            spec = inputs.get(input_name)
+            if spec is None or spec.expr_type.kind != "number":
+                col.add(LoadError(f"monotone names {input_name!r}, which is not a numeric input", rule="monotone",
+                                  name=input_name, suggestion=did_you_mean(input_name, list(inputs))),
+                        gpath + ("monotone", input_name), key=True)
+
         weight = Decimal(1)
         if "weight" in g:
             try:
@@ -541,6 +550,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
                 branches={},
                 reentry=reentry,
                 elements_by_verdict={k: tuple(v) for k, v in (g.get("elements_by_verdict") or {}).items()},
+                monotone=dict(g.get("monotone") or {}),
             )
         )
 
