@@ -175,6 +175,8 @@ class Gate:
     elements_by_verdict: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: input name -> the verdict that raising it moves toward (PROCEED or REJECT).
     monotone: dict[str, str] = field(default_factory=dict)
+    #: An INCONCLUSIVE verdict here leaves a conjunction's final verdict INCONCLUSIVE.
+    decisive: bool = False
 
     def elements_for(self, verdict: str) -> tuple[str, ...]:
         """The required elements for a gate that gave ``verdict`` (templates unrendered)."""
@@ -551,6 +553,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
                 reentry=reentry,
                 elements_by_verdict={k: tuple(v) for k, v in (g.get("elements_by_verdict") or {}).items()},
                 monotone=dict(g.get("monotone") or {}),
+                decisive=bool(g.get("decisive", False)),
             )
         )
 

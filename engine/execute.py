@@ -6,7 +6,9 @@ The five gate logics (paper Table 5, §7.3):
   at the first REJECT (its kill criterion fires); later gates are N/A with
   ``terminated_by_gate_K``. INCONCLUSIVE does not stop the chain (§7.3,
   Table 9 Perturbation B). Any REJECT gives the card's fail verdict, with
-  trigger ``gate_K_reject``; otherwise the pass verdict, ``all_gates_cleared``.
+  trigger ``gate_K_reject``; otherwise the pass verdict, ``all_gates_cleared`` —
+  unless a gate declared ``decisive`` is INCONCLUSIVE (``gate_K_inconclusive``)
+  or no gate PROCEEDed at all (``no_gate_decided``): then INCONCLUSIVE.
 * **parallel_threshold + conjunction**: every gate runs; any REJECT fails.
 * **disjunction**: a gate that PROCEEDs fires the action (e.g. a sell
   trigger): pass verdict, trigger ``gate_K_trigger``; in a linear card the
@@ -112,6 +114,7 @@ def _classifier(gate: Gate) -> Callable[[dict[str, Any]], tuple[Verdict, str | N
     gid = gate.id
 
     def classify(env: dict[str, Any]) -> tuple[Verdict, str | None]:
+        verdict = PROCEED
         if base is not None:
             verdict = base(env)
             if verdict is REJECT:
@@ -120,7 +123,8 @@ def _classifier(gate: Gate) -> Callable[[dict[str, Any]], tuple[Verdict, str | N
             holds = True if when is None else when(env)
             if holds is True:
                 env[gid] = regime
-                return PROCEED, regime
+                # An undecided own criterion stays INCONCLUSIVE; the branch still runs.
+                return verdict, regime
             if holds is None:
                 return INCONCLUSIVE, None
         return INCONCLUSIVE, None
@@ -144,6 +148,7 @@ class _Plan:
     reads: tuple[tuple[str, ...], ...]
     constants: dict[str, Any]
     units: dict[str, str | None]
+    decisive: tuple[int, ...]
 
 
 def _plan(compiled: CompiledCard) -> _Plan:
@@ -171,6 +176,7 @@ def _plan(compiled: CompiledCard) -> _Plan:
         reads=tuple(tuple(sorted(n for n in g.reads if n != "iteration")) for g in card.gates),
         constants={name: value for name, (value, _) in card.constants.items()},
         units={name: t.unit for name, t in card.symbols.items()},
+        decisive=tuple(g.number - 1 for g in card.gates if g.decisive),
     )
     compiled._plan = plan  # type: ignore[attr-defined]
     return plan
@@ -187,6 +193,7 @@ def _fast_runner(
     ok, bad = card.outcomes["pass"], card.outcomes["fail"]
     n = len(deciders)
     triggers = tuple(f"gate_{i + 1}_reject" for i in range(n))
+    decisive = tuple(g.number - 1 for g in card.gates if g.decisive)
     if card.topology_type == "linear_sequential" and compiled.family == "conjunction":
 
         def linear(env: dict[str, Any]) -> tuple[list[Verdict], str, str, int | None]:
@@ -198,7 +205,7 @@ def _fast_runner(
                 if v is REJECT:
                     return verdicts, bad, triggers[i], i
                 i += 1
-            return verdicts, ok, "all_gates_cleared", None
+            return (verdicts, *_cleared(verdicts, decisive, ok), None)
 
         return linear
     if card.topology_type == "parallel_threshold" and compiled.family == "conjunction":
@@ -208,7 +215,7 @@ def _fast_runner(
             for i, v in enumerate(verdicts):
                 if v is REJECT:
                     return verdicts, bad, triggers[i], None
-            return verdicts, ok, "all_gates_cleared", None
+            return (verdicts, *_cleared(verdicts, decisive, ok), None)
 
         return parallel
     return None
@@ -291,7 +298,7 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
             return _disjunction_none_fired(verdicts, bad, loops)
         if stopper is not None:
             return _Run(verdicts, bad, f"gate_{stopper + 1}_reject", stopper, iterations=loops)
-        return _Run(verdicts, ok, "all_gates_cleared", iterations=loops)
+        return _Run(verdicts, *_cleared(verdicts, plan.decisive, ok), iterations=loops)
 
     if topology == "parallel_threshold":
         for i in range(n):
@@ -300,7 +307,7 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
             for i, v in enumerate(verdicts):
                 if v is REJECT:
                     return _Run(verdicts, bad, f"gate_{i + 1}_reject")
-            return _Run(verdicts, ok, "all_gates_cleared")
+            return _Run(verdicts, *_cleared(verdicts, plan.decisive, ok))
         if family == "disjunction":
             for i, v in enumerate(verdicts):
                 if v is PROCEED:
@@ -329,7 +336,25 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
     stopper, _ = _chain(deciders, order, verdicts, env, REJECT)
     if stopper is not None:
         return _Run(verdicts, branch.fail_outcome, f"regime_{regime}_gate_{stopper + 1}_reject", stopper, regime, off)
-    return _Run(verdicts, branch.pass_outcome, f"regime_{regime}", None, regime, off)
+    outcome, trigger = _cleared(verdicts, plan.decisive, branch.pass_outcome)
+    if outcome == INCONCLUSIVE_OUTCOME:
+        return _Run(verdicts, outcome, f"regime_{regime}_{trigger}", None, regime, off)
+    return _Run(verdicts, outcome, f"regime_{regime}", None, regime, off)
+
+
+def _cleared(verdicts: Sequence[Verdict], decisive: Sequence[int], ok: str) -> tuple[str, str]:
+    """Outcome and trigger of a conjunction with no REJECT.
+
+    INCONCLUSIVE gates do not stop a chain (paper §7.3), but the card is not
+    cleared when a gate declared ``decisive`` is INCONCLUSIVE, nor when no
+    gate at all PROCEEDed: then the final verdict is INCONCLUSIVE.
+    """
+    for i in decisive:
+        if verdicts[i] is INCONCLUSIVE:
+            return INCONCLUSIVE_OUTCOME, f"gate_{i + 1}_inconclusive"
+    if PROCEED not in verdicts:
+        return INCONCLUSIVE_OUTCOME, "no_gate_decided"
+    return ok, "all_gates_cleared"
 
 
 def _disjunction_none_fired(verdicts: list[Verdict], bad: str, loops: int) -> _Run:
@@ -518,6 +543,8 @@ class Trace:
         grp["verdict_trigger"] = self.trigger
         if self.regime is not None:
             grp["regime"] = self.regime
+        if any(g.reentry is not None for g in self.card.gates):
+            grp["iterations"] = self.iterations
         if self.diagnostic:
             grp["diagnostic"] = True
         return grp

@@ -208,7 +208,7 @@ class Node:
     form) so that the parent can fold or apply it exactly.
     """
 
-    __slots__ = ("fn", "type", "const", "value", "names", "start", "end", "ident", "quotient")
+    __slots__ = ("fn", "type", "const", "value", "names", "start", "end", "ident", "quotient", "aggregate")
 
     def __init__(
         self,
@@ -233,6 +233,9 @@ class Node:
         #: (numerator, denominator) closures of a division, so that a comparison
         #: can cross-multiply instead of comparing a rounded quotient.
         self.quotient: tuple[Fn, Fn] | None = None
+        #: ("min" | "max", argument closures) of a min/max call, so that a
+        #: comparison can be decided by the known arguments alone.
+        self.aggregate: tuple[str, tuple[Fn, ...]] | None = None
 
 
 def _constant(value: Any, type: ExprType, start: int = 0, end: int = 0) -> Node:
@@ -498,8 +501,51 @@ def _compare_quotients(op: str, left: Node, right: Node) -> Fn:
     return cross
 
 
+_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _compare_aggregate(op: str, kind: str, args: tuple[Fn, ...], other: Fn) -> Fn:
+    """``max(args) op other`` (or ``min``) decided by the known arguments when they suffice.
+
+    ``max(...) > t`` holds as soon as one known argument exceeds ``t``, and fails
+    only when every argument is known and none does; ``max(...) < t`` fails as
+    soon as one known argument reaches ``t``. ``min`` mirrors this. This is the
+    strong-Kleene reading of the comparison as an any/all over the arguments.
+    """
+    cmp = _COMPARE[op]
+    upward = op in (">", ">=")
+    # max > t == any(arg > t); max < t == all(arg < t); min < t == any; min > t == all.
+    existential = upward == (kind == "max")
+
+    def aggregate(env: Env) -> Any:
+        t = other(env)
+        if t is None:
+            return None
+        unknown = False
+        for fn in args:
+            v = fn(env)
+            if v is None:
+                unknown = True
+                continue
+            holds = cmp(v, t)
+            if holds and existential:
+                return True
+            if not holds and not existential:
+                return False
+        if unknown:
+            return None
+        return not existential
+
+    return aggregate
+
+
 def _compare(op: str, left: Node, right: Node) -> Fn:
     lf, rf = left.fn, right.fn
+    if op not in ("==", "!="):
+        if left.aggregate is not None and right.aggregate is None and not _is_fraction(right):
+            return _compare_aggregate(op, left.aggregate[0], left.aggregate[1], rf)
+        if right.aggregate is not None and left.aggregate is None and not _is_fraction(left):
+            return _compare_aggregate(_MIRROR[op], right.aggregate[0], right.aggregate[1], lf)
     lfrac = _is_fraction(left)
     rfrac = _is_fraction(right)
     if left.quotient is not None or right.quotient is not None:
@@ -1046,7 +1092,10 @@ def _fn_minmax(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
             return None
         return pick(values)
 
-    return c._node(minmax, ExprType("number", unit), args, meta)
+    node = c._node(minmax, ExprType("number", unit), args, meta)
+    if not node.const:
+        node.aggregate = (fname, tuple(fns))
+    return node
 
 
 def _fn_abs(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:

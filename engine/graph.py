@@ -235,6 +235,17 @@ def compile_card(card: Card) -> CompiledCard:
 def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None) -> nx.DiGraph:
     """The decision graph of ``card`` (see the module docstring for its shape)."""
     graph = nx.DiGraph(card=card.id, topology_type=card.topology_type, gate_logic=card.gate_logic)
+
+    def add_edge(u: str, v: str, kind: str, label: str, **attrs: Any) -> None:
+        """Add an edge; a second route along it (shared branch gates) joins its label."""
+        if graph.has_edge(u, v):
+            data = graph.edges[u, v]
+            labels = [part for part in str(data["label"]).split(", ") if part]
+            if label and label not in labels:
+                data["label"] = ", ".join(labels + [label])
+            return
+        graph.add_edge(u, v, kind=kind, label=label, **attrs)
+
     graph.add_node("start", kind="start", label="start")
     for g in card.gates:
         graph.add_node(
@@ -257,21 +268,21 @@ def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None)
     def chain(gates: list[Gate], head: str, head_label: str, ok: str, bad: str, disjunctive: bool) -> None:
         previous, label = head, head_label
         for g in gates:
-            graph.add_edge(previous, g.id, kind="sequence" if previous != head or head == "start" else "branch", label=label)
+            add_edge(previous, g.id, kind="sequence", label=label)
             if disjunctive:
-                graph.add_edge(g.id, ok, kind="trigger", label="PROCEED")
+                add_edge(g.id, ok, kind="trigger", label="PROCEED")
                 label = "not triggered"
             else:
-                graph.add_edge(g.id, bad, kind="kill", label=g.kill_criterion or "REJECT")
+                add_edge(g.id, bad, kind="kill", label=g.kill_criterion or "REJECT")
                 label = "PROCEED"
             previous = g.id
-        graph.add_edge(previous, bad if disjunctive else ok, kind="result", label="all not triggered" if disjunctive else "cleared")
+        add_edge(previous, bad if disjunctive else ok, kind="result", label="all not triggered" if disjunctive else "cleared")
 
     if card.topology_type == "linear_sequential":
         chain(list(card.gates), "start", "", passed, failed, family == "disjunction")
         for g in card.gates:
             if g.reentry is not None:
-                graph.add_edge(
+                add_edge(
                     g.id, g.reentry.to, kind="reentry", label=f"while {g.reentry.condition.source}",
                     max_iterations=g.reentry.max_iterations,
                 )
@@ -282,21 +293,21 @@ def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None)
             label = "all" if family == "conjunction" else "any"
         graph.add_node("join", kind="join", label=label)
         for g in card.gates:
-            graph.add_edge("start", g.id, kind="sequence", label="")
-            graph.add_edge(g.id, "join", kind="join", label=f"weight {g.weight}")
-        graph.add_edge("join", passed, kind="result", label="met" if family != "conjunction" else "no REJECT")
-        graph.add_edge("join", failed, kind="result", label="not met" if family != "conjunction" else "any REJECT")
+            add_edge("start", g.id, kind="sequence", label="")
+            add_edge(g.id, "join", kind="join", label=f"weight {g.weight}")
+        add_edge("join", passed, kind="result", label="met" if family != "conjunction" else "no REJECT")
+        add_edge("join", failed, kind="result", label="not met" if family != "conjunction" else "any REJECT")
     else:
         assert classifier is not None
         prefix = card.gates[: classifier.number - 1]
         previous = "start"
         for g in prefix:
-            graph.add_edge(previous, g.id, kind="sequence", label="PROCEED" if previous != "start" else "")
-            graph.add_edge(g.id, failed, kind="kill", label=g.kill_criterion or "REJECT")
+            add_edge(previous, g.id, kind="sequence", label="PROCEED" if previous != "start" else "")
+            add_edge(g.id, failed, kind="kill", label=g.kill_criterion or "REJECT")
             previous = g.id
-        graph.add_edge(previous, classifier.id, kind="sequence", label="PROCEED" if previous != "start" else "")
+        add_edge(previous, classifier.id, kind="sequence", label="PROCEED" if previous != "start" else "")
         if classifier.reject is not None or classifier.proceed is not None:
-            graph.add_edge(classifier.id, failed, kind="kill", label=classifier.kill_criterion or "REJECT")
+            add_edge(classifier.id, failed, kind="kill", label=classifier.kill_criterion or "REJECT")
         by_id = {g.id: g for g in card.gates}
         for regime, branch in classifier.branches.items():
             ok, bad = f"outcome:{branch.pass_outcome}", f"outcome:{branch.fail_outcome}"
@@ -305,11 +316,11 @@ def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None)
                 if gid not in by_id:
                     continue
                 kind = "branch" if previous == classifier.id else "sequence"
-                graph.add_edge(previous, gid, kind=kind, label=label)
-                graph.add_edge(gid, bad, kind="kill", label=by_id[gid].kill_criterion or "REJECT")
+                add_edge(previous, gid, kind=kind, label=label)
+                add_edge(gid, bad, kind="kill", label=by_id[gid].kill_criterion or "REJECT")
                 previous, label = gid, "PROCEED"
             if previous == classifier.id:
-                graph.add_edge(previous, ok, kind="branch", label=regime)
+                add_edge(previous, ok, kind="branch", label=regime)
             else:
-                graph.add_edge(previous, ok, kind="result", label=f"{regime}: cleared")
+                add_edge(previous, ok, kind="result", label=f"{regime}: cleared")
     return graph

@@ -9,15 +9,38 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Callable
 
 from ipb.engine.card import Card, load_card
 from ipb.engine.graph import CompiledCard, compile_card
-from ipb.errors import LoadError, did_you_mean
+from ipb.errors import IpbError, LoadError, did_you_mean
 
 __all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "card_table"]
 
 #: Files in ``frameworks/`` that are data but not cards.
 NOT_CARDS = {"investors.yaml", "sectors.yaml", "regimes.yaml"}
+
+#: ``ipb check`` validators for those data files: file name -> (path -> errors).
+#: A module that owns such a file registers its validator here.
+DATA_FILES: dict[str, Callable[[Path], list[IpbError]]] = {}
+
+
+def data_file_validator(name: str) -> Callable[[Callable[[Path], list[IpbError]]], Callable[[Path], list[IpbError]]]:
+    """Register the ``ipb check`` validator of the data file called ``name`` (e.g. investors.yaml)."""
+
+    def register(fn: Callable[[Path], list[IpbError]]) -> Callable[[Path], list[IpbError]]:
+        DATA_FILES[name] = fn
+        return fn
+
+    return register
+
+
+def _skip(path: Path) -> list[IpbError]:
+    return []
+
+
+for _name in NOT_CARDS:
+    DATA_FILES.setdefault(_name, _skip)
 
 
 def _frameworks_dir() -> Path:

@@ -239,7 +239,14 @@ def scenario_from_doc(doc: YamlDoc, card: Card) -> Scenario:
     )
 
 
-def check_expected(scenario: Scenario, outcome: str, trigger: str, verdicts: list[str], doc: YamlDoc | None = None) -> list[IpbError]:
+def check_expected(
+    scenario: Scenario,
+    outcome: str,
+    trigger: str,
+    verdicts: list[str],
+    doc: YamlDoc | None = None,
+    iterations: int | None = None,
+) -> list[IpbError]:
     """Mismatches between a scenario's recorded ``expected`` block and an execution.
 
     Returns one ExecuteError per differing field (verdict, trigger, verdicts),
@@ -247,8 +254,8 @@ def check_expected(scenario: Scenario, outcome: str, trigger: str, verdicts: lis
     """
     found: list[IpbError] = []
     exp = scenario.expected or {}
-    actual = {"verdict": outcome, "trigger": trigger, "verdicts": verdicts}
-    for key in ("verdict", "trigger", "verdicts"):
+    actual = {"verdict": outcome, "trigger": trigger, "verdicts": verdicts, "iterations": iterations}
+    for key in ("verdict", "trigger", "verdicts", "iterations"):
         if key in exp and exp[key] != actual[key]:
             err = ExecuteError(
                 f"expected {key} {exp[key]!r} but the card gives {actual[key]!r}", rule="expected", name=key

@@ -27,7 +27,7 @@ from ipb.engine._yaml import YamlDoc, load_yaml_file
 from ipb.engine.card import card_from_doc
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
-from ipb.engine.registry import bundled_card_paths, bundled_scenario_paths, card_table, compiled_card, resolve_card
+from ipb.engine.registry import DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_table, compiled_card, resolve_card
 from ipb.engine.render import to_dot, to_mermaid
 from ipb.engine.scenario import Scenario, check_expected, load_scenario, parse_assignment, scenario_from_doc
 from ipb.errors import ErrorGroup, IpbError
@@ -125,7 +125,8 @@ def _print_trace(trace: Trace, scenario: Scenario) -> None:
     style = "bold green" if trace.outcome == card.outcomes["pass"] else "bold red"
     if trace.outcome == "INCONCLUSIVE":
         style = "bold yellow"
-    out.print(f"Final verdict: [{style}]{trace.outcome}[/]  (trigger: {trace.trigger})")
+    loops = f", re-entry loop taken {trace.iterations} time(s)" if "iterations" in trace.to_grp() else ""
+    out.print(f"Final verdict: [{style}]{trace.outcome}[/]  (trigger: {trace.trigger}{loops})")
 
 
 def _escape(text: str) -> str:
@@ -159,6 +160,9 @@ def check(
     cards: dict[str, Any] = {}
     scenarios: list[tuple[Path, YamlDoc]] = []
     for path in files:
+        if path.name in DATA_FILES:
+            problems.extend(DATA_FILES[path.name](path))
+            continue
         try:
             doc = load_yaml_file(path, collect=True)
             if isinstance(doc.data, dict) and "facts" in doc.data:
@@ -180,7 +184,9 @@ def check(
             scen = scenario_from_doc(doc, compiled.card)
             if scen.expected:
                 trace = execute(compiled, scen.facts)
-                problems.extend(check_expected(scen, trace.outcome, trace.trigger, trace.verdicts(), doc))
+                problems.extend(
+                    check_expected(scen, trace.outcome, trace.trigger, trace.verdicts(), doc, trace.iterations)
+                )
         except ErrorGroup as exc:
             problems.extend(exc.errors)
         except IpbError as exc:

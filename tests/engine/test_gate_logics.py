@@ -93,8 +93,8 @@ LINEAR_CONJUNCTION = [
     ("inconclusive-does-not-stop", "?+0+", [I, P, I, P], "INVEST", "all_gates_cleared", [None, None, None, None]),
     ("inconclusive-then-reject", "+?-+", [P, I, R, NA], "DECLINE", "gate_3_reject", [None, None, "c_negative", T3]),
     ("last-gate-rejects", "+++-", [P, P, P, R], "DECLINE", "gate_4_reject", [None, None, None, "d_negative"]),
-    # §7.3 / Table 9 B: no REJECT triggered -> the pass verdict, even with nothing proven.
-    ("nothing-known-no-reject", "????", [I, I, I, I], "INVEST", "all_gates_cleared", [None, None, None, None]),
+    # No REJECT, but no gate PROCEEDed either: the evidence decides nothing, so neither does the card.
+    ("nothing-known-no-reject", "????", [I, I, I, I], "INCONCLUSIVE", "no_gate_decided", [None, None, None, None]),
 ]
 
 

@@ -19,7 +19,7 @@ def test_scenario_gives_its_recorded_verdict(path):
     assert scenario.card in (None, card_id), "a scenario lives in the folder of its card"
     assert scenario.expected, f"{path} records no expected verdict"
     trace = execute(compiled, scenario.facts)
-    assert check_expected(scenario, trace.outcome, trace.trigger, trace.verdicts()) == []
+    assert check_expected(scenario, trace.outcome, trace.trigger, trace.verdicts(), iterations=trace.iterations) == []
 
 
 @pytest.mark.parametrize("path", bundled_card_paths(), ids=lambda p: p.stem)
