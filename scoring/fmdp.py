@@ -1,0 +1,474 @@
+"""Failure Mode Detection Protocol: the six FM rules of §7.11 / §9 as detectors.
+
+Each detector is a pure function of a :class:`~ipb.scoring.metrics.Case`
+registered in :data:`ipb.scoring.registry.detectors` under ``"FM-1"`` ...
+``"FM-6"``, and returns a :class:`FailureFlag`: whether it fired, which
+clause fired, and the evidence (the tokens, years, counts and similarities
+the rule read), so a flag can be checked by a person.
+
+A detector whose inputs are missing (no investor data, no IVP, unknown
+layer) returns ``applicable=False`` and does not fire; it never guesses.
+The paper's calibration precision of each rule (Table 15) is kept in
+:data:`PAPER_PRECISION` for reporting, not mixed into the flags.
+
+References
+----------
+InvestPhilBench §7.11 (rules), §9 (taxonomy), §7.3 (INCONCLUSIVE gates and
+FM-3), §11.6 (career boundaries).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from ipb.scoring.embeddings import cosine_matrix, embed
+from ipb.scoring.metrics import (
+    DEFAULT_CONCEPT_THRESHOLD,
+    INCONCLUSIVE,
+    NOT_APPLICABLE,
+    Case,
+    ElementMatcher,
+    contradiction_coverage,
+    gcf,
+)
+from ipb.scoring.registry import detectors, failure_mode
+
+__all__ = [
+    "FailureFlag",
+    "FM_NAMES",
+    "PAPER_PRECISION",
+    "SEQUENTIAL_CONNECTORS",
+    "fm1",
+    "fm2",
+    "fm3",
+    "fm4",
+    "fm5",
+    "fm6",
+    "detect_all",
+    "sequential_connector_count",
+]
+
+FM_NAMES = {
+    "FM-1": "Hallucinated Gate",
+    "FM-2": "Temporal Conflation",
+    "FM-3": "Kill Criterion Omission",
+    "FM-4": "Voice Diffusion",
+    "FM-5": "Operationalization Flattening",
+    "FM-6": "Anachronistic Application",
+}
+
+#: Detector precision on the paper's n=200 calibration set (§7.11, Table 15).
+PAPER_PRECISION = {"FM-1": 0.762, "FM-2": 0.786, "FM-3": 0.765, "FM-4": 0.667, "FM-5": 0.824, "FM-6": 0.750}
+
+
+@dataclass(frozen=True)
+class FailureFlag:
+    """The outcome of one FMDP rule on one response.
+
+    Attributes
+    ----------
+    mode : str
+        ``"FM-1"`` ... ``"FM-6"``.
+    fired : bool
+    rule : str or None
+        The clause that fired (``"invented_gate"``, ``"year_gap"``...).
+    evidence : mapping
+        JSON-serialisable facts the rule read.
+    applicable : bool
+        False when the inputs the rule needs are missing.
+    """
+
+    mode: str
+    fired: bool
+    rule: str | None = None
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    applicable: bool = True
+
+    @property
+    def name(self) -> str:
+        return FM_NAMES[self.mode]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "name": self.name,
+            "fired": self.fired,
+            "rule": self.rule,
+            "applicable": self.applicable,
+            "evidence": dict(self.evidence),
+        }
+
+
+def _not_applicable(mode: str, why: str) -> FailureFlag:
+    return FailureFlag(mode, False, None, {"why": why}, applicable=False)
+
+
+# --------------------------------------------------------------------------- FM-1
+
+
+@failure_mode("FM-1", section="§7.11", bounds=None)
+def fm1(case: Case) -> FailureFlag:
+    """FM-1 Hallucinated Gate: :math:`|\\hat S \\setminus G| \\ge 1` or :math:`\\hat n_G > n_G`.
+
+    ``G`` is the complete framework card's gate set (``Case.card_gates``;
+    the gold gates when unknown), so naming a real gate that a partial gold
+    program leaves unannotated is not hallucination. ``Ŝ \\ G``: the gates the
+    parser reports as invented plus any addressed gate number the card lacks.
+    ``n̂_G`` counts the distinct gates the response asserts (real and
+    invented), ``n_G`` the card's gates.
+
+    Evidence: ``invented`` names, ``unknown_numbers``, ``n_asserted``,
+    ``n_framework``.
+
+    References
+    ----------
+    InvestPhilBench §7.11 FM-1, §9 FM-1.
+    """
+    case.require_ok()
+    framework = set(case.card_gates) if case.card_gates is not None else {g.number for g in case.gold_gates}
+    invented = [str(name) for name in case.parsed.get("invented_gates") or ()]
+    unknown = [n for n in case.response_gates if n not in framework]
+    real = [n for n in case.response_gates if n in framework]
+    asserted = len(real) + len(unknown) + len(dict.fromkeys(invented))
+    evidence = {
+        "invented": invented,
+        "unknown_numbers": unknown,
+        "n_asserted": asserted,
+        "n_framework": len(framework),
+    }
+    if invented or unknown:
+        return FailureFlag("FM-1", True, "gate_not_in_framework", evidence)
+    if asserted > len(framework):
+        return FailureFlag("FM-1", True, "too_many_gates", evidence)
+    return FailureFlag("FM-1", False, None, evidence)
+
+
+# --------------------------------------------------------------------------- FM-2
+
+
+@failure_mode("FM-2", section="§7.11", bounds=None)
+def fm2(
+    case: Case,
+    *,
+    max_gap: int = 2,
+    min_confidence: float = 0.75,
+    window: int = 50,
+    min_coverage: float = 0.40,
+    threshold: float = DEFAULT_CONCEPT_THRESHOLD,
+) -> FailureFlag:
+    """FM-2 Temporal Conflation: a confident wrong year, or undated position shifts.
+
+    Fires when either clause holds:
+
+    1. **year_gap**: :math:`|\\hat y - y^*| > 2` AND confidence(ŷ) > 0.75.
+       Years are the parser's ``years`` (every mention), kept when within
+       ±``window`` (50) years of the investor's active period (no upper bound
+       while ``end`` is None; no filter without an active period). ŷ is the
+       most-mentioned kept year (ties: first mentioned) and its confidence the
+       share of kept mentions that name it: a response committing to one year
+       is confident, one listing several is not. ``y*`` is
+       ``Case.truth_year``.
+    2. **contradiction_coverage**: for L6/L7/L8 items with a PKB
+       contradictions set C, ContradictionCoverage < 0.40
+       (:func:`~ipb.scoring.metrics.contradiction_coverage`, cosine >=
+       ``threshold``).
+
+    Not applicable when neither ``truth_year`` nor (an L6-L8 layer and
+    contradictions) is given.
+
+    References
+    ----------
+    InvestPhilBench §7.11 FM-2, §9 FM-2 (the 1986 -> 1990 owner-earnings error
+    has a gap of 4).
+    """
+    case.require_ok()
+    evidence: dict[str, Any] = {}
+    checked = False
+    if case.truth_year is not None:
+        checked = True
+        years = [int(y) for y in case.parsed.get("years") or () if isinstance(y, int) and not isinstance(y, bool)]
+        active = case.investor.active if case.investor is not None else None
+        if active is not None:
+            low = active[0] - window
+            high = None if active[1] is None else active[1] + window
+            years = [y for y in years if y >= low and (high is None or y <= high)]
+        evidence.update({"truth_year": case.truth_year, "years_considered": years})
+        if years:
+            counts = Counter(years)
+            top = max(counts.values())
+            y_hat = next(y for y in years if counts[y] == top)
+            confidence = top / len(years)
+            evidence.update({"response_year": y_hat, "confidence": confidence, "gap": abs(y_hat - case.truth_year)})
+            if abs(y_hat - case.truth_year) > max_gap and confidence > min_confidence:
+                return FailureFlag("FM-2", True, "year_gap", evidence)
+    if case.layer in ("L6", "L7", "L8") and case.contradictions:
+        checked = True
+        coverage = contradiction_coverage(case, threshold=threshold)
+        evidence["contradiction_coverage"] = coverage
+        if coverage is not None and coverage < min_coverage:
+            return FailureFlag("FM-2", True, "contradiction_coverage", evidence)
+    if not checked:
+        return _not_applicable("FM-2", "no ground-truth year and no contradictions set for an L6-L8 item")
+    return FailureFlag("FM-2", False, None, evidence)
+
+
+# --------------------------------------------------------------------------- FM-3
+
+
+@failure_mode("FM-3", section="§7.11", bounds=None)
+def fm3(case: Case, *, min_rate: float = 0.50, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> FailureFlag:
+    """FM-3 Kill Criterion Omission: :math:`\\mathrm{KCR}_{det} = \\hat n_{KC}/n_{KC} < 0.50`.
+
+    ``n_KC``: the item's kill gates with a decided gold verdict; INCONCLUSIVE
+    gates are excluded from the denominator (§7.3), and so are gates the
+    chain did not reach (N/A). A kill gate is *detected* when at least one
+    of its kill-criterion elements (its ``required_elements`` and its kill
+    criterion label) is matched by an element the parser found at that gate
+    (:class:`~ipb.scoring.metrics.ElementMatcher`). Naming the gate without
+    its criterion is exactly the omission FM-3 describes.
+
+    Evidence: ``detected`` and ``missed`` gate numbers, ``excluded``, ``rate``.
+
+    References
+    ----------
+    InvestPhilBench §7.11 FM-3, §9 FM-3, §7.3.
+    """
+    case.require_ok()
+    kill = case.kill_gate_numbers
+    labels = case.kill_gates or {}
+    matcher = ElementMatcher(case.encoder, threshold)
+    response = case.response_gates
+    detected: list[int] = []
+    missed: list[int] = []
+    excluded: list[int] = []
+    for g in case.gold_gates:
+        if g.number not in kill:
+            continue
+        if g.verdict in (INCONCLUSIVE, NOT_APPLICABLE, None):
+            excluded.append(g.number)
+            continue
+        targets = list(g.required_elements)
+        label = labels.get(g.number) or (g.kill_criterion if g.kill_triggered else None)
+        if label:
+            targets.append(label.replace("_", " "))
+        r = response.get(g.number)
+        found = r is not None and bool(r.elements) and bool(matcher.match_matrix(targets, r.elements).any())
+        (detected if found else missed).append(g.number)
+    total = len(detected) + len(missed)
+    if total == 0:
+        return _not_applicable("FM-3", "no decided kill gate")
+    rate = len(detected) / total
+    evidence = {"detected": detected, "missed": missed, "excluded": excluded, "rate": rate}
+    return FailureFlag("FM-3", rate < min_rate, "kill_criterion_rate" if rate < min_rate else None, evidence)
+
+
+# --------------------------------------------------------------------------- FM-4
+
+
+@failure_mode("FM-4", section="§7.11", bounds=None)
+def fm4(case: Case, *, min_ivp: float = 0.50, min_sdi: float = 0.35) -> FailureFlag:
+    """FM-4 Voice Diffusion: IVP(I_i) < 0.50, or any pairwise IVP_{i,j} < 0.35, or persona inversion.
+
+    - **ivp**: ``Case.ivp`` (computed across responses by
+      :func:`~ipb.scoring.metrics.ivp_table`) below ``min_ivp``;
+    - **pairwise_sdi**: some ``Case.pairwise_sdi`` value below ``min_sdi``;
+    - **persona_inversion** (the severe subtype): with the investor's and
+      the peers' distinctive phrases as ground-truth voice references,
+      :math:`\\arg\\max_k \\cos(e(R), e(GT_k)) \\ne i`.
+
+    Not applicable when none of IVP, pairwise SDI or (investor and peer
+    phrases) is given.
+
+    References
+    ----------
+    InvestPhilBench §7.11 FM-4, §7.9, §9 FM-4, Table 8.
+    """
+    case.require_ok()
+    evidence: dict[str, Any] = {}
+    checked = False
+    fired: str | None = None
+    if case.ivp is not None:
+        checked = True
+        evidence["ivp"] = case.ivp
+        if case.ivp < min_ivp:
+            fired = "ivp"
+    if case.pairwise_sdi:
+        checked = True
+        low = {k: v for k, v in case.pairwise_sdi.items() if v < min_sdi}
+        evidence["pairwise_sdi"] = dict(case.pairwise_sdi)
+        if low and fired is None:
+            fired = "pairwise_sdi"
+            evidence["low_pairs"] = low
+    refs = _voice_references(case)
+    if refs is not None and case.text.strip():
+        checked = True
+        names = list(refs)
+        vectors = embed(case.resolved_encoder(), [case.text, *refs.values()])
+        sims = cosine_matrix(vectors[:1], vectors[1:])[0]
+        best = names[int(np.argmax(sims))]
+        evidence["persona_similarity"] = {n: float(s) for n, s in zip(names, sims)}
+        evidence["closest_investor"] = best
+        if case.investor is not None and best != case.investor.name and fired is None:
+            fired = "persona_inversion"
+    if not checked:
+        return _not_applicable("FM-4", "no IVP, no pairwise SDI and no voice references")
+    return FailureFlag("FM-4", fired is not None, fired, evidence)
+
+
+def _voice_references(case: Case) -> dict[str, str] | None:
+    if case.investor is None or not case.investor.distinctive_phrases:
+        return None
+    refs = {case.investor.name: case.investor.reference_text}
+    for peer in case.peers:
+        if peer.distinctive_phrases and peer.name != case.investor.name:
+            refs[peer.name] = peer.reference_text
+    return refs if len(refs) > 1 else None
+
+
+# --------------------------------------------------------------------------- FM-5
+
+#: §7.11 FM-5 sequential connectors ("if X then Y" is counted through "then").
+SEQUENTIAL_CONNECTORS = re.compile(
+    r"\b(?:first|then|next|followed\s+by|subsequently)\b|\b(?:gate|step)\s+[1-9]\b", re.IGNORECASE
+)
+
+
+def sequential_connector_count(text: str) -> int:
+    """Occurrences of the FM-5 sequential connectors in ``text``.
+
+    Connectors: "first", "then", "next", "Gate [1-9]", "Step [1-9]",
+    "followed by", "subsequently", "if X then Y" (counted once, through its
+    "then"); whole words, any case.
+
+    >>> sequential_connector_count("First check the moat, then price. Step 3: if cheap then buy.")
+    4
+    """
+    return len(SEQUENTIAL_CONNECTORS.findall(text))
+
+
+@failure_mode("FM-5", section="§7.11", bounds=None)
+def fm5(
+    case: Case,
+    *,
+    min_gcf: float = 0.70,
+    min_seq: float = 0.40,
+    max_correct_sim: float = 0.65,
+    min_similar_sim: float = 0.72,
+) -> FailureFlag:
+    """FM-5 Operationalization Flattening: low coverage, no sequence, or cross-school conflation.
+
+    Fires when any clause holds:
+
+    1. **coverage**: :math:`\\mathrm{GCF}_{det} = \\hat n_G / n_G < 0.70`
+       (:func:`~ipb.scoring.metrics.gcf` over the gold gates);
+    2. **sequence**: :math:`\\mathrm{SeqScore} = \\text{count(seq. conn.)}
+       / (n_G - 1) < 0.40` (:func:`sequential_connector_count`; skipped for a
+       one-gate program, where it is 0/0);
+    3. **cross_school**: :math:`\\mathrm{sim}(R, GT_{I_{correct}}) < 0.65`
+       AND :math:`\\mathrm{sim}(R, GT_{I_{surface}}) > 0.72` for a peer of the
+       same school (``InvestorProfile.school``); GT is the investor's
+       distinctive phrases. These two cosines were set for another embedding
+       model and are kept as the paper states them (uncalibrated for MiniLM).
+
+    References
+    ----------
+    InvestPhilBench §7.11 FM-5, §9 FM-5.
+    """
+    case.require_ok()
+    n_gates = len(case.gold_gates)
+    coverage = gcf(case)
+    connectors = sequential_connector_count(case.text)
+    evidence: dict[str, Any] = {"gcf_det": coverage, "connectors": connectors, "n_gates": n_gates}
+    if coverage < min_gcf:
+        return FailureFlag("FM-5", True, "coverage", evidence)
+    if n_gates > 1:
+        seq = connectors / (n_gates - 1)
+        evidence["seq_score"] = seq
+        if seq < min_seq:
+            return FailureFlag("FM-5", True, "sequence", evidence)
+    investor = case.investor
+    if investor is not None and investor.school and investor.distinctive_phrases and case.text.strip():
+        similar = [
+            p for p in case.peers if p.school == investor.school and p.name != investor.name and p.distinctive_phrases
+        ]
+        if similar:
+            refs = [investor.reference_text, *(p.reference_text for p in similar)]
+            vectors = embed(case.resolved_encoder(), [case.text, *refs])
+            sims = cosine_matrix(vectors[:1], vectors[1:])[0]
+            evidence["sim_correct"] = float(sims[0])
+            evidence["sim_surface_similar"] = {p.name: float(s) for p, s in zip(similar, sims[1:])}
+            if sims[0] < max_correct_sim and float(np.max(sims[1:])) > min_similar_sim:
+                return FailureFlag("FM-5", True, "cross_school", evidence)
+    return FailureFlag("FM-5", False, None, evidence)
+
+
+# --------------------------------------------------------------------------- FM-6
+
+
+@failure_mode("FM-6", section="§7.11", bounds=None)
+def fm6(case: Case, *, max_gap: int = 10, layers: tuple[str, ...] = ("L6", "L7", "L8")) -> FailureFlag:
+    """FM-6 Anachronistic Application: :math:`y_{framework} - y_{scenario} > 10` AND layer ∈ {L6, L7, L8}.
+
+    ``y_framework`` is the vintage of the framework the *response* applies:
+    the latest year among its citations attributed to the investor (or with
+    no entity), else ``Case.framework_year`` when the caller supplies it
+    (passing the card's vintage reproduces the paper's item-level rule).
+    ``y_scenario`` is ``Case.scenario_year``.
+
+    Second clause (**career_boundary**, §9 FM-2 (ii) / §11.6: post-departure
+    material attributed to the canonical framework is "FM-6-class
+    anachronistic attribution"): a cited investor year after one of the
+    investor's *hard* career boundaries. Soft boundaries never fire.
+
+    Not applicable outside the listed layers or when no year is available.
+
+    References
+    ----------
+    InvestPhilBench §7.11 FM-6, §9 FM-6, §11.6.
+    """
+    case.require_ok()
+    if case.layer not in layers:
+        return _not_applicable("FM-6", f"layer {case.layer!r} is not one of {', '.join(layers)}")
+    cited = []
+    for c in case.parsed.get("citations") or ():
+        if not isinstance(c, Mapping) or not isinstance(c.get("year"), int):
+            continue
+        entity = c.get("entity")
+        if entity and case.investor is not None and not case.investor.matches(entity):
+            continue
+        cited.append(int(c["year"]))
+    evidence: dict[str, Any] = {"cited_years": cited, "scenario_year": case.scenario_year}
+    hard = [b for b in (case.investor.career_boundaries if case.investor else ()) if b.mode == "hard"]
+    late = [(y, b.year, b.label) for y in cited for b in hard if y > b.year]
+    if late:
+        evidence["after_career_boundary"] = [{"year": y, "boundary": by, "label": lab} for y, by, lab in late]
+        return FailureFlag("FM-6", True, "career_boundary", evidence)
+    framework_year = max(cited) if cited else case.framework_year
+    evidence["framework_year"] = framework_year
+    evidence["framework_year_from"] = "citations" if cited else "case"
+    if framework_year is None or case.scenario_year is None:
+        return FailureFlag("FM-6", False, None, evidence, applicable=False)
+    gap = framework_year - case.scenario_year
+    evidence["gap"] = gap
+    return FailureFlag("FM-6", gap > max_gap, "vintage_gap" if gap > max_gap else None, evidence)
+
+
+def detect_all(case: Case, options: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, FailureFlag]:
+    """Run every registered detector; ``options={"FM-3": {"min_rate": 0.6}}`` configures one.
+
+    Raises
+    ------
+    ScoreError
+        Parse failure (unscored), or an unknown option for a detector.
+    """
+    case.require_ok()
+    out = {}
+    for name in detectors.names():
+        fn = detectors.create(name, **dict((options or {}).get(name, {})))
+        out[name] = fn(case)
+    return out

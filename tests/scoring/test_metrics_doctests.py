@@ -1,0 +1,25 @@
+"""The Examples blocks of the metric modules run as doctests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "ipb.scoring.registry",
+    "ipb.scoring.embeddings",
+    "ipb.scoring.metrics",
+    "ipb.scoring.fmdp",
+    "ipb.scoring.composite",
+    "ipb.scoring.bootstrap",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
+    assert result.attempted > 0, f"{name} has no examples"
