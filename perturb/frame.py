@@ -1,0 +1,378 @@
+"""The fixed part of a perturbation: the cards, their merged inputs, the base scenario.
+
+Perturbation changes the scenario and never the framework (paper §6.5: gate
+set, kill criteria and ordering stay fixed). A :class:`Frame` holds what
+stays fixed: one card for an L7 item, several investors' cards for an L8 item
+(Appendix A.3: one novel scenario, a gold trace per investor), with the
+union of their inputs. A fact shared by name between cards is one value of
+one world, so a shared input must have one type in every card; its plausible
+range is the intersection of the cards' ranges and its category values the
+intersection of their values.
+
+A :class:`PScenario` is a scenario in engine values plus what perturbation
+tracks beside the facts: the decision date, the sector and regime context,
+and the publication date of each macro fact.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import jsonschema
+
+from ipb.engine._yaml import load_yaml_file
+from ipb.engine.card import Card, InputSpec
+from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
+from ipb.engine.expressions import category
+from ipb.engine.graph import CompiledCard
+from ipb.engine.registry import compiled_card
+from ipb.engine.scenario import convert_fact, scenario_schema
+from ipb.errors import ErrorGroup, IpbError, LoadError, PerturbError, did_you_mean
+from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
+from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal
+from ipb.perturb.vintage import Window, date_problem, framework_window
+
+__all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes"]
+
+
+@dataclass(frozen=True)
+class PScenario:
+    """A scenario as perturbation works on it.
+
+    Attributes
+    ----------
+    facts:
+        Input name -> engine value (Decimal, bool, category str, date);
+        a missing name is unknown.
+    as_of:
+        The decision date, or None.
+    id, title:
+        Of the base scenario.
+    sector, regime:
+        Registry ids of the sector and macro regime the scenario is placed
+        in, when an operator placed it there.
+    published:
+        Fact name -> the date its value was published (macro facts set by
+        temporal displacement).
+    """
+
+    facts: Mapping[str, Any]
+    as_of: dt.date | None = None
+    id: str = "scenario"
+    title: str = ""
+    sector: str | None = None
+    regime: str | None = None
+    published: Mapping[str, dt.date] = field(default_factory=dict)
+
+    def with_facts(self, facts: Mapping[str, Any], **changes: Any) -> "PScenario":
+        """A copy with ``facts`` (a fact whose value changed loses its publication date)."""
+        published = {k: d for k, d in self.published.items() if facts.get(k) == self.facts.get(k)}
+        if "published" in changes:
+            published.update(changes.pop("published"))
+        return replace(self, facts=dict(facts), published=published, **changes)
+
+
+@dataclass
+class Frame:
+    """What a perturbation holds fixed.
+
+    ``cards`` in the order given; ``inputs`` their merged inputs in first-seen
+    order; ``grids`` the plausible grid of each numeric input with a range;
+    ``consumers`` each input that some gate reads -> ``card_id/gate_id``
+    strings; ``windows`` each card's vintage window.
+    """
+
+    cards: tuple[CompiledCard, ...]
+    inputs: dict[str, InputSpec]
+    grids: dict[str, Grid]
+    consumers: dict[str, tuple[str, ...]]
+    windows: tuple[Window, ...]
+    sectors: SectorRegistry
+    regimes: RegimeRegistry
+    fm6_probe: bool = False
+    _card_inputs: tuple[frozenset[str], ...] = ()
+    #: Operators' per-frame caches (what depends only on the cards and registries).
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    @property
+    def layer(self) -> str:
+        """``L7`` for one card, ``L8`` for several investors' cards."""
+        return "L7" if len(self.cards) == 1 else "L8"
+
+    @property
+    def card_ids(self) -> tuple[str, ...]:
+        return tuple(c.card.id for c in self.cards)
+
+    def facts_for(self, index: int, facts: Mapping[str, Any]) -> dict[str, Any]:
+        """The facts card ``index`` declares (an L8 scenario may hold facts other cards read)."""
+        names = self._card_inputs[index]
+        return {k: v for k, v in facts.items() if k in names}
+
+    def outcomes(self, facts: Mapping[str, Any]) -> tuple[str, ...]:
+        """The final verdict of every card on ``facts``."""
+        return self.outcomes_many([facts])[0]
+
+    def outcomes_many(self, many: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
+        """Final verdicts of every card for many fact sets (the engine's batch mode)."""
+        per_card = [
+            [r.outcome for r in execute_many(c, [self.facts_for(i, f) for f in many])]
+            for i, c in enumerate(self.cards)
+        ]
+        return list(zip(*per_card))
+
+    def profile(self, facts: Mapping[str, Any]) -> tuple[str, ...]:
+        """Every gate's verdict, a gate the chain skipped evaluated as if reached (diagnostic mode).
+
+        Entries are ordered card by card, gate by gate, matching :meth:`gate_keys`.
+        """
+        out: list[str] = []
+        for i, c in enumerate(self.cards):
+            trace = execute(c, self.facts_for(i, facts), diagnostic=True)
+            for r in trace.gates:
+                v = r.diagnostic_verdict if r.diagnostic_verdict is not None else r.verdict
+                out.append(v.value)
+        return tuple(out)
+
+    def gate_keys(self) -> tuple[str, ...]:
+        """``card_id/gate_id`` of every gate, in :meth:`profile` order."""
+        return tuple(f"{c.card.id}/{g.id}" for c in self.cards for g in c.card.gates)
+
+    def anachronisms(self, day: dt.date | None) -> list[str]:
+        """Why ``day`` is outside each card's window (empty when inside every one, or undated)."""
+        if day is None:
+            return []
+        key = ("anachronisms", day)
+        found = self.memo.get(key)
+        if found is None:
+            found = [p for p in (date_problem(w, day) for w in self.windows) if p is not None]
+            self.memo[key] = found
+        return list(found)
+
+
+def card_outcomes(card: Card) -> list[str]:
+    """The final verdicts ``card`` can give: pass, fail, each branch's, and INCONCLUSIVE unless impossible.
+
+    A conjunction (linear or parallel) decides every scenario, so it never
+    gives INCONCLUSIVE (paper §7.3); the other gate logics can.
+    """
+    names = [card.outcomes["pass"], card.outcomes["fail"]]
+    for g in card.gates:
+        for b in g.branches.values():
+            names += [b.pass_outcome, b.fail_outcome]
+    if not (card.gate_logic == "conjunction" and card.topology_type in ("linear_sequential", "parallel_threshold")):
+        names.append(INCONCLUSIVE_OUTCOME)
+    return list(dict.fromkeys(names))
+
+
+def build_frame(
+    cards: Sequence[str | CompiledCard],
+    *,
+    fm6_probe: bool = False,
+    sectors: SectorRegistry | None = None,
+    regimes: RegimeRegistry | None = None,
+) -> Frame:
+    """Build the frame for one card (L7) or several investors' cards (L8).
+
+    Parameters
+    ----------
+    cards:
+        Card files, bundled card ids or compiled cards.
+    fm6_probe:
+        Allow scenarios dated outside a card's vintage; every such item is
+        marked as an FM-6 probe.
+
+    Raises
+    ------
+    LoadError
+        An unknown card (with a "did you mean").
+    PerturbError
+        Rule ``cards``: no card, or the same card twice; rule ``shared-input``:
+        an input shared by two cards with different types or disjoint ranges
+        or values.
+    """
+    if not cards:
+        raise PerturbError("perturbation needs at least one card", rule="cards")
+    compiled = tuple(c if isinstance(c, CompiledCard) else compiled_card(c) for c in cards)
+    ids = [c.card.id for c in compiled]
+    if len(set(ids)) != len(ids):
+        raise PerturbError(f"a card is named twice: {', '.join(ids)}", rule="cards")
+    inputs: dict[str, InputSpec] = {}
+    grids: dict[str, Grid] = {}
+    owners: dict[str, str] = {}
+    for c in compiled:
+        for name, spec in c.card.inputs.items():
+            grid = input_grid(spec)
+            if name not in inputs:
+                inputs[name] = spec
+                owners[name] = c.card.id
+                if grid is not None:
+                    grids[name] = grid
+                continue
+            first = inputs[name]
+            where = f"input {name!r} of cards {owners[name]} and {c.card.id}"
+            if first.type != spec.type:
+                raise PerturbError(f"{where} has two types ({first.type}, {spec.type}); an L8 scenario shares one value",
+                                   rule="shared-input", name=name)
+            if spec.values is not None and first.values is not None:
+                values = tuple(v for v in first.values if v in spec.values)
+                if not values:
+                    raise PerturbError(f"{where} has no category value in common", rule="shared-input", name=name)
+                inputs[name] = replace(first, values=values, expr_type=category(values))
+            if grid is not None:
+                if name in grids:
+                    clipped = grids[name].clip(grid.lo, grid.hi)
+                    if clipped is None:
+                        raise PerturbError(f"{where} has disjoint ranges", rule="shared-input", name=name)
+                    grids[name] = clipped
+                else:
+                    grids[name] = grid
+    consumers: dict[str, list[str]] = {}
+    for c in compiled:
+        for name, gates in consumed_inputs(c.card).items():
+            consumers.setdefault(name, []).extend(f"{c.card.id}/{g}" for g in gates)
+    return Frame(
+        cards=compiled,
+        inputs=inputs,
+        grids=grids,
+        consumers={name: tuple(consumers[name]) for name in inputs if name in consumers},
+        windows=tuple(framework_window(c.card) for c in compiled),
+        sectors=sectors if sectors is not None else bundled_sectors(),
+        regimes=regimes if regimes is not None else bundled_regimes(),
+        fm6_probe=fm6_probe,
+        _card_inputs=tuple(frozenset(c.card.inputs) for c in compiled),
+    )
+
+
+def load_base(path: str | Path, frame: Frame) -> PScenario:
+    """Read a base scenario file and type its facts against the frame's cards.
+
+    For an L8 frame the file's facts are shared: each fact must be an input
+    of at least one card, and each card reads the facts it declares.
+
+    Raises
+    ------
+    LoadError, ErrorGroup
+        A missing or malformed file, a schema violation, a fact no card
+        declares (with a "did you mean"), a value that does not fit its input,
+        or a ``card`` field naming another card; each with file:line:col.
+    PerturbError
+        Rule ``vintage``: the base is dated outside a card's vintage and the
+        frame is not making FM-6 probes.
+    """
+    doc = load_yaml_file(path, collect=True)
+    errors: list[IpbError] = []
+
+    def add(err: IpbError, where: tuple[Any, ...], key: bool = False) -> None:
+        line, column = doc.locate_key(where) if key else doc.locate(where)
+        errors.append(err.with_location(doc.file, line, column, doc.source_line(line)))
+
+    validator = jsonschema.Draft202012Validator(scenario_schema())
+    for err in sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path]):
+        where = "/".join(map(str, err.absolute_path)) or "the top level"
+        add(LoadError(f"{err.message} (at {where})", rule=f"schema:{err.validator}"), tuple(err.absolute_path))
+    if errors:
+        raise ErrorGroup(errors)
+    data = doc.data
+    if data.get("card") is not None and data["card"] not in frame.card_ids:
+        add(LoadError(f"this scenario is for card {data['card']!r}, not {', '.join(frame.card_ids)}", rule="card"),
+            ("card",))
+    facts: dict[str, Any] = {}
+    for name, raw in data["facts"].items():
+        spec = frame.inputs.get(name)
+        if spec is None:
+            add(LoadError(f"{name!r} is not an input of card {' or '.join(frame.card_ids)}", rule="fact-name",
+                          name=name, suggestion=did_you_mean(name, list(frame.inputs))), ("facts", name), key=True)
+            continue
+        try:
+            value = convert_fact(spec, raw)
+        except LoadError as exc:
+            add(exc, ("facts", name))
+            continue
+        if value is not None:
+            facts[name] = value
+    as_of = None
+    if "as_of" in data:
+        try:
+            as_of = dt.date.fromisoformat(data["as_of"])
+        except ValueError:
+            add(LoadError(f"as_of {data['as_of']!r} is not a real date", rule="date"), ("as_of",))
+    if errors:
+        raise ErrorGroup(errors)
+    base = PScenario(facts=facts, as_of=as_of, id=data.get("id") or Path(path).stem, title=data.get("title", ""))
+    check_base(frame, base, str(path))
+    return base
+
+
+def base_from_facts(frame: Frame, facts: Mapping[str, Any], *, as_of: dt.date | None = None,
+                    id: str = "scenario", title: str = "") -> PScenario:
+    """A base scenario from engine values (for callers that build scenarios in code)."""
+    unknown = [n for n in facts if n not in frame.inputs]
+    if unknown:
+        raise PerturbError(f"{unknown[0]!r} is not an input of card {' or '.join(frame.card_ids)}", rule="fact-name",
+                           name=unknown[0], suggestion=did_you_mean(unknown[0], list(frame.inputs)))
+    base = PScenario(facts={k: v for k, v in facts.items() if v is not None}, as_of=as_of, id=id, title=title)
+    check_base(frame, base, id)
+    return base
+
+
+def check_base(frame: Frame, base: PScenario, where: str) -> None:
+    """Refuse a base dated outside a card's vintage unless the frame makes FM-6 probes."""
+    problems = frame.anachronisms(base.as_of)
+    if problems and not frame.fm6_probe:
+        raise PerturbError(
+            "the base scenario is dated outside the framework's vintage (" + "; ".join(problems) + "); "
+            "perturb it only as an FM-6 probe (--fm6-probe), or give it a date inside the vintage",
+            file=where, rule="vintage",
+        )
+
+
+#: Entries kept in a frame's value-text caches before they are emptied.
+CACHE_LIMIT = 200_000
+
+
+def cached_text(frame: Frame, kind: str, name: str, value: Any, make: Any) -> Any:
+    """``make(frame.inputs[name], value)``, remembered per frame (grid values recur in many items)."""
+    cache = frame.memo.setdefault(kind, {})
+    key = (name, value, type(value))
+    try:
+        return cache[key]
+    except KeyError:
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        text = cache[key] = make(frame.inputs[name], value)
+        return text
+
+
+def fact_literals(frame: Frame, scenario: PScenario) -> dict[str, Any]:
+    """The scenario's facts as exact literals, in the frame's input order."""
+    facts = scenario.facts
+    return {k: cached_text(frame, "literal", k, facts[k], literal) for k in frame.inputs if k in facts}
+
+
+def scenario_key(frame: Frame, scenario: PScenario, literals: Mapping[str, Any] | None = None) -> str:
+    """A canonical text of what makes two scenarios the same item (facts, date, context)."""
+    facts = literals if literals is not None else fact_literals(frame, scenario)
+    doc = {
+        "cards": list(frame.card_ids),
+        "facts": facts,
+        "as_of": scenario.as_of.isoformat() if scenario.as_of else None,
+        "sector": scenario.sector,
+        "regime": scenario.regime,
+    }
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(text: str) -> str:
+    """SHA-256 hex digest of ``text`` (UTF-8)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def ordered_inputs(frame: Frame, names: Iterable[str]) -> list[str]:
+    """``names`` in the frame's input order."""
+    wanted = set(names)
+    return [n for n in frame.inputs if n in wanted]

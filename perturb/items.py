@@ -1,0 +1,178 @@
+"""Perturbed items: one JSON object per line, with gold obtained by executing the cards.
+
+An item (``grammar/item.schema.json``, ``version`` 1) holds the question
+text, the scenario (a valid scenario file), the gold reasoning program of
+each card (paper §6.3, Appendix E) with its final verdict and trigger, and a
+manifest: base id and digest, the operators and what each did, every changed
+input with its old and new value, the seed and attempt number, each card's
+id, investor, content hash and vintage, the publication date of each macro
+fact, whether the item is an FM-6 probe, and the tool version.
+
+Lines are ``json.dumps(item, sort_keys=True, separators=(",", ":"),
+ensure_ascii=False)``; numbers in facts are exact literal strings, so the
+same inputs and seed give byte-identical files. Files are written atomically
+(a temporary file in the same folder, then ``os.replace``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from functools import lru_cache
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from ipb.engine.execute import execute
+from ipb.perturb.frame import Frame, PScenario, digest, fact_literals, scenario_key
+from ipb.perturb.operators import Step
+from ipb.perturb.render import render_question
+from ipb.perturb.values import literal
+
+__all__ = ["ITEM_VERSION", "build_item", "dumps_item", "write_lines", "item_schema", "tool_version", "item_id"]
+
+#: Format version of an item (``version`` in every line).
+ITEM_VERSION = 1
+
+
+@lru_cache(maxsize=1)
+def tool_version() -> str:
+    """The installed ``ipb`` version (recorded in every manifest)."""
+    try:
+        return metadata.version("ipb")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
+        return "0+unknown"
+
+
+@lru_cache(maxsize=1)
+def item_schema() -> dict[str, Any]:
+    """The JSON Schema of an item, shipped as ``grammar/item.schema.json``."""
+    text = resources.files("ipb.grammar").joinpath("item.schema.json").read_text(encoding="utf-8")
+    return dict(json.loads(text))
+
+
+def item_id(base: PScenario, key: str) -> str:
+    """``BASE-ID-`` plus 16 hex digits of the SHA-256 of the scenario key: stable across runs."""
+    return f"{base.id}-{digest(key)[:16]}"
+
+
+def dumps_item(item: dict[str, Any]) -> str:
+    """One JSONL line (no newline): sorted keys, no spaces, UTF-8 text."""
+    return json.dumps(item, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def build_item(
+    frame: Frame,
+    base: PScenario,
+    scenario: PScenario,
+    steps: Sequence[Step],
+    *,
+    recipe: str,
+    args: Sequence[str | None],
+    seed: int,
+    attempt: int,
+    key: str | None = None,
+    literals: Mapping[str, Any] | None = None,
+    base_digest: str | None = None,
+) -> dict[str, Any]:
+    """The item for a perturbed scenario: gold by execution, question text, manifest.
+
+    Parameters
+    ----------
+    base, scenario:
+        The base scenario and the perturbed one.
+    steps:
+        What each operator did, in order (``args`` gives each one's argument).
+    seed, attempt:
+        The run's seed and this item's attempt number within its recipe.
+    """
+    facts = dict(literals) if literals is not None else fact_literals(frame, scenario)
+    key = key if key is not None else scenario_key(frame, scenario, facts)
+    ident = item_id(base, key)
+    layer = frame.layer
+    scen: dict[str, Any] = {"id": ident, "layer": layer, "facts": facts}
+    if layer == "L7":
+        scen["card"] = frame.card_ids[0]
+    if scenario.as_of is not None:
+        scen["as_of"] = scenario.as_of.isoformat()
+    golds = []
+    for i, compiled in enumerate(frame.cards):
+        grp = execute(compiled, frame.facts_for(i, scenario.facts), scenario_id=ident, layer=layer).to_grp()
+        golds.append({
+            "card": compiled.card.id,
+            "investor": compiled.card.investor,
+            "grp": grp,
+            "investment_verdict": grp["investment_verdict"],
+            "verdict_trigger": grp["verdict_trigger"],
+        })
+    changes = []
+    for name, spec in frame.inputs.items():
+        old, new = base.facts.get(name), scenario.facts.get(name)
+        if old != new:
+            changes.append({"input": name, "old": literal(spec, old), "new": literal(spec, new)})
+    anachronisms = frame.anachronisms(scenario.as_of)
+    manifest = {
+        "base": {"id": base.id, "digest": base_digest or digest(scenario_key(frame, base)),
+                 "as_of": base.as_of.isoformat() if base.as_of else None},
+        "recipe": recipe,
+        "operators": [{"name": s.operator, "arg": a, "details": s.details} for s, a in zip(steps, args)],
+        "changes": changes,
+        "context": {"as_of": scenario.as_of.isoformat() if scenario.as_of else None, "sector": scenario.sector,
+                    "regime": scenario.regime},
+        "seed": seed,
+        "attempt": attempt,
+        "cards": [
+            {"id": c.card.id, "investor": c.card.investor, "content_hash": c.card.content_hash,
+             "vintage": {"start": w.start, "end": w.end, "source": w.source}}
+            for c, w in zip(frame.cards, frame.windows)
+        ],
+        "fact_dates": {name: d.isoformat() for name, d in sorted(scenario.published.items())},
+        "fm6_probe": bool(anachronisms),
+        "anachronisms": anachronisms,
+        "tool": {"name": "ipb", "version": tool_version()},
+    }
+    item: dict[str, Any] = {
+        "version": ITEM_VERSION,
+        "id": ident,
+        "layer": layer,
+        "question": render_question(frame, scenario),
+        "scenario": scen,
+        "manifest": manifest,
+    }
+    if layer == "L7":
+        gold = golds[0]
+        item.update(card=gold["card"], grp=gold["grp"], investment_verdict=gold["investment_verdict"],
+                    verdict_trigger=gold["verdict_trigger"])
+    else:
+        item.update(cards=list(frame.card_ids), golds=golds)
+    return item
+
+
+def write_lines(path: str | Path, lines: Iterable[str]) -> None:
+    """Write ``lines`` (each without its newline) to ``path`` atomically.
+
+    The text goes to a temporary file in the same folder, is flushed to disk,
+    and replaces ``path`` in one ``os.replace``: a reader sees the old file or
+    the whole new one, never a part.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            for line in lines:
+                handle.write(line)
+                handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as a plain open() would have made it
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,796 @@
+"""Perturbation operators, registered by name (paper §6.5, Table 9).
+
+Each operator is a small seedable function from a scenario to a new scenario
+plus a record of what it did::
+
+    step = get_operator("metric")(frame, scenario, random.Random(7))
+    step.scenario, step.details
+
+It never touches the cards: the gate set, order and kill criteria stay as
+they are, and the gold verdict of the new scenario comes from executing it.
+
+============  ===============================================================
+``metric``    metric substitution: new values for numeric inputs some gate
+              reads, drawn on each input's declared range and step
+``sector``    sector substitution: relocate to another industry of
+              ``frameworks/sectors.yaml``, redrawing the inputs that have a
+              sector-typical range there
+``temporal``  temporal displacement: date the scenario inside a macro regime
+              of ``frameworks/regimes.yaml`` (regime inputs and macro facts),
+              inside the framework's vintage unless the item is an FM-6 probe,
+              with no fact dated after the new date
+``flip``      verdict flip: the smallest change to one input that flips the
+              final verdict, reporting the boundary value; the value one step
+              short does not flip (Table 9, Perturbation B)
+``isolate``   gate isolation: a change after which exactly one named gate
+              gives a different verdict
+============  ===============================================================
+
+An operator that cannot apply to a card at all (no numeric inputs, no regime
+gate...) raises :class:`ipb.errors.PerturbError` with rule
+``not-applicable``; one that finds no candidate for a particular scenario
+raises rule ``no-candidate``. A new operator is one function decorated with
+:func:`operator`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Callable, Mapping, Sequence
+
+from ipb.engine.scenario import convert_fact
+from ipb.errors import PerturbError, did_you_mean
+from ipb.perturb.frame import Frame, PScenario, ordered_inputs
+from ipb.perturb.registries import Regime, Sector
+from ipb.perturb.values import Grid, is_numeric, literal
+from ipb.perturb.vintage import require_cutoff
+
+__all__ = [
+    "Step",
+    "OperatorInfo",
+    "operator",
+    "get_operator",
+    "operator_names",
+    "metric_inputs",
+    "sector_inputs",
+    "regime_inputs",
+    "regime_fact_inputs",
+    "find_flip",
+    "Flip",
+]
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one operator did: the new scenario and a JSON-ready ``details`` record."""
+
+    operator: str
+    scenario: PScenario
+    details: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OperatorInfo:
+    """A registered operator: its function, applicability check, argument and summary."""
+
+    name: str
+    fn: Callable[..., Step]
+    check: Callable[[Frame], None]
+    arg: str
+    summary: str
+
+    def __call__(self, frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None,
+                 **options: Any) -> Step:
+        return self.fn(frame, scenario, rng, arg, **options)
+
+
+_OPERATORS: dict[str, OperatorInfo] = {}
+
+
+def operator(name: str, *, arg: str, check: Callable[[Frame], None]) -> Callable[[Callable[..., Step]], Callable[..., Step]]:
+    """Register a perturbation operator under ``name``.
+
+    Parameters
+    ----------
+    arg:
+        What the optional argument in ``--ops name:ARG`` means (for help text).
+    check:
+        Raises ``PerturbError`` (rule ``not-applicable``) when the operator
+        cannot apply to the frame's cards at all.
+    """
+
+    def register(fn: Callable[..., Step]) -> Callable[..., Step]:
+        if name in _OPERATORS:
+            raise ValueError(f"operator {name!r} is registered twice")
+        summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else name
+        _OPERATORS[name] = OperatorInfo(name, fn, check, arg, summary)
+        return fn
+
+    return register
+
+
+def get_operator(name: str) -> OperatorInfo:
+    """The operator registered as ``name``.
+
+    Raises
+    ------
+    PerturbError
+        Rule ``operator``: no such operator (with a "did you mean").
+    """
+    info = _OPERATORS.get(name)
+    if info is None:
+        names = operator_names()
+        raise PerturbError(f"unknown operator {name!r}; operators: {', '.join(names)}", rule="operator", name=name,
+                           suggestion=did_you_mean(name, names))
+    return info
+
+
+def operator_names() -> list[str]:
+    """Registered operator names, in registration order."""
+    return list(_OPERATORS)
+
+
+def _not_applicable(frame: Frame, what: str) -> PerturbError:
+    return PerturbError(f"card {' and '.join(frame.card_ids)} {what}", rule="not-applicable")
+
+
+# --------------------------------------------------------------------------- inputs operators may move
+
+
+def metric_inputs(frame: Frame) -> list[str]:
+    """Numeric inputs some gate reads and that declare a plausible range."""
+    return [n for n in frame.inputs if n in frame.grids and n in frame.consumers]
+
+
+def sector_inputs(frame: Frame) -> list[str]:
+    """Category inputs that name the industry (``sector``, ``industry``...)."""
+    return [n for n, s in frame.inputs.items() if s.type == "category" and n in frame.sectors.inputs]
+
+
+def regime_inputs(frame: Frame) -> list[str]:
+    """Category inputs carrying a macro-regime label that some gate reads."""
+    return [n for n, s in frame.inputs.items()
+            if s.type == "category" and n in frame.regimes.inputs and n in frame.consumers]
+
+
+def regime_fact_inputs(frame: Frame) -> dict[str, str]:
+    """Numeric inputs some gate reads that stand for a registry macro fact -> the fact id."""
+    found: dict[str, str] = {}
+    for name, spec in frame.inputs.items():
+        if name in frame.consumers and is_numeric(spec):
+            fact = frame.regimes.fact_for(spec)
+            if fact is not None:
+                found[name] = fact.id
+    return found
+
+
+def _sector_metric_inputs(frame: Frame) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name in metric_inputs(frame):
+        metric = frame.sectors.metric_for(frame.inputs[name])
+        if metric is not None:
+            found[name] = metric.id
+    return found
+
+
+def _draw(grid: Grid, rng: random.Random, avoid: Any) -> Decimal | None:
+    """A uniform grid value other than ``avoid``; None when the grid holds nothing else."""
+    count = grid.count
+    skip = grid.index_of(avoid) if isinstance(avoid, Decimal) else None
+    choices = count - (1 if skip is not None else 0)
+    if choices <= 0:
+        return None
+    k = rng.randrange(choices)
+    if skip is not None and k >= skip:
+        k += 1
+    return grid.value(k)
+
+
+def _spec_list(arg: str | None, frame: Frame, allowed: Sequence[str], what: str) -> list[str] | None:
+    if arg is None:
+        return None
+    names = [a for a in arg.split("/") if a]
+    for name in names:
+        if name not in allowed:
+            raise PerturbError(f"{name!r} is not {what} of card {' or '.join(frame.card_ids)}; choose from: "
+                               f"{', '.join(allowed) or 'none'}", rule="operator-arg", name=name,
+                               suggestion=did_you_mean(name, list(allowed)))
+    return names
+
+
+# --------------------------------------------------------------------------- metric
+
+
+def _check_metric(frame: Frame) -> None:
+    if not metric_inputs(frame):
+        raise _not_applicable(frame, "has no numeric input with a declared range that a gate reads: "
+                                     "metric substitution has nothing to change")
+
+
+@operator("metric", arg="inputs to change, separated by '/'", check=_check_metric)
+def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
+                        values: Mapping[str, Any] | None = None, max_inputs: int = 3) -> Step:
+    """Metric substitution: new values for numeric inputs a gate reads, on their declared range and step.
+
+    Parameters
+    ----------
+    arg:
+        Input names separated by ``/``: change exactly these. Default: 1 to
+        ``max_inputs`` inputs chosen at random among those the scenario
+        states (all candidates when it states none).
+    values:
+        Input -> value (engine value or literal such as ``"7x"``) to set
+        instead of drawing; each must lie on the input's grid.
+
+    Raises
+    ------
+    PerturbError
+        ``not-applicable`` (no candidate input), ``operator-arg`` (an input
+        that is not a ranged numeric input a gate reads), ``range`` (a given
+        value off the declared range or step), ``no-candidate`` (every chosen
+        input's grid holds only its current value).
+
+    References
+    ----------
+    Paper §6.5, operator (i).
+    """
+    _check_metric(frame)
+    candidates = metric_inputs(frame)
+    facts = dict(scenario.facts)
+    changed: list[str] = []
+    if values is not None:
+        for name, raw in values.items():
+            if name not in candidates:
+                _spec_list(name, frame, candidates, "a ranged numeric input that a gate reads")
+            spec = frame.inputs[name]
+            value = raw if isinstance(raw, Decimal) else convert_fact(spec, raw)
+            grid = frame.grids[name]
+            if grid.index_of(value) is None:
+                raise PerturbError(f"{name} = {literal(spec, value)} is off its declared range/step "
+                                   f"({literal(spec, grid.lo)} to {literal(spec, grid.hi)}, step {grid.step})",
+                                   rule="range", name=name)
+            facts[name] = value
+            changed.append(name)
+        chosen = ordered_inputs(frame, changed)
+    else:
+        chosen_arg = _spec_list(arg, frame, candidates, "a ranged numeric input that a gate reads")
+        if chosen_arg is not None:
+            chosen = chosen_arg
+        else:
+            known = [n for n in candidates if n in facts] or candidates
+            k = rng.randint(1, min(max_inputs, len(known)))
+            chosen = ordered_inputs(frame, rng.sample(known, k))
+        for name in chosen:
+            value = _draw(frame.grids[name], rng, facts.get(name))
+            if value is not None:
+                facts[name] = value
+                changed.append(name)
+        if not changed:
+            raise PerturbError(f"the grids of {', '.join(chosen)} hold no other value", rule="no-candidate")
+    return Step("metric", scenario.with_facts(facts), {"inputs": ordered_inputs(frame, changed)})
+
+
+# --------------------------------------------------------------------------- sector
+
+
+def _check_sector(frame: Frame) -> None:
+    if sector_inputs(frame):
+        if not _sector_choices(frame):
+            names = ", ".join(sector_inputs(frame))
+            raise _not_applicable(frame, f"names its industry with {names}, but none of its values is a sector "
+                                         f"of {frame.sectors.file} (by id or alias)")
+        return
+    if not _sector_metric_inputs(frame):
+        raise _not_applicable(frame, "has no sector input and no numeric input with a sector-typical range in "
+                                     f"{frame.sectors.file}: sector substitution has nothing to change")
+
+
+def _sector_value(frame: Frame, name: str, sector: Sector) -> str | None:
+    values = frame.inputs[name].values or ()
+    for candidate in sector.names:
+        if candidate in values:
+            return candidate
+    return None
+
+
+def _sector_choices(frame: Frame) -> list[Sector]:
+    cached = frame.memo.get("sector_choices")
+    if cached is None:
+        names = sector_inputs(frame)
+        cached = [s for s in frame.sectors.sectors if all(_sector_value(frame, n, s) is not None for n in names)]
+        frame.memo["sector_choices"] = cached
+    return list(cached)
+
+
+def _current_sector(frame: Frame, scenario: PScenario) -> str | None:
+    if scenario.sector is not None:
+        return scenario.sector
+    for name in sector_inputs(frame):
+        value = scenario.facts.get(name)
+        for s in frame.sectors.sectors:
+            if value in s.names:
+                return s.id
+    return None
+
+
+@operator("sector", arg="the sector id to move to", check=_check_sector)
+def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
+                        resample: bool = True) -> Step:
+    """Sector substitution: relocate the decision to another industry, with sector-typical metrics.
+
+    The sector input (``sector``, ``industry``...) takes the new sector's id
+    or alias; with ``resample`` every stated numeric input with a range in
+    that sector is redrawn on the card's grid inside the sector range. A card
+    without a sector input keeps the sector as context (the question names
+    it). The decision structure is unchanged.
+
+    Raises
+    ------
+    PerturbError
+        ``not-applicable`` (no sector input and no sector metric),
+        ``operator-arg`` (an unknown or unusable sector), ``no-candidate``
+        (no other sector).
+
+    References
+    ----------
+    Paper §6.5, operator (ii); Table 9, Perturbation A.
+    """
+    _check_sector(frame)
+    choices = _sector_choices(frame) if sector_inputs(frame) else list(frame.sectors.sectors)
+    current = _current_sector(frame, scenario)
+    if arg is not None:
+        frame.sectors.get(arg)  # unknown id: LoadError with did-you-mean
+        if arg not in [s.id for s in choices]:
+            raise PerturbError(f"sector {arg!r} has no value in the card's sector input", rule="operator-arg", name=arg)
+        sector = frame.sectors.get(arg)
+    else:
+        others = [s for s in choices if s.id != current]
+        if not others:
+            raise PerturbError("no other sector to move to", rule="no-candidate")
+        sector = rng.choice(others)
+    facts = dict(scenario.facts)
+    for name in sector_inputs(frame):
+        value = _sector_value(frame, name, sector)
+        if value is not None:
+            facts[name] = value
+    resampled: list[str] = []
+    kept: list[str] = []
+    if resample:
+        for name, metric_id in _sector_metric_inputs(frame).items():
+            if name not in facts or metric_id not in sector.ranges:
+                continue
+            lo, hi = sector.ranges[metric_id]
+            grid = frame.grids[name].clip(lo, hi)
+            if grid is None:
+                kept.append(name)
+                continue
+            facts[name] = grid.value(rng.randrange(grid.count))
+            resampled.append(name)
+    details = {"sector": sector.id, "sector_name": sector.name, "from": current, "resampled": resampled,
+               "outside_card_range": kept}
+    return Step("sector", scenario.with_facts(facts, sector=sector.id), details)
+
+
+# --------------------------------------------------------------------------- temporal
+
+
+def _check_temporal(frame: Frame) -> None:
+    if not regime_inputs(frame) and not regime_fact_inputs(frame):
+        raise _not_applicable(frame, "has no regime gate: no gate reads a macro-regime input "
+                                     f"({', '.join(frame.regimes.inputs)}) or a macro fact of {frame.regimes.file}")
+
+
+def _regime_effect(frame: Frame, regime: Regime) -> tuple[dict[str, Any], dict[str, dt.date], list[str]]:
+    """The facts a regime sets in this frame, their publication dates, and facts skipped as out of range."""
+    facts: dict[str, Any] = {}
+    published: dict[str, dt.date] = {}
+    skipped: list[str] = []
+    for name in regime_inputs(frame):
+        values = frame.inputs[name].values or ()
+        label = next((lab for lab in regime.labels if lab in values), None)
+        if label is not None:
+            facts[name] = label
+    for name, fact_id in regime_fact_inputs(frame).items():
+        fact = regime.facts.get(fact_id)
+        if fact is None:
+            continue
+        value = convert_fact(frame.inputs[name], fact.value)
+        grid = frame.grids.get(name)
+        if grid is not None and not grid.contains(value):
+            skipped.append(name)
+            continue
+        facts[name] = value
+        published[name] = fact.available
+    return facts, published, skipped
+
+
+def temporal_choices(frame: Frame) -> tuple[list[Regime], list[Regime]]:
+    """Regimes that change something in this frame: (inside every card's vintage, outside some card's)."""
+    cached = frame.memo.get("temporal_choices")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    inside: list[Regime] = []
+    outside: list[Regime] = []
+    for regime in frame.regimes.regimes:
+        facts, _, _ = _regime_effect(frame, regime)
+        if not facts:
+            continue
+        (outside if frame.anachronisms(regime.as_of) else inside).append(regime)
+    frame.memo["temporal_choices"] = (inside, outside)
+    return inside, outside
+
+
+@operator("temporal", arg="the regime id to move to", check=_check_temporal)
+def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None) -> Step:
+    """Temporal displacement: date the scenario inside a historical macro regime.
+
+    The scenario takes the regime's decision date; each regime input takes
+    the first of the regime's labels it allows, and each macro-fact input the
+    regime's published value (when the card's range admits it), stamped with
+    its publication date. Date-valued facts move with the scenario date
+    (a date ``d`` days before the old date stays ``d`` days before the new
+    one; calendar years likewise), so no fact is dated after the new date;
+    the operator checks that cutoff and refuses otherwise.
+
+    Only regimes inside every card's vintage are used, unless the frame makes
+    FM-6 probes: then only regimes outside some card's vintage, and the item
+    says so.
+
+    Raises
+    ------
+    PerturbError
+        ``not-applicable`` (no regime gate), ``operator-arg`` (a regime that
+        changes nothing or is not allowed in this mode), ``no-candidate``
+        (no admissible regime), ``look-ahead`` (a fact would be dated after
+        the new date).
+
+    References
+    ----------
+    Paper §6.5, operator (iii); Table 9, Perturbation C; §9 FM-6; §11.6;
+    Investor's Last Exam, Appendix B.2.
+    """
+    _check_temporal(frame)
+    inside, outside = temporal_choices(frame)
+    allowed = outside if frame.fm6_probe else inside
+    if arg is not None:
+        regime = frame.regimes.get(arg)
+        if regime not in allowed:
+            if regime in inside or regime in outside:
+                mode = ("an FM-6 probe needs a regime outside the vintage" if frame.fm6_probe
+                        else "it is outside the framework vintage (" + "; ".join(frame.anachronisms(regime.as_of))
+                        + "); make FM-6 probes to use it")
+                raise PerturbError(f"regime {arg!r} cannot be used: {mode}", rule="operator-arg", name=arg)
+            raise PerturbError(f"regime {arg!r} sets no input of card {' or '.join(frame.card_ids)}",
+                               rule="operator-arg", name=arg)
+    else:
+        others = [r for r in allowed if r.id != scenario.regime]
+        if not others:
+            what = "outside" if frame.fm6_probe else "inside"
+            raise PerturbError(f"no regime of {frame.regimes.file} is {what} the vintage of card "
+                               f"{' and '.join(frame.card_ids)} and sets one of its inputs", rule="no-candidate")
+        regime = rng.choice(others)
+    set_facts, published, skipped = _regime_effect(frame, regime)
+    facts = dict(scenario.facts)
+    facts.update(set_facts)
+    shifted: dict[str, list[Any]] = {}
+    if scenario.as_of is not None:
+        days = regime.as_of - scenario.as_of
+        years = regime.as_of.year - scenario.as_of.year
+        for name, spec in frame.inputs.items():
+            value = facts.get(name)
+            if value is None:
+                continue
+            if spec.type == "date":
+                new = value + days
+            elif spec.type == "year":
+                new = value + years
+            else:
+                continue
+            if new != value:
+                shifted[name] = [literal(spec, value), literal(spec, new)]
+                facts[name] = new
+    new = scenario.with_facts(facts, as_of=regime.as_of, regime=regime.id, published=published)
+    require_cutoff(new.as_of, _dated_values(frame, new), dict(new.published))
+    details = {
+        "regime": regime.id,
+        "regime_name": regime.name,
+        "as_of": [scenario.as_of.isoformat() if scenario.as_of else None, regime.as_of.isoformat()],
+        "set": {n: literal(frame.inputs[n], v) for n, v in set_facts.items()},
+        "published": {n: d.isoformat() for n, d in sorted(published.items())},
+        "shifted": shifted,
+        "outside_card_range": skipped,
+        "fm6": frame.anachronisms(regime.as_of),
+    }
+    return Step("temporal", new, details)
+
+
+def _dated_values(frame: Frame, scenario: PScenario) -> dict[str, Any]:
+    return {n: v for n, v in scenario.facts.items() if frame.inputs[n].type in ("date", "year")}
+
+
+# --------------------------------------------------------------------------- verdict flip
+
+
+@dataclass(frozen=True)
+class Flip:
+    """The nearest value of one input that flips the final verdict.
+
+    ``boundary`` flips it; ``short`` (one grid step nearer the base value, or
+    the base value itself) does not. ``steps`` counts grid values from the
+    base to the boundary; ``search`` is ``scan`` (every grid value checked in
+    order) or ``bisect`` (galloping then bisection, for directions longer
+    than ``SCAN_LIMIT``); ``nearest`` is True when no nearer flip can exist:
+    after a scan, or a bisection along an input every reading gate declares
+    ``monotone``. Either way the boundary flips and the value one step short
+    does not.
+    """
+
+    input: str
+    direction: str
+    base: Decimal
+    boundary: Decimal
+    short: Decimal
+    steps: int
+    search: str
+    nearest: bool
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+
+#: Directions with more grid values than this are searched by galloping and bisection.
+SCAN_LIMIT = 128
+
+
+def _monotone(frame: Frame, name: str) -> bool:
+    gates = frame.consumers.get(name, ())
+    declared = {(c.card.id, g.id) for c in frame.cards for g in c.card.gates if name in g.monotone}
+    return bool(gates) and all(tuple(k.split("/", 1)) in declared for k in gates)
+
+
+def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal, up: bool,
+               before: tuple[str, ...], limit: int | None = None) -> Flip | None:
+    """The nearest flip along one direction, looking at most ``limit`` grid steps away."""
+    below = grid.below(base)
+    on_grid = grid.index_of(base) is not None
+    if up:
+        start = below + (1 if on_grid else 0)
+        length = grid.count - start
+
+        def at(t: int) -> Decimal:
+            return grid.value(start + t)
+    else:
+        length = below
+
+        def at(t: int) -> Decimal:
+            return grid.value(below - 1 - t)
+    full = length
+    if limit is not None:
+        length = min(length, limit)
+    if length <= 0:
+        return None
+
+    def run(ts: Sequence[int]) -> list[tuple[str, ...]]:
+        return frame.outcomes_many([{**facts, name: at(t)} for t in ts])
+
+    search = "scan" if full <= SCAN_LIMIT else "bisect"
+    if search == "scan":
+        first = None
+        done = 0
+        size = 8
+        while first is None and done < length:
+            ts = range(done, min(done + size, length))
+            results = run(ts)
+            hit = next((i for i, r in enumerate(results) if r != before), None)
+            if hit is not None:
+                first, after = ts[hit], results[hit]
+            done, size = ts.stop, size * 2
+        if first is None:
+            return None
+    else:
+        probes = sorted({min(2 ** k - 1, length - 1) for k in range(length.bit_length() + 1)})
+        results = run(probes)
+        hit = next((i for i, r in enumerate(results) if r != before), None)
+        if hit is None:
+            return None
+        lo = probes[hit - 1] if hit > 0 else -1  # -1 stands for the base value: no flip
+        hi, after = probes[hit], results[hit]
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            r = run([mid])[0]
+            if r != before:
+                hi, after = mid, r
+            else:
+                lo = mid
+        first = hi
+    short = at(first - 1) if first > 0 else base
+    nearest = search == "scan" or _monotone(frame, name)
+    return Flip(name, "up" if up else "down", base, at(first), short, first + 1, search, nearest, before, after)
+
+
+def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int | None = None,
+              before: tuple[str, ...] | None = None) -> Flip | None:
+    """The nearest verdict flip along input ``name`` (both directions), or None.
+
+    The nearer direction wins (fewer grid steps); a tie goes to the smaller
+    absolute change, then downward. ``limit`` bounds the search to that many
+    grid steps from the base value.
+    """
+    grid = frame.grids[name]
+    base = facts.get(name)
+    if not isinstance(base, Decimal):
+        return None
+    if before is None:
+        before = frame.outcomes(facts)
+    down = _direction(frame, facts, name, grid, base, False, before, limit)
+    up_limit = limit if down is None else (down.steps if limit is None else min(limit, down.steps))
+    up = _direction(frame, facts, name, grid, base, True, before, up_limit)
+    found = [f for f in (down, up) if f is not None]
+    if not found:
+        return None
+    return min(found, key=lambda f: (f.steps, abs(f.boundary - f.base), f.direction != "down"))
+
+
+def _check_flip(frame: Frame) -> None:
+    if not metric_inputs(frame):
+        raise _not_applicable(frame, "has no numeric input with a declared range that a gate reads: "
+                                     "no single-input change can be searched for a verdict flip")
+
+
+@operator("flip", arg="the input to move (default: the input whose flip is smallest)", check=_check_flip)
+def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None) -> Step:
+    """Verdict flip: the smallest change to one input that flips the final verdict.
+
+    Every stated numeric input with a declared range (or only ``arg``) is
+    searched in both directions on its grid; the smallest flip is measured
+    in grid steps, ties going to the smaller share of the input's declared
+    range, then to the input that comes first in the card. The new scenario
+    sets that input to the boundary value: it flips the verdict, exactly,
+    under the engine's decimal arithmetic, and the value one step short does
+    not. For an L8 frame a flip is any change in the vector of the cards'
+    final verdicts.
+
+    Raises
+    ------
+    PerturbError
+        ``not-applicable`` (no ranged numeric input), ``operator-arg``,
+        ``no-candidate`` (no single-input change within the declared ranges
+        flips the verdict).
+
+    References
+    ----------
+    Paper §6.5 and Table 9, Perturbation B (the verdict-flipping probe).
+    """
+    _check_flip(frame)
+    candidates = [n for n in metric_inputs(frame) if isinstance(scenario.facts.get(n), Decimal)]
+    chosen = _spec_list(arg, frame, candidates, "a stated, ranged numeric input that a gate reads")
+    best: Flip | None = None
+    best_key: tuple[Any, ...] = ()
+    before = frame.outcomes(scenario.facts)
+    for order, name in enumerate(chosen if chosen is not None else candidates):
+        # a flip farther than the best one so far cannot win: search no farther
+        flip = find_flip(frame, scenario.facts, name, limit=best.steps if best else None, before=before)
+        if flip is None:
+            continue
+        grid = frame.grids[name]
+        span = grid.hi - grid.lo
+        key = (flip.steps, abs(flip.boundary - flip.base) / span if span else Decimal(0), order)
+        if best is None or key < best_key:
+            best, best_key = flip, key
+    if best is None:
+        raise PerturbError("no change to one input within its declared range flips the verdict "
+                           f"({', '.join(frame.outcomes(scenario.facts))})", rule="no-candidate")
+    spec = frame.inputs[best.input]
+    facts = {**scenario.facts, best.input: best.boundary}
+    details = {
+        "input": best.input,
+        "direction": best.direction,
+        "base": literal(spec, best.base),
+        "boundary": literal(spec, best.boundary),
+        "one_step_short": literal(spec, best.short),
+        "steps": best.steps,
+        "search": best.search,
+        "nearest": best.nearest,
+        "verdicts_before": list(best.before),
+        "verdicts_after": list(best.after),
+    }
+    return Step("flip", scenario.with_facts(facts), details)
+
+
+# --------------------------------------------------------------------------- gate isolation
+
+#: At most this many values of one numeric input are tried when isolating a gate.
+ISOLATE_SAMPLES = 24
+
+
+def _check_isolate(frame: Frame) -> None:
+    if not any(_isolation_inputs(frame, key) for key in frame.gate_keys()):
+        raise _not_applicable(frame, "has no gate that reads an input with more than one possible value")
+
+
+def _isolation_inputs(frame: Frame, gate_key: str) -> list[str]:
+    out = []
+    for name, gates in frame.consumers.items():
+        spec = frame.inputs[name]
+        if gate_key in gates and (name in frame.grids or spec.type in ("bool", "category")):
+            out.append(name)
+    return out
+
+
+def _resolve_gate(frame: Frame, arg: str) -> str:
+    keys = frame.gate_keys()
+    if arg in keys:
+        return arg
+    matches = [k for k in keys if "/" not in arg and k.split("/", 1)[1] == arg]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise PerturbError(f"gate {arg!r} is in several cards; write CARD/GATE: {', '.join(matches)}",
+                           rule="operator-arg", name=arg)
+    gates = [k.split("/", 1)[1] for k in keys]
+    raise PerturbError(f"no gate {arg!r} in card {' or '.join(frame.card_ids)}; gates: {', '.join(gates)}",
+                       rule="operator-arg", name=arg, suggestion=did_you_mean(arg, gates))
+
+
+def _alternatives(frame: Frame, name: str, current: Any, rng: random.Random) -> list[Any]:
+    spec = frame.inputs[name]
+    if spec.type == "bool":
+        return [v for v in (False, True) if v != current]
+    if spec.type == "category":
+        return [v for v in (spec.values or ()) if v != current]
+    grid = frame.grids[name]
+    if grid.count <= ISOLATE_SAMPLES:
+        ks = list(range(grid.count))
+    else:
+        ks = sorted(rng.sample(range(grid.count), ISOLATE_SAMPLES))
+    return [grid.value(k) for k in ks if grid.value(k) != current]
+
+
+@operator("isolate", arg="the gate (GATE or CARD/GATE) whose verdict alone changes", check=_check_isolate)
+def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None) -> Step:
+    """Gate isolation: change one input so that exactly one named gate changes verdict.
+
+    Verdicts are compared gate by gate with every gate evaluated, including
+    those a chain skipped (the engine's diagnostic mode), so a change that
+    turns gate 5 of a linear chain from REJECT to PROCEED isolates gate 5
+    even though gate 6 is then reached. Candidate changes are every other
+    value of each category or bool input the gate reads, and up to
+    ``ISOLATE_SAMPLES`` grid values of each numeric one; one of the changes
+    that isolate the gate is chosen at random.
+
+    Raises
+    ------
+    PerturbError
+        ``not-applicable``, ``operator-arg`` (unknown gate), ``no-candidate``
+        (no single-input change isolates the gate).
+    """
+    _check_isolate(frame)
+    keys = frame.gate_keys()
+    if arg is not None:
+        targets = [_resolve_gate(frame, arg)]
+    else:
+        targets = [k for k in keys if _isolation_inputs(frame, k)]
+        rng.shuffle(targets)
+    base_profile = frame.profile(scenario.facts)
+    for target in targets:
+        index = keys.index(target)
+        hits: list[tuple[str, Any, str]] = []
+        for name in _isolation_inputs(frame, target):
+            for value in _alternatives(frame, name, scenario.facts.get(name), rng):
+                profile = frame.profile({**scenario.facts, name: value})
+                diff = [i for i, (a, b) in enumerate(zip(base_profile, profile)) if a != b]
+                if diff == [index]:
+                    hits.append((name, value, profile[index]))
+        if hits:
+            name, value, verdict = rng.choice(hits)
+            facts = {**scenario.facts, name: value}
+            card_id, gate_id = target.split("/", 1)
+            details = {"card": card_id, "gate": gate_id, "input": name,
+                       "verdict_before": base_profile[index], "verdict_after": verdict}
+            return Step("isolate", scenario.with_facts(facts), details)
+        if arg is not None:
+            raise PerturbError(f"no single-input change makes gate {target} the only gate to change verdict",
+                               rule="no-candidate", name=target)
+    raise PerturbError("no single-input change isolates any gate", rule="no-candidate")

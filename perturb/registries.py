@@ -1,0 +1,384 @@
+"""The sector and macro-regime registries that perturbation draws from.
+
+``frameworks/sectors.yaml`` (schema ``grammar/sectors.schema.json``) lists the
+industries a scenario can be relocated to, each with sector-typical ranges of
+common metrics; ``frameworks/regimes.yaml`` (schema
+``grammar/regimes.schema.json``) lists dated macro regimes with the facts
+published before each regime's decision date. Both ship as package data and
+are read through :mod:`importlib.resources`; both are strict YAML (see
+:mod:`ipb.engine._yaml`), checked against their schema and then for meaning,
+and every problem is reported with file:line:col.
+
+References
+----------
+Paper §6.5 (operators ii and iii), Table 9 (Perturbation C); Investor's Last
+Exam, Appendix B.2 (availability before the cutoff).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+import jsonschema
+
+from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
+from ipb.engine.card import InputSpec
+from ipb.engine.expressions import parse_literal
+from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_mean
+
+__all__ = [
+    "MetricDef",
+    "Sector",
+    "SectorRegistry",
+    "RegimeFact",
+    "Regime",
+    "RegimeRegistry",
+    "load_sectors",
+    "load_regimes",
+    "bundled_sectors",
+    "bundled_regimes",
+    "fits",
+]
+
+#: Metric unit family -> input types it can feed.
+_FITS = {
+    "ratio": frozenset({"ratio"}),
+    "money": frozenset({"money"}),
+    "multiple": frozenset({"multiple", "number"}),
+    "number": frozenset({"number", "multiple"}),
+}
+
+
+def fits(metric_type: str, spec: InputSpec) -> bool:
+    """True when a registry metric of ``metric_type`` can give a value to input ``spec``."""
+    return spec.type in _FITS.get(metric_type, frozenset())
+
+
+@dataclass(frozen=True)
+class MetricDef:
+    """A registry metric (or macro fact): id, unit family, the input names that mean it."""
+
+    id: str
+    type: str
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.id, *self.aliases)
+
+
+def _match(defs: Mapping[str, MetricDef], spec: InputSpec) -> MetricDef | None:
+    for d in defs.values():
+        if spec.name in d.names and fits(d.type, spec):
+            return d
+    return None
+
+
+@dataclass(frozen=True)
+class Sector:
+    """One industry: its typical ``ranges`` (metric id -> (low, high), engine values)."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    ranges: dict[str, tuple[Decimal, Decimal]]
+    description: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.id, *self.aliases)
+
+
+@dataclass(frozen=True)
+class SectorRegistry:
+    """The sector registry: sector inputs, metric definitions and sectors (file order)."""
+
+    inputs: tuple[str, ...]
+    metrics: dict[str, MetricDef]
+    sectors: tuple[Sector, ...]
+    file: str = "<string>"
+
+    def get(self, sector_id: str) -> Sector:
+        """A sector by id.
+
+        Raises
+        ------
+        LoadError
+            Rule ``sector``: no such sector (with a "did you mean").
+        """
+        for s in self.sectors:
+            if s.id == sector_id:
+                return s
+        ids = [s.id for s in self.sectors]
+        raise LoadError(f"no sector {sector_id!r} in {self.file}; sectors: {', '.join(ids)}", rule="sector",
+                        name=sector_id, suggestion=did_you_mean(sector_id, ids))
+
+    def metric_for(self, spec: InputSpec) -> MetricDef | None:
+        """The metric a card input stands for (by name or alias, and unit family), or None."""
+        return _match(self.metrics, spec)
+
+
+@dataclass(frozen=True)
+class RegimeFact:
+    """A macro fact of a regime: its value as written, and the date it was published."""
+
+    value: Any
+    available: dt.date
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Regime:
+    """A dated macro regime."""
+
+    id: str
+    name: str
+    labels: tuple[str, ...]
+    known_from: dt.date
+    as_of: dt.date
+    description: str = ""
+    facts: dict[str, RegimeFact] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RegimeRegistry:
+    """The regime registry: regime inputs, macro fact definitions and regimes (file order)."""
+
+    inputs: tuple[str, ...]
+    facts: dict[str, MetricDef]
+    regimes: tuple[Regime, ...]
+    file: str = "<string>"
+
+    def get(self, regime_id: str) -> Regime:
+        """A regime by id.
+
+        Raises
+        ------
+        LoadError
+            Rule ``regime``: no such regime (with a "did you mean").
+        """
+        for r in self.regimes:
+            if r.id == regime_id:
+                return r
+        ids = [r.id for r in self.regimes]
+        raise LoadError(f"no regime {regime_id!r} in {self.file}; regimes: {', '.join(ids)}", rule="regime",
+                        name=regime_id, suggestion=did_you_mean(regime_id, ids))
+
+    def fact_for(self, spec: InputSpec) -> MetricDef | None:
+        """The macro fact a card input stands for (by name or alias, and unit family), or None."""
+        return _match(self.facts, spec)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@lru_cache(maxsize=None)
+def _schema(name: str) -> dict[str, Any]:
+    text = resources.files("ipb.grammar").joinpath(name).read_text(encoding="utf-8")
+    return dict(json.loads(text))
+
+
+class _Errors:
+    def __init__(self, doc: YamlDoc) -> None:
+        self.doc = doc
+        self.items: list[IpbError] = []
+
+    def add(self, message: str, path: tuple[Any, ...], rule: str, *, key: bool = False, **fields: Any) -> None:
+        line, column = self.doc.locate_key(path) if key else self.doc.locate(path)
+        self.items.append(LoadError(message, rule=rule, **fields).with_location(
+            self.doc.file, line, column, self.doc.source_line(line)))
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise ErrorGroup(self.items)
+
+
+def _validate(doc: YamlDoc, schema_name: str) -> None:
+    errors = _Errors(doc)
+    validator = jsonschema.Draft202012Validator(_schema(schema_name))
+    for err in sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path]):
+        path = tuple(err.absolute_path)
+        if err.validator == "additionalProperties":
+            allowed = list(err.schema.get("properties", {}))
+            instance = err.instance if isinstance(err.instance, dict) else {}
+            for extra in (k for k in instance if k not in allowed):
+                errors.add(f"unknown field {extra!r}; expected one of: {', '.join(allowed)}", path + (extra,),
+                           "schema:additionalProperties", key=True, name=extra, suggestion=did_you_mean(extra, allowed))
+            continue
+        where = "/".join(map(str, path)) or "the top level"
+        errors.add(f"{err.message} (at {where})", path, f"schema:{err.validator}")
+    errors.raise_if_any()
+
+
+def _metrics(data: Mapping[str, Any]) -> dict[str, MetricDef]:
+    return {
+        mid: MetricDef(mid, spec["type"], tuple(spec.get("aliases") or ()), spec.get("description", ""))
+        for mid, spec in data.items()
+    }
+
+
+def _check_aliases(errors: _Errors, metrics: Mapping[str, MetricDef], key: str) -> None:
+    owner: dict[str, str] = {}
+    for m in metrics.values():
+        for k, name in enumerate(m.names):
+            if name in owner and owner[name] != m.id:
+                path = (key, m.id) if k == 0 else (key, m.id, "aliases", k - 1)
+                errors.add(f"{name!r} already names {key[:-1] if key.endswith('s') else key} {owner[name]!r}; "
+                           "a name may mean one thing only", path, "alias-clash", name=name)
+            owner.setdefault(name, m.id)
+
+
+def _value(text: Any, metric: MetricDef, errors: _Errors, path: tuple[Any, ...]) -> Decimal | None:
+    if isinstance(text, bool):
+        errors.add(f"{text!r} is not a number", path, "literal")
+        return None
+    if isinstance(text, (int, Decimal)):
+        return Decimal(text)
+    try:
+        value, type_ = parse_literal(str(text))
+    except CompileError as exc:
+        errors.add(f"{text!r} is not a number ({exc.message})", path, "literal")
+        return None
+    unit = type_.unit
+    expected = {"ratio": "ratio", "money": "money", "multiple": "multiple", "number": None}[metric.type]
+    if type_.kind != "number" or (unit is not None and unit != expected and {unit, expected} != {"multiple", None}):
+        errors.add(f"{text!r} does not fit metric {metric.id!r}, which is a {metric.type}", path, "unit",
+                   name=metric.id)
+        return None
+    return Decimal(value)
+
+
+def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> SectorRegistry:
+    """Read a sector registry (the bundled ``frameworks/sectors.yaml`` when ``path`` is None).
+
+    Raises
+    ------
+    LoadError, ErrorGroup
+        Bad YAML, a schema violation, an unknown metric id in a range, a range
+        whose low end is above its high end or whose values do not fit the
+        metric's unit, a duplicate sector id, or a name used twice.
+    """
+    doc = _read(path, text, "sectors.yaml")
+    _validate(doc, "sectors.schema.json")
+    data = doc.data
+    errors = _Errors(doc)
+    metrics = _metrics(data["metrics"])
+    _check_aliases(errors, metrics, "metrics")
+    sectors: list[Sector] = []
+    owner: dict[str, str] = {}
+    for i, raw in enumerate(data["sectors"]):
+        sid = raw["id"]
+        for k, name in enumerate((sid, *(raw.get("aliases") or ()))):
+            if name in owner:
+                path_ = ("sectors", i, "id") if k == 0 else ("sectors", i, "aliases", k - 1)
+                errors.add(f"{name!r} already names sector {owner[name]!r}", path_, "duplicate-sector", name=name)
+            owner.setdefault(name, sid)
+        ranges: dict[str, tuple[Decimal, Decimal]] = {}
+        for mid, (lo_text, hi_text) in raw["ranges"].items():
+            rpath = ("sectors", i, "ranges", mid)
+            metric = metrics.get(mid)
+            if metric is None:
+                errors.add(f"sector {sid!r} gives a range for unknown metric {mid!r}", rpath, "metric", key=True,
+                           name=mid, suggestion=did_you_mean(mid, list(metrics)))
+                continue
+            lo = _value(lo_text, metric, errors, rpath + (0,))
+            hi = _value(hi_text, metric, errors, rpath + (1,))
+            if lo is None or hi is None:
+                continue
+            if lo > hi:
+                errors.add(f"range of {mid!r} in sector {sid!r} is empty: {lo_text} > {hi_text}", rpath, "range")
+                continue
+            ranges[mid] = (lo, hi)
+        sectors.append(Sector(sid, raw["name"], tuple(raw.get("aliases") or ()), ranges, raw.get("description", "")))
+    errors.raise_if_any()
+    return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file)
+
+
+def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> RegimeRegistry:
+    """Read a regime registry (the bundled ``frameworks/regimes.yaml`` when ``path`` is None).
+
+    Raises
+    ------
+    LoadError, ErrorGroup
+        Bad YAML, a schema violation, an impossible date, ``known_from`` after
+        ``as_of``, a fact published on or after the regime's ``as_of`` (it
+        could not be known at the decision: a date-only stamp counts from the
+        end of its day), an unknown fact id, a value that does not fit its
+        fact's unit, or a duplicate regime id.
+    """
+    doc = _read(path, text, "regimes.yaml")
+    _validate(doc, "regimes.schema.json")
+    data = doc.data
+    errors = _Errors(doc)
+    facts = _metrics(data["facts"])
+    _check_aliases(errors, facts, "facts")
+    regimes: list[Regime] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(data["regimes"]):
+        rid = raw["id"]
+        if rid in seen:
+            errors.add(f"duplicate regime id {rid!r}", ("regimes", i, "id"), "duplicate-regime", name=rid)
+        seen.add(rid)
+        known_from = _date(raw["known_from"], errors, ("regimes", i, "known_from"))
+        as_of = _date(raw["as_of"], errors, ("regimes", i, "as_of"))
+        if known_from and as_of and known_from > as_of:
+            errors.add(f"regime {rid!r} is known from {known_from} but dated {as_of}: known_from must not be later",
+                       ("regimes", i, "known_from"), "date-order")
+        regime_facts: dict[str, RegimeFact] = {}
+        for fid, spec in (raw.get("facts") or {}).items():
+            fpath = ("regimes", i, "facts", fid)
+            metric = facts.get(fid)
+            if metric is None:
+                errors.add(f"regime {rid!r} gives unknown fact {fid!r}", fpath, "fact", key=True, name=fid,
+                           suggestion=did_you_mean(fid, list(facts)))
+                continue
+            value = _value(spec["value"], metric, errors, fpath + ("value",))
+            available = _date(spec["available"], errors, fpath + ("available",))
+            if available and as_of and not available < as_of:
+                errors.add(f"fact {fid!r} of regime {rid!r} was published {available}, not before the regime's "
+                           f"decision date {as_of}: it could not be known then", fpath + ("available",), "look-ahead",
+                           name=fid)
+                continue
+            if value is not None and available is not None:
+                regime_facts[fid] = RegimeFact(spec["value"], available, spec.get("source", ""))
+        if known_from and as_of:
+            regimes.append(Regime(rid, raw["name"], tuple(raw["labels"]), known_from, as_of,
+                                  raw.get("description", ""), regime_facts))
+    errors.raise_if_any()
+    return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file)
+
+
+def _date(text: str, errors: _Errors, path: tuple[Any, ...]) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        errors.add(f"{text!r} is not a real date", path, "date")
+        return None
+
+
+def _read(path: str | Path | None, text: str | None, bundled: str) -> YamlDoc:
+    if text is not None:
+        return load_yaml(text, str(path or f"<{bundled}>"), collect=True)
+    if path is None:
+        path = Path(str(resources.files("ipb.frameworks").joinpath(bundled)))
+    return load_yaml_file(path, collect=True)
+
+
+@lru_cache(maxsize=1)
+def bundled_sectors() -> SectorRegistry:
+    """The bundled sector registry (read once)."""
+    return load_sectors()
+
+
+@lru_cache(maxsize=1)
+def bundled_regimes() -> RegimeRegistry:
+    """The bundled regime registry (read once)."""
+    return load_regimes()

@@ -1,0 +1,215 @@
+"""Values of card inputs as perturbation sees them: grids, exact literals, display text.
+
+Three forms of one fact value appear in a perturbed item:
+
+* the **engine value** (``Decimal`` for numbers, ``bool``, category ``str``,
+  ``datetime.date``), what :func:`ipb.engine.execute.execute` reads;
+* the **literal**, an exact text that :func:`ipb.engine.scenario.convert_fact`
+  reads back to the same engine value (``"95%"``, ``"$2.5B"``, ``"-$50M"``,
+  ``"7x"``, ``"0.125"``): it is what item scenarios and manifests hold, so a
+  JSON item never carries a float;
+* the **display** text, :func:`ipb.engine.execute.format_value` plus the free
+  text unit of a plain number (``"$2.5B"``, ``"95%"``, ``"10 years"``): what the
+  rendered question shows.
+
+A numeric input with a declared ``range`` has a :class:`Grid` of plausible
+values ``lo, lo + step, ..., <= hi`` (paper §6.5: metric substitution draws
+within the declared plausible range). An input with a range and no step gets
+one hundredth of the range as its step.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Iterable, Mapping
+
+from ipb.engine.card import Card, InputSpec
+from ipb.engine.execute import format_value
+from ipb.errors import PerturbError
+
+__all__ = [
+    "Grid",
+    "NUMERIC_TYPES",
+    "input_grid",
+    "literal",
+    "display",
+    "consumed_inputs",
+    "is_numeric",
+]
+
+#: Input types whose values lie on a numeric grid (calendar years and dates are
+#: moved only by temporal displacement).
+NUMERIC_TYPES = frozenset({"number", "ratio", "money", "multiple"})
+
+_SCALES = (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6), ("K", Decimal(10) ** 3))
+
+
+def is_numeric(spec: InputSpec) -> bool:
+    """True for number, ratio, money and multiple inputs."""
+    return spec.type in NUMERIC_TYPES
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The plausible values of one numeric input: ``lo + k * step`` for ``k = 0 .. count - 1``.
+
+    All arithmetic is exact (``Decimal``), so a grid value compares with a
+    card threshold exactly as the engine does.
+
+    >>> g = Grid(Decimal("1"), Decimal("0.5"), Decimal("3"))
+    >>> g.count, g.value(4), g.index_of(Decimal("2.5")), g.index_of(Decimal("2.2"))
+    (5, Decimal('3.0'), 3, None)
+    """
+
+    lo: Decimal
+    step: Decimal
+    hi: Decimal
+
+    @property
+    def count(self) -> int:
+        """How many grid values lie in ``[lo, hi]``."""
+        return int((self.hi - self.lo) // self.step) + 1
+
+    def value(self, k: int) -> Decimal:
+        """The ``k``-th grid value (0-based)."""
+        return self.lo + self.step * k
+
+    def index_of(self, value: Decimal) -> int | None:
+        """The index of ``value`` on the grid, or None when it is off the grid or out of range."""
+        if value < self.lo or value > self.hi:
+            return None
+        q, r = divmod(value - self.lo, self.step)
+        return int(q) if r == 0 else None
+
+    def contains(self, value: Decimal) -> bool:
+        """True when ``value`` lies in ``[lo, hi]`` (on the grid or not)."""
+        return self.lo <= value <= self.hi
+
+    def below(self, value: Decimal) -> int:
+        """Number of grid values strictly below ``value``."""
+        if value <= self.lo:
+            return 0
+        if value > self.hi:
+            return self.count
+        q, r = divmod(value - self.lo, self.step)
+        return int(q) + (1 if r != 0 else 0)
+
+    def clip(self, lo: Decimal, hi: Decimal) -> "Grid | None":
+        """The part of the grid inside ``[lo, hi]``, on the same step; None when empty."""
+        first = self.below(lo)
+        if first >= self.count:
+            return None
+        new_lo = self.value(first)
+        if new_lo > hi:
+            return None
+        last = min(self.hi, hi)
+        return Grid(new_lo, self.step, new_lo + self.step * int((last - new_lo) // self.step))
+
+
+def input_grid(spec: InputSpec) -> Grid | None:
+    """The grid of a numeric input with a declared ``range``; None without one.
+
+    Raises
+    ------
+    PerturbError
+        Rule ``step``: the declared step is zero or negative.
+    """
+    if not is_numeric(spec) or spec.range is None:
+        return None
+    lo, hi = spec.range
+    step = spec.step if spec.step is not None else (hi - lo) / 100
+    if step <= 0:
+        if lo == hi:
+            return Grid(lo, Decimal(1), hi)
+        raise PerturbError(f"input {spec.name!r} declares step {step}; a step must be positive", rule="step", name=spec.name)
+    return Grid(lo, step, hi)
+
+
+def _plain(value: Decimal) -> str:
+    text = format(value.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def literal(spec: InputSpec, value: Any) -> Any:
+    """The exact JSON form of an engine value for input ``spec`` (None stays None).
+
+    Numbers are strings with their unit, so no float ever enters an item and
+    :func:`ipb.engine.scenario.convert_fact` reads the same Decimal back.
+
+    >>> from ipb.engine.expressions import MONEY, RATIO
+    >>> literal(InputSpec("arr", "money", MONEY), Decimal("2500000000"))
+    '$2.5B'
+    >>> literal(InputSpec("m", "ratio", RATIO), Decimal("0.955")), literal(InputSpec("n", "money", MONEY), Decimal("-5E7"))
+    ('95.5%', '-$50M')
+    """
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if not isinstance(value, Decimal):
+        return value
+    kind = spec.type
+    if kind == "ratio":
+        return _plain(value * 100) + "%"
+    if kind == "multiple":
+        return _plain(value) + "x"
+    if kind == "money":
+        sign = "-" if value < 0 else ""
+        mag = abs(value)
+        for suffix, scale in _SCALES:
+            if mag >= scale:
+                return f"{sign}${_plain(mag / scale)}{suffix}"
+        return f"{sign}${_plain(mag)}"
+    if kind == "year" and value == value.to_integral_value():
+        return int(value)
+    return _plain(value)
+
+
+def display(spec: InputSpec, value: Any) -> str:
+    """How the question text shows a value: :func:`format_value`, plus the unit of a plain number.
+
+    >>> from ipb.engine.expressions import NUMBER
+    >>> display(InputSpec("y", "number", NUMBER, unit="years"), Decimal(10))
+    '10 years'
+    """
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    text = format_value(value, spec.expr_type.unit)
+    if value is not None and spec.type == "number" and spec.unit:
+        text += f" {spec.unit}"
+    return text
+
+
+def consumed_inputs(card: Card) -> dict[str, tuple[str, ...]]:
+    """Each input that some gate reads, directly or through computed values, -> those gate ids.
+
+    Inputs no gate reads are left out (they are context only, such as a
+    ``sector`` category that no criterion mentions).
+    """
+    value_inputs: dict[str, frozenset[str]] = {}
+    for g in card.gates:
+        for name, expr in g.compute.items():
+            value_inputs[name] = _resolve(expr.names, value_inputs, card.inputs)
+        if g.classify:
+            names: set[str] = set()
+            for _, when in g.classify:
+                if when is not None:
+                    names |= when.names
+            value_inputs[g.id] = _resolve(names, value_inputs, card.inputs)
+    found: dict[str, list[str]] = {}
+    for g in card.gates:
+        for name in sorted(_resolve(g.reads, value_inputs, card.inputs)):
+            found.setdefault(name, []).append(g.id)
+    return {name: tuple(found[name]) for name in card.inputs if name in found}
+
+
+def _resolve(names: Iterable[str], values: Mapping[str, frozenset[str]], inputs: Mapping[str, InputSpec]) -> frozenset[str]:
+    out: set[str] = set()
+    for name in names:
+        if name in inputs:
+            out.add(name)
+        elif name in values:
+            out |= values[name]
+    return frozenset(out)

@@ -1,0 +1,347 @@
+"""Re-execute published items and report any whose gold no longer matches.
+
+A card edit that silently changes published gold is the bug this catches: for
+every line of an items file, :func:`verify_items` checks the line against
+``grammar/item.schema.json``, executes its scenario against the *current*
+card(s) and compares the result with the item's gold reasoning program(s),
+final verdict and trigger, field by field. A card whose content hash differs
+from the one in the manifest is reported too (an edit that kept the gold is
+harmless, and is said so).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from dataclasses import dataclass, field
+from decimal import Decimal
+from math import ceil
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+import jsonschema
+
+from ipb.engine.execute import execute
+from ipb.engine.card import Card
+from ipb.engine.graph import CompiledCard
+from ipb.engine.registry import compiled_card
+from ipb.engine.scenario import facts_from_mapping
+from ipb.errors import IpbError, LoadError
+from ipb.perturb.items import ITEM_VERSION, item_schema
+
+#: Fewer lines than this are verified in this process even with workers.
+POOL_MIN = 1000
+
+__all__ = ["RecordCheck", "Verification", "verify_items", "verify_lines", "gold_differences"]
+
+
+@dataclass
+class RecordCheck:
+    """The verdict on one line: ``ok``, ``mismatch`` (gold differs) or ``error`` (unreadable item)."""
+
+    record: int
+    line: int
+    id: str | None
+    status: str
+    problems: list[str] = field(default_factory=list)
+    changed_cards: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"record": self.record, "line": self.line, "id": self.id, "status": self.status,
+                "problems": self.problems, "changed_cards": self.changed_cards}
+
+
+@dataclass
+class Verification:
+    """Every line's check, in file order (only the problems are kept when there are many)."""
+
+    file: str
+    total: int
+    checks: list[RecordCheck]
+
+    @property
+    def mismatched(self) -> list[RecordCheck]:
+        return [c for c in self.checks if c.status == "mismatch"]
+
+    @property
+    def errors(self) -> list[RecordCheck]:
+        return [c for c in self.checks if c.status == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatched and not self.errors
+
+    @property
+    def changed_cards(self) -> list[str]:
+        return sorted({c for check in self.checks for c in check.changed_cards})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "file": self.file,
+            "total": self.total,
+            "verified": self.total - len(self.mismatched) - len(self.errors),
+            "mismatched": len(self.mismatched),
+            "errors": len(self.errors),
+            "changed_cards": self.changed_cards,
+            "problems": [c.to_dict() for c in self.checks if c.status != "ok"],
+        }
+
+
+def gold_differences(expected: Mapping[str, Any], actual: Mapping[str, Any], where: str = "") -> list[str]:
+    """Readable differences between a recorded GRP and a fresh one (empty when equal).
+
+    >>> gold_differences({"investment_verdict": "DECLINE"}, {"investment_verdict": "INVEST"})
+    ['investment_verdict: DECLINE -> INVEST']
+    """
+    if expected == actual:
+        return []
+    found: list[str] = []
+    for key in sorted(set(expected) | set(actual)):
+        a, b = expected.get(key), actual.get(key)
+        if a == b:
+            continue
+        if key == "gold_program" and isinstance(a, list) and isinstance(b, list):
+            if len(a) != len(b):
+                found.append(f"{where}gold_program: {len(a)} gates -> {len(b)} gates")
+                continue
+            for ga, gb in zip(a, b):
+                for field_ in sorted(set(ga) | set(gb)):
+                    if ga.get(field_) != gb.get(field_):
+                        found.append(f"{where}gate {ga.get('gate')} {ga.get('name')}: {field_} "
+                                     f"{_show(ga.get(field_))} -> {_show(gb.get(field_))}")
+            continue
+        found.append(f"{where}{key}: {_show(a)} -> {_show(b)}")
+    return found
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _fast_validator() -> Any:
+    """``jsonschema_rs``'s validator for the item schema when that package is installed, else None.
+
+    It answers valid or not some 200 times faster than :mod:`jsonschema`;
+    the messages for an invalid item always come from :mod:`jsonschema`.
+    """
+    try:
+        import jsonschema_rs  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return jsonschema_rs.validator_for(item_schema())
+
+
+class _Checker:
+    """Verifies lines; caches compiled cards, converted facts and the schema validators."""
+
+    def __init__(self, cards: Mapping[str, str] | None = None, schema: bool = True) -> None:
+        self.overrides = dict(cards or {})
+        self.cards: dict[str, CompiledCard | IpbError] = {}
+        self.validator = jsonschema.Draft202012Validator(item_schema()) if schema else None
+        self.fast = _fast_validator() if schema else None
+        #: (card id, input, literal) -> engine value: a literal such as "95%" is parsed once.
+        self.values: dict[tuple[str, str, Any], Any] = {}
+
+    def facts(self, card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
+        """``facts_from_mapping`` with each distinct literal converted once."""
+        out: dict[str, Any] = {}
+        values = self.values
+        for name, raw in facts.items():
+            key = (card.id, name, raw if not isinstance(raw, (dict, list)) else repr(raw))
+            try:
+                value = values[key]
+            except KeyError:
+                value = facts_from_mapping(card, {name: raw}).get(name)
+                values[key] = value
+            except TypeError:  # an unhashable value: convert it to get the error
+                value = facts_from_mapping(card, {name: raw}).get(name)
+            if value is not None:
+                out[name] = value
+        return out
+
+    def card(self, card_id: str) -> CompiledCard:
+        found = self.cards.get(card_id)
+        if found is None:
+            try:
+                found = compiled_card(self.overrides.get(card_id, card_id))
+            except IpbError as exc:
+                found = exc
+            self.cards[card_id] = found
+        if isinstance(found, IpbError):
+            raise found
+        return found
+
+    def check(self, record: int, line_no: int, text: str) -> RecordCheck:
+        try:
+            item = json.loads(text, parse_float=Decimal)
+        except json.JSONDecodeError as exc:
+            return RecordCheck(record, line_no, None, "error", [f"not JSON: {exc.msg} at column {exc.colno}"])
+        if not isinstance(item, dict):
+            return RecordCheck(record, line_no, None, "error", ["not a JSON object"])
+        ident = item.get("id") if isinstance(item.get("id"), str) else None
+        if self.validator is not None and not (self.fast is not None and self.fast.is_valid(item)):
+            problems = [f"{'/'.join(map(str, e.absolute_path)) or 'item'}: {e.message}"
+                        for e in sorted(self.validator.iter_errors(item), key=lambda e: list(map(str, e.absolute_path)))]
+            if problems:
+                return RecordCheck(record, line_no, ident, "error", problems[:5])
+        elif item.get("version") != ITEM_VERSION:
+            return RecordCheck(record, line_no, ident, "error", [f"item version {item.get('version')!r} is not {ITEM_VERSION}"])
+        try:
+            return self._compare(record, line_no, ident, item)
+        except IpbError as exc:
+            return RecordCheck(record, line_no, ident, "error", [exc.message + (f" (did you mean {exc.suggestion!r}?)"
+                                                                                 if exc.suggestion else "")])
+        except (KeyError, TypeError, AttributeError) as exc:
+            return RecordCheck(record, line_no, ident, "error", [f"malformed item: {exc!r}"])
+
+    def _compare(self, record: int, line_no: int, ident: str | None, item: dict[str, Any]) -> RecordCheck:
+        layer = item["layer"]
+        scenario = item["scenario"]
+        facts = scenario["facts"]
+        if layer == "L7":
+            golds = [{"card": item["card"], "grp": item["grp"], "investment_verdict": item["investment_verdict"],
+                      "verdict_trigger": item["verdict_trigger"]}]
+        else:
+            golds = item["golds"]
+        hashes = {c["id"]: c["content_hash"] for c in item["manifest"]["cards"]}
+        problems: list[str] = []
+        changed: list[str] = []
+        claimed: set[str] = set()
+        for gold in golds:
+            compiled = self.card(gold["card"])
+            card = compiled.card
+            mine = {k: v for k, v in facts.items() if k in card.inputs}
+            claimed |= set(mine)
+            trace = execute(compiled, self.facts(card, mine), scenario_id=scenario.get("id", ident),
+                            layer=scenario.get("layer", layer))
+            grp = trace.to_grp()
+            where = f"{card.id}: " if layer != "L7" else ""
+            problems += gold_differences(gold["grp"], grp, where)
+            for key in ("investment_verdict", "verdict_trigger"):
+                # the item's own copy of the verdict, when its GRP already agrees with the card
+                if gold[key] != grp[key] and gold["grp"].get(key) == grp[key]:
+                    problems.append(f"{where}{key} (item field): {gold[key]} -> {grp[key]}")
+            if hashes.get(card.id) not in (None, card.content_hash):
+                changed.append(card.id)
+        stray = sorted(set(facts) - claimed)
+        if stray:
+            raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
+                            name=stray[0])
+        if problems and changed:
+            problems.append(f"card {', '.join(changed)} changed since the item was made (content hash differs)")
+        return RecordCheck(record, line_no, ident, "mismatch" if problems else "ok", problems, changed)
+
+    def run(self, block: Sequence[tuple[int, int, str]]) -> list[RecordCheck]:
+        return [self.check(record, line_no, text) for record, line_no, text in block]
+
+
+_CHECKER: _Checker | None = None
+
+
+def _init(cards: Mapping[str, str] | None, schema: bool) -> None:
+    global _CHECKER
+    _CHECKER = _Checker(cards, schema)
+
+
+def _run_block(task: tuple[str, int, int, int, int]) -> list[RecordCheck]:
+    """Verify the bytes ``[start, stop)`` of a file in a worker; only checks worth reporting travel back.
+
+    The worker reads its own block, so the lines never travel between processes.
+    """
+    assert _CHECKER is not None
+    path, start, stop, first_record, first_line = task
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        text = handle.read(stop - start).decode("utf-8")
+    records = [(first_record + i, first_line + j, t) for i, (j, t) in
+               enumerate((j, t) for j, t in enumerate(text.split("\n")) if t.strip())]
+    return [c for c in _CHECKER.run(records) if c.status != "ok" or c.changed_cards]
+
+
+def _records(text: str) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+    for index, line in enumerate(text.split("\n")):
+        if line.strip():
+            out.append((len(out) + 1, index + 1, line))
+    return out
+
+
+def verify_lines(
+    records: Sequence[tuple[int, int, str]],
+    *,
+    cards: Mapping[str, str] | None = None,
+    schema: bool = True,
+) -> Iterator[RecordCheck]:
+    """Check ``(record number, line number, text)`` triples in this process; results in input order."""
+    yield from _Checker(cards, schema).run(records)
+
+
+def verify_items(
+    path: str | Path,
+    *,
+    cards: Mapping[str, str] | None = None,
+    schema: bool = True,
+    workers: int = 1,
+) -> Verification:
+    """Re-execute every item of a JSONL file against the current cards.
+
+    Parameters
+    ----------
+    cards:
+        Card id -> card file, for cards that are not bundled (by default each
+        item's card ids are looked up among the bundled cards).
+    schema:
+        Check each line against ``grammar/item.schema.json`` first.
+    workers:
+        Processes to verify with (the result does not depend on it).
+
+    Raises
+    ------
+    LoadError
+        The file cannot be read, is not UTF-8, or holds no items.
+    """
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from exc
+    except UnicodeDecodeError as exc:
+        raise LoadError(f"{name} is not valid UTF-8", file=name, rule="encoding") from exc
+    records = _records(text)
+    if not records:
+        raise LoadError(f"{name} holds no items", file=name, rule="empty")
+    workers = max(1, min(workers, os.cpu_count() or 1))
+    if workers == 1 or len(records) < POOL_MIN:
+        checks = [c for c in _Checker(cards, schema).run(records) if c.status != "ok" or c.changed_cards]
+        return Verification(name, len(records), checks)
+    del text
+    tasks = _blocks(Path(path), records, max(200, ceil(len(records) / (workers * 8))))
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    checks = []
+    with ctx.Pool(workers, initializer=_init, initargs=(cards, schema)) as pool:
+        for reported in pool.imap(_run_block, tasks):
+            checks.extend(reported)
+    return Verification(name, len(records), checks)
+
+
+def _blocks(path: Path, records: Sequence[tuple[int, int, str]], size: int) -> list[tuple[str, int, int, int, int]]:
+    """Byte ranges of the file holding ``size`` records each: (path, start, stop, first record, first line)."""
+    data = path.read_bytes()
+    starts = [0]
+    pos = data.find(b"\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = data.find(b"\n", pos + 1)
+    starts.append(len(data) + 1)
+    tasks = []
+    for i in range(0, len(records), size):
+        block = records[i:i + size]
+        first_line, last_line = block[0][1], block[-1][1]
+        start, stop = starts[first_line - 1], min(starts[last_line], len(data))
+        tasks.append((str(path), start, stop, block[0][0], first_line))
+    return tasks

@@ -1,0 +1,39 @@
+"""Shared helpers for the perturbation tests: bundled cards with their base scenarios."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from ipb.engine.registry import bundled_card_paths, compiled_card
+from ipb.errors import IpbError
+from ipb.perturb.frame import Frame, PScenario, build_frame, load_base
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+CARDS = HERE / "cards"
+FIXTURES = HERE / "fixtures"
+SCENARIOS = ROOT / "frameworks" / "scenarios"
+BUFFETT = "buffett_acquisition_checklist"
+BUFFETT_BASE = SCENARIOS / BUFFETT / "ipb_p_011_base.yaml"
+
+#: Every bundled card id (other cards are being added: tests iterate over whatever is there).
+CARD_IDS = [p.stem for p in bundled_card_paths()]
+
+
+@lru_cache(maxsize=None)
+def card_frame(card_ref: str) -> tuple[Frame, tuple[PScenario, ...], str]:
+    """The frame of a card and its loadable base scenarios, or a reason to skip it."""
+    try:
+        frame = build_frame([compiled_card(card_ref)])
+    except IpbError as exc:
+        return build_frame([BUFFETT]), (), f"card {card_ref} does not load: {exc.message}"
+    folder = SCENARIOS / frame.card_ids[0]
+    bases: list[PScenario] = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            bases.append(load_base(path, frame))
+        except IpbError:
+            continue  # a base outside the vintage, or one another engineer is still editing
+    reason = "" if bases else f"card {card_ref} has no base scenario inside its vintage in {folder}"
+    return frame, tuple(bases), reason

@@ -1,0 +1,19 @@
+"""The Examples blocks of the perturbation modules run as doctests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["ipb.perturb", "ipb.perturb.values", "ipb.perturb.vintage", "ipb.perturb.render",
+           "ipb.perturb.generation", "ipb.perturb.verify"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
+    assert result.attempted > 0, f"{name} has no examples"
