@@ -1,0 +1,97 @@
+"""Model runs: OpenAI-compatible respondents under conditions A, B and C (paper §7.1, §7.2).
+
+``ipb respond`` asks a model every item of an items file (``ipb perturb``)
+under the conditions asked for and writes one response record per (item,
+condition) (``grammar/response.schema.json``):
+
+- **A**, closed book: the standard system prompt and the question;
+- **B**, retrieval-augmented: plus the top-3 knowledge cards of the named
+  investor, ranked by embedding similarity with a keyword fallback
+  (:mod:`ipb.scoring.knowledge`);
+- **C**, oracle: plus the gold framework card rendered as text.
+
+Modules: :mod:`~ipb.scoring.respond.prompts` (versioned templates and their
+hashes), :mod:`~ipb.scoring.respond.client` (requests, retries with seeded
+backoff, secrets), :mod:`~ipb.scoring.respond.cache` (SQLite response
+cache), :mod:`~ipb.scoring.respond.records` (items in, records out, resumable
+writing), :mod:`~ipb.scoring.respond.run` (the run) and
+:mod:`~ipb.scoring.respond.judge` (the optional G-Eval judge of §7.12 with
+the JSON robustness of §7.5).
+
+Scoring stays algorithmic (``ipb score``); the judge is used only when asked.
+"""
+
+from ipb.scoring.respond.cache import CachedResponse, ResponseCache, default_cache_dir
+from ipb.scoring.respond.client import (
+    ChatClient,
+    Completion,
+    RequestFailed,
+    RetryPolicy,
+    Secrets,
+    api_key_from_env,
+    public_url,
+)
+from ipb.scoring.respond.judge import Judge, JudgeConfig, geval, parse_judge_reply, reference_text, run_judge
+from ipb.scoring.respond.prompts import JUDGE_PROMPTS, RESPOND_PROMPTS, PromptSet, load_prompts, prompt_sets
+from ipb.scoring.respond.records import (
+    CONDITIONS,
+    RESPONSE_VERSION,
+    RunError,
+    RunItem,
+    load_items,
+    read_output,
+    response_schema,
+    validate_record,
+)
+from ipb.scoring.respond.run import (
+    GenerationSettings,
+    PreparedRequest,
+    RespondConfig,
+    RunResult,
+    parse_conditions,
+    prepare_requests,
+    request_key,
+    run_respond,
+    synthetic_records,
+)
+
+__all__ = [
+    "CONDITIONS",
+    "RESPONSE_VERSION",
+    "RESPOND_PROMPTS",
+    "JUDGE_PROMPTS",
+    "RunError",
+    "RunItem",
+    "load_items",
+    "read_output",
+    "response_schema",
+    "validate_record",
+    "PromptSet",
+    "load_prompts",
+    "prompt_sets",
+    "ChatClient",
+    "Completion",
+    "RequestFailed",
+    "RetryPolicy",
+    "Secrets",
+    "api_key_from_env",
+    "public_url",
+    "CachedResponse",
+    "ResponseCache",
+    "default_cache_dir",
+    "GenerationSettings",
+    "RespondConfig",
+    "PreparedRequest",
+    "RunResult",
+    "parse_conditions",
+    "prepare_requests",
+    "request_key",
+    "run_respond",
+    "synthetic_records",
+    "Judge",
+    "JudgeConfig",
+    "geval",
+    "parse_judge_reply",
+    "reference_text",
+    "run_judge",
+]
