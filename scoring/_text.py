@@ -1,0 +1,817 @@
+"""Text plumbing for the response parser: masking, layout, numbers, years, names.
+
+Everything here works on offsets into the original response. Reasoning traces
+are *masked* (replaced by spaces, newlines kept) rather than cut out, so the
+masked text has the same length as the original and every span found in it
+is a span of the original.
+
+Every regular expression here is linear in its input: no nested unbounded
+quantifiers, every repetition inside a repetition is bounded, and the
+reasoning-trace scanner looks for a closing tag once per opening tag.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterator
+
+__all__ = [
+    "mask_reasoning",
+    "binary_reason",
+    "Line",
+    "split_lines",
+    "classify_line",
+    "Trigger",
+    "lowered",
+    "scan",
+    "word_prefixes",
+    "json_gate_objects",
+    "sentence_spans",
+    "normalize",
+    "stem",
+    "content_stems",
+    "NumberMatch",
+    "find_numbers",
+    "find_years",
+    "KNOWN_INVESTORS",
+    "KNOWN_ENTITIES",
+    "KNOWN_BOOKS",
+    "STOPWORDS",
+]
+
+# --------------------------------------------------------------------------- fast scanning
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A pattern tried only where its lower-case ``literal`` occurs.
+
+    Python's ``re`` tries every branch of an alternation at every position, so
+    one regex of fifty phrases costs seconds on a megabyte. Instead each
+    phrase names a literal it starts with; ``str.find`` locates the literal
+    (at C speed) and ``pattern.match`` is tried only there. Among matches at
+    one position the smallest ``key`` wins; ``word`` requires the literal to
+    start a word.
+    """
+
+    literal: str
+    pattern: re.Pattern[str]
+    key: int = 0
+    word: bool = True
+
+
+def lowered(text: str) -> str:
+    """``text`` in lower case with the same length (non-ASCII letters whose lower case is longer stay as they are)."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return text.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def scan(
+    text: str,
+    low: str,
+    triggers: "list[Trigger]",
+    *,
+    limit: int = 200_000,
+    cache: dict[str, list[int]] | None = None,
+    prefixes: "set[str] | None" = None,
+) -> list[tuple[int, re.Match[str]]]:
+    r"""Non-overlapping matches of ``triggers`` in ``text``, leftmost first, as (key, match).
+
+    Like ``re.finditer`` over the alternation of the patterns in ``key``
+    order. At most ``limit`` literal occurrences are tried per literal.
+    ``cache`` (literal -> positions in ``low``) shares the search for a
+    literal between calls on the same text; ``prefixes`` (from
+    :func:`word_prefixes`) skips literals no word of the text starts like.
+
+    >>> t = [Trigger("pass", re.compile(r"(?i)pass(?:es)?\b"), 1), Trigger("not", re.compile(r"(?i)not pass\b"), 0)]
+    >>> [(k, m.group(0)) for k, m in scan("It passes, not pass.", "it passes, not pass.", t)]
+    [(1, 'passes'), (0, 'not pass')]
+    """
+    found: list[tuple[int, int, re.Match[str]]] = []
+    for literal, (word, tried) in _grouped_for(triggers).items():
+        if prefixes is not None:
+            head = literal[:3]
+            if head.isalnum():
+                if head not in prefixes:
+                    continue
+            elif literal not in low:
+                continue
+        positions = cache.get(literal) if cache is not None else None
+        if positions is None:
+            positions = _positions(low, literal, limit)
+            if cache is not None:
+                cache[literal] = positions
+        for pos in positions:
+            if not (word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_")):
+                for pattern, keys, key in tried:
+                    m = pattern.match(text, pos)
+                    if m is not None and m.end() > pos:
+                        found.append((pos, keys[m.lastgroup or ""] if keys is not None else key, m))
+                        if keys is not None:
+                            break
+    found.sort(key=lambda f: (f[0], f[1]))
+    out: list[tuple[int, re.Match[str]]] = []
+    end = -1
+    for pos, key, m in found:
+        if pos < end:
+            continue
+        out.append((key, m))
+        end = m.end()
+    return out
+
+
+_WORD_TOKEN = re.compile(r"[^\W_]+")
+
+
+def word_prefixes(low: str) -> set[str]:
+    """The first three characters of every word of ``low`` (whole words when shorter)."""
+    return {w[:3] for w in _WORD_TOKEN.findall(low)}
+
+
+def _positions(low: str, literal: str, limit: int) -> list[int]:
+    out: list[int] = []
+    pos = low.find(literal)
+    while pos >= 0 and len(out) < limit:
+        out.append(pos)
+        pos = low.find(literal, pos + 1)
+    return out
+
+
+_GLOBAL_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
+_Tried = list[tuple[re.Pattern[str], dict[str, int] | None, int]]
+
+
+_GROUPED: dict[int, tuple["list[Trigger]", dict[str, tuple[bool, _Tried]]]] = {}
+
+
+def _grouped_for(triggers: "list[Trigger]") -> dict[str, tuple[bool, _Tried]]:
+    """:func:`_grouped` for a trigger list, cached by the list's identity (trigger lists live as long as their card)."""
+    entry = _GROUPED.get(id(triggers))
+    if entry is not None and entry[0] is triggers:
+        return entry[1]
+    if len(_GROUPED) > 1024:
+        _GROUPED.clear()
+    grouped = _grouped(tuple(triggers))
+    _GROUPED[id(triggers)] = (triggers, grouped)
+    return grouped
+
+
+@lru_cache(maxsize=256)
+def _grouped(triggers: "tuple[Trigger, ...]") -> dict[str, tuple[bool, _Tried]]:
+    """Per literal: the word rule and the patterns to try, merged into one alternation where possible.
+
+    A merged pattern names its branches ``t0``, ``t1``...; the map gives each
+    branch's key. Patterns with named groups of their own are tried one by one.
+    """
+    by_literal: dict[str, list[Trigger]] = {}
+    for trig in triggers:
+        by_literal.setdefault(trig.literal, []).append(trig)
+    out: dict[str, tuple[bool, _Tried]] = {}
+    for literal, group in by_literal.items():
+        group.sort(key=lambda t: t.key)
+        word = all(t.word for t in group) and literal[:1].isalnum()
+        if len(group) == 1 or any(t.pattern.groupindex for t in group):
+            out[literal] = (word, [(t.pattern, None, t.key) for t in group])
+            continue
+        branches = []
+        keys: dict[str, int] = {}
+        for i, t in enumerate(group):
+            flags = "".join(f for f, bit in (("i", re.IGNORECASE), ("s", re.DOTALL), ("m", re.MULTILINE)) if t.pattern.flags & bit)
+            body = _GLOBAL_FLAGS.sub("", t.pattern.pattern)
+            branches.append(f"(?P<t{i}>(?{flags}:{body}))" if flags else f"(?P<t{i}>{body})")
+            keys[f"t{i}"] = t.key
+        out[literal] = (word, [(re.compile("|".join(branches)), keys, group[0].key)])
+    return out
+
+
+# --------------------------------------------------------------------------- reasoning traces
+
+#: Opening tag -> the regex of its closing tag.
+_TRACE_TAGS: dict[str, str] = {
+    "think": r"</think\s*>",
+    "thinking": r"</thinking\s*>",
+    "thought": r"</thought\s*>",
+    "thoughts": r"</thoughts\s*>",
+    "reasoning": r"</reasoning\s*>",
+    "reflection": r"</reflection\s*>",
+    "scratchpad": r"</scratchpad\s*>",
+    "inner_monologue": r"</inner_monologue\s*>",
+    "seed:think": r"</seed:think\s*>",
+}
+_OPEN_TRACE = re.compile(
+    r"(?i)<(?P<tag>think|thinking|thought|thoughts|reasoning|reflection|scratchpad|inner_monologue|seed:think)(?:\s[^<>\n]{0,200})?>"
+    r"|(?P<bot><\|begin_of_thought\|>)|(?P<mistral>\[THINK\])|(?P<kimi>\u25c1think\u25b7)"
+    r"|(?P<close></(?:think|thinking|reasoning|seed:think)\s*>|<\|end_of_thought\|>|\[/THINK\]|\u25c1/think\u25b7)"
+)
+_TRACE_TRIGGERS = [Trigger(c, _OPEN_TRACE, word=False) for c in ("<", "[think]", "[/think]", "\u25c1")]
+_CLOSE_OTHER = {
+    "bot": re.compile(r"<\|end_of_thought\|>"),
+    "mistral": re.compile(r"\[/THINK\]"),
+    "kimi": re.compile("\u25c1/think\u25b7"),
+}
+_CLOSE_TAG = {name: re.compile("(?i)" + pattern) for name, pattern in _TRACE_TAGS.items()}
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def mask_reasoning(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """``text`` with reasoning traces blanked out, and the blanked spans.
+
+    A trace is ``<think>...</think>`` (also ``thinking``, ``reasoning``,
+    ``reflection``, ``scratchpad``, ``<|begin_of_thought|>``, ``[THINK]``,
+    ``<seed:think>``, ``◁think▷``). An opening tag that is never closed masks
+    to the end of the text; a closing tag with no opening tag before it (a
+    model whose template swallowed ``<think>``) masks from the start.
+    Characters are replaced by spaces and newlines kept, so offsets into the
+    result are offsets into ``text``.
+
+    >>> masked, spans = mask_reasoning("<think>REJECT?</think>PROCEED")
+    >>> masked.strip(), spans
+    ('PROCEED', [(0, 22)])
+    """
+    regions: list[tuple[int, int]] = []
+    pos = 0
+    for _, m in scan(text, lowered(text), _TRACE_TRIGGERS):
+        if m.start() < pos:
+            continue
+        if m.group("close") is not None:
+            if not regions:
+                regions.append((0, m.end()))
+            else:
+                regions.append((m.start(), m.end()))
+            pos = m.end()
+            continue
+        tag = m.group("tag")
+        if tag is not None:
+            closer = _CLOSE_TAG[tag.lower()]
+        else:
+            kind = next(k for k in ("bot", "mistral", "kimi") if m.group(k) is not None)
+            closer = _CLOSE_OTHER[kind]
+        close = closer.search(text, m.end())
+        if close is None:
+            regions.append((m.start(), len(text)))
+            break
+        regions.append((m.start(), close.end()))
+        pos = close.end()
+    if not regions:
+        return text, []
+    pieces: list[str] = []
+    last = 0
+    for start, end in regions:
+        pieces.append(text[last:start])
+        pieces.append(_NOT_NEWLINE.sub(" ", text[start:end]))
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces), regions
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
+
+
+def binary_reason(text: str) -> str | None:
+    """Why ``text`` is binary junk rather than a response, or None.
+
+    NUL bytes, or more than 10% control or replacement characters in the
+    first 64 KiB.
+
+    >>> binary_reason("Gate 1: PROCEED") is None
+    True
+    >>> binary_reason("\\x00\\x01PK\\x03\\x04")
+    'binary data: contains NUL bytes'
+    """
+    if "\x00" in text:
+        return "binary data: contains NUL bytes"
+    head = text[:65536]
+    if not head:
+        return None
+    bad = len(_CONTROL.findall(head))
+    if bad * 10 > len(head):
+        return f"binary data: {bad} of {len(head)} characters are control or undecodable characters"
+    return None
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@dataclass
+class Line:
+    """One line of the response and the structure its start shows.
+
+    ``kind`` is ``heading`` (``level`` 1-6), ``list`` (``level`` the indent,
+    ``marker`` ``number``/``bullet``/``letter``), ``table``, ``table_sep``,
+    ``bold`` (a bold label at the start of a plain line), ``json`` (a
+    ``"key": value`` line), ``label`` (``Label: text``), ``plain``, ``fence``
+    or ``blank``. ``label`` is the span of the label text, if any, and
+    ``cells`` the spans of a table row's cells.
+    """
+
+    start: int
+    end: int
+    kind: str
+    level: int = 0
+    marker: str = ""
+    label: tuple[int, int] | None = None
+    body: int = 0
+    cells: tuple[tuple[int, int], ...] = ()
+    key: str = ""
+    number: int | None = None
+
+    @property
+    def block(self) -> tuple[str, int, str]:
+        """Lines with equal ``block`` are siblings (same heading level, list indent and marker...)."""
+        return (self.kind, self.level, self.marker)
+
+
+_HEADING = re.compile(r"[ \t]{0,3}(#{1,6})[ \t]+")
+_QUOTE = re.compile(r"[ \t]{0,12}(?:>[ \t]?){1,6}")
+_LIST = re.compile(
+    r"([ \t]{0,24})(?:(?P<num>\(?\d{1,3}[.)](?!\d)|\(\d{1,3}\))|(?P<bullet>[-*+\u2022\u25aa\u25e6\u2023\u2013\u2014\u25cf\u25cb])"
+    r"|(?P<letter>\(?[a-z][.)]|\(?(?:i{1,3}|iv|v|vi{1,3}|ix|x)[.)]))[ \t]+"
+)
+_CHECKBOX = re.compile(r"\[[ xX\u2713]\][ \t]+")
+_BOLD = re.compile(r"(\*\*|__)(?P<inner>[^*_\n]{1,160}?)\1")
+_JSON_KEY = re.compile(r"[ \t]{0,40}[\[{,]?[ \t]{0,8}\"(?P<key>[A-Za-z_][A-Za-z0-9_ ]{0,40})\"[ \t]*:[ \t]*")
+_LABEL_END = re.compile(r"[ \t]*(?::|\u2014|\u2013|[ \t]-[ \t]|\u2192|=>|->|\||\(|\*\*|__|\t)")
+_PLAIN_DELIM = re.compile(r":(?!//)|[ \t][\u2014\u2013]|[ \t]-[ \t]|\u2192|=>")
+_TABLE_SEP_CHARS = frozenset("|:- \t")
+_LIST_FIRST = frozenset("-*+(\u2022\u25aa\u25e6\u2023\u2013\u2014\u25cf\u25cb")
+_LEADING_SYMBOLS = re.compile("[ \t]*(?:[\u2705\u2714\u2713\u2611\u274c\u2717\u2718\u2716\u26d4\u2753\u26a0\ufe0f\U0001f6d1\U0001f534\U0001f7e2\U0001f7e1\U0001f44d][ \t]*){1,3}")
+
+
+def split_lines(text: str) -> list[Line]:
+    """Every line of ``text`` with its structure (see :class:`Line`)."""
+    lines: list[Line] = []
+    pos = 0
+    n = len(text)
+    in_fence = False
+    seen: dict[tuple[str, bool], Line] = {}
+    while pos <= n:
+        nl = text.find("\n", pos)
+        end = n if nl < 0 else nl
+        if end - pos <= 200:
+            # Long answers repeat lines; classify each distinct short line once.
+            key = (text[pos:end], in_fence)
+            proto = seen.get(key)
+            if proto is None:
+                proto = _classify(text, pos, end, in_fence)
+                seen[key] = proto
+                line = proto
+            else:
+                line = _moved(proto, pos - proto.start)
+        else:
+            line = _classify(text, pos, end, in_fence)
+        lines.append(line)
+        if line.kind == "fence":
+            in_fence = not in_fence
+        if nl < 0:
+            break
+        pos = nl + 1
+    return lines
+
+
+def _moved(line: Line, delta: int) -> Line:
+    def move(span: tuple[int, int] | None) -> tuple[int, int] | None:
+        return None if span is None else (span[0] + delta, span[1] + delta)
+
+    return Line(
+        line.start + delta, line.end + delta, line.kind, line.level, line.marker, move(line.label), line.body + delta,
+        tuple((a + delta, b + delta) for a, b in line.cells), line.key, line.number,
+    )
+
+
+def classify_line(text: str, start: int, end: int, in_fence: bool = False) -> Line:
+    """The :class:`Line` for ``text[start:end]`` (one line or a fragment of one)."""
+    return _classify(text, start, end, in_fence)
+
+
+def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in " \t*_`\"'":
+        start += 1
+    while end > start and text[end - 1] in " \t*_`\"',.;":
+        end -= 1
+    return start, end
+
+
+def _classify(text: str, start: int, end: int, in_fence: bool) -> Line:
+    line = text[start:end]
+    stripped = line.strip()
+    if not stripped:
+        return Line(start, end, "blank")
+    if stripped.startswith("```") or stripped.startswith("~~~"):
+        return Line(start, end, "fence")
+    pos = start
+    first = stripped[0]
+    if (
+        first.isalpha()
+        and end - start > 60
+        and not in_fence
+        and (first.isupper() or stripped[1:2] not in (".", ")"))
+        and "|" not in line
+        and "*" not in line[:4]
+        and _PLAIN_DELIM.search(text, start + 2, min(end, start + 84)) is None
+    ):
+        return Line(start, end, "plain", body=start + len(line) - len(line.lstrip()))
+    if first == ">":
+        q = _QUOTE.match(text, pos, end)
+        if q is not None:
+            pos = q.end()
+            rest = text[pos:end].lstrip(" \t")
+            first = rest[0] if rest else " "
+    if first == "|" or (not in_fence and "|" in line and stripped.count("|") >= 2):
+        if set(stripped) <= _TABLE_SEP_CHARS and "-" in stripped:
+            return Line(start, end, "table_sep")
+        return Line(start, end, "table", cells=_cells(text, start, end))
+    j = _JSON_KEY.match(text, pos, end) if first in "\"{[," else None
+    if j is not None and (in_fence or stripped[0] in "\"{[,"):
+        value_start = j.end()
+        value_end = end
+        key = j.group("key")
+        return Line(start, end, "json", label=_strip_span(text, value_start, value_end), body=value_start, key=key.lower())
+    h = _HEADING.match(text, pos, end) if first == "#" else None
+    if h is not None:
+        body = h.end()
+        label = _label_after(text, body, end, whole=True)
+        return Line(start, end, "heading", level=len(h.group(1)), label=label, body=body)
+    m = _LIST.match(text, pos, end) if first in _LIST_FIRST or first.isdigit() or first.islower() else None
+    if m is not None:
+        indent = len(m.group(1).expandtabs(4))
+        marker = "number" if m.group("num") else "bullet" if m.group("bullet") else "letter"
+        body = m.end()
+        c = _CHECKBOX.match(text, body, end)
+        if c is not None:
+            body = c.end()
+        label = _label_after(text, body, end, whole=end - body <= 90)
+        return Line(start, end, "list", level=indent // 2, marker=marker, label=label, body=body)
+    s = _LEADING_SYMBOLS.match(text, pos, end) if not first.isascii() else None
+    body = s.end() if s is not None else pos
+    b = _BOLD.match(text, body, end) if "*" in line or "__" in line else None
+    if b is not None:
+        return Line(start, end, "bold", label=_label_in(text, b.start("inner"), b.end("inner")), body=body)
+    d = _PLAIN_DELIM.search(text, body + 2, min(end, body + 84))
+    if d is not None and "|" not in text[body : d.start()] and not text.startswith("http", body):
+        s_, e_ = _strip_span(text, body, d.start())
+        if e_ - s_ >= 2:
+            return Line(start, end, "label", label=(s_, e_), body=body)
+    if end - body <= 60 and not any(c in ".!?" for c in text[max(body, end - 2):end]):
+        # A short line on its own, such as "Circle of Competence" above a paragraph.
+        return Line(start, end, "short", label=_strip_span(text, body, end), body=body)
+    return Line(start, end, "plain", body=body)
+
+
+def _label_after(text: str, body: int, end: int, *, whole: bool) -> tuple[int, int] | None:
+    """The label that starts a heading or list item: up to the first delimiter, or the whole line."""
+    s = _LEADING_SYMBOLS.match(text, body, end)
+    if s is not None:
+        body = s.end()
+    b = _BOLD.match(text, body, end)
+    if b is not None:
+        return _label_in(text, b.start("inner"), b.end("inner"))
+    limit = min(end, body + 160)
+    d = _LABEL_END.search(text, body + 1, limit) if limit > body + 1 else None
+    if d is not None:
+        return _strip_span(text, body, d.start())
+    if whole:
+        return _strip_span(text, body, end)
+    return None
+
+
+def _label_in(text: str, start: int, end: int) -> tuple[int, int]:
+    """A bold span's label: "**1. Margin of Safety — REJECT**" is "1. Margin of Safety"."""
+    d = _LABEL_END.search(text, start + 1, end) if end > start + 1 else None
+    if d is not None and d.start() > start:
+        s, e = _strip_span(text, start, d.start())
+        if e > s:
+            return s, e
+    return _strip_span(text, start, end)
+
+
+def _cells(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
+    cells: list[tuple[int, int]] = []
+    pos = start
+    first = text.find("|", start, end)
+    if first < 0:
+        return ()
+    if text[start:first].strip():
+        cells.append(_strip_span(text, start, first))
+    pos = first + 1
+    while pos <= end:
+        bar = text.find("|", pos, end)
+        stop = end if bar < 0 else bar
+        s, e = _strip_span(text, pos, stop)
+        if bar >= 0 or s < e:
+            cells.append((s, e))
+        if bar < 0:
+            break
+        pos = bar + 1
+    return tuple(c for c in cells if c[0] < c[1])
+
+
+# --------------------------------------------------------------------------- JSON answers
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.){0,10000}"|[{}]')
+_TRAILING_COMMA = re.compile(r",(\s{0,200}[}\]])")
+_GATE_KEYS = ("name", "gate_name", "title", "gate", "step", "criterion", "test", "check", "label")
+_NUMBER_KEYS = ("gate", "step", "gate_number", "number", "index", "id", "gate_id")
+_VERDICT_KEYS = ("verdict", "outcome", "result", "status", "decision", "gate_verdict")
+
+
+def json_gate_objects(text: str, start: int, end: int) -> list[Line]:
+    """The gate entries of a JSON answer in ``text[start:end]``, one pseudo-:class:`Line` per object.
+
+    A gate entry is an object with a name-like key (name, gate, step, title...)
+    and a verdict-like key (verdict, outcome, result, status, decision). Its
+    line spans the object's text; ``label`` is the span of its name value and
+    ``number`` its gate number, if it gives one. Trailing commas are
+    tolerated. Text that is not JSON gives no entries.
+
+    >>> t = '{"gates": [{"gate": 3, "name": "Moat", "verdict": "PASS"}], "final": "X"}'
+    >>> [(t[slice(*o.label)], o.number) for o in json_gate_objects(t, 0, len(t))]
+    [('Moat', 3)]
+    """
+    idx = start
+    while idx < end and text[idx].isspace():
+        idx += 1
+    if idx >= end or text[idx] not in "{[":
+        return []
+    decoder = json.JSONDecoder()
+    chunk = text[idx:end]
+    try:
+        value, stop = decoder.raw_decode(chunk)
+    except Exception:  # noqa: BLE001 - ValueError, or RecursionError on deep nesting
+        chunk = _TRAILING_COMMA.sub(r" \1", chunk)
+        try:
+            value, stop = decoder.raw_decode(chunk)
+        except Exception:  # noqa: BLE001
+            return []
+    spans: list[tuple[int, int]] = []
+    stack: list[int] = []
+    for m in _JSON_TOKEN.finditer(chunk, 0, stop):
+        token = m.group(0)
+        if token == "{":
+            stack.append(len(spans))
+            spans.append((m.start(), -1))
+        elif token == "}" and stack:
+            k = stack.pop()
+            spans[k] = (spans[k][0], m.end())
+    dicts = list(_preorder_dicts(value))
+    if len(dicts) != len(spans):
+        return []
+    out: list[Line] = []
+    for obj, (s, e) in zip(dicts, spans):
+        keys = {str(k).lower(): v for k, v in obj.items()}
+        if not any(k in keys for k in _GATE_KEYS) or not any(k in keys for k in _VERDICT_KEYS):
+            continue
+        s += idx
+        e += idx
+        label = None
+        for key in _GATE_KEYS:
+            if isinstance(keys.get(key), str):
+                found = re.compile(r'"' + key + r'"\s{0,20}:\s{0,20}"((?:[^"\\\n]|\\.){1,400})"', re.I).search(text, s, e)
+                if found is not None:
+                    label = (found.start(1), found.end(1))
+                    break
+        number = None
+        for key in _NUMBER_KEYS:
+            v = keys.get(key)
+            if isinstance(v, bool):
+                continue
+            if isinstance(v, int) or (isinstance(v, str) and v.strip().isdigit() and len(v.strip()) <= 3):
+                number = int(v)
+                break
+        out.append(Line(s, e, "json", label=label, body=s, key="object", number=number))
+    return out
+
+
+def _preorder_dicts(value: Any) -> Iterator[dict[Any, Any]]:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            yield v
+            stack.extend(reversed(list(v.values())))
+        elif isinstance(v, list):
+            stack.extend(reversed(v))
+
+
+_SENTENCE_END = re.compile(r"[.!?]{1,3}[\"'\u201d\u2019)\]*_]{0,3}(?=\s)")
+_ABBREV = frozenset(
+    {"e.g", "i.e", "vs", "approx", "etc", "no", "mr", "mrs", "ms", "dr", "inc", "co", "corp", "ltd", "st", "jr", "sr", "u.s", "fig",
+     "cf", "al", "est", "ca", "incl", "resp", "p", "pp", "vol", "ch", "sec", "op", "cit"}
+)
+
+
+def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Sentence spans of ``text[start:end]`` (a single line), trimmed of spaces.
+
+    >>> t = "Price $50B vs. value $25B. It fails! Done"
+    >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
+    ['Price $50B vs. value $25B.', 'It fails!', 'Done']
+    """
+    pos = start
+    for m in _SENTENCE_END.finditer(text, start, end):
+        if not any(c.isalpha() for c in text[pos : m.start()]):
+            continue  # "1." or "**2." at the start of a line ends no sentence
+        if text[m.start()] == ".":
+            w = m.start()
+            k = w
+            while k > pos and k - w < 8 and (text[k - 1].isalpha() or text[k - 1] == "."):
+                k -= 1
+            initial = w - k == 1 and text[k].isupper() and (k == pos or text[k - 1].isspace())
+            if text[k:w].lower() in _ABBREV or initial:
+                continue
+        s, e = _trim(text, pos, m.end())
+        if s < e:
+            yield s, e
+        pos = m.end()
+    s, e = _trim(text, pos, end)
+    if s < e:
+        yield s, e
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+# --------------------------------------------------------------------------- words
+
+_WORD = re.compile(r"[^\W_]+")
+STOPWORDS = frozenset(
+    {"a", "an", "the", "of", "and", "or", "to", "in", "on", "for", "with", "by", "at", "as", "is", "are", "be", "its", "it", "this",
+     "that", "from", "vs", "versus", "than", "per", "via", "through", "into", "over", "about", "within", "across", "after",
+     "before", "during"}
+)
+
+
+def normalize(text: str) -> str:
+    """Lower case, every run of punctuation, underscores or spaces one space.
+
+    >>> normalize("  Circle-of_Competence: (TEST) ")
+    'circle of competence test'
+    """
+    return " ".join(_WORD.findall(text.lower()))
+
+
+_SUFFIXES = ("ational", "ization", "isation", "ations", "ation", "nesses", "ness", "ities", "ity", "ments", "ment", "ings", "ing",
+             "ions", "ion", "ible", "able", "ies", "ied", "ed", "es", "ly", "s")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A crude suffix-stripping stem, enough to equate inflections of one word.
+
+    >>> [stem(w) for w in ("understandable", "understanding", "costs", "pricing", "insufficiency", "insufficient")]
+    ['understand', 'understand', 'cost', 'pric', 'insufficiency', 'insufficient']
+    """
+    w = word.lower()
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
+            return w[: -len(suffix)]
+    return w
+
+
+def content_stems(text: str) -> list[str]:
+    """The stems of the words of ``text`` that are not stopwords."""
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+
+
+# --------------------------------------------------------------------------- numbers and years
+
+_SCALE = {"t": 10**12, "tn": 10**12, "trillion": 10**12, "b": 10**9, "bn": 10**9, "billion": 10**9, "m": 10**6, "mm": 10**6,
+          "mn": 10**6, "million": 10**6, "k": 10**3, "thousand": 10**3}
+_NUMBER = re.compile(
+    r"(?<![\w.$])(?P<money>(?P<msign>[-\u2212\u2013][ \t]?)?(?:US|USD[ \t]?)?\$[ \t]?(?P<msign2>[-\u2212])?"
+    r"(?P<mnum>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<mdec>\.\d{1,8})?(?:[ \t]?(?P<mscale>trillion|billion|million|thousand|tn|bn|mm|mn|[TBMKk])\b)?)"
+    r"|(?<![\w.$/])(?P<sign>[-\u2212][ \t]?)?(?P<num>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<dec>\.\d{1,8})?"
+    r"(?:(?P<x>[xX](?![A-Za-z0-9])|[ \t]?\u00d7)"
+    r"|[ \t]?(?P<pct>%|percent\b|per[ \t]cent\b|pct\b)"
+    r"|(?P<frac>/(?P<den>\d{1,4})(?![\w/.]))"
+    r"|[ \t](?P<scale>trillion|billion|million)\b)"
+)
+
+
+@dataclass(frozen=True)
+class NumberMatch:
+    """A number with a unit in the response: ``unit`` is money (USD), multiple, ratio (95% is 0.95) or fraction."""
+
+    start: int
+    end: int
+    text: str
+    value: float
+    unit: str
+
+
+def _to_float(integer: str, decimals: str | None) -> float:
+    return float(integer.replace(",", "") + (decimals or ""))
+
+
+_NUMBER_CANDIDATE = re.compile(r"\$|\d+")
+_SIGNS = "-\u2212\u2013"
+
+
+def _number_matches(text: str) -> Iterator[re.Match[str]]:
+    """``_NUMBER.finditer(text)``, tried only at a ``$`` or a digit (and the sign or ``US`` before it)."""
+    end = 0
+    for c in _NUMBER_CANDIDATE.finditer(text):
+        p = c.start()
+        if p < end:
+            continue
+        start = p
+        if text[p] == "$":
+            for prefix in ("USD ", "USD\t", "USD", "US"):
+                if text.startswith(prefix, p - len(prefix)) and p - len(prefix) >= end:
+                    start = p - len(prefix)
+                    break
+        if start >= end + 1 and text[start - 1] in _SIGNS:
+            start -= 1
+        elif start >= end + 2 and text[start - 1] in " \t" and text[start - 2] in _SIGNS:
+            start -= 2
+        m = _NUMBER.match(text, start)
+        if m is None and start != p:
+            m = _NUMBER.match(text, p)
+        if m is not None:
+            end = m.end()
+            yield m
+
+
+def find_numbers(text: str) -> list[NumberMatch]:
+    """Every money amount, multiple, percentage and fraction in ``text``, in order.
+
+    A leading minus may be ASCII or the unicode minus (−).
+
+    >>> [(n.text, n.value, n.unit) for n in find_numbers("$5B ARR at 10x, 95% retention, −$2B, 2/3 of NCAV")]
+    [('$5B', 5000000000.0, 'money'), ('10x', 10.0, 'multiple'), ('95%', 0.95, 'ratio'), ('−$2B', -2000000000.0, 'money'), ('2/3', 0.6667, 'fraction')]
+    """
+    found: list[NumberMatch] = []
+    for m in _number_matches(text):
+        if m.group("money") is not None:
+            value = _to_float(m.group("mnum"), m.group("mdec"))
+            scale = m.group("mscale")
+            if scale:
+                value *= _SCALE[scale.lower()] if scale.lower() in _SCALE else 1
+            if m.group("msign") or m.group("msign2"):
+                value = -value
+            found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "money"))
+            continue
+        value = _to_float(m.group("num"), m.group("dec"))
+        if m.group("sign"):
+            value = -value
+        if m.group("x") is not None:
+            found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "multiple"))
+        elif m.group("pct") is not None:
+            found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / 100, 10), "ratio"))
+        elif m.group("frac") is not None:
+            den = int(m.group("den"))
+            if den == 0 or m.group("dec") or den > 1000:
+                continue
+            found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / den, 4), "fraction"))
+        elif m.group("scale") is not None:
+            found.append(NumberMatch(m.start(), m.end(), m.group(0), value * _SCALE[m.group("scale").lower()], "number"))
+    return found
+
+
+_YEAR = re.compile(r"(1[6-9]\d\d|20\d\d)(?<![\w$.,/\u2212-]\d{4})(?:s\b|(?![\w%\u00d7$]|[.,]\d))")
+
+
+def find_years(text: str) -> list[tuple[int, int, int]]:
+    """Every calendar year (1600-2099) in ``text`` as (year, start, end); "1990s" counts as 1990.
+
+    >>> find_years("the 1986 letter, not 1990; $2000 and 2,019 are not years")
+    [(1986, 4, 8), (1990, 21, 25)]
+    """
+    return [(int(m.group(1)), m.start(1), m.end(1)) for m in _YEAR.finditer(text)]
+
+
+# --------------------------------------------------------------------------- names
+
+#: Investors of the paper (Table 5 and §5.3) and others a model may borrow from.
+KNOWN_INVESTORS: tuple[str, ...] = (
+    "Warren Buffett", "Charlie Munger", "Benjamin Graham", "Seth Klarman", "Joel Greenblatt", "Peter Lynch", "Howard Marks",
+    "Ray Dalio", "George Soros", "Philip Fisher", "John Templeton", "Stanley Druckenmiller", "Carl Icahn", "Bill Ackman",
+    "Peter Thiel", "Cathie Wood", "Jim Simons", "John Bogle", "David Swensen", "John Maynard Keynes", "Mohnish Pabrai", "Li Lu",
+    "David Tepper", "John Paulson", "Michael Burry", "David Einhorn", "Bill Miller", "John Neff", "Walter Schloss", "Terry Smith",
+    "Nick Sleep", "Thomas Rowe Price", "Jesse Livermore", "Paul Tudor Jones", "Julian Robertson", "NBIM", "CPPIB", "PIF",
+    "Norges Bank Investment Management", "CPP Investments", "Public Investment Fund",
+)
+#: Organisations that author documents an answer may cite.
+KNOWN_ENTITIES: tuple[str, ...] = (
+    "Berkshire Hathaway", "Berkshire", "Oaktree", "Bridgewater", "Baupost", "Graham-Newman", "Buffett Partnership", "Fidelity",
+    "Magellan", "Gotham", "Soros Fund Management", "Quantum Fund", "Daily Journal", "Wesco", "NBIM", "CPPIB", "PIF",
+)
+#: Books and documents commonly cited by title.
+KNOWN_BOOKS: tuple[str, ...] = (
+    "Security Analysis", "The Intelligent Investor", "Principles", "The Most Important Thing", "Mastering the Market Cycle",
+    "One Up on Wall Street", "Beating the Street", "Common Stocks and Uncommon Profits", "The Alchemy of Finance",
+    "Poor Charlie's Almanack", "You Can Be a Stock Market Genius", "The Little Book That Beats the Market",
+    "The Little Book That Still Beats the Market", "Owner's Manual", "Big Debt Crises", "The Changing World Order",
+)
