@@ -82,6 +82,7 @@ def scan(
     limit: int = 200_000,
     cache: dict[str, list[int]] | None = None,
     prefixes: "set[str] | None" = None,
+    truncated: "set[str] | None" = None,
 ) -> list[tuple[int, re.Match[str]]]:
     r"""Non-overlapping matches of ``triggers`` in ``text``, leftmost first, as (key, match).
 
@@ -89,7 +90,8 @@ def scan(
     order. At most ``limit`` literal occurrences are tried per literal.
     ``cache`` (literal -> positions in ``low``) shares the search for a
     literal between calls on the same text; ``prefixes`` (from
-    :func:`word_prefixes`) skips literals no word of the text starts like.
+    :func:`word_prefixes`) skips literals no word of the text starts like;
+    literals that reached ``limit`` are added to ``truncated``.
 
     >>> t = [Trigger("pass", re.compile(r"(?i)pass(?:es)?\b"), 1), Trigger("not", re.compile(r"(?i)not pass\b"), 0)]
     >>> [(k, m.group(0)) for k, m in scan("It passes, not pass.", "it passes, not pass.", t)]
@@ -109,6 +111,8 @@ def scan(
             positions = _positions(low, literal, limit)
             if cache is not None:
                 cache[literal] = positions
+        if truncated is not None and len(positions) >= limit:
+            truncated.add(literal)
         for pos in positions:
             if not (word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_")):
                 for pattern, keys, key in tried:

@@ -1,0 +1,266 @@
+"""The words a response uses for gate verdicts and final verdicts (paper §7.3, §7.5).
+
+This module is data plus compiled regular expressions; :mod:`ipb.scoring.parse`
+decides what an occurrence means in its context (negation, hedging, position).
+
+Gate verdicts (paper §7.3, and the legacy labels of §6.3's schema note):
+
+========================  =============================================================
+verdict                   words (case-insensitive unless marked UPPER)
+========================  =============================================================
+``PROCEED``               proceed, pass, meets / met, satisfies, clears, qualifies,
+                          RANK (UPPER), ✅ ✔ ✓ ☑ 🟢 👍
+``REJECT``                reject, fail, FILTER / KILL (UPPER), filtered out, killed,
+                          kill criterion triggered, disqualifies, deal-breaker,
+                          ❌ ✗ ✘ ✖ ⛔ 🛑 🔴
+``INCONCLUSIVE``          inconclusive, unclear, undetermined, indeterminate, unknown,
+                          insufficient / no / not enough data, data not provided,
+                          cannot be determined, uncertain (hedged), ❓, ⚠ (weak)
+``N/A``                   N/A, not reached, not applicable, not evaluated, unreached,
+                          never comes up, skipped, moot, terminated by
+========================  =============================================================
+
+Negation ("not a REJECT", "would not proceed", "does not meet") turns PROCEED
+into REJECT and REJECT into a weak PROCEED (a gate that "does not fail" has
+not thereby been shown to pass); negated INCONCLUSIVE and N/A say nothing,
+and "not a pass and not a fail" says neither. A final "pass" after
+would/will ("Buffett would pass.") is the investor passing on the deal.
+Words are matched on word boundaries, so "INCORRECT" is never "CORRECT",
+"passive" is never "pass" and "proceedings" is never "proceed".
+
+References
+----------
+Paper §7.3 (gate-level terminology), §6.3 schema note (PASS / FAIL / FILTER /
+KILL / RANK), §7.5 (structured response parsing).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from ipb.scoring._text import Trigger
+
+__all__ = [
+    "PROCEED",
+    "REJECT",
+    "INCONCLUSIVE",
+    "NOT_REACHED",
+    "VERDICTS",
+    "VerdictWord",
+    "VERDICT_WORDS",
+    "VERDICT_PATTERN",
+    "VERDICT_TRIGGERS",
+    "verdict_word",
+    "NEGATORS",
+    "CONDITIONALS",
+    "MODALS",
+    "HEDGES",
+    "FIELD_LABELS",
+    "FINAL_CUE",
+    "FINAL_CUE_TRIGGERS",
+    "ACTION_TRIGGERS",
+    "FINAL_LABEL",
+    "PASS_ACTIONS",
+    "FAIL_ACTIONS",
+    "CONNECTIVE_TAIL",
+]
+
+PROCEED: Final = "PROCEED"
+REJECT: Final = "REJECT"
+INCONCLUSIVE: Final = "INCONCLUSIVE"
+NOT_REACHED: Final = "N/A"
+#: The four gate verdicts a parsed trace may carry.
+VERDICTS: Final = (PROCEED, REJECT, INCONCLUSIVE, NOT_REACHED)
+
+#: Strength of a verdict word on its own: 3 committed, 2 hedged by the word
+#: itself ("uncertain"), 1 weak (a warning sign).
+COMMITTED, HEDGED, WEAK = 3, 2, 1
+
+
+@dataclass(frozen=True)
+class VerdictWord:
+    """One entry of the verdict vocabulary.
+
+    ``pattern`` is a regular expression (no capturing groups); ``negatable``
+    is False for phrases that already contain their negation ("not reached");
+    ``triggers`` are the lower-case literals a match can start with.
+    """
+
+    pattern: str
+    verdict: str
+    #: Lower-case literals every match starts with (see :class:`ipb.scoring._text.Trigger`).
+    triggers: tuple[str, ...]
+    strength: int = COMMITTED
+    negatable: bool = True
+
+
+_I = "(?i:{})".format
+
+#: The gate-verdict vocabulary, in the order the combined pattern tries it
+#: (longer phrases first so that "kill criterion triggered" wins over "KILL").
+VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
+    # -- N/A
+    VerdictWord(r"\bN/A\b|\bn/a\b|\bN\.A\.", NOT_REACHED, ("n/a", "n.a."), negatable=False),
+    VerdictWord(
+        _I(r"\b(?:not|never)\s+(?:yet\s+)?(?:reached|evaluated|applicable|tested|examined|needed|applied)\b"),
+        NOT_REACHED, ("not", "never"),
+        negatable=False,
+    ),
+    VerdictWord(_I(r"\bunreached\b|\bskipped\b|\bmoot\b|\bterminated[\s_]+(?:by|at|after)\b"), NOT_REACHED, ("unreached", "skipped", "moot", "terminated")),
+    VerdictWord(
+        _I(r"\bnever\s+(?:comes|came|come)\s+up\b|\bnever\s+arises\b|\b(?:does\s+not|doesn't|did\s+not|didn't)\s+arise\b"),
+        NOT_REACHED,
+        ("never", "does", "doesn't", "did", "didn't"),
+        negatable=False,
+    ),
+    VerdictWord(_I(r"\bno\s+need\s+to\s+(?:evaluate|assess|examine|test|consider|apply)\b"), NOT_REACHED, ("no",), negatable=False),
+    # -- kill phrases before the bare KILL
+    VerdictWord(
+        _I(
+            r"\bkill[\s_-]*(?:criterion|criteria|switch|condition)\s+(?:is\s+|was\s+|has\s+been\s+|gets\s+|clearly\s+)?"
+            r"not\s+(?:triggered|met|hit|tripped|activated)\b"
+        ),
+        PROCEED, ("kill",),
+        strength=WEAK,
+        negatable=False,
+    ),
+    VerdictWord(
+        _I(
+            r"\bkill[\s_-]*(?:criterion|criteria|switch|condition)\s+(?:is\s+|was\s+|has\s+been\s+|gets\s+|clearly\s+)?"
+            r"(?:triggered|fires|fired|met|hit|tripped|activated)\b"
+        ),
+        REJECT, ("kill",),
+    ),
+    VerdictWord(_I(r"\btrigger(?:s|ed|ing)?\s+(?:the\s+|a\s+|its\s+)?kill\b"), REJECT, ("trigger",)),
+    VerdictWord(_I(r"\bkills\s+the\s+(?:deal|investment|thesis|idea|acquisition)\b|\bkilled\b"), REJECT, ("kill",)),
+    VerdictWord(r"\bKILL(?:S|ED)?\b|\bFILTER(?:S|ED)?\b", REJECT, ("kill", "filter")),
+    VerdictWord(_I(r"\bfiltered\s+out\b|\bdeal[\s-]?breaker\b|\bdisqualif(?:ies|ied|y|ying)\b"), REJECT, ("filtered", "deal", "disqualif")),
+    VerdictWord(_I(r"\breject(?:s|ed|ion|ing)?\b|\bfail(?:s|ed|ing)?\b"), REJECT, ("reject", "fail")),
+    VerdictWord("[\u274c\u2717\u2718\u2716\u26d4\U0001f6d1\U0001f534]", REJECT, ("\u274c", "\u2717", "\u2718", "\u2716", "\u26d4", "\U0001f6d1", "\U0001f534"), negatable=False),
+    # -- INCONCLUSIVE
+    VerdictWord(_I(r"\binconclusive\b|\bundetermined\b|\bindeterminate\b|\bunclear\b|\bunknown\b|\bTBD\b"), INCONCLUSIVE, ("inconclusive", "undetermined", "indeterminate", "unclear", "unknown", "tbd")),
+    VerdictWord(
+        _I(r"\b(?:insufficient|inadequate|limited|missing|incomplete|unavailable)\s+(?:data|information|evidence|disclosure|details?)\b"),
+        INCONCLUSIVE, ("insufficient", "inadequate", "limited", "missing", "incomplete", "unavailable"),
+        negatable=False,
+    ),
+    VerdictWord(_I(r"\bnot\s+enough\s+(?:data|information|evidence)\b"), INCONCLUSIVE, ("not",), negatable=False),
+    VerdictWord(_I(r"\bno\s+(?:data|information|evidence|disclosure)\b"), INCONCLUSIVE, ("no",), negatable=False),
+    VerdictWord(
+        _I(
+            r"\b(?:data|information|evidence|details?)\s+(?:is\s+|are\s+|was\s+|were\s+)?"
+            r"(?:insufficient|unavailable|lacking|missing|absent|not\s+(?:provided|available|given|disclosed|known))\b"
+        ),
+        INCONCLUSIVE, ("data", "information", "evidence", "detail"),
+        negatable=False,
+    ),
+    VerdictWord(
+        _I(
+            r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|unable\s+to)\s+(?:yet\s+)?(?:be\s+)?"
+            r"(?:determine|determined|assess|assessed|evaluate|evaluated|judge|judged|verify|verified|confirm|confirmed|decide|decided)\b"
+        ),
+        INCONCLUSIVE, ("cannot", "can't", "can", "could", "couldn't", "unable"),
+        negatable=False,
+    ),
+    VerdictWord(_I(r"\buncertain\b"), INCONCLUSIVE, ("uncertain",), strength=HEDGED),
+    VerdictWord("\u2753", INCONCLUSIVE, ("\u2753",), strength=HEDGED, negatable=False),
+    VerdictWord("\u26a0", INCONCLUSIVE, ("\u26a0",), strength=WEAK, negatable=False),
+    # -- PROCEED
+    VerdictWord(_I(r"\bproceed(?:s|ed|ing)?\b"), PROCEED, ("proceed",)),
+    VerdictWord(_I(r"\bpass(?:es|ed|ing)?\b(?!\s+on\b)"), PROCEED, ("pass",)),
+    VerdictWord(r"\bRANK(?:S|ED)?\b", PROCEED, ("rank",)),
+    VerdictWord(_I(r"\b(?:meets|met|meet)\b|\bsatisf(?:ies|ied|y)\b|\bclear(?:s|ed)\b|\bqualif(?:ies|ied|y)\b"), PROCEED, ("meet", "met", "satisf", "clear", "qualif")),
+    VerdictWord("[\u2705\u2714\u2713\u2611\U0001f7e2\U0001f44d]", PROCEED, ("\u2705", "\u2714", "\u2713", "\u2611", "\U0001f7e2", "\U0001f44d"), negatable=False),
+)
+
+#: Every verdict word as one alternation; the group ``v<i>`` names entry ``i`` (for short strings).
+VERDICT_PATTERN: Final = re.compile("|".join(f"(?P<v{i}>{w.pattern})" for i, w in enumerate(VERDICT_WORDS)))
+#: The same for long texts: one trigger per literal, ``key`` the entry's index (see :func:`ipb.scoring._text.scan`).
+VERDICT_TRIGGERS: Final[list[Trigger]] = [
+    Trigger(literal, re.compile(w.pattern), i, word=literal[:1].isalnum()) for i, w in enumerate(VERDICT_WORDS) for literal in w.triggers
+]
+
+
+def verdict_word(match: re.Match[str]) -> VerdictWord:
+    """The vocabulary entry a match of :data:`VERDICT_PATTERN` came from.
+
+    >>> verdict_word(VERDICT_PATTERN.search("Gate 5: FAIL")).verdict
+    'REJECT'
+    >>> VERDICT_PATTERN.search("an INCORRECT, passive bypass in the proceedings") is None
+    True
+    """
+    name = match.lastgroup
+    assert name is not None
+    return VERDICT_WORDS[int(name[1:])]
+
+
+#: Words that negate a verdict word up to three words before it.
+NEGATORS: Final = frozenset(
+    {"not", "no", "never", "cannot", "without", "neither", "nor", "hardly", "fails", "failed", "unable", "rather", "instead", "isn't",
+     "doesn't", "don't", "didn't", "won't", "wouldn't", "can't", "couldn't", "shouldn't", "wasn't", "aren't", "weren't", "hasn't",
+     "haven't", "n't", "non"}
+)
+
+#: Words that make a clause hypothetical: a verdict inside it is not stated.
+CONDITIONALS: Final = frozenset({"if", "unless", "whether", "suppose", "supposing", "assuming", "hypothetically", "were", "should", "provided", "once"})
+#: Modal hedges: the verdict is a possibility, not a finding.
+MODALS: Final = frozenset({"may", "might", "could", "possibly", "perhaps", "potentially", "conceivably"})
+#: Soft hedges: the verdict is stated, with reservations.
+HEDGES: Final = frozenset(
+    {"likely", "probably", "arguably", "seems", "seem", "appears", "appear", "borderline", "marginally", "tentatively",
+     "provisionally", "leaning", "lean", "presumably", "somewhat", "conditionally", "weakly", "barely", "narrowly"}
+)
+
+#: Labels that name a field of the current gate rather than a new gate.
+FIELD_LABELS: Final = re.compile(
+    r"(?i)^(?:gate\s+)?(?:verdict|outcome|result|status|decision|assessment|rating|reasoning|rationale|evidence|notes?|comments?|"
+    r"why|because|analysis|explanation|justification|key\s+(?:reasoning|evidence|facts?|points?|metrics?)|data|facts?|elements?|"
+    r"required\s+elements|kill[\s_-]*criteri(?:on|a)|kill[\s_-]*triggered|criteri(?:on|a)|test|check|threshold|computed(?:\s+value)?|"
+    r"value|calculation|math|source|citation|question|name|gate|step|id|description|details?|observation|finding|"
+    r"conclusion for (?:this|the) gate|gate (?:conclusion|finding)|application|applied|interpretation|score|confidence|"
+    r"caveats?|risks?|assumptions?)$"
+)
+
+#: A statement about the whole decision (closes the current gate's section).
+FINAL_CUE: Final = re.compile(
+    r"(?i)\b(?:final|overall|investment|ultimate|net|bottom[\s-]+line)[\s_-]*(?:verdict|decision|recommendation|call|answer|"
+    r"conclusion|outcome|result|assessment|action)\b|\bbottom[\s-]+line\b|\bin\s+conclusion\b|\bin\s+summary\b|\bto\s+conclude\b|"
+    r"\bmy\s+recommendation\b|\brecommendation\s*[:=]"
+)
+#: :data:`FINAL_CUE` for long texts; "in conclusion" is found at "conclusion".
+FINAL_CUE_TRIGGERS: Final[list[Trigger]] = [
+    *(Trigger(w, FINAL_CUE) for w in ("final", "overall", "investment", "ultimate", "net", "bottom")),
+    Trigger("conclusion", re.compile(r"(?i)(?<=in )conclusion\b")),
+    Trigger("summary", re.compile(r"(?i)(?<=in )summary\b")),
+    Trigger("conclude", re.compile(r"(?i)(?<=to )conclude\b")),
+    Trigger("recommendation", re.compile(r"(?i)(?<=my )recommendation\b|recommendation\s*[:=]")),
+]
+#: A label (heading, bold or "X:") that opens the final-verdict part of a response.
+FINAL_LABEL: Final = re.compile(
+    r"(?i)^(?:the\s+)?(?:final|overall|investment|ultimate|net)?[\s_-]*(?:verdict|decision|recommendation|conclusion|outcome|"
+    r"answer|summary|bottom[\s-]+line|result|call|action)s?$|^overall$|^in\s+(?:conclusion|summary)$|^final$|^summary\s+table$|"
+    r"^(?:final|overall)\s+(?:investment\s+)?(?:verdict|decision)(?:\s+and\s+trigger)?$"
+)
+
+#: Phrases stating the positive action of the whole framework (mapped to outcomes["pass"]).
+PASS_ACTIONS: Final = re.compile(
+    r"(?i)\b(?:buy|acquire|go\s+ahead\s+with|proceed\s+with|make|approve|back|fund)\s+(?:the|this|that)\s+"
+    r"(?:investment|deal|acquisition|company|business|stock|shares?|purchase|opportunity|target)\b|\bgo\s+ahead\b"
+)
+#: Phrases stating the negative action (mapped to outcomes["fail"]).
+FAIL_ACTIONS: Final = re.compile(
+    r"(?i)\b(?:pass(?:es|ed)?\s+on|walk(?:s|ed)?\s+away\s+from|avoid(?:s|ed)?|reject(?:s|ed)?|decline(?:s|d)?|turn(?:s|ed)?\s+down|"
+    r"stay(?:s|ed)?\s+away\s+from)\s+(?:the|this|that|it|such\s+an?)\b(?:\s+(?:investment|deal|acquisition|company|business|stock|"
+    r"shares?|purchase|opportunity|target))?|\bwalk(?:s|ed)?\s+away\b|\bno\s+deal\b"
+)
+
+#: The action phrases for long texts (key 0: fail, key 1: pass).
+ACTION_TRIGGERS: Final[list[Trigger]] = [
+    *(Trigger(w, FAIL_ACTIONS, 0) for w in ("pass", "walk", "avoid", "reject", "decline", "turn", "stay", "no")),
+    *(Trigger(w, PASS_ACTIONS, 1) for w in ("buy", "acquire", "go", "proceed", "make", "approve", "back", "fund")),
+]
+
+#: Words after which a verdict word is part of a condition ("FAIL if ...", "INVEST only when ...").
+CONNECTIVE_TAIL: Final = frozenset({"if", "unless", "provided", "when", "once", "should", "assuming"})

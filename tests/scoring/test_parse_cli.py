@@ -1,0 +1,69 @@
+"""``ipb parse CARD RESPONSE [--format table|json]`` end to end through typer's runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from ipb.cli import app
+from ipb.scoring.parse import parse_response
+
+CARD = "buffett_acquisition_checklist"
+ANSWER = """<think>Gate 5 passes?</think>
+1. Circle of Competence: PROCEED - subscription economics are comprehensible.
+2. Margin of Safety: REJECT - price $50B against intrinsic ~$25B, a 2x premium.
+3. ESG Screening: FAIL
+As Buffett wrote in the 1986 letter, price is what you pay.
+Final verdict: DECLINE
+"""
+runner = CliRunner()
+
+
+def invoke(*args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args), input=stdin, catch_exceptions=False, env={"COLUMNS": "220"})
+
+
+def test_json_is_the_parsed_trace(tmp_path: Path) -> None:
+    path = tmp_path / "answer.txt"
+    path.write_text(ANSWER, encoding="utf-8")
+    result = invoke("parse", CARD, str(path), "--format", "json", "--no-embed")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == parse_response(ANSWER, CARD, embedder=False).to_dict()
+
+
+def test_table_shows_each_item_with_where_it_came_from(tmp_path: Path) -> None:
+    path = tmp_path / "answer.txt"
+    path.write_text(ANSWER, encoding="utf-8")
+    result = invoke("parse", CARD, str(path), "--no-embed")
+    assert result.exit_code == 0, result.output
+    output = " ".join(result.output.split())
+    for expected in (
+        "Circle of", "PROCEED", "Margin of", "REJECT", "price $50B", "2:4-2:24",  # gate 1 named at line 2, columns 4-24
+        "final verdict DECLINE", "invented gate (FM-1) ESG Screening", "year 1986", "attribution Warren Buffett",
+        "citation Warren Buffett, letter, 1986", "$50B (money)", "reasoning trace (ignored)",
+    ):
+        assert expected in output, expected
+
+
+def test_stdin_and_a_parse_failure_exit_1() -> None:
+    result = invoke("parse", CARD, "-", "--format", "json", "--no-embed", stdin="The weather is fine.")
+    assert result.exit_code == 1
+    assert "parse failure: no gate of card 'buffett_acquisition_checklist' recognised" in result.output
+    assert '"status": "parse_failure"' in result.output
+
+
+def test_binary_file_is_a_parse_failure(tmp_path: Path) -> None:
+    path = tmp_path / "junk.bin"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" * 20)
+    result = invoke("parse", CARD, str(path), "--no-embed")
+    assert result.exit_code == 1
+    assert "binary data" in result.output
+
+
+def test_unknown_card_and_missing_file_are_errors(tmp_path: Path) -> None:
+    result = invoke("parse", "buffet_acquisition_checklist", str(tmp_path / "a.txt"))
+    assert result.exit_code == 1 and "did you mean 'buffett_acquisition_checklist'" in result.output
+    result = invoke("parse", CARD, str(tmp_path / "missing.txt"))
+    assert result.exit_code == 1 and "cannot read response" in result.output

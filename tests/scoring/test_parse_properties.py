@@ -1,0 +1,162 @@
+"""Laws of the response parser, checked with hypothesis.
+
+- ``parse_response`` never raises, whatever the text;
+- every span lies inside the text, and the text there is the item it claims
+  (the number as written, the year, the verdict word, the investor's name);
+- the fast scanners agree with the plain regular expressions they replace
+  (``scan`` with ``re.finditer`` for verdict words, the number scanner with
+  its regex), and masking reasoning traces keeps every offset;
+- a pathological megabyte of text parses at all: no catastrophic backtracking
+  (timings live in ``bench/parse.py``, not here).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ipb.scoring.parse as parse_module
+from ipb.engine.registry import compiled_card
+from ipb.scoring import _text
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse import parse_response
+
+CARD = compiled_card("buffett_acquisition_checklist").card
+NAMES = {written: full for written, full in parse_module._investor_names(CARD.investor).items()}
+
+FRAGMENTS = [
+    *(g.name for g in CARD.gates), *(a for g in CARD.gates for a in g.aliases),
+    "Gate 5", "Step 12", "gates 1 and 2", "the fifth gate", "Gate 3:", "Test 7 ",
+    "PROCEED", "REJECT", "INCONCLUSIVE", "N/A", "pass", "fails", "FILTER", "KILL", "RANK", "meets", "not reached",
+    "kill criterion triggered", "no data", "unclear", "✅", "❌", "⚠️", "❓",
+    "not ", "no ", "would not ", "may ", "likely ", "if ", "when ", "?", ". ", ", ", "; ", ": ", " — ", " - ",
+    "\n", "\n\n", "\t", "| ", " |", "|---|---|\n", "**", "__", "# ", "### ", "1. ", "2) ", "- ", "* ", "> ",
+    "$5B", "$1.25B", "10x", "20×", "95%", "2/3", "−$2B", "-15%", "US$250M", "1986", "1990s", "2,019",
+    "<think>", "</think>", "<reasoning>", "```json\n", "```\n", '{"gate": 1, "name": "Moat", "verdict": "PASS"}',
+    '{"gates": [', "]}", '"verdict": "FAIL"', "Final verdict: ", "DECLINE", "INVEST", "invest", "Buffett would pass.",
+    "Buffett wrote that ", "According to Munger, ", "Graham's rule is that ", "the 1986 letter", "*Margin of Safety* (1991)",
+    "Berkshire Hathaway ", "Owner's Manual", "Security Analysis", "\x00", "\ufffd", "İ", "ß", "\u2028",
+]
+structured = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=8)), max_size=40).map("".join)
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _check_spans(text: str) -> None:
+    parsed = parse_response(text, CARD, embedder=False)
+    d = parsed.to_dict()
+    json.dumps(d)
+    n = len(text)
+
+    def inside(span: list[int] | None) -> str:
+        assert span is not None
+        start, end = span
+        assert 0 <= start <= end <= n
+        return text[start:end]
+
+    assert d["status"] in ("ok", "parse_failure")
+    assert (d["reason"] is None) == (d["status"] == "ok")
+    for g in d["gates"]:
+        assert 1 <= g["gate"] <= len(CARD.gates) and g["name"] == CARD.gates[g["gate"] - 1].name
+        assert g["verdict"] in (*vw.VERDICTS, None)
+        assert inside(g["mention"]).strip()
+        inside(g["span"])
+        if g["verdict_span"] is not None:
+            assert vw.VERDICT_PATTERN.search(inside(g["verdict_span"])) is not None
+        for span in g["element_spans"]:
+            assert inside(span).strip()
+    for number in d["numbers"]:
+        assert inside(number["span"]) == number["text"]
+    for year in d["year_mentions"]:
+        assert inside(year["span"]) == str(year["year"])
+    assert d["years"] == list(dict.fromkeys(y["year"] for y in d["year_mentions"]))
+    for a in d["attributions"]:
+        said = inside(a["span"])
+        assert a["claim"] in said
+        assert any(written in said for written, full in NAMES.items() if full == a["investor"])
+    for c in d["citations"]:
+        cited = " ".join(inside(c["span"]).split())
+        if c["year"] is not None:
+            assert str(c["year"]) in cited
+    for span in d["invented_gate_spans"]:
+        assert inside(span).strip()
+    if d["final_verdict_span"] is not None:
+        inside(d["final_verdict_span"])
+    for span in d["reasoning_spans"]:
+        inside(span)
+
+
+@given(st.text(max_size=400))
+@SETTINGS
+def test_parse_never_raises_and_spans_hold_on_arbitrary_text(text: str) -> None:
+    _check_spans(text)
+
+
+@given(structured)
+@SETTINGS
+def test_parse_never_raises_and_spans_hold_on_answer_like_text(text: str) -> None:
+    _check_spans(text)
+
+
+@given(structured)
+@SETTINGS
+def test_trigger_scan_equals_finditer_for_verdict_words(text: str) -> None:
+    expected = [(m.start(), m.end(), vw.VERDICT_WORDS.index(vw.verdict_word(m))) for m in vw.VERDICT_PATTERN.finditer(text)]
+    low = _text.lowered(text)
+    got = [(m.start(), m.end(), key) for key, m in _text.scan(text, low, vw.VERDICT_TRIGGERS)]
+    assert got == expected
+    prefiltered = _text.scan(text, low, vw.VERDICT_TRIGGERS, prefixes=_text.word_prefixes(low))
+    assert [(m.start(), m.end(), key) for key, m in prefiltered] == expected
+
+
+@given(structured)
+@SETTINGS
+def test_trigger_scan_equals_finditer_for_reasoning_tags(text: str) -> None:
+    expected = [m.span() for m in _text._OPEN_TRACE.finditer(text)]
+    assert [m.span() for _, m in _text.scan(text, _text.lowered(text), _text._TRACE_TRIGGERS)] == expected
+
+
+@given(st.text(alphabet="0123456789$-\u2212\u2013.,/%xX\u00d7 USDBMKkbnmiloth\n", max_size=60) | structured)
+@SETTINGS
+def test_number_scanner_equals_the_number_regex(text: str) -> None:
+    assert [m.span() for m in _text._number_matches(text)] == [m.span() for m in _text._NUMBER.finditer(text)]
+
+
+@given(structured)
+@SETTINGS
+def test_masking_reasoning_keeps_offsets(text: str) -> None:
+    masked, regions = _text.mask_reasoning(text)
+    assert len(masked) == len(text)
+    assert [i for i, c in enumerate(masked) if c == "\n"] == [i for i, c in enumerate(text) if c == "\n"]
+    kept = list(text)
+    for start, end in regions:
+        for i in range(start, end):
+            kept[i] = "\n" if text[i] == "\n" else " "
+    assert masked == "".join(kept)
+
+
+MB = 1_000_000
+
+
+def _megabyte(unit: str) -> str:
+    return (unit * (MB // len(unit) + 1))[:MB]
+
+
+def test_a_pathological_megabyte_parses() -> None:
+    """Inputs that make naive patterns backtrack: unclosed tags, long runs, nested brackets, endless lists."""
+    nasty = "((((<think>$$$$1,1,1,1.1.1.1 gate 1, 2, 3 and 4 to   :|**__##--  >>> \"{[ not not not passpass fail" + " " * 200 + "x"
+    parsed = parse_response(_megabyte(nasty) + "\nGate 1: PASS", CARD, embedder=False)
+    assert parsed.status == "parse_failure"  # the unclosed <think> swallows everything after it
+    assert parsed.reasoning_spans and parsed.reasoning_spans[0][1] == MB + len("\nGate 1: PASS")
+    lines = parse_response(_megabyte("| 1 | Circle of Competence | PASS | gate 5 fails, not a REJECT? $5B 10x 95% |\n"), CARD, embedder=False)
+    assert lines.ok and lines.gate_sequence == [1, 5]
+    prose = parse_response(_megabyte("the margin of safety is thin and management integrity unknown, so " * 3 + "\n"), CARD, embedder=False)
+    assert prose.ok and re.fullmatch(r"[0-9, ]+", ", ".join(map(str, prose.gate_sequence)))
+
+
+def test_a_flood_of_one_word_is_read_up_to_a_bound_and_says_so() -> None:
+    parsed = parse_response("Gate 1: PASS\n" + "fail " * (parse_module.MAX_OCCURRENCES + 10), CARD, embedder=False)
+    assert parsed.gate_sequence == [1]
+    assert parsed.notes == [f"more than {parse_module.MAX_OCCURRENCES} occurrences of 'fail': only the first {parse_module.MAX_OCCURRENCES} of each were read"]
