@@ -295,8 +295,14 @@ def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None)
         for g in card.gates:
             add_edge("start", g.id, kind="sequence", label="")
             add_edge(g.id, "join", kind="join", label=f"weight {g.weight}")
-        add_edge("join", passed, kind="result", label="met" if family != "conjunction" else "no REJECT")
-        add_edge("join", failed, kind="result", label="not met" if family != "conjunction" else "any REJECT")
+        if family == "conjunction":
+            add_edge("join", passed, kind="result", label="no REJECT")
+            add_edge("join", failed, kind="result", label="any REJECT")
+        else:
+            # Counting REJECTs (a bubble gauge), reaching the threshold sinks the card.
+            counts_rejects = card.threshold is not None and card.threshold.count == "REJECT"
+            add_edge("join", failed if counts_rejects else passed, kind="result", label="met")
+            add_edge("join", passed if counts_rejects else failed, kind="result", label="not met")
     else:
         assert classifier is not None
         prefix = card.gates[: classifier.number - 1]

@@ -67,3 +67,11 @@ def test_buffett_price_unknown_leaves_the_checklist_undecided():
     trace = execute(compiled, facts)
     assert trace.verdicts() == ["PROCEED", "PROCEED", "INCONCLUSIVE", "PROCEED", "INCONCLUSIVE", "PROCEED"]
     assert (trace.outcome, trace.trigger) == ("INCONCLUSIVE", "gate_5_inconclusive")
+
+
+def test_a_gauge_that_counts_rejects_draws_met_into_the_fail_outcome():
+    """Regression (graph drawing): 4 of 7 bubble signals met sinks the card, it does not clear it."""
+    graph = compiled_card("dalio_bubble_detection_gauge").graph
+    card = compiled_card("dalio_bubble_detection_gauge").card
+    met = [v for u, v, d in graph.edges(data=True) if u == "join" and d["label"] == "met"]
+    assert met == [f"outcome:{card.outcomes['fail']}"]
