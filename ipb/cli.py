@@ -51,6 +51,8 @@ class RunFormat(str, Enum):
 class GraphFormat(str, Enum):
     dot = "dot"
     mermaid = "mermaid"
+    svg = "svg"
+    png = "png"
 
 
 def _fail(exc: IpbError) -> "typer.Exit":
@@ -206,20 +208,48 @@ def check(
 @app.command()
 def graph(
     card: str = typer.Argument(..., help="Card file or bundled card id."),
-    format: GraphFormat = typer.Option(GraphFormat.dot, "--format", "-f"),
+    format: GraphFormat = typer.Option(GraphFormat.dot, "--format", "-f", help="dot, mermaid (text) or svg, png (pictures)."),
     scenario: Optional[Path] = typer.Option(None, "--scenario", "-s", help="Colour gates by their verdict on this scenario."),
+    output: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to FILE instead of standard output (needed for png on a terminal)."),
+    renderer: str = typer.Option("auto", "--renderer", "-r", help="svg/png: auto (Graphviz's dot if installed, else built-in), graphviz, or python (built-in)."),
 ) -> None:
-    """Print CARD's decision graph as Graphviz DOT or Mermaid."""
+    """Print or write CARD's decision graph: Graphviz DOT, Mermaid, SVG or PNG.
+
+    SVG and PNG come from Graphviz when its ``dot`` program is installed and
+    from the built-in matplotlib renderer otherwise (``--renderer`` chooses).
+    """
     try:
         compiled = compiled_card(card)
         trace = None
         if scenario is not None:
             scen = load_scenario(scenario, compiled.card)
-            trace = execute(compiled, scen.facts)
+            trace = execute(compiled, scen.facts, scenario_id=scen.id, layer=scen.layer)
+        if format in (GraphFormat.svg, GraphFormat.png):
+            from ipb.engine.draw import draw
+
+            drawing = draw(compiled, trace, format=format.value, renderer=renderer)
+            if drawing.note:
+                err.print(drawing.note, markup=False)
+            data = drawing.data
+        else:
+            text = to_dot(compiled, trace) if format is GraphFormat.dot else to_mermaid(compiled, trace)
+            data = (text if text.endswith("\n") else text + "\n").encode("utf-8")
     except IpbError as exc:
         raise _fail(exc) from None
-    text = to_dot(compiled, trace) if format is GraphFormat.dot else to_mermaid(compiled, trace)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    if output is not None:
+        try:
+            output.write_bytes(data)
+        except OSError as exc:
+            err.print(f"{output}: cannot write: {exc.strerror or exc}", markup=False)
+            raise typer.Exit(code=1) from None
+        err.print(f"wrote {output}", markup=False)
+    elif format is GraphFormat.png and sys.stdout.isatty():
+        err.print("a PNG is binary: write it with --out FILE or redirect standard output", markup=False)
+        raise typer.Exit(code=2)
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
 
 
 @app.command()

@@ -48,6 +48,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
+from rapidfuzz.distance import Levenshtein
 
 from ipb.errors import IpbError, ScoreError
 from ipb.scoring.embeddings import Encoder, cosine_matrix, default_encoder, embed
@@ -892,6 +893,15 @@ def lcs_length(a: Sequence[Any], b: Sequence[Any]) -> int:
     return previous[-1]
 
 
+def _edit_within(a: str, b: str, k: int) -> bool:
+    """``edit_distance(a, b) <= k`` for strings, bounded and at C speed (rapidfuzz Levenshtein).
+
+    >>> _edit_within("owners manual", "owner s manual", 3), _edit_within("kitten", "sitting", 2)
+    (True, False)
+    """
+    return bool(Levenshtein.distance(a, b, score_cutoff=k) <= k)
+
+
 def normalized_edit_distance(a: Sequence[Any], b: Sequence[Any]) -> float:
     """NED = EditDistance(S, Ŝ) / max(|S|, |Ŝ|) (§7.14); 0.0 for two empty sequences.
 
@@ -1121,6 +1131,30 @@ def _max_matching(adjacency: Sequence[Sequence[bool]]) -> list[tuple[int, int]]:
     return sorted((i, j) for j, i in enumerate(owner) if i is not None)
 
 
+@lru_cache(maxsize=65536)
+def _decide(gold: str, predicted: str, rel_tol: float, approx_rel_tol: float) -> tuple[bool | None, str]:
+    """:meth:`ElementMatcher.decide`, cached: the same pairs recur across gates, metrics and responses."""
+    g_dir, g_neg = _analyse(gold)
+    p_dir, p_neg = _analyse(predicted)
+    if g_neg != p_neg:
+        return False, "negation"
+    if g_dir is not None and p_dir is not None and g_dir != p_dir:
+        return False, "direction"
+    g_q = _quantities(gold)
+    if g_q:
+        tol = approx_rel_tol if _APPROX.search(gold) else rel_tol
+        ok = _quantities_match(g_q, _quantities(predicted), tol)
+        return ok, "numeric" if ok else "numeric-mismatch"
+    g_n, p_n = _norm(gold), _norm(predicted)
+    if not g_n:
+        return False, "empty"
+    if g_n == p_n:
+        return True, "exact"
+    if f" {g_n} " in f" {p_n} ":
+        return True, "contains"
+    return None, "semantic"
+
+
 @dataclass(frozen=True)
 class ElementMatcher:
     """Decides whether a detected element matches a gold element (§7.7).
@@ -1159,25 +1193,7 @@ class ElementMatcher:
     def decide(self, gold: str, predicted: str) -> tuple[bool | None, str]:
         """Lexical decision for one pair: (True/False, reason), or (None, "semantic")
         when only the cosine can decide."""
-        g_dir, g_neg = _analyse(gold)
-        p_dir, p_neg = _analyse(predicted)
-        if g_neg != p_neg:
-            return False, "negation"
-        if g_dir is not None and p_dir is not None and g_dir != p_dir:
-            return False, "direction"
-        g_q = _quantities(gold)
-        if g_q:
-            tol = self.approx_rel_tol if _APPROX.search(gold) else self.rel_tol
-            ok = _quantities_match(g_q, _quantities(predicted), tol)
-            return ok, "numeric" if ok else "numeric-mismatch"
-        g_n, p_n = _norm(gold), _norm(predicted)
-        if not g_n:
-            return False, "empty"
-        if g_n == p_n:
-            return True, "exact"
-        if f" {g_n} " in f" {p_n} ":
-            return True, "contains"
-        return None, "semantic"
+        return _decide(gold, predicted, self.rel_tol, self.approx_rel_tol)
 
     def match_matrix(self, gold: Sequence[str], predicted: Sequence[str]) -> NDArray[np.bool_]:
         """Boolean matrix, shape (len(gold), len(predicted)): does detected j match gold i."""
@@ -1822,7 +1838,7 @@ def _document_hits(case: Case, investor: InvestorProfile) -> list[tuple[Mapping[
         for s in case.sources:
             if s.year is None or abs(year - s.year) > 1:
                 continue
-            if edit_distance(title, _title_key(s.document)) <= 3:
+            if _edit_within(title, _title_key(s.document), 3):
                 hits.append((c, s))
     return hits
 
@@ -1840,7 +1856,7 @@ def _context_hit(case: Case, citation: Mapping[str, Any], source: SourceRef) -> 
     key = _norm(source.context)
     if not key:
         return False
-    if stated.strip() and edit_distance(_norm(stated), key) <= 3:
+    if stated.strip() and _edit_within(_norm(stated), key, 3):
         return True
     return f" {key} " in f" {_norm(case.text)} "
 

@@ -1,0 +1,400 @@
+"""Readers that turn response files into response records, one per answer.
+
+``ipb score`` reads answers in three formats and hands each on as an
+:class:`InputRecord`: the record number, where it came from, and either the
+response record ``{"item_id", "model", "condition", "response", ...}`` or the
+error that kept it from being one. A bad line never stops a file; it becomes
+an :class:`InputRecord` with an error, so nothing is silently dropped.
+
+Formats
+-------
+``jsonl`` (native)
+    One JSON object a line: ``item_id``, ``model``, ``condition``,
+    ``response`` (required), and optionally ``card`` (the card of an L8 item
+    the answer is about), ``epoch``, ``judge`` (judge-scored components
+    ``fact_acc``, ``geval_l6``, ``geval_l8`` in [0, 1]) and ``corruptions``
+    (written by :func:`ipb.scoring.synthetic.synthetic_responses`). Blank
+    lines are skipped (and not counted); every other line is a record,
+    numbered from 1 by its line number.
+
+``inspect`` (inspect_ai eval logs)
+    A ``.json`` log (``log_format="json"``: ``{"version", "eval": {"model",
+    ...}, "samples": [...]}``) or a ``.eval`` log (a zip with
+    ``header.json`` and ``samples/<id>_epoch_<n>.json``). Each
+    ``EvalSample`` gives one record: ``item_id`` from ``metadata.item_id``,
+    else the sample ``id``; ``model`` from ``output.model``, else
+    ``eval.model``; ``condition`` from the sample's, then the eval's
+    ``metadata.condition``, else the ``condition`` argument; ``epoch``; the
+    response is ``output.completion``, else the text parts of
+    ``output.choices[0].message.content`` (reasoning parts are left out).
+    A sample with an ``error`` and no completion becomes an error record.
+    Fields read follow inspect_ai's ``EvalLog``/``EvalSample``/``ModelOutput``
+    (``inspect_ai.log``, ``inspect_ai.model``).
+
+``lm-eval`` (lm-evaluation-harness ``--log_samples`` files)
+    ``samples_<task>_<date>.jsonl``: one object a line with ``doc_id``,
+    ``doc``, ``target``, ``arguments``, ``resps``, ``filtered_resps``,
+    ``filter``, ``metrics``. ``item_id`` is ``doc["item_id"]``, else
+    ``doc["id"]``; the response is ``resps[0][0]`` (the unfiltered
+    generation), else ``filtered_resps[0]``; ``model`` and ``condition`` come
+    from ``doc`` when present, else from the arguments (the samples file
+    does not name the model; ``results_*.json`` does).
+
+``auto`` picks by name and content: ``.eval``, or ``.json`` holding
+``samples`` and ``eval``, is inspect; a ``.jsonl`` whose first record has
+``doc_id`` and ``resps`` or ``filtered_resps`` is lm-eval; anything else is
+native JSONL.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping
+
+from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
+
+__all__ = [
+    "InputRecord",
+    "FORMATS",
+    "adapters",
+    "adapter",
+    "detect_format",
+    "read_responses",
+    "records_from",
+]
+
+
+@dataclass(frozen=True)
+class InputRecord:
+    """One response record as read, or why it could not be read.
+
+    Attributes
+    ----------
+    number : int
+        1-based record number (the line number in a JSONL file, the sample
+        index in an inspect log).
+    source : str
+        ``FILE:LINE`` or ``FILE:samples/ID_epoch_N.json``.
+    data : dict or None
+        The response record; None when ``error`` is set.
+    error : IpbError or None
+        Why the record is unusable (not JSON, not an object...).
+    """
+
+    number: int
+    source: str
+    data: dict[str, Any] | None
+    error: IpbError | None = None
+
+
+Adapter = Callable[..., Iterator[InputRecord]]
+_ADAPTERS: dict[str, Adapter] = {}
+
+
+def adapter(name: str) -> Callable[[Adapter], Adapter]:
+    """Register a reader for format ``name`` (``fn(path, *, model, condition) -> iterator``)."""
+
+    def register(fn: Adapter) -> Adapter:
+        _ADAPTERS[name] = fn
+        return fn
+
+    return register
+
+
+def adapters() -> list[str]:
+    """The registered format names."""
+    return list(_ADAPTERS)
+
+
+def _record_error(number: int, source: str, message: str, rule: str, **fields: Any) -> InputRecord:
+    file, _, line = source.rpartition(":")
+    err = ScoreError(message, file=file or source, line=number if line.isdigit() else None, rule=rule, **fields)
+    return InputRecord(number, source, None, err)
+
+
+# --------------------------------------------------------------------------- native JSONL
+
+
+def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
+    """(line number, text or None, error or None) for every non-blank line, read as bytes."""
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            stripped = raw.strip()
+            if not stripped:
+                continue
+            try:
+                yield number, stripped.decode("utf-8"), None
+            except UnicodeDecodeError as exc:
+                yield number, None, f"line {number} is not UTF-8 text (byte {exc.start + 1} is {raw[exc.start]:#04x})"
+
+
+def _json_object(number: int, source: str, text: str) -> InputRecord:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _record_error(number, source, f"line {number} is not JSON: {exc.msg} at column {exc.colno}", "json")
+    except RecursionError:
+        return _record_error(number, source, f"line {number} nests too deeply to read", "json")
+    if not isinstance(value, dict):
+        return _record_error(number, source, f"line {number} is a JSON {type(value).__name__}, not an object", "json")
+    return InputRecord(number, source, value)
+
+
+@adapter("jsonl")
+def read_jsonl(path: Path, *, model: str | None = None, condition: str | None = None) -> Iterator[InputRecord]:
+    """Native response records, one JSON object a line (``model``/``condition`` fill missing fields)."""
+    for number, text, problem in _jsonl_lines(path):
+        source = f"{path}:{number}"
+        if problem is not None or text is None:
+            yield _record_error(number, source, problem or "unreadable line", "encoding")
+            continue
+        record = _json_object(number, source, text)
+        if record.data is not None:
+            if model is not None:
+                record.data.setdefault("model", model)
+            if condition is not None:
+                record.data.setdefault("condition", condition)
+        yield record
+
+
+# --------------------------------------------------------------------------- inspect_ai
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _message_text(message: Any) -> str | None:
+    if not isinstance(message, Mapping):
+        return None
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [p.get("text") for p in content if isinstance(p, Mapping) and p.get("type", "text") == "text"]
+        texts = [p for p in parts if isinstance(p, str)]
+        return "\n".join(texts) if texts else None
+    return None
+
+
+def _inspect_response(sample: Mapping[str, Any]) -> str | None:
+    output = sample.get("output")
+    if not isinstance(output, Mapping):
+        return None
+    completion = output.get("completion")
+    if isinstance(completion, str) and completion:
+        return completion
+    choices = output.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], Mapping):
+        text = _message_text(choices[0].get("message"))
+        if text is not None:
+            return text
+    return completion if isinstance(completion, str) else None
+
+
+def _inspect_record(number: int, source: str, sample: Any, header: Mapping[str, Any],
+                    model: str | None, condition: str | None) -> InputRecord:
+    if not isinstance(sample, Mapping):
+        return _record_error(number, source, f"sample {number} is not an object", "inspect")
+    meta = _mapping(sample.get("metadata"))
+    spec = _mapping(header.get("eval"))
+    spec_meta = _mapping(spec.get("metadata"))
+    item_id = meta.get("item_id", sample.get("id"))
+    output = _mapping(sample.get("output"))
+    response = _inspect_response(sample)
+    error = sample.get("error")
+    if not response and error:
+        message = error.get("message") if isinstance(error, Mapping) else str(error)
+        return _record_error(number, source, f"sample {item_id!r} ended in an error and has no output: {message}",
+                             "sample_error")
+    data: dict[str, Any] = {
+        "item_id": None if item_id is None else str(item_id),
+        "model": model or output.get("model") or spec.get("model"),
+        "condition": meta.get("condition") or spec_meta.get("condition") or condition,
+        "response": response,
+    }
+    if sample.get("epoch") is not None:
+        data["epoch"] = sample.get("epoch")
+    for key in ("card", "judge"):
+        if key in meta:
+            data[key] = meta[key]
+    return InputRecord(number, source, data)
+
+
+def _sample_key(name: str) -> tuple[str, int]:
+    m = re.match(r"samples/(.*)_epoch_(\d+)\.json$", name)
+    return (m.group(1), int(m.group(2))) if m else (name, 0)
+
+
+@adapter("inspect")
+def read_inspect(path: Path, *, model: str | None = None, condition: str | None = None) -> Iterator[InputRecord]:
+    """Samples of an inspect_ai eval log (``.json`` or ``.eval``).
+
+    Raises
+    ------
+    LoadError
+        The file is not an inspect log (not JSON, not a zip, no samples).
+    """
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+            header: Mapping[str, Any] = {}
+            for candidate in ("header.json", "_journal/start.json"):
+                if candidate in names:
+                    loaded = json.loads(archive.read(candidate).decode("utf-8"))
+                    header = loaded if isinstance(loaded, Mapping) else {}
+                    break
+            samples = sorted((n for n in names if n.startswith("samples/") and n.endswith(".json")), key=_sample_key)
+            for number, name in enumerate(samples, start=1):
+                source = f"{path}:{name}"
+                try:
+                    sample = json.loads(archive.read(name).decode("utf-8"))
+                except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                    yield _record_error(number, source, f"{name} is not a JSON sample ({exc})", "inspect")
+                    continue
+                yield _inspect_record(number, source, sample, header, model, condition)
+        return
+    try:
+        log = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LoadError(f"{path} is not an inspect_ai log (not JSON: {exc})", file=str(path), rule="inspect") from None
+    if not isinstance(log, Mapping) or not isinstance(log.get("samples"), list):
+        raise LoadError(f"{path} is not an inspect_ai log with samples (log_samples off?)", file=str(path), rule="inspect")
+    for number, sample in enumerate(log["samples"], start=1):
+        sid = sample.get("id") if isinstance(sample, Mapping) else None
+        epoch = sample.get("epoch") if isinstance(sample, Mapping) else None
+        yield _inspect_record(number, f"{path}:samples[{number - 1}] (id {sid}, epoch {epoch})", sample, log, model, condition)
+
+
+# --------------------------------------------------------------------------- lm-evaluation-harness
+
+
+def _first_text(value: Any) -> str | None:
+    while isinstance(value, list) and value:
+        value = value[0]
+    return value if isinstance(value, str) else None
+
+
+@adapter("lm-eval")
+def read_lm_eval(path: Path, *, model: str | None = None, condition: str | None = None) -> Iterator[InputRecord]:
+    """Per-sample records of an lm-evaluation-harness ``samples_*.jsonl`` file."""
+    for number, text, problem in _jsonl_lines(path):
+        source = f"{path}:{number}"
+        if problem is not None or text is None:
+            yield _record_error(number, source, problem or "unreadable line", "encoding")
+            continue
+        record = _json_object(number, source, text)
+        if record.data is None:
+            yield record
+            continue
+        sample = record.data
+        doc = _mapping(sample.get("doc"))
+        item_id = doc.get("item_id", doc.get("id"))
+        response = _first_text(sample.get("resps"))
+        if response is None:
+            response = _first_text(sample.get("filtered_resps"))
+        data: dict[str, Any] = {
+            "item_id": None if item_id is None else str(item_id),
+            "model": doc.get("model") or model,
+            "condition": doc.get("condition") or condition,
+            "response": response,
+        }
+        if sample.get("filter") not in (None, "none"):
+            data["filter"] = sample.get("filter")
+        if "card" in doc:
+            data["card"] = doc["card"]
+        yield InputRecord(number, source, data)
+
+
+# --------------------------------------------------------------------------- dispatch
+
+#: Format names accepted by :func:`read_responses` (``auto`` detects).
+FORMATS = ("auto", "jsonl", "inspect", "lm-eval")
+
+
+def detect_format(path: str | Path) -> str:
+    """``inspect``, ``lm-eval`` or ``jsonl`` for the file at ``path`` (see the module docstring).
+
+    Raises
+    ------
+    LoadError
+        The file cannot be opened.
+    """
+    p = Path(path)
+    try:
+        if p.suffix == ".eval" or zipfile.is_zipfile(p):
+            return "inspect"
+        with open(p, "rb") as handle:
+            head = handle.read(4096).lstrip()
+    except OSError as exc:
+        raise LoadError(f"cannot read {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
+    if p.suffix == ".json" and head.startswith(b"{"):
+        try:
+            doc = json.loads(p.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return "jsonl"
+        if isinstance(doc, Mapping) and "samples" in doc and "eval" in doc:
+            return "inspect"
+        return "jsonl"
+    for _, text, _problem in _jsonl_lines(p):
+        if text is None:
+            break
+        try:
+            first = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            break
+        if isinstance(first, Mapping) and "doc_id" in first and ("resps" in first or "filtered_resps" in first):
+            return "lm-eval"
+        break
+    return "jsonl"
+
+
+def read_responses(
+    path: str | Path,
+    *,
+    format: str = "auto",
+    model: str | None = None,
+    condition: str | None = None,
+) -> Iterator[InputRecord]:
+    """Every response record of ``path``, in file order, bad ones included as errors.
+
+    Parameters
+    ----------
+    format : {"auto", "jsonl", "inspect", "lm-eval"}
+    model, condition : str, optional
+        Values for records that do not carry their own (the adapters' fallback).
+
+    Raises
+    ------
+    LoadError
+        The file cannot be read at all, or ``format`` is unknown.
+    """
+    p = Path(path)
+    if format not in FORMATS:
+        raise LoadError(f"unknown response format {format!r}; formats: {', '.join(FORMATS)}", rule="format",
+                        name=format, suggestion=did_you_mean(format, list(FORMATS)))
+    if not p.is_file():
+        raise LoadError(f"no such responses file: {p}", file=str(p), rule="file")
+    chosen = detect_format(p) if format == "auto" else format
+    try:
+        yield from _ADAPTERS[chosen](p, model=model, condition=condition)
+    except OSError as exc:
+        raise LoadError(f"cannot read {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
+    except zipfile.BadZipFile as exc:
+        raise LoadError(f"{p} is not a readable .eval archive: {exc}", file=str(p), rule="inspect") from None
+
+
+def records_from(responses: list[Mapping[str, Any]], source: str = "<records>") -> list[InputRecord]:
+    """In-memory response dicts as input records numbered from 1 (a non-dict is an error record)."""
+    out = []
+    for number, data in enumerate(responses, start=1):
+        where = f"{source}:{number}"
+        if isinstance(data, Mapping):
+            out.append(InputRecord(number, where, dict(data)))
+        else:
+            out.append(_record_error(number, where, f"record {number} is a {type(data).__name__}, not an object", "json"))
+    return out

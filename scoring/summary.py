@@ -1,0 +1,355 @@
+"""Aggregate scored responses: means with seeded bootstrap CIs by group, and the §7.2 deltas.
+
+:func:`summarize` turns the records :func:`ipb.scoring.run.score_records`
+writes into ``summary.json`` (``grammar/summary.schema.json``):
+
+- ``counts``: records, scored, unscored, parse failures and input errors,
+  by reason;
+- ``groups``: for each dimension (``overall``, ``model``, ``condition``,
+  ``layer``, ``investor``, ``topology``, ``card``, and ``corruption`` when
+  records carry corruptions) and each of its values, the number of units,
+  how many were scored or left out and why, the mean of every metric with
+  a percentile-bootstrap CI over the scored units where it applies (the
+  count where it does not is ``n_not_applicable``), and every failure
+  mode's firing rate among the units where it applies. Units are
+  responses, except for ``investor``, ``topology`` and ``card``, whose units
+  are the response's targets (one per gold card; L8 items have several);
+- ``by_model_layer``: the headline numbers (layer composite, BASP-strict,
+  its conjunction rate, GRA, VerdictAcc) for every model and layer;
+- ``deltas``: when two or more of the paper's conditions A (closed book),
+  B (PKB-augmented) and C (oracle) are present, the knowledge gap C - A,
+  retrieval vs oracle B - C and application gap 1 - C, for each model and
+  over all models, each with a paired bootstrap CI over items.
+
+Parse failures and unusable records are never averaged in: they are counted
+(``n_parse_failures``, ``n_invalid``) and left out, as §7.5 prescribes for
+placeholders.
+
+Every interval uses ``numpy.random.default_rng(seed)``, so the same records
+and seed give the same file. For the mean of a metric with few distinct
+values (flags, verdicts, SAP) the resample is drawn as multinomial counts
+over the distinct values, which has exactly the distribution of the index
+resample and costs O(distinct values) per resample; otherwise indices are
+resampled (:func:`ipb.scoring.bootstrap.bootstrap_ci`).
+
+References
+----------
+InvestPhilBench §7.2 (conditions and deltas), §7.5 (unscored placeholders
+excluded from means), §8 and Table 11 (bootstrap 95% CIs), §7.13, §7.15.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ipb.scoring.bootstrap import bootstrap_ci, bootstrap_delta_ci
+from ipb.scoring.fmdp import FM_NAMES
+
+__all__ = [
+    "DIMENSIONS",
+    "TARGET_DIMENSIONS",
+    "HEADLINE_METRICS",
+    "DELTA_METRICS",
+    "DELTAS",
+    "mean_ci",
+    "summarize",
+]
+
+#: Dimensions whose units are responses.
+RESPONSE_DIMENSIONS = ("overall", "model", "condition", "layer", "corruption")
+#: Dimensions whose units are targets (a response's gold cards).
+TARGET_DIMENSIONS = ("investor", "topology", "card")
+DIMENSIONS = ("overall", "model", "condition", "layer", "investor", "topology", "card", "corruption")
+#: Metrics of the ``by_model_layer`` table.
+HEADLINE_METRICS = ("layer_composite", "basp_strict", "basp_conjunction", "gra", "verdict_acc")
+#: Metrics the condition deltas are computed for.
+DELTA_METRICS = ("layer_composite", "w1_composite", "basp_strict", "gra", "verdict_acc", "verdict_acc_gates",
+                 "ogrs_k", "kccs", "gcf")
+#: The §7.2 diagnostic quantities: name -> (minuend condition, subtrahend condition).
+DELTAS = {"C-A": ("C", "A"), "B-C": ("B", "C")}
+#: Distinct values up to which the multinomial resample is used.
+_MULTINOMIAL_MAX = 64
+_DIGITS = 6
+
+
+def _r(x: float) -> float:
+    return round(float(x), _DIGITS)
+
+
+def mean_ci(
+    values: Sequence[float], *, n_resamples: int = 2000, seed: int = 0, confidence: float = 0.95
+) -> dict[str, float | int] | None:
+    """Mean of ``values`` with a percentile-bootstrap interval, or None when empty.
+
+    Parameters
+    ----------
+    values : sequence of float
+        Already cleaned (no None).
+    n_resamples, seed, confidence
+        As :func:`ipb.scoring.bootstrap.bootstrap_ci`.
+
+    Returns
+    -------
+    dict
+        ``{"mean", "low", "high", "n"}`` rounded to 6 decimals.
+
+    Examples
+    --------
+    >>> mean_ci([1.0, 1.0, 0.0, 1.0], n_resamples=1000)["mean"]
+    0.75
+    >>> mean_ci([0.5, 0.5])
+    {'mean': 0.5, 'low': 0.5, 'high': 0.5, 'n': 2}
+    >>> mean_ci([]) is None
+    True
+    """
+    if len(values) == 0:
+        return None
+    data = np.asarray(values, dtype=np.float64)
+    n = int(data.size)
+    mean = float(np.mean(data))
+    uniq, counts = np.unique(data, return_counts=True)
+    if uniq.size == 1:
+        return {"mean": _r(mean), "low": _r(mean), "high": _r(mean), "n": n}
+    if uniq.size <= _MULTINOMIAL_MAX:
+        rng = np.random.default_rng(seed)
+        draws = rng.multinomial(n, counts / n, size=n_resamples)
+        stats = draws @ uniq / n
+        alpha = 1.0 - confidence
+        low, high = np.percentile(stats, [100 * alpha / 2, 100 * (1 - alpha / 2)])
+    else:
+        ci = bootstrap_ci(data.tolist(), n_resamples=n_resamples, seed=seed, confidence=confidence)
+        assert ci is not None
+        low, high = ci.low, ci.high
+    return {"mean": _r(mean), "low": _r(min(low, mean)), "high": _r(max(high, mean)), "n": n}
+
+
+# --------------------------------------------------------------------------- units
+
+
+def _flag_values(flags: Mapping[str, Any]) -> dict[str, bool | None]:
+    """Target flags (FailureFlag dicts) or response flags (bool/None) -> fired / None when not applicable."""
+    out: dict[str, bool | None] = {}
+    for fm in FM_NAMES:
+        f = flags.get(fm)
+        if isinstance(f, Mapping):
+            out[fm] = bool(f.get("fired")) if f.get("applicable") else None
+        elif isinstance(f, bool):
+            out[fm] = f
+        else:
+            out[fm] = None
+    return out
+
+
+class _Unit:
+    __slots__ = ("status", "reason_code", "metrics", "flags", "key")
+
+    def __init__(self, status: str, reason_code: str | None, metrics: Mapping[str, Any], flags: Mapping[str, Any],
+                 key: tuple[Any, ...]) -> None:
+        self.status = status
+        self.reason_code = reason_code
+        self.metrics = metrics
+        self.flags = _flag_values(flags)
+        self.key = key
+
+
+def _corruption_label(record: Mapping[str, Any]) -> str | None:
+    value = record.get("corruptions")
+    if not isinstance(value, list):
+        return None
+    names = [c.get("name") if isinstance(c, Mapping) else c for c in value]
+    return "+".join(str(n) for n in names) if names else "none"
+
+
+def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any, parse_failures: frozenset[str],
+                 ) -> dict[str, Any]:
+    scored = [u for u in units if u.status == "scored"]
+    stats: dict[str, Any] = {
+        "n": len(units),
+        "n_scored": len(scored),
+        "n_unscored": len(units) - len(scored),
+        "n_parse_failures": sum(1 for u in units if u.status != "scored" and u.reason_code in parse_failures),
+        "n_invalid": sum(1 for u in units if u.status != "scored" and u.reason_code not in parse_failures),
+        "metrics": {},
+        "flags": {},
+    }
+    for name in names:
+        vals = [float(u.metrics[name]) for u in scored if u.metrics.get(name) is not None]
+        ci = mean_ci(vals, n_resamples=options.n_resamples, seed=options.seed, confidence=options.confidence)
+        if ci is not None:
+            ci["n_not_applicable"] = len(scored) - len(vals)
+        stats["metrics"][name] = ci
+    for fm in FM_NAMES:
+        fired = [u.flags[fm] for u in scored if u.flags.get(fm) is not None]
+        ci = mean_ci([1.0 if f else 0.0 for f in fired], n_resamples=options.n_resamples, seed=options.seed,
+                     confidence=options.confidence)
+        stats["flags"][fm] = None if ci is None else {
+            "rate": ci["mean"], "low": ci["low"], "high": ci["high"], "n_fired": sum(1 for f in fired if f),
+            "n_applicable": len(fired),
+        }
+    return stats
+
+
+# --------------------------------------------------------------------------- deltas
+
+
+def _per_item(units: Iterable[_Unit], metric: str) -> dict[tuple[Any, ...], dict[str, float]]:
+    """(model, item) -> condition letter -> mean value over that cell's scored units (epochs, corruptions)."""
+    sums: dict[tuple[Any, ...], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for u in units:
+        model, condition, item = u.key
+        if u.status != "scored" or condition not in ("A", "B", "C") or u.metrics.get(metric) is None:
+            continue
+        sums[(model, item)][condition].append(float(u.metrics[metric]))
+    return {k: {c: sum(v) / len(v) for c, v in cells.items()} for k, cells in sums.items()}
+
+
+def _ci_dict(ci: Any) -> dict[str, Any] | None:
+    if ci is None:
+        return None
+    return {"estimate": _r(ci.estimate), "low": _r(ci.low), "high": _r(ci.high), "n": int(ci.n)}
+
+
+def _deltas_for(units: Sequence[_Unit], options: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, (x, y) in DELTAS.items():
+        per_metric: dict[str, Any] = {}
+        for metric in DELTA_METRICS:
+            cells = _per_item(units, metric)
+            keys = sorted((k for k, v in cells.items() if x in v and y in v), key=lambda k: (str(k[0]), str(k[1])))
+            a = [cells[k][x] for k in keys]
+            b = [cells[k][y] for k in keys]
+            per_metric[metric] = _ci_dict(bootstrap_delta_ci(a, b, paired=True, n_resamples=options.n_resamples,
+                                                             seed=options.seed, confidence=options.confidence)) if keys else None
+        out[name] = per_metric
+    gap: dict[str, Any] = {}
+    for metric in DELTA_METRICS:
+        cells = _per_item(units, metric)
+        keys = sorted((k for k, v in cells.items() if "C" in v), key=lambda k: (str(k[0]), str(k[1])))
+        ci = mean_ci([cells[k]["C"] for k in keys], n_resamples=options.n_resamples, seed=options.seed,
+                     confidence=options.confidence)
+        gap[metric] = None if ci is None else {"estimate": _r(1 - ci["mean"]), "low": _r(1 - ci["high"]),
+                                                "high": _r(1 - ci["low"]), "n": ci["n"]}
+    out["1-C"] = gap
+    return out
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def _tool_version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("ipb")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
+        return "0+unknown"
+
+
+def summarize(
+    records: Sequence[Mapping[str, Any]],
+    *,
+    options: Any = None,
+    inputs: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The ``summary.json`` document for a run's result records.
+
+    Parameters
+    ----------
+    records : sequence of dict
+        As :func:`ipb.scoring.run.score_records` returns them.
+    options : ScoreOptions, optional
+        Seed, resamples and confidence of the intervals (and what is
+        recorded under ``options``).
+    inputs : mapping, optional
+        Where the items and responses came from (copied into the summary).
+
+    Returns
+    -------
+    dict
+        See the module docstring and ``grammar/summary.schema.json``.
+    """
+    from ipb.scoring.run import PARSE_FAILURES, RESULT_VERSION, SUMMARY_KIND, ScoreOptions, summary_metric_names
+
+    options = options or ScoreOptions()
+    names = summary_metric_names()
+    response_units: dict[str, dict[str, list[_Unit]]] = {d: defaultdict(list) for d in DIMENSIONS}
+    has_corruptions = any(r.get("corruptions") is not None for r in records)
+    all_units: list[_Unit] = []
+    for r in records:
+        key = (r.get("model"), r.get("condition_key"), r.get("item_id"))
+        unit = _Unit(r.get("status", "unscored"), r.get("reason_code"), r.get("metrics") or {}, r.get("flags") or {}, key)
+        all_units.append(unit)
+        response_units["overall"]["all"].append(unit)
+        response_units["model"][str(r.get("model") or "(none)")].append(unit)
+        response_units["condition"][str(r.get("condition_key") or "(none)")].append(unit)
+        if r.get("layer"):
+            response_units["layer"][str(r["layer"])].append(unit)
+        if has_corruptions:
+            response_units["corruption"][_corruption_label(r) or "(none)"].append(unit)
+        for t in r.get("targets") or ():
+            status = t.get("status") or "unscored"
+            tunit = _Unit(status, t.get("reason_code"), t.get("metrics") or {}, t.get("flags") or {}, key)
+            for dim, field in (("investor", "investor"), ("topology", "topology"), ("card", "card")):
+                if t.get(field):
+                    response_units[dim][str(t[field])].append(tunit)
+    groups: dict[str, Any] = {}
+    for dim in DIMENSIONS:
+        if dim == "corruption" and not has_corruptions:
+            continue
+        groups[dim] = {k: _group_stats(v, names, options, PARSE_FAILURES) for k, v in sorted(response_units[dim].items())}
+    by_model_layer: dict[str, Any] = {}
+    cells: dict[tuple[str, str], list[_Unit]] = defaultdict(list)
+    for r, u in zip(records, all_units):
+        if r.get("layer"):
+            cells[(str(r.get("model") or "(none)"), str(r["layer"]))].append(u)
+    for (model, layer), units in sorted(cells.items()):
+        scored = [u for u in units if u.status == "scored"]
+        row = {}
+        for metric in HEADLINE_METRICS:
+            vals = [float(u.metrics[metric]) for u in scored if u.metrics.get(metric) is not None]
+            row[metric] = mean_ci(vals, n_resamples=options.n_resamples, seed=options.seed, confidence=options.confidence)
+        by_model_layer.setdefault(model, {})[layer] = {"n": len(units), "n_scored": len(scored), "metrics": row}
+    conditions = sorted({u.key[1] for u in all_units if u.status == "scored" and u.key[1] in ("A", "B", "C")})
+    deltas: dict[str, Any] | None = None
+    if len(conditions) >= 2:
+        by_model: dict[str, list[_Unit]] = defaultdict(list)
+        for u in all_units:
+            by_model[str(u.key[0] or "(none)")].append(u)
+        deltas = {
+            "conditions": conditions,
+            "paired_by": "item (mean over a model's epochs and corruptions of the item in each condition)",
+            "metrics": list(DELTA_METRICS),
+            "by_model": {m: _deltas_for(us, options) for m, us in sorted(by_model.items())},
+            "all_models": _deltas_for(all_units, options),
+        }
+    reasons = Counter(str(r.get("reason_code")) for r in records if r.get("status") != "scored")
+    n_scored = sum(1 for r in records if r.get("status") == "scored")
+    errors = [
+        {"record": r.get("record"), "source": r.get("source"), "item_id": r.get("item_id"),
+         "reason_code": r.get("reason_code"), "reason": r.get("reason")}
+        for r in records if r.get("status") != "scored"
+    ]
+    return {
+        "version": RESULT_VERSION,
+        "kind": SUMMARY_KIND,
+        "tool": {"name": "ipb", "version": _tool_version()},
+        "options": options.describe(),
+        "inputs": dict(inputs or {}),
+        "counts": {
+            "records": len(records),
+            "scored": n_scored,
+            "unscored": len(records) - n_scored,
+            "parse_failures": sum(n for code, n in reasons.items() if code in PARSE_FAILURES),
+            "invalid": sum(n for code, n in reasons.items() if code not in PARSE_FAILURES),
+            "by_reason": dict(sorted(reasons.items())),
+        },
+        "metrics": names,
+        "failure_modes": list(FM_NAMES),
+        "groups": groups,
+        "by_model_layer": by_model_layer,
+        "deltas": deltas,
+        "unscored": errors,
+    }

@@ -1,0 +1,777 @@
+"""Synthetic responses from gold programs, with controlled, recorded corruptions.
+
+The metric calibration harness of issue 5 (item 4): :func:`synthetic_responses`
+renders, for each item, a plausible answer text from the item's gold
+reasoning program (paper §6.3, Appendix E), then applies named corruptions to
+it, each a known defect a metric should react to (what it should move in
+brackets):
+
+- ``none``: the gold program, faithfully (every metric at its ceiling);
+- ``drop_gate``: leaves out one reached gate that no other gate's elements
+  name (GCF, OGRS, GRA, per-gate VerdictAcc; the gates still stated keep
+  their verdicts);
+- ``swap_gates``: exchanges two adjacent reached gates (Kendall tau and
+  OGRS, not GCF; nothing on a ``parallel_threshold`` card, which has no
+  prescribed order);
+- ``flip_verdict``: the opposite verdict at one reached gate (per-gate
+  VerdictAcc, GRA);
+- ``flip_final``: the opposite final verdict (final VerdictAcc);
+- ``omit_kill_element``: drops one required element of one decided kill
+  gate (KCCS, GRA; FM-3 only if that leaves under half the kill gates
+  detected);
+- ``omit_kill_criteria``: names every reached kill gate without any of its
+  elements or its kill label (KCCS, GRA, FM-3);
+- ``invent_gate``: adds a gate the card lacks, numbered past its last gate
+  (FM-1);
+- ``wrong_year``: cites the answer's source with a later, wrong year (SAP@2
+  and SAP@3; FM-2 when the item gives the true year; FM-6 where the year
+  makes the framework over 10 years younger than an L6-L8 scenario or falls
+  after a hard career boundary);
+- ``borrow_phrases``: speaks in the distinctive phrases of an investor of
+  another school (FM-4 persona inversion).
+
+A corruption that cannot apply to an item (there is no second reached gate
+to swap, no kill gate, no dated source) leaves the text as it is and is
+recorded with ``applied: false`` and why, so a calibration run can tell
+"did not move" from "was not done". Several corruptions combine with ``+``
+(``"drop_gate+wrong_year"``). A corruption is one function registered with
+:func:`corruption`.
+
+The text uses a numbered-gate layout that :func:`ipb.scoring.parse.parse_response`
+reads back::
+
+    Warren Buffett's Buffett Acquisition Checklist, applied to the scenario.
+    Warren Buffett stresses be fearful when others are greedy.
+    Source: "Berkshire Hathaway Chairman's Letter to Shareholders" (1977), four criteria: ...
+
+    Gate 1: Circle of Competence \u2014 PROCEED. Considered: subscription economics; ...
+    Gate 5: Margin of Safety \u2014 REJECT. Considered: price $50B; intrinsic ~$25B; 2x premium. Kill criterion: price exceeds intrinsic value.
+    Gate 6: Holding Period Economics \u2014 N/A, not reached.
+
+    Final verdict: DECLINE
+    In Buffett's terms, the case rests on be fearful when others are greedy.
+
+Text outside a gate's own line never names a gate of the card (voice
+phrases, citation titles and locators that would are left out), so the only
+gate mentions are the gate lines. L8 items get one ``## investor: card``
+section per card.
+
+Everything random (which gate, which peer, which invented name) comes from
+``random.Random`` seeded with the run seed, the item id and the corruption
+spec, so the same items and seed give the same responses.
+
+References
+----------
+Issue 5 item 4 (calibration harness); paper §7.3, §7.6-§7.11, §7.13.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from rapidfuzz import fuzz
+
+from ipb.errors import IpbError, ScoreError
+from ipb.scoring.registry import Registry
+
+__all__ = [
+    "SYNTHETIC_VERSION",
+    "PlannedGate",
+    "Plan",
+    "NotApplicable",
+    "CorruptionFn",
+    "corruptions",
+    "corruption",
+    "corruption_names",
+    "parse_corruption_spec",
+    "plan_for_gold",
+    "render_plan",
+    "golds_of",
+    "synthetic_responses",
+    "get_corruption",
+    "scenario_year_of",
+    "bundled_items",
+]
+
+#: Version of the response records :func:`synthetic_responses` writes.
+SYNTHETIC_VERSION = 1
+
+#: Gate names no bundled card uses: the pool ``invent_gate`` draws from.
+INVENTED_GATE_NAMES = (
+    "Dividend Reinvestment Policy",
+    "Insider Ownership Threshold",
+    "Technical Momentum Confirmation",
+    "Analyst Consensus Check",
+    "Social Media Sentiment Screen",
+    "Headquarters Location Review",
+    "Brand Awareness Survey",
+    "Short Interest Filter",
+)
+
+_PASS, _FAIL = "pass", "fail"
+
+
+class NotApplicable(Exception):
+    """Raised by a corruption that cannot apply to this item; the message says why."""
+
+
+@dataclass
+class PlannedGate:
+    """One gate as the synthetic answer will state it."""
+
+    number: int
+    name: str
+    verdict: str
+    elements: list[str]
+    kill_label: str | None = None
+    invented: bool = False
+
+
+@dataclass
+class Plan:
+    """What a synthetic answer says about one card, before rendering.
+
+    Corruptions edit a plan in place; :func:`render_plan` turns it into text.
+    """
+
+    card_id: str
+    card_name: str
+    investor: str
+    item_id: str
+    gates: list[PlannedGate]
+    final_verdict: str
+    pass_outcome: str
+    fail_outcome: str
+    card_gate_names: tuple[str, ...]
+    sources: tuple[tuple[str, int, str | None], ...]
+    citation: tuple[str, int, str | None] | None
+    voice: list[str]
+    scenario_year: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def reached(self) -> list[PlannedGate]:
+        """Gates with a decided or INCONCLUSIVE verdict (not N/A, not invented)."""
+        return [g for g in self.gates if not g.invented and g.verdict in ("PROCEED", "REJECT", "INCONCLUSIVE")]
+
+
+#: ``fn(plan, rng) -> details``: edit ``plan`` in place and say what was done;
+#: raise :class:`NotApplicable` when the item gives nothing to corrupt.
+CorruptionFn = Callable[[Plan, random.Random], dict[str, Any]]
+
+#: Registry of corruptions, filled by :func:`corruption`.
+corruptions: Registry[CorruptionFn] = Registry("corruption")
+#: Decorator registering a corruption (``@corruption("drop_gate", section="§7.6")``).
+corruption = corruptions.register
+
+
+def corruption_names() -> list[str]:
+    """Every registered corruption, in registration order (``none`` first)."""
+    return corruptions.names()
+
+
+# --------------------------------------------------------------------------- the corruptions
+
+
+@corruption("none", section="§6.3", bounds=None)
+def none(plan: Plan, rng: random.Random) -> dict[str, Any]:
+    """No corruption: the gold program rendered faithfully (every metric at its ceiling)."""
+    return {}
+
+
+@corruption("drop_gate", section="§7.6", bounds=None)
+def drop_gate(plan: Plan, rng: random.Random) -> dict[str, Any]:
+    """Leave out one reached gate (one no other gate's elements name): GCF, OGRS,
+    GRA and per-gate VerdictAcc drop; the gates still stated keep their verdicts."""
+    reached = plan.reached()
+    if len(reached) < 2:
+        raise NotApplicable("fewer than two reached gates (dropping the only one leaves nothing to parse)")
+    card = _card(plan.card_id)
+    droppable = [g for g in reached if not _named_elsewhere(g, plan, card)]
+    if not droppable:
+        raise NotApplicable("every reached gate is named in another gate's elements")
+    gate = rng.choice(droppable)
+    plan.gates.remove(gate)
+    return {"gate": gate.number, "name": gate.name}
+
+
+def _named_elsewhere(gate: PlannedGate, plan: Plan, card: Any) -> bool:
+    """Whether another stated gate's elements name ``gate`` (dropping it would leave it mentioned)."""
+    own = next((g for g in card.gates if g.number == gate.number), None)
+    if own is None:
+        return False
+    vocabulary = [v for v in (_norm(x) for x in (own.name, *own.aliases, own.id)) if v]
+    return any(_mentions(_human(e), vocabulary) for g in plan.gates if g is not gate for e in g.elements)
+
+
+@corruption("swap_gates", section="§7.6", bounds=None)
+def swap_gates(plan: Plan, rng: random.Random) -> dict[str, Any]:
+    """Exchange the positions of two adjacent reached gates: Kendall tau and OGRS drop, GCF does not."""
+    reached = plan.reached()
+    if len(reached) < 2:
+        raise NotApplicable("fewer than two reached gates")
+    k = rng.randrange(len(reached) - 1)
+    a, b = reached[k], reached[k + 1]
+    i, j = plan.gates.index(a), plan.gates.index(b)
+    plan.gates[i], plan.gates[j] = b, a
+    return {"gates": [a.number, b.number]}
+
+
+_FLIP = {"PROCEED": "REJECT", "REJECT": "PROCEED", "INCONCLUSIVE": "REJECT"}
+
+
+@corruption("flip_verdict", section="§7.3", bounds=None)
+def flip_verdict(plan: Plan, rng: random.Random) -> dict[str, Any]:
+    """State the opposite verdict at one reached gate (PROCEED <-> REJECT,
+    INCONCLUSIVE -> REJECT): per-gate VerdictAcc and GRA drop."""
+    reached = plan.reached()
+    if not reached:
+        raise NotApplicable("no reached gate")
+    gate = rng.choice(reached)
+    old = gate.verdict
+    gate.verdict = _FLIP[old]
+    if gate.verdict != "REJECT":
+        gate.kill_label = None
+    return {"gate": gate.number, "from": old, "to": gate.verdict}
+
+
+@corruption("flip_final", section="§7.13", bounds=None)
+def flip_final(plan: Plan, rng: random.Random) -> dict[str, Any]:
+    """State the opposite final verdict (the card's pass <-> fail outcome; a gold
+    INCONCLUSIVE becomes the fail outcome): final VerdictAcc drops."""
+    old = plan.final_verdict
+    if old == plan.pass_outcome:
+        new = plan.fail_outcome
+    elif old == plan.fail_outcome:
+        new = plan.pass_outcome
+    else:
+        new = plan.fail_outcome
+    plan.final_verdict = new
+    return {"from": old, "to": new}
+
+
+def _kill_gates(plan: Plan) -> list[PlannedGate]:
+    return [g for g in plan.reached() if g.kill_label is not None or g.number in _plan_kill_numbers(plan)]
+
+
+def _plan_kill_numbers(plan: Plan) -> set[int]:
+    card = _card(plan.card_id)
+    return {g.number for g in card.kill_gates}
+
+
+@corruption("omit_kill_element", section="§7.7", bounds=None)
+def omit_kill_element(plan: Plan, rng: random.Random) -> dict[str, Any]:
+    """Drop one required element at one decided kill gate (the triggered one when
+    there is one): KCCS and GRA drop; FM-3 fires only when it leaves fewer than
+    half the kill gates detected."""
+    kills = [g for g in _kill_gates(plan) if g.verdict in ("PROCEED", "REJECT") and g.elements]
+    if not kills:
+        raise NotApplicable("no decided kill gate with required elements")
+    triggered = [g for g in kills if g.kill_label is not None]
+    gate = rng.choice(triggered or kills)
+    element = gate.elements.pop(rng.randrange(len(gate.elements)))
+    return {"gate": gate.number, "element": element}
+
+
+@corruption("omit_kill_criteria", section="§7.11", bounds=None)
+def omit_kill_criteria(plan: Plan, rng: random.Random) -> dict[str, Any]:
+    """Name every kill gate without its criterion: every required element and kill
+    label of every reached kill gate is dropped (FM-3's "flat checklist"). KCCS,
+    GRA drop and FM-3 fires."""
+    kills = [g for g in _kill_gates(plan) if g.elements or g.kill_label]
+    if not kills:
+        raise NotApplicable("no reached kill gate with elements")
+    dropped = {}
+    for g in kills:
+        dropped[str(g.number)] = [*g.elements, *([g.kill_label] if g.kill_label else [])]
+        g.elements = []
+        g.kill_label = None
+    return {"gates": [g.number for g in kills], "dropped": dropped}
+
+
+def _unlike_card(name: str, plan: Plan) -> bool:
+    low = name.lower()
+    return all(fuzz.token_set_ratio(low, n.lower()) < 60 for n in plan.card_gate_names)
+
+
+@corruption("invent_gate", section="§7.11", bounds=None)
+def invent_gate(plan: Plan, rng: random.Random) -> dict[str, Any]:
+    """Add a gate the card lacks, numbered past the card's last gate, at a random
+    place in the list, with a PROCEED verdict: FM-1 fires; the real gates are untouched."""
+    names = [n for n in INVENTED_GATE_NAMES if _unlike_card(n, plan)]
+    if not names:  # pragma: no cover - every bundled card leaves some
+        raise NotApplicable("every invented-gate name resembles a gate of the card")
+    name = rng.choice(names)
+    number = max(len(plan.card_gate_names), max((g.number for g in plan.gates), default=0)) + 1
+    at = rng.randrange(len(plan.gates) + 1)
+    plan.gates.insert(at, PlannedGate(number, name, "PROCEED", [], invented=True))
+    return {"gate": number, "name": name, "position": at}
+
+
+#: Smallest distance from the true year of a ``wrong_year`` citation (the paper's
+#: 1986 -> 1990 owner-earnings error is 4 years off).
+WRONG_YEAR_SHIFT = 4
+
+
+@corruption("wrong_year", section="§7.11", bounds=None)
+def wrong_year(plan: Plan, rng: random.Random) -> dict[str, Any]:
+    """Cite the answer's source with a later year: the first at least
+    ``WRONG_YEAR_SHIFT`` years after the true one and more than a year from
+    every card source of the same title (the paper's 1986 -> 1990 error).
+    SAP@2 and SAP@3 drop; FM-2 fires when the item states the true year and
+    the answer gives no other; FM-6 fires where the later year makes the
+    cited framework more than 10 years younger than an L6-L8 scenario, or
+    falls after a hard career boundary of the investor."""
+    if plan.citation is None:
+        raise NotApplicable("the answer cites no dated source")
+    document, year, locator = plan.citation
+    same_title = [y for d, y, _ in plan.sources if d == document]
+    candidate = year + WRONG_YEAR_SHIFT
+    while any(abs(candidate - y) <= 1 for y in same_title):
+        candidate += 1
+    plan.citation = (document, candidate, locator)
+    return {"document": document, "from": year, "to": candidate}
+
+
+@corruption("borrow_phrases", section="§7.11", bounds=None)
+def borrow_phrases(plan: Plan, rng: random.Random) -> dict[str, Any]:
+    """Speak in another investor's voice: the voice paragraph is rewritten in the
+    distinctive phrases of an investor of another school (still attributed to
+    the card's investor), and the card's investor's own phrases are left out:
+    FM-4 (persona inversion) fires; the gate trace is untouched."""
+    peers = _peer_phrases(plan)
+    if not peers:
+        raise NotApplicable("no other investor with distinctive phrases unlike this card's gates")
+    name, phrases = peers[rng.randrange(len(peers))]
+    plan.voice = list(phrases)
+    return {"investor": name, "phrases": list(phrases)}
+
+
+# --------------------------------------------------------------------------- building a plan
+
+
+@lru_cache(maxsize=256)
+def _card(card_id: str) -> Any:
+    from ipb.engine.registry import compiled_card
+
+    return compiled_card(card_id).card
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
+
+
+def _gate_vocabulary(card: Any) -> list[str]:
+    """Every gate name and alias of ``card``, normalised: text outside a gate's own line must not contain them."""
+    words = []
+    for g in card.gates:
+        for label in (g.name, *g.aliases, g.id):
+            n = _norm(label)
+            if n:
+                words.append(n)
+    return words
+
+
+#: Gate verdict words a voice phrase must not contain (it would read as a verdict).
+_VERDICT_WORDS = ("proceed", "reject", "pass", "fail", "kill", "filter", "inconclusive")
+
+
+def _outcome_words(card: Any) -> list[str]:
+    words = {str(v) for v in card.outcomes.values()}
+    for g in card.gates:
+        for b in g.branches.values():
+            words.update((b.pass_outcome, b.fail_outcome))
+    return [_norm(w) for w in words if _norm(w)] + list(_VERDICT_WORDS)
+
+
+def _mentions(text: str, vocabulary: Sequence[str]) -> bool:
+    """Whether ``text`` contains one of ``vocabulary`` as whole words (case and punctuation ignored)."""
+    t = f" {_norm(text)} "
+    return any(f" {v} " in t for v in vocabulary)
+
+
+def _clashes(phrase: str, card: Any) -> bool:
+    """A voice phrase that names a gate, sits inside a gate's name, or says an outcome or verdict word."""
+    n = _norm(phrase)
+    vocabulary = _gate_vocabulary(card)
+    return (_mentions(phrase, vocabulary) or any(f" {n} " in f" {v} " for v in vocabulary)
+            or _mentions(phrase, _outcome_words(card)))
+
+
+@lru_cache(maxsize=256)
+def _registry() -> dict[str, Any]:
+    try:
+        from ipb.engine.investors import load_investors
+
+        return dict(load_investors())
+    except (ImportError, IpbError):  # pragma: no cover - registry missing or broken
+        return {}
+
+
+def _voice_order(phrases: Iterable[str]) -> list[str]:
+    """Phrases with a full stop ("Mr. Market") last: an attributed claim is read up to its first full stop."""
+    return sorted(phrases, key=lambda p: "." in p)
+
+
+def _own_phrases(card: Any) -> list[str]:
+    """The card investor's distinctive phrases (paper Table 8) that do not clash with the card."""
+    for investor in _registry().values():
+        if investor.name == card.investor:
+            return _voice_order(p for p in investor.distinctive_phrases if not _clashes(p, card))
+    return []
+
+
+def _peer_phrases(plan: Plan) -> list[tuple[str, tuple[str, ...]]]:
+    """Investors of another school with at least three phrases that do not clash with the card."""
+    card = _card(plan.card_id)
+    everyone = list(_registry().values())
+    own = next((i for i in everyone if i.name == card.investor), None)
+    out = []
+    for investor in everyone:
+        if investor.name == card.investor or (own is not None and investor.school == own.school):
+            continue
+        phrases = tuple(_voice_order(p for p in investor.distinctive_phrases if not _clashes(p, card)))
+        if len(phrases) >= 3:
+            out.append((investor.name, phrases))
+    return out
+
+
+def _year(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        m = re.match(r"\s*(\d{4})", value)
+        return int(m.group(1)) if m else None
+    return None
+
+
+#: Longest source title the citation is written with (longer titles are cited less
+#: reliably by the parser's quoted-title rule, so a shorter one is preferred).
+_SHORT_TITLE = 80
+
+
+def _choose_citation(card: Any, scenario_year: int | None) -> tuple[str, int, str | None] | None:
+    """The source a faithful answer cites, as (title, year, locator or None).
+
+    Sources whose title names one of the card's gates are never cited (the
+    mention would read as addressing that gate), and a locator that names
+    one is left out. Among the rest published by the scenario's year (all of
+    them when the year is unknown or none is that old), the first with a
+    short title and a locator, else with a short title, else the first; with
+    none old enough, the earliest. None when no source qualifies.
+    """
+    vocabulary = _gate_vocabulary(card)
+    dated = [(s.document, s.year, None if s.locator is None or _mentions(s.locator, vocabulary) else s.locator)
+             for s in card.sources if isinstance(s.year, int) and not _mentions(s.document, vocabulary)]
+    if not dated:
+        return None
+    usable = [s for s in dated if scenario_year is None or s[1] <= scenario_year]
+    if not usable:
+        return min(dated, key=lambda s: s[1])
+    return min(usable, key=lambda s: (len(s[0]) > _SHORT_TITLE, not s[2]))
+
+
+def plan_for_gold(item_id: str, gold: Mapping[str, Any], *, scenario_year: int | None = None) -> Plan:
+    """The faithful answer plan for one gold program (``{"framework", "gold_program",
+    "investment_verdict", ...}``).
+
+    Raises
+    ------
+    ScoreError
+        The gold program is malformed or names a card that cannot be loaded.
+    """
+    framework = gold.get("framework")
+    if not isinstance(framework, str):
+        raise ScoreError(f"item {item_id}: gold program names no framework", rule="grp", name=item_id)
+    try:
+        card = _card(framework)
+    except IpbError as exc:
+        raise ScoreError(f"item {item_id}: card {framework!r} cannot be loaded: {exc.message}", rule="card",
+                         name=framework) from None
+    program = gold.get("gold_program")
+    if not isinstance(program, list) or not program:
+        raise ScoreError(f"item {item_id}: gold program has no gates", rule="grp", name=item_id)
+    kill_numbers = {g.number for g in card.kill_gates}
+    gates = []
+    for entry in program:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("gate"), int):
+            raise ScoreError(f"item {item_id}: a gold gate has no number", rule="grp", name=item_id)
+        verdict = str(entry.get("verdict") or "N/A")
+        label = entry.get("kill_criterion") if entry.get("kill_triggered") else None
+        elements = [str(e) for e in entry.get("required_elements") or ()] if verdict != "N/A" else []
+        gates.append(PlannedGate(int(entry["gate"]), str(entry.get("name") or ""), verdict, elements,
+                                 str(label) if label and int(entry["gate"]) in kill_numbers else None))
+    return Plan(
+        card_id=card.id,
+        card_name=card.name,
+        investor=card.investor,
+        item_id=item_id,
+        gates=gates,
+        final_verdict=str(gold.get("investment_verdict") or ""),
+        pass_outcome=card.outcomes.get(_PASS, "INVEST"),
+        fail_outcome=card.outcomes.get(_FAIL, "DECLINE"),
+        card_gate_names=tuple(g.name for g in card.gates),
+        sources=tuple((s.document, s.year, s.locator) for s in card.sources if isinstance(s.year, int)),
+        citation=_choose_citation(card, scenario_year),
+        voice=_own_phrases(card),
+        scenario_year=scenario_year,
+    )
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def _human(element: str) -> str:
+    return element.replace("_", " ").strip()
+
+
+def _list(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _short_name(investor: str) -> str:
+    """"Buffett" for "Warren Buffett", "NBIM" for "NBIM (Norges Bank Investment Management)"."""
+    head = investor.split(" (")[0].strip()
+    return head.split()[-1] if " " in head else head
+
+
+def render_plan(plan: Plan, *, heading: bool = False) -> str:
+    """The answer text of one plan (numbered gates, then the final verdict).
+
+    ``heading`` adds a ``## investor: card`` line, for answers covering
+    several cards (L8 items).
+    """
+    lines: list[str] = []
+    if heading:
+        lines.append(f"## {plan.investor}: {plan.card_name}")
+    card = _card(plan.card_id)
+    name = "framework" if _mentions(plan.card_name, _gate_vocabulary(card)) else plan.card_name
+    lines.append(f"{plan.investor}'s {name}, applied to the scenario.")
+    if plan.voice:
+        lines.append(f"{plan.investor} stresses {_list(plan.voice)}.")
+    if plan.citation is not None:
+        document, year, locator = plan.citation
+        cite = f'Source: "{document}" ({year})'
+        if locator:
+            cite += f", {locator}"
+        lines.append(cite + ".")
+    lines.append("")
+    for g in plan.gates:
+        if g.verdict == "N/A":
+            lines.append(f"Gate {g.number}: {g.name} \u2014 N/A, not reached.")
+            continue
+        text = f"Gate {g.number}: {g.name} \u2014 {g.verdict}."
+        if g.elements:
+            text += " Considered: " + "; ".join(_human(e) for e in g.elements) + "."
+        if g.kill_label:
+            text += f" Kill criterion: {_human(g.kill_label)}."
+        lines.append(text)
+    lines.append("")
+    lines.append(f"Final verdict: {plan.final_verdict}")
+    if plan.voice:
+        lines.append(f"In {_short_name(plan.investor)}'s terms, the case rests on {_list(plan.voice)}.")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- items -> responses
+
+
+def golds_of(item: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The gold programs of an item: ``[item["grp"]]`` for L7, each ``golds[i]["grp"]`` for L8.
+
+    Raises
+    ------
+    ScoreError
+        The item carries neither.
+    """
+    if isinstance(item.get("grp"), Mapping):
+        return [item["grp"]]
+    golds = item.get("golds")
+    if isinstance(golds, list) and golds and all(isinstance(g, Mapping) and isinstance(g.get("grp"), Mapping) for g in golds):
+        return [g["grp"] for g in golds]
+    raise ScoreError(f"item {item.get('id')!r} has no gold program ('grp' or 'golds')", rule="item",
+                     name=str(item.get("id")))
+
+
+def scenario_year_of(item: Mapping[str, Any]) -> int | None:
+    """The year of the item's scenario date (``scenario.as_of``, else ``manifest.context.as_of``), or None."""
+    scenario = item.get("scenario")
+    if isinstance(scenario, Mapping) and scenario.get("as_of"):
+        return _year(scenario.get("as_of"))
+    manifest = item.get("manifest")
+    if isinstance(manifest, Mapping) and isinstance(manifest.get("context"), Mapping):
+        return _year(manifest["context"].get("as_of"))
+    return None
+
+
+def parse_corruption_spec(spec: str) -> list[str]:
+    """``"drop_gate+wrong_year"`` -> ``["drop_gate", "wrong_year"]``, each name checked.
+
+    Raises
+    ------
+    ScoreError
+        An unknown corruption (with a "did you mean").
+
+    Examples
+    --------
+    >>> parse_corruption_spec("drop_gate+wrong_year")
+    ['drop_gate', 'wrong_year']
+    """
+    names = [p.strip() for p in spec.split("+") if p.strip()]
+    if not names:
+        raise ScoreError(f"empty corruption spec {spec!r}", rule="corruption", name=spec)
+    for n in names:
+        corruptions.get(n)
+    return names
+
+
+def synthetic_responses(
+    items: Iterable[Mapping[str, Any]],
+    *,
+    corruptions: list[str] | None = None,
+    seed: int = 0,
+    model: str = "synthetic",
+    condition: str = "A",
+) -> list[dict[str, Any]]:
+    """Response records rendered from each item's gold program, one per item and corruption.
+
+    Parameters
+    ----------
+    items : iterable of item dicts
+        Items as ``ipb perturb`` writes them (``id``, and ``grp`` or
+        ``golds``), or any dict with ``id`` and ``grp``.
+    corruptions : list of str, optional
+        Corruption specs; a spec is one registered name or several joined by
+        ``+`` (applied in order to one response). None: every registered
+        corruption, ``none`` included, one response each.
+    seed : int
+        Seed of every random choice (with the item id and spec).
+    model, condition : str
+        Written into every record (``condition`` A by default: a valid
+        paper §7.2 condition for ``ipb respond``'s record schema; it means
+        nothing for a synthetic answer).
+
+    Returns
+    -------
+    list of dict
+        ``{"item_id", "model", "condition", "response", "corruptions"}`` in item
+        order, then spec order. ``corruptions`` lists, for each corruption of
+        the spec, ``{"name", "applied", "details"}`` (``details`` says which
+        gate, element, year or investor it touched, or ``why`` it did not
+        apply); for an L8 item, the details of each card are under its id.
+
+    Raises
+    ------
+    ScoreError
+        An unknown corruption name, or an item without an id or gold program.
+
+    Examples
+    --------
+    >>> from ipb.engine.registry import compiled_card
+    >>> from ipb.engine.execute import execute
+    >>> from decimal import Decimal
+    >>> cc = compiled_card("buffett_acquisition_checklist")
+    >>> facts = {"business_model": "subscription_software", "gross_margin": Decimal("0.9"),
+    ...          "revenue_retention": Decimal("0.95"), "revenue_growth": Decimal("0.25"), "net_income": Decimal(0),
+    ...          "arr": Decimal("5e9"), "ev_to_arr": Decimal(10), "macro_regime": "expansion"}
+    >>> item = {"id": "P-011", "grp": execute(cc, facts).to_grp()}
+    >>> [r["corruptions"][0]["details"] for r in synthetic_responses([item], corruptions=["flip_final"])]
+    [{'from': 'DECLINE', 'to': 'INVEST'}]
+    """
+    specs = list(corruptions) if corruptions is not None else corruption_names()
+    parsed_specs = [(spec, parse_corruption_spec(spec)) for spec in specs]
+    out: list[dict[str, Any]] = []
+    for item in items:
+        item_id = item.get("id")
+        if not isinstance(item_id, str) or not item_id:
+            raise ScoreError("an item has no string 'id'", rule="item")
+        golds = golds_of(item)
+        year = scenario_year_of(item)
+        for spec, names in parsed_specs:
+            rng = random.Random(f"{seed}:{item_id}:{spec}")
+            plans = [plan_for_gold(item_id, g, scenario_year=year) for g in golds]
+            records = []
+            for name in names:
+                fn = get_corruption(name)
+                per_card: dict[str, Any] = {}
+                applied_any = False
+                for plan in plans:
+                    try:
+                        per_card[plan.card_id] = fn(plan, rng)
+                        applied_any = True
+                    except NotApplicable as why:
+                        per_card[plan.card_id] = {"why": str(why)}
+                details = per_card[plans[0].card_id] if len(plans) == 1 else per_card
+                records.append({"name": name, "applied": applied_any, "details": details})
+            text = "\n".join(render_plan(p, heading=len(plans) > 1) for p in plans)
+            out.append({
+                "item_id": item_id,
+                "model": model,
+                "condition": condition,
+                "response": text,
+                "corruptions": records,
+            })
+    return out
+
+
+def get_corruption(name: str) -> CorruptionFn:
+    """The registered corruption ``name`` (a typed lookup; unknown names raise ScoreError)."""
+    return corruptions.get(name).fn
+
+
+def bundled_items(cards: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """L7 items with executed gold programs for every bundled scenario (``frameworks/scenarios/<card>/*.yaml``).
+
+    Each item is ``{"id": "<card>/<scenario file stem>", "layer": "L7",
+    "card", "grp", "investment_verdict", "verdict_trigger", "question",
+    "scenario": {"id", "layer", "card", "as_of"?}}``, the shape ``ipb
+    perturb`` writes for L7 (without its manifest): a ready-made item set for
+    calibration runs and benchmarks.
+
+    Parameters
+    ----------
+    cards : sequence of str, optional
+        Card ids; default every card with a scenarios folder.
+
+    Raises
+    ------
+    ipb.errors.LoadError
+        A card or scenario does not load.
+    """
+    from importlib import resources
+
+    from ipb.engine.execute import execute
+    from ipb.engine.registry import compiled_card
+    from ipb.engine.scenario import load_scenario
+
+    root = resources.files("ipb.frameworks").joinpath("scenarios")
+    folders = sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: p.name)
+    wanted = None if cards is None else set(cards)
+    out: list[dict[str, Any]] = []
+    for folder in folders:
+        if wanted is not None and folder.name not in wanted:
+            continue
+        compiled = compiled_card(folder.name)
+        for path in sorted((p for p in folder.iterdir() if p.name.endswith(".yaml")), key=lambda p: p.name):
+            scenario = load_scenario(str(path), compiled.card)
+            ident = f"{folder.name}/{path.name[:-5]}"
+            grp = execute(compiled, scenario.facts, scenario_id=ident, layer="L7").to_grp()
+            scen: dict[str, Any] = {"id": ident, "layer": "L7", "card": compiled.card.id}
+            if scenario.as_of is not None:
+                scen["as_of"] = scenario.as_of.isoformat()
+            out.append({
+                "id": ident,
+                "layer": "L7",
+                "card": compiled.card.id,
+                "question": scenario.question or scenario.title or ident,
+                "scenario": scen,
+                "grp": grp,
+                "investment_verdict": grp["investment_verdict"],
+                "verdict_trigger": grp["verdict_trigger"],
+            })
+    return out
