@@ -382,7 +382,11 @@ def test_inconclusive_exactly_when_open_gates_could_change_the_outcome(name: str
 def test_threshold_graph_shows_the_join() -> None:
     g = compiled("threshold_4_of_7_reject").graph
     assert g.nodes["join"] == {"kind": "join", "label": "4 of 7 REJECT"}
-    assert [v for _, v, d in g.out_edges("join", data=True)] == ["outcome:INVEST", "outcome:DECLINE"]
+    # Counting REJECTs: reaching 4 of 7 sinks the card (fail outcome DECLINE).
+    assert {(d["label"], v) for _, v, d in g.out_edges("join", data=True)} == {
+        ("met", "outcome:DECLINE"),
+        ("not met", "outcome:INVEST"),
+    }
 
 
 THRESHOLD_KEY_AS_DOCUMENTED = """\

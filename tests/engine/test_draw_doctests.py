@@ -1,0 +1,12 @@
+"""The Examples blocks of :mod:`ipb.engine.draw` run as doctests."""
+
+from __future__ import annotations
+
+import doctest
+
+import ipb.engine.draw
+
+
+def test_draw_docstring_examples() -> None:
+    result = doctest.testmod(ipb.engine.draw, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted > 0
