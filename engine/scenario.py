@@ -27,14 +27,14 @@ from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.card import Card, InputSpec, _schema_errors
 from ipb.engine.expressions import parse_literal
 from ipb.errors import CompileError, ErrorGroup, ExecuteError, IpbError, LoadError, did_you_mean
 
-__all__ = ["Scenario", "load_scenario", "load_scenario_text", "scenario_from_doc", "facts_from_mapping", "check_expected", "convert_fact", "parse_assignment", "scenario_schema"]
+__all__ = ["Scenario", "load_scenario", "load_scenario_text", "scenario_from_doc", "typed_facts", "facts_from_mapping", "check_expected", "convert_fact", "parse_assignment", "scenario_schema"]
 
 
 @lru_cache(maxsize=None)
@@ -182,8 +182,25 @@ def load_scenario_text(text: str, card: Card, file: str = "<string>") -> Scenari
     return scenario_from_doc(load_yaml(text, file, collect=True), card)
 
 
-def scenario_from_doc(doc: YamlDoc, card: Card) -> Scenario:
-    """Type the facts of a scenario already read by the strict YAML loader; ErrorGroup on errors."""
+def typed_facts(
+    doc: YamlDoc, inputs: Mapping[str, InputSpec], card_ids: Sequence[str]
+) -> tuple[dict[str, Any], dt.date | None]:
+    """Schema-check a scenario document and type its facts against ``inputs``.
+
+    ``card_ids`` are the cards the facts are meant for (several for an L8
+    frame); a ``card`` field naming another one is an error.
+
+    Returns
+    -------
+    (facts, as_of)
+        Engine values for the known facts (null ones left out), and the
+        decision date.
+
+    Raises
+    ------
+    ErrorGroup
+        Every schema, card, fact and date error, each with file:line:col.
+    """
     errors: list[IpbError] = _schema_errors(doc, scenario_schema(), "the scenario")
     if errors:
         raise ErrorGroup(errors)
@@ -193,18 +210,19 @@ def scenario_from_doc(doc: YamlDoc, card: Card) -> Scenario:
         line, column = doc.locate_key(path) if key else doc.locate(path)
         errors.append(err.with_location(doc.file, line, column, doc.source_line(line)))
 
-    if data.get("card") not in (None, card.id):
-        add(LoadError(f"this scenario is for card {data['card']!r}, not {card.id!r}", rule="card"), ("card",))
+    if data.get("card") is not None and data["card"] not in card_ids:
+        wanted = ", ".join(repr(c) for c in card_ids)
+        add(LoadError(f"this scenario is for card {data['card']!r}, not {wanted}", rule="card"), ("card",))
     facts: dict[str, Any] = {}
     for name, raw in data["facts"].items():
-        spec = card.inputs.get(name)
+        spec = inputs.get(name)
         if spec is None:
             add(
                 LoadError(
-                    f"{name!r} is not an input of card {card.id}",
+                    f"{name!r} is not an input of card {' or '.join(card_ids)}",
                     rule="fact-name",
                     name=name,
-                    suggestion=did_you_mean(name, list(card.inputs)),
+                    suggestion=did_you_mean(name, list(inputs)),
                 ),
                 ("facts", name),
                 key=True,
@@ -225,6 +243,13 @@ def scenario_from_doc(doc: YamlDoc, card: Card) -> Scenario:
             add(LoadError(f"as_of {data['as_of']!r} is not a real date", rule="date"), ("as_of",))
     if errors:
         raise ErrorGroup(errors)
+    return facts, as_of
+
+
+def scenario_from_doc(doc: YamlDoc, card: Card) -> Scenario:
+    """Type the facts of a scenario already read by the strict YAML loader; ErrorGroup on errors."""
+    facts, as_of = typed_facts(doc, card.inputs, [card.id])
+    data = doc.data
     return Scenario(
         facts=facts,
         id=data.get("id"),

@@ -23,16 +23,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-import jsonschema
-
 from ipb.engine._yaml import load_yaml_file
 from ipb.engine.card import Card, InputSpec
 from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
 from ipb.engine.expressions import category
 from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card
-from ipb.engine.scenario import convert_fact, scenario_schema
-from ipb.errors import ErrorGroup, IpbError, LoadError, PerturbError, did_you_mean
+from ipb.engine.scenario import typed_facts
+from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal
 from ipb.perturb.vintage import Window, date_problem, framework_window
@@ -265,44 +263,8 @@ def load_base(path: str | Path, frame: Frame) -> PScenario:
         frame is not making FM-6 probes.
     """
     doc = load_yaml_file(path, collect=True)
-    errors: list[IpbError] = []
-
-    def add(err: IpbError, where: tuple[Any, ...], key: bool = False) -> None:
-        line, column = doc.locate_key(where) if key else doc.locate(where)
-        errors.append(err.with_location(doc.file, line, column, doc.source_line(line)))
-
-    validator = jsonschema.Draft202012Validator(scenario_schema())
-    for err in sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path]):
-        where = "/".join(map(str, err.absolute_path)) or "the top level"
-        add(LoadError(f"{err.message} (at {where})", rule=f"schema:{err.validator}"), tuple(err.absolute_path))
-    if errors:
-        raise ErrorGroup(errors)
+    facts, as_of = typed_facts(doc, frame.inputs, frame.card_ids)
     data = doc.data
-    if data.get("card") is not None and data["card"] not in frame.card_ids:
-        add(LoadError(f"this scenario is for card {data['card']!r}, not {', '.join(frame.card_ids)}", rule="card"),
-            ("card",))
-    facts: dict[str, Any] = {}
-    for name, raw in data["facts"].items():
-        spec = frame.inputs.get(name)
-        if spec is None:
-            add(LoadError(f"{name!r} is not an input of card {' or '.join(frame.card_ids)}", rule="fact-name",
-                          name=name, suggestion=did_you_mean(name, list(frame.inputs))), ("facts", name), key=True)
-            continue
-        try:
-            value = convert_fact(spec, raw)
-        except LoadError as exc:
-            add(exc, ("facts", name))
-            continue
-        if value is not None:
-            facts[name] = value
-    as_of = None
-    if "as_of" in data:
-        try:
-            as_of = dt.date.fromisoformat(data["as_of"])
-        except ValueError:
-            add(LoadError(f"as_of {data['as_of']!r} is not a real date", rule="date"), ("as_of",))
-    if errors:
-        raise ErrorGroup(errors)
     base = PScenario(facts=facts, as_of=as_of, id=data.get("id") or Path(path).stem, title=data.get("title", ""))
     check_base(frame, base, str(path))
     return base
