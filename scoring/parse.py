@@ -391,6 +391,8 @@ class _Element:
     alternatives: list[list[str]]
     numbers: list[tuple[float, str, str]]
     fields: list[tuple[str, str | None]]
+    pattern: re.Pattern[str] | None = None
+    slots: list[tuple[str, str, str | None, tuple[str, ...]]] = field(default_factory=list)
 
 
 @dataclass
@@ -599,8 +601,65 @@ def _elements(gate: Gate, card: Card) -> list[_Element]:
             stems = [stem(w) for w in normalize(part).split() if w not in STOPWORDS and len(w) > 1]
             if stems:
                 alternatives.append(stems)
-        seen[text] = _Element(text, alternatives, numbers, fields)
+        pattern, slots = _template_pattern(text, card)
+        seen[text] = _Element(text, alternatives, numbers, fields, pattern, slots)
     return list(seen.values())
+
+
+_TEMPLATE_NUMBER = r"[-\u2212]?\$?\d[\d,]*(?:\.\d+)?(?:[ \t]?(?:[TBMK%xX\u00d7]|bn)(?![^\W\d_]))?"
+_TEMPLATE_GAP = r"[\W_]+"
+
+
+def _flexible(literal: str) -> str:
+    """A regex for literal element text: its words in order, any punctuation, spacing or underscores between them."""
+    words = re.findall(r"[^\W_]+", literal)
+    if not words:
+        return _junction(literal)
+    lead = literal[: literal.index(words[0])]
+    trail = literal[literal.rindex(words[-1]) + len(words[-1]) :]
+    return _junction(lead) + _TEMPLATE_GAP.join(re.escape(w) for w in words) + _junction(trail)
+
+
+def _junction(chars: str) -> str:
+    """A regex for the punctuation joining a literal to a field: spacing free, each mark one mark of any kind."""
+    return "".join(r"[ \t]*" if c.isspace() else r"[^\w\s]" for c in chars)
+
+
+def _template_pattern(text: str, card: Card) -> tuple[re.Pattern[str] | None, list[tuple[str, str, str | None, tuple[str, ...]]]]:
+    """A regex reading ``text`` (a template or plain words) back verbatim, its fields filled as the engine renders them (category values with
+    spaces for underscores, ``true``/``false``, numbers, ``unknown``), and the (group, kind, unit, values) of each field."""
+    slots: list[tuple[str, str, str | None, tuple[str, ...]]] = []
+    parts: list[str] = []
+    pos = 0
+    for i, m in enumerate(ELEMENT_FIELD.finditer(text)):
+        lit = _flexible(text[pos : m.start()])
+        if lit:
+            parts.append(lit)
+        pos = m.end()
+        symbol = card.symbols.get(m.group(1))
+        kind = getattr(symbol, "kind", None) or "number"
+        unit = getattr(symbol, "unit", None)
+        values = tuple(str(v) for v in (getattr(symbol, "values", None) or ()))
+        group = f"f{i}"
+        if kind == "category" and values:
+            alts = [_TEMPLATE_GAP.join(re.escape(w) for w in re.findall(r"[^\W_]+", v)) or re.escape(v)
+                    for v in sorted(values, key=len, reverse=True)]
+            body = "|".join(alts)
+        elif kind == "bool":
+            body = "true|false|yes|no"
+        elif kind == "number":
+            body = _TEMPLATE_NUMBER
+        else:
+            body = r"[^\W_]+(?:[ _-][^\W_]+)*?"
+        parts.append(f"(?P<{group}>unknown|{body})")
+        slots.append((group, kind, unit, values))
+    lit = _flexible(text[pos:])
+    if lit:
+        parts.append(lit)
+    try:
+        return re.compile(r"(?i)(?<![^\W_])" + "".join("(?:" + p + ")" for p in parts) + r"(?![^\W_])"), slots
+    except re.error:  # pragma: no cover - parts are escaped
+        return None, []
 
 
 # --------------------------------------------------------------------------- working data
@@ -1660,6 +1719,13 @@ class _Parser:
         masked = self.masked
         for trace in traces:
             elements = self.ix.elements.get(trace.gate, [])
+            gate = self.ix.gates.get(trace.gate)
+            if gate is not None and trace.verdict is not None:
+                # elements the card asks for at another verdict only ("product criteria" when a screen is
+                # INCONCLUSIVE) are not this gate's: its label or reasons may repeat their words
+                wanted = set(gate.elements_for(trace.verdict))
+            else:
+                wanted = {e.text for e in elements}
             if not elements:
                 continue
             unit_ids = [u for group in self._section_units(trace.gate) for u in group]
@@ -1679,12 +1745,36 @@ class _Parser:
                 lo, hi = bisect_right(starts, unit.start - 1), bisect_right(starts, unit.end - 1)
                 bags.append(_Bag.of(masked, unit.start, unit.end, self.all_numbers[lo:hi]))
             for element in elements:
-                found = _match_element(element, bags, self.score_cutoff)
-                if found is not None:
+                if element.text in wanted:
+                    found = _match_element(element, bags, self.score_cutoff)
+                    if found is not None:
+                        rendered, span = found
+                        if rendered not in trace.elements:
+                            trace.elements.append(rendered)
+                            trace.element_spans.append(span)
+            # elements the card asks for only at another verdict ("product criteria" when a screen is
+            # INCONCLUSIVE) count only when written out verbatim, outside the gate's label, and not as part
+            # of an element already read ("net current asset value" in "net current asset value $42M")
+            label_unit = self._unit_at(trace.mention[0])
+            label = (self.units[label_unit].start if label_unit >= 0 else trace.mention[0], trace.mention[1])
+            if trace.verdict_span is not None and label[0] <= trace.verdict_span[0] <= label[1] + MAX_UNIT:
+                label = (label[0], max(label[1], trace.verdict_span[1]))
+            for element in elements:
+                if element.text in wanted:
+                    continue
+                for bag in bags:
+                    found = _match_template(element, bag, plain=True)
+                    if found is None:
+                        continue
                     rendered, span = found
+                    if span[0] < label[1] and label[0] < span[1]:
+                        continue
+                    if any(a <= span[0] and span[1] <= b for a, b in trace.element_spans):
+                        continue
                     if rendered not in trace.elements:
                         trace.elements.append(rendered)
                         trace.element_spans.append(span)
+                    break
 
     # ------------------------------------------------------------------ final verdict
 
@@ -2003,6 +2093,7 @@ class _Bag:
     numbers: list[NumberMatch]
     start: int
     text: str
+    end: int = -1
 
     @classmethod
     def of(cls, text: str, start: int, end: int, numbers: list[NumberMatch]) -> "_Bag":
@@ -2014,7 +2105,7 @@ class _Bag:
                 exact[st] = (m.start(), m.end())
                 if len(st) >= 5:
                     prefix5.setdefault(st[:5], (m.start(), m.end()))
-        return cls(exact, prefix5, numbers, start, text)
+        return cls(exact, prefix5, numbers, start, text, end)
 
     @classmethod
     def merge(cls, bags: list["_Bag"]) -> "_Bag":
@@ -2057,6 +2148,10 @@ def _match_element(element: _Element, bags: list[_Bag], cutoff: float) -> tuple[
     also be spread over the gate's sentences.
     """
     for bag in bags:
+        found = _match_template(element, bag)
+        if found is not None:
+            return found
+    for bag in bags:
         found = _match_in_unit(element, bag, cutoff)
         if found is not None:
             return found
@@ -2070,7 +2165,56 @@ def _match_element(element: _Element, bags: list[_Bag], cutoff: float) -> tuple[
     return None
 
 
+def _render_slot(raw: str, kind: str, unit: str | None, values: tuple[str, ...]) -> str | None:
+    """The engine's rendering of one field value read verbatim from the response."""
+    low = raw.strip().lower()
+    if low == "unknown":
+        return "unknown"
+    if kind == "bool":
+        return "true" if low in ("true", "yes") else "false"
+    if kind == "category":
+        key = normalize(low.replace("_", " "))
+        for v in values:
+            if normalize(v.replace("_", " ")) == key:
+                return v
+        return None
+    if kind == "number":
+        found = find_numbers(raw.replace("\u2212", "-"))
+        try:
+            if found:
+                exact = Decimal(str(found[0].value))
+            else:
+                exact = Decimal(re.sub(r"[^\d.-]", "", raw.replace("\u2212", "-")))
+        except InvalidOperation:
+            return None
+        return format_value(exact, unit if unit in ("money", "ratio", "multiple") else None)
+    return raw.strip()
+
+
+def _match_template(element: _Element, bag: _Bag, *, plain: bool = False) -> tuple[str, Span] | None:
+    """The element read back verbatim in one sentence: its words in order, every field filled from its own slot.
+
+    An element without fields is read this way only when ``plain``; otherwise its words are matched loosely.
+    """
+    if element.pattern is None or bag.end < 0 or not (element.slots or plain):
+        return None
+    for m in element.pattern.finditer(bag.text, bag.start, bag.end):
+        filled: list[str] = []
+        for group, kind, unit, values in element.slots:
+            value = _render_slot(m.group(group), kind, unit, values)
+            if value is None:
+                break
+            filled.append(value)
+        else:
+            it = iter(filled)
+            return ELEMENT_FIELD.sub(lambda _: next(it), element.text), (m.start(), m.end())
+    return None
+
+
 def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Span] | None:
+    verbatim = _match_template(element, bag)
+    if verbatim is not None:
+        return verbatim
     numbers = bag.numbers
     word_spans: list[Span] | None = None
     for stems in element.alternatives or [[]]:
@@ -2107,6 +2251,8 @@ def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Sp
     rendered = element.text
     if element.fields:
         anchor = word_spans[0][0] if word_spans else bag.start
+        if any(slot[1] != "number" for slot in element.slots):
+            return None  # a category or yes/no value is read only verbatim, never from a nearby number
         for name, kind in element.fields:
             field_before = element.text.find("{" + name + "}") < _first_word_pos(element.text)
             chosen = _nearest_number(bag.text, numbers, anchor, kind, before=field_before)
