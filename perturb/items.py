@@ -17,13 +17,12 @@ same inputs and seed give byte-identical files. Files are written atomically
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from functools import lru_cache
 from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from ipb._files import write_lines_atomic
 from ipb.engine.execute import execute
 from ipb.perturb.frame import Frame, PScenario, digest, fact_literals, scenario_key
 from ipb.perturb.operators import Step
@@ -150,29 +149,5 @@ def build_item(
 
 
 def write_lines(path: str | Path, lines: Iterable[str]) -> None:
-    """Write ``lines`` (each without its newline) to ``path`` atomically.
-
-    The text goes to a temporary file in the same folder, is flushed to disk,
-    and replaces ``path`` in one ``os.replace``: a reader sees the old file or
-    the whole new one, never a part.
-    """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            for line in lines:
-                handle.write(line)
-                handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as a plain open() would have made it
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """Write ``lines`` (each without its newline) to ``path`` atomically (:func:`ipb._files.write_lines_atomic`)."""
+    write_lines_atomic(path, lines)

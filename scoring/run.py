@@ -57,9 +57,7 @@ import dataclasses
 import hashlib
 import json
 import math
-import os
 import re
-import tempfile
 import traceback
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -68,6 +66,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ipb._files import write_text_atomic
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.scoring.adapters import InputRecord, read_responses, records_from
 from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
@@ -945,29 +944,8 @@ def dumps_record(record: Mapping[str, Any]) -> str:
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``.
-
-    A reader sees the old file or the whole new one; on failure the
-    temporary file is removed and the old file is left as it was.
-    """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``text`` to ``path`` atomically (:func:`ipb._files.write_text_atomic`)."""
+    write_text_atomic(path, text)
 
 
 def record_schema() -> dict[str, Any]:

@@ -14,9 +14,7 @@ the same folder, then a rename).
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from decimal import Decimal
 from enum import Enum
 from pathlib import Path
@@ -24,6 +22,7 @@ from typing import Any, Optional
 
 import typer
 
+from ipb._files import write_text_atomic
 from ipb.cli import _fail, app, err
 from ipb.engine.evidence import json_value
 from ipb.errors import ErrorGroup, IpbError, ScoreError
@@ -39,25 +38,8 @@ app.add_typer(records_app, name="records")
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename.
-
-    A reader never sees a half-written file; on failure the old file is left
-    as it was and the temporary file is removed.
-    """
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``text`` to ``path`` atomically (:func:`ipb._files.write_text_atomic`)."""
+    write_text_atomic(path, text)
 
 
 def render_json(payload: dict[str, Any], *, compact: bool = False) -> str:

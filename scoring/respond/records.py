@@ -17,13 +17,13 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from ipb._files import write_lines_atomic
 from ipb.errors import ErrorGroup, IpbError, LoadError
 
 __all__ = [
@@ -271,31 +271,8 @@ def read_output(path: str | Path) -> ExistingOutput:
 
 
 def write_atomic(path: str | Path, lines: Iterable[str]) -> None:
-    """Write ``lines`` (each without its newline) to ``path`` all at once.
-
-    The text goes to a temporary file in the same folder, is flushed and
-    ``fsync``-ed, then replaces ``path`` with ``os.replace``: a reader sees
-    the old file or the whole new one.
-    """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            for line in lines:
-                handle.write(line)
-                handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    """Write ``lines`` to ``path`` atomically, creating its folder (:func:`ipb._files.write_lines_atomic`)."""
+    write_lines_atomic(path, lines, make_parents=True)
 
 
 class AppendWriter:

@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
+import ipb._files
 from ipb.cli import app
 from ipb.errors import LoadError
 from ipb.scoring import run as run_module
@@ -291,7 +292,7 @@ def test_a_failed_write_leaves_the_old_outputs_and_no_temporary_file(tmp_path, i
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(run_module.os, "replace", broken_replace)
+    monkeypatch.setattr(ipb._files.os, "replace", broken_replace)  # the shared atomic writer
     with pytest.raises(LoadError, match="No space left"):
         run_score(items_file, responses, out, _options(seed=9))
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
