@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import json
 import re
+from operator import itemgetter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 
 __all__ = [
     "mask_reasoning",
+    "fold_repeated_lines",
     "binary_reason",
     "Line",
     "split_lines",
@@ -121,7 +123,7 @@ def scan(
                         found.append((pos, keys[m.lastgroup or ""] if keys is not None else key, m))
                         if keys is not None:
                             break
-    found.sort(key=lambda f: (f[0], f[1]))
+    found.sort(key=itemgetter(0, 1))
     out: list[tuple[int, re.Match[str]]] = []
     end = -1
     for pos, key, m in found:
@@ -276,6 +278,62 @@ def mask_reasoning(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(pieces), regions
 
 
+#: Identical lines in a row from which on the repeats are read once (:func:`fold_repeated_lines`).
+MIN_REPEAT_RUN = 3
+
+
+def fold_repeated_lines(text: str, min_run: int = MIN_REPEAT_RUN) -> tuple[str, list[tuple[int, int, int]]]:
+    r"""Blank out verbatim repeats of a line, in runs of ``min_run`` or more identical lines.
+
+    A model that loops writes the same line thousands of times; the first of
+    a run is kept and the repeats after it are replaced by spaces (newlines
+    kept), so offsets into the result are offsets into ``text``. Blank lines
+    are never repeats, and two identical lines in a row are left alone (a
+    table may have two equal rows).
+
+    Returns the masked text and, for each run, (start of the kept line,
+    start of the first repeat, end of the last repeat including its newline).
+
+    >>> masked, runs = fold_repeated_lines("a\nGate 1: PASS\nGate 1: PASS\nGate 1: PASS\nb")
+    >>> masked.split("\n"), runs
+    (['a', 'Gate 1: PASS', '            ', '            ', 'b'], [(2, 15, 41)])
+    >>> fold_repeated_lines("x\nx\ny")[1]
+    []
+    """
+    runs: list[tuple[int, int, int]] = []
+    n = len(text)
+    pos = 0
+    previous = ""
+    kept = 0
+    count = 0
+    repeats_from = 0
+    while pos < n:
+        nl = text.find("\n", pos)
+        end = n if nl < 0 else nl + 1
+        line = text[pos : end if nl < 0 else nl]
+        if line == previous and line.strip():
+            count += 1
+            if count == 2:
+                repeats_from = pos
+        else:
+            if count >= min_run:
+                runs.append((kept, repeats_from, pos))
+            previous, kept, count = line, pos, 1
+        pos = end
+    if count >= min_run:
+        runs.append((kept, repeats_from, n))
+    if not runs:
+        return text, []
+    pieces: list[str] = []
+    last = 0
+    for _, start, stop in runs:
+        pieces.append(text[last:start])
+        pieces.append(_NOT_NEWLINE.sub(" ", text[start:stop]))
+        last = stop
+    pieces.append(text[last:])
+    return "".join(pieces), runs
+
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
 
 
@@ -349,14 +407,43 @@ _LIST_FIRST = frozenset("-*+(\u2022\u25aa\u25e6\u2023\u2013\u2014\u25cf\u25cb")
 _LEADING_SYMBOLS = re.compile("[ \t]*(?:[\u2705\u2714\u2713\u2611\u274c\u2717\u2718\u2716\u26d4\u2753\u26a0\ufe0f\U0001f6d1\U0001f534\U0001f7e2\U0001f7e1\U0001f44d][ \t]*){1,3}")
 
 
-def split_lines(text: str) -> list[Line]:
-    """Every line of ``text`` with its structure (see :class:`Line`)."""
+_BLANK_LINES = re.compile(r"(?:[^\S\n]*\n)+")
+
+
+def split_lines(text: str, skip: "list[tuple[int, int, int]] | None" = None) -> list[Line]:
+    r"""Every line of ``text`` with its structure (see :class:`Line`).
+
+    A run of blank lines is one ``blank`` line spanning the run. ``skip``
+    holds regions of whole lines (the runs of :func:`fold_repeated_lines`:
+    (kept line, start, end)) that yield no line at all, so the lines around
+    a folded run stay neighbours (a table keeps its rows together).
+
+    >>> [(x.kind, x.start, x.end) for x in split_lines("a\n\n  \n\nb")]
+    [('short', 0, 1), ('blank', 2, 6), ('short', 7, 8)]
+    """
     lines: list[Line] = []
     pos = 0
     n = len(text)
     in_fence = False
     seen: dict[tuple[str, bool], Line] = {}
+    jumps = {start: stop for _, start, stop in skip or ()}
     while pos <= n:
+        stop = jumps.get(pos)
+        if stop is not None:
+            pos = stop
+            if pos > n or (pos == n and lines):
+                break
+            continue
+        b = _BLANK_LINES.match(text, pos)
+        if b is not None:
+            # A run of blank lines (a folded run never starts inside one: it follows its kept line).
+            end = b.end() - 1
+            if lines and lines[-1].kind == "blank":
+                lines[-1] = Line(lines[-1].start, end, "blank")
+            else:
+                lines.append(Line(pos, end, "blank"))
+            pos = b.end()
+            continue
         nl = text.find("\n", pos)
         end = n if nl < 0 else nl
         if end - pos <= 200:
@@ -367,11 +454,16 @@ def split_lines(text: str) -> list[Line]:
                 proto = _classify(text, pos, end, in_fence)
                 seen[key] = proto
                 line = proto
+            elif proto.kind == "blank":
+                line = Line(pos, end, "blank")
             else:
                 line = _moved(proto, pos - proto.start)
         else:
             line = _classify(text, pos, end, in_fence)
-        lines.append(line)
+        if line.kind == "blank" and lines and lines[-1].kind == "blank":
+            lines[-1] = Line(lines[-1].start, end, "blank")
+        else:
+            lines.append(line)
         if line.kind == "fence":
             in_fence = not in_fence
         if nl < 0:
@@ -748,16 +840,19 @@ def _number_matches(text: str) -> Iterator[re.Match[str]]:
             yield m
 
 
-def find_numbers(text: str) -> list[NumberMatch]:
+def find_numbers(text: str, limit: int | None = None) -> list[NumberMatch]:
     """Every money amount, multiple, percentage and fraction in ``text``, in order.
 
-    A leading minus may be ASCII or the unicode minus (−).
+    A leading minus may be ASCII or the unicode minus (−). With ``limit``,
+    at most that many (the first) are returned.
 
     >>> [(n.text, n.value, n.unit) for n in find_numbers("$5B ARR at 10x, 95% retention, −$2B, 2/3 of NCAV")]
     [('$5B', 5000000000.0, 'money'), ('10x', 10.0, 'multiple'), ('95%', 0.95, 'ratio'), ('−$2B', -2000000000.0, 'money'), ('2/3', 0.6667, 'fraction')]
     """
     found: list[NumberMatch] = []
     for m in _number_matches(text):
+        if limit is not None and len(found) >= limit:
+            break
         if m.group("money") is not None:
             value = _to_float(m.group("mnum"), m.group("mdec"))
             scale = m.group("mscale")

@@ -98,6 +98,7 @@ from ipb.engine.execute import format_value
 from ipb.errors import ParseError
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import (
+    MIN_REPEAT_RUN,
     KNOWN_BOOKS,
     Trigger,
     lowered,
@@ -113,6 +114,7 @@ from ipb.scoring._text import (
     binary_reason,
     find_numbers,
     find_years,
+    fold_repeated_lines,
     mask_reasoning,
     normalize,
     sentence_spans,
@@ -157,9 +159,11 @@ MAX_ELEMENT_CHARS = 20_000
 #: A sentence longer than this (characters) is cut into pieces: no sentence is that long, and it bounds per-word work.
 MAX_UNIT = 1500
 #: Texts up to this long first list their words' prefixes, so absent trigger words cost nothing.
-PREFILTER_CHARS = 200_000
+PREFILTER_CHARS = 2_000_000
 #: At most this many occurrences of one trigger word are examined (a bound for pathological input).
-MAX_OCCURRENCES = 50_000
+MAX_OCCURRENCES = 10_000
+#: At most this many numbers are read from one response (a bound for pathological input).
+MAX_NUMBERS = 20_000
 #: Version of the dictionary :meth:`ParsedResponse.to_dict` returns.
 FORMAT_VERSION = 1
 
@@ -768,6 +772,7 @@ class _Parser:
         self.positions: dict[str, list[int]] = {}
         self.prefixes: set[str] | None = None
         self.truncated: set[str] = set()
+        self.folded: list[tuple[int, int, int]] = []
         self.lines: list[Line] = []
         self.units: list[_Unit] = []
         self.unit_starts: list[int] = []
@@ -795,10 +800,15 @@ class _Parser:
         if junk is not None:
             return _failure(result, junk)
         self.masked, regions = mask_reasoning(text)
-        self.low = lowered(self.masked)
         result.reasoning_spans = regions
         if not self.masked.strip():
             return _failure(result, "the response is only a reasoning trace (nothing outside <think>...</think>)")
+        self.masked, self.folded = fold_repeated_lines(self.masked)
+        if self.folded:
+            repeats = sum(text.count("\n", start, stop) + (not text.endswith("\n", start, stop)) for _, start, stop in self.folded)
+            self.notes.append(f"{repeats} line(s) repeating the line before them verbatim ({len(self.folded)} run(s) of "
+                              f"{MIN_REPEAT_RUN} or more) were read once")
+        self.low = lowered(self.masked)
         self._layout()
         for _, m in self._scan(vw.FINAL_CUE_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
@@ -814,7 +824,9 @@ class _Parser:
             self._prose_fallback()
         evidence = self._sections(structural)
         result.gates = self._gates(evidence)
-        self.all_numbers = find_numbers(self.masked)
+        self.all_numbers = find_numbers(self.masked, limit=MAX_NUMBERS)
+        if len(self.all_numbers) >= MAX_NUMBERS:
+            self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")
         self._find_elements(result.gates)
         result.final_verdict, result.final_verdict_span = self._final_verdict()
         result.invented = self._dedupe_invented()
@@ -837,7 +849,7 @@ class _Parser:
 
     def _layout(self) -> None:
         masked = self.masked
-        self.lines = self._splice_json(split_lines(masked))
+        self.lines = self._splice_json(split_lines(masked, self.folded))
         for li, line in enumerate(self.lines):
             ids: list[int] = []
             if line.kind in ("blank", "fence", "table_sep"):
@@ -1258,7 +1270,9 @@ class _Parser:
             if gate_matrix is None:
                 gate_matrix = _unit_rows(np.asarray(_encode(embedder, ix.gate_texts), dtype=float))
                 ix.embeddings.append((embedder, gate_matrix))
-            rows = _unit_rows(np.asarray(_encode(embedder, texts), dtype=float))
+            distinct = list(dict.fromkeys(texts))  # a looping answer repeats its labels: embed each once
+            row_of = {t: i for i, t in enumerate(distinct)}
+            rows = _unit_rows(np.asarray(_encode(embedder, distinct), dtype=float))[[row_of[t] for t in texts]]
         except Exception as exc:  # noqa: BLE001 - an embedder failure must not fail the parse
             self.notes.append(f"embedding fallback failed: {type(exc).__name__}: {exc}")
             return []

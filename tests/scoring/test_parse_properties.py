@@ -160,3 +160,54 @@ def test_a_flood_of_one_word_is_read_up_to_a_bound_and_says_so() -> None:
     parsed = parse_response("Gate 1: PASS\n" + "fail " * (parse_module.MAX_OCCURRENCES + 10), CARD, embedder=False)
     assert parsed.gate_sequence == [1]
     assert parsed.notes == [f"more than {parse_module.MAX_OCCURRENCES} occurrences of 'fail': only the first {parse_module.MAX_OCCURRENCES} of each were read"]
+
+
+@given(structured)
+@SETTINGS
+def test_folding_repeated_lines_keeps_offsets_and_the_first_of_each_run(text: str) -> None:
+    looped = text + ("\nGate 2: FAIL" * 4)
+    masked, runs = _text.fold_repeated_lines(looped)
+    assert len(masked) == len(looped)
+    assert [i for i, c in enumerate(masked) if c == "\n"] == [i for i, c in enumerate(looped) if c == "\n"]
+    assert runs and masked.endswith("\nGate 2: FAIL" + "\n            " * 3)
+    for kept, start, stop in runs:
+        line = looped[kept : looped.index("\n", kept)]
+        repeats = looped[start:stop].split("\n")
+        assert len([r for r in repeats if r]) >= _text.MIN_REPEAT_RUN - 1
+        assert all(r == line for r in repeats if r) and not masked[start:stop].strip()
+    outside = list(looped)
+    for _, start, stop in runs:
+        outside[start:stop] = masked[start:stop]
+    assert masked == "".join(outside)
+
+
+def test_two_equal_lines_in_a_row_are_not_a_loop() -> None:
+    text = "| Gate | Verdict |\n|---|---|\n| N/A | N/A |\n| N/A | N/A |\n"
+    assert _text.fold_repeated_lines(text) == (text, [])
+
+
+def test_a_looping_answer_is_read_once_and_a_table_keeps_its_rows_together() -> None:
+    row = "| 2 | Durable Competitive Advantage | PROCEED |\n"
+    text = "| # | Gate | Verdict |\n|---|---|---|\n" + row * 5 + "| 5 | Margin of Safety | REJECT |\n\nFinal verdict: DECLINE\n"
+    parsed = parse_response(text, CARD, embedder=False)
+    assert parsed.gate_sequence == [2, 5]
+    assert [g.verdict for g in parsed.gates] == ["PROCEED", "REJECT"]
+    assert parsed.final_verdict == "DECLINE"
+    assert parsed.notes == ["4 line(s) repeating the line before them verbatim (1 run(s) of 3 or more) were read once"]
+    first_row = text.index(row)
+    assert parsed.gates[0].mention[0] < first_row + len(row)  # the kept line is the first of the run
+
+
+def test_runs_of_blank_lines_are_one_line() -> None:
+    lines = _text.split_lines("Gate 1: PASS\n\n   \n\t\n\nGate 2: FAIL\n")
+    assert [(x.kind, x.start, x.end) for x in lines][1] == ("blank", 13, 20)
+    assert len(lines) == 4
+    assert parse_response("Gate 1: PASS" + "\n" * MB + "Gate 2: FAIL", CARD, embedder=False).gate_sequence == [1, 2]
+
+
+def test_numbers_are_read_up_to_a_bound_and_say_so() -> None:
+    assert [n.text for n in _text.find_numbers("$1B 2x 3% 4/5", limit=2)] == ["$1B", "2x"]
+    bound = parse_module.MAX_NUMBERS
+    parsed = parse_response("Gate 1: PASS at $5B.\n" + "7% " * (bound + 5), CARD, embedder=False)
+    assert len(parsed.numbers) == bound and parsed.numbers[0].text == "$5B"
+    assert f"more than {bound} numbers: only the first {bound} were read" in parsed.notes
