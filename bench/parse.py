@@ -146,6 +146,9 @@ def pathological() -> dict[str, str]:
         "unclosed <think> + junk": _megabyte("((((<think>$$$$1,1,1,1.1.1.1 gate 1, 2, 3 and 4 to   :|**__##--  >>> \"{[ not passpass" + " " * 200),
         "one 1 MB line of prose": _megabyte("the margin of safety is thin and management integrity unknown, so it fails; "),
         "77k one-line gates": _megabyte("Gate 1: PASS\n"),
+        "one answer looping": _megabyte("Gate 1: Circle of Competence \u2014 PASS.\nGate 2: Durable moat \u2014 the moat is wide, "
+                                        "PROCEED.\nGate 3: Management \u2014 FAIL, not trustworthy.\nFinal verdict: DECLINE\n\n"),
+        "a run of newlines": "Gate 1: PASS" + "\n" * (MB - 12),
         "table rows": _megabyte("| 1 | Circle of Competence | PASS | gate 5 fails, not a REJECT? $5B 10x 95% |\n"),
         "verdict words only": _megabyte("PASS FAIL not REJECT N/A "),
         "numbers only": _megabyte("$1,000,000.5B −2/3 95% 10x 1986 "),

@@ -161,7 +161,7 @@ MAX_UNIT = 1500
 #: Texts up to this long first list their words' prefixes, so absent trigger words cost nothing.
 PREFILTER_CHARS = 2_000_000
 #: At most this many occurrences of one trigger word are examined (a bound for pathological input).
-MAX_OCCURRENCES = 10_000
+MAX_OCCURRENCES = 50_000
 #: At most this many numbers are read from one response (a bound for pathological input).
 MAX_NUMBERS = 20_000
 #: Version of the dictionary :meth:`ParsedResponse.to_dict` returns.

@@ -211,3 +211,14 @@ def test_numbers_are_read_up_to_a_bound_and_say_so() -> None:
     parsed = parse_response("Gate 1: PASS at $5B.\n" + "7% " * (bound + 5), CARD, embedder=False)
     assert len(parsed.numbers) == bound and parsed.numbers[0].text == "$5B"
     assert f"more than {bound} numbers: only the first {bound} were read" in parsed.notes
+
+
+def test_a_megabyte_of_one_looping_answer_keeps_its_gates_and_final_verdict() -> None:
+    block = ("Gate 1: Circle of Competence \u2014 PASS.\nGate 2: Durable moat \u2014 the moat is wide, PROCEED.\n"
+             "Gate 3: Management \u2014 FAIL, not trustworthy.\nFinal verdict: DECLINE\n\n")
+    text = block * (MB // len(block))
+    parsed = parse_response(text, CARD, embedder=False)
+    assert parsed.gate_sequence == [1, 2, 3]
+    assert [g.verdict for g in parsed.gates] == ["PROCEED", "PROCEED", "REJECT"]
+    assert parsed.final_verdict == "DECLINE" and parsed.final_verdict_span[0] > len(text) - len(block)
+    assert parsed.notes == []
