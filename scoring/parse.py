@@ -690,6 +690,11 @@ class _Mention:
     invented: str | None = None
 
 
+def _mention_order(mention: _Mention) -> tuple[int, int]:
+    """Leftmost first; of two starting together, the longer first."""
+    return mention.start, mention.start - mention.end
+
+
 @dataclass
 class _Hit:
     """A verdict word; ``verdict``, ``level`` and ``derived`` are filled in when it is first judged."""
@@ -953,16 +958,20 @@ class _Parser:
                 numbers = self._numbers_of(m.group("nums"))
             if not numbers:
                 continue
+            if len(numbers) == 1 and 1 <= numbers[0] <= n:
+                found.append(_Mention(start, m.end(), (numbers[0],), "number"))
+                continue
             inside = tuple(k for k in numbers if 1 <= k <= n)
             outside = [k for k in numbers if not 1 <= k <= n]
-            word = (m.group("word") or m.group("ordword") or "gate").rstrip("s").capitalize()
-            if word.lower().startswith("criteri"):
-                word = "Criterion"
             if inside:
                 found.append(_Mention(start, m.end(), inside, "number"))
-            for k in outside:
-                found.append(_Mention(start, m.end(), (), "number", invented=f"{word} {k}"))
-        found.sort(key=lambda x: (x.start, -(x.end - x.start)))
+            if outside:
+                word = (m.group("word") or m.group("ordword") or "gate").rstrip("s").capitalize()
+                if word.lower().startswith("criteri"):
+                    word = "Criterion"
+                for k in outside:
+                    found.append(_Mention(start, m.end(), (), "number", invented=f"{word} {k}"))
+        found.sort(key=_mention_order)
         kept: list[_Mention] = []
         for mention in found:
             if kept and mention.start < kept[-1].end:
@@ -1936,7 +1945,7 @@ class _Parser:
             out.append(Citation(entity, doc.strip(), int(year_text) if year_text else None, (start, m.end())))
         for _, m in self._scan(_TITLE_YEAR, limit=MAX_OCCURRENCES):
             line_start = masked.rfind("\n", 0, m.start()) + 1
-            t = _TITLE_BEFORE.search(masked, max(line_start, m.start() - 100), m.start())
+            t = _TITLE_BEFORE.search(masked, max(line_start, m.start() - MAX_TITLE_CHARS - 40), m.start())
             if t is None:
                 continue
             if any(c.span[0] <= t.start() < c.span[1] for c in out):
@@ -1997,7 +2006,11 @@ def _doc_prefix(text: str, window_start: int, doc: int) -> tuple[int, int, str |
     return title, title, None
 _BY_ENTITY = re.compile(r"[ \t]+(?:by|from)[ \t]+")
 _TITLE_YEAR = [Trigger("(", re.compile(rf"\((?P<year>{_YEAR_RE})\)"), word=False)]
-_TITLE_BEFORE = re.compile(r"[*_\"\u201c](?P<title>[A-Z][^*_\"\u201d\n]{2,80})[*_\"\u201d]{1,2}[ \t]*\Z")
+#: Longest quoted or emphasised document title a citation is read with (characters).
+MAX_TITLE_CHARS = 160
+_TITLE_BEFORE = re.compile(
+    r"[*_\"\u201c](?P<title>[A-Z][^*_\"\u201d\n]{2,%d})[*_\"\u201d]{1,2}[ \t]*\Z" % (MAX_TITLE_CHARS - 1)
+)
 _NUMBER_WORDS = re.compile(
     r"(?i)^\s*(?:(?:gate|step|stage|test|criterion|filter|hurdle|check|screen)s?\s*(?:no\.?|#)?\s*\d{1,3}|\d{1,3}[.)](?!\d))\s*[:.)\-\u2013\u2014]*\s*"
 )

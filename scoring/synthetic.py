@@ -7,8 +7,8 @@ it, each a known defect a metric should react to (what it should move in
 brackets):
 
 - ``none``: the gold program, faithfully (every metric at its ceiling);
-- ``drop_gate``: leaves out one reached gate that no other gate's elements
-  name (GCF, OGRS, GRA, per-gate VerdictAcc; the gates still stated keep
+- ``drop_gate``: leaves out one reached gate that the answer names nowhere
+  else (GCF, OGRS, GRA, per-gate VerdictAcc; the gates still stated keep
   their verdicts);
 - ``swap_gates``: exchanges two adjacent reached gates (Kendall tau and
   OGRS, not GCF; nothing on a ``parallel_threshold`` card, which has no
@@ -51,9 +51,17 @@ reads back::
     Final verdict: DECLINE
     In Buffett's terms, the case rests on be fearful when others are greedy.
 
-Text outside a gate's own line never names a gate of the card (voice
-phrases, citation titles and locators that would are left out), so the only
-gate mentions are the gate lines. L8 items get one ``## investor: card``
+The ``Source:`` line cites a card source with the chapter or section it
+gives for the framework (the context SAP@3 verifies, paper §7.8), as a
+faithful answer would; :func:`_choose_citation` says which source. Text
+outside a gate's own line names no gate of the card wherever the card
+allows: voice phrases that would are left out, a locator that would is
+written as its chapter/section references alone ("ch. 7, ch. 13"), and a
+source whose title or locator must name a gate is cited only when no other
+source with a locator will do (the 1977 letter's "four criteria: ...,
+very attractive price" on the Buffett checklist). ``drop_gate`` never drops
+a gate the answer names outside its line, since the parser reads such a
+mention as the gate addressed. L8 items get one ``## investor: card``
 section per card.
 
 Everything random (which gate, which peer, which invented name) comes from
@@ -77,6 +85,7 @@ from rapidfuzz import fuzz
 
 from ipb.errors import IpbError, ScoreError
 from ipb.scoring.registry import Registry
+from ipb.scoring.parse import MAX_TITLE_CHARS
 
 __all__ = [
     "SYNTHETIC_VERSION",
@@ -184,27 +193,33 @@ def none(plan: Plan, rng: random.Random) -> dict[str, Any]:
 
 @corruption("drop_gate", section="§7.6", bounds=None)
 def drop_gate(plan: Plan, rng: random.Random) -> dict[str, Any]:
-    """Leave out one reached gate (one no other gate's elements name): GCF, OGRS,
-    GRA and per-gate VerdictAcc drop; the gates still stated keep their verdicts."""
+    """Leave out one reached gate, one the answer names nowhere else (not in another
+    gate's line, not in the cited title or locator): GCF, OGRS, GRA and
+    per-gate VerdictAcc drop; the gates still stated keep their verdicts."""
     reached = plan.reached()
     if len(reached) < 2:
         raise NotApplicable("fewer than two reached gates (dropping the only one leaves nothing to parse)")
     card = _card(plan.card_id)
     droppable = [g for g in reached if not _named_elsewhere(g, plan, card)]
     if not droppable:
-        raise NotApplicable("every reached gate is named in another gate's elements")
+        raise NotApplicable("every reached gate is named elsewhere in the answer (another gate's line or the citation)")
     gate = rng.choice(droppable)
     plan.gates.remove(gate)
     return {"gate": gate.number, "name": gate.name}
 
 
 def _named_elsewhere(gate: PlannedGate, plan: Plan, card: Any) -> bool:
-    """Whether another stated gate's elements name ``gate`` (dropping it would leave it mentioned)."""
+    """Whether the answer names ``gate`` outside its own line: in another stated gate's
+    elements or kill label, or in the cited title or locator (dropping it would leave
+    it mentioned, and the parser reads a mention as the gate addressed)."""
     own = next((g for g in card.gates if g.number == gate.number), None)
     if own is None:
         return False
     vocabulary = [v for v in (_norm(x) for x in (own.name, *own.aliases, own.id)) if v]
-    return any(_mentions(_human(e), vocabulary) for g in plan.gates if g is not gate for e in g.elements)
+    texts = [_human(t) for g in plan.gates if g is not gate for t in (*g.elements, g.kill_label or "")]
+    if plan.citation is not None:
+        texts.extend(t for t in (plan.citation[0], plan.citation[2]) if t)
+    return any(_mentions(t, vocabulary) for t in texts)
 
 
 @corruption("swap_gates", section="§7.6", bounds=None)
@@ -448,30 +463,97 @@ def _year(value: Any) -> int | None:
     return None
 
 
-#: Longest source title the citation is written with (longer titles are cited less
-#: reliably by the parser's quoted-title rule, so a shorter one is preferred).
-_SHORT_TITLE = 80
+#: Longest source title the citation is written with (the parser reads a quoted
+#: title of at most this many characters, so a longer one is cited only when no
+#: source with a shorter title will do).
+_SHORT_TITLE = MAX_TITLE_CHARS
+
+#: FM-6's vintage gap (paper §7.11): a framework cited more than this many years
+#: after the scenario's year is an anachronistic application.
+_ANACHRONISM_GAP = 10
+
+#: A year as the parser reads one (a four-digit year from 1600 to 2099).
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)(?:1[6-9]|20)\d\d(?!\d)")
+
+#: A numbered chapter, section or part reference in a locator ("ch. 7",
+#: "Chapter 20", "Part 1"): where the passage is, without its topic words.
+_SECTION_REF = re.compile(r"\b(?:ch(?:apter)?|sec(?:tion)?|part)\.?\s*\d+|\u00a7\s*\d+", re.IGNORECASE)
+
+
+def _cited_locator(locator: str | None, vocabulary: Sequence[str]) -> tuple[str | None, bool]:
+    """How a faithful answer writes a source's locator, and whether that text names a gate.
+
+    The locator as the card gives it when it names no gate of the card; else
+    its numbered chapter/section/part references alone ("ch. 7, ch. 13")
+    when it has some, which locate the passage (and are what SAP@3 checks
+    for a numbered context) without the topic words that name a gate; else
+    the locator as given, the only way to state that context, which does
+    name a gate.
+
+    Examples
+    --------
+    >>> _cited_locator("ch. 7 (the six categories), ch. 13 (famous numbers)", ["six categories"])
+    ('ch. 7, ch. 13', False)
+    >>> _cited_locator("four criteria: very attractive price", ["attractive price"])
+    ('four criteria: very attractive price', True)
+    >>> _cited_locator(None, ["attractive price"])
+    (None, False)
+    """
+    if not locator:
+        return None, False
+    if not _mentions(locator, vocabulary):
+        return locator, False
+    refs = ", ".join(m.group(0) for m in _SECTION_REF.finditer(locator))
+    if refs and not _mentions(refs, vocabulary):
+        return refs, False
+    return locator, True
 
 
 def _choose_citation(card: Any, scenario_year: int | None) -> tuple[str, int, str | None] | None:
-    """The source a faithful answer cites, as (title, year, locator or None).
+    """The source a faithful answer cites, as (title, year, locator as written or None).
 
-    Sources whose title names one of the card's gates are never cited (the
-    mention would read as addressing that gate), and a locator that names
-    one is left out. Among the rest published by the scenario's year (all of
-    them when the year is unknown or none is that old), the first with a
-    short title and a locator, else with a short title, else the first; with
-    none old enough, the earliest. None when no source qualifies.
+    A faithful answer cites a card source the parser can read back (paper
+    §7.8's SAP@2 needs its title and year) together with the chapter or
+    section that source gives for the framework (SAP@3 verifies it): the
+    locator as :func:`_cited_locator` writes it. Among the dated sources, in
+    order of preference, the chosen one
+
+    1. has a title of at most ``_SHORT_TITLE`` characters;
+    2. has a locator (without one, SAP@3 has nothing to verify);
+    3. is at most ``_ANACHRONISM_GAP`` years younger than the scenario
+       (a younger one makes FM-6 fire);
+    4. names no gate of the card in its title or written locator (the only
+       gate mentions are then the gate lines, and ``drop_gate`` can drop
+       any gate);
+    5. was published by the scenario's year;
+    6. has no year in its locator (the parser reads one as a year the
+       answer mentions, and FM-2 then finds the answer less committed to
+       the citation's year, so ``wrong_year`` fires it less often);
+    7. of those published after the scenario, is the earliest; otherwise
+       comes first in the card.
+
+    A year-less scenario makes every source "by the scenario's year". None
+    when the card has no dated source.
     """
     vocabulary = _gate_vocabulary(card)
-    dated = [(s.document, s.year, None if s.locator is None or _mentions(s.locator, vocabulary) else s.locator)
-             for s in card.sources if isinstance(s.year, int) and not _mentions(s.document, vocabulary)]
-    if not dated:
-        return None
-    usable = [s for s in dated if scenario_year is None or s[1] <= scenario_year]
-    if not usable:
-        return min(dated, key=lambda s: s[1])
-    return min(usable, key=lambda s: (len(s[0]) > _SHORT_TITLE, not s[2]))
+    ranked = []
+    for index, s in enumerate(card.sources):
+        if not isinstance(s.year, int) or isinstance(s.year, bool):
+            continue
+        locator, names_gate = _cited_locator(s.locator, vocabulary)
+        late = scenario_year is not None and s.year > scenario_year
+        key = (
+            len(s.document) > _SHORT_TITLE,
+            locator is None,
+            scenario_year is not None and s.year - scenario_year > _ANACHRONISM_GAP,
+            names_gate or _mentions(s.document, vocabulary),
+            late,
+            locator is not None and _YEAR_IN_TEXT.search(locator) is not None,
+            s.year if late else 0,
+            index,
+        )
+        ranked.append((key, (s.document, s.year, locator)))
+    return min(ranked)[1] if ranked else None
 
 
 def plan_for_gold(item_id: str, gold: Mapping[str, Any], *, scenario_year: int | None = None) -> Plan:

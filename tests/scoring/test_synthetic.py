@@ -11,11 +11,13 @@ the faithful answer must score at the ceiling.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
 
 from ipb.engine.investors import load_investors
+from ipb.engine.registry import compiled_card
 from ipb.errors import ScoreError
 from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
 from ipb.scoring.run import ScoreOptions, score_responses
@@ -175,6 +177,42 @@ def test_plan_renders_the_numbered_layout(items):
     assert "Final verdict: DECLINE" in text
 
 
+#: (card, scenario year, the citation a faithful answer gives): one case per rule of
+#: ``_choose_citation``, so the source carrying the gold context (SAP@3) is the one cited.
+CITATIONS = [
+    pytest.param("lynch_six_category_framework", 1990, ("One Up on Wall Street", 1989, "ch. 7, ch. 13, ch. 15"),
+                 id="locator-naming-a-gate-cited-by-its-chapters"),
+    pytest.param("buffett_acquisition_checklist", 2024,
+                 ("Berkshire Hathaway Chairman's Letter to Shareholders", 1977,
+                  "four criteria: understandable, favorable long-term prospects, honest and competent people, "
+                  "very attractive price"),
+                 id="only-context-names-gates-so-cited-as-given"),
+    pytest.param("marks_distressed_debt", 2008,
+                 ("The Most Important Thing: Uncommon Sense for the Thoughtful Investor", 2011,
+                  "ch. 7 (controlling risk), ch. 12 (finding bargains), ch. 17 (investing defensively)"),
+                 id="later-source-with-locator-beats-dated-memo-without"),
+    pytest.param("dalio_debt_supercycle_navigation", 2007,
+                 ("Principles: Life and Work", 2017, "Part I, the depression gauge built in 2007-2008"),
+                 id="source-over-10-years-younger-avoided"),
+    pytest.param("dalio_debt_supercycle_navigation", 2012,
+                 ("Principles for Navigating Big Debt Crises", 2018, "Part 1"),
+                 id="locator-without-a-year-preferred"),
+    pytest.param("soros_reflexive_hypothesis_trade_construction", 1992,
+                 ("Soros on Soros: Staying Ahead of the Curve", 1995,
+                  "forming a hypothesis, testing it with a position, enlarging on confirmation"),
+                 id="gate-free-source-beats-one-whose-context-names-gates"),
+]
+
+
+@pytest.mark.parametrize("card, year, expected", CITATIONS)
+def test_a_faithful_answer_cites_the_source_that_carries_the_context(items, card, year, expected):
+    item = next(i for i in items if i["card"] == card)
+    plan = plan_for_gold(item["id"], item["grp"], scenario_year=year)
+    assert plan.citation == expected
+    document, cited_year, locator = expected
+    assert f'Source: "{document}" ({cited_year}), {locator}.' in render_plan(plan)
+
+
 # --------------------------------------------------------------------------- the calibration run
 
 STRUCTURE = ("gcf", "kendall_tau", "verdict_acc_gates", "verdict_acc")
@@ -212,6 +250,70 @@ def test_faithful_answers_score_at_the_ceiling(run, items):
 def test_parser_reads_back_every_rendered_element(run, items):
     missing = [i["id"] for i in items if not _read_back(run[(i["id"], "none")][1], i)]
     assert not missing, f"{len(missing)} of {len(items)} faithful answers lose an element: {missing[:5]}"
+
+
+
+
+def _sap_defined(card_id):
+    """The SAP levels with ground truth for a card (§7.8): investor, a gold source, a source context."""
+    card = compiled_card(card_id).card
+    return {1: bool(card.investor), 2: bool(card.sources), 3: any(s.locator for s in card.sources)}
+
+
+def test_faithful_answers_attribute_the_source_at_every_sap_level(run, items):
+    """Regression (faithful answers scored SAP@3 = 0): a faithful answer cites the source carrying
+    the gold chapter/section with that locator, so SAP@1 = SAP@2 = SAP@3 = 1 wherever defined."""
+    wrong = []
+    for item in items:
+        base = run[(item["id"], "none")][1]
+        defined = _sap_defined(item["card"])
+        for k in (1, 2, 3):
+            value = _m(base, f"sap@{k}")
+            if value != (1.0 if defined[k] else None):
+                wrong.append((item["id"], k, value))
+    assert not wrong, f"{len(wrong)} faithful SAP values off the ceiling: {wrong[:6]}"
+
+
+def _anachronism_unavoidable(item):
+    """Every source with a locator is over 10 years younger than the scenario (FM-6 fires on any of them)."""
+    year = scenario_year_of(item)
+    card = compiled_card(item["card"]).card
+    return year is not None and all(s.year - year > 10 for s in card.sources if s.locator and isinstance(s.year, int))
+
+
+def test_faithful_answers_fail_only_the_explained_basp_strict_gates(run, items):
+    """Every BASP-strict gate a faithful answer fails (§7.15) has a known cause outside the answer:
+    CKCA by FM-6 where every source carrying the gold context is over 10 years younger than the
+    scenario, IVP by FM-4 (the hashing encoder's lexical persona test, bounded in
+    test_faithful_answers_score_at_the_ceiling)."""
+    unexplained, passed = [], 0
+    for item in items:
+        base = run[(item["id"], "none")][1]
+        strict = base["targets"][0]["basp_strict"]
+        for gate in strict["gates"]:
+            if gate["passed"] is not False:
+                continue
+            explained = (
+                (gate["metric"] == "ckca" and gate["reason"] == "FM-6" and _anachronism_unavoidable(item))
+                or (gate["metric"] == "ivp" and gate["reason"] == "FM-4")
+            )
+            if not explained:
+                unexplained.append((item["id"], gate["metric"], gate["reason"]))
+        passed += bool(strict["conjunction"])
+    assert not unexplained, unexplained
+    assert passed >= 0.93 * len(items), f"BASP-strict conjunction on {passed} of {len(items)} faithful answers"
+
+
+def test_drop_gate_drops_a_gate_the_answer_names_nowhere_else(run, items):
+    """Regression (a gate named in the citation or in another gate's kill label was dropped, and
+    the parser still read it as addressed): the dropped gate's name and aliases are gone."""
+    for item, _, _, details in _pairs(run, items, "drop_gate"):
+        response = run[(item["id"], "drop_gate")][0]["response"]
+        gate = next(g for g in compiled_card(item["card"]).card.gates if g.number == details["gate"])
+        text = " ".join(re.sub(r"[^a-z0-9]+", " ", response.lower()).split())
+        for label in (gate.name, *gate.aliases, gate.id):
+            key = " ".join(re.sub(r"[^a-z0-9]+", " ", label.lower()).split())
+            assert not key or f" {key} " not in f" {text} ", (item["id"], details["gate"], label)
 
 
 def test_drop_gate_lowers_coverage_and_keeps_the_remaining_verdicts(run, items):
