@@ -108,6 +108,7 @@ __all__ = [
     "kccs_gates",
     "kccs",
     "sap_at_k",
+    "section_numbers",
     "sap1",
     "sap2",
     "sap3",
@@ -1765,7 +1766,42 @@ def kccs(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> float |
 # =========================================================================== SAP@k
 
 _TITLE_NORM = re.compile(r"[^a-z0-9]+")
-_SECTION_NUMBER = re.compile(r"\b(?:ch(?:apter)?|sec(?:tion)?|part|§)\.?\s*(\d+)", re.IGNORECASE)
+_SECTION_NUMBER = re.compile(
+    r"(?:\b(?:ch(?:apters?|s)?|sec(?:tions?|s)?|parts?)\.?|§§?)[ \t]*(?P<first>\d+|[ivxl]+\b)"
+    r"(?:[ \t]*(?:-|\u2013|to)[ \t]*(?P<last>\d+|[ivxl]+\b))?",
+    re.IGNORECASE,
+)
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50}
+
+
+def _section_number(token: str) -> int | None:
+    if token.isdigit():
+        return int(token)
+    values = [_ROMAN[c] for c in token.lower()]
+    total = sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+    return total if total > 0 else None
+
+
+def section_numbers(text: str) -> set[int]:
+    """Chapter, section and part numbers named in ``text`` (SAP@3's context check, §7.8).
+
+    Arabic or Roman numerals after ch./chapter/sec./section/part/§, and every
+    number of a range ("ch. 5-7", up to 50 wide).
+
+    >>> sorted(section_numbers("Ch. 20; Part III; chapters 5-7 and § 2"))
+    [2, 3, 5, 6, 7, 20]
+    """
+    out: set[int] = set()
+    for m in _SECTION_NUMBER.finditer(text):
+        first = _section_number(m.group("first"))
+        if first is None:
+            continue
+        last = _section_number(m.group("last")) if m.group("last") else None
+        if last is not None and first < last <= first + 50:
+            out.update(range(first, last + 1))
+        else:
+            out.add(first)
+    return out
 
 
 def investor_matches(entity: object, investor: str) -> bool:
@@ -1847,10 +1883,10 @@ def _context_hit(case: Case, citation: Mapping[str, Any], source: SourceRef) -> 
     if not source.context:
         return False
     stated = " ".join(str(citation.get(k) or "") for k in ("context", "section", "chapter", "locator"))
-    gold_numbers = set(_SECTION_NUMBER.findall(source.context))
+    gold_numbers = section_numbers(source.context)
     if gold_numbers:
         for haystack in (stated, case.text):
-            if gold_numbers & set(_SECTION_NUMBER.findall(haystack)):
+            if gold_numbers & section_numbers(haystack):
                 return True
         return False
     key = _norm(source.context)
@@ -1877,9 +1913,11 @@ def sap_at_k(case: Case, k: int) -> float | None:
        title is within edit distance 3 of it (case, punctuation and a leading
        "The" ignored);
     3. context: level 2, and for that same citation and source the gold
-       chapter/section is verified: its number in the citation's context or
-       in the response text, or (no number) its words in either. This is a
-       deterministic stand-in for the paper's LLM-judge check.
+       chapter/section is verified: one of its numbers (:func:`section_numbers`:
+       Arabic or Roman, ranges expanded) in the citation's locator or in the
+       response text, or (no number) its words in either. This is a
+       deterministic stand-in for the paper's LLM-judge check, lenient in one
+       way: a matching number anywhere in the response counts.
 
     Returns
     -------

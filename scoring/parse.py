@@ -86,7 +86,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Iterable, Literal, Protocol, Sequence, Union
@@ -274,15 +274,23 @@ class Attribution:
 
 @dataclass(frozen=True)
 class Citation:
-    """A cited document: ``entity`` (author or organisation, if named), ``document`` as written, ``year`` if given."""
+    """A cited document: ``entity`` (author or organisation, if named), ``document`` as written, ``year`` if given.
+
+    ``locator`` is the chapter, section, part or page reference that follows
+    the citation after a comma on its line, up to the sentence's end ("ch.
+    20", "Part III, Psychology", "pp. 12-15"), or None; ``span`` covers the
+    citation without it.
+    """
 
     entity: str | None
     document: str
     year: int | None
     span: Span
+    locator: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"entity": self.entity, "document": self.document, "year": self.year, "span": _span(self.span)}
+        return {"entity": self.entity, "document": self.document, "year": self.year, "locator": self.locator,
+                "span": _span(self.span)}
 
 
 @dataclass(frozen=True)
@@ -1962,7 +1970,22 @@ class _Parser:
                     continue
             out.append(Citation(None, masked[m.start() : m.end()].split(" (")[0], int(year_text) if year_text else None, (m.start(), m.end())))
         out.sort(key=lambda c: c.span)
-        return out
+        nexts = [c.span[0] for c in out[1:]] + [len(self.masked)]
+        return [self._with_locator(c, following) for c, following in zip(out, nexts)]
+
+    def _with_locator(self, citation: Citation, following: int) -> Citation:
+        """The citation with the locator after it, which ends before the next citation (a list of sources has none)."""
+        masked = self.masked
+        m = _LOCATOR_AFTER.match(masked, citation.span[1])
+        if m is None:
+            return citation
+        line_end = masked.find("\n", m.end())
+        stop = min(len(masked) if line_end < 0 else line_end, m.end() + 160, following)
+        first = next(sentence_spans(masked, m.end(), stop), None)
+        if first is None:
+            return citation
+        locator = masked[first[0] : first[1]].rstrip(".;").strip(" \t*_\"'\u201c\u201d")
+        return replace(citation, locator=locator) if locator else citation
 
 
 # --------------------------------------------------------------------------- helpers
@@ -2006,6 +2029,12 @@ def _doc_prefix(text: str, window_start: int, doc: int) -> tuple[int, int, str |
     return title, title, None
 _BY_ENTITY = re.compile(r"[ \t]+(?:by|from)[ \t]+")
 _TITLE_YEAR = [Trigger("(", re.compile(rf"\((?P<year>{_YEAR_RE})\)"), word=False)]
+#: A citation's locator: after a comma on the citation's line, a chapter/section/part/page... reference
+#: (it runs to the sentence's end).
+_LOCATOR_AFTER = re.compile(
+    r"[*_\"\u201d]{0,2}[ \t]*,[ \t]*(?=(?i:ch(?:apters?|s)?\b|sec(?:tions?|s)?\b|parts?\b|§|pp?\.|pages?\b|appendix|preface|"
+    r"introduction|foreword|afterword|epilogue|prologue|(?:foot)?notes?\b|vol(?:ume)?s?\b|book\b|essay\b|para(?:graph)?s?\b))"
+)
 #: Longest quoted or emphasised document title a citation is read with (characters).
 MAX_TITLE_CHARS = 160
 _TITLE_BEFORE = re.compile(

@@ -484,6 +484,19 @@ def test_sap_levels(attributions, citations, text, expected):
     assert tuple(sap_at_k(c, k) for k in (1, 2, 3)) == expected
 
 
+def test_sap3_reads_the_citations_locator_roman_numerals_and_ranges():
+    cite = {"entity": None, "document": "Intelligent Investor", "year": 1949}
+    levels = lambda c, text="", sources=SOURCES: tuple(sap_at_k(sap_case([{"investor": "Buffett", "claim": "c"}], [c], text, sources=sources), k)
+                                                     for k in (1, 2, 3))
+    assert levels(dict(cite, locator="chapters 18-21")) == (1.0, 1.0, 1.0)
+    assert levels(dict(cite, locator="chapters 8-19")) == (1.0, 1.0, 0.0)
+    assert levels(dict(cite, locator="Ch. 2")) == (1.0, 1.0, 0.0)
+    roman = (SourceRef("The Intelligent Investor", 1949, "Benjamin Graham", "Part III"),)
+    assert levels(dict(cite, locator="part 3"), sources=roman) == (1.0, 1.0, 1.0)
+    assert levels(cite, "as Part III argues", sources=roman) == (1.0, 1.0, 1.0)
+    assert levels(cite, "as Part II argues", sources=roman) == (1.0, 1.0, 0.0)
+
+
 def test_sap_not_applicable_without_ground_truth():
     c = sap_case([{"investor": "Buffett", "claim": "c"}], [], investor=None)
     assert sap_at_k(c, 1) is None

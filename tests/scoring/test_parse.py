@@ -162,7 +162,7 @@ def test_to_dict_follows_the_contract() -> None:
         assert isinstance(g["gate"], int) and g["verdict"] in ("PROCEED", "REJECT", "INCONCLUSIVE", "N/A", None)
         assert text[g["span"][0] : g["span"][1]].strip()
     assert d["years"] == [1986]
-    assert d["citations"] == [{"entity": None, "document": "letter", "year": 1986, "span": [text.index("1986"), text.index(")")]}]
+    assert d["citations"] == [{"entity": None, "document": "letter", "year": 1986, "locator": None, "span": [text.index("1986"), text.index(")")]}]
     assert [(n["text"], n["value"], n["unit"]) for n in d["numbers"]] == [("$50B", 50_000_000_000, "money"), ("$25B", 25_000_000_000, "money")]
     json.dumps(d)  # plain JSON types only
 
@@ -270,3 +270,19 @@ def test_a_failing_embedder_leaves_a_note_not_an_exception() -> None:
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_citation_carries_the_chapter_or_section_after_it() -> None:
+    text = (
+        "Gate 1: PASS.\nSource: \"Security Analysis\" (1934), Part III, on bonds. Also \"The Most Important Thing\" (2011), "
+        "chapters 5-7.\nAs Buffett wrote in his 1986 letter, owner earnings matter; see *Margin of Safety* (1991), Security Analysis (1940)."
+    )
+    cites = parse_response(text, BUFFETT, embedder=False).to_dict()["citations"]
+    assert [(c["document"], c["year"], c["locator"]) for c in cites] == [
+        ("Security Analysis", 1934, "Part III, on bonds"),
+        ("The Most Important Thing", 2011, "chapters 5-7"),
+        ("letter", 1986, None),  # a comma after a citation in prose starts no locator
+        ("Margin of Safety", 1991, None),  # a list of sources: the next one is not a locator
+        ("Security Analysis", 1940, None),
+    ]
+    assert text[cites[0]["span"][0] : cites[0]["span"][1]] == '"Security Analysis" (1934)'
