@@ -286,3 +286,20 @@ def test_a_citation_carries_the_chapter_or_section_after_it() -> None:
         ("Security Analysis", 1940, None),
     ]
     assert text[cites[0]["span"][0] : cites[0]["span"][1]] == '"Security Analysis" (1934)'
+
+
+@pytest.mark.parametrize("heading", ["Company background", "Share price history", "Business overview", "Company profile",
+                                     "Company description", "Company history"])
+def test_generic_headings_are_neither_gates_nor_embedded(heading: str) -> None:
+    # These scored 0.62 against some card's gate by embedding; they are headings, not gates.
+    seen: list[str] = []
+
+    class Recorder:
+        def encode(self, sentences: list[str]) -> Any:
+            seen.extend(sentences)
+            return np.ones((len(sentences), 4))
+
+    parsed = parse_response(f"### {heading}\nA steady business.\n\n### Gate 1: Circle of Competence\nPROCEED.", BUFFETT,
+                            embedder=Recorder())
+    assert parsed.gate_sequence == [1] and parsed.invented_gates == []
+    assert heading not in seen
