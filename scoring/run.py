@@ -73,6 +73,7 @@ from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
 from ipb.scoring.embeddings import CachedEncoder, Encoder, default_encoder
 from ipb.scoring.fmdp import FM_NAMES
 from ipb.scoring.metrics import Case, InvestorProfile, pairwise_sdi, prefetch_embeddings
+from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
 from ipb.scoring.registry import metrics as metric_registry
 from ipb.scoring.synthetic import golds_of, scenario_year_of
 
@@ -141,6 +142,11 @@ class ScoreOptions:
         Longest response parsed.
     metric_options : mapping
         Per-metric / per-detector options (``{"kccs": {"threshold": 0.5}}``).
+    embed_cutoff : float
+        Cosine similarity a gate label needs for the parser's embedding
+        fallback (:data:`ipb.scoring.parse.DEFAULT_EMBED_CUTOFF`, calibrated
+        for MiniLM; recalibrate with ``bench/parse_calibration.py`` for
+        another encoder).
     """
 
     seed: int = 0
@@ -151,6 +157,7 @@ class ScoreOptions:
     renormalize: bool = True
     max_chars: int = DEFAULT_MAX_CHARS
     metric_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    embed_cutoff: float = DEFAULT_EMBED_CUTOFF
 
     def resolved_encoder(self) -> Encoder:
         """The encoder a run uses: the given or default one, cached; :class:`NullEncoder` without embeddings."""
@@ -173,6 +180,7 @@ class ScoreOptions:
             "encoder": name,
             "renormalize": self.renormalize,
             "max_chars": self.max_chars,
+            "embed_cutoff": self.embed_cutoff,
             "metric_options": {k: dict(v) for k, v in sorted(self.metric_options.items())},
         }
 
@@ -716,7 +724,8 @@ class _Scorer:
         for k, tw in enumerate(work.targets):
             tw.section = sections[k] if sections is not None else None
             text = work.text if tw.section is None else _keep(work.text, tw.section)
-            tw.parsed = parse_response(text, tw.target.compiled.card, embedder=self.embedder).to_dict()
+            tw.parsed = parse_response(text, tw.target.compiled.card, embedder=self.embedder,
+                                       embed_cutoff=self.options.embed_cutoff).to_dict()
         if not any(tw.parsed is not None and tw.parsed.get("status") == "ok" for tw in work.targets):
             reasons = list(dict.fromkeys(str((tw.parsed or {}).get("reason") or "unparsed") for tw in work.targets))
             _unscored(work, "parse_failure", "; ".join(reasons))

@@ -23,7 +23,7 @@ from ipb.cli import _VERDICT_STYLE, RunFormat, _escape, _fail, app, err, out
 from ipb.engine.execute import format_value
 from ipb.engine.registry import compiled_card
 from ipb.errors import IpbError, LoadError
-from ipb.scoring.parse import DEFAULT_SCORE_CUTOFF, ParsedResponse, parse_response
+from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF, DEFAULT_SCORE_CUTOFF, ParsedResponse, parse_response
 
 __all__ = ["parse"]
 
@@ -35,6 +35,7 @@ def parse(
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: items with their source text; json: the trace."),
     embed: bool = typer.Option(True, "--embed/--no-embed", help="Use the sentence-embedding fallback for paraphrased gate names."),
     score_cutoff: float = typer.Option(DEFAULT_SCORE_CUTOFF, "--score-cutoff", help="rapidfuzz ratio (0-100) a label needs to match a gate name."),
+    embed_cutoff: float = typer.Option(DEFAULT_EMBED_CUTOFF, "--embed-cutoff", help="Cosine similarity a label needs to match a gate by embedding (calibrated for the default MiniLM; see docs/scoring.md)."),
 ) -> None:
     """Parse RESPONSE, an answer to an item of CARD, into gates, verdicts, elements and citations."""
     try:
@@ -42,7 +43,8 @@ def parse(
         text = _read(response)
     except IpbError as exc:
         raise _fail(exc) from None
-    parsed = parse_response(text, compiled.card, embedder=None if embed else False, score_cutoff=score_cutoff)
+    parsed = parse_response(text, compiled.card, embedder=None if embed else False, score_cutoff=score_cutoff,
+                            embed_cutoff=embed_cutoff)
     if format is RunFormat.json:
         out.print(json.dumps(parsed.to_dict(), indent=2, ensure_ascii=False), markup=False)
     else:

@@ -24,6 +24,7 @@ import typer
 from ipb.cli import _fail, app, err
 from ipb.errors import IpbError
 from ipb.scoring.adapters import FORMATS
+from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
 from ipb.scoring.run import DEFAULT_MAX_CHARS, INPUT_ERRORS, ScoreOptions, run_score
 
 #: Unusable records listed on stderr before "... and N more".
@@ -66,6 +67,7 @@ def score(
     resamples: int = typer.Option(2000, "--resamples", help="Bootstrap resamples per CI."),
     strict_composites: bool = typer.Option(False, "--strict-composites", help="A layer composite with a component that does not apply is null, instead of renormalising the weights over those that do."),
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longest response parsed (characters); longer ones are unscored."),
+    embed_cutoff: float = typer.Option(DEFAULT_EMBED_CUTOFF, "--embed-cutoff", help="Cosine similarity a gate label needs for the parser's embedding fallback (calibrated for the default MiniLM; see docs/scoring.md)."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal)."),
 ) -> None:
     """Score RESPONSES against ITEMS: every metric and FM flag per response, aggregates with bootstrap CIs."""
@@ -75,8 +77,11 @@ def score(
     if resamples < 1 or max_chars < 1:
         err.print("ipb score: --resamples and --max-chars must be positive", markup=False)
         raise typer.Exit(code=2)
+    if not -1.0 <= embed_cutoff <= 1.0:
+        err.print(f"ipb score: --embed-cutoff is a cosine similarity in [-1, 1], not {embed_cutoff}", markup=False)
+        raise typer.Exit(code=2)
     options = ScoreOptions(seed=seed, n_resamples=resamples, embeddings=not no_embeddings,
-                           renormalize=not strict_composites, max_chars=max_chars)
+                           renormalize=not strict_composites, max_chars=max_chars, embed_cutoff=embed_cutoff)
     callback, bar = _progress(sys.stderr.isatty() if progress is None else progress)
     try:
         result = run_score(items, responses, out, options, format=format, model=model, condition=condition,

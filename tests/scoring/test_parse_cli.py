@@ -67,3 +67,32 @@ def test_unknown_card_and_missing_file_are_errors(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "did you mean 'buffett_acquisition_checklist'" in result.output
     result = invoke("parse", CARD, str(tmp_path / "missing.txt"))
     assert result.exit_code == 1 and "cannot read response" in result.output
+
+
+def test_embed_cutoff_is_passed_to_the_embedding_fallback(tmp_path: Path) -> None:
+    class Fixed:
+        """Each gate text its own axis; the label at cosine 0.5 from gate 1's name and 0 from every other text."""
+
+        def __init__(self) -> None:
+            self.axes: dict[str, int] = {}
+
+        def encode(self, sentences):  # type: ignore[no-untyped-def]
+            import numpy as np
+
+            rows = np.zeros((len(sentences), 512))
+            for i, s in enumerate(sentences):
+                if s == "Is it simple to grasp?":
+                    rows[i, self.axes["Circle of Competence"]] = 0.5
+                    rows[i, 511] = 0.75 ** 0.5
+                else:
+                    rows[i, self.axes.setdefault(s, len(self.axes))] = 1.0
+            return rows
+
+    answer = "### Is it simple to grasp?\nPROCEED.\n\n### Gate 5: Margin of Safety\nREJECT.\n"
+    low = parse_response(answer, CARD, embedder=Fixed(), embed_cutoff=0.45)
+    high = parse_response(answer, CARD, embedder=Fixed(), embed_cutoff=0.55)
+    assert low.gate_sequence[0] == 1 and 1 not in high.gate_sequence
+    path = tmp_path / "answer.txt"
+    path.write_text(ANSWER, encoding="utf-8")
+    result = invoke("parse", CARD, str(path), "--format", "json", "--no-embed", "--embed-cutoff", "0.9")
+    assert result.exit_code == 0, result.output

@@ -342,6 +342,28 @@ def test_cli_writes_outputs_and_reports_unusable_records(tmp_path, items_file, b
     assert usage.exit_code == 2 and "unknown --format" in usage.output
 
 
+def test_cli_embed_cutoff_reaches_the_parser_and_the_summary(tmp_path, items_file, buffett, monkeypatch):
+    seen = []
+    real = run_module._Scorer.parse
+
+    def spy(self, work):
+        seen.append(self.options.embed_cutoff)
+        return real(self, work)
+
+    monkeypatch.setattr(run_module._Scorer, "parse", spy)
+    responses = _responses_file(tmp_path, buffett)
+    runner = CliRunner()
+    result = runner.invoke(app, ["score", "-i", str(items_file), "-r", str(responses), "-o", str(tmp_path / "out"),
+                                 "--no-embeddings", "--resamples", "20", "--embed-cutoff", "0.55"])
+    assert result.exit_code == 0, result.output
+    assert seen and set(seen) == {0.55}
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["options"]["embed_cutoff"] == 0.55
+    bad = runner.invoke(app, ["score", "-i", str(items_file), "-r", str(responses), "-o", str(tmp_path / "o2"),
+                              "--embed-cutoff", "1.5"])
+    assert bad.exit_code == 2 and "--embed-cutoff is a cosine similarity in [-1, 1], not 1.5" in bad.output
+    assert not (tmp_path / "o2").exists()
+
+
 def test_cli_missing_items_file_exits_1(tmp_path):
     result = CliRunner().invoke(app, ["score", "-i", str(tmp_path / "no.jsonl"), "-r", str(tmp_path / "no.jsonl"),
                                       "-o", str(tmp_path / "out"), "--no-embeddings"])
