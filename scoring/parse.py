@@ -748,6 +748,12 @@ class _Evidence:
 _WORDS_APOS = re.compile(r"[\w']+|[\u2019]")
 _STATEMENT_END = re.compile(r"[.!;:]")
 _CONDITIONALS = frozenset(vw.CONDITIONALS)
+#: One-word answers that open a line ("Yes — subscription software...") and name no gate.
+_ANSWER_WORDS = frozenset({"yes", "no", "true", "false", "none", "ok", "okay", "correct", "agreed", "indeed", "n a", "na", "maybe"})
+#: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
+_COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
+#: "passes, if only just": a concession after the verdict, not a condition on it.
+_CONCESSIVE_TAILS = (["if", "only", "just"], ["if", "only", "barely"], ["if", "barely"], ["if", "narrowly"], ["if", "marginally"])
 _PASS_SUBJECTS = frozenset({"would", "will", "should", "must", "to", "i'd", "we'd", "i", "we"})
 _CLAUSE_CUT = re.compile(r"[;:|(\u2014\u2013]|,\s+(?:but|whereas|while|although|though|however)\b")
 _TIGHT_BREAK = re.compile(r"[,;()|]|\b(?:because|since|so|which|while|whereas|but|although|though|however|given|as|that|than|when|unlike)\b", re.I)
@@ -1072,9 +1078,14 @@ class _Parser:
             idx = max(i for i, w in enumerate(clause_words) if w in vw.CONDITIONALS)
             if not (idx > 0 and clause_words[idx - 1] == "even"):
                 return None
-        if after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]:
+        if (cut >= 0 or start - 90 <= unit.start) and _COUNTERFACTUAL.match(before, cut + 1):
+            return None  # "Had the multiple been 6x, it would fail": a counterfactual
+        concessive = after_words[:3] in _CONCESSIVE_TAILS or after_words[:2] in _CONCESSIVE_TAILS
+        if not concessive and (after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]):
             return None
         level = word.strength
+        if concessive:
+            level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
         if not vw.MODALS.isdisjoint(words):
             level = min(level, vw.WEAK)
         elif not vw.HEDGES.isdisjoint(words) or (after_words and after_words[0] in vw.HEDGES):
@@ -1178,7 +1189,8 @@ class _Parser:
             if invented:
                 self.anchors[li] = _Anchor(None, "number", label_span, invented=_invented_name(invented[0].invented or "", rest))
                 continue
-            blocked = bool(norm) and (_FIELD_LABEL(norm) or bool(vw.FINAL_LABEL.match(norm)) or bool(_STOP_LABELS.match(norm)))
+            blocked = bool(norm) and (_FIELD_LABEL(norm) or bool(vw.FINAL_LABEL.match(norm)) or bool(_STOP_LABELS.match(norm))
+                                      or _final_cue_label(norm))
             if number_gate is not None and number_span is not None:
                 self.anchors[li] = _Anchor(number_gate, "number", number_span)
                 if norm and not blocked and self._gate_like(rest):
@@ -1253,7 +1265,7 @@ class _Parser:
             return False
         if label.rstrip().endswith((".", "!")) or sum(w.isdigit() for w in words) > 1:
             return False
-        if _FIELD_LABEL(norm) or vw.FINAL_LABEL.match(norm) or _STOP_LABELS.match(norm):
+        if norm in _ANSWER_WORDS or _FIELD_LABEL(norm) or vw.FINAL_LABEL.match(norm) or _STOP_LABELS.match(norm) or _final_cue_label(norm):
             return False
         return not vw.VERDICT_PATTERN.fullmatch(label.strip(" *_`:"))
 
@@ -1513,7 +1525,7 @@ class _Parser:
     def _is_final_line(self, line: Line, first_text: str) -> bool:
         if line.label is not None:
             label = normalize(self.masked[line.label[0] : line.label[1]])
-            if vw.FINAL_LABEL.match(label) and not _FIELD_VERDICT.match(label):
+            if (vw.FINAL_LABEL.match(label) or _final_cue_label(label)) and not _FIELD_VERDICT.match(label):
                 return True
             if line.kind == "json" and line.key.replace("_", " ") in ("final verdict", "investment verdict", "overall verdict", "final decision", "recommendation", "decision"):
                 return True
@@ -1827,6 +1839,9 @@ class _Parser:
             level = base
             if unit.final:
                 level = 3
+                cue = self.final_cue_at.get(u)
+                if cue is not None and cue < start:
+                    level = 4  # "Final verdict: INVEST" outranks "Some investors would DECLINE" after it
             before = masked[max(unit.start, start - 80) : start]
             words = [w.lower() for w in _WORDS_APOS.findall(before)][-4:]
             sentence_words = [w.lower() for w in _WORDS_APOS.findall(before)][-14:]
@@ -1878,7 +1893,11 @@ class _Parser:
                 continue
             if self._tight_owner(hit, hit.unit):
                 continue  # "gate 5 REJECT" inside the conclusion is about gate 5
-            candidates.append((3 if not self._has_outcome_word(hit.unit) else 2, hit.start, mapped, (hit.start, hit.end)))
+            level = 3 if not self._has_outcome_word(hit.unit) else 2
+            cue = self.final_cue_at.get(hit.unit)
+            if cue is not None and cue < hit.start:
+                level += 1
+            candidates.append((level, hit.start, mapped, (hit.start, hit.end)))
         # "pass" after would/will at the end of a clause is the investor passing on the deal.
         for _, m in self._scan(_PASS_AT_END, limit=MAX_OCCURRENCES):
             if _PASS_SUBJECT.search(masked, max(0, m.start() - 12), m.start()) is None:
@@ -2065,6 +2084,14 @@ def _chunks(text: str, start: int, end: int) -> Iterable[Span]:
 
 def _FIELD_LABEL(norm: str) -> bool:
     return bool(vw.FIELD_LABELS.match(norm))
+
+
+_FINAL_IN_LABEL = re.compile(r"\b(?:final|overall|ultimate)\s+(?:investment\s+)?(?:verdict|decision|recommendation|call|answer|conclusion|outcome)\b")
+
+
+def _final_cue_label(norm: str) -> bool:
+    """A short label that names the final verdict in other words: "Revised final verdict", "Final verdict (revised"."""
+    return len(norm.split()) <= 5 and _FINAL_IN_LABEL.search(norm) is not None
 
 
 def _strip_number_words(label: str) -> str:
