@@ -748,6 +748,11 @@ class _Evidence:
 _WORDS_APOS = re.compile(r"[\w']+|[\u2019]")
 _STATEMENT_END = re.compile(r"[.!;:]")
 _CONDITIONALS = frozenset(vw.CONDITIONALS)
+#: Table columns whose Yes / No cells are gate verdicts: "Pass?", "Meets the test?" / "Fail?", "Triggered?".
+_PASS_COLUMN = re.compile(r"(?:pass(?:ed|es)?|meets?(?: (?:the )?(?:test|criterion|criteria|threshold))?|met|satisfied|cleared?|clears)")
+_FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: triggered)?|triggered|rejected)")
+_YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
+_YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)
 #: One-word answers that open a line ("Yes — subscription software...") and name no gate.
 _ANSWER_WORDS = frozenset({"yes", "no", "true", "false", "none", "ok", "okay", "correct", "agreed", "indeed", "n a", "na", "maybe"})
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
@@ -1040,6 +1045,46 @@ class _Parser:
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
+        extra = self._yes_no_cells()
+        if extra:
+            for hit in extra:
+                self.unit_hits.setdefault(hit.unit, []).append(hit)
+                self.unit_hits[hit.unit].sort(key=lambda h: h.start)
+            self.hits = sorted(self.hits + extra, key=lambda h: h.start)
+
+    def _yes_no_cells(self) -> list[_Hit]:
+        """Yes / No cells of a table column headed "Pass?", "Meets?" (or "Fail?", "Triggered?"), as verdict words."""
+        masked = self.masked
+        out: list[_Hit] = []
+        columns: dict[int, vw.VerdictWord] = {}
+        for li, line in enumerate(self.lines):
+            if line.kind != "table":
+                if line.kind != "table_sep":
+                    columns = {}
+                continue
+            if li + 1 < len(self.lines) and self.lines[li + 1].kind == "table_sep":
+                columns = {}
+                for c, (a, b) in enumerate(line.cells):
+                    head = normalize(masked[a:b])
+                    if _PASS_COLUMN.fullmatch(head):
+                        columns[c] = _YES_PROCEED
+                    elif _FAIL_COLUMN.fullmatch(head):
+                        columns[c] = _YES_REJECT
+                continue
+            for c, word in columns.items():
+                if c >= len(line.cells):
+                    continue
+                a, b = line.cells[c]
+                answer = normalize(masked[a:b])
+                if answer not in ("yes", "no", "y", "n"):
+                    continue
+                u = self._unit_at(a)
+                if u < 0:
+                    continue
+                yes = answer in ("yes", "y")
+                verdict = word.verdict if yes else (vw.REJECT if word.verdict == vw.PROCEED else vw.PROCEED)
+                out.append(_Hit(a, b, word if yes else (_YES_REJECT if verdict == vw.REJECT else _YES_PROCEED), u))
+        return out
 
     def _level(self, hit: _Hit) -> int:
         """The hit's level (0: it states nothing), judging it on first use."""
