@@ -640,8 +640,11 @@ def _flexible(literal: str) -> str:
 
 
 def _junction(chars: str) -> str:
-    """A regex for the punctuation joining a literal to a field: spacing free, each mark one mark of any kind."""
-    return "".join(r"[ \t]*" if c.isspace() else r"[^\w\s]" for c in chars)
+    """A regex for the punctuation joining a literal to a field: spacing free, "~" optional, each other mark one mark of any kind.
+
+    A mark never takes a field's "$": "intrinsic ~{value}" reads "intrinsic $25B" as $25B.
+    """
+    return "".join(r"[ \t]*" if c.isspace() else r"[~\u2248]?" if c in "~\u2248" else r"[^\w\s$]" for c in chars)
 
 
 def _template_pattern(text: str, card: Card) -> tuple[re.Pattern[str] | None, list[tuple[str, str, str | None, tuple[str, ...]]]]:
