@@ -2094,8 +2094,8 @@ def _doc_prefix(text: str, window_start: int, doc: int) -> tuple[int, int, str |
     words = list(_WORD_SPAN.finditer(text, window_start, doc))
     i = len(words)
     title = doc
-    if i and text[words[-1].end() : doc].strip(" \t"):
-        return doc, doc, None  # something other than spaces between the last word and the document
+    if i and text[words[-1].end() : doc].strip(" \t*_\"\u201c"):
+        return doc, doc, None  # something other than spaces (or an opening emphasis) between the last word and the document
     while i > 0 and len(words) - i < 2 and _DOC_ADJECTIVE.fullmatch(words[i - 1].group()):
         i -= 1
         title = words[i].start()

@@ -303,3 +303,9 @@ def test_generic_headings_are_neither_gates_nor_embedded(heading: str) -> None:
                             embedder=Recorder())
     assert parsed.gate_sequence == [1] and parsed.invented_gates == []
     assert heading not in seen
+
+
+def test_a_year_before_an_emphasised_title_is_the_citations_year() -> None:
+    text = "Gate 1: PASS. As Buffett wrote in the 1996 *Owner's Manual*, price is what you pay."
+    cites = parse_response(text, BUFFETT, embedder=False).to_dict()["citations"]
+    assert [(c["entity"], c["document"], c["year"]) for c in cites] == [("Warren Buffett", "Owner's Manual", 1996)]
