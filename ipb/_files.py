@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterable, TextIO
+from typing import Callable, Iterable, Mapping, TextIO
 
-__all__ = ["write_text_atomic", "write_lines_atomic"]
+__all__ = ["write_text_atomic", "write_lines_atomic", "write_texts_atomic"]
 
 
-def _write_atomic(path: str | Path, emit: Callable[[TextIO], None], make_parents: bool) -> None:
-    target = Path(path)
+def _write_temp(target: Path, emit: Callable[[TextIO], None]) -> str:
+    """A flushed, fsync-ed temporary file beside ``target`` holding what ``emit`` writes; its path."""
     folder = target.parent if str(target.parent) else Path(".")
-    if make_parents:
-        folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
@@ -32,11 +31,83 @@ def _write_atomic(path: str | Path, emit: Callable[[TextIO], None], make_parents
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(tmp, 0o666 & ~mask)  # as a plain open() would have made it
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def _write_atomic(path: str | Path, emit: Callable[[TextIO], None], make_parents: bool) -> None:
+    target = Path(path)
+    if make_parents:
+        (target.parent if str(target.parent) else Path(".")).mkdir(parents=True, exist_ok=True)
+    tmp = _write_temp(target, emit)
+    try:
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def write_texts_atomic(texts: Mapping[str | Path, str]) -> None:
+    """Replace several files together: every one gets its new text, or (on failure) every one keeps its old.
+
+    Each text is first written to a temporary file beside its target; only
+    when all are written are the targets replaced, in order. If a
+    replacement fails (a read-only or immutable target, a folder in the
+    way), the targets already replaced get their old contents back and new
+    files are removed. A reader may see the new version of one file and the
+    old of another for the moment between two renames.
+
+    Raises
+    ------
+    OSError
+        A file cannot be written or replaced; ``filename`` names it. Nothing is left changed.
+    """
+    targets = [Path(p) for p in texts]
+    temps: list[str] = []
+    backups: list[str | None] = []
+    done = 0
+    try:
+        for target, text in zip(targets, texts.values()):
+            temps.append(_write_temp(target, lambda handle, text=text: handle.write(text)))
+        for target in targets:
+            backup = None
+            if target.is_file():
+                fd, backup = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent)
+                os.close(fd)
+                try:
+                    os.unlink(backup)
+                    os.link(target, backup)  # the old contents, kept without copying
+                except OSError:
+                    shutil.copy2(target, backup)
+            backups.append(backup)
+        for target, tmp in zip(targets, temps):
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:
+                if exc.filename is None or str(exc.filename) == tmp:
+                    exc.filename = str(target)
+                raise
+            done += 1
+    except BaseException:
+        for target, backup in list(zip(targets, backups))[:done]:
+            with contextlib.suppress(OSError):
+                if backup is not None:
+                    os.replace(backup, target)
+                else:
+                    os.unlink(target)
+        for tmp in temps[done:]:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
+    finally:
+        for backup in backups:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
 
 
 def write_lines_atomic(path: str | Path, lines: Iterable[str], *, make_parents: bool = False) -> None:

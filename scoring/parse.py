@@ -1388,6 +1388,8 @@ class _Parser:
             line = self.lines[li]
             has_verdict = any(self._level(h) >= vw.COMMITTED for u in self.line_units[li][:1] for h in self.unit_hits.get(u, []))
             candidates.append((li, span, label.strip(), number, has_verdict and line.kind in ("heading", "list", "bold", "json", "table")))
+        if len(candidates) > MAX_EMBED:
+            self.notes.append(f"more than {MAX_EMBED} unmatched gate-like labels: only the first {MAX_EMBED} were considered")
         candidates = candidates[:MAX_EMBED]
         labels = list(dict.fromkeys(c[2] for c in candidates if c[3] is not None or c[4] or self._section_has_verdict(c[0])))
         sims = dict(zip(labels, self._similarities(labels)))

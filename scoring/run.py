@@ -66,7 +66,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ipb._files import write_text_atomic
+from ipb._files import write_text_atomic, write_texts_atomic
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.scoring.adapters import InputRecord, read_responses, records_from
 from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
@@ -1029,6 +1029,12 @@ def run_score(
     from ipb.scoring.summary import summarize
 
     options = options or ScoreOptions()
+    out = Path(out_dir)
+    for name, given in (("responses", responses_path), ("items", items_path)):
+        source = Path(given).resolve()
+        if source in ((out / "responses.jsonl").resolve(), (out / "summary.json").resolve()):
+            raise LoadError(f"the {name} file {given} is an output of this run in {out}: it would be overwritten; "
+                            "choose another --out", file=str(given), rule="file")
     items = load_items(items_path)
     records = score_records(items, read_responses(responses_path, format=format, model=model, condition=condition),
                             options, progress=progress)
@@ -1038,16 +1044,19 @@ def run_score(
                       "format": format, "n_records": len(records)},
     }
     summary = summarize(records, options=options, inputs=inputs)
-    out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
         responses_file = out / "responses.jsonl"
         summary_file = out / "summary.json"
-        write_atomic(responses_file, "".join(dumps_record(r) + "\n" for r in records))
-        write_atomic(summary_file, json.dumps(_finite(summary), indent=2, ensure_ascii=True, allow_nan=False,
-                                              default=_json_default) + "\n")
+        write_texts_atomic({
+            responses_file: "".join(dumps_record(r) + "\n" for r in records),
+            summary_file: json.dumps(_finite(summary), indent=2, ensure_ascii=True, allow_nan=False,
+                                     default=_json_default) + "\n",
+        })
     except OSError as exc:
-        raise LoadError(f"cannot write to {out}: {exc.strerror or exc}", file=str(out), rule="file") from None
+        where = exc.filename or out
+        raise LoadError(f"cannot write {where}: {exc.strerror or exc} (the old results are left as they were)",
+                        file=str(where), rule="file") from None
     return RunResult(records, summary, responses_file, summary_file)
 
 

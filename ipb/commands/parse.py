@@ -38,6 +38,12 @@ def parse(
     embed_cutoff: float = typer.Option(DEFAULT_EMBED_CUTOFF, "--embed-cutoff", help="Cosine similarity a label needs to match a gate by embedding (calibrated for the default MiniLM; see docs/scoring.md)."),
 ) -> None:
     """Parse RESPONSE, an answer to an item of CARD, into gates, verdicts, elements and citations."""
+    if not 0.0 <= score_cutoff <= 100.0:  # also refuses NaN
+        err.print(f"ipb parse: --score-cutoff is a rapidfuzz ratio in [0, 100], not {score_cutoff}", markup=False)
+        raise typer.Exit(code=2)
+    if not -1.0 <= embed_cutoff <= 1.0:
+        err.print(f"ipb parse: --embed-cutoff is a cosine similarity in [-1, 1], not {embed_cutoff}", markup=False)
+        raise typer.Exit(code=2)
     try:
         compiled = compiled_card(card)
         text = _read(response)

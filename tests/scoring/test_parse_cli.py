@@ -96,3 +96,14 @@ def test_embed_cutoff_is_passed_to_the_embedding_fallback(tmp_path: Path) -> Non
     path.write_text(ANSWER, encoding="utf-8")
     result = invoke("parse", CARD, str(path), "--format", "json", "--no-embed", "--embed-cutoff", "0.9")
     assert result.exit_code == 0, result.output
+
+
+def test_cutoffs_out_of_range_are_usage_errors(tmp_path: Path) -> None:
+    path = tmp_path / "answer.txt"
+    path.write_text(ANSWER, encoding="utf-8")
+    for flag, value, message in (("--score-cutoff", "200", "--score-cutoff is a rapidfuzz ratio in [0, 100], not 200.0"),
+                                 ("--score-cutoff", "nan", "--score-cutoff is a rapidfuzz ratio in [0, 100], not nan"),
+                                 ("--embed-cutoff", "2", "--embed-cutoff is a cosine similarity in [-1, 1], not 2.0"),
+                                 ("--embed-cutoff", "nan", "--embed-cutoff is a cosine similarity in [-1, 1], not nan")):
+        result = invoke("parse", CARD, str(path), "--no-embed", flag, value)
+        assert result.exit_code == 2 and message in result.output, (flag, value, result.output)

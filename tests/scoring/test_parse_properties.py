@@ -222,3 +222,19 @@ def test_a_megabyte_of_one_looping_answer_keeps_its_gates_and_final_verdict() ->
     assert [g.verdict for g in parsed.gates] == ["PROCEED", "PROCEED", "REJECT"]
     assert parsed.final_verdict == "DECLINE" and parsed.final_verdict_span[0] > len(text) - len(block)
     assert parsed.notes == []
+
+
+def test_too_many_unmatched_labels_are_a_bound_that_says_so() -> None:
+    labels = "".join(f"**Quality aspect {_letters(i)}**: PROCEED\n" for i in range(parse_module.MAX_EMBED + 20))
+    parsed = parse_response("Gate 1: Circle of Competence — PASS\n" + labels, CARD, embedder=False)
+    assert len(parsed.invented_gates) == parse_module.MAX_EMBED
+    assert f"more than {parse_module.MAX_EMBED} unmatched gate-like labels: only the first {parse_module.MAX_EMBED} were considered" in parsed.notes
+
+
+def _letters(n: int) -> str:
+    word = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        word = chr(97 + r) + word
+    return word

@@ -298,6 +298,34 @@ def test_a_failed_write_leaves_the_old_outputs_and_no_temporary_file(tmp_path, i
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
+def test_the_two_outputs_are_replaced_together_or_not_at_all(tmp_path, items_file, buffett, monkeypatch):
+    responses = _responses_file(tmp_path, buffett)
+    out = tmp_path / "out"
+    run_score(items_file, responses, out, _options())
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real = ipb._files.os.replace
+
+    def summary_refused(src, dst):
+        if str(dst).endswith("summary.json"):
+            raise PermissionError(1, "Operation not permitted", str(dst))
+        return real(src, dst)
+
+    monkeypatch.setattr(ipb._files.os, "replace", summary_refused)
+    with pytest.raises(LoadError, match=r"cannot write .*summary\.json: Operation not permitted \(the old results are left"):
+        run_score(items_file, responses, out, _options(seed=9))
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # responses.jsonl was put back too
+
+
+def test_an_input_inside_the_output_folder_is_refused_before_anything_is_written(tmp_path, items_file, buffett):
+    responses = _responses_file(tmp_path, buffett)
+    out = tmp_path / "out"
+    run_score(items_file, responses, out, _options())
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(LoadError, match="is an output of this run"):
+        run_score(items_file, out / "responses.jsonl", out, _options())
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
 def test_unreadable_inputs_are_load_errors(tmp_path, items_file):
     with pytest.raises(LoadError, match="cannot read items file"):
         load_items(tmp_path / "missing.jsonl")
