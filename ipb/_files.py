@@ -51,6 +51,13 @@ def _write_atomic(path: str | Path, emit: Callable[[TextIO], None], make_parents
         raise
 
 
+def _writer(text: str) -> Callable[[TextIO], None]:
+    def emit(handle: TextIO) -> None:
+        handle.write(text)
+
+    return emit
+
+
 def write_texts_atomic(texts: Mapping[str | Path, str]) -> None:
     """Replace several files together: every one gets its new text, or (on failure) every one keeps its old.
 
@@ -72,7 +79,7 @@ def write_texts_atomic(texts: Mapping[str | Path, str]) -> None:
     done = 0
     try:
         for target, text in zip(targets, texts.values()):
-            temps.append(_write_temp(target, lambda handle, text=text: handle.write(text)))
+            temps.append(_write_temp(target, _writer(text)))
         for target in targets:
             backup = None
             if target.is_file():

@@ -808,6 +808,7 @@ class _Parser:
         self.prefixes: set[str] | None = None
         self.truncated: set[str] = set()
         self.folded: list[tuple[int, int, int]] = []
+        self.outcome_units: dict[int, bool] = {}
         self.lines: list[Line] = []
         self.units: list[_Unit] = []
         self.unit_starts: list[int] = []
@@ -1962,13 +1963,19 @@ class _Parser:
         return outcome, span
 
     def _has_outcome_word(self, u: int) -> bool:
-        unit = self.units[u]
-        return self.ix.outcome_re is not None and self.ix.outcome_re.search(self.masked, unit.start, unit.end) is not None
+        """Whether sentence ``u`` holds one of the card's outcome words (searched once per sentence)."""
+        known = self.outcome_units.get(u)
+        if known is None:
+            unit = self.units[u]
+            known = self.ix.outcome_re is not None and self.ix.outcome_re.search(self.masked, unit.start, unit.end) is not None
+            self.outcome_units[u] = known
+        return known
 
     # ------------------------------------------------------------------ invented gates
 
     def _dedupe_invented(self) -> list[InventedGate]:
         out: list[InventedGate] = []
+        out_keys: list[str] = []
         seen: set[str] = set()
         labelled = {li for li, a in self.anchors.items() if a.invented is not None}
         for m in self.mentions:
@@ -1979,10 +1986,11 @@ class _Parser:
             key = normalize(re.sub(r"(?i)^(?:gate|step|stage|test|criterion|filter|hurdle|check|screen)\s*\d+\s*[:.\-\u2013\u2014]?\s*", "", g.name)) or normalize(g.name)
             if not key or key in seen:
                 continue
-            if any(key != normalize(o.name) and o.span[0] <= g.span[0] < o.span[1] for o in out):
+            if any(o.span[0] <= g.span[0] < o.span[1] and key != o_key for o, o_key in zip(out, out_keys)):
                 continue
             seen.add(key)
             out.append(g)
+            out_keys.append(normalize(g.name))
         return out
 
     # ------------------------------------------------------------------ attributions and citations
