@@ -84,7 +84,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from rapidfuzz import fuzz
 
 from ipb.errors import IpbError, ScoreError
-from ipb.scoring.registry import Registry
+from ipb.scoring.registry import Entry, Registry
 from ipb.scoring.parse import MAX_TITLE_CHARS
 
 __all__ = [
@@ -697,7 +697,8 @@ def parse_corruption_spec(spec: str) -> list[str]:
     Raises
     ------
     ScoreError
-        An unknown corruption (with a "did you mean").
+        An empty spec, or an unknown corruption (the message lists the
+        registered ones; ``suggestion`` is the closest).
 
     Examples
     --------
@@ -706,10 +707,20 @@ def parse_corruption_spec(spec: str) -> list[str]:
     """
     names = [p.strip() for p in spec.split("+") if p.strip()]
     if not names:
-        raise ScoreError(f"empty corruption spec {spec!r}", rule="corruption", name=spec)
+        raise ScoreError(f"empty corruption spec {spec!r}; the registered corruptions: {', '.join(corruption_names())}",
+                         rule="corruption", name=spec)
     for n in names:
-        corruptions.get(n)
+        _entry(n)
     return names
+
+
+def _entry(name: str) -> Entry[CorruptionFn]:
+    """The registry entry of ``name``; an unknown name's error lists every registered one."""
+    try:
+        return corruptions.get(name)
+    except ScoreError as exc:
+        raise ScoreError(f"unknown corruption {name!r}; the registered corruptions: {', '.join(corruption_names())}",
+                         name=name, rule=exc.rule, suggestion=exc.suggestion) from None
 
 
 def synthetic_responses(
@@ -802,8 +813,8 @@ def synthetic_responses(
 
 
 def get_corruption(name: str) -> CorruptionFn:
-    """The registered corruption ``name`` (a typed lookup; unknown names raise ScoreError)."""
-    return corruptions.get(name).fn
+    """The registered corruption ``name`` (a typed lookup; an unknown name raises ScoreError listing the registered ones)."""
+    return _entry(name).fn
 
 
 def bundled_items(cards: Sequence[str] | None = None) -> list[dict[str, Any]]:
@@ -813,7 +824,9 @@ def bundled_items(cards: Sequence[str] | None = None) -> list[dict[str, Any]]:
     "card", "grp", "investment_verdict", "verdict_trigger", "question",
     "scenario": {"id", "layer", "card", "as_of"?}}``, the shape ``ipb
     perturb`` writes for L7 (without its manifest): a ready-made item set for
-    calibration runs and benchmarks.
+    calibration runs and benchmarks. On the command line, ``ipb respond
+    --synthetic --bundled --out OUT.jsonl`` answers them and writes them to
+    ``OUT.items.jsonl``.
 
     Parameters
     ----------

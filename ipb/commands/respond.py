@@ -2,9 +2,16 @@
 
     ipb respond --items ITEMS.jsonl --model NAME --base-url URL --conditions A,B,C
                 --out RESPONSES.jsonl [--concurrency N] [--max-tokens N] [--temperature T]
-                [--cot] [--judge-model NAME] [--synthetic] [--dry-run] ...
+                [--cot] [--judge-model NAME] [--dry-run] ...
+    ipb respond --synthetic (--items ITEMS.jsonl | --bundled) --out RESPONSES.jsonl
+                [--model NAME] [--conditions A] [--corruptions LIST] [--seed N] [--overwrite]
     ipb judge --items ITEMS.jsonl --responses RESPONSES.jsonl --model NAME --base-url URL
               --out JUDGED.jsonl [--samples 20] [--temperature 0.7] [--max-tokens 6000] ...
+
+``--synthetic`` asks no server: it writes the gold programs' answers with
+recorded corruptions (:func:`ipb.scoring.respond.run.run_synthetic`), with
+``--bundled`` for every bundled scenario executed on its card, and refuses
+the options only a model run uses.
 
 The API key comes from ``IPB_API_KEY`` or ``OPENAI_API_KEY`` (the judge's
 from ``IPB_JUDGE_API_KEY`` first) and is never written anywhere. Exit
@@ -26,6 +33,47 @@ from ipb.cli import _fail, app, err, out
 from ipb.errors import IpbError, LoadError
 
 _TEMPERATURE_HELP = "Sampling temperature, or 'none' to send none (for models that refuse one)."
+
+#: Options that only --synthetic uses, and those --synthetic uses besides them;
+#: every other option given with --synthetic is an error naming it.
+_SYNTHETIC_ONLY = ("corruptions", "bundled")
+_SYNTHETIC_USES = ("items", "out_path", "model", "conditions", "seed", "overwrite", "synthetic", "quiet",
+                   *_SYNTHETIC_ONLY)
+
+
+def _corruptions_help() -> str:
+    text = ("With --synthetic: comma-separated corruption specs, each a name or names joined by '+' "
+            "(default: every one, one response each)")
+    try:
+        from ipb.scoring.synthetic import corruption_names
+    except ImportError:  # pragma: no cover - an installation without the generator
+        return text + "."
+    return f"{text}. Registered: {', '.join(corruption_names())}."
+
+
+def _given(ctx: typer.Context, names: tuple[str, ...] | None = None, *, skip: tuple[str, ...] = ()) -> list[str]:
+    """The options of ``names`` (default: every one but ``skip``) given on the command line, as typed (--name)."""
+    given = []
+    for param in ctx.command.params:
+        name = param.name or ""
+        if (names is not None and name not in names) or name in skip:
+            continue
+        source = ctx.get_parameter_source(name)  # typer's own click: compare by name
+        if getattr(source, "name", None) == "COMMANDLINE":
+            given.append(max(param.opts, key=len))
+    return given
+
+
+def _bundled_items_path(out_path: Path) -> Path:
+    """Where ``--bundled`` writes its items: ``OUT.jsonl`` -> ``OUT.items.jsonl`` beside it."""
+    stem = out_path.name[:-len(".jsonl")] if out_path.name.endswith(".jsonl") else out_path.name
+    return out_path.with_name(f"{stem}.items.jsonl")
+
+
+def _usage(message: str) -> typer.Exit:
+    """Say what is wrong with the options; the exit status of a usage error (2)."""
+    err.print(f"ipb respond: {message}", markup=False)
+    return typer.Exit(code=2)
 
 
 def _temperature(text: str) -> float | None:
@@ -71,11 +119,12 @@ def _finish(result: Any) -> None:
 
 @app.command()
 def respond(
-    items: Path = typer.Option(..., "--items", "-i", help="Items file (JSON Lines) written by ipb perturb."),
-    out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Responses file (JSON Lines); an existing one is resumed."),
-    model: Optional[str] = typer.Option(None, "--model", "-m", help="Model name as the server knows it."),
+    ctx: typer.Context,
+    items: Optional[Path] = typer.Option(None, "--items", "-i", help="Items file (JSON Lines) written by ipb perturb."),
+    out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Responses file (JSON Lines); an existing one is resumed (see --overwrite)."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="Model name as the server knows it; with --synthetic, the records' model (default synthetic)."),
     base_url: Optional[str] = typer.Option(None, "--base-url", envvar="IPB_BASE_URL", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1."),
-    conditions: str = typer.Option("A,B,C", "--conditions", "-c", help="Any of A (closed book), B (retrieved knowledge cards), C (gold card), comma-separated."),
+    conditions: Optional[str] = typer.Option(None, "--conditions", "-c", help="Any of A (closed book), B (retrieved knowledge cards), C (gold card), comma-separated (default A,B,C; with --synthetic, A, and each condition given gets its own copy of the responses)."),
     concurrency: int = typer.Option(4, "--concurrency", "-j", min=1, help="Requests in flight at most."),
     max_tokens: int = typer.Option(4096, "--max-tokens", min=0, help="Completion token budget per response (0: send none, e.g. with max_completion_tokens in --extra-body)."),
     temperature: str = typer.Option("0", "--temperature", "-t", help=_TEMPERATURE_HELP),
@@ -99,28 +148,35 @@ def respond(
     judge_temperature: float = typer.Option(0.7, "--judge-temperature", help="Judge sampling temperature."),
     judge_max_tokens: Optional[int] = typer.Option(None, "--judge-max-tokens", min=1, help="Judge token budget (default $JUDGE_MAX_TOKENS or 6000)."),
     synthetic: bool = typer.Option(False, "--synthetic", help="Write synthetic responses from the gold programs (no server; ipb.scoring.synthetic)."),
-    corruptions: Optional[str] = typer.Option(None, "--corruptions", help="With --synthetic: comma-separated corruptions to apply."),
+    corruptions: Optional[str] = typer.Option(None, "--corruptions", help=_corruptions_help()),
+    bundled: bool = typer.Option(False, "--bundled", help="With --synthetic, instead of --items: every bundled scenario executed on its card, the items also written beside --out (OUT.items.jsonl, for ipb score --items)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print each request (messages, prompt hash, request key) as JSON Lines; send nothing."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
-    """Ask a model every item under conditions A, B and C; write one response record per (item, condition)."""
+    """Ask a model every item under conditions A, B and C; write one response record per (item, condition).
+
+    With --synthetic, no model: write answers rendered from the gold programs, with recorded corruptions.
+    """
     from ipb.scoring.respond.client import RetryPolicy
     from ipb.scoring.respond.judge import JudgeConfig, default_max_tokens
-    from ipb.scoring.respond.records import RunError, dumps_record, load_items, write_atomic
-    from ipb.scoring.respond.run import GenerationSettings, RespondConfig, parse_conditions, prepare_requests, run_respond, synthetic_records
+    from ipb.scoring.respond.records import RunError, dumps_record, load_items
+    from ipb.scoring.respond.run import GenerationSettings, RespondConfig, parse_conditions, prepare_requests, run_respond
 
     try:
-        conds = parse_conditions(conditions)
-        loaded = load_items(items)
         if synthetic:
-            if out_path is None:
-                raise RunError("--synthetic needs --out", rule="usage")
-            names = [c.strip() for c in corruptions.split(",") if c.strip()] if corruptions is not None else None
-            records = synthetic_records(loaded, corruptions=names, seed=seed if seed is not None else 0,
-                                        condition=conds[0])
-            write_atomic(out_path, (dumps_record(r) for r in records))
-            err.print(f"wrote {out_path}: {len(records)} synthetic response(s)", markup=False)
+            result, items_path, n_items = _respond_synthetic(ctx, items, out_path, model, conditions, corruptions, seed,
+                                                             overwrite, bundled)
+            _finish(result)
+            if items_path is not None:
+                err.print(f"wrote {items_path}: {n_items} bundled item(s), for ipb score --items", markup=False)
             return
+        only = _given(ctx, _SYNTHETIC_ONLY)
+        if only:
+            raise _usage(f"{' and '.join(only)} {'needs' if len(only) == 1 else 'need'} --synthetic")
+        if items is None:
+            raise _usage("--items is required (or --synthetic --bundled)")
+        conds = parse_conditions(conditions if conditions is not None else "A,B,C")
+        loaded = load_items(items)
         if model is None or (base_url is None and not dry_run):
             raise RunError("--model and --base-url are required (or use --synthetic)", rule="usage")
         extra: dict[str, Any] = {}
@@ -172,6 +228,60 @@ def respond(
     except OSError as exc:
         raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
     _finish(result)
+
+
+def _respond_synthetic(ctx: typer.Context, items: Optional[Path], out_path: Optional[Path], model: Optional[str],
+                       conditions: Optional[str], corruptions: Optional[str], seed: Optional[int], overwrite: bool,
+                       bundled: bool) -> tuple[Any, Path | None, int]:
+    """``ipb respond --synthetic``: check the options, write the records (and with --bundled the items).
+
+    Returns the run's result, and the items file written with --bundled and its number of items.
+
+    Raises
+    ------
+    typer.Exit
+        Exit status 2: an option only a model run uses, or --items and --bundled both or neither.
+    RunError, LoadError, ScoreError
+        No --out; an unknown condition or corruption; see :func:`~ipb.scoring.respond.run.run_synthetic`.
+    """
+    from ipb.scoring.respond.records import RunError, items_from_data, load_items, write_atomic
+    from ipb.scoring.respond.run import SYNTHETIC_MODEL, check_corruptions, parse_conditions, run_synthetic
+
+    unused = _given(ctx, skip=_SYNTHETIC_USES)
+    if unused:
+        raise _usage(f"--synthetic asks no server and does not use {', '.join(unused)}; leave "
+                     f"{'it' if len(unused) == 1 else 'them'} out")
+    if out_path is None:
+        raise RunError("--synthetic needs --out", rule="usage")
+    if bundled and items is not None:
+        raise _usage(f"--bundled answers the bundled scenarios and writes their items to "
+                     f"{_bundled_items_path(out_path)}; leave out --items")
+    if not bundled and items is None:
+        raise _usage("--synthetic needs --items (or --bundled)")
+    conds = parse_conditions(conditions if conditions is not None else "A")
+    specs = [c.strip() for c in corruptions.split(",") if c.strip()] if corruptions is not None else None
+    if specs == []:
+        raise _usage("--corruptions names no corruption (leave it out for every one)")
+    if specs is not None:
+        check_corruptions(specs)
+    rows: list[dict[str, Any]] = []
+    if bundled:
+        from ipb.scoring.synthetic import bundled_items
+
+        rows = bundled_items()
+        loaded = items_from_data(rows, file="bundled scenarios")
+    else:
+        assert items is not None
+        loaded = load_items(items)
+    result = run_synthetic(loaded, out_path, model=model if model is not None else SYNTHETIC_MODEL, conditions=conds,
+                           corruptions=specs, seed=seed if seed is not None else 0, overwrite=overwrite)
+    if not bundled:
+        return result, None, 0
+    from ipb.perturb.items import dumps_item
+
+    items_path = _bundled_items_path(out_path)
+    write_atomic(items_path, (dumps_item(r) for r in rows))
+    return result, items_path, len(rows)
 
 
 @app.command()

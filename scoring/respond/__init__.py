@@ -18,6 +18,10 @@ writing), :mod:`~ipb.scoring.respond.run` (the run) and
 :mod:`~ipb.scoring.respond.judge` (the optional G-Eval judge of §7.12 with
 the JSON robustness of §7.5).
 
+``ipb respond --synthetic`` asks no model: it writes answers rendered from
+the gold programs with recorded corruptions
+(:func:`~ipb.scoring.respond.run.run_synthetic`), resumed by the same rule.
+
 Scoring stays algorithmic (``ipb score``); the judge is used only when asked.
 """
 
@@ -38,6 +42,7 @@ from ipb.scoring.respond.records import (
     RESPONSE_VERSION,
     RunError,
     RunItem,
+    items_from_data,
     load_items,
     read_output,
     response_schema,
@@ -52,6 +57,7 @@ from ipb.scoring.respond.run import (
     prepare_requests,
     request_key,
     run_respond,
+    run_synthetic,
     synthetic_records,
 )
 
@@ -63,6 +69,7 @@ __all__ = [
     "RunError",
     "RunItem",
     "load_items",
+    "items_from_data",
     "read_output",
     "response_schema",
     "validate_record",
@@ -87,6 +94,7 @@ __all__ = [
     "prepare_requests",
     "request_key",
     "run_respond",
+    "run_synthetic",
     "synthetic_records",
     "Judge",
     "JudgeConfig",

@@ -32,6 +32,7 @@ __all__ = [
     "RunError",
     "RunItem",
     "load_items",
+    "items_from_data",
     "response_schema",
     "validate_record",
     "dumps_record",
@@ -150,18 +151,36 @@ def load_items(path: str | Path) -> list[RunItem]:
         raise LoadError(f"cannot read items file: {exc.strerror or exc}", file=file, rule="file") from None
     except UnicodeDecodeError as exc:
         raise LoadError(f"items file is not UTF-8 text ({exc.reason})", file=file, rule="file") from None
-    items: list[RunItem] = []
     problems: list[IpbError] = []
-    seen: dict[str, int] = {}
+    rows: list[tuple[int, Any]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            data = json.loads(raw)
+            rows.append((number, json.loads(raw)))
         except json.JSONDecodeError as exc:
             problems.append(LoadError(f"not JSON: {exc.msg}", file=file, line=number, column=exc.colno, rule="json",
                                       source_line=raw[:300]))
-            continue
+    return _collect(rows, file, problems)
+
+
+def items_from_data(rows: Iterable[Any], *, file: str = "<items>") -> list[RunItem]:
+    """:class:`RunItem` objects from item objects already in memory (e.g.
+    :func:`ipb.scoring.synthetic.bundled_items`), checked as :func:`load_items`
+    checks a file's lines; the n-th object counts as line n of ``file``.
+
+    Raises
+    ------
+    LoadError, ErrorGroup
+        As :func:`load_items`.
+    """
+    return _collect(list(enumerate(rows, start=1)), file, [])
+
+
+def _collect(rows: Sequence[tuple[int, Any]], file: str, problems: list[IpbError]) -> list[RunItem]:
+    items: list[RunItem] = []
+    seen: dict[str, int] = {}
+    for number, data in rows:
         try:
             item = _item_from(data, file, number)
         except LoadError as exc:
@@ -174,6 +193,7 @@ def load_items(path: str | Path) -> list[RunItem]:
         seen[item.id] = number
         items.append(item)
     if problems:
+        problems.sort(key=lambda e: e.line or 0)
         raise ErrorGroup(problems)
     if not items:
         raise LoadError("the items file holds no items", file=file, rule="empty")

@@ -12,7 +12,9 @@ written, and a complete record whose request key matches this run's is kept
 and its request skipped. A complete record made with other settings
 (another model, temperature, prompt, retrieved context...) stops the run
 with an error naming the difference, unless ``overwrite`` is set: a file
-never mixes responses made with different settings.
+never mixes responses made with different settings. Synthetic runs
+(:func:`run_synthetic`, no server) follow the same rule, their records keyed
+by (item, condition, corruption), and write the file once, atomically.
 
 References
 ----------
@@ -23,6 +25,7 @@ B, C), §7.4 (standard system prompt; framework-aware CoT).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import importlib
 import inspect
 import threading
 from dataclasses import dataclass, field
@@ -65,7 +68,11 @@ __all__ = [
     "request_key",
     "run_jobs",
     "run_respond",
+    "SYNTHETIC_MODEL",
+    "check_corruptions",
     "synthetic_records",
+    "synthetic_keys",
+    "run_synthetic",
 ]
 
 
@@ -385,43 +392,20 @@ def run_jobs(
     result = RunResult(path, len(jobs))
     with output_lock(path):
         existing = read_output(path) if path.exists() and not overwrite else None
-        kept: list[Mapping[str, Any]] = []
-        previous: dict[tuple[str, str], Mapping[str, Any]] = {}
-        done: set[tuple[str, str]] = set()
-        conflicts: list[str] = []
+        kept: dict[Any, Mapping[str, Any]] = {}
+        previous: dict[Any, Mapping[str, Any]] = {}
+        done: set[Any] = set()
         if existing is not None:
             result.dropped = list(existing.dropped)
-            last: dict[tuple[str, str], Mapping[str, Any]] = {}
-            for record in existing.records:
-                last[(str(record["item_id"]), str(record["condition"]))] = record
-            for key, record in last.items():
-                job = by_key.get(key)
-                if job is None:
-                    why = foreign(record) if foreign is not None else None
-                    if why is None:
-                        kept.append(record)
-                    else:
-                        conflicts.append(why)
-                    continue
-                verdict = job.check(record)
-                if verdict == "done":
-                    kept.append(record)
-                    done.add(key)
-                elif verdict == "redo":
-                    previous[key] = record
-                else:
-                    conflicts.append(verdict)
-            if conflicts:
-                shown = "; ".join(conflicts[:3]) + (f"; and {len(conflicts) - 3} more" if len(conflicts) > 3 else "")
-                raise RunError(f"{path} holds {len(conflicts)} record(s) made with other settings: {shown}. "
-                               "Write to another --out, or pass --overwrite to replace the file", file=str(path),
-                               rule="resume")
+            kept, previous, done = _sort_existing(path, existing.records, [_record_key(r) for r in existing.records],
+                                                  {key: job.check for key, job in by_key.items()},
+                                                  None if foreign is None else lambda key, record: foreign(record))
         # Records to be redone stay in the file until their replacement is written,
         # so a run interrupted before then loses nothing (readers take the last
         # record of a key; the final rewrite keeps one).
-        write_atomic(path, (secrets.scrub(dumps_record(r)) for r in [*kept, *previous.values()]))
+        write_atomic(path, (secrets.scrub(dumps_record(r)) for r in [*kept.values(), *previous.values()]))
         result.skipped = len(done)
-        written: list[Mapping[str, Any]] = list(kept)
+        written: list[Mapping[str, Any]] = list(kept.values())
         pending = [job for job in jobs if job.key not in done]
         stop = threading.Event()
         interrupted = False
@@ -473,6 +457,60 @@ def run_jobs(
             written.extend(r for k, r in previous.items() if k not in replaced)
             write_atomic(path, (secrets.scrub(dumps_record(r)) for r in ordered(written, keys)))
     return result
+
+
+def _record_key(record: Mapping[str, Any]) -> tuple[str, str]:
+    return (str(record["item_id"]), str(record["condition"]))
+
+
+def _sort_existing(
+    path: Path,
+    records: Sequence[Mapping[str, Any]],
+    keys: Sequence[Any],
+    checks: Mapping[Any, Callable[[Mapping[str, Any]], str]],
+    foreign: Callable[[Any, Mapping[str, Any]], str | None] | None,
+) -> tuple[dict[Any, Mapping[str, Any]], dict[Any, Mapping[str, Any]], set[Any]]:
+    """Sort what an earlier run left (``records``, their ``keys``; the last record of a key counts).
+
+    Returns ``(kept, previous, done)``: the records to keep as they are (this
+    run's finished ones, and those of no key of this run that ``foreign``
+    accepts; ``foreign(key, record)`` returns None or why it conflicts), the
+    records to redo, and the keys of this run already done.
+
+    Raises
+    ------
+    RunError
+        A record conflicts with this run (``checks[key]`` or ``foreign`` says
+        why); the error names the first three.
+    """
+    last: dict[Any, Mapping[str, Any]] = dict(zip(keys, records))
+    kept: dict[Any, Mapping[str, Any]] = {}
+    previous: dict[Any, Mapping[str, Any]] = {}
+    done: set[Any] = set()
+    conflicts: list[str] = []
+    for key, record in last.items():
+        check = checks.get(key)
+        if check is None:
+            why = foreign(key, record) if foreign is not None else None
+            if why is None:
+                kept[key] = record
+            else:
+                conflicts.append(why)
+            continue
+        verdict = check(record)
+        if verdict == "done":
+            kept[key] = record
+            done.add(key)
+        elif verdict == "redo":
+            previous[key] = record
+        else:
+            conflicts.append(verdict)
+    if conflicts:
+        shown = "; ".join(conflicts[:3]) + (f"; and {len(conflicts) - 3} more" if len(conflicts) > 3 else "")
+        raise RunError(f"{path} holds {len(conflicts)} record(s) made with other settings: {shown}. "
+                       "Write to another --out, or pass --overwrite to replace the file", file=str(path),
+                       rule="resume")
+    return kept, previous, done
 
 
 def _count(result: RunResult, record: Mapping[str, Any]) -> None:
@@ -652,50 +690,110 @@ def run_respond(
 
 # --------------------------------------------------------------------------- synthetic respondents
 
+#: The model name of synthetic records unless another is given.
+SYNTHETIC_MODEL = "synthetic"
+
+#: The key of a synthetic record: (item id, condition, corruption spec).
+SyntheticKey = tuple[str, str, str]
+
+
+def _synthetic_module() -> Any:
+    try:
+        return importlib.import_module("ipb.scoring.synthetic")
+    except ImportError as exc:
+        raise RunError("--synthetic needs ipb.scoring.synthetic.synthetic_responses, which this installation lacks "
+                       f"({exc})", rule="dependency", name="ipb.scoring.synthetic") from None
+
+
+def check_corruptions(specs: Sequence[str]) -> None:
+    """Check every corruption spec before any work (the generator's ``parse_corruption_spec``).
+
+    Nothing is checked when the generator module has no ``parse_corruption_spec``
+    (or is missing: :func:`synthetic_records` then says so).
+
+    Raises
+    ------
+    ipb.errors.ScoreError
+        An unknown corruption name (the error lists the registered ones).
+    """
+    try:
+        module = importlib.import_module("ipb.scoring.synthetic")
+    except ImportError:
+        return
+    parse = getattr(module, "parse_corruption_spec", None)
+    if parse is not None:
+        for spec in specs:
+            parse(spec)
+
 
 def synthetic_records(
     items: Sequence[RunItem],
     *,
     corruptions: Sequence[str] | None = None,
     seed: int = 0,
-    condition: str = "A",
+    conditions: str | Sequence[str] = "A",
+    model: str = SYNTHETIC_MODEL,
 ) -> list[dict[str, Any]]:
     """Response records from :func:`ipb.scoring.synthetic.synthetic_responses` (no server).
 
     The generator is imported when called. It receives the items' JSON
-    objects and returns, per response, a record (a mapping with at least
+    objects (and ``model`` and the first condition, when its signature takes
+    them) and returns, per response, a record (a mapping with at least
     ``item_id`` and ``response``; its other fields are kept), an
-    ``(item_id, text)`` pair, or a text (then in item order). Missing fields
-    are filled in: model ``synthetic``, the condition given, status ok,
-    settings naming the corruptions and seed.
+    ``(item_id, text)`` pair, or a text (then in item order).
+
+    Each item's responses are copied to every condition of ``conditions``;
+    the copies differ in ``condition`` alone. ``model`` and ``condition`` are
+    always this call's. Other missing fields are filled in: status ok,
+    settings ``{"synthetic": true, "corruptions", "seed"}`` (the corruption
+    specs asked for, None for every registered one), and ``request_hash``:
+    the SHA-256 of the record's content besides ``settings``, with the seed.
+
+    Parameters
+    ----------
+    corruptions : sequence of str, optional
+        Corruption specs (a registered name, or several joined by ``+``);
+        duplicates are dropped. None: every registered corruption.
+    conditions : str or sequence of str
+        ``"A,B,C"`` or a list (:func:`parse_conditions`).
+    model : str
+        Written into every record as its model.
+
+    Returns
+    -------
+    list of dict
+        In item order, then condition order, then the generator's order.
 
     Raises
     ------
     RunError
         The generator is not installed, rejects the arguments, or returns
-        something of another shape.
+        something of another shape; a condition other than A, B, C.
+    ipb.errors.ScoreError
+        The generator's own errors (an unknown corruption name...).
     """
-    try:
-        from ipb.scoring.synthetic import synthetic_responses  # type: ignore[import-not-found,unused-ignore]
-    except ImportError as exc:
-        raise RunError("--synthetic needs ipb.scoring.synthetic.synthetic_responses, which this installation lacks "
-                       f"({exc})", rule="dependency", name="ipb.scoring.synthetic") from None
+    conds = parse_conditions(conditions)
+    synthetic_responses = getattr(_synthetic_module(), "synthetic_responses", None)
+    if synthetic_responses is None:
+        raise RunError("--synthetic needs ipb.scoring.synthetic.synthetic_responses, which this installation lacks",
+                       rule="dependency", name="ipb.scoring.synthetic")
+    specs = list(dict.fromkeys(corruptions)) if corruptions is not None else None
     kwargs: dict[str, Any] = {"seed": seed}
-    if corruptions is not None:
-        kwargs["corruptions"] = list(corruptions)
+    if specs is not None:
+        kwargs["corruptions"] = list(specs)
     try:
         accepts: Mapping[str, Any] = inspect.signature(synthetic_responses).parameters
     except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
         accepts = {}
     if "condition" in accepts:
-        kwargs["condition"] = condition
+        kwargs["condition"] = conds[0]
+    if "model" in accepts:
+        kwargs["model"] = model
     try:
         produced = list(synthetic_responses([dict(i.data) for i in items], **kwargs))
     except TypeError as exc:
         raise RunError(f"synthetic_responses rejected its arguments: {exc}", rule="synthetic") from None
-    settings = {"synthetic": True, "corruptions": list(corruptions) if corruptions is not None else None, "seed": seed}
-    known = {i.id for i in items}
-    records: list[dict[str, Any]] = []
+    by_item: dict[str, list[dict[str, Any]]] = {i.id: [] for i in items}
     for n, entry in enumerate(produced):
         if isinstance(entry, Mapping):
             data = dict(entry)
@@ -708,20 +806,164 @@ def synthetic_records(
                            rule="synthetic")
         if not isinstance(data.get("item_id"), str) or not isinstance(data.get("response"), str):
             raise RunError("each synthetic response needs a string 'item_id' and 'response'", rule="synthetic")
-        if data["item_id"] not in known:
+        if data["item_id"] not in by_item:
             raise RunError(f"synthetic response for unknown item {data['item_id']!r}", rule="synthetic",
                            name=data["item_id"])
-        record: dict[str, Any] = {
-            "version": RESPONSE_VERSION, "model": "synthetic", "condition": condition, "status": "ok", "error": None,
-            "prompt_version": "synthetic", "prompt_hash": None, "settings": settings, "usage": None, "latency_s": None,
-            "cached": False, "finish_reason": None, "context": None, "judgment": None,
-        }
-        record.update(data)
-        record.setdefault("request_hash", canonical_hash({"synthetic": settings, "n": n, "item_id": record["item_id"],
-                                                          "response": record["response"]}))
-        problems = validate_record(record)
-        if problems:
-            raise RunError(f"synthetic record {n + 1} is not a valid response record: {'; '.join(problems[:3])}",
-                           rule="synthetic")
-        records.append(record)
+        by_item[data["item_id"]].append(data)
+    records: list[dict[str, Any]] = []
+    for item in items:
+        for condition in conds:
+            for data in by_item[item.id]:
+                record: dict[str, Any] = {
+                    "version": RESPONSE_VERSION, "status": "ok", "error": None, "prompt_version": "synthetic",
+                    "prompt_hash": None, "usage": None, "latency_s": None, "cached": False, "finish_reason": None,
+                    "context": None, "judgment": None,
+                    "settings": {"synthetic": True, "corruptions": list(specs) if specs is not None else None,
+                                 "seed": seed},
+                }
+                record.update(data)
+                record["model"] = model
+                record["condition"] = condition
+                record.setdefault("request_hash", canonical_hash(
+                    {"seed": seed, **{k: v for k, v in record.items() if k not in ("settings", "request_hash")}}))
+                problems = validate_record(record)
+                if problems:
+                    raise RunError(f"synthetic record {len(records) + 1} is not a valid response record: "
+                                   f"{'; '.join(problems[:3])}", rule="synthetic")
+                records.append(record)
     return records
+
+
+def _corruption_of(record: Mapping[str, Any], n: int) -> str:
+    listed = record.get("corruptions")
+    if isinstance(listed, list) and listed:
+        names = [c.get("name") if isinstance(c, Mapping) else c for c in listed]
+        if all(isinstance(x, str) for x in names):
+            return "+".join(str(x) for x in names)
+    single = record.get("corruption")
+    if isinstance(single, str) and single:
+        return single
+    return f"#{n}"
+
+
+def synthetic_keys(records: Sequence[Mapping[str, Any]]) -> list[SyntheticKey]:
+    """The key of each synthetic record: (item id, condition, corruption spec).
+
+    The spec is what the record's ``corruptions`` names (``"drop_gate+wrong_year"``),
+    else its ``corruption`` text, else ``#n`` for the n-th record of its
+    item and condition.
+
+    >>> synthetic_keys([{"item_id": "i", "condition": "A", "corruptions": [{"name": "none"}]},
+    ...                 {"item_id": "i", "condition": "A", "response": "x"}])
+    [('i', 'A', 'none'), ('i', 'A', '#2')]
+    """
+    seen: dict[tuple[str, str], int] = {}
+    out: list[SyntheticKey] = []
+    for record in records:
+        base = (str(record["item_id"]), str(record["condition"]))
+        seen[base] = seen.get(base, 0) + 1
+        out.append((*base, _corruption_of(record, seen[base])))
+    return out
+
+
+def _is_synthetic(record: Mapping[str, Any]) -> bool:
+    settings = record.get("settings")
+    return isinstance(settings, Mapping) and settings.get("synthetic") is True
+
+
+def _synthetic_check(key: SyntheticKey, new: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], str]:
+    where = f"{key[0]} condition {key[1]} corruption {key[2]}"
+
+    def check(record: Mapping[str, Any]) -> str:
+        if record.get("status") != "ok":
+            return "redo"
+        if record.get("request_hash") == new["request_hash"]:
+            return "done"
+        if record.get("model") != new["model"]:
+            return f"{where}: model {record.get('model')!r}, this run {new['model']!r}"
+        if not _is_synthetic(record):
+            return f"{where}: a model run's record, this run is synthetic"
+        old_seed, seed = record["settings"].get("seed"), new["settings"]["seed"]
+        if old_seed != seed:
+            return f"{where}: seed {old_seed!r}, this run {seed!r}"
+        return f"{where}: the response differs (the item's gold program or the generator changed)"
+
+    return check
+
+
+def run_synthetic(
+    items: Sequence[RunItem],
+    out: str | Path,
+    *,
+    model: str = SYNTHETIC_MODEL,
+    conditions: str | Sequence[str] = "A",
+    corruptions: Sequence[str] | None = None,
+    seed: int = 0,
+    overwrite: bool = False,
+) -> RunResult:
+    """Write :func:`synthetic_records` to ``out``, resuming it as :func:`run_respond` does.
+
+    A synthetic record is keyed by (item, condition, corruption spec)
+    (:func:`synthetic_keys`). An existing ``out`` is read first (a cut-off
+    last line is dropped): a record of one of this run's keys is kept when
+    its ``request_hash`` matches, replaced when it failed, and otherwise
+    (another model or seed, or another response: the item's gold program or
+    the generator changed) stops the run with the difference named, unless
+    ``overwrite``; a record of another key is kept when it is a synthetic
+    record of the same model, and stops the run otherwise. So adding
+    conditions or corruptions to an earlier run adds their records. The file
+    is written once, atomically, in this run's order (records of other keys
+    after), while the lock ``OUT.lock`` is held.
+
+    Returns
+    -------
+    RunResult
+        ``ok``: records written by this run; ``skipped``: kept from an
+        earlier run.
+
+    Raises
+    ------
+    RunError
+        As :func:`synthetic_records`; ``out`` holds conflicting records (unless
+        ``overwrite``), or another run holds its lock.
+    LoadError
+        ``out`` is not a response file.
+    """
+    path = Path(out)
+    records = synthetic_records(items, corruptions=corruptions, seed=seed, conditions=conditions, model=model)
+    keys = synthetic_keys(records)
+    new = dict(zip(keys, records))
+    if len(new) != len(records):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise RunError(f"synthetic_responses returned two records for item {twice[0]!r}, corruption {twice[2]!r}",
+                       rule="synthetic", name=twice[0])
+
+    def foreign(key: SyntheticKey, record: Mapping[str, Any]) -> str | None:
+        where = f"{key[0]} condition {key[1]} corruption {key[2]}"
+        if record.get("model") != model:
+            return f"{where}: model {record.get('model')!r}, this run {model!r}"
+        if not _is_synthetic(record):
+            return f"{where}: a model run's record, this run is synthetic"
+        return None
+
+    result = RunResult(path, len(records))
+    with output_lock(path):
+        existing = read_output(path) if path.exists() and not overwrite else None
+        kept: dict[Any, Mapping[str, Any]] = {}
+        done: set[Any] = set()
+        if existing is not None:
+            result.dropped = list(existing.dropped)
+            kept, _, done = _sort_existing(path, existing.records, synthetic_keys(existing.records),
+                                           {key: _synthetic_check(key, record) for key, record in new.items()},
+                                           foreign)
+        final: list[Mapping[str, Any]] = []
+        for key, record in new.items():
+            if key in done:
+                final.append(kept[key])
+            else:
+                final.append(record)
+                _count(result, record)
+        final.extend(record for key, record in kept.items() if key not in new)
+        write_atomic(path, (dumps_record(r) for r in final))
+        result.skipped = len(done)
+    return result

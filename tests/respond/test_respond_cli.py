@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ipb.cli import app
-from ipb.scoring.respond import validate_record
+from ipb.scoring.respond import load_items, validate_record
 from ipb.scoring.respond.judge import Judge, JudgeConfig, geval, parse_judge_reply
 from respond_support import DALIO_TEST_CARD, ITEMS, ROOT, SECRET, read_jsonl
 
@@ -111,6 +111,157 @@ def test_synthetic_without_the_generator_is_a_clear_error(monkeypatch, tmp_path)
     result = runner.invoke(app, ["respond", "--items", str(ITEMS), "--synthetic", "--out", str(tmp_path / "s.jsonl")])
     assert result.exit_code == 1
     assert "--synthetic needs ipb.scoring.synthetic.synthetic_responses" in result.output
+
+
+def _l7_items(tmp_path):
+    """The first three items of ITEMS: L7 items on bundled cards (the fourth needs a test card)."""
+    path = tmp_path / "l7.jsonl"
+    path.write_text("".join(ITEMS.read_text(encoding="utf-8").splitlines(keepends=True)[:3]), encoding="utf-8")
+    return path
+
+
+def synthetic_args(items, out, *extra):
+    return ["respond", "--synthetic", "--items", str(items), "--out", str(out), *extra]
+
+
+def test_synthetic_writes_the_model_and_a_copy_per_condition(tmp_path):
+    """Regression (options silently ignored): --model and --conditions shape every synthetic record."""
+    pytest.importorskip("ipb.scoring.synthetic")
+    out = tmp_path / "s.jsonl"
+    result = runner.invoke(app, synthetic_args(_l7_items(tmp_path), out, "--model", "mysyn", "--conditions", "A,B,C",
+                                               "--corruptions", "none,drop_gate"))
+    assert result.exit_code == 0, result.output
+    records = read_jsonl(out)
+    assert len(records) == 3 * 3 * 2 and all(validate_record(r) == [] for r in records)
+    assert {r["model"] for r in records} == {"mysyn"}
+    keys = [(r["item_id"], r["condition"], r["corruptions"][0]["name"]) for r in records]
+    assert len(set(keys)) == len(keys)
+    first = records[0]["item_id"]
+    assert [k[1:] for k in keys if k[0] == first] == [("A", "none"), ("A", "drop_gate"), ("B", "none"),
+                                                      ("B", "drop_gate"), ("C", "none"), ("C", "drop_gate")]
+    texts = {}
+    for r in records:  # the copies differ in their condition alone
+        texts.setdefault((r["item_id"], r["corruptions"][0]["name"]), set()).add(r["response"])
+    assert all(len(t) == 1 for t in texts.values())
+    default = runner.invoke(app, synthetic_args(_l7_items(tmp_path), tmp_path / "d.jsonl", "--corruptions", "none"))
+    assert default.exit_code == 0, default.output
+    assert {(r["model"], r["condition"]) for r in read_jsonl(tmp_path / "d.jsonl")} == {("synthetic", "A")}
+
+
+@pytest.mark.parametrize("extra, named", [
+    (["--temperature", "0.3", "--cot"], ["--temperature", "--cot"]),
+    (["--base-url", "http://127.0.0.1:9/v1"], ["--base-url"]),
+    (["--judge-model", "jm", "--dry-run"], ["--judge-model", "--dry-run"]),
+    (["--card", "x=y.yaml", "--no-cache"], ["--card", "--no-cache"]),
+], ids=["sampling", "server", "judge-and-dry-run", "cards-and-cache"])
+def test_synthetic_refuses_the_options_only_a_model_run_uses(tmp_path, extra, named):
+    """Regression (options silently ignored): an option --synthetic cannot use is a usage error naming it."""
+    out = tmp_path / "s.jsonl"
+    result = runner.invoke(app, synthetic_args(_l7_items(tmp_path), out, *extra))
+    assert result.exit_code == 2, result.output
+    assert "--synthetic asks no server and does not use " + ", ".join(named) in result.output
+    assert not out.exists()
+
+
+def test_an_environment_default_is_not_an_option_given(tmp_path, monkeypatch):
+    pytest.importorskip("ipb.scoring.synthetic")
+    monkeypatch.setenv("IPB_BASE_URL", "http://127.0.0.1:9/v1")
+    result = runner.invoke(app, synthetic_args(_l7_items(tmp_path), tmp_path / "s.jsonl", "--corruptions", "none"))
+    assert result.exit_code == 0, result.output
+
+
+def test_synthetic_only_options_need_synthetic(tmp_path):
+    out = tmp_path / "r.jsonl"
+    result = runner.invoke(app, ["respond", "--items", str(ITEMS), "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+                                 "--out", str(out), "--corruptions", "none"])
+    assert result.exit_code == 2 and "--corruptions needs --synthetic" in result.output
+    result = runner.invoke(app, ["respond", "--bundled", "--corruptions", "none", "--out", str(out)])
+    assert result.exit_code == 2 and "--corruptions and --bundled need --synthetic" in result.output
+    assert not out.exists()
+
+
+def test_synthetic_resumes_an_existing_out_as_a_model_run_does(tmp_path):
+    """Regression (an existing --out replaced): synthetic runs keep, extend or refuse as model runs do."""
+    pytest.importorskip("ipb.scoring.synthetic")
+    items, out = _l7_items(tmp_path), tmp_path / "s.jsonl"
+    assert runner.invoke(app, synthetic_args(items, out, "--corruptions", "none")).exit_code == 0
+    before = out.read_bytes()
+    again = runner.invoke(app, synthetic_args(items, out, "--corruptions", "none"))
+    assert again.exit_code == 0, again.output
+    assert "0 ok, 0 error(s), 0 from cache, 3 kept from an earlier run" in again.output
+    assert out.read_bytes() == before
+    # more corruptions and conditions add their records and keep the earlier ones
+    more = runner.invoke(app, synthetic_args(items, out, "--corruptions", "none,flip_final", "--conditions", "A,C"))
+    assert more.exit_code == 0, more.output
+    assert "9 ok, 0 error(s), 0 from cache, 3 kept from an earlier run" in more.output
+    records = read_jsonl(out)
+    assert len(records) == 12 and before.decode("utf-8").splitlines()[0] == json.dumps(records[0], sort_keys=True,
+                                                                                       ensure_ascii=False)
+    extended = out.read_bytes()
+    # other settings: refused, the file left as it was
+    for extra, difference in ((["--seed", "3"], "seed 0, this run 3"), (["--model", "other"], "model 'synthetic', this run 'other'")):
+        refused = runner.invoke(app, synthetic_args(items, out, "--corruptions", "none", *extra))
+        assert refused.exit_code == 1, refused.output
+        assert difference in refused.output and "pass --overwrite" in refused.output
+        assert out.read_bytes() == extended
+    # --overwrite starts afresh
+    fresh = runner.invoke(app, synthetic_args(items, out, "--corruptions", "none", "--seed", "3", "--overwrite"))
+    assert fresh.exit_code == 0, fresh.output
+    assert [r["settings"]["seed"] for r in read_jsonl(out)] == [3, 3, 3]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["l7.jsonl", "s.jsonl", "s.jsonl.lock"]  # no temporary file
+
+
+def test_synthetic_refuses_to_mix_with_a_model_run(server, tmp_path):
+    pytest.importorskip("ipb.scoring.synthetic")
+    items, out = _l7_items(tmp_path), tmp_path / "r.jsonl"
+    made = runner.invoke(app, ["respond", "--items", str(items), "--model", "m", "--base-url", server.url, "--out",
+                               str(out), "--conditions", "A", "--quiet", "--cache-dir", str(tmp_path / "cache")])
+    assert made.exit_code == 0, made.output
+    before = out.read_bytes()
+    result = runner.invoke(app, synthetic_args(items, out, "--model", "m", "--corruptions", "none"))
+    assert result.exit_code == 1 and "a model run's record, this run is synthetic" in result.output
+    assert out.read_bytes() == before
+
+
+def test_corruption_names_are_listed_in_the_help_and_the_unknown_name_error(tmp_path):
+    """Regression (undiscoverable names): --help and the error list the registry's corruptions."""
+    synthetic = pytest.importorskip("ipb.scoring.synthetic")
+    names = synthetic.corruption_names()
+    assert len(names) > 5
+    shown = runner.invoke(app, ["respond", "--help"], terminal_width=200)
+    assert shown.exit_code == 0
+    assert all(name in shown.output for name in names)
+    out = tmp_path / "s.jsonl"
+    result = runner.invoke(app, synthetic_args(_l7_items(tmp_path), out, "--corruptions", "none,drop_gat"))
+    assert result.exit_code == 1
+    assert "unknown corruption 'drop_gat'" in result.output and "did you mean 'drop_gate'?" in result.output
+    assert "registered corruptions: " + ", ".join(names) in result.output
+    assert not out.exists()
+    empty = runner.invoke(app, synthetic_args(_l7_items(tmp_path), out, "--corruptions", ","))
+    assert empty.exit_code == 2 and "--corruptions names no corruption" in empty.output
+    assert not out.exists()
+
+
+def test_bundled_writes_responses_and_their_items_for_ipb_score(tmp_path):
+    synthetic = pytest.importorskip("ipb.scoring.synthetic")
+    out = tmp_path / "bundled.jsonl"
+    result = runner.invoke(app, ["respond", "--synthetic", "--bundled", "--corruptions", "none", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    items_path = tmp_path / "bundled.items.jsonl"
+    assert f"wrote {items_path}: " in result.output
+    expected = synthetic.bundled_items()
+    written = read_jsonl(items_path)
+    assert written == expected and [i.id for i in load_items(items_path)] == [i["id"] for i in expected]
+    records = read_jsonl(out)
+    assert [r["item_id"] for r in records] == [i["id"] for i in expected]
+    assert all(validate_record(r) == [] for r in records)
+    scored = runner.invoke(app, ["score", "--items", str(items_path), "--responses", str(out), "--out",
+                                 str(tmp_path / "scored"), "--no-embeddings", "--resamples", "20"])
+    assert scored.exit_code == 0, scored.output
+    both = runner.invoke(app, ["respond", "--synthetic", "--bundled", "--items", str(ITEMS), "--out", str(out)])
+    assert both.exit_code == 2 and "leave out --items" in both.output
+    neither = runner.invoke(app, ["respond", "--synthetic", "--out", str(out)])
+    assert neither.exit_code == 2 and "--synthetic needs --items (or --bundled)" in neither.output
 
 
 # --------------------------------------------------------------------------- a real kill

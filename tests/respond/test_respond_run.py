@@ -270,3 +270,32 @@ def test_read_output_rejects_records_of_another_format(tmp_path):
     path.write_text('{"version": 2, "item_id": "x"}\n', encoding="utf-8")
     with pytest.raises(LoadError, match="not a valid response record"):
         read_output(path)
+
+
+# --------------------------------------------------------------------------- synthetic runs
+
+
+def test_a_synthetic_run_resumes_a_cut_off_or_failed_file(items, tmp_path):
+    """Regression (an existing --out replaced): run_synthetic drops a cut-off last line, redoes a failed record,
+    keeps records of other keys, and writes the file once, atomically."""
+    pytest.importorskip("ipb.scoring.synthetic")
+    from ipb.scoring.respond import run_synthetic, synthetic_records
+
+    l7 = items[:3]
+    out = tmp_path / "s.jsonl"
+    first = run_synthetic(l7, out, corruptions=["none", "flip_final"], conditions="A,B")
+    assert (first.total, first.ok, first.skipped, first.complete) == (12, 12, 0, True)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    failed = {**json.loads(lines[1]), "status": "error", "response": None, "error": "server: HTTP 500"}
+    out.write_text("\n".join([lines[0], json.dumps(failed), *lines[2:-1], lines[-1][:40]]), encoding="utf-8")
+    again = run_synthetic(l7, out, corruptions=["none", "flip_final"], conditions="A,B")
+    assert (again.ok, again.skipped) == (2, 10) and len(again.dropped) == 1 and "incomplete last line" in again.dropped[0]
+    assert out.read_text(encoding="utf-8").splitlines() == lines
+    # records of other keys (another corruption, asked no more) are kept after this run's
+    fewer = run_synthetic(l7, out, corruptions=["none"], conditions="B")
+    assert (fewer.total, fewer.ok, fewer.skipped) == (3, 0, 3)
+    kept = read_output(out).records
+    assert len(kept) == 12 and [r["condition"] for r in kept[:3]] == ["B", "B", "B"]
+    assert {r["corruptions"][0]["name"] for r in kept[:3]} == {"none"}
+    assert sorted(json.dumps(r, sort_keys=True) for r in kept) == sorted(
+        json.dumps(r, sort_keys=True) for r in synthetic_records(l7, corruptions=["none", "flip_final"], conditions="A,B"))

@@ -27,6 +27,7 @@ from ipb.scoring.synthetic import (
     corruption,
     corruption_names,
     corruptions,
+    get_corruption,
     parse_corruption_spec,
     plan_for_gold,
     render_plan,
@@ -113,6 +114,29 @@ def test_unknown_corruption_suggests_a_name():
         parse_corruption_spec("drop_gates")
     assert exc.value.suggestion == "drop_gate"
     assert parse_corruption_spec("drop_gate+wrong_year") == ["drop_gate", "wrong_year"]
+
+
+def test_an_unknown_corruption_error_lists_the_registered_ones():
+    """Regression (undiscoverable names): the error names every registered corruption, from the registry."""
+    for lookup in (parse_corruption_spec, get_corruption, lambda n: synthetic_responses([], corruptions=[n])):
+        with pytest.raises(ScoreError) as exc:
+            lookup("drop_gates")
+        assert exc.value.suggestion == "drop_gate"
+        assert exc.value.message == f"unknown corruption 'drop_gates'; the registered corruptions: {', '.join(EXPECTED)}"
+    with pytest.raises(ScoreError, match="empty corruption spec '\\+'; the registered corruptions: none, drop_gate"):
+        parse_corruption_spec("+")
+
+    @corruption("listed_test", section="§7.13", bounds=None)
+    def listed(plan, rng):
+        """A corruption registered late is listed too."""
+        return {}
+
+    try:
+        with pytest.raises(ScoreError) as exc:
+            parse_corruption_spec("nope")
+        assert exc.value.message.endswith("wrong_year, borrow_phrases, listed_test")
+    finally:
+        corruptions._entries.pop("listed_test")
 
 
 def test_a_corruption_is_added_by_decorator(items):
