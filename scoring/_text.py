@@ -278,50 +278,72 @@ def mask_reasoning(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(pieces), regions
 
 
-#: Identical lines in a row from which on the repeats are read once (:func:`fold_repeated_lines`).
+#: A line or block repeated this many times in a row (the first included) has its repeats read once.
 MIN_REPEAT_RUN = 3
+#: Longest block (in lines) whose back-to-back repetition :func:`fold_repeated_lines` folds.
+MAX_REPEAT_BLOCK = 12
 
 
-def fold_repeated_lines(text: str, min_run: int = MIN_REPEAT_RUN) -> tuple[str, list[tuple[int, int, int]]]:
-    r"""Blank out verbatim repeats of a line, in runs of ``min_run`` or more identical lines.
+def fold_repeated_lines(text: str, min_run: int = MIN_REPEAT_RUN,
+                        max_block: int = MAX_REPEAT_BLOCK) -> tuple[str, list[tuple[int, int, int]]]:
+    r"""Blank out verbatim repeats of a line or a block of lines, in runs of ``min_run`` or more.
 
-    A model that loops writes the same line thousands of times; the first of
-    a run is kept and the repeats after it are replaced by spaces (newlines
-    kept), so offsets into the result are offsets into ``text``. Blank lines
-    are never repeats, and two identical lines in a row are left alone (a
-    table may have two equal rows).
+    A model that loops writes the same line, or the same few lines, thousands
+    of times; the first copy is kept and the copies after it are replaced by
+    spaces (newlines kept), so offsets into the result are offsets into
+    ``text``. A block is 1 to ``max_block`` whole lines, the first not
+    blank, and only back-to-back copies count; two copies in a row are left
+    alone (a table may have two equal rows). A cut-off last copy is not a
+    copy.
 
-    Returns the masked text and, for each run, (start of the kept line,
+    Returns the masked text and, for each run, (start of the kept copy,
     start of the first repeat, end of the last repeat including its newline).
 
     >>> masked, runs = fold_repeated_lines("a\nGate 1: PASS\nGate 1: PASS\nGate 1: PASS\nb")
     >>> masked.split("\n"), runs
     (['a', 'Gate 1: PASS', '            ', '            ', 'b'], [(2, 15, 41)])
+    >>> masked, runs = fold_repeated_lines("G1: PASS\nG2: FAIL\n" * 3 + "G1")
+    >>> masked.split("\n"), runs
+    (['G1: PASS', 'G2: FAIL', '        ', '        ', '        ', '        ', 'G1'], [(0, 18, 54)])
     >>> fold_repeated_lines("x\nx\ny")[1]
     []
     """
-    runs: list[tuple[int, int, int]] = []
+    starts: list[int] = []
+    ids: list[int] = []
+    seen: dict[str, int] = {}
     n = len(text)
     pos = 0
-    previous = ""
-    kept = 0
-    count = 0
-    repeats_from = 0
     while pos < n:
         nl = text.find("\n", pos)
-        end = n if nl < 0 else nl + 1
-        line = text[pos : end if nl < 0 else nl]
-        if line == previous and line.strip():
-            count += 1
-            if count == 2:
-                repeats_from = pos
-        else:
-            if count >= min_run:
-                runs.append((kept, repeats_from, pos))
-            previous, kept, count = line, pos, 1
-        pos = end
-    if count >= min_run:
-        runs.append((kept, repeats_from, n))
+        line = text[pos : n if nl < 0 else nl]
+        starts.append(pos)
+        ids.append(seen.setdefault(line, len(seen)) if line.strip() else -1)  # every blank line alike
+        pos = n if nl < 0 else nl + 1
+    m = len(ids)
+    starts.append(n)
+    runs: list[tuple[int, int, int]] = []
+    i = 0
+    while i < m:
+        step = 1
+        if ids[i] < 0:
+            i += 1  # a copy starts with a line that is not blank (the same loop is found one line on)
+            continue
+        for size in range(1, max_block + 1):
+            if i + min_run * size > m:
+                break
+            if ids[i + size] != ids[i]:
+                continue
+            block = ids[i : i + size]
+            if max(block) < 0:
+                continue  # blank lines only
+            copies = 1
+            while i + (copies + 1) * size <= m and ids[i + copies * size : i + (copies + 1) * size] == block:
+                copies += 1
+            if copies >= min_run:
+                runs.append((starts[i], starts[i + size], starts[i + copies * size]))
+                step = copies * size
+                break
+        i += step
     if not runs:
         return text, []
     pieces: list[str] = []

@@ -169,6 +169,10 @@ MAX_UNIT = 1500
 PREFILTER_CHARS = 2_000_000
 #: At most this many occurrences of one trigger word are examined (a bound for pathological input).
 MAX_OCCURRENCES = 50_000
+#: At most this many lines with text are read from one response: the first and the last half of it.
+MAX_LINES = 25_000
+_LINE_WITH_TEXT = re.compile(r"^[ \t]*\S", re.MULTILINE)
+_NOT_NEWLINE = re.compile(r"[^\n]")
 #: At most this many numbers are read from one response (a bound for pathological input).
 MAX_NUMBERS = 20_000
 #: Version of the dictionary :meth:`ParsedResponse.to_dict` returns.
@@ -785,6 +789,7 @@ _JSON_VERDICT_KEYS = frozenset({"verdict", "outcome", "result", "status", "decis
 _STOP_LABELS = re.compile(
     r"(?i)^(?:key\s+)?(?:facts?|data|inputs?|scenario|background|context|overview|introduction|intro|analysis|approach|method|"
     r"(?:(?:company|business|firm|fund|share\s+price|stock\s+price|price)\s+)?(?:profile|history|overview|background|description)|"
+    r"(?:attempt|draft|version|revision|iteration|round|response|answer|output)\s*#?\s*\d{1,6}|"
     r"framework|checklist|table|notes?|assumptions?|caveats?|risks?|sources?|references?|citations?|appendix|details?|"
     r"gate[- ]by[- ]gate(?:\s+analysis)?|gates?|steps?|questions?|answers?|metrics?|numbers?|calculations?|valuation\s+math|"
     r"trace|reasoning|discussion|evaluation|application|response|part\s+\w+|section\s+\w+|\w+\s+checklist)$"
@@ -842,8 +847,9 @@ class _Parser:
         self.masked, self.folded = fold_repeated_lines(self.masked)
         if self.folded:
             repeats = sum(text.count("\n", start, stop) + (not text.endswith("\n", start, stop)) for _, start, stop in self.folded)
-            self.notes.append(f"{repeats} line(s) repeating the line before them verbatim ({len(self.folded)} run(s) of "
-                              f"{MIN_REPEAT_RUN} or more) were read once")
+            self.notes.append(f"{repeats} line(s) repeating the line or block of lines before them verbatim "
+                              f"({len(self.folded)} run(s) of {MIN_REPEAT_RUN} or more copies) were read once")
+        self._keep_head_and_tail()
         self.low = lowered(self.masked)
         self._layout()
         for _, m in self._scan(vw.FINAL_CUE_TRIGGERS, limit=MAX_OCCURRENCES):
@@ -880,6 +886,28 @@ class _Parser:
                 reason += f" (only gates the card lacks: {', '.join(result.invented_gates)})"
             return _failure(result, reason, keep=True)
         return result
+
+    def _keep_head_and_tail(self) -> None:
+        """Past :data:`MAX_LINES` lines with text, read the first and last half of that many and skip the middle.
+
+        The answer's opening (its gates) and its end (its final verdict) are
+        kept; the middle is blanked like a folded loop (offsets kept) and noted.
+        """
+        masked = self.masked
+        if masked.count("\n") < MAX_LINES:
+            return
+        starts = [m.start() for m in _LINE_WITH_TEXT.finditer(masked)]
+        if len(starts) <= MAX_LINES:
+            return
+        half = MAX_LINES // 2
+        start = starts[half]
+        stop = starts[len(starts) - half]
+        self.masked = masked[:start] + _NOT_NEWLINE.sub(" ", masked[start:stop]) + masked[stop:]
+        self.folded = sorted([*self.folded, (start, start, stop)])
+        first = masked.count("\n", 0, start) + 1
+        last = first + masked.count("\n", start, stop) - 1
+        self.notes.append(f"{len(starts)} lines with text, over the bound of {MAX_LINES}: the first and last {half} "
+                          f"were read, lines {first}-{last} were not")
 
     # ------------------------------------------------------------------ layout
 
@@ -1251,7 +1279,7 @@ class _Parser:
             if match is not None:
                 self.anchors[li] = _Anchor(match[0], "fuzzy", label_span)
                 continue
-            if line.kind in ("heading", "list", "bold", "json", "short", "label") and self._gate_like(rest):
+            if line.kind in ("heading", "list", "bold", "json", "short", "label") and len(unresolved) <= MAX_EMBED and self._gate_like(rest):
                 unresolved.append((li, label_span, rest, None))
         return unresolved
 

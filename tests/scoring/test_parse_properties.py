@@ -171,10 +171,11 @@ def test_folding_repeated_lines_keeps_offsets_and_the_first_of_each_run(text: st
     assert [i for i, c in enumerate(masked) if c == "\n"] == [i for i, c in enumerate(looped) if c == "\n"]
     assert runs and masked.endswith("\nGate 2: FAIL" + "\n            " * 3)
     for kept, start, stop in runs:
-        line = looped[kept : looped.index("\n", kept)]
-        repeats = looped[start:stop].split("\n")
-        assert len([r for r in repeats if r]) >= _text.MIN_REPEAT_RUN - 1
-        assert all(r == line for r in repeats if r) and not masked[start:stop].strip()
+        block = looped[kept:start]  # the kept copy, whole lines
+        assert block.strip() and block.count("\n") <= _text.MAX_REPEAT_BLOCK
+        copies = (stop - start) / len(block)
+        assert copies >= _text.MIN_REPEAT_RUN - 1 - 1e-9
+        assert (block * int(copies + 1)).startswith(looped[start:stop]) and not masked[start:stop].strip()
     outside = list(looped)
     for _, start, stop in runs:
         outside[start:stop] = masked[start:stop]
@@ -193,7 +194,8 @@ def test_a_looping_answer_is_read_once_and_a_table_keeps_its_rows_together() -> 
     assert parsed.gate_sequence == [2, 5]
     assert [g.verdict for g in parsed.gates] == ["PROCEED", "REJECT"]
     assert parsed.final_verdict == "DECLINE"
-    assert parsed.notes == ["4 line(s) repeating the line before them verbatim (1 run(s) of 3 or more) were read once"]
+    assert parsed.notes == ["4 line(s) repeating the line or block of lines before them verbatim (1 run(s) of 3 or more copies) "
+                            "were read once"]
     first_row = text.index(row)
     assert parsed.gates[0].mention[0] < first_row + len(row)  # the kept line is the first of the run
 
@@ -216,12 +218,18 @@ def test_numbers_are_read_up_to_a_bound_and_say_so() -> None:
 def test_a_megabyte_of_one_looping_answer_keeps_its_gates_and_final_verdict() -> None:
     block = ("Gate 1: Circle of Competence \u2014 PASS.\nGate 2: Durable moat \u2014 the moat is wide, PROCEED.\n"
              "Gate 3: Management \u2014 FAIL, not trustworthy.\nFinal verdict: DECLINE\n\n")
-    text = block * (MB // len(block))
+    # Each copy numbered, so no two are the same text and nothing is folded: the occurrence bound must hold it.
+    text = "".join(f"Attempt {k}:\n{block}" for k in range(MB // (len(block) + 14)))
     parsed = parse_response(text, CARD, embedder=False)
     assert parsed.gate_sequence == [1, 2, 3]
     assert [g.verdict for g in parsed.gates] == ["PROCEED", "PROCEED", "REJECT"]
     assert parsed.final_verdict == "DECLINE" and parsed.final_verdict_span[0] > len(text) - len(block)
-    assert parsed.notes == []
+    assert len(parsed.notes) == 1 and "over the bound of 25000: the first and last 12500 were read" in parsed.notes[0]
+    # The same copies back to back are one loop, read once.
+    looped = parse_response(block * (MB // len(block)), CARD, embedder=False)
+    assert looped.gate_sequence == [1, 2, 3] and looped.final_verdict == "DECLINE"
+    assert looped.final_verdict_span[0] < len(block)
+    assert looped.notes and looped.notes[0].endswith("(1 run(s) of 3 or more copies) were read once")
 
 
 def test_too_many_unmatched_labels_are_a_bound_that_says_so() -> None:
@@ -238,3 +246,17 @@ def _letters(n: int) -> str:
         n, r = divmod(n - 1, 26)
         word = chr(97 + r) + word
     return word
+
+
+def test_past_the_line_bound_the_opening_and_the_end_are_read() -> None:
+    bound = parse_module.MAX_LINES
+    middle = "".join(f"On day {k} the price was ${k}M, so REJECT.\n" for k in range(bound))
+    text = "Gate 1: Circle of Competence \u2014 PASS.\nGate 5: Margin of Safety \u2014 REJECT.\n" + middle + "Final verdict: DECLINE\n"
+    parsed = parse_response(text, CARD, embedder=False)
+    assert parsed.gate_sequence == [1, 5] and parsed.final_verdict == "DECLINE"
+    half = bound // 2
+    assert (f"{bound + 3} lines with text, over the bound of {bound}: the first and last {half} were read, "
+            f"lines {half + 1}-{bound + 3 - half} were not") in parsed.notes
+    read = {n.text for n in parsed.numbers}
+    # line k + 3 holds ${k}M: lines 12501-12503 are the skipped middle
+    assert {f"${k}M" for k in (half - 3, half + 1)} <= read and not {f"${k}M" for k in (half - 2, half - 1, half)} & read
