@@ -141,6 +141,10 @@ def _megabyte(unit: str) -> str:
     return (unit * (MB // len(unit) + 1))[:MB]
 
 
+_ANSWER = ("Gate 1: Circle of Competence \u2014 PROCEED.\nGate 5: Margin of Safety \u2014 REJECT: price $30B, intrinsic ~$25B.\n"
+           "Final verdict: DECLINE\n")
+
+
 def pathological() -> dict[str, str]:
     return {
         "unclosed <think> + junk": _megabyte("((((<think>$$$$1,1,1,1.1.1.1 gate 1, 2, 3 and 4 to   :|**__##--  >>> \"{[ not passpass" + " " * 200),
@@ -149,6 +153,9 @@ def pathological() -> dict[str, str]:
         "one answer looping": _megabyte("Gate 1: Circle of Competence \u2014 PASS.\nGate 2: Durable moat \u2014 the moat is wide, "
                                         "PROCEED.\nGate 3: Management \u2014 FAIL, not trustworthy.\nFinal verdict: DECLINE\n\n"),
         "a run of newlines": "Gate 1: PASS" + "\n" * (MB - 12),
+        "an answer, then verdict words": (_ANSWER + "PROCEED " * MB)[:MB],
+        "70k distinct gate lines": "".join(f"Gate {k}: PROCEED\n" for k in range(1, 70_000))[:MB],
+        "30k distinct bold labels": (_ANSWER + "".join(f"**Odd criterion {k}**: PROCEED\n" for k in range(40_000)))[:MB],
         "table rows": _megabyte("| 1 | Circle of Competence | PASS | gate 5 fails, not a REJECT? $5B 10x 95% |\n"),
         "verdict words only": _megabyte("PASS FAIL not REJECT N/A "),
         "numbers only": _megabyte("$1,000,000.5B −2/3 95% 10x 1986 "),

@@ -89,7 +89,8 @@ def scan(
     r"""Non-overlapping matches of ``triggers`` in ``text``, leftmost first, as (key, match).
 
     Like ``re.finditer`` over the alternation of the patterns in ``key``
-    order. At most ``limit`` literal occurrences are tried per literal.
+    order. At most ``limit`` literal occurrences are tried per literal: the
+    first and the last half of them (an answer's end holds its verdict).
     ``cache`` (literal -> positions in ``low``) shares the search for a
     literal between calls on the same text; ``prefixes`` (from
     :func:`word_prefixes`) skips literals no word of the text starts like;
@@ -143,11 +144,15 @@ def word_prefixes(low: str) -> set[str]:
 
 
 def _positions(low: str, literal: str, limit: int) -> list[int]:
+    """Where ``literal`` occurs in ``low``; past ``limit`` occurrences, the first and the last half of them."""
     out: list[int] = []
     pos = low.find(literal)
-    while pos >= 0 and len(out) < limit:
+    while pos >= 0:
         out.append(pos)
         pos = low.find(literal, pos + 1)
+    if len(out) > limit:
+        tail = limit // 2
+        out = out[: limit - tail] + out[len(out) - tail :]
     return out
 
 

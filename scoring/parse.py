@@ -167,8 +167,9 @@ MAX_ELEMENT_CHARS = 20_000
 MAX_UNIT = 1500
 #: Texts up to this long first list their words' prefixes, so absent trigger words cost nothing.
 PREFILTER_CHARS = 2_000_000
-#: At most this many occurrences of one trigger word are examined (a bound for pathological input).
-MAX_OCCURRENCES = 50_000
+#: At most this many occurrences of one trigger word are examined, the first and the last half (a bound for
+#: pathological input; a realistic 1 MB answer has under 5,000 of its commonest word).
+MAX_OCCURRENCES = 20_000
 #: At most this many lines with text are read from one response: the first and the last half of it.
 MAX_LINES = 25_000
 _LINE_WITH_TEXT = re.compile(r"^[ \t]*\S", re.MULTILINE)
@@ -878,7 +879,9 @@ class _Parser:
         result.citations = self._citations()
         if self.truncated:
             words = ", ".join(repr(w) for w in sorted(self.truncated))
-            self.notes.append(f"more than {MAX_OCCURRENCES} occurrences of {words}: only the first {MAX_OCCURRENCES} of each were read")
+            half = MAX_OCCURRENCES // 2
+            self.notes.append(f"more than {MAX_OCCURRENCES} occurrences of {words}: only the first {MAX_OCCURRENCES - half} "
+                              f"and the last {half} of each were read")
         result.notes = self.notes
         if not result.gates:
             reason = f"no gate of card {self.card.id!r} recognised"
@@ -2003,7 +2006,7 @@ class _Parser:
 
     def _dedupe_invented(self) -> list[InventedGate]:
         out: list[InventedGate] = []
-        out_keys: list[str] = []
+        open_spans: list[tuple[int, str]] = []  # (end, name key) of kept gates whose span may still hold the next
         seen: set[str] = set()
         labelled = {li for li, a in self.anchors.items() if a.invented is not None}
         for m in self.mentions:
@@ -2014,11 +2017,12 @@ class _Parser:
             key = normalize(re.sub(r"(?i)^(?:gate|step|stage|test|criterion|filter|hurdle|check|screen)\s*\d+\s*[:.\-\u2013\u2014]?\s*", "", g.name)) or normalize(g.name)
             if not key or key in seen:
                 continue
-            if any(o.span[0] <= g.span[0] < o.span[1] and key != o_key for o, o_key in zip(out, out_keys)):
+            open_spans = [(end, o_key) for end, o_key in open_spans if end > g.span[0]]  # spans come in start order
+            if any(key != o_key for _, o_key in open_spans):
                 continue
             seen.add(key)
             out.append(g)
-            out_keys.append(normalize(g.name))
+            open_spans.append((g.span[1], normalize(g.name)))
         return out
 
     # ------------------------------------------------------------------ attributions and citations
