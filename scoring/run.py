@@ -479,7 +479,7 @@ def _corruption_names(value: Any) -> list[str] | None:
     return names
 
 
-def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], int], options: ScoreOptions) -> _Work:
+def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tuple[int, str]], options: ScoreOptions) -> _Work:
     out: dict[str, Any] = {
         "version": RESULT_VERSION,
         "kind": RECORD_KIND,
@@ -574,11 +574,16 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], int]
         work.judge = {k: None if v is None else float(v) for k, v in judge.items()}
     dedupe = (item_id, out["model"], out["condition_key"], json.dumps(data.get("epoch"), sort_keys=True), card,
               tuple(corruption_names or ()))
-    if dedupe in seen:
-        _field_error(work, "duplicate", f"repeats record {seen[dedupe]} "
-                     "(same item, model, condition, epoch, card and corruptions); the first is scored", name=item_id)
+    first = seen.get(dedupe)
+    if first is not None:
+        same = first[1] == hashlib.sha256(response.encode("utf-8", "surrogatepass")).hexdigest()
+        what = "repeats record {} word for word" if same else "is another response for the item of record {}"
+        _field_error(work, "duplicate", what.format(first[0]) + " (same item, model, condition, epoch, card and "
+                     "corruptions); the first is scored" + ("" if same else ": give repeated samples distinct 'epoch' values"),
+                     name=item_id)
         return work
-    seen[dedupe] = record.number
+    if response.strip():  # an empty response claims nothing: a retry after it is scored
+        seen[dedupe] = (record.number, hashlib.sha256(response.encode("utf-8", "surrogatepass")).hexdigest())
     if len(response) > options.max_chars:
         _unscored(work, "response_too_large",
                   f"response of {len(response):,} characters is over the limit of {options.max_chars:,}")
@@ -870,7 +875,7 @@ def score_records(
     """
     options = options or ScoreOptions()
     scorer = _Scorer(items, options)
-    seen: dict[tuple[Any, ...], int] = {}
+    seen: dict[tuple[Any, ...], tuple[int, str]] = {}
     works: list[_Work] = []
     for record in records:
         work = _begin(record, items, seen, options)
