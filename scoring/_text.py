@@ -22,6 +22,7 @@ from typing import Any, Iterator
 __all__ = [
     "mask_reasoning",
     "fold_repeated_lines",
+    "plain_spacing",
     "binary_reason",
     "Line",
     "split_lines",
@@ -281,6 +282,31 @@ def mask_reasoning(text: str) -> tuple[str, list[tuple[int, int]]]:
         last = end
     pieces.append(text[last:])
     return "".join(pieces), regions
+
+
+_ODD_SPACES = {ord(c): " " for c in "\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"}
+_FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def plain_spacing(text: str) -> str:
+    r"""``text`` with look-alike characters made plain, character for character (offsets kept).
+
+    No-break and other typographic spaces become spaces, full-width ASCII
+    ("Ｇａｔｅ ５") becomes ASCII, a carriage return not followed by a newline
+    (old Mac line ends) becomes a newline, and terminal colour codes
+    (``\x1b[31m``) become spaces.
+
+    >>> plain_spacing("Gate\u00a05:\x1b[31m REJECT\x1b[0m\r\uff27\uff41\uff54\uff45 \uff16")
+    'Gate 5:      REJECT    \nGate 6'
+    """
+    out = text.translate(_ODD_SPACES).translate(_FULL_WIDTH)
+    if "\r" in out:
+        out = _LONE_CR.sub("\n", out)
+    if "\x1b" in out:
+        out = _ANSI.sub(lambda m: " " * len(m.group()), out)
+    return out
 
 
 #: A line or block repeated this many times in a row (the first included) has its repeats read once.

@@ -116,6 +116,7 @@ from ipb.scoring._text import (
     find_years,
     fold_repeated_lines,
     mask_reasoning,
+    plain_spacing,
     normalize,
     sentence_spans,
     split_lines,
@@ -841,7 +842,7 @@ class _Parser:
         junk = binary_reason(text)
         if junk is not None:
             return _failure(result, junk)
-        self.masked, regions = mask_reasoning(text)
+        self.masked, regions = mask_reasoning(plain_spacing(text))
         result.reasoning_spans = regions
         if not self.masked.strip():
             return _failure(result, "the response is only a reasoning trace (nothing outside <think>...</think>)")
