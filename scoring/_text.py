@@ -238,9 +238,11 @@ def mask_reasoning(text: str) -> tuple[str, list[tuple[int, int]]]:
 
     A trace is ``<think>...</think>`` (also ``thinking``, ``reasoning``,
     ``reflection``, ``scratchpad``, ``<|begin_of_thought|>``, ``[THINK]``,
-    ``<seed:think>``, ``◁think▷``). An opening tag that is never closed masks
-    to the end of the text; a closing tag with no opening tag before it (a
-    model whose template swallowed ``<think>``) masks from the start.
+    ``<seed:think>``, ``◁think▷``). An opening tag counts at the start of a
+    line only; one that is never closed masks to the end of the text. A
+    closing tag with no opening tag before it (a model whose template
+    swallowed ``<think>``) masks from the start, unless nothing but
+    whitespace follows it (then it hides only itself).
     Characters are replaced by spaces and newlines kept, so offsets into the
     result are offsets into ``text``.
 
@@ -254,12 +256,14 @@ def mask_reasoning(text: str) -> tuple[str, list[tuple[int, int]]]:
         if m.start() < pos:
             continue
         if m.group("close") is not None:
-            if not regions:
+            if not regions and text[m.end() :].strip():
                 regions.append((0, m.end()))
             else:
-                regions.append((m.start(), m.end()))
+                regions.append((m.start(), m.end()))  # a stray closing tag after the answer hides only itself
             pos = m.end()
             continue
+        if text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
+            continue  # an opening tag in the middle of a line is a mention ("the <reasoning> block"), not a trace
         tag = m.group("tag")
         if tag is not None:
             closer = _CLOSE_TAG[tag.lower()]

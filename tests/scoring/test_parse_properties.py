@@ -147,9 +147,11 @@ def _megabyte(unit: str) -> str:
 def test_a_pathological_megabyte_parses() -> None:
     """Inputs that make naive patterns backtrack: unclosed tags, long runs, nested brackets, endless lists."""
     nasty = "((((<think>$$$$1,1,1,1.1.1.1 gate 1, 2, 3 and 4 to   :|**__##--  >>> \"{[ not not not passpass fail" + " " * 200 + "x"
-    parsed = parse_response(_megabyte(nasty) + "\nGate 1: PASS", CARD, embedder=False)
-    assert parsed.status == "parse_failure"  # the unclosed <think> swallows everything after it
-    assert parsed.reasoning_spans and parsed.reasoning_spans[0][1] == MB + len("\nGate 1: PASS")
+    parsed = parse_response("<think>" + _megabyte(nasty) + "\nGate 1: PASS", CARD, embedder=False)
+    assert parsed.status == "parse_failure"  # the unclosed <think> opening the text swallows everything after it
+    assert parsed.reasoning_spans and parsed.reasoning_spans[0][1] == len("<think>") + MB + len("\nGate 1: PASS")
+    mentioned = parse_response(_megabyte(nasty) + "\nGate 1: PASS", CARD, embedder=False)
+    assert mentioned.ok and mentioned.gate_sequence[-1:] == [1] and mentioned.reasoning_spans == []  # mid-line tags are mentions
     lines = parse_response(_megabyte("| 1 | Circle of Competence | PASS | gate 5 fails, not a REJECT? $5B 10x 95% |\n"), CARD, embedder=False)
     assert lines.ok and lines.gate_sequence == [1, 5]
     prose = parse_response(_megabyte("the margin of safety is thin and management integrity unknown, so " * 3 + "\n"), CARD, embedder=False)
