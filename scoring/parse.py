@@ -1426,9 +1426,13 @@ class _Parser:
         candidates = candidates[:MAX_EMBED]
         labels = list(dict.fromkeys(c[2] for c in candidates if c[3] is not None or c[4] or self._section_has_verdict(c[0])))
         sims = dict(zip(labels, self._similarities(labels)))
-        for li, span, label, _, _ in candidates:
+        # A gate the answer names outright keeps that section: a loose paraphrase elsewhere does not take it over.
+        named = {a.gate for a in self.anchors.values() if a.gate is not None}
+        for li, span, label, number, _ in candidates:
             sim = sims.get(label)
             if sim is not None and sim[1] >= self.embed_cutoff and sim[2] >= EMBED_MARGIN:
+                if number is not None or sim[0] in named:
+                    continue  # "Gate 3: ..." stays gate 3
                 self.anchors[li] = _Anchor(sim[0], "embedding", span)
         blocks = {self.lines[k].block for k, a in self.anchors.items() if a.gate is not None and a.how != "number"}
         for li, span, label, number, has_verdict in candidates:

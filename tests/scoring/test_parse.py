@@ -309,3 +309,31 @@ def test_a_year_before_an_emphasised_title_is_the_citations_year() -> None:
     text = "Gate 1: PASS. As Buffett wrote in the 1996 *Owner's Manual*, price is what you pay."
     cites = parse_response(text, BUFFETT, embedder=False).to_dict()["citations"]
     assert [(c["entity"], c["document"], c["year"]) for c in cites] == [("Warren Buffett", "Owner's Manual", 1996)]
+
+
+class _NearGate:
+    """Each gate text its own axis; ``label`` at cosine 0.6 from the gate text ``near`` and 0 from every other."""
+
+    def __init__(self, label: str, near: str) -> None:
+        self.label, self.near = label, near
+        self.axes: dict[str, int] = {}
+
+    def encode(self, sentences: list[str]) -> Any:
+        rows = np.zeros((len(sentences), 512))
+        for i, s in enumerate(sentences):
+            if s == self.label:
+                rows[i, self.axes[self.near]] = 0.6
+                rows[i, 511] = 0.8
+            else:
+                rows[i, self.axes.setdefault(s, len(self.axes))] = 1.0
+        return rows
+
+
+def test_a_paraphrase_does_not_take_over_a_gate_the_answer_names() -> None:
+    text = ("Gate 1: Circle of Competence — PASS.\nGate 3: Management Integrity — INCONCLUSIVE, nothing is disclosed.\n"
+            "**Capital allocation**: PROCEED\n")
+    named = parse_response(text, BUFFETT, embedder=_NearGate("Capital allocation", "Management Integrity"))
+    assert [(g.gate, g.verdict) for g in named.gates] == [(1, "PROCEED"), (3, "INCONCLUSIVE")]
+    alone = parse_response(text.replace("Gate 3: Management Integrity — INCONCLUSIVE, nothing is disclosed.\n", ""), BUFFETT,
+                           embedder=_NearGate("Capital allocation", "Management Integrity"))
+    assert [(g.gate, g.verdict, g.how) for g in alone.gates][-1] == (3, "PROCEED", "embedding")
