@@ -398,8 +398,10 @@ class ParsedResponse:
 
 _SEP = r"[\W_]{1,3}"
 _NUMBERED = re.compile(
-    r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?)(?:\"[ \t]*:)?[ \t]*(?:no\.?|number|#)?[ \t]*"
-    r"(?P<nums>\d{1,3}(?:[ \t]*(?:,|&|and|or|to|through|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
+    r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?)(?:\"[ \t]*:)?(?:[ \t]*|[_-])(?:no\.?|number|#)?[ \t]*"
+    r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,|&|and|or|to|through|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
+    r"|(?P<roman>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?=[ \t]*[:.)\u2013\u2014-])"
+    r"|(?P<spelled>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?=[ \t]*[:.)\u2013\u2014-]))"
     r"|(?i:(?<=[ \t])(?P<ordword>gate|step|stage|test|criterion|filter|hurdle|check|screen)\b)"
 )
 #: "the fifth gate": the ordinal just before a gate word.
@@ -408,6 +410,9 @@ _NUMBERED_TRIGGERS = [Trigger(w, _NUMBERED) for w in ("gate", "step", "stage", "
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
              "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "10th": 10}
 _NUMBER_IN_LIST = re.compile(r"\d{1,3}|to|through|-|\u2013")
+_SPELLED_NUMBERS = {w: k for k, w in enumerate(("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                                                "eleven", "twelve"), start=1)}
+_SPELLED_NUMBERS.update({w: k for k, w in enumerate(("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"), start=1)})
 
 
 @dataclass
@@ -1017,8 +1022,13 @@ class _Parser:
                 word_text = o.group(1).lower()
                 numbers = [_ORDINALS.get(word_text) or int(word_text[:-2])]
                 start = o.start()
-            else:
+            elif m.group("nums") is not None:
                 numbers = self._numbers_of(m.group("nums"))
+            else:  # "Gate II:", "Step two:" (gate, step and stage words only)
+                if m.group("word").lower().rstrip("s") not in ("gate", "step", "stage"):
+                    continue
+                spelled = (m.group("roman") or m.group("spelled")).lower()
+                numbers = [_SPELLED_NUMBERS[spelled]]
             if not numbers:
                 continue
             if len(numbers) == 1 and 1 <= numbers[0] <= n:
