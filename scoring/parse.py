@@ -2090,7 +2090,9 @@ class _Parser:
                 continue
             if any(c.span[0] <= t.start() < c.span[1] for c in out):
                 continue
-            out.append(Citation(None, t.group("title").strip(), int(m.group("year")), (t.start(), m.end())))
+            inner = m.group("inner")
+            out.append(Citation(None, t.group("title").strip(), int(m.group("year")), (t.start(), m.end()),
+                                locator=inner.strip() if inner and _LOCATOR_WORD.match(inner.strip()) else None))
         for _, m in self._scan(self.ix.book_triggers, limit=MAX_OCCURRENCES):
             if any(c.span[0] <= m.start() < c.span[1] for c in out):
                 continue
@@ -2107,6 +2109,8 @@ class _Parser:
 
     def _with_locator(self, citation: Citation, following: int) -> Citation:
         """The citation with the locator after it, which ends before the next citation (a list of sources has none)."""
+        if citation.locator is not None:
+            return citation  # given inside the parentheses: "(1934, Part III)"
         masked = self.masked
         m = _LOCATOR_AFTER.match(masked, citation.span[1])
         if m is None:
@@ -2160,13 +2164,17 @@ def _doc_prefix(text: str, window_start: int, doc: int) -> tuple[int, int, str |
         return title, words[i - 1].start(), words[i - 1].group()
     return title, title, None
 _BY_ENTITY = re.compile(r"[ \t]+(?:by|from)[ \t]+")
-_TITLE_YEAR = [Trigger("(", re.compile(rf"\((?P<year>{_YEAR_RE})\)"), word=False)]
+_TITLE_YEAR = [Trigger("(", re.compile(
+    rf"\((?:[^()\n]{{0,30}}?,[ \t]*)?(?P<year>{_YEAR_RE})(?:[ \t]*[,;][ \t]*(?P<inner>[^()\n]{{1,80}}?))?[ \t]*\)"), word=False)]
 #: A citation's locator: after a comma on the citation's line, a chapter/section/part/page... reference
 #: (it runs to the sentence's end).
+_LOCATOR_WORDS = (r"(?i:ch(?:apters?|s)?\b|sec(?:tions?|s)?\b|parts?\b|§|pp?\.|pages?\b|appendix|preface|"
+                  r"introduction|foreword|afterword|epilogue|prologue|(?:foot)?notes?\b|vol(?:ume)?s?\b|book\b|essay\b|para(?:graph)?s?\b)")
 _LOCATOR_AFTER = re.compile(
-    r"[*_\"\u201d]{0,2}[ \t]*,[ \t]*(?=(?i:ch(?:apters?|s)?\b|sec(?:tions?|s)?\b|parts?\b|§|pp?\.|pages?\b|appendix|preface|"
-    r"introduction|foreword|afterword|epilogue|prologue|(?:foot)?notes?\b|vol(?:ume)?s?\b|book\b|essay\b|para(?:graph)?s?\b))"
+    r"[*_\"\u201d]{0,2}(?:[ \t]*,[ \t]*(?=" + _LOCATOR_WORDS + r")"
+    r"|[ \t]+(?=(?i:ch\.|chapters?\b|sections?\b|part[ \t]+(?:\d+|[ivxl]+)\b|§|pp?\.[ \t]*\d)))"
 )
+_LOCATOR_WORD = re.compile(_LOCATOR_WORDS)
 #: Longest quoted or emphasised document title a citation is read with (characters).
 MAX_TITLE_CHARS = 160
 _TITLE_BEFORE = re.compile(

@@ -337,3 +337,16 @@ def test_a_paraphrase_does_not_take_over_a_gate_the_answer_names() -> None:
     alone = parse_response(text.replace("Gate 3: Management Integrity — INCONCLUSIVE, nothing is disclosed.\n", ""), BUFFETT,
                            embedder=_NearGate("Capital allocation", "Management Integrity"))
     assert [(g.gate, g.verdict, g.how) for g in alone.gates][-1] == (3, "PROCEED", "embedding")
+
+
+@pytest.mark.parametrize("cited, year, locator", [
+    ('"Security Analysis" (1934, Part III).', 1934, "Part III"),
+    ('"Security Analysis" (1934; ch. 20).', 1934, "ch. 20"),
+    ('"Security Analysis" (6th ed., 2008), Part II.', 2008, "Part II"),
+    ('"Margin of Safety" (1991) Part III.', 1991, "Part III"),
+    ('"Margin of Safety" (1991), p. 12.', 1991, "p. 12"),
+    ('"Security Analysis" (1934) book value matters.', 1934, None),
+])
+def test_years_and_locators_inside_and_after_the_parentheses(cited: str, year: int, locator: str | None) -> None:
+    [cite] = parse_response("Gate 1: PASS. See " + cited, BUFFETT, embedder=False).citations
+    assert (cite.year, cite.locator) == (year, locator)
