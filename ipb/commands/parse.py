@@ -12,7 +12,9 @@ with character offsets. Exit status: 0 when parsed, 1 on a parse failure
 from __future__ import annotations
 
 import json
+import re
 import sys
+from bisect import bisect_right
 from decimal import Decimal
 from pathlib import Path
 
@@ -68,16 +70,24 @@ def _read(path: Path) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+_LINE_STARTS: dict[int, tuple[str, list[int]]] = {}
+
+
 def _where(text: str, span: tuple[int, int] | None) -> str:
-    """``line:col-line:col`` (1-based) of ``span`` in ``text``."""
+    """``line:col-line:col`` (1-based) of ``span`` in ``text`` (line starts found once per text)."""
     if span is None:
         return ""
     start, end = span
+    cached = _LINE_STARTS.get(id(text))
+    if cached is None or cached[0] is not text:
+        _LINE_STARTS.clear()
+        cached = (text, [0, *(m.end() for m in re.finditer("\n", text))])
+        _LINE_STARTS[id(text)] = cached
+    starts = cached[1]
 
     def at(pos: int) -> str:
-        line = text.count("\n", 0, pos) + 1
-        col = pos - (text.rfind("\n", 0, pos) + 1) + 1
-        return f"{line}:{col}"
+        line = bisect_right(starts, pos)
+        return f"{line}:{pos - starts[line - 1] + 1}"
 
     return f"{at(start)}-{at(end)}"
 
@@ -89,6 +99,10 @@ def _quote(text: str, span: tuple[int, int] | None, limit: int = 70) -> str:
     if len(snippet) > limit:
         snippet = snippet[: limit - 3] + "..."
     return _escape(repr(snippet)[1:-1])
+
+
+#: Rows of one kind (numbers, years, citations...) the table shows; the JSON output has them all.
+TABLE_ROWS_PER_KIND = 50
 
 
 def _print_table(parsed: ParsedResponse, text: str) -> None:
@@ -134,8 +148,14 @@ def _print_table(parsed: ParsedResponse, text: str) -> None:
     extra.add_column("item")
     extra.add_column("value")
     extra.add_column("from (line:col) and text")
+    shown_of: dict[str, int] = {}
     for kind, value, source in rows:
-        extra.add_row(kind, _escape(value), source)
+        shown_of[kind] = shown_of.get(kind, 0) + 1
+        if kind != "note" and shown_of[kind] == TABLE_ROWS_PER_KIND + 1:
+            more = sum(1 for r in rows if r[0] == kind) - TABLE_ROWS_PER_KIND
+            extra.add_row(kind, f"... and {more} more (--format json lists every one)", "")
+        if kind == "note" or shown_of[kind] <= TABLE_ROWS_PER_KIND:
+            extra.add_row(kind, _escape(value), source)
     out.print(extra)
 
 

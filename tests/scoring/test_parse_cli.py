@@ -107,3 +107,15 @@ def test_cutoffs_out_of_range_are_usage_errors(tmp_path: Path) -> None:
                                  ("--embed-cutoff", "nan", "--embed-cutoff is a cosine similarity in [-1, 1], not nan")):
         result = invoke("parse", CARD, str(path), "--no-embed", flag, value)
         assert result.exit_code == 2 and message in result.output, (flag, value, result.output)
+
+
+def test_the_table_shows_a_bounded_number_of_rows_per_kind(tmp_path: Path) -> None:
+    path = tmp_path / "answer.txt"
+    path.write_text(ANSWER + " ".join(f"${k}B" for k in range(1, 121)) + "\n", encoding="utf-8")
+    result = invoke("parse", CARD, str(path), "--no-embed")
+    assert result.exit_code == 0, result.output
+    total = len(parse_response(path.read_text(encoding="utf-8"), CARD, embedder=False).numbers)
+    assert total > 120
+    number_rows = [line for line in result.output.splitlines() if line.lstrip().startswith("number ")]
+    assert len(number_rows) == 50 + 1
+    assert f"... and {total - 50} more (--format json lists every one)" in number_rows[-1]
