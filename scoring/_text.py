@@ -288,8 +288,12 @@ def mask_reasoning(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(pieces), regions
 
 
-_ODD_SPACES = {ord(c): " " for c in "\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"}
-_FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+def _plain_char(m: re.Match[str]) -> str:
+    c = m.group()
+    return chr(ord(c) - 0xFEE0) if "\uff01" <= c <= "\uff5e" else " "
+
+
+_LOOK_ALIKE = re.compile("[\u00a0\u2002-\u200a\u202f\u205f\u3000\uff01-\uff5e]")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _LONE_CR = re.compile(r"\r(?!\n)")
 
@@ -305,7 +309,7 @@ def plain_spacing(text: str) -> str:
     >>> plain_spacing("Gate\u00a05:\x1b[31m REJECT\x1b[0m\r\uff27\uff41\uff54\uff45 \uff16")
     'Gate 5:      REJECT    \nGate 6'
     """
-    out = text.translate(_ODD_SPACES).translate(_FULL_WIDTH)
+    out = _LOOK_ALIKE.sub(_plain_char, text)  # only the look-alikes are touched (str.translate costs ~0.1 s per MB)
     if "\r" in out:
         out = _LONE_CR.sub("\n", out)
     if "\x1b" in out:
