@@ -237,19 +237,11 @@ def test_a_megabyte_of_one_looping_answer_keeps_its_gates_and_final_verdict() ->
 
 
 def test_too_many_unmatched_labels_are_a_bound_that_says_so() -> None:
-    labels = "".join(f"**Quality aspect {_letters(i)}**: PROCEED\n" for i in range(parse_module.MAX_EMBED + 20))
+    # distinct labels without digits (a number in a label reads as a gate number)
+    labels = "".join(f"**Quality aspect {chr(97 + i % 26)}{chr(97 + i // 26)}**: PROCEED\n" for i in range(parse_module.MAX_EMBED + 20))
     parsed = parse_response("Gate 1: Circle of Competence — PASS\n" + labels, CARD, embedder=False)
     assert len(parsed.invented_gates) == parse_module.MAX_EMBED
     assert f"more than {parse_module.MAX_EMBED} unmatched gate-like labels: only the first {parse_module.MAX_EMBED} were considered" in parsed.notes
-
-
-def _letters(n: int) -> str:
-    word = ""
-    n += 1
-    while n:
-        n, r = divmod(n - 1, 26)
-        word = chr(97 + r) + word
-    return word
 
 
 def test_past_the_line_bound_the_opening_and_the_end_are_read() -> None:
