@@ -123,6 +123,8 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
     """(line number, text or None, error or None) for every non-blank line, read as bytes."""
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]  # a byte-order mark some editors write at the start of a UTF-8 file
             stripped = raw.strip()
             if not stripped:
                 continue

@@ -82,6 +82,15 @@ def test_native_jsonl_bad_lines_are_error_records(tmp_path):
     assert records[1].error.line == 3 and "not UTF-8" in records[1].error.message
 
 
+def test_a_byte_order_mark_at_the_start_is_not_part_of_record_1(tmp_path):
+    path = tmp_path / "r.jsonl"
+    line = json.dumps({"item_id": "x", "model": "m", "condition": "A", "response": "r"}).encode()
+    path.write_bytes(b"\xef\xbb\xbf" + line + b"\n" + line.replace(b'"m"', b'"n"') + b"\n")
+    assert detect_format(path) == "jsonl"
+    records = list(read_responses(path))
+    assert [r.error for r in records] == [None, None] and [r.data["model"] for r in records] == ["m", "n"]
+
+
 def test_auto_detects_a_native_file_named_json(tmp_path):
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"item_id": "x", "model": "m", "condition": "A", "response": "r"}) + "\n")
