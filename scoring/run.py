@@ -576,14 +576,14 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
               tuple(corruption_names or ()))
     first = seen.get(dedupe)
     if first is not None:
-        same = first[1] == hashlib.sha256(response.encode("utf-8", "surrogatepass")).hexdigest()
+        same = first[1] == out["response_sha256"]
         what = "repeats record {} word for word" if same else "is another response for the item of record {}"
         _field_error(work, "duplicate", what.format(first[0]) + " (same item, model, condition, epoch, card and "
                      "corruptions); the first is scored" + ("" if same else ": give repeated samples distinct 'epoch' values"),
                      name=item_id)
         return work
     if response.strip():  # an empty response claims nothing: a retry after it is scored
-        seen[dedupe] = (record.number, hashlib.sha256(response.encode("utf-8", "surrogatepass")).hexdigest())
+        seen[dedupe] = (record.number, out["response_sha256"])
     if len(response) > options.max_chars:
         _unscored(work, "response_too_large",
                   f"response of {len(response):,} characters is over the limit of {options.max_chars:,}")
