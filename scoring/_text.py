@@ -17,11 +17,12 @@ import re
 from operator import itemgetter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 __all__ = [
     "mask_reasoning",
     "fold_repeated_lines",
+    "blank_spans",
     "plain_spacing",
     "binary_reason",
     "Line",
@@ -233,6 +234,30 @@ _CLOSE_TAG = {name: re.compile("(?i)" + pattern) for name, pattern in _TRACE_TAG
 _NOT_NEWLINE = re.compile(r"[^\n]")
 
 
+def blank_spans(text: str, spans: "Iterable[Sequence[int]]") -> str:
+    r"""``text`` with each ``(start, end)`` span blanked: spaces, newlines kept, so offsets stay offsets of ``text``.
+
+    Spans may come in any order, overlap or run past the text (they are clipped).
+
+    >>> blank_spans("ab\ncd\nef", [(4, 7), (1, 4)])
+    'a \n  \n f'
+    >>> blank_spans("ab", [(1, 99)])
+    'a '
+    """
+    pieces: list[str] = []
+    pos = 0
+    for a, b in sorted((max(0, int(a)), min(len(text), int(b))) for a, b in spans):
+        a = max(a, pos)
+        if b <= a:
+            continue  # empty, or inside a span already blanked
+        pieces += [text[pos:a], _NOT_NEWLINE.sub(" ", text[a:b])]
+        pos = b
+    if not pieces:
+        return text
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
 def mask_reasoning(text: str) -> tuple[str, list[tuple[int, int]]]:
     """``text`` with reasoning traces blanked out, and the blanked spans.
 
@@ -276,16 +301,7 @@ def mask_reasoning(text: str) -> tuple[str, list[tuple[int, int]]]:
             break
         regions.append((m.start(), close.end()))
         pos = close.end()
-    if not regions:
-        return text, []
-    pieces: list[str] = []
-    last = 0
-    for start, end in regions:
-        pieces.append(text[last:start])
-        pieces.append(_NOT_NEWLINE.sub(" ", text[start:end]))
-        last = end
-    pieces.append(text[last:])
-    return "".join(pieces), regions
+    return blank_spans(text, regions), regions
 
 
 def _plain_char(m: re.Match[str]) -> str:
@@ -383,16 +399,7 @@ def fold_repeated_lines(text: str, min_run: int = MIN_REPEAT_RUN,
                 step = copies * size
                 break
         i += step
-    if not runs:
-        return text, []
-    pieces: list[str] = []
-    last = 0
-    for _, start, stop in runs:
-        pieces.append(text[last:start])
-        pieces.append(_NOT_NEWLINE.sub(" ", text[start:stop]))
-        last = stop
-    pieces.append(text[last:])
-    return "".join(pieces), runs
+    return blank_spans(text, [(start, stop) for _, start, stop in runs]), runs
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")

@@ -112,6 +112,7 @@ from ipb.scoring._text import (
     Line,
     NumberMatch,
     binary_reason,
+    blank_spans,
     find_numbers,
     find_years,
     fold_repeated_lines,
@@ -174,7 +175,6 @@ MAX_OCCURRENCES = 20_000
 #: At most this many lines with text are read from one response: the first and the last half of it.
 MAX_LINES = 25_000
 _LINE_WITH_TEXT = re.compile(r"^[ \t]*\S", re.MULTILINE)
-_NOT_NEWLINE = re.compile(r"[^\n]")
 #: At most this many numbers are read from one response (a bound for pathological input).
 MAX_NUMBERS = 20_000
 #: Version of the dictionary :meth:`ParsedResponse.to_dict` returns.
@@ -911,7 +911,7 @@ class _Parser:
         half = MAX_LINES // 2
         start = starts[half]
         stop = starts[len(starts) - half]
-        self.masked = masked[:start] + _NOT_NEWLINE.sub(" ", masked[start:stop]) + masked[stop:]
+        self.masked = blank_spans(masked, [(start, stop)])
         self.folded = sorted([*self.folded, (start, start, stop)])
         first = masked.count("\n", 0, start) + 1
         last = first + masked.count("\n", start, stop) - 1

@@ -73,6 +73,7 @@ from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
 from ipb.scoring.embeddings import CachedEncoder, Encoder, default_encoder
 from ipb.scoring.fmdp import FM_NAMES
 from ipb.scoring.metrics import Case, InvestorProfile, pairwise_sdi, prefetch_embeddings
+from ipb.scoring._text import blank_spans
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
 from ipb.scoring.registry import metrics as metric_registry
 from ipb.scoring.synthetic import golds_of, scenario_year_of
@@ -593,28 +594,6 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
     return work
 
 
-_NOT_NEWLINE = re.compile(r"[^\n]")
-
-
-def _blank(text: str) -> str:
-    return _NOT_NEWLINE.sub(" ", text)
-
-
-def _masked(text: str, spans: Sequence[Sequence[int]]) -> str:
-    """``text`` with each span blanked (newlines kept), so offsets stay offsets of ``text``."""
-    if not spans:
-        return text
-    pieces, pos = [], 0
-    for a, b in sorted((max(0, int(a)), min(len(text), int(b))) for a, b in spans):
-        if b <= pos:
-            continue
-        a = max(a, pos)
-        pieces += [text[pos:a], _blank(text[a:b])]
-        pos = b
-    pieces.append(text[pos:])
-    return "".join(pieces)
-
-
 def _year(value: Any) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
@@ -623,15 +602,13 @@ def _year(value: Any) -> int | None:
 
 def _keep(text: str, spans: Sequence[Sequence[int]]) -> str:
     """``text`` with everything outside ``spans`` blanked (newlines kept): offsets stay offsets of ``text``."""
-    pieces, pos = [], 0
-    for a, b in sorted((max(0, int(a)), min(len(text), int(b))) for a, b in spans):
-        if b <= pos:
-            continue
-        a = max(a, pos)
-        pieces += [_blank(text[pos:a]), text[a:b]]
-        pos = b
-    pieces.append(_blank(text[pos:]))
-    return "".join(pieces)
+    gaps, pos = [], 0
+    for a, b in sorted((int(a), int(b)) for a, b in spans):
+        if a > pos:
+            gaps.append((pos, a))
+        pos = max(pos, b)
+    gaps.append((pos, len(text)))
+    return blank_spans(text, gaps)
 
 
 def _names_of(target: Target) -> list[str]:
@@ -745,7 +722,7 @@ class _Scorer:
                            "scored as covering none of them")
                 case_parsed.update({"status": "ok", "reason": None, "gates": [], "final_verdict": None})
             own = work.text if tw.section is None else _keep(work.text, tw.section)
-            case_parsed["text"] = _masked(own, tw.parsed.get("reasoning_spans") or ())
+            case_parsed["text"] = blank_spans(own, tw.parsed.get("reasoning_spans") or ())
             contradictions = item.get("contradictions")
             tw.case = dataclasses.replace(
                 self.proto(tw.target),
