@@ -10,13 +10,14 @@ the old file is left as it was.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, TextIO
 
-__all__ = ["write_text_atomic", "write_lines_atomic", "write_texts_atomic"]
+__all__ = ["write_text_atomic", "write_lines_atomic", "write_texts_atomic", "text_sha256", "file_sha256"]
 
 
 def _write_temp(target: Path, emit: Callable[[TextIO], None]) -> str:
@@ -146,3 +147,20 @@ def write_text_atomic(path: str | Path, text: str, *, make_parents: bool = False
         handle.write(text)
 
     _write_atomic(path, emit, make_parents)
+
+
+def text_sha256(text: str) -> str:
+    """SHA-256 (hex) of ``text`` in UTF-8; lone surrogates are encoded as they stand, never an error."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def file_sha256(path: str | Path) -> str | None:
+    """SHA-256 (hex) of a file's bytes, read in 1 MiB chunks; None when it cannot be read."""
+    try:
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+    except OSError:
+        return None

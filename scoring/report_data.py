@@ -31,12 +31,12 @@ drill-down still shows the parsed traces and says what is missing.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from ipb._files import file_sha256, text_sha256
 from ipb.errors import LoadError
 
 __all__ = [
@@ -757,7 +757,7 @@ def _view(line: int, r: Mapping[str, Any], texts: Mapping[int, str], golds: Mapp
     number = r.get("record")
     text = texts.get(number) if isinstance(number, int) else None
     text_note = None
-    if text is not None and isinstance(r.get("response_sha256"), str) and _sha(text) != r["response_sha256"]:
+    if text is not None and isinstance(r.get("response_sha256"), str) and text_sha256(text) != r["response_sha256"]:
         text_note = ("This text differs from the one that was scored (SHA-256 mismatch): the responses file changed "
                      "after scoring, so the marked spans may be off.")
     elif text is None and have_file:
@@ -878,21 +878,6 @@ def _row(number: Any, gold: Mapping[str, Any], said: Mapping[str, Any] | None, o
                    state, _opt_str(said.get("how")) if said else None, order)
 
 
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _file_sha(path: Path) -> str | None:
-    try:
-        digest = hashlib.sha256()
-        with open(path, "rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(chunk)
-        return digest.hexdigest()
-    except OSError:
-        return None
-
-
 def _locate(recorded: Any, folder: Path, override: str | Path | None, sha256: Any = None) -> Path | None:
     """The input file the summary names: as given, then beside the results folder.
 
@@ -916,6 +901,6 @@ def _locate(recorded: Any, folder: Path, override: str | Path | None, sha256: An
             continue
     if isinstance(sha256, str):
         for c in candidates:
-            if _file_sha(c) == sha256:
+            if file_sha256(c) == sha256:
                 return c
     return candidates[0] if candidates else None

@@ -66,7 +66,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ipb._files import write_text_atomic, write_texts_atomic
+from ipb._files import file_sha256, text_sha256, write_text_atomic, write_texts_atomic
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.scoring.adapters import InputRecord, read_responses, records_from
 from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
@@ -395,10 +395,6 @@ def summary_metric_names() -> list[str]:
             "basp_conjunction"]
 
 
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def _error_dict(err: IpbError, record: InputRecord) -> dict[str, Any]:
     out = err.to_dict()
     out["record"] = record.number
@@ -540,7 +536,7 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
                      name="response")
         return work
     out["response_chars"] = len(response)
-    out["response_sha256"] = _sha(response)
+    out["response_sha256"] = text_sha256(response)
     prepared = items.items.get(item_id)
     if prepared is None:
         _field_error(work, "unknown_item", f"unknown item id {item_id!r}", name=item_id,
@@ -962,17 +958,6 @@ class RunResult:
         return sum(1 for r in self.records if r.get("reason_code") in INPUT_ERRORS)
 
 
-def _file_sha(path: Path) -> str | None:
-    try:
-        digest = hashlib.sha256()
-        with open(path, "rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(chunk)
-        return digest.hexdigest()
-    except OSError:
-        return None
-
-
 def run_score(
     items_path: str | Path,
     responses_path: str | Path,
@@ -1022,7 +1007,7 @@ def run_score(
                             options, progress=progress)
     inputs = {
         "items": items.summary(),
-        "responses": {"source": str(responses_path), "sha256": _file_sha(Path(responses_path)),
+        "responses": {"source": str(responses_path), "sha256": file_sha256(Path(responses_path)),
                       "format": format, "n_records": len(records)},
     }
     summary = summarize(records, options=options, inputs=inputs)
