@@ -1095,7 +1095,8 @@ class _Parser:
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
-                self.unit_hits[hit.unit].sort(key=lambda h: h.start)
+            for u in {hit.unit for hit in extra}:
+                self.unit_hits[u].sort(key=lambda h: h.start)
             self.hits = sorted(self.hits + extra, key=lambda h: h.start)
 
     def _yes_no_cells(self) -> list[_Hit]:
@@ -1935,10 +1936,7 @@ class _Parser:
             unit = self.units[u]
             level = base
             if unit.final:
-                level = 3
-                cue = self.final_cue_at.get(u)
-                if cue is not None and cue < start:
-                    level = 4  # "Final verdict: INVEST" outranks "Some investors would DECLINE" after it
+                level = 4 if self._after_final_cue(u, start) else 3
             before = masked[max(unit.start, start - 80) : start]
             words = [w.lower() for w in _WORDS_APOS.findall(before)][-4:]
             sentence_words = [w.lower() for w in _WORDS_APOS.findall(before)][-14:]
@@ -1990,10 +1988,7 @@ class _Parser:
                 continue
             if self._tight_owner(hit, hit.unit):
                 continue  # "gate 5 REJECT" inside the conclusion is about gate 5
-            level = 3 if not self._has_outcome_word(hit.unit) else 2
-            cue = self.final_cue_at.get(hit.unit)
-            if cue is not None and cue < hit.start:
-                level += 1
+            level = (3 if not self._has_outcome_word(hit.unit) else 2) + self._after_final_cue(hit.unit, hit.start)
             candidates.append((level, hit.start, mapped, (hit.start, hit.end)))
         # "pass" after would/will at the end of a clause is the investor passing on the deal.
         for _, m in self._scan(_PASS_AT_END, limit=MAX_OCCURRENCES):
@@ -2007,6 +2002,12 @@ class _Parser:
         top = max(c[0] for c in candidates)
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
         return outcome, span
+
+    def _after_final_cue(self, u: int, pos: int) -> bool:
+        """Whether ``pos`` follows a final cue in its own sentence: "Final verdict: INVEST" outranks a later
+        "Some investors would DECLINE" of the final region."""
+        cue = self.final_cue_at.get(u)
+        return cue is not None and cue < pos
 
     def _has_outcome_word(self, u: int) -> bool:
         """Whether sentence ``u`` holds one of the card's outcome words (searched once per sentence)."""
