@@ -7,8 +7,8 @@ Run from the repository root::
                                     [--model-path DIR] [--encoder-device cpu|cuda]
 
 One run builds an item set from every bundled scenario (each card executed
-on it: :func:`ipb.scoring.synthetic.bundled_items`) and a pool of synthetic
-responses (:func:`~ipb.scoring.synthetic.synthetic_responses`, every
+on it: :func:`ipb.respond.synthetic.bundled_items`) and a pool of synthetic
+responses (:func:`~ipb.respond.synthetic.synthetic_responses`, every
 corruption, seeds 0, 1, 2...; each response gets a distinct first line, so
 no two are the same text), then times :func:`ipb.scoring.run.score_records`
 (parse every response against its card, every metric, flag and composite)
@@ -56,7 +56,7 @@ from ipb.scoring.adapters import records_from
 from ipb.scoring.embeddings import CachedEncoder, SentenceTransformerEncoder, default_model_available
 from ipb.scoring.run import ItemSet, ScoreOptions, dumps_record, item_set, score_records
 from ipb.scoring.summary import summarize
-from ipb.scoring.synthetic import bundled_items, synthetic_responses
+from ipb.respond.synthetic import bundled_items, synthetic_responses
 
 RESULTS_VERSION = 1
 NO_EMBED_TARGET = 200.0

@@ -5,6 +5,7 @@ the framework rather than recall a label. Operators (registered by name in
 :mod:`ipb.perturb.operators`): ``metric``, ``sector``, ``temporal``, ``flip``,
 ``isolate``. :func:`generate` makes N distinct items reproducibly;
 :func:`verify_items` re-executes published items against the current cards.
+The second folder of the data flow: it imports the base and :mod:`ipb.engine` only.
 
 >>> import random
 >>> from ipb.perturb import build_frame, base_from_facts, get_operator

@@ -17,7 +17,7 @@ fact in a scenario is dated after the scenario's own date: a date-valued fact
 fact (type ``year``) not in a later year, and a fact with a publication stamp
 (the macro facts of a regime) must have been published *before* ``as_of``;
 a date-only stamp counts from the end of its day, as
-:func:`ipb.engine.evidence.decision_time_violations` decides.
+:func:`ipb.engine.decision_time.decision_time_violations` decides.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 from ipb.engine.card import Card
-from ipb.engine.evidence import decision_time_violations
+from ipb.engine.decision_time import decision_time_violations
 from ipb.errors import IpbError, PerturbError
 
 __all__ = ["Window", "framework_window", "date_problem", "cutoff_problems", "require_cutoff"]

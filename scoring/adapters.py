@@ -13,7 +13,7 @@ Formats
     ``response`` (required), and optionally ``card`` (the card of an L8 item
     the answer is about), ``epoch``, ``judge`` (judge-scored components
     ``fact_acc``, ``geval_l6``, ``geval_l8`` in [0, 1]) and ``corruptions``
-    (written by :func:`ipb.scoring.synthetic.synthetic_responses`). Blank
+    (written by :func:`ipb.respond.synthetic.synthetic_responses`). Blank
     lines are skipped (and not counted); every other line is a record,
     numbered from 1 by its line number.
 

@@ -76,7 +76,7 @@ from ipb.scoring.metrics import Case, InvestorProfile, pairwise_sdi, prefetch_em
 from ipb.scoring._text import blank_spans
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
 from ipb.scoring.registry import metrics as metric_registry
-from ipb.scoring.synthetic import golds_of, scenario_year_of
+from ipb.perturb.items import golds_of, scenario_year_of
 
 __all__ = [
     "RESULT_VERSION",

@@ -45,7 +45,7 @@ def _items() -> list[dict[str, Any]]:
 
 
 def _responses(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from ipb.scoring.synthetic import synthetic_responses
+    from ipb.respond.synthetic import synthetic_responses
 
     menus = {
         "model-gold": ["none"],
@@ -85,7 +85,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def report_path(run_dir: Path) -> Path:
     """The report page of :func:`run_dir`."""
-    from ipb.scoring.report import write_report
+    from ipb.report.html import write_report
 
     out = run_dir / "report.html"
     write_report(run_dir / "results", out, title="ipb test report")

@@ -20,8 +20,8 @@ import pytest
 
 from report_fixtures import HOSTILE_MODEL, HOSTILE_TEXT
 from ipb.errors import LoadError
-from ipb.scoring.report import render_report, write_report
-from ipb.scoring.report_data import load_results, resolve_pointer
+from ipb.report.html import render_report, write_report
+from ipb.report.data import load_results, resolve_pointer
 
 
 class Page(HTMLParser):

@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from ipb.cli import app
-from ipb.scoring.respond import load_items, validate_record
-from ipb.scoring.respond.judge import Judge, JudgeConfig, geval, parse_judge_reply
+from ipb.respond import load_items, validate_record
+from ipb.respond.judge import Judge, JudgeConfig, geval, parse_judge_reply
 from respond_support import DALIO_TEST_CARD, ITEMS, ROOT, SECRET, read_jsonl
 
 runner = CliRunner()
@@ -77,9 +77,9 @@ def test_synthetic_dispatches_to_the_generator(monkeypatch, tmp_path):
         for item in items:
             yield {"item_id": item["id"], "response": f"Final verdict: DECLINE ({item['id']})", "corruption": "drop_gate"}
 
-    fake = types.ModuleType("ipb.scoring.synthetic")
+    fake = types.ModuleType("ipb.respond.synthetic")
     fake.synthetic_responses = synthetic_responses  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "ipb.scoring.synthetic", fake)
+    monkeypatch.setitem(sys.modules, "ipb.respond.synthetic", fake)
     out = tmp_path / "synthetic.jsonl"
     result = runner.invoke(app, ["respond", "--items", str(ITEMS), "--synthetic", "--corruptions", "drop_gate,flip_verdict",
                                  "--seed", "5", "--out", str(out)])
@@ -92,7 +92,7 @@ def test_synthetic_dispatches_to_the_generator(monkeypatch, tmp_path):
 
 
 def test_synthetic_with_the_real_generator(tmp_path):
-    pytest.importorskip("ipb.scoring.synthetic")
+    pytest.importorskip("ipb.respond.synthetic")
     items = tmp_path / "l7.jsonl"
     items.write_text("".join(ITEMS.read_text(encoding="utf-8").splitlines(keepends=True)[:3]), encoding="utf-8")
     out = tmp_path / "synthetic.jsonl"
@@ -107,10 +107,10 @@ def test_synthetic_with_the_real_generator(tmp_path):
 
 
 def test_synthetic_without_the_generator_is_a_clear_error(monkeypatch, tmp_path):
-    monkeypatch.setitem(sys.modules, "ipb.scoring.synthetic", None)  # import fails
+    monkeypatch.setitem(sys.modules, "ipb.respond.synthetic", None)  # import fails
     result = runner.invoke(app, ["respond", "--items", str(ITEMS), "--synthetic", "--out", str(tmp_path / "s.jsonl")])
     assert result.exit_code == 1
-    assert "--synthetic needs ipb.scoring.synthetic.synthetic_responses" in result.output
+    assert "--synthetic needs ipb.respond.synthetic.synthetic_responses" in result.output
 
 
 def _l7_items(tmp_path):
@@ -126,7 +126,7 @@ def synthetic_args(items, out, *extra):
 
 def test_synthetic_writes_the_model_and_a_copy_per_condition(tmp_path):
     """Regression (options silently ignored): --model and --conditions shape every synthetic record."""
-    pytest.importorskip("ipb.scoring.synthetic")
+    pytest.importorskip("ipb.respond.synthetic")
     out = tmp_path / "s.jsonl"
     result = runner.invoke(app, synthetic_args(_l7_items(tmp_path), out, "--model", "mysyn", "--conditions", "A,B,C",
                                                "--corruptions", "none,drop_gate"))
@@ -164,7 +164,7 @@ def test_synthetic_refuses_the_options_only_a_model_run_uses(tmp_path, extra, na
 
 
 def test_an_environment_default_is_not_an_option_given(tmp_path, monkeypatch):
-    pytest.importorskip("ipb.scoring.synthetic")
+    pytest.importorskip("ipb.respond.synthetic")
     monkeypatch.setenv("IPB_BASE_URL", "http://127.0.0.1:9/v1")
     result = runner.invoke(app, synthetic_args(_l7_items(tmp_path), tmp_path / "s.jsonl", "--corruptions", "none"))
     assert result.exit_code == 0, result.output
@@ -182,7 +182,7 @@ def test_synthetic_only_options_need_synthetic(tmp_path):
 
 def test_synthetic_resumes_an_existing_out_as_a_model_run_does(tmp_path):
     """Regression (an existing --out replaced): synthetic runs keep, extend or refuse as model runs do."""
-    pytest.importorskip("ipb.scoring.synthetic")
+    pytest.importorskip("ipb.respond.synthetic")
     items, out = _l7_items(tmp_path), tmp_path / "s.jsonl"
     assert runner.invoke(app, synthetic_args(items, out, "--corruptions", "none")).exit_code == 0
     before = out.read_bytes()
@@ -212,7 +212,7 @@ def test_synthetic_resumes_an_existing_out_as_a_model_run_does(tmp_path):
 
 
 def test_synthetic_refuses_to_mix_with_a_model_run(server, tmp_path):
-    pytest.importorskip("ipb.scoring.synthetic")
+    pytest.importorskip("ipb.respond.synthetic")
     items, out = _l7_items(tmp_path), tmp_path / "r.jsonl"
     made = runner.invoke(app, ["respond", "--items", str(items), "--model", "m", "--base-url", server.url, "--out",
                                str(out), "--conditions", "A", "--quiet", "--cache-dir", str(tmp_path / "cache")])
@@ -225,7 +225,7 @@ def test_synthetic_refuses_to_mix_with_a_model_run(server, tmp_path):
 
 def test_corruption_names_are_listed_in_the_help_and_the_unknown_name_error(tmp_path):
     """Regression (undiscoverable names): --help and the error list the registry's corruptions."""
-    synthetic = pytest.importorskip("ipb.scoring.synthetic")
+    synthetic = pytest.importorskip("ipb.respond.synthetic")
     names = synthetic.corruption_names()
     assert len(names) > 5
     shown = runner.invoke(app, ["respond", "--help"], terminal_width=200)
@@ -243,7 +243,7 @@ def test_corruption_names_are_listed_in_the_help_and_the_unknown_name_error(tmp_
 
 
 def test_bundled_writes_responses_and_their_items_for_ipb_score(tmp_path):
-    synthetic = pytest.importorskip("ipb.scoring.synthetic")
+    synthetic = pytest.importorskip("ipb.respond.synthetic")
     out = tmp_path / "bundled.jsonl"
     result = runner.invoke(app, ["respond", "--synthetic", "--bundled", "--corruptions", "none", "--out", str(out)])
     assert result.exit_code == 0, result.output

@@ -10,13 +10,13 @@ import jsonschema
 import numpy as np
 import pytest
 
-import ipb.scoring.knowledge as knowledge_module
+import ipb.respond.knowledge as knowledge_module
 from ipb.engine.registry import bundled_card_paths, compiled_card
 from ipb.errors import ErrorGroup, LoadError, ScoreError
 from ipb.perturb import item_schema
 from ipb.scoring.embeddings import HashingEncoder
-from ipb.scoring.knowledge import KnowledgeBase, card_text
-from ipb.scoring.respond import (
+from ipb.respond.knowledge import KnowledgeBase, card_text
+from ipb.respond import (
     GenerationSettings,
     RespondConfig,
     load_items,
@@ -25,11 +25,11 @@ from ipb.scoring.respond import (
     prepare_requests,
     prompt_sets,
 )
-from ipb.scoring.respond import client as client_module
-from ipb.scoring.respond import judge as judge_module
-from ipb.scoring.respond import prompts as prompts_module
-from ipb.scoring.respond import records as records_module
-from ipb.scoring.respond import run as run_module
+from ipb.respond import client as client_module
+from ipb.respond import judge as judge_module
+from ipb.respond import prompts as prompts_module
+from ipb.respond import records as records_module
+from ipb.respond import run as run_module
 from respond_support import DALIO_TEST_CARD, ITEMS
 
 
@@ -49,7 +49,7 @@ def items():
 
 
 def test_prompt_sets_ship_as_package_data():
-    folder = resources.files("ipb.scoring").joinpath("prompts")
+    folder = resources.files("ipb.respond").joinpath("prompts")
     assert folder.joinpath("respond-v1.system.txt").is_file()
     assert {"respond-v1", "judge-geval-v1"} <= set(prompt_sets())
     judge = load_prompts("judge-geval-v1")

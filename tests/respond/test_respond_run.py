@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from ipb.errors import LoadError
-from ipb.scoring.respond import (
+from ipb.respond import (
     ChatClient,
     GenerationSettings,
     RequestFailed,
@@ -257,7 +257,7 @@ def test_concurrent_runs_finish_every_record_in_item_order(server, items, tmp_pa
 
 
 def test_a_second_writer_of_the_same_file_is_refused(server, items, tmp_path):
-    from ipb.scoring.respond.records import output_lock
+    from ipb.respond.records import output_lock
 
     out = tmp_path / "responses.jsonl"
     with output_lock(out):
@@ -278,8 +278,8 @@ def test_read_output_rejects_records_of_another_format(tmp_path):
 def test_a_synthetic_run_resumes_a_cut_off_or_failed_file(items, tmp_path):
     """Regression (an existing --out replaced): run_synthetic drops a cut-off last line, redoes a failed record,
     keeps records of other keys, and writes the file once, atomically."""
-    pytest.importorskip("ipb.scoring.synthetic")
-    from ipb.scoring.respond import run_synthetic, synthetic_records
+    pytest.importorskip("ipb.respond.synthetic")
+    from ipb.respond import run_synthetic, synthetic_records
 
     l7 = items[:3]
     out = tmp_path / "s.jsonl"

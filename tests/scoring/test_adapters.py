@@ -12,7 +12,7 @@ from ipb.errors import LoadError
 from ipb.scoring.adapters import FORMATS, adapters, detect_format, read_responses, records_from
 from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
 from ipb.scoring.run import ScoreOptions, run_score
-from ipb.scoring.synthetic import bundled_items
+from ipb.respond.synthetic import bundled_items
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 INSPECT = FIXTURES / "inspect_log.json"

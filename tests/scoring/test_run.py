@@ -28,7 +28,7 @@ from ipb.scoring.run import (
     summary_metric_names,
 )
 from ipb.scoring.summary import mean_ci, summarize
-from ipb.scoring.synthetic import bundled_items, synthetic_responses
+from ipb.respond.synthetic import bundled_items, synthetic_responses
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GRAMMAR = Path(__file__).resolve().parents[2] / "grammar"
@@ -416,7 +416,7 @@ def test_mean_ci_is_seeded_and_brackets_the_mean():
     assert b["low"] < b["mean"] < b["high"]
 
 
-@pytest.mark.parametrize("name", ["ipb.scoring.run", "ipb.scoring.summary", "ipb.scoring.synthetic"])
+@pytest.mark.parametrize("name", ["ipb.scoring.run", "ipb.scoring.summary", "ipb.respond.synthetic"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -1,0 +1,59 @@
+"""``ipb investors``: the investor registry (schools, active periods, career boundaries, cards)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from ipb.cli._app import RunFormat, _fail, app, out
+from ipb.engine.investors import Investor, check_cards, load_investors
+from ipb.errors import ErrorGroup, IpbError
+
+
+def _as_dict(investor: Investor) -> dict[str, Any]:
+    return {
+        "id": investor.id,
+        "name": investor.name,
+        "aliases": list(investor.aliases),
+        "kind": investor.kind,
+        "organisation": investor.organisation,
+        "school": investor.school,
+        "distinctive_phrases": list(investor.distinctive_phrases),
+        "phrases_source": investor.phrases_source,
+        "active": {"start": str(investor.active_start),
+                   "end": None if investor.active_end is None else str(investor.active_end)},
+        "career_boundaries": [
+            {"date": str(b.date), "event": b.event, "description": b.description, "corpus_filter": b.corpus_filter}
+            for b in investor.career_boundaries
+        ],
+        "cards": list(investor.cards),
+    }
+
+
+@app.command()
+def investors(
+    format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: one row per investor; json: the full registry."),
+    check: bool = typer.Option(False, "--check", help="Also cross-check the registry with the bundled cards; exit 1 on a mismatch."),
+) -> None:
+    """List the investor registry (frameworks/investors.yaml): schools, active periods, boundaries and cards."""
+    try:
+        registry = load_investors()
+        problems = check_cards() if check else []
+    except IpbError as exc:
+        raise _fail(exc) from None
+    if format is RunFormat.json:
+        out.print(json.dumps([_as_dict(i) for i in registry.values()], indent=2), markup=False)
+    else:
+        table = Table(title=f"{len(registry)} investors", title_justify="left")
+        for column in ("id", "name", "kind", "school", "active", "boundaries", "cards"):
+            table.add_column(column, justify="right" if column in ("boundaries", "cards") else "left")
+        for i in registry.values():
+            end = "" if i.active_end is None else str(i.active_end)
+            table.add_row(i.id, i.name, i.kind, i.school, f"{i.active_start} - {end}",
+                          str(len(i.career_boundaries)), str(len(i.cards)))
+        out.print(table)
+    if problems:
+        raise _fail(ErrorGroup(problems))

@@ -1,0 +1,171 @@
+"""``ipb parse``: a model's answer as a gate trace (paper §7.5).
+
+    ipb parse CARD RESPONSE [--format table|json] [--no-embed] [--score-cutoff N]
+
+RESPONSE is a text file (``-`` reads standard input). The table shows each
+extracted item with where it came from (line:column in RESPONSE) and the
+words themselves; ``json`` prints :meth:`ipb.scoring.parse.ParsedResponse.to_dict`
+with character offsets. Exit status: 0 when parsed, 1 on a parse failure
+(the trace still printed, with its reason) or an unreadable file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from bisect import bisect_right
+from decimal import Decimal
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from ipb.cli._app import _VERDICT_STYLE, RunFormat, _escape, _fail, app, err, out
+from ipb.engine.execute import format_value
+from ipb.engine.registry import compiled_card
+from ipb.errors import IpbError, LoadError
+from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF, DEFAULT_SCORE_CUTOFF, ParsedResponse, parse_response
+
+__all__ = ["parse"]
+
+
+@app.command()
+def parse(
+    card: str = typer.Argument(..., help="Card file or bundled card id the answer responds to."),
+    response: Path = typer.Argument(..., help="The answer as a text file; '-' reads standard input."),
+    format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: items with their source text; json: the trace."),
+    embed: bool = typer.Option(True, "--embed/--no-embed", help="Use the sentence-embedding fallback for paraphrased gate names."),
+    score_cutoff: float = typer.Option(DEFAULT_SCORE_CUTOFF, "--score-cutoff", help="rapidfuzz ratio (0-100) a label needs to match a gate name."),
+    embed_cutoff: float = typer.Option(DEFAULT_EMBED_CUTOFF, "--embed-cutoff", help="Cosine similarity a label needs to match a gate by embedding (calibrated for the default MiniLM; see docs/scoring.md)."),
+) -> None:
+    """Parse RESPONSE, an answer to an item of CARD, into gates, verdicts, elements and citations."""
+    if not 0.0 <= score_cutoff <= 100.0:  # also refuses NaN
+        err.print(f"ipb parse: --score-cutoff is a rapidfuzz ratio in [0, 100], not {score_cutoff}", markup=False)
+        raise typer.Exit(code=2)
+    if not -1.0 <= embed_cutoff <= 1.0:
+        err.print(f"ipb parse: --embed-cutoff is a cosine similarity in [-1, 1], not {embed_cutoff}", markup=False)
+        raise typer.Exit(code=2)
+    try:
+        compiled = compiled_card(card)
+        text = _read(response)
+    except IpbError as exc:
+        raise _fail(exc) from None
+    parsed = parse_response(text, compiled.card, embedder=None if embed else False, score_cutoff=score_cutoff,
+                            embed_cutoff=embed_cutoff)
+    if format is RunFormat.json:
+        out.print(json.dumps(parsed.to_dict(), indent=2, ensure_ascii=False), markup=False)
+    else:
+        _print_table(parsed, text)
+    if not parsed.ok:
+        err.print(f"parse failure: {parsed.reason}", markup=False)
+        raise typer.Exit(code=1)
+
+
+def _read(path: Path) -> str:
+    try:
+        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"cannot read response {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
+    return data.decode("utf-8", errors="replace")
+
+
+_LINE_STARTS: dict[int, tuple[str, list[int]]] = {}
+
+
+def _where(text: str, span: tuple[int, int] | None) -> str:
+    """``line:col-line:col`` (1-based) of ``span`` in ``text`` (line starts found once per text)."""
+    if span is None:
+        return ""
+    start, end = span
+    cached = _LINE_STARTS.get(id(text))
+    if cached is None or cached[0] is not text:
+        _LINE_STARTS.clear()
+        cached = (text, [0, *(m.end() for m in re.finditer("\n", text))])
+        _LINE_STARTS[id(text)] = cached
+    starts = cached[1]
+
+    def at(pos: int) -> str:
+        line = bisect_right(starts, pos)
+        return f"{line}:{pos - starts[line - 1] + 1}"
+
+    return f"{at(start)}-{at(end)}"
+
+
+def _quote(text: str, span: tuple[int, int] | None, limit: int = 70) -> str:
+    if span is None:
+        return ""
+    snippet = " ".join(text[span[0] : span[1]].split())
+    if len(snippet) > limit:
+        snippet = snippet[: limit - 3] + "..."
+    return _escape(repr(snippet)[1:-1])
+
+
+#: Rows of one kind (numbers, years, citations...) the table shows; the JSON output has them all.
+TABLE_ROWS_PER_KIND = 50
+
+
+def _print_table(parsed: ParsedResponse, text: str) -> None:
+    status = "ok" if parsed.ok else f"parse failure: {parsed.reason}"
+    table = Table(title=f"{parsed.card_id}: {status}", title_justify="left", show_lines=True)
+    table.add_column("#", justify="right")
+    table.add_column("Gate")
+    table.add_column("Verdict")
+    table.add_column("Elements")
+    table.add_column("From (line:col) and text")
+    for g in parsed.gates:
+        verdict = g.verdict or "-"
+        style = _VERDICT_STYLE.get(verdict, "")
+        shown = f"[{style}]{verdict}[/]" if style else verdict
+        sources = [f"gate ({g.how}) {_where(text, g.mention)} '{_quote(text, g.mention)}'"]
+        if g.verdict_span is not None:
+            sources.append(f"verdict {_where(text, g.verdict_span)} '{_quote(text, g.verdict_span)}'")
+        for element, span in zip(g.elements, g.element_spans):
+            sources.append(f"{_escape(element)}: {_where(text, span)} '{_quote(text, span)}'")
+        table.add_row(str(g.gate), _escape(g.name), shown, _escape("\n".join(g.elements)), "\n".join(sources))
+    out.print(table)
+    rows: list[tuple[str, str, str]] = []
+    if parsed.final_verdict is not None:
+        rows.append(("final verdict", parsed.final_verdict, _source(text, parsed.final_verdict_span)))
+    else:
+        rows.append(("final verdict", "-", ""))
+    for inv in parsed.invented:
+        rows.append(("invented gate (FM-1)", inv.name, _source(text, inv.span)))
+    for y in parsed.years_found:
+        rows.append(("year", str(y.year), _source(text, y.span)))
+    for a in parsed.attributions:
+        rows.append(("attribution", f"{a.investor}: {a.claim}", _source(text, a.span)))
+    for c in parsed.citations:
+        what = ", ".join(x for x in (c.entity, c.document, str(c.year) if c.year else None) if x)
+        rows.append(("citation", what, _source(text, c.span)))
+    for n in parsed.numbers:
+        rows.append(("number", _number(n.value, n.unit), _source(text, n.span)))
+    for s in parsed.reasoning_spans:
+        rows.append(("reasoning trace (ignored)", f"{s[1] - s[0]} characters", _where(text, s)))
+    for note in parsed.notes:
+        rows.append(("note", note, ""))
+    extra = Table(show_header=True, box=None)
+    extra.add_column("item")
+    extra.add_column("value")
+    extra.add_column("from (line:col) and text")
+    shown_of: dict[str, int] = {}
+    for kind, value, source in rows:
+        shown_of[kind] = shown_of.get(kind, 0) + 1
+        if kind != "note" and shown_of[kind] == TABLE_ROWS_PER_KIND + 1:
+            more = sum(1 for r in rows if r[0] == kind) - TABLE_ROWS_PER_KIND
+            extra.add_row(kind, f"... and {more} more (--format json lists every one)", "")
+        if kind == "note" or shown_of[kind] <= TABLE_ROWS_PER_KIND:
+            extra.add_row(kind, _escape(value), source)
+    out.print(extra)
+
+
+def _number(value: float, unit: str) -> str:
+    if unit in ("money", "ratio", "multiple"):
+        return f"{format_value(Decimal(str(value)), unit)} ({unit})"
+    return f"{value:g} ({unit})"
+
+
+def _source(text: str, span: tuple[int, int] | None) -> str:
+    if span is None:
+        return ""
+    return f"{_where(text, span)} '{_quote(text, span)}'"

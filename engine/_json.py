@@ -1,0 +1,531 @@
+"""Strict JSON and JSON Lines reading with every value located by line and column.
+
+The reader shared by every JSON-based input of the project (the record formats of
+:mod:`ipb.neighbours.records` and :mod:`ipb.neighbours.forecast`, evidence files, dependency
+facts): duplicate keys, ``NaN`` and ``Infinity`` are refused, numbers are read as
+:class:`~decimal.Decimal`, and each error names the record number (JSON Lines) and
+points at the offending field. Imports only :mod:`ipb.errors` and the engine's YAML reader.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from importlib import resources
+from json import decoder as _json_decoder
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence, TypeAlias, cast
+
+import jsonschema
+
+from ipb.engine._yaml import YamlDoc, load_yaml
+from ipb.errors import ErrorGroup, IpbError, LoadError, did_you_mean
+
+__all__ = [
+    "JsonDoc",
+    "Item",
+    "load_json_text",
+    "load_items",
+    "Loaded",
+    "load_document",
+    "AnyDoc",
+    "json_value",
+]
+
+# =========================================================================== JSON reading
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_JSON_LITERAL = re.compile(r"true|false|null")
+
+Path_ = tuple[str | int, ...]
+
+#: ``scanstring(text, index_after_quote) -> (string, index_after_closing_quote)``, the
+#: standard library's own JSON string scanner (not in typeshed).
+scanstring: Callable[[str, int], tuple[str, int]] = _json_decoder.scanstring  # type: ignore[attr-defined]
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number; write a finite number or null")
+
+
+class JsonDoc:
+    """A JSON value read from a file (or one line of a JSON Lines file), with positions.
+
+    It answers the same questions as :class:`ipb.engine._yaml.YamlDoc`
+    (``locate``, ``locate_key``, ``locate_in_string``, ``source_line``,
+    ``error``), so that schema checks and field errors point at the user's
+    text in either format. ``record`` is the 1-based record number in a JSON
+    Lines file (None for a whole JSON file); errors made by :meth:`error`
+    start with ``record N:``.
+    """
+
+    def __init__(self, data: Any, text: str, file: str, *, first_line: int = 1, record: int | None = None) -> None:
+        self.data = data
+        self.text = text
+        self.file = file
+        self.first_line = first_line
+        self.record = record
+        self.lines = text.split("\n")
+        self._values: dict[Path_, int] = {}
+        self._keys: dict[Path_, int] = {}
+        #: (key, where the repeat starts, where the first one starts), as offsets.
+        self.duplicates: list[tuple[str, int, int]] = []
+        self._scan(0, ())
+
+    # -- positions ---------------------------------------------------------
+
+    def _ws(self, index: int) -> int:
+        match = _WS.match(self.text, index)
+        return match.end() if match else index
+
+    def _scan(self, index: int, path: Path_) -> int:
+        """Record where each value and key starts; return the index after the value."""
+        text = self.text
+        index = self._ws(index)
+        self._values[path] = index
+        ch = text[index]
+        if ch == "{":
+            index = self._ws(index + 1)
+            if text[index] == "}":
+                return index + 1
+            seen: set[str] = set()
+            while True:
+                index = self._ws(index)
+                key_at = index
+                key, index = scanstring(text, index + 1)
+                if key in seen:
+                    self.duplicates.append((key, key_at, self._keys[path + (key,)]))
+                else:
+                    seen.add(key)
+                    self._keys[path + (key,)] = key_at
+                index = self._ws(index) + 1  # the ':'
+                child = path + (key,) if key_at == self._keys.get(path + (key,)) else path + ("\0dup",)
+                index = self._ws(self._scan(index, child))
+                if text[index] == ",":
+                    index += 1
+                    continue
+                return index + 1
+        if ch == "[":
+            index = self._ws(index + 1)
+            if text[index] == "]":
+                return index + 1
+            position = 0
+            while True:
+                index = self._ws(self._scan(index, path + (position,)))
+                position += 1
+                if text[index] == ",":
+                    index += 1
+                    continue
+                return index + 1
+        if ch == '"':
+            return scanstring(text, index + 1)[1]
+        match = _JSON_NUMBER.match(text, index) or _JSON_LITERAL.match(text, index)
+        assert match is not None, "the text was parsed by json.loads first"
+        return match.end()
+
+    def _line_col(self, offset: int) -> tuple[int, int]:
+        before = self.text[:offset]
+        line = before.count("\n")
+        column = offset - (before.rfind("\n") + 1) + 1
+        return self.first_line + line, column
+
+    def _nearest(self, table: dict[Path_, int], path: Path_) -> tuple[int, int]:
+        for end in range(len(path), -1, -1):
+            found = table.get(path[:end])
+            if found is None:
+                found = self._values.get(path[:end])
+            if found is not None:
+                return self._line_col(found)
+        return self._line_col(0)
+
+    def locate(self, path: Sequence[str | int]) -> tuple[int, int]:
+        """1-based ``(line, column)`` of the value at ``path`` (nearest ancestor if absent)."""
+        return self._nearest(self._values, tuple(path))
+
+    def locate_key(self, path: Sequence[str | int]) -> tuple[int, int]:
+        """1-based ``(line, column)`` of the key that ends ``path`` (falls back as :meth:`locate`)."""
+        return self._nearest(self._keys, tuple(path))
+
+    def locate_in_string(self, path: Sequence[str | int], offset: int) -> tuple[int, int]:
+        """Where character ``offset`` of the JSON string at ``path`` is written.
+
+        Escapes take more source characters than they produce (``\\n`` two,
+        ``\\u00e9`` six, a surrogate pair twelve).
+
+        >>> doc = load_json_text('{"a": "x\\\\u00e9 -> y"}')
+        >>> doc.locate_in_string(("a",), 3)  # the '-': six source characters for the escaped e-acute
+        (1, 16)
+        """
+        start = self._values.get(tuple(path))
+        if start is None or self.text[start] != '"':
+            return self.locate(path)
+        text, index, produced = self.text, start + 1, 0
+        while produced < offset and index < len(text) and text[index] != '"':
+            if text[index] == "\\":
+                if text[index + 1] == "u":
+                    high = int(text[index + 2 : index + 6], 16)
+                    index += 12 if 0xD800 <= high <= 0xDBFF and text[index + 6 : index + 8] == "\\u" else 6
+                else:
+                    index += 2
+            else:
+                index += 1
+            produced += 1
+        return self._line_col(index)
+
+    def source_line(self, line: int) -> str:
+        """Text of 1-based file ``line`` (``''`` if it is not part of this value)."""
+        index = line - self.first_line
+        return self.lines[index] if 0 <= index < len(self.lines) else ""
+
+    def error(
+        self,
+        message: str,
+        path: Sequence[str | int],
+        *,
+        key: bool = False,
+        rule: str | None = None,
+        name: str | None = None,
+        suggestion: str | None = None,
+    ) -> LoadError:
+        """A :class:`LoadError` at the value (or key) at ``path``, prefixed with the record number."""
+        line, column = self.locate_key(path) if key else self.locate(path)
+        return LoadError(
+            self.prefix(message),
+            file=self.file,
+            line=line,
+            column=column,
+            rule=rule,
+            name=name,
+            suggestion=suggestion,
+            source_line=self.source_line(line),
+        )
+
+    def prefix(self, message: str) -> str:
+        return message if self.record is None else f"record {self.record}: {message}"
+
+
+def load_json_text(text: str, file: str = "<string>", *, first_line: int = 1, record: int | None = None) -> JsonDoc:
+    """Parse one strict JSON value.
+
+    Numbers load as ``int`` or :class:`~decimal.Decimal` (the exact text);
+    ``NaN``, ``Infinity`` and duplicate keys are refused.
+
+    Raises
+    ------
+    LoadError
+        Rule ``json-syntax`` (with the parser's line and column),
+        ``duplicate-key`` (at the repeated key) or ``json-constant``.
+        Inside a JSON Lines file the message starts with ``record N:``.
+
+    >>> load_json_text('{"p": 0.052, "n": 3}').data
+    {'p': Decimal('0.052'), 'n': 3}
+    >>> load_json_text('{"a": 1, "a": 2}', "x.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ipb.errors.LoadError: x.json:1:10: load error: duplicate key 'a': it is already defined at line 1, column 2; ...
+    """
+    where = "" if record is None else f"record {record}: "
+    lines = text.split("\n")
+    try:
+        data = json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        line = first_line + exc.lineno - 1
+        raise LoadError(
+            f"{where}invalid JSON: {exc.msg}",
+            file=file,
+            line=line,
+            column=exc.colno,
+            rule="json-syntax",
+            source_line=lines[exc.lineno - 1] if exc.lineno - 1 < len(lines) else "",
+        ) from None
+    except ValueError as exc:
+        raise LoadError(f"{where}{exc}", file=file, line=first_line, column=1, rule="json-constant",
+                        source_line=lines[0]) from None
+    doc = JsonDoc(data, text, file, first_line=first_line, record=record)
+    if doc.duplicates:
+        key, offset, first_offset = doc.duplicates[0]
+        first = doc._line_col(first_offset)
+        line, column = doc._line_col(offset)
+        raise LoadError(
+            f"{where}duplicate key {key!r}: it is already defined at line {first[0]}, column {first[1]}; "
+            "each key may appear only once in an object",
+            file=file, line=line, column=column, rule="duplicate-key", name=key,
+            source_line=doc.source_line(line),
+        )
+    return doc
+
+
+AnyDoc: TypeAlias = YamlDoc | JsonDoc
+
+
+@dataclass
+class Item:
+    """One record of a records file, wherever it came from.
+
+    ``path`` locates the record inside ``doc`` (``("decisions", 3)`` in a YAML
+    document, ``()`` for a JSON Lines line); ``record`` is its 1-based number
+    in the file (the line's record number in JSON Lines, the list position
+    otherwise).
+    """
+
+    data: dict[str, Any]
+    doc: AnyDoc
+    path: Path_
+    record: int
+
+    @property
+    def file(self) -> str:
+        return self.doc.file
+
+    def error(
+        self,
+        message: str,
+        field_path: Sequence[str | int] = (),
+        *,
+        key: bool = False,
+        rule: str | None = None,
+        name: str | None = None,
+        suggestion: str | None = None,
+        cls: type[IpbError] = LoadError,
+    ) -> IpbError:
+        """An error at ``field_path`` inside this record, naming the record number."""
+        path = self.path + tuple(field_path)
+        line, column = self.doc.locate_key(path) if key else self.doc.locate(path)
+        return self._at(message, line, column, rule=rule, name=name, suggestion=suggestion, cls=cls)
+
+    def error_in_string(
+        self,
+        message: str,
+        field_path: Sequence[str | int],
+        offset: int,
+        *,
+        rule: str | None = None,
+        cls: type[IpbError] = LoadError,
+    ) -> IpbError:
+        """An error at character ``offset`` of the string at ``field_path``."""
+        line, column = self.doc.locate_in_string(self.path + tuple(field_path), offset)
+        return self._at(message, line, column, rule=rule, cls=cls)
+
+    def _at(self, message: str, line: int, column: int, *, cls: type[IpbError] = LoadError, **fields: Any) -> IpbError:
+        return cls(
+            f"record {self.record}: {message}",
+            file=self.doc.file,
+            line=line,
+            column=column,
+            source_line=self.doc.source_line(line),
+            **fields,
+        )
+
+
+def _schema_errors(doc: AnyDoc, validator: jsonschema.protocols.Validator, what: str) -> list[IpbError]:
+    """Every schema violation in ``doc``, located; unknown keys get a "did you mean"."""
+    found: list[IpbError] = []
+    prefix = doc.prefix if isinstance(doc, JsonDoc) else (lambda message: message)
+    for err in sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path]):
+        path = tuple(err.absolute_path)
+        if err.validator == "additionalProperties":
+            allowed = list(err.schema.get("properties", {}))
+            instance = err.instance if isinstance(err.instance, dict) else {}
+            owner = err.schema.get("title", what) if path else what
+            for key in (k for k in instance if k not in allowed):
+                line, column = doc.locate_key(path + (key,))
+                found.append(LoadError(
+                    prefix(f"unknown field {key!r} in {owner}; expected one of: {', '.join(allowed)}"),
+                    file=doc.file, line=line, column=column, rule="schema:additionalProperties", name=key,
+                    suggestion=did_you_mean(key, allowed), source_line=doc.source_line(line),
+                ))
+            continue
+        message = err.message
+        suggestion = None
+        if err.validator == "enum" and isinstance(err.instance, str):
+            suggestion = did_you_mean(err.instance, [str(v) for v in err.validator_value])
+        if err.validator in ("oneOf", "anyOf") and err.context:
+            message = min(err.context, key=lambda e: len(e.message)).message
+        where = "/".join(map(str, path)) or "the top level"
+        line, column = doc.locate_key(path) if err.validator == "required" and path else doc.locate(path)
+        found.append(LoadError(prefix(f"{message} (at {where})"), file=doc.file, line=line, column=column,
+                               rule=f"schema:{err.validator}", suggestion=suggestion, source_line=doc.source_line(line)))
+    return found
+
+
+@lru_cache(maxsize=None)
+def _schema(name: str) -> dict[str, Any]:
+    text = resources.files("ipb.grammar").joinpath(name).read_text(encoding="utf-8")
+    return cast(dict[str, Any], json.loads(text))
+
+
+@lru_cache(maxsize=None)
+def _validators(name: str, item_def: str) -> tuple[jsonschema.protocols.Validator, jsonschema.protocols.Validator]:
+    schema = _schema(name)
+    item = {"$defs": schema["$defs"], "$ref": f"#/$defs/{item_def}"}
+    return jsonschema.Draft202012Validator(schema), jsonschema.Draft202012Validator(item)
+
+
+@dataclass
+class Loaded:
+    """A records file as read: the document's other fields, the usable records, the problems.
+
+    ``items`` holds only the records that passed the schema; ``errors`` every
+    syntax and schema problem found, so that a caller can add the errors of
+    its own checks on the good records and report them all together.
+    """
+
+    header: dict[str, Any]
+    items: list[Item]
+    errors: list[IpbError]
+
+    def raise_errors(self, more: Sequence[IpbError] = ()) -> None:
+        """Raise every problem (these and ``more``), if there is any."""
+        found = [*self.errors, *more]
+        if found:
+            raise _group(found)
+
+
+def load_items(
+    source: str | Path,
+    *,
+    schema: str,
+    item_def: str,
+    list_key: str,
+    what: str,
+    text: str | None = None,
+) -> Loaded:
+    """Read a records file in any of its three forms and check it against a schema.
+
+    Parameters
+    ----------
+    source:
+        The file. ``.jsonl`` is JSON Lines, one record per non-blank line;
+        ``.json`` one JSON document; anything else strict YAML (see
+        :mod:`ipb.engine._yaml`).
+    schema:
+        A schema file shipped in ``ipb.grammar`` describing the document form.
+    item_def:
+        The ``$defs`` entry one record (one JSON Lines line) must match.
+    list_key:
+        The document's key holding the list of records.
+    what:
+        How to name a record in "unknown field" messages.
+    text:
+        The file's text, if already read (``source`` then only names it).
+
+    Returns
+    -------
+    Loaded
+        The document's other top-level fields (``{}`` for JSON Lines, and
+        when the document itself is malformed), the records that passed the
+        schema in file order, and every problem: a JSON Lines line that is
+        not JSON does not stop the others; errors there name the record
+        number and the line, YAML and JSON errors ``file:line:col``.
+
+    Raises
+    ------
+    LoadError or ErrorGroup
+        Only when nothing can be read: the file is missing or not UTF-8, a
+        YAML or JSON document does not parse, a JSON Lines file is empty.
+    """
+    name = str(source)
+    if text is None:
+        text = _read_text(source)
+    whole, one = _validators(schema, item_def)
+    errors: list[IpbError] = []
+    items: list[Item] = []
+    if name.endswith(".jsonl"):
+        number = 0
+        for index, line in enumerate(text.split("\n")):
+            line = line.removesuffix("\r")
+            if not line.strip():
+                continue
+            number += 1
+            try:
+                doc = load_json_text(line, name, first_line=index + 1, record=number)
+            except LoadError as exc:
+                errors.append(exc)
+                continue
+            found = _schema_errors(doc, one, what)
+            errors.extend(found)
+            if not found:
+                items.append(Item(doc.data, doc, (), number))
+        if number == 0:
+            raise LoadError(f"{name} holds no records", file=name, line=1, column=1, rule="empty")
+        return Loaded({}, items, errors)
+    doc_ = _parse_document(text, name)
+    errors.extend(_schema_errors(doc_, whole, "the document"))
+    data = doc_.data
+    entries = data.get(list_key) if isinstance(data, dict) else None
+    if isinstance(entries, list):
+        for i, entry in enumerate(entries):
+            if isinstance(entry, dict) and one.is_valid(entry):
+                items.append(Item(entry, doc_, (list_key, i), i + 1))
+    header = {k: v for k, v in data.items() if k != list_key} if isinstance(data, dict) and not errors else {}
+    return Loaded(header, items, errors)
+
+
+def _parse_document(text: str, name: str) -> AnyDoc:
+    if name.endswith(".json"):
+        return load_json_text(text, name)
+    return load_yaml(text, name, collect=True)
+
+
+def load_document(source: str | Path, *, schema: str, what: str = "the document", text: str | None = None) -> AnyDoc:
+    """Read one YAML (strict) or ``.json`` document and check it against a shipped schema.
+
+    Returns
+    -------
+    YamlDoc or JsonDoc
+        The data with the position of every value, for later field errors.
+
+    Raises
+    ------
+    LoadError or ErrorGroup
+        As :func:`load_items`, for a single document.
+    """
+    name = str(source)
+    if text is None:
+        text = _read_text(source)
+    doc = _parse_document(text, name)
+    errors = _schema_errors(doc, jsonschema.Draft202012Validator(_schema(schema)), what)
+    if errors:
+        raise _group(errors)
+    return doc
+
+
+def _read_text(source: str | Path) -> str:
+    name = str(source)
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from exc
+    except UnicodeDecodeError as exc:
+        raise LoadError(f"{name} is not valid UTF-8; save it as UTF-8", file=name, rule="encoding") from exc
+
+
+def _group(errors: list[IpbError]) -> IpbError:
+    return errors[0] if len(errors) == 1 else ErrorGroup(errors)
+
+
+def json_value(value: Any) -> Any:
+    """``value`` with Decimals as JSON numbers (int when integral) and dates as ISO text.
+
+    >>> json_value({"a": Decimal("2.50"), "b": [Decimal("3")], "d": dt.date(2024, 1, 2)})
+    {'a': 2.5, 'b': [3], 'd': '2024-01-02'}
+    """
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, Decimal):
+        if value == value.to_integral_value() and abs(value) < Decimal(10) ** 15:
+            return int(value)
+        return float(value)
+    if isinstance(value, Mapping):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    return value

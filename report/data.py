@@ -1,0 +1,906 @@
+"""The report's view model, and the adapter that fills it from a results folder.
+
+:mod:`ipb.report.html` renders a :class:`ReportData`; it never reads
+``summary.json`` or ``responses.jsonl`` itself. Everything that knows the
+layout of those files lives in :func:`load_results` and its helpers below, so
+a change of the results format changes this module only.
+
+Every number the report shows is a :class:`Stat` that carries the JSON
+pointer (RFC 6901) of the value it was read from (``src``), so the report can
+name the source of each figure and a test can check each one against the
+file. A number the report derives itself (none at present) would carry
+``src=None`` and a ``note`` saying how it was derived.
+
+Inputs (``ipb score --out DIR``)
+--------------------------------
+``DIR/summary.json``
+    aggregates with bootstrap CIs (``grammar/summary.schema.json``);
+``DIR/responses.jsonl``
+    one scored record per response (``grammar/score_record.schema.json``):
+    the parsed trace of each target card, with the character span of every
+    extraction, metric values and failure-mode flags.
+
+The drill-down also needs what those files only name: the response texts
+(read back from the responses file that was scored, through
+:func:`ipb.scoring.adapters.read_responses`, and checked against each
+record's ``response_sha256``) and the gold programs (from the items file,
+:func:`ipb.scoring.run.load_items`). Their paths come from the summary's
+``inputs`` block, or from the caller; when a file cannot be found the
+drill-down still shows the parsed traces and says what is missing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from ipb._files import file_sha256, text_sha256
+from ipb.errors import LoadError
+
+__all__ = [
+    "Stat",
+    "LeaderRow",
+    "Grid",
+    "ConditionRow",
+    "Profile",
+    "GateRow",
+    "ResponseView",
+    "ReportData",
+    "load_results",
+    "json_pointer",
+    "resolve_pointer",
+]
+
+
+def json_pointer(*parts: Any) -> str:
+    """The RFC 6901 pointer of a path of keys and indices.
+
+    >>> json_pointer("by_model", "gpt/x~1", "w1_composite", "mean")
+    '/by_model/gpt~1x~01/w1_composite/mean'
+    """
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def resolve_pointer(document: Any, pointer: str) -> Any:
+    """The value at ``pointer`` in ``document``.
+
+    Raises
+    ------
+    KeyError
+        No value there.
+
+    >>> resolve_pointer({"a": [{"b/c": 1}]}, "/a/0/b~1c")
+    1
+    """
+    if pointer == "":
+        return document
+    value = document
+    for raw in pointer.split("/")[1:]:
+        key = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, list):
+            value = value[int(key)]
+        elif isinstance(value, Mapping):
+            value = value[key]
+        else:
+            raise KeyError(pointer)
+    return value
+
+
+@dataclass(frozen=True)
+class Stat:
+    """One reported number: ``value`` with its bootstrap interval and sample size.
+
+    ``src``, ``src_low`` and ``src_high`` are JSON pointers into
+    ``summary.json`` (or, with ``file="responses.jsonl"``, into the record on
+    line ``line``). A value the summary does not hold is ``derived`` from the
+    records instead: ``derived`` says how (which records, which metric), so
+    that it can be recomputed; ``src`` is then None. ``kind`` says how to
+    print it: ``score`` (0.906), ``rate`` (77.1%), ``delta`` (+0.073) or
+    ``count``.
+    """
+
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+    n: int | None = None
+    src: str | None = None
+    src_low: str | None = None
+    src_high: str | None = None
+    kind: str = "score"
+    file: str = "summary.json"
+    line: int | None = None
+    note: str | None = None
+    derived: Mapping[str, Any] | None = None
+
+    @property
+    def missing(self) -> bool:
+        return self.value is None
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """One model's leaderboard row (paper §8.7; Figure 6)."""
+
+    model: str
+    basp: Stat
+    strict: Stat
+    gra_l4: Stat
+    gra_l7: Stat
+    verdict_acc: Stat
+    parse_failure: Stat
+    n_records: Stat
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A table of Stats: ``rows`` x ``columns`` (usually models), with optional row notes and ``n``."""
+
+    title: str
+    rows: list[str]
+    columns: list[str]
+    cells: dict[tuple[str, str], Stat]
+    row_labels: dict[str, str] = field(default_factory=dict)
+    caption: str = ""
+
+    def get(self, row: str, column: str) -> Stat:
+        return self.cells.get((row, column), Stat(None))
+
+
+@dataclass(frozen=True)
+class ConditionRow:
+    """Table 14: one model and subset across conditions A/B/C and the §7.2 deltas."""
+
+    model: str
+    subset: str
+    a: Stat
+    b: Stat
+    c: Stat
+    knowledge_gap: Stat  # C - A
+    rag_minus_oracle: Stat  # B - C
+    application_gap: Stat  # 1 - C
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Appendix D.2: one model's radar axes and FMDP flag-rate vector."""
+
+    model: str
+    axes: list[tuple[str, Stat]]
+    flags: list[tuple[str, str, Stat]]  # (FM-k, name, rate)
+
+
+@dataclass(frozen=True)
+class GateRow:
+    """One line of the drill-down: a gold gate and what the response said about it.
+
+    ``gold_verdict`` is None for a gate the card lacks (an invented gate);
+    ``said_verdict`` is None when the response does not address the gate.
+    ``elements`` are ``(text, state)``: a gold required element ``found`` or
+    ``missing`` in the response, or an element the response stated with
+    other values (``extra``). ``spans`` are ``(kind, start, end)`` character
+    offsets into the response text (kind ``mention``, ``verdict``,
+    ``element`` or ``invented``). ``state`` is ``match``, ``partial`` (right
+    verdict, elements missing; or a verdict stated for a gate the chain
+    never reached) or ``mismatch`` (wrong or missing verdict, invented gate).
+    """
+
+    number: int | None
+    name: str
+    gold_verdict: str | None
+    said_verdict: str | None
+    elements: list[tuple[str, str]]
+    kill: str | None
+    spans: list[tuple[str, int, int]]
+    state: str
+    how: str | None = None
+    order: int | None = None  # position at which the response addressed it (1-based)
+
+
+@dataclass(frozen=True)
+class ResponseView:
+    """A response for the drill-down: metadata, text, and per target card the aligned trace."""
+
+    key: str
+    line: int | None
+    item_id: str | None
+    model: str | None
+    condition: str | None
+    layer: str | None
+    status: str
+    reason: str | None
+    text: str | None
+    text_note: str | None
+    targets: list[dict[str, Any]]
+    metrics: dict[str, Stat]
+    flags: dict[str, bool | None]
+    corruptions: list[str]
+
+
+@dataclass
+class ReportData:
+    """Everything the report shows, already read and checked."""
+
+    title: str
+    source: str
+    version: Any
+    models: list[str]
+    leaderboard: list[LeaderRow]
+    layers: Grid | None
+    l4: Grid | None
+    fmdp: Grid | None
+    investor_ivp: Grid | None
+    topology_gra: Grid | None
+    conditions: list[ConditionRow]
+    profiles: list[Profile]
+    responses: list[ResponseView]
+    notes: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    generated: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+# =========================================================================== the adapter
+
+
+def load_results(
+    results_dir: str | Path,
+    *,
+    items: str | Path | None = None,
+    responses: str | Path | None = None,
+    max_responses: int | None = None,
+    title: str | None = None,
+    generated: str | None = None,
+) -> ReportData:
+    """Read ``results_dir`` (what ``ipb score --out`` wrote) into a :class:`ReportData`.
+
+    Parameters
+    ----------
+    results_dir : path
+        Holds ``summary.json`` and ``responses.jsonl``.
+    items, responses : path, optional
+        The items file and the responses file that were scored (default:
+        the paths the summary records, tried as given, then relative to
+        ``results_dir`` and its parent).
+    max_responses : int, optional
+        Keep at most this many responses in the drill-down (the first
+        ones); None keeps all.
+    title, generated : str, optional
+        Report title; a timestamp or label to print (nothing by default,
+        so that the same results give the same report).
+
+    Raises
+    ------
+    LoadError
+        ``summary.json`` or ``responses.jsonl`` is missing or unreadable, or
+        the summary has a format version this report does not know.
+    """
+    folder = Path(results_dir)
+    summary = _read_json(folder / "summary.json")
+    records = _read_records(folder / "responses.jsonl")
+    return _build(summary, records, folder, items=items, responses=responses, max_responses=max_responses,
+                  title=title, generated=generated)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LoadError(f"cannot read {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
+    except json.JSONDecodeError as exc:
+        raise LoadError(f"{path} is not JSON: {exc.msg}", file=str(path), line=exc.lineno, column=exc.colno,
+                        rule="json") from None
+    if not isinstance(data, dict):
+        raise LoadError(f"{path} does not hold a JSON object", file=str(path), rule="json")
+    return data
+
+
+def _read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LoadError(f"cannot read {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
+    out = []
+    for number, line in enumerate(raw.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LoadError(f"{path}:{number} is not JSON: {exc.msg}", file=str(path), line=number,
+                            column=exc.colno, rule="json") from None
+        if isinstance(record, dict):
+            out.append((number, record))
+    return out
+
+
+#: ``summary.json`` format versions this adapter reads.
+KNOWN_SUMMARY_VERSIONS = (1,)
+#: The radar axes of Appendix D.2: (label, metric in the summary).
+RADAR_AXES = (("OGRS_k", "ogrs_k"), ("KCCS", "kccs"), ("SAP@3", "sap@3"), ("IVP", "ivp"), ("CKCA", "ckca"))
+#: Table 13 columns: (label, metric, kind); FM-3 is the model's all-layer flag rate, as in the paper.
+L4_COLUMNS = (("OGRS", "ogrs"), ("OGRS_k", "ogrs_k"), ("KCCS", "kccs"), ("SAP@3", "sap@3"), ("IVP", "ivp"),
+              ("CKCA", "ckca"), ("BASP", "layer_composite"), ("GRA", "gra"))
+#: The composite the leaderboard, Table 11 and Table 14 report.
+COMPOSITE = "layer_composite"
+LAYERS = tuple(f"L{i}" for i in range(1, 9))
+TOPOLOGIES = ("linear_sequential", "parallel_threshold", "conditional_branch")
+
+
+class _Summary:
+    """Typed reads from ``summary.json``: every Stat remembers its pointer."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.doc = doc
+
+    def at(self, *path: Any) -> Any:
+        try:
+            return resolve_pointer(self.doc, json_pointer(*path))
+        except (KeyError, IndexError, ValueError, TypeError):
+            return None
+
+    def mean(self, *path: Any, kind: str = "score") -> Stat | None:
+        """A ``{"mean", "low", "high", "n"}`` entry at ``path``, or None when absent or null."""
+        entry = self.at(*path)
+        if not isinstance(entry, Mapping) or entry.get("mean") is None:
+            return None
+        p = json_pointer(*path)
+        return Stat(_f(entry.get("mean")), _f(entry.get("low")), _f(entry.get("high")), _i(entry.get("n")),
+                    p + "/mean", p + "/low", p + "/high", kind)
+
+    def rate(self, *path: Any) -> Stat | None:
+        """A flag entry ``{"rate", "low", "high", "n_applicable"}``."""
+        entry = self.at(*path)
+        if not isinstance(entry, Mapping) or entry.get("rate") is None:
+            return None
+        p = json_pointer(*path)
+        return Stat(_f(entry.get("rate")), _f(entry.get("low")), _f(entry.get("high")), _i(entry.get("n_applicable")),
+                    p + "/rate", p + "/low", p + "/high", "rate")
+
+    def estimate(self, *path: Any, kind: str = "delta") -> Stat | None:
+        """A delta entry ``{"estimate", "low", "high", "n"}``."""
+        entry = self.at(*path)
+        if not isinstance(entry, Mapping) or entry.get("estimate") is None:
+            return None
+        p = json_pointer(*path)
+        return Stat(_f(entry.get("estimate")), _f(entry.get("low")), _f(entry.get("high")), _i(entry.get("n")),
+                    p + "/estimate", p + "/low", p + "/high", kind)
+
+    def count(self, *path: Any) -> Stat:
+        value = self.at(*path)
+        return Stat(_f(value) if isinstance(value, (int, float)) else None, src=json_pointer(*path), kind="count")
+
+
+def _f(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _i(value: Any) -> int | None:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class _Derive:
+    """Means (with the summary's bootstrap) of what the summary does not break down, from the records.
+
+    ``derived`` on each Stat is the recipe: ``level`` (``response`` or
+    ``target``), ``where`` (field -> value the records must have),
+    ``metric`` or ``flag``; the interval is
+    :func:`ipb.scoring.summary.mean_ci` with the summary's seed, resamples
+    and confidence, over the scored units where the metric applies.
+    """
+
+    def __init__(self, records: list[tuple[int, dict[str, Any]]], options: Mapping[str, Any]) -> None:
+        self.records = records
+        self.seed = int(options.get("seed", 0) or 0)
+        self.n_resamples = int(options.get("n_resamples", 2000) or 2000)
+        self.confidence = float(options.get("confidence", 0.95) or 0.95)
+
+    def units(self, level: str, where: Mapping[str, Any]) -> list[dict[str, Any]]:
+        out = []
+        for _, r in self.records:
+            if level == "response":
+                if r.get("status") == "scored" and all(r.get(k) == v for k, v in where.items()):
+                    out.append(r)
+                continue
+            rec = {k: v for k, v in where.items() if k in ("model", "condition_key", "layer")}
+            tgt = {k: v for k, v in where.items() if k not in rec}
+            if r.get("status") != "scored" or not all(r.get(k) == v for k, v in rec.items()):
+                continue
+            for t in r.get("targets") or ():
+                if isinstance(t, Mapping) and t.get("status") == "scored" and all(t.get(k) == v for k, v in tgt.items()):
+                    out.append(dict(t))
+        return out
+
+    def mean(self, level: str, where: Mapping[str, Any], metric: str, kind: str = "score") -> Stat:
+        from ipb.scoring.summary import mean_ci
+
+        values = [float(u["metrics"][metric]) for u in self.units(level, where)
+                  if isinstance(u.get("metrics"), Mapping) and isinstance(u["metrics"].get(metric), (int, float))]
+        ci = mean_ci(values, n_resamples=self.n_resamples, seed=self.seed, confidence=self.confidence)
+        recipe = {"level": level, "where": dict(where), "metric": metric}
+        if ci is None:
+            return Stat(None, kind=kind, file="responses.jsonl", derived=recipe, note=_recipe_note(recipe))
+        return Stat(float(ci["mean"]), float(ci["low"]), float(ci["high"]), int(ci["n"]), kind=kind,
+                    file="responses.jsonl", derived=recipe, note=_recipe_note(recipe))
+
+    def share(self, numerator: int, denominator: int, recipe: Mapping[str, Any]) -> Stat:
+        """A rate k/n with the bootstrap interval of a mean of k ones and n-k zeros."""
+        from ipb.scoring.summary import mean_ci
+
+        if denominator <= 0:
+            return Stat(None, kind="rate", file="summary.json", derived=dict(recipe), note=_recipe_note(recipe))
+        ci = mean_ci([1.0] * numerator + [0.0] * (denominator - numerator), n_resamples=self.n_resamples,
+                     seed=self.seed, confidence=self.confidence)
+        assert ci is not None
+        return Stat(float(ci["mean"]), float(ci["low"]), float(ci["high"]), denominator, kind="rate",
+                    file="summary.json", derived=dict(recipe), note=_recipe_note(recipe))
+
+
+def _recipe_note(recipe: Mapping[str, Any]) -> str:
+    if "numerator" in recipe:
+        return f"derived: {recipe['numerator']} / ({recipe['denominator']}), bootstrap CI as the summary's"
+    where = ", ".join(f"{k} = {v}" for k, v in recipe["where"].items())
+    return f"derived from responses.jsonl: mean {recipe['metric']} over scored {recipe['level']}s with {where}"
+
+
+def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], folder: Path, *,
+           items: str | Path | None, responses: str | Path | None, max_responses: int | None,
+           title: str | None, generated: str | None) -> ReportData:
+    version = summary.get("version")
+    if version not in KNOWN_SUMMARY_VERSIONS:
+        raise LoadError(f"{folder / 'summary.json'} has format version {version!r}; this report reads version(s) "
+                        f"{', '.join(map(str, KNOWN_SUMMARY_VERSIONS))}", file=str(folder / "summary.json"),
+                        rule="version")
+    _validate(summary, folder / "summary.json")
+    s = _Summary(summary)
+    options = _mapping(summary.get("options"))
+    derive = _Derive(records, options)
+    model_groups = s.at("groups", "model") or {}
+    models = sorted(str(m) for m in model_groups)
+
+    leader = [_leader_row(s, derive, m) for m in models]
+    leader.sort(key=lambda r: (r.basp.value is None, -(r.basp.value or 0.0), r.model))
+    models = [r.model for r in leader]
+
+    by_layer = s.at("by_model_layer") or {}
+    present = sorted({str(layer) for m in by_layer.values() if isinstance(m, Mapping) for layer in m},
+                     key=_layer_key)
+    layers = None
+    if present:
+        cells = {}
+        for m in models:
+            for layer in present:
+                cells[(layer, m)] = s.mean("by_model_layer", m, layer, "metrics", COMPOSITE) or Stat(None)
+            cells[("Overall", m)] = s.mean("groups", "model", m, "metrics", COMPOSITE) or Stat(None)
+        layers = Grid("BASP composite by layer", present + ["Overall"], models, cells,
+                      {layer: _LAYER_NAMES.get(layer, layer) for layer in present},
+                      "Mean §7.13 layer composite of each model's scored responses per cognitive layer, with "
+                      "bootstrap 95% CIs (Table 11 layout; the layer's own weights, renormalised over the "
+                      "components that apply).")
+
+    l4 = None
+    if any(isinstance(by_layer.get(m), Mapping) and "L4" in by_layer[m] for m in models):
+        cols = ["n (L4)"] + [label for label, _ in L4_COLUMNS] + ["FM-3 rate"]
+        cells = {}
+        rows = [m for m in models if isinstance(by_layer.get(m), Mapping) and "L4" in by_layer[m]]
+        for m in rows:
+            cells[(m, "n (L4)")] = s.count("by_model_layer", m, "L4", "n")
+            for label, metric in L4_COLUMNS:
+                cells[(m, label)] = (s.mean("by_model_layer", m, "L4", "metrics", metric)
+                                     or derive.mean("response", {"model": m, "layer": "L4"}, metric))
+            cells[(m, "FM-3 rate")] = s.rate("groups", "model", m, "flags", "FM-3") or Stat(None, kind="rate")
+        l4 = Grid("L4 sub-metrics", rows, cols, cells, {},
+                  "Framework reconstruction (L4) items: mean of each BASP sub-metric, the L4 composite and GRA, "
+                  "with bootstrap 95% CIs. FM-3 rate is the model's rate over all layers (as in paper Table 13).")
+
+    fm_names = _fm_names()
+    fmdp = Grid("FMDP", list(fm_names), models,
+                {(fm, m): s.rate("groups", "model", m, "flags", fm) or Stat(None, kind="rate")
+                 for fm in fm_names for m in models},
+                {fm: f"{fm}: {name}" for fm, name in fm_names.items()},
+                "Share of each model's scored responses the detector flagged, among those where it applies "
+                "(§7.11), with bootstrap 95% CIs.") if models else None
+
+    investors = sorted(str(i) for i in (s.at("groups", "investor") or {}))
+    ivp_cells: dict[tuple[str, str], Stat] = {}
+    for inv in investors:
+        for m in models:
+            ivp_cells[(inv, m)] = derive.mean("target", {"model": m, "investor": inv}, "ivp")
+        ivp_cells[(inv, "all models")] = s.mean("groups", "investor", inv, "metrics", "ivp") or Stat(None)
+    ivp_rows = [inv for inv in investors if any(ivp_cells[(inv, c)].value is not None for c in models + ["all models"])]
+    investor_ivp = Grid("IVP", ivp_rows, models + ["all models"], ivp_cells, {},
+                        "Investor voice precision (§7.9) of the responses about each investor's cards, with bootstrap "
+                        "95% CIs.") if ivp_rows else None
+
+    topologies = sorted((str(t) for t in (s.at("groups", "topology") or {})), key=_topology_key)
+    topo_cells: dict[tuple[str, str], Stat] = {}
+    for t in topologies:
+        for m in models:
+            topo_cells[(t, m)] = derive.mean("target", {"model": m, "topology": t}, "gra")
+        topo_cells[(t, "all models")] = s.mean("groups", "topology", t, "metrics", "gra") or Stat(None)
+    topology_gra = Grid("GRA by topology", topologies, models + ["all models"], topo_cells, {},
+                        "Gate reconstruction accuracy (§7.15) by the framework topology of the card (Table 5), with "
+                        "bootstrap 95% CIs: §10.4 predicts the largest drops on conditional_branch and "
+                        "weighted-threshold frameworks.") if topologies else None
+
+    conditions = _conditions(s, derive, models)
+    profiles = [
+        Profile(m, [(label, s.mean("groups", "model", m, "metrics", metric) or Stat(None)) for label, metric in RADAR_AXES],
+                [(fm, name, s.rate("groups", "model", m, "flags", fm) or Stat(None, kind="rate"))
+                 for fm, name in fm_names.items()])
+        for m in models
+    ]
+
+    notes: list[str] = []
+    views, drill_notes = _responses(summary, records, folder, items=items, responses=responses,
+                                    max_responses=max_responses)
+    notes += drill_notes
+    notes += _option_notes(options)
+    counts = {}
+    for key, label in (("records", "responses"), ("scored", "scored"), ("parse_failures", "parse failures"),
+                       ("invalid", "unusable records")):
+        value = s.at("counts", key)
+        if isinstance(value, int):
+            counts[label] = value
+    counts["models"] = len(models)
+    return ReportData(
+        title=title or "ipb report",
+        source=str(folder),
+        version=version,
+        models=models,
+        leaderboard=leader,
+        layers=layers,
+        l4=l4,
+        fmdp=fmdp,
+        investor_ivp=investor_ivp,
+        topology_gra=topology_gra,
+        conditions=conditions,
+        profiles=profiles,
+        responses=views,
+        notes=notes,
+        counts=counts,
+        generated=generated,
+        options=dict(options),
+    )
+
+
+def _validate(summary: Mapping[str, Any], path: Path) -> None:
+    """Check ``summary`` against ``grammar/summary.schema.json`` (when the package ships it)."""
+    from importlib import resources
+
+    import jsonschema
+
+    try:
+        text = resources.files("ipb.grammar").joinpath("summary.schema.json").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return
+    validator = jsonschema.Draft202012Validator(json.loads(text))
+    error = jsonschema.exceptions.best_match(validator.iter_errors(summary))
+    if error is not None:
+        where = json_pointer(*error.absolute_path) or "/"
+        raise LoadError(f"{path} does not match the summary schema at {where}: {error.message}", file=str(path),
+                        rule="schema", name=where)
+
+
+_LAYER_NAMES = {
+    "L1": "L1: Principle Identification",
+    "L2": "L2: Source Attribution",
+    "L3": "L3: Operationalization",
+    "L4": "L4: Framework Reconstruction",
+    "L5": "L5: Cross-Investor Comparison",
+    "L6": "L6: Contradiction Recognition",
+    "L7": "L7: Scenario Application",
+    "L8": "L8: Novel Extrapolation",
+}
+
+
+def _layer_key(layer: str) -> tuple[int, str]:
+    return (LAYERS.index(layer), layer) if layer in LAYERS else (len(LAYERS), layer)
+
+
+def _topology_key(topology: str) -> tuple[int, str]:
+    return (TOPOLOGIES.index(topology), topology) if topology in TOPOLOGIES else (len(TOPOLOGIES), topology)
+
+
+def _fm_names() -> dict[str, str]:
+    from ipb.scoring.fmdp import FM_NAMES
+
+    return dict(FM_NAMES)
+
+
+def _leader_row(s: _Summary, derive: _Derive, m: str) -> LeaderRow:
+    group = s.at("groups", "model", m) or {}
+    n = _i(group.get("n")) or 0
+    invalid = _i(group.get("n_invalid")) or 0
+    failures = _i(group.get("n_parse_failures")) or 0
+    base = json_pointer("groups", "model", m)
+    parse = s.rate("groups", "model", m, "parse_failure_rate") or derive.share(
+        failures, n - invalid,
+        {"numerator": base + "/n_parse_failures", "denominator": f"{base}/n - {base}/n_invalid"})
+    return LeaderRow(
+        model=m,
+        basp=s.mean("groups", "model", m, "metrics", COMPOSITE) or Stat(None),
+        strict=s.mean("groups", "model", m, "metrics", "basp_conjunction", kind="rate") or Stat(None, kind="rate"),
+        gra_l4=s.mean("by_model_layer", m, "L4", "metrics", "gra") or Stat(None),
+        gra_l7=s.mean("by_model_layer", m, "L7", "metrics", "gra") or Stat(None),
+        verdict_acc=s.mean("groups", "model", m, "metrics", "verdict_acc") or Stat(None),
+        parse_failure=parse,
+        n_records=s.count("groups", "model", m, "n"),
+    )
+
+
+def _conditions(s: _Summary, derive: _Derive, models: list[str]) -> list[ConditionRow]:
+    deltas = s.at("deltas")
+    if not isinstance(deltas, Mapping):
+        return []
+    rows: list[ConditionRow] = []
+    for m in models:  # per model, as paper Table 14 (a pooled row would mix models answering one condition only)
+        path: tuple[Any, ...] = ("deltas", "by_model", m)
+        if not isinstance(s.at(*path), Mapping):
+            continue
+        per = {c: derive.mean("response", {"model": m, "condition_key": c}, COMPOSITE) for c in ("A", "B", "C")}
+        if sum(1 for st in per.values() if st.value is not None) < 2:
+            continue
+        rows.append(ConditionRow(
+            m, "all items", per["A"], per["B"], per["C"],
+            s.estimate(*path, "C-A", COMPOSITE) or Stat(None, kind="delta"),
+            s.estimate(*path, "B-C", COMPOSITE) or Stat(None, kind="delta"),
+            s.estimate(*path, "1-C", COMPOSITE, kind="score") or Stat(None),
+        ))
+    return rows
+
+
+def _option_notes(options: Mapping[str, Any]) -> list[str]:
+    notes = []
+    if options:
+        notes.append(
+            f"Intervals: percentile bootstrap, {options.get('n_resamples', '?')} resamples, seed "
+            f"{options.get('seed', '?')}, confidence {options.get('confidence', '?')}. Encoder: "
+            f"{options.get('encoder', '?')}.")
+    notes.append("Each number's source is in its tooltip: a JSON pointer into summary.json, or how it was derived "
+                 "from responses.jsonl where the summary has no such breakdown.")
+    return notes
+
+
+# --------------------------------------------------------------------------- the drill-down
+
+
+def _responses(summary: Mapping[str, Any], records: list[tuple[int, dict[str, Any]]], folder: Path, *,
+               items: str | Path | None, responses: str | Path | None,
+               max_responses: int | None) -> tuple[list[ResponseView], list[str]]:
+    notes: list[str] = []
+    inputs = _mapping(summary.get("inputs"))
+    resp_info = _mapping(inputs.get("responses"))
+    item_info = _mapping(inputs.get("items"))
+    texts: dict[int, str] = {}
+    resp_path = _locate(resp_info.get("source"), folder, responses, resp_info.get("sha256"))
+    if resp_path is None:
+        notes.append("The scored responses file was not found, so the drill-down shows parsed traces without the "
+                     "response texts (pass --responses FILE).")
+    else:
+        texts = _texts(resp_path, str(resp_info.get("format") or "auto"), notes)
+    golds: dict[str, list[Mapping[str, Any]]] = {}
+    item_path = _locate(item_info.get("source"), folder, items, item_info.get("sha256"))
+    if item_path is None:
+        notes.append("The items file was not found, so the drill-down cannot show gold traces (pass --items FILE).")
+    else:
+        golds = _golds(item_path, notes)
+    chosen = records if max_responses is None else records[:max_responses]
+    if max_responses is not None and len(records) > max_responses:
+        notes.append(f"The drill-down holds the first {max_responses} of {len(records)} responses.")
+    views = [_view(line, r, texts, golds, resp_path is not None) for line, r in chosen]
+    return views, notes
+
+
+def _texts(path: Path, format: str, notes: list[str]) -> dict[int, str]:
+    from ipb.errors import IpbError
+    from ipb.scoring.adapters import read_responses
+
+    out: dict[int, str] = {}
+    try:
+        for record in read_responses(path, format=format):
+            if record.data is not None and isinstance(record.data.get("response"), str):
+                out[record.number] = record.data["response"]
+    except IpbError as exc:
+        notes.append(f"The responses file {path} could not be read back ({exc.message}); texts are left out.")
+    return out
+
+
+def _golds(path: Path, notes: list[str]) -> dict[str, list[Mapping[str, Any]]]:
+    from ipb.errors import IpbError
+    from ipb.perturb.items import golds_of
+
+    out: dict[str, list[Mapping[str, Any]]] = {}
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        notes.append(f"The items file {path} could not be read ({exc.strerror or exc}); gold traces are left out.")
+        return out
+    for line in raw.split("\n"):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                out[item["id"]] = list(golds_of(item))
+        except (json.JSONDecodeError, IpbError):
+            continue
+    return out
+
+
+_KILLS: dict[str, dict[int, str | None]] = {}
+
+
+def _kills(card_id: str) -> dict[int, str | None]:
+    """Gate number -> kill criterion of a card (empty when the card cannot be loaded)."""
+    if card_id not in _KILLS:
+        from ipb.engine.registry import compiled_card
+        from ipb.errors import IpbError
+
+        try:
+            card = compiled_card(card_id).card
+            _KILLS[card_id] = {g.number: g.kill_criterion for g in card.gates}
+        except IpbError:
+            _KILLS[card_id] = {}
+    return _KILLS[card_id]
+
+
+def _span(value: Any) -> tuple[int, int] | None:
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return int(value[0]), int(value[1])
+    return None
+
+
+def _view(line: int, r: Mapping[str, Any], texts: Mapping[int, str], golds: Mapping[str, list[Mapping[str, Any]]],
+          have_file: bool) -> ResponseView:
+    number = r.get("record")
+    text = texts.get(number) if isinstance(number, int) else None
+    text_note = None
+    if text is not None and isinstance(r.get("response_sha256"), str) and text_sha256(text) != r["response_sha256"]:
+        text_note = ("This text differs from the one that was scored (SHA-256 mismatch): the responses file changed "
+                     "after scoring, so the marked spans may be off.")
+    elif text is None and have_file:
+        text_note = "The response text of this record could not be read back from the responses file."
+    item_golds = golds.get(str(r.get("item_id")), [])
+    targets = []
+    for t in r.get("targets") or ():
+        if not isinstance(t, Mapping):
+            continue
+        gold = next((g for g in item_golds if g.get("framework") == t.get("card")), None)
+        targets.append(_target(t, gold))
+    metrics = {}
+    for name, value in (r.get("metrics") or {}).items():
+        metrics[str(name)] = Stat(_f(value), src=json_pointer("metrics", name), file="responses.jsonl", line=line)
+    flags = {str(k): (v if isinstance(v, bool) else None) for k, v in (r.get("flags") or {}).items()}
+    corruptions = [str(c.get("name")) if isinstance(c, Mapping) else str(c) for c in (r.get("corruptions") or [])
+                   if isinstance(c, (Mapping, str))]
+    return ResponseView(
+        key=f"r{line}",
+        line=line,
+        item_id=_opt_str(r.get("item_id")),
+        model=_opt_str(r.get("model")),
+        condition=_opt_str(r.get("condition")),
+        layer=_opt_str(r.get("layer")),
+        status=str(r.get("status") or "unscored"),
+        reason=_opt_str(r.get("reason")),
+        text=text,
+        text_note=text_note,
+        targets=targets,
+        metrics=metrics,
+        flags=flags,
+        corruptions=corruptions,
+    )
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _target(t: Mapping[str, Any], gold: Mapping[str, Any] | None) -> dict[str, Any]:
+    """One target card of a response: the aligned rows, as the drill-down script reads them."""
+    parsed = _mapping(t.get("parsed"))
+    said: dict[int, tuple[int, Mapping[str, Any]]] = {}
+    for order, g in enumerate(parsed.get("gates") or (), start=1):
+        if isinstance(g, Mapping) and isinstance(g.get("gate"), int) and g["gate"] not in said:
+            said[g["gate"]] = (order, g)
+    card_id = str(t.get("card") or "")
+    kills = _kills(card_id) if card_id else {}
+    rows: list[GateRow] = []
+    gold_gates = [g for g in (gold.get("gold_program") or ()) if isinstance(g, Mapping)] if gold else []
+    numbers = [g.get("gate") for g in gold_gates] if gold_gates else sorted(said)
+    by_number = {g.get("gate"): g for g in gold_gates}
+    for number in numbers:
+        g = by_number.get(number, {})
+        hit = said.get(number) if isinstance(number, int) else None
+        position: int | None = hit[0] if hit is not None else None
+        stated: Mapping[str, Any] | None = hit[1] if hit is not None else None
+        rows.append(_row(number, g, stated, position, kills.get(number) if isinstance(number, int) else None, bool(gold_gates)))
+    spans = parsed.get("invented_gate_spans") or []
+    for k, name in enumerate(parsed.get("invented_gates") or ()):
+        sp = _span(spans[k]) if k < len(spans) else None
+        rows.append(GateRow(None, str(name), None, "invented", [], None,
+                            [("invented", sp[0], sp[1])] if sp else [], "mismatch"))
+    final_span = _span(parsed.get("final_verdict_span"))
+    return {
+        "card": card_id or None,
+        "investor": _opt_str(t.get("investor")),
+        "topology": _opt_str(t.get("topology")),
+        "status": _opt_str(t.get("status")),
+        "reason": _opt_str(t.get("reason")) if t.get("status") != "scored" else None,
+        "note": " ".join(n for n in (_opt_str(t.get("note")), None if gold else "The gold trace is not available.")
+                         if n) or None,
+        "final_gold": _opt_str(gold.get("investment_verdict")) if gold else None,
+        "final_said": _opt_str(parsed.get("final_verdict")),
+        "final_span": list(final_span) if final_span else None,
+        "rows": [
+            {"number": row.number, "name": row.name, "gold_verdict": row.gold_verdict,
+             "said_verdict": row.said_verdict if row.said_verdict != "invented" else "invented",
+             "elements": [{"text": e, "state": st} for e, st in row.elements], "kill": row.kill,
+             "spans": [list(sp) for sp in row.spans], "state": row.state, "how": row.how, "order": row.order}
+            for row in rows
+        ],
+    }
+
+
+def _row(number: Any, gold: Mapping[str, Any], said: Mapping[str, Any] | None, order: int | None,
+         kill: str | None, have_gold: bool) -> GateRow:
+    gold_verdict = _opt_str(gold.get("verdict")) if have_gold else None
+    said_verdict = _opt_str(said.get("verdict")) if said else None
+    gold_elements = [str(e) for e in gold.get("required_elements") or ()] if have_gold else []
+    said_elements = [str(e) for e in (said.get("elements") or ())] if said else []
+    elements = [(e, "found" if e in said_elements else "missing") for e in gold_elements]
+    elements += [(e, "extra") for e in said_elements if e not in gold_elements]
+    spans: list[tuple[str, int, int]] = []
+    if said:
+        for kind, key in (("mention", "mention"), ("verdict", "verdict_span")):
+            sp = _span(said.get(key))
+            if sp:
+                spans.append((kind, sp[0], sp[1]))
+        for value in said.get("element_spans") or ():
+            sp = _span(value)
+            if sp:
+                spans.append(("element", sp[0], sp[1]))
+    if not have_gold:
+        state = ""
+    elif gold_verdict == "N/A":
+        state = "match" if said_verdict in (None, "N/A") else "partial"
+    elif said_verdict is None or said_verdict != gold_verdict:
+        state = "mismatch"
+    else:
+        state = "match" if all(st == "found" for e, st in elements if st != "extra") else "partial"
+    name = str(gold.get("name") or (said.get("name") if said else "") or f"gate {number}")
+    return GateRow(number if isinstance(number, int) else None, name, gold_verdict, said_verdict, elements, kill, spans,
+                   state, _opt_str(said.get("how")) if said else None, order)
+
+
+def _locate(recorded: Any, folder: Path, override: str | Path | None, sha256: Any = None) -> Path | None:
+    """The input file the summary names: as given, then beside the results folder.
+
+    The results folder's own files are never taken for inputs (its
+    ``responses.jsonl`` is the scored records, not the answers). When the
+    summary recorded the file's SHA-256, a candidate with that digest wins.
+    """
+    if override is not None:
+        return Path(override)
+    if not isinstance(recorded, str) or not recorded:
+        return None
+    p = Path(recorded)
+    own = {(folder / "responses.jsonl").resolve(), (folder / "summary.json").resolve()}
+    raw = [p] if p.is_absolute() else [p, folder / p, folder.parent / p, folder / p.name, folder.parent / p.name]
+    candidates: list[Path] = []
+    for c in raw:
+        try:
+            if c.is_file() and c.resolve() not in own and c.resolve() not in [x.resolve() for x in candidates]:
+                candidates.append(c)
+        except OSError:
+            continue
+    if isinstance(sha256, str):
+        for c in candidates:
+            if file_sha256(c) == sha256:
+                return c
+    return candidates[0] if candidates else None

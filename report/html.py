@@ -1,0 +1,501 @@
+"""``ipb report``: one self-contained HTML page from a results folder.
+
+:func:`write_report` reads ``RESULTS_DIR`` (``summary.json`` and
+``responses.jsonl``, as ``ipb score --out`` writes them) through
+:func:`ipb.report.data.load_results` and writes a single HTML file:
+
+* the leaderboard: per model, BASP composite, BASP-strict conjunction rate,
+  L4 and L7 GRA, VerdictAcc and parse-failure rate, each with its bootstrap
+  95% CI (paper §8.7);
+* per-layer composites (Table 11 layout), the L4 sub-metrics (Table 13),
+  FMDP flag rates (Table 16), per-investor IVP (Table 17), GRA by framework
+  topology (the §10.4 hypothesis), and condition deltas when conditions
+  A/B/C are present (Table 14, §7.2);
+* per model, the radar over {OGRS_k, KCCS, SAP@k, IVP, CKCA} with the FMDP
+  flag-rate vector beside it (Appendix D.2), and the composite-vs-GRA
+  scatter (Figure 6);
+* a drill-down: any response's parsed trace aligned gate by gate with the
+  gold trace, mismatches highlighted, and the text span behind each
+  extraction marked in the response.
+
+The page needs nothing from a network: the style sheet and the script
+(``report_templates/``, package data) are inlined, charts are inline SVG made
+by matplotlib with glyphs drawn as paths, and a Content-Security-Policy
+forbids every fetch. Every string that comes from the results is escaped
+(``html.escape``; the drill-down's data is JSON inside a
+``<script type="application/json">`` with ``<``, ``>`` and ``&`` written as
+``\\u`` escapes, and the script builds its nodes with ``textContent``).
+
+Each number in a table carries ``data-src``, the JSON pointer of the value
+in ``summary.json`` it shows, and ``data-value``, the value itself, so every
+figure can be traced to, and checked against, its source.
+
+The same results give byte-identical HTML: no timestamp unless one is
+passed, fixed ``svg.hashsalt``, no SVG date, chart ids prefixed per chart.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import math
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any, Sequence, cast
+
+from ipb.report.data import (
+    ConditionRow,
+    Grid,
+    LeaderRow,
+    Profile,
+    ReportData,
+    ResponseView,
+    Stat,
+    load_results,
+)
+
+__all__ = [
+    "REPORT_VERSION",
+    "render_report",
+    "write_report",
+    "format_stat",
+    "radar_svg",
+    "scatter_svg",
+]
+
+#: Version of the report page layout (written into ``<meta name="ipb-report-version">``).
+REPORT_VERSION = 1
+
+_MISSING = "\u2014"
+_PALETTE = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457", "#455a64",
+            "#9e9d24")
+
+
+# =========================================================================== numbers
+
+
+def format_stat(value: float | None, kind: str = "score") -> str:
+    """How the report prints a number of ``kind``.
+
+    >>> format_stat(0.90612), format_stat(0.7712, "rate"), format_stat(0.073, "delta"), format_stat(None)
+    ('0.906', '77.1%', '+0.073', '\u2014')
+    >>> format_stat(-0.0004, "delta")
+    '-0.000'
+    """
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return _MISSING
+    if kind == "rate":
+        return f"{100.0 * value:.1f}%"
+    if kind == "delta":
+        return f"{value:+.3f}"
+    if kind == "count":
+        return f"{int(value)}"
+    return f"{value:.3f}"
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _num_cell(stat: Stat, *, extra_class: str = "") -> str:
+    """A ``<td>`` with the value, its CI and the pointers to both."""
+    attrs = [f'data-kind="{_e(stat.kind)}"', f'data-file="{_e(stat.file)}"']
+    if stat.line is not None:
+        attrs.append(f'data-line="{stat.line}"')
+    if stat.src is not None:
+        attrs.append(f'data-src="{_e(stat.src)}"')
+    if stat.derived is not None:
+        attrs.append(f'data-derived="{_e(json.dumps(stat.derived, sort_keys=True))}"')
+    attrs.append(f'data-value="{_e(_repr(stat.value))}"')
+    title = []
+    if stat.n is not None:
+        title.append(f"n = {stat.n}")
+    if stat.src is not None:
+        title.append(f"{stat.file} {stat.src}")
+    if stat.note:
+        title.append(stat.note)
+    body = f'<span class="v">{_e(format_stat(stat.value, stat.kind))}</span>'
+    if stat.low is not None and stat.high is not None and stat.value is not None:
+        ci_kind = "delta" if stat.kind == "delta" else stat.kind
+        body += (f'<span class="ci" data-low="{_e(_repr(stat.low))}" data-high="{_e(_repr(stat.high))}"'
+                 + (f' data-src-low="{_e(stat.src_low)}"' if stat.src_low else "")
+                 + (f' data-src-high="{_e(stat.src_high)}"' if stat.src_high else "")
+                 + f'>[{_e(format_stat(stat.low, ci_kind))}, {_e(format_stat(stat.high, ci_kind))}]</span>')
+    cls = "num" + (" missing" if stat.value is None else "") + (f" {extra_class}" if extra_class else "")
+    return f'<td class="{cls}" {" ".join(attrs)}' + (f' title="{_e("; ".join(title))}"' if title else "") + f">{body}</td>"
+
+
+def _repr(value: float | None) -> str:
+    if value is None:
+        return ""
+    return repr(float(value)) if not isinstance(value, int) or isinstance(value, bool) else str(value)
+
+
+# =========================================================================== tables
+
+
+def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = ()) -> str:
+    if not rows:
+        return '<p class="lead">No model has a scored response.</p>'
+    head = ("<tr><th>#</th><th>Model</th><th class=\"num\">BASP composite</th><th class=\"num\">BASP-strict "
+            "conjunction</th><th class=\"num\">L4 GRA</th><th class=\"num\">L7 GRA</th><th class=\"num\">VerdictAcc"
+            "</th><th class=\"num\">Parse failures</th><th class=\"num\">Responses</th></tr>")
+    body = []
+    for rank, r in enumerate(rows, start=1):
+        body.append(
+            f'<tr data-model="{_e(r.model)}"><td class="rank">{rank}</td><td class="model">{_e(r.model)}</td>'
+            + _num_cell(r.basp) + _num_cell(r.strict) + _num_cell(r.gra_l4) + _num_cell(r.gra_l7)
+            + _num_cell(r.verdict_acc) + _num_cell(r.parse_failure) + _num_cell(r.n_records) + "</tr>"
+        )
+    caption = ("Mean over each model's scored responses with percentile-bootstrap 95% CIs in brackets. BASP "
+               "composite: the §7.13 composite of each response's layer (e.g. L7: 0.35 OGRS_k + 0.30 KCCS + 0.20 "
+               "VerdictAcc + 0.15 SAP@1), renormalised over the components that apply. BASP-strict conjunction: "
+               "share of responses passing every evaluated BASP-strict gate (OGRS, KCCS, SAP@3, IVP, CKCA; FM-1/3/4/6 "
+               "fail theirs; GRA the sixth where defined, §7.15). L4 and L7 GRA: gate reconstruction accuracy on "
+               "the items of that layer (§7.15). VerdictAcc: the final verdict (§7.13). Parse failures are "
+               "recorded, left out of every mean, and shown as a share of the responses that reached the parser.")
+    if pooled:
+        caption += (f" {', '.join(pooled)}: pooled over the conditions answered; the condition table below "
+                    "separates them.")
+    return (f'<div class="scroll"><table class="leader" id="leaderboard-table"><caption>{_e(caption)}</caption>'
+            f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>")
+
+
+def _grid(grid: Grid | None, table_id: str, *, empty: str) -> str:
+    if grid is None or not grid.rows or not grid.columns:
+        return f'<p class="lead empty">{_e(empty)}</p>'
+    head = "<tr><th></th>" + "".join(f'<th class="num">{_e(c)}</th>' for c in grid.columns) + "</tr>"
+    body = []
+    for row in grid.rows:
+        label = grid.row_labels.get(row, row)
+        cells = "".join(_num_cell(grid.get(row, c)) for c in grid.columns)
+        body.append(f'<tr data-row="{_e(row)}"><th scope="row">{_e(label)}</th>{cells}</tr>')
+    caption = f"<caption>{_e(grid.caption)}</caption>" if grid.caption else ""
+    return (f'<div class="scroll"><table class="grid" id="{_e(table_id)}">{caption}<thead>{head}</thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>")
+
+
+def _conditions(rows: Sequence[ConditionRow]) -> str:
+    head = ("<tr><th>Model</th><th>Subset</th><th class=\"num\">A (closed)</th><th class=\"num\">B (PKB-RAG)</th>"
+            "<th class=\"num\">C (oracle)</th><th class=\"num\">Knowledge gap (C\u2212A)</th>"
+            "<th class=\"num\">RAG\u2212Oracle (B\u2212C)</th><th class=\"num\">Application gap (1\u2212C)</th></tr>")
+    body = "".join(
+        f'<tr data-model="{_e(r.model)}" data-row="{_e(r.subset)}"><td class="model">{_e(r.model)}</td>'
+        f"<td>{_e(r.subset)}</td>" + _num_cell(r.a) + _num_cell(r.b) + _num_cell(r.c) + _num_cell(r.knowledge_gap)
+        + _num_cell(r.rag_minus_oracle) + _num_cell(r.application_gap) + "</tr>"
+        for r in rows
+    )
+    caption = ("Mean BASP composite of the responses under each condition (§7.2), and the deltas with bootstrap 95% "
+               "CIs. The deltas are paired by item (an item counts when it was answered under both conditions), so "
+               "they can differ from the difference of the column means.")
+    return (f'<div class="scroll"><table class="grid" id="conditions-table"><caption>{_e(caption)}</caption>'
+            f"<thead>{head}</thead><tbody>{body}</tbody></table></div>")
+
+
+# =========================================================================== charts
+
+
+def _matplotlib() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+_RC: dict[str, Any] = {
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "svg.fonttype": "path",
+    "svg.hashsalt": "ipb-report",
+    "path.simplify": False,
+    "axes.edgecolor": "#5f6b7a",
+    "axes.labelcolor": "#1f2933",
+    "xtick.color": "#5f6b7a",
+    "ytick.color": "#5f6b7a",
+}
+
+
+def _svg(fig: Any, prefix: str) -> str:
+    """``fig`` as SVG markup for inlining: no XML prolog, no date, every id prefixed with ``prefix``."""
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight", pad_inches=0.05)
+    text = buffer.getvalue()
+    text = text[text.index("<svg"):]
+    ids = set(re.findall(r'\bid="([^"]+)"', text))
+    if ids:
+        text = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}-{m.group(1)}"', text)
+        text = re.sub(r'(href|xlink:href)="#([^"]+)"',
+                      lambda m: f'{m.group(1)}="#{prefix}-{m.group(2)}"' if m.group(2) in ids else m.group(0), text)
+        text = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}-{m.group(1)})" if m.group(1) in ids else m.group(0),
+                      text)
+    return text.strip()
+
+
+def radar_svg(profile: Profile, index: int = 0) -> str:
+    """Appendix D.2: ``profile``'s radar over its axes, with its FMDP flag rates as bars beside it."""
+    plt = _matplotlib()
+    import matplotlib
+
+    colour = _PALETTE[index % len(_PALETTE)]
+    with matplotlib.rc_context(cast(Any, _RC)):
+        fig = plt.figure(figsize=(6.4, 3.1))
+        try:
+            ax = fig.add_axes((0.07, 0.07, 0.34, 0.70), projection="polar")
+            labels = [name for name, _ in profile.axes]
+            values = [s.value for _, s in profile.axes]
+            k = len(labels)
+            ax.set_theta_offset(math.pi / 2)
+            ax.set_theta_direction(-1)
+            angles = [2 * math.pi * i / k for i in range(k)]
+            plotted = [v if v is not None else 0.0 for v in values]
+            ax.plot(angles + angles[:1], plotted + plotted[:1], color=colour, linewidth=1.6)
+            ax.fill(angles + angles[:1], plotted + plotted[:1], color=colour, alpha=0.18)
+            for a, v in zip(angles, values):
+                if v is None:
+                    ax.plot([a], [0.0], marker="o", markersize=4, markerfacecolor="white", markeredgecolor="#9e9e9e")
+                else:
+                    ax.plot([a], [v], marker="o", markersize=3.5, color=colour)
+            ax.set_xlim(0, 2 * math.pi)
+            ax.set_ylim(0, 1)
+            ax.set_rlabel_position(180 / k)
+            ax.set_yticks([0.25, 0.5, 0.75, 1.0])
+            ax.set_yticklabels(["", "0.5", "", "1.0"], fontsize=7)
+            ax.set_xticks(angles)
+            ax.set_xticklabels([f"{lab}\n{'n/a' if v is None else f'{v:.2f}'}" for lab, v in zip(labels, values)],
+                               fontsize=7.5)
+            ax.tick_params(axis="x", pad=6)
+            ax.grid(color="#d9dee5", linewidth=0.6)
+            ax.spines["polar"].set_color("#d9dee5")
+            fig.text(0.01, 0.97, profile.model, fontsize=10, fontweight="bold", va="top", color="#1f2933")
+
+            bx = fig.add_axes((0.60, 0.16, 0.36, 0.68))
+            names = [fm for fm, _, _ in profile.flags]
+            rates = [s.value for _, _, s in profile.flags]
+            ys = list(range(len(names)))[::-1]
+            bx.barh(ys, [r if r is not None else 0.0 for r in rates], color="#c62828", alpha=0.8, height=0.6)
+            for y, r in zip(ys, rates):
+                bx.text((r or 0.0) + 0.02, y, "n/a" if r is None else f"{100 * r:.1f}%", va="center", fontsize=7,
+                        color="#1f2933")
+            bx.set_yticks(ys)
+            bx.set_yticklabels([fm for fm, _, _ in profile.flags], fontsize=7.5)
+            bx.set_xlim(0, 1.15)
+            bx.set_xticks([0, 0.5, 1.0])
+            bx.set_xticklabels(["0", "50%", "100%"], fontsize=7)
+            bx.spines[["top", "right"]].set_visible(False)
+            bx.set_title("FMDP flag rate (FM-1 ... FM-6)", fontsize=8.5, loc="left")
+            return _svg(fig, f"radar{index}")
+        finally:
+            plt.close(fig)
+
+
+def scatter_svg(rows: Sequence[LeaderRow]) -> str:
+    """Figure 6: BASP composite (x) against L4 and L7 GRA (y), one point per model and layer, CIs as bars."""
+    plt = _matplotlib()
+    import matplotlib
+    from matplotlib.lines import Line2D
+
+    with matplotlib.rc_context(cast(Any, _RC)):
+        fig, ax = plt.subplots(figsize=(6.4, 4.4))
+        try:
+            xs: list[float] = []
+            ys: list[float] = []
+            handles: list[Any] = []
+            for i, r in enumerate(rows):
+                colour = _PALETTE[i % len(_PALETTE)]
+                if r.basp.value is None:
+                    continue
+                drawn = False
+                for stat, marker, filled in ((r.gra_l4, "o", True), (r.gra_l7, "^", False)):
+                    if stat.value is None:
+                        continue
+                    ax.errorbar([r.basp.value], [stat.value], xerr=_err(r.basp), yerr=_err(stat), fmt=marker,
+                                color=colour, markersize=7, elinewidth=0.9, capsize=2.5,
+                                markerfacecolor=colour if filled else "white", markeredgewidth=1.4, zorder=3)
+                    xs += [r.basp.low if r.basp.low is not None else r.basp.value]
+                    ys += [stat.low if stat.low is not None else stat.value]
+                    drawn = True
+                if drawn:
+                    handles.append(Line2D([], [], linestyle="none", marker="s", markersize=7, color=colour,
+                                          label=r.model))
+            lo = min([0.5] + xs + ys)
+            lo = max(0.0, math.floor((lo - 0.05) * 10) / 10)
+            ax.plot([lo, 1], [lo, 1], linestyle=(0, (4, 3)), color="#9e9e9e", linewidth=0.9, zorder=1)
+            ax.text(1.0, 1.0, "GRA = composite ", ha="right", va="bottom", fontsize=7, color="#9e9e9e")
+            ax.set_xlim(lo, 1.02)
+            ax.set_ylim(lo, 1.04)
+            ax.set_xlabel("BASP composite (all layers)")
+            ax.set_ylabel("GRA (gate reconstruction accuracy)")
+            ax.grid(color="#eceff3", linewidth=0.6)
+            ax.spines[["top", "right"]].set_visible(False)
+            handles += [
+                Line2D([], [], linestyle="none", marker="o", markersize=7, color="#1f2933", label="L4 items"),
+                Line2D([], [], linestyle="none", marker="^", markersize=7, color="#1f2933", markerfacecolor="white",
+                       label="L7 items"),
+            ]
+            ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
+            return _svg(fig, "scatter")
+        finally:
+            plt.close(fig)
+
+
+def _err(stat: Stat) -> Any:
+    if stat.low is None or stat.high is None or stat.value is None:
+        return None
+    return [[max(0.0, stat.value - stat.low)], [max(0.0, stat.high - stat.value)]]
+
+
+def _profiles(profiles: Sequence[Profile]) -> str:
+    if not profiles:
+        return '<p class="lead empty">No model has a scored response.</p>'
+    figures = []
+    for i, p in enumerate(profiles):
+        rows = "".join(f"<tr><th scope=\"row\">{_e(name)}</th>{_num_cell(s)}</tr>" for name, s in p.axes)
+        rows += "".join(f"<tr><th scope=\"row\">{_e(fm)} {_e(name)}</th>{_num_cell(s)}</tr>" for fm, name, s in p.flags)
+        figures.append(
+            f'<figure class="chart profile" data-model="{_e(p.model)}">{radar_svg(p, i)}'
+            f"<figcaption>{_e(p.model)}: mean of each BASP sub-metric over scored responses (axes with no "
+            "applicable response are drawn at 0 and marked n/a); bars: share of responses each FMDP detector "
+            "flagged, of those where it applies.</figcaption>"
+            f'<details class="data"><summary>values</summary><table class="grid">'
+            f"<tbody>{rows}</tbody></table></details></figure>"
+        )
+    return f'<div class="charts">{"".join(figures)}</div>'
+
+
+# =========================================================================== drill-down
+
+
+def _drill_payload(responses: Sequence[ResponseView], metric_names: Sequence[str]) -> str:
+    items = []
+    for r in responses:
+        items.append({
+            "key": r.key,
+            "line": r.line,
+            "item_id": r.item_id,
+            "model": r.model,
+            "condition": r.condition,
+            "layer": r.layer,
+            "status": r.status,
+            "reason": r.reason,
+            "text": r.text,
+            "text_note": r.text_note,
+            "corruptions": r.corruptions,
+            "metrics": {k: s.value for k, s in r.metrics.items()},
+            "flags": r.flags,
+            "targets": r.targets,
+        })
+    payload = {"metric_names": list(metric_names), "responses": items}
+    return _script_json(payload)
+
+
+def _script_json(value: Any) -> str:
+    """JSON safe inside ``<script type="application/json">``: no ``<``, ``>``, ``&`` or line separators."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+# =========================================================================== the page
+
+
+def _template(name: str) -> str:
+    return resources.files("ipb.report").joinpath("templates", name).read_text(encoding="utf-8")
+
+
+_DRILL_METRICS = ("w1_composite", "layer_composite", "basp_strict", "ogrs", "ogrs_k", "gcf", "kendall_tau", "kccs",
+                  "gra", "verdict_acc", "verdict_acc_gates", "sap@1", "sap@2", "sap@3", "ivp", "ckca", "ned", "nlcs")
+
+
+def render_report(data: ReportData) -> str:
+    """The report page for ``data`` (see the module docstring)."""
+    sections: list[tuple[str, str, str]] = []
+    sections.append(("leaderboard", "Leaderboard", _leaderboard(data.leaderboard, [c.model for c in data.conditions])))
+    sections.append(("layers", "BASP composite by cognitive layer (Table 11)",
+                     _grid(data.layers, "layers-table", empty="No layer has scored responses.")))
+    sections.append(("l4", "Framework reconstruction: BASP sub-metrics on L4 (Table 13)",
+                     _grid(data.l4, "l4-table", empty="No L4 (framework reconstruction) item was scored.")))
+    sections.append(("fmdp", "FMDP flag rates per model (Table 16)",
+                     _grid(data.fmdp, "fmdp-table", empty="No failure-mode detector applied to any response.")))
+    sections.append(("ivp", "Investor voice precision by investor (Table 17)",
+                     _grid(data.investor_ivp, "ivp-table", empty="IVP needs responses about several investors on "
+                           "the same question group; none were scored.")))
+    sections.append(("topology", "GRA by framework topology (\u00a710.4)",
+                     _grid(data.topology_gra, "topology-table", empty="No item with gold gates was scored.")))
+    if data.conditions:
+        sections.append(("conditions", "Evaluation conditions (Table 14)", _conditions(data.conditions)))
+    sections.append(("profiles", "BASP profiles and failure modes (Appendix D.2)", _profiles(data.profiles)))
+    scatter = (f'<div class="charts"><figure class="chart" id="figure6">{scatter_svg(data.leaderboard)}<figcaption>'
+               "Figure 6: the BASP composite against gate-level GRA, per model, on L4 (filled circles) and L7 "
+               "(open triangles) items, with 95% CIs. A model far below the diagonal writes better prose than it "
+               "reconstructs gates.</figcaption></figure></div>") if data.leaderboard else ""
+    sections.append(("scatter", "Composite against gate reconstruction (Figure 6)", scatter or
+                     '<p class="lead empty">No model has a scored response.</p>'))
+    drill = ('<p class="lead">Pick a response: its parsed trace is aligned gate by gate with the gold trace '
+             "(green: agrees; amber: right verdict but required elements missing, or a verdict stated for a gate "
+             "the chain never reached; red: wrong or missing verdict, or a gate the card does not have). Click a "
+             "row to mark the words that gate's extraction came from.</p>"
+             '<div id="drill-app"></div><noscript><p class="lead">The drill-down needs JavaScript.</p></noscript>')
+    sections.append(("drill", "Responses", drill))
+
+    toc = "".join(f'<a href="#{sid}">{_e(title.split(" (")[0])}</a>' for sid, title, _ in sections)
+    body = "".join(f'<section id="{sid}"><h2>{_e(title)}</h2>{content}</section>' for sid, title, content in sections)
+    sub = [f"Results: {_e(data.source)}"]
+    if data.counts:
+        sub.append(" \u00b7 ".join(f"{_e(v)} {_e(k)}" for k, v in data.counts.items()))
+    if data.generated:
+        sub.append(f"Generated {_e(data.generated)}")
+    notes = "".join(f"<li>{_e(n)}</li>" for n in data.notes)
+    csp = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
+           "font-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'")
+    page = (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="generator" content="ipb report">'
+        f'<meta name="ipb-report-version" content="{REPORT_VERSION}">'
+        f'<meta name="ipb-summary-version" content="{_e(data.version)}">'
+        f"<title>{_e(data.title)}</title><style>{_template('report.css')}</style></head><body>"
+        f'<header class="top"><h1>{_e(data.title)}</h1>' + "".join(f"<p>{s}</p>" for s in sub) + "</header>"
+        f'<nav class="toc">{toc}</nav><main>{body}</main>'
+        + (f'<footer><ul class="notes">{notes}</ul></footer>' if notes else "<footer></footer>")
+        + f'<script type="application/json" id="ipb-responses">{_drill_payload(data.responses, _DRILL_METRICS)}</script>'
+        + f"<script>{_template('report.js')}</script></body></html>\n"
+    )
+    return page
+
+
+def write_report(
+    results_dir: str | Path,
+    out: str | Path,
+    *,
+    items: str | Path | None = None,
+    responses: str | Path | None = None,
+    max_responses: int | None = None,
+    title: str | None = None,
+    generated: str | None = None,
+) -> ReportData:
+    """Read ``results_dir`` and write the report page to ``out`` (atomically); returns what it showed.
+
+    Raises
+    ------
+    LoadError
+        The results cannot be read (see :func:`~ipb.report.data.load_results`) or ``out``
+        cannot be written.
+    """
+    from ipb.errors import LoadError
+    from ipb.scoring.run import write_atomic
+
+    data = load_results(results_dir, items=items, responses=responses, max_responses=max_responses, title=title,
+                        generated=generated)
+    page = render_report(data)
+    try:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(out, page)
+    except OSError as exc:
+        raise LoadError(f"cannot write {out}: {exc.strerror or exc}", file=str(out), rule="file") from None
+    return data

@@ -1,0 +1,124 @@
+"""A response cache in SQLite, keyed on everything that shapes a response.
+
+The key of a request is the SHA-256 of its canonical JSON: the model, the
+server, every generation setting, the prompt hash, the item and the exact
+messages (see :func:`ipb.respond.run.request_key`). A run with any
+other setting therefore never finds a response made with these, and a re-run
+with the same settings finds every response it already paid for.
+
+Only successful responses are stored: the text, finish reason, token usage
+and the latency measured when it was made. Requests' messages are not stored
+(their hash is the key), and nothing in the cache comes from the
+environment: the API key is never part of a key or a value.
+
+The file is ``DIR/responses.sqlite3``, in WAL mode so that several runs may
+share it; one connection serves every thread of a run behind a lock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ipb.respond.records import RunError
+
+__all__ = ["CachedResponse", "ResponseCache", "default_cache_dir", "CACHE_FILE"]
+
+#: File name of the cache inside the cache folder.
+CACHE_FILE = "responses.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    key TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    model TEXT NOT NULL,
+    text TEXT NOT NULL,
+    finish_reason TEXT,
+    usage TEXT,
+    latency_s REAL,
+    request TEXT NOT NULL,
+    created REAL NOT NULL
+)
+"""
+
+
+def default_cache_dir() -> Path:
+    """``$IPB_CACHE_DIR``, else ``$XDG_CACHE_HOME/ipb``, else ``~/.cache/ipb``."""
+    if os.environ.get("IPB_CACHE_DIR"):
+        return Path(os.environ["IPB_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ipb"
+
+
+@dataclass(frozen=True)
+class CachedResponse:
+    """A response found in the cache."""
+
+    text: str
+    finish_reason: str | None
+    usage: dict[str, int | None] | None
+    latency_s: float | None
+
+
+class ResponseCache:
+    """Responses by request key, in ``DIR/responses.sqlite3``.
+
+    Parameters
+    ----------
+    directory : path
+        Created if missing.
+
+    Raises
+    ------
+    RunError
+        The folder or the database cannot be opened.
+    """
+
+    def __init__(self, directory: str | Path) -> None:
+        self.path = Path(directory) / CACHE_FILE
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise RunError(f"cannot open the response cache {self.path}: {exc}", file=str(self.path), rule="cache") from None
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.stores = 0
+
+    def get(self, key: str) -> CachedResponse | None:
+        """The response stored under ``key``, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT text, finish_reason, usage, latency_s FROM responses WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        self.hits += 1
+        usage = json.loads(row[2]) if row[2] else None
+        return CachedResponse(row[0], row[1], usage, row[3])
+
+    def put(self, key: str, *, kind: str, model: str, text: str, finish_reason: str | None,
+            usage: Mapping[str, Any] | None, latency_s: float | None, request: Mapping[str, Any]) -> None:
+        """Store a successful response (replacing any under the same key)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses (key, kind, model, text, finish_reason, usage, latency_s, request, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, kind, model, text, finish_reason, json.dumps(dict(usage)) if usage is not None else None, latency_s,
+                 json.dumps(dict(request), sort_keys=True, default=str), time.time()),
+            )
+            self.stores += 1
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,384 @@
+"""One chat-completion request to an OpenAI-compatible server, with retries.
+
+:class:`ChatClient` wraps the ``openai`` client (its own retries switched
+off) and adds:
+
+- **retries** with exponential backoff and *seeded* jitter on rate limits
+  (429), server errors (5xx, 408, 409, 425), time-outs, connection failures
+  and malformed response bodies; a ``Retry-After`` header is honoured (up to
+  the backoff cap), and a 429 pauses every request of the client, not only
+  the one that got it;
+- a bound on requests in flight (``concurrency``);
+- **errors as values**: every failure becomes a :class:`RequestFailed` with a
+  kind, the HTTP status, whether it may be retried and whether it should stop
+  the whole run (401, 403, 404: every later request would fail the same way);
+- **secrets kept out**: the API key is read from the environment
+  (:func:`api_key_from_env`) and scrubbed from every message this module
+  produces (:class:`Secrets`).
+
+The jitter of attempt ``n`` of the request with key ``k`` is drawn from
+``random.Random(f"{seed}:{k}:{n}")``, so a run's waiting pattern is
+reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+from urllib.parse import urlsplit, urlunsplit
+
+from ipb.respond.records import RunError
+
+__all__ = [
+    "KEY_VARIABLES",
+    "JUDGE_KEY_VARIABLES",
+    "api_key_from_env",
+    "Secrets",
+    "public_url",
+    "RetryPolicy",
+    "Completion",
+    "RequestFailed",
+    "ChatClient",
+]
+
+#: Environment variables holding the respondent's API key, first set wins.
+KEY_VARIABLES = ("IPB_API_KEY", "OPENAI_API_KEY")
+#: Environment variables holding the judge's API key, first set wins.
+JUDGE_KEY_VARIABLES = ("IPB_JUDGE_API_KEY", "IPB_API_KEY", "OPENAI_API_KEY")
+
+#: HTTP statuses retried besides 5xx.
+RETRY_STATUSES = frozenset({408, 409, 425, 429})
+#: HTTP statuses that stop the run: the key or the model is wrong for every request.
+FATAL_STATUSES = frozenset({401, 403, 404})
+
+#: Sent as the key when none is set (local servers such as vLLM or Ollama ignore it).
+NO_KEY = "EMPTY"
+
+
+def api_key_from_env(variables: Sequence[str] = KEY_VARIABLES, environ: Mapping[str, str] | None = None) -> str | None:
+    """The first non-empty value among ``variables`` in the environment, or None."""
+    env = os.environ if environ is None else environ
+    for name in variables:
+        value = env.get(name)
+        if value:
+            return value
+    return None
+
+
+class Secrets:
+    """Strings that must never be written anywhere; :meth:`scrub` replaces them.
+
+    Values shorter than 4 characters are not treated as secrets (they would
+    wreck ordinary text and protect nothing).
+
+    >>> s = Secrets(["sk-abc123"])
+    >>> s.scrub("bad key sk-abc123!")
+    'bad key [REDACTED]!'
+    """
+
+    MASK = "[REDACTED]"
+
+    def __init__(self, values: Sequence[str | None] = ()) -> None:
+        self._values: list[str] = []
+        for v in values:
+            self.add(v)
+
+    def add(self, value: str | None) -> None:
+        if value and len(value) >= 4 and value != NO_KEY and value not in self._values:
+            self._values.append(value)
+            self._values.sort(key=len, reverse=True)
+
+    def values(self) -> tuple[str, ...]:
+        """The secrets held (for merging into another :class:`Secrets`; never to be printed)."""
+        return tuple(self._values)
+
+    def scrub(self, text: str) -> str:
+        for value in self._values:
+            if value in text:
+                text = text.replace(value, self.MASK)
+        return text
+
+    def __bool__(self) -> bool:
+        return bool(self._values)
+
+
+def public_url(url: str) -> str:
+    """``url`` without user info, query or fragment (what may be recorded).
+
+    >>> public_url("https://user:pw@example.invalid/v1?key=abc")
+    'https://example.invalid/v1'
+    """
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how long to retry.
+
+    Attempt ``n`` (0-based) that fails waits ``min(max_s, base_s * 2**n)``
+    times a factor drawn uniformly from [0.5, 1.0) (seeded), and at least the
+    server's ``Retry-After`` (capped at ``max_s``). ``retries`` is the
+    number of retries after the first attempt.
+    """
+
+    retries: int = 6
+    base_s: float = 1.0
+    max_s: float = 60.0
+    seed: int = 0
+
+    def delay(self, attempt: int, key: str, retry_after: float | None = None) -> float:
+        """Seconds to wait after failed attempt ``attempt`` of request ``key``.
+
+        >>> p = RetryPolicy(base_s=1.0, max_s=8.0)
+        >>> p.delay(0, "k") == p.delay(0, "k"), 0.5 <= p.delay(0, "k") < 1.0, 4.0 <= p.delay(9, "k") < 8.0
+        (True, True, True)
+        """
+        ceiling = min(self.max_s, self.base_s * (2 ** min(attempt, 30)))
+        wait = ceiling * (0.5 + 0.5 * random.Random(f"{self.seed}:{key}:{attempt}").random())
+        if retry_after is not None and retry_after > 0:
+            wait = max(wait, min(retry_after, self.max_s))
+        return wait
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A successful response: the text and what the server said about it."""
+
+    text: str
+    finish_reason: str | None
+    usage: dict[str, int | None] | None
+    latency_s: float
+    attempts: int = 1
+
+
+class RequestFailed(Exception):
+    """A request that failed for good (after any retries).
+
+    ``kind`` is one of ``rate_limit``, ``server``, ``timeout``,
+    ``connection``, ``malformed``, ``client`` (4xx other than those that stop
+    the run), ``fatal`` (401/403/404), ``empty`` (no text in the completion)
+    or ``internal``.
+    """
+
+    def __init__(self, message: str, *, kind: str, status: int | None = None, retryable: bool = False,
+                 fatal: bool = False, retry_after: float | None = None, attempts: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+        self.status = status
+        self.retryable = retryable
+        self.fatal = fatal
+        self.retry_after = retry_after
+        self.attempts = attempts
+
+    def describe(self) -> str:
+        """One line for a record's ``error`` field."""
+        status = f"HTTP {self.status}: " if self.status is not None else ""
+        tries = f" (after {self.attempts} attempts)" if self.attempts > 1 else ""
+        return f"{self.kind}: {status}{self.message}{tries}"
+
+
+class _Malformed(Exception):
+    pass
+
+
+def _retry_after(exc: Any) -> float | None:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    value = headers.get("retry-after")
+    try:
+        return float(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _short(text: str, limit: int = 500) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _classify(exc: BaseException) -> RequestFailed:
+    import openai
+
+    if isinstance(exc, _Malformed):
+        return RequestFailed(f"malformed response body: {_short(str(exc))}", kind="malformed", retryable=True)
+    if isinstance(exc, openai.APITimeoutError):
+        return RequestFailed("request timed out", kind="timeout", retryable=True)
+    if isinstance(exc, openai.APIConnectionError):
+        return RequestFailed(f"connection failed: {_short(str(exc))}", kind="connection", retryable=True)
+    if isinstance(exc, openai.APIResponseValidationError):
+        return RequestFailed(f"malformed response body: {_short(str(exc))}", kind="malformed",
+                             status=getattr(exc, "status_code", None), retryable=True)
+    if isinstance(exc, openai.APIStatusError):
+        status = int(exc.status_code)
+        message = _short(getattr(exc, "message", None) or str(exc))
+        if status == 429:
+            return RequestFailed(message, kind="rate_limit", status=status, retryable=True, retry_after=_retry_after(exc))
+        if status >= 500 or status in RETRY_STATUSES:
+            return RequestFailed(message, kind="server", status=status, retryable=True, retry_after=_retry_after(exc))
+        if status in FATAL_STATUSES:
+            return RequestFailed(message, kind="fatal", status=status, fatal=True)
+        return RequestFailed(message, kind="client", status=status)
+    if isinstance(exc, (json.JSONDecodeError, ValueError, TypeError, AttributeError, KeyError, IndexError)):
+        # the client could not make sense of the body (pydantic's ValidationError is a ValueError)
+        return RequestFailed(f"malformed response body: {type(exc).__name__}: {_short(str(exc))}", kind="malformed",
+                             retryable=True)
+    if isinstance(exc, openai.OpenAIError):
+        return RequestFailed(_short(str(exc)), kind="client")
+    return RequestFailed(f"{type(exc).__name__}: {_short(str(exc))}", kind="internal")
+
+
+def _usage(raw: Any) -> dict[str, int | None] | None:
+    if raw is None:
+        return None
+    out: dict[str, int | None] = {}
+    for name in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        value = getattr(raw, name, None) if not isinstance(raw, dict) else raw.get(name)
+        out[name] = int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    return out
+
+
+def _extract(response: Any) -> tuple[str | None, str | None, dict[str, int | None] | None]:
+    """(text, finish_reason, usage) of a chat completion; raises _Malformed when it is not one."""
+    choices = getattr(response, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise _Malformed(f"no choices in the response ({type(response).__name__}: {_short(repr(response), 200)})")
+    first = choices[0]
+    message = getattr(first, "message", None)
+    if message is None:
+        raise _Malformed("the first choice has no message")
+    content = getattr(message, "content", None)
+    if content is not None and not isinstance(content, str):
+        raise _Malformed(f"message content is {type(content).__name__}, not text")
+    finish = getattr(first, "finish_reason", None)
+    return content, (str(finish) if finish is not None else None), _usage(getattr(response, "usage", None))
+
+
+class _Pause:
+    """A moment before which no request starts (set by a 429)."""
+
+    def __init__(self) -> None:
+        self._until = 0.0
+        self._lock = threading.Lock()
+
+    def extend(self, seconds: float) -> None:
+        with self._lock:
+            self._until = max(self._until, time.monotonic() + seconds)
+
+    def wait(self, sleep: Callable[[float], None]) -> None:
+        with self._lock:
+            left = self._until - time.monotonic()
+        if left > 0:
+            sleep(left)
+
+
+@dataclass
+class ChatClient:
+    """An OpenAI-compatible chat endpoint.
+
+    Parameters
+    ----------
+    base_url : str
+        E.g. ``https://openrouter.ai/api/v1`` or ``http://127.0.0.1:8000/v1``.
+    api_key : str, optional
+        Default :func:`api_key_from_env`; a server that needs none gets ``EMPTY``.
+    timeout_s : float
+        Seconds one attempt may take.
+    concurrency : int
+        Requests in flight at most.
+    policy : RetryPolicy
+    secrets : Secrets
+        Scrubbed from every error message; the key is added to it.
+
+    Raises
+    ------
+    RunError
+        The ``openai`` package is not installed.
+    """
+
+    base_url: str
+    api_key: str | None = None
+    timeout_s: float = 120.0
+    concurrency: int = 4
+    policy: RetryPolicy = field(default_factory=RetryPolicy)
+    secrets: Secrets = field(default_factory=Secrets)
+    sleep: Callable[[float], None] = time.sleep
+
+    def __post_init__(self) -> None:
+        try:
+            import openai
+        except ImportError:
+            raise RunError("model runs need the 'openai' package; install it (pip install openai)", rule="dependency",
+                           name="openai") from None
+        key = self.api_key if self.api_key is not None else api_key_from_env()
+        self.secrets.add(key)
+        self._client = openai.OpenAI(api_key=key or NO_KEY, base_url=self.base_url, max_retries=0,
+                                     timeout=self.timeout_s)
+        self._slots = threading.BoundedSemaphore(max(1, self.concurrency))
+        self._pause = _Pause()
+        self.api_key = None  # only the openai client keeps it
+
+    def complete(self, model: str, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any], key: str) -> Completion:
+        """Send one chat completion, retrying as the policy says.
+
+        Parameters
+        ----------
+        model : str
+        messages : sequence of {"role", "content"}
+        params : mapping
+            ``temperature``, ``max_tokens``, ``top_p``, ``seed`` (None: not
+            sent) and ``extra_body`` (sent as extra JSON fields).
+        key : str
+            The request's hash (seeds the jitter).
+
+        Raises
+        ------
+        RequestFailed
+            Not retryable, or still failing after ``policy.retries`` retries;
+            its message has every secret scrubbed.
+        """
+        kwargs: dict[str, Any] = {k: v for k, v in params.items() if k != "extra_body" and v is not None}
+        extra = params.get("extra_body")
+        if extra:
+            kwargs["extra_body"] = dict(extra)
+        attempt = 0
+        while True:
+            self._pause.wait(self.sleep)
+            with self._slots:
+                started = time.monotonic()
+                try:
+                    sent: list[Any] = [dict(m) for m in messages]
+                    response = self._client.chat.completions.create(model=model, messages=sent, **kwargs)
+                    text, finish, usage = _extract(response)
+                    failure = None
+                except Exception as exc:  # every failure becomes a value
+                    failure = _classify(exc)
+                latency = time.monotonic() - started
+            if failure is None:
+                if text is None or not text.strip():
+                    raise RequestFailed(
+                        f"empty completion (finish_reason={finish})"
+                        + ("; the token budget ran out: raise --max-tokens" if finish == "length" else ""),
+                        kind="empty", attempts=attempt + 1)
+                return Completion(text, finish, usage, round(latency, 3), attempt + 1)
+            failure.message = self.secrets.scrub(failure.message)
+            failure.attempts = attempt + 1
+            if not failure.retryable or attempt >= self.policy.retries:
+                raise failure
+            wait = self.policy.delay(attempt, key, failure.retry_after)
+            if failure.kind == "rate_limit":
+                self._pause.extend(wait)
+            else:
+                self.sleep(wait)
+            attempt += 1
