@@ -215,7 +215,7 @@ def _inspect_record(number: int, source: str, sample: Any, header: Mapping[str, 
                              "sample_error")
     data: dict[str, Any] = {
         "item_id": None if item_id is None else str(item_id),
-        "model": model or output.get("model") or spec.get("model"),
+        "model": model or spec.get("model") or output.get("model"),
         "condition": meta.get("condition") or spec_meta.get("condition") or condition,
         "response": response,
     }
@@ -232,33 +232,57 @@ def _sample_key(name: str) -> tuple[str, int]:
     return (m.group(1), int(m.group(2))) if m else (name, 0)
 
 
+def _inspect_reader() -> Any:
+    """inspect_ai's log module, or None when the ``inspect`` extra is not installed."""
+    try:
+        import inspect_ai.log as log_module
+    except ImportError:
+        return None
+    return log_module
+
+
+def _read_with_inspect(log_module: Any, path: Path, model: str | None,
+                       condition: str | None) -> Iterator[InputRecord]:
+    """Samples through inspect_ai's own reader: every log format and version it supports."""
+    try:
+        header = log_module.read_eval_log(str(path), header_only=True).model_dump(mode="json")
+        samples = log_module.read_eval_log_samples(str(path), all_samples_required=False)
+        for number, sample in enumerate(samples, start=1):
+            data = sample.model_dump(mode="json")
+            yield _inspect_record(number, f"{path}:samples/{data.get('id')}_epoch_{data.get('epoch')}.json", data,
+                                  header, model, condition)
+    except (OSError, ValueError, KeyError, RuntimeError) as exc:
+        raise LoadError(f"{path} is not a readable inspect_ai log: {exc}", file=str(path), rule="inspect") from None
+
+
 @adapter("inspect")
 def read_inspect(path: Path, *, model: str | None = None, condition: str | None = None) -> Iterator[InputRecord]:
     """Samples of an inspect_ai eval log (``.json`` or ``.eval``).
 
+    With inspect_ai installed (``pip install 'ipb[inspect]'``) the log is read with its
+    own reader (:func:`inspect_ai.log.read_eval_log_samples`), so any log format and
+    version inspect supports is read, including the default ``.eval`` archive whose
+    members are Zstandard-compressed. Without it, ``.json`` logs and ``.eval`` archives
+    with deflate members are read directly; a Zstandard ``.eval`` log is refused with a
+    message naming the extra.
+
     Raises
     ------
     LoadError
-        The file is not an inspect log (not JSON, not a zip, no samples).
+        The file is not an inspect log (not JSON, not a zip, no samples), or it needs
+        inspect_ai's reader and the extra is not installed.
     """
+    log_module = _inspect_reader()
+    if log_module is not None:
+        yield from _read_with_inspect(log_module, path, model, condition)
+        return
     if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()
-            header: Mapping[str, Any] = {}
-            for candidate in ("header.json", "_journal/start.json"):
-                if candidate in names:
-                    loaded = json.loads(archive.read(candidate).decode("utf-8"))
-                    header = loaded if isinstance(loaded, Mapping) else {}
-                    break
-            samples = sorted((n for n in names if n.startswith("samples/") and n.endswith(".json")), key=_sample_key)
-            for number, name in enumerate(samples, start=1):
-                source = f"{path}:{name}"
-                try:
-                    sample = json.loads(archive.read(name).decode("utf-8"))
-                except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                    yield _record_error(number, source, f"{name} is not a JSON sample ({exc})", "inspect")
-                    continue
-                yield _inspect_record(number, source, sample, header, model, condition)
+        try:
+            yield from _read_eval_archive(path, model, condition)
+        except NotImplementedError:
+            raise LoadError(f"{path} is an inspect_ai .eval log compressed with Zstandard, which only inspect_ai's "
+                            "reader reads: pip install 'ipb[inspect]' (or write the log with --log-format json)",
+                            file=str(path), rule="inspect", suggestion="pip install 'ipb[inspect]'") from None
         return
     try:
         log = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -270,6 +294,26 @@ def read_inspect(path: Path, *, model: str | None = None, condition: str | None 
         sid = sample.get("id") if isinstance(sample, Mapping) else None
         epoch = sample.get("epoch") if isinstance(sample, Mapping) else None
         yield _inspect_record(number, f"{path}:samples[{number - 1}] (id {sid}, epoch {epoch})", sample, log, model, condition)
+
+
+def _read_eval_archive(path: Path, model: str | None, condition: str | None) -> Iterator[InputRecord]:
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        header: Mapping[str, Any] = {}
+        for candidate in ("header.json", "_journal/start.json"):
+            if candidate in names:
+                loaded = json.loads(archive.read(candidate).decode("utf-8"))
+                header = loaded if isinstance(loaded, Mapping) else {}
+                break
+        samples = sorted((n for n in names if n.startswith("samples/") and n.endswith(".json")), key=_sample_key)
+        for number, name in enumerate(samples, start=1):
+            source = f"{path}:{name}"
+            try:
+                sample = json.loads(archive.read(name).decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                yield _record_error(number, source, f"{name} is not a JSON sample ({exc})", "inspect")
+                continue
+            yield _inspect_record(number, source, sample, header, model, condition)
 
 
 # --------------------------------------------------------------------------- lm-evaluation-harness
