@@ -102,13 +102,15 @@ def test_default_eval_log_is_read_with_inspects_reader(items_file, items, gold_a
     assert all(r["metrics"]["verdict_acc"] == 1.0 and r["model"] == "mockllm/model" for r in scored)
 
 
-def test_without_inspect_a_zstandard_log_is_refused_with_the_extra_named(items_file, items, gold_answers, tmp_path,
-                                                                           monkeypatch):
-    import ipb.scoring.adapters as adapters
-    from ipb.errors import LoadError
-
+def test_without_inspect_a_zstandard_log_is_refused_with_the_extra_named(items_file, items, gold_answers, tmp_path):
     answers = [gold_answers[item["id"]] for item in items]
     log_path = _run("ipb/investphilbench", items_file, answers, tmp_path / "run")
-    monkeypatch.setattr(adapters, "_inspect_reader", lambda: None)
-    with pytest.raises(LoadError, match=r"Zstandard.*pip install 'ipb\[inspect\]'"):
-        list(read_responses(log_path))
+    # A fresh interpreter in which inspect_ai (and the zipfile patch it brings) cannot be imported.
+    code = ("import sys; sys.modules['inspect_ai'] = None; sys.modules['zipfile_zstd'] = None\n"
+            "from ipb.errors import LoadError\nfrom ipb.scoring.adapters import read_responses\n"
+            "try:\n    list(read_responses(sys.argv[1]))\nexcept LoadError as exc:\n    print(exc.render())\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(log_path)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Zstandard" in proc.stdout and "pip install 'ipb[inspect]'" in proc.stdout
+    assert str(log_path) in proc.stdout
