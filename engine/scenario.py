@@ -122,7 +122,7 @@ def convert_fact(spec: InputSpec, value: Any) -> Any:
         try:
             read = read_number(value)
         except NumberError as exc:
-            raise LoadError(f"{spec.name} is a {kind}: {exc.message}", rule="fact-type", name=spec.name) from None
+            raise LoadError(f"{spec.name}: {exc.message} (it is a {kind} input)", rule="fact-type", name=spec.name) from None
         if read.kind == "money" and read.currency != "USD":
             raise LoadError(
                 f"{spec.name}: {value!r} is in {read.currency}, but card amounts are in USD; convert it first",
