@@ -35,7 +35,7 @@ from typing import Any, Callable, Mapping, Sequence
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from ipb.engine.registry import compiled_card
+from ipb.engine.registry import compiled_card, item_card
 from ipb.errors import IpbError, LoadError
 from ipb.respond.knowledge import KNOWLEDGE_VERSION, KnowledgeBase, card_text
 from ipb.scoring.embeddings import Encoder
@@ -185,7 +185,7 @@ def request_key(model: str, base_url: str, params: Mapping[str, Any], messages: 
 
 
 def _card(ref: str, card_paths: Mapping[str, str]) -> Any:
-    return compiled_card(card_paths.get(ref, ref)).card
+    return compiled_card(item_card(ref, card_paths)).card
 
 
 def prepare_requests(
