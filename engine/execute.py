@@ -46,6 +46,7 @@ from functools import cached_property
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
+from ipb.engine._exact import public
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.engine.graph import CompiledCard
 from ipb.engine.logic import Verdict
@@ -476,7 +477,7 @@ class GateResult:
         if self.verdict is NOT_REACHED and self.diagnostic_verdict is None:
             return {}
         env = self._env()
-        values = {name: env.get(name) for name in self.gate.compute}
+        values = {name: public(env.get(name)) for name in self.gate.compute}
         if self.gate.is_classifier:
             values[self.gate.id] = env.get(self.gate.id)
         return values
@@ -486,7 +487,7 @@ class GateResult:
         env = self._env()
         constants = self._trace._plan.constants
         return {
-            name: env[name] if name in env else constants.get(name)
+            name: public(env[name] if name in env else constants.get(name))
             for name in self._trace._plan.reads[self.gate.number - 1]
         }
 
@@ -631,6 +632,7 @@ def format_value(value: Any, unit: str | None = None) -> str:
     """
     if value is None:
         return "unknown"
+    value = public(value)  # an exact Fraction from the engine, shown to 28 digits
     if isinstance(value, bool):
         return "true" if value else "false"
     if not isinstance(value, Decimal):
