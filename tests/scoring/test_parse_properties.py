@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import ipb.scoring.parse as parse_module
 from ipb.engine.registry import compiled_card
-from ipb.scoring import _text
+from ipb.scoring import _numbers, _text
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse import parse_response
 
@@ -121,7 +121,7 @@ def test_trigger_scan_equals_finditer_for_reasoning_tags(text: str) -> None:
 @given(st.text(alphabet="0123456789$-\u2212\u2013.,/%xX\u00d7 USDBMKkbnmiloth\n", max_size=60) | structured)
 @SETTINGS
 def test_number_scanner_equals_the_number_regex(text: str) -> None:
-    assert [m.span() for m in _text._number_matches(text)] == [m.span() for m in _text._NUMBER.finditer(text)]
+    assert [m.span() for m in _numbers._number_matches(text)] == [m.span() for m in _numbers._NUMBER.finditer(text)]
 
 
 @given(structured)
