@@ -8,6 +8,7 @@ their input (no nested unbounded quantifiers).
 from __future__ import annotations
 
 import re
+from itertools import islice
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -112,10 +113,17 @@ def find_numbers(text: str, limit: int | None = None) -> list[NumberMatch]:
 _YEAR = re.compile(r"(1[6-9]\d\d|20\d\d)(?<![\w$.,/\u2212-]\d{4})(?:s\b|(?![\w%\u00d7$]|[.,]\d))")
 
 
-def find_years(text: str) -> list[tuple[int, int, int]]:
+def find_years(text: str, limit: int | None = None) -> list[tuple[int, int, int]]:
     """Every calendar year (1600-2099) in ``text`` as (year, start, end); "1990s" counts as 1990.
+
+    With ``limit``, at most that many (the first) are returned.
 
     >>> find_years("the 1986 letter, not 1990; $2000 and 2,019 are not years")
     [(1986, 4, 8), (1990, 21, 25)]
+    >>> find_years("1986 1987 1988", limit=2)
+    [(1986, 0, 4), (1987, 5, 9)]
     """
-    return [(int(m.group(1)), m.start(1), m.end(1)) for m in _YEAR.finditer(text)]
+    matches = _YEAR.finditer(text)
+    if limit is not None:
+        matches = islice(matches, limit)
+    return [(int(m.group(1)), m.start(1), m.end(1)) for m in matches]

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import re
-from operator import itemgetter
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, Iterable, Iterator, Sequence
 
 from ipb.scoring._numbers import NumberMatch, find_numbers, find_years
@@ -322,7 +322,7 @@ def plain_spacing(text: str) -> str:
     No-break and other typographic spaces become spaces, full-width ASCII
     ("Ｇａｔｅ ５") becomes ASCII, a carriage return not followed by a newline
     (old Mac line ends) becomes a newline, and terminal colour codes
-    (``\x1b[31m``) become spaces.
+    (``\x1b[31m``) and NUL characters become spaces.
 
     >>> plain_spacing("Gate\u00a05:\x1b[31m REJECT\x1b[0m\r\uff27\uff41\uff54\uff45 \uff16")
     'Gate 5:      REJECT    \nGate 6'
@@ -332,6 +332,8 @@ def plain_spacing(text: str) -> str:
         out = _LONE_CR.sub("\n", out)
     if "\x1b" in out:
         out = _ANSI.sub(lambda m: " " * len(m.group()), out)
+    if "\x00" in out:
+        out = out.replace("\x00", " ")
     return out
 
 
@@ -404,26 +406,33 @@ def fold_repeated_lines(text: str, min_run: int = MIN_REPEAT_RUN,
     return blank_spans(text, [(start, stop) for _, start, stop in runs]), runs
 
 
+#: This many NUL bytes in the first 64 KiB make a text binary (fewer are read as spaces).
+BINARY_NULS = 3
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
 
 
 def binary_reason(text: str) -> str | None:
     """Why ``text`` is binary junk rather than a response, or None.
 
-    NUL bytes, or more than 10% control or replacement characters in the
-    first 64 KiB.
+    More than 10% control or replacement characters in the first 64 KiB, or
+    at least :data:`BINARY_NULS` NUL bytes in it. A stray NUL or two in an
+    answer (a copy-paste or a streaming glitch) does not make it binary:
+    :func:`plain_spacing` turns them into spaces.
 
     >>> binary_reason("Gate 1: PROCEED") is None
+    True
+    >>> binary_reason("Gate 1: PROCEED\\x00 - the moat is wide") is None
     True
     >>> binary_reason("\\x00\\x01PK\\x03\\x04")
     'binary data: contains NUL bytes'
     """
-    if "\x00" in text:
-        return "binary data: contains NUL bytes"
     head = text[:65536]
     if not head:
         return None
+    nuls = head.count("\x00")
     bad = len(_CONTROL.findall(head))
+    if nuls >= BINARY_NULS or (nuls and bad * 10 > len(head)):
+        return "binary data: contains NUL bytes"
     if bad * 10 > len(head):
         return f"binary data: {bad} of {len(head)} characters are control or undecodable characters"
     return None

@@ -54,7 +54,9 @@ def parse(
     parsed = parse_response(text, compiled.card, embedder=None if embed else False, score_cutoff=score_cutoff,
                             embed_cutoff=embed_cutoff)
     if format is RunFormat.json:
-        out.print(json.dumps(parsed.to_dict(), indent=2, ensure_ascii=False), markup=False)
+        # straight to stdout: the console library would lay out megabytes of JSON (control characters are escaped by json)
+        sys.stdout.write(json.dumps(parsed.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
     else:
         _print_table(parsed, text)
     if not parsed.ok:

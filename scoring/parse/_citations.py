@@ -7,10 +7,10 @@ import re
 from bisect import bisect_right
 from dataclasses import replace
 
-from ipb.scoring._text import Trigger, sentence_spans
+from ipb.scoring._text import Trigger, plain_spacing, sentence_spans
 from ipb.scoring.parse._common import MAX_OCCURRENCES
 from ipb.scoring.parse._state import _ParserState
-from ipb.scoring.parse._types import Attribution, Citation
+from ipb.scoring.parse._types import Attribution, Citation, Span
 
 _YEAR_RE = r"(?:1[6-9]|20)\d\d"
 _DOCUMENT = re.compile(
@@ -53,11 +53,38 @@ _LOCATOR_AFTER = re.compile(
     r"|[ \t]+(?=(?i:ch\.|chapters?\b|sections?\b|part[ \t]+(?:\d+|[ivxl]+)\b|§|pp?\.[ \t]*\d)))"
 )
 _LOCATOR_WORD = re.compile(_LOCATOR_WORDS)
+#: Longest citation span (characters): a title, its year in parentheses and the words before a document word.
+MAX_CITATION_CHARS = 1_000
 #: Longest quoted or emphasised document title a citation is read with (characters).
 MAX_TITLE_CHARS = 160
 _TITLE_BEFORE = re.compile(
     r"[*_\"\u201c](?P<title>[A-Z][^*_\"\u201d\n]{2,%d})[*_\"\u201d]{1,2}[ \t]*\Z" % (MAX_TITLE_CHARS - 1)
 )
+
+
+class _Spans:
+    """Citation spans found so far, sorted by start: whether a position falls inside one, in O(log n).
+
+    A citation is at most :data:`MAX_CITATION_CHARS` long, so only spans starting that far back can hold a
+    position (this replaced a scan of every citation found, quadratic on an answer made of citations).
+    """
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def add(self, span: Span) -> None:
+        k = bisect_right(self.starts, span[0])
+        self.starts.insert(k, span[0])
+        self.ends.insert(k, span[1])
+
+    def holds(self, pos: int) -> bool:
+        k = bisect_right(self.starts, pos) - 1
+        while k >= 0 and self.starts[k] >= pos - MAX_CITATION_CHARS:
+            if pos < self.ends[k]:
+                return True
+            k -= 1
+        return False
 
 
 class _CitationsMixin(_ParserState):
@@ -70,11 +97,18 @@ class _CitationsMixin(_ParserState):
         for _, m in self._scan(self.ix.investor_triggers, limit=MAX_OCCURRENCES):
             investor = m.group("inv") or m.group("inv2") or m.group("inv3") or ""
             claim_group = "claim" if m.group("inv") else "claim2" if m.group("inv2") else "claim3"
-            claim = m.group(claim_group).strip().strip("\"\u201c\u201d'").strip()
+            claim = self._as_written(m.start(claim_group), m.end(claim_group)).strip().strip("\"\u201c\u201d'").strip()
             if len(claim) < 3:
                 continue
             out.append(Attribution(self._full_investor(investor), claim, (m.start(), m.end(claim_group))))
         return out
+
+    def _as_written(self, start: int, end: int) -> str:
+        """The response's own characters at ``[start, end)`` where only look-alikes were made plain there (a no-break
+        space stays one, so a claim is always a substring of its span), else the masked text."""
+        written = self.text[start:end]
+        masked = self.masked[start:end]
+        return written if plain_spacing(written) == masked else masked
 
     def _full_investor(self, name: str) -> str:
         return self.ix.investor_of.get(name, name)
@@ -82,10 +116,11 @@ class _CitationsMixin(_ParserState):
     def _citations(self) -> list[Citation]:
         masked = self.masked
         out: list[Citation] = []
+        covered = _Spans()
         entities = self._scan(self.ix.entity_triggers, limit=MAX_OCCURRENCES)
         entity_ends = [m.end() for _, m in entities]
         for _, m in self._scan(_DOCUMENT_TRIGGERS, limit=MAX_OCCURRENCES):
-            line_start = masked.rfind("\n", 0, m.start()) + 1
+            line_start = masked.rfind("\n", max(0, m.start() - 80), m.start()) + 1  # bounded: a 1 MB line stays linear
             window_start = max(line_start, m.start() - 80)
             doc_start, start, year_text = _doc_prefix(masked, window_start, m.start())
             year_text = year_text or m.group("y2") or m.group("y3")
@@ -106,18 +141,21 @@ class _CitationsMixin(_ParserState):
                 entity = self.ix.investor_of.get(entity, entity)
             doc = re.sub(r"\s+", " ", masked[doc_start : m.end("doc")])
             out.append(Citation(entity, doc.strip(), int(year_text) if year_text else None, (start, m.end())))
+            covered.add(out[-1].span)
         for _, m in self._scan(_TITLE_YEAR, limit=MAX_OCCURRENCES):
-            line_start = masked.rfind("\n", 0, m.start()) + 1
-            t = _TITLE_BEFORE.search(masked, max(line_start, m.start() - MAX_TITLE_CHARS - 40), m.start())
+            reach = max(0, m.start() - MAX_TITLE_CHARS - 40)
+            line_start = masked.rfind("\n", reach, m.start()) + 1
+            t = _TITLE_BEFORE.search(masked, max(line_start, reach), m.start())
             if t is None:
                 continue
-            if any(c.span[0] <= t.start() < c.span[1] for c in out):
+            if covered.holds(t.start()):
                 continue
             inner = m.group("inner")
             out.append(Citation(None, t.group("title").strip(), int(m.group("year")), (t.start(), m.end()),
                                 locator=inner.strip() if inner and _LOCATOR_WORD.match(inner.strip()) else None))
+            covered.add(out[-1].span)
         for _, m in self._scan(self.ix.book_triggers, limit=MAX_OCCURRENCES):
-            if any(c.span[0] <= m.start() < c.span[1] for c in out):
+            if covered.holds(m.start()):
                 continue
             year_text = m.group("year")
             if not year_text:
@@ -138,7 +176,7 @@ class _CitationsMixin(_ParserState):
         m = _LOCATOR_AFTER.match(masked, citation.span[1])
         if m is None:
             return citation
-        line_end = masked.find("\n", m.end())
+        line_end = masked.find("\n", m.end(), m.end() + 161)
         stop = min(len(masked) if line_end < 0 else line_end, m.end() + 160, following)
         first = next(sentence_spans(masked, m.end(), stop), None)
         if first is None:

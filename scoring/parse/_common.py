@@ -44,7 +44,9 @@ SUBJECT_WORDS = 6
 MAX_ELEMENT_CHARS = 20_000
 #: A sentence longer than this (characters) is cut into pieces: no sentence is that long, and it bounds per-word work.
 MAX_UNIT = 1500
-#: Texts up to this long first list their words' prefixes, so absent trigger words cost nothing.
+#: At most this many characters are read from one response: the first and the last half of them.
+MAX_CHARS = 2_000_000
+#: Texts up to this long (not counting a middle skipped by MAX_CHARS) first list their words' prefixes, so absent trigger words cost nothing.
 PREFILTER_CHARS = 2_000_000
 #: At most this many occurrences of one trigger word are examined, the first and the last half (a bound for
 #: pathological input; a realistic 1 MB answer has under 5,000 of its commonest word).
@@ -54,6 +56,8 @@ MAX_LINES = 25_000
 _LINE_WITH_TEXT = re.compile(r"^[ \t]*\S", re.MULTILINE)
 #: At most this many numbers are read from one response (a bound for pathological input).
 MAX_NUMBERS = 20_000
+#: At most this many year mentions are read from one response (5 MB of years once printed 37 MB of JSON).
+MAX_YEARS = 20_000
 
 
 # --------------------------------------------------------------------------- working data

@@ -58,7 +58,9 @@ def _elements(gate: Gate, card: Card) -> list[_Element]:
     return list(seen.values())
 
 
-_TEMPLATE_NUMBER = r"[-\u2212]?\$?\d[\d,]*(?:\.\d+)?(?:[ \t]?(?:[TBMK%xX\u00d7]|bn)(?![^\W\d_]))?"
+#: A number field: digits (commas only as thousands separators) matched possessively (``*+``), so fields side by side
+#: ("{a}{b}{c}{d}") cannot split a run of digits in every possible way: the pattern stays linear (issue 16).
+_TEMPLATE_NUMBER = r"[-\u2212]?\$?\d(?:,\d{3}|\d)*+(?:\.\d++)?(?:[ \t]?(?:[TBMK%xX\u00d7]|bn)(?![^\W\d_]))?"
 _TEMPLATE_GAP = r"[\W_]+"
 
 
@@ -105,7 +107,7 @@ def _template_pattern(text: str, card: Card) -> tuple[re.Pattern[str] | None, li
         elif kind == "number":
             body = _TEMPLATE_NUMBER
         else:
-            body = r"[^\W_]+(?:[ _-][^\W_]+)*?"
+            body = r"[^\W_]++(?:[ _-][^\W_]++)*?"  # words possessive: a field splits text only at spacing
         parts.append(f"(?P<{group}>unknown|{body})")
         slots.append((group, kind, unit, values))
     lit = _flexible(text[pos:])

@@ -34,6 +34,7 @@ from ipb.scoring.parse._common import (
     MAX_LINES,
     MAX_OCCURRENCES,
     MAX_UNIT,
+    MAX_CHARS,
     PREFILTER_CHARS,
     SUBJECT_WORDS,
     _Evidence,
@@ -57,12 +58,34 @@ def _chunks(text: str, start: int, end: int) -> Iterable[Span]:
 class _LayoutMixin(_ParserState):
     """Splits the masked text into lines and units and assigns units to gate sections."""
 
+    def _keep_head_and_tail_chars(self) -> None:
+        """Past :data:`MAX_CHARS` characters, read the first and last half of that many and blank the middle (noted).
+
+        Cuts fall on spacing where there is some near the bound, so no word is split.
+        A bound for pathological input (5 MB of repeated years took 4 s): a real answer is far shorter.
+        """
+        masked = self.masked
+        if len(masked) <= MAX_CHARS:
+            return
+        half = MAX_CHARS // 2
+        start, stop = half, len(masked) - half
+        space = masked.rfind(" ", half - 200, half)
+        start = space + 1 if space >= 0 else start
+        space = masked.find(" ", stop, stop + 200)
+        stop = space if space >= 0 else stop
+        self.masked = blank_spans(masked, [(start, stop)])
+        self.folded = sorted([*self.folded, (start, start, stop)])
+        self.blanked = stop - start
+        self.notes.append(f"{len(masked)} characters, over the bound of {MAX_CHARS}: the first and last {half} were read, "
+                          f"characters {start}-{stop} were not")
+
     def _keep_head_and_tail(self) -> None:
         """Past :data:`MAX_LINES` lines with text, read the first and last half of that many and skip the middle.
 
         The answer's opening (its gates) and its end (its final verdict) are
         kept; the middle is blanked like a folded loop (offsets kept) and noted.
         """
+        self._keep_head_and_tail_chars()
         masked = self.masked
         if masked.count("\n") < MAX_LINES:
             return
@@ -155,7 +178,7 @@ class _LayoutMixin(_ParserState):
         return out
 
     def _scan(self, triggers: list[Trigger], *, limit: int = MAX_OCCURRENCES) -> list[tuple[int, re.Match[str]]]:
-        if self.prefixes is None and len(self.low) <= PREFILTER_CHARS:
+        if self.prefixes is None and len(self.low) - self.blanked <= PREFILTER_CHARS:
             self.prefixes: set[str] | None = word_prefixes(self.low)
         return scan(self.masked, self.low, triggers, limit=limit, cache=self.positions, prefixes=self.prefixes, truncated=self.truncated)
 

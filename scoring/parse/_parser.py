@@ -23,6 +23,7 @@ from ipb.scoring.parse._common import (
     DEFAULT_EMBED_CUTOFF,
     DEFAULT_SCORE_CUTOFF,
     MAX_NUMBERS,
+    MAX_YEARS,
     MAX_OCCURRENCES,
     _failure,
 )
@@ -91,7 +92,9 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _ParaphraseMixin, _VerdictsMixin, 
         result.final_verdict, result.final_verdict_span = self._final_verdict()
         result.invented = self._dedupe_invented()
         result.numbers = [NumberMention(n.text, n.value, n.unit, (n.start, n.end)) for n in self.all_numbers]
-        result.years_found = [YearMention(y, (s, e)) for y, s, e in find_years(self.masked)]
+        result.years_found = [YearMention(y, (s, e)) for y, s, e in find_years(self.masked, limit=MAX_YEARS)]
+        if len(result.years_found) >= MAX_YEARS:
+            self.notes.append(f"more than {MAX_YEARS} year mentions: only the first {MAX_YEARS} were read")
         result.attributions = self._attributions()
         result.citations = self._citations()
         if self.truncated:

@@ -59,6 +59,7 @@ class _ParserState:
     gate_sections: dict[int, list[int]]
     hits: list[_Hit]
     structural: bool
+    blanked: int
     unit_hits: dict[int, list[_Hit]]
     anchors: dict[int, _Anchor]
     invented: list[InventedGate]
@@ -95,6 +96,7 @@ class _ParserState:
         self.gate_sections = {}
         self.hits = []
         self.structural = False
+        self.blanked = 0
         self.unit_hits = {}
         self.anchors = {}
         self.invented = []

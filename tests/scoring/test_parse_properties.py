@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import ipb.scoring.parse as parse_module
@@ -38,7 +38,7 @@ FRAGMENTS = [
     "<think>", "</think>", "<reasoning>", "```json\n", "```\n", '{"gate": 1, "name": "Moat", "verdict": "PASS"}',
     '{"gates": [', "]}", '"verdict": "FAIL"', "Final verdict: ", "DECLINE", "INVEST", "invest", "Buffett would pass.",
     "Buffett wrote that ", "According to Munger, ", "Graham's rule is that ", "the 1986 letter", "*Margin of Safety* (1991)",
-    "Berkshire Hathaway ", "Owner's Manual", "Security Analysis", "\x00", "\ufffd", "İ", "ß", "\u2028",
+    "Berkshire Hathaway ", "Owner's Manual", "Security Analysis", "\x00", "\u00a0", "\ufffd", "İ", "ß", "\u2028",
 ]
 structured = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=8)), max_size=40).map("".join)
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -89,6 +89,7 @@ def _check_spans(text: str) -> None:
 
 
 @given(st.text(max_size=400))
+@example("Buffett wrote that 0\xa00")  # regression (claim not inside its span): the claim was read from the no-break-space-normalised text
 @SETTINGS
 def test_parse_never_raises_and_spans_hold_on_arbitrary_text(text: str) -> None:
     _check_spans(text)
