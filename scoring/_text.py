@@ -574,6 +574,9 @@ def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_SENTENCE_INSIDE = re.compile(r"[a-z0-9)][.!?][ \t]+[A-Z]")
+
+
 def _classify(text: str, start: int, end: int, in_fence: bool) -> Line:
     line = text[start:end]
     stripped = line.strip()
@@ -632,7 +635,8 @@ def _classify(text: str, start: int, end: int, in_fence: bool) -> Line:
     d = _PLAIN_DELIM.search(text, body + 2, min(end, body + 84))
     if d is not None and "|" not in text[body : d.start()] and not text.startswith("http", body):
         s_, e_ = _strip_span(text, body, d.start())
-        if e_ - s_ >= 2:
+        # a sentence end before the colon: the line is prose ("reports its mistakes first. No reason to doubt them: PROCEED")
+        if e_ - s_ >= 2 and _SENTENCE_INSIDE.search(text, s_, e_) is None:
             return Line(start, end, "label", label=(s_, e_), body=body)
     if end - body <= 60 and not any(c in ".!?" for c in text[max(body, end - 2):end]):
         # A short line on its own, such as "Circle of Competence" above a paragraph.

@@ -18,8 +18,10 @@ from ipb.scoring._text import (
     KNOWN_BOOKS,
     KNOWN_ENTITIES,
     KNOWN_INVESTORS,
+    STOPWORDS,
     Trigger,
     normalize,
+    stem,
 )
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._elements import _elements
@@ -156,6 +158,11 @@ def _build_index(card: Card) -> _CardIndex:
             owner.append(g.number)
 
     elements = {g.number: _elements(g, card) for g in card.gates}
+    gate_words = [
+        (0 if how == "name" else 1, g.number, frozenset(stem(w) for w in normalize(label).split() if w not in STOPWORDS and len(w) > 1))
+        for g in card.gates
+        for how, label in [("name", g.name), *(("alias", a) for a in g.aliases), ("id", g.id.replace("_", " "))]
+    ]
     return _CardIndex(
         card=card,
         gates=gates,
@@ -176,4 +183,5 @@ def _build_index(card: Card) -> _CardIndex:
         book_triggers=book_triggers,
         gate_texts=gate_texts,
         gate_text_owner=owner,
+        gate_words=gate_words,
     )

@@ -190,3 +190,5 @@ class _CardIndex:
     gate_texts: list[str]
     gate_text_owner: list[int]
     embeddings: list[tuple[Any, Any]] = field(default_factory=list)
+    #: (tier, gate, content-word stems) of each gate's name (tier 0) and aliases and id (tier 1), for labels that use a part of them.
+    gate_words: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)

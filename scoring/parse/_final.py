@@ -11,7 +11,7 @@ from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
-from ipb.scoring.parse._verdicts import _negated
+from ipb.scoring.parse._verdicts import _clause_start, _negated
 
 _FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
@@ -36,8 +36,8 @@ class _FinalVerdictMixin(_ParserState):
             if unit.final:
                 level = 4 if self._after_final_cue(u, start) else 3
             before = masked[max(unit.start, start - 80) : start]
-            words = [w.lower() for w in _WORDS_APOS.findall(before)][-4:]
             sentence_words = [w.lower() for w in _WORDS_APOS.findall(before)][-14:]
+            words = [w.lower() for w in _WORDS_APOS.findall(before, _clause_start(before) + 1)][-4:]  # negation stops at the clause
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words:
                 return

@@ -55,6 +55,21 @@ def _chunks(text: str, start: int, end: int) -> Iterable[Span]:
     yield start, end
 
 
+#: "...; Gate 4 intrinsic value ~$20B; Gate 5 PROCEED": a semicolon before a numbered gate reference ends a unit.
+_GATE_CLAUSE = re.compile(r"(?i);[ \t]+(?=(?:gates?|steps?|stages?|tests?|criteri(?:on|a)|checks?)[ \t]*(?:#|no\.?)?[ \t]*\d)")
+
+
+def _gate_clauses(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` (sentences) cut after each semicolon that a numbered gate reference follows (paper §6.5's narrative style)."""
+    out: list[Span] = []
+    for start, end in spans:
+        for m in _GATE_CLAUSE.finditer(text, start, end):
+            out.append((start, m.start() + 1))
+            start = m.end()
+        out.append((start, end))
+    return out
+
+
 class _LayoutMixin(_ParserState):
     """Splits the masked text into lines and units and assigns units to gate sections."""
 
@@ -118,7 +133,7 @@ class _LayoutMixin(_ParserState):
                 # Sentences of the text after any list marker ("1." ends no sentence); the first keeps the marker.
                 found = list(sentence_spans(masked, line.body, line.end)) or [(line.body, line.end)]
                 found[0] = (line.start, found[0][1])
-                spans = found
+                spans = _gate_clauses(masked, found) if ";" in masked[line.start : line.end] else found
             units, starts = self.units, self.unit_starts
             for s0, e0 in spans:
                 for s, e in _chunks(masked, s0, e0) if e0 - s0 > MAX_UNIT else ((s0, e0),):

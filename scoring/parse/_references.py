@@ -7,7 +7,7 @@ import re
 from bisect import bisect_right
 
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._text import Line, Trigger, normalize
+from ipb.scoring._text import STOPWORDS, Line, Trigger, normalize, stem
 from ipb.scoring.parse._common import (
     _ANSWER_WORDS,
     _FIELD_LABEL,
@@ -59,6 +59,10 @@ def _strip_number_words(label: str) -> str:
 def _invented_name(number_name: str, rest: str) -> str:
     rest = rest.strip()
     return f"{number_name}: {rest}" if rest and normalize(rest) != normalize(number_name) else number_name
+
+
+#: A label of at most this many content words may name a gate by a part of its name (see ``_part_of_one_gate``).
+MAX_PART_WORDS = 4
 
 
 class _ReferencesMixin(_ParserState):
@@ -276,6 +280,8 @@ class _ReferencesMixin(_ParserState):
             norm = normalize(rest)
             if not norm or norm.isdigit() or _is_verdict_cell(text):
                 continue
+            if first_text is None and number_gate is None and _STOP_LABELS.match(norm):
+                return  # a row headed "Company overview", "Notes", "Sources": not a gate's row
             match = self._fuzzy(norm, cache)
             if match is not None:
                 self.anchors[li] = _Anchor(match[0], "fuzzy", cell)
@@ -299,15 +305,41 @@ class _ReferencesMixin(_ParserState):
             return False
         if norm in _ANSWER_WORDS or _FIELD_LABEL(norm) or vw.FINAL_LABEL.match(norm) or _STOP_LABELS.match(norm) or _final_cue_label(norm):
             return False
-        return not vw.VERDICT_PATTERN.fullmatch(label.strip(" *_`:"))
+        if vw.VERDICT_PATTERN.fullmatch(label.strip(" *_`:")):
+            return False
+        # a label that states a verdict or an outcome is a statement, not a gate's name: "Looking again, test 2 fails", "This is no DECLINE"
+        if len(words) >= 3 and (vw.VERDICT_PATTERN.search(label) or (self.ix.outcome_re is not None and self.ix.outcome_re.search(label))):
+            return False
+        return True
 
     def _fuzzy(self, norm: str, cache: dict[str, tuple[int, str] | None]) -> tuple[int, str] | None:
         if norm in cache:
             return cache[norm]
         best = process.extractOne(norm, self.ix.choices, scorer=fuzz.ratio, score_cutoff=self.score_cutoff)
         result = None if best is None else (self.ix.choice_gate[best[2]], "fuzzy")
+        if result is None:
+            gate = self._part_of_one_gate(norm)
+            result = None if gate is None else (gate, "words")
         cache[norm] = result
         return result
+
+    def _part_of_one_gate(self, norm: str) -> int | None:
+        """The one gate whose name (else whose aliases) hold every content word of a short label: "Price to assets" is
+        "Moderate Ratio of Price to Assets", "Financial condition" is "Sufficiently Strong Financial Condition".
+
+        Words are compared by stem; a label of more than :data:`MAX_PART_WORDS` content words, or one that fits two
+        gates at the same tier, names none.
+        """
+        stems = {stem(w) for w in norm.split() if w not in STOPWORDS and len(w) > 1 and not w.isdigit()}
+        if not stems or len(stems) > MAX_PART_WORDS:
+            return None
+        for tier in (0, 1):
+            gates = {g for t, g, words in self.ix.gate_words if t == tier and stems <= words}
+            if len(gates) == 1:
+                return gates.pop()
+            if gates:
+                return None
+        return None
 
     def _tight_owner(self, hit: _Hit, u: int) -> tuple[int, ...] | None:
         """The gates whose mention the verdict word directly follows ("gate 3 is inconclusive", "gates 1 and 2 pass")."""

@@ -57,16 +57,55 @@ def _is_verdict_cell(text: str) -> bool:
     return vw.VERDICT_PATTERN.search(stripped) is not None
 
 
+def _clause_start(before: str) -> int:
+    """Index in ``before`` of the last clause boundary (";", ":", "|", "(", dashes, arrows "->" "=>" "\u2192"), or -1.
+
+    Negation, hedges and conditions reach back only to it: "No REJECT triggered -> INVEST" is INVEST.
+    """
+    arrow = max(before.rfind("->"), before.rfind("=>"))
+    return max(before.rfind(";"), before.rfind(":"), before.rfind("|"), before.rfind("("), before.rfind("\u2014"), before.rfind("\u2013"),
+               before.rfind("\u2192"), arrow + 1 if arrow >= 0 else -1)
+
+
+#: A statement the writer sets aside before giving their own: "my first instinct was PROCEED", "an optimist might call it a pass".
+_SUPERSEDED = re.compile(
+    r"(?i)\b(?:(?:my|our|the)\s+)?(?:first|initial|gut|earlier)\s+(?:instinct|impression|reading|read|take|thought|call|answer|verdict)\b"
+    r"|\b(?:initially|originally|at\s+first(?:\s+glance)?|superficially|on\s+the\s+surface)\b"
+    r"|\b(?:an?\s+)?(?:optimist|bull|enthusiast|promoter)s?\s+(?:might|would|could|may)\b"
+    r"|\b(?:some|others|many)\s+(?:might|would|could|may)\s+(?:label|call|mark|rate|say)\b"
+)
+#: The writer's own, considered statement: it outranks a plain mention in the same section.
+_COMMITTED_CUE = re.compile(
+    r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
+    r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|revisiting|"
+    r"correction|corrected|having\s+re-?checked|on\s+closer\s+inspection)\b[^.;\n]{0,80}\Z"
+)
+#: Words after a negator that make it no negation of the verdict: "not merely passes", "without doubt it clears".
+_PSEUDO_NEGATION = frozenset({"merely", "just", "only", "simply", "doubt", "question", "hesitate", "hesitation"})
+#: Pronoun negators that negate a verdict a few words on: "nothing here would fail", "none of it fails".
+_NEGATING_PRONOUNS = frozenset({"nothing", "none", "nobody"})
+
+
 def _negated(words: Sequence[str]) -> bool:
+    """Whether the words before a verdict word (its clause, at most the last 4) negate it.
+
+    Pseudo-negations are not negations ("not merely passes", "without doubt clears", "no question it passes"),
+    and two negators cancel ("not unable to pass" is not read as a negation).
+    """
     last = list(words)[-3:]
+    negators = 0
     for i, w in enumerate(last):
+        nxt = last[i + 1] if i + 1 < len(last) else ""
         if w in ("rather", "instead", "fails", "failed", "unable"):
-            nxt = last[i + 1] if i + 1 < len(last) else ""
             if nxt in ("than", "of", "to"):
-                return True
+                negators += 1
             continue
-        if w in vw.NEGATORS or w.endswith("n't"):
-            return True
+        if w in vw.NEGATORS or w.endswith("n't") or w in _NEGATING_PRONOUNS:
+            if nxt in _PSEUDO_NEGATION:
+                continue
+            negators += 1
+    if negators:
+        return negators % 2 == 1
     joined = " ".join(words)
     return "as opposed to" in joined
 
@@ -139,7 +178,7 @@ class _VerdictsMixin(_ParserState):
         """The verdict, level and negation of one verdict word in its context, or None when it states nothing."""
         masked, low = self.masked, self.low
         before = low[max(unit.start, start - 90) : start]
-        cut = max(before.rfind(";"), before.rfind(":"), before.rfind("|"), before.rfind("("), before.rfind("\u2014"), before.rfind("\u2013"))
+        cut = _clause_start(before)
         if ", " in before:
             for m in _CLAUSE_CUT.finditer(before, max(cut, 0)):
                 cut = max(cut, m.end() - 1)
@@ -169,6 +208,8 @@ class _VerdictsMixin(_ParserState):
         if not concessive and (after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]):
             return None
         level = word.strength
+        if _SUPERSEDED.search(before):
+            level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "an optimist might label it PROCEED"
         if concessive:
             level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
         if not vw.MODALS.isdisjoint(words):
@@ -243,6 +284,10 @@ class _VerdictsMixin(_ParserState):
             level = max(level - 1, vw.WEAK)
         return (level, not hit.derived)
 
+    def _revision(self, hit: _Hit) -> bool:
+        """Whether the verdict word follows a cue of a considered or revised statement in its sentence."""
+        return _COMMITTED_CUE.search(self.low, max(self.units[hit.unit].start, hit.start - 80), hit.start) is not None
+
     def _choose(self, evidence: list[_Evidence]) -> tuple[str | None, Span | None]:
         """The gate's verdict from its evidence.
 
@@ -255,6 +300,11 @@ class _VerdictsMixin(_ParserState):
         """
         if not evidence:
             return None, None
+        # An explicit revision ("looking again, gate 2 fails", "my verdict on the moat is REJECT") wins wherever it sits: the last one.
+        revisions = [ev for ev in evidence if self._level(ev.hit) >= vw.COMMITTED and self._revision(ev.hit)]
+        if revisions:
+            last = max(revisions, key=lambda ev: ev.hit.start)
+            return last.hit.verdict, (last.hit.start, last.hit.end)
         sections: dict[int, list[_Evidence]] = {}
         for ev in evidence:
             sections.setdefault(ev.section, []).append(ev)
