@@ -4,7 +4,8 @@
 
 RESPONSE is a text file (``-`` reads standard input). The table shows each
 extracted item with where it came from (line:column in RESPONSE) and the
-words themselves; ``json`` prints :meth:`ipb.scoring.parse.ParsedResponse.to_dict`
+words themselves, each gate verdict and the final verdict with its confidence
+(0-1) and the competing reading (runner-up) where there is one; ``json`` prints :meth:`ipb.scoring.parse.ParsedResponse.to_dict`
 with character offsets. Exit status: 0 when parsed, 1 on a parse failure
 (the trace still printed, with its reason) or an unreadable file.
 """
@@ -113,6 +114,7 @@ def _print_table(parsed: ParsedResponse, text: str) -> None:
     table.add_column("#", justify="right")
     table.add_column("Gate")
     table.add_column("Verdict")
+    table.add_column("Conf.", justify="right")
     table.add_column("Elements")
     table.add_column("From (line:col) and text")
     for g in parsed.gates:
@@ -122,13 +124,18 @@ def _print_table(parsed: ParsedResponse, text: str) -> None:
         sources = [f"gate ({g.how}) {_where(text, g.mention)} '{_quote(text, g.mention)}'"]
         if g.verdict_span is not None:
             sources.append(f"verdict {_where(text, g.verdict_span)} '{_quote(text, g.verdict_span)}'")
+        if g.runner_up is not None:
+            sources.append(f"runner-up {g.runner_up} {_where(text, g.runner_up_span)} '{_quote(text, g.runner_up_span)}'")
         for element, span in zip(g.elements, g.element_spans):
             sources.append(f"{_escape(element)}: {_where(text, span)} '{_quote(text, span)}'")
-        table.add_row(str(g.gate), _escape(g.name), shown, _escape("\n".join(g.elements)), "\n".join(sources))
+        table.add_row(str(g.gate), _escape(g.name), shown, f"{g.confidence:.2f}", _escape("\n".join(g.elements)), "\n".join(sources))
     out.print(table)
     rows: list[tuple[str, str, str]] = []
     if parsed.final_verdict is not None:
-        rows.append(("final verdict", parsed.final_verdict, _source(text, parsed.final_verdict_span)))
+        rows.append(("final verdict", f"{parsed.final_verdict} (confidence {parsed.final_confidence:.2f})",
+                     _source(text, parsed.final_verdict_span)))
+        if parsed.final_runner_up is not None:
+            rows.append(("final runner-up", parsed.final_runner_up, _source(text, parsed.final_runner_up_span)))
     else:
         rows.append(("final verdict", "-", ""))
     for inv in parsed.invented:

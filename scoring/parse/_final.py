@@ -9,6 +9,7 @@ from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
+from ipb.scoring.parse._confidence import final_confidence
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
@@ -20,12 +21,21 @@ _LOWER_OUTCOME_CUE = frozenset({"would", "will", "should", "must", "i", "we", "i
                                 "decision", "therefore", "thus", "so", "hence", "to", "ultimately", "buffett", "berkshire"})
 
 
+#: Before an outcome word in its sentence: the outcome is conceded or imagined, not the writer's verdict.
+_CONCEDED = re.compile(
+    r"(?i)\b(?:though|although|even\s+though|whereas|while|optimists?|bulls?|enthusiasts?)\b[^.;\n]{0,60}\Z"
+    r"|\b(?:would|could|might)\s+(?:make\s+sense|turn\s+(?:this|it)\s+into|become|be\s+an?)\b[^.;\n]{0,30}\Z"
+    r"|\b(?:turn(?:s|ed)?\s+(?:this|it)\s+into|at\s+a\s+lower\s+price|below\s+\$?\d[^.;\n]{0,20})[^.;\n]{0,30}\Z"
+)
+
+
 class _FinalVerdictMixin(_ParserState):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
     # ------------------------------------------------------------------ final verdict
 
     def _final_verdict(self) -> tuple[str | None, Span | None]:
+        """The final verdict and its span; its confidence and runner-up are left in ``self.final_reading``."""
         masked = self.masked
         ix = self.ix
         candidates: list[tuple[int, int, str, Span]] = []  # (level, position, outcome, span)
@@ -57,6 +67,8 @@ class _FinalVerdictMixin(_ParserState):
                     return
             if any(w in vw.MODALS for w in words):
                 level -= 1
+            if _CONCEDED.search(before):
+                level -= 2  # "DECLINE, though an optimist would INVEST", "a lower price could turn this into an INVEST"
             candidates.append((level, start, outcome, (start, end)))
 
         if ix.outcome_re is not None:
@@ -99,6 +111,7 @@ class _FinalVerdictMixin(_ParserState):
             return None, None
         top = max(c[0] for c in candidates)
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
+        self.final_reading = final_confidence(candidates, outcome, span)
         return outcome, span
 
     def _after_final_cue(self, u: int, pos: int) -> bool:

@@ -19,6 +19,7 @@ from ipb.scoring._text import (
 )
 from ipb.scoring.parse._card import _index
 from ipb.scoring.parse._citations import _CitationsMixin
+from ipb.scoring.parse._confidence import _ConfidenceMixin
 from ipb.scoring.parse._common import (
     DEFAULT_EMBED_CUTOFF,
     DEFAULT_SCORE_CUTOFF,
@@ -43,7 +44,7 @@ from ipb.scoring.parse._verdicts import _VerdictsMixin
 from ipb.errors import ParseError
 
 
-class _Parser(_LayoutMixin, _ReferencesMixin, _ParaphraseMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin):
+class _Parser(_LayoutMixin, _ReferencesMixin, _ParaphraseMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -90,6 +91,7 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _ParaphraseMixin, _VerdictsMixin, 
             self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")
         self._find_elements(result.gates)
         result.final_verdict, result.final_verdict_span = self._final_verdict()
+        result.final_confidence, result.final_runner_up, result.final_runner_up_span = self.final_reading
         result.invented = self._dedupe_invented()
         result.numbers = [NumberMention(n.text, n.value, n.unit, (n.start, n.end)) for n in self.all_numbers]
         result.years_found = [YearMention(y, (s, e)) for y, s, e in find_years(self.masked, limit=MAX_YEARS)]

@@ -60,6 +60,7 @@ class _ParserState:
     hits: list[_Hit]
     structural: bool
     blanked: int
+    final_reading: tuple[float, str | None, Span | None]
     unit_hits: dict[int, list[_Hit]]
     anchors: dict[int, _Anchor]
     invented: list[InventedGate]
@@ -97,6 +98,7 @@ class _ParserState:
         self.hits = []
         self.structural = False
         self.blanked = 0
+        self.final_reading = (0.0, None, None)
         self.unit_hits = {}
         self.anchors = {}
         self.invented = []
@@ -112,3 +114,6 @@ class _ParserState:
         def _tight_owner(self, hit: _Hit, u: int) -> tuple[int, ...] | None: ...
         def _level(self, hit: _Hit) -> int: ...
         def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]: ...
+        def _rank(self, ev: _Evidence) -> tuple[int, bool]: ...
+        def _revision(self, hit: _Hit) -> bool: ...
+        def _gate_confidence(self, evidence: list[_Evidence], verdict: str | None, span: Span | None, how: str) -> tuple[float, str | None, Span | None]: ...

@@ -9,7 +9,7 @@ from typing import Any, Literal, Protocol, Union
 from ipb.errors import ParseError
 
 #: Version of the dictionary :meth:`ParsedResponse.to_dict` returns.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 Span = tuple[int, int]
 
@@ -44,7 +44,10 @@ class GateTrace:
     ``elements`` the card's required elements found in the gate's sections
     (templates such as ``price {price}`` rendered with the number the text
     gives: ``price $50B``), with ``element_spans``. ``how`` is how the gate
-    was recognised: name, alias, number, fuzzy or embedding.
+    was recognised: name, alias, id, number, fuzzy, words (a part of one
+    gate's name or aliases) or embedding. ``confidence`` (0-1) is how sure the
+    reading is, ``runner_up`` / ``runner_up_span`` the strongest competing
+    verdict for this gate, if any (see :mod:`ipb.scoring.parse._confidence`).
     """
 
     gate: int
@@ -56,6 +59,9 @@ class GateTrace:
     verdict_span: Span | None = None
     elements: list[str] = field(default_factory=list)
     element_spans: list[Span] = field(default_factory=list)
+    confidence: float = 1.0
+    runner_up: str | None = None
+    runner_up_span: Span | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +74,8 @@ class GateTrace:
             "how": self.how,
             "verdict_span": _span(self.verdict_span),
             "element_spans": [_span(s) for s in self.element_spans],
+            "confidence": self.confidence,
+            "runner_up": None if self.runner_up is None else {"verdict": self.runner_up, "span": _span(self.runner_up_span)},
         }
 
 
@@ -138,6 +146,9 @@ class ParsedResponse:
 
     ``status`` is ``ok`` or ``parse_failure`` (then ``reason`` says why, and
     the response must be recorded as unscored, not as wrong).
+    ``final_confidence`` (0-1; 0.0 when no final verdict was read) and
+    ``final_runner_up`` / ``final_runner_up_span`` (the strongest different
+    outcome stated) qualify the final verdict.
     """
 
     status: str
@@ -146,6 +157,9 @@ class ParsedResponse:
     gates: list[GateTrace] = field(default_factory=list)
     final_verdict: str | None = None
     final_verdict_span: Span | None = None
+    final_confidence: float = 0.0
+    final_runner_up: str | None = None
+    final_runner_up_span: Span | None = None
     invented: list[InventedGate] = field(default_factory=list)
     years_found: list[YearMention] = field(default_factory=list)
     attributions: list[Attribution] = field(default_factory=list)
@@ -187,6 +201,8 @@ class ParsedResponse:
             "gates": [g.to_dict() for g in self.gates],
             "final_verdict": self.final_verdict,
             "final_verdict_span": _span(self.final_verdict_span),
+            "final_confidence": self.final_confidence,
+            "final_runner_up": None if self.final_runner_up is None else {"verdict": self.final_runner_up, "span": _span(self.final_runner_up_span)},
             "invented_gates": self.invented_gates,
             "invented_gate_spans": [_span(g.span) for g in self.invented],
             "years": self.years,

@@ -379,5 +379,7 @@ class _VerdictsMixin(_ParserState):
             verdict, vspan = self._choose(by_gate.get(g, []))
             mention, how = self.gate_mention[g]
             span = self._section_span(g) or mention
-            traces.append(GateTrace(g, gate.name, verdict, span, mention, how, vspan))
+            trace = GateTrace(g, gate.name, verdict, span, mention, how, vspan)
+            trace.confidence, trace.runner_up, trace.runner_up_span = self._gate_confidence(by_gate.get(g, []), verdict, vspan, how)
+            traces.append(trace)
         return traces

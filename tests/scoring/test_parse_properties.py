@@ -67,6 +67,15 @@ def _check_spans(text: str) -> None:
             assert vw.VERDICT_PATTERN.search(inside(g["verdict_span"])) is not None
         for span in g["element_spans"]:
             assert inside(span).strip()
+        assert 0.0 <= g["confidence"] <= 1.0
+        if g["runner_up"] is not None:
+            assert g["runner_up"]["verdict"] in vw.VERDICTS and g["runner_up"]["verdict"] != g["verdict"]
+            inside(g["runner_up"]["span"])
+    assert 0.0 <= d["final_confidence"] <= 1.0
+    assert (d["final_confidence"] == 0.0) >= (d["final_verdict"] is None)
+    if d["final_runner_up"] is not None:
+        assert d["final_runner_up"]["verdict"] != d["final_verdict"]
+        inside(d["final_runner_up"]["span"])
     for number in d["numbers"]:
         assert inside(number["span"]) == number["text"]
     for year in d["year_mentions"]:
