@@ -46,6 +46,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from ipb.engine.numbers import NumberError, read_number
 from ipb.errors import CompileError, LintWarning, did_you_mean
 
 __all__ = [
@@ -110,9 +111,6 @@ DATE = ExprType("date")
 def category(values: Iterable[str]) -> ExprType:
     """A category type whose value must be one of ``values``."""
     return ExprType("category", values=tuple(values))
-
-
-_SCALE = {"K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "B": Decimal(10) ** 9, "T": Decimal(10) ** 12}
 
 
 # --------------------------------------------------------------------------- parser
@@ -988,23 +986,31 @@ class _Compiler(Transformer):
 
     @v_args(meta=True)
     def percent(self, meta: Any, children: list[Token]) -> Node:
-        return _constant(Decimal(str(children[0])[:-1]) / 100, RATIO, meta.start_pos, meta.end_pos)
+        return self._literal(children[0], RATIO, meta)
 
     @v_args(meta=True)
     def multiple(self, meta: Any, children: list[Token]) -> Node:
-        return _constant(Decimal(str(children[0])[:-1]), MULTIPLE, meta.start_pos, meta.end_pos)
+        return self._literal(children[0], MULTIPLE, meta)
 
     @v_args(meta=True)
     def money(self, meta: Any, children: list[Token]) -> Node:
-        return _constant(_scaled(str(children[0])[1:]), MONEY, meta.start_pos, meta.end_pos)
+        return self._literal(children[0], MONEY, meta)
 
     @v_args(meta=True)
     def scaled(self, meta: Any, children: list[Token]) -> Node:
-        return _constant(_scaled(str(children[0])), NUMBER, meta.start_pos, meta.end_pos)
+        return self._literal(children[0], NUMBER, meta)
 
     @v_args(meta=True)
     def decimal(self, meta: Any, children: list[Token]) -> Node:
-        return _constant(Decimal(str(children[0])), NUMBER, meta.start_pos, meta.end_pos)
+        return self._literal(children[0], NUMBER, meta)
+
+    def _literal(self, token: Token, type: ExprType, meta: Any) -> Node:
+        """A number token read by the project's one number reader (which bounds its size)."""
+        try:
+            value = read_number(str(token)).value
+        except NumberError as exc:
+            raise self._error(exc.message, meta, rule="number-limit") from None
+        return _constant(value, type, meta.start_pos, meta.end_pos)
 
     @v_args(meta=True)
     def set_(self, meta: Any, children: list[Any]) -> Node:
@@ -1063,12 +1069,6 @@ def _unescape(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
-
-
-def _scaled(text: str) -> Decimal:
-    if text and text[-1] in _SCALE:
-        return Decimal(text[:-1]) * _SCALE[text[-1]]
-    return Decimal(text)
 
 
 # --------------------------------------------------------------------------- functions
