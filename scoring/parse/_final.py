@@ -29,6 +29,25 @@ _CONCEDED = re.compile(
 )
 
 
+_NUMBER_WORD = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|all"
+_COUNT = re.compile(
+    rf"(?i)\b(?P<passed>{_NUMBER_WORD})\s+(?:of|out\s+of)\s+(?:the\s+)?(?P<total>{_NUMBER_WORD})\s+"
+    r"(?:(?:defensive\s+|graham\s+)?(?:tests?|criteria|criterion|gates?|checks?|screens?|hurdles?|conditions?|rules?|indicators?)\s+)?"
+    r"(?:are\s+|were\s+|is\s+)?(?:passed|pass|met|satisfied|cleared|clear)\b"
+    rf"(?:[^.;\n]{{0,40}}?\b(?:where|but|while|and|with)\s+(?P<all>all\s+)?(?P<required>{_NUMBER_WORD})?\s*(?:of\s+them\s+)?(?:are\s+|is\s+)?(?:required|needed|necessary))?"
+)
+_COUNT_TRIGGERS = [Trigger(w, _COUNT) for w in ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "one", "two", "three", "four", "five",
+                                                  "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "all")]
+_WORD_COUNTS = {w: k for k, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"))}
+
+
+def _count(word: str) -> int | None:
+    w = word.strip().lower()
+    if w.isdigit():
+        return int(w)
+    return _WORD_COUNTS.get(w)
+
+
 class _FinalVerdictMixin(_ParserState):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
@@ -82,6 +101,35 @@ class _FinalVerdictMixin(_ParserState):
                     continue
                 base = 2 if m.group(0).isupper() else 1
                 consider(m.start(), m.end(), outcome, base, u)
+        # verdict words of real reports ("signal": "bearish", "Rating: BUY"; a bare SELL in the conclusion) that are not
+        # the card's own outcome words, mapped to its pass / fail outcome
+        own = set(ix.outcome_of)
+        rated: set[int] = set()
+        for _, m in self._scan(vw.RATING_TRIGGERS, limit=MAX_OCCURRENCES):
+            word = re.sub(r"\s+", " ", m.group("word").lower())
+            u = self._unit_at(m.start("word"))
+            if u < 0 or _outcome_key(word) in own or m.start("word") in rated:
+                continue
+            rated.add(m.start("word"))
+            consider(m.start("word"), m.end("word"), ix.pass_outcome if vw.FINAL_SYNONYMS[word] else ix.fail_outcome, 3, u)
+        for _, m in self._scan(vw.SYNONYM_TRIGGERS, limit=MAX_OCCURRENCES):
+            word = re.sub(r"\s+", " ", m.group("word").lower())
+            u = self._unit_at(m.start())
+            if u < 0 or not self.units[u].final or _outcome_key(word) in own or m.start() in rated:
+                continue
+            consider(m.start(), m.end(), ix.pass_outcome if vw.FINAL_SYNONYMS[word] else ix.fail_outcome, 2, u)
+        # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
+        for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start())
+            if u < 0:
+                continue
+            passed, total = _count(m.group("passed")), _count(m.group("total"))
+            required = _count(m.group("required") or "") or (total if m.group("all") or not m.group("required") else None)
+            if passed is None or total is None or required is None or passed > total:
+                continue
+            if re.search(r"(?i)\b(?:must|should|needs?\s+to)\s*\Z", masked[max(0, m.start() - 30) : m.start()]):
+                continue  # "a stock must pass 5 of the 7 tests": a rule, not a count
+            consider(m.start(), m.end(), ix.pass_outcome if passed >= required else ix.fail_outcome, 3, u)
         for key, m in self._scan(vw.ACTION_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
             if u >= 0:

@@ -41,6 +41,7 @@ from ipb.scoring.parse._common import (
     _final_cue_label,
     _Unit,
 )
+from ipb.scoring.parse._references import _JSON_GATE_KEYS
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import InventedGate, Span
 
@@ -127,8 +128,13 @@ class _LayoutMixin(_ParserState):
             if line.kind in ("blank", "fence", "table_sep"):
                 self.line_units.append(ids)
                 continue
-            if line.kind in ("table", "json", "heading"):
+            if line.kind in ("table", "heading") or (line.kind == "json" and (line.end - line.body < 160 or line.key in _JSON_GATE_KEYS)):
                 spans: Iterable[Span] = [(line.start, line.end)]
+            elif line.kind == "json":
+                # a long JSON string ("reasoning": "Circle of competence: ... passed. Moat: ...") is prose: its sentences
+                found = list(sentence_spans(masked, line.body, line.end)) or [(line.body, line.end)]
+                found[0] = (line.start, found[0][1])
+                spans = found
             else:
                 # Sentences of the text after any list marker ("1." ends no sentence); the first keeps the marker.
                 found = list(sentence_spans(masked, line.body, line.end)) or [(line.body, line.end)]

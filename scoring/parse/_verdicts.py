@@ -28,7 +28,8 @@ _STATEMENT_END = re.compile(r"[.!;:]")
 _CONDITIONALS = frozenset(vw.CONDITIONALS)
 #: Table columns whose Yes / No cells are gate verdicts: "Pass?", "Meets the test?" / "Fail?", "Triggered?".
 _PASS_COLUMN = re.compile(r"(?:pass(?:ed|es)?|meets?(?: (?:the )?(?:test|criterion|criteria|threshold))?|met|satisfied|cleared?|clears)")
-_FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: triggered)?|triggered|rejected)")
+_FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: triggered)?|triggered|rejected|"
+                          r"(?:signal |indicator |warning |red flag |flag )?(?:present|flashing|flashes|lit|on)|red flag|warning sign|breach(?:ed)?)")
 _YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
 _YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
