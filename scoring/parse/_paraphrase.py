@@ -164,6 +164,10 @@ class _ParaphraseMixin(_ParserState):
                     self.anchors[li] = _Anchor(None, "number", span, invented=label)
                 continue
             sibling = line.block in blocks or (line.kind == "table" and self._table_has_anchor(li))
+            # a sibling of the gates' labels is an invented gate only when a verdict is given it: a row of figures
+            # ("Net income | $420M") or a heading such as "Executive summary" beside the gates is not one
+            if sibling and not has_verdict:
+                sibling = self._section_has_verdict(li) or self._row_has_verdict(li)
             if (has_verdict or sibling) and (sim is not None or self.embedder is False):
                 self.anchors[li] = _Anchor(None, "label", span, invented=label)
 
@@ -179,6 +183,10 @@ class _ParaphraseMixin(_ParserState):
             if any(self._level(h) >= vw.COMMITTED for u in self.line_units[k] for h in self.unit_hits.get(u, [])):
                 return True
         return False
+
+    def _row_has_verdict(self, li: int) -> bool:
+        """A table row with a committed verdict word in one of its cells."""
+        return self.lines[li].kind == "table" and any(self._level(h) >= vw.COMMITTED for u in self.line_units[li] for h in self.unit_hits.get(u, []))
 
     def _table_has_anchor(self, li: int) -> bool:
         k = li

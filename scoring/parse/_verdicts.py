@@ -12,7 +12,7 @@ import re
 from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._text import Line, normalize
+from ipb.scoring._text import Trigger, Line, normalize
 from ipb.scoring.parse._common import (
     _FIELD_VERDICT,
     _WORDS_APOS,
@@ -32,6 +32,14 @@ _FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: trigg
                           r"(?:signal |indicator |warning |red flag |flag )?(?:present|flashing|flashes|lit|on)|red flag|warning sign|breach(?:ed)?)")
 _YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
 _YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)
+_ANSWER_UNKNOWN = vw.VerdictWord(r"(?i:unknown|unclear|n/?a)", vw.INCONCLUSIVE, ("unknown", "unclear"), negatable=False)
+#: "Pass? Yes", "Meets the test? No", "Kill criterion triggered? No", "Fails? Unknown" (a label with its answer, in prose).
+_ANSWERED = re.compile(
+    r"(?i)\b(?:(?P<pass>pass(?:es|ed)?|met|meets?(?:\s+(?:the\s+)?(?:test|criterion|bar|threshold))?|satisfied|cleared?)"
+    r"|(?P<fail>fail(?:s|ed)?|killed|kill(?:\s+criterion)?(?:\s+(?:triggered|fired|hit))?|triggered|red\s+flag))"
+    r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false)\b"
+)
+_ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red")]
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
 _COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
 #: "passes, if only just": a concession after the verdict, not a condition on it.
@@ -124,13 +132,33 @@ class _VerdictsMixin(_ParserState):
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
-        extra = self._yes_no_cells()
+        extra = self._yes_no_cells() + self._answered_questions()
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
             for u in {hit.unit for hit in extra}:
                 self.unit_hits[u].sort(key=lambda h: h.start)
             self.hits: list[_Hit] = sorted(self.hits + extra, key=lambda h: h.start)
+
+    def _answered_questions(self) -> list[_Hit]:
+        """Inline labels with answers: "Pass? Yes" (PROCEED), "Pass? No" (REJECT), "Pass? Unknown" (INCONCLUSIVE);
+        "Kill criterion triggered? No" (PROCEED), "Fails? Yes" (REJECT). The answer word is the verdict word."""
+        out: list[_Hit] = []
+        for _, m in self._scan(_ANSWERED_TRIGGERS, limit=MAX_OCCURRENCES):
+            a, b = m.span("answer")
+            u = self._unit_at(a)
+            if u < 0:
+                continue
+            answer = m.group("answer").lower()
+            failing = m.group("fail") is not None
+            if answer in ("yes", "y", "true"):
+                word = _YES_REJECT if failing else _YES_PROCEED
+            elif answer in ("no", "n", "false"):
+                word = _YES_PROCEED if failing else _YES_REJECT
+            else:
+                word = _ANSWER_UNKNOWN
+            out.append(_Hit(a, b, word, u))
+        return out
 
     def _yes_no_cells(self) -> list[_Hit]:
         """Yes / No cells of a table column headed "Pass?", "Meets?" (or "Fail?", "Triggered?"), as verdict words."""
