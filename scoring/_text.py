@@ -644,6 +644,9 @@ def _classify(text: str, start: int, end: int, in_fence: bool) -> Line:
     return Line(start, end, "plain", body=body)
 
 
+_TITLE_STOP = re.compile(r"(?P<title>[A-Z][^.:;!?\n|]{0,40}?)\.[ \t]+(?=[A-Z])")
+
+
 def _label_after(text: str, body: int, end: int, *, whole: bool) -> tuple[int, int] | None:
     """The label that starts a heading or list item: up to the first delimiter, or the whole line."""
     s = _LEADING_SYMBOLS.match(text, body, end)
@@ -652,6 +655,9 @@ def _label_after(text: str, body: int, end: int, *, whole: bool) -> tuple[int, i
     b = _BOLD.match(text, body, end)
     if b is not None:
         return _label_in(text, b.start("inner"), b.end("inner"))
+    t = _TITLE_STOP.match(text, body, end)
+    if t is not None and len(t.group("title").split()) <= 4:
+        return t.start("title"), t.end("title")  # "1. Drift. After the equity rally ...": a title closed by a full stop
     limit = min(end, body + 160)
     d = _LABEL_END.search(text, body + 1, limit) if limit > body + 1 else None
     if d is not None:

@@ -61,6 +61,8 @@ def _invented_name(number_name: str, rest: str) -> str:
     return f"{number_name}: {rest}" if rest and normalize(rest) != normalize(number_name) else number_name
 
 
+#: A short label opening a sentence: "Psychology: ...", "Moat — ...", "**Valuation**: ..." (after a list marker or a JSON quote).
+_SENTENCE_LABEL = re.compile(r"[ \t>*_\"'-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}(?P<label>[A-Z][A-Za-z/&' -]{1,40}?)[*_]{0,2}[ \t]*(?::|\u2014|[ \t]-[ \t])")
 #: A label of at most this many content words may name a gate by a part of its name (see ``_part_of_one_gate``).
 MAX_PART_WORDS = 4
 
@@ -119,11 +121,37 @@ class _ReferencesMixin(_ParserState):
                 else:
                     continue  # "Gate 1" is both an alias and a number
             kept.append(mention)
+        kept = self._sentence_labels(kept)
         for mention in kept:
             mention.unit = self._unit_at(mention.start)
             if mention.unit >= 0:
                 self.unit_mentions.setdefault(mention.unit, []).append(mention)
         self.mentions = kept
+
+    def _sentence_labels(self, mentions: list[_Mention]) -> list[_Mention]:
+        """``mentions`` with the short labels that open a prose sentence and name a gate by a part of its name
+        ("Psychology: the bonus pool is tied to store count ..." for "Psychology Lens") added, in order."""
+        starts = {m.start for m in mentions}
+        added: list[_Mention] = []
+        cache: dict[str, int | None] = {}
+        for unit in self.units:
+            if self.lines[unit.line].kind not in ("plain", "json", "list", "label"):
+                continue
+            m = _SENTENCE_LABEL.match(self.masked, unit.start, min(unit.end, unit.start + 60))
+            if m is None:
+                continue
+            a, b = m.span("label")
+            if any(a <= s < b for s in starts) or len(added) >= MAX_OCCURRENCES:
+                continue
+            norm = normalize(m.group("label"))
+            if norm not in cache:
+                cache[norm] = self._part_of_one_gate(norm) if len(norm.split()) <= 3 else None
+            gate = cache[norm]
+            if gate is not None:
+                added.append(_Mention(a, b, (gate,), "words"))
+        if not added:
+            return mentions
+        return sorted([*mentions, *added], key=_mention_order)
 
     @staticmethod
     def _numbers_of(text: str) -> list[int]:
