@@ -12,13 +12,14 @@ import re
 from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._text import Trigger, Line, normalize
+from ipb.scoring._text import Line, Trigger, normalize
 from ipb.scoring.parse._common import (
     _FIELD_VERDICT,
     _WORDS_APOS,
     MAX_OCCURRENCES,
     _Evidence,
     _Hit,
+    _Mention,
     _Unit,
 )
 from ipb.scoring.parse._state import _ParserState
@@ -36,10 +37,12 @@ _ANSWER_UNKNOWN = vw.VerdictWord(r"(?i:unknown|unclear|n/?a)", vw.INCONCLUSIVE, 
 #: "Pass? Yes", "Meets the test? No", "Kill criterion triggered? No", "Fails? Unknown" (a label with its answer, in prose).
 _ANSWERED = re.compile(
     r"(?i)\b(?:(?P<pass>pass(?:es|ed)?|met|meets?(?:\s+(?:the\s+)?(?:test|criterion|bar|threshold))?|satisfied|cleared?)"
-    r"|(?P<fail>fail(?:s|ed)?|killed|kill(?:\s+criterion)?(?:\s+(?:triggered|fired|hit))?|triggered|red\s+flag))"
+    r"|(?P<fail>fail(?:s|ed)?|killed|kill(?:\s+criterion)?(?:\s+(?:triggered|fired|hit))?|triggered|red\s+flag|"
+    r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing))"
     r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false)\b"
 )
-_ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red")]
+_ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
+                                                      "indicator", "warning", "flashing")]
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
 _COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
 #: "passes, if only just": a concession after the verdict, not a condition on it.
@@ -277,6 +280,9 @@ class _VerdictsMixin(_ParserState):
             if mentions and all(m.gates == (unit.gate,) for m in mentions):
                 mentions = None  # every gate named here is the section's own
             owner = self._tight_owner(hit, hit.unit) if mentions else None
+            if owner and unit.gate not in owner and structural and label is not None and hit.start >= label[1] and mentions \
+                    and self._figure_between(mentions, owner, hit):
+                owner = None  # "Step 4: earnings yield 12.5% and ROC 38% — PROCEED": a measure with its figure on the gate's label line
             if owner and unit.gate not in owner:
                 if structural or unit.gate is None:
                     for g in owner:
@@ -312,6 +318,11 @@ class _VerdictsMixin(_ParserState):
         if ev.passing:
             level = max(level - 1, vw.WEAK)
         return (level, not hit.derived)
+
+    def _figure_between(self, mentions: list[_Mention], owner: tuple[int, ...], hit: _Hit) -> bool:
+        """Whether a figure stands between the owner's last mention (by name, not number) and the verdict word."""
+        last = max((m for m in mentions if m.gates and set(m.gates) <= set(owner) and m.end <= hit.start), key=lambda m: m.end, default=None)
+        return last is not None and last.how != "number" and any(c.isdigit() for c in self.masked[last.end : hit.start])
 
     def _revision(self, hit: _Hit) -> bool:
         """Whether the verdict word follows a cue of a considered or revised statement in its sentence."""
