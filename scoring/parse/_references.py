@@ -62,7 +62,13 @@ def _invented_name(number_name: str, rest: str) -> str:
 
 
 #: A short label opening a sentence: "Psychology: ...", "Moat — ...", "**Valuation**: ..." (after a list marker or a JSON quote).
-_SENTENCE_LABEL = re.compile(r"[ \t>*_\"'-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}(?P<label>[A-Z][A-Za-z/&' -]{1,40}?)[*_]{0,2}[ \t]*(?::|\u2014|[ \t]-[ \t])")
+_SENTENCE_LABEL = re.compile(r"[ \t>*_\"'-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}(?P<label>[A-Z][A-Za-z/&', -]{1,40}?)[*_]{0,2}[ \t]*(?::|\u2014|[ \t]-[ \t])")
+#: Words a label adds to a gate's name without naming it: "Drift check", "Funds test", "Drift gate".
+_GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates", "screen", "criterion", "criteria", "step", "filter",
+                            "rule", "hurdle", "question", "item", "point", "assessment", "analysis", "review", "verdict", "call"})
+#: Discourse words that may open a label: "First, the downside".
+_DISCOURSE_WORDS = frozenset({"first", "firstly", "second", "secondly", "third", "thirdly", "fourth", "fifth", "next", "then", "finally",
+                              "lastly", "also", "now", "on", "as", "for", "the", "a", "an", "to", "turning"})
 #: A label of at most this many content words may name a gate by a part of its name (see ``_part_of_one_gate``).
 MAX_PART_WORDS = 4
 
@@ -358,7 +364,10 @@ class _ReferencesMixin(_ParserState):
         Words are compared by stem; a label of more than :data:`MAX_PART_WORDS` content words, or one that fits two
         gates at the same tier, names none.
         """
-        stems = {stem(w) for w in norm.split() if w not in STOPWORDS and len(w) > 1 and not w.isdigit()}
+        words = norm.split()
+        while words and words[0] in _DISCOURSE_WORDS:
+            words = words[1:]  # "First, the downside", "Next: sizing"
+        stems = {stem(w) for w in words if w not in STOPWORDS and w not in _GENERIC_WORDS and len(w) > 1 and not w.isdigit()}
         if not stems or len(stems) > MAX_PART_WORDS:
             return None
         for tier in (0, 1):
