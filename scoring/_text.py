@@ -1,4 +1,4 @@
-"""Text plumbing for the response parser: masking, layout, numbers, years, names.
+"""Text plumbing for the response parser: masking, layout, names (numbers and years: :mod:`ipb.scoring._numbers`).
 
 Everything here works on offsets into the original response. Reasoning traces
 are *masked* (replaced by spaces, newlines kept) rather than cut out, so the
@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import json
 import re
-from operator import itemgetter
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, Iterable, Iterator, Sequence
+
+from ipb.scoring._numbers import NumberMatch, find_numbers, find_years
 
 __all__ = [
     "mask_reasoning",
@@ -320,7 +322,7 @@ def plain_spacing(text: str) -> str:
     No-break and other typographic spaces become spaces, full-width ASCII
     ("Ｇａｔｅ ５") becomes ASCII, a carriage return not followed by a newline
     (old Mac line ends) becomes a newline, and terminal colour codes
-    (``\x1b[31m``) become spaces.
+    (``\x1b[31m``) and NUL characters become spaces.
 
     >>> plain_spacing("Gate\u00a05:\x1b[31m REJECT\x1b[0m\r\uff27\uff41\uff54\uff45 \uff16")
     'Gate 5:      REJECT    \nGate 6'
@@ -330,6 +332,8 @@ def plain_spacing(text: str) -> str:
         out = _LONE_CR.sub("\n", out)
     if "\x1b" in out:
         out = _ANSI.sub(lambda m: " " * len(m.group()), out)
+    if "\x00" in out:
+        out = out.replace("\x00", " ")
     return out
 
 
@@ -402,26 +406,33 @@ def fold_repeated_lines(text: str, min_run: int = MIN_REPEAT_RUN,
     return blank_spans(text, [(start, stop) for _, start, stop in runs]), runs
 
 
+#: This many NUL bytes in the first 64 KiB make a text binary (fewer are read as spaces).
+BINARY_NULS = 3
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
 
 
 def binary_reason(text: str) -> str | None:
     """Why ``text`` is binary junk rather than a response, or None.
 
-    NUL bytes, or more than 10% control or replacement characters in the
-    first 64 KiB.
+    More than 10% control or replacement characters in the first 64 KiB, or
+    at least :data:`BINARY_NULS` NUL bytes in it. A stray NUL or two in an
+    answer (a copy-paste or a streaming glitch) does not make it binary:
+    :func:`plain_spacing` turns them into spaces.
 
     >>> binary_reason("Gate 1: PROCEED") is None
+    True
+    >>> binary_reason("Gate 1: PROCEED\\x00 - the moat is wide") is None
     True
     >>> binary_reason("\\x00\\x01PK\\x03\\x04")
     'binary data: contains NUL bytes'
     """
-    if "\x00" in text:
-        return "binary data: contains NUL bytes"
     head = text[:65536]
     if not head:
         return None
+    nuls = head.count("\x00")
     bad = len(_CONTROL.findall(head))
+    if nuls >= BINARY_NULS or (nuls and bad * 10 > len(head)):
+        return "binary data: contains NUL bytes"
     if bad * 10 > len(head):
         return f"binary data: {bad} of {len(head)} characters are control or undecodable characters"
     return None
@@ -563,6 +574,9 @@ def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_SENTENCE_INSIDE = re.compile(r"[a-z0-9)][.!?][ \t]+[A-Z]")
+
+
 def _classify(text: str, start: int, end: int, in_fence: bool) -> Line:
     line = text[start:end]
     stripped = line.strip()
@@ -621,12 +635,16 @@ def _classify(text: str, start: int, end: int, in_fence: bool) -> Line:
     d = _PLAIN_DELIM.search(text, body + 2, min(end, body + 84))
     if d is not None and "|" not in text[body : d.start()] and not text.startswith("http", body):
         s_, e_ = _strip_span(text, body, d.start())
-        if e_ - s_ >= 2:
+        # a sentence end before the colon: the line is prose ("reports its mistakes first. No reason to doubt them: PROCEED")
+        if e_ - s_ >= 2 and _SENTENCE_INSIDE.search(text, s_, e_) is None:
             return Line(start, end, "label", label=(s_, e_), body=body)
     if end - body <= 60 and not any(c in ".!?" for c in text[max(body, end - 2):end]):
         # A short line on its own, such as "Circle of Competence" above a paragraph.
         return Line(start, end, "short", label=_strip_span(text, body, end), body=body)
     return Line(start, end, "plain", body=body)
+
+
+_TITLE_STOP = re.compile(r"(?P<title>[A-Z][^.:;!?\n|]{0,40}?)\.[ \t]+(?=[A-Z])")
 
 
 def _label_after(text: str, body: int, end: int, *, whole: bool) -> tuple[int, int] | None:
@@ -637,6 +655,9 @@ def _label_after(text: str, body: int, end: int, *, whole: bool) -> tuple[int, i
     b = _BOLD.match(text, body, end)
     if b is not None:
         return _label_in(text, b.start("inner"), b.end("inner"))
+    t = _TITLE_STOP.match(text, body, end)
+    if t is not None and len(t.group("title").split()) <= 4:
+        return t.start("title"), t.end("title")  # "1. Drift. After the equity rally ...": a title closed by a full stop
     limit = min(end, body + 160)
     d = _LABEL_END.search(text, body + 1, limit) if limit > body + 1 else None
     if d is not None:
@@ -847,116 +868,6 @@ def stem(word: str) -> str:
 def content_stems(text: str) -> list[str]:
     """The stems of the words of ``text`` that are not stopwords."""
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
-
-
-# --------------------------------------------------------------------------- numbers and years
-
-_SCALE = {"t": 10**12, "tn": 10**12, "trillion": 10**12, "b": 10**9, "bn": 10**9, "billion": 10**9, "m": 10**6, "mm": 10**6,
-          "mn": 10**6, "million": 10**6, "k": 10**3, "thousand": 10**3}
-_NUMBER = re.compile(
-    r"(?<![\w.$])(?P<money>(?P<msign>[-\u2212\u2013][ \t]?)?(?:US|USD[ \t]?)?\$[ \t]?(?P<msign2>[-\u2212])?"
-    r"(?P<mnum>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<mdec>\.\d{1,8})?(?:[ \t]?(?P<mscale>trillion|billion|million|thousand|tn|bn|mm|mn|[TBMKk])\b)?)"
-    r"|(?<![\w.$/])(?P<sign>[-\u2212][ \t]?)?(?P<num>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<dec>\.\d{1,8})?"
-    r"(?:(?P<x>[xX](?![A-Za-z0-9])|[ \t]?\u00d7)"
-    r"|[ \t]?(?P<pct>%|percent\b|per[ \t]cent\b|pct\b)"
-    r"|(?P<frac>/(?P<den>\d{1,4})(?![\w/.]))"
-    r"|[ \t](?P<scale>trillion|billion|million)\b)"
-)
-
-
-@dataclass(frozen=True)
-class NumberMatch:
-    """A number with a unit in the response: ``unit`` is money (USD), multiple, ratio (95% is 0.95) or fraction."""
-
-    start: int
-    end: int
-    text: str
-    value: float
-    unit: str
-
-
-def _to_float(integer: str, decimals: str | None) -> float:
-    return float(integer.replace(",", "") + (decimals or ""))
-
-
-_NUMBER_CANDIDATE = re.compile(r"\$|\d+")
-_SIGNS = "-\u2212\u2013"
-
-
-def _number_matches(text: str) -> Iterator[re.Match[str]]:
-    """``_NUMBER.finditer(text)``, tried only at a ``$`` or a digit (and the sign or ``US`` before it)."""
-    end = 0
-    for c in _NUMBER_CANDIDATE.finditer(text):
-        p = c.start()
-        if p < end:
-            continue
-        start = p
-        if text[p] == "$":
-            for prefix in ("USD ", "USD\t", "USD", "US"):
-                if text.startswith(prefix, p - len(prefix)) and p - len(prefix) >= end:
-                    start = p - len(prefix)
-                    break
-        if start >= end + 1 and text[start - 1] in _SIGNS:
-            start -= 1
-        elif start >= end + 2 and text[start - 1] in " \t" and text[start - 2] in _SIGNS:
-            start -= 2
-        m = _NUMBER.match(text, start)
-        if m is None and start != p:
-            m = _NUMBER.match(text, p)
-        if m is not None:
-            end = m.end()
-            yield m
-
-
-def find_numbers(text: str, limit: int | None = None) -> list[NumberMatch]:
-    """Every money amount, multiple, percentage and fraction in ``text``, in order.
-
-    A leading minus may be ASCII or the unicode minus (−). With ``limit``,
-    at most that many (the first) are returned.
-
-    >>> [(n.text, n.value, n.unit) for n in find_numbers("$5B ARR at 10x, 95% retention, −$2B, 2/3 of NCAV")]
-    [('$5B', 5000000000.0, 'money'), ('10x', 10.0, 'multiple'), ('95%', 0.95, 'ratio'), ('−$2B', -2000000000.0, 'money'), ('2/3', 0.6667, 'fraction')]
-    """
-    found: list[NumberMatch] = []
-    for m in _number_matches(text):
-        if limit is not None and len(found) >= limit:
-            break
-        if m.group("money") is not None:
-            value = _to_float(m.group("mnum"), m.group("mdec"))
-            scale = m.group("mscale")
-            if scale:
-                value *= _SCALE[scale.lower()] if scale.lower() in _SCALE else 1
-            if m.group("msign") or m.group("msign2"):
-                value = -value
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "money"))
-            continue
-        value = _to_float(m.group("num"), m.group("dec"))
-        if m.group("sign"):
-            value = -value
-        if m.group("x") is not None:
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "multiple"))
-        elif m.group("pct") is not None:
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / 100, 10), "ratio"))
-        elif m.group("frac") is not None:
-            den = int(m.group("den"))
-            if den == 0 or m.group("dec") or den > 1000:
-                continue
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / den, 4), "fraction"))
-        elif m.group("scale") is not None:
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), value * _SCALE[m.group("scale").lower()], "number"))
-    return found
-
-
-_YEAR = re.compile(r"(1[6-9]\d\d|20\d\d)(?<![\w$.,/\u2212-]\d{4})(?:s\b|(?![\w%\u00d7$]|[.,]\d))")
-
-
-def find_years(text: str) -> list[tuple[int, int, int]]:
-    """Every calendar year (1600-2099) in ``text`` as (year, start, end); "1990s" counts as 1990.
-
-    >>> find_years("the 1986 letter, not 1990; $2000 and 2,019 are not years")
-    [(1986, 4, 8), (1990, 21, 25)]
-    """
-    return [(int(m.group(1)), m.start(1), m.end(1)) for m in _YEAR.finditer(text)]
 
 
 # --------------------------------------------------------------------------- names

@@ -149,6 +149,16 @@ class ScoreOptions:
         fallback (:data:`ipb.scoring.parse.DEFAULT_EMBED_CUTOFF`, calibrated
         for MiniLM; recalibrate with ``bench/parse_calibration.py`` for
         another encoder).
+    parse : callable, optional
+        The extractor: ``parse(text, card, *, embedder, embed_cutoff) ->
+        ParsedResponse``; default :func:`ipb.scoring.parse.parse_response`
+        (the rules). ``ipb score --extractor llm|both`` injects one from
+        :mod:`ipb.respond.extract` (scoring imports nothing of respond).
+    min_confidence : float, optional
+        Readings (gate verdicts, the final verdict) below this confidence are
+        listed in the target's ``review`` entry for a human to check; they
+        are still scored and counted like every other reading. None: no
+        ``review`` entry.
     """
 
     seed: int = 0
@@ -160,6 +170,8 @@ class ScoreOptions:
     max_chars: int = DEFAULT_MAX_CHARS
     metric_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     embed_cutoff: float = DEFAULT_EMBED_CUTOFF
+    parse: Callable[..., Any] | None = None
+    min_confidence: float | None = None
 
     def resolved_encoder(self) -> Encoder:
         """The encoder a run uses: the given or default one, cached; :class:`NullEncoder` without embeddings."""
@@ -421,8 +433,11 @@ class _TargetWork:
     reason: str | None = None
     note: str | None = None
     scores: dict[str, Any] = field(default_factory=dict)
+    #: Readings below ``ScoreOptions.min_confidence`` (None when no threshold was set).
+    review: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {} if self.review is None else {"review": self.review}
         return {
             "card": self.target.card_id,
             "investor": self.target.investor,
@@ -438,7 +453,27 @@ class _TargetWork:
             "layer_composite": self.scores.get("layer_composite"),
             "w1_composite": self.scores.get("w1_composite"),
             "basp_strict": self.scores.get("basp_strict"),
+            **extra,
         }
+
+
+def _below(parsed: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
+    """The readings of one parsed answer whose confidence is below ``threshold``: each gate verdict, then the final verdict.
+
+    >>> _below({"status": "ok", "gates": [{"gate": 2, "verdict": "REJECT", "confidence": 0.5, "verdict_span": [4, 10],
+    ...         "runner_up": {"verdict": "PROCEED", "span": [0, 3]}}], "final_verdict": None, "final_confidence": 0.0,
+    ...         "final_verdict_span": None, "final_runner_up": None}, 0.6)
+    [{'reading': 'gate 2', 'verdict': 'REJECT', 'confidence': 0.5, 'span': [4, 10], 'runner_up': {'verdict': 'PROCEED', 'span': [0, 3]}}, {'reading': 'final verdict', 'verdict': None, 'confidence': 0.0, 'span': None, 'runner_up': None}]
+    """
+    if parsed.get("status") != "ok":
+        return []
+    out = [{"reading": f"gate {g['gate']}", "verdict": g.get("verdict"), "confidence": g.get("confidence", 1.0),
+            "span": g.get("verdict_span"), "runner_up": g.get("runner_up")}
+           for g in parsed.get("gates", []) if g.get("confidence", 1.0) < threshold]
+    if parsed.get("final_confidence", 1.0) < threshold:
+        out.append({"reading": "final verdict", "verdict": parsed.get("final_verdict"), "confidence": parsed.get("final_confidence"),
+                    "span": parsed.get("final_verdict_span"), "runner_up": parsed.get("final_runner_up")})
+    return out
 
 
 @dataclass
@@ -702,14 +737,17 @@ class _Scorer:
         """Parse the response against each target's card and build each target's case."""
         from ipb.scoring.parse import parse_response
 
+        parse = self.options.parse or parse_response
         assert work.prepared is not None
         item = work.prepared.item
         sections = _target_sections(work.text, [t.target for t in work.targets]) if len(work.targets) > 1 else None
         for k, tw in enumerate(work.targets):
             tw.section = sections[k] if sections is not None else None
             text = work.text if tw.section is None else _keep(work.text, tw.section)
-            tw.parsed = parse_response(text, tw.target.compiled.card, embedder=self.embedder,
-                                       embed_cutoff=self.options.embed_cutoff).to_dict()
+            tw.parsed = parse(text, tw.target.compiled.card, embedder=self.embedder,
+                              embed_cutoff=self.options.embed_cutoff).to_dict()
+            if self.options.min_confidence is not None:
+                tw.review = _below(tw.parsed, self.options.min_confidence)
         if not any(tw.parsed is not None and tw.parsed.get("status") == "ok" for tw in work.targets):
             reasons = list(dict.fromkeys(str((tw.parsed or {}).get("reason") or "unparsed") for tw in work.targets))
             _unscored(work, "parse_failure", "; ".join(reasons))

@@ -64,6 +64,11 @@ __all__ = [
     "FINAL_LABEL",
     "PASS_ACTIONS",
     "FAIL_ACTIONS",
+    "FINAL_SYNONYMS",
+    "RATING_FIELD",
+    "RATING_TRIGGERS",
+    "SYNONYM_WORD",
+    "SYNONYM_TRIGGERS",
     "CONNECTIVE_TAIL",
 ]
 
@@ -261,6 +266,26 @@ ACTION_TRIGGERS: Final[list[Trigger]] = [
     *(Trigger(w, FAIL_ACTIONS, 0) for w in ("pass", "walk", "avoid", "reject", "decline", "turn", "stay", "no")),
     *(Trigger(w, PASS_ACTIONS, 1) for w in ("buy", "acquire", "go", "proceed", "make", "approve", "back", "fund")),
 ]
+
+#: The verdict words real reports use for a final call, mapped to the card's pass / fail outcome (key 1 / 0) when
+#: they are not the card's own outcome words: a rating or signal field ("signal": "bearish", "Rating: BUY") anywhere,
+#: the bare word in a conclusion. HOLD and WAIT are left unmapped (neither outcome of a buy decision).
+FINAL_SYNONYMS: Final = {
+    "strong buy": 1, "buy": 1, "accumulate": 1, "outperform": 1, "overweight": 1, "bullish": 1, "long": 1, "add": 1,
+    "strong sell": 0, "sell": 0, "avoid": 0, "skip": 0, "underperform": 0, "underweight": 0, "bearish": 0, "short": 0,
+    "pass at this price": 0, "pass for now": 0, "overvalued": 0, "too expensive": 0,
+}
+_SYNONYM_WORDS = "|".join(sorted((w.replace(" ", r"\s+") for w in FINAL_SYNONYMS), key=len, reverse=True))
+#: A rating or signal field: ``"signal": "bearish"``, ``Rating: BUY``, ``Recommendation - AVOID``.
+RATING_FIELD: Final = re.compile(
+    r'(?i)(?:"(?:signal|recommendation|rating|action|stance|call|decision|verdict)"[ \t]*:[ \t]*"[ \t]*'
+    r"|\b(?:signal|recommendation|rating|action|stance|call|decision|verdict)[ \t]*\**[ \t]*[:=\u2014-][ \t]*\**[ \t]*)"
+    rf"(?P<word>{_SYNONYM_WORDS})\b"
+)
+RATING_TRIGGERS: Final[list[Trigger]] = [Trigger(w, RATING_FIELD) for w in ("signal", "recommendation", "rating", "action", "stance", "call", "decision", "verdict", '"')]
+#: A bare synonym (checked only in the conclusion).
+SYNONYM_WORD: Final = re.compile(rf"(?i)\b(?P<word>{_SYNONYM_WORDS})\b")
+SYNONYM_TRIGGERS: Final[list[Trigger]] = [Trigger(w.split()[0], SYNONYM_WORD) for w in FINAL_SYNONYMS]
 
 #: Words after which a verdict word is part of a condition ("FAIL if ...", "INVEST only when ...").
 CONNECTIVE_TAIL: Final = frozenset({"if", "unless", "provided", "when", "once", "should", "assuming"})

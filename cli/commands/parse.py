@@ -4,7 +4,8 @@
 
 RESPONSE is a text file (``-`` reads standard input). The table shows each
 extracted item with where it came from (line:column in RESPONSE) and the
-words themselves; ``json`` prints :meth:`ipb.scoring.parse.ParsedResponse.to_dict`
+words themselves, each gate verdict and the final verdict with its confidence
+(0-1) and the competing reading (runner-up) where there is one; ``json`` prints :meth:`ipb.scoring.parse.ParsedResponse.to_dict`
 with character offsets. Exit status: 0 when parsed, 1 on a parse failure
 (the trace still printed, with its reason) or an unreadable file.
 """
@@ -17,11 +18,13 @@ import sys
 from bisect import bisect_right
 from decimal import Decimal
 from pathlib import Path
+from typing import Any, Optional
 
 import typer
 from rich.table import Table
 
 from ipb.cli._app import _VERDICT_STYLE, RunFormat, _escape, _fail, app, err, out
+from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
 from ipb.engine.execute import format_value
 from ipb.engine.registry import compiled_card
 from ipb.errors import IpbError, LoadError
@@ -38,6 +41,11 @@ def parse(
     embed: bool = typer.Option(True, "--embed/--no-embed", help="Use the sentence-embedding fallback for paraphrased gate names."),
     score_cutoff: float = typer.Option(DEFAULT_SCORE_CUTOFF, "--score-cutoff", help="rapidfuzz ratio (0-100) a label needs to match a gate name."),
     embed_cutoff: float = typer.Option(DEFAULT_EMBED_CUTOFF, "--embed-cutoff", help="Cosine similarity a label needs to match a gate by embedding (calibrated for the default MiniLM; see docs/scoring.md)."),
+    extractor: Extractor = typer.Option(Extractor.rules, "--extractor", help=EXTRACTOR_HELP),
+    llm_model: Optional[str] = LLM_MODEL,
+    llm_base_url: Optional[str] = LLM_BASE_URL,
+    cache_dir: Optional[Path] = CACHE_DIR,
+    no_cache: bool = NO_CACHE,
 ) -> None:
     """Parse RESPONSE, an answer to an item of CARD, into gates, verdicts, elements and citations."""
     if not 0.0 <= score_cutoff <= 100.0:  # also refuses NaN
@@ -49,14 +57,30 @@ def parse(
     try:
         compiled = compiled_card(card)
         text = _read(response)
+        llm = llm_extractor(extractor, llm_model, llm_base_url, cache_dir, no_cache)
     except IpbError as exc:
         raise _fail(exc) from None
-    parsed = parse_response(text, compiled.card, embedder=None if embed else False, score_cutoff=score_cutoff,
-                            embed_cutoff=embed_cutoff)
+    embedder = None if embed else False
+    rules = parse_response(text, compiled.card, embedder=embedder, score_cutoff=score_cutoff, embed_cutoff=embed_cutoff)
+    other = llm(text, compiled.card, embedder=embedder, embed_cutoff=embed_cutoff) if llm is not None else None
+    parsed = other if extractor is Extractor.llm and other is not None else rules
+    compared = None
+    if extractor is Extractor.both and other is not None:
+        from ipb.respond.extract import Agreement
+
+        compared = Agreement()
+        compared.add(rules, other, len(compiled.card.gates))
     if format is RunFormat.json:
-        out.print(json.dumps(parsed.to_dict(), indent=2, ensure_ascii=False), markup=False)
+        doc = parsed.to_dict()
+        if compared is not None and other is not None:
+            doc = {"rules": doc, "llm": other.to_dict(), "agreement": compared.summary(), "disagreements": compared.disagreements}
+        # straight to stdout: the console library would lay out megabytes of JSON (control characters are escaped by json)
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
     else:
         _print_table(parsed, text)
+        if compared is not None:
+            _print_agreement(compared, text)
     if not parsed.ok:
         err.print(f"parse failure: {parsed.reason}", markup=False)
         raise typer.Exit(code=1)
@@ -111,6 +135,7 @@ def _print_table(parsed: ParsedResponse, text: str) -> None:
     table.add_column("#", justify="right")
     table.add_column("Gate")
     table.add_column("Verdict")
+    table.add_column("Conf.", justify="right")
     table.add_column("Elements")
     table.add_column("From (line:col) and text")
     for g in parsed.gates:
@@ -120,13 +145,18 @@ def _print_table(parsed: ParsedResponse, text: str) -> None:
         sources = [f"gate ({g.how}) {_where(text, g.mention)} '{_quote(text, g.mention)}'"]
         if g.verdict_span is not None:
             sources.append(f"verdict {_where(text, g.verdict_span)} '{_quote(text, g.verdict_span)}'")
+        if g.runner_up is not None:
+            sources.append(f"runner-up {g.runner_up} {_where(text, g.runner_up_span)} '{_quote(text, g.runner_up_span)}'")
         for element, span in zip(g.elements, g.element_spans):
             sources.append(f"{_escape(element)}: {_where(text, span)} '{_quote(text, span)}'")
-        table.add_row(str(g.gate), _escape(g.name), shown, _escape("\n".join(g.elements)), "\n".join(sources))
+        table.add_row(str(g.gate), _escape(g.name), shown, f"{g.confidence:.2f}", _escape("\n".join(g.elements)), "\n".join(sources))
     out.print(table)
     rows: list[tuple[str, str, str]] = []
     if parsed.final_verdict is not None:
-        rows.append(("final verdict", parsed.final_verdict, _source(text, parsed.final_verdict_span)))
+        rows.append(("final verdict", f"{parsed.final_verdict} (confidence {parsed.final_confidence:.2f})",
+                     _source(text, parsed.final_verdict_span)))
+        if parsed.final_runner_up is not None:
+            rows.append(("final runner-up", parsed.final_runner_up, _source(text, parsed.final_runner_up_span)))
     else:
         rows.append(("final verdict", "-", ""))
     for inv in parsed.invented:
@@ -157,6 +187,24 @@ def _print_table(parsed: ParsedResponse, text: str) -> None:
         if kind == "note" or shown_of[kind] <= TABLE_ROWS_PER_KIND:
             extra.add_row(kind, _escape(value), source)
     out.print(extra)
+
+
+def _print_agreement(compared: Any, text: str) -> None:
+    """Per field: rules against LLM reading (Cohen's kappa over this answer's gates), then each disagreement with its spans."""
+    summary = compared.summary()
+    table = Table(title="rules vs llm extractor", title_justify="left", box=None)
+    for col in ("field", "kappa", "agreement", "n"):
+        table.add_column(col)
+    for name in ("gate_presence", "gate_verdicts", "final_verdict"):
+        f = summary[name]
+        table.add_row(name.replace("_", " "), "-" if f["kappa"] is None else f"{f['kappa']:.2f}",
+                      "-" if f["agreement"] is None else f"{f['agreement']:.2f}", str(f["n"]))
+    out.print(table)
+    for d in compared.disagreements:
+        where = [f"rules {_source(text, tuple(d['rules_span']))}" if d["rules_span"] else "",
+                 f"llm {_source(text, tuple(d['llm_span']))}" if d["llm_span"] else ""]
+        out.print(_escape(f"disagree on {d['field']}: rules {d['rules']}, llm {d['llm']}  " + "  ".join(w for w in where if w)),
+                  markup=False)
 
 
 def _number(value: float, unit: str) -> str:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Optional
 import typer
 
 from ipb.cli._app import _fail, app, err
+from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
 from ipb.errors import IpbError
 from ipb.scoring.adapters import FORMATS
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
@@ -69,6 +70,12 @@ def score(
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longest response parsed (characters); longer ones are unscored."),
     embed_cutoff: float = typer.Option(DEFAULT_EMBED_CUTOFF, "--embed-cutoff", help="Cosine similarity a gate label needs for the parser's embedding fallback (calibrated for the default MiniLM; see docs/scoring.md)."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal)."),
+    min_confidence: Optional[float] = typer.Option(None, "--min-confidence", help="Route gate and final verdicts read with a confidence below this (0-1) to review: listed in each record's targets[].review and counted; still scored."),
+    extractor: Extractor = typer.Option(Extractor.rules, "--extractor", help=EXTRACTOR_HELP),
+    llm_model: Optional[str] = LLM_MODEL,
+    llm_base_url: Optional[str] = LLM_BASE_URL,
+    cache_dir: Optional[Path] = CACHE_DIR,
+    no_cache: bool = NO_CACHE,
 ) -> None:
     """Score RESPONSES against ITEMS: every metric and FM flag per response, aggregates with bootstrap CIs."""
     if format not in FORMATS:
@@ -80,8 +87,23 @@ def score(
     if not -1.0 <= embed_cutoff <= 1.0:
         err.print(f"ipb score: --embed-cutoff is a cosine similarity in [-1, 1], not {embed_cutoff}", markup=False)
         raise typer.Exit(code=2)
+    if min_confidence is not None and not 0.0 <= min_confidence <= 1.0:
+        err.print(f"ipb score: --min-confidence is in [0, 1], not {min_confidence}", markup=False)
+        raise typer.Exit(code=2)
+    try:
+        llm = llm_extractor(extractor, llm_model, llm_base_url, cache_dir, no_cache)
+    except IpbError as exc:
+        raise _fail(exc) from None
+    compared = None
+    parse_fn = llm
+    if extractor is Extractor.both:
+        from ipb.respond.extract import Agreement, both_extractor
+
+        compared = Agreement()
+        parse_fn = both_extractor(llm, compared)
     options = ScoreOptions(seed=seed, n_resamples=resamples, embeddings=not no_embeddings,
-                           renormalize=not strict_composites, max_chars=max_chars, embed_cutoff=embed_cutoff)
+                           renormalize=not strict_composites, max_chars=max_chars, embed_cutoff=embed_cutoff,
+                           parse=parse_fn, min_confidence=min_confidence)
     callback, bar = _progress(sys.stderr.isatty() if progress is None else progress)
     try:
         result = run_score(items, responses, out, options, format=format, model=model, condition=condition,
@@ -98,6 +120,18 @@ def score(
         err.print(f"... and {len(invalid) - _SHOWN_ERRORS} more (every one is in {result.summary_path})", markup=False)
     for problem in result.summary["inputs"]["items"]["errors"][:_SHOWN_ERRORS]:
         err.print(f"{items}:{problem['line']}: {problem['message']}", markup=False)
+    if min_confidence is not None:
+        targets = [t for r in result.records for t in r.get("targets") or []]
+        readings = sum(len(t.get("review") or []) for t in targets)
+        answers = sum(1 for r in result.records if any(t.get("review") for t in r.get("targets") or []))
+        err.print(f"{readings} reading(s) in {answers} record(s) below --min-confidence {min_confidence}: routed to review "
+                  "(targets[].review in responses.jsonl); all are still scored and counted", markup=False)
+    if compared is not None:
+        agreement = compared.summary()
+        parts = [f"{name.replace('_', ' ')} kappa {'-' if f['kappa'] is None else format(f['kappa'], '.3f')} (n={f['n']})"
+                 for name, f in agreement.items() if isinstance(f, dict) and "kappa" in f]
+        err.print(f"rules vs llm extractor: {'; '.join(parts)}; {agreement['disagreements']} disagreement(s) "
+                  "(noted in each reading's notes; the rules reading is scored)", markup=False)
     counts = result.summary["counts"]
     err.print(
         f"scored {counts['scored']} of {counts['records']} record(s): {counts['parse_failures']} parse failure(s), "

@@ -266,7 +266,7 @@ def test_a_failing_embedder_leaves_a_note_not_an_exception() -> None:
     assert any("embedding fallback failed: RuntimeError: CUDA out of memory" in n for n in parsed.notes)
 
 
-@pytest.mark.parametrize("name", ["ipb.scoring.parse", "ipb.scoring._text", "ipb.scoring.verdict_words"])
+@pytest.mark.parametrize("name", ["ipb.scoring.parse", "ipb.scoring._text", "ipb.scoring._numbers", "ipb.scoring.verdict_words"])
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0 and result.attempted > 0
@@ -350,3 +350,30 @@ def test_a_paraphrase_does_not_take_over_a_gate_the_answer_names() -> None:
 def test_years_and_locators_inside_and_after_the_parentheses(cited: str, year: int, locator: str | None) -> None:
     [cite] = parse_response("Gate 1: PASS. See " + cited, BUFFETT, embedder=False).citations
     assert (cite.year, cite.locator) == (year, locator)
+
+
+# --------------------------------------------------------------------------- confidence (issue 13 item 3)
+
+
+def test_each_reading_carries_a_confidence_and_the_competing_reading() -> None:
+    """Hand-worked from the table in ipb.scoring.parse._confidence."""
+    text = (
+        "1. Circle of Competence: PROCEED.\n"
+        "2. Economic Moat: my first instinct was PROCEED, but margins fell. My verdict on the moat is REJECT.\n"
+        "3. Management: likely passes.\n"
+        "4. Intrinsic value: about $20B.\n"
+        "Final verdict: DECLINE, though an optimist would INVEST."
+    )
+    parsed = parse_response(text, BUFFETT, embedder=False)
+    got = [(g.gate, g.verdict, g.confidence, g.runner_up) for g in parsed.gates]
+    # 1: a label's word (level 4), nothing competing: 0.95. 2: the revision (level 4) against the set-aside PROCEED
+    # (weak, level 1; three below): 0.95 x 0.9. 3: hedged (level 2): 0.65. 4: no verdict, named by alias: 0.5.
+    assert got == [(1, "PROCEED", 0.95, None), (2, "REJECT", 0.855, "PROCEED"), (3, "PROCEED", 0.65, None), (4, None, 0.5, None)]
+    runner = parsed.gates[1].runner_up_span
+    assert runner is not None and text[runner[0] : runner[1]] == "PROCEED" and runner[0] < text.index("My verdict")
+    # final: DECLINE after the cue (level 4); INVEST conceded ("though an optimist", level 4 - 2 = 2, two below): 0.95 x 0.9
+    assert (parsed.final_verdict, parsed.final_confidence, parsed.final_runner_up) == ("DECLINE", 0.855, "INVEST")
+    d = parsed.to_dict()
+    assert d["gates"][1]["runner_up"] == {"verdict": "PROCEED", "span": list(runner)}
+    assert d["final_confidence"] == 0.855 and d["final_runner_up"]["verdict"] == "INVEST"
+    assert parse_response("1. Circle of Competence: PROCEED.", BUFFETT, embedder=False).final_confidence == 0.0

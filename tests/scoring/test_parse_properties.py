@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import ipb.scoring.parse as parse_module
 from ipb.engine.registry import compiled_card
-from ipb.scoring import _text
+from ipb.scoring import _numbers, _text
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse import parse_response
 
@@ -38,7 +38,7 @@ FRAGMENTS = [
     "<think>", "</think>", "<reasoning>", "```json\n", "```\n", '{"gate": 1, "name": "Moat", "verdict": "PASS"}',
     '{"gates": [', "]}", '"verdict": "FAIL"', "Final verdict: ", "DECLINE", "INVEST", "invest", "Buffett would pass.",
     "Buffett wrote that ", "According to Munger, ", "Graham's rule is that ", "the 1986 letter", "*Margin of Safety* (1991)",
-    "Berkshire Hathaway ", "Owner's Manual", "Security Analysis", "\x00", "\ufffd", "İ", "ß", "\u2028",
+    "Berkshire Hathaway ", "Owner's Manual", "Security Analysis", "\x00", "\u00a0", "\ufffd", "İ", "ß", "\u2028",
 ]
 structured = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=8)), max_size=40).map("".join)
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -67,6 +67,15 @@ def _check_spans(text: str) -> None:
             assert vw.VERDICT_PATTERN.search(inside(g["verdict_span"])) is not None
         for span in g["element_spans"]:
             assert inside(span).strip()
+        assert 0.0 <= g["confidence"] <= 1.0
+        if g["runner_up"] is not None:
+            assert g["runner_up"]["verdict"] in vw.VERDICTS and g["runner_up"]["verdict"] != g["verdict"]
+            inside(g["runner_up"]["span"])
+    assert 0.0 <= d["final_confidence"] <= 1.0
+    assert (d["final_confidence"] == 0.0) >= (d["final_verdict"] is None)
+    if d["final_runner_up"] is not None:
+        assert d["final_runner_up"]["verdict"] != d["final_verdict"]
+        inside(d["final_runner_up"]["span"])
     for number in d["numbers"]:
         assert inside(number["span"]) == number["text"]
     for year in d["year_mentions"]:
@@ -89,6 +98,7 @@ def _check_spans(text: str) -> None:
 
 
 @given(st.text(max_size=400))
+@example("Buffett wrote that 0\xa00")  # regression (claim not inside its span): the claim was read from the no-break-space-normalised text
 @SETTINGS
 def test_parse_never_raises_and_spans_hold_on_arbitrary_text(text: str) -> None:
     _check_spans(text)
@@ -121,7 +131,7 @@ def test_trigger_scan_equals_finditer_for_reasoning_tags(text: str) -> None:
 @given(st.text(alphabet="0123456789$-\u2212\u2013.,/%xX\u00d7 USDBMKkbnmiloth\n", max_size=60) | structured)
 @SETTINGS
 def test_number_scanner_equals_the_number_regex(text: str) -> None:
-    assert [m.span() for m in _text._number_matches(text)] == [m.span() for m in _text._NUMBER.finditer(text)]
+    assert [m.span() for m in _numbers._number_matches(text)] == [m.span() for m in _numbers._NUMBER.finditer(text)]
 
 
 @given(structured)

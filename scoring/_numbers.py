@@ -1,0 +1,201 @@
+"""Numbers and years in free text, for the response parser and the element matcher.
+
+Every money amount, multiple, percentage, fraction and calendar year in an
+answer, with offsets into the text. The regular expressions here only *find*
+numbers; their values are read by the one number reader of ipb,
+:func:`ipb.engine.numbers.read_number` (scenario facts, ``--set`` and
+expression literals read through it too), so ``($7M)`` is -7,000,000 here as
+in a scenario, ``(3.5)%`` is -0.035 and ``€1.234,5`` is 1,234.5 euros. Money in
+another currency than US dollars has the unit ``money:EUR`` / ``money:GBP``
+and is never matched as dollars. The regular expressions are linear in their
+input (no nested unbounded quantifiers).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import islice
+from dataclasses import dataclass
+from typing import Iterator
+
+from ipb.engine.numbers import NumberError, read_number
+
+__all__ = ["NumberMatch", "find_numbers", "find_years"]
+
+_SCALE = {"t": 10**12, "tn": 10**12, "trillion": 10**12, "b": 10**9, "bn": 10**9, "billion": 10**9, "m": 10**6, "mm": 10**6,
+          "mn": 10**6, "million": 10**6, "k": 10**3, "thousand": 10**3}
+_NUMBER = re.compile(
+    r"(?<![\w.$])(?P<money>(?P<msign>[-\u2212\u2013][ \t]?)?(?:US|USD[ \t]?)?\$[ \t]?(?P<msign2>[-\u2212])?"
+    r"(?P<mnum>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<mdec>\.\d{1,8})?(?:[ \t]?(?P<mscale>trillion|billion|million|thousand|tn|bn|mm|mn|[TBMKk])\b)?)"
+    r"|(?<![\w.$/])(?P<sign>[-\u2212][ \t]?)?(?P<num>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<dec>\.\d{1,8})?"
+    r"(?:(?P<x>[xX](?![A-Za-z0-9])|[ \t]?\u00d7)"
+    r"|[ \t]?(?P<pct>%|percent\b|per[ \t]cent\b|pct\b)"
+    r"|(?P<frac>/(?P<den>\d{1,4})(?![\w/.]))"
+    r"|[ \t](?P<scale>trillion|billion|million)\b)"
+)
+
+
+#: Shapes only the one reader knows: accounting negatives "($7M)", "(3.5)%" (a bare "(95%)" in prose is an aside, not a
+#: negative); euro and pound amounts
+#: ("€1.234,5", "£3bn", "EUR 12m", "12m EUR"). Found here, read by :func:`ipb.engine.numbers.read_number`.
+_OTHER = re.compile(
+    r"(?<![\w.$])\((?:US\$|\$|€|£)[ \t]?\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?\)"
+    r"|(?<![\w.$])\(\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?\)%"
+    r"|(?<![\w.$])[-\u2212]?(?:€|£|(?:EUR|GBP)[ \t]?)[-\u2212]?\d{1,3}(?:[,.\u00a0]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?"
+    r"|(?<![\w.$])[-\u2212]?\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?[ \t]?(?:EUR|GBP|€|£)(?![A-Za-z])"
+)
+_KIND = {"money": "money", "percent": "ratio", "multiple": "multiple", "number": "number"}
+
+
+@dataclass(frozen=True)
+class NumberMatch:
+    """A number with a unit in the response: ``unit`` is money (USD), money:EUR / money:GBP, multiple, ratio (95% is 0.95),
+    fraction, or number (a scale word: "5 billion")."""
+
+    start: int
+    end: int
+    text: str
+    value: float
+    unit: str
+
+
+def _to_float(integer: str, decimals: str | None) -> float:
+    return float(integer.replace(",", "") + (decimals or ""))
+
+
+_NUMBER_CANDIDATE = re.compile(r"\$|\d+")
+_SIGNS = "-\u2212\u2013"
+
+
+def _number_matches(text: str) -> Iterator[re.Match[str]]:
+    """``_NUMBER.finditer(text)``, tried only at a ``$`` or a digit (and the sign or ``US`` before it)."""
+    end = 0
+    for c in _NUMBER_CANDIDATE.finditer(text):
+        p = c.start()
+        if p < end:
+            continue
+        start = p
+        if text[p] == "$":
+            for prefix in ("USD ", "USD\t", "USD", "US"):
+                if text.startswith(prefix, p - len(prefix)) and p - len(prefix) >= end:
+                    start = p - len(prefix)
+                    break
+        if start >= end + 1 and text[start - 1] in _SIGNS:
+            start -= 1
+        elif start >= end + 2 and text[start - 1] in " \t" and text[start - 2] in _SIGNS:
+            start -= 2
+        m = _NUMBER.match(text, start)
+        if m is None and start != p:
+            m = _NUMBER.match(text, p)
+        if m is not None:
+            end = m.end()
+            yield m
+
+
+def _read(token: str) -> float | None:
+    """The value of ``token`` by :func:`ipb.engine.numbers.read_number`, as a float, or None when it refuses it."""
+    try:
+        return float(read_number(token.replace("\u2013", "-")).value)
+    except NumberError:
+        return None
+
+
+def _others(text: str, limit: int | None) -> list[NumberMatch]:
+    """Accounting negatives and euro / pound amounts (:data:`_OTHER`), read by the one reader."""
+    out: list[NumberMatch] = []
+    if "(" not in text and "€" not in text and "£" not in text and "EUR" not in text and "GBP" not in text:
+        return out
+    for m in _OTHER.finditer(text):
+        if limit is not None and len(out) >= limit:
+            break
+        try:
+            number = read_number(m.group(0).replace("\u00a0", " "))
+        except NumberError:
+            continue
+        unit = _KIND[number.kind]
+        if unit == "money" and number.currency not in (None, "USD"):
+            unit = f"money:{number.currency}"
+        if unit == "number":
+            continue  # "(2019)" or "(3)": no unit, not a figure the parser reports
+        out.append(NumberMatch(m.start(), m.end(), m.group(0), float(number.value), unit))
+    return out
+
+
+def find_numbers(text: str, limit: int | None = None) -> list[NumberMatch]:
+    """Every money amount, multiple, percentage and fraction in ``text``, in order.
+
+    A leading minus may be ASCII or the unicode minus (−). With ``limit``,
+    at most that many (the first) are returned.
+
+    >>> [(n.text, n.value, n.unit) for n in find_numbers("$5B ARR at 10x, 95% retention, −$2B, 2/3 of NCAV")]
+    [('$5B', 5000000000.0, 'money'), ('10x', 10.0, 'multiple'), ('95%', 0.95, 'ratio'), ('−$2B', -2000000000.0, 'money'), ('2/3', 0.6667, 'fraction')]
+    """
+    found: list[NumberMatch] = []
+    for m in _number_matches(text):
+        if limit is not None and len(found) >= limit:
+            break
+        if m.group("money") is not None:
+            value = _read(m.group(0))
+            if value is None:  # a shape the one reader refuses (none is known): the old arithmetic
+                value = _to_float(m.group("mnum"), m.group("mdec"))
+                scale = m.group("mscale")
+                if scale:
+                    value *= _SCALE[scale.lower()] if scale.lower() in _SCALE else 1
+                if m.group("msign") or m.group("msign2"):
+                    value = -value
+            found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "money"))
+            continue
+        value = _to_float(m.group("num"), m.group("dec"))
+        if m.group("sign"):
+            value = -value
+        if m.group("x") is not None:
+            found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "multiple"))
+        elif m.group("pct") is not None:
+            found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / 100, 10), "ratio"))
+        elif m.group("frac") is not None:
+            den = int(m.group("den"))
+            if den == 0 or m.group("dec") or den > 1000:
+                continue
+            found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / den, 4), "fraction"))
+        elif m.group("scale") is not None:
+            found.append(NumberMatch(m.start(), m.end(), m.group(0), value * _SCALE[m.group("scale").lower()], "number"))
+    others = _others(text, limit)
+    if not others:
+        return found
+    # an accounting negative or a euro amount covers the plain reading inside it ("$7M" in "($7M)", "1.234" in "€1.234,5")
+    merged: list[NumberMatch] = []
+    spans = sorted(others, key=lambda n: n.start)
+    k = 0
+    for n in found:
+        while k < len(spans) and spans[k].end <= n.start:
+            merged.append(spans[k])
+            k += 1
+        if k < len(spans) and spans[k].start < n.end:
+            continue
+        merged.append(n)
+    merged.extend(spans[k:])
+    out: list[NumberMatch] = []
+    for n in merged:
+        if out and n.start < out[-1].end:
+            continue
+        out.append(n)
+    return out[:limit] if limit is not None else out
+
+
+_YEAR = re.compile(r"(1[6-9]\d\d|20\d\d)(?<![\w$.,/\u2212-]\d{4})(?:s\b|(?![\w%\u00d7$]|[.,]\d))")
+
+
+def find_years(text: str, limit: int | None = None) -> list[tuple[int, int, int]]:
+    """Every calendar year (1600-2099) in ``text`` as (year, start, end); "1990s" counts as 1990.
+
+    With ``limit``, at most that many (the first) are returned.
+
+    >>> find_years("the 1986 letter, not 1990; $2000 and 2,019 are not years")
+    [(1986, 4, 8), (1990, 21, 25)]
+    >>> find_years("1986 1987 1988", limit=2)
+    [(1986, 0, 4), (1987, 5, 9)]
+    """
+    matches = _YEAR.finditer(text)
+    if limit is not None:
+        matches = islice(matches, limit)
+    return [(int(m.group(1)), m.start(1), m.end(1)) for m in matches]

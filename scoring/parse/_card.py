@@ -1,0 +1,187 @@
+"""The card side of the parser: what one card offers to be recognised by (built once per card and cached).
+
+Gate names, aliases and ids as fuzzy-match choices and as mention patterns,
+the card's outcome words (any casing, spaces or hyphens for underscores),
+investor names for attributions, entity and book names for citations, the
+gate texts the embedding fallback compares with, and each gate's required
+elements (:mod:`._elements`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ipb.engine.card import Card
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import (
+    KNOWN_BOOKS,
+    KNOWN_ENTITIES,
+    KNOWN_INVESTORS,
+    STOPWORDS,
+    Trigger,
+    normalize,
+    stem,
+)
+from ipb.scoring.parse._common import _CardIndex
+from ipb.scoring.parse._elements import _elements
+from ipb.scoring.parse._references import _SEP
+
+#: Surnames too common to name an investor on their own.
+_AMBIGUOUS_SURNAMES = frozenset({"Wood", "Price", "Smith", "Jones", "Lu", "Sleep", "Miller", "Management", "Investments", "Fund", "Board"})
+
+
+@lru_cache(maxsize=1)
+def _registry_names() -> tuple[tuple[str, str], ...]:
+    """(written name, canonical name) for the investor registry (``frameworks/investors.yaml``), if it loads."""
+    try:
+        from ipb.engine.investors import load_investors
+
+        return tuple((n, inv.name) for inv in load_investors().values() for n in inv.names())
+    except Exception:  # noqa: BLE001 - the registry is optional for parsing
+        return ()
+
+
+def _investor_names(card_investor: str) -> dict[str, str]:
+    """Every way of writing an investor's name -> the canonical name (registry name, or the full name)."""
+    names: dict[str, str] = {}
+    for written, full in _registry_names():
+        names.setdefault(written, full)
+    for full in (card_investor, *KNOWN_INVESTORS):
+        names.setdefault(full, full)
+        last = full.split()[-1]
+        if " " in full and last not in _AMBIGUOUS_SURNAMES and not last.isupper():
+            names.setdefault(last, names.get(full, full))
+    return names
+
+
+def _alias_pattern(alias: str) -> str | None:
+    words = normalize(alias).split()
+    if not words:
+        return None
+    body = _SEP.join(re.escape(w) for w in words)
+    return rf"\b{body}(?:s|es|'s)?\b"
+
+
+def _outcome_key(text: str) -> str:
+    """An outcome word as the card spells it: upper case, words joined by "_"."""
+    return re.sub(r"[ _-]+", "_", text.strip().upper())
+
+
+def _card_key(card: Card) -> tuple[str, str, int]:
+    return (card.id, card.content_hash, 0 if card.content_hash else id(card))
+
+
+_INDEX_CACHE: dict[tuple[str, str, int], _CardIndex] = {}
+
+
+def _index(card: Card) -> _CardIndex:
+    key = _card_key(card)
+    cached = _INDEX_CACHE.get(key)
+    if cached is not None and cached.card is card:
+        return cached
+    index = _build_index(card)
+    if len(_INDEX_CACHE) > 256:
+        _INDEX_CACHE.clear()
+    _INDEX_CACHE[key] = index
+    return index
+
+
+def _build_index(card: Card) -> _CardIndex:
+    gates = {g.number: g for g in card.gates}
+    choices: list[str] = []
+    choice_gate: list[int] = []
+    mention_gate: dict[str, tuple[int, str]] = {}
+    for g in card.gates:
+        for how, label in [("name", g.name), *(("alias", a) for a in g.aliases), ("id", g.id)]:
+            norm = normalize(label)
+            if not norm or norm in mention_gate:
+                continue
+            mention_gate[norm] = (g.number, how)
+            choices.append(norm)
+            choice_gate.append(g.number)
+    mention_triggers: list[Trigger] = []
+    mention_info: list[tuple[int, str]] = []
+    for norm in sorted(mention_gate, key=len, reverse=True):
+        p = _alias_pattern(norm)
+        if p is None:
+            continue
+        mention_triggers.append(Trigger(norm.split()[0], re.compile("(?i)" + p), len(mention_info)))
+        mention_info.append(mention_gate[norm])
+
+    outcome_of: dict[str, str] = {}
+    words: list[str] = []
+    for value in [card.outcomes.get("pass", "INVEST"), card.outcomes.get("fail", "DECLINE"), vw.INCONCLUSIVE]:
+        words.append(value)
+    for g in card.gates:
+        for b in g.branches.values():
+            words.extend([b.pass_outcome, b.fail_outcome])
+    for w in words:
+        outcome_of.setdefault(_outcome_key(w), w)
+    gate_words = {"PROCEED", "REJECT", "PASS", "FAIL", vw.INCONCLUSIVE}
+    spoken = [w for w in sorted(outcome_of, key=len, reverse=True) if w not in gate_words]
+    # "REDIRECT_TO_PASSIVE" may be written "redirect to passive" or "Redirect-to-passive".
+    outcome_alts = [r"[ _-]".join(re.escape(part) for part in w.split("_")) for w in spoken]
+    outcome_re = re.compile(r"(?i)\b(?:" + "|".join(outcome_alts) + r")(?:s)?\b") if outcome_alts else None
+    outcome_triggers = [Trigger(w.split("_")[0].lower(), outcome_re) for w in spoken] if outcome_re is not None else []
+
+    canonical = _investor_names(card.investor)
+    investors = sorted(canonical, key=len, reverse=True)
+    name_alts = "|".join(re.escape(n) for n in investors)
+    verbs = (
+        r"said|says|wrote|writes|argued|argues|noted|notes|observed|observes|stated|states|warned|warns|insisted|insists|"
+        r"emphasi[sz]ed|emphasi[sz]es|believes|believed|called|calls|described|describes|defined|defines|advised|advises|"
+        r"explained|explains|put\s+it|remarked|quipped|cautioned|cautions|likes\s+to\s+say|would\s+say|would\s+argue|"
+        r"recommends|recommended|taught|teaches|stressed|stresses|maintained|maintains|held|holds\s+that|reminds\s+us|told"
+    )
+    claim = r"(?P<claim>(?:[^\n.!?]|\.(?=\d)){2,300})"
+    investor_re = re.compile(
+        rf"(?P<inv>{name_alts})(?:'s)?(?:[ \t]*\((?:\d{{4}}|[^()\n]{{1,40}})\))?[ \t]+"
+        r"(?:(?:has|had|once|famously|repeatedly|also|himself|herself|rightly|memorably)[ \t]+){0,2}"
+        rf"(?:{verbs})\b[ \t]*[,:]?[ \t]*(?:that[ \t]+)?[\"\u201c]?{claim}"
+        rf"|(?i:according[ \t]+to)[ \t]+(?P<inv2>{name_alts})[ \t]*[,:]?[ \t]*{claim.replace('claim', 'claim2')}"
+        rf"|(?P<inv3>{name_alts})'s[ \t]+(?:famous[ \t]+)?(?:maxim|rule|dictum|principle|advice|quote|words|phrase|view|definition|"
+        rf"insight|warning|observation|line|point|test|adage|mantra)[ \t]*(?:is[ \t]+that|that|:|,|\u2014|is)[ \t]*[\"\u201c]?"
+        + claim.replace("claim", "claim3")
+    )
+    heads = {n for n in canonical if not (" " in n and n.split()[-1] in canonical)}
+    investor_triggers = [Trigger(n.lower(), investor_re) for n in sorted(heads)] + [Trigger("according", investor_re)]
+    entity_names = tuple(sorted({*KNOWN_ENTITIES, *investors}, key=len, reverse=True))
+    book_triggers = [Trigger(b.lower(), re.compile(re.escape(b) + r"(?:[ \t]*\((?P<year>(?:1[6-9]|20)\d\d)\))?"), i) for i, b in enumerate(KNOWN_BOOKS)]
+
+    gate_texts: list[str] = []
+    owner: list[int] = []
+    for g in card.gates:
+        desc = [s.strip() for s in re.split(r"(?<=[.;])\s+", g.description) if s.strip()][:2]
+        for t in [g.name, *g.aliases, *desc]:
+            gate_texts.append(t)
+            owner.append(g.number)
+
+    elements = {g.number: _elements(g, card) for g in card.gates}
+    gate_words = [
+        (0 if how == "name" else 1, g.number, frozenset(stem(w) for w in normalize(label).split() if w not in STOPWORDS and len(w) > 1))
+        for g in card.gates
+        for how, label in [("name", g.name), *(("alias", a) for a in g.aliases), ("id", g.id.replace("_", " "))]
+    ]
+    return _CardIndex(
+        card=card,
+        gates=gates,
+        choices=choices,
+        choice_gate=choice_gate,
+        mention_triggers=mention_triggers,
+        mention_info=mention_info,
+        elements=elements,
+        outcome_re=outcome_re,
+        outcome_triggers=outcome_triggers,
+        outcome_of=outcome_of,
+        pass_outcome=card.outcomes.get("pass", "INVEST"),
+        fail_outcome=card.outcomes.get("fail", "DECLINE"),
+        investor_triggers=investor_triggers,
+        investor_of=canonical,
+        entity_names=entity_names,
+        entity_triggers=[Trigger(e.lower(), re.compile(re.escape(e)), i) for i, e in enumerate(entity_names)],
+        book_triggers=book_triggers,
+        gate_texts=gate_texts,
+        gate_text_owner=owner,
+        gate_words=gate_words,
+    )

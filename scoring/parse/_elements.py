@@ -1,0 +1,436 @@
+"""Required elements (paper §6.3): which of a gate's ``required_elements`` its sections state.
+
+An element is read verbatim (a template such as ``price {price}`` with its
+fields filled as the engine renders them) or loosely (its word stems, its
+numbers and, for numeric fields, the nearest number of the field's kind).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from ipb.engine.card import ELEMENT_FIELD, Card, Gate
+from ipb.engine.execute import format_value
+from ipb.scoring._text import STOPWORDS, NumberMatch, find_numbers, normalize, stem
+from ipb.scoring.parse._common import (
+    MAX_ELEMENT_CHARS,
+    MAX_UNIT,
+    _Element,
+    _Unit,
+)
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import GateTrace, Span
+from rapidfuzz import fuzz, process
+
+_ELEMENT_NUMBER = re.compile(r"(?P<cmp>>=|<=|>|<|=|\u2265|\u2264)?[ \t]*(?P<num>[~\u2248]?[-\u2212]?\$?\d[\d,.]*[ \t]?(?:[TBMK%xX\u00d7]|bn)?)")
+_CMP = {"\u2265": ">=", "\u2264": "<="}
+_MEASURE_WORDS = frozenset({"metric", "measur", "figur", "number"})
+
+
+def _elements(gate: Gate, card: Card) -> list[_Element]:
+    units = {name: t.unit for name, t in card.symbols.items()}
+    seen: dict[str, _Element] = {}
+    pool = list(gate.required_elements)
+    for more in gate.elements_by_verdict.values():
+        pool.extend(more)
+    for text in pool:
+        if text in seen:
+            continue
+        fields = [(m.group(1), units.get(m.group(1))) for m in ELEMENT_FIELD.finditer(text)]
+        literal = ELEMENT_FIELD.sub(" ", text)
+        numbers: list[tuple[float, str, str]] = []
+        for m in _ELEMENT_NUMBER.finditer(literal):
+            found = find_numbers(m.group("num").lstrip("~\u2248"))
+            if found:
+                cmp = _CMP.get(m.group("cmp") or "", m.group("cmp") or "")
+                numbers.append((found[0].value, found[0].unit, cmp))
+        words = re.sub(r"[\d$%><=~\u2248\u2265\u2264.,]+", " ", literal)
+        alternatives = []
+        for part in re.split(r"(?i)(?:\b|_)or(?:\b|_)|/", words):
+            stems = [stem(w) for w in normalize(part).split() if w not in STOPWORDS and len(w) > 1]
+            if stems:
+                alternatives.append(stems)
+        pattern, slots = _template_pattern(text, card)
+        seen[text] = _Element(text, alternatives, numbers, fields, pattern, slots)
+    return list(seen.values())
+
+
+#: A number field: digits (commas only as thousands separators) matched possessively (``*+``), so fields side by side
+#: ("{a}{b}{c}{d}") cannot split a run of digits in every possible way: the pattern stays linear (issue 16).
+_TEMPLATE_NUMBER = r"[-\u2212]?\$?\d(?:,\d{3}|\d)*+(?:\.\d++)?(?:[ \t]?(?:[TBMK%xX\u00d7]|bn)(?![^\W\d_]))?"
+_TEMPLATE_GAP = r"[\W_]+"
+
+
+def _flexible(literal: str) -> str:
+    """A regex for literal element text: its words in order, any punctuation, spacing or underscores between them."""
+    words = re.findall(r"[^\W_]+", literal)
+    if not words:
+        return _junction(literal)
+    lead = literal[: literal.index(words[0])]
+    trail = literal[literal.rindex(words[-1]) + len(words[-1]) :]
+    return _junction(lead) + _TEMPLATE_GAP.join(re.escape(w) for w in words) + _junction(trail)
+
+
+def _junction(chars: str) -> str:
+    """A regex for the punctuation joining a literal to a field: spacing free, "~" optional, each other mark one mark of any kind.
+
+    A mark never takes a field's "$": "intrinsic ~{value}" reads "intrinsic $25B" as $25B.
+    """
+    return "".join(r"[ \t]*" if c.isspace() else r"[~\u2248]?" if c in "~\u2248" else r"[^\w\s$]" for c in chars)
+
+
+def _template_pattern(text: str, card: Card) -> tuple[re.Pattern[str] | None, list[tuple[str, str, str | None, tuple[str, ...]]]]:
+    """A regex reading ``text`` (a template or plain words) back verbatim, its fields filled as the engine renders them (category values with
+    spaces for underscores, ``true``/``false``, numbers, ``unknown``), and the (group, kind, unit, values) of each field."""
+    slots: list[tuple[str, str, str | None, tuple[str, ...]]] = []
+    parts: list[str] = []
+    pos = 0
+    for i, m in enumerate(ELEMENT_FIELD.finditer(text)):
+        lit = _flexible(text[pos : m.start()])
+        if lit:
+            parts.append(lit)
+        pos = m.end()
+        symbol = card.symbols.get(m.group(1))
+        kind = getattr(symbol, "kind", None) or "number"
+        unit = getattr(symbol, "unit", None)
+        values = tuple(str(v) for v in (getattr(symbol, "values", None) or ()))
+        group = f"f{i}"
+        if kind == "category" and values:
+            alts = [_TEMPLATE_GAP.join(re.escape(w) for w in re.findall(r"[^\W_]+", v)) or re.escape(v)
+                    for v in sorted(values, key=len, reverse=True)]
+            body = "|".join(alts)
+        elif kind == "bool":
+            body = "true|false|yes|no"
+        elif kind == "number":
+            body = _TEMPLATE_NUMBER
+        else:
+            body = r"[^\W_]++(?:[ _-][^\W_]++)*?"  # words possessive: a field splits text only at spacing
+        parts.append(f"(?P<{group}>unknown|{body})")
+        slots.append((group, kind, unit, values))
+    lit = _flexible(text[pos:])
+    if lit:
+        parts.append(lit)
+    try:
+        return re.compile(r"(?i)(?<![^\W_])" + "".join("(?:" + p + ")" for p in parts) + r"(?![^\W_])"), slots
+    except re.error:  # pragma: no cover - parts are escaped
+        return None, []
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+_OPERATOR_AFTER = re.compile(r"[ \t]*(?:[=\u00d7*+/]|x\b)")
+
+
+_COMPARE = {
+    ">=": lambda a, b: a >= b - 1e-9,
+    ">": lambda a, b: a > b,
+    "<=": lambda a, b: a <= b + 1e-9,
+    "<": lambda a, b: a < b,
+    "=": lambda a, b: abs(a - b) <= 1e-9,
+    "": lambda a, b: abs(a - b) <= 1e-9 * max(1.0, abs(b)),
+}
+_SYNONYM_WORDS: dict[str, tuple[str, ...]] = {
+    "comprehensible": ("understand", "understood", "comprehend", "simpl", "predictabl"),
+    "insufficiency": ("insufficient", "lack", "missing", "unavailabl", "unknown", "absent", "provid", "disclos", "no", "limit", "gap"),
+    "data": ("information", "evidence", "disclosur", "detail", "record", "track"),
+    "acknowledg": ("not", "no", "unknown", "missing", "absent", "lack", "flag", "note", "recogni", "admit"),
+    "fcf": ("free",),
+    "moat": ("advantag", "franchis"),
+    "cost": ("costs",),
+    "credit": ("financ", "lend", "capital"),
+    "self": ("own", "internal", "itself"),
+    "fund": ("financ", "fund"),
+}
+
+
+#: Synonyms by the stem of the element word; values are stem prefixes.
+_SYNONYMS: dict[str, tuple[str, ...]] = {stem(word): alts for word, alts in _SYNONYM_WORDS.items()}
+
+
+@dataclass
+class _Bag:
+    """The stems and numbers of one sentence, indexed for element matching."""
+
+    exact: dict[str, Span]
+    prefix5: dict[str, Span]
+    numbers: list[NumberMatch]
+    start: int
+    text: str
+    end: int = -1
+
+    @classmethod
+    def of(cls, text: str, start: int, end: int, numbers: list[NumberMatch]) -> "_Bag":
+        exact: dict[str, Span] = {}
+        prefix5: dict[str, Span] = {}
+        for m in _TOKEN.finditer(text, start, end):
+            st = stem(m.group(0))
+            if st not in exact:
+                exact[st] = (m.start(), m.end())
+                if len(st) >= 5:
+                    prefix5.setdefault(st[:5], (m.start(), m.end()))
+        return cls(exact, prefix5, numbers, start, text, end)
+
+    @classmethod
+    def merge(cls, bags: list["_Bag"]) -> "_Bag":
+        exact: dict[str, Span] = {}
+        prefix5: dict[str, Span] = {}
+        numbers: list[NumberMatch] = []
+        for b in bags:
+            for k, v in b.exact.items():
+                exact.setdefault(k, v)
+            for k, v in b.prefix5.items():
+                prefix5.setdefault(k, v)
+            numbers.extend(b.numbers)
+        return cls(exact, prefix5, numbers, bags[0].start if bags else 0, bags[0].text if bags else "")
+
+
+def _stem_hit(target: str, bag: _Bag, cutoff: float) -> Span | None:
+    for t in (target, *_SYNONYMS.get(target, ())):
+        span = bag.exact.get(t)
+        if span is not None:
+            return span
+        if len(t) >= 5:
+            span = bag.prefix5.get(t[:5])
+            if span is not None:
+                return span
+        elif len(t) == 4:
+            for s, sp in bag.exact.items():
+                if s.startswith(t) and len(s) - len(t) <= 3:
+                    return sp
+    if len(target) >= 6 and bag.exact:
+        best = process.extractOne(target, list(bag.exact), scorer=fuzz.ratio, score_cutoff=cutoff)
+        if best is not None:
+            return bag.exact[best[0]]
+    return None
+
+
+def _match_element(element: _Element, bags: list[_Bag], cutoff: float) -> tuple[str, Span] | None:
+    """Whether the gate's sections mention ``element``: its words (one alternative of "A or B"), its numbers, its fields.
+
+    Words, numbers and fields are looked for in one sentence; words alone may
+    also be spread over the gate's sentences.
+    """
+    for bag in bags:
+        found = _match_template(element, bag)
+        if found is not None:
+            return found
+    for bag in bags:
+        found = _match_in_unit(element, bag, cutoff)
+        if found is not None:
+            return found
+    if len(bags) > 1 and not element.fields and not element.numbers:
+        merged = _Bag.merge(bags)
+        for stems in element.alternatives:
+            hits = [_stem_hit(s, merged, cutoff) for s in stems]
+            spans = [h for h in hits if h is not None]
+            if len(stems) >= 2 and len(spans) == len(stems):
+                return element.text, (min(a for a, _ in spans), max(b for _, b in spans))
+    return None
+
+
+def _render_slot(raw: str, kind: str, unit: str | None, values: tuple[str, ...]) -> str | None:
+    """The engine's rendering of one field value read verbatim from the response."""
+    low = raw.strip().lower()
+    if low == "unknown":
+        return "unknown"
+    if kind == "bool":
+        return "true" if low in ("true", "yes") else "false"
+    if kind == "category":
+        key = normalize(low.replace("_", " "))
+        for v in values:
+            if normalize(v.replace("_", " ")) == key:
+                return v
+        return None
+    if kind == "number":
+        found = find_numbers(raw.replace("\u2212", "-"))
+        try:
+            if found:
+                exact = Decimal(str(found[0].value))
+            else:
+                exact = Decimal(re.sub(r"[^\d.-]", "", raw.replace("\u2212", "-")))
+        except InvalidOperation:
+            return None
+        return format_value(exact, unit if unit in ("money", "ratio", "multiple") else None)
+    return raw.strip()
+
+
+def _match_template(element: _Element, bag: _Bag, *, plain: bool = False) -> tuple[str, Span] | None:
+    """The element read back verbatim in one sentence: its words in order, every field filled from its own slot.
+
+    An element without fields is read this way only when ``plain``; otherwise its words are matched loosely.
+    """
+    if element.pattern is None or bag.end < 0 or not (element.slots or plain):
+        return None
+    for m in element.pattern.finditer(bag.text, bag.start, bag.end):
+        filled: list[str] = []
+        for group, kind, unit, values in element.slots:
+            value = _render_slot(m.group(group), kind, unit, values)
+            if value is None:
+                break
+            filled.append(value)
+        else:
+            it = iter(filled)
+            return ELEMENT_FIELD.sub(lambda _: next(it), element.text), (m.start(), m.end())
+    return None
+
+
+def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Span] | None:
+    verbatim = _match_template(element, bag)
+    if verbatim is not None:
+        return verbatim
+    numbers = bag.numbers
+    word_spans: list[Span] | None = None
+    for stems in element.alternatives or [[]]:
+        spans = []
+        missing = 0
+        for s in stems:
+            if s in _MEASURE_WORDS and numbers:
+                continue
+            hit = _stem_hit(s, bag, cutoff)
+            if hit is None:
+                missing += 1
+                break
+            spans.append(hit)
+        if missing == 0 and (spans or not stems):
+            word_spans = spans
+            break
+    if word_spans is None:
+        return None
+    extra: list[Span] = []
+    for value, unit_kind, cmp in element.numbers:
+        hit_number = None
+        for n in numbers:
+            if _same_kind(n.unit, unit_kind) and _COMPARE[""](n.value, value):
+                hit_number = n
+                break
+        if hit_number is None and cmp:
+            for n in numbers:
+                if _same_kind(n.unit, unit_kind) and _COMPARE[cmp](n.value, value):
+                    hit_number = n
+                    break
+        if hit_number is None:
+            return None
+        extra.append((hit_number.start, hit_number.end))
+    rendered = element.text
+    if element.fields:
+        anchor = word_spans[0][0] if word_spans else bag.start
+        if any(slot[1] != "number" for slot in element.slots):
+            return None  # a category or yes/no value is read only verbatim, never from a nearby number
+        for name, kind in element.fields:
+            field_before = element.text.find("{" + name + "}") < _first_word_pos(element.text)
+            chosen = _nearest_number(bag.text, numbers, anchor, kind, before=field_before)
+            if chosen is None:
+                return None
+            try:
+                exact = Decimal(str(chosen.value))
+            except InvalidOperation:  # pragma: no cover - find_numbers gives finite floats
+                return None
+            rendered = rendered.replace("{" + name + "}", format_value(exact, kind if kind in ("money", "ratio", "multiple") else None))
+            extra.append((chosen.start, chosen.end))
+    spans = word_spans + extra
+    if not spans:
+        return None
+    return rendered, (min(a for a, _ in spans), max(b for _, b in spans))
+
+
+def _first_word_pos(text: str) -> int:
+    stripped = ELEMENT_FIELD.sub(lambda m: " " * len(m.group(0)), text)
+    m = re.search(r"[A-Za-z]", stripped)
+    return m.start() if m else len(text)
+
+
+def _same_kind(found: str, wanted: str | None) -> bool:
+    if wanted is None:
+        return True
+    if wanted == "ratio":
+        return found in ("ratio", "fraction")
+    return found == wanted
+
+
+def _nearest_number(text: str, numbers: list[NumberMatch], anchor: int, kind: str | None, *, before: bool) -> NumberMatch | None:
+    """The number of ``kind`` nearest ``anchor`` on its side; an operand ("$5B" in "10 x $5B = $50B") yields to the result."""
+    best: NumberMatch | None = None
+    best_distance = 10**9
+    for n in numbers:
+        if not _same_kind(n.unit, kind) or _OPERATOR_AFTER.match(text, n.end) is not None:
+            continue
+        start, end = n.start, n.end
+        if before:
+            distance = anchor - end if end <= anchor else 10**6 + start - anchor
+        else:
+            distance = start - anchor if start >= anchor else 10**6 + anchor - end
+        if distance < best_distance:
+            best, best_distance = n, distance
+    return best
+
+
+class _ElementsMixin(_ParserState):
+    """Finds each traced gate's required elements in that gate's sections (at most :data:`MAX_ELEMENT_CHARS` characters)."""
+
+    # ------------------------------------------------------------------ elements
+
+    def _find_elements(self, traces: list[GateTrace]) -> None:
+        masked = self.masked
+        for trace in traces:
+            elements = self.ix.elements.get(trace.gate, [])
+            gate = self.ix.gates.get(trace.gate)
+            if gate is not None and trace.verdict is not None:
+                # elements the card asks for at another verdict only ("product criteria" when a screen is
+                # INCONCLUSIVE) are not this gate's: its label or reasons may repeat their words
+                wanted = set(gate.elements_for(trace.verdict))
+            else:
+                wanted = {e.text for e in elements}
+            if not elements:
+                continue
+            unit_ids = [u for group in self._section_units(trace.gate) for u in group]
+            if not unit_ids:
+                unit_ids = [self._unit_at(trace.mention[0])] if self._unit_at(trace.mention[0]) >= 0 else []
+            budget = MAX_ELEMENT_CHARS
+            units: list[_Unit] = []
+            for u in unit_ids:
+                unit = self.units[u]
+                if budget <= 0:
+                    break
+                units.append(unit)
+                budget -= unit.end - unit.start
+            starts = [n.start for n in self.all_numbers]
+            bags = []
+            for unit in units:
+                lo, hi = bisect_right(starts, unit.start - 1), bisect_right(starts, unit.end - 1)
+                bags.append(_Bag.of(masked, unit.start, unit.end, self.all_numbers[lo:hi]))
+            for element in elements:
+                if element.text in wanted:
+                    found = _match_element(element, bags, self.score_cutoff)
+                    if found is not None:
+                        rendered, span = found
+                        if rendered not in trace.elements:
+                            trace.elements.append(rendered)
+                            trace.element_spans.append(span)
+            # elements the card asks for only at another verdict ("product criteria" when a screen is
+            # INCONCLUSIVE) count only when written out verbatim, outside the gate's label, and not as part
+            # of an element already read ("net current asset value" in "net current asset value $42M")
+            label_unit = self._unit_at(trace.mention[0])
+            label = (self.units[label_unit].start if label_unit >= 0 else trace.mention[0], trace.mention[1])
+            if trace.verdict_span is not None and label[0] <= trace.verdict_span[0] <= label[1] + MAX_UNIT:
+                label = (label[0], max(label[1], trace.verdict_span[1]))
+            for element in elements:
+                if element.text in wanted:
+                    continue
+                for bag in bags:
+                    found = _match_template(element, bag, plain=True)
+                    if found is None:
+                        continue
+                    rendered, span = found
+                    if span[0] < label[1] and label[0] < span[1]:
+                        continue
+                    if any(a <= span[0] and span[1] <= b for a, b in trace.element_spans):
+                        continue
+                    if rendered not in trace.elements:
+                        trace.elements.append(rendered)
+                        trace.element_spans.append(span)
+                    break

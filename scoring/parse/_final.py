@@ -1,0 +1,178 @@
+"""The final verdict: the last committed statement of an outcome in the card's words or a verdict word in the conclusion.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import Trigger
+from ipb.scoring.parse._card import _outcome_key
+from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
+from ipb.scoring.parse._confidence import final_confidence
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import Span
+from ipb.scoring.parse._verdicts import _clause_start, _negated
+
+_FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
+_PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
+_PASS_SUBJECT = re.compile(r"(?i)\b(?:would|will|should|must|to|I'd|we'd|I|we)[ \t]+\Z")
+_LOWER_OUTCOME_CUE = frozenset({"would", "will", "should", "must", "i", "we", "i'd", "we'd", "recommend", "recommendation", "verdict",
+                                "decision", "therefore", "thus", "so", "hence", "to", "ultimately", "buffett", "berkshire"})
+
+
+#: Before an outcome word in its sentence: the outcome is conceded or imagined, not the writer's verdict.
+_CONCEDED = re.compile(
+    r"(?i)\b(?:though|although|even\s+though|whereas|while|optimists?|bulls?|enthusiasts?)\b[^.;\n]{0,60}\Z"
+    r"|\b(?:would|could|might)\s+(?:make\s+sense|turn\s+(?:this|it)\s+into|become|be\s+an?)\b[^.;\n]{0,30}\Z"
+    r"|\b(?:turn(?:s|ed)?\s+(?:this|it)\s+into|at\s+a\s+lower\s+price|below\s+\$?\d[^.;\n]{0,20})[^.;\n]{0,30}\Z"
+)
+
+
+_NUMBER_WORD = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|all"
+_COUNT = re.compile(
+    rf"(?i)\b(?P<passed>{_NUMBER_WORD})\s+(?:of|out\s+of)\s+(?:the\s+)?(?P<total>{_NUMBER_WORD})\s+"
+    r"(?:(?:defensive\s+|graham\s+)?(?:tests?|criteria|criterion|gates?|checks?|screens?|hurdles?|conditions?|rules?|indicators?)\s+)?"
+    r"(?:are\s+|were\s+|is\s+)?(?:passed|pass|met|satisfied|cleared|clear)\b"
+    rf"(?:[^.;\n]{{0,40}}?\b(?:where|but|while|and|with)\s+(?P<all>all\s+)?(?P<required>{_NUMBER_WORD})?\s*(?:of\s+them\s+)?(?:are\s+|is\s+)?(?:required|needed|necessary))?"
+)
+_COUNT_TRIGGERS = [Trigger(w, _COUNT) for w in ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "one", "two", "three", "four", "five",
+                                                  "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "all")]
+_WORD_COUNTS = {w: k for k, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"))}
+
+
+def _count(word: str) -> int | None:
+    w = word.strip().lower()
+    if w.isdigit():
+        return int(w)
+    return _WORD_COUNTS.get(w)
+
+
+class _FinalVerdictMixin(_ParserState):
+    """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
+
+    # ------------------------------------------------------------------ final verdict
+
+    def _final_verdict(self) -> tuple[str | None, Span | None]:
+        """The final verdict and its span; its confidence and runner-up are left in ``self.final_reading``."""
+        masked = self.masked
+        ix = self.ix
+        candidates: list[tuple[int, int, str, Span]] = []  # (level, position, outcome, span)
+
+        def consider(start: int, end: int, outcome: str, base: int, u: int) -> None:
+            unit = self.units[u]
+            level = base
+            if unit.final:
+                level = 4 if self._after_final_cue(u, start) else 3
+            before = masked[max(unit.start, start - 80) : start]
+            sentence_words = [w.lower() for w in _WORDS_APOS.findall(before)][-14:]
+            words = [w.lower() for w in _WORDS_APOS.findall(before, _clause_start(before) + 1)][-4:]  # negation stops at the clause
+            after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
+            if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words:
+                return
+            if after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]:
+                return
+            tail = masked[end : unit.end]
+            if tail.rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
+                return
+            if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE):
+                return
+            if _negated(words):
+                if outcome == ix.pass_outcome:
+                    outcome = ix.fail_outcome
+                elif outcome == ix.fail_outcome:
+                    outcome = ix.pass_outcome
+                else:
+                    return
+            if any(w in vw.MODALS for w in words):
+                level -= 1
+            if _CONCEDED.search(before):
+                level -= 2  # "DECLINE, though an optimist would INVEST", "a lower price could turn this into an INVEST"
+            candidates.append((level, start, outcome, (start, end)))
+
+        if ix.outcome_re is not None:
+            for _, m in self._scan(ix.outcome_triggers, limit=MAX_OCCURRENCES):
+                u = self._unit_at(m.start())
+                if u < 0:
+                    continue
+                word = _outcome_key(m.group(0))
+                outcome = ix.outcome_of.get(word) or ix.outcome_of.get(word[:-1], "")
+                if not outcome:
+                    continue
+                base = 2 if m.group(0).isupper() else 1
+                consider(m.start(), m.end(), outcome, base, u)
+        # verdict words of real reports ("signal": "bearish", "Rating: BUY"; a bare SELL in the conclusion) that are not
+        # the card's own outcome words, mapped to its pass / fail outcome
+        own = set(ix.outcome_of)
+        rated: set[int] = set()
+        for _, m in self._scan(vw.RATING_TRIGGERS, limit=MAX_OCCURRENCES):
+            word = re.sub(r"\s+", " ", m.group("word").lower())
+            u = self._unit_at(m.start("word"))
+            if u < 0 or _outcome_key(word) in own or m.start("word") in rated:
+                continue
+            rated.add(m.start("word"))
+            consider(m.start("word"), m.end("word"), ix.pass_outcome if vw.FINAL_SYNONYMS[word] else ix.fail_outcome, 3, u)
+        for _, m in self._scan(vw.SYNONYM_TRIGGERS, limit=MAX_OCCURRENCES):
+            word = re.sub(r"\s+", " ", m.group("word").lower())
+            u = self._unit_at(m.start())
+            if u < 0 or not self.units[u].final or _outcome_key(word) in own or m.start() in rated:
+                continue
+            consider(m.start(), m.end(), ix.pass_outcome if vw.FINAL_SYNONYMS[word] else ix.fail_outcome, 2, u)
+        # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
+        for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start())
+            if u < 0:
+                continue
+            passed, total = _count(m.group("passed")), _count(m.group("total"))
+            required = _count(m.group("required") or "") or (total if m.group("all") or not m.group("required") else None)
+            if passed is None or total is None or required is None or passed > total:
+                continue
+            if re.search(r"(?i)\b(?:must|should|needs?\s+to)\s*\Z", masked[max(0, m.start() - 30) : m.start()]):
+                continue  # "a stock must pass 5 of the 7 tests": a rule, not a count
+            consider(m.start(), m.end(), ix.pass_outcome if passed >= required else ix.fail_outcome, 3, u)
+        for key, m in self._scan(vw.ACTION_TRIGGERS, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start())
+            if u >= 0:
+                consider(m.start(), m.end(), ix.fail_outcome if key == 0 else ix.pass_outcome, 1, u)
+        for hit in self.hits:
+            unit = self.units[hit.unit]
+            if not unit.final:
+                continue
+            token = masked[hit.start : hit.end]
+            if _FINAL_PASS_WORD.fullmatch(token) or self._level(hit) < vw.COMMITTED:
+                continue  # "Final verdict: PASS" may mean "pass on it"
+            mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
+            if mapped is None:
+                continue
+            if self._tight_owner(hit, hit.unit):
+                continue  # "gate 5 REJECT" inside the conclusion is about gate 5
+            level = (3 if not self._has_outcome_word(hit.unit) else 2) + self._after_final_cue(hit.unit, hit.start)
+            candidates.append((level, hit.start, mapped, (hit.start, hit.end)))
+        # "pass" after would/will at the end of a clause is the investor passing on the deal.
+        for _, m in self._scan(_PASS_AT_END, limit=MAX_OCCURRENCES):
+            if _PASS_SUBJECT.search(masked, max(0, m.start() - 12), m.start()) is None:
+                continue
+            u = self._unit_at(m.start())
+            if u >= 0:
+                consider(m.start(), m.end(), ix.fail_outcome, 1, u)
+        if not candidates:
+            return None, None
+        top = max(c[0] for c in candidates)
+        level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
+        self.final_reading = final_confidence(candidates, outcome, span)
+        return outcome, span
+
+    def _after_final_cue(self, u: int, pos: int) -> bool:
+        """Whether ``pos`` follows a final cue in its own sentence: "Final verdict: INVEST" outranks a later
+        "Some investors would DECLINE" of the final region."""
+        cue = self.final_cue_at.get(u)
+        return cue is not None and cue < pos
+
+    def _has_outcome_word(self, u: int) -> bool:
+        """Whether sentence ``u`` holds one of the card's outcome words (searched once per sentence)."""
+        known = self.outcome_units.get(u)
+        if known is None:
+            unit = self.units[u]
+            known = self.ix.outcome_re is not None and self.ix.outcome_re.search(self.masked, unit.start, unit.end) is not None
+            self.outcome_units[u] = known
+        return known

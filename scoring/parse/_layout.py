@@ -1,0 +1,368 @@
+"""Layout: the answer's lines, sentences and sections.
+
+Lines are classified (heading, list item, bold label, table row, JSON gate
+object, plain) by :func:`ipb.scoring._text.split_lines`; each line becomes one
+or more units (sentences, cut at :data:`MAX_UNIT` characters); each unit is
+assigned to the gate whose section it sits in (structured answers: from a
+gate label to the next sibling label; prose: the gate a sentence is about).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import Iterable
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import (
+    Line,
+    Trigger,
+    blank_spans,
+    classify_line,
+    json_gate_objects,
+    normalize,
+    scan,
+    sentence_spans,
+    split_lines,
+    word_prefixes,
+)
+from ipb.scoring.parse._common import (
+    _FIELD_LABEL,
+    _FIELD_VERDICT,
+    _LINE_WITH_TEXT,
+    _WORDS_APOS,
+    MAX_LINES,
+    MAX_OCCURRENCES,
+    MAX_UNIT,
+    MAX_CHARS,
+    PREFILTER_CHARS,
+    SUBJECT_WORDS,
+    _Evidence,
+    _final_cue_label,
+    _Unit,
+)
+from ipb.scoring.parse._references import _JSON_GATE_KEYS
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import InventedGate, Span
+
+
+def _chunks(text: str, start: int, end: int) -> Iterable[Span]:
+    """``text[start:end]`` in pieces of at most :data:`MAX_UNIT` characters, cut after a space where possible."""
+    while end - start > MAX_UNIT:
+        cut = text.rfind(" ", start + MAX_UNIT // 2, start + MAX_UNIT)
+        cut = start + MAX_UNIT if cut < 0 else cut + 1
+        yield start, cut
+        start = cut
+    yield start, end
+
+
+#: "...; Gate 4 intrinsic value ~$20B; Gate 5 PROCEED": a semicolon before a numbered gate reference ends a unit.
+_GATE_CLAUSE = re.compile(r"(?i);[ \t]+(?=(?:gates?|steps?|stages?|tests?|criteri(?:on|a)|checks?)[ \t]*(?:#|no\.?)?[ \t]*\d)")
+
+
+def _gate_clauses(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` (sentences) cut after each semicolon that a numbered gate reference follows (paper §6.5's narrative style)."""
+    out: list[Span] = []
+    for start, end in spans:
+        for m in _GATE_CLAUSE.finditer(text, start, end):
+            out.append((start, m.start() + 1))
+            start = m.end()
+        out.append((start, end))
+    return out
+
+
+class _LayoutMixin(_ParserState):
+    """Splits the masked text into lines and units and assigns units to gate sections."""
+
+    def _keep_head_and_tail_chars(self) -> None:
+        """Past :data:`MAX_CHARS` characters, read the first and last half of that many and blank the middle (noted).
+
+        Cuts fall on spacing where there is some near the bound, so no word is split.
+        A bound for pathological input (5 MB of repeated years took 4 s): a real answer is far shorter.
+        """
+        masked = self.masked
+        if len(masked) <= MAX_CHARS:
+            return
+        half = MAX_CHARS // 2
+        start, stop = half, len(masked) - half
+        space = masked.rfind(" ", half - 200, half)
+        start = space + 1 if space >= 0 else start
+        space = masked.find(" ", stop, stop + 200)
+        stop = space if space >= 0 else stop
+        self.masked = blank_spans(masked, [(start, stop)])
+        self.folded = sorted([*self.folded, (start, start, stop)])
+        self.blanked = stop - start
+        self.notes.append(f"{len(masked)} characters, over the bound of {MAX_CHARS}: the first and last {half} were read, "
+                          f"characters {start}-{stop} were not")
+
+    def _keep_head_and_tail(self) -> None:
+        """Past :data:`MAX_LINES` lines with text, read the first and last half of that many and skip the middle.
+
+        The answer's opening (its gates) and its end (its final verdict) are
+        kept; the middle is blanked like a folded loop (offsets kept) and noted.
+        """
+        self._keep_head_and_tail_chars()
+        masked = self.masked
+        if masked.count("\n") < MAX_LINES:
+            return
+        starts = [m.start() for m in _LINE_WITH_TEXT.finditer(masked)]
+        if len(starts) <= MAX_LINES:
+            return
+        half = MAX_LINES // 2
+        start = starts[half]
+        stop = starts[len(starts) - half]
+        self.masked: str = blank_spans(masked, [(start, stop)])
+        self.folded: list[tuple[int, int, int]] = sorted([*self.folded, (start, start, stop)])
+        first = masked.count("\n", 0, start) + 1
+        last = first + masked.count("\n", start, stop) - 1
+        self.notes.append(f"{len(starts)} lines with text, over the bound of {MAX_LINES}: the first and last {half} "
+                          f"were read, lines {first}-{last} were not")
+
+    # ------------------------------------------------------------------ layout
+
+    def _layout(self) -> None:
+        masked = self.masked
+        self.lines = self._splice_json(split_lines(masked, self.folded))
+        for li, line in enumerate(self.lines):
+            ids: list[int] = []
+            if line.kind in ("blank", "fence", "table_sep"):
+                self.line_units.append(ids)
+                continue
+            if line.kind in ("table", "heading") or (line.kind == "json" and (line.end - line.body < 160 or line.key in _JSON_GATE_KEYS)):
+                spans: Iterable[Span] = [(line.start, line.end)]
+            elif line.kind == "json":
+                # a long JSON string ("reasoning": "Circle of competence: ... passed. Moat: ...") is prose: its sentences
+                found = list(sentence_spans(masked, line.body, line.end)) or [(line.body, line.end)]
+                found[0] = (line.start, found[0][1])
+                spans = found
+            else:
+                # Sentences of the text after any list marker ("1." ends no sentence); the first keeps the marker.
+                found = list(sentence_spans(masked, line.body, line.end)) or [(line.body, line.end)]
+                found[0] = (line.start, found[0][1])
+                spans = _gate_clauses(masked, found) if ";" in masked[line.start : line.end] else found
+            units, starts = self.units, self.unit_starts
+            for s0, e0 in spans:
+                for s, e in _chunks(masked, s0, e0) if e0 - s0 > MAX_UNIT else ((s0, e0),):
+                    ids.append(len(units))
+                    units.append(_Unit(s, e, li, len(ids) == 1))
+                    starts.append(s)
+            self.line_units.append(ids)
+
+    def _splice_json(self, lines: list[Line]) -> list[Line]:
+        """Replace the lines of JSON answers by one pseudo-line per gate object (and what lies between)."""
+        masked = self.masked
+        regions: list[Span] = []
+        i = 0
+        while i < len(lines):
+            if lines[i].kind == "fence":
+                j = i + 1
+                while j < len(lines) and lines[j].kind != "fence":
+                    j += 1
+                body_end = lines[j].start if j < len(lines) else len(masked)
+                regions.append((min(lines[i].end + 1, body_end), body_end))
+                i = j + 1
+            else:
+                i += 1
+        first = len(masked) - len(masked.lstrip())
+        if masked[first : first + 1] in ("{", "[") and not any(s <= first < e for s, e in regions):
+            regions.append((first, len(masked)))
+        objects: list[Line] = []
+        for start, end in regions:
+            objects.extend(json_gate_objects(masked, start, end))
+        if not objects:
+            return lines
+        objects.sort(key=lambda o: o.start)
+        out: list[Line] = []
+        k = 0
+        for line in lines:
+            pos = line.start
+            while k < len(objects) and objects[k].end <= line.start:
+                k += 1
+            j = k
+            while j < len(objects) and objects[j].start < line.end:
+                obj = objects[j]
+                if obj.start > pos:
+                    frag = classify_line(masked, pos, obj.start, True)
+                    if frag.kind != "blank":
+                        out.append(frag)
+                if not out or out[-1] is not obj:
+                    if obj.start >= line.start:
+                        out.append(obj)
+                pos = max(pos, obj.end)
+                j += 1
+            if pos == line.start:
+                out.append(line)
+            elif pos < line.end:
+                frag = classify_line(masked, pos, line.end, True)
+                if frag.kind != "blank":
+                    out.append(frag)
+        return out
+
+    def _scan(self, triggers: list[Trigger], *, limit: int = MAX_OCCURRENCES) -> list[tuple[int, re.Match[str]]]:
+        if self.prefixes is None and len(self.low) - self.blanked <= PREFILTER_CHARS:
+            self.prefixes: set[str] | None = word_prefixes(self.low)
+        return scan(self.masked, self.low, triggers, limit=limit, cache=self.positions, prefixes=self.prefixes, truncated=self.truncated)
+
+    def _unit_at(self, pos: int) -> int:
+        i = bisect_right(self.unit_starts, pos) - 1
+        if i >= 0 and self.units[i].start <= pos < self.units[i].end:
+            return i
+        return -1
+
+    # ------------------------------------------------------------------ sections
+
+    def _sections(self, structural: bool) -> list[_Evidence]:
+        """Assign every unit to a gate (or none) and turn verdict words into evidence."""
+        section = -1
+        current: int | None = None
+        current_line: Line | None = None
+        final_region = False
+        self.section_gate = {}
+        self.section_first = {}
+        self.gate_mention: dict[int, tuple[Span, str]] = {}
+        self.gate_sections: dict[int, list[int]] = {}
+        label_level_units: dict[int, Span] = {}
+        for li, line in enumerate(self.lines):
+            unit_ids = self.line_units[li]
+            anchor = self.anchors.get(li)
+            first_text = self.masked[self.units[unit_ids[0]].start : self.units[unit_ids[0]].end] if unit_ids else ""
+            if anchor is not None and (structural or anchor.gate is not None or anchor.invented is not None):
+                if anchor.gate is None:
+                    self.invented.append(InventedGate(anchor.invented or "", anchor.mention))
+                    current, current_line = None, line
+                    continue
+                section += 1
+                current, current_line = anchor.gate, line
+                final_region = False
+                self.section_gate[section] = current
+                self.section_first[section] = unit_ids[0] if unit_ids else -1
+                self.gate_mention.setdefault(current, (anchor.mention, anchor.how))
+                self.gate_sections.setdefault(current, []).append(section)
+                if unit_ids:
+                    label_level_units[unit_ids[0]] = anchor.mention
+            elif unit_ids and self._closes(line, current_line, first_text, structural):
+                current, current_line = None, None
+                final_region = self._is_final_line(line, first_text)
+            for k, u in enumerate(unit_ids):
+                unit = self.units[u]
+                unit_text_final = u in self.final_units
+                if unit_text_final and k == 0 and anchor is not None and anchor.gate is not None:
+                    # "Council on Ethics recommendation: FAIL" names a gate; a cue after the label still counts.
+                    label_end = line.label[1] if line.label is not None else anchor.mention[1]
+                    unit_text_final = self.final_cue_at[u] >= max(label_end, anchor.mention[1])
+                if not structural and not (anchor is not None and anchor.gate is not None and k == 0):
+                    topic = self._topic(u, current)
+                    if unit_text_final and topic is None:
+                        current = None
+                        final_region = True
+                    elif topic is not None and topic != current:
+                        section += 1
+                        current = topic
+                        final_region = False
+                        self.section_gate[section] = current
+                        self.section_first[section] = u
+                        self.gate_sections.setdefault(current, []).append(section)
+                        first = next(m for m in self.unit_mentions[u] if topic in m.gates)
+                        self.gate_mention.setdefault(current, ((first.start, first.end), first.how))
+                unit.gate = current
+                unit.section = section if current is not None else -1
+                unit.final = final_region or unit_text_final
+        if structural:
+            self._claim_unanchored(section)
+        return self._evidence(structural, label_level_units)
+
+    def _closes(self, line: Line, anchor_line: Line | None, first_text: str, structural: bool) -> bool:
+        if self._is_final_line(line, first_text):
+            return True
+        if not structural or anchor_line is None:
+            return False
+        if line.kind == "table" and anchor_line.kind == "table":
+            return True
+        if line.label is None or line.kind in ("plain", "blank"):
+            return line.kind == "heading"
+        label = normalize(self.masked[line.label[0] : line.label[1]])
+        if _FIELD_LABEL(label):
+            return False
+        if line.kind == "heading":
+            return anchor_line.kind != "heading" or line.level <= anchor_line.level
+        if anchor_line.kind == "heading":
+            return False
+        return line.block == anchor_line.block
+
+    def _is_final_line(self, line: Line, first_text: str) -> bool:
+        if line.label is not None:
+            label = normalize(self.masked[line.label[0] : line.label[1]])
+            if (vw.FINAL_LABEL.match(label) or _final_cue_label(label)) and not _FIELD_VERDICT.match(label):
+                return True
+            if line.kind == "json" and line.key.replace("_", " ") in ("final verdict", "investment verdict", "overall verdict", "final decision", "recommendation", "decision"):
+                return True
+        return bool(first_text) and vw.FINAL_CUE.match(first_text.lstrip(" #*_>-|`\"")) is not None
+
+    def _topic(self, u: int, current: int | None) -> int | None:
+        """The gate a sentence is about: one a verdict is pinned to, one named in its first words, else ``current``'s.
+
+        A gate named further into the sentence ("... against an intrinsic value
+        of $25B") is a passing mention and does not change the subject.
+        """
+        mentions = [m for m in self.unit_mentions.get(u, []) if m.gates]
+        if not mentions:
+            return None
+        for hit in self.unit_hits.get(u, []):
+            owner = self._tight_owner(hit, u)
+            if owner and self._level(hit) >= vw.COMMITTED:
+                return owner[0]
+        if current is None:
+            return mentions[0].gates[0]
+        start = self.units[u].start
+        for m in mentions:
+            if len(_WORDS_APOS.findall(self.masked, start, m.start)) <= SUBJECT_WORDS:
+                return m.gates[0]
+        return current if any(current in m.gates for m in mentions) else None
+
+    def _claim_unanchored(self, last_section: int) -> None:
+        """In a structured answer, a sentence led by a gate that has no label of its own is that gate's."""
+        anchored = {a.gate for a in self.anchors.values() if a.gate is not None}
+        section = last_section
+        for u, mentions in sorted(self.unit_mentions.items()):
+            gates = [m for m in mentions if m.gates]
+            if not gates or self.units[u].final or all(g in anchored for m in gates for g in m.gates):
+                continue
+            topic = self._topic(u, self.units[u].gate)
+            if topic is None or topic in anchored or topic == self.units[u].gate:
+                continue
+            if gates[0].gates[0] != topic and not any(self._level(h) >= vw.COMMITTED for h in self.unit_hits.get(u, [])):
+                continue
+            section += 1
+            unit = self.units[u]
+            unit.gate, unit.section = topic, section
+            self.section_gate[section] = topic
+            self.section_first[section] = u
+            self.gate_sections.setdefault(topic, []).append(section)
+            first = next(m for m in mentions if topic in m.gates)
+            self.gate_mention.setdefault(topic, ((first.start, first.end), first.how))
+
+    def _section_of(self, gate: int, u: int) -> int:
+        best = -1
+        start = self.units[u].start
+        for s in self.gate_sections.get(gate, []):
+            first = self.section_first.get(s, -1)
+            if first >= 0 and self.units[first].start <= start:
+                best = s
+        return best if best >= 0 else -1000 - u
+
+    def _section_units(self, gate: int) -> list[list[int]]:
+        if self._sections_by_gate is None:
+            by_gate: dict[int, dict[int, list[int]]] = {}
+            for i, unit in enumerate(self.units):
+                if unit.gate is not None and unit.section >= 0 and self.section_gate.get(unit.section) == unit.gate:
+                    by_gate.setdefault(unit.gate, {}).setdefault(unit.section, []).append(i)
+            self._sections_by_gate: dict[int, dict[int, list[int]]] | None = by_gate
+        groups = self._sections_by_gate.get(gate, {})
+        return [groups[s] for s in sorted(groups)]
+
+    def _section_span(self, gate: int) -> Span | None:
+        groups = self._section_units(gate)
+        if not groups:
+            return None
+        first = groups[0]
+        return (self.units[first[0]].start, self.units[first[-1]].end)

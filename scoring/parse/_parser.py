@@ -1,0 +1,177 @@
+"""The parser's driver and the public entry point :func:`parse_response`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ipb.engine.card import Card
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import (
+    MIN_REPEAT_RUN,
+    binary_reason,
+    find_numbers,
+    find_years,
+    fold_repeated_lines,
+    lowered,
+    mask_reasoning,
+    plain_spacing,
+)
+from ipb.scoring.parse._card import _index
+from ipb.scoring.parse._citations import _CitationsMixin
+from ipb.scoring.parse._confidence import _ConfidenceMixin
+from ipb.scoring.parse._common import (
+    DEFAULT_EMBED_CUTOFF,
+    DEFAULT_SCORE_CUTOFF,
+    MAX_NUMBERS,
+    MAX_YEARS,
+    MAX_OCCURRENCES,
+    _failure,
+)
+from ipb.scoring.parse._elements import _ElementsMixin
+from ipb.scoring.parse._final import _FinalVerdictMixin
+from ipb.scoring.parse._layout import _LayoutMixin
+from ipb.scoring.parse._paraphrase import _ParaphraseMixin
+from ipb.scoring.parse._references import _ReferencesMixin
+from ipb.scoring.parse._types import (
+    EmbedderArg,
+    NumberMention,
+    ParsedResponse,
+    YearMention,
+)
+from ipb.scoring.parse._verdicts import _VerdictsMixin
+
+from ipb.errors import ParseError
+
+
+class _Parser(_LayoutMixin, _ReferencesMixin, _ParaphraseMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+    """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
+
+    def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
+        super().__init__(text, card, _index(card), embedder, score_cutoff, embed_cutoff)
+
+    # ------------------------------------------------------------------ driver
+
+    def run(self) -> ParsedResponse:
+        text = self.text
+        result = ParsedResponse(status="ok", card_id=self.card.id)
+        if not text.strip():
+            return _failure(result, "empty response")
+        junk = binary_reason(text)
+        if junk is not None:
+            return _failure(result, junk)
+        self.masked, regions = mask_reasoning(plain_spacing(text))
+        result.reasoning_spans = regions
+        if not self.masked.strip():
+            return _failure(result, "the response is only a reasoning trace (nothing outside <think>...</think>)")
+        self.masked, self.folded = fold_repeated_lines(self.masked)
+        if self.folded:
+            repeats = sum(text.count("\n", start, stop) + (not text.endswith("\n", start, stop)) for _, start, stop in self.folded)
+            self.notes.append(f"{repeats} line(s) repeating the line or block of lines before them verbatim "
+                              f"({len(self.folded)} run(s) of {MIN_REPEAT_RUN} or more copies) were read once")
+        self._keep_head_and_tail()
+        self.low = lowered(self.masked)
+        self._layout()
+        for _, m in self._scan(vw.FINAL_CUE_TRIGGERS, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start())
+            if u >= 0:
+                self.final_units.add(u)
+                self.final_cue_at.setdefault(u, m.start())
+        self._find_mentions()
+        self._find_hits()
+        labels = self._resolve_labels()
+        self._embedding_fallback(labels)
+        structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
+        if not structural:
+            self._prose_fallback()
+        evidence = self._sections(structural)
+        result.gates = self._gates(evidence)
+        self.all_numbers = find_numbers(self.masked, limit=MAX_NUMBERS)
+        if len(self.all_numbers) >= MAX_NUMBERS:
+            self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")
+        self._find_elements(result.gates)
+        result.final_verdict, result.final_verdict_span = self._final_verdict()
+        result.final_confidence, result.final_runner_up, result.final_runner_up_span = self.final_reading
+        result.invented = self._dedupe_invented()
+        result.numbers = [NumberMention(n.text, n.value, n.unit, (n.start, n.end)) for n in self.all_numbers]
+        result.years_found = [YearMention(y, (s, e)) for y, s, e in find_years(self.masked, limit=MAX_YEARS)]
+        if len(result.years_found) >= MAX_YEARS:
+            self.notes.append(f"more than {MAX_YEARS} year mentions: only the first {MAX_YEARS} were read")
+        result.attributions = self._attributions()
+        result.citations = self._citations()
+        if self.truncated:
+            words = ", ".join(repr(w) for w in sorted(self.truncated))
+            half = MAX_OCCURRENCES // 2
+            self.notes.append(f"more than {MAX_OCCURRENCES} occurrences of {words}: only the first {MAX_OCCURRENCES - half} "
+                              f"and the last {half} of each were read")
+        result.notes = self.notes
+        if not result.gates:
+            reason = f"no gate of card {self.card.id!r} recognised"
+            if result.invented:
+                reason += f" (only gates the card lacks: {', '.join(result.invented_gates)})"
+            return _failure(result, reason, keep=True)
+        return result
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def _card_of(card: Any) -> Card:
+    if isinstance(card, Card):
+        return card
+    inner = getattr(card, "card", None)
+    if isinstance(inner, Card):
+        return inner
+    if isinstance(card, str):
+        from ipb.engine.registry import compiled_card
+
+        return compiled_card(card).card
+    raise ParseError(f"parse_response needs a Card, a CompiledCard or a card id, not {type(card).__name__}", rule="card")
+
+
+def parse_response(
+    text: str,
+    card: Card | Any,
+    *,
+    embedder: EmbedderArg = None,
+    score_cutoff: float = DEFAULT_SCORE_CUTOFF,
+    embed_cutoff: float = DEFAULT_EMBED_CUTOFF,
+) -> ParsedResponse:
+    """Parse one model response to an item of ``card`` into a gate trace (paper §7.5).
+
+    Parameters
+    ----------
+    text:
+        The response as the model wrote it (``bytes`` are decoded as UTF-8
+        with replacement). Spans in the result are offsets into it.
+    card:
+        The card the item targets: a :class:`~ipb.engine.card.Card`, a
+        compiled card, or a bundled card id / card path.
+    embedder:
+        Sentence embedder for the paraphrase fallback (anything with
+        sentence-transformers' ``encode``). None loads
+        :func:`default_embedder` on first need; False turns the fallback off.
+    score_cutoff:
+        rapidfuzz ``fuzz.ratio`` (0-100) a label needs to match a gate name
+        or alias after normalisation.
+    embed_cutoff:
+        Cosine similarity a label needs for an embedding match (a prose
+        sentence needs PROSE_EMBED_EXTRA, 0.05, more).
+
+    Returns
+    -------
+    ParsedResponse
+        ``status`` ``ok``, or ``parse_failure`` with a ``reason`` (empty
+        text, binary junk, only a reasoning trace, no gate of the card
+        recognised). Never raises on any text.
+
+    Raises
+    ------
+    ParseError
+        ``card`` is not a card, compiled card or card reference.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", errors="replace")
+    elif not isinstance(text, str):
+        text = "" if text is None else str(text)
+    return _Parser(text, _card_of(card), embedder, score_cutoff, embed_cutoff).run()

@@ -1,0 +1,427 @@
+"""Gate references: where the answer names a gate (name, alias, id, "Gate 3", "gates 1 and 2", "the fifth test") and which lines are gate labels.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import STOPWORDS, Line, Trigger, normalize, stem
+from ipb.scoring.parse._common import (
+    _ANSWER_WORDS,
+    _FIELD_LABEL,
+    _STOP_LABELS,
+    _WORDS_APOS,
+    MAX_EMBED,
+    MAX_OCCURRENCES,
+    _Anchor,
+    _final_cue_label,
+    _Hit,
+    _Mention,
+    _mention_order,
+)
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import InventedGate, Span
+from ipb.scoring.parse._verdicts import _TIGHT_BREAK, _is_verdict_cell
+from rapidfuzz import fuzz, process
+
+# --------------------------------------------------------------------------- the card side
+
+
+_SEP = r"[\W_]{1,3}"
+_NUMBERED = re.compile(
+    r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?)(?:\"[ \t]*:)?(?:[ \t]*|[_-])(?:no\.?|number|#)?[ \t]*"
+    r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,|&|and|or|to|through|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
+    r"|(?P<roman>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?=[ \t]*[:.)\u2013\u2014-])"
+    r"|(?P<spelled>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?=[ \t]*[:.)\u2013\u2014-]))"
+    r"|(?i:(?<=[ \t])(?P<ordword>gate|step|stage|test|criterion|filter|hurdle|check|screen)\b)"
+)
+#: "the fifth gate": the ordinal just before a gate word.
+_ORDINAL_BEFORE = re.compile(r"(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|[4-9]th|10th)[ \t]+\Z")
+_NUMBERED_TRIGGERS = [Trigger(w, _NUMBERED) for w in ("gate", "step", "stage", "criteri", "filter", "hurdle", "test", "check", "screen")]
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+             "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "10th": 10}
+_NUMBER_IN_LIST = re.compile(r"\d{1,3}|to|through|-|\u2013")
+_SPELLED_NUMBERS = {w: k for k, w in enumerate(("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                                                "eleven", "twelve"), start=1)}
+_SPELLED_NUMBERS.update({w: k for k, w in enumerate(("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"), start=1)})
+_JSON_GATE_KEYS = frozenset({"gate", "name", "gate_name", "title", "step", "criterion", "test", "check", "id", "gate_id"})
+_NUMBER_WORDS = re.compile(
+    r"(?i)^\s*(?:(?:gate|step|stage|test|criterion|filter|hurdle|check|screen)s?\s*(?:no\.?|#)?\s*\d{1,3}|\d{1,3}[.)](?!\d))\s*[:.)\-\u2013\u2014]*\s*"
+)
+
+
+def _strip_number_words(label: str) -> str:
+    return _NUMBER_WORDS.sub("", label, count=1).strip(" *_`:#.-()[]\u2013\u2014")
+
+
+def _invented_name(number_name: str, rest: str) -> str:
+    rest = rest.strip()
+    return f"{number_name}: {rest}" if rest and normalize(rest) != normalize(number_name) else number_name
+
+
+#: A short label opening a sentence: "Psychology: ...", "Moat — ...", "**Valuation**: ..." (after a list marker or a JSON quote).
+_SENTENCE_LABEL = re.compile(r"[ \t>*_\"'-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}(?P<label>[A-Z][A-Za-z/&', -]{1,40}?)[*_]{0,2}[ \t]*(?::|\u2014|[ \t]-[ \t])")
+#: Words a label adds to a gate's name without naming it: "Drift check", "Funds test", "Drift gate".
+_GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates", "screen", "criterion", "criteria", "step", "filter",
+                            "rule", "hurdle", "question", "item", "point", "assessment", "analysis", "review", "verdict", "call"})
+#: Discourse words that may open a label: "First, the downside".
+_DISCOURSE_WORDS = frozenset({"first", "firstly", "second", "secondly", "third", "thirdly", "fourth", "fifth", "next", "then", "finally",
+                              "lastly", "also", "now", "on", "as", "for", "the", "a", "an", "to", "turning"})
+#: A label of at most this many content words may name a gate by a part of its name (see ``_part_of_one_gate``).
+MAX_PART_WORDS = 4
+
+
+class _ReferencesMixin(_ParserState):
+    """Finds gate mentions and resolves labels (headings, list items, bold labels, table rows, JSON objects) to card gates or invented gates."""
+
+    # ------------------------------------------------------------------ mentions
+
+    def _find_mentions(self) -> None:
+        masked = self.masked
+        found: list[_Mention] = []
+        for key, m in self._scan(self.ix.mention_triggers, limit=MAX_OCCURRENCES):
+            gate, how = self.ix.mention_info[key]
+            found.append(_Mention(m.start(), m.end(), (gate,), how))
+        n = len(self.card.gates)
+        for _, m in self._scan(_NUMBERED_TRIGGERS, limit=MAX_OCCURRENCES):
+            start = m.start()
+            if m.group("ordword"):
+                o = _ORDINAL_BEFORE.search(masked, max(0, start - 16), start)
+                if o is None:
+                    continue
+                word_text = o.group(1).lower()
+                numbers = [_ORDINALS.get(word_text) or int(word_text[:-2])]
+                start = o.start()
+            elif m.group("nums") is not None:
+                numbers = self._numbers_of(m.group("nums"))
+            else:  # "Gate II:", "Step two:" (gate, step and stage words only)
+                if m.group("word").lower().rstrip("s") not in ("gate", "step", "stage"):
+                    continue
+                spelled = (m.group("roman") or m.group("spelled")).lower()
+                numbers = [_SPELLED_NUMBERS[spelled]]
+            if not numbers:
+                continue
+            if len(numbers) == 1 and 1 <= numbers[0] <= n:
+                found.append(_Mention(start, m.end(), (numbers[0],), "number"))
+                continue
+            inside = tuple(k for k in numbers if 1 <= k <= n)
+            outside = [k for k in numbers if not 1 <= k <= n]
+            if inside:
+                found.append(_Mention(start, m.end(), inside, "number"))
+            if outside:
+                word = (m.group("word") or m.group("ordword") or "gate").rstrip("s").capitalize()
+                if word.lower().startswith("criteri"):
+                    word = "Criterion"
+                for k in outside:
+                    found.append(_Mention(start, m.end(), (), "number", invented=f"{word} {k}"))
+        found.sort(key=_mention_order)
+        kept: list[_Mention] = []
+        for mention in found:
+            if kept and mention.start < kept[-1].end:
+                prev = kept[-1]
+                if (mention.invented is None) == (prev.invented is None):
+                    if mention.invented is None:
+                        continue  # overlapping names: the longer one, found first, stands
+                else:
+                    continue  # "Gate 1" is both an alias and a number
+            kept.append(mention)
+        kept = self._sentence_labels(kept)
+        for mention in kept:
+            mention.unit = self._unit_at(mention.start)
+            if mention.unit >= 0:
+                self.unit_mentions.setdefault(mention.unit, []).append(mention)
+        self.mentions = kept
+
+    def _sentence_labels(self, mentions: list[_Mention]) -> list[_Mention]:
+        """``mentions`` with the short labels that open a prose sentence and name a gate by a part of its name
+        ("Psychology: the bonus pool is tied to store count ..." for "Psychology Lens") added, in order."""
+        starts = {m.start for m in mentions}
+        added: list[_Mention] = []
+        cache: dict[str, int | None] = {}
+        for unit in self.units:
+            if self.lines[unit.line].kind not in ("plain", "json", "list", "label"):
+                continue
+            m = _SENTENCE_LABEL.match(self.masked, unit.start, min(unit.end, unit.start + 60))
+            if m is None:
+                continue
+            a, b = m.span("label")
+            if any(a <= s < b for s in starts) or len(added) >= MAX_OCCURRENCES:
+                continue
+            norm = normalize(m.group("label"))
+            if norm not in cache:
+                cache[norm] = self._part_of_one_gate(norm) if len(norm.split()) <= 3 else None
+            gate = cache[norm]
+            if gate is not None:
+                added.append(_Mention(a, b, (gate,), "words"))
+        if not added:
+            return mentions
+        return sorted([*mentions, *added], key=_mention_order)
+
+    @staticmethod
+    def _numbers_of(text: str) -> list[int]:
+        if text.isdigit():
+            return [int(text)]
+        tokens = _NUMBER_IN_LIST.findall(text)
+        numbers: list[int] = []
+        pending_range = False
+        for t in tokens:
+            if t.isdigit():
+                k = int(t)
+                if pending_range and numbers and numbers[-1] < k <= numbers[-1] + 50:
+                    numbers.extend(range(numbers[-1] + 1, k + 1))
+                else:
+                    numbers.append(k)
+                pending_range = False
+            else:
+                pending_range = True
+        return list(dict.fromkeys(numbers))
+
+    # ------------------------------------------------------------------ labels
+
+    def _label_text(self, span: Span) -> tuple[str, list[_Mention]]:
+        return self.masked[span[0] : span[1]], self._mentions_in(*span)
+
+    def _mentions_in(self, start: int, end: int) -> list[_Mention]:
+        """The mentions that start inside ``[start, end)`` (one unit)."""
+        out: list[_Mention] = []
+        u = self._unit_at(start)
+        if u < 0:
+            u = bisect_right(self.unit_starts, start)
+        while 0 <= u < len(self.units) and self.units[u].start < end:
+            mentions = self.unit_mentions.get(u)
+            if mentions:
+                starts = self._mention_starts(u)
+                for i in range(bisect_right(starts, start - 1), len(mentions)):
+                    m = mentions[i]
+                    if m.start >= end:
+                        break
+                    out.append(m)  # a name may run on past a label cut at "(": "Classify the Company (Six Categories)"
+            u += 1
+        return out
+
+    def _mention_starts(self, u: int) -> list[int]:
+        starts = self.unit_mention_starts.get(u)
+        if starts is None:
+            starts = [m.start for m in self.unit_mentions[u]]
+            self.unit_mention_starts[u] = starts
+        return starts
+
+    def _resolve_labels(self) -> list[tuple[int, Span, str, int | None]]:
+        """Anchor lines that name a gate; returns labels left for the embedding fallback.
+
+        Each unresolved label is (line index, label span, label text, the gate
+        number the line also gave, or None).
+        """
+        unresolved: list[tuple[int, Span, str, int | None]] = []
+        cache: dict[str, tuple[int, str] | None] = {}
+        n = len(self.card.gates)
+        for li, line in enumerate(self.lines):
+            if line.kind == "table":
+                self._resolve_row(li, line, cache, unresolved)
+                continue
+            if line.kind == "json" and line.key != "object" and line.key not in _JSON_GATE_KEYS:
+                continue
+            if line.kind == "label" and line.label is not None and line.label[0] - line.start > 6:
+                continue
+            label_span = line.label
+            inside = self._mentions_in(*label_span) if label_span is not None else []
+            names = [m for m in inside if m.how != "number" and m.invented is None]
+            numbered = [m for m in inside if m.how == "number" and self._label_is_prefix(m, label_span, loose=True, lead=1)]
+            numbers = [m for m in numbered if m.invented is None]
+            invented = [m for m in numbered if m.invented is not None]
+            number_span: Span | None = (numbers[0].start, numbers[0].end) if numbers else None
+            number_gate: int | None = numbers[0].gates[0] if numbers else None
+            if line.number is not None:  # a JSON gate object's "gate": N
+                if 1 <= line.number <= n:
+                    number_gate, number_span = line.number, (line.start, line.start + 1)
+                elif not names:
+                    rest = self.masked[label_span[0] : label_span[1]] if label_span else ""
+                    self.anchors[li] = _Anchor(None, "number", label_span or (line.start, line.end), invented=_invented_name(f"Gate {line.number}", rest))
+                    continue
+            if label_span is None or label_span[0] >= label_span[1]:
+                if number_gate is not None and number_span is not None:
+                    self.anchors[li] = _Anchor(number_gate, "number", number_span)
+                continue
+            label = self.masked[label_span[0] : label_span[1]]
+            rest = _strip_number_words(label)
+            norm = normalize(rest)
+            if rest:
+                offset = label.find(rest)
+                if offset >= 0:
+                    label_span = (label_span[0] + offset, label_span[0] + offset + len(rest))
+            if names:
+                if not self._label_is_prefix(names[0], label_span, loose=line.kind in ("heading", "json")):
+                    continue
+                self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
+                continue
+            if invented:
+                self.anchors[li] = _Anchor(None, "number", label_span, invented=_invented_name(invented[0].invented or "", rest))
+                continue
+            blocked = bool(norm) and (_FIELD_LABEL(norm) or bool(vw.FINAL_LABEL.match(norm)) or bool(_STOP_LABELS.match(norm))
+                                      or _final_cue_label(norm))
+            if number_gate is not None and number_span is not None:
+                self.anchors[li] = _Anchor(number_gate, "number", number_span)
+                if norm and not blocked and self._gate_like(rest):
+                    unresolved.append((li, label_span, rest, number_gate))
+                continue
+            if not norm or blocked:
+                continue
+            match = self._fuzzy(norm, cache)
+            if match is not None:
+                self.anchors[li] = _Anchor(match[0], "fuzzy", label_span)
+                continue
+            if line.kind in ("heading", "list", "bold", "json", "short", "label") and len(unresolved) <= MAX_EMBED and self._gate_like(rest):
+                unresolved.append((li, label_span, rest, None))
+        return unresolved
+
+    def _label_is_prefix(self, mention: _Mention, label: Span, *, loose: bool = False, lead: int | None = None) -> bool:
+        """A label names a gate when the name leads it and makes up most of it.
+
+        "Margin of Safety Test", "Assessing the moat" and "Gate 3 - Management
+        Integrity" do; "No information about management is provided" is a
+        sentence that mentions a gate, not a label. Headings and JSON values
+        may carry more words around the name.
+        """
+        before = len(_WORDS_APOS.findall(self.masked, label[0], max(label[0], mention.start)))
+        extra = (label[1] - label[0]) - (mention.end - mention.start)
+        return before <= (lead if lead is not None else 4 if loose else 3) and extra <= (60 if loose else 28)
+
+    def _resolve_row(
+        self, li: int, line: Line, cache: dict[str, tuple[int, str] | None], unresolved: list[tuple[int, Span, str, int | None]]
+    ) -> None:
+        if li + 1 < len(self.lines) and self.lines[li + 1].kind == "table_sep":
+            return  # a header row
+        number_gate: tuple[int, Span] | None = None
+        first_text: tuple[Span, str] | None = None
+        for cell in line.cells:
+            text, inside = self._label_text(cell)
+            names = [m for m in inside if m.how != "number" and m.invented is None]
+            if names and names[0].start - cell[0] <= 12:
+                m = names[0]
+                self.anchors[li] = _Anchor(m.gates[0], m.how, (m.start, m.end))
+                return
+            invented = [m for m in inside if m.invented is not None]
+            if invented and first_text is None:
+                rest = _strip_number_words(text)
+                self.anchors[li] = _Anchor(None, "number", cell, invented=_invented_name(invented[0].invented or "", rest))
+                return
+            numbers = [m for m in inside if m.how == "number" and m.invented is None]
+            if numbers and number_gate is None:
+                number_gate = (numbers[0].gates[0], (numbers[0].start, numbers[0].end))
+            rest = _strip_number_words(text)
+            norm = normalize(rest)
+            if not norm or norm.isdigit() or _is_verdict_cell(text):
+                continue
+            if first_text is None and number_gate is None and _STOP_LABELS.match(norm):
+                return  # a row headed "Company overview", "Notes", "Sources": not a gate's row
+            match = self._fuzzy(norm, cache)
+            if match is not None:
+                self.anchors[li] = _Anchor(match[0], "fuzzy", cell)
+                return
+            if first_text is None and self._gate_like(rest):
+                first_text = (cell, rest)
+        if number_gate is not None:
+            self.anchors[li] = _Anchor(number_gate[0], "number", number_gate[1])
+            if first_text is not None:
+                unresolved.append((li, first_text[0], first_text[1], number_gate[0]))
+        elif first_text is not None:
+            unresolved.append((li, first_text[0], first_text[1], None))
+
+    def _gate_like(self, label: str) -> bool:
+        """Whether a label could name a gate: a few words, not a sentence, not a field or a heading like "Summary"."""
+        norm = normalize(label)
+        words = norm.split()
+        if not words or len(words) > 8 or not any(len(w) >= 3 and w.isalpha() for w in words):
+            return False
+        if label.rstrip().endswith((".", "!")) or sum(w.isdigit() for w in words) > 1:
+            return False
+        if norm in _ANSWER_WORDS or _FIELD_LABEL(norm) or vw.FINAL_LABEL.match(norm) or _STOP_LABELS.match(norm) or _final_cue_label(norm):
+            return False
+        if vw.VERDICT_PATTERN.fullmatch(label.strip(" *_`:")):
+            return False
+        # a label that states a verdict or an outcome is a statement, not a gate's name: "Looking again, test 2 fails", "This is no DECLINE"
+        if len(words) >= 3 and (vw.VERDICT_PATTERN.search(label) or (self.ix.outcome_re is not None and self.ix.outcome_re.search(label))):
+            return False
+        return True
+
+    def _fuzzy(self, norm: str, cache: dict[str, tuple[int, str] | None]) -> tuple[int, str] | None:
+        if norm in cache:
+            return cache[norm]
+        best = process.extractOne(norm, self.ix.choices, scorer=fuzz.ratio, score_cutoff=self.score_cutoff)
+        result = None if best is None else (self.ix.choice_gate[best[2]], "fuzzy")
+        if result is None:
+            gate = self._part_of_one_gate(norm)
+            result = None if gate is None else (gate, "words")
+        cache[norm] = result
+        return result
+
+    def _part_of_one_gate(self, norm: str) -> int | None:
+        """The one gate whose name (else whose aliases) hold every content word of a short label: "Price to assets" is
+        "Moderate Ratio of Price to Assets", "Financial condition" is "Sufficiently Strong Financial Condition".
+
+        Words are compared by stem; a label of more than :data:`MAX_PART_WORDS` content words, or one that fits two
+        gates at the same tier, names none.
+        """
+        words = norm.split()
+        while words and words[0] in _DISCOURSE_WORDS:
+            words = words[1:]  # "First, the downside", "Next: sizing"
+        stems = {stem(w) for w in words if w not in STOPWORDS and w not in _GENERIC_WORDS and len(w) > 1 and not w.isdigit()}
+        if not stems or len(stems) > MAX_PART_WORDS:
+            return None
+        for tier in (0, 1):
+            gates = {g for t, g, words in self.ix.gate_words if t == tier and stems <= words}
+            if len(gates) == 1:
+                return gates.pop()
+            if gates:
+                return None
+        return None
+
+    def _tight_owner(self, hit: _Hit, u: int) -> tuple[int, ...] | None:
+        """The gates whose mention the verdict word directly follows ("gate 3 is inconclusive", "gates 1 and 2 pass")."""
+        all_mentions = self.unit_mentions.get(u)
+        if not all_mentions:
+            return None
+        k = bisect_right(self._mention_starts(u), hit.start) - 1
+        while k >= 0 and (all_mentions[k].end > hit.start or not all_mentions[k].gates):
+            k -= 1
+        if k < 0:
+            return None
+        mentions = [m for m in all_mentions[max(0, k - 8) : k + 1] if m.gates and m.end <= hit.start]
+        last = mentions[-1]
+        gap = self.masked[last.end : hit.start]
+        if len(gap) > 40 or _TIGHT_BREAK.search(gap) or len(gap.split()) > 4:
+            return None
+        gates = list(last.gates)
+        k = len(mentions) - 1
+        while k > 0:
+            between = self.masked[mentions[k - 1].end : mentions[k].start].strip(" ,").lower()
+            if between not in ("and", "&", "as well as", "", "and the", "and its"):
+                break
+            gates = list(mentions[k - 1].gates) + gates
+            k -= 1
+        return tuple(dict.fromkeys(gates))
+
+    # ------------------------------------------------------------------ invented gates
+
+    def _dedupe_invented(self) -> list[InventedGate]:
+        out: list[InventedGate] = []
+        open_spans: list[tuple[int, str]] = []  # (end, name key) of kept gates whose span may still hold the next
+        seen: set[str] = set()
+        labelled = {li for li, a in self.anchors.items() if a.invented is not None}
+        for m in self.mentions:
+            if m.invented is None or (m.unit >= 0 and (self.units[m.unit].final or self.units[m.unit].line in labelled)):
+                continue
+            self.invented.append(InventedGate(m.invented, (m.start, m.end)))
+        for g in sorted(self.invented, key=lambda g: g.span):
+            key = normalize(re.sub(r"(?i)^(?:gate|step|stage|test|criterion|filter|hurdle|check|screen)\s*\d+\s*[:.\-\u2013\u2014]?\s*", "", g.name)) or normalize(g.name)
+            if not key or key in seen:
+                continue
+            open_spans = [(end, o_key) for end, o_key in open_spans if end > g.span[0]]  # spans come in start order
+            if any(key != o_key for _, o_key in open_spans):
+                continue
+            seen.add(key)
+            out.append(g)
+            open_spans.append((g.span[1], normalize(g.name)))
+        return out

@@ -1,0 +1,119 @@
+"""The working state one parse shares between the parser's concerns (each a mixin of :class:`~ipb.scoring.parse._parser._Parser`).
+
+Every concern module (layout, gate references, paraphrases, verdict words,
+final verdict, elements, citations) holds one mixin deriving from
+:class:`_ParserState`; the state is created once per response. Methods one
+concern calls on another are declared here for the type checker only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ipb.engine.card import Card
+from ipb.scoring._text import Line, NumberMatch, Trigger
+from ipb.scoring.parse._common import (
+    MAX_OCCURRENCES,
+    _Anchor,
+    _CardIndex,
+    _Evidence,
+    _Hit,
+    _Mention,
+    _Unit,
+)
+from ipb.scoring.parse._types import EmbedderArg, InventedGate, Span
+
+
+class _ParserState:
+    """The text, the card's index and what the passes over the text have found so far (offsets into the text)."""
+
+    text: str
+    card: Card
+    ix: _CardIndex
+    embedder: EmbedderArg
+    score_cutoff: float
+    embed_cutoff: float
+    notes: list[str]
+    masked: str
+    low: str
+    final_units: set[int]
+    final_cue_at: dict[int, int]
+    positions: dict[str, list[int]]
+    prefixes: set[str] | None
+    truncated: set[str]
+    folded: list[tuple[int, int, int]]
+    outcome_units: dict[int, bool]
+    lines: list[Line]
+    units: list[_Unit]
+    unit_starts: list[int]
+    line_units: list[list[int]]
+    mentions: list[_Mention]
+    unit_mentions: dict[int, list[_Mention]]
+    unit_mention_starts: dict[int, list[int]]
+    _sections_by_gate: dict[int, dict[int, list[int]]] | None
+    all_numbers: list[NumberMatch]
+    section_gate: dict[int, int]
+    section_first: dict[int, int]
+    gate_mention: dict[int, tuple[Span, str]]
+    gate_sections: dict[int, list[int]]
+    hits: list[_Hit]
+    structural: bool
+    blanked: int
+    final_reading: tuple[float, str | None, Span | None]
+    unit_hits: dict[int, list[_Hit]]
+    anchors: dict[int, _Anchor]
+    invented: list[InventedGate]
+
+    def __init__(self, text: str, card: Card, ix: _CardIndex, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
+        self.text = text
+        self.card = card
+        self.ix = ix
+        self.embedder = embedder
+        self.score_cutoff = score_cutoff
+        self.embed_cutoff = embed_cutoff
+        self.notes = []
+        self.masked = text
+        self.low = text
+        self.final_units = set()
+        self.final_cue_at = {}
+        self.positions = {}
+        self.prefixes = None
+        self.truncated = set()
+        self.folded = []
+        self.outcome_units = {}
+        self.lines = []
+        self.units = []
+        self.unit_starts = []
+        self.line_units = []
+        self.mentions = []
+        self.unit_mentions = {}
+        self.unit_mention_starts = {}
+        self._sections_by_gate = None
+        self.all_numbers = []
+        self.section_gate = {}
+        self.section_first = {}
+        self.gate_mention = {}
+        self.gate_sections = {}
+        self.hits = []
+        self.structural = False
+        self.blanked = 0
+        self.final_reading = (0.0, None, None)
+        self.unit_hits = {}
+        self.anchors = {}
+        self.invented = []
+
+
+    if TYPE_CHECKING:  # defined by the concern mixins; declared here so each mixin type-checks on its own
+
+        def _scan(self, triggers: list[Trigger], *, limit: int = MAX_OCCURRENCES) -> list[tuple[int, re.Match[str]]]: ...
+        def _unit_at(self, pos: int) -> int: ...
+        def _section_of(self, gate: int, u: int) -> int: ...
+        def _section_span(self, gate: int) -> Span | None: ...
+        def _section_units(self, gate: int) -> list[list[int]]: ...
+        def _tight_owner(self, hit: _Hit, u: int) -> tuple[int, ...] | None: ...
+        def _level(self, hit: _Hit) -> int: ...
+        def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]: ...
+        def _rank(self, ev: _Evidence) -> tuple[int, bool]: ...
+        def _revision(self, hit: _Hit) -> bool: ...
+        def _gate_confidence(self, evidence: list[_Evidence], verdict: str | None, span: Span | None, how: str) -> tuple[float, str | None, Span | None]: ...

@@ -1,0 +1,425 @@
+"""Verdict words and negation: which words state a gate verdict, how strongly, and for which gate.
+
+A verdict word (:mod:`ipb.scoring.verdict_words`) is judged in its clause:
+questions, conditions and counterfactuals state nothing; modals and hedges
+weaken it; a negator within the clause flips it. Each gate's verdict is then
+chosen from the evidence of its sections (the last committed statement).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import Line, Trigger, normalize
+from ipb.scoring.parse._common import (
+    _FIELD_VERDICT,
+    _WORDS_APOS,
+    MAX_OCCURRENCES,
+    _Evidence,
+    _Hit,
+    _Mention,
+    _Unit,
+)
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import GateTrace, Span
+
+_STATEMENT_END = re.compile(r"[.!;:]")
+_CONDITIONALS = frozenset(vw.CONDITIONALS)
+#: Table columns whose Yes / No cells are gate verdicts: "Pass?", "Meets the test?" / "Fail?", "Triggered?".
+_PASS_COLUMN = re.compile(r"(?:pass(?:ed|es)?|meets?(?: (?:the )?(?:test|criterion|criteria|threshold))?|met|satisfied|cleared?|clears)")
+_FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: triggered)?|triggered|rejected|"
+                          r"(?:signal |indicator |warning |red flag |flag )?(?:present|flashing|flashes|lit|on)|red flag|warning sign|breach(?:ed)?)")
+_YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
+_YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)
+_ANSWER_UNKNOWN = vw.VerdictWord(r"(?i:unknown|unclear|n/?a)", vw.INCONCLUSIVE, ("unknown", "unclear"), negatable=False)
+#: "Pass? Yes", "Meets the test? No", "Kill criterion triggered? No", "Fails? Unknown" (a label with its answer, in prose).
+_ANSWERED = re.compile(
+    r"(?i)\b(?:(?P<pass>pass(?:es|ed)?|met|meets?(?:\s+(?:the\s+)?(?:test|criterion|bar|threshold))?|satisfied|cleared?)"
+    r"|(?P<fail>fail(?:s|ed)?|killed|kill(?:\s+criterion)?(?:\s+(?:triggered|fired|hit))?|triggered|red\s+flag|"
+    r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing))"
+    r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false)\b"
+)
+_ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
+                                                      "indicator", "warning", "flashing")]
+#: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
+_COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
+#: "passes, if only just": a concession after the verdict, not a condition on it.
+_CONCESSIVE_TAILS = (["if", "only", "just"], ["if", "only", "barely"], ["if", "barely"], ["if", "narrowly"], ["if", "marginally"])
+_PASS_SUBJECTS = frozenset({"would", "will", "should", "must", "to", "i'd", "we'd", "i", "we"})
+_CLAUSE_CUT = re.compile(r"[;:|(\u2014\u2013]|,\s+(?:but|whereas|while|although|though|however)\b")
+_TIGHT_BREAK = re.compile(r"[,;()|]|\b(?:because|since|so|which|while|whereas|but|although|though|however|given|as|that|than|when|unlike)\b", re.I)
+_GATE_SUBJECT = re.compile(
+    r"\b(?:this|the|that)[ \t]+(?:gate|step|test|criterion|check|screen|hurdle|filter)"
+    r"(?:[ \t]+(?:is|was|therefore|thus|so|clearly|itself|verdict|outcome|result|is:|=))*[ \t]*[:\u2014-]?[ \t]*(?:an?[ \t]+)?\Z"
+)
+_NEITHER = re.compile(
+    r"(?i)\b(?:neither|not|no)[ \t]+(?:an?[ \t]+)?(?:pass|proceed|reject|fail|kill)\w{0,4}\b[^.;:\n]{0,40}?"
+    r"\b(?:nor|not|no)[ \t]+(?:an?[ \t]+)?(?:pass|proceed|reject|fail|kill)\w{0,4}\b"
+)
+_JSON_VERDICT_FIELD = re.compile(r'(?i)"(?:gate_)?(?:verdict|outcome|result|status|decision)"[ \t]*:[ \t]*"?[ \t]*\Z')
+_JSON_VERDICT_KEYS = frozenset({"verdict", "outcome", "result", "status", "decision", "gate_verdict"})
+
+
+def _is_verdict_cell(text: str) -> bool:
+    stripped = text.strip(" *_`")
+    if not stripped or len(stripped.split()) > 4:
+        return False
+    return vw.VERDICT_PATTERN.search(stripped) is not None
+
+
+def _clause_start(before: str) -> int:
+    """Index in ``before`` of the last clause boundary (";", ":", "|", "(", dashes, arrows "->" "=>" "\u2192"), or -1.
+
+    Negation, hedges and conditions reach back only to it: "No REJECT triggered -> INVEST" is INVEST.
+    """
+    arrow = max(before.rfind("->"), before.rfind("=>"))
+    return max(before.rfind(";"), before.rfind(":"), before.rfind("|"), before.rfind("("), before.rfind("\u2014"), before.rfind("\u2013"),
+               before.rfind("\u2192"), arrow + 1 if arrow >= 0 else -1)
+
+
+#: A statement the writer sets aside before giving their own: "my first instinct was PROCEED", "an optimist might call it a pass".
+_SUPERSEDED = re.compile(
+    r"(?i)\b(?:(?:my|our|the)\s+)?(?:first|initial|gut|earlier)\s+(?:instinct|impression|reading|read|take|thought|call|answer|verdict)\b"
+    r"|\b(?:initially|originally|at\s+first(?:\s+glance)?|superficially|on\s+the\s+surface)\b"
+    r"|\b(?:an?\s+)?(?:optimist|bull|enthusiast|promoter)s?\s+(?:might|would|could|may)\b"
+    r"|\b(?:some|others|many)\s+(?:might|would|could|may)\s+(?:label|call|mark|rate|say)\b"
+)
+#: The writer's own, considered statement: it outranks a plain mention in the same section.
+_COMMITTED_CUE = re.compile(
+    r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
+    r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|revisiting|"
+    r"correction|corrected|having\s+re-?checked|on\s+closer\s+inspection)\b[^.;\n]{0,80}\Z"
+)
+#: Words after a negator that make it no negation of the verdict: "not merely passes", "without doubt it clears".
+_PSEUDO_NEGATION = frozenset({"merely", "just", "only", "simply", "doubt", "question", "hesitate", "hesitation"})
+#: Pronoun negators that negate a verdict a few words on: "nothing here would fail", "none of it fails".
+_NEGATING_PRONOUNS = frozenset({"nothing", "none", "nobody"})
+
+
+def _negated(words: Sequence[str]) -> bool:
+    """Whether the words before a verdict word (its clause, at most the last 4) negate it.
+
+    Pseudo-negations are not negations ("not merely passes", "without doubt clears", "no question it passes"),
+    and two negators cancel ("not unable to pass" is not read as a negation).
+    """
+    last = list(words)[-3:]
+    negators = 0
+    for i, w in enumerate(last):
+        nxt = last[i + 1] if i + 1 < len(last) else ""
+        if w in ("rather", "instead", "fails", "failed", "unable"):
+            if nxt in ("than", "of", "to"):
+                negators += 1
+            continue
+        if w in vw.NEGATORS or w.endswith("n't") or w in _NEGATING_PRONOUNS:
+            if nxt in _PSEUDO_NEGATION:
+                continue
+            negators += 1
+    if negators:
+        return negators % 2 == 1
+    joined = " ".join(words)
+    return "as opposed to" in joined
+
+
+class _VerdictsMixin(_ParserState):
+    """Finds verdict words (and Yes/No cells of "Pass?" columns), judges them in context and chooses each gate's verdict."""
+
+    # ------------------------------------------------------------------ verdict words
+
+    def _find_hits(self) -> None:
+        for key, m in self._scan(vw.VERDICT_TRIGGERS, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start())
+            if u < 0:
+                continue
+            hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
+            self.hits.append(hit)
+            self.unit_hits.setdefault(u, []).append(hit)
+        extra = self._yes_no_cells() + self._answered_questions()
+        if extra:
+            for hit in extra:
+                self.unit_hits.setdefault(hit.unit, []).append(hit)
+            for u in {hit.unit for hit in extra}:
+                self.unit_hits[u].sort(key=lambda h: h.start)
+            self.hits: list[_Hit] = sorted(self.hits + extra, key=lambda h: h.start)
+
+    def _answered_questions(self) -> list[_Hit]:
+        """Inline labels with answers: "Pass? Yes" (PROCEED), "Pass? No" (REJECT), "Pass? Unknown" (INCONCLUSIVE);
+        "Kill criterion triggered? No" (PROCEED), "Fails? Yes" (REJECT). The answer word is the verdict word."""
+        out: list[_Hit] = []
+        for _, m in self._scan(_ANSWERED_TRIGGERS, limit=MAX_OCCURRENCES):
+            a, b = m.span("answer")
+            u = self._unit_at(a)
+            if u < 0:
+                continue
+            answer = m.group("answer").lower()
+            failing = m.group("fail") is not None
+            if answer in ("yes", "y", "true"):
+                word = _YES_REJECT if failing else _YES_PROCEED
+            elif answer in ("no", "n", "false"):
+                word = _YES_PROCEED if failing else _YES_REJECT
+            else:
+                word = _ANSWER_UNKNOWN
+            out.append(_Hit(a, b, word, u))
+        return out
+
+    def _yes_no_cells(self) -> list[_Hit]:
+        """Yes / No cells of a table column headed "Pass?", "Meets?" (or "Fail?", "Triggered?"), as verdict words."""
+        masked = self.masked
+        out: list[_Hit] = []
+        columns: dict[int, vw.VerdictWord] = {}
+        for li, line in enumerate(self.lines):
+            if line.kind != "table":
+                if line.kind != "table_sep":
+                    columns = {}
+                continue
+            if li + 1 < len(self.lines) and self.lines[li + 1].kind == "table_sep":
+                columns = {}
+                for c, (a, b) in enumerate(line.cells):
+                    head = normalize(masked[a:b])
+                    if _PASS_COLUMN.fullmatch(head):
+                        columns[c] = _YES_PROCEED
+                    elif _FAIL_COLUMN.fullmatch(head):
+                        columns[c] = _YES_REJECT
+                continue
+            for c, word in columns.items():
+                if c >= len(line.cells):
+                    continue
+                a, b = line.cells[c]
+                answer = normalize(masked[a:b])
+                if answer not in ("yes", "no", "y", "n"):
+                    continue
+                u = self._unit_at(a)
+                if u < 0:
+                    continue
+                yes = answer in ("yes", "y")
+                verdict = word.verdict if yes else (vw.REJECT if word.verdict == vw.PROCEED else vw.PROCEED)
+                out.append(_Hit(a, b, word if yes else (_YES_REJECT if verdict == vw.REJECT else _YES_PROCEED), u))
+        return out
+
+    def _level(self, hit: _Hit) -> int:
+        """The hit's level (0: it states nothing), judging it on first use."""
+        if not hit.judged:
+            hit.judged = True
+            judged = self._judge(hit.start, hit.end, hit.word, self.units[hit.unit])
+            if judged is not None:
+                hit.verdict, hit.level, hit.derived = judged
+        return hit.level
+
+    def _judge(self, start: int, end: int, word: vw.VerdictWord, unit: _Unit) -> tuple[str, int, bool] | None:
+        """The verdict, level and negation of one verdict word in its context, or None when it states nothing."""
+        masked, low = self.masked, self.low
+        before = low[max(unit.start, start - 90) : start]
+        cut = _clause_start(before)
+        if ", " in before:
+            for m in _CLAUSE_CUT.finditer(before, max(cut, 0)):
+                cut = max(cut, m.end() - 1)
+        clause_words = _WORDS_APOS.findall(before, cut + 1)[-14:]
+        words = clause_words[-4:]
+        after = low[end : min(unit.end, end + 40)]
+        after_words = _WORDS_APOS.findall(after)[:3]
+        token = low[start:end]
+        # "Buffett would pass." is the investor's "pass on it", not a gate's PASS.
+        if token == "pass" and words and words[-1] in _PASS_SUBJECTS:
+            rest = after.lstrip()
+            if not rest or rest[0] in ".;!,)" or after_words[:1] in (["here"], ["for"]):
+                return None
+        # "fails to justify" says the subject failed at something; the gate word is the verb after it.
+        if after_words[:1] == ["to"] and token.startswith("fail"):
+            return None
+        # Questions and conditions state no verdict.
+        if masked[unit.end - 1] == "?" and unit.end - end < 400 and _STATEMENT_END.search(masked, end, unit.end - 1) is None:
+            return None
+        if not _CONDITIONALS.isdisjoint(clause_words):
+            idx = max(i for i, w in enumerate(clause_words) if w in vw.CONDITIONALS)
+            if not (idx > 0 and clause_words[idx - 1] == "even"):
+                return None
+        if (cut >= 0 or start - 90 <= unit.start) and _COUNTERFACTUAL.match(before, cut + 1):
+            return None  # "Had the multiple been 6x, it would fail": a counterfactual
+        concessive = after_words[:3] in _CONCESSIVE_TAILS or after_words[:2] in _CONCESSIVE_TAILS
+        if not concessive and (after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]):
+            return None
+        level = word.strength
+        if _SUPERSEDED.search(before):
+            level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "an optimist might label it PROCEED"
+        if concessive:
+            level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
+        if not vw.MODALS.isdisjoint(words):
+            level = min(level, vw.WEAK)
+        elif not vw.HEDGES.isdisjoint(words) or (after_words and after_words[0] in vw.HEDGES):
+            level = min(level, vw.HEDGED)
+        paren = before.rfind("(")
+        if paren >= 0 and before.find(")", paren) < 0:
+            level = min(level, vw.HEDGED)  # a parenthetical aside
+        verdict = word.verdict
+        derived = False
+        if word.negatable and _negated(words):
+            neither = _NEITHER.search(masked, max(unit.start, start - 60), min(unit.end, end + 60))
+            if neither is not None and neither.start() <= start < neither.end():
+                return None  # "not a pass and not a fail" states neither
+            derived = True
+            if verdict == vw.PROCEED:
+                verdict = vw.REJECT
+            elif verdict == vw.REJECT:
+                verdict, level = vw.PROCEED, vw.WEAK
+            else:
+                return None
+        return verdict, level, derived
+
+    def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]:
+        """Who each verdict word speaks for; words are judged later, and only where the choice needs them."""
+        self.structural = structural
+        out: list[_Evidence] = []
+        passing = -2
+        for hit in self.hits:
+            unit = self.units[hit.unit]
+            if unit.final:
+                continue
+            label = label_units.get(hit.unit)
+            mentions = self.unit_mentions.get(hit.unit)
+            if mentions and all(m.gates == (unit.gate,) for m in mentions):
+                mentions = None  # every gate named here is the section's own
+            owner = self._tight_owner(hit, hit.unit) if mentions else None
+            if owner and unit.gate not in owner and structural and label is not None and hit.start >= label[1] and mentions \
+                    and self._figure_between(mentions, owner, hit):
+                owner = None  # "Step 4: earnings yield 12.5% and ROC 38% — PROCEED": a measure with its figure on the gate's label line
+            if owner and unit.gate not in owner:
+                if structural or unit.gate is None:
+                    for g in owner:
+                        out.append(_Evidence(g, hit, passing, passing=structural))
+                        passing -= 1
+                    continue
+                for g in owner:
+                    out.append(_Evidence(g, hit, self._section_of(g, hit.unit)))
+                continue
+            if unit.gate is None:
+                continue
+            if owner and len(owner) > 1:
+                for g in owner:
+                    out.append(_Evidence(g, hit, self._section_of(g, hit.unit), label=label))
+                continue
+            out.append(_Evidence(unit.gate, hit, unit.section, label=label))
+        return out
+
+    def _rank(self, ev: _Evidence) -> tuple[int, bool]:
+        """(level, said outright): a label's or verdict field's word is 4, a word in another gate's section one less."""
+        hit = ev.hit
+        level = self._level(hit)
+        if level == 0:
+            return (0, False)
+        if level >= vw.COMMITTED:
+            line = self.lines[self.units[hit.unit].line]
+            if ev.label is not None and hit.start >= ev.label[1] and self._first_hit_after(hit, ev.label):
+                level = 4  # "Gate: VERDICT", "Gate — does not pass"
+            elif not hit.derived and (self._field_hit(line, hit) or (line.kind == "table" and self._verdict_cell(line, hit))):
+                level = 4
+            elif not hit.derived and _GATE_SUBJECT.search(self.low, max(self.units[hit.unit].start, hit.start - 40), hit.start):
+                level = 4  # "this gate FAILS", "the test is a PROCEED"
+        if ev.passing:
+            level = max(level - 1, vw.WEAK)
+        return (level, not hit.derived)
+
+    def _figure_between(self, mentions: list[_Mention], owner: tuple[int, ...], hit: _Hit) -> bool:
+        """Whether a figure stands between the owner's last mention (by name, not number) and the verdict word."""
+        last = max((m for m in mentions if m.gates and set(m.gates) <= set(owner) and m.end <= hit.start), key=lambda m: m.end, default=None)
+        return last is not None and last.how != "number" and any(c.isdigit() for c in self.masked[last.end : hit.start])
+
+    def _revision(self, hit: _Hit) -> bool:
+        """Whether the verdict word follows a cue of a considered or revised statement in its sentence."""
+        return _COMMITTED_CUE.search(self.low, max(self.units[hit.unit].start, hit.start - 80), hit.start) is not None
+
+    def _choose(self, evidence: list[_Evidence]) -> tuple[str | None, Span | None]:
+        """The gate's verdict from its evidence.
+
+        Per section the strongest statement, the first of equals. Among the
+        gate's own sections the last one with a committed statement wins; words
+        about the gate in other gates' sections count only when its own
+        sections state nothing committed; failing that, the strongest
+        statement. Sections are examined from the last, so a long answer's
+        earlier sections are judged only when the later ones say nothing.
+        """
+        if not evidence:
+            return None, None
+        # An explicit revision ("looking again, gate 2 fails", "my verdict on the moat is REJECT") wins wherever it sits: the last one.
+        revisions = [ev for ev in evidence if self._level(ev.hit) >= vw.COMMITTED and self._revision(ev.hit)]
+        if revisions:
+            last = max(revisions, key=lambda ev: ev.hit.start)
+            return last.hit.verdict, (last.hit.start, last.hit.end)
+        sections: dict[int, list[_Evidence]] = {}
+        for ev in evidence:
+            sections.setdefault(ev.section, []).append(ev)
+        def first_pos(item: tuple[int, list[_Evidence]]) -> int:
+            return min(e.hit.start for e in item[1])
+        ordered = sorted(sections.items(), key=first_pos)
+        own = [evs for sid, evs in ordered if sid >= 0 or sid <= -1000]
+        other = [evs for sid, evs in ordered if -1000 < sid < 0]
+        fallback: tuple[tuple[int, bool], int, _Evidence] | None = None
+        for pool in (own, other):
+            for evs in reversed(pool):
+                best: tuple[tuple[int, bool], int, _Evidence] | None = None
+                for ev in sorted(evs, key=lambda e: e.hit.start):
+                    rank = self._rank(ev)
+                    if rank[0] > 0 and (best is None or rank > best[0]):
+                        best = (rank, -ev.hit.start, ev)
+                if best is None:
+                    continue
+                if best[0][0] >= vw.COMMITTED:
+                    return best[2].hit.verdict, (best[2].hit.start, best[2].hit.end)
+                if fallback is None or (best[0], best[1]) > (fallback[0], fallback[1]):
+                    fallback = best
+        if fallback is None:
+            return None, None
+        return fallback[2].hit.verdict, (fallback[2].hit.start, fallback[2].hit.end)
+
+    def _first_hit_after(self, hit: _Hit, label: Span) -> bool:
+        for h in self.unit_hits.get(hit.unit, []):
+            if h.start >= label[1] and self._level(h) >= vw.COMMITTED:
+                return h is hit
+        return False
+
+    def _field_hit(self, line: Line, hit: _Hit) -> bool:
+        if _JSON_VERDICT_FIELD.search(self.masked, max(line.start, hit.start - 40), hit.start):
+            return True
+        if line.label is None or hit.start < line.label[1]:
+            return False
+        if line.kind == "json":
+            return line.key in _JSON_VERDICT_KEYS
+        label = normalize(self.masked[line.label[0] : line.label[1]])
+        return bool(_FIELD_VERDICT.match(label)) and hit.start - line.label[1] <= 12
+
+    def _verdict_cell(self, line: Line, hit: _Hit) -> bool:
+        for s, e in line.cells:
+            if s <= hit.start and hit.end <= e:
+                return _is_verdict_cell(self.masked[s:e])
+        return False
+
+    # ------------------------------------------------------------------ gates
+
+    def _gates(self, evidence: list[_Evidence]) -> list[GateTrace]:
+        by_gate: dict[int, list[_Evidence]] = {}
+        for ev in evidence:
+            by_gate.setdefault(ev.gate, []).append(ev)
+        order: list[tuple[int, int]] = []
+        for gate, sections in self.gate_sections.items():
+            first = self.section_first[sections[0]]
+            order.append((self.units[first].start if first >= 0 else 0, gate))
+        seen = {g for _, g in order}
+        for m in self.mentions:  # gates named only in passing count when a verdict is given them there
+            for g in m.gates:
+                if g in seen or g not in by_gate or m.unit < 0 or self.units[m.unit].final:
+                    continue
+                if any(self._level(ev.hit) > 0 for ev in by_gate[g]):
+                    seen.add(g)
+                    order.append((m.start, g))
+                    self.gate_mention.setdefault(g, ((m.start, m.end), m.how))
+        order.sort()
+        traces: list[GateTrace] = []
+        for _, g in order:
+            gate = self.ix.gates[g]
+            verdict, vspan = self._choose(by_gate.get(g, []))
+            mention, how = self.gate_mention[g]
+            span = self._section_span(g) or mention
+            trace = GateTrace(g, gate.name, verdict, span, mention, how, vspan)
+            trace.confidence, trace.runner_up, trace.runner_up_span = self._gate_confidence(by_gate.get(g, []), verdict, vspan, how)
+            traces.append(trace)
+        return traces

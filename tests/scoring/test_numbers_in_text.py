@@ -1,0 +1,44 @@
+"""Numbers in answers (issue 13 item 2, "numbers"): found by scoring._numbers, valued by the one reader (engine.numbers)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.engine.numbers import read_number
+from ipb.scoring._numbers import find_numbers
+from ipb.scoring.parse import parse_response
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Net income was ($7M) last year.", [("($7M)", -7_000_000.0, "money")]),
+        ("Operating margin (3.5)% after the write-down.", [("(3.5)%", -0.035, "ratio")]),
+        ("Retention (95%) is strong.", [("95%", 0.95, "ratio")]),  # an aside in parentheses, not a negative
+        ("Capex of €1.234,5m and a £3bn pension gap.", [("€1.234,5m", 1_234_500_000.0, "money:EUR"), ("£3bn", 3e9, "money:GBP")]),
+        ("Debt of 12m EUR, cash of $-2B.", [("12m EUR", 12e6, "money:EUR"), ("$-2B", -2e9, "money")]),
+        ("Price $1.25B at 10x, 2/3 of NCAV.", [("$1.25B", 1.25e9, "money"), ("10x", 10.0, "multiple"), ("2/3", 0.6667, "fraction")]),
+    ],
+)
+def test_numbers_are_found_with_their_sign_scale_and_currency(text: str, want: list[tuple[str, float, str]]) -> None:
+    got = [(n.text, n.value, n.unit) for n in find_numbers(text)]
+    assert got == want
+    for n in find_numbers(text):
+        assert text[n.start : n.end] == n.text
+
+
+def test_the_parser_and_the_scenario_reader_agree_on_a_value() -> None:
+    """One reader: the value the parser reports is the value a scenario fact written the same way has."""
+    for written in ("($7M)", "(3.5)%", "€1.234,5m", "$-2B", "$1.25B"):
+        [found] = find_numbers(f"x {written} y")
+        assert found.value == float(read_number(written).value)
+
+
+def test_a_euro_amount_is_never_matched_as_dollars() -> None:
+    """Regression (currencies matched as US dollars): a card element "price {price}" (money, USD) is not read from €50B."""
+    text = "1. Circle of Competence: PROCEED.\n5. Margin of Safety: REJECT - price €50B against intrinsic ~€25B.\nFinal verdict: DECLINE"
+    parsed = parse_response(text, "buffett_acquisition_checklist", embedder=False)
+    assert [n.unit for n in parsed.numbers] == ["money:EUR", "money:EUR"]
+    assert "price $50B" not in parsed.gates[1].elements
+    dollars = parse_response(text.replace("€", "$"), "buffett_acquisition_checklist", embedder=False)
+    assert "price $50B" in dollars.gates[1].elements

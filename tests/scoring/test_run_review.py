@@ -1,0 +1,50 @@
+"""ipb score's injected extractor and --min-confidence review routing (issue 13 items 3 and 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ipb.respond.synthetic import bundled_items, synthetic_responses
+from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
+from ipb.scoring.parse import ParsedResponse, parse_response
+from ipb.scoring.run import ScoreOptions, _below, score_responses
+
+HEDGED = """1. Circle of Competence: PROCEED - subscription software with measurable retention.
+2. Economic Moat: probably passes, retention 95%.
+3. Management Integrity: INCONCLUSIVE - record not disclosed.
+5. Margin of Safety: REJECT - price $50B exceeds intrinsic value $25B.
+Final verdict: DECLINE"""
+
+
+def _two_items() -> list[dict[str, Any]]:
+    items = [i for i in bundled_items() if i["card"] == "buffett_acquisition_checklist"][:2]
+    assert len(items) == 2
+    return items
+
+
+def test_the_injected_extractor_reads_every_answer_and_low_confidence_readings_are_routed_to_review() -> None:
+    items = _two_items()
+    responses = synthetic_responses(items, corruptions=["none"])
+    responses.append({**responses[0], "model": "hedging-model", "response": HEDGED})
+    calls: list[str] = []
+
+    def extractor(text: str, card: Any, **kwargs: Any) -> ParsedResponse:
+        calls.append(text)
+        return parse_response(text, card, **kwargs)
+
+    options = ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50, parse=extractor, min_confidence=0.8)
+    records = score_responses(items, responses, options)
+    assert len(calls) == len(responses) == len(records)
+    hedged = records[-1]["targets"][0]
+    # "probably passes" is hedged (level 2): 0.65 < 0.8; every other reading is a label's verdict (0.95)
+    assert [(r["reading"], r["verdict"], r["confidence"]) for r in hedged["review"]] == [("gate 2", "PROCEED", 0.65)]
+    assert hedged["status"] == "scored"  # routed to review, still scored and counted
+    assert all(r["targets"][0]["review"] == [] for r in records[:-1])
+    plain = score_responses(items, responses, ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50))
+    assert all("review" not in r["targets"][0] for r in plain)
+
+
+def test_a_missing_final_verdict_is_a_zero_confidence_reading() -> None:
+    parsed = parse_response("1. Circle of Competence: PROCEED.", "buffett_acquisition_checklist", embedder=False).to_dict()
+    assert _below(parsed, 0.5) == [{"reading": "final verdict", "verdict": None, "confidence": 0.0, "span": None, "runner_up": None}]
+    assert _below({"status": "parse_failure"}, 0.5) == []
