@@ -54,10 +54,8 @@ cross-school) are not evaluated.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import math
-import re
 import traceback
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -73,10 +71,12 @@ from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
 from ipb.scoring.embeddings import CachedEncoder, Encoder, default_encoder
 from ipb.scoring.fmdp import FM_NAMES
 from ipb.scoring.metrics import Case, InvestorProfile, pairwise_sdi, prefetch_embeddings
+from ipb.scoring._sections import _keep, _target_sections, _year
 from ipb.scoring._text import blank_spans
+from ipb.scoring.items import ItemSet, PreparedItem, Target, canonical_condition, item_set, load_items
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
 from ipb.scoring.registry import metrics as metric_registry
-from ipb.perturb.items import golds_of, scenario_year_of
+from ipb.perturb.items import scenario_year_of
 
 __all__ = [
     "RESULT_VERSION",
@@ -199,186 +199,6 @@ class NullEncoder:
 
     def encode(self, sentences: Sequence[str]) -> Any:
         return np.zeros((len(sentences), 1))
-
-
-# =========================================================================== items
-
-
-@dataclass
-class Target:
-    """One gold program of an item and the card it belongs to."""
-
-    card_id: str
-    grp: Mapping[str, Any]
-    compiled: Any = None
-    investor: str | None = None
-    topology: str | None = None
-    framework_year: int | None = None
-    error: IpbError | None = None
-
-
-@dataclass
-class PreparedItem:
-    """An item read from the items file, with its targets resolved (or why it cannot be scored)."""
-
-    id: str
-    item: Mapping[str, Any]
-    line: int
-    targets: list[Target]
-    layer: str | None
-    error: IpbError | None = None
-
-
-@dataclass
-class ItemSet:
-    """The items of a run by id, and every problem met reading them."""
-
-    items: dict[str, PreparedItem]
-    errors: list[dict[str, Any]]
-    source: str
-    sha256: str | None = None
-    n_lines: int = 0
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "sha256": self.sha256,
-            "n_records": self.n_lines,
-            "n_items": len(self.items),
-            "n_unusable": sum(1 for p in self.items.values() if p.error is not None),
-            "errors": self.errors,
-        }
-
-
-def _compiled(card_id: str, cache: dict[str, Any]) -> Any:
-    if card_id not in cache:
-        from ipb.engine.registry import compiled_card
-
-        try:
-            cache[card_id] = compiled_card(card_id)
-        except IpbError as exc:
-            from ipb.engine.registry import bundled_card_paths
-
-            names = [p.stem for p in bundled_card_paths()]
-            cache[card_id] = ScoreError(
-                f"card {card_id!r} does not exist or cannot be compiled ({exc.message})",
-                rule="unknown_card", name=card_id, suggestion=did_you_mean(card_id, names))
-    return cache[card_id]
-
-
-def _vintage_start(item: Mapping[str, Any], card_id: str, card: Any) -> int | None:
-    manifest = item.get("manifest")
-    if isinstance(manifest, Mapping):
-        for entry in manifest.get("cards") or ():
-            if isinstance(entry, Mapping) and entry.get("id") == card_id:
-                vintage = entry.get("vintage")
-                if isinstance(vintage, Mapping) and isinstance(vintage.get("start"), int):
-                    return int(vintage["start"])
-    start = card.vintage[0] if card is not None and getattr(card, "vintage", None) else None
-    return start if isinstance(start, int) else None
-
-
-def _prepare_item(item: Mapping[str, Any], line: int, source: str, cache: dict[str, Any]) -> PreparedItem:
-    ident = str(item.get("id"))
-    layer = item.get("layer")
-    if not isinstance(layer, str):
-        scenario = item.get("scenario")
-        layer = scenario.get("layer") if isinstance(scenario, Mapping) and isinstance(scenario.get("layer"), str) else None
-    try:
-        golds = golds_of(item)
-    except ScoreError as exc:
-        return PreparedItem(ident, item, line, [], layer, exc.with_location(source, line))
-    targets = []
-    for grp in golds:
-        card_id = grp.get("framework")
-        if not isinstance(card_id, str):
-            err = ScoreError(f"item {ident!r}: a gold program names no 'framework'", rule="invalid_item",
-                             file=source, line=line)
-            targets.append(Target("?", grp, error=err))
-            continue
-        compiled = _compiled(card_id, cache)
-        if isinstance(compiled, IpbError):
-            targets.append(Target(card_id, grp, error=compiled))
-            continue
-        card = compiled.card
-        targets.append(Target(card_id, grp, compiled, card.investor, card.topology_type,
-                              _vintage_start(item, card_id, card)))
-    return PreparedItem(ident, item, line, targets, layer)
-
-
-def item_set(items: Iterable[Mapping[str, Any]], *, source: str = "<items>") -> ItemSet:
-    """An :class:`ItemSet` from item dicts in memory (each must have a string ``id``)."""
-    out = ItemSet({}, [], source)
-    cache: dict[str, Any] = {}
-    for line, item in enumerate(items, start=1):
-        out.n_lines += 1
-        _add_item(out, item, line, source, cache)
-    return out
-
-
-def _add_item(out: ItemSet, item: Any, line: int, source: str, cache: dict[str, Any]) -> None:
-    if not isinstance(item, Mapping):
-        out.errors.append({"line": line, "id": None, "message": f"item {line} is not a JSON object"})
-        return
-    ident = item.get("id")
-    if not isinstance(ident, str) or not ident:
-        out.errors.append({"line": line, "id": None, "message": f"item on line {line} has no string 'id'"})
-        return
-    if ident in out.items:
-        out.errors.append({"line": line, "id": ident,
-                           "message": f"item id {ident!r} repeats line {out.items[ident].line}; the first is used"})
-        return
-    out.items[ident] = _prepare_item(item, line, source, cache)
-
-
-def load_items(path: str | Path) -> ItemSet:
-    """Read an items JSONL file; bad lines are listed in ``errors``, the rest are kept.
-
-    Raises
-    ------
-    LoadError
-        The file cannot be read.
-    """
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise LoadError(f"cannot read items file {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
-    out = ItemSet({}, [], str(p), hashlib.sha256(raw).hexdigest())
-    cache: dict[str, Any] = {}
-    for line, chunk in enumerate(raw.split(b"\n"), start=1):
-        if not chunk.strip():
-            continue
-        out.n_lines += 1
-        try:
-            item = json.loads(chunk.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-            out.errors.append({"line": line, "id": None, "message": f"line {line} is not a JSON item ({exc})"})
-            continue
-        _add_item(out, item, line, str(p), cache)
-    return out
-
-
-# =========================================================================== conditions
-
-_CONDITIONS = {
-    "A": ("a", "closed", "closed_book", "closed-book", "closedbook", "closed book"),
-    "B": ("b", "rag", "pkb", "pkb_rag", "pkb-rag", "pkb_augmented", "pkb-augmented", "retrieval"),
-    "C": ("c", "oracle"),
-}
-_CONDITION_OF = {alias: key for key, aliases in _CONDITIONS.items() for alias in aliases}
-
-
-def canonical_condition(value: str | None) -> str | None:
-    """The §7.2 condition letter for a label (``closed_book`` -> ``A``, ``rag`` -> ``B``,
-    ``oracle`` -> ``C``), the label itself when it is none of them, None for None.
-
-    >>> [canonical_condition(c) for c in ("A", "closed-book", "RAG", "Oracle", "synthetic")]
-    ['A', 'A', 'B', 'C', 'synthetic']
-    """
-    if value is None:
-        return None
-    return _CONDITION_OF.get(value.strip().lower(), value)
 
 
 # =========================================================================== records
@@ -588,86 +408,6 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
     work.text = response
     work.targets = [_TargetWork(t) for t in prepared.targets if card is None or t.card_id == card]
     return work
-
-
-def _year(value: Any) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
-
-
-def _keep(text: str, spans: Sequence[Sequence[int]]) -> str:
-    """``text`` with everything outside ``spans`` blanked (newlines kept): offsets stay offsets of ``text``."""
-    gaps, pos = [], 0
-    for a, b in sorted((int(a), int(b)) for a, b in spans):
-        if a > pos:
-            gaps.append((pos, a))
-        pos = max(pos, b)
-    gaps.append((pos, len(text)))
-    return blank_spans(text, gaps)
-
-
-def _names_of(target: Target) -> list[str]:
-    names = [target.card_id.replace("_", " ")]
-    card = getattr(target.compiled, "card", None)
-    if card is not None:
-        names.append(card.name)
-    if target.investor:
-        head = target.investor.split(" (")[0].strip()
-        names += [target.investor, head]
-        if " " in head:
-            names.append(head.split()[-1])
-    return [n.lower() for n in dict.fromkeys(names) if n]
-
-
-#: A line longer than this is prose, not a section heading.
-_HEADING_CHARS = 160
-
-
-def _target_sections(text: str, targets: Sequence[Target]) -> list[list[tuple[int, int]]] | None:
-    """Each target's part of a multi-card answer (L8), or None when the answer is not laid out per card.
-
-    A *heading* is a short line (a markdown heading, a bold label, a line
-    ending in a colon, or any line under 160 characters) that names exactly
-    one target: its investor (full or short name) or its card (name or id).
-    Each target's section runs from each of its headings to the next heading
-    of another target. When some target has no heading the answer is parsed
-    whole for every card (numbered references such as "Gate 2" are then
-    ambiguous between the cards).
-    """
-    names = [_names_of(t) for t in targets]
-    starts: list[tuple[int, int]] = []
-    pos = 0
-    for line in text.splitlines(keepends=True):
-        stripped = line.strip().lower()
-        if stripped and len(stripped) <= _HEADING_CHARS:
-            hits = [k for k, ns in enumerate(names) if any(n in stripped for n in ns)]
-            if len(set(hits)) == 1 and (stripped.startswith(("#", "**", "__")) or stripped.endswith(":")
-                                        or not stripped.startswith(("gate", "step", "-", "*", "|"))):
-                starts.append((pos, hits[0]))
-        pos += len(line)
-    owners = {k for _, k in starts}
-    if owners != set(range(len(targets))):
-        return None
-    sections: list[list[tuple[int, int]]] = [[] for _ in targets]
-    for i, (start, k) in enumerate(starts):
-        end = len(text)
-        for later, other in starts[i + 1:]:
-            if other != k:
-                end = later
-                break
-        sections[k].append((start, end))
-    return [_merge(s) for s in sections]
-
-
-def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for a, b in sorted(spans):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return out
 
 
 class _Scorer:
