@@ -71,7 +71,15 @@ from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
 from ipb.scoring.embeddings import CachedEncoder, Encoder, default_encoder
 from ipb.scoring.fmdp import FM_NAMES
 from ipb.scoring.metrics import Case, InvestorProfile, pairwise_sdi, prefetch_embeddings
-from ipb.scoring._sections import _keep, _target_sections, _year
+from ipb.scoring.outcome import (
+    FAILURE_POLICIES,
+    PARSE_FAILURE_REASONS,
+    REFUSAL_REASONS,
+    classify_unread,
+    failure_value,
+    outcome_of,
+)
+from ipb.scoring._sections import _keep, _names_of, _target_sections, _year
 from ipb.scoring._text import blank_spans
 from ipb.scoring.items import ItemSet, PreparedItem, Target, canonical_condition, item_set, load_items
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
@@ -113,8 +121,9 @@ INPUT_ERRORS = frozenset({
     "invalid_record", "missing_field", "bad_field", "unknown_item", "unknown_card", "invalid_item", "duplicate",
     "sample_error", "score_error", "internal_error",
 })
-#: Reason codes of an unscored record that are the *response's* (a parse failure, excluded from means).
-PARSE_FAILURES = frozenset({"parse_failure", "response_too_large"})
+#: Reason codes of an unscored record that are the *response's*: parse failures and refusals
+#: (:mod:`ipb.scoring.outcome`), scored as failures on every owed metric unless excluded.
+PARSE_FAILURES = PARSE_FAILURE_REASONS | REFUSAL_REASONS
 
 
 @dataclass(frozen=True)
@@ -148,6 +157,11 @@ class ScoreOptions:
         fallback (:data:`ipb.scoring.parse.DEFAULT_EMBED_CUTOFF`, calibrated
         for MiniLM; recalibrate with ``bench/parse_calibration.py`` for
         another encoder).
+    failures : {"count", "exclude"}
+        ``count`` (default): a refusal or parse failure scores its worst
+        value (:func:`ipb.scoring.outcome.failure_value`) on every metric it
+        was owed and is in every mean, CI and rank; ``exclude``: left out of
+        the means (counted only), as before ``--exclude-failures``.
     """
 
     seed: int = 0
@@ -159,6 +173,12 @@ class ScoreOptions:
     max_chars: int = DEFAULT_MAX_CHARS
     metric_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     embed_cutoff: float = DEFAULT_EMBED_CUTOFF
+    failures: str = "count"
+
+    def __post_init__(self) -> None:
+        if self.failures not in FAILURE_POLICIES:
+            raise ScoreError(f"failures must be one of {', '.join(FAILURE_POLICIES)}, not {self.failures!r}",
+                             rule="options", name="failures")
 
     def resolved_encoder(self) -> Encoder:
         """The encoder a run uses: the given or default one, cached; :class:`NullEncoder` without embeddings."""
@@ -182,6 +202,7 @@ class ScoreOptions:
             "renormalize": self.renormalize,
             "max_chars": self.max_chars,
             "embed_cutoff": self.embed_cutoff,
+            "failures": self.failures,
             "metric_options": {k: dict(v) for k, v in sorted(self.metric_options.items())},
         }
 
@@ -235,6 +256,7 @@ class _TargetWork:
     reason: str | None = None
     note: str | None = None
     scores: dict[str, Any] = field(default_factory=dict)
+    owed: dict[str, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -243,6 +265,8 @@ class _TargetWork:
             "topology": self.target.topology,
             "section": None if self.section is None else [list(s) for s in self.section],
             "status": self.status,
+            "outcome": outcome_of(self.status, self.reason_code),
+            "owed": self.owed,
             "reason_code": self.reason_code,
             "reason": self.reason,
             "note": self.note,
@@ -401,12 +425,14 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
         return work
     if response.strip():  # an empty response claims nothing: a retry after it is scored
         seen[dedupe] = (record.number, out["response_sha256"])
+    work.targets = [_TargetWork(t) for t in prepared.targets if card is None or t.card_id == card]
     if len(response) > options.max_chars:
         _unscored(work, "response_too_large",
                   f"response of {len(response):,} characters is over the limit of {options.max_chars:,}")
+        for tw in work.targets:
+            tw.reason_code, tw.reason = "response_too_large", work.out["reason"]
         return work
     work.text = response
-    work.targets = [_TargetWork(t) for t in prepared.targets if card is None or t.card_id == card]
     return work
 
 
@@ -437,7 +463,6 @@ class _Scorer:
         from ipb.scoring.parse import parse_response
 
         assert work.prepared is not None
-        item = work.prepared.item
         sections = _target_sections(work.text, [t.target for t in work.targets]) if len(work.targets) > 1 else None
         for k, tw in enumerate(work.targets):
             tw.section = sections[k] if sections is not None else None
@@ -446,9 +471,11 @@ class _Scorer:
                                        embed_cutoff=self.options.embed_cutoff).to_dict()
         if not any(tw.parsed is not None and tw.parsed.get("status") == "ok" for tw in work.targets):
             reasons = list(dict.fromkeys(str((tw.parsed or {}).get("reason") or "unparsed") for tw in work.targets))
-            _unscored(work, "parse_failure", "; ".join(reasons))
+            code, why = classify_unread(work.text, [n for tw in work.targets for n in _vocabulary(tw.target)])
+            _unscored(work, code, "; ".join(reasons) if code == "parse_failure" else why)
             for tw in work.targets:
-                tw.reason_code, tw.reason = "parse_failure", (tw.parsed or {}).get("reason")
+                tw.reason_code = code
+                tw.reason = (tw.parsed or {}).get("reason") if code == "parse_failure" else why
             return
         for tw in work.targets:
             assert tw.parsed is not None
@@ -459,18 +486,44 @@ class _Scorer:
                 case_parsed.update({"status": "ok", "reason": None, "gates": [], "final_verdict": None})
             own = work.text if tw.section is None else _keep(work.text, tw.section)
             case_parsed["text"] = blank_spans(own, tw.parsed.get("reasoning_spans") or ())
-            contradictions = item.get("contradictions")
-            tw.case = dataclasses.replace(
-                self.proto(tw.target),
-                gold=tw.target.grp,
-                parsed=case_parsed,
-                layer=work.prepared.layer,
-                scenario_year=scenario_year_of(item),
-                framework_year=tw.target.framework_year,
-                truth_year=_year(item.get("truth_year")),
-                contradictions=tuple(str(c) for c in contradictions) if isinstance(contradictions, list) else (),
-                full_reconstruction=bool(item.get("full_reconstruction", False)),
-            )
+            tw.case = self.case(work, tw, case_parsed)
+
+    def case(self, work: _Work, tw: _TargetWork, parsed: Mapping[str, Any]) -> Case:
+        """The case of one target: the card's facts, the item's and the parsed answer."""
+        assert work.prepared is not None
+        item = work.prepared.item
+        contradictions = item.get("contradictions")
+        return dataclasses.replace(
+            self.proto(tw.target),
+            gold=tw.target.grp,
+            parsed=parsed,
+            layer=work.prepared.layer,
+            scenario_year=scenario_year_of(item),
+            framework_year=tw.target.framework_year,
+            truth_year=_year(item.get("truth_year")),
+            contradictions=tuple(str(c) for c in contradictions) if isinstance(contradictions, list) else (),
+            full_reconstruction=bool(item.get("full_reconstruction", False)),
+        )
+
+    def owe(self, work: _Work) -> None:
+        """A failure's owed metrics: those an empty answer to the same item gets a value on, at their worst.
+
+        Each target is scored as if the answer said nothing; every metric,
+        composite and BASP-strict value that comes out not None is owed and
+        set to :func:`~ipb.scoring.outcome.failure_value` (0, NED 1, tau -1).
+        The record's ``owed`` is the union over its targets.
+        """
+        empty = {"status": "ok", "reason": None, "gates": [], "final_verdict": None, "text": "",
+                 "invented_gates": [], "years": [], "attributions": [], "citations": []}
+        names: dict[str, None] = {}
+        for tw in work.targets:
+            if tw.target.compiled is None:
+                continue
+            values = self._values(score_case(self.case(work, tw, empty), judge=work.judge,
+                                             options=self._options(), renormalize=self.options.renormalize).to_dict())
+            tw.owed = {n: failure_value(n) for n, v in values.items() if v is not None}
+            names.update(dict.fromkeys(tw.owed))
+        work.out["owed"] = {n: failure_value(n) for n in summary_metric_names() if n in names}
 
     def score(self, work: _Work) -> None:
         """Every metric, flag and composite of each target, and the response-level means."""
@@ -479,19 +532,13 @@ class _Scorer:
             if tw.case is None:
                 continue
             try:
-                scores = score_case(tw.case, judge=work.judge, options=self.options.metric_options,
+                scores = score_case(tw.case, judge=work.judge, options=self._options(),
                                     renormalize=self.options.renormalize)
             except IpbError as exc:
                 tw.reason_code, tw.reason = "score_error", exc.message
                 continue
             d = scores.to_dict()
-            values = dict(d["metrics"])
-            values["layer_composite"] = d["layer_composite"]["value"] if d["layer_composite"] else None
-            values["w1_composite"] = d["w1_composite"]["value"] if d["w1_composite"] else None
-            strict = d["basp_strict"]
-            values["basp_strict"] = strict["value"] if strict else None
-            conjunction = strict["conjunction"] if strict else None
-            values["basp_conjunction"] = None if conjunction is None else float(conjunction)
+            values = self._values(d)
             tw.status = "scored"
             tw.scores = {"metrics": values, "flags": d["flags"], "layer_composite": d["layer_composite"],
                          "w1_composite": d["w1_composite"], "basp_strict": d["basp_strict"]}
@@ -511,6 +558,32 @@ class _Scorer:
             flags[fm] = any(fired) if fired else None
         work.out["metrics"] = means
         work.out["flags"] = flags
+
+    def _options(self) -> Mapping[str, Mapping[str, Any]]:
+        return self.options.metric_options
+
+    @staticmethod
+    def _values(d: Mapping[str, Any]) -> dict[str, float | None]:
+        """A record's ``metrics`` from ``CaseScores.to_dict()``: every metric, the composites,
+        BASP-strict and its conjunction."""
+        values: dict[str, float | None] = dict(d["metrics"])
+        values["layer_composite"] = d["layer_composite"]["value"] if d["layer_composite"] else None
+        values["w1_composite"] = d["w1_composite"]["value"] if d["w1_composite"] else None
+        strict = d["basp_strict"]
+        values["basp_strict"] = strict["value"] if strict else None
+        conjunction = strict["conjunction"] if strict else None
+        values["basp_conjunction"] = None if conjunction is None else float(conjunction)
+        return values
+
+
+def _vocabulary(target: Target) -> list[str]:
+    """Names of a target's card, investor and gates (an answer sharing none of their words is off topic)."""
+    names = list(_names_of(target))
+    card = getattr(target.compiled, "card", None)
+    for gate in getattr(card, "gates", ()) or ():
+        names.append(str(getattr(gate, "name", "") or ""))
+        names += [str(a) for a in getattr(gate, "aliases", ()) or ()]
+    return names
 
 
 def _silent(profile: InvestorProfile | None) -> InvestorProfile | None:
@@ -613,6 +686,11 @@ def score_records(
                 scorer.score(work)
             except Exception as exc:  # noqa: BLE001 - one bad record must not stop the run
                 _internal(work, exc)
+        elif work.out["reason_code"] in PARSE_FAILURES:
+            try:
+                scorer.owe(work)
+            except Exception as exc:  # noqa: BLE001 - one bad record must not stop the run
+                _internal(work, exc)
         if progress is not None:
             progress("score", n, len(works))
     return [_finish(w) for w in works]
@@ -628,6 +706,8 @@ def _internal(work: _Work, exc: Exception) -> None:
 
 def _finish(work: _Work) -> dict[str, Any]:
     out = work.out
+    out["outcome"] = outcome_of(out["status"], out["reason_code"])
+    out.setdefault("owed", None)
     out["targets"] = [tw.to_dict() for tw in work.targets]
     if out["status"] != "scored":
         out["metrics"] = {}
