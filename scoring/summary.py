@@ -65,6 +65,8 @@ __all__ = [
     "DELTAS",
     "mean_ci",
     "summarize",
+    "LEADERBOARD_METRICS",
+    "leaderboard",
 ]
 
 #: Dimensions whose units are responses.
@@ -410,3 +412,49 @@ def summarize(
         "deltas": deltas,
         "unscored": errors,
     }
+
+
+#: Columns of :func:`leaderboard` after model, n and coverage; ranked by the first.
+LEADERBOARD_METRICS = ("layer_composite", "basp_strict", "basp_conjunction", "gra", "verdict_acc", "ogrs_k", "kccs")
+
+
+def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One row per model, best first: the figures ``ipb score`` prints and the report's leaderboard shows.
+
+    Each row: ``model``, ``n`` (responses), ``n_scored``, ``n_failures``
+    (refusals and parse failures), ``coverage`` (share scored) and, for each
+    of :data:`LEADERBOARD_METRICS`, the group's ``mean_ci`` dict (or None).
+    Rows are ranked by the mean layer composite (then BASP-strict, then
+    name); a model whose composite is None ranks last. Whether failures are
+    in the means is the summary's ``failures.policy``.
+
+    Examples
+    --------
+    >>> s = {"groups": {"model": {"a": {"n": 2, "n_scored": 1, "n_parse_failures": 0, "n_refusals": 1,
+    ...      "coverage": 0.5, "metrics": {"layer_composite": {"mean": 0.5, "low": 0.0, "high": 1.0, "n": 2}}},
+    ...      "b": {"n": 2, "n_scored": 2, "n_parse_failures": 0, "n_refusals": 0, "coverage": 1.0,
+    ...      "metrics": {"layer_composite": {"mean": 1.0, "low": 1.0, "high": 1.0, "n": 2}}}}}}
+    >>> [(r["model"], r["coverage"]) for r in leaderboard(s)]
+    [('b', 1.0), ('a', 0.5)]
+    """
+    rows = []
+    for model, g in (summary.get("groups", {}).get("model") or {}).items():
+        metrics = g.get("metrics") or {}
+        row: dict[str, Any] = {
+            "model": model,
+            "n": g.get("n"),
+            "n_scored": g.get("n_scored"),
+            "n_failures": int(g.get("n_parse_failures") or 0) + int(g.get("n_refusals") or 0),
+            "coverage": g.get("coverage"),
+        }
+        for name in LEADERBOARD_METRICS:
+            row[name] = metrics.get(name)
+
+        rows.append(row)
+
+    def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
+        comp = (r.get("layer_composite") or {}).get("mean")
+        strict = (r.get("basp_strict") or {}).get("mean")
+        return (comp is None, -(comp or 0.0), -(strict or 0.0), str(r["model"]))
+
+    return sorted(rows, key=key)

@@ -58,6 +58,8 @@ Imports: :mod:`ipb.errors`, :mod:`ipb.scoring.embeddings`,
 from __future__ import annotations
 
 from ipb.scoring.metrics._labels import (
+    INCONCLUSIVE_RULES,
+    acknowledges_data_gap,
     PROCEED,
     REJECT,
     INCONCLUSIVE,
@@ -91,6 +93,7 @@ from ipb.scoring.metrics._matching import (
     split_sentences,
 )
 from ipb.scoring.metrics.sequence import (
+    PARALLEL_ORDER_RULES,
     kendall_tau_b,
     weighted_kendall_tau,
     normalized_tau,
@@ -145,6 +148,9 @@ __all__ = [
     "NOT_APPLICABLE",
     "normalize_verdict",
     "verdict_credit",
+    "INCONCLUSIVE_RULES",
+    "acknowledges_data_gap",
+    "PARALLEL_ORDER_RULES",
     # inputs
     "GoldGate",
     "ResponseGate",

@@ -325,7 +325,14 @@ def ogrs_k(case: Case, *, kill_weight: float = 2.0) -> float:
     return gcf(case) * normalized_tau(weighted_kendall_tau(x, y, weights))
 
 
-def _sequences(case: Case) -> tuple[list[int], list[int]]:
+#: How NED and NLCS treat a ``parallel_threshold`` card (no prescribed order): ``free`` (default) or ``sequence``.
+PARALLEL_ORDER_RULES = ("free", "sequence")
+
+
+def _sequences(case: Case, parallel: str = "free") -> tuple[list[int], list[int]]:
+    if parallel not in PARALLEL_ORDER_RULES:
+        raise ScoreError(f"parallel must be one of {', '.join(PARALLEL_ORDER_RULES)}, not {parallel!r}",
+                         rule="parallel", name=str(parallel))
     gold = [g.number for g in case.sequence_gates]
     gold_set = set(gold)
     neutral = {g.number for g in case.gold_gates} - gold_set
@@ -335,19 +342,29 @@ def _sequences(case: Case) -> tuple[list[int], list[int]]:
         for n in case.response_order
         if n not in neutral and (n in gold_set or card is None or n not in card)
     ]
+    if parallel == "free" and case.topology == "parallel_threshold":
+        stated = set(response)
+        response = [n for n in gold if n in stated] + [n for n in response if n not in gold_set]
     return gold, response
 
 
 @metric("ned", section="§7.14")
-def ned(case: Case) -> float:
+def ned(case: Case, *, parallel: str = "free") -> float:
     """Normalised edit distance :math:`\\mathrm{NED} = \\mathrm{ED}(S, \\hat S)/\\max(|S|, |\\hat S|)`.
 
     ``S`` is the gold gate sequence (:attr:`Case.sequence_gates`), ``Ŝ`` the
     response's gates in first-mention order. Gold gates the chain did not
     reach are neutral (left out of both), and so are real card gates that a
     partial gold program does not annotate (the §7.11 partial-item guard);
-    lower is
-    better.
+    lower is better.
+
+    **Parallel cards.** A ``parallel_threshold`` card prescribes no order, so
+    Kendall tau is 1 for any order (:func:`kendall_tau`). With
+    ``parallel="free"`` (default) NED and NLCS agree with it: the response's
+    card gates are compared in gold order (extras after them), so only
+    missing and extra gates count (NLCS = common / max length). With
+    ``parallel="sequence"`` the stated order is compared as on any card (the
+    §7.14 formulas read literally).
 
     Returns
     -------
@@ -358,11 +375,11 @@ def ned(case: Case) -> float:
     InvestPhilBench §7.14.
     """
     case.require_ok()
-    return normalized_edit_distance(*_sequences(case))
+    return normalized_edit_distance(*_sequences(case, parallel))
 
 
 @metric("nlcs", section="§7.14")
-def nlcs(case: Case) -> float:
+def nlcs(case: Case, *, parallel: str = "free") -> float:
     """Normalised LCS :math:`\\mathrm{NLCS} = |\\mathrm{LCS}(S, \\hat S)|/\\max(|S|, |\\hat S|)`.
 
     Sequences as in :func:`ned`; higher is better.
@@ -376,6 +393,6 @@ def nlcs(case: Case) -> float:
     InvestPhilBench §7.14.
     """
     case.require_ok()
-    return normalized_lcs(*_sequences(case))
+    return normalized_lcs(*_sequences(case, parallel))
 
 

@@ -7,17 +7,22 @@ import re
 from dataclasses import dataclass
 
 from ipb.scoring.metrics._case import Case
-from ipb.scoring.metrics._labels import INCONCLUSIVE, PROCEED, REJECT, verdict_credit
+from ipb.scoring.metrics._labels import INCONCLUSIVE, PROCEED, REJECT, acknowledges_data_gap, verdict_credit
 from ipb.scoring.metrics._matching import DEFAULT_CONCEPT_THRESHOLD, ElementMatcher
 from ipb.scoring.registry import metric
 
 
 @metric("verdict_acc_gates", section="§7.3")
-def verdict_acc_gates(case: Case) -> float | None:
+def verdict_acc_gates(case: Case, *, inconclusive: str = "a2") -> float | None:
     """Per-gate VerdictAcc: mean :func:`verdict_credit` over the gold gates.
 
     .. math:: \\frac{1}{|G'|}\\sum_{g \\in G'} c(v_g, \\hat v_g),\\quad
-              c = 1 \\text{ if equal};\\ c(\\text{INCONCLUSIVE}, \\text{PROCEED|REJECT}) = 0.5
+              c = 1 \\text{ if equal};\\ c(\\text{INCONCLUSIVE}, \\text{PROCEED|REJECT}) = 0.5 \\text{ or } 0
+
+    The INCONCLUSIVE credit follows ``inconclusive`` (see
+    :func:`verdict_credit`): ``a2`` gives a committed verdict 0.5 only when
+    the gate's own text (:meth:`Case.gate_text`) acknowledges the data gap,
+    ``flat`` always 0.5.
 
     ``G'`` is the gold gates with a verdict (N/A gates, not reached, carry no
     verdict to reproduce). A gate the response does not address earns 0.
@@ -38,7 +43,8 @@ def verdict_acc_gates(case: Case) -> float | None:
     total = 0.0
     for g in scored:
         r = response.get(g.number)
-        total += verdict_credit(g.verdict, r.verdict if r else None)
+        acknowledged = g.verdict == INCONCLUSIVE and r is not None and acknowledges_data_gap(case.gate_text(g.number))
+        total += verdict_credit(g.verdict, r.verdict if r else None, rule=inconclusive, acknowledged=acknowledged)
     return total / len(scored)
 
 
@@ -50,12 +56,14 @@ def _final_label(value: object) -> str | None:
 
 
 @metric("verdict_acc", section="§7.13", layers=("L7",))
-def verdict_acc(case: Case) -> float | None:
+def verdict_acc(case: Case, *, inconclusive: str = "a2") -> float | None:
     """Final VerdictAcc: the INVEST/DECLINE (or card action) verdict, INCONCLUSIVE per §7.3.
 
     1.0 when the response's final verdict equals the gold
     ``investment_verdict`` (case and spacing ignored), else 0.0; when the gold
-    is INCONCLUSIVE, a committed verdict earns 0.5. No stated final verdict
+    is INCONCLUSIVE, a committed verdict earns 0.5 (``inconclusive="flat"``,
+    §7.3) or, under ``"a2"`` (Appendix A.2, default), 0.5 only when the
+    answer acknowledges the data gap and 0 otherwise. No stated final verdict
     earns 0.0.
 
     Returns
@@ -81,7 +89,9 @@ def verdict_acc(case: Case) -> float | None:
     if predicted is None:
         return 0.0
     if gold == INCONCLUSIVE:
-        return 1.0 if predicted == INCONCLUSIVE else 0.5
+        if predicted == INCONCLUSIVE:
+            return 1.0
+        return 0.5 if inconclusive == "flat" or acknowledges_data_gap(case.text) else 0.0
     return 1.0 if predicted == gold else 0.0
 
 

@@ -268,7 +268,9 @@ def test_without_embeddings_no_model_is_loaded(buffett, monkeypatch):
     def boom():
         raise AssertionError("the default encoder must not be loaded")
 
-    monkeypatch.setattr(run_module, "default_encoder", boom)
+    import ipb.scoring.options as options_module  # where ScoreOptions resolves its encoder
+
+    monkeypatch.setattr(options_module, "default_encoder", boom)
     records = score_responses(buffett[:3], synthetic_responses(buffett[:3], corruptions=["none"]),
                               ScoreOptions(embeddings=False, n_resamples=50))
     for r in records:
@@ -442,7 +444,8 @@ def test_mean_ci_is_seeded_and_brackets_the_mean():
     assert b["low"] < b["mean"] < b["high"]
 
 
-@pytest.mark.parametrize("name", ["ipb.scoring.run", "ipb.scoring.summary", "ipb.respond.synthetic"])
+@pytest.mark.parametrize("name", ["ipb.scoring.run", "ipb.scoring.summary", "ipb.respond.synthetic", "ipb.scoring.options",
+                                  "ipb.scoring.items", "ipb.scoring.outcome"])
 def test_docstring_examples(name):
     import doctest
     import importlib
