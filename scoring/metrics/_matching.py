@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from ipb.errors import ScoreError
 from ipb.scoring.embeddings import Encoder, default_encoder, embed
+from ipb.scoring.metrics._comparison import compare_readings, read_comparison
 
 
 #: Cosine threshold for conceptual element matches with the default
@@ -227,15 +228,21 @@ def _decide(gold: str, predicted: str, rel_tol: float, approx_rel_tol: float) ->
     """:meth:`ElementMatcher.decide`, cached: the same pairs recur across gates, metrics and responses."""
     g_dir, g_neg = _analyse(gold)
     p_dir, p_neg = _analyse(predicted)
-    if g_neg != p_neg:
+    g_cmp, p_cmp = read_comparison(gold), read_comparison(predicted)
+    structural = compare_readings(g_cmp, p_cmp)
+    if structural is False:
+        return False, "direction"  # the same quantities compared the other way (or swapped)
+    if structural is None and g_neg != p_neg:  # an aligned reading has read its own negations ("fails to clear")
         return False, "negation"
-    if g_dir is not None and p_dir is not None and g_dir != p_dir:
+    if structural is None and g_dir is not None and p_dir is not None and g_dir != p_dir:
         return False, "direction"
     g_q = _quantities(gold)
     if g_q:
         tol = approx_rel_tol if _APPROX.search(gold) else rel_tol
         ok = _quantities_match(g_q, _quantities(predicted), tol)
         return ok, "numeric" if ok else "numeric-mismatch"
+    if structural and g_cmp is not None and p_cmp is not None and None not in (g_cmp.subject, g_cmp.object):
+        return True, "comparison"
     g_n, p_n = _norm(gold), _norm(predicted)
     if not g_n:
         return False, "empty"
@@ -262,8 +269,14 @@ class ElementMatcher:
 
     - **negation**: both texts must be negated or both not ("no durable
       moat" never matches "durable moat");
-    - **direction**: when both state a comparison direction (above/below,
-      exceeds/under, >=/<=, at least/at most), they must agree.
+    - **comparison** (:mod:`ipb.scoring.metrics._comparison`): both are read
+      as ``(subject, relation, object, number)``; when the two readings
+      align (same quantities, either way round) they must state the same
+      comparison ("intrinsic value exceeds the price" is not "price exceeds
+      intrinsic value"; "trades at a discount to intrinsic value" is "price
+      below value"), and an aligned agreement on a gold element without a
+      number is a match; when they cannot be aligned, the bare directions
+      (above/below, >=/<=, at least/at most) must not disagree.
 
     Parameters
     ----------

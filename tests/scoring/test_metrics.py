@@ -410,8 +410,8 @@ def test_direction_guard_overrides_a_perfect_cosine():
 
     matcher = ElementMatcher(Same(), threshold=0.5)
     assert matcher.match_matrix(["price exceeds value"], ["price under value by far", "pricing"]).tolist() == [
-        [True, True]
-    ]  # no number after "under": no direction cue, the cosine decides
+        [False, True]
+    ]  # "under" before a named quantity is read as a comparison (issue 14: it used to pass on the cosine alone)
     assert not matcher.match_matrix(["price exceeds value"], ["price is below value"]).any()
     assert not matcher.match_matrix(["a moat"], ["no moat"]).any()
 

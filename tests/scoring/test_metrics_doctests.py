@@ -19,6 +19,7 @@ MODULES = [
     "ipb.scoring.metrics.attribution",
     "ipb.scoring.metrics.institutional",
     "ipb.scoring.metrics.voice",
+    "ipb.scoring.metrics._comparison",
     "ipb.scoring.fmdp",
     "ipb.scoring.composite",
     "ipb.scoring.bootstrap",
