@@ -112,6 +112,7 @@ class Stat:
     line: int | None = None
     note: str | None = None
     derived: Mapping[str, Any] | None = None
+    total: int | None = None  # N of "n of N": the units of the group the mean is over
 
     @property
     def missing(self) -> bool:
@@ -130,6 +131,7 @@ class LeaderRow:
     verdict_acc: Stat
     parse_failure: Stat
     n_records: Stat
+    coverage: Stat = field(default_factory=lambda: Stat(None, kind="rate"))
 
 
 @dataclass(frozen=True)
@@ -215,6 +217,11 @@ class ResponseView:
     metrics: dict[str, Stat]
     flags: dict[str, bool | None]
     corruptions: list[str]
+    outcome: str | None = None
+    question: str | None = None
+    messages: list[dict[str, str]] | None = None
+    messages_note: str | None = None
+    why: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -332,6 +339,9 @@ class _Summary:
 
     def __init__(self, doc: dict[str, Any]) -> None:
         self.doc = doc
+        failures = doc.get("failures") if isinstance(doc.get("failures"), Mapping) else {}
+        #: ``count``, ``exclude``, or ``exclude`` for a summary written before failures counted.
+        self.policy = str(failures.get("policy") or "exclude")
 
     def at(self, *path: Any) -> Any:
         try:
@@ -345,8 +355,19 @@ class _Summary:
         if not isinstance(entry, Mapping) or entry.get("mean") is None:
             return None
         p = json_pointer(*path)
-        return Stat(_f(entry.get("mean")), _f(entry.get("low")), _f(entry.get("high")), _i(entry.get("n")),
-                    p + "/mean", p + "/low", p + "/high", kind)
+        n = _i(entry.get("n"))
+        total = None
+        if len(path) >= 2 and path[-2] == "metrics":
+            total = _i(self.at(*path[:-2], "n"))
+        failures = _i(entry.get("n_failures")) or 0
+        if self.policy == "count":
+            note = (f"mean over {n} of {total} responses; {failures} of them refusals or parse failures scored 0"
+                    if total is not None else None)
+        else:
+            note = (f"mean over {n} of {total} responses; refusals and parse failures left out "
+                    "(--exclude-failures)" if total is not None else None)
+        return Stat(_f(entry.get("mean")), _f(entry.get("low")), _f(entry.get("high")), n,
+                    p + "/mean", p + "/low", p + "/high", kind, note=note, total=total)
 
     def rate(self, *path: Any) -> Stat | None:
         """A flag entry ``{"rate", "low", "high", "n_applicable"}``."""
@@ -537,7 +558,7 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     views, drill_notes = _responses(summary, records, folder, items=items, responses=responses,
                                     max_responses=max_responses)
     notes += drill_notes
-    notes += _option_notes(options)
+    notes += _option_notes(options, s.policy)
     counts = {}
     for key, label in (("records", "responses"), ("scored", "scored"), ("parse_failures", "parse failures"),
                        ("invalid", "unusable records")):
@@ -628,7 +649,18 @@ def _leader_row(s: _Summary, derive: _Derive, m: str) -> LeaderRow:
         verdict_acc=s.mean("groups", "model", m, "metrics", "verdict_acc") or Stat(None),
         parse_failure=parse,
         n_records=s.count("groups", "model", m, "n"),
+        coverage=_coverage_stat(s, m),
     )
+
+
+def _coverage_stat(s: _Summary, m: str) -> Stat:
+    value = s.at("groups", "model", m, "coverage")
+    if not isinstance(value, (int, float)):
+        return Stat(None, kind="rate", note="this summary predates coverage (issue 14): rescore to see it")
+    group = s.at("groups", "model", m) or {}
+    failed = (_i(group.get("n_parse_failures")) or 0) + (_i(group.get("n_refusals")) or 0)
+    return Stat(float(value), src=json_pointer("groups", "model", m, "coverage"), kind="rate",
+                note=f"scored {group.get('n_scored')} of {(_i(group.get('n_scored')) or 0) + failed} usable responses")
 
 
 def _conditions(s: _Summary, derive: _Derive, models: list[str]) -> list[ConditionRow]:
@@ -652,8 +684,18 @@ def _conditions(s: _Summary, derive: _Derive, models: list[str]) -> list[Conditi
     return rows
 
 
-def _option_notes(options: Mapping[str, Any]) -> list[str]:
+def _option_notes(options: Mapping[str, Any], policy: str = "exclude") -> list[str]:
     notes = []
+    if policy == "count":
+        notes.append("Failures count: refusals and parse failures score 0 on every metric they were owed (NED 1, "
+                     "tau -1) and are in every mean, CI and rank; coverage is the share scored.")
+    else:
+        notes.append("Failures excluded: refusals and parse failures are left out of every mean and CI here "
+                     "(ipb score --exclude-failures, or a summary written before failures counted); coverage shows "
+                     "how many there were.")
+    rules = options.get("rules") if isinstance(options.get("rules"), Mapping) else None
+    if rules:
+        notes.append("Paper rules: " + "; ".join(f"{k} = {v}" for k, v in rules.items()) + " (docs/scoring.md).")
     if options:
         notes.append(
             f"Intervals: percentile bootstrap, {options.get('n_resamples', '?')} resamples, seed "

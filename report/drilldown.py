@@ -22,7 +22,7 @@ def _responses(summary: Mapping[str, Any], records: list[tuple[int, dict[str, An
     inputs = _mapping(summary.get("inputs"))
     resp_info = _mapping(inputs.get("responses"))
     item_info = _mapping(inputs.get("items"))
-    texts: dict[int, str] = {}
+    texts: dict[int, Mapping[str, Any]] = {}
     resp_path = _locate(resp_info.get("source"), folder, responses, resp_info.get("sha256"))
     if resp_path is None:
         notes.append("The scored responses file was not found, so the drill-down shows parsed traces without the "
@@ -30,33 +30,36 @@ def _responses(summary: Mapping[str, Any], records: list[tuple[int, dict[str, An
     else:
         texts = _texts(resp_path, str(resp_info.get("format") or "auto"), notes)
     golds: dict[str, list[Mapping[str, Any]]] = {}
+    questions: dict[str, Mapping[str, Any]] = {}
     item_path = _locate(item_info.get("source"), folder, items, item_info.get("sha256"))
     if item_path is None:
         notes.append("The items file was not found, so the drill-down cannot show gold traces (pass --items FILE).")
     else:
-        golds = _golds(item_path, notes)
+        golds = _golds(item_path, notes, questions)
     chosen = records if max_responses is None else records[:max_responses]
     if max_responses is not None and len(records) > max_responses:
         notes.append(f"The drill-down holds the first {max_responses} of {len(records)} responses.")
-    views = [_view(line, r, texts, golds, resp_path is not None) for line, r in chosen]
+    views = [_view(line, r, texts, golds, resp_path is not None, questions) for line, r in chosen]
     return views, notes
 
 
-def _texts(path: Path, format: str, notes: list[str]) -> dict[int, str]:
+def _texts(path: Path, format: str, notes: list[str]) -> dict[int, Mapping[str, Any]]:
+    """The respond records read back, by record number (the answer text, and what the prompt was)."""
     from ipb.errors import IpbError
     from ipb.scoring.adapters import read_responses
 
-    out: dict[int, str] = {}
+    out: dict[int, Mapping[str, Any]] = {}
     try:
         for record in read_responses(path, format=format):
             if record.data is not None and isinstance(record.data.get("response"), str):
-                out[record.number] = record.data["response"]
+                out[record.number] = record.data
     except IpbError as exc:
         notes.append(f"The responses file {path} could not be read back ({exc.message}); texts are left out.")
     return out
 
 
-def _golds(path: Path, notes: list[str]) -> dict[str, list[Mapping[str, Any]]]:
+def _golds(path: Path, notes: list[str], items: dict[str, Mapping[str, Any]] | None = None,
+           ) -> dict[str, list[Mapping[str, Any]]]:
     from ipb.errors import IpbError
     from ipb.perturb.items import golds_of
 
@@ -72,6 +75,8 @@ def _golds(path: Path, notes: list[str]) -> dict[str, list[Mapping[str, Any]]]:
         try:
             item = json.loads(line)
             if isinstance(item, dict) and isinstance(item.get("id"), str):
+                if items is not None:
+                    items[item["id"]] = item
                 out[item["id"]] = list(golds_of(item))
         except (json.JSONDecodeError, IpbError):
             continue
@@ -101,10 +106,15 @@ def _span(value: Any) -> tuple[int, int] | None:
     return None
 
 
-def _view(line: int, r: Mapping[str, Any], texts: Mapping[int, str], golds: Mapping[str, list[Mapping[str, Any]]],
-          have_file: bool) -> ResponseView:
+def _view(line: int, r: Mapping[str, Any], texts: Mapping[int, Mapping[str, Any]],
+          golds: Mapping[str, list[Mapping[str, Any]]], have_file: bool,
+          items: Mapping[str, Mapping[str, Any]] | None = None) -> ResponseView:
     number = r.get("record")
-    text = texts.get(number) if isinstance(number, int) else None
+    data = texts.get(number) if isinstance(number, int) else None
+    text = data.get("response") if data is not None else None
+    item = (items or {}).get(str(r.get("item_id")))
+    question = item.get("question") if item is not None and isinstance(item.get("question"), str) else None
+    messages, messages_note = _messages(data, item, r)
     text_note = None
     if text is not None and isinstance(r.get("response_sha256"), str) and text_sha256(text) != r["response_sha256"]:
         text_note = ("This text differs from the one that was scored (SHA-256 mismatch): the responses file changed "
@@ -139,6 +149,11 @@ def _view(line: int, r: Mapping[str, Any], texts: Mapping[int, str], golds: Mapp
         metrics=metrics,
         flags=flags,
         corruptions=corruptions,
+        outcome=_opt_str(r.get("outcome")),
+        question=question,
+        messages=messages,
+        messages_note=messages_note,
+        why=_why(r),
     )
 
 
@@ -245,3 +260,116 @@ def _locate(recorded: Any, folder: Path, override: str | Path | None, sha256: An
             if file_sha256(c) == sha256:
                 return c
     return candidates[0] if candidates else None
+
+
+# --------------------------------------------------------------------------- what the model saw, and why each value
+
+
+def _messages(data: Mapping[str, Any] | None, item: Mapping[str, Any] | None, record: Mapping[str, Any],
+              ) -> tuple[list[dict[str, str]] | None, str | None]:
+    """The exact messages of a response: as its respond record kept them, or rebuilt and checked.
+
+    A record with ``messages`` is shown as it is. Otherwise, for a condition
+    A or C record of ``ipb respond``, the messages are rebuilt from the
+    record's prompt set (``prompt_version``) and the item's question for a
+    condition A record, and shown only when the hash of the prompt parts
+    equals the record's ``prompt_hash`` (B and C add cards the record does
+    not keep: the reason says so). Returns ``(messages, None)`` or
+    ``(None, why not)``.
+    """
+    if data is None:
+        return None, "the respond record could not be read back (pass --responses FILE)"
+    kept = data.get("messages")
+    if isinstance(kept, list) and all(isinstance(m, Mapping) for m in kept):
+        return [{"role": str(m.get("role")), "content": str(m.get("content"))} for m in kept], None
+    version = data.get("prompt_version")
+    if version is None:
+        return None, "the record names no prompt (a log without prompts, or a hand-written response)"
+    if version == "synthetic":
+        return None, "a synthetic respondent: no prompt was sent, the answer is rendered from the gold program"
+    if item is None or not isinstance(item.get("question"), str):
+        return None, "the item (and its question) is not in the items file"
+    from ipb.errors import IpbError
+    from ipb.respond.prompts import load_prompts
+
+    condition = str(record.get("condition_key") or data.get("condition") or "")
+    settings = data.get("settings") if isinstance(data.get("settings"), Mapping) else {}
+    cot = bool(settings.get("cot"))
+    try:
+        prompts = load_prompts(str(version))
+        parts = ["system", f"user-{condition}"] + (["cot"] if cot else [])
+        if prompts.hash(parts) != data.get("prompt_hash"):
+            return None, f"prompt set {version} has changed since this run (hash mismatch): not shown"
+        if condition == "A":
+            user = prompts.render("user-A", question=item["question"])
+        else:
+            return None, (f"condition {condition}: the cards sent with the question are not kept in the record, "
+                          "so the messages cannot be rebuilt exactly (its context says which cards)")
+        if cot:
+            user = f"{user}\n\n{prompts.render('cot')}"
+        return [{"role": "system", "content": prompts.render("system")}, {"role": "user", "content": user}], None
+    except (IpbError, KeyError, TypeError) as exc:
+        return None, f"the prompt could not be rebuilt ({exc})"
+
+
+#: Why a metric has no value on a response ("—"), by metric.
+_NOT_APPLICABLE = {
+    "verdict_acc": "the gold program has no final decision to reproduce",
+    "verdict_acc_gates": "no gold gate has a verdict",
+    "gra": "no gold gate has a verdict to reconstruct",
+    "kccs": "the chain reached no kill gate on this item",
+    "sap@1": "no investor is known for this card",
+    "sap@2": "the card lists no gold source document",
+    "sap@3": "the card's sources give no chapter or section",
+    "ckca": "not an institutional card (NBIM, CPPIB, PIF) with a triggered kill component",
+    "contradiction_coverage": "the item lists no contradictions or tensions",
+    "ivp": "IVP needs answers about several investors to the same question_group",
+    "ivp_micro": "IVP needs answers about several investors to the same question_group",
+    "layer_composite": "this layer's composite needs a judge score (FactAcc for L1-L3, G-Eval for L6/L8): "
+                       "run ipb respond --judge",
+    "w1_composite": "none of its components applies",
+    "basp_strict": "no composite to scale",
+    "basp_conjunction": "no BASP-strict gate was evaluated",
+}
+
+
+def _why(r: Mapping[str, Any]) -> dict[str, str]:
+    """A sentence per metric saying why the response has that value (or none)."""
+    out: dict[str, str] = {}
+    owed = r.get("owed") if isinstance(r.get("owed"), Mapping) else None
+    if r.get("status") != "scored":
+        for name, value in (owed or {}).items():
+            out[str(name)] = (f"{r.get('outcome')} ({r.get('reason_code')}): scores {value} here, as on every metric "
+                              "it was owed, unless the run excluded failures")
+        return out
+    targets = [t for t in r.get("targets") or () if isinstance(t, Mapping) and t.get("status") == "scored"]
+    for name, value in (r.get("metrics") or {}).items():
+        if value is None:
+            out[str(name)] = "— " + _NOT_APPLICABLE.get(str(name), "does not apply to this item")
+    for t in targets[:1]:
+        comp = t.get("layer_composite")
+        if isinstance(comp, Mapping) and comp.get("value") is not None:
+            terms = " + ".join(f"{w:g} × {k} {_num(comp.get('components', {}).get(k))}"
+                               for k, w in (comp.get("weights") or {}).items())
+            missing = comp.get("missing") or []
+            out["layer_composite"] = (f"{comp.get('name')}: {terms}" + (f"; {', '.join(missing)} not applicable, "
+                                      "weights renormalised over the rest" if missing else ""))
+        strict = t.get("basp_strict")
+        if isinstance(strict, Mapping) and strict.get("value") is not None:
+            gates = "; ".join(f"{g.get('metric')}: {g.get('reason')}" for g in strict.get("gates") or ())
+            out["basp_strict"] = (f"{strict.get('composite_name') or 'composite'} {_num(strict.get('composite'))} × "
+                                  f"{_num(strict.get('factor'))} ({strict.get('denominator') or 'applicable'} "
+                                  f"denominator: {strict.get('passed')} passed, {strict.get('not_applicable', 0)} "
+                                  f"not applicable of {len(strict.get('gates') or ())}); {gates}")
+        parsed = t.get("parsed") if isinstance(t.get("parsed"), Mapping) else {}
+        said = {g.get("gate") for g in parsed.get("gates") or () if isinstance(g, Mapping)}
+        if r.get("metrics", {}).get("gcf") is not None:
+            out["gcf"] = (f"the answer addresses gates {sorted(n for n in said if isinstance(n, int))} of the card; "
+                          "GCF counts the reached gold gates among them")
+        if r.get("metrics", {}).get("verdict_acc") is not None:
+            out["verdict_acc"] = f"final verdict stated: {parsed.get('final_verdict') or 'none'}"
+    return out
+
+
+def _num(value: Any) -> str:
+    return "—" if not isinstance(value, (int, float)) else f"{float(value):.3f}"
