@@ -265,8 +265,9 @@ def fm3(case: Case, *, min_rate: float = 0.50, threshold: float = DEFAULT_CONCEP
     criterion label) is matched by an element the parser found at that gate
     (:class:`~ipb.scoring.metrics.ElementMatcher`), or, for a gate the
     response names with a committed verdict, by one of the sentences of
-    that gate's own text (an answer that states the criterion in words the
-    element extractor did not take). Naming the gate without its criterion
+    that gate's own text with the gate's names, its "Gate N" label and the
+    verdict words taken out (an answer that states the criterion in words the
+    element extractor did not take; naming the gate is not stating it). Naming the gate without its criterion
     is exactly the omission FM-3 describes.
 
     Evidence: ``detected`` and ``missed`` gate numbers, ``excluded``, ``rate``.
@@ -298,7 +299,8 @@ def fm3(case: Case, *, min_rate: float = 0.50, threshold: float = DEFAULT_CONCEP
         if not found and r is not None and r.verdict in (PROCEED, REJECT):
             # named with a verdict, its criterion phrased in words the element extractor did not take:
             # look for it in the gate's own sentences
-            sentences = [t for t in split_sentences(case.gate_text(g.number)) if t.strip()]
+            sentences = [t for t in split_sentences(_without_names(case.gate_text(g.number), g.name, r.name))
+                         if len(t.split()) >= 3]
             found = bool(sentences) and bool(matcher.match_matrix(targets, sentences).any())
         (detected if found else missed).append(g.number)
     total = len(detected) + len(missed)
@@ -307,6 +309,14 @@ def fm3(case: Case, *, min_rate: float = 0.50, threshold: float = DEFAULT_CONCEP
     rate = len(detected) / total
     evidence = {"detected": detected, "missed": missed, "excluded": excluded, "rate": rate}
     return FailureFlag("FM-3", rate < min_rate, "kill_criterion_rate" if rate < min_rate else None, evidence)
+
+
+def _without_names(text: str, *names: str) -> str:
+    """``text`` without the gate's names and its "Gate N" label: naming a gate is not stating its criterion."""
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
+    return re.sub(r"\b(?:gate|step|test)\s*#?\d+\b|\b(?:PROCEED|REJECT|INCONCLUSIVE)\b", " ", text,
+                  flags=re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------- FM-4
@@ -320,9 +330,13 @@ def fm4(case: Case, *, min_ivp: float = 0.50, min_sdi: float = 0.35) -> FailureF
       :func:`~ipb.scoring.metrics.ivp_table`) below ``min_ivp``;
     - **pairwise_sdi**: some ``Case.pairwise_sdi`` value below ``min_sdi``;
     - **persona_inversion** (the severe subtype): with the investor's and
-      the peers' names and distinctive phrases as ground-truth voice
-      references (:attr:`~ipb.scoring.metrics.InvestorProfile.persona_text`),
-      :math:`\\arg\\max_k \\cos(e(R), e(GT_k)) \\ne i`.
+      the peers' distinctive phrases as ground-truth voice references,
+      :math:`\\arg\\max_k \\cos(e(R), e(GT_k)) \\ne i`, *and* the
+      closest investor's own words are in the answer (one of its distinctive
+      phrases that the answer's investor does not share, or its name:
+      evidence ``borrowed``). Closeness alone flagged faithful answers whose
+      gate vocabulary happened to sit nearer another investor's sayings
+      (every Marks answer of the demo, issue 14).
 
     Not applicable when none of IVP, pairwise SDI or (investor and peer
     phrases) is given.
@@ -356,20 +370,42 @@ def fm4(case: Case, *, min_ivp: float = 0.50, min_sdi: float = 0.35) -> FailureF
         best = names[int(np.argmax(sims))]
         evidence["persona_similarity"] = {n: float(s) for n, s in zip(names, sims)}
         evidence["closest_investor"] = best
-        if case.investor is not None and best != case.investor.name and fired is None:
-            fired = "persona_inversion"
+        if case.investor is not None and best != case.investor.name:
+            borrowed = _borrowed_words(case, best)
+            evidence["borrowed"] = borrowed
+            if borrowed and fired is None:
+                fired = "persona_inversion"
     if not checked:
         return _not_applicable("FM-4", "no IVP, no pairwise SDI and no voice references")
     return FailureFlag("FM-4", fired is not None, fired, evidence)
 
 
+def _norm_words(text: str) -> str:
+    return " " + " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split()) + " "
+
+
+def _borrowed_words(case: Case, other: str) -> list[str]:
+    """The other investor's own words in the answer: distinctive phrases it does not share with the answer's
+    investor, or its names. Persona inversion needs them (issue 14: closeness alone flagged every Marks answer)."""
+    assert case.investor is not None
+    peer = next((p for p in case.peers if p.name == other), None)
+    if peer is None:
+        return []
+    text = _norm_words(case.text)
+    own = {_norm_words(x) for x in case.investor.distinctive_phrases}
+    found = [x for x in peer.distinctive_phrases if _norm_words(x) not in own and _norm_words(x).strip()
+             and _norm_words(x) in text]
+    found += [n for n in peer.names() if len(n) > 3 and _norm_words(n) in text]
+    return found
+
+
 def _voice_references(case: Case) -> dict[str, str] | None:
     if case.investor is None or not case.investor.distinctive_phrases:
         return None
-    refs = {case.investor.name: case.investor.persona_text}
+    refs = {case.investor.name: case.investor.reference_text}
     for peer in case.peers:
         if peer.distinctive_phrases and peer.name != case.investor.name:
-            refs[peer.name] = peer.persona_text
+            refs[peer.name] = peer.reference_text
     return refs if len(refs) > 1 else None
 
 

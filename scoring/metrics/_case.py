@@ -121,17 +121,6 @@ class InvestorProfile:
         """The distinctive phrases joined, the investor's voice reference."""
         return "; ".join(self.distinctive_phrases)
 
-    @property
-    def persona_text(self) -> str:
-        """FM-4's persona reference: the investor's names, then the distinctive phrases.
-
-        A faithful answer names its investor throughout; with the phrases
-        alone (a few short sayings) a long answer is often closer to some
-        other investor's sayings than to its own (issue 14: every Marks
-        answer of the demo was flagged). The names anchor the reference.
-        """
-        return ". ".join([", ".join(self.names()), self.reference_text])
-
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> "InvestorProfile":
         """Build from one ``investors.yaml`` entry.

@@ -139,7 +139,6 @@ def prefetch_embeddings(cases: Iterable[Case], encoder: Encoder | None = None) -
         for profile in (case.investor, *case.peers):
             if profile is not None and profile.distinctive_phrases:
                 texts[profile.reference_text] = None
-                texts[profile.persona_text] = None
     unique = list(texts)
     if unique:
         (chosen if chosen is not None else default_encoder()).encode(unique)

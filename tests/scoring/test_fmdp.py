@@ -192,9 +192,6 @@ VOICE = Table({
     "pendulum; second-level thinking": [0.0, 1.0, 0.0],
     "The pendulum swings; think at the second level.": [0.1, 1.0, 0.0],
     "Stay inside your circle of competence and count owner earnings.": [1.0, 0.1, 0.0],
-    # FM-4's persona references carry the investor's names before the phrases (issue 14)
-    BUFFETT.persona_text: [1.0, 0.0, 0.0],
-    MARKS.persona_text: [0.0, 1.0, 0.0],
 })
 
 

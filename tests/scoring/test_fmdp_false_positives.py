@@ -74,3 +74,27 @@ def test_no_bundled_scenario_is_anachronistic_for_its_card():
         checked += 1
         assert card.vintage[0] - year <= 10, (item["id"], card.vintage, year)
     assert checked >= 100
+
+
+class _Fixed:
+    """An encoder that puts the answer next to Marks' voice reference whatever it says."""
+
+    def encode(self, sentences):
+        import numpy as np
+
+        return np.array([[0.0, 1.0] if ("pendulum" in s or s.startswith("Gate")) else [1.0, 0.0] for s in sentences])
+
+
+def test_fm4_persona_inversion_needs_the_other_investors_own_words():
+    from ipb.scoring.fmdp import fm4
+
+    buffett = InvestorProfile("Warren Buffett", distinctive_phrases=("circle of competence",), aliases=("Buffett",))
+    marks = InvestorProfile("Howard Marks", distinctive_phrases=("pendulum", "second-level thinking"))
+    faithful = "Gate 1: Circle of Competence. Buffett would understand this business: PROCEED."
+    borrowed = "Gate 1: the pendulum has swung too far; second-level thinking says PROCEED."
+    for text, fired in ((faithful, False), (borrowed, True)):
+        case = Case(_gold("P"), {"status": "ok", "gates": [], "text": text}, investor=buffett, peers=(marks,),
+                    encoder=_Fixed())
+        flag = fm4(case)
+        assert flag.evidence["closest_investor"] == "Howard Marks"  # closest by the embedding either way
+        assert flag.fired is fired, flag.evidence
