@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ipb._files import file_sha256, text_sha256
 from ipb.errors import LoadError
 
 __all__ = [
@@ -113,6 +112,7 @@ class Stat:
     line: int | None = None
     note: str | None = None
     derived: Mapping[str, Any] | None = None
+    total: int | None = None  # N of "n of N": the units of the group the mean is over
 
     @property
     def missing(self) -> bool:
@@ -131,6 +131,7 @@ class LeaderRow:
     verdict_acc: Stat
     parse_failure: Stat
     n_records: Stat
+    coverage: Stat = field(default_factory=lambda: Stat(None, kind="rate"))
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,11 @@ class ResponseView:
     metrics: dict[str, Stat]
     flags: dict[str, bool | None]
     corruptions: list[str]
+    outcome: str | None = None
+    question: str | None = None
+    messages: list[dict[str, str]] | None = None
+    messages_note: str | None = None
+    why: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -333,6 +339,9 @@ class _Summary:
 
     def __init__(self, doc: dict[str, Any]) -> None:
         self.doc = doc
+        failures = doc.get("failures") if isinstance(doc.get("failures"), Mapping) else {}
+        #: ``count``, ``exclude``, or ``exclude`` for a summary written before failures counted.
+        self.policy = str(failures.get("policy") or "exclude")
 
     def at(self, *path: Any) -> Any:
         try:
@@ -346,8 +355,19 @@ class _Summary:
         if not isinstance(entry, Mapping) or entry.get("mean") is None:
             return None
         p = json_pointer(*path)
-        return Stat(_f(entry.get("mean")), _f(entry.get("low")), _f(entry.get("high")), _i(entry.get("n")),
-                    p + "/mean", p + "/low", p + "/high", kind)
+        n = _i(entry.get("n"))
+        total = None
+        if len(path) >= 2 and path[-2] == "metrics":
+            total = _i(self.at(*path[:-2], "n"))
+        failures = _i(entry.get("n_failures")) or 0
+        if self.policy == "count":
+            note = (f"mean over {n} of {total} responses; {failures} of them refusals or parse failures scored 0"
+                    if total is not None else None)
+        else:
+            note = (f"mean over {n} of {total} responses; refusals and parse failures left out "
+                    "(--exclude-failures)" if total is not None else None)
+        return Stat(_f(entry.get("mean")), _f(entry.get("low")), _f(entry.get("high")), n,
+                    p + "/mean", p + "/low", p + "/high", kind, note=note, total=total)
 
     def rate(self, *path: Any) -> Stat | None:
         """A flag entry ``{"rate", "low", "high", "n_applicable"}``."""
@@ -533,10 +553,12 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     ]
 
     notes: list[str] = []
+    from ipb.report.drilldown import _responses
+
     views, drill_notes = _responses(summary, records, folder, items=items, responses=responses,
                                     max_responses=max_responses)
     notes += drill_notes
-    notes += _option_notes(options)
+    notes += _option_notes(options, s.policy)
     counts = {}
     for key, label in (("records", "responses"), ("scored", "scored"), ("parse_failures", "parse failures"),
                        ("invalid", "unusable records")):
@@ -627,7 +649,18 @@ def _leader_row(s: _Summary, derive: _Derive, m: str) -> LeaderRow:
         verdict_acc=s.mean("groups", "model", m, "metrics", "verdict_acc") or Stat(None),
         parse_failure=parse,
         n_records=s.count("groups", "model", m, "n"),
+        coverage=_coverage_stat(s, m),
     )
+
+
+def _coverage_stat(s: _Summary, m: str) -> Stat:
+    value = s.at("groups", "model", m, "coverage")
+    if not isinstance(value, (int, float)):
+        return Stat(None, kind="rate", note="this summary predates coverage (issue 14): rescore to see it")
+    group = s.at("groups", "model", m) or {}
+    failed = (_i(group.get("n_parse_failures")) or 0) + (_i(group.get("n_refusals")) or 0)
+    return Stat(float(value), src=json_pointer("groups", "model", m, "coverage"), kind="rate",
+                note=f"scored {group.get('n_scored')} of {(_i(group.get('n_scored')) or 0) + failed} usable responses")
 
 
 def _conditions(s: _Summary, derive: _Derive, models: list[str]) -> list[ConditionRow]:
@@ -651,8 +684,18 @@ def _conditions(s: _Summary, derive: _Derive, models: list[str]) -> list[Conditi
     return rows
 
 
-def _option_notes(options: Mapping[str, Any]) -> list[str]:
+def _option_notes(options: Mapping[str, Any], policy: str = "exclude") -> list[str]:
     notes = []
+    if policy == "count":
+        notes.append("Failures count: refusals and parse failures score 0 on every metric they were owed (NED 1, "
+                     "tau -1) and are in every mean, CI and rank; coverage is the share scored.")
+    else:
+        notes.append("Failures excluded: refusals and parse failures are left out of every mean and CI here "
+                     "(ipb score --exclude-failures, or a summary written before failures counted); coverage shows "
+                     "how many there were.")
+    rules = options.get("rules") if isinstance(options.get("rules"), Mapping) else None
+    if rules:
+        notes.append("Paper rules: " + "; ".join(f"{k} = {v}" for k, v in rules.items()) + " (docs/scoring.md).")
     if options:
         notes.append(
             f"Intervals: percentile bootstrap, {options.get('n_resamples', '?')} resamples, seed "
@@ -663,244 +706,9 @@ def _option_notes(options: Mapping[str, Any]) -> list[str]:
     return notes
 
 
-# --------------------------------------------------------------------------- the drill-down
-
-
-def _responses(summary: Mapping[str, Any], records: list[tuple[int, dict[str, Any]]], folder: Path, *,
-               items: str | Path | None, responses: str | Path | None,
-               max_responses: int | None) -> tuple[list[ResponseView], list[str]]:
-    notes: list[str] = []
-    inputs = _mapping(summary.get("inputs"))
-    resp_info = _mapping(inputs.get("responses"))
-    item_info = _mapping(inputs.get("items"))
-    texts: dict[int, str] = {}
-    resp_path = _locate(resp_info.get("source"), folder, responses, resp_info.get("sha256"))
-    if resp_path is None:
-        notes.append("The scored responses file was not found, so the drill-down shows parsed traces without the "
-                     "response texts (pass --responses FILE).")
-    else:
-        texts = _texts(resp_path, str(resp_info.get("format") or "auto"), notes)
-    golds: dict[str, list[Mapping[str, Any]]] = {}
-    item_path = _locate(item_info.get("source"), folder, items, item_info.get("sha256"))
-    if item_path is None:
-        notes.append("The items file was not found, so the drill-down cannot show gold traces (pass --items FILE).")
-    else:
-        golds = _golds(item_path, notes)
-    chosen = records if max_responses is None else records[:max_responses]
-    if max_responses is not None and len(records) > max_responses:
-        notes.append(f"The drill-down holds the first {max_responses} of {len(records)} responses.")
-    views = [_view(line, r, texts, golds, resp_path is not None) for line, r in chosen]
-    return views, notes
-
-
-def _texts(path: Path, format: str, notes: list[str]) -> dict[int, str]:
-    from ipb.errors import IpbError
-    from ipb.scoring.adapters import read_responses
-
-    out: dict[int, str] = {}
-    try:
-        for record in read_responses(path, format=format):
-            if record.data is not None and isinstance(record.data.get("response"), str):
-                out[record.number] = record.data["response"]
-    except IpbError as exc:
-        notes.append(f"The responses file {path} could not be read back ({exc.message}); texts are left out.")
-    return out
-
-
-def _golds(path: Path, notes: list[str]) -> dict[str, list[Mapping[str, Any]]]:
-    from ipb.errors import IpbError
-    from ipb.perturb.items import golds_of
-
-    out: dict[str, list[Mapping[str, Any]]] = {}
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        notes.append(f"The items file {path} could not be read ({exc.strerror or exc}); gold traces are left out.")
-        return out
-    for line in raw.split("\n"):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-            if isinstance(item, dict) and isinstance(item.get("id"), str):
-                out[item["id"]] = list(golds_of(item))
-        except (json.JSONDecodeError, IpbError):
-            continue
-    return out
-
-
-_KILLS: dict[str, dict[int, str | None]] = {}
-
-
-def _kills(card_id: str) -> dict[int, str | None]:
-    """Gate number -> kill criterion of a card (empty when the card cannot be loaded)."""
-    if card_id not in _KILLS:
-        from ipb.engine.registry import compiled_card
-        from ipb.errors import IpbError
-
-        try:
-            card = compiled_card(card_id).card
-            _KILLS[card_id] = {g.number: g.kill_criterion for g in card.gates}
-        except IpbError:
-            _KILLS[card_id] = {}
-    return _KILLS[card_id]
-
-
-def _span(value: Any) -> tuple[int, int] | None:
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) for v in value):
-        return int(value[0]), int(value[1])
-    return None
-
-
-def _view(line: int, r: Mapping[str, Any], texts: Mapping[int, str], golds: Mapping[str, list[Mapping[str, Any]]],
-          have_file: bool) -> ResponseView:
-    number = r.get("record")
-    text = texts.get(number) if isinstance(number, int) else None
-    text_note = None
-    if text is not None and isinstance(r.get("response_sha256"), str) and text_sha256(text) != r["response_sha256"]:
-        text_note = ("This text differs from the one that was scored (SHA-256 mismatch): the responses file changed "
-                     "after scoring, so the marked spans may be off.")
-    elif text is None and have_file:
-        text_note = "The response text of this record could not be read back from the responses file."
-    item_golds = golds.get(str(r.get("item_id")), [])
-    targets = []
-    for t in r.get("targets") or ():
-        if not isinstance(t, Mapping):
-            continue
-        gold = next((g for g in item_golds if g.get("framework") == t.get("card")), None)
-        targets.append(_target(t, gold))
-    metrics = {}
-    for name, value in (r.get("metrics") or {}).items():
-        metrics[str(name)] = Stat(_f(value), src=json_pointer("metrics", name), file="responses.jsonl", line=line)
-    flags = {str(k): (v if isinstance(v, bool) else None) for k, v in (r.get("flags") or {}).items()}
-    corruptions = [str(c.get("name")) if isinstance(c, Mapping) else str(c) for c in (r.get("corruptions") or [])
-                   if isinstance(c, (Mapping, str))]
-    return ResponseView(
-        key=f"r{line}",
-        line=line,
-        item_id=_opt_str(r.get("item_id")),
-        model=_opt_str(r.get("model")),
-        condition=_opt_str(r.get("condition")),
-        layer=_opt_str(r.get("layer")),
-        status=str(r.get("status") or "unscored"),
-        reason=_opt_str(r.get("reason")),
-        text=text,
-        text_note=text_note,
-        targets=targets,
-        metrics=metrics,
-        flags=flags,
-        corruptions=corruptions,
-    )
-
-
 def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
 def _opt_str(value: Any) -> str | None:
     return None if value is None else str(value)
-
-
-def _target(t: Mapping[str, Any], gold: Mapping[str, Any] | None) -> dict[str, Any]:
-    """One target card of a response: the aligned rows, as the drill-down script reads them."""
-    parsed = _mapping(t.get("parsed"))
-    said: dict[int, tuple[int, Mapping[str, Any]]] = {}
-    for order, g in enumerate(parsed.get("gates") or (), start=1):
-        if isinstance(g, Mapping) and isinstance(g.get("gate"), int) and g["gate"] not in said:
-            said[g["gate"]] = (order, g)
-    card_id = str(t.get("card") or "")
-    kills = _kills(card_id) if card_id else {}
-    rows: list[GateRow] = []
-    gold_gates = [g for g in (gold.get("gold_program") or ()) if isinstance(g, Mapping)] if gold else []
-    numbers = [g.get("gate") for g in gold_gates] if gold_gates else sorted(said)
-    by_number = {g.get("gate"): g for g in gold_gates}
-    for number in numbers:
-        g = by_number.get(number, {})
-        hit = said.get(number) if isinstance(number, int) else None
-        position: int | None = hit[0] if hit is not None else None
-        stated: Mapping[str, Any] | None = hit[1] if hit is not None else None
-        rows.append(_row(number, g, stated, position, kills.get(number) if isinstance(number, int) else None, bool(gold_gates)))
-    spans = parsed.get("invented_gate_spans") or []
-    for k, name in enumerate(parsed.get("invented_gates") or ()):
-        sp = _span(spans[k]) if k < len(spans) else None
-        rows.append(GateRow(None, str(name), None, "invented", [], None,
-                            [("invented", sp[0], sp[1])] if sp else [], "mismatch"))
-    final_span = _span(parsed.get("final_verdict_span"))
-    return {
-        "card": card_id or None,
-        "investor": _opt_str(t.get("investor")),
-        "topology": _opt_str(t.get("topology")),
-        "status": _opt_str(t.get("status")),
-        "reason": _opt_str(t.get("reason")) if t.get("status") != "scored" else None,
-        "note": " ".join(n for n in (_opt_str(t.get("note")), None if gold else "The gold trace is not available.")
-                         if n) or None,
-        "final_gold": _opt_str(gold.get("investment_verdict")) if gold else None,
-        "final_said": _opt_str(parsed.get("final_verdict")),
-        "final_span": list(final_span) if final_span else None,
-        "rows": [
-            {"number": row.number, "name": row.name, "gold_verdict": row.gold_verdict,
-             "said_verdict": row.said_verdict if row.said_verdict != "invented" else "invented",
-             "elements": [{"text": e, "state": st} for e, st in row.elements], "kill": row.kill,
-             "spans": [list(sp) for sp in row.spans], "state": row.state, "how": row.how, "order": row.order}
-            for row in rows
-        ],
-    }
-
-
-def _row(number: Any, gold: Mapping[str, Any], said: Mapping[str, Any] | None, order: int | None,
-         kill: str | None, have_gold: bool) -> GateRow:
-    gold_verdict = _opt_str(gold.get("verdict")) if have_gold else None
-    said_verdict = _opt_str(said.get("verdict")) if said else None
-    gold_elements = [str(e) for e in gold.get("required_elements") or ()] if have_gold else []
-    said_elements = [str(e) for e in (said.get("elements") or ())] if said else []
-    elements = [(e, "found" if e in said_elements else "missing") for e in gold_elements]
-    elements += [(e, "extra") for e in said_elements if e not in gold_elements]
-    spans: list[tuple[str, int, int]] = []
-    if said:
-        for kind, key in (("mention", "mention"), ("verdict", "verdict_span")):
-            sp = _span(said.get(key))
-            if sp:
-                spans.append((kind, sp[0], sp[1]))
-        for value in said.get("element_spans") or ():
-            sp = _span(value)
-            if sp:
-                spans.append(("element", sp[0], sp[1]))
-    if not have_gold:
-        state = ""
-    elif gold_verdict == "N/A":
-        state = "match" if said_verdict in (None, "N/A") else "partial"
-    elif said_verdict is None or said_verdict != gold_verdict:
-        state = "mismatch"
-    else:
-        state = "match" if all(st == "found" for e, st in elements if st != "extra") else "partial"
-    name = str(gold.get("name") or (said.get("name") if said else "") or f"gate {number}")
-    return GateRow(number if isinstance(number, int) else None, name, gold_verdict, said_verdict, elements, kill, spans,
-                   state, _opt_str(said.get("how")) if said else None, order)
-
-
-def _locate(recorded: Any, folder: Path, override: str | Path | None, sha256: Any = None) -> Path | None:
-    """The input file the summary names: as given, then beside the results folder.
-
-    The results folder's own files are never taken for inputs (its
-    ``responses.jsonl`` is the scored records, not the answers). When the
-    summary recorded the file's SHA-256, a candidate with that digest wins.
-    """
-    if override is not None:
-        return Path(override)
-    if not isinstance(recorded, str) or not recorded:
-        return None
-    p = Path(recorded)
-    own = {(folder / "responses.jsonl").resolve(), (folder / "summary.json").resolve()}
-    raw = [p] if p.is_absolute() else [p, folder / p, folder.parent / p, folder / p.name, folder.parent / p.name]
-    candidates: list[Path] = []
-    for c in raw:
-        try:
-            if c.is_file() and c.resolve() not in own and c.resolve() not in [x.resolve() for x in candidates]:
-                candidates.append(c)
-        except OSError:
-            continue
-    if isinstance(sha256, str):
-        for c in candidates:
-            if file_sha256(c) == sha256:
-                return c
-    return candidates[0] if candidates else None

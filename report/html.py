@@ -110,8 +110,12 @@ def _num_cell(stat: Stat, *, extra_class: str = "") -> str:
         attrs.append(f'data-derived="{_e(json.dumps(stat.derived, sort_keys=True))}"')
     attrs.append(f'data-value="{_e(_repr(stat.value))}"')
     title = []
+    if stat.value is None and not stat.note:
+        title.append("no value: nothing here to average (the metric applies to none of these responses, e.g. GRA "
+                     "without a gold program, L1-L3/L6/L8 composites without a judge score, CKCA off the "
+                     "institutional cards)")
     if stat.n is not None:
-        title.append(f"n = {stat.n}")
+        title.append(f"n = {stat.n}" + (f" of {stat.total}" if stat.total is not None else ""))
     if stat.src is not None:
         title.append(f"{stat.file} {stat.src}")
     if stat.note:
@@ -123,6 +127,8 @@ def _num_cell(stat: Stat, *, extra_class: str = "") -> str:
                  + (f' data-src-low="{_e(stat.src_low)}"' if stat.src_low else "")
                  + (f' data-src-high="{_e(stat.src_high)}"' if stat.src_high else "")
                  + f'>[{_e(format_stat(stat.low, ci_kind))}, {_e(format_stat(stat.high, ci_kind))}]</span>')
+    if stat.value is not None and stat.n is not None and stat.total is not None:
+        body += f'<span class="nofn">n {stat.n} of {stat.total}</span>'
     cls = "num" + (" missing" if stat.value is None else "") + (f" {extra_class}" if extra_class else "")
     return f'<td class="{cls}" {" ".join(attrs)}' + (f' title="{_e("; ".join(title))}"' if title else "") + f">{body}</td>"
 
@@ -136,26 +142,33 @@ def _repr(value: float | None) -> str:
 # =========================================================================== tables
 
 
-def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = ()) -> str:
+def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures: str = "exclude") -> str:
     if not rows:
         return '<p class="lead">No model has a scored response.</p>'
     head = ("<tr><th>#</th><th>Model</th><th class=\"num\">BASP composite</th><th class=\"num\">BASP-strict "
             "conjunction</th><th class=\"num\">L4 GRA</th><th class=\"num\">L7 GRA</th><th class=\"num\">VerdictAcc"
-            "</th><th class=\"num\">Parse failures</th><th class=\"num\">Responses</th></tr>")
+            "</th><th class=\"num\">Coverage</th><th class=\"num\">Parse failures</th><th class=\"num\">Responses"
+            "</th></tr>")
     body = []
     for rank, r in enumerate(rows, start=1):
         body.append(
             f'<tr data-model="{_e(r.model)}"><td class="rank">{rank}</td><td class="model">{_e(r.model)}</td>'
             + _num_cell(r.basp) + _num_cell(r.strict) + _num_cell(r.gra_l4) + _num_cell(r.gra_l7)
-            + _num_cell(r.verdict_acc) + _num_cell(r.parse_failure) + _num_cell(r.n_records) + "</tr>"
+            + _num_cell(r.verdict_acc) + _num_cell(r.coverage) + _num_cell(r.parse_failure) + _num_cell(r.n_records)
+            + "</tr>"
         )
     caption = ("Mean over each model's scored responses with percentile-bootstrap 95% CIs in brackets. BASP "
                "composite: the §7.13 composite of each response's layer (e.g. L7: 0.35 OGRS_k + 0.30 KCCS + 0.20 "
                "VerdictAcc + 0.15 SAP@1), renormalised over the components that apply. BASP-strict conjunction: "
                "share of responses passing every evaluated BASP-strict gate (OGRS, KCCS, SAP@3, IVP, CKCA; FM-1/3/4/6 "
                "fail theirs; GRA the sixth where defined, §7.15). L4 and L7 GRA: gate reconstruction accuracy on "
-               "the items of that layer (§7.15). VerdictAcc: the final verdict (§7.13). Parse failures are "
-               "recorded, left out of every mean, and shown as a share of the responses that reached the parser.")
+               "the items of that layer (§7.15). VerdictAcc: the final verdict (§7.13). Coverage: the share of usable "
+               "responses that were scored. "
+               + ("Refusals and parse failures COUNT: each scores 0 on every metric it was owed and is in every "
+                  "mean, CI and rank (ipb score's default)." if failures == "count" else
+                  "Refusals and parse failures are LEFT OUT of every mean here (ipb score --exclude-failures, or a "
+                  "summary written before failures counted): read each mean beside its coverage.")
+               + " Each cell says how many responses its mean is over (n of N).")
     if pooled:
         caption += (f" {', '.join(pooled)}: pooled over the conditions answered; the condition table below "
                     "separates them.")
@@ -387,6 +400,11 @@ def _drill_payload(responses: Sequence[ResponseView], metric_names: Sequence[str
             "metrics": {k: s.value for k, s in r.metrics.items()},
             "flags": r.flags,
             "targets": r.targets,
+            "outcome": r.outcome,
+            "question": r.question,
+            "messages": r.messages,
+            "messages_note": r.messages_note,
+            "why": r.why,
         })
     payload = {"metric_names": list(metric_names), "responses": items}
     return _script_json(payload)
@@ -413,7 +431,8 @@ _DRILL_METRICS = ("w1_composite", "layer_composite", "basp_strict", "ogrs", "ogr
 def render_report(data: ReportData) -> str:
     """The report page for ``data`` (see the module docstring)."""
     sections: list[tuple[str, str, str]] = []
-    sections.append(("leaderboard", "Leaderboard", _leaderboard(data.leaderboard, [c.model for c in data.conditions])))
+    sections.append(("leaderboard", "Leaderboard", _leaderboard(data.leaderboard, [c.model for c in data.conditions],
+                                                                 str(data.options.get("failures") or "exclude"))))
     sections.append(("layers", "BASP composite by cognitive layer (Table 11)",
                      _grid(data.layers, "layers-table", empty="No layer has scored responses.")))
     sections.append(("l4", "Framework reconstruction: BASP sub-metrics on L4 (Table 13)",

@@ -34,6 +34,8 @@ __all__ = [
     "weighted_composite",
     "layer_composite",
     "w1_composite",
+    "BASP_DENOMINATORS",
+    "BASP_COMPOSITES",
     "StrictGate",
     "StrictResult",
     "basp_strict",
@@ -65,6 +67,13 @@ GRA_THRESHOLD = 0.70
 FM_GATES: dict[str, str] = {"FM-1": "ogrs", "FM-3": "kccs", "FM-4": "ivp", "FM-6": "ckca"}
 
 _ALL_WEIGHTS = {**LAYER_WEIGHTS, "W1": W1_WEIGHTS}
+
+#: BASP-strict denominators: ``paper`` (k of the 5 gates, 6 with GRA; a gate whose
+#: metric does not apply counts as passed) and ``applicable`` (k of the gates evaluated).
+BASP_DENOMINATORS = ("paper", "applicable")
+#: The composite BASP-strict scales: ``layer`` (the §7.13 layer composite, the paper's target
+#: BASP-composite; W1 when the item's layer has none) or ``w1`` (the deployed W1 uniform composite).
+BASP_COMPOSITES = ("layer", "w1")
 
 
 def composite_weights(name: str) -> Mapping[str, float]:
@@ -229,13 +238,27 @@ class StrictGate:
 
 @dataclass(frozen=True)
 class StrictResult:
-    """BASP-strict: ``value = composite × passed/evaluated``."""
+    """BASP-strict: ``value = composite × factor`` (see :func:`basp_strict` for the factor)."""
 
     value: float | None
     composite: float | None
     passed: int
     evaluated: int
     gates: tuple[StrictGate, ...]
+    denominator: str = "paper"
+    composite_name: str | None = None
+
+    @property
+    def factor(self) -> float | None:
+        """k/5 (``paper``: passed plus not-applicable gates over every gate) or k/m (``applicable``)."""
+        if self.denominator == "paper":
+            return None if not self.gates else (self.passed + self.not_applicable) / len(self.gates)
+        return None if self.evaluated == 0 else self.passed / self.evaluated
+
+    @property
+    def not_applicable(self) -> int:
+        """Gates not evaluated (their metric does not apply to the item)."""
+        return sum(1 for g in self.gates if g.passed is None)
 
     @property
     def conjunction(self) -> bool | None:
@@ -248,6 +271,10 @@ class StrictResult:
             "composite": self.composite,
             "passed": self.passed,
             "evaluated": self.evaluated,
+            "not_applicable": self.not_applicable,
+            "denominator": self.denominator,
+            "factor": self.factor,
+            "composite_name": self.composite_name,
             "conjunction": self.conjunction,
             "gates": [g.__dict__.copy() for g in self.gates],
         }
@@ -274,6 +301,8 @@ def basp_strict(
     sap_key: str = "sap@3",
     gra: float | None = None,
     missing: str = "skip",
+    denominator: str = "paper",
+    composite_name: str | None = None,
 ) -> StrictResult:
     """BASP-strict: the composite scaled by the fraction of metric gates passed.
 
@@ -287,12 +316,23 @@ def basp_strict(
     GRA as "a sixth gate" and reports the 6-gate conjunction rate (§8.7,
     Figure 6: 83.3% -> 63.3%), so the denominator counts it like the others.
 
-    **Not-applicable metrics.** A gate whose metric is None (CKCA on a
-    non-institutional card, IVP without a cross-investor set) is not
-    evaluated: with ``missing="skip"`` (default) it leaves both k and the
-    denominator, so the factor is k/m over the m evaluated gates; with
-    ``missing="fail"`` it counts as failed. A gate failed by its failure mode
-    is always evaluated.
+    **Not-applicable metrics and the denominator.** A gate whose metric is
+    None (CKCA on a non-institutional card, IVP without a cross-investor
+    set) is not evaluated (``missing="skip"``, default; ``missing="fail"``
+    counts it as failed). ``denominator`` says what the factor divides by:
+
+    - ``"paper"`` (default): k of the 5 gates (6 with GRA), as §7.15 writes
+      it, where a gate whose metric does not apply is *passed*. Our reading:
+      §7.15 gives every item five gates because the deployed pipeline rated
+      all five metrics on every item (CKCA, for instance, carried a
+      cross-investor-contamination rating on non-institutional items, §8.4
+      note); a gate that has nothing to test cannot be failed, and counting
+      it as failed would cap a perfect answer at 3/5 on most items;
+    - ``"applicable"``: k of the m gates evaluated (the not-applicable ones
+      leave both k and the denominator).
+
+    The two agree whenever every gate applies. A gate failed by its failure
+    mode is always evaluated.
 
     Parameters
     ----------
@@ -306,6 +346,9 @@ def basp_strict(
         Which SAP level feeds the SAP gate (W1 used SAP@3).
     gra : float, optional
     missing : {"skip", "fail"}
+    denominator : {"paper", "applicable"}
+    composite_name : str, optional
+        Which composite ``composite`` is (recorded: ``"L7"``, ``"W1"``).
 
     Returns
     -------
@@ -314,7 +357,7 @@ def basp_strict(
     Raises
     ------
     ScoreError
-        ``missing`` is neither "skip" nor "fail".
+        ``missing`` is neither "skip" nor "fail", or an unknown ``denominator``.
 
     References
     ----------
@@ -325,9 +368,18 @@ def basp_strict(
     >>> r = basp_strict(0.8, {"ogrs": 0.9, "kccs": 0.7, "sap@3": 0.6, "ivp": 0.4, "ckca": 0.2})
     >>> r.passed, r.evaluated, round(r.value, 6)
     (3, 5, 0.48)
+
+    IVP and CKCA not applicable, KCCS failed: 1 + 2 of 5 (paper) or 1 of 3 (applicable):
+
+    >>> few = {"ogrs": 0.9, "kccs": 0.1, "sap@3": 0.4, "ivp": None, "ckca": None}
+    >>> basp_strict(1.0, few).value, round(basp_strict(1.0, few, denominator="applicable").value, 6)
+    (0.6, 0.333333)
     """
     if missing not in ("skip", "fail"):
         raise ScoreError(f"missing must be 'skip' or 'fail', not {missing!r}", rule="basp_strict", name="missing")
+    if denominator not in BASP_DENOMINATORS:
+        raise ScoreError(f"denominator must be one of {', '.join(BASP_DENOMINATORS)}, not {denominator!r}",
+                         rule="basp_strict", name="denominator")
     fired = _fired(flags)
     failed_by = {gate: fm for fm, gate in FM_GATES.items() if fm in fired}
     spec = [
@@ -353,8 +405,11 @@ def basp_strict(
             gates.append(StrictGate(name, value, threshold, ok, f"{value:.3f} {'>=' if ok else '<'} {threshold}"))
     evaluated = sum(1 for g in gates if g.passed is not None)
     passed = sum(1 for g in gates if g.passed)
-    value = None if composite is None or evaluated == 0 else composite * passed / evaluated
-    return StrictResult(value, composite, passed, evaluated, tuple(gates))
+    result = StrictResult(None, composite, passed, evaluated, tuple(gates), denominator, composite_name)
+    factor = result.factor
+    if composite is None or evaluated == 0 or factor is None:
+        return result
+    return StrictResult(composite * factor, composite, passed, evaluated, tuple(gates), denominator, composite_name)
 
 
 @dataclass(frozen=True)
@@ -387,6 +442,8 @@ def score_case(
     judge: Mapping[str, float | None] | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     renormalize: bool = False,
+    basp_denominator: str = "paper",
+    basp_composite: str = "layer",
 ) -> CaseScores:
     """Every registered per-response metric and FM flag, and the composites, for one case.
 
@@ -402,14 +459,23 @@ def score_case(
       ``renormalize``;
     - ``w1``: the W1 composite, renormalised over the components present
       (IVP and CKCA are often not applicable) and marked so;
-    - ``strict``: BASP-strict of that W1 composite, with the GRA sixth gate
-      when GRA is defined.
+    - ``strict``: BASP-strict (:func:`basp_strict`, ``basp_denominator``)
+      of the layer composite (``basp_composite="layer"``, the paper's
+      BASP-composite, §7.13/§7.15; the SAP gate then uses the layer's SAP
+      level) or of the W1 composite (``"w1"``, the deployed W1 harness, SAP@3
+      gate; also the fallback when the layer has no composite value), with
+      the GRA sixth gate when GRA is defined.
 
     Parameters
     ----------
     options : mapping name -> options
         Per-metric / per-detector configuration (``{"kccs": {"threshold": 0.7}}``).
+    basp_denominator : {"paper", "applicable"}
+    basp_composite : {"layer", "w1"}
     """
+    if basp_composite not in BASP_COMPOSITES:
+        raise ScoreError(f"basp_composite must be one of {', '.join(BASP_COMPOSITES)}, not {basp_composite!r}",
+                         rule="basp_strict", name="basp_composite")
     if not case.ok:
         return CaseScores("parse_failure", str(case.parsed.get("reason") or "unparsed"), {}, {}, None, None, None)
     options = options or {}
@@ -423,5 +489,10 @@ def score_case(
     components = {**values, **dict(judge or {})}
     layer = layer_composite(case.layer, components, renormalize=renormalize) if case.layer in LAYER_WEIGHTS else None
     w1 = w1_composite(values, renormalize=True)
-    strict = basp_strict(w1.value, values, flags, gra=values.get("gra"))
+    base, sap_key = w1, "sap@3"
+    if basp_composite == "layer" and layer is not None and layer.value is not None:
+        base = layer
+        sap_key = next((k for k in layer.weights if k.startswith("sap@")), "sap@3")
+    strict = basp_strict(base.value, values, flags, sap_key=sap_key, gra=values.get("gra"),
+                         denominator=basp_denominator, composite_name=base.name)
     return CaseScores("ok", None, values, flags, layer, w1, strict)

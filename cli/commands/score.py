@@ -3,9 +3,16 @@
     ipb score --items ITEMS.jsonl --responses RESPONSES --out DIR [--seed S] [--no-embeddings]
               [--format auto|jsonl|inspect|lm-eval] [--model M] [--condition C]
               [--resamples N] [--strict-composites] [--max-chars N] [--progress/--no-progress]
+              [--exclude-failures] [--basp-denominator paper|applicable] [--basp-composite layer|w1]
+              [--inconclusive a2|flat] [--parallel-order free|sequence] [--leaderboard/--no-leaderboard]
 
 Writes ``DIR/responses.jsonl`` (one record per input record) and
-``DIR/summary.json``, atomically. Every unusable input record is reported on
+``DIR/summary.json``, atomically, then prints a leaderboard (one row per
+model, best first: coverage, composite, BASP-strict, GRA, VerdictAcc... with
+95% CIs and n of N). Refusals and parse failures count as 0 on every metric
+they were owed unless ``--exclude-failures``; the paper rules in force
+(``--basp-denominator``, ``--inconclusive``, ...) are printed under the table
+and recorded in the summary. Every unusable input record is reported on
 stderr as ``SOURCE: record N: reason`` and kept in the outputs as unscored.
 Exit status: 0 when every record could be used (responses that cannot be
 parsed are results, not errors), 1 when some input record was unusable or
@@ -76,6 +83,12 @@ def score(
     llm_base_url: Optional[str] = LLM_BASE_URL,
     cache_dir: Optional[Path] = CACHE_DIR,
     no_cache: bool = NO_CACHE,
+    exclude_failures: bool = typer.Option(False, "--exclude-failures", help="Leave refusals and parse failures out of every mean (default: they score 0 on every metric they were owed and count). The summary and report then say so beside every figure."),
+    basp_denominator: str = typer.Option("paper", "--basp-denominator", help="BASP-strict factor: paper (k of 5, a gate whose metric does not apply counts as passed; §7.15) or applicable (k of the gates evaluated)."),
+    basp_composite: str = typer.Option("layer", "--basp-composite", help="Composite BASP-strict scales: layer (the §7.13 layer composite) or w1 (the deployed W1 uniform composite)."),
+    inconclusive: str = typer.Option("a2", "--inconclusive", help="INCONCLUSIVE credit: a2 (Appendix A.2: 0.5 only when the committed verdict acknowledges the data gap, else 0) or flat (§7.3: 0.5)."),
+    parallel_order: str = typer.Option("free", "--parallel-order", help="NED/NLCS on parallel_threshold cards: free (order-free, like tau) or sequence (stated order)."),
+    show_leaderboard: bool = typer.Option(True, "--leaderboard/--no-leaderboard", help="Print the leaderboard table after scoring."),
 ) -> None:
     """Score RESPONSES against ITEMS: every metric and FM flag per response, aggregates with bootstrap CIs."""
     if format not in FORMATS:
@@ -101,9 +114,15 @@ def score(
 
         compared = Agreement()
         parse_fn = both_extractor(llm, compared)
-    options = ScoreOptions(seed=seed, n_resamples=resamples, embeddings=not no_embeddings,
-                           renormalize=not strict_composites, max_chars=max_chars, embed_cutoff=embed_cutoff,
-                           parse=parse_fn, min_confidence=min_confidence)
+    try:
+        options = ScoreOptions(seed=seed, n_resamples=resamples, embeddings=not no_embeddings,
+                               renormalize=not strict_composites, max_chars=max_chars, embed_cutoff=embed_cutoff,
+                               parse=parse_fn, min_confidence=min_confidence,
+                               failures="exclude" if exclude_failures else "count", basp_denominator=basp_denominator,
+                               basp_composite=basp_composite, inconclusive=inconclusive, parallel_order=parallel_order)
+    except IpbError as exc:
+        err.print(f"ipb score: {exc.message}" + (f" ({exc.suggestion})" if exc.suggestion else ""), markup=False)
+        raise typer.Exit(code=2) from None
     callback, bar = _progress(sys.stderr.isatty() if progress is None else progress)
     try:
         result = run_score(items, responses, out, options, format=format, model=model, condition=condition,
@@ -133,10 +152,59 @@ def score(
         err.print(f"rules vs llm extractor: {'; '.join(parts)}; {agreement['disagreements']} disagreement(s) "
                   "(noted in each reading's notes; the rules reading is scored)", markup=False)
     counts = result.summary["counts"]
+    if show_leaderboard:
+        print_leaderboard(result.summary)
     err.print(
         f"scored {counts['scored']} of {counts['records']} record(s): {counts['parse_failures']} parse failure(s), "
-        f"{counts['invalid']} unusable record(s); wrote {result.responses_path} and {result.summary_path}",
+        f"{counts.get('refusals', 0)} refusal(s), {counts['invalid']} unusable record(s); "
+        f"wrote {result.responses_path} and {result.summary_path}",
         markup=False,
     )
     if invalid:
         raise typer.Exit(code=1)
+
+
+def _cell(stat: Any, digits: int = 3) -> str:
+    if not stat:
+        return "—"
+    return f"{stat['mean']:.{digits}f} ± {max(stat['mean'] - stat['low'], stat['high'] - stat['mean']):.{digits}f}"
+
+
+def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
+    """The leaderboard as a rich table on stdout (lm-evaluation-harness style), with the rules under it.
+
+    Columns: rank, model, n (responses), coverage (share scored), then the
+    mean and the half-width of the 95% CI of each of
+    :data:`ipb.scoring.summary.LEADERBOARD_METRICS`, and the n of N the
+    composite is over. "—" is a metric that applies to none of the model's
+    responses (e.g. GRA on items without a gold program).
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from ipb.scoring.summary import LEADERBOARD_METRICS, leaderboard
+
+    console = console or Console(highlight=False, soft_wrap=False, width=200)
+    rows = leaderboard(summary)
+    policy = (summary.get("failures") or {}).get("policy", "exclude")
+    table = Table(title="ipb score: leaderboard (mean ± 95% CI half-width)", title_justify="left")
+    labels = {"layer_composite": "composite", "basp_strict": "BASP-strict", "basp_conjunction": "conj.",
+              "gra": "GRA", "verdict_acc": "VerdictAcc", "ogrs_k": "OGRS_k", "kccs": "KCCS"}
+    table.add_column("#", justify="right")
+    table.add_column("model")
+    table.add_column("n", justify="right")
+    table.add_column("coverage", justify="right")
+    for name in LEADERBOARD_METRICS:
+        table.add_column(labels.get(name, name), justify="right")
+    table.add_column("composite over", justify="right")
+    for rank, r in enumerate(rows, start=1):
+        cov = r.get("coverage")
+        comp = r.get("layer_composite") or {}
+        table.add_row(str(rank), str(r["model"]), str(r.get("n")), "—" if cov is None else f"{100 * cov:.1f}%",
+                      *[_cell(r.get(name)) for name in LEADERBOARD_METRICS], f"{comp.get('n', 0)} of {r.get('n')}")
+    console.print(table)
+    rules = (summary.get("options") or {}).get("rules") or {}
+    note = (summary.get("failures") or {}).get("note") or "failures left out of the means (summary before issue 14)"
+    console.print(f"failures: {policy}: {note}", markup=False)
+    if rules:
+        console.print("rules: " + ", ".join(f"{k}={v}" for k, v in rules.items() if k != "failures"), markup=False)

@@ -208,23 +208,50 @@
     });
     while (detail.firstChild) { detail.removeChild(detail.firstChild); }
     detail.appendChild(el("h3", { text: (r.item_id || "?") + " \u2014 " + (r.model || "?") + (r.condition ? " (condition " + r.condition + ")" : "") }));
-    var meta = "record " + (r.line === null ? "?" : r.line) + " of responses.jsonl" + (r.layer ? " \u00b7 layer " + r.layer : "") + " \u00b7 " + r.status;
+    var meta = "record " + (r.line === null ? "?" : r.line) + " of responses.jsonl" + (r.layer ? " \u00b7 layer " + r.layer : "") + " \u00b7 " + (r.outcome || r.status);
     if (r.corruptions.length) { meta += " \u00b7 synthetic corruptions: " + r.corruptions.join(", "); }
     detail.appendChild(el("p", { cls: "meta", text: meta }));
     if (r.reason) { detail.appendChild(el("p", { cls: "warn", text: r.reason })); }
     var chips = el("div", { cls: "chips" });
+    var why = r.why || {};
     metricNames.forEach(function (name) {
       if (r.metrics[name] === null || r.metrics[name] === undefined) { return; }
-      chips.appendChild(el("span", { text: name + " " + fmt(r.metrics[name]) }));
+      var chip = el("span", { text: name + " " + fmt(r.metrics[name]) });
+      if (why[name]) { chip.setAttribute("title", why[name]); }
+      chips.appendChild(chip);
     });
     Object.keys(r.flags).forEach(function (fm) {
       if (r.flags[fm]) { chips.appendChild(el("span", { cls: "fired", text: fm + " fired" })); }
     });
     detail.appendChild(chips);
+    detail.appendChild(el("h4", { text: "Question" }));
+    detail.appendChild(r.question === null || r.question === undefined
+      ? el("p", { cls: "warn", text: "The item's question is not available (the items file was not found)." })
+      : el("pre", { cls: "text question", text: r.question }));
+    var prompt = el("div", { cls: "prompt", id: "drill-prompt" });
+    prompt.appendChild(el("h4", { text: "Prompt (the messages sent)" }));
+    if (r.messages && r.messages.length) {
+      r.messages.forEach(function (m) {
+        prompt.appendChild(el("p", { cls: "meta role", text: m.role }));
+        prompt.appendChild(el("pre", { cls: "text message", "data-role": m.role, text: m.content }));
+      });
+    } else {
+      prompt.appendChild(el("p", { cls: "warn", text: "\u2014 " + (r.messages_note || "no prompt recorded") }));
+    }
+    detail.appendChild(prompt);
+    var whyNames = Object.keys(why);
+    if (whyNames.length) {
+      var list = el("ul", { cls: "why", id: "drill-why" });
+      whyNames.sort().forEach(function (name) {
+        list.appendChild(el("li", null, [el("strong", { text: name + ": " }), why[name]]));
+      });
+      detail.appendChild(el("h4", { text: "Why these values" }));
+      detail.appendChild(list);
+    }
     var spans = [];
     var holder = { pre: null };
     r.targets.forEach(function (t, ti) { detail.appendChild(renderTarget(r, t, ti, spans, holder)); });
-    detail.appendChild(el("h4", { text: "Response text" }));
+    detail.appendChild(el("h4", { text: "Response (the transcript, extractions marked)" }));
     if (r.text === null) {
       detail.appendChild(el("p", { cls: "warn", text: r.text_note || "The response text is not available." }));
     } else {

@@ -61,9 +61,26 @@ def _responses(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 spec = rng.choice(menu if condition == "A" else menu[:2])
                 out.append(synthetic_responses([item], corruptions=[spec], seed=1, model=model,
                                                condition=condition)[0])
+    out.append(_prompted(items[1]))
     out.append({"item_id": items[1]["id"], "model": "model-gold", "condition": "A", "response": HOSTILE_TEXT})
     out.append({"item_id": items[2]["id"], "model": "model-gold", "condition": "A", "response": "   "})
     return out
+
+
+#: The model of the one record written as ``ipb respond`` writes it (prompt set and hash, no messages).
+PROMPTED_MODEL = "model-prompted"
+
+
+def _prompted(item: dict[str, Any]) -> dict[str, Any]:
+    """A condition A record as ``ipb respond`` writes it: the report rebuilds its messages and checks the hash."""
+    from ipb.respond.prompts import RESPOND_PROMPTS, load_prompts
+    from ipb.respond.synthetic import synthetic_responses
+
+    [answer] = synthetic_responses([item], corruptions=["none"], seed=1, model=PROMPTED_MODEL, condition="A")
+    prompts = load_prompts(RESPOND_PROMPTS)
+    return {"item_id": item["id"], "model": PROMPTED_MODEL, "condition": "A", "response": answer["response"],
+            "status": "ok", "prompt_version": RESPOND_PROMPTS, "prompt_hash": prompts.hash(["system", "user-A"]),
+            "settings": {"cot": False, "temperature": 0.0}}
 
 
 @pytest.fixture(scope="session")

@@ -74,3 +74,47 @@ def test_drill_down_marks_the_text_behind_each_extraction(report_path: Path) -> 
         assert page.evaluate("document.querySelectorAll('#drill-detail img, #drill-detail b').length") == 0
         page.settle()
         assert page.errors == [], page.errors
+
+
+def test_a_response_shows_its_question_prompt_and_transcript(report_path: Path, run_dir: Path) -> None:
+    """Issue 14 item 5: per response, the question, the exact prompt messages and the answer."""
+    import json
+
+    from conftest import PROMPTED_MODEL
+    from ipb.respond.prompts import RESPOND_PROMPTS, load_prompts
+
+    scored = (run_dir / "results" / "responses.jsonl").read_text(encoding="utf-8").split("\n")
+    records = [json.loads(line) for line in scored if line.strip()]
+    record = next(r for r in records if r["model"] == PROMPTED_MODEL)
+    lines = (run_dir / "items.jsonl").read_text(encoding="utf-8").split("\n")
+    items = {i["id"]: i for i in (json.loads(line) for line in lines if line.strip())}
+    question = items[record["item_id"]]["question"]
+    system = load_prompts(RESPOND_PROMPTS).render("system")
+    with Browser(width=WIDTH, height=HEIGHT) as browser:
+        page = browser.open(report_path)
+        page.evaluate(
+            "(() => { const s = document.getElementById('drill-model'); s.value = %s;"
+            " s.dispatchEvent(new Event('change')); })()" % json.dumps(PROMPTED_MODEL))
+        page.evaluate("document.querySelector('#drill-app .list tbody tr').click()")
+        roles = page.evaluate("Array.from(document.querySelectorAll('#drill-prompt pre.message'))"
+                              ".map(p => p.getAttribute('data-role'))")
+        texts = page.evaluate("Array.from(document.querySelectorAll('#drill-prompt pre.message')).map(p => p.textContent)")
+        shown_question = page.evaluate("document.querySelector('#drill-detail pre.question').textContent")
+        transcript = page.evaluate("Array.from(document.querySelectorAll('#drill-detail pre.text'))"
+                                   ".map(p => p.textContent).pop()")
+        why = page.evaluate("document.querySelectorAll('#drill-why li').length")
+        visible = page.evaluate("document.getElementById('drill-prompt').offsetHeight > 0")
+        assert page.errors == [], page.errors
+    assert roles == ["system", "user"] and visible
+    assert texts[0] == system and question.strip() in texts[1]
+    assert shown_question == question
+    assert transcript == record_text(run_dir, record)
+    assert why > 0
+
+
+def record_text(run_dir: Path, record: dict) -> str:
+    """The answer text of a scored record, read back from the responses file it came from."""
+    import json
+
+    line = (run_dir / "responses.jsonl").read_text(encoding="utf-8").split("\n")[record["record"] - 1]
+    return json.loads(line)["response"]

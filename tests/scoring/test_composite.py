@@ -117,14 +117,20 @@ def test_gra_sixth_gate_makes_the_factor_k_over_six():
 
 def test_not_applicable_metric_skips_or_fails_its_gate():
     values = {**ALL, "ckca": None}
-    skipped = basp_strict(0.8, values)
+    skipped = basp_strict(0.8, values, denominator="applicable")
     assert (skipped.passed, skipped.evaluated) == (3, 4) and skipped.value == pytest.approx(0.8 * 3 / 4)
+    # paper (default): k of 5, the gate with nothing to test counted as passed (our reading of §7.15)
+    paper = basp_strict(0.8, values)
+    assert (paper.passed, paper.not_applicable, paper.denominator) == (3, 1, "paper")
+    assert paper.value == pytest.approx(0.8 * (3 + 1) / 5)
     counted = basp_strict(0.8, values, missing="fail")
     assert (counted.passed, counted.evaluated) == (3, 5)
     flagged = basp_strict(0.8, values, ["FM-6"])
     assert (flagged.passed, flagged.evaluated) == (3, 5)  # a failure mode fails a gate even without its metric
     with pytest.raises(ScoreError):
         basp_strict(0.8, values, missing="ignore")
+    with pytest.raises(ScoreError):
+        basp_strict(0.8, values, denominator="evaluated")
     assert basp_strict(None, ALL).value is None
 
 

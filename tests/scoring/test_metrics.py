@@ -115,9 +115,10 @@ def _cases() -> list[dict]:
 
 @pytest.mark.parametrize("item", _cases(), ids=lambda c: c["id"])
 def test_hand_worked_values(item):
-    c = case(item["gold"], item["response"], kill=item["kill"], elements=item.get("elements"))
+    extra = {"topology": item["topology"]} if "topology" in item else {}
+    c = case(item["gold"], item["response"], kill=item["kill"], elements=item.get("elements"), **extra)
     for name, expected in item["expect"].items():
-        value = get_metric(name)(c)
+        value = get_metric(name)(c, **item.get("options", {}).get(name, {}))
         assert value == pytest.approx(expected, abs=1e-12), f"{name}: {item['why']}"
 
 
@@ -154,7 +155,34 @@ def test_gra_four_ninths_gate_detail():
     ],
 )
 def test_inconclusive_rule(gold, predicted, credit):
-    assert verdict_credit(gold, predicted) == credit
+    assert verdict_credit(gold, predicted, rule="flat") == credit
+
+
+@pytest.mark.parametrize(
+    "predicted, acknowledged, credit",
+    [("INCONCLUSIVE", False, 1.0), ("PROCEED", True, 0.5), ("REJECT", True, 0.5), ("PROCEED", False, 0.0),
+     ("REJECT", False, 0.0), (None, True, 0.0)],
+)
+def test_inconclusive_rule_of_appendix_a2(predicted, acknowledged, credit):
+    """Appendix A.2: 1.0 for INCONCLUSIVE; 0.5 for a PROCEED/REJECT that acknowledges the data gap; 0.0 otherwise."""
+    assert verdict_credit("INCONCLUSIVE", predicted, acknowledged=acknowledged) == credit
+
+
+@pytest.mark.parametrize(
+    "gate_text, credit",
+    [
+        ("Gate 1: Management Integrity. Management data not provided, so I lean PROCEED.", 0.5),
+        ("Gate 1: Management Integrity. Without information on the board I mark it PROCEED.", 0.5),
+        ("Gate 1: Management Integrity. Honest, shareholder-minded managers: PROCEED.", 0.0),
+    ],
+)
+def test_a2_credit_reads_the_gates_own_text(gate_text, credit):
+    text = gate_text + "\nGate 2: Moat. PROCEED, no data problem here is named."
+    gates = [{"gate": 1, "name": "Gate 1", "verdict": "PROCEED", "elements": [], "span": [0, len(gate_text)]},
+             {"gate": 2, "name": "Gate 2", "verdict": "PROCEED", "elements": [], "span": [len(gate_text) + 1, len(text)]}]
+    c = Case(gold=grp("IP"), parsed=dict(parsed([]), gates=gates, text=text), encoder=ENC)
+    assert get_metric("verdict_acc_gates")(c) == pytest.approx((credit + 1.0) / 2)
+    assert get_metric("verdict_acc_gates")(c, inconclusive="flat") == pytest.approx((0.5 + 1.0) / 2)
 
 
 @pytest.mark.parametrize(
@@ -172,7 +200,14 @@ def test_inconclusive_rule(gold, predicted, credit):
 )
 def test_final_verdict_accuracy(gold, stated, expected):
     c = Case(gold=grp("P", final=gold), parsed=parsed([], final_verdict=stated))
-    assert verdict_acc(c) == expected
+    assert verdict_acc(c, inconclusive="flat") == expected
+
+
+def test_final_inconclusive_under_a2_needs_the_data_gap_acknowledged():
+    said = Case(gold=grp("P", final="INCONCLUSIVE"), parsed=parsed([], final_verdict="INVEST"))
+    hedged = Case(gold=grp("P", final="INCONCLUSIVE"),
+                  parsed=parsed([], final_verdict="INVEST", text="The filings are incomplete, but INVEST."))
+    assert (verdict_acc(said), verdict_acc(hedged)) == (0.0, 0.5)
 
 
 # --------------------------------------------------------------------------- sequence primitives vs scipy / rapidfuzz
@@ -375,8 +410,8 @@ def test_direction_guard_overrides_a_perfect_cosine():
 
     matcher = ElementMatcher(Same(), threshold=0.5)
     assert matcher.match_matrix(["price exceeds value"], ["price under value by far", "pricing"]).tolist() == [
-        [True, True]
-    ]  # no number after "under": no direction cue, the cosine decides
+        [False, True]
+    ]  # "under" before a named quantity is read as a comparison (issue 14: it used to pass on the cosine alone)
     assert not matcher.match_matrix(["price exceeds value"], ["price is below value"]).any()
     assert not matcher.match_matrix(["a moat"], ["no moat"]).any()
 

@@ -17,6 +17,7 @@ from ipb.errors import LoadError
 from ipb.scoring import run as run_module
 from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
 from ipb.scoring.run import (
+    PARSE_FAILURES,
     RESULT_VERSION,
     ScoreOptions,
     canonical_condition,
@@ -115,7 +116,9 @@ def test_bad_input_gives_one_clear_record_each_and_the_run_completes(tmp_path, i
             assert record["reason_code"] == case["reason_code"], (case["id"], record["reason_code"], record["reason"])
             assert case["message"] in record["reason"], (case["id"], record["reason"])
             assert record["metrics"] == {} and record["flags"] == {}
-            if record["reason_code"] not in ("parse_failure", "response_too_large"):
+            assert record["outcome"] == case.get("outcome", "parse_failure" if record["reason_code"] in PARSE_FAILURES
+                                                  else "unusable"), case["id"]
+            if record["reason_code"] not in PARSE_FAILURES:
                 assert record["error"]["record"] == line
             if "suggestion" in case:
                 assert record["error"]["suggestion"] == case["suggestion"]
@@ -123,7 +126,8 @@ def test_bad_input_gives_one_clear_record_each_and_the_run_completes(tmp_path, i
     assert counts["records"] == len(cases)
     assert counts["scored"] == sum(1 for c in cases if c.get("status") == "scored")
     assert counts["parse_failures"] == sum(1 for c in cases if c.get("reason_code") in ("parse_failure", "response_too_large"))
-    assert counts["invalid"] == counts["unscored"] - counts["parse_failures"]
+    assert counts["refusals"] == sum(1 for c in cases if c.get("outcome") == "refusal") == 3
+    assert counts["invalid"] == counts["unscored"] - counts["parse_failures"] - counts["refusals"]
     assert [u["record"] for u in result.summary["unscored"]] == [r["record"] for r in result.records if r["status"] != "scored"]
     errors = result.summary["inputs"]["items"]["errors"]
     assert [e["line"] for e in errors] == [len(buffett) + 3, len(buffett) + 4]
@@ -131,16 +135,38 @@ def test_bad_input_gives_one_clear_record_each_and_the_run_completes(tmp_path, i
     _validate(result.records, result.summary)
 
 
-def test_parse_failures_are_counted_and_left_out_of_means(buffett):
+def test_excluded_failures_are_counted_and_left_out_of_means(buffett):
+    """--exclude-failures: the behaviour before issue 14, kept as an option and said in the summary."""
+    base = next(i for i in buffett if i["id"] == BASE)
+    [faithful] = synthetic_responses([base], corruptions=["none"])
+    responses = [dict(faithful, model="m"), {"item_id": BASE, "model": "m", "condition": "B", "response": ""}]
+    records = score_responses([base], responses, _options(failures="exclude"))
+    summary = summarize(records, options=_options(failures="exclude"))
+    group = summary["groups"]["model"]["m"]
+    assert (group["n"], group["n_scored"], group["n_refusals"], group["n_invalid"]) == (2, 1, 1, 0)
+    assert group["metrics"]["gcf"]["mean"] == 1.0 and group["metrics"]["gcf"]["n"] == 1
+    assert group["metrics"]["gcf"]["n_failures"] == 0 and group["coverage"] == 0.5
+    assert summary["groups"]["condition"]["B"]["metrics"]["gcf"] is None
+    assert summary["failures"]["policy"] == "exclude" and "left out" in summary["failures"]["note"]
+
+
+def test_failures_count_as_zero_on_every_owed_metric_by_default(buffett):
     base = next(i for i in buffett if i["id"] == BASE)
     [faithful] = synthetic_responses([base], corruptions=["none"])
     responses = [dict(faithful, model="m"), {"item_id": BASE, "model": "m", "condition": "B", "response": ""}]
     records = score_responses([base], responses, _options())
+    failed = records[1]
+    assert failed["outcome"] == "refusal" and failed["reason_code"] == "empty_response"
+    # owed: exactly the metrics the faithful answer to the same item has a value on
+    assert set(failed["owed"]) == {k for k, v in records[0]["metrics"].items() if v is not None} - {"ivp", "ivp_micro"}
+    assert failed["owed"]["gcf"] == 0.0 and failed["owed"]["ned"] == 1.0 and failed["owed"]["kendall_tau"] == -1.0
     summary = summarize(records, options=_options())
     group = summary["groups"]["model"]["m"]
-    assert (group["n"], group["n_scored"], group["n_parse_failures"], group["n_invalid"]) == (2, 1, 1, 0)
-    assert group["metrics"]["gcf"]["mean"] == 1.0 and group["metrics"]["gcf"]["n"] == 1
-    assert summary["groups"]["condition"]["B"]["metrics"]["gcf"] is None
+    assert group["coverage"] == 0.5 and group["n_refusals"] == 1
+    assert group["metrics"]["gcf"] == {**group["metrics"]["gcf"], "mean": 0.5, "n": 2, "n_failures": 1}
+    assert group["metrics"]["ned"]["mean"] == 0.5  # faithful 0, failure 1
+    assert summary["groups"]["condition"]["B"]["metrics"]["gcf"]["mean"] == 0.0
+    assert summary["failures"]["policy"] == "count" and summary["counts"]["coverage"] == 0.5
 
 
 # --------------------------------------------------------------------------- records and summary
@@ -242,7 +268,9 @@ def test_without_embeddings_no_model_is_loaded(buffett, monkeypatch):
     def boom():
         raise AssertionError("the default encoder must not be loaded")
 
-    monkeypatch.setattr(run_module, "default_encoder", boom)
+    import ipb.scoring.options as options_module  # where ScoreOptions resolves its encoder
+
+    monkeypatch.setattr(options_module, "default_encoder", boom)
     records = score_responses(buffett[:3], synthetic_responses(buffett[:3], corruptions=["none"]),
                               ScoreOptions(embeddings=False, n_resamples=50))
     for r in records:
@@ -416,7 +444,8 @@ def test_mean_ci_is_seeded_and_brackets_the_mean():
     assert b["low"] < b["mean"] < b["high"]
 
 
-@pytest.mark.parametrize("name", ["ipb.scoring.run", "ipb.scoring.summary", "ipb.respond.synthetic"])
+@pytest.mark.parametrize("name", ["ipb.scoring.run", "ipb.scoring.summary", "ipb.respond.synthetic", "ipb.scoring.options",
+                                  "ipb.scoring.items", "ipb.scoring.outcome"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -1,0 +1,92 @@
+"""Each target's part of a multi-card (L8) answer, and the text helpers ``ipb score`` parses with.
+
+Imports: :mod:`ipb.scoring._text` and :mod:`ipb.scoring.items`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ipb.scoring._text import blank_spans
+from ipb.scoring.items import Target
+
+def _year(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _keep(text: str, spans: Sequence[Sequence[int]]) -> str:
+    """``text`` with everything outside ``spans`` blanked (newlines kept): offsets stay offsets of ``text``."""
+    gaps, pos = [], 0
+    for a, b in sorted((int(a), int(b)) for a, b in spans):
+        if a > pos:
+            gaps.append((pos, a))
+        pos = max(pos, b)
+    gaps.append((pos, len(text)))
+    return blank_spans(text, gaps)
+
+
+def _names_of(target: Target) -> list[str]:
+    names = [target.card_id.replace("_", " ")]
+    card = getattr(target.compiled, "card", None)
+    if card is not None:
+        names.append(card.name)
+    if target.investor:
+        head = target.investor.split(" (")[0].strip()
+        names += [target.investor, head]
+        if " " in head:
+            names.append(head.split()[-1])
+    return [n.lower() for n in dict.fromkeys(names) if n]
+
+
+#: A line longer than this is prose, not a section heading.
+_HEADING_CHARS = 160
+
+
+def _target_sections(text: str, targets: Sequence[Target]) -> list[list[tuple[int, int]]] | None:
+    """Each target's part of a multi-card answer (L8), or None when the answer is not laid out per card.
+
+    A *heading* is a short line (a markdown heading, a bold label, a line
+    ending in a colon, or any line under 160 characters) that names exactly
+    one target: its investor (full or short name) or its card (name or id).
+    Each target's section runs from each of its headings to the next heading
+    of another target. When some target has no heading the answer is parsed
+    whole for every card (numbered references such as "Gate 2" are then
+    ambiguous between the cards).
+    """
+    names = [_names_of(t) for t in targets]
+    starts: list[tuple[int, int]] = []
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip().lower()
+        if stripped and len(stripped) <= _HEADING_CHARS:
+            hits = [k for k, ns in enumerate(names) if any(n in stripped for n in ns)]
+            if len(set(hits)) == 1 and (stripped.startswith(("#", "**", "__")) or stripped.endswith(":")
+                                        or not stripped.startswith(("gate", "step", "-", "*", "|"))):
+                starts.append((pos, hits[0]))
+        pos += len(line)
+    owners = {k for _, k in starts}
+    if owners != set(range(len(targets))):
+        return None
+    sections: list[list[tuple[int, int]]] = [[] for _ in targets]
+    for i, (start, k) in enumerate(starts):
+        end = len(text)
+        for later, other in starts[i + 1:]:
+            if other != k:
+                end = later
+                break
+        sections[k].append((start, end))
+    return [_merge(s) for s in sections]
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+

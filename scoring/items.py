@@ -1,0 +1,207 @@
+"""The items of a scoring run: each item's gold programs, resolved to compiled cards.
+
+:func:`load_items` reads an items file (as ``ipb perturb`` writes it, or any
+JSON object with ``id`` and a gold program ``grp``); every bad line is listed
+in :attr:`ItemSet.errors` and the rest are kept. An item whose card cannot be
+found keeps its error, so each response to it is reported, never dropped.
+Also :func:`canonical_condition`, the §7.2 condition letter of a label.
+
+Imports: :mod:`ipb.errors`, :mod:`ipb.perturb.items` and (lazily) :mod:`ipb.engine.registry`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from ipb.engine._json import parse_json_line
+from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
+from ipb.perturb.items import golds_of
+
+__all__ = ["Target", "PreparedItem", "ItemSet", "load_items", "item_set", "canonical_condition"]
+
+@dataclass
+class Target:
+    """One gold program of an item and the card it belongs to."""
+
+    card_id: str
+    grp: Mapping[str, Any]
+    compiled: Any = None
+    investor: str | None = None
+    topology: str | None = None
+    framework_year: int | None = None
+    error: IpbError | None = None
+
+
+@dataclass
+class PreparedItem:
+    """An item read from the items file, with its targets resolved (or why it cannot be scored)."""
+
+    id: str
+    item: Mapping[str, Any]
+    line: int
+    targets: list[Target]
+    layer: str | None
+    error: IpbError | None = None
+
+
+@dataclass
+class ItemSet:
+    """The items of a run by id, and every problem met reading them."""
+
+    items: dict[str, PreparedItem]
+    errors: list[dict[str, Any]]
+    source: str
+    sha256: str | None = None
+    n_lines: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "sha256": self.sha256,
+            "n_records": self.n_lines,
+            "n_items": len(self.items),
+            "n_unusable": sum(1 for p in self.items.values() if p.error is not None),
+            "errors": self.errors,
+        }
+
+
+def _compiled(card_id: str, cache: dict[str, Any]) -> Any:
+    if card_id not in cache:
+        from ipb.engine.registry import compiled_card, item_card
+
+        try:
+            cache[card_id] = compiled_card(item_card(card_id))
+        except IpbError as exc:
+            from ipb.engine.registry import bundled_card_paths
+
+            names = [p.stem for p in bundled_card_paths()]
+            cache[card_id] = ScoreError(
+                f"card {card_id!r} does not exist or cannot be compiled ({exc.message})",
+                rule="unknown_card", name=card_id, suggestion=did_you_mean(card_id, names))
+    return cache[card_id]
+
+
+def _vintage_start(item: Mapping[str, Any], card_id: str, card: Any) -> int | None:
+    manifest = item.get("manifest")
+    if isinstance(manifest, Mapping):
+        for entry in manifest.get("cards") or ():
+            if isinstance(entry, Mapping) and entry.get("id") == card_id:
+                vintage = entry.get("vintage")
+                if isinstance(vintage, Mapping) and isinstance(vintage.get("start"), int):
+                    return int(vintage["start"])
+    start = card.vintage[0] if card is not None and getattr(card, "vintage", None) else None
+    return start if isinstance(start, int) else None
+
+
+def _prepare_item(item: Mapping[str, Any], line: int, source: str, cache: dict[str, Any]) -> PreparedItem:
+    ident = str(item.get("id"))
+    layer = item.get("layer")
+    if not isinstance(layer, str):
+        scenario = item.get("scenario")
+        layer = scenario.get("layer") if isinstance(scenario, Mapping) and isinstance(scenario.get("layer"), str) else None
+    try:
+        golds = golds_of(item)
+    except ScoreError as exc:
+        return PreparedItem(ident, item, line, [], layer, exc.with_location(source, line))
+    targets = []
+    for grp in golds:
+        card_id = grp.get("framework")
+        if not isinstance(card_id, str):
+            err = ScoreError(f"item {ident!r}: a gold program names no 'framework'", rule="invalid_item",
+                             file=source, line=line)
+            targets.append(Target("?", grp, error=err))
+            continue
+        compiled = _compiled(card_id, cache)
+        if isinstance(compiled, IpbError):
+            targets.append(Target(card_id, grp, error=compiled))
+            continue
+        card = compiled.card
+        targets.append(Target(card_id, grp, compiled, card.investor, card.topology_type,
+                              _vintage_start(item, card_id, card)))
+    return PreparedItem(ident, item, line, targets, layer)
+
+
+def item_set(items: Iterable[Mapping[str, Any]], *, source: str = "<items>") -> ItemSet:
+    """An :class:`ItemSet` from item dicts in memory (each must have a string ``id``)."""
+    out = ItemSet({}, [], source)
+    cache: dict[str, Any] = {}
+    for line, item in enumerate(items, start=1):
+        out.n_lines += 1
+        _add_item(out, item, line, source, cache)
+    return out
+
+
+def _add_item(out: ItemSet, item: Any, line: int, source: str, cache: dict[str, Any]) -> None:
+    if not isinstance(item, Mapping):
+        out.errors.append({"line": line, "id": None, "message": f"item {line} is not a JSON object"})
+        return
+    ident = item.get("id")
+    if not isinstance(ident, str) or not ident:
+        out.errors.append({"line": line, "id": None, "message": f"item on line {line} has no string 'id'"})
+        return
+    if ident in out.items:
+        out.errors.append({"line": line, "id": ident,
+                           "message": f"item id {ident!r} repeats line {out.items[ident].line}; the first is used"})
+        return
+    out.items[ident] = _prepare_item(item, line, source, cache)
+
+
+def load_items(path: str | Path) -> ItemSet:
+    """Read an items JSONL file; bad lines are listed in ``errors``, the rest are kept.
+
+    Raises
+    ------
+    LoadError
+        The file cannot be read.
+    """
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"cannot read items file {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
+    out = ItemSet({}, [], str(p), hashlib.sha256(raw).hexdigest())
+    cache: dict[str, Any] = {}
+    for line, chunk in enumerate(raw.split(b"\n"), start=1):
+        if not chunk.strip():
+            continue
+        out.n_lines += 1
+        try:
+            text = chunk.decode("utf-8").removesuffix("\r")
+            item = parse_json_line(text.removeprefix("\ufeff") if line == 1 else text, str(p), line, exact=False)
+        except UnicodeDecodeError as exc:
+            out.errors.append({"line": line, "id": None, "message": f"line {line} is not a JSON item ({exc})"})
+            continue
+        except LoadError as exc:
+            out.errors.append({"line": line, "id": None,
+                               "message": f"line {line} is not a JSON item ({exc.message} at column {exc.column})"})
+            continue
+        _add_item(out, item, line, str(p), cache)
+    return out
+
+
+# =========================================================================== conditions
+
+_CONDITIONS = {
+    "A": ("a", "closed", "closed_book", "closed-book", "closedbook", "closed book"),
+    "B": ("b", "rag", "pkb", "pkb_rag", "pkb-rag", "pkb_augmented", "pkb-augmented", "retrieval"),
+    "C": ("c", "oracle"),
+}
+_CONDITION_OF = {alias: key for key, aliases in _CONDITIONS.items() for alias in aliases}
+
+
+def canonical_condition(value: str | None) -> str | None:
+    """The §7.2 condition letter for a label (``closed_book`` -> ``A``, ``rag`` -> ``B``,
+    ``oracle`` -> ``C``), the label itself when it is none of them, None for None.
+
+    >>> [canonical_condition(c) for c in ("A", "closed-book", "RAG", "Oracle", "synthetic")]
+    ['A', 'A', 'B', 'C', 'synthetic']
+    """
+    if value is None:
+        return None
+    return _CONDITION_OF.get(value.strip().lower(), value)
+
+

@@ -1,0 +1,147 @@
+"""Element metrics: KCCS (paper §7.7), and the embedding prefetch for every element comparison.
+
+The matcher itself lives in :mod:`ipb.scoring.metrics._matching` and is
+re-exported here.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ipb.scoring.embeddings import Encoder, default_encoder
+from ipb.scoring.metrics._case import Case
+from ipb.scoring.metrics._labels import NOT_APPLICABLE
+from ipb.scoring.metrics._matching import (  # noqa: F401
+    DEFAULT_APPROX_REL_TOL,
+    DEFAULT_CONCEPT_THRESHOLD,
+    DEFAULT_REL_TOL,
+    PAPER_KCCS_THRESHOLD,
+    CalibrationResult,
+    ElementMatcher,
+    Quantity,
+    _human,
+    calibrate_threshold,
+    comparison_direction,
+    element_f1,
+    extract_quantities,
+    is_negated,
+    split_sentences,
+)
+from ipb.scoring.registry import metric
+
+
+def kccs_gates(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> dict[int, float]:
+    """Gate-level KCCS_g for each kill gate the chain reached (see :func:`kccs`)."""
+    case.require_ok()
+    matcher = ElementMatcher(case.encoder, threshold)
+    kill = case.kill_gate_numbers
+    response = case.response_gates
+    out = {}
+    for g in case.gold_gates:
+        if g.number not in kill or g.verdict == NOT_APPLICABLE:
+            continue
+        r = response.get(g.number)
+        out[g.number] = matcher.f1(g.required_elements, r.elements if r else ())
+    return out
+
+
+@metric("kccs", section="§7.7", layers=("L4", "L5", "L7", "W1"))
+def kccs(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> float | None:
+    """Kill Criterion Coverage Score: mean element F1 over the kill gates.
+
+    .. math:: \\mathrm{KCCS}_g = \\frac{2|E_g \\cap \\hat E_g|}{|E_g| + |\\hat E_g|},\\qquad
+              \\mathrm{KCCS} = \\frac{1}{|G_K|}\\sum_{g \\in G_K} \\mathrm{KCCS}_g
+
+    ``G_K``: the card's kill gates that the gold chain reached (a gate not
+    reached, N/A, has no elements to cover). ``E_g``: the gold gate's
+    ``required_elements`` (for kill gates "precisely the conditions under
+    which it fires", §7.7 note). ``Ê_g``: the elements the parser detected at
+    that gate (none if the response skips it). Matching is
+    :class:`ElementMatcher`: numbers exactly (relative tolerance 1e-3, 10%
+    for gold numbers marked approximate), concepts by cosine >= ``threshold``
+    behind the negation and direction guards.
+
+    Parameters
+    ----------
+    threshold : float
+        Concept cosine threshold; default calibrated for all-MiniLM-L6-v2
+        (:data:`DEFAULT_CONCEPT_THRESHOLD`). The paper's 0.82 belongs to
+        text-embedding-3-large.
+
+    Returns
+    -------
+    float in [0, 1], or None when the item has no reached kill gate.
+
+    Examples
+    --------
+    One kill gate, two gold elements, one matched by number, one missed (F1 2·1/(2+2)):
+
+    >>> gold = {"gold_program": [{"gate": 1, "verdict": "REJECT", "kill_triggered": True,
+    ...                           "required_elements": ["price $50B", "debt above 3x"]}]}
+    >>> parsed = {"gates": [{"gate": 1, "verdict": "REJECT", "elements": ["price of $50 billion", "debt below 3x"]}]}
+    >>> kccs(Case(gold, parsed))
+    0.5
+
+    References
+    ----------
+    InvestPhilBench §7.7.
+    """
+    gates = kccs_gates(case, threshold=threshold)
+    if not gates:
+        return None
+    return sum(gates.values()) / len(gates)
+
+
+
+def prefetch_embeddings(cases: Iterable[Case], encoder: Encoder | None = None) -> int:
+    """Embed, in one batch, every text the metrics and detectors may compare.
+
+    For each case: gold required elements and kill labels, detected
+    elements (as :class:`ElementMatcher` embeds them), contradictions and the
+    response's sentences, the whole response text and the voice references
+    of the investor and peers. Each distinct text is sent once. This only
+    saves work when the encoder caches (:class:`~ipb.scoring.embeddings.CachedEncoder`,
+    as :func:`~ipb.scoring.embeddings.default_encoder` does): later metric
+    calls then find every vector cached.
+
+    Parameters
+    ----------
+    cases : iterable of Case
+        Cases sharing ``encoder`` (or each case's own when None).
+    encoder : Encoder, optional
+        Default: the first case's encoder, else the default MiniLM.
+
+    Returns
+    -------
+    int
+        Number of distinct texts sent to the encoder.
+    """
+    texts: dict[str, None] = {}
+    chosen = encoder
+    for case in cases:
+        chosen = chosen or case.encoder
+        if not case.ok:
+            continue
+        for g in case.gold_gates:
+            for e in g.required_elements:
+                texts[_human(e)] = None
+        for label in (case.kill_gates or {}).values():
+            if label:
+                texts[_human(label)] = None
+        for r in case.response_gates.values():
+            for e in r.elements:
+                texts[_human(e)] = None
+        if case.contradictions:
+            texts.update(dict.fromkeys(case.contradictions))
+            texts.update(dict.fromkeys(split_sentences(case.text)))
+        if case.text.strip():
+            texts[case.text] = None
+        for profile in (case.investor, *case.peers):
+            if profile is not None and profile.distinctive_phrases:
+                texts[profile.reference_text] = None
+    unique = list(texts)
+    if unique:
+        (chosen if chosen is not None else default_encoder()).encode(unique)
+    return len(unique)
+
+

@@ -1,0 +1,169 @@
+"""What became of each response: scored, a parse failure, a refusal, or an unusable record.
+
+Every record ``ipb score`` writes carries one ``outcome``:
+
+``scored``
+    the response was read and every metric computed;
+``refusal``
+    the model did not attempt the task: it declined (``reason_code``
+    ``refusal``: "I cannot help with that."), said nothing
+    (``empty_response``) or wrote about something else (``off_topic``: no
+    name of the card, its investor or any of its gates);
+``parse_failure``
+    the model answered but no gate of the card could be read
+    (``parse_failure``), or the answer is over ``--max-chars``
+    (``response_too_large``);
+``unusable``
+    the *input* record cannot be scored (not JSON, unknown item, duplicate,
+    missing field...): not the model's doing.
+
+Failures count. By default (``ScoreOptions.failures = "count"``) a refusal
+or parse failure scores :func:`failure_value` on every metric it was owed
+(the metrics that apply to its item: those an empty answer to the same item
+would be given a value on), and is in every mean, interval and rank, as
+lm-evaluation-harness and inspect_ai count an unreadable answer as wrong.
+``"exclude"`` (``ipb score --exclude-failures``) leaves them out of the
+means, the behaviour before; the summary and the report then say so beside
+every figure. Unusable records are never averaged: they are counted.
+
+Failure-mode flags are not set for failures (an unread answer shows no
+failure mode; it is counted under ``coverage`` instead).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+__all__ = [
+    "OUTCOMES",
+    "FAILURE_POLICIES",
+    "REFUSAL_REASONS",
+    "PARSE_FAILURE_REASONS",
+    "outcome_of",
+    "failure_value",
+    "is_refusal",
+    "classify_unread",
+]
+
+OUTCOMES = ("scored", "parse_failure", "refusal", "unusable")
+#: ``count``: failures score the worst value on every owed metric (default); ``exclude``: left out of means.
+FAILURE_POLICIES = ("count", "exclude")
+#: Reason codes whose outcome is ``refusal``.
+REFUSAL_REASONS = frozenset({"refusal", "empty_response", "off_topic"})
+#: Reason codes whose outcome is ``parse_failure``.
+PARSE_FAILURE_REASONS = frozenset({"parse_failure", "response_too_large"})
+
+#: Metrics where lower is better, or whose worst value is not 0.
+_WORST = {"ned": 1.0, "kendall_tau": -1.0}
+
+
+def outcome_of(status: str | None, reason_code: str | None) -> str:
+    """The outcome of a record (or a target) from its ``status`` and ``reason_code``.
+
+    Examples
+    --------
+    >>> outcome_of("scored", None), outcome_of("unscored", "refusal"), outcome_of("unscored", "parse_failure")
+    ('scored', 'refusal', 'parse_failure')
+    >>> outcome_of("unscored", "duplicate")
+    'unusable'
+    """
+    if status == "scored":
+        return "scored"
+    if reason_code in REFUSAL_REASONS:
+        return "refusal"
+    if reason_code in PARSE_FAILURE_REASONS:
+        return "parse_failure"
+    return "unusable"
+
+
+def failure_value(metric: str) -> float:
+    """The value a failure scores on an owed metric: its worst.
+
+    0 for every score in [0, 1] where higher is better (composites,
+    BASP-strict, GRA, KCCS, VerdictAcc...), 1 for NED (lower is better) and
+    -1 for Kendall tau (so that tau_n = (tau + 1)/2 = 0 agrees).
+
+    >>> failure_value("gra"), failure_value("ned"), failure_value("kendall_tau")
+    (0.0, 1.0, -1.0)
+    """
+    return _WORST.get(metric, 0.0)
+
+
+_REFUSAL = re.compile(
+    r"\b(?:i|we)\s*(?:'m|’m|am|are)?\s*(?:sorry|afraid)\b"
+    r"|\b(?:i|we)\s+(?:can(?:'|’)?t|cannot|can\s+not|won(?:'|’)?t|will\s+not|must\s+decline|(?:have\s+to\s+)?decline\s+to"
+    r"|(?:am|'m|’m|are)\s+(?:not\s+able|unable)\s+to|do\s+not\s+feel\s+comfortable|don(?:'|’)?t\s+feel\s+comfortable)\b"
+    r"|\bas\s+an\s+ai\b|\bunable\s+to\s+(?:help|assist|comply|provide|answer)\b"
+    r"|\bnot\s+able\s+to\s+(?:help|assist|provide|answer)\b|\bi\s+do\s+not\s+provide\s+(?:investment|financial)\s+advice\b",
+    re.IGNORECASE,
+)
+#: A refusal is short: an answer longer than this that no gate could be read from is a parse failure.
+_REFUSAL_CHARS = 600
+
+
+def is_refusal(text: str) -> bool:
+    """Whether ``text`` declines the task: a short answer that says it cannot or will not help.
+
+    Only asked of answers from which no gate could be read, so a full
+    analysis that opens with a disclaimer is never a refusal.
+
+    Examples
+    --------
+    >>> is_refusal("I cannot help with that."), is_refusal("I'm sorry, but I can't provide investment advice.")
+    (True, True)
+    >>> is_refusal("Gate 1: PROCEED. The business is simple."), is_refusal("")
+    (False, False)
+    """
+    head = text.strip()
+    return bool(head) and len(head) <= _REFUSAL_CHARS and _REFUSAL.search(head) is not None
+
+
+_WORD = re.compile(r"[a-z][a-z0-9']{3,}")
+_STOP = frozenset(
+    "with from that this than into over under what when where which while have been were their there these those "
+    "about after before other only more most some such very also each does will would could should".split()
+)
+
+
+def _words(texts: Iterable[str]) -> set[str]:
+    return {w for t in texts for w in _WORD.findall(t.lower().replace("_", " ")) if w not in _STOP}
+
+
+def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
+    """Why no gate could be read from ``text``: ``(reason_code, reason)``.
+
+    Parameters
+    ----------
+    text : str
+        The response.
+    vocabulary : iterable of str
+        The names of the cards it answers: card name and id, investor, gate
+        names and aliases. An answer of at least three words of four letters
+        or more that shares none of them with the vocabulary is off topic
+        (fewer words, e.g. binary junk, is a parse failure).
+
+    Returns
+    -------
+    (str, str)
+        ``empty_response``, ``refusal``, ``off_topic`` or ``parse_failure``,
+        and a sentence.
+
+    Examples
+    --------
+    >>> classify_unread("   ", ["Margin of Safety"])[0], classify_unread("I cannot help with that.", [])[0]
+    ('empty_response', 'refusal')
+    >>> classify_unread("Paris is the capital of France.", ["Margin of Safety", "Warren Buffett"])[0]
+    'off_topic'
+    >>> classify_unread("The margin looks thin; hard to say.", ["Margin of Safety"])[0]
+    'parse_failure'
+    """
+    if not text.strip():
+        return "empty_response", "the response is empty"
+    if is_refusal(text):
+        snippet = " ".join(text.split())[:80]
+        return "refusal", f"the model declined: {snippet!r}"
+    words = _words([text])
+    if len(words) >= 3 and not (words & _words(vocabulary)):
+        return "off_topic", "the response names no gate, card or investor of the item"
+    return "parse_failure", "no gate of the card could be read"
