@@ -30,6 +30,7 @@ from ipb.errors import ErrorGroup, IpbError
 COMMANDS: dict[str, str] = {
     "run": "cards",
     "check": "cards",
+    "explain": "cards",
     "graph": "cards",
     "catalog": "cards",
     "investors": "investors",

@@ -1,6 +1,7 @@
 """``ipb run``, ``ipb check``, ``ipb graph`` and ``ipb catalog``: a card and its scenarios.
 
-    ipb run CARD [SCENARIO] [--set NAME=VALUE ...] [--format table|json] [--diagnostic]
+    ipb run CARD [SCENARIO] [--set NAME=VALUE ...] [--format table|json] [--diagnostic] [--cards DIR]
+    ipb explain CARD [SCENARIO] [--set NAME=VALUE ...] [--format table|json]
     ipb check [PATH ...]
     ipb graph CARD [--format dot|mermaid|svg|png] [--scenario S]
     ipb catalog [--format table|json]
@@ -23,7 +24,7 @@ from ipb.engine._yaml import YamlDoc, load_yaml_file
 from ipb.engine.card import card_from_doc
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
-from ipb.engine.registry import DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_table, compiled_card
+from ipb.engine.registry import DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_table, compiled_card, use_cards
 from ipb.engine.render import to_dot, to_mermaid
 from ipb.engine.scenario import Scenario, check_expected, load_scenario, parse_assignment, scenario_from_doc
 from ipb.errors import ErrorGroup, IpbError
@@ -36,9 +37,11 @@ def run(
     set_: list[str] = typer.Option([], "--set", help="Override or add a fact: NAME=VALUE (e.g. ev_to_arr=3x)."),
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: readable trace; json: the GRP."),
     diagnostic: bool = typer.Option(False, "--diagnostic", help="Also evaluate gates after the chain stopped."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files to look the card id up in first (repeatable; then IPB_CARDS, then the bundled cards)."),
 ) -> None:
     """Execute CARD on SCENARIO and print the gate-by-gate trace or the GRP."""
     try:
+        use_cards(cards_dir)
         compiled = compiled_card(card)
         scen = load_scenario(scenario, compiled.card) if scenario is not None else Scenario(facts={})
         facts = dict(scen.facts)
@@ -98,6 +101,45 @@ def _yaml_files(paths: Iterable[Path]) -> list[Path]:
         else:
             files.append(p)
     return files
+
+
+@app.command()
+def explain(
+    card: str = typer.Argument(..., help="Card file or card id."),
+    scenario: Optional[Path] = typer.Argument(None, help="Scenario YAML file (facts left out are unknown)."),
+    set_: list[str] = typer.Option([], "--set", help="Override or add a fact: NAME=VALUE (e.g. ev_to_arr=3x)."),
+    format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: readable text; json: per gate, the evaluated parts."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files to look the card id up in first (repeatable)."),
+) -> None:
+    """Say why each gate gave its verdict: the sub-expressions that decided it, with their values.
+
+    A fact the scenario does not give shows as ``?``; for an INCONCLUSIVE gate,
+    the missing facts that would decide it are tried and listed.
+    """
+    from ipb.engine.explain import explain as explain_card
+
+    try:
+        use_cards(cards_dir)
+        compiled = compiled_card(card)
+        scen = load_scenario(scenario, compiled.card) if scenario is not None else Scenario(facts={})
+        facts = _with_overrides(dict(scen.facts), set_, compiled.card)
+        result = explain_card(compiled, facts, scenario_id=scen.id)
+    except IpbError as exc:
+        raise _fail(exc) from None
+    if format is RunFormat.json:
+        out.print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False), markup=False)
+    else:
+        out.print(result.text().rstrip("\n"), markup=False)
+
+
+def _with_overrides(facts: dict[str, Any], assignments: list[str], card: Any) -> dict[str, Any]:
+    for assignment in assignments:
+        name, value = parse_assignment(assignment, card)
+        if value is None:
+            facts.pop(name, None)
+        else:
+            facts[name] = value
+    return facts
 
 
 @app.command()
