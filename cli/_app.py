@@ -88,8 +88,9 @@ def _root() -> None:
     """Rule engine and decision-graph interpreter for investment framework cards (InvestPhilBench)."""
 
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# emoji=False: rich would turn "file.yaml:100:14:" into "file.yaml💯14:" (its ":100:" emoji code)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 _VERDICT_STYLE = {"PROCEED": "green", "REJECT": "bold red", "INCONCLUSIVE": "yellow", "N/A": "dim"}
 

@@ -233,6 +233,11 @@ def test_verify_against_an_edited_card_names_the_change_and_the_items_copy(tmp_p
     # 7 of 9 turns some PASS items into BUY; each such item names the items' own copy
     assert report["mismatched"] >= 1
     assert any(f"ipb-cards/{sha}.yaml" in p for c in report["problems"] for p in c["problems"])
+    # the same problem on several records is printed once, with a count (was once per record)
+    table = invoke("verify", str(items), "--cards", str(edited.parent)).output
+    line = next(x for x in table.splitlines() if "investment_verdict: PASS -> BUY" in x)
+    assert f"(and {report['mismatched'] - 1} more record(s) with the same problem" in line
+    assert table.count("investment_verdict: PASS -> BUY") == 1
 
 
 def test_an_unknown_card_id_says_where_it_looked_and_how_to_add_a_folder(tmp_path, monkeypatch):

@@ -55,6 +55,7 @@ def perturb(
     try:
         use_cards(cards_dir)
         paths = [str(find_card(c)) for c in card]
+        _refuse_out_of_range(base, paths)
         job = Job(tuple(paths), str(base), seed, parse_recipes(ops), fm6_probe)
         result = generate(job, n, balance=balance, workers=workers, allow_short=allow_short)
         for path in dict.fromkeys(paths):
@@ -67,6 +68,18 @@ def perturb(
     except OSError as exc:
         raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
     err.print(f"wrote {out_path}: " + result.summary(), markup=False)
+
+
+def _refuse_out_of_range(base: Path, cards: list[str]) -> None:
+    """A base fact outside a card's declared range is an error: the operators draw values on that range."""
+    from ipb.engine._yaml import load_yaml_file
+    from ipb.engine.lint import range_errors
+    from ipb.errors import ErrorGroup
+
+    doc = load_yaml_file(base)
+    found = range_errors(doc, [compiled_card(c).card for c in cards])
+    if found:
+        raise ErrorGroup(found)
 
 
 @app.command()
@@ -98,12 +111,23 @@ def verify(
     if format is RunFormat.json:
         out.print(json.dumps(result.to_dict(), indent=2, sort_keys=True), markup=False)
     else:
+        # one line per distinct problem: its first record, then how many more records have it
+        seen: dict[tuple[str, str], list[int]] = {}
+        first: dict[tuple[str, str], str] = {}
         for check in result.checks:
             if check.status == "ok":
                 continue
             where = f"{result.file}:{check.line}: record {check.record}" + (f" ({check.id})" if check.id else "")
             for problem in check.problems:
-                out.print(f"{where}: {check.status}: {problem}", markup=False)
+                key = (check.status, problem)
+                seen.setdefault(key, []).append(check.line)
+                first.setdefault(key, where)
+        for (status, problem), lines in seen.items():
+            more = ""
+            if len(lines) > 1:
+                shown = ", ".join(map(str, lines[1:6])) + (", ..." if len(lines) > 6 else "")
+                more = f" (and {len(lines) - 1} more record(s) with the same problem: lines {shown})"
+            out.print(f"{first[(status, problem)]}: {status}: {problem}{more}", markup=False)
         bad = len(result.mismatched) + len(result.errors)
         line = (f"verified {result.total - bad} of {result.total} item(s): {len(result.mismatched)} gold mismatch(es), "
                 f"{len(result.errors)} unreadable")
