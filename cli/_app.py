@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "run": "cards",
     "check": "cards",
     "explain": "cards",
+    "schema": "schema",
     "graph": "cards",
     "catalog": "cards",
     "investors": "investors",
