@@ -15,6 +15,9 @@ MODULES = [
     "ipb.engine.execute",
     "ipb.engine.scenario",
     "ipb.engine.explain",
+    "ipb.engine.lint",
+    "ipb.engine.api",
+    "ipb.scoring.api",
 ]
 
 
