@@ -16,15 +16,17 @@ from __future__ import annotations
 import importlib
 from decimal import Decimal
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
 import typer
 from rich.console import Console
 from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_group_from_info
 
 from ipb.errors import ErrorGroup, IpbError
+
+if TYPE_CHECKING:  # typer >= 0.16 carries its own click (typer._click); annotations only
+    import click
 
 #: Command name -> the module of :mod:`ipb.cli.commands` that registers it.
 COMMANDS: dict[str, str] = {
