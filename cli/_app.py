@@ -17,9 +17,8 @@ import importlib
 import re
 from decimal import Decimal
 from enum import Enum
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-import click
 import typer
 from rich.console import Console
 from rich.segment import Segment
@@ -28,10 +27,15 @@ from typer.main import get_command_from_info, get_group_from_info
 
 from ipb.errors import ErrorGroup, IpbError
 
+if TYPE_CHECKING:  # typer >= 0.16 carries its own click (typer._click); annotations only
+    import click
+
 #: Command name -> the module of :mod:`ipb.cli.commands` that registers it.
 COMMANDS: dict[str, str] = {
     "run": "cards",
     "check": "cards",
+    "explain": "cards",
+    "schema": "schema",
     "graph": "cards",
     "catalog": "cards",
     "investors": "investors",
@@ -124,8 +128,10 @@ class SafeConsole(Console):
         )
 
 
-out = SafeConsole(highlight=False, soft_wrap=True)
-err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+
+# emoji=False: rich would turn "file.yaml:100:14:" into "file.yaml💯14:" (its ":100:" emoji code)
+out = SafeConsole(highlight=False, soft_wrap=True, emoji=False)
+err = SafeConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 _VERDICT_STYLE = {"PROCEED": "green", "REJECT": "bold red", "INCONCLUSIVE": "yellow", "N/A": "dim"}
 
@@ -167,5 +173,147 @@ def load_commands() -> None:
         importlib.import_module(f"ipb.cli.commands.{module}")
 
 
+#: Commands the console script runs without typer's option coercion when their command line is
+#: plain (see :func:`fast_invocation`): typer >= 0.20 coerces every option through pydantic,
+#: whose import and adapters cost ~0.4 s, more than the whole engine job of ``ipb run``.
+FAST = ("run",)
+
+
+def fast_invocation(args: list[str]) -> Any:
+    """``ipb run ...`` as a ready call (no pydantic), or None to leave the command line to typer.
+
+    The command's own declared parameters (typer's ``Argument``/``Option`` defaults and
+    the type hints) are read, and only plain forms are parsed here: positional
+    arguments; ``--opt value``, ``--opt=value`` and a declared short ``-f value``;
+    boolean ``--flag``; repeated list options; ``str``, ``Path``, ``Optional`` and
+    ``Enum`` values. Anything else -- ``--help``, an unknown or malformed option, a
+    missing argument, a value typer would reject -- returns None, and typer parses the
+    whole line as before, with its own messages. Tests check that both paths give the
+    same output.
+    """
+    import inspect
+    import typing
+    from pathlib import Path
+
+    from typer.models import ArgumentInfo, OptionInfo
+
+    if not args or args[0] not in FAST:
+        return None
+    importlib.import_module(f"ipb.cli.commands.{COMMANDS[args[0]]}")
+    callback = next((i.callback for i in app.registered_commands
+                     if (i.name or getattr(i.callback, "__name__", "")) == args[0]), None)
+    if callback is None:
+        return None
+    hints = typing.get_type_hints(callback)
+    params = inspect.signature(callback).parameters
+    positional: list[str] = []
+    options: dict[str, str] = {}
+    kinds: dict[str, Any] = {}
+    values: dict[str, Any] = {}
+    for name, p in params.items():
+        info = p.default
+        kind = hints.get(name)
+        origin, inner = typing.get_origin(kind), typing.get_args(kind)
+        if origin is typing.Union and type(None) in inner:
+            kind = next(a for a in inner if a is not type(None))
+            origin, inner = typing.get_origin(kind), typing.get_args(kind)
+        many = origin is list
+        base = inner[0] if many else kind
+        if not (base in (str, Path, bool) or (isinstance(base, type) and issubclass(base, Enum))):
+            return None
+        kinds[name] = (base, many)
+        if isinstance(info, ArgumentInfo):
+            positional.append(name)
+            if info.default is not ... and info.default is not None:
+                values[name] = info.default
+            elif info.default is None:
+                values[name] = None
+        elif isinstance(info, OptionInfo):
+            decls = info.param_decls or (f"--{name.replace('_', '-')}",)
+            if any("/" in d for d in decls):
+                return None
+            for d in decls:
+                options[d] = name
+            values[name] = list(info.default) if many else info.default
+        else:
+            return None
+    given: dict[str, list[str]] = {}
+    rest = list(args[1:])
+    free: list[str] = []
+    while rest:
+        token = rest.pop(0)
+        if token == "--" or token in ("--help", "-h"):
+            return None
+        if token.startswith("-") and token != "-" and not _is_number(token):
+            flag, eq, inline = token.partition("=")
+            name = options.get(flag)
+            if name is None:
+                return None
+            base, many = kinds[name]
+            if base is bool:
+                if eq:
+                    return None
+                given.setdefault(name, []).append("true")
+                continue
+            if eq:
+                value = inline
+            elif rest:
+                value = rest.pop(0)
+            else:
+                return None
+            if not many and name in given:
+                return None
+            given.setdefault(name, []).append(value)
+        else:
+            free.append(token)
+    if len(free) > len(positional):
+        return None
+    for name, token in zip(positional, free):
+        given[name] = [token]
+    for name in positional:
+        if name not in given and name not in values:
+            return None  # a required argument is missing: typer says so
+    kwargs = dict(values)
+    for name, raw in given.items():
+        base, many = kinds[name]
+        converted = []
+        for text in raw:
+            if base is bool:
+                converted.append(True)
+            elif base is Path:
+                converted.append(Path(text))
+            elif isinstance(base, type) and issubclass(base, Enum):
+                try:
+                    converted.append(base(text))
+                except ValueError:
+                    return None
+            else:
+                converted.append(text)
+        kwargs[name] = converted if many else converted[0]
+
+    def call() -> None:
+        try:
+            callback(**kwargs)
+        except typer.Exit as exc:
+            raise SystemExit(exc.exit_code) from None
+
+    return call
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token.replace("$", "").rstrip("%xXKMBT") or "x")
+    except ValueError:
+        return False
+    return True
+
+
 def main() -> None:  # pragma: no cover - console entry point
+    """The ``ipb`` console script: :func:`fast_invocation` for a plain ``ipb run`` line, typer otherwise."""
+    import sys
+
+    call = fast_invocation(sys.argv[1:])
+    if call is not None:
+        call()
+        return
     app()

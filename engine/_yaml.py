@@ -755,6 +755,12 @@ def load_yaml(
     """
     if text.startswith("\ufeff"):
         text = text[1:]
+    from ipb.engine import _yaml_cache
+
+    cache_key = _yaml_cache.key(text, require_mapping)
+    cached = _yaml_cache.load(cache_key, file)
+    if cached is not None:
+        return cached  # the same data and positions, without the parse (see ipb.engine._yaml_cache)
     doc = YamlDoc(data=None, file=file, lines=_split_lines(text))
     builder = _Builder(text, doc, YAML(typ="safe", pure=True))
     try:
@@ -763,6 +769,7 @@ def load_yaml(
         pass
     errors = sorted(builder.errors, key=lambda e: (e.line or 0, e.column or 0))
     if not errors:
+        _yaml_cache.store(cache_key, doc)
         return doc
     if collect and len(errors) > 1:
         raise ErrorGroup(errors)

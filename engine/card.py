@@ -353,11 +353,32 @@ def _schema_errors(doc: YamlDoc, schema: Mapping[str, Any], what: str) -> list[I
             on_key = bool(path)
         if err.validator == "oneOf" and err.context:
             message = min(err.context, key=lambda e: len(e.message)).message
+        if err.validator == "type" and not isinstance(err.instance, (dict, list)):
+            message = _type_message(err.instance, err.validator_value)
         where = "/".join(map(str, path)) or "the top level"
         e = LoadError(f"{message} (at {where})", rule=f"schema:{err.validator}")
         line, column = doc.locate_key(path) if on_key else doc.locate(path)
         found.append(e.with_location(doc.file, line, column, doc.source_line(line)))
     return found
+
+
+def _type_message(value: Any, expected: Any) -> str:
+    """A type error in the author's words: YAML's reading of the text, and what to write instead.
+
+    >>> _type_message(True, "string")
+    "YAML reads true here as a boolean, but a string (an expression or text) is expected: quote it ('true')"
+    """
+    kinds = {bool: "a boolean", int: "a whole number", float: "a number", str: "text", type(None): "nothing (null)"}
+    read = kinds.get(type(value), type(value).__name__)
+    shown = "true" if value is True else "false" if value is False else "null" if value is None else str(value)
+    wanted = expected if isinstance(expected, list) else [expected]
+    words = {"string": "a string (an expression or text)", "integer": "a whole number", "number": "a number",
+             "boolean": "true or false", "object": "a mapping (key: value lines)", "array": "a list ([a, b] or - items)",
+             "null": "nothing"}
+    text = f"YAML reads {shown} here as {read}, but {' or '.join(words.get(w, w) for w in wanted)} is expected"
+    if "string" in wanted and not isinstance(value, str):
+        text += f": quote it ('{shown}')"
+    return text
 
 
 def _extra_keys(err: jsonschema.ValidationError) -> list[str]:
@@ -530,9 +551,10 @@ def card_from_doc(doc: YamlDoc) -> Card:
                 col.add(exc, gpath + ("weight",))
 
         source = Source(**g["source"]) if "source" in g else None
-        if source is None:
-            col.warn(LintWarning(f"gate {gid!r} has no primary 'source' (tier, document, year)", rule="no-source",
-                                 name=gid), gpath + ("id",))
+        if source is None and not any(s.get("tier") == 1 for s in data.get("sources") or [] if isinstance(s, dict)):
+            # a tier-1 source at card level covers the gates that name none
+            col.warn(LintWarning(f"gate {gid!r} has no primary 'source' (tier, document, year), and the card lists "
+                                 "no tier-1 source that would cover it", rule="no-source", name=gid), gpath + ("id",))
         for k, alias in enumerate([g["name"], *(g.get("aliases") or [])]):
             key_text = " ".join(alias.casefold().split())
             owner = names_seen.get(key_text)

@@ -594,7 +594,12 @@ def _fan_label_height(label: str, b: NodeBox) -> float:
 
 
 def _python(compiled: CompiledCard, trace: Trace | None, format: str, title: str | None) -> bytes:
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        raise DrawError("the built-in renderer needs matplotlib, which the core install leaves out: "
+                        "pip install 'ipb[plot]', or install Graphviz (Debian package graphviz) for svg/png, "
+                        "or use --format dot|mermaid", rule="renderer") from None
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt

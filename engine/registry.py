@@ -6,17 +6,24 @@ Cards ship as package data in ``ipb.frameworks`` (``*.yaml``), scenarios in
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
+from ipb._files import write_text_atomic
+from ipb.engine._yaml import _split_lines
 from ipb.engine.card import Card, load_card
 from ipb.engine.graph import CompiledCard, compile_card
 from ipb.errors import IpbError, LoadError, did_you_mean
 
-__all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "card_table", "item_card"]
+__all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "card_table", "find_card",
+           "use_cards", "use_items", "card_dirs", "pin_card", "resolve_pinned", "pin_item_cards", "write_card_copy", "canonical_source", "source_sha256",
+           "CARDS_ENV", "CARD_COPIES", "item_card"]
 
 #: Files in ``frameworks/`` that are data but not cards.
 NOT_CARDS = {"investors.yaml", "sectors.yaml", "regimes.yaml"}
@@ -66,27 +73,231 @@ def _bundled_ids() -> dict[str, Path]:
     return ids
 
 
-def resolve_card(ref: str) -> Path:
-    """The path of a card given as a file path or a bundled card id.
+# --------------------------------------------------------------------------- where cards are found
+#
+# A card id is looked up, in this order (docs/cards.md, "Where ipb finds a card"):
+#   0. a file given for the id (--card ID=PATH, where a command has it);
+#   1. the folders given with --cards DIR, in the order given;
+#   2. the folders in the IPB_CARDS environment variable (separated by os.pathsep);
+#   3. the content-addressed copies beside the items file in use (ipb-cards/<sha256>.yaml);
+#   4. the bundled cards.
+# A lookup that names the sha256 the item was made with refuses a card found
+# in 1, 2 or 4 whose content differs (LoadError, rule "card-hash"), and takes
+# the item's own copy by its hash; ``ipb verify`` (current_first) looks at the
+# bundled cards before the copies and reports a differing card instead.
+
+#: Environment variable: folders of card files, separated by ``os.pathsep``.
+CARDS_ENV = "IPB_CARDS"
+#: Folder beside an items file holding a copy of each of its cards, named ``<sha256>.yaml``.
+CARD_COPIES = "ipb-cards"
+
+_CARD_DIRS: list[Path] = []
+_COPY_DIRS: list[Path] = []
+_FILES: dict[str, Path] = {}
+#: card id -> sha256 the items in use were made with (see :func:`pin_card`).
+_EXPECTED: dict[str, str] = {}
+#: (card id, sha256 asked for, current_first) -> file found by :func:`find_card` since the last :func:`use_cards`.
+_FOUND: dict[tuple[str, str | None, bool], Path] = {}
+_ID_LINE = re.compile(r"""^id:[ \t]*["']?([^"'\s#]+)""", re.MULTILINE)
+
+
+def canonical_source(text: str) -> str:
+    """A card's canonical text: its lines joined by ``\n``, with a final newline.
+
+    Line endings are normalised as the YAML loader counts them (``\r\n``,
+    ``\r``, ``\n``). :func:`source_sha256` hashes the same lines without the
+    final newline, which is the card's ``content_hash``.
+    """
+    lines = _split_lines(text)
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def source_sha256(text: str) -> str:
+    """The SHA-256 (hex) of a card's lines joined by ``\n``: equal to :attr:`Card.content_hash`.
+
+    >>> source_sha256("id: x\r\nversion: 1\n") == source_sha256("id: x\nversion: 1")
+    True
+    """
+    return hashlib.sha256("\n".join(_split_lines(text)).encode("utf-8")).hexdigest()
+
+
+def use_cards(dirs: Sequence[str | os.PathLike[str]] = (), items: str | os.PathLike[str] | None = None,
+              files: Mapping[str, str | os.PathLike[str]] | None = None) -> None:
+    """Set where card ids are looked up for the rest of the process (what ``--cards`` and ``--items`` give).
+
+    Parameters
+    ----------
+    dirs:
+        Folders of card files (``--cards DIR``, repeatable), searched first, in order.
+    items:
+        An items file: the copies in ``ipb-cards/`` beside it are searched after
+        the folders and ``IPB_CARDS``, and before the bundled cards.
+    files:
+        Card id -> card file (``--card ID=PATH``), taken before everything else.
 
     Raises
     ------
     LoadError
-        Neither an existing file nor a bundled id (with a "did you mean").
+        A folder in ``dirs`` does not exist (rule ``cards``).
     """
+    folders: list[Path] = []
+    for d in dirs:
+        path = Path(d)
+        if not path.is_dir():
+            raise LoadError(f"--cards {d}: no such folder", file=str(d), rule="cards")
+        folders.append(path)
+    _CARD_DIRS[:] = folders
+    _COPY_DIRS[:] = []
+    _FOUND.clear()
+    _EXPECTED.clear()
+    _FILES.clear()
+    _FILES.update({k: Path(v) for k, v in (files or {}).items()})
+    if items is not None:
+        use_items(items, pin=False)
+
+
+def use_items(items: str | os.PathLike[str], *, pin: bool = True) -> list[tuple[str, str]]:
+    """Add the copies beside an items file to the card search and, with ``pin``, pin every card it names.
+
+    Returns the (card id, sha256) pairs pinned (:func:`pin_item_cards`).
+
+    Raises
+    ------
+    LoadError
+        With ``pin``: a card the items name cannot be found at its recorded hash.
+    """
+    folder = Path(items).parent / CARD_COPIES
+    if folder not in _COPY_DIRS:
+        _COPY_DIRS.append(folder)
+    return pin_item_cards(items) if pin else []
+
+
+def card_dirs() -> list[Path]:
+    """The folders searched for card ids: ``--cards`` folders, then those of ``IPB_CARDS`` that exist."""
+    env = [Path(p) for p in os.environ.get(CARDS_ENV, "").split(os.pathsep) if p.strip()]
+    return [*_CARD_DIRS, *(p for p in env if p.is_dir())]
+
+
+def _folder_ids(folder: Path) -> dict[str, Path]:
+    """Card id -> file for the card files directly in ``folder`` or below it (first file per id, by path)."""
+    stamp = tuple((str(p), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*.y*ml")) if p.suffix in (".yaml", ".yml"))
+    return _folder_ids_cached(stamp)
+
+
+@lru_cache(maxsize=64)
+def _folder_ids_cached(stamp: tuple[tuple[str, int], ...]) -> dict[str, Path]:
+    ids: dict[str, Path] = {}
+    for name, _ in stamp:
+        path = Path(name)
+        if path.name in NOT_CARDS:
+            continue
+        try:
+            head = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        m = _ID_LINE.search(head)
+        if m and "\nfacts:" not in head and not head.startswith("facts:"):
+            ids.setdefault(m.group(1), path)
+    return ids
+
+
+@lru_cache(maxsize=256)
+def _file_sha256(name: str, mtime_ns: int) -> str:
+    with open(name, "rb") as handle:
+        return source_sha256(handle.read().decode("utf-8", errors="replace"))
+
+
+def card_file_sha256(path: Path) -> str:
+    """:func:`source_sha256` of a card file (cached while the file is unchanged)."""
+    return _file_sha256(str(path), path.stat().st_mtime_ns)
+
+
+def _looks_like_file(ref: str) -> bool:
     path = Path(ref)
-    if path.suffix in (".yaml", ".yml") or path.exists():
-        if not path.exists():
+    return path.suffix in (".yaml", ".yml") or os.sep in ref or (os.altsep is not None and os.altsep in ref) or path.is_file()
+
+
+def _hash_mismatch(card_id: str, path: Path, found: str, wanted: str, where: str) -> LoadError:
+    return LoadError(
+        f"card {card_id!r} in {path} ({where}) has sha256 {found[:12]}..., but the item was made with "
+        f"{wanted[:12]}...: the card changed since the items were written. Give the original card "
+        f"(keep {CARD_COPIES}/ beside the items file, or point --cards / {CARDS_ENV} at a folder holding it)",
+        file=str(path), rule="card-hash", name=card_id)
+
+
+def find_card(ref: str, sha256: str | None = None, *, current_first: bool = False) -> Path:
+    """The file of a card given as a path or an id, found as the module comment above says.
+
+    This is the one place a card reference is resolved; every command goes through it.
+
+    Parameters
+    ----------
+    ref:
+        A card file (a path ending in .yaml/.yml, holding a path separator, or an
+        existing file) or a card id.
+    sha256:
+        The card's content hash recorded in an item (``manifest.cards[].content_hash``),
+        or None for "any version".
+    current_first:
+        Look at the bundled cards before the items' own copies (``ipb verify``,
+        which re-executes items against the current cards).
+
+    Raises
+    ------
+    LoadError
+        No such file (rule ``file``); no card with that id anywhere (rule ``card``,
+        with "did you mean" and where to put the card); or, with ``sha256``, the
+        first card found by that id differs from the item's (rule ``card-hash``).
+    """
+    if _looks_like_file(ref):
+        path = Path(ref)
+        if not path.is_file():
             raise LoadError(f"no such card file: {ref}", file=ref, rule="file")
+        if sha256 is not None and not current_first and card_file_sha256(path) != sha256:
+            raise _hash_mismatch(ref, path, card_file_sha256(path), sha256, "given as a file")
         return path
-    ids = _bundled_ids()
-    if ref in ids:
-        return ids[ref]
+    if sha256 is None and not current_first:
+        sha256 = _EXPECTED.get(ref)
+    key = (ref, sha256, current_first)
+    path = _FOUND.get(key)
+    if path is None or not path.is_file():
+        path = _FOUND[key] = _find_id(ref, sha256, current_first)
+    return path
+
+
+def _find_id(ref: str, sha256: str | None, current_first: bool) -> Path:
+    check = sha256 is not None and not current_first
+    if ref in _FILES:
+        path = _FILES[ref]
+        if not path.is_file():
+            raise LoadError(f"no such card file: {path} (given for card {ref!r})", file=str(path), rule="file")
+        if check and card_file_sha256(path) != sha256:
+            raise _hash_mismatch(ref, path, card_file_sha256(path), str(sha256), "given with --card")
+        return path
+    for folder in card_dirs():
+        path = _folder_ids(folder).get(ref)
+        if path is not None:
+            if check and card_file_sha256(path) != sha256:
+                raise _hash_mismatch(ref, path, card_file_sha256(path), str(sha256), f"--cards / {CARDS_ENV} folder {folder}")
+            return path
+    bundled = _bundled_ids().get(ref)
+    if current_first and bundled is not None:
+        return bundled
+    copy = _copy(ref, sha256)
+    if copy is not None:
+        return copy
+    if bundled is not None:
+        if check and card_file_sha256(bundled) != sha256:
+            raise _hash_mismatch(ref, bundled, card_file_sha256(bundled), str(sha256), "bundled with ipb")
+        return bundled
+    known = sorted(set(_bundled_ids()) | {i for f in card_dirs() for i in _folder_ids(f)})
     raise LoadError(
-        f"{ref!r} is neither a card file nor a bundled card id",
+        f"{ref!r} is neither a card file nor a known card id (searched: "
+        + ", ".join([*(f"--cards/{CARDS_ENV} {f}" for f in card_dirs()), *(str(c) for c in _COPY_DIRS), "the bundled cards"])
+        + f"); give the card's file, or its folder with --cards DIR or {CARDS_ENV}",
         file=ref,
         rule="card",
-        suggestion=did_you_mean(ref, list(ids)),
+        suggestion=did_you_mean(ref, known),
     )
 
 
@@ -122,14 +333,111 @@ def item_card(ref: object, sources: Mapping[str, str] | None = None) -> str:
     return ref
 
 
+def _copy(card_id: str, sha256: str | None) -> Path | None:
+    """The item's copy of a card: ``ipb-cards/<sha256>.yaml``, or by id when no hash is given."""
+    for folder in _COPY_DIRS:
+        if not folder.is_dir():
+            continue
+        if sha256 is not None:
+            path = folder / f"{sha256}.yaml"
+            if path.is_file():
+                return path
+        else:
+            path_by_id = _folder_ids(folder).get(card_id)
+            if path_by_id is not None:
+                return path_by_id
+    return None
+
+
+def pin_card(card_id: str, sha256: str) -> None:
+    """From now on, look ``card_id`` up at content hash ``sha256`` (found lazily, when first needed).
+
+    Raises
+    ------
+    LoadError
+        The items in use already need another version of the same card (rule ``card-hash``).
+    """
+    known = _EXPECTED.get(card_id)
+    if known is not None and known != sha256:
+        raise LoadError(f"the items need two versions of card {card_id!r} (sha256 {known[:12]}... and "
+                        f"{sha256[:12]}...); use them in separate runs", rule="card-hash", name=card_id)
+    _EXPECTED[card_id] = sha256
+
+
+def pin_item_cards(items: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """Pin every card an items file names (``manifest.cards[]``: id and content hash), by :func:`pin_card`.
+
+    Lines that are not JSON objects with such a manifest are skipped here (the
+    command reading the items reports them). Returns the (id, sha256) pairs pinned.
+    Nothing is looked up yet: a card that cannot be found at its hash is an
+    error when a command first needs it.
+    """
+    seen: dict[tuple[str, str], None] = {}
+    try:
+        handle = open(items, encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    with handle:
+        for line in handle:
+            found = False
+            for m in _MANIFEST_CARD.finditer(line):
+                seen.setdefault((m.group(2), m.group(1)), None)
+                found = True
+            if not found and '"content_hash"' in line:
+                try:
+                    item = json.loads(line)
+                    for c in item["manifest"]["cards"]:
+                        seen.setdefault((str(c["id"]), str(c["content_hash"])), None)
+                except (ValueError, KeyError, TypeError):
+                    continue
+    for card_id, sha in seen:
+        pin_card(card_id, sha)
+    return list(seen)
+
+
+def resolve_pinned() -> dict[str, Path]:
+    """Find every pinned card now (card id -> file), so that a wrong or missing card stops a command before it starts.
+
+    Raises
+    ------
+    LoadError
+        The first pinned card that cannot be found at its recorded hash.
+    """
+    return {card_id: find_card(card_id, sha) for card_id, sha in sorted(_EXPECTED.items())}
+
+
+# items are written with sorted keys: {"content_hash":"...","id":"...",...}
+_MANIFEST_CARD = re.compile(r'"content_hash":"([0-9a-f]{64})","id":"([^"\\]+)"')
+
+
+def write_card_copy(card: Card, items: str | os.PathLike[str]) -> str:
+    """Write the canonical source of ``card`` beside an items file; the path relative to it.
+
+    The copy is ``ipb-cards/<content_hash>.yaml`` (written atomically; an
+    existing copy is left alone, its name being its hash).
+    """
+    rel = f"{CARD_COPIES}/{card.content_hash}.yaml"
+    target = Path(items).parent / rel
+    if not target.exists():
+        if card.doc is None:
+            raise LoadError(f"card {card.id!r} has no source text to copy", rule="card", name=card.id)
+        write_text_atomic(target, "\n".join(card.doc.lines) + "\n", make_parents=True)
+    return rel
+
+
+def resolve_card(ref: str) -> Path:
+    """The path of a card given as a file path or a card id (:func:`find_card` without a hash)."""
+    return find_card(ref)
+
+
 @lru_cache(maxsize=64)
 def _compiled(path: str, mtime: float) -> CompiledCard:
     return compile_card(load_card(path))
 
 
-def compiled_card(ref: str) -> CompiledCard:
-    """Load and compile a card by path or id (cached while the file is unchanged)."""
-    path = resolve_card(ref)
+def compiled_card(ref: str, sha256: str | None = None) -> CompiledCard:
+    """Load and compile a card by path or id (:func:`find_card`; cached while the file is unchanged)."""
+    path = find_card(ref, sha256)
     return _compiled(str(path), path.stat().st_mtime)
 
 

@@ -115,7 +115,9 @@ class IpbError(Exception):
         return self
 
     def __str__(self) -> str:
-        text = f"{self.location}: {self.phase}: {self.message}"
+        # no file and no position: no "<input>:" prefix, which would point nowhere
+        where = f"{self.location}: " if self.file is not None or self.line is not None else ""
+        text = f"{where}{self.phase}: {self.message}"
         if self.suggestion:
             text += f" (did you mean {self.suggestion!r}?)"
         return text

@@ -126,6 +126,7 @@ def build_item(
         "attempt": attempt,
         "cards": [
             {"id": c.card.id, "investor": c.card.investor, "content_hash": c.card.content_hash,
+             "source": f"ipb-cards/{c.card.content_hash}.yaml",
              "vintage": {"start": w.start, "end": w.end, "source": w.source}}
             for c, w in zip(frame.cards, frame.windows)
         ],

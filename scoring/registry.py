@@ -122,7 +122,7 @@ class Registry(Generic[F]):
     ('Always one.', 1.0)
     >>> reg.get("onee")
     Traceback (most recent call last):
-    ipb.errors.ScoreError: <input>: score error: unknown toy 'onee' (did you mean 'one'?)
+    ipb.errors.ScoreError: score error: unknown toy 'onee' (did you mean 'one'?)
     """
 
     def __init__(self, kind: str, *, builtin_modules: tuple[str, ...] = ()) -> None:

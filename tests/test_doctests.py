@@ -14,6 +14,10 @@ MODULES = [
     "ipb.engine.graph",
     "ipb.engine.execute",
     "ipb.engine.scenario",
+    "ipb.engine.explain",
+    "ipb.engine.lint",
+    "ipb.engine.api",
+    "ipb.scoring.api",
 ]
 
 

@@ -1,6 +1,7 @@
 """``ipb run``, ``ipb check``, ``ipb graph`` and ``ipb catalog``: a card and its scenarios.
 
-    ipb run CARD [SCENARIO] [--set NAME=VALUE ...] [--format table|json] [--diagnostic]
+    ipb run CARD [SCENARIO] [--set NAME=VALUE ...] [--format table|json] [--diagnostic] [--cards DIR]
+    ipb explain CARD [SCENARIO] [--set NAME=VALUE ...] [--format table|json]
     ipb check [PATH ...]
     ipb graph CARD [--format dot|mermaid|svg|png] [--scenario S]
     ipb catalog [--format table|json]
@@ -24,10 +25,11 @@ from ipb.engine._yaml import YamlDoc, load_yaml_file
 from ipb.engine.card import card_from_doc
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
-from ipb.engine.registry import DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_table, compiled_card
+from ipb.engine.lint import lint_card, lint_scenario
+from ipb.engine.registry import DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_table, compiled_card, use_cards
 from ipb.engine.render import to_dot, to_mermaid
 from ipb.engine.scenario import Scenario, check_expected, load_scenario, parse_assignment, scenario_from_doc
-from ipb.errors import ErrorGroup, IpbError
+from ipb.errors import ErrorGroup, IpbError, LoadError
 
 
 @app.command()
@@ -37,9 +39,11 @@ def run(
     set_: list[str] = typer.Option([], "--set", help="Override or add a fact: NAME=VALUE (e.g. ev_to_arr=3x)."),
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: readable trace; json: the GRP."),
     diagnostic: bool = typer.Option(False, "--diagnostic", help="Also evaluate gates after the chain stopped."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files to look the card id up in first (repeatable; then IPB_CARDS, then the bundled cards)."),
 ) -> None:
     """Execute CARD on SCENARIO and print the gate-by-gate trace or the GRP."""
     try:
+        use_cards(cards_dir)
         compiled = compiled_card(card)
         scen = load_scenario(scenario, compiled.card) if scenario is not None else Scenario(facts={})
         facts = dict(scen.facts)
@@ -102,16 +106,60 @@ def _yaml_files(paths: Iterable[Path]) -> list[Path]:
 
 
 @app.command()
+def explain(
+    card: str = typer.Argument(..., help="Card file or card id."),
+    scenario: Optional[Path] = typer.Argument(None, help="Scenario YAML file (facts left out are unknown)."),
+    set_: list[str] = typer.Option([], "--set", help="Override or add a fact: NAME=VALUE (e.g. ev_to_arr=3x)."),
+    format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: readable text; json: per gate, the evaluated parts."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files to look the card id up in first (repeatable)."),
+) -> None:
+    """Say why each gate gave its verdict: the sub-expressions that decided it, with their values.
+
+    A fact the scenario does not give shows as ``?``; for an INCONCLUSIVE gate,
+    the missing facts that would decide it are tried and listed.
+    """
+    from ipb.engine.explain import explain as explain_card
+
+    try:
+        use_cards(cards_dir)
+        compiled = compiled_card(card)
+        scen = load_scenario(scenario, compiled.card) if scenario is not None else Scenario(facts={})
+        facts = _with_overrides(dict(scen.facts), set_, compiled.card)
+        result = explain_card(compiled, facts, scenario_id=scen.id)
+    except IpbError as exc:
+        raise _fail(exc) from None
+    if format is RunFormat.json:
+        out.print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False), markup=False)
+    else:
+        out.print(result.text().rstrip("\n"), markup=False)
+
+
+def _with_overrides(facts: dict[str, Any], assignments: list[str], card: Any) -> dict[str, Any]:
+    for assignment in assignments:
+        name, value = parse_assignment(assignment, card)
+        if value is None:
+            facts.pop(name, None)
+        else:
+            facts[name] = value
+    return facts
+
+
+@app.command()
 def check(
     paths: list[Path] = typer.Argument(None, help="Cards, scenarios or folders (default: every bundled card and scenario)."),
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: file:line:col lines; json: a list of errors."),
     strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files in which a scenario's 'card' id is looked up first (repeatable; then IPB_CARDS, then the bundled cards)."),
 ) -> None:
     """Validate cards and scenarios (schema + semantic lint); exit 1 on any error.
 
     A scenario with an ``expected`` block is also executed, and a verdict that
     differs from the recorded one is an error.
     """
+    try:
+        use_cards(cards_dir)
+    except IpbError as exc:
+        raise _fail(exc) from None
     files = _yaml_files(paths) if paths else bundled_card_paths() + bundled_scenario_paths()
     problems: list[IpbError] = []
     warnings: list[IpbError] = []
@@ -129,6 +177,7 @@ def check(
             card = card_from_doc(doc)
             cards[card.id] = compile_card(card)
             warnings.extend(card.warnings)
+            warnings.extend(lint_card(card))
         except ErrorGroup as exc:
             problems.extend(exc.errors)
         except IpbError as exc:
@@ -138,27 +187,71 @@ def check(
             card_id = doc.data.get("card")
             if card_id is None:
                 raise IpbError("a scenario checked on its own must name its 'card'", file=str(path), line=1, column=1, rule="card")
-            compiled = cards.get(card_id) or compiled_card(str(card_id))
+            compiled = cards.get(card_id)
+            if compiled is None:
+                try:
+                    compiled = compiled_card(str(card_id))
+                except LoadError as exc:
+                    if exc.rule != "card":
+                        raise
+                    line, column = doc.locate(("card",))
+                    raise LoadError(f"{exc.message}; or check the card and the scenario together: "
+                                    f"ipb check CARD.yaml {path}", file=str(path), line=line, column=column,
+                                    rule="card", name=str(card_id), suggestion=exc.suggestion,
+                                    source_line=doc.source_line(line)) from None
             scen = scenario_from_doc(doc, compiled.card)
+            warnings.extend(lint_scenario(doc, compiled.card, scen.facts, scen.expected))
             if scen.expected:
                 trace = execute(compiled, scen.facts)
-                problems.extend(
-                    check_expected(scen, trace.outcome, trace.trigger, trace.verdicts(), doc, trace.iterations)
-                )
+                found = check_expected(scen, trace.outcome, trace.trigger, trace.verdicts(), doc, trace.iterations)
+                if found:
+                    why = _why(compiled, scen.facts, trace)
+                    for e in found:
+                        e.message += why
+                problems.extend(found)
         except ErrorGroup as exc:
             problems.extend(exc.errors)
         except IpbError as exc:
             problems.append(exc.with_location(str(path)))
-    everything = sorted(problems + warnings, key=lambda e: (e.file or "", e.line or 0, e.column or 0))
+    position = lambda e: (e.file or "", e.line or 0, e.column or 0)  # noqa: E731
+    everything = sorted(problems + warnings, key=position)
     if format is RunFormat.json:
         out.print(json.dumps([p.to_dict() for p in everything], indent=2), markup=False)
     else:
-        for p in everything:
+        # errors first, by position; then the warnings grouped by kind, the largest group last
+        for p in sorted(problems, key=position):
             out.print(p.render(), markup=False)
-        status = f"{len(problems)} error(s), {len(warnings)} warning(s)" if everything else "ok"
+        groups: dict[str, list[IpbError]] = {}
+        for w in sorted(warnings, key=position):
+            groups.setdefault(w.rule or "warning", []).append(w)
+        ordered = sorted(groups.items(), key=lambda kv: len(kv[1]))
+        for rule, group in ordered:
+            out.print(f"-- {len(group)} warning(s): {rule} --", markup=False)
+            for w in group:
+                out.print(w.render(), markup=False)
+        status = f"{len(problems)} error(s), {len(warnings)} warning(s)" if problems else f"ok, {len(warnings)} warning(s)"
+        status = status if everything else "ok"
+        if warnings:
+            status += " (" + ", ".join(f"{rule} {len(group)}" for rule, group in ordered) + ")"
         out.print(f"checked {len(files)} file(s): {status}", markup=False)
     if problems or (strict and warnings):
         raise typer.Exit(code=1)
+
+
+def _why(compiled: Any, facts: dict[str, Any], trace: Trace) -> str:
+    """What decided the card's verdict, for a mismatch with a scenario's ``expected`` block."""
+    import re
+
+    from ipb.engine.explain import explain as explain_card
+
+    text = f" (trigger {trace.trigger}; gate verdicts {', '.join(trace.verdicts())}"
+    m = re.match(r"gate_(\d+)_", trace.trigger)
+    if m:
+        gate = explain_card(compiled, facts).gates[int(m.group(1)) - 1]
+        decided = "; ".join(f"{label}: {part.shown}: {'true' if part.value is True else 'false' if part.value is False else 'unknown'}"
+                            for label, part in gate.criteria)
+        text += f"; gate {gate.number} {gate.id}: {decided}" if decided else ""
+    return text + "; `ipb explain` shows every gate)"
 
 
 @app.command()

@@ -3,7 +3,7 @@
     ipb perturb --card ID [--card ID ...] --base SCENARIO --n N --seed S
                 --ops metric,sector,temporal,flip [--balance] [--fm6-probe]
                 [--allow-short] [--workers W] --out ITEMS.jsonl
-    ipb verify ITEMS.jsonl [--card ID=PATH ...] [--format table|json] [--workers W]
+    ipb verify ITEMS.jsonl [--cards DIR ...] [--card ID=PATH ...] [--format table|json] [--workers W]
 
 One ``--card`` makes L7 items; several make L8 items (one scenario, a gold
 trace per investor's card). Exit status: 0 on success, 1 on an error, a
@@ -21,6 +21,7 @@ import typer
 from ipb.cli._app import RunFormat, _fail, app, err, out
 from ipb.errors import IpbError, LoadError
 from ipb.perturb.generation import Job, generate, parse_recipes
+from ipb.engine.registry import compiled_card, find_card, use_cards, write_card_copy
 from ipb.perturb.items import write_lines
 from ipb.perturb.operators import get_operator, operator_names
 from ipb.perturb.verify import verify_items
@@ -43,11 +44,22 @@ def perturb(
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
     out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the run's report as JSON."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files to look card ids up in first (repeatable; then IPB_CARDS, then the bundled cards)."),
 ) -> None:
-    """Write N perturbed items with gold verdicts obtained by executing the card(s)."""
+    """Write N perturbed items with gold verdicts obtained by executing the card(s).
+
+    Each card's canonical source is copied beside the items, as
+    ``ipb-cards/<sha256>.yaml``, so that verify, respond, score and report can
+    re-execute the items without the card being installed anywhere.
+    """
     try:
-        job = Job(tuple(card), str(base), seed, parse_recipes(ops), fm6_probe)
+        use_cards(cards_dir)
+        paths = [str(find_card(c)) for c in card]
+        _refuse_out_of_range(base, paths)
+        job = Job(tuple(paths), str(base), seed, parse_recipes(ops), fm6_probe)
         result = generate(job, n, balance=balance, workers=workers, allow_short=allow_short)
+        for path in dict.fromkeys(paths):
+            write_card_copy(compiled_card(path).card, out_path)
         write_lines(out_path, result.lines)
         if report is not None:
             write_lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
@@ -58,15 +70,34 @@ def perturb(
     err.print(f"wrote {out_path}: " + result.summary(), markup=False)
 
 
+def _refuse_out_of_range(base: Path, cards: list[str]) -> None:
+    """A base fact outside a card's declared range is an error: the operators draw values on that range."""
+    from ipb.engine._yaml import load_yaml_file
+    from ipb.engine.lint import range_errors
+    from ipb.errors import ErrorGroup
+
+    doc = load_yaml_file(base)
+    found = range_errors(doc, [compiled_card(c).card for c in cards])
+    if found:
+        raise ErrorGroup(found)
+
+
 @app.command()
 def verify(
     items: Path = typer.Argument(..., help="Items file (JSON Lines) written by ipb perturb."),
-    card: list[str] = typer.Option([], "--card", "-c", help="ID=PATH: use this card file for card ID (default: the bundled card)."),
+    card: list[str] = typer.Option([], "--card", "-c", help="ID=PATH: use this card file for card ID."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files (repeatable), looked at before IPB_CARDS and the bundled cards; a card found nowhere else is taken from the items' own copy (ipb-cards/ beside the file)."),
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: one line per problem; json: a report."),
     no_schema: bool = typer.Option(False, "--no-schema", help="Skip the JSON Schema check of each line."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to verify with."),
 ) -> None:
-    """Re-execute every item against the current cards; exit 1 if any gold no longer matches."""
+    """Re-execute every item against the current cards; exit 1 if any gold no longer matches.
+
+    The current card of an id is, in order: ``--card ID=PATH``, ``--cards DIR``,
+    ``IPB_CARDS``, the bundled card; a card none of these has is taken from the
+    items' own copy (``ipb-cards/<sha256>.yaml`` beside the items file). A current
+    card whose hash differs from the item's is named in the report.
+    """
     overrides: dict[str, str] = {}
     try:
         for spec in card:
@@ -74,18 +105,29 @@ def verify(
             if not sep or not ident or not path:
                 raise LoadError(f"--card expects ID=PATH, got {spec!r}", file="--card", rule="card")
             overrides[ident] = path
-        result = verify_items(items, cards=overrides, schema=not no_schema, workers=workers)
+        result = verify_items(items, cards=overrides, schema=not no_schema, workers=workers, card_dirs=cards_dir)
     except IpbError as exc:
         raise _fail(exc) from None
     if format is RunFormat.json:
         out.print(json.dumps(result.to_dict(), indent=2, sort_keys=True), markup=False)
     else:
+        # one line per distinct problem: its first record, then how many more records have it
+        seen: dict[tuple[str, str], list[int]] = {}
+        first: dict[tuple[str, str], str] = {}
         for check in result.checks:
             if check.status == "ok":
                 continue
             where = f"{result.file}:{check.line}: record {check.record}" + (f" ({check.id})" if check.id else "")
             for problem in check.problems:
-                out.print(f"{where}: {check.status}: {problem}", markup=False)
+                key = (check.status, problem)
+                seen.setdefault(key, []).append(check.line)
+                first.setdefault(key, where)
+        for (status, problem), lines in seen.items():
+            more = ""
+            if len(lines) > 1:
+                shown = ", ".join(map(str, lines[1:6])) + (", ..." if len(lines) > 6 else "")
+                more = f" (and {len(lines) - 1} more record(s) with the same problem: lines {shown})"
+            out.print(f"{first[(status, problem)]}: {status}: {problem}{more}", markup=False)
         bad = len(result.mismatched) + len(result.errors)
         line = (f"verified {result.total - bad} of {result.total} item(s): {len(result.mismatched)} gold mismatch(es), "
                 f"{len(result.errors)} unreadable")

@@ -30,11 +30,14 @@ def report(
     title: Optional[str] = typer.Option(None, "--title", help="Report title."),
     generated: Optional[str] = typer.Option(None, "--generated", help="A date or label to print in the header (none by default, so the same results give the same file)."),
     max_responses: Optional[int] = typer.Option(None, "--max-responses", min=0, help="Keep only the first N responses in the drill-down."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files (repeatable): looked up before IPB_CARDS, the items' own copies (ipb-cards/) and the bundled cards; a card whose sha256 differs from the item's is refused."),
 ) -> None:
     """Write one self-contained HTML report (tables, charts, per-response drill-down) of RESULTS_DIR."""
+    from ipb.engine.registry import use_cards
     from ipb.report.html import write_report
 
     try:
+        use_cards(cards_dir)
         data = write_report(results_dir, out_path, items=items, responses=responses, max_responses=max_responses,
                             title=title, generated=generated)
     except IpbError as exc:

@@ -37,7 +37,7 @@ _TEMPERATURE_HELP = "Sampling temperature, or 'none' to send none (for models th
 #: Options that only --synthetic uses, and those --synthetic uses besides them;
 #: every other option given with --synthetic is an error naming it.
 _SYNTHETIC_ONLY = ("corruptions", "bundled")
-_SYNTHETIC_USES = ("items", "out_path", "model", "conditions", "seed", "overwrite", "synthetic", "quiet",
+_SYNTHETIC_USES = ("items", "out_path", "model", "conditions", "seed", "overwrite", "synthetic", "quiet", "cards_dir",
                    *_SYNTHETIC_ONLY)
 
 
@@ -136,6 +136,7 @@ def respond(
     retriever: str = typer.Option("embedding", "--retriever", help="Condition B ranking: embedding (default model, keyword fallback) or keyword."),
     top_k: int = typer.Option(3, "--top-k", min=1, help="Knowledge cards per named investor in condition B."),
     card: list[str] = typer.Option([], "--card", help="ID=PATH: use this card file for card ID (conditions B and C)."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files (repeatable). A card id is looked up in --cards, then IPB_CARDS, then the items' own copies (ipb-cards/ beside --items), then the bundled cards; a card whose sha256 differs from the item's is refused."),
     timeout: float = typer.Option(120.0, "--timeout", min=0.01, help="Seconds one attempt may take."),
     retries: int = typer.Option(6, "--retries", min=0, help="Retries after a rate limit, server error, time-out or malformed body."),
     backoff: float = typer.Option(1.0, "--backoff", min=0.0, help="First backoff in seconds (doubles per retry, capped at 60 s, seeded jitter)."),
@@ -163,6 +164,11 @@ def respond(
     from ipb.respond.run import GenerationSettings, RespondConfig, parse_conditions, prepare_requests, run_respond
 
     try:
+        from ipb.engine.registry import use_cards, use_items
+
+        use_cards(cards_dir, files=_card_paths(card))
+        if items is not None:
+            use_items(items)
         if synthetic:
             result, items_path, n_items = _respond_synthetic(ctx, items, out_path, model, conditions, corruptions, seed,
                                                              overwrite, bundled)
@@ -258,6 +264,7 @@ def _respond_synthetic(ctx: typer.Context, items: Optional[Path], out_path: Opti
                      f"{_bundled_items_path(out_path)}; leave out --items")
     if not bundled and items is None:
         raise _usage("--synthetic needs --items (or --bundled)")
+
     conds = parse_conditions(conditions if conditions is not None else "A")
     specs = [c.strip() for c in corruptions.split(",") if c.strip()] if corruptions is not None else None
     if specs == []:

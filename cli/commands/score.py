@@ -76,6 +76,7 @@ def score(
     strict_composites: bool = typer.Option(False, "--strict-composites", help="A layer composite with a component that does not apply is null, instead of renormalising the weights over those that do."),
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longest response parsed (characters); longer ones are unscored."),
     embed_cutoff: float = typer.Option(DEFAULT_EMBED_CUTOFF, "--embed-cutoff", help="Cosine similarity a gate label needs for the parser's embedding fallback (calibrated for the default MiniLM; see docs/scoring.md)."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files (repeatable). A card id is looked up in --cards, then IPB_CARDS, then the items' own copies (ipb-cards/ beside --items), then the bundled cards; a card whose sha256 differs from the item's is refused."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal)."),
     min_confidence: Optional[float] = typer.Option(None, "--min-confidence", help="Route gate and final verdicts read with a confidence below this (0-1) to review: listed in each record's targets[].review and counted; still scored."),
     extractor: Extractor = typer.Option(Extractor.rules, "--extractor", help=EXTRACTOR_HELP),
@@ -125,6 +126,11 @@ def score(
         raise typer.Exit(code=2) from None
     callback, bar = _progress(sys.stderr.isatty() if progress is None else progress)
     try:
+        from ipb.engine.registry import resolve_pinned, use_cards, use_items
+
+        use_cards(cards_dir)
+        use_items(items)
+        resolve_pinned()
         result = run_score(items, responses, out, options, format=format, model=model, condition=condition,
                            progress=callback)
     except IpbError as exc:

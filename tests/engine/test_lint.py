@@ -15,7 +15,7 @@ topology_type: linear_sequential
 gate_logic: conjunction
 topology_rationale: Two tests in order.
 vintage: {start: 2000}
-sources: [{tier: 1, document: Test letter, year: 2000}]
+sources: [{tier: 3, document: Test interview, year: 2000}]
 inputs:
   retention: {type: ratio}
   price: {type: money}
@@ -43,6 +43,12 @@ def test_unitless_thresholds_and_missing_source_are_warnings():
     assert found == [("unitless-threshold", 16, 27), ("no-source", 19, 9), ("unitless-threshold", 22, 23)]
     assert "write it as a percentage such as 90%" in card.warnings[0].message
     assert "write it as money such as $5B" in card.warnings[2].message
+
+
+def test_a_tier_1_card_source_covers_the_gates_without_one():
+    # issue 17: one "no primary source" warning per gate buried the real warnings
+    text = CARD.replace("sources: [{tier: 3, document: Test interview", "sources: [{tier: 1, document: Test letter")
+    assert [w.rule for w in load_card_text(text).warnings] == ["unitless-threshold", "unitless-threshold"]
 
 
 def test_units_silence_the_warning():

@@ -1,0 +1,286 @@
+"""Lint for what card and scenario authors get wrong and the loader accepts (``ipb check``).
+
+Card checks (:func:`lint_card`), each a :class:`~ipb.errors.LintWarning` with
+file:line:col and the source line:
+
+* ``unused-input``: an input that no criterion, computed value, classify rule
+  or re-entry condition reads (it can never change a verdict), unless a
+  required element quotes it (``"{name}"``) or the sector operator relocates
+  it (``inputs`` of ``sectors.yaml``);
+* ``constant-criterion``: a criterion that reads no name (``reject: "true"``,
+  ``1 > 0``): the gate's verdict never depends on the scenario;
+* ``shadowed-rule``: a classify rule that never fires, because a rule before it
+  is unconditional or matches every combination in which it would match
+  (checked on a grid over the declared ranges of the inputs the rules read);
+* ``same-verdicts``: a branch whose pass and fail verdicts are the same, so its
+  gates cannot change the outcome.
+
+Scenario checks (:func:`lint_scenario`):
+
+* ``out-of-range``: a fact outside its input's declared ``range`` (``ipb
+  perturb`` refuses such a base scenario: :func:`range_errors`);
+* ``missing-fact``: a scenario without an ``expected`` block that leaves an
+  input out (it is unknown, and gates reading it go INCONCLUSIVE silently);
+* ``unit-mismatch``: a literal with a unit (``1.8x``, ``5%``, ``$3M``) given
+  for a plain number, whose unit is then dropped silently.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from decimal import Decimal
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterable, Mapping, Sequence
+
+from ipb.engine._yaml import YamlDoc
+from ipb.engine.card import Card, InputSpec
+from ipb.engine.expressions import CompiledExpression
+from ipb.engine.scenario import convert_fact
+from ipb.errors import IpbError, LintWarning, PerturbError
+
+__all__ = ["lint_card", "lint_scenario", "range_errors", "out_of_range"]
+
+#: At most this many combinations are tried for a shadowed classify rule.
+GRID_LIMIT = 4000
+
+
+def _at(doc: YamlDoc | None, error: IpbError, path: tuple[Any, ...], *, key: bool = False) -> IpbError:
+    if doc is None:
+        return error
+    try:
+        line, column = doc.locate_key(path) if key else doc.locate(path)
+    except (KeyError, IndexError, TypeError, ValueError):
+        line, column = 1, 1
+    return error.with_location(doc.file, line, column, doc.source_line(line))
+
+
+def _expressions(card: Card) -> Iterable[tuple[tuple[Any, ...], CompiledExpression]]:
+    for i, g in enumerate(card.gates):
+        for label in ("proceed", "reject"):
+            expr = getattr(g, label)
+            if expr is not None:
+                yield ("gates", i, label), expr
+        for name, expr in g.compute.items():
+            yield ("gates", i, "compute", name), expr
+        for j, (_, when) in enumerate(g.classify):
+            if when is not None:
+                yield ("gates", i, "classify", j, "when"), when
+        if g.reentry is not None:
+            yield ("gates", i, "reentry", "condition"), g.reentry.condition
+
+
+def lint_card(card: Card) -> list[IpbError]:
+    """The card-level warnings above, sorted by position.
+
+    Examples
+    --------
+    >>> from ipb.engine.card import load_card_text
+    >>> text = '''
+    ... id: demo
+    ... investor: X
+    ... name: Demo
+    ... topology_type: linear_sequential
+    ... gate_logic: conjunction
+    ... topology_rationale: one test
+    ... vintage: {start: 2000}
+    ... sources: [{tier: 1, document: D, year: 2000}]
+    ... inputs:
+    ...   price: {type: money}
+    ...   spare: {type: ratio}
+    ... gates:
+    ...   - {id: g, name: G, reject: "true", required_elements: [x]}
+    ... '''
+    >>> for w in lint_card(load_card_text(text, "demo.yaml")):
+    ...     print(w)
+    demo.yaml:11:3: warning: input 'price' is read by no criterion, computed value or rule: it cannot change a verdict
+    demo.yaml:12:3: warning: input 'spare' is read by no criterion, computed value or rule: it cannot change a verdict
+    demo.yaml:14:30: warning: criterion 'true' of gate 'g' reads no input: its verdict is the same in every scenario
+    """
+    doc = card.doc
+    found: list[IpbError] = []
+    read: set[str] = set()
+    for path, expr in _expressions(card):
+        read |= set(expr.names)
+        if path[2] in ("proceed", "reject") and not expr.names:
+            gate = card.gates[path[1]]
+            found.append(_at(doc, LintWarning(
+                f"criterion {expr.source.strip()!r} of gate {gate.id!r} reads no input: its verdict is the same in "
+                "every scenario", rule="constant-criterion", name=gate.id), path))
+    quoted = {m for g in card.gates for t in (*g.required_elements, *(x for v in g.elements_by_verdict.values() for x in v))
+              for m in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", t)}
+    for name in card.inputs:
+        if name not in read and name not in quoted and name not in _sector_inputs():
+            found.append(_at(doc, LintWarning(
+                f"input {name!r} is read by no criterion, computed value or rule: it cannot change a verdict",
+                rule="unused-input", name=name), ("inputs", name), key=True))
+    for i, g in enumerate(card.gates):
+        for regime, branch in g.branches.items():
+            if branch.pass_outcome == branch.fail_outcome:
+                found.append(_at(doc, LintWarning(
+                    f"branch {regime!r} of gate {g.id!r} gives {branch.pass_outcome!r} whether its gates pass or "
+                    "fail: they cannot change the outcome", rule="same-verdicts", name=regime),
+                    ("gates", i, "branches", regime), key=True))
+        if g.classify:
+            found.extend(_shadowed(card, i))
+    return sorted(found, key=lambda e: (e.line or 0, e.column or 0))
+
+
+@lru_cache(maxsize=1)
+def _sector_inputs() -> frozenset[str]:
+    """Inputs the sector operator relocates (``inputs:`` of the bundled ``sectors.yaml``): context, not criteria."""
+    try:
+        text = resources.files("ipb.frameworks").joinpath("sectors.yaml").read_text(encoding="utf-8")
+    except OSError:
+        return frozenset()
+    m = re.search(r"^inputs:\s*\[([^\]]*)\]", text, re.MULTILINE)
+    return frozenset(x.strip() for x in m.group(1).split(",")) if m else frozenset()
+
+
+def _grid_values(spec: InputSpec, constants: Sequence[Decimal]) -> list[Any]:
+    if spec.type == "bool":
+        return [False, True]
+    if spec.type == "category":
+        return list(spec.values or ())
+    if spec.range is None:
+        return []
+    lo, hi = spec.range
+    points = {lo + (hi - lo) * Decimal(k) / 8 for k in range(9)}
+    points |= {c for c in constants if lo <= c <= hi}
+    return sorted(points)
+
+
+def _shadowed(card: Card, index: int) -> list[IpbError]:
+    gate = card.gates[index]
+    rules = gate.classify
+    out: list[IpbError] = []
+    for j, (regime, when) in enumerate(rules):
+        if when is None and j < len(rules) - 1:
+            later = ", ".join(repr(r) for r, _ in rules[j + 1:])
+            out.append(_at(card.doc, LintWarning(
+                f"classify rule {regime!r} of gate {gate.id!r} has no 'when', so the rules after it ({later}) never "
+                "fire", rule="shadowed-rule", name=rules[j + 1][0]), ("gates", index, "classify", j + 1)))
+            return out
+    names = sorted({n for _, w in rules if w is not None for n in w.names})
+    if not names or any(n not in card.inputs and n not in card.constants for n in names):
+        return out  # rules reading computed values: not sampled
+    inputs = [n for n in names if n in card.inputs]
+    constants = [v for n, (v, _) in card.constants.items()]
+    axes = [_grid_values(card.inputs[n], constants) for n in inputs]
+    if not inputs or any(not a for a in axes):
+        return out
+    total = 1
+    for a in axes:
+        total *= len(a)
+    rng = random.Random(0)
+    combos: Iterable[tuple[Any, ...]]
+    if total <= GRID_LIMIT:
+        combos = itertools.product(*axes)
+    else:
+        combos = (tuple(rng.choice(a) for a in axes) for _ in range(GRID_LIMIT))
+    first = [0] * len(rules)
+    holds = [0] * len(rules)
+    shadow_of: dict[int, int] = {}
+    base = {n: v for n, (v, _) in card.constants.items()}
+    for combo in combos:
+        env = {**base, **dict(zip(inputs, combo))}
+        winner = None
+        for j, (_, when) in enumerate(rules):
+            ok = True if when is None else when(env)
+            if ok is True:
+                holds[j] += 1
+                if winner is None:
+                    winner = j
+                    first[j] += 1
+                else:
+                    shadow_of.setdefault(j, winner)
+    for j, (regime, when) in enumerate(rules):
+        if when is not None and holds[j] and not first[j]:
+            by = rules[shadow_of.get(j, 0)][0]
+            out.append(_at(card.doc, LintWarning(
+                f"classify rule {regime!r} of gate {gate.id!r} never fires: wherever it holds, an earlier rule "
+                f"({by!r}) matches first (tried {min(total, GRID_LIMIT)} combinations of {', '.join(inputs)} over "
+                "their declared ranges); put the narrower rule first", rule="shadowed-rule", name=regime),
+                ("gates", index, "classify", j)))
+    return out
+
+
+_UNIT_LITERAL = re.compile(r"^\s*(-?\s*\$|.*[%xX]\s*$|.*\d\s*[KMBT]\s*$)")
+
+
+def out_of_range(spec: InputSpec, value: Any) -> bool:
+    """Whether an engine value lies outside the input's declared ``range`` (False when it has none)."""
+    if spec.range is None or value is None or isinstance(value, bool) or not isinstance(value, (int, Decimal)):
+        return False
+    lo, hi = spec.range
+    return not lo <= value <= hi
+
+
+def _range_text(spec: InputSpec) -> str:
+    from ipb.engine.execute import format_value
+
+    assert spec.range is not None
+    unit = spec.expr_type.unit
+    return f"[{format_value(spec.range[0], unit)}, {format_value(spec.range[1], unit)}]"
+
+
+def _range_problems(doc: YamlDoc, card: Card, make: type[IpbError]) -> list[IpbError]:
+    from ipb.engine.execute import format_value
+
+    facts = doc.data.get("facts") if isinstance(doc.data, Mapping) else None
+    found: list[IpbError] = []
+    if not isinstance(facts, Mapping):
+        return found
+    for name, raw in facts.items():
+        spec = card.inputs.get(name)
+        if spec is None:
+            continue
+        try:
+            value = convert_fact(spec, raw)
+        except IpbError:
+            continue
+        if out_of_range(spec, value):
+            found.append(_at(doc, make(
+                f"fact {name} = {format_value(value, spec.expr_type.unit)} is outside the range "
+                f"{_range_text(spec)} that card {card.id!r} declares for it", rule="out-of-range", name=name),
+                ("facts", name)))
+    return found
+
+
+def range_errors(doc: YamlDoc, cards: Sequence[Card]) -> list[IpbError]:
+    """Facts of a base scenario outside a card's declared range, as errors (``ipb perturb`` refuses them)."""
+    return [e for card in cards for e in _range_problems(doc, card, PerturbError)]
+
+
+def lint_scenario(doc: YamlDoc, card: Card, facts: Mapping[str, Any], expected: Any = None) -> list[IpbError]:
+    """The scenario warnings above for ``doc`` checked against ``card``.
+
+    Parameters
+    ----------
+    facts:
+        The scenario's facts as engine values (missing = unknown).
+    expected:
+        The scenario's ``expected`` block, if any (a scenario that records its
+        expected verdicts is not warned about missing facts).
+    """
+    found = _range_problems(doc, card, LintWarning)
+    raw_facts = doc.data.get("facts") if isinstance(doc.data, Mapping) else None
+    if isinstance(raw_facts, Mapping):
+        for name, raw in raw_facts.items():
+            spec = card.inputs.get(name)
+            if spec is not None and spec.type == "number" and isinstance(raw, str) and _UNIT_LITERAL.match(raw):
+                found.append(_at(doc, LintWarning(
+                    f"fact {name} = {raw.strip()!r} carries a unit, but input {name!r} is a plain number"
+                    f"{' (' + spec.unit + ')' if spec.unit else ''}: the unit is dropped; write the bare number",
+                    rule="unit-mismatch", name=name), ("facts", name)))
+    if not expected:
+        missing = [n for n in card.inputs if facts.get(n) is None]
+        if missing:
+            found.append(_at(doc, LintWarning(
+                f"no fact for {', '.join(missing)}: unknown, so the gates that read "
+                f"{'it' if len(missing) == 1 else 'them'} may be INCONCLUSIVE (give the fact, or add an 'expected' "
+                "block saying what the scenario should produce)", rule="missing-fact", name=missing[0]),
+                ("facts",), key=True))
+    return sorted(found, key=lambda e: (e.line or 0, e.column or 0))

@@ -1,0 +1,70 @@
+"""``ipb explain`` (issue 17, item 2): the sub-expressions that decided each gate, with their values.
+
+Values are worked by hand from the bundled cards' criteria.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+from typer.testing import CliRunner
+
+from ipb.cli import app
+from ipb.engine.explain import explain
+from ipb.engine.registry import compiled_card
+
+M = Decimal(10) ** 6
+
+
+def test_a_rejected_comparison_shows_each_operand_with_its_value():
+    # NCAV = 45 - 12 - 3 = $30M; two-thirds of it $20M; $25M <= $20M is false -> REJECT
+    e = explain(compiled_card("graham_net_net_screen"),
+                {"market_value": 25 * M, "current_assets": 45 * M, "total_liabilities": 12 * M, "preferred_stock": 3 * M})
+    gate = e.gates[0]
+    assert gate.verdict == "REJECT" and gate.note == "kill: price_above_two_thirds_ncav"
+    ((label, part),) = gate.criteria
+    assert (label, part.shown, part.value) == ("proceed", "market_value $25M <= 2/3 * ncav $20M", False)
+    assert [(p.shown, p.value) for p in gate.computed] == [
+        ("ncav = current_assets - total_liabilities - preferred_stock", 30 * M), ("price_ceiling = 2/3 * ncav", 20 * M)]
+    # gate 2 was never reached; its unknown fact is marked
+    assert e.gates[1].lines()[1:] == ["  reject: net_income ? < $0: unknown", "  unknown facts: net_income"]
+    assert e.outcome == "DECLINE"
+
+
+def test_an_inconclusive_gate_names_the_missing_fact_that_would_decide_it():
+    # preferred stock unknown -> NCAV unknown. Tried on its range [$0, $100M]: $0 gives NCAV $33M,
+    # ceiling $22M, $15M <= $22M PROCEED; $50M gives NCAV -$17M -> REJECT; $100M -> REJECT.
+    e = explain(compiled_card("graham_net_net_screen"),
+                {"market_value": 15 * M, "current_assets": 45 * M, "total_liabilities": 12 * M, "net_income": M})
+    gate = e.gates[0]
+    assert gate.verdict == "INCONCLUSIVE"
+    assert gate.unknown == ["preferred_stock"]
+    assert gate.deciders == {"preferred_stock": [("$0", "PROCEED"), ("$50M", "REJECT"), ("$100M", "REJECT")]}
+    assert "  proceed: market_value $15M <= 2/3 * ncav ?: unknown" in gate.lines()
+
+
+def test_a_compound_criterion_is_broken_into_its_comparisons():
+    e = explain(compiled_card("munger_opportunity_evaluation"), {"return_on_capital": Decimal("0.20")})
+    gate = e.gates[0]
+    label, part = gate.criteria[1]
+    assert label == "proceed" and part.value is None
+    assert [(p.shown, p.value) for p in part.parts] == [
+        ("return_on_capital 20% >= return_on_capital_floor 15%", True),
+        ('competitive_advantage ? == "durable"', None)]
+    assert gate.deciders == {"competitive_advantage": [("durable", "PROCEED"), ("eroding", "REJECT"), ("none", "REJECT")]}
+    # a bool gate: only the value that rejects decides it alone
+    assert e.gates[1].deciders == {"bias_driven_thesis": [("true", "REJECT")], "incentives_aligned": [("false", "REJECT")]}
+
+
+def test_explain_command_text_and_json():
+    runner = CliRunner()
+    args = ["explain", "graham_net_net_screen", "--set", "market_value=$25M", "--set", "current_assets=$45M",
+            "--set", "total_liabilities=$12M", "--set", "preferred_stock=$3M"]
+    text = runner.invoke(app, args, catch_exceptions=False)
+    assert text.exit_code == 0
+    assert "proceed: market_value $25M <= 2/3 * ncav $20M: false" in text.output
+    assert "Final verdict: DECLINE (trigger: gate_1_reject)" in text.output
+    data = json.loads(runner.invoke(app, [*args, "-f", "json"], catch_exceptions=False).output)
+    assert data["gates"][0]["criteria"][0]["value"] == "false"
+    assert data["gates"][1]["unknown"] == ["net_income"]
