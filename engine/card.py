@@ -52,6 +52,8 @@ __all__ = [
     "InputSpec",
     "Source",
     "Branch",
+    "Constraint",
+    "constraint_errors",
     "Reentry",
     "Threshold",
     "load_card",
@@ -117,6 +119,24 @@ class InputSpec:
     values: tuple[str, ...] | None = None
     range: tuple[Decimal, Decimal] | None = None
     step: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A relation between inputs that every scenario of the card must satisfy (``constraints:``).
+
+    ``expr`` is a boolean expression over the card's inputs and constants;
+    a scenario breaks the constraint only when it evaluates to false (an
+    unknown input leaves it unknown, and an unknown constraint holds).
+    """
+
+    id: str
+    expr: CompiledExpression
+    description: str = ""
+
+    def broken(self, facts: Mapping[str, Any]) -> bool:
+        """True when ``facts`` (engine values) make the relation false."""
+        return self.expr(facts) is False
 
 
 @dataclass(frozen=True)
@@ -231,6 +251,8 @@ class Card:
     threshold: Threshold | None
     description: str = ""
     kind: str = "practitioner"
+    #: Relations between inputs every scenario must satisfy (``constraints:``).
+    constraints: tuple[Constraint, ...] = ()
     file: str = "<string>"
     content_hash: str = ""
     #: Lint warnings (legal but probably unintended), each with file:line:col.
@@ -609,6 +631,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
         except CompileError as exc:
             col.add(exc, ("threshold", "min_weight"))
 
+    constraints = _constraints(col, data, inputs, constants)
+
     if col.errors:
         raise ErrorGroup(col.errors)
 
@@ -629,11 +653,54 @@ def card_from_doc(doc: YamlDoc) -> Card:
         threshold=threshold,
         description=data.get("description", ""),
         kind=data.get("kind", "practitioner"),
+        constraints=constraints,
         warnings=sorted(col.warnings, key=lambda e: (e.line or 0, e.column or 0)),
         file=doc.file,
         content_hash=hashlib.sha256("\n".join(doc.lines).encode("utf-8")).hexdigest(),
         doc=doc,
     )
+
+
+def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, InputSpec],
+                 constants: Mapping[str, tuple[Decimal, ExprType]]) -> tuple[Constraint, ...]:
+    """Compile ``constraints:``: boolean expressions over inputs and constants only, ids unique."""
+    symbols: dict[str, ExprType] = dict(BUILTINS)
+    symbols.update({n: t for n, (_, t) in constants.items()})
+    symbols.update({n: s.expr_type for n, s in inputs.items()})
+    out: list[Constraint] = []
+    seen: set[str] = set()
+    for k, raw in enumerate(data.get("constraints") or []):
+        path = ("constraints", k)
+        if raw["id"] in seen:
+            col.add(LoadError(f"duplicate constraint id {raw['id']!r}", rule="duplicate-name", name=raw["id"]),
+                    path + ("id",))
+        seen.add(raw["id"])
+        expr = col.expression(raw["require"], symbols, path + ("require",), "bool")
+        if expr is not None:
+            out.append(Constraint(raw["id"], expr, raw.get("description", "")))
+    return tuple(out)
+
+
+def constraint_errors(card: Card, facts: Mapping[str, Any], doc: YamlDoc | None = None) -> list[LoadError]:
+    """One error per constraint of ``card`` that ``facts`` (engine values) break.
+
+    With the scenario's ``doc`` each error points at the first fact the
+    constraint reads (file:line:col); rule ``constraint``, name the
+    constraint id.
+    """
+    found: list[LoadError] = []
+    for c in card.constraints:
+        if not c.broken(facts):
+            continue
+        shown = ", ".join(f"{n} = {facts[n]}" for n in sorted(c.expr.names) if n in facts)
+        err = LoadError(f"scenario breaks constraint {c.id!r} of card {card.id} ({c.expr.source}): {shown}"
+                        + (f"; {c.description}" if c.description else ""), rule="constraint", name=c.id)
+        if doc is not None:
+            first = next((n for n in sorted(c.expr.names) if n in facts), None)
+            line, column = doc.locate(("facts", first)) if first is not None else (1, 1)
+            err.with_location(doc.file, line, column, doc.source_line(line))
+        found.append(err)
+    return found
 
 
 def _all_computed_names(raw_gates: list[dict[str, Any]]) -> dict[str, str]:

@@ -123,6 +123,19 @@ class Frame:
         ]
         return list(zip(*per_card))
 
+    def violations(self, facts: Mapping[str, Any]) -> list[str]:
+        """``card_id/constraint_id`` of every card constraint that ``facts`` break (empty: all hold).
+
+        A constraint reading an unknown fact holds (Kleene: it cannot be
+        shown false).
+        """
+        out: list[str] = []
+        for i, c in enumerate(self.cards):
+            if c.card.constraints:
+                mine = self.facts_for(i, facts)
+                out.extend(f"{c.card.id}/{k.id}" for k in c.card.constraints if k.broken(mine))
+        return out
+
     def profile(self, facts: Mapping[str, Any]) -> tuple[str, ...]:
         """Every gate's verdict, a gate the chain skipped evaluated as if reached (diagnostic mode).
 

@@ -10,13 +10,27 @@ argument after ``:``::
     sector:industrial_automation+metric   one recipe: relocate, then new metrics
     flip:ev_to_arr                    the nearest flip along one input
 
-Items are shared as evenly as possible among the recipes. A recipe whose
+Without ``--ops`` a card gets :data:`DEFAULT_OPERATORS`, each as its own
+recipe, less those that cannot apply to it (no sector input or sector
+metric, no regime gate...): :func:`default_recipes` says which were skipped
+and why, and the run's report repeats it. ``--mix metric=0.4,flip=0.2,...``
+asks for proportions instead of even shares (:func:`parse_mix`).
+
+Items are shared as evenly as possible among the recipes (or in the
+proportions of ``--mix``, largest remainders first). A recipe whose
 space of distinct scenarios runs out (a fixed base has one smallest verdict
 flip; there are only so many regimes) hands its remaining share to the
 others, and the report says so; when all of them together cannot make N
 distinct items, :func:`generate` raises a ``shortfall`` error rather than
 writing a short file (unless the caller allows a short file, and then the
 report says how short it is).
+
+Constraints
+-----------
+Every candidate scenario must satisfy the ``constraints:`` of every card
+(:meth:`ipb.perturb.frame.Frame.violations`); one that breaks any is
+rejected before its item is built, and the report gives each recipe's
+rejections and rejection rate.
 
 Reproducibility
 ---------------
@@ -42,7 +56,7 @@ import multiprocessing
 import os
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import ceil
 from typing import Any, Iterator, NamedTuple, Sequence
 
@@ -51,14 +65,19 @@ from ipb.perturb.frame import Frame, PScenario, build_frame, card_outcomes, dige
 from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.operators import Step, get_operator
 
-__all__ = ["Recipe", "parse_recipes", "Job", "Generator", "Generation", "RecipeReport", "generate",
-           "possible_outcomes"]
+__all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
+           "Generation", "RecipeReport", "generate", "possible_outcomes"]
+
+#: The operators a card gets when no ``--ops`` is given (each its own recipe), in this order.
+DEFAULT_OPERATORS = ("metric", "sector", "temporal", "flip", "isolate")
 
 #: A recipe counts as exhausted after this many consecutive attempts without a new
 #: distinct scenario, or as many as it has found, whichever is more.
 MISS_LIMIT = 32
 #: Error rules that no other attempt can fix: the operator or its argument is wrong for these cards.
 FATAL = frozenset({"not-applicable", "operator-arg", "range", "sector", "regime"})
+#: Candidate errors that start with this are constraint rejections.
+CONSTRAINT_PREFIX = "breaks constraint "
 #: Fewer attempts than this in one round are made in this process even with workers (start-up costs more).
 POOL_MIN = 512
 #: With balance, each recipe's pool grows to this many times its share,
@@ -106,15 +125,85 @@ def parse_recipes(spec: str | Sequence[str]) -> tuple[Recipe, ...]:
     return tuple(recipes)
 
 
+def parse_mix(spec: str) -> tuple[tuple[Recipe, ...], tuple[float, ...]]:
+    """Parse ``--mix``: ``RECIPE=WEIGHT`` pairs separated by commas; weights are normalised.
+
+    >>> recipes, weights = parse_mix("metric=0.4,flip=0.2,sector+metric=0.4")
+    >>> [r.text for r in recipes], weights
+    (['metric', 'flip', 'sector+metric'], (0.4, 0.2, 0.4))
+
+    Raises
+    ------
+    PerturbError
+        Rule ``mix``: a pair without ``=``, a weight that is not a
+        non-negative number, all weights zero, or a recipe named twice; rule
+        ``operator``: an unknown operator.
+    """
+    recipes: list[Recipe] = []
+    weights: list[float] = []
+    for part in spec.split(","):
+        text, sep, raw = part.strip().rpartition("=")
+        if not sep or not text.strip():
+            raise PerturbError(f"--mix expects RECIPE=WEIGHT pairs separated by commas, got {part.strip()!r}",
+                               rule="mix", name=part.strip())
+        try:
+            weight = float(raw)
+        except ValueError:
+            weight = -1.0
+        if not weight >= 0 or weight == float("inf"):
+            raise PerturbError(f"--mix weight of {text.strip()!r} must be a non-negative number, not {raw!r}",
+                               rule="mix", name=text.strip())
+        (recipe,) = parse_recipes(text.strip())
+        if recipe.text in [r.text for r in recipes]:
+            raise PerturbError(f"--mix names recipe {recipe.text!r} twice", rule="mix", name=recipe.text)
+        recipes.append(recipe)
+        weights.append(weight)
+    total = sum(weights)
+    if total <= 0:
+        raise PerturbError("--mix weights add up to 0", rule="mix")
+    return tuple(recipes), tuple(round(w / total, 12) for w in weights)
+
+
+def default_recipes(frame: Frame) -> tuple[tuple[Recipe, ...], list[str]]:
+    """The default recipes for the frame's cards and a note for each operator skipped.
+
+    Each of :data:`DEFAULT_OPERATORS` that can apply to the cards is one
+    recipe; each that cannot is left out with a note saying why.
+
+    Raises
+    ------
+    PerturbError
+        Rule ``not-applicable``: no default operator applies at all.
+    """
+    recipes: list[Recipe] = []
+    notes: list[str] = []
+    for name in DEFAULT_OPERATORS:
+        why = get_operator(name).applies(frame)
+        if why is None:
+            recipes.append(Recipe(name, ((name, None),)))
+        else:
+            notes.append(f"skipped {name}: {why}")
+    if not recipes:
+        raise PerturbError("no perturbation operator applies to card " + " and ".join(frame.card_ids) + ": "
+                           + "; ".join(notes), rule="not-applicable")
+    return tuple(recipes), notes
+
+
 @dataclass(frozen=True)
 class Job:
-    """What a generation run is made from: everything a worker process needs to rebuild it."""
+    """What a generation run is made from: everything a worker process needs to rebuild it.
+
+    ``recipes`` empty means the defaults for the cards (:func:`default_recipes`);
+    ``weights`` (one per recipe, adding up to 1) asks for proportions instead
+    of even shares.
+    """
 
     cards: tuple[str, ...]
     base: str
     seed: int
-    recipes: tuple[Recipe, ...]
+    recipes: tuple[Recipe, ...] = ()
     fm6_probe: bool = False
+    weights: tuple[float, ...] | None = None
 
 
 class Candidate(NamedTuple):
@@ -138,6 +227,14 @@ class Generator:
         self.base_key = scenario_key(self.frame, self.base)
         self.base_digest = digest(self.base_key)
 
+    def resolve(self) -> list[str]:
+        """Fill in the default recipes when the job names none; the notes on operators skipped."""
+        if self.job.recipes:
+            return []
+        recipes, notes = default_recipes(self.frame)
+        self.job = replace(self.job, recipes=recipes, weights=None)
+        return notes
+
     def check(self) -> None:
         """Raise ``not-applicable`` now if some operator of some recipe cannot apply to the cards."""
         for recipe in self.job.recipes:
@@ -152,13 +249,16 @@ class Generator:
         steps: list[Step] = []
         try:
             for name, arg in recipe.steps:
-                step = get_operator(name)(self.frame, scenario, rng, arg)
+                step = get_operator(name)(self.frame, scenario, rng, arg, attempt=j)
                 steps.append(step)
                 scenario = step.scenario
         except IpbError as exc:
             if exc.rule in FATAL:
                 raise
             return Candidate(r, j, None, None, None, exc.message)
+        broken = self.frame.violations(scenario.facts)
+        if broken:
+            return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         literals = fact_literals(self.frame, scenario)
         key = scenario_key(self.frame, scenario, literals)
         if key == self.base_key:
@@ -205,11 +305,19 @@ class RecipeReport:
     distinct: int = 0
     exhausted: bool = False
     errors: Counter[str] = field(default_factory=Counter)
+    #: Candidates rejected because they broke a card constraint.
+    rejected: int = 0
+
+    @property
+    def rejection_rate(self) -> float:
+        """Constraint rejections over attempts (0.0 with no attempt)."""
+        return self.rejected / self.attempts if self.attempts else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {"recipe": self.recipe, "share": self.share, "items": self.items, "attempts": self.attempts,
                 "distinct": self.distinct, "exhausted": self.exhausted,
-                "errors": dict(self.errors.most_common(3))}
+                "errors": dict(self.errors.most_common(3)), "constraint_rejections": self.rejected,
+                "rejection_rate": round(self.rejection_rate, 4)}
 
 
 @dataclass
@@ -223,6 +331,8 @@ class Generation:
     balance: bool
     possible: list[str]
     shortfall: str | None = None
+    #: Operators left out of the default recipes, and why.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def evenness(self) -> float:
@@ -246,6 +356,9 @@ class Generation:
             "possible": self.possible,
             "missing": self.missing,
             "shortfall": self.shortfall,
+            "notes": self.notes,
+            "constraint_rejections": sum(r.rejected for r in self.recipes),
+            "attempts": sum(r.attempts for r in self.recipes),
         }
 
     def summary(self) -> str:
@@ -255,10 +368,13 @@ class Generation:
                 f" (evenness {self.evenness:.2f}{', balanced' if self.balance else ''})"]
         if self.missing:
             text.append(f"never produced: {', '.join(self.missing)}")
+        text.extend(f"  note: {note}" for note in self.notes)
         for r in self.recipes:
             line = f"  {r.recipe}: {r.items} items (share {r.share}; {r.distinct} distinct in {r.attempts} attempts"
             if r.exhausted:
                 line += "; exhausted"
+            if r.rejected:
+                line += f"; {r.rejected} broke a constraint ({r.rejection_rate:.1%} of attempts)"
             line += ")"
             if r.items < r.share:
                 line += f": {r.share - r.items} fewer than its share, made up by the other recipes" \
@@ -278,6 +394,20 @@ def possible_outcomes(frame: Frame) -> list[str]:
 
 def _shares(n: int, k: int) -> list[int]:
     return [n // k + (1 if i < n % k else 0) for i in range(k)]
+
+
+def _weighted_shares(n: int, weights: Sequence[float]) -> list[int]:
+    """``n`` split in proportion to ``weights``, largest remainders first (ties: earlier recipe).
+
+    >>> _weighted_shares(10, [0.4, 0.2, 0.4]), _weighted_shares(7, [0.5, 0.5])
+    ([4, 2, 4], [4, 3])
+    """
+    raw = [n * w for w in weights]
+    shares = [int(x) for x in raw]
+    order = sorted(range(len(raw)), key=lambda i: (-(raw[i] - shares[i]), i))
+    for i in order[: n - sum(shares)]:
+        shares[i] += 1
+    return shares
 
 
 def generate(
@@ -318,9 +448,13 @@ def generate(
     if n < 1:
         raise PerturbError(f"--n must be at least 1, not {n}", rule="count")
     gen = generator if generator is not None else Generator(job)
+    notes = gen.resolve()
+    job = gen.job
     gen.check()
     k = len(job.recipes)
-    shares = _shares(n, k)
+    if job.weights is not None and len(job.weights) != k:
+        raise PerturbError(f"{len(job.weights)} weights for {k} recipes", rule="mix")
+    shares = _shares(n, k) if job.weights is None else _weighted_shares(n, job.weights)
     reports = [RecipeReport(r.text, s) for r, s in zip(job.recipes, shares)]
     pools: list[list[Candidate]] = [[] for _ in range(k)]
     targets = [s * BALANCE_POOL if balance else s for s in shares]
@@ -362,6 +496,8 @@ def generate(
                 if cand.key is None or cand.key in seen:
                     if cand.error:
                         rep.errors[cand.error] += 1
+                        if cand.error.startswith(CONSTRAINT_PREFIX):
+                            rep.rejected += 1
                     misses[cand.recipe] += 1
                     if misses[cand.recipe] >= max(MISS_LIMIT, rep.distinct):
                         rep.exhausted = True
@@ -382,7 +518,7 @@ def generate(
         reports[c.recipe].items += 1
         verdicts[c.label or ""] += 1
     result = Generation([c.line or "" for c in chosen], n, reports, dict(verdicts), balance,
-                        possible_outcomes(gen.frame))
+                        possible_outcomes(gen.frame), notes=notes)
     if len(chosen) < n:
         why = "; ".join(
             f"{r.recipe}: {r.distinct} distinct" + (" (exhausted)" if r.exhausted else "")

@@ -81,16 +81,31 @@ class OperatorInfo:
     check: Callable[[Frame], None]
     arg: str
     summary: str
+    #: True when the operator takes ``attempt`` (the attempt number) to vary its starting point.
+    varies: bool = False
 
     def __call__(self, frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None,
                  **options: Any) -> Step:
+        if "attempt" in options and not self.varies:
+            options = {k: v for k, v in options.items() if k != "attempt"}
         return self.fn(frame, scenario, rng, arg, **options)
+
+    def applies(self, frame: Frame) -> str | None:
+        """None when the operator can apply to the frame's cards, else why not."""
+        try:
+            self.check(frame)
+        except PerturbError as exc:
+            if exc.rule != "not-applicable":
+                raise
+            return exc.message
+        return None
 
 
 _OPERATORS: dict[str, OperatorInfo] = {}
 
 
-def operator(name: str, *, arg: str, check: Callable[[Frame], None]) -> Callable[[Callable[..., Step]], Callable[..., Step]]:
+def operator(name: str, *, arg: str, check: Callable[[Frame], None],
+             varies: bool = False) -> Callable[[Callable[..., Step]], Callable[..., Step]]:
     """Register a perturbation operator under ``name``.
 
     Parameters
@@ -100,13 +115,17 @@ def operator(name: str, *, arg: str, check: Callable[[Frame], None]) -> Callable
     check:
         Raises ``PerturbError`` (rule ``not-applicable``) when the operator
         cannot apply to the frame's cards at all.
+    varies:
+        The function takes an ``attempt`` keyword (the attempt number of a
+        generation run) and starts from a different neighbour of the
+        scenario when it is above 0, so one base yields many items.
     """
 
     def register(fn: Callable[..., Step]) -> Callable[..., Step]:
         if name in _OPERATORS:
             raise ValueError(f"operator {name!r} is registered twice")
         summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else name
-        _OPERATORS[name] = OperatorInfo(name, fn, check, arg, summary)
+        _OPERATORS[name] = OperatorInfo(name, fn, check, arg, summary, varies)
         return fn
 
     return register
@@ -639,8 +658,53 @@ def _check_flip(frame: Frame) -> None:
                                      "no single-input change can be searched for a verdict flip")
 
 
-@operator("flip", arg="the input to move (default: the input whose flip is smallest)", check=_check_flip)
-def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None) -> Step:
+#: Anchored attempts redraw at most this many other inputs before searching.
+ANCHOR_INPUTS = 3
+#: Draws tried for an anchor that satisfies the card's constraints.
+ANCHOR_DRAWS = 8
+#: Anchors tried by one flip attempt before it gives up.
+FLIP_ANCHORS = 8
+
+
+def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
+    """A neighbour of ``scenario``: 1 to ``ANCHOR_INPUTS`` stated inputs (none of ``keep``) redrawn.
+
+    Candidates are the ranged numeric inputs a gate reads (a new grid value)
+    and the bool and category inputs a gate reads (another value); an input
+    the scenario leaves undisclosed may become stated this way. Draws that break a card constraint are redrawn (up to
+    ``ANCHOR_DRAWS`` times); ``({}, [])`` when no neighbour is found (the
+    caller then starts from the scenario itself).
+    """
+    facts = dict(scenario.facts)
+    pool = [n for n in frame.consumers if n not in keep
+            and (n in frame.grids or frame.inputs[n].type in ("bool", "category"))]
+    pool = ordered_inputs(frame, pool)
+    if not pool:
+        return {}, []
+    for _ in range(ANCHOR_DRAWS):
+        chosen = ordered_inputs(frame, rng.sample(pool, rng.randint(1, min(ANCHOR_INPUTS, len(pool)))))
+        moved = dict(facts)
+        changed = []
+        for name in chosen:
+            spec = frame.inputs[name]
+            if name in frame.grids:
+                value = _draw(frame.grids[name], rng, facts.get(name))
+            else:
+                others = [v for v in ((False, True) if spec.type == "bool" else (spec.values or ()))
+                          if v != facts.get(name)]
+                value = rng.choice(others) if others else None
+            if value is not None:
+                moved[name] = value
+                changed.append(name)
+        if changed and not frame.violations(moved):
+            return moved, changed
+    return {}, []
+
+
+@operator("flip", arg="the input to move (default: the input whose flip is smallest)", check=_check_flip,
+          varies=True)
+def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
+                 attempt: int = 0) -> Step:
     """Verdict flip: the smallest change to one input that flips the final verdict.
 
     Every stated numeric input with a declared range (or only ``arg``) is
@@ -651,6 +715,17 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     under the engine's decimal arithmetic, and the value one step short does
     not. For an L8 frame a flip is any change in the vector of the cards'
     final verdicts.
+
+    With ``attempt`` above 0 (the attempts of a generation run after the
+    first) the search starts from an *anchor*: the scenario with one or two
+    other stated ranged inputs redrawn (``details["anchor"]``), and looks
+    along the inputs in a random order, taking the nearest flip along the
+    first input that has one (up to ``FLIP_ANCHORS`` anchors). Each anchor has its own boundary, so one base
+    yields as many flip items as it has neighbours with a decidable
+    boundary; the anchor may also change a bool or category input (a base
+    held by a kill that no number can lift gets flip items this way);
+    ``one_step_short`` is always the anchor's value one grid step
+    before the boundary, with the anchor's verdict.
 
     Raises
     ------
@@ -666,24 +741,40 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     _check_flip(frame)
     candidates = [n for n in metric_inputs(frame) if isinstance(scenario.facts.get(n), Decimal)]
     chosen = _spec_list(arg, frame, candidates, "a stated, ranged numeric input that a gate reads")
+    names = list(chosen if chosen is not None else candidates)
+    facts: Mapping[str, Any] = scenario.facts
+    anchor: list[str] = []
     best: Flip | None = None
-    best_key: tuple[Any, ...] = ()
-    before = frame.outcomes(scenario.facts)
-    for order, name in enumerate(chosen if chosen is not None else candidates):
-        # a flip farther than the best one so far cannot win: search no farther
-        flip = find_flip(frame, scenario.facts, name, limit=best.steps if best else None, before=before)
-        if flip is None:
-            continue
-        grid = frame.grids[name]
-        span = grid.hi - grid.lo
-        key = (flip.steps, abs(flip.boundary - flip.base) / span if span else Decimal(0), order)
-        if best is None or key < best_key:
-            best, best_key = flip, key
+    if attempt > 0:
+        for _ in range(FLIP_ANCHORS):
+            rng.shuffle(names)
+            moved, anchor = _anchor(frame, scenario, rng, names[:1])
+            facts = moved if anchor else scenario.facts
+            before = frame.outcomes(facts)
+            for name in names:
+                best = find_flip(frame, facts, name, before=before)
+                if best is not None:
+                    break
+            if best is not None:
+                break
+    else:
+        best_key: tuple[Any, ...] = ()
+        before = frame.outcomes(facts)
+        for order, name in enumerate(names):
+            # a flip farther than the best one so far cannot win: search no farther
+            flip = find_flip(frame, facts, name, limit=best.steps if best else None, before=before)
+            if flip is None:
+                continue
+            grid = frame.grids[name]
+            span = grid.hi - grid.lo
+            key = (flip.steps, abs(flip.boundary - flip.base) / span if span else Decimal(0), order)
+            if best is None or key < best_key:
+                best, best_key = flip, key
     if best is None:
         raise PerturbError("no change to one input within its declared range flips the verdict "
-                           f"({', '.join(frame.outcomes(scenario.facts))})", rule="no-candidate")
+                           f"({', '.join(frame.outcomes(facts))})", rule="no-candidate")
     spec = frame.inputs[best.input]
-    facts = {**scenario.facts, best.input: best.boundary}
+    new_facts = {**facts, best.input: best.boundary}
     details = {
         "input": best.input,
         "direction": best.direction,
@@ -695,8 +786,9 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
         "nearest": best.nearest,
         "verdicts_before": list(best.before),
         "verdicts_after": list(best.after),
+        "anchor": {n: literal(frame.inputs[n], facts[n]) for n in anchor},
     }
-    return Step("flip", scenario.with_facts(facts), details)
+    return Step("flip", scenario.with_facts(new_facts), details)
 
 
 # --------------------------------------------------------------------------- gate isolation
@@ -748,8 +840,10 @@ def _alternatives(frame: Frame, name: str, current: Any, rng: random.Random) -> 
     return [grid.value(k) for k in ks if grid.value(k) != current]
 
 
-@operator("isolate", arg="the gate (GATE or CARD/GATE) whose verdict alone changes", check=_check_isolate)
-def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None) -> Step:
+@operator("isolate", arg="the gate (GATE or CARD/GATE) whose verdict alone changes", check=_check_isolate,
+          varies=True)
+def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
+                   attempt: int = 0) -> Step:
     """Gate isolation: change one input so that exactly one named gate changes verdict.
 
     Verdicts are compared gate by gate with every gate evaluated, including
@@ -758,7 +852,9 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
     even though gate 6 is then reached. Candidate changes are every other
     value of each category or bool input the gate reads, and up to
     ``ISOLATE_SAMPLES`` grid values of each numeric one; one of the changes
-    that isolate the gate is chosen at random.
+    that isolate the gate is chosen at random. With ``attempt`` above 0 the
+    change is made from an anchor (one or two other ranged inputs redrawn,
+    as for ``flip``; ``details["anchor"]``), so one base yields many items.
 
     Raises
     ------
@@ -773,12 +869,19 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
     else:
         targets = [k for k in keys if _isolation_inputs(frame, k)]
         rng.shuffle(targets)
+    anchor: list[str] = []
+    if attempt > 0:
+        moved, anchor = _anchor(frame, scenario, rng, ())
+        if anchor:
+            scenario = scenario.with_facts(moved)
     base_profile = frame.profile(scenario.facts)
     for target in targets:
         index = keys.index(target)
         hits: list[tuple[str, Any, str]] = []
         for name in _isolation_inputs(frame, target):
             for value in _alternatives(frame, name, scenario.facts.get(name), rng):
+                if frame.violations({**scenario.facts, name: value}):
+                    continue
                 profile = frame.profile({**scenario.facts, name: value})
                 diff = [i for i, (a, b) in enumerate(zip(base_profile, profile)) if a != b]
                 if diff == [index]:
@@ -788,7 +891,8 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
             facts = {**scenario.facts, name: value}
             card_id, gate_id = target.split("/", 1)
             details = {"card": card_id, "gate": gate_id, "input": name,
-                       "verdict_before": base_profile[index], "verdict_after": verdict}
+                       "verdict_before": base_profile[index], "verdict_after": verdict,
+                       "anchor": {n: literal(frame.inputs[n], scenario.facts[n]) for n in anchor}}
             return Step("isolate", scenario.with_facts(facts), details)
         if arg is not None:
             raise PerturbError(f"no single-input change makes gate {target} the only gate to change verdict",

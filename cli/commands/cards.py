@@ -20,7 +20,7 @@ from rich.table import Table
 
 from ipb.cli._app import _VERDICT_STYLE, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out
 from ipb.engine._yaml import YamlDoc, load_yaml_file
-from ipb.engine.card import card_from_doc
+from ipb.engine.card import card_from_doc, constraint_errors
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
 from ipb.engine.registry import DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_table, compiled_card
@@ -139,6 +139,7 @@ def check(
                 raise IpbError("a scenario checked on its own must name its 'card'", file=str(path), line=1, column=1, rule="card")
             compiled = cards.get(card_id) or compiled_card(str(card_id))
             scen = scenario_from_doc(doc, compiled.card)
+            problems.extend(constraint_errors(compiled.card, scen.facts, doc))
             if scen.expected:
                 trace = execute(compiled, scen.facts)
                 problems.extend(
