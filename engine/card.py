@@ -125,18 +125,40 @@ class InputSpec:
 class Constraint:
     """A relation between inputs that every scenario of the card must satisfy (``constraints:``).
 
-    ``expr`` is a boolean expression over the card's inputs and constants;
-    a scenario breaks the constraint only when it evaluates to false (an
-    unknown input leaves it unknown, and an unknown constraint holds).
+    Two forms. ``require: EXPR``: ``expr`` is a boolean expression over the
+    card's inputs and constants; a scenario breaks it only when it evaluates
+    to false (an unknown input leaves it unknown, and an unknown constraint
+    holds). ``derive: INPUT`` with ``value: EXPR``: input ``derive`` equals
+    the numeric expression ``expr`` of other inputs (to within
+    ``DERIVE_TOLERANCE``); perturbation computes it from the drawn inputs
+    instead of drawing it (:meth:`value_for`).
     """
 
     id: str
     expr: CompiledExpression
     description: str = ""
+    derive: str | None = None
+
+    def value_for(self, facts: Mapping[str, Any]) -> Decimal | None:
+        """The derived input's value on ``facts`` (None: not a derive constraint, or an input unknown)."""
+        if self.derive is None:
+            return None
+        value = self.expr(facts)
+        if value is None:
+            return None
+        return value if isinstance(value, Decimal) else Decimal(value.numerator) / Decimal(value.denominator)
 
     def broken(self, facts: Mapping[str, Any]) -> bool:
         """True when ``facts`` (engine values) make the relation false."""
-        return self.expr(facts) is False
+        if self.derive is None:
+            return self.expr(facts) is False
+        have = facts.get(self.derive)
+        want = self.value_for(facts)
+        return have is not None and want is not None and abs(have - want) > DERIVE_TOLERANCE
+
+
+#: A derived input may differ from its expression by this much (rounding in a scenario file).
+DERIVE_TOLERANCE = Decimal("1e-9")
 
 
 @dataclass(frozen=True)
@@ -669,15 +691,51 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
     symbols.update({n: s.expr_type for n, s in inputs.items()})
     out: list[Constraint] = []
     seen: set[str] = set()
+    derived: dict[str, str] = {}
     for k, raw in enumerate(data.get("constraints") or []):
         path = ("constraints", k)
         if raw["id"] in seen:
             col.add(LoadError(f"duplicate constraint id {raw['id']!r}", rule="duplicate-name", name=raw["id"]),
                     path + ("id",))
         seen.add(raw["id"])
-        expr = col.expression(raw["require"], symbols, path + ("require",), "bool")
-        if expr is not None:
-            out.append(Constraint(raw["id"], expr, raw.get("description", "")))
+        if ("require" in raw) == ("derive" in raw):
+            col.add(LoadError(f"constraint {raw['id']!r} needs exactly one of 'require' (a relation) or 'derive' "
+                              "with 'value' (an input computed from others)", rule="constraint", name=raw["id"]), path)
+            continue
+        if "require" in raw:
+            expr = col.expression(raw["require"], symbols, path + ("require",), "bool")
+            if expr is not None:
+                out.append(Constraint(raw["id"], expr, raw.get("description", "")))
+            continue
+        target = raw["derive"]
+        spec = inputs.get(target)
+        if spec is None or spec.expr_type.kind != "number":
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, which is not a numeric input",
+                              rule="constraint", name=target, suggestion=did_you_mean(target, list(inputs))),
+                    path + ("derive",))
+            continue
+        if "value" not in raw:
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r} but gives no 'value'", rule="constraint",
+                              name=raw["id"]), path)
+            continue
+        expr = col.expression(raw["value"], symbols, path + ("value",), "number")
+        if expr is None:
+            continue
+        if target in expr.names:
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r} from itself", rule="constraint",
+                              name=target), path + ("value",))
+            continue
+        if target in derived:
+            col.add(LoadError(f"{target!r} is derived twice (constraint {derived[target]!r} derives it too)",
+                              rule="constraint", name=target), path + ("derive",))
+            continue
+        derived[target] = raw["id"]
+        out.append(Constraint(raw["id"], expr, raw.get("description", ""), derive=target))
+    for c in out:
+        if c.derive is not None and c.expr.names & set(derived):
+            col.add(LoadError(f"constraint {c.id!r} derives {c.derive!r} from another derived input "
+                              f"({', '.join(sorted(c.expr.names & set(derived)))}); derive from drawn inputs only",
+                              rule="constraint", name=c.id), ("constraints",))
     return tuple(out)
 
 
@@ -688,15 +746,19 @@ def constraint_errors(card: Card, facts: Mapping[str, Any], doc: YamlDoc | None 
     constraint reads (file:line:col); rule ``constraint``, name the
     constraint id.
     """
+    from ipb.engine.execute import format_value  # execute imports this module
+
     found: list[LoadError] = []
     for c in card.constraints:
         if not c.broken(facts):
             continue
-        shown = ", ".join(f"{n} = {facts[n]}" for n in sorted(c.expr.names) if n in facts)
-        err = LoadError(f"scenario breaks constraint {c.id!r} of card {card.id} ({c.expr.source}): {shown}"
+        names = sorted(c.expr.names | ({c.derive} if c.derive else set()))
+        shown = ", ".join(f"{n} = {format_value(facts[n], card.inputs[n].type)}" for n in names if n in facts)
+        rule = f"{c.derive} == {c.expr.source}" if c.derive else c.expr.source
+        err = LoadError(f"scenario breaks constraint {c.id!r} of card {card.id} ({rule}): {shown}"
                         + (f"; {c.description}" if c.description else ""), rule="constraint", name=c.id)
         if doc is not None:
-            first = next((n for n in sorted(c.expr.names) if n in facts), None)
+            first = next((n for n in names if n in facts), None)
             line, column = doc.locate(("facts", first)) if first is not None else (1, 1)
             err.with_location(doc.file, line, column, doc.source_line(line))
         found.append(err)

@@ -256,6 +256,8 @@ class Generator:
             if exc.rule in FATAL:
                 raise
             return Candidate(r, j, None, None, None, exc.message)
+        if self.frame.derived:
+            scenario = scenario.with_facts(self.frame.complete(scenario.facts))
         broken = self.frame.violations(scenario.facts)
         if broken:
             return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))

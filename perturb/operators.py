@@ -160,8 +160,9 @@ def _not_applicable(frame: Frame, what: str) -> PerturbError:
 
 
 def metric_inputs(frame: Frame) -> list[str]:
-    """Numeric inputs some gate reads and that declare a plausible range."""
-    return [n for n in frame.inputs if n in frame.grids and n in frame.consumers]
+    """Numeric inputs some gate reads and that declare a plausible range (derived inputs excepted)."""
+    derived = frame.derived
+    return [n for n in frame.inputs if n in frame.grids and n in frame.consumers and n not in derived]
 
 
 def sector_inputs(frame: Frame) -> list[str]:
@@ -676,7 +677,7 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     caller then starts from the scenario itself).
     """
     facts = dict(scenario.facts)
-    pool = [n for n in frame.consumers if n not in keep
+    pool = [n for n in frame.consumers if n not in keep and n not in frame.derived
             and (n in frame.grids or frame.inputs[n].type in ("bool", "category"))]
     pool = ordered_inputs(frame, pool)
     if not pool:
@@ -806,7 +807,7 @@ def _isolation_inputs(frame: Frame, gate_key: str) -> list[str]:
     out = []
     for name, gates in frame.consumers.items():
         spec = frame.inputs[name]
-        if gate_key in gates and (name in frame.grids or spec.type in ("bool", "category")):
+        if gate_key in gates and name not in frame.derived and (name in frame.grids or spec.type in ("bool", "category")):
             out.append(name)
     return out
 
@@ -890,7 +891,10 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
             name, value, verdict = rng.choice(hits)
             facts = {**scenario.facts, name: value}
             card_id, gate_id = target.split("/", 1)
+            old = scenario.facts.get(name)
             details = {"card": card_id, "gate": gate_id, "input": name,
+                       "from": literal(frame.inputs[name], old) if old is not None else None,
+                       "to": literal(frame.inputs[name], value),
                        "verdict_before": base_profile[index], "verdict_after": verdict,
                        "anchor": {n: literal(frame.inputs[n], scenario.facts[n]) for n in anchor}}
             return Step("isolate", scenario.with_facts(facts), details)

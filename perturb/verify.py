@@ -38,7 +38,8 @@ __all__ = ["RecordCheck", "Verification", "verify_items", "verify_lines", "gold_
 
 @dataclass
 class RecordCheck:
-    """The verdict on one line: ``ok``, ``mismatch`` (gold differs) or ``error`` (unreadable item)."""
+    """The verdict on one line: ``ok``, ``mismatch`` (gold differs), ``constraint`` (the scenario breaks a
+    card constraint) or ``error`` (unreadable item)."""
 
     record: int
     line: int
@@ -46,10 +47,12 @@ class RecordCheck:
     status: str
     problems: list[str] = field(default_factory=list)
     changed_cards: list[str] = field(default_factory=list)
+    #: The card constraints the scenario breaks (also listed in ``problems``), whatever the status.
+    constraints: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"record": self.record, "line": self.line, "id": self.id, "status": self.status,
-                "problems": self.problems, "changed_cards": self.changed_cards}
+                "problems": self.problems, "changed_cards": self.changed_cards, "constraints": self.constraints}
 
 
 @dataclass
@@ -69,8 +72,13 @@ class Verification:
         return [c for c in self.checks if c.status == "error"]
 
     @property
+    def violations(self) -> list[RecordCheck]:
+        """Items whose scenario breaks a constraint of one of their cards (whether or not the gold matches)."""
+        return [c for c in self.checks if c.constraints]
+
+    @property
     def ok(self) -> bool:
-        return not self.mismatched and not self.errors
+        return not self.mismatched and not self.errors and not self.violations
 
     @property
     def changed_cards(self) -> list[str]:
@@ -81,8 +89,9 @@ class Verification:
             "version": 1,
             "file": self.file,
             "total": self.total,
-            "verified": self.total - len(self.mismatched) - len(self.errors),
+            "verified": self.total - len([c for c in self.checks if c.status != "ok"]),
             "mismatched": len(self.mismatched),
+            "constraint_violations": len(self.violations),
             "errors": len(self.errors),
             "changed_cards": self.changed_cards,
             "problems": [c.to_dict() for c in self.checks if c.status != "ok"],
@@ -209,6 +218,7 @@ class _Checker:
             golds = item["golds"]
         hashes = {c["id"]: c["content_hash"] for c in item["manifest"]["cards"]}
         problems: list[str] = []
+        broken: list[str] = []
         changed: list[str] = []
         claimed: set[str] = set()
         for gold in golds:
@@ -216,7 +226,12 @@ class _Checker:
             card = compiled.card
             mine = {k: v for k, v in facts.items() if k in card.inputs}
             claimed |= set(mine)
-            trace = execute(compiled, self.facts(card, mine), scenario_id=scenario.get("id", ident),
+            typed = self.facts(card, mine)
+            for k in card.constraints:
+                if k.broken(typed):
+                    rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
+                    broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
+            trace = execute(compiled, typed, scenario_id=scenario.get("id", ident),
                             layer=scenario.get("layer", layer))
             grp = trace.to_grp()
             where = f"{card.id}: " if layer != "L7" else ""
@@ -231,9 +246,10 @@ class _Checker:
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
                             name=stray[0])
-        if problems and changed:
-            problems.append(f"card {', '.join(changed)} changed since the item was made (content hash differs)")
-        return RecordCheck(record, line_no, ident, "mismatch" if problems else "ok", problems, changed)
+        if (problems or broken) and changed:
+            (problems or broken).append(f"card {', '.join(changed)} changed since the item was made (content hash differs)")
+        status = "mismatch" if problems else "constraint" if broken else "ok"
+        return RecordCheck(record, line_no, ident, status, problems + broken, changed, broken)
 
     def run(self, block: Sequence[tuple[int, int, str]]) -> list[RecordCheck]:
         return [self.check(record, line_no, text) for record, line_no, text in block]
