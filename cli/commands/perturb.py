@@ -1,8 +1,12 @@
 """``ipb perturb`` and ``ipb verify``: perturbed L7/L8 items with executed gold (paper §6.5).
 
     ipb perturb --card ID [--card ID ...] --base SCENARIO --n N --seed S
-                --ops metric,sector,temporal,flip [--balance] [--fm6-probe]
-                [--allow-short] [--workers W] --out ITEMS.jsonl
+                [--ops metric,sector,temporal,flip | --mix metric=0.4,flip=0.2,...]
+                [--balance] [--fm6-probe] [--allow-short] [--workers W] --out ITEMS.jsonl
+
+Without ``--ops`` or ``--mix`` each card gets every operator that applies to
+it (metric, sector, temporal, flip, isolate); the others are skipped with a
+note in the summary.
     ipb verify ITEMS.jsonl [--card ID=PATH ...] [--format table|json] [--workers W]
 
 One ``--card`` makes L7 items; several make L8 items (one scenario, a gold
@@ -19,8 +23,8 @@ from typing import Optional
 import typer
 
 from ipb.cli._app import RunFormat, _fail, app, err, out
-from ipb.errors import IpbError, LoadError
-from ipb.perturb.generation import Job, generate, parse_recipes
+from ipb.errors import IpbError, LoadError, PerturbError
+from ipb.perturb.generation import Job, generate, parse_mix, parse_recipes
 from ipb.perturb.items import write_lines
 from ipb.perturb.operators import get_operator, operator_names
 from ipb.perturb.verify import verify_items
@@ -36,7 +40,8 @@ def perturb(
     base: Path = typer.Option(..., "--base", "-b", help="Base scenario file (its facts are shared by every card)."),
     n: int = typer.Option(..., "--n", "-n", help="How many distinct items to write."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: the same inputs and seed give a byte-identical file."),
-    ops: str = typer.Option("metric,sector,temporal,flip", "--ops", help="Recipes separated by ',', operators in a recipe by '+', an argument after ':'. Operators: " + _ops_help()),
+    ops: Optional[str] = typer.Option(None, "--ops", help="Recipes separated by ',', operators in a recipe by '+', an argument after ':' (default: every operator that applies to the card, the others skipped with a note). Operators: " + _ops_help()),
+    mix: Optional[str] = typer.Option(None, "--mix", help="Proportions instead of even shares: RECIPE=WEIGHT pairs, e.g. metric=0.4,flip=0.2,sector+metric=0.4; each recipe's shortfall is reported and made up by the others."),
     balance: bool = typer.Option(False, "--balance", help="Spread the final verdicts as evenly as the card allows, and say how even."),
     fm6_probe: bool = typer.Option(False, "--fm6-probe", help="Allow dates outside the framework vintage; such items are marked as FM-6 probes."),
     allow_short: bool = typer.Option(False, "--allow-short", help="Write fewer than N items when no more distinct ones exist (with a SHORTFALL line) instead of failing."),
@@ -46,7 +51,10 @@ def perturb(
 ) -> None:
     """Write N perturbed items with gold verdicts obtained by executing the card(s)."""
     try:
-        job = Job(tuple(card), str(base), seed, parse_recipes(ops), fm6_probe)
+        if ops is not None and mix is not None:
+            raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
+        recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
+        job = Job(tuple(card), str(base), seed, recipes, fm6_probe, weights)
         result = generate(job, n, balance=balance, workers=workers, allow_short=allow_short)
         write_lines(out_path, result.lines)
         if report is not None:
@@ -66,7 +74,7 @@ def verify(
     no_schema: bool = typer.Option(False, "--no-schema", help="Skip the JSON Schema check of each line."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to verify with."),
 ) -> None:
-    """Re-execute every item against the current cards; exit 1 if any gold no longer matches."""
+    """Re-execute every item against the current cards; exit 1 if any gold no longer matches or any scenario breaks a card constraint."""
     overrides: dict[str, str] = {}
     try:
         for spec in card:
@@ -86,9 +94,9 @@ def verify(
             where = f"{result.file}:{check.line}: record {check.record}" + (f" ({check.id})" if check.id else "")
             for problem in check.problems:
                 out.print(f"{where}: {check.status}: {problem}", markup=False)
-        bad = len(result.mismatched) + len(result.errors)
+        bad = len([c for c in result.checks if c.status != "ok"])
         line = (f"verified {result.total - bad} of {result.total} item(s): {len(result.mismatched)} gold mismatch(es), "
-                f"{len(result.errors)} unreadable")
+                f"{len(result.violations)} breaking a card constraint, {len(result.errors)} unreadable")
         if result.changed_cards:
             line += f"; card(s) edited since the items were made: {', '.join(result.changed_cards)}"
         out.print(line, markup=False)

@@ -132,3 +132,24 @@ def test_isolate_items_change_exactly_one_gate_from_their_anchor():
             before[d["input"]] = d["from"]
         diff = [g for g, a, b in zip(gate_ids, _profile(compiled, before), _profile(compiled, after)) if a != b]
         assert diff == [d["gate"]], d
+
+
+# --------------------------------------------------------------------------- the CLI
+
+
+def test_cli_without_ops_uses_what_applies_and_says_what_it_skipped(tmp_path):
+    from typer.testing import CliRunner
+
+    from ipb.cli import app
+
+    card = "buffett_owner_earnings_dcf"
+    out = tmp_path / "items.jsonl"
+    args = ["perturb", "-c", card, "-b", first_base(card), "--n", "60", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "note: skipped sector" in result.output and "note: skipped temporal" in result.output
+    assert len(out.read_text().splitlines()) == 60
+    result = CliRunner().invoke(app, args[:-2] + ["--mix", "metric=1,isolate=1", "--out", str(tmp_path / "m.jsonl")])
+    assert result.exit_code == 0 and "metric: 30 items (share 30" in result.output
+    result = CliRunner().invoke(app, args + ["--ops", "metric", "--mix", "metric=1"])
+    assert result.exit_code == 1 and "not both" in result.output
