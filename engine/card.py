@@ -119,6 +119,9 @@ class InputSpec:
     values: tuple[str, ...] | None = None
     range: tuple[Decimal, Decimal] | None = None
     step: Decimal | None = None
+    #: How a question names the input, and a sentence stating it with ``{value}`` (``label:``, ``phrase:``).
+    label: str = ""
+    phrase: str = ""
 
 
 @dataclass(frozen=True)
@@ -462,7 +465,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
             except CompileError as exc:
                 col.add(exc, path + ("step",))
         inputs[name] = InputSpec(
-            name, kind, expr_type, spec.get("description", ""), spec.get("unit"), values, rng, step
+            name, kind, expr_type, spec.get("description", ""), spec.get("unit"), values, rng, step,
+            spec.get("label", ""), spec.get("phrase", ""),
         )
 
     constants: dict[str, tuple[Decimal, ExprType]] = {}
