@@ -688,6 +688,7 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
         changed = []
         for name in chosen:
             spec = frame.inputs[name]
+            value: Any
             if name in frame.grids:
                 value = _draw(frame.grids[name], rng, facts.get(name))
             else:

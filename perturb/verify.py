@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from math import ceil
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import jsonschema
 
@@ -251,8 +251,8 @@ class _Checker:
         status = "mismatch" if problems else "constraint" if broken else "ok"
         return RecordCheck(record, line_no, ident, status, problems + broken, changed, broken)
 
-    def run(self, block: Sequence[tuple[int, int, str]]) -> list[RecordCheck]:
-        return [self.check(record, line_no, text) for record, line_no, text in block]
+    def run(self, block: Iterable[tuple[int, int, str]]) -> Iterator[RecordCheck]:
+        return (self.check(record, line_no, text) for record, line_no, text in block)
 
 
 _CHECKER: _Checker | None = None
@@ -278,12 +278,37 @@ def _run_block(task: tuple[str, int, int, int, int]) -> list[RecordCheck]:
     return [c for c in _CHECKER.run(records) if c.status != "ok" or c.changed_cards]
 
 
-def _records(text: str) -> list[tuple[int, int, str]]:
-    out: list[tuple[int, int, str]] = []
-    for index, line in enumerate(text.split("\n")):
-        if line.strip():
-            out.append((len(out) + 1, index + 1, line))
-    return out
+def _file_records(path: Path) -> Iterator[tuple[int, int, str]]:
+    """``(record, line, text)`` of each non-blank line, read one line at a time (memory flat in the file size)."""
+    record = 0
+    with open(path, "r", encoding="utf-8", newline="\n") as handle:
+        for index, line in enumerate(handle, start=1):
+            text = line[:-1] if line.endswith("\n") else line
+            if text.strip():
+                record += 1
+                yield record, index, text
+
+
+def _file_blocks(path: Path, size: int) -> Iterator[tuple[str, int, int, int, int]]:
+    """Byte ranges of ``size`` records each, found by reading the file once, line by line."""
+    start = pos = 0
+    count = 0
+    first_record = first_line = 0
+    record = 0
+    with open(path, "rb") as handle:
+        for index, raw in enumerate(handle, start=1):
+            end = pos + len(raw)
+            if raw.strip():
+                record += 1
+                if count == 0:
+                    start, first_record, first_line = pos, record, index
+                count += 1
+                if count == size:
+                    yield str(path), start, end, first_record, first_line
+                    count = 0
+            pos = end
+    if count:
+        yield str(path), start, pos, first_record, first_line
 
 
 def verify_lines(
@@ -321,43 +346,29 @@ def verify_items(
         The file cannot be read, is not UTF-8, or holds no items.
     """
     name = str(path)
+    file = Path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        total = 0
+        with open(file, "rb") as handle:
+            for raw in handle:
+                raw.decode("utf-8")
+                if raw.strip():
+                    total += 1
     except OSError as exc:
         raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from exc
     except UnicodeDecodeError as exc:
         raise LoadError(f"{name} is not valid UTF-8", file=name, rule="encoding") from exc
-    records = _records(text)
-    if not records:
+    if not total:
         raise LoadError(f"{name} holds no items", file=name, rule="empty")
     workers = max(1, min(workers, os.cpu_count() or 1))
-    if workers == 1 or len(records) < POOL_MIN:
-        checks = [c for c in _Checker(cards, schema).run(records) if c.status != "ok" or c.changed_cards]
-        return Verification(name, len(records), checks)
-    del text
-    tasks = _blocks(Path(path), records, max(200, ceil(len(records) / (workers * 8))))
+    if workers == 1 or total < POOL_MIN:
+        checks = [c for c in _Checker(cards, schema).run(_file_records(file)) if c.status != "ok" or c.changed_cards]
+        return Verification(name, total, checks)
+    tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     checks = []
     with ctx.Pool(workers, initializer=_init, initargs=(cards, schema)) as pool:
         for reported in pool.imap(_run_block, tasks):
             checks.extend(reported)
-    return Verification(name, len(records), checks)
-
-
-def _blocks(path: Path, records: Sequence[tuple[int, int, str]], size: int) -> list[tuple[str, int, int, int, int]]:
-    """Byte ranges of the file holding ``size`` records each: (path, start, stop, first record, first line)."""
-    data = path.read_bytes()
-    starts = [0]
-    pos = data.find(b"\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = data.find(b"\n", pos + 1)
-    starts.append(len(data) + 1)
-    tasks = []
-    for i in range(0, len(records), size):
-        block = records[i:i + size]
-        first_line, last_line = block[0][1], block[-1][1]
-        start, stop = starts[first_line - 1], min(starts[last_line], len(data))
-        tasks.append((str(path), start, stop, block[0][0], first_line))
-    return tasks
+    return Verification(name, total, checks)

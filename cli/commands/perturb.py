@@ -2,7 +2,11 @@
 
     ipb perturb --card ID [--card ID ...] --base SCENARIO --n N --seed S
                 [--ops metric,sector,temporal,flip | --mix metric=0.4,flip=0.2,...]
-                [--balance] [--fm6-probe] [--allow-short] [--workers W] --out ITEMS.jsonl
+                [--min-changed K] [--balance] [--fm6-probe] [--allow-short] [--workers W]
+                --out ITEMS.jsonl [--report REPORT.json]
+
+Items are written as they are made (memory stays flat in N without
+``--balance``); the file appears only when the run succeeds.
 
 Without ``--ops`` or ``--mix`` each card gets every operator that applies to
 it (metric, sector, temporal, flip, isolate); the others are skipped with a
@@ -24,7 +28,7 @@ import typer
 
 from ipb.cli._app import RunFormat, _fail, app, err, out
 from ipb.errors import IpbError, LoadError, PerturbError
-from ipb.perturb.generation import Job, generate, parse_mix, parse_recipes
+from ipb.perturb.generation import Job, parse_mix, parse_recipes, write_items
 from ipb.perturb.items import write_lines
 from ipb.perturb.operators import get_operator, operator_names
 from ipb.perturb.verify import verify_items
@@ -46,6 +50,7 @@ def perturb(
     fm6_probe: bool = typer.Option(False, "--fm6-probe", help="Allow dates outside the framework vintage; such items are marked as FM-6 probes."),
     allow_short: bool = typer.Option(False, "--allow-short", help="Write fewer than N items when no more distinct ones exist (with a SHORTFALL line) instead of failing."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
+    min_changed: int = typer.Option(1, "--min-changed", help="Each item differs from the base in at least this many facts (a new decision date or sector context counts as one)."),
     out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the run's report as JSON."),
 ) -> None:
@@ -54,9 +59,8 @@ def perturb(
         if ops is not None and mix is not None:
             raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
         recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
-        job = Job(tuple(card), str(base), seed, recipes, fm6_probe, weights)
-        result = generate(job, n, balance=balance, workers=workers, allow_short=allow_short)
-        write_lines(out_path, result.lines)
+        job = Job(tuple(card), str(base), seed, recipes, fm6_probe, weights, min_changed)
+        result = write_items(out_path, job, n, balance=balance, workers=workers, allow_short=allow_short)
         if report is not None:
             write_lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
     except IpbError as exc:
