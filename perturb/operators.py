@@ -571,7 +571,7 @@ def _monotone(frame: Frame, name: str) -> bool:
 
 
 def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal, up: bool,
-               before: tuple[str, ...], limit: int | None = None) -> Flip | None:
+               before: tuple[str, ...], limit: int | None = None, scan_limit: int = SCAN_LIMIT) -> Flip | None:
     """The nearest flip along one direction, looking at most ``limit`` grid steps away."""
     below = grid.below(base)
     on_grid = grid.index_of(base) is not None
@@ -595,7 +595,7 @@ def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, ba
     def run(ts: Sequence[int]) -> list[tuple[str, ...]]:
         return frame.outcomes_many([{**facts, name: at(t)} for t in ts])
 
-    search = "scan" if full <= SCAN_LIMIT else "bisect"
+    search = "scan" if full <= scan_limit else "bisect"
     if search == "scan":
         first = None
         done = 0
@@ -631,12 +631,15 @@ def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, ba
 
 
 def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int | None = None,
-              before: tuple[str, ...] | None = None) -> Flip | None:
+              before: tuple[str, ...] | None = None, scan_limit: int = SCAN_LIMIT) -> Flip | None:
     """The nearest verdict flip along input ``name`` (both directions), or None.
 
     The nearer direction wins (fewer grid steps); a tie goes to the smaller
     absolute change, then downward. ``limit`` bounds the search to that many
-    grid steps from the base value.
+    grid steps from the base value. Directions longer than ``scan_limit``
+    grid values are searched by galloping and bisection (0: always), which
+    finds a boundary whose value one step short does not flip, though not
+    always the nearest one unless the input is declared monotone.
     """
     grid = frame.grids[name]
     base = facts.get(name)
@@ -644,9 +647,9 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
         return None
     if before is None:
         before = frame.outcomes(facts)
-    down = _direction(frame, facts, name, grid, base, False, before, limit)
+    down = _direction(frame, facts, name, grid, base, False, before, limit, scan_limit)
     up_limit = limit if down is None else (down.steps if limit is None else min(limit, down.steps))
-    up = _direction(frame, facts, name, grid, base, True, before, up_limit)
+    up = _direction(frame, facts, name, grid, base, True, before, up_limit, scan_limit)
     found = [f for f in (down, up) if f is not None]
     if not found:
         return None
@@ -722,7 +725,9 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     first) the search starts from an *anchor*: the scenario with one or two
     other stated ranged inputs redrawn (``details["anchor"]``), and looks
     along the inputs in a random order, taking the nearest flip along the
-    first input that has one (up to ``FLIP_ANCHORS`` anchors). Each anchor has its own boundary, so one base
+    first input that has one (up to ``FLIP_ANCHORS`` anchors), by galloping
+    and bisection (``details["search"]`` is ``bisect``; ``nearest`` says
+    whether the input is declared monotone). Each anchor has its own boundary, so one base
     yields as many flip items as it has neighbours with a decidable
     boundary; the anchor may also change a bool or category input (a base
     held by a kill that no number can lift gets flip items this way);
@@ -754,7 +759,7 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
             facts = moved if anchor else scenario.facts
             before = frame.outcomes(facts)
             for name in names:
-                best = find_flip(frame, facts, name, before=before)
+                best = find_flip(frame, facts, name, before=before, scan_limit=0)
                 if best is not None:
                     break
             if best is not None:
