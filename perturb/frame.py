@@ -334,7 +334,13 @@ def base_from_facts(frame: Frame, facts: Mapping[str, Any], *, as_of: dt.date | 
 
 
 def check_base(frame: Frame, base: PScenario, where: str) -> None:
-    """Refuse a base dated outside a card's vintage unless the frame makes FM-6 probes."""
+    """Refuse a base that states a fact its date rules out, or is dated outside a card's vintage
+    unless the frame makes FM-6 probes."""
+    if base.as_of is not None:
+        stale = frame.regimes.anachronisms(frame.inputs, base.facts, base.as_of.year)
+        if stale:
+            raise PerturbError(f"the base scenario states facts that could not hold on {base.as_of.isoformat()}: "
+                               + ", ".join(stale) + f" (since in {frame.regimes.file})", file=where, rule="anachronism")
     problems = frame.anachronisms(base.as_of)
     if problems and not frame.fm6_probe:
         raise PerturbError(

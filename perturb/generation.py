@@ -28,9 +28,10 @@ report says how short it is).
 Constraints
 -----------
 Every candidate scenario must satisfy the ``constraints:`` of every card
-(:meth:`ipb.perturb.frame.Frame.violations`); one that breaks any is
-rejected before its item is built, and the report gives each recipe's
-rejections and rejection rate.
+(:meth:`ipb.perturb.frame.Frame.violations`) and state no fact that could
+not hold at its date (``since`` in ``frameworks/regimes.yaml``); one that
+breaks either is rejected before its item is built, and the report gives
+each recipe's rejections and rejection rate.
 
 Reproducibility
 ---------------
@@ -308,6 +309,9 @@ class Generator:
             return Candidate(r, j, None, None, None, made)
         scenario, steps = made
         broken = self.frame.violations(scenario.facts)
+        if scenario.as_of is not None:
+            broken += [f"date {scenario.as_of.year}: {p}" for p in
+                       self.frame.regimes.anachronisms(self.frame.inputs, scenario.facts, scenario.as_of.year)]
         if broken:
             return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         literals = fact_literals(self.frame, scenario)
@@ -467,6 +471,18 @@ class Generation:
         return min(counts) / max(counts) if counts else 0.0
 
     @property
+    def per_card(self) -> dict[str, dict[str, int]]:
+        """L8: each card's final verdicts over the items (empty for L7)."""
+        out: dict[str, Counter[str]] = {}
+        for label, count in self.verdicts.items():
+            if " | " not in label and ": " not in label:
+                return {}
+            for part in label.split(" | "):
+                card, _, verdict = part.partition(": ")
+                out.setdefault(card, Counter())[verdict] += count
+        return {card: dict(sorted(c.items())) for card, c in out.items()}
+
+    @property
     def missing(self) -> list[str]:
         """Verdicts the card can give that no item has (L7)."""
         return [v for v in self.possible if v not in self.verdicts]
@@ -477,6 +493,7 @@ class Generation:
             "written": self.written,
             "recipes": [r.to_dict() for r in self.recipes],
             "verdicts": dict(sorted(self.verdicts.items())),
+            "per_card": self.per_card,
             "evenness": round(self.evenness, 4),
             "balance": self.balance,
             "possible": self.possible,
@@ -496,6 +513,8 @@ class Generation:
                 f" (evenness {self.evenness:.2f}{', balanced' if self.balance else ''})"]
         if self.missing:
             text.append(f"never produced: {', '.join(self.missing)}")
+        for card, counts in self.per_card.items():
+            text.append(f"  {card}: " + ", ".join(f"{v} {c}" for v, c in counts.items()))
         text.extend(f"  note: {note}" for note in self.notes)
         for r in self.recipes:
             line = f"  {r.recipe}: {r.items} items (share {r.share}; {r.distinct} distinct in {r.attempts} attempts"

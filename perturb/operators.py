@@ -240,7 +240,9 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     arg:
         Input names separated by ``/``: change exactly these. Default: 1 to
         ``max_inputs`` inputs chosen at random among those the scenario
-        states (all candidates when it states none).
+        states (all candidates when it states none); in an L8 frame, plus
+        one input of each card that none of those is read by, so every
+        investor's outcome can change.
     values:
         Input -> value (engine value or literal such as ``"7x"``) to set
         instead of drawing; each must lie on the input's grid.
@@ -282,7 +284,14 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
         else:
             known = [n for n in candidates if n in facts] or candidates
             k = rng.randint(1, min(max_inputs, len(known)))
-            chosen = ordered_inputs(frame, rng.sample(known, k))
+            picked = rng.sample(known, k)
+            if frame.layer == "L8":
+                # every investor's card gets at least one of its own inputs changed, so every outcome can move
+                for card in frame.card_ids:
+                    own = [n for n in known if any(g.startswith(card + "/") for g in frame.consumers.get(n, ()))]
+                    if own and not set(own) & set(picked):
+                        picked.append(rng.choice(own))
+            chosen = ordered_inputs(frame, picked)
         for name in chosen:
             value = _draw(frame.grids[name], rng, facts.get(name))
             if value is not None:
@@ -342,8 +351,11 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     """Sector substitution: relocate the decision to another industry, with sector-typical metrics.
 
     The sector input (``sector``, ``industry``...) takes the new sector's id
-    or alias; with ``resample`` every stated numeric input with a range in
-    that sector is redrawn on the card's grid inside the sector range. A card
+    or alias; a stated category input the sector's ``profile`` lists (the
+    business model) moves to one of the sector's typical values unless it
+    already has one; with ``resample`` every stated numeric input with a
+    range in that sector is redrawn on the card's grid inside the sector
+    range, so the whole profile (model, margins, multiples) moves together. A card
     without a sector input keeps the sector as context (the question names
     it). The decision structure is unchanged.
 
@@ -376,6 +388,15 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
         value = _sector_value(frame, name, sector)
         if value is not None:
             facts[name] = value
+    profile: dict[str, str] = {}
+    for name, typical in sector.profile.items():
+        spec = frame.inputs.get(name)
+        if spec is None or spec.type != "category" or name not in facts:
+            continue
+        allowed = [v for v in typical if v in (spec.values or ())]
+        if allowed and facts[name] not in allowed:
+            facts[name] = rng.choice(allowed)
+            profile[name] = facts[name]
     resampled: list[str] = []
     kept: list[str] = []
     if resample:
@@ -390,7 +411,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
             facts[name] = grid.value(rng.randrange(grid.count))
             resampled.append(name)
     details = {"sector": sector.id, "sector_name": sector.name, "from": current, "resampled": resampled,
-               "outside_card_range": kept}
+               "profile": profile, "outside_card_range": kept}
     return Step("sector", scenario.with_facts(facts, sector=sector.id), details)
 
 
@@ -457,7 +478,9 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
 
     Only regimes inside every card's vintage are used, unless the frame makes
     FM-6 probes: then only regimes outside some card's vintage, and the item
-    says so.
+    says so. A regime dated before a stated fact could hold (a category value
+    that did not exist yet, a negative rate before such rates were seen:
+    ``since`` in ``frameworks/regimes.yaml``) is never chosen.
 
     Raises
     ------
@@ -491,7 +514,15 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
             what = "outside" if frame.fm6_probe else "inside"
             raise PerturbError(f"no regime of {frame.regimes.file} is {what} the vintage of card "
                                f"{' and '.join(frame.card_ids)} and sets one of its inputs", rule="no-candidate")
-        regime = rng.choice(others)
+        fitting = [r for r in others if not _era_problems(frame, scenario, r)]
+        if not fitting:
+            raise PerturbError("no regime fits the scenario's facts: " + "; ".join(
+                f"{r.id}: {', '.join(_era_problems(frame, scenario, r))}" for r in others[:3]), rule="no-candidate")
+        regime = rng.choice(fitting)
+    problems = _era_problems(frame, scenario, regime)
+    if problems:
+        raise PerturbError(f"regime {regime.id} ({regime.as_of.year}) is too early for the scenario's facts: "
+                           + ", ".join(problems), rule="no-candidate", name=regime.id)
     set_facts, published, skipped = _regime_effect(frame, regime)
     facts = dict(scenario.facts)
     facts.update(set_facts)
@@ -525,6 +556,12 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
         "fm6": frame.anachronisms(regime.as_of),
     }
     return Step("temporal", new, details)
+
+
+def _era_problems(frame: Frame, scenario: PScenario, regime: Regime) -> list[str]:
+    """Facts of ``scenario`` (after ``regime`` sets its own) that could not hold in the regime's year."""
+    set_facts, _, _ = _regime_effect(frame, regime)
+    return frame.regimes.anachronisms(frame.inputs, {**scenario.facts, **set_facts}, regime.as_of.year)
 
 
 def _dated_values(frame: Frame, scenario: PScenario) -> dict[str, Any]:
@@ -671,7 +708,7 @@ FLIP_ANCHORS = 8
 
 
 def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
-    """A neighbour of ``scenario``: 1 to ``ANCHOR_INPUTS`` stated inputs (none of ``keep``) redrawn.
+    """A neighbour of ``scenario``: 1 to ``ANCHOR_INPUTS`` inputs (none of ``keep``) redrawn, one numeric among them.
 
     Candidates are the ranged numeric inputs a gate reads (a new grid value)
     and the bool and category inputs a gate reads (another value); an input
@@ -685,8 +722,13 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     pool = ordered_inputs(frame, pool)
     if not pool:
         return {}, []
+    numeric = [n for n in pool if n in frame.grids]
     for _ in range(ANCHOR_DRAWS):
-        chosen = ordered_inputs(frame, rng.sample(pool, rng.randint(1, min(ANCHOR_INPUTS, len(pool)))))
+        # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
+        first = [rng.choice(numeric)] if numeric else []
+        rest = [n for n in pool if n not in first]
+        extra = rng.randint(1, max(1, min(ANCHOR_INPUTS - len(first), len(rest)))) if rest else 0
+        chosen = ordered_inputs(frame, first + rng.sample(rest, extra))
         moved = dict(facts)
         changed = []
         for name in chosen:
@@ -759,6 +801,8 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
             facts = moved if anchor else scenario.facts
             before = frame.outcomes(facts)
             for name in names:
+                if name in anchor:
+                    continue  # the boundary along a moved input does not depend on where the anchor put it
                 best = find_flip(frame, facts, name, before=before, scan_limit=0)
                 if best is not None:
                     break

@@ -40,7 +40,7 @@ def test_a_failed_streamed_run_leaves_no_file(tmp_path):
     out = tmp_path / "items.jsonl"
     with pytest.raises(Exception) as err:
         write_items(out, job("temporal"), 50)
-    assert "only 8 distinct items" in str(err.value)
+    assert "only 5 distinct items" in str(err.value)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -53,7 +53,7 @@ def test_duplicates_are_dropped_before_their_item_is_built(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(gen, "build_item", counting)
-    result = generate(job("temporal,metric"), 60)  # temporal repeats its 8 regimes many times
+    result = generate(job("temporal,metric"), 60)  # temporal repeats its 5 regimes many times
     temporal = result.recipes[0]
     assert temporal.duplicates > 0
     assert built["items"] == 60, "one item built per item written: no duplicate and no spare was built"
