@@ -28,7 +28,7 @@ from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
-from ipb.perturb.items import ITEM_VERSION, item_schema
+from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
 
 #: Fewer lines than this are verified in this process even with workers.
 POOL_MIN = 1000
@@ -49,10 +49,13 @@ class RecordCheck:
     changed_cards: list[str] = field(default_factory=list)
     #: The card constraints the scenario breaks (also listed in ``problems``), whatever the status.
     constraints: list[str] = field(default_factory=list)
+    #: The item was an older version, read through :func:`ipb.perturb.items.migrate_item`.
+    migrated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"record": self.record, "line": self.line, "id": self.id, "status": self.status,
-                "problems": self.problems, "changed_cards": self.changed_cards, "constraints": self.constraints}
+                "problems": self.problems, "changed_cards": self.changed_cards, "constraints": self.constraints,
+                "migrated": self.migrated}
 
 
 @dataclass
@@ -81,6 +84,11 @@ class Verification:
         return not self.mismatched and not self.errors and not self.violations
 
     @property
+    def migrated(self) -> int:
+        """Items of an older format version, read by migration."""
+        return sum(1 for c in self.checks if c.migrated)
+
+    @property
     def changed_cards(self) -> list[str]:
         return sorted({c for check in self.checks for c in check.changed_cards})
 
@@ -94,6 +102,7 @@ class Verification:
             "constraint_violations": len(self.violations),
             "errors": len(self.errors),
             "changed_cards": self.changed_cards,
+            "migrated": self.migrated,
             "problems": [c.to_dict() for c in self.checks if c.status != "ok"],
         }
 
@@ -197,10 +206,16 @@ class _Checker:
                         for e in sorted(self.validator.iter_errors(item), key=lambda e: list(map(str, e.absolute_path)))]
             if problems:
                 return RecordCheck(record, line_no, ident, "error", problems[:5])
-        elif item.get("version") != ITEM_VERSION:
-            return RecordCheck(record, line_no, ident, "error", [f"item version {item.get('version')!r} is not {ITEM_VERSION}"])
+        if item.get("version") not in READABLE_VERSIONS:
+            return RecordCheck(record, line_no, ident, "error", [
+                f"item version {item.get('version')!r} cannot be read (readable: "
+                f"{', '.join(map(str, READABLE_VERSIONS))}); make the items again with ipb perturb"])
+        migrated = item.get("version") != ITEM_VERSION
         try:
-            return self._compare(record, line_no, ident, item)
+            item = migrate_item(item)
+            check = self._compare(record, line_no, ident, item)
+            check.migrated = migrated
+            return check
         except IpbError as exc:
             return RecordCheck(record, line_no, ident, "error", [exc.message + (f" (did you mean {exc.suggestion!r}?)"
                                                                                  if exc.suggestion else "")])
@@ -246,6 +261,7 @@ class _Checker:
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
                             name=stray[0])
+        problems += condition_problems(item)
         if (problems or broken) and changed:
             (problems or broken).append(f"card {', '.join(changed)} changed since the item was made (content hash differs)")
         status = "mismatch" if problems else "constraint" if broken else "ok"
@@ -275,7 +291,7 @@ def _run_block(task: tuple[str, int, int, int, int]) -> list[RecordCheck]:
         text = handle.read(stop - start).decode("utf-8")
     records = [(first_record + i, first_line + j, t) for i, (j, t) in
                enumerate((j, t) for j, t in enumerate(text.split("\n")) if t.strip())]
-    return [c for c in _CHECKER.run(records) if c.status != "ok" or c.changed_cards]
+    return [c for c in _CHECKER.run(records) if c.status != "ok" or c.changed_cards or c.migrated]
 
 
 def _file_records(path: Path) -> Iterator[tuple[int, int, str]]:
@@ -362,7 +378,7 @@ def verify_items(
         raise LoadError(f"{name} holds no items", file=name, rule="empty")
     workers = max(1, min(workers, os.cpu_count() or 1))
     if workers == 1 or total < POOL_MIN:
-        checks = [c for c in _Checker(cards, schema).run(_file_records(file)) if c.status != "ok" or c.changed_cards]
+        checks = [c for c in _Checker(cards, schema).run(_file_records(file)) if c.status != "ok" or c.changed_cards or c.migrated]
         return Verification(name, total, checks)
     tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
     methods = multiprocessing.get_all_start_methods()

@@ -103,6 +103,8 @@ def verify(
                 f"{len(result.violations)} breaking a card constraint, {len(result.errors)} unreadable")
         if result.changed_cards:
             line += f"; card(s) edited since the items were made: {', '.join(result.changed_cards)}"
+        if result.migrated:
+            line += f"; {result.migrated} item(s) of an older format version read by migration"
         out.print(line, markup=False)
     if not result.ok:
         raise typer.Exit(code=1)
