@@ -33,6 +33,16 @@ not hold at its date (``since`` in ``frameworks/regimes.yaml``); one that
 breaks either is rejected before its item is built, and the report gives
 each recipe's rejections and rejection rate.
 
+Dates
+-----
+A base dated on a real day is a claim about history. When an operator other
+than temporal displacement changes an input that describes the market or
+economy on that day (a regime input, a macro fact, or an input listed in
+``market_state`` of ``frameworks/regimes.yaml``: spreads, sentiment,
+valuation percentiles...), the item is undated: its scenario has no
+``as_of`` and its question no decision date. Temporal displacement always
+dates an item, with the regime's facts.
+
 Reproducibility
 ---------------
 Attempt ``j`` of recipe ``R`` draws from ``random.Random("ipb-perturb/SEED/R/j")``
@@ -59,6 +69,7 @@ import random
 from pathlib import Path
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from dataclasses import replace as dc_replace
 from math import ceil
 from decimal import Decimal
 from typing import Any, Callable, Container, Iterator, NamedTuple, Sequence
@@ -285,7 +296,18 @@ class Generator:
             return exc.message
         if self.frame.derived:
             scenario = scenario.with_facts(self.frame.complete(scenario.facts))
+        if scenario.as_of is not None and scenario.as_of == self.base.as_of and self._market_moved(scenario):
+            scenario = dc_replace(scenario, as_of=None, regime=None, published={})
         return scenario, steps
+
+    def _market_moved(self, scenario: PScenario) -> bool:
+        """True when an input that describes the market at the date differs from the base (see ``undated``)."""
+        dated = self.frame.memo.get("dated_inputs")
+        if dated is None:
+            dated = self.frame.memo["dated_inputs"] = tuple(
+                n for n, spec in self.frame.inputs.items() if self.frame.regimes.describes_the_date(spec))
+        base = self.base.facts
+        return any(scenario.facts.get(n) != base.get(n) for n in dated)
 
     def attempt(self, r: int, j: int, *, seen: Container[int] | None = None, build: bool = True,
                 label: bool = True) -> Candidate:

@@ -163,6 +163,12 @@ class RegimeRegistry:
     value_since: dict[str, int] = field(default_factory=dict)
     #: Macro fact id -> the first calendar year a negative value was seen (``since.negative``).
     negative_since: dict[str, int] = field(default_factory=dict)
+    #: Inputs describing the market or economy at the decision date (``market_state``).
+    market_state: tuple[str, ...] = ()
+
+    def describes_the_date(self, spec: InputSpec) -> bool:
+        """True for a regime input, a macro fact or a ``market_state`` input: its value is history at a date."""
+        return spec.name in self.inputs or spec.name in self.market_state or self.fact_for(spec) is not None
 
     def anachronisms(self, inputs: Mapping[str, InputSpec], facts: Mapping[str, Any], year: int) -> list[str]:
         """Facts that could not hold in ``year``: a category value that did not exist yet, a negative
@@ -390,7 +396,7 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
     errors.raise_if_any()
     return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
                           {str(k): int(v) for k, v in (since.get("values") or {}).items()},
-                          {str(k): int(v) for k, v in negative.items()})
+                          {str(k): int(v) for k, v in negative.items()}, tuple(data.get("market_state") or ()))
 
 
 def _date(text: str, errors: _Errors, path: tuple[Any, ...]) -> dt.date | None:

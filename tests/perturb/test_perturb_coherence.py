@@ -67,3 +67,18 @@ def test_l8_items_move_every_investors_outcome():
         assert changed & {"valuation_percentile", "discounted_growth", "sustainable_growth", "new_buyer_percentile",
                           "sentiment_percentile", "leverage_percentile", "forward_purchase_percentile",
                           "real_policy_rate"}
+
+
+def test_an_item_that_changes_the_market_loses_its_historical_date():
+    card = "marks_market_cycle_positioning"
+    base = str(FIXTURES.parent.parent.parent / "frameworks" / "scenarios" / card / "cold_aggressive_2008.yaml")
+    result = generate(Job((card,), base, 0, parse_recipes("metric")), 20)
+    for line in result.lines:
+        item = json.loads(line)
+        assert "as_of" not in item["scenario"] and not item["question"].startswith("Decision date")
+    # company facts are not history: Buffett's metric items keep their date
+    kept = [json.loads(x) for x in generate(Job((BUFFETT,), str(BUFFETT_BASE), 0, parse_recipes("metric")), 20).lines]
+    assert all(i["scenario"]["as_of"] == "2024-06-30" for i in kept)
+    # temporal displacement dates every item, with the regime's facts
+    moved = [json.loads(x) for x in generate(Job((BUFFETT,), str(BUFFETT_BASE), 0, parse_recipes("temporal")), 5).lines]
+    assert all(i["question"].startswith("Decision date") for i in moved)

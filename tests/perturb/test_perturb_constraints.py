@@ -105,6 +105,8 @@ def _spread_ok(facts: dict) -> bool:
     """Marks' cycle relations written out independently of the engine (percent literals)."""
     spread = Decimal(facts["high_yield_spread"].rstrip("%")) / 100 if "high_yield_spread" in facts else None
     mood, capital = facts.get("investor_psychology"), facts.get("capital_availability")
+    if (mood, capital) in (("panicked", "loose"), ("euphoric", "tight")):
+        return False
     if spread is None:
         return True
     if spread > Decimal("0.08") and (mood in ("euphoric", "optimistic") or capital == "loose"):
