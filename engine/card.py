@@ -52,6 +52,8 @@ __all__ = [
     "InputSpec",
     "Source",
     "Branch",
+    "Constraint",
+    "constraint_errors",
     "Reentry",
     "Threshold",
     "load_card",
@@ -119,6 +121,49 @@ class InputSpec:
     values: tuple[str, ...] | None = None
     range: tuple[Decimal, Decimal] | None = None
     step: Decimal | None = None
+    #: How a question names the input, and a sentence stating it with ``{value}`` (``label:``, ``phrase:``).
+    label: str = ""
+    phrase: str = ""
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A relation between inputs that every scenario of the card must satisfy (``constraints:``).
+
+    Two forms. ``require: EXPR``: ``expr`` is a boolean expression over the
+    card's inputs and constants; a scenario breaks it only when it evaluates
+    to false (an unknown input leaves it unknown, and an unknown constraint
+    holds). ``derive: INPUT`` with ``value: EXPR``: input ``derive`` equals
+    the numeric expression ``expr`` of other inputs (to within
+    ``DERIVE_TOLERANCE``); perturbation computes it from the drawn inputs
+    instead of drawing it (:meth:`value_for`).
+    """
+
+    id: str
+    expr: CompiledExpression
+    description: str = ""
+    derive: str | None = None
+
+    def value_for(self, facts: Mapping[str, Any]) -> Decimal | None:
+        """The derived input's value on ``facts`` (None: not a derive constraint, or an input unknown)."""
+        if self.derive is None:
+            return None
+        value = self.expr(facts)
+        if value is None:
+            return None
+        return value if isinstance(value, Decimal) else Decimal(value.numerator) / Decimal(value.denominator)
+
+    def broken(self, facts: Mapping[str, Any]) -> bool:
+        """True when ``facts`` (engine values) make the relation false."""
+        if self.derive is None:
+            return self.expr(facts) is False
+        have = facts.get(self.derive)
+        want = self.value_for(facts)
+        return have is not None and want is not None and abs(have - want) > DERIVE_TOLERANCE
+
+
+#: A derived input may differ from its expression by this much (rounding in a scenario file).
+DERIVE_TOLERANCE = Decimal("1e-9")
 
 
 @dataclass(frozen=True)
@@ -240,6 +285,8 @@ class Card:
     decisive_default: bool = False
     #: Constants marked ``author_inferred: true``: the card author's numbers, not the investor's.
     author_inferred: frozenset[str] = frozenset()
+    #: Relations between inputs every scenario must satisfy (``constraints:``).
+    constraints: tuple[Constraint, ...] = ()
     file: str = "<string>"
     content_hash: str = ""
     #: Lint warnings (legal but probably unintended), each with file:line:col.
@@ -448,7 +495,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
             except CompileError as exc:
                 col.add(exc, path + ("step",))
         inputs[name] = InputSpec(
-            name, kind, expr_type, spec.get("description", ""), spec.get("unit"), values, rng, step
+            name, kind, expr_type, spec.get("description", ""), spec.get("unit"), values, rng, step,
+            spec.get("label", ""), spec.get("phrase", ""),
         )
 
     constants: dict[str, tuple[Decimal, ExprType]] = {}
@@ -646,6 +694,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
             col.add(exc, ("threshold", "min_weight"))
 
     _lint_source_years(data, col)
+    constraints = _constraints(col, data, inputs, constants)
 
     if col.errors:
         raise ErrorGroup(col.errors)
@@ -669,6 +718,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
         kind=data.get("kind", "practitioner"),
         decisive_default=bool(data.get("decisive_default", False)),
         author_inferred=author_inferred,
+        constraints=constraints,
         warnings=sorted(col.warnings, key=lambda e: (e.line or 0, e.column or 0)),
         file=doc.file,
         content_hash=hashlib.sha256("\n".join(doc.lines).encode("utf-8")).hexdigest(),
@@ -696,6 +746,86 @@ def _lint_source_years(data: dict[str, Any], col: Any) -> None:
                 f"source {source.get('document')!r} ({year}) is dated after the vintage end {end}; mark it "
                 "after_vintage: retrospective, posthumous or secondary, or cite an earlier source",
                 rule="source-year", name=str(source.get("document"))), path + ("year",))
+def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, InputSpec],
+                 constants: Mapping[str, tuple[Decimal, ExprType]]) -> tuple[Constraint, ...]:
+    """Compile ``constraints:``: boolean expressions over inputs and constants only, ids unique."""
+    symbols: dict[str, ExprType] = dict(BUILTINS)
+    symbols.update({n: t for n, (_, t) in constants.items()})
+    symbols.update({n: s.expr_type for n, s in inputs.items()})
+    out: list[Constraint] = []
+    seen: set[str] = set()
+    derived: dict[str, str] = {}
+    for k, raw in enumerate(data.get("constraints") or []):
+        path = ("constraints", k)
+        if raw["id"] in seen:
+            col.add(LoadError(f"duplicate constraint id {raw['id']!r}", rule="duplicate-name", name=raw["id"]),
+                    path + ("id",))
+        seen.add(raw["id"])
+        if ("require" in raw) == ("derive" in raw):
+            col.add(LoadError(f"constraint {raw['id']!r} needs exactly one of 'require' (a relation) or 'derive' "
+                              "with 'value' (an input computed from others)", rule="constraint", name=raw["id"]), path)
+            continue
+        if "require" in raw:
+            expr = col.expression(raw["require"], symbols, path + ("require",), "bool")
+            if expr is not None:
+                out.append(Constraint(raw["id"], expr, raw.get("description", "")))
+            continue
+        target = raw["derive"]
+        spec = inputs.get(target)
+        if spec is None or spec.expr_type.kind != "number":
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, which is not a numeric input",
+                              rule="constraint", name=target, suggestion=did_you_mean(target, list(inputs))),
+                    path + ("derive",))
+            continue
+        if "value" not in raw:
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r} but gives no 'value'", rule="constraint",
+                              name=raw["id"]), path)
+            continue
+        expr = col.expression(raw["value"], symbols, path + ("value",), "number")
+        if expr is None:
+            continue
+        if target in expr.names:
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r} from itself", rule="constraint",
+                              name=target), path + ("value",))
+            continue
+        if target in derived:
+            col.add(LoadError(f"{target!r} is derived twice (constraint {derived[target]!r} derives it too)",
+                              rule="constraint", name=target), path + ("derive",))
+            continue
+        derived[target] = raw["id"]
+        out.append(Constraint(raw["id"], expr, raw.get("description", ""), derive=target))
+    for c in out:
+        if c.derive is not None and c.expr.names & set(derived):
+            col.add(LoadError(f"constraint {c.id!r} derives {c.derive!r} from another derived input "
+                              f"({', '.join(sorted(c.expr.names & set(derived)))}); derive from drawn inputs only",
+                              rule="constraint", name=c.id), ("constraints",))
+    return tuple(out)
+
+
+def constraint_errors(card: Card, facts: Mapping[str, Any], doc: YamlDoc | None = None) -> list[LoadError]:
+    """One error per constraint of ``card`` that ``facts`` (engine values) break.
+
+    With the scenario's ``doc`` each error points at the first fact the
+    constraint reads (file:line:col); rule ``constraint``, name the
+    constraint id.
+    """
+    from ipb.engine.execute import format_value  # execute imports this module
+
+    found: list[LoadError] = []
+    for c in card.constraints:
+        if not c.broken(facts):
+            continue
+        names = sorted(c.expr.names | ({c.derive} if c.derive else set()))
+        shown = ", ".join(f"{n} = {format_value(facts[n], card.inputs[n].type)}" for n in names if n in facts)
+        rule = f"{c.derive} == {c.expr.source}" if c.derive else c.expr.source
+        err = LoadError(f"scenario breaks constraint {c.id!r} of card {card.id} ({rule}): {shown}"
+                        + (f"; {c.description}" if c.description else ""), rule="constraint", name=c.id)
+        if doc is not None:
+            first = next((n for n in names if n in facts), None)
+            line, column = doc.locate(("facts", first)) if first is not None else (1, 1)
+            err.with_location(doc.file, line, column, doc.source_line(line))
+        found.append(err)
+    return found
 
 
 def _all_computed_names(raw_gates: list[dict[str, Any]]) -> dict[str, str]:

@@ -115,13 +115,63 @@ class Frame:
         """The final verdict of every card on ``facts``."""
         return self.outcomes_many([facts])[0]
 
+    @property
+    def derived(self) -> frozenset[str]:
+        """Inputs some card computes from others (``constraints: - derive:``); operators never draw them."""
+        found = self.memo.get("derived")
+        if found is None:
+            found = self.memo["derived"] = frozenset(k.derive for c in self.cards for k in c.card.constraints
+                                                     if k.derive is not None)
+        return found  # type: ignore[no-any-return]
+
+    def complete(self, facts: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``facts`` with every derived input recomputed from the others (unchanged when none is derived).
+
+        A derived input whose sources are not all known is left out (it
+        cannot be computed, so it is not stated).
+        """
+        if not self.derived:
+            return facts
+        out = dict(facts)
+        for c in self.cards:
+            for k in c.card.constraints:
+                if k.derive is not None:
+                    value = k.value_for(out)
+                    if value is None:
+                        out.pop(k.derive, None)
+                    else:
+                        out[k.derive] = value
+        return out
+
     def outcomes_many(self, many: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
-        """Final verdicts of every card for many fact sets (the engine's batch mode)."""
+        """Final verdicts of every card for many fact sets (the engine's batch mode; derived inputs recomputed)."""
+        if self.derived:
+            many = [self.complete(f) for f in many]
         per_card = [
             [r.outcome for r in execute_many(c, [self.facts_for(i, f) for f in many])]
             for i, c in enumerate(self.cards)
         ]
         return list(zip(*per_card))
+
+    def violations(self, facts: Mapping[str, Any]) -> list[str]:
+        """``card_id/constraint_id`` of every card constraint that ``facts`` break (empty: all hold).
+
+        A constraint reading an unknown fact holds (Kleene: it cannot be
+        shown false). Derived inputs are recomputed first; one that falls
+        outside its input's declared range breaks its constraint too.
+        """
+        out: list[str] = []
+        facts = self.complete(facts)
+        for i, c in enumerate(self.cards):
+            if c.card.constraints:
+                mine = self.facts_for(i, facts)
+                out.extend(f"{c.card.id}/{k.id}" for k in c.card.constraints if k.broken(mine))
+                for k in c.card.constraints:
+                    rng = c.card.inputs[k.derive].range if k.derive is not None else None
+                    value = mine.get(k.derive) if k.derive is not None else None
+                    if rng is not None and value is not None and not rng[0] <= value <= rng[1]:
+                        out.append(f"{c.card.id}/{k.id} (derived {k.derive} outside its range)")
+        return out
 
     def profile(self, facts: Mapping[str, Any]) -> tuple[str, ...]:
         """Every gate's verdict, a gate the chain skipped evaluated as if reached (diagnostic mode).
@@ -129,6 +179,7 @@ class Frame:
         Entries are ordered card by card, gate by gate, matching :meth:`gate_keys`.
         """
         out: list[str] = []
+        facts = self.complete(facts)
         for i, c in enumerate(self.cards):
             trace = execute(c, self.facts_for(i, facts), diagnostic=True)
             for r in trace.gates:
@@ -283,7 +334,13 @@ def base_from_facts(frame: Frame, facts: Mapping[str, Any], *, as_of: dt.date | 
 
 
 def check_base(frame: Frame, base: PScenario, where: str) -> None:
-    """Refuse a base dated outside a card's vintage unless the frame makes FM-6 probes."""
+    """Refuse a base that states a fact its date rules out, or is dated outside a card's vintage
+    unless the frame makes FM-6 probes."""
+    if base.as_of is not None:
+        stale = frame.regimes.anachronisms(frame.inputs, base.facts, base.as_of.year)
+        if stale:
+            raise PerturbError(f"the base scenario states facts that could not hold on {base.as_of.isoformat()}: "
+                               + ", ".join(stale) + f" (since in {frame.regimes.file})", file=where, rule="anachronism")
     problems = frame.anachronisms(base.as_of)
     if problems and not frame.fm6_probe:
         raise PerturbError(

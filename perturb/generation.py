@@ -10,13 +10,38 @@ argument after ``:``::
     sector:industrial_automation+metric   one recipe: relocate, then new metrics
     flip:ev_to_arr                    the nearest flip along one input
 
-Items are shared as evenly as possible among the recipes. A recipe whose
+Without ``--ops`` a card gets :data:`DEFAULT_OPERATORS`, each as its own
+recipe, less those that cannot apply to it (no sector input or sector
+metric, no regime gate...): :func:`default_recipes` says which were skipped
+and why, and the run's report repeats it. ``--mix metric=0.4,flip=0.2,...``
+asks for proportions instead of even shares (:func:`parse_mix`).
+
+Items are shared as evenly as possible among the recipes (or in the
+proportions of ``--mix``, largest remainders first). A recipe whose
 space of distinct scenarios runs out (a fixed base has one smallest verdict
 flip; there are only so many regimes) hands its remaining share to the
 others, and the report says so; when all of them together cannot make N
 distinct items, :func:`generate` raises a ``shortfall`` error rather than
 writing a short file (unless the caller allows a short file, and then the
 report says how short it is).
+
+Constraints
+-----------
+Every candidate scenario must satisfy the ``constraints:`` of every card
+(:meth:`ipb.perturb.frame.Frame.violations`) and state no fact that could
+not hold at its date (``since`` in ``frameworks/regimes.yaml``); one that
+breaks either is rejected before its item is built, and the report gives
+each recipe's rejections and rejection rate.
+
+Dates
+-----
+A base dated on a real day is a claim about history. When an operator other
+than temporal displacement changes an input that describes the market or
+economy on that day (a regime input, a macro fact, or an input listed in
+``market_state`` of ``frameworks/regimes.yaml``: spreads, sentiment,
+valuation percentiles...), the item is undated: its scenario has no
+``as_of`` and its question no decision date. Temporal displacement always
+dates an item, with the regime's facts.
 
 Reproducibility
 ---------------
@@ -42,24 +67,37 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+from pathlib import Path
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from dataclasses import replace as dc_replace
 from math import ceil
-from typing import Any, Iterator, NamedTuple, Sequence
+from decimal import Decimal
+from typing import Any, Callable, Container, Iterator, NamedTuple, Sequence
 
+from ipb._files import write_lines_atomic
 from ipb.errors import IpbError, PerturbError
 from ipb.perturb.frame import Frame, PScenario, build_frame, card_outcomes, digest, fact_literals, load_base, scenario_key
 from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.operators import Step, get_operator
 
-__all__ = ["Recipe", "parse_recipes", "Job", "Generator", "Generation", "RecipeReport", "generate",
-           "possible_outcomes"]
+__all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
+           "Generation", "GenerationRun", "RecipeReport", "Diversity", "generate", "write_items", "possible_outcomes"]
+
+#: The operators a card gets when no ``--ops`` is given (each its own recipe), in this order.
+DEFAULT_OPERATORS = ("metric", "sector", "temporal", "flip", "isolate")
 
 #: A recipe counts as exhausted after this many consecutive attempts without a new
 #: distinct scenario, or as many as it has found, whichever is more.
 MISS_LIMIT = 32
 #: Error rules that no other attempt can fix: the operator or its argument is wrong for these cards.
 FATAL = frozenset({"not-applicable", "operator-arg", "range", "sector", "regime"})
+#: Candidate errors that start with this are constraint rejections.
+CONSTRAINT_PREFIX = "breaks constraint "
+#: Candidate errors that start with this changed too few facts.
+MIN_CHANGED_PREFIX = "only "
+#: The nearest-neighbour summary looks at the first this many items of a run.
+NEIGHBOUR_SAMPLE = 500
 #: Fewer attempts than this in one round are made in this process even with workers (start-up costs more).
 POOL_MIN = 512
 #: With balance, each recipe's pool grows to this many times its share,
@@ -107,26 +145,113 @@ def parse_recipes(spec: str | Sequence[str]) -> tuple[Recipe, ...]:
     return tuple(recipes)
 
 
+def parse_mix(spec: str) -> tuple[tuple[Recipe, ...], tuple[float, ...]]:
+    """Parse ``--mix``: ``RECIPE=WEIGHT`` pairs separated by commas; weights are normalised.
+
+    >>> recipes, weights = parse_mix("metric=0.4,flip=0.2,sector+metric=0.4")
+    >>> [r.text for r in recipes], weights
+    (['metric', 'flip', 'sector+metric'], (0.4, 0.2, 0.4))
+
+    Raises
+    ------
+    PerturbError
+        Rule ``mix``: a pair without ``=``, a weight that is not a
+        non-negative number, all weights zero, or a recipe named twice; rule
+        ``operator``: an unknown operator.
+    """
+    recipes: list[Recipe] = []
+    weights: list[float] = []
+    for part in spec.split(","):
+        text, sep, raw = part.strip().rpartition("=")
+        if not sep or not text.strip():
+            raise PerturbError(f"--mix expects RECIPE=WEIGHT pairs separated by commas, got {part.strip()!r}",
+                               rule="mix", name=part.strip())
+        try:
+            weight = float(raw)
+        except ValueError:
+            weight = -1.0
+        if not weight >= 0 or weight == float("inf"):
+            raise PerturbError(f"--mix weight of {text.strip()!r} must be a non-negative number, not {raw!r}",
+                               rule="mix", name=text.strip())
+        (recipe,) = parse_recipes(text.strip())
+        if recipe.text in [r.text for r in recipes]:
+            raise PerturbError(f"--mix names recipe {recipe.text!r} twice", rule="mix", name=recipe.text)
+        recipes.append(recipe)
+        weights.append(weight)
+    total = sum(weights)
+    if total <= 0:
+        raise PerturbError("--mix weights add up to 0", rule="mix")
+    return tuple(recipes), tuple(round(w / total, 12) for w in weights)
+
+
+def default_recipes(frame: Frame) -> tuple[tuple[Recipe, ...], list[str]]:
+    """The default recipes for the frame's cards and a note for each operator skipped.
+
+    Each of :data:`DEFAULT_OPERATORS` that can apply to the cards is one
+    recipe; each that cannot is left out with a note saying why.
+
+    Raises
+    ------
+    PerturbError
+        Rule ``not-applicable``: no default operator applies at all.
+    """
+    recipes: list[Recipe] = []
+    notes: list[str] = []
+    for name in DEFAULT_OPERATORS:
+        why = get_operator(name).applies(frame)
+        if why is None:
+            recipes.append(Recipe(name, ((name, None),)))
+        else:
+            notes.append(f"skipped {name}: {why}")
+    if not recipes:
+        raise PerturbError("no perturbation operator applies to card " + " and ".join(frame.card_ids) + ": "
+                           + "; ".join(notes), rule="not-applicable")
+    return tuple(recipes), notes
+
+
 @dataclass(frozen=True)
 class Job:
-    """What a generation run is made from: everything a worker process needs to rebuild it."""
+    """What a generation run is made from: everything a worker process needs to rebuild it.
+
+    ``recipes`` empty means the defaults for the cards (:func:`default_recipes`);
+    ``weights`` (one per recipe, adding up to 1) asks for proportions instead
+    of even shares.
+    """
 
     cards: tuple[str, ...]
     base: str
     seed: int
-    recipes: tuple[Recipe, ...]
+    recipes: tuple[Recipe, ...] = ()
     fm6_probe: bool = False
+    weights: tuple[float, ...] | None = None
+    #: An item must differ from the base in at least this many facts (``--min-changed``).
+    min_changed: int = 1
 
 
 class Candidate(NamedTuple):
-    """One attempt's result: the digest of its scenario key, its verdict label and its JSONL line; or an error."""
+    """One attempt's result: a key of its scenario, its verdict label and its JSONL line; or an error.
+
+    ``key`` is the first 64 bits of the SHA-256 of the scenario key (None
+    when the attempt failed); ``line`` is None for a failed attempt, for a
+    duplicate detected before its item was built, and in the first pass of
+    a balanced run (the chosen items are built afterwards); ``changed`` is
+    how many facts differ from the base; ``point`` places the scenario for
+    the nearest-neighbour summary (:func:`_distance`).
+    """
 
     recipe: int
     attempt: int
-    key: str | None
+    key: int | None
     label: str | None
     line: str | None
     error: str | None
+    changed: int = 0
+    point: tuple[Any, ...] = ()
+
+
+def key_int(key: str) -> int:
+    """The first 64 bits of the SHA-256 of a scenario key (the run's duplicate detection)."""
+    return int(digest(key)[:16], 16)
 
 
 class Generator:
@@ -138,6 +263,16 @@ class Generator:
         self.base = base if base is not None else load_base(job.base, self.frame)
         self.base_key = scenario_key(self.frame, self.base)
         self.base_digest = digest(self.base_key)
+        #: Keys this process has already built an item for (a later attempt with one is a duplicate).
+        self.built: set[int] = {key_int(self.base_key)}
+
+    def resolve(self) -> list[str]:
+        """Fill in the default recipes when the job names none; the notes on operators skipped."""
+        if self.job.recipes:
+            return []
+        recipes, notes = default_recipes(self.frame)
+        self.job = replace(self.job, recipes=recipes, weights=None)
+        return notes
 
     def check(self) -> None:
         """Raise ``not-applicable`` now if some operator of some recipe cannot apply to the cards."""
@@ -145,51 +280,156 @@ class Generator:
             for name, _ in recipe.steps:
                 get_operator(name).check(self.frame)
 
-    def attempt(self, r: int, j: int) -> Candidate:
-        """Attempt ``j`` of recipe ``r``: apply its operators to the base and build the item."""
+    def scenario(self, r: int, j: int) -> tuple[PScenario, list[Step]] | str:
+        """Attempt ``j`` of recipe ``r``'s scenario and steps, or why it failed (derived inputs computed)."""
         recipe = self.job.recipes[r]
         rng = random.Random(f"ipb-perturb/{self.job.seed}/{recipe.text}/{j}")
         scenario = self.base
         steps: list[Step] = []
         try:
             for name, arg in recipe.steps:
-                step = get_operator(name)(self.frame, scenario, rng, arg)
+                step = get_operator(name)(self.frame, scenario, rng, arg, attempt=j)
                 steps.append(step)
                 scenario = step.scenario
         except IpbError as exc:
             if exc.rule in FATAL:
                 raise
-            return Candidate(r, j, None, None, None, exc.message)
+            return exc.message
+        if self.frame.derived:
+            scenario = scenario.with_facts(self.frame.complete(scenario.facts))
+        if scenario.as_of is not None and scenario.as_of == self.base.as_of and self._market_moved(scenario):
+            scenario = dc_replace(scenario, as_of=None, regime=None, published={})
+        return scenario, steps
+
+    def _market_moved(self, scenario: PScenario) -> bool:
+        """True when an input that describes the market at the date differs from the base (see ``undated``)."""
+        dated = self.frame.memo.get("dated_inputs")
+        if dated is None:
+            dated = self.frame.memo["dated_inputs"] = tuple(
+                n for n, spec in self.frame.inputs.items() if self.frame.regimes.describes_the_date(spec))
+        base = self.base.facts
+        return any(scenario.facts.get(n) != base.get(n) for n in dated)
+
+    def attempt(self, r: int, j: int, *, seen: Container[int] | None = None, build: bool = True,
+                label: bool = True) -> Candidate:
+        """Attempt ``j`` of recipe ``r``: apply its operators to the base and build the item.
+
+        Parameters
+        ----------
+        seen:
+            Keys already taken: a candidate with one is returned as a
+            duplicate without building its item (so is one whose key this
+            process built before).
+        build:
+            False: give the verdict label from the cards' final verdicts and
+            no line (the first pass of a balanced run).
+        label:
+            With ``build`` False, False: no label either (a new scenario the
+            run no longer needs).
+        """
+        made = self.scenario(r, j)
+        if isinstance(made, str):
+            return Candidate(r, j, None, None, None, made)
+        scenario, steps = made
+        broken = self.frame.violations(scenario.facts)
+        if scenario.as_of is not None:
+            broken += [f"date {scenario.as_of.year}: {p}" for p in
+                       self.frame.regimes.anachronisms(self.frame.inputs, scenario.facts, scenario.as_of.year)]
+        if broken:
+            return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         literals = fact_literals(self.frame, scenario)
         key = scenario_key(self.frame, scenario, literals)
+        k = key_int(key)
         if key == self.base_key:
             return Candidate(r, j, None, None, None, "the perturbed scenario equals the base")
+        changed = sum(1 for name in self.frame.inputs if scenario.facts.get(name) != self.base.facts.get(name))
+        changed += (scenario.as_of != self.base.as_of) + (scenario.sector != self.base.sector)
+        if changed < self.job.min_changed:
+            return Candidate(r, j, None, None, None, f"{MIN_CHANGED_PREFIX}{changed} fact(s) differ from the base, "
+                                                     f"fewer than --min-changed {self.job.min_changed}")
+        point = _point(self.frame, scenario)
+        if k in self.built or (seen is not None and k in seen):
+            return Candidate(r, j, k, None, None, None, changed, point)
+        if not build and not label:
+            return Candidate(r, j, k, None, None, None, changed, point)
+        self.built.add(k)
+        if not build:
+            outcomes = self.frame.outcomes(scenario.facts)
+            verdicts = outcomes[0] if self.frame.layer == "L7" else " | ".join(
+                f"{c}: {v}" for c, v in zip(self.frame.card_ids, outcomes))
+            return Candidate(r, j, k, verdicts, None, None, changed, point)
+        recipe = self.job.recipes[r]
         item = build_item(self.frame, self.base, scenario, steps, recipe=recipe.text,
                           args=[a for _, a in recipe.steps], seed=self.job.seed, attempt=j, key=key,
                           literals=literals, base_digest=self.base_digest)
         if self.frame.layer == "L7":
-            label = str(item["investment_verdict"])
+            verdicts = str(item["investment_verdict"])
         else:
-            label = " | ".join(f"{g['card']}: {g['investment_verdict']}" for g in item["golds"])
-        return Candidate(r, j, digest(key), label, dumps_item(item), None)
+            verdicts = " | ".join(f"{g['card']}: {g['investment_verdict']}" for g in item["golds"])
+        return Candidate(r, j, k, verdicts, dumps_item(item), None, changed, point)
 
-    def run(self, tasks: Sequence[tuple[int, int, int]]) -> list[Candidate]:
-        return [self.attempt(r, j) for r, start, stop in tasks for j in range(start, stop)]
+    def line(self, r: int, j: int) -> str:
+        """The item line of attempt ``j`` of recipe ``r`` (rebuilt: the same as when it was first made)."""
+        made = self.scenario(r, j)
+        assert not isinstance(made, str), made
+        scenario, steps = made
+        recipe = self.job.recipes[r]
+        item = build_item(self.frame, self.base, scenario, steps, recipe=recipe.text,
+                          args=[a for _, a in recipe.steps], seed=self.job.seed, attempt=j,
+                          base_digest=self.base_digest)
+        return dumps_item(item)
+
+    def run(self, tasks: Sequence[tuple[int, int, int]], *, seen: Container[int] | None = None,
+            build: bool = True) -> Iterator[Candidate]:
+        for r, start, stop in tasks:
+            for j in range(start, stop):
+                yield self.attempt(r, j, seen=seen, build=build)
+
+
+def _point(frame: Frame, scenario: PScenario) -> tuple[Any, ...]:
+    """Each input's value placed for :func:`_distance`: a grid input as its position in [0, 1], others as is;
+    then the decision date, sector and regime context."""
+    out: list[Any] = []
+    for name in frame.inputs:
+        value = scenario.facts.get(name)
+        grid = frame.grids.get(name)
+        if value is not None and grid is not None and isinstance(value, Decimal) and grid.hi > grid.lo:
+            out.append(float((value - grid.lo) / (grid.hi - grid.lo)))
+        else:
+            out.append(value if value is None or isinstance(value, (bool, str)) else str(value))
+    out += [scenario.as_of.isoformat() if scenario.as_of else None, scenario.sector, scenario.regime]
+    return tuple(out)
+
+
+def _distance(a: Sequence[Any], b: Sequence[Any]) -> float:
+    """Distance between two scenarios: per input, 1 when a category, bool or date differs or only one states it,
+    the share of the declared range between two numeric values otherwise; summed over inputs."""
+    total = 0.0
+    for x, y in zip(a, b):
+        if x == y:
+            continue
+        if isinstance(x, float) and isinstance(y, float):
+            total += min(1.0, abs(x - y))
+        else:
+            total += 1.0
+    return total
 
 
 # --------------------------------------------------------------------------- worker processes
 
 _WORKER: Generator | None = None
+_BUILD = True
 
 
-def _init_worker(job: Job) -> None:
-    global _WORKER
+def _init_worker(job: Job, build: bool) -> None:
+    global _WORKER, _BUILD
     _WORKER = Generator(job)
+    _BUILD = build
 
 
 def _run_task(task: tuple[int, int, int]) -> list[Candidate]:
     assert _WORKER is not None
-    return _WORKER.run([task])
+    return list(_WORKER.run([task], build=_BUILD))
 
 
 # --------------------------------------------------------------------------- the run
@@ -206,11 +446,24 @@ class RecipeReport:
     distinct: int = 0
     exhausted: bool = False
     errors: Counter[str] = field(default_factory=Counter)
+    #: Candidates rejected because they broke a card constraint.
+    rejected: int = 0
+    #: Candidates whose scenario an earlier candidate had (detected before the item was built, where possible).
+    duplicates: int = 0
+    #: Candidates that changed fewer facts than ``--min-changed``.
+    too_close: int = 0
+
+    @property
+    def rejection_rate(self) -> float:
+        """Constraint rejections over attempts (0.0 with no attempt)."""
+        return self.rejected / self.attempts if self.attempts else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {"recipe": self.recipe, "share": self.share, "items": self.items, "attempts": self.attempts,
                 "distinct": self.distinct, "exhausted": self.exhausted,
-                "errors": dict(self.errors.most_common(3))}
+                "errors": dict(self.errors.most_common(3)), "constraint_rejections": self.rejected,
+                "rejection_rate": round(self.rejection_rate, 4), "duplicates": self.duplicates,
+                "too_close": self.too_close}
 
 
 @dataclass
@@ -224,6 +477,15 @@ class Generation:
     balance: bool
     possible: list[str]
     shortfall: str | None = None
+    #: Operators left out of the default recipes, and why.
+    notes: list[str] = field(default_factory=list)
+    #: Items made (equals ``len(lines)`` unless the lines were streamed to a file).
+    written: int = -1
+    diversity: "Diversity | None" = None
+
+    def __post_init__(self) -> None:
+        if self.written < 0:
+            self.written = len(self.lines)
 
     @property
     def evenness(self) -> float:
@@ -236,6 +498,18 @@ class Generation:
         return min(counts) / max(counts) if counts and max(counts) else 0.0
 
     @property
+    def per_card(self) -> dict[str, dict[str, int]]:
+        """L8: each card's final verdicts over the items (empty for L7)."""
+        out: dict[str, Counter[str]] = {}
+        for label, count in self.verdicts.items():
+            if " | " not in label and ": " not in label:
+                return {}
+            for part in label.split(" | "):
+                card, _, verdict = part.partition(": ")
+                out.setdefault(card, Counter())[verdict] += count
+        return {card: dict(sorted(c.items())) for card, c in out.items()}
+
+    @property
     def missing(self) -> list[str]:
         """Verdicts the card can give that no item has (L7)."""
         return [v for v in self.possible if v not in self.verdicts]
@@ -243,27 +517,42 @@ class Generation:
     def to_dict(self) -> dict[str, Any]:
         return {
             "requested": self.requested,
-            "written": len(self.lines),
+            "written": self.written,
             "recipes": [r.to_dict() for r in self.recipes],
             "verdicts": dict(sorted(self.verdicts.items())),
+            "per_card": self.per_card,
             "evenness": round(self.evenness, 4),
             "balance": self.balance,
             "possible": self.possible,
             "missing": self.missing,
             "shortfall": self.shortfall,
+            "notes": self.notes,
+            "constraint_rejections": sum(r.rejected for r in self.recipes),
+            "attempts": sum(r.attempts for r in self.recipes),
+            "duplicates": sum(r.duplicates for r in self.recipes),
+            "diversity": self.diversity.to_dict() if self.diversity is not None else None,
         }
 
     def summary(self) -> str:
         """A few lines for people: counts per verdict and recipe, evenness, shortfall."""
         verdicts = ", ".join(f"{v} {c}" for v, c in sorted(self.verdicts.items()))
-        text = [f"{len(self.lines)} of {self.requested} items; verdicts: {verdicts or 'none'}"
+        text = [f"{self.written} of {self.requested} items; verdicts: {verdicts or 'none'}"
                 f" (evenness {self.evenness:.2f}{', balanced' if self.balance else ''})"]
         if self.missing:
             text.append(f"never produced: {', '.join(self.missing)}")
+        for card, counts in self.per_card.items():
+            text.append(f"  {card}: " + ", ".join(f"{v} {c}" for v, c in counts.items()))
+        text.extend(f"  note: {note}" for note in self.notes)
         for r in self.recipes:
             line = f"  {r.recipe}: {r.items} items (share {r.share}; {r.distinct} distinct in {r.attempts} attempts"
             if r.exhausted:
                 line += "; exhausted"
+            if r.rejected:
+                line += f"; {r.rejected} broke a constraint ({r.rejection_rate:.1%} of attempts)"
+            if r.duplicates:
+                line += f"; {r.duplicates} duplicate(s) dropped"
+            if r.too_close:
+                line += f"; {r.too_close} too close to the base"
             line += ")"
             if r.items < r.share:
                 line += f": {r.share - r.items} fewer than its share, made up by the other recipes" \
@@ -271,9 +560,91 @@ class Generation:
             if r.errors and r.distinct == 0:
                 line += f"; {r.errors.most_common(1)[0][0]}"
             text.append(line)
+        if self.diversity is not None and self.diversity.items:
+            text.append("  " + self.diversity.summary())
         if self.shortfall:
             text.append(f"SHORTFALL: {self.shortfall}")
         return "\n".join(text)
+
+
+@dataclass
+class Diversity:
+    """How the items differ from the base and from each other (issue 18, part 4).
+
+    ``changed`` counts items by how many facts differ from the base (every
+    item; a new decision date counts as one, a new sector context as one); the distances (:func:`_distance`: 1 per category, bool or
+    undisclosed fact that differs, the share of the declared range per
+    numeric fact) are over the first ``NEIGHBOUR_SAMPLE`` items: each one's
+    distance to its nearest other item and to the base.
+    """
+
+    changed: Counter[int] = field(default_factory=Counter)
+    sample: list[tuple[Any, ...]] = field(default_factory=list)
+    base: tuple[Any, ...] = ()
+    numeric: tuple[bool, ...] = ()
+
+    @property
+    def items(self) -> int:
+        return sum(self.changed.values())
+
+    def add(self, cand: Candidate) -> None:
+        self.changed[cand.changed] += 1
+        if len(self.sample) < NEIGHBOUR_SAMPLE:
+            self.sample.append(cand.point)
+
+    def distances(self) -> tuple[list[float], list[float]]:
+        """(nearest-neighbour distance of each sampled item, its distance to the base)."""
+        if not self.sample:
+            return [], []
+        import numpy as np
+
+        m = len(self.sample)
+        nn = np.zeros((m, m))
+        to_base = np.zeros(m)
+        for col, numeric in enumerate(self.numeric):
+            values = [p[col] for p in self.sample]
+            base = self.base[col]
+            if numeric:
+                x = np.array([v if isinstance(v, float) else np.nan for v in values])
+                b = base if isinstance(base, float) else np.nan
+                d = np.minimum(1.0, np.abs(x[:, None] - x[None, :]))
+                both_missing = np.isnan(x)[:, None] & np.isnan(x)[None, :]
+                nn += np.where(both_missing, 0.0, np.nan_to_num(d, nan=1.0))
+                db = np.minimum(1.0, np.abs(x - b))
+                to_base += np.where(np.isnan(x) & np.isnan(b), 0.0, np.nan_to_num(db, nan=1.0))
+            else:
+                codes: dict[Any, int] = {}
+                c = np.array([codes.setdefault(v, len(codes)) for v in values])
+                nn += c[:, None] != c[None, :]
+                to_base += np.array([v != base for v in values], dtype=float)
+        if m > 1:
+            np.fill_diagonal(nn, np.inf)
+            near = nn.min(axis=1).tolist()
+        else:
+            near = []
+        return [round(v, 4) for v in near], [round(v, 4) for v in to_base.tolist()]
+
+    def to_dict(self) -> dict[str, Any]:
+        near, base = self.distances()
+
+        def stats(xs: list[float]) -> dict[str, Any] | None:
+            if not xs:
+                return None
+            ys = sorted(xs)
+            return {"min": ys[0], "median": ys[len(ys) // 2], "max": ys[-1], "mean": round(sum(ys) / len(ys), 4)}
+
+        return {"facts_changed": {str(k): v for k, v in sorted(self.changed.items())}, "sample": len(self.sample),
+                "nearest_neighbour": stats(near), "from_base": stats(base)}
+
+    def summary(self) -> str:
+        doc = self.to_dict()
+        changed = ", ".join(f"{k}: {v}" for k, v in doc["facts_changed"].items())
+        text = f"facts changed from the base (facts: items): {changed}"
+        if doc["nearest_neighbour"]:
+            nn = doc["nearest_neighbour"]
+            text += (f"; nearest-neighbour distance over the first {doc['sample']} items: min {nn['min']}, "
+                     f"median {nn['median']}")
+        return text
 
 
 def possible_outcomes(frame: Frame) -> list[str]:
@@ -285,6 +656,20 @@ def _shares(n: int, k: int) -> list[int]:
     return [n // k + (1 if i < n % k else 0) for i in range(k)]
 
 
+def _weighted_shares(n: int, weights: Sequence[float]) -> list[int]:
+    """``n`` split in proportion to ``weights``, largest remainders first (ties: earlier recipe).
+
+    >>> _weighted_shares(10, [0.4, 0.2, 0.4]), _weighted_shares(7, [0.5, 0.5])
+    ([4, 2, 4], [4, 3])
+    """
+    raw = [n * w for w in weights]
+    shares = [int(x) for x in raw]
+    order = sorted(range(len(raw)), key=lambda i: (-(raw[i] - shares[i]), i))
+    for i in order[: n - sum(shares)]:
+        shares[i] += 1
+    return shares
+
+
 def generate(
     job: Job,
     n: int,
@@ -294,7 +679,7 @@ def generate(
     allow_short: bool = False,
     generator: Generator | None = None,
 ) -> Generation:
-    """Make ``n`` distinct items for ``job``.
+    """Make ``n`` distinct items for ``job``, held in memory (:func:`write_items` streams them to a file).
 
     Parameters
     ----------
@@ -320,85 +705,216 @@ def generate(
     LoadError, ErrorGroup
         An unknown card or a bad base scenario.
     """
-    if n < 1:
-        raise PerturbError(f"--n must be at least 1, not {n}", rule="count")
-    gen = generator if generator is not None else Generator(job)
-    gen.check()
-    k = len(job.recipes)
-    shares = _shares(n, k)
-    reports = [RecipeReport(r.text, s) for r, s in zip(job.recipes, shares)]
-    pools: list[list[Candidate]] = [[] for _ in range(k)]
-    targets = [s * BALANCE_POOL if balance else s for s in shares]
-    next_attempt = [0] * k
-    misses = [0] * k
-    cap = [max(20 * n, 5 * MISS_LIMIT) for _ in targets]  # attempts per recipe, at most
-    seen: set[str] = {digest(gen.base_key)}
-    workers = max(1, min(workers, os.cpu_count() or 1))
-    pool = _Pool(job, gen, workers)
-    try:
+    run = GenerationRun(job, n, balance=balance, workers=workers, allow_short=allow_short, generator=generator)
+    lines = list(run.lines())
+    result = run.result
+    assert result is not None
+    result.lines = lines
+    return result
+
+
+def write_items(
+    path: str | Path,
+    job: Job,
+    n: int,
+    *,
+    balance: bool = False,
+    workers: int = 1,
+    allow_short: bool = False,
+    generator: Generator | None = None,
+) -> Generation:
+    """Make ``n`` items for ``job`` and write them to ``path`` as they are made, atomically.
+
+    Memory stays flat in ``n`` (without ``balance``): each line is written
+    when it is chosen and only a 64-bit key per distinct scenario is kept.
+    On any error, a shortfall included, no file is left and an old one is
+    untouched. The returned report has empty ``lines``. Parameters and
+    errors as :func:`generate`, plus ``OSError`` when ``path`` cannot be
+    written.
+    """
+    run = GenerationRun(job, n, balance=balance, workers=workers, allow_short=allow_short, generator=generator)
+    write_lines_atomic(path, run.lines())
+    assert run.result is not None
+    return run.result
+
+
+class GenerationRun:
+    """One generation run; :meth:`lines` yields the items as they are chosen, then ``result`` holds the report.
+
+    Without balance the lines come in the order they are accepted: rounds of
+    attempts, each round recipe by recipe in attempt order, so the order and
+    the bytes do not depend on ``workers``. With balance a first pass draws
+    the pool (labels only, no item built), the choice is made, and the
+    chosen items are built in order of their rank within their recipe.
+    """
+
+    def __init__(self, job: Job, n: int, *, balance: bool = False, workers: int = 1, allow_short: bool = False,
+                 generator: Generator | None = None) -> None:
+        if n < 1:
+            raise PerturbError(f"--n must be at least 1, not {n}", rule="count")
+        if job.min_changed < 1:
+            raise PerturbError(f"--min-changed must be at least 1, not {job.min_changed}", rule="count")
+        self.gen = generator if generator is not None else Generator(job)
+        self.notes = self.gen.resolve()
+        self.job = self.gen.job
+        self.gen.check()
+        if self.job.weights is not None and len(self.job.weights) != len(self.job.recipes):
+            raise PerturbError(f"{len(self.job.weights)} weights for {len(self.job.recipes)} recipes", rule="mix")
+        self.n = n
+        self.balance = balance
+        self.workers = max(1, min(workers, os.cpu_count() or 1))
+        self.allow_short = allow_short
+        self.result: Generation | None = None
+
+    def lines(self) -> Iterator[str]:
+        job, gen, n = self.job, self.gen, self.n
+        k = len(job.recipes)
+        shares = _shares(n, k) if job.weights is None else _weighted_shares(n, job.weights)
+        reports = [RecipeReport(r.text, s) for r, s in zip(job.recipes, shares)]
+        frame = gen.frame
+        diversity = Diversity(base=_point(frame, gen.base),
+                              numeric=tuple(name in frame.grids for name in frame.inputs) + (False,) * 3)
+        verdicts: Counter[str] = Counter()
+        pool = _Pool(job, gen, self.workers, build=not self.balance)
+        try:
+            if self.balance:
+                chosen = self._balanced_pool(reports, shares, pool)
+                for rep in reports:
+                    rep.items = 0
+                for cand, line in zip(chosen, pool.lines([(c.recipe, c.attempt) for c in chosen])):
+                    reports[cand.recipe].items += 1
+                    verdicts[cand.label or ""] += 1
+                    diversity.add(cand)
+                    yield line
+            else:
+                yield from self._stream(reports, shares, pool, verdicts, diversity)
+        finally:
+            pool.close()
+        written = sum(r.items for r in reports)
+        result = Generation([], n, reports, dict(verdicts), self.balance, possible_outcomes(frame), notes=self.notes,
+                            written=written, diversity=diversity)
+        if written < n:
+            why = "; ".join(
+                f"{r.recipe}: {r.distinct} distinct" + (" (exhausted)" if r.exhausted else "")
+                + (f", e.g. {r.errors.most_common(1)[0][0]}" if r.errors and r.distinct == 0 else "")
+                for r in reports
+            )
+            result.shortfall = (f"only {written} distinct items can be made of the {n} requested ({why}); "
+                                "ask for fewer, add recipes (e.g. metric or sector+metric), or widen the card's ranges")
+            self.result = result
+            if not self.allow_short:
+                raise PerturbError(result.shortfall, rule="shortfall")
+        self.result = result
+
+    # ------------------------------------------------------------------ streaming (no balance)
+
+    def _stream(self, reports: list[RecipeReport], shares: list[int], pool: "_Pool", verdicts: Counter[str],
+                diversity: Diversity) -> Iterator[str]:
+        k = len(reports)
+        targets = list(shares)
+        taken = [0] * k
+        next_attempt = [0] * k
+        misses = [0] * k
+        cap = max(20 * self.n, 5 * MISS_LIMIT)  # attempts per recipe, at most
+        seen: set[int] = {key_int(self.gen.base_key)}
+
+        def wanted(r: int) -> bool:
+            return not reports[r].exhausted and taken[r] < targets[r]
+
         while True:
-            _redistribute(targets, pools, reports, balance)
-            tasks: list[tuple[int, int, int]] = []
-            for r in range(k):
-                need = targets[r] - len(pools[r])
-                if need <= 0 or reports[r].exhausted:
-                    continue
-                if next_attempt[r] == 0:
-                    size = min(ceil(need * 1.1) + 8, 64)  # a first look: some recipes are tiny
-                else:
-                    ratio = min(4.0, reports[r].attempts / max(1, reports[r].distinct))
-                    size = ceil(need * ratio * 1.02) + 8
-                start = next_attempt[r]
-                stop = min(start + size, cap[r])
-                if stop <= start:
-                    reports[r].exhausted = True
-                    continue
-                tasks.extend(_split(r, start, stop, workers))
-                next_attempt[r] = stop
+            _redistribute(targets, taken, reports)
+            tasks = self._round(reports, targets, taken, next_attempt, cap)
             if not tasks:
-                if balance and _grow_for_balance(targets, pools, reports, n, cap):
+                break
+            for cand in pool.map(tasks, seen=seen, wanted=wanted):
+                r = cand.recipe
+                rep = reports[r]
+                rep.attempts += 1
+                if not self._novel(cand, rep, seen, misses):
+                    continue
+                if not wanted(r):
+                    continue  # a new scenario this recipe no longer needs (its round asked for a margin)
+                assert cand.line is not None
+                taken[r] += 1
+                rep.items += 1
+                verdicts[cand.label or ""] += 1
+                diversity.add(cand)
+                yield cand.line
+
+    def _novel(self, cand: Candidate, rep: RecipeReport, seen: set[int], misses: list[int]) -> bool:
+        """Count the candidate in its recipe's report; True when its scenario is new (it joins ``seen``)."""
+        r = cand.recipe
+        if cand.key is None or cand.key in seen:
+            if cand.error:
+                rep.errors[cand.error] += 1
+                if cand.error.startswith(CONSTRAINT_PREFIX):
+                    rep.rejected += 1
+                elif cand.error.startswith(MIN_CHANGED_PREFIX):
+                    rep.too_close += 1
+            elif cand.key is not None:
+                rep.duplicates += 1
+            misses[r] += 1
+            if misses[r] >= max(MISS_LIMIT, rep.distinct):
+                rep.exhausted = True
+            return False
+        seen.add(cand.key)
+        misses[r] = 0
+        rep.distinct += 1
+        return True
+
+    def _round(self, reports: list[RecipeReport], targets: list[int], have: list[int], next_attempt: list[int],
+               cap: int) -> list[tuple[int, int, int]]:
+        """The next attempt ranges: for each recipe short of its target, as many as its hit rate says it needs."""
+        tasks: list[tuple[int, int, int]] = []
+        for r, rep in enumerate(reports):
+            need = targets[r] - have[r]
+            if need <= 0 or rep.exhausted:
+                continue
+            if next_attempt[r] == 0:
+                size = min(ceil(need * 1.1) + 8, 64)  # a first look: some recipes are tiny
+            else:
+                ratio = min(4.0, rep.attempts / max(1, rep.distinct))
+                size = ceil(need * ratio * 1.02) + 8
+            start = next_attempt[r]
+            stop = min(start + size, cap)
+            if stop <= start:
+                rep.exhausted = True
+                continue
+            tasks.extend(_split(r, start, stop, self.workers))
+            next_attempt[r] = stop
+        return tasks
+
+    # ------------------------------------------------------------------ balance
+
+    def _balanced_pool(self, reports: list[RecipeReport], shares: list[int], pool: "_Pool") -> list[Candidate]:
+        """Draw the pool (labels only) and choose the items; returns them in output order."""
+        k = len(reports)
+        pools: list[list[Candidate]] = [[] for _ in range(k)]
+        targets = [s * BALANCE_POOL for s in shares]
+        next_attempt = [0] * k
+        misses = [0] * k
+        cap = max(20 * self.n, 5 * MISS_LIMIT)
+        seen: set[int] = {key_int(self.gen.base_key)}
+        while True:
+            _redistribute(targets, [len(p) for p in pools], reports)
+            tasks = self._round(reports, targets, [len(p) for p in pools], next_attempt, cap)
+            if not tasks:
+                if _grow_for_balance(targets, pools, reports, self.n, [cap] * k):
                     continue
                 break
-            for cand in pool.map(tasks):
+            for cand in pool.map(tasks, seen=seen):
                 rep = reports[cand.recipe]
                 rep.attempts += 1
                 if rep.exhausted:
+                    if cand.key is not None:
+                        seen.add(cand.key)
                     continue
-                if cand.key is None or cand.key in seen:
-                    if cand.error:
-                        rep.errors[cand.error] += 1
-                    misses[cand.recipe] += 1
-                    if misses[cand.recipe] >= max(MISS_LIMIT, rep.distinct):
-                        rep.exhausted = True
-                    continue
-                seen.add(cand.key)
-                misses[cand.recipe] = 0
-                pools[cand.recipe].append(cand)
-                rep.distinct += 1
-    finally:
-        pool.close()
-    ranks = {(c.recipe, c.attempt): i for pool_ in pools for i, c in enumerate(pool_)}
-    chosen = _select_balanced(pools, n, ranks) if balance else _select(pools, targets)
-    chosen.sort(key=lambda c: (ranks[(c.recipe, c.attempt)], c.recipe))
-    for rep in reports:
-        rep.items = 0
-    verdicts: Counter[str] = Counter()
-    for c in chosen:
-        reports[c.recipe].items += 1
-        verdicts[c.label or ""] += 1
-    result = Generation([c.line or "" for c in chosen], n, reports, dict(verdicts), balance,
-                        possible_outcomes(gen.frame))
-    if len(chosen) < n:
-        why = "; ".join(
-            f"{r.recipe}: {r.distinct} distinct" + (" (exhausted)" if r.exhausted else "")
-            + (f", e.g. {r.errors.most_common(1)[0][0]}" if r.errors and r.distinct == 0 else "")
-            for r in reports
-        )
-        result.shortfall = (f"only {len(chosen)} distinct items can be made of the {n} requested ({why}); "
-                            "ask for fewer, add recipes (e.g. metric or sector+metric), or widen the card's ranges")
-        if not allow_short:
-            raise PerturbError(result.shortfall, rule="shortfall")
-    return result
+                if self._novel(cand, rep, seen, misses):
+                    pools[cand.recipe].append(cand)
+        ranks = {(c.recipe, c.attempt): i for pool_ in pools for i, c in enumerate(pool_)}
+        chosen = _select_balanced(pools, self.n, ranks)
+        chosen.sort(key=lambda c: (ranks[(c.recipe, c.attempt)], c.recipe))
+        return chosen
 
 
 def _grow_for_balance(targets: list[int], pools: list[list[Candidate]], reports: list[RecipeReport], n: int,
@@ -432,21 +948,17 @@ def _split(r: int, start: int, stop: int, workers: int) -> list[tuple[int, int, 
     return [(r, s, min(s + size, stop)) for s in range(start, stop, size)]
 
 
-def _redistribute(targets: list[int], pools: list[list[Candidate]], reports: list[RecipeReport], balance: bool) -> None:
+def _redistribute(targets: list[int], have: list[int], reports: list[RecipeReport]) -> None:
     """Give the unmet share of exhausted recipes to the recipes that can still grow."""
-    deficit = sum(max(0, t - len(p)) for t, p, rep in zip(targets, pools, reports) if rep.exhausted)
+    deficit = sum(max(0, t - h) for t, h, rep in zip(targets, have, reports) if rep.exhausted)
     growing = [r for r, rep in enumerate(reports) if not rep.exhausted]
     if deficit <= 0 or not growing:
         return
     for r, rep in enumerate(reports):
         if rep.exhausted:
-            targets[r] = len(pools[r])
+            targets[r] = have[r]
     for extra, r in zip(_shares(deficit, len(growing)), growing):
         targets[r] += extra
-
-
-def _select(pools: list[list[Candidate]], targets: list[int]) -> list[Candidate]:
-    return [c for pool, t in zip(pools, targets) for c in pool[:t]]
 
 
 def _select_balanced(pools: list[list[Candidate]], n: int, ranks: dict[tuple[int, int], int]) -> list[Candidate]:
@@ -473,30 +985,56 @@ def _select_balanced(pools: list[list[Candidate]], n: int, ranks: dict[tuple[int
     return [c for lab in labels for c in buckets[lab][: take[lab]]]
 
 
+def _line_task(task: list[tuple[int, int]]) -> list[str]:
+    assert _WORKER is not None
+    return [_WORKER.line(r, j) for r, j in task]
+
+
 class _Pool:
     """Runs attempt ranges in this process or in worker processes, results in task order."""
 
-    def __init__(self, job: Job, gen: Generator, workers: int) -> None:
+    def __init__(self, job: Job, gen: Generator, workers: int, build: bool = True) -> None:
         self.gen = gen
         self.workers = workers
+        self.build = build
         self._pool: Any = None
         self.job = job
 
-    def map(self, tasks: list[tuple[int, int, int]]) -> Iterator[Candidate]:
-        total = sum(stop - start for _, start, stop in tasks)
-        if self.workers == 1 or total < POOL_MIN:
-            yield from self.gen.run(tasks)
-            return
+    def _start(self) -> Any:
         if self._pool is None:
-            global _WORKER
+            global _WORKER, _BUILD
             if "fork" in multiprocessing.get_all_start_methods():
-                _WORKER = self.gen  # forked workers inherit the loaded cards and base
+                _WORKER, _BUILD = self.gen, self.build  # forked workers inherit the loaded cards and base
                 self._pool = multiprocessing.get_context("fork").Pool(self.workers)
             else:
                 ctx = multiprocessing.get_context("spawn")
-                self._pool = ctx.Pool(self.workers, initializer=_init_worker, initargs=(self.job,))
-        for chunk in self._pool.imap(_run_task, tasks):
+                self._pool = ctx.Pool(self.workers, initializer=_init_worker, initargs=(self.job, self.build))
+        return self._pool
+
+    def map(self, tasks: list[tuple[int, int, int]], *, seen: Container[int] | None = None,
+            wanted: Callable[[int], bool] | None = None) -> Iterator[Candidate]:
+        """Candidates of ``tasks`` in order; in this process, ``seen`` and ``wanted`` spare building items
+        that would be dropped (workers skip only the duplicates they built themselves)."""
+        total = sum(stop - start for _, start, stop in tasks)
+        if self.workers == 1 or total < POOL_MIN:
+            for r, start, stop in tasks:
+                for j in range(start, stop):
+                    want = wanted is None or wanted(r)
+                    yield self.gen.attempt(r, j, seen=seen, build=self.build and want, label=want)
+            return
+        for chunk in self._start().imap(_run_task, tasks):
             yield from chunk
+
+    def lines(self, chosen: list[tuple[int, int]]) -> Iterator[str]:
+        """The item lines of chosen attempts, in order (built in workers when there are many)."""
+        if self.workers == 1 or len(chosen) < POOL_MIN:
+            for r, j in chosen:
+                yield self.gen.line(r, j)
+            return
+        size = max(32, ceil(len(chosen) / (self.workers * 4)))
+        blocks = [chosen[i:i + size] for i in range(0, len(chosen), size)]
+        for block in self._start().imap(_line_task, blocks):
+            yield from block
 
     def close(self) -> None:
         if self._pool is not None:

@@ -16,6 +16,7 @@ same inputs and seed give byte-identical files. Files are written atomically
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import lru_cache
@@ -24,18 +25,22 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from ipb._files import write_lines_atomic
-from ipb.errors import ScoreError
+from ipb.errors import PerturbError, ScoreError
 from ipb.engine.execute import execute
 from ipb.perturb.frame import Frame, PScenario, digest, fact_literals, scenario_key
 from ipb.perturb.operators import Step
 from ipb.perturb.render import render_question
 from ipb.perturb.values import literal
 
-__all__ = ["ITEM_VERSION", "build_item", "dumps_item", "write_lines", "item_schema", "tool_version", "item_id", "golds_of",
+__all__ = ["ITEM_VERSION", "READABLE_VERSIONS", "conditions", "condition_problems", "migrate_item", "build_item", "dumps_item", "write_lines", "item_schema", "tool_version", "item_id", "golds_of",
            "scenario_year_of"]
 
-#: Format version of an item (``version`` in every line).
-ITEM_VERSION = 1
+#: Format version of an item (``version`` in every line). Version 2 (issue 18): natural questions, the
+#: ``conditions`` block, anchors in flip/isolate details. A version 1 item is read by
+#: :func:`migrate_item` (its conditions computed from its question and manifest).
+ITEM_VERSION = 2
+#: Versions :func:`migrate_item` reads.
+READABLE_VERSIONS = (1, 2)
 
 
 @lru_cache(maxsize=1)
@@ -57,6 +62,77 @@ def item_schema() -> dict[str, Any]:
 def item_id(base: PScenario, key: str) -> str:
     """``BASE-ID-`` plus 16 hex digits of the SHA-256 of the scenario key: stable across runs."""
     return f"{base.id}-{digest(key)[:16]}"
+
+
+def _canonical_sha256(doc: Any) -> str:
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                          .encode("utf-8")).hexdigest()
+
+
+def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[str, str]]) -> dict[str, Any]:
+    """What a model run needs to reproduce conditions B and C of an item (paper §7.2), with hashes.
+
+    Condition B retrieves knowledge cards of the named investors for the
+    question text: ``B.query_sha256`` is the SHA-256 of the question (UTF-8),
+    ``B.investors`` the investors whose cards are searched, ``B.key`` the
+    SHA-256 of the canonical JSON ``{"investors": [...], "query": question}``
+    (the retrieval key: same key, same retrieval for a given knowledge base
+    and encoder). Condition C gives the gold cards' text: ``C.cards`` each
+    card's id and content hash, ``C.key`` the SHA-256 of their canonical JSON.
+    ``ipb respond`` recomputes both keys from the item it reads and refuses
+    or flags a mismatch (a question or card edited after the item was made).
+
+    >>> c = conditions("Q?", ["Warren Buffett"], [{"id": "x", "content_hash": "ab"}])
+    >>> c["B"]["investors"], len(c["B"]["key"]), c["C"]["cards"][0]["id"]
+    (['Warren Buffett'], 64, 'x')
+    """
+    people = list(dict.fromkeys(investors))
+    deck = [{"id": c["id"], "content_hash": c["content_hash"]} for c in cards]
+    return {
+        "B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(), "investors": people,
+              "key": _canonical_sha256({"investors": people, "query": question})},
+        "C": {"cards": deck, "key": _canonical_sha256(deck)},
+    }
+
+
+def _item_conditions(item: Mapping[str, Any]) -> dict[str, Any]:
+    cards = item["manifest"]["cards"]
+    return conditions(item["question"], [c["investor"] for c in cards], cards)
+
+
+def condition_problems(item: Mapping[str, Any]) -> list[str]:
+    """Where an item's stored ``conditions`` disagree with its question and manifest (empty: they agree)."""
+    stored = item.get("conditions")
+    if not isinstance(stored, Mapping):
+        return ["no conditions block"]
+    fresh = _item_conditions(item)
+    found = []
+    for name in ("B", "C"):
+        if stored.get(name) != fresh[name]:
+            found.append(f"condition {name} context differs from the item's "
+                         + ("question and investors" if name == "B" else "cards") + " (edited after it was made?)")
+    return found
+
+
+def migrate_item(item: dict[str, Any]) -> dict[str, Any]:
+    """An item of any readable version as the current version (a copy when it changes).
+
+    Version 1 -> 2: the ``conditions`` block is computed from the question and
+    the manifest's cards; nothing else changes (a version 1 question keeps
+    its old wording, and its gold is unchanged).
+
+    Raises
+    ------
+    PerturbError
+        Rule ``version``: a version this tool cannot read.
+    """
+    version = item.get("version")
+    if version == ITEM_VERSION:
+        return item
+    if version == 1:
+        return {**item, "version": ITEM_VERSION, "conditions": _item_conditions(item)}
+    raise PerturbError(f"item version {version!r} cannot be read (readable: {', '.join(map(str, READABLE_VERSIONS))}); "
+                       "make the items again with ipb perturb", rule="version")
 
 
 def dumps_item(item: dict[str, Any]) -> str:
@@ -135,13 +211,15 @@ def build_item(
         "anachronisms": anachronisms,
         "tool": {"name": "ipb", "version": tool_version()},
     }
+    question = render_question(frame, scenario)
     item: dict[str, Any] = {
         "version": ITEM_VERSION,
         "id": ident,
         "layer": layer,
-        "question": render_question(frame, scenario),
+        "question": question,
         "scenario": scen,
         "manifest": manifest,
+        "conditions": conditions(question, [c["investor"] for c in manifest["cards"]], manifest["cards"]),
     }
     if layer == "L7":
         gold = golds[0]

@@ -81,16 +81,31 @@ class OperatorInfo:
     check: Callable[[Frame], None]
     arg: str
     summary: str
+    #: True when the operator takes ``attempt`` (the attempt number) to vary its starting point.
+    varies: bool = False
 
     def __call__(self, frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None,
                  **options: Any) -> Step:
+        if "attempt" in options and not self.varies:
+            options = {k: v for k, v in options.items() if k != "attempt"}
         return self.fn(frame, scenario, rng, arg, **options)
+
+    def applies(self, frame: Frame) -> str | None:
+        """None when the operator can apply to the frame's cards, else why not."""
+        try:
+            self.check(frame)
+        except PerturbError as exc:
+            if exc.rule != "not-applicable":
+                raise
+            return exc.message
+        return None
 
 
 _OPERATORS: dict[str, OperatorInfo] = {}
 
 
-def operator(name: str, *, arg: str, check: Callable[[Frame], None]) -> Callable[[Callable[..., Step]], Callable[..., Step]]:
+def operator(name: str, *, arg: str, check: Callable[[Frame], None],
+             varies: bool = False) -> Callable[[Callable[..., Step]], Callable[..., Step]]:
     """Register a perturbation operator under ``name``.
 
     Parameters
@@ -100,13 +115,17 @@ def operator(name: str, *, arg: str, check: Callable[[Frame], None]) -> Callable
     check:
         Raises ``PerturbError`` (rule ``not-applicable``) when the operator
         cannot apply to the frame's cards at all.
+    varies:
+        The function takes an ``attempt`` keyword (the attempt number of a
+        generation run) and starts from a different neighbour of the
+        scenario when it is above 0, so one base yields many items.
     """
 
     def register(fn: Callable[..., Step]) -> Callable[..., Step]:
         if name in _OPERATORS:
             raise ValueError(f"operator {name!r} is registered twice")
         summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else name
-        _OPERATORS[name] = OperatorInfo(name, fn, check, arg, summary)
+        _OPERATORS[name] = OperatorInfo(name, fn, check, arg, summary, varies)
         return fn
 
     return register
@@ -141,8 +160,9 @@ def _not_applicable(frame: Frame, what: str) -> PerturbError:
 
 
 def metric_inputs(frame: Frame) -> list[str]:
-    """Numeric inputs some gate reads and that declare a plausible range."""
-    return [n for n in frame.inputs if n in frame.grids and n in frame.consumers]
+    """Numeric inputs some gate reads and that declare a plausible range (derived inputs excepted)."""
+    derived = frame.derived
+    return [n for n in frame.inputs if n in frame.grids and n in frame.consumers and n not in derived]
 
 
 def sector_inputs(frame: Frame) -> list[str]:
@@ -220,7 +240,9 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     arg:
         Input names separated by ``/``: change exactly these. Default: 1 to
         ``max_inputs`` inputs chosen at random among those the scenario
-        states (all candidates when it states none).
+        states (all candidates when it states none); in an L8 frame, plus
+        one input of each card that none of those is read by, so every
+        investor's outcome can change.
     values:
         Input -> value (engine value or literal such as ``"7x"``) to set
         instead of drawing; each must lie on the input's grid.
@@ -262,7 +284,14 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
         else:
             known = [n for n in candidates if n in facts] or candidates
             k = rng.randint(1, min(max_inputs, len(known)))
-            chosen = ordered_inputs(frame, rng.sample(known, k))
+            picked = rng.sample(known, k)
+            if frame.layer == "L8":
+                # every investor's card gets at least one of its own inputs changed, so every outcome can move
+                for card in frame.card_ids:
+                    own = [n for n in known if any(g.startswith(card + "/") for g in frame.consumers.get(n, ()))]
+                    if own and not set(own) & set(picked):
+                        picked.append(rng.choice(own))
+            chosen = ordered_inputs(frame, picked)
         for name in chosen:
             value = _draw(frame.grids[name], rng, facts.get(name))
             if value is not None:
@@ -322,8 +351,11 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     """Sector substitution: relocate the decision to another industry, with sector-typical metrics.
 
     The sector input (``sector``, ``industry``...) takes the new sector's id
-    or alias; with ``resample`` every stated numeric input with a range in
-    that sector is redrawn on the card's grid inside the sector range. A card
+    or alias; a stated category input the sector's ``profile`` lists (the
+    business model) moves to one of the sector's typical values unless it
+    already has one; with ``resample`` every stated numeric input with a
+    range in that sector is redrawn on the card's grid inside the sector
+    range, so the whole profile (model, margins, multiples) moves together. A card
     without a sector input keeps the sector as context (the question names
     it). The decision structure is unchanged.
 
@@ -356,6 +388,15 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
         value = _sector_value(frame, name, sector)
         if value is not None:
             facts[name] = value
+    profile: dict[str, str] = {}
+    for name, typical in sector.profile.items():
+        spec = frame.inputs.get(name)
+        if spec is None or spec.type != "category" or name not in facts:
+            continue
+        allowed = [v for v in typical if v in (spec.values or ())]
+        if allowed and facts[name] not in allowed:
+            facts[name] = rng.choice(allowed)
+            profile[name] = facts[name]
     resampled: list[str] = []
     kept: list[str] = []
     if resample:
@@ -370,7 +411,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
             facts[name] = grid.value(rng.randrange(grid.count))
             resampled.append(name)
     details = {"sector": sector.id, "sector_name": sector.name, "from": current, "resampled": resampled,
-               "outside_card_range": kept}
+               "profile": profile, "outside_card_range": kept}
     return Step("sector", scenario.with_facts(facts, sector=sector.id), details)
 
 
@@ -437,7 +478,9 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
 
     Only regimes inside every card's vintage are used, unless the frame makes
     FM-6 probes: then only regimes outside some card's vintage, and the item
-    says so.
+    says so. A regime dated before a stated fact could hold (a category value
+    that did not exist yet, a negative rate before such rates were seen:
+    ``since`` in ``frameworks/regimes.yaml``) is never chosen.
 
     Raises
     ------
@@ -471,7 +514,15 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
             what = "outside" if frame.fm6_probe else "inside"
             raise PerturbError(f"no regime of {frame.regimes.file} is {what} the vintage of card "
                                f"{' and '.join(frame.card_ids)} and sets one of its inputs", rule="no-candidate")
-        regime = rng.choice(others)
+        fitting = [r for r in others if not _era_problems(frame, scenario, r)]
+        if not fitting:
+            raise PerturbError("no regime fits the scenario's facts: " + "; ".join(
+                f"{r.id}: {', '.join(_era_problems(frame, scenario, r))}" for r in others[:3]), rule="no-candidate")
+        regime = rng.choice(fitting)
+    problems = _era_problems(frame, scenario, regime)
+    if problems:
+        raise PerturbError(f"regime {regime.id} ({regime.as_of.year}) is too early for the scenario's facts: "
+                           + ", ".join(problems), rule="no-candidate", name=regime.id)
     set_facts, published, skipped = _regime_effect(frame, regime)
     facts = dict(scenario.facts)
     facts.update(set_facts)
@@ -505,6 +556,12 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
         "fm6": frame.anachronisms(regime.as_of),
     }
     return Step("temporal", new, details)
+
+
+def _era_problems(frame: Frame, scenario: PScenario, regime: Regime) -> list[str]:
+    """Facts of ``scenario`` (after ``regime`` sets its own) that could not hold in the regime's year."""
+    set_facts, _, _ = _regime_effect(frame, regime)
+    return frame.regimes.anachronisms(frame.inputs, {**scenario.facts, **set_facts}, regime.as_of.year)
 
 
 def _dated_values(frame: Frame, scenario: PScenario) -> dict[str, Any]:
@@ -551,7 +608,7 @@ def _monotone(frame: Frame, name: str) -> bool:
 
 
 def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal, up: bool,
-               before: tuple[str, ...], limit: int | None = None) -> Flip | None:
+               before: tuple[str, ...], limit: int | None = None, scan_limit: int = SCAN_LIMIT) -> Flip | None:
     """The nearest flip along one direction, looking at most ``limit`` grid steps away."""
     below = grid.below(base)
     on_grid = grid.index_of(base) is not None
@@ -575,7 +632,7 @@ def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, ba
     def run(ts: Sequence[int]) -> list[tuple[str, ...]]:
         return frame.outcomes_many([{**facts, name: at(t)} for t in ts])
 
-    search = "scan" if full <= SCAN_LIMIT else "bisect"
+    search = "scan" if full <= scan_limit else "bisect"
     if search == "scan":
         first = None
         done = 0
@@ -611,12 +668,15 @@ def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, ba
 
 
 def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int | None = None,
-              before: tuple[str, ...] | None = None) -> Flip | None:
+              before: tuple[str, ...] | None = None, scan_limit: int = SCAN_LIMIT) -> Flip | None:
     """The nearest verdict flip along input ``name`` (both directions), or None.
 
     The nearer direction wins (fewer grid steps); a tie goes to the smaller
     absolute change, then downward. ``limit`` bounds the search to that many
-    grid steps from the base value.
+    grid steps from the base value. Directions longer than ``scan_limit``
+    grid values are searched by galloping and bisection (0: always), which
+    finds a boundary whose value one step short does not flip, though not
+    always the nearest one unless the input is declared monotone.
     """
     grid = frame.grids[name]
     base = facts.get(name)
@@ -624,9 +684,9 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
         return None
     if before is None:
         before = frame.outcomes(facts)
-    down = _direction(frame, facts, name, grid, base, False, before, limit)
+    down = _direction(frame, facts, name, grid, base, False, before, limit, scan_limit)
     up_limit = limit if down is None else (down.steps if limit is None else min(limit, down.steps))
-    up = _direction(frame, facts, name, grid, base, True, before, up_limit)
+    up = _direction(frame, facts, name, grid, base, True, before, up_limit, scan_limit)
     found = [f for f in (down, up) if f is not None]
     if not found:
         return None
@@ -639,8 +699,59 @@ def _check_flip(frame: Frame) -> None:
                                      "no single-input change can be searched for a verdict flip")
 
 
-@operator("flip", arg="the input to move (default: the input whose flip is smallest)", check=_check_flip)
-def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None) -> Step:
+#: Anchored attempts redraw at most this many other inputs before searching.
+ANCHOR_INPUTS = 3
+#: Draws tried for an anchor that satisfies the card's constraints.
+ANCHOR_DRAWS = 8
+#: Anchors tried by one flip attempt before it gives up.
+FLIP_ANCHORS = 8
+
+
+def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
+    """A neighbour of ``scenario``: 1 to ``ANCHOR_INPUTS`` inputs (none of ``keep``) redrawn, one numeric among them.
+
+    Candidates are the ranged numeric inputs a gate reads (a new grid value)
+    and the bool and category inputs a gate reads (another value); an input
+    the scenario leaves undisclosed may become stated this way. Draws that break a card constraint are redrawn (up to
+    ``ANCHOR_DRAWS`` times); ``({}, [])`` when no neighbour is found (the
+    caller then starts from the scenario itself).
+    """
+    facts = dict(scenario.facts)
+    pool = [n for n in frame.consumers if n not in keep and n not in frame.derived
+            and (n in frame.grids or frame.inputs[n].type in ("bool", "category"))]
+    pool = ordered_inputs(frame, pool)
+    if not pool:
+        return {}, []
+    numeric = [n for n in pool if n in frame.grids]
+    for _ in range(ANCHOR_DRAWS):
+        # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
+        first = [rng.choice(numeric)] if numeric else []
+        rest = [n for n in pool if n not in first]
+        extra = rng.randint(1, max(1, min(ANCHOR_INPUTS - len(first), len(rest)))) if rest else 0
+        chosen = ordered_inputs(frame, first + rng.sample(rest, extra))
+        moved = dict(facts)
+        changed = []
+        for name in chosen:
+            spec = frame.inputs[name]
+            value: Any
+            if name in frame.grids:
+                value = _draw(frame.grids[name], rng, facts.get(name))
+            else:
+                others = [v for v in ((False, True) if spec.type == "bool" else (spec.values or ()))
+                          if v != facts.get(name)]
+                value = rng.choice(others) if others else None
+            if value is not None:
+                moved[name] = value
+                changed.append(name)
+        if changed and not frame.violations(moved):
+            return moved, changed
+    return {}, []
+
+
+@operator("flip", arg="the input to move (default: the input whose flip is smallest)", check=_check_flip,
+          varies=True)
+def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
+                 attempt: int = 0) -> Step:
     """Verdict flip: the smallest change to one input that flips the final verdict.
 
     Every stated numeric input with a declared range (or only ``arg``) is
@@ -651,6 +762,19 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     under the engine's decimal arithmetic, and the value one step short does
     not. For an L8 frame a flip is any change in the vector of the cards'
     final verdicts.
+
+    With ``attempt`` above 0 (the attempts of a generation run after the
+    first) the search starts from an *anchor*: the scenario with one or two
+    other stated ranged inputs redrawn (``details["anchor"]``), and looks
+    along the inputs in a random order, taking the nearest flip along the
+    first input that has one (up to ``FLIP_ANCHORS`` anchors), by galloping
+    and bisection (``details["search"]`` is ``bisect``; ``nearest`` says
+    whether the input is declared monotone). Each anchor has its own boundary, so one base
+    yields as many flip items as it has neighbours with a decidable
+    boundary; the anchor may also change a bool or category input (a base
+    held by a kill that no number can lift gets flip items this way);
+    ``one_step_short`` is always the anchor's value one grid step
+    before the boundary, with the anchor's verdict.
 
     Raises
     ------
@@ -666,24 +790,42 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     _check_flip(frame)
     candidates = [n for n in metric_inputs(frame) if isinstance(scenario.facts.get(n), Decimal)]
     chosen = _spec_list(arg, frame, candidates, "a stated, ranged numeric input that a gate reads")
+    names = list(chosen if chosen is not None else candidates)
+    facts: Mapping[str, Any] = scenario.facts
+    anchor: list[str] = []
     best: Flip | None = None
-    best_key: tuple[Any, ...] = ()
-    before = frame.outcomes(scenario.facts)
-    for order, name in enumerate(chosen if chosen is not None else candidates):
-        # a flip farther than the best one so far cannot win: search no farther
-        flip = find_flip(frame, scenario.facts, name, limit=best.steps if best else None, before=before)
-        if flip is None:
-            continue
-        grid = frame.grids[name]
-        span = grid.hi - grid.lo
-        key = (flip.steps, abs(flip.boundary - flip.base) / span if span else Decimal(0), order)
-        if best is None or key < best_key:
-            best, best_key = flip, key
+    if attempt > 0:
+        for _ in range(FLIP_ANCHORS):
+            rng.shuffle(names)
+            moved, anchor = _anchor(frame, scenario, rng, names[:1])
+            facts = moved if anchor else scenario.facts
+            before = frame.outcomes(facts)
+            for name in names:
+                if name in anchor:
+                    continue  # the boundary along a moved input does not depend on where the anchor put it
+                best = find_flip(frame, facts, name, before=before, scan_limit=0)
+                if best is not None:
+                    break
+            if best is not None:
+                break
+    else:
+        best_key: tuple[Any, ...] = ()
+        before = frame.outcomes(facts)
+        for order, name in enumerate(names):
+            # a flip farther than the best one so far cannot win: search no farther
+            flip = find_flip(frame, facts, name, limit=best.steps if best else None, before=before)
+            if flip is None:
+                continue
+            grid = frame.grids[name]
+            span = grid.hi - grid.lo
+            key = (flip.steps, abs(flip.boundary - flip.base) / span if span else Decimal(0), order)
+            if best is None or key < best_key:
+                best, best_key = flip, key
     if best is None:
         raise PerturbError("no change to one input within its declared range flips the verdict "
-                           f"({', '.join(frame.outcomes(scenario.facts))})", rule="no-candidate")
+                           f"({', '.join(frame.outcomes(facts))})", rule="no-candidate")
     spec = frame.inputs[best.input]
-    facts = {**scenario.facts, best.input: best.boundary}
+    new_facts = {**facts, best.input: best.boundary}
     details = {
         "input": best.input,
         "direction": best.direction,
@@ -695,8 +837,9 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
         "nearest": best.nearest,
         "verdicts_before": list(best.before),
         "verdicts_after": list(best.after),
+        "anchor": {n: literal(frame.inputs[n], facts[n]) for n in anchor},
     }
-    return Step("flip", scenario.with_facts(facts), details)
+    return Step("flip", scenario.with_facts(new_facts), details)
 
 
 # --------------------------------------------------------------------------- gate isolation
@@ -714,7 +857,7 @@ def _isolation_inputs(frame: Frame, gate_key: str) -> list[str]:
     out = []
     for name, gates in frame.consumers.items():
         spec = frame.inputs[name]
-        if gate_key in gates and (name in frame.grids or spec.type in ("bool", "category")):
+        if gate_key in gates and name not in frame.derived and (name in frame.grids or spec.type in ("bool", "category")):
             out.append(name)
     return out
 
@@ -748,8 +891,10 @@ def _alternatives(frame: Frame, name: str, current: Any, rng: random.Random) -> 
     return [grid.value(k) for k in ks if grid.value(k) != current]
 
 
-@operator("isolate", arg="the gate (GATE or CARD/GATE) whose verdict alone changes", check=_check_isolate)
-def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None) -> Step:
+@operator("isolate", arg="the gate (GATE or CARD/GATE) whose verdict alone changes", check=_check_isolate,
+          varies=True)
+def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
+                   attempt: int = 0) -> Step:
     """Gate isolation: change one input so that exactly one named gate changes verdict.
 
     Verdicts are compared gate by gate with every gate evaluated, including
@@ -758,7 +903,9 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
     even though gate 6 is then reached. Candidate changes are every other
     value of each category or bool input the gate reads, and up to
     ``ISOLATE_SAMPLES`` grid values of each numeric one; one of the changes
-    that isolate the gate is chosen at random.
+    that isolate the gate is chosen at random. With ``attempt`` above 0 the
+    change is made from an anchor (one or two other ranged inputs redrawn,
+    as for ``flip``; ``details["anchor"]``), so one base yields many items.
 
     Raises
     ------
@@ -773,12 +920,19 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
     else:
         targets = [k for k in keys if _isolation_inputs(frame, k)]
         rng.shuffle(targets)
+    anchor: list[str] = []
+    if attempt > 0:
+        moved, anchor = _anchor(frame, scenario, rng, ())
+        if anchor:
+            scenario = scenario.with_facts(moved)
     base_profile = frame.profile(scenario.facts)
     for target in targets:
         index = keys.index(target)
         hits: list[tuple[str, Any, str]] = []
         for name in _isolation_inputs(frame, target):
             for value in _alternatives(frame, name, scenario.facts.get(name), rng):
+                if frame.violations({**scenario.facts, name: value}):
+                    continue
                 profile = frame.profile({**scenario.facts, name: value})
                 diff = [i for i, (a, b) in enumerate(zip(base_profile, profile)) if a != b]
                 if diff == [index]:
@@ -787,8 +941,12 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
             name, value, verdict = rng.choice(hits)
             facts = {**scenario.facts, name: value}
             card_id, gate_id = target.split("/", 1)
+            old = scenario.facts.get(name)
             details = {"card": card_id, "gate": gate_id, "input": name,
-                       "verdict_before": base_profile[index], "verdict_after": verdict}
+                       "from": literal(frame.inputs[name], old) if old is not None else None,
+                       "to": literal(frame.inputs[name], value),
+                       "verdict_before": base_profile[index], "verdict_after": verdict,
+                       "anchor": {n: literal(frame.inputs[n], scenario.facts[n]) for n in anchor}}
             return Step("isolate", scenario.with_facts(facts), details)
         if arg is not None:
             raise PerturbError(f"no single-input change makes gate {target} the only gate to change verdict",

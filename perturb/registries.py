@@ -91,6 +91,9 @@ class Sector:
     aliases: tuple[str, ...]
     ranges: dict[str, tuple[Decimal, Decimal]]
     description: str = ""
+    #: Category input name -> the values typical of the sector (``profile:``): sector substitution moves a
+    #: card's such input to one of them, so the business model travels with the industry.
+    profile: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -156,6 +159,35 @@ class RegimeRegistry:
     facts: dict[str, MetricDef]
     regimes: tuple[Regime, ...]
     file: str = "<string>"
+    #: Category value -> the first calendar year it can be a fact (``since.values``).
+    value_since: dict[str, int] = field(default_factory=dict)
+    #: Macro fact id -> the first calendar year a negative value was seen (``since.negative``).
+    negative_since: dict[str, int] = field(default_factory=dict)
+    #: Inputs describing the market or economy at the decision date (``market_state``).
+    market_state: tuple[str, ...] = ()
+
+    def describes_the_date(self, spec: InputSpec) -> bool:
+        """True for a regime input, a macro fact or a ``market_state`` input: its value is history at a date."""
+        return spec.name in self.inputs or spec.name in self.market_state or self.fact_for(spec) is not None
+
+    def anachronisms(self, inputs: Mapping[str, InputSpec], facts: Mapping[str, Any], year: int) -> list[str]:
+        """Facts that could not hold in ``year``: a category value that did not exist yet, a negative
+        figure before such figures were seen (e.g. a negative policy rate before 2012)."""
+        found: list[str] = []
+        for name, value in facts.items():
+            spec = inputs.get(name)
+            if spec is None:
+                continue
+            if isinstance(value, str) and spec.type == "category":
+                first = self.value_since.get(value)
+                if first is not None and year < first:
+                    found.append(f"{name} {value.replace('_', ' ')} (exists from {first})")
+            elif self.negative_since and isinstance(value, Decimal) and value < 0:
+                fact = self.fact_for(spec)
+                first = self.negative_since.get(fact.id) if fact is not None else None
+                if first is not None and year < first:
+                    found.append(f"negative {name} (first seen in {first})")
+        return found
 
     def get(self, regime_id: str) -> Regime:
         """A regime by id.
@@ -297,7 +329,9 @@ def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> 
                 errors.add(f"range of {mid!r} in sector {sid!r} is empty: {lo_text} > {hi_text}", rpath, "range")
                 continue
             ranges[mid] = (lo, hi)
-        sectors.append(Sector(sid, raw["name"], tuple(raw.get("aliases") or ()), ranges, raw.get("description", "")))
+        profile = {name: tuple(values) for name, values in (raw.get("profile") or {}).items()}
+        sectors.append(Sector(sid, raw["name"], tuple(raw.get("aliases") or ()), ranges, raw.get("description", ""),
+                              profile))
     errors.raise_if_any()
     return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file)
 
@@ -353,7 +387,16 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
             regimes.append(Regime(rid, raw["name"], tuple(raw["labels"]), known_from, as_of,
                                   raw.get("description", ""), regime_facts))
     errors.raise_if_any()
-    return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file)
+    since = data.get("since") or {}
+    negative = dict(since.get("negative") or {})
+    for fid in negative:
+        if fid not in facts:
+            errors.add(f"since.negative names {fid!r}, which is not a fact of this file", ("since", "negative", fid),
+                       "regime", key=True, name=fid, suggestion=did_you_mean(fid, list(facts)))
+    errors.raise_if_any()
+    return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
+                          {str(k): int(v) for k, v in (since.get("values") or {}).items()},
+                          {str(k): int(v) for k, v in negative.items()}, tuple(data.get("market_state") or ()))
 
 
 def _date(text: str, errors: _Errors, path: tuple[Any, ...]) -> dt.date | None:

@@ -1,24 +1,53 @@
-"""Question text for perturbed items, from one template per layer.
+"""Question text for perturbed items: natural sentences from the cards' inputs (issue 18, part 5).
 
 Templates ship as package data (``perturb/templates/L7.txt``, ``L8.txt``) and
-are read through :mod:`importlib.resources`. Every stated fact appears in the
-text as ``label value``, the value shown by
-:func:`ipb.engine.execute.format_value` with its unit (``$2.5B``, ``95%``,
-``7x``, ``10 years``), so every value a perturbation changed is in the
-question; category values appear verbatim.
+are read through :mod:`importlib.resources`. The facts paragraph states every
+fact of the scenario once, as one sentence per fact and nothing else:
+
+* an input with a ``phrase:`` (``"The company has {value} of annual recurring
+  revenue."``) uses it;
+* a bool input whose description asks a question (``"Whether the issuer is
+  Norwegian."``) is stated as ``"Whether the issuer is Norwegian: no."``;
+* any other input is stated as ``"The <label> is <value>."``, the label being
+  the input's ``label:``, else the first clause of its description when that
+  is a short noun phrase, else its name in words (acronyms in capitals).
+
+Values are exact (:func:`value_text`): ``$2.5B``, ``95.5%``, ``7x``, a plain
+number with its unit (``10 years``), category values in words
+(``subscription software``), bools as ``yes``/``no``, dates in ISO form. No
+text is snake_case, and each value reads back to the same engine value
+(:func:`ipb.engine.scenario.convert_fact` after :func:`read_value`), so a
+reader (or a test) can recover the scenario from the question.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from functools import lru_cache
 from importlib import resources
 from string import Template
+from typing import Any
 
+from ipb.engine.card import InputSpec
 from ipb.errors import PerturbError
 from ipb.perturb.frame import Frame, PScenario, cached_text, card_outcomes
-from ipb.perturb.values import display
+from ipb.perturb.values import literal
 
-__all__ = ["template", "render_question", "label"]
+__all__ = ["template", "render_question", "label", "input_label", "value_text", "read_value", "fact_sentence",
+           "fact_pattern", "NO_UNIT"]
+
+#: Free-text units that add nothing after a plain number (``3 count`` reads ``3``).
+NO_UNIT = frozenset({"count", "number", "n", "score", "index", "ratio"})
+
+#: Words written in capitals when a name is put into words.
+_ACRONYMS = {"arr": "ARR", "ev": "EV", "eps": "EPS", "pe": "P/E", "aaa": "AAA", "gdp": "GDP", "ebit": "EBIT",
+             "irr": "IRR", "adr": "ADR", "cfo": "CFO", "roa": "ROA", "roe": "ROE", "roic": "ROIC", "nbim": "NBIM",
+             "cbdc": "CBDC", "esg": "ESG", "ipo": "IPO", "yr": "year", "avg": "average", "gics": "GICS",
+             "hy": "high-yield", "us": "US", "usd": "USD", "ai": "AI", "saas": "SaaS"}
+#: A description whose first clause starts with one of these is not a noun phrase to name the input by.
+_NOT_A_NAME = ("across", "of ", "whether", "how ", "why ", "what ", "the ", "a ", "an ", "for ", "if ", "when ")
+_CLAUSE = re.compile(r"(?<=[A-Za-z0-9%)])[.;:](?:\s|$)| \(|, ")
 
 
 @lru_cache(maxsize=None)
@@ -38,8 +67,124 @@ def template(layer: str) -> Template:
 
 
 def label(name: str) -> str:
-    """How the text names an input: ``revenue_retention`` -> ``revenue retention``."""
-    return name.replace("_", " ")
+    """An input name in words, acronyms in capitals: ``ev_to_arr`` -> ``EV to ARR``.
+
+    >>> label("revenue_retention"), label("eps_3yr_avg")
+    ('revenue retention', 'EPS 3yr average')
+    """
+    return " ".join(_ACRONYMS.get(w, w) for w in name.split("_") if w)
+
+
+def _sentence_start(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def input_label(spec: InputSpec) -> str:
+    """How a question names ``spec``: its ``label``, a short description clause, or its name in words.
+
+    >>> from ipb.engine.expressions import MONEY
+    >>> input_label(InputSpec("arr", "money", MONEY, "Annual recurring revenue, the run rate."))
+    'annual recurring revenue'
+    >>> input_label(InputSpec("cash", "money", MONEY, "Across the holdings, the least cash."))
+    'cash'
+    """
+    if spec.label:
+        return spec.label
+    description = " ".join(spec.description.split())
+    clause = _CLAUSE.split(description)[0] if description else ""
+    words = clause.split()
+    if 2 <= len(words) <= 12 and not clause.lower().startswith(_NOT_A_NAME):
+        return clause if clause[:2].isupper() else clause[:1].lower() + clause[1:]
+    return label(spec.name)
+
+
+def _question_clause(spec: InputSpec) -> str | None:
+    """``"Whether ..."`` from a bool input's description (its first sentence), if it asks one."""
+    description = " ".join(spec.description.split())
+    if spec.type != "bool" or not description.startswith("Whether "):
+        return None
+    first = re.split(r"(?<=[a-z0-9%)])\.(?:\s|$)", description)[0].rstrip(".")
+    return first if len(first.split()) <= 24 and ": " not in first else None
+
+
+def value_text(spec: InputSpec, value: Any) -> str:
+    """A fact's value as the question shows it: exact, with its unit, never snake_case.
+
+    >>> from ipb.engine.expressions import NUMBER, RATIO, category
+    >>> from decimal import Decimal
+    >>> value_text(InputSpec("y", "number", NUMBER, unit="years"), Decimal(10))
+    '10 years'
+    >>> value_text(InputSpec("r", "ratio", RATIO), Decimal("0.955"))
+    '95.5%'
+    >>> value_text(InputSpec("m", "category", category(["subscription_software"])), "subscription_software")
+    'subscription software'
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if spec.type == "category":
+        return str(value).replace("_", " ")
+    text = str(literal(spec, value))
+    if spec.type == "number" and spec.unit and spec.unit.strip().lower() not in NO_UNIT:
+        text += f" {spec.unit}"
+    return text
+
+
+def read_value(spec: InputSpec, text: str) -> Any:
+    """The literal a question's value text stands for (the inverse of :func:`value_text`).
+
+    Returns the scenario-file literal (``"95.5%"``, ``True``, ``"subscription_software"``);
+    :func:`ipb.engine.scenario.convert_fact` turns it into the engine value.
+
+    Raises
+    ------
+    PerturbError
+        Rule ``question``: the text is not a value of the input.
+    """
+    if spec.type == "bool":
+        if text in ("yes", "no"):
+            return text == "yes"
+    elif spec.type == "category":
+        for v in spec.values or ():
+            if v.replace("_", " ") == text:
+                return v
+    elif spec.type == "number" and spec.unit and spec.unit.strip().lower() not in NO_UNIT:
+        if text.endswith(f" {spec.unit}"):
+            return text[: -len(spec.unit) - 1]
+    else:
+        return text
+    raise PerturbError(f"{text!r} is not a value of input {spec.name!r}", rule="question", name=spec.name)
+
+
+def fact_sentence(spec: InputSpec, value: Any) -> str:
+    """The one sentence that states a fact (see the module docstring for the three forms)."""
+    shown = value_text(spec, value)
+    if spec.phrase:
+        return spec.phrase.replace("{value}", shown)
+    clause = _question_clause(spec)
+    if clause is not None:
+        return f"{clause}: {shown}."
+    name = input_label(spec)
+    return f"{_sentence_start('the ' + name if not name[:2].isupper() else name)} is {shown}."
+
+
+def fact_pattern(spec: InputSpec) -> re.Pattern[str]:
+    """A regular expression matching exactly :func:`fact_sentence`'s sentences for ``spec``; group ``value``."""
+    marker = "\x00VALUE\x00"
+    shape = fact_sentence_shape(spec).replace("{value}", marker)
+    return re.compile(re.escape(shape).replace(re.escape(marker), r"(?P<value>.+?)") + r"(?= |$)")
+
+
+def fact_sentence_shape(spec: InputSpec) -> str:
+    """:func:`fact_sentence` with ``{value}`` in place of the value."""
+    if spec.phrase:
+        return spec.phrase
+    clause = _question_clause(spec)
+    if clause is not None:
+        return f"{clause}: {{value}}."
+    name = input_label(spec)
+    return f"{_sentence_start('the ' + name if not name[:2].isupper() else name)} is {{value}}."
 
 
 def _outcomes(frame: Frame) -> str:
@@ -53,15 +198,19 @@ def _join(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def _sentence(frame: Frame, name: str, value: Any) -> str:
+    return fact_sentence(frame.inputs[name], value)
+
+
 def render_question(frame: Frame, scenario: PScenario) -> str:
-    """The question text of an item: setting, facts, undisclosed inputs, and the task.
+    """The question text of an item: setting, one sentence per fact, undisclosed inputs, the task.
 
     >>> from ipb.perturb.frame import build_frame, base_from_facts
     >>> from decimal import Decimal
     >>> frame = build_frame(["buffett_acquisition_checklist"])
     >>> text = render_question(frame, base_from_facts(frame, {"ev_to_arr": Decimal(7), "arr": Decimal("2e9")}))
-    >>> "arr $2B" in text and "ev to arr 7x" in text
-    True
+    >>> print(text.splitlines()[0])
+    The company has $2B of annual recurring revenue. It is offered at 7x its annual recurring revenue.
     """
     parts: list[str] = []
     if scenario.as_of is not None:
@@ -72,15 +221,16 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
             if regime.description:
                 setting += f" ({regime.description.rstrip('.')})"
         parts.append(setting + ".")
-    if scenario.sector is not None:
-        parts.append(f"Sector: {frame.sectors.get(scenario.sector).name}.")
-    facts = [f"{label(n)} {cached_text(frame, 'display', n, scenario.facts[n], display)}"
-             for n in frame.inputs if n in scenario.facts]
-    missing = [label(n) for n in frame.inputs if n in frame.consumers and n not in scenario.facts]
+    stated_sector = any(n in scenario.facts for n in frame.sectors.inputs if n in frame.inputs)
+    if scenario.sector is not None and not stated_sector:
+        parts.append(f"Sector: {frame.sectors.get(scenario.sector).name}.")  # context only: no input names it
+    facts = [cached_text(frame, "sentence", n, scenario.facts[n], _spec_sentence) for n in frame.inputs
+             if n in scenario.facts]
+    missing = [input_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers and n not in scenario.facts]
     values = {
-        "setting": " ".join(parts) + " " if parts else "",
-        "facts": "; ".join(facts) if facts else "none stated",
-        "unknown": f"Not disclosed: {', '.join(missing)}. " if missing else "",
+        "setting": " ".join(parts) + "\n" if parts else "",
+        "facts": " ".join(facts) if facts else "No facts are stated.",
+        "unknown": f"Not disclosed: {'; '.join(missing)}.\n" if missing else "",
     }
     if frame.layer == "L7":
         card = frame.cards[0].card
@@ -91,3 +241,7 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
             frameworks="; ".join(f"{c.card.investor}: {c.card.name}" for c in frame.cards),
         )
     return template(frame.layer).substitute(values)
+
+
+def _spec_sentence(spec: InputSpec, value: Any) -> str:
+    return fact_sentence(spec, value)

@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 from math import ceil
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import jsonschema
 
@@ -28,7 +28,7 @@ from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
-from ipb.perturb.items import ITEM_VERSION, item_schema
+from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
 
 #: Fewer lines than this are verified in this process even with workers.
 POOL_MIN = 1000
@@ -38,7 +38,8 @@ __all__ = ["RecordCheck", "Verification", "verify_items", "verify_lines", "gold_
 
 @dataclass
 class RecordCheck:
-    """The verdict on one line: ``ok``, ``mismatch`` (gold differs) or ``error`` (unreadable item)."""
+    """The verdict on one line: ``ok``, ``mismatch`` (gold differs), ``constraint`` (the scenario breaks a
+    card constraint) or ``error`` (unreadable item)."""
 
     record: int
     line: int
@@ -46,10 +47,15 @@ class RecordCheck:
     status: str
     problems: list[str] = field(default_factory=list)
     changed_cards: list[str] = field(default_factory=list)
+    #: The card constraints the scenario breaks (also listed in ``problems``), whatever the status.
+    constraints: list[str] = field(default_factory=list)
+    #: The item was an older version, read through :func:`ipb.perturb.items.migrate_item`.
+    migrated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"record": self.record, "line": self.line, "id": self.id, "status": self.status,
-                "problems": self.problems, "changed_cards": self.changed_cards}
+                "problems": self.problems, "changed_cards": self.changed_cards, "constraints": self.constraints,
+                "migrated": self.migrated}
 
 
 @dataclass
@@ -69,8 +75,18 @@ class Verification:
         return [c for c in self.checks if c.status == "error"]
 
     @property
+    def violations(self) -> list[RecordCheck]:
+        """Items whose scenario breaks a constraint of one of their cards (whether or not the gold matches)."""
+        return [c for c in self.checks if c.constraints]
+
+    @property
     def ok(self) -> bool:
-        return not self.mismatched and not self.errors
+        return not self.mismatched and not self.errors and not self.violations
+
+    @property
+    def migrated(self) -> int:
+        """Items of an older format version, read by migration."""
+        return sum(1 for c in self.checks if c.migrated)
 
     @property
     def changed_cards(self) -> list[str]:
@@ -81,10 +97,12 @@ class Verification:
             "version": 1,
             "file": self.file,
             "total": self.total,
-            "verified": self.total - len(self.mismatched) - len(self.errors),
+            "verified": self.total - len([c for c in self.checks if c.status != "ok"]),
             "mismatched": len(self.mismatched),
+            "constraint_violations": len(self.violations),
             "errors": len(self.errors),
             "changed_cards": self.changed_cards,
+            "migrated": self.migrated,
             "problems": [c.to_dict() for c in self.checks if c.status != "ok"],
         }
 
@@ -192,10 +210,16 @@ class _Checker:
                         for e in sorted(self.validator.iter_errors(item), key=lambda e: list(map(str, e.absolute_path)))]
             if problems:
                 return RecordCheck(record, line_no, ident, "error", problems[:5])
-        elif item.get("version") != ITEM_VERSION:
-            return RecordCheck(record, line_no, ident, "error", [f"item version {item.get('version')!r} is not {ITEM_VERSION}"])
+        if item.get("version") not in READABLE_VERSIONS:
+            return RecordCheck(record, line_no, ident, "error", [
+                f"item version {item.get('version')!r} cannot be read (readable: "
+                f"{', '.join(map(str, READABLE_VERSIONS))}); make the items again with ipb perturb"])
+        migrated = item.get("version") != ITEM_VERSION
         try:
-            return self._compare(record, line_no, ident, item)
+            item = migrate_item(item)
+            check = self._compare(record, line_no, ident, item)
+            check.migrated = migrated
+            return check
         except IpbError as exc:
             return RecordCheck(record, line_no, ident, "error", [exc.message + (f" (did you mean {exc.suggestion!r}?)"
                                                                                  if exc.suggestion else "")])
@@ -213,6 +237,7 @@ class _Checker:
             golds = item["golds"]
         hashes = {c["id"]: c["content_hash"] for c in item["manifest"]["cards"]}
         problems: list[str] = []
+        broken: list[str] = []
         changed: list[str] = []
         claimed: set[str] = set()
         for gold in golds:
@@ -220,7 +245,12 @@ class _Checker:
             card = compiled.card
             mine = {k: v for k, v in facts.items() if k in card.inputs}
             claimed |= set(mine)
-            trace = execute(compiled, self.facts(card, mine), scenario_id=scenario.get("id", ident),
+            typed = self.facts(card, mine)
+            for k in card.constraints:
+                if k.broken(typed):
+                    rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
+                    broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
+            trace = execute(compiled, typed, scenario_id=scenario.get("id", ident),
                             layer=scenario.get("layer", layer))
             grp = trace.to_grp()
             where = f"{card.id}: " if layer != "L7" else ""
@@ -235,13 +265,16 @@ class _Checker:
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
                             name=stray[0])
-        if problems and changed:
-            problems.append(f"card {', '.join(changed)} changed since the item was made (content hash differs; "
-                            f"the item's own copy is {', '.join(f'ipb-cards/{hashes[c]}.yaml' for c in changed)})")
-        return RecordCheck(record, line_no, ident, "mismatch" if problems else "ok", problems, changed)
+        problems += condition_problems(item)
+        if (problems or broken) and changed:
+            (problems or broken).append(
+                f"card {', '.join(changed)} changed since the item was made (content hash differs; "
+                f"the item's own copy is {', '.join(f'ipb-cards/{hashes[c]}.yaml' for c in changed)})")
+        status = "mismatch" if problems else "constraint" if broken else "ok"
+        return RecordCheck(record, line_no, ident, status, problems + broken, changed, broken)
 
-    def run(self, block: Sequence[tuple[int, int, str]]) -> list[RecordCheck]:
-        return [self.check(record, line_no, text) for record, line_no, text in block]
+    def run(self, block: Iterable[tuple[int, int, str]]) -> Iterator[RecordCheck]:
+        return (self.check(record, line_no, text) for record, line_no, text in block)
 
 
 _CHECKER: _Checker | None = None
@@ -265,15 +298,40 @@ def _run_block(task: tuple[str, int, int, int, int]) -> list[RecordCheck]:
         text = handle.read(stop - start).decode("utf-8")
     records = [(first_record + i, first_line + j, t) for i, (j, t) in
                enumerate((j, t) for j, t in enumerate(text.split("\n")) if t.strip())]
-    return [c for c in _CHECKER.run(records) if c.status != "ok" or c.changed_cards]
+    return [c for c in _CHECKER.run(records) if c.status != "ok" or c.changed_cards or c.migrated]
 
 
-def _records(text: str) -> list[tuple[int, int, str]]:
-    out: list[tuple[int, int, str]] = []
-    for index, line in enumerate(text.split("\n")):
-        if line.strip():
-            out.append((len(out) + 1, index + 1, line))
-    return out
+def _file_records(path: Path) -> Iterator[tuple[int, int, str]]:
+    """``(record, line, text)`` of each non-blank line, read one line at a time (memory flat in the file size)."""
+    record = 0
+    with open(path, "r", encoding="utf-8", newline="\n") as handle:
+        for index, line in enumerate(handle, start=1):
+            text = line[:-1] if line.endswith("\n") else line
+            if text.strip():
+                record += 1
+                yield record, index, text
+
+
+def _file_blocks(path: Path, size: int) -> Iterator[tuple[str, int, int, int, int]]:
+    """Byte ranges of ``size`` records each, found by reading the file once, line by line."""
+    start = pos = 0
+    count = 0
+    first_record = first_line = 0
+    record = 0
+    with open(path, "rb") as handle:
+        for index, raw in enumerate(handle, start=1):
+            end = pos + len(raw)
+            if raw.strip():
+                record += 1
+                if count == 0:
+                    start, first_record, first_line = pos, record, index
+                count += 1
+                if count == size:
+                    yield str(path), start, end, first_record, first_line
+                    count = 0
+            pos = end
+    if count:
+        yield str(path), start, pos, first_record, first_line
 
 
 def verify_lines(
@@ -317,44 +375,30 @@ def verify_items(
         The file cannot be read, is not UTF-8, or holds no items.
     """
     name = str(path)
+    file = Path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        total = 0
+        with open(file, "rb") as handle:
+            for raw in handle:
+                raw.decode("utf-8")
+                if raw.strip():
+                    total += 1
     except OSError as exc:
         raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from exc
     except UnicodeDecodeError as exc:
         raise LoadError(f"{name} is not valid UTF-8", file=name, rule="encoding") from exc
     use_cards(card_dirs, path)
-    records = _records(text)
-    if not records:
+    if not total:
         raise LoadError(f"{name} holds no items", file=name, rule="empty")
     workers = max(1, min(workers, os.cpu_count() or 1))
-    if workers == 1 or len(records) < POOL_MIN:
-        checks = [c for c in _Checker(cards, schema).run(records) if c.status != "ok" or c.changed_cards]
-        return Verification(name, len(records), checks)
-    del text
-    tasks = _blocks(Path(path), records, max(200, ceil(len(records) / (workers * 8))))
+    if workers == 1 or total < POOL_MIN:
+        checks = [c for c in _Checker(cards, schema).run(_file_records(file)) if c.status != "ok" or c.changed_cards or c.migrated]
+        return Verification(name, total, checks)
+    tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     checks = []
     with ctx.Pool(workers, initializer=_init, initargs=(cards, schema, tuple(map(str, card_dirs)), str(path))) as pool:
         for reported in pool.imap(_run_block, tasks):
             checks.extend(reported)
-    return Verification(name, len(records), checks)
-
-
-def _blocks(path: Path, records: Sequence[tuple[int, int, str]], size: int) -> list[tuple[str, int, int, int, int]]:
-    """Byte ranges of the file holding ``size`` records each: (path, start, stop, first record, first line)."""
-    data = path.read_bytes()
-    starts = [0]
-    pos = data.find(b"\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = data.find(b"\n", pos + 1)
-    starts.append(len(data) + 1)
-    tasks = []
-    for i in range(0, len(records), size):
-        block = records[i:i + size]
-        first_line, last_line = block[0][1], block[-1][1]
-        start, stop = starts[first_line - 1], min(starts[last_line], len(data))
-        tasks.append((str(path), start, stop, block[0][0], first_line))
-    return tasks
+    return Verification(name, total, checks)

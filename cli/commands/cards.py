@@ -22,7 +22,7 @@ from rich.table import Table
 from ipb._files import write_bytes_atomic
 from ipb.cli._app import _VERDICT_STYLE, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out, printable
 from ipb.engine._yaml import YamlDoc, load_yaml_file
-from ipb.engine.card import card_from_doc
+from ipb.engine.card import card_from_doc, constraint_errors
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
 from ipb.engine.lint import lint_card, lint_scenario
@@ -201,6 +201,7 @@ def check(
                                     source_line=doc.source_line(line)) from None
             scen = scenario_from_doc(doc, compiled.card)
             warnings.extend(lint_scenario(doc, compiled.card, scen.facts, scen.expected))
+            problems.extend(constraint_errors(compiled.card, scen.facts, doc))
             if scen.expected:
                 trace = execute(compiled, scen.facts)
                 found = check_expected(scen, trace.outcome, trace.trigger, trace.verdicts(), doc, trace.iterations)

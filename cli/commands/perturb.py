@@ -1,8 +1,16 @@
 """``ipb perturb`` and ``ipb verify``: perturbed L7/L8 items with executed gold (paper §6.5).
 
     ipb perturb --card ID [--card ID ...] --base SCENARIO --n N --seed S
-                --ops metric,sector,temporal,flip [--balance] [--fm6-probe]
-                [--allow-short] [--workers W] --out ITEMS.jsonl
+                [--ops metric,sector,temporal,flip | --mix metric=0.4,flip=0.2,...]
+                [--min-changed K] [--balance] [--fm6-probe] [--allow-short] [--workers W]
+                [--cards DIR ...] --out ITEMS.jsonl [--report REPORT.json]
+
+Items are written as they are made (memory stays flat in N without
+``--balance``); the file appears only when the run succeeds.
+
+Without ``--ops`` or ``--mix`` each card gets every operator that applies to
+it (metric, sector, temporal, flip, isolate); the others are skipped with a
+note in the summary.
     ipb verify ITEMS.jsonl [--cards DIR ...] [--card ID=PATH ...] [--format table|json] [--workers W]
 
 One ``--card`` makes L7 items; several make L8 items (one scenario, a gold
@@ -19,8 +27,8 @@ from typing import Optional
 import typer
 
 from ipb.cli._app import RunFormat, _fail, app, err, out
-from ipb.errors import IpbError, LoadError
-from ipb.perturb.generation import Job, generate, parse_recipes
+from ipb.errors import IpbError, LoadError, PerturbError
+from ipb.perturb.generation import Job, parse_mix, parse_recipes, write_items
 from ipb.engine.registry import compiled_card, find_card, use_cards, write_card_copy
 from ipb.perturb.items import write_lines
 from ipb.perturb.operators import get_operator, operator_names
@@ -37,11 +45,13 @@ def perturb(
     base: Path = typer.Option(..., "--base", "-b", help="Base scenario file (its facts are shared by every card)."),
     n: int = typer.Option(..., "--n", "-n", help="How many distinct items to write."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: the same inputs and seed give a byte-identical file."),
-    ops: str = typer.Option("metric,sector,temporal,flip", "--ops", help="Recipes separated by ',', operators in a recipe by '+', an argument after ':'. Operators: " + _ops_help()),
+    ops: Optional[str] = typer.Option(None, "--ops", help="Recipes separated by ',', operators in a recipe by '+', an argument after ':' (default: every operator that applies to the card, the others skipped with a note). Operators: " + _ops_help()),
+    mix: Optional[str] = typer.Option(None, "--mix", help="Proportions instead of even shares: RECIPE=WEIGHT pairs, e.g. metric=0.4,flip=0.2,sector+metric=0.4; each recipe's shortfall is reported and made up by the others."),
     balance: bool = typer.Option(False, "--balance", help="Spread the final verdicts as evenly as the card allows, and say how even."),
     fm6_probe: bool = typer.Option(False, "--fm6-probe", help="Allow dates outside the framework vintage; such items are marked as FM-6 probes."),
     allow_short: bool = typer.Option(False, "--allow-short", help="Write fewer than N items when no more distinct ones exist (with a SHORTFALL line) instead of failing."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
+    min_changed: int = typer.Option(1, "--min-changed", help="Each item differs from the base in at least this many facts (a new decision date or sector context counts as one)."),
     out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the run's report as JSON."),
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files to look card ids up in first (repeatable; then IPB_CARDS, then the bundled cards)."),
@@ -56,11 +66,13 @@ def perturb(
         use_cards(cards_dir)
         paths = [str(find_card(c)) for c in card]
         _refuse_out_of_range(base, paths)
-        job = Job(tuple(paths), str(base), seed, parse_recipes(ops), fm6_probe)
-        result = generate(job, n, balance=balance, workers=workers, allow_short=allow_short)
+        if ops is not None and mix is not None:
+            raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
+        recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
+        job = Job(tuple(paths), str(base), seed, recipes, fm6_probe, weights, min_changed)
+        result = write_items(out_path, job, n, balance=balance, workers=workers, allow_short=allow_short)
         for path in dict.fromkeys(paths):
             write_card_copy(compiled_card(path).card, out_path)
-        write_lines(out_path, result.lines)
         if report is not None:
             write_lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
     except IpbError as exc:
@@ -91,7 +103,8 @@ def verify(
     no_schema: bool = typer.Option(False, "--no-schema", help="Skip the JSON Schema check of each line."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to verify with."),
 ) -> None:
-    """Re-execute every item against the current cards; exit 1 if any gold no longer matches.
+    """Re-execute every item against the current cards; exit 1 if any gold no longer matches
+    or any scenario breaks a card constraint.
 
     The current card of an id is, in order: ``--card ID=PATH``, ``--cards DIR``,
     ``IPB_CARDS``, the bundled card; a card none of these has is taken from the
@@ -128,11 +141,13 @@ def verify(
                 shown = ", ".join(map(str, lines[1:6])) + (", ..." if len(lines) > 6 else "")
                 more = f" (and {len(lines) - 1} more record(s) with the same problem: lines {shown})"
             out.print(f"{first[(status, problem)]}: {status}: {problem}{more}", markup=False)
-        bad = len(result.mismatched) + len(result.errors)
+        bad = len([c for c in result.checks if c.status != "ok"])
         line = (f"verified {result.total - bad} of {result.total} item(s): {len(result.mismatched)} gold mismatch(es), "
-                f"{len(result.errors)} unreadable")
+                f"{len(result.violations)} breaking a card constraint, {len(result.errors)} unreadable")
         if result.changed_cards:
             line += f"; card(s) edited since the items were made: {', '.join(result.changed_cards)}"
+        if result.migrated:
+            line += f"; {result.migrated} item(s) of an older format version read by migration"
         out.print(line, markup=False)
     if not result.ok:
         raise typer.Exit(code=1)

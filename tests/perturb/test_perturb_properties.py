@@ -32,7 +32,7 @@ from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import PerturbError
 from ipb.perturb import build_frame, get_operator, item_schema, load_base
 from ipb.perturb.items import build_item, dumps_item
-from ipb.perturb.values import display
+from ipb.perturb.render import fact_sentence
 from perturb_support import CARD_IDS, CARDS, FIXTURES, card_frame
 
 ITEM_VALIDATOR = jsonschema.Draft202012Validator(item_schema())
@@ -96,7 +96,7 @@ def test_operator_preserves_structure_and_gold_is_execution(card_id, seed, op, p
     assert fresh == grp and item["investment_verdict"] == fresh["investment_verdict"]
     for change in item["manifest"]["changes"]:
         spec = frame.inputs[change["input"]]
-        shown = display(spec, step.scenario.facts.get(change["input"]))
+        shown = fact_sentence(spec, step.scenario.facts.get(change["input"]))
         assert shown in item["question"], (change, item["question"])
 
 
