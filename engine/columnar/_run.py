@@ -1,0 +1,498 @@
+"""Execute a card over whole columns: the five gate logics as array operations.
+
+The verdict rules are those of :mod:`ipb.engine.execute` (paper Table 5,
+§7.3), applied to every row at once: each gate's raw verdict is computed for all
+rows, then the topology decides which gates each row reaches (a linear chain
+stops at the first REJECT, or the first PROCEED of a disjunction; a regime card
+runs the branch its classifier selects) and what the final verdict and trigger
+are. Rows the columns cannot decide exactly (see :mod:`._expr`) and rows that
+take a re-entry loop are re-run by the scalar :func:`ipb.engine.execute.execute`
+on that row alone; :attr:`ColumnarResult.fallback` counts them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from ipb.engine.card import Card, Gate
+from ipb.engine.execute import execute
+from ipb.engine.graph import CompiledCard
+from ipb.engine.columnar._expr import Col, ColumnExpr, Frame, Vocabulary, compile_columns
+from ipb.engine.columnar._inputs import Encoded, input_columns
+
+__all__ = ["ColumnarCard", "ColumnarResult", "columnar", "execute_columns", "VERDICT_WORDS"]
+
+NA, PROCEED, REJECT, INCONCLUSIVE = 0, 1, 2, 3
+#: Verdict code -> the word :class:`ipb.engine.logic.Verdict` uses.
+VERDICT_WORDS = ("N/A", "PROCEED", "REJECT", "INCONCLUSIVE")
+_CODE = {w: i for i, w in enumerate(VERDICT_WORDS)}
+_INC_OUTCOME = "INCONCLUSIVE"
+_EPOCH = _dt.date(1970, 1, 1)
+
+
+@dataclass
+class _GatePlan:
+    gate: Gate
+    computes: list[tuple[str, ColumnExpr]]
+    proceed: ColumnExpr | None
+    reject: ColumnExpr | None
+    classify: list[tuple[int, ColumnExpr | None]]
+    reentry: tuple[ColumnExpr, int] | None
+
+
+@dataclass
+class ColumnarResult:
+    """Verdict columns of one card over ``n`` rows.
+
+    Attributes
+    ----------
+    verdicts:
+        int8, shape ``(gates, n)``: 0 N/A, 1 PROCEED, 2 REJECT, 3 INCONCLUSIVE
+        (:data:`VERDICT_WORDS`).
+    outcome, trigger:
+        int32 codes, shape ``(n,)``, into ``outcomes`` and ``triggers`` (the
+        final verdict in the card's vocabulary or INCONCLUSIVE, and what
+        decided it, as :class:`ipb.engine.execute.Trace` names them).
+    regime:
+        int32 codes into ``regimes`` (-1: no regime selected); None for a card
+        without a classifier.
+    computed:
+        value name -> (float64 values, bool valid); a value is valid only where
+        its gate ran and it was known.
+    fallback:
+        Rows re-decided by the scalar engine (exactness doubts, re-entry loops).
+    """
+
+    card: Card
+    n: int
+    verdicts: np.ndarray
+    outcome: np.ndarray
+    outcomes: list[str]
+    trigger: np.ndarray
+    triggers: list[str]
+    regime: np.ndarray | None
+    regimes: list[str]
+    computed: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    fallback: int = 0
+
+    def row(self, i: int) -> tuple[str, str, tuple[str, ...]]:
+        """(final verdict, trigger, gate verdicts) of row ``i``, as words."""
+        return (
+            self.outcomes[self.outcome[i]],
+            self.triggers[self.trigger[i]],
+            tuple(VERDICT_WORDS[v] for v in self.verdicts[:, i]),
+        )
+
+    def rows(self) -> Iterator[tuple[str, str, tuple[str, ...]]]:
+        for i in range(self.n):
+            yield self.row(i)
+
+
+class _Codes:
+    def __init__(self) -> None:
+        self.vocab = Vocabulary()
+
+    def __call__(self, word: str) -> int:
+        return self.vocab.code(word)
+
+
+class ColumnarCard:
+    """A compiled card prepared for column execution (build once, run on many tables)."""
+
+    def __init__(self, compiled: CompiledCard) -> None:
+        self.compiled = compiled
+        card = self.card = compiled.card
+        self.vocab = Vocabulary()
+        for spec in card.inputs.values():
+            for value in spec.values or ():
+                self.vocab.code(value)
+        symbols = card.symbols
+        constants = {name: value for name, (value, _) in card.constants.items()}
+
+        def comp(expr: Any) -> ColumnExpr | None:
+            return None if expr is None else compile_columns(expr.source, symbols, constants, self.vocab)
+
+        self.gates: list[_GatePlan] = []
+        for g in card.gates:
+            classify = [(self.vocab.code(regime), comp(when)) for regime, when in g.classify]
+            reentry = None
+            if g.reentry is not None:
+                reentry = (comp(g.reentry.condition), g.reentry.max_iterations)
+            self.gates.append(_GatePlan(g, [(n, comp(e)) for n, e in g.compute.items()], comp(g.proceed),
+                                        comp(g.reject), classify, reentry))  # type: ignore[arg-type]
+        self.index = {g.id: g.number - 1 for g in card.gates}
+        self.decisive = [g.number - 1 for g in card.gates if g.decisive]
+        self.computed_names = [n for g in card.gates for n in g.compute]
+
+    # ------------------------------------------------------------------ gates
+
+    def _gate(self, i: int, frame: Frame) -> tuple[np.ndarray, np.ndarray | None]:
+        """Raw verdict of gate ``i`` on every row (int8), and regime codes for a classifier."""
+        plan = self.gates[i]
+        n = frame.n
+        known = np.ones(n, dtype=bool)
+        for name, expr in plan.computes:
+            c = expr(frame)
+            if c.err is None:
+                frame.err(c)
+            c.exact = False
+            frame.env[name] = c
+            known &= np.broadcast_to(c.ok, (n,))
+        P = plan.proceed(frame) if plan.proceed is not None else None
+        R = plan.reject(frame) if plan.reject is not None else None
+        if P is not None and R is not None:
+            v = np.where(R.v, REJECT, np.where(R.false & P.v, PROCEED, INCONCLUSIVE))
+        elif R is not None:
+            v = np.where(R.v, REJECT, np.where(R.false, PROCEED, INCONCLUSIVE))
+        elif P is not None:
+            v = np.where(P.v, PROCEED, np.where(P.false, REJECT, INCONCLUSIVE))
+        elif plan.computes:
+            v = np.where(known, PROCEED, INCONCLUSIVE)
+        else:
+            v = np.full(n, PROCEED)
+        v = np.broadcast_to(v, (n,)).astype(np.int8)
+        if not plan.classify:
+            return v, None
+        regime = np.full(n, -1, dtype=np.int32)
+        open_ = v != REJECT
+        verdict = v.copy()
+        for code, when in plan.classify:
+            if when is None:
+                regime[open_] = code
+                open_ = np.zeros(n, dtype=bool)
+                break
+            w = when(frame)
+            hit = open_ & np.broadcast_to(w.v, (n,))
+            regime[hit] = code
+            unknown = open_ & ~np.broadcast_to(w.ok, (n,))
+            open_ = open_ & np.broadcast_to(w.false, (n,))
+            verdict[unknown] = INCONCLUSIVE
+        verdict[open_] = INCONCLUSIVE
+        frame.env[plan.gate.id] = Col("cat", regime, regime >= 0)
+        return verdict, regime
+
+    # ------------------------------------------------------------------ run
+
+    def run(self, columns: Mapping[str, Any], n: int | None = None, *, exact: bool = True) -> ColumnarResult:
+        """Execute the card on every row of ``columns``.
+
+        Parameters
+        ----------
+        columns:
+            Input name -> column, shape ``(n,)``: numbers as float or int
+            arrays (NaN unknown; ratios in [0, 1], money in USD), bools,
+            categories as string arrays (None unknown) or :class:`Encoded`,
+            dates as ``datetime64[D]`` (NaT unknown). A missing input is
+            unknown on every row; names the card does not read are ignored.
+        n:
+            Row count; taken from the columns when omitted.
+        exact:
+            Re-decide doubtful rows with the scalar engine (default). False
+            keeps the float verdicts (faster, not guaranteed at thresholds).
+
+        Returns
+        -------
+        ColumnarResult
+        """
+        env, n = input_columns(self.card, columns, n, self.vocab)
+        with np.errstate(all="ignore"):
+            return self._run(env, n, exact)
+
+    def _run(self, env: dict[str, Col], n: int, exact: bool) -> ColumnarResult:
+        card = self.card
+        m = len(card.gates)
+        env["iteration"] = Col("num", 0.0)
+        frame = Frame(n, env)
+        raw: list[np.ndarray] = []
+        doubts: list[np.ndarray] = []
+        regime = None
+        loops: list[tuple[int, Col, int]] = []
+        for i in range(m):
+            frame.doubt = np.zeros(n, dtype=bool)
+            v, r = self._gate(i, frame)
+            if r is not None:
+                regime = r
+            plan = self.gates[i]
+            if plan.reentry is not None and card.topology_type == "linear_sequential":
+                loops.append((i, plan.reentry[0](frame), plan.reentry[1]))
+            raw.append(v)
+            doubts.append(frame.doubt)
+
+        out = _Outcomes(n, m)
+        topology, family = card.topology_type, self.compiled.family
+        ok_word, bad_word = card.outcomes["pass"], card.outcomes["fail"]
+        fallback = np.zeros(n, dtype=bool)
+        if topology == "linear_sequential":
+            stop = PROCEED if family == "disjunction" else REJECT
+            everyone = np.ones(n, dtype=bool)
+            stopper, alive_after = self._chain(raw, range(m), everyone, out.verdicts, stop)
+            for i, cond, bound in loops:
+                if bound > 0:
+                    fallback |= alive_after[i] & np.broadcast_to(cond.v, (n,))
+            stopped = stopper >= 0
+            if family == "disjunction":
+                out.by_gate(stopped, stopper, ok_word, "gate_{}_trigger")
+                self._none_fired(out, ~stopped, bad_word)
+            else:
+                out.by_gate(stopped, stopper, bad_word, "gate_{}_reject")
+                self._cleared(out, ~stopped, ok_word)
+        elif topology == "parallel_threshold":
+            for i in range(m):
+                out.verdicts[i] = raw[i]
+            if family in ("conjunction", "disjunction"):
+                target = REJECT if family == "conjunction" else PROCEED
+                first = np.full(n, -1, dtype=np.int32)
+                for i in reversed(range(m)):
+                    first[raw[i] == target] = i
+                hit = first >= 0
+                if family == "conjunction":
+                    out.by_gate(hit, first, bad_word, "gate_{}_reject")
+                    self._cleared(out, ~hit, ok_word)
+                else:
+                    out.by_gate(hit, first, ok_word, "gate_{}_trigger")
+                    self._none_fired(out, ~hit, bad_word)
+            else:
+                self._threshold(out, raw, ok_word, bad_word)
+        else:
+            self._regime(out, raw, regime, bad_word)
+
+        if exact:
+            for i in range(m):
+                fallback |= doubts[i] & (out.verdicts[i] != NA)
+        result = out.result(card, self.vocab.words, self._computed(env, out.verdicts, n))
+        rows = np.flatnonzero(fallback)
+        if len(rows):
+            self._scalar_rows(result, env, rows)
+        return result
+
+    def _chain(self, raw: Sequence[np.ndarray], order: Sequence[int], rows: np.ndarray, verdicts: np.ndarray,
+               stop: int) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+        """Run gates ``order`` on ``rows`` until each row meets ``stop``; returns (stopper, alive after each gate)."""
+        n = len(rows)
+        stopper = np.full(n, -1, dtype=np.int32)
+        alive = rows.copy()
+        after: dict[int, np.ndarray] = {}
+        for i in order:
+            verdicts[i] = np.where(alive, raw[i], verdicts[i])
+            s = alive & (raw[i] == stop)
+            stopper[s] = i
+            alive &= ~s
+            after[i] = alive.copy()
+        return stopper, after
+
+    def _cleared(self, out: "_Outcomes", rows: np.ndarray, ok_word: str, regime: str | None = None) -> None:
+        """Outcome of conjunction rows with no REJECT (``execute._cleared``)."""
+        rest = rows.copy()
+        for i in self.decisive:
+            hit = rest & (out.verdicts[i] == INCONCLUSIVE)
+            trig = f"gate_{i + 1}_inconclusive"
+            out.set(hit, _INC_OUTCOME, trig if regime is None else f"regime_{regime}_{trig}")
+            rest &= ~hit
+        any_proceed = (out.verdicts == PROCEED).any(axis=0)
+        out.set(rest & ~any_proceed, _INC_OUTCOME,
+                "no_gate_decided" if regime is None else f"regime_{regime}_no_gate_decided")
+        out.set(rest & any_proceed, ok_word, "all_gates_cleared" if regime is None else f"regime_{regime}")
+
+    def _none_fired(self, out: "_Outcomes", rows: np.ndarray, bad_word: str) -> None:
+        all_reject = (out.verdicts == REJECT).all(axis=0)
+        out.set(rows & all_reject, bad_word, "no_trigger_fired")
+        out.set(rows & ~all_reject, _INC_OUTCOME, "undetermined")
+
+    def _threshold(self, out: "_Outcomes", raw: Sequence[np.ndarray], ok_word: str, bad_word: str) -> None:
+        threshold = self.card.threshold
+        assert threshold is not None
+        counted = PROCEED if threshold.count == "PROCEED" else REJECT
+        weights = [Fraction(g.weight) for g in self.card.gates]
+        scale = int(np.lcm.reduce([w.denominator for w in weights] + [Fraction(threshold.min_weight).denominator]))
+        iw = [int(w * scale) for w in weights]
+        need = Fraction(threshold.min_weight) * scale
+        n = out.n
+        hit = np.zeros(n, dtype=np.int64)
+        open_ = np.zeros(n, dtype=np.int64)
+        count = np.zeros(n, dtype=np.int64)
+        for v, w in zip(raw, iw):
+            hit += np.where(v == counted, w, 0)
+            open_ += np.where(v == INCONCLUSIVE, w, 0)
+            count += v == counted
+        m = len(raw)
+        met_word, unmet_word = (ok_word, bad_word) if counted == PROCEED else (bad_word, ok_word)
+        met = hit >= need
+        unmet = ~met & (hit + open_ < need)
+        undecided = ~met & ~unmet
+        for k in range(m + 1):
+            at = count == k
+            out.set(at & met, met_word, f"threshold_met_{k}_of_{m}")
+            out.set(at & unmet, unmet_word, f"threshold_not_met_{k}_of_{m}")
+            out.set(at & undecided, _INC_OUTCOME, f"threshold_undecided_{k}_of_{m}")
+
+    def _regime(self, out: "_Outcomes", raw: Sequence[np.ndarray], regime: np.ndarray | None, bad_word: str) -> None:
+        compiled = self.compiled
+        classifier = compiled.classifier
+        assert classifier is not None and regime is not None
+        n = out.n
+        prefix = [g.number - 1 for g in compiled.prefix]
+        stopper, _ = self._chain(raw, prefix, np.ones(n, dtype=bool), out.verdicts, REJECT)
+        stopped = stopper >= 0
+        out.by_gate(stopped, stopper, bad_word, "gate_{}_reject")
+        ci = classifier.number - 1
+        reach = ~stopped
+        out.verdicts[ci] = np.where(reach, raw[ci], NA)
+        rejected = reach & (raw[ci] == REJECT)
+        out.set(rejected, bad_word, f"gate_{ci + 1}_reject")
+        undetermined = reach & ~rejected & (regime < 0)
+        out.set(undetermined, _INC_OUTCOME, "regime_undetermined")
+        on = reach & ~rejected & (regime >= 0)
+        out.regime = np.where(on, regime, -1).astype(np.int32)
+        for name, branch in classifier.branches.items():
+            rows = on & (regime == self.vocab.codes[name])
+            if not rows.any():
+                continue
+            order = [self.index[gid] for gid in branch.gates]
+            bstop, _ = self._chain(raw, order, rows, out.verdicts, REJECT)
+            bstopped = rows & (bstop >= 0)
+            out.by_gate(bstopped, bstop, branch.fail_outcome, f"regime_{name}_gate_{{}}_reject")
+            self._cleared(out, rows & ~bstopped, branch.pass_outcome, regime=name)
+
+    def _computed(self, env: Mapping[str, Col], verdicts: np.ndarray, n: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        values = {}
+        for plan in self.gates:
+            reached = verdicts[plan.gate.number - 1] != NA
+            for name, _ in plan.computes:
+                c = env[name]
+                v = np.broadcast_to(np.asarray(c.v, dtype=np.float64), (n,)).copy()
+                ok = reached & np.broadcast_to(c.ok, (n,))
+                v[~ok] = np.nan
+                values[name] = (v, ok)
+        return values
+
+    def _scalar_rows(self, result: ColumnarResult, env: Mapping[str, Col], rows: np.ndarray) -> None:
+        """Re-run ``rows`` with the scalar engine and overwrite their verdicts (exact at thresholds)."""
+        outcomes = {w: i for i, w in enumerate(result.outcomes)}
+        triggers = {w: i for i, w in enumerate(result.triggers)}
+        regimes = self.vocab.codes
+        for r in rows:
+            trace = execute(self.compiled, self.facts(env, int(r)))
+            result.verdicts[:, r] = [_CODE[v] for v in trace.verdicts()]
+            result.outcome[r] = _intern(outcomes, result.outcomes, trace.outcome)
+            result.trigger[r] = _intern(triggers, result.triggers, trace.trigger)
+            if result.regime is not None:
+                result.regime[r] = -1 if trace.regime is None else regimes[trace.regime]
+            for gr in trace.gates:
+                for name, value in gr.computed.items():
+                    if name in result.computed:
+                        vals, ok = result.computed[name]
+                        ok[r] = value is not None
+                        vals[r] = np.nan if value is None else float(value)
+        result.fallback = len(rows)
+
+    def facts(self, env: Mapping[str, Col], r: int) -> dict[str, Any]:
+        """The scalar engine's facts for row ``r`` (a float cell is the decimal of its shortest repr)."""
+        facts: dict[str, Any] = {}
+        words = self.vocab.words
+        for name, spec in self.card.inputs.items():
+            c = env.get(name)
+            if c is None:
+                continue
+            ok = c.ok if np.ndim(c.ok) == 0 else c.ok[r]
+            if not ok:
+                continue
+            v = c.v if np.ndim(c.v) == 0 else c.v[r]
+            if c.kind == "num":
+                facts[name] = Decimal(int(v)) if isinstance(v, (int, np.integer)) else Decimal(repr(float(v)))
+            elif c.kind == "bool":
+                facts[name] = bool(v)
+            elif c.kind == "cat":
+                facts[name] = words[int(v)]
+            elif c.kind == "date":
+                facts[name] = _EPOCH + _dt.timedelta(days=int(v))
+        return facts
+
+
+def _intern(index: dict[str, int], words: list[str], word: str) -> int:
+    code = index.get(word)
+    if code is None:
+        code = index[word] = len(words)
+        words.append(word)
+    return code
+
+
+class _Outcomes:
+    """Outcome and trigger codes being filled in, plus the verdict matrix."""
+
+    def __init__(self, n: int, m: int) -> None:
+        self.n = n
+        self.verdicts = np.zeros((m, n), dtype=np.int8)
+        self.outcome = np.full(n, -1, dtype=np.int32)
+        self.trigger = np.full(n, -1, dtype=np.int32)
+        self.outcomes = _Codes()
+        self.triggers = _Codes()
+        self.regime: np.ndarray | None = None
+
+    def set(self, rows: np.ndarray, outcome: str, trigger: str) -> None:
+        if rows.any():
+            self.outcome[rows] = self.outcomes(outcome)
+            self.trigger[rows] = self.triggers(trigger)
+
+    def by_gate(self, rows: np.ndarray, gate: np.ndarray, outcome: str, template: str) -> None:
+        if not rows.any():
+            return
+        self.outcome[rows] = self.outcomes(outcome)
+        for i in np.unique(gate[rows]):
+            self.trigger[rows & (gate == i)] = self.triggers(template.format(i + 1))
+
+    def result(self, card: Card, words: list[str], computed: dict[str, tuple[np.ndarray, np.ndarray]]) -> ColumnarResult:
+        return ColumnarResult(card, self.n, self.verdicts, self.outcome, self.outcomes.vocab.words, self.trigger,
+                              self.triggers.vocab.words, self.regime if self.regime is not None else
+                              (np.full(self.n, -1, dtype=np.int32) if any(g.classify for g in card.gates) else None),
+                              list(words), computed)
+
+
+def columnar(compiled: CompiledCard) -> ColumnarCard:
+    """The :class:`ColumnarCard` of ``compiled``, built once and cached on it."""
+    cached = getattr(compiled, "_columnar", None)
+    if cached is None:
+        cached = ColumnarCard(compiled)
+        compiled._columnar = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def execute_columns(compiled: CompiledCard, columns: Mapping[str, Any], n: int | None = None, *,
+                    exact: bool = True) -> ColumnarResult:
+    """Execute ``compiled`` on every row of ``columns`` (see :meth:`ColumnarCard.run`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ipb.engine.card import load_card_text
+    >>> from ipb.engine.graph import compile_card
+    >>> card = compile_card(load_card_text('''
+    ... id: demo
+    ... version: 1
+    ... investor: Benjamin Graham
+    ... name: Net-net
+    ... topology_type: linear_sequential
+    ... gate_logic: conjunction
+    ... topology_rationale: one test
+    ... vintage: {start: 1934, end: 1976}
+    ... sources: [{tier: 1, document: Security Analysis, year: 1934}]
+    ... inputs:
+    ...   price: {type: money}
+    ...   ncav: {type: money}
+    ... gates:
+    ...   - id: cheap
+    ...     name: Below two thirds of NCAV
+    ...     proceed: price <= 2/3 * ncav
+    ...     required_elements: [price]
+    ...     source: {tier: 1, document: Security Analysis, year: 1934}
+    ... '''))
+    >>> r = execute_columns(card, {"price": np.array([200.0, 201.0, np.nan]), "ncav": np.array([300.0, 300.0, 300.0])})
+    >>> [r.row(i)[0] for i in range(3)], r.fallback
+    (['INVEST', 'DECLINE', 'INCONCLUSIVE'], 1)
+    """
+    return columnar(compiled).run(columns, n, exact=exact)
