@@ -105,9 +105,10 @@ class Frame:
         self.doubt = np.zeros(n, dtype=bool)
 
     def err(self, c: Col) -> Any:
+        """``c.err``, computed on first use for an input column: 0 for a column of integers."""
         if c.err is None:
             v = c.v
-            c.err = np.where(v == np.rint(v), 0.0, U * np.abs(v))
+            c.err = 0.0 if bool(np.all((v == np.rint(v)) | ~c.ok)) else U * np.abs(v)
         return c.err
 
 
@@ -164,13 +165,18 @@ def _const_col(kind: str, value: Any) -> Col:
 # --------------------------------------------------------------------------- runtime ops
 
 
-def _round(v: Any, ea: Any, eb: Any) -> Any:
-    """Rounding error of one float operation giving ``v``: none for an integer result of exact operands."""
+def _round(v: Any, ea: Any, eb: Any, ok: Any) -> Any:
+    """Rounding error of one float operation giving ``v``.
+
+    None when both operands are exact and every known result is an integer
+    below ``2**53``; otherwise ``u * |v|`` (an array: conservative for rows that
+    happen to be exact, which at worst sends a tie to the scalar engine).
+    """
     r = U * np.abs(v)
-    if isinstance(ea, float) and isinstance(eb, float) and (ea or eb):
-        return r
-    exact_in = (np.asarray(ea) == 0) & (np.asarray(eb) == 0)
-    return np.where(exact_in & (v == np.rint(v)) & (np.abs(v) < _BIG), 0.0, r)
+    if isinstance(ea, float) and isinstance(eb, float) and ea == 0.0 and eb == 0.0:
+        if bool(np.all(((v == np.rint(v)) & (r < 1.0)) | ~ok)):
+            return 0.0
+    return r
 
 
 def _arith(op: str, a: Col, b: Col, frame: Frame) -> Col:
@@ -179,13 +185,13 @@ def _arith(op: str, a: Col, b: Col, frame: Frame) -> Col:
     av, bv = a.v, b.v
     if op == "+":
         v = av + bv
-        err = ea + eb + _round(v, ea, eb)
+        err = ea + eb + _round(v, ea, eb, ok)
     elif op == "-":
         v = av - bv
-        err = ea + eb + _round(v, ea, eb)
+        err = ea + eb + _round(v, ea, eb, ok)
     elif op == "*":
         v = av * bv
-        err = np.abs(av) * eb + np.abs(bv) * ea + ea * eb + _round(v, ea, eb)
+        err = np.abs(av) * eb + np.abs(bv) * ea + ea * eb + _round(v, ea, eb, ok)
     else:
         zero = np.equal(bv, 0)
         # A divisor that is 0 as a float but not exactly, or whose error
@@ -196,7 +202,7 @@ def _arith(op: str, a: Col, b: Col, frame: Frame) -> Col:
         safe = np.where(zero, 1.0, bv)
         v = av / safe
         gap = np.maximum(absb - eb, 1e-300)
-        err = (np.abs(av) * eb + absb * ea) / (absb * gap) + _round(v, ea, eb)
+        err = (np.abs(av) * eb + absb * ea) / (absb * gap) + _round(v, ea, eb, ok)
     frame.doubt |= np.broadcast_to(ok & ~np.isfinite(v), (frame.n,))
     return Col("num", v, ok, err, exact=False)
 
@@ -326,6 +332,16 @@ class _Compiler:
         table_exact = True
         if left.kind in ("cat", "str"):
             table = np.array(sorted(self.vocab.code(v) for v in values), dtype=np.int32)
+            vocab = self.vocab
+
+            def member_cat(fr: Frame) -> Col:
+                c = left(fr)
+                lut = np.zeros(len(vocab.words) + 1, dtype=bool)  # the last slot is -1: unknown
+                lut[table] = True
+                hit = lut[c.v]
+                return Col("bool", c.ok & (~hit if negate else hit), c.ok)
+
+            return ColumnExpr("bool", member_cat)
         elif left.kind == "bool":
             table = np.array(sorted({bool(v) for v in values}), dtype=bool)
         else:

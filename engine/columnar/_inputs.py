@@ -29,6 +29,9 @@ class Encoded:
     codes: np.ndarray
     words: Sequence[str]
 
+    def __len__(self) -> int:
+        return len(self.codes)
+
 
 class BadColumn(ExecuteError):
     """A column whose values do not fit the card input it feeds.
@@ -124,16 +127,19 @@ def _category(name: str, data: Any, allowed: Sequence[str], vocab: Vocabulary) -
     if isinstance(data, Encoded):
         codes, words = np.asarray(data.codes), list(data.words)
     else:
-        arr = np.asarray(data, dtype=object)
-        missing = np.array([x is None or (isinstance(x, float) and x != x) for x in arr], dtype=bool)
-        filled = np.where(missing, "", arr).astype(str)
-        words_arr, codes = np.unique(filled, return_inverse=True)
-        words = [str(w) for w in words_arr]
-        codes = np.where(missing, -1, codes)
+        index: dict[Any, int] = {}
+        raw = np.fromiter((index.setdefault(x, len(index)) for x in data), dtype=np.int32, count=len(data))
+        words, remap = [], np.empty(len(index) + 1, dtype=np.int32)
+        for x, j in index.items():
+            if x is None or (isinstance(x, float) and x != x):
+                remap[j] = -1
+            else:
+                remap[j] = len(words)
+                words.append(str(x))
+        codes = remap[raw] if len(raw) else raw
     table = np.full(len(words) + 1, -1, dtype=np.int32)
-    present = np.zeros(len(words), dtype=bool)
-    if len(codes):
-        present[np.unique(codes[codes >= 0])] = True
+    codes = np.asarray(codes)
+    present = np.bincount(codes[codes >= 0], minlength=len(words)) > 0
     for j, word in enumerate(words):
         if not present[j]:
             continue
@@ -143,7 +149,7 @@ def _category(name: str, data: Any, allowed: Sequence[str], vocab: Vocabulary) -
                 f"input {name!r}, row {row}: {word!r} is not a value of {name}; allowed: " + ", ".join(allowed),
                 name=name, row=row, suggestion=did_you_mean(word, list(allowed)))
         table[j] = vocab.code(word)
-    v = table[np.where(codes >= 0, codes, len(words))]
+    v = table[codes]  # -1 (unknown) picks the last slot, which is -1
     return Col("cat", v, v >= 0)
 
 
