@@ -60,6 +60,7 @@ def input_columns(card: Card, columns: Mapping[str, Any], n: int | None, vocab: 
     env: dict[str, Col] = {}
     for name, spec in card.inputs.items():
         if name not in columns:
+            env[name] = _UNKNOWN[spec.expr_type.kind]
             continue
         data = columns[name]
         if len(data) != n:
@@ -76,6 +77,15 @@ def input_columns(card: Card, columns: Mapping[str, Any], n: int | None, vocab: 
         else:  # pragma: no cover - INPUT_TYPES has no other kinds
             raise BadColumn(f"input {name!r} has type {kind}, which columns do not support", name=name)
     return env, n
+
+
+#: A column that is absent: unknown on every row.
+_UNKNOWN = {
+    "number": Col("num", np.nan, False),
+    "bool": Col("bool", False, False),
+    "category": Col("cat", np.int32(-1), False),
+    "date": Col("date", np.int64(0), False),
+}
 
 
 def _number(name: str, data: Any) -> Col:

@@ -141,9 +141,7 @@ class ColumnarCard:
         known = np.ones(n, dtype=bool)
         for name, expr in plan.computes:
             c = expr(frame)
-            if c.err is None:
-                frame.err(c)
-            c.exact = False
+            frame.err(c)
             frame.env[name] = c
             known &= np.broadcast_to(c.ok, (n,))
         P = plan.proceed(frame) if plan.proceed is not None else None
