@@ -45,6 +45,7 @@ COMMANDS: dict[str, str] = {
     "forecast": "forecast",
     "evidence": "evidence",
     "depgraph": "depgraph",
+    "screen": "screen",
 }
 
 
