@@ -78,8 +78,8 @@ class Col:
     def __init__(self, kind: str, v: Any, ok: Any = True, err: Any = 0.0, exact: bool = True, agg: Any = None) -> None:
         self.kind = kind
         # numpy booleans, so that ``~`` is logical for a scalar too
-        self.v = np.bool_(v) if isinstance(v, bool) else v
-        self.ok = np.bool_(ok) if isinstance(ok, bool) else ok
+        self.v: Any = np.bool_(v) if isinstance(v, bool) else v
+        self.ok: Any = np.bool_(ok) if isinstance(ok, bool) else ok
         #: None = not yet computed (a float input column; see :meth:`Frame.err`).
         self.err = err
         self.exact = exact

@@ -342,7 +342,7 @@ class ColumnarCard:
         weights = [Fraction(g.weight) for g in self.card.gates]
         scale = int(np.lcm.reduce([w.denominator for w in weights] + [Fraction(threshold.min_weight).denominator]))
         iw = [int(w * scale) for w in weights]
-        need = Fraction(threshold.min_weight) * scale
+        need = int(Fraction(threshold.min_weight) * scale)  # an integer: scale holds its denominator
         n = out.n
         hit = np.zeros(n, dtype=np.int64)
         open_ = np.zeros(n, dtype=np.int64)
