@@ -183,28 +183,51 @@ def _arith(op: str, a: Col, b: Col, frame: Frame) -> Col:
     ea, eb = frame.err(a), frame.err(b)
     ok = a.ok & b.ok
     av, bv = a.v, b.v
-    if op == "+":
-        v = av + bv
-        err = ea + eb + _round(v, ea, eb, ok)
-    elif op == "-":
-        v = av - bv
-        err = ea + eb + _round(v, ea, eb, ok)
-    elif op == "*":
+    if op in "+-":
+        v = av + bv if op == "+" else av - bv
+        err = _sum(_sum(ea, eb), _round(v, ea, eb, ok))
+        return Col("num", v, ok, err, exact=False)
+    if op == "*":
         v = av * bv
-        err = np.abs(av) * eb + np.abs(bv) * ea + ea * eb + _round(v, ea, eb, ok)
+        err = _round(v, ea, eb, ok)
+        if not _zero(eb):
+            err = err + np.abs(av) * eb
+        if not _zero(ea):
+            err = err + np.abs(bv) * ea
+            if not _zero(eb):
+                err = err + ea * eb
     else:
         zero = np.equal(bv, 0)
         # A divisor that is 0 as a float but not exactly, or whose error
         # interval holds 0, cannot be decided here.
         absb = np.abs(bv)
-        frame.doubt |= np.broadcast_to(ok & (absb <= eb) & ~(zero & (np.asarray(eb) == 0)), (frame.n,))
+        if _zero(eb):
+            safe = np.where(zero, 1.0, bv)
+            v = av / safe
+            err = _round(v, ea, eb, ok)
+            if not _zero(ea):
+                err = err + ea / absb
+        else:
+            frame.doubt |= np.broadcast_to(ok & (absb <= eb) & ~(zero & (np.asarray(eb) == 0)), (frame.n,))
+            safe = np.where(zero, 1.0, bv)
+            v = av / safe
+            gap = np.maximum(absb - eb, 1e-300)
+            err = (np.abs(av) * eb + absb * ea) / (absb * gap) + _round(v, ea, eb, ok)
         ok = ok & ~zero
-        safe = np.where(zero, 1.0, bv)
-        v = av / safe
-        gap = np.maximum(absb - eb, 1e-300)
-        err = (np.abs(av) * eb + absb * ea) / (absb * gap) + _round(v, ea, eb, ok)
     frame.doubt |= np.broadcast_to(ok & ~np.isfinite(v), (frame.n,))
     return Col("num", v, ok, err, exact=False)
+
+
+def _zero(e: Any) -> bool:
+    return isinstance(e, float) and e == 0.0
+
+
+def _sum(a: Any, b: Any) -> Any:
+    if _zero(a):
+        return b
+    if _zero(b):
+        return a
+    return a + b
 
 
 def _cmp(op: str, a: Col, b: Col, frame: Frame) -> Col:

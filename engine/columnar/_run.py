@@ -24,11 +24,11 @@ from ipb.engine.card import Card, Gate
 from ipb.engine.execute import execute
 from ipb.engine.graph import CompiledCard
 from ipb.engine.columnar._expr import Col, ColumnExpr, Frame, Vocabulary, compile_columns
-from ipb.engine.columnar._inputs import BadColumn, Encoded, input_columns
+from ipb.engine.columnar._inputs import input_columns
 
 __all__ = ["ColumnarCard", "ColumnarResult", "columnar", "execute_columns", "VERDICT_WORDS"]
 
-NA, PROCEED, REJECT, INCONCLUSIVE = 0, 1, 2, 3
+NA, PROCEED, REJECT, INCONCLUSIVE = np.int8(0), np.int8(1), np.int8(2), np.int8(3)
 #: Verdict code -> the word :class:`ipb.engine.logic.Verdict` uses.
 VERDICT_WORDS = ("N/A", "PROCEED", "REJECT", "INCONCLUSIVE")
 _CODE = {w: i for i, w in enumerate(VERDICT_WORDS)}
@@ -156,7 +156,7 @@ class ColumnarCard:
             v = np.where(known, PROCEED, INCONCLUSIVE)
         else:
             v = np.full(n, PROCEED)
-        v = np.broadcast_to(v, (n,)).astype(np.int8)
+        v = np.broadcast_to(v, (n,)).astype(np.int8, copy=False)
         if not plan.classify:
             return v, None
         regime = np.full(n, -1, dtype=np.int32)
@@ -216,20 +216,13 @@ class ColumnarCard:
             used = [name for name in self.card.inputs if name in columns]
             n = len(columns[used[0]]) if used else 0
         outcomes, triggers = _Codes(), _Codes()
+        whole, n = input_columns(self.card, columns, n, self.vocab)
         parts = []
         for start in range(0, max(n, 1), max(chunk, 1)):
             stop = min(n, start + chunk)
-            sliced = {name: _slice(col, start, stop) for name, col in columns.items() if name in self.card.inputs}
-            try:
-                env, size = input_columns(self.card, sliced, stop - start, self.vocab)
-            except BadColumn as exc:
-                if exc.row is not None:
-                    exc.row += start
-                    exc.message = exc.message.replace(f"row {exc.row - start}:", f"row {exc.row}:", 1)
-                    exc.args = (exc.message,)
-                raise
+            env = {name: _slice_col(c, start, stop) for name, c in whole.items()}
             with np.errstate(all="ignore"):
-                parts.append(self._run(env, size, exact, outcomes, triggers))
+                parts.append(self._run(env, stop - start, exact, outcomes, triggers))
             if progress is not None:
                 progress(stop - start)
         return _concat(parts, n)
@@ -309,10 +302,13 @@ class ColumnarCard:
         alive = rows.copy()
         after: dict[int, np.ndarray] = {}
         for i in order:
-            verdicts[i] = np.where(alive, raw[i], verdicts[i])
-            s = alive & (raw[i] == stop)
-            stopper[s] = i
-            alive &= ~s
+            # rows of this chain are N/A (0) in verdicts[i] until now
+            verdicts[i] += raw[i] * alive
+            s = raw[i] == stop
+            s &= alive
+            if s.any():
+                stopper[s] = i
+                alive &= ~s
             if keep:
                 after[i] = alive.copy()
         return stopper, after
@@ -405,42 +401,50 @@ class ColumnarCard:
                      triggers: _Codes) -> None:
         """Re-run ``rows`` with the scalar engine and overwrite their verdicts (exact at thresholds)."""
         regimes = self.vocab.codes
-        for r in rows:
-            trace = execute(self.compiled, self.facts(env, int(r)))
-            result.verdicts[:, r] = [_CODE[v] for v in trace.verdicts()]
+        computes = [(plan.gate.number - 1, [name for name, _ in plan.computes]) for plan in self.gates if plan.computes]
+        for r, facts in zip(rows.tolist(), self.facts(env, rows)):
+            trace = execute(self.compiled, facts)
+            verdicts = trace.verdicts()
+            result.verdicts[:, r] = [_CODE[v] for v in verdicts]
             result.outcome[r] = outcomes(trace.outcome)
             result.trigger[r] = triggers(trace.trigger)
             if result.regime is not None:
                 result.regime[r] = -1 if trace.regime is None else regimes[trace.regime]
-            for gr in trace.gates:
-                for name, value in gr.computed.items():
-                    if name in result.computed:
-                        vals, ok = result.computed[name]
-                        ok[r] = value is not None
-                        vals[r] = np.nan if value is None else float(value)
+            for i, names in computes:
+                reached = verdicts[i] != "N/A"
+                for name in names:
+                    value = trace.env.get(name) if reached else None
+                    vals, ok = result.computed[name]
+                    ok[r] = value is not None
+                    vals[r] = np.nan if value is None else float(value)
         result.fallback = len(rows)
 
-    def facts(self, env: Mapping[str, Col], r: int) -> dict[str, Any]:
-        """The scalar engine's facts for row ``r`` (a float cell is the decimal of its shortest repr)."""
-        facts: dict[str, Any] = {}
+    def facts(self, env: Mapping[str, Col], rows: np.ndarray) -> list[dict[str, Any]]:
+        """The scalar engine's facts for ``rows`` (a float cell is the decimal of its shortest repr)."""
+        out: list[dict[str, Any]] = [{} for _ in range(len(rows))]
         words = self.vocab.words
-        for name, spec in self.card.inputs.items():
+        for name in self.card.inputs:
             c = env.get(name)
             if c is None:
                 continue
-            ok = c.ok if np.ndim(c.ok) == 0 else c.ok[r]
-            if not ok:
+            oks = np.broadcast_to(c.ok, np.shape(c.ok) or (1,))
+            vs = np.broadcast_to(c.v, np.shape(c.v) or (1,))
+            ok = (oks[rows] if len(oks) > 1 else np.repeat(oks, len(rows))).tolist()
+            if not any(ok):
                 continue
-            v = c.v if np.ndim(c.v) == 0 else c.v[r]
-            if c.kind == "num":
-                facts[name] = Decimal(int(v)) if isinstance(v, (int, np.integer)) else Decimal(repr(float(v)))
-            elif c.kind == "bool":
-                facts[name] = bool(v)
-            elif c.kind == "cat":
-                facts[name] = words[int(v)]
-            elif c.kind == "date":
-                facts[name] = _EPOCH + _dt.timedelta(days=int(v))
-        return facts
+            values = (vs[rows] if len(vs) > 1 else np.repeat(vs, len(rows))).tolist()
+            for facts, known, v in zip(out, ok, values):
+                if not known:
+                    continue
+                if c.kind == "num":
+                    facts[name] = Decimal(v) if isinstance(v, int) else Decimal(repr(v))
+                elif c.kind == "bool":
+                    facts[name] = bool(v)
+                elif c.kind == "cat":
+                    facts[name] = words[v]
+                elif c.kind == "date":
+                    facts[name] = _EPOCH + _dt.timedelta(days=v)
+        return out
 
 
 class _Outcomes:
@@ -476,10 +480,12 @@ class _Outcomes:
                               list(words), computed)
 
 
-def _slice(col: Any, start: int, stop: int) -> Any:
-    if isinstance(col, Encoded):
-        return Encoded(np.asarray(col.codes)[start:stop], col.words)
-    return col[start:stop]
+def _slice_col(c: Col, start: int, stop: int) -> Col:
+    def cut(x: Any) -> Any:
+        return x[start:stop] if np.ndim(x) else x
+
+    err = c.err if c.err is None or np.ndim(c.err) == 0 else c.err[start:stop]
+    return Col(c.kind, cut(c.v), cut(c.ok), err, c.exact)
 
 
 def _concat(parts: list[ColumnarResult], n: int) -> ColumnarResult:
