@@ -295,7 +295,7 @@ class ColumnarCard:
         return result
 
     def _chain(self, raw: Sequence[np.ndarray], order: Sequence[int], rows: np.ndarray, verdicts: np.ndarray,
-               stop: int, keep: bool = False) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+               stop: Any, keep: bool = False) -> tuple[np.ndarray, dict[int, np.ndarray]]:
         """Run gates ``order`` on ``rows`` until each row meets ``stop``; returns (stopper, alive after each gate)."""
         n = len(rows)
         stopper = np.full(n, -1, dtype=np.int32)
