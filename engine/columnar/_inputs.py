@@ -93,7 +93,7 @@ def _number(name: str, data: Any) -> Col:
     if arr.dtype.kind in "iu":
         v = arr.astype(np.float64)
         big = np.abs(v) >= 2.0 ** 53
-        return Col("num", v, True, np.where(big, 2.0 ** -53 * np.abs(v), 0.0) if big.any() else 0.0, exact=True)
+        return Col("num", v, True, np.where(big, 2.0 ** -53 * np.abs(v), 0.0) if big.any() else 0.0, exact=not big.any())
     if arr.dtype.kind == "b":
         raise BadColumn(f"input {name!r} is a number, but its column holds true/false values", name=name, row=0)
     if arr.dtype.kind == "f":

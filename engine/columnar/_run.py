@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import numpy as np
 
 from ipb.engine.card import Card, Gate
+from ipb.engine import execute as _scalar
 from ipb.engine.execute import execute
 from ipb.engine.graph import CompiledCard
 from ipb.engine.columnar._expr import Col, ColumnExpr, Frame, Vocabulary, compile_columns
@@ -131,6 +132,11 @@ class ColumnarCard:
         self.index = {g.id: g.number - 1 for g in card.gates}
         self.decisive = [g.number - 1 for g in card.gates if g.decisive]
         self.computed_names = [n for g in card.gates for n in g.compute]
+        # The scalar engine's rule for values a gate cannot compute (issue 15):
+        # when it names the values the card relies on, only those hold a gate back.
+        used = getattr(_scalar, "_used_values", None)
+        self.used: frozenset[str] | None = used(card) if used is not None else None
+        self.guard = hasattr(_scalar, "_guard")
 
     # ------------------------------------------------------------------ gates
 
@@ -143,7 +149,8 @@ class ColumnarCard:
             c = expr(frame)
             frame.err(c)
             frame.env[name] = c
-            known &= np.broadcast_to(c.ok, (n,))
+            if self.used is None or name in self.used:
+                known &= np.broadcast_to(c.ok, (n,))
         P = plan.proceed(frame) if plan.proceed is not None else None
         R = plan.reject(frame) if plan.reject is not None else None
         if P is not None and R is not None:
@@ -157,6 +164,9 @@ class ColumnarCard:
         else:
             v = np.full(n, PROCEED)
         v = np.broadcast_to(v, (n,)).astype(np.int8, copy=False)
+        if self.used is not None and (P is not None or R is not None) and not known.all():
+            # a gate never PROCEEDs on a value the card relies on but cannot compute
+            v = np.where((v == PROCEED) & ~known, INCONCLUSIVE, v)
         if not plan.classify:
             return v, None
         regime = np.full(n, -1, dtype=np.int32)
@@ -261,6 +271,7 @@ class ColumnarCard:
             stopped = stopper >= 0
             if family == "disjunction":
                 out.by_gate(stopped, stopper, ok_word, "gate_{}_trigger")
+                self._guard(out, stopped, ok_word)
                 self._none_fired(out, ~stopped, bad_word)
             else:
                 out.by_gate(stopped, stopper, bad_word, "gate_{}_reject")
@@ -279,9 +290,11 @@ class ColumnarCard:
                     self._cleared(out, ~hit, ok_word)
                 else:
                     out.by_gate(hit, first, ok_word, "gate_{}_trigger")
+                    self._guard(out, hit, ok_word)
                     self._none_fired(out, ~hit, bad_word)
             else:
                 self._threshold(out, raw, ok_word, bad_word)
+                self._guard(out, np.ones(n, dtype=bool), ok_word)
         else:
             self._regime(out, raw, regime, bad_word)
 
@@ -325,6 +338,16 @@ class ColumnarCard:
         out.set(rest & ~any_proceed, _INC_OUTCOME,
                 "no_gate_decided" if regime is None else f"regime_{regime}_no_gate_decided")
         out.set(rest & any_proceed, ok_word, "all_gates_cleared" if regime is None else f"regime_{regime}")
+
+    def _guard(self, out: "_Outcomes", rows: np.ndarray, ok_word: str) -> None:
+        """Rows with the pass verdict stay INCONCLUSIVE while a decisive gate is (``execute._guard``)."""
+        if not self.guard or not self.decisive:
+            return
+        rest = rows & (out.outcome == out.outcomes(ok_word))
+        for i in self.decisive:
+            hit = rest & (out.verdicts[i] == INCONCLUSIVE)
+            out.set(hit, _INC_OUTCOME, f"gate_{i + 1}_inconclusive")
+            rest &= ~hit
 
     def _none_fired(self, out: "_Outcomes", rows: np.ndarray, bad_word: str) -> None:
         all_reject = (out.verdicts == REJECT).all(axis=0)
