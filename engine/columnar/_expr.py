@@ -88,7 +88,21 @@ class Col:
     @property
     def false(self) -> Any:
         """Known-false mask of a bool column."""
-        return self.ok & ~self.v
+        return ~self.v if _all(self.ok) else self.ok & ~self.v
+
+
+def _all(ok: Any) -> bool:
+    """True when ``ok`` is the scalar True: known on every row."""
+    return np.ndim(ok) == 0 and bool(ok)
+
+
+def _mask(a: Any, b: Any) -> Any:
+    """``a & b`` for validity masks, skipping a mask that is known everywhere."""
+    if _all(a):
+        return b
+    if _all(b):
+        return a
+    return a & b
 
 
 class Frame:
@@ -181,7 +195,7 @@ def _round(v: Any, ea: Any, eb: Any, ok: Any) -> Any:
 
 def _arith(op: str, a: Col, b: Col, frame: Frame) -> Col:
     ea, eb = frame.err(a), frame.err(b)
-    ok = a.ok & b.ok
+    ok = _mask(a.ok, b.ok)
     av, bv = a.v, b.v
     if op in "+-":
         v = av + bv if op == "+" else av - bv
@@ -214,7 +228,7 @@ def _arith(op: str, a: Col, b: Col, frame: Frame) -> Col:
             gap = np.maximum(absb - eb, 1e-300)
             err = (np.abs(av) * eb + absb * ea) / (absb * gap) + _round(v, ea, eb, ok)
         ok = ok & ~zero
-    frame.doubt |= np.broadcast_to(ok & ~np.isfinite(v), (frame.n,))
+    frame.doubt |= np.broadcast_to(_mask(ok, ~np.isfinite(v)), (frame.n,))
     return Col("num", v, ok, err, exact=False)
 
 
@@ -231,7 +245,7 @@ def _sum(a: Any, b: Any) -> Any:
 
 
 def _cmp(op: str, a: Col, b: Col, frame: Frame) -> Col:
-    ok = a.ok & b.ok
+    ok = _mask(a.ok, b.ok)
     av, bv = a.v, b.v
     if op == "<":
         res = av < bv
@@ -248,12 +262,16 @@ def _cmp(op: str, a: Col, b: Col, frame: Frame) -> Col:
     if a.kind == "num" and not (a.exact and b.exact):
         e = frame.err(a) + frame.err(b)
         if not (isinstance(e, float) and e == 0.0):
-            frame.doubt |= np.broadcast_to(ok & (np.abs(av - bv) <= e), (frame.n,))
-    return Col("bool", ok & res, ok)
+            frame.doubt |= np.broadcast_to(_mask(ok, np.abs(av - bv) <= e), (frame.n,))
+    return Col("bool", _mask(ok, res), ok)
 
 
 def _and(cols: list[Col]) -> Col:
     t = cols[0].v
+    if all(_all(c.ok) for c in cols):
+        for c in cols[1:]:
+            t = t & c.v
+        return Col("bool", t, True)
     f = cols[0].false
     for c in cols[1:]:
         t = t & c.v
@@ -263,6 +281,10 @@ def _and(cols: list[Col]) -> Col:
 
 def _or(cols: list[Col]) -> Col:
     t = cols[0].v
+    if all(_all(c.ok) for c in cols):
+        for c in cols[1:]:
+            t = t | c.v
+        return Col("bool", t, True)
     f = cols[0].false
     for c in cols[1:]:
         t = t | c.v

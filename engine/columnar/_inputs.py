@@ -149,11 +149,13 @@ def _category(name: str, data: Any, allowed: Sequence[str], vocab: Vocabulary) -
         codes = remap[raw] if len(raw) else raw
     table = np.full(len(words) + 1, -1, dtype=np.int32)
     codes = np.asarray(codes)
-    present = np.bincount(codes[codes >= 0], minlength=len(words)) > 0
+    present: Any = None
     for j, word in enumerate(words):
-        if not present[j]:
-            continue
         if word not in allowed:
+            if present is None:  # only a word the card does not declare needs looking up
+                present = np.bincount(codes[codes >= 0], minlength=len(words)) > 0
+            if not present[j]:
+                continue
             row = int(np.flatnonzero(codes == j)[0])
             raise BadColumn(
                 f"input {name!r}, row {row}: {word!r} is not a value of {name}; allowed: " + ", ".join(allowed),

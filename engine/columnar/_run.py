@@ -508,7 +508,10 @@ def _slice_col(c: Col, start: int, stop: int) -> Col:
         return x[start:stop] if np.ndim(x) else x
 
     err = c.err if c.err is None or np.ndim(c.err) == 0 else c.err[start:stop]
-    return Col(c.kind, cut(c.v), cut(c.ok), err, c.exact)
+    ok = cut(c.ok)
+    if np.ndim(ok) and ok.all():
+        ok = np.True_  # known on every row of this batch: masks can be skipped
+    return Col(c.kind, cut(c.v), ok, err, c.exact)
 
 
 def _concat(parts: list[ColumnarResult], n: int) -> ColumnarResult:
