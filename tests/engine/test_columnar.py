@@ -206,3 +206,16 @@ def test_missing_column_is_unknown_on_every_row() -> None:
     card = compile_card(load_card_text(NET_NET))
     result = execute_columns(card, {"price": np.array([1.0, 2.0])})
     assert list(result.rows()) == [("INCONCLUSIVE", "no_gate_decided", ("INCONCLUSIVE", "INCONCLUSIVE"))] * 2
+
+
+def test_progress_reports_every_row_once_and_batches_do_not_change_the_result() -> None:
+    card = compile_card(load_card_text(NET_NET))
+    price = np.arange(1000, dtype=np.float64)
+    cols = {"price": price, "ncav": np.full(1000, 300.0), "sector": np.array(["industrial", "financial"] * 500, dtype=object)}
+    seen: list[int] = []
+    small = execute_columns(card, cols, chunk=64, progress=seen.append)
+    assert sum(seen) == 1000 and len(seen) == 16
+    whole = execute_columns(card, cols)
+    assert list(small.rows()) == list(whole.rows())
+    assert small.row(201) == ("DECLINE", "gate_1_reject", ("REJECT", "N/A"))
+    assert small.row(1) == ("DECLINE", "gate_2_reject", ("PROCEED", "REJECT"))
