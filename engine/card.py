@@ -98,6 +98,8 @@ class Source:
     year: int
     locator: str | None = None
     quote: str | None = None
+    #: Why a source after the vintage end still counts: retrospective, posthumous or secondary.
+    after_vintage: str | None = None
 
 
 @dataclass(frozen=True)
@@ -175,8 +177,11 @@ class Gate:
     elements_by_verdict: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: input name -> the verdict that raising it moves toward (PROCEED or REJECT).
     monotone: dict[str, str] = field(default_factory=dict)
-    #: An INCONCLUSIVE verdict here leaves a conjunction's final verdict INCONCLUSIVE.
+    #: An INCONCLUSIVE verdict here keeps the card from its pass verdict
+    #: (the gate's own ``decisive``, else the card's ``decisive_default``).
     decisive: bool = False
+    #: Why the gate is (or is not) decisive, as the card states it.
+    decisive_reason: str = ""
 
     def elements_for(self, verdict: str) -> tuple[str, ...]:
         """The required elements for a gate that gave ``verdict`` (templates unrendered)."""
@@ -231,6 +236,10 @@ class Card:
     threshold: Threshold | None
     description: str = ""
     kind: str = "practitioner"
+    #: Whether a gate that does not say otherwise is decisive (card field ``decisive_default``).
+    decisive_default: bool = False
+    #: Constants marked ``author_inferred: true``: the card author's numbers, not the investor's.
+    author_inferred: frozenset[str] = frozenset()
     file: str = "<string>"
     content_hash: str = ""
     #: Lint warnings (legal but probably unintended), each with file:line:col.
@@ -422,6 +431,10 @@ def card_from_doc(doc: YamlDoc) -> Card:
         )
 
     constants: dict[str, tuple[Decimal, ExprType]] = {}
+    author_inferred = frozenset(
+        name for name, spec in (data.get("constants") or {}).items()
+        if isinstance(spec, dict) and spec.get("author_inferred")
+    )
     for name, spec in (data.get("constants") or {}).items():
         path = ("constants", name)
         raw_value = spec["value"] if isinstance(spec, dict) else spec
@@ -553,7 +566,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
                 reentry=reentry,
                 elements_by_verdict={k: tuple(v) for k, v in (g.get("elements_by_verdict") or {}).items()},
                 monotone=dict(g.get("monotone") or {}),
-                decisive=bool(g.get("decisive", False)),
+                decisive=bool(g.get("decisive", data.get("decisive_default", False))),
+                decisive_reason=g.get("decisive_reason", ""),
             )
         )
 
@@ -609,6 +623,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
         except CompileError as exc:
             col.add(exc, ("threshold", "min_weight"))
 
+    _lint_source_years(data, col)
+
     if col.errors:
         raise ErrorGroup(col.errors)
 
@@ -629,11 +645,35 @@ def card_from_doc(doc: YamlDoc) -> Card:
         threshold=threshold,
         description=data.get("description", ""),
         kind=data.get("kind", "practitioner"),
+        decisive_default=bool(data.get("decisive_default", False)),
+        author_inferred=author_inferred,
         warnings=sorted(col.warnings, key=lambda e: (e.line or 0, e.column or 0)),
         file=doc.file,
         content_hash=hashlib.sha256("\n".join(doc.lines).encode("utf-8")).hexdigest(),
         doc=doc,
     )
+
+
+def _lint_source_years(data: dict[str, Any], col: Any) -> None:
+    """Warn (rule ``source-year``) about a source dated after the card's vintage end.
+
+    A framework used until its vintage end cannot rest on a document written
+    later unless the card says why (``after_vintage``: retrospective,
+    posthumous or secondary; issue 15, defect 11). The investor's career end
+    is checked against the registry by ``ipb.engine.investors``.
+    """
+    end = (data.get("vintage") or {}).get("end")
+    if end is None:
+        return
+    located = [(("sources", k), s) for k, s in enumerate(data.get("sources") or [])]
+    located += [(("gates", i, "source"), g["source"]) for i, g in enumerate(data.get("gates") or []) if "source" in g]
+    for path, source in located:
+        year = source.get("year")
+        if isinstance(year, int) and year > end and not source.get("after_vintage"):
+            col.warn(LintWarning(
+                f"source {source.get('document')!r} ({year}) is dated after the vintage end {end}; mark it "
+                "after_vintage: retrospective, posthumous or secondary, or cite an earlier source",
+                rule="source-year", name=str(source.get("document"))), path + ("year",))
 
 
 def _all_computed_names(raw_gates: list[dict[str, Any]]) -> dict[str, str]:

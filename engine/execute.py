@@ -9,11 +9,23 @@ The five gate logics (paper Table 5, §7.3):
   trigger ``gate_K_reject``; otherwise the pass verdict, ``all_gates_cleared`` —
   unless a gate declared ``decisive`` is INCONCLUSIVE (``gate_K_inconclusive``)
   or no gate PROCEEDed at all (``no_gate_decided``): then INCONCLUSIVE.
+  A decisive INCONCLUSIVE gate keeps every gate logic below from its pass
+  verdict in the same way (a card states ``decisive_default`` and each gate
+  its own ``decisive`` with a ``decisive_reason``).
+* A gate that cannot compute a value a later gate reads (an input is unknown
+  or a divisor zero) never PROCEEDs: what would be PROCEED is INCONCLUSIVE; a
+  REJECT its criteria decide without it stands. The gate's own criteria
+  follow three-valued logic (an unknown decides nothing), and values computed
+  for display only (a premium, a ratio in the GRP) hold nothing back.
 * **parallel_threshold + conjunction**: every gate runs; any REJECT fails.
-* **disjunction**: a gate that PROCEEDs fires the action (e.g. a sell
-  trigger): pass verdict, trigger ``gate_K_trigger``; in a linear card the
-  chain stops there. When no gate fires the fail verdict follows if every gate
-  REJECTed, INCONCLUSIVE otherwise.
+* **disjunction** (a trigger card, e.g. Lynch's sell triggers): each gate
+  checks one trigger, with §7.3's meaning of the verdicts: REJECT = the
+  trigger fired (its kill criterion), PROCEED = checked and not fired. Any
+  one trigger gives the fail verdict (``gate_K_trigger``; a linear chain
+  stops there); the pass verdict (``no_trigger_fired``) needs every trigger
+  checked and not fired, so an unchecked trigger leaves the card
+  INCONCLUSIVE (``undetermined``). The bubble gauge follows the same
+  convention (signal present = REJECT).
 * **weighted_threshold_N_of_M**: every gate runs; with ``count: PROCEED`` the
   card passes when the PROCEED weight reaches the threshold; with ``count:
   REJECT`` it fails when the REJECT weight does. INCONCLUSIVE only when the
@@ -34,6 +46,7 @@ from functools import cached_property
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
+from ipb.engine._exact import public
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.engine.graph import CompiledCard
 from ipb.engine.logic import Verdict
@@ -54,50 +67,54 @@ Decide = Callable[[dict[str, Any]], Verdict]
 # --------------------------------------------------------------------------- per-gate deciders
 
 
-def _decider(gate: Gate) -> Decide:
-    """One closure per gate: computes its values, then derives its verdict."""
-    computes = tuple((name, expr.fn) for name, expr in gate.compute.items())
+def _decider(gate: Gate, used: frozenset[str] = frozenset()) -> Decide:
+    """One closure per gate: computes its values, then derives its verdict.
+
+    ``used`` names the computed values later gates rely on; when one of
+    those is unknown the gate does not PROCEED. A value computed only for
+    display (a ratio in the GRP) does not hold the gate back.
+    """
+    computes = tuple((name, expr.fn, name in used) for name, expr in gate.compute.items())
     P = gate.proceed.fn if gate.proceed is not None else None
     R = gate.reject.fn if gate.reject is not None else None
 
     def run_computes(env: dict[str, Any]) -> bool:
         known = True
-        for name, fn in computes:
+        for name, fn, needed in computes:
             value = fn(env)
             env[name] = value
-            if value is None:
+            if value is None and needed:
                 known = False
         return known
 
+    # A value the gate cannot compute leaves it unable to PROCEED (a gate
+    # never clears on a value it does not have); REJECT may still be decided.
     if P is not None and R is not None:
 
         def both(env: dict[str, Any]) -> Verdict:
-            if computes:
-                run_computes(env)
+            known = run_computes(env) if computes else True
             r = R(env)
             if r is True:
                 return REJECT
             if r is False and P(env) is True:
-                return PROCEED
+                return PROCEED if known else INCONCLUSIVE
             return INCONCLUSIVE
 
         return both
     if R is not None:
 
         def reject_only(env: dict[str, Any]) -> Verdict:
-            if computes:
-                run_computes(env)
+            known = run_computes(env) if computes else True
             r = R(env)
-            return REJECT if r is True else PROCEED if r is False else INCONCLUSIVE
+            return REJECT if r is True else PROCEED if r is False and known else INCONCLUSIVE
 
         return reject_only
     if P is not None:
 
         def proceed_only(env: dict[str, Any]) -> Verdict:
-            if computes:
-                run_computes(env)
+            known = run_computes(env) if computes else True
             p = P(env)
-            return PROCEED if p is True else REJECT if p is False else INCONCLUSIVE
+            return PROCEED if p is True and known else REJECT if p is False else INCONCLUSIVE
 
         return proceed_only
 
@@ -107,9 +124,11 @@ def _decider(gate: Gate) -> Decide:
     return compute_only
 
 
-def _classifier(gate: Gate) -> Callable[[dict[str, Any]], tuple[Verdict, str | None]]:
+def _classifier(
+    gate: Gate, used: frozenset[str] = frozenset()
+) -> Callable[[dict[str, Any]], tuple[Verdict, str | None]]:
     """The regime gate: its own criteria (if any) first, then the first matching rule."""
-    base = _decider(gate) if (gate.proceed or gate.reject or gate.compute) else None
+    base = _decider(gate, used) if (gate.proceed or gate.reject or gate.compute) else None
     rules = tuple((regime, when.fn if when is not None else None) for regime, when in gate.classify)
     gid = gate.id
 
@@ -165,10 +184,11 @@ def _plan(compiled: CompiledCard) -> _Plan:
     # Constants are folded into the compiled criteria; only a re-entry loop
     # needs a value in the environment (its iteration count).
     base_env: dict[str, Any] = {"iteration": Decimal(0)} if reentry else {}
-    deciders = tuple(_decider(g) for g in card.gates)
+    used = _used_values(card)
+    deciders = tuple(_decider(g, used) for g in card.gates)
     plan = _Plan(
         deciders=deciders,
-        classify=_classifier(compiled.classifier) if compiled.classifier is not None else None,
+        classify=_classifier(compiled.classifier, used) if compiled.classifier is not None else None,
         reentry=reentry,
         weights=tuple(g.weight for g in card.gates),
         base_env=base_env,
@@ -180,6 +200,24 @@ def _plan(compiled: CompiledCard) -> _Plan:
     )
     compiled._plan = plan  # type: ignore[attr-defined]
     return plan
+
+
+def _used_values(card: Card) -> frozenset[str]:
+    """Computed names that a later gate reads (in a criterion, a compute or a regime rule).
+
+    These are the values a gate computes *for the card*: it cannot PROCEED
+    without them. A value only the gate's own criteria read needs no rule
+    (three-valued logic already keeps an unknown from deciding them), and one
+    no expression reads (``premium``, ``current_ratio``: shown in the GRP
+    only) never holds a gate back.
+    """
+    used: set[str] = set()
+    later: set[str] = set()
+    for g in reversed(card.gates):
+        used |= set(g.compute) & later
+        for expr in g.expressions():
+            later |= expr.names
+    return frozenset(used)
 
 
 def _fast_runner(
@@ -290,12 +328,11 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
     topology = card.topology_type
 
     if topology == "linear_sequential":
-        stop_on = PROCEED if family == "disjunction" else REJECT
-        stopper, loops = _chain(deciders, range(n), verdicts, env, stop_on, plan.reentry)
+        stopper, loops = _chain(deciders, range(n), verdicts, env, REJECT, plan.reentry)
         if family == "disjunction":
             if stopper is not None:
-                return _Run(verdicts, ok, f"gate_{stopper + 1}_trigger", stopper, iterations=loops)
-            return _disjunction_none_fired(verdicts, bad, loops)
+                return _Run(verdicts, bad, f"gate_{stopper + 1}_trigger", stopper, iterations=loops)
+            return _disjunction_none_fired(verdicts, ok, loops)
         if stopper is not None:
             return _Run(verdicts, bad, f"gate_{stopper + 1}_reject", stopper, iterations=loops)
         return _Run(verdicts, *_cleared(verdicts, plan.decisive, ok), iterations=loops)
@@ -310,10 +347,10 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
             return _Run(verdicts, *_cleared(verdicts, plan.decisive, ok))
         if family == "disjunction":
             for i, v in enumerate(verdicts):
-                if v is PROCEED:
-                    return _Run(verdicts, ok, f"gate_{i + 1}_trigger")
-            return _disjunction_none_fired(verdicts, bad, 0)
-        return _threshold(compiled, verdicts, plan.weights, ok, bad)
+                if v is REJECT:
+                    return _Run(verdicts, bad, f"gate_{i + 1}_trigger")
+            return _disjunction_none_fired(verdicts, ok, 0)
+        return _guard(_threshold(compiled, verdicts, plan.weights, ok, bad), plan.decisive, ok)
 
     # conditional_branch / regime_dependent
     classifier = compiled.classifier
@@ -357,9 +394,26 @@ def _cleared(verdicts: Sequence[Verdict], decisive: Sequence[int], ok: str) -> t
     return ok, "all_gates_cleared"
 
 
-def _disjunction_none_fired(verdicts: list[Verdict], bad: str, loops: int) -> _Run:
-    if all(v is REJECT for v in verdicts):
-        return _Run(verdicts, bad, "no_trigger_fired", iterations=loops)
+def _guard(run: _Run, decisive: Sequence[int], ok: str) -> _Run:
+    """Keep ``run`` from the pass verdict ``ok`` while a decisive gate is INCONCLUSIVE.
+
+    The rule of :func:`_cleared` for an n-of-m join (a disjunction needs
+    every gate decided anyway): the pass verdict becomes INCONCLUSIVE with
+    trigger ``gate_K_inconclusive`` (K: the first such gate).
+    """
+    if run.outcome != ok:
+        return run
+    for i in decisive:
+        if run.verdicts[i] is INCONCLUSIVE:
+            run.outcome, run.trigger = INCONCLUSIVE_OUTCOME, f"gate_{i + 1}_inconclusive"
+            return run
+    return run
+
+
+def _disjunction_none_fired(verdicts: list[Verdict], ok: str, loops: int) -> _Run:
+    """No trigger fired: the pass verdict when every trigger was checked, else INCONCLUSIVE."""
+    if all(v is PROCEED for v in verdicts):
+        return _Run(verdicts, ok, "no_trigger_fired", iterations=loops)
     return _Run(verdicts, INCONCLUSIVE_OUTCOME, "undetermined", iterations=loops)
 
 
@@ -423,7 +477,7 @@ class GateResult:
         if self.verdict is NOT_REACHED and self.diagnostic_verdict is None:
             return {}
         env = self._env()
-        values = {name: env.get(name) for name in self.gate.compute}
+        values = {name: public(env.get(name)) for name in self.gate.compute}
         if self.gate.is_classifier:
             values[self.gate.id] = env.get(self.gate.id)
         return values
@@ -433,7 +487,7 @@ class GateResult:
         env = self._env()
         constants = self._trace._plan.constants
         return {
-            name: env[name] if name in env else constants.get(name)
+            name: public(env[name] if name in env else constants.get(name))
             for name in self._trace._plan.reads[self.gate.number - 1]
         }
 
@@ -578,6 +632,7 @@ def format_value(value: Any, unit: str | None = None) -> str:
     """
     if value is None:
         return "unknown"
+    value = public(value)  # an exact Fraction from the engine, shown to 28 digits
     if isinstance(value, bool):
         return "true" if value else "false"
     if not isinstance(value, Decimal):

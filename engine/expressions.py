@@ -46,6 +46,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from ipb.engine import _exact
+from ipb.engine._ops import Env, Fn, Node, Span, arith, chain, compare, const_fn, constant, fold, kleene_all, kleene_any, negate
+from ipb.engine.numbers import NumberError, read_number
 from ipb.errors import CompileError, LintWarning, did_you_mean
 
 __all__ = [
@@ -65,9 +68,6 @@ __all__ = [
     "parse_literal",
     "get_parser",
 ]
-
-Env = Mapping[str, Any]
-Fn = Callable[[Env], Any]
 
 
 # --------------------------------------------------------------------------- types
@@ -110,9 +110,6 @@ DATE = ExprType("date")
 def category(values: Iterable[str]) -> ExprType:
     """A category type whose value must be one of ``values``."""
     return ExprType("category", values=tuple(values))
-
-
-_SCALE = {"K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "B": Decimal(10) ** 9, "T": Decimal(10) ** 12}
 
 
 # --------------------------------------------------------------------------- parser
@@ -162,10 +159,51 @@ def parse_expression(source: str) -> Tree:
         With 1-based ``line``/``column`` inside ``source``, ``offset`` (0-based)
         and ``rule="syntax"`` when the text is not a legal expression.
     """
+    if len(source) > MAX_EXPRESSION_CHARS:
+        raise CompileError(f"expression is {len(source):,} characters long; the limit is {MAX_EXPRESSION_CHARS:,}",
+                           line=1, column=1, offset=0, rule="limit")
     try:
+        _check_nesting(source)
         return get_parser().parse(source)
     except UnexpectedInput as exc:
         raise _syntax_error(source, exc) from None
+
+
+#: Longest expression text compiled (characters).
+MAX_EXPRESSION_CHARS = 20_000
+#: Deepest nesting of brackets, function calls and unary ``-``/``+``/``not`` in one expression.
+MAX_NESTING = 100
+
+_OPENERS, _CLOSERS, _UNARY = {"LPAR", "LBRACE"}, {"RPAR", "RBRACE"}, {"MINUS", "PLUS", "NOT"}
+
+
+def _check_nesting(source: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_NESTING` before the (recursive) tree walk can overflow.
+
+    Counts open brackets plus the run of unary operators in front of an
+    operand; the error points at the token that crosses the limit.
+    """
+    depth, run, previous = 0, 0, "START"
+    for token in get_parser().lex(source):
+        kind = token.type
+        if kind in _OPENERS:
+            depth += 1
+        elif kind in _CLOSERS:
+            depth = max(depth - 1, 0)
+        # A '-' right after an operator, '(' or the start is unary; 'not' always is (but for 'not in').
+        unary = kind in _UNARY and (kind == "NOT" or previous in _AFTER_OPERATOR)
+        run = run + 1 if unary else 0
+        if depth + run > MAX_NESTING:
+            offset = token.start_pos or 0
+            line, column = _line_col(source, offset)
+            raise CompileError(
+                f"expression nests deeper than {MAX_NESTING} levels (brackets, calls and unary operators)",
+                line=line, column=column, offset=offset, rule="limit")
+        previous = kind
+
+
+_AFTER_OPERATOR = {"START", "LPAR", "LBRACE", "COMMA", "MINUS", "PLUS", "STAR", "SLASH", "NOT", "AND", "OR",
+                   "LESSTHAN", "MORETHAN", "__ANON_0", "__ANON_1", "__ANON_2", "__ANON_3", "IN"}
 
 
 def _syntax_error(source: str, exc: UnexpectedInput) -> CompileError:
@@ -197,83 +235,7 @@ def _line_col(source: str, offset: int) -> tuple[int, int]:
     return line, column
 
 
-# --------------------------------------------------------------------------- nodes
-
-
-class Node:
-    """A checked, compiled sub-expression.
-
-    ``fn(env)`` returns the value (or None for unknown). Constant nodes keep
-    their exact ``value`` (a Decimal, or a Fraction with no finite decimal
-    form) so that the parent can fold or apply it exactly.
-    """
-
-    __slots__ = ("fn", "type", "const", "value", "names", "start", "end", "ident", "quotient", "aggregate")
-
-    def __init__(
-        self,
-        fn: Fn,
-        type: ExprType,
-        names: frozenset[str] = frozenset(),
-        *,
-        const: bool = False,
-        value: Any = None,
-        start: int = 0,
-        end: int = 0,
-    ) -> None:
-        self.fn = fn
-        self.type = type
-        self.names = names
-        self.const = const
-        self.value = value
-        self.start = start
-        self.end = end
-        #: The input name, for a bare name lookup (lets parents read env directly).
-        self.ident: str | None = None
-        #: (numerator, denominator) closures of a division, so that a comparison
-        #: can cross-multiply instead of comparing a rounded quotient.
-        self.quotient: tuple[Fn, Fn] | None = None
-        #: ("min" | "max", argument closures) of a min/max call, so that a
-        #: comparison can be decided by the known arguments alone.
-        self.aggregate: tuple[str, tuple[Fn, ...]] | None = None
-
-
-def _constant(value: Any, type: ExprType, start: int = 0, end: int = 0) -> Node:
-    if isinstance(value, Fraction):
-        exact = _fraction_to_decimal(value)
-        if exact is not None:
-            value = exact
-    runtime = value if not isinstance(value, Fraction) else _approx(value)
-    return Node(_const_fn(runtime), type, const=True, value=value, start=start, end=end)
-
-
-def _const_fn(value: Any) -> Fn:
-    def const(env: Env) -> Any:
-        return value
-
-    return const
-
-
-def _fraction_to_decimal(value: Fraction) -> Decimal | None:
-    """The exact Decimal of ``value``, or None when it has no finite decimal form."""
-    den = value.denominator
-    for p in (2, 5):
-        while den % p == 0:
-            den //= p
-    if den != 1:
-        return None
-    return Decimal(value.numerator) / Decimal(value.denominator)
-
-
-def _approx(value: Fraction) -> Decimal:
-    return Decimal(value.numerator) / Decimal(value.denominator)
-
-
-def _as_fraction(value: Any) -> Fraction:
-    return value if isinstance(value, Fraction) else Fraction(value)
-
-
-# --------------------------------------------------------------------------- arithmetic
+# --------------------------------------------------------------------------- units
 
 
 def _num_unit(op: str, a: ExprType, b: ExprType) -> str | None:
@@ -298,367 +260,6 @@ def _incompatible(a: ExprType, b: ExprType) -> bool:
     dimensionless = {"ratio", "multiple"}
     return not (a.unit in dimensionless and b.unit in dimensionless)
 
-
-def _arith(op: str, left: Node, right: Node) -> Fn:
-    """A closure for ``left op right`` on Decimals, exact for fraction constants."""
-    lf, rf = left.fn, right.fn
-    lfrac = left.const and isinstance(left.value, Fraction)
-    rfrac = right.const and isinstance(right.value, Fraction)
-    if rfrac:
-        p, q = Decimal(right.value.numerator), Decimal(right.value.denominator)
-        if op == "*":
-            return _guard(lambda env: _mul_div(lf(env), p, q))
-        if op == "/":
-            return _guard(lambda env: _mul_div(lf(env), q, p))
-        if op == "+":
-            return _guard(lambda env: _add_frac(lf(env), p, q, 1))
-        return _guard(lambda env: _add_frac(lf(env), -p, q, 1))
-    if lfrac:
-        p, q = Decimal(left.value.numerator), Decimal(left.value.denominator)
-        if op == "*":
-            return _guard(lambda env: _mul_div(rf(env), p, q))
-        if op == "/":
-            return _guard(lambda env: _div_into(rf(env), p, q))
-        if op == "+":
-            return _guard(lambda env: _add_frac(rf(env), p, q, 1))
-        return _guard(lambda env: _add_frac(rf(env), p, q, -1))
-    if op == "/":
-        return _division(left, right)
-    opf = _ARITH[op]
-    # try/except costs nothing on the normal path (Python 3.11+); an overflow
-    # or other undefined decimal operation is unknown, never a crash.
-    if left.ident is not None and right.const:
-        name, b = left.ident, rf({})
-        if b is None:
-            return _const_fn(None)
-
-        def name_const(env: Env) -> Any:
-            a = env.get(name)
-            if a is None:
-                return None
-            try:
-                return opf(a, b)
-            except ArithmeticError:
-                return None
-
-        return name_const
-    if left.const and right.ident is not None:
-        a, name = lf({}), right.ident
-        if a is None:
-            return _const_fn(None)
-
-        def const_name(env: Env) -> Any:
-            b = env.get(name)
-            if b is None:
-                return None
-            try:
-                return opf(a, b)
-            except ArithmeticError:
-                return None
-
-        return const_name
-    if left.ident is not None and right.ident is not None:
-        lname, rname = left.ident, right.ident
-
-        def name_name(env: Env) -> Any:
-            a = env.get(lname)
-            if a is None:
-                return None
-            b = env.get(rname)
-            if b is None:
-                return None
-            try:
-                return opf(a, b)
-            except ArithmeticError:
-                return None
-
-        return name_name
-
-    def generic(env: Env) -> Any:
-        a = lf(env)
-        if a is None:
-            return None
-        b = rf(env)
-        if b is None:
-            return None
-        try:
-            return opf(a, b)
-        except ArithmeticError:
-            return None
-
-    return generic
-
-
-_ARITH: dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
-
-
-def _division(left: Node, right: Node) -> Fn:
-    """``left / right``; a zero or unknown divisor gives unknown."""
-    lf, rf = left.fn, right.fn
-    if left.ident is not None and right.ident is not None:
-        lname, rname = left.ident, right.ident
-
-        def div_names(env: Env) -> Any:
-            a = env.get(lname)
-            if a is None:
-                return None
-            b = env.get(rname)
-            if not b:
-                return None
-            try:
-                return a / b
-            except ArithmeticError:
-                return None
-
-        return div_names
-
-    def div(env: Env) -> Any:
-        a = lf(env)
-        if a is None:
-            return None
-        b = rf(env)
-        if not b:
-            return None
-        try:
-            return a / b
-        except ArithmeticError:
-            return None
-
-    return div
-
-
-def _guard(fn: Fn) -> Fn:
-    """Undefined decimal arithmetic (overflow, 0/0...) is unknown, never a crash."""
-
-    def guarded(env: Env) -> Any:
-        try:
-            return fn(env)
-        except (InvalidOperation, ArithmeticError):
-            return None
-
-    return guarded
-
-
-def _mul_div(x: Any, p: Decimal, q: Decimal) -> Any:
-    if x is None or not q:
-        return None
-    return x * p / q
-
-
-def _div_into(x: Any, p: Decimal, q: Decimal) -> Any:
-    # (p/q) / x  ==  p / (q*x)
-    if x is None or not x:
-        return None
-    return p / (q * x)
-
-
-def _add_frac(x: Any, p: Decimal, q: Decimal, sign: int) -> Any:
-    # sign*x + p/q  ==  (sign*x*q + p) / q
-    if x is None:
-        return None
-    return (sign * x * q + p) / q
-
-
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-    "==": operator.eq,
-    "!=": operator.ne,
-}
-
-
-def _is_fraction(node: Node) -> bool:
-    return node.const and isinstance(node.value, Fraction)
-
-
-def _parts(node: Node) -> tuple[Fn, Fn]:
-    """(numerator, denominator) closures of a number node; the denominator of a plain value is 1."""
-    if node.quotient is not None:
-        return node.quotient
-    if _is_fraction(node):
-        p, q = Decimal(node.value.numerator), Decimal(node.value.denominator)
-        return _const_fn(p), _const_fn(q)
-    return node.fn, _const_fn(Decimal(1))
-
-
-def _compare_quotients(op: str, left: Node, right: Node) -> Fn:
-    """``a/b op c/d`` decided exactly as ``a*d op c*b`` (sides swapped when b*d < 0)."""
-    cmp = _COMPARE[op]
-    (ln, ld), (rn, rd) = _parts(left), _parts(right)
-
-    def cross(env: Env) -> Any:
-        a, b, c, d = ln(env), ld(env), rn(env), rd(env)
-        if a is None or b is None or c is None or d is None or not b or not d:
-            return None
-        try:
-            x, y = a * d, c * b
-        except ArithmeticError:
-            return None
-        return cmp(x, y) if (b > 0) == (d > 0) else cmp(y, x)
-
-    return cross
-
-
-_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
-
-
-def _compare_aggregate(op: str, kind: str, args: tuple[Fn, ...], other: Fn) -> Fn:
-    """``max(args) op other`` (or ``min``) decided by the known arguments when they suffice.
-
-    ``max(...) > t`` holds as soon as one known argument exceeds ``t``, and fails
-    only when every argument is known and none does; ``max(...) < t`` fails as
-    soon as one known argument reaches ``t``. ``min`` mirrors this. This is the
-    strong-Kleene reading of the comparison as an any/all over the arguments.
-    """
-    cmp = _COMPARE[op]
-    upward = op in (">", ">=")
-    # max > t == any(arg > t); max < t == all(arg < t); min < t == any; min > t == all.
-    existential = upward == (kind == "max")
-
-    def aggregate(env: Env) -> Any:
-        t = other(env)
-        if t is None:
-            return None
-        unknown = False
-        for fn in args:
-            v = fn(env)
-            if v is None:
-                unknown = True
-                continue
-            holds = cmp(v, t)
-            if holds and existential:
-                return True
-            if not holds and not existential:
-                return False
-        if unknown:
-            return None
-        return not existential
-
-    return aggregate
-
-
-def _compare(op: str, left: Node, right: Node) -> Fn:
-    lf, rf = left.fn, right.fn
-    if op not in ("==", "!="):
-        if left.aggregate is not None and right.aggregate is None and not _is_fraction(right):
-            return _compare_aggregate(op, left.aggregate[0], left.aggregate[1], rf)
-        if right.aggregate is not None and left.aggregate is None and not _is_fraction(left):
-            return _compare_aggregate(_MIRROR[op], right.aggregate[0], right.aggregate[1], lf)
-    lfrac = _is_fraction(left)
-    rfrac = _is_fraction(right)
-    if left.quotient is not None or right.quotient is not None:
-        return _compare_quotients(op, left, right)
-    if lfrac or rfrac:
-        # Rare: compare exactly as fractions.
-        cmp = _COMPARE[op]
-        lconst = left.value if lfrac else None
-        rconst = right.value if rfrac else None
-
-        def exact(env: Env) -> Any:
-            a = lconst if lfrac else lf(env)
-            b = rconst if rfrac else rf(env)
-            if a is None or b is None:
-                return None
-            return cmp(_as_fraction(a), _as_fraction(b))
-
-        return exact
-    cmp = _COMPARE[op]
-    if right.const:
-        b = rf({})
-        if b is None:
-            return lambda env: None
-        if left.ident is not None:
-            name = left.ident
-
-            def name_const(env: Env) -> Any:
-                a = env.get(name)
-                return None if a is None else cmp(a, b)
-
-            return name_const
-
-        def fn_const(env: Env) -> Any:
-            a = lf(env)
-            return None if a is None else cmp(a, b)
-
-        return fn_const
-    if left.ident is not None and right.ident is not None:
-        lname, rname = left.ident, right.ident
-
-        def name_name(env: Env) -> Any:
-            a = env.get(lname)
-            if a is None:
-                return None
-            c = env.get(rname)
-            return None if c is None else cmp(a, c)
-
-        return name_name
-
-    def generic(env: Env) -> Any:
-        a = lf(env)
-        if a is None:
-            return None
-        c = rf(env)
-        return None if c is None else cmp(a, c)
-
-    return generic
-
-
-def _kleene_all(fns: Sequence[Fn]) -> Fn:
-    if len(fns) == 2:
-        f, g = fns
-
-        def and2(env: Env) -> Any:
-            a = f(env)
-            if a is False:
-                return False
-            b = g(env)
-            if b is False:
-                return False
-            return None if (a is None or b is None) else True
-
-        return and2
-
-    def and_n(env: Env) -> Any:
-        unknown = False
-        for fn in fns:
-            v = fn(env)
-            if v is False:
-                return False
-            if v is None:
-                unknown = True
-        return None if unknown else True
-
-    return and_n
-
-
-def _kleene_any(fns: Sequence[Fn]) -> Fn:
-    if len(fns) == 2:
-        f, g = fns
-
-        def or2(env: Env) -> Any:
-            a = f(env)
-            if a is True:
-                return True
-            b = g(env)
-            if b is True:
-                return True
-            return None if (a is None or b is None) else False
-
-        return or2
-
-    def or_n(env: Env) -> Any:
-        unknown = False
-        for fn in fns:
-            v = fn(env)
-            if v is True:
-                return True
-            if v is None:
-                unknown = True
-        return None if unknown else False
-
-    return or_n
 
 
 # --------------------------------------------------------------------------- checker
@@ -692,7 +293,7 @@ class _Compiler(Transformer):
                 value = fn({})
             except (InvalidOperation, ArithmeticError):
                 value = None
-            folded = _constant(value, type, start, end)
+            folded = constant(value, type, start, end)
             folded.names = names
             return folded
         return Node(fn, type, names, start=start, end=end)
@@ -710,13 +311,13 @@ class _Compiler(Transformer):
     def or_(self, meta: Any, children: list[Node]) -> Node:
         for c in children:
             self._require(c, "bool", meta, "'or'")
-        return self._node(_kleene_any([c.fn for c in children]), BOOL, children, meta)
+        return self._node(kleene_any([c.fn for c in children]), BOOL, children, meta)
 
     @v_args(meta=True)
     def and_(self, meta: Any, children: list[Node]) -> Node:
         for c in children:
             self._require(c, "bool", meta, "'and'")
-        return self._node(_kleene_all([c.fn for c in children]), BOOL, children, meta)
+        return self._node(kleene_all([c.fn for c in children]), BOOL, children, meta)
 
     @v_args(meta=True)
     def not_(self, meta: Any, children: list[Node]) -> Node:
@@ -741,10 +342,10 @@ class _Compiler(Transformer):
         parts = [self._compare_pair(op, a, b, meta) for op, a, b in zip(ops, operands, operands[1:])]
         if len(parts) == 1:
             return parts[0]
-        return self._node(_kleene_all([p.fn for p in parts]), BOOL, parts, meta)
+        return self._node(kleene_all([p.fn for p in parts]), BOOL, parts, meta)
 
     def _compare_pair(self, op: str, left: Node, right: Node, meta: Any) -> Node:
-        span = _Span(left.start, right.end)
+        span = Span(left.start, right.end)
         if op in ("in", "not in"):
             return self._membership(op, left, right, span)
         lt, rt = left.type, right.type
@@ -772,7 +373,7 @@ class _Compiler(Transformer):
         if lt.kind == "number" and rt.kind == "number":
             self._warn_unitless(left, right)
             self._warn_unitless(right, left)
-        return self._node(_compare(op, left, right), BOOL, [left, right], span)
+        return self._node(compare(op, left, right), BOOL, [left, right], span)
 
     def _warn_unitless(self, subject: Node, threshold: Node) -> None:
         """A plain literal threshold against a ratio, money or multiple ("retention >= 90")."""
@@ -822,7 +423,7 @@ class _Compiler(Transformer):
                 raise self._error(
                     f"{value!r} is not a value of {self._text(subject)!r}; allowed: "
                     + ", ".join(subject.type.values),
-                    _Span(literal.start, literal.end),
+                    Span(literal.start, literal.end),
                     rule="category",
                     name=value,
                     suggestion=did_you_mean(value, subject.type.values),
@@ -833,7 +434,7 @@ class _Compiler(Transformer):
             raise self._error(
                 f"{op!r} needs a set literal such as {{\"a\", \"b\"}} on its right, "
                 f"not {self._text(right)!r}",
-                _Span(right.start, right.end),
+                Span(right.start, right.end),
                 rule="type",
             )
         item = right.type.item
@@ -884,14 +485,17 @@ class _Compiler(Transformer):
         return self._fold_arith(meta, children)
 
     def _fold_arith(self, meta: Any, children: list[Any]) -> Node:
+        """A left-to-right chain ``t0 op1 t1 op2 t2 ...``: units checked per step, a constant prefix
+        folded exactly, the rest run by one flat closure (so a 1,000-term sum does not nest 1,000 calls)."""
         acc: Node = children[0]
+        steps: list[tuple[str, Node]] = []
         for op, right in zip(children[1::2], children[2::2]):
-            span = _Span(acc.start, right.end)
+            span = Span(acc.start, right.end)
             for operand in (acc, right):
                 if operand.type.kind != "number":
                     raise self._error(
                         f"{op!r} needs numbers, but {self._text(operand)!r} is a {operand.type.describe()}",
-                        _Span(operand.start, operand.end),
+                        Span(operand.start, operand.end),
                         rule="type",
                     )
             if op in "+-" and _incompatible(acc.type, right.type):
@@ -901,46 +505,37 @@ class _Compiler(Transformer):
                     span,
                     rule="unit",
                 )
-            unit = _num_unit(op, acc.type, right.type)
-            result_type = ExprType("number", unit)
-            if acc.const and right.const and acc.value is not None and right.value is not None:
+            result_type = ExprType("number", _num_unit(op, acc.type, right.type))
+            if not steps and acc.const and right.const and acc.value is not None and right.value is not None:
                 names = acc.names | right.names
-                acc = self._fold_constants(op, acc, right, result_type, span)
+                try:
+                    value = fold(op, acc.value, right.value)
+                except ArithmeticError:
+                    raise self._error(f"a constant {op!r} here gives a number beyond the engine's limit "
+                                      f"of about 10^±{_exact.MAX_BITS * 3 // 10}", span,
+                                      rule="limit") from None
+                acc = constant(value, result_type, span.start_pos, span.end_pos)
                 acc.names = names
-            else:
-                node = self._node(_arith(op, acc, right), result_type, [acc, right], span)
-                if op == "/" and not node.const and not _is_fraction(acc) and not _is_fraction(right):
-                    node.quotient = (acc.fn, right.fn)
-                acc = node
+                continue
+            if not steps:
+                head = acc
+            steps.append((op, right))
+            operands = [head] + [n for _, n in steps]
+            acc = Node(const_fn(None), result_type, frozenset().union(*(n.names for n in operands)),
+                       start=head.start, end=right.end)
+        if steps:
+            acc.fn = arith(steps[0][0], head, steps[0][1]) if len(steps) == 1 else chain(head, steps)
+            if head.const and all(n.const for _, n in steps):  # pragma: no cover - folded above
+                acc = constant(acc.fn({}), acc.type, acc.start, acc.end)
         return acc
-
-    def _fold_constants(self, op: str, a: Node, b: Node, type: ExprType, span: Any) -> Node:
-        x, y = _as_fraction(a.value), _as_fraction(b.value)
-        if op == "+":
-            value: Any = x + y
-        elif op == "-":
-            value = x - y
-        elif op == "*":
-            value = x * y
-        elif y == 0:
-            value = None
-        else:
-            value = x / y
-        return _constant(value, type, span.start_pos, span.end_pos)
 
     @v_args(meta=True)
     def neg(self, meta: Any, children: list[Node]) -> Node:
         (operand,) = children
         self._require(operand, "number", meta, "unary '-'")
         if operand.const and operand.value is not None:
-            return _constant(-operand.value, operand.type, meta.start_pos, meta.end_pos)
-        f = operand.fn
-
-        def neg_fn(env: Env) -> Any:
-            v = f(env)
-            return None if v is None else -v
-
-        return self._node(neg_fn, operand.type, children, meta)
+            return constant(_exact.neg(operand.value), operand.type, meta.start_pos, meta.end_pos)
+        return self._node(negate(operand), operand.type, children, meta)
 
     # -- atoms
     @v_args(meta=True)
@@ -961,7 +556,7 @@ class _Compiler(Transformer):
             )
 
         if ident in self.constants:
-            node = _constant(self.constants[ident], type, meta.start_pos, meta.end_pos)
+            node = constant(self.constants[ident], type, meta.start_pos, meta.end_pos)
             node.names = frozenset([ident])
             return node
 
@@ -976,35 +571,43 @@ class _Compiler(Transformer):
     def string(self, meta: Any, children: list[Token]) -> Node:
         raw = str(children[0])
         text = _unescape(raw[1:-1])
-        return _constant(text, STRING, meta.start_pos, meta.end_pos)
+        return constant(text, STRING, meta.start_pos, meta.end_pos)
 
     @v_args(meta=True)
     def true(self, meta: Any, children: list[Any]) -> Node:
-        return _constant(True, BOOL, meta.start_pos, meta.end_pos)
+        return constant(True, BOOL, meta.start_pos, meta.end_pos)
 
     @v_args(meta=True)
     def false(self, meta: Any, children: list[Any]) -> Node:
-        return _constant(False, BOOL, meta.start_pos, meta.end_pos)
+        return constant(False, BOOL, meta.start_pos, meta.end_pos)
 
     @v_args(meta=True)
     def percent(self, meta: Any, children: list[Token]) -> Node:
-        return _constant(Decimal(str(children[0])[:-1]) / 100, RATIO, meta.start_pos, meta.end_pos)
+        return self._literal(children[0], RATIO, meta)
 
     @v_args(meta=True)
     def multiple(self, meta: Any, children: list[Token]) -> Node:
-        return _constant(Decimal(str(children[0])[:-1]), MULTIPLE, meta.start_pos, meta.end_pos)
+        return self._literal(children[0], MULTIPLE, meta)
 
     @v_args(meta=True)
     def money(self, meta: Any, children: list[Token]) -> Node:
-        return _constant(_scaled(str(children[0])[1:]), MONEY, meta.start_pos, meta.end_pos)
+        return self._literal(children[0], MONEY, meta)
 
     @v_args(meta=True)
     def scaled(self, meta: Any, children: list[Token]) -> Node:
-        return _constant(_scaled(str(children[0])), NUMBER, meta.start_pos, meta.end_pos)
+        return self._literal(children[0], NUMBER, meta)
 
     @v_args(meta=True)
     def decimal(self, meta: Any, children: list[Token]) -> Node:
-        return _constant(Decimal(str(children[0])), NUMBER, meta.start_pos, meta.end_pos)
+        return self._literal(children[0], NUMBER, meta)
+
+    def _literal(self, token: Token, type: ExprType, meta: Any) -> Node:
+        """A number token read by the project's one number reader (which bounds its size)."""
+        try:
+            value = read_number(str(token)).value
+        except NumberError as exc:
+            raise self._error(exc.message, meta, rule="number-limit") from None
+        return constant(value, type, meta.start_pos, meta.end_pos)
 
     @v_args(meta=True)
     def set_(self, meta: Any, children: list[Any]) -> Node:
@@ -1017,7 +620,7 @@ class _Compiler(Transformer):
             raise self._error("a set must not mix units (" + ", ".join(sorted(units)) + ")", meta, rule="unit")
         item_type = next((i.type for i in items if i.type.unit is not None), items[0].type) if items else STRING
         values = frozenset(i.value for i in items)
-        return _constant(values, ExprType("set", item=item_type), meta.start_pos, meta.end_pos)
+        return constant(values, ExprType("set", item=item_type), meta.start_pos, meta.end_pos)
 
     def set_items(self, children: list[Node]) -> list[Node]:
         return list(children)
@@ -1041,16 +644,8 @@ class _Compiler(Transformer):
         return builder(self, fname, args, meta)
 
 
-class _Span:
-    """A stand-in for lark's meta covering two operands."""
-
-    def __init__(self, start: int, end: int) -> None:
-        self.start_pos = start
-        self.end_pos = end
-
-
 def _meta_of(node: Node, fallback: Any) -> Any:
-    return _Span(node.start, node.end) if node.end > node.start else fallback
+    return Span(node.start, node.end) if node.end > node.start else fallback
 
 
 def _unescape(text: str) -> str:
@@ -1063,12 +658,6 @@ def _unescape(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
-
-
-def _scaled(text: str) -> Decimal:
-    if text and text[-1] in _SCALE:
-        return Decimal(text[:-1]) * _SCALE[text[-1]]
-    return Decimal(text)
 
 
 # --------------------------------------------------------------------------- functions
@@ -1131,7 +720,7 @@ def _fn_date(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
         value = _dt.date.fromisoformat(args[0].value)
     except ValueError:
         raise c._error(f"{args[0].value!r} is not an ISO date (YYYY-MM-DD)", meta, rule="function") from None
-    return _constant(value, DATE, meta.start_pos, meta.end_pos)
+    return constant(value, DATE, meta.start_pos, meta.end_pos)
 
 
 def _fn_year(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
@@ -1174,7 +763,11 @@ class CompiledExpression:
         The inputs and computed values it reads.
     fn:
         ``fn(env) -> value``; ``env`` maps names to values, a missing name is
-        unknown; the result is None when unknown.
+        unknown; the result is None when unknown. Numbers are exact: a
+        Decimal, or a ``fractions.Fraction`` when the value has no finite
+        decimal form (``200/300``); the engine keeps them in the environment
+        so computed values stay exact. Calling the expression itself gives
+        the public form (see :func:`ipb.engine._exact.public`).
     constant:
         True when the expression reads no names at all.
     """
@@ -1187,7 +780,8 @@ class CompiledExpression:
     warnings: tuple[LintWarning, ...] = ()
 
     def __call__(self, env: Env) -> Any:
-        return self.fn(env)
+        """The value in ``env`` as the rest of ipb sees it (a Fraction from ``fn`` becomes a 28-digit Decimal)."""
+        return _exact.public(self.fn(env))
 
 
 def compile_expression(
@@ -1255,7 +849,7 @@ def compile_expression(
         )
     fn = node.fn
     if node.const:
-        fn = _const_fn(node.value if not isinstance(node.value, Fraction) else _approx(node.value))
+        fn = const_fn(node.value)
     return CompiledExpression(source, node.type, node.names, fn, constant=node.const, warnings=tuple(compiler.warnings))
 
 
@@ -1277,4 +871,4 @@ def parse_literal(text: str) -> tuple[Any, ExprType]:
     compiled = compile_expression(text, {})
     if not compiled.constant:  # pragma: no cover - with no symbols every name is an error
         raise CompileError(f"{text!r} is not a literal value", rule="literal")
-    return compiled.fn({}), compiled.type
+    return _exact.public(compiled.fn({})), compiled.type

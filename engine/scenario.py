@@ -11,9 +11,12 @@ A scenario file is strict YAML (see ``grammar/scenario.schema.json``)::
       revenue_retention: 95%
       business_model: subscription_software
 
-Values are converted to the input's declared type: numbers accept YAML
-numbers or literals with units (``95%``, ``$5B``, ``10x``, ``2/3``); a unit that
-contradicts the input (``$5B`` for a ratio) is an error. A fact left out, or
+Values are converted to the input's declared type. A fact is a literal of
+that type, never an expression: numbers accept YAML numbers or number texts
+read by :func:`ipb.engine.numbers.read_number` (``95%``, ``$5B``, ``($7M)``,
+``10x``, ``1,234.5``); a unit that contradicts the input (``$5B`` for a ratio),
+a currency other than USD, an expression (``1/0``) or a date written for a
+number (``"2009-03-01"``) is an error. A fact left out, or
 given as ``null``, is unknown. A fact the card does not declare is an error
 with a "did you mean".
 """
@@ -31,8 +34,8 @@ from typing import Any, Mapping, Sequence
 
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.card import Card, InputSpec, _schema_errors
-from ipb.engine.expressions import parse_literal
-from ipb.errors import CompileError, ErrorGroup, ExecuteError, IpbError, LoadError, did_you_mean
+from ipb.engine.numbers import NumberError, check_magnitude, read_number
+from ipb.errors import ErrorGroup, ExecuteError, IpbError, LoadError, did_you_mean
 
 __all__ = ["Scenario", "load_scenario", "load_scenario_text", "scenario_from_doc", "typed_facts", "facts_from_mapping", "check_expected", "convert_fact", "parse_assignment", "scenario_schema"]
 
@@ -59,6 +62,10 @@ class Scenario:
     expected: dict[str, Any] | None = None
     file: str = "<string>"
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+#: Number.kind -> the unit of the engine's number type.
+_UNITS = {"number": None, "money": "money", "percent": "ratio", "multiple": "multiple"}
 
 
 def convert_fact(spec: InputSpec, value: Any) -> Any:
@@ -107,15 +114,20 @@ def convert_fact(spec: InputSpec, value: Any) -> Any:
         written = "true" if value else "false"
         raise LoadError(f"{spec.name} is a {kind}; {written} is a bool", rule="fact-type", name=spec.name)
     if isinstance(value, (int, Decimal)):
-        number, unit = Decimal(value), None
+        try:
+            number, unit = check_magnitude(Decimal(value), spec.name), None
+        except NumberError as exc:
+            raise LoadError(exc.message, rule="fact-limit", name=spec.name) from None
     elif isinstance(value, str):
         try:
-            number, type = parse_literal(value)
-        except CompileError as exc:
-            raise LoadError(f"{spec.name}: {value!r} is not a number ({exc.message})", rule="fact-type", name=spec.name) from None
-        if type.kind != "number":
-            raise LoadError(f"{spec.name} is a {kind}; {value!r} is a {type.describe()}", rule="fact-type", name=spec.name)
-        unit = type.unit
+            read = read_number(value)
+        except NumberError as exc:
+            raise LoadError(f"{spec.name}: {exc.message} (it is a {kind} input)", rule="fact-type", name=spec.name) from None
+        if read.kind == "money" and read.currency != "USD":
+            raise LoadError(
+                f"{spec.name}: {value!r} is in {read.currency}, but card amounts are in USD; convert it first",
+                rule="fact-currency", name=spec.name)
+        number, unit = read.value, _UNITS[read.kind]
     else:
         raise LoadError(f"{spec.name} is a {kind}; {value!r} is not a number", rule="fact-type", name=spec.name)
     expected = spec.expr_type.unit

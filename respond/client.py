@@ -40,6 +40,8 @@ __all__ = [
     "api_key_from_env",
     "Secrets",
     "public_url",
+    "check_base_url",
+    "message_text",
     "RetryPolicy",
     "Completion",
     "RequestFailed",
@@ -73,15 +75,22 @@ def api_key_from_env(variables: Sequence[str] = KEY_VARIABLES, environ: Mapping[
 class Secrets:
     """Strings that must never be written anywhere; :meth:`scrub` replaces them.
 
-    Values shorter than 4 characters are not treated as secrets (they would
-    wreck ordinary text and protect nothing).
+    Only values of a plausible key length (:attr:`MIN_LENGTH` characters or
+    more) are treated as secrets: a 4-character "key" would rewrite ordinary
+    words in a model's answer ("the first [REDACTED]") that is then scored, and
+    protect nothing. A key of plausible length cannot occur in an answer by
+    chance, so an answer is changed only when a server or proxy echoed the key.
 
-    >>> s = Secrets(["sk-abc123"])
-    >>> s.scrub("bad key sk-abc123!")
+    >>> s = Secrets(["sk-abc123-0123456789"])
+    >>> s.scrub("bad key sk-abc123-0123456789!")
     'bad key [REDACTED]!'
+    >>> Secrets(["abcd"]).scrub("abcd")
+    'abcd'
     """
 
     MASK = "[REDACTED]"
+    #: Shortest value treated as a secret.
+    MIN_LENGTH = 12
 
     def __init__(self, values: Sequence[str | None] = ()) -> None:
         self._values: list[str] = []
@@ -89,7 +98,7 @@ class Secrets:
             self.add(v)
 
     def add(self, value: str | None) -> None:
-        if value and len(value) >= 4 and value != NO_KEY and value not in self._values:
+        if value and len(value) >= self.MIN_LENGTH and value != NO_KEY and value not in self._values:
             self._values.append(value)
             self._values.sort(key=len, reverse=True)
 
@@ -118,6 +127,30 @@ def public_url(url: str) -> str:
     if parts.port is not None:
         host += f":{parts.port}"
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
+
+
+def check_base_url(url: str) -> str:
+    """``url`` if it can serve as an OpenAI-compatible base URL, else a RunError.
+
+    A base URL with user info (``https://user:pw@host/v1``), a query or a
+    fragment is refused: the client would build wrong request paths from it and
+    send the user info as Basic auth in place of the Bearer key. The message
+    quotes only :func:`public_url`, so no password is echoed.
+
+    >>> check_base_url("http://127.0.0.1:8000/v1")
+    'http://127.0.0.1:8000/v1'
+    """
+    parts = urlsplit(url)
+    problem = None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        problem = "it must be an http:// or https:// URL with a host"
+    elif parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        problem = "it holds user info (user:password@); put the key in IPB_API_KEY instead"
+    elif parts.query or parts.fragment or url.rstrip().endswith(("?", "#")):
+        problem = "it has a query or fragment; give the plain base URL such as https://host/v1"
+    if problem is not None:
+        raise RunError(f"base URL {public_url(url)!r} is refused: {problem}", rule="base-url", name="base_url")
+    return url
 
 
 @dataclass(frozen=True)
@@ -191,6 +224,10 @@ class _Malformed(Exception):
     pass
 
 
+class _Deadline(Exception):
+    pass
+
+
 def _retry_after(exc: Any) -> float | None:
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
@@ -213,6 +250,8 @@ def _classify(exc: BaseException) -> RequestFailed:
 
     if isinstance(exc, _Malformed):
         return RequestFailed(f"malformed response body: {_short(str(exc))}", kind="malformed", retryable=True)
+    if isinstance(exc, _Deadline):
+        return RequestFailed(f"request timed out: {exc}", kind="timeout", retryable=True)
     if isinstance(exc, openai.APITimeoutError):
         return RequestFailed("request timed out", kind="timeout", retryable=True)
     if isinstance(exc, openai.APIConnectionError):
@@ -249,6 +288,34 @@ def _usage(raw: Any) -> dict[str, int | None] | None:
     return out
 
 
+def message_text(content: Any) -> str | None:
+    """The text of a message's ``content``: a string, or a list of parts whose text parts are joined.
+
+    Some OpenAI-compatible servers send ``content`` as a list of parts such as
+    ``{"type": "text", "text": "..."}``; their text parts are concatenated in
+    order and other parts (images, refusals) are left out.
+
+    Raises
+    ------
+    _Malformed
+        ``content`` is neither None, a string nor a list of parts.
+
+    >>> message_text([{"type": "text", "text": "1. Gate: PROCEED"}, {"type": "text", "text": "\\nFinal verdict: BUY"}])
+    '1. Gate: PROCEED\\nFinal verdict: BUY'
+    """
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, (list, tuple)):
+        texts: list[str] = []
+        for part in content:
+            kind = part.get("type") if isinstance(part, dict) else getattr(part, "type", None)
+            text = part.get("text") if isinstance(part, dict) else getattr(part, "text", None)
+            if kind in (None, "text", "output_text") and isinstance(text, str):
+                texts.append(text)
+        return "".join(texts) if texts else None
+    raise _Malformed(f"message content is {type(content).__name__}, not text")
+
+
 def _extract(response: Any) -> tuple[str | None, str | None, dict[str, int | None] | None]:
     """(text, finish_reason, usage) of a chat completion; raises _Malformed when it is not one."""
     choices = getattr(response, "choices", None)
@@ -258,9 +325,7 @@ def _extract(response: Any) -> tuple[str | None, str | None, dict[str, int | Non
     message = getattr(first, "message", None)
     if message is None:
         raise _Malformed("the first choice has no message")
-    content = getattr(message, "content", None)
-    if content is not None and not isinstance(content, str):
-        raise _Malformed(f"message content is {type(content).__name__}, not text")
+    content = message_text(getattr(message, "content", None))
     finish = getattr(first, "finish_reason", None)
     return content, (str(finish) if finish is not None else None), _usage(getattr(response, "usage", None))
 
@@ -294,7 +359,8 @@ class ChatClient:
     api_key : str, optional
         Default :func:`api_key_from_env`; a server that needs none gets ``EMPTY``.
     timeout_s : float
-        Seconds one attempt may take.
+        Seconds one attempt may take in all (connect, send, and the whole
+        response), not per read.
     concurrency : int
         Requests in flight at most.
     policy : RetryPolicy
@@ -321,13 +387,47 @@ class ChatClient:
         except ImportError:
             raise RunError("model runs need the 'openai' package; install it (pip install openai)", rule="dependency",
                            name="openai") from None
+        check_base_url(self.base_url)
         key = self.api_key if self.api_key is not None else api_key_from_env()
         self.secrets.add(key)
-        self._client = openai.OpenAI(api_key=key or NO_KEY, base_url=self.base_url, max_retries=0,
-                                     timeout=self.timeout_s)
+        base_url, timeout_s = self.base_url, self.timeout_s
+
+        def new_client() -> Any:
+            return openai.OpenAI(api_key=key or NO_KEY, base_url=base_url, max_retries=0, timeout=timeout_s)
+
+        self._new_client = new_client
         self._slots = threading.BoundedSemaphore(max(1, self.concurrency))
         self._pause = _Pause()
         self.api_key = None  # only the openai client keeps it
+
+    def _attempt(self, model: str, sent: list[Any], kwargs: Mapping[str, Any]) -> Any:
+        """One request under a *total* deadline of ``timeout_s`` (the openai client's own timeout is per read).
+
+        The request runs on a helper thread with its own connection; when the
+        deadline passes, that connection is closed (which ends the thread) and a
+        retryable time-out is raised. So a server that trickles one byte a second
+        cannot hold an attempt longer than ``timeout_s``.
+        """
+        client = self._new_client()
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["response"] = client.chat.completions.create(model=model, messages=sent, **kwargs)
+            except BaseException as exc:  # handed to the caller
+                box["error"] = exc
+
+        worker = threading.Thread(target=run, name="ipb-request", daemon=True)
+        worker.start()
+        worker.join(self.timeout_s)
+        if worker.is_alive():
+            client.close()
+            worker.join(5.0)
+            raise _Deadline(f"no complete response within {self.timeout_s:g} s")
+        client.close()
+        if "error" in box:
+            raise box["error"]
+        return box["response"]
 
     def complete(self, model: str, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any], key: str) -> Completion:
         """Send one chat completion, retrying as the policy says.
@@ -359,7 +459,7 @@ class ChatClient:
                 started = time.monotonic()
                 try:
                     sent: list[Any] = [dict(m) for m in messages]
-                    response = self._client.chat.completions.create(model=model, messages=sent, **kwargs)
+                    response = self._attempt(model, sent, kwargs)
                     text, finish, usage = _extract(response)
                     failure = None
                 except Exception as exc:  # every failure becomes a value

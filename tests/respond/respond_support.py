@@ -10,7 +10,8 @@ that the next requests get, in order:
 ``malformed`` (a cut-off JSON body), ``html`` (an HTML page with status 200),
 ``nochoices`` (valid JSON without choices), ``empty`` (no text,
 finish_reason length), ``echo`` (a completion that quotes the bearer token),
-``hang`` (answers only after ``hang_s`` seconds) and ``slow`` (answers after
+``hang`` (answers only after ``hang_s`` seconds), ``drip`` (sends the body one byte every
+0.3 s), ``parts`` (content as a list of text parts) and ``slow`` (answers after
 ``slow_s`` seconds, for kill tests).
 
 Every request is recorded (body and headers). Judge requests (recognised by
@@ -108,6 +109,20 @@ class FakeServer:
                 if fault == "nochoices":
                     return self._send(200, json.dumps({"id": "x", "object": "chat.completion", "created": 0,
                                                        "model": body.get("model"), "choices": []}).encode())
+                if fault == "drip":  # headers, then one byte of the body every 0.3 s (each read is quick)
+                    body_bytes = json.dumps({"id": "x", "choices": []}).encode()
+                    try:
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(body_bytes)))
+                        self.end_headers()
+                        for i in range(len(body_bytes)):
+                            self.wfile.write(body_bytes[i:i + 1])
+                            self.wfile.flush()
+                            time.sleep(0.3)
+                    except (BrokenPipeError, ConnectionResetError, OSError):
+                        pass
+                    return None
                 if fault == "hang":
                     time.sleep(server.hang_s)
                 if fault == "slow" or server.slow_s:
@@ -122,10 +137,16 @@ class FakeServer:
                     text, finish = '{"score": 1, "reason": "fine"}', "stop"
                 else:
                     text, finish = server.reply(body), "stop"
+                content: Any = text
+                if fault == "parts":  # content as a list of text parts (some OpenAI-compatible servers)
+                    half = len(text) // 2
+                    content = [{"type": "text", "text": text[:half]}, {"type": "image_url", "image_url": {"url": "x"}},
+                               {"type": "text", "text": text[half:]}]
                 completion = {
                     "id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion", "created": 0,
                     "model": body.get("model", "?"),
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}],
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                                 "finish_reason": finish}],
                     "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
                 }
                 self._send(200, json.dumps(completion).encode())

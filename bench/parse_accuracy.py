@@ -1,0 +1,311 @@
+"""Accuracy of the response parser on the labelled answer corpus (issue 13 item 1; paper §7.5).
+
+Run from the repository root::
+
+    .venv/bin/python bench/parse_accuracy.py [--split tuned|heldout|all] [--embedder]
+                                             [--corpus DIR] [--json OUT] [--cases]
+
+``--cases`` and ``--json`` list per-answer readings for the tuned split only;
+heldout answers appear in the figures and never one by one.
+
+Every case of ``tests/scoring/corpus/*.yaml`` (format and split rule:
+``tests/scoring/corpus/README.md``) is parsed with
+``parse_response(text, card, embedder=False)`` (``--embedder`` turns the
+paraphrase fallback on with the default embedder) and compared with its hand
+labels. Figures are printed per split (``tuned``, ``heldout``, ``all``) and per
+phenomenon tag, each with the count it is computed over:
+
+gate-verdict accuracy
+    Over every labelled gate whose label is a verdict (PROCEED, REJECT,
+    INCONCLUSIVE, N/A; "-" means discussed without a verdict and is left
+    out): share where the parser reports that gate with the same verdict. A
+    labelled gate the parser missed, or a parse failure, counts as wrong.
+gate detection precision / recall
+    Labelled gate numbers against parsed gate numbers, summed over answers
+    (micro-averaged). A parse failure parses no gates: recall loses them,
+    precision is unaffected.
+order agreement
+    Share of answers whose parsed gate sequence equals the labelled one.
+final-verdict accuracy
+    Share of answers whose parsed final verdict equals the label; a null
+    label is right only when the parser also reports none.
+invented-gate false positives
+    Share of answers where the parser reports any invented gate that is not
+    among the labelled ``invented_gates`` (a parsed name matches a label when
+    one contains the other, compared on lower-case letters and digits).
+element recall
+    Over answers with ``elements`` labelled: labelled (gate, element) pairs
+    the parser also reports for that gate.
+
+Unreadable answers are never dropped: a ``parse_failure`` counts as wrong on
+every figure it touches, and the number of failures is printed. The
+``heldout`` split must never be used to tune the parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ruamel.yaml import YAML
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = ROOT / "tests" / "scoring" / "corpus"
+NO_VERDICT = "-"
+
+
+def _parser() -> Callable[..., Any]:
+    """The parser under test: the one import of it, so a parser turned into a package still resolves."""
+    from ipb.scoring.parse import parse_response
+
+    return parse_response
+
+
+def split_of(case_id: str) -> str:
+    """``heldout`` when int(sha256(id), 16) % 5 == 0, else ``tuned`` (the corpus rule)."""
+    return "heldout" if int(hashlib.sha256(case_id.encode("utf-8")).hexdigest(), 16) % 5 == 0 else "tuned"
+
+
+def load_corpus(folder: Path) -> list[dict[str, Any]]:
+    """Every case of every ``*.yaml`` under ``folder``, in file then case order.
+
+    Raises
+    ------
+    SystemExit
+        A file that is not a YAML list of mappings, or a case whose ``split``
+        disagrees with the hash rule (the message names file and case).
+    """
+    yaml = YAML(typ="safe")
+    cases: list[dict[str, Any]] = []
+    for path in sorted(folder.glob("*.yaml")):
+        data = yaml.load(path.read_text(encoding="utf-8"))
+        if not isinstance(data, list) or not all(isinstance(c, dict) for c in data):
+            raise SystemExit(f"{path}: not a YAML list of cases")
+        for k, case in enumerate(data, start=1):
+            if case.get("split") != split_of(str(case.get("id"))):
+                raise SystemExit(f"{path}: case {k} ({case.get('id')}): split is not the sha256 rule's")
+            case["_file"] = path.name
+            cases.append(case)
+    return cases
+
+
+def _norm(label: object) -> str:
+    """Lower case, letters and digits only: "Step 3 - Financial strength" contains "financialstrength"."""
+    return re.sub(r"[^a-z0-9]+", "", str(label).lower())
+
+
+def _labelled_gates(case: dict[str, Any]) -> list[tuple[int, str]]:
+    out = []
+    for item in case["expect"]["gates"]:
+        number, verdict = str(item).split(" ", 1)
+        out.append((int(number), verdict))
+    return out
+
+
+@dataclass
+class Tally:
+    """Counts behind one row of figures."""
+
+    answers: int = 0
+    failures: int = 0
+    verdict_right: int = 0
+    verdict_total: int = 0
+    detect_tp: int = 0
+    detect_parsed: int = 0
+    detect_labelled: int = 0
+    order_right: int = 0
+    final_right: int = 0
+    invented_fp: int = 0
+    element_found: int = 0
+    element_total: int = 0
+    wrong: list[str] = field(default_factory=list)
+
+    def add(self, other: "Tally") -> None:
+        for name in ("answers", "failures", "verdict_right", "verdict_total", "detect_tp", "detect_parsed",
+                     "detect_labelled", "order_right", "final_right", "invented_fp", "element_found", "element_total"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.wrong.extend(other.wrong)
+
+    def figures(self) -> dict[str, Any]:
+        def ratio(a: int, b: int) -> float | None:
+            return None if b == 0 else a / b
+
+        return {
+            "answers": self.answers,
+            "parse_failures": self.failures,
+            "gate_verdict_accuracy": ratio(self.verdict_right, self.verdict_total),
+            "gate_verdicts": self.verdict_total,
+            "gate_detection_precision": ratio(self.detect_tp, self.detect_parsed),
+            "gate_detection_recall": ratio(self.detect_tp, self.detect_labelled),
+            "order_agreement": ratio(self.order_right, self.answers),
+            "final_verdict_accuracy": ratio(self.final_right, self.answers),
+            "invented_gate_false_positive_rate": ratio(self.invented_fp, self.answers),
+            "element_recall": ratio(self.element_found, self.element_total),
+            "elements": self.element_total,
+        }
+
+
+def score_case(case: dict[str, Any], parse: Callable[..., Any], embedder: Any) -> tuple[Tally, dict[str, Any]]:
+    """Parse one case and compare with its labels; returns its tally and a record of what was read."""
+    t = Tally(answers=1)
+    expect = case["expect"]
+    result = parse(case["text"], case["card"], embedder=embedder)
+    ok = result.status == "ok"
+    parsed = [(g.gate, g.verdict) for g in result.gates] if ok else []
+    parsed_verdict = dict(parsed)
+    parsed_elements = {g.gate: set(g.elements) for g in result.gates} if ok else {}
+    labelled = _labelled_gates(case)
+    problems: list[str] = []
+    if not ok:
+        t.failures = 1
+        problems.append(f"parse_failure: {result.reason}")
+
+    for number, verdict in labelled:
+        if verdict == NO_VERDICT:
+            continue
+        t.verdict_total += 1
+        got = parsed_verdict.get(number, "<missing>")
+        if got == verdict:
+            t.verdict_right += 1
+        else:
+            problems.append(f"gate {number}: {got} != {verdict}")
+
+    want_numbers = {n for n, _ in labelled}
+    got_numbers = {n for n, _ in parsed}
+    t.detect_tp = len(want_numbers & got_numbers)
+    t.detect_parsed = len(got_numbers)
+    t.detect_labelled = len(want_numbers)
+
+    want_seq = [n for n, _ in labelled]
+    got_seq = [n for n, _ in parsed]
+    if want_seq == got_seq:
+        t.order_right = 1
+    else:
+        problems.append(f"order {got_seq} != {want_seq}")
+
+    final = result.final_verdict if ok else None
+    if final == expect["final_verdict"]:
+        t.final_right = 1
+    else:
+        problems.append(f"final {final} != {expect['final_verdict']}")
+
+    allowed = [_norm(x) for x in expect.get("invented_gates") or []]
+    extra = [name for name in (result.invented_gates if ok else [])
+             if not any(a and (a in _norm(name) or _norm(name) in a) for a in allowed)]
+    if extra:
+        t.invented_fp = 1
+        problems.append(f"invented {extra}")
+
+    for number, names in (expect.get("elements") or {}).items():
+        for name in names:
+            t.element_total += 1
+            if name in parsed_elements.get(int(number), set()):
+                t.element_found += 1
+
+    if problems:
+        t.wrong.append(f"{case['id']}: " + "; ".join(problems))
+    record = {
+        "id": case["id"],
+        "split": case["split"],
+        "status": result.status,
+        "gates": [f"{n} {v}" for n, v in parsed],
+        "final_verdict": final,
+        "invented_gates": list(result.invented_gates) if ok else [],
+        "problems": problems,
+    }
+    return t, record
+
+
+def run(cases: list[dict[str, Any]], embedder: Any) -> dict[str, Any]:
+    """Figures per split and per (split, phenomenon), plus per-case records."""
+    parse = _parser()
+    by_split: dict[str, Tally] = defaultdict(Tally)
+    by_phen: dict[tuple[str, str], Tally] = defaultdict(Tally)
+    records = []
+    for case in cases:
+        tally, record = score_case(case, parse, embedder)
+        records.append(record)
+        for split in (case["split"], "all"):
+            by_split[split].add(tally)
+            for tag in case.get("phenomena") or ["(none)"]:
+                by_phen[(split, tag)].add(tally)
+    return {
+        "version": 1,
+        "embedder": embedder is not False,
+        "splits": {s: by_split[s].figures() for s in ("tuned", "heldout", "all") if s in by_split},
+        "phenomena": {s: {tag: by_phen[(s, tag)].figures() for (s2, tag) in sorted(by_phen) if s2 == s}
+                      for s in ("tuned", "heldout", "all") if s in by_split},
+        "cases": records,
+        "_wrong": {s: by_split[s].wrong for s in by_split},
+    }
+
+
+def _pct(x: float | None) -> str:
+    return "   n/a" if x is None else f"{100 * x:5.1f}%"
+
+
+HEADER = f"{'':26} {'n':>4} {'fail':>4} {'verdict':>7} {'(n)':>5} {'det.P':>6} {'det.R':>6} {'order':>6} {'final':>6} {'inv.FP':>6} {'elem.R':>6} {'(n)':>4}"
+
+
+def _row(label: str, f: dict[str, Any]) -> str:
+    return (f"{label:26} {f['answers']:4d} {f['parse_failures']:4d} {_pct(f['gate_verdict_accuracy']):>7} {f['gate_verdicts']:5d} "
+            f"{_pct(f['gate_detection_precision']):>6} {_pct(f['gate_detection_recall']):>6} {_pct(f['order_agreement']):>6} "
+            f"{_pct(f['final_verdict_accuracy']):>6} {_pct(f['invented_gate_false_positive_rate']):>6} "
+            f"{_pct(f['element_recall']):>6} {f['elements']:4d}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder of corpus YAML files")
+    ap.add_argument("--split", choices=["tuned", "heldout", "all"], default="all",
+                    help="only cases of this split (default: all, reported per split)")
+    ap.add_argument("--embedder", action="store_true", help="turn the parser's embedding fallback on (default off)")
+    ap.add_argument("--json", type=Path, help="also write the figures and per-case readings as JSON here")
+    ap.add_argument("--cases", action="store_true",
+                    help="list every tuned-split answer read wrongly, with what differed (heldout misreads are "
+                         "only counted, never listed: nobody tunes on them)")
+    args = ap.parse_args(argv)
+
+    cases = load_corpus(args.corpus)
+    if args.split != "all":
+        cases = [c for c in cases if c["split"] == args.split]
+    if not cases:
+        print(f"no cases under {args.corpus} for split {args.split}", file=sys.stderr)
+        return 1
+    result = run(cases, None if args.embedder else False)
+
+    print(f"parse accuracy on {len(cases)} corpus answers (embedder {'on' if args.embedder else 'off'}); "
+          "parse failures count as wrong; 'verdict' leaves out gates labelled '-' (no verdict stated)")
+    print(HEADER)
+    for split, figures in result["splits"].items():
+        print(_row(split, figures))
+    for split, tags in result["phenomena"].items():
+        print(f"\nper phenomenon, split {split}")
+        print(HEADER)
+        for tag, figures in tags.items():
+            print(_row("  " + tag, figures))
+    if args.cases:
+        wrong = result["_wrong"].get("tuned") or []
+        print(f"\n{len(wrong)} tuned answers read wrongly:")
+        for line in wrong:
+            print("  " + line)
+        n_held = len(result["_wrong"].get("heldout") or [])
+        if "heldout" in result["splits"]:
+            print(f"({n_held} heldout answers read wrongly; not listed)")
+    if args.json:
+        out = {k: v for k, v in result.items() if not k.startswith("_")}
+        # per-case readings of the tuned split only: heldout answers are scored, never shown
+        out["cases"] = [c for c in out["cases"] if c["split"] == "tuned"]
+        args.json.write_text(json.dumps(out, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
