@@ -133,10 +133,8 @@ class ColumnarCard:
         self.decisive = [g.number - 1 for g in card.gates if g.decisive]
         self.computed_names = [n for g in card.gates for n in g.compute]
         # The scalar engine's rule for values a gate cannot compute (issue 15):
-        # when it names the values the card relies on, only those hold a gate back.
-        used = getattr(_scalar, "_used_values", None)
-        self.used: frozenset[str] | None = used(card) if used is not None else None
-        self.guard = hasattr(_scalar, "_guard")
+        # only the values a later gate reads hold a gate back.
+        self.used: frozenset[str] = _scalar._used_values(card)
 
     # ------------------------------------------------------------------ gates
 
@@ -149,7 +147,7 @@ class ColumnarCard:
             c = expr(frame)
             frame.err(c)
             frame.env[name] = c
-            if self.used is None or name in self.used:
+            if name in self.used:
                 known &= np.broadcast_to(c.ok, (n,))
         P = plan.proceed(frame) if plan.proceed is not None else None
         R = plan.reject(frame) if plan.reject is not None else None
@@ -164,7 +162,7 @@ class ColumnarCard:
         else:
             v = np.full(n, PROCEED)
         v = np.broadcast_to(v, (n,)).astype(np.int8, copy=False)
-        if self.used is not None and (P is not None or R is not None) and not known.all():
+        if (P is not None or R is not None) and not known.all():
             # a gate never PROCEEDs on a value the card relies on but cannot compute
             v = np.where((v == PROCEED) & ~known, INCONCLUSIVE, v)
         if not plan.classify:
@@ -262,17 +260,16 @@ class ColumnarCard:
         ok_word, bad_word = card.outcomes["pass"], card.outcomes["fail"]
         fallback = np.zeros(n, dtype=bool)
         if topology == "linear_sequential":
-            stop = PROCEED if family == "disjunction" else REJECT
             everyone = np.ones(n, dtype=bool)
-            stopper, alive_after = self._chain(raw, range(m), everyone, out.verdicts, stop, bool(loops))
+            stopper, alive_after = self._chain(raw, range(m), everyone, out.verdicts, REJECT, bool(loops))
             for i, cond, bound in loops:
                 if bound > 0:
                     fallback |= alive_after[i] & np.broadcast_to(cond.v, (n,))
             stopped = stopper >= 0
             if family == "disjunction":
-                out.by_gate(stopped, stopper, ok_word, "gate_{}_trigger")
-                self._guard(out, stopped, ok_word)
-                self._none_fired(out, ~stopped, bad_word)
+                # a trigger card: REJECT = the trigger fired (paper §7.3)
+                out.by_gate(stopped, stopper, bad_word, "gate_{}_trigger")
+                self._none_fired(out, ~stopped, ok_word)
             else:
                 out.by_gate(stopped, stopper, bad_word, "gate_{}_reject")
                 self._cleared(out, ~stopped, ok_word)
@@ -280,18 +277,16 @@ class ColumnarCard:
             for i in range(m):
                 out.verdicts[i] = raw[i]
             if family in ("conjunction", "disjunction"):
-                target = REJECT if family == "conjunction" else PROCEED
                 first = np.full(n, -1, dtype=np.int32)
                 for i in reversed(range(m)):
-                    first[raw[i] == target] = i
+                    first[raw[i] == REJECT] = i
                 hit = first >= 0
                 if family == "conjunction":
                     out.by_gate(hit, first, bad_word, "gate_{}_reject")
                     self._cleared(out, ~hit, ok_word)
                 else:
-                    out.by_gate(hit, first, ok_word, "gate_{}_trigger")
-                    self._guard(out, hit, ok_word)
-                    self._none_fired(out, ~hit, bad_word)
+                    out.by_gate(hit, first, bad_word, "gate_{}_trigger")
+                    self._none_fired(out, ~hit, ok_word)
             else:
                 self._threshold(out, raw, ok_word, bad_word)
                 self._guard(out, np.ones(n, dtype=bool), ok_word)
@@ -341,7 +336,7 @@ class ColumnarCard:
 
     def _guard(self, out: "_Outcomes", rows: np.ndarray, ok_word: str) -> None:
         """Rows with the pass verdict stay INCONCLUSIVE while a decisive gate is (``execute._guard``)."""
-        if not self.guard or not self.decisive:
+        if not self.decisive:
             return
         rest = rows & (out.outcome == out.outcomes(ok_word))
         for i in self.decisive:
@@ -349,10 +344,11 @@ class ColumnarCard:
             out.set(hit, _INC_OUTCOME, f"gate_{i + 1}_inconclusive")
             rest &= ~hit
 
-    def _none_fired(self, out: "_Outcomes", rows: np.ndarray, bad_word: str) -> None:
-        all_reject = (out.verdicts == REJECT).all(axis=0)
-        out.set(rows & all_reject, bad_word, "no_trigger_fired")
-        out.set(rows & ~all_reject, _INC_OUTCOME, "undetermined")
+    def _none_fired(self, out: "_Outcomes", rows: np.ndarray, ok_word: str) -> None:
+        """No trigger fired: the pass verdict when every trigger was checked (``execute._disjunction_none_fired``)."""
+        all_checked = (out.verdicts == PROCEED).all(axis=0)
+        out.set(rows & all_checked, ok_word, "no_trigger_fired")
+        out.set(rows & ~all_checked, _INC_OUTCOME, "undetermined")
 
     def _threshold(self, out: "_Outcomes", raw: Sequence[np.ndarray], ok_word: str, bad_word: str) -> None:
         threshold = self.card.threshold
