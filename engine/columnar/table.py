@@ -30,7 +30,7 @@ from ipb.engine.card import Card
 from ipb.engine.columnar._inputs import BadColumn, Encoded
 from ipb.engine.columnar._run import VERDICT_WORDS, ColumnarResult, execute_columns
 from ipb.engine.graph import CompiledCard
-from ipb.errors import LoadError, did_you_mean
+from ipb.errors import IpbError, LoadError, did_you_mean
 
 __all__ = ["FORMATS", "SCALES", "ScreenResult", "read_table", "write_table", "screen_table", "parse_pairs", "require_pyarrow"]
 
@@ -230,7 +230,7 @@ def _column(pa: Any, card: Card, name: str, col: Any, scale: str | None) -> Any:
     t = col.type
     if kind == "number":
         if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_dictionary(t):
-            col = _parse_numbers(pa, pc, name, col)
+            col = _parse_numbers(pa, pc, card.inputs[name], col)
         elif pa.types.is_boolean(t):
             raise BadColumn(f"input {name!r}: a number column holds true/false values", name=name, row=0)
         elif not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
@@ -260,20 +260,32 @@ def _column(pa: Any, card: Card, name: str, col: Any, scale: str | None) -> Any:
     raise BadColumn(f"input {name!r} has type {kind}, which tables do not support", name=name)  # pragma: no cover
 
 
-def _parse_numbers(pa: Any, pc: Any, name: str, col: Any) -> Any:
-    """A text column of numbers (CSV cells pyarrow did not type); the first unreadable cell is an error."""
+def _parse_numbers(pa: Any, pc: Any, spec: Any, col: Any) -> Any:
+    """A text column of numbers (a CSV whose cells carry units or signs pyarrow does not read).
+
+    Plain numbers are read by pyarrow; otherwise every cell is read like a
+    scenario fact (:func:`ipb.engine.scenario.convert_fact`: ``95%``, ``$5B``,
+    ``($7M)``, ``1,234.5``; a unit that contradicts the input is an error).
+    The first unreadable cell is a located error.
+    """
+    from ipb.engine.scenario import convert_fact
+
     text = pc.cast(col, pa.string())
     try:
         return pc.cast(text, pa.float64())
     except pa.ArrowInvalid:
-        for i, cell in enumerate(text.to_pylist()):
-            if cell is None:
-                continue
-            try:
-                float(cell)
-            except ValueError:
-                raise BadColumn(f"input {name!r}, row {i}: {cell!r} is not a number", name=name, row=i) from None
-        raise  # pragma: no cover - arrow and Python agree on what a number is
+        pass
+    values = []
+    for i, cell in enumerate(text.to_pylist()):
+        if cell is None or not cell.strip():
+            values.append(None)
+            continue
+        try:
+            values.append(float(convert_fact(spec, cell.strip())))
+        except IpbError as exc:
+            raise BadColumn(f"input {spec.name!r}, row {i}: {cell!r} is not a {spec.type} ({exc.message})",
+                            name=spec.name, row=i) from None
+    return pa.array(values, type=pa.float64())
 
 
 def _scale(values: np.ndarray, power: int) -> np.ndarray:

@@ -99,10 +99,11 @@ def test_unit_scaling_is_decimal_at_the_threshold(tmp_path: Path) -> None:
         (["--unit", "company_type=M"], ROWS, "input 'company_type' is not a number"),
         ([], [PASS, {**PASS, "company_type": "industral"}],
          "column 'company_type', row 1 (line 3): 'industral' is not a value of company_type"),
-        ([], [PASS, {**PASS, "annual_sales": "lots"}], "column 'annual_sales', row 1 (line 3): 'lots' is not a number"),
+        ([], [PASS, {**PASS, "annual_sales": "lots"}], "column 'annual_sales', row 1 (line 3): 'lots' is not a money"),
+        ([], [PASS, {**PASS, "annual_sales": "95%"}], "column 'annual_sales', row 1 (line 3): '95%' is not a money"),
         (["--map", "x"], ROWS, "must look like NAME=VALUE"),
     ],
-    ids=["no-column", "no-input", "bad-scale", "unit-on-category", "category-value", "not-a-number", "bad-pair"],
+    ids=["no-column", "no-input", "bad-scale", "unit-on-category", "category-value", "not-a-number", "wrong-unit", "bad-pair"],
 )
 def test_errors_name_the_column_and_row(tmp_path: Path, args: list[str], rows: list[dict[str, object]], message: str) -> None:
     src, out = tmp_path / "in.csv", tmp_path / "out.csv"
@@ -113,6 +114,14 @@ def test_errors_name_the_column_and_row(tmp_path: Path, args: list[str], rows: l
     assert message in result.output
     assert "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_text_cells_with_units_are_read_like_scenario_facts(tmp_path: Path) -> None:
+    src, out = tmp_path / "in.csv", tmp_path / "out.csv"
+    src.write_text("company_type,annual_sales\nindustrial,$100M\nindustrial,$99.99M\nindustrial,\n", encoding="utf-8")
+    result = runner.invoke(app, ["screen", CARD, str(src), "-o", str(out), "--only-results"])
+    assert result.exit_code == 0, result.output
+    assert pcsv.read_csv(out).to_pydict()["gate_1_adequate_size"] == ["PROCEED", "REJECT", "INCONCLUSIVE"]
 
 
 def test_unknown_suffix_and_missing_file(tmp_path: Path) -> None:
