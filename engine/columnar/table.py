@@ -275,7 +275,7 @@ def _parse_numbers(pa: Any, pc: Any, spec: Any, col: Any) -> Any:
         return pc.cast(text, pa.float64())
     except pa.ArrowInvalid:
         pass
-    values = []
+    values: list[float | None] = []
     for i, cell in enumerate(text.to_pylist()):
         if cell is None or not cell.strip():
             values.append(None)
