@@ -73,9 +73,9 @@ class Vocabulary:
 class Col:
     """One value over every row (or a scalar broadcast to all rows)."""
 
-    __slots__ = ("kind", "v", "ok", "err", "exact", "agg")
+    __slots__ = ("kind", "v", "ok", "err", "exact")
 
-    def __init__(self, kind: str, v: Any, ok: Any = True, err: Any = 0.0, exact: bool = True, agg: Any = None) -> None:
+    def __init__(self, kind: str, v: Any, ok: Any = True, err: Any = 0.0, exact: bool = True) -> None:
         self.kind = kind
         # numpy booleans, so that ``~`` is logical for a scalar too
         self.v: Any = np.bool_(v) if isinstance(v, bool) else v
@@ -83,7 +83,6 @@ class Col:
         #: None = not yet computed (a float input column; see :meth:`Frame.err`).
         self.err = err
         self.exact = exact
-        self.agg = agg
 
     @property
     def false(self) -> Any:
@@ -132,7 +131,7 @@ Fn = Callable[[Frame], Col]
 class ColumnExpr:
     """A compiled sub-expression: its kind and either a constant or a closure."""
 
-    __slots__ = ("kind", "fn", "const", "value", "ident", "agg", "quotient")
+    __slots__ = ("kind", "fn", "const", "value", "ident", "agg")
 
     def __init__(self, kind: str, fn: Fn | None = None, *, const: bool = False, value: Any = None,
                  ident: str | None = None, agg: Any = None) -> None:
