@@ -142,13 +142,13 @@ class ColumnarCard:
         """Raw verdict of gate ``i`` on every row (int8), and regime codes for a classifier."""
         plan = self.gates[i]
         n = frame.n
-        known = np.ones(n, dtype=bool)
+        known: Any = True
         for name, expr in plan.computes:
             c = expr(frame)
             frame.err(c)
             frame.env[name] = c
             if name in self.used:
-                known &= np.broadcast_to(c.ok, (n,))
+                known = known & np.broadcast_to(c.ok, (n,))
         P = plan.proceed(frame) if plan.proceed is not None else None
         R = plan.reject(frame) if plan.reject is not None else None
         if P is not None and R is not None:
@@ -162,7 +162,7 @@ class ColumnarCard:
         else:
             v = np.full(n, PROCEED)
         v = np.broadcast_to(v, (n,)).astype(np.int8, copy=False)
-        if (P is not None or R is not None) and not known.all():
+        if (P is not None or R is not None) and not np.all(known):
             # a gate never PROCEEDs on a value the card relies on but cannot compute
             v = np.where((v == PROCEED) & ~known, INCONCLUSIVE, v)
         if not plan.classify:
@@ -225,17 +225,33 @@ class ColumnarCard:
             n = len(columns[used[0]]) if used else 0
         outcomes, triggers = _Codes(), _Codes()
         whole, n = input_columns(self.card, columns, n, self.vocab)
-        parts = []
+        m = len(self.card.gates)
+        has_regime = any(g.classify for g in self.card.gates)
+        result = ColumnarResult(
+            self.card, n, np.zeros((m, n), dtype=np.int8), np.full(n, -1, dtype=np.int32), outcomes.vocab.words,
+            np.full(n, -1, dtype=np.int32), triggers.vocab.words,
+            np.full(n, -1, dtype=np.int32) if has_regime else None, self.vocab.words,
+            {name: (np.full(n, np.nan), np.zeros(n, dtype=bool)) for name in self.computed_names})
         for start in range(0, max(n, 1), max(chunk, 1)):
             stop = min(n, start + chunk)
             env = {name: _slice_col(c, start, stop) for name, c in whole.items()}
+            part = ColumnarResult(
+                self.card, stop - start, result.verdicts[:, start:stop], result.outcome[start:stop], result.outcomes,
+                result.trigger[start:stop], result.triggers,
+                None if result.regime is None else result.regime[start:stop], result.regimes,
+                {name: (v[start:stop], ok[start:stop]) for name, (v, ok) in result.computed.items()})
             with np.errstate(all="ignore"):
-                parts.append(self._run(env, stop - start, exact, outcomes, triggers))
+                self._run(env, stop - start, exact, outcomes, triggers, part)
+            result.fallback += part.fallback
             if progress is not None:
                 progress(stop - start)
-        return _concat(parts, n)
+        result.outcomes, result.triggers, result.regimes = list(outcomes.vocab.words), list(triggers.vocab.words), \
+            list(self.vocab.words)
+        return result
 
-    def _run(self, env: dict[str, Col], n: int, exact: bool, outcomes: "_Codes", triggers: "_Codes") -> ColumnarResult:
+    def _run(self, env: dict[str, Col], n: int, exact: bool, outcomes: "_Codes", triggers: "_Codes",
+             part: ColumnarResult) -> None:
+        """Fill ``part`` (views into the whole result) with the verdicts of one batch."""
         card = self.card
         m = len(card.gates)
         env["iteration"] = Col("num", 0.0)
@@ -255,13 +271,12 @@ class ColumnarCard:
             raw.append(v)
             doubts.append(frame.doubt)
 
-        out = _Outcomes(n, m, outcomes, triggers)
+        out = _Outcomes(part, outcomes, triggers)
         topology, family = card.topology_type, self.compiled.family
         ok_word, bad_word = card.outcomes["pass"], card.outcomes["fail"]
         fallback = np.zeros(n, dtype=bool)
         if topology == "linear_sequential":
-            everyone = np.ones(n, dtype=bool)
-            stopper, alive_after = self._chain(raw, range(m), everyone, out.verdicts, REJECT, bool(loops))
+            stopper, alive_after = self._chain(raw, range(m), np.ones(n, dtype=bool), out.verdicts, REJECT, bool(loops))
             for i, cond, bound in loops:
                 if bound > 0:
                     fallback |= alive_after[i] & np.broadcast_to(cond.v, (n,))
@@ -274,8 +289,7 @@ class ColumnarCard:
                 out.by_gate(stopped, stopper, bad_word, "gate_{}_reject")
                 self._cleared(out, ~stopped, ok_word)
         elif topology == "parallel_threshold":
-            for i in range(m):
-                out.verdicts[i] = raw[i]
+            out.verdicts[:] = raw
             if family in ("conjunction", "disjunction"):
                 first = np.full(n, -1, dtype=np.int32)
                 for i in reversed(range(m)):
@@ -296,11 +310,10 @@ class ColumnarCard:
         if exact:
             for i in range(m):
                 fallback |= doubts[i] & (out.verdicts[i] != NA)
-        result = out.result(card, self.vocab.words, self._computed(env, out.verdicts, n))
+        self._computed(env, out.verdicts, n, part.computed)
         rows = np.flatnonzero(fallback)
         if len(rows):
-            self._scalar_rows(result, env, rows, outcomes, triggers)
-        return result
+            self._scalar_rows(part, env, rows, outcomes, triggers)
 
     def _chain(self, raw: Sequence[np.ndarray], order: Sequence[int], rows: np.ndarray, verdicts: np.ndarray,
                stop: Any, keep: bool = False) -> tuple[np.ndarray, dict[int, np.ndarray]]:
@@ -394,7 +407,8 @@ class ColumnarCard:
         undetermined = reach & ~rejected & (regime < 0)
         out.set(undetermined, _INC_OUTCOME, "regime_undetermined")
         on = reach & ~rejected & (regime >= 0)
-        out.regime = np.where(on, regime, -1).astype(np.int32)
+        assert out.regime is not None
+        np.copyto(out.regime, np.where(on, regime, -1))
         for name, branch in classifier.branches.items():
             rows = on & (regime == self.vocab.codes[name])
             if not rows.any():
@@ -405,16 +419,16 @@ class ColumnarCard:
             out.by_gate(bstopped, bstop, branch.fail_outcome, f"regime_{name}_gate_{{}}_reject")
             self._cleared(out, rows & ~bstopped, branch.pass_outcome, regime=name)
 
-    def _computed(self, env: Mapping[str, Col], verdicts: np.ndarray, n: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        values = {}
+    def _computed(self, env: Mapping[str, Col], verdicts: np.ndarray, n: int,
+                  into: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+        """Computed values where their gate ran and they are known (NaN elsewhere), written ``into`` views."""
         for plan in self.gates:
             reached = verdicts[plan.gate.number - 1] != NA
             for name, _ in plan.computes:
                 c = env[name]
-                ok = reached & np.broadcast_to(c.ok, (n,))
-                v = np.where(ok, c.v, np.nan)
-                values[name] = (v, ok)
-        return values
+                values, ok = into[name]
+                ok[:] = reached & np.broadcast_to(c.ok, (n,))
+                np.copyto(values, np.broadcast_to(c.v, (n,)), where=ok)
 
     def _scalar_rows(self, result: ColumnarResult, env: Mapping[str, Col], rows: np.ndarray, outcomes: _Codes,
                      triggers: _Codes) -> None:
@@ -467,16 +481,16 @@ class ColumnarCard:
 
 
 class _Outcomes:
-    """Outcome and trigger codes being filled in, plus the verdict matrix."""
+    """Outcome and trigger codes being filled in, plus the verdict matrix (views into the result)."""
 
-    def __init__(self, n: int, m: int, outcomes: _Codes, triggers: _Codes) -> None:
-        self.n = n
-        self.verdicts = np.zeros((m, n), dtype=np.int8)
-        self.outcome = np.full(n, -1, dtype=np.int32)
-        self.trigger = np.full(n, -1, dtype=np.int32)
+    def __init__(self, part: ColumnarResult, outcomes: _Codes, triggers: _Codes) -> None:
+        self.n = part.n
+        self.verdicts = part.verdicts
+        self.outcome = part.outcome
+        self.trigger = part.trigger
+        self.regime = part.regime
         self.outcomes = outcomes
         self.triggers = triggers
-        self.regime: np.ndarray | None = None
 
     def set(self, rows: np.ndarray, outcome: str, trigger: str) -> None:
         if rows.any():
@@ -484,19 +498,14 @@ class _Outcomes:
             self.trigger[rows] = self.triggers(trigger)
 
     def by_gate(self, rows: np.ndarray, gate: np.ndarray, outcome: str, template: str) -> None:
+        """``rows`` get ``outcome`` and the trigger ``template`` filled with their 1-based ``gate``."""
         if not rows.any():
             return
         self.outcome[rows] = self.outcomes(outcome)
-        top = int(gate[rows].max()) + 1
-        table = np.array([self.triggers(template.format(i + 1)) if (rows & (gate == i)).any() else -1
-                          for i in range(top)], dtype=np.int32)
-        self.trigger = np.where(rows, table[np.clip(gate, 0, top - 1)], self.trigger)
-
-    def result(self, card: Card, words: list[str], computed: dict[str, tuple[np.ndarray, np.ndarray]]) -> ColumnarResult:
-        return ColumnarResult(card, self.n, self.verdicts, self.outcome, self.outcomes.vocab.words, self.trigger,
-                              self.triggers.vocab.words, self.regime if self.regime is not None else
-                              (np.full(self.n, -1, dtype=np.int32) if any(g.classify for g in card.gates) else None),
-                              list(words), computed)
+        present = np.bincount(gate[rows], minlength=len(self.verdicts)) > 0
+        table = np.array([self.triggers(template.format(i + 1)) if hit else -1 for i, hit in enumerate(present)],
+                         dtype=np.int32)
+        np.copyto(self.trigger, table[gate], where=rows)
 
 
 def _slice_col(c: Col, start: int, stop: int) -> Col:
@@ -508,26 +517,6 @@ def _slice_col(c: Col, start: int, stop: int) -> Col:
     if np.ndim(ok) and ok.all():
         ok = np.True_  # known on every row of this batch: masks can be skipped
     return Col(c.kind, cut(c.v), ok, err, c.exact)
-
-
-def _concat(parts: list[ColumnarResult], n: int) -> ColumnarResult:
-    """One result from per-batch results (they share the outcome and trigger vocabularies)."""
-    first = parts[0]
-    if len(parts) == 1:
-        first.outcomes, first.triggers = list(first.outcomes), list(first.triggers)
-        return first
-    last = parts[-1]
-    return ColumnarResult(
-        first.card, n,
-        np.concatenate([p.verdicts for p in parts], axis=1),
-        np.concatenate([p.outcome for p in parts]), list(last.outcomes),
-        np.concatenate([p.trigger for p in parts]), list(last.triggers),
-        None if first.regime is None else np.concatenate([p.regime for p in parts]),  # type: ignore[misc]
-        list(last.regimes),
-        {name: (np.concatenate([p.computed[name][0] for p in parts]), np.concatenate([p.computed[name][1] for p in parts]))
-         for name in first.computed},
-        sum(p.fallback for p in parts),
-    )
 
 
 def columnar(compiled: CompiledCard) -> ColumnarCard:
