@@ -13,11 +13,14 @@ Output columns (after the table's own columns unless ``only_results``):
 ``gate_<k>_<id>`` verdict column per gate (PROCEED, REJECT, INCONCLUSIVE or
 N/A), and each computed value under its own name (null where the gate did not
 run or the value is unknown). A result column whose name the table already
-uses gets the suffix ``_ipb``.
+uses gets the suffix ``_ipb``. Parquet and Arrow outputs carry the schema
+metadata key ``ipb.screen``: JSON with ``version``, the card id and its
+``card_sha256``, ``rows`` and ``rows_decided_by_scalar_engine``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from dataclasses import dataclass
@@ -34,6 +37,8 @@ from ipb.errors import IpbError, LoadError, did_you_mean
 
 __all__ = ["FORMATS", "SCALES", "ScreenResult", "read_table", "write_table", "screen_table", "parse_pairs", "require_pyarrow"]
 
+#: Version of the output table's ``ipb.screen`` schema metadata (Parquet and Arrow keep it; CSV cannot).
+SCREEN_VERSION = 1
 #: File suffix -> format name.
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".arrow": "arrow", ".feather": "arrow",
            ".ipc": "arrow"}
@@ -327,4 +332,6 @@ def _output(pa: Any, card: Card, result: ColumnarResult, keep: list[str], table:
     for name, (values, ok) in result.computed.items():
         names.append(fresh(name))
         arrays.append(pa.array(values, type=pa.float64(), mask=~ok))
-    return pa.table(arrays, names=names)
+    meta = {"version": SCREEN_VERSION, "card": card.id, "card_sha256": card.content_hash, "rows": result.n,
+            "rows_decided_by_scalar_engine": result.fallback}
+    return pa.table(arrays, names=names).replace_schema_metadata({"ipb.screen": json.dumps(meta, sort_keys=True)})

@@ -64,6 +64,11 @@ def test_screen_writes_the_verdicts_of_every_row(tmp_path: Path, suffix: str) ->
         assert [got[f"gate_{g.number}_{g.id}"][i] for g in compiled.card.gates] == trace.verdicts()
     # computed values: current ratio 400/150
     assert got["current_ratio"][0] == pytest.approx(400 / 150)
+    if suffix != ".csv":
+        import json
+
+        meta = json.loads(back.schema.metadata[b"ipb.screen"])
+        assert meta["version"] == 1 and meta["card"] == CARD and meta["rows"] == 3
 
 
 def test_map_and_unit(tmp_path: Path) -> None:
