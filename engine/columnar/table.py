@@ -233,6 +233,8 @@ def _column(pa: Any, card: Card, name: str, col: Any, scale: str | None) -> Any:
 
     kind = card.inputs[name].expr_type.kind
     t = col.type
+    if pa.types.is_null(t):  # an empty column (a CSV column with no values): unknown on every row
+        return np.full(len(col), np.nan) if kind == "number" else np.full(len(col), None, dtype=object)
     if kind == "number":
         if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_dictionary(t):
             col = _parse_numbers(pa, pc, card.inputs[name], col)

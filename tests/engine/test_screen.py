@@ -123,7 +123,8 @@ def test_errors_name_the_column_and_row(tmp_path: Path, args: list[str], rows: l
 
 def test_text_cells_with_units_are_read_like_scenario_facts(tmp_path: Path) -> None:
     src, out = tmp_path / "in.csv", tmp_path / "out.csv"
-    src.write_text("company_type,annual_sales\nindustrial,$100M\nindustrial,$99.99M\nindustrial,\n", encoding="utf-8")
+    src.write_text("company_type,annual_sales,total_assets\nindustrial,$100M,\nindustrial,$99.99M,\nindustrial,,\n",
+                   encoding="utf-8")  # total_assets: an empty column, unknown on every row
     result = runner.invoke(app, ["screen", CARD, str(src), "-o", str(out), "--only-results"])
     assert result.exit_code == 0, result.output
     assert pcsv.read_csv(out).to_pydict()["gate_1_adequate_size"] == ["PROCEED", "REJECT", "INCONCLUSIVE"]
