@@ -64,7 +64,7 @@ def screen(
         raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
     result = done.result
     counts = Counter(result.outcomes[c] for c in result.outcome.tolist())
-    mix = ", ".join(f"{word} {k:,}" for word, k in sorted(counts.items()))
+    mix = ", ".join(f"{word} {k:,}" for word, k in sorted(counts.items())) or "no rows"
     err.print(f"wrote {out_path}: {n:,} rows of {compiled.id} in {time.perf_counter() - start:.1f}s; {mix}; "
               f"{result.fallback:,} row(s) decided exactly by the scalar engine", markup=False)
     if done.unmapped:
