@@ -15,7 +15,15 @@ times, side by side on the same scenarios:
 * the same six gates written for the PyPI ``rule-engine`` package;
 * the same six gates as a GoRules ``zen-engine`` JDM decision graph;
 * a hand-written plain-Python function (Decimal facts, the same inputs ipb
-  gets; and a float variant).
+  gets; and a float variant);
+* the columnar executor ``execute_columns`` (issue 21) over the same scenarios
+  as one table of numpy columns (floats with NaN for unknown, categories as
+  codes), built beforehand like every peer's native input.
+
+``--peers KEY,...`` times only the named rows (e.g. the 1,000,000-scenario run
+``--n 1000000 --peers ipb_batch,plain_decimal,plain_float,columnar``), and
+``--all-cards`` adds a table for every bundled card: ``execute_many`` against
+``execute_columns`` on the same random scenarios, with their agreement.
 
 Before timing, every peer is checked against ipb's final verdict and gate-5
 verdict on the first 2,000 scenarios; a peer that disagrees is a bug in the
@@ -44,6 +52,8 @@ import random
 import sys
 import time
 from collections import Counter
+
+import numpy as np
 from dataclasses import dataclass, field
 from decimal import Decimal
 from importlib import metadata, resources
@@ -55,6 +65,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ipb.engine.card import Card, load_card
+from ipb.engine.columnar import Encoded, execute_columns
 from ipb.engine.execute import execute, execute_many
 from ipb.engine.expressions import compile_expression
 from ipb.engine.graph import CompiledCard, compile_card
@@ -532,6 +543,123 @@ def plain_peers(card: Card) -> list[Peer]:
     return peers
 
 
+# -- (e) the columnar executor
+
+
+class Columns:
+    """Scenarios as one table of columns; slicing gives the first rows (warm-up, agreement)."""
+
+    def __init__(self, card: Card, scenarios: list[dict[str, Any]]) -> None:
+        self.n = len(scenarios)
+        self.columns: dict[str, Any] = {}
+        for name, spec in card.inputs.items():
+            values = [f.get(name) for f in scenarios]
+            if spec.values is not None:
+                index = {w: i for i, w in enumerate(spec.values)}
+                codes = [-1 if v is None else index[v] for v in values]
+                self.columns[name] = Encoded(np.array(codes, dtype=np.int32), list(spec.values))
+            elif spec.expr_type.kind == "number":
+                self.columns[name] = np.array([np.nan if v is None else float(v) for v in values])
+            elif spec.expr_type.kind == "date":
+                self.columns[name] = np.array([np.datetime64("NaT") if v is None else np.datetime64(v, "D")
+                                               for v in values], dtype="datetime64[D]")
+            else:
+                self.columns[name] = np.array(values, dtype=object)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, cut: slice) -> "Columns":
+        out = Columns.__new__(Columns)
+        out.columns = {k: Encoded(v.codes[cut], v.words) if isinstance(v, Encoded) else v[cut]
+                       for k, v in self.columns.items()}
+        out.n = len(range(self.n)[cut])
+        return out
+
+
+def columnar_peer(card: Card, compiled: CompiledCard) -> Peer:
+    def run(xs: Any) -> None:
+        execute_columns(compiled, xs.columns, xs.n)
+
+    return Peer("(e) ipb columnar (execute_columns)", run, prepare=lambda xs: Columns(card, xs), key="columnar",
+                note="one table, exact at ties")
+
+
+def columnar_agreement(compiled: CompiledCard, columns: Columns, truth: list[Verdicts]) -> dict[str, Any]:
+    """Agreement of ``execute_columns`` with ``execute_many`` on every row of ``columns``."""
+    result = execute_columns(compiled, columns.columns, columns.n)
+    final = gate5 = every = 0
+    first_bad = None
+    for i, (outcome, gates) in enumerate(truth):
+        got_outcome, _, got_gates = result.row(i)
+        a, b = got_outcome == outcome, got_gates[4] == gates[4] if len(gates) > 4 else True
+        final += a
+        gate5 += b
+        every += got_gates == gates
+        if first_bad is None and not (a and got_gates == gates):
+            first_bad = i
+    n = len(truth)
+    return {"n": n, "final": final / n, "gate5": gate5 / n, "all_gates": every / n, "first_disagreement": first_bad,
+            "fallback_rows": result.fallback}
+
+
+# --------------------------------------------------------------------------- every bundled card
+
+
+def draw_any(card: Card, n: int, seed: int) -> list[dict[str, Any]]:
+    """Like :func:`make_scenarios` for any card: inputs without a grid get one; each fact is unknown 10% of the time."""
+    rng = random.Random(seed)
+    grids: list[tuple[str, Sequence[Any]]] = []
+    for name, spec in card.inputs.items():
+        if spec.values is not None:
+            grids.append((name, spec.values))
+        elif spec.expr_type.kind == "bool":
+            grids.append((name, [True, False]))
+        elif spec.expr_type.kind == "date":
+            start = __import__("datetime").date(1990, 1, 1)
+            grids.append((name, [start + __import__("datetime").timedelta(days=30 * k) for k in range(480)]))
+        else:
+            lo, hi = spec.range if spec.range is not None else (Decimal(-10), Decimal(100))
+            step = spec.step if spec.step is not None else (hi - lo) / 200
+            count = int((hi - lo) / step) + 1
+            grids.append((name, [lo + step * k for k in range(count)]))
+    out = []
+    for _ in range(n):
+        out.append({name: grid[rng.randrange(len(grid))] for name, grid in grids if rng.random() >= 0.10})
+    return out
+
+
+def all_cards(n: int, seed: int) -> list[dict[str, Any]]:
+    """``execute_many`` vs ``execute_columns`` on ``n`` scenarios of every bundled card (best of 3 each)."""
+    from ipb.engine.registry import bundled_card_paths
+
+    rows = []
+    for path in sorted(bundled_card_paths()):
+        card = load_card(path)
+        compiled = compile_card(card)
+        scenarios = draw_any(card, n, seed)
+        columns = Columns(card, scenarios)
+        truth = [(r.outcome, tuple(v.value for v in r.verdicts)) for r in execute_many(compiled, scenarios)]
+        agree = columnar_agreement(compiled, columns, truth)
+        many = time_peer(Peer("many", lambda xs: [None for _ in execute_many(compiled, xs)]), scenarios)
+        col = time_peer(Peer("col", lambda xs: execute_columns(compiled, xs.columns, xs.n)), columns)  # type: ignore[arg-type]
+        rows.append({"card": card.id, "n": n, "execute_many_us": 1e6 / many["per_s"], "columnar_us": 1e6 / col["per_s"],
+                     "speedup": col["per_s"] / many["per_s"], "agree_all_gates": agree["all_gates"],
+                     "agree_final": agree["final"], "fallback_rows": agree["fallback_rows"]})
+    return rows
+
+
+def report_all_cards(rows: list[dict[str, Any]], seed: int) -> None:
+    table = Table(title=f"every bundled card: execute_many vs execute_columns (N={rows[0]['n']:,} each, seed={seed}, best of {REPEATS})")
+    for h in ("card", "µs/exec execute_many", "µs/exec columnar", "columnar × faster", "agree (all gates)",
+              "rows decided by the scalar engine"):
+        table.add_column(h, justify="left" if h == "card" else "right")
+    for r in rows:
+        table.add_row(r["card"], f"{r['execute_many_us']:.2f}", f"{r['columnar_us']:.3f}", f"{r['speedup']:.1f}",
+                      f"{r['agree_all_gates']:.2%}", f"{r['fallback_rows']:,}")
+    Console(width=220).print(table)
+
+
 # --------------------------------------------------------------------------- checks and timing
 
 
@@ -606,14 +734,16 @@ def profile(compiled: CompiledCard, scenarios: list[dict[str, Any]], top: int = 
 TARGETS = {
     "full_traces_per_s": 100_000,
     "batch_within_x_of_plain": 5.0,
+    "columnar_x_batch": 5.0,
+    "columnar_x_plain": 1.5,
     "elsewhere": {"rule_engine": 37_000, "zen_engine": 7_400, "plain_python": 1_500_000},
 }
 
 
 def report(peers: list[Peer], meta: dict[str, Any]) -> None:
     rows = {p.key: p.result for p in peers}
-    plain = rows["plain_decimal"]["per_s"]
-    full = rows["ipb_full"]["per_s"]
+    plain = rows.get("plain_decimal", {}).get("per_s")
+    full = rows.get("ipb_full", {}).get("per_s")
     header = ["implementation", "N timed", "exec/s", "µs/exec", "cost × plain", "cost × ipb full", "agree final", "agree gate 5", "agree all gates"]
     body = []
     for p in peers:
@@ -623,9 +753,9 @@ def report(peers: list[Peer], meta: dict[str, Any]) -> None:
             escape(p.name + (f"  [{p.note}]" if p.note else "")),
             f"{r['n']:,}",
             f"{r['per_s']:,.0f}",
-            f"{1e6 / r['per_s']:.2f}",
-            f"{plain / r['per_s']:.2f}",
-            f"{full / r['per_s']:.2f}",
+            f"{1e6 / r['per_s']:.3f}",
+            f"{plain / r['per_s']:.2f}" if plain else "-",
+            f"{full / r['per_s']:.2f}" if full else "-",
             f"{agree['final']:.2%}" if agree else "reference",
             f"{agree['gate5']:.2%}" if agree else "reference",
             f"{agree['all_gates']:.2%}" if agree else "reference",
@@ -640,16 +770,29 @@ def report(peers: list[Peer], meta: dict[str, Any]) -> None:
     Console(width=220).print(table)
     print("cost × X = time per scenario relative to X (lower is faster); agreement is with ipb on the first "
           f"{min(meta['n'], VERIFY_N):,} scenarios (ipb batch is the reference; the ipb rows are checked too).")
-    batch = rows["ipb_batch"]["per_s"]
-    float_plain = rows["plain_float"]["per_s"]
-    lines = [
-        f"target: full traces >= {TARGETS['full_traces_per_s']:,}/s on one core: "
-        f"{full:,.0f}/s -> {'MET' if full >= TARGETS['full_traces_per_s'] else 'NOT MET'}",
-        f"target: batch within {TARGETS['batch_within_x_of_plain']:g}x of plain Python: "
-        f"{plain / batch:.1f}x of the Decimal function, {float_plain / batch:.1f}x of the float one -> "
-        f"{'MET' if plain / batch <= TARGETS['batch_within_x_of_plain'] else 'NOT MET'} (Decimal reference)",
-        "measured elsewhere (not this machine): rule-engine ~37,000/s, zen-engine ~7,400/s, plain Python ~1,500,000/s",
-    ]
+    batch = rows.get("ipb_batch", {}).get("per_s")
+    float_plain = rows.get("plain_float", {}).get("per_s")
+    col = rows.get("columnar", {}).get("per_s")
+    lines = []
+    if full:
+        lines.append(f"target: full traces >= {TARGETS['full_traces_per_s']:,}/s on one core: "
+                     f"{full:,.0f}/s -> {'MET' if full >= TARGETS['full_traces_per_s'] else 'NOT MET'}")
+    if batch and plain and float_plain:
+        lines.append(f"target: batch within {TARGETS['batch_within_x_of_plain']:g}x of plain Python: "
+                     f"{plain / batch:.1f}x of the Decimal function, {float_plain / batch:.1f}x of the float one -> "
+                     f"{'MET' if plain / batch <= TARGETS['batch_within_x_of_plain'] else 'NOT MET'} (Decimal reference)")
+    if col and batch:
+        lines.append(f"target: columnar >= {TARGETS['columnar_x_batch']:g}x execute_many: {col / batch:.1f}x -> "
+                     f"{'MET' if col / batch >= TARGETS['columnar_x_batch'] else 'NOT MET'}")
+    if col and plain and float_plain:
+        lines.append(f"target: columnar >= {TARGETS['columnar_x_plain']:g}x hand-written Python: {col / plain:.1f}x the "
+                     f"Decimal function, {col / float_plain:.1f}x the float one -> "
+                     f"{'MET' if min(col / plain, col / float_plain) >= TARGETS['columnar_x_plain'] else 'NOT MET'} (both)")
+    if col:
+        fb = rows["columnar"].get("agreement", {}).get("fallback_rows")
+        lines.append(f"columnar: {fb} of the first {min(meta['n'], VERIFY_N):,} scenarios were exact ties re-decided by "
+                     "the scalar engine (their cost is in the timing)")
+    lines.append("measured elsewhere (not this machine): rule-engine ~37,000/s, zen-engine ~7,400/s, plain Python ~1,500,000/s")
     for line in lines:
         print(line)
     outcomes = meta["outcomes"]
@@ -667,6 +810,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON to this file")
     parser.add_argument("--profile", action="store_true", help="print cProfile top 15 (tottime) of execute, execute+to_grp and execute_many")
     parser.add_argument("--no-pin", action="store_true", help="do not pin the process to one CPU")
+    parser.add_argument("--peers", default=None, help="comma-separated row keys to time (default: all); e.g. ipb_batch,plain_decimal,plain_float,columnar")
+    parser.add_argument("--all-cards", type=int, default=0, metavar="N", help="also compare execute_many and execute_columns on N scenarios of every bundled card")
     args = parser.parse_args(argv)
     if args.n < 1:
         parser.error("--n must be at least 1")
@@ -677,13 +822,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     scenarios = make_scenarios(card, args.n, args.seed)
     truth = reference(compiled, scenarios[:VERIFY_N])
 
-    peers = [
-        *ipb_peers(compiled),
-        reparse_peer(card, args.reparse_n),
-        rule_engine_peer(card),
-        zen_peer(card, args.zen_n),
-        *plain_peers(card),
+    wanted = set(args.peers.split(",")) if args.peers else None
+    factories: list[tuple[tuple[str, ...], Callable[[], list[Peer]]]] = [
+        (("ipb_full", "ipb_full_gates", "ipb_grp", "ipb_batch"), lambda: ipb_peers(compiled)),
+        (("ipb_reparse",), lambda: [reparse_peer(card, args.reparse_n)]),
+        (("rule_engine",), lambda: [rule_engine_peer(card)]),
+        (("zen_engine",), lambda: [zen_peer(card, args.zen_n)]),
+        (("plain_decimal", "plain_float"), lambda: plain_peers(card)),
+        (("columnar",), lambda: [columnar_peer(card, compiled)]),
     ]
+    if wanted is not None:
+        known = {k for keys, _ in factories for k in keys}
+        if wanted - known:
+            parser.error(f"--peers: no row {', '.join(sorted(wanted - known))}; rows: {', '.join(sorted(known))}")
+    peers = [p for keys, make in factories if wanted is None or wanted & set(keys) for p in make()
+             if wanted is None or p.key in wanted]
     for peer in peers:
         n = args.n if peer.max_n is None else min(args.n, peer.max_n)
         inputs = peer.prepare(scenarios[:n])
@@ -696,6 +849,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{peer.name} disagrees with ipb (final {agree['final']:.2%}, gate 5 {agree['gate5']:.2%}); "
                     f"first at scenario {i}: {scenarios[i]}\n  ipb: {truth[i]}\n  peer: {peer.verdicts(checked[i])}"
                 )
+            peer.result["agreement"] = agree
+        if peer.key == "columnar":
+            agree = columnar_agreement(compiled, inputs[:VERIFY_N], truth)
+            if agree["all_gates"] < 1:
+                raise SystemExit(f"execute_columns disagrees with ipb: {agree}")
             peer.result["agreement"] = agree
         peer.result.update(time_peer(peer, inputs))
         if peer.max_n is not None and n < args.n:
@@ -714,6 +872,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
     }
     report(peers, meta)
+    cards_rows = all_cards(args.all_cards, args.seed) if args.all_cards else []
+    if cards_rows:
+        report_all_cards(cards_rows, args.seed)
     print(f"total wall time {time.perf_counter() - t0:.1f}s")
 
     profiles = profile(compiled, scenarios[: min(args.n, 5000)]) if args.profile else {}
@@ -738,6 +899,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "packages": versions,
             "targets": TARGETS,
             "rows": [{"key": p.key, "name": p.name, "note": p.note, **p.result} for p in peers],
+            "all_cards": cards_rows,
             "profiles": profiles,
         }
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -53,6 +53,7 @@ COMMANDS: dict[str, str] = {
     "forecast": "forecast",
     "evidence": "evidence",
     "depgraph": "depgraph",
+    "screen": "screen",
 }
 
 

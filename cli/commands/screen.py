@@ -1,0 +1,71 @@
+"""``ipb screen``: one card over every row of a table (issue 21).
+
+    ipb screen CARD TABLE --out OUT [--map COLUMN=INPUT ...] [--unit INPUT=SCALE ...]
+               [--only-results] [--fast]
+
+TABLE and OUT are Parquet (.parquet, .pq), CSV (.csv) or Arrow IPC / Feather
+(.arrow, .feather, .ipc), told apart by suffix; OUT is written atomically. Each
+row is one scenario; its verdicts are the ones ``ipb run`` gives on the same
+facts. Needs pyarrow (``pip install 'ipb[screen]'``). Exit status 1 on a bad
+card, table, mapping or value (with file, column and row).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+import typer
+
+from ipb.cli._app import _fail, app, err
+from ipb.errors import IpbError, LoadError
+
+#: Tables at least this long get a progress bar (on a terminal).
+PROGRESS_ROWS = 100_000
+
+
+@app.command()
+def screen(
+    card: str = typer.Argument(..., help="Card id or file."),
+    table: Path = typer.Argument(..., help="Input table: .parquet, .csv or .arrow/.feather; one scenario per row."),
+    out_path: Path = typer.Option(..., "--out", "-o", help="Output table (format from its suffix), written atomically."),
+    map_: list[str] = typer.Option([], "--map", "-m", help="COLUMN=INPUT: read card input INPUT from table column COLUMN (repeatable). Other inputs are read from the column of the same name, or are unknown."),
+    unit: list[str] = typer.Option([], "--unit", "-u", help="INPUT=SCALE: the column holds INPUT in K, M, B or T (thousands ... trillions) or in % (repeatable)."),
+    only_results: bool = typer.Option(False, "--only-results", help="Write only the verdict and value columns, not the table's own columns."),
+    fast: bool = typer.Option(False, "--fast", help="Keep float verdicts at exact ties instead of re-deciding those rows exactly (not recommended)."),
+) -> None:
+    """Run CARD on every row of TABLE and write its verdict columns to OUT."""
+    from ipb.engine.columnar.table import parse_pairs, read_table, screen_table, write_table
+    from ipb.engine.registry import compiled_card
+
+    start = time.perf_counter()
+    try:
+        compiled = compiled_card(card)
+        mapping = parse_pairs(map_, "--map")
+        units = parse_pairs(unit, "--unit")
+        data = read_table(table)
+        n = data.num_rows
+        if n >= PROGRESS_ROWS and err.is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            with Progress(TextColumn("screening"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                          console=err, transient=True) as bar:
+                task = bar.add_task("rows", total=n)
+                done = screen_table(compiled, data, mapping=mapping, units=units, only_results=only_results,
+                                    file=str(table), progress=lambda k: bar.advance(task, k), exact=not fast)
+        else:
+            done = screen_table(compiled, data, mapping=mapping, units=units, only_results=only_results,
+                                file=str(table), exact=not fast)
+        write_table(done.table, out_path)
+    except IpbError as exc:
+        raise _fail(exc) from None
+    except OSError as exc:
+        raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
+    result = done.result
+    counts = Counter(result.outcomes[c] for c in result.outcome.tolist())
+    mix = ", ".join(f"{word} {k:,}" for word, k in sorted(counts.items())) or "no rows"
+    err.print(f"wrote {out_path}: {n:,} rows of {compiled.id} in {time.perf_counter() - start:.1f}s; {mix}; "
+              f"{result.fallback:,} row(s) decided exactly by the scalar engine", markup=False)
+    if done.unmapped:
+        err.print("unknown on every row (no column): " + ", ".join(done.unmapped), markup=False)

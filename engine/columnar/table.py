@@ -1,0 +1,339 @@
+"""Screens over table files: Parquet, CSV and Arrow in, verdict columns out (``ipb screen``).
+
+Reading and writing use pyarrow (the optional ``screen`` extra:
+``pip install 'ipb[screen]'``). A table column feeds the card input of the same
+name unless ``--map COLUMN=INPUT`` says otherwise; ``--unit INPUT=SCALE``
+multiplies a number column by K, M, B, T (thousands ... trillions) or divides it
+by 100 (``%``) before the card sees it. The scaling is decimal: the cell typed
+as ``1.1`` with unit ``M`` is exactly 1,100,000, as the scalar engine would read
+``$1.1M``.
+
+Output columns (after the table's own columns unless ``only_results``):
+``final_verdict``, ``trigger``, ``regime`` (regime cards), one
+``gate_<k>_<id>`` verdict column per gate (PROCEED, REJECT, INCONCLUSIVE or
+N/A), and each computed value under its own name (null where the gate did not
+run or the value is unknown). A result column whose name the table already
+uses gets the suffix ``_ipb``. Parquet and Arrow outputs carry the schema
+metadata key ``ipb.screen``: JSON with ``version``, the card id and its
+``card_sha256``, ``rows`` and ``rows_decided_by_scalar_engine``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from ipb.engine.card import Card
+from ipb.engine.columnar._inputs import BadColumn, Encoded
+from ipb.engine.columnar._run import VERDICT_WORDS, ColumnarResult, execute_columns
+from ipb.engine.graph import CompiledCard
+from ipb.errors import IpbError, LoadError, did_you_mean
+
+__all__ = ["FORMATS", "SCALES", "ScreenResult", "read_table", "write_table", "screen_table", "parse_pairs", "require_pyarrow"]
+
+#: Version of the output table's ``ipb.screen`` schema metadata (Parquet and Arrow keep it; CSV cannot).
+SCREEN_VERSION = 1
+#: File suffix -> format name.
+FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".arrow": "arrow", ".feather": "arrow",
+           ".ipc": "arrow"}
+#: ``--unit`` scale words -> power of ten applied to the column.
+SCALES = {"1": 0, "K": 3, "M": 6, "B": 9, "T": 12, "%": -2}
+
+
+def require_pyarrow() -> Any:
+    """Import pyarrow, or raise a LoadError naming the extra to install."""
+    try:
+        import pyarrow
+    except ImportError:
+        raise LoadError("reading and writing tables needs pyarrow: pip install 'ipb[screen]' (the screen extra)",
+                        rule="dependency") from None
+    return pyarrow
+
+
+def _format(path: Path) -> str:
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise LoadError(f"cannot tell the table format of {path.name!r}; use one of " + ", ".join(sorted(FORMATS)),
+                        file=str(path), rule="format")
+    return fmt
+
+
+def read_table(path: Path) -> Any:
+    """Read a Parquet, CSV or Arrow IPC (Feather v2) file into a ``pyarrow.Table``.
+
+    Raises
+    ------
+    LoadError
+        Unknown suffix, missing file, or a file pyarrow cannot read (its
+        message included).
+    """
+    pa = require_pyarrow()
+    fmt = _format(path)
+    if not path.exists():
+        raise LoadError(f"no such table file: {path}", file=str(path), rule="file")
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            return pq.read_table(path)
+        if fmt == "csv":
+            import pyarrow.csv as pcsv
+
+            return pcsv.read_csv(path)
+        import pyarrow.feather as feather
+
+        return feather.read_table(path)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as exc:
+        raise LoadError(f"cannot read {fmt} table: {exc}", file=str(path), rule=fmt) from None
+
+
+def write_table(table: Any, path: Path) -> None:
+    """Write ``table`` to ``path`` in the format its suffix names, atomically (a temp file, then rename)."""
+    pa = require_pyarrow()
+    fmt = _format(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            pq.write_table(table, tmp)
+        elif fmt == "csv":
+            import pyarrow.csv as pcsv
+
+            plain = pa.table({name: (col.cast(pa.string()) if pa.types.is_dictionary(col.type) else col)
+                              for name, col in zip(table.column_names, table.columns)})
+            pcsv.write_csv(plain, tmp)
+        else:
+            import pyarrow.feather as feather
+
+            feather.write_feather(table, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def parse_pairs(items: Sequence[str], what: str) -> dict[str, str]:
+    """``["a=b", ...]`` -> ``{"a": "b"}``; a LoadError names the bad item."""
+    pairs: dict[str, str] = {}
+    for item in items:
+        left, sep, right = item.partition("=")
+        if not sep or not left.strip() or not right.strip():
+            raise LoadError(f"{what} {item!r} must look like NAME=VALUE", rule=what.lstrip("-"))
+        pairs[left.strip()] = right.strip()
+    return pairs
+
+
+@dataclass
+class ScreenResult:
+    """What :func:`screen_table` produced: the output table and the columnar result."""
+
+    table: Any
+    result: ColumnarResult
+    unmapped: list[str]
+
+
+def screen_table(
+    compiled: CompiledCard,
+    table: Any,
+    *,
+    mapping: Mapping[str, str] | None = None,
+    units: Mapping[str, str] | None = None,
+    only_results: bool = False,
+    file: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    exact: bool = True,
+) -> ScreenResult:
+    """Run ``compiled`` on every row of ``table`` (a ``pyarrow.Table``).
+
+    Parameters
+    ----------
+    mapping:
+        Table column -> card input (``--map COLUMN=INPUT``); other inputs are
+        read from the column of their own name, or are unknown on every row.
+    units:
+        Card input -> scale word of :data:`SCALES` (``--unit INPUT=M``).
+    file:
+        The table's file name, for error messages (a CSV row is also given as
+        its file line: row + 2, after the header).
+
+    Raises
+    ------
+    LoadError
+        A mapping or unit names a column or input that does not exist (with a
+        "did you mean"), or a column's values do not fit the input type
+        (naming the column and the first bad row).
+    """
+    pa = require_pyarrow()
+    card = compiled.card
+    mapping = dict(mapping or {})
+    units = dict(units or {})
+    names = list(table.column_names)
+    source: dict[str, str] = {}
+    for column, input_name in mapping.items():
+        if column not in names:
+            raise LoadError(f"--map: the table has no column {column!r}", file=file, rule="map", name=column,
+                            suggestion=did_you_mean(column, names))
+        if input_name not in card.inputs:
+            raise LoadError(f"--map: card {card.id} has no input {input_name!r}", file=file, rule="map",
+                            name=input_name, suggestion=did_you_mean(input_name, list(card.inputs)))
+        source[input_name] = column
+    for input_name in card.inputs:
+        if input_name not in source and input_name in names:
+            source[input_name] = input_name
+    for input_name, scale in units.items():
+        if input_name not in card.inputs:
+            raise LoadError(f"--unit: card {card.id} has no input {input_name!r}", file=file, rule="unit",
+                            name=input_name, suggestion=did_you_mean(input_name, list(card.inputs)))
+        if scale.upper() not in SCALES:
+            raise LoadError(f"--unit {input_name}={scale}: the scale must be one of " + ", ".join(SCALES), file=file,
+                            rule="unit", name=input_name)
+        if card.inputs[input_name].expr_type.kind != "number":
+            raise LoadError(f"--unit: input {input_name!r} is not a number", file=file, rule="unit", name=input_name)
+    columns: dict[str, Any] = {}
+    for input_name, column in source.items():
+        try:
+            columns[input_name] = _column(pa, card, input_name, table.column(column), units.get(input_name))
+        except BadColumn as exc:
+            raise _located(exc, column, file) from None
+    try:
+        result = execute_columns(compiled, columns, table.num_rows, progress=progress, exact=exact)
+    except BadColumn as exc:
+        raise _located(exc, source.get(exc.name or "", exc.name or "?"), file) from None
+    out = _output(pa, card, result, [] if only_results else names, table)
+    return ScreenResult(out, result, [n for n in card.inputs if n not in source])
+
+
+def _located(exc: BadColumn, column: str, file: str | None) -> LoadError:
+    where = f"column {column!r}"
+    line = None
+    if exc.row is not None:
+        where += f", row {exc.row}"
+        if file is not None and file.lower().endswith(".csv"):
+            line = exc.row + 2
+            where += f" (line {line})"
+    detail = exc.message.split(": ", 1)[1] if ": " in exc.message else exc.message
+    err = LoadError(f"{where}: {detail}", file=file, line=line, column=None, rule="column", name=column,
+                    suggestion=exc.suggestion)
+    return err
+
+
+def _column(pa: Any, card: Card, name: str, col: Any, scale: str | None) -> Any:
+    """One table column as the columnar executor's input for ``name``."""
+    import pyarrow.compute as pc
+
+    kind = card.inputs[name].expr_type.kind
+    t = col.type
+    if pa.types.is_null(t):  # an empty column (a CSV column with no values): unknown on every row
+        return np.full(len(col), np.nan) if kind == "number" else np.full(len(col), None, dtype=object)
+    if kind == "number":
+        if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_dictionary(t):
+            col = _parse_numbers(pa, pc, card.inputs[name], col)
+        elif pa.types.is_boolean(t):
+            raise BadColumn(f"input {name!r}: a number column holds true/false values", name=name, row=0)
+        elif not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
+            raise BadColumn(f"input {name!r}: a number column has type {t}", name=name)
+        if pa.types.is_integer(t) and col.null_count == 0 and not scale:
+            return col.to_numpy()
+        values = pc.cast(col, pa.float64()).to_numpy(zero_copy_only=False)
+        if scale and SCALES[scale.upper()]:
+            values = _scale(values, SCALES[scale.upper()])
+        return values
+    if kind == "category":
+        if not (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_dictionary(t)):
+            col = pc.cast(col, pa.string())
+        encoded = col.combine_chunks() if hasattr(col, "combine_chunks") else col
+        if not pa.types.is_dictionary(encoded.type):
+            encoded = pc.dictionary_encode(encoded)
+        codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
+        return Encoded(codes, [str(w) for w in encoded.dictionary.to_pylist()])
+    if kind == "bool":
+        if pa.types.is_boolean(t):
+            return np.array(col.to_pylist(), dtype=object) if col.null_count else col.to_numpy(zero_copy_only=False)
+        return np.array(col.to_pylist(), dtype=object)
+    if kind == "date":
+        if pa.types.is_date(t) or pa.types.is_timestamp(t):
+            return pc.cast(col, pa.date32()).to_numpy(zero_copy_only=False).astype("datetime64[D]")
+        return np.array(col.to_pylist(), dtype=object)
+    raise BadColumn(f"input {name!r} has type {kind}, which tables do not support", name=name)  # pragma: no cover
+
+
+def _parse_numbers(pa: Any, pc: Any, spec: Any, col: Any) -> Any:
+    """A text column of numbers (a CSV whose cells carry units or signs pyarrow does not read).
+
+    Plain numbers are read by pyarrow; otherwise every cell is read like a
+    scenario fact (:func:`ipb.engine.scenario.convert_fact`: ``95%``, ``$5B``,
+    ``($7M)``, ``1,234.5``; a unit that contradicts the input is an error).
+    The first unreadable cell is a located error.
+    """
+    from ipb.engine.scenario import convert_fact
+
+    text = pc.cast(col, pa.string())
+    try:
+        return pc.cast(text, pa.float64())
+    except pa.ArrowInvalid:
+        pass
+    values: list[float | None] = []
+    for i, cell in enumerate(text.to_pylist()):
+        if cell is None or not cell.strip():
+            values.append(None)
+            continue
+        try:
+            values.append(float(convert_fact(spec, cell.strip())))
+        except IpbError as exc:
+            raise BadColumn(f"input {spec.name!r}, row {i}: {cell!r} is not a {spec.type} ({exc.message})",
+                            name=spec.name, row=i) from None
+    return pa.array(values, type=pa.float64())
+
+
+def _scale(values: np.ndarray, power: int) -> np.ndarray:
+    """``values * 10**power`` in decimal: each float read as its shortest repr, then re-rounded once."""
+    known = ~np.isnan(values)
+    if not known.all():
+        filled = np.where(known, values, 0.0)
+    else:
+        filled = values
+    if power >= 0 and bool(np.all(filled == np.rint(filled))) and bool(np.all(np.abs(filled) < 2.0 ** 53 / 10 ** power)):
+        scaled = filled * float(10 ** power)
+    else:
+        scaled = np.char.add(filled.astype(str), f"e{power}").astype(np.float64)
+    return np.where(known, scaled, np.nan)
+
+
+def _output(pa: Any, card: Card, result: ColumnarResult, keep: list[str], table: Any) -> Any:
+    taken = set(keep)
+
+    def fresh(name: str) -> str:
+        return name + "_ipb" if name in taken else name
+
+    def words(codes: np.ndarray, vocab: Sequence[str]) -> Any:
+        return pa.DictionaryArray.from_arrays(pa.array(codes, type=pa.int32(), mask=codes < 0),
+                                              pa.array(list(vocab), type=pa.string()))
+
+    arrays = [table.column(n) for n in keep]
+    names = list(keep)
+    names.append(fresh("final_verdict"))
+    arrays.append(words(result.outcome, result.outcomes))
+    names.append(fresh("trigger"))
+    arrays.append(words(result.trigger, result.triggers))
+    if result.regime is not None:
+        names.append(fresh("regime"))
+        arrays.append(words(result.regime, result.regimes))
+    for g in card.gates:
+        names.append(fresh(f"gate_{g.number}_{g.id}"))
+        arrays.append(words(result.verdicts[g.number - 1].astype(np.int32), VERDICT_WORDS))
+    for name, (values, ok) in result.computed.items():
+        names.append(fresh(name))
+        arrays.append(pa.array(values, type=pa.float64(), mask=~ok))
+    meta = {"version": SCREEN_VERSION, "card": card.id, "card_sha256": card.content_hash, "rows": result.n,
+            "rows_decided_by_scalar_engine": result.fallback}
+    return pa.table(arrays, names=names).replace_schema_metadata({"ipb.screen": json.dumps(meta, sort_keys=True)})
