@@ -288,6 +288,7 @@ def generate(
     workers: int = 1,
     allow_short: bool = False,
     generator: Generator | None = None,
+    runner: Any = None,
 ) -> Generation:
     """Make ``n`` distinct items for ``job``.
 
@@ -304,6 +305,11 @@ def generate(
     allow_short:
         Return fewer than ``n`` items, with ``shortfall`` set, instead of
         raising.
+    runner:
+        Computes the candidates instead of local processes: an object with
+        ``map(tasks)`` (tasks are ``(recipe, first attempt, stop)``; yields
+        their :class:`Candidate` in task order) and ``close()``, e.g. the Ray
+        runner of :mod:`ipb.distributed`. The items do not depend on it.
 
     Raises
     ------
@@ -329,7 +335,7 @@ def generate(
     cap = [max(20 * n, 5 * MISS_LIMIT) for _ in targets]  # attempts per recipe, at most
     seen: set[str] = {digest(gen.base_key)}
     workers = max(1, min(workers, os.cpu_count() or 1))
-    pool = _Pool(job, gen, workers)
+    pool = runner if runner is not None else _Pool(job, gen, workers)
     try:
         while True:
             _redistribute(targets, pools, reports, balance)

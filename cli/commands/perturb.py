@@ -2,10 +2,13 @@
 
     ipb perturb --card ID [--card ID ...] --base SCENARIO --n N --seed S
                 --ops metric,sector,temporal,flip [--balance] [--fm6-probe]
-                [--allow-short] [--workers W] --out ITEMS.jsonl
+                [--allow-short] [--workers W] [--backend local|ray [--ray-address ADDR]]
+                --out ITEMS.jsonl
     ipb verify ITEMS.jsonl [--card ID=PATH ...] [--format table|json] [--workers W]
+               [--backend local|ray [--ray-address ADDR]]
 
-One ``--card`` makes L7 items; several make L8 items (one scenario, a gold
+``--backend ray`` runs the work on a Ray cluster (``ipb[ray]``; see
+docs/scale-out.md) and writes the same bytes. One ``--card`` makes L7 items; several make L8 items (one scenario, a gold
 trace per investor's card). Exit status: 0 on success, 1 on an error, a
 shortfall or (verify) any item whose gold no longer matches.
 """
@@ -19,6 +22,7 @@ from typing import Optional
 import typer
 
 from ipb.cli._app import RunFormat, _fail, app, err, out
+from ipb.distributed import Backend
 from ipb.errors import IpbError, LoadError
 from ipb.perturb.generation import Job, generate, parse_recipes
 from ipb.perturb.items import write_lines
@@ -42,13 +46,25 @@ def perturb(
     allow_short: bool = typer.Option(False, "--allow-short", help="Write fewer than N items when no more distinct ones exist (with a SHORTFALL line) instead of failing."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
     out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb[ray]'). The output does not depend on it."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the run's report as JSON."),
 ) -> None:
     """Write N perturbed items with gold verdicts obtained by executing the card(s)."""
     try:
         job = Job(tuple(card), str(base), seed, parse_recipes(ops), fm6_probe)
-        result = generate(job, n, balance=balance, workers=workers, allow_short=allow_short)
+        store = None
+        if backend is Backend.ray:
+            from ipb.distributed.perturb import generate_ray
+
+            result, runner = generate_ray(job, n, out_path, balance=balance, allow_short=allow_short,
+                                          address=ray_address)
+            store = runner.store
+        else:
+            result = generate(job, n, balance=balance, workers=workers, allow_short=allow_short)
         write_lines(out_path, result.lines)
+        if store is not None:
+            store.remove()
         if report is not None:
             write_lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
     except IpbError as exc:
@@ -56,6 +72,8 @@ def perturb(
     except OSError as exc:
         raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
     err.print(f"wrote {out_path}: " + result.summary(), markup=False)
+    if store is not None and runner.resumed:
+        err.print(f"ray: resumed {runner.resumed} finished shard(s), computed {runner.computed}", markup=False)
 
 
 @app.command()
@@ -65,6 +83,8 @@ def verify(
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: one line per problem; json: a report."),
     no_schema: bool = typer.Option(False, "--no-schema", help="Skip the JSON Schema check of each line."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to verify with."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb[ray]'). The output does not depend on it."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
 ) -> None:
     """Re-execute every item against the current cards; exit 1 if any gold no longer matches."""
     overrides: dict[str, str] = {}
@@ -74,7 +94,12 @@ def verify(
             if not sep or not ident or not path:
                 raise LoadError(f"--card expects ID=PATH, got {spec!r}", file="--card", rule="card")
             overrides[ident] = path
-        result = verify_items(items, cards=overrides, schema=not no_schema, workers=workers)
+        if backend is Backend.ray:
+            from ipb.distributed.perturb import verify_ray
+
+            result = verify_ray(items, cards=overrides, schema=not no_schema, address=ray_address)
+        else:
+            result = verify_items(items, cards=overrides, schema=not no_schema, workers=workers)
     except IpbError as exc:
         raise _fail(exc) from None
     if format is RunFormat.json:

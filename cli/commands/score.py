@@ -3,8 +3,11 @@
     ipb score --items ITEMS.jsonl --responses RESPONSES --out DIR [--seed S] [--no-embeddings]
               [--format auto|jsonl|inspect|lm-eval] [--model M] [--condition C]
               [--resamples N] [--strict-composites] [--max-chars N] [--progress/--no-progress]
+              [--embed-cache DIR] [--backend local|ray [--ray-address ADDR] [--encoders K]]
 
-Writes ``DIR/responses.jsonl`` (one record per input record) and
+``--backend ray`` scores on a Ray cluster (``ipb[ray]``; docs/scale-out.md)
+and writes the same bytes; ``--embed-cache DIR`` keeps sentence vectors on
+disk across runs (keyed by model and text hash). Writes ``DIR/responses.jsonl`` (one record per input record) and
 ``DIR/summary.json``, atomically. Every unusable input record is reported on
 stderr as ``SOURCE: record N: reason`` and kept in the outputs as unscored.
 Exit status: 0 when every record could be used (responses that cannot be
@@ -22,6 +25,7 @@ from typing import Any, Callable, Optional
 import typer
 
 from ipb.cli._app import _fail, app, err
+from ipb.distributed import Backend
 from ipb.errors import IpbError
 from ipb.scoring.adapters import FORMATS
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
@@ -69,6 +73,10 @@ def score(
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longest response parsed (characters); longer ones are unscored."),
     embed_cutoff: float = typer.Option(DEFAULT_EMBED_CUTOFF, "--embed-cutoff", help="Cosine similarity a gate label needs for the parser's embedding fallback (calibrated for the default MiniLM; see docs/scoring.md)."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr (default: when stderr is a terminal)."),
+    embed_cache: Optional[Path] = typer.Option(None, "--embed-cache", envvar="IPB_EMBED_CACHE", help="Folder of an on-disk sentence-vector cache shared by runs (keyed by model and text hash; safe with concurrent writers)."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local: this process; ray: a Ray cluster (pip install 'ipb[ray]'). The outputs do not depend on it."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
+    encoders: Optional[int] = typer.Option(None, "--encoders", help="With --backend ray and embeddings: encoder actors (default one per node)."),
 ) -> None:
     """Score RESPONSES against ITEMS: every metric and FM flag per response, aggregates with bootstrap CIs."""
     if format not in FORMATS:
@@ -84,8 +92,23 @@ def score(
                            renormalize=not strict_composites, max_chars=max_chars, embed_cutoff=embed_cutoff)
     callback, bar = _progress(sys.stderr.isatty() if progress is None else progress)
     try:
-        result = run_score(items, responses, out, options, format=format, model=model, condition=condition,
-                           progress=callback)
+        if backend is Backend.ray:
+            from ipb.distributed.score import score_ray
+
+            result, scorer = score_ray(items, responses, out, options, format=format, model=model,
+                                       condition=condition, address=ray_address, encoders=encoders,
+                                       embed_cache=str(embed_cache) if embed_cache else None, progress=callback)
+            if scorer.resumed:
+                err.print(f"ray: resumed {scorer.resumed} finished shard(s), scored {scorer.computed}", markup=False)
+        elif embed_cache is not None and options.embeddings:
+            from ipb.distributed.embed_cache import default_encoder_on_disk
+
+            with default_encoder_on_disk(embed_cache):
+                result = run_score(items, responses, out, options, format=format, model=model,
+                                   condition=condition, progress=callback)
+        else:
+            result = run_score(items, responses, out, options, format=format, model=model, condition=condition,
+                               progress=callback)
     except IpbError as exc:
         raise _fail(exc) from None
     finally:
