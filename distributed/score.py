@@ -192,7 +192,10 @@ class RayScorer:
         if not options.embeddings:
             return options
         count = self.encoders or max(1, sum(1 for n in self.ray.nodes() if n.get("Alive")))
-        actor = self.ray.remote(num_cpus=1, max_restarts=3, max_task_retries=3)(EncoderActor)
+        # num_cpus=0: an actor reserving a CPU for its lifetime would starve the scoring tasks on a
+        # small cluster (two actors on two CPUs leave none); it works only while a task waits on it,
+        # and Ray gives a task's CPU back while it waits in ray.get.
+        actor = self.ray.remote(num_cpus=0, max_restarts=3, max_task_retries=3)(EncoderActor)
         actors = [actor.remote(options.encoder, self.embed_cache) for _ in range(count)]
         return dataclasses.replace(options, encoder=PoolEncoder(actors))
 
