@@ -84,6 +84,7 @@ class ShardStore:
         self.directory = Path(directory) if directory is not None else None
         self.run = run
         self.memory: dict[str, Any] = {}
+        self._ready = False
         if self.directory is None:
             return
         manifest = self.directory / "run.json"
@@ -91,10 +92,9 @@ class ShardStore:
             old = json.loads(manifest.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             old = None
-        if old != {"run": run, "version": STORE_VERSION}:
-            shutil.rmtree(self.directory, ignore_errors=True)
-            self.directory.mkdir(parents=True, exist_ok=True)
-            self._atomic(manifest, json.dumps({"run": run, "version": STORE_VERSION}).encode("utf-8"))
+        self._ready = old == {"run": run, "version": STORE_VERSION}
+        if not self._ready:
+            shutil.rmtree(self.directory, ignore_errors=True)  # another run's shards; created again on first put
 
     def _path(self, key: str) -> Path:
         assert self.directory is not None
@@ -137,6 +137,11 @@ class ShardStore:
             return
         self.memory[key] = value
         if self.directory is not None:
+            if not self._ready:
+                self.directory.mkdir(parents=True, exist_ok=True)
+                self._atomic(self.directory / "run.json",
+                             json.dumps({"run": self.run, "version": STORE_VERSION}).encode("utf-8"))
+                self._ready = True
             self._atomic(self._path(key), pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL))
 
     def remove(self) -> None:

@@ -120,3 +120,9 @@ def test_run_shards_rejects_repeated_keys():
 
     with pytest.raises(ValueError):
         run_shards(None, [Shard("a", len), Shard("a", len)], ShardStore(None, ""))
+
+
+def test_a_run_that_finishes_no_shard_leaves_no_folder(tmp_path):
+    folder = checkpoint_dir(tmp_path / "out.jsonl")
+    ShardStore(folder, "r")
+    assert not folder.exists()
