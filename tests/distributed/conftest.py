@@ -1,7 +1,9 @@
 """One Ray cluster for the distributed tests: a head and a second node (a worker raylet) on 127.0.0.1.
 
-The cluster is started once per session (Ray takes seconds to start on a
-shared machine) with one CPU per node, so shards really run in two places.
+The cluster is started once per test module (Ray takes seconds to start on a
+shared machine) with one CPU per node, so shards really run in two places, and
+shut down after it: later tests fork worker processes, which must not inherit
+Ray's threads.
 Every test is skipped, with the reason, when ray is not installed.
 """
 
@@ -12,7 +14,7 @@ import os
 import pytest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def ray_cluster():
     ray = pytest.importorskip("ray", reason="the Ray backend needs the optional extra: pip install 'ipb[ray]'")
     from ray.cluster_utils import Cluster
