@@ -678,6 +678,7 @@ def generate(
     workers: int = 1,
     allow_short: bool = False,
     generator: Generator | None = None,
+    runner: Any = None,
 ) -> Generation:
     """Make ``n`` distinct items for ``job``, held in memory (:func:`write_items` streams them to a file).
 
@@ -694,6 +695,13 @@ def generate(
     allow_short:
         Return fewer than ``n`` items, with ``shortfall`` set, instead of
         raising.
+    runner:
+        Computes the candidates instead of local processes: an object with
+        the interface of ``_Pool``: ``map(tasks, *, seen, wanted)`` (tasks are
+        ``(recipe, first attempt, stop)``; yields their :class:`Candidate` in
+        task order), ``lines(chosen)`` (the item lines of chosen ``(recipe,
+        attempt)`` pairs, in order) and ``close()``, e.g. the Ray runner of
+        :mod:`ipb.distributed`. The items do not depend on it.
 
     Raises
     ------
@@ -705,7 +713,8 @@ def generate(
     LoadError, ErrorGroup
         An unknown card or a bad base scenario.
     """
-    run = GenerationRun(job, n, balance=balance, workers=workers, allow_short=allow_short, generator=generator)
+    run = GenerationRun(job, n, balance=balance, workers=workers, allow_short=allow_short, generator=generator,
+                        runner=runner)
     lines = list(run.lines())
     result = run.result
     assert result is not None
@@ -722,6 +731,7 @@ def write_items(
     workers: int = 1,
     allow_short: bool = False,
     generator: Generator | None = None,
+    runner: Any = None,
 ) -> Generation:
     """Make ``n`` items for ``job`` and write them to ``path`` as they are made, atomically.
 
@@ -732,7 +742,8 @@ def write_items(
     errors as :func:`generate`, plus ``OSError`` when ``path`` cannot be
     written.
     """
-    run = GenerationRun(job, n, balance=balance, workers=workers, allow_short=allow_short, generator=generator)
+    run = GenerationRun(job, n, balance=balance, workers=workers, allow_short=allow_short, generator=generator,
+                        runner=runner)
     write_lines_atomic(path, run.lines())
     assert run.result is not None
     return run.result
@@ -749,7 +760,7 @@ class GenerationRun:
     """
 
     def __init__(self, job: Job, n: int, *, balance: bool = False, workers: int = 1, allow_short: bool = False,
-                 generator: Generator | None = None) -> None:
+                 generator: Generator | None = None, runner: Any = None) -> None:
         if n < 1:
             raise PerturbError(f"--n must be at least 1, not {n}", rule="count")
         if job.min_changed < 1:
@@ -764,6 +775,7 @@ class GenerationRun:
         self.balance = balance
         self.workers = max(1, min(workers, os.cpu_count() or 1))
         self.allow_short = allow_short
+        self.runner = runner
         self.result: Generation | None = None
 
     def lines(self) -> Iterator[str]:
@@ -775,7 +787,7 @@ class GenerationRun:
         diversity = Diversity(base=_point(frame, gen.base),
                               numeric=tuple(name in frame.grids for name in frame.inputs) + (False,) * 3)
         verdicts: Counter[str] = Counter()
-        pool = _Pool(job, gen, self.workers, build=not self.balance)
+        pool = self.runner if self.runner is not None else _Pool(job, gen, self.workers, build=not self.balance)
         try:
             if self.balance:
                 chosen = self._balanced_pool(reports, shares, pool)

@@ -727,6 +727,7 @@ def run_score(
     model: str | None = None,
     condition: str | None = None,
     progress: Callable[[str, int, int | None], None] | None = None,
+    scorer: Callable[..., list[dict[str, Any]]] | None = None,
 ) -> RunResult:
     """Score a responses file against an items file and write ``responses.jsonl`` and ``summary.json``.
 
@@ -742,6 +743,10 @@ def run_score(
         For records (log samples) that do not carry their own.
     progress : callable, optional
         See :func:`score_records`.
+    scorer : callable, optional
+        Used instead of :func:`score_records`, with the same arguments and
+        result (e.g. the Ray backend of :mod:`ipb.distributed`, which gives
+        the same records).
 
     Returns
     -------
@@ -762,7 +767,7 @@ def run_score(
             raise LoadError(f"the {name} file {given} is an output of this run in {out}: it would be overwritten; "
                             "choose another --out", file=str(given), rule="file")
     items = load_items(items_path)
-    records = score_records(items, read_responses(responses_path, format=format, model=model, condition=condition),
+    records = (scorer or score_records)(items, read_responses(responses_path, format=format, model=model, condition=condition),
                             options, progress=progress)
     inputs = {
         "items": items.summary(),

@@ -2,7 +2,8 @@
 
 card -> graph -> trace (``engine``) -> items (``perturb``) -> responses (``respond``) ->
 parsed answers -> metrics -> summary (``scoring``) -> report (``report``); ``neighbours``
-(the neighbouring benchmarks) stands beside them on the engine; ``cli`` is on top. The base
+(the neighbouring benchmarks) stands beside them on the engine; ``distributed`` (the Ray
+backend) sits on engine/perturb/respond/scoring; ``cli`` is on top. The base
 (``ipb/*.py``: errors, atomic files) imports nothing of ours. Every import is checked,
 including the ones inside functions.
 """
@@ -26,6 +27,7 @@ ALLOWED: dict[str, set[str]] = {
     "report": {"", "engine", "grammar", "frameworks", "perturb", "scoring", "report"},
     "neighbours": {"", "engine", "grammar", "frameworks", "neighbours"},
     "integrations": {"", "engine", "grammar", "frameworks", "perturb", "respond", "scoring", "integrations"},
+    "distributed": {"", "engine", "grammar", "frameworks", "perturb", "respond", "scoring", "distributed"},
 }
 
 #: What ``respond`` may take from ``scoring``: the shared text helpers, the sentence encoder

@@ -3,7 +3,8 @@
     ipb perturb --card ID [--card ID ...] --base SCENARIO --n N --seed S
                 [--ops metric,sector,temporal,flip | --mix metric=0.4,flip=0.2,...]
                 [--min-changed K] [--balance] [--fm6-probe] [--allow-short] [--workers W]
-                [--cards DIR ...] --out ITEMS.jsonl [--report REPORT.json]
+                [--cards DIR ...] [--backend local|ray [--ray-address ADDR]] --out ITEMS.jsonl
+                [--report REPORT.json]
 
 Items are written as they are made (memory stays flat in N without
 ``--balance``); the file appears only when the run succeeds.
@@ -12,8 +13,10 @@ Without ``--ops`` or ``--mix`` each card gets every operator that applies to
 it (metric, sector, temporal, flip, isolate); the others are skipped with a
 note in the summary.
     ipb verify ITEMS.jsonl [--cards DIR ...] [--card ID=PATH ...] [--format table|json] [--workers W]
+               [--backend local|ray [--ray-address ADDR]]
 
-One ``--card`` makes L7 items; several make L8 items (one scenario, a gold
+``--backend ray`` runs the work on a Ray cluster (``ipb[ray]``; see
+docs/scale-out.md) and writes the same bytes. One ``--card`` makes L7 items; several make L8 items (one scenario, a gold
 trace per investor's card). Exit status: 0 on success, 1 on an error, a
 shortfall or (verify) any item whose gold no longer matches.
 """
@@ -27,6 +30,7 @@ from typing import Optional
 import typer
 
 from ipb.cli._app import RunFormat, _fail, app, err, out
+from ipb.distributed import Backend
 from ipb.errors import IpbError, LoadError, PerturbError
 from ipb.perturb.generation import Job, parse_mix, parse_recipes, write_items
 from ipb.engine.registry import compiled_card, find_card, use_cards, write_card_copy
@@ -53,6 +57,8 @@ def perturb(
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
     min_changed: int = typer.Option(1, "--min-changed", help="Each item differs from the base in at least this many facts (a new decision date or sector context counts as one)."),
     out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb[ray]'). The output does not depend on it."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the run's report as JSON."),
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files to look card ids up in first (repeatable; then IPB_CARDS, then the bundled cards)."),
 ) -> None:
@@ -70,9 +76,19 @@ def perturb(
             raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
         recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
         job = Job(tuple(paths), str(base), seed, recipes, fm6_probe, weights, min_changed)
-        result = write_items(out_path, job, n, balance=balance, workers=workers, allow_short=allow_short)
+        store = runner = None
+        if backend is Backend.ray:
+            from ipb.distributed.perturb import generate_ray
+
+            result, runner = generate_ray(job, n, out_path, balance=balance, allow_short=allow_short,
+                                          address=ray_address)
+            store = runner.store
+        else:
+            result = write_items(out_path, job, n, balance=balance, workers=workers, allow_short=allow_short)
         for path in dict.fromkeys(paths):
             write_card_copy(compiled_card(path).card, out_path)
+        if store is not None:
+            store.remove()
         if report is not None:
             write_lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
     except IpbError as exc:
@@ -80,6 +96,8 @@ def perturb(
     except OSError as exc:
         raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
     err.print(f"wrote {out_path}: " + result.summary(), markup=False)
+    if store is not None and runner.resumed:
+        err.print(f"ray: resumed {runner.resumed} finished shard(s), computed {runner.computed}", markup=False)
 
 
 def _refuse_out_of_range(base: Path, cards: list[str]) -> None:
@@ -102,6 +120,8 @@ def verify(
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: one line per problem; json: a report."),
     no_schema: bool = typer.Option(False, "--no-schema", help="Skip the JSON Schema check of each line."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to verify with."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb[ray]'). The output does not depend on it."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
 ) -> None:
     """Re-execute every item against the current cards; exit 1 if any gold no longer matches
     or any scenario breaks a card constraint.
@@ -118,7 +138,15 @@ def verify(
             if not sep or not ident or not path:
                 raise LoadError(f"--card expects ID=PATH, got {spec!r}", file="--card", rule="card")
             overrides[ident] = path
-        result = verify_items(items, cards=overrides, schema=not no_schema, workers=workers, card_dirs=cards_dir)
+        if backend is Backend.ray:
+            from ipb.distributed.perturb import verify_ray
+
+            if cards_dir:
+                raise LoadError("--cards is not read by --backend ray yet (its workers look cards up by id and "
+                                "--card ID=PATH): give each card with --card ID=PATH", rule="usage")
+            result = verify_ray(items, cards=overrides, schema=not no_schema, address=ray_address)
+        else:
+            result = verify_items(items, cards=overrides, schema=not no_schema, workers=workers, card_dirs=cards_dir)
     except IpbError as exc:
         raise _fail(exc) from None
     if format is RunFormat.json:

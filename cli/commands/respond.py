@@ -2,7 +2,7 @@
 
     ipb respond --items ITEMS.jsonl --model NAME --base-url URL --conditions A,B,C
                 --out RESPONSES.jsonl [--concurrency N] [--max-tokens N] [--temperature T]
-                [--cot] [--judge-model NAME] [--dry-run] ...
+                [--cot] [--judge-model NAME] [--dry-run] [--backend local|ray [--ray-address ADDR]] ...
     ipb respond --synthetic (--items ITEMS.jsonl | --bundled) --out RESPONSES.jsonl
                 [--model NAME] [--conditions A] [--corruptions LIST] [--seed N] [--overwrite]
     ipb judge --items ITEMS.jsonl --responses RESPONSES.jsonl --model NAME --base-url URL
@@ -30,6 +30,7 @@ from typing import Any, Optional
 import typer
 
 from ipb.cli._app import _fail, app, err, out
+from ipb.distributed import Backend
 from ipb.errors import IpbError, LoadError
 
 _TEMPERATURE_HELP = "Sampling temperature, or 'none' to send none (for models that refuse one)."
@@ -38,7 +39,7 @@ _TEMPERATURE_HELP = "Sampling temperature, or 'none' to send none (for models th
 #: every other option given with --synthetic is an error naming it.
 _SYNTHETIC_ONLY = ("corruptions", "bundled")
 _SYNTHETIC_USES = ("items", "out_path", "model", "conditions", "seed", "overwrite", "synthetic", "quiet", "cards_dir",
-                   *_SYNTHETIC_ONLY)
+                   "backend", "ray_address", *_SYNTHETIC_ONLY)
 
 
 def _corruptions_help() -> str:
@@ -153,6 +154,8 @@ def respond(
     bundled: bool = typer.Option(False, "--bundled", help="With --synthetic, instead of --items: every bundled scenario executed on its card, the items also written beside --out (OUT.items.jsonl, for ipb score --items)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print each request (messages, prompt hash, request key) as JSON Lines; send nothing."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local: calls from this process; ray: calls from the workers of a Ray cluster, the cache, the concurrency limit and the file kept here (docs/scale-out.md). --synthetic always runs here."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
 ) -> None:
     """Ask a model every item under conditions A, B and C; write one response record per (item, condition).
 
@@ -228,7 +231,14 @@ def respond(
             return
         if out_path is None:
             raise RunError("--out is required", rule="usage")
-        result = run_respond(loaded, out_path, config, console=None if quiet else err, warn=_warn)
+        client = None
+        if backend is Backend.ray:
+            from ipb.distributed import connect
+            from ipb.distributed.respond import RayChatClient
+
+            client = RayChatClient(connect(ray_address), config.base_url, timeout_s=timeout, concurrency=concurrency,
+                                   policy=policy)
+        result = run_respond(loaded, out_path, config, client=client, console=None if quiet else err, warn=_warn)
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:

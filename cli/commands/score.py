@@ -5,6 +5,7 @@
               [--resamples N] [--strict-composites] [--max-chars N] [--progress/--no-progress]
               [--exclude-failures] [--basp-denominator paper|applicable] [--basp-composite layer|w1]
               [--inconclusive a2|flat] [--parallel-order free|sequence] [--leaderboard/--no-leaderboard]
+              [--embed-cache DIR] [--backend local|ray [--ray-address ADDR] [--encoders K]]
 
 Writes ``DIR/responses.jsonl`` (one record per input record) and
 ``DIR/summary.json``, atomically, then prints a leaderboard (one row per
@@ -12,7 +13,10 @@ model, best first: coverage, composite, BASP-strict, GRA, VerdictAcc... with
 95% CIs and n of N). Refusals and parse failures count as 0 on every metric
 they were owed unless ``--exclude-failures``; the paper rules in force
 (``--basp-denominator``, ``--inconclusive``, ...) are printed under the table
-and recorded in the summary. Every unusable input record is reported on
+and recorded in the summary. ``--backend ray`` scores on a Ray cluster
+(``ipb[ray]``; docs/scale-out.md) and writes the same bytes; ``--embed-cache
+DIR`` keeps sentence vectors on disk across runs (keyed by model and text
+hash). Every unusable input record is reported on
 stderr as ``SOURCE: record N: reason`` and kept in the outputs as unscored.
 Exit status: 0 when every record could be used (responses that cannot be
 parsed are results, not errors), 1 when some input record was unusable or
@@ -30,6 +34,7 @@ import typer
 
 from ipb.cli._app import _fail, app, err
 from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
+from ipb.distributed import Backend
 from ipb.errors import IpbError
 from ipb.scoring.adapters import FORMATS
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
@@ -90,6 +95,10 @@ def score(
     inconclusive: str = typer.Option("a2", "--inconclusive", help="INCONCLUSIVE credit: a2 (Appendix A.2: 0.5 only when the committed verdict acknowledges the data gap, else 0) or flat (§7.3: 0.5)."),
     parallel_order: str = typer.Option("free", "--parallel-order", help="NED/NLCS on parallel_threshold cards: free (order-free, like tau) or sequence (stated order)."),
     show_leaderboard: bool = typer.Option(True, "--leaderboard/--no-leaderboard", help="Print the leaderboard table after scoring."),
+    embed_cache: Optional[Path] = typer.Option(None, "--embed-cache", envvar="IPB_EMBED_CACHE", help="Folder of an on-disk sentence-vector cache shared by runs (keyed by model and text hash; safe with concurrent writers)."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local: this process; ray: a Ray cluster (pip install 'ipb[ray]'). The outputs do not depend on it."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
+    encoders: Optional[int] = typer.Option(None, "--encoders", help="With --backend ray and embeddings: encoder actors (default one per node)."),
 ) -> None:
     """Score RESPONSES against ITEMS: every metric and FM flag per response, aggregates with bootstrap CIs."""
     if format not in FORMATS:
@@ -131,8 +140,23 @@ def score(
         use_cards(cards_dir)
         use_items(items)
         resolve_pinned()
-        result = run_score(items, responses, out, options, format=format, model=model, condition=condition,
-                           progress=callback)
+        if backend is Backend.ray:
+            from ipb.distributed.score import score_ray
+
+            result, scorer = score_ray(items, responses, out, options, format=format, model=model,
+                                       condition=condition, address=ray_address, encoders=encoders,
+                                       embed_cache=str(embed_cache) if embed_cache else None, progress=callback)
+            if scorer.resumed:
+                err.print(f"ray: resumed {scorer.resumed} finished shard(s), scored {scorer.computed}", markup=False)
+        elif embed_cache is not None and options.embeddings:
+            from ipb.distributed.embed_cache import default_encoder_on_disk
+
+            with default_encoder_on_disk(embed_cache):
+                result = run_score(items, responses, out, options, format=format, model=model,
+                                   condition=condition, progress=callback)
+        else:
+            result = run_score(items, responses, out, options, format=format, model=model, condition=condition,
+                               progress=callback)
     except IpbError as exc:
         raise _fail(exc) from None
     finally:

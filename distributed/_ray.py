@@ -1,0 +1,87 @@
+"""Connecting to Ray, and the one error family of this layer.
+
+Ray is an optional extra (``pip install 'ipb[ray]'``): nothing in this module
+imports it at import time, so ``import ipb.distributed`` works without it and
+the CLI says how to install it when ``--backend ray`` is asked for.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ipb.errors import IpbError
+
+__all__ = ["DistributedError", "require_ray", "connect", "ray_available"]
+
+
+class DistributedError(IpbError):
+    """A distributed run failed: Ray missing or unreachable, or shards that failed their retries.
+
+    ``failed`` lists the keys of the shards that failed (empty for a connection problem).
+    """
+
+    phase = "distributed error"
+
+    def __init__(self, message: str, *, failed: list[str] | None = None, rule: str | None = None,
+                 name: str | None = None) -> None:
+        super().__init__(message, rule=rule, name=name)
+        self.failed = list(failed or [])
+
+
+def ray_available() -> bool:
+    """True when the ``ray`` package can be imported (checked without importing it)."""
+    from importlib.util import find_spec
+
+    return find_spec("ray") is not None
+
+
+def require_ray() -> Any:
+    """Import and return the ``ray`` module.
+
+    Raises
+    ------
+    DistributedError
+        Rule ``ray-missing``: ray is not installed (the message says how to install the extra).
+    """
+    try:
+        import ray
+    except ImportError:
+        raise DistributedError("--backend ray needs Ray: install the optional extra with "
+                               "pip install 'ipb[ray]' (or pip install ray)", rule="ray-missing") from None
+    return ray
+
+
+def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
+    """Connect this process to a Ray cluster (once) and return the ``ray`` module.
+
+    Parameters
+    ----------
+    address : str, optional
+        ``HOST:PORT`` of a running head (``ray start --head``), ``"auto"``, or
+        ``"local"`` for a fresh single-machine instance. Default: the
+        ``RAY_ADDRESS`` environment variable, else a fresh local instance.
+    num_cpus : int, optional
+        CPUs of a fresh local instance (ignored when joining a cluster).
+
+    Raises
+    ------
+    DistributedError
+        Ray is not installed (``ray-missing``) or the address cannot be
+        reached (``ray-connect``).
+    """
+    ray = require_ray()
+    if ray.is_initialized():
+        return ray
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR",
+                              "configure_logging": False}
+    try:
+        if address in (None, "local"):
+            ray.init(address="local", num_cpus=num_cpus, **kwargs)
+        else:
+            ray.init(address=address, **kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        raise DistributedError(f"cannot connect to the Ray cluster at {address}: {exc}", rule="ray-connect",
+                               name=address) from None
+    return ray

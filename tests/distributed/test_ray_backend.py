@@ -1,0 +1,233 @@
+"""The Ray backend writes the local backend's bytes, survives killed workers and resumes (issue 20).
+
+The local single-process run is the oracle: every output of ``--backend ray``
+is compared byte for byte with the file ``--backend local`` writes for the
+same inputs and seed. Faults are injected with ``IPB_DISTRIBUTED_FAULT``: a
+shard's worker process calls ``os._exit`` (the worker dies, Ray sees a lost
+worker and retries the task), once or on every attempt.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ipb.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = ROOT / "frameworks" / "scenarios" / "buffett_acquisition_checklist" / "ipb_p_011_base.yaml"
+CARD = "buffett_acquisition_checklist"
+
+pytestmark = pytest.mark.usefixtures("ray_cluster")
+
+
+def _cli(*args: str) -> "object":
+    result = CliRunner().invoke(app, list(args))
+    return result
+
+
+@pytest.fixture(scope="module")
+def items_file(tmp_path_factory, ray_cluster):
+    """200 items made by the local backend (the oracle) and the same made on Ray."""
+    folder = tmp_path_factory.mktemp("perturb")
+    local, remote = folder / "local.jsonl", folder / "ray.jsonl"
+    common = ["perturb", "--card", CARD, "--base", str(BASE), "--n", "200", "--seed", "7", "--ops", "metric,sector"]
+    r = _cli(*common, "--out", str(local))
+    assert r.exit_code == 0, r.output
+    r = _cli(*common, "--out", str(remote), "--backend", "ray")
+    assert r.exit_code == 0, r.output
+    return local, remote
+
+
+def test_perturb_on_ray_writes_the_local_bytes(items_file):
+    local, remote = items_file
+    assert local.read_bytes() == remote.read_bytes()
+    assert len(local.read_text().splitlines()) == 200
+    assert not (remote.parent / "ray.jsonl.ipb-shards").exists()  # checkpoints removed after success
+
+
+def test_verify_on_ray_reports_what_local_reports(items_file, tmp_path):
+    local, _ = items_file
+    lines = local.read_text().splitlines()
+    bad = json.loads(lines[5])
+    bad["investment_verdict"] = "INVEST" if bad["investment_verdict"] != "INVEST" else "DECLINE"
+    lines[5] = json.dumps(bad)
+    lines[9] = "{not json"
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines) + "\n")
+    outs = []
+    for backend in ("local", "ray"):
+        r = _cli("verify", str(broken), "--format", "json", "--backend", backend)
+        assert r.exit_code == 1, r.output
+        outs.append(json.loads(r.stdout))
+    assert outs[0] == outs[1]
+    assert outs[0]["mismatched"] == 1 and outs[0]["errors"] == 1
+    assert [p["record"] for p in outs[0]["problems"]] == [6, 10]
+
+
+def test_verify_on_ray_in_many_slices(items_file):
+    from ipb.distributed.perturb import verify_ray
+    from ipb.perturb.verify import verify_items
+
+    local, _ = items_file
+    assert verify_ray(local, chunk=17).to_dict() == verify_items(local).to_dict()
+
+
+@pytest.fixture(scope="module")
+def responses(tmp_path_factory):
+    """Synthetic responses (every corruption) to the bundled items, two models, two conditions, with repeats."""
+    from ipb.respond.synthetic import bundled_items, synthetic_responses
+
+    folder = tmp_path_factory.mktemp("score")
+    items = bundled_items()[:24]
+    rows = []
+    for model in ("m1", "m2"):
+        for condition in ("A", "closed-book", "C"):
+            rows += synthetic_responses(items, seed=1, model=model, condition=condition)[:30]
+    rows.append(dict(rows[3]))  # a duplicate: the second copy is reported, whatever its shard
+    rows.append({"item_id": "nope", "model": "m1", "condition": "A", "response": "x"})
+    rows.append({"model": "m1"})
+    items_path, responses_path = folder / "items.jsonl", folder / "responses.jsonl"
+    items_path.write_text("".join(json.dumps(i, sort_keys=True) + "\n" for i in items))
+    responses_path.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows) + "not json\n")
+    return items_path, responses_path
+
+
+def _files(folder: Path) -> tuple[bytes, bytes]:
+    return (folder / "responses.jsonl").read_bytes(), (folder / "summary.json").read_bytes()
+
+
+def test_score_on_ray_writes_the_local_bytes(responses, tmp_path):
+    items, resp = responses
+    args = ["score", "--items", str(items), "--responses", str(resp), "--no-embeddings", "--resamples", "50",
+            "--no-progress"]
+    r = _cli(*args, "--out", str(tmp_path / "local"))
+    assert r.exit_code == 1, r.output  # the unusable records make it 1, on both backends
+    r = _cli(*args, "--out", str(tmp_path / "ray"), "--backend", "ray")
+    assert r.exit_code == 1, r.output
+    assert _files(tmp_path / "local") == _files(tmp_path / "ray")
+    records = [json.loads(x) for x in (tmp_path / "ray" / "responses.jsonl").read_text().splitlines()]
+    # "closed-book" is condition A: its 2 x 30 records repeat the A records (another shard key would
+    # have put them apart and scored them), plus the one copied record
+    assert sum(r["reason_code"] == "duplicate" for r in records) == 61
+    assert [r["record"] for r in records] == list(range(1, len(records) + 1))
+
+
+def test_score_in_small_shards_with_the_encoder_in_actors(responses, tmp_path):
+    """Embeddings through a pool of two encoder actors, 20 records a shard, disk cache on: the local bytes."""
+    from ipb.distributed.score import score_ray
+    from ipb.scoring.embeddings import HashingEncoder
+    from ipb.scoring.run import ScoreOptions, run_score
+
+    items, resp = responses
+    options = ScoreOptions(seed=3, n_resamples=50, encoder=HashingEncoder(dim=64))
+    run_score(items, resp, tmp_path / "local", options)
+    _, scorer = score_ray(items, resp, tmp_path / "ray", options, encoders=2, records_per_shard=20,
+                          embed_cache=str(tmp_path / "vectors"))
+    assert _files(tmp_path / "local") == _files(tmp_path / "ray")
+    assert scorer.computed > 5
+    assert list((tmp_path / "vectors").rglob("*.npy"))
+
+
+def test_a_worker_killed_mid_run_loses_and_repeats_nothing(monkeypatch, tmp_path, items_file):
+    from ipb.distributed.perturb import generate_ray
+    from ipb.distributed.shards import FAULT_ENV
+    from ipb.perturb.generation import Job, parse_recipes
+
+    local, _ = items_file
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    monkeypatch.setenv(FAULT_ENV, f"crash-once:{markers}:recipe 0 attempts 0-")
+    job = Job((CARD,), str(BASE), 7, parse_recipes("metric,sector"), False)
+    result, runner = generate_ray(job, 200, tmp_path / "out.jsonl", chunk=50)
+    assert len(list(markers.iterdir())) == 1  # the worker of that shard really died, once
+    assert "\n".join(result.lines) + "\n" == local.read_text()
+    runner.store.remove()
+
+
+def test_a_shard_that_keeps_failing_is_named_and_nothing_is_written_then_a_rerun_resumes(monkeypatch, tmp_path,
+                                                                                          responses):
+    from ipb.distributed.shards import FAULT_ENV
+
+    items, resp = responses
+    out = tmp_path / "scored"
+    args = ["score", "--items", str(items), "--responses", str(resp), "--no-embeddings", "--resamples", "20",
+            "--no-progress", "--out", str(out), "--backend", "ray"]
+    monkeypatch.setenv(FAULT_ENV, "crash-always:bucket 0 of")
+    r = _cli(*args)
+    assert r.exit_code == 1
+    assert "shard(s) failed" in r.output and "bucket 0 of 1" in r.output
+    assert not out.exists()  # nothing partial in the output path
+    monkeypatch.delenv(FAULT_ENV)
+    r = _cli(*args)
+    assert r.exit_code == 1, r.output  # the input's unusable records
+    assert (out / "responses.jsonl").exists()
+    assert not (tmp_path / "scored.ipb-shards").exists()
+
+
+def test_a_rerun_sends_only_the_failed_shards(monkeypatch, tmp_path, items_file):
+    from ipb.distributed import DistributedError
+    from ipb.distributed.perturb import generate_ray
+    from ipb.distributed.shards import FAULT_ENV
+    from ipb.perturb.generation import Job, parse_recipes
+
+    local, _ = items_file
+    job = Job((CARD,), str(BASE), 7, parse_recipes("metric,sector"), False)
+    out = tmp_path / "items.jsonl"
+    monkeypatch.setenv(FAULT_ENV, "raise:recipe 1 attempts 0-")
+    with pytest.raises(DistributedError) as caught:
+        generate_ray(job, 200, out, chunk=25, max_retries=0)
+    assert caught.value.failed == ["recipe 1 attempts 0-25"]
+    assert not out.exists()
+    monkeypatch.delenv(FAULT_ENV)
+    result, runner = generate_ray(job, 200, out, chunk=25)
+    assert "\n".join(result.lines) + "\n" == local.read_text()
+    assert runner.resumed >= 3 and runner.computed >= 1
+    first_round = runner.resumed
+    assert first_round + runner.computed >= 8
+
+
+def test_respond_on_ray_keeps_the_records_and_the_concurrency_limit(tmp_path, monkeypatch):
+    pytest.importorskip("openai")
+    sys.path.insert(0, str(ROOT / "tests" / "respond"))
+    import threading
+    import time
+
+    from respond_support import BUFFETT_ANSWER, ITEMS, SECRET, FakeServer
+
+    monkeypatch.setenv("IPB_API_KEY", SECRET)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    server = FakeServer().start()
+    lock = threading.Lock()
+    state = {"now": 0, "peak": 0}
+
+    def reply(body):
+        with lock:
+            state["now"] += 1
+            state["peak"] = max(state["peak"], state["now"])
+        time.sleep(0.05)
+        with lock:
+            state["now"] -= 1
+        return BUFFETT_ANSWER
+
+    server.reply = reply
+    try:
+        outs = {}
+        for backend in ("local", "ray"):
+            out = tmp_path / f"{backend}.jsonl"
+            r = _cli("respond", "--items", str(ITEMS), "--model", "m", "--base-url", server.url, "--conditions", "A,C",
+                     "--no-cache", "--concurrency", "2", "--quiet", "--out", str(out), "--backend", backend)
+            assert r.exit_code in (0, 1), r.output
+            outs[backend] = [{k: v for k, v in json.loads(x).items() if k != "latency_s"}
+                             for x in out.read_text().splitlines()]
+    finally:
+        server.stop()
+    assert outs["local"] == outs["ray"]
+    # the L8 item's condition C needs a test card not given here: an error record on both backends
+    assert [r["status"] for r in outs["ray"]] == ["ok"] * 7 + ["error"]
+    assert state["peak"] <= 2
+    assert SECRET not in (tmp_path / "ray.jsonl").read_text()
