@@ -175,8 +175,11 @@ class Gate:
     elements_by_verdict: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: input name -> the verdict that raising it moves toward (PROCEED or REJECT).
     monotone: dict[str, str] = field(default_factory=dict)
-    #: An INCONCLUSIVE verdict here leaves a conjunction's final verdict INCONCLUSIVE.
+    #: An INCONCLUSIVE verdict here keeps the card from its pass verdict
+    #: (the gate's own ``decisive``, else the card's ``decisive_default``).
     decisive: bool = False
+    #: Why the gate is (or is not) decisive, as the card states it.
+    decisive_reason: str = ""
 
     def elements_for(self, verdict: str) -> tuple[str, ...]:
         """The required elements for a gate that gave ``verdict`` (templates unrendered)."""
@@ -231,6 +234,10 @@ class Card:
     threshold: Threshold | None
     description: str = ""
     kind: str = "practitioner"
+    #: Whether a gate that does not say otherwise is decisive (card field ``decisive_default``).
+    decisive_default: bool = False
+    #: Constants marked ``author_inferred: true``: the card author's numbers, not the investor's.
+    author_inferred: frozenset[str] = frozenset()
     file: str = "<string>"
     content_hash: str = ""
     #: Lint warnings (legal but probably unintended), each with file:line:col.
@@ -422,6 +429,10 @@ def card_from_doc(doc: YamlDoc) -> Card:
         )
 
     constants: dict[str, tuple[Decimal, ExprType]] = {}
+    author_inferred = frozenset(
+        name for name, spec in (data.get("constants") or {}).items()
+        if isinstance(spec, dict) and spec.get("author_inferred")
+    )
     for name, spec in (data.get("constants") or {}).items():
         path = ("constants", name)
         raw_value = spec["value"] if isinstance(spec, dict) else spec
@@ -553,7 +564,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
                 reentry=reentry,
                 elements_by_verdict={k: tuple(v) for k, v in (g.get("elements_by_verdict") or {}).items()},
                 monotone=dict(g.get("monotone") or {}),
-                decisive=bool(g.get("decisive", False)),
+                decisive=bool(g.get("decisive", data.get("decisive_default", False))),
+                decisive_reason=g.get("decisive_reason", ""),
             )
         )
 
@@ -629,6 +641,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
         threshold=threshold,
         description=data.get("description", ""),
         kind=data.get("kind", "practitioner"),
+        decisive_default=bool(data.get("decisive_default", False)),
+        author_inferred=author_inferred,
         warnings=sorted(col.warnings, key=lambda e: (e.line or 0, e.column or 0)),
         file=doc.file,
         content_hash=hashlib.sha256("\n".join(doc.lines).encode("utf-8")).hexdigest(),

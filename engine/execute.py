@@ -9,6 +9,14 @@ The five gate logics (paper Table 5, §7.3):
   trigger ``gate_K_reject``; otherwise the pass verdict, ``all_gates_cleared`` —
   unless a gate declared ``decisive`` is INCONCLUSIVE (``gate_K_inconclusive``)
   or no gate PROCEEDed at all (``no_gate_decided``): then INCONCLUSIVE.
+  A decisive INCONCLUSIVE gate keeps every gate logic below from its pass
+  verdict in the same way (a card states ``decisive_default`` and each gate
+  its own ``decisive`` with a ``decisive_reason``).
+* A gate that cannot compute a value the card relies on (one that a criterion,
+  a later compute or a regime rule reads; an input is unknown or a divisor
+  zero) never PROCEEDs: what would be PROCEED is INCONCLUSIVE; a REJECT its
+  criteria decide without it stands. Values computed for display only (a
+  premium, a ratio shown in the GRP) do not hold a gate back.
 * **parallel_threshold + conjunction**: every gate runs; any REJECT fails.
 * **disjunction**: a gate that PROCEEDs fires the action (e.g. a sell
   trigger): pass verdict, trigger ``gate_K_trigger``; in a linear card the
@@ -54,50 +62,55 @@ Decide = Callable[[dict[str, Any]], Verdict]
 # --------------------------------------------------------------------------- per-gate deciders
 
 
-def _decider(gate: Gate) -> Decide:
-    """One closure per gate: computes its values, then derives its verdict."""
-    computes = tuple((name, expr.fn) for name, expr in gate.compute.items())
+def _decider(gate: Gate, used: frozenset[str] = frozenset()) -> Decide:
+    """One closure per gate: computes its values, then derives its verdict.
+
+    ``used`` names the computed values the card relies on (read by this
+    gate's criteria or by any later gate); when one of those is unknown the
+    gate does not PROCEED. A value computed only for display (a ratio in the
+    GRP) does not hold the gate back.
+    """
+    computes = tuple((name, expr.fn, name in used) for name, expr in gate.compute.items())
     P = gate.proceed.fn if gate.proceed is not None else None
     R = gate.reject.fn if gate.reject is not None else None
 
     def run_computes(env: dict[str, Any]) -> bool:
         known = True
-        for name, fn in computes:
+        for name, fn, needed in computes:
             value = fn(env)
             env[name] = value
-            if value is None:
+            if value is None and needed:
                 known = False
         return known
 
+    # A value the gate cannot compute leaves it unable to PROCEED (a gate
+    # never clears on a value it does not have); REJECT may still be decided.
     if P is not None and R is not None:
 
         def both(env: dict[str, Any]) -> Verdict:
-            if computes:
-                run_computes(env)
+            known = run_computes(env) if computes else True
             r = R(env)
             if r is True:
                 return REJECT
             if r is False and P(env) is True:
-                return PROCEED
+                return PROCEED if known else INCONCLUSIVE
             return INCONCLUSIVE
 
         return both
     if R is not None:
 
         def reject_only(env: dict[str, Any]) -> Verdict:
-            if computes:
-                run_computes(env)
+            known = run_computes(env) if computes else True
             r = R(env)
-            return REJECT if r is True else PROCEED if r is False else INCONCLUSIVE
+            return REJECT if r is True else PROCEED if r is False and known else INCONCLUSIVE
 
         return reject_only
     if P is not None:
 
         def proceed_only(env: dict[str, Any]) -> Verdict:
-            if computes:
-                run_computes(env)
+            known = run_computes(env) if computes else True
             p = P(env)
-            return PROCEED if p is True else REJECT if p is False else INCONCLUSIVE
+            return PROCEED if p is True and known else REJECT if p is False else INCONCLUSIVE
 
         return proceed_only
 
@@ -107,9 +120,11 @@ def _decider(gate: Gate) -> Decide:
     return compute_only
 
 
-def _classifier(gate: Gate) -> Callable[[dict[str, Any]], tuple[Verdict, str | None]]:
+def _classifier(
+    gate: Gate, used: frozenset[str] = frozenset()
+) -> Callable[[dict[str, Any]], tuple[Verdict, str | None]]:
     """The regime gate: its own criteria (if any) first, then the first matching rule."""
-    base = _decider(gate) if (gate.proceed or gate.reject or gate.compute) else None
+    base = _decider(gate, used) if (gate.proceed or gate.reject or gate.compute) else None
     rules = tuple((regime, when.fn if when is not None else None) for regime, when in gate.classify)
     gid = gate.id
 
@@ -165,10 +180,11 @@ def _plan(compiled: CompiledCard) -> _Plan:
     # Constants are folded into the compiled criteria; only a re-entry loop
     # needs a value in the environment (its iteration count).
     base_env: dict[str, Any] = {"iteration": Decimal(0)} if reentry else {}
-    deciders = tuple(_decider(g) for g in card.gates)
+    used = _used_values(card)
+    deciders = tuple(_decider(g, used) for g in card.gates)
     plan = _Plan(
         deciders=deciders,
-        classify=_classifier(compiled.classifier) if compiled.classifier is not None else None,
+        classify=_classifier(compiled.classifier, used) if compiled.classifier is not None else None,
         reentry=reentry,
         weights=tuple(g.weight for g in card.gates),
         base_env=base_env,
@@ -180,6 +196,29 @@ def _plan(compiled: CompiledCard) -> _Plan:
     )
     compiled._plan = plan  # type: ignore[attr-defined]
     return plan
+
+
+def _used_values(card: Card) -> frozenset[str]:
+    """Computed names that a criterion, a later compute or a regime rule reads.
+
+    A computed value no expression reads (``premium``, ``current_ratio``: shown
+    in the GRP only) is left out.
+    """
+    computed = {name for g in card.gates for name in g.compute}
+    read: set[str] = set()
+    for g in card.gates:
+        if g.proceed is not None:
+            read |= g.proceed.names
+        if g.reject is not None:
+            read |= g.reject.names
+        for name, expr in g.compute.items():
+            read |= expr.names - {name}
+        for _, when in g.classify:
+            if when is not None:
+                read |= when.names
+        if g.reentry is not None:
+            read |= g.reentry.condition.names
+    return frozenset(computed & read)
 
 
 def _fast_runner(
@@ -294,7 +333,7 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
         stopper, loops = _chain(deciders, range(n), verdicts, env, stop_on, plan.reentry)
         if family == "disjunction":
             if stopper is not None:
-                return _Run(verdicts, ok, f"gate_{stopper + 1}_trigger", stopper, iterations=loops)
+                return _guard(_Run(verdicts, ok, f"gate_{stopper + 1}_trigger", stopper, iterations=loops), plan.decisive, ok)
             return _disjunction_none_fired(verdicts, bad, loops)
         if stopper is not None:
             return _Run(verdicts, bad, f"gate_{stopper + 1}_reject", stopper, iterations=loops)
@@ -311,9 +350,9 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
         if family == "disjunction":
             for i, v in enumerate(verdicts):
                 if v is PROCEED:
-                    return _Run(verdicts, ok, f"gate_{i + 1}_trigger")
+                    return _guard(_Run(verdicts, ok, f"gate_{i + 1}_trigger"), plan.decisive, ok)
             return _disjunction_none_fired(verdicts, bad, 0)
-        return _threshold(compiled, verdicts, plan.weights, ok, bad)
+        return _guard(_threshold(compiled, verdicts, plan.weights, ok, bad), plan.decisive, ok)
 
     # conditional_branch / regime_dependent
     classifier = compiled.classifier
@@ -355,6 +394,22 @@ def _cleared(verdicts: Sequence[Verdict], decisive: Sequence[int], ok: str) -> t
     if PROCEED not in verdicts:
         return INCONCLUSIVE_OUTCOME, "no_gate_decided"
     return ok, "all_gates_cleared"
+
+
+def _guard(run: _Run, decisive: Sequence[int], ok: str) -> _Run:
+    """Keep ``run`` from the pass verdict ``ok`` while a decisive gate is INCONCLUSIVE.
+
+    The rule of :func:`_cleared` for the gate logics that do not go through
+    it (disjunction, n-of-m): the pass verdict becomes INCONCLUSIVE with
+    trigger ``gate_K_inconclusive`` (K: the first such gate).
+    """
+    if run.outcome != ok:
+        return run
+    for i in decisive:
+        if run.verdicts[i] is INCONCLUSIVE:
+            run.outcome, run.trigger = INCONCLUSIVE_OUTCOME, f"gate_{i + 1}_inconclusive"
+            return run
+    return run
 
 
 def _disjunction_none_fired(verdicts: list[Verdict], bad: str, loops: int) -> _Run:

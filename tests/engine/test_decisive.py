@@ -75,3 +75,109 @@ def test_a_gauge_that_counts_rejects_draws_met_into_the_fail_outcome():
     card = compiled_card("dalio_bubble_detection_gauge").card
     met = [v for u, v, d in graph.edges(data=True) if u == "join" and d["label"] == "met"]
     assert met == [f"outcome:{card.outcomes['fail']}"]
+
+
+# --------------------------------------------------------------------------- issue 15, defect 1
+
+COMPUTE_CARD = """\
+id: compute_demo
+investor: Test Investor
+name: Compute demo
+topology_type: linear_sequential
+gate_logic: conjunction
+topology_rationale: A value, then a price test.
+vintage: {start: 2000}
+sources: [{tier: 1, document: Test letter, year: 2000}]
+inputs:
+  earnings: {type: money}
+  growth: {type: ratio}
+  predictable: {type: bool}
+  price: {type: money}
+  a: {type: number}
+  b: {type: number}
+gates:
+  - id: value
+    name: Value
+    compute:
+      value: earnings * 10 * (1 + growth)
+      shown: a / b
+    proceed: predictable
+    required_elements: [value]
+  - {id: price_test, name: Price test, proceed: price <= value, required_elements: [price]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("facts", "verdicts", "outcome"),
+    [
+        # Hand-worked: value = $10 x 10 x 1.2 = $120 >= $100.
+        ({"earnings": "10", "growth": "0.2", "predictable": True, "price": "100", "a": "1", "b": "2"},
+         ["PROCEED", "PROCEED"], "INVEST"),
+        # Growth unknown: the value cannot be computed, so the value gate does not PROCEED
+        # although its own criterion (predictable) holds (regression: it used to PROCEED).
+        ({"earnings": "10", "predictable": True, "price": "100", "a": "1", "b": "2"},
+         ["INCONCLUSIVE", "INCONCLUSIVE"], "INCONCLUSIVE"),
+        # A REJECT decided without the value stands.
+        ({"earnings": "10", "predictable": False, "price": "100"}, ["REJECT", "N/A"], "DECLINE"),
+        # A display-only value (shown = a / b, read by no criterion) that cannot be computed
+        # does not hold the gate back.
+        ({"earnings": "10", "growth": "0", "predictable": True, "price": "100", "a": "1", "b": "0"},
+         ["PROCEED", "PROCEED"], "INVEST"),
+    ],
+)
+def test_a_gate_never_proceeds_on_a_value_it_cannot_compute(facts, verdicts, outcome):
+    compiled = compile_card(load_card_text(COMPUTE_CARD))
+    typed = {k: v if isinstance(v, bool) else Decimal(v) for k, v in facts.items()}
+    trace = execute(compiled, typed)
+    assert (trace.verdicts(), trace.outcome) == (verdicts, outcome)
+    (batch,) = execute_many(compiled, [typed])
+    assert batch.outcome == outcome
+
+
+THRESHOLD_CARD = """\
+id: threshold_demo
+investor: Test Investor
+name: Threshold demo
+topology_type: parallel_threshold
+gate_logic: weighted_threshold_2_of_3
+topology_rationale: Two of three lenses.
+vintage: {start: 2000}
+sources: [{tier: 1, document: Test letter, year: 2000}]
+decisive_default: false
+threshold: {count: PROCEED, at_least: 2}
+inputs:
+  a: {type: number}
+  b: {type: number}
+  price: {type: number}
+gates:
+  - {id: lens_a, name: Lens A, proceed: a > 0, required_elements: [a]}
+  - {id: lens_b, name: Lens B, proceed: b > 0, required_elements: [b]}
+  - {id: price_lens, name: Price lens, proceed: price < 10, decisive: true,
+     decisive_reason: an unknown price cannot clear, required_elements: [price]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("facts", "outcome", "trigger"),
+    [
+        ({"a": 1, "b": 1, "price": 5}, "INVEST", "threshold_met_3_of_3"),
+        ({"a": 1, "b": 1}, "INCONCLUSIVE", "gate_3_inconclusive"),  # 2 of 3 met, but the price is decisive
+        ({"a": 1, "price": 5}, "INVEST", "threshold_met_2_of_3"),  # lens B is not decisive
+        ({"a": -1, "b": -1}, "DECLINE", "threshold_not_met_0_of_3"),
+    ],
+)
+def test_a_decisive_gate_keeps_an_n_of_m_card_from_passing(facts, outcome, trigger):
+    compiled = compile_card(load_card_text(THRESHOLD_CARD))
+    typed = {k: Decimal(v) for k, v in facts.items()}
+    trace = execute(compiled, typed)
+    assert (trace.outcome, trace.trigger) == (outcome, trigger)
+    (batch,) = execute_many(compiled, [typed])
+    assert (batch.outcome, batch.trigger) == (outcome, trigger)
+
+
+def test_decisive_default_applies_to_gates_that_do_not_say():
+    card = load_card_text(CARD.format(topology="linear_sequential").replace(
+        "gate_logic: conjunction\n", "gate_logic: conjunction\ndecisive_default: true\n"))
+    assert [g.decisive for g in card.gates] == [True, True]
+    assert card.decisive_default is True
+    assert [g.decisive for g in load_card_text(CARD.format(topology="linear_sequential")).gates] == [False, True]
