@@ -32,7 +32,8 @@ With ``balance`` the pool is generated larger (three times each recipe's
 share, then more while a verdict that occurred is short of an even share, up
 to ten times N) and the items are chosen so that every final verdict that
 occurred gets as equal a share as the pool allows; the report gives the
-counts, the evenness (smallest count over largest) and the verdicts the card
+counts, the evenness (smallest count over largest; a verdict the card can give
+that no item has counts as 0) and the verdicts the card
 can give that never occurred.
 """
 
@@ -226,9 +227,13 @@ class Generation:
 
     @property
     def evenness(self) -> float:
-        """Smallest verdict count over the largest, among verdicts that occurred (1.0 is even)."""
-        counts = [c for c in self.verdicts.values() if c]
-        return min(counts) / max(counts) if counts else 0.0
+        """Smallest verdict count over the largest (1.0 is even).
+
+        A verdict the card can give that no item has counts as 0, so a set
+        of items with a single verdict is not called even.
+        """
+        counts = [c for c in self.verdicts.values() if c] + [0 for _ in self.missing]
+        return min(counts) / max(counts) if counts and max(counts) else 0.0
 
     @property
     def missing(self) -> list[str]:
