@@ -14,7 +14,7 @@ The second folder of the data flow: it imports the base and :mod:`ipb.engine` on
 >>> base = base_from_facts(frame, {"arr": Decimal("5e9"), "ev_to_arr": Decimal(10), "revenue_growth": Decimal("0.25")})
 >>> step = get_operator("flip")(frame, base, random.Random(0), "ev_to_arr")
 >>> step.details["boundary"], step.details["one_step_short"]
-('5x', '5.5x')
+('3.5x', '4x')
 """
 
 from ipb.perturb.frame import Frame, PScenario, base_from_facts, build_frame, load_base

@@ -77,16 +77,22 @@ def test_perturbation_b_multiple_flips_the_verdict(frame, base):
 
 
 def test_perturbation_b_nearest_flip_is_exact(frame, base):
-    """Price $25B equals intrinsic $25B at 5x: PROCEED (<=), exactly; 5.5x ($27.5B) still declines."""
+    """Buy limit 75% of intrinsic $25B = $18.75B (issue 15: a 25% margin of safety, not price <= value).
+
+    On the 0.5x grid 3.5x ($17.5B) is the largest multiple at or under 3.75x, 13 steps down
+    from 10x; 4x ($20B) still declines, and so does 5x, where price equals value (no margin).
+    """
     step = get_operator("flip")(frame, base, random.Random(0))
     d = step.details
-    assert (d["input"], d["boundary"], d["one_step_short"], d["direction"], d["steps"]) == ("ev_to_arr", "5x", "5.5x", "down", 10)
+    assert (d["input"], d["boundary"], d["one_step_short"], d["direction"], d["steps"]) == ("ev_to_arr", "3.5x", "4x", "down", 13)
     assert d["nearest"] is True
     assert trace(frame, step.scenario).outcome == "INVEST"
-    short = {**base.facts, "ev_to_arr": Decimal("5.5")}
+    assert execute(frame.cards[0], {**base.facts, "ev_to_arr": Decimal("5")}).outcome == "DECLINE"
+    short = {**base.facts, "ev_to_arr": Decimal("4")}
     assert execute(frame.cards[0], short).outcome == "DECLINE"
     t = trace(frame, step.scenario)
-    assert t.gate(5).computed["price"] == t.gate(4).computed["intrinsic_value"] == Decimal("25e9")
+    assert t.gate(4).computed["intrinsic_value"] == Decimal("25e9")
+    assert t.gate(5).computed["price"] == Decimal("17.5e9") <= Decimal("0.75") * Decimal("25e9")
 
 
 def test_perturbation_c_credit_crisis(frame, base):
