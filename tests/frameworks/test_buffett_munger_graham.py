@@ -233,12 +233,13 @@ def test_graham_formula_value_and_two_thirds_buy_limit():
 
 def test_graham_formula_with_half_the_base_yield_halves_the_multiplier():
     # AAA 8.8% = 2 x 4.4%: multiplier = (8.5 + 16) / 2 = 12.25; V = 2 x 12.25 = 24.5 exactly.
-    # The ten-year record is missing, so gate 2 is undecided and the chain goes on.
+    # The ten-year record is missing, so gate 2 is undecided; the chain goes on, but a growth
+    # estimate not shown conservative cannot clear (decisive, issue 15).
     trace = run("graham_intrinsic_value_margin_of_safety", normal_eps="$2.00", eps_years_averaged=6,
                 expected_growth="8%", aaa_yield="8.8%", price_per_share="$16")
     assert trace.gate(3).computed["intrinsic_value"] == Decimal("24.5")
     # Buy limit 2/3 x 24.5 = 16.333; 16 <= 16.333.
-    assert decided(trace) == ([P, I, P, P], "INVEST", "all_gates_cleared")
+    assert decided(trace) == ([P, I, P, P], "INCONCLUSIVE", "gate_2_inconclusive")
 
 
 # --------------------------------------------------------------------------- Buffett: owner earnings DCF
@@ -310,9 +311,10 @@ def test_buffett_berkshire_book_value_limit_follows_the_date(decision_date, pric
 
 
 def test_buffett_repurchase_limit_undecided_without_book_value_in_a_limit_period():
-    # 2014 is inside the 120% period, and price/book is missing: gate 3 INCONCLUSIVE, chain goes on.
+    # 2014 is inside the 120% period, and price/book is missing: gate 3 INCONCLUSIVE, chain goes on;
+    # a published limit not shown respected cannot clear (decisive, issue 15).
     trace = run("buffett_share_repurchase", **BERKSHIRE, decision_date="2014-06-30")
-    assert decided(trace) == ([P, P, I, P], "REPURCHASE", "all_gates_cleared")
+    assert decided(trace) == ([P, P, I, P], "INCONCLUSIVE", "gate_3_inconclusive")
 
 
 # --------------------------------------------------------------------------- Graham: defensive portfolio

@@ -223,7 +223,8 @@ def test_debt_cycle_unknown_currency_share_leaves_gate_1_inconclusive_but_classi
                        debt_growth_gap="1%", yield_curve_slope="2%", central_bank_stance="neutral",
                        bubble_signals=1))
     assert t.verdicts() == [I, P]
-    assert (t.regime, t.outcome, t.trigger) == ("early", "ADD_RISK", "regime_early")
+    # The currency kill is decisive (issue 15): undecided, the phase's positioning cannot clear.
+    assert (t.regime, t.outcome, t.trigger) == ("early", "INCONCLUSIVE", "regime_early_gate_1_inconclusive")
 
 
 def test_debt_cycle_unknown_policy_rate_leaves_the_regime_undetermined():
@@ -309,12 +310,13 @@ def test_all_weather_construction_unknown_share_does_not_hide_a_breach():
     t = run("dalio_all_weather_portfolio_construction", facts)
     assert t.verdicts() == [P, R, NA] and t.trigger == "gate_2_reject"
     # Known shares all inside 15%..35% and one unknown: neither side decided -> INCONCLUSIVE,
-    # which does not stop the conjunction -> gate 3 (carry 3% - 1% > 0, 2x <= 2.5x) -> IMPLEMENT.
+    # which does not stop the conjunction -> gate 3 (carry 3% - 1% > 0, 2x <= 2.5x) PROCEEDs; risk
+    # balance is decisive (issue 15), so the design is not implemented on an unknown share.
     facts = dict(BALANCED)
     del facts["risk_share_falling_growth"]
     t = run("dalio_all_weather_portfolio_construction", facts)
     assert t.verdicts() == [P, I, P]
-    assert (t.outcome, t.trigger) == ("IMPLEMENT", "all_gates_cleared")
+    assert (t.outcome, t.trigger) == ("INCONCLUSIVE", "gate_2_inconclusive")
 
 
 def test_all_weather_construction_negative_carry_is_a_plain_fail():

@@ -101,9 +101,10 @@ NBIM_CASES = [
     ("k2_and_k3_coal_miner", ["PROCEED", "REJECT", "REJECT", "PROCEED", "PROCEED"], "DIVEST", "gate_2_reject",
      [(2, "product_based_exclusion"), (3, "conduct_based_exclusion")]),
     # Recommendation "exclusion", decision "pending": gate 3 reject is false and
-    # proceed is false -> INCONCLUSIVE; no REJECT anywhere -> HOLD.
-    ("gate3_inconclusive_decision_pending", ["PROCEED", "PROCEED", "INCONCLUSIVE", "PROCEED", "PROCEED"], "HOLD",
-     "all_gates_cleared", []),
+    # proceed is false -> INCONCLUSIVE; no REJECT anywhere, but every exclusion
+    # screen is decisive (issue 15) -> the holding is undecided.
+    ("gate3_inconclusive_decision_pending", ["PROCEED", "PROCEED", "INCONCLUSIVE", "PROCEED", "PROCEED"], "INCONCLUSIVE",
+     "gate_3_inconclusive", []),
     # A risk-based divestment rejects at gate 4, which has no kill criterion:
     # the fund sells, but no CKCA component fired.
     ("gate4_risk_based_divestment", ["PROCEED", "PROCEED", "PROCEED", "REJECT", "PROCEED"], "DIVEST",
@@ -219,9 +220,9 @@ CPPIB_CASES = [
     # a plain fail: the kill criterion did not fire.
     ("gate3_alpha_eaten_by_fees", ["PROCEED", "PROCEED", "REJECT", "N/A"], "REDIRECT_TO_PASSIVE", "gate_3_reject", []),
     # excess 3.5%; residual 2.5%, t 2.4; net 2.5% - 0.9% = 1.6%; headroom unknown ->
-    # gate 4 INCONCLUSIVE, which does not stop a conjunction.
-    ("gate4_inconclusive_budget_unknown", ["PROCEED", "PROCEED", "PROCEED", "INCONCLUSIVE"], "ALLOCATE_ACTIVE",
-     "all_gates_cleared", []),
+    # gate 4 INCONCLUSIVE; the risk budget is a hard limit (decisive, issue 15) -> undecided.
+    ("gate4_inconclusive_budget_unknown", ["PROCEED", "PROCEED", "PROCEED", "INCONCLUSIVE"], "INCONCLUSIVE",
+     "gate_4_inconclusive", []),
 ]
 
 
@@ -256,7 +257,7 @@ PIF_CASES = [
     ("k2_and_k3_both_fire", ["PROCEED", "REJECT", "REJECT"], "DECLINE", "gate_2_reject",
      [(2, "irr_below_hurdle"), (3, "not_aligned_with_vision_2030")]),
     # policy coverage unknown -> gate 1 INCONCLUSIVE; 11% >= 9%; giga-project aligns.
-    ("gate1_inconclusive_policy_unknown", ["INCONCLUSIVE", "PROCEED", "PROCEED"], "INVEST", "all_gates_cleared", []),
+    ("gate1_inconclusive_policy_unknown", ["INCONCLUSIVE", "PROCEED", "PROCEED"], "INCONCLUSIVE", "gate_1_inconclusive", []),
     # asset growth is the international diversified portfolio's own purpose -> aligned; 7.5% >= 7%.
     ("international_diversified_financial_rationale", ["PROCEED"] * 3, "INVEST", "all_gates_cleared", []),
 ]

@@ -351,8 +351,10 @@ def test_spinoff_insider_gate_three_ways() -> None:
                 peer_ev_to_ebit="10x", months_since_spin=6)
     # 7x <= 80% * 10x = 8x -> PROCEED at gate 3; 6 <= 36 months -> PROCEED at gate 4.
     check(run("greenblatt_spinoff_checklist", **base, insider_stake="6%"), [P, P, P, P], "INVEST", "all_gates_cleared")
-    # 3% is neither >= 5% nor < 1%: INCONCLUSIVE, which does not stop the chain.
-    check(run("greenblatt_spinoff_checklist", **base, insider_stake="3%"), [P, I, P, P], "INVEST", "all_gates_cleared")
+    # 3% is neither >= 5% nor < 1%: INCONCLUSIVE, which does not stop the chain; the gate is
+    # decisive (issue 15), so the card stays undecided.
+    check(run("greenblatt_spinoff_checklist", **base, insider_stake="3%"), [P, I, P, P], "INCONCLUSIVE",
+          "gate_2_inconclusive")
     # 0.5% < 1% and no buying: plain REJECT.
     check(run("greenblatt_spinoff_checklist", **base, insider_stake="0.5%"), [P, R, NA, NA], "DECLINE",
           "gate_2_reject")
