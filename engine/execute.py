@@ -12,16 +12,20 @@ The five gate logics (paper Table 5, §7.3):
   A decisive INCONCLUSIVE gate keeps every gate logic below from its pass
   verdict in the same way (a card states ``decisive_default`` and each gate
   its own ``decisive`` with a ``decisive_reason``).
-* A gate that cannot compute a value the card relies on (one that a criterion,
-  a later compute or a regime rule reads; an input is unknown or a divisor
-  zero) never PROCEEDs: what would be PROCEED is INCONCLUSIVE; a REJECT its
-  criteria decide without it stands. Values computed for display only (a
-  premium, a ratio shown in the GRP) do not hold a gate back.
+* A gate that cannot compute a value a later gate reads (an input is unknown
+  or a divisor zero) never PROCEEDs: what would be PROCEED is INCONCLUSIVE; a
+  REJECT its criteria decide without it stands. The gate's own criteria
+  follow three-valued logic (an unknown decides nothing), and values computed
+  for display only (a premium, a ratio in the GRP) hold nothing back.
 * **parallel_threshold + conjunction**: every gate runs; any REJECT fails.
-* **disjunction**: a gate that PROCEEDs fires the action (e.g. a sell
-  trigger): pass verdict, trigger ``gate_K_trigger``; in a linear card the
-  chain stops there. When no gate fires the fail verdict follows if every gate
-  REJECTed, INCONCLUSIVE otherwise.
+* **disjunction** (a trigger card, e.g. Lynch's sell triggers): each gate
+  checks one trigger, with §7.3's meaning of the verdicts: REJECT = the
+  trigger fired (its kill criterion), PROCEED = checked and not fired. Any
+  one trigger gives the fail verdict (``gate_K_trigger``; a linear chain
+  stops there); the pass verdict (``no_trigger_fired``) needs every trigger
+  checked and not fired, so an unchecked trigger leaves the card
+  INCONCLUSIVE (``undetermined``). The bubble gauge follows the same
+  convention (signal present = REJECT).
 * **weighted_threshold_N_of_M**: every gate runs; with ``count: PROCEED`` the
   card passes when the PROCEED weight reaches the threshold; with ``count:
   REJECT`` it fails when the REJECT weight does. INCONCLUSIVE only when the
@@ -65,10 +69,9 @@ Decide = Callable[[dict[str, Any]], Verdict]
 def _decider(gate: Gate, used: frozenset[str] = frozenset()) -> Decide:
     """One closure per gate: computes its values, then derives its verdict.
 
-    ``used`` names the computed values the card relies on (read by this
-    gate's criteria or by any later gate); when one of those is unknown the
-    gate does not PROCEED. A value computed only for display (a ratio in the
-    GRP) does not hold the gate back.
+    ``used`` names the computed values later gates rely on; when one of
+    those is unknown the gate does not PROCEED. A value computed only for
+    display (a ratio in the GRP) does not hold the gate back.
     """
     computes = tuple((name, expr.fn, name in used) for name, expr in gate.compute.items())
     P = gate.proceed.fn if gate.proceed is not None else None
@@ -199,26 +202,21 @@ def _plan(compiled: CompiledCard) -> _Plan:
 
 
 def _used_values(card: Card) -> frozenset[str]:
-    """Computed names that a criterion, a later compute or a regime rule reads.
+    """Computed names that a later gate reads (in a criterion, a compute or a regime rule).
 
-    A computed value no expression reads (``premium``, ``current_ratio``: shown
-    in the GRP only) is left out.
+    These are the values a gate computes *for the card*: it cannot PROCEED
+    without them. A value only the gate's own criteria read needs no rule
+    (three-valued logic already keeps an unknown from deciding them), and one
+    no expression reads (``premium``, ``current_ratio``: shown in the GRP
+    only) never holds a gate back.
     """
-    computed = {name for g in card.gates for name in g.compute}
-    read: set[str] = set()
-    for g in card.gates:
-        if g.proceed is not None:
-            read |= g.proceed.names
-        if g.reject is not None:
-            read |= g.reject.names
-        for name, expr in g.compute.items():
-            read |= expr.names - {name}
-        for _, when in g.classify:
-            if when is not None:
-                read |= when.names
-        if g.reentry is not None:
-            read |= g.reentry.condition.names
-    return frozenset(computed & read)
+    used: set[str] = set()
+    later: set[str] = set()
+    for g in reversed(card.gates):
+        used |= set(g.compute) & later
+        for expr in g.expressions():
+            later |= expr.names
+    return frozenset(used)
 
 
 def _fast_runner(
@@ -329,12 +327,11 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
     topology = card.topology_type
 
     if topology == "linear_sequential":
-        stop_on = PROCEED if family == "disjunction" else REJECT
-        stopper, loops = _chain(deciders, range(n), verdicts, env, stop_on, plan.reentry)
+        stopper, loops = _chain(deciders, range(n), verdicts, env, REJECT, plan.reentry)
         if family == "disjunction":
             if stopper is not None:
-                return _guard(_Run(verdicts, ok, f"gate_{stopper + 1}_trigger", stopper, iterations=loops), plan.decisive, ok)
-            return _disjunction_none_fired(verdicts, bad, loops)
+                return _Run(verdicts, bad, f"gate_{stopper + 1}_trigger", stopper, iterations=loops)
+            return _disjunction_none_fired(verdicts, ok, loops)
         if stopper is not None:
             return _Run(verdicts, bad, f"gate_{stopper + 1}_reject", stopper, iterations=loops)
         return _Run(verdicts, *_cleared(verdicts, plan.decisive, ok), iterations=loops)
@@ -349,9 +346,9 @@ def _run(compiled: CompiledCard, env: dict[str, Any]) -> _Run:
             return _Run(verdicts, *_cleared(verdicts, plan.decisive, ok))
         if family == "disjunction":
             for i, v in enumerate(verdicts):
-                if v is PROCEED:
-                    return _guard(_Run(verdicts, ok, f"gate_{i + 1}_trigger"), plan.decisive, ok)
-            return _disjunction_none_fired(verdicts, bad, 0)
+                if v is REJECT:
+                    return _Run(verdicts, bad, f"gate_{i + 1}_trigger")
+            return _disjunction_none_fired(verdicts, ok, 0)
         return _guard(_threshold(compiled, verdicts, plan.weights, ok, bad), plan.decisive, ok)
 
     # conditional_branch / regime_dependent
@@ -399,8 +396,8 @@ def _cleared(verdicts: Sequence[Verdict], decisive: Sequence[int], ok: str) -> t
 def _guard(run: _Run, decisive: Sequence[int], ok: str) -> _Run:
     """Keep ``run`` from the pass verdict ``ok`` while a decisive gate is INCONCLUSIVE.
 
-    The rule of :func:`_cleared` for the gate logics that do not go through
-    it (disjunction, n-of-m): the pass verdict becomes INCONCLUSIVE with
+    The rule of :func:`_cleared` for an n-of-m join (a disjunction needs
+    every gate decided anyway): the pass verdict becomes INCONCLUSIVE with
     trigger ``gate_K_inconclusive`` (K: the first such gate).
     """
     if run.outcome != ok:
@@ -412,9 +409,10 @@ def _guard(run: _Run, decisive: Sequence[int], ok: str) -> _Run:
     return run
 
 
-def _disjunction_none_fired(verdicts: list[Verdict], bad: str, loops: int) -> _Run:
-    if all(v is REJECT for v in verdicts):
-        return _Run(verdicts, bad, "no_trigger_fired", iterations=loops)
+def _disjunction_none_fired(verdicts: list[Verdict], ok: str, loops: int) -> _Run:
+    """No trigger fired: the pass verdict when every trigger was checked, else INCONCLUSIVE."""
+    if all(v is PROCEED for v in verdicts):
+        return _Run(verdicts, ok, "no_trigger_fired", iterations=loops)
     return _Run(verdicts, INCONCLUSIVE_OUTCOME, "undetermined", iterations=loops)
 
 

@@ -10,7 +10,7 @@ The graph is a :class:`networkx.DiGraph` whose nodes are
 * one node per final verdict, keyed ``"outcome:INVEST"`` (kind ``outcome``),
 
 and whose edges carry ``kind``: ``sequence`` (advance), ``kill`` (a REJECT
-ends the chain), ``trigger`` (a disjunctive gate fires the action), ``branch``
+ends the chain), ``trigger`` (a trigger card's gate REJECTs: the trigger fired), ``branch``
 (label: the regime), ``join`` (into an n-of-m join), ``result`` (join or last
 gate to an outcome) and ``reentry`` (a declared, bounded loop back).
 
@@ -270,13 +270,14 @@ def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None)
         for g in gates:
             add_edge(previous, g.id, kind="sequence", label=label)
             if disjunctive:
-                add_edge(g.id, ok, kind="trigger", label="PROCEED")
+                # A trigger card (§7.3 convention): REJECT = the trigger fired.
+                add_edge(g.id, bad, kind="trigger", label=g.kill_criterion or "REJECT")
                 label = "not triggered"
             else:
                 add_edge(g.id, bad, kind="kill", label=g.kill_criterion or "REJECT")
                 label = "PROCEED"
             previous = g.id
-        add_edge(previous, bad if disjunctive else ok, kind="result", label="all not triggered" if disjunctive else "cleared")
+        add_edge(previous, ok, kind="result", label="no trigger fired" if disjunctive else "cleared")
 
     if card.topology_type == "linear_sequential":
         chain(list(card.gates), "start", "", passed, failed, family == "disjunction")
@@ -298,6 +299,10 @@ def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None)
         if family == "conjunction":
             add_edge("join", passed, kind="result", label="no REJECT")
             add_edge("join", failed, kind="result", label="any REJECT")
+        elif family == "disjunction":
+            # A trigger card (§7.3 convention): any trigger (REJECT) fires the fail verdict.
+            add_edge("join", passed, kind="result", label="no trigger fired")
+            add_edge("join", failed, kind="result", label="any trigger fired")
         else:
             # Counting REJECTs (a bubble gauge), reaching the threshold sinks the card.
             counts_rejects = card.threshold is not None and card.threshold.count == "REJECT"

@@ -324,8 +324,8 @@ def _logic_sentence(card: Card) -> str:
         return (f"Logic: apply the gates in order; the first REJECT ends the analysis with {fail} (later gates N/A); "
                 f"{pass_} when no gate rejects. A gate whose facts are missing is INCONCLUSIVE and the analysis continues.")
     if logic == "disjunction":
-        return (f"Logic: apply the gates in order; the first gate that PROCEEDs triggers {pass_} (later gates N/A); "
-                f"{fail} when none does.")
+        return (f"Logic: each gate checks one trigger; a trigger that fires is that gate's REJECT and gives {fail} "
+                f"(later gates N/A); {pass_} only when every trigger has been checked and none fires (PROCEED).")
     if logic.startswith("weighted_threshold"):
         return f"Logic: evaluate every gate independently and count the verdicts against the threshold: {fail} or {pass_}."
     if logic == "regime_dependent":

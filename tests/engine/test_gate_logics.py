@@ -238,12 +238,13 @@ def test_parallel_conjunction_marks_every_kill_that_fired() -> None:
 # --------------------------------------------------------------------------- disjunction
 
 LINEAR_DISJUNCTION = [
-    # The card's own vocabulary: pass = SELL (a trigger fired), fail = HOLD.
-    ("first-trigger-fires", "+-+", [P, NA, NA], "SELL", "gate_1_trigger", [None, T1, T1]),
-    ("second-trigger-fires", "-+-", [R, P, NA], "SELL", "gate_2_trigger", [None, None, T2]),
-    ("inconclusive-then-fires", "?0+", [I, I, P], "SELL", "gate_3_trigger", [None, None, None]),
-    ("none-fired-all-reject", "---", [R, R, R], "HOLD", "no_trigger_fired", [None, None, None]),
-    ("none-fired-one-open", "-?-", [R, I, R], "INCONCLUSIVE", "undetermined", [None, None, None]),
+    # The card's own vocabulary: pass = HOLD (no trigger fired), fail = SELL; a trigger that
+    # fires is a REJECT (paper §7.3: the kill criterion fired), a checked quiet one PROCEEDs.
+    ("first-trigger-fires", "+-+", [R, NA, NA], "SELL", "gate_1_trigger", [None, T1, T1]),
+    ("second-trigger-fires", "-+-", [P, R, NA], "SELL", "gate_2_trigger", [None, None, T2]),
+    ("inconclusive-then-fires", "?0+", [I, I, R], "SELL", "gate_3_trigger", [None, None, None]),
+    ("none-fired-all-checked", "---", [P, P, P], "HOLD", "no_trigger_fired", [None, None, None]),
+    ("none-fired-one-open", "-?-", [P, I, P], "INCONCLUSIVE", "undetermined", [None, None, None]),
     ("nothing-known", "???", [I, I, I], "INCONCLUSIVE", "undetermined", [None, None, None]),
 ]
 
@@ -258,11 +259,11 @@ def test_linear_disjunction(row: str, verdicts: list[str], outcome: str, trigger
 
 
 PARALLEL_DISJUNCTION = [
-    # Every signal is evaluated; the first PROCEED names the trigger.
-    ("fires-and-the-rest-still-run", "-+-", [R, P, R], "INVEST", "gate_2_trigger"),
-    ("two-fire-first-named", "?++", [I, P, P], "INVEST", "gate_2_trigger"),
-    ("none-fired-all-reject", "---", [R, R, R], "DECLINE", "no_trigger_fired"),
-    ("none-fired-one-open", "--0", [R, R, I], "INCONCLUSIVE", "undetermined"),
+    # Every signal is evaluated; the first REJECT (signal present) names the trigger and fails the card.
+    ("fires-and-the-rest-still-run", "-+-", [P, R, P], "DECLINE", "gate_2_trigger"),
+    ("two-fire-first-named", "?++", [I, R, R], "DECLINE", "gate_2_trigger"),
+    ("none-fired-all-checked", "---", [P, P, P], "INVEST", "no_trigger_fired"),
+    ("none-fired-one-open", "--0", [P, P, I], "INCONCLUSIVE", "undetermined"),
 ]
 
 
@@ -547,9 +548,9 @@ def test_iteration_restarts_for_every_scenario() -> None:
 
 def test_custom_outcomes_appear_in_graph_and_grp() -> None:
     card = compiled("linear_disjunction")
-    assert card.card.outcomes == {"pass": "SELL", "fail": "HOLD"}
+    assert card.card.outcomes == {"pass": "HOLD", "fail": "SELL"}
     outcome_nodes = [n for n, d in card.graph.nodes(data=True) if d["kind"] == "outcome"]
-    assert outcome_nodes == ["outcome:SELL", "outcome:HOLD"]
+    assert outcome_nodes == ["outcome:HOLD", "outcome:SELL"]
     assert run("linear_disjunction", "+??").to_grp()["investment_verdict"] == "SELL"
     assert run("linear_disjunction", "---").to_grp()["investment_verdict"] == "HOLD"
 
