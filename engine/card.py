@@ -98,6 +98,8 @@ class Source:
     year: int
     locator: str | None = None
     quote: str | None = None
+    #: Why a source after the vintage end still counts: retrospective, posthumous or secondary.
+    after_vintage: str | None = None
 
 
 @dataclass(frozen=True)
@@ -621,6 +623,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
         except CompileError as exc:
             col.add(exc, ("threshold", "min_weight"))
 
+    _lint_source_years(data, col)
+
     if col.errors:
         raise ErrorGroup(col.errors)
 
@@ -648,6 +652,28 @@ def card_from_doc(doc: YamlDoc) -> Card:
         content_hash=hashlib.sha256("\n".join(doc.lines).encode("utf-8")).hexdigest(),
         doc=doc,
     )
+
+
+def _lint_source_years(data: dict[str, Any], col: Any) -> None:
+    """Warn (rule ``source-year``) about a source dated after the card's vintage end.
+
+    A framework used until its vintage end cannot rest on a document written
+    later unless the card says why (``after_vintage``: retrospective,
+    posthumous or secondary; issue 15, defect 11). The investor's career end
+    is checked against the registry by ``ipb.engine.investors``.
+    """
+    end = (data.get("vintage") or {}).get("end")
+    if end is None:
+        return
+    located = [(("sources", k), s) for k, s in enumerate(data.get("sources") or [])]
+    located += [(("gates", i, "source"), g["source"]) for i, g in enumerate(data.get("gates") or []) if "source" in g]
+    for path, source in located:
+        year = source.get("year")
+        if isinstance(year, int) and year > end and not source.get("after_vintage"):
+            col.warn(LintWarning(
+                f"source {source.get('document')!r} ({year}) is dated after the vintage end {end}; mark it "
+                "after_vintage: retrospective, posthumous or secondary, or cite an earlier source",
+                rule="source-year", name=str(source.get("document"))), path + ("year",))
 
 
 def _all_computed_names(raw_gates: list[dict[str, Any]]) -> dict[str, str]:
