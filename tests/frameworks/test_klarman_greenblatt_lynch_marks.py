@@ -72,12 +72,15 @@ def test_card_matches_its_table_5_row(card_id: str) -> None:
 
 # --------------------------------------------------------------------------- Lynch story review (disjunction)
 
-# Shared facts: a fast grower bought for 12% growth, now growing 10%, story intact.
+# Trigger-card convention (paper §7.3; issue 15, defect 6): a trigger that fires is the gate's
+# REJECT and gives SELL; a trigger checked and quiet is PROCEED; HOLD needs every trigger checked.
+# Shared facts: a fast grower bought for 12% growth, now growing 10%, story intact, no dividend.
 LYNCH_BASE = dict(
     company_category="fast_grower",
     story_intact=True,
     growth_at_purchase="12%",
     current_growth="10%",
+    dividend_yield="0%",
     pe_historical_average="16x",
     gain_since_purchase="40%",
     category_exit_signal=False,
@@ -86,58 +89,71 @@ LYNCH_BASE = dict(
 
 
 def test_lynch_review_exactly_one_trigger_fires() -> None:
-    # Gate 1: story intact and 10% >= 1/2 * 12% = 6%  -> no trigger (REJECT).
-    # Gate 2: PEG = 25 / (10% * 100) = 2.5x >= 2x      -> trigger (PROCEED).
-    # Disjunction: the first PROCEED fires the pass verdict SELL; gates 3-4 are
-    # never reached (N/A, terminated by gate 2).
+    # Gate 1: story intact and 10% >= 1/2 * 12% = 6%         -> quiet (PROCEED).
+    # Gate 2: (10 + 0) / 25 = 0.4 <= 1/2, a fast grower       -> fires (REJECT).
+    # The first trigger that fires gives SELL; gates 3-4 are never reached.
     trace = run("lynch_portfolio_story_review", **LYNCH_BASE, pe_ratio="25x")
-    check(trace, [R, P, NA, NA], "SELL", "gate_2_trigger")
+    check(trace, [P, R, NA, NA], "SELL", "gate_2_trigger")
     assert kill_column(trace) == [None, None, "terminated_by_gate_2", "terminated_by_gate_2"]
-    assert trace.gate("pe_far_above_growth").computed["peg"] == Decimal("2.5")
+    assert trace.gate("pe_far_above_growth").computed["lynch_ratio"] == Decimal("0.4")
 
 
 def test_lynch_review_no_trigger_fires_holds() -> None:
-    # Gate 1: REJECT as above. Gate 2: PEG = 18 / 10 = 1.8x < 2x -> REJECT.
-    # Gate 3: a fast grower with no exit signal -> (false) or (true and false) = false -> REJECT.
-    # Gate 4: no replacement identified -> REJECT.
-    # Every gate REJECTed: the fail verdict HOLD, trigger no_trigger_fired.
+    # Gate 1 quiet as above. Gate 2: 10 / 18 = 0.556 > 1/2 -> quiet.
+    # Gate 3: a fast grower with no exit signal -> quiet. Gate 4: no replacement -> quiet.
+    # Every trigger checked and quiet: the pass verdict HOLD, trigger no_trigger_fired.
     trace = run("lynch_portfolio_story_review", **LYNCH_BASE, pe_ratio="18x")
-    check(trace, [R, R, R, R], "HOLD", "no_trigger_fired")
+    check(trace, [P, P, P, P], "HOLD", "no_trigger_fired")
 
 
 def test_lynch_review_unknown_story_is_inconclusive() -> None:
-    # story_intact unknown: gate 1 proceed = (not ?) or (10% < 6%) = ? or false = ?;
-    # reject = ? and true = ?  -> INCONCLUSIVE, and the chain goes on.
-    # Gates 2-4 REJECT as in the HOLD case. No trigger fired and not every gate
-    # REJECTed, so the card cannot say HOLD: INCONCLUSIVE, trigger undetermined.
+    # story_intact unknown: gate 1 reject = (not ?) or (10% < 6%) = ?; proceed = ? and true = ?
+    # -> INCONCLUSIVE, and the chain goes on. Gates 2-4 quiet as in the HOLD case. No trigger
+    # fired but one was not checked, so the card cannot say HOLD: INCONCLUSIVE, undetermined.
     facts = {k: v for k, v in LYNCH_BASE.items() if k != "story_intact"}
     trace = run("lynch_portfolio_story_review", **facts, pe_ratio="18x")
-    check(trace, [I, R, R, R], "INCONCLUSIVE", "undetermined")
+    check(trace, [I, P, P, P], "INCONCLUSIVE", "undetermined")
 
 
 def test_lynch_review_stalwart_target_and_better_opportunity() -> None:
-    # A stalwart up 40% at P/E 16x against a 12x norm: gate 3 fires
-    # (40% >= 30% and 16x > 12x) once gates 1 (11% >= 6%) and 2 (16/11 = 1.45x < 2x) have not.
-    stalwart = dict(LYNCH_BASE, company_category="stalwart", current_growth="11%", pe_ratio="16x",
-                    pe_historical_average="12x")
-    check(run("lynch_portfolio_story_review", **stalwart), [R, R, P, NA], "SELL", "gate_3_trigger")
-    # Same stalwart up only 20%: gate 3 REJECTs. A replacement at 8x with 16% growth
-    # has PEG 8/16 = 0.5x <= 1/2 * (16/11 = 1.4545x) = 0.727x, so gate 4 fires.
+    # A stalwart up 40% at P/E 16x against a 12x norm, growing 11% and yielding 2%: gate 2 is
+    # quiet ((11 + 2) / 16 = 0.8125 > 1/2) and gate 3 fires (40% >= 30% and 16x > 12x).
+    stalwart = dict(LYNCH_BASE, company_category="stalwart", current_growth="11%", dividend_yield="2%",
+                    pe_ratio="16x", pe_historical_average="12x")
+    check(run("lynch_portfolio_story_review", **stalwart), [P, P, R, NA], "SELL", "gate_3_trigger")
+    # Same stalwart up only 20%: gate 3 quiet. A replacement at 8x growing 16% has growth / P/E
+    # 16 / 8 = 2 >= 2 x 0.8125 = 1.625, so gate 4 fires.
     swap = dict(stalwart, gain_since_purchase="20%", alternative_identified=True,
                 alternative_pe="8x", alternative_growth="16%")
-    check(run("lynch_portfolio_story_review", **swap), [R, R, R, P], "SELL", "gate_4_trigger")
+    trace = run("lynch_portfolio_story_review", **swap)
+    check(trace, [P, P, P, R], "SELL", "gate_4_trigger")
+    assert trace.gate("better_opportunity").computed == {"holding_ratio": Decimal("0.8125"),
+                                                         "alternative_ratio": Decimal("2")}
 
 
 def test_lynch_review_no_growth() -> None:
     # Story intact but growth 0% against 12% at purchase: 0% < 6%, so gate 1 fires first.
     check(run("lynch_portfolio_story_review", **dict(LYNCH_BASE, current_growth="0%"), pe_ratio="10x"),
-          [P, NA, NA, NA], "SELL", "gate_1_trigger")
-    # Bought with no growth and still none: gate 1 REJECTs (0% < 0% is false), and gate 2 fires
-    # because any P/E with growth <= 0% is far above the growth rate (the PEG itself is undefined).
+          [R, NA, NA, NA], "SELL", "gate_1_trigger")
+    # Bought with no growth and still none: gate 1 quiet (0% < 0% is false); a fast grower with
+    # (0 + 0) / 10 = 0 <= 1/2 fires gate 2 (no division by the growth rate any more).
     trace = run("lynch_portfolio_story_review", **dict(LYNCH_BASE, growth_at_purchase="0%", current_growth="0%"),
                 pe_ratio="10x")
-    check(trace, [R, P, NA, NA], "SELL", "gate_2_trigger")
-    assert trace.gate("pe_far_above_growth").computed["peg"] is None
+    check(trace, [P, R, NA, NA], "SELL", "gate_2_trigger")
+    assert trace.gate("pe_far_above_growth").computed["lynch_ratio"] == 0
+
+
+def test_lynch_review_slow_grower_is_not_sold_on_pe_against_growth() -> None:
+    """Regression (issue 15, defect 6): P/E 12 with 3% growth sold a slow grower with its story intact."""
+    slow = dict(LYNCH_BASE, company_category="slow_grower", growth_at_purchase="3%", current_growth="3%",
+                dividend_yield="5%", gain_since_purchase="15%")
+    check(run("lynch_portfolio_story_review", **slow, pe_ratio="12x"), [P, P, P, P], "HOLD", "no_trigger_fired")
+    # A stalwart at the same numbers is judged on (3 + 5) / 12 = 0.667 > 1/2: quiet too; without the
+    # dividend 3 / 12 = 0.25 <= 1/2 fires.
+    stalwart = dict(slow, company_category="stalwart")
+    check(run("lynch_portfolio_story_review", **stalwart, pe_ratio="12x"), [P, P, P, P], "HOLD", "no_trigger_fired")
+    check(run("lynch_portfolio_story_review", **dict(stalwart, dividend_yield="0%"), pe_ratio="12x"),
+          [P, R, NA, NA], "SELL", "gate_2_trigger")
 
 
 # --------------------------------------------------------------------------- Lynch six categories (regime)
