@@ -185,8 +185,9 @@ def test_graham_seven_tests_every_limit_is_inclusive():
     ("change", "verdicts", "trigger"),
     [
         # 1 cent less of current EPS: 2.99 < 3.00 fails growth; P/E 45/2.99 = 15.05 > 15 fails;
-        # product 15.05 x 1.5 = 22.58 > 22.5 fails.
-        ({"eps_3yr_avg": "$2.99"}, [P, P, P, P, R, R, R], "gate_5_reject"),
+        # product 15.05 x 1.5 = 22.58 > 22.5, but P/B 45/30 = 1.5 <= 1.5 passes test 7 on its own
+        # (Graham: not more than 1.5 x book, *however* a product up to 22.5; issue 15, defect 3).
+        ({"eps_3yr_avg": "$2.99"}, [P, P, P, P, R, R, P], "gate_5_reject"),
         # Book value 29.99: P/B 1.5005, product 22.5075 > 22.5; only test 7 fails.
         ({"book_value_per_share": "$29.99"}, [P, P, P, P, P, P, R], "gate_7_reject"),
         # Nineteen years of dividends: only test 4 fails.
