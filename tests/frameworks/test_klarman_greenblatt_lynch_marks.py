@@ -348,9 +348,9 @@ def test_klarman_downside_first_every_gate_is_a_kill() -> None:
 def test_magic_formula_ratios_and_boundaries() -> None:
     facts = dict(market_cap="$50M", sector="industrials", foreign_adr=False, ebit="$15M",
                  enterprise_value="$100M", net_working_capital="$20M", net_fixed_assets="$30M",
-                 combined_rank_percentile="10%", planned_holding_months=12, portfolio_positions=20)
+                 combined_rank_position=30, planned_holding_months=12, portfolio_positions=20)
     # $50M >= $50M; industrials, not an ADR; EBIT > 0, EV > 0, capital $50M > 0;
-    # rank 10% <= 10%; 20 positions, 11 <= 12 <= 13.  EY = 15/100 = 15%, ROC = 15/50 = 30%.
+    # rank 30 <= 30 (the 20-30 highest ranked); 20 positions, 11 <= 12 <= 13.  EY = 15/100 = 15%, ROC = 15/50 = 30%.
     trace = run("greenblatt_magic_formula_screen", **facts)
     check(trace, [P, P, P, P, P], "INVEST", "all_gates_cleared")
     computed = trace.gate("formula_ratios").computed
