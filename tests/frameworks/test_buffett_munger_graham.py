@@ -327,7 +327,8 @@ def test_graham_portfolio_rebalancing_band_is_five_points(stock_allocation, gate
     trace = run("graham_defensive_portfolio_selection", stock_allocation=stock_allocation,
                 target_stock_allocation="50%", bond_quality="us_government", number_of_stocks=20,
                 smallest_sales="$300M", lowest_equity_to_capitalization="60%", shortest_dividend_record=22,
-                highest_pe_seven_year="18x", highest_pe_trailing="14x")
+                highest_pe_seven_year="18x", highest_pe_trailing="14x", price_level_since_1972="1x",
+                holds_utilities_or_railroads=False)
     expected = [P, gate_2, P, P, P, P, P]
     assert decided(trace) == (expected, "APPROVE" if gate_2 == P else "REVISE",
                               "all_gates_cleared" if gate_2 == P else "gate_2_reject")
