@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ipb._files import file_sha256, text_sha256
 from ipb.errors import LoadError
@@ -283,6 +283,28 @@ def load_results(
                   title=title, generated=generated)
 
 
+def _check_pair(summary: Mapping[str, Any], records: Sequence[tuple[int, Any]], folder: Path) -> None:
+    """Refuse a ``responses.jsonl`` that is not the one ``summary.json`` was computed from.
+
+    A summary written by ``ipb score`` records the SHA-256 of its score records
+    (``inputs.scored``); an older one is checked by its record count.
+    """
+    inputs = summary.get("inputs") if isinstance(summary.get("inputs"), Mapping) else {}
+    scored = inputs.get("scored") if isinstance(inputs.get("scored"), Mapping) else None
+    path = folder / "responses.jsonl"
+    problem = None
+    if scored is not None and isinstance(scored.get("sha256"), str):
+        if file_sha256(path) != scored["sha256"]:
+            problem = "its SHA-256 is not the one summary.json records for the scored records"
+    else:
+        counts = summary.get("counts") if isinstance(summary.get("counts"), Mapping) else {}
+        if isinstance(counts.get("records"), int) and counts["records"] != len(records):
+            problem = f"it holds {len(records)} records, summary.json counts {counts['records']}"
+    if problem is not None:
+        raise LoadError(f"{path} and summary.json do not belong together ({problem}); re-run ipb score, or give "
+                        "the folder that one run wrote", file=str(path), rule="mismatch")
+
+
 def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -453,6 +475,7 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
                         f"{', '.join(map(str, KNOWN_SUMMARY_VERSIONS))}", file=str(folder / "summary.json"),
                         rule="version")
     _validate(summary, folder / "summary.json")
+    _check_pair(summary, records, folder)
     s = _Summary(summary)
     options = _mapping(summary.get("options"))
     derive = _Derive(records, options)
