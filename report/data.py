@@ -289,15 +289,18 @@ def _check_pair(summary: Mapping[str, Any], records: Sequence[tuple[int, Any]], 
     A summary written by ``ipb score`` records the SHA-256 of its score records
     (``inputs.scored``); an older one is checked by its record count.
     """
-    inputs = summary.get("inputs") if isinstance(summary.get("inputs"), Mapping) else {}
-    scored = inputs.get("scored") if isinstance(inputs.get("scored"), Mapping) else None
+    raw_inputs = summary.get("inputs")
+    inputs: Mapping[str, Any] = raw_inputs if isinstance(raw_inputs, Mapping) else {}
+    raw_scored = inputs.get("scored")
+    scored: Mapping[str, Any] = raw_scored if isinstance(raw_scored, Mapping) else {}
     path = folder / "responses.jsonl"
     problem = None
-    if scored is not None and isinstance(scored.get("sha256"), str):
+    if isinstance(scored.get("sha256"), str):
         if file_sha256(path) != scored["sha256"]:
             problem = "its SHA-256 is not the one summary.json records for the scored records"
     else:
-        counts = summary.get("counts") if isinstance(summary.get("counts"), Mapping) else {}
+        raw_counts = summary.get("counts")
+        counts: Mapping[str, Any] = raw_counts if isinstance(raw_counts, Mapping) else {}
         if isinstance(counts.get("records"), int) and counts["records"] != len(records):
             problem = f"it holds {len(records)} records, summary.json counts {counts['records']}"
     if problem is not None:
