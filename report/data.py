@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from ipb.engine._json import jsonl_lines, parse_json_line
 from ipb._files import file_sha256, text_sha256
 from ipb.errors import LoadError
 
@@ -327,14 +328,8 @@ def _read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
     except OSError as exc:
         raise LoadError(f"cannot read {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
     out = []
-    for number, line in enumerate(raw.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LoadError(f"{path}:{number} is not JSON: {exc.msg}", file=str(path), line=number,
-                            column=exc.colno, rule="json") from None
+    for number, line in jsonl_lines(raw):  # the project's one JSON Lines reader (BOM, nesting limit)
+        record = parse_json_line(line, str(path), number, exact=False)
         if isinstance(record, dict):
             out.append((number, record))
     return out
