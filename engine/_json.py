@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from importlib import resources
 from json import decoder as _json_decoder
@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, TypeAlias, cast
 import jsonschema
 
 from ipb.engine._yaml import YamlDoc, load_yaml
+from ipb.engine.numbers import MAX_EXPONENT, NumberError, check_magnitude
 from ipb.errors import ErrorGroup, IpbError, LoadError, did_you_mean
 
 __all__ = [
@@ -52,6 +53,16 @@ Path_ = tuple[str | int, ...]
 #: ``scanstring(text, index_after_quote) -> (string, index_after_closing_quote)``, the
 #: standard library's own JSON string scanner (not in typeshed).
 scanstring: Callable[[str, int], tuple[str, int]] = _json_decoder.scanstring  # type: ignore[attr-defined]
+
+
+def _decimal(text: str) -> Decimal:
+    """A JSON number with a fraction or exponent, exactly; ValueError beyond the number reader's limits."""
+    try:
+        return check_magnitude(Decimal(text), f"number {text[:30]}")
+    except InvalidOperation:
+        raise ValueError(f"number {text[:30]} is beyond the limit of 10^±{MAX_EXPONENT}") from None
+    except NumberError as exc:
+        raise ValueError(exc.message) from None
 
 
 def _refuse_constant(name: str) -> Any:
@@ -282,7 +293,7 @@ def parse_json_line(line: str, file: str, line_no: int, *, record: int | None = 
         raise problem
     where = "" if record is None else f"record {record}: "
     try:
-        return json.loads(line, parse_float=Decimal if exact else float, parse_constant=_refuse_constant)
+        return json.loads(line, parse_float=_decimal if exact else float, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise LoadError(f"{where}not JSON: {exc.msg}", file=file, line=line_no, column=exc.colno, rule="json-syntax",
                         source_line=line[:300]) from None
@@ -319,7 +330,7 @@ def load_json_text(text: str, file: str = "<string>", *, first_line: int = 1, re
         raise problem
     lines = text.split("\n")
     try:
-        data = json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+        data = json.loads(text, parse_float=_decimal, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         line = first_line + exc.lineno - 1
         raise LoadError(

@@ -769,10 +769,13 @@ def run_score(
     items = load_items(items_path)
     records = (scorer or score_records)(items, read_responses(responses_path, format=format, model=model, condition=condition),
                             options, progress=progress)
+    scored_text = "".join(dumps_record(r) + "\n" for r in records)
     inputs = {
         "items": items.summary(),
         "responses": {"source": str(responses_path), "sha256": file_sha256(Path(responses_path)),
                       "format": format, "n_records": len(records)},
+        # Ties this summary to the score records written beside it (ipb report checks the pair).
+        "scored": {"file": "responses.jsonl", "sha256": text_sha256(scored_text), "n_records": len(records)},
     }
     summary = summarize(records, options=options, inputs=inputs)
     try:
@@ -780,7 +783,7 @@ def run_score(
         responses_file = out / "responses.jsonl"
         summary_file = out / "summary.json"
         write_texts_atomic({
-            responses_file: "".join(dumps_record(r) + "\n" for r in records),
+            responses_file: scored_text,
             summary_file: json.dumps(_finite(summary), indent=2, ensure_ascii=True, allow_nan=False,
                                      default=_json_default) + "\n",
         })

@@ -79,3 +79,19 @@ def test_graph_out_refuses_a_fifo(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     result = CliRunner().invoke(app, ["graph", "graham_net_net_screen", "--out", str(fifo)])
     assert result.exit_code == 1 and "FIFO" in result.output and fifo.is_fifo()
+
+
+def test_report_refuses_a_mismatched_pair(tmp_path: Path) -> None:
+    from ipb._files import text_sha256
+    from ipb.errors import LoadError
+    from ipb.report.data import _check_pair
+
+    path = tmp_path / "responses.jsonl"
+    path.write_text('{"a": 1}\n')
+    good = {"inputs": {"scored": {"sha256": text_sha256('{"a": 1}\n')}}}
+    _check_pair(good, [(1, {"a": 1})], tmp_path)
+    with pytest.raises(LoadError, match="do not belong together"):
+        _check_pair({"inputs": {"scored": {"sha256": text_sha256("other\n")}}}, [(1, {"a": 1})], tmp_path)
+    with pytest.raises(LoadError, match="holds 1 records, summary.json counts 2"):
+        _check_pair({"counts": {"records": 2}}, [(1, {"a": 1})], tmp_path)
+
