@@ -150,6 +150,9 @@ class _ReferencesMixin(_ParserState):
             if any(a <= s < b for s in starts) or len(added) >= MAX_OCCURRENCES:
                 continue
             norm = normalize(m.group("label"))
+            if (not norm or vw.FINAL_CUE.search(m.group("label")) or vw.FINAL_LABEL.match(norm) or _final_cue_label(norm)
+                    or _FIELD_LABEL(norm) or _STOP_LABELS.match(norm)):
+                continue  # "Final verdict:", "Verdict:", "Summary:" open a conclusion or a field, never a gate
             if norm not in cache:
                 cache[norm] = self._part_of_one_gate(norm) if len(norm.split()) <= 3 else None
             gate = cache[norm]
