@@ -69,6 +69,7 @@ _GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates",
 #: Discourse words that may open a label: "First, the downside".
 _DISCOURSE_WORDS = frozenset({"first", "firstly", "second", "secondly", "third", "thirdly", "fourth", "fifth", "next", "then", "finally",
                               "lastly", "also", "now", "on", "as", "for", "the", "a", "an", "to", "turning"})
+_REVISION_LABEL = re.compile(r"^(?:correction|update|updated|revised|revision|addendum|erratum|note|wait)\b|\bsecond look$|\brevisited$")
 #: A label of at most this many content words may name a gate by a part of its name (see ``_part_of_one_gate``).
 MAX_PART_WORDS = 4
 
@@ -344,6 +345,8 @@ class _ReferencesMixin(_ParserState):
             return False
         if vw.VERDICT_PATTERN.fullmatch(label.strip(" *_`:")):
             return False
+        if _REVISION_LABEL.match(norm):
+            return False  # "Correction to gate 2", "Update", "Management, second look": a revision, not a new gate
         # a label that states a verdict or an outcome is a statement, not a gate's name: "Looking again, test 2 fails", "This is no DECLINE"
         if len(words) >= 3 and (vw.VERDICT_PATTERN.search(label) or (self.ix.outcome_re is not None and self.ix.outcome_re.search(label))):
             return False
