@@ -348,8 +348,9 @@ class _ReferencesMixin(_ParserState):
         if _REVISION_LABEL.match(norm):
             return False  # "Correction to gate 2", "Update", "Management, second look": a revision, not a new gate
         # a label that states a verdict or an outcome is a statement, not a gate's name: "Looking again, test 2 fails", "This is no DECLINE"
-        if len(words) >= 3 and (vw.VERDICT_PATTERN.search(label) or (self.ix.outcome_re is not None and self.ix.outcome_re.search(label))):
-            return False
+        outcome = self.ix.outcome_re.search(label) if self.ix.outcome_re is not None else None
+        if len(words) >= 3 and (vw.VERDICT_PATTERN.search(label) or (outcome is not None and outcome.group(0).isupper())):
+            return False  # an outcome in capitals ("This is no DECLINE"); "Who benefits from the repurchase?" may still be a gate
         return True
 
     def _fuzzy(self, norm: str, cache: dict[str, tuple[int, str] | None]) -> tuple[int, str] | None:
