@@ -1,0 +1,125 @@
+"""The figures of ``bench/parse_accuracy.py``, worked by hand on stub parser outputs.
+
+The real parser is never called here (its accuracy is what the bench reports and is
+being reworked elsewhere); a stub returns fixed readings so that each figure's
+definition is pinned: '-' labels leave the verdict count, a parse failure counts as
+wrong everywhere, a null final label is right only against no final verdict,
+invented-gate labels match by containment.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench() -> ModuleType:
+    name = "ipb_bench_parse_accuracy"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "parse_accuracy.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@dataclass
+class G:
+    gate: int
+    verdict: str | None
+    elements: list[str] = field(default_factory=list)
+
+
+@dataclass
+class R:
+    status: str = "ok"
+    reason: str | None = None
+    gates: list[G] = field(default_factory=list)
+    final_verdict: str | None = None
+    invented_gates: list[str] = field(default_factory=list)
+
+
+def _case(gates: list[str], final: str | None, invented: list[str] | None = None,
+          elements: dict[int, list[str]] | None = None, case_id: str = "c-1") -> dict[str, Any]:
+    expect: dict[str, Any] = {"gates": gates, "final_verdict": final, "invented_gates": invented or [],
+                              "failure_modes": []}
+    if elements:
+        expect["elements"] = elements
+    return {"id": case_id, "split": "tuned", "card": "x", "text": "t", "phenomena": [], "expect": expect}
+
+
+def _score(case: dict[str, Any], result: R) -> dict[str, Any]:
+    tally, _ = _bench().score_case(case, lambda text, card, embedder: result, False)
+    return tally.figures()
+
+
+def test_perfect_reading() -> None:
+    f = _score(_case(["1 PROCEED", "2 -", "3 REJECT"], "DECLINE"),
+               R(gates=[G(1, "PROCEED"), G(2, None), G(3, "REJECT")], final_verdict="DECLINE"))
+    assert f["gate_verdicts"] == 2  # gate 2 is labelled '-' and left out
+    assert f["gate_verdict_accuracy"] == 1.0
+    assert (f["gate_detection_precision"], f["gate_detection_recall"]) == (1.0, 1.0)
+    assert f["order_agreement"] == 1.0 and f["final_verdict_accuracy"] == 1.0
+    assert f["invented_gate_false_positive_rate"] == 0.0
+
+
+def test_missing_extra_and_reordered_gates() -> None:
+    # labelled 1,2,3 with verdicts; parsed 3,1,4: gate 2 missed, gate 4 extra, order differs
+    f = _score(_case(["1 PROCEED", "2 PROCEED", "3 REJECT"], "DECLINE"),
+               R(gates=[G(3, "REJECT"), G(1, "REJECT"), G(4, "PROCEED")], final_verdict="DECLINE"))
+    assert f["gate_verdict_accuracy"] == pytest.approx(1 / 3)  # only gate 3 right
+    assert f["gate_detection_precision"] == pytest.approx(2 / 3)  # 1 and 3 of 3 parsed
+    assert f["gate_detection_recall"] == pytest.approx(2 / 3)  # 1 and 3 of 3 labelled
+    assert f["order_agreement"] == 0.0
+
+
+def test_null_final_label_needs_no_parsed_verdict() -> None:
+    case = _case(["1 REJECT"], None)
+    assert _score(case, R(gates=[G(1, "REJECT")], final_verdict=None))["final_verdict_accuracy"] == 1.0
+    assert _score(case, R(gates=[G(1, "REJECT")], final_verdict="DECLINE"))["final_verdict_accuracy"] == 0.0
+
+
+def test_parse_failure_counts_as_wrong() -> None:
+    f = _score(_case(["1 PROCEED", "2 REJECT"], "DECLINE", elements={1: ["e"]}),
+               R(status="parse_failure", reason="no gate recognised"))
+    assert f["parse_failures"] == 1
+    assert f["gate_verdict_accuracy"] == 0.0 and f["gate_verdicts"] == 2
+    assert f["gate_detection_recall"] == 0.0 and f["gate_detection_precision"] is None
+    assert f["final_verdict_accuracy"] == 0.0 and f["order_agreement"] == 0.0
+    assert f["element_recall"] == 0.0
+
+
+def test_invented_gate_labels_match_by_containment() -> None:
+    case = _case(["1 PROCEED"], "INVEST", invented=["Financial strength"])
+    labelled = R(gates=[G(1, "PROCEED")], final_verdict="INVEST", invented_gates=["Step 3 - Financial Strength"])
+    other = R(gates=[G(1, "PROCEED")], final_verdict="INVEST", invented_gates=["Overview"])
+    assert _score(case, labelled)["invented_gate_false_positive_rate"] == 0.0
+    assert _score(case, other)["invented_gate_false_positive_rate"] == 1.0
+
+
+def test_element_recall_per_gate() -> None:
+    case = _case(["1 PROCEED", "2 PROCEED"], "INVEST", elements={1: ["a", "b"], 2: ["c"]})
+    result = R(gates=[G(1, "PROCEED", ["a"]), G(2, "PROCEED", ["a", "c"])], final_verdict="INVEST")
+    f = _score(case, result)
+    assert (f["element_recall"], f["elements"]) == (pytest.approx(2 / 3), 3)
+
+
+@pytest.mark.parametrize("case_id, split", [("x-1", "heldout"), ("x-2", "tuned"), ("a", "tuned")])
+def test_split_rule(case_id: str, split: str) -> None:
+    # the same hand-worked sha256 values as tests/scoring/test_corpus.py
+    assert _bench().split_of(case_id) == split
+
+
+def test_load_corpus_rejects_a_wrong_split(tmp_path: Path) -> None:
+    (tmp_path / "c.yaml").write_text("- {id: x-1, split: tuned, card: c, text: t, expect: {}}\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="x-1"):
+        _bench().load_corpus(tmp_path)
