@@ -170,6 +170,7 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
         negatable=False,
     ),
     VerdictWord(_I(r"\buncertain\b"), INCONCLUSIVE, ("uncertain",), strength=HEDGED),
+    VerdictWord(_I(r"\b(?:undecided|pending)\b(?=[ \t]*(?:[.;!)]|$|\n))"), INCONCLUSIVE, ("undecided", "pending"), strength=HEDGED),
     VerdictWord("\u2753", INCONCLUSIVE, ("\u2753",), strength=HEDGED, negatable=False),
     VerdictWord("\u26a0", INCONCLUSIVE, ("\u26a0",), strength=WEAK, negatable=False),
     # -- PROCEED
@@ -177,6 +178,9 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     VerdictWord(_I(r"\bpass(?:es|ed|ing)?\b(?!\s+on\b)"), PROCEED, ("pass",)),
     VerdictWord(r"\bRANK(?:S|ED)?\b", PROCEED, ("rank",)),
     VerdictWord(_I(r"\b(?:meets|met|meet)\b|\bsatisf(?:ies|ied|y)\b|\bclear(?:s|ed)\b|\bqualif(?:ies|ied|y)\b"), PROCEED, ("meet", "met", "satisf", "clear", "qualif")),
+    # "Strategic, not tactical: OK.", "Universe: listed equity. Clear.", "both fine": a short answer that closes its clause (hedged:
+    # any committed word of the section outranks it)
+    VerdictWord(_I(r"\b(?:OK|okay|fine|clear|holds)\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("ok", "okay", "fine", "clear", "holds"), strength=HEDGED),
     VerdictWord("[\u2705\u2714\u2713\u2611\U0001f7e2\U0001f44d]", PROCEED, ("\u2705", "\u2714", "\u2713", "\u2611", "\U0001f7e2", "\U0001f44d"), negatable=False),
 )
 

@@ -177,7 +177,7 @@ def score(
                   "(targets[].review in responses.jsonl); all are still scored and counted", markup=False)
     if compared is not None:
         agreement = compared.summary()
-        parts = [f"{name.replace('_', ' ')} kappa {'-' if f['kappa'] is None else format(f['kappa'], '.3f')} (n={f['n']})"
+        parts = [f"{name.replace('_', ' ')} kappa {'-' if f['kappa'] is None else round(f['kappa'], 3)} (n={f['n']})"
                  for name, f in agreement.items() if isinstance(f, dict) and "kappa" in f]
         err.print(f"rules vs llm extractor: {'; '.join(parts)}; {agreement['disagreements']} disagreement(s) "
                   "(noted in each reading's notes; the rules reading is scored)", markup=False)

@@ -158,7 +158,7 @@ def _build_index(card: Card) -> _CardIndex:
             owner.append(g.number)
 
     elements = {g.number: _elements(g, card) for g in card.gates}
-    gate_words = [
+    part_words: list[tuple[int, int, frozenset[str]]] = [
         (0 if how == "name" else 1, g.number, frozenset(stem(w) for w in normalize(label).split() if w not in STOPWORDS and len(w) > 1))
         for g in card.gates
         for how, label in [("name", g.name), *(("alias", a) for a in g.aliases), ("id", g.id.replace("_", " "))]
@@ -183,5 +183,5 @@ def _build_index(card: Card) -> _CardIndex:
         book_triggers=book_triggers,
         gate_texts=gate_texts,
         gate_text_owner=owner,
-        gate_words=gate_words,
+        gate_words=part_words,
     )

@@ -134,7 +134,10 @@ _STOP_LABELS = re.compile(
     r"(?:attempt|draft|version|revision|iteration|round|response|answer|output)\s*#?\s*\d{1,6}|"
     r"framework|checklist|table|notes?|assumptions?|caveats?|risks?|sources?|references?|citations?|appendix|details?|"
     r"gate[- ]by[- ]gate(?:\s+analysis)?|gates?|steps?|questions?|answers?|metrics?|numbers?|calculations?|valuation\s+math|"
-    r"trace|reasoning|discussion|evaluation|application|response|part\s+\w+|section\s+\w+|\w+\s+checklist)$"
+    r"trace|reasoning|discussion|evaluation|application|response|part\s+\w+|section\s+\w+|\w+\s+checklist|"
+    r"(?:executive\s+)?summary(?:\s+of\s+(?:the\s+)?(?:verdicts?|results?|findings|gates?|checks?|tests?))?|"
+    r"(?:checks?|tests?|gates?|criteria|screens?)\s+(?:passed|failed|met|summary|results?)|verdicts?|results?|scorecard|"
+    r"key\s+(?:points|takeaways|findings)|takeaways?|highlights?|recap|snapshot|at\s+a\s+glance|tl;?dr)$"
 )
 
 

@@ -35,6 +35,8 @@ from ipb.scoring.parse._types import Span
 LEVEL_CONFIDENCE = {4: 0.95, 3: 0.85, 2: 0.65, 1: 0.45, 0: 0.35}
 #: Factor by how the gate was recognised.
 RECOGNITION = {"name": 1.0, "alias": 1.0, "id": 1.0, "number": 1.0, "fuzzy": 0.9, "words": 0.85, "embedding": 0.75}
+#: At most this many readings of one gate are weighed for its confidence (a bound for pathological input).
+MAX_COMPETITORS = 256
 #: Confidence of a gate discussed without a verdict (times the recognition factor).
 NO_VERDICT = 0.5
 
@@ -67,6 +69,8 @@ class _ConfidenceMixin(_ParserState):
         recognised = RECOGNITION.get(how, 0.9)
         if verdict is None or span is None:
             return round(NO_VERDICT * recognised, 3), None, None
+        if len(evidence) > MAX_COMPETITORS:  # a flood of verdict words: the winner's and the last ones are weighed
+            evidence = [ev for ev in evidence if (ev.hit.start, ev.hit.end) == span] + evidence[-MAX_COMPETITORS:]
         winner = 0
         derived = False
         best: tuple[int, int, _Evidence] | None = None

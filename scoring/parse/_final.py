@@ -24,7 +24,8 @@ _LOWER_OUTCOME_CUE = frozenset({"would", "will", "should", "must", "i", "we", "i
 #: Before an outcome word in its sentence: the outcome is conceded or imagined, not the writer's verdict.
 _CONCEDED = re.compile(
     r"(?i)\b(?:though|although|even\s+though|whereas|while|optimists?|bulls?|enthusiasts?)\b[^.;\n]{0,60}\Z"
-    r"|\b(?:would|could|might)\s+(?:make\s+sense|turn\s+(?:this|it)\s+into|become|be\s+an?)\b[^.;\n]{0,30}\Z"
+    r"|\b(?:would|could|might)\s+(?:make\s+(?:sense|(?:this|it)\b)|turn\s+(?:this|it)\s+into|become|be\s+an?)\b[^.;\n]{0,30}\Z"
+    r"|\b(?:this|it)\s+becomes\s+an?\b[^.;\n]{0,10}\Z"
     r"|\b(?:turn(?:s|ed)?\s+(?:this|it)\s+into|at\s+a\s+lower\s+price|below\s+\$?\d[^.;\n]{0,20})[^.;\n]{0,30}\Z"
 )
 
@@ -46,6 +47,10 @@ def _count(word: str) -> int | None:
     if w.isdigit():
         return int(w)
     return _WORD_COUNTS.get(w)
+
+
+#: Just before an outcome word on its line: a label ("Result:", "Verdict —", "**Decision:**", "Our take: a").
+_LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[A-Za-z][\w /'()-]{0,30}?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*(?:an?[ \t]+)?\Z")
 
 
 class _FinalVerdictMixin(_ParserState):
@@ -75,6 +80,9 @@ class _FinalVerdictMixin(_ParserState):
             tail = masked[end : unit.end]
             if tail.rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
                 return
+            line_start = masked.rfind("\n", max(0, start - 60), start) + 1
+            if level < 3 and _LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None:
+                level = 3  # the value of a label on its line: "Result: decline.", "Positioning: rotate to government bonds."
             if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE):
                 return
             if _negated(words):
@@ -115,9 +123,14 @@ class _FinalVerdictMixin(_ParserState):
         for _, m in self._scan(vw.SYNONYM_TRIGGERS, limit=MAX_OCCURRENCES):
             word = re.sub(r"\s+", " ", m.group("word").lower())
             u = self._unit_at(m.start())
-            if u < 0 or not self.units[u].final or _outcome_key(word) in own or m.start() in rated:
+            if u < 0 or _outcome_key(word) in own or m.start() in rated:
                 continue
-            consider(m.start(), m.end(), ix.pass_outcome if vw.FINAL_SYNONYMS[word] else ix.fail_outcome, 2, u)
+            unit = self.units[u]
+            alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
+            first_person = _PASS_SUBJECT.search(masked, max(0, m.start() - 12), m.start()) is not None
+            if not (unit.final or alone or first_person or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())):
+                continue  # a bare BUY or SELL counts in the conclusion, on its own, after a label, or as "I'd pass at this price"
+            consider(m.start(), m.end(), ix.pass_outcome if vw.FINAL_SYNONYMS[word] else ix.fail_outcome, 3 if alone else 2, u)
         # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
         for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())

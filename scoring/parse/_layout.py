@@ -89,8 +89,8 @@ class _LayoutMixin(_ParserState):
         start = space + 1 if space >= 0 else start
         space = masked.find(" ", stop, stop + 200)
         stop = space if space >= 0 else stop
-        self.masked = blank_spans(masked, [(start, stop)])
-        self.folded = sorted([*self.folded, (start, start, stop)])
+        self.masked: str = blank_spans(masked, [(start, stop)])
+        self.folded: list[tuple[int, int, int]] = sorted([*self.folded, (start, start, stop)])
         self.blanked = stop - start
         self.notes.append(f"{len(masked)} characters, over the bound of {MAX_CHARS}: the first and last {half} were read, "
                           f"characters {start}-{stop} were not")
@@ -111,8 +111,8 @@ class _LayoutMixin(_ParserState):
         half = MAX_LINES // 2
         start = starts[half]
         stop = starts[len(starts) - half]
-        self.masked: str = blank_spans(masked, [(start, stop)])
-        self.folded: list[tuple[int, int, int]] = sorted([*self.folded, (start, start, stop)])
+        self.masked = blank_spans(masked, [(start, stop)])
+        self.folded = sorted([*self.folded, (start, start, stop)])
         first = masked.count("\n", 0, start) + 1
         last = first + masked.count("\n", start, stop) - 1
         self.notes.append(f"{len(starts)} lines with text, over the bound of {MAX_LINES}: the first and last {half} "

@@ -69,6 +69,7 @@ _GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates",
 #: Discourse words that may open a label: "First, the downside".
 _DISCOURSE_WORDS = frozenset({"first", "firstly", "second", "secondly", "third", "thirdly", "fourth", "fifth", "next", "then", "finally",
                               "lastly", "also", "now", "on", "as", "for", "the", "a", "an", "to", "turning"})
+_REVISION_LABEL = re.compile(r"^(?:correction|update|updated|revised|revision|addendum|erratum|note|wait)\b|\bsecond look$|\brevisited$")
 #: A label of at most this many content words may name a gate by a part of its name (see ``_part_of_one_gate``).
 MAX_PART_WORDS = 4
 
@@ -150,6 +151,9 @@ class _ReferencesMixin(_ParserState):
             if any(a <= s < b for s in starts) or len(added) >= MAX_OCCURRENCES:
                 continue
             norm = normalize(m.group("label"))
+            if (not norm or vw.FINAL_CUE.search(m.group("label")) or vw.FINAL_LABEL.match(norm) or _final_cue_label(norm)
+                    or _FIELD_LABEL(norm) or _STOP_LABELS.match(norm)):
+                continue  # "Final verdict:", "Verdict:", "Summary:" open a conclusion or a field, never a gate
             if norm not in cache:
                 cache[norm] = self._part_of_one_gate(norm) if len(norm.split()) <= 3 else None
             gate = cache[norm]
@@ -341,9 +345,12 @@ class _ReferencesMixin(_ParserState):
             return False
         if vw.VERDICT_PATTERN.fullmatch(label.strip(" *_`:")):
             return False
+        if _REVISION_LABEL.match(norm):
+            return False  # "Correction to gate 2", "Update", "Management, second look": a revision, not a new gate
         # a label that states a verdict or an outcome is a statement, not a gate's name: "Looking again, test 2 fails", "This is no DECLINE"
-        if len(words) >= 3 and (vw.VERDICT_PATTERN.search(label) or (self.ix.outcome_re is not None and self.ix.outcome_re.search(label))):
-            return False
+        outcome = self.ix.outcome_re.search(label) if self.ix.outcome_re is not None else None
+        if len(words) >= 3 and (vw.VERDICT_PATTERN.search(label) or (outcome is not None and outcome.group(0).isupper())):
+            return False  # an outcome in capitals ("This is no DECLINE"); "Who benefits from the repurchase?" may still be a gate
         return True
 
     def _fuzzy(self, norm: str, cache: dict[str, tuple[int, str] | None]) -> tuple[int, str] | None:

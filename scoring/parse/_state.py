@@ -60,6 +60,7 @@ class _ParserState:
     hits: list[_Hit]
     structural: bool
     blanked: int
+    revision_units: dict[int, bool]
     final_reading: tuple[float, str | None, Span | None]
     unit_hits: dict[int, list[_Hit]]
     anchors: dict[int, _Anchor]
@@ -98,6 +99,7 @@ class _ParserState:
         self.hits = []
         self.structural = False
         self.blanked = 0
+        self.revision_units = {}
         self.final_reading = (0.0, None, None)
         self.unit_hits = {}
         self.anchors = {}

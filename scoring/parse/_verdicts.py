@@ -92,6 +92,13 @@ _COMMITTED_CUE = re.compile(
     r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|revisiting|"
     r"correction|corrected|having\s+re-?checked|on\s+closer\s+inspection)\b[^.;\n]{0,80}\Z"
 )
+#: Words every revision cue holds (a cheap first look per sentence).
+_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|revisiting|correction|corrected|re-?checked|closer)\b")
+#: A paragraph that opens as a revision of what came before.
+_REVISION_OPENING = re.compile(
+    r"[ \t>*_#-]*(?:correction|corrected|update[ds]?|revised|revision|addendum|erratum|wait\b|actually\b|on\s+reflection|looking\s+again|"
+    r"on\s+(?:a\s+)?second\s+(?:look|thought)|second\s+look|having\s+re-?(?:read|checked)|i\s+(?:forgot|missed|overlooked))"
+)
 #: Words after a negator that make it no negation of the verdict: "not merely passes", "without doubt it clears".
 _PSEUDO_NEGATION = frozenset({"merely", "just", "only", "simply", "doubt", "question", "hesitate", "hesitation"})
 #: Pronoun negators that negate a verdict a few words on: "nothing here would fail", "none of it fails".
@@ -325,8 +332,22 @@ class _VerdictsMixin(_ParserState):
         return last is not None and last.how != "number" and any(c.isdigit() for c in self.masked[last.end : hit.start])
 
     def _revision(self, hit: _Hit) -> bool:
-        """Whether the verdict word follows a cue of a considered or revised statement in its sentence."""
-        return _COMMITTED_CUE.search(self.low, max(self.units[hit.unit].start, hit.start - 80), hit.start) is not None
+        """Whether the verdict word follows a cue of a considered or revised statement in its sentence, or its
+        paragraph opens as a revision ("Correction to gate 2: ...", "Update after reading ...", "Wait — I forgot ...")."""
+        may = self.revision_units.get(hit.unit)
+        if may is None:  # one look per sentence: a sentence with no cue and no revising paragraph opening holds no revision
+            unit = self.units[hit.unit]
+            para = self.low.rfind("\n\n", max(0, unit.start - 600), unit.start + 1)
+            may = (_CUE_WORD.search(self.low, unit.start, unit.end) is not None
+                   or (para >= 0 and _REVISION_OPENING.match(self.low, para + 2) is not None))
+            self.revision_units[hit.unit] = may
+        if not may:
+            return False
+        if _COMMITTED_CUE.search(self.low, max(self.units[hit.unit].start, hit.start - 80), hit.start) is not None:
+            return True
+        para = self.low.rfind("\n\n", max(0, hit.start - 600), hit.start)
+        start = para + 2 if para >= 0 else max(0, hit.start - 600) if hit.start > 600 else 0
+        return para >= 0 and _REVISION_OPENING.match(self.low, start) is not None
 
     def _choose(self, evidence: list[_Evidence]) -> tuple[str | None, Span | None]:
         """The gate's verdict from its evidence.
@@ -341,7 +362,7 @@ class _VerdictsMixin(_ParserState):
         if not evidence:
             return None, None
         # An explicit revision ("looking again, gate 2 fails", "my verdict on the moat is REJECT") wins wherever it sits: the last one.
-        revisions = [ev for ev in evidence if self._level(ev.hit) >= vw.COMMITTED and self._revision(ev.hit)]
+        revisions = [ev for ev in evidence if self._revision(ev.hit) and self._level(ev.hit) >= vw.COMMITTED]
         if revisions:
             last = max(revisions, key=lambda ev: ev.hit.start)
             return last.hit.verdict, (last.hit.start, last.hit.end)
