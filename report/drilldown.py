@@ -337,7 +337,7 @@ def _why(r: Mapping[str, Any]) -> dict[str, str]:
                                   f"{_num(strict.get('factor'))} ({strict.get('denominator') or 'applicable'} "
                                   f"denominator: {strict.get('passed')} passed, {strict.get('not_applicable', 0)} "
                                   f"not applicable of {len(strict.get('gates') or ())}); {gates}")
-        parsed = t.get("parsed") if isinstance(t.get("parsed"), Mapping) else {}
+        parsed: Mapping[str, Any] = t["parsed"] if isinstance(t.get("parsed"), Mapping) else {}
         said = {g.get("gate") for g in parsed.get("gates") or () if isinstance(g, Mapping)}
         if r.get("metrics", {}).get("gcf") is not None:
             out["gcf"] = (f"the answer addresses gates {sorted(n for n in said if isinstance(n, int))} of the card; "
