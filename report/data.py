@@ -360,7 +360,7 @@ class _Summary:
 
     def __init__(self, doc: dict[str, Any]) -> None:
         self.doc = doc
-        failures = doc.get("failures") if isinstance(doc.get("failures"), Mapping) else {}
+        failures: Mapping[str, Any] = doc["failures"] if isinstance(doc.get("failures"), Mapping) else {}
         #: ``count``, ``exclude``, or ``exclude`` for a summary written before failures counted.
         self.policy = str(failures.get("policy") or "exclude")
 

@@ -271,14 +271,11 @@ def _locate(recorded: Any, folder: Path, override: str | Path | None, sha256: An
 
 def _messages(data: Mapping[str, Any] | None, item: Mapping[str, Any] | None, record: Mapping[str, Any],
               ) -> tuple[list[dict[str, str]] | None, str | None]:
-    """The exact messages of a response: as its respond record kept them, or rebuilt and checked.
+    """The exact messages of a response, as its respond record kept them, or why there are none.
 
-    A record with ``messages`` is shown as it is. Otherwise, for a condition
-    A or C record of ``ipb respond``, the messages are rebuilt from the
-    record's prompt set (``prompt_version``) and the item's question for a
-    condition A record, and shown only when the hash of the prompt parts
-    equals the record's ``prompt_hash`` (B and C add cards the record does
-    not keep: the reason says so). Returns ``(messages, None)`` or
+    ``ipb respond`` writes each request's ``messages`` into its record (since
+    issue 14); they are shown as they are, never rebuilt. ``item`` and
+    ``record`` are for the reasons. Returns ``(messages, None)`` or
     ``(None, why not)``.
     """
     if data is None:
@@ -287,33 +284,12 @@ def _messages(data: Mapping[str, Any] | None, item: Mapping[str, Any] | None, re
     if isinstance(kept, list) and all(isinstance(m, Mapping) for m in kept):
         return [{"role": str(m.get("role")), "content": str(m.get("content"))} for m in kept], None
     version = data.get("prompt_version")
-    if version is None:
-        return None, "the record names no prompt (a log without prompts, or a hand-written response)"
     if version == "synthetic":
         return None, "a synthetic respondent: no prompt was sent, the answer is rendered from the gold program"
-    if item is None or not isinstance(item.get("question"), str):
-        return None, "the item (and its question) is not in the items file"
-    from ipb.errors import IpbError
-    from ipb.respond.prompts import load_prompts
-
-    condition = str(record.get("condition_key") or data.get("condition") or "")
-    settings = data.get("settings") if isinstance(data.get("settings"), Mapping) else {}
-    cot = bool(settings.get("cot"))
-    try:
-        prompts = load_prompts(str(version))
-        parts = ["system", f"user-{condition}"] + (["cot"] if cot else [])
-        if prompts.hash(parts) != data.get("prompt_hash"):
-            return None, f"prompt set {version} has changed since this run (hash mismatch): not shown"
-        if condition == "A":
-            user = prompts.render("user-A", question=item["question"])
-        else:
-            return None, (f"condition {condition}: the cards sent with the question are not kept in the record, "
-                          "so the messages cannot be rebuilt exactly (its context says which cards)")
-        if cot:
-            user = f"{user}\n\n{prompts.render('cot')}"
-        return [{"role": "system", "content": prompts.render("system")}, {"role": "user", "content": user}], None
-    except (IpbError, KeyError, TypeError) as exc:
-        return None, f"the prompt could not be rebuilt ({exc})"
+    if version is None:
+        return None, "the record names no prompt (a log without prompts, or a hand-written response)"
+    return None, (f"the respond record (prompt set {version}, hash {str(data.get('prompt_hash'))[:12]}) predates "
+                  "records that keep their messages: rerun ipb respond to see them")
 
 
 #: Why a metric has no value on a response ("—"), by metric.
@@ -365,7 +341,7 @@ def _why(r: Mapping[str, Any]) -> dict[str, str]:
                                   f"{_num(strict.get('factor'))} ({strict.get('denominator') or 'applicable'} "
                                   f"denominator: {strict.get('passed')} passed, {strict.get('not_applicable', 0)} "
                                   f"not applicable of {len(strict.get('gates') or ())}); {gates}")
-        parsed = t.get("parsed") if isinstance(t.get("parsed"), Mapping) else {}
+        parsed: Mapping[str, Any] = t["parsed"] if isinstance(t.get("parsed"), Mapping) else {}
         said = {g.get("gate") for g in parsed.get("gates") or () if isinstance(g, Mapping)}
         if r.get("metrics", {}).get("gcf") is not None:
             out["gcf"] = (f"the answer addresses gates {sorted(n for n in said if isinstance(n, int))} of the card; "

@@ -306,6 +306,7 @@ def _record(req: PreparedRequest, model: str, *, status: str, response: str | No
         "request_hash": req.request_hash,
         "finish_reason": finish_reason,
         "context": req.context,
+        "messages": req.messages,
         "judgment": None,
     }
 

@@ -386,15 +386,19 @@ def _norm_words(text: str) -> str:
 
 def _borrowed_words(case: Case, other: str) -> list[str]:
     """The other investor's own words in the answer: distinctive phrases it does not share with the answer's
-    investor, or its names. Persona inversion needs them (issue 14: closeness alone flagged every Marks answer)."""
+    investor or with the card's vocabulary (a Munger card's "owner earnings" element is not Buffett's voice), or
+    its names. Persona inversion needs them (issue 14: closeness alone flagged every Marks answer)."""
     assert case.investor is not None
     peer = next((p for p in case.peers if p.name == other), None)
     if peer is None:
         return []
     text = _norm_words(case.text)
     own = {_norm_words(x) for x in case.investor.distinctive_phrases}
+    # the card's own vocabulary (gate names, required elements, kill labels) is the framework's, not a voice
+    card = " | ".join(_norm_words(x) for g in case.gold_gates for x in (g.name, *g.required_elements))
+    card += " | " + " | ".join(_norm_words(str(x)) for x in (case.kill_gates or {}).values() if x)
     found = [x for x in peer.distinctive_phrases if _norm_words(x) not in own and _norm_words(x).strip()
-             and _norm_words(x) in text]
+             and _norm_words(x) in text and _norm_words(x) not in card]
     found += [n for n in peer.names() if len(n) > 3 and _norm_words(n) in text]
     return found
 

@@ -447,7 +447,7 @@ class _Scorer:
         set to :func:`~ipb.scoring.outcome.failure_value` (0, NED 1, tau -1).
         The record's ``owed`` is the union over its targets.
         """
-        empty = {"status": "ok", "reason": None, "gates": [], "final_verdict": None, "text": "",
+        empty: dict[str, Any] = {"status": "ok", "reason": None, "gates": [], "final_verdict": None, "text": "",
                  "invented_gates": [], "years": [], "attributions": [], "citations": []}
         names: dict[str, None] = {}
         for tw in work.targets:

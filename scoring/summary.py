@@ -357,9 +357,10 @@ def summarize(
         row = {}
         for metric in HEADLINE_METRICS:
             vals = [float(u.values[metric]) for u in units if u.values.get(metric) is not None]
-            row[metric] = mean_ci(vals, n_resamples=options.n_resamples, seed=options.seed, confidence=options.confidence)
-            if row[metric] is not None:
-                row[metric]["n_failures"] = sum(1 for u in failed if u.values.get(metric) is not None)
+            ci = mean_ci(vals, n_resamples=options.n_resamples, seed=options.seed, confidence=options.confidence)
+            if ci is not None:
+                ci["n_failures"] = sum(1 for u in failed if u.values.get(metric) is not None)
+            row[metric] = ci
         by_model_layer.setdefault(model, {})[layer] = {"n": len(units), "n_scored": len(scored),
                                                        "n_failures": len(failed),
                                                        "coverage": _coverage(len(scored), len(failed)),

@@ -72,15 +72,17 @@ PROMPTED_MODEL = "model-prompted"
 
 
 def _prompted(item: dict[str, Any]) -> dict[str, Any]:
-    """A condition A record as ``ipb respond`` writes it: the report rebuilds its messages and checks the hash."""
+    """A condition A record as ``ipb respond`` writes it, with the messages it sent."""
     from ipb.respond.prompts import RESPOND_PROMPTS, load_prompts
     from ipb.respond.synthetic import synthetic_responses
 
     [answer] = synthetic_responses([item], corruptions=["none"], seed=1, model=PROMPTED_MODEL, condition="A")
     prompts = load_prompts(RESPOND_PROMPTS)
+    messages = [{"role": "system", "content": prompts.render("system")},
+                {"role": "user", "content": prompts.render("user-A", question=item["question"])}]
     return {"item_id": item["id"], "model": PROMPTED_MODEL, "condition": "A", "response": answer["response"],
             "status": "ok", "prompt_version": RESPOND_PROMPTS, "prompt_hash": prompts.hash(["system", "user-A"]),
-            "settings": {"cot": False, "temperature": 0.0}}
+            "settings": {"cot": False, "temperature": 0.0}, "messages": messages}
 
 
 @pytest.fixture(scope="session")

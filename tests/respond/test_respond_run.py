@@ -123,6 +123,10 @@ def test_a_run_writes_one_valid_record_per_item_and_condition(server, items, tmp
         assert r["settings"]["temperature"] == 0.0 and r["settings"]["base_url"] == server.url
         assert r["usage"]["total_tokens"] == 18 and r["latency_s"] >= 0 and r["finish_reason"] == "stop"
         assert r["judgment"] is None
+        # the exact messages sent are kept, for the report (issue 14 item 5)
+        assert [m["role"] for m in r["messages"]] == ["system", "user"]
+    sent = [req["body"]["messages"] for req in server.chat_requests()]
+    assert all(r["messages"] in sent for r in records)
     assert len(server.chat_requests()) == 12
     sent = server.chat_requests()[0]["body"]
     assert sent["model"] == "test-model" and sent["temperature"] == 0.0 and sent["max_tokens"] == 4096
