@@ -28,7 +28,7 @@ from typer.main import get_command_from_info, get_group_from_info
 from ipb.errors import ErrorGroup, IpbError
 
 if TYPE_CHECKING:  # typer >= 0.16 carries its own click (typer._click); annotations only
-    import click
+    from typer import _click as click
 
 #: Command name -> the module of :mod:`ipb.cli.commands` that registers it.
 COMMANDS: dict[str, str] = {
@@ -213,7 +213,7 @@ def fast_invocation(args: list[str]) -> Any:
     values: dict[str, Any] = {}
     for name, p in params.items():
         info = p.default
-        kind = hints.get(name)
+        kind: Any = hints.get(name)
         origin, inner = typing.get_origin(kind), typing.get_args(kind)
         if origin is typing.Union and type(None) in inner:
             kind = next(a for a in inner if a is not type(None))
@@ -235,7 +235,7 @@ def fast_invocation(args: list[str]) -> Any:
                 return None
             for d in decls:
                 options[d] = name
-            values[name] = list(info.default) if many else info.default
+            values[name] = list(info.default or []) if many else info.default
         else:
             return None
     given: dict[str, list[str]] = {}
@@ -247,9 +247,10 @@ def fast_invocation(args: list[str]) -> Any:
             return None
         if token.startswith("-") and token != "-" and not _is_number(token):
             flag, eq, inline = token.partition("=")
-            name = options.get(flag)
-            if name is None:
+            found = options.get(flag)
+            if found is None:
                 return None
+            name = found
             base, many = kinds[name]
             if base is bool:
                 if eq:
@@ -277,7 +278,7 @@ def fast_invocation(args: list[str]) -> Any:
     kwargs = dict(values)
     for name, raw in given.items():
         base, many = kinds[name]
-        converted = []
+        converted: list[Any] = []
         for text in raw:
             if base is bool:
                 converted.append(True)

@@ -419,10 +419,10 @@ def _type_message(value: Any, expected: Any) -> str:
     read = kinds.get(type(value), type(value).__name__)
     shown = "true" if value is True else "false" if value is False else "null" if value is None else str(value)
     wanted = expected if isinstance(expected, list) else [expected]
-    words = {"string": "a string (an expression or text)", "integer": "a whole number", "number": "a number",
+    words: dict[str, str] = {"string": "a string (an expression or text)", "integer": "a whole number", "number": "a number",
              "boolean": "true or false", "object": "a mapping (key: value lines)", "array": "a list ([a, b] or - items)",
              "null": "nothing"}
-    text = f"YAML reads {shown} here as {read}, but {' or '.join(words.get(w, w) for w in wanted)} is expected"
+    text = f"YAML reads {shown} here as {read}, but {' or '.join(words.get(str(w), str(w)) for w in wanted)} is expected"
     if "string" in wanted and not isinstance(value, str):
         text += f": quote it ('{shown}')"
     return text

@@ -259,10 +259,10 @@ def find_card(ref: str, sha256: str | None = None, *, current_first: bool = Fals
     if sha256 is None and not current_first:
         sha256 = _EXPECTED.get(ref)
     key = (ref, sha256, current_first)
-    path = _FOUND.get(key)
-    if path is None or not path.is_file():
-        path = _FOUND[key] = _find_id(ref, sha256, current_first)
-    return path
+    found = _FOUND.get(key)
+    if found is None or not found.is_file():
+        found = _FOUND[key] = _find_id(ref, sha256, current_first)
+    return found
 
 
 def _find_id(ref: str, sha256: str | None, current_first: bool) -> Path:
@@ -275,11 +275,12 @@ def _find_id(ref: str, sha256: str | None, current_first: bool) -> Path:
             raise _hash_mismatch(ref, path, card_file_sha256(path), str(sha256), "given with --card")
         return path
     for folder in card_dirs():
-        path = _folder_ids(folder).get(ref)
-        if path is not None:
-            if check and card_file_sha256(path) != sha256:
-                raise _hash_mismatch(ref, path, card_file_sha256(path), str(sha256), f"--cards / {CARDS_ENV} folder {folder}")
-            return path
+        in_folder = _folder_ids(folder).get(ref)
+        if in_folder is not None:
+            if check and card_file_sha256(in_folder) != sha256:
+                raise _hash_mismatch(ref, in_folder, card_file_sha256(in_folder), str(sha256),
+                                     f"--cards / {CARDS_ENV} folder {folder}")
+            return in_folder
     bundled = _bundled_ids().get(ref)
     if current_first and bundled is not None:
         return bundled

@@ -8,7 +8,7 @@ MiniLM encoder (the ``embed`` extra).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeAlias, Union
 
 from ipb.engine.api import execute, load_card
 from ipb.engine.card import Card
@@ -17,7 +17,7 @@ from ipb.errors import ScoreError
 
 __all__ = ["parse", "score"]
 
-CardRef = str | Path | Card | CompiledCard
+CardRef: TypeAlias = Union[str, Path, Card, CompiledCard]
 
 
 def parse(text: str, card: CardRef, *, embed: bool = False) -> Any:

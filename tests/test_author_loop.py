@@ -248,3 +248,16 @@ def test_an_unknown_card_id_says_where_it_looked_and_how_to_add_a_folder(tmp_pat
     assert f"--cards/IPB_CARDS {tmp_path}" in text and "--cards DIR or IPB_CARDS" in text
     _write_card(tmp_path)
     assert "Final verdict: INCONCLUSIVE" in invoke("run", "piotroski_f_score").output
+
+
+def test_respond_synthetic_finds_the_card_in_a_cards_folder_when_the_copy_is_gone(tmp_path):
+    items, sha = _perturb(tmp_path)
+    copy = items.parent / "ipb-cards" / f"{sha}.yaml"
+    folder = tmp_path / "my-cards"
+    folder.mkdir()
+    (folder / "any-name.yaml").write_text(copy.read_text(encoding="utf-8"), encoding="utf-8")
+    copy.unlink()
+    out = items.parent / "r.jsonl"
+    assert invoke("respond", "--synthetic", "--items", str(items), "--out", str(out)).exit_code == 1
+    result = invoke("respond", "--synthetic", "--items", str(items), "--out", str(out), "--cards", str(folder))
+    assert result.exit_code == 0, result.output

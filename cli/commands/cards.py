@@ -262,6 +262,7 @@ def graph(
     scenario: Optional[Path] = typer.Option(None, "--scenario", "-s", help="Colour gates by their verdict on this scenario."),
     output: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to FILE instead of standard output (needed for png on a terminal)."),
     renderer: str = typer.Option("auto", "--renderer", "-r", help="svg/png: auto (Graphviz's dot if installed, else built-in), graphviz, or python (built-in)."),
+    cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files to look the card id up in first (repeatable; then IPB_CARDS, then the bundled cards)."),
 ) -> None:
     """Print or write CARD's decision graph: Graphviz DOT, Mermaid, SVG or PNG.
 
@@ -269,6 +270,7 @@ def graph(
     from the built-in matplotlib renderer otherwise (``--renderer`` chooses).
     """
     try:
+        use_cards(cards_dir)
         compiled = compiled_card(card)
         trace = None
         if scenario is not None:
