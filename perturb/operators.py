@@ -801,8 +801,8 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
             facts = moved if anchor else scenario.facts
             before = frame.outcomes(facts)
             for name in names:
-                if name in anchor:
-                    continue  # the boundary along a moved input does not depend on where the anchor put it
+                if name in anchor and len(anchor) == 1:
+                    continue  # the boundary along the only moved input does not depend on where the anchor put it
                 best = find_flip(frame, facts, name, before=before, scan_limit=0)
                 if best is not None:
                     break
