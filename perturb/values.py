@@ -21,6 +21,7 @@ one hundredth of the range as its step.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -38,6 +39,7 @@ __all__ = [
     "display",
     "consumed_inputs",
     "is_numeric",
+    "read_literal",
 ]
 
 #: Input types whose values lie on a numeric grid (calendar years and dates are
@@ -176,6 +178,49 @@ def literal(spec: InputSpec, value: Any) -> Any:
     if kind == "year" and value == value.to_integral_value():
         return int(value)
     return _plain(value)
+
+
+_FAST = re.compile(r"(-?)(\$?)(\d+(?:\.\d+)?)([KMBT%x]?)")
+_UNITS = {"%": "ratio", "x": "multiple"}
+_SCALE = {"K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "B": Decimal(10) ** 9, "T": Decimal(10) ** 12}
+
+
+def read_literal(spec: InputSpec, text: str) -> Decimal | None:
+    """The engine value of a numeric literal in the forms :func:`literal` writes, without the parser.
+
+    Returns None when ``text`` is not such a form or does not fit the input
+    (the caller then uses :func:`ipb.engine.scenario.convert_fact`, which
+    gives the error). The value is the same Decimal, digit for digit, as
+    ``convert_fact`` gives (``tests/perturb/test_perturb_values.py``).
+
+    >>> from ipb.engine.expressions import MONEY
+    >>> read_literal(InputSpec("m", "money", MONEY), "-$2.5B")
+    Decimal('-2500000000.0')
+    """
+    if spec.type not in NUMERIC_TYPES:
+        return None
+    m = _FAST.fullmatch(text)
+    if m is None:
+        return None
+    sign, dollar, digits, suffix = m.groups()
+    if dollar:
+        if suffix in _UNITS:
+            return None
+        value = Decimal(digits) * _SCALE[suffix] if suffix else Decimal(digits)
+        unit: str | None = "money"
+    elif suffix in _UNITS:
+        value = Decimal(digits) / 100 if suffix == "%" else Decimal(digits)
+        unit = _UNITS[suffix]
+    elif suffix:
+        return None  # a scaled plain number (3M): rare in items, left to the parser
+    else:
+        value, unit = Decimal(digits), None
+    expected = spec.expr_type.unit
+    if unit is not None and unit != expected:
+        return None
+    if spec.type == "ratio" and unit is None and abs(value) > 10:
+        return None
+    return -value if sign else value
 
 
 def display(spec: InputSpec, value: Any) -> str:

@@ -28,6 +28,7 @@ from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
+from ipb.perturb.values import read_literal
 from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
 
 #: Fewer lines than this are verified in this process even with workers.
@@ -173,7 +174,9 @@ class _Checker:
             try:
                 value = values[key]
             except KeyError:
-                value = facts_from_mapping(card, {name: raw}).get(name)
+                spec = card.inputs.get(name)
+                fast = read_literal(spec, raw) if spec is not None and isinstance(raw, str) else None
+                value = fast if fast is not None else facts_from_mapping(card, {name: raw}).get(name)
                 values[key] = value
             except TypeError:  # an unhashable value: convert it to get the error
                 value = facts_from_mapping(card, {name: raw}).get(name)
