@@ -6,8 +6,9 @@ fact of the scenario once, as one sentence per fact and nothing else:
 
 * an input with a ``phrase:`` (``"The company has {value} of annual recurring
   revenue."``) uses it;
-* a bool input whose description asks a question (``"Whether the issuer is
-  Norwegian."``) is stated as ``"Whether the issuer is Norwegian: no."``;
+* a bool input is a yes/no line: ``"Whether the issuer is Norwegian: no."``
+  from a description that asks (``Whether ...``) or states (``The issuer is
+  ...``) it in one short sentence, else ``"<Label>: no."``;
 * any other input is stated as ``"The <label> is <value>."``, the label being
   the input's ``label:``, else the first clause of its description when that
   is a short noun phrase, else its name in words (acronyms in capitals).
@@ -99,12 +100,16 @@ def input_label(spec: InputSpec) -> str:
 
 
 def _question_clause(spec: InputSpec) -> str | None:
-    """``"Whether ..."`` from a bool input's description (its first sentence), if it asks one."""
-    description = " ".join(spec.description.split())
-    if spec.type != "bool" or not description.startswith("Whether "):
+    """A bool input's yes/no line: the first sentence of its description when it asks (``"Whether ..."``)
+    or states (``"The issuer is ..."``) the fact in at most 24 words, else its label."""
+    if spec.type != "bool":
         return None
-    first = re.split(r"(?<=[a-z0-9%)])\.(?:\s|$)", description)[0].rstrip(".")
-    return first if len(first.split()) <= 24 and ": " not in first else None
+    description = " ".join(spec.description.split())
+    if description.startswith(("Whether ", "The ")):
+        first = re.split(r"(?<=[a-z0-9%)])\.(?:\s|$)", description)[0].rstrip(".")
+        if len(first.split()) <= 24 and ": " not in first:
+            return first
+    return _sentence_start(input_label(spec))
 
 
 def value_text(spec: InputSpec, value: Any) -> str:
