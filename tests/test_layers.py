@@ -26,6 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "respond": {"", "engine", "grammar", "frameworks", "perturb", "respond", "scoring"},
     "report": {"", "engine", "grammar", "frameworks", "perturb", "scoring", "report"},
     "neighbours": {"", "engine", "grammar", "frameworks", "neighbours"},
+    "integrations": {"", "engine", "grammar", "frameworks", "perturb", "respond", "scoring", "integrations"},
     "distributed": {"", "engine", "grammar", "frameworks", "perturb", "respond", "scoring", "distributed"},
 }
 
