@@ -52,6 +52,27 @@ def require_ray() -> Any:
     return ray
 
 
+def _reachable(address: str, timeout_s: float = 5.0) -> None:
+    """Fail fast, with the address in the message, when nothing listens at ``[ray://]HOST:PORT``.
+
+    ``ray.init`` itself waits minutes for an unreachable head before it gives up.
+    """
+    import socket
+
+    hostport = address.split("://", 1)[-1]
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        raise DistributedError(f"--ray-address must be HOST:PORT (or auto, local), not {address!r}",
+                               rule="ray-connect", name=address)
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        raise DistributedError(f"cannot reach the Ray head at {address}: {exc.strerror or exc}; start it with "
+                               "'ray start --head' or check --ray-address / RAY_ADDRESS", rule="ray-connect",
+                               name=address) from None
+
+
 def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
     """Connect this process to a Ray cluster (once) and return the ``ray`` module.
 
@@ -76,6 +97,8 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
     address = address or os.environ.get("RAY_ADDRESS") or None
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR",
                               "configure_logging": False}
+    if address not in (None, "local", "auto"):
+        _reachable(address)
     try:
         if address in (None, "local"):
             ray.init(address="local", num_cpus=num_cpus, **kwargs)

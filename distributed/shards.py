@@ -58,9 +58,38 @@ class Shard:
 
 
 def fingerprint(*parts: Any) -> str:
-    """A hex digest of JSON-able parts (file hashes, options, the shard plan) naming a run."""
-    text = json.dumps(parts, sort_keys=True, default=str, separators=(",", ":"))
+    """A hex digest naming a run: JSON-able parts (file hashes, options, the shard plan) and the code.
+
+    The code is :func:`code_fingerprint`, so checkpoints made before an
+    upgrade, a parser change or an edit of a bundled card are never reused.
+    """
+    text = json.dumps([code_fingerprint(), parts], sort_keys=True, default=str, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_CODE: list[str] = []
+
+
+def code_fingerprint() -> str:
+    """SHA-256 of every ``.py``, ``.yaml``, ``.json``, ``.lark`` and ``.txt`` file of the installed ``ipb`` packages.
+
+    Computed once per process (a few hundred kilobytes).
+    """
+    if not _CODE:
+        from importlib.util import find_spec
+
+        digest = hashlib.sha256()
+        for name in ("ipb", "ipb.engine", "ipb.perturb", "ipb.respond", "ipb.scoring", "ipb.frameworks",
+                     "ipb.grammar", "ipb.distributed"):
+            spec = find_spec(name)  # the folder, without running the package's imports
+            if spec is None or not spec.submodule_search_locations:
+                continue
+            folder = Path(list(spec.submodule_search_locations)[0])
+            for path in sorted(p for p in folder.rglob("*") if p.suffix in (".py", ".yaml", ".json", ".lark", ".txt")):
+                digest.update(f"{name}/{path.relative_to(folder).as_posix()}\0".encode("utf-8"))
+                digest.update(path.read_bytes())
+        _CODE.append(digest.hexdigest())
+    return _CODE[0]
 
 
 def checkpoint_dir(out: str | Path) -> Path:

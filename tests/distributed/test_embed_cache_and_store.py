@@ -126,3 +126,13 @@ def test_a_run_that_finishes_no_shard_leaves_no_folder(tmp_path):
     folder = checkpoint_dir(tmp_path / "out.jsonl")
     ShardStore(folder, "r")
     assert not folder.exists()
+
+
+def test_checkpoints_of_other_code_are_not_reused(monkeypatch):
+    """A parser fix or a card edit between a failed run and its rerun must not resume stale shards."""
+    from ipb.distributed import shards
+
+    first = fingerprint("score", [1])
+    monkeypatch.setattr(shards, "_CODE", ["another version of the code"])
+    assert fingerprint("score", [1]) != first
+    assert len(shards.code_fingerprint()) > 0
