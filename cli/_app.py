@@ -40,6 +40,8 @@ COMMANDS: dict[str, str] = {
     "parse": "parse",
     "score": "score",
     "report": "report",
+    "export": "export",
+    "lm-eval-task": "integrations",
     "demo": "demo",
     "records": "records",
     "forecast": "forecast",

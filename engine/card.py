@@ -665,7 +665,7 @@ def _lint_source_years(data: dict[str, Any], col: Any) -> None:
     end = (data.get("vintage") or {}).get("end")
     if end is None:
         return
-    located = [(("sources", k), s) for k, s in enumerate(data.get("sources") or [])]
+    located: list[tuple[tuple[Any, ...], Any]] = [(("sources", k), s) for k, s in enumerate(data.get("sources") or [])]
     located += [(("gates", i, "source"), g["source"]) for i, g in enumerate(data.get("gates") or []) if "source" in g]
     for path, source in located:
         year = source.get("year")

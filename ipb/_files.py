@@ -149,6 +149,16 @@ def write_text_atomic(path: str | Path, text: str, *, make_parents: bool = False
     _write_atomic(path, emit, make_parents)
 
 
+def write_bytes_atomic(path: str | Path, data: bytes, *, make_parents: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (see :func:`write_lines_atomic`): a Parquet or Arrow file."""
+
+    def emit(handle: TextIO) -> None:
+        handle.flush()
+        handle.buffer.write(data)  # type: ignore[attr-defined]
+
+    _write_atomic(path, emit, make_parents)
+
+
 def text_sha256(text: str) -> str:
     """SHA-256 (hex) of ``text`` in UTF-8; lone surrogates are encoded as they stand, never an error."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

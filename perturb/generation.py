@@ -232,8 +232,9 @@ class Generation:
         A verdict the card can give that no item has counts as 0, so a set
         of items with a single verdict is not called even.
         """
-        counts = [c for c in self.verdicts.values() if c] + [0 for _ in self.missing]
-        return min(counts) / max(counts) if counts and max(counts) else 0.0
+        counts: list[int] = [c for c in self.verdicts.values() if c] + [0] * len(self.missing)
+        top = max(counts, default=0)
+        return min(counts) / top if top else 0.0
 
     @property
     def missing(self) -> list[str]:

@@ -16,7 +16,16 @@ are built here from what the package ships:
 
 A ``framework`` knowledge card does not list the framework's gates and a
 ``gate`` card does not say where its gate stands in the chain: condition B
-gives principles, condition C the procedure.
+gives principles, condition C the procedure. A knowledge card carries no
+executable criterion (issue 15, defect 13): no ``PROCEED when`` / ``REJECT
+when`` rule, no computed formula, no comparison operator and no identifier
+of the card's inputs, constants or values (names are written as words), so
+condition B is not a near copy of condition C.
+
+An investor that the registry does not know is refused
+(:class:`~ipb.errors.ScoreError`, rule ``unknown-investor``) rather than
+answered with other investors' cards; a question that names no investor
+retrieves from every investor, and the retrieval says so (``scope``).
 
 Retrieval (:meth:`KnowledgeBase.retrieve`) ranks the named investor's cards
 by cosine similarity between the question and each card's text with an
@@ -59,7 +68,7 @@ import numpy as np
 from ipb.engine.card import Card, Gate, Source
 from ipb.engine.execute import format_value
 from ipb.engine.registry import bundled_card_paths, compiled_card
-from ipb.errors import IpbError, ScoreError
+from ipb.errors import IpbError, ScoreError, did_you_mean
 from ipb.scoring._text import content_stems, normalize
 from ipb.scoring.embeddings import Encoder, cosine_matrix, default_encoder, embed
 
@@ -75,7 +84,8 @@ __all__ = [
 ]
 
 #: Version of the knowledge-card and card-text renderings (recorded with condition B and C runs).
-KNOWLEDGE_VERSION = 1
+#: 2: knowledge cards without executable criteria; Retrieval.scope (issue 15, defect 13).
+KNOWLEDGE_VERSION = 2
 
 #: Methods :meth:`KnowledgeBase.retrieve` accepts.
 METHODS = ("embedding", "keyword")
@@ -109,6 +119,9 @@ class Retrieval:
     ``method`` is ``embedding`` or ``keyword``; ``fallback`` says why the
     keyword ranking was used when embeddings were asked for (None otherwise).
     ``scores`` are cosines (embedding) or BM25 scores (keyword), one per card.
+    ``scope`` is ``named`` when the cards are the named investors' own and
+    ``all_investors`` when the question named none, so every investor's
+    cards competed.
     """
 
     investors: tuple[str, ...]
@@ -117,10 +130,12 @@ class Retrieval:
     scores: tuple[float, ...]
     encoder: str | None = None
     fallback: str | None = None
+    scope: str = "named"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "investors": list(self.investors),
+            "scope": self.scope,
             "method": self.method,
             "encoder": self.encoder,
             "fallback": self.fallback,
@@ -168,32 +183,65 @@ def _gate_criteria(gate: Gate) -> list[str]:
     return lines
 
 
+_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
+_OPERATORS = (("<=", " at most "), (">=", " at least "), ("==", " is "), ("!=", " is not "), (" < ", " below "),
+              (" > ", " above "))
+
+
+def _words(text: str) -> str:
+    """Prose for condition B: identifiers as words (``revenue_retention`` -> revenue retention), no operators."""
+    text = _TEMPLATE.sub(r"\1", _flat(text))
+    for op, word in _OPERATORS:
+        text = text.replace(op, word)
+    return " ".join(_IDENTIFIER.sub(lambda m: m.group(0).replace("_", " "), text).split())
+
+
+#: A sentence of a card's prose that states the card's own procedure (a verdict rule, a gate
+#: number, the card author's operationalisation or its change log) rather than a principle.
+_PROCEDURAL = re.compile(r"\b(?:PROCEED|REJECT|INCONCLUSIVE|N/A)\b|\bissue \d+|\bthe card\b|\bthis card\b|"
+                         r"\bauthor-inferred\b|\bauthor's\b|\bgates? \d|\(see the\b", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
+
+
+def _principles(text: str) -> str:
+    """The sentences of ``text`` that state principles, not the card's procedure, in words."""
+    kept = [s for s in _SENTENCE.split(_flat(text)) if not _PROCEDURAL.search(s)]
+    return _words(" ".join(kept))
+
+
 def _gate_knowledge(card: Card, gate: Gate) -> KnowledgeCard:
+    """A gate's principle in the investor's terms: name, aliases, what it asks and why, its source.
+
+    No criterion, formula or identifier of the card (condition C carries the procedure).
+    """
     parts = [f"{card.investor}, {card.name}: the test '{gate.name}'."]
-    if gate.aliases:
-        parts.append("Also called: " + ", ".join(a for a in gate.aliases if not re.fullmatch(r"(?i)gate \d+", a)) + ".")
-    if gate.description:
-        parts.append(_flat(gate.description))
-    criteria = _gate_criteria(gate)
-    if criteria:
-        parts.append("Criteria: " + "; ".join(criteria) + ".")
+    aliases = [a for a in gate.aliases if not re.fullmatch(r"(?i)gate \d+", a)]
+    if aliases:
+        parts.append("Also called: " + ", ".join(aliases) + ".")
+    principles = _principles(gate.description) if gate.description else ""
+    if principles:
+        parts.append(principles)
     if gate.kill_criterion:
-        parts.append(f"Kill criterion: {gate.kill_criterion}.")
+        parts.append(f"What failing it means: {_words(gate.kill_criterion)}.")
     if gate.required_elements:
-        parts.append("What an analysis of it must mention: " + _elements(gate.required_elements) + ".")
+        # Value placeholders ("price {price}") are dropped: the point, not the name of a value.
+        points = [_words(_TEMPLATE.sub("", e)).strip(" ,:;").rstrip(" (~=") for e in gate.required_elements]
+        points = [p for p in points if p]
+        if points:
+            parts.append("What an analysis of it must mention: " + "; ".join(points) + ".")
     source = _source_text(gate.source)
     if source:
-        parts.append(f"Source: {source}.")
+        parts.append(f"Source: {_words(source)}.")
     return KnowledgeCard(id=f"{card.id}#{gate.id}", kind="gate", investor=card.investor,
                          title=f"{card.investor}: {gate.name} ({card.name})", text=" ".join(parts), framework=card.id)
 
 
 def _framework_knowledge(card: Card) -> KnowledgeCard:
     parts = [f"{card.investor}, {card.name}."]
-    if card.description:
-        parts.append(_flat(card.description))
-    if card.topology_rationale:
-        parts.append("How the tests combine: " + _flat(card.topology_rationale))
+    if card.description and _principles(card.description):
+        parts.append(_principles(card.description))
+    if card.topology_rationale and _principles(card.topology_rationale):
+        parts.append("How the tests combine: " + _principles(card.topology_rationale))
     start, end = card.vintage
     parts.append(f"Documented from {start} to {end if end is not None else 'the present'}.")
     sources = [s for s in (_source_text(s) for s in card.sources) if s]
@@ -306,7 +354,8 @@ def card_text(card: Card) -> str:
         if gate.weight != 1:
             lines.append(f"  - weight {_number(gate.weight, None)}")
         if gate.decisive:
-            lines.append("  - decisive: an INCONCLUSIVE verdict here leaves the final verdict INCONCLUSIVE")
+            lines.append("  - decisive: while this gate is INCONCLUSIVE the card cannot reach its pass verdict "
+                         f"({card.outcomes.get('pass', 'INVEST')}); the final verdict is INCONCLUSIVE instead")
         if gate.kill_criterion:
             lines.append(f"  Kill criterion: {gate.kill_criterion}")
         if gate.required_elements:
@@ -322,7 +371,8 @@ def _logic_sentence(card: Card) -> str:
     logic = card.gate_logic
     if logic == "conjunction":
         return (f"Logic: apply the gates in order; the first REJECT ends the analysis with {fail} (later gates N/A); "
-                f"{pass_} when no gate rejects. A gate whose facts are missing is INCONCLUSIVE and the analysis continues.")
+                f"{pass_} when no gate rejects. A gate whose facts are missing is INCONCLUSIVE and the analysis continues, "
+                f"but a decisive gate that is INCONCLUSIVE leaves the final verdict INCONCLUSIVE.")
     if logic == "disjunction":
         return (f"Logic: each gate checks one trigger; a trigger that fires is that gate's REJECT and gives {fail} "
                 f"(later gates N/A); {pass_} only when every trigger has been checked and none fires (PROCEED).")
@@ -465,6 +515,13 @@ class KnowledgeBase:
                              rule="retrieval", name=method)
         if k < 1:
             raise ScoreError(f"top-k must be at least 1, got {k}", rule="retrieval")
+        unknown = [n for n in investors if self.canonical(n) is None]
+        if unknown:
+            known = list(self.aliases)
+            raise ScoreError(
+                f"investor {unknown[0]!r} is not in the registry, so condition B has no knowledge cards for it "
+                "(other investors' cards are not substituted)", rule="unknown-investor", name=unknown[0],
+                suggestion=did_you_mean(unknown[0], known))
         names = [c for c in (self.canonical(n) for n in investors) if c is not None]
         names = list(dict.fromkeys(names)) or self.named_in(query)
         pools: list[list[int]] = []
@@ -492,7 +549,8 @@ class KnowledgeBase:
             ranked = sorted(pool, key=lambda i: (-float(scores[i]), i))[:k]
             chosen.extend(self.cards[i] for i in ranked)
             chosen_scores.extend(float(scores[i]) for i in ranked)
-        return Retrieval(tuple(names), used, tuple(chosen), tuple(chosen_scores), encoder=name, fallback=fallback)
+        return Retrieval(tuple(names), used, tuple(chosen), tuple(chosen_scores), encoder=name, fallback=fallback,
+                         scope="named" if names else "all_investors")
 
     def _cosines(self, query: str, encoder: Encoder) -> np.ndarray:
         vectors = next((v for e, v in self._vectors if e is encoder), None)

@@ -215,7 +215,7 @@ def _inspect_record(number: int, source: str, sample: Any, header: Mapping[str, 
                              "sample_error")
     data: dict[str, Any] = {
         "item_id": None if item_id is None else str(item_id),
-        "model": model or output.get("model") or spec.get("model"),
+        "model": model or spec.get("model") or output.get("model"),
         "condition": meta.get("condition") or spec_meta.get("condition") or condition,
         "response": response,
     }
@@ -232,33 +232,69 @@ def _sample_key(name: str) -> tuple[str, int]:
     return (m.group(1), int(m.group(2))) if m else (name, 0)
 
 
+def _inspect_reader() -> Any:
+    """inspect_ai's log module, or None when the ``inspect`` extra is not installed."""
+    try:
+        import inspect_ai.log as log_module
+    except ImportError:
+        return None
+    return log_module
+
+
+def _read_with_inspect(log_module: Any, path: Path, model: str | None,
+                       condition: str | None) -> Iterator[InputRecord] | None:
+    """Samples through inspect_ai's own reader (every log format and version it supports),
+    or None when inspect cannot read the log's header (then the direct reader is tried)."""
+    try:
+        header = log_module.read_eval_log(str(path), header_only=True).model_dump(mode="json")
+    except Exception:  # inspect's reader raises many kinds; the direct reader then decides
+        return None
+
+    def samples() -> Iterator[InputRecord]:
+        try:
+            for number, sample in enumerate(log_module.read_eval_log_samples(str(path), all_samples_required=False),
+                                            start=1):
+                data = sample.model_dump(mode="json")
+                yield _inspect_record(number, f"{path}:samples/{data.get('id')}_epoch_{data.get('epoch')}.json",
+                                      data, header, model, condition)
+        except (OSError, ValueError, KeyError, RuntimeError) as exc:
+            raise LoadError(f"{path} is not a readable inspect_ai log: {exc}", file=str(path),
+                            rule="inspect") from None
+
+    return samples()
+
+
 @adapter("inspect")
 def read_inspect(path: Path, *, model: str | None = None, condition: str | None = None) -> Iterator[InputRecord]:
     """Samples of an inspect_ai eval log (``.json`` or ``.eval``).
 
+    With inspect_ai installed (``pip install 'ipb[inspect]'``) the log is read with its
+    own reader (:func:`inspect_ai.log.read_eval_log_samples`), so any log format and
+    version inspect supports is read, including the default ``.eval`` archive whose
+    members are Zstandard-compressed; a log whose header inspect cannot read (a
+    hand-written or partial JSON log) falls back to the direct reader. Without it,
+    ``.json`` logs and ``.eval`` archives
+    with deflate members are read directly; a Zstandard ``.eval`` log is refused with a
+    message naming the extra.
+
     Raises
     ------
     LoadError
-        The file is not an inspect log (not JSON, not a zip, no samples).
+        The file is not an inspect log (not JSON, not a zip, no samples), or it needs
+        inspect_ai's reader and the extra is not installed.
     """
+    log_module = _inspect_reader()
+    through_inspect = _read_with_inspect(log_module, path, model, condition) if log_module is not None else None
+    if through_inspect is not None:
+        yield from through_inspect
+        return
     if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()
-            header: Mapping[str, Any] = {}
-            for candidate in ("header.json", "_journal/start.json"):
-                if candidate in names:
-                    loaded = json.loads(archive.read(candidate).decode("utf-8"))
-                    header = loaded if isinstance(loaded, Mapping) else {}
-                    break
-            samples = sorted((n for n in names if n.startswith("samples/") and n.endswith(".json")), key=_sample_key)
-            for number, name in enumerate(samples, start=1):
-                source = f"{path}:{name}"
-                try:
-                    sample = json.loads(archive.read(name).decode("utf-8"))
-                except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                    yield _record_error(number, source, f"{name} is not a JSON sample ({exc})", "inspect")
-                    continue
-                yield _inspect_record(number, source, sample, header, model, condition)
+        try:
+            yield from _read_eval_archive(path, model, condition)
+        except NotImplementedError:
+            raise LoadError(f"{path} is an inspect_ai .eval log compressed with Zstandard, which only inspect_ai's "
+                            "reader reads: pip install 'ipb[inspect]' (or write the log with --log-format json)",
+                            file=str(path), rule="inspect") from None
         return
     try:
         log = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -272,6 +308,26 @@ def read_inspect(path: Path, *, model: str | None = None, condition: str | None 
         yield _inspect_record(number, f"{path}:samples[{number - 1}] (id {sid}, epoch {epoch})", sample, log, model, condition)
 
 
+def _read_eval_archive(path: Path, model: str | None, condition: str | None) -> Iterator[InputRecord]:
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        header: Mapping[str, Any] = {}
+        for candidate in ("header.json", "_journal/start.json"):
+            if candidate in names:
+                loaded = json.loads(archive.read(candidate).decode("utf-8"))
+                header = loaded if isinstance(loaded, Mapping) else {}
+                break
+        samples = sorted((n for n in names if n.startswith("samples/") and n.endswith(".json")), key=_sample_key)
+        for number, name in enumerate(samples, start=1):
+            source = f"{path}:{name}"
+            try:
+                sample = json.loads(archive.read(name).decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                yield _record_error(number, source, f"{name} is not a JSON sample ({exc})", "inspect")
+                continue
+            yield _inspect_record(number, source, sample, header, model, condition)
+
+
 # --------------------------------------------------------------------------- lm-evaluation-harness
 
 
@@ -281,9 +337,48 @@ def _first_text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _lm_eval_results(path: Path) -> Mapping[str, Any]:
+    """The ``results_<stamp>.json`` written beside ``samples_<task>_<stamp>.jsonl``, or {}."""
+    m = re.match(r"samples_.+_(\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl$", path.name)
+    if not m:
+        return {}
+    results = path.with_name(f"results_{m.group(1)}.json")
+    try:
+        loaded = json.loads(results.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    return loaded if isinstance(loaded, Mapping) else {}
+
+
+def lm_eval_model_name(results: Mapping[str, Any]) -> str | None:
+    """The model an lm-eval results file names: ``MODEL_TYPE/PRETRAINED`` (``hf/EleutherAI/pythia-70m``),
+    or the model type alone when no checkpoint is named (``dummy``).
+
+    >>> lm_eval_model_name({"config": {"model": "hf", "model_args": "pretrained=EleutherAI/pythia-70m,dtype=float32"}})
+    'hf/EleutherAI/pythia-70m'
+    >>> lm_eval_model_name({"config": {"model": "dummy", "model_args": {}}})
+    'dummy'
+    """
+    config = _mapping(results.get("config"))
+    kind = config.get("model")
+    if not isinstance(kind, str) or not kind:
+        return None
+    args = config.get("model_args")
+    if isinstance(args, str):
+        args = dict(part.split("=", 1) for part in args.split(",") if "=" in part)
+    named = next((args.get(k) for k in ("pretrained", "model", "model_name", "engine")
+                  if isinstance(args, Mapping) and isinstance(args.get(k), str)), None)
+    return f"{kind}/{named}" if named else kind
+
+
 @adapter("lm-eval")
 def read_lm_eval(path: Path, *, model: str | None = None, condition: str | None = None) -> Iterator[InputRecord]:
-    """Per-sample records of an lm-evaluation-harness ``samples_*.jsonl`` file."""
+    """Per-sample records of an lm-evaluation-harness ``samples_*.jsonl`` file.
+
+    The model is the document's, else the ``model`` argument, else the one named by the
+    ``results_*.json`` lm-eval wrote beside the samples (:func:`lm_eval_model_name`).
+    """
+    model = model or lm_eval_model_name(_lm_eval_results(path))
     for number, text, problem in _jsonl_lines(path):
         source = f"{path}:{number}"
         if problem is not None or text is None:

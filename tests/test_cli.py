@@ -68,7 +68,8 @@ def test_check_passes_on_the_bundled_cards():
 
 def test_check_reports_every_error_with_file_line_col(tmp_path):
     card = (ROOT / "frameworks" / "buffett_acquisition_checklist.yaml").read_text()
-    card = card.replace("reject: price > intrinsic_value", "reject: price > intrinsic_valu")
+    card = card.replace("reject: price > (1 - required_margin) * intrinsic_value",
+                        "reject: price > (1 - required_margin) * intrinsic_valu")
     card = card.replace("proceed: management_record == \"candid_owner_oriented\"", "proceed: management_record > 3")
     path = tmp_path / "broken.yaml"
     path.write_text(card)

@@ -25,6 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     "respond": {"", "engine", "grammar", "frameworks", "perturb", "respond", "scoring"},
     "report": {"", "engine", "grammar", "frameworks", "perturb", "scoring", "report"},
     "neighbours": {"", "engine", "grammar", "frameworks", "neighbours"},
+    "integrations": {"", "engine", "grammar", "frameworks", "perturb", "respond", "scoring", "integrations"},
 }
 
 #: What ``respond`` may take from ``scoring``: the shared text helpers, the sentence encoder

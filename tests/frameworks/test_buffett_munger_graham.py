@@ -185,8 +185,9 @@ def test_graham_seven_tests_every_limit_is_inclusive():
     ("change", "verdicts", "trigger"),
     [
         # 1 cent less of current EPS: 2.99 < 3.00 fails growth; P/E 45/2.99 = 15.05 > 15 fails;
-        # product 15.05 x 1.5 = 22.58 > 22.5 fails.
-        ({"eps_3yr_avg": "$2.99"}, [P, P, P, P, R, R, R], "gate_5_reject"),
+        # product 15.05 x 1.5 = 22.58 > 22.5, but P/B 45/30 = 1.5 <= 1.5 passes test 7 on its own
+        # (Graham: not more than 1.5 x book, *however* a product up to 22.5; issue 15, defect 3).
+        ({"eps_3yr_avg": "$2.99"}, [P, P, P, P, R, R, P], "gate_5_reject"),
         # Book value 29.99: P/B 1.5005, product 22.5075 > 22.5; only test 7 fails.
         ({"book_value_per_share": "$29.99"}, [P, P, P, P, P, P, R], "gate_7_reject"),
         # Nineteen years of dividends: only test 4 fails.
@@ -326,7 +327,8 @@ def test_graham_portfolio_rebalancing_band_is_five_points(stock_allocation, gate
     trace = run("graham_defensive_portfolio_selection", stock_allocation=stock_allocation,
                 target_stock_allocation="50%", bond_quality="us_government", number_of_stocks=20,
                 smallest_sales="$300M", lowest_equity_to_capitalization="60%", shortest_dividend_record=22,
-                highest_pe_seven_year="18x", highest_pe_trailing="14x")
+                highest_pe_seven_year="18x", highest_pe_trailing="14x", price_level_since_1972="1x",
+                holds_utilities_or_railroads=False)
     expected = [P, gate_2, P, P, P, P, P]
     assert decided(trace) == (expected, "APPROVE" if gate_2 == P else "REVISE",
                               "all_gates_cleared" if gate_2 == P else "gate_2_reject")

@@ -319,13 +319,19 @@ def test_klarman_margin_of_safety_is_exact_at_two_thirds() -> None:
 
 def test_klarman_catalyst_gate_cases() -> None:
     base = dict(mispricing_source="forced_selling", conservative_value="$100M", value_rests_on_growth=False)
-    # No catalyst at 60% of value: 60% > 50% -> plain REJECT (gate 4 has no kill criterion).
+    # No catalyst at 60% of value: inside the 2/3 margin of safety, and Klarman does not require
+    # a catalyst (issue 15, defect 7; the card used to DECLINE here) -> gate 4 PROCEEDs, INVEST.
     trace = run("klarman_deep_value_identification", **base, market_value="$60M", catalyst="none")
-    check(trace, [P, P, P, R], "DECLINE", "gate_4_reject")
-    assert kill_column(trace)[3] is None
-    # No catalyst at 50% of value: the deep discount alone proceeds.
-    check(run("klarman_deep_value_identification", **base, market_value="$50M", catalyst="none"),
-          [P, P, P, P], "INVEST", "all_gates_cleared")
+    check(trace, [P, P, P, P], "INVEST", "all_gates_cleared")
+    # A catalyst with a timing, however distant, is assessed: PROCEED.
+    check(run("klarman_deep_value_identification", **base, market_value="$60M", catalyst="asset_sale",
+              catalyst_months=48), [P, P, P, P], "INVEST", "all_gates_cleared")
+    # A catalyst named with no timing: INCONCLUSIVE, not decisive -> the chain still invests.
+    check(run("klarman_deep_value_identification", **base, market_value="$60M", catalyst="asset_sale"),
+          [P, P, P, I], "INVEST", "all_gates_cleared")
+    # Nothing known about a catalyst: INCONCLUSIVE as well; the gate never rejects.
+    check(run("klarman_deep_value_identification", **base, market_value="$60M"), [P, P, P, I], "INVEST",
+          "all_gates_cleared")
 
 
 def test_klarman_downside_first_every_gate_is_a_kill() -> None:
@@ -342,9 +348,9 @@ def test_klarman_downside_first_every_gate_is_a_kill() -> None:
 def test_magic_formula_ratios_and_boundaries() -> None:
     facts = dict(market_cap="$50M", sector="industrials", foreign_adr=False, ebit="$15M",
                  enterprise_value="$100M", net_working_capital="$20M", net_fixed_assets="$30M",
-                 combined_rank_percentile="10%", planned_holding_months=12, portfolio_positions=20)
+                 combined_rank_position=30, planned_holding_months=12, portfolio_positions=20)
     # $50M >= $50M; industrials, not an ADR; EBIT > 0, EV > 0, capital $50M > 0;
-    # rank 10% <= 10%; 20 positions, 11 <= 12 <= 13.  EY = 15/100 = 15%, ROC = 15/50 = 30%.
+    # rank 30 <= 30 (the 20-30 highest ranked); 20 positions, 11 <= 12 <= 13.  EY = 15/100 = 15%, ROC = 15/50 = 30%.
     trace = run("greenblatt_magic_formula_screen", **facts)
     check(trace, [P, P, P, P, P], "INVEST", "all_gates_cleared")
     computed = trace.gate("formula_ratios").computed

@@ -156,7 +156,8 @@ def test_condition_messages(items):
 def test_oracle_card_carries_the_procedure_not_the_gold(items):
     c = prepare_requests(items[:1], config(conditions=("C",)))[0]
     text = c.messages[1]["content"]
-    assert "REJECT when price > intrinsic_value" in text and "Kill criterion: price_exceeds_intrinsic_value" in text
+    assert "REJECT when price > (1 - required_margin) * intrinsic_value" in text  # issue 15: a 25% margin
+    assert "Kill criterion: price_exceeds_intrinsic_value" in text
     gold = items[0].data["grp"]
     assert gold["verdict_trigger"] not in text  # e.g. gate_5_reject: the verdicts come from execution, not the card
     assert "monotone" not in text and "data_insufficiency_acknowledged" not in text

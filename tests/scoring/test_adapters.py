@@ -43,7 +43,9 @@ def test_inspect_json_log_gives_one_record_per_sample():
     assert [r.number for r in records] == [1, 2, 3]
     first, second, third = records
     assert first.data["item_id"] == BASE
-    assert first.data["model"] == "gpt-test-2026"  # output.model before eval.model
+    # eval.model names the model as the user asked for it (provider/model); output.model is the
+    # provider's own name for the response ("gpt-test-2026"), which differs per sample.
+    assert first.data["model"] == "openai/gpt-test"
     assert first.data["condition"] == "C"  # the eval's metadata
     assert first.data["epoch"] == 1 and "Final verdict: DECLINE" in first.data["response"]
     assert second.data["condition"] == "A"  # the sample's metadata wins

@@ -1,0 +1,100 @@
+"""An lm-evaluation-harness task for an items file, scored by ipb's parser and metrics.
+
+lm-evaluation-harness finds tasks in folders given with ``--include_path``. ``ipb lm-eval-task``
+writes such a folder for one items file::
+
+    ipb lm-eval-task items.jsonl --out ipb_task/
+    lm_eval --model hf --model_args pretrained=... --include_path ipb_task --tasks ipb_l7 --log_samples --output_path out/
+
+The folder holds ``ipb_l7.yaml`` (the task), ``ipb_l7.jsonl`` (one document per item and
+condition: the prompt ``ipb respond`` would send, the item itself as JSON, the gold final
+verdict) and ``ipb_hooks.py``, whose ``process_results`` parses each generation with ipb's
+parser and returns VerdictAcc, GRA and OGRS (paper §7); lm-eval averages them. An answer ipb
+cannot read scores 0 on all three. The documents are written flat (the item as a JSON string)
+so that the ``json`` dataset loader never has to infer a schema for the items' nested facts.
+``ipb score`` reads the ``samples_ipb_l7_*.jsonl`` that ``--log_samples`` writes, with the model
+name taken from the ``results_*.json`` beside it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ipb._files import write_text_atomic
+from ipb.integrations.answers import HEADLINE, score_answer
+from ipb.respond.records import load_items
+from ipb.respond.run import RespondConfig, parse_conditions, prepare_requests
+
+__all__ = ["TASK_VERSION", "write_task", "doc_to_text", "process_results"]
+
+#: Version of the written task (lm-eval records it with the results).
+TASK_VERSION = 1
+
+_HOOKS = '''"""Hooks of the ipb lm-evaluation-harness task (written by ``ipb lm-eval-task``)."""
+
+from ipb.integrations.lm_eval import doc_to_text, process_results  # noqa: F401
+'''
+
+
+def _yaml(task: str, data_file: Path, max_gen_toks: int) -> str:
+    metrics = "".join(f"  - metric: {name}\n    aggregation: mean\n    higher_is_better: true\n" for name in HEADLINE)
+    return (f"# InvestPhilBench items as an lm-evaluation-harness task (written by ipb lm-eval-task).\n"
+            f"task: {task}\n"
+            f"dataset_path: json\n"
+            f"dataset_kwargs:\n  data_files:\n    test: {json.dumps(str(data_file))}\n"
+            f"test_split: test\n"
+            f"output_type: generate_until\n"
+            f"doc_to_text: !function ipb_hooks.doc_to_text\n"
+            f"doc_to_target: target\n"
+            f"process_results: !function ipb_hooks.process_results\n"
+            f"generation_kwargs:\n  until: []\n  max_gen_toks: {max_gen_toks}\n  do_sample: false\n"
+            f"metric_list:\n{metrics}"
+            f"metadata:\n  version: {TASK_VERSION}.0\n")
+
+
+def write_task(items: str | Path, out: str | Path, *, task: str = "ipb_l7", conditions: str = "A",
+               cot: bool = False, embeddings: bool = False, max_gen_toks: int = 2048) -> list[Path]:
+    """Write the task folder for ``items`` into ``out``; returns the files written.
+
+    Raises
+    ------
+    LoadError
+        The items file cannot be read, or an item cannot be asked under a condition.
+    """
+    from ipb.errors import LoadError
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    config = RespondConfig(model="lm-eval", base_url="", conditions=parse_conditions(conditions), cot=cot)
+    lines = []
+    for req in prepare_requests(load_items(items), config):
+        if req.problem is not None:
+            raise LoadError(f"item {req.item.id!r} under condition {req.condition}: {req.problem}",
+                            file=str(items), line=req.item.line, rule="condition")
+        prompt = "\n\n".join(m["content"] for m in req.messages)
+        lines.append(json.dumps({"item_id": req.item.id, "condition": req.condition, "prompt": prompt,
+                                 "target": str(req.item.data.get("investment_verdict") or ""),
+                                 "embeddings": embeddings,
+                                 "item_json": json.dumps(dict(req.item.data), sort_keys=True, ensure_ascii=False)},
+                                sort_keys=True, ensure_ascii=False))
+    data_file = out / f"{task}.jsonl"
+    write_text_atomic(data_file, "".join(line + "\n" for line in lines))
+    write_text_atomic(out / f"{task}.yaml", _yaml(task, data_file.resolve(), max_gen_toks))
+    write_text_atomic(out / "ipb_hooks.py", _HOOKS)
+    return [out / f"{task}.yaml", data_file, out / "ipb_hooks.py"]
+
+
+def doc_to_text(doc: Mapping[str, Any]) -> str:
+    """The prompt of one document: the system prompt and the condition's user prompt."""
+    return str(doc["prompt"])
+
+
+def process_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, float]:
+    """Parse the generation with ipb's parser; VerdictAcc, GRA and OGRS in [0, 1] (0 when unreadable)."""
+    response = results[0] if results else ""
+    item = json.loads(doc["item_json"])
+    scored = score_answer(item, response if isinstance(response, str) else "", model="lm-eval",
+                          condition=str(doc.get("condition") or "A"), embeddings=bool(doc.get("embeddings")))
+    return dict(scored.values)
