@@ -14,13 +14,15 @@ caret; the exit status is 1 when the input has errors and 2 for a usage error.
 from __future__ import annotations
 
 import importlib
+import re
 from decimal import Decimal
 from enum import Enum
-from typing import Any
+from typing import Any, Iterable
 
 import click
 import typer
 from rich.console import Console
+from rich.segment import Segment
 from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_group_from_info
 
@@ -90,8 +92,41 @@ def _root() -> None:
     """Rule engine and decision-graph interpreter for investment framework cards (InvestPhilBench)."""
 
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+#: Characters never sent to a terminal as they stand: C0 controls but tab and newline, DEL, C1
+#: controls, and the bidirectional overrides and isolates that can reorder what a reader sees.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as a visible escape (``ESC`` -> ``\\x1b``).
+
+    Model answers, card names, file names and error messages all come from
+    input; an escape sequence in one must not move the cursor, recolour the
+    terminal or retitle the window.
+
+    >>> printable("ok\\x1b[31m red\\u202e")
+    'ok\\\\x1b[31m red\\\\u202e'
+    """
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                        text)
+
+
+class SafeConsole(Console):
+    """A rich Console that prints every piece of text through :func:`printable`.
+
+    Only the text of rendered segments is cleaned; the styles rich adds itself
+    (colours, bold) are applied afterwards and stay.
+    """
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return super()._render_buffer(
+            segment if segment.control else Segment(printable(segment.text), segment.style, segment.control)
+            for segment in buffer
+        )
+
+
+out = SafeConsole(highlight=False, soft_wrap=True)
+err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 _VERDICT_STYLE = {"PROCEED": "green", "REJECT": "bold red", "INCONCLUSIVE": "yellow", "N/A": "dim"}
 

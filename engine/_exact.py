@@ -1,9 +1,9 @@
 """Exact arithmetic for the expression engine: Decimals where they are exact, fractions where not.
 
 A value is a :class:`~decimal.Decimal` or a :class:`~fractions.Fraction`. Each
-operation is first tried in Decimal under a context that *traps* rounding
-(``Inexact``), overflow and underflow; only when the Decimal result would not
-be exact is it computed again with Fractions. So the common case stays a fast
+operation is first done in Decimal, and the context's ``Inexact`` flag (cleared
+before, restored after) proves whether the result was rounded; only when it
+was is the operation done again with Fractions. So the common case stays a fast
 Decimal operation, and every result is the exact rational value: ``200/300``
 is ``Fraction(2, 3)``, ``a/b + 0 == a/b`` and ``n/s * s == n`` always hold, and
 ``1 - price/value >= 1/3`` is decided exactly at the boundary. A Fraction whose
@@ -20,9 +20,11 @@ unknown at run time; this bounds the work of any single operation.
 
 from __future__ import annotations
 
-from decimal import Context, Decimal, DivisionByZero, Inexact, InvalidOperation, Overflow, Rounded, Underflow
+import math
+import operator
+from decimal import Context, Decimal, Inexact, Overflow, getcontext
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 __all__ = ["Exact", "add", "sub", "mul", "div", "neg", "as_fraction", "normal", "public", "MAX_BITS"]
 
@@ -31,18 +33,19 @@ Exact = Union[Decimal, Fraction]
 #: Largest numerator or denominator of an exact result, in bits (~10^3000).
 MAX_BITS = 10_000
 
-_CTX = Context(prec=60, Emax=3000, Emin=-3000,
-               traps=[Inexact, Rounded, Overflow, Underflow, InvalidOperation, DivisionByZero])
 _OUT = Context(prec=28)
+_WIDE = Context(prec=MAX_BITS)  # scaleb by a power of ten without rounding
 
 
 def as_fraction(value: Exact) -> Fraction:
     """``value`` as a Fraction (exact)."""
-    return value if isinstance(value, Fraction) else Fraction(value)
+    if value.__class__ is Fraction:
+        return value  # type: ignore[return-value]
+    return Fraction(*value.as_integer_ratio())
 
 
 def normal(value: Fraction) -> Exact:
-    """``value`` as a Decimal when it has a short finite decimal form, else the Fraction.
+    """``value`` as a Decimal when it has a finite decimal form, else the Fraction.
 
     Raises
     ------
@@ -52,7 +55,15 @@ def normal(value: Fraction) -> Exact:
     >>> normal(Fraction(1, 4)), normal(Fraction(2, 3))
     (Decimal('0.25'), Fraction(2, 3))
     """
-    num, den = value.numerator, value.denominator
+    return _ratio(value.numerator, value.denominator)
+
+
+def _ratio(num: int, den: int) -> Exact:
+    """``num / den`` (``den > 0``) as an exact Decimal when it has a finite decimal form, else a Fraction."""
+    g = math.gcd(num, den)
+    if g != 1:
+        num //= g
+        den //= g
     if num.bit_length() > MAX_BITS or den.bit_length() > MAX_BITS:
         raise Overflow("exact value too large")
     if den == 1:
@@ -64,42 +75,80 @@ def normal(value: Fraction) -> Exact:
         rest //= 5
         fives += 1
     if rest != 1:
-        return value
+        return Fraction(num, den)
     # num / (2^a 5^b) = num * 2^(k-a) * 5^(k-b) / 10^k with k = max(a, b)
     k = max(twos, fives)
     scaled = num * (2 ** (k - twos)) * (5 ** (k - fives))
-    sign = 1 if scaled < 0 else 0
-    return Decimal((sign, tuple(int(d) for d in str(abs(scaled))), -k))
+    return Decimal(scaled).scaleb(-k, _WIDE)
+
+
+def _pair(value: Exact) -> tuple[int, int]:
+    if value.__class__ is Fraction:
+        return value.numerator, value.denominator  # type: ignore[union-attr]
+    return value.as_integer_ratio()
+
+
+def _slow(op: str, a: Exact, b: Exact) -> Exact:
+    """``a op b`` on integer ratios (the exact path)."""
+    an, ad = _pair(a)
+    bn, bd = _pair(b)
+    if op == "+":
+        return _ratio(an * bd + bn * ad, ad * bd)
+    if op == "-":
+        return _ratio(an * bd - bn * ad, ad * bd)
+    if op == "*":
+        return _ratio(an * bn, ad * bd)
+    if bn < 0:
+        an, bn = -an, -bn
+    return _ratio(an * bd, ad * bn)
+
+
+def _decimal_op(op: Callable[[Decimal, Decimal], Decimal], a: Decimal, b: Decimal) -> Decimal | None:
+    """``op(a, b)`` with the thread's own Decimal context, or None when the result was rounded.
+
+    The proof of exactness is the context's ``Inexact`` flag, cleared before
+    the operation and restored after it (so the caller's flags are left as
+    they were). An operation the context traps (overflow, or ``Inexact``
+    itself when a caller traps it) also gives None.
+    """
+    flags = getcontext().flags
+    was = flags[Inexact]
+    flags[Inexact] = False
+    try:
+        result = op(a, b)
+    except ArithmeticError:
+        result = None
+    if flags[Inexact]:
+        result = None
+    flags[Inexact] = was
+    return result
 
 
 def add(a: Exact, b: Exact) -> Exact:
     """``a + b``, exactly."""
     if a.__class__ is Decimal and b.__class__ is Decimal:
-        try:
-            return _CTX.add(a, b)
-        except ArithmeticError:
-            pass
-    return normal(as_fraction(a) + as_fraction(b))
+        result = _decimal_op(operator.add, a, b)
+        if result is not None:
+            return result
+    return _slow("+", a, b)
 
 
 def sub(a: Exact, b: Exact) -> Exact:
     """``a - b``, exactly."""
     if a.__class__ is Decimal and b.__class__ is Decimal:
-        try:
-            return _CTX.subtract(a, b)
-        except ArithmeticError:
-            pass
-    return normal(as_fraction(a) - as_fraction(b))
+        result = _decimal_op(operator.sub, a, b)
+        if result is not None:
+            return result
+    return _slow("-", a, b)
 
 
 def mul(a: Exact, b: Exact) -> Exact:
     """``a * b``, exactly."""
     if a.__class__ is Decimal and b.__class__ is Decimal:
-        try:
-            return _CTX.multiply(a, b)
-        except ArithmeticError:
-            pass
-    return normal(as_fraction(a) * as_fraction(b))
+        result = _decimal_op(operator.mul, a, b)
+        if result is not None:
+            return result
+    return _slow("*", a, b)
 
 
 def div(a: Exact, b: Exact) -> Exact:
@@ -107,11 +156,10 @@ def div(a: Exact, b: Exact) -> Exact:
     if not b:
         raise ZeroDivisionError("division by zero")
     if a.__class__ is Decimal and b.__class__ is Decimal:
-        try:
-            return _CTX.divide(a, b)
-        except ArithmeticError:
-            pass
-    return normal(as_fraction(a) / as_fraction(b))
+        result = _decimal_op(operator.truediv, a, b)
+        if result is not None:
+            return result
+    return _slow("/", a, b)
 
 
 def neg(a: Exact) -> Exact:

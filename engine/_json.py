@@ -13,16 +13,17 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from importlib import resources
 from json import decoder as _json_decoder
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeAlias, cast
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeAlias, cast
 
 import jsonschema
 
 from ipb.engine._yaml import YamlDoc, load_yaml
+from ipb.engine.numbers import MAX_EXPONENT, NumberError, check_magnitude
 from ipb.errors import ErrorGroup, IpbError, LoadError, did_you_mean
 
 __all__ = [
@@ -34,6 +35,10 @@ __all__ = [
     "load_document",
     "AnyDoc",
     "json_value",
+    "jsonl_lines",
+    "parse_json_line",
+    "json_depth_error",
+    "MAX_JSON_DEPTH",
 ]
 
 # =========================================================================== JSON reading
@@ -48,6 +53,16 @@ Path_ = tuple[str | int, ...]
 #: ``scanstring(text, index_after_quote) -> (string, index_after_closing_quote)``, the
 #: standard library's own JSON string scanner (not in typeshed).
 scanstring: Callable[[str, int], tuple[str, int]] = _json_decoder.scanstring  # type: ignore[attr-defined]
+
+
+def _decimal(text: str) -> Decimal:
+    """A JSON number with a fraction or exponent, exactly; ValueError beyond the number reader's limits."""
+    try:
+        return check_magnitude(Decimal(text), f"number {text[:30]}")
+    except InvalidOperation:
+        raise ValueError(f"number {text[:30]} is beyond the limit of 10^±{MAX_EXPONENT}") from None
+    except NumberError as exc:
+        raise ValueError(exc.message) from None
 
 
 def _refuse_constant(name: str) -> Any:
@@ -210,6 +225,83 @@ class JsonDoc:
         return message if self.record is None else f"record {self.record}: {message}"
 
 
+#: Deepest nesting of arrays and objects read in one JSON value (the standard
+#: library's parser, and every recursive walk after it, would overflow Python's stack
+#: at about 1,000; no ipb format nests deeper than 10).
+MAX_JSON_DEPTH = 100
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+
+
+def json_depth_error(text: str, file: str, *, first_line: int = 1, record: int | None = None) -> LoadError | None:
+    """A LoadError at the bracket that nests deeper than :data:`MAX_JSON_DEPTH`, or None.
+
+    Linear in ``len(text)`` (one regular-expression pass that skips strings),
+    and nearly free when the text holds fewer brackets than the limit.
+
+    >>> json_depth_error("[" * 101 + "]" * 101, "x.jsonl", record=3).message
+    'record 3: JSON nested deeper than 100 levels; ipb reads at most 100'
+    """
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return None
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        ch = m.group(0)
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                before = text[: m.start()]
+                line = before.count("\n")
+                column = m.start() - (before.rfind("\n") + 1) + 1
+                where = "" if record is None else f"record {record}: "
+                return LoadError(f"{where}JSON nested deeper than {MAX_JSON_DEPTH} levels; ipb reads at most "
+                                 f"{MAX_JSON_DEPTH}", file=file, line=first_line + line, column=column,
+                                 rule="json-depth")
+        elif ch in "]}":
+            depth -= 1
+    return None
+
+
+def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The non-blank lines of a JSON Lines text as (1-based line number, line).
+
+    The one line splitter of every JSON Lines reader: a UTF-8 byte-order mark
+    at the start is dropped (so record 1 is never lost), ``\\r\\n`` endings are
+    accepted, and only ``\\n`` ends a line (a U+2028 inside a string stays in
+    its record, unlike ``str.splitlines``).
+
+    >>> list(jsonl_lines('\\ufeff{"a": 1}\\r\\n\\n{"b": 2}'))
+    [(1, '{"a": 1}'), (3, '{"b": 2}')]
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for index, line in enumerate(text.split("\n")):
+        line = line.removesuffix("\r")
+        if line.strip():
+            yield index + 1, line
+
+
+def parse_json_line(line: str, file: str, line_no: int, *, record: int | None = None, exact: bool = True) -> Any:
+    """One JSON Lines record, strictly: the data, or a LoadError at ``file:line:column``.
+
+    ``exact`` reads non-integral numbers as Decimal. ``NaN``/``Infinity`` and
+    nesting beyond :data:`MAX_JSON_DEPTH` are refused. (Duplicate keys are
+    refused only by :func:`load_json_text`, which also locates every value.)
+    """
+    problem = json_depth_error(line, file, first_line=line_no, record=record)
+    if problem is not None:
+        raise problem
+    where = "" if record is None else f"record {record}: "
+    try:
+        return json.loads(line, parse_float=_decimal if exact else float, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise LoadError(f"{where}not JSON: {exc.msg}", file=file, line=line_no, column=exc.colno, rule="json-syntax",
+                        source_line=line[:300]) from None
+    except (ValueError, RecursionError) as exc:
+        raise LoadError(f"{where}{exc}", file=file, line=line_no, column=1, rule="json-constant",
+                        source_line=line[:300]) from None
+
+
 def load_json_text(text: str, file: str = "<string>", *, first_line: int = 1, record: int | None = None) -> JsonDoc:
     """Parse one strict JSON value.
 
@@ -231,9 +323,14 @@ def load_json_text(text: str, file: str = "<string>", *, first_line: int = 1, re
     ipb.errors.LoadError: x.json:1:10: load error: duplicate key 'a': it is already defined at line 1, column 2; ...
     """
     where = "" if record is None else f"record {record}: "
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    problem = json_depth_error(text, file, first_line=first_line, record=record)
+    if problem is not None:
+        raise problem
     lines = text.split("\n")
     try:
-        data = json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+        data = json.loads(text, parse_float=_decimal, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         line = first_line + exc.lineno - 1
         raise LoadError(
@@ -438,13 +535,10 @@ def load_items(
     items: list[Item] = []
     if name.endswith(".jsonl"):
         number = 0
-        for index, line in enumerate(text.split("\n")):
-            line = line.removesuffix("\r")
-            if not line.strip():
-                continue
+        for line_no, line in jsonl_lines(text):
             number += 1
             try:
-                doc = load_json_text(line, name, first_line=index + 1, record=number)
+                doc = load_json_text(line, name, first_line=line_no, record=number)
             except LoadError as exc:
                 errors.append(exc)
                 continue

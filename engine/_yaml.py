@@ -42,7 +42,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from typing import Any, Iterator, NoReturn
 
 from ruamel.yaml import YAML
@@ -63,9 +62,20 @@ from ruamel.yaml.events import (
 )
 from ruamel.yaml.reader import ReaderError
 
+from ipb.engine._yaml_scalars import CAPITAL_BOOLS as _CAPITAL_BOOLS
+from ipb.engine._yaml_scalars import YAML11_BOOLS as _YAML11_BOOLS
+from ipb.engine._yaml_scalars import describe as _describe
+from ipb.engine._yaml_scalars import quoted as _quoted
+from ipb.engine._yaml_scalars import resolve_plain as _resolve_plain
 from ipb.errors import ErrorGroup, LoadError
 
 __all__ = ["YamlDoc", "load_yaml", "load_yaml_file"]
+
+#: Deepest nesting of lists and mappings read (cards nest about 6; Python's stack ends near 1,000).
+MAX_YAML_DEPTH = 100
+
+# Quoted strings and comments (skipped) and flow brackets (counted) for the nesting pre-scan.
+_FLOW_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\n]|\'\')*\'|#[^\n]*|[\[\]{}]')
 
 #: A path from the document root: mapping keys (``str``) and list indices (``int``).
 YamlPath = tuple[str | int, ...]
@@ -376,146 +386,6 @@ class YamlDoc:
 
 
 # --------------------------------------------------------------------------
-# Resolving plain scalars
-# --------------------------------------------------------------------------
-
-_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
-_YAML11_BOOLS = frozenset(
-    "y Y yes Yes YES n N no No NO on On ON off Off OFF".split()
-)
-_CAPITAL_BOOLS = {"True": "true", "TRUE": "true", "False": "false", "FALSE": "false"}
-_SPECIAL_FLOATS = frozenset(
-    ".inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF .nan .NaN .NAN".split()
-)
-
-_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
-_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)(?:[eE][-+]?[0-9]+)?")
-_LEADING_ZERO = re.compile(r"[-+]?0[0-9]+")
-_BASE_PREFIX = re.compile(r"[-+]?0(?:[xX][0-9a-fA-F_]+|[oO][0-7_]+|[bB][01_]+)")
-_UNDERSCORE_NUMBER = re.compile(r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)")
-_EXPONENT_NO_DOT = re.compile(r"[-+]?[0-9]+[eE][-+]?[0-9]+")
-_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
-_TIMESTAMP = re.compile(
-    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
-    r"(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
-    r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?"
-)
-_THOUSANDS = re.compile(r"[-+]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
-
-
-def _quoted(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _plain_decimal(text: str) -> str:
-    """``1e3`` -> ``1000``, ``2e-5`` -> ``0.00002``; long ones as ``1.0e400``."""
-    plain = format(Decimal(text), "f")
-    if len(plain) <= 24:
-        return plain
-    mantissa, _, exponent = text.lower().partition("e")
-    sign = "" if exponent[:1] in "+-" else "+"
-    return f"{mantissa}.0e{sign}{exponent}"
-
-
-def _resolve_plain(text: str) -> tuple[Any, str | None]:
-    """Resolve a plain scalar: ``(value, None)`` or ``(text, why it is refused)``."""
-    if text in _NULLS:
-        return None, None
-    if text == "true":
-        return True, None
-    if text == "false":
-        return False, None
-    if _INT.fullmatch(text):
-        return int(text), None
-    if _FLOAT.fullmatch(text):
-        try:
-            return Decimal(text), None
-        except InvalidOperation:  # pragma: no cover - the pattern admits only valid text
-            pass
-    q = _quoted(text)
-    if text in _YAML11_BOOLS:
-        return text, (
-            f"ambiguous scalar {text}: YAML 1.1 reads it as a boolean and YAML 1.2 "
-            f"as a string; quote it ({q}) or write true/false"
-        )
-    if text in _CAPITAL_BOOLS:
-        lower = _CAPITAL_BOOLS[text]
-        return text, (
-            f"boolean {text} must be lowercase: write {lower}, or quote it ({q}) for a string"
-        )
-    if _LEADING_ZERO.fullmatch(text):
-        digits = text.lstrip("+-").lstrip("0") or "0"
-        sign = "-" if text.startswith("-") else ""
-        return text, (
-            f"ambiguous scalar {text}: YAML 1.1 reads a leading zero as octal and "
-            f"YAML 1.2 as decimal; write {sign}{digits}, or quote it ({q}) for a string"
-        )
-    if _BASE_PREFIX.fullmatch(text):
-        kind = {"x": "hexadecimal", "o": "octal", "b": "binary"}[text.lstrip("+-")[1].lower()]
-        try:
-            hint = f"write the decimal value {int(text.replace('_', ''), 0)}, or quote it ({q})"
-        except ValueError:
-            hint = f"quote it ({q})"
-        return text, (
-            f"ambiguous scalar {text}: {kind} numbers are read differently by "
-            f"YAML 1.1 and YAML 1.2; {hint}"
-        )
-    if "_" in text and _UNDERSCORE_NUMBER.fullmatch(text):
-        number = text.replace("_", "")
-        return text, (
-            f"ambiguous scalar {text}: YAML 1.1 reads it as the number {number} and "
-            f"YAML 1.2 as a string; write {number}, or quote it ({q})"
-        )
-    if _EXPONENT_NO_DOT.fullmatch(text):
-        return text, (
-            f"ambiguous scalar {text}: YAML 1.2 reads it as a number and YAML 1.1 "
-            f"as a string; write {_plain_decimal(text)}, or quote it ({q})"
-        )
-    if _SEXAGESIMAL.fullmatch(text):
-        return text, (
-            f"ambiguous scalar {text}: YAML 1.1 reads it as a base-60 number and "
-            f"YAML 1.2 as a string; quote it ({q})"
-        )
-    if _TIMESTAMP.fullmatch(text):
-        return text, (
-            f"ambiguous scalar {text}: YAML 1.1 reads it as a date and YAML 1.2 as "
-            f"a string; quote it ({q})"
-        )
-    if text in _SPECIAL_FLOATS:
-        return text, (
-            f"scalar {text} is not allowed: infinity and NaN are not valid numbers "
-            f"here; write a finite number, or quote it ({q}) for a string"
-        )
-    if _THOUSANDS.fullmatch(text):
-        number = text.replace(",", "")
-        return text, (
-            f"ambiguous scalar {text}: it loads as a string, not a number; write "
-            f"{number}, or quote it ({q}) if you mean text"
-        )
-    if text in ("=", "<<"):
-        return text, (
-            f"ambiguous scalar {text}: YAML 1.1 gives it a special meaning; quote it ({q})"
-        )
-    return text, None
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, Decimal):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    return "a mapping"
-
-
-# --------------------------------------------------------------------------
 # Building data from parser events
 # --------------------------------------------------------------------------
 
@@ -592,8 +462,30 @@ class _Builder:
 
     # -- walking -----------------------------------------------------------
 
+    def check_flow_depth(self) -> None:
+        """Refuse flow collections (``[[[...`` or ``{a: {b: ...``) nested past :data:`MAX_YAML_DEPTH`
+        before ruamel's parser, which slows down sharply on them, sees the text."""
+        text = self.text
+        if text.count("[") + text.count("{") <= MAX_YAML_DEPTH:
+            return
+        depth = 0
+        for m in _FLOW_TOKENS.finditer(text):
+            ch = m.group(0)
+            if ch in "[{":
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    before = text[: m.start()]
+                    line = len(_LINE_BREAK.findall(before))
+                    column = m.start() - max(before.rfind("\n"), before.rfind("\r")) - 1
+                    self.error(f"lists and mappings nest deeper than {MAX_YAML_DEPTH} levels here; ipb reads at "
+                               f"most {MAX_YAML_DEPTH}", line, column, "yaml-depth")
+                    raise _Stop
+            elif ch in "]}":
+                depth = max(depth - 1, 0)
+
     def load(self, require_mapping: bool) -> Any:
         """Walk the stream; return the data (errors are left in ``self.errors``)."""
+        self.check_flow_depth()
         event = self.next_event()
         assert isinstance(event, StreamStartEvent)
         event = self.next_event()
@@ -650,6 +542,11 @@ class _Builder:
 
     def node(self, event: Event, path: YamlPath, record: bool) -> Any:
         """Convert the node starting with ``event``; record positions under ``path``."""
+        if len(path) >= MAX_YAML_DEPTH and isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+            self.error_at(f"lists and mappings nest deeper than {MAX_YAML_DEPTH} levels here; ipb reads at most "
+                          f"{MAX_YAML_DEPTH}", event, "yaml-depth")
+            self.skip(event)
+            return None
         if record:
             self.doc._values[path] = (event.start_mark.line + 1, event.start_mark.column + 1)
         if isinstance(event, AliasEvent):
@@ -672,6 +569,16 @@ class _Builder:
             return items
         assert isinstance(event, MappingStartEvent)
         return self.mapping(path, record)
+
+    def skip(self, event: Event) -> None:
+        """Consume the events of the collection that ``event`` opens, without recursion."""
+        depth = 1
+        while depth:
+            child = self.next_event()
+            if isinstance(child, (SequenceStartEvent, MappingStartEvent)):
+                depth += 1
+            elif isinstance(child, (SequenceEndEvent, MappingEndEvent)):
+                depth -= 1
 
     def scalar(self, event: ScalarEvent, path: YamlPath, record: bool) -> Any:
         value: str = event.value

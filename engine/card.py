@@ -366,6 +366,10 @@ def _extra_keys(err: jsonschema.ValidationError) -> list[str]:
     return [k for k in instance if k not in props]
 
 
+#: Words an expression reads as operators, literals or functions: never usable as input names.
+RESERVED_NAMES = frozenset({"and", "or", "not", "in", "true", "false", "min", "max", "abs", "known", "date", "year"})
+
+
 def _number(value: Any, what: str) -> tuple[Decimal, ExprType]:
     if isinstance(value, bool):
         raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
@@ -373,7 +377,10 @@ def _number(value: Any, what: str) -> tuple[Decimal, ExprType]:
         return Decimal(value), NUMBER
     if isinstance(value, float):  # pragma: no cover - the loader never makes floats
         return Decimal(str(value)), NUMBER
-    result, type = parse_literal(str(value))
+    try:
+        result, type = parse_literal(str(value))
+    except CompileError as exc:  # its position is inside the value's text; the caller locates the value
+        raise CompileError(f"{what} must be a number, not {value!r} ({exc.message})", rule="literal") from None
     if type.kind != "number":
         raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
     return result, type
@@ -399,6 +406,9 @@ def card_from_doc(doc: YamlDoc) -> Card:
     inputs: dict[str, InputSpec] = {}
     for name, spec in data["inputs"].items():
         path = ("inputs", name)
+        if name in RESERVED_NAMES:
+            col.add(LoadError(f"input name {name!r} is a word of the expression language, so no criterion could "
+                              "read it; rename the input", rule="input-name", name=name), path, key=True)
         kind = spec["type"]
         values = tuple(spec["values"]) if "values" in spec else None
         if kind == "category":
@@ -424,6 +434,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
         if "step" in spec:
             try:
                 step = _number(spec["step"], "step")[0]
+                if step <= 0:
+                    raise CompileError(f"step of {name!r} must be positive, not {spec['step']}", rule="input")
             except CompileError as exc:
                 col.add(exc, path + ("step",))
         inputs[name] = InputSpec(

@@ -12,10 +12,12 @@ Meaning
   arithmetic with an unknown operand is unknown. ``known(x)`` is the only way
   to ask whether a fact is present, and is never unknown itself.
 * Division by zero, and any other undefined arithmetic, gives unknown.
-* Numbers are ``decimal.Decimal``; literals are exact, and a constant that has no
-  finite decimal form (``2/3``) is kept as an exact fraction and applied by
-  multiplying before dividing, so ``price <= 2/3 * ncav`` is decided exactly at
-  the boundary.
+* Numbers are exact: literals are read by :mod:`ipb.engine.numbers` into
+  ``decimal.Decimal``, and a value with no finite decimal form (``2/3``,
+  ``price / ncav``) is kept as a ``fractions.Fraction`` through ``+ - * /``,
+  unary minus, computed values and comparisons (:mod:`ipb.engine._exact`), so
+  ``price <= 2/3 * ncav`` and ``price / ncav <= 2/3`` are decided exactly at the
+  boundary. Nesting deeper than :data:`MAX_NESTING` is a compile error.
 
 Units
 -----
@@ -35,10 +37,8 @@ True
 from __future__ import annotations
 
 import datetime as _dt
-import operator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping, Sequence

@@ -6,16 +6,17 @@ Cards ship as package data in ``ipb.frameworks`` (``*.yaml``), scenarios in
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from ipb.engine.card import Card, load_card
 from ipb.engine.graph import CompiledCard, compile_card
 from ipb.errors import IpbError, LoadError, did_you_mean
 
-__all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "card_table"]
+__all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "card_table", "item_card"]
 
 #: Files in ``frameworks/`` that are data but not cards.
 NOT_CARDS = {"investors.yaml", "sectors.yaml", "regimes.yaml"}
@@ -87,6 +88,38 @@ def resolve_card(ref: str) -> Path:
         rule="card",
         suggestion=did_you_mean(ref, list(ids)),
     )
+
+
+_CARD_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def item_card(ref: object, sources: Mapping[str, str] | None = None) -> str:
+    """What to load for the card an item (or a response record) names: never a path taken from the data.
+
+    An item names its card by id. The id resolves through the explicit card
+    ``sources`` the user gave (id -> path, e.g. ``card_paths`` of a run), and
+    otherwise to a bundled card; a value that is not an id (``/etc/passwd``,
+    ``../x.yaml``) is refused, so a data file can never make ipb open a file.
+    The one check of this kind: card-source options extend ``sources``.
+
+    Raises
+    ------
+    LoadError
+        Rule ``card-ref``: ``ref`` is not a card id.
+
+    >>> item_card("graham_net_net_screen")
+    'graham_net_net_screen'
+    >>> item_card("/etc/passwd")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ipb.errors.LoadError: <input>: load error: an item names its card by id ..., not a path: '/etc/passwd'
+    """
+    if isinstance(ref, str) and sources and ref in sources:
+        return sources[ref]
+    if not isinstance(ref, str) or not _CARD_ID.fullmatch(ref):
+        raise LoadError(f"an item names its card by id (lower-case letters, digits, '_'), not a path: {ref!r}",
+                        rule="card-ref", name=str(ref)[:100])
+    return ref
 
 
 @lru_cache(maxsize=64)

@@ -4,24 +4,83 @@ Text goes to a temporary file in the target's folder, is flushed and
 ``fsync``-ed, gets the permissions a plain ``open()`` would have given it, and
 replaces the target with one ``os.replace``: a reader sees the old file or the
 whole new one, never a part. On any failure the temporary file is removed and
-the old file is left as it was.
+the old file is left as it was. A symlink at the target is replaced, never
+written through; a target that is a FIFO, device, socket or folder is refused
+(:func:`check_target`); temporary files that a killed run left behind are
+removed by the next write of the same target once they are stale
+(:func:`clean_stale`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import glob
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
+import time
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, TextIO
 
-__all__ = ["write_text_atomic", "write_lines_atomic", "write_texts_atomic", "text_sha256", "file_sha256"]
+__all__ = ["write_text_atomic", "write_lines_atomic", "write_texts_atomic", "write_bytes_atomic", "check_target",
+           "clean_stale", "text_sha256", "file_sha256"]
+
+
+#: Temporary files of an interrupted write older than this (seconds) are removed by the next write.
+STALE_AFTER_S = 15 * 60
+
+
+def check_target(path: str | Path) -> None:
+    """Refuse an output path that exists and is not a regular file (or a symlink, which is replaced, never followed).
+
+    A FIFO, a device node (``/dev/full``), a socket or a folder would be
+    replaced by a regular file, or block, or destroy a system file when run
+    as root.
+
+    Raises
+    ------
+    OSError
+        ``errno.EINVAL`` with the path as ``filename``.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError:
+        return  # the write itself reports an unreadable folder
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else
+                "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "not a regular file")
+        raise OSError(errno.EINVAL, f"it is {kind}; ipb writes results only to regular files", str(path))
+
+
+def clean_stale(target: Path, *, now: float | None = None) -> list[str]:
+    """Remove temporary files (``.NAME.XXXXXXXX.tmp``/``.old``) that an interrupted write of ``target`` left.
+
+    Only files older than :data:`STALE_AFTER_S` go: a write in progress keeps
+    its temporary file fresh. Returns the names removed.
+    """
+    folder = target.parent if str(target.parent) else Path(".")
+    now = time.time() if now is None else now
+    removed: list[str] = []
+    for pattern in (f".{glob.escape(target.name)}.*.tmp", f".{glob.escape(target.name)}.*.old"):
+        for leftover in folder.glob(pattern):
+            with contextlib.suppress(OSError):
+                info = os.lstat(leftover)
+                if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_AFTER_S:
+                    os.unlink(leftover)
+                    removed.append(leftover.name)
+    return removed
 
 
 def _write_temp(target: Path, emit: Callable[[TextIO], None]) -> str:
     """A flushed, fsync-ed temporary file beside ``target`` holding what ``emit`` writes; its path."""
+    check_target(target)
+    clean_stale(target)
     folder = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
@@ -150,13 +209,28 @@ def write_text_atomic(path: str | Path, text: str, *, make_parents: bool = False
 
 
 def write_bytes_atomic(path: str | Path, data: bytes, *, make_parents: bool = False) -> None:
-    """Write ``data`` to ``path`` atomically (see :func:`write_lines_atomic`): a Parquet or Arrow file."""
-
-    def emit(handle: TextIO) -> None:
-        handle.flush()
-        handle.buffer.write(data)  # type: ignore[attr-defined]
-
-    _write_atomic(path, emit, make_parents)
+    """Write ``data`` to ``path`` atomically (see :func:`write_lines_atomic`): a symlink at ``path`` is
+    replaced, never written through, and a FIFO or device there is refused."""
+    target = Path(path)
+    if make_parents:
+        (target.parent if str(target.parent) else Path(".")).mkdir(parents=True, exist_ok=True)
+    check_target(target)
+    clean_stale(target)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def text_sha256(text: str) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from ipb.engine.card import Card, InputSpec
@@ -44,6 +45,10 @@ __all__ = [
 NUMERIC_TYPES = frozenset({"number", "ratio", "money", "multiple"})
 
 _SCALES = (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6), ("K", Decimal(10) ** 3))
+
+
+#: Most points on one input's grid: grid indices go through Decimal integer division (28 digits).
+MAX_GRID_POINTS = 10**18
 
 
 def is_numeric(spec: InputSpec) -> bool:
@@ -124,6 +129,12 @@ def input_grid(spec: InputSpec) -> Grid | None:
         if lo == hi:
             return Grid(lo, Decimal(1), hi)
         raise PerturbError(f"input {spec.name!r} declares step {step}; a step must be positive", rule="step", name=spec.name)
+    points = Fraction(hi - lo) / Fraction(step)
+    if points > MAX_GRID_POINTS:
+        raise PerturbError(
+            f"input {spec.name!r}: range {lo}..{hi} with step {step} is about 10^{len(str(int(points))) - 1} grid "
+            f"points; at most 10^{len(str(MAX_GRID_POINTS)) - 1} are supported (declare a coarser step)",
+            rule="step", name=spec.name)
     return Grid(lo, step, hi)
 
 

@@ -34,8 +34,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
+from ipb.engine._json import jsonl_lines, parse_json_line
 from ipb._files import file_sha256, text_sha256
 from ipb.errors import LoadError
 
@@ -283,6 +284,31 @@ def load_results(
                   title=title, generated=generated)
 
 
+def _check_pair(summary: Mapping[str, Any], records: Sequence[tuple[int, Any]], folder: Path) -> None:
+    """Refuse a ``responses.jsonl`` that is not the one ``summary.json`` was computed from.
+
+    A summary written by ``ipb score`` records the SHA-256 of its score records
+    (``inputs.scored``); an older one is checked by its record count.
+    """
+    raw_inputs = summary.get("inputs")
+    inputs: Mapping[str, Any] = raw_inputs if isinstance(raw_inputs, Mapping) else {}
+    raw_scored = inputs.get("scored")
+    scored: Mapping[str, Any] = raw_scored if isinstance(raw_scored, Mapping) else {}
+    path = folder / "responses.jsonl"
+    problem = None
+    if isinstance(scored.get("sha256"), str):
+        if file_sha256(path) != scored["sha256"]:
+            problem = "its SHA-256 is not the one summary.json records for the scored records"
+    else:
+        raw_counts = summary.get("counts")
+        counts: Mapping[str, Any] = raw_counts if isinstance(raw_counts, Mapping) else {}
+        if isinstance(counts.get("records"), int) and counts["records"] != len(records):
+            problem = f"it holds {len(records)} records, summary.json counts {counts['records']}"
+    if problem is not None:
+        raise LoadError(f"{path} and summary.json do not belong together ({problem}); re-run ipb score, or give "
+                        "the folder that one run wrote", file=str(path), rule="mismatch")
+
+
 def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -302,14 +328,8 @@ def _read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
     except OSError as exc:
         raise LoadError(f"cannot read {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
     out = []
-    for number, line in enumerate(raw.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LoadError(f"{path}:{number} is not JSON: {exc.msg}", file=str(path), line=number,
-                            column=exc.colno, rule="json") from None
+    for number, line in jsonl_lines(raw):  # the project's one JSON Lines reader (BOM, nesting limit)
+        record = parse_json_line(line, str(path), number, exact=False)
         if isinstance(record, dict):
             out.append((number, record))
     return out
@@ -453,6 +473,7 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
                         f"{', '.join(map(str, KNOWN_SUMMARY_VERSIONS))}", file=str(folder / "summary.json"),
                         rule="version")
     _validate(summary, folder / "summary.json")
+    _check_pair(summary, records, folder)
     s = _Summary(summary)
     options = _mapping(summary.get("options"))
     derive = _Derive(records, options)

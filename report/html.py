@@ -21,7 +21,8 @@
 The page needs nothing from a network: the style sheet and the script
 (``report_templates/``, package data) are inlined, charts are inline SVG made
 by matplotlib with glyphs drawn as paths, and a Content-Security-Policy
-forbids every fetch. Every string that comes from the results is escaped
+forbids every fetch and lets only the report's own script run (allowed by
+its SHA-256, never ``'unsafe-inline'``). Every string that comes from the results is escaped
 (``html.escape``; the drill-down's data is JSON inside a
 ``<script type="application/json">`` with ``<``, ``>`` and ``&`` written as
 ``\\u`` escapes, and the script builds its nodes with ``textContent``).
@@ -36,6 +37,8 @@ passed, fixed ``svg.hashsalt``, no SVG date, chart ids prefixed per chart.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import io
 import json
@@ -449,7 +452,11 @@ def render_report(data: ReportData) -> str:
     if data.generated:
         sub.append(f"Generated {_e(data.generated)}")
     notes = "".join(f"<li>{_e(n)}</li>" for n in data.notes)
-    csp = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
+    script = _template("report.js")
+    # Only the report's own script may run: it is allowed by its SHA-256, so a script that got
+    # into the page some other way could not (no 'unsafe-inline' for scripts).
+    script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    csp = (f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'; img-src data:; "
            "font-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'")
     page = (
         "<!DOCTYPE html>\n"
@@ -464,7 +471,7 @@ def render_report(data: ReportData) -> str:
         f'<nav class="toc">{toc}</nav><main>{body}</main>'
         + (f'<footer><ul class="notes">{notes}</ul></footer>' if notes else "<footer></footer>")
         + f'<script type="application/json" id="ipb-responses">{_drill_payload(data.responses, _DRILL_METRICS)}</script>'
-        + f"<script>{_template('report.js')}</script></body></html>\n"
+        + f"<script>{script}</script></body></html>\n"
     )
     return page
 

@@ -23,6 +23,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from ipb.engine._json import jsonl_lines, parse_json_line
+from ipb.engine.registry import item_card
 from ipb._files import write_lines_atomic
 from ipb.errors import ErrorGroup, IpbError, LoadError
 
@@ -119,6 +121,11 @@ def _item_from(data: Any, file: str, line: int) -> RunItem:
     investors: list[str] = []
     raw_golds = data.get("golds")
     golds: list[Any] = raw_golds if isinstance(raw_golds, list) else []
+    for card in cards:
+        try:
+            item_card(card)
+        except LoadError as exc:
+            raise bad(f"item {ident!r}: {exc.message}", "card") from None
     by_card = {g.get("card"): g.get("investor") for g in golds if isinstance(g, dict)}
     by_card.update({c.get("id"): c.get("investor") for c in manifest_cards})
     for card in cards:
@@ -153,14 +160,11 @@ def load_items(path: str | Path) -> list[RunItem]:
         raise LoadError(f"items file is not UTF-8 text ({exc.reason})", file=file, rule="file") from None
     problems: list[IpbError] = []
     rows: list[tuple[int, Any]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
+    for number, raw in jsonl_lines(text):
         try:
-            rows.append((number, json.loads(raw)))
-        except json.JSONDecodeError as exc:
-            problems.append(LoadError(f"not JSON: {exc.msg}", file=file, line=number, column=exc.colno, rule="json",
-                                      source_line=raw[:300]))
+            rows.append((number, parse_json_line(raw, file, number, exact=False)))
+        except LoadError as exc:
+            problems.append(exc)
     return _collect(rows, file, problems)
 
 
@@ -270,9 +274,12 @@ def read_output(path: str | Path) -> ExistingOutput:
         number = i + 1
         problem: str | None = None
         try:
-            record = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            text = line.decode("utf-8").removesuffix("\r")
+            record = parse_json_line(text.removeprefix("\ufeff") if i == 0 else text, file, number, exact=False)
+        except UnicodeDecodeError as exc:
             problem = f"not a JSON record ({exc})"
+        except LoadError as exc:
+            problem = f"not a JSON record ({exc.message} at column {exc.column})"
         else:
             if not isinstance(record, dict):
                 problem = "not a JSON object"

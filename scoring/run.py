@@ -66,6 +66,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ipb.engine._json import parse_json_line
 from ipb._files import file_sha256, text_sha256, write_text_atomic, write_texts_atomic
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.scoring.adapters import InputRecord, read_responses, records_from
@@ -252,10 +253,10 @@ class ItemSet:
 
 def _compiled(card_id: str, cache: dict[str, Any]) -> Any:
     if card_id not in cache:
-        from ipb.engine.registry import compiled_card
+        from ipb.engine.registry import compiled_card, item_card
 
         try:
-            cache[card_id] = compiled_card(card_id)
+            cache[card_id] = compiled_card(item_card(card_id))
         except IpbError as exc:
             from ipb.engine.registry import bundled_card_paths
 
@@ -351,9 +352,14 @@ def load_items(path: str | Path) -> ItemSet:
             continue
         out.n_lines += 1
         try:
-            item = json.loads(chunk.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            text = chunk.decode("utf-8").removesuffix("\r")
+            item = parse_json_line(text.removeprefix("\ufeff") if line == 1 else text, str(p), line, exact=False)
+        except UnicodeDecodeError as exc:
             out.errors.append({"line": line, "id": None, "message": f"line {line} is not a JSON item ({exc})"})
+            continue
+        except LoadError as exc:
+            out.errors.append({"line": line, "id": None,
+                               "message": f"line {line} is not a JSON item ({exc.message} at column {exc.column})"})
             continue
         _add_item(out, item, line, str(p), cache)
     return out
@@ -1005,10 +1011,13 @@ def run_score(
     items = load_items(items_path)
     records = score_records(items, read_responses(responses_path, format=format, model=model, condition=condition),
                             options, progress=progress)
+    scored_text = "".join(dumps_record(r) + "\n" for r in records)
     inputs = {
         "items": items.summary(),
         "responses": {"source": str(responses_path), "sha256": file_sha256(Path(responses_path)),
                       "format": format, "n_records": len(records)},
+        # Ties this summary to the score records written beside it (ipb report checks the pair).
+        "scored": {"file": "responses.jsonl", "sha256": text_sha256(scored_text), "n_records": len(records)},
     }
     summary = summarize(records, options=options, inputs=inputs)
     try:
@@ -1016,7 +1025,7 @@ def run_score(
         responses_file = out / "responses.jsonl"
         summary_file = out / "summary.json"
         write_texts_atomic({
-            responses_file: "".join(dumps_record(r) + "\n" for r in records),
+            responses_file: scored_text,
             summary_file: json.dumps(_finite(summary), indent=2, ensure_ascii=True, allow_nan=False,
                                      default=_json_default) + "\n",
         })

@@ -18,7 +18,8 @@ from typing import Any, Iterable, Optional
 import typer
 from rich.table import Table
 
-from ipb.cli._app import _VERDICT_STYLE, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out
+from ipb._files import write_bytes_atomic
+from ipb.cli._app import _VERDICT_STYLE, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out, printable
 from ipb.engine._yaml import YamlDoc, load_yaml_file
 from ipb.engine.card import card_from_doc
 from ipb.engine.execute import Trace, execute, format_value
@@ -193,7 +194,7 @@ def graph(
         raise _fail(exc) from None
     if output is not None:
         try:
-            output.write_bytes(data)
+            write_bytes_atomic(output, data)
         except OSError as exc:
             err.print(f"{output}: cannot write: {exc.strerror or exc}", markup=False)
             raise typer.Exit(code=1) from None
@@ -202,6 +203,8 @@ def graph(
         err.print("a PNG is binary: write it with --out FILE or redirect standard output", markup=False)
         raise typer.Exit(code=2)
     else:
+        if format in (GraphFormat.dot, GraphFormat.mermaid):  # text: no raw control characters from card names
+            data = printable(data.decode("utf-8")).encode("utf-8")
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

@@ -14,6 +14,7 @@ from typing import Any, Optional
 
 import typer
 
+from ipb.engine.numbers import NumberError, read_number
 from ipb.cli._app import app
 from ipb.cli.commands.records import OUTPUT, OUTPUT_VERSION, emit_json, fail
 from ipb.errors import IpbError, ScoreError
@@ -38,6 +39,14 @@ class ScoreFormat(str, Enum):
     jsonl = "jsonl"
 
 
+def _option_number(option: str, text: str) -> Any:
+    """An option's number, read by the project's one number reader (bounded: ``1e999999`` is refused)."""
+    try:
+        return str(read_number(text).value)
+    except NumberError as exc:
+        raise ScoreError(f"{option}: {exc.message}", rule="number", name=option) from None
+
+
 @forecast_app.command("interval")
 def interval(
     lower: str = typer.Option(..., "--lower", help="Lower end of the central interval."),
@@ -49,6 +58,13 @@ def interval(
 ) -> None:
     """The interval score of one interval, and its credit given --scale and --budget."""
     try:
+        lower, upper, observed, alpha = (_option_number(name, text) for name, text in
+                                         (("--lower", lower), ("--upper", upper), ("--observed", observed),
+                                          ("--alpha", alpha)))
+        if scale is not None:
+            scale = _option_number("--scale", scale)
+        if budget is not None:
+            budget = _option_number("--budget", budget)
         score = interval_score(lower, upper, observed, alpha)
         payload: dict[str, Any] = {
             "version": OUTPUT_VERSION, "kind": "forecast.interval",
