@@ -5,9 +5,10 @@ The verdict rules are those of :mod:`ipb.engine.execute` (paper Table 5,
 rows, then the topology decides which gates each row reaches (a linear chain
 stops at the first REJECT, or the first PROCEED of a disjunction; a regime card
 runs the branch its classifier selects) and what the final verdict and trigger
-are. Rows the columns cannot decide exactly (see :mod:`._expr`) and rows that
-take a re-entry loop are re-run by the scalar :func:`ipb.engine.execute.execute`
-on that row alone; :attr:`ColumnarResult.fallback` counts them.
+are. Rows that take a re-entry loop run again, as columns, from the loop's
+target (``iteration`` 1, 2, ...). Rows the columns cannot decide exactly (see
+:mod:`._expr`) are re-run by the scalar :func:`ipb.engine.execute.execute` on
+that row alone; :attr:`ColumnarResult.fallback` counts them.
 """
 
 from __future__ import annotations
@@ -277,8 +278,18 @@ class ColumnarCard:
         fallback = np.zeros(n, dtype=bool)
         if topology == "linear_sequential":
             stopper, alive_after = self._chain(raw, range(m), np.ones(n, dtype=bool), out.verdicts, REJECT, bool(loops))
-            for i, cond, bound in loops:
-                if bound > 0:
+            looped: list[tuple[np.ndarray, dict[str, Col]]] = []
+            live = [(i, cond, bound) for i, cond, bound in loops if bound > 0]
+            if len(live) == 1:
+                # one re-entry loop: the rows that take it run again, columnar, from the loop's target
+                i, cond, bound = live[0]
+                back = np.flatnonzero(alive_after[i] & np.broadcast_to(cond.v, (n,)))
+                if len(back):
+                    if exact:  # whether a row looped was decided by gates up to i and the loop condition
+                        fallback[back] |= np.any([d[back] for d in doubts[: i + 1]], axis=0)
+                    self._loop(env, back, back, 1, i, bound, out.verdicts, stopper, fallback, exact, looped)
+            else:
+                for i, cond, bound in live:  # several loops share one counter: the scalar engine runs those rows
                     fallback |= alive_after[i] & np.broadcast_to(cond.v, (n,))
             stopped = stopper >= 0
             if family == "disjunction":
@@ -311,6 +322,9 @@ class ColumnarCard:
             for i in range(m):
                 fallback |= doubts[i] & (out.verdicts[i] != NA)
         self._computed(env, out.verdicts, n, part.computed)
+        if topology == "linear_sequential":
+            for rows_, sub in looped:  # values from each row's last pass through the loop
+                self._computed(sub, out.verdicts[:, rows_], len(rows_), part.computed, rows_)
         rows = np.flatnonzero(fallback)
         if len(rows):
             self._scalar_rows(part, env, rows, outcomes, triggers)
@@ -420,15 +434,64 @@ class ColumnarCard:
             self._cleared(out, rows & ~bstopped, branch.pass_outcome, regime=name)
 
     def _computed(self, env: Mapping[str, Col], verdicts: np.ndarray, n: int,
-                  into: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
-        """Computed values where their gate ran and they are known (NaN elsewhere), written ``into`` views."""
+                  into: dict[str, tuple[np.ndarray, np.ndarray]], rows: np.ndarray | None = None) -> None:
+        """Computed values where their gate ran and they are known (NaN elsewhere), written ``into`` views.
+
+        With ``rows``, ``env`` and ``verdicts`` hold only those rows (a re-entry pass) and only they are written.
+        """
         for plan in self.gates:
             reached = verdicts[plan.gate.number - 1] != NA
             for name, _ in plan.computes:
                 c = env[name]
                 values, ok = into[name]
-                ok[:] = reached & np.broadcast_to(c.ok, (n,))
-                np.copyto(values, np.broadcast_to(c.v, (n,)), where=ok)
+                known = reached & np.broadcast_to(c.ok, (n,))
+                if rows is None:
+                    ok[:] = known
+                    np.copyto(values, np.broadcast_to(c.v, (n,)), where=known)
+                else:
+                    ok[rows] = known
+                    values[rows] = np.where(known, np.broadcast_to(c.v, (n,)), np.nan)
+
+    def _loop(self, src: Mapping[str, Col], local: np.ndarray, rows: np.ndarray, k: int, i: int, bound: int,
+              verdicts: np.ndarray, stopper: np.ndarray, fallback: np.ndarray, exact: bool,
+              looped: list[tuple[np.ndarray, dict[str, Col]]]) -> None:
+        """Pass ``k`` of gate ``i``'s re-entry loop for ``rows`` (``local``: their positions in ``src``).
+
+        As :func:`ipb.engine.execute._chain`: the gates from the loop's target
+        on run again with ``iteration = k`` and the values of the last pass;
+        their verdicts replace the earlier ones; rows whose loop condition
+        still holds (and ``k < bound``) go round again.
+        """
+        plan = self.gates[i]
+        assert plan.reentry is not None and plan.gate.reentry is not None
+        to = self.index[plan.gate.reentry.to]
+        m = len(self.gates)
+        nn = len(rows)
+        sub = {name: _take_col(c, local) for name, c in src.items()}
+        sub["iteration"] = Col("num", float(k))
+        frame = Frame(nn, sub)
+        raw: list[np.ndarray] = [np.zeros(nn, dtype=np.int8)] * m
+        doubts: list[np.ndarray] = [np.zeros(nn, dtype=bool)] * m
+        cond: Col | None = None
+        for g in range(to, m):
+            frame.doubt = np.zeros(nn, dtype=bool)
+            raw[g] = self._gate(g, frame)[0]
+            if g == i:
+                cond = plan.reentry[0](frame)
+            doubts[g] = frame.doubt
+        assert cond is not None
+        mine = verdicts[:, rows]
+        mine[to:] = NA
+        s_stop, s_after = self._chain(raw, range(to, m), np.ones(nn, dtype=bool), mine, REJECT, True)
+        verdicts[:, rows] = mine
+        stopper[rows] = s_stop
+        if exact:
+            fallback[rows] |= np.any([doubts[g] & (mine[g] != NA) for g in range(to, m)], axis=0)
+        looped.append((rows, sub))
+        again = s_after[i] & np.broadcast_to(cond.v, (nn,))
+        if k < bound and again.any():
+            nxt = np.flatnonzero(again)
+            self._loop(sub, nxt, rows[nxt], k + 1, i, bound, verdicts, stopper, fallback, exact, looped)
 
     def _scalar_rows(self, result: ColumnarResult, env: Mapping[str, Col], rows: np.ndarray, outcomes: _Codes,
                      triggers: _Codes) -> None:
@@ -506,6 +569,13 @@ class _Outcomes:
         table = np.array([self.triggers(template.format(i + 1)) if hit else -1 for i, hit in enumerate(present)],
                          dtype=np.int32)
         np.copyto(self.trigger, table[gate], where=rows)
+
+
+def _take_col(c: Col, idx: np.ndarray) -> Col:
+    def take(x: Any) -> Any:
+        return x[idx] if np.ndim(x) else x
+
+    return Col(c.kind, take(c.v), take(c.ok), None if c.err is None else take(c.err), c.exact)
 
 
 def _slice_col(c: Col, start: int, stop: int) -> Col:
