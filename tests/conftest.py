@@ -63,3 +63,17 @@ def pytest_runtest_setup(item):  # type: ignore[no-untyped-def]
 def pytest_runtest_call(item):  # type: ignore[no-untyped-def]
     outcome = yield
     _skip_if_extra(outcome)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_card_sources():
+    """Each test starts with the default card search (no --cards folders, no pinned item cards).
+
+    The card search is process-wide (``ipb.engine.registry.use_cards``), as a command sets it up
+    once; without this a test that pins an items file's cards would change what later tests load.
+    """
+    from ipb.engine.registry import use_cards
+
+    use_cards()
+    yield
+    use_cards()

@@ -19,7 +19,7 @@ from ipb.respond.judge import Judge, JudgeConfig, geval, parse_judge_reply
 from respond_support import DALIO_TEST_CARD, ITEMS, ROOT, SECRET, read_jsonl
 
 runner = CliRunner()
-L8_ID = "IPB-P-019-aef86f3c7343619a"
+L8_ID = "IPB-P-019-46e640f76f35e265"
 
 
 def respond_args(server, out, tmp_path, *extra):
