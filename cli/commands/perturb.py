@@ -96,7 +96,7 @@ def perturb(
     except OSError as exc:
         raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
     err.print(f"wrote {out_path}: " + result.summary(), markup=False)
-    if store is not None and runner.resumed:
+    if runner is not None and runner.resumed:
         err.print(f"ray: resumed {runner.resumed} finished shard(s), computed {runner.computed}", markup=False)
 
 
