@@ -69,17 +69,17 @@ import os
 import random
 from pathlib import Path
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from dataclasses import replace as dc_replace
 from math import ceil
-from decimal import Decimal
 from typing import Any, Callable, Container, Iterator, NamedTuple, Sequence
 
 from ipb._files import write_lines_atomic
 from ipb.errors import IpbError, PerturbError
-from ipb.perturb.frame import Frame, PScenario, build_frame, card_outcomes, digest, fact_literals, load_base, scenario_key
+from ipb.perturb.frame import Frame, PScenario, build_frame, digest, fact_literals, load_base, scenario_key
 from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.operators import Step, get_operator
+from ipb.perturb.runs import Diversity, Generation, RecipeReport, point as _point, possible_outcomes
 
 __all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
            "Generation", "GenerationRun", "RecipeReport", "Diversity", "generate", "write_items", "possible_outcomes"]
@@ -96,8 +96,6 @@ FATAL = frozenset({"not-applicable", "operator-arg", "range", "sector", "regime"
 CONSTRAINT_PREFIX = "breaks constraint "
 #: Candidate errors that start with this changed too few facts.
 MIN_CHANGED_PREFIX = "only "
-#: The nearest-neighbour summary looks at the first this many items of a run.
-NEIGHBOUR_SAMPLE = 500
 #: Fewer attempts than this in one round are made in this process even with workers (start-up costs more).
 POOL_MIN = 512
 #: With balance, each recipe's pool grows to this many times its share,
@@ -236,7 +234,7 @@ class Candidate(NamedTuple):
     duplicate detected before its item was built, and in the first pass of
     a balanced run (the chosen items are built afterwards); ``changed`` is
     how many facts differ from the base; ``point`` places the scenario for
-    the nearest-neighbour summary (:func:`_distance`).
+    the nearest-neighbour summary (:func:`ipb.perturb.runs.distance`).
     """
 
     recipe: int
@@ -386,35 +384,6 @@ class Generator:
                 yield self.attempt(r, j, seen=seen, build=build)
 
 
-def _point(frame: Frame, scenario: PScenario) -> tuple[Any, ...]:
-    """Each input's value placed for :func:`_distance`: a grid input as its position in [0, 1], others as is;
-    then the decision date, sector and regime context."""
-    out: list[Any] = []
-    for name in frame.inputs:
-        value = scenario.facts.get(name)
-        grid = frame.grids.get(name)
-        if value is not None and grid is not None and isinstance(value, Decimal) and grid.hi > grid.lo:
-            out.append(float((value - grid.lo) / (grid.hi - grid.lo)))
-        else:
-            out.append(value if value is None or isinstance(value, (bool, str)) else str(value))
-    out += [scenario.as_of.isoformat() if scenario.as_of else None, scenario.sector, scenario.regime]
-    return tuple(out)
-
-
-def _distance(a: Sequence[Any], b: Sequence[Any]) -> float:
-    """Distance between two scenarios: per input, 1 when a category, bool or date differs or only one states it,
-    the share of the declared range between two numeric values otherwise; summed over inputs."""
-    total = 0.0
-    for x, y in zip(a, b):
-        if x == y:
-            continue
-        if isinstance(x, float) and isinstance(y, float):
-            total += min(1.0, abs(x - y))
-        else:
-            total += 1.0
-    return total
-
-
 # --------------------------------------------------------------------------- worker processes
 
 _WORKER: Generator | None = None
@@ -430,227 +399,6 @@ def _init_worker(job: Job, build: bool) -> None:
 def _run_task(task: tuple[int, int, int]) -> list[Candidate]:
     assert _WORKER is not None
     return list(_WORKER.run([task], build=_BUILD))
-
-
-# --------------------------------------------------------------------------- the run
-
-
-@dataclass
-class RecipeReport:
-    """How one recipe fared: items written, attempts, distinct scenarios found, exhaustion."""
-
-    recipe: str
-    share: int
-    items: int = 0
-    attempts: int = 0
-    distinct: int = 0
-    exhausted: bool = False
-    errors: Counter[str] = field(default_factory=Counter)
-    #: Candidates rejected because they broke a card constraint.
-    rejected: int = 0
-    #: Candidates whose scenario an earlier candidate had (detected before the item was built, where possible).
-    duplicates: int = 0
-    #: Candidates that changed fewer facts than ``--min-changed``.
-    too_close: int = 0
-
-    @property
-    def rejection_rate(self) -> float:
-        """Constraint rejections over attempts (0.0 with no attempt)."""
-        return self.rejected / self.attempts if self.attempts else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"recipe": self.recipe, "share": self.share, "items": self.items, "attempts": self.attempts,
-                "distinct": self.distinct, "exhausted": self.exhausted,
-                "errors": dict(self.errors.most_common(3)), "constraint_rejections": self.rejected,
-                "rejection_rate": round(self.rejection_rate, 4), "duplicates": self.duplicates,
-                "too_close": self.too_close}
-
-
-@dataclass
-class Generation:
-    """The selected items (JSONL lines, no newlines) and a report of the run."""
-
-    lines: list[str]
-    requested: int
-    recipes: list[RecipeReport]
-    verdicts: dict[str, int]
-    balance: bool
-    possible: list[str]
-    shortfall: str | None = None
-    #: Operators left out of the default recipes, and why.
-    notes: list[str] = field(default_factory=list)
-    #: Items made (equals ``len(lines)`` unless the lines were streamed to a file).
-    written: int = -1
-    diversity: "Diversity | None" = None
-
-    def __post_init__(self) -> None:
-        if self.written < 0:
-            self.written = len(self.lines)
-
-    @property
-    def evenness(self) -> float:
-        """Smallest verdict count over the largest (1.0 is even).
-
-        A verdict the card can give that no item has counts as 0, so a set
-        of items with a single verdict is not called even.
-        """
-        counts: list[int] = [c for c in self.verdicts.values() if c] + [0] * len(self.missing)
-        top = max(counts, default=0)
-        return min(counts) / top if top else 0.0
-
-    @property
-    def per_card(self) -> dict[str, dict[str, int]]:
-        """L8: each card's final verdicts over the items (empty for L7)."""
-        out: dict[str, Counter[str]] = {}
-        for label, count in self.verdicts.items():
-            if " | " not in label and ": " not in label:
-                return {}
-            for part in label.split(" | "):
-                card, _, verdict = part.partition(": ")
-                out.setdefault(card, Counter())[verdict] += count
-        return {card: dict(sorted(c.items())) for card, c in out.items()}
-
-    @property
-    def missing(self) -> list[str]:
-        """Verdicts the card can give that no item has (L7)."""
-        return [v for v in self.possible if v not in self.verdicts]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "requested": self.requested,
-            "written": self.written,
-            "recipes": [r.to_dict() for r in self.recipes],
-            "verdicts": dict(sorted(self.verdicts.items())),
-            "per_card": self.per_card,
-            "evenness": round(self.evenness, 4),
-            "balance": self.balance,
-            "possible": self.possible,
-            "missing": self.missing,
-            "shortfall": self.shortfall,
-            "notes": self.notes,
-            "constraint_rejections": sum(r.rejected for r in self.recipes),
-            "attempts": sum(r.attempts for r in self.recipes),
-            "duplicates": sum(r.duplicates for r in self.recipes),
-            "diversity": self.diversity.to_dict() if self.diversity is not None else None,
-        }
-
-    def summary(self) -> str:
-        """A few lines for people: counts per verdict and recipe, evenness, shortfall."""
-        verdicts = ", ".join(f"{v} {c}" for v, c in sorted(self.verdicts.items()))
-        text = [f"{self.written} of {self.requested} items; verdicts: {verdicts or 'none'}"
-                f" (evenness {self.evenness:.2f}{', balanced' if self.balance else ''})"]
-        if self.missing:
-            text.append(f"never produced: {', '.join(self.missing)}")
-        for card, counts in self.per_card.items():
-            text.append(f"  {card}: " + ", ".join(f"{v} {c}" for v, c in counts.items()))
-        text.extend(f"  note: {note}" for note in self.notes)
-        for r in self.recipes:
-            line = f"  {r.recipe}: {r.items} items (share {r.share}; {r.distinct} distinct in {r.attempts} attempts"
-            if r.exhausted:
-                line += "; exhausted"
-            if r.rejected:
-                line += f"; {r.rejected} broke a constraint ({r.rejection_rate:.1%} of attempts)"
-            if r.duplicates:
-                line += f"; {r.duplicates} duplicate(s) dropped"
-            if r.too_close:
-                line += f"; {r.too_close} too close to the base"
-            line += ")"
-            if r.items < r.share:
-                line += f": {r.share - r.items} fewer than its share, made up by the other recipes" \
-                    if self.shortfall is None else f": {r.share - r.items} fewer than its share"
-            if r.errors and r.distinct == 0:
-                line += f"; {r.errors.most_common(1)[0][0]}"
-            text.append(line)
-        if self.diversity is not None and self.diversity.items:
-            text.append("  " + self.diversity.summary())
-        if self.shortfall:
-            text.append(f"SHORTFALL: {self.shortfall}")
-        return "\n".join(text)
-
-
-@dataclass
-class Diversity:
-    """How the items differ from the base and from each other (issue 18, part 4).
-
-    ``changed`` counts items by how many facts differ from the base (every
-    item; a new decision date counts as one, a new sector context as one); the distances (:func:`_distance`: 1 per category, bool or
-    undisclosed fact that differs, the share of the declared range per
-    numeric fact) are over the first ``NEIGHBOUR_SAMPLE`` items: each one's
-    distance to its nearest other item and to the base.
-    """
-
-    changed: Counter[int] = field(default_factory=Counter)
-    sample: list[tuple[Any, ...]] = field(default_factory=list)
-    base: tuple[Any, ...] = ()
-    numeric: tuple[bool, ...] = ()
-
-    @property
-    def items(self) -> int:
-        return sum(self.changed.values())
-
-    def add(self, cand: Candidate) -> None:
-        self.changed[cand.changed] += 1
-        if len(self.sample) < NEIGHBOUR_SAMPLE:
-            self.sample.append(cand.point)
-
-    def distances(self) -> tuple[list[float], list[float]]:
-        """(nearest-neighbour distance of each sampled item, its distance to the base)."""
-        if not self.sample:
-            return [], []
-        import numpy as np
-
-        m = len(self.sample)
-        nn = np.zeros((m, m))
-        to_base = np.zeros(m)
-        for col, numeric in enumerate(self.numeric):
-            values = [p[col] for p in self.sample]
-            base = self.base[col]
-            if numeric:
-                x = np.array([v if isinstance(v, float) else np.nan for v in values])
-                b = base if isinstance(base, float) else np.nan
-                d = np.minimum(1.0, np.abs(x[:, None] - x[None, :]))
-                both_missing = np.isnan(x)[:, None] & np.isnan(x)[None, :]
-                nn += np.where(both_missing, 0.0, np.nan_to_num(d, nan=1.0))
-                db = np.minimum(1.0, np.abs(x - b))
-                to_base += np.where(np.isnan(x) & np.isnan(b), 0.0, np.nan_to_num(db, nan=1.0))
-            else:
-                codes: dict[Any, int] = {}
-                c = np.array([codes.setdefault(v, len(codes)) for v in values])
-                nn += c[:, None] != c[None, :]
-                to_base += np.array([v != base for v in values], dtype=float)
-        if m > 1:
-            np.fill_diagonal(nn, np.inf)
-            near = nn.min(axis=1).tolist()
-        else:
-            near = []
-        return [round(v, 4) for v in near], [round(v, 4) for v in to_base.tolist()]
-
-    def to_dict(self) -> dict[str, Any]:
-        near, base = self.distances()
-
-        def stats(xs: list[float]) -> dict[str, Any] | None:
-            if not xs:
-                return None
-            ys = sorted(xs)
-            return {"min": ys[0], "median": ys[len(ys) // 2], "max": ys[-1], "mean": round(sum(ys) / len(ys), 4)}
-
-        return {"facts_changed": {str(k): v for k, v in sorted(self.changed.items())}, "sample": len(self.sample),
-                "nearest_neighbour": stats(near), "from_base": stats(base)}
-
-    def summary(self) -> str:
-        doc = self.to_dict()
-        changed = ", ".join(f"{k}: {v}" for k, v in doc["facts_changed"].items())
-        text = f"facts changed from the base (facts: items): {changed}"
-        if doc["nearest_neighbour"]:
-            nn = doc["nearest_neighbour"]
-            text += (f"; nearest-neighbour distance over the first {doc['sample']} items: min {nn['min']}, "
-                     f"median {nn['median']}")
-        return text
-
-
-def possible_outcomes(frame: Frame) -> list[str]:
-    """The final verdicts an L7 card can give, sorted (empty for L8)."""
-    return sorted(card_outcomes(frame.cards[0].card)) if frame.layer == "L7" else []
 
 
 def _shares(n: int, k: int) -> list[int]:

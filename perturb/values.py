@@ -27,6 +27,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
+from ipb.engine.numbers import read_number
 from ipb.engine.card import Card, InputSpec
 from ipb.engine.execute import format_value
 from ipb.errors import PerturbError
@@ -195,7 +196,7 @@ def read_literal(spec: InputSpec, text: str) -> Decimal | None:
 
     >>> from ipb.engine.expressions import MONEY
     >>> read_literal(InputSpec("m", "money", MONEY), "-$2.5B")
-    Decimal('-2500000000.0')
+    Decimal('-2500000000')
     """
     if spec.type not in NUMERIC_TYPES:
         return None
@@ -220,7 +221,9 @@ def read_literal(spec: InputSpec, text: str) -> Decimal | None:
         return None
     if spec.type == "ratio" and unit is None and abs(value) > 10:
         return None
-    return -value if sign else value
+    # The value itself as the engine's one number reader gives it (the same normal form as
+    # convert_fact, digit for digit); the pattern above only decides the form and the unit.
+    return read_number(text).value
 
 
 def display(spec: InputSpec, value: Any) -> str:

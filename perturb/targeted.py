@@ -1,0 +1,408 @@
+"""The operators aimed at a verdict: ``flip`` (the smallest change to one input that flips the
+final verdict) and ``isolate`` (a change that moves exactly one named gate), paper §6.5.
+
+Registered on the same registry as the other operators (:func:`ipb.perturb.operators.operator`);
+:mod:`ipb.perturb.operators` imports this module at its end, so asking for an operator by name
+finds these too.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Mapping, Sequence
+
+from ipb.errors import PerturbError, did_you_mean
+from ipb.perturb.frame import Frame, PScenario, ordered_inputs
+from ipb.perturb.values import Grid, literal
+
+from ipb.perturb.operators import Step, _draw, _not_applicable, _spec_list, metric_inputs, operator
+
+__all__ = ["Flip", "find_flip", "verdict_flip", "gate_isolation"]
+
+
+# --------------------------------------------------------------------------- verdict flip
+
+
+@dataclass(frozen=True)
+class Flip:
+    """The nearest value of one input that flips the final verdict.
+
+    ``boundary`` flips it; ``short`` (one grid step nearer the base value, or
+    the base value itself) does not. ``steps`` counts grid values from the
+    base to the boundary; ``search`` is ``scan`` (every grid value checked in
+    order) or ``bisect`` (galloping then bisection, for directions longer
+    than ``SCAN_LIMIT``); ``nearest`` is True when no nearer flip can exist:
+    after a scan, or a bisection along an input every reading gate declares
+    ``monotone``. Either way the boundary flips and the value one step short
+    does not.
+    """
+
+    input: str
+    direction: str
+    base: Decimal
+    boundary: Decimal
+    short: Decimal
+    steps: int
+    search: str
+    nearest: bool
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+
+#: Directions with more grid values than this are searched by galloping and bisection.
+SCAN_LIMIT = 128
+
+
+def _monotone(frame: Frame, name: str) -> bool:
+    gates = frame.consumers.get(name, ())
+    declared = {(c.card.id, g.id) for c in frame.cards for g in c.card.gates if name in g.monotone}
+    return bool(gates) and all(tuple(k.split("/", 1)) in declared for k in gates)
+
+
+def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal, up: bool,
+               before: tuple[str, ...], limit: int | None = None, scan_limit: int = SCAN_LIMIT) -> Flip | None:
+    """The nearest flip along one direction, looking at most ``limit`` grid steps away."""
+    below = grid.below(base)
+    on_grid = grid.index_of(base) is not None
+    if up:
+        start = below + (1 if on_grid else 0)
+        length = grid.count - start
+
+        def at(t: int) -> Decimal:
+            return grid.value(start + t)
+    else:
+        length = below
+
+        def at(t: int) -> Decimal:
+            return grid.value(below - 1 - t)
+    full = length
+    if limit is not None:
+        length = min(length, limit)
+    if length <= 0:
+        return None
+
+    def run(ts: Sequence[int]) -> list[tuple[str, ...]]:
+        return frame.outcomes_many([{**facts, name: at(t)} for t in ts])
+
+    search = "scan" if full <= scan_limit else "bisect"
+    if search == "scan":
+        first = None
+        done = 0
+        size = 8
+        while first is None and done < length:
+            ts = range(done, min(done + size, length))
+            results = run(ts)
+            hit = next((i for i, r in enumerate(results) if r != before), None)
+            if hit is not None:
+                first, after = ts[hit], results[hit]
+            done, size = ts.stop, size * 2
+        if first is None:
+            return None
+    else:
+        probes = sorted({min(2 ** k - 1, length - 1) for k in range(length.bit_length() + 1)})
+        results = run(probes)
+        hit = next((i for i, r in enumerate(results) if r != before), None)
+        if hit is None:
+            return None
+        lo = probes[hit - 1] if hit > 0 else -1  # -1 stands for the base value: no flip
+        hi, after = probes[hit], results[hit]
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            r = run([mid])[0]
+            if r != before:
+                hi, after = mid, r
+            else:
+                lo = mid
+        first = hi
+    short = at(first - 1) if first > 0 else base
+    nearest = search == "scan" or _monotone(frame, name)
+    return Flip(name, "up" if up else "down", base, at(first), short, first + 1, search, nearest, before, after)
+
+
+def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int | None = None,
+              before: tuple[str, ...] | None = None, scan_limit: int = SCAN_LIMIT) -> Flip | None:
+    """The nearest verdict flip along input ``name`` (both directions), or None.
+
+    The nearer direction wins (fewer grid steps); a tie goes to the smaller
+    absolute change, then downward. ``limit`` bounds the search to that many
+    grid steps from the base value. Directions longer than ``scan_limit``
+    grid values are searched by galloping and bisection (0: always), which
+    finds a boundary whose value one step short does not flip, though not
+    always the nearest one unless the input is declared monotone.
+    """
+    grid = frame.grids[name]
+    base = facts.get(name)
+    if not isinstance(base, Decimal):
+        return None
+    if before is None:
+        before = frame.outcomes(facts)
+    down = _direction(frame, facts, name, grid, base, False, before, limit, scan_limit)
+    up_limit = limit if down is None else (down.steps if limit is None else min(limit, down.steps))
+    up = _direction(frame, facts, name, grid, base, True, before, up_limit, scan_limit)
+    found = [f for f in (down, up) if f is not None]
+    if not found:
+        return None
+    return min(found, key=lambda f: (f.steps, abs(f.boundary - f.base), f.direction != "down"))
+
+
+def _check_flip(frame: Frame) -> None:
+    if not metric_inputs(frame):
+        raise _not_applicable(frame, "has no numeric input with a declared range that a gate reads: "
+                                     "no single-input change can be searched for a verdict flip")
+
+
+#: Anchored attempts redraw at most this many other inputs before searching.
+ANCHOR_INPUTS = 3
+#: Draws tried for an anchor that satisfies the card's constraints.
+ANCHOR_DRAWS = 8
+#: Anchors tried by one flip attempt before it gives up.
+FLIP_ANCHORS = 8
+
+
+def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
+    """A neighbour of ``scenario``: 1 to ``ANCHOR_INPUTS`` inputs (none of ``keep``) redrawn, one numeric among them.
+
+    Candidates are the ranged numeric inputs a gate reads (a new grid value)
+    and the bool and category inputs a gate reads (another value); an input
+    the scenario leaves undisclosed may become stated this way. Draws that break a card constraint are redrawn (up to
+    ``ANCHOR_DRAWS`` times); ``({}, [])`` when no neighbour is found (the
+    caller then starts from the scenario itself).
+    """
+    facts = dict(scenario.facts)
+    pool = [n for n in frame.consumers if n not in keep and n not in frame.derived
+            and (n in frame.grids or frame.inputs[n].type in ("bool", "category"))]
+    pool = ordered_inputs(frame, pool)
+    if not pool:
+        return {}, []
+    numeric = [n for n in pool if n in frame.grids]
+    for _ in range(ANCHOR_DRAWS):
+        # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
+        first = [rng.choice(numeric)] if numeric else []
+        rest = [n for n in pool if n not in first]
+        extra = rng.randint(1, max(1, min(ANCHOR_INPUTS - len(first), len(rest)))) if rest else 0
+        chosen = ordered_inputs(frame, first + rng.sample(rest, extra))
+        moved = dict(facts)
+        changed = []
+        for name in chosen:
+            spec = frame.inputs[name]
+            value: Any
+            if name in frame.grids:
+                value = _draw(frame.grids[name], rng, facts.get(name))
+            else:
+                others = [v for v in ((False, True) if spec.type == "bool" else (spec.values or ()))
+                          if v != facts.get(name)]
+                value = rng.choice(others) if others else None
+            if value is not None:
+                moved[name] = value
+                changed.append(name)
+        if changed and not frame.violations(moved):
+            return moved, changed
+    return {}, []
+
+
+@operator("flip", arg="the input to move (default: the input whose flip is smallest)", check=_check_flip,
+          varies=True)
+def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
+                 attempt: int = 0) -> Step:
+    """Verdict flip: the smallest change to one input that flips the final verdict.
+
+    Every stated numeric input with a declared range (or only ``arg``) is
+    searched in both directions on its grid; the smallest flip is measured
+    in grid steps, ties going to the smaller share of the input's declared
+    range, then to the input that comes first in the card. The new scenario
+    sets that input to the boundary value: it flips the verdict, exactly,
+    under the engine's decimal arithmetic, and the value one step short does
+    not. For an L8 frame a flip is any change in the vector of the cards'
+    final verdicts.
+
+    With ``attempt`` above 0 (the attempts of a generation run after the
+    first) the search starts from an *anchor*: the scenario with one or two
+    other stated ranged inputs redrawn (``details["anchor"]``), and looks
+    along the inputs in a random order, taking the nearest flip along the
+    first input that has one (up to ``FLIP_ANCHORS`` anchors), by galloping
+    and bisection (``details["search"]`` is ``bisect``; ``nearest`` says
+    whether the input is declared monotone). Each anchor has its own boundary, so one base
+    yields as many flip items as it has neighbours with a decidable
+    boundary; the anchor may also change a bool or category input (a base
+    held by a kill that no number can lift gets flip items this way);
+    ``one_step_short`` is always the anchor's value one grid step
+    before the boundary, with the anchor's verdict.
+
+    Raises
+    ------
+    PerturbError
+        ``not-applicable`` (no ranged numeric input), ``operator-arg``,
+        ``no-candidate`` (no single-input change within the declared ranges
+        flips the verdict).
+
+    References
+    ----------
+    Paper §6.5 and Table 9, Perturbation B (the verdict-flipping probe).
+    """
+    _check_flip(frame)
+    candidates = [n for n in metric_inputs(frame) if isinstance(scenario.facts.get(n), Decimal)]
+    chosen = _spec_list(arg, frame, candidates, "a stated, ranged numeric input that a gate reads")
+    names = list(chosen if chosen is not None else candidates)
+    facts: Mapping[str, Any] = scenario.facts
+    anchor: list[str] = []
+    best: Flip | None = None
+    if attempt > 0:
+        for _ in range(FLIP_ANCHORS):
+            rng.shuffle(names)
+            moved, anchor = _anchor(frame, scenario, rng, names[:1])
+            facts = moved if anchor else scenario.facts
+            before = frame.outcomes(facts)
+            for name in names:
+                if name in anchor and len(anchor) == 1:
+                    continue  # the boundary along the only moved input does not depend on where the anchor put it
+                best = find_flip(frame, facts, name, before=before, scan_limit=0)
+                if best is not None:
+                    break
+            if best is not None:
+                break
+    else:
+        best_key: tuple[Any, ...] = ()
+        before = frame.outcomes(facts)
+        for order, name in enumerate(names):
+            # a flip farther than the best one so far cannot win: search no farther
+            flip = find_flip(frame, facts, name, limit=best.steps if best else None, before=before)
+            if flip is None:
+                continue
+            grid = frame.grids[name]
+            span = grid.hi - grid.lo
+            key = (flip.steps, abs(flip.boundary - flip.base) / span if span else Decimal(0), order)
+            if best is None or key < best_key:
+                best, best_key = flip, key
+    if best is None:
+        raise PerturbError("no change to one input within its declared range flips the verdict "
+                           f"({', '.join(frame.outcomes(facts))})", rule="no-candidate")
+    spec = frame.inputs[best.input]
+    new_facts = {**facts, best.input: best.boundary}
+    details = {
+        "input": best.input,
+        "direction": best.direction,
+        "base": literal(spec, best.base),
+        "boundary": literal(spec, best.boundary),
+        "one_step_short": literal(spec, best.short),
+        "steps": best.steps,
+        "search": best.search,
+        "nearest": best.nearest,
+        "verdicts_before": list(best.before),
+        "verdicts_after": list(best.after),
+        "anchor": {n: literal(frame.inputs[n], facts[n]) for n in anchor},
+    }
+    return Step("flip", scenario.with_facts(new_facts), details)
+
+
+# --------------------------------------------------------------------------- gate isolation
+
+#: At most this many values of one numeric input are tried when isolating a gate.
+ISOLATE_SAMPLES = 24
+
+
+def _check_isolate(frame: Frame) -> None:
+    if not any(_isolation_inputs(frame, key) for key in frame.gate_keys()):
+        raise _not_applicable(frame, "has no gate that reads an input with more than one possible value")
+
+
+def _isolation_inputs(frame: Frame, gate_key: str) -> list[str]:
+    out = []
+    for name, gates in frame.consumers.items():
+        spec = frame.inputs[name]
+        if gate_key in gates and name not in frame.derived and (name in frame.grids or spec.type in ("bool", "category")):
+            out.append(name)
+    return out
+
+
+def _resolve_gate(frame: Frame, arg: str) -> str:
+    keys = frame.gate_keys()
+    if arg in keys:
+        return arg
+    matches = [k for k in keys if "/" not in arg and k.split("/", 1)[1] == arg]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise PerturbError(f"gate {arg!r} is in several cards; write CARD/GATE: {', '.join(matches)}",
+                           rule="operator-arg", name=arg)
+    gates = [k.split("/", 1)[1] for k in keys]
+    raise PerturbError(f"no gate {arg!r} in card {' or '.join(frame.card_ids)}; gates: {', '.join(gates)}",
+                       rule="operator-arg", name=arg, suggestion=did_you_mean(arg, gates))
+
+
+def _alternatives(frame: Frame, name: str, current: Any, rng: random.Random) -> list[Any]:
+    spec = frame.inputs[name]
+    if spec.type == "bool":
+        return [v for v in (False, True) if v != current]
+    if spec.type == "category":
+        return [v for v in (spec.values or ()) if v != current]
+    grid = frame.grids[name]
+    if grid.count <= ISOLATE_SAMPLES:
+        ks = list(range(grid.count))
+    else:
+        ks = sorted(rng.sample(range(grid.count), ISOLATE_SAMPLES))
+    return [grid.value(k) for k in ks if grid.value(k) != current]
+
+
+@operator("isolate", arg="the gate (GATE or CARD/GATE) whose verdict alone changes", check=_check_isolate,
+          varies=True)
+def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
+                   attempt: int = 0) -> Step:
+    """Gate isolation: change one input so that exactly one named gate changes verdict.
+
+    Verdicts are compared gate by gate with every gate evaluated, including
+    those a chain skipped (the engine's diagnostic mode), so a change that
+    turns gate 5 of a linear chain from REJECT to PROCEED isolates gate 5
+    even though gate 6 is then reached. Candidate changes are every other
+    value of each category or bool input the gate reads, and up to
+    ``ISOLATE_SAMPLES`` grid values of each numeric one; one of the changes
+    that isolate the gate is chosen at random. With ``attempt`` above 0 the
+    change is made from an anchor (one or two other ranged inputs redrawn,
+    as for ``flip``; ``details["anchor"]``), so one base yields many items.
+
+    Raises
+    ------
+    PerturbError
+        ``not-applicable``, ``operator-arg`` (unknown gate), ``no-candidate``
+        (no single-input change isolates the gate).
+    """
+    _check_isolate(frame)
+    keys = frame.gate_keys()
+    if arg is not None:
+        targets = [_resolve_gate(frame, arg)]
+    else:
+        targets = [k for k in keys if _isolation_inputs(frame, k)]
+        rng.shuffle(targets)
+    anchor: list[str] = []
+    if attempt > 0:
+        moved, anchor = _anchor(frame, scenario, rng, ())
+        if anchor:
+            scenario = scenario.with_facts(moved)
+    base_profile = frame.profile(scenario.facts)
+    for target in targets:
+        index = keys.index(target)
+        hits: list[tuple[str, Any, str]] = []
+        for name in _isolation_inputs(frame, target):
+            for value in _alternatives(frame, name, scenario.facts.get(name), rng):
+                if frame.violations({**scenario.facts, name: value}):
+                    continue
+                profile = frame.profile({**scenario.facts, name: value})
+                diff = [i for i, (a, b) in enumerate(zip(base_profile, profile)) if a != b]
+                if diff == [index]:
+                    hits.append((name, value, profile[index]))
+        if hits:
+            name, value, verdict = rng.choice(hits)
+            facts = {**scenario.facts, name: value}
+            card_id, gate_id = target.split("/", 1)
+            old = scenario.facts.get(name)
+            details = {"card": card_id, "gate": gate_id, "input": name,
+                       "from": literal(frame.inputs[name], old) if old is not None else None,
+                       "to": literal(frame.inputs[name], value),
+                       "verdict_before": base_profile[index], "verdict_after": verdict,
+                       "anchor": {n: literal(frame.inputs[n], scenario.facts[n]) for n in anchor}}
+            return Step("isolate", scenario.with_facts(facts), details)
+        if arg is not None:
+            raise PerturbError(f"no single-input change makes gate {target} the only gate to change verdict",
+                               rule="no-candidate", name=target)
+    raise PerturbError("no single-input change isolates any gate", rule="no-candidate")
