@@ -23,7 +23,7 @@ from ipb.errors import IpbError, LoadError, did_you_mean
 
 __all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "card_table", "find_card",
            "use_cards", "use_items", "card_dirs", "pin_card", "resolve_pinned", "pin_item_cards", "write_card_copy", "canonical_source", "source_sha256",
-           "CARDS_ENV", "CARD_COPIES", "item_card"]
+           "CARDS_ENV", "CARD_COPIES", "item_card", "add_card_file"]
 
 #: Files in ``frameworks/`` that are data but not cards.
 NOT_CARDS = {"investors.yaml", "sectors.yaml", "regimes.yaml"}
@@ -154,6 +154,14 @@ def use_cards(dirs: Sequence[str | os.PathLike[str]] = (), items: str | os.PathL
     _FILES.update({k: Path(v) for k, v in (files or {}).items()})
     if items is not None:
         use_items(items, pin=False)
+
+
+def add_card_file(card_id: str, path: str | os.PathLike[str]) -> None:
+    """Look ``card_id`` up in ``path`` first from now on, as ``--card ID=PATH`` does (the Python API's
+    way to score against a card the caller loaded from a file outside every card folder)."""
+    _FILES[card_id] = Path(path)
+    for key in [k for k in _FOUND if k[0] == card_id]:
+        del _FOUND[key]
 
 
 def use_items(items: str | os.PathLike[str], *, pin: bool = True) -> list[tuple[str, str]]:

@@ -68,9 +68,10 @@ def score(response: str, item: Mapping[str, Any] | None = None, *, card: CardRef
     response : str
         The model's answer.
     item : mapping, optional
-        An item as ``ipb perturb`` writes it (one parsed JSON line).
+        An item as ``ipb perturb`` writes it (one parsed JSON line). With ``card``
+        too, the item's card is taken from ``card`` (a card outside the package).
     card, facts : optional
-        Instead of ``item``: the card and the scenario's facts (plain values or
+        Without ``item``: the card and the scenario's facts (plain values or
         DSL literals such as ``"$120M"``, ``"95%"``); the gold is the card's
         execution (an L7 item with id ``python-1``).
     condition, model : str
@@ -90,7 +91,7 @@ def score(response: str, item: Mapping[str, Any] | None = None, *, card: CardRef
     Raises
     ------
     ScoreError
-        Neither ``item`` nor ``card`` given, or both.
+        Neither ``item`` nor ``card`` given.
 
     Examples
     --------
@@ -103,9 +104,16 @@ def score(response: str, item: Mapping[str, Any] | None = None, *, card: CardRef
     """
     from ipb.scoring.run import ScoreOptions, score_responses
 
-    if (item is None) == (card is None):
-        raise ScoreError("give either item= or card= (with facts=)", rule="usage")
-    the_item = dict(item) if item is not None else _item_for(card, facts, "python-1")  # type: ignore[arg-type]
+    if item is None and card is None:
+        raise ScoreError("give item= (an item line), or card= with facts=", rule="usage")
+    if card is not None:
+        compiled = load_card(card)
+        if Path(compiled.card.file).is_file():
+            # A card loaded from a file anywhere: items naming its id are scored against it.
+            from ipb.engine.registry import add_card_file
+
+            add_card_file(compiled.card.id, compiled.card.file)
+    the_item = dict(item) if item is not None else _item_for(compiled, facts, "python-1")
     record = {"item_id": the_item["id"], "model": model, "condition": condition, "response": response}
     (result,) = score_responses([the_item], [record], ScoreOptions(embeddings=embeddings))
     return result

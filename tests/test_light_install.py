@@ -56,7 +56,7 @@ def test_setup_installs_cpu_torch_from_a_local_wheel_or_the_pytorch_cpu_index(tm
     (wheels / "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl").write_bytes(b"")
     local = _setup_dry_run(tmp_path, IPB_WHEELS=str(wheels))
     assert local[0].endswith(str(wheels / "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"))
-    assert local[1].endswith("-e .[all,test,inspect,lmeval]")
+    assert local[1].endswith("-e .[all,test,inspect,lmeval,ray]")
     plain = _setup_dry_run(tmp_path, IPB_WHEELS=str(tmp_path / "none"))
     if sys.platform.startswith("linux"):
         assert "--index-url https://download.pytorch.org/whl/cpu torch>=2.2" in plain[0]

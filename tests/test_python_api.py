@@ -59,3 +59,18 @@ def test_import_ipb_loads_none_of_the_package():
     assert out.strip() == "[]"
     with pytest.raises(AttributeError):
         ipb.no_such_function  # noqa: B018
+
+
+def test_score_against_a_card_loaded_from_a_file_outside_the_package(tmp_path):
+    """A new user's card lives anywhere: ipb.score with card= must not look it up among the bundled cards."""
+    import ipb
+
+    source = (Path(__file__).resolve().parents[1] / "frameworks" / "graham_net_net_screen.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "my_net_net.yaml"
+    path.write_text(source.replace("id: graham_net_net_screen", "id: my_net_net", 1), encoding="utf-8")
+    card = ipb.load_card(str(path))
+    assert card.card.id == "my_net_net"
+    result = ipb.score("Gate 1, price at most two-thirds of NCAV: REJECT, market value $25M. Final verdict: DECLINE",
+                       card=card, facts={"market_value": "$25M", "current_assets": "$45M",
+                                         "total_liabilities": 12e6, "preferred_stock": "$3M", "net_income": "$1M"})
+    assert (result["status"], result["metrics"]["verdict_acc"]) == ("scored", 1.0)
