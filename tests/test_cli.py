@@ -130,3 +130,18 @@ def test_unknown_card_id_suggests_a_bundled_one():
     result = runner.invoke(app, ["run", "buffett_acquisition_checklst", BASE])
     assert result.exit_code == 1
     assert "did you mean 'buffett_acquisition_checklist'" in result.output
+
+
+def test_check_warns_when_the_investor_is_not_in_the_registry(tmp_path):
+    """A card for an investor the registry lacks runs, but FM-4 and condition B cannot apply: check says so."""
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[1] / "frameworks" / "graham_net_net_screen.yaml").read_text(encoding="utf-8")
+    card = tmp_path / "piotroski_like.yaml"
+    card.write_text(source.replace("id: graham_net_net_screen", "id: piotroski_like", 1)
+                    .replace("investor: Benjamin Graham", "investor: Joseph Piotroski", 1), encoding="utf-8")
+    result = runner.invoke(app, ["check", str(card)])
+    assert result.exit_code == 0, result.output
+    assert f"{card}:4:11: warning: investor 'Joseph Piotroski' is not in the investor registry" in result.output
+    assert "(unknown-investor 1)" in result.output
+    assert runner.invoke(app, ["check", str(card), "--strict"]).exit_code == 1

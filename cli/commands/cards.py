@@ -178,6 +178,7 @@ def check(
             cards[card.id] = compile_card(card)
             warnings.extend(card.warnings)
             warnings.extend(lint_card(card))
+            warnings.extend(_unknown_investor(card, doc))
         except ErrorGroup as exc:
             problems.extend(exc.errors)
         except IpbError as exc:
@@ -326,3 +327,26 @@ def catalog(
     for row in rows:
         table.add_row(*(str(row[c]) for c in columns))
     out.print(table)
+
+
+def _unknown_investor(card: Any, doc: YamlDoc) -> list[IpbError]:
+    """A warning when the card's investor is not in the investor registry (``frameworks/investors.yaml``).
+
+    Such a card runs, perturbs and scores, but the checks that read the registry do not apply
+    to it: FM-4 (whose voice the answer takes), attribution of the investor's own phrases, and
+    condition B's knowledge cards. A faithful answer then cannot earn what a registered investor's
+    can, so a user is told before comparing scores.
+    """
+    from ipb.engine.investors import UnknownInvestorError, investor_for_card
+    from ipb.errors import LintWarning
+
+    try:
+        investor_for_card(card)
+    except UnknownInvestorError:
+        line, column = doc.locate(("investor",))
+        warning = LintWarning(
+            f"investor {card.investor!r} is not in the investor registry (frameworks/investors.yaml): FM-4, the "
+            "investor's phrases in attribution and condition B's knowledge cards do not apply to this card, so its "
+            "answers are scored without them", rule="unknown-investor", name=card.investor)
+        return [warning.with_location(doc.file, line, column, doc.source_line(line))]
+    return []
