@@ -461,9 +461,25 @@ _UNDERSTOOD = frozenset({"subscription_software", "consumer_brand", "insurance",
 
 
 def make_plain(ok: str, bad: str, num: Callable[[str], Any]) -> Callable[[Mapping[str, Any]], tuple[str, str, tuple[str, ...]]]:
-    """The six gates by hand, with the engine's unknown-handling; ``num`` makes the literals (Decimal or float)."""
-    r80, r40, r90, r60, zero = num("0.80"), num("0.40"), num("0.90"), num("0.60"), num("0")
-    margin, multiple0, premium = num("0.25"), num("1") / num("0.10"), num("40")
+    """The six gates by hand, with the engine's unknown-handling; ``num`` makes the literals (Decimal or float).
+
+    The card as issue 15 left it: a moat short of 90% retention or 60% gross
+    margin fails; a 25% margin of safety (price <= 0.75 x value); every gate
+    but management integrity is decisive (an INCONCLUSIVE there leaves the
+    final verdict INCONCLUSIVE); the intrinsic value, read by gate 5, must be
+    known for gate 4 to PROCEED.
+    """
+    r90, r60, zero = num("0.90"), num("0.60"), num("0")
+    margin, multiple0, premium, keep = num("0.25"), num("1") / num("0.10"), num("40"), num("0.75")
+    decisive = (0, 1, 3, 4, 5)
+
+    def cleared(vs: tuple[str, ...]) -> tuple[str, str, tuple[str, ...]]:
+        for i in decisive:
+            if vs[i] == INCONCLUSIVE:
+                return "INCONCLUSIVE", f"gate_{i + 1}_inconclusive", vs
+        if PROCEED not in vs:
+            return "INCONCLUSIVE", "no_gate_decided", vs
+        return ok, "all_gates_cleared", vs
 
     def buffett(f: Mapping[str, Any]) -> tuple[str, str, tuple[str, ...]]:
         get = f.get
@@ -476,11 +492,11 @@ def make_plain(ok: str, bad: str, num: Callable[[str], Any]) -> Callable[[Mappin
             return bad, "gate_1_reject", (REJECT, NA, NA, NA, NA, NA)
         else:
             v1 = PROCEED if (bm in _UNDERSTOOD and rr is not None) else INCONCLUSIVE
-        # 2 economic moat
+        # 2 economic moat: proceed only; complete evidence short of either floor fails
         gm = get("gross_margin")
-        if (rr is not None and rr < r80) or (gm is not None and gm < r40):
+        if (rr is not None and rr < r90) or (gm is not None and gm < r60):
             return bad, "gate_2_reject", (v1, REJECT, NA, NA, NA, NA)
-        v2 = PROCEED if (rr is not None and gm is not None and rr >= r90 and gm >= r60) else INCONCLUSIVE
+        v2 = PROCEED if (rr is not None and gm is not None) else INCONCLUSIVE
         # 3 management integrity
         mr = get("management_record")
         if mr == "self_serving":
@@ -496,12 +512,12 @@ def make_plain(ok: str, bad: str, num: Callable[[str], Any]) -> Callable[[Mappin
             return bad, "gate_4_reject", (v1, v2, v3, REJECT, NA, NA)
         else:
             v4 = PROCEED
-        # 5 margin of safety
+        # 5 margin of safety: at most 75% of the value
         ev = get("ev_to_arr")
         price = None if arr is None or ev is None else arr * ev
         if price is None or value is None:
             v5 = INCONCLUSIVE
-        elif price > value:
+        elif price > keep * value:
             return bad, "gate_5_reject", (v1, v2, v3, v4, REJECT, NA)
         else:
             v5 = PROCEED
@@ -514,7 +530,7 @@ def make_plain(ok: str, bad: str, num: Callable[[str], Any]) -> Callable[[Mappin
             v6 = INCONCLUSIVE
         else:
             return bad, "gate_6_reject", (v1, v2, v3, v4, v5, REJECT)
-        return ok, "all_gates_cleared", (v1, v2, v3, v4, v5, v6)
+        return cleared((v1, v2, v3, v4, v5, v6))
 
     return buffett
 

@@ -6,7 +6,7 @@
 TABLE and OUT are Parquet (.parquet, .pq), CSV (.csv) or Arrow IPC / Feather
 (.arrow, .feather, .ipc), told apart by suffix; OUT is written atomically. Each
 row is one scenario; its verdicts are the ones ``ipb run`` gives on the same
-facts. Needs pyarrow (``pip install 'ipb[screen]'``). Exit status 1 on a bad
+facts. Needs pyarrow (``pip install 'ipb[export]'``). Exit status 1 on a bad
 card, table, mapping or value (with file, column and row).
 """
 

@@ -6,7 +6,7 @@ verdict, trigger, regime) and the computed values; it gives the same verdicts as
 :func:`ipb.engine.execute.execute` on every row (a property test checks this on
 random scenarios of every bundled card). Table files (Parquet, CSV, Arrow) are
 read and written by :mod:`ipb.engine.columnar.table`, which needs pyarrow (the
-``screen`` extra).
+``export`` extra).
 """
 
 from ipb.engine.columnar._inputs import BadColumn, Encoded

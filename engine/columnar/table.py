@@ -1,7 +1,7 @@
 """Screens over table files: Parquet, CSV and Arrow in, verdict columns out (``ipb screen``).
 
-Reading and writing use pyarrow (the optional ``screen`` extra:
-``pip install 'ipb[screen]'``). A table column feeds the card input of the same
+Reading and writing use pyarrow (the optional ``export`` extra:
+``pip install 'ipb[export]'``). A table column feeds the card input of the same
 name unless ``--map COLUMN=INPUT`` says otherwise; ``--unit INPUT=SCALE``
 multiplies a number column by K, M, B, T (thousands ... trillions) or divides it
 by 100 (``%``) before the card sees it. The scaling is decimal: the cell typed
@@ -29,6 +29,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from ipb._files import check_target
 from ipb.engine.card import Card
 from ipb.engine.columnar._inputs import BadColumn, Encoded
 from ipb.engine.columnar._run import VERDICT_WORDS, ColumnarResult, execute_columns
@@ -51,7 +52,7 @@ def require_pyarrow() -> Any:
     try:
         import pyarrow
     except ImportError:
-        raise LoadError("reading and writing tables needs pyarrow: pip install 'ipb[screen]' (the screen extra)",
+        raise LoadError("reading and writing tables needs pyarrow: pip install 'ipb[export]' (the export extra)",
                         rule="dependency") from None
     return pyarrow
 
@@ -98,6 +99,10 @@ def write_table(table: Any, path: Path) -> None:
     pa = require_pyarrow()
     fmt = _format(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        check_target(path)  # a FIFO or device is refused; a symlink is replaced, never written through
+    except OSError as exc:
+        raise LoadError(f"cannot write {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     os.close(fd)
     try:
