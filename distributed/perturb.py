@@ -150,7 +150,8 @@ def generate_ray(job: Job, n: int, out: str | Path, *, balance: bool = False, al
 
 def _verify_slice(records: list[tuple[int, int, str]], cards: Mapping[str, str], schema: bool) -> list[RecordCheck]:
     """Worker side: the checks of one slice that a Verification keeps (problems and changed cards)."""
-    return [c for c in verify_lines(records, cards=cards, schema=schema) if c.status != "ok" or c.changed_cards]
+    return [c for c in verify_lines(records, cards=cards, schema=schema)
+            if c.status != "ok" or c.changed_cards or c.migrated]
 
 
 def verify_ray(path: str | Path, *, cards: Mapping[str, str] | None = None, schema: bool = True,
@@ -168,16 +169,15 @@ def verify_ray(path: str | Path, *, cards: Mapping[str, str] | None = None, sche
         Ray missing or unreachable; slices that failed their retries (by key).
     """
     from ipb.errors import LoadError
-    from ipb.perturb.verify import _records
+    from ipb.perturb.verify import _file_records
 
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        records = list(_file_records(Path(path)))
     except OSError as exc:
         raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from exc
     except UnicodeDecodeError as exc:
         raise LoadError(f"{name} is not valid UTF-8", file=name, rule="encoding") from exc
-    records = _records(text)
     if not records:
         raise LoadError(f"{name} holds no items", file=name, rule="empty")
     ray = connect(address)

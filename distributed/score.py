@@ -135,7 +135,7 @@ def _itemset(ref: Any, run: str, source: str) -> ItemSet:
     if found is None:
         import ray
 
-        from ipb.scoring.run import _prepare_item
+        from ipb.scoring.items import _prepare_item
 
         raw = ray.get(ref[0]) if isinstance(ref, list) else ref
         found = ItemSet({}, [], source)
