@@ -103,3 +103,41 @@ def test_ipb_run_imports_no_scoring(tmp_path):
             "print(sorted(m for m in sys.modules if m.split('.')[:2] in (['ipb', 'scoring'], ['ipb', 'respond'], ['ipb', 'report'])))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+MAX_MODULE_LINES = 900
+MAX_CLASS_LINES = 400
+PACKAGE_FOLDERS = (*ALLOWED, "cli")
+
+
+def _package_files() -> list[Path]:
+    return [f for folder in PACKAGE_FOLDERS for f in sorted((ROOT / folder).rglob("*.py"))]
+
+
+def test_no_module_over_900_lines():
+    long = [f"{f.relative_to(ROOT)}: {n} lines" for f in _package_files()
+            if (n := len(f.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES]
+    assert not long, "\n".join(long)
+
+
+def test_no_class_over_400_lines():
+    long = []
+    for f in _package_files():
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and (n := node.end_lineno - node.lineno + 1) > MAX_CLASS_LINES:
+                long.append(f"{f.relative_to(ROOT)}: class {node.name} {n} lines")
+    assert not long, "\n".join(long)
+
+
+def test_every_package_folder_is_installed():
+    """A folder with an __init__.py that pyproject's package list leaves out is missing from a plain install."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    folder_of = {v: k for k, v in config["package-dir"].items()}
+    found = set()
+    for folder in PACKAGE_FOLDERS:
+        for init in (ROOT / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT).parts
+            found.add(".".join([folder_of[rel[0]], *rel[1:]]))
+    assert found <= set(config["packages"]), sorted(found - set(config["packages"]))

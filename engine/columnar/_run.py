@@ -106,7 +106,106 @@ class _Codes:
         return self.vocab.code(word)
 
 
-class ColumnarCard:
+class _FinalVerdicts:
+    """How the gates' verdict columns become the final verdict and trigger, one method per gate logic
+    (conjunction and its decisive-gate guard, disjunction, N-of-M threshold, regime); mixed into
+    :class:`ColumnarCard`, whose plan (``self.card``, ``self.plans``...) they read."""
+
+    # Set by ColumnarCard.__init__ (declared here for the type checker).
+    card: Any
+    compiled: Any
+    decisive: Any
+    index: Any
+    vocab: Any
+    _chain: Any
+
+    def _cleared(self, out: "_Outcomes", rows: np.ndarray, ok_word: str, regime: str | None = None) -> None:
+        """Outcome of conjunction rows with no REJECT (``execute._cleared``)."""
+        rest = rows.copy()
+        for i in self.decisive:
+            hit = rest & (out.verdicts[i] == INCONCLUSIVE)
+            trig = f"gate_{i + 1}_inconclusive"
+            out.set(hit, _INC_OUTCOME, trig if regime is None else f"regime_{regime}_{trig}")
+            rest &= ~hit
+        any_proceed = (out.verdicts == PROCEED).any(axis=0)
+        out.set(rest & ~any_proceed, _INC_OUTCOME,
+                "no_gate_decided" if regime is None else f"regime_{regime}_no_gate_decided")
+        out.set(rest & any_proceed, ok_word, "all_gates_cleared" if regime is None else f"regime_{regime}")
+
+    def _guard(self, out: "_Outcomes", rows: np.ndarray, ok_word: str) -> None:
+        """Rows with the pass verdict stay INCONCLUSIVE while a decisive gate is (``execute._guard``)."""
+        if not self.decisive:
+            return
+        rest = rows & (out.outcome == out.outcomes(ok_word))
+        for i in self.decisive:
+            hit = rest & (out.verdicts[i] == INCONCLUSIVE)
+            out.set(hit, _INC_OUTCOME, f"gate_{i + 1}_inconclusive")
+            rest &= ~hit
+
+    def _none_fired(self, out: "_Outcomes", rows: np.ndarray, ok_word: str) -> None:
+        """No trigger fired: the pass verdict when every trigger was checked (``execute._disjunction_none_fired``)."""
+        all_checked = (out.verdicts == PROCEED).all(axis=0)
+        out.set(rows & all_checked, ok_word, "no_trigger_fired")
+        out.set(rows & ~all_checked, _INC_OUTCOME, "undetermined")
+
+    def _threshold(self, out: "_Outcomes", raw: Sequence[np.ndarray], ok_word: str, bad_word: str) -> None:
+        threshold = self.card.threshold
+        assert threshold is not None
+        counted = PROCEED if threshold.count == "PROCEED" else REJECT
+        weights = [Fraction(g.weight) for g in self.card.gates]
+        scale = int(np.lcm.reduce([w.denominator for w in weights] + [Fraction(threshold.min_weight).denominator]))
+        iw = [int(w * scale) for w in weights]
+        need = int(Fraction(threshold.min_weight) * scale)  # an integer: scale holds its denominator
+        n = out.n
+        hit = np.zeros(n, dtype=np.int64)
+        open_ = np.zeros(n, dtype=np.int64)
+        count = np.zeros(n, dtype=np.int64)
+        for v, w in zip(raw, iw):
+            hit += np.where(v == counted, w, 0)
+            open_ += np.where(v == INCONCLUSIVE, w, 0)
+            count += v == counted
+        m = len(raw)
+        met_word, unmet_word = (ok_word, bad_word) if counted == PROCEED else (bad_word, ok_word)
+        met = hit >= need
+        unmet = ~met & (hit + open_ < need)
+        undecided = ~met & ~unmet
+        for k in range(m + 1):
+            at = count == k
+            out.set(at & met, met_word, f"threshold_met_{k}_of_{m}")
+            out.set(at & unmet, unmet_word, f"threshold_not_met_{k}_of_{m}")
+            out.set(at & undecided, _INC_OUTCOME, f"threshold_undecided_{k}_of_{m}")
+
+    def _regime(self, out: "_Outcomes", raw: Sequence[np.ndarray], regime: np.ndarray | None, bad_word: str) -> None:
+        compiled = self.compiled
+        classifier = compiled.classifier
+        assert classifier is not None and regime is not None
+        n = out.n
+        prefix = [g.number - 1 for g in compiled.prefix]
+        stopper, _ = self._chain(raw, prefix, np.ones(n, dtype=bool), out.verdicts, REJECT)
+        stopped = stopper >= 0
+        out.by_gate(stopped, stopper, bad_word, "gate_{}_reject")
+        ci = classifier.number - 1
+        reach = ~stopped
+        out.verdicts[ci] = np.where(reach, raw[ci], NA)
+        rejected = reach & (raw[ci] == REJECT)
+        out.set(rejected, bad_word, f"gate_{ci + 1}_reject")
+        undetermined = reach & ~rejected & (regime < 0)
+        out.set(undetermined, _INC_OUTCOME, "regime_undetermined")
+        on = reach & ~rejected & (regime >= 0)
+        assert out.regime is not None
+        np.copyto(out.regime, np.where(on, regime, -1))
+        for name, branch in classifier.branches.items():
+            rows = on & (regime == self.vocab.codes[name])
+            if not rows.any():
+                continue
+            order = [self.index[gid] for gid in branch.gates]
+            bstop, _ = self._chain(raw, order, rows, out.verdicts, REJECT)
+            bstopped = rows & (bstop >= 0)
+            out.by_gate(bstopped, bstop, branch.fail_outcome, f"regime_{name}_gate_{{}}_reject")
+            self._cleared(out, rows & ~bstopped, branch.pass_outcome, regime=name)
+
+
+class ColumnarCard(_FinalVerdicts):
     """A compiled card prepared for column execution (build once, run on many tables)."""
 
     def __init__(self, compiled: CompiledCard) -> None:
@@ -347,91 +446,6 @@ class ColumnarCard:
             if keep:
                 after[i] = alive.copy()
         return stopper, after
-
-    def _cleared(self, out: "_Outcomes", rows: np.ndarray, ok_word: str, regime: str | None = None) -> None:
-        """Outcome of conjunction rows with no REJECT (``execute._cleared``)."""
-        rest = rows.copy()
-        for i in self.decisive:
-            hit = rest & (out.verdicts[i] == INCONCLUSIVE)
-            trig = f"gate_{i + 1}_inconclusive"
-            out.set(hit, _INC_OUTCOME, trig if regime is None else f"regime_{regime}_{trig}")
-            rest &= ~hit
-        any_proceed = (out.verdicts == PROCEED).any(axis=0)
-        out.set(rest & ~any_proceed, _INC_OUTCOME,
-                "no_gate_decided" if regime is None else f"regime_{regime}_no_gate_decided")
-        out.set(rest & any_proceed, ok_word, "all_gates_cleared" if regime is None else f"regime_{regime}")
-
-    def _guard(self, out: "_Outcomes", rows: np.ndarray, ok_word: str) -> None:
-        """Rows with the pass verdict stay INCONCLUSIVE while a decisive gate is (``execute._guard``)."""
-        if not self.decisive:
-            return
-        rest = rows & (out.outcome == out.outcomes(ok_word))
-        for i in self.decisive:
-            hit = rest & (out.verdicts[i] == INCONCLUSIVE)
-            out.set(hit, _INC_OUTCOME, f"gate_{i + 1}_inconclusive")
-            rest &= ~hit
-
-    def _none_fired(self, out: "_Outcomes", rows: np.ndarray, ok_word: str) -> None:
-        """No trigger fired: the pass verdict when every trigger was checked (``execute._disjunction_none_fired``)."""
-        all_checked = (out.verdicts == PROCEED).all(axis=0)
-        out.set(rows & all_checked, ok_word, "no_trigger_fired")
-        out.set(rows & ~all_checked, _INC_OUTCOME, "undetermined")
-
-    def _threshold(self, out: "_Outcomes", raw: Sequence[np.ndarray], ok_word: str, bad_word: str) -> None:
-        threshold = self.card.threshold
-        assert threshold is not None
-        counted = PROCEED if threshold.count == "PROCEED" else REJECT
-        weights = [Fraction(g.weight) for g in self.card.gates]
-        scale = int(np.lcm.reduce([w.denominator for w in weights] + [Fraction(threshold.min_weight).denominator]))
-        iw = [int(w * scale) for w in weights]
-        need = int(Fraction(threshold.min_weight) * scale)  # an integer: scale holds its denominator
-        n = out.n
-        hit = np.zeros(n, dtype=np.int64)
-        open_ = np.zeros(n, dtype=np.int64)
-        count = np.zeros(n, dtype=np.int64)
-        for v, w in zip(raw, iw):
-            hit += np.where(v == counted, w, 0)
-            open_ += np.where(v == INCONCLUSIVE, w, 0)
-            count += v == counted
-        m = len(raw)
-        met_word, unmet_word = (ok_word, bad_word) if counted == PROCEED else (bad_word, ok_word)
-        met = hit >= need
-        unmet = ~met & (hit + open_ < need)
-        undecided = ~met & ~unmet
-        for k in range(m + 1):
-            at = count == k
-            out.set(at & met, met_word, f"threshold_met_{k}_of_{m}")
-            out.set(at & unmet, unmet_word, f"threshold_not_met_{k}_of_{m}")
-            out.set(at & undecided, _INC_OUTCOME, f"threshold_undecided_{k}_of_{m}")
-
-    def _regime(self, out: "_Outcomes", raw: Sequence[np.ndarray], regime: np.ndarray | None, bad_word: str) -> None:
-        compiled = self.compiled
-        classifier = compiled.classifier
-        assert classifier is not None and regime is not None
-        n = out.n
-        prefix = [g.number - 1 for g in compiled.prefix]
-        stopper, _ = self._chain(raw, prefix, np.ones(n, dtype=bool), out.verdicts, REJECT)
-        stopped = stopper >= 0
-        out.by_gate(stopped, stopper, bad_word, "gate_{}_reject")
-        ci = classifier.number - 1
-        reach = ~stopped
-        out.verdicts[ci] = np.where(reach, raw[ci], NA)
-        rejected = reach & (raw[ci] == REJECT)
-        out.set(rejected, bad_word, f"gate_{ci + 1}_reject")
-        undetermined = reach & ~rejected & (regime < 0)
-        out.set(undetermined, _INC_OUTCOME, "regime_undetermined")
-        on = reach & ~rejected & (regime >= 0)
-        assert out.regime is not None
-        np.copyto(out.regime, np.where(on, regime, -1))
-        for name, branch in classifier.branches.items():
-            rows = on & (regime == self.vocab.codes[name])
-            if not rows.any():
-                continue
-            order = [self.index[gid] for gid in branch.gates]
-            bstop, _ = self._chain(raw, order, rows, out.verdicts, REJECT)
-            bstopped = rows & (bstop >= 0)
-            out.by_gate(bstopped, bstop, branch.fail_outcome, f"regime_{name}_gate_{{}}_reject")
-            self._cleared(out, rows & ~bstopped, branch.pass_outcome, regime=name)
 
     def _computed(self, env: Mapping[str, Col], verdicts: np.ndarray, n: int,
                   into: dict[str, tuple[np.ndarray, np.ndarray]], rows: np.ndarray | None = None) -> None:
