@@ -73,6 +73,7 @@ def corpus_rows(encoder: Any) -> list[dict[str, Any]]:
         for case in yaml.load(path.read_text(encoding="utf-8")) or []:
             card = compiled_card(case["card"]).card
             parsed = parse_response(case["text"], card, embedder=encoder).to_dict()
+            parsed["text"] = case["text"]  # as ipb score gives the detectors the answer's text
             labels = set(case["expect"].get("failure_modes") or ())
             row = {"id": case["id"], "card": case["card"], "split": case.get("split"), "labels": sorted(labels),
                    "status": parsed.get("status"), "fired": [], "applicable": []}

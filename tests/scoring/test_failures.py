@@ -18,7 +18,7 @@ REFUSAL = "I cannot help with that."
 
 @pytest.fixture(scope="module")
 def items():
-    return bundled_items(["buffett_acquisition_checklist", "graham_net_net_screen"])
+    return bundled_items(["buffett_acquisition_checklist", "graham_net_net_screen"])[:8]  # even: half is half
 
 
 def _options(**kw):
@@ -57,7 +57,7 @@ def test_a_half_refusing_respondent_ranks_below_the_perfect_one_with_coverage_sh
     console = Console(record=True, width=200)
     print_leaderboard(result.summary, console)
     text = console.export_text()
-    assert f"{100 * half['coverage']:.1f}%" in text and "100.0%" in text
+    assert half["coverage"] == 0.5 and "50.0%" in text and "100.0%" in text
     assert text.index("perfect") < text.index("half-refusing")
     assert "failures: count" in text
 
