@@ -136,7 +136,8 @@ def test_scenario_facts_out_of_range_wrong_unit_and_missing_warn_in_check(tmp_pa
     assert f"{s}:6:18: warning: fact current_ratio = '1.8x' carries a unit, but input 'current_ratio' is a plain number" in out
     # warnings grouped by kind and counted
     assert "-- 2 warning(s): out-of-range --" in out
-    assert "checked 2 file(s): ok, 4 warning(s) (unused-input 1, unit-mismatch 1, out-of-range 2)" in out
+    # (the test card's "Test Investor" is not in the registry: check says so too)
+    assert "checked 2 file(s): ok, 5 warning(s) (unknown-investor 1, unused-input 1, unit-mismatch 1, out-of-range 2)" in out
     # --strict unchanged: warnings fail it
     assert _check(tmp_path, LINEAR, SCENARIO, "--strict").exit_code == 1
 

@@ -80,7 +80,7 @@ def test_a_response_shows_its_question_prompt_and_transcript(report_path: Path, 
     """Issue 14 item 5: per response, the question, the exact prompt messages and the answer."""
     import json
 
-    from conftest import PROMPTED_MODEL
+    PROMPTED_MODEL = "model-prompted"  # tests/report/conftest.py names it; "import conftest" may find another folder's
     from ipb.respond.prompts import RESPOND_PROMPTS, load_prompts
 
     scored = (run_dir / "results" / "responses.jsonl").read_text(encoding="utf-8").split("\n")

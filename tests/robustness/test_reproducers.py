@@ -62,8 +62,13 @@ def _deep_jsonl(tmp_path: Path) -> Path:
 
 
 def _bom_items(tmp_path: Path) -> Path:
+    """The fixture items with a byte-order mark, and the card copies that travel with them."""
+    import shutil
+
     p = tmp_path / "items.jsonl"
     p.write_text("\ufeff" + ITEMS.read_text(encoding="utf-8"), encoding="utf-8")
+    if (ITEMS.parent / "ipb-cards").is_dir():
+        shutil.copytree(ITEMS.parent / "ipb-cards", tmp_path / "ipb-cards", dirs_exist_ok=True)
     return p
 
 
