@@ -10,7 +10,10 @@ for the target-level value its ``investor``/``topology``/``card`` groups average
 failure-mode flag (``flag.FM-k``: true, false, or empty where the detector does not apply).
 A response with no target (an unusable record) is one row with empty target columns, so
 nothing scored or failed is missing from the table. ``target_index`` is 0 on the first row
-of each response: the response-level rows are exactly those.
+of each response: the response-level rows are exactly those. A refusal or parse failure carries,
+in its metric columns, the worst value of every metric it was owed (``counted_failure`` true), as
+``ipb score`` counts it in every mean by default; a summary written with ``--exclude-failures``
+averages only the ``status == "scored"`` rows.
 
 Formats: ``csv`` (standard library) and ``parquet`` (pyarrow, ``pip install 'ipb[export]'``).
 Read the table with ``pandas.read_parquet`` or DuckDB (``docs/integrations.md`` has queries).
@@ -34,7 +37,7 @@ EXPORT_VERSION = 1
 FORMATS = ("csv", "parquet")
 #: The fixed columns, in order; metric and flag columns follow, sorted by name.
 BASE_COLUMNS = ("export_version", "model", "condition", "condition_key", "item_id", "layer", "record", "status",
-                "reason_code", "reason", "n_targets", "target_index", "card", "investor", "topology", "target_status",
+                "reason_code", "reason", "counted_failure", "n_targets", "target_index", "card", "investor", "topology", "target_status",
                 "target_reason_code")
 
 
@@ -88,6 +91,12 @@ def export_rows(results: str | Path) -> list[dict[str, Any]]:
         base.update({k: record.get(k) for k in ("model", "condition", "condition_key", "item_id", "layer", "status",
                                                 "reason_code", "reason")})
         metrics = {f"metric.{k}": _number(v) for k, v in (record.get("metrics") or {}).items()}
+        failed = record.get("status") != "scored" and isinstance(record.get("owed"), Mapping)
+        if failed:
+            # A failure's owed metrics at their worst value: what ipb score counts in every mean by default.
+            for k, v in record["owed"].items():
+                metrics.setdefault(f"metric.{k}", _number(v))
+        base["counted_failure"] = bool(failed)
         flags = {f"flag.{k}": _flag(v) for k, v in (record.get("flags") or {}).items()}
         targets: list[Mapping[str, Any] | None] = [t for t in record.get("targets") or [] if isinstance(t, Mapping)]
         targets = targets or [None]
@@ -99,6 +108,9 @@ def export_rows(results: str | Path) -> list[dict[str, Any]]:
                             "topology": target.get("topology"), "target_status": target.get("status"),
                             "target_reason_code": target.get("reason_code")})
                 row.update({f"target.{k}": _number(v) for k, v in (target.get("metrics") or {}).items()})
+                if target.get("status") != "scored" and isinstance(target.get("owed"), Mapping):
+                    for k, v in target["owed"].items():
+                        row.setdefault(f"target.{k}", _number(v))
                 for name in ("layer_composite", "w1_composite"):
                     if f"target.{name}" not in row and name in target:
                         row[f"target.{name}"] = _number(target.get(name))

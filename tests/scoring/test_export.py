@@ -59,6 +59,9 @@ def test_every_mean_in_the_summary_is_recomputed_from_the_table(results, tmp_pat
     frame = pd.read_parquet(out) if fmt == "parquet" else pd.read_csv(out, keep_default_na=True)
     rows = [{k: (None if pd.isna(v) else v) for k, v in r.items()} for r in frame.to_dict("records")]
     summary = json.loads((results / "summary.json").read_text(encoding="utf-8"))
+    if summary["options"].get("failures") == "exclude":
+        rows = [r for r in rows if r["status"] == "scored"]
+    assert any(r["counted_failure"] for r in rows)  # the refusal and the empty answer are in the table, counted
     checked = 0
     for dim, groups in summary["groups"].items():
         if dim == "corruption":
