@@ -28,7 +28,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from ipb._files import file_sha256
 from ipb.distributed._ray import connect
 from ipb.distributed.shards import Shard, ShardStore, checkpoint_dir, fingerprint, run_shards
-from ipb.perturb.generation import Candidate, Generation, Generator, Job, write_items
+from ipb.perturb.generation import Candidate, Generation, Generator, Job, key_int, write_items
 from ipb.perturb.verify import RecordCheck, Verification, verify_lines
 
 __all__ = ["RayRunner", "generate_ray", "verify_ray", "PERTURB_CHUNK", "VERIFY_CHUNK"]
@@ -50,8 +50,17 @@ def _generator(job: Job) -> Generator:
 
 
 def _attempts(job: Job, recipe: int, start: int, stop: int, build: bool = True) -> list[Candidate]:
-    """Worker side: candidates of attempts ``[start, stop)`` of ``recipe`` (one Generator per job and process)."""
-    return list(_generator(job).run([(recipe, start, stop)], build=build))
+    """Worker side: candidates of attempts ``[start, stop)`` of ``recipe`` (one Generator per job and process).
+
+    The generator's own record of scenarios it built is cleared per shard: shards reach a worker in
+    any order and across runs, and only the driver, which sees every candidate in attempt order,
+    may decide which copy of a scenario is the first (a worker that skipped building a "repeat"
+    would leave the driver's first copy without its item).
+    """
+    gen = _generator(job)
+    gen.built.clear()
+    gen.built.add(key_int(gen.base_key))
+    return list(gen.run([(recipe, start, stop)], build=build))
 
 
 def _lines(job: Job, chosen: list[tuple[int, int]]) -> list[str]:
