@@ -589,6 +589,11 @@ def card_from_doc(doc: YamlDoc) -> Card:
         if g.get("kill_criterion") and "reject" not in g and "proceed" not in g and not classify:
             col.add(LoadError(f"gate {gid!r} names a kill criterion but has no criterion that could trigger it",
                               rule="kill-criterion"), gpath + ("kill_criterion",))
+        elif "reject" not in g and "proceed" not in g and not classify:
+            # without one the gate would PROCEED on every scenario, deciding nothing
+            col.add(LoadError(f"gate {gid!r} has no criterion: give it a 'proceed' or a 'reject' expression "
+                              "(or 'classify' rules for a regime gate)", rule="no-criterion", name=gid),
+                    gpath + ("id",))
         if "reject" in g and not g.get("kill_criterion"):
             pass  # a REJECT without a named kill criterion is a plain fail (e.g. Graham's tests)
 

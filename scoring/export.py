@@ -129,12 +129,26 @@ def table_columns(rows: Iterable[Mapping[str, Any]]) -> list[str]:
     return [*BASE_COLUMNS, *extra]
 
 
+#: Text a spreadsheet would run as a formula when a cell starts with it (CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell: empty for None; text that a spreadsheet would read as a formula gets a leading ``'``
+    (a model name or an answer-derived string is input, never a formula). Numbers are left as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
 def _csv(rows: list[dict[str, Any]], columns: list[str]) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n", extrasaction="raise")
     writer.writeheader()
     for row in rows:
-        writer.writerow({c: ("" if row.get(c) is None else row.get(c)) for c in columns})
+        writer.writerow({c: _cell(row.get(c)) for c in columns})
     return buffer.getvalue()
 
 

@@ -145,3 +145,13 @@ def test_check_warns_when_the_investor_is_not_in_the_registry(tmp_path):
     assert f"{card}:4:11: warning: investor 'Joseph Piotroski' is not in the investor registry" in result.output
     assert "(unknown-investor 1)" in result.output
     assert runner.invoke(app, ["check", str(card), "--strict"]).exit_code == 1
+
+
+def test_check_never_opens_a_path_a_scenario_gives_as_its_card(tmp_path):
+    """A scenario's card is an id; a path there (/etc/shadow) is refused at the card line, not opened or echoed."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("card: /etc/shadow\nfacts:\n  price: $1M\n", encoding="utf-8")
+    result = runner.invoke(app, ["check", str(scenario)])
+    assert result.exit_code == 1
+    assert f"{scenario}:1:7:" in result.output and "not a path: '/etc/shadow'" in result.output
+    assert "root:" not in result.output

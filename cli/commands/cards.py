@@ -26,7 +26,8 @@ from ipb.engine.card import card_from_doc, constraint_errors
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
 from ipb.engine.lint import lint_card, lint_scenario
-from ipb.engine.registry import DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_table, compiled_card, use_cards
+from ipb.engine.registry import (DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_table, compiled_card,
+                                 item_card, use_cards)
 from ipb.engine.render import to_dot, to_mermaid
 from ipb.engine.scenario import Scenario, check_expected, load_scenario, parse_assignment, scenario_from_doc
 from ipb.errors import ErrorGroup, IpbError, LoadError
@@ -191,9 +192,10 @@ def check(
             compiled = cards.get(card_id)
             if compiled is None:
                 try:
-                    compiled = compiled_card(str(card_id))
+                    # a scenario names its card by id: a path there is never opened (nor echoed)
+                    compiled = compiled_card(item_card(card_id))
                 except LoadError as exc:
-                    if exc.rule != "card":
+                    if exc.rule not in ("card", "card-ref"):
                         raise
                     line, column = doc.locate(("card",))
                     raise LoadError(f"{exc.message}; or check the card and the scenario together: "

@@ -66,6 +66,7 @@ CARD_ERRORS: list[tuple[str, str, str, int, int]] = [
     ("threshold_on_conjunction", "topology", "a 'threshold' block only applies to weighted_threshold_N_of_M, not 'conjunction'", 11, 1),
     # -- the decision graph
     ("unreachable_gate", "unreachable", "gate 'orphan' is unreachable: no sequence, branch or join leads to it", 25, 10),
+    ("gate_without_criterion", "no-criterion", "gate 'empty_gate' has no criterion: give it a 'proceed' or a 'reject'", 19, 9),
     ("branch_cycle", "cycle", "the gates form a cycle (alpha -> beta -> alpha); only a declared 'reentry' with max_iterations may loop", 23, 10),
     ("reentry_forward", "reentry", "re-entry from 'first' must loop back to an earlier gate, not 'second'", 17, 19),
     ("branch_unknown_gate", "branch", "branch 'low' names unknown gate 'smal' (did you mean 'small'?)", 21, 26),

@@ -100,3 +100,16 @@ def test_a_folder_without_results_is_a_located_error(tmp_path):
     assert info.value.line == 2
     result = runner.invoke(app, ["export", str(tmp_path), "--out", str(tmp_path / "t.csv"), "--format", "csv"])
     assert result.exit_code == 1 and "responses.jsonl:2" in result.output and "Traceback" not in result.output
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_quoted(tmp_path):
+    """A model name starting with '=' or '+' is data: the CSV cell starts with a quote, the numbers stay numbers."""
+    import csv
+
+    from ipb.scoring.export import _cell
+
+    assert _cell('=HYPERLINK("http://x","y")') == '\'=HYPERLINK("http://x","y")'
+    assert _cell("+cmd|' /C calc'!A0") == "'+cmd|' /C calc'!A0"
+    assert _cell("@SUM(A1)") == "'@SUM(A1)" and _cell("-1+1") == "'-1+1"
+    assert _cell(-0.5) == -0.5 and _cell(None) == "" and _cell("synthetic-gold") == "synthetic-gold"
+    assert list(csv.reader(["'=1+1,2"])) == [["'=1+1", "2"]]
