@@ -53,6 +53,14 @@ def _count(word: str) -> int | None:
 _LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[A-Za-z][\w /'()-]{0,30}?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*(?:an?[ \t]+)?\Z")
 
 
+#: An outcome word joined to the next (or previous) one by "or", "/", "nor" or "and" (the last only after
+#: "between"): an alternative stated, not a verdict chosen.
+_ALT_AFTER = re.compile(r"\s*(?P<join>/|\bor\b|\bnor\b|\band\b)\s*(?P<word>[A-Za-z_][A-Za-z_ ]{1,30}?)\b", re.I)
+_ALT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z_][A-Za-z_]{1,30})\s*(?P<join>/|\bor\b|\bnor\b|\band\b)\s*\Z", re.I)
+_ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?:between|either|neither|whether)\b[^.;:\n]{0,40}\Z",
+                          re.I)
+
+
 class _FinalVerdictMixin(_ParserState):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
@@ -80,6 +88,8 @@ class _FinalVerdictMixin(_ParserState):
             tail = masked[end : unit.end]
             if tail.rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
                 return
+            if self._an_alternative(before, masked[end : min(unit.end, end + 40)]):
+                return  # "INVEST or DECLINE", "INVEST/DECLINE", "between INVEST and DECLINE": no choice made
             line_start = masked.rfind("\n", max(0, start - 60), start) + 1
             if level < 3 and _LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None:
                 level = 3  # the value of a label on its line: "Result: decline.", "Positioning: rotate to government bonds."
@@ -174,6 +184,18 @@ class _FinalVerdictMixin(_ParserState):
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
         self.final_reading = final_confidence(candidates, outcome, span)
         return outcome, span
+
+    def _an_alternative(self, before: str, after: str) -> bool:
+        """Whether an outcome word is one side of an unresolved alternative with another outcome word:
+        "INVEST or DECLINE", "DECLINE/INVEST", "neither INVEST nor DECLINE", "between INVEST and DECLINE"."""
+        outcome_of = self.ix.outcome_of
+        m = _ALT_AFTER.match(after)
+        if m is not None and _outcome_key(m.group("word")) in outcome_of:
+            return m.group("join").lower() != "and" or _ALT_BETWEEN.search(before) is not None
+        m = _ALT_BEFORE.search(before)
+        if m is not None and _outcome_key(m.group("word")) in outcome_of:
+            return m.group("join").lower() != "and" or _ALT_BETWEEN.search(before[: m.start()] + " ") is not None
+        return False
 
     def _after_final_cue(self, u: int, pos: int) -> bool:
         """Whether ``pos`` follows a final cue in its own sentence: "Final verdict: INVEST" outranks a later
