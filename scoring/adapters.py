@@ -376,9 +376,12 @@ def read_lm_eval(path: Path, *, model: str | None = None, condition: str | None 
     """Per-sample records of an lm-evaluation-harness ``samples_*.jsonl`` file.
 
     The model is the document's, else the ``model`` argument, else the one named by the
-    ``results_*.json`` lm-eval wrote beside the samples (:func:`lm_eval_model_name`).
+    ``results_*.json`` lm-eval wrote beside the samples (:func:`lm_eval_model_name`); the lm-eval
+    task (``ipb_l7``) is taken from the file's name and kept in each record as ``task``.
     """
     model = model or lm_eval_model_name(_lm_eval_results(path))
+    named = re.match(r"samples_(?P<task>.+)_\d{4}-\d{2}-\d{2}T[0-9.\-]+\.jsonl$", path.name)
+    task = named.group("task") if named else None
     for number, text, problem in _jsonl_lines(path):
         source = f"{path}:{number}"
         if problem is not None or text is None:
@@ -402,6 +405,8 @@ def read_lm_eval(path: Path, *, model: str | None = None, condition: str | None 
         }
         if sample.get("filter") not in (None, "none"):
             data["filter"] = sample.get("filter")
+        if task is not None:
+            data["task"] = task
         if "card" in doc:
             data["card"] = doc["card"]
         yield InputRecord(number, source, data)

@@ -63,6 +63,7 @@ def test_lm_eval_dummy_model_runs_the_task_and_ipb_scores_its_samples(task_dir, 
     (samples,) = (tmp_path / "out").rglob("samples_ipb_l7_*.jsonl")
     records = list(read_responses(samples))
     assert {r.data["model"] for r in records} == {"dummy"}
+    assert {r.data["task"] for r in records} == {"ipb_l7"}
     assert {r.data["response"] for r in records} == {"lol"}
     result = runner.invoke(app, ["score", "--items", str(items_file), "--responses", str(samples),
                                  "--out", str(tmp_path / "scored"), "--no-embeddings", "--no-progress",
