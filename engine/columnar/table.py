@@ -94,6 +94,16 @@ def read_table(path: Path) -> Any:
         raise LoadError(f"cannot read {fmt} table: {exc}", file=str(path), rule=fmt) from None
 
 
+def _unique_columns(table: Any, file: str) -> None:
+    """A column name twice (a CSV header can repeat one) is an error naming it, before any lookup by name."""
+    seen: set[str] = set()
+    for name in table.column_names:
+        if name in seen:
+            raise LoadError(f"the table has two columns named {name!r}; rename one (or map it with --map)",
+                            file=file, rule="column", name=name)
+        seen.add(name)
+
+
 def write_table(table: Any, path: Path) -> None:
     """Write ``table`` to ``path`` in the format its suffix names, atomically (a temp file, then rename)."""
     pa = require_pyarrow()
@@ -182,8 +192,14 @@ def screen_table(
     card = compiled.card
     mapping = dict(mapping or {})
     units = dict(units or {})
+    _unique_columns(table, file)
     names = list(table.column_names)
     source: dict[str, str] = {}
+    for column, input_name in mapping.items():
+        others = [c for c, i in mapping.items() if i == input_name and c != column]
+        if others:
+            raise LoadError(f"--map: input {input_name!r} is given two columns ({column!r} and {others[0]!r})",
+                            file=file, rule="map", name=input_name)
     for column, input_name in mapping.items():
         if column not in names:
             raise LoadError(f"--map: the table has no column {column!r}", file=file, rule="map", name=column,

@@ -179,3 +179,17 @@ def test_typed_columns_dates_bools_regimes_agree_with_the_scalar_engine(tmp_path
         assert [got[f"gate_{g.number}_{g.id}"][i] for g in compiled.card.gates] == trace.verdicts()
         if "regime" in got:
             assert got["regime"][i] == trace.regime
+
+
+def test_a_repeated_column_or_an_input_mapped_twice_is_a_located_error(tmp_path: Path) -> None:
+    """Adversarial pass: a CSV header naming a column twice gave a pyarrow traceback; two --map for one input
+    silently kept the last."""
+    src = tmp_path / "dup.csv"
+    src.write_text("market_value,market_value,current_assets\n1,2,3\n", encoding="utf-8")
+    result = runner.invoke(app, ["screen", "graham_net_net_screen", str(src), "--out", str(tmp_path / "o.csv")])
+    assert result.exit_code == 1 and "two columns named 'market_value'" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "o.csv").exists()
+    src.write_text("mv,cv,current_assets\n1,2,3\n", encoding="utf-8")
+    result = runner.invoke(app, ["screen", "graham_net_net_screen", str(src), "--out", str(tmp_path / "o.csv"),
+                                 "--map", "mv=market_value", "--map", "cv=market_value"])
+    assert result.exit_code == 1 and "input 'market_value' is given two columns" in result.output
