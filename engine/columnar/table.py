@@ -94,7 +94,7 @@ def read_table(path: Path) -> Any:
         raise LoadError(f"cannot read {fmt} table: {exc}", file=str(path), rule=fmt) from None
 
 
-def _unique_columns(table: Any, file: str) -> None:
+def _unique_columns(table: Any, file: str | None) -> None:
     """A column name twice (a CSV header can repeat one) is an error naming it, before any lookup by name."""
     seen: set[str] = set()
     for name in table.column_names:
