@@ -44,7 +44,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 from lark import Token, Tree
 
-from ipb.engine.expressions import ExprType, parse_expression
+from ipb.engine.expressions import ExprType, _unescape, parse_expression
 
 __all__ = ["Col", "Frame", "ColumnExpr", "compile_columns", "Vocabulary", "U"]
 
@@ -590,18 +590,6 @@ def _scaled(text: str) -> Fraction:
     if text and text[-1] in _SCALE:
         return Fraction(Decimal(text[:-1])) * _SCALE[text[-1]]
     return Fraction(Decimal(text))
-
-
-def _unescape(text: str) -> str:
-    out: list[str] = []
-    chars = iter(text)
-    for ch in chars:
-        if ch == "\\":
-            nxt = next(chars, "")
-            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def compile_columns(source: str, symbols: Mapping[str, ExprType], constants: Mapping[str, Any],
