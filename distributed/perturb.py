@@ -14,16 +14,21 @@ keyed ``records A-B``; each is checked with
 :func:`ipb.perturb.verify.verify_lines` and only the checks worth reporting
 travel back; they are merged in record order.
 
-Paths. Card files (``--card ID=PATH``) and the base scenario are opened by
-the workers: on a cluster they must exist at the same path on every node
-(a shared read-only folder, or the bundled cards).
+Paths. For ``perturb``, the card files (``--card ID=PATH``, or found in
+``--cards``) and the base scenario are opened by the workers: on a cluster
+they must exist at the same path on every node (a shared read-only folder,
+or the bundled cards). ``verify`` ships its card files to the workers
+(:class:`CardSources`): ``--card ID=PATH``, ``--cards DIR`` and the items'
+own copies need exist on the driver only.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Dict, Iterator, Mapping, Sequence, Tuple
 
 from ipb._files import file_sha256
 from ipb.distributed._ray import connect
@@ -31,7 +36,7 @@ from ipb.distributed.shards import Shard, ShardStore, checkpoint_dir, fingerprin
 from ipb.perturb.generation import Candidate, Generation, Generator, Job, key_int, write_items
 from ipb.perturb.verify import RecordCheck, Verification, verify_lines
 
-__all__ = ["RayRunner", "generate_ray", "verify_ray", "PERTURB_CHUNK", "VERIFY_CHUNK"]
+__all__ = ["RayRunner", "generate_ray", "verify_ray", "CardSources", "PERTURB_CHUNK", "VERIFY_CHUNK"]
 
 #: Attempts per perturbation shard.
 PERTURB_CHUNK = 2000
@@ -157,23 +162,172 @@ def generate_ray(job: Job, n: int, out: str | Path, *, balance: bool = False, al
     return result, runner
 
 
-def _verify_slice(records: list[tuple[int, int, str]], cards: Mapping[str, str], schema: bool) -> list[RecordCheck]:
-    """Worker side: the checks of one slice that a Verification keeps (problems and changed cards)."""
+#: A folder's card files as shipped: path relative to the folder -> bytes.
+FolderFiles = Dict[str, bytes]
+
+
+def _folder_files(folder: Path) -> FolderFiles:
+    """The files of ``folder`` the card search reads (``*.yaml``/``*.yml`` at any depth), relative path -> bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.suffix in (".yaml", ".yml") and p.is_file()}
+
+
+@dataclass(frozen=True)
+class CardSources:
+    """The card files a verification reads, shipped from the driver to the workers.
+
+    ``--card ID=PATH`` files, the ``--cards DIR`` folders (their ``*.yaml`` /
+    ``*.yml`` files) and the items' own copies (``ipb-cards/`` beside the items
+    file), each with its path on the driver. A worker whose file system holds
+    the same files at the same paths (one machine, or a shared folder) uses
+    them in place, so every message names the user's paths; any other worker
+    writes the shipped bytes into a temporary folder of its own and searches
+    that, in the same order. Either way a worker finds the cards the driver
+    would, and the report is the local one.
+    """
+
+    files: Tuple[Tuple[str, str, bytes], ...]  # (card id, path, bytes)
+    folders: Tuple[Tuple[str, FolderFiles], ...]  # (path, files)
+    items: str
+    copies: FolderFiles  # the ipb-cards/ folder beside ``items``
+
+    @classmethod
+    def gather(cls, cards: Mapping[str, str], dirs: Sequence[str | Path], items: str | Path) -> "CardSources":
+        """Read the sources on the driver.
+
+        Raises
+        ------
+        LoadError
+            A ``--cards`` folder does not exist (rule ``cards``, as locally) or
+            a ``--card`` file cannot be read (rule ``card``).
+        """
+        from ipb.engine.registry import CARD_COPIES, CARDS_ENV
+        from ipb.errors import LoadError
+
+        files = []
+        for ident, path in cards.items():
+            try:
+                files.append((ident, path, Path(path).read_bytes()))
+            except OSError as exc:
+                raise LoadError(f"--card {ident}={path}: {exc.strerror or exc}", file=path, rule="card") from None
+        folders = []
+        for d in dirs:
+            if not Path(d).is_dir():
+                raise LoadError(f"--cards {d}: no such folder", file=str(d), rule="cards")
+            folders.append((str(d), _folder_files(Path(d))))
+        # then the driver's IPB_CARDS folders, where the local run looks next (a worker's own IPB_CARDS comes after)
+        for d in os.environ.get(CARDS_ENV, "").split(os.pathsep):
+            if d.strip() and Path(d).is_dir():
+                folders.append((d, _folder_files(Path(d))))
+        copies = Path(items).parent / CARD_COPIES
+        return cls(tuple(files), tuple(folders), str(items), _folder_files(copies) if copies.is_dir() else {})
+
+    def digest(self) -> str:
+        """SHA-256 of every path and byte: names the sources on the workers."""
+        h = hashlib.sha256()
+        for ident, path, data in self.files:
+            h.update(f"file\0{ident}\0{path}\0{len(data)}\0".encode("utf-8", "surrogatepass") + data)
+        for path, files in self.folders:
+            h.update(f"folder\0{path}\0{len(files)}\0".encode("utf-8", "surrogatepass"))
+            for name, data in files.items():
+                h.update(f"{name}\0{len(data)}\0".encode("utf-8", "surrogatepass") + data)
+        h.update(f"items\0{self.items}\0{len(self.copies)}\0".encode("utf-8", "surrogatepass"))
+        for name, data in self.copies.items():
+            h.update(f"{name}\0{len(data)}\0".encode("utf-8", "surrogatepass") + data)
+        return h.hexdigest()
+
+    def place(self, root: Path) -> tuple[dict[str, str], list[str], str]:
+        """Worker side: ``(--card files, --cards folders, items path)`` to search, in place or under ``root``."""
+        from ipb.engine.registry import CARD_COPIES
+
+        def same_file(path: str, data: bytes) -> bool:
+            try:
+                return Path(path).read_bytes() == data
+            except OSError:
+                return False
+
+        def same_folder(path: Path, files: FolderFiles) -> bool:
+            try:
+                return path.is_dir() and _folder_files(path) == files
+            except OSError:
+                return False
+
+        def write(folder: Path, files: FolderFiles) -> None:
+            for name, data in files.items():
+                target = folder / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+
+        cards = {}
+        for k, (ident, path, data) in enumerate(self.files):
+            if not same_file(path, data):
+                target = root / f"card-{k}" / (Path(path).name or "card.yaml")
+                write(target.parent, {target.name: data})
+                path = str(target)
+            cards[ident] = path
+        dirs = []
+        for k, (path, files) in enumerate(self.folders):
+            if not same_folder(Path(path), files):
+                write(root / f"cards-{k}", files)
+                path = str(root / f"cards-{k}")
+            dirs.append(path)
+        items = self.items
+        if self.copies and not same_folder(Path(items).parent / CARD_COPIES, self.copies):
+            write(root / "items" / CARD_COPIES, self.copies)
+            items = str(root / "items" / (Path(items).name or "items.jsonl"))
+        return cards, dirs, items
+
+
+_PLACED: dict[str, tuple[dict[str, str], list[str], str]] = {}
+
+
+def _placed(sources: CardSources, digest: str) -> tuple[dict[str, str], list[str], str]:
+    """Worker side: the sources placed once per process (a temporary folder removed at exit when needed)."""
+    found = _PLACED.get(digest)
+    if found is None:
+        import atexit
+        import shutil
+        import tempfile
+
+        root = Path(tempfile.mkdtemp(prefix="ipb-cards-"))
+        atexit.register(shutil.rmtree, root, True)
+        found = _PLACED[digest] = sources.place(root)
+    return found
+
+
+def _verify_slice(records: list[tuple[int, int, str]], sources_ref: list[Any], digest: str,
+                  schema: bool) -> list[RecordCheck]:
+    """Worker side: the checks of one slice that a Verification keeps (problems and changed cards).
+
+    The card search is set for every slice (:func:`ipb.engine.registry.use_cards`, as the local run sets
+    it once): a worker process also runs other jobs' tasks.
+    """
+    import ray
+
+    from ipb.engine.registry import use_cards
+
+    sources = ray.get(sources_ref[0])
+    cards, dirs, items = _placed(sources, digest)
+    use_cards(dirs, items)
     return [c for c in verify_lines(records, cards=cards, schema=schema)
             if c.status != "ok" or c.changed_cards or c.migrated]
 
 
 def verify_ray(path: str | Path, *, cards: Mapping[str, str] | None = None, schema: bool = True,
-               address: str | None = None, chunk: int = VERIFY_CHUNK, max_retries: int = 3) -> Verification:
+               card_dirs: Sequence[str | Path] = (), address: str | None = None, chunk: int = VERIFY_CHUNK,
+               max_retries: int = 3) -> Verification:
     """:func:`~ipb.perturb.verify.verify_items` with the slices checked on Ray; the same Verification.
 
+    The card files (``cards``, the ``card_dirs`` folders and the items' own
+    copies) are read on the driver and shipped to the workers
+    (:class:`CardSources`), so they need not exist on the other nodes.
     Verification writes no file, so no checkpoint is kept: a failed run is
     simply run again.
 
     Raises
     ------
     LoadError
-        As :func:`verify_items` (the file is read on the driver).
+        As :func:`verify_items` (the file and the card sources are read on the driver).
     DistributedError
         Ray missing or unreachable; slices that failed their retries (by key).
     """
@@ -187,11 +341,13 @@ def verify_ray(path: str | Path, *, cards: Mapping[str, str] | None = None, sche
         raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from exc
     except UnicodeDecodeError as exc:
         raise LoadError(f"{name} is not valid UTF-8", file=name, rule="encoding") from exc
+    sources = CardSources.gather(dict(cards or {}), card_dirs, path)
     if not records:
         raise LoadError(f"{name} holds no items", file=name, rule="empty")
     ray = connect(address)
-    overrides = dict(cards or {})
+    sources_ref = [ray.put(sources)]  # in a list: Ray passes it on as a reference, not the value
+    digest = sources.digest()
     shards = [Shard(f"records {records[i][0]}-{records[min(i + chunk, len(records)) - 1][0]}", _verify_slice,
-                    (records[i:i + chunk], overrides, schema)) for i in range(0, len(records), chunk)]
+                    (records[i:i + chunk], sources_ref, digest, schema)) for i in range(0, len(records), chunk)]
     run = run_shards(ray, shards, ShardStore(None, ""), max_retries=max_retries)
     return Verification(name, len(records), [c for part in run.results for c in part])

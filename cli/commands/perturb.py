@@ -141,10 +141,7 @@ def verify(
         if backend is Backend.ray:
             from ipb.distributed.perturb import verify_ray
 
-            if cards_dir:
-                raise LoadError("--cards is not read by --backend ray yet (its workers look cards up by id and "
-                                "--card ID=PATH): give each card with --card ID=PATH", rule="usage")
-            result = verify_ray(items, cards=overrides, schema=not no_schema, address=ray_address)
+            result = verify_ray(items, cards=overrides, schema=not no_schema, card_dirs=cards_dir, address=ray_address)
         else:
             result = verify_items(items, cards=overrides, schema=not no_schema, workers=workers, card_dirs=cards_dir)
     except IpbError as exc:
