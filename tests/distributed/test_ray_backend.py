@@ -117,20 +117,38 @@ def test_score_on_ray_writes_the_local_bytes(responses, tmp_path):
     assert [r["record"] for r in records] == list(range(1, len(records) + 1))
 
 
-def test_score_in_small_shards_with_the_encoder_in_actors(responses, tmp_path):
-    """Embeddings through a pool of two encoder actors, 20 records a shard, disk cache on: the local bytes."""
+def test_score_with_embeddings_in_small_shards_on_two_encoder_actors(responses, tmp_path):
+    """Embeddings ON: the local run (1 process, the default encoder) and a Ray run (2 nodes, 2 encoder actors,
+    shards of 4 records, disk cache on) write the same bytes.
+
+    With the bundled MiniLM this is the "same bytes with embeddings" case: the shards send other batches of
+    texts to the actors than the local run sends to its encoder, in other processes with other torch thread
+    counts; only batch-independent vectors (SentenceTransformerEncoder: one text at a time, one thread) give
+    the local digits. Without the model the deterministic HashingEncoder stands in.
+    """
     from ipb.distributed.score import score_ray
-    from ipb.scoring.embeddings import HashingEncoder
+    from ipb.scoring import embeddings
     from ipb.scoring.run import ScoreOptions, run_score
 
     items, resp = responses
-    options = ScoreOptions(seed=3, n_resamples=50, encoder=HashingEncoder(dim=64))
-    run_score(items, resp, tmp_path / "local", options)
-    _, scorer = score_ray(items, resp, tmp_path / "ray", options, encoders=2, records_per_shard=20,
+    rows = [json.loads(x) for x in resp.read_text().splitlines()[:-1]]
+    small = tmp_path / "responses.jsonl"  # 16 answers, one model, conditions A and C, one repeated
+    keep = [r for r in rows if r.get("model") == "m1" and r.get("condition") in ("A", "C")][:8] + \
+        [r for r in rows if r.get("model") == "m1" and r.get("condition") == "C"][8:15]
+    small.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in keep + keep[:1]))
+    minilm = embeddings.default_model_available()
+    options = ScoreOptions(seed=3, n_resamples=50, encoder=None if minilm else embeddings.HashingEncoder(dim=64))
+    embeddings.default_encoder.cache_clear()  # a fresh process-wide encoder: no vector from an earlier test
+    run_score(items, small, tmp_path / "local", options)
+    _, scorer = score_ray(items, small, tmp_path / "ray", options, encoders=2, records_per_shard=4,
                           embed_cache=str(tmp_path / "vectors"))
     assert _files(tmp_path / "local") == _files(tmp_path / "ray")
-    assert scorer.computed > 5
+    assert scorer.computed >= 3
     assert list((tmp_path / "vectors").rglob("*.npy"))
+    summary = json.loads((tmp_path / "ray" / "summary.json").read_text())
+    assert ("MiniLM" in summary["options"]["encoder"]) == minilm, summary["options"]["encoder"]
+    records = [json.loads(x) for x in (tmp_path / "ray" / "responses.jsonl").read_text().splitlines()]
+    assert sum(r["status"] == "scored" for r in records) >= 10
 
 
 def test_a_worker_killed_mid_run_loses_and_repeats_nothing(monkeypatch, tmp_path, items_file):
@@ -232,3 +250,44 @@ def test_respond_on_ray_keeps_the_records_and_the_concurrency_limit(tmp_path, mo
     assert [r["status"] for r in outs["ray"]] == ["ok"] * 8
     assert state["peak"] <= 2
     assert SECRET not in (tmp_path / "ray.jsonl").read_text()
+
+
+@pytest.fixture(scope="module")
+def user_card_items(tmp_path_factory):
+    """Items made from a user's card (id my_buffett, in a --cards folder), then that card edited (retention floor
+    90% -> 97%), so that verify finds gold mismatches and a changed card, and only through the --cards folder."""
+    folder = tmp_path_factory.mktemp("user-card")
+    cards = folder / "my-cards"
+    cards.mkdir()
+    source = (ROOT / "frameworks" / f"{CARD}.yaml").read_text()
+    assert source.count(f"id: {CARD}\n") == 1 and source.count("    value: 90%\n") == 1
+    card = cards / "buffett.yaml"
+    card.write_text(source.replace(f"id: {CARD}\n", "id: my_buffett\n"))
+    base = folder / "base.yaml"  # the bundled base scenario, for the user's card
+    base.write_text(BASE.read_text().replace(f"card: {CARD}\n", "card: my_buffett\n"))
+    items = folder / "items.jsonl"
+    r = _cli("perturb", "--cards", str(cards), "--card", "my_buffett", "--base", str(base), "--n", "40", "--seed", "2",
+             "--ops", "metric", "--out", str(items))
+    assert r.exit_code == 0, r.output
+    card.write_text(card.read_text().replace("    value: 90%\n", "    value: 97%\n"))
+    return items, cards
+
+
+def test_verify_on_ray_reads_the_cards_folder_from_the_driver(user_card_items):
+    """--cards with --backend ray (the workers get the folder's card files from the driver): the local report."""
+    items, cards = user_card_items
+    outs = []
+    for backend in ("local", "ray"):
+        r = _cli("verify", str(items), "--cards", str(cards), "--format", "json", "--backend", backend)
+        assert r.exit_code == 1, r.output
+        outs.append(json.loads(r.stdout))
+    assert outs[0] == outs[1]
+    assert outs[0]["changed_cards"] == ["my_buffett"], outs[0]
+    assert outs[0]["mismatched"] >= 1
+    # without --cards both backends take the items' own copy (ipb-cards/ beside the file): the card as it was made
+    outs = []
+    for backend in ("local", "ray"):
+        r = _cli("verify", str(items), "--format", "json", "--backend", backend)
+        assert r.exit_code == 0, r.output
+        outs.append(json.loads(r.stdout))
+    assert outs[0] == outs[1] and outs[0]["mismatched"] == 0 and outs[0]["total"] == 40
