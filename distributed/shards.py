@@ -299,7 +299,8 @@ def run_shards(
         listing = "; ".join(f"{k} ({why})" for k, why in failed[:10])
         more = f"; and {len(failed) - 10} more" if len(failed) > 10 else ""
         raise DistributedError(
-            f"{len(failed)} of {len(shards)} shard(s) failed after {max_retries} retries: {listing}{more}. "
+            f"{len(failed)} of {len(shards)} shard(s) failed: {listing}{more} (a shard is run again when its worker "
+            f"dies, up to {max_retries} times, not when it raises). "
             f"Nothing was written; the {finished} finished shard(s) are kept and a rerun resumes from them",
             failed=[k for k, _ in failed], rule="shard-failed")
     return run

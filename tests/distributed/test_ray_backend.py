@@ -119,7 +119,7 @@ def test_score_on_ray_writes_the_local_bytes(responses, tmp_path):
 
 def test_score_with_embeddings_in_small_shards_on_two_encoder_actors(responses, tmp_path):
     """Embeddings ON: the local run (1 process, the default encoder) and a Ray run (2 nodes, 2 encoder actors,
-    shards of 4 records, disk cache on) write the same bytes.
+    shards of about 2 records, disk cache on) write the same bytes.
 
     With the bundled MiniLM this is the "same bytes with embeddings" case: the shards send other batches of
     texts to the actors than the local run sends to its encoder, in other processes with other torch thread
@@ -132,23 +132,23 @@ def test_score_with_embeddings_in_small_shards_on_two_encoder_actors(responses, 
 
     items, resp = responses
     rows = [json.loads(x) for x in resp.read_text().splitlines()[:-1]]
-    small = tmp_path / "responses.jsonl"  # 16 answers, one model, conditions A and C, one repeated
-    keep = [r for r in rows if r.get("model") == "m1" and r.get("condition") in ("A", "C")][:8] + \
-        [r for r in rows if r.get("model") == "m1" and r.get("condition") == "C"][8:15]
+    small = tmp_path / "responses.jsonl"  # 10 answers of one model, conditions A and C, one of them repeated
+    keep = [r for r in rows if r.get("model") == "m1" and r.get("condition") == "A"][:5] + \
+        [r for r in rows if r.get("model") == "m1" and r.get("condition") == "C"][:5]
     small.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in keep + keep[:1]))
     minilm = embeddings.default_model_available()
     options = ScoreOptions(seed=3, n_resamples=50, encoder=None if minilm else embeddings.HashingEncoder(dim=64))
     embeddings.default_encoder.cache_clear()  # a fresh process-wide encoder: no vector from an earlier test
     run_score(items, small, tmp_path / "local", options)
-    _, scorer = score_ray(items, small, tmp_path / "ray", options, encoders=2, records_per_shard=4,
+    _, scorer = score_ray(items, small, tmp_path / "ray", options, encoders=2, records_per_shard=2,
                           embed_cache=str(tmp_path / "vectors"))
     assert _files(tmp_path / "local") == _files(tmp_path / "ray")
-    assert scorer.computed >= 3
+    assert scorer.computed >= 2  # so the actors got other batches than the local encoder
     assert list((tmp_path / "vectors").rglob("*.npy"))
     summary = json.loads((tmp_path / "ray" / "summary.json").read_text())
     assert ("MiniLM" in summary["options"]["encoder"]) == minilm, summary["options"]["encoder"]
     records = [json.loads(x) for x in (tmp_path / "ray" / "responses.jsonl").read_text().splitlines()]
-    assert sum(r["status"] == "scored" for r in records) >= 10
+    assert sum(r["status"] == "scored" for r in records) >= 6, [r["status"] for r in records]
 
 
 def test_a_worker_killed_mid_run_loses_and_repeats_nothing(monkeypatch, tmp_path, items_file):
@@ -176,10 +176,10 @@ def test_a_shard_that_keeps_failing_is_named_and_nothing_is_written_then_a_rerun
     out = tmp_path / "scored"
     args = ["score", "--items", str(items), "--responses", str(resp), "--no-embeddings", "--resamples", "20",
             "--no-progress", "--out", str(out), "--backend", "ray"]
-    monkeypatch.setenv(FAULT_ENV, "crash-always:bucket 0 of")
+    monkeypatch.setenv(FAULT_ENV, "raise:bucket 0 of")  # raised: not retried (a lost worker is: the next test)
     r = _cli(*args)
     assert r.exit_code == 1
-    assert "shard(s) failed" in r.output and "bucket 0 of 1" in r.output
+    assert "1 of 1 shard(s) failed: bucket 0 of 1 (" in r.output and "fault injected" in r.output
     assert not out.exists()  # nothing partial in the output path
     monkeypatch.delenv(FAULT_ENV)
     r = _cli(*args)
@@ -197,11 +197,12 @@ def test_a_rerun_sends_only_the_failed_shards(monkeypatch, tmp_path, items_file)
     local, _ = items_file
     job = Job((CARD,), str(BASE), 7, parse_recipes("metric,sector"), False)
     out = tmp_path / "items.jsonl"
-    monkeypatch.setenv(FAULT_ENV, "raise:recipe 1 attempts 0-")
+    # the shard's worker dies on every attempt: 1 retry, then the shard is failed (the others finish)
+    monkeypatch.setenv(FAULT_ENV, "crash-always:recipe 1 attempts 0-")
     with pytest.raises(DistributedError) as caught:
-        generate_ray(job, 200, out, chunk=25, max_retries=0)
-    failed = caught.value.failed
-    assert failed and all(k.startswith("recipe 1 attempts 0-") for k in failed), failed
+        generate_ray(job, 200, out, chunk=25, max_retries=1)
+    assert caught.value.failed == ["recipe 1 attempts 0-25"], caught.value.failed
+    assert "up to 1 times" in str(caught.value)
     assert not out.exists()
     monkeypatch.delenv(FAULT_ENV)
     result, runner = generate_ray(job, 200, out, chunk=25)
