@@ -21,11 +21,12 @@ Encoder. With embeddings, the sentence encoder lives in a pool of Ray actors
 (:class:`EncoderActor`, one model load per actor, by default one actor per
 node); the tasks send each shard's distinct sentences to an actor in one
 call. With ``embed_cache`` the actors read and write the on-disk cache
-(:mod:`ipb.distributed.embed_cache`). A transformer's vector can differ in
-the last bits with the batch it was computed in, so byte identity with the
-local backend holds without embeddings, with a deterministic encoder, and
-with the on-disk cache filled once (then every backend reads the same
-vectors); see docs/scale-out.md.
+(:mod:`ipb.distributed.embed_cache`). The bundled MiniLM encoder computes
+each text alone on one torch thread
+(:class:`~ipb.scoring.embeddings.SentenceTransformerEncoder`), so a vector
+does not depend on the shard, the batch or the process that computed it,
+and the files are the local run's with embeddings too (on machines of one
+CPU kind; across kinds, share the on-disk cache); see docs/scale-out.md.
 
 Checkpoints and faults: see :mod:`ipb.distributed.shards`; the folder is
 ``OUT.ipb-shards`` beside the output folder.
