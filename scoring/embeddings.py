@@ -261,10 +261,12 @@ class SentenceTransformerEncoder:
     depend only on the text) with torch's intra-op threads set to 1 for the
     call (restored after): the vector of a text depends only on the text,
     the model, and the machine's CPU kind and library versions, never on the
-    other texts, their order, the batch or the cores. Measured on the 2-core
-    development machine (``bench/embed_canonical.py``): no slower than
-    batches of 64 on the texts a scoring run sends, which vary in length, so
-    that padding wastes what batching saves. Across different CPU kinds the
+    other texts, their order, the batch or the cores. Measured on the shared
+    2-core development machine (``bench/embed_canonical.py``, load average
+    8): a scoring run with it took 0.30x the time of batches of 64 on two
+    threads; the texts a run sends vary in length, so padding wastes what
+    batching saves (not measured: an idle many-core machine, where batches
+    on many threads may win). Across different CPU kinds the
     last bits may still differ: share the embedding cache
     (``ipb score --embed-cache``) for identical files there.
 
