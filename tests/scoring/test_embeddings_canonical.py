@@ -82,3 +82,14 @@ def test_nonsense_settings_are_refused():
     with pytest.raises(ValueError):
         SentenceTransformerEncoder(threads=0)
     assert SentenceTransformerEncoder().method == "one text at a time, 1 thread, cpu"
+
+
+def test_the_parsers_paraphrase_fallback_gets_the_same_vectors():
+    """ipb parse (a raw SentenceTransformer as the embedder) and ipb score's parser get one text's same bits."""
+    from ipb.scoring.parse import _encode
+
+    encoder = _model(SentenceTransformerEncoder())
+    model = encoder._load()
+    alone = np.vstack([_encode(model, [t]) for t in TEXTS])
+    assert _encode(model, TEXTS).tobytes() == alone.tobytes()
+    assert encoder.encode(TEXTS).tobytes() == alone.tobytes()
