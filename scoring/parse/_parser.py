@@ -32,7 +32,7 @@ from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
 from ipb.scoring.parse._layout import _LayoutMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
-from ipb.scoring.parse._quantifiers import _QuantifiersMixin
+from ipb.scoring.parse._loose import _LooseReferencesMixin
 from ipb.scoring.parse._references import _ReferencesMixin
 from ipb.scoring.parse._types import (
     EmbedderArg,
@@ -46,7 +46,7 @@ from ipb.scoring.parse._verdicts import _VerdictsMixin
 from ipb.errors import ParseError
 
 
-class _Parser(_LayoutMixin, _ReferencesMixin, _QuantifiersMixin, _ParaphraseMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _ParaphraseMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:

@@ -121,6 +121,7 @@ class _ReferencesMixin(_ParserState):
                     word = "Criterion"
                 for k in outside:
                     found.append(_Mention(start, m.end(), (), "number", invented=f"{word} {k}"))
+        found.extend(self._framed())
         found.extend(self._quantified(found))
         found.sort(key=_mention_order)
         kept: list[_Mention] = []

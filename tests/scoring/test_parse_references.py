@@ -147,3 +147,20 @@ def test_a_bare_numbered_label_is_named_by_its_title() -> None:
     result = parse_response(text, SEVEN, embedder=False)
     assert [g.gate for g in result.gates] == [1, 2, 3, 4, 5, 6, 7]
     assert result.invented_gates == ["Test 8: Buyback yield above 2%"]
+
+
+# ---------------------------------------------------------------- "the price test"
+
+LYNCH6 = "lynch_six_category_framework"  # 1 classify, 2 price versus growth, 3 balance sheet strength, 4 category story check
+
+
+def test_part_of_a_gate_name_before_a_criterion_word_names_it() -> None:
+    text = ("Balance sheet first: the debt check passes at 20% debt. "
+            "Then the price test fails at a ratio of 0.6. DECLINE.")
+    # "debt check" -> balance sheet strength (alias "debt factor"); "price test" -> Price Versus Growth
+    assert _read(text, LYNCH6) == [(3, "PROCEED"), (2, "REJECT")]
+
+
+def test_a_criterion_word_after_words_of_no_gate_names_nothing() -> None:
+    result = parse_response("The smell test passes and the sniff check is fine. INVEST.", LYNCH6, embedder=False)
+    assert result.gates == []

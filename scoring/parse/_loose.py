@@ -1,7 +1,12 @@
-"""Several gates named at once: "all seven tests pass", "every criterion is met", "the other two checks" (issue 13,
-gate references).
+"""Gate references that do not spell a gate's name (issue 13, gate references).
 
-A human reader takes "all seven tests pass" as a verdict on each of the card's
+**A criterion word after part of a gate's name.** "The price test is no
+problem", "the drift check fires": a word or two of exactly one gate's name
+(else of its aliases), followed by test, check, screen, criterion, hurdle,
+trigger..., names that gate, as a reader takes it.
+
+**Several gates named at once**: "all seven tests pass", "every criterion is
+met", "the other two checks". A human reader takes "all seven tests pass" as a verdict on each of the card's
 seven gates, and "the other checks fail" as one on every gate not yet named.
 Such a phrase counts only when a verdict word directly follows it, its count
 (if any) is the number of gates meant, and it is neither negated nor
@@ -12,9 +17,10 @@ seven tests").
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
-from ipb.scoring._text import Trigger
-from ipb.scoring.parse._common import _Mention
+from ipb.scoring._text import Trigger, normalize
+from ipb.scoring.parse._common import MAX_OCCURRENCES, _Mention
 from ipb.scoring.parse._state import _ParserState
 
 _COUNT_WORDS = {w: k for k, w in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"),
@@ -31,8 +37,33 @@ _QUANTIFIED_TRIGGERS = [Trigger(w, _QUANTIFIED) for w in ("all", "every", "each"
 _QUANTIFIER_BEFORE = re.compile(r"(?i)(?:\bnot|n't|\bif|\bunless|\bwhether|\bwhen|\bonce|\bmust|\bshould|\bneeds?[ \t]+to|\bto)[ \t]+\Z")
 
 
-class _QuantifiersMixin(_ParserState):
-    """Finds quantified gate mentions (:meth:`_quantified`) and drops those no verdict follows (:meth:`_drop_idle_quantifiers`)."""
+#: A criterion word ("the price *test*") and what may stand before it: a determiner, then one to three words.
+_FRAME = re.compile(r"(?i)(?:test|check|screen|criterion|hurdle|filter|trigger|lens|requirement)\b")
+_FRAME_TRIGGERS = [Trigger(w, _FRAME) for w in ("test", "check", "screen", "criterion", "hurdle", "filter", "trigger", "lens", "requirement")]
+#: At most this many quantified mentions are kept (each looks back over the mentions before it).
+MAX_QUANTIFIED = 64
+_FRAMED = re.compile(r"(?i)\b(?:the|this|that|our|its|a)[ \t]+(?P<words>[A-Za-z][A-Za-z'/-]*(?:[ \t]+[A-Za-z][A-Za-z'/-]*){0,2})[ \t]+\Z")
+
+
+class _LooseReferencesMixin(_ParserState):
+    """Finds gates named by a part of their name before a criterion word (:meth:`_framed`) and quantified gate mentions
+    (:meth:`_quantified`), and drops quantified mentions no verdict follows (:meth:`_drop_idle_quantifiers`)."""
+
+    def _framed(self) -> list[_Mention]:
+        """"The price test", "the drift check": mentions of the one gate whose name (else aliases) holds those words."""
+        out: list[_Mention] = []
+        cache: dict[str, int | None] = {}
+        for _, m in self._scan(_FRAME_TRIGGERS, limit=MAX_OCCURRENCES):
+            before = _FRAMED.search(self.masked, max(0, m.start() - 48), m.start())
+            if before is None:
+                continue
+            norm = normalize(before.group("words"))
+            if norm not in cache:
+                cache[norm] = self._part_of_one_gate(norm)
+            gate = cache[norm]
+            if gate is not None:
+                out.append(_Mention(before.start("words"), m.end(), (gate,), "words"))
+        return out
 
     def _quantified(self, found: list[_Mention]) -> list[_Mention]:
         """Mentions of several gates at once: "all seven tests pass" names every gate, "the other two checks" every gate
@@ -41,7 +72,14 @@ class _QuantifiersMixin(_ParserState):
         Whether a verdict follows is checked once verdict words are found (:meth:`_drop_idle_quantifiers`)."""
         n = len(self.card.gates)
         out: list[_Mention] = []
-        for _, m in self._scan(_QUANTIFIED_TRIGGERS, limit=64):
+        by_end = sorted((f.end, f.gates) for f in found)
+        ends = [e for e, _ in by_end]
+        named_by: list[int] = [0]  # named_by[i]: bit mask of the gates the first i mentions (by end) name
+        for _, gates in by_end:
+            named_by.append(named_by[-1] | sum(1 << g for g in set(gates)))
+        for _, m in self._scan(_QUANTIFIED_TRIGGERS, limit=MAX_OCCURRENCES):
+            if len(out) >= MAX_QUANTIFIED:
+                break
             if _QUANTIFIER_BEFORE.search(self.masked, max(0, m.start() - 16), m.start()):
                 continue
             remaining = m.re is _REMAINING or bool(m.groupdict().get("other"))
@@ -51,8 +89,8 @@ class _QuantifiersMixin(_ParserState):
                 start -= len(the.group(0)) if the else 0
             gates = tuple(range(1, n + 1))
             if remaining:
-                before = {g for f in found if f.end <= start for g in f.gates}
-                gates = tuple(g for g in gates if g not in before)
+                before = named_by[bisect_right(ends, start)]
+                gates = tuple(g for g in gates if not before >> g & 1)
             count = m.group("count")
             if count is not None and (int(count) if count.isdigit() else _COUNT_WORDS[count.lower()]) != len(gates):
                 continue
