@@ -35,7 +35,13 @@ invented-gate false positives
     one contains the other, compared on lower-case letters and digits).
 element recall
     Over answers with ``elements`` labelled: labelled (gate, element) pairs
-    the parser also reports for that gate.
+    the parser also reports for that gate. Labels are the card's
+    ``required_elements`` strings, templates included; the parser reports an
+    element as the engine renders it (its ``{field}`` filled with the value it
+    read), so a label ``"current ratio {current_ratio} (at least 2)"`` is
+    found by the reading ``"current ratio 1.3 (at least 2)"``: the template's
+    text must match exactly, each field by any non-empty value. Whether the
+    value read is the right one is not labelled and not scored here.
 
 Unreadable answers are never dropped: a ``parse_failure`` counts as wrong on
 every figure it touches, and the number of failures is printed. The
@@ -99,6 +105,33 @@ def load_corpus(folder: Path) -> list[dict[str, Any]]:
 def _norm(label: object) -> str:
     """Lower case, letters and digits only: "Step 3 - Financial strength" contains "financialstrength"."""
     return re.sub(r"[^a-z0-9]+", "", str(label).lower())
+
+
+_FIELD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
+
+
+def element_found(label: str, readings: set[str] | list[str]) -> bool:
+    """Whether a labelled element (a ``required_elements`` string) is among the parser's rendered ``readings``.
+
+    Exact text matches; a template matches any reading that is its text with
+    every ``{field}`` replaced by a non-empty value ("P/B {pb} (max 1.5)"
+    is found by "P/B 1.2x (max 1.5)", never by "P/B (max 1.5)").
+
+    Examples
+    --------
+    >>> element_found("current ratio {cr} (at least 2)", {"current ratio 1.3 (at least 2)"})
+    True
+    >>> element_found("current ratio {cr} (at least 2)", {"current ratio (at least 2)"})
+    False
+    """
+    if label in readings:
+        return True
+    pieces = _FIELD.split(label)
+    if len(pieces) == 1:
+        return False
+    pattern = re.compile("".join(re.escape(p) + (".+?" if i < len(pieces) - 1 else "") for i, p in enumerate(pieces)),
+                         re.DOTALL)
+    return any(pattern.fullmatch(r) is not None for r in readings)
 
 
 def _labelled_gates(case: dict[str, Any]) -> list[tuple[int, str]]:
@@ -206,7 +239,7 @@ def score_case(case: dict[str, Any], parse: Callable[..., Any], embedder: Any) -
     for number, names in (expect.get("elements") or {}).items():
         for name in names:
             t.element_total += 1
-            if name in parsed_elements.get(int(number), set()):
+            if element_found(name, parsed_elements.get(int(number), set())):
                 t.element_found += 1
 
     if problems:

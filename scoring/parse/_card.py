@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ipb.engine.card import Card
+from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import (
     KNOWN_BOOKS,
@@ -63,6 +63,57 @@ def _alias_pattern(alias: str) -> str | None:
     return rf"\b{body}(?:s|es|'s)?\b"
 
 
+#: Words that frame a criterion without naming its substance: "net current asset value *test*", "two-thirds *rule*",
+#: "P/E *ceiling*". A reader who meets "the net current asset value" knows the gate without the frame word.
+_FRAME_WORDS = frozenset({"test", "tests", "check", "checks", "rule", "rules", "requirement", "requirements", "limit", "limits",
+                          "screen", "criterion", "criteria", "filter", "gate", "hurdle", "question", "cap", "ceiling", "floor",
+                          "minimum", "maximum", "threshold", "kill"})
+#: Where an element's text splits into separate phrases: a field, brackets, "vs", a figure.
+_ELEMENT_CUT = re.compile(r"[|()\[\];,:]|\b(?:vs|versus|or|and then)\b\.?|[-+~\u2248$]?\d[\d.,]*[%xX\u00d7]?")
+
+
+def _trim(words: list[str]) -> list[str]:
+    while words and (words[-1] in _FRAME_WORDS or words[-1] in STOPWORDS):
+        words = words[:-1]
+    while words and (words[0] in _FRAME_WORDS or words[0] in STOPWORDS):
+        words = words[1:]
+    return words
+
+
+def _gate_phrases(gate: Gate) -> list[str]:
+    """The phrases that name a gate's substance (normalised): its name and aliases without frame words ("net current
+    asset value test" -> "net current asset value") and the literal phrases of its required elements ("current ratio
+    {current_ratio} (at least 2)" -> "current ratio"). Only phrases of at least two content words are kept."""
+    out: list[str] = []
+    for label in (gate.name, *gate.aliases):
+        out.append(" ".join(_trim(normalize(label).split())))
+    for element in gate.required_elements:
+        for part in _ELEMENT_CUT.split(ELEMENT_FIELD.sub("|", element)):
+            out.append(" ".join(_trim(normalize(part).split())))
+    return [p for p in dict.fromkeys(out)
+            if len({w for w in p.split() if w not in STOPWORDS and len(w) > 2 and not w.isdigit()}) >= 2]
+
+
+def _substance_mentions(card: Card, taken: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
+    """Phrase -> (gate, "substance") for the phrases of :func:`_gate_phrases` that belong to one gate only.
+
+    A phrase found inside another gate's name, alias or element text ("intrinsic value" in one gate's "price versus
+    intrinsic value" and another's "intrinsic value estimate") names neither; names and aliases already matched
+    verbatim (``taken``) keep their own entry.
+    """
+    texts = {g.number: " " + " | ".join(normalize(t) for t in (g.name, *g.aliases, *(ELEMENT_FIELD.sub(" ", e) for e in g.required_elements))) + " "
+             for g in card.gates}
+    out: dict[str, tuple[int, str]] = {}
+    for g in card.gates:
+        for phrase in _gate_phrases(g):
+            if phrase in taken or phrase in out:
+                continue
+            if any(f" {phrase} " in text for number, text in texts.items() if number != g.number):
+                continue
+            out[phrase] = (g.number, "substance")
+    return out
+
+
 def _outcome_key(text: str) -> str:
     """An outcome word as the card spells it: upper case, words joined by "_"."""
     return re.sub(r"[ _-]+", "_", text.strip().upper())
@@ -100,6 +151,7 @@ def _build_index(card: Card) -> _CardIndex:
             mention_gate[norm] = (g.number, how)
             choices.append(norm)
             choice_gate.append(g.number)
+    mention_gate.update(_substance_mentions(card, mention_gate))
     mention_triggers: list[Trigger] = []
     mention_info: list[tuple[int, str]] = []
     for norm in sorted(mention_gate, key=len, reverse=True):

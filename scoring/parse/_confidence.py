@@ -17,7 +17,7 @@ winning level             base   then
 4 / 3 / 2 / 1             0.95 / 0.85 / 0.65 / 0.45
 negated word ("does not pass")   -0.10
 gate recognised by                name, alias, number x1.0; fuzzy x0.9; part of a
-                                 name x0.85; embedding x0.75
+                                 name x0.85; substance phrase x0.8; embedding x0.75
 competitor at the same or a       x0.6 (same or higher), x0.8 (one level lower),
 lower level                      x0.9 (lower still)
 no verdict read                  0.5 x recognition (gates); 0.0 (final verdict)
@@ -34,7 +34,7 @@ from ipb.scoring.parse._types import Span
 #: Confidence of a reading by the level of the statement that won it.
 LEVEL_CONFIDENCE = {4: 0.95, 3: 0.85, 2: 0.65, 1: 0.45, 0: 0.35}
 #: Factor by how the gate was recognised.
-RECOGNITION = {"name": 1.0, "alias": 1.0, "id": 1.0, "number": 1.0, "fuzzy": 0.9, "words": 0.85, "embedding": 0.75}
+RECOGNITION = {"name": 1.0, "alias": 1.0, "id": 1.0, "number": 1.0, "fuzzy": 0.9, "words": 0.85, "substance": 0.8, "embedding": 0.75}
 #: At most this many readings of one gate are weighed for its confidence (a bound for pathological input).
 MAX_COMPETITORS = 256
 #: Confidence of a gate discussed without a verdict (times the recognition factor).

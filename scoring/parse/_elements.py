@@ -27,6 +27,7 @@ from rapidfuzz import fuzz, process
 
 _ELEMENT_NUMBER = re.compile(r"(?P<cmp>>=|<=|>|<|=|\u2265|\u2264)?[ \t]*(?P<num>[~\u2248]?[-\u2212]?\$?\d[\d,.]*[ \t]?(?:[TBMK%xX\u00d7]|bn)?)")
 _CMP = {"\u2265": ">=", "\u2264": "<="}
+_GLOSS = re.compile(r"\([^()]*\)\s*\Z")
 _MEASURE_WORDS = frozenset({"metric", "measur", "figur", "number"})
 
 
@@ -41,6 +42,12 @@ def _elements(gate: Gate, card: Card) -> list[_Element]:
             continue
         fields = [(m.group(1), units.get(m.group(1))) for m in ELEMENT_FIELD.finditer(text)]
         literal = ELEMENT_FIELD.sub(" ", text)
+        # a closing bracketed part is the card's gloss ("current ratio {current_ratio} (at least 2)": the bar the figure is
+        # held to); an answer states the element by its words and figure outside the brackets. Read verbatim, the
+        # whole text still counts (``pattern`` below).
+        outside = _GLOSS.sub(" ", literal)
+        if re.search(r"[^\W\d_]", outside):
+            literal = outside
         numbers: list[tuple[float, str, str]] = []
         for m in _ELEMENT_NUMBER.finditer(literal):
             found = find_numbers(m.group("num").lstrip("~\u2248"))

@@ -166,6 +166,11 @@ class _ParaphraseMixin(_ParserState):
                 if sim is not None:  # the embedder read the label and it names no gate of the card
                     self.anchors[li] = _Anchor(None, "number", span, invented=label)
                 continue
+            if line.kind == "table" and not self._table_has_anchor(li, named=True) and named:
+                # a table none of whose rows names a card gate (by name, alias or number) is a table of figures or
+                # scenarios ("10y yield | 4.75%", "Rising growth | equities | ✓") beside gates named elsewhere: its rows
+                # are evidence, never gates the card lacks
+                continue
             sibling = line.block in blocks or (line.kind == "table" and self._table_has_anchor(li))
             # a sibling of the gates' labels is an invented gate only when a verdict is given it: a row of figures
             # ("Net income | $420M") or a heading such as "Executive summary" beside the gates is not one
@@ -179,9 +184,14 @@ class _ParaphraseMixin(_ParserState):
         line = self.lines[li]
         if line.kind not in ("heading", "list", "bold", "json"):
             return False
+        # a label with its value on its own line ("**Proposed mix:** equities, bonds, gold") ends with that line's
+        # paragraph: a table or list below it is evidence of its own, not this label's verdict
+        inline = line.kind in ("list", "bold") and line.label is not None and bool(self.masked[line.label[1] : line.end].strip(" *_:\u2014-"))
         for k in range(li, min(len(self.lines), li + 30)):
             other = self.lines[k]
             if k > li and (other.block == line.block or (other.kind == "heading" and (line.kind != "heading" or other.level <= line.level))):
+                return False
+            if k > li and inline and other.kind not in ("plain", "blank"):
                 return False
             if any(self._level(h) >= vw.COMMITTED for u in self.line_units[k] for h in self.unit_hits.get(u, [])):
                 return True
@@ -191,13 +201,15 @@ class _ParaphraseMixin(_ParserState):
         """A table row with a committed verdict word in one of its cells."""
         return self.lines[li].kind == "table" and any(self._level(h) >= vw.COMMITTED for u in self.line_units[li] for h in self.unit_hits.get(u, []))
 
-    def _table_has_anchor(self, li: int) -> bool:
+    def _table_has_anchor(self, li: int, *, named: bool = False) -> bool:
+        """Whether a row of the table holding line ``li`` is a card gate's (``named``: by its name, an alias or its
+        number, not by a measure of its substance such as "Policy rate")."""
         k = li
         while k > 0 and self.lines[k - 1].kind in ("table", "table_sep"):
             k -= 1
         while k < len(self.lines) and self.lines[k].kind in ("table", "table_sep"):
             a = self.anchors.get(k)
-            if a is not None and a.gate is not None:
+            if a is not None and a.gate is not None and not (named and a.how == "substance"):
                 return True
             k += 1
         return False

@@ -32,9 +32,11 @@ from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
 from ipb.scoring.parse._layout import _LayoutMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
+from ipb.scoring.parse._loose import _LooseReferencesMixin
 from ipb.scoring.parse._references import _ReferencesMixin
 from ipb.scoring.parse._types import (
     EmbedderArg,
+    GateTrace,
     NumberMention,
     ParsedResponse,
     YearMention,
@@ -44,7 +46,7 @@ from ipb.scoring.parse._verdicts import _VerdictsMixin
 from ipb.errors import ParseError
 
 
-class _Parser(_LayoutMixin, _ReferencesMixin, _ParaphraseMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _ParaphraseMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -79,13 +81,14 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _ParaphraseMixin, _VerdictsMixin, 
                 self.final_cue_at.setdefault(u, m.start())
         self._find_mentions()
         self._find_hits()
+        self._drop_idle_quantifiers()
         labels = self._resolve_labels()
         self._embedding_fallback(labels)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
         if not structural:
             self._prose_fallback()
         evidence = self._sections(structural)
-        result.gates = self._gates(evidence)
+        result.gates = self._named_or_judged(self._gates(evidence))
         self.all_numbers = find_numbers(self.masked, limit=MAX_NUMBERS)
         if len(self.all_numbers) >= MAX_NUMBERS:
             self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")
@@ -111,6 +114,14 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _ParaphraseMixin, _VerdictsMixin, 
                 reason += f" (only gates the card lacks: {', '.join(result.invented_gates)})"
             return _failure(result, reason, keep=True)
         return result
+
+
+    def _named_or_judged(self, traces: list[GateTrace]) -> list[GateTrace]:
+        """``traces`` less the gates met only through their substance ("the current ratio is 2.6") and given no
+        verdict: a passing mention of a criterion's subject is not addressing the criterion, as naming it is."""
+        named = {a.gate for a in self.anchors.values() if a.gate is not None and a.how != "substance"}
+        named.update(g for m in self.mentions if m.how != "substance" for g in m.gates)
+        return [t for t in traces if t.verdict is not None or t.how != "substance" or t.gate in named]
 
 
 # --------------------------------------------------------------------------- entry point

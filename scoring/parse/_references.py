@@ -35,11 +35,13 @@ _NUMBERED = re.compile(
     r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,|&|and|or|to|through|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
     r"|(?P<roman>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?=[ \t]*[:.)\u2013\u2014-])"
     r"|(?P<spelled>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?=[ \t]*[:.)\u2013\u2014-]))"
-    r"|(?i:(?<=[ \t])(?P<ordword>gate|step|stage|test|criterion|filter|hurdle|check|screen)\b)"
+    r"|(?i:(?<=[ \t])(?P<ordword>gate|step|stage|test|criterion|filter|hurdle|check|screen|condition|requirement|question|lens|"
+    r"indicator)\b)"
 )
-#: "the fifth gate": the ordinal just before a gate word.
-_ORDINAL_BEFORE = re.compile(r"(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|[4-9]th|10th)[ \t]+\Z")
-_NUMBERED_TRIGGERS = [Trigger(w, _NUMBERED) for w in ("gate", "step", "stage", "criteri", "filter", "hurdle", "test", "check", "screen")]
+#: "the fifth gate": the ordinal just before a gate word (never a fraction: "the one-third requirement").
+_ORDINAL_BEFORE = re.compile(r"(?i)(?<![-\u2010\u2011])\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|[4-9]th|10th)[ \t]+\Z")
+_NUMBERED_TRIGGERS = [Trigger(w, _NUMBERED) for w in ("gate", "step", "stage", "criteri", "filter", "hurdle", "test", "check", "screen",
+                                                      "condition", "requirement", "question", "lens", "indicator")]
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
              "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "10th": 10}
 _NUMBER_IN_LIST = re.compile(r"\d{1,3}|to|through|-|\u2013")
@@ -70,6 +72,8 @@ _GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates",
 _DISCOURSE_WORDS = frozenset({"first", "firstly", "second", "secondly", "third", "thirdly", "fourth", "fifth", "next", "then", "finally",
                               "lastly", "also", "now", "on", "as", "for", "the", "a", "an", "to", "turning"})
 _REVISION_LABEL = re.compile(r"^(?:correction|update|updated|revised|revision|addendum|erratum|note|wait)\b|\bsecond look$|\brevisited$")
+#: After a bare "Test 8": a dash, then a title up to a colon, a sentence's full stop, a bracket or an arrow.
+_TITLE_AFTER = re.compile(r"[ \t*_]*[\u2013\u2014-][ \t]*(?P<title>[^:\n()\u2192]+?)[ \t*_]*(?=:|\.(?:\s|$)|[()\u2192]|$)")
 #: A label of at most this many content words may name a gate by a part of its name (see ``_part_of_one_gate``).
 MAX_PART_WORDS = 4
 
@@ -117,6 +121,8 @@ class _ReferencesMixin(_ParserState):
                     word = "Criterion"
                 for k in outside:
                     found.append(_Mention(start, m.end(), (), "number", invented=f"{word} {k}"))
+        found.extend(self._framed())
+        found.extend(self._quantified(found))
         found.sort(key=_mention_order)
         kept: list[_Mention] = []
         for mention in found:
@@ -261,7 +267,8 @@ class _ReferencesMixin(_ParserState):
                 self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
                 continue
             if invented:
-                self.anchors[li] = _Anchor(None, "number", label_span, invented=_invented_name(invented[0].invented or "", rest))
+                title = rest or self._title_after(label_span[1], line.end)
+                self.anchors[li] = _Anchor(None, "number", label_span, invented=_invented_name(invented[0].invented or "", title))
                 continue
             blocked = bool(norm) and (_FIELD_LABEL(norm) or bool(vw.FINAL_LABEL.match(norm)) or bool(_STOP_LABELS.match(norm))
                                       or _final_cue_label(norm))
@@ -279,6 +286,15 @@ class _ReferencesMixin(_ParserState):
             if line.kind in ("heading", "list", "bold", "json", "short", "label") and len(unresolved) <= MAX_EMBED and self._gate_like(rest):
                 unresolved.append((li, label_span, rest, None))
         return unresolved
+
+    def _title_after(self, start: int, end: int) -> str:
+        """The title a bare number label carries after a dash ("Test 8 \u2013 Dividend yield above 3%: 3.4%" gives
+        "Dividend yield above 3%"): the words up to the next colon, full stop or bracket, if they are a short title."""
+        m = _TITLE_AFTER.match(self.masked, start, min(end, start + 90))
+        if m is None:
+            return ""
+        title = m.group("title").strip()
+        return title if 0 < len(title.split()) <= 8 else ""
 
     def _label_is_prefix(self, mention: _Mention, label: Span, *, loose: bool = False, lead: int | None = None) -> bool:
         """A label names a gate when the name leads it and makes up most of it.

@@ -45,7 +45,10 @@ class GateTrace:
     (templates such as ``price {price}`` rendered with the number the text
     gives: ``price $50B``), with ``element_spans``. ``how`` is how the gate
     was recognised: name, alias, id, number, fuzzy, words (a part of one
-    gate's name or aliases) or embedding. ``confidence`` (0-1) is how sure the
+    gate's name or aliases), substance (a phrase of one gate's name, aliases
+    or required elements without its frame words: "the net current asset
+    value" for "net current asset value test"; such a gate counts only when
+    it is given a verdict) or embedding. ``confidence`` (0-1) is how sure the
     reading is, ``runner_up`` / ``runner_up_span`` the strongest competing
     verdict for this gate, if any (see :mod:`ipb.scoring.parse._confidence`).
     """

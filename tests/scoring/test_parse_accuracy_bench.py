@@ -113,6 +113,29 @@ def test_element_recall_per_gate() -> None:
     assert (f["element_recall"], f["elements"]) == (pytest.approx(2 / 3), 3)
 
 
+def test_element_labels_are_templates_read_back_filled() -> None:
+    # labels are the card's required_elements verbatim; the parser reports them rendered with the value it read
+    case = _case(["1 PROCEED", "2 REJECT"], "DECLINE",
+                 elements={1: ["current ratio {cr} (at least 2)", "debt {d} vs assets {a}"], 2: ["P/E {pe} on average"]})
+    result = R(gates=[G(1, "PROCEED", ["current ratio 1.3 (at least 2)", "debt $4B vs assets"]),
+                      G(2, "REJECT", ["P/E 22x on normal earnings"])], final_verdict="DECLINE")
+    f = _score(case, result)
+    # only the first: the second lacks its last field's value, the third's words differ
+    assert (f["element_recall"], f["elements"]) == (pytest.approx(1 / 3), 3)
+
+
+@pytest.mark.parametrize("label, reading, found", [
+    ("P/B {pb} (max 1.5)", "P/B 1.2x (max 1.5)", True),
+    ("P/B {pb} (max 1.5)", "P/B (max 1.5)", False),   # a field needs a value
+    ("P/B {pb} (max 1.5)", "P/B 1.2x (max 2)", False),  # the literal text must agree
+    ("{n} of 4 covered", "3 of 4 covered", True),
+    ("plain words", "plain words", True),
+    ("plain words", "plain words too", False),
+])
+def test_element_found(label: str, reading: str, found: bool) -> None:
+    assert _bench().element_found(label, {reading}) is found
+
+
 @pytest.mark.parametrize("case_id, split", [("x-1", "heldout"), ("x-2", "tuned"), ("a", "tuned")])
 def test_split_rule(case_id: str, split: str) -> None:
     # the same hand-worked sha256 values as tests/scoring/test_corpus.py

@@ -1,0 +1,122 @@
+"""Gate references that do not spell a gate's name (issue 13, gate references).
+
+**A criterion word after part of a gate's name.** "The price test is no
+problem", "the drift check fires": a word or two of exactly one gate's name
+(else of its aliases), followed by test, check, screen, criterion, hurdle,
+trigger..., names that gate, as a reader takes it.
+
+**Several gates named at once**: "all seven tests pass", "every criterion is
+met", "the other two checks". A human reader takes "all seven tests pass" as a verdict on each of the card's
+seven gates, and "the other checks fail" as one on every gate not yet named.
+Such a phrase counts only when a verdict word directly follows it, its count
+(if any) is the number of gates meant, and it is neither negated nor
+hypothetical ("not all tests pass", "if every test passes", "must pass all
+seven tests").
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from ipb.scoring._text import Trigger, normalize
+from ipb.scoring.parse._common import MAX_OCCURRENCES, _Mention
+from ipb.scoring.parse._state import _ParserState
+
+_COUNT_WORDS = {w: k for k, w in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"),
+                                           start=2)}
+_CRITERIA = r"(?:tests?|criteria|criterion|gates?|checks?|conditions?|filters?|hurdles?|screens?|steps?|rules?|requirements?|questions?)"
+_COUNT = r"(?:[ \t]+(?P<count>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))?"
+#: "All seven tests pass", "every criterion is met", "each of the four checks": a verdict for every gate of the card.
+_QUANTIFIED = re.compile(r"(?i)(?P<q>all|every|each)(?:[ \t]+of)?(?:[ \t]+(?:the|its|our|my))?" + _COUNT
+                         + r"(?P<other>[ \t]+(?:other|remaining))?[ \t]+" + _CRITERIA + r"\b")
+#: "The other two checks", "the remaining gates", "the rest of the tests": every gate not named before.
+_REMAINING = re.compile(r"(?i)(?:other|remaining|rest[ \t]+of[ \t]+the)" + _COUNT + r"[ \t]+" + _CRITERIA + r"\b")
+_QUANTIFIED_TRIGGERS = [Trigger(w, _QUANTIFIED) for w in ("all", "every", "each")] + [Trigger(w, _REMAINING) for w in ("other", "remaining", "rest")]
+#: A quantifier that is itself negated or hypothetical ("not all tests pass", "if every test is met") is no verdict on each gate.
+_QUANTIFIER_BEFORE = re.compile(r"(?i)(?:\bnot|n't|\bif|\bunless|\bwhether|\bwhen|\bonce|\bmust|\bshould|\bneeds?[ \t]+to|\bto)[ \t]+\Z")
+
+
+#: A criterion word ("the price *test*") and what may stand before it: a determiner, then one to three words.
+_FRAME = re.compile(r"(?i)(?:test|check|screen|criterion|hurdle|filter|trigger|lens|requirement)\b")
+_FRAME_TRIGGERS = [Trigger(w, _FRAME) for w in ("test", "check", "screen", "criterion", "hurdle", "filter", "trigger", "lens", "requirement")]
+#: At most this many quantified mentions are kept (each looks back over the mentions before it).
+MAX_QUANTIFIED = 64
+_FRAMED = re.compile(r"(?i)\b(?:the|this|that|our|its|a)[ \t]+(?P<words>[A-Za-z][A-Za-z'/-]*(?:[ \t]+[A-Za-z][A-Za-z'/-]*){0,2})[ \t]+\Z")
+
+
+class _LooseReferencesMixin(_ParserState):
+    """Finds gates named by a part of their name before a criterion word (:meth:`_framed`) and quantified gate mentions
+    (:meth:`_quantified`), and drops quantified mentions no verdict follows (:meth:`_drop_idle_quantifiers`)."""
+
+    def _framed(self) -> list[_Mention]:
+        """"The price test", "the drift check": mentions of the one gate whose name (else aliases) holds those words."""
+        out: list[_Mention] = []
+        cache: dict[str, int | None] = {}
+        for _, m in self._scan(_FRAME_TRIGGERS, limit=MAX_OCCURRENCES):
+            before = _FRAMED.search(self.masked, max(0, m.start() - 48), m.start())
+            if before is None:
+                continue
+            norm = normalize(before.group("words"))
+            if norm not in cache:
+                cache[norm] = self._part_of_one_gate(norm)
+            gate = cache[norm]
+            if gate is not None:
+                out.append(_Mention(before.start("words"), m.end(), (gate,), "words"))
+        return out
+
+    def _quantified(self, found: list[_Mention]) -> list[_Mention]:
+        """Mentions of several gates at once: "all seven tests pass" names every gate, "the other two checks" every gate
+        not named before it. A stated count must be the number of gates meant, else the phrase names none ("all four
+        tests" of a seven-gate card may be four of its own); so must the wording be plain (not "not all", "if every").
+        Whether a verdict follows is checked once verdict words are found (:meth:`_drop_idle_quantifiers`)."""
+        n = len(self.card.gates)
+        out: list[_Mention] = []
+        by_end = sorted((f.end, f.gates) for f in found)
+        ends = [e for e, _ in by_end]
+        named_by: list[int] = [0]  # named_by[i]: bit mask of the gates the first i mentions (by end) name
+        for _, gates in by_end:
+            named_by.append(named_by[-1] | sum(1 << g for g in set(gates)))
+        for _, m in self._scan(_QUANTIFIED_TRIGGERS, limit=MAX_OCCURRENCES):
+            if len(out) >= MAX_QUANTIFIED:
+                break
+            if _QUANTIFIER_BEFORE.search(self.masked, max(0, m.start() - 16), m.start()):
+                continue
+            remaining = m.re is _REMAINING or bool(m.groupdict().get("other"))
+            start = m.start()
+            if m.re is _REMAINING:
+                the = re.search(r"(?i)\bthe[ \t]+\Z", self.masked[max(0, start - 6) : start])
+                start -= len(the.group(0)) if the else 0
+            gates = tuple(range(1, n + 1))
+            if remaining:
+                before = named_by[bisect_right(ends, start)]
+                gates = tuple(g for g in gates if not before >> g & 1)
+            count = m.group("count")
+            if count is not None and (int(count) if count.isdigit() else _COUNT_WORDS[count.lower()]) != len(gates):
+                continue
+            if gates and (remaining or len(gates) >= 2):
+                out.append(_Mention(start, m.end(), gates, "quantifier"))
+        return out
+
+    def _drop_idle_quantifiers(self) -> None:
+        """Keep a quantified mention ("all seven tests") only where a verdict word directly follows it ("... pass"):
+        "a stock must pass all seven tests" states the rule, not a reading of each gate."""
+        idle: list[_Mention] = []
+        every: list[_Mention] = self.mentions
+        for q in every:
+            if q.how != "quantifier":
+                continue
+            hits = [h for h in self.unit_hits.get(q.unit, []) if h.start >= q.end]
+            if not any(self._tight_owner(h, q.unit) == q.gates for h in hits):
+                idle.append(q)
+        if not idle:
+            return
+        gone = {id(m) for m in idle}
+        every[:] = [x for x in every if id(x) not in gone]
+        for m in idle:
+            in_unit = self.unit_mentions.get(m.unit)
+            if in_unit is not None:
+                in_unit[:] = [x for x in in_unit if id(x) not in gone]
+                if not in_unit:
+                    del self.unit_mentions[m.unit]
+                self.unit_mention_starts.pop(m.unit, None)
