@@ -68,8 +68,14 @@ class Scenario:
 _UNITS = {"number": None, "money": "money", "percent": "ratio", "multiple": "multiple"}
 
 
-def convert_fact(spec: InputSpec, value: Any) -> Any:
+def convert_fact(spec: InputSpec, value: Any, *, strict: bool = False) -> Any:
     """Convert one raw fact to the engine value for input ``spec``.
+
+    ``strict`` is for values a person typed (scenario facts, ``--set``,
+    ``ipb screen`` cells): a number text whose decimal mark would be a guess
+    (``$20.000``, ``$20,5``) is an error; see
+    :func:`ipb.engine.numbers.read_number`. Machine-written item literals are
+    read with ``strict=False``.
 
     Returns
     -------
@@ -120,7 +126,7 @@ def convert_fact(spec: InputSpec, value: Any) -> Any:
             raise LoadError(exc.message, rule="fact-limit", name=spec.name) from None
     elif isinstance(value, str):
         try:
-            read = read_number(value)
+            read = read_number(value, strict=strict)
         except NumberError as exc:
             raise LoadError(f"{spec.name}: {exc.message} (it is a {kind} input)", rule="fact-type", name=spec.name) from None
         if read.kind == "money" and read.currency != "USD":
@@ -170,7 +176,7 @@ def parse_assignment(text: str, card: Card) -> tuple[str, Any]:
     elif raw in ("null", "unknown", ""):
         value = None
     try:
-        return name, convert_fact(spec, value)
+        return name, convert_fact(spec, value, strict=True)
     except LoadError as exc:
         exc.file = "--set"
         raise
@@ -241,7 +247,7 @@ def typed_facts(
             )
             continue
         try:
-            value = convert_fact(spec, raw)
+            value = convert_fact(spec, raw, strict=True)
         except LoadError as exc:
             add(exc, ("facts", name))
             continue
@@ -314,7 +320,7 @@ def facts_from_mapping(card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
         if spec is None:
             raise LoadError(f"{name!r} is not an input of card {card.id}", rule="fact-name", name=name,
                             suggestion=did_you_mean(name, list(card.inputs)))
-        value = convert_fact(spec, raw)
+        value = convert_fact(spec, raw, strict=True)
         if value is not None:
             out[name] = value
     return out

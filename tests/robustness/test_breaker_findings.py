@@ -1,0 +1,152 @@
+"""The adversarial tester's findings on the engine, card check and scenario side (issue 16), one row each.
+
+The same shape as ``test_reproducers.py``: every row runs one finding of the
+report (its number in the row's name: ``f5_...`` is finding 5) and must give
+the right result or a located error, within the 2 s bar.
+"""
+
+from __future__ import annotations
+
+import time
+from decimal import Decimal as D
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from ipb.cli._app import app
+from ipb.engine.numbers import Number, NumberError, format_number, read_number
+from ipb.engine.registry import compiled_card
+from ipb.engine.scenario import load_scenario_text, parse_assignment
+from ipb.errors import IpbError
+
+ROOT = Path(__file__).resolve().parents[2]
+CARD = ROOT / "frameworks" / "graham_net_net_screen.yaml"
+BOUND_S = 2.0
+
+
+def _error(fn: Callable[[], Any]) -> IpbError:
+    try:
+        fn()
+    except IpbError as exc:
+        return exc
+    raise AssertionError("no error")
+
+
+def _errors(fn: Callable[[], Any]) -> list[IpbError]:
+    exc = _error(fn)
+    return list(getattr(exc, "errors", [exc]))
+
+
+def _cli(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args))
+
+
+def _card():
+    return compiled_card("graham_net_net_screen").card
+
+
+def _fact(value: str) -> Any:
+    text = f"id: S\ncard: graham_net_net_screen\nfacts:\n  market_value: {value}\n"
+    return load_scenario_text(text, _card(), "s.yaml").facts["market_value"]
+
+
+def _fact_error(value: str) -> IpbError:
+    text = f"id: S\ncard: graham_net_net_screen\nfacts:\n  market_value: {value}\n"
+    (err,) = _errors(lambda: load_scenario_text(text, _card(), "s.yaml"))
+    assert (err.file, err.line) == ("s.yaml", 4), str(err)
+    return err
+
+
+# ----------------------------------------------------- finding 5: digit grouping of typed numbers
+
+
+def f5_dot_and_three_digits_is_ambiguous_money(tmp: Path) -> None:
+    for written, col in (("$20.000", 17), ("$1.500", 17), ('"$12.345"', 17)):  # the value
+        err = _fact_error(written)
+        assert err.column == col and "ambiguous" in err.message, (written, str(err))
+    assert "'$20000' or '$20,000' for thousands, '$20.0' for a decimal" in _fact_error("$20.000").message
+
+
+def f5_unambiguous_groups_read(tmp: Path) -> None:
+    assert _fact("$20.000.000") == D(20_000_000)
+    assert _fact("$20,000") == D(20_000)
+    assert _fact("$1.234,5") == D("1234.5")  # both separators: the later is the decimal mark
+    assert _fact("$1,234.5") == D("1234.5")
+    assert _fact("$1.500M") == D(1_500_000)  # a scale: the dot is decimal
+    assert _fact("$0.125") == D("0.125")  # a leading 0 never starts a thousands group
+    assert _fact("20.000") == D(20)  # a YAML number: the dot is decimal
+
+
+def f5_decimal_comma_alone_is_refused(tmp: Path) -> None:
+    for written in ("$20,5", '"1,23"', "$0,123", "$1234,5"):
+        err = _fact_error(written)
+        assert "thousands separator in groups of three" in err.message and err.column > 15, (written, str(err))
+
+
+def f5_set_and_screen_read_the_same(tmp: Path) -> None:
+    card = _card()
+    assert parse_assignment("market_value=$20,000", card) == ("market_value", D(20_000))
+    for bad in ("market_value=$20.000", "market_value=$20,5"):
+        err = _error(lambda: parse_assignment(bad, card))
+        assert err.file == "--set" and "not a number" in err.message
+    table = tmp / "t.csv"
+    table.write_text('market_value,current_assets,total_liabilities,preferred_stock,net_income\n'
+                     '"$1.500",45,12,3,1\n')
+    out = _cli("screen", "graham_net_net_screen", str(table), "--out", str(tmp / "o.csv"))
+    assert out.exit_code != 0 and "row 0" in out.output and "ambiguous" in out.output, out.output
+
+
+def f5_document_convention_in_answers(tmp: Path) -> None:
+    from ipb.engine.numbers import decimal_comma_convention
+    from ipb.scoring._numbers import find_numbers
+
+    german = "Der Marktwert liegt bei $1.500, also 2,5 % des NCAV von €60.000."
+    assert decimal_comma_convention(german) is True
+    found = [(n.text, n.value, n.unit) for n in find_numbers(german, decimal_comma=True)]
+    assert found == [("$1.500", 1500.0, "money"), ("2,5 %", 0.025, "ratio"), ("€60.000", 60000.0, "money:EUR")]
+    english = "Market value $1.500M, margin 2.5%, 1,234 shares."
+    assert decimal_comma_convention(english) is False
+    assert [n.value for n in find_numbers(english, decimal_comma=False)] == [1_500_000.0, 0.025]
+    assert decimal_comma_convention("1,234 shares and 3 gates") is None
+
+
+# A number written in any unambiguous form reads back exactly, also as a typed value (strict).
+_values = st.decimals(min_value=D("-1e20"), max_value=D("1e20"), places=4, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_values, st.sampled_from(["number", "money", "percent", "multiple"]))
+def test_unambiguous_numbers_round_trip(value: D, kind: str) -> None:
+    number = Number(value, kind, "USD" if kind == "money" else None, (0, 0))
+    text = format_number(number)
+    back = read_number(text, strict=True)
+    assert (back.value, back.kind) == (value, kind), text
+    if kind in ("number", "money") and value == value.to_integral_value():
+        grouped = f"{abs(int(value)):,}"  # 1,234,567: commas group thousands
+        sign = "-" if value < 0 else ""
+        text = f"{sign}${grouped}" if kind == "money" else f"{sign}{grouped}"
+        assert read_number(text, strict=True).value == value, text
+        dotted = grouped.replace(",", ".")  # 1.234.567: a repeated dot groups too
+        if dotted.count(".") > 1:
+            assert read_number(f"{sign}{dotted}", strict=True).value == value
+
+
+def test_ambiguous_text_is_never_read_silently_when_strict() -> None:
+    for text in ("$20.000", "$1.500", "$999.999", "1,23", "$20,5", "3,5%"):
+        with pytest.raises(NumberError):
+            read_number(text, strict=True)
+
+
+ROWS = {name: fn for name, fn in sorted(globals().items()) if name[:1] == "f" and name[1:2].isdigit() and callable(fn)}
+
+
+@pytest.mark.parametrize("name", list(ROWS))
+def test_finding(name: str, tmp_path: Path) -> None:
+    started = time.monotonic()
+    ROWS[name](tmp_path)
+    elapsed = time.monotonic() - started
+    assert elapsed < BOUND_S * 3, f"{name}: {elapsed:.1f} s"  # 2 s bar, x3 for a loaded test machine
