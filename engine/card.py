@@ -321,6 +321,11 @@ class Card:
 # --------------------------------------------------------------------------- loading
 
 
+#: Compiler warnings that a card may not carry: ``x / 0`` (also ``x / (1 - 1)`` or a constant 0) is always
+#: unknown, so the criterion could never decide (breaker finding 25).
+ERROR_WARNINGS = frozenset({"zero-division"})
+
+
 class _Collector:
     """Collects errors with positions in one card file."""
 
@@ -345,11 +350,16 @@ class _Collector:
     ) -> CompiledExpression | None:
         try:
             compiled = compile_expression(source, symbols, expect=expect, constants=self.constants)
+            refused = False
             for warning in compiled.warnings:
                 line, column = self.doc.locate_in_string(path, warning.offset or 0)
-                warning.line = warning.column = None
-                self.warnings.append(warning.with_location(self.doc.file, line, column, self.doc.source_line(line)))
-            return compiled
+                found: IpbError = warning
+                if warning.rule in ERROR_WARNINGS:  # a criterion that can never be known is a card error
+                    found, refused = CompileError(warning.message, rule=warning.rule), True
+                found.line = found.column = None
+                found.with_location(self.doc.file, line, column, self.doc.source_line(line))
+                (self.errors if refused and found is not warning else self.warnings).append(found)
+            return None if refused else compiled
         except CompileError as exc:
             line, column = self.doc.locate_in_string(path, exc.offset or 0)
             exc.line = exc.column = None

@@ -114,6 +114,38 @@ def f5_document_convention_in_answers(tmp: Path) -> None:
     assert decimal_comma_convention("1,234 shares and 3 gates") is None
 
 
+# ----------------------------------------------------- finding 19: non-ASCII digits
+
+
+def f19_non_ascii_digits(tmp: Path) -> None:
+    from ipb.engine.card import load_card_text
+
+    for digit in ("\uff12", "\u0662"):  # fullwidth 2, Arabic-Indic 2
+        err = _fact_error(f"${digit}00")
+        assert err.column == 17 and f"U+{ord(digit):04X}" in err.message and "ASCII" in err.message
+        text = CARD.read_text().replace("market_value <= 2/3 * ncav", f"market_value <= {digit}/3 * ncav", 1)
+        (err,) = _errors(lambda: load_card_text(text, "c.yaml"))
+        assert (err.file, err.line, err.column) == ("c.yaml", 75, 30) and "not an ASCII digit" in err.message, str(err)
+        err = _error(lambda: parse_assignment(f"market_value={digit}", _card()))
+        assert err.file == "--set" and "ASCII" in err.message
+
+
+# ----------------------------------------------------- finding 25: a literal division by zero
+
+
+@pytest.mark.parametrize("divisor", ["0", "(1 - 1)", "$0", "(2/3 - 2/3)"])
+def f25_literal_division_by_zero(tmp: Path, divisor: str = "0") -> None:
+    from ipb.engine.card import load_card_text
+
+    text = CARD.read_text().replace("market_value <= 2/3 * ncav", f"market_value <= ncav / {divisor}", 1)
+    (err,) = _errors(lambda: load_card_text(text, "c.yaml"))
+    assert (err.file, err.line, err.column, err.rule) == ("c.yaml", 75, 37 + divisor.startswith("("), "zero-division")
+    path = tmp / "c.yaml"
+    path.write_text(text)
+    out = _cli("check", "--strict", str(path))
+    assert out.exit_code != 0 and "c.yaml:75:" in out.output and "division by zero" in out.output
+
+
 # A number written in any unambiguous form reads back exactly, also as a typed value (strict).
 _values = st.decimals(min_value=D("-1e20"), max_value=D("1e20"), places=4, allow_nan=False, allow_infinity=False)
 
@@ -146,7 +178,10 @@ ROWS = {name: fn for name, fn in sorted(globals().items()) if name[:1] == "f" an
 
 @pytest.mark.parametrize("name", list(ROWS))
 def test_finding(name: str, tmp_path: Path) -> None:
-    started = time.monotonic()
-    ROWS[name](tmp_path)
-    elapsed = time.monotonic() - started
-    assert elapsed < BOUND_S * 3, f"{name}: {elapsed:.1f} s"  # 2 s bar, x3 for a loaded test machine
+    fn = ROWS[name]
+    params = getattr(fn, "pytestmark", [])
+    for extra in [()] if not params else [(v,) for v in params[0].args[1]]:
+        started = time.monotonic()
+        fn(tmp_path, *extra)
+        elapsed = time.monotonic() - started
+        assert elapsed < BOUND_S * 3, f"{name}{extra}: {elapsed:.1f} s"  # 2 s bar, x3 for a loaded test machine
