@@ -464,6 +464,47 @@ def _number(value: Any, what: str) -> tuple[Decimal, ExprType]:
     return result, type
 
 
+#: Verdict words the engine itself gives (gate verdicts and the final INCONCLUSIVE): never a card's outcome.
+ENGINE_VERDICTS = frozenset({"PROCEED", "REJECT", "INCONCLUSIVE", "N/A", "NA", "N_A"})
+
+
+def _check_outcomes(col: _Collector, outcomes: Mapping[str, str], path: tuple[Any, ...],
+                    given: Mapping[str, Any] | None = None, same_allowed: bool = False) -> None:
+    """A card's (or a branch's) pass and fail verdicts must differ and must not be the engine's own words.
+
+    ``outcomes: {pass: INCONCLUSIVE}`` would make a cleared card look undecided, and ``pass == fail``
+    would decide the same whatever the gates say (breaker finding 7).
+    """
+    given = outcomes if given is None else given
+    for key in ("pass", "fail"):
+        word = outcomes[key]
+        if word in ENGINE_VERDICTS and key in given:
+            col.add(LoadError(f"outcome {key}: {word!r} is a verdict word of the engine itself "
+                              f"({', '.join(sorted(ENGINE_VERDICTS - {'NA', 'N_A'}))}); name the card's own decision, "
+                              "such as INVEST or DECLINE", rule="outcome", name=key), path + (key,))
+    if outcomes["pass"] == outcomes["fail"] and not same_allowed:
+        where = "fail" if "fail" in given else "pass"
+        col.add(LoadError(f"outcomes pass and fail are both {outcomes['pass']!r}, so the card would decide the same "
+                          "whatever its gates say", rule="outcome", name=where), path + (where,))
+
+
+_UNIT_WORDS = {"money": "money ($5M)", "ratio": "a percentage (5%)", "multiple": "a multiple (10x)", None: "a plain number"}
+
+
+def _bound(value: Any, what: str, name: str, kind: str, expr_type: ExprType) -> Decimal:
+    """A ``range`` bound or ``step`` of input ``name``: a number in the input's own unit (breaker finding 6).
+
+    A plain number fits any numeric input; ``5%`` fits only a ratio, ``$5M`` only money, ``10x`` only a multiple.
+    """
+    if expr_type.kind != "number":
+        raise CompileError(f"{what} applies only to numeric inputs; {name!r} is a {kind}", rule="input")
+    number, written = _number(value, what)
+    if written.unit is not None and written.unit != expr_type.unit:
+        raise CompileError(f"{what} {value!r} of {name!r} is {_UNIT_WORDS[written.unit]}, but {name!r} is a {kind}"
+                           f"; write it as {_UNIT_WORDS[expr_type.unit]}", rule="input-unit")
+    return number
+
+
 def card_from_doc(doc: YamlDoc) -> Card:
     """Validate and compile the criteria of a card already read by the strict YAML loader.
 
@@ -500,18 +541,23 @@ def card_from_doc(doc: YamlDoc) -> Card:
             expr_type = INPUT_TYPES[kind]
         rng = None
         if "range" in spec:
-            try:
-                lo = _number(spec["range"][0], "range")[0]
-                hi = _number(spec["range"][1], "range")[0]
+            bounds = []
+            for k in (0, 1):
+                try:
+                    bounds.append(_bound(spec["range"][k], "range", name, kind, expr_type))
+                except CompileError as exc:
+                    col.add(exc, path + ("range", k))
+            if len(bounds) == 2:
+                lo, hi = bounds
                 if lo > hi:
-                    raise CompileError(f"range of {name!r} is empty: {lo} > {hi}", rule="input")
-                rng = (lo, hi)
-            except CompileError as exc:
-                col.add(exc, path + ("range",))
+                    col.add(CompileError(f"range of {name!r} is reversed: {spec['range'][0]} > {spec['range'][1]}; "
+                                         "write the lower bound first", rule="input"), path + ("range",))
+                else:
+                    rng = (lo, hi)
         step = None
         if "step" in spec:
             try:
-                step = _number(spec["step"], "step")[0]
+                step = _bound(spec["step"], "step", name, kind, expr_type)
                 if step <= 0:
                     raise CompileError(f"step of {name!r} must be positive, not {spec['step']}", rule="input")
             except CompileError as exc:
@@ -544,6 +590,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
         col.constants["iteration"] = Decimal(0)  # no loop: the iteration count is always 0
     outcomes = dict(DEFAULT_OUTCOMES)
     outcomes.update(data.get("outcomes") or {})
+    _check_outcomes(col, outcomes, ("outcomes",), given=data.get("outcomes") or {})
 
     # -- gates, in order: each sees the values computed before it
     symbols: dict[str, ExprType] = dict(BUILTINS)
@@ -701,6 +748,10 @@ def card_from_doc(doc: YamlDoc) -> Card:
             g.branches[regime] = Branch(
                 regime, tuple(spec["gates"]), spec.get("pass", outcomes["pass"]), spec.get("fail", outcomes["fail"])
             )
+            if "pass" in spec or "fail" in spec:
+                # (a branch giving one verdict either way is a lint warning, same-verdicts: "wide -> WAIT")
+                _check_outcomes(col, {"pass": g.branches[regime].pass_outcome, "fail": g.branches[regime].fail_outcome}, bpath,
+                                given=spec, same_allowed=True)
         for regime in regimes:
             if branches and regime not in branches:
                 col.add(LoadError(f"regime {regime!r} of gate {g.id!r} has no branch", rule="branch", name=regime),
@@ -720,6 +771,10 @@ def card_from_doc(doc: YamlDoc) -> Card:
         except CompileError as exc:
             col.add(exc, ("threshold", "min_weight"))
 
+    vintage_end = data["vintage"].get("end")
+    if vintage_end is not None and vintage_end < data["vintage"]["start"]:
+        col.add(LoadError(f"vintage is reversed: end {vintage_end} is before start {data['vintage']['start']}",
+                          rule="vintage"), ("vintage", "end"))
     _lint_source_years(data, col)
     constraints = _constraints(col, data, inputs, constants)
 

@@ -114,6 +114,62 @@ def f5_document_convention_in_answers(tmp: Path) -> None:
     assert decimal_comma_convention("1,234 shares and 3 gates") is None
 
 
+# ----------------------------------------------------- finding 6: range, step and vintage checked by ipb check
+
+
+def _card_errors(text: str) -> list[IpbError]:
+    from ipb.engine.card import load_card_text
+
+    return _errors(lambda: load_card_text(text, "c.yaml"))
+
+
+@pytest.mark.parametrize("case", [
+    # (replacement of market_value's range/step lines, line, column, words in the message)
+    ("    range: [5%, 10x]\n    step: $1M\n", [(36, 13, "is a percentage (5%), but 'market_value' is a money"),
+                                              (36, 17, "is a multiple (10x)")]),
+    ("    range: [$1M, $500M]\n    step: 0\n", [(37, 11, "step of 'market_value' must be positive")]),
+    ("    range: [$1M, $500M]\n    step: -$1M\n", [(37, 11, "must be positive")]),
+    ("    range: [$1M, $500M]\n    step: 5%\n", [(37, 11, "step '5%' of 'market_value' is a percentage")]),
+    ("    range: [$500M, $1M]\n    step: $1M\n", [(36, 12, "range of 'market_value' is reversed")]),
+])
+def f6_range_and_step_in_the_input_unit(tmp: Path, case: Any = None) -> None:
+    lines, want = case
+    text = CARD.read_text().replace("    range: [$1M, $500M]\n    step: $1M\n", lines, 1)
+    found = sorted((e.line, e.column, e.message) for e in _card_errors(text))
+    assert [(line, column) for line, column, _ in found] == [(line, column) for line, column, _ in want], found
+    for (_, _, message), (_, _, words) in zip(found, want):
+        assert words in message, message
+    path = tmp / "c.yaml"
+    path.write_text(text)
+    assert _cli("check", "--strict", str(path)).exit_code != 0
+
+
+def f6_reversed_vintage(tmp: Path) -> None:
+    text = CARD.read_text().replace("vintage: {start: 1934, end: 1976}", "vintage: {start: 1976, end: 1934}", 1)
+    (err,) = _card_errors(text)
+    assert (err.line, err.column, err.rule) == (22, 29, "vintage") and "end 1934 is before start 1976" in err.message
+
+
+# ----------------------------------------------------- finding 7: the outcome vocabulary
+
+
+@pytest.mark.parametrize("case", [
+    ("{pass: INCONCLUSIVE, fail: DECLINE}", [(30, 18, "verdict word of the engine")]),
+    ("{pass: INCONCLUSIVE, fail: INCONCLUSIVE}", [(30, 18, "verdict word"), (30, 38, "verdict word"),
+                                                 (30, 38, "both 'INCONCLUSIVE'")]),
+    ("{pass: INVEST, fail: INVEST}", [(30, 32, "both 'INVEST'")]),
+    ("{pass: PROCEED, fail: REJECT}", [(30, 18, "verdict word"), (30, 33, "verdict word")]),
+    ("{pass: DECLINE}", [(30, 18, "both 'DECLINE'")]),  # fail defaults to DECLINE
+])
+def f7_outcome_vocabulary(tmp: Path, case: Any = None) -> None:
+    outcomes, want = case
+    text = CARD.read_text().replace("outcomes: {pass: INVEST, fail: DECLINE}", f"outcomes: {outcomes}", 1)
+    found = sorted((e.line, e.column, e.message) for e in _card_errors(text))
+    assert [(line, column) for line, column, _ in found] == [(line, column) for line, column, _ in want], found
+    for line, column, words in want:
+        assert any(words in m for ln, c, m in found if (ln, c) == (line, column)), (words, found)
+
+
 # ----------------------------------------------------- finding 19: non-ASCII digits
 
 
