@@ -64,6 +64,12 @@ class Scenario:
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
+#: Most facts one scenario may hold; more is refused at ``facts`` before any other work (a card has tens of
+#: inputs; an L8 frame a few cards).
+MAX_FACTS = 10_000
+#: Most fact errors reported for one scenario; the rest are counted in one last error ("... and N more").
+MAX_FACT_ERRORS = 50
+
 #: Number.kind -> the unit of the engine's number type.
 _UNITS = {"number": None, "money": "money", "percent": "ratio", "multiple": "multiple"}
 
@@ -219,12 +225,24 @@ def typed_facts(
     ErrorGroup
         Every schema, card, fact and date error, each with file:line:col.
     """
+    data = doc.data
+    given = data.get("facts") if isinstance(data, dict) else None
+    if isinstance(given, dict) and len(given) > MAX_FACTS:  # before the schema, which would visit every one
+        line, column = doc.locate_key(("facts",))
+        raise ErrorGroup([LoadError(
+            f"facts has {len(given):,} entries; a scenario holds at most {MAX_FACTS:,} (its card has "
+            f"{len(inputs)} inputs)", rule="fact-limit", file=doc.file, line=line, column=column,
+            source_line=doc.source_line(line))])
     errors: list[IpbError] = _schema_errors(doc, scenario_schema(), "the scenario")
     if errors:
         raise ErrorGroup(errors)
-    data = doc.data
+    more = 0
 
     def add(err: IpbError, path: tuple[Any, ...], key: bool = False) -> None:
+        nonlocal more
+        if len(errors) >= MAX_FACT_ERRORS:
+            more += 1
+            return
         line, column = doc.locate_key(path) if key else doc.locate(path)
         errors.append(err.with_location(doc.file, line, column, doc.source_line(line)))
 
@@ -234,6 +252,9 @@ def typed_facts(
     facts: dict[str, Any] = {}
     for name, raw in data["facts"].items():
         spec = inputs.get(name)
+        if spec is None and len(errors) >= MAX_FACT_ERRORS:
+            more += 1  # no "did you mean" for errors that will not be shown
+            continue
         if spec is None:
             add(
                 LoadError(
@@ -259,6 +280,11 @@ def typed_facts(
             as_of = dt.date.fromisoformat(data["as_of"])
         except ValueError:
             add(LoadError(f"as_of {data['as_of']!r} is not a real date", rule="date"), ("as_of",))
+    if more:
+        line, column = doc.locate_key(("facts",))
+        errors.append(LoadError(f"... and {more:,} more error(s) in these facts (the first {MAX_FACT_ERRORS} are shown)",
+                                rule="more-errors", file=doc.file, line=line, column=column,
+                                source_line=doc.source_line(line)))
     if errors:
         raise ErrorGroup(errors)
     return facts, as_of

@@ -170,6 +170,41 @@ def f7_outcome_vocabulary(tmp: Path, case: Any = None) -> None:
         assert any(words in m for ln, c, m in found if (ln, c) == (line, column)), (words, found)
 
 
+# ----------------------------------------------------- finding 11: many unknown facts
+
+
+def _many_facts(tmp: Path, n: int) -> Path:
+    path = tmp / f"many{n}.yaml"
+    path.write_text("card: graham_net_net_screen\nfacts:\n" + "".join(f"  f{i}: {i}\n" for i in range(n)))
+    return path
+
+
+def f11_many_unknown_facts_are_capped(tmp: Path) -> None:
+    from ipb.engine.scenario import MAX_FACT_ERRORS, load_scenario
+
+    errors = _errors(lambda: load_scenario(_many_facts(tmp, 2_000), _card()))
+    assert len(errors) == MAX_FACT_ERRORS + 1
+    assert all(e.rule == "fact-name" and e.line == k + 3 for k, e in enumerate(errors[1:]))  # the first 50, in order
+    assert (errors[0].line, errors[0].column, errors[0].rule) == (2, 1, "more-errors")  # sorted first: the facts key
+    assert "... and 1,950 more error(s)" in errors[0].message
+
+
+def f11_too_many_facts_refused_before_any_work(tmp: Path) -> None:
+    from ipb.engine.scenario import MAX_FACTS, load_scenario
+
+    (err,) = _errors(lambda: load_scenario(_many_facts(tmp, MAX_FACTS + 1), _card()))
+    assert (err.line, err.column, err.rule) == (2, 1, "fact-limit") and "10,001 entries" in err.message
+
+
+def f11_huge_document_refused_before_the_parser(tmp: Path) -> None:
+    path = _many_facts(tmp, 200_000)  # 3.4 MB, as in the report (43 s and 600,000 lines of errors before)
+    out = _cli("check", str(path))
+    assert out.exit_code == 1 and "ipb reads YAML documents of at most 1,000,000" in out.output
+    assert len(out.output.splitlines()) < 5
+    out = _cli("run", "graham_net_net_screen", str(path))
+    assert out.exit_code != 0 and "at most 1,000,000" in out.output
+
+
 # ----------------------------------------------------- finding 19: non-ASCII digits
 
 
