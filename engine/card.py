@@ -29,6 +29,10 @@ from typing import Any, Iterator, Mapping
 
 import jsonschema
 
+from ipb.engine._card_checks import bound as _bound
+from ipb.engine._card_checks import check_outcomes as _check_outcomes
+from ipb.engine._card_checks import VisibleSymbols, all_computed_names, find_cycles, names_in
+from ipb.engine._card_checks import number_value as _number
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.expressions import (
     BOOL,
@@ -42,7 +46,6 @@ from ipb.engine.expressions import (
     ExprType,
     category,
     compile_expression,
-    parse_literal,
 )
 from ipb.errors import CompileError, ErrorGroup, IpbError, LintWarning, LoadError, did_you_mean
 
@@ -448,63 +451,6 @@ def _extra_keys(err: jsonschema.ValidationError) -> list[str]:
 RESERVED_NAMES = frozenset({"and", "or", "not", "in", "true", "false", "min", "max", "abs", "known", "date", "year"})
 
 
-def _number(value: Any, what: str) -> tuple[Decimal, ExprType]:
-    if isinstance(value, bool):
-        raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
-    if isinstance(value, (int, Decimal)):
-        return Decimal(value), NUMBER
-    if isinstance(value, float):  # pragma: no cover - the loader never makes floats
-        return Decimal(str(value)), NUMBER
-    try:
-        result, type = parse_literal(str(value))
-    except CompileError as exc:  # its position is inside the value's text; the caller locates the value
-        raise CompileError(f"{what} must be a number, not {value!r} ({exc.message})", rule="literal") from None
-    if type.kind != "number":
-        raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
-    return result, type
-
-
-#: Verdict words the engine itself gives (gate verdicts and the final INCONCLUSIVE): never a card's outcome.
-ENGINE_VERDICTS = frozenset({"PROCEED", "REJECT", "INCONCLUSIVE", "N/A", "NA", "N_A"})
-
-
-def _check_outcomes(col: _Collector, outcomes: Mapping[str, str], path: tuple[Any, ...],
-                    given: Mapping[str, Any] | None = None, same_allowed: bool = False) -> None:
-    """A card's (or a branch's) pass and fail verdicts must differ and must not be the engine's own words.
-
-    ``outcomes: {pass: INCONCLUSIVE}`` would make a cleared card look undecided, and ``pass == fail``
-    would decide the same whatever the gates say (breaker finding 7).
-    """
-    given = outcomes if given is None else given
-    for key in ("pass", "fail"):
-        word = outcomes[key]
-        if word in ENGINE_VERDICTS and key in given:
-            col.add(LoadError(f"outcome {key}: {word!r} is a verdict word of the engine itself "
-                              f"({', '.join(sorted(ENGINE_VERDICTS - {'NA', 'N_A'}))}); name the card's own decision, "
-                              "such as INVEST or DECLINE", rule="outcome", name=key), path + (key,))
-    if outcomes["pass"] == outcomes["fail"] and not same_allowed:
-        where = "fail" if "fail" in given else "pass"
-        col.add(LoadError(f"outcomes pass and fail are both {outcomes['pass']!r}, so the card would decide the same "
-                          "whatever its gates say", rule="outcome", name=where), path + (where,))
-
-
-_UNIT_WORDS = {"money": "money ($5M)", "ratio": "a percentage (5%)", "multiple": "a multiple (10x)", None: "a plain number"}
-
-
-def _bound(value: Any, what: str, name: str, kind: str, expr_type: ExprType) -> Decimal:
-    """A ``range`` bound or ``step`` of input ``name``: a number in the input's own unit (breaker finding 6).
-
-    A plain number fits any numeric input; ``5%`` fits only a ratio, ``$5M`` only money, ``10x`` only a multiple.
-    """
-    if expr_type.kind != "number":
-        raise CompileError(f"{what} applies only to numeric inputs; {name!r} is a {kind}", rule="input")
-    number, written = _number(value, what)
-    if written.unit is not None and written.unit != expr_type.unit:
-        raise CompileError(f"{what} {value!r} of {name!r} is {_UNIT_WORDS[written.unit]}, but {name!r} is a {kind}"
-                           f"; write it as {_UNIT_WORDS[expr_type.unit]}", rule="input-unit")
-    return number
-
-
 def card_from_doc(doc: YamlDoc) -> Card:
     """Validate and compile the criteria of a card already read by the strict YAML loader.
 
@@ -572,9 +518,23 @@ def card_from_doc(doc: YamlDoc) -> Card:
         name for name, spec in (data.get("constants") or {}).items()
         if isinstance(spec, dict) and spec.get("author_inferred")
     )
+    raw_constants = {name: spec["value"] if isinstance(spec, dict) else spec
+                     for name, spec in (data.get("constants") or {}).items()}
+    named = {name: names_in(raw) & set(raw_constants) for name, raw in raw_constants.items()}
+    in_cycle: set[str] = set()
+    for cycle in find_cycles(named):
+        col.add(CompileError(f"cycle {' -> '.join(cycle)}: constants cannot name one another; write each as a value "
+                             "(2/3, $5M, 25%)", rule="cycle", name=cycle[0]), ("constants", cycle[0]))
+        in_cycle.update(cycle)
     for name, spec in (data.get("constants") or {}).items():
         path = ("constants", name)
-        raw_value = spec["value"] if isinstance(spec, dict) else spec
+        raw_value = raw_constants[name]
+        if name in in_cycle:
+            continue
+        if named[name]:
+            col.add(CompileError(f"constant {name!r} names constant {sorted(named[name])[0]!r}: a constant is a value "
+                                 "(2/3, $5M, 25%), not an expression of other names", rule="literal", name=name), path)
+            continue
         try:
             value, type = _number(raw_value, f"constant {name!r}")
             if isinstance(spec, dict) and "type" in spec:
@@ -596,7 +556,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
     symbols: dict[str, ExprType] = dict(BUILTINS)
     symbols.update({n: t for n, (_, t) in constants.items()})
     symbols.update({n: s.expr_type for n, s in inputs.items()})
-    later_values = _all_computed_names(data["gates"])
+    later_values = all_computed_names(data["gates"])
     gates: list[Gate] = []
     seen_ids: dict[str, int] = {}
     computed_by: dict[str, str] = {}
@@ -614,9 +574,19 @@ def card_from_doc(doc: YamlDoc) -> Card:
             col.add(LoadError(f"gate id {gid!r} clashes with an input or value name", rule="duplicate-name", name=gid), gpath + ("id",))
 
         # Earlier gates' values are visible; a later gate's value is a clear error.
-        visible = _VisibleSymbols(symbols, later_values, gid)
+        visible = VisibleSymbols(symbols, later_values, gid)
         compute: dict[str, CompiledExpression] = {}
-        for vname, source in (g.get("compute") or {}).items():
+        own = g.get("compute") or {}
+        cyclic: set[str] = set()
+        for cycle in find_cycles({v: names_in(src) & set(own) for v, src in own.items()}):
+            col.add(CompileError(f"cycle {' -> '.join(cycle)}: these values of gate {gid!r} each need the other",
+                                 rule="cycle", name=cycle[0]), gpath + ("compute", cycle[0]))
+            cyclic.update(cycle)
+        for vname, source in own.items():
+            if vname in cyclic:
+                symbols[vname] = NUMBER  # known to exist, so criteria reading it say nothing more
+                computed_by.setdefault(vname, gid)
+                continue
             if vname in inputs or vname in constants:
                 col.add(LoadError(f"computed value {vname!r} shadows an input or constant", rule="duplicate-name", name=vname),
                         gpath + ("compute", vname), key=True)
@@ -908,44 +878,3 @@ def constraint_errors(card: Card, facts: Mapping[str, Any], doc: YamlDoc | None 
             err.with_location(doc.file, line, column, doc.source_line(line))
         found.append(err)
     return found
-
-
-def _all_computed_names(raw_gates: list[dict[str, Any]]) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for g in raw_gates:
-        for name in g.get("compute") or {}:
-            found.setdefault(name, g["id"])
-        if g.get("classify"):
-            found.setdefault(g["id"], g["id"])
-    return found
-
-
-class _VisibleSymbols(Mapping[str, ExprType]):
-    """The live symbol table as one gate sees it.
-
-    A value computed by a later gate is not visible, and asking for it is a
-    pointed error rather than an "unknown name".
-    """
-
-    def __init__(self, symbols: Mapping[str, ExprType], later: Mapping[str, str], current: str) -> None:
-        self._symbols = symbols
-        self._later = later
-        self._current = current
-
-    def __getitem__(self, key: str) -> ExprType:
-        if key in self._symbols:
-            return self._symbols[key]
-        owner = self._later.get(key)
-        if owner is not None and owner != self._current:
-            raise CompileError(
-                f"{key!r} is computed by gate {owner!r}, which runs after gate {self._current!r}",
-                rule="order",
-                name=key,
-            )
-        raise KeyError(key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._symbols)
-
-    def __len__(self) -> int:
-        return len(self._symbols)

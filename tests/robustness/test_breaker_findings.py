@@ -205,6 +205,31 @@ def f11_huge_document_refused_before_the_parser(tmp: Path) -> None:
     assert out.exit_code != 0 and "at most 1,000,000" in out.output
 
 
+# ----------------------------------------------------- finding 17: cycles in constants and compute
+
+
+def f17_constant_cycle(tmp: Path) -> None:
+    text = CARD.read_text().replace("outcomes: {pass: INVEST, fail: DECLINE}\n",
+                                    "outcomes: {pass: INVEST, fail: DECLINE}\nconstants: {k: k2 * 2, k2: k}\n", 1)
+    (err,) = _card_errors(text)
+    assert (err.line, err.column, err.rule) == (31, 16, "cycle") and "cycle k -> k2 -> k" in err.message, str(err)
+    text = CARD.read_text().replace("outcomes: {pass: INVEST, fail: DECLINE}\n",
+                                    "outcomes: {pass: INVEST, fail: DECLINE}\nconstants:\n  k: k2 * 2\n  k2: 3\n", 1)
+    (err,) = _card_errors(text)
+    assert (err.line, err.column) == (32, 6) and "names constant 'k2'" in err.message, str(err)
+
+
+def f17_compute_cycle(tmp: Path) -> None:
+    text = CARD.read_text().replace("      price_ceiling: 2/3 * ncav\n",
+                                    "      price_ceiling: 2/3 * ncav\n      a: b + 1\n      b: a + 1\n", 1)
+    (err,) = _card_errors(text)  # nothing else: no "unknown name 'b'", no "did you mean 'ncav'"
+    assert (err.line, err.column, err.rule) == (75, 10, "cycle") and "cycle a -> b -> a" in err.message, str(err)
+    text = CARD.read_text().replace("      ncav: current_assets - total_liabilities - preferred_stock\n",
+                                    "      x: ncav * 2\n      ncav: current_assets - total_liabilities - preferred_stock\n", 1)
+    (err,) = _card_errors(text)  # an order mistake, not an unknown name
+    assert (err.line, err.rule) == (73, "order") and "'ncav' is computed later in gate" in err.message, str(err)
+
+
 # ----------------------------------------------------- finding 19: non-ASCII digits
 
 
