@@ -164,7 +164,8 @@ def parse_assignment(text: str, card: Card) -> tuple[str, Any]:
     Raises
     ------
     LoadError
-        No '=', an unknown input (with "did you mean"), or a bad value.
+        No '=', an unknown input (with "did you mean"), an empty value
+        (``NAME=``; ``NAME=unknown`` makes the fact unknown), or a bad value.
     """
     if "=" not in text:
         raise LoadError(f"--set expects NAME=VALUE, got {text!r}", file="--set", rule="set")
@@ -176,10 +177,13 @@ def parse_assignment(text: str, card: Card) -> tuple[str, Any]:
             f"{name!r} is not an input of card {card.id}", file="--set", rule="fact-name", name=name,
             suggestion=did_you_mean(name, list(card.inputs)),
         )
+    if not raw:
+        raise LoadError(f"--set {name}= has no value; write a value, or --set {name}=unknown to make the fact "
+                        "unknown", file="--set", rule="set", name=name)
     value: Any = raw
     if raw in ("true", "false"):
         value = raw == "true"
-    elif raw in ("null", "unknown", ""):
+    elif raw in ("null", "unknown"):
         value = None
     try:
         return name, convert_fact(spec, value, strict=True)
@@ -234,6 +238,10 @@ def typed_facts(
             f"{len(inputs)} inputs)", rule="fact-limit", file=doc.file, line=line, column=column,
             source_line=doc.source_line(line))])
     errors: list[IpbError] = _schema_errors(doc, scenario_schema(), "the scenario")
+    for e in errors:
+        if e.rule == "schema:required" and "'facts'" in e.message:
+            e.message = ("the scenario has no 'facts' (a scenario gives the facts of one decision, "
+                         "e.g. facts: {market_value: $200M}; a fact left out is unknown)")
     if errors:
         raise ErrorGroup(errors)
     more = 0

@@ -230,6 +230,39 @@ def f17_compute_cycle(tmp: Path) -> None:
     assert (err.line, err.rule) == (73, "order") and "'ncav' is computed later in gate" in err.message, str(err)
 
 
+# ----------------------------------------------------- findings 18, 22, 23: check and --set
+
+
+def f18_scenario_without_facts(tmp: Path) -> None:
+    path = tmp / "s.yaml"
+    path.write_text("card: graham_net_net_screen\n")
+    out = _cli("check", str(path))
+    assert out.exit_code == 1 and f"{path}:1:1:" in out.output and "the scenario has no 'facts'" in out.output
+    assert "gate_logic" not in out.output and "'gates'" not in out.output  # no card-schema errors
+    out = _cli("run", "graham_net_net_screen", str(path))
+    assert out.exit_code == 1 and "the scenario has no 'facts'" in out.output
+
+
+def f22_set_with_an_empty_value(tmp: Path) -> None:
+    err = _error(lambda: parse_assignment("market_value=", _card()))
+    assert (err.file, err.rule) == ("--set", "set") and "market_value=unknown" in err.message
+    assert parse_assignment("market_value=unknown", _card()) == ("market_value", None)
+    scenario = ROOT / "frameworks" / "scenarios" / "graham_net_net_screen" / "exactly_two_thirds.yaml"
+    out = _cli("run", "graham_net_net_screen", str(scenario), "--set", "market_value=")
+    assert out.exit_code == 1 and "has no value" in out.output and "Final verdict" not in out.output
+
+
+def f23_check_a_folder_without_cards(tmp: Path) -> None:
+    (tmp / "empty").mkdir()
+    (tmp / "empty" / "notes.txt").write_text("x")
+    out = _cli("check", str(tmp / "empty"))
+    assert out.exit_code == 1 and "no card or scenario files" in out.output and "checked 0" not in out.output
+    (tmp / "upper").mkdir()
+    (tmp / "upper" / "G.YML").write_text(CARD.read_text())  # any case of the suffix is read
+    out = _cli("check", str(tmp / "upper"))
+    assert out.exit_code == 0 and "checked 1 file(s): ok" in out.output, out.output
+
+
 # ----------------------------------------------------- finding 19: non-ASCII digits
 
 
