@@ -10,14 +10,24 @@ report's findings 6, 7 and 17).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from decimal import Decimal
-from typing import Any, Iterator, Mapping, Protocol
+from typing import Any, Protocol
 
 from ipb.engine.expressions import NUMBER, ExprType, parse_literal
+
 from ipb.errors import CompileError, IpbError, LoadError
 
-__all__ = ["ENGINE_VERDICTS", "number_value", "bound", "check_outcomes", "names_in", "find_cycles",
-           "all_computed_names", "VisibleSymbols"]
+__all__ = [
+    "ENGINE_VERDICTS",
+    "VisibleSymbols",
+    "all_computed_names",
+    "bound",
+    "check_outcomes",
+    "find_cycles",
+    "names_in",
+    "number_value",
+]
 
 #: Verdict words the engine itself gives (gate verdicts and the final INCONCLUSIVE): never a card's outcome.
 ENGINE_VERDICTS = frozenset({"PROCEED", "REJECT", "INCONCLUSIVE", "N/A", "NA", "N_A"})

@@ -8,19 +8,20 @@ the right result or a located error, within the 2 s bar.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from decimal import Decimal as D
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
-
 from ipb.cli._app import app
 from ipb.engine.numbers import Number, NumberError, format_number, read_number
 from ipb.engine.registry import compiled_card
 from ipb.engine.scenario import load_scenario_text, parse_assignment
+from typer.testing import CliRunner
+
 from ipb.errors import IpbError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +92,7 @@ def f5_set_and_screen_read_the_same(tmp: Path) -> None:
     card = _card()
     assert parse_assignment("market_value=$20,000", card) == ("market_value", D(20_000))
     for bad in ("market_value=$20.000", "market_value=$20,5"):
-        err = _error(lambda: parse_assignment(bad, card))
+        err = _error(lambda bad=bad: parse_assignment(bad, card))
         assert err.file == "--set" and "not a number" in err.message
     table = tmp / "t.csv"
     table.write_text('market_value,current_assets,total_liabilities,preferred_stock,net_income\n'
@@ -273,9 +274,9 @@ def f19_non_ascii_digits(tmp: Path) -> None:
         err = _fact_error(f"${digit}00")
         assert err.column == 17 and f"U+{ord(digit):04X}" in err.message and "ASCII" in err.message
         text = CARD.read_text().replace("market_value <= 2/3 * ncav", f"market_value <= {digit}/3 * ncav", 1)
-        (err,) = _errors(lambda: load_card_text(text, "c.yaml"))
+        (err,) = _errors(lambda text=text: load_card_text(text, "c.yaml"))
         assert (err.file, err.line, err.column) == ("c.yaml", 75, 30) and "not an ASCII digit" in err.message, str(err)
-        err = _error(lambda: parse_assignment(f"market_value={digit}", _card()))
+        err = _error(lambda digit=digit: parse_assignment(f"market_value={digit}", _card()))
         assert err.file == "--set" and "ASCII" in err.message
 
 
