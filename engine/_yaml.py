@@ -77,6 +77,9 @@ MAX_YAML_DEPTH = 100
 # Quoted strings and comments (skipped) and flow brackets (counted) for the nesting pre-scan.
 _FLOW_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\n]|\'\')*\'|#[^\n]*|[\[\]{}]')
 
+#: Longest YAML document read (characters): a bundled card is under 50,000, a scenario under 5,000.
+MAX_YAML_CHARS = 1_000_000
+
 #: A path from the document root: mapping keys (``str``) and list indices (``int``).
 YamlPath = tuple[str | int, ...]
 
@@ -755,6 +758,11 @@ def load_yaml(
     """
     if text.startswith("\ufeff"):
         text = text[1:]
+    if len(text) > MAX_YAML_CHARS:  # before the parser, which takes seconds per megabyte
+        line = text.count("\n", 0, MAX_YAML_CHARS) + 1
+        raise LoadError(f"the document is {len(text):,} characters long; ipb reads YAML documents of at most "
+                        f"{MAX_YAML_CHARS:,} (a card is tens of thousands)", file=file, line=line, column=1,
+                        rule="yaml-size")
     from ipb.engine import _yaml_cache
 
     cache_key = _yaml_cache.key(text, require_mapping)

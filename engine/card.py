@@ -29,6 +29,10 @@ from typing import Any, Iterator, Mapping
 
 import jsonschema
 
+from ipb.engine._card_checks import bound as _bound
+from ipb.engine._card_checks import check_outcomes as _check_outcomes
+from ipb.engine._card_checks import VisibleSymbols, all_computed_names, find_cycles, names_in
+from ipb.engine._card_checks import number_value as _number
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.expressions import (
     BOOL,
@@ -42,7 +46,6 @@ from ipb.engine.expressions import (
     ExprType,
     category,
     compile_expression,
-    parse_literal,
 )
 from ipb.errors import CompileError, ErrorGroup, IpbError, LintWarning, LoadError, did_you_mean
 
@@ -321,6 +324,11 @@ class Card:
 # --------------------------------------------------------------------------- loading
 
 
+#: Compiler warnings that a card may not carry: ``x / 0`` (also ``x / (1 - 1)`` or a constant 0) is always
+#: unknown, so the criterion could never decide (breaker finding 25).
+ERROR_WARNINGS = frozenset({"zero-division"})
+
+
 class _Collector:
     """Collects errors with positions in one card file."""
 
@@ -345,11 +353,16 @@ class _Collector:
     ) -> CompiledExpression | None:
         try:
             compiled = compile_expression(source, symbols, expect=expect, constants=self.constants)
+            refused = False
             for warning in compiled.warnings:
                 line, column = self.doc.locate_in_string(path, warning.offset or 0)
-                warning.line = warning.column = None
-                self.warnings.append(warning.with_location(self.doc.file, line, column, self.doc.source_line(line)))
-            return compiled
+                found: IpbError = warning
+                if warning.rule in ERROR_WARNINGS:  # a criterion that can never be known is a card error
+                    found, refused = CompileError(warning.message, rule=warning.rule), True
+                found.line = found.column = None
+                found.with_location(self.doc.file, line, column, self.doc.source_line(line))
+                (self.errors if refused and found is not warning else self.warnings).append(found)
+            return None if refused else compiled
         except CompileError as exc:
             line, column = self.doc.locate_in_string(path, exc.offset or 0)
             exc.line = exc.column = None
@@ -438,22 +451,6 @@ def _extra_keys(err: jsonschema.ValidationError) -> list[str]:
 RESERVED_NAMES = frozenset({"and", "or", "not", "in", "true", "false", "min", "max", "abs", "known", "date", "year"})
 
 
-def _number(value: Any, what: str) -> tuple[Decimal, ExprType]:
-    if isinstance(value, bool):
-        raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
-    if isinstance(value, (int, Decimal)):
-        return Decimal(value), NUMBER
-    if isinstance(value, float):  # pragma: no cover - the loader never makes floats
-        return Decimal(str(value)), NUMBER
-    try:
-        result, type = parse_literal(str(value))
-    except CompileError as exc:  # its position is inside the value's text; the caller locates the value
-        raise CompileError(f"{what} must be a number, not {value!r} ({exc.message})", rule="literal") from None
-    if type.kind != "number":
-        raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
-    return result, type
-
-
 def card_from_doc(doc: YamlDoc) -> Card:
     """Validate and compile the criteria of a card already read by the strict YAML loader.
 
@@ -490,18 +487,23 @@ def card_from_doc(doc: YamlDoc) -> Card:
             expr_type = INPUT_TYPES[kind]
         rng = None
         if "range" in spec:
-            try:
-                lo = _number(spec["range"][0], "range")[0]
-                hi = _number(spec["range"][1], "range")[0]
+            bounds = []
+            for k in (0, 1):
+                try:
+                    bounds.append(_bound(spec["range"][k], "range", name, kind, expr_type))
+                except CompileError as exc:
+                    col.add(exc, path + ("range", k))
+            if len(bounds) == 2:
+                lo, hi = bounds
                 if lo > hi:
-                    raise CompileError(f"range of {name!r} is empty: {lo} > {hi}", rule="input")
-                rng = (lo, hi)
-            except CompileError as exc:
-                col.add(exc, path + ("range",))
+                    col.add(CompileError(f"range of {name!r} is reversed: {spec['range'][0]} > {spec['range'][1]}; "
+                                         "write the lower bound first", rule="input"), path + ("range",))
+                else:
+                    rng = (lo, hi)
         step = None
         if "step" in spec:
             try:
-                step = _number(spec["step"], "step")[0]
+                step = _bound(spec["step"], "step", name, kind, expr_type)
                 if step <= 0:
                     raise CompileError(f"step of {name!r} must be positive, not {spec['step']}", rule="input")
             except CompileError as exc:
@@ -516,9 +518,23 @@ def card_from_doc(doc: YamlDoc) -> Card:
         name for name, spec in (data.get("constants") or {}).items()
         if isinstance(spec, dict) and spec.get("author_inferred")
     )
+    raw_constants = {name: spec["value"] if isinstance(spec, dict) else spec
+                     for name, spec in (data.get("constants") or {}).items()}
+    named = {name: names_in(raw) & set(raw_constants) for name, raw in raw_constants.items()}
+    in_cycle: set[str] = set()
+    for cycle in find_cycles(named):
+        col.add(CompileError(f"cycle {' -> '.join(cycle)}: constants cannot name one another; write each as a value "
+                             "(2/3, $5M, 25%)", rule="cycle", name=cycle[0]), ("constants", cycle[0]))
+        in_cycle.update(cycle)
     for name, spec in (data.get("constants") or {}).items():
         path = ("constants", name)
-        raw_value = spec["value"] if isinstance(spec, dict) else spec
+        raw_value = raw_constants[name]
+        if name in in_cycle:
+            continue
+        if named[name]:
+            col.add(CompileError(f"constant {name!r} names constant {sorted(named[name])[0]!r}: a constant is a value "
+                                 "(2/3, $5M, 25%), not an expression of other names", rule="literal", name=name), path)
+            continue
         try:
             value, type = _number(raw_value, f"constant {name!r}")
             if isinstance(spec, dict) and "type" in spec:
@@ -534,12 +550,13 @@ def card_from_doc(doc: YamlDoc) -> Card:
         col.constants["iteration"] = Decimal(0)  # no loop: the iteration count is always 0
     outcomes = dict(DEFAULT_OUTCOMES)
     outcomes.update(data.get("outcomes") or {})
+    _check_outcomes(col, outcomes, ("outcomes",), given=data.get("outcomes") or {})
 
     # -- gates, in order: each sees the values computed before it
     symbols: dict[str, ExprType] = dict(BUILTINS)
     symbols.update({n: t for n, (_, t) in constants.items()})
     symbols.update({n: s.expr_type for n, s in inputs.items()})
-    later_values = _all_computed_names(data["gates"])
+    later_values = all_computed_names(data["gates"])
     gates: list[Gate] = []
     seen_ids: dict[str, int] = {}
     computed_by: dict[str, str] = {}
@@ -557,9 +574,19 @@ def card_from_doc(doc: YamlDoc) -> Card:
             col.add(LoadError(f"gate id {gid!r} clashes with an input or value name", rule="duplicate-name", name=gid), gpath + ("id",))
 
         # Earlier gates' values are visible; a later gate's value is a clear error.
-        visible = _VisibleSymbols(symbols, later_values, gid)
+        visible = VisibleSymbols(symbols, later_values, gid)
         compute: dict[str, CompiledExpression] = {}
-        for vname, source in (g.get("compute") or {}).items():
+        own = g.get("compute") or {}
+        cyclic: set[str] = set()
+        for cycle in find_cycles({v: names_in(src) & set(own) for v, src in own.items()}):
+            col.add(CompileError(f"cycle {' -> '.join(cycle)}: these values of gate {gid!r} each need the other",
+                                 rule="cycle", name=cycle[0]), gpath + ("compute", cycle[0]))
+            cyclic.update(cycle)
+        for vname, source in own.items():
+            if vname in cyclic:
+                symbols[vname] = NUMBER  # known to exist, so criteria reading it say nothing more
+                computed_by.setdefault(vname, gid)
+                continue
             if vname in inputs or vname in constants:
                 col.add(LoadError(f"computed value {vname!r} shadows an input or constant", rule="duplicate-name", name=vname),
                         gpath + ("compute", vname), key=True)
@@ -691,6 +718,10 @@ def card_from_doc(doc: YamlDoc) -> Card:
             g.branches[regime] = Branch(
                 regime, tuple(spec["gates"]), spec.get("pass", outcomes["pass"]), spec.get("fail", outcomes["fail"])
             )
+            if "pass" in spec or "fail" in spec:
+                # (a branch giving one verdict either way is a lint warning, same-verdicts: "wide -> WAIT")
+                _check_outcomes(col, {"pass": g.branches[regime].pass_outcome, "fail": g.branches[regime].fail_outcome}, bpath,
+                                given=spec, same_allowed=True)
         for regime in regimes:
             if branches and regime not in branches:
                 col.add(LoadError(f"regime {regime!r} of gate {g.id!r} has no branch", rule="branch", name=regime),
@@ -710,6 +741,10 @@ def card_from_doc(doc: YamlDoc) -> Card:
         except CompileError as exc:
             col.add(exc, ("threshold", "min_weight"))
 
+    vintage_end = data["vintage"].get("end")
+    if vintage_end is not None and vintage_end < data["vintage"]["start"]:
+        col.add(LoadError(f"vintage is reversed: end {vintage_end} is before start {data['vintage']['start']}",
+                          rule="vintage"), ("vintage", "end"))
     _lint_source_years(data, col)
     constraints = _constraints(col, data, inputs, constants)
 
@@ -843,44 +878,3 @@ def constraint_errors(card: Card, facts: Mapping[str, Any], doc: YamlDoc | None 
             err.with_location(doc.file, line, column, doc.source_line(line))
         found.append(err)
     return found
-
-
-def _all_computed_names(raw_gates: list[dict[str, Any]]) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for g in raw_gates:
-        for name in g.get("compute") or {}:
-            found.setdefault(name, g["id"])
-        if g.get("classify"):
-            found.setdefault(g["id"], g["id"])
-    return found
-
-
-class _VisibleSymbols(Mapping[str, ExprType]):
-    """The live symbol table as one gate sees it.
-
-    A value computed by a later gate is not visible, and asking for it is a
-    pointed error rather than an "unknown name".
-    """
-
-    def __init__(self, symbols: Mapping[str, ExprType], later: Mapping[str, str], current: str) -> None:
-        self._symbols = symbols
-        self._later = later
-        self._current = current
-
-    def __getitem__(self, key: str) -> ExprType:
-        if key in self._symbols:
-            return self._symbols[key]
-        owner = self._later.get(key)
-        if owner is not None and owner != self._current:
-            raise CompileError(
-                f"{key!r} is computed by gate {owner!r}, which runs after gate {self._current!r}",
-                rule="order",
-                name=key,
-            )
-        raise KeyError(key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._symbols)
-
-    def __len__(self) -> int:
-        return len(self._symbols)

@@ -221,7 +221,9 @@ def _syntax_error(source: str, exc: UnexpectedInput) -> CompileError:
     elif isinstance(exc, UnexpectedCharacters):
         offset = exc.pos_in_stream or 0
         message = f"unexpected character {source[offset]!r}"
-        if exc.allowed:
+        if source[offset].isdigit():  # fullwidth, Arabic-Indic...: Python's int() would take them, ipb does not
+            message += f" (U+{ord(source[offset]):04X} is not an ASCII digit; write 0-9)"
+        elif exc.allowed:
             message += f"; expected {_expected_words(exc.allowed)}"
     else:  # pragma: no cover - lark has no other subclasses today
         offset = getattr(exc, "pos_in_stream", 0) or 0
@@ -507,6 +509,11 @@ class _Compiler(Transformer):
                     span,
                     rule="unit",
                 )
+            if op == "/" and right.const and right.value is not None and right.value == 0:
+                line, column = _line_col(self.source, right.start)
+                self.warnings.append(LintWarning(
+                    f"division by zero: the divisor {self._text(right)!r} is always 0, so the quotient is always "
+                    "unknown", line=line, column=column, offset=right.start, rule="zero-division"))
             result_type = ExprType("number", _num_unit(op, acc.type, right.type))
             if not steps and acc.const and right.const and acc.value is not None and right.value is not None:
                 names = acc.names | right.names

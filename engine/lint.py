@@ -238,7 +238,7 @@ def _range_problems(doc: YamlDoc, card: Card, make: type[IpbError]) -> list[IpbE
         if spec is None:
             continue
         try:
-            value = convert_fact(spec, raw)
+            value = convert_fact(spec, raw, strict=True)
         except IpbError:
             continue
         if out_of_range(spec, value):

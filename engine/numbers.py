@@ -55,6 +55,7 @@ __all__ = [
     "read_number",
     "scan_numbers",
     "format_number",
+    "decimal_comma_convention",
     "check_magnitude",
     "MAX_TEXT",
     "MAX_DIGITS",
@@ -83,7 +84,7 @@ _SCALES = {
 }
 _SIGN = r"[-+\u2212]"
 _CUR = r"US\$|\$|€|£|USD|EUR|GBP"
-_MANTISSA = r"\d[\d,.'\u00a0\u202f]*\d|\d|[.,]\d+"  # noqa: RUF001 - the separators are on purpose
+_MANTISSA = r"[0-9][0-9,.'\u00a0\u202f]*[0-9]|[0-9]|[.,][0-9]+"  # noqa: RUF001 - the separators are on purpose
 _NUMBER_RE = re.compile(
     rf"""
     (?P<open>\()?\s*
@@ -91,7 +92,7 @@ _NUMBER_RE = re.compile(
     (?:(?P<cur1>{_CUR})\s*)?
     (?P<sign2>{_SIGN})?
     (?P<mant>{_MANTISSA})
-    (?:[eE](?P<exp>{_SIGN}?\d+))?
+    (?:[eE](?P<exp>{_SIGN}?[0-9]+))?
     (?:\s*(?P<scale>trillion|billion|million|thousand|tn|bn|mn|mm|[kmbt])(?![A-Za-z]))?
     (?:\s*(?P<cur2>{_CUR})(?![A-Za-z]))?
     (?:\s*(?P<close1>\)))?
@@ -102,7 +103,7 @@ _NUMBER_RE = re.compile(
 )
 # Prose scanning: the same shape without inner spaces around the sign, bounded on both sides.
 _SCAN_RE = re.compile(
-    rf"(?<![\w.,$€£])\(?(?:{_SIGN})?(?:US\$|\$|€|£)?(?:{_SIGN})?(?:\d[\d,.]*\d|\d)(?:[eE]{_SIGN}?\d+)?"
+    rf"(?<![\w.,$€£])\(?(?:{_SIGN})?(?:US\$|\$|€|£)?(?:{_SIGN})?(?:[0-9][0-9,.]*[0-9]|[0-9])(?:[eE]{_SIGN}?[0-9]+)?"
     r"(?:\s?(?:trillion|billion|million|thousand|tn|bn|mn|mm|[kmbt])(?![A-Za-z]))?(?:\s?(?:USD|EUR|GBP|€|£))?"
     r"\)?(?:%|x(?![A-Za-z])|×)?\)?",
     re.IGNORECASE,
@@ -145,8 +146,28 @@ def _error(message: str, text: str, offset: int = 0) -> NumberError:
                        rule="number")
 
 
-def _digits(mant: str, decimal_comma: bool | None, text: str, at: int) -> tuple[str, int]:
-    """(digit string, exponent) of a mantissa such as ``1,234.5`` -> ("12345", -1)."""
+def _ambiguous(mant: str, sep: str, text: str, at: int) -> NumberError:
+    """The error for a lone separator a typed value must not leave to a guess (see :func:`read_number`)."""
+    where = at + mant.rfind(sep)
+    head, _, tail = mant.rpartition(sep)
+    if sep == ",":
+        return _error(f"',' is read only as a thousands separator in groups of three (1,234); for a decimal "
+                      f"write {text.strip().replace(mant, head + '.' + tail, 1)!r}", text, where)
+    short = tail.rstrip("0")
+    decimal = head + "." + (short + "0" if len(short) == 3 else short or "0")
+    return _error(f"'.' followed by exactly three digits is ambiguous (thousands or decimals); write "
+                  f"{text.strip().replace(mant, head + tail, 1)!r} or {text.strip().replace(mant, head + ',' + tail, 1)!r} "
+                  f"for thousands, {text.strip().replace(mant, decimal, 1)!r} for a decimal", text, where)
+
+
+def _digits(mant: str, decimal_comma: bool | None, text: str, at: int, strict: bool = False,
+            dot_may_group: bool = False) -> tuple[str, int]:
+    """(digit string, exponent) of a mantissa such as ``1,234.5`` -> ("12345", -1).
+
+    With ``strict`` (and no ``decimal_comma`` given), a lone ``,`` that is not a
+    thousands group, and (when ``dot_may_group``) a lone ``.`` followed by
+    exactly three digits, are errors instead of guesses.
+    """
     for ch in "'\u00a0\u202f":
         if ch in mant:
             groups = mant.split(ch)
@@ -167,6 +188,10 @@ def _digits(mant: str, decimal_comma: bool | None, text: str, at: int) -> tuple[
         looks_grouped = len(tail) == 3 and 1 <= len(head.split(sep)[0]) <= 3 and head != ""
         if count > 1:
             mark, group = ("", sep)
+        elif strict and decimal_comma is None and sep == "," and (not looks_grouped or head.startswith("0")):
+            raise _ambiguous(mant, ",", text, at)
+        elif strict and decimal_comma is None and sep == "." and dot_may_group and looks_grouped and not head.startswith("0"):
+            raise _ambiguous(mant, ".", text, at)
         elif sep == "," and looks_grouped and decimal_comma is not True:
             mark, group = ("", ",")
         elif sep == "." and looks_grouped and decimal_comma is True:
@@ -205,7 +230,7 @@ def check_magnitude(value: Decimal, what: str = "number") -> Decimal:
     return value
 
 
-def read_number(text: str, *, decimal_comma: bool | None = None) -> Number:
+def read_number(text: str, *, decimal_comma: bool | None = None, strict: bool = False) -> Number:
     """Read the whole of ``text`` (surrounding spaces aside) as one number.
 
     Parameters
@@ -215,7 +240,17 @@ def read_number(text: str, *, decimal_comma: bool | None = None) -> Number:
     decimal_comma:
         True when the writer uses the comma as decimal mark, so that a lone
         ``.`` followed by three digits groups thousands and a lone ``,`` is
-        decimal; None (the default) reads ``1,234`` as 1234 and ``1.234`` as 1.234.
+        decimal; False when it is the dot; None (the default) when the
+        convention is not known: ``1,234`` is 1234 and ``1.234`` is 1.234.
+    strict:
+        For values a person typed into one field (scenario facts, ``--set``,
+        ``ipb screen`` cells), where no surrounding text tells the convention:
+        with ``decimal_comma`` None, a guess becomes an error. A lone ``,`` that
+        is not a thousands group (``$20,5``, ``1,23``, ``0,123``) is refused
+        (write ``20.5``), and so is money without a scale whose lone ``.`` is
+        followed by exactly three digits (``$20.000``, ``$1.500``: thousands or
+        decimals?). ``1,234`` stays 1234; ``1.234`` (a plain number), ``$1.500M``
+        (a scale), ``$0.125`` and both separators (``1.234,5``) stay as above.
 
     Returns
     -------
@@ -225,7 +260,9 @@ def read_number(text: str, *, decimal_comma: bool | None = None) -> Number:
     ------
     NumberError
         The text is not a number (a date, an expression such as ``1/0``, two
-        currencies, a percentage with a currency...), or lies beyond the limits.
+        currencies, a percentage with a currency, a digit other than ASCII
+        ``0-9`` such as fullwidth ``２`` or Arabic-Indic ``٢``...), lies beyond
+        the limits, or (``strict``) leaves its decimal mark to a guess.
 
     Examples
     --------
@@ -233,9 +270,19 @@ def read_number(text: str, *, decimal_comma: bool | None = None) -> Number:
     (Decimal('-2000000000'), Decimal('1234.5'), Decimal('0.005'))
     >>> read_number("£3.5bn").currency, read_number("25%").value, read_number("10x").kind
     ('GBP', Decimal('0.25'), 'multiple')
+    >>> read_number("$20.000").value, read_number("$20.000.000", strict=True).value
+    (Decimal('20.000'), Decimal('20000000'))
+    >>> try:
+    ...     read_number("$20.000", strict=True)
+    ... except NumberError as exc:
+    ...     print(exc.column, exc.message)
+    4 '$20.000' is not a number: '.' followed by exactly three digits is ambiguous (thousands or decimals); write '$20000' or '$20,000' for thousands, '$20.0' for a decimal
     """
     if len(text) > MAX_TEXT:
         raise _error(f"longer than {MAX_TEXT} characters", text[:20] + "...")
+    for at, ch in enumerate(text):
+        if ch.isdigit() and not ch.isascii():
+            raise _error(f"{ch!r} (U+{ord(ch):04X}) is not an ASCII digit; write 0-9", text, at)
     stripped = text.strip()
     lead = len(text) - len(text.lstrip())
     if not stripped:
@@ -276,7 +323,8 @@ def read_number(text: str, *, decimal_comma: bool | None = None) -> Number:
     if g["scale"] and kind in ("percent", "multiple"):
         raise _error(f"a scale {g['scale']!r} on a {'percentage' if kind == 'percent' else 'multiple'}", text,
                      lead + m.start("scale"))
-    digits, exponent = _digits(g["mant"], decimal_comma, text, lead + m.start("mant"))
+    digits, exponent = _digits(g["mant"], decimal_comma, text, lead + m.start("mant"), strict,
+                               kind == "money" and not g["scale"] and not g["exp"])
     if len(digits) > MAX_DIGITS:
         raise _error(f"{len(digits)} digits; at most {MAX_DIGITS} are read", text, lead + m.start("mant"))
     if g["exp"]:
@@ -326,6 +374,39 @@ def scan_numbers(text: str, *, decimal_comma: bool | None = None) -> Iterator[Nu
         yield Number(number.value, number.kind, number.currency, (start, end))
 
 
+#: Evidence of the decimal convention in prose: a comma decimal after dot groups (1.234,5), or a comma
+#: with one or two decimals at a currency or percent (€12,5, 3,5 %, 12,50 EUR); the dot's mirror images.
+_COMMA_DECIMAL = re.compile(
+    r"(?<![0-9.,])[0-9]{1,3}(?:\.[0-9]{3})+,[0-9]+(?![0-9.,])"
+    r"|(?:€|£|EUR|GBP)[ \t]?[0-9]+,[0-9]{1,2}(?![0-9.,])"
+    r"|(?<![0-9.,])[0-9]+,[0-9]{1,2}[ \t]?(?:%|€|£|EUR\b|GBP\b)")
+_DOT_DECIMAL = re.compile(
+    r"(?<![0-9.,])[0-9]{1,3}(?:,[0-9]{3})+\.[0-9]+(?![0-9.,])"
+    r"|(?:\$|€|£|EUR|GBP|USD)[ \t]?[0-9]+\.[0-9]{1,2}(?![0-9.,])"
+    r"|(?<![0-9.,])[0-9]+\.[0-9]{1,2}[ \t]?(?:%|€|£|EUR\b|GBP\b)")
+
+
+def decimal_comma_convention(text: str) -> bool | None:
+    """Whether ``text`` writes the comma as its decimal mark: True, False (the dot), or None (no evidence, or both).
+
+    The evidence is a number only one convention can have written: ``1.234,5``
+    or a comma with one or two decimals at a currency or a percent sign
+    (``€12,5``, ``3,5 %``) for the comma; ``1,234.5``, ``$12.50`` or ``3.5%``
+    for the dot. A text showing both says nothing. Pass the result as
+    ``decimal_comma`` to :func:`read_number` / :func:`scan_numbers`, so that in a
+    comma-decimal answer ``€1.500`` is 1500 and ``2,5%`` is 0.025 (issue 13:
+    "1,234.5 and 1.234,5 by context"). Linear: no nested repetition.
+
+    >>> decimal_comma_convention("Der Kurs liegt bei €12,50, die Marge bei 3,5 %."), decimal_comma_convention("margin 3.5%")
+    (True, False)
+    >>> decimal_comma_convention("1,234 shares") is None
+    True
+    """
+    comma = _COMMA_DECIMAL.search(text) is not None
+    dot = _DOT_DECIMAL.search(text) is not None
+    return comma if comma != dot else None
+
+
 def format_number(number: Number) -> str:
     """The canonical text of ``number``, which :func:`read_number` reads back exactly.
 
@@ -344,6 +425,9 @@ def format_number(number: Number) -> str:
     if text.startswith("-"):
         sign, text = "-", text[1:]
     if number.kind == "money":
+        whole, dot, frac = text.partition(".")
+        if dot and len(frac) == 3 and len(whole) <= 3 and not whole.startswith("0"):
+            text += "0"  # "$20.0000", never "$20.000", which a typed value refuses as ambiguous
         symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(number.currency or "", number.currency or "$")
         if symbol.isalpha():
             return f"{sign}{text} {symbol}"

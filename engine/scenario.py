@@ -64,12 +64,24 @@ class Scenario:
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
+#: Most facts one scenario may hold; more is refused at ``facts`` before any other work (a card has tens of
+#: inputs; an L8 frame a few cards).
+MAX_FACTS = 10_000
+#: Most fact errors reported for one scenario; the rest are counted in one last error ("... and N more").
+MAX_FACT_ERRORS = 50
+
 #: Number.kind -> the unit of the engine's number type.
 _UNITS = {"number": None, "money": "money", "percent": "ratio", "multiple": "multiple"}
 
 
-def convert_fact(spec: InputSpec, value: Any) -> Any:
+def convert_fact(spec: InputSpec, value: Any, *, strict: bool = False) -> Any:
     """Convert one raw fact to the engine value for input ``spec``.
+
+    ``strict`` is for values a person typed (scenario facts, ``--set``,
+    ``ipb screen`` cells): a number text whose decimal mark would be a guess
+    (``$20.000``, ``$20,5``) is an error; see
+    :func:`ipb.engine.numbers.read_number`. Machine-written item literals are
+    read with ``strict=False``.
 
     Returns
     -------
@@ -120,7 +132,7 @@ def convert_fact(spec: InputSpec, value: Any) -> Any:
             raise LoadError(exc.message, rule="fact-limit", name=spec.name) from None
     elif isinstance(value, str):
         try:
-            read = read_number(value)
+            read = read_number(value, strict=strict)
         except NumberError as exc:
             raise LoadError(f"{spec.name}: {exc.message} (it is a {kind} input)", rule="fact-type", name=spec.name) from None
         if read.kind == "money" and read.currency != "USD":
@@ -152,7 +164,8 @@ def parse_assignment(text: str, card: Card) -> tuple[str, Any]:
     Raises
     ------
     LoadError
-        No '=', an unknown input (with "did you mean"), or a bad value.
+        No '=', an unknown input (with "did you mean"), an empty value
+        (``NAME=``; ``NAME=unknown`` makes the fact unknown), or a bad value.
     """
     if "=" not in text:
         raise LoadError(f"--set expects NAME=VALUE, got {text!r}", file="--set", rule="set")
@@ -164,13 +177,16 @@ def parse_assignment(text: str, card: Card) -> tuple[str, Any]:
             f"{name!r} is not an input of card {card.id}", file="--set", rule="fact-name", name=name,
             suggestion=did_you_mean(name, list(card.inputs)),
         )
+    if not raw:
+        raise LoadError(f"--set {name}= has no value; write a value, or --set {name}=unknown to make the fact "
+                        "unknown", file="--set", rule="set", name=name)
     value: Any = raw
     if raw in ("true", "false"):
         value = raw == "true"
-    elif raw in ("null", "unknown", ""):
+    elif raw in ("null", "unknown"):
         value = None
     try:
-        return name, convert_fact(spec, value)
+        return name, convert_fact(spec, value, strict=True)
     except LoadError as exc:
         exc.file = "--set"
         raise
@@ -213,12 +229,28 @@ def typed_facts(
     ErrorGroup
         Every schema, card, fact and date error, each with file:line:col.
     """
+    data = doc.data
+    given = data.get("facts") if isinstance(data, dict) else None
+    if isinstance(given, dict) and len(given) > MAX_FACTS:  # before the schema, which would visit every one
+        line, column = doc.locate_key(("facts",))
+        raise ErrorGroup([LoadError(
+            f"facts has {len(given):,} entries; a scenario holds at most {MAX_FACTS:,} (its card has "
+            f"{len(inputs)} inputs)", rule="fact-limit", file=doc.file, line=line, column=column,
+            source_line=doc.source_line(line))])
     errors: list[IpbError] = _schema_errors(doc, scenario_schema(), "the scenario")
+    for e in errors:
+        if e.rule == "schema:required" and "'facts'" in e.message:
+            e.message = ("the scenario has no 'facts' (a scenario gives the facts of one decision, "
+                         "e.g. facts: {market_value: $200M}; a fact left out is unknown)")
     if errors:
         raise ErrorGroup(errors)
-    data = doc.data
+    more = 0
 
     def add(err: IpbError, path: tuple[Any, ...], key: bool = False) -> None:
+        nonlocal more
+        if len(errors) >= MAX_FACT_ERRORS:
+            more += 1
+            return
         line, column = doc.locate_key(path) if key else doc.locate(path)
         errors.append(err.with_location(doc.file, line, column, doc.source_line(line)))
 
@@ -228,6 +260,9 @@ def typed_facts(
     facts: dict[str, Any] = {}
     for name, raw in data["facts"].items():
         spec = inputs.get(name)
+        if spec is None and len(errors) >= MAX_FACT_ERRORS:
+            more += 1  # no "did you mean" for errors that will not be shown
+            continue
         if spec is None:
             add(
                 LoadError(
@@ -241,7 +276,7 @@ def typed_facts(
             )
             continue
         try:
-            value = convert_fact(spec, raw)
+            value = convert_fact(spec, raw, strict=True)
         except LoadError as exc:
             add(exc, ("facts", name))
             continue
@@ -253,6 +288,11 @@ def typed_facts(
             as_of = dt.date.fromisoformat(data["as_of"])
         except ValueError:
             add(LoadError(f"as_of {data['as_of']!r} is not a real date", rule="date"), ("as_of",))
+    if more:
+        line, column = doc.locate_key(("facts",))
+        errors.append(LoadError(f"... and {more:,} more error(s) in these facts (the first {MAX_FACT_ERRORS} are shown)",
+                                rule="more-errors", file=doc.file, line=line, column=column,
+                                source_line=doc.source_line(line)))
     if errors:
         raise ErrorGroup(errors)
     return facts, as_of
@@ -314,7 +354,7 @@ def facts_from_mapping(card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
         if spec is None:
             raise LoadError(f"{name!r} is not an input of card {card.id}", rule="fact-name", name=name,
                             suggestion=did_you_mean(name, list(card.inputs)))
-        value = convert_fact(spec, raw)
+        value = convert_fact(spec, raw, strict=True)
         if value is not None:
             out[name] = value
     return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from itertools import islice
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ipb.engine.numbers import NumberError, read_number
 
@@ -43,6 +43,13 @@ _OTHER = re.compile(
     r"|(?<![\w.$])\(\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?\)%"
     r"|(?<![\w.$])[-\u2212]?(?:€|£|(?:EUR|GBP)[ \t]?)[-\u2212]?\d{1,3}(?:[,.\u00a0]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?"
     r"|(?<![\w.$])[-\u2212]?\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?[ \t]?(?:EUR|GBP|€|£)(?![A-Za-z])"
+)
+#: In a text that writes the comma as its decimal mark (:func:`ipb.engine.numbers.decimal_comma_convention`):
+#: dollar amounts and percentages with dot groups and a comma decimal ("$1.234,5", "2,5 %"), read by the one reader.
+_COMMA_DECIMAL = re.compile(
+    r"(?<![\w.$])[-\u2212]?(?:US)?\$[ \t]?[-\u2212]?\d{1,3}(?:\.\d{3}){0,6}(?:,\d{1,8})?"
+    r"(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?"
+    r"|(?<![\w.$,])[-\u2212]?\d{1,3}(?:\.\d{3}){0,6},\d{1,8}[ \t]?%"
 )
 _KIND = {"money": "money", "percent": "ratio", "multiple": "multiple", "number": "number"}
 
@@ -92,24 +99,34 @@ def _number_matches(text: str) -> Iterator[re.Match[str]]:
             yield m
 
 
-def _read(token: str) -> float | None:
+def _read(token: str, decimal_comma: bool | None = None) -> float | None:
     """The value of ``token`` by :func:`ipb.engine.numbers.read_number`, as a float, or None when it refuses it."""
     try:
-        return float(read_number(token.replace("\u2013", "-")).value)
+        return float(read_number(token.replace("\u2013", "-"), decimal_comma=decimal_comma).value)
     except NumberError:
         return None
 
 
-def _others(text: str, limit: int | None) -> list[NumberMatch]:
-    """Accounting negatives and euro / pound amounts (:data:`_OTHER`), read by the one reader."""
+def _others(text: str, limit: int | None, decimal_comma: bool | None = None) -> list[NumberMatch]:
+    """Accounting negatives and euro / pound amounts (:data:`_OTHER`), read by the one reader.
+
+    With ``decimal_comma`` True, also dollar amounts and percentages written with a comma decimal
+    (:data:`_COMMA_DECIMAL`)."""
     out: list[NumberMatch] = []
-    if "(" not in text and "€" not in text and "£" not in text and "EUR" not in text and "GBP" not in text:
-        return out
-    for m in _OTHER.finditer(text):
+    matches: Iterable[re.Match[str]] = ()
+    if "(" in text or "€" in text or "£" in text or "EUR" in text or "GBP" in text:
+        matches = _OTHER.finditer(text)
+    if decimal_comma:
+        extra = [m for m in _COMMA_DECIMAL.finditer(text) if "," in m.group(0) or "." in m.group(0)]
+        if extra:
+            matches = sorted([*matches, *extra], key=lambda m: (m.start(), -m.end()))
+    for m in matches:
         if limit is not None and len(out) >= limit:
             break
+        if out and m.start() < out[-1].end:
+            continue
         try:
-            number = read_number(m.group(0).replace("\u00a0", " "))
+            number = read_number(m.group(0).replace("\u00a0", " "), decimal_comma=decimal_comma)
         except NumberError:
             continue
         unit = _KIND[number.kind]
@@ -121,11 +138,17 @@ def _others(text: str, limit: int | None) -> list[NumberMatch]:
     return out
 
 
-def find_numbers(text: str, limit: int | None = None) -> list[NumberMatch]:
+def find_numbers(text: str, limit: int | None = None, decimal_comma: bool | None = None) -> list[NumberMatch]:
     """Every money amount, multiple, percentage and fraction in ``text``, in order.
 
     A leading minus may be ASCII or the unicode minus (−). With ``limit``,
-    at most that many (the first) are returned.
+    at most that many (the first) are returned. ``decimal_comma`` is the
+    text's convention (:func:`ipb.engine.numbers.decimal_comma_convention`):
+    True reads ``$1.500`` as 1500 and ``2,5 %`` as 0.025; None or False read
+    the dot as the decimal mark.
+
+    >>> [(n.text, n.value) for n in find_numbers("Kurs $1.500, Marge 2,5 %", decimal_comma=True)]
+    [('$1.500', 1500.0), ('2,5 %', 0.025)]
 
     >>> [(n.text, n.value, n.unit) for n in find_numbers("$5B ARR at 10x, 95% retention, −$2B, 2/3 of NCAV")]
     [('$5B', 5000000000.0, 'money'), ('10x', 10.0, 'multiple'), ('95%', 0.95, 'ratio'), ('−$2B', -2000000000.0, 'money'), ('2/3', 0.6667, 'fraction')]
@@ -135,7 +158,7 @@ def find_numbers(text: str, limit: int | None = None) -> list[NumberMatch]:
         if limit is not None and len(found) >= limit:
             break
         if m.group("money") is not None:
-            value = _read(m.group(0))
+            value = _read(m.group(0), decimal_comma)
             if value is None:  # a shape the one reader refuses (none is known): the old arithmetic
                 value = _to_float(m.group("mnum"), m.group("mdec"))
                 scale = m.group("mscale")
@@ -159,7 +182,7 @@ def find_numbers(text: str, limit: int | None = None) -> list[NumberMatch]:
             found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / den, 4), "fraction"))
         elif m.group("scale") is not None:
             found.append(NumberMatch(m.start(), m.end(), m.group(0), value * _SCALE[m.group("scale").lower()], "number"))
-    others = _others(text, limit)
+    others = _others(text, limit, decimal_comma)
     if not others:
         return found
     # an accounting negative or a euro amount covers the plain reading inside it ("$7M" in "($7M)", "1.234" in "€1.234,5")

@@ -97,10 +97,19 @@ def _print_trace(trace: Trace, scenario: Scenario) -> None:
 
 
 def _yaml_files(paths: Iterable[Path]) -> list[Path]:
+    """The ``.yaml``/``.yml`` files (any case) under each folder, and each file as given.
+
+    A folder with none is an error: "checked 0 file(s): ok" would pass a
+    mistyped or empty folder.
+    """
     files: list[Path] = []
     for p in paths:
         if p.is_dir():
-            files.extend(sorted(q for q in p.rglob("*.y*ml") if q.suffix in (".yaml", ".yml")))
+            found = sorted(q for q in p.rglob("*") if q.suffix.lower() in (".yaml", ".yml") and q.is_file())
+            if not found:
+                raise LoadError(f"no card or scenario files (*.yaml, *.yml) in the folder {p}", file=str(p),
+                                rule="usage")
+            files.extend(found)
         else:
             files.append(p)
     return files
@@ -159,9 +168,9 @@ def check(
     """
     try:
         use_cards(cards_dir)
+        files = _yaml_files(paths) if paths else bundled_card_paths() + bundled_scenario_paths()
     except IpbError as exc:
         raise _fail(exc) from None
-    files = _yaml_files(paths) if paths else bundled_card_paths() + bundled_scenario_paths()
     problems: list[IpbError] = []
     warnings: list[IpbError] = []
     cards: dict[str, Any] = {}
@@ -172,7 +181,9 @@ def check(
             continue
         try:
             doc = load_yaml_file(path, collect=True)
-            if isinstance(doc.data, dict) and "facts" in doc.data:
+            # a scenario: it has facts, or names a card and has none of a card's own parts
+            if isinstance(doc.data, dict) and ("facts" in doc.data or (
+                    "card" in doc.data and not {"gates", "inputs", "investor"} & set(doc.data))):
                 scenarios.append((path, doc))
                 continue
             card = card_from_doc(doc)

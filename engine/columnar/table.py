@@ -309,7 +309,7 @@ def _parse_numbers(pa: Any, pc: Any, spec: Any, col: Any) -> Any:
             values.append(None)
             continue
         try:
-            values.append(float(convert_fact(spec, cell.strip())))
+            values.append(float(convert_fact(spec, cell.strip(), strict=True)))
         except IpbError as exc:
             raise BadColumn(f"input {spec.name!r}, row {i}: {cell!r} is not a {spec.type} ({exc.message})",
                             name=spec.name, row=i) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ipb.engine.card import Card
+from ipb.engine.numbers import decimal_comma_convention
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import (
     MIN_REPEAT_RUN,
@@ -89,7 +90,7 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _Paraphrase
             self._prose_fallback()
         evidence = self._sections(structural)
         result.gates = self._named_or_judged(self._gates(evidence))
-        self.all_numbers = find_numbers(self.masked, limit=MAX_NUMBERS)
+        self.all_numbers = find_numbers(self.masked, limit=MAX_NUMBERS, decimal_comma=decimal_comma_convention(self.masked))
         if len(self.all_numbers) >= MAX_NUMBERS:
             self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")
         self._find_elements(result.gates)

@@ -1,0 +1,207 @@
+"""Checks of a card's declarations that need no compiled gate: numbers in an input's unit, outcomes, cycles.
+
+Split out of :mod:`ipb.engine.card` (which calls them while it loads a card)
+so that module stays within the house size limit. Each check either returns
+a value or raises / collects an :class:`~ipb.errors.IpbError` that the card
+loader locates at the offending key or value (issue 16, the adversarial
+report's findings 6, 7 and 17).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from decimal import Decimal
+from typing import Any, Protocol
+
+from ipb.engine.expressions import NUMBER, ExprType, parse_literal
+
+from ipb.errors import CompileError, IpbError, LoadError
+
+__all__ = [
+    "ENGINE_VERDICTS",
+    "VisibleSymbols",
+    "all_computed_names",
+    "bound",
+    "check_outcomes",
+    "find_cycles",
+    "names_in",
+    "number_value",
+]
+
+#: Verdict words the engine itself gives (gate verdicts and the final INCONCLUSIVE): never a card's outcome.
+ENGINE_VERDICTS = frozenset({"PROCEED", "REJECT", "INCONCLUSIVE", "N/A", "NA", "N_A"})
+
+_UNIT_WORDS = {"money": "money ($5M)", "ratio": "a percentage (5%)", "multiple": "a multiple (10x)",
+               None: "a plain number"}
+
+
+class _Adds(Protocol):
+    def add(self, error: IpbError, path: tuple[Any, ...], *, key: bool = False) -> None: ...
+
+
+def number_value(value: Any, what: str) -> tuple[Decimal, ExprType]:
+    """A number written in a card (YAML number or literal text such as ``$5M``, ``25%``, ``2/3``) and its type.
+
+    Raises
+    ------
+    CompileError
+        Not a number (rule ``literal``); the caller locates the value.
+    """
+    if isinstance(value, bool):
+        raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
+    if isinstance(value, (int, Decimal)):
+        return Decimal(value), NUMBER
+    if isinstance(value, float):  # pragma: no cover - the loader never makes floats
+        return Decimal(str(value)), NUMBER
+    try:
+        result, type = parse_literal(str(value))
+    except CompileError as exc:  # its position is inside the value's text; the caller locates the value
+        raise CompileError(f"{what} must be a number, not {value!r} ({exc.message})", rule="literal") from None
+    if type.kind != "number":
+        raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
+    return result, type
+
+
+def bound(value: Any, what: str, name: str, kind: str, expr_type: ExprType) -> Decimal:
+    """A ``range`` bound or ``step`` of input ``name``: a number in the input's own unit.
+
+    A plain number fits any numeric input; ``5%`` fits only a ratio, ``$5M``
+    only money, ``10x`` only a multiple (``range: [5%, 10x]`` on money was
+    read as $0.05 to $10 by perturb).
+
+    Raises
+    ------
+    CompileError
+        Rule ``input`` (not a numeric input) or ``input-unit`` (another unit).
+
+    >>> from ipb.engine.expressions import MONEY
+    >>> bound("$5M", "step", "price", "money", MONEY)
+    Decimal('5000000')
+    """
+    if expr_type.kind != "number":
+        raise CompileError(f"{what} applies only to numeric inputs; {name!r} is a {kind}", rule="input")
+    number, written = number_value(value, what)
+    if written.unit is not None and written.unit != expr_type.unit:
+        raise CompileError(f"{what} {value!r} of {name!r} is {_UNIT_WORDS[written.unit]}, but {name!r} is a {kind}"
+                           f"; write it as {_UNIT_WORDS[expr_type.unit]}", rule="input-unit")
+    return number
+
+
+def check_outcomes(col: _Adds, outcomes: Mapping[str, str], path: tuple[Any, ...],
+                   given: Mapping[str, Any] | None = None, same_allowed: bool = False) -> None:
+    """A card's (or a branch's) pass and fail verdicts must differ and must not be the engine's own words.
+
+    ``outcomes: {pass: INCONCLUSIVE}`` would make a cleared card look
+    undecided, and ``pass == fail`` would decide the same whatever the gates
+    say. ``given`` is what the card wrote (the rest are defaults), so an
+    error points at a word the author wrote. A regime branch may give one
+    verdict either way (``same_allowed``; the linter warns, rule ``same-verdicts``).
+    """
+    given = outcomes if given is None else given
+    for key in ("pass", "fail"):
+        word = outcomes[key]
+        if word in ENGINE_VERDICTS and key in given:
+            col.add(LoadError(f"outcome {key}: {word!r} is a verdict word of the engine itself "
+                              f"({', '.join(sorted(ENGINE_VERDICTS - {'NA', 'N_A'}))}); name the card's own decision, "
+                              "such as INVEST or DECLINE", rule="outcome", name=key), path + (key,))
+    if outcomes["pass"] == outcomes["fail"] and not same_allowed:
+        where = "fail" if "fail" in given else "pass"
+        col.add(LoadError(f"outcomes pass and fail are both {outcomes['pass']!r}, so the card would decide the same "
+                          "whatever its gates say", rule="outcome", name=where), path + (where,))
+
+
+_QUOTED = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
+_NAME = re.compile(r"(?<![0-9A-Za-z_$.])[A-Za-z_][A-Za-z0-9_]*")
+
+
+def names_in(source: Any) -> set[str]:
+    """The words of an expression text that could be names (quoted strings and unit suffixes left out).
+
+    >>> sorted(names_in("b + 1 > $5M and kind in {'a b'}"))
+    ['and', 'b', 'in', 'kind']
+    """
+    return set(_NAME.findall(_QUOTED.sub(" ", str(source))))
+
+
+def find_cycles(needs: Mapping[str, set[str]]) -> list[list[str]]:
+    """Cycles in a "name needs names" graph, each as a path that ends where it starts (``[a, b, a]``).
+
+    Every name lies on at most one reported cycle; names are visited in the
+    mapping's order, so the result is deterministic. Iterative (no recursion
+    limit), linear in names plus edges.
+
+    >>> find_cycles({"a": {"b"}, "b": {"a"}, "c": {"c"}, "d": {"a"}})
+    [['a', 'b', 'a'], ['c', 'c']]
+    """
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    cycles: list[list[str]] = []
+    on_cycle: set[str] = set()
+    for start in needs:
+        if start in state:
+            continue
+        path = [start]
+        todo = [iter(sorted(needs.get(start, ())))]
+        state[start] = 1
+        while todo:
+            nxt = next(todo[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                todo.pop()
+                continue
+            if nxt not in needs:
+                continue
+            if state.get(nxt) == 1:
+                cycle = path[path.index(nxt):] + [nxt]
+                if not on_cycle & set(cycle):
+                    cycles.append(cycle)
+                    on_cycle.update(cycle)
+            elif nxt not in state:
+                state[nxt] = 1
+                path.append(nxt)
+                todo.append(iter(sorted(needs.get(nxt, ()))))
+    return cycles
+
+
+def all_computed_names(raw_gates: list[dict[str, Any]]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for g in raw_gates:
+        for name in g.get("compute") or {}:
+            found.setdefault(name, g["id"])
+        if g.get("classify"):
+            found.setdefault(g["id"], g["id"])
+    return found
+
+
+class VisibleSymbols(Mapping[str, ExprType]):
+    """The live symbol table as one gate sees it.
+
+    A value computed by a later gate is not visible, and asking for it is a
+    pointed error rather than an "unknown name".
+    """
+
+    def __init__(self, symbols: Mapping[str, ExprType], later: Mapping[str, str], current: str) -> None:
+        self._symbols = symbols
+        self._later = later
+        self._current = current
+
+    def __getitem__(self, key: str) -> ExprType:
+        if key in self._symbols:
+            return self._symbols[key]
+        owner = self._later.get(key)
+        if owner is not None and owner != self._current:
+            raise CompileError(
+                f"{key!r} is computed by gate {owner!r}, which runs after gate {self._current!r}",
+                rule="order",
+                name=key,
+            )
+        if owner is not None and key != owner:
+            raise CompileError(f"{key!r} is computed later in gate {owner!r} (its compute entries run in order); "
+                               f"move {key!r} before the value that reads it", rule="order", name=key)
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._symbols)
+
+    def __len__(self) -> int:
+        return len(self._symbols)
