@@ -29,7 +29,7 @@ from ipb._files import file_sha256
 from ipb.distributed._ray import connect
 from ipb.distributed.shards import Shard, ShardStore, checkpoint_dir, fingerprint, run_shards
 from ipb.perturb.generation import Candidate, Generation, Generator, Job, key_int, write_items
-from ipb.perturb.verify import RecordCheck, Verification, verify_lines
+from ipb.perturb.verify import RecordCheck, Verification, mark_repeated_ids, reportable, verify_lines
 
 __all__ = ["RayRunner", "generate_ray", "verify_ray", "PERTURB_CHUNK", "VERIFY_CHUNK"]
 
@@ -157,10 +157,11 @@ def generate_ray(job: Job, n: int, out: str | Path, *, balance: bool = False, al
     return result, runner
 
 
-def _verify_slice(records: list[tuple[int, int, str]], cards: Mapping[str, str], schema: bool) -> list[RecordCheck]:
-    """Worker side: the checks of one slice that a Verification keeps (problems and changed cards)."""
-    return [c for c in verify_lines(records, cards=cards, schema=schema)
-            if c.status != "ok" or c.changed_cards or c.migrated]
+def _verify_slice(records: list[tuple[int, int, str]], cards: Mapping[str, str],
+                  schema: bool) -> tuple[list[RecordCheck], list[tuple[int, int, str]]]:
+    """Worker side: the checks of one slice that a Verification keeps (problems and changed cards), and where each
+    item id was seen (repeated ids are found on the driver, across slices)."""
+    return reportable(verify_lines(records, cards=cards, schema=schema))
 
 
 def verify_ray(path: str | Path, *, cards: Mapping[str, str] | None = None, schema: bool = True,
@@ -194,4 +195,5 @@ def verify_ray(path: str | Path, *, cards: Mapping[str, str] | None = None, sche
     shards = [Shard(f"records {records[i][0]}-{records[min(i + chunk, len(records)) - 1][0]}", _verify_slice,
                     (records[i:i + chunk], overrides, schema)) for i in range(0, len(records), chunk)]
     run = run_shards(ray, shards, ShardStore(None, ""), max_retries=max_retries)
-    return Verification(name, len(records), [c for part in run.results for c in part])
+    checks = [c for part, _ in run.results for c in part]
+    return Verification(name, len(records), mark_repeated_ids(checks, [i for _, ids in run.results for i in ids]))

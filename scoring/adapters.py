@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
+from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 
 __all__ = [
@@ -120,7 +121,12 @@ def _record_error(number: int, source: str, message: str, rule: str, **fields: A
 
 
 def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
-    """(line number, text or None, error or None) for every non-blank line, read as bytes."""
+    """(line number, text or None, error or None) for every non-blank line, read as bytes.
+
+    The lines of :func:`ipb.engine._json.jsonl_lines` (a byte-order mark dropped, ``\r\n`` accepted,
+    only ``\n`` splits), streamed, and decoded one at a time so that a line that is not UTF-8 is one bad
+    record, not a bad file.
+    """
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
@@ -135,12 +141,15 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
 
 
 def _json_object(number: int, source: str, text: str) -> InputRecord:
+    """Line ``number`` read by the one strict JSON Lines reader (:func:`ipb.engine._json.parse_json_line`): syntax,
+    duplicate keys, ``NaN`` and nesting past 100 levels are errors located at their line and column."""
+    file = source.rpartition(":")[0] or source
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _record_error(number, source, f"line {number} is not JSON: {exc.msg} at column {exc.colno}", "json")
-    except RecursionError:
-        return _record_error(number, source, f"line {number} nests too deeply to read", "json")
+        value = parse_json_line(text, file, number, exact=False)
+    except LoadError as exc:
+        err = ScoreError(f"line {number}: {exc.message}", file=file, line=exc.line, column=exc.column, rule="json",
+                         name=exc.name)
+        return InputRecord(number, source, None, err)
     if not isinstance(value, dict):
         return _record_error(number, source, f"line {number} is a JSON {type(value).__name__}, not an object", "json")
     return InputRecord(number, source, value)
