@@ -176,8 +176,9 @@ def load_commands() -> None:
 
 #: Commands the console script runs without typer's option coercion when their command line is
 #: plain (see :func:`fast_invocation`): typer >= 0.20 coerces every option through pydantic,
-#: whose import and adapters cost ~0.4 s, more than the whole engine job of ``ipb run``.
-FAST = ("run",)
+#: whose import and adapters cost ~0.4 s, more than the whole engine job of ``ipb run``, and a
+#: sixth of the 2 s bar of ``ipb parse`` on a 5 MB answer (issue 16).
+FAST = ("run", "parse")
 
 
 def fast_invocation(args: list[str]) -> Any:
@@ -186,13 +187,15 @@ def fast_invocation(args: list[str]) -> Any:
     The command's own declared parameters (typer's ``Argument``/``Option`` defaults and
     the type hints) are read, and only plain forms are parsed here: positional
     arguments; ``--opt value``, ``--opt=value`` and a declared short ``-f value``;
-    boolean ``--flag``; repeated list options; ``str``, ``Path``, ``Optional`` and
-    ``Enum`` values. Anything else -- ``--help``, an unknown or malformed option, a
-    missing argument, a value typer would reject -- returns None, and typer parses the
-    whole line as before, with its own messages. Tests check that both paths give the
-    same output.
+    boolean ``--flag`` and ``--flag/--no-flag``; repeated list options; ``str``,
+    ``Path``, ``float``, ``Optional`` and ``Enum`` values; a ``str``/``Path`` option's
+    environment variable when the option is not given. Anything else -- ``--help``, an
+    unknown or malformed option, a missing argument, a value typer would reject, another
+    environment variable that is set -- returns None, and typer parses the whole line as
+    before, with its own messages. Tests check that both paths give the same output.
     """
     import inspect
+    import os
     import typing
     from pathlib import Path
 
@@ -209,8 +212,10 @@ def fast_invocation(args: list[str]) -> Any:
     params = inspect.signature(callback).parameters
     positional: list[str] = []
     options: dict[str, str] = {}
+    negative: dict[str, str] = {}  # the "--no-flag" half of a bool "--flag/--no-flag"
     kinds: dict[str, Any] = {}
     values: dict[str, Any] = {}
+    from_env: dict[str, str] = {}
     for name, p in params.items():
         info = p.default
         kind: Any = hints.get(name)
@@ -220,7 +225,7 @@ def fast_invocation(args: list[str]) -> Any:
             origin, inner = typing.get_origin(kind), typing.get_args(kind)
         many = origin is list
         base = inner[0] if many else kind
-        if not (base in (str, Path, bool) or (isinstance(base, type) and issubclass(base, Enum))):
+        if not (base in (str, Path, bool, float) or (isinstance(base, type) and issubclass(base, Enum))):
             return None
         kinds[name] = (base, many)
         if isinstance(info, ArgumentInfo):
@@ -231,11 +236,23 @@ def fast_invocation(args: list[str]) -> Any:
                 values[name] = None
         elif isinstance(info, OptionInfo):
             decls = info.param_decls or (f"--{name.replace('_', '-')}",)
-            if any("/" in d for d in decls):
-                return None
             for d in decls:
-                options[d] = name
+                if "/" in d:
+                    if base is not bool or d.count("/") != 1:
+                        return None
+                    on, off = d.split("/")
+                    options[on.strip()] = name
+                    negative[off.strip()] = name
+                else:
+                    options[d] = name
             values[name] = list(info.default or []) if many else info.default
+            envvars = [info.envvar] if isinstance(info.envvar, str) else list(info.envvar or [])
+            for var in envvars:
+                if os.environ.get(var):
+                    if base not in (str, Path) or many:
+                        return None
+                    from_env[name] = os.environ[var]
+                    break
         else:
             return None
     given: dict[str, list[str]] = {}
@@ -247,6 +264,11 @@ def fast_invocation(args: list[str]) -> Any:
             return None
         if token.startswith("-") and token != "-" and not _is_number(token):
             flag, eq, inline = token.partition("=")
+            if flag in negative:
+                if eq:
+                    return None
+                given.setdefault(negative[flag], []).append("false")
+                continue
             found = options.get(flag)
             if found is None:
                 return None
@@ -275,13 +297,19 @@ def fast_invocation(args: list[str]) -> Any:
     for name in positional:
         if name not in given and name not in values:
             return None  # a required argument is missing: typer says so
+    for name, text in from_env.items():
+        given.setdefault(name, [text])
     kwargs = dict(values)
     for name, raw in given.items():
         base, many = kinds[name]
         converted: list[Any] = []
         for text in raw:
             if base is bool:
-                converted.append(True)
+                converted.append(text == "true")
+            elif base is float:
+                if not _PLAIN_FLOAT.fullmatch(text):
+                    return None  # "nan", "1_0", "inf": typer's reading decides
+                converted.append(float(text))
             elif base is Path:
                 converted.append(Path(text))
             elif isinstance(base, type) and issubclass(base, Enum):
@@ -291,7 +319,7 @@ def fast_invocation(args: list[str]) -> Any:
                     return None
             else:
                 converted.append(text)
-        kwargs[name] = converted if many else converted[0]
+        kwargs[name] = converted if many else converted[-1] if base is bool else converted[0]
 
     def call() -> None:
         try:
@@ -300,6 +328,9 @@ def fast_invocation(args: list[str]) -> Any:
             raise SystemExit(exc.exit_code) from None
 
     return call
+
+
+_PLAIN_FLOAT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def _is_number(token: str) -> bool:
