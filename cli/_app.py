@@ -14,6 +14,7 @@ caret; the exit status is 1 when the input has errors and 2 for a usage error.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from decimal import Decimal
 from enum import Enum
@@ -97,8 +98,21 @@ def _root() -> None:
 
 
 #: Characters never sent to a terminal as they stand: C0 controls but tab and newline, DEL, C1
-#: controls, and the bidirectional overrides and isolates that can reorder what a reader sees.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: controls, the line and paragraph separators, and every Unicode format character (category Cf):
+#: the bidirectional embeddings, overrides, isolates and marks (U+202A-202E, U+2066-2069, U+200E/F,
+#: U+061C) that reorder what a reader sees, zero-width spaces, the byte-order mark, invisible
+#: operators, tags. Kept: the zero-width (non-)joiners U+200C/U+200D, which Persian, Indic scripts
+#: and emoji need to render. (A test checks this list against ``unicodedata``.)
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+    "\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]"
+)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def printable(text: str) -> str:
@@ -110,9 +124,23 @@ def printable(text: str) -> str:
 
     >>> printable("ok\\x1b[31m red\\u202e")
     'ok\\\\x1b[31m red\\\\u202e'
+    >>> printable("gpt\\u200f-\\u2067x\\u2069 \\u200d")
+    'gpt\\\\u200f-\\\\u2067x\\\\u2069 \\u200d'
     """
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
-                        text)
+    return _CONTROL.sub(lambda m: _escaped(m.group()), text)
+
+
+def json_printable(text: str) -> str:
+    """JSON text with every character :func:`printable` escapes written as a JSON ``\\uXXXX`` escape.
+
+    For JSON printed to standard output with ``ensure_ascii=False`` (``ipb parse --format json``):
+    the value is unchanged for any JSON reader (such characters occur only inside strings, and
+    ``json.dumps`` already escapes C0 controls), but a terminal shows the escape, not a reordered line.
+
+    >>> json_printable('{"model": "gpt\u202e-x"}')
+    '{"model": "gpt\\\\u202e-x"}'
+    """
+    return _CONTROL.sub(lambda m: json.dumps(m.group())[1:-1], text)
 
 
 class SafeConsole(Console):

@@ -50,11 +50,13 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
+from ipb._files import file_kind
 from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 
@@ -488,8 +490,15 @@ def read_responses(
     if format not in FORMATS:
         raise LoadError(f"unknown response format {format!r}; formats: {', '.join(FORMATS)}", rule="format",
                         name=format, suggestion=did_you_mean(format, list(FORMATS)))
-    if not p.is_file():
-        raise LoadError(f"no such responses file: {p}", file=str(p), rule="file")
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise LoadError(f"no such responses file: {p}", file=str(p), rule="file") from None
+    except OSError as exc:
+        raise LoadError(f"cannot read {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
+    if not stat.S_ISREG(mode):  # a FIFO could be read only once (the format is detected first) and a device never ends
+        raise LoadError(f"{p} is {file_kind(mode)}, not a regular file; ipb reads responses only from regular files "
+                        "(save a stream to a file first)", file=str(p), rule="file")
     chosen = detect_format(p) if format == "auto" else format
     try:
         yield from _ADAPTERS[chosen](p, model=model, condition=condition)

@@ -22,7 +22,7 @@ from typing import Any, Optional
 
 import typer
 
-from ipb.cli._app import _VERDICT_STYLE, RunFormat, _escape, _fail, app, err, out
+from ipb.cli._app import _VERDICT_STYLE, RunFormat, _escape, _fail, app, err, json_printable, out
 from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
 from ipb.engine.registry import loaded_card
 from ipb.errors import IpbError, LoadError
@@ -54,7 +54,7 @@ def parse(
         raise typer.Exit(code=2)
     try:
         loaded = loaded_card(card)  # the card's gates and words; no decision graph (networkx) is needed to read an answer
-        text = _read(response)
+        text, decoding = _read(response)
         llm = llm_extractor(extractor, llm_model, llm_base_url, cache_dir, no_cache)
     except IpbError as exc:
         raise _fail(exc) from None
@@ -62,6 +62,10 @@ def parse(
     rules = parse_response(text, loaded, embedder=embedder, score_cutoff=score_cutoff, embed_cutoff=embed_cutoff)
     other = llm(text, loaded, embedder=embedder, embed_cutoff=embed_cutoff) if llm is not None else None
     parsed = other if extractor is Extractor.llm and other is not None else rules
+    if decoding is not None:  # never silently: in the trace's notes and on stderr
+        for reading in {id(r): r for r in (rules, other) if r is not None}.values():
+            reading.notes.append(decoding)
+        err.print(f"warning: {response}: {decoding}", markup=False)
     compared = None
     if extractor is Extractor.both and other is not None:
         from ipb.respond.extract import Agreement
@@ -72,8 +76,9 @@ def parse(
         doc = parsed.to_dict()
         if compared is not None and other is not None:
             doc = {"rules": doc, "llm": other.to_dict(), "agreement": compared.summary(), "disagreements": compared.disagreements}
-        # straight to stdout: the console library would lay out megabytes of JSON (control characters are escaped by json)
-        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        # straight to stdout: the console library would lay out megabytes of JSON; C0 controls are escaped by json,
+        # bidirectional and other format characters by json_printable (same value for a JSON reader)
+        sys.stdout.write(json_printable(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n")
         sys.stdout.flush()
     else:
         _print_table(parsed, text)
@@ -84,12 +89,19 @@ def parse(
         raise typer.Exit(code=1)
 
 
-def _read(path: Path) -> str:
+def _read(path: Path) -> tuple[str, str | None]:
+    """The answer's text, and a note when bytes that are not UTF-8 had to be replaced (None when none were)."""
     try:
         data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
     except OSError as exc:
         raise LoadError(f"cannot read response {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
-    return data.decode("utf-8", errors="replace")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        replaced = text.count("\ufffd") - data.count("\ufffd".encode("utf-8"))
+        return text, (f"the answer is not valid UTF-8: {replaced} byte sequence(s) were replaced by U+FFFD, the first at "
+                      f"byte {exc.start + 1} (0x{data[exc.start]:02x}); words around them may be misread")
 
 
 _LINE_STARTS: dict[int, tuple[str, list[int]]] = {}
