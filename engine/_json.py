@@ -319,8 +319,19 @@ def parse_json_line(line: str, file: str, line_no: int, *, record: int | None = 
         raise LoadError(f"{where}not JSON: {exc.msg}", file=file, line=line_no, column=exc.colno, rule="json-syntax",
                         source_line=line[:300]) from None
     except (ValueError, RecursionError) as exc:
-        raise LoadError(f"{where}{exc}", file=file, line=line_no, column=1, rule="json-constant",
+        raise LoadError(f"{where}{exc}", file=file, line=line_no, column=_constant_column(line), rule="json-constant",
                         source_line=line[:300]) from None
+
+
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(?P<constant>-?Infinity|NaN)')
+
+
+def _constant_column(line: str) -> int:
+    """1-based column of the first ``NaN``/``Infinity`` outside a string in ``line`` (1 when there is none)."""
+    for m in _CONSTANT.finditer(line):
+        if m.group("constant"):
+            return m.start() + 1
+    return 1
 
 
 def load_json_text(text: str, file: str = "<string>", *, first_line: int = 1, record: int | None = None) -> JsonDoc:
