@@ -375,6 +375,11 @@ def main() -> None:  # pragma: no cover - console entry point
 
     call = fast_invocation(sys.argv[1:])
     if call is not None:
+        import gc
+
+        # the modules are imported: their objects (functions, compiled patterns, tables) live as long as the process,
+        # so the collector need not walk them again at every full collection while a 5 MB answer is parsed
+        gc.freeze()
         call()
         return
     app()
