@@ -149,8 +149,11 @@ def _json_object(number: int, source: str, text: str) -> InputRecord:
     try:
         value = parse_json_line(text, file, number, exact=False)
     except LoadError as exc:
-        err = ScoreError(f"line {number}: {exc.message}", file=file, line=exc.line, column=exc.column, rule="json",
-                         name=exc.name)
+        if exc.rule == "json-syntax":  # the wording the records have always had
+            message = f"line {number} is not JSON: {exc.message.removeprefix('not JSON: ')} at column {exc.column}"
+        else:  # depth, duplicate key, NaN: the shared reader's words
+            message = f"line {number}: {exc.message}"
+        err = ScoreError(message, file=file, line=exc.line, column=exc.column, rule="json", name=exc.name)
         return InputRecord(number, source, None, err)
     if not isinstance(value, dict):
         return _record_error(number, source, f"line {number} is a JSON {type(value).__name__}, not an object", "json")
