@@ -451,7 +451,7 @@ def verify_items(
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     checks = []
-    ids: list[IdAt] = []
+    ids = []
     with ctx.Pool(workers, initializer=_init, initargs=(cards, schema, tuple(map(str, card_dirs)), str(path))) as pool:
         for reported, seen in pool.imap(_run_block, tasks):
             checks.extend(reported)
