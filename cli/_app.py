@@ -14,6 +14,7 @@ caret; the exit status is 1 when the input has errors and 2 for a usage error.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from decimal import Decimal
 from enum import Enum
@@ -97,8 +98,21 @@ def _root() -> None:
 
 
 #: Characters never sent to a terminal as they stand: C0 controls but tab and newline, DEL, C1
-#: controls, and the bidirectional overrides and isolates that can reorder what a reader sees.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: controls, the line and paragraph separators, and every Unicode format character (category Cf):
+#: the bidirectional embeddings, overrides, isolates and marks (U+202A-202E, U+2066-2069, U+200E/F,
+#: U+061C) that reorder what a reader sees, zero-width spaces, the byte-order mark, invisible
+#: operators, tags. Kept: the zero-width (non-)joiners U+200C/U+200D, which Persian, Indic scripts
+#: and emoji need to render. (A test checks this list against ``unicodedata``.)
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+    "\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]"
+)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def printable(text: str) -> str:
@@ -110,9 +124,23 @@ def printable(text: str) -> str:
 
     >>> printable("ok\\x1b[31m red\\u202e")
     'ok\\\\x1b[31m red\\\\u202e'
+    >>> printable("gpt\\u200f-\\u2067x\\u2069 \\u200d")
+    'gpt\\\\u200f-\\\\u2067x\\\\u2069 \\u200d'
     """
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
-                        text)
+    return _CONTROL.sub(lambda m: _escaped(m.group()), text)
+
+
+def json_printable(text: str) -> str:
+    """JSON text with every character :func:`printable` escapes written as a JSON ``\\uXXXX`` escape.
+
+    For JSON printed to standard output with ``ensure_ascii=False`` (``ipb parse --format json``):
+    the value is unchanged for any JSON reader (such characters occur only inside strings, and
+    ``json.dumps`` already escapes C0 controls), but a terminal shows the escape, not a reordered line.
+
+    >>> json_printable('{"model": "gpt\u202e-x"}')
+    '{"model": "gpt\\\\u202e-x"}'
+    """
+    return _CONTROL.sub(lambda m: json.dumps(m.group())[1:-1], text)
 
 
 class SafeConsole(Console):
@@ -176,8 +204,9 @@ def load_commands() -> None:
 
 #: Commands the console script runs without typer's option coercion when their command line is
 #: plain (see :func:`fast_invocation`): typer >= 0.20 coerces every option through pydantic,
-#: whose import and adapters cost ~0.4 s, more than the whole engine job of ``ipb run``.
-FAST = ("run",)
+#: whose import and adapters cost ~0.4 s, more than the whole engine job of ``ipb run``, and a
+#: sixth of the 2 s bar of ``ipb parse`` on a 5 MB answer (issue 16).
+FAST = ("run", "parse")
 
 
 def fast_invocation(args: list[str]) -> Any:
@@ -186,13 +215,15 @@ def fast_invocation(args: list[str]) -> Any:
     The command's own declared parameters (typer's ``Argument``/``Option`` defaults and
     the type hints) are read, and only plain forms are parsed here: positional
     arguments; ``--opt value``, ``--opt=value`` and a declared short ``-f value``;
-    boolean ``--flag``; repeated list options; ``str``, ``Path``, ``Optional`` and
-    ``Enum`` values. Anything else -- ``--help``, an unknown or malformed option, a
-    missing argument, a value typer would reject -- returns None, and typer parses the
-    whole line as before, with its own messages. Tests check that both paths give the
-    same output.
+    boolean ``--flag`` and ``--flag/--no-flag``; repeated list options; ``str``,
+    ``Path``, ``float``, ``Optional`` and ``Enum`` values; a ``str``/``Path`` option's
+    environment variable when the option is not given. Anything else -- ``--help``, an
+    unknown or malformed option, a missing argument, a value typer would reject, another
+    environment variable that is set -- returns None, and typer parses the whole line as
+    before, with its own messages. Tests check that both paths give the same output.
     """
     import inspect
+    import os
     import typing
     from pathlib import Path
 
@@ -209,8 +240,10 @@ def fast_invocation(args: list[str]) -> Any:
     params = inspect.signature(callback).parameters
     positional: list[str] = []
     options: dict[str, str] = {}
+    negative: dict[str, str] = {}  # the "--no-flag" half of a bool "--flag/--no-flag"
     kinds: dict[str, Any] = {}
     values: dict[str, Any] = {}
+    from_env: dict[str, str] = {}
     for name, p in params.items():
         info = p.default
         kind: Any = hints.get(name)
@@ -220,7 +253,7 @@ def fast_invocation(args: list[str]) -> Any:
             origin, inner = typing.get_origin(kind), typing.get_args(kind)
         many = origin is list
         base = inner[0] if many else kind
-        if not (base in (str, Path, bool) or (isinstance(base, type) and issubclass(base, Enum))):
+        if not (base in (str, Path, bool, float) or (isinstance(base, type) and issubclass(base, Enum))):
             return None
         kinds[name] = (base, many)
         if isinstance(info, ArgumentInfo):
@@ -231,11 +264,23 @@ def fast_invocation(args: list[str]) -> Any:
                 values[name] = None
         elif isinstance(info, OptionInfo):
             decls = info.param_decls or (f"--{name.replace('_', '-')}",)
-            if any("/" in d for d in decls):
-                return None
             for d in decls:
-                options[d] = name
+                if "/" in d:
+                    if base is not bool or d.count("/") != 1:
+                        return None
+                    on, off = d.split("/")
+                    options[on.strip()] = name
+                    negative[off.strip()] = name
+                else:
+                    options[d] = name
             values[name] = list(info.default or []) if many else info.default
+            envvars = [info.envvar] if isinstance(info.envvar, str) else list(info.envvar or [])
+            for var in envvars:
+                if os.environ.get(var):
+                    if base not in (str, Path) or many:
+                        return None
+                    from_env[name] = os.environ[var]
+                    break
         else:
             return None
     given: dict[str, list[str]] = {}
@@ -247,6 +292,11 @@ def fast_invocation(args: list[str]) -> Any:
             return None
         if token.startswith("-") and token != "-" and not _is_number(token):
             flag, eq, inline = token.partition("=")
+            if flag in negative:
+                if eq:
+                    return None
+                given.setdefault(negative[flag], []).append("false")
+                continue
             found = options.get(flag)
             if found is None:
                 return None
@@ -275,13 +325,19 @@ def fast_invocation(args: list[str]) -> Any:
     for name in positional:
         if name not in given and name not in values:
             return None  # a required argument is missing: typer says so
+    for name, text in from_env.items():
+        given.setdefault(name, [text])
     kwargs = dict(values)
     for name, raw in given.items():
         base, many = kinds[name]
         converted: list[Any] = []
         for text in raw:
             if base is bool:
-                converted.append(True)
+                converted.append(text == "true")
+            elif base is float:
+                if not _PLAIN_FLOAT.fullmatch(text):
+                    return None  # "nan", "1_0", "inf": typer's reading decides
+                converted.append(float(text))
             elif base is Path:
                 converted.append(Path(text))
             elif isinstance(base, type) and issubclass(base, Enum):
@@ -291,7 +347,7 @@ def fast_invocation(args: list[str]) -> Any:
                     return None
             else:
                 converted.append(text)
-        kwargs[name] = converted if many else converted[0]
+        kwargs[name] = converted if many else converted[-1] if base is bool else converted[0]
 
     def call() -> None:
         try:
@@ -300,6 +356,9 @@ def fast_invocation(args: list[str]) -> Any:
             raise SystemExit(exc.exit_code) from None
 
     return call
+
+
+_PLAIN_FLOAT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def _is_number(token: str) -> bool:
@@ -316,6 +375,11 @@ def main() -> None:  # pragma: no cover - console entry point
 
     call = fast_invocation(sys.argv[1:])
     if call is not None:
+        import gc
+
+        # the modules are imported: their objects (functions, compiled patterns, tables) live as long as the process,
+        # so the collector need not walk them again at every full collection while a 5 MB answer is parsed
+        gc.freeze()
         call()
         return
     app()

@@ -34,7 +34,7 @@ from ipb._files import file_sha256
 from ipb.distributed._ray import connect
 from ipb.distributed.shards import Shard, ShardStore, checkpoint_dir, fingerprint, run_shards
 from ipb.perturb.generation import Candidate, Generation, Generator, Job, key_int, write_items
-from ipb.perturb.verify import RecordCheck, Verification, verify_lines
+from ipb.perturb.verify import RecordCheck, Verification, mark_repeated_ids, reportable, verify_lines
 
 __all__ = ["RayRunner", "generate_ray", "verify_ray", "CardSources", "PERTURB_CHUNK", "VERIFY_CHUNK"]
 
@@ -296,8 +296,9 @@ def _placed(sources: CardSources, digest: str) -> tuple[dict[str, str], list[str
 
 
 def _verify_slice(records: list[tuple[int, int, str]], sources_ref: list[Any], digest: str,
-                  schema: bool) -> list[RecordCheck]:
-    """Worker side: the checks of one slice that a Verification keeps (problems and changed cards).
+                  schema: bool) -> tuple[list[RecordCheck], list[tuple[int, int, str]]]:
+    """Worker side: the checks of one slice that a Verification keeps (problems and changed cards), and where each
+    item id was seen (repeated ids are found on the driver, across slices).
 
     The card search is set for every slice (:func:`ipb.engine.registry.use_cards`, as the local run sets
     it once): a worker process also runs other jobs' tasks.
@@ -309,8 +310,7 @@ def _verify_slice(records: list[tuple[int, int, str]], sources_ref: list[Any], d
     sources = ray.get(sources_ref[0])
     cards, dirs, items = _placed(sources, digest)
     use_cards(dirs, items)
-    return [c for c in verify_lines(records, cards=cards, schema=schema)
-            if c.status != "ok" or c.changed_cards or c.migrated]
+    return reportable(verify_lines(records, cards=cards, schema=schema))
 
 
 def verify_ray(path: str | Path, *, cards: Mapping[str, str] | None = None, schema: bool = True,
@@ -350,4 +350,5 @@ def verify_ray(path: str | Path, *, cards: Mapping[str, str] | None = None, sche
     shards = [Shard(f"records {records[i][0]}-{records[min(i + chunk, len(records)) - 1][0]}", _verify_slice,
                     (records[i:i + chunk], sources_ref, digest, schema)) for i in range(0, len(records), chunk)]
     run = run_shards(ray, shards, ShardStore(None, ""), max_retries=max_retries)
-    return Verification(name, len(records), [c for part in run.results for c in part])
+    checks = [c for part, _ in run.results for c in part]
+    return Verification(name, len(records), mark_repeated_ids(checks, [i for _, ids in run.results for i in ids]))

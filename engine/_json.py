@@ -281,25 +281,57 @@ def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
             yield index + 1, line
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` that refuses a key given twice (``{"item_id": "a", "item_id": "b"}``: which one is meant?)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _DuplicateKey
+    return out
+
+
 def parse_json_line(line: str, file: str, line_no: int, *, record: int | None = None, exact: bool = True) -> Any:
     """One JSON Lines record, strictly: the data, or a LoadError at ``file:line:column``.
 
-    ``exact`` reads non-integral numbers as Decimal. ``NaN``/``Infinity`` and
-    nesting beyond :data:`MAX_JSON_DEPTH` are refused. (Duplicate keys are
-    refused only by :func:`load_json_text`, which also locates every value.)
+    ``exact`` reads non-integral numbers as Decimal. ``NaN``/``Infinity``,
+    duplicate keys (located at the repeated key, by :func:`load_json_text`) and
+    nesting beyond :data:`MAX_JSON_DEPTH` are refused.
+
+    >>> parse_json_line('{"item_id": "a", "item_id": "b"}', "r.jsonl", 7, record=7)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ipb.errors.LoadError: r.jsonl:7:18: load error: record 7: duplicate key 'item_id': it is already defined at line 7, ...
     """
     problem = json_depth_error(line, file, first_line=line_no, record=record)
     if problem is not None:
         raise problem
     where = "" if record is None else f"record {record}: "
     try:
-        return json.loads(line, parse_float=_decimal if exact else float, parse_constant=_refuse_constant)
+        return json.loads(line, parse_float=_decimal if exact else float, parse_constant=_refuse_constant,
+                          object_pairs_hook=_unique_keys)
+    except _DuplicateKey:
+        load_json_text(line, file, first_line=line_no, record=record)  # raises, at the repeated key
+        raise AssertionError("a duplicate key the locating reader did not find") from None
     except json.JSONDecodeError as exc:
         raise LoadError(f"{where}not JSON: {exc.msg}", file=file, line=line_no, column=exc.colno, rule="json-syntax",
                         source_line=line[:300]) from None
     except (ValueError, RecursionError) as exc:
-        raise LoadError(f"{where}{exc}", file=file, line=line_no, column=1, rule="json-constant",
+        raise LoadError(f"{where}{exc}", file=file, line=line_no, column=_constant_column(line), rule="json-constant",
                         source_line=line[:300]) from None
+
+
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(?P<constant>-?Infinity|NaN)')
+
+
+def _constant_column(line: str) -> int:
+    """1-based column of the first ``NaN``/``Infinity`` outside a string in ``line`` (1 when there is none)."""
+    for m in _CONSTANT.finditer(line):
+        if m.group("constant"):
+            return m.start() + 1
+    return 1
 
 
 def load_json_text(text: str, file: str = "<string>", *, first_line: int = 1, record: int | None = None) -> JsonDoc:

@@ -44,12 +44,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from ipb.engine._exact import public
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
-from ipb.engine.graph import CompiledCard
 from ipb.engine.logic import Verdict
+
+if TYPE_CHECKING:  # annotations only: importing the graph module loads networkx (a third of a second)
+    from ipb.engine.graph import CompiledCard
 
 __all__ = ["GateResult", "Trace", "execute", "execute_many", "BatchResult", "format_value"]
 

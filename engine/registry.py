@@ -13,15 +13,17 @@ import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from ipb._files import write_text_atomic
 from ipb.engine._yaml import _split_lines
 from ipb.engine.card import Card, load_card
-from ipb.engine.graph import CompiledCard, compile_card
 from ipb.errors import IpbError, LoadError, did_you_mean
 
-__all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "card_table", "find_card",
+if TYPE_CHECKING:  # networkx (a third of a second to import) only where a graph is built
+    from ipb.engine.graph import CompiledCard
+
+__all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "loaded_card", "card_table", "find_card",
            "use_cards", "use_items", "card_dirs", "pin_card", "resolve_pinned", "pin_item_cards", "write_card_copy", "canonical_source", "source_sha256",
            "CARDS_ENV", "CARD_COPIES", "item_card", "add_card_file"]
 
@@ -441,7 +443,27 @@ def resolve_card(ref: str) -> Path:
 
 @lru_cache(maxsize=64)
 def _compiled(path: str, mtime: float) -> CompiledCard:
-    return compile_card(load_card(path))
+    from ipb.engine.graph import compile_card
+
+    return compile_card(_loaded(path, mtime))
+
+
+@lru_cache(maxsize=64)
+def _loaded(path: str, mtime: float) -> Card:
+    return load_card(path)
+
+
+def loaded_card(ref: str, sha256: str | None = None) -> Card:
+    """The card ``ref`` names (:func:`find_card`), loaded and checked but without its decision graph.
+
+    For commands that read a card's gates, inputs and words but never run it
+    (``ipb parse``): they skip networkx and the graph checks of
+    :func:`~ipb.engine.graph.compile_card`. Cached while the file is unchanged,
+    and the same :class:`~ipb.engine.card.Card` object that :func:`compiled_card`
+    compiles.
+    """
+    path = find_card(ref, sha256)
+    return _loaded(str(path), path.stat().st_mtime)
 
 
 def compiled_card(ref: str, sha256: str | None = None) -> CompiledCard:

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, TextIO
 
-__all__ = ["write_text_atomic", "write_lines_atomic", "write_texts_atomic", "write_bytes_atomic", "check_target",
+__all__ = ["write_text_atomic", "write_lines_atomic", "write_texts_atomic", "write_bytes_atomic", "write_path_atomic", "check_target", "file_kind",
            "clean_stale", "text_sha256", "file_sha256"]
 
 
@@ -52,10 +52,18 @@ def check_target(path: str | Path) -> None:
     except OSError:
         return  # the write itself reports an unreadable folder
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-        kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else
-                "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
-                else "not a regular file")
-        raise OSError(errno.EINVAL, f"it is {kind}; ipb writes results only to regular files", str(path))
+        raise OSError(errno.EINVAL, f"it is {file_kind(mode)}; ipb writes results only to regular files", str(path))
+
+
+def file_kind(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is, in words: "a regular file", "a folder", "a FIFO", "a device"...
+
+    >>> file_kind(stat.S_IFIFO | 0o644)
+    'a FIFO'
+    """
+    return ("a regular file" if stat.S_ISREG(mode) else "a folder" if stat.S_ISDIR(mode) else
+            "a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+            "a socket" if stat.S_ISSOCK(mode) else "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file")
 
 
 def clean_stale(target: Path, *, now: float | None = None) -> list[str]:
@@ -222,6 +230,37 @@ def write_bytes_atomic(path: str | Path, data: bytes, *, make_parents: bool = Fa
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            os.fsync(handle.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_path_atomic(path: str | Path, write: Callable[[str], None], *, make_parents: bool = False) -> None:
+    """Write ``path`` atomically through a library that writes to a file name itself (pyarrow's Parquet, CSV and
+    Arrow writers): ``write(tmp)`` fills a temporary file beside ``path``, which then replaces it.
+
+    Same rules as :func:`write_bytes_atomic`: a FIFO, device, socket or folder at ``path`` is refused before
+    anything is written, a symlink is replaced (never written through), stale temporary files of an
+    interrupted write are removed, and the file gets the mode a plain ``open()`` would give (0644 under
+    umask 022, not ``mkstemp``'s 0600).
+    """
+    target = Path(path)
+    if make_parents:
+        (target.parent if str(target.parent) else Path(".")).mkdir(parents=True, exist_ok=True)
+    check_target(target)
+    clean_stale(target)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    os.close(fd)
+    try:
+        write(tmp)
+        with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
         mask = os.umask(0)
         os.umask(mask)

@@ -34,13 +34,14 @@ from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problem
 #: Fewer lines than this are verified in this process even with workers.
 POOL_MIN = 1000
 
-__all__ = ["RecordCheck", "Verification", "verify_items", "verify_lines", "gold_differences"]
+__all__ = ["RecordCheck", "Verification", "verify_items", "verify_lines", "gold_differences", "reportable", "mark_repeated_ids"]
 
 
 @dataclass
 class RecordCheck:
     """The verdict on one line: ``ok``, ``mismatch`` (gold differs), ``constraint`` (the scenario breaks a
-    card constraint) or ``error`` (unreadable item)."""
+    card constraint), ``error`` (unreadable item) or ``duplicate`` (an earlier line has the same item id:
+    scoring would use one of the two)."""
 
     record: int
     line: int
@@ -76,13 +77,18 @@ class Verification:
         return [c for c in self.checks if c.status == "error"]
 
     @property
+    def duplicates(self) -> list[RecordCheck]:
+        """Items whose id an earlier line already used."""
+        return [c for c in self.checks if c.status == "duplicate"]
+
+    @property
     def violations(self) -> list[RecordCheck]:
         """Items whose scenario breaks a constraint of one of their cards (whether or not the gold matches)."""
         return [c for c in self.checks if c.constraints]
 
     @property
     def ok(self) -> bool:
-        return not self.mismatched and not self.errors and not self.violations
+        return not self.mismatched and not self.errors and not self.violations and not self.duplicates
 
     @property
     def migrated(self) -> int:
@@ -102,6 +108,7 @@ class Verification:
             "mismatched": len(self.mismatched),
             "constraint_violations": len(self.violations),
             "errors": len(self.errors),
+            "duplicates": len(self.duplicates),
             "changed_cards": self.changed_cards,
             "migrated": self.migrated,
             "problems": [c.to_dict() for c in self.checks if c.status != "ok"],
@@ -282,6 +289,49 @@ class _Checker:
 
 _CHECKER: _Checker | None = None
 
+#: ``(record, line, item id)`` of a checked record, for :func:`mark_repeated_ids`.
+IdAt = tuple[int, int, str]
+
+
+def reportable(checks: Iterable[RecordCheck]) -> tuple[list[RecordCheck], list[IdAt]]:
+    """The checks a :class:`Verification` keeps (problems, changed cards, migrations), and where every item id was
+    seen (ok records included), so that repeated ids can be found across slices checked apart."""
+    kept: list[RecordCheck] = []
+    ids: list[IdAt] = []
+    for check in checks:
+        if check.id is not None:
+            ids.append((check.record, check.line, check.id))
+        if check.status != "ok" or check.changed_cards or check.migrated:
+            kept.append(check)
+    return kept, ids
+
+
+def mark_repeated_ids(checks: Sequence[RecordCheck], ids: Iterable[IdAt]) -> list[RecordCheck]:
+    """``checks`` in record order, with status ``duplicate`` on every record whose item id an earlier record used.
+
+    Two items with one id cannot both be scored (``ipb score`` keeps the first, ``ipb respond`` refuses the
+    file), so the second is a problem even when its gold matches.
+
+    >>> mark_repeated_ids([], [(1, 1, "a"), (2, 3, "a")])[0].problems
+    ["item id 'a' is used again (first on line 1); ipb score keeps the first, ipb respond refuses the file"]
+    """
+    by_record = {c.record: c for c in checks}
+    first: dict[str, int] = {}
+    for record, line, ident in sorted(ids):
+        if ident not in first:
+            first[ident] = line
+            continue
+        message = (f"item id {ident!r} is used again (first on line {first[ident]}); ipb score keeps the first, "
+                   "ipb respond refuses the file")
+        check = by_record.get(record)
+        if check is None:
+            by_record[record] = RecordCheck(record, line, ident, "duplicate", [message])
+        else:
+            check.problems.append(message)
+            if check.status in ("ok", "constraint"):
+                check.status = "duplicate"
+    return sorted(by_record.values(), key=lambda c: c.record)
+
 
 def _init(cards: Mapping[str, str] | None, schema: bool, dirs: Sequence[str] = (), items: str | None = None) -> None:
     global _CHECKER
@@ -289,8 +339,8 @@ def _init(cards: Mapping[str, str] | None, schema: bool, dirs: Sequence[str] = (
     _CHECKER = _Checker(cards, schema)
 
 
-def _run_block(task: tuple[str, int, int, int, int]) -> list[RecordCheck]:
-    """Verify the bytes ``[start, stop)`` of a file in a worker; only checks worth reporting travel back.
+def _run_block(task: tuple[str, int, int, int, int]) -> tuple[list[RecordCheck], list[IdAt]]:
+    """Verify the bytes ``[start, stop)`` of a file in a worker; only checks worth reporting (and the ids) travel back.
 
     The worker reads its own block, so the lines never travel between processes.
     """
@@ -301,7 +351,7 @@ def _run_block(task: tuple[str, int, int, int, int]) -> list[RecordCheck]:
         text = handle.read(stop - start).decode("utf-8")
     records = [(first_record + i, first_line + j, t) for i, (j, t) in
                enumerate((j, t) for j, t in enumerate(text.split("\n")) if t.strip())]
-    return [c for c in _CHECKER.run(records) if c.status != "ok" or c.changed_cards or c.migrated]
+    return reportable(_CHECKER.run(records))
 
 
 def _file_records(path: Path) -> Iterator[tuple[int, int, str]]:
@@ -395,13 +445,15 @@ def verify_items(
         raise LoadError(f"{name} holds no items", file=name, rule="empty")
     workers = max(1, min(workers, os.cpu_count() or 1))
     if workers == 1 or total < POOL_MIN:
-        checks = [c for c in _Checker(cards, schema).run(_file_records(file)) if c.status != "ok" or c.changed_cards or c.migrated]
-        return Verification(name, total, checks)
+        checks, ids = reportable(_Checker(cards, schema).run(_file_records(file)))
+        return Verification(name, total, mark_repeated_ids(checks, ids))
     tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     checks = []
+    ids = []
     with ctx.Pool(workers, initializer=_init, initargs=(cards, schema, tuple(map(str, card_dirs)), str(path))) as pool:
-        for reported in pool.imap(_run_block, tasks):
+        for reported, seen in pool.imap(_run_block, tasks):
             checks.extend(reported)
-    return Verification(name, total, checks)
+            ids.extend(seen)
+    return Verification(name, total, mark_repeated_ids(checks, ids))

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -39,6 +40,8 @@ __all__ = [
     "JUDGE_KEY_VARIABLES",
     "api_key_from_env",
     "Secrets",
+    "ANSWER_FIELDS",
+    "scrub_record",
     "public_url",
     "check_base_url",
     "message_text",
@@ -72,20 +75,36 @@ def api_key_from_env(variables: Sequence[str] = KEY_VARIABLES, environ: Mapping[
     return None
 
 
-class Secrets:
-    """Strings that must never be written anywhere; :meth:`scrub` replaces them.
+#: An authorization scheme and its credentials, as an echoed header shows them ("Authorization: Basic dXNlcjpw").
+_AUTH_VALUE = re.compile(r"(?i)\b(basic|bearer|token)\s+[A-Za-z0-9+/=._~-]{6,}")
+#: The user info of a URL ("https://user:password@host").
+_URL_USERINFO = re.compile(r"://[^/\s@:]*:[^/\s@]*@")
+#: A key-like query parameter of a URL ("?api_key=...", "&token=...").
+_URL_KEY = re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|auth|password|secret)=)[^&\s\"']+")
 
-    Only values of a plausible key length (:attr:`MIN_LENGTH` characters or
-    more) are treated as secrets: a 4-character "key" would rewrite ordinary
-    words in a model's answer ("the first [REDACTED]") that is then scored, and
-    protect nothing. A key of plausible length cannot occur in an answer by
-    chance, so an answer is changed only when a server or proxy echoed the key.
+
+class Secrets:
+    """Strings that must never be written where a key can appear; :meth:`scrub` replaces them.
+
+    Scrubbed: error messages (an error body may quote the request's headers or
+    URL), the run's terminal output and every field of a response record but
+    the model's answer (:func:`scrub_record`). The answer itself is data: it is
+    recorded and scored as the model wrote it, even when it quotes the key
+    (only a server or proxy that echoes the key can make it do so; ``ipb
+    respond`` then warns). Only values of a plausible key length
+    (:attr:`MIN_LENGTH` characters or more) are treated as secrets: a
+    4-character "key" would rewrite ordinary words ("the first [REDACTED]")
+    and protect nothing. :meth:`scrub_error` also masks credentials that are
+    not known values: an ``Authorization`` header's token (Basic or Bearer)
+    and the user info or key parameters of a URL.
 
     >>> s = Secrets(["sk-abc123-0123456789"])
     >>> s.scrub("bad key sk-abc123-0123456789!")
     'bad key [REDACTED]!'
     >>> Secrets(["abcd"]).scrub("abcd")
     'abcd'
+    >>> Secrets().scrub_error("echo: Authorization: Basic dXNlcjpwYXNzd29yZA== at https://u:pw@h.example/v1?api_key=x1")
+    'echo: Authorization: Basic [REDACTED] at https://[REDACTED]@h.example/v1?api_key=[REDACTED]'
     """
 
     MASK = "[REDACTED]"
@@ -107,13 +126,57 @@ class Secrets:
         return tuple(self._values)
 
     def scrub(self, text: str) -> str:
+        """``text`` with every held secret replaced by :attr:`MASK`."""
         for value in self._values:
             if value in text:
                 text = text.replace(value, self.MASK)
         return text
 
+    def scrub_error(self, text: str) -> str:
+        """:meth:`scrub`, and credentials in headers and URLs masked whether known or not (for error messages only:
+        the header pattern would also hit prose such as "Basic Materials")."""
+        text = _AUTH_VALUE.sub(lambda m: f"{m.group(1)} {self.MASK}", self.scrub(text))
+        text = _URL_USERINFO.sub(f"://{self.MASK}@", text)
+        return _URL_KEY.sub(lambda m: m.group(1) + self.MASK, text)
+
     def __bool__(self) -> bool:
         return bool(self._values)
+
+
+#: Fields of a response record that hold the model's own text: recorded as the model wrote them, never scrubbed.
+ANSWER_FIELDS = ("response",)
+
+
+#: Fields (at any depth) that hold error messages: scrubbed with :meth:`Secrets.scrub_error`.
+ERROR_FIELDS = ("error", "fatal")
+
+
+def scrub_record(record: Mapping[str, Any], secrets: Secrets) -> dict[str, Any]:
+    """A copy of a response record with the secrets scrubbed from every string but the answer.
+
+    The answer (:data:`ANSWER_FIELDS`) is what is scored; rewriting it would
+    change a score. Error fields (:data:`ERROR_FIELDS`, at any depth, the
+    judgment's included) get :meth:`Secrets.scrub_error`, since an error body
+    may quote headers and URLs; every other string (settings, prompt, context)
+    gets :meth:`Secrets.scrub`, the known keys only, so prose is never
+    rewritten.
+
+    >>> s = Secrets(["sk-abc123-0123456789"])
+    >>> scrub_record({"response": "key sk-abc123-0123456789", "error": "HTTP 400: sk-abc123-0123456789",
+    ...               "context": "Basic Materials"}, s)
+    {'response': 'key sk-abc123-0123456789', 'error': 'HTTP 400: [REDACTED]', 'context': 'Basic Materials'}
+    """
+
+    def walk(value: Any, error: bool) -> Any:
+        if isinstance(value, str):
+            return secrets.scrub_error(value) if error else secrets.scrub(value)
+        if isinstance(value, Mapping):
+            return {k: walk(v, error or k in ERROR_FIELDS) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [walk(v, error) for v in value]
+        return value
+
+    return {k: (v if k in ANSWER_FIELDS else walk(v, k in ERROR_FIELDS)) for k, v in record.items()}
 
 
 def public_url(url: str) -> str:
@@ -472,7 +535,7 @@ class ChatClient:
                         + ("; the token budget ran out: raise --max-tokens" if finish == "length" else ""),
                         kind="empty", attempts=attempt + 1)
                 return Completion(text, finish, usage, round(latency, 3), attempt + 1)
-            failure.message = self.secrets.scrub(failure.message)
+            failure.message = self.secrets.scrub_error(failure.message)
             failure.attempts = attempt + 1
             if not failure.retryable or attempt >= self.policy.retries:
                 raise failure

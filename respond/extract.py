@@ -169,7 +169,7 @@ class LLMExtractor:
         try:
             reply = self._reply(self.messages(text, compiled))
         except RequestFailed as exc:
-            return _failed(result, self.secrets.scrub(f"llm extractor: request failed ({exc.kind}): {getattr(exc, 'message', exc)}"))
+            return _failed(result, self.secrets.scrub_error(f"llm extractor: request failed ({exc.kind}): {getattr(exc, 'message', exc)}"))
         try:
             reading = _reading(reply)
         except ValueError as exc:

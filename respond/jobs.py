@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, Sequence
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from ipb.respond.client import Secrets
+from ipb.respond.client import Secrets, scrub_record
 from ipb.respond.records import (
     AppendWriter,
     RunError,
@@ -115,7 +115,8 @@ def run_jobs(
         For a record in ``out`` that matches no job: None to keep it, or why
         it conflicts (default: keep).
     secrets : Secrets
-        Scrubbed from every line written.
+        Scrubbed from every record written, but not from the model's answer
+        (:func:`ipb.respond.client.scrub_record`).
     console : rich Console, optional
         Where the progress bar goes (None: no bar).
     on_record : callable, optional
@@ -148,7 +149,7 @@ def run_jobs(
         # Records to be redone stay in the file until their replacement is written,
         # so a run interrupted before then loses nothing (readers take the last
         # record of a key; the final rewrite keeps one).
-        write_atomic(path, (secrets.scrub(dumps_record(r)) for r in [*kept.values(), *previous.values()]))
+        write_atomic(path, (dumps_record(scrub_record(r, secrets)) for r in [*kept.values(), *previous.values()]))
         result.skipped = len(done)
         written: list[Mapping[str, Any]] = list(kept.values())
         pending = [job for job in jobs if job.key not in done]
@@ -179,14 +180,14 @@ def run_jobs(
                     if problems:
                         raise RunError(f"internal error: a record breaks the response schema: {'; '.join(problems[:3])}",
                                        rule="internal")
-                    writer.write(secrets.scrub(dumps_record(record)))
+                    writer.write(dumps_record(scrub_record(record, secrets)))
                     written.append(record)
                     _count(result, record)
                     if on_record is not None:
                         on_record(record, result)
                     progress.update(task, advance=1, status=f"ok {result.ok} err {result.errors} cached {result.cached}")
                     if fatal is not None and result.fatal is None:
-                        result.fatal = secrets.scrub(fatal)
+                        result.fatal = secrets.scrub_error(fatal)
                         stop.set()
                         for f in futures:
                             f.cancel()
@@ -200,7 +201,7 @@ def run_jobs(
             keys = [job.key for job in jobs]
             replaced = {(str(r["item_id"]), str(r["condition"])) for r in written}
             written.extend(r for k, r in previous.items() if k not in replaced)
-            write_atomic(path, (secrets.scrub(dumps_record(r)) for r in ordered(written, keys)))
+            write_atomic(path, (dumps_record(scrub_record(r, secrets)) for r in ordered(written, keys)))
     return result
 
 

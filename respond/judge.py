@@ -418,7 +418,7 @@ class Judge:
             "layer": layer,
             "judge_model": self.config.model,
             "status": status,
-            "error": self.secrets.scrub(error) if error else None,
+            "error": self.secrets.scrub_error(error) if error else None,
             "score": score,
             "dimensions": dims,
             "prompt_version": self.prompts.name,

@@ -326,7 +326,7 @@ def _difference(record: Mapping[str, Any], req: PreparedRequest, model: str) -> 
 
 
 def _respond_job(req: PreparedRequest, config: RespondConfig, client: ChatClient | None, cache: ResponseCache | None,
-                 judge: Any) -> Job:
+                 judge: Any, warn: Callable[[str], None] | None = None) -> Job:
     model = config.model
 
     def check(record: Mapping[str, Any]) -> str:
@@ -356,8 +356,13 @@ def _respond_job(req: PreparedRequest, config: RespondConfig, client: ChatClient
             except RequestFailed as failure:
                 fatal = f"stopped: {failure.describe()}" if failure.fatal else None
                 return _record(req, model, status="error", error=failure.describe()), fatal
-            record = _record(req, model, status="ok", response=client.secrets.scrub(done.text), usage=done.usage,
+            # the answer is recorded and scored as written, never scrubbed (issue 16); a key in it means the server or a
+            # proxy echoed it, which the user should know before sharing the file
+            record = _record(req, model, status="ok", response=done.text, usage=done.usage,
                              latency_s=done.latency_s, finish_reason=done.finish_reason)
+            if warn is not None and client.secrets.scrub(done.text) != done.text:
+                warn(f"{req.item.id} condition {req.condition}: the model's answer quotes the API key; it is recorded "
+                     "unchanged (answers are never rewritten), so the responses file and the cache hold the key")
             if cache is not None:
                 cache.put(req.request_hash, kind="respond", model=model, text=record["response"],
                           finish_reason=done.finish_reason, usage=done.usage, latency_s=done.latency_s,
@@ -427,7 +432,7 @@ def run_respond(
             sample_pool = cf.ThreadPoolExecutor(max_workers=max(1, config.judge.concurrency),
                                                 thread_name_prefix="ipb-judge")
             judge = Judge(config.judge, cache=cache, pool=sample_pool, secrets=secrets)
-        jobs = [_respond_job(req, config, client, cache, judge) for req in requests]
+        jobs = [_respond_job(req, config, client, cache, judge, warn) for req in requests]
 
         def foreign(record: Mapping[str, Any]) -> str | None:
             if record.get("model") != config.model:

@@ -70,15 +70,39 @@ def _to_float(integer: str, decimals: str | None) -> float:
     return float(integer.replace(",", "") + (decimals or ""))
 
 
-_NUMBER_CANDIDATE = re.compile(r"\$|\d+")
+#: Where a match of :data:`_NUMBER` can end its number: a ``$`` (money starts there), or a digit followed (after an
+#: optional space) by the start of a unit. The pattern opens with a character class, so the regular-expression
+#: engine skips to the next ``$`` or digit in C; prose full of bare years or figures yields no hit.
+_UNIT_HIT = re.compile(r"\$|\d[ \t]?(?:[xX\u00d7%/]|per|pct|trillion|billion|million)")
+#: The first digit of a run of digits.
+_RUN_START = re.compile(r"(?<!\d)\d")
+#: A non-money match of :data:`_NUMBER` starts at most this many characters before the last digit of its number
+#: (``\d{1,3}(?:,\d{3}){1,6}`` is 27 characters, a decimal part at most 9 more).
+_REACH = 40
 _SIGNS = "-\u2212\u2013"
 
 
+def _candidates(text: str) -> Iterator[int]:
+    """In order, each ``$`` and each run of digits close enough before a unit to start a :data:`_NUMBER` match."""
+    tried = -1
+    for hit in _UNIT_HIT.finditer(text):
+        q = hit.start()
+        if text[q] == "$":
+            if q > tried:
+                tried = q
+                yield q
+            continue
+        for run in _RUN_START.finditer(text, max(tried + 1, q - _REACH), q + 1):
+            tried = run.start()
+            yield tried
+        tried = max(tried, q)
+
+
 def _number_matches(text: str) -> Iterator[re.Match[str]]:
-    """``_NUMBER.finditer(text)``, tried only at a ``$`` or a digit (and the sign or ``US`` before it)."""
+    """``_NUMBER.finditer(text)``, tried only at a ``$`` or at a run of digits just before a unit (and the sign or ``US``
+    before it); linear: each character is looked at by at most a bounded number of tries."""
     end = 0
-    for c in _NUMBER_CANDIDATE.finditer(text):
-        p = c.start()
+    for p in _candidates(text):
         if p < end:
             continue
         start = p

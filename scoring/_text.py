@@ -233,7 +233,6 @@ _CLOSE_OTHER = {
     "kimi": re.compile("\u25c1/think\u25b7"),
 }
 _CLOSE_TAG = {name: re.compile("(?i)" + pattern) for name, pattern in _TRACE_TAGS.items()}
-_NOT_NEWLINE = re.compile(r"[^\n]")
 
 
 def blank_spans(text: str, spans: "Iterable[Sequence[int]]") -> str:
@@ -252,7 +251,7 @@ def blank_spans(text: str, spans: "Iterable[Sequence[int]]") -> str:
         a = max(a, pos)
         if b <= a:
             continue  # empty, or inside a span already blanked
-        pieces += [text[pos:a], _NOT_NEWLINE.sub(" ", text[a:b])]
+        pieces += [text[pos:a], "\n".join(" " * len(part) for part in text[a:b].split("\n"))]  # no match per character
         pos = b
     if not pieces:
         return text

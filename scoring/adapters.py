@@ -50,11 +50,14 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
+from ipb._files import file_kind
+from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 
 __all__ = [
@@ -120,7 +123,12 @@ def _record_error(number: int, source: str, message: str, rule: str, **fields: A
 
 
 def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
-    """(line number, text or None, error or None) for every non-blank line, read as bytes."""
+    """(line number, text or None, error or None) for every non-blank line, read as bytes.
+
+    The lines of :func:`ipb.engine._json.jsonl_lines` (a byte-order mark dropped, ``\r\n`` accepted,
+    only ``\n`` splits), streamed, and decoded one at a time so that a line that is not UTF-8 is one bad
+    record, not a bad file.
+    """
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
@@ -135,12 +143,18 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
 
 
 def _json_object(number: int, source: str, text: str) -> InputRecord:
+    """Line ``number`` read by the one strict JSON Lines reader (:func:`ipb.engine._json.parse_json_line`): syntax,
+    duplicate keys, ``NaN`` and nesting past 100 levels are errors located at their line and column."""
+    file = source.rpartition(":")[0] or source
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _record_error(number, source, f"line {number} is not JSON: {exc.msg} at column {exc.colno}", "json")
-    except RecursionError:
-        return _record_error(number, source, f"line {number} nests too deeply to read", "json")
+        value = parse_json_line(text, file, number, exact=False)
+    except LoadError as exc:
+        if exc.rule == "json-syntax":  # the wording the records have always had
+            message = f"line {number} is not JSON: {exc.message.removeprefix('not JSON: ')} at column {exc.column}"
+        else:  # depth, duplicate key, NaN: the shared reader's words
+            message = f"line {number}: {exc.message}"
+        err = ScoreError(message, file=file, line=exc.line, column=exc.column, rule="json", name=exc.name)
+        return InputRecord(number, source, None, err)
     if not isinstance(value, dict):
         return _record_error(number, source, f"line {number} is a JSON {type(value).__name__}, not an object", "json")
     return InputRecord(number, source, value)
@@ -479,8 +493,15 @@ def read_responses(
     if format not in FORMATS:
         raise LoadError(f"unknown response format {format!r}; formats: {', '.join(FORMATS)}", rule="format",
                         name=format, suggestion=did_you_mean(format, list(FORMATS)))
-    if not p.is_file():
-        raise LoadError(f"no such responses file: {p}", file=str(p), rule="file")
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise LoadError(f"no such responses file: {p}", file=str(p), rule="file") from None
+    except OSError as exc:
+        raise LoadError(f"cannot read {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
+    if not stat.S_ISREG(mode):  # a FIFO could be read only once (the format is detected first) and a device never ends
+        raise LoadError(f"{p} is {file_kind(mode)}, not a regular file; ipb reads responses only from regular files "
+                        "(save a stream to a file first)", file=str(p), rule="file")
     chosen = detect_format(p) if format == "auto" else format
     try:
         yield from _ADAPTERS[chosen](p, model=model, condition=condition)

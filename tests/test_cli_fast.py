@@ -1,4 +1,5 @@
-"""The console script's fast path for ``ipb run`` (issue 17, item 7): same output as typer, no pydantic."""
+"""The console script's fast path for ``ipb run`` (issue 17, item 7) and ``ipb parse`` (issue 16): same output as
+typer, no pydantic."""
 
 from __future__ import annotations
 
@@ -59,3 +60,64 @@ def test_ipb_run_through_the_console_script_imports_no_pydantic():
             "print('PYDANTIC' if 'pydantic' in sys.modules else 'NO-PYDANTIC')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "Final verdict: DECLINE" in out and out.strip().endswith("NO-PYDANTIC")
+
+
+ANSWER = "ANSWER.txt"  # replaced by a file in the test's tmp_path
+PARSE_SAME = [
+    ["parse", CARD, str(ANSWER), "--no-embed"],
+    ["parse", CARD, str(ANSWER), "--format", "json", "--no-embed"],
+    ["parse", CARD, str(ANSWER), "-f", "json", "--embed", "--no-embed", "--score-cutoff", "90"],
+    ["parse", CARD, str(ANSWER), "--no-embed", "--score-cutoff=101"],
+    ["parse", CARD, str(ANSWER), "--no-embed", "--embed-cutoff", "-2"],
+    ["parse", CARD, str(ANSWER) + ".missing", "--no-embed"],
+]
+
+
+@pytest.fixture()
+def answer_file(tmp_path):
+    path = tmp_path / "answer.txt"
+    path.write_text("1. Circle of Competence: PROCEED\n2. Margin of Safety: REJECT - a 2x premium.\n"
+                    "As Buffett wrote in the 1986 letter.\nFinal verdict: DECLINE\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("argv", PARSE_SAME, ids=["table", "json", "flags-last-wins", "cutoff-out-of-range",
+                                                   "embed-cutoff-out-of-range", "missing-file"])
+def test_the_fast_path_of_parse_prints_what_typer_prints(argv, answer_file, capsys, monkeypatch):
+    argv = [a.replace(ANSWER, str(answer_file)) for a in argv]
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.delenv("IPB_CACHE_DIR", raising=False)
+    monkeypatch.delenv("IPB_BASE_URL", raising=False)
+    expected = CliRunner().invoke(app, argv)
+    call = fast_invocation(argv)
+    assert call is not None
+    code = 0
+    try:
+        call()
+    except SystemExit as exc:
+        code = exc.code or 0
+    captured = capsys.readouterr()
+    assert code == expected.exit_code
+    assert captured.out + captured.err == expected.output
+
+
+@pytest.mark.parametrize("argv", [
+    ["parse", CARD, "a.txt", "--score-cutoff", "nan"], ["parse", CARD, "a.txt", "--embed=yes"],
+    ["parse", CARD, "a.txt", "--score-cutoff", "1_0"], ["parse", CARD, "a.txt", "--extractor", "regex"],
+], ids=["nan", "flag-value", "underscore-number", "bad-choice"])
+def test_unusual_parse_lines_are_left_to_typer(argv):
+    assert fast_invocation(argv) is None
+
+
+def test_a_path_option_is_read_from_its_environment_variable(monkeypatch):
+    monkeypatch.setenv("IPB_CACHE_DIR", "/tmp/ipb-cache")  # --cache-dir's variable: the fast path reads it too
+    assert fast_invocation(["parse", CARD, "a.txt", "--no-embed"]) is not None
+
+
+def test_ipb_parse_through_the_console_script_imports_neither_pydantic_nor_networkx(answer_file):
+    code = ("import sys; from ipb.cli import main\n"
+            f"sys.argv = ['ipb', 'parse', {CARD!r}, {str(answer_file)!r}, '--format', 'json', '--no-embed']\n"
+            "main()\n"
+            "print([m for m in ('pydantic', 'networkx', 'numpy', 'pyarrow') if m in sys.modules])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert '"final_verdict": "DECLINE"' in out and out.strip().endswith("[]")

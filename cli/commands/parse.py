@@ -21,12 +21,10 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.table import Table
 
-from ipb.cli._app import _VERDICT_STYLE, RunFormat, _escape, _fail, app, err, out
+from ipb.cli._app import _VERDICT_STYLE, RunFormat, _escape, _fail, app, err, json_printable, out
 from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
-from ipb.engine.execute import format_value
-from ipb.engine.registry import compiled_card
+from ipb.engine.registry import loaded_card
 from ipb.errors import IpbError, LoadError
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF, DEFAULT_SCORE_CUTOFF, ParsedResponse, parse_response
 
@@ -55,27 +53,32 @@ def parse(
         err.print(f"ipb parse: --embed-cutoff is a cosine similarity in [-1, 1], not {embed_cutoff}", markup=False)
         raise typer.Exit(code=2)
     try:
-        compiled = compiled_card(card)
-        text = _read(response)
+        loaded = loaded_card(card)  # the card's gates and words; no decision graph (networkx) is needed to read an answer
+        text, decoding = _read(response)
         llm = llm_extractor(extractor, llm_model, llm_base_url, cache_dir, no_cache)
     except IpbError as exc:
         raise _fail(exc) from None
     embedder = None if embed else False
-    rules = parse_response(text, compiled.card, embedder=embedder, score_cutoff=score_cutoff, embed_cutoff=embed_cutoff)
-    other = llm(text, compiled.card, embedder=embedder, embed_cutoff=embed_cutoff) if llm is not None else None
+    rules = parse_response(text, loaded, embedder=embedder, score_cutoff=score_cutoff, embed_cutoff=embed_cutoff)
+    other = llm(text, loaded, embedder=embedder, embed_cutoff=embed_cutoff) if llm is not None else None
     parsed = other if extractor is Extractor.llm and other is not None else rules
+    if decoding is not None:  # never silently: in the trace's notes and on stderr
+        for reading in {id(r): r for r in (rules, other) if r is not None}.values():
+            reading.notes.append(decoding)
+        err.print(f"warning: {response}: {decoding}", markup=False)
     compared = None
     if extractor is Extractor.both and other is not None:
         from ipb.respond.extract import Agreement
 
         compared = Agreement()
-        compared.add(rules, other, len(compiled.card.gates))
+        compared.add(rules, other, len(loaded.gates))
     if format is RunFormat.json:
         doc = parsed.to_dict()
         if compared is not None and other is not None:
             doc = {"rules": doc, "llm": other.to_dict(), "agreement": compared.summary(), "disagreements": compared.disagreements}
-        # straight to stdout: the console library would lay out megabytes of JSON (control characters are escaped by json)
-        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        # straight to stdout: the console library would lay out megabytes of JSON; C0 controls are escaped by json,
+        # bidirectional and other format characters by json_printable (same value for a JSON reader)
+        sys.stdout.write(json_printable(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n")
         sys.stdout.flush()
     else:
         _print_table(parsed, text)
@@ -86,12 +89,19 @@ def parse(
         raise typer.Exit(code=1)
 
 
-def _read(path: Path) -> str:
+def _read(path: Path) -> tuple[str, str | None]:
+    """The answer's text, and a note when bytes that are not UTF-8 had to be replaced (None when none were)."""
     try:
         data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
     except OSError as exc:
         raise LoadError(f"cannot read response {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
-    return data.decode("utf-8", errors="replace")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        replaced = text.count("\ufffd") - data.count("\ufffd".encode("utf-8"))
+        return text, (f"the answer is not valid UTF-8: {replaced} byte sequence(s) were replaced by U+FFFD, the first at "
+                      f"byte {exc.start + 1} (0x{data[exc.start]:02x}); words around them may be misread")
 
 
 _LINE_STARTS: dict[int, tuple[str, list[int]]] = {}
@@ -130,6 +140,7 @@ TABLE_ROWS_PER_KIND = 50
 
 
 def _print_table(parsed: ParsedResponse, text: str) -> None:
+    from rich.table import Table
     status = "ok" if parsed.ok else f"parse failure: {parsed.reason}"
     table = Table(title=f"{parsed.card_id}: {status}", title_justify="left", show_lines=True)
     table.add_column("#", justify="right")
@@ -191,6 +202,8 @@ def _print_table(parsed: ParsedResponse, text: str) -> None:
 
 def _print_agreement(compared: Any, text: str) -> None:
     """Per field: rules against LLM reading (Cohen's kappa over this answer's gates), then each disagreement with its spans."""
+    from rich.table import Table
+
     summary = compared.summary()
     table = Table(title="rules vs llm extractor", title_justify="left", box=None)
     for col in ("field", "kappa", "agreement", "n"):
@@ -208,6 +221,8 @@ def _print_agreement(compared: Any, text: str) -> None:
 
 
 def _number(value: float, unit: str) -> str:
+    from ipb.engine.execute import format_value
+
     if unit in ("money", "ratio", "multiple"):
         return f"{format_value(Decimal(str(value)), unit)} ({unit})"
     return f"{value:g} ({unit})"

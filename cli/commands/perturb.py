@@ -169,6 +169,8 @@ def verify(
         bad = len([c for c in result.checks if c.status != "ok"])
         line = (f"verified {result.total - bad} of {result.total} item(s): {len(result.mismatched)} gold mismatch(es), "
                 f"{len(result.violations)} breaking a card constraint, {len(result.errors)} unreadable")
+        if result.duplicates:
+            line += f", {len(result.duplicates)} repeating an earlier item's id"
         if result.changed_cards:
             line += f"; card(s) edited since the items were made: {', '.join(result.changed_cards)}"
         if result.migrated:

@@ -29,7 +29,7 @@ from typing import Any, Optional
 
 import typer
 
-from ipb.cli._app import _fail, app, err, out
+from ipb.cli._app import _fail, app, err, json_printable, out
 from ipb.distributed import Backend
 from ipb.errors import IpbError, LoadError
 
@@ -224,10 +224,10 @@ def respond(
         )
         if dry_run:
             for req in prepare_requests(loaded, config, warn=_warn):
-                sys.stdout.write(dumps_record({"item_id": req.item.id, "condition": req.condition, "problem": req.problem,
+                sys.stdout.write(json_printable(dumps_record({"item_id": req.item.id, "condition": req.condition, "problem": req.problem,
                                         "prompt_version": req.prompt_version, "prompt_hash": req.prompt_hash,
                                         "request_hash": req.request_hash, "settings": req.settings,
-                                        "context": req.context, "messages": req.messages}) + "\n")
+                                        "context": req.context, "messages": req.messages})) + "\n")
             return
         if out_path is None:
             raise RunError("--out is required", rule="usage")

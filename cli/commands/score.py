@@ -32,7 +32,7 @@ from typing import Any, Callable, Optional
 
 import typer
 
-from ipb.cli._app import _fail, app, err
+from ipb.cli._app import SafeConsole, _fail, app, err
 from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
 from ipb.distributed import Backend
 from ipb.errors import IpbError
@@ -209,12 +209,13 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     composite is over. "—" is a metric that applies to none of the model's
     responses (e.g. GRA on items without a gold program).
     """
-    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from ipb.scoring.summary import LEADERBOARD_METRICS, leaderboard
 
-    console = console or Console(highlight=False, soft_wrap=False, width=200)
+    # model names come from the responses: printed through printable (bidirectional controls, ESC), never as markup
+    console = console or SafeConsole(highlight=False, soft_wrap=False, width=200)
     rows = leaderboard(summary)
     policy = (summary.get("failures") or {}).get("policy", "exclude")
     table = Table(title="ipb score: leaderboard (mean ± 95% CI half-width)", title_justify="left")
@@ -230,7 +231,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     for rank, r in enumerate(rows, start=1):
         cov = r.get("coverage")
         comp = r.get("layer_composite") or {}
-        table.add_row(str(rank), str(r["model"]), str(r.get("n")), "—" if cov is None else f"{100 * cov:.1f}%",
+        table.add_row(str(rank), Text(str(r["model"])), str(r.get("n")), "—" if cov is None else f"{100 * cov:.1f}%",
                       *[_cell(r.get(name)) for name in LEADERBOARD_METRICS], f"{comp.get('n', 0)} of {r.get('n')}")
     console.print(table)
     rules = (summary.get("options") or {}).get("rules") or {}

@@ -7,7 +7,12 @@ TABLE and OUT are Parquet (.parquet, .pq), CSV (.csv) or Arrow IPC / Feather
 (.arrow, .feather, .ipc), told apart by suffix; OUT is written atomically. Each
 row is one scenario; its verdicts are the ones ``ipb run`` gives on the same
 facts. Needs pyarrow (``pip install 'ipb[export]'``). Exit status 1 on a bad
-card, table, mapping or value (with file, column and row).
+card, table, mapping or value (with file, column and row), 2 on options that
+contradict each other or the card (``--unit x=M --unit x=B``; ``--unit x=%``
+on a money input). OUT must be a regular file or new: a FIFO, device or folder
+is refused before the table is read. A result column whose name the table
+already uses is written as ``NAME_ipb`` (``NAME_ipb2``...), never over the
+table's own column.
 """
 
 from __future__ import annotations
@@ -36,14 +41,15 @@ def screen(
     fast: bool = typer.Option(False, "--fast", help="Keep float verdicts at exact ties instead of re-deciding those rows exactly (not recommended)."),
 ) -> None:
     """Run CARD on every row of TABLE and write its verdict columns to OUT."""
-    from ipb.engine.columnar.table import parse_pairs, read_table, screen_table, write_table
+    from ipb.engine.columnar.table import check_output, parse_pairs, read_table, screen_table, write_table
     from ipb.engine.registry import compiled_card
 
     start = time.perf_counter()
     try:
-        compiled = compiled_card(card)
         mapping = parse_pairs(map_, "--map")
         units = parse_pairs(unit, "--unit")
+        check_output(out_path)  # a FIFO, device or folder is refused before any work
+        compiled = compiled_card(card)
         data = read_table(table)
         n = data.num_rows
         if n >= PROGRESS_ROWS and err.is_terminal:
@@ -59,7 +65,10 @@ def screen(
                                 file=str(table), exact=not fast)
         write_table(done.table, out_path)
     except IpbError as exc:
-        raise _fail(exc) from None
+        failure = _fail(exc)
+        if exc.rule == "usage":  # options that contradict each other or the card: a usage error, as typer's are
+            raise typer.Exit(code=2) from None
+        raise failure from None
     except OSError as exc:
         raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
     result = done.result
@@ -67,5 +76,8 @@ def screen(
     mix = ", ".join(f"{word} {k:,}" for word, k in sorted(counts.items())) or "no rows"
     err.print(f"wrote {out_path}: {n:,} rows of {compiled.id} in {time.perf_counter() - start:.1f}s; {mix}; "
               f"{result.fallback:,} row(s) decided exactly by the scalar engine", markup=False)
+    if done.renamed:
+        err.print("the table already has columns named like results; written as: "
+                  + ", ".join(f"{name} -> {new}" for name, new in done.renamed.items()), markup=False)
     if done.unmapped:
         err.print("unknown on every row (no column): " + ", ".join(done.unmapped), markup=False)

@@ -13,23 +13,24 @@ Output columns (after the table's own columns unless ``only_results``):
 ``gate_<k>_<id>`` verdict column per gate (PROCEED, REJECT, INCONCLUSIVE or
 N/A), and each computed value under its own name (null where the gate did not
 run or the value is unknown). A result column whose name the table already
-uses gets the suffix ``_ipb``. Parquet and Arrow outputs carry the schema
+uses gets the suffix ``_ipb`` (``_ipb2``, ``_ipb3``... when that is taken too):
+the table's own columns are never overwritten, and ``ipb screen`` says which
+result columns were renamed. Parquet and Arrow outputs carry the schema
 metadata key ``ipb.screen``: JSON with ``version``, the card id and its
 ``card_sha256``, ``rows`` and ``rows_decided_by_scalar_engine``.
 """
 
 from __future__ import annotations
 
+import errno
 import json
-import os
-import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ipb._files import check_target
+from ipb._files import check_target, write_path_atomic
 from ipb.engine.card import Card
 from ipb.engine.columnar._inputs import BadColumn, Encoded
 from ipb.engine.columnar._run import VERDICT_WORDS, ColumnarResult, execute_columns
@@ -45,6 +46,10 @@ FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".arrow": "ar
            ".ipc": "arrow"}
 #: ``--unit`` scale words -> power of ten applied to the column.
 SCALES = {"1": 0, "K": 3, "M": 6, "B": 9, "T": 12, "%": -2}
+#: Declared input type -> the ``--unit`` scales that fit it: ``%`` only for a ratio, K-T for money and plain numbers,
+#: nothing for a multiple ("1" is no scaling).
+UNIT_FITS = {"money": ("1", "K", "M", "B", "T"), "number": ("1", "K", "M", "B", "T"), "ratio": ("1", "%"),
+             "multiple": ("1",)}
 
 
 def require_pyarrow() -> Any:
@@ -104,18 +109,28 @@ def _unique_columns(table: Any, file: str | None) -> None:
         seen.add(name)
 
 
-def write_table(table: Any, path: Path) -> None:
-    """Write ``table`` to ``path`` in the format its suffix names, atomically (a temp file, then rename)."""
-    pa = require_pyarrow()
-    fmt = _format(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+def check_output(path: Path) -> str:
+    """The format of output ``path`` (from its suffix), after refusing a target that is not a regular file.
+
+    A FIFO, device (``/dev/null``), socket or folder gets the message every ipb command gives
+    (:func:`ipb._files.check_target`) before the suffix is looked at, so ``--out /dev/null`` is not
+    "cannot tell the table format". Called before the table is read, so nothing is computed for an
+    output that cannot be written.
+    """
     try:
-        check_target(path)  # a FIFO or device is refused; a symlink is replaced, never written through
+        check_target(path)
     except OSError as exc:
         raise LoadError(f"cannot write {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(fd)
-    try:
+    return _format(path)
+
+
+def write_table(table: Any, path: Path) -> None:
+    """Write ``table`` to ``path`` in the format its suffix names, atomically (:func:`ipb._files.write_path_atomic`:
+    a temporary file, then rename; the mode a plain ``open()`` gives; a symlink replaced, never written through)."""
+    pa = require_pyarrow()
+    fmt = check_output(path)
+
+    def write(tmp: str) -> None:
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
@@ -130,21 +145,38 @@ def write_table(table: Any, path: Path) -> None:
             import pyarrow.feather as feather
 
             feather.write_feather(table, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+
+    try:
+        write_path_atomic(path, write, make_parents=True)
+    except OSError as exc:
+        if exc.errno == errno.EINVAL and exc.filename == str(path):
+            raise LoadError(f"cannot write {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
         raise
 
 
 def parse_pairs(items: Sequence[str], what: str) -> dict[str, str]:
-    """``["a=b", ...]`` -> ``{"a": "b"}``; a LoadError names the bad item."""
+    """``["a=b", ...]`` -> ``{"a": "b"}``; a LoadError names the bad item.
+
+    A name given twice with two values (``--unit x=M --unit x=B``, ``--map c=a --map c=b``) is a usage
+    error (rule ``usage``): the last one would otherwise win without a word. The same pair twice is fine.
+
+    >>> parse_pairs(["x=M", "x=M", "y=B"], "--unit")
+    {'x': 'M', 'y': 'B'}
+    >>> parse_pairs(["x=M", "x=B"], "--unit")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ipb.errors.LoadError: load error: --unit x is given twice, as 'M' and as 'B'; give it once
+    """
     pairs: dict[str, str] = {}
     for item in items:
         left, sep, right = item.partition("=")
         if not sep or not left.strip() or not right.strip():
             raise LoadError(f"{what} {item!r} must look like NAME=VALUE", rule=what.lstrip("-"))
-        pairs[left.strip()] = right.strip()
+        name, value = left.strip(), right.strip()
+        if name in pairs and pairs[name] != value:
+            raise LoadError(f"{what} {name} is given twice, as {pairs[name]!r} and as {value!r}; give it once",
+                            rule="usage", name=name)
+        pairs[name] = value
     return pairs
 
 
@@ -155,6 +187,8 @@ class ScreenResult:
     table: Any
     result: ColumnarResult
     unmapped: list[str]
+    #: Result column -> the name it was written under, because the table already has a column of that name.
+    renamed: dict[str, str] = field(default_factory=dict)
 
 
 def screen_table(
@@ -220,6 +254,14 @@ def screen_table(
                             rule="unit", name=input_name)
         if card.inputs[input_name].expr_type.kind != "number":
             raise LoadError(f"--unit: input {input_name!r} is not a number", file=file, rule="unit", name=input_name)
+        declared = card.inputs[input_name].type
+        fits = UNIT_FITS.get(declared, ("1",))
+        if scale.upper() not in fits:
+            takes = ", ".join(f for f in fits if f != "1")
+            raise LoadError(f"--unit {input_name}={scale}: input {input_name!r} is of type {declared}, "
+                            + (f"whose column may be given in {takes}" if takes else "whose column takes no scale")
+                            + " (% is for ratio inputs; K, M, B, T for money and numbers)", file=file, rule="usage",
+                            name=input_name)
     columns: dict[str, Any] = {}
     for input_name, column in source.items():
         try:
@@ -230,8 +272,9 @@ def screen_table(
         result = execute_columns(compiled, columns, table.num_rows, progress=progress, exact=exact)
     except BadColumn as exc:
         raise _located(exc, source.get(exc.name or "", exc.name or "?"), file) from None
-    out = _output(pa, card, result, [] if only_results else names, table)
-    return ScreenResult(out, result, [n for n in card.inputs if n not in source])
+    renamed: dict[str, str] = {}
+    out = _output(pa, card, result, [] if only_results else names, table, renamed)
+    return ScreenResult(out, result, [n for n in card.inputs if n not in source], renamed)
 
 
 def _located(exc: BadColumn, column: str, file: str | None) -> LoadError:
@@ -330,11 +373,21 @@ def _scale(values: np.ndarray, power: int) -> np.ndarray:
     return np.where(known, scaled, np.nan)
 
 
-def _output(pa: Any, card: Card, result: ColumnarResult, keep: list[str], table: Any) -> Any:
+def _output(pa: Any, card: Card, result: ColumnarResult, keep: list[str], table: Any,
+            renamed: dict[str, str] | None = None) -> Any:
     taken = set(keep)
 
     def fresh(name: str) -> str:
-        return name + "_ipb" if name in taken else name
+        """``name``, or the first of ``name_ipb``, ``name_ipb2``, ``name_ipb3``... that no column has (the table's own
+        columns are never overwritten); ``renamed`` records each renaming."""
+        chosen, k = name, 1
+        while chosen in taken:
+            chosen = f"{name}_ipb" if k == 1 else f"{name}_ipb{k}"
+            k += 1
+        taken.add(chosen)
+        if chosen != name and renamed is not None:
+            renamed[name] = chosen
+        return chosen
 
     def words(codes: np.ndarray, vocab: Sequence[str]) -> Any:
         return pa.DictionaryArray.from_arrays(pa.array(codes, type=pa.int32(), mask=codes < 0),

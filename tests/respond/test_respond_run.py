@@ -224,19 +224,26 @@ def test_a_401_stops_the_run_and_leaves_the_rest_for_later(server, items, tmp_pa
     assert run_respond(items, out, cfg(server, tmp_path)).ok == 12
 
 
-def test_the_api_key_is_never_written(server, items, tmp_path, capsys):
+def test_the_api_key_is_written_only_where_the_model_quoted_it(server, items, tmp_path, capsys):
+    """Issue 16: scrub where a key can appear (error bodies, terminal), never the model's answer, which is scored.
+
+    The server echoes the key in an answer (condition A, after a 500) and quotes the Authorization header in a
+    400 body (condition B). The answer is recorded and cached as written; the error and the terminal are scrubbed.
+    """
     out = tmp_path / "responses.jsonl"
     server.faults.extend(["500", "echo", "400"])
-    run_respond(items[:1], out, cfg(server, tmp_path, conditions=("A", "B", "C")))
-    text = out.read_text(encoding="utf-8")
+    warnings: list[str] = []
+    run_respond(items[:1], out, cfg(server, tmp_path, conditions=("A", "B", "C")), warn=warnings.append)
     records = read_jsonl(out)
-    assert "[REDACTED]" in text  # the echoed key and the error body that quoted it were scrubbed
     assert [r["status"] for r in records] == ["ok", "error", "ok"]
-    for path in [out, *(tmp_path / "cache").iterdir()]:
-        assert SECRET.encode() not in path.read_bytes(), path
+    assert records[0]["response"] == f"my key is {SECRET}"  # the answer as the model wrote it
+    assert "Bearer [REDACTED]" in records[1]["error"]  # the error body that quoted the header
+    for record in records:
+        assert SECRET not in json.dumps({k: v for k, v in record.items() if k != "response"})
     with sqlite3.connect(tmp_path / "cache" / "responses.sqlite3") as db:
         dump = "\n".join(db.iterdump())
-    assert SECRET not in dump and "REDACTED" in dump
+    assert dump.count(SECRET) == dump.count(f"my key is {SECRET}") >= 1  # cached as recorded, nowhere else
+    assert len(warnings) == 1 and "quotes the API key" in warnings[0] and SECRET not in warnings[0]
     captured = capsys.readouterr()
     assert SECRET not in captured.out + captured.err
 
