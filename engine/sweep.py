@@ -1,0 +1,124 @@
+"""Final verdicts along one input: the same scenario with one input set to many values.
+
+The verdict-flip search (:mod:`ipb.perturb.targeted`) asks for the final
+verdict of one scenario with a single input moved to many grid values. A gate
+that does not read that input (directly, or through a value an earlier gate
+computes from it) gives the same verdict at every value, so
+:func:`line_runner` evaluates those gates once and only the gates that depend
+on the input at each value. The outcomes equal :func:`ipb.engine.execute.execute_many`'s
+for every value (``tests/engine/test_sweep.py`` checks this on every bundled
+card); the speed-up is the share of gates that do not read the input.
+
+Only the two conjunction shapes with a fast runner (linear chain, parallel
+threshold) are swept this way; for other cards :func:`line_runner` returns
+None and the caller executes each value in full.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from ipb.engine.execute import _cleared, _plan
+from ipb.engine.graph import CompiledCard
+from ipb.engine.logic import Verdict
+
+__all__ = ["line_runner", "dependent_gates"]
+
+REJECT = Verdict.REJECT
+
+
+def dependent_gates(compiled: CompiledCard, name: str) -> tuple[bool, ...] | None:
+    """For each gate, whether its verdict can depend on input ``name`` (cached per card and input).
+
+    A gate depends on ``name`` when one of its expressions reads it or reads
+    a value computed by a gate that depends on it. None when a gate reads a
+    value that a *later* gate computes (then evaluating gates out of order
+    could differ from a run, so no sweep is made).
+    """
+    cache = compiled.__dict__.setdefault("_sweep_dependent", {})
+    if name in cache:
+        return cache[name]  # type: ignore[no-any-return]
+    gates = compiled.card.gates
+    made_by: dict[str, int] = {}
+    for i, g in enumerate(gates):
+        for value in g.compute:
+            made_by[value] = i
+    moved: set[str] = {name}
+    found: list[bool] = []
+    result: tuple[bool, ...] | None
+    for i, g in enumerate(gates):
+        reads = g.reads
+        if any(made_by.get(r, -1) > i for r in reads):
+            result = None
+            break
+        depends = bool(reads & moved)
+        if depends:
+            moved |= set(g.compute)
+        found.append(depends)
+    else:
+        result = tuple(found)
+    cache[name] = result
+    return result
+
+
+def line_runner(compiled: CompiledCard, facts: Mapping[str, Any],
+                name: str) -> Callable[[Sequence[Any]], list[str]] | None:
+    """A function from values of input ``name`` to the card's final verdict on ``facts`` with that value.
+
+    Parameters
+    ----------
+    facts:
+        The scenario's facts (input name -> engine value), as for
+        :func:`ipb.engine.execute.execute`; its own value of ``name`` is ignored.
+    name:
+        The input to move.
+
+    Returns
+    -------
+    callable or None
+        ``run(values) -> [outcome, ...]``, one final verdict (the card's
+        vocabulary or INCONCLUSIVE) per value, equal to
+        ``[r.outcome for r in execute_many(compiled, [{**facts, name: v} for v in values])]``;
+        None when the card has no fast runner (regime, disjunction, threshold
+        logic, re-entry loops) or reads computed values out of order.
+    """
+    plan = _plan(compiled)
+    card = compiled.card
+    if plan.fast is None or compiled.family != "conjunction":
+        return None
+    if card.topology_type not in ("linear_sequential", "parallel_threshold"):
+        return None
+    dep = dependent_gates(compiled, name)
+    if dep is None:
+        return None
+    deciders = plan.deciders
+    ok, bad = card.outcomes["pass"], card.outcomes["fail"]
+    decisive = plan.decisive
+    base = dict(plan.base_env)
+    base.update(facts)
+    base.pop(name, None)
+    fixed: list[Verdict | None] = []
+    for i, decide in enumerate(deciders):
+        fixed.append(None if dep[i] else decide(base))
+    if REJECT in fixed:
+        # a gate that does not move rejects: whatever the moving gates give, the conjunction fails
+        return lambda values: [bad] * len(values)
+    n = len(deciders)
+
+    def run(values: Sequence[Any]) -> list[str]:
+        out: list[str] = []
+        for value in values:
+            env = dict(base)
+            env[name] = value
+            verdicts = list(fixed)
+            outcome = None
+            for i in range(n):
+                if verdicts[i] is None:
+                    v = verdicts[i] = deciders[i](env)
+                    if v is REJECT:  # a chain stops here; a parallel join fails on any REJECT
+                        outcome = bad
+                        break
+            out.append(outcome if outcome is not None else _cleared(verdicts, decisive, ok)[0])  # type: ignore[arg-type]
+        return out
+
+    return run
