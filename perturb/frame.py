@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from ipb.engine._json import canonical_json
 from ipb.engine._yaml import load_yaml_file
 from ipb.engine.card import Card, InputSpec
 from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
@@ -411,7 +411,7 @@ def scenario_key(frame: Frame, scenario: PScenario, literals: Mapping[str, Any] 
         "sector": scenario.sector,
         "regime": scenario.regime,
     }
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_json(doc)
 
 
 def digest(text: str) -> str:

@@ -9,7 +9,7 @@ id, investor, content hash and vintage, the publication date of each macro
 fact, whether the item is an FM-6 probe, and the tool version.
 
 Lines are ``json.dumps(item, sort_keys=True, separators=(",", ":"),
-ensure_ascii=False)``; numbers in facts are exact literal strings, so the
+ensure_ascii=False)`` (written by orjson: :func:`ipb.engine._json.canonical_json`); numbers in facts are exact literal strings, so the
 same inputs and seed give byte-identical files. Files are written atomically
 (a temporary file in the same folder, then ``os.replace``).
 """
@@ -26,6 +26,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ipb._files import write_lines_atomic
 from ipb.errors import PerturbError, ScoreError
+from ipb.engine._json import canonical_json
 from ipb.engine.execute import execute
 from ipb.perturb.frame import Frame, PScenario, digest, fact_literals, scenario_key
 from ipb.perturb.operators import Step
@@ -65,8 +66,7 @@ def item_id(base: PScenario, key: str) -> str:
 
 
 def _canonical_sha256(doc: Any) -> str:
-    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-                          .encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
 
 
 def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[str, str]]) -> dict[str, Any]:
@@ -137,7 +137,7 @@ def migrate_item(item: dict[str, Any]) -> dict[str, Any]:
 
 def dumps_item(item: dict[str, Any]) -> str:
     """One JSONL line (no newline): sorted keys, no spaces, UTF-8 text."""
-    return json.dumps(item, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_json(item)
 
 
 def build_item(
