@@ -22,7 +22,7 @@ from ipb.engine.execute import _cleared, _plan
 from ipb.engine.graph import CompiledCard
 from ipb.engine.logic import Verdict
 
-__all__ = ["line_runner", "dependent_gates"]
+__all__ = ["line_runner", "dependent_gates", "prepare", "Prepared"]
 
 REJECT = Verdict.REJECT
 
@@ -61,8 +61,35 @@ def dependent_gates(compiled: CompiledCard, name: str) -> tuple[bool, ...] | Non
     return result
 
 
-def line_runner(compiled: CompiledCard, facts: Mapping[str, Any],
-                name: str) -> Callable[[Sequence[Any]], list[str]] | None:
+class Prepared:
+    """One scenario with every gate evaluated once, shared by the sweeps of its inputs (:func:`prepare`)."""
+
+    __slots__ = ("env", "verdicts")
+
+    def __init__(self, env: dict[str, Any], verdicts: list[Verdict]) -> None:
+        self.env = env
+        self.verdicts = verdicts
+
+
+def prepare(compiled: CompiledCard, facts: Mapping[str, Any]) -> Prepared | None:
+    """Every gate's decider run once, in card order, on ``facts`` (None when the card cannot be swept).
+
+    A gate that does not depend on the input a sweep moves gives this
+    verdict at every value of it, whatever the chain would have reached.
+    """
+    plan = _plan(compiled)
+    card = compiled.card
+    if plan.fast is None or compiled.family != "conjunction":
+        return None
+    if card.topology_type not in ("linear_sequential", "parallel_threshold"):
+        return None
+    env = dict(plan.base_env)
+    env.update(facts)
+    return Prepared(env, [decide(env) for decide in plan.deciders])
+
+
+def line_runner(compiled: CompiledCard, facts: Mapping[str, Any], name: str,
+                prepared: Prepared | None = None) -> Callable[[Sequence[Any]], list[str]] | None:
     """A function from values of input ``name`` to the card's final verdict on ``facts`` with that value.
 
     Parameters
@@ -72,6 +99,9 @@ def line_runner(compiled: CompiledCard, facts: Mapping[str, Any],
         :func:`ipb.engine.execute.execute`; its own value of ``name`` is ignored.
     name:
         The input to move.
+    prepared:
+        :func:`prepare` of the same ``compiled`` and ``facts``, when several
+        inputs of one scenario are swept.
 
     Returns
     -------
@@ -82,24 +112,20 @@ def line_runner(compiled: CompiledCard, facts: Mapping[str, Any],
         None when the card has no fast runner (regime, disjunction, threshold
         logic, re-entry loops) or reads computed values out of order.
     """
-    plan = _plan(compiled)
-    card = compiled.card
-    if plan.fast is None or compiled.family != "conjunction":
-        return None
-    if card.topology_type not in ("linear_sequential", "parallel_threshold"):
+    if prepared is None:
+        prepared = prepare(compiled, facts)
+    if prepared is None:
         return None
     dep = dependent_gates(compiled, name)
     if dep is None:
         return None
+    plan = _plan(compiled)
+    card = compiled.card
     deciders = plan.deciders
     ok, bad = card.outcomes["pass"], card.outcomes["fail"]
     decisive = plan.decisive
-    base = dict(plan.base_env)
-    base.update(facts)
-    base.pop(name, None)
-    fixed: list[Verdict | None] = []
-    for i, decide in enumerate(deciders):
-        fixed.append(None if dep[i] else decide(base))
+    base = prepared.env
+    fixed: list[Verdict | None] = [None if d else v for d, v in zip(dep, prepared.verdicts)]
     if REJECT in fixed:
         # a gate that does not move rejects: whatever the moving gates give, the conjunction fails
         return lambda values: [bad] * len(values)

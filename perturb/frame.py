@@ -29,7 +29,7 @@ from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
 from ipb.engine.expressions import category
 from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card
-from ipb.engine.sweep import line_runner
+from ipb.engine.sweep import line_runner, prepare
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
@@ -165,14 +165,19 @@ class Frame:
         """
         if self.derived:
             return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
+        held = self.memo.get("line")
+        if held is None or held[0] is not facts:
+            # the same scenario is swept along several inputs: its gates are evaluated once
+            mines = [self.facts_for(i, facts) for i in range(len(self.cards))]
+            held = self.memo["line"] = (facts, mines, [prepare(c, m) for c, m in zip(self.cards, mines)])
         runs: list[Callable[[Sequence[Any]], list[str]]] = []
         for i, c in enumerate(self.cards):
-            mine = self.facts_for(i, facts)
+            mine, prepared = held[1][i], held[2][i]
             if name not in self._card_inputs[i]:
                 fixed = next(iter(execute_many(c, [mine]))).outcome
                 runs.append(lambda values, fixed=fixed: [fixed] * len(values))
                 continue
-            run = line_runner(c, mine, name)
+            run = line_runner(c, mine, name, prepared)
             if run is None:
                 return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
             runs.append(run)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from ipb.engine.card import load_card_text
 from ipb.engine.execute import execute_many
 from ipb.engine.graph import compile_card
-from ipb.engine.sweep import dependent_gates, line_runner
+from ipb.engine.sweep import dependent_gates, line_runner, prepare
 
 from tests.engine.test_columnar import CARDS, _value, compiled, scenarios
 
@@ -42,6 +42,13 @@ def test_sweep_agrees_with_execute_many(path: Path, data: st.DataObject) -> None
         return
     want = [r.outcome for r in execute_many(card, [{**facts, name: v} for v in values])]
     assert run(values) == want, (facts, name, values)
+    # one preparation of the scenario serves the sweeps of all its inputs, in any order
+    prepared = prepare(card, facts)
+    for other in numeric:
+        shared = line_runner(card, facts, other, prepared)
+        assert shared is not None
+        if other == name:
+            assert shared(values) == want, (facts, name, values)
 
 
 CHAIN = """
