@@ -95,17 +95,30 @@ def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[
     }
 
 
-def _item_conditions(item: Mapping[str, Any]) -> dict[str, Any]:
+def _item_conditions(item: Mapping[str, Any], decks: dict[Any, Any] | None = None) -> dict[str, Any]:
     cards = item["manifest"]["cards"]
-    return conditions(item["question"], [c["investor"] for c in cards], cards)
+    investors = [c["investor"] for c in cards]
+    if decks is None:
+        return conditions(item["question"], investors, cards)
+    deck = tuple((c["id"], c["content_hash"]) for c in cards)
+    if deck not in decks:
+        decks[deck] = conditions("", investors, cards)["C"]
+    question = item["question"]
+    people = list(dict.fromkeys(investors))
+    return {"B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(), "investors": people,
+                  "key": _canonical_sha256({"investors": people, "query": question})},
+            "C": decks[deck]}
 
 
-def condition_problems(item: Mapping[str, Any]) -> list[str]:
-    """Where an item's stored ``conditions`` disagree with its question and manifest (empty: they agree)."""
+def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = None) -> list[str]:
+    """Where an item's stored ``conditions`` disagree with its question and manifest (empty: they agree).
+
+    ``decks`` remembers condition C per deck of (card id, content hash) across items.
+    """
     stored = item.get("conditions")
     if not isinstance(stored, Mapping):
         return ["no conditions block"]
-    fresh = _item_conditions(item)
+    fresh = _item_conditions(item, decks)
     found = []
     for name in ("B", "C"):
         if stored.get(name) != fresh[name]:

@@ -28,6 +28,7 @@ from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
+from ipb.perturb.frame import constraint_broken
 from ipb.perturb.values import read_literal
 from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
 
@@ -164,6 +165,10 @@ class _Checker:
         self.fast = _fast_validator() if schema else None
         #: (card id, input, literal) -> engine value: a literal such as "95%" is parsed once.
         self.values: dict[tuple[str, str, Any], Any] = {}
+        #: Constraint checks by the values they read (:func:`ipb.perturb.frame.constraint_broken`).
+        self.broken: dict[Any, Any] = {}
+        #: Condition C of each deck of cards (:func:`ipb.perturb.items.condition_problems`).
+        self.decks: dict[Any, Any] = {}
 
     def facts(self, card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
         """``facts_from_mapping`` with each distinct literal converted once."""
@@ -250,7 +255,7 @@ class _Checker:
             claimed |= set(mine)
             typed = self.facts(card, mine)
             for k in card.constraints:
-                if k.broken(typed):
+                if constraint_broken(self.broken, k, typed):
                     rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
                     broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
             trace = execute(compiled, typed, scenario_id=scenario.get("id", ident),
@@ -268,7 +273,7 @@ class _Checker:
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
                             name=stray[0])
-        problems += condition_problems(item)
+        problems += condition_problems(item, self.decks)
         if (problems or broken) and changed:
             (problems or broken).append(
                 f"card {', '.join(changed)} changed since the item was made (content hash differs; "
