@@ -174,7 +174,7 @@ class _Plan:
 
 
 #: GRP entries kept per card before the memo is emptied.
-ENTRY_MEMO_LIMIT = 50_000
+ENTRY_MEMO_LIMIT = 4_000
 
 
 def _plan(compiled: CompiledCard) -> _Plan:

@@ -241,7 +241,7 @@ def constraint_broken(memo: dict[Any, Any], constraint: Constraint, facts: Mappi
     """``constraint.broken(facts)``, remembered in ``memo`` by the exact values (with their types) it reads.
 
     Perturbed scenarios of one base share most values, so most checks are
-    answered from ``memo``; it is emptied at :data:`CACHE_LIMIT` entries.
+    answered from ``memo``; it is emptied at :data:`CONSTRAINT_MEMO_LIMIT` entries.
     """
     names = memo.get(id(constraint))
     if names is None or names[0] is not constraint:
@@ -250,7 +250,7 @@ def constraint_broken(memo: dict[Any, Any], constraint: Constraint, facts: Mappi
     key = (id(constraint), tuple((type(v), v) for v in (facts.get(n) for n in names[1])))
     found = memo.get(key)
     if found is None:
-        if len(memo) >= CACHE_LIMIT:
+        if len(memo) >= CONSTRAINT_MEMO_LIMIT:
             memo.clear()
             memo[id(constraint)] = names
         found = memo[key] = constraint.broken(facts)
@@ -406,6 +406,8 @@ def check_base(frame: Frame, base: PScenario, where: str) -> None:
 
 #: Entries kept in a frame's value-text caches before they are emptied.
 CACHE_LIMIT = 200_000
+#: Constraint answers kept per memo before it is emptied (memory stays flat in the number of items).
+CONSTRAINT_MEMO_LIMIT = 20_000
 
 
 def cached_text(frame: Frame, kind: str, name: str, value: Any, make: Any) -> Any:
