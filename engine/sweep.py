@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from ipb.engine.execute import _cleared, _plan
+from dataclasses import replace
+
+from ipb.engine.execute import _cleared, _decider, _plan, _used_values
 from ipb.engine.graph import CompiledCard
 from ipb.engine.logic import Verdict
 
-__all__ = ["line_runner", "dependent_gates", "prepare", "Prepared"]
+__all__ = ["line_runner", "dependent_gates", "prepare", "Prepared", "outcome_deciders"]
 
 REJECT = Verdict.REJECT
 
@@ -59,6 +61,30 @@ def dependent_gates(compiled: CompiledCard, name: str) -> tuple[bool, ...] | Non
         result = tuple(found)
     cache[name] = result
     return result
+
+
+def outcome_deciders(compiled: CompiledCard) -> tuple[Any, ...]:
+    """The card's gate deciders without the values no expression reads (cached per card).
+
+    A value only shown in the GRP (Buffett's ``premium``) cannot change a
+    verdict: it is never one of the values a gate needs (those are read by
+    later expressions), so leaving it out gives the same verdicts, faster.
+    """
+    cached = compiled.__dict__.get("_sweep_deciders")
+    if cached is None:
+        card = compiled.card
+        read: set[str] = set()
+        for g in card.gates:
+            for expr in g.expressions():
+                read |= expr.names
+        used = _used_values(card)
+        full = _plan(compiled).deciders
+        cached = tuple(
+            decide if all(k in read for k in g.compute)
+            else _decider(replace(g, compute={k: v for k, v in g.compute.items() if k in read}), used)
+            for g, decide in zip(card.gates, full))
+        compiled.__dict__["_sweep_deciders"] = cached
+    return cached  # type: ignore[no-any-return]
 
 
 class Prepared:
@@ -121,7 +147,7 @@ def line_runner(compiled: CompiledCard, facts: Mapping[str, Any], name: str,
         return None
     plan = _plan(compiled)
     card = compiled.card
-    deciders = plan.deciders
+    deciders = outcome_deciders(compiled)
     ok, bad = card.outcomes["pass"], card.outcomes["fail"]
     decisive = plan.decisive
     base = prepared.env
