@@ -328,21 +328,55 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
         parts.append(f"Sector: {frame.sectors.get(scenario.sector).name}.")  # context only: no input names it
     facts = [cached_text(frame, "sentence", n, scenario.facts[n], _spec_sentence) for n in frame.inputs
              if n in scenario.facts]
-    missing = [input_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers and n not in scenario.facts]
+    fixed = frame.memo.get("question")
+    if fixed is None:  # what depends on the cards only: read once per frame
+        fixed = frame.memo["question"] = _fixed_parts(frame)
+    labels, context, pieces = fixed
+    missing = [labels[n] for n in labels if n not in scenario.facts]
     values = {
         "setting": " ".join(parts) + "\n" if parts else "",
         "facts": " ".join(facts) if facts else "No facts are stated.",
         "unknown": f"Not disclosed: {'; '.join(missing)}.\n" if missing else "",
+        **context,
     }
+    return "".join(text if name is None else values[name] for text, name in pieces)
+
+
+def _fixed_parts(frame: Frame) -> tuple[dict[str, str], dict[str, str], list[tuple[str, str | None]]]:
+    """Per frame: the label of each input a gate reads, the template's card fields, the template in pieces."""
+    labels = {n: input_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers}
     if frame.layer == "L7":
         card = frame.cards[0].card
-        values.update(investor=card.investor, framework=card.name, outcomes=_outcomes(frame))
+        context = {"investor": card.investor, "framework": card.name, "outcomes": _outcomes(frame)}
     else:
-        values.update(
-            investors=_join(list(dict.fromkeys(c.card.investor for c in frame.cards))),
-            frameworks="; ".join(f"{c.card.investor}: {c.card.name}" for c in frame.cards),
-        )
-    return template(frame.layer).substitute(values)
+        context = {"investors": _join(list(dict.fromkeys(c.card.investor for c in frame.cards))),
+                   "frameworks": "; ".join(f"{c.card.investor}: {c.card.name}" for c in frame.cards)}
+    return labels, context, template_pieces(frame.layer)
+
+
+@lru_cache(maxsize=None)
+def template_pieces(layer: str) -> list[tuple[str, str | None]]:
+    """The template of ``layer`` as (text, None) and ("", placeholder) pieces: joined with the values it is
+    ``Template.substitute`` (``$$`` an escaped dollar; an invalid placeholder is an error, as there).
+
+    >>> [p for p in template_pieces("L7") if p[1]][:2]
+    [('', 'setting'), ('', 'facts')]
+    """
+    tpl = template(layer)
+    pieces: list[tuple[str, str | None]] = []
+    at = 0
+    for m in tpl.pattern.finditer(tpl.template):
+        pieces.append((tpl.template[at:m.start()], None))
+        if m.group("escaped") is not None:
+            pieces.append((tpl.delimiter, None))
+        elif m.group("named") is not None or m.group("braced") is not None:
+            pieces.append(("", m.group("named") or m.group("braced")))
+        else:
+            raise PerturbError(f"invalid placeholder in the {layer} question template at {m.start()}",
+                               rule="template", name=layer)
+        at = m.end()
+    pieces.append((tpl.template[at:], None))
+    return [p for p in pieces if p != ("", None)]
 
 
 def _spec_sentence(spec: InputSpec, value: Any) -> str:
