@@ -24,7 +24,7 @@ from ipb.engine.execute import _cleared, _decider, _plan, _used_values
 from ipb.engine.graph import CompiledCard
 from ipb.engine.logic import Verdict
 
-__all__ = ["line_runner", "dependent_gates", "prepare", "Prepared", "outcome_deciders"]
+__all__ = ["line_runner", "dependent_gates", "prepare", "Prepared", "outcome_deciders", "Constant"]
 
 REJECT = Verdict.REJECT
 
@@ -61,6 +61,18 @@ def dependent_gates(compiled: CompiledCard, name: str) -> tuple[bool, ...] | Non
         result = tuple(found)
     cache[name] = result
     return result
+
+
+class Constant:
+    """A sweep whose final verdict is the same at every value (``outcome``): no value can flip it."""
+
+    __slots__ = ("outcome",)
+
+    def __init__(self, outcome: str) -> None:
+        self.outcome = outcome
+
+    def __call__(self, values: Sequence[Any]) -> list[str]:
+        return [self.outcome] * len(values)
 
 
 def outcome_deciders(compiled: CompiledCard) -> tuple[Any, ...]:
@@ -136,7 +148,8 @@ def line_runner(compiled: CompiledCard, facts: Mapping[str, Any], name: str,
         vocabulary or INCONCLUSIVE) per value, equal to
         ``[r.outcome for r in execute_many(compiled, [{**facts, name: v} for v in values])]``;
         None when the card has no fast runner (regime, disjunction, threshold
-        logic, re-entry loops) or reads computed values out of order.
+        logic, re-entry loops) or reads computed values out of order; a
+        :class:`Constant` when the verdict cannot move along ``name``.
     """
     if prepared is None:
         prepared = prepare(compiled, facts)
@@ -154,7 +167,7 @@ def line_runner(compiled: CompiledCard, facts: Mapping[str, Any], name: str,
     fixed: list[Verdict | None] = [None if d else v for d, v in zip(dep, prepared.verdicts)]
     if REJECT in fixed:
         # a gate that does not move rejects: whatever the moving gates give, the conjunction fails
-        return lambda values: [bad] * len(values)
+        return Constant(bad)
     n = len(deciders)
 
     def run(values: Sequence[Any]) -> list[str]:

@@ -29,7 +29,7 @@ from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
 from ipb.engine.expressions import category
 from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card
-from ipb.engine.sweep import line_runner, prepare
+from ipb.engine.sweep import Constant, line_runner, prepare
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
@@ -159,7 +159,8 @@ class Frame:
 
         Each card evaluates only the gates that depend on ``name``
         (:func:`ipb.engine.sweep.line_runner`); a card that does not read it
-        gives one verdict for all values. Falls back to :meth:`outcomes_many`
+        gives one verdict for all values (a :class:`ConstantLine` when no
+        card's verdict moves: no flip along ``name``). Falls back to :meth:`outcomes_many`
         when some input is derived (moving ``name`` may move a derived input)
         or a card cannot be swept.
         """
@@ -174,13 +175,14 @@ class Frame:
         for i, c in enumerate(self.cards):
             mine, prepared = held[1][i], held[2][i]
             if name not in self._card_inputs[i]:
-                fixed = next(iter(execute_many(c, [mine]))).outcome
-                runs.append(lambda values, fixed=fixed: [fixed] * len(values))
+                runs.append(Constant(next(iter(execute_many(c, [mine]))).outcome))
                 continue
             run = line_runner(c, mine, name, prepared)
             if run is None:
                 return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
             runs.append(run)
+        if all(isinstance(run, Constant) for run in runs):
+            return ConstantLine(tuple(run.outcome for run in runs))  # type: ignore[attr-defined]
         if len(runs) == 1:
             only = runs[0]
             return lambda values: [(o,) for o in only(values)]
@@ -235,6 +237,18 @@ class Frame:
             found = [p for p in (date_problem(w, day) for w in self.windows) if p is not None]
             self.memo[key] = found
         return list(found)
+
+
+class ConstantLine:
+    """:meth:`Frame.line` along an input that no card's verdict can move along: ``outcomes`` at every value."""
+
+    __slots__ = ("outcomes",)
+
+    def __init__(self, outcomes: tuple[str, ...]) -> None:
+        self.outcomes = outcomes
+
+    def __call__(self, values: Sequence[Any]) -> list[tuple[str, ...]]:
+        return [self.outcomes] * len(values)
 
 
 def constraint_broken(memo: dict[Any, Any], constraint: Constraint, facts: Mapping[str, Any]) -> bool:

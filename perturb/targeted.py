@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, Callable, Mapping, Sequence
 
 from ipb.errors import PerturbError, did_you_mean
-from ipb.perturb.frame import Frame, PScenario, ordered_inputs
+from ipb.perturb.frame import ConstantLine, Frame, PScenario, ordered_inputs
 from ipb.perturb.values import Grid, literal
 
 from ipb.perturb.operators import Step, _draw, _not_applicable, _spec_list, metric_inputs, operator
@@ -143,6 +143,8 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
     if before is None:
         before = frame.outcomes(facts)
     line = frame.line(facts, name)
+    if isinstance(line, ConstantLine) and line.outcomes == tuple(before):
+        return None  # no card's verdict moves along this input: every probe would give ``before``
     down = _direction(frame, facts, name, grid, base, False, before, limit, scan_limit, line)
     up_limit = limit if down is None else (down.steps if limit is None else min(limit, down.steps))
     up = _direction(frame, facts, name, grid, base, True, before, up_limit, scan_limit, line)
