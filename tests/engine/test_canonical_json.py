@@ -39,3 +39,50 @@ def test_worked_values() -> None:
     assert canonical_json(doc) == ('{"A":null,"a":18446744073709551616,"b":["\\u0001\\u001f\u2028\\"\\\\\\n\\t"],'
                                    '"c":{"y":false,"z":true},"é":1}')
     assert canonical_json(doc) == reference(doc)
+
+
+# --------------------------------------------------------------------------- reading
+
+from decimal import Decimal  # noqa: E402
+
+from ipb.engine import _json as json_module  # noqa: E402
+from ipb.engine._json import parse_json_line  # noqa: E402
+from ipb.errors import LoadError  # noqa: E402
+
+NUMBERS = st.one_of(st.integers(), st.integers(-2**80, 2**80),
+                    st.decimals(allow_nan=False, allow_infinity=False, places=3).map(str).map(Decimal))
+READ_VALUES = st.recursive(st.one_of(st.none(), st.booleans(), NUMBERS, st.text()), lambda inner: st.one_of(
+    st.lists(inner, max_size=5), st.dictionaries(st.text(max_size=6), inner, max_size=5)), max_leaves=30)
+
+
+def standard(line: str) -> object:
+    """The reader without orjson: the standard library with exact decimals."""
+    saved = json_module._orjson
+    json_module._orjson = None
+    try:
+        return parse_json_line(line, "f", 1)
+    except LoadError as exc:
+        return ("error", exc.message, exc.column)
+    finally:
+        json_module._orjson = saved
+
+
+def fast(line: str) -> object:
+    try:
+        return parse_json_line(line, "f", 1)
+    except LoadError as exc:
+        return ("error", exc.message, exc.column)
+
+
+@settings(max_examples=400, deadline=None)
+@given(READ_VALUES, st.sampled_from([(",", ":"), (", ", ": "), (",\t", ":\n ")]))
+def test_reading_with_orjson_equals_the_exact_standard_reader(value: object, separators: tuple[str, str]) -> None:
+    line = json.dumps({"v": value}, separators=separators, ensure_ascii=False, default=str)
+    assert repr(fast(line)) == repr(standard(line))
+
+
+def test_reading_edge_cases_the_same_way() -> None:
+    for line in ['{"a":1,"a":2}', '{"a":"\\ud800"}', '{"a":18446744073709551616}', '{"a":-9223372036854775809}',
+                 '{"a":NaN}', '{"a":1}x', '{"a":1e5}', '{"a":[1, 2.50]}', '{"a":"x:1.5"}', '{"a":-0}',
+                 '{"a": 12345678901234567890}', '{"a":"\\u00e9"}', '{"a":01}', '{"a":1,}']:
+        assert repr(fast(line)) == repr(standard(line)), line
