@@ -50,11 +50,6 @@ except ImportError:  # pragma: no cover - orjson is a core dependency
     _orjson = None
 
 
-#: A number token (after ``:``, ``,`` or ``[``) with a fraction or exponent, or of 19 digits or more:
-#: values orjson reads differently (float, or float for a big int) from the exact reader.
-_NOT_PLAIN = re.compile(r"[:,\[][ \t\n\r]*-?(?:[0-9]+[.eE]|[0-9]{19})")
-
-
 def canonical_json(value: Any) -> str:
     """``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``, faster.
 
@@ -328,14 +323,6 @@ def parse_json_line(line: str, file: str, line_no: int, *, record: int | None = 
     problem = json_depth_error(line, file, first_line=line_no, record=record)
     if problem is not None:
         raise problem
-    if exact and _orjson is not None and _NOT_PLAIN.search(line) is None:
-        # No non-integral number and no integer beyond 64 bits anywhere: orjson reads exactly what the
-        # standard parser below reads (tests/engine/test_canonical_json.py); anything it refuses
-        # (NaN, a lone surrogate, a syntax error) goes to the standard parser for its located error.
-        try:
-            return _orjson.loads(line)
-        except _orjson.JSONDecodeError:
-            pass
     where = "" if record is None else f"record {record}: "
     try:
         return json.loads(line, parse_float=_decimal if exact else float, parse_constant=_refuse_constant)
