@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ipb.engine._json import canonical_json
 from ipb.engine._yaml import load_yaml_file
-from ipb.engine.card import Card, Constraint, InputSpec
+from ipb.engine.card import Card, InputSpec
 from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
 from ipb.engine.expressions import category
 from ipb.engine.graph import CompiledCard
@@ -36,7 +36,7 @@ from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regim
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal
 from ipb.perturb.vintage import Window, date_problem, framework_window
 
-__all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes", "constraint_broken"]
+__all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes"]
 
 
 @dataclass(frozen=True)
@@ -197,11 +197,10 @@ class Frame:
         """
         out: list[str] = []
         facts = self.complete(facts)
-        memo = self.memo.setdefault("broken", {})
         for i, c in enumerate(self.cards):
             if c.card.constraints:
                 mine = self.facts_for(i, facts)
-                out.extend(f"{c.card.id}/{k.id}" for k in c.card.constraints if constraint_broken(memo, k, mine))
+                out.extend(f"{c.card.id}/{k.id}" for k in c.card.constraints if k.broken(mine))
                 for k in c.card.constraints:
                     rng = c.card.inputs[k.derive].range if k.derive is not None else None
                     value = mine.get(k.derive) if k.derive is not None else None
@@ -249,26 +248,6 @@ class ConstantLine:
 
     def __call__(self, values: Sequence[Any]) -> list[tuple[str, ...]]:
         return [self.outcomes] * len(values)
-
-
-def constraint_broken(memo: dict[Any, Any], constraint: Constraint, facts: Mapping[str, Any]) -> bool:
-    """``constraint.broken(facts)``, remembered in ``memo`` by the exact values (with their types) it reads.
-
-    Perturbed scenarios of one base share most values, so most checks are
-    answered from ``memo``; it is emptied at :data:`CONSTRAINT_MEMO_LIMIT` entries.
-    """
-    names = memo.get(id(constraint))
-    if names is None or names[0] is not constraint:
-        reads = set(constraint.expr.names) | ({constraint.derive} if constraint.derive else set())
-        names = memo[id(constraint)] = (constraint, tuple(sorted(reads)))
-    key = (id(constraint), tuple((type(v), v) for v in (facts.get(n) for n in names[1])))
-    found = memo.get(key)
-    if found is None:
-        if len(memo) >= CONSTRAINT_MEMO_LIMIT:
-            memo.clear()
-            memo[id(constraint)] = names
-        found = memo[key] = constraint.broken(facts)
-    return found  # type: ignore[no-any-return]
 
 
 def card_outcomes(card: Card) -> list[str]:
@@ -420,8 +399,6 @@ def check_base(frame: Frame, base: PScenario, where: str) -> None:
 
 #: Entries kept in a frame's value-text caches before they are emptied.
 CACHE_LIMIT = 200_000
-#: Constraint answers kept per memo before it is emptied (memory stays flat in the number of items).
-CONSTRAINT_MEMO_LIMIT = 20_000
 
 
 def cached_text(frame: Frame, kind: str, name: str, value: Any, make: Any) -> Any:

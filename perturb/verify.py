@@ -28,7 +28,6 @@ from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
-from ipb.perturb.frame import constraint_broken
 from ipb.perturb.values import read_literal
 from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
 
@@ -165,8 +164,6 @@ class _Checker:
         self.fast = _fast_validator() if schema else None
         #: (card id, input, literal) -> engine value: a literal such as "95%" is parsed once.
         self.values: dict[tuple[str, str, Any], Any] = {}
-        #: Constraint checks by the values they read (:func:`ipb.perturb.frame.constraint_broken`).
-        self.broken: dict[Any, Any] = {}
         #: Condition C of each deck of cards (:func:`ipb.perturb.items.condition_problems`).
         self.decks: dict[Any, Any] = {}
 
@@ -255,7 +252,7 @@ class _Checker:
             claimed |= set(mine)
             typed = self.facts(card, mine)
             for k in card.constraints:
-                if constraint_broken(self.broken, k, typed):
+                if k.broken(typed):
                     rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
                     broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
             trace = execute(compiled, typed, scenario_id=scenario.get("id", ident),
