@@ -44,6 +44,7 @@ __all__ = [
 
 # =========================================================================== canonical JSON writing
 
+_orjson: Any
 try:  # orjson writes the same bytes some five times faster (tests/engine/test_canonical_json.py)
     import orjson as _orjson
 except ImportError:  # pragma: no cover - orjson is a core dependency
