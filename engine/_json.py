@@ -39,7 +39,40 @@ __all__ = [
     "parse_json_line",
     "json_depth_error",
     "MAX_JSON_DEPTH",
+    "canonical_json",
 ]
+
+# =========================================================================== canonical JSON writing
+
+_orjson: Any
+try:  # orjson writes the same bytes some five times faster (tests/engine/test_canonical_json.py)
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is a core dependency
+    _orjson = None
+
+
+def canonical_json(value: Any) -> str:
+    """``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``, faster.
+
+    The one-line form of items, scenario keys and hashed documents, written
+    by orjson: the same text for strings, ints, bools, None, lists and
+    string-keyed dicts (a test compares the two on every item of the bundled
+    cards). A value orjson refuses (an int beyond 64 bits, a non-string key,
+    another type) is written by :func:`json.dumps` itself. Floats are the one
+    kind the two write differently (``1e-05`` against ``1e-5``, ``NaN``
+    against ``null``); the documents written this way hold none (numbers in
+    items are exact literal strings).
+
+    >>> canonical_json({"b": [1, None], "a": "é"})
+    '{"a":"é","b":[1,null]}'
+    """
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(value, option=_orjson.OPT_SORT_KEYS).decode("utf-8")
+        except (TypeError, _orjson.JSONEncodeError):
+            pass
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
 
 # =========================================================================== JSON reading
 

@@ -41,7 +41,7 @@ reports what it would have given (paper Table 9, Perturbation C).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
@@ -170,6 +170,13 @@ class _Plan:
     constants: dict[str, Any]
     units: dict[str, str | None]
     decisive: tuple[int, ...]
+    #: GRP entries already rendered (:meth:`Trace.to_grp`) and the names each gate's entry shows.
+    entries: dict[tuple[Any, ...], dict[str, Any]] = field(default_factory=dict)
+    shown: dict[tuple[int, str], tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+
+
+#: GRP entries kept per card before the memo is emptied.
+ENTRY_MEMO_LIMIT = 4_000
 
 
 def _plan(compiled: CompiledCard) -> _Plan:
@@ -567,27 +574,58 @@ class Trace:
         lookup = {**self._plan.constants, **self.env}
         return [_render_element(e, lookup, self._plan.units) for e in elements]
 
-    def to_grp(self) -> dict[str, Any]:
-        """The GRP in the schema of paper §6.3 / Appendix E (Table E.1)."""
-        program = []
-        for r in self.gates:
+    def _entry(self, r: GateResult) -> dict[str, Any]:
+        g = r.gate
+        if r.verdict is NOT_REACHED:
+            kill = r.na_reason
+        else:
+            kill = g.kill_criterion if r.kill_triggered else None
+        entry: dict[str, Any] = {
+            "gate": g.number,
+            "name": g.name,
+            "verdict": r.verdict.value,
+            "kill_criterion": kill,
+            "required_elements": self._elements(r),
+            "kill_triggered": r.kill_triggered,
+            "computed_value": _computed_text(r),
+        }
+        if r.diagnostic_verdict is not None:
+            entry["diagnostic_verdict"] = r.diagnostic_verdict.value
+        return entry
+
+    def _entry_key(self, r: GateResult) -> tuple[Any, ...]:
+        """What a gate's GRP entry depends on: its verdicts and the values its computed text and elements show."""
+        if r.verdict is NOT_REACHED:
+            return (r.gate.number, r.verdict, r.na_reason, r.diagnostic_verdict)
+        names = self._plan.shown.get((r.gate.number, r.verdict.value))
+        if names is None:
             g = r.gate
-            if r.verdict is NOT_REACHED:
-                kill = r.na_reason
-            else:
-                kill = g.kill_criterion if r.kill_triggered else None
-            entry: dict[str, Any] = {
-                "gate": g.number,
-                "name": g.name,
-                "verdict": r.verdict.value,
-                "kill_criterion": kill,
-                "required_elements": self._elements(r),
-                "kill_triggered": r.kill_triggered,
-                "computed_value": _computed_text(r),
-            }
-            if r.diagnostic_verdict is not None:
-                entry["diagnostic_verdict"] = r.diagnostic_verdict.value
-            program.append(entry)
+            fields = [f for e in g.elements_for(r.verdict.value) for f in ELEMENT_FIELD.findall(e)]
+            names = self._plan.shown[(g.number, r.verdict.value)] = (
+                tuple(g.compute) + ((g.id,) if g.is_classifier else ()), tuple(dict.fromkeys(fields)))
+        env, constants = self.env, self._plan.constants
+        computed = tuple((type(v), v) for v in (env.get(n) for n in names[0]))
+        shown = tuple((type(v), v) for v in (env[n] if n in env else constants.get(n) for n in names[1]))
+        return (r.gate.number, r.verdict, r.kill_triggered, r.diagnostic_verdict, computed, shown)
+
+    def to_grp(self) -> dict[str, Any]:
+        """The GRP in the schema of paper §6.3 / Appendix E (Table E.1).
+
+        A gate's entry is remembered per card, keyed by its verdicts and the
+        exact values (with their types) that its computed text and required
+        elements show, so many scenarios sharing a gate's values (perturbed
+        items of one base) render it once.
+        """
+        program = []
+        memo = self._plan.entries
+        for r in self.gates:
+            key = self._entry_key(r)
+            entry = memo.get(key)
+            if entry is None:
+                if len(memo) >= ENTRY_MEMO_LIMIT:
+                    memo.clear()
+                entry = memo[key] = self._entry(r)
+            program.append({**entry, "required_elements": list(entry["required_elements"])})
         grp: dict[str, Any] = {}
         if self.scenario_id is not None:
             grp["question_id"] = self.scenario_id

@@ -79,7 +79,8 @@ from ipb.errors import IpbError, PerturbError
 from ipb.perturb.frame import Frame, PScenario, build_frame, digest, fact_literals, load_base, scenario_key
 from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.operators import Step, get_operator
-from ipb.perturb.runs import Diversity, Generation, RecipeReport, point as _point, possible_outcomes
+from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
+                              raw_point)
 
 __all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
            "Generation", "GenerationRun", "RecipeReport", "Diversity", "generate", "write_items", "possible_outcomes"]
@@ -233,7 +234,7 @@ class Candidate(NamedTuple):
     when the attempt failed); ``line`` is None for a failed attempt, for a
     duplicate detected before its item was built, and in the first pass of
     a balanced run (the chosen items are built afterwards); ``changed`` is
-    how many facts differ from the base; ``point`` places the scenario for
+    how many facts differ from the base; ``point`` is the scenario's raw point (:func:`ipb.perturb.runs.raw_point`) for
     the nearest-neighbour summary (:func:`ipb.perturb.runs.distance`).
     """
 
@@ -345,7 +346,7 @@ class Generator:
         if changed < self.job.min_changed:
             return Candidate(r, j, None, None, None, f"{MIN_CHANGED_PREFIX}{changed} fact(s) differ from the base, "
                                                      f"fewer than --min-changed {self.job.min_changed}")
-        point = _point(self.frame, scenario)
+        point = raw_point(self.frame, scenario)  # placed by Diversity.add when sampled
         if k in self.built or (seen is not None and k in seen):
             return Candidate(r, j, k, None, None, None, changed, point)
         if not build and not label:
@@ -534,7 +535,8 @@ class GenerationRun:
         reports = [RecipeReport(r.text, s) for r, s in zip(job.recipes, shares)]
         frame = gen.frame
         diversity = Diversity(base=_point(frame, gen.base),
-                              numeric=tuple(name in frame.grids for name in frame.inputs) + (False,) * 3)
+                              numeric=tuple(name in frame.grids for name in frame.inputs) + (False,) * 3,
+                              spans=grid_spans(frame))
         verdicts: Counter[str] = Counter()
         pool = self.runner if self.runner is not None else _Pool(job, gen, self.workers, build=not self.balance)
         try:

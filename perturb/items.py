@@ -9,7 +9,7 @@ id, investor, content hash and vintage, the publication date of each macro
 fact, whether the item is an FM-6 probe, and the tool version.
 
 Lines are ``json.dumps(item, sort_keys=True, separators=(",", ":"),
-ensure_ascii=False)``; numbers in facts are exact literal strings, so the
+ensure_ascii=False)`` (written by orjson: :func:`ipb.engine._json.canonical_json`); numbers in facts are exact literal strings, so the
 same inputs and seed give byte-identical files. Files are written atomically
 (a temporary file in the same folder, then ``os.replace``).
 """
@@ -26,6 +26,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ipb._files import write_lines_atomic
 from ipb.errors import PerturbError, ScoreError
+from ipb.engine._json import canonical_json
 from ipb.engine.execute import execute
 from ipb.perturb.frame import Frame, PScenario, digest, fact_literals, scenario_key
 from ipb.perturb.operators import Step
@@ -65,8 +66,7 @@ def item_id(base: PScenario, key: str) -> str:
 
 
 def _canonical_sha256(doc: Any) -> str:
-    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-                          .encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
 
 
 def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[str, str]]) -> dict[str, Any]:
@@ -95,17 +95,30 @@ def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[
     }
 
 
-def _item_conditions(item: Mapping[str, Any]) -> dict[str, Any]:
+def _item_conditions(item: Mapping[str, Any], decks: dict[Any, Any] | None = None) -> dict[str, Any]:
     cards = item["manifest"]["cards"]
-    return conditions(item["question"], [c["investor"] for c in cards], cards)
+    investors = [c["investor"] for c in cards]
+    if decks is None:
+        return conditions(item["question"], investors, cards)
+    deck = tuple((c["id"], c["content_hash"]) for c in cards)
+    if deck not in decks:
+        decks[deck] = conditions("", investors, cards)["C"]
+    question = item["question"]
+    people = list(dict.fromkeys(investors))
+    return {"B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(), "investors": people,
+                  "key": _canonical_sha256({"investors": people, "query": question})},
+            "C": decks[deck]}
 
 
-def condition_problems(item: Mapping[str, Any]) -> list[str]:
-    """Where an item's stored ``conditions`` disagree with its question and manifest (empty: they agree)."""
+def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = None) -> list[str]:
+    """Where an item's stored ``conditions`` disagree with its question and manifest (empty: they agree).
+
+    ``decks`` remembers condition C per deck of (card id, content hash) across items.
+    """
     stored = item.get("conditions")
     if not isinstance(stored, Mapping):
         return ["no conditions block"]
-    fresh = _item_conditions(item)
+    fresh = _item_conditions(item, decks)
     found = []
     for name in ("B", "C"):
         if stored.get(name) != fresh[name]:
@@ -137,7 +150,7 @@ def migrate_item(item: dict[str, Any]) -> dict[str, Any]:
 
 def dumps_item(item: dict[str, Any]) -> str:
     """One JSONL line (no newline): sorted keys, no spaces, UTF-8 text."""
-    return json.dumps(item, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_json(item)
 
 
 def build_item(

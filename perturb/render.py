@@ -47,7 +47,30 @@ _ACRONYMS = {"arr": "ARR", "ev": "EV", "eps": "EPS", "pe": "P/E", "aaa": "AAA", 
              "cbdc": "CBDC", "esg": "ESG", "ipo": "IPO", "yr": "year", "avg": "average", "gics": "GICS",
              "hy": "high-yield", "us": "US", "usd": "USD", "ai": "AI", "saas": "SaaS"}
 #: A description whose first clause starts with one of these is not a noun phrase to name the input by.
-_NOT_A_NAME = ("across", "of ", "whether", "how ", "why ", "what ", "the ", "a ", "an ", "for ", "if ", "when ")
+_NOT_A_NAME = ("across", "of ", "whether", "how ", "why ", "what ", "the ", "a ", "an ", "for ", "if ", "when ",
+               "where ", "which ", "who ")
+#: First words of a question (a description that asks is no name for the input).
+_AUXILIARIES = frozenset({"did", "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
+                          "will", "would", "should", "may", "must"})
+#: Words that qualify a name in time; at the end of a name in words they are moved in front.
+_QUALIFIERS = frozenset({"prior", "previous", "current", "next", "last", "initial", "final", "trailing", "forward"})
+#: Words after "over" that make it a span of time or a comparison, not a quotient.
+_NOT_A_DIVISOR = frozenset({"the", "a", "an", "last", "past", "next", "previous", "prior", "recent", "time", "its",
+                            "their", "this", "that", "each", "every", "one", "two", "three", "five", "ten", "many"})
+#: Words that end a noun phrase's head (``retention`` in ``retention of existing customers``).
+_PREPOSITIONS = frozenset({"of", "in", "at", "for", "on", "from", "to", "with", "over", "under", "before", "after",
+                           "since", "during", "by", "as", "than", "across", "among", "between", "within", "until",
+                           "against", "above", "below", "less", "minus", "plus", "the", "a", "an", "that", "which",
+                           "who", "whose", "where", "when"})
+#: Singular nouns that end in -s like a plural.
+_SINGULAR_S = frozenset({"bias", "gas", "alias", "atlas", "canvas", "news", "lens", "series", "species", "means",
+                         "chaos", "ethos", "thesis", "crisis", "yes", "plus", "minus"})
+#: Words in the part before "over" that make ``A over B`` a difference or a span, not a quotient.
+_NOT_A_QUOTIENT = frozenset({"spread", "spreads", "premium", "excess", "change", "growth", "increase", "decrease",
+                             "rise", "fall", "return", "returns", "gain", "discount", "lead", "margin", "outperformance",
+                             "averaged", "measured", "held", "compounded", "annualized", "annualised"})
+#: Leading words of a label that take no article (``All liabilities are ...``).
+_NO_ARTICLE = ("all ", "both ", "each ", "every ", "any ", "its ", "their ", "this ", "these ", "those ")
 _CLAUSE = re.compile(r"(?<=[A-Za-z0-9%)])[.;:](?:\s|$)| \(|, ")
 
 
@@ -94,9 +117,67 @@ def input_label(spec: InputSpec) -> str:
     description = " ".join(spec.description.split())
     clause = _CLAUSE.split(description)[0] if description else ""
     words = clause.split()
-    if 2 <= len(words) <= 12 and not clause.lower().startswith(_NOT_A_NAME):
-        return clause if clause[:2].isupper() else clause[:1].lower() + clause[1:]
-    return label(spec.name)
+    if 2 <= len(words) <= 12 and not clause.lower().startswith(_NOT_A_NAME) and not _asks(clause):
+        named = clause if clause[:2].isupper() else clause[:1].lower() + clause[1:]
+        return _ratio_of(named) if spec.type != "bool" else named
+    return _qualifier_first(label(spec.name))
+
+
+def _asks(text: str) -> bool:
+    """True for a question (``"Did the firm issue equity?"``): it names no thing."""
+    return text.rstrip().endswith("?") or text.split(" ", 1)[0].lower() in _AUXILIARIES
+
+
+def _qualifier_first(words: str) -> str:
+    """A name in words with a trailing time qualifier moved in front: ``gross margin prior`` -> ``prior gross margin``.
+
+    >>> _qualifier_first("gross margin prior"), _qualifier_first("ROA")
+    ('prior gross margin', 'ROA')
+    """
+    head, _, last = words.rpartition(" ")
+    return f"{last} {head}" if head and last in _QUALIFIERS else words
+
+
+def _ratio_of(text: str) -> str:
+    """``A over B`` (a quotient, as authors write ratios) -> ``ratio of A to B``; other text unchanged.
+
+    >>> _ratio_of("cash flow from operations over beginning total assets")
+    'ratio of cash flow from operations to beginning total assets'
+    >>> _ratio_of("revenue growth over the last five years")
+    'revenue growth over the last five years'
+    """
+    first, sep, rest = text.partition(" over ")
+    if not sep or " over " in rest or not first or rest.split(" ", 1)[0].lower() in _NOT_A_DIVISOR:
+        return text
+    if any(w.lower() in _NOT_A_QUOTIENT for w in first.split()):
+        return text  # the spread of bonds over Treasuries, growth over a year: not a ratio
+    if rest.split(" ", 1)[0][:1].isdigit():
+        return text
+    return f"ratio of {first} to {rest}"
+
+
+def _plural(name: str) -> bool:
+    """Whether a label names a plural thing (``all liabilities``, ``total assets``, ``earnings``): it takes ``are``.
+
+    The head noun is the last word before the first preposition; a
+    lower-case word ending in ``s`` (not ``ss``, ``us``, ``is``) is plural.
+    A leading ``ratio of``, ``share of``... is singular whatever follows.
+
+    >>> [_plural(x) for x in ("all liabilities", "net revenue retention of existing customers", "EPS", "basis")]
+    [True, False, False, False]
+    """
+    words = name.split()
+    if not words:
+        return False
+    if words[0].lower() in ("all", "both"):
+        return True
+    head = words[-1]
+    for i, w in enumerate(words):
+        if i and (w.lower() in _PREPOSITIONS or w.endswith("'s")):
+            head = words[i - 1]
+            break
+    return (len(head) > 3 and head.islower() and head.endswith("s") and not head.endswith(("ss", "us", "is"))
+            and head not in _SINGULAR_S)
 
 
 def _question_clause(spec: InputSpec) -> str | None:
@@ -105,6 +186,10 @@ def _question_clause(spec: InputSpec) -> str | None:
     if spec.type != "bool":
         return None
     description = " ".join(spec.description.split())
+    if _asks(description):
+        first = re.split(r"(?<=\?)\s", description)[0]
+        if first.endswith("?") and len(first.split()) <= 24:
+            return _sentence_start(first)
     if description.startswith(("Whether ", "The ")):
         first = re.split(r"(?<=[a-z0-9%)])\.(?:\s|$)", description)[0].rstrip(".")
         if len(first.split()) <= 24 and ": " not in first:
@@ -148,8 +233,8 @@ def read_value(spec: InputSpec, text: str) -> Any:
         Rule ``question``: the text is not a value of the input.
     """
     if spec.type == "bool":
-        if text in ("yes", "no"):
-            return text == "yes"
+        if text in ("yes", "no", "Yes", "No"):  # capitalised after a question: "Did ...? No."
+            return text.lower() == "yes"
     elif spec.type == "category":
         for v in spec.values or ():
             if v.replace("_", " ") == text:
@@ -163,15 +248,19 @@ def read_value(spec: InputSpec, text: str) -> Any:
 
 
 def fact_sentence(spec: InputSpec, value: Any) -> str:
-    """The one sentence that states a fact (see the module docstring for the three forms)."""
+    """The one sentence that states a fact (see the module docstring for the forms).
+
+    >>> from decimal import Decimal
+    >>> from ipb.engine.expressions import BOOL, MONEY
+    >>> fact_sentence(InputSpec("debt", "money", MONEY, "All liabilities, current and long-term."), Decimal("7.7e8"))
+    'All liabilities are $770M.'
+    >>> fact_sentence(InputSpec("issued", "bool", BOOL, "Did the firm issue common equity last year?"), False)
+    'Did the firm issue common equity last year? No.'
+    """
     shown = value_text(spec, value)
-    if spec.phrase:
-        return spec.phrase.replace("{value}", shown)
-    clause = _question_clause(spec)
-    if clause is not None:
-        return f"{clause}: {shown}."
-    name = input_label(spec)
-    return f"{_sentence_start('the ' + name if not name[:2].isupper() else name)} is {shown}."
+    if not spec.phrase and _asked(spec):
+        shown = _sentence_start(shown)
+    return fact_sentence_shape(spec).replace("{value}", shown)
 
 
 def fact_pattern(spec: InputSpec) -> re.Pattern[str]:
@@ -187,9 +276,17 @@ def fact_sentence_shape(spec: InputSpec) -> str:
         return spec.phrase
     clause = _question_clause(spec)
     if clause is not None:
-        return f"{clause}: {{value}}."
+        return f"{clause} {{value}}." if clause.endswith("?") else f"{clause}: {{value}}."
     name = input_label(spec)
-    return f"{_sentence_start('the ' + name if not name[:2].isupper() else name)} is {{value}}."
+    bare = name[:2].isupper() or name.lower().startswith(_NO_ARTICLE)
+    verb = "are" if _plural(name) else "is"
+    return f"{_sentence_start(name if bare else 'the ' + name)} {verb} {{value}}."
+
+
+def _asked(spec: InputSpec) -> bool:
+    """A bool input stated as its description's question and the answer (``Did ...? Yes.``)."""
+    clause = _question_clause(spec)
+    return clause is not None and clause.endswith("?")
 
 
 def _outcomes(frame: Frame) -> str:
@@ -231,21 +328,55 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
         parts.append(f"Sector: {frame.sectors.get(scenario.sector).name}.")  # context only: no input names it
     facts = [cached_text(frame, "sentence", n, scenario.facts[n], _spec_sentence) for n in frame.inputs
              if n in scenario.facts]
-    missing = [input_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers and n not in scenario.facts]
+    fixed = frame.memo.get("question")
+    if fixed is None:  # what depends on the cards only: read once per frame
+        fixed = frame.memo["question"] = _fixed_parts(frame)
+    labels, context, pieces = fixed
+    missing = [labels[n] for n in labels if n not in scenario.facts]
     values = {
         "setting": " ".join(parts) + "\n" if parts else "",
         "facts": " ".join(facts) if facts else "No facts are stated.",
         "unknown": f"Not disclosed: {'; '.join(missing)}.\n" if missing else "",
+        **context,
     }
+    return "".join(text if name is None else values[name] for text, name in pieces)
+
+
+def _fixed_parts(frame: Frame) -> tuple[dict[str, str], dict[str, str], list[tuple[str, str | None]]]:
+    """Per frame: the label of each input a gate reads, the template's card fields, the template in pieces."""
+    labels = {n: input_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers}
     if frame.layer == "L7":
         card = frame.cards[0].card
-        values.update(investor=card.investor, framework=card.name, outcomes=_outcomes(frame))
+        context = {"investor": card.investor, "framework": card.name, "outcomes": _outcomes(frame)}
     else:
-        values.update(
-            investors=_join(list(dict.fromkeys(c.card.investor for c in frame.cards))),
-            frameworks="; ".join(f"{c.card.investor}: {c.card.name}" for c in frame.cards),
-        )
-    return template(frame.layer).substitute(values)
+        context = {"investors": _join(list(dict.fromkeys(c.card.investor for c in frame.cards))),
+                   "frameworks": "; ".join(f"{c.card.investor}: {c.card.name}" for c in frame.cards)}
+    return labels, context, template_pieces(frame.layer)
+
+
+@lru_cache(maxsize=None)
+def template_pieces(layer: str) -> list[tuple[str, str | None]]:
+    """The template of ``layer`` as (text, None) and ("", placeholder) pieces: joined with the values it is
+    ``Template.substitute`` (``$$`` an escaped dollar; an invalid placeholder is an error, as there).
+
+    >>> [p for p in template_pieces("L7") if p[1]][:2]
+    [('', 'setting'), ('', 'facts')]
+    """
+    tpl = template(layer)
+    pieces: list[tuple[str, str | None]] = []
+    at = 0
+    for m in tpl.pattern.finditer(tpl.template):
+        pieces.append((tpl.template[at:m.start()], None))
+        if m.group("escaped") is not None:
+            pieces.append((tpl.delimiter, None))
+        elif m.group("named") is not None or m.group("braced") is not None:
+            pieces.append(("", m.group("named") or m.group("braced")))
+        else:
+            raise PerturbError(f"invalid placeholder in the {layer} question template at {m.start()}",
+                               rule="template", name=layer)
+        at = m.end()
+    pieces.append((tpl.template[at:], None))
+    return [p for p in pieces if p != ("", None)]
 
 
 def _spec_sentence(spec: InputSpec, value: Any) -> str:

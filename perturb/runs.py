@@ -174,6 +174,8 @@ class Diversity:
     sample: list[tuple[Any, ...]] = field(default_factory=list)
     base: tuple[Any, ...] = ()
     numeric: tuple[bool, ...] = ()
+    #: When set (:func:`grid_spans`), candidates carry raw points (:func:`raw_point`), placed only when sampled.
+    spans: tuple[tuple[Decimal, Decimal] | None, ...] = ()
 
     @property
     def items(self) -> int:
@@ -182,7 +184,7 @@ class Diversity:
     def add(self, cand: Candidate) -> None:
         self.changed[cand.changed] += 1
         if len(self.sample) < NEIGHBOUR_SAMPLE:
-            self.sample.append(cand.point)
+            self.sample.append(place(self.spans, cand.point) if self.spans else cand.point)
 
     def distances(self) -> tuple[list[float], list[float]]:
         """(nearest-neighbour distance of each sampled item, its distance to the base)."""
@@ -247,15 +249,31 @@ def possible_outcomes(frame: Frame) -> list[str]:
 def point(frame: Frame, scenario: PScenario) -> tuple[Any, ...]:
     """Each input's value placed for :func:`distance`: a grid input as its position in [0, 1], others as is;
     then the decision date, sector and regime context."""
+    return place(grid_spans(frame), raw_point(frame, scenario))
+
+
+def raw_point(frame: Frame, scenario: PScenario) -> tuple[Any, ...]:
+    """Each input's engine value (None: unknown), then the decision date, sector and regime: :func:`point`
+    before :func:`place` (cheap to make for every candidate; only the sampled ones are placed)."""
+    facts = scenario.facts
+    return (*(facts.get(n) for n in frame.inputs), scenario.as_of.isoformat() if scenario.as_of else None,
+            scenario.sector, scenario.regime)
+
+
+def grid_spans(frame: Frame) -> tuple[tuple[Decimal, Decimal] | None, ...]:
+    """``(lo, hi)`` of each input's grid when it has a range of positive width, else None; None for the context."""
+    spans = [(g.lo, g.hi) if g is not None and g.hi > g.lo else None for g in (frame.grids.get(n) for n in frame.inputs)]
+    return (*spans, None, None, None)
+
+
+def place(spans: Sequence[tuple[Decimal, Decimal] | None], raw: Sequence[Any]) -> tuple[Any, ...]:
+    """A raw point placed for :func:`distance` (grid values as floats in [0, 1], others as text or as is)."""
     out: list[Any] = []
-    for name in frame.inputs:
-        value = scenario.facts.get(name)
-        grid = frame.grids.get(name)
-        if value is not None and grid is not None and isinstance(value, Decimal) and grid.hi > grid.lo:
-            out.append(float((value - grid.lo) / (grid.hi - grid.lo)))
+    for span, value in zip(spans, raw):
+        if value is not None and span is not None and isinstance(value, Decimal):
+            out.append(float((value - span[0]) / (span[1] - span[0])))
         else:
             out.append(value if value is None or isinstance(value, (bool, str)) else str(value))
-    out += [scenario.as_of.isoformat() if scenario.as_of else None, scenario.sector, scenario.regime]
     return tuple(out)
 
 

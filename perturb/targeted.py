@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ipb.errors import PerturbError, did_you_mean
-from ipb.perturb.frame import Frame, PScenario, ordered_inputs
+from ipb.perturb.frame import ConstantLine, Frame, PScenario, ordered_inputs
 from ipb.perturb.values import Grid, literal
 
 from ipb.perturb.operators import Step, _draw, _not_applicable, _spec_list, metric_inputs, operator
@@ -62,8 +62,10 @@ def _monotone(frame: Frame, name: str) -> bool:
 
 
 def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal, up: bool,
-               before: tuple[str, ...], limit: int | None = None, scan_limit: int = SCAN_LIMIT) -> Flip | None:
-    """The nearest flip along one direction, looking at most ``limit`` grid steps away."""
+               before: tuple[str, ...], limit: int | None = None, scan_limit: int = SCAN_LIMIT,
+               line: Callable[[Sequence[Any]], list[tuple[str, ...]]] | None = None) -> Flip | None:
+    """The nearest flip along one direction, looking at most ``limit`` grid steps away (``line``:
+    :meth:`Frame.line` of ``facts`` and ``name``, shared by both directions)."""
     below = grid.below(base)
     on_grid = grid.index_of(base) is not None
     if up:
@@ -83,8 +85,10 @@ def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, ba
     if length <= 0:
         return None
 
+    sweep = line if line is not None else frame.line(facts, name)
+
     def run(ts: Sequence[int]) -> list[tuple[str, ...]]:
-        return frame.outcomes_many([{**facts, name: at(t)} for t in ts])
+        return sweep([at(t) for t in ts])
 
     search = "scan" if full <= scan_limit else "bisect"
     if search == "scan":
@@ -138,9 +142,12 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
         return None
     if before is None:
         before = frame.outcomes(facts)
-    down = _direction(frame, facts, name, grid, base, False, before, limit, scan_limit)
+    line = frame.line(facts, name)
+    if isinstance(line, ConstantLine) and line.outcomes == tuple(before):
+        return None  # no card's verdict moves along this input: every probe would give ``before``
+    down = _direction(frame, facts, name, grid, base, False, before, limit, scan_limit, line)
     up_limit = limit if down is None else (down.steps if limit is None else min(limit, down.steps))
-    up = _direction(frame, facts, name, grid, base, True, before, up_limit, scan_limit)
+    up = _direction(frame, facts, name, grid, base, True, before, up_limit, scan_limit, line)
     found = [f for f in (down, up) if f is not None]
     if not found:
         return None

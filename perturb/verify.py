@@ -171,6 +171,8 @@ class _Checker:
         self.fast = _fast_validator() if schema else None
         #: (card id, input, literal) -> engine value: a literal such as "95%" is parsed once.
         self.values: dict[tuple[str, str, Any], Any] = {}
+        #: Condition C of each deck of cards (:func:`ipb.perturb.items.condition_problems`).
+        self.decks: dict[Any, Any] = {}
 
     def facts(self, card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
         """``facts_from_mapping`` with each distinct literal converted once."""
@@ -275,7 +277,7 @@ class _Checker:
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
                             name=stray[0])
-        problems += condition_problems(item)
+        problems += condition_problems(item, self.decks)
         if (problems or broken) and changed:
             (problems or broken).append(
                 f"card {', '.join(changed)} changed since the item was made (content hash differs; "

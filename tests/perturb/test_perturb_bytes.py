@@ -1,0 +1,51 @@
+"""Regression (output bytes): the item files of fixed runs are pinned by their SHA-256.
+
+Speed work on generation (the flip sweep, orjson, caches) must not change a
+byte of any item: the same cards, base, recipes, N and seed give the same
+file, in any number of worker processes. The digests were taken from the
+code before that work (main at b8e8925) and must only change with a
+deliberate change of the item format or of the question wording, in the same
+commit as that change and with the reason in its message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+import ipb.perturb.generation as gen
+from ipb.perturb import Job, parse_recipes
+from ipb.perturb.generation import write_items
+from perturb_support import BUFFETT, BUFFETT_BASE, FIXTURES, SCENARIOS
+
+MARKS = "marks_market_cycle_positioning"
+RUNS = {
+    # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
+    "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
+                              "d0ccfa02201f6e258e844c39c9fb484bb15ea8e7e89b5682f6ce7df6715fe290"),
+    "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
+                       "e6023788cc84ebbad9c88852d78993e6cb378698e03d71f878cb766170a011af"),
+    "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
+                           7, "", 90, "21ae22d0980043438c13c2ff59330f342e29da6622351daa5791088d600b1319"),
+}
+
+
+def _job(cards, base, seed, ops):
+    return Job(cards, str(base), seed, parse_recipes(ops) if ops else ())
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_item_file_bytes_are_pinned(tmp_path, name):
+    cards, base, seed, ops, n, digest = RUNS[name]
+    out = tmp_path / "items.jsonl"
+    write_items(out, _job(cards, base, seed, ops), n)
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == digest
+
+
+def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
+    cards, base, seed, ops, n, digest = RUNS["buffett-bench-recipes"]
+    monkeypatch.setattr(gen, "POOL_MIN", 0)  # worker processes even for a small run
+    out = tmp_path / "items.jsonl"
+    write_items(out, _job(cards, base, seed, ops), n, workers=2)
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == digest

@@ -1,0 +1,92 @@
+"""Question wording from descriptions written the way a first-time author writes them (issue 18 part 5).
+
+The new-user report found "The all liabilities is $770M." and "The did the firm
+issue common equity ...? is no." on cards whose descriptions were ordinary
+author prose. Each row of the table is a description (or none) and the
+sentence a reader should get, checked by hand; the run at the end makes items
+on a card written in that style (``cards/new_author_screen.yaml``) and parses
+every question back to its facts.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+
+from ipb.engine.card import InputSpec
+from ipb.engine.expressions import BOOL, MONEY, NUMBER, RATIO
+from ipb.perturb import Job, build_frame, generate
+from ipb.perturb.render import fact_pattern, fact_sentence, read_value
+from perturb_support import CARDS, FIXTURES
+from test_perturb_questions import SNAKE, item_facts, parse_back
+
+WORDING = [
+    # (name, type, expr type, unit, description, value, sentence)
+    ("total_liabilities", "money", MONEY, None, "All liabilities, current and long-term, including bonds.",
+     Decimal("7.7e8"), "All liabilities are $770M."),
+    ("issued_equity", "bool", BOOL, None,
+     "Did the firm issue common equity in the year before portfolio formation?", False,
+     "Did the firm issue common equity in the year before portfolio formation? No."),
+    ("is_audited", "bool", BOOL, None, "Are the accounts audited by a major firm? Answer from the annual report.",
+     True, "Are the accounts audited by a major firm? Yes."),
+    ("roa", "ratio", RATIO, None, "Net income before extraordinary items over beginning total assets.",
+     Decimal("0.06"), "The ratio of net income before extraordinary items to beginning total assets is 6%."),
+    ("current_ratio", "number", NUMBER, "times", "Current assets over current liabilities.", Decimal("1.5"),
+     "The ratio of current assets to current liabilities is 1.5 times."),
+    ("gross_margin_prior", "ratio", RATIO, None, "", Decimal("0.2"), "The prior gross margin is 20%."),
+    ("asset_turnover_prior", "number", NUMBER, "times", "", Decimal(1), "The prior asset turnover is 1 times."),
+    ("current_assets", "money", MONEY, None, "Current assets at the balance-sheet date.", Decimal("6e7"),
+     "The current assets at the balance-sheet date are $60M."),
+    ("annual_sales", "money", MONEY, None, "Annual sales.", Decimal("2e9"), "The annual sales are $2B."),
+    ("eps", "money", MONEY, None, "Normal earnings per share.", Decimal(3), "The normal earnings per share is $3."),
+    ("hy_spread", "ratio", RATIO, None, "Spread of the high-yield bond index over Treasuries.", Decimal("0.05"),
+     "The spread of the high-yield bond index over Treasuries is 5%."),
+    ("growth", "ratio", RATIO, None, "Revenue growth over the last five years.", Decimal("0.1"),
+     "The revenue growth over the last five years is 10%."),
+    ("bias", "category", None, None, "Prevailing bias.", "optimistic", "The prevailing bias is optimistic."),
+    ("cycle_position", "category", None, None, "Where the company's industry stands in its business cycle.",
+     "late_cycle", "The cycle position is late cycle."),
+    ("hurdle", "ratio", RATIO, None, "Return hurdle the portfolio's investment policy sets for this kind of deal.",
+     Decimal("0.08"), "The return hurdle the portfolio's investment policy sets for this kind of deal is 8%."),
+]
+
+
+def _spec(name, kind, expr, unit, description, value) -> InputSpec:
+    if kind == "category":
+        from ipb.engine.expressions import category
+        return InputSpec(name, kind, category([value, "other"]), description, values=(value, "other"))
+    return InputSpec(name, kind, expr, description, unit=unit)
+
+
+@pytest.mark.parametrize("row", WORDING, ids=[r[0] for r in WORDING])
+def test_sentence_from_an_authors_description(row):
+    name, kind, expr, unit, description, value, sentence = row
+    spec = _spec(name, kind, expr, unit, description, value)
+    assert fact_sentence(spec, value) == sentence
+    # the sentence reads back to the value it states
+    m = fact_pattern(spec).fullmatch(sentence)
+    assert m is not None
+    shown = read_value(spec, m.group("value"))
+    assert shown == (value if kind in ("bool", "category") else shown)
+
+
+def test_new_author_card_questions_read_naturally_and_round_trip():
+    card = str(CARDS / "new_author_screen.yaml")
+    frame = build_frame([card])
+    result = generate(Job((card,), str(FIXTURES / "new_author_base.yaml"), 5), 80)
+    seen = set()
+    for line in result.lines:
+        item = json.loads(line)
+        question = item["question"]
+        assert not SNAKE.search(question), question
+        assert parse_back(frame, question) == item_facts(frame, item)
+        for fragment in ("All liabilities are ", "Did the company sell new shares during the last fiscal year? ",
+                         "The ratio of net income to total assets at the start of the year is ",
+                         "The prior gross margin is ", "The current assets at the balance-sheet date are ",
+                         "The spread of the company's bonds over Treasuries is "):
+            if fragment in question:
+                seen.add(fragment)
+        assert " is no." not in question and "?:" not in question and "The all " not in question
+    assert len(seen) == 6, seen
