@@ -69,6 +69,9 @@ __all__ = [
     "RATING_TRIGGERS",
     "SYNONYM_WORD",
     "SYNONYM_TRIGGERS",
+    "synonym_key",
+    "synonym_table",
+    "synonym_patterns",
     "CONNECTIVE_TAIL",
 ]
 
@@ -279,17 +282,52 @@ FINAL_SYNONYMS: Final = {
     "strong sell": 0, "sell": 0, "avoid": 0, "skip": 0, "underperform": 0, "underweight": 0, "bearish": 0, "short": 0,
     "pass at this price": 0, "pass for now": 0, "overvalued": 0, "too expensive": 0,
 }
-_SYNONYM_WORDS = "|".join(sorted((w.replace(" ", r"\s+") for w in FINAL_SYNONYMS), key=len, reverse=True))
-#: A rating or signal field: ``"signal": "bearish"``, ``Rating: BUY``, ``Recommendation - AVOID``.
-RATING_FIELD: Final = re.compile(
-    r'(?i)(?:"(?:signal|recommendation|rating|action|stance|call|decision|verdict)"[ \t]*:[ \t]*"[ \t]*'
-    r"|\b(?:signal|recommendation|rating|action|stance|call|decision|verdict)[ \t]*\**[ \t]*[:=\u2014-][ \t]*\**[ \t]*)"
-    rf"(?P<word>{_SYNONYM_WORDS})\b"
-)
-RATING_TRIGGERS: Final[list[Trigger]] = [Trigger(w, RATING_FIELD) for w in ("signal", "recommendation", "rating", "action", "stance", "call", "decision", "verdict", '"')]
-#: A bare synonym (checked only in the conclusion).
-SYNONYM_WORD: Final = re.compile(rf"(?i)\b(?P<word>{_SYNONYM_WORDS})\b")
-SYNONYM_TRIGGERS: Final[list[Trigger]] = [Trigger(w.split()[0], SYNONYM_WORD) for w in FINAL_SYNONYMS]
+
+
+def synonym_key(phrase: str) -> str:
+    """A synonym phrase as the tables key it: lower case, one space between words ("Pass-at  this_price" -> "pass at this price")."""
+    return " ".join(re.sub(r"[_-]+", " ", phrase).lower().split())
+
+
+def synonym_patterns(words: list[str]) -> tuple[re.Pattern[str], list[Trigger], re.Pattern[str], list[Trigger]]:
+    """(rating-field pattern, its triggers, bare-word pattern, its triggers) for synonym phrases ``words``.
+
+    Group ``word`` holds the phrase as written; words may be separated by
+    spaces, underscores or hyphens.
+    """
+    alts = "|".join(sorted((r"[\s_-]+".join(re.escape(p) for p in w.split()) for w in words), key=len, reverse=True)) or "(?!)"
+    rating = re.compile(
+        r'(?i)(?:"(?:signal|recommendation|rating|action|stance|call|decision|verdict)"[ \t]*:[ \t]*"[ \t]*'
+        r"|\b(?:signal|recommendation|rating|action|stance|call|decision|verdict)[ \t]*\**[ \t]*[:=\u2014-][ \t]*\**[ \t]*)"
+        rf"(?P<word>{alts})\b"
+    )
+    rating_triggers = [Trigger(w, rating) for w in ("signal", "recommendation", "rating", "action", "stance", "call", "decision", "verdict", '"')]
+    bare = re.compile(rf"(?i)\b(?P<word>{alts})\b")
+    bare_triggers = [Trigger(first, bare, word=first[:1].isalnum()) for first in dict.fromkeys(w.split()[0] for w in words)]
+    return rating, rating_triggers, bare, bare_triggers
+
+
+def synonym_table(pass_outcome: str, fail_outcome: str, extra: dict[str, tuple[str, ...]] | None = None) -> dict[str, str]:
+    """One card's synonym table: phrase (:func:`synonym_key`) -> the card's outcome word.
+
+    The default table :data:`FINAL_SYNONYMS` maps to ``pass_outcome`` /
+    ``fail_outcome``; ``extra`` (a card's ``verdict_synonyms``: outcome ->
+    phrases) adds phrases and overrides default ones.
+
+    >>> t = synonym_table("REPURCHASE", "NO_REPURCHASE", {"NO_REPURCHASE": ("No buyback",), "REPURCHASE": ("buy",)})
+    >>> t["no buyback"], t["buy"], t["sell"]
+    ('NO_REPURCHASE', 'REPURCHASE', 'NO_REPURCHASE')
+    """
+    table = {w: (pass_outcome if v else fail_outcome) for w, v in FINAL_SYNONYMS.items()}
+    for outcome, phrases in (extra or {}).items():
+        for phrase in phrases:
+            table[synonym_key(phrase)] = outcome
+    return table
+
+
+#: A rating or signal field: ``"signal": "bearish"``, ``Rating: BUY``, ``Recommendation - AVOID``; a bare synonym (checked
+#: only in the conclusion). Built for the default table; the parser builds the same for each card's table.
+RATING_FIELD, RATING_TRIGGERS, SYNONYM_WORD, SYNONYM_TRIGGERS = synonym_patterns(list(FINAL_SYNONYMS))
 
 #: Words after which a verdict word is part of a condition ("FAIL if ...", "INVEST only when ...").
 CONNECTIVE_TAIL: Final = frozenset({"if", "unless", "provided", "when", "once", "should", "assuming"})

@@ -193,5 +193,10 @@ class _CardIndex:
     gate_texts: list[str]
     gate_text_owner: list[int]
     embeddings: list[tuple[Any, Any]] = field(default_factory=list)
+    #: The card's synonym table (:func:`ipb.scoring.verdict_words.synonym_table`) for the default phrases that are not
+    #: the card's own words: phrase -> outcome, with the rating-field and bare-word triggers that find them.
+    synonym_of: dict[str, str] = field(default_factory=dict)
+    rating_triggers: list[Trigger] = field(default_factory=list)
+    synonym_triggers: list[Trigger] = field(default_factory=list)
     #: (tier, gate, content-word stems) of each gate's name (tier 0) and aliases and id (tier 1), for labels that use a part of them.
     gate_words: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)
