@@ -13,6 +13,7 @@ from ipb.scoring.parse._confidence import final_confidence
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
+from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, quoted_by_other
 
 _FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
@@ -71,6 +72,7 @@ class _FinalVerdictMixin(_ParserState):
         masked = self.masked
         ix = self.ix
         candidates: list[tuple[int, int, str, Span]] = []  # (level, position, outcome, span)
+        set_aside: list[tuple[int, int, str, Span]] = []  # the same, for outcomes stated in another voice (:mod:`._voice`)
 
         def consider(start: int, end: int, outcome: str, base: int, u: int) -> None:
             unit = self.units[u]
@@ -90,7 +92,10 @@ class _FinalVerdictMixin(_ParserState):
                 return
             if self._an_alternative(before, masked[end : min(unit.end, end + 40)]):
                 return  # "INVEST or DECLINE", "INVEST/DECLINE", "between INVEST and DECLINE": no choice made
-            line_start = masked.rfind("\n", max(0, start - 60), start) + 1
+            line_start = masked.rfind("\n", 0, start) + 1
+            # "a naive investor would say INVEST", 'my colleague wrote "INVEST"', "Previous answer (wrong): INVEST": never the
+            # verdict, at most the runner-up
+            pool = set_aside if self._not_the_writers(before, line_start, start) else candidates
             if level < 3 and _LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None:
                 level = 3  # the value of a label on its line: "Result: decline.", "Positioning: rotate to government bonds."
             if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE):
@@ -106,7 +111,7 @@ class _FinalVerdictMixin(_ParserState):
                 level -= 1
             if _CONCEDED.search(before):
                 level -= 2  # "DECLINE, though an optimist would INVEST", "a lower price could turn this into an INVEST"
-            candidates.append((level, start, outcome, (start, end)))
+            pool.append((level, start, outcome, (start, end)))
 
         if ix.outcome_re is not None:
             for _, m in self._scan(ix.outcome_triggers, limit=MAX_OCCURRENCES):
@@ -121,26 +126,26 @@ class _FinalVerdictMixin(_ParserState):
                 consider(m.start(), m.end(), outcome, base, u)
         # verdict words of real reports ("signal": "bearish", "Rating: BUY"; a bare SELL in the conclusion) that are not
         # the card's own outcome words, mapped to its pass / fail outcome
-        own = set(ix.outcome_of)
+        synonym_of = ix.synonym_of
         rated: set[int] = set()
-        for _, m in self._scan(vw.RATING_TRIGGERS, limit=MAX_OCCURRENCES):
-            word = re.sub(r"\s+", " ", m.group("word").lower())
+        for _, m in self._scan(ix.rating_triggers, limit=MAX_OCCURRENCES):
+            word = vw.synonym_key(m.group("word"))
             u = self._unit_at(m.start("word"))
-            if u < 0 or _outcome_key(word) in own or m.start("word") in rated:
+            if u < 0 or word not in synonym_of or m.start("word") in rated:
                 continue
             rated.add(m.start("word"))
-            consider(m.start("word"), m.end("word"), ix.pass_outcome if vw.FINAL_SYNONYMS[word] else ix.fail_outcome, 3, u)
-        for _, m in self._scan(vw.SYNONYM_TRIGGERS, limit=MAX_OCCURRENCES):
-            word = re.sub(r"\s+", " ", m.group("word").lower())
+            consider(m.start("word"), m.end("word"), synonym_of[word], 3, u)
+        for _, m in self._scan(ix.synonym_triggers, limit=MAX_OCCURRENCES):
+            word = vw.synonym_key(m.group("word"))
             u = self._unit_at(m.start())
-            if u < 0 or _outcome_key(word) in own or m.start() in rated:
+            if u < 0 or word not in synonym_of or m.start() in rated:
                 continue
             unit = self.units[u]
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
             first_person = _PASS_SUBJECT.search(masked, max(0, m.start() - 12), m.start()) is not None
             if not (unit.final or alone or first_person or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())):
                 continue  # a bare BUY or SELL counts in the conclusion, on its own, after a label, or as "I'd pass at this price"
-            consider(m.start(), m.end(), ix.pass_outcome if vw.FINAL_SYNONYMS[word] else ix.fail_outcome, 3 if alone else 2, u)
+            consider(m.start(), m.end(), synonym_of[word], 3 if alone else 2, u)
         # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
         for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
@@ -182,8 +187,18 @@ class _FinalVerdictMixin(_ParserState):
             return None, None
         top = max(c[0] for c in candidates)
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
-        self.final_reading = final_confidence(candidates, outcome, span)
+        self.final_reading = final_confidence(candidates + set_aside, outcome, span)
         return outcome, span
+
+    def _not_the_writers(self, before: str, line_start: int, start: int) -> bool:
+        """Whether an outcome word at ``start`` is someone else's or withdrawn (:mod:`._voice`): another reader's view
+        in its clause, a quotation introduced by a reporting verb, or the value of a label marking it superseded."""
+        masked = self.masked
+        if OTHER_VOICE.search(before, _clause_start(before) + 1) is not None:
+            return True
+        if quoted_by_other(masked, line_start, start):
+            return True
+        return RETRACTED_LABEL.search(masked, line_start, start) is not None
 
     def _an_alternative(self, before: str, after: str) -> bool:
         """Whether an outcome word is one side of an unresolved alternative with another outcome word:

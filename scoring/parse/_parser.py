@@ -40,6 +40,7 @@ from ipb.scoring.parse._types import (
     YearMention,
 )
 from ipb.scoring.parse._verdicts import _VerdictsMixin
+from ipb.scoring.parse._voice import blank_struck
 
 from ipb.errors import ParseError
 
@@ -64,6 +65,9 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _ParaphraseMixin, _VerdictsMixin, 
         result.reasoning_spans = regions
         if not self.masked.strip():
             return _failure(result, "the response is only a reasoning trace (nothing outside <think>...</think>)")
+        self.masked, struck = blank_struck(self.masked)
+        if struck:
+            self.notes.append(f"{struck} struck-through passage(s) (~~...~~, <del>, <s>) were not read: the writer withdrew them")
         self.masked, self.folded = fold_repeated_lines(self.masked)
         if self.folded:
             repeats = sum(text.count("\n", start, stop) + (not text.endswith("\n", start, stop)) for _, start, stop in self.folded)

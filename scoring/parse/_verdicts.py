@@ -24,6 +24,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
+from ipb.scoring.parse._voice import OTHER_VOICE
 
 _STATEMENT_END = re.compile(r"[.!;:]")
 _CONDITIONALS = frozenset(vw.CONDITIONALS)
@@ -58,6 +59,8 @@ _NEITHER = re.compile(
     r"(?i)\b(?:neither|not|no)[ \t]+(?:an?[ \t]+)?(?:pass|proceed|reject|fail|kill)\w{0,4}\b[^.;:\n]{0,40}?"
     r"\b(?:nor|not|no)[ \t]+(?:an?[ \t]+)?(?:pass|proceed|reject|fail|kill)\w{0,4}\b"
 )
+#: A table column that holds the gate's verdict: "Verdict", "Gate verdict", "Decision", "Outcome", "Result", "Conclusion".
+_VERDICT_HEADER = re.compile(r"(?:(?:gate|final|our|my)\s+)?(?:verdict|decision|outcome|result|conclusion|call)s?")
 _JSON_VERDICT_FIELD = re.compile(r'(?i)"(?:gate_)?(?:verdict|outcome|result|status|decision)"[ \t]*:[ \t]*"?[ \t]*\Z')
 _JSON_VERDICT_KEYS = frozenset({"verdict", "outcome", "result", "status", "decision", "gate_verdict"})
 
@@ -85,7 +88,22 @@ _SUPERSEDED = re.compile(
     r"|\b(?:initially|originally|at\s+first(?:\s+glance)?|superficially|on\s+the\s+surface)\b"
     r"|\b(?:an?\s+)?(?:optimist|bull|enthusiast|promoter)s?\s+(?:might|would|could|may)\b"
     r"|\b(?:some|others|many)\s+(?:might|would|could|may)\s+(?:label|call|mark|rate|say)\b"
+    r"|\b(?:i|we)\s+(?:first|previously|earlier|had)\s+(?:marked|called|labell?ed|rated|read|scored|put|thought|said|wrote|gave)\b"
 )
+#: Where the writer's own clause starts after a contrast: "a strict reader would REJECT, but it is PROCEED",
+#: "I initially marked it REJECT but it is PROCEED" (what comes before "but" is set aside, not the word after it).
+_CONTRAST = re.compile(r"(?:^|[\s,;])(?:but|yet|however|whereas|instead|though|although)\b")
+
+
+def _own_clause_start(before: str, cut: int) -> int:
+    """Index in ``before`` where the verdict word's own clause starts: after the clause boundary ``cut`` and after
+    the last contrast word ("but", "yet", "however")."""
+    start = max(cut + 1, 0)
+    for m in _CONTRAST.finditer(before, start):
+        start = m.end()
+    return start
+
+
 #: The writer's own, considered statement: it outranks a plain mention in the same section.
 _COMMITTED_CUE = re.compile(
     r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
@@ -247,8 +265,9 @@ class _VerdictsMixin(_ParserState):
         if not concessive and (after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]):
             return None
         level = word.strength
-        if _SUPERSEDED.search(before):
-            level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "an optimist might label it PROCEED"
+        own = before[_own_clause_start(before, cut):]
+        if _SUPERSEDED.search(own) or OTHER_VOICE.search(own):
+            level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "a strict reader would REJECT"; "..., but it is PROCEED" is not
         if concessive:
             level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
         if not vw.MODALS.isdisjoint(words):
@@ -260,10 +279,11 @@ class _VerdictsMixin(_ParserState):
             level = min(level, vw.HEDGED)  # a parenthetical aside
         verdict = word.verdict
         derived = False
-        if word.negatable and _negated(words):
+        if word.negatable and ("nor" in clause_words or _negated(words)):
             neither = _NEITHER.search(masked, max(unit.start, start - 60), min(unit.end, end + 60))
             if neither is not None and neither.start() <= start < neither.end():
-                return None  # "not a pass and not a fail" states neither
+                return None  # "not a pass and not a fail", "neither PROCEED nor REJECT" states neither
+        if word.negatable and _negated(words):
             derived = True
             if verdict == vw.PROCEED:
                 verdict = vw.REJECT
@@ -314,8 +334,12 @@ class _VerdictsMixin(_ParserState):
         level = self._level(hit)
         if level == 0:
             return (0, False)
+        line = self.lines[self.units[hit.unit].line]
+        if line.kind == "table":
+            column = self._verdict_column(self.units[hit.unit].line)
+            if column is not None and not (column < len(line.cells) and line.cells[column][0] <= hit.start < line.cells[column][1]):
+                level = min(level, vw.HEDGED)  # a table with a Verdict column: other columns ("Pass?", "Kill triggered?") yield to it
         if level >= vw.COMMITTED:
-            line = self.lines[self.units[hit.unit].line]
             if ev.label is not None and hit.start >= ev.label[1] and self._first_hit_after(hit, ev.label):
                 level = 4  # "Gate: VERDICT", "Gate — does not pass"
             elif not hit.derived and (self._field_hit(line, hit) or (line.kind == "table" and self._verdict_cell(line, hit))):
@@ -325,6 +349,23 @@ class _VerdictsMixin(_ParserState):
         if ev.passing:
             level = max(level - 1, vw.WEAK)
         return (level, not hit.derived)
+
+    def _verdict_column(self, li: int) -> int | None:
+        """The index of the column headed "Verdict" (or Decision, Outcome, Result, Conclusion, Gate verdict) in the table
+        holding line ``li``, or None; found once per table."""
+        cache = self.verdict_columns
+        top = li
+        while top > 0 and self.lines[top - 1].kind in ("table", "table_sep"):
+            top -= 1
+        if top in cache:
+            return cache[top]
+        found = None
+        if top + 1 < len(self.lines) and self.lines[top + 1].kind == "table_sep":
+            for c, (a, b) in enumerate(self.lines[top].cells):
+                if _VERDICT_HEADER.fullmatch(normalize(self.masked[a:b])):
+                    found = c
+        cache[top] = found
+        return found
 
     def _figure_between(self, mentions: list[_Mention], owner: tuple[int, ...], hit: _Hit) -> bool:
         """Whether a figure stands between the owner's last mention (by name, not number) and the verdict word."""

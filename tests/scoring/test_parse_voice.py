@@ -1,0 +1,159 @@
+"""Whose verdict it is, and in which words: card synonym tables and the writer's own voice (issue 13; breaker finding 1).
+
+Every answer here is written for this test. Each test names the reading rule
+it pins down; the expected readings are what a careful human reader takes
+from the text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ipb.engine.card import load_card
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse import parse_response
+
+CARDS = Path(__file__).parent / "cards"
+NET_NET = "graham_net_net_screen"  # outcomes INVEST / DECLINE; gate 1 the two-thirds rule
+REPURCHASE = "buffett_share_repurchase"  # outcomes REPURCHASE / NO_REPURCHASE, with verdict_synonyms
+
+
+@pytest.fixture(scope="module")
+def dividend_card():
+    """A card written as a new author would, with its own outcome words and a verdict_synonyms table."""
+    return load_card(CARDS / "dividend_raise_review.yaml")
+
+
+def _final(text: str, card) -> str | None:
+    return parse_response(text, card, embedder=False).final_verdict
+
+
+def _gate(text: str, card, number: int = 1) -> str | None:
+    parsed = parse_response(text, card, embedder=False)
+    return next((g.verdict for g in parsed.gates if g.gate == number), None)
+
+
+# --------------------------------------------------------------------------- synonym tables
+
+
+def test_a_new_authors_card_loads_its_synonyms(dividend_card) -> None:
+    assert dividend_card.verdict_synonyms["KEEP_DIVIDEND"][-1] == "hold"
+    table = vw.synonym_table("RAISE_DIVIDEND", "KEEP_DIVIDEND", dividend_card.verdict_synonyms)
+    assert table["lift the payout"] == "RAISE_DIVIDEND" and table["sell"] == "KEEP_DIVIDEND" and table["hold"] == "KEEP_DIVIDEND"
+
+
+@pytest.mark.parametrize("conclusion, outcome", [
+    ("Conclusion: lift the payout by a tenth.", "RAISE_DIVIDEND"),
+    ("So we would Hike-the-dividend this year.", "RAISE_DIVIDEND"),
+    ("Recommendation: leave the dividend unchanged until the debt is down.", "KEEP_DIVIDEND"),
+    ("Board decision: no raise.", "KEEP_DIVIDEND"),
+    ("Verdict: HOLD.", "KEEP_DIVIDEND"),             # the card maps HOLD, which the default table leaves open
+    ("Rating: SELL", "KEEP_DIVIDEND"),               # the default table, mapped to the card's fail outcome
+    ("Final call: RAISE_DIVIDEND.", "RAISE_DIVIDEND"),  # the card's own word still reads
+])
+def test_card_synonyms_state_the_cards_outcomes(dividend_card, conclusion: str, outcome: str) -> None:
+    text = "Cash cover: payout ratio 45%, PROCEED.\nBalance sheet headroom: leverage 3.1x, REJECT.\n" + conclusion
+    assert _final(text, dividend_card) == outcome
+
+
+def test_hold_is_unmapped_by_default_and_a_card_can_map_it(dividend_card) -> None:
+    """HOLD is neither outcome of a buy decision: the default table leaves it out, this card's table says what it means."""
+    text = "Gate 1 (two-thirds rule): the price is above the ceiling, REJECT.\nRecommendation: HOLD."
+    assert _final(text, NET_NET) is None
+    assert _final("Cash cover: payout ratio 45%, PROCEED.\nRecommendation: HOLD.", dividend_card) == "KEEP_DIVIDEND"
+
+
+def test_a_card_synonym_is_not_read_as_an_alternative_or_a_condition(dividend_card) -> None:
+    assert _final("Cash cover: payout ratio 45%, PROCEED.\nWe could lift the payout or hold it; I cannot tell yet.", dividend_card) is None
+    assert _final("Cash cover: payout ratio 45%, PROCEED.\nIf debt falls we would lift the payout.", dividend_card) is None
+
+
+def test_the_bundled_repurchase_card_reads_no_buyback() -> None:
+    text = ("Funds beyond needs: cash covers every project. PROCEED.\n"
+            "Purpose: only to offset option grants, which does not serve continuing owners. REJECT.\n"
+            "So: no buyback for now.")
+    assert _final(text, REPURCHASE) == "NO_REPURCHASE"
+
+
+# --------------------------------------------------------------------------- options listed, not chosen
+
+
+@pytest.mark.parametrize("tail", [
+    "The two possible answers are INVEST or DECLINE.",
+    "Possible outcomes: DECLINE or INVEST.",
+    "Final verdict: INVEST/DECLINE",
+    "I can't choose between INVEST and DECLINE on these figures.",
+    "It is either INVEST or DECLINE depending on the audit.",
+])
+def test_listing_the_options_chooses_none(tail: str) -> None:
+    text = "Gate 1 (two-thirds rule): market value sits above two-thirds of NCAV.\n" + tail
+    assert _final(text, NET_NET) is None
+
+
+# --------------------------------------------------------------------------- someone else's verdict
+
+
+@pytest.mark.parametrize("tail, outcome", [
+    ('Gate 1 (two-thirds rule): REJECT.\nThe analyst on the desk wrote "Final verdict: INVEST"; I disagree.', None),
+    ("Gate 1 (two-thirds rule): REJECT.\nMy partner says INVEST. Not me.", None),
+    ("Gate 1 (two-thirds rule): REJECT.\nA momentum trader would say INVEST.", None),
+    ("Gate 1 (two-thirds rule): REJECT.\nEarlier draft (superseded): INVEST.", None),
+    ("Gate 1 (two-thirds rule): REJECT.\nPrevious answer (wrong): Final verdict: INVEST", None),
+    ("Gate 1 (two-thirds rule): REJECT.\nSome analysts would call it an INVEST. My call: DECLINE.", "DECLINE"),
+    ('Gate 1 (two-thirds rule): REJECT.\nMy verdict is "DECLINE".', "DECLINE"),  # a quotation with no other speaker is the writer's
+])
+def test_a_verdict_in_another_voice_is_not_the_answer(tail: str, outcome: str | None) -> None:
+    assert _final(tail, NET_NET) == outcome
+
+
+def test_another_voice_is_kept_as_the_runner_up() -> None:
+    parsed = parse_response("Gate 1 (two-thirds rule): REJECT.\nDECLINE. A value purist would say INVEST.", NET_NET, embedder=False)
+    assert (parsed.final_verdict, parsed.final_runner_up) == ("DECLINE", "INVEST")
+
+
+@pytest.mark.parametrize("text, outcome", [
+    ("Gate 1 (two-thirds rule): REJECT.\nFinal verdict: DECLINE ~~INVEST~~", "DECLINE"),
+    ("Gate 1 (two-thirds rule): REJECT.\nFinal verdict: ~~INVEST~~ DECLINE", "DECLINE"),
+    ("Gate 1 (two-thirds rule): REJECT.\nFinal verdict: <del>INVEST</del> DECLINE", "DECLINE"),
+    ("Gate 1 (two-thirds rule): REJECT.\nFinal verdict: ~~INVEST~~", None),
+])
+def test_struck_through_text_is_withdrawn(text: str, outcome: str | None) -> None:
+    parsed = parse_response(text, NET_NET, embedder=False)
+    assert parsed.final_verdict == outcome
+    assert any("struck-through" in n for n in parsed.notes)
+
+
+# --------------------------------------------------------------------------- gate verdicts: voice, neither/nor, columns
+
+
+@pytest.mark.parametrize("line, verdict", [
+    ("a strict reader would REJECT, but it is PROCEED.", "PROCEED"),
+    ("a cautious analyst might call it a fail; I call it PROCEED.", "PROCEED"),
+    ("I first marked it REJECT but it is PROCEED.", "PROCEED"),
+    ("at first glance a REJECT, yet on the figures it passes.", "PROCEED"),
+    ("some would say it passes. It does not: REJECT.", "REJECT"),
+])
+def test_the_writers_own_clause_outranks_a_set_aside_reading(line: str, verdict: str) -> None:
+    assert _gate("Gate 1 (two-thirds rule): " + line, NET_NET) == verdict
+
+
+@pytest.mark.parametrize("line, verdict", [
+    ("neither PROCEED nor REJECT until the audit lands.", None),
+    ("neither PROCEED nor REJECT, the data are insufficient.", "INCONCLUSIVE"),
+    ("it is not a pass and not a fail yet.", None),
+])
+def test_neither_nor_states_neither_verdict(line: str, verdict: str | None) -> None:
+    assert _gate("Gate 1 (two-thirds rule): " + line, NET_NET) == verdict
+
+
+@pytest.mark.parametrize("header, row, verdict", [
+    ("| Gate | Price test | Notes | Verdict |", "| 1 two-thirds rule | PROCEED? | price above the line | REJECT |", "REJECT"),
+    ("| Gate | Kill criterion triggered? | Gate verdict |", "| Two-thirds rule | No | REJECT |", "REJECT"),
+    ("| Test | Pass? | Decision |", "| Two-thirds rule | Yes | INCONCLUSIVE |", "INCONCLUSIVE"),
+    ("| Test | Pass? | Notes |", "| Two-thirds rule | Yes | close to the line |", "PROCEED"),  # no Verdict column: Pass? decides
+])
+def test_a_verdict_column_outranks_the_other_columns(header: str, row: str, verdict: str) -> None:
+    sep = "|" + "---|" * (header.count("|") - 1)
+    assert _gate("\n".join([header, sep, row]), NET_NET) == verdict
