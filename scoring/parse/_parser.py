@@ -30,6 +30,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
+from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._layout import _LayoutMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
 from ipb.scoring.parse._references import _ReferencesMixin
@@ -96,6 +97,8 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _ParaphraseMixin, _VerdictsMixin, 
         self._find_elements(result.gates)
         result.final_verdict, result.final_verdict_span = self._final_verdict()
         result.final_confidence, result.final_runner_up, result.final_runner_up_span = self.final_reading
+        if result.final_verdict is None:
+            result.implied_final_verdict, result.implied_final_gate, result.implied_final_span = implied_final(self.card, result.gates)
         result.invented = self._dedupe_invented()
         result.numbers = [NumberMention(n.text, n.value, n.unit, (n.start, n.end)) for n in self.all_numbers]
         result.years_found = [YearMention(y, (s, e)) for y, s, e in find_years(self.masked, limit=MAX_YEARS)]

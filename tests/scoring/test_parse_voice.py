@@ -157,3 +157,67 @@ def test_neither_nor_states_neither_verdict(line: str, verdict: str | None) -> N
 def test_a_verdict_column_outranks_the_other_columns(header: str, row: str, verdict: str) -> None:
     sep = "|" + "---|" * (header.count("|") - 1)
     assert _gate("\n".join([header, sep, row]), NET_NET) == verdict
+
+
+# --------------------------------------------------------------------------- implied final verdict (a trace that ends in a kill)
+
+
+@pytest.mark.parametrize("card, text, implied, gate", [
+    # conjunction: the first REJECT kills
+    (NET_NET, "Gate 1 (two-thirds rule): price $30M against NCAV $60M, PROCEED.\nGate 2 (no dissipation): it lost money last "
+              "year. REJECT.", "DECLINE", 2),
+    # conjunction, no kill: nothing implied (an unstated gate could still fail)
+    (NET_NET, "Gate 1 (two-thirds rule): price $30M against NCAV $60M, PROCEED.", None, None),
+    # disjunction of sell triggers: one firing is enough
+    ("lynch_portfolio_story_review", "Story broken or fundamentals deteriorated: growth halved from 20% to 8%. REJECT.",
+     "SELL", 1),
+    # 3 of 5 counting PROCEED: three REJECTs leave too few lenses to clear; two do not
+    ("marks_risk_return_assessment", "Price relative to value: REJECT.\nProspective return versus risk: REJECT.\n"
+                                     "Risk of permanent loss: REJECT.", "DECLINE", 3),
+    ("marks_risk_return_assessment", "Price relative to value: REJECT.\nProspective return versus risk: REJECT.", None, None),
+])
+def test_a_kill_with_no_stated_verdict_implies_one_that_is_never_credited(card: str, text: str, implied: str | None,
+                                                                          gate: int | None) -> None:
+    parsed = parse_response(text, card, embedder=False)
+    assert parsed.final_verdict is None  # scoring credits only what was said
+    assert (parsed.implied_final_verdict, parsed.implied_final_gate) == (implied, gate)
+    d = parsed.to_dict()
+    assert d["implied_final_verdict"] == implied and d["final_verdict"] is None
+    if implied is not None:
+        span = parsed.implied_final_span
+        assert span is not None and text[span[0] : span[1]] == "REJECT"
+
+
+def test_a_stated_verdict_leaves_nothing_implied() -> None:
+    text = "Gate 1 (two-thirds rule): PROCEED.\nGate 2 (no dissipation): REJECT.\nFinal verdict: INVEST (I overrule gate 2)."
+    parsed = parse_response(text, NET_NET, embedder=False)
+    assert (parsed.final_verdict, parsed.implied_final_verdict) == ("INVEST", None)
+
+
+def test_ipb_parse_shows_the_implied_verdict_apart_from_the_stated_one(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ipb.cli import app
+
+    answer = tmp_path / "a.txt"
+    answer.write_text("Gate 1 (two-thirds rule): price $30M against NCAV $60M, PROCEED.\nGate 2 (no dissipation): "
+                      "losses every year. REJECT.\n", encoding="utf-8")
+    out = CliRunner().invoke(app, ["parse", NET_NET, str(answer), "--no-embed"], env={"COLUMNS": "220"})
+    assert out.exit_code == 0, out.output
+    assert "- (none stated)" in out.output
+    assert "implied final verdict" in out.output and "DECLINE (not stated; gate 2 REJECT decides it" in out.output
+
+
+def test_ipb_score_records_the_implied_verdict_and_scores_only_the_stated_one() -> None:
+    from ipb.respond.synthetic import bundled_items, synthetic_responses
+    from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
+    from ipb.scoring.run import ScoreOptions, score_responses
+
+    base = next(i for i in bundled_items(["buffett_acquisition_checklist"]) if i["id"].endswith("ipb_p_011_base"))
+    response = synthetic_responses([base])[0]
+    response["response"] = ("1. Circle of competence: a business we understand. PROCEED.\n"
+                            "2. Economic moat: retention has slipped to 70% and margins are thin; no durable edge. REJECT.\n")
+    [record] = score_responses([base], [response], ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50))
+    parsed = record["targets"][0]["parsed"]
+    assert (parsed["final_verdict"], parsed["implied_final_verdict"], parsed["implied_final_gate"]) == (None, "DECLINE", 2)
+    assert record["metrics"]["verdict_acc"] == 0.0  # no final verdict stated: nothing is credited, whatever the gold
