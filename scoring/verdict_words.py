@@ -102,6 +102,13 @@ class VerdictWord:
     triggers: tuple[str, ...]
     strength: int = COMMITTED
     negatable: bool = True
+    #: Counts only as the whole of its clause ("Price vs value: 68c against 90c. Favourable."), never inside one
+    #: ("a favourable tax ruling").
+    alone: bool = False
+    #: Says the gate's named condition holds (REJECT) or not (PROCEED) for a gate whose condition is its kill ("Signal
+    #: present", "No trigger"); the parser flips it for a gate whose named condition is what lets it PROCEED
+    #: ("Rebalancing is triggered").
+    sense: bool = False
 
 
 _I = "(?i:{})".format
@@ -184,11 +191,25 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     # "Strategic, not tactical: OK.", "Universe: listed equity. Clear.", "both fine": a short answer that closes its clause (hedged:
     # any committed word of the section outranks it)
     VerdictWord(_I(r"\b(?:OK|okay|fine|clear|holds)\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("ok", "okay", "fine", "clear", "holds"), strength=HEDGED),
+    # Appraisals standing as the whole answer of their clause: "68 cents against 90. Favourable.", "Leverage: weak."
+    VerdictWord(_I(r"\b(?:favou?rable|satisfactory|acceptable|adequate|attractive|strong|solid|healthy|good|robust|sound|"
+                   r"comfortable|positive|supportive|confirmed|intact)\b(?=[ \t]*(?:[.;!)]|$|\n))"),
+                PROCEED, ("favo", "satisfactory", "acceptable", "adequate", "attractive", "strong", "solid", "healthy", "good",
+                          "robust", "sound", "comfortable", "positive", "supportive", "confirmed", "intact"),
+                strength=HEDGED, negatable=False, alone=True),
+    VerdictWord(_I(r"\b(?:unfavou?rable|unsatisfactory|unacceptable|inadequate|unattractive|weak|poor|negative|"
+                   r"broken|excessive|too\s+(?:high|low|expensive|small|risky)|not\s+(?:ok|okay|acceptable|met|satisfied|enough))\b"
+                   r"(?=[ \t]*(?:[.;!)]|$|\n))"),
+                REJECT, ("unfavo", "unsatisfactory", "unacceptable", "inadequate", "unattractive", "weak", "poor", "negative",
+                         "broken", "excessive", "too", "not"),
+                strength=HEDGED, negatable=False, alone=True),
     VerdictWord("[\u2705\u2714\u2713\u2611\U0001f7e2\U0001f44d]", PROCEED, ("\u2705", "\u2714", "\u2713", "\u2611", "\U0001f7e2", "\U0001f44d"), negatable=False),
 )
 
-#: Every verdict word as one alternation; the group ``v<i>`` names entry ``i`` (for short strings).
-VERDICT_PATTERN: Final = re.compile("|".join(f"(?P<v{i}>{w.pattern})" for i, w in enumerate(VERDICT_WORDS)))
+#: Every verdict word that is one in any context, as one alternation; the group ``v<i>`` names entry ``i`` (for short strings).
+VERDICT_PATTERN: Final = re.compile("|".join(f"(?P<v{i}>{w.pattern})" for i, w in enumerate(VERDICT_WORDS) if not (w.alone or w.sense)))
+#: The words that count only in context (appraisals standing alone, condition-sense words): a whole table cell of one of them is a verdict.
+CONTEXT_VERDICT_PATTERN: Final = re.compile("|".join(f"(?:{w.pattern})" for w in VERDICT_WORDS if w.alone or w.sense))
 #: The same for long texts: one trigger per literal, ``key`` the entry's index (see :func:`ipb.scoring._text.scan`).
 VERDICT_TRIGGERS: Final[list[Trigger]] = [
     Trigger(literal, re.compile(w.pattern), i, word=literal[:1].isalnum()) for i, w in enumerate(VERDICT_WORDS) for literal in w.triggers

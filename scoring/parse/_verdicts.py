@@ -32,6 +32,8 @@ _CONDITIONALS = frozenset(vw.CONDITIONALS)
 _PASS_COLUMN = re.compile(r"(?:pass(?:ed|es)?|meets?(?: (?:the )?(?:test|criterion|criteria|threshold))?|met|satisfied|cleared?|clears)")
 _FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: triggered)?|triggered|rejected|"
                           r"(?:signal |indicator |warning |red flag |flag )?(?:present|flashing|flashes|lit|on)|red flag|warning sign|breach(?:ed)?)")
+#: A cell's answer word, alone or before its detail: "Yes", "No (price above value)", "No - losses in 2009".
+_CELL_ANSWER = re.compile(r"[ \t*_`]*(yes|no|y|n)\b[ \t*_`.!]*(?:$|[(,;:\u2014\u2013-]|\|)", re.I)
 _YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
 _YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)
 _ANSWER_UNKNOWN = vw.VerdictWord(r"(?i:unknown|unclear|n/?a)", vw.INCONCLUSIVE, ("unknown", "unclear"), negatable=False)
@@ -69,7 +71,7 @@ def _is_verdict_cell(text: str) -> bool:
     stripped = text.strip(" *_`")
     if not stripped or len(stripped.split()) > 4:
         return False
-    return vw.VERDICT_PATTERN.search(stripped) is not None
+    return vw.VERDICT_PATTERN.search(stripped) is not None or vw.CONTEXT_VERDICT_PATTERN.fullmatch(stripped) is not None
 
 
 def _clause_start(before: str) -> int:
@@ -211,9 +213,11 @@ class _VerdictsMixin(_ParserState):
                 if c >= len(line.cells):
                     continue
                 a, b = line.cells[c]
-                answer = normalize(masked[a:b])
-                if answer not in ("yes", "no", "y", "n"):
-                    continue
+                lead = _CELL_ANSWER.match(masked, a, b)
+                if lead is None:
+                    continue  # "No (price $9.1B vs value $7.4B)": the answer, then its detail
+                answer = lead.group(1).lower()
+                b = lead.end(1)
                 u = self._unit_at(a)
                 if u < 0:
                     continue
@@ -240,6 +244,8 @@ class _VerdictsMixin(_ParserState):
             for m in _CLAUSE_CUT.finditer(before, max(cut, 0)):
                 cut = max(cut, m.end() - 1)
         clause_words = _WORDS_APOS.findall(before, cut + 1)[-14:]
+        if word.alone and (clause_words or start - 90 > unit.start and cut < 0):
+            return None  # an appraisal inside a clause ("a strong franchise") states no verdict; alone ("Strong.") it does
         words = clause_words[-4:]
         after = low[end : min(unit.end, end + 40)]
         after_words = _WORDS_APOS.findall(after)[:3]

@@ -221,3 +221,37 @@ def test_ipb_score_records_the_implied_verdict_and_scores_only_the_stated_one() 
     parsed = record["targets"][0]["parsed"]
     assert (parsed["final_verdict"], parsed["implied_final_verdict"], parsed["implied_final_gate"]) == (None, "DECLINE", 2)
     assert record["metrics"]["verdict_acc"] == 0.0  # no final verdict stated: nothing is credited, whatever the gold
+
+
+# --------------------------------------------------------------------------- answers with their detail; appraisals standing alone
+
+BUFFETT = "buffett_acquisition_checklist"  # gate 5: Margin of Safety ("price vs value")
+
+
+@pytest.mark.parametrize("cell, verdict", [
+    ("No (price $9.1B against value $7.4B)", "REJECT"),
+    ("Yes - about 30% below value", "PROCEED"),
+    ("**No**; the price is too high", "REJECT"),
+    ("see the notes", None),  # no Yes/No answer: the Met? column says nothing
+    ("Nope", None),  # not the word No
+])
+def test_a_yes_no_cell_is_read_before_its_detail(cell: str, verdict: str | None) -> None:
+    text = f"| Criterion | Met? |\n|---|---|\n| Circle of competence | Yes |\n| Margin of safety | {cell} |\n"
+    assert _gate(text, BUFFETT, 5) == verdict
+
+
+@pytest.mark.parametrize("line, verdict", [
+    ("Price vs value: the bonds trade at 61 cents against a value of 85. Favourable.", "PROCEED"),
+    ("Price vs value: 61 cents against 85 — attractive.", "PROCEED"),
+    ("Price vs value: 97 cents against 85. Unattractive.", "REJECT"),
+    ("Price vs value: 97 cents against 85; too expensive.", "REJECT"),
+    ("Price vs value: a strong franchise trading at 97 cents against 85.", None),  # an appraisal inside a clause is no verdict
+    ("Price vs value: the price is unattractive but the data are incomplete; INCONCLUSIVE.", "INCONCLUSIVE"),
+])
+def test_an_appraisal_standing_alone_is_a_hedged_verdict(line: str, verdict: str | None) -> None:
+    assert _gate(line, "marks_risk_return_assessment", 1) == verdict
+
+
+def test_a_committed_word_outranks_an_appraisal() -> None:
+    text = "Price vs value: looks cheap at 61 against 85. Attractive. On the recovery maths, though, REJECT."
+    assert _gate(text, "marks_risk_return_assessment", 1) == "REJECT"
