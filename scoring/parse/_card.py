@@ -172,8 +172,17 @@ def _build_index(card: Card) -> _CardIndex:
         for g in card.gates
         for how, label in [("name", g.name), *(("alias", a) for a in g.aliases), ("id", g.id.replace("_", " "))]
     ]
+    regime_triggers = []
+    for g in card.gates:
+        for regime, _ in g.classify:
+            parts = [part for part in regime.lower().split("_") if part]
+            if parts:
+                body = r"[\s_/,-]+(?:and\s+)?".join(re.escape(part) for part in parts)
+                regime_triggers.append(Trigger(parts[0], re.compile(rf"(?i){body}(?:s|es)?\b"), g.number))
     return _CardIndex(
         card=card,
+        regime_triggers=regime_triggers,
+        proceed_sense=frozenset(g.number for g in card.gates if g.proceed is not None and g.reject is None and g.kill_criterion is None),
         gates=gates,
         choices=choices,
         choice_gate=choice_gate,

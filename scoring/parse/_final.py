@@ -167,7 +167,7 @@ class _FinalVerdictMixin(_ParserState):
             if not unit.final:
                 continue
             token = masked[hit.start : hit.end]
-            if _FINAL_PASS_WORD.fullmatch(token) or self._level(hit) < vw.COMMITTED:
+            if hit.word.sense or _FINAL_PASS_WORD.fullmatch(token) or self._level(hit) < vw.COMMITTED:
                 continue  # "Final verdict: PASS" may mean "pass on it"
             mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
             if mapped is None:

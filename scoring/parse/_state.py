@@ -66,6 +66,7 @@ class _ParserState:
     anchors: dict[int, _Anchor]
     invented: list[InventedGate]
     verdict_columns: dict[int, int | None]
+    regime_gate: dict[int, int]
 
     def __init__(self, text: str, card: Card, ix: _CardIndex, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
         self.text = text
@@ -106,6 +107,7 @@ class _ParserState:
         self.anchors = {}
         self.invented = []
         self.verdict_columns = {}
+        self.regime_gate = {}
 
 
     if TYPE_CHECKING:  # defined by the concern mixins; declared here so each mixin type-checks on its own

@@ -36,6 +36,7 @@ _FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: trigg
 _CELL_ANSWER = re.compile(r"[ \t*_`]*(yes|no|y|n)\b[ \t*_`.!]*(?:$|[(,;:\u2014\u2013-]|\|)", re.I)
 _YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
 _YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)
+_REGIME_NAMED = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
 _ANSWER_UNKNOWN = vw.VerdictWord(r"(?i:unknown|unclear|n/?a)", vw.INCONCLUSIVE, ("unknown", "unclear"), negatable=False)
 #: "Pass? Yes", "Meets the test? No", "Kill criterion triggered? No", "Fails? Unknown" (a label with its answer, in prose).
 _ANSWERED = re.compile(
@@ -162,13 +163,27 @@ class _VerdictsMixin(_ParserState):
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
-        extra = self._yes_no_cells() + self._answered_questions()
+        extra = self._yes_no_cells() + self._answered_questions() + self._regimes_named()
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
             for u in {hit.unit for hit in extra}:
                 self.unit_hits[u].sort(key=lambda h: h.start)
             self.hits: list[_Hit] = sorted(self.hits + extra, key=lambda h: h.start)
+
+    def _regimes_named(self) -> list[_Hit]:
+        """A classifying gate's regime named in prose ("it is a slow grower", "Quadrant: growth up, inflation down"):
+        the gate has placed the case, a hedged PROCEED for that gate alone (:meth:`_evidence` keeps it only in the
+        gate's own sections)."""
+        out: list[_Hit] = []
+        if not self.ix.regime_triggers:
+            return out
+        for gate, m in self._scan(self.ix.regime_triggers, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start())
+            if u >= 0:
+                out.append(_Hit(m.start(), m.end(), _REGIME_NAMED, u))
+                self.regime_gate[m.start()] = gate
+        return out
 
     def _answered_questions(self) -> list[_Hit]:
         """Inline labels with answers: "Pass? Yes" (PROCEED), "Pass? No" (REJECT), "Pass? Unknown" (INCONCLUSIVE);
@@ -309,6 +324,10 @@ class _VerdictsMixin(_ParserState):
             if unit.final:
                 continue
             label = label_units.get(hit.unit)
+            if hit.word is _REGIME_NAMED:
+                if unit.gate == self.regime_gate.get(hit.start):
+                    out.append(_Evidence(unit.gate, hit, unit.section, label=label))
+                continue
             mentions = self.unit_mentions.get(hit.unit)
             if mentions and all(m.gates == (unit.gate,) for m in mentions):
                 mentions = None  # every gate named here is the section's own
@@ -485,6 +504,10 @@ class _VerdictsMixin(_ParserState):
         for _, g in order:
             gate = self.ix.gates[g]
             verdict, vspan = self._choose(by_gate.get(g, []))
+            if g in self.ix.proceed_sense and vspan is not None and verdict in (vw.PROCEED, vw.REJECT):
+                word = next((ev.hit.word for ev in by_gate[g] if (ev.hit.start, ev.hit.end) == vspan), None)
+                if word is not None and word.sense:  # "Rebalancing is triggered" for a gate whose condition is the trigger
+                    verdict = vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
             mention, how = self.gate_mention[g]
             span = self._section_span(g) or mention
             trace = GateTrace(g, gate.name, verdict, span, mention, how, vspan)

@@ -255,3 +255,49 @@ def test_an_appraisal_standing_alone_is_a_hedged_verdict(line: str, verdict: str
 def test_a_committed_word_outranks_an_appraisal() -> None:
     text = "Price vs value: looks cheap at 61 against 85. Attractive. On the recovery maths, though, REJECT."
     assert _gate(text, "marks_risk_return_assessment", 1) == "REJECT"
+
+
+# --------------------------------------------------------------------------- a classifying gate; a gate's named condition
+
+LYNCH6 = "lynch_six_category_framework"  # gate 1 classifies: turnaround, cyclical, asset play, fast grower, stalwart, slow grower
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Stock category: with earnings up 4% a year and a fat dividend, this is a slow grower.", "PROCEED"),
+    ("Step 1, classify the company: losses two years running and bonds at 55 cents make it a Turnaround.", "PROCEED"),
+    ("Stock category: growth is unknown, so the category cannot be determined yet.", "INCONCLUSIVE"),
+    ("Stock category: we have not looked at the company yet.", None),
+])
+def test_naming_a_regime_in_a_classifying_gate_places_the_case(text: str, verdict: str | None) -> None:
+    assert _gate(text, LYNCH6, 1) == verdict
+
+
+def test_a_regime_named_in_another_gates_section_says_nothing_there() -> None:
+    text = ("Gate 1, category: a stalwart.\n"
+            "Gate 3, balance sheet: unlike a typical cyclical, debt is tiny at 5% of equity.")
+    parsed = parse_response(text, LYNCH6, embedder=False)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(1, "PROCEED"), (3, None)]
+
+
+BUBBLE = "dalio_bubble_detection_gauge"  # every gate's condition is a bubble signal: present is REJECT
+REBALANCE = "dalio_all_weather_rebalancing"  # gate 1's condition (drift beyond the band) is what lets it PROCEED
+LYNCH_REVIEW = "lynch_portfolio_story_review"  # sell triggers: a trigger firing is REJECT
+
+
+@pytest.mark.parametrize("card, text, gate, verdict", [
+    (BUBBLE, "Prices vs traditional measures: 55th percentile. Not present.", 1, "PROCEED"),
+    (BUBBLE, "New buyers: retail account openings at the 91st percentile, so the signal is present.", 3, "REJECT"),
+    (BUBBLE, "Sentiment: surveys at the 85th percentile; this one is still flashing.", 4, "REJECT"),
+    (LYNCH_REVIEW, "Story broken? No: growth 14% against 15% at purchase. No trigger.", 1, "PROCEED"),
+    (LYNCH_REVIEW, "P/E versus growth: P/E 40 on 12% growth, a ratio of 0.3, so this trigger fires.", 2, "REJECT"),
+    (LYNCH_REVIEW, "P/E versus growth: 18 times on 16% growth; no sell trigger fired.", 2, "PROCEED"),
+    (REBALANCE, "Drift: rising-growth risk is 34% against the 25% budget, beyond the band. Rebalancing is triggered.", 1, "PROCEED"),
+    (REBALANCE, "Drift: the largest gap is 2 points, inside the band, so rebalancing is not triggered.", 1, "REJECT"),
+])
+def test_a_gates_named_condition_holding_or_not_is_read_by_the_gates_sense(card: str, text: str, gate: int, verdict: str) -> None:
+    assert _gate(text, card, gate) == verdict
+
+
+def test_a_condition_word_in_the_conclusion_is_not_the_final_verdict() -> None:
+    text = "Drift: 34% against the 25% budget, beyond the band. PROCEED.\nIn conclusion, rebalancing is triggered."
+    assert _final(text, REBALANCE) is None
