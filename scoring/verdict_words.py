@@ -276,7 +276,7 @@ FIELD_LABELS: Final = re.compile(
 FINAL_CUE: Final = re.compile(
     r"(?i)\b(?:final|overall|investment|ultimate|net|bottom[\s-]+line)[\s_-]*(?:verdict|decision|recommendation|call|answer|"
     r"conclusion|outcome|result|assessment|action)\b|\bbottom[\s-]+line\b|\bin\s+conclusion\b|\bin\s+summary\b|\bto\s+conclude\b|"
-    r"\bmy\s+recommendation\b|\brecommendation\s*[:=]"
+    r"\bmy\s+recommendation\b|\brecommendation\s*[:=]|\b(?:the|my|our)\s+(?:overall\s+)?answer\s+(?:is|would\s+be)\b"
 )
 #: :data:`FINAL_CUE` for long texts; "in conclusion" is found at "conclusion".
 FINAL_CUE_TRIGGERS: Final[list[Trigger]] = [
@@ -285,6 +285,7 @@ FINAL_CUE_TRIGGERS: Final[list[Trigger]] = [
     Trigger("summary", re.compile(r"(?i)(?<=in )summary\b")),
     Trigger("conclude", re.compile(r"(?i)(?<=to )conclude\b")),
     Trigger("recommendation", re.compile(r"(?i)(?<=my )recommendation\b|recommendation\s*[:=]")),
+    Trigger("answer", re.compile(r"(?i)(?<=the |our )answer\s+(?:is|would\s+be)\b|(?<=my )answer\s+(?:is|would\s+be)\b|(?<=overall )answer\s+(?:is|would\s+be)\b")),
 ]
 #: A label (heading, bold or "X:") that opens the final-verdict part of a response.
 FINAL_LABEL: Final = re.compile(

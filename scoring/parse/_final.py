@@ -62,6 +62,10 @@ _ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?
                           re.I)
 
 
+#: After a buy word: a price limit under which it would buy ("buy < $36", "buy below 3,600", "buy under $40 only").
+_BUY_LIMIT = re.compile(r"[ \t]*(?:<|\u2264|=<|(?:only\s+)?(?:below|under|beneath|at\s+or\s+below|on\s+a\s+(?:dip|pullback)\s+to)\b)", re.I)
+
+
 class _FinalVerdictMixin(_ParserState):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
@@ -143,9 +147,15 @@ class _FinalVerdictMixin(_ParserState):
             unit = self.units[u]
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
             first_person = _PASS_SUBJECT.search(masked, max(0, m.start() - 12), m.start()) is not None
-            if not (unit.final or alone or first_person or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())):
-                continue  # a bare BUY or SELL counts in the conclusion, on its own, after a label, or as "I'd pass at this price"
-            consider(m.start(), m.end(), synonym_of[word], 3 if alone else 2, u)
+            shouted = m.group("word").isupper() and len(m.group("word")) >= 3  # "this is an AVOID", "9/9 - BUY."
+            limit = _BUY_LIMIT.match(masked, m.end()) is not None
+            if not (unit.final or alone or first_person or shouted or limit
+                    or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())):
+                continue  # a bare BUY or SELL counts in the conclusion, on its own, in capitals, after a label, or as "I'd pass at this price"
+            outcome = synonym_of[word]
+            if outcome == ix.pass_outcome and limit:
+                outcome = ix.fail_outcome  # "watch - buy < $36", "buy below 3,600": a limit under today's price, not a buy now
+            consider(m.start(), m.end(), outcome, 3 if alone or limit else 2, u)
         # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
         for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
@@ -203,12 +213,16 @@ class _FinalVerdictMixin(_ParserState):
     def _an_alternative(self, before: str, after: str) -> bool:
         """Whether an outcome word is one side of an unresolved alternative with another outcome word:
         "INVEST or DECLINE", "DECLINE/INVEST", "neither INVEST nor DECLINE", "between INVEST and DECLINE"."""
-        outcome_of = self.ix.outcome_of
+        outcome_of, synonym_of = self.ix.outcome_of, self.ix.synonym_of
+
+        def verdictive(word: str) -> bool:  # an outcome word, or a word of the synonym table ("buy or sell")
+            return _outcome_key(word) in outcome_of or vw.synonym_key(word) in synonym_of
+
         m = _ALT_AFTER.match(after)
-        if m is not None and _outcome_key(m.group("word")) in outcome_of:
+        if m is not None and verdictive(m.group("word")):
             return m.group("join").lower() != "and" or _ALT_BETWEEN.search(before) is not None
         m = _ALT_BEFORE.search(before)
-        if m is not None and _outcome_key(m.group("word")) in outcome_of:
+        if m is not None and verdictive(m.group("word")):
             return m.group("join").lower() != "and" or _ALT_BETWEEN.search(before[: m.start()] + " ") is not None
         return False
 

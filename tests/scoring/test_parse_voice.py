@@ -301,3 +301,19 @@ def test_a_gates_named_condition_holding_or_not_is_read_by_the_gates_sense(card:
 def test_a_condition_word_in_the_conclusion_is_not_the_final_verdict() -> None:
     text = "Drift: 34% against the 25% budget, beyond the band. PROCEED.\nIn conclusion, rebalancing is triggered."
     assert _final(text, REBALANCE) is None
+
+
+# --------------------------------------------------------------------------- final verdicts in report words
+
+
+@pytest.mark.parametrize("tail, outcome", [
+    ("On Graham's rules this is an AVOID.", "DECLINE"),           # a rating word in capitals is a verdict anywhere
+    ("Six of six checks pass: BUY.", "INVEST"),
+    ("Watchlist entry: buy < $0.40 a share.", "DECLINE"),          # a buy limit under today's price is not a buy now
+    ("We would buy below $0.40, not at today's $0.55.", "DECLINE"),
+    ("This note is not a recommendation to buy or sell.", None),   # two report words joined by 'or': no choice
+    ("The price is too high today, so the answer is INCONCLUSIVE until the audit.", "INCONCLUSIVE"),
+])
+def test_report_words_in_the_wild(tail: str, outcome: str | None) -> None:
+    text = "Gate 1 (two-thirds rule): market value $30M against NCAV $60M.\n" + tail
+    assert _final(text, NET_NET) == outcome
