@@ -198,25 +198,27 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                           "robust", "sound", "comfortable", "positive", "supportive", "confirmed", "intact"),
                 strength=HEDGED, negatable=False, alone=True),
     VerdictWord(_I(r"\b(?:unfavou?rable|unsatisfactory|unacceptable|inadequate|unattractive|weak|poor|negative|"
-                   r"broken|excessive|too\s+(?:high|low|expensive|small|risky)|not\s+(?:ok|okay|acceptable|met|satisfied|enough))\b"
+                   r"broken|excessive|too\s+(?:high|low|expensive|small|risky))\b"
                    r"(?=[ \t]*(?:[.;!)]|$|\n))"),
                 REJECT, ("unfavo", "unsatisfactory", "unacceptable", "inadequate", "unattractive", "weak", "poor", "negative",
-                         "broken", "excessive", "too", "not"),
+                         "broken", "excessive", "too"),
                 strength=HEDGED, negatable=False, alone=True),
     # The gate's named condition, said to hold or not ("Signal present", "No trigger.", "Rebalancing is triggered."): REJECT /
     # PROCEED for a gate whose condition is its kill, flipped by the parser for a gate whose condition lets it PROCEED.
-    VerdictWord(_I(r"\b(?:not|no\s+longer|never)\s+(?:present|flashing|firing|triggered|tripped|lit)\b"
-                   r"|\b(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:fire|trigger|trip)\b"
+    VerdictWord(_I(r"(?:(?<=\bnot )|(?<=\bnever )|(?<=\bno longer ))(?:present|flashing|firing|triggered|tripped|lit)\b"
+                   r"|(?:(?<=\bdoes not )|(?<=\bdoesn't )|(?<=\bdid not )|(?<=\bdidn't )|(?<=\bwon't )|(?<=\bwill not ))"
+                   r"(?:fire|trigger|trip)\b"
                    r"|\bno\s+(?:[a-z-]+\s+)?(?:trigger|signal|warning(?:\s+sign)?|red\s+flag|alarm)s?\b(?=[ \t]*(?:[.;!)]|$|\n))"
                    r"|\bno\s+(?:[a-z-]+\s+)?(?:trigger|signal|warning|red\s+flag|alarm)s?\s+(?:is\s+|was\s+|has\s+)?"
                    r"(?:present|fires|fired|firing|flashing|lit|triggered|tripped)\b"),
-                PROCEED, ("not", "no", "never", "does", "doesn't", "did", "didn't", "won't", "will"), negatable=False, sense=True),
+                PROCEED, ("present", "flashing", "firing", "triggered", "tripped", "lit", "fire", "trigger", "trip", "no"),
+                negatable=False, sense=True),
     VerdictWord(_I(r"\b(?:signal|indicator|trigger|warning|red\s+flag|alarm|flag)\s+(?:is\s+|was\s+)?"
                    r"(?:present|fires|fired|firing|flashing|lit|triggered|tripped)\b"),
                 REJECT, ("signal", "indicator", "trigger", "warning", "red", "alarm", "flag"), sense=True),
-    VerdictWord(_I(r"\b(?:is|are|was|were|remains?|still|now|clearly|also)\s+(?:present|flashing|firing|triggered|tripped)\b"
-                   r"(?=[ \t]*(?:[.;!),]|$|\n))"),
-                REJECT, ("is", "are", "was", "were", "remain", "still", "now", "clearly", "also"), strength=HEDGED, sense=True),
+    VerdictWord(_I(r"(?:(?<=\bis )|(?<=\bare )|(?<=\bwas )|(?<=\bwere )|(?<=\bremain )|(?<=\bremains )|(?<=\bstill )|(?<=\bnow )"
+                   r"|(?<=\bclearly )|(?<=\balso ))(?:present|flashing|firing|triggered|tripped)\b(?=[ \t]*(?:[.;!),]|$|\n))"),
+                REJECT, ("present", "flashing", "firing", "triggered", "tripped"), strength=HEDGED, sense=True),
     VerdictWord(_I(r"\bpresent\b(?=[ \t]*(?:[.;!)]|$|\n))"), REJECT, ("present",), strength=HEDGED, negatable=False, alone=True, sense=True),
     VerdictWord(_I(r"\babsent\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("absent",), strength=HEDGED, negatable=False, alone=True, sense=True),
     VerdictWord("[\u2705\u2714\u2713\u2611\U0001f7e2\U0001f44d]", PROCEED, ("\u2705", "\u2714", "\u2713", "\u2611", "\U0001f7e2", "\U0001f44d"), negatable=False),

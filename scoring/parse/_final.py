@@ -13,7 +13,7 @@ from ipb.scoring.parse._confidence import final_confidence
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
-from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, quoted_by_other
+from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other
 
 _FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
@@ -204,7 +204,9 @@ class _FinalVerdictMixin(_ParserState):
         """Whether an outcome word at ``start`` is someone else's or withdrawn (:mod:`._voice`): another reader's view
         in its clause, a quotation introduced by a reporting verb, or the value of a label marking it superseded."""
         masked = self.masked
-        if OTHER_VOICE.search(before, _clause_start(before) + 1) is not None:
+        clause = _clause_start(before) + 1
+        if not VOICE_WORDS.isdisjoint(w.lower() for w in _WORDS_APOS.findall(before, clause)) \
+                and OTHER_VOICE.search(before, clause) is not None:
             return True
         if quoted_by_other(masked, line_start, start):
             return True

@@ -24,7 +24,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
-from ipb.scoring.parse._voice import OTHER_VOICE
+from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
 
 _STATEMENT_END = re.compile(r"[.!;:]")
 _CONDITIONALS = frozenset(vw.CONDITIONALS)
@@ -287,7 +287,7 @@ class _VerdictsMixin(_ParserState):
             return None
         level = word.strength
         own = before[_own_clause_start(before, cut):]
-        if _SUPERSEDED.search(own) or OTHER_VOICE.search(own):
+        if _SUPERSEDED.search(own) or (not VOICE_WORDS.isdisjoint(clause_words) and OTHER_VOICE.search(own)):
             level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "a strict reader would REJECT"; "..., but it is PROCEED" is not
         if concessive:
             level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
