@@ -129,7 +129,8 @@ def _build_index(card: Card) -> _CardIndex:
     gate_words = {"PROCEED", "REJECT", "PASS", "FAIL", vw.INCONCLUSIVE}
     spoken = [w for w in sorted(outcome_of, key=len, reverse=True) if w not in gate_words]
     # "REDIRECT_TO_PASSIVE" may be written "redirect to passive" or "Redirect-to-passive".
-    outcome_alts = [r"[ _-]".join(re.escape(part) for part in w.split("_")) for w in spoken]
+    # "HOLD_BALANCED_MIX" may be written "hold the balanced mix": an article between its words changes nothing.
+    outcome_alts = [r"[ _-](?:(?:the|a|an)[ ])?".join(re.escape(part) for part in w.split("_")) for w in spoken]
     outcome_alts.sort(key=len, reverse=True)
     outcome_re = re.compile(r"(?i)\b(?:" + "|".join(outcome_alts) + r")(?:s)?\b") if outcome_alts else None
     outcome_triggers = [Trigger(w.split("_")[0].lower(), outcome_re) for w in spoken] if outcome_re is not None else []

@@ -123,6 +123,8 @@ class _FinalVerdictMixin(_ParserState):
                 if u < 0:
                     continue
                 word = _outcome_key(m.group(0))
+                if word not in ix.outcome_of:
+                    word = re.sub(r"_(?:THE|AN?)_", "_", word)  # "hold the balanced mix"
                 outcome = ix.outcome_of.get(word) or ix.outcome_of.get(word[:-1], "")
                 if not outcome:
                     continue
@@ -149,13 +151,15 @@ class _FinalVerdictMixin(_ParserState):
             first_person = _PASS_SUBJECT.search(masked, max(0, m.start() - 12), m.start()) is not None
             shouted = m.group("word").isupper() and len(m.group("word")) >= 3  # "this is an AVOID", "9/9 - BUY."
             limit = _BUY_LIMIT.match(masked, m.end()) is not None
-            if not (unit.final or alone or first_person or shouted or limit
+            denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(unit.start, m.start() - 40), m.start())][-4:])
+            if not (unit.final or alone or first_person or shouted or limit or denied
                     or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())):
-                continue  # a bare BUY or SELL counts in the conclusion, on its own, in capitals, after a label, or as "I'd pass at this price"
+                continue  # a bare BUY or SELL counts in the conclusion, on its own, in capitals, after a label, denied ("not a Graham
+                # buy"), or as "I'd pass at this price"
             outcome = synonym_of[word]
             if outcome == ix.pass_outcome and limit:
                 outcome = ix.fail_outcome  # "watch - buy < $36", "buy below 3,600": a limit under today's price, not a buy now
-            consider(m.start(), m.end(), outcome, 3 if alone or limit else 2, u)
+            consider(m.start(), m.end(), outcome, 3 if alone or limit or denied else 2, u)
         # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
         for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())

@@ -317,3 +317,13 @@ def test_a_condition_word_in_the_conclusion_is_not_the_final_verdict() -> None:
 def test_report_words_in_the_wild(tail: str, outcome: str | None) -> None:
     text = "Gate 1 (two-thirds rule): market value $30M against NCAV $60M.\n" + tail
     assert _final(text, NET_NET) == outcome
+
+
+@pytest.mark.parametrize("card, tail, outcome", [
+    ("dalio_economic_machine_positioning", "Hold the balanced mix for now.", "HOLD_BALANCED_MIX"),  # an article inside an outcome
+    (NET_NET, "Not a Graham buy at any price while losses continue.", "DECLINE"),  # a report word, denied
+    (NET_NET, "We never buy this kind of thing on hope.", "DECLINE"),
+])
+def test_outcome_words_with_articles_and_denied_report_words(card: str, tail: str, outcome: str) -> None:
+    text = "Gate 1 (two-thirds rule): REJECT.\nGate 3 (credit confirmation): REJECT.\n\n" + tail
+    assert _final(text, card) == outcome
