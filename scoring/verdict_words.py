@@ -153,6 +153,11 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     VerdictWord(r"\bKILL(?:S|ED)?\b|\bFILTER(?:S|ED)?\b", REJECT, ("kill", "filter")),
     VerdictWord(_I(r"\bfiltered\s+out\b|\bdeal[\s-]?breaker\b|\bdisqualif(?:ies|ied|y|ying)\b"), REJECT, ("filtered", "deal", "disqualif")),
     VerdictWord(_I(r"\breject(?:s|ed|ion|ing)?\b|\bfail(?:s|ed|ing)?\b"), REJECT, ("reject", "fail")),
+    # a minimum not reached: "falls short", "comes up short", "misses the bar", "under the hurdle"
+    VerdictWord(_I(r"\b(?:falls?|fell|falling)\s+short\b|\b(?:comes?|came|coming)\s+up\s+short\b"
+                   r"|\bmiss(?:es|ed)?\s+the\s+(?:bar|mark|hurdle|threshold|cut-?off|minimum|test)\b"
+                   r"|\b(?:under|below|short\s+of)\s+the\s+hurdle\b"),
+                REJECT, ("fall", "fell", "come", "came", "coming", "miss", "under", "below", "short")),
     VerdictWord("[\u274c\u2717\u2718\u2716\u26d4\U0001f6d1\U0001f534]", REJECT, ("\u274c", "\u2717", "\u2718", "\u2716", "\u26d4", "\U0001f6d1", "\U0001f534"), negatable=False),
     # -- INCONCLUSIVE
     VerdictWord(_I(r"\binconclusive\b|\bundetermined\b|\bindeterminate\b|\bunclear\b|\bunknown\b|\bTBD\b"), INCONCLUSIVE, ("inconclusive", "undetermined", "indeterminate", "unclear", "unknown", "tbd")),

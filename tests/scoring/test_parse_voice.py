@@ -327,3 +327,13 @@ def test_report_words_in_the_wild(tail: str, outcome: str | None) -> None:
 def test_outcome_words_with_articles_and_denied_report_words(card: str, tail: str, outcome: str) -> None:
     text = "Gate 1 (two-thirds rule): REJECT.\nGate 3 (credit confirmation): REJECT.\n\n" + tail
     assert _final(text, card) == outcome
+
+
+@pytest.mark.parametrize("line, verdict", [
+    ("the discount to NCAV falls short of the one-third Graham asked for.", "REJECT"),
+    ("the discount comes up short of the two-thirds line.", "REJECT"),
+    ("the margin misses the bar by $4M.", "REJECT"),
+    ("the discount does not fall short of the rule.", "PROCEED"),  # negated: a weak PROCEED
+])
+def test_a_minimum_not_reached_is_a_reject(line: str, verdict: str) -> None:
+    assert _gate("Gate 1 (two-thirds rule): " + line, NET_NET) == verdict
