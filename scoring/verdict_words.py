@@ -119,8 +119,9 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     # -- N/A
     VerdictWord(r"\bN/A\b|\bn/a\b|\bN\.A\.", NOT_REACHED, ("n/a", "n.a."), negatable=False),
     VerdictWord(
-        _I(r"\b(?:not|never)\s+(?:yet\s+)?(?:reached|evaluated|applicable|tested|examined|needed|applied)\b"),
-        NOT_REACHED, ("not", "never"),
+        _I(r"\b(?:not|never)\s+(?:yet\s+)?(?:reached|evaluated|applicable|tested|examined|needed|applied|assessed|checked|"
+           r"considered|performed|meaningful)\b|\b(?:does\s+not|do\s+not|doesn't|don't)\s+apply\b"),
+        NOT_REACHED, ("not", "never", "does", "do", "doesn't", "don't"),
         negatable=False,
     ),
     VerdictWord(_I(r"\bunreached\b|\bskipped\b|\bmoot\b|\bterminated[\s_]+(?:by|at|after)\b"), NOT_REACHED, ("unreached", "skipped", "moot", "terminated")),
