@@ -339,7 +339,7 @@ def test_a_minimum_not_reached_is_a_reject(line: str, verdict: str) -> None:
     assert _gate("Gate 1 (two-thirds rule): " + line, NET_NET) == verdict
 
 
-@pytest.mark.parametrize("line", ["not assessed: the first gate already failed.", "the rule does not apply once gate 1 has failed.",
+@pytest.mark.parametrize("line", ["not assessed: the first gate already failed.", "the rule does not apply here.",
                                   "not meaningful until the price is known."])
 def test_a_gate_left_unassessed_is_not_applicable(line: str) -> None:
     text = "Gate 1 (two-thirds rule): REJECT.\nGate 2 (no dissipation): " + line
