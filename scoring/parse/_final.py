@@ -198,11 +198,41 @@ class _FinalVerdictMixin(_ParserState):
             if u >= 0:
                 consider(m.start(), m.end(), ix.fail_outcome, 1, u)
         if not candidates:
-            return None, None
+            closing = self._closing_verdict()
+            if closing is None:
+                return None, None
+            candidates.append(closing)
         top = max(c[0] for c in candidates)
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
         self.final_reading = final_confidence(candidates + set_aside, outcome, span)
         return outcome, span
+
+    def _closing_verdict(self) -> tuple[int, int, str, Span] | None:
+        """When nothing else states the final verdict: a verdict word in capitals that opens the answer's last sentence,
+        in a closing paragraph that names no gate ("I wouldn't allocate and I wouldn't redirect yet. INCONCLUSIVE until
+        the attribution is in."), mapped to the card's outcomes (level 2)."""
+        ix = self.ix
+        for u in range(len(self.units) - 1, -1, -1):
+            unit = self.units[u]
+            if self.masked[unit.start : unit.end].strip():
+                break
+        else:
+            return None
+        para = self.masked.rfind("\n\n", 0, unit.start)
+        if para < 0 or not self.masked[:para].strip():
+            return None  # the last sentence must close a paragraph of its own after the analysis
+        first = self._unit_at(para + 2) if self._unit_at(para + 2) >= 0 else u
+        if any(self.unit_mentions.get(k) for k in range(min(first, u), u + 1)):
+            return None  # a paragraph that names a gate is that gate's
+        for hit in self.unit_hits.get(u, []):
+            token = self.masked[hit.start : hit.end]
+            if self.masked[unit.start : hit.start].strip(" \t*_#>-") or not token.isupper() or len(token) < 4:
+                return None
+            if hit.word.sense or self._level(hit) < vw.COMMITTED:
+                return None
+            mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
+            return None if mapped is None else (2, hit.start, mapped, (hit.start, hit.end))
+        return None
 
     def _not_the_writers(self, before: str, line_start: int, start: int) -> bool:
         """Whether an outcome word at ``start`` is someone else's or withdrawn (:mod:`._voice`): another reader's view

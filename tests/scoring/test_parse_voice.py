@@ -344,3 +344,12 @@ def test_a_minimum_not_reached_is_a_reject(line: str, verdict: str) -> None:
 def test_a_gate_left_unassessed_is_not_applicable(line: str) -> None:
     text = "Gate 1 (two-thirds rule): REJECT.\nGate 2 (no dissipation): " + line
     assert _gate(text, NET_NET, 2) == "N/A"
+
+
+@pytest.mark.parametrize("text, outcome", [
+    ("Gate 1 (two-thirds rule): PROCEED.\nGate 2 (no dissipation): no income statement was given.\n\n"
+     "The numbers are not all in. INCONCLUSIVE until the accounts arrive.", "INCONCLUSIVE"),
+    ("Gate 1 (two-thirds rule): PROCEED.\n\nGate 2 (no dissipation): losses in three of five years.\nREJECT.", None),  # a gate's own
+])
+def test_a_closing_paragraph_that_opens_with_a_verdict_states_the_final_one(text: str, outcome: str | None) -> None:
+    assert _final(text, NET_NET) == outcome
