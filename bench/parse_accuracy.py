@@ -42,6 +42,12 @@ element recall
     found by the reading ``"current ratio 1.3 (at least 2)"``: the template's
     text must match exactly, each field by any non-empty value. Whether the
     value read is the right one is not labelled and not scored here.
+implied-final accuracy
+    Over answers whose ``final_verdict`` label is null (the text states
+    none): share where the parser's ``implied_final_verdict`` (the outcome a
+    trace ending in a kill implies) equals the label's
+    ``implied_final_verdict`` (absent: none implied). A parse failure, or a
+    final verdict the parser reads where none is stated, implies nothing.
 
 Unreadable answers are never dropped: a ``parse_failure`` counts as wrong on
 every figure it touches, and the number of failures is printed. The
@@ -158,11 +164,14 @@ class Tally:
     invented_fp: int = 0
     element_found: int = 0
     element_total: int = 0
+    implied_right: int = 0
+    implied_total: int = 0
     wrong: list[str] = field(default_factory=list)
 
     def add(self, other: "Tally") -> None:
         for name in ("answers", "failures", "verdict_right", "verdict_total", "detect_tp", "detect_parsed",
-                     "detect_labelled", "order_right", "final_right", "invented_fp", "element_found", "element_total"):
+                     "detect_labelled", "order_right", "final_right", "invented_fp", "element_found", "element_total",
+                     "implied_right", "implied_total"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.wrong.extend(other.wrong)
 
@@ -182,6 +191,8 @@ class Tally:
             "invented_gate_false_positive_rate": ratio(self.invented_fp, self.answers),
             "element_recall": ratio(self.element_found, self.element_total),
             "elements": self.element_total,
+            "implied_final_accuracy": ratio(self.implied_right, self.implied_total),
+            "implied_finals": self.implied_total,
         }
 
 
@@ -229,6 +240,14 @@ def score_case(case: dict[str, Any], parse: Callable[..., Any], embedder: Any) -
     else:
         problems.append(f"final {final} != {expect['final_verdict']}")
 
+    if expect["final_verdict"] is None:
+        t.implied_total = 1
+        implied = getattr(result, "implied_final_verdict", None) if ok else None
+        if implied == expect.get("implied_final_verdict"):
+            t.implied_right = 1
+        else:
+            problems.append(f"implied final {implied} != {expect.get('implied_final_verdict')}")
+
     allowed = [_norm(x) for x in expect.get("invented_gates") or []]
     extra = [name for name in (result.invented_gates if ok else [])
              if not any(a and (a in _norm(name) or _norm(name) in a) for a in allowed)]
@@ -250,6 +269,7 @@ def score_case(case: dict[str, Any], parse: Callable[..., Any], embedder: Any) -
         "status": result.status,
         "gates": [f"{n} {v}" for n, v in parsed],
         "final_verdict": final,
+        "implied_final_verdict": getattr(result, "implied_final_verdict", None) if ok else None,
         "invented_gates": list(result.invented_gates) if ok else [],
         "problems": problems,
     }
@@ -284,14 +304,15 @@ def _pct(x: float | None) -> str:
     return "   n/a" if x is None else f"{100 * x:5.1f}%"
 
 
-HEADER = f"{'':26} {'n':>4} {'fail':>4} {'verdict':>7} {'(n)':>5} {'det.P':>6} {'det.R':>6} {'order':>6} {'final':>6} {'inv.FP':>6} {'elem.R':>6} {'(n)':>4}"
+HEADER = (f"{'':26} {'n':>4} {'fail':>4} {'verdict':>7} {'(n)':>5} {'det.P':>6} {'det.R':>6} {'order':>6} {'final':>6} {'inv.FP':>6} "
+          f"{'elem.R':>6} {'(n)':>4} {'impl.':>6} {'(n)':>3}")
 
 
 def _row(label: str, f: dict[str, Any]) -> str:
     return (f"{label:26} {f['answers']:4d} {f['parse_failures']:4d} {_pct(f['gate_verdict_accuracy']):>7} {f['gate_verdicts']:5d} "
             f"{_pct(f['gate_detection_precision']):>6} {_pct(f['gate_detection_recall']):>6} {_pct(f['order_agreement']):>6} "
             f"{_pct(f['final_verdict_accuracy']):>6} {_pct(f['invented_gate_false_positive_rate']):>6} "
-            f"{_pct(f['element_recall']):>6} {f['elements']:4d}")
+            f"{_pct(f['element_recall']):>6} {f['elements']:4d} {_pct(f['implied_final_accuracy']):>6} {f['implied_finals']:3d}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -315,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     result = run(cases, None if args.embedder else False)
 
     print(f"parse accuracy on {len(cases)} corpus answers (embedder {'on' if args.embedder else 'off'}); "
-          "parse failures count as wrong; 'verdict' leaves out gates labelled '-' (no verdict stated)")
+          "parse failures count as wrong; 'verdict' leaves out gates labelled '-' (no verdict stated); "
+          "'impl.' is the implied final verdict over answers that state none")
     print(HEADER)
     for split, figures in result["splits"].items():
         print(_row(split, figures))

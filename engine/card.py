@@ -48,6 +48,7 @@ from ipb.engine.expressions import (
     compile_expression,
 )
 from ipb.errors import CompileError, ErrorGroup, IpbError, LintWarning, LoadError, did_you_mean
+from ipb.engine._synonyms import verdict_synonyms_of
 
 __all__ = [
     "Card",
@@ -290,6 +291,8 @@ class Card:
     author_inferred: frozenset[str] = frozenset()
     #: Relations between inputs every scenario must satisfy (``constraints:``).
     constraints: tuple[Constraint, ...] = ()
+    #: Extra phrases that state a final verdict (card field ``verdict_synonyms``): outcome -> phrases, as written.
+    verdict_synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
     file: str = "<string>"
     content_hash: str = ""
     #: Lint warnings (legal but probably unintended), each with file:line:col.
@@ -730,6 +733,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
             col.add(LoadError(f"re-entry target {g.reentry.to!r} is not a gate", rule="reentry", name=g.reentry.to,
                               suggestion=did_you_mean(g.reentry.to, ids)), gpath + ("reentry", "to"))
 
+    verdict_synonyms = verdict_synonyms_of(col, data, outcomes, [b for g in gates for b in g.branches.values()])
+
     threshold = None
     if "threshold" in data:
         t = data["threshold"]
@@ -771,6 +776,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
         decisive_default=bool(data.get("decisive_default", False)),
         author_inferred=author_inferred,
         constraints=constraints,
+        verdict_synonyms=verdict_synonyms,
         warnings=sorted(col.warnings, key=lambda e: (e.line or 0, e.column or 0)),
         file=doc.file,
         content_hash=hashlib.sha256("\n".join(doc.lines).encode("utf-8")).hexdigest(),

@@ -69,6 +69,9 @@ __all__ = [
     "RATING_TRIGGERS",
     "SYNONYM_WORD",
     "SYNONYM_TRIGGERS",
+    "synonym_key",
+    "synonym_table",
+    "synonym_patterns",
     "CONNECTIVE_TAIL",
 ]
 
@@ -99,6 +102,13 @@ class VerdictWord:
     triggers: tuple[str, ...]
     strength: int = COMMITTED
     negatable: bool = True
+    #: Counts only as the whole of its clause ("Price vs value: 68c against 90c. Favourable."), never inside one
+    #: ("a favourable tax ruling").
+    alone: bool = False
+    #: Says the gate's named condition holds (REJECT) or not (PROCEED) for a gate whose condition is its kill ("Signal
+    #: present", "No trigger"); the parser flips it for a gate whose named condition is what lets it PROCEED
+    #: ("Rebalancing is triggered").
+    sense: bool = False
 
 
 _I = "(?i:{})".format
@@ -109,8 +119,9 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     # -- N/A
     VerdictWord(r"\bN/A\b|\bn/a\b|\bN\.A\.", NOT_REACHED, ("n/a", "n.a."), negatable=False),
     VerdictWord(
-        _I(r"\b(?:not|never)\s+(?:yet\s+)?(?:reached|evaluated|applicable|tested|examined|needed|applied)\b"),
-        NOT_REACHED, ("not", "never"),
+        _I(r"\b(?:not|never)\s+(?:yet\s+)?(?:reached|evaluated|applicable|tested|examined|needed|applied|assessed|checked|"
+           r"considered|performed|meaningful)\b|\b(?:does\s+not|do\s+not|doesn't|don't)\s+apply\b"),
+        NOT_REACHED, ("not", "never", "does", "do", "doesn't", "don't"),
         negatable=False,
     ),
     VerdictWord(_I(r"\bunreached\b|\bskipped\b|\bmoot\b|\bterminated[\s_]+(?:by|at|after)\b"), NOT_REACHED, ("unreached", "skipped", "moot", "terminated")),
@@ -143,6 +154,11 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     VerdictWord(r"\bKILL(?:S|ED)?\b|\bFILTER(?:S|ED)?\b", REJECT, ("kill", "filter")),
     VerdictWord(_I(r"\bfiltered\s+out\b|\bdeal[\s-]?breaker\b|\bdisqualif(?:ies|ied|y|ying)\b"), REJECT, ("filtered", "deal", "disqualif")),
     VerdictWord(_I(r"\breject(?:s|ed|ion|ing)?\b|\bfail(?:s|ed|ing)?\b"), REJECT, ("reject", "fail")),
+    # a minimum not reached: "falls short", "comes up short", "misses the bar", "under the hurdle"
+    VerdictWord(_I(r"\b(?:falls?|fell|falling)\s+short\b|\b(?:comes?|came|coming)\s+up\s+short\b"
+                   r"|\bmiss(?:es|ed)?\s+the\s+(?:bar|mark|hurdle|threshold|cut-?off|minimum|test)\b"
+                   r"|\b(?:under|below|short\s+of)\s+the\s+hurdle\b"),
+                REJECT, ("fall", "fell", "come", "came", "coming", "miss", "under", "below", "short")),
     VerdictWord("[\u274c\u2717\u2718\u2716\u26d4\U0001f6d1\U0001f534]", REJECT, ("\u274c", "\u2717", "\u2718", "\u2716", "\u26d4", "\U0001f6d1", "\U0001f534"), negatable=False),
     # -- INCONCLUSIVE
     VerdictWord(_I(r"\binconclusive\b|\bundetermined\b|\bindeterminate\b|\bunclear\b|\bunknown\b|\bTBD\b"), INCONCLUSIVE, ("inconclusive", "undetermined", "indeterminate", "unclear", "unknown", "tbd")),
@@ -181,11 +197,43 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     # "Strategic, not tactical: OK.", "Universe: listed equity. Clear.", "both fine": a short answer that closes its clause (hedged:
     # any committed word of the section outranks it)
     VerdictWord(_I(r"\b(?:OK|okay|fine|clear|holds)\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("ok", "okay", "fine", "clear", "holds"), strength=HEDGED),
+    # Appraisals standing as the whole answer of their clause: "68 cents against 90. Favourable.", "Leverage: weak."
+    VerdictWord(_I(r"\b(?:favou?rable|satisfactory|acceptable|adequate|attractive|strong|solid|healthy|good|robust|sound|"
+                   r"comfortable|positive|supportive|confirmed|intact)\b(?=[ \t]*(?:[.;!)]|$|\n))"),
+                PROCEED, ("favo", "satisfactory", "acceptable", "adequate", "attractive", "strong", "solid", "healthy", "good",
+                          "robust", "sound", "comfortable", "positive", "supportive", "confirmed", "intact"),
+                strength=HEDGED, negatable=False, alone=True),
+    VerdictWord(_I(r"\b(?:unfavou?rable|unsatisfactory|unacceptable|inadequate|unattractive|weak|poor|negative|"
+                   r"broken|excessive|too\s+(?:high|low|expensive|small|risky))\b"
+                   r"(?=[ \t]*(?:[.;!)]|$|\n))"),
+                REJECT, ("unfavo", "unsatisfactory", "unacceptable", "inadequate", "unattractive", "weak", "poor", "negative",
+                         "broken", "excessive", "too"),
+                strength=HEDGED, negatable=False, alone=True),
+    # The gate's named condition, said to hold or not ("Signal present", "No trigger.", "Rebalancing is triggered."): REJECT /
+    # PROCEED for a gate whose condition is its kill, flipped by the parser for a gate whose condition lets it PROCEED.
+    VerdictWord(_I(r"(?:(?<=\bnot )|(?<=\bnever )|(?<=\bno longer ))(?:present|flashing|firing|triggered|tripped|lit)\b"
+                   r"|(?:(?<=\bdoes not )|(?<=\bdoesn't )|(?<=\bdid not )|(?<=\bdidn't )|(?<=\bwon't )|(?<=\bwill not ))"
+                   r"(?:fire|trigger|trip)\b"
+                   r"|\bno\s+(?:[a-z-]+\s+)?(?:trigger|signal|warning(?:\s+sign)?|red\s+flag|alarm)s?\b(?=[ \t]*(?:[.;!)]|$|\n))"
+                   r"|\bno\s+(?:[a-z-]+\s+)?(?:trigger|signal|warning|red\s+flag|alarm)s?\s+(?:is\s+|was\s+|has\s+)?"
+                   r"(?:present|fires|fired|firing|flashing|lit|triggered|tripped)\b"),
+                PROCEED, ("present", "flashing", "firing", "triggered", "tripped", "lit", "fire", "trigger", "trip", "no"),
+                negatable=False, sense=True),
+    VerdictWord(_I(r"\b(?:signal|indicator|trigger|warning|red\s+flag|alarm|flag)\s+(?:is\s+|was\s+)?"
+                   r"(?:present|fires|fired|firing|flashing|lit|triggered|tripped)\b"),
+                REJECT, ("signal", "indicator", "trigger", "warning", "red", "alarm", "flag"), sense=True),
+    VerdictWord(_I(r"(?:(?<=\bis )|(?<=\bare )|(?<=\bwas )|(?<=\bwere )|(?<=\bremain )|(?<=\bremains )|(?<=\bstill )|(?<=\bnow )"
+                   r"|(?<=\bclearly )|(?<=\balso ))(?:present|flashing|firing|triggered|tripped)\b(?=[ \t]*(?:[.;!),]|$|\n))"),
+                REJECT, ("present", "flashing", "firing", "triggered", "tripped"), strength=HEDGED, sense=True),
+    VerdictWord(_I(r"\bpresent\b(?=[ \t]*(?:[.;!)]|$|\n))"), REJECT, ("present",), strength=HEDGED, negatable=False, alone=True, sense=True),
+    VerdictWord(_I(r"\babsent\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("absent",), strength=HEDGED, negatable=False, alone=True, sense=True),
     VerdictWord("[\u2705\u2714\u2713\u2611\U0001f7e2\U0001f44d]", PROCEED, ("\u2705", "\u2714", "\u2713", "\u2611", "\U0001f7e2", "\U0001f44d"), negatable=False),
 )
 
-#: Every verdict word as one alternation; the group ``v<i>`` names entry ``i`` (for short strings).
-VERDICT_PATTERN: Final = re.compile("|".join(f"(?P<v{i}>{w.pattern})" for i, w in enumerate(VERDICT_WORDS)))
+#: Every verdict word that is one in any context, as one alternation; the group ``v<i>`` names entry ``i`` (for short strings).
+VERDICT_PATTERN: Final = re.compile("|".join(f"(?P<v{i}>{w.pattern})" for i, w in enumerate(VERDICT_WORDS) if not (w.alone or w.sense)))
+#: The words that count only in context (appraisals standing alone, condition-sense words): a whole table cell of one of them is a verdict.
+CONTEXT_VERDICT_PATTERN: Final = re.compile("|".join(f"(?:{w.pattern})" for w in VERDICT_WORDS if w.alone or w.sense))
 #: The same for long texts: one trigger per literal, ``key`` the entry's index (see :func:`ipb.scoring._text.scan`).
 VERDICT_TRIGGERS: Final[list[Trigger]] = [
     Trigger(literal, re.compile(w.pattern), i, word=literal[:1].isalnum()) for i, w in enumerate(VERDICT_WORDS) for literal in w.triggers
@@ -236,7 +284,7 @@ FIELD_LABELS: Final = re.compile(
 FINAL_CUE: Final = re.compile(
     r"(?i)\b(?:final|overall|investment|ultimate|net|bottom[\s-]+line)[\s_-]*(?:verdict|decision|recommendation|call|answer|"
     r"conclusion|outcome|result|assessment|action)\b|\bbottom[\s-]+line\b|\bin\s+conclusion\b|\bin\s+summary\b|\bto\s+conclude\b|"
-    r"\bmy\s+recommendation\b|\brecommendation\s*[:=]"
+    r"\bmy\s+recommendation\b|\brecommendation\s*[:=]|\b(?:the|my|our)\s+(?:overall\s+)?answer\s+(?:is|would\s+be)\b"
 )
 #: :data:`FINAL_CUE` for long texts; "in conclusion" is found at "conclusion".
 FINAL_CUE_TRIGGERS: Final[list[Trigger]] = [
@@ -245,6 +293,7 @@ FINAL_CUE_TRIGGERS: Final[list[Trigger]] = [
     Trigger("summary", re.compile(r"(?i)(?<=in )summary\b")),
     Trigger("conclude", re.compile(r"(?i)(?<=to )conclude\b")),
     Trigger("recommendation", re.compile(r"(?i)(?<=my )recommendation\b|recommendation\s*[:=]")),
+    Trigger("answer", re.compile(r"(?i)(?<=the |our )answer\s+(?:is|would\s+be)\b|(?<=my )answer\s+(?:is|would\s+be)\b|(?<=overall )answer\s+(?:is|would\s+be)\b")),
 ]
 #: A label (heading, bold or "X:") that opens the final-verdict part of a response.
 FINAL_LABEL: Final = re.compile(
@@ -279,17 +328,52 @@ FINAL_SYNONYMS: Final = {
     "strong sell": 0, "sell": 0, "avoid": 0, "skip": 0, "underperform": 0, "underweight": 0, "bearish": 0, "short": 0,
     "pass at this price": 0, "pass for now": 0, "overvalued": 0, "too expensive": 0,
 }
-_SYNONYM_WORDS = "|".join(sorted((w.replace(" ", r"\s+") for w in FINAL_SYNONYMS), key=len, reverse=True))
-#: A rating or signal field: ``"signal": "bearish"``, ``Rating: BUY``, ``Recommendation - AVOID``.
-RATING_FIELD: Final = re.compile(
-    r'(?i)(?:"(?:signal|recommendation|rating|action|stance|call|decision|verdict)"[ \t]*:[ \t]*"[ \t]*'
-    r"|\b(?:signal|recommendation|rating|action|stance|call|decision|verdict)[ \t]*\**[ \t]*[:=\u2014-][ \t]*\**[ \t]*)"
-    rf"(?P<word>{_SYNONYM_WORDS})\b"
-)
-RATING_TRIGGERS: Final[list[Trigger]] = [Trigger(w, RATING_FIELD) for w in ("signal", "recommendation", "rating", "action", "stance", "call", "decision", "verdict", '"')]
-#: A bare synonym (checked only in the conclusion).
-SYNONYM_WORD: Final = re.compile(rf"(?i)\b(?P<word>{_SYNONYM_WORDS})\b")
-SYNONYM_TRIGGERS: Final[list[Trigger]] = [Trigger(w.split()[0], SYNONYM_WORD) for w in FINAL_SYNONYMS]
+
+
+def synonym_key(phrase: str) -> str:
+    """A synonym phrase as the tables key it: lower case, one space between words ("Pass-at  this_price" -> "pass at this price")."""
+    return " ".join(re.sub(r"[_-]+", " ", phrase).lower().split())
+
+
+def synonym_patterns(words: list[str]) -> tuple[re.Pattern[str], list[Trigger], re.Pattern[str], list[Trigger]]:
+    """(rating-field pattern, its triggers, bare-word pattern, its triggers) for synonym phrases ``words``.
+
+    Group ``word`` holds the phrase as written; words may be separated by
+    spaces, underscores or hyphens.
+    """
+    alts = "|".join(sorted((r"[\s_-]+".join(re.escape(p) for p in w.split()) for w in words), key=len, reverse=True)) or "(?!)"
+    rating = re.compile(
+        r'(?i)(?:"(?:signal|recommendation|rating|action|stance|call|decision|verdict)"[ \t]*:[ \t]*"[ \t]*'
+        r"|\b(?:signal|recommendation|rating|action|stance|call|decision|verdict)[ \t]*\**[ \t]*[:=\u2014-][ \t]*\**[ \t]*)"
+        rf"(?P<word>{alts})\b"
+    )
+    rating_triggers = [Trigger(w, rating) for w in ("signal", "recommendation", "rating", "action", "stance", "call", "decision", "verdict", '"')]
+    bare = re.compile(rf"(?i)\b(?P<word>{alts})\b")
+    bare_triggers = [Trigger(first, bare, word=first[:1].isalnum()) for first in dict.fromkeys(w.split()[0] for w in words)]
+    return rating, rating_triggers, bare, bare_triggers
+
+
+def synonym_table(pass_outcome: str, fail_outcome: str, extra: dict[str, tuple[str, ...]] | None = None) -> dict[str, str]:
+    """One card's synonym table: phrase (:func:`synonym_key`) -> the card's outcome word.
+
+    The default table :data:`FINAL_SYNONYMS` maps to ``pass_outcome`` /
+    ``fail_outcome``; ``extra`` (a card's ``verdict_synonyms``: outcome ->
+    phrases) adds phrases and overrides default ones.
+
+    >>> t = synonym_table("REPURCHASE", "NO_REPURCHASE", {"NO_REPURCHASE": ("No buyback",), "REPURCHASE": ("buy",)})
+    >>> t["no buyback"], t["buy"], t["sell"]
+    ('NO_REPURCHASE', 'REPURCHASE', 'NO_REPURCHASE')
+    """
+    table = {w: (pass_outcome if v else fail_outcome) for w, v in FINAL_SYNONYMS.items()}
+    for outcome, phrases in (extra or {}).items():
+        for phrase in phrases:
+            table[synonym_key(phrase)] = outcome
+    return table
+
+
+#: A rating or signal field: ``"signal": "bearish"``, ``Rating: BUY``, ``Recommendation - AVOID``; a bare synonym (checked
+#: only in the conclusion). Built for the default table; the parser builds the same for each card's table.
+RATING_FIELD, RATING_TRIGGERS, SYNONYM_WORD, SYNONYM_TRIGGERS = synonym_patterns(list(FINAL_SYNONYMS))
 
 #: Words after which a verdict word is part of a condition ("FAIL if ...", "INVEST only when ...").
 CONNECTIVE_TAIL: Final = frozenset({"if", "unless", "provided", "when", "once", "should", "assuming"})

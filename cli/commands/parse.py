@@ -169,7 +169,10 @@ def _print_table(parsed: ParsedResponse, text: str) -> None:
         if parsed.final_runner_up is not None:
             rows.append(("final runner-up", parsed.final_runner_up, _source(text, parsed.final_runner_up_span)))
     else:
-        rows.append(("final verdict", "-", ""))
+        rows.append(("final verdict", "- (none stated)", ""))
+        if parsed.implied_final_verdict is not None:
+            rows.append(("implied final verdict", f"{parsed.implied_final_verdict} (not stated; gate {parsed.implied_final_gate} "
+                         "REJECT decides it; not credited by scoring)", _source(text, parsed.implied_final_span)))
     for inv in parsed.invented:
         rows.append(("invented gate (FM-1)", inv.name, _source(text, inv.span)))
     for y in parsed.years_found:

@@ -170,10 +170,20 @@ def _build_index(card: Card) -> _CardIndex:
             words.extend([b.pass_outcome, b.fail_outcome])
     for w in words:
         outcome_of.setdefault(_outcome_key(w), w)
+    # the card's own verdict_synonyms read like its outcome words ("no buyback" for NO_REPURCHASE)
+    for outcome, phrases in card.verdict_synonyms.items():
+        for phrase in phrases:
+            outcome_of.setdefault(_outcome_key(phrase), outcome)
+    pass_outcome, fail_outcome = card.outcomes.get("pass", "INVEST"), card.outcomes.get("fail", "DECLINE")
+    synonym_of = {w: o for w, o in vw.synonym_table(pass_outcome, fail_outcome).items() if _outcome_key(w) not in outcome_of}
+    rating_triggers, synonym_triggers = (vw.RATING_TRIGGERS, vw.SYNONYM_TRIGGERS) if len(synonym_of) == len(vw.FINAL_SYNONYMS) else \
+        (lambda p: (p[1], p[3]))(vw.synonym_patterns(list(synonym_of)))
     gate_words = {"PROCEED", "REJECT", "PASS", "FAIL", vw.INCONCLUSIVE}
     spoken = [w for w in sorted(outcome_of, key=len, reverse=True) if w not in gate_words]
     # "REDIRECT_TO_PASSIVE" may be written "redirect to passive" or "Redirect-to-passive".
-    outcome_alts = [r"[ _-]".join(re.escape(part) for part in w.split("_")) for w in spoken]
+    # "HOLD_BALANCED_MIX" may be written "hold the balanced mix": an article between its words changes nothing.
+    outcome_alts = [r"[ _-](?:(?:the|a|an)[ ])?".join(re.escape(part) for part in w.split("_")) for w in spoken]
+    outcome_alts.sort(key=len, reverse=True)
     outcome_re = re.compile(r"(?i)\b(?:" + "|".join(outcome_alts) + r")(?:s)?\b") if outcome_alts else None
     outcome_triggers = [Trigger(w.split("_")[0].lower(), outcome_re) for w in spoken] if outcome_re is not None else []
 
@@ -215,8 +225,17 @@ def _build_index(card: Card) -> _CardIndex:
         for g in card.gates
         for how, label in [("name", g.name), *(("alias", a) for a in g.aliases), ("id", g.id.replace("_", " "))]
     ]
+    regime_triggers = []
+    for g in card.gates:
+        for regime, _ in g.classify:
+            parts = [part for part in regime.lower().split("_") if part]
+            if parts:
+                body = r"[\s_/,-]+(?:and\s+)?".join(re.escape(part) for part in parts)
+                regime_triggers.append(Trigger(parts[0], re.compile(rf"(?i){body}(?:s|es)?\b"), g.number))
     return _CardIndex(
         card=card,
+        regime_triggers=regime_triggers,
+        proceed_sense=frozenset(g.number for g in card.gates if g.proceed is not None and g.reject is None and g.kill_criterion is None),
         gates=gates,
         choices=choices,
         choice_gate=choice_gate,
@@ -226,8 +245,11 @@ def _build_index(card: Card) -> _CardIndex:
         outcome_re=outcome_re,
         outcome_triggers=outcome_triggers,
         outcome_of=outcome_of,
-        pass_outcome=card.outcomes.get("pass", "INVEST"),
-        fail_outcome=card.outcomes.get("fail", "DECLINE"),
+        pass_outcome=pass_outcome,
+        fail_outcome=fail_outcome,
+        synonym_of=synonym_of,
+        rating_triggers=rating_triggers,
+        synonym_triggers=synonym_triggers,
         investor_triggers=investor_triggers,
         investor_of=canonical,
         entity_names=entity_names,

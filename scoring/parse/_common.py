@@ -193,5 +193,16 @@ class _CardIndex:
     gate_texts: list[str]
     gate_text_owner: list[int]
     embeddings: list[tuple[Any, Any]] = field(default_factory=list)
+    #: The card's synonym table (:func:`ipb.scoring.verdict_words.synonym_table`) for the default phrases that are not
+    #: the card's own words: phrase -> outcome, with the rating-field and bare-word triggers that find them.
+    synonym_of: dict[str, str] = field(default_factory=dict)
+    rating_triggers: list[Trigger] = field(default_factory=list)
+    synonym_triggers: list[Trigger] = field(default_factory=list)
+    #: The regimes of each classifying gate as they are written in prose ("growth up, inflation down", "slow grower"),
+    #: keyed by the gate's number.
+    regime_triggers: list[Trigger] = field(default_factory=list)
+    #: Gates whose named condition is what lets them PROCEED (a proceed criterion, no reject criterion, no kill
+    #: criterion: "Risk Drift Beyond Tolerance"): a word saying the condition holds is a PROCEED there.
+    proceed_sense: frozenset[int] = frozenset()
     #: (tier, gate, content-word stems) of each gate's name (tier 0) and aliases and id (tier 1), for labels that use a part of them.
     gate_words: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)

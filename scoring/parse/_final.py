@@ -13,6 +13,7 @@ from ipb.scoring.parse._confidence import final_confidence
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
+from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other
 
 _FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
@@ -61,6 +62,10 @@ _ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?
                           re.I)
 
 
+#: After a buy word: a price limit under which it would buy ("buy < $36", "buy below 3,600", "buy under $40 only").
+_BUY_LIMIT = re.compile(r"[ \t]*(?:<|\u2264|=<|(?:only\s+)?(?:below|under|beneath|at\s+or\s+below|on\s+a\s+(?:dip|pullback)\s+to)\b)", re.I)
+
+
 class _FinalVerdictMixin(_ParserState):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
@@ -71,6 +76,7 @@ class _FinalVerdictMixin(_ParserState):
         masked = self.masked
         ix = self.ix
         candidates: list[tuple[int, int, str, Span]] = []  # (level, position, outcome, span)
+        set_aside: list[tuple[int, int, str, Span]] = []  # the same, for outcomes stated in another voice (:mod:`._voice`)
 
         def consider(start: int, end: int, outcome: str, base: int, u: int) -> None:
             unit = self.units[u]
@@ -90,7 +96,10 @@ class _FinalVerdictMixin(_ParserState):
                 return
             if self._an_alternative(before, masked[end : min(unit.end, end + 40)]):
                 return  # "INVEST or DECLINE", "INVEST/DECLINE", "between INVEST and DECLINE": no choice made
-            line_start = masked.rfind("\n", max(0, start - 60), start) + 1
+            line_start = masked.rfind("\n", 0, start) + 1
+            # "a naive investor would say INVEST", 'my colleague wrote "INVEST"', "Previous answer (wrong): INVEST": never the
+            # verdict, at most the runner-up
+            pool = set_aside if self._not_the_writers(before, line_start, start) else candidates
             if level < 3 and _LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None:
                 level = 3  # the value of a label on its line: "Result: decline.", "Positioning: rotate to government bonds."
             if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE):
@@ -106,7 +115,7 @@ class _FinalVerdictMixin(_ParserState):
                 level -= 1
             if _CONCEDED.search(before):
                 level -= 2  # "DECLINE, though an optimist would INVEST", "a lower price could turn this into an INVEST"
-            candidates.append((level, start, outcome, (start, end)))
+            pool.append((level, start, outcome, (start, end)))
 
         if ix.outcome_re is not None:
             for _, m in self._scan(ix.outcome_triggers, limit=MAX_OCCURRENCES):
@@ -114,6 +123,8 @@ class _FinalVerdictMixin(_ParserState):
                 if u < 0:
                     continue
                 word = _outcome_key(m.group(0))
+                if word not in ix.outcome_of:
+                    word = re.sub(r"_(?:THE|AN?)_", "_", word)  # "hold the balanced mix"
                 outcome = ix.outcome_of.get(word) or ix.outcome_of.get(word[:-1], "")
                 if not outcome:
                     continue
@@ -121,26 +132,34 @@ class _FinalVerdictMixin(_ParserState):
                 consider(m.start(), m.end(), outcome, base, u)
         # verdict words of real reports ("signal": "bearish", "Rating: BUY"; a bare SELL in the conclusion) that are not
         # the card's own outcome words, mapped to its pass / fail outcome
-        own = set(ix.outcome_of)
+        synonym_of = ix.synonym_of
         rated: set[int] = set()
-        for _, m in self._scan(vw.RATING_TRIGGERS, limit=MAX_OCCURRENCES):
-            word = re.sub(r"\s+", " ", m.group("word").lower())
+        for _, m in self._scan(ix.rating_triggers, limit=MAX_OCCURRENCES):
+            word = vw.synonym_key(m.group("word"))
             u = self._unit_at(m.start("word"))
-            if u < 0 or _outcome_key(word) in own or m.start("word") in rated:
+            if u < 0 or word not in synonym_of or m.start("word") in rated:
                 continue
             rated.add(m.start("word"))
-            consider(m.start("word"), m.end("word"), ix.pass_outcome if vw.FINAL_SYNONYMS[word] else ix.fail_outcome, 3, u)
-        for _, m in self._scan(vw.SYNONYM_TRIGGERS, limit=MAX_OCCURRENCES):
-            word = re.sub(r"\s+", " ", m.group("word").lower())
+            consider(m.start("word"), m.end("word"), synonym_of[word], 3, u)
+        for _, m in self._scan(ix.synonym_triggers, limit=MAX_OCCURRENCES):
+            word = vw.synonym_key(m.group("word"))
             u = self._unit_at(m.start())
-            if u < 0 or _outcome_key(word) in own or m.start() in rated:
+            if u < 0 or word not in synonym_of or m.start() in rated:
                 continue
             unit = self.units[u]
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
             first_person = _PASS_SUBJECT.search(masked, max(0, m.start() - 12), m.start()) is not None
-            if not (unit.final or alone or first_person or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())):
-                continue  # a bare BUY or SELL counts in the conclusion, on its own, after a label, or as "I'd pass at this price"
-            consider(m.start(), m.end(), ix.pass_outcome if vw.FINAL_SYNONYMS[word] else ix.fail_outcome, 3 if alone else 2, u)
+            shouted = m.group("word").isupper() and len(m.group("word")) >= 3  # "this is an AVOID", "9/9 - BUY."
+            limit = _BUY_LIMIT.match(masked, m.end()) is not None
+            denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(unit.start, m.start() - 40), m.start())][-4:])
+            if not (unit.final or alone or first_person or shouted or limit or denied
+                    or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())):
+                continue  # a bare BUY or SELL counts in the conclusion, on its own, in capitals, after a label, denied ("not a Graham
+                # buy"), or as "I'd pass at this price"
+            outcome = synonym_of[word]
+            if outcome == ix.pass_outcome and limit:
+                outcome = ix.fail_outcome  # "watch - buy < $36", "buy below 3,600": a limit under today's price, not a buy now
+            consider(m.start(), m.end(), outcome, 3 if alone or limit or denied else 2, u)
         # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
         for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
@@ -162,7 +181,7 @@ class _FinalVerdictMixin(_ParserState):
             if not unit.final:
                 continue
             token = masked[hit.start : hit.end]
-            if _FINAL_PASS_WORD.fullmatch(token) or self._level(hit) < vw.COMMITTED:
+            if hit.word.sense or _FINAL_PASS_WORD.fullmatch(token) or self._level(hit) < vw.COMMITTED:
                 continue  # "Final verdict: PASS" may mean "pass on it"
             mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
             if mapped is None:
@@ -179,21 +198,67 @@ class _FinalVerdictMixin(_ParserState):
             if u >= 0:
                 consider(m.start(), m.end(), ix.fail_outcome, 1, u)
         if not candidates:
-            return None, None
+            closing = self._closing_verdict()
+            if closing is None:
+                return None, None
+            candidates.append(closing)
         top = max(c[0] for c in candidates)
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
-        self.final_reading = final_confidence(candidates, outcome, span)
+        self.final_reading = final_confidence(candidates + set_aside, outcome, span)
         return outcome, span
+
+    def _closing_verdict(self) -> tuple[int, int, str, Span] | None:
+        """When nothing else states the final verdict: a verdict word in capitals that opens the answer's last sentence,
+        in a closing paragraph that names no gate ("I wouldn't allocate and I wouldn't redirect yet. INCONCLUSIVE until
+        the attribution is in."), mapped to the card's outcomes (level 2)."""
+        ix = self.ix
+        for u in range(len(self.units) - 1, -1, -1):
+            unit = self.units[u]
+            if self.masked[unit.start : unit.end].strip():
+                break
+        else:
+            return None
+        para = self.masked.rfind("\n\n", 0, unit.start)
+        if para < 0 or not self.masked[:para].strip():
+            return None  # the last sentence must close a paragraph of its own after the analysis
+        first = self._unit_at(para + 2) if self._unit_at(para + 2) >= 0 else u
+        if any(self.unit_mentions.get(k) for k in range(min(first, u), u + 1)):
+            return None  # a paragraph that names a gate is that gate's
+        for hit in self.unit_hits.get(u, []):
+            token = self.masked[hit.start : hit.end]
+            if self.masked[unit.start : hit.start].strip(" \t*_#>-") or not token.isupper() or len(token) < 4:
+                return None
+            if hit.word.sense or self._level(hit) < vw.COMMITTED:
+                return None
+            mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
+            return None if mapped is None else (2, hit.start, mapped, (hit.start, hit.end))
+        return None
+
+    def _not_the_writers(self, before: str, line_start: int, start: int) -> bool:
+        """Whether an outcome word at ``start`` is someone else's or withdrawn (:mod:`._voice`): another reader's view
+        in its clause, a quotation introduced by a reporting verb, or the value of a label marking it superseded."""
+        masked = self.masked
+        clause = _clause_start(before) + 1
+        if not VOICE_WORDS.isdisjoint(w.lower() for w in _WORDS_APOS.findall(before, clause)) \
+                and OTHER_VOICE.search(before, clause) is not None:
+            return True
+        if quoted_by_other(masked, line_start, start):
+            return True
+        return RETRACTED_LABEL.search(masked, line_start, start) is not None
 
     def _an_alternative(self, before: str, after: str) -> bool:
         """Whether an outcome word is one side of an unresolved alternative with another outcome word:
         "INVEST or DECLINE", "DECLINE/INVEST", "neither INVEST nor DECLINE", "between INVEST and DECLINE"."""
-        outcome_of = self.ix.outcome_of
+        outcome_of, synonym_of = self.ix.outcome_of, self.ix.synonym_of
+
+        def verdictive(word: str) -> bool:  # an outcome word, or a word of the synonym table ("buy or sell")
+            return _outcome_key(word) in outcome_of or vw.synonym_key(word) in synonym_of
+
         m = _ALT_AFTER.match(after)
-        if m is not None and _outcome_key(m.group("word")) in outcome_of:
+        if m is not None and verdictive(m.group("word")):
             return m.group("join").lower() != "and" or _ALT_BETWEEN.search(before) is not None
         m = _ALT_BEFORE.search(before)
-        if m is not None and _outcome_key(m.group("word")) in outcome_of:
+        if m is not None and verdictive(m.group("word")):
             return m.group("join").lower() != "and" or _ALT_BETWEEN.search(before[: m.start()] + " ") is not None
         return False
 

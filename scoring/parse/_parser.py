@@ -31,6 +31,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
+from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._layout import _LayoutMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
 from ipb.scoring.parse._loose import _LooseReferencesMixin
@@ -43,6 +44,7 @@ from ipb.scoring.parse._types import (
     YearMention,
 )
 from ipb.scoring.parse._verdicts import _VerdictsMixin
+from ipb.scoring.parse._voice import blank_struck
 
 from ipb.errors import ParseError
 
@@ -67,6 +69,9 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _Paraphrase
         result.reasoning_spans = regions
         if not self.masked.strip():
             return _failure(result, "the response is only a reasoning trace (nothing outside <think>...</think>)")
+        self.masked, struck = blank_struck(self.masked)
+        if struck:
+            self.notes.append(f"{struck} struck-through passage(s) (~~...~~, <del>, <s>) were not read: the writer withdrew them")
         self.masked, self.folded = fold_repeated_lines(self.masked)
         if self.folded:
             repeats = sum(text.count("\n", start, stop) + (not text.endswith("\n", start, stop)) for _, start, stop in self.folded)
@@ -96,6 +101,8 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _Paraphrase
         self._find_elements(result.gates)
         result.final_verdict, result.final_verdict_span = self._final_verdict()
         result.final_confidence, result.final_runner_up, result.final_runner_up_span = self.final_reading
+        if result.final_verdict is None:
+            result.implied_final_verdict, result.implied_final_gate, result.implied_final_span = implied_final(self.card, result.gates)
         result.invented = self._dedupe_invented()
         result.numbers = [NumberMention(n.text, n.value, n.unit, (n.start, n.end)) for n in self.all_numbers]
         result.years_found = [YearMention(y, (s, e)) for y, s, e in find_years(self.masked, limit=MAX_YEARS)]

@@ -65,6 +65,8 @@ class _ParserState:
     unit_hits: dict[int, list[_Hit]]
     anchors: dict[int, _Anchor]
     invented: list[InventedGate]
+    verdict_columns: dict[int, int | None]
+    regime_gate: dict[int, int]
 
     def __init__(self, text: str, card: Card, ix: _CardIndex, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
         self.text = text
@@ -104,6 +106,8 @@ class _ParserState:
         self.unit_hits = {}
         self.anchors = {}
         self.invented = []
+        self.verdict_columns = {}
+        self.regime_gate = {}
 
 
     if TYPE_CHECKING:  # defined by the concern mixins; declared here so each mixin type-checks on its own

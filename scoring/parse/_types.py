@@ -8,8 +8,8 @@ from typing import Any, Literal, Protocol, Union
 
 from ipb.errors import ParseError
 
-#: Version of the dictionary :meth:`ParsedResponse.to_dict` returns.
-FORMAT_VERSION = 2
+#: Version of the dictionary :meth:`ParsedResponse.to_dict` returns (3: ``implied_final_verdict`` added).
+FORMAT_VERSION = 3
 
 Span = tuple[int, int]
 
@@ -152,6 +152,10 @@ class ParsedResponse:
     ``final_confidence`` (0-1; 0.0 when no final verdict was read) and
     ``final_runner_up`` / ``final_runner_up_span`` (the strongest different
     outcome stated) qualify the final verdict.
+    ``implied_final_verdict`` is the outcome a trace that ends in a kill
+    implies when the text states no final verdict (``final_verdict`` then
+    stays None: scoring credits only what was said), with the gate whose
+    REJECT decides it and that verdict's span (:mod:`._implied`).
     """
 
     status: str
@@ -163,6 +167,9 @@ class ParsedResponse:
     final_confidence: float = 0.0
     final_runner_up: str | None = None
     final_runner_up_span: Span | None = None
+    implied_final_verdict: str | None = None
+    implied_final_gate: int | None = None
+    implied_final_span: Span | None = None
     invented: list[InventedGate] = field(default_factory=list)
     years_found: list[YearMention] = field(default_factory=list)
     attributions: list[Attribution] = field(default_factory=list)
@@ -206,6 +213,9 @@ class ParsedResponse:
             "final_verdict_span": _span(self.final_verdict_span),
             "final_confidence": self.final_confidence,
             "final_runner_up": None if self.final_runner_up is None else {"verdict": self.final_runner_up, "span": _span(self.final_runner_up_span)},
+            "implied_final_verdict": self.implied_final_verdict,
+            "implied_final_gate": self.implied_final_gate,
+            "implied_final_span": _span(self.implied_final_span),
             "invented_gates": self.invented_gates,
             "invented_gate_spans": [_span(g.span) for g in self.invented],
             "years": self.years,

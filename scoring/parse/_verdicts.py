@@ -24,6 +24,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
+from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
 
 _STATEMENT_END = re.compile(r"[.!;:]")
 _CONDITIONALS = frozenset(vw.CONDITIONALS)
@@ -31,8 +32,11 @@ _CONDITIONALS = frozenset(vw.CONDITIONALS)
 _PASS_COLUMN = re.compile(r"(?:pass(?:ed|es)?|meets?(?: (?:the )?(?:test|criterion|criteria|threshold))?|met|satisfied|cleared?|clears)")
 _FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: triggered)?|triggered|rejected|"
                           r"(?:signal |indicator |warning |red flag |flag )?(?:present|flashing|flashes|lit|on)|red flag|warning sign|breach(?:ed)?)")
+#: A cell's answer word, alone or before its detail: "Yes", "No (price above value)", "No - losses in 2009".
+_CELL_ANSWER = re.compile(r"[ \t*_`]*(yes|no|y|n)\b[ \t*_`.!]*(?:$|[(,;:\u2014\u2013-]|\|)", re.I)
 _YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
 _YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)
+_REGIME_NAMED = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
 _ANSWER_UNKNOWN = vw.VerdictWord(r"(?i:unknown|unclear|n/?a)", vw.INCONCLUSIVE, ("unknown", "unclear"), negatable=False)
 #: "Pass? Yes", "Meets the test? No", "Kill criterion triggered? No", "Fails? Unknown" (a label with its answer, in prose).
 _ANSWERED = re.compile(
@@ -58,6 +62,8 @@ _NEITHER = re.compile(
     r"(?i)\b(?:neither|not|no)[ \t]+(?:an?[ \t]+)?(?:pass|proceed|reject|fail|kill)\w{0,4}\b[^.;:\n]{0,40}?"
     r"\b(?:nor|not|no)[ \t]+(?:an?[ \t]+)?(?:pass|proceed|reject|fail|kill)\w{0,4}\b"
 )
+#: A table column that holds the gate's verdict: "Verdict", "Gate verdict", "Decision", "Outcome", "Result", "Conclusion".
+_VERDICT_HEADER = re.compile(r"(?:(?:gate|final|our|my)\s+)?(?:verdict|decision|outcome|result|conclusion|call)s?")
 _JSON_VERDICT_FIELD = re.compile(r'(?i)"(?:gate_)?(?:verdict|outcome|result|status|decision)"[ \t]*:[ \t]*"?[ \t]*\Z')
 _JSON_VERDICT_KEYS = frozenset({"verdict", "outcome", "result", "status", "decision", "gate_verdict"})
 
@@ -66,7 +72,7 @@ def _is_verdict_cell(text: str) -> bool:
     stripped = text.strip(" *_`")
     if not stripped or len(stripped.split()) > 4:
         return False
-    return vw.VERDICT_PATTERN.search(stripped) is not None
+    return vw.VERDICT_PATTERN.search(stripped) is not None or vw.CONTEXT_VERDICT_PATTERN.fullmatch(stripped) is not None
 
 
 def _clause_start(before: str) -> int:
@@ -85,7 +91,22 @@ _SUPERSEDED = re.compile(
     r"|\b(?:initially|originally|at\s+first(?:\s+glance)?|superficially|on\s+the\s+surface)\b"
     r"|\b(?:an?\s+)?(?:optimist|bull|enthusiast|promoter)s?\s+(?:might|would|could|may)\b"
     r"|\b(?:some|others|many)\s+(?:might|would|could|may)\s+(?:label|call|mark|rate|say)\b"
+    r"|\b(?:i|we)\s+(?:first|previously|earlier|had)\s+(?:marked|called|labell?ed|rated|read|scored|put|thought|said|wrote|gave)\b"
 )
+#: Where the writer's own clause starts after a contrast: "a strict reader would REJECT, but it is PROCEED",
+#: "I initially marked it REJECT but it is PROCEED" (what comes before "but" is set aside, not the word after it).
+_CONTRAST = re.compile(r"(?:^|[\s,;])(?:but|yet|however|whereas|instead|though|although)\b")
+
+
+def _own_clause_start(before: str, cut: int) -> int:
+    """Index in ``before`` where the verdict word's own clause starts: after the clause boundary ``cut`` and after
+    the last contrast word ("but", "yet", "however")."""
+    start = max(cut + 1, 0)
+    for m in _CONTRAST.finditer(before, start):
+        start = m.end()
+    return start
+
+
 #: The writer's own, considered statement: it outranks a plain mention in the same section.
 _COMMITTED_CUE = re.compile(
     r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
@@ -142,13 +163,27 @@ class _VerdictsMixin(_ParserState):
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
-        extra = self._yes_no_cells() + self._answered_questions()
+        extra = self._yes_no_cells() + self._answered_questions() + self._regimes_named()
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
             for u in {hit.unit for hit in extra}:
                 self.unit_hits[u].sort(key=lambda h: h.start)
             self.hits: list[_Hit] = sorted(self.hits + extra, key=lambda h: h.start)
+
+    def _regimes_named(self) -> list[_Hit]:
+        """A classifying gate's regime named in prose ("it is a slow grower", "Quadrant: growth up, inflation down"):
+        the gate has placed the case, a hedged PROCEED for that gate alone (:meth:`_evidence` keeps it only in the
+        gate's own sections)."""
+        out: list[_Hit] = []
+        if not self.ix.regime_triggers:
+            return out
+        for gate, m in self._scan(self.ix.regime_triggers, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start())
+            if u >= 0:
+                out.append(_Hit(m.start(), m.end(), _REGIME_NAMED, u))
+                self.regime_gate[m.start()] = gate
+        return out
 
     def _answered_questions(self) -> list[_Hit]:
         """Inline labels with answers: "Pass? Yes" (PROCEED), "Pass? No" (REJECT), "Pass? Unknown" (INCONCLUSIVE);
@@ -193,9 +228,11 @@ class _VerdictsMixin(_ParserState):
                 if c >= len(line.cells):
                     continue
                 a, b = line.cells[c]
-                answer = normalize(masked[a:b])
-                if answer not in ("yes", "no", "y", "n"):
-                    continue
+                lead = _CELL_ANSWER.match(masked, a, b)
+                if lead is None:
+                    continue  # "No (price $9.1B vs value $7.4B)": the answer, then its detail
+                answer = lead.group(1).lower()
+                b = lead.end(1)
                 u = self._unit_at(a)
                 if u < 0:
                     continue
@@ -222,6 +259,8 @@ class _VerdictsMixin(_ParserState):
             for m in _CLAUSE_CUT.finditer(before, max(cut, 0)):
                 cut = max(cut, m.end() - 1)
         clause_words = _WORDS_APOS.findall(before, cut + 1)[-14:]
+        if word.alone and (clause_words or start - 90 > unit.start and cut < 0):
+            return None  # an appraisal inside a clause ("a strong franchise") states no verdict; alone ("Strong.") it does
         words = clause_words[-4:]
         after = low[end : min(unit.end, end + 40)]
         after_words = _WORDS_APOS.findall(after)[:3]
@@ -247,8 +286,9 @@ class _VerdictsMixin(_ParserState):
         if not concessive and (after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]):
             return None
         level = word.strength
-        if _SUPERSEDED.search(before):
-            level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "an optimist might label it PROCEED"
+        own = before[_own_clause_start(before, cut):]
+        if _SUPERSEDED.search(own) or (not VOICE_WORDS.isdisjoint(clause_words) and OTHER_VOICE.search(own)):
+            level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "a strict reader would REJECT"; "..., but it is PROCEED" is not
         if concessive:
             level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
         if not vw.MODALS.isdisjoint(words):
@@ -260,10 +300,11 @@ class _VerdictsMixin(_ParserState):
             level = min(level, vw.HEDGED)  # a parenthetical aside
         verdict = word.verdict
         derived = False
-        if word.negatable and _negated(words):
+        if word.negatable and ("nor" in clause_words or _negated(words)):
             neither = _NEITHER.search(masked, max(unit.start, start - 60), min(unit.end, end + 60))
             if neither is not None and neither.start() <= start < neither.end():
-                return None  # "not a pass and not a fail" states neither
+                return None  # "not a pass and not a fail", "neither PROCEED nor REJECT" states neither
+        if word.negatable and _negated(words):
             derived = True
             if verdict == vw.PROCEED:
                 verdict = vw.REJECT
@@ -283,6 +324,10 @@ class _VerdictsMixin(_ParserState):
             if unit.final:
                 continue
             label = label_units.get(hit.unit)
+            if hit.word is _REGIME_NAMED:
+                if unit.gate == self.regime_gate.get(hit.start):
+                    out.append(_Evidence(unit.gate, hit, unit.section, label=label))
+                continue
             mentions = self.unit_mentions.get(hit.unit)
             if mentions and all(m.gates == (unit.gate,) for m in mentions):
                 mentions = None  # every gate named here is the section's own
@@ -314,8 +359,12 @@ class _VerdictsMixin(_ParserState):
         level = self._level(hit)
         if level == 0:
             return (0, False)
+        line = self.lines[self.units[hit.unit].line]
+        if line.kind == "table":
+            column = self._verdict_column(self.units[hit.unit].line)
+            if column is not None and not (column < len(line.cells) and line.cells[column][0] <= hit.start < line.cells[column][1]):
+                level = min(level, vw.HEDGED)  # a table with a Verdict column: other columns ("Pass?", "Kill triggered?") yield to it
         if level >= vw.COMMITTED:
-            line = self.lines[self.units[hit.unit].line]
             if ev.label is not None and hit.start >= ev.label[1] and self._first_hit_after(hit, ev.label):
                 level = 4  # "Gate: VERDICT", "Gate — does not pass"
             elif not hit.derived and (self._field_hit(line, hit) or (line.kind == "table" and self._verdict_cell(line, hit))):
@@ -325,6 +374,23 @@ class _VerdictsMixin(_ParserState):
         if ev.passing:
             level = max(level - 1, vw.WEAK)
         return (level, not hit.derived)
+
+    def _verdict_column(self, li: int) -> int | None:
+        """The index of the column headed "Verdict" (or Decision, Outcome, Result, Conclusion, Gate verdict) in the table
+        holding line ``li``, or None; found once per table."""
+        cache = self.verdict_columns
+        top = li
+        while top > 0 and self.lines[top - 1].kind in ("table", "table_sep"):
+            top -= 1
+        if top in cache:
+            return cache[top]
+        found = None
+        if top + 1 < len(self.lines) and self.lines[top + 1].kind == "table_sep":
+            for c, (a, b) in enumerate(self.lines[top].cells):
+                if _VERDICT_HEADER.fullmatch(normalize(self.masked[a:b])):
+                    found = c
+        cache[top] = found
+        return found
 
     def _figure_between(self, mentions: list[_Mention], owner: tuple[int, ...], hit: _Hit) -> bool:
         """Whether a figure stands between the owner's last mention (by name, not number) and the verdict word."""
@@ -438,6 +504,10 @@ class _VerdictsMixin(_ParserState):
         for _, g in order:
             gate = self.ix.gates[g]
             verdict, vspan = self._choose(by_gate.get(g, []))
+            if g in self.ix.proceed_sense and vspan is not None and verdict in (vw.PROCEED, vw.REJECT):
+                word = next((ev.hit.word for ev in by_gate[g] if (ev.hit.start, ev.hit.end) == vspan), None)
+                if word is not None and word.sense:  # "Rebalancing is triggered" for a gate whose condition is the trigger
+                    verdict = vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
             mention, how = self.gate_mention[g]
             span = self._section_span(g) or mention
             trace = GateTrace(g, gate.name, verdict, span, mention, how, vspan)

@@ -70,6 +70,11 @@ CARD_ERRORS: list[tuple[str, str, str, int, int]] = [
     ("branch_cycle", "cycle", "the gates form a cycle (alpha -> beta -> alpha); only a declared 'reentry' with max_iterations may loop", 23, 10),
     ("reentry_forward", "reentry", "re-entry from 'first' must loop back to an earlier gate, not 'second'", 17, 19),
     ("branch_unknown_gate", "branch", "branch 'low' names unknown gate 'smal' (did you mean 'small'?)", 21, 26),
+    # -- the final-verdict vocabulary (issue 13: verdict_synonyms)
+    ("verdict_synonym_unknown_outcome", "verdict-synonym",
+     "verdict_synonyms names 'REPURCHSE', which is not an outcome of this card; outcomes: REPURCHASE, NO_REPURCHASE, INCONCLUSIVE "
+     "(did you mean 'REPURCHASE'?)", 13, 3),
+    ("verdict_synonym_two_outcomes", "verdict-synonym", "verdict synonym 'green-light' is listed for both REPURCHASE and NO_REPURCHASE", 14, 31),
 ]
 
 

@@ -1,0 +1,86 @@
+"""The implied final verdict: what a trace that ends in a kill decides when the text states no final verdict (issue 13).
+
+A careful reader of "Gate 2: REJECT, the price is far above value." with no
+conclusion knows what the card decides, but the writer did not say it. The
+parser keeps the two apart: ``final_verdict`` stays None (scoring credits
+only what was said) and ``implied_final_verdict`` reports the outcome the
+parsed gate verdicts force under the card's gate logic (paper §3.2, the
+engine's :mod:`ipb.engine.execute`):
+
+=====================================  ==================================================
+card's gate logic                      a kill, and the outcome it implies
+=====================================  ==================================================
+conjunction, regime_dependent          any REJECT: the fail outcome (a gate inside a
+                                       branch: that branch's fail outcome, when every
+                                       branch holding the gate agrees on it)
+disjunction                            any REJECT (a trigger fired): the fail outcome
+weighted_threshold_N_of_M counting     REJECT weight >= the threshold: the fail outcome
+REJECT
+weighted_threshold_N_of_M counting     the weight of gates not REJECTed falls below the
+PROCEED                                threshold: the fail outcome
+=====================================  ==================================================
+
+Only kills are implied: a trace of PROCEEDs implies nothing, since an
+unstated gate could still fail. Gates the text does not address count as
+unknown, never as PROCEED.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from ipb.engine.card import Card
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._types import GateTrace, Span
+
+__all__ = ["implied_final"]
+
+
+def _branch_fail(card: Card, gate_id: str) -> str | None:
+    """The fail outcome of the branches that hold ``gate_id`` (None when they disagree); the card's when none does."""
+    outcomes = {b.fail_outcome for g in card.gates for b in g.branches.values() if gate_id in b.gates}
+    if not outcomes:
+        return card.outcomes["fail"]
+    return outcomes.pop() if len(outcomes) == 1 else None
+
+
+def implied_final(card: Card, gates: list[GateTrace]) -> tuple[str | None, int | None, Span | None]:
+    """(implied outcome, the gate whose REJECT decides it, that verdict's span), or (None, None, None).
+
+    Examples
+    --------
+    >>> from ipb.engine.registry import compiled_card
+    >>> card = compiled_card("graham_net_net_screen").card
+    >>> implied_final(card, [GateTrace(1, "Two-thirds", "PROCEED", (0, 1), (0, 1), "number"),
+    ...                      GateTrace(2, "Losses", "REJECT", (2, 3), (2, 3), "number", (2, 3))])
+    ('DECLINE', 2, (2, 3))
+    >>> implied_final(card, [GateTrace(1, "Two-thirds", "PROCEED", (0, 1), (0, 1), "number")])
+    (None, None, None)
+    """
+    rejected = [g for g in gates if g.verdict == vw.REJECT and g.gate in {c.number for c in card.gates}]
+    if not rejected:
+        return None, None, None
+    logic = card.gate_logic
+    by_number = {g.number: g for g in card.gates}
+    if logic.startswith("weighted_threshold_"):
+        threshold = card.threshold
+        if threshold is None:
+            return None, None, None
+        weight = {g.number: g.weight for g in card.gates}
+        if threshold.count == vw.REJECT:
+            total = Decimal(0)
+            for g in sorted(rejected, key=lambda t: t.gate):
+                total += weight[g.gate]
+                if total >= threshold.min_weight:
+                    return card.outcomes["fail"], g.gate, g.verdict_span
+            return None, None, None
+        open_weight = sum(weight.values(), Decimal(0)) - sum((weight[g.gate] for g in rejected), Decimal(0))
+        if open_weight < threshold.min_weight:
+            last = max(rejected, key=lambda t: t.gate)
+            return card.outcomes["fail"], last.gate, last.verdict_span
+        return None, None, None
+    first = min(rejected, key=lambda t: t.gate)
+    outcome = _branch_fail(card, by_number[first.gate].id)
+    if outcome is None:
+        return None, None, None
+    return outcome, first.gate, first.verdict_span

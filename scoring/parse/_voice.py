@@ -1,0 +1,109 @@
+"""Whose statement a verdict word is: the writer's own, or one the writer strikes out, quotes or sets aside.
+
+A careful reader credits an answer only with what its writer commits to
+(paper §7.5). Four rules, each a plain reading habit:
+
+* Struck-through text (``~~INVEST~~``, ``<del>INVEST</del>``, ``<s>..</s>``)
+  is withdrawn: :func:`blank_struck` replaces it by spaces before anything
+  else is read (offsets are kept).
+* Another reader's view is reported, not held: "a strict reader would
+  REJECT", "a naive investor would say INVEST", "some analysts call it a
+  pass" (:data:`OTHER_VOICE`, matched on the clause before the word).
+* A quotation introduced by someone else's reporting verb ("my colleague
+  wrote "Final verdict: INVEST"") is theirs (:func:`quoted_by_other`).
+* A statement labelled as superseded ("Previous answer (wrong): INVEST",
+  "Earlier draft: ...") is withdrawn (:data:`RETRACTED_LABEL`).
+
+The writer's own voice is never set aside by these rules: an investor
+named as the framework's voice ("Buffett would pass") is not "another
+reader", and a quotation with no reporting verb before it ("my verdict is
+"INVEST"") still counts.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["OTHER_VOICE", "VOICE_WORDS", "RETRACTED_LABEL", "blank_struck", "quoted_by_other"]
+
+#: Words one of which every :data:`OTHER_VOICE` match holds (a cheap look before the pattern is tried).
+VOICE_WORDS = frozenset({
+    "would", "might", "could", "may", "will", "says", "said", "wrote", "writes", "argued", "argues", "claims", "claimed", "suggested",
+    "suggests", "recommended", "recommends", "calls", "called", "labels", "labelled", "labeled", "rates", "rated", "concluded",
+    "concludes", "answered", "answers", "voted", "votes",
+})
+
+#: ``~~struck~~`` on one line (GitHub Markdown), or an HTML ``<del>`` / ``<s>`` / ``<strike>`` element.
+_STRUCK = re.compile(r"~~(?=\S)[^~\n]{1,200}?~~|<(del|s|strike)>[^<\n]{0,200}</\1>", re.I)
+
+_PEOPLE = (r"(?:reader|investor|analyst|observer|critic|sceptic|skeptic|bear|bull|optimist|pessimist|purist|person|people|"
+           r"one|colleague|partner|committee|commentator|strategist|manager|shareholder|holder|trader|economist|model|"
+           r"assistant|someone|somebody|others|pundit|screen|algorithm)s?")
+_REPORTING = (r"(?:would|might|could|may|will)(?:\s+(?:probably|likely|perhaps|still))?(?:\s+(?:say|call|label|mark|rate|"
+              r"argue(?:\s+for)?|recommend|vote(?:\s+for)?|choose|pick|answer|conclude|suggest|read\s+(?:it|this)\s+as|see))?"
+              r"|(?:says|said|wrote|writes|argued|argues|claims|claimed|suggested|suggests|recommended|recommends|calls|called|"
+              r"labels|labelled|labeled|rates|rated|concluded|concludes|answered|answers|voted\s+for|votes\s+for)")
+#: The clause before a verdict word names another reader as its speaker ("a strict reader would ", "some analysts call it ").
+OTHER_VOICE = re.compile(
+    rf"(?i)(?:\b(?:an?|some|many|most|other|another|one|any)\s+(?:[a-z-]+\s+){{0,2}}?{_PEOPLE}"
+    rf"|\bmy\s+(?:[a-z-]+\s+)?{_PEOPLE}|\bthe\s+(?:other|previous|first|naive|strict|cautious|bullish|bearish)\s+(?:[a-z-]+\s+)?{_PEOPLE})"
+    rf"\s+{_REPORTING}\b(?:\s+(?:it|this|that|the\s+\w+))?(?:\s+(?:an?|as))?[\s:,*_\"'\u201c]*\Z"
+)
+
+#: A line label that marks what follows as withdrawn: "Previous answer (wrong):", "Earlier draft:", "Old verdict —".
+RETRACTED_LABEL = re.compile(
+    r"(?i)(?:\b(?:previous|prior|earlier|old|original|first|draft|superseded|withdrawn|retracted)\s+(?:[a-z]+\s+)?"
+    r"(?:answer|verdict|draft|version|reading|attempt|call|response|conclusion)\b[^\n:]{0,30}"
+    r"|\((?:wrong|incorrect|retracted|withdrawn|superseded)\)[^\n:]{0,10})[:\u2014-]"
+)
+
+_QUOTE_OPEN = {'"': '"', "\u201c": "\u201d"}
+_REPORTED = re.compile(
+    r"(?i)\b(?:says|said|wrote|writes|write|argued|argues|claims|claimed|suggested|suggests|recommended|recommends|put\s+it|"
+    r"called\s+it|calls\s+it|told\s+(?:me|us)|concluded|replied|answered|posted|tweeted|according\s+to)\b[^\n\"\u201c]{0,20}\Z"
+)
+
+
+def blank_struck(text: str) -> tuple[str, int]:
+    """``text`` with struck-through passages replaced by spaces (same length), and how many were blanked.
+
+    >>> blank_struck("Final verdict: DECLINE ~~INVEST~~")
+    ('Final verdict: DECLINE           ', 1)
+    >>> blank_struck("a ~~ b ~~ c")[1]
+    0
+    """
+    if "~~" not in text and "</" not in text:
+        return text, 0
+    count = 0
+
+    def spaces(m: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return " " * (m.end() - m.start())
+
+    return _STRUCK.sub(spaces, text), count
+
+
+def quoted_by_other(text: str, line_start: int, pos: int) -> bool:
+    """Whether ``pos`` lies inside a quotation on its line that a reporting verb introduces ("she wrote "INVEST"").
+
+    >>> s = 'My colleague wrote "Final verdict: INVEST"; I disagree.'
+    >>> quoted_by_other(s, 0, s.index("INVEST"))
+    True
+    >>> s = 'My verdict is "INVEST".'
+    >>> quoted_by_other(s, 0, s.index("INVEST"))
+    False
+    """
+    before = text[line_start:pos]
+    if '"' not in before and "\u201c" not in before:
+        return False
+    opened = -1
+    closer = ""
+    for i, ch in enumerate(before):
+        if opened < 0 and ch in _QUOTE_OPEN:
+            opened, closer = i, _QUOTE_OPEN[ch]
+        elif opened >= 0 and ch == closer:
+            opened = -1
+    if opened < 0:
+        return False
+    return _REPORTED.search(before, max(0, opened - 60), opened) is not None
