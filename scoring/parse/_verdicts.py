@@ -98,10 +98,20 @@ _SUPERSEDED = re.compile(
 _CONTRAST = re.compile(r"(?:^|[\s,;])(?:but|yet|however|whereas|instead|though|although)\b")
 
 
-def _own_clause_start(before: str, cut: int) -> int:
+_CONTRAST_WORDS = frozenset({"but", "yet", "however", "whereas", "instead", "though", "although"})
+#: Words one of which every match of :data:`_SUPERSEDED` or :data:`OTHER_VOICE` holds.
+_SET_ASIDE_WORDS = VOICE_WORDS | {
+    "first", "initial", "gut", "earlier", "initially", "originally", "at", "superficially", "on", "optimist", "optimists", "bull",
+    "bulls", "enthusiast", "enthusiasts", "promoter", "promoters", "some", "others", "many", "i", "we", "previously", "had",
+}
+
+
+def _own_clause_start(before: str, cut: int, clause_words: Sequence[str] = ("but",)) -> int:
     """Index in ``before`` where the verdict word's own clause starts: after the clause boundary ``cut`` and after
     the last contrast word ("but", "yet", "however")."""
     start = max(cut + 1, 0)
+    if _CONTRAST_WORDS.isdisjoint(clause_words):
+        return start
     for m in _CONTRAST.finditer(before, start):
         start = m.end()
     return start
@@ -286,8 +296,10 @@ class _VerdictsMixin(_ParserState):
         if not concessive and (after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]):
             return None
         level = word.strength
-        own = before[_own_clause_start(before, cut):]
-        if _SUPERSEDED.search(own) or (not VOICE_WORDS.isdisjoint(clause_words) and OTHER_VOICE.search(own)):
+        if _SET_ASIDE_WORDS.isdisjoint(clause_words):
+            pass  # nothing in the clause could set the word aside (the common case: no pattern is tried)
+        elif _SUPERSEDED.search(own := before[_own_clause_start(before, cut, clause_words):]) \
+                or (not VOICE_WORDS.isdisjoint(clause_words) and OTHER_VOICE.search(own)):
             level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "a strict reader would REJECT"; "..., but it is PROCEED" is not
         if concessive:
             level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
@@ -300,11 +312,12 @@ class _VerdictsMixin(_ParserState):
             level = min(level, vw.HEDGED)  # a parenthetical aside
         verdict = word.verdict
         derived = False
-        if word.negatable and ("nor" in clause_words or _negated(words)):
+        negated = word.negatable and _negated(words)
+        if word.negatable and (negated or "nor" in clause_words):
             neither = _NEITHER.search(masked, max(unit.start, start - 60), min(unit.end, end + 60))
             if neither is not None and neither.start() <= start < neither.end():
                 return None  # "not a pass and not a fail", "neither PROCEED nor REJECT" states neither
-        if word.negatable and _negated(words):
+        if negated:
             derived = True
             if verdict == vw.PROCEED:
                 verdict = vw.REJECT
