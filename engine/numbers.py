@@ -20,7 +20,12 @@ What it reads
   separator that repeats groups thousands); one separator followed by exactly
   three digits groups thousands (``1,234`` is 1234, ``1.234`` is 1.234 unless
   ``decimal_comma=True``), otherwise it is the decimal mark (``3,5`` is 3.5).
-  Thin and no-break spaces and apostrophes group thousands too.
+  Thin and no-break spaces and apostrophes group thousands too. A value a
+  person typed into one field (scenario fact, ``--set``, screen cell) is
+  read with ``strict=True``: a lone ``,`` that is not a thousands group
+  (``$20,5``) and money such as ``$20.000`` (thousands or decimals?) are
+  errors, not guesses. In prose, :func:`decimal_comma_convention` finds the
+  writer's convention from the numbers only one convention could write.
 * **Exponents** ``5e-3``, ``1.5E9``; **percent** ``25%`` (the ratio 0.25) and
   **multiples** ``10x`` / ``10×``.
 

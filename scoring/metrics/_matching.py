@@ -15,6 +15,7 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from ipb.engine.numbers import decimal_comma_convention
 from ipb.errors import ScoreError
 from ipb.scoring.embeddings import Encoder, default_encoder, embed
 from ipb.scoring.metrics._comparison import compare_readings, read_comparison
@@ -64,9 +65,14 @@ _SCALE.update({"t": 1e12, "trillion": 1e12})
 _APPROX = re.compile(r"[~≈]|\b(?:about|approx(?:imately)?|around|roughly|circa|nearly|some)\b", re.IGNORECASE)
 
 
+_SWAP_MARKS = str.maketrans(",.", ".,")
+
+
 @lru_cache(maxsize=65536)
 def _quantities(text: str) -> tuple[Quantity, ...]:
     found: list[Quantity] = []
+    if decimal_comma_convention(text):  # "1.234,5" / "2,5 %" read as 1,234.5 / 2.5% (issue 13, by context)
+        text = text.translate(_SWAP_MARKS)
     for m in _NUMBER.finditer(text):
         value = float(m.group("num").replace(",", ""))
         if m.group("den"):
@@ -103,6 +109,12 @@ def extract_quantities(text: str) -> list[Quantity]:
     [(50000000000.0, 'money'), (25000000000.0, 'money'), (2.0, 'multiple'), (0.9, 'ratio')]
     >>> [(round(q.value, 4), q.unit) for q in extract_quantities("−$2B and 2/3")]
     [(-2000000000.0, 'money'), (0.6667, 'plain')]
+
+    A text that writes the comma as its decimal mark
+    (:func:`ipb.engine.numbers.decimal_comma_convention`) is read that way:
+
+    >>> [(q.value, q.unit) for q in extract_quantities("NCAV $1.234,5M, margin 2,5 %")]
+    [(1234500000.0, 'money'), (0.025, 'ratio')]
     """
     return list(_quantities(text))
 

@@ -113,6 +113,13 @@ def f5_document_convention_in_answers(tmp: Path) -> None:
     assert decimal_comma_convention(english) is False
     assert [n.value for n in find_numbers(english, decimal_comma=False)] == [1_500_000.0, 0.025]
     assert decimal_comma_convention("1,234 shares and 3 gates") is None
+    # the KCCS element matcher reads an element's quantities by the same rule
+    from ipb.scoring.metrics._matching import extract_quantities
+
+    assert [(q.value, q.unit) for q in extract_quantities("NCAV €60.000,5 bei 2,5 %")] == [(60000.5, "plain"),
+                                                                                         (0.025, "ratio")]
+    assert [(q.value, q.unit) for q in extract_quantities("NCAV $1,500.5 at 2.5%")] == [(1500.5, "money"),
+                                                                                      (0.025, "ratio")]
 
 
 # ----------------------------------------------------- finding 6: range, step and vintage checked by ipb check
