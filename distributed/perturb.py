@@ -91,15 +91,22 @@ class RayRunner:
     """
 
     def __init__(self, ray: Any, job: Job, store: ShardStore, *, chunk: int = PERTURB_CHUNK,
-                 max_retries: int = 3, build: bool = True) -> None:
+                 max_retries: int = 3, build: bool = True, generator: Generator | None = None) -> None:
         self.ray = ray
         self.build = build
-        self.job = job
+        self._job = job
+        self.generator = generator
         self.store = store
         self.chunk = chunk
         self.max_retries = max_retries
         self.computed = 0
         self.resumed = 0
+
+    @property
+    def job(self) -> Job:
+        """The job the workers run: the driver generator's, once it has filled in the default recipes (a job
+        that names no ``--ops`` has none until then, and a worker would index recipes it does not have)."""
+        return self.generator.job if self.generator is not None else self._job
 
     def map(self, tasks: Sequence[tuple[int, int, int]], *, seen: Any = None, wanted: Any = None) -> Iterator[Candidate]:
         """Candidates of ``tasks`` in task order (``seen``/``wanted`` are hints a local pool uses to skip
@@ -157,8 +164,9 @@ def generate_ray(job: Job, n: int, out: str | Path, *, balance: bool = False, al
     """
     ray = connect(address)
     store = ShardStore(checkpoint_dir(out), _job_fingerprint(job, n, balance, allow_short))
-    runner = RayRunner(ray, job, store, chunk=chunk, max_retries=max_retries, build=not balance)
-    result = write_items(out, job, n, balance=balance, allow_short=allow_short, runner=runner)
+    gen = Generator(job)
+    runner = RayRunner(ray, job, store, chunk=chunk, max_retries=max_retries, build=not balance, generator=gen)
+    result = write_items(out, job, n, balance=balance, allow_short=allow_short, generator=gen, runner=runner)
     return result, runner
 
 

@@ -149,8 +149,23 @@ def _itemset(ref: Any, run: str, source: str) -> ItemSet:
 
 
 def _score_bucket(items_ref: Any, run: str, source: str, records: list[InputRecord],
-                  options: ScoreOptions) -> list[dict[str, Any]]:
-    """Worker side: :func:`score_records` on one bucket's records."""
+                  options: ScoreOptions, sources_ref: list[Any] | None = None,
+                  digest: str = "") -> list[dict[str, Any]]:
+    """Worker side: :func:`score_records` on one bucket's records.
+
+    With ``sources_ref`` (the driver's :class:`~ipb.distributed.perturb.CardSources`) the worker searches the
+    driver's ``--cards`` folders and the items' own card copies (``ipb-cards/``), placed on this node when its
+    file system lacks them, as the local run does; set for every bucket, since a worker process also runs other
+    jobs' tasks.
+    """
+    if sources_ref is not None:
+        import ray
+
+        from ipb.distributed.perturb import _placed
+        from ipb.engine.registry import use_cards
+
+        _, dirs, items_path = _placed(ray.get(sources_ref[0]), digest)
+        use_cards(dirs, items_path)
     return score_records(_itemset(items_ref, run, source), records, options)
 
 
@@ -175,8 +190,9 @@ class RayScorer:
 
     def __init__(self, ray: Any, store_dir: Path | None, run_parts: list[Any], *, encoders: int | None = None,
                  embed_cache: str | None = None, records_per_shard: int = RECORDS_PER_SHARD,
-                 max_retries: int = 3) -> None:
+                 max_retries: int = 3, sources: Any = None) -> None:
         self.ray = ray
+        self.sources = sources
         self.store_dir = store_dir
         self.run_parts = run_parts
         self.encoders = encoders
@@ -212,8 +228,10 @@ class RayScorer:
         raw = [(ident, p.line, p.item) for ident, p in items.items.items()]
         items_ref = [self.ray.put(raw)]  # in a list: Ray passes it on as a reference, not the value
         remote_options = self._pool(options)
+        sources_ref = [self.ray.put(self.sources)] if self.sources is not None else None
+        digest = self.sources.digest() if self.sources is not None else ""
         shards = [Shard(f"bucket {b} of {buckets}", _score_bucket,
-                        (items_ref, run, items.source, [records[i] for i in idx], remote_options))
+                        (items_ref, run, items.source, [records[i] for i in idx], remote_options, sources_ref, digest))
                   for b, idx in enumerate(members) if idx]
         done = 0
 
@@ -236,8 +254,13 @@ def score_ray(items_path: str | Path, responses_path: str | Path, out_dir: str |
               options: ScoreOptions | None = None, *, format: str = "auto", model: str | None = None,
               condition: str | None = None, address: str | None = None, encoders: int | None = None,
               embed_cache: str | None = None, records_per_shard: int = RECORDS_PER_SHARD, max_retries: int = 3,
-              progress: Callable[[str, int, int | None], None] | None = None) -> tuple[RunResult, RayScorer]:
+              progress: Callable[[str, int, int | None], None] | None = None,
+              cards_dirs: Sequence[str | Path] = ()) -> tuple[RunResult, RayScorer]:
     """:func:`~ipb.scoring.run.run_score` with the records scored on Ray; the same files.
+
+    The workers look card ids up where the local run does: the ``cards_dirs``
+    (``--cards``), the driver's ``IPB_CARDS`` folders and the copies beside
+    the items file, shipped from the driver (:class:`~ipb.distributed.perturb.CardSources`).
 
     Returns
     -------
@@ -256,8 +279,11 @@ def score_ray(items_path: str | Path, responses_path: str | Path, out_dir: str |
     ray = connect(address)
     options = options or ScoreOptions()
     parts = [file_sha256(Path(responses_path)), str(responses_path), format, model, condition]
+    from ipb.distributed.perturb import CardSources
+
+    sources = CardSources.gather({}, list(cards_dirs), items_path)
     scorer = RayScorer(ray, checkpoint_dir(out_dir), parts, encoders=encoders, embed_cache=embed_cache,
-                       records_per_shard=records_per_shard, max_retries=max_retries)
+                       records_per_shard=records_per_shard, max_retries=max_retries, sources=sources)
     result = run_score(items_path, responses_path, out_dir, options, format=format, model=model,
                        condition=condition, progress=progress, scorer=scorer)
     if scorer.store is not None:

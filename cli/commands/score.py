@@ -145,7 +145,8 @@ def score(
 
             result, scorer = score_ray(items, responses, out, options, format=format, model=model,
                                        condition=condition, address=ray_address, encoders=encoders,
-                                       embed_cache=str(embed_cache) if embed_cache else None, progress=callback)
+                                       embed_cache=str(embed_cache) if embed_cache else None, progress=callback,
+                                       cards_dirs=cards_dir)
             if scorer.resumed:
                 err.print(f"ray: resumed {scorer.resumed} finished shard(s), scored {scorer.computed}", markup=False)
         elif embed_cache is not None and options.embeddings:

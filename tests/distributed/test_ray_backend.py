@@ -292,3 +292,41 @@ def test_verify_on_ray_reads_the_cards_folder_from_the_driver(user_card_items):
         assert r.exit_code == 0, r.output
         outs.append(json.loads(r.stdout))
     assert outs[0] == outs[1] and outs[0]["mismatched"] == 0 and outs[0]["total"] == 40
+
+
+def test_perturb_with_the_card_default_operators_on_ray_writes_the_local_bytes(tmp_path):
+    """No --ops: the driver fills in the card's default recipes and the workers run those (they used to get the
+    job before the defaults were filled in and failed every shard with an IndexError)."""
+    card = "graham_net_net_screen"
+    base = sorted((ROOT / "frameworks" / "scenarios" / card).glob("*.yaml"))[0]
+    outs = []
+    for backend in ("local", "ray"):
+        out = tmp_path / f"{backend}.jsonl"
+        r = _cli("perturb", "--card", card, "--base", str(base), "--n", "30", "--seed", "3", "--out", str(out),
+                 "--backend", backend)
+        assert r.exit_code == 0, r.output
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    assert len(outs[0].splitlines()) == 30
+
+
+def test_score_on_ray_finds_a_user_card_where_the_local_run_does(user_card_items, tmp_path):
+    """Items of a card that is not bundled: the workers search the --cards folder and the items' own copies
+    (ipb-cards/) as the local run does, instead of reporting every record an unknown card."""
+    items, cards = user_card_items
+    ids = [json.loads(x)["id"] for x in items.read_text().splitlines()[:6]]
+    rows = [{"item_id": i, "model": "m", "condition": "A",
+             "response": f"Gate 1 (circle of competence): PROCEED.\nGate 2: {'REJECT' if k % 2 else 'PROCEED'}.\n"
+                         f"Final verdict: {'DECLINE' if k % 2 else 'INVEST'}"} for k, i in enumerate(ids)]
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+    args = ["score", "--items", str(items), "--responses", str(responses), "--no-embeddings", "--resamples", "20",
+            "--no-progress"]
+    for extra in ([], ["--cards", str(cards)]):
+        r = _cli(*args, *extra, "--out", str(tmp_path / "local"))
+        local_code = r.exit_code
+        r = _cli(*args, *extra, "--out", str(tmp_path / "ray"), "--backend", "ray")
+        assert r.exit_code == local_code, r.output
+        assert _files(tmp_path / "local") == _files(tmp_path / "ray")
+    records = [json.loads(x) for x in (tmp_path / "ray" / "responses.jsonl").read_text().splitlines()]
+    assert records and not any(r.get("reason_code") == "unknown_card" for r in records)
