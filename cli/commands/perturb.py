@@ -57,7 +57,7 @@ def perturb(
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
     min_changed: int = typer.Option(1, "--min-changed", help="Each item differs from the base in at least this many facts (a new decision date or sector context counts as one)."),
     out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically."),
-    backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb[ray]'). The output does not depend on it."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb\\[ray]'). The output does not depend on it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the run's report as JSON."),
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files to look card ids up in first (repeatable; then IPB_CARDS, then the bundled cards)."),
@@ -120,7 +120,7 @@ def verify(
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: one line per problem; json: a report."),
     no_schema: bool = typer.Option(False, "--no-schema", help="Skip the JSON Schema check of each line."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to verify with."),
-    backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb[ray]'). The output does not depend on it."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb\\[ray]'). The output does not depend on it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
 ) -> None:
     """Re-execute every item against the current cards; exit 1 if any gold no longer matches

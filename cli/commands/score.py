@@ -96,7 +96,7 @@ def score(
     parallel_order: str = typer.Option("free", "--parallel-order", help="NED/NLCS on parallel_threshold cards: free (order-free, like tau) or sequence (stated order)."),
     show_leaderboard: bool = typer.Option(True, "--leaderboard/--no-leaderboard", help="Print the leaderboard table after scoring."),
     embed_cache: Optional[Path] = typer.Option(None, "--embed-cache", envvar="IPB_EMBED_CACHE", help="Folder of an on-disk sentence-vector cache shared by runs (keyed by model and text hash; safe with concurrent writers)."),
-    backend: Backend = typer.Option(Backend.local, "--backend", help="local: this process; ray: a Ray cluster (pip install 'ipb[ray]'). The outputs do not depend on it."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local: this process; ray: a Ray cluster (pip install 'ipb\\[ray]'). The outputs do not depend on it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
     encoders: Optional[int] = typer.Option(None, "--encoders", help="With --backend ray and embeddings: encoder actors (default one per node)."),
 ) -> None:
