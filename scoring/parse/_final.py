@@ -10,6 +10,7 @@ from ipb.scoring._text import Trigger
 from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._confidence import final_confidence
+from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
@@ -148,7 +149,7 @@ class _FinalVerdictMixin(_ParserState):
                 continue
             unit = self.units[u]
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
-            first_person = _PASS_SUBJECT.search(masked, max(0, m.start() - 12), m.start()) is not None
+            first_person = self._declining_pass(m.start(), u)
             shouted = m.group("word").isupper() and len(m.group("word")) >= 3  # "this is an AVOID", "9/9 - BUY."
             limit = _BUY_LIMIT.match(masked, m.end()) is not None
             denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(unit.start, m.start() - 40), m.start())][-4:])
@@ -192,10 +193,8 @@ class _FinalVerdictMixin(_ParserState):
             candidates.append((level, hit.start, mapped, (hit.start, hit.end)))
         # "pass" after would/will at the end of a clause is the investor passing on the deal.
         for _, m in self._scan(_PASS_AT_END, limit=MAX_OCCURRENCES):
-            if _PASS_SUBJECT.search(masked, max(0, m.start() - 12), m.start()) is None:
-                continue
             u = self._unit_at(m.start())
-            if u >= 0:
+            if u >= 0 and self._declining_pass(m.start(), u):
                 consider(m.start(), m.end(), ix.fail_outcome, 1, u)
         if not candidates:
             closing = self._closing_verdict()
@@ -206,6 +205,13 @@ class _FinalVerdictMixin(_ParserState):
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
         self.final_reading = final_confidence(candidates + set_aside, outcome, span)
         return outcome, span
+
+    def _declining_pass(self, start: int, u: int) -> bool:
+        """Whether "pass" at ``start`` (in sentence ``u``) is the investor declining, not a gate passed (:mod:`._pass_sense`)."""
+        if _PASS_SUBJECT.search(self.masked, max(0, start - 12), start) is None:
+            return False
+        before = self.masked[max(self.units[u].start, start - 90) : start]
+        return declines(_WORDS_APOS.findall(before.lower(), _clause_start(before) + 1))
 
     def _closing_verdict(self) -> tuple[int, int, str, Span] | None:
         """When nothing else states the final verdict: a verdict word in capitals that opens the answer's last sentence,

@@ -22,6 +22,7 @@ from ipb.scoring.parse._common import (
     _Mention,
     _Unit,
 )
+from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
@@ -276,7 +277,7 @@ class _VerdictsMixin(_ParserState):
         after_words = _WORDS_APOS.findall(after)[:3]
         token = low[start:end]
         # "Buffett would pass." is the investor's "pass on it", not a gate's PASS.
-        if token == "pass" and words and words[-1] in _PASS_SUBJECTS:
+        if token == "pass" and words and words[-1] in _PASS_SUBJECTS and declines(clause_words):
             rest = after.lstrip()
             if not rest or rest[0] in ".;!,)" or after_words[:1] in (["here"], ["for"]):
                 return None
