@@ -131,6 +131,9 @@ _REVISION_OPENING = re.compile(
     r"[ \t>*_#-]*(?:correction|corrected|update[ds]?|revised|revision|addendum|erratum|wait\b|actually\b|on\s+reflection|looking\s+again|"
     r"on\s+(?:a\s+)?second\s+(?:look|thought)|second\s+look|having\s+re-?(?:read|checked)|i\s+(?:forgot|missed|overlooked))"
 )
+#: After a verdict word: the verdict it replaces ("REJECT, not PROCEED", "fails rather than passes"), a correction.
+_CORRECTIVE_TAIL = re.compile(r"[ \t]*[,;\u2014\u2013-]?[ \t]*(?:not|rather[ \t]+than|instead[ \t]+of)[ \t]+(?:an?[ \t]+)?"
+                              r"(?:proceed|reject|pass|fail|inconclusive)(?:s|ed|es)?\b")
 #: Words after a negator that make it no negation of the verdict: "not merely passes", "without doubt it clears".
 _PSEUDO_NEGATION = frozenset({"merely", "just", "only", "simply", "doubt", "question", "hesitate", "hesitation"})
 #: Pronoun negators that negate a verdict a few words on: "nothing here would fail", "none of it fails".
@@ -335,7 +338,7 @@ class _VerdictsMixin(_ParserState):
         passing = -2
         for hit in self.hits:
             unit = self.units[hit.unit]
-            if unit.final:
+            if unit.final and not self._revises_after_final(hit):
                 continue
             label = label_units.get(hit.unit)
             if hit.word is _REGIME_NAMED:
@@ -366,6 +369,12 @@ class _VerdictsMixin(_ParserState):
                 continue
             out.append(_Evidence(unit.gate, hit, unit.section, label=label))
         return out
+
+    def _revises_after_final(self, hit: _Hit) -> bool:
+        """Whether a verdict word in the final region revises a gate: "Final verdict: AVOID. Wait, I made a mistake:
+        gate 5 is REJECT, not PROCEED" (a revision cue, :meth:`_revision`, and a gate named tightly around the word).
+        docs/scoring.md: revisions win for their gate wherever they sit."""
+        return bool(self.unit_mentions.get(hit.unit)) and self._revision(hit) and self._tight_owner(hit, hit.unit) is not None
 
     def _rank(self, ev: _Evidence) -> tuple[int, bool]:
         """(level, said outright): a label's or verdict field's word is 4, a word in another gate's section one less."""
@@ -414,6 +423,8 @@ class _VerdictsMixin(_ParserState):
     def _revision(self, hit: _Hit) -> bool:
         """Whether the verdict word follows a cue of a considered or revised statement in its sentence, or its
         paragraph opens as a revision ("Correction to gate 2: ...", "Update after reading ...", "Wait — I forgot ...")."""
+        if _CORRECTIVE_TAIL.match(self.low, hit.end) is not None:
+            return True  # "Gate 5 is REJECT, not PROCEED": the writer sets the other verdict aside
         may = self.revision_units.get(hit.unit)
         if may is None:  # one look per sentence: a sentence with no cue and no revising paragraph opening holds no revision
             unit = self.units[hit.unit]

@@ -69,3 +69,49 @@ def test_the_investor_passing_still_declines(text):
 def test_declines_reads_the_subject_of_pass(words, expected):
     """The rule itself, word by word: the person or the decision makes "pass" a decline; the tested thing does not."""
     assert declines(words.split()) is expected
+
+
+# --------------------------------------------------------------------------- a revision after the final verdict
+
+
+_SEVEN_LINES = (
+    "Gate 1 - Adequate Size: PROCEED, revenue of $3.4B.\n"
+    "Gate 2 - Financial Condition: PROCEED, current ratio 2.2.\n"
+    "Gate 3 - Earnings Stability: PROCEED.\n"
+    "Gate 4 - Dividend Record: PROCEED.\n"
+    "Gate 5 - Earnings Growth: PROCEED, EPS up 48% over the decade.\n"
+    "Gate 6 - Moderate P/E: REJECT, 21x trailing earnings.\n"
+    "Gate 7 - Price to Assets: REJECT.\n"
+)
+
+
+@pytest.mark.parametrize("revision", [
+    "Hold on, I misread the filing. The payout was suspended in 2017, so gate 4 is REJECT, not PROCEED.",
+    "Correction: gate 4 fails - the 2017 payout was suspended.",
+    "Wait - I missed the suspended 2017 payout. Looking again, gate 4 is a REJECT.",
+])
+def test_a_revision_after_the_final_verdict_wins_for_its_gate(revision):
+    """Rule (docs/scoring.md, "revisions win"): a gate revised after the final verdict paragraph takes the revised
+    verdict; the other gates and the stated final verdict stay as they were."""
+    text = _SEVEN_LINES + "\nFinal verdict: DECLINE, the multiple is far too rich.\n\n" + revision + "\n"
+    gates, final = _read(text)
+    assert gates == {1: vw.PROCEED, 2: vw.PROCEED, 3: vw.PROCEED, 4: vw.REJECT, 5: vw.PROCEED, 6: vw.REJECT, 7: vw.REJECT}
+    assert final == "DECLINE"
+
+
+def test_a_final_paragraph_that_only_recalls_a_gate_changes_nothing():
+    """Rule: a gate named in the conclusion without a revision cue ("gate 6 REJECT sinks it") is the conclusion's
+    reason, not a new reading of that gate; and the gates keep their own lines' verdicts."""
+    text = _SEVEN_LINES + "\nFinal verdict: DECLINE. Gate 5 passes, but gate 6 REJECT sinks it.\n"
+    gates, final = _read(text)
+    assert gates[5] == vw.PROCEED and gates[6] == vw.REJECT and gates[4] == vw.PROCEED
+    assert final == "DECLINE"
+
+
+def test_a_verdict_followed_by_the_one_it_replaces_is_a_correction():
+    """Rule: "REJECT, not PROCEED" / "fails rather than passes" states the first word and sets the second aside, so a
+    later restatement of this kind wins over the gate's earlier line."""
+    gates, _ = _read("Gate 3 - Earnings Stability: PROCEED.\n\nOn the 2009 loss, gate 3 fails rather than passes.\n")
+    assert gates == {3: vw.REJECT}
+    gates, _ = _read("Gate 3 - Earnings Stability: REJECT.\n\nGate 3 is PROCEED, not REJECT: the 2009 loss was a restatement.\n")
+    assert gates == {3: vw.PROCEED}
