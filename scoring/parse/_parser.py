@@ -33,6 +33,7 @@ from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
 from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._layout import _LayoutMixin
+from ipb.scoring.parse._listed import _ListedGatesMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
 from ipb.scoring.parse._loose import _LooseReferencesMixin
 from ipb.scoring.parse._references import _ReferencesMixin
@@ -49,7 +50,7 @@ from ipb.scoring.parse._voice import blank_struck
 from ipb.errors import ParseError
 
 
-class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _ParaphraseMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _ParaphraseMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -89,6 +90,7 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _Paraphrase
         self._find_hits()
         self._drop_idle_quantifiers()
         labels = self._resolve_labels()
+        self._numbered_list_anchors()
         self._embedding_fallback(labels)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
         if not structural:

@@ -115,3 +115,52 @@ def test_a_verdict_followed_by_the_one_it_replaces_is_a_correction():
     assert gates == {3: vw.REJECT}
     gates, _ = _read("Gate 3 - Earnings Stability: REJECT.\n\nGate 3 is PROCEED, not REJECT: the 2009 loss was a restatement.\n")
     assert gates == {3: vw.PROCEED}
+
+
+# --------------------------------------------------------------------------- lists read by position, by key, or under a verdict label
+
+
+def test_a_bare_numbered_list_of_the_cards_length_is_read_as_the_gates_in_order():
+    """Rule: seven numbered verdicts answering a seven-gate card are gates 1..7 in order, even when no item names its gate."""
+    text = ("1. PASS - $4.2B of sales\n2. PASS\n3. PASS\n4. FAIL - no dividend in 2019 or 2020\n"
+            "5. PASS - EPS up by half\n6. PASS (11x)\n7. FAIL\n\nVerdict: DECLINE\n")
+    gates, final = _read(text)
+    assert gates == {1: vw.PROCEED, 2: vw.PROCEED, 3: vw.PROCEED, 4: vw.REJECT, 5: vw.PROCEED, 6: vw.PROCEED, 7: vw.REJECT}
+    assert list(gates) == [1, 2, 3, 4, 5, 6, 7]
+    assert final == "DECLINE"
+
+
+def test_a_numbered_list_of_another_length_or_without_verdicts_is_not_read_by_position():
+    """Rule: the position is the gate only when the list has exactly one item per gate and every item gives a verdict;
+    a shorter list, or a numbered list of facts, names no gate by its numbers."""
+    short = parse_response("1. PASS\n2. PASS\n3. FAIL\n4. PASS\n\nVerdict: DECLINE\n", SEVEN, embedder=False)
+    assert short.status == "parse_failure"
+    facts = "\n".join(f"{k}. Revenue in year {k} was ${k + 3}B." for k in range(1, 8)) + "\n"
+    assert parse_response(facts, SEVEN, embedder=False).status == "parse_failure"
+
+
+def test_a_numbered_list_that_names_its_gates_is_read_by_the_names():
+    """Rule: items that name a gate keep that gate; the numbers are only the list's own order then."""
+    text = ("1. The P/E test: PASS\n2. Dividend record: FAIL\n3. Adequate size: PASS\n4. Earnings stability: PASS\n"
+            "5. Earnings growth: PASS\n6. Financial condition: PASS\n7. Price to assets: PASS\n")
+    gates, _ = _read(text)
+    assert gates[6] == vw.PROCEED and gates[4] == vw.REJECT and gates[2] == vw.PROCEED
+
+
+@pytest.mark.parametrize("text", [
+    '{"gate_1": "PROCEED", "gate_4": "REJECT", "final_verdict": "DECLINE"}',
+    '{\n  "gate_1": "PROCEED",\n  "gate_4": "REJECT",\n  "final_verdict": "DECLINE"\n}',
+    '{"step 1": "pass", "step 4": "fail", "decision": "DECLINE"}',
+])
+def test_json_keyed_by_gate_number(text):
+    """Rule: a JSON key naming a gate by number ("gate_4", "step 4") takes the verdict in its value."""
+    gates, final = _read(text)
+    assert gates == {1: vw.PROCEED, 4: vw.REJECT}
+    assert final == "DECLINE"
+
+
+def test_a_verdict_label_before_a_list_of_gates_gives_each_the_verdict():
+    """Rule: "Failed: A, B and C." gives every gate the list names the label's verdict, not just the first."""
+    text = "Passed: the size test, the P/E test and the earnings record.\nFailed: the dividend history and the P/B test.\n"
+    gates, _ = _read(text)
+    assert gates == {1: vw.PROCEED, 6: vw.PROCEED, 3: vw.PROCEED, 4: vw.REJECT, 7: vw.REJECT}

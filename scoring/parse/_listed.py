@@ -1,0 +1,139 @@
+"""Gates given in lists a careful reader reads by position or by key (issue 13, layouts; new user 2 finding 6).
+
+Three layouts name their gates without a gate label on each verdict:
+
+- a bare numbered list of verdicts whose items are numbered 1..N, N the card's gate count
+  ("1. PASS", "2. PASS - current ratio 2.3", ..., "7. FAIL"): item k is gate k;
+- JSON keyed by gate: ``{"gate_1": "PROCEED", "gate_2": "REJECT", "final_verdict": "DECLINE"}``
+  (one line or many): the value after ``"gate_k":`` is gate k's verdict;
+- a verdict label before a list of named gates ("Failed: the P/E test, the dividend test and the
+  size test."): each gate the list names takes the label's verdict.
+
+Each is a small pass over what the other concerns found (lines, mentions, verdict words); it adds
+gate anchors or evidence, never removes any.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring.parse._common import _Anchor, _Evidence, _Hit
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import GateTrace, Span
+
+#: The number of a numbered list item: "1.", "2)", "**3.**".
+_ITEM_NUMBER = re.compile(r"[ \t>*_]*(\d{1,2})[.)]")
+#: A JSON key naming a gate by number, and its value: '"gate_2": "REJECT"', '"step 3": "pass"', '"gate2": {'.
+_GATE_KEY = re.compile(r'(?i)"(?:gate|step|test|criterion|check|screen)[ _-]?(\d{1,2})"[ \t]*:[ \t]*"?')
+#: A verdict label opening a sentence: "Failed:", "Tests passed -", "**Rejected:**", "Not met:", "Inconclusive:".
+_VERDICT_LABEL = re.compile(
+    r"[ \t>*_#-]*(?:(?:tests?|gates?|criteria|checks?|screens?)[ \t]+)?"
+    r"(?P<word>fail(?:s|ed)?|pass(?:es|ed)?|rejected|reject|proceed|not[ \t]+met|met|inconclusive|unclear|unknown)"
+    r"(?:[ \t]+(?:tests?|gates?|criteria|checks?|screens?))?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)",
+    re.I,
+)
+
+
+class _ListedGatesMixin(_ParserState):
+    """Reads gates given by position in a numbered list, by JSON key, or as the items of a verdict label's list."""
+
+    def _numbered_list_anchors(self) -> None:
+        """Anchor the items of a bare numbered list of verdicts as gates 1..N, when it has exactly N items (the
+        card's gate count), numbered 1..N in order, each holding a verdict word, and no item names another gate."""
+        n = len(self.card.gates)
+        run: list[int] = []
+        level = 0
+        for li, line in enumerate(self.lines):
+            m = _ITEM_NUMBER.match(self.masked, line.start, line.end) if line.kind == "list" and line.marker == "number" else None
+            if m is None:
+                if line.kind == "heading" or (line.kind == "list" and line.level <= level):
+                    self._anchor_run(run, n)
+                    run = []
+                continue
+            if run and line.level > level:
+                continue  # a nested item under the current one
+            number = int(m.group(1))
+            if run and number == len(run) + 1 and line.level == level:
+                run.append(li)
+                continue
+            self._anchor_run(run, n)
+            run, level = ([li], line.level) if number == 1 else ([], 0)
+        self._anchor_run(run, n)
+
+    def _anchor_run(self, run: list[int], n: int) -> None:
+        if len(run) != n or n < 2:
+            return
+        for k, li in enumerate(run, start=1):
+            line = self.lines[li]
+            anchor = self.anchors.get(li)
+            if anchor is not None and anchor.gate not in (None, k):
+                return  # "1. The P/E test fails": a list of named gates, read by their names
+            if any(m.how not in ("number", "substance") and m.gates and k not in m.gates
+                   for m in self.mentions if line.start <= m.start < line.end):
+                return
+            if not any(line.start <= h.start < line.end for h in self.hits):
+                return  # a numbered list of reasons or facts, not of verdicts
+        for k, li in enumerate(run, start=1):
+            if self.anchors.get(li) is None:
+                m = _ITEM_NUMBER.match(self.masked, self.lines[li].start, self.lines[li].end)
+                if m is not None:
+                    self.anchors[li] = _Anchor(k, "number", m.span(1))
+
+    def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]:  # type: ignore[override]
+        out = super()._evidence(structural, label_units)  # type: ignore[misc]
+        return out + self._keyed_evidence() + self._label_list_evidence()
+
+    def _gates(self, evidence: list[_Evidence]) -> list[GateTrace]:  # type: ignore[override]
+        """The gate traces; a gate named by a JSON key in the sentence that also holds the final verdict
+        ('{"gate_2": "REJECT", "final_verdict": "DECLINE"}' on one line) is listed like one named elsewhere."""
+        keyed = {ev.hit.unit for ev in evidence if ev.label is not None and _GATE_KEY.match(self.masked, ev.label[0])}
+        final = [u for u in keyed if self.units[u].final]
+        for u in final:
+            self.units[u].final = False
+        try:
+            return super()._gates(evidence)  # type: ignore[misc]
+        finally:
+            for u in final:
+                self.units[u].final = True
+
+    def _hit_at(self, pos: int, end: int) -> _Hit | None:
+        return next((h for h in self.hits if pos <= h.start < end), None)
+
+    def _keyed_evidence(self) -> list[_Evidence]:
+        """'"gate_2": "REJECT"': the value's verdict word for gate 2 (also in a one-line object that holds the final verdict)."""
+        out: list[_Evidence] = []
+        n = len(self.card.gates)
+        if '"' not in self.masked:
+            return out
+        for m in _GATE_KEY.finditer(self.masked):
+            gate = int(m.group(1))
+            if not 1 <= gate <= n:
+                continue
+            close = self.masked.find('"', m.end())
+            hit = self._hit_at(m.end(), close if close >= 0 and close - m.end() <= 30 else m.end() + 1)
+            if hit is None:
+                continue
+            out.append(_Evidence(gate, hit, self._section_of(gate, hit.unit), label=m.span()))
+        return out
+
+    def _label_list_evidence(self) -> list[_Evidence]:
+        """"Failed: the P/E test, the dividend test and the size test.": the label's verdict for every gate named after it
+        in its sentence."""
+        out: list[_Evidence] = []
+        for u, unit in enumerate(self.units):
+            mentions = self.unit_mentions.get(u)
+            if not mentions:
+                continue
+            m = _VERDICT_LABEL.match(self.masked, unit.start, unit.end)
+            if m is None:
+                continue
+            hit = self._hit_at(m.start("word"), m.end("word"))
+            if hit is None:
+                continue
+            gates: list[int] = []
+            for mention in mentions:
+                if mention.start >= m.end() and mention.how != "substance":
+                    gates.extend(g for g in mention.gates if g not in gates)
+            for g in gates:
+                out.append(_Evidence(g, hit, self._section_of(g, u), label=(m.start(), m.end())))
+        return out
