@@ -34,6 +34,7 @@ from ipb.scoring.parse._final import _FinalVerdictMixin
 from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._layout import _LayoutMixin
 from ipb.scoring.parse._listed import _ListedGatesMixin
+from ipb.scoring.parse._subject import _SubjectMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
 from ipb.scoring.parse._loose import _LooseReferencesMixin
 from ipb.scoring.parse._references import _ReferencesMixin
@@ -50,7 +51,7 @@ from ipb.scoring.parse._voice import blank_struck
 from ipb.errors import ParseError
 
 
-class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _ParaphraseMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _ParaphraseMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:

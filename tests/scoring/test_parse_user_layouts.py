@@ -164,3 +164,33 @@ def test_a_verdict_label_before_a_list_of_gates_gives_each_the_verdict():
     text = "Passed: the size test, the P/E test and the earnings record.\nFailed: the dividend history and the P/B test.\n"
     gates, _ = _read(text)
     assert gates == {1: vw.PROCEED, 6: vw.PROCEED, 3: vw.PROCEED, 4: vw.REJECT, 7: vw.REJECT}
+
+
+# --------------------------------------------------------------------------- a verdict whose subject names another gate's test
+
+
+def test_a_verdict_goes_to_the_test_its_subject_names_not_to_the_paragraphs_gate():
+    """Rule: in prose about one gate, "so the uninterrupted-payments test fails" is the dividend gate's verdict (the
+    subject's words are that gate's: "uninterrupted dividends"), not the verdict of the gate the paragraph opened with."""
+    text = ("Earnings stability looks fine to me: the company earned money in each of the last ten years. "
+            "Payouts stopped in 2015 for two years, so the uninterrupted-payments test fails.\n")
+    gates, _ = _read(text)
+    assert gates.get(4) == vw.REJECT
+    assert gates.get(3) != vw.REJECT
+
+
+def test_shared_words_are_settled_by_the_rest_of_the_sentence():
+    """Rule: when the subject's words fit two gates ("earnings test": Earnings Stability, Earnings Growth), the
+    sentence's other words choose ("per-share ... over the decade" is the growth gate)."""
+    text = ("The current ratio is 2.5, comfortably above two, so financial condition passes. "
+            "Per-share earnings rose only 9% over the decade, so the earnings test fails on growth.\n")
+    gates, _ = _read(text)
+    assert gates.get(5) == vw.REJECT
+    assert gates.get(2) == vw.PROCEED
+    assert 3 not in gates or gates[3] is None
+
+
+def test_a_subject_that_names_the_paragraphs_own_gate_keeps_it():
+    """Rule: "the P/E test passes" in the P/E paragraph stays with the P/E gate."""
+    gates, _ = _read("Moderate P/E: at 12 times earnings the P/E test passes easily.\n")
+    assert gates == {6: vw.PROCEED}
