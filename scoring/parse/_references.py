@@ -78,6 +78,20 @@ _TITLE_AFTER = re.compile(r"[ \t*_]*[\u2013\u2014-][ \t]*(?P<title>[^:\n()\u2192
 MAX_PART_WORDS = 4
 
 
+#: A sentence end inside a matched name: "... is positive. Operating cash flow ..." is no mention of "Positive Operating Cash Flow".
+_SENTENCE_END_INSIDE = re.compile(r"[.!?][\"')\]*_]*\s+(?=[\"'(*_]*[A-Z0-9])|\n[ \t]*\n")
+
+
+def _within_sentence(masked: str, mention: _Mention) -> _Mention:
+    """``mention`` cut to its last sentence when a gate's name matched across a sentence end (new user 2 finding 5)."""
+    cut = None
+    for cut in _SENTENCE_END_INSIDE.finditer(masked, mention.start, mention.end):
+        pass
+    if cut is None or cut.end() >= mention.end:
+        return mention
+    return _Mention(cut.end(), mention.end, mention.gates, mention.how, mention.unit, mention.invented)
+
+
 class _ReferencesMixin(_ParserState):
     """Finds gate mentions and resolves labels (headings, list items, bold labels, table rows, JSON objects) to card gates or invented gates."""
 
@@ -88,7 +102,7 @@ class _ReferencesMixin(_ParserState):
         found: list[_Mention] = []
         for key, m in self._scan(self.ix.mention_triggers, limit=MAX_OCCURRENCES):
             gate, how = self.ix.mention_info[key]
-            found.append(_Mention(m.start(), m.end(), (gate,), how))
+            found.append(_within_sentence(masked, _Mention(m.start(), m.end(), (gate,), how)))
         n = len(self.card.gates)
         for _, m in self._scan(_NUMBERED_TRIGGERS, limit=MAX_OCCURRENCES):
             start = m.start()

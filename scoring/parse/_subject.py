@@ -40,9 +40,8 @@ class _SubjectMixin(_ParserState):
         cached = getattr(self, "_subject_gate_stems", None)
         if cached is None:
             cached = {}
-            for k, gate in enumerate(self.card.gates, start=1):
-                words = " ".join([gate.name, *getattr(gate, "aliases", ())])
-                cached[k] = set(content_stems(words))
+            for gate in self.card.gates:
+                cached[gate.number] = set(content_stems(" ".join([gate.name, *gate.aliases])))
             self._subject_gate_stems: dict[int, set[str]] | None = cached
         return cached
 

@@ -194,3 +194,12 @@ def test_a_subject_that_names_the_paragraphs_own_gate_keeps_it():
     """Rule: "the P/E test passes" in the P/E paragraph stays with the P/E gate."""
     gates, _ = _read("Moderate P/E: at 12 times earnings the P/E test passes easily.\n")
     assert gates == {6: vw.PROCEED}
+
+
+def test_a_gate_name_never_matches_across_a_sentence_end():
+    """Rule: "... is adequate. Size of the enterprise ..." does not name the gate "Adequate Size of the Enterprise"
+    from the end of one sentence into the next: the mention starts where its sentence starts."""
+    text = "The balance sheet is adequate. Size of the enterprise: $5B of sales, so it passes.\n"
+    parsed = parse_response(text, SEVEN, embedder=False)
+    mention = next(g.mention for g in parsed.gates if g.gate == 1)
+    assert text[mention[0] : mention[1]] == "Size of the enterprise"
