@@ -27,6 +27,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
+from ipb.engine._card_checks import MAX_GRID_POINTS  # checked when the card loads, too
 from ipb.engine.numbers import read_number
 from ipb.engine.card import Card, InputSpec
 from ipb.engine.execute import format_value
@@ -48,10 +49,6 @@ __all__ = [
 NUMERIC_TYPES = frozenset({"number", "ratio", "money", "multiple"})
 
 _SCALES = (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6), ("K", Decimal(10) ** 3))
-
-
-#: Most points on one input's grid: grid indices go through Decimal integer division (28 digits).
-MAX_GRID_POINTS = 10**18
 
 
 def is_numeric(spec: InputSpec) -> bool:
