@@ -1,0 +1,62 @@
+"""Numbered lists that follow the card's gate order (issue 13, "gate references"; paper §7.5).
+
+A human reader takes an unnamed item of a numbered list by its number when the
+list's named items all sit at their own gate numbers and the item states its
+working or a figure instead of a title. Answers are written for these tests
+(never corpus copies); expected values were worked by hand against the card.
+"""
+
+from __future__ import annotations
+
+from ipb.scoring.parse import parse_response
+
+DCF = "buffett_owner_earnings_dcf"  # 1 Owner Earnings, 2 Discounted Intrinsic Value, 3 Margin of Safety
+
+
+def _read(text: str) -> tuple[list[tuple[int, str | None]], list[str]]:
+    result = parse_response(text, DCF, embedder=False)
+    return [(g.gate, g.verdict) for g in result.gates], list(result.invented_gates)
+
+
+def test_a_worked_item_in_a_list_that_follows_the_card_is_its_numbered_gate() -> None:
+    text = ("1. Owner earnings: $2.0bn after upkeep capex -> PROCEED\n"
+            "2. V = 2.0 x 1.03 / (0.10 - 0.03) = $29.4bn -> PROCEED\n"
+            "3. Margin of safety: the $31bn market value is above V -> REJECT\n")
+    gates, invented = _read(text)
+    assert gates == [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")]
+    assert invented == []
+
+
+def test_an_item_stating_a_count_is_not_a_gate_the_card_lacks() -> None:
+    text = ("1) Owner earnings came to $640m: PROCEED\n"
+            "2) 12 years of steady cash flow, discounted at 10% -> PROCEED\n"
+            "3) Margin of safety -> REJECT\n")
+    gates, invented = _read(text)
+    assert (2, "PROCEED") in gates
+    assert invented == []
+
+
+def test_a_list_out_of_the_card_order_is_not_read_by_its_numbers() -> None:
+    # item 1 names gate 3: the numbers do not follow the card, so item 2 is not gate 2
+    text = ("1. Margin of safety: REJECT\n"
+            "2. V = 40 x 1.5 = $60bn: PROCEED\n")
+    gates, _ = _read(text)
+    assert 2 not in [g for g, _ in gates]
+
+
+def test_a_worded_title_keeps_its_name_and_is_invented() -> None:
+    text = ("1. Owner earnings: PROCEED\n"
+            "2. Insider buying: FAIL\n"
+            "3. Margin of safety: PROCEED\n")
+    gates, invented = _read(text)
+    assert invented == ["Insider buying"]
+    assert 2 not in [g for g, _ in gates]
+
+
+def test_an_item_numbered_past_the_last_gate_is_no_gate() -> None:
+    text = ("1. Owner earnings: PROCEED\n"
+            "2. Intrinsic value: PROCEED\n"
+            "3. Margin of safety: PROCEED\n"
+            "4. Yield = 5.1% -> fine\n")
+    gates, _ = _read(text)
+    assert [g for g, _ in gates] == [1, 2, 3]
