@@ -1,8 +1,10 @@
-"""Numbered lists that follow the card's gate order (issue 13, "gate references"; paper §7.5).
+"""Labels beside the gates: numbered lists that follow the card's gate order, and inline bold figures
+(issue 13, "gate references" and "layout"; paper §7.5).
 
 A human reader takes an unnamed item of a numbered list by its number when the
 list's named items all sit at their own gate numbers and the item states its
-working or a figure instead of a title. Answers are written for these tests
+working or a figure instead of a title; and a bold label with its value on its
+line ends with its paragraph, so a verdict after a blank line is not its. Answers are written for these tests
 (never corpus copies); expected values were worked by hand against the card.
 """
 
@@ -60,3 +62,26 @@ def test_an_item_numbered_past_the_last_gate_is_no_gate() -> None:
             "4. Yield = 5.1% -> fine\n")
     gates, _ = _read(text)
     assert [g for g, _ in gates] == [1, 2, 3]
+
+
+# ---------------------------------------------------------------- a bold label with its value inline
+
+
+def test_an_inline_bold_figure_does_not_take_the_verdict_of_the_next_paragraph() -> None:
+    # "Share count" is a figure beside the gates; the verdict in the paragraph after the blank line is the margin
+    # of safety's, so the label is no gate the card lacks
+    text = ("**Owner earnings:** $1.1bn a year, PROCEED\n"
+            "**Share count:** 412 million\n"
+            "\n"
+            "At $74 a share the margin of safety test fails.\n")
+    gates, invented = _read(text)
+    assert invented == []
+    assert (3, "REJECT") in gates
+
+
+def test_an_inline_bold_label_with_its_own_verdict_is_still_invented() -> None:
+    text = ("**Owner earnings:** $1.1bn a year, PROCEED\n"
+            "**Insider buying:** none this year. FAIL\n"
+            "**Margin of safety:** 30%, PROCEED\n")
+    _, invented = _read(text)
+    assert invented == ["Insider buying"]
