@@ -62,8 +62,7 @@ class _NumberedListMixin(_ParserState):
         titled = {u[0] for u in unresolved if not _STATES_A_VALUE.search(u[2])}
         taken: set[int] = set()
         for items in self._numbered_lists():
-            named = [(k, self.anchors[li].gate) for li, k, _ in items
-                     if li in self.anchors and self.anchors[li].gate is not None and self.anchors[li].how != "number"]
+            named = [(k, gate) for li, k, _ in items if (gate := self._item_names(li)) is not None]
             if not named or any(gate != k for k, gate in named):
                 continue
             for li, k, span in items:
@@ -72,3 +71,16 @@ class _NumberedListMixin(_ParserState):
                     self.anchors[li] = _Anchor(k, "number", span)
                     taken.add(li)
         return [u for u in unresolved if u[0] not in taken]
+
+    def _item_names(self, li: int) -> int | None:
+        """The gate a list item names: its anchor's, else the gate whose name or alias opens the item's text
+        ("1) Owner earnings = 1,200 + 340 - 410 = $1,130m")."""
+        anchor = self.anchors.get(li)
+        if anchor is not None:
+            return anchor.gate if anchor.how != "number" else None
+        line = self.lines[li]
+        for m in self._mentions_in(line.body, line.end):
+            if m.how == "number" or m.invented is not None or len(m.gates) != 1:
+                return None
+            return m.gates[0] if not self.masked[line.body : m.start].strip(" \t*_") else None
+        return None

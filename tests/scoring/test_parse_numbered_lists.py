@@ -85,3 +85,14 @@ def test_an_inline_bold_label_with_its_own_verdict_is_still_invented() -> None:
             "**Margin of safety:** 30%, PROCEED\n")
     _, invented = _read(text)
     assert invented == ["Insider buying"]
+
+
+def test_an_item_opening_with_its_gate_name_in_prose_counts_as_named() -> None:
+    # item 1 names its gate only as the start of a computation; the list still follows the card, so the worked
+    # items 2 and 3 are gates 2 and 3 and "r = max" is no gate the card lacks
+    text = ("1) Owner earnings = 900 + 120 \u2212 150 \u2212 30 = $840m \u2192 PROCEED\n"
+            "2) r = max(4.1%, 10%) = 10%; value = 0.84bn \u00d7 1.02 / 0.08 = $10.7bn \u2192 PROCEED (steady toll-road traffic)\n"
+            "3) Buy below = 0.75 \u00d7 10.7 = $8.0bn vs market cap $9.0bn \u2192 REJECT\n")
+    gates, invented = _read(text)
+    assert gates == [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")]
+    assert invented == []
