@@ -173,6 +173,9 @@ def public(value: Any) -> Any:
     >>> public(Fraction(2, 3)), public(Decimal("0.5")), public(None)
     (Decimal('0.6666666666666666666666666667'), Decimal('0.5'), None)
     """
+    cls = value.__class__
+    if cls is Decimal or cls is bool or value is None:  # the common cases, without the ABC instance check
+        return value
     if isinstance(value, Fraction):
         return _OUT.divide(Decimal(value.numerator), Decimal(value.denominator))
     return value
