@@ -76,9 +76,10 @@ from typing import Any, Callable, Container, Iterator, NamedTuple, Sequence
 
 from ipb._files import write_lines_atomic
 from ipb.errors import IpbError, PerturbError
-from ipb.perturb.frame import Frame, PScenario, build_frame, digest, fact_literals, load_base, scenario_key
+from ipb.perturb.frame import (Frame, PScenario, build_frame, digest, fact_literals, load_base, relevant_key,
+                               scenario_key)
 from ipb.perturb.items import build_item, dumps_item
-from ipb.perturb.operators import Step, get_operator
+from ipb.perturb.operators import Step, get_operator, sector_context_note
 from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
                               raw_point)
 
@@ -97,6 +98,8 @@ FATAL = frozenset({"not-applicable", "operator-arg", "range", "sector", "regime"
 CONSTRAINT_PREFIX = "breaks constraint "
 #: Candidate errors that start with this changed too few facts.
 MIN_CHANGED_PREFIX = "only "
+#: The error of a candidate whose card-relevant facts are the base's (only a label no card reads changed).
+SAME_AS_BASE = "the perturbed scenario has the base's card-relevant facts (only a label no card reads changed)"
 #: Fewer attempts than this in one round are made in this process even with workers (start-up costs more).
 POOL_MIN = 512
 #: With balance, each recipe's pool grows to this many times its share,
@@ -200,6 +203,9 @@ def default_recipes(frame: Frame) -> tuple[tuple[Recipe, ...], list[str]]:
         why = get_operator(name).applies(frame)
         if why is None:
             recipes.append(Recipe(name, ((name, None),)))
+            note = sector_context_note(frame) if name == "sector" else None
+            if note is not None:
+                notes.append(note)
         else:
             notes.append(f"skipped {name}: {why}")
     if not recipes:
@@ -262,8 +268,11 @@ class Generator:
         self.base = base if base is not None else load_base(job.base, self.frame)
         self.base_key = scenario_key(self.frame, self.base)
         self.base_digest = digest(self.base_key)
-        #: Keys this process has already built an item for (a later attempt with one is a duplicate).
-        self.built: set[int] = {key_int(self.base_key)}
+        #: The 64-bit key of the base's card-relevant facts (:func:`ipb.perturb.frame.relevant_key`): a
+        #: candidate with it differs from the base only in labels no card reads, and is never an item.
+        self.base_int = key_int(relevant_key(self.frame, self.base))
+        #: Relevant keys this process has already built an item for (a later attempt with one is a duplicate).
+        self.built: set[int] = {self.base_int}
 
     def resolve(self) -> list[str]:
         """Fill in the default recipes when the job names none; the notes on operators skipped."""
@@ -337,12 +346,10 @@ class Generator:
         if broken:
             return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         literals = fact_literals(self.frame, scenario)
-        key = scenario_key(self.frame, scenario, literals)
-        k = key_int(key)
-        if key == self.base_key:
-            return Candidate(r, j, None, None, None, "the perturbed scenario equals the base")
-        changed = sum(1 for name in self.frame.inputs if scenario.facts.get(name) != self.base.facts.get(name))
-        changed += (scenario.as_of != self.base.as_of) + (scenario.sector != self.base.sector)
+        k = key_int(relevant_key(self.frame, scenario, literals))
+        if k == self.base_int:
+            return Candidate(r, j, None, None, None, SAME_AS_BASE)
+        changed = self.frame.changed(self.base, scenario)
         if changed < self.job.min_changed:
             return Candidate(r, j, None, None, None, f"{MIN_CHANGED_PREFIX}{changed} fact(s) differ from the base, "
                                                      f"fewer than --min-changed {self.job.min_changed}")
@@ -352,6 +359,7 @@ class Generator:
         if not build and not label:
             return Candidate(r, j, k, None, None, None, changed, point)
         self.built.add(k)
+        key = scenario_key(self.frame, scenario, literals)
         if not build:
             outcomes = self.frame.outcomes(scenario.facts)
             verdicts = outcomes[0] if self.frame.layer == "L7" else " | ".join(
@@ -579,7 +587,7 @@ class GenerationRun:
         next_attempt = [0] * k
         misses = [0] * k
         cap = max(20 * self.n, 5 * MISS_LIMIT)  # attempts per recipe, at most
-        seen: set[int] = {key_int(self.gen.base_key)}
+        seen: set[int] = {self.gen.base_int}
 
         def wanted(r: int) -> bool:
             return not reports[r].exhausted and taken[r] < targets[r]
@@ -657,7 +665,7 @@ class GenerationRun:
         next_attempt = [0] * k
         misses = [0] * k
         cap = max(20 * self.n, 5 * MISS_LIMIT)
-        seen: set[int] = {key_int(self.gen.base_key)}
+        seen: set[int] = {self.gen.base_int}
         while True:
             _redistribute(targets, [len(p) for p in pools], reports)
             tasks = self._round(reports, targets, [len(p) for p in pools], next_attempt, cap)
