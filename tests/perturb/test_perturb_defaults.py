@@ -44,6 +44,13 @@ def test_every_bundled_card_makes_items_with_no_ops(card_id):
     # a note skips an operator, or says what sector substitution moves on a card with no sector input
     assert all(n.startswith("skipped ") or n.startswith(f"sector: card {card_id} has no sector input")
                for n in result.notes)
+    # issue 18: every item changes a fact some gate, computed value or constraint reads, and no two items
+    # share their facts (a relabelled base, or a repeat under another context label, is no item)
+    relevant = set(build_frame([card_id]).relevant)
+    items = [json.loads(line) for line in result.lines]
+    for item in items:
+        assert {c["input"] for c in item["manifest"]["changes"]} & relevant, item["manifest"]["changes"]
+    assert len({json.dumps(item["scenario"]["facts"], sort_keys=True) for item in items}) == 150
 
 
 def test_explicit_ops_that_cannot_apply_still_fail():
