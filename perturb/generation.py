@@ -25,6 +25,16 @@ distinct items, :func:`generate` raises a ``shortfall`` error rather than
 writing a short file (unless the caller allows a short file, and then the
 report says how short it is).
 
+Distinct
+--------
+Two scenarios are the same item when their card-relevant facts are the same
+(:func:`ipb.perturb.frame.relevant_key`: inputs some gate, computed value or
+constraint reads; the date too in an FM-6 probe frame): they get the same
+gold and differ at most in labels no card reads. A candidate with the base's
+relevant facts is never an item; one with a relevant key already taken is a
+duplicate, dropped before its item is built; ``--min-changed`` counts
+card-relevant facts (:meth:`ipb.perturb.frame.Frame.changed`).
+
 Constraints
 -----------
 Every candidate scenario must satisfy the ``constraints:`` of every card
@@ -236,11 +246,12 @@ class Job:
 class Candidate(NamedTuple):
     """One attempt's result: a key of its scenario, its verdict label and its JSONL line; or an error.
 
-    ``key`` is the first 64 bits of the SHA-256 of the scenario key (None
+    ``key`` is the first 64 bits of the SHA-256 of the scenario's relevant
+    key (:func:`ipb.perturb.frame.relevant_key`: its card-relevant facts; None
     when the attempt failed); ``line`` is None for a failed attempt, for a
     duplicate detected before its item was built, and in the first pass of
     a balanced run (the chosen items are built afterwards); ``changed`` is
-    how many facts differ from the base; ``point`` is the scenario's raw point (:func:`ipb.perturb.runs.raw_point`) for
+    how many card-relevant facts differ from the base; ``point`` is the scenario's raw point (:func:`ipb.perturb.runs.raw_point`) for
     the nearest-neighbour summary (:func:`ipb.perturb.runs.distance`).
     """
 
@@ -359,13 +370,13 @@ class Generator:
         if not build and not label:
             return Candidate(r, j, k, None, None, None, changed, point)
         self.built.add(k)
-        key = scenario_key(self.frame, scenario, literals)
         if not build:
             outcomes = self.frame.outcomes(scenario.facts)
             verdicts = outcomes[0] if self.frame.layer == "L7" else " | ".join(
                 f"{c}: {v}" for c, v in zip(self.frame.card_ids, outcomes))
             return Candidate(r, j, k, verdicts, None, None, changed, point)
         recipe = self.job.recipes[r]
+        key = scenario_key(self.frame, scenario, literals)  # the item id hashes the whole scenario
         item = build_item(self.frame, self.base, scenario, steps, recipe=recipe.text,
                           args=[a for _, a in recipe.steps], seed=self.job.seed, attempt=j, key=key,
                           literals=literals, base_digest=self.base_digest)
