@@ -40,6 +40,7 @@ __all__ = [
     "literal",
     "display",
     "consumed_inputs",
+    "read_inputs",
     "is_numeric",
     "read_literal",
 ]
@@ -259,6 +260,28 @@ def consumed_inputs(card: Card) -> dict[str, tuple[str, ...]]:
         for name in sorted(_resolve(g.reads, value_inputs, card.inputs)):
             found.setdefault(name, []).append(g.id)
     return {name: tuple(found[name]) for name in card.inputs if name in found}
+
+
+def read_inputs(card: Card) -> frozenset[str]:
+    """The card-relevant inputs: those some gate, computed value or constraint reads.
+
+    A gate reads an input directly or through a computed value
+    (:func:`consumed_inputs`); a ``constraints:`` entry reads the names in its
+    expression (a computed value counts as the inputs it is computed from)
+    and, for ``derive:``, the input it derives. An input outside this set is
+    a label only: changing it changes no verdict and no constraint, so two
+    scenarios that differ only there are the same item (issue 18).
+    """
+    value_inputs: dict[str, frozenset[str]] = {}
+    for g in card.gates:
+        for name, expr in g.compute.items():
+            value_inputs[name] = _resolve(expr.names, value_inputs, card.inputs)
+    out = set(consumed_inputs(card))
+    for k in card.constraints:
+        out |= _resolve(k.expr.names, value_inputs, card.inputs)
+        if k.derive is not None:
+            out.add(k.derive)
+    return frozenset(out)
 
 
 def _resolve(names: Iterable[str], values: Mapping[str, frozenset[str]], inputs: Mapping[str, InputSpec]) -> frozenset[str]:
