@@ -33,7 +33,7 @@ from typing import Any, Dict, Iterator, Mapping, Sequence, Tuple
 from ipb._files import file_sha256
 from ipb.distributed._ray import connect
 from ipb.distributed.shards import Shard, ShardStore, checkpoint_dir, fingerprint, run_shards
-from ipb.perturb.generation import Candidate, Generation, Generator, Job, key_int, write_items
+from ipb.perturb.generation import Candidate, Generation, Generator, Job, write_items
 from ipb.perturb.verify import RecordCheck, Verification, mark_repeated_ids, reportable, verify_lines
 
 __all__ = ["RayRunner", "generate_ray", "verify_ray", "CardSources", "PERTURB_CHUNK", "VERIFY_CHUNK"]
@@ -64,7 +64,7 @@ def _attempts(job: Job, recipe: int, start: int, stop: int, build: bool = True) 
     """
     gen = _generator(job)
     gen.built.clear()
-    gen.built.add(key_int(gen.base_key))
+    gen.built.add(gen.base_int)
     return list(gen.run([(recipe, start, stop)], build=build))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Protocol
 
 from ipb.engine.expressions import NUMBER, ExprType, parse_literal
@@ -61,6 +62,27 @@ def number_value(value: Any, what: str) -> tuple[Decimal, ExprType]:
     if type.kind != "number":
         raise CompileError(f"{what} must be a number, not {value!r}", rule="literal")
     return result, type
+
+
+#: Most points on one input's perturbation grid (``range`` over ``step``): perturbation indexes the grid with
+#: Decimal integer division (28 digits), so a finer grid is refused when the card loads, at its ``step``.
+MAX_GRID_POINTS = 10**18
+
+
+def grid_problem(name: str, lo: Decimal, hi: Decimal, step: Decimal) -> CompileError | None:
+    """The error for a grid of more than :data:`MAX_GRID_POINTS` points, else None.
+
+    >>> grid_problem("price", Decimal(0), Decimal("1e30"), Decimal(1)).message.split(";")[0]
+    "range 0..1E+30 of 'price' with step 1 is about 10^30 grid points"
+    >>> grid_problem("price", Decimal(0), Decimal(100), Decimal(1)) is None
+    True
+    """
+    points = Fraction(hi - lo) / Fraction(step)
+    if points <= MAX_GRID_POINTS:
+        return None
+    return CompileError(f"range {lo}..{hi} of {name!r} with step {step} is about 10^{len(str(int(points))) - 1} grid "
+                        f"points; at most 10^{len(str(MAX_GRID_POINTS)) - 1} are supported (declare a coarser step)",
+                        rule="input")
 
 
 def bound(value: Any, what: str, name: str, kind: str, expr_type: ExprType) -> Decimal:

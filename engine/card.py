@@ -31,7 +31,7 @@ import jsonschema
 
 from ipb.engine._card_checks import bound as _bound
 from ipb.engine._card_checks import check_outcomes as _check_outcomes
-from ipb.engine._card_checks import VisibleSymbols, all_computed_names, find_cycles, names_in
+from ipb.engine._card_checks import VisibleSymbols, all_computed_names, find_cycles, grid_problem, names_in
 from ipb.engine._card_checks import number_value as _number
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.expressions import (
@@ -509,6 +509,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
                 step = _bound(spec["step"], "step", name, kind, expr_type)
                 if step <= 0:
                     raise CompileError(f"step of {name!r} must be positive, not {spec['step']}", rule="input")
+                if rng is not None and (problem := grid_problem(name, rng[0], rng[1], step)) is not None:
+                    raise problem
             except CompileError as exc:
                 col.add(exc, path + ("step",))
         inputs[name] = InputSpec(

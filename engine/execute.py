@@ -603,9 +603,13 @@ class Trace:
             fields = [f for e in g.elements_for(r.verdict.value) for f in ELEMENT_FIELD.findall(e)]
             names = self._plan.shown[(g.number, r.verdict.value)] = (
                 tuple(g.compute) + ((g.id,) if g.is_classifier else ()), tuple(dict.fromkeys(fields)))
-        env, constants = self.env, self._plan.constants
-        computed = tuple((type(v), v) for v in (env.get(n) for n in names[0]))
-        shown = tuple((type(v), v) for v in (env[n] if n in env else constants.get(n) for n in names[1]))
+        env = self.env
+        computed = tuple([(v.__class__, v) for v in map(env.get, names[0])])
+        if names[1]:
+            constants = self._plan.constants
+            shown = tuple([(v.__class__, v) for v in (env[n] if n in env else constants.get(n) for n in names[1])])
+        else:
+            shown = ()
         return (r.gate.number, r.verdict, r.kill_triggered, r.diagnostic_verdict, computed, shown)
 
     def to_grp(self) -> dict[str, Any]:

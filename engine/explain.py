@@ -15,7 +15,11 @@ it: each unknown input the gate depends on (directly or through a value an
 earlier gate computes) is tried, alone, at the ends and the middle of its
 declared range (both values of a bool, every value of a category), by
 re-executing the card; the facts for which some value decides the gate are
-listed with the verdict each value gives. Nothing here changes a verdict: the
+listed with the verdict each value gives. A value that, with the known facts,
+breaks one of the card's ``constraints:`` describes no scenario the card
+admits: it is not tried, it is listed as refused with the constraints it
+breaks, and (for an input with a range and step) the admissible grid value
+nearest to it takes its place (found by bisection from a value that holds). Nothing here changes a verdict: the
 explanation is read off the same engine that produced the trace (paper §7.3,
 three-valued gate verdicts).
 """
@@ -64,6 +68,8 @@ class GateExplanation:
 
     ``deciders`` maps a missing input to ``[(value literal, verdict), ...]`` for the
     values tried that decide the gate; empty when no single missing fact does.
+    ``refused`` maps a missing input to ``[(value literal, [constraint id, ...]), ...]``:
+    trial values that break a card constraint with the known facts, so not tried.
     """
 
     number: int
@@ -75,6 +81,7 @@ class GateExplanation:
     computed: list[Part]
     unknown: list[str]
     deciders: dict[str, list[tuple[str, str]]]
+    refused: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         head = f"Gate {self.number} {self.name} [{self.id}]: {self.verdict}" + (f" ({self.note})" if self.note else "")
@@ -93,6 +100,9 @@ class GateExplanation:
                     out.append(f"  knowing {name} would decide it: " + "; ".join(f"{name} = {v} -> {r}" for v, r in outcomes))
             elif self.unknown:
                 out.append("  no single missing fact decides it; it needs several of: " + ", ".join(self.unknown))
+            for name, values in self.refused.items():
+                out.append(f"  not tried for {name} (the card's constraints rule them out with the known facts): "
+                           + "; ".join(f"{v} (breaks {', '.join(ids)})" for v, ids in values))
         return out
 
 
@@ -115,7 +125,8 @@ class Explanation:
                            "computed": [part(p) for p in g.computed],
                            "criteria": [{"criterion": label, **part(p)} for label, p in g.criteria],
                            "unknown": g.unknown,
-                           "decided_by": {n: [{"value": v, "verdict": r} for v, r in o] for n, o in g.deciders.items()}}
+                           "decided_by": {n: [{"value": v, "verdict": r} for v, r in o] for n, o in g.deciders.items()},
+                           "refused": {n: [{"value": v, "breaks": ids} for v, ids in o] for n, o in g.refused.items()}}
                           for g in self.gates]}
 
     def lines(self) -> list[str]:
@@ -260,6 +271,52 @@ def _trial_values(card: Card, name: str) -> list[Any]:
     return []
 
 
+def _broken(card: Card, facts: Mapping[str, Any]) -> list[str]:
+    """Ids of the card's constraints that ``facts`` break (an unknown fact breaks none)."""
+    return [k.id for k in card.constraints if k.broken(facts)]
+
+
+def _admissible_trials(card: Card, facts: Mapping[str, Any], name: str) -> tuple[list[Any], list[tuple[Any, list[str]]]]:
+    """The trial values of ``name`` that keep the card's constraints with ``facts``, and those refused.
+
+    For a refused value of an input with a range and step, the grid value
+    nearest to it that still holds (bisection on the step grid from the
+    nearest admissible trial value) is tried instead.
+    """
+    ok: list[Any] = []
+    refused: list[tuple[Any, list[str]]] = []
+    for v in _trial_values(card, name):
+        ids = _broken(card, {**facts, name: v})
+        (refused.append((v, ids)) if ids else ok.append(v))
+    spec = card.inputs[name]
+    if refused and ok and spec.range is not None and spec.step and isinstance(ok[0], Decimal):
+        lo, hi = spec.range
+        step = spec.step
+
+        def at(i: int) -> Decimal:
+            return min(hi, lo + i * step)
+
+        def holds(i: int) -> bool:
+            return not _broken(card, {**facts, name: at(i)})
+
+        for v, _ in refused:
+            anchor = min(ok, key=lambda x: abs(x - v))
+            good = int((anchor - lo) / step)  # floor: the anchor's grid value at or below it
+            bad = int((v - lo) / step)
+            if not holds(good):
+                continue
+            while abs(bad - good) > 1:
+                mid = (good + bad) // 2
+                if holds(mid):
+                    good = mid
+                else:
+                    bad = mid
+            if at(good) not in ok:
+                ok.append(at(good))
+        ok.sort()
+    return ok, refused
+
+
 def explain(compiled: CompiledCard, facts: Mapping[str, Any], *, scenario_id: str | None = None) -> Explanation:
     """Explain every gate of ``compiled`` on ``facts`` (engine values, as :func:`~ipb.engine.execute.execute` takes).
 
@@ -307,11 +364,15 @@ def explain(compiled: CompiledCard, facts: Mapping[str, Any], *, scenario_id: st
         names = sorted({n for _, e in _criteria(r.gate) for n in e.names} | {n for e in r.gate.compute.values() for n in e.names})
         unknown = [n for n in _inputs_behind(card, names) if facts.get(n) is None]
         deciders: dict[str, list[tuple[str, str]]] = {}
+        refused: dict[str, list[tuple[str, list[str]]]] = {}
         effective = r.diagnostic_verdict.value if verdict == "N/A" and r.diagnostic_verdict is not None else verdict
         if effective == "INCONCLUSIVE":
             for name in unknown:
                 found = []
-                for v in _trial_values(card, name):
+                trials, ruled_out = _admissible_trials(card, facts, name)
+                if ruled_out:
+                    refused[name] = [(_show(v, card.inputs[name].expr_type.unit), ids) for v, ids in ruled_out]
+                for v in trials:
                     t = execute(compiled, {**facts, name: v}, diagnostic=True)
                     g = t.gates[r.gate.number - 1]
                     got = g.verdict if g.verdict.value != "N/A" or g.diagnostic_verdict is None else g.diagnostic_verdict
@@ -320,5 +381,5 @@ def explain(compiled: CompiledCard, facts: Mapping[str, Any], *, scenario_id: st
                 if found:
                     deciders[name] = found
         gates.append(GateExplanation(r.gate.number, r.gate.id, r.gate.name, verdict, note, criteria, computed,
-                                     unknown, deciders))
+                                     unknown, deciders, refused))
     return Explanation(card.id, trace.outcome, trace.trigger, gates)

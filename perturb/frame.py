@@ -33,10 +33,10 @@ from ipb.engine.sweep import Constant, line_runner, prepare
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
-from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal
+from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal, read_inputs
 from ipb.perturb.vintage import Window, date_problem, framework_window
 
-__all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes"]
+__all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes", "relevant_key"]
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,28 @@ class Frame:
             found = self.memo["derived"] = frozenset(k.derive for c in self.cards for k in c.card.constraints
                                                      if k.derive is not None)
         return found  # type: ignore[no-any-return]
+
+    @property
+    def relevant(self) -> tuple[str, ...]:
+        """The card-relevant inputs, in input order: those some gate, computed value or constraint of
+        some card reads (:func:`ipb.perturb.values.read_inputs`). The others are labels only."""
+        found = self.memo.get("relevant")
+        if found is None:
+            read = frozenset().union(*(read_inputs(c.card) for c in self.cards))
+            found = self.memo["relevant"] = tuple(n for n in self.inputs if n in read)
+        return found  # type: ignore[no-any-return]
+
+    def changed(self, base: PScenario, scenario: PScenario) -> int:
+        """How many card-relevant facts of ``scenario`` differ from ``base`` (``--min-changed`` counts these).
+
+        A fact stated in one and not the other differs. A label no card
+        reads (a context sector, a regime name, an unread input) does not
+        count; the decision date counts as one only in an FM-6 probe frame,
+        where the date is what the item tests.
+        """
+        new, old = scenario.facts, base.facts
+        n = sum(1 for name in self.relevant if new.get(name) != old.get(name))
+        return n + (self.fm6_probe and scenario.as_of != base.as_of)
 
     def complete(self, facts: Mapping[str, Any]) -> Mapping[str, Any]:
         """``facts`` with every derived input recomputed from the others (unchanged when none is derived).
@@ -430,6 +452,21 @@ def scenario_key(frame: Frame, scenario: PScenario, literals: Mapping[str, Any] 
         "sector": scenario.sector,
         "regime": scenario.regime,
     }
+    return canonical_json(doc)
+
+
+def relevant_key(frame: Frame, scenario: PScenario, literals: Mapping[str, Any] | None = None) -> str:
+    """A canonical text of what makes two scenarios the same item to the cards: the card-relevant facts
+    (:attr:`Frame.relevant`), plus the decision date in an FM-6 probe frame.
+
+    Two scenarios with the same relevant key get the same gold from every
+    card and differ at most in labels no card reads, so a run keeps only the
+    first (and never one with the base's relevant key).
+    """
+    facts = literals if literals is not None else fact_literals(frame, scenario)
+    doc: dict[str, Any] = {"cards": list(frame.card_ids), "facts": {k: facts[k] for k in frame.relevant if k in facts}}
+    if frame.fm6_probe:
+        doc["as_of"] = scenario.as_of.isoformat() if scenario.as_of else None
     return canonical_json(doc)
 
 

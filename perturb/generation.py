@@ -25,6 +25,16 @@ distinct items, :func:`generate` raises a ``shortfall`` error rather than
 writing a short file (unless the caller allows a short file, and then the
 report says how short it is).
 
+Distinct
+--------
+Two scenarios are the same item when their card-relevant facts are the same
+(:func:`ipb.perturb.frame.relevant_key`: inputs some gate, computed value or
+constraint reads; the date too in an FM-6 probe frame): they get the same
+gold and differ at most in labels no card reads. A candidate with the base's
+relevant facts is never an item; one with a relevant key already taken is a
+duplicate, dropped before its item is built; ``--min-changed`` counts
+card-relevant facts (:meth:`ipb.perturb.frame.Frame.changed`).
+
 Constraints
 -----------
 Every candidate scenario must satisfy the ``constraints:`` of every card
@@ -76,9 +86,10 @@ from typing import Any, Callable, Container, Iterator, NamedTuple, Sequence
 
 from ipb._files import write_lines_atomic
 from ipb.errors import IpbError, PerturbError
-from ipb.perturb.frame import Frame, PScenario, build_frame, digest, fact_literals, load_base, scenario_key
+from ipb.perturb.frame import (Frame, PScenario, build_frame, digest, fact_literals, load_base, relevant_key,
+                               scenario_key)
 from ipb.perturb.items import build_item, dumps_item
-from ipb.perturb.operators import Step, get_operator
+from ipb.perturb.operators import Step, get_operator, sector_context_note
 from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
                               raw_point)
 
@@ -97,6 +108,8 @@ FATAL = frozenset({"not-applicable", "operator-arg", "range", "sector", "regime"
 CONSTRAINT_PREFIX = "breaks constraint "
 #: Candidate errors that start with this changed too few facts.
 MIN_CHANGED_PREFIX = "only "
+#: The error of a candidate whose card-relevant facts are the base's (only a label no card reads changed).
+SAME_AS_BASE = "the perturbed scenario has the base's card-relevant facts (only a label no card reads changed)"
 #: Fewer attempts than this in one round are made in this process even with workers (start-up costs more).
 POOL_MIN = 512
 #: With balance, each recipe's pool grows to this many times its share,
@@ -200,6 +213,9 @@ def default_recipes(frame: Frame) -> tuple[tuple[Recipe, ...], list[str]]:
         why = get_operator(name).applies(frame)
         if why is None:
             recipes.append(Recipe(name, ((name, None),)))
+            note = sector_context_note(frame) if name == "sector" else None
+            if note is not None:
+                notes.append(note)
         else:
             notes.append(f"skipped {name}: {why}")
     if not recipes:
@@ -230,11 +246,12 @@ class Job:
 class Candidate(NamedTuple):
     """One attempt's result: a key of its scenario, its verdict label and its JSONL line; or an error.
 
-    ``key`` is the first 64 bits of the SHA-256 of the scenario key (None
+    ``key`` is the first 64 bits of the SHA-256 of the scenario's relevant
+    key (:func:`ipb.perturb.frame.relevant_key`: its card-relevant facts; None
     when the attempt failed); ``line`` is None for a failed attempt, for a
     duplicate detected before its item was built, and in the first pass of
     a balanced run (the chosen items are built afterwards); ``changed`` is
-    how many facts differ from the base; ``point`` is the scenario's raw point (:func:`ipb.perturb.runs.raw_point`) for
+    how many card-relevant facts differ from the base; ``point`` is the scenario's raw point (:func:`ipb.perturb.runs.raw_point`) for
     the nearest-neighbour summary (:func:`ipb.perturb.runs.distance`).
     """
 
@@ -262,8 +279,11 @@ class Generator:
         self.base = base if base is not None else load_base(job.base, self.frame)
         self.base_key = scenario_key(self.frame, self.base)
         self.base_digest = digest(self.base_key)
-        #: Keys this process has already built an item for (a later attempt with one is a duplicate).
-        self.built: set[int] = {key_int(self.base_key)}
+        #: The 64-bit key of the base's card-relevant facts (:func:`ipb.perturb.frame.relevant_key`): a
+        #: candidate with it differs from the base only in labels no card reads, and is never an item.
+        self.base_int = key_int(relevant_key(self.frame, self.base))
+        #: Relevant keys this process has already built an item for (a later attempt with one is a duplicate).
+        self.built: set[int] = {self.base_int}
 
     def resolve(self) -> list[str]:
         """Fill in the default recipes when the job names none; the notes on operators skipped."""
@@ -337,12 +357,10 @@ class Generator:
         if broken:
             return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         literals = fact_literals(self.frame, scenario)
-        key = scenario_key(self.frame, scenario, literals)
-        k = key_int(key)
-        if key == self.base_key:
-            return Candidate(r, j, None, None, None, "the perturbed scenario equals the base")
-        changed = sum(1 for name in self.frame.inputs if scenario.facts.get(name) != self.base.facts.get(name))
-        changed += (scenario.as_of != self.base.as_of) + (scenario.sector != self.base.sector)
+        k = key_int(relevant_key(self.frame, scenario, literals))
+        if k == self.base_int:
+            return Candidate(r, j, None, None, None, SAME_AS_BASE)
+        changed = self.frame.changed(self.base, scenario)
         if changed < self.job.min_changed:
             return Candidate(r, j, None, None, None, f"{MIN_CHANGED_PREFIX}{changed} fact(s) differ from the base, "
                                                      f"fewer than --min-changed {self.job.min_changed}")
@@ -358,6 +376,7 @@ class Generator:
                 f"{c}: {v}" for c, v in zip(self.frame.card_ids, outcomes))
             return Candidate(r, j, k, verdicts, None, None, changed, point)
         recipe = self.job.recipes[r]
+        key = scenario_key(self.frame, scenario, literals)  # the item id hashes the whole scenario
         item = build_item(self.frame, self.base, scenario, steps, recipe=recipe.text,
                           args=[a for _, a in recipe.steps], seed=self.job.seed, attempt=j, key=key,
                           literals=literals, base_digest=self.base_digest)
@@ -579,7 +598,7 @@ class GenerationRun:
         next_attempt = [0] * k
         misses = [0] * k
         cap = max(20 * self.n, 5 * MISS_LIMIT)  # attempts per recipe, at most
-        seen: set[int] = {key_int(self.gen.base_key)}
+        seen: set[int] = {self.gen.base_int}
 
         def wanted(r: int) -> bool:
             return not reports[r].exhausted and taken[r] < targets[r]
@@ -657,7 +676,7 @@ class GenerationRun:
         next_attempt = [0] * k
         misses = [0] * k
         cap = max(20 * self.n, 5 * MISS_LIMIT)
-        seen: set[int] = {key_int(self.gen.base_key)}
+        seen: set[int] = {self.gen.base_int}
         while True:
             _redistribute(targets, [len(p) for p in pools], reports)
             tasks = self._round(reports, targets, [len(p) for p in pools], next_attempt, cap)

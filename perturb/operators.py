@@ -56,6 +56,7 @@ __all__ = [
     "operator_names",
     "metric_inputs",
     "sector_inputs",
+    "sector_context_note",
     "regime_inputs",
     "regime_fact_inputs",
     "find_flip",
@@ -317,6 +318,23 @@ def _check_sector(frame: Frame) -> None:
                                      f"{frame.sectors.file}: sector substitution has nothing to change")
 
 
+def sector_context_note(frame: Frame) -> str | None:
+    """What sector substitution can move on a card with no sector input (a note for the run), else None.
+
+    Such a card reads no sector: the item names its new sector as context
+    only, and what makes it a new item is the inputs with a sector-typical
+    range in the registry, each drawn away from its current value.
+    """
+    if sector_inputs(frame):
+        return None
+    metrics = _sector_metric_inputs(frame)
+    if not metrics:
+        return None
+    return (f"sector: card {' and '.join(frame.card_ids)} has no sector input, so the sector is context no gate "
+            f"reads; sector substitution moves only {', '.join(metrics)} (sector-typical ranges of "
+            f"{frame.sectors.file}), and hands its share to the other operators when those values run out")
+
+
 def _sector_value(frame: Frame, name: str, sector: Sector) -> str | None:
     values = frame.inputs[name].values or ()
     for candidate in sector.names:
@@ -399,6 +417,9 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
             profile[name] = facts[name]
     resampled: list[str] = []
     kept: list[str] = []
+    # Without a sector input the sector is a label no gate reads: the move is only what it does to the
+    # sector-typical metrics, so each is drawn away from its current value where the sector range allows.
+    labelled = bool(sector_inputs(frame))
     if resample:
         for name, metric_id in _sector_metric_inputs(frame).items():
             if name not in facts or metric_id not in sector.ranges:
@@ -408,8 +429,17 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
             if grid is None:
                 kept.append(name)
                 continue
-            facts[name] = grid.value(rng.randrange(grid.count))
+            if labelled:
+                facts[name] = grid.value(rng.randrange(grid.count))
+            else:
+                drawn = _draw(grid, rng, facts[name])
+                if drawn is None:
+                    continue
+                facts[name] = drawn
             resampled.append(name)
+    if not labelled and not resampled and not profile:
+        raise PerturbError(f"sector {sector.id} changes no fact the card reads (it has no sector input, and its "
+                           "sector-typical ranges hold only the scenario's values)", rule="no-candidate")
     details = {"sector": sector.id, "sector_name": sector.name, "from": current, "resampled": resampled,
                "profile": profile, "outside_card_range": kept}
     return Step("sector", scenario.with_facts(facts, sector=sector.id), details)

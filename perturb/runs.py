@@ -163,8 +163,12 @@ class Generation:
 class Diversity:
     """How the items differ from the base and from each other (issue 18, part 4).
 
-    ``changed`` counts items by how many facts differ from the base (every
-    item; a new decision date counts as one, a new sector context as one); the distances (:func:`_distance`: 1 per category, bool or
+    ``changed`` counts items by how many card-relevant facts differ from the
+    base (every item; :meth:`ipb.perturb.frame.Frame.changed`: a fact some
+    gate, computed value or constraint reads; a context label such as a
+    sector no gate reads does not count, and the decision date counts only in
+    an FM-6 probe frame); the summary shows every count that occurs, 0
+    included, so an item that only relabels the base would be visible; the distances (:func:`_distance`: 1 per category, bool or
     undisclosed fact that differs, the share of the declared range per
     numeric fact) are over the first ``NEIGHBOUR_SAMPLE`` items: each one's
     distance to its nearest other item and to the base.
@@ -233,7 +237,7 @@ class Diversity:
     def summary(self) -> str:
         doc = self.to_dict()
         changed = ", ".join(f"{k}: {v}" for k, v in doc["facts_changed"].items())
-        text = f"facts changed from the base (facts: items): {changed}"
+        text = f"card-relevant facts changed from the base (facts: items): {changed}"
         if doc["nearest_neighbour"]:
             nn = doc["nearest_neighbour"]
             text += (f"; nearest-neighbour distance over the first {doc['sample']} items: min {nn['min']}, "

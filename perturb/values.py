@@ -27,6 +27,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
+from ipb.engine._card_checks import MAX_GRID_POINTS  # checked when the card loads, too
 from ipb.engine.numbers import read_number
 from ipb.engine.card import Card, InputSpec
 from ipb.engine.execute import format_value
@@ -39,6 +40,7 @@ __all__ = [
     "literal",
     "display",
     "consumed_inputs",
+    "read_inputs",
     "is_numeric",
     "read_literal",
 ]
@@ -48,10 +50,6 @@ __all__ = [
 NUMERIC_TYPES = frozenset({"number", "ratio", "money", "multiple"})
 
 _SCALES = (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6), ("K", Decimal(10) ** 3))
-
-
-#: Most points on one input's grid: grid indices go through Decimal integer division (28 digits).
-MAX_GRID_POINTS = 10**18
 
 
 def is_numeric(spec: InputSpec) -> bool:
@@ -262,6 +260,28 @@ def consumed_inputs(card: Card) -> dict[str, tuple[str, ...]]:
         for name in sorted(_resolve(g.reads, value_inputs, card.inputs)):
             found.setdefault(name, []).append(g.id)
     return {name: tuple(found[name]) for name in card.inputs if name in found}
+
+
+def read_inputs(card: Card) -> frozenset[str]:
+    """The card-relevant inputs: those some gate, computed value or constraint reads.
+
+    A gate reads an input directly or through a computed value
+    (:func:`consumed_inputs`); a ``constraints:`` entry reads the names in its
+    expression (a computed value counts as the inputs it is computed from)
+    and, for ``derive:``, the input it derives. An input outside this set is
+    a label only: changing it changes no verdict and no constraint, so two
+    scenarios that differ only there are the same item (issue 18).
+    """
+    value_inputs: dict[str, frozenset[str]] = {}
+    for g in card.gates:
+        for name, expr in g.compute.items():
+            value_inputs[name] = _resolve(expr.names, value_inputs, card.inputs)
+    out = set(consumed_inputs(card))
+    for k in card.constraints:
+        out |= _resolve(k.expr.names, value_inputs, card.inputs)
+        if k.derive is not None:
+            out.add(k.derive)
+    return frozenset(out)
 
 
 def _resolve(names: Iterable[str], values: Mapping[str, frozenset[str]], inputs: Mapping[str, InputSpec]) -> frozenset[str]:

@@ -257,6 +257,21 @@ def _svg(fig: Any, prefix: str) -> str:
     return text.strip()
 
 
+def _chart_text(text: str) -> str:
+    r"""``text`` for a chart label: control and format characters (Unicode Cc, Cf) written as visible escapes.
+
+    Model names come from input; matplotlib has no glyph for ``ESC`` and would warn on standard error with the
+    raw byte in the message (a terminal would act on it), and a bidi override would reorder the label.
+
+    >>> _chart_text("m\x1b[31m\u202e")
+    'm\\x1b[31m\\u202e'
+    """
+    import unicodedata
+
+    return "".join(c if unicodedata.category(c) not in ("Cc", "Cf") or c in "\u200c\u200d"
+                   else (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}") for c in text)
+
+
 def radar_svg(profile: Profile, index: int = 0) -> str:
     """Appendix D.2: ``profile``'s radar over its axes, with its FMDP flag rates as bars beside it."""
     plt = _matplotlib()
@@ -292,7 +307,7 @@ def radar_svg(profile: Profile, index: int = 0) -> str:
             ax.tick_params(axis="x", pad=6)
             ax.grid(color="#d9dee5", linewidth=0.6)
             ax.spines["polar"].set_color("#d9dee5")
-            fig.text(0.01, 0.97, profile.model, fontsize=10, fontweight="bold", va="top", color="#1f2933")
+            fig.text(0.01, 0.97, _chart_text(profile.model), fontsize=10, fontweight="bold", va="top", color="#1f2933")
 
             bx = fig.add_axes((0.60, 0.16, 0.36, 0.68))
             names = [fm for fm, _, _ in profile.flags]
@@ -342,7 +357,7 @@ def scatter_svg(rows: Sequence[LeaderRow]) -> str:
                     drawn = True
                 if drawn:
                     handles.append(Line2D([], [], linestyle="none", marker="s", markersize=7, color=colour,
-                                          label=r.model))
+                                          label=_chart_text(r.model)))
             lo = min([0.5] + xs + ys)
             lo = max(0.0, math.floor((lo - 0.05) * 10) / 10)
             ax.plot([lo, 1], [lo, 1], linestyle=(0, (4, 3)), color="#9e9e9e", linewidth=0.9, zorder=1)

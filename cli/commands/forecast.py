@@ -40,9 +40,10 @@ class ScoreFormat(str, Enum):
 
 
 def _option_number(option: str, text: str) -> Any:
-    """An option's number, read by the project's one number reader (bounded: ``1e999999`` is refused)."""
+    """An option's number, read strictly by the project's one number reader, as a typed value (``1,5`` is refused
+    rather than guessed; ``1e999999`` is refused)."""
     try:
-        return str(read_number(text).value)
+        return str(read_number(text, strict=True).value)
     except NumberError as exc:
         raise ScoreError(f"{option}: {exc.message}", rule="number", name=option) from None
 

@@ -55,7 +55,7 @@ def perturb(
     fm6_probe: bool = typer.Option(False, "--fm6-probe", help="Allow dates outside the framework vintage; such items are marked as FM-6 probes."),
     allow_short: bool = typer.Option(False, "--allow-short", help="Write fewer than N items when no more distinct ones exist (with a SHORTFALL line) instead of failing."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
-    min_changed: int = typer.Option(1, "--min-changed", help="Each item differs from the base in at least this many facts (a new decision date or sector context counts as one)."),
+    min_changed: int = typer.Option(1, "--min-changed", help="Each item differs from the base in at least this many facts that some gate, computed value or constraint reads (a context label such as a sector no gate reads, or a new date, does not count; the date does in --fm6-probe runs)."),
     out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically."),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb\\[ray]'). The output does not depend on it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),

@@ -233,7 +233,7 @@ def screen_table(
         others = [c for c, i in mapping.items() if i == input_name and c != column]
         if others:
             raise LoadError(f"--map: input {input_name!r} is given two columns ({column!r} and {others[0]!r})",
-                            file=file, rule="map", name=input_name)
+                            file=file, rule="usage", name=input_name)  # contradicting options: exit 2
     for column, input_name in mapping.items():
         if column not in names:
             raise LoadError(f"--map: the table has no column {column!r}", file=file, rule="map", name=column,

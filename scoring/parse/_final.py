@@ -52,7 +52,9 @@ def _count(word: str) -> int | None:
 
 
 #: Just before an outcome word on its line: a label ("Result:", "Verdict —", "**Decision:**", "Our take: a").
-_LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[A-Za-z][\w /'()-]{0,30}?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*(?:an?[ \t]+)?\Z")
+#: A JSON-ish field counts as a label too: its key may be quoted and its value opens with a quote
+#: ('"tilt": "TILT_TO_NOMINAL_BONDS"', "'decision': 'hold'").
+_LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[\"']?[A-Za-z][\w /'()-]{0,30}?[\"']?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
 
 
 #: An outcome word joined to the next (or previous) one by "or", "/", "nor" or "and" (the last only after

@@ -191,8 +191,8 @@ class _ParaphraseMixin(_ParserState):
             other = self.lines[k]
             if k > li and (other.block == line.block or (other.kind == "heading" and (line.kind != "heading" or other.level <= line.level))):
                 return False
-            if k > li and inline and other.kind not in ("plain", "blank"):
-                return False
+            if k > li and inline and (other.kind != "plain" or not self.masked[other.start : other.end].strip()):
+                return False  # the paragraph ends at a blank line or at a line of another kind
             if any(self._level(h) >= vw.COMMITTED for u in self.line_units[k] for h in self.unit_hits.get(u, [])):
                 return True
         return False

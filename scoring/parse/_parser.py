@@ -37,6 +37,7 @@ from ipb.scoring.parse._listed import _ListedGatesMixin
 from ipb.scoring.parse._subject import _SubjectMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
 from ipb.scoring.parse._loose import _LooseReferencesMixin
+from ipb.scoring.parse._numbered import _NumberedListMixin
 from ipb.scoring.parse._references import _ReferencesMixin
 from ipb.scoring.parse._types import (
     EmbedderArg,
@@ -51,7 +52,7 @@ from ipb.scoring.parse._voice import blank_struck
 from ipb.errors import ParseError
 
 
-class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _ParaphraseMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -90,7 +91,7 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _Paraphrase
         self._find_mentions()
         self._find_hits()
         self._drop_idle_quantifiers()
-        labels = self._resolve_labels()
+        labels = self._follow_card_numbering(self._resolve_labels())
         self._numbered_list_anchors()
         self._embedding_fallback(labels)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2

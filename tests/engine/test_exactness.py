@@ -148,3 +148,48 @@ def test_fraction_oracle(cases: list[tuple[Any, str, Any]], env: dict[str, D]) -
         want = None if a is None or b is None else {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b,
                                                      "==": a == b, "!=": a != b}[op]
         assert got is want, source
+
+
+# ---------------------------------------------------------------- the Decimal attempt's own context
+
+_DECIMALS = st.decimals(min_value=-10**12, max_value=10**12, allow_nan=False, allow_infinity=False, places=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=_DECIMALS, b=_DECIMALS, op=st.sampled_from(["+", "-", "*", "/"]))
+def test_decimal_attempt_ignores_the_callers_context(a: D, b: D, op: str) -> None:
+    """Same exact value and the same representation whatever context the caller set, flags untouched.
+
+    The expected representation is worked independently: Python's own Decimal
+    operation at 28 digits when it is exact, else the reduced rational (as a
+    Decimal when the denominator has only factors 2 and 5).
+    """
+    from decimal import Context, Inexact, localcontext
+
+    from ipb.engine import _exact
+
+    fn = {"+": _exact.add, "-": _exact.sub, "*": _exact.mul, "/": _exact.div}[op]
+    if op == "/" and not b:
+        return
+    oracle = {"+": F(a) + F(b), "-": F(a) - F(b), "*": F(a) * F(b), "/": F(a) / F(b) if b else None}[op]
+    plain = fn(a, b)
+    assert F(plain) == oracle if isinstance(plain, D) else plain == oracle
+    with localcontext(Context(prec=3, traps=[Inexact])) as ctx:
+        ctx.flags[Inexact] = True
+        tight = fn(a, b)
+        assert ctx.flags[Inexact] is True and ctx.traps[Inexact] is True
+    assert type(tight) is type(plain) and str(tight) == str(plain)
+    twenty_eight = Context(prec=28)
+    exact = {"+": twenty_eight.add, "-": twenty_eight.subtract, "*": twenty_eight.multiply,
+             "/": twenty_eight.divide}[op](a, b)
+    if not twenty_eight.flags[Inexact]:
+        assert str(plain) == str(exact)  # the representation Decimal gives (1.50 * 2 is 3.00)
+
+
+def test_decimal_attempt_keeps_the_decimal_representation() -> None:
+    from ipb.engine import _exact
+
+    assert str(_exact.mul(D("1.50"), D("2"))) == "3.00"
+    assert str(_exact.div(D("1"), D("0.08"))) == "12.5"
+    assert _exact.div(D("1"), D("0.09")) == F(100, 9)
+    assert str(_exact.add(D("0.1"), D("0.20"))) == "0.30"

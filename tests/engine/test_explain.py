@@ -68,3 +68,28 @@ def test_explain_command_text_and_json():
     data = json.loads(runner.invoke(app, [*args, "-f", "json"], catch_exceptions=False).output)
     assert data["gates"][0]["criteria"][0]["value"] == "false"
     assert data["gates"][1]["unknown"] == ["net_income"]
+
+
+def test_what_if_values_respect_the_cards_constraints():
+    # Regression (new-user report 2, finding 10): explain tried operating cash flow at the top of its range
+    # ($3B on $1B of assets) although the card requires operating_cash_flow <= total_assets.
+    # Test card: cfo range [-$200M, $600M] step $20M, constraint cfo <= total_assets; assets $500M here.
+    # Trials: -$200M (holds), $200M (mid, holds), $600M (breaks) -> refused; the nearest grid value that holds
+    # is $500M (= -$200M + 35 * $20M). Gate positive_cfo: cfo > 0.
+    from pathlib import Path
+
+    card = compiled_card(str(Path(__file__).resolve().parents[1] / "perturb" / "cards" / "fscore_new_author.yaml"))
+    facts = {"net_income": 30 * M, "total_assets": 500 * M, "revenue": 1200 * M, "current_ratio": Decimal("1.8"),
+             "current_ratio_prior": Decimal("1.5"), "shares_issued": False}
+    e = explain(card, facts)
+    gate = e.gates[1]
+    assert gate.verdict == "INCONCLUSIVE"
+    assert gate.deciders == {"operating_cash_flow": [("-$200M", "REJECT"), ("$200M", "PROCEED"), ("$500M", "PROCEED")]}
+    assert gate.refused == {"operating_cash_flow": [("$600M", ["cfo_below_assets"])]}
+    assert ("  not tried for operating_cash_flow (the card's constraints rule them out with the known facts): "
+            "$600M (breaks cfo_below_assets)") in gate.lines()
+    doc = e.to_dict()["gates"][1]
+    assert doc["refused"] == {"operating_cash_flow": [{"value": "$600M", "breaks": ["cfo_below_assets"]}]}
+    # with no constraint in play (assets $3B) every trial value is tried and nothing is refused
+    wide = explain(card, {**facts, "total_assets": 3000 * M}).gates[1]
+    assert wide.refused == {} and [v for v, _ in wide.deciders["operating_cash_flow"]] == ["-$200M", "$200M", "$600M"]

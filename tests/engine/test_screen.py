@@ -192,4 +192,5 @@ def test_a_repeated_column_or_an_input_mapped_twice_is_a_located_error(tmp_path:
     src.write_text("mv,cv,current_assets\n1,2,3\n", encoding="utf-8")
     result = runner.invoke(app, ["screen", "graham_net_net_screen", str(src), "--out", str(tmp_path / "o.csv"),
                                  "--map", "mv=market_value", "--map", "cv=market_value"])
-    assert result.exit_code == 1 and "input 'market_value' is given two columns" in result.output
+    # options that contradict each other are a usage error (exit 2), like --unit X=M --unit X=B
+    assert result.exit_code == 2 and "input 'market_value' is given two columns" in result.output

@@ -41,7 +41,16 @@ def test_every_bundled_card_makes_items_with_no_ops(card_id):
     assert len(result.lines) == 150 and len(set(result.lines)) == 150
     used = {json.loads(line)["manifest"]["recipe"] for line in result.lines}
     assert used <= set(DEFAULT_OPERATORS)
-    assert all(n.startswith("skipped ") for n in result.notes)
+    # a note skips an operator, or says what sector substitution moves on a card with no sector input
+    assert all(n.startswith("skipped ") or n.startswith(f"sector: card {card_id} has no sector input")
+               for n in result.notes)
+    # issue 18: every item changes a fact some gate, computed value or constraint reads, and no two items
+    # share their facts (a relabelled base, or a repeat under another context label, is no item)
+    relevant = set(build_frame([card_id]).relevant)
+    items = [json.loads(line) for line in result.lines]
+    for item in items:
+        assert {c["input"] for c in item["manifest"]["changes"]} & relevant, item["manifest"]["changes"]
+    assert len({json.dumps(item["scenario"]["facts"], sort_keys=True) for item in items}) == 150
 
 
 def test_explicit_ops_that_cannot_apply_still_fail():
@@ -79,12 +88,13 @@ def test_mix_gives_the_proportions_and_reports_a_shortfall_per_recipe():
     recipes, weights = parse_mix("metric=3,isolate=1")
     result = generate(Job((BUFFETT,), str(BUFFETT_BASE), 1, recipes, weights=weights), 40)
     assert [(r.recipe, r.share, r.items) for r in result.recipes] == [("metric", 30, 30), ("isolate", 10, 10)]
-    # temporal has 5 regimes for this base (subscription software exists from 1999): its shortfall is reported
+    # temporal has 5 regimes for this base (subscription software exists from 1999), one of which (2017) sets the
+    # base's own facts and is no item: its shortfall is reported
     recipes, weights = parse_mix("temporal=0.5,metric=0.5")
     result = generate(Job((BUFFETT,), str(BUFFETT_BASE), 1, recipes, weights=weights), 40)
     temporal, metric = result.recipes
-    assert (temporal.share, temporal.items, metric.items) == (20, 5, 35)
-    assert "temporal: 5 items (share 20" in result.summary() and "15 fewer than its share" in result.summary()
+    assert (temporal.share, temporal.items, metric.items) == (20, 4, 36)
+    assert "temporal: 4 items (share 20" in result.summary() and "16 fewer than its share" in result.summary()
 
 
 # --------------------------------------------------------------------------- flip and isolate from anchors

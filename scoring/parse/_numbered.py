@@ -1,0 +1,86 @@
+"""Numbered list items that follow the card's gate order (issue 13, "gate references"; paper §7.5).
+
+A reader who sees a numbered list whose items that name a gate all name the gate of their own number
+("1) Owner earnings ...", "3) Margin of safety ...") reads the other items of that list by their number too:
+"2) Rate = max(4.3%, 10%) ..." is the card's gate 2, written as its working rather than its name. The list
+follows the card, so such an item is neither a missed gate nor a gate the card lacks. An item titled in words only
+("2. ESG screening: FAIL") keeps its title: it may name a criterion the card lacks (an invented gate, FM-1).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring.parse._common import _Anchor
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import Span
+
+_ITEM_NUMBER = re.compile(r"[ \t]*\(?(?P<n>\d{1,3})[.)]")
+#: A label that states a figure or a computation ("25 holdings", "Rate = max(4.3%, 10%)") is the item's working or
+#: finding; a label of words only ("ESG screening") is a title, and a title the card lacks is an invented gate.
+_STATES_A_VALUE = re.compile(r"\d|=")
+
+
+class _NumberedListMixin(_ParserState):
+    """Anchors the unnamed items of a numbered list that follows the card's gate numbers."""
+
+    def _numbered_lists(self) -> list[list[tuple[int, int, Span]]]:
+        """The numbered lists of the answer: runs of numbered list items at one indent, each item as (line index, item
+        number, span of the number). A list ends at a heading or where its numbers stop rising ("1. 2. 3." then a second
+        "1." starts another list)."""
+        lists: list[list[tuple[int, int, Span]]] = []
+        open_at: dict[int, list[tuple[int, int, Span]]] = {}  # indent level -> the list being read there
+        for li, line in enumerate(self.lines):
+            if line.kind == "heading":
+                open_at.clear()
+                continue
+            if line.kind != "list" or line.marker != "number":
+                continue
+            m = _ITEM_NUMBER.match(self.masked, line.start, line.body)
+            if m is None:
+                continue
+            k = int(m.group("n"))
+            current = open_at.get(line.level)
+            if current is None or k <= current[-1][1]:
+                current = []
+                lists.append(current)
+                open_at[line.level] = current
+                for deeper in [lv for lv in open_at if lv > line.level]:
+                    del open_at[deeper]
+            current.append((li, k, (m.start("n"), m.end("n"))))
+        return lists
+
+    def _follow_card_numbering(self, unresolved: list[tuple[int, Span, str, int | None]]) -> list[tuple[int, Span, str, int | None]]:
+        """Anchors item N of a numbered list to gate N when every item of the list that names a gate names the gate of
+        its own number (at least one does); returns the labels still unresolved.
+
+        Only items no name, alias or number already anchored, and whose label is absent or states a figure or a computation,
+        are read this way; an item numbered beyond the card's gates,
+        or a list with an item that names another gate than its number (a reordered or renumbered list), is left alone.
+        """
+        n = len(self.card.gates)
+        titled = {u[0] for u in unresolved if not _STATES_A_VALUE.search(u[2])}
+        taken: set[int] = set()
+        for items in self._numbered_lists():
+            named = [(k, gate) for li, k, _ in items if (gate := self._item_names(li)) is not None]
+            if not named or any(gate != k for k, gate in named):
+                continue
+            for li, k, span in items:
+                anchor = self.anchors.get(li)
+                if anchor is None and li not in titled and 1 <= k <= n:
+                    self.anchors[li] = _Anchor(k, "number", span)
+                    taken.add(li)
+        return [u for u in unresolved if u[0] not in taken]
+
+    def _item_names(self, li: int) -> int | None:
+        """The gate a list item names: its anchor's, else the gate whose name or alias opens the item's text
+        ("1) Owner earnings = 1,200 + 340 - 410 = $1,130m")."""
+        anchor = self.anchors.get(li)
+        if anchor is not None:
+            return anchor.gate if anchor.how != "number" else None
+        line = self.lines[li]
+        for m in self._mentions_in(line.body, line.end):
+            if m.how == "number" or m.invented is not None or len(m.gates) != 1:
+                return None
+            return m.gates[0] if not self.masked[line.body : m.start].strip(" \t*_") else None
+        return None
