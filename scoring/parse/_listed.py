@@ -30,7 +30,7 @@ _VERDICT_LABEL = re.compile(
     r"[ \t>*_#-]*(?:(?:tests?|gates?|criteria|checks?|screens?)[ \t]+)?"
     r"(?P<word>fail(?:s|ed)?|pass(?:es|ed)?|rejected|reject|proceed|not[ \t]+met|met|inconclusive|unclear|unknown)"
     r"(?:[ \t]+(?:tests?|gates?|criteria|checks?|screens?))?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)",
-    re.I,
+    re.IGNORECASE,
 )
 
 

@@ -10,7 +10,7 @@ it is the gate's PROCEED, hedged by the raising verb (paper §7.5, verdict-word 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 #: The last word before "pass" that may make it the investor's decline (the caller's first look).
 PASS_LEADS = frozenset({"would", "will", "should", "must", "to", "i'd", "we'd", "i", "we", "i'll", "we'll"})
