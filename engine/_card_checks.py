@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from typing import Any, Protocol
 
+from ipb.engine._exact import Exact
 from ipb.engine.expressions import NUMBER, ExprType, parse_literal
 
 from ipb.errors import CompileError, IpbError, LoadError
@@ -40,8 +41,14 @@ class _Adds(Protocol):
     def add(self, error: IpbError, path: tuple[Any, ...], *, key: bool = False) -> None: ...
 
 
-def number_value(value: Any, what: str) -> tuple[Decimal, ExprType]:
+def number_value(value: Any, what: str, *, exact: bool = False) -> tuple[Exact, ExprType]:
     """A number written in a card (YAML number or literal text such as ``$5M``, ``25%``, ``2/3``) and its type.
+
+    With ``exact=True`` (constants, weights, ``min_weight``) a quotient with
+    no finite decimal form stays the exact Fraction (``2/3``), as the same
+    literal written inline in an expression does; otherwise it is rounded to
+    28 significant digits (issue 16: ``k: 2/3`` then ``price / ncav >= k``
+    was false at $200M / $300M).
 
     Raises
     ------
@@ -55,7 +62,7 @@ def number_value(value: Any, what: str) -> tuple[Decimal, ExprType]:
     if isinstance(value, float):  # pragma: no cover - the loader never makes floats
         return Decimal(str(value)), NUMBER
     try:
-        result, type = parse_literal(str(value))
+        result, type = parse_literal(str(value), exact=exact)
     except CompileError as exc:  # its position is inside the value's text; the caller locates the value
         raise CompileError(f"{what} must be a number, not {value!r} ({exc.message})", rule="literal") from None
     if type.kind != "number":

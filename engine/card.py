@@ -539,7 +539,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
                                  "(2/3, $5M, 25%), not an expression of other names", rule="literal", name=name), path)
             continue
         try:
-            value, type = _number(raw_value, f"constant {name!r}")
+            value, type = _number(raw_value, f"constant {name!r}", exact=True)
             if isinstance(spec, dict) and "type" in spec:
                 type = INPUT_TYPES[spec["type"]]
             constants[name] = (value, type)
@@ -637,7 +637,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
         weight = Decimal(1)
         if "weight" in g:
             try:
-                weight = _number(g["weight"], "weight")[0]
+                weight = _number(g["weight"], "weight", exact=True)[0]
                 if weight <= 0:
                     raise CompileError(
                         f"gate weight must be positive, not {weight}: an n-of-m join adds weights up", rule="weight"
@@ -739,7 +739,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
     if "threshold" in data:
         t = data["threshold"]
         try:
-            min_weight = _number(t["min_weight"], "min_weight")[0] if "min_weight" in t else Decimal(t["at_least"])
+            min_weight = _number(t["min_weight"], "min_weight", exact=True)[0] if "min_weight" in t else Decimal(t["at_least"])
             if min_weight <= 0:
                 raise CompileError(f"min_weight must be positive, not {min_weight}", rule="weight")
             threshold = Threshold(t.get("count", "PROCEED"), int(t["at_least"]), min_weight)

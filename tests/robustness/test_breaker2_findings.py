@@ -1,0 +1,96 @@
+"""The second adversarial report's silently wrong verdicts (issue 16, breaker 2 section 2), one row each.
+
+Every row runs one finding (its number in the report's section 2 in the
+row's name: ``b1_...`` is finding 1) and asserts the exact verdict exact
+arithmetic gives, or a located error. The verdicts at the thresholds are
+worked by hand: 2/3 x $300M is exactly $200M, three weights of 1/3 make
+exactly 1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ipb.cli._app import app
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "frameworks" / "scenarios"
+
+_HEAD = """\
+id: k23ge
+version: 1
+investor: Benjamin Graham
+name: Test k23ge
+description: x
+topology_type: linear_sequential
+gate_logic: conjunction
+topology_rationale: x
+vintage: {start: 1934, end: 1976}
+sources:
+  - {tier: 1, document: "SA", year: 1934, locator: "x"}
+outcomes: {pass: INVEST, fail: DECLINE}
+constants: {k: CONST}
+inputs:
+  price: {type: money, description: the price}
+  ncav: {type: money, description: the ncav}
+gates:
+  - id: g1
+    name: Gate one
+    description: x
+    proceed: PROCEED
+    required_elements: [ncav]
+"""
+
+
+def _cli(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args))
+
+
+def _final(result: Any) -> tuple[str, str]:
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    return data["investment_verdict"], data["verdict_trigger"]
+
+
+def _k_card(tmp: Path, const: str, proceed: str) -> Path:
+    path = tmp / "k.yaml"
+    path.write_text(_HEAD.replace("CONST", const).replace("PROCEED", proceed, 1).replace(
+        "proceed: PROCEED", f"proceed: {proceed}"), encoding="utf-8")
+    return path
+
+
+# ----------------------------------------------------- finding 1: card constants stay exact
+
+@pytest.mark.parametrize(("const", "proceed", "price", "ncav", "want"), [
+    ("2/3", "price / ncav >= k", "$200M", "$300M", "INVEST"),
+    ("2/3", "price / ncav >= k", "$199999999", "$300M", "DECLINE"),
+    ("1/3", "price <= 3 * k * ncav", "7", "7", "INVEST"),
+    ("1/3", "price * k + price * k + price * k == price", "7", "7", "INVEST"),
+])
+def test_b1_constant_is_exact_in_run_and_screen(tmp_path: Path, const: str, proceed: str, price: str, ncav: str,
+                                                 want: str) -> None:
+    card = _k_card(tmp_path, const, proceed)
+    got = _final(_cli("run", str(card), "--set", f"price={price}", "--set", f"ncav={ncav}", "--format", "json"))
+    assert got[0] == want
+    table = tmp_path / "t.csv"
+    table.write_text(f'price,ncav\n"{price}","{ncav}"\n', encoding="utf-8")
+    out = tmp_path / "o.csv"
+    result = _cli("screen", str(card), str(table), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert f'"{want}"' in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("market_value", "want"), [
+    ("$200M", "INVEST"),  # exactly 2/3 of $300M: at the ceiling
+    ("$200000000.00000000000000000001", "DECLINE"),  # above it (the rounded constant said INVEST)
+])
+def test_b1_bundled_klarman_constant(market_value: str, want: str) -> None:
+    scenario = SCENARIOS / "klarman_deep_value_identification" / "invest_orphaned_spinoff.yaml"
+    got = _final(_cli("run", "klarman_deep_value_identification", str(scenario), "--set",
+                      f"market_value={market_value}", "--set", "conservative_value=$300M", "--format", "json"))
+    assert got[0] == want
