@@ -14,7 +14,9 @@ that row alone; :attr:`ColumnarResult.fallback` counts them.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 from dataclasses import dataclass, field
+import math
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -153,16 +155,19 @@ class _FinalVerdicts:
         assert threshold is not None
         counted = PROCEED if threshold.count == "PROCEED" else REJECT
         weights = [Fraction(g.weight) for g in self.card.gates]
-        scale = int(np.lcm.reduce([w.denominator for w in weights] + [Fraction(threshold.min_weight).denominator]))
+        scale = math.lcm(*[w.denominator for w in weights], Fraction(threshold.min_weight).denominator)
         iw = [int(w * scale) for w in weights]
         need = int(Fraction(threshold.min_weight) * scale)  # an integer: scale holds its denominator
         n = out.n
-        hit = np.zeros(n, dtype=np.int64)
-        open_ = np.zeros(n, dtype=np.int64)
+        # Exact integer sums; Python ints (object arrays) when the scaled weights could pass int64 (issue 16).
+        wide = (sum(iw) + need).bit_length() > 62
+        dtype = object if wide else np.int64
+        hit = np.zeros(n, dtype=dtype)
+        open_ = np.zeros(n, dtype=dtype)
         count = np.zeros(n, dtype=np.int64)
         for v, w in zip(raw, iw):
-            hit += np.where(v == counted, w, 0)
-            open_ += np.where(v == INCONCLUSIVE, w, 0)
+            hit += (v == counted).astype(dtype) * w
+            open_ += (v == INCONCLUSIVE).astype(dtype) * w
             count += v == counted
         m = len(raw)
         met_word, unmet_word = (ok_word, bad_word) if counted == PROCEED else (bad_word, ok_word)

@@ -94,3 +94,41 @@ def test_b1_bundled_klarman_constant(market_value: str, want: str) -> None:
     got = _final(_cli("run", "klarman_deep_value_identification", str(scenario), "--set",
                       f"market_value={market_value}", "--set", "conservative_value=$300M", "--format", "json"))
     assert got[0] == want
+
+
+# ----------------------------------------------------- finding 2: weighted thresholds sum exactly
+
+MUNGER = ROOT / "frameworks" / "munger_opportunity_evaluation.yaml"
+MUNGER_ROW = ("return_on_capital,competitive_advantage,incentives_aligned,bias_driven_thesis,probability_of_success,"
+              "upside_return,downside_return\n0.16,durable,true,false,0.6,0.5,-0.15\n")
+
+
+def _weighted(tmp: Path, weight: str, min_weight: str) -> Path:
+    """The bundled Munger card with every lens weighted ``weight`` and ``min_weight`` to clear."""
+    text = MUNGER.read_text(encoding="utf-8")
+    text = text.replace("threshold: {count: PROCEED, at_least: 3}",
+                        f"threshold: {{count: PROCEED, at_least: 3, min_weight: {min_weight}}}")
+    text = text.replace("\n    name: ", f"\n    weight: {weight}\n    name: ")
+    path = tmp / "w.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("weight", "min_weight", "want"), [
+    ("1/3", "1", ("INVEST", "threshold_met_3_of_5")),  # 3 x 1/3 is exactly 1
+    ("1/4", "3/4", ("INVEST", "threshold_met_3_of_5")),
+    ("1/3", "1.0000000000000000000000000001", ("INCONCLUSIVE", "threshold_undecided_3_of_5")),
+    ("1/7", "3/7", ("INVEST", "threshold_met_3_of_5")),
+    ("1.0e+99", "3.0e+99", ("INVEST", "threshold_met_3_of_5")),  # beyond int64 once scaled: no OverflowError
+])
+def test_b2_weighted_threshold_is_exact_in_run_and_screen(tmp_path: Path, weight: str, min_weight: str,
+                                                          want: tuple[str, str]) -> None:
+    card = _weighted(tmp_path, weight, min_weight)
+    scenario = SCENARIOS / "munger_opportunity_evaluation" / "two_lenses_unknown_decided.yaml"
+    assert _final(_cli("run", str(card), str(scenario), "--format", "json")) == want
+    table = tmp_path / "t.csv"
+    table.write_text(MUNGER_ROW, encoding="utf-8")
+    out = tmp_path / "o.csv"
+    result = _cli("screen", str(card), str(table), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert f'"{want[0]}","{want[1]}"' in out.read_text(encoding="utf-8")
