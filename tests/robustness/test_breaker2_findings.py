@@ -132,3 +132,34 @@ def test_b2_weighted_threshold_is_exact_in_run_and_screen(tmp_path: Path, weight
     result = _cli("screen", str(card), str(table), "--out", str(out))
     assert result.exit_code == 0, result.output
     assert f'"{want[0]}","{want[1]}"' in out.read_text(encoding="utf-8")
+
+
+# ----------------------------------------------------- findings 3 and 4: a weight is a plain number within 10^±100
+
+@pytest.mark.parametrize(("key", "written", "message"), [
+    ("weight", "1.0e+999999999", "beyond the limit of 10^±100"),
+    ("weight", "1.0e+99999", "beyond the limit of 10^±100"),
+    ("weight", "1.0e-999999999", "beyond the limit of 10^±100"),
+    ("weight", '"1.0e+101"', "beyond the limit of 10^±100"),
+    ("weight", '"1/1e100/1e100"', "beyond the limit of 10^±100"),
+    ("weight", '"$5M"', "weights are plain numbers"),
+    ("weight", "50%", "weights are plain numbers"),
+    ("weight", "5x", "weights are plain numbers"),
+    ("min_weight", '"$5M"', "weights are plain numbers"),
+    ("min_weight", "1.0e+999999999", "beyond the limit of 10^±100"),
+])
+def test_b3_b4_weight_refused_at_check_with_its_line(tmp_path: Path, key: str, written: str, message: str) -> None:
+    card = _weighted(tmp_path, written if key == "weight" else "1", written if key == "min_weight" else "3")
+    line = next(i for i, text in enumerate(card.read_text(encoding="utf-8").splitlines(), 1)
+                if f"{key}: {written}" in text)
+    result = _cli("check", str(card))
+    assert result.exit_code != 0
+    assert f"w.yaml:{line}:" in result.output and message in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("weight", "min_weight"), [("0.5", "1.5"), ("1.0e+100", "3.0e+100"), ("1.0e-100", "3.0e-100")])
+def test_b3_weights_at_the_limits_run(tmp_path: Path, weight: str, min_weight: str) -> None:
+    card = _weighted(tmp_path, weight, min_weight)
+    scenario = SCENARIOS / "munger_opportunity_evaluation" / "four_lenses_confirm.yaml"
+    assert _final(_cli("run", str(card), str(scenario), "--format", "json"))[0] == "INVEST"
