@@ -548,11 +548,15 @@ class ColumnarCard(_FinalVerdicts):
             if not any(ok):
                 continue
             values = (vs[rows] if len(vs) > 1 else np.repeat(vs, len(rows))).tolist()
-            for facts, known, v in zip(out, ok, values):
+            exact = [None] * len(values) if c.raw is None else c.raw[rows].tolist()
+            for facts, known, v, x in zip(out, ok, values, exact):
                 if not known:
                     continue
                 if c.kind == "num":
-                    facts[name] = Decimal(v) if isinstance(v, int) else Decimal(repr(v))
+                    if x is not None:  # the cell's exact value, where its float is not it
+                        facts[name] = Decimal(x)
+                    else:
+                        facts[name] = Decimal(v) if isinstance(v, int) else Decimal(repr(v))
                 elif c.kind == "bool":
                     facts[name] = bool(v)
                 elif c.kind == "cat":
@@ -605,7 +609,7 @@ def _slice_col(c: Col, start: int, stop: int) -> Col:
     ok = cut(c.ok)
     if np.ndim(ok) and ok.all():
         ok = np.True_  # known on every row of this batch: masks can be skipped
-    return Col(c.kind, cut(c.v), ok, err, c.exact)
+    return Col(c.kind, cut(c.v), ok, err, c.exact, None if c.raw is None else c.raw[start:stop])
 
 
 def columnar(compiled: CompiledCard) -> ColumnarCard:

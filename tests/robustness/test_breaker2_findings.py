@@ -163,3 +163,36 @@ def test_b3_weights_at_the_limits_run(tmp_path: Path, weight: str, min_weight: s
     card = _weighted(tmp_path, weight, min_weight)
     scenario = SCENARIOS / "munger_opportunity_evaluation" / "four_lenses_confirm.yaml"
     assert _final(_cli("run", str(card), str(scenario), "--format", "json"))[0] == "INVEST"
+
+
+# ----------------------------------------------------- finding 6: screen reads CSV numbers from their text
+
+_NET_NET_HEAD = "market_value,current_assets,total_liabilities,preferred_stock,net_income\n"
+
+
+@pytest.mark.parametrize(("row", "units", "want"), [
+    # NCAV = 45 - 12 - 3 = $30M; the ceiling is exactly 2/3 of it, $20M.
+    ("20000000.0000000001,45000000,12000000,3000000,1", (), "DECLINE"),
+    ("20000000,45000000,12000000,3000000,1", (), "INVEST"),
+    ("19999999.9999999999,45000000,12000000,3000000,1", (), "INVEST"),
+    ("20.0000000000000001,45,12,3,1", ("market_value", "current_assets", "total_liabilities", "preferred_stock"),
+     "DECLINE"),
+    # integers past 2^64: a ceiling of 2x10^20
+    ("200000000000000000001,450000000000000000000,120000000000000000000,30000000000000000000,1", (), "DECLINE"),
+    ("200000000000000000000,450000000000000000000,120000000000000000000,30000000000000000000,1", (), "INVEST"),
+])
+def test_b6_screen_agrees_with_run_at_the_threshold(tmp_path: Path, row: str, units: tuple[str, ...],
+                                                    want: str) -> None:
+    table = tmp_path / "t.csv"
+    table.write_text(_NET_NET_HEAD + row + "\n", encoding="utf-8")
+    out = tmp_path / "o.csv"
+    args = [a for name in units for a in ("--unit", f"{name}=M")]
+    result = _cli("screen", "graham_net_net_screen", str(table), "--out", str(out), *args)
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert f'"{want}"' in text and row.split(",")[0] in text  # the cell is echoed as written, not 3e+20
+    scale = "M" if units else ""
+    sets = [a for name, cell in zip(_NET_NET_HEAD.strip().split(","), row.split(","))
+            for a in ("--set", f"{name}={'$' + cell + scale if name != 'net_income' else cell}")]
+    scenario = SCENARIOS / "graham_net_net_screen" / "exactly_two_thirds.yaml"
+    assert _final(_cli("run", "graham_net_net_screen", str(scenario), *sets, "--format", "json"))[0] == want
