@@ -196,3 +196,36 @@ def test_b6_screen_agrees_with_run_at_the_threshold(tmp_path: Path, row: str, un
             for a in ("--set", f"{name}={'$' + cell + scale if name != 'net_income' else cell}")]
     scenario = SCENARIOS / "graham_net_net_screen" / "exactly_two_thirds.yaml"
     assert _final(_cli("run", "graham_net_net_screen", str(scenario), *sets, "--format", "json"))[0] == want
+
+
+# ----------------------------------------------------- finding 5: apostrophes and thin / no-break spaces group only
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize(("text", "want"), [
+    ("$1'234", "1234"),
+    ("$1'234'567.5", "1234567.5"),
+    ("$1'234,5", "1234.5"),
+    ("1'234%", "12.34"),
+    ("$1\u00a0234", "1234"),
+    ("$1\u202f234\u202f567", "1234567"),
+    ("1\u2009234", "1234"),  # the thin space the docs name
+    ("$1'2", "an apostrophe only groups thousands"),
+    ("$12'34", "an apostrophe only groups thousands"),
+    ("$1.234'567", "an apostrophe only groups thousands"),
+    ("$1\u00a02", "a no-break space (U+00A0) only groups thousands"),
+    ("$1\u202f2345", "a narrow no-break space (U+202F) only groups thousands"),
+    ("$1'234\u00a0567", "two kinds of digit-group separator"),
+])
+def test_b5_group_only_separators(text: str, want: str, strict: bool) -> None:
+    from decimal import Decimal
+
+    from ipb.engine.numbers import NumberError, read_number
+
+    if want[0].isdigit():
+        assert read_number(text, strict=strict).value == Decimal(want)
+        return
+    with pytest.raises(NumberError) as info:
+        read_number(text, strict=strict)
+    assert want in info.value.message and "','" not in info.value.message
+    assert info.value.column == next(i for i, c in enumerate(text) if c in "'\u00a0\u202f\u2009") + 1 or \
+        "two kinds" in want
