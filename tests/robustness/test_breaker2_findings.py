@@ -229,3 +229,33 @@ def test_b5_group_only_separators(text: str, want: str, strict: bool) -> None:
     assert want in info.value.message and "','" not in info.value.message
     assert info.value.column == next(i for i, c in enumerate(text) if c in "'\u00a0\u202f\u2009") + 1 or \
         "two kinds" in want
+
+
+# ----------------------------------------------------- finding 8: score refuses an item whose card is a path
+
+@pytest.mark.parametrize(("field", "ref"), [
+    ("card", "/etc/passwd"),
+    ("card", "../x.yaml"),
+    ("scenario.card", "/etc/passwd"),
+])
+def test_b8_score_refuses_a_card_path(tmp_path: Path, field: str, ref: str) -> None:
+    from ipb.scoring.items import item_set
+
+    item = json.loads((Path(__file__).parent / "data" / "item_l7.jsonl").read_text(encoding="utf-8"))
+    if field == "card":
+        item["card"] = ref
+    else:
+        item["scenario"]["card"] = ref
+    prepared = item_set([item], source="items.jsonl").items[item["id"]]
+    assert prepared.error is not None
+    assert (prepared.error.file, prepared.error.line) == ("items.jsonl", 1)
+    assert "not a path" in prepared.error.message and ref in prepared.error.message
+
+
+
+def test_b8_score_takes_the_same_item_with_its_card_id() -> None:
+    from ipb.scoring.items import item_set
+
+    item = json.loads((Path(__file__).parent / "data" / "item_l7.jsonl").read_text(encoding="utf-8"))
+    prepared = item_set([item], source="items.jsonl").items[item["id"]]
+    assert prepared.error is None and [t.card_id for t in prepared.targets] == ["graham_net_net_screen"]
