@@ -96,8 +96,8 @@ def _number(name: str, data: Any) -> Col:
         big = np.abs(v) >= 2.0 ** 53
         if not big.any():
             return Col("num", v, True, 0.0)
-        raw = np.array([int(x) if b else None for x, b in zip(arr.tolist(), big.tolist())], dtype=object)
-        return Col("num", v, True, np.where(big, 2.0 ** -53 * np.abs(v), 0.0), exact=False, raw=raw)
+        ints = np.array([int(x) if b else None for x, b in zip(arr.tolist(), big.tolist())], dtype=object)
+        return Col("num", v, True, np.where(big, 2.0 ** -53 * np.abs(v), 0.0), exact=False, raw=ints)
     if arr.dtype.kind == "b":
         raise BadColumn(f"input {name!r} is a number, but its column holds true/false values", name=name, row=0)
     if arr.dtype.kind == "f":
