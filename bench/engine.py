@@ -419,8 +419,10 @@ def zen_graph(card: Card) -> dict[str, Any]:
     return {"contentType": "application/vnd.gorules.decision", "nodes": nodes, "edges": edges}
 
 
-def _zen_number(value: Decimal) -> str:
-    return format(value.normalize(), "f")
+def _zen_number(value: Any) -> str:
+    from ipb.engine._exact import public
+
+    return format(public(value).normalize(), "f")  # a constant may be an exact Fraction (2/3)
 
 
 def _zen_list(values: Iterable[str]) -> str:

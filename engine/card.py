@@ -33,6 +33,7 @@ from ipb.engine._card_checks import bound as _bound
 from ipb.engine._card_checks import check_outcomes as _check_outcomes
 from ipb.engine._card_checks import VisibleSymbols, all_computed_names, find_cycles, grid_problem, names_in
 from ipb.engine._card_checks import number_value as _number
+from ipb.engine._card_checks import plain_number
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.expressions import (
     BOOL,
@@ -541,7 +542,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
                                  "(2/3, $5M, 25%), not an expression of other names", rule="literal", name=name), path)
             continue
         try:
-            value, type = _number(raw_value, f"constant {name!r}")
+            value, type = _number(raw_value, f"constant {name!r}", exact=True)
             if isinstance(spec, dict) and "type" in spec:
                 type = INPUT_TYPES[spec["type"]]
             constants[name] = (value, type)
@@ -639,7 +640,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
         weight = Decimal(1)
         if "weight" in g:
             try:
-                weight = _number(g["weight"], "weight")[0]
+                weight = plain_number(g["weight"], "gate weight")
                 if weight <= 0:
                     raise CompileError(
                         f"gate weight must be positive, not {weight}: an n-of-m join adds weights up", rule="weight"
@@ -741,7 +742,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
     if "threshold" in data:
         t = data["threshold"]
         try:
-            min_weight = _number(t["min_weight"], "min_weight")[0] if "min_weight" in t else Decimal(t["at_least"])
+            min_weight = plain_number(t["min_weight"], "min_weight") if "min_weight" in t else Decimal(t["at_least"])
             if min_weight <= 0:
                 raise CompileError(f"min_weight must be positive, not {min_weight}", rule="weight")
             threshold = Threshold(t.get("count", "PROCEED"), int(t["at_least"]), min_weight)

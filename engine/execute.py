@@ -44,9 +44,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from ipb.engine._exact import public
+from ipb.engine._exact import as_fraction, public
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.engine.logic import Verdict
 
@@ -432,14 +433,16 @@ def _threshold(
     threshold = compiled.card.threshold
     assert threshold is not None
     counted = PROCEED if threshold.count == "PROCEED" else REJECT
-    hit = sum((w for v, w in zip(verdicts, weights) if v is counted), Decimal(0))
-    open_ = sum((w for v, w in zip(verdicts, weights) if v is INCONCLUSIVE), Decimal(0))
+    # Exact sums (issue 16: three weights of 1/3 make exactly 1); weights are bounded to 10^±100 at load.
+    hit = sum((as_fraction(w) for v, w in zip(verdicts, weights) if v is counted), Fraction(0))
+    open_ = sum((as_fraction(w) for v, w in zip(verdicts, weights) if v is INCONCLUSIVE), Fraction(0))
+    need = as_fraction(threshold.min_weight)
     count = sum(1 for v in verdicts if v is counted)
     m = len(verdicts)
     met_outcome, unmet_outcome = (ok, bad) if counted is PROCEED else (bad, ok)
-    if hit >= threshold.min_weight:
+    if hit >= need:
         return _Run(verdicts, met_outcome, f"threshold_met_{count}_of_{m}")
-    if hit + open_ < threshold.min_weight:
+    if hit + open_ < need:
         return _Run(verdicts, unmet_outcome, f"threshold_not_met_{count}_of_{m}")
     return _Run(verdicts, INCONCLUSIVE_OUTCOME, f"threshold_undecided_{count}_of_{m}")
 

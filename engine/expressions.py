@@ -862,11 +862,13 @@ def compile_expression(
     return CompiledExpression(source, node.type, node.names, fn, constant=node.const, warnings=tuple(compiler.warnings))
 
 
-def parse_literal(text: str) -> tuple[Any, ExprType]:
+def parse_literal(text: str, *, exact: bool = False) -> tuple[Any, ExprType]:
     """The value and type of a literal such as ``95%``, ``$5B``, ``10x``, ``-3``, ``2/3``.
 
     Used for scenario values and ``--set NAME=VALUE``. A fraction with no
-    finite decimal form is returned as a Decimal to 28 significant digits.
+    finite decimal form is returned as a Decimal to 28 significant digits,
+    or, with ``exact=True`` (a card's constants and weights, issue 16), as the
+    exact :class:`~fractions.Fraction` an inline literal folds to.
 
     Raises
     ------
@@ -880,4 +882,5 @@ def parse_literal(text: str) -> tuple[Any, ExprType]:
     compiled = compile_expression(text, {})
     if not compiled.constant:  # pragma: no cover - with no symbols every name is an error
         raise CompileError(f"{text!r} is not a literal value", rule="literal")
-    return _exact.public(compiled.fn({})), compiled.type
+    value = compiled.fn({})
+    return (value if exact else _exact.public(value)), compiled.type

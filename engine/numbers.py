@@ -20,7 +20,8 @@ What it reads
   separator that repeats groups thousands); one separator followed by exactly
   three digits groups thousands (``1,234`` is 1234, ``1.234`` is 1.234 unless
   ``decimal_comma=True``), otherwise it is the decimal mark (``3,5`` is 3.5).
-  Thin and no-break spaces and apostrophes group thousands too. A value a
+  Apostrophes, thin spaces (U+2009) and no-break spaces (U+00A0, U+202F)
+  only ever group thousands, in threes (``1'234'567.5``); ``1'2`` is an error. A value a
   person typed into one field (scenario fact, ``--set``, screen cell) is
   read with ``strict=True``: a lone ``,`` that is not a thousands group
   (``$20,5``) and money such as ``$20.000`` (thousands or decimals?) are
@@ -89,7 +90,7 @@ _SCALES = {
 }
 _SIGN = r"[-+\u2212]"
 _CUR = r"US\$|\$|€|£|USD|EUR|GBP"
-_MANTISSA = r"[0-9][0-9,.'\u00a0\u202f]*[0-9]|[0-9]|[.,][0-9]+"  # noqa: RUF001 - the separators are on purpose
+_MANTISSA = r"[0-9][0-9,.'\u00a0\u202f\u2009]*[0-9]|[0-9]|[.,][0-9]+"  # noqa: RUF001 - the separators are on purpose
 _NUMBER_RE = re.compile(
     rf"""
     (?P<open>\()?\s*
@@ -165,6 +166,38 @@ def _ambiguous(mant: str, sep: str, text: str, at: int) -> NumberError:
                   f"for thousands, {text.strip().replace(mant, decimal, 1)!r} for a decimal", text, where)
 
 
+#: Characters that only ever group thousands (never a decimal mark), with their names for messages.
+_GROUP_ONLY = {"'": "an apostrophe", "\u00a0": "a no-break space (U+00A0)",
+               "\u202f": "a narrow no-break space (U+202F)", "\u2009": "a thin space (U+2009)"}
+
+
+def _space_groups(mant: str, text: str, at: int) -> str:
+    """``mant`` grouped by an apostrophe or a thin / no-break space, as plain digits and one decimal mark.
+
+    These characters group thousands only: ``1'234'567.5`` and ``1\u202f234,5``
+    are read, ``1'2``, ``12'34`` and ``1.234'567`` are errors (they were read
+    as 1.2, 12.34 and 1234.567; issue 16, breaker 2 finding 5).
+    """
+    kinds = [c for c in _GROUP_ONLY if c in mant]
+    name = _GROUP_ONLY[kinds[0]]
+    if len(kinds) > 1:
+        raise _error(f"two kinds of digit-group separator ({name} and {_GROUP_ONLY[kinds[1]]})", text, at)
+    sep = kinds[0]
+    groups = mant.split(sep)
+    last, mark, frac = groups[-1], "", ""
+    for m in ".,":
+        if m in last:
+            last, mark, frac = last.partition(m)
+            break
+    ok = (1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:-1]) and len(last) == 3
+          and (not mark or (frac.isdigit() and not any(c in frac for c in ".,"))))
+    if not ok or not "".join(groups[:-1] + [last]).isdigit():
+        where = at + mant.index(sep)
+        raise _error(f"{name} only groups thousands, in groups of three digits (1{sep}234{sep}567); "
+                     "write the decimal mark as '.'", text, where)
+    return "".join(groups[:-1] + [last]) + ("." + frac if mark else "")
+
+
 def _digits(mant: str, decimal_comma: bool | None, text: str, at: int, strict: bool = False,
             dot_may_group: bool = False) -> tuple[str, int]:
     """(digit string, exponent) of a mantissa such as ``1,234.5`` -> ("12345", -1).
@@ -173,13 +206,7 @@ def _digits(mant: str, decimal_comma: bool | None, text: str, at: int, strict: b
     thousands group, and (when ``dot_may_group``) a lone ``.`` followed by
     exactly three digits, are errors instead of guesses.
     """
-    for ch in "'\u00a0\u202f":
-        if ch in mant:
-            groups = mant.split(ch)
-            if any(len(g.replace(",", "").replace(".", "")) == 0 for g in groups):
-                raise _error("misplaced digit-group separator", text, at)
-    plain = mant.replace("'", ",").replace("\u00a0", ",").replace("\u202f", ",") if any(
-        c in mant for c in "'\u00a0\u202f") else mant
+    plain = _space_groups(mant, text, at) if any(c in mant for c in _GROUP_ONLY) else mant
     commas, dots = plain.count(","), plain.count(".")
     if commas and dots:
         mark = "," if plain.rfind(",") > plain.rfind(".") else "."

@@ -97,12 +97,35 @@ def _vintage_start(item: Mapping[str, Any], card_id: str, card: Any) -> int | No
     return start if isinstance(start, int) else None
 
 
+def _card_refs(item: Mapping[str, Any]) -> list[Any]:
+    """Every card an item names: ``card``, ``cards``, ``scenario.card`` and each gold's ``card`` (issue 16)."""
+    refs: list[Any] = [item["card"]] if "card" in item else []
+    cards = item.get("cards")
+    if cards is not None:
+        refs += list(cards) if isinstance(cards, list) else [cards]
+    scenario = item.get("scenario")
+    if isinstance(scenario, Mapping) and "card" in scenario:
+        refs.append(scenario["card"])
+    for gold in item.get("golds") or () if isinstance(item.get("golds"), list) else ():
+        if isinstance(gold, Mapping) and "card" in gold:
+            refs.append(gold["card"])
+    return refs
+
+
 def _prepare_item(item: Mapping[str, Any], line: int, source: str, cache: dict[str, Any]) -> PreparedItem:
     ident = str(item.get("id"))
     layer = item.get("layer")
     if not isinstance(layer, str):
         scenario = item.get("scenario")
         layer = scenario.get("layer") if isinstance(scenario, Mapping) and isinstance(scenario.get("layer"), str) else None
+    for ref in _card_refs(item):  # an item names its cards by id; a path (/etc/passwd) is refused, as verify/respond do
+        from ipb.engine.registry import item_card
+
+        try:
+            item_card(ref)
+        except LoadError as exc:
+            err = ScoreError(exc.message, rule="invalid_item", file=source, line=line)
+            return PreparedItem(ident, item, line, [], layer, err)
     try:
         golds = golds_of(item)
     except ScoreError as exc:

@@ -73,9 +73,10 @@ class Vocabulary:
 class Col:
     """One value over every row (or a scalar broadcast to all rows)."""
 
-    __slots__ = ("kind", "v", "ok", "err", "exact")
+    __slots__ = ("kind", "v", "ok", "err", "exact", "raw")
 
-    def __init__(self, kind: str, v: Any, ok: Any = True, err: Any = 0.0, exact: bool = True) -> None:
+    def __init__(self, kind: str, v: Any, ok: Any = True, err: Any = 0.0, exact: bool = True,
+                 raw: Any = None) -> None:
         self.kind = kind
         # numpy booleans, so that ``~`` is logical for a scalar too
         self.v: Any = np.bool_(v) if isinstance(v, bool) else v
@@ -83,6 +84,9 @@ class Col:
         #: None = not yet computed (a float input column; see :meth:`Frame.err`).
         self.err = err
         self.exact = exact
+        #: An input column's exact values (object array of Decimal / int, None where unknown) when some
+        #: cell is not its float (``20000000.0000000001``, integers past 2^53); the scalar re-run reads them.
+        self.raw = raw
 
     @property
     def false(self) -> Any:

@@ -7,6 +7,7 @@ A bad value is reported with the input name and the first offending row
 from __future__ import annotations
 
 import datetime as _dt
+import math
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Mapping, Sequence
@@ -14,7 +15,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ipb.engine.card import Card
-from ipb.engine.columnar._expr import Col, Vocabulary
+from ipb.engine.columnar._expr import U, Col, Vocabulary
 from ipb.errors import ExecuteError, did_you_mean
 
 __all__ = ["Encoded", "input_columns", "BadColumn"]
@@ -93,7 +94,10 @@ def _number(name: str, data: Any) -> Col:
     if arr.dtype.kind in "iu":
         v = arr.astype(np.float64)
         big = np.abs(v) >= 2.0 ** 53
-        return Col("num", v, True, np.where(big, 2.0 ** -53 * np.abs(v), 0.0) if big.any() else 0.0, exact=not big.any())
+        if not big.any():
+            return Col("num", v, True, 0.0)
+        ints = np.array([int(x) if b else None for x, b in zip(arr.tolist(), big.tolist())], dtype=object)
+        return Col("num", v, True, np.where(big, 2.0 ** -53 * np.abs(v), 0.0), exact=False, raw=ints)
     if arr.dtype.kind == "b":
         raise BadColumn(f"input {name!r} is a number, but its column holds true/false values", name=name, row=0)
     if arr.dtype.kind == "f":
@@ -105,14 +109,25 @@ def _number(name: str, data: Any) -> Col:
             raise BadColumn(f"input {name!r}, row {row}: {v[row]} is not a finite number", name=name, row=row)
         return Col("num", v, ok, None, exact=True)
     out = np.empty(len(arr), dtype=np.float64)
+    raw: np.ndarray | None = None
     for i, x in enumerate(arr):
         if x is None or (isinstance(x, float) and x != x):
             out[i] = np.nan
         elif isinstance(x, (Decimal, int, float, np.integer, np.floating)) and not isinstance(x, bool):
-            out[i] = float(x)
+            f = float(x)
+            out[i] = f
+            if isinstance(x, (Decimal, int)) and math.isfinite(f) and Decimal(repr(f)) != x:
+                # not the float the engine computes with: keep it for the exact re-run (issue 16)
+                if raw is None:
+                    raw = np.full(len(arr), None, dtype=object)
+                raw[i] = x
         else:
             raise BadColumn(f"input {name!r}, row {i}: {x!r} is not a number", name=name, row=i)
-    return _number(name, out)
+    col = _number(name, out)
+    if raw is not None:
+        # every row carries the float's rounding (integers past 2^53 too), so a near tie is re-run exactly
+        col = Col("num", col.v, col.ok, 2 * U * np.abs(np.where(np.isnan(col.v), 0.0, col.v)), exact=False, raw=raw)
+    return col
 
 
 def _bool(name: str, data: Any) -> Col:

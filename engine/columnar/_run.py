@@ -14,7 +14,9 @@ that row alone; :attr:`ColumnarResult.fallback` counts them.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 from dataclasses import dataclass, field
+import math
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -153,16 +155,19 @@ class _FinalVerdicts:
         assert threshold is not None
         counted = PROCEED if threshold.count == "PROCEED" else REJECT
         weights = [Fraction(g.weight) for g in self.card.gates]
-        scale = int(np.lcm.reduce([w.denominator for w in weights] + [Fraction(threshold.min_weight).denominator]))
+        scale = math.lcm(*[w.denominator for w in weights], Fraction(threshold.min_weight).denominator)
         iw = [int(w * scale) for w in weights]
         need = int(Fraction(threshold.min_weight) * scale)  # an integer: scale holds its denominator
         n = out.n
-        hit = np.zeros(n, dtype=np.int64)
-        open_ = np.zeros(n, dtype=np.int64)
+        # Exact integer sums; Python ints (object arrays) when the scaled weights could pass int64 (issue 16).
+        wide = (sum(iw) + need).bit_length() > 62
+        dtype = object if wide else np.int64
+        hit = np.zeros(n, dtype=dtype)
+        open_ = np.zeros(n, dtype=dtype)
         count = np.zeros(n, dtype=np.int64)
         for v, w in zip(raw, iw):
-            hit += np.where(v == counted, w, 0)
-            open_ += np.where(v == INCONCLUSIVE, w, 0)
+            hit += (v == counted).astype(dtype) * w
+            open_ += (v == INCONCLUSIVE).astype(dtype) * w
             count += v == counted
         m = len(raw)
         met_word, unmet_word = (ok_word, bad_word) if counted == PROCEED else (bad_word, ok_word)
@@ -543,11 +548,15 @@ class ColumnarCard(_FinalVerdicts):
             if not any(ok):
                 continue
             values = (vs[rows] if len(vs) > 1 else np.repeat(vs, len(rows))).tolist()
-            for facts, known, v in zip(out, ok, values):
+            exact = [None] * len(values) if c.raw is None else c.raw[rows].tolist()
+            for facts, known, v, x in zip(out, ok, values, exact):
                 if not known:
                     continue
                 if c.kind == "num":
-                    facts[name] = Decimal(v) if isinstance(v, int) else Decimal(repr(v))
+                    if x is not None:  # the cell's exact value, where its float is not it
+                        facts[name] = Decimal(x)
+                    else:
+                        facts[name] = Decimal(v) if isinstance(v, int) else Decimal(repr(v))
                 elif c.kind == "bool":
                     facts[name] = bool(v)
                 elif c.kind == "cat":
@@ -600,7 +609,7 @@ def _slice_col(c: Col, start: int, stop: int) -> Col:
     ok = cut(c.ok)
     if np.ndim(ok) and ok.all():
         ok = np.True_  # known on every row of this batch: masks can be skipped
-    return Col(c.kind, cut(c.v), ok, err, c.exact)
+    return Col(c.kind, cut(c.v), ok, err, c.exact, None if c.raw is None else c.raw[start:stop])
 
 
 def columnar(compiled: CompiledCard) -> ColumnarCard:

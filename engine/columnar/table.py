@@ -25,6 +25,7 @@ from __future__ import annotations
 import errno
 import json
 from dataclasses import dataclass, field
+from decimal import Context, Decimal
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -50,6 +51,10 @@ SCALES = {"1": 0, "K": 3, "M": 6, "B": 9, "T": 12, "%": -2}
 #: nothing for a multiple ("1" is no scaling).
 UNIT_FITS = {"money": ("1", "K", "M", "B", "T"), "number": ("1", "K", "M", "B", "T"), "ratio": ("1", "%"),
              "multiple": ("1",)}
+
+
+#: Scaling an exact cell by a power of ten never rounds (cells have at most 60 digits).
+_WIDE = Context(prec=200)
 
 
 def require_pyarrow() -> Any:
@@ -91,7 +96,14 @@ def read_table(path: Path) -> Any:
         if fmt == "csv":
             import pyarrow.csv as pcsv
 
-            return pcsv.read_csv(path)
+            table = pcsv.read_csv(path)
+            numeric = [f.name for f in table.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
+            if not numeric:
+                return table
+            # Numbers are kept as their text and read exactly by ipb's number reader, never through a
+            # 64-bit float (issue 16: 20000000.0000000001 and 2^64 + 1 were rounded).
+            return pcsv.read_csv(path, convert_options=pcsv.ConvertOptions(
+                column_types={name: pa.string() for name in numeric}))
         import pyarrow.feather as feather
 
         return feather.read_table(path)
@@ -301,8 +313,11 @@ def _column(pa: Any, card: Card, name: str, col: Any, scale: str | None) -> Any:
         return np.full(len(col), np.nan) if kind == "number" else np.full(len(col), None, dtype=object)
     if kind == "number":
         if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_dictionary(t):
-            col = _parse_numbers(pa, pc, card.inputs[name], col)
-        elif pa.types.is_boolean(t):
+            numbers = _parse_numbers(pa, pc, card.inputs[name], col)
+            if scale and SCALES[scale.upper()]:
+                numbers = _scale_any(numbers, SCALES[scale.upper()])
+            return numbers
+        if pa.types.is_boolean(t):
             raise BadColumn(f"input {name!r}: a number column holds true/false values", name=name, row=0)
         elif not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
             raise BadColumn(f"input {name!r}: a number column has type {t}", name=name)
@@ -343,20 +358,47 @@ def _parse_numbers(pa: Any, pc: Any, spec: Any, col: Any) -> Any:
 
     text = pc.cast(col, pa.string())
     try:
-        return pc.cast(text, pa.float64())
+        floats = pc.cast(text, pa.float64())
     except pa.ArrowInvalid:
-        pass
-    values: list[float | None] = []
+        floats = None
+    if floats is not None:
+        # A cell of at most 15 characters has at most 15 significant digits, so its float's shortest
+        # repr is its value; a longer one (20000000.0000000001, 2^64 + 1) is read exactly below.
+        long = pc.fill_null(pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(text)), 15), False)
+        values = floats.to_numpy(zero_copy_only=False)
+        if not pc.any(long).as_py():
+            return values
+        exact = values.astype(object)
+        cells = text.to_pylist()
+        for i in np.flatnonzero(long.to_numpy(zero_copy_only=False)).tolist():
+            exact[i] = _exact_cell(spec, cells[i], i, convert_fact)
+        return np.where(np.isnan(values), None, exact)
+    out = np.full(len(text), None, dtype=object)
     for i, cell in enumerate(text.to_pylist()):
-        if cell is None or not cell.strip():
-            values.append(None)
-            continue
-        try:
-            values.append(float(convert_fact(spec, cell.strip(), strict=True)))
-        except IpbError as exc:
-            raise BadColumn(f"input {spec.name!r}, row {i}: {cell!r} is not a {spec.type} ({exc.message})",
-                            name=spec.name, row=i) from None
-    return pa.array(values, type=pa.float64())
+        if cell is not None and cell.strip():
+            out[i] = _exact_cell(spec, cell, i, convert_fact)
+    return out
+
+
+def _exact_cell(spec: Any, cell: str, row: int, convert_fact: Any) -> Any:
+    """One text cell read like a scenario fact (exact Decimal), or a located BadColumn."""
+    try:
+        return convert_fact(spec, cell.strip(), strict=True)
+    except IpbError as exc:
+        raise BadColumn(f"input {spec.name!r}, row {row}: {cell!r} is not a {spec.type} ({exc.message})",
+                        name=spec.name, row=row) from None
+
+
+def _scale_any(values: np.ndarray, power: int) -> np.ndarray:
+    """``values * 10**power``: a float array as :func:`_scale`; exact cells (Decimals) by their decimal exponent."""
+    if values.dtype != object:
+        return _scale(values, power)
+    out = np.full(len(values), None, dtype=object)
+    for i, x in enumerate(values.tolist()):
+        if x is not None and x == x:
+            d = x if isinstance(x, Decimal) else Decimal(repr(x))
+            out[i] = d.scaleb(power, _WIDE)
+    return out
 
 
 def _scale(values: np.ndarray, power: int) -> np.ndarray:

@@ -27,8 +27,9 @@ unknown, never as PROCEED.
 
 from __future__ import annotations
 
-from decimal import Decimal
+from fractions import Fraction
 
+from ipb.engine._exact import as_fraction
 from ipb.engine.card import Card
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._types import GateTrace, Span
@@ -66,16 +67,17 @@ def implied_final(card: Card, gates: list[GateTrace]) -> tuple[str | None, int |
         threshold = card.threshold
         if threshold is None:
             return None, None, None
-        weight = {g.number: g.weight for g in card.gates}
+        weight = {g.number: as_fraction(g.weight) for g in card.gates}  # exact sums (issue 16)
+        need = as_fraction(threshold.min_weight)
         if threshold.count == vw.REJECT:
-            total = Decimal(0)
+            total = Fraction(0)
             for g in sorted(rejected, key=lambda t: t.gate):
                 total += weight[g.gate]
-                if total >= threshold.min_weight:
+                if total >= need:
                     return card.outcomes["fail"], g.gate, g.verdict_span
             return None, None, None
-        open_weight = sum(weight.values(), Decimal(0)) - sum((weight[g.gate] for g in rejected), Decimal(0))
-        if open_weight < threshold.min_weight:
+        open_weight = sum(weight.values(), Fraction(0)) - sum((weight[g.gate] for g in rejected), Fraction(0))
+        if open_weight < need:
             last = max(rejected, key=lambda t: t.gate)
             return card.outcomes["fail"], last.gate, last.verdict_span
         return None, None, None

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ipb.engine.card import load_card_text
 from ipb.engine.execute import execute
 from ipb.engine.expressions import MONEY, NUMBER, compile_expression
 from ipb.engine.graph import compile_card
+from ipb.errors import IpbError
 
 # ---------------------------------------------------------------- the issue's reproducers
 
@@ -193,3 +194,86 @@ def test_decimal_attempt_keeps_the_decimal_representation() -> None:
     assert str(_exact.div(D("1"), D("0.08"))) == "12.5"
     assert _exact.div(D("1"), D("0.09")) == F(100, 9)
     assert str(_exact.add(D("0.1"), D("0.20"))) == "0.30"
+
+
+# ---------------------------------------------------------------- constants and computed values (issue 16, breaker 2)
+
+_CARD_HEAD = """\
+id: oracle
+version: 1
+investor: Benjamin Graham
+name: Oracle
+topology_type: linear_sequential
+gate_logic: conjunction
+topology_rationale: one test
+vintage: {{start: 1934, end: 1976}}
+sources: [{{tier: 1, document: Security Analysis, year: 1934}}]
+constants: {{c: "{const}"}}
+inputs:
+  x: {{type: number}}
+  w: {{type: number}}
+gates:
+  - id: g
+    name: One test
+    compute:
+      v: "{computed}"
+    proceed: "{proceed}"
+    required_elements: [x]
+    source: {{tier: 1, document: Security Analysis, year: 1934}}
+"""
+
+_CNAMES = ("x", "w", "c")
+
+
+def _ctree(depth: int) -> st.SearchStrategy[Any]:
+    leaf = st.one_of(st.sampled_from(_CNAMES), st.sampled_from(CONSTANTS))
+    if depth == 0:
+        return leaf
+    inner = _ctree(depth - 1)
+    return st.one_of(leaf, st.tuples(st.sampled_from(["+", "-", "*", "/"]), inner, inner))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["1/3", "2/3", "1/7", "0.1", "5", "-2/3", "22/7"]), _ctree(2), _ops, _ctree(2),
+       st.fixed_dictionaries({"x": st.sampled_from(VALUES), "w": st.sampled_from(VALUES)}))
+def test_fraction_oracle_constants_and_computed(const: str, left: Any, op: str, right: Any,
+                                                 env: dict[str, D]) -> None:
+    """A card constant and a computed value hold the exact rational: the scalar and the columnar engine
+    give the verdict of the Fraction oracle (a constant was rounded to 28 digits before)."""
+    from ipb.engine.columnar import execute_columns
+    import numpy as np
+
+    num, _, den = const.partition("/")
+    fenv = {"x": F(env["x"]), "w": F(env["w"]), "c": F(num) / F(den or 1)}
+    v = _oracle(left, fenv)
+    fenv["v"] = v  # type: ignore[assignment]
+    b = _oracle(right, fenv)
+    text = _CARD_HEAD.format(const=const, computed=_text(left), proceed=f"v {op} {_text(right)}")
+    try:
+        compiled = compile_card(load_card_text(text, "oracle.yaml"))
+    except IpbError as exc:  # a divisor that folds to 0 is refused at load (tested elsewhere)
+        assert "division by zero" in str(exc), text
+        assume(False)
+    trace = execute(compiled, dict(env))
+    if v is None or b is None:
+        want = "INCONCLUSIVE"
+    else:
+        want = "PROCEED" if {"<": v < b, "<=": v <= b, ">": v > b, ">=": v >= b, "==": v == b,
+                             "!=": v != b}[op] else "REJECT"
+    assert trace.gates[0].verdict.value == want, text
+    cols = {k: np.array([val], dtype=object) for k, val in env.items()}
+    assert execute_columns(compiled, cols).row(0)[2][0] == want, text
+
+
+@pytest.mark.parametrize(("constant", "expression", "price", "ncav", "want"), [
+    ("2/3", "price / ncav >= k", "200000000", "300000000", "PROCEED"),
+    ("2/3", "price / ncav >= k", "199999999", "300000000", "REJECT"),
+    ("1/3", "price <= 3 * k * ncav", "7", "7", "PROCEED"),
+    ("1/3", "price * k + price * k + price * k == price", "7", "7", "PROCEED"),
+])
+def test_constant_at_its_exact_threshold(constant: str, expression: str, price: str, ncav: str, want: str) -> None:
+    text = (_CARD_HEAD.replace("constants: {{c:", "constants: {{k:")
+            .replace("  x: {{type: number}}\n  w: {{type: number}}", "  price: {{type: number}}\n  ncav: {{type: number}}")
+            .replace("    compute:\n      v: \"{computed}\"\n", "").replace("[x]", "[price]"))
+    compiled = compile_card(load_card_text(text.format(const=constant, proceed=expression), "k.yaml"))
+    assert execute(compiled, {"price": D(price), "ncav": D(ncav)}).gates[0].verdict.value == want
