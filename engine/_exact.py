@@ -115,49 +115,36 @@ _EXACT = Context(prec=28, rounding=ROUND_HALF_EVEN, Emax=999_999, Emin=-999_999,
 DECIMAL_OPS: dict[str, Callable[[Decimal, Decimal], Decimal]] = {
     "+": _EXACT.add, "-": _EXACT.subtract, "*": _EXACT.multiply, "/": _EXACT.divide,
 }
-_ADD, _SUB, _MUL, _DIV = _EXACT.add, _EXACT.subtract, _EXACT.multiply, _EXACT.divide
 
 
-def add(a: Exact, b: Exact) -> Exact:
-    """``a + b``, exactly."""
-    if a.__class__ is Decimal and b.__class__ is Decimal:
-        try:
-            return _ADD(a, b)
-        except ArithmeticError:
-            pass
-    return _slow("+", a, b)
+def _decimal_first(op: str) -> Callable[[Exact, Exact], Exact]:
+    """``a op b``, exactly: the :data:`DECIMAL_OPS` operation when both are Decimals and the result is exact,
+    else the integer-ratio path (:func:`_slow`)."""
+    fast = DECIMAL_OPS[op]
+
+    def apply(a: Exact, b: Exact) -> Exact:
+        if a.__class__ is Decimal and b.__class__ is Decimal:
+            try:
+                return fast(a, b)
+            except ArithmeticError:
+                pass
+        return _slow(op, a, b)
+
+    return apply
 
 
-def sub(a: Exact, b: Exact) -> Exact:
-    """``a - b``, exactly."""
-    if a.__class__ is Decimal and b.__class__ is Decimal:
-        try:
-            return _SUB(a, b)
-        except ArithmeticError:
-            pass
-    return _slow("-", a, b)
-
-
-def mul(a: Exact, b: Exact) -> Exact:
-    """``a * b``, exactly."""
-    if a.__class__ is Decimal and b.__class__ is Decimal:
-        try:
-            return _MUL(a, b)
-        except ArithmeticError:
-            pass
-    return _slow("*", a, b)
+#: ``a + b``, ``a - b`` and ``a * b``, exactly.
+add = _decimal_first("+")
+sub = _decimal_first("-")
+mul = _decimal_first("*")
+_div = _decimal_first("/")
 
 
 def div(a: Exact, b: Exact) -> Exact:
     """``a / b``, exactly; ZeroDivisionError when ``b`` is zero."""
     if not b:
         raise ZeroDivisionError("division by zero")
-    if a.__class__ is Decimal and b.__class__ is Decimal:
-        try:
-            return _DIV(a, b)
-        except ArithmeticError:
-            pass
-    return _slow("/", a, b)
+    return _div(a, b)
 
 
 def neg(a: Exact) -> Exact:
