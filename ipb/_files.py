@@ -22,11 +22,22 @@ import shutil
 import stat
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, TextIO
+from typing import TextIO
 
-__all__ = ["write_text_atomic", "write_lines_atomic", "write_texts_atomic", "write_bytes_atomic", "write_path_atomic", "check_target", "file_kind",
-           "clean_stale", "text_sha256", "file_sha256"]
+__all__ = [
+    "check_target",
+    "clean_stale",
+    "file_kind",
+    "file_sha256",
+    "text_sha256",
+    "write_bytes_atomic",
+    "write_lines_atomic",
+    "write_path_atomic",
+    "write_text_atomic",
+    "write_texts_atomic",
+]
 
 
 #: Temporary files of an interrupted write older than this (seconds) are removed by the next write.
@@ -85,20 +96,25 @@ def clean_stale(target: Path, *, now: float | None = None) -> list[str]:
     return removed
 
 
-def _write_temp(target: Path, emit: Callable[[TextIO], None]) -> str:
-    """A flushed, fsync-ed temporary file beside ``target`` holding what ``emit`` writes; its path."""
+def _write_temp(target: Path, fill: Callable[[int, str], None]) -> str:
+    """A flushed, fsync-ed temporary file beside ``target`` holding what ``fill`` wrote; its path.
+
+    ``fill(fd, tmp)`` gets the open descriptor of a new file (made by
+    ``mkstemp``, so never a symlink someone placed there) and its name; it
+    writes the content and closes ``fd``. The file then gets the mode a plain
+    ``open()`` would have given it (0644 under umask 022, not ``mkstemp``'s 0600).
+    """
     check_target(target)
     clean_stale(target)
     folder = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            emit(handle)
-            handle.flush()
+        fill(fd, tmp)
+        with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
         mask = os.umask(0)
         os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as a plain open() would have made it
+        os.chmod(tmp, 0o666 & ~mask)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -106,17 +122,27 @@ def _write_temp(target: Path, emit: Callable[[TextIO], None]) -> str:
     return tmp
 
 
-def _write_atomic(path: str | Path, emit: Callable[[TextIO], None], make_parents: bool) -> None:
+def _write_atomic(path: str | Path, fill: Callable[[int, str], None], make_parents: bool) -> None:
+    """Write ``path`` through :func:`_write_temp` and one ``os.replace``; the old file stays on any failure."""
     target = Path(path)
     if make_parents:
         (target.parent if str(target.parent) else Path(".")).mkdir(parents=True, exist_ok=True)
-    tmp = _write_temp(target, emit)
+    tmp = _write_temp(target, fill)
     try:
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _text_fill(emit: Callable[[TextIO], None]) -> Callable[[int, str], None]:
+    """A ``fill`` for :func:`_write_temp` that writes UTF-8 text with ``\\n`` line ends through ``emit``."""
+    def fill(fd: int, _tmp: str) -> None:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            emit(handle)
+
+    return fill
 
 
 def _writer(text: str) -> Callable[[TextIO], None]:
@@ -147,7 +173,7 @@ def write_texts_atomic(texts: Mapping[str | Path, str]) -> None:
     done = 0
     try:
         for target, text in zip(targets, texts.values()):
-            temps.append(_write_temp(target, _writer(text)))
+            temps.append(_write_temp(target, _text_fill(_writer(text))))
         for target in targets:
             backup = None
             if target.is_file():
@@ -204,41 +230,24 @@ def write_lines_atomic(path: str | Path, lines: Iterable[str], *, make_parents: 
             handle.write(line)
             handle.write("\n")
 
-    _write_atomic(path, emit, make_parents)
+    _write_atomic(path, _text_fill(emit), make_parents)
 
 
 def write_text_atomic(path: str | Path, text: str, *, make_parents: bool = False) -> None:
     """Write ``text`` exactly as given to ``path`` atomically (see :func:`write_lines_atomic`)."""
 
-    def emit(handle: TextIO) -> None:
-        handle.write(text)
-
-    _write_atomic(path, emit, make_parents)
+    _write_atomic(path, _text_fill(_writer(text)), make_parents)
 
 
 def write_bytes_atomic(path: str | Path, data: bytes, *, make_parents: bool = False) -> None:
     """Write ``data`` to ``path`` atomically (see :func:`write_lines_atomic`): a symlink at ``path`` is
     replaced, never written through, and a FIFO or device there is refused."""
-    target = Path(path)
-    if make_parents:
-        (target.parent if str(target.parent) else Path(".")).mkdir(parents=True, exist_ok=True)
-    check_target(target)
-    clean_stale(target)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
+
+    def fill(fd: int, _tmp: str) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+
+    _write_atomic(path, fill, make_parents)
 
 
 def write_path_atomic(path: str | Path, write: Callable[[str], None], *, make_parents: bool = False) -> None:
@@ -250,26 +259,12 @@ def write_path_atomic(path: str | Path, write: Callable[[str], None], *, make_pa
     interrupted write are removed, and the file gets the mode a plain ``open()`` would give (0644 under
     umask 022, not ``mkstemp``'s 0600).
     """
-    target = Path(path)
-    if make_parents:
-        (target.parent if str(target.parent) else Path(".")).mkdir(parents=True, exist_ok=True)
-    check_target(target)
-    clean_stale(target)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    os.close(fd)
-    try:
+
+    def fill(fd: int, tmp: str) -> None:
+        os.close(fd)
         write(tmp)
-        with open(tmp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+
+    _write_atomic(path, fill, make_parents)
 
 
 def text_sha256(text: str) -> str:
