@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, TypeAlias, cast
 
 import jsonschema
 
+from ipb.engine._nesting import too_deep_at
 from ipb.engine._yaml import YamlDoc, load_yaml
 from ipb.engine.numbers import MAX_EXPONENT, NumberError, check_magnitude
 from ipb.errors import ErrorGroup, IpbError, LoadError, did_you_mean
@@ -275,24 +276,15 @@ def json_depth_error(text: str, file: str, *, first_line: int = 1, record: int |
     >>> json_depth_error("[" * 101 + "]" * 101, "x.jsonl", record=3).message
     'record 3: JSON nested deeper than 100 levels; ipb reads at most 100'
     """
-    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+    at = too_deep_at(text, _BRACKETS, MAX_JSON_DEPTH)
+    if at is None:
         return None
-    depth = 0
-    for m in _BRACKETS.finditer(text):
-        ch = m.group(0)
-        if ch in "[{":
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                before = text[: m.start()]
-                line = before.count("\n")
-                column = m.start() - (before.rfind("\n") + 1) + 1
-                where = "" if record is None else f"record {record}: "
-                return LoadError(f"{where}JSON nested deeper than {MAX_JSON_DEPTH} levels; ipb reads at most "
-                                 f"{MAX_JSON_DEPTH}", file=file, line=first_line + line, column=column,
-                                 rule="json-depth")
-        elif ch in "]}":
-            depth -= 1
-    return None
+    before = text[:at]
+    line = before.count("\n")
+    column = at - (before.rfind("\n") + 1) + 1
+    where = "" if record is None else f"record {record}: "
+    return LoadError(f"{where}JSON nested deeper than {MAX_JSON_DEPTH} levels; ipb reads at most {MAX_JSON_DEPTH}",
+                     file=file, line=first_line + line, column=column, rule="json-depth")
 
 
 def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:

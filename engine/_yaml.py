@@ -62,6 +62,7 @@ from ruamel.yaml.events import (
 )
 from ruamel.yaml.reader import ReaderError
 
+from ipb.engine._nesting import too_deep_at
 from ipb.engine._yaml_scalars import CAPITAL_BOOLS as _CAPITAL_BOOLS
 from ipb.engine._yaml_scalars import YAML11_BOOLS as _YAML11_BOOLS
 from ipb.engine._yaml_scalars import describe as _describe
@@ -469,22 +470,14 @@ class _Builder:
         """Refuse flow collections (``[[[...`` or ``{a: {b: ...``) nested past :data:`MAX_YAML_DEPTH`
         before ruamel's parser, which slows down sharply on them, sees the text."""
         text = self.text
-        if text.count("[") + text.count("{") <= MAX_YAML_DEPTH:
-            return
-        depth = 0
-        for m in _FLOW_TOKENS.finditer(text):
-            ch = m.group(0)
-            if ch in "[{":
-                depth += 1
-                if depth > MAX_YAML_DEPTH:
-                    before = text[: m.start()]
-                    line = len(_LINE_BREAK.findall(before))
-                    column = m.start() - max(before.rfind("\n"), before.rfind("\r")) - 1
-                    self.error(f"lists and mappings nest deeper than {MAX_YAML_DEPTH} levels here; ipb reads at "
-                               f"most {MAX_YAML_DEPTH}", line, column, "yaml-depth")
-                    raise _Stop
-            elif ch in "]}":
-                depth = max(depth - 1, 0)
+        at = too_deep_at(text, _FLOW_TOKENS, MAX_YAML_DEPTH)
+        if at is not None:
+            before = text[:at]
+            line = len(_LINE_BREAK.findall(before))
+            column = at - max(before.rfind("\n"), before.rfind("\r")) - 1
+            self.error(f"lists and mappings nest deeper than {MAX_YAML_DEPTH} levels here; ipb reads at "
+                       f"most {MAX_YAML_DEPTH}", line, column, "yaml-depth")
+            raise _Stop
 
     def load(self, require_mapping: bool) -> Any:
         """Walk the stream; return the data (errors are left in ``self.errors``)."""
