@@ -89,7 +89,7 @@ from ipb.scoring._sections import _keep, _names_of, _target_sections, _year
 from ipb.scoring._text import blank_spans
 from ipb.scoring.items import ItemSet, PreparedItem, Target, canonical_condition, item_set, load_items
 from ipb.scoring.registry import metrics as metric_registry
-from ipb.perturb.items import scenario_year_of
+from ipb.perturb._golds import scenario_year_of
 
 __all__ = [
     "RESULT_VERSION",
