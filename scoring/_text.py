@@ -799,13 +799,22 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
     ['Price $50B vs. value $25B.', 'It fails!', 'Done']
     """
     pos = start
+    # Linear in the line: whether text[pos:m.start()] holds a letter is kept from the last sentence end tried
+    # (``checked``), never re-read from ``pos``: a megabyte line of "p. 12" citations, whose every end is an
+    # abbreviation, once re-read the whole line at each one (issue 16).
+    lettered, checked = False, start
     for m in _SENTENCE_END.finditer(text, start, end):
-        if not any(c.isalpha() for c in text[pos : m.start()]):
-            continue  # "1." or "**2." at the start of a line ends no sentence
+        if not lettered:
+            lettered = any(c.isalpha() for c in text[checked : m.start()])
+            checked = m.start()
+            if not lettered:
+                continue  # "1." or "**2." at the start of a line ends no sentence
         if text[m.start()] == ".":
             w = m.start()
             k = w
-            while k > pos and k - w < 8 and (text[k - 1].isalpha() or text[k - 1] == "."):
+            # the word before the dot, at most 8 characters back: every abbreviation is shorter, so a longer word
+            # (or a run of dotted letters) is no abbreviation however far it runs
+            while k > pos and w - k < 8 and (text[k - 1].isalpha() or text[k - 1] == "."):
                 k -= 1
             initial = w - k == 1 and text[k].isupper() and (k == pos or text[k - 1].isspace())
             if text[k:w].lower() in _ABBREV or initial:
@@ -814,6 +823,7 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
         if s < e:
             yield s, e
         pos = m.end()
+        lettered, checked = False, pos
     s, e = _trim(text, pos, end)
     if s < e:
         yield s, e
