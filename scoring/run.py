@@ -56,6 +56,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 import traceback
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -675,18 +676,46 @@ def _finite(value: Any) -> Any:
     return value
 
 
+#: Significant digits of every float written in a record: what a double holds reliably (C's DBL_DIG), so the binary
+#: noise of a sum (0.1 + 0.2 = 0.30000000000000004, 0.7000000000000002) is written as the decimal it stands for.
+RECORD_DIGITS = 15
+#: Seventeen digits and dots in a row: a float written with 16 or more significant digits has them (its shortest repr
+#: has a dot, or ``.0``, and at least 16 digits), one with 15 or fewer is unchanged by :data:`RECORD_DIGITS`; a record
+#: without them is written as ``json.dumps`` wrote it.
+_LONG_DIGITS = re.compile(r"[0-9.]{17}")
+#: A JSON string (skipped whole) or a JSON number.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?')
+
+
+def _float_token(m: re.Match[str]) -> str:
+    token = m.group()
+    if token[0] == '"' or not any(c in token for c in ".eE"):
+        return token  # strings (a model's answer may quote "0.30000000000000004") and integers stay as written
+    rounded = float(f"{float(token):.{RECORD_DIGITS}g}")
+    return repr(rounded) if math.isfinite(rounded) else token  # within 5e-16 of the largest double: kept
+
+
 def dumps_record(record: Mapping[str, Any]) -> str:
-    """One ``responses.jsonl`` line (no newline): sorted keys, ASCII, no NaN (non-finite numbers become null).
+    """One ``responses.jsonl`` line (no newline): sorted keys, ASCII, no NaN (non-finite numbers become null), every
+    float to :data:`RECORD_DIGITS` significant digits (the shortest text that reads back as that rounded value).
+
+    Metrics are sums and products of fractions, so a record once read ``"basp_strict":0.2750000000000001``;
+    rounding where the record is written (not in the metrics: the summary is computed from the exact values and
+    rounds its own figures to 6 decimals) keeps every reader's numbers short and the same on every platform.
+    Integers and strings are written as they are.
 
     >>> print(dumps_record({"b": float("nan"), "a": 1}))
     {"a":1,"b":null}
+    >>> print(dumps_record({"basp": 0.1 + 0.2, "n": 12345678901234567, "text": "0.30000000000000004"}))
+    {"basp":0.3,"n":12345678901234567,"text":"0.30000000000000004"}
     """
     try:
-        return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False,
+        text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False,
                           default=_json_default)
     except ValueError:
-        return json.dumps(_finite(record), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+        text = json.dumps(_finite(record), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
                           allow_nan=False, default=_json_default)
+    return _JSON_TOKEN.sub(_float_token, text) if _LONG_DIGITS.search(text) else text
 
 
 def write_atomic(path: str | Path, text: str) -> None:
