@@ -120,6 +120,16 @@ def scan(
                 cache[literal] = positions
         if truncated is not None and len(positions) >= limit:
             truncated.add(literal)
+        if len(tried) == 1 and tried[0][1] is None:  # one plain pattern (the common case): the same loop, hoisted
+            match, key = tried[0][0].match, tried[0][2]
+            append = found.append
+            for pos in positions:
+                if word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_"):
+                    continue
+                m = match(text, pos)
+                if m is not None and m.end() > pos:
+                    append((pos, key, m))
+            continue
         for pos in positions:
             if not (word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_")):
                 for pattern, keys, key in tried:

@@ -709,13 +709,21 @@ def dumps_record(record: Mapping[str, Any]) -> str:
     >>> print(dumps_record({"basp": 0.1 + 0.2, "n": 12345678901234567, "text": "0.30000000000000004"}))
     {"basp":0.3,"n":12345678901234567,"text":"0.30000000000000004"}
     """
+    return _record_text(record)[0]
+
+
+def _record_text(record: Mapping[str, Any]) -> tuple[str, bool]:
+    """:func:`dumps_record`'s line, and whether a float was rounded in it (the record read back then differs)."""
     try:
         text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False,
                           default=_json_default)
     except ValueError:
         text = json.dumps(_finite(record), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
                           allow_nan=False, default=_json_default)
-    return _JSON_TOKEN.sub(_float_token, text) if _LONG_DIGITS.search(text) else text
+    if not _LONG_DIGITS.search(text):
+        return text, False
+    rounded = _JSON_TOKEN.sub(_float_token, text)
+    return rounded, rounded != text
 
 
 def write_atomic(path: str | Path, text: str) -> None:
@@ -733,7 +741,7 @@ def record_schema() -> dict[str, Any]:
 
 @dataclass
 class RunResult:
-    """What :func:`run_score` wrote."""
+    """What :func:`run_score` wrote: ``records`` as written to ``responses.jsonl`` (floats to :data:`RECORD_DIGITS`)."""
 
     records: list[dict[str, Any]]
     summary: dict[str, Any]
@@ -798,7 +806,8 @@ def run_score(
     items = load_items(items_path)
     records = (scorer or score_records)(items, read_responses(responses_path, format=format, model=model, condition=condition),
                             options, progress=progress)
-    scored_text = "".join(dumps_record(r) + "\n" for r in records)
+    lines = [_record_text(r) for r in records]
+    scored_text = "".join(line + "\n" for line, _ in lines)
     inputs = {
         "items": items.summary(),
         "responses": {"source": str(responses_path), "sha256": file_sha256(Path(responses_path)),
@@ -820,7 +829,9 @@ def run_score(
         where = exc.filename or out
         raise LoadError(f"cannot write {where}: {exc.strerror or exc} (the old results are left as they were)",
                         file=str(where), rule="file") from None
-    return RunResult(records, summary, responses_file, summary_file)
+    # the records as written (floats to RECORD_DIGITS); the summary above was computed from the unrounded values
+    written = [json.loads(line) if rounded else r for r, (line, rounded) in zip(records, lines)]
+    return RunResult(written, summary, responses_file, summary_file)
 
 
 def score_responses(
