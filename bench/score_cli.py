@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from parse_cli import RUN, baseline_tree, layout, timed  # noqa: E402  (the same tree layout and timer)
+from parse_cli import RUN, baseline_tree, layout, timed  # the same tree layout and timer as bench/parse_cli.py
 
 ROOT = Path(__file__).resolve().parents[1]
 ITEMS = ROOT / "tests" / "robustness" / "data" / "item_l7.jsonl"

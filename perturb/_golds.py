@@ -7,7 +7,8 @@ graph, networkx) so that ``ipb score`` reads items without importing how they we
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ipb.errors import ScoreError
 

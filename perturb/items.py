@@ -27,7 +27,7 @@ from ipb._files import write_lines_atomic
 from ipb.errors import PerturbError
 from ipb.engine._json import canonical_json
 from ipb.engine.execute import execute
-from ipb.perturb._golds import golds_of, scenario_year_of  # noqa: F401 (re-exported: items.golds_of is public)
+from ipb.perturb._golds import golds_of, scenario_year_of  # re-exported: items.golds_of is public
 from ipb.perturb.frame import Frame, PScenario, digest, fact_literals, scenario_key
 from ipb.perturb.operators import Step
 from ipb.perturb.render import render_question

@@ -9,7 +9,7 @@ from :mod:`ipb.scoring.embeddings` so that registering imports neither numpy nor
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 #: Called with one line of text just before a sentence encoder is loaded (``ipb parse`` and ``ipb score`` print it
 #: on stderr): importing torch and sentence-transformers and reading the model takes seconds (about 11 s on a busy

@@ -20,8 +20,7 @@ from operator import itemgetter
 from typing import Any, Iterable, Iterator, Sequence
 
 from ipb.scoring._numbers import NumberMatch, find_numbers, find_years
-
-from ipb.scoring._sentences import _ABBREV, _SENTENCE_END, _trim, sentence_spans  # noqa: F401 (re-exported)
+from ipb.scoring._sentences import _ABBREV, _SENTENCE_END, _trim, sentence_spans  # re-exported
 
 __all__ = [
     "mask_reasoning",

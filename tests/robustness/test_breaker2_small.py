@@ -16,14 +16,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
-
 from ipb.cli._app import app
 from ipb.engine._json import MAX_JSON_DEPTH, json_depth_error
 from ipb.respond.client import message_text
 from ipb.scoring import _text
 from ipb.scoring._numbers import _OTHER, _OTHER_PAREN, find_numbers
 from ipb.scoring.run import dumps_record
+from typer.testing import CliRunner
 
 # --------------------------------------------------------------------------- oracles: the code before the fix
 
