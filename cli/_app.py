@@ -206,7 +206,7 @@ def load_commands() -> None:
 #: plain (see :func:`fast_invocation`): typer >= 0.20 coerces every option through pydantic,
 #: whose import and adapters cost ~0.4 s, more than the whole engine job of ``ipb run``, and a
 #: sixth of the 2 s bar of ``ipb parse`` on a 5 MB answer (issue 16).
-FAST = ("run", "parse")
+FAST = ("run", "parse", "score")
 
 
 def fast_invocation(args: list[str]) -> Any:
@@ -216,11 +216,12 @@ def fast_invocation(args: list[str]) -> Any:
     the type hints) are read, and only plain forms are parsed here: positional
     arguments; ``--opt value``, ``--opt=value`` and a declared short ``-f value``;
     boolean ``--flag`` and ``--flag/--no-flag``; repeated list options; ``str``,
-    ``Path``, ``float``, ``Optional`` and ``Enum`` values; a ``str``/``Path`` option's
-    environment variable when the option is not given. Anything else -- ``--help``, an
-    unknown or malformed option, a missing argument, a value typer would reject, another
-    environment variable that is set -- returns None, and typer parses the whole line as
-    before, with its own messages. Tests check that both paths give the same output.
+    ``Path``, ``int``, ``float``, ``Optional`` and ``Enum`` values; a ``str``/``Path``
+    option's environment variable when the option is not given. Anything else --
+    ``--help``, an unknown or malformed option, a missing argument or required option, a
+    value typer would reject, another environment variable that is set -- returns None,
+    and typer parses the whole line as before, with its own messages. Tests check that
+    both paths give the same output.
     """
     import inspect
     import os
@@ -253,7 +254,7 @@ def fast_invocation(args: list[str]) -> Any:
             origin, inner = typing.get_origin(kind), typing.get_args(kind)
         many = origin is list
         base = inner[0] if many else kind
-        if not (base in (str, Path, bool, float) or (isinstance(base, type) and issubclass(base, Enum))):
+        if not (base in (str, Path, bool, int, float) or (isinstance(base, type) and issubclass(base, Enum))):
             return None
         kinds[name] = (base, many)
         if isinstance(info, ArgumentInfo):
@@ -327,6 +328,9 @@ def fast_invocation(args: list[str]) -> Any:
             return None  # a required argument is missing: typer says so
     for name, text in from_env.items():
         given.setdefault(name, [text])
+    for name, value in values.items():
+        if value is ... and name not in given:
+            return None  # a required option is missing: typer says so
     kwargs = dict(values)
     for name, raw in given.items():
         base, many = kinds[name]
@@ -338,6 +342,10 @@ def fast_invocation(args: list[str]) -> Any:
                 if not _PLAIN_FLOAT.fullmatch(text):
                     return None  # "nan", "1_0", "inf": typer's reading decides
                 converted.append(float(text))
+            elif base is int:
+                if not _PLAIN_INT.fullmatch(text):
+                    return None  # "1_000", " 5", "2.0": typer's reading decides
+                converted.append(int(text))
             elif base is Path:
                 converted.append(Path(text))
             elif isinstance(base, type) and issubclass(base, Enum):
@@ -359,6 +367,7 @@ def fast_invocation(args: list[str]) -> Any:
 
 
 _PLAIN_FLOAT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_PLAIN_INT = re.compile(r"[-+]?[0-9]{1,18}")
 
 
 def _is_number(token: str) -> bool:

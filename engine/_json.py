@@ -264,7 +264,9 @@ class JsonDoc:
 #: at about 1,000; no ipb format nests deeper than 10).
 MAX_JSON_DEPTH = 100
 
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+#: A string (runs of plain characters taken whole, so a megabyte string is one C loop, not a branch a character)
+#: or a bracket.
+_BRACKETS = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[\]{}]')
 
 
 def json_depth_error(text: str, file: str, *, first_line: int = 1, record: int | None = None) -> LoadError | None:

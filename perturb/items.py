@@ -18,16 +18,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from functools import lru_cache
 from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from ipb._files import write_lines_atomic
-from ipb.errors import PerturbError, ScoreError
+from ipb.errors import PerturbError
 from ipb.engine._json import canonical_json
 from ipb.engine.execute import execute
+from ipb.perturb._golds import golds_of, scenario_year_of  # re-exported: items.golds_of is public
 from ipb.perturb.frame import Frame, PScenario, digest, fact_literals, scenario_key
 from ipb.perturb.operators import Step
 from ipb.perturb.render import render_question
@@ -246,40 +246,3 @@ def build_item(
 def write_lines(path: str | Path, lines: Iterable[str]) -> None:
     """Write ``lines`` (each without its newline) to ``path`` atomically (:func:`ipb._files.write_lines_atomic`)."""
     write_lines_atomic(path, lines)
-
-
-def golds_of(item: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The gold programs of an item: ``[item["grp"]]`` for L7, each ``golds[i]["grp"]`` for L8.
-
-    Raises
-    ------
-    ScoreError
-        The item carries neither.
-    """
-    if isinstance(item.get("grp"), Mapping):
-        return [item["grp"]]
-    golds = item.get("golds")
-    if isinstance(golds, list) and golds and all(isinstance(g, Mapping) and isinstance(g.get("grp"), Mapping) for g in golds):
-        return [g["grp"] for g in golds]
-    raise ScoreError(f"item {item.get('id')!r} has no gold program ('grp' or 'golds')", rule="item",
-                     name=str(item.get("id")))
-
-
-def scenario_year_of(item: Mapping[str, Any]) -> int | None:
-    """The year of the item's scenario date (``scenario.as_of``, else ``manifest.context.as_of``), or None."""
-    scenario = item.get("scenario")
-    if isinstance(scenario, Mapping) and scenario.get("as_of"):
-        return _year_of_date(scenario.get("as_of"))
-    manifest = item.get("manifest")
-    if isinstance(manifest, Mapping) and isinstance(manifest.get("context"), Mapping):
-        return _year_of_date(manifest["context"].get("as_of"))
-    return None
-
-
-def _year_of_date(value: Any) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        m = re.match(r"\s*(\d{4})", value)
-        return int(m.group(1)) if m else None
-    return None

@@ -356,7 +356,9 @@ def message_text(content: Any) -> str | None:
 
     Some OpenAI-compatible servers send ``content`` as a list of parts such as
     ``{"type": "text", "text": "..."}``; their text parts are concatenated in
-    order and other parts (images, refusals) are left out.
+    order and other parts (images, refusals) are left out. A part that is a
+    bare string is text too, and so is a ``text`` given as ``{"value": "..."}``
+    (the Assistants API's shape); a part whose text is anything else is left out.
 
     Raises
     ------
@@ -365,14 +367,23 @@ def message_text(content: Any) -> str | None:
 
     >>> message_text([{"type": "text", "text": "1. Gate: PROCEED"}, {"type": "text", "text": "\\nFinal verdict: BUY"}])
     '1. Gate: PROCEED\\nFinal verdict: BUY'
+    >>> message_text(["1. Gate: PROCEED", {"type": "text", "text": {"value": "\\nFinal verdict: BUY"}}])
+    '1. Gate: PROCEED\\nFinal verdict: BUY'
     """
     if content is None or isinstance(content, str):
         return content
     if isinstance(content, (list, tuple)):
         texts: list[str] = []
         for part in content:
+            if isinstance(part, str):
+                texts.append(part)
+                continue
             kind = part.get("type") if isinstance(part, dict) else getattr(part, "type", None)
             text = part.get("text") if isinstance(part, dict) else getattr(part, "text", None)
+            if isinstance(text, dict):
+                text = text.get("value")
+            elif text is not None and not isinstance(text, str):
+                text = getattr(text, "value", None)
             if kind in (None, "text", "output_text") and isinstance(text, str):
                 texts.append(text)
         return "".join(texts) if texts else None

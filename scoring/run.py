@@ -56,6 +56,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 import traceback
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -89,7 +90,7 @@ from ipb.scoring._sections import _keep, _names_of, _target_sections, _year
 from ipb.scoring._text import blank_spans
 from ipb.scoring.items import ItemSet, PreparedItem, Target, canonical_condition, item_set, load_items
 from ipb.scoring.registry import metrics as metric_registry
-from ipb.perturb.items import scenario_year_of
+from ipb.perturb._golds import scenario_year_of
 
 __all__ = [
     "RESULT_VERSION",
@@ -675,18 +676,54 @@ def _finite(value: Any) -> Any:
     return value
 
 
+#: Significant digits of every float written in a record: what a double holds reliably (C's DBL_DIG), so the binary
+#: noise of a sum (0.1 + 0.2 = 0.30000000000000004, 0.7000000000000002) is written as the decimal it stands for.
+RECORD_DIGITS = 15
+#: Seventeen digits and dots in a row: a float written with 16 or more significant digits has them (its shortest repr
+#: has a dot, or ``.0``, and at least 16 digits), one with 15 or fewer is unchanged by :data:`RECORD_DIGITS`; a record
+#: without them is written as ``json.dumps`` wrote it.
+_LONG_DIGITS = re.compile(r"[0-9.]{17}")
+#: A JSON string (skipped whole) or a JSON number.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?')
+
+
+def _float_token(m: re.Match[str]) -> str:
+    token = m.group()
+    if token[0] == '"' or not any(c in token for c in ".eE"):
+        return token  # strings (a model's answer may quote "0.30000000000000004") and integers stay as written
+    rounded = float(f"{float(token):.{RECORD_DIGITS}g}")
+    return repr(rounded) if math.isfinite(rounded) else token  # within 5e-16 of the largest double: kept
+
+
 def dumps_record(record: Mapping[str, Any]) -> str:
-    """One ``responses.jsonl`` line (no newline): sorted keys, ASCII, no NaN (non-finite numbers become null).
+    """One ``responses.jsonl`` line (no newline): sorted keys, ASCII, no NaN (non-finite numbers become null), every
+    float to :data:`RECORD_DIGITS` significant digits (the shortest text that reads back as that rounded value).
+
+    Metrics are sums and products of fractions, so a record once read ``"basp_strict":0.2750000000000001``;
+    rounding where the record is written (not in the metrics: the summary is computed from the exact values and
+    rounds its own figures to 6 decimals) keeps every reader's numbers short and the same on every platform.
+    Integers and strings are written as they are.
 
     >>> print(dumps_record({"b": float("nan"), "a": 1}))
     {"a":1,"b":null}
+    >>> print(dumps_record({"basp": 0.1 + 0.2, "n": 12345678901234567, "text": "0.30000000000000004"}))
+    {"basp":0.3,"n":12345678901234567,"text":"0.30000000000000004"}
     """
+    return _record_text(record)[0]
+
+
+def _record_text(record: Mapping[str, Any]) -> tuple[str, bool]:
+    """:func:`dumps_record`'s line, and whether a float was rounded in it (the record read back then differs)."""
     try:
-        return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False,
+        text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False,
                           default=_json_default)
     except ValueError:
-        return json.dumps(_finite(record), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+        text = json.dumps(_finite(record), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
                           allow_nan=False, default=_json_default)
+    if not _LONG_DIGITS.search(text):
+        return text, False
+    rounded = _JSON_TOKEN.sub(_float_token, text)
+    return rounded, rounded != text
 
 
 def write_atomic(path: str | Path, text: str) -> None:
@@ -704,7 +741,7 @@ def record_schema() -> dict[str, Any]:
 
 @dataclass
 class RunResult:
-    """What :func:`run_score` wrote."""
+    """What :func:`run_score` wrote: ``records`` as written to ``responses.jsonl`` (floats to :data:`RECORD_DIGITS`)."""
 
     records: list[dict[str, Any]]
     summary: dict[str, Any]
@@ -769,7 +806,8 @@ def run_score(
     items = load_items(items_path)
     records = (scorer or score_records)(items, read_responses(responses_path, format=format, model=model, condition=condition),
                             options, progress=progress)
-    scored_text = "".join(dumps_record(r) + "\n" for r in records)
+    lines = [_record_text(r) for r in records]
+    scored_text = "".join(line + "\n" for line, _ in lines)
     inputs = {
         "items": items.summary(),
         "responses": {"source": str(responses_path), "sha256": file_sha256(Path(responses_path)),
@@ -791,7 +829,9 @@ def run_score(
         where = exc.filename or out
         raise LoadError(f"cannot write {where}: {exc.strerror or exc} (the old results are left as they were)",
                         file=str(where), rule="file") from None
-    return RunResult(records, summary, responses_file, summary_file)
+    # the records as written (floats to RECORD_DIGITS); the summary above was computed from the unrounded values
+    written = [json.loads(line) if rounded else r for r, (line, rounded) in zip(records, lines)]
+    return RunResult(written, summary, responses_file, summary_file)
 
 
 def score_responses(

@@ -121,3 +121,75 @@ def test_ipb_parse_through_the_console_script_imports_neither_pydantic_nor_netwo
             "print([m for m in ('pydantic', 'networkx', 'numpy', 'pyarrow') if m in sys.modules])\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert '"final_verdict": "DECLINE"' in out and out.strip().endswith("[]")
+
+
+ITEMS = ROOT / "tests" / "robustness" / "data" / "item_l7.jsonl"
+
+
+@pytest.fixture()
+def score_files(tmp_path):
+    import json
+
+    item = json.loads(ITEMS.read_text(encoding="utf-8").splitlines()[0])
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text(json.dumps({"item_id": item["id"], "model": "m", "condition": "A",
+                                     "response": "1. Net-net test: PROCEED\nFinal verdict: INVEST"}) + "\n",
+                         encoding="utf-8")
+    return tmp_path, responses
+
+
+SCORE_SAME = [
+    ["--no-embeddings", "--no-progress"],
+    ["--no-embeddings", "--no-progress", "--seed", "7", "--resamples=50", "--no-leaderboard"],
+    ["--no-embeddings", "--progress", "--no-progress", "-s", "-3", "--min-confidence", "0.5"],
+    ["--no-embeddings", "--no-progress", "--resamples", "0"],
+    ["--no-embeddings", "--no-progress", "--format", "yaml"],
+]
+
+
+@pytest.mark.parametrize("extra", SCORE_SAME, ids=["plain", "ints", "negative-int-and-float", "zero-resamples",
+                                                   "bad-format"])
+def test_the_fast_path_of_score_prints_and_writes_what_typer_does(extra, score_files, capsys, monkeypatch):
+    tmp, responses = score_files
+    monkeypatch.setenv("COLUMNS", "200")
+    for var in ("IPB_CACHE_DIR", "IPB_BASE_URL", "IPB_EMBED_CACHE", "RAY_ADDRESS"):
+        monkeypatch.delenv(var, raising=False)
+    common = ["score", "--items", str(ITEMS), "--responses", str(responses)]
+    expected = CliRunner().invoke(app, [*common, "--out", str(tmp / "out_by_typer"), *extra])
+    call = fast_invocation([*common, "--out", str(tmp / "out_by_fast_path"), *extra])
+    assert call is not None
+    code = 0
+    try:
+        call()
+    except SystemExit as exc:
+        code = exc.code or 0
+    captured = capsys.readouterr()
+    assert code == expected.exit_code
+    assert captured.out.replace("out_by_fast_path", "out_by_typer") == expected.stdout
+    assert captured.err.replace("out_by_fast_path", "out_by_typer") == expected.stderr
+    for name in ("responses.jsonl", "summary.json"):
+        fast, slow = tmp / "out_by_fast_path" / name, tmp / "out_by_typer" / name
+        assert fast.exists() == slow.exists()
+        if fast.exists():
+            assert fast.read_text(encoding="utf-8").replace("out_by_fast_path", "out_by_typer") == slow.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("argv", [
+    ["score", "--items", "i.jsonl", "--responses", "r.jsonl"],
+    ["score", "--items", "i.jsonl", "--responses", "r.jsonl", "--out", "o", "--resamples", "1_000"],
+    ["score", "--items", "i.jsonl", "--responses", "r.jsonl", "--out", "o", "--resamples", "2.0"],
+    ["score", "--items", "i.jsonl", "--responses", "r.jsonl", "--out", "o", "--backend", "spark"],
+], ids=["missing-required-option", "underscore-int", "float-for-int", "bad-choice"])
+def test_unusual_score_lines_are_left_to_typer(argv):
+    assert fast_invocation(argv) is None
+
+
+def test_ipb_score_through_the_console_script_imports_neither_pydantic_nor_networkx(score_files):
+    tmp, responses = score_files
+    code = ("import sys; from ipb.cli import main\n"
+            f"sys.argv = ['ipb', 'score', '--items', {str(ITEMS)!r}, '--responses', {str(responses)!r}, "
+            f"'--out', {str(tmp / 'o')!r}, '--no-embeddings', '--no-progress']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print([m for m in ('pydantic', 'networkx') if m in sys.modules])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "leaderboard" in out and out.strip().endswith("[]")

@@ -133,6 +133,10 @@ def score(
     except IpbError as exc:
         err.print(f"ipb score: {exc.message}" + (f" ({exc.suggestion})" if exc.suggestion else ""), markup=False)
         raise typer.Exit(code=2) from None
+    if options.embeddings:
+        from ipb.scoring._load_notice import on_model_load
+
+        on_model_load(lambda message: err.print(f"ipb score: {message} (--no-embeddings skips it)", markup=False))
     callback, bar = _progress(sys.stderr.isatty() if progress is None else progress)
     try:
         from ipb.engine.registry import resolve_pinned, use_cards, use_items

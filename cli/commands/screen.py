@@ -79,5 +79,10 @@ def screen(
     if done.renamed:
         err.print("the table already has columns named like results; written as: "
                   + ", ".join(f"{name} -> {new}" for name, new in done.renamed.items()), markup=False)
+    if done.matched:
+        err.print("read from a column whose header differs only in case or spaces: "
+                  + ", ".join(f"{name} <- {column!r}" for name, column in done.matched.items()), markup=False)
     if done.unmapped:
-        err.print("unknown on every row (no column): " + ", ".join(done.unmapped), markup=False)
+        err.print("unknown on every row (no column): "
+                  + ", ".join(name + (f" (did you mean column {done.hints[name]!r}? --map '{done.hints[name]}={name}')"
+                                      if name in done.hints else "") for name in done.unmapped), markup=False)

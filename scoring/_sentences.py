@@ -1,0 +1,62 @@
+"""Sentence spans of one line of an answer (the parser's units; scoring._text re-exports them).
+
+Linear in the line's length: a megabyte line whose every full stop is an abbreviation ("p. 12", issue 16)
+costs one pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_SENTENCE_END = re.compile(r"[.!?]{1,3}[\"'\u201d\u2019)\]*_]{0,3}(?=\s)")
+_ABBREV = frozenset(
+    {"e.g", "i.e", "vs", "approx", "etc", "no", "mr", "mrs", "ms", "dr", "inc", "co", "corp", "ltd", "st", "jr", "sr", "u.s", "fig",
+     "cf", "al", "est", "ca", "incl", "resp", "p", "pp", "vol", "ch", "sec", "op", "cit"}
+)
+
+
+def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Sentence spans of ``text[start:end]`` (a single line), trimmed of spaces.
+
+    >>> t = "Price $50B vs. value $25B. It fails! Done"
+    >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
+    ['Price $50B vs. value $25B.', 'It fails!', 'Done']
+    """
+    pos = start
+    # Linear in the line: whether text[pos:m.start()] holds a letter is kept from the last sentence end tried
+    # (``checked``), never re-read from ``pos``: a megabyte line of "p. 12" citations, whose every end is an
+    # abbreviation, once re-read the whole line at each one (issue 16).
+    lettered, checked = False, start
+    for m in _SENTENCE_END.finditer(text, start, end):
+        if not lettered:
+            lettered = any(c.isalpha() for c in text[checked : m.start()])
+            checked = m.start()
+            if not lettered:
+                continue  # "1." or "**2." at the start of a line ends no sentence
+        if text[m.start()] == ".":
+            w = m.start()
+            k = w
+            # the word before the dot, at most 8 characters back: every abbreviation is shorter, so a longer word
+            # (or a run of dotted letters) is no abbreviation however far it runs
+            while k > pos and w - k < 8 and (text[k - 1].isalpha() or text[k - 1] == "."):
+                k -= 1
+            initial = w - k == 1 and text[k].isupper() and (k == pos or text[k - 1].isspace())
+            if text[k:w].lower() in _ABBREV or initial:
+                continue
+        s, e = _trim(text, pos, m.end())
+        if s < e:
+            yield s, e
+        pos = m.end()
+        lettered, checked = False, pos
+    s, e = _trim(text, pos, end)
+    if s < e:
+        yield s, e
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
