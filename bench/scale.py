@@ -11,14 +11,15 @@ What is timed (``time.perf_counter``, one pass each, wall clock):
   items of the Buffett acquisition checklist (``metric,sector,temporal,flip``,
   seed 0) with local worker processes (``--workers 1`` and ``2``) and on a
   fresh local Ray instance with ``num_cpus`` 1 and 2
-  (:func:`ipb.distributed.perturb.generate_ray`, shards of 2000 attempts);
+  (:func:`ipb.distributed.perturb.generate_ray`, about eight shards per CPU per round);
 * **score**: ``ipb score --no-embeddings`` of ``--score-n`` synthetic answers
   to the bundled items (:func:`ipb.scoring.run.run_score`, local, one
   process: the local backend has no workers option) and on Ray with 1 and 2
-  CPUs (:func:`ipb.distributed.score.score_ray`, 500 records a shard);
+  CPUs (:func:`ipb.distributed.score.score_ray`, about 250 records a shard);
 * **Ray overhead on a small job**: ``--small-n`` items on a warm 2-CPU Ray
   instance against the local single process, and the time ``ray.init``
-  took (cold start, paid once per command).
+  and the start of its worker processes took (cold start, paid once per
+  command; the workers' first import of ipb is in the timed phases).
 
 Every figure is reported as a ratio against the 1-worker local run of the
 same pass, so a machine shared with other work shifts both sides; the load
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import tempfile
@@ -137,18 +139,39 @@ class Meter:
         self.stopped.set()
 
 
+def _pause() -> int:
+    time.sleep(0.3)
+    return os.getpid()
+
+
+def _start(connect: Any, ray: Any, cpus: int) -> None:
+    """A fresh local Ray instance with its ``cpus`` worker processes up (Python and Ray imported in each), so the
+    timed phases do not include starting them: that is part of the cold start, printed as ``ray.init``. The
+    workers still import ipb on their first task, inside the timed phase, as a user's first job does."""
+    connect("local", num_cpus=cpus)
+    pids: set[int] = set()
+    for _ in range(20):
+        pids.update(ray.get([ray.remote(_pause).remote() for _ in range(2 * cpus)]))
+        if len(pids) >= cpus:
+            return
+
+
 def _nice() -> int:
     """This process's niceness (run as a Ray task: the workers' niceness)."""
     return os.nice(0)
 
 
-def _timed(fn: Any, meter: Meter | None = None, others: dict[str, float] | None = None, name: str = "") -> tuple[float, Any]:
+def _timed(fn: Any, meter: Meter | None = None, others: dict[str, float] | None = None, name: str = "",
+           own: dict[str, float] | None = None) -> tuple[float, Any]:
     before = meter.snapshot() if meter is not None else None
     start = time.perf_counter()
     value = fn()
     took = time.perf_counter() - start
     if meter is not None and before is not None and others is not None:
-        others[name] = round(meter.others(before, meter.snapshot()), 2)
+        after = meter.snapshot()
+        others[name] = round(meter.others(before, after), 2)
+        if own is not None:
+            own[name] = round(after[2] - before[2], 2)
     return took, value
 
 
@@ -198,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
                            "score_n": args.score_n, "small_n": args.small_n}
     meter = Meter()
     others: dict[str, float] = {}  # phase -> CPUs other processes used while it ran
+    own: dict[str, float] = {}  # phase -> CPU seconds this bench and the processes it started used
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         items_path, resp_path = _score_inputs(folder, args.score_n)
@@ -207,26 +231,26 @@ def main(argv: list[str] | None = None) -> int:
         scored: dict[str, bytes] = {}
         for w in (1, 2):
             s, _ = _timed(lambda: write_items(folder / f"local{w}.jsonl", job, args.perturb_n, workers=w), meter, others,
-                          f"perturb local {w}")
+                          f"perturb local {w}", own)
             out[f"perturb_local_{w}_s"] = round(s, 2)
             lines[f"local{w}"] = (folder / f"local{w}.jsonl").read_bytes()
         s, _ = _timed(lambda: run_score(items_path, resp_path, folder / "score_local", options), meter, others,
-                      "score local 1")
+                      "score local 1", own)
         out["score_local_1_s"] = round(s, 2)
         scored["local1"] = (folder / "score_local" / "responses.jsonl").read_bytes()
         small_s, _ = _timed(lambda: write_items(folder / "small_local.jsonl", job, args.small_n, workers=1))
         out["small_local_1_s"] = round(small_s, 3)
         for cpus in (1, 2):
-            init_s, _ = _timed(lambda: connect("local", num_cpus=cpus))
+            init_s, _ = _timed(lambda: _start(connect, ray, cpus))
             out[f"ray_{cpus}_init_s"] = round(init_s, 2)
             out[f"ray_{cpus}_worker_nice"] = ray.get(ray.remote(_nice).remote())
             s, (_, runner) = _timed(lambda: generate_ray(job, args.perturb_n, folder / f"ray{cpus}.jsonl"), meter,
-                                    others, f"perturb ray {cpus}")
+                                    others, f"perturb ray {cpus}", own)
             runner.store.remove()
             out[f"perturb_ray_{cpus}_s"] = round(s, 2)
             lines[f"ray{cpus}"] = (folder / f"ray{cpus}.jsonl").read_bytes()
             s, _ = _timed(lambda: score_ray(items_path, resp_path, folder / f"score_ray{cpus}", options), meter, others,
-                          f"score ray {cpus}")
+                          f"score ray {cpus}", own)
             out[f"score_ray_{cpus}_s"] = round(s, 2)
             scored[f"ray{cpus}"] = (folder / f"score_ray{cpus}" / "responses.jsonl").read_bytes()
             if cpus == 2:
@@ -239,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     meter.stop()
     out["load_after"] = _load()
     out["others_cpus"] = others
+    out["own_cpu_s"] = own
     out["perturb_identical"] = all(v == lines["local1"] for v in lines.values())
     out["score_identical"] = all(v == scored["local1"] for v in scored.values())
     base_p, base_s = out["perturb_local_1_s"], out["score_local_1_s"]
@@ -260,17 +285,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"score {args.score_n} answers, no embeddings: local {base_s} s ({args.score_n / base_s:.0f} answers/s), "
           f"ray 1 cpu {out['score_ray_1_s']} s, ray 2 cpus {out['score_ray_2_s']} s")
     print(f"small job ({args.small_n} items): local {out['small_local_1_s']} s, warm ray {out['small_ray_2_s']} s; "
-          f"ray.init {out['ray_1_init_s']} s / {out['ray_2_init_s']} s")
+          f"ray.init and its workers' start {out['ray_1_init_s']} s / {out['ray_2_init_s']} s")
     for k, v in out["ratios"].items():
         print(f"  {k}: {v:.2f}x")
     # the issue's figure, said plainly: speed with 2 workers over speed with 1, same backend, same pass
     two = {"perturb, local processes": ratios["perturb local 2 workers / 1"],
            "perturb, ray": ratios["perturb ray 2 cpus / ray 1"],
            "score (no embeddings), ray": ratios["score ray 2 cpus / ray 1"]}
+    if own:
+        # CPU seconds per phase: what each backend costs in CPU, whatever the load (the driver, Ray's own processes
+        # and the workers included); on an idle 2-core machine 2 workers take at least half of it in wall time
+        print("CPU seconds used by the bench and the processes it started (cost against local 1): "
+              + "; ".join(f"{k} {v:.1f} ({v / own[b]:.2f}x)" for k, v in own.items()
+                          for b in [("perturb local 1" if k.startswith("perturb") else "score local 1")] if own.get(b)))
     # idle: judged on what OTHER processes used while each timed phase ran (the load average after the run
     # counts the bench's own workers); without /proc, on the load average before the bench started
-    worst = max(others.values()) if others and all(v == v for v in others.values()) else float("nan")
-    if worst == worst:
+    worst = max(others.values()) if others and not any(math.isnan(v) for v in others.values()) else math.nan
+    if not math.isnan(worst):
         idle = worst < IDLE_OTHERS
         how = (f"other processes used at most {worst:.2f} CPUs during any timed phase "
                f"({', '.join(f'{k} {v:.2f}' for k, v in others.items())})")
