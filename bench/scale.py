@@ -315,8 +315,15 @@ def main(argv: list[str] | None = None) -> int:
     out["idle"] = idle
     print(f"2 workers over 1 (target >= {TARGET}x on an idle 2-core machine): "
           + "; ".join(f"{k} {v:.2f}x ({'met' if v >= TARGET else 'NOT met'})" for k, v in two.items()))
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled", encoding="ascii") as handle:
+            out["autogroup"] = handle.read().strip() == "1"
+    except OSError:
+        out["autogroup"] = None
     print(f"Ray workers at nice {out.get('ray_1_worker_nice')} / {out.get('ray_2_worker_nice')} (local workers: "
-          f"{os.nice(0)}); load average {out['load_before']} before the bench, {out['load_after']} after (with its own)")
+          f"{os.nice(0)}; scheduler autogroup {({True: 'on', False: 'off'}).get(out['autogroup'], 'unknown')}: when "
+          "on, other sessions take their fair share whatever the niceness); load average "
+          f"{out['load_before']} before the bench, {out['load_after']} after (with its own)")
     print(f"{how}: " + ("idle enough to judge the target" if idle else
                         f"NOT idle (above {limit}): the workers shared the cores with other work, so these figures "
                         "do not judge the target"))

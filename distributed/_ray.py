@@ -91,11 +91,13 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
 
     Notes
     -----
-    Ray runs its worker processes at ``nice`` 15 by default, so on a machine
-    with any other work (or with the driver, raylet and GCS busy) the
-    workers get a small share of the CPUs while local worker processes get a
-    fair one: on a 2-core machine with one other busy process, two niced
-    workers share one core. A fresh local instance is therefore started with
+    Ray runs its worker processes at ``nice`` 15 by default, so they wait
+    for every nice-0 process of their scheduling group: the driver, raylet,
+    GCS and agents, and the whole machine where the kernel does not group
+    processes by session (no autogroup, one shared cgroup); there, on a
+    2-core machine with one other busy process, two niced workers share one
+    core while local worker processes get a fair share of both. A fresh
+    local instance is therefore started with
     ``worker_niceness`` 0 (:data:`WORKER_NICENESS`: the workers run at the
     driver's niceness, so ``nice ipb ...`` still lowers them), unless the
     environment sets ``RAY_worker_niceness``. Nodes started with
