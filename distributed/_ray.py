@@ -73,6 +73,10 @@ def _reachable(address: str, timeout_s: float = 5.0) -> None:
                                name=address) from None
 
 
+#: ``worker_niceness`` of a local Ray instance this package starts: 0, the driver's own (Ray's default is 15).
+WORKER_NICENESS = 0
+
+
 def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
     """Connect this process to a Ray cluster (once) and return the ``ray`` module.
 
@@ -84,6 +88,21 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
         ``RAY_ADDRESS`` environment variable, else a fresh local instance.
     num_cpus : int, optional
         CPUs of a fresh local instance (ignored when joining a cluster).
+
+    Notes
+    -----
+    Ray runs its worker processes at ``nice`` 15 by default, so they wait
+    for every nice-0 process of their scheduling group: the driver, raylet,
+    GCS and agents, and the whole machine where the kernel does not group
+    processes by session (no autogroup, one shared cgroup); there, on a
+    2-core machine with one other busy process, two niced workers share one
+    core while local worker processes get a fair share of both. A fresh
+    local instance is therefore started with
+    ``worker_niceness`` 0 (:data:`WORKER_NICENESS`: the workers run at the
+    driver's niceness, so ``nice ipb ...`` still lowers them), unless the
+    environment sets ``RAY_worker_niceness``. Nodes started with
+    ``ray start`` keep Ray's setting; start them with
+    ``RAY_worker_niceness=0`` for the same behaviour (docs/scale-out.md).
 
     Raises
     ------
@@ -101,6 +120,8 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
         _reachable(address)
     try:
         if address in (None, "local"):
+            if "RAY_worker_niceness" not in os.environ:
+                kwargs["_system_config"] = {"worker_niceness": WORKER_NICENESS}
             ray.init(address="local", num_cpus=num_cpus, **kwargs)
         else:
             ray.init(address=address, **kwargs)

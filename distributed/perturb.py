@@ -32,14 +32,16 @@ from typing import Any, Dict, Iterator, Mapping, Sequence, Tuple
 
 from ipb._files import file_sha256
 from ipb.distributed._ray import connect
-from ipb.distributed.shards import Shard, ShardStore, checkpoint_dir, fingerprint, run_shards
+from ipb.distributed.shards import Shard, ShardRun, ShardStore, checkpoint_dir, fingerprint, run_shards, stream_shards
 from ipb.perturb.generation import Candidate, Generation, Generator, Job, write_items
 from ipb.perturb.verify import RecordCheck, Verification, mark_repeated_ids, reportable, verify_lines
 
 __all__ = ["RayRunner", "generate_ray", "verify_ray", "CardSources", "PERTURB_CHUNK", "VERIFY_CHUNK"]
 
-#: Attempts per perturbation shard.
+#: Attempts per perturbation shard, at most (a round is cut into about eight shards per CPU).
 PERTURB_CHUNK = 2000
+#: Attempts per perturbation shard, at least (a task costs the driver and the raylet a few milliseconds).
+MIN_CHUNK = 100
 #: Records per verification shard.
 VERIFY_CHUNK = 2000
 
@@ -85,7 +87,11 @@ class RayRunner:
     store : ShardStore
         Checkpoints: shards finished by an earlier, failed run are not sent again.
     chunk : int
-        Attempts per shard.
+        Attempts per shard, at most; a round of attempts is cut into about
+        eight shards per CPU of the cluster (at least :data:`MIN_CHUNK`
+        attempts each), so the CPUs finish it together. The shard keys
+        therefore depend on the cluster's size: a rerun on another cluster
+        size resumes nothing and computes every shard again.
     max_retries : int
         Retries of a shard whose worker died.
     """
@@ -101,6 +107,7 @@ class RayRunner:
         self.max_retries = max_retries
         self.computed = 0
         self.resumed = 0
+        self._cpus: int | None = None
 
     @property
     def job(self) -> Job:
@@ -108,27 +115,42 @@ class RayRunner:
         that names no ``--ops`` has none until then, and a worker would index recipes it does not have)."""
         return self.generator.job if self.generator is not None else self._job
 
+    def _chunk(self, total: int) -> int:
+        """Attempts per shard for a round of ``total`` attempts: about eight shards per CPU of the cluster, so the
+        CPUs finish a round close together, between :data:`MIN_CHUNK` and ``chunk``."""
+        if self._cpus is None:
+            try:
+                self._cpus = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+            except Exception:  # noqa: BLE001 - a cluster that cannot say: assume one CPU
+                self._cpus = 1
+        return max(min(self.chunk, MIN_CHUNK), min(self.chunk, -(-total // (8 * self._cpus))))
+
     def map(self, tasks: Sequence[tuple[int, int, int]], *, seen: Any = None, wanted: Any = None) -> Iterator[Candidate]:
-        """Candidates of ``tasks`` in task order (``seen``/``wanted`` are hints a local pool uses to skip
-        building items it would drop; the workers build every attempt, and the driver drops them)."""
-        shards = [Shard(f"recipe {r} attempts {s}-{min(s + self.chunk, stop)}", _attempts,
-                        (self.job, r, s, min(s + self.chunk, stop), self.build))
-                  for r, start, stop in tasks for s in range(start, stop, self.chunk)]
+        """Candidates of ``tasks`` in task order, streamed as the shards finish (``seen``/``wanted`` are hints a
+        local pool uses to skip building items it would drop; the workers build every attempt, and the driver
+        drops them)."""
+        size = self._chunk(sum(stop - start for _, start, stop in tasks))
+        shards = [Shard(f"recipe {r} attempts {s}-{min(s + size, stop)}", _attempts,
+                        (self.job, r, s, min(s + size, stop), self.build))
+                  for r, start, stop in tasks for s in range(start, stop, size)]
         yield from self._run(shards)
 
     def lines(self, chosen: Sequence[tuple[int, int]]) -> Iterator[str]:
         """The item lines of chosen attempts (balanced runs), in order, built on the workers."""
         chosen = list(chosen)
-        shards = [Shard(f"lines {i}-{min(i + self.chunk, len(chosen))}", _lines,
-                        (self.job, chosen[i:i + self.chunk])) for i in range(0, len(chosen), self.chunk)]
+        size = self._chunk(len(chosen))
+        shards = [Shard(f"lines {i}-{min(i + size, len(chosen))}", _lines,
+                        (self.job, chosen[i:i + size])) for i in range(0, len(chosen), size)]
         yield from self._run(shards)
 
     def _run(self, shards: list[Shard]) -> Iterator[Any]:
-        run = run_shards(self.ray, shards, self.store, max_retries=self.max_retries)
-        self.computed += len(run.computed)
-        self.resumed += len(run.resumed)
-        for chunk in run.results:
-            yield from chunk
+        run = ShardRun([])
+        try:
+            for chunk in stream_shards(self.ray, shards, self.store, max_retries=self.max_retries, run=run):
+                yield from chunk
+        finally:
+            self.computed += len(run.computed)
+            self.resumed += len(run.resumed)
 
     def close(self) -> None:
         pass

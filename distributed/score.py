@@ -10,7 +10,8 @@ of one ``question_group``. So every record goes to the shard of its key
     (model, condition, "item", item_id)            otherwise,
 
 hashed (SHA-256) into ``buckets`` buckets; a record that cannot be read goes
-by its record number. Within a bucket records keep their input order, so the
+by its record number. The buckets are sent largest first, so the CPUs
+finish together. Within a bucket records keep their input order, so the
 first of two duplicates is the first in the file, as in a local run. Each
 bucket is one Ray task that calls :func:`score_records` on its records; the
 driver puts the records back in input order, builds the summary (bootstrap
@@ -47,8 +48,10 @@ from ipb.scoring.run import ItemSet, RunResult, ScoreOptions, canonical_conditio
 
 __all__ = ["EncoderActor", "PoolEncoder", "shard_key", "score_ray", "RayScorer", "RECORDS_PER_SHARD"]
 
-#: Records per bucket, on average (the number of buckets is ceil(records / this)).
-RECORDS_PER_SHARD = 500
+#: Records per bucket, on average (the number of buckets is ceil(records / this)). About a second of work on one
+#: CPU: small enough that the CPUs of a small cluster finish together, large enough that the per-task cost (the
+#: records sent, the result returned, a checkpoint file) stays small against it.
+RECORDS_PER_SHARD = 250
 
 
 class EncoderActor:
@@ -230,9 +233,13 @@ class RayScorer:
         remote_options = self._pool(options)
         sources_ref = [self.ray.put(self.sources)] if self.sources is not None else None
         digest = self.sources.digest() if self.sources is not None else ""
+        # largest bucket first: Ray starts tasks in the order they are sent, so the CPUs finish close together
+        # (buckets differ in size: records are hashed by their key, and a question group goes whole)
+        order = sorted((b for b, idx in enumerate(members) if idx), key=lambda b: (-len(members[b]), b))
         shards = [Shard(f"bucket {b} of {buckets}", _score_bucket,
-                        (items_ref, run, items.source, [records[i] for i in idx], remote_options, sources_ref, digest))
-                  for b, idx in enumerate(members) if idx]
+                        (items_ref, run, items.source, [records[i] for i in members[b]], remote_options, sources_ref,
+                         digest))
+                  for b in order]
         done = 0
 
         def tick(finished: int, total: int) -> None:
@@ -242,7 +249,7 @@ class RayScorer:
         result = run_shards(self.ray, shards, self.store, max_retries=self.max_retries, on_done=tick)
         self.computed, self.resumed = len(result.computed), len(result.resumed)
         out: list[dict[str, Any] | None] = [None] * len(records)
-        for idx, scored in zip((m for m in members if m), result.results):
+        for idx, scored in zip((members[b] for b in order), result.results):
             for i, rec in zip(idx, scored):
                 out[i] = rec
                 done += 1

@@ -9,8 +9,16 @@ makes every shard idempotent: a task that Ray retries after its worker died
 returns the same value, and the driver keeps the first copy it receives per
 key, so nothing is lost or counted twice.
 
+Streaming. :func:`stream_shards` sends every shard at once and yields the
+results in shard order, each as soon as it and the shards before it are
+done, so the driver merges while the workers compute. A worker returns its
+result already pickled (:func:`pack`); the driver writes those bytes to the
+checkpoint as they are and unpickles them once. On a small machine the
+driver, the raylet and the GCS share the cores with the workers, so the
+driver's own work per shard is kept to that.
+
 Checkpoints. The driver writes each finished shard's result to a
-:class:`ShardStore` (one pickle per key, written to a temporary file and
+:class:`ShardStore` (one file per key, written to a temporary file and
 renamed into place) under a folder beside the output, with the run's
 fingerprint (a hash of the inputs and options). A rerun with the same
 fingerprint loads the finished shards and sends only the rest; a different
@@ -19,7 +27,7 @@ removed. Workers never write checkpoints, so the folder need not be on a
 shared file system.
 
 Failures. A shard whose task raised, or whose worker died more often than
-``max_retries``, is *failed*: :func:`run_shards` waits for the others (so
+``max_retries``, is *failed*: :func:`stream_shards` waits for the others (so
 their results are checkpointed), then raises :class:`DistributedError`
 naming every failed key. The caller writes nothing to the output path.
 """
@@ -31,21 +39,22 @@ import json
 import os
 import pickle
 import shutil
+import struct
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ipb.distributed._ray import DistributedError
 
-__all__ = ["Shard", "ShardStore", "ShardRun", "run_shards", "fingerprint", "FAULT_ENV", "checkpoint_dir"]
+__all__ = ["Shard", "ShardStore", "ShardRun", "run_shards", "stream_shards", "pack", "unpack", "fingerprint", "FAULT_ENV", "checkpoint_dir"]
 
 #: Fault injection for tests and drills: ``crash-once:DIR:TEXT`` makes the first attempt of every
 #: shard whose key contains TEXT kill its worker process (a marker file in DIR remembers the
 #: attempt); ``crash-always:TEXT`` kills it on every attempt; ``raise:TEXT`` raises in the task.
 FAULT_ENV = "IPB_DISTRIBUTED_FAULT"
 #: Checkpoint format; a store written by another version is discarded.
-STORE_VERSION = 1
+STORE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -101,10 +110,18 @@ def checkpoint_dir(out: str | Path) -> Path:
 class ShardStore:
     """Finished shard results of one run, on the driver's local disk.
 
+    A checkpoint file holds the shard's key and its result as the worker
+    pickled it (:func:`pack`), so the driver writes the bytes it received and
+    never pickles a result again. Files are written to a temporary name and
+    renamed, without ``fsync``: a file cut short by a crash of the machine is
+    detected (its recorded length or key does not match) and counts as
+    missing, so the shard is simply computed again. Results are not kept in
+    memory: the caller holds what it still needs.
+
     Parameters
     ----------
     directory : path or None
-        Folder of the checkpoints; None keeps them in memory only (no resume).
+        Folder of the checkpoints; None keeps none (no resume).
     run : str
         The run's fingerprint; a folder holding another run's shards is emptied.
     """
@@ -112,7 +129,7 @@ class ShardStore:
     def __init__(self, directory: str | Path | None, run: str) -> None:
         self.directory = Path(directory) if directory is not None else None
         self.run = run
-        self.memory: dict[str, Any] = {}
+        self.done: set[str] = set()
         self._ready = False
         if self.directory is None:
             return
@@ -127,16 +144,15 @@ class ShardStore:
 
     def _path(self, key: str) -> Path:
         assert self.directory is not None
-        return self.directory / (hashlib.sha256(key.encode("utf-8")).hexdigest()[:40] + ".pkl")
+        return self.directory / (hashlib.sha256(key.encode("utf-8")).hexdigest()[:40] + ".shard")
 
     @staticmethod
-    def _atomic(path: Path, data: bytes) -> None:
+    def _atomic(path: Path, *parts: bytes) -> None:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
+                for part in parts:
+                    handle.write(part)
             os.replace(tmp, path)
         except BaseException:
             try:
@@ -147,36 +163,68 @@ class ShardStore:
 
     def get(self, key: str) -> tuple[bool, Any]:
         """``(True, result)`` for a finished shard, else ``(False, None)`` (a damaged file counts as missing)."""
-        if key in self.memory:
-            return True, self.memory[key]
-        if self.directory is None:
+        found, blob = self.get_packed(key)
+        if not found:
             return False, None
         try:
-            stored_key, value = pickle.loads(self._path(key).read_bytes())
-        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+            return True, unpack(blob)
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError):
             return False, None
-        if stored_key != key:
-            return False, None
-        self.memory[key] = value
-        return True, value
+
+    def get_packed(self, key: str) -> tuple[bool, bytes]:
+        """``(True, packed result)`` for a finished shard whose file is whole, else ``(False, b"")``."""
+        if self.directory is None:
+            return False, b""
+        try:
+            data = self._path(key).read_bytes()
+        except OSError:
+            return False, b""
+        name = key.encode("utf-8")
+        head = _MAGIC + struct.pack("<QQ", len(name), 0)
+        if len(data) < len(head) or not data.startswith(_MAGIC):
+            return False, b""
+        size_key, size_blob = struct.unpack_from("<QQ", data, len(_MAGIC))
+        start = len(head) + size_key
+        if data[len(head):start] != name or len(data) != start + size_blob:
+            return False, b""
+        self.done.add(key)
+        return True, data[start:]
 
     def put(self, key: str, value: Any) -> None:
         """Keep a finished shard's result (the first one kept per key wins)."""
-        if key in self.memory:
+        self.put_packed(key, pack(value))
+
+    def put_packed(self, key: str, blob: bytes) -> None:
+        """Keep a finished shard's packed result (:func:`pack`) as it is; the first one kept per key wins."""
+        if key in self.done:
             return
-        self.memory[key] = value
+        self.done.add(key)
         if self.directory is not None:
             if not self._ready:
                 self.directory.mkdir(parents=True, exist_ok=True)
                 self._atomic(self.directory / "run.json",
                              json.dumps({"run": self.run, "version": STORE_VERSION}).encode("utf-8"))
                 self._ready = True
-            self._atomic(self._path(key), pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL))
+            name = key.encode("utf-8")
+            self._atomic(self._path(key), _MAGIC, struct.pack("<QQ", len(name), len(blob)), name, blob)
 
     def remove(self) -> None:
         """Delete the checkpoint folder (after the output is written)."""
         if self.directory is not None:
             shutil.rmtree(self.directory, ignore_errors=True)
+
+
+_MAGIC = b"ipb-shard\n"
+
+
+def pack(value: Any) -> bytes:
+    """A shard result as the bytes that travel back and are checkpointed (pickle protocol 5)."""
+    return pickle.dumps(value, protocol=5)
+
+
+def unpack(blob: bytes) -> Any:
+    """The result :func:`pack` packed."""
+    return pickle.loads(blob)
 
 
 @dataclass
@@ -209,18 +257,20 @@ def _fault(spec: str | None, key: str) -> None:
         raise RuntimeError(f"fault injected into shard {key}")
 
 
-def _run_shard(function: Callable[..., Any], key: str, args: tuple[Any, ...], fault: str | None) -> Any:
+def _run_shard(function: Callable[..., Any], key: str, args: tuple[Any, ...], fault: str | None) -> bytes:
+    """Worker side: the shard's result, packed (:func:`pack`): the driver checkpoints these bytes as they are."""
     _fault(fault, key)
-    return function(*args)
+    return pack(function(*args))
 
 
-_REMOTE: dict[int, Any] = {}
+_REMOTE: dict[tuple[int, int], Any] = {}
 
 
 def _remote(ray: Any, max_retries: int) -> Any:
-    if max_retries not in _REMOTE:
-        _REMOTE[max_retries] = ray.remote(max_retries=max_retries, retry_exceptions=False)(_run_shard)
-    return _REMOTE[max_retries]
+    key = (id(ray), max_retries)
+    if key not in _REMOTE:
+        _REMOTE[key] = ray.remote(max_retries=max_retries, retry_exceptions=False)(_run_shard)
+    return _REMOTE[key]
 
 
 def _why(exc: BaseException) -> str:
@@ -231,69 +281,94 @@ def _why(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}"
 
 
-def run_shards(
+def stream_shards(
     ray: Any,
     shards: Sequence[Shard],
     store: ShardStore,
     *,
     max_retries: int = 3,
     on_done: Callable[[int, int], None] | None = None,
-) -> ShardRun:
-    """Run every shard not already in ``store`` as a Ray task; results in shard order.
+    run: ShardRun | None = None,
+) -> Iterator[Any]:
+    """Run every shard not already in ``store`` as a Ray task; yield the results in shard order, each as soon
+    as it and every shard before it have finished.
+
+    All tasks are sent at once, so the workers keep computing later shards
+    while the caller handles the earlier ones (the driver's work overlaps
+    the workers'). Each result arrives packed (:func:`pack`, pickled on the
+    worker), is written to ``store`` as it is and unpacked once, when it is
+    yielded.
 
     Parameters
     ----------
     ray : module
         The connected ``ray`` module (:func:`ipb.distributed.connect`).
     shards : sequence of Shard
-        Distinct keys.
+        Distinct keys. Ray starts them in this order.
     store : ShardStore
         Finished shards are read from it first and every new result is written to it.
     max_retries : int
         Times a task is run again after its worker process dies.
     on_done : callable, optional
-        ``on_done(finished, total)`` after each shard.
+        ``on_done(finished, total)`` after each shard (in the order they finish).
+    run : ShardRun, optional
+        Filled with the keys computed and resumed (``results`` is left alone).
 
     Raises
     ------
     DistributedError
         Rule ``shard-failed``: some shards raised or lost their workers more
         than ``max_retries`` times; ``failed`` lists their keys and the
-        message gives each key and why. Every other shard has finished and
-        is checkpointed.
+        message gives each key and why. Nothing after the first failed shard
+        is yielded; every other shard has finished and is checkpointed.
     """
     keys = [s.key for s in shards]
     if len(set(keys)) != len(keys):
         raise ValueError("shard keys must be distinct")
     fault = os.environ.get(FAULT_ENV) or None
-    run = ShardRun([None] * len(shards))
+    run = run if run is not None else ShardRun([])
     pending: dict[Any, int] = {}
+    ready: dict[int, bytes] = {}
     remote = _remote(ray, max_retries)
     for index, shard in enumerate(shards):
-        found, value = store.get(shard.key)
+        found, blob = store.get_packed(shard.key)
         if found:
-            run.results[index] = value
+            ready[index] = blob
             run.resumed.append(shard.key)
         else:
             pending[remote.remote(shard.function, shard.key, shard.args, fault)] = index
     failed: list[tuple[str, str]] = []
     finished = len(run.resumed)
-    while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        for ref in ready:
-            index = pending.pop(ref)
-            key = shards[index].key
+    next_index = 0
+    try:
+        while True:
+            while not failed and next_index in ready:
+                value = unpack(ready.pop(next_index))
+                next_index += 1
+                yield value
+            if not pending:
+                break
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                index = pending.pop(ref)
+                key = shards[index].key
+                try:
+                    blob = ray.get(ref)
+                except Exception as exc:  # noqa: BLE001 - a task error or a lost worker: reported by key
+                    failed.append((key, _why(exc)))
+                    continue
+                store.put_packed(key, blob)
+                ready[index] = blob
+                run.computed.append(key)
+                finished += 1
+                if on_done is not None:
+                    on_done(finished, len(shards))
+    finally:
+        for ref in pending:  # the caller stopped early: tasks it will never read are not worth finishing
             try:
-                value = ray.get(ref)
-            except Exception as exc:  # noqa: BLE001 - a task error or a lost worker: reported by key
-                failed.append((key, _why(exc)))
-                continue
-            store.put(key, value)
-            run.results[index] = value
-            run.computed.append(key)
-            finished += 1
-            if on_done is not None:
-                on_done(finished, len(shards))
+                ray.cancel(ref)
+            except Exception:  # noqa: BLE001 - best effort
+                pass
     if failed:
         failed.sort()
         listing = "; ".join(f"{k} ({why})" for k, why in failed[:10])
@@ -303,4 +378,23 @@ def run_shards(
             f"dies, up to {max_retries} times, not when it raises). "
             f"Nothing was written; the {finished} finished shard(s) are kept and a rerun resumes from them",
             failed=[k for k, _ in failed], rule="shard-failed")
+
+
+def run_shards(
+    ray: Any,
+    shards: Sequence[Shard],
+    store: ShardStore,
+    *,
+    max_retries: int = 3,
+    on_done: Callable[[int, int], None] | None = None,
+) -> ShardRun:
+    """:func:`stream_shards`, collected: every result in shard order, and the keys computed and resumed.
+
+    Raises
+    ------
+    DistributedError
+        As :func:`stream_shards`.
+    """
+    run = ShardRun([])
+    run.results = list(stream_shards(ray, shards, store, max_retries=max_retries, on_done=on_done, run=run))
     return run

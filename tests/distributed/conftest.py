@@ -20,7 +20,10 @@ def ray_cluster():
     from ray.cluster_utils import Cluster
 
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+    # workers at the driver's niceness, as ipb's own local instance runs them (Ray's default, 15, makes them
+    # wait for the test process and Ray's own processes: ipb.distributed._ray.WORKER_NICENESS)
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False,
+                                                            "_system_config": {"worker_niceness": 0}})
     cluster.add_node(num_cpus=1)
     ray.init(address=cluster.address, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
              configure_logging=False)
