@@ -114,18 +114,23 @@ def _number_matches(text: str) -> Iterator[re.Match[str]]:
     for p in _candidates(text):
         if p < end:
             continue
-        start = p
+        unsigned = p
         if text[p] == "$":
             for prefix in ("USD ", "USD\t", "USD", "US"):
                 if text.startswith(prefix, p - len(prefix)) and p - len(prefix) >= end:
-                    start = p - len(prefix)
+                    unsigned = p - len(prefix)
                     break
+        start = unsigned
         if start >= end + 1 and text[start - 1] in _SIGNS:
             start -= 1
         elif start >= end + 2 and text[start - 1] in " \t" and text[start - 2] in _SIGNS:
             start -= 2
+        # leftmost first, as finditer would: the sign (refused after a letter: 'Competence- US$250M'),
+        # then the currency prefix, then the digit or '$' itself
         m = _NUMBER.match(text, start)
-        if m is None and start != p:
+        if m is None and unsigned != start:
+            m = _NUMBER.match(text, unsigned)
+        if m is None and p != unsigned:
             m = _NUMBER.match(text, p)
         if m is not None:
             end = m.end()
