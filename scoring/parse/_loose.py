@@ -12,6 +12,13 @@ Such a phrase counts only when a verdict word directly follows it, its count
 (if any) is the number of gates meant, and it is neither negated nor
 hypothetical ("not all tests pass", "if every test passes", "must pass all
 seven tests").
+
+**A short label two gates share, settled by the other labels.** "Price:" on
+a card with "Price Materially Below Intrinsic Value" and "Published
+Repurchase Price Limit" names neither by its words alone; when the answer
+labels one of them elsewhere ("Limit: ..."), the shared label is the other
+one, as a reader takes it. An ordinal opening the label ("Second, price:")
+picks the gate of that number among those the label fits.
 """
 
 from __future__ import annotations
@@ -20,8 +27,9 @@ import re
 from bisect import bisect_right
 
 from ipb.scoring._text import Trigger, normalize
-from ipb.scoring.parse._common import MAX_OCCURRENCES, _Mention
+from ipb.scoring.parse._common import MAX_OCCURRENCES, _Anchor, _Mention
 from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import Span
 
 _COUNT_WORDS = {w: k for k, w in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"),
                                            start=2)}
@@ -42,6 +50,9 @@ _FRAME = re.compile(r"(?i)(?:test|check|screen|criterion|hurdle|filter|trigger|l
 _FRAME_TRIGGERS = [Trigger(w, _FRAME) for w in ("test", "check", "screen", "criterion", "hurdle", "filter", "trigger", "lens", "requirement")]
 #: At most this many quantified mentions are kept (each looks back over the mentions before it).
 MAX_QUANTIFIED = 64
+_ORDINAL_OPENING = {"first": 1, "firstly": 1, "second": 2, "secondly": 2, "third": 3, "thirdly": 3, "fourth": 4, "fifth": 5}
+#: Line kinds whose label may be settled by the other labels (a sentence's first words are not a label).
+_LABEL_KINDS = ("label", "bold", "list", "heading", "short", "table")
 _FRAMED = re.compile(r"(?i)\b(?:the|this|that|our|its|a)[ \t]+(?P<words>[A-Za-z][A-Za-z'/-]*(?:[ \t]+[A-Za-z][A-Za-z'/-]*){0,2})[ \t]+\Z")
 
 
@@ -120,3 +131,36 @@ class _LooseReferencesMixin(_ParserState):
                 if not in_unit:
                     del self.unit_mentions[m.unit]
                 self.unit_mention_starts.pop(m.unit, None)
+
+    def _settle_shared_labels(self, unresolved: list[tuple[int, Span, str, int | None]]) -> list[tuple[int, Span, str, int | None]]:
+        """Anchor the labels whose words fit several gates ("Price:") to the one gate of those that no other label
+        names, or to the gate an opening ordinal gives ("Second, price:"); returns the labels still unresolved.
+
+        Labels are settled in the answer's order, each taking its gate away from the later ones; a label that still
+        fits two gates, or none left, stays unresolved (for the embedding fallback or as an invented gate).
+        """
+        named = {a.gate for a in self.anchors.values() if a.gate is not None}
+        left: list[tuple[int, Span, str, int | None]] = []
+        for item in unresolved:
+            li, span, label, number = item
+            if number is not None or self.lines[li].kind not in _LABEL_KINDS:
+                left.append(item)
+                continue
+            norm = normalize(label)
+            fits = self._part_gates(norm)
+            if len(fits) < 2:
+                left.append(item)
+                continue
+            first = norm.split()[0] if norm else ""
+            ordinal = _ORDINAL_OPENING.get(first)
+            if ordinal is not None and ordinal in fits and ordinal not in named:
+                choice = {ordinal}
+            else:
+                choice = set(fits) - named
+            if len(choice) != 1:
+                left.append(item)
+                continue
+            gate = choice.pop()
+            self.anchors[li] = _Anchor(gate, "words", span)
+            named.add(gate)
+        return left

@@ -31,7 +31,7 @@ from rapidfuzz import fuzz, process
 
 _SEP = r"[\W_]{1,3}"
 _NUMBERED = re.compile(
-    r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?)(?:\"[ \t]*:)?(?:[ \t]*|[_-])(?:no\.?|number|#)?[ \t]*"
+    r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?|lens(?:es)?|conditions?|questions?|requirements?|indicators?)(?:\"[ \t]*:)?(?:[ \t]*|[_-])(?:no\.?|number|#)?[ \t]*"
     r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,|&|and|or|to|through|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
     r"|(?P<roman>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?=[ \t]*[:.)\u2013\u2014-])"
     r"|(?P<spelled>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?=[ \t]*[:.)\u2013\u2014-]))"
@@ -40,6 +40,9 @@ _NUMBERED = re.compile(
 )
 #: "the fifth gate": the ordinal just before a gate word (never a fraction: "the one-third requirement").
 _ORDINAL_BEFORE = re.compile(r"(?i)(?<![-\u2010\u2011])\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|[4-9]th|10th)[ \t]+\Z")
+#: Numbering words that name a gate by number when the number is the card's ("Lens 2", "Condition 3") but never an
+#: invented gate when it is not: a card's gates are called lenses or conditions, while "question 12" is just a question.
+_SOFT_NUMBER_WORDS = frozenset({"lens", "lense", "condition", "question", "requirement", "indicator"})
 _NUMBERED_TRIGGERS = [Trigger(w, _NUMBERED) for w in ("gate", "step", "stage", "criteri", "filter", "hurdle", "test", "check", "screen",
                                                       "condition", "requirement", "question", "lens", "indicator")]
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
@@ -50,7 +53,7 @@ _SPELLED_NUMBERS = {w: k for k, w in enumerate(("one", "two", "three", "four", "
 _SPELLED_NUMBERS.update({w: k for k, w in enumerate(("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"), start=1)})
 _JSON_GATE_KEYS = frozenset({"gate", "name", "gate_name", "title", "step", "criterion", "test", "check", "id", "gate_id"})
 _NUMBER_WORDS = re.compile(
-    r"(?i)^\s*(?:(?:gate|step|stage|test|criterion|filter|hurdle|check|screen)s?\s*(?:no\.?|#)?\s*\d{1,3}|\d{1,3}[.)](?!\d))\s*[:.)\-\u2013\u2014]*\s*"
+    r"(?i)^\s*(?:(?:gate|step|stage|test|criterion|filter|hurdle|check|screen|lens(?:e)?|condition|question|requirement|indicator)s?\s*(?:no\.?|#)?\s*\d{1,3}|\d{1,3}[.)](?!\d))\s*[:.)\-\u2013\u2014]*\s*"
 )
 
 
@@ -133,6 +136,8 @@ class _ReferencesMixin(_ParserState):
                 word = (m.group("word") or m.group("ordword") or "gate").rstrip("s").capitalize()
                 if word.lower().startswith("criteri"):
                     word = "Criterion"
+                if word.lower() in _SOFT_NUMBER_WORDS:
+                    continue  # "Question 12" of a five-gate card is a question, not a gate the card lacks
                 for k in outside:
                     found.append(_Mention(start, m.end(), (), "number", invented=f"{word} {k}"))
         found.extend(self._framed())
@@ -174,6 +179,9 @@ class _ReferencesMixin(_ParserState):
             if (not norm or vw.FINAL_CUE.search(m.group("label")) or vw.FINAL_LABEL.match(norm) or _final_cue_label(norm)
                     or _FIELD_LABEL(norm) or _STOP_LABELS.match(norm)):
                 continue  # "Final verdict:", "Verdict:", "Summary:" open a conclusion or a field, never a gate
+            if self.ix.outcome_re is not None and self.ix.outcome_re.fullmatch(
+                    self.masked[m.end() : unit.end].strip(" \t*_:`.!\u2014\u2013-")) is not None:
+                continue  # "Positioning: STAY_DEFENSIVE." states the final verdict under a word of a gate's name
             if norm not in cache:
                 cache[norm] = self._part_of_one_gate(norm) if len(norm.split()) <= 3 else None
             gate = cache[norm]
@@ -294,12 +302,21 @@ class _ReferencesMixin(_ParserState):
             if not norm or blocked:
                 continue
             match = self._fuzzy(norm, cache)
+            if match is not None and match[1] == "words" and self._outcome_only(line):
+                continue  # "Positioning: STAY_DEFENSIVE." states the final verdict; a word of a gate's name does not make it the gate
             if match is not None:
                 self.anchors[li] = _Anchor(match[0], "fuzzy", label_span)
                 continue
             if line.kind in ("heading", "list", "bold", "json", "short", "label") and len(unresolved) <= MAX_EMBED and self._gate_like(rest):
                 unresolved.append((li, label_span, rest, None))
         return unresolved
+
+    def _outcome_only(self, line: Line) -> bool:
+        """Whether a label line's value is nothing but one of the card's outcome words ("Positioning: STAY_DEFENSIVE.")."""
+        if line.label is None or self.ix.outcome_re is None:
+            return False
+        value = self.masked[line.label[1] : line.end].strip(" \t*_:`.!\u2014\u2013-")
+        return bool(value) and len(value) <= 60 and self.ix.outcome_re.fullmatch(value) is not None
 
     def _title_after(self, start: int, end: int) -> str:
         """The title a bare number label carries after a dash ("Test 8 \u2013 Dividend yield above 3%: 3.4%" gives
@@ -401,19 +418,24 @@ class _ReferencesMixin(_ParserState):
         Words are compared by stem; a label of more than :data:`MAX_PART_WORDS` content words, or one that fits two
         gates at the same tier, names none.
         """
+        gates = self._part_gates(norm)
+        return next(iter(gates)) if len(gates) == 1 else None
+
+    def _part_gates(self, norm: str) -> frozenset[int]:
+        """The gates whose name (else, if no name does, whose aliases) hold every content word of a short label: one
+        gate for "Price to assets", two for "Price" on a card with "Price Below Value" and "Price Limit" (see
+        :meth:`_settle_shared_labels`); empty past :data:`MAX_PART_WORDS` content words."""
         words = norm.split()
         while words and words[0] in _DISCOURSE_WORDS:
             words = words[1:]  # "First, the downside", "Next: sizing"
         stems = {stem(w) for w in words if w not in STOPWORDS and w not in _GENERIC_WORDS and len(w) > 1 and not w.isdigit()}
         if not stems or len(stems) > MAX_PART_WORDS:
-            return None
+            return frozenset()
         for tier in (0, 1):
-            gates = {g for t, g, words in self.ix.gate_words if t == tier and stems <= words}
-            if len(gates) == 1:
-                return gates.pop()
+            gates = frozenset(g for t, g, words in self.ix.gate_words if t == tier and stems <= words)
             if gates:
-                return None
-        return None
+                return gates
+        return frozenset()
 
     def _tight_owner(self, hit: _Hit, u: int) -> tuple[int, ...] | None:
         """The gates whose mention the verdict word directly follows ("gate 3 is inconclusive", "gates 1 and 2 pass")."""

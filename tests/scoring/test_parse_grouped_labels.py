@@ -1,0 +1,123 @@
+"""Labels that name several gates, numbered lenses, and short labels two gates share (issue 13, gate references).
+
+Answers written for these tests (never corpus copies); every expected reading
+was worked by hand against the bundled card named beside each constant.
+"""
+
+from __future__ import annotations
+
+from ipb.scoring.parse import parse_response
+
+SEVEN = "graham_seven_tests_defensive"  # 1 size, 2 financial condition, 3 earnings stability, 4 dividends, 5 growth, 6 P/E, 7 P/B
+LENSES = "munger_opportunity_evaluation"  # 1 economics, 2 psychology, 3 mathematics, 4 history and inversion, 5 biology lens
+BUYBACK = "buffett_share_repurchase"  # 1 ample funds, 2 price below intrinsic value, 3 published price limit, 4 purpose
+MACHINE = "dalio_economic_machine_positioning"  # 1 growth vs expectations, 2 inflation vs expectations, 3 debt cycle, 4 quadrant, 5 tilt
+CPPIB = "cppib_total_portfolio_active_strategy"  # 1 value added, 2 factor substitutability, 3 alpha net of costs, 4 risk budget
+
+
+def _read(text: str, card: str) -> list[tuple[int, str | None]]:
+    result = parse_response(text, card, embedder=False)
+    assert result.status == "ok", result.reason
+    return [(g.gate, g.verdict) for g in result.gates]
+
+
+# ---------------------------------------------------------------- grouped labels
+
+
+def test_a_label_naming_two_gates_gives_both_its_verdict_in_its_place() -> None:
+    text = ("Tests 3 and 4: PROCEED. Ten years of profits without a loss, and dividends paid since 1962.\n"
+            "Test 5: REJECT. EPS grew 18% over the decade, short of a third.\n"
+            "Test 6: PROCEED. 13x average earnings.\n\n"
+            "Test 4, once more: the 2020 dividend was suspended for a quarter. Still PROCEED.\n\n"
+            "DECLINE.")
+    assert _read(text, SEVEN) == [(3, "PROCEED"), (4, "PROCEED"), (5, "REJECT"), (6, "PROCEED")]
+
+
+def test_gate_and_gate_label_shares_a_verdict_a_later_sentence_gives() -> None:
+    text = ("Gate 1: the company had $3.1bn of sales. PROCEED.\n"
+            "Gate 2 and gate 3: current ratio 2.4 and earnings positive every year. Both PROCEED.\n"
+            "Gate 4: dividends paid for 31 years. PROCEED.\n\n"
+            "So far so good.")
+    assert _read(text, SEVEN) == [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED"), (4, "PROCEED")]
+
+
+def test_a_verdict_tied_to_one_gate_of_a_grouped_label_stays_with_it() -> None:
+    text = ("Gate 1: $5bn of sales. PROCEED.\n"
+            "Gates 6 and 7: gate 6 is REJECT at 21x earnings; gate 7 is PROCEED at 1.1x book.\n\n"
+            "DECLINE.")
+    assert _read(text, SEVEN) == [(1, "PROCEED"), (6, "REJECT"), (7, "PROCEED")]
+
+
+def test_a_gate_named_later_in_a_label_sentence_is_no_group() -> None:
+    text = ("Gate 1: sales of $2bn, comfortably large (see gate 5 for growth). PROCEED.\n"
+            "Gate 2: current ratio 2.2. PROCEED.\n\n"
+            "INVEST.")
+    assert _read(text, SEVEN) == [(1, "PROCEED"), (2, "PROCEED")]
+
+
+# ---------------------------------------------------------------- numbered lenses, conditions, questions
+
+
+def test_lens_numbers_name_the_cards_lenses() -> None:
+    text = ("Lens 1: PROCEED, returns on capital near 30%.\n"
+            "Lenses 2 and 3: both PROCEED; incentives are clean and the odds favour us.\n"
+            "Lens 4: REJECT, one customer is half of revenue.\n\n"
+            "DECLINE.")
+    assert _read(text, LENSES) == [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED"), (4, "REJECT")]
+
+
+def test_a_question_number_past_the_card_is_no_invented_gate() -> None:
+    text = ("Gate 1: PROCEED, the economics are excellent.\n"
+            "Gate 2: PROCEED, no bias that we can see.\n"
+            "Reader question 12 asked about the dividend; it does not bear on the lenses.\n\n"
+            "INVEST.")
+    result = parse_response(text, LENSES, embedder=False)
+    assert [g.gate for g in result.gates] == [1, 2]
+    assert result.invented_gates == []
+
+
+# ---------------------------------------------------------------- a short label two gates share
+
+
+def test_a_shared_label_is_the_gate_no_other_label_names() -> None:
+    # "Price" is in gate 2's name and gate 3's name; "Limit" names gate 3, so "Price" is gate 2
+    text = ("Funds: $9bn of cash against a $2bn reserve. PROCEED.\n\n"
+            "Price: $40 a share against a conservative $55 of value. PROCEED.\n\n"
+            "Limit: no published ceiling applies to this company. PROCEED.\n\n"
+            "Purpose: to raise value per share for owners who stay. PROCEED.\n\n"
+            "REPURCHASE.")
+    assert _read(text, BUYBACK) == [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED"), (4, "PROCEED")]
+
+
+def test_an_opening_ordinal_picks_among_the_gates_a_label_fits() -> None:
+    text = ("First, funds: $4bn spare after every project. PROCEED.\n"
+            "Second, price: 0.8x a conservative value. PROCEED.\n\n"
+            "Both hold; the rest later.")
+    assert _read(text, BUYBACK) == [(1, "PROCEED"), (2, "PROCEED")]
+
+
+def test_a_shared_label_both_of_whose_gates_are_free_stays_unread() -> None:
+    # "Growth" fits gate 1 (growth vs expectations) and gate 4 (growth-inflation quadrant); no other label settles it
+    text = ("**Growth:** running 1% above what markets discount. PROCEED.\n"
+            "**Credit:** the impulse is positive. PROCEED.\n\n"
+            "TILT.")
+    assert [g for g, _ in _read(text, MACHINE)] == [3]
+
+
+def test_bold_labels_settle_shared_words_by_elimination() -> None:
+    text = ("**Growth:** +0.8pp above consensus, rising. PROCEED.\n"
+            "**Inflation:** -0.4pp under breakevens, falling. PROCEED.\n"
+            "**Credit:** impulse +1% of GDP, confirms. PROCEED.\n"
+            "**Quadrant:** disinflationary growth. PROCEED.\n")
+    assert [g for g, _ in _read(text, MACHINE)] == [1, 2, 3, 4]
+
+
+def test_a_label_whose_value_is_an_outcome_is_the_final_verdict_not_a_gate() -> None:
+    # "Positioning" is a word of gate 2's name ("Phase Positioning Test"); its value is the card's outcome word
+    text = ("Phase: debt is falling against incomes and rates sit at the floor: a deleveraging. Gate 1: PROCEED.\n\n"
+            "Nominal growth of 1% is below the 2% bond yield, an ugly deleveraging. Gate 2: REJECT.\n\n"
+            "Positioning: STAY_DEFENSIVE.")
+    result = parse_response(text, "dalio_debt_supercycle_navigation", embedder=False)
+    assert [(g.gate, g.verdict) for g in result.gates] == [(1, "PROCEED"), (2, "REJECT")]
+    assert result.final_verdict == "STAY_DEFENSIVE"
+    assert "Nominal growth" in text[slice(*result.gates[1].span)]
