@@ -59,7 +59,10 @@ def _alias_pattern(alias: str) -> str | None:
     words = normalize(alias).split()
     if not words:
         return None
-    body = _SEP.join(re.escape(w) for w in words)
+    # a word inside the name may be inflected as the last one may: "leans against the pendulum" for the alias
+    # "lean against the pendulum", "passes the net-net tests" for "pass the net-net test"
+    body = _SEP.join(re.escape(w) + ("(?:s|es)?" if w.isalpha() and len(w) >= 3 and k < len(words) - 1 else "")
+                     for k, w in enumerate(words))
     return rf"\b{body}(?:s|es|'s)?\b"
 
 

@@ -16,6 +16,7 @@ from ipb.scoring.parse._common import (
     MAX_EMBED,
     MAX_OCCURRENCES,
     _Anchor,
+    _CardIndex,
     _final_cue_label,
     _Hit,
     _Mention,
@@ -93,6 +94,35 @@ def _within_sentence(masked: str, mention: _Mention) -> _Mention:
     if cut is None or cut.end() >= mention.end:
         return mention
     return _Mention(cut.end(), mention.end, mention.gates, mention.how, mention.unit, mention.invented)
+
+
+_TRIMMED: dict[int, tuple[_CardIndex, dict[str, frozenset[int]]]] = {}
+
+
+def _trimmed_names(ix: _CardIndex) -> dict[str, frozenset[int]]:
+    """A card's gate names and aliases without their frame words ("P/E test" -> "p e", "Graham number test" -> "graham
+    number") -> the gates they belong to; a label that is exactly one of them names that gate even when its words are
+    too short to count as content words. Built once per card index."""
+    cached = _TRIMMED.get(id(ix))
+    if cached is not None and cached[0] is ix:
+        return cached[1]
+    from ipb.scoring.parse._card import _trim  # the card side imports this module
+
+    out: dict[str, set[int]] = {}
+    for g in ix.card.gates:
+        for label in (g.name, *g.aliases):
+            key = " ".join(_trim(normalize(label).split()))
+            if key:
+                out.setdefault(key, set()).add(g.number)
+    names = {g.number: set(normalize(g.name).split()) for g in ix.card.gates}
+    # "phase" (the alias "phase test" trimmed) is also a word of another gate's name ("Long-Term Debt Cycle Phase"):
+    # such a key settles nothing on its own
+    table = {k: frozenset(v) for k, v in out.items()
+             if not any(set(k.split()) <= words for number, words in names.items() if number not in v)}
+    if len(_TRIMMED) > 256:
+        _TRIMMED.clear()
+    _TRIMMED[id(ix)] = (ix, table)
+    return table
 
 
 class _ReferencesMixin(_ParserState):
@@ -428,6 +458,9 @@ class _ReferencesMixin(_ParserState):
         words = norm.split()
         while words and words[0] in _DISCOURSE_WORDS:
             words = words[1:]  # "First, the downside", "Next: sizing"
+        exact = _trimmed_names(self.ix).get(" ".join(words))
+        if exact is not None:
+            return exact  # "P/E" is the alias "P/E test" without its frame word
         stems = {stem(w) for w in words if w not in STOPWORDS and w not in _GENERIC_WORDS and len(w) > 1 and not w.isdigit()}
         if not stems or len(stems) > MAX_PART_WORDS:
             return frozenset()

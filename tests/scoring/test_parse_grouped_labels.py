@@ -121,3 +121,35 @@ def test_a_label_whose_value_is_an_outcome_is_the_final_verdict_not_a_gate() -> 
     assert [(g.gate, g.verdict) for g in result.gates] == [(1, "PROCEED"), (2, "REJECT")]
     assert result.final_verdict == "STAY_DEFENSIVE"
     assert "Nominal growth" in text[slice(*result.gates[1].span)]
+
+
+# ---------------------------------------------------------------- an alias without its frame word, an inflected alias
+
+
+def test_a_label_that_is_an_alias_less_its_frame_word_names_the_gate() -> None:
+    # "P/E" is the alias "P/E test" and "P/B" the alias "P/B test": words too short to count as content words
+    text = ("Size: sales $2.5bn. PASS\n"
+            "P/E: 19x three-year earnings. FAIL\n"
+            "P/B: 1.3x, product 24.7. FAIL\n\n"
+            "Verdict: decline.")
+    assert _read(text, SEVEN) == [(1, "PROCEED"), (6, "REJECT"), (7, "REJECT")]
+
+
+def test_a_frame_free_alias_that_is_a_word_of_another_gates_name_settles_nothing() -> None:
+    # "phase test" less "test" is "phase", a word of gate 1's name ("Long-Term Debt Cycle Phase") too
+    from ipb.scoring.parse._card import _index
+    from ipb.scoring.parse._references import _trimmed_names
+    from ipb.engine.registry import compiled_card
+
+    table = _trimmed_names(_index(compiled_card("dalio_debt_supercycle_navigation").card))
+    assert "phase" not in table
+    seven = _trimmed_names(_index(compiled_card(SEVEN).card))
+    assert seven["p e"] == frozenset({6}) and seven["p b"] == frozenset({7})
+
+
+def test_an_alias_with_an_inflected_inner_word_is_still_the_alias() -> None:
+    # the alias is "lean against the pendulum"; the writer says "leans"
+    text = ("Spreads are wide, investors are fearful and credit is shut: the temperature reading is cold. PROCEED.\n\n"
+            "Buying loans at 65 cents leans against the pendulum. PROCEED.\n\n"
+            "Outcome: AGGRESSIVE.")
+    assert [g for g, _ in _read(text, "marks_market_cycle_positioning")] == [1, 2]
