@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ipb.scoring.parse._common import _Evidence
+from ipb.scoring.parse._common import _WORDS_APOS, _Evidence
 from ipb.scoring.parse._state import _ParserState
 
 #: What may stand between the gate references of one grouped label: "and", "&", "or", "as well as", commas, "the".
@@ -43,6 +43,8 @@ class _GroupedLabelsMixin(_ParserState):
         mentions = [m for m in mentions if m.end <= end + 40]
         if not mentions or anchor.gate not in mentions[0].gates:
             return ()
+        if len(_WORDS_APOS.findall(self.masked, line.start, mentions[0].start)) > 1:
+            return ()  # the gates must open the line ("Tests 1 and 2: ..."), not stand in the middle of a sentence
         gates: list[int] = list(mentions[0].gates)
         last = mentions[0].end
         for m in mentions[1:]:

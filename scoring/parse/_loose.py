@@ -13,6 +13,13 @@ Such a phrase counts only when a verdict word directly follows it, its count
 hypothetical ("not all tests pass", "if every test passes", "must pass all
 seven tests").
 
+**Gates named together.** "The growth, formula and margin-of-safety steps
+do not apply", "the cost and risk-budget questions never arise": a list of
+parts of gate names before one plural criterion word names each of those
+gates, provided every part names exactly one gate and no two parts the same.
+"The first two steps are clean" and "the last three checks pass" name the
+card's first or last gates, with the same rules as "all seven tests".
+
 **A short label two gates share, settled by the other labels.** "Price:" on
 a card with "Price Materially Below Intrinsic Value" and "Published
 Repurchase Price Limit" names neither by its words alone; when the answer
@@ -40,7 +47,20 @@ _QUANTIFIED = re.compile(r"(?i)(?P<q>all|every|each)(?:[ \t]+of)?(?:[ \t]+(?:the
                          + r"(?P<other>[ \t]+(?:other|remaining))?[ \t]+" + _CRITERIA + r"\b")
 #: "The other two checks", "the remaining gates", "the rest of the tests": every gate not named before.
 _REMAINING = re.compile(r"(?i)(?:other|remaining|rest[ \t]+of[ \t]+the)" + _COUNT + r"[ \t]+" + _CRITERIA + r"\b")
-_QUANTIFIED_TRIGGERS = [Trigger(w, _QUANTIFIED) for w in ("all", "every", "each")] + [Trigger(w, _REMAINING) for w in ("other", "remaining", "rest")]
+#: "The first two steps", "the last three checks": the card's first or last gates.
+_POSITIONAL = re.compile(r"(?i)\b(?P<pos>first|last|final)[ \t]+(?P<count>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+                         r"[ \t]+" + _CRITERIA + r"\b")
+_QUANTIFIED_TRIGGERS = ([Trigger(w, _QUANTIFIED) for w in ("all", "every", "each")] + [Trigger(w, _REMAINING) for w in ("other", "remaining", "rest")]
+                        + [Trigger(w, _POSITIONAL) for w in ("first", "last", "final")])
+#: A plural criterion word closing a list of gate-name parts: "the growth, formula and margin-of-safety *steps*".
+_PLURAL_FRAME = re.compile(r"(?i)(?:tests|checks|steps|questions|gates|criteria|screens|lenses|filters|hurdles|conditions)\b")
+_PLURAL_TRIGGERS = [Trigger(w, _PLURAL_FRAME) for w in ("tests", "checks", "steps", "questions", "gates", "criteria", "screens", "lenses",
+                                                        "filters", "hurdles", "conditions")]
+_PART = r"[A-Za-z][A-Za-z'/-]*(?:\s+[A-Za-z][A-Za-z'/-]*){0,2}"
+#: The list before the plural word, looked back for from it: "the growth, formula and margin-of-safety ".
+_COORDINATED = re.compile(r"(?i)\b(?:the|both|its|our|their)\s+(?P<list>" + _PART + r"(?:\s*,\s*" + _PART + r"){0,6},?\s+(?:and|or|&)\s+"
+                          + _PART + r")\s+\Z")
+_CONJUNCT_SPLIT = re.compile(r"(?i)\s*,\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+")
 #: A quantifier that is itself negated or hypothetical ("not all tests pass", "if every test is met") is no verdict on each gate.
 _QUANTIFIER_BEFORE = re.compile(r"(?i)(?:\bnot|n't|\bif|\bunless|\bwhether|\bwhen|\bonce|\bmust|\bshould|\bneeds?[ \t]+to|\bto)[ \t]+\Z")
 
@@ -76,6 +96,36 @@ class _LooseReferencesMixin(_ParserState):
                 out.append(_Mention(before.start("words"), m.end(), (gate,), "words"))
         return out
 
+    def _coordinated(self) -> list[_Mention]:
+        """"The growth, formula and margin-of-safety steps": one mention per listed part, each the one gate whose name
+        (else aliases) holds its words; the list names nothing unless every part names a gate and no two the same."""
+        out: list[_Mention] = []
+        cache: dict[str, int | None] = {}
+        for _, m in self._scan(_PLURAL_TRIGGERS, limit=MAX_OCCURRENCES):
+            before = _COORDINATED.search(self.masked, max(0, m.start() - 120), m.start())
+            if before is None:
+                continue
+            start = before.start("list")
+            pieces: list[tuple[int, int]] = []
+            pos = start
+            for sep in _CONJUNCT_SPLIT.finditer(self.masked, start, before.end("list")):
+                pieces.append((pos, sep.start()))
+                pos = sep.end()
+            pieces.append((pos, before.end("list")))
+            gates: list[int] = []
+            for a, b in pieces:
+                norm = normalize(self.masked[a:b])
+                if norm not in cache:
+                    cache[norm] = self._part_of_one_gate(norm)
+                gate = cache[norm]
+                if gate is None or gate in gates:
+                    gates = []
+                    break
+                gates.append(gate)
+            if len(gates) >= 2:
+                out.extend(_Mention(a, b, (g,), "words") for (a, b), g in zip(pieces, gates))
+        return out
+
     def _quantified(self, found: list[_Mention]) -> list[_Mention]:
         """Mentions of several gates at once: "all seven tests pass" names every gate, "the other two checks" every gate
         not named before it. A stated count must be the number of gates meant, else the phrase names none ("all four
@@ -92,6 +142,13 @@ class _LooseReferencesMixin(_ParserState):
             if len(out) >= MAX_QUANTIFIED:
                 break
             if _QUANTIFIER_BEFORE.search(self.masked, max(0, m.start() - 16), m.start()):
+                continue
+            if m.re is _POSITIONAL:
+                k = int(m.group("count")) if m.group("count").isdigit() else _COUNT_WORDS[m.group("count").lower()]
+                if 2 <= k < n:
+                    first = m.group("pos").lower() == "first"
+                    out.append(_Mention(m.start(), m.end(), tuple(range(1, k + 1)) if first else tuple(range(n - k + 1, n + 1)),
+                                        "quantifier"))
                 continue
             remaining = m.re is _REMAINING or bool(m.groupdict().get("other"))
             start = m.start()

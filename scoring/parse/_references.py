@@ -69,6 +69,8 @@ def _invented_name(number_name: str, rest: str) -> str:
 
 #: A short label opening a sentence: "Psychology: ...", "Moat — ...", "**Valuation**: ..." (after a list marker or a JSON quote).
 _SENTENCE_LABEL = re.compile(r"[ \t>*_\"'-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}(?P<label>[A-Z][A-Za-z/&', -]{1,40}?)[*_]{0,2}[ \t]*(?::|\u2014|[ \t]-[ \t])")
+#: Where a label joins parts of two gates' names: "Net of costs and risk budget", "Growth & inflation".
+_LABEL_JOINER = re.compile(r"(?i)[ \t]*,[ \t]*(?:(?:and|&)[ \t]+)?|[ \t]+(?:and|&)[ \t]+|[ \t]*&[ \t]*")
 #: Words a label adds to a gate's name without naming it: "Drift check", "Funds test", "Drift gate".
 _GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates", "screen", "criterion", "criteria", "step", "filter",
                             "rule", "hurdle", "question", "item", "point", "assessment", "analysis", "review", "verdict", "call"})
@@ -171,6 +173,7 @@ class _ReferencesMixin(_ParserState):
                 for k in outside:
                     found.append(_Mention(start, m.end(), (), "number", invented=f"{word} {k}"))
         found.extend(self._framed())
+        found.extend(self._coordinated())
         found.extend(self._quantified(found))
         found.sort(key=_mention_order)
         kept: list[_Mention] = []
@@ -203,7 +206,14 @@ class _ReferencesMixin(_ParserState):
             if m is None:
                 continue
             a, b = m.span("label")
-            if any(a <= s < b for s in starts) or len(added) >= MAX_OCCURRENCES:
+            if len(added) >= MAX_OCCURRENCES:
+                continue
+            if _LABEL_JOINER.search(self.masked, a, b):
+                joined = self._coordinated_label(a, b, mentions, cache)
+                if joined:
+                    added.extend(joined)
+                    continue  # else the label may still name one gate whole: "Risk and return"
+            if any(a <= s < b for s in starts):
                 continue
             norm = normalize(m.group("label"))
             if (not norm or vw.FINAL_CUE.search(m.group("label")) or vw.FINAL_LABEL.match(norm) or _final_cue_label(norm)
@@ -220,6 +230,34 @@ class _ReferencesMixin(_ParserState):
         if not added:
             return mentions
         return sorted([*mentions, *added], key=_mention_order)
+
+    def _coordinated_label(self, a: int, b: int, mentions: list[_Mention], cache: dict[str, int | None]) -> list[_Mention]:
+        """"Net of costs and risk budget: ...": the mentions a label joining parts of several gates' names adds, one per
+        part not already a mention; none unless every part names one gate (by a mention inside it or by its words) and no
+        two parts the same gate."""
+        pieces: list[tuple[int, int]] = []
+        pos = a
+        for sep in _LABEL_JOINER.finditer(self.masked, a, b):
+            pieces.append((pos, sep.start()))
+            pos = sep.end()
+        pieces.append((pos, b))
+        gates: list[int] = []
+        new: list[_Mention] = []
+        for p, q in pieces:
+            inside = [m for m in mentions if p <= m.start < q and m.gates and m.invented is None]
+            if inside:
+                gate: int | None = inside[0].gates[0] if len(inside) == 1 and len(inside[0].gates) == 1 else None
+            else:
+                norm = normalize(self.masked[p:q])
+                if norm not in cache:
+                    cache[norm] = self._part_of_one_gate(norm) if 0 < len(norm.split()) <= 3 else None
+                gate = cache[norm]
+                if gate is not None:
+                    new.append(_Mention(p, q, (gate,), "words"))
+            if gate is None or gate in gates:
+                return []
+            gates.append(gate)
+        return new if len(gates) >= 2 else []
 
     @staticmethod
     def _numbers_of(text: str) -> list[int]:
@@ -488,7 +526,7 @@ class _ReferencesMixin(_ParserState):
         gates = list(last.gates)
         k = len(mentions) - 1
         while k > 0:
-            between = self.masked[mentions[k - 1].end : mentions[k].start].strip(" ,").lower()
+            between = " ".join(self.masked[mentions[k - 1].end : mentions[k].start].split()).strip(" ,").lower()
             if between not in ("and", "&", "as well as", "", "and the", "and its"):
                 break
             gates = list(mentions[k - 1].gates) + gates

@@ -153,3 +153,47 @@ def test_an_alias_with_an_inflected_inner_word_is_still_the_alias() -> None:
             "Buying loans at 65 cents leans against the pendulum. PROCEED.\n\n"
             "Outcome: AGGRESSIVE.")
     assert [g for g, _ in _read(text, "marks_market_cycle_positioning")] == [1, 2]
+
+
+# ---------------------------------------------------------------- gates named together in prose and labels
+
+IV = "graham_intrinsic_value_margin_of_safety"  # 1 normal earnings, 2 growth estimate, 3 Graham formula value, 4 margin of safety
+
+
+def test_a_list_of_name_parts_before_a_plural_criterion_word_names_each_gate() -> None:
+    text = ("Normal earnings over ten years are negative, ($0.25) a share, so the first step is a REJECT and the growth, "
+            "formula and margin-of-safety steps do not apply.\n\nDECLINE.")
+    assert _read(text, IV) == [(1, "REJECT"), (2, "N/A"), (3, "N/A"), (4, "N/A")]
+
+
+def test_a_list_with_a_part_that_names_no_single_gate_names_none() -> None:
+    # "sales" is a word of no gate of this card, so the list names neither "formula" (gate 3) nor "growth" (gate 2)
+    text = ("Normal earnings are $2.10 a share, a clean base: PROCEED.\n"
+            "The sales, formula and growth steps do not apply to this holding company.\n\nINCONCLUSIVE.")
+    assert _read(text, IV) == [(1, "PROCEED")]
+
+
+def test_a_label_joining_two_gates_parts_names_both() -> None:
+    text = ("Value added: +2.4% a year over the risk-equivalent benchmark. PROCEED.\n\n"
+            "Factor substitutability: no factor regression was supplied. INCONCLUSIVE.\n\n"
+            "Net of costs and risk budget: not meaningful until the attribution is in.\n\n"
+            "INCONCLUSIVE.")
+    assert _read(text, CPPIB) == [(1, "PROCEED"), (2, "INCONCLUSIVE"), (3, "N/A"), (4, "N/A")]
+
+
+def test_the_first_two_steps_name_the_cards_first_two_gates() -> None:
+    text = ("The first two tests pass: sales of $4bn and a current ratio of 2.3.\n"
+            "Test 3: PROCEED, no deficit in ten years.\n\nSo far INVEST-worthy.")
+    assert _read(text, SEVEN) == [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED")]
+
+
+def test_the_last_two_checks_name_the_cards_last_two_gates() -> None:
+    text = ("Gate 1: $3bn of sales. PROCEED.\n"
+            "The last two checks fail: 22x earnings and 2.4x book.\n\nDECLINE.")
+    assert _read(text, SEVEN) == [(1, "PROCEED"), (6, "REJECT"), (7, "REJECT")]
+
+
+def test_a_rule_about_the_first_tests_is_no_reading() -> None:
+    text = ("Gate 1: $3bn of sales. PROCEED.\n"
+            "A stock must pass the first three tests before price matters.\n\nINCONCLUSIVE.")
+    assert [g for g, _ in _read(text, SEVEN)] == [1]
