@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from ipb.scoring._text import Trigger, normalize
+from ipb.scoring._text import Line, Trigger, normalize
 from ipb.scoring.parse._common import MAX_OCCURRENCES, _Anchor, _Mention
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
@@ -70,6 +70,8 @@ _FRAME = re.compile(r"(?i)(?:test|check|screen|criterion|hurdle|filter|trigger|l
 _FRAME_TRIGGERS = [Trigger(w, _FRAME) for w in ("test", "check", "screen", "criterion", "hurdle", "filter", "trigger", "lens", "requirement")]
 #: At most this many quantified mentions are kept (each looks back over the mentions before it).
 MAX_QUANTIFIED = 64
+#: Where a label joins parts of two gates' names: "Net of costs and risk budget", "Growth & inflation".
+_LABEL_JOINER = re.compile(r"(?i)[ \t]*,[ \t]*(?:(?:and|&)[ \t]+)?|[ \t]+(?:and|&)[ \t]+|[ \t]*&[ \t]*")
 _ORDINAL_OPENING = {"first": 1, "firstly": 1, "second": 2, "secondly": 2, "third": 3, "thirdly": 3, "fourth": 4, "fifth": 5}
 #: Line kinds whose label may be settled by the other labels (a sentence's first words are not a label).
 _LABEL_KINDS = ("label", "bold", "list", "heading", "short", "table")
@@ -95,6 +97,41 @@ class _LooseReferencesMixin(_ParserState):
             if gate is not None:
                 out.append(_Mention(before.start("words"), m.end(), (gate,), "words"))
         return out
+
+    def _coordinated_label(self, a: int, b: int, mentions: list[_Mention], cache: dict[str, int | None]) -> list[_Mention]:
+        """"Net of costs and risk budget: ...": the mentions a label joining parts of several gates' names adds, one per
+        part not already a mention; none unless every part names one gate (by a mention inside it or by its words) and no
+        two parts the same gate."""
+        pieces: list[tuple[int, int]] = []
+        pos = a
+        for sep in _LABEL_JOINER.finditer(self.masked, a, b):
+            pieces.append((pos, sep.start()))
+            pos = sep.end()
+        pieces.append((pos, b))
+        gates: list[int] = []
+        new: list[_Mention] = []
+        for p, q in pieces:
+            inside = [m for m in mentions if p <= m.start < q and m.gates and m.invented is None]
+            if inside:
+                gate: int | None = inside[0].gates[0] if len(inside) == 1 and len(inside[0].gates) == 1 else None
+            else:
+                norm = normalize(self.masked[p:q])
+                if norm not in cache:
+                    cache[norm] = self._part_of_one_gate(norm) if 0 < len(norm.split()) <= 3 else None
+                gate = cache[norm]
+                if gate is not None:
+                    new.append(_Mention(p, q, (gate,), "words"))
+            if gate is None or gate in gates:
+                return []
+            gates.append(gate)
+        return new if len(gates) >= 2 else []
+
+    def _outcome_only(self, line: Line) -> bool:
+        """Whether a label line's value is nothing but one of the card's outcome words ("Positioning: STAY_DEFENSIVE.")."""
+        if line.label is None or self.ix.outcome_re is None:
+            return False
+        value = self.masked[line.label[1] : line.end].strip(" \t*_:`.!\u2014\u2013-")
+        return bool(value) and len(value) <= 60 and self.ix.outcome_re.fullmatch(value) is not None
 
     def _coordinated(self) -> list[_Mention]:
         """"The growth, formula and margin-of-safety steps": one mention per listed part, each the one gate whose name

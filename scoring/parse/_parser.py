@@ -48,12 +48,13 @@ from ipb.scoring.parse._types import (
     YearMention,
 )
 from ipb.scoring.parse._verdicts import _VerdictsMixin
+from ipb.scoring.parse._vocabulary import _VocabularyMixin
 from ipb.scoring.parse._voice import blank_struck
 
 from ipb.errors import ParseError
 
 
-class _Parser(_GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _VocabularyMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -95,6 +96,7 @@ class _Parser(_GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferen
         labels = self._settle_shared_labels(self._follow_card_numbering(self._resolve_labels()))
         self._numbered_list_anchors()
         self._embedding_fallback(labels)
+        self._labels_by_vocabulary(labels)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
         if not structural:
             self._prose_fallback()

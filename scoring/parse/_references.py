@@ -22,6 +22,7 @@ from ipb.scoring.parse._common import (
     _Mention,
     _mention_order,
 )
+from ipb.scoring.parse._loose import _LABEL_JOINER
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import InventedGate, Span
 from ipb.scoring.parse._verdicts import _TIGHT_BREAK, _is_verdict_cell
@@ -69,8 +70,6 @@ def _invented_name(number_name: str, rest: str) -> str:
 
 #: A short label opening a sentence: "Psychology: ...", "Moat — ...", "**Valuation**: ..." (after a list marker or a JSON quote).
 _SENTENCE_LABEL = re.compile(r"[ \t>*_\"'-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}(?P<label>[A-Z][A-Za-z/&', -]{1,40}?)[*_]{0,2}[ \t]*(?::|\u2014|[ \t]-[ \t])")
-#: Where a label joins parts of two gates' names: "Net of costs and risk budget", "Growth & inflation".
-_LABEL_JOINER = re.compile(r"(?i)[ \t]*,[ \t]*(?:(?:and|&)[ \t]+)?|[ \t]+(?:and|&)[ \t]+|[ \t]*&[ \t]*")
 #: Words a label adds to a gate's name without naming it: "Drift check", "Funds test", "Drift gate".
 _GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates", "screen", "criterion", "criteria", "step", "filter",
                             "rule", "hurdle", "question", "item", "point", "assessment", "analysis", "review", "verdict", "call"})
@@ -231,34 +230,6 @@ class _ReferencesMixin(_ParserState):
             return mentions
         return sorted([*mentions, *added], key=_mention_order)
 
-    def _coordinated_label(self, a: int, b: int, mentions: list[_Mention], cache: dict[str, int | None]) -> list[_Mention]:
-        """"Net of costs and risk budget: ...": the mentions a label joining parts of several gates' names adds, one per
-        part not already a mention; none unless every part names one gate (by a mention inside it or by its words) and no
-        two parts the same gate."""
-        pieces: list[tuple[int, int]] = []
-        pos = a
-        for sep in _LABEL_JOINER.finditer(self.masked, a, b):
-            pieces.append((pos, sep.start()))
-            pos = sep.end()
-        pieces.append((pos, b))
-        gates: list[int] = []
-        new: list[_Mention] = []
-        for p, q in pieces:
-            inside = [m for m in mentions if p <= m.start < q and m.gates and m.invented is None]
-            if inside:
-                gate: int | None = inside[0].gates[0] if len(inside) == 1 and len(inside[0].gates) == 1 else None
-            else:
-                norm = normalize(self.masked[p:q])
-                if norm not in cache:
-                    cache[norm] = self._part_of_one_gate(norm) if 0 < len(norm.split()) <= 3 else None
-                gate = cache[norm]
-                if gate is not None:
-                    new.append(_Mention(p, q, (gate,), "words"))
-            if gate is None or gate in gates:
-                return []
-            gates.append(gate)
-        return new if len(gates) >= 2 else []
-
     @staticmethod
     def _numbers_of(text: str) -> list[int]:
         if text.isdigit():
@@ -378,13 +349,6 @@ class _ReferencesMixin(_ParserState):
             if line.kind in ("heading", "list", "bold", "json", "short", "label") and len(unresolved) <= MAX_EMBED and self._gate_like(rest):
                 unresolved.append((li, label_span, rest, None))
         return unresolved
-
-    def _outcome_only(self, line: Line) -> bool:
-        """Whether a label line's value is nothing but one of the card's outcome words ("Positioning: STAY_DEFENSIVE.")."""
-        if line.label is None or self.ix.outcome_re is None:
-            return False
-        value = self.masked[line.label[1] : line.end].strip(" \t*_:`.!\u2014\u2013-")
-        return bool(value) and len(value) <= 60 and self.ix.outcome_re.fullmatch(value) is not None
 
     def _title_after(self, start: int, end: int) -> str:
         """The title a bare number label carries after a dash ("Test 8 \u2013 Dividend yield above 3%: 3.4%" gives

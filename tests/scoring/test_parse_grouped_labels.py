@@ -197,3 +197,73 @@ def test_a_rule_about_the_first_tests_is_no_reading() -> None:
     text = ("Gate 1: $3bn of sales. PROCEED.\n"
             "A stock must pass the first three tests before price matters.\n\nINCONCLUSIVE.")
     assert [g for g, _ in _read(text, SEVEN)] == [1]
+
+
+# ---------------------------------------------------------------- labels in the words of one gate's substance
+
+MUNGER = "munger_business_quality_price"  # 1 understandable, 2 return on capital, 3 durable advantage, 4 management, 5 fair price
+
+
+def test_a_label_in_the_words_of_one_gates_description_names_it() -> None:
+    text = ("**Can we understand it?** A toll road: cars in, fees out. PROCEED.\n\n"
+            "**Returns on capital.** 28% on tangible capital for a decade. PROCEED.\n\n"
+            "**Price.** 35x owner earnings; the expected return is 5%. REJECT.\n\n"
+            "DECLINE.")
+    result = parse_response(text, MUNGER, embedder=False)
+    assert [(g.gate, g.verdict) for g in result.gates] == [(1, "PROCEED"), (2, "PROCEED"), (5, "REJECT")]
+    assert result.invented_gates == []
+    assert result.gates[0].how == "vocabulary"
+
+
+def test_a_label_of_words_no_gate_owns_stays_an_invented_gate() -> None:
+    text = ("**Dividend yield.** 1.1%, below what we like. REJECT.\n\n"
+            "**Returns on capital.** 28% on tangible capital. PROCEED.\n\n"
+            "DECLINE.")
+    result = parse_response(text, MUNGER, embedder=False)
+    assert [g.gate for g in result.gates] == [2]
+    assert result.invented_gates == ["Dividend yield."] or result.invented_gates == ["Dividend yield"]
+
+
+def test_a_sentence_opening_is_not_read_as_a_label_by_its_words() -> None:
+    # a long clause before a colon is a sentence, however many of the gate's words it holds
+    text = ("Returns on capital are 30%, PROCEED.\n"
+            "The chain pays recruiters by enrolment headcount, which tells you about management: REJECT.\n\n"
+            "DECLINE.")
+    result = parse_response(text, MUNGER, embedder=False)
+    assert all(g.how != "vocabulary" for g in result.gates)
+
+
+def test_a_gate_already_named_is_not_taken_again_by_a_meaning_label() -> None:
+    text = ("**Circle of competence:** simple retail banking. PROCEED.\n\n"
+            "**Understanding the risks:** deposits are sticky. PROCEED.\n\n"
+            "INVEST.")
+    result = parse_response(text, MUNGER, embedder=False)
+    assert [g.gate for g in result.gates] == [1]
+
+
+def test_the_vocabulary_rule_leaves_labels_to_the_embedder_when_one_is_given() -> None:
+    class _Far:
+        """An embedder that puts every text at the same spot: nothing is near any gate."""
+
+        def encode(self, texts):  # noqa: ANN001, ANN201 - sentence-transformers' signature
+            import numpy as np
+
+            return np.ones((len(texts), 4))
+
+    text = ("**Can we understand it?** A toll road: cars in, fees out. PROCEED.\n\n"
+            "**Returns on capital.** 28% on tangible capital for a decade. PROCEED.\n\nINVEST.")
+    result = parse_response(text, MUNGER, embedder=_Far())
+    assert all(g.how != "vocabulary" for g in result.gates)
+
+
+def test_distinctive_vocabulary_holds_no_stem_two_gates_share() -> None:
+    from ipb.engine.registry import compiled_card
+    from ipb.scoring.parse._vocabulary import distinctive_vocabulary
+
+    table = distinctive_vocabulary(compiled_card(MUNGER).card)
+    for a, stems in table.items():
+        for b, other in table.items():
+            assert a == b or not stems & other
+    from ipb.scoring._text import stem
+
+    assert stem("understand") in table[1] and stem("management") in table[4]
