@@ -28,7 +28,7 @@ from ipb.scoring.parse._types import Span
 
 #: Words every card uses about every gate: never distinctive.
 _COMMON = frozenset({
-    "test", "check", "gate", "rule", "criterion", "criteria", "limit", "whether", "than", "more", "less", "least", "most",
+    "test", "check", "gate", "rule", "screen", "screening", "criterion", "criteria", "limit", "whether", "than", "more", "less", "least", "most",
     "above", "below", "under", "over", "value", "share", "shares", "company", "business", "stock", "investment", "invest",
     "investor", "year", "years", "ratio", "rate", "level", "high", "low", "must", "should", "would", "could", "number",
     "proceed", "reject", "pass", "fail", "passes", "fails", "verdict", "kill", "condition", "requirement", "ok", "okay",
@@ -39,7 +39,12 @@ _COMMON = frozenset({
     "notes", "overview", "summary", "background", "key", "main", "other", "general", "good", "bad", "strong", "weak",
 })
 
-_VOCAB: dict[int, tuple[Card, dict[int, frozenset[str]]]] = {}
+_VOCAB: dict[int, tuple[Card, dict[int, frozenset[str]], dict[int, frozenset[str]]]] = {}
+
+
+def title_stems(text: str) -> set[str]:
+    """The content stems of a label as the vocabulary rules compare them (common words left out)."""
+    return _stems(text)
 
 
 def _stems(text: str) -> set[str]:
@@ -50,9 +55,19 @@ def _stems(text: str) -> set[str]:
 def distinctive_vocabulary(card: Card) -> dict[int, frozenset[str]]:
     """Gate number -> the stems of its name, aliases, description, required elements and the names and descriptions of
     the inputs its criteria read, less every stem another gate's texts also hold (built once per card)."""
+    return _vocabularies(card)[1]
+
+
+def gate_vocabulary(card: Card) -> dict[int, frozenset[str]]:
+    """Gate number -> every stem of its name, aliases, description, required elements and the names and descriptions of
+    the inputs its criteria read (shared stems included; built once per card)."""
+    return _vocabularies(card)[0]
+
+
+def _vocabularies(card: Card) -> tuple[dict[int, frozenset[str]], dict[int, frozenset[str]]]:
     cached = _VOCAB.get(id(card))
     if cached is not None and cached[0] is card:
-        return cached[1]
+        return cached[1], cached[2]
     raw: dict[int, set[str]] = {}
     for g in card.gates:
         texts = [g.name, *g.aliases, g.description, *(ELEMENT_FIELD.sub(" ", e) for e in g.required_elements)]
@@ -71,10 +86,11 @@ def distinctive_vocabulary(card: Card) -> dict[int, frozenset[str]]:
         for s in stems:
             counts[s] = counts.get(s, 0) + 1
     table = {number: frozenset(s for s in stems if counts[s] == 1) for number, stems in raw.items()}
+    full = {number: frozenset(stems) for number, stems in raw.items()}
     if len(_VOCAB) > 256:
         _VOCAB.clear()
-    _VOCAB[id(card)] = (card, table)
-    return table
+    _VOCAB[id(card)] = (card, full, table)
+    return full, table
 
 
 def gate_by_vocabulary(card: Card, text: str) -> tuple[int | None, int]:

@@ -267,3 +267,27 @@ def test_distinctive_vocabulary_holds_no_stem_two_gates_share() -> None:
     from ipb.scoring._text import stem
 
     assert stem("understand") in table[1] and stem("management") in table[4]
+
+
+# ---------------------------------------------------------------- a worded item in a list that follows the card
+
+
+def test_a_worded_item_whose_words_fit_its_numbers_gate_is_that_gate() -> None:
+    # item 1's title shares "risk" with gate 1's risk-equivalent benchmark; items 2 and 4 name their own gates
+    text = ("1. Risk-adjusted performance: 9.1% against 7.6% for the benchmark mix, +1.5%. PROCEED.\n"
+            "2. Factor attribution: residual alpha 1.1% with a t-statistic of 2.6. PROCEED.\n"
+            "3. Net of costs: 0.6% after fees. PROCEED.\n"
+            "4. Risk budget: 0.3 points of 0.8 used. PROCEED.\n\n"
+            "ALLOCATE_ACTIVE.")
+    result = parse_response(text, CPPIB, embedder=False)
+    assert [g.gate for g in result.gates] == [1, 2, 3, 4]
+    assert result.invented_gates == []
+
+
+def test_a_worded_item_whose_words_fit_no_part_of_its_numbers_gate_stays_invented() -> None:
+    text = ("1. Circle of Competence: PASS\n"
+            "2. Carbon footprint: FAIL\n"
+            "3. Management Integrity: PASS\n")
+    result = parse_response(text, "buffett_acquisition_checklist", embedder=False)
+    assert [g.gate for g in result.gates] == [1, 3]
+    assert result.invented_gates == ["Carbon footprint"]
