@@ -34,6 +34,11 @@ _COMMON = frozenset({
     "proceed", "reject", "pass", "fail", "passes", "fails", "verdict", "kill", "condition", "requirement", "ok", "okay",
     "you", "your", "they", "their", "them", "too", "also", "goes", "whatever", "anything", "cannot", "outcome", "show", "shows",
     "mixed", "sort", "idea", "undecided", "unknown", "data", "missing", "leave", "leaves", "one", "two", "three", "four", "five",
+    # function words the stop list leaves in
+    "not", "when", "which", "has", "have", "had", "how", "many", "well", "without", "even", "either", "another", "given",
+    "own", "only", "those", "these", "otherwise", "far", "nothing", "need", "needs", "there", "here", "what", "who", "why",
+    "where", "been", "being", "does", "did", "done", "each", "every", "any", "some", "such", "same", "much", "very", "into",
+    "within", "across", "between", "against", "about", "after", "before", "while", "still", "yet", "just", "both", "whose",
     # evaluative nouns a label uses about anything ("Quality aspect", "Key factor", "Other issues")
     "quality", "aspect", "factor", "factors", "issue", "issues", "point", "points", "item", "items", "area", "topic", "note",
     "notes", "overview", "summary", "background", "key", "main", "other", "general", "good", "bad", "strong", "weak",
@@ -48,8 +53,9 @@ def title_stems(text: str) -> set[str]:
 
 
 def _stems(text: str) -> set[str]:
+    # stem() keeps "balance" but cuts "balanced" to "balanc": a final "e" is dropped on both sides
     out = {stem(w) for w in normalize(text).split() if len(w) > 2 and w.isalpha() and w not in STOPWORDS and w not in _COMMON}
-    return {s for s in out if s not in _COMMON}
+    return {s.rstrip("e") if len(s) > 4 else s for s in out if s not in _COMMON}
 
 
 def distinctive_vocabulary(card: Card) -> dict[int, frozenset[str]]:
