@@ -293,3 +293,36 @@ def test_a_worded_item_whose_words_fit_no_part_of_its_numbers_gate_stays_invente
     result = parse_response(text, "buffett_acquisition_checklist", embedder=False)
     assert [g.gate for g in result.gates] == [1, 3]
     assert result.invented_gates == ["Carbon footprint"]
+
+
+# ---------------------------------------------------------------- prose before a revisiting label
+
+DOWNSIDE = "klarman_downside_first_process"  # 1 downside assessment, 2 margin of safety, 3 position sizing
+
+
+def test_a_gate_judged_in_prose_before_its_revisiting_label_keeps_its_first_place() -> None:
+    text = ("What can go wrong? If the contract is lost the bad-case value is $30 against a $33 price,\n"
+            "a 9% loss we can live with, so PROCEED.\n\n"
+            "Bargain purchase? $33 against a conservative $52 is 63%. PROCEED.\n\n"
+            "Sizing the bet: at 8% of the fund the bad case costs 0.7%, under the 2% budget. PROCEED.\n\n"
+            "The worst case, once more: a second customer leaving takes the value to $29; still fine.\n\n"
+            "INVEST.")
+    assert _read(text, DOWNSIDE) == [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED")]
+
+
+def test_a_summary_line_before_the_labels_does_not_fix_the_order() -> None:
+    text = ("Scorecard: P/E ok, Financial strength ✓, Size ✓\n\n"
+            "1. Adequate size of the enterprise: sales of $1.8bn. PROCEED.\n"
+            "2. Financial condition: current ratio 2.3. PROCEED.\n"
+            "3. Earnings stability: a loss in 2019. REJECT.\n\n"
+            "Final verdict: DECLINE.")
+    assert [g for g, _ in _read(text, SEVEN)] == [1, 2, 3]
+
+
+def test_the_sentences_after_a_gate_named_in_prose_carry_its_verdict() -> None:
+    text = ("Sizing the bet: 5% of the fund, a bad case of 0.4%. PROCEED.\n"
+            "Downside assessment: the bad case is a 10% loss. PROCEED.\n\n"
+            "Bargain purchase? The price is $20.\n"
+            "Against a conservative $35 that is 57%. PROCEED.\n\n"
+            "INVEST.")
+    assert _read(text, DOWNSIDE) == [(3, "PROCEED"), (1, "PROCEED"), (2, "PROCEED")]
