@@ -420,6 +420,8 @@ class _ReferencesMixin(_ParserState):
             return False
         if label.rstrip().endswith((".", "!")) or sum(w.isdigit() for w in words) > 1:
             return False
+        if "=" in label:
+            return False  # "Class face = $800M", "Rate = max(...)": a computation, not a criterion's name
         if norm in _ANSWER_WORDS or _FIELD_LABEL(norm) or vw.FINAL_LABEL.match(norm) or _STOP_LABELS.match(norm) or _final_cue_label(norm):
             return False
         if vw.VERDICT_PATTERN.fullmatch(label.strip(" *_`:")):

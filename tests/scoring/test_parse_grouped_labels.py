@@ -326,3 +326,11 @@ def test_the_sentences_after_a_gate_named_in_prose_carry_its_verdict() -> None:
             "Against a conservative $35 that is 57%. PROCEED.\n\n"
             "INVEST.")
     assert _read(text, DOWNSIDE) == [(3, "PROCEED"), (1, "PROCEED"), (2, "PROCEED")]
+
+
+def test_a_computation_label_is_no_invented_gate() -> None:
+    text = ("Gate 1: sales of $2bn. PROCEED.\n"
+            "**Current assets = $900M against $400M of liabilities**: PROCEED, a ratio of 2.25.\n"
+            "Gate 3: ten years of profits. PROCEED.\n\nINVEST.")
+    result = parse_response(text, SEVEN, embedder=False)
+    assert result.invented_gates == []
