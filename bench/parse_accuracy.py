@@ -3,9 +3,9 @@
 Run from the repository root::
 
     .venv/bin/python bench/parse_accuracy.py [--split tuned|heldout|all] [--embedder]
-                                             [--corpus DIR] [--json OUT] [--cases]
+                                             [--corpus DIR] [--json OUT] [--cases] [--elements]
 
-``--cases`` and ``--json`` list per-answer readings for the tuned split only;
+``--cases``, ``--elements`` and ``--json`` list per-answer readings for the tuned split only;
 heldout answers appear in the figures and never one by one.
 
 Every case of ``tests/scoring/corpus/*.yaml`` (format and split rule:
@@ -255,11 +255,14 @@ def score_case(case: dict[str, Any], parse: Callable[..., Any], embedder: Any) -
         t.invented_fp = 1
         problems.append(f"invented {extra}")
 
+    missed_elements: list[str] = []
     for number, names in (expect.get("elements") or {}).items():
         for name in names:
             t.element_total += 1
             if element_found(name, parsed_elements.get(int(number), set())):
                 t.element_found += 1
+            else:
+                missed_elements.append(f"gate {number}: {name!r} (read: {sorted(parsed_elements.get(int(number), set()))})")
 
     if problems:
         t.wrong.append(f"{case['id']}: " + "; ".join(problems))
@@ -272,6 +275,7 @@ def score_case(case: dict[str, Any], parse: Callable[..., Any], embedder: Any) -
         "implied_final_verdict": getattr(result, "implied_final_verdict", None) if ok else None,
         "invented_gates": list(result.invented_gates) if ok else [],
         "problems": problems,
+        "missed_elements": missed_elements,
     }
     return t, record
 
@@ -321,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", choices=["tuned", "heldout", "all"], default="all",
                     help="only cases of this split (default: all, reported per split)")
     ap.add_argument("--embedder", action="store_true", help="turn the parser's embedding fallback on (default off)")
+    ap.add_argument("--elements", action="store_true",
+                    help="list every labelled element the parser missed, per tuned-split answer, with what it read for "
+                         "that gate (heldout answers are never listed)")
     ap.add_argument("--json", type=Path, help="also write the figures and per-case readings as JSON here")
     ap.add_argument("--cases", action="store_true",
                     help="list every tuned-split answer read wrongly, with what differed (heldout misreads are "
@@ -354,6 +361,12 @@ def main(argv: list[str] | None = None) -> int:
         n_held = len(result["_wrong"].get("heldout") or [])
         if "heldout" in result["splits"]:
             print(f"({n_held} heldout answers read wrongly; not listed)")
+    if args.elements:
+        missed = [c for c in result["cases"] if c["split"] == "tuned" and c["missed_elements"]]
+        print(f"\n{sum(len(c['missed_elements']) for c in missed)} labelled elements missed in {len(missed)} tuned answers:")
+        for c in missed:
+            for line in c["missed_elements"]:
+                print(f"  {c['id']}: {line}")
     if args.json:
         out = {k: v for k, v in result.items() if not k.startswith("_")}
         # per-case readings of the tuned split only: heldout answers are scored, never shown

@@ -213,7 +213,9 @@ def reachability(pairs: Sequence[dict[str, Any]], embedder: Any) -> dict[int, st
         card = compiled_card(p["card"]).card
         text = PROBE.format(label=p["label"])
         lexical = parse_response(text, card, embedder=False)
-        if lexical.gates:
+        # a label read by the card's vocabulary ("vocabulary", scoring/parse/_vocabulary.py) is read so only when no
+        # embedder is given: with one, it still reaches the embedding fallback (checked below), so it still probes the cut-off
+        if lexical.gates and lexical.gates[0].how != "vocabulary":
             g = lexical.gates[0]
             problems[k] = f"matched lexically: gate {g.gate} by {g.how}"
             continue

@@ -55,11 +55,14 @@ def _investor_names(card_investor: str) -> dict[str, str]:
     return names
 
 
-def _alias_pattern(alias: str) -> str | None:
+def _alias_pattern(alias: str, *, inflect: bool = True) -> str | None:
     words = normalize(alias).split()
     if not words:
         return None
-    body = _SEP.join(re.escape(w) for w in words)
+    # a word inside the name may be inflected as the last one may: "leans against the pendulum" for the alias
+    # "lean against the pendulum", "passes the net-net tests" for "pass the net-net test"
+    body = _SEP.join(re.escape(w) + ("(?:s|es)?" if inflect and w.isalpha() and len(w) >= 3 and k < len(words) - 1 else "")
+                     for k, w in enumerate(words))
     return rf"\b{body}(?:s|es|'s)?\b"
 
 
@@ -155,7 +158,7 @@ def _build_index(card: Card) -> _CardIndex:
     mention_triggers: list[Trigger] = []
     mention_info: list[tuple[int, str]] = []
     for norm in sorted(mention_gate, key=len, reverse=True):
-        p = _alias_pattern(norm)
+        p = _alias_pattern(norm, inflect=mention_gate[norm][1] != "substance")  # a substance phrase is matched as written
         if p is None:
             continue
         mention_triggers.append(Trigger(norm.split()[0], re.compile("(?i)" + p), len(mention_info)))

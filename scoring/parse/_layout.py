@@ -71,6 +71,10 @@ def _gate_clauses(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+#: A label that comes back to a gate already judged: "The worst case, once more", "Moat, second look", "Price again".
+_REVISIT = re.compile(r"(?i)\b(?:once\s+more|again|second\s+look|another\s+look|revisited|revisiting|re-?check(?:ed)?|on\s+reflection)\b")
+
+
 class _LayoutMixin(_ParserState):
     """Splits the masked text into lines and units and assigns units to gate sections."""
 
@@ -322,24 +326,64 @@ class _LayoutMixin(_ParserState):
     def _claim_unanchored(self, last_section: int) -> None:
         """In a structured answer, a sentence led by a gate that has no label of its own is that gate's."""
         anchored = {a.gate for a in self.anchors.values() if a.gate is not None}
+        # a gate judged in prose before its own label ("What can go wrong? ... so PROCEED." and later "The worst case,
+        # once more: ...") is first addressed there (s13f): such a line may be claimed although the gate has a label
+        first_label: dict[int, int] = {}
+        revisited: set[int] = set()
+        for li, a in sorted(self.anchors.items()):
+            if a.gate is not None and a.gate not in first_label:
+                first_label[a.gate] = self.lines[li].start
+                label = self.lines[li].label
+                if label is not None and _REVISIT.search(self.masked, label[0], label[1]):
+                    revisited.add(a.gate)  # only a label that says it comes back to the gate; a summary line stays a summary
         section = last_section
         for u, mentions in sorted(self.unit_mentions.items()):
             gates = [m for m in mentions if m.gates]
-            if not gates or self.units[u].final or all(g in anchored for m in gates for g in m.gates):
+            unit_start = self.units[u].start
+            if not gates or self.units[u].final or all(g in anchored and (first_label[g] <= unit_start or g not in revisited)
+                                                       for m in gates for g in m.gates):
                 continue
             topic = self._topic(u, self.units[u].gate)
-            if topic is None or topic in anchored or topic == self.units[u].gate:
+            if topic is None or topic == self.units[u].gate:
+                continue
+            rest = self._rest_of_paragraph(u, topic)
+            if topic in anchored and (first_label[topic] <= unit_start or topic not in revisited or not self._judged(rest)):
                 continue
             if gates[0].gates[0] != topic and not any(self._level(h) >= vw.COMMITTED for h in self.unit_hits.get(u, [])):
                 continue
             section += 1
             unit = self.units[u]
             unit.gate, unit.section = topic, section
+            first = next(m for m in mentions if topic in m.gates)
+            if first.how != "substance" and self.anchors.get(unit.line) is None:
+                for v in rest:  # the sentences after a named gate in its paragraph go with it ("Bargain purchase? ... PROCEED.")
+                    self.units[v].gate, self.units[v].section = topic, section
             self.section_gate[section] = topic
             self.section_first[section] = u
             self.gate_sections.setdefault(topic, []).append(section)
+            self.gate_sections[topic].sort(key=lambda k: self.units[self.section_first[k]].start if self.section_first.get(k, -1) >= 0 else -1)
             first = next(m for m in mentions if topic in m.gates)
             self.gate_mention.setdefault(topic, ((first.start, first.end), first.how))
+
+    def _judged(self, units: list[int]) -> bool:
+        """Whether one of ``units`` states a committed verdict."""
+        return any(self._level(h) >= vw.COMMITTED for v in units for h in self.unit_hits.get(v, []))
+
+    def _rest_of_paragraph(self, u: int, gate: int) -> list[int]:
+        """``u`` and the sentences after it up to its paragraph's end, a sentence naming another gate than ``gate``, a
+        labelled line or the conclusion: the prose a sentence led by a gate's name speaks for."""
+        out = [u]
+        line = self.units[u].line
+        for v in range(u + 1, min(len(self.units), u + 40)):
+            other = self.units[v]
+            if any(g != gate for m in self.unit_mentions.get(v, []) for g in m.gates) or other.final or other.gate != self.units[u].gate:
+                break
+            if other.line != line:
+                if other.line != line + 1 or self.lines[other.line].kind not in ("plain",) or other.line in self.anchors:
+                    break
+                line = other.line
+            out.append(v)
+        return out
 
     def _section_of(self, gate: int, u: int) -> int:
         best = -1

@@ -12,6 +12,20 @@ Such a phrase counts only when a verdict word directly follows it, its count
 (if any) is the number of gates meant, and it is neither negated nor
 hypothetical ("not all tests pass", "if every test passes", "must pass all
 seven tests").
+
+**Gates named together.** "The growth, formula and margin-of-safety steps
+do not apply", "the cost and risk-budget questions never arise": a list of
+parts of gate names before one plural criterion word names each of those
+gates, provided every part names exactly one gate and no two parts the same.
+"The first two steps are clean" and "the last three checks pass" name the
+card's first or last gates, with the same rules as "all seven tests".
+
+**A short label two gates share, settled by the other labels.** "Price:" on
+a card with "Price Materially Below Intrinsic Value" and "Published
+Repurchase Price Limit" names neither by its words alone; when the answer
+labels one of them elsewhere ("Limit: ..."), the shared label is the other
+one, as a reader takes it. An ordinal opening the label ("Second, price:")
+picks the gate of that number among those the label fits.
 """
 
 from __future__ import annotations
@@ -19,9 +33,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from ipb.scoring._text import Trigger, normalize
-from ipb.scoring.parse._common import MAX_OCCURRENCES, _Mention
+from ipb.scoring._text import Line, Trigger, normalize
+from ipb.scoring.parse._common import MAX_OCCURRENCES, _Anchor, _Mention
 from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import Span
 
 _COUNT_WORDS = {w: k for k, w in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"),
                                            start=2)}
@@ -32,7 +47,20 @@ _QUANTIFIED = re.compile(r"(?i)(?P<q>all|every|each)(?:[ \t]+of)?(?:[ \t]+(?:the
                          + r"(?P<other>[ \t]+(?:other|remaining))?[ \t]+" + _CRITERIA + r"\b")
 #: "The other two checks", "the remaining gates", "the rest of the tests": every gate not named before.
 _REMAINING = re.compile(r"(?i)(?:other|remaining|rest[ \t]+of[ \t]+the)" + _COUNT + r"[ \t]+" + _CRITERIA + r"\b")
-_QUANTIFIED_TRIGGERS = [Trigger(w, _QUANTIFIED) for w in ("all", "every", "each")] + [Trigger(w, _REMAINING) for w in ("other", "remaining", "rest")]
+#: "The first two steps", "the last three checks": the card's first or last gates.
+_POSITIONAL = re.compile(r"(?i)\b(?P<pos>first|last|final)[ \t]+(?P<count>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+                         r"[ \t]+" + _CRITERIA + r"\b")
+_QUANTIFIED_TRIGGERS = ([Trigger(w, _QUANTIFIED) for w in ("all", "every", "each")] + [Trigger(w, _REMAINING) for w in ("other", "remaining", "rest")]
+                        + [Trigger(w, _POSITIONAL) for w in ("first", "last", "final")])
+#: A plural criterion word closing a list of gate-name parts: "the growth, formula and margin-of-safety *steps*".
+_PLURAL_FRAME = re.compile(r"(?i)(?:tests|checks|steps|questions|gates|criteria|screens|lenses|filters|hurdles|conditions)\b")
+_PLURAL_TRIGGERS = [Trigger(w, _PLURAL_FRAME) for w in ("tests", "checks", "steps", "questions", "gates", "criteria", "screens", "lenses",
+                                                        "filters", "hurdles", "conditions")]
+_PART = r"[A-Za-z][A-Za-z'/-]*(?:\s+[A-Za-z][A-Za-z'/-]*){0,2}"
+#: The list before the plural word, looked back for from it: "the growth, formula and margin-of-safety ".
+_COORDINATED = re.compile(r"(?i)\b(?:the|both|its|our|their)\s+(?P<list>" + _PART + r"(?:\s*,\s*" + _PART + r"){0,6},?\s+(?:and|or|&)\s+"
+                          + _PART + r")\s+\Z")
+_CONJUNCT_SPLIT = re.compile(r"(?i)\s*,\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+")
 #: A quantifier that is itself negated or hypothetical ("not all tests pass", "if every test is met") is no verdict on each gate.
 _QUANTIFIER_BEFORE = re.compile(r"(?i)(?:\bnot|n't|\bif|\bunless|\bwhether|\bwhen|\bonce|\bmust|\bshould|\bneeds?[ \t]+to|\bto)[ \t]+\Z")
 
@@ -42,6 +70,11 @@ _FRAME = re.compile(r"(?i)(?:test|check|screen|criterion|hurdle|filter|trigger|l
 _FRAME_TRIGGERS = [Trigger(w, _FRAME) for w in ("test", "check", "screen", "criterion", "hurdle", "filter", "trigger", "lens", "requirement")]
 #: At most this many quantified mentions are kept (each looks back over the mentions before it).
 MAX_QUANTIFIED = 64
+#: Where a label joins parts of two gates' names: "Net of costs and risk budget", "Growth & inflation".
+_LABEL_JOINER = re.compile(r"(?i)[ \t]*,[ \t]*(?:(?:and|&)[ \t]+)?|[ \t]+(?:and|&)[ \t]+|[ \t]*&[ \t]*")
+_ORDINAL_OPENING = {"first": 1, "firstly": 1, "second": 2, "secondly": 2, "third": 3, "thirdly": 3, "fourth": 4, "fifth": 5}
+#: Line kinds whose label may be settled by the other labels (a sentence's first words are not a label).
+_LABEL_KINDS = ("label", "bold", "list", "heading", "short", "table")
 _FRAMED = re.compile(r"(?i)\b(?:the|this|that|our|its|a)[ \t]+(?P<words>[A-Za-z][A-Za-z'/-]*(?:[ \t]+[A-Za-z][A-Za-z'/-]*){0,2})[ \t]+\Z")
 
 
@@ -65,6 +98,71 @@ class _LooseReferencesMixin(_ParserState):
                 out.append(_Mention(before.start("words"), m.end(), (gate,), "words"))
         return out
 
+    def _coordinated_label(self, a: int, b: int, mentions: list[_Mention], cache: dict[str, int | None]) -> list[_Mention]:
+        """"Net of costs and risk budget: ...": the mentions a label joining parts of several gates' names adds, one per
+        part not already a mention; none unless every part names one gate (by a mention inside it or by its words) and no
+        two parts the same gate."""
+        pieces: list[tuple[int, int]] = []
+        pos = a
+        for sep in _LABEL_JOINER.finditer(self.masked, a, b):
+            pieces.append((pos, sep.start()))
+            pos = sep.end()
+        pieces.append((pos, b))
+        gates: list[int] = []
+        new: list[_Mention] = []
+        for p, q in pieces:
+            inside = [m for m in mentions if p <= m.start < q and m.gates and m.invented is None]
+            if inside:
+                gate: int | None = inside[0].gates[0] if len(inside) == 1 and len(inside[0].gates) == 1 else None
+            else:
+                norm = normalize(self.masked[p:q])
+                if norm not in cache:
+                    cache[norm] = self._part_of_one_gate(norm) if 0 < len(norm.split()) <= 3 else None
+                gate = cache[norm]
+                if gate is not None:
+                    new.append(_Mention(p, q, (gate,), "words"))
+            if gate is None or gate in gates:
+                return []
+            gates.append(gate)
+        return new if len(gates) >= 2 else []
+
+    def _outcome_only(self, line: Line) -> bool:
+        """Whether a label line's value is nothing but one of the card's outcome words ("Positioning: STAY_DEFENSIVE.")."""
+        if line.label is None or self.ix.outcome_re is None:
+            return False
+        value = self.masked[line.label[1] : line.end].strip(" \t*_:`.!\u2014\u2013-")
+        return bool(value) and len(value) <= 60 and self.ix.outcome_re.fullmatch(value) is not None
+
+    def _coordinated(self) -> list[_Mention]:
+        """"The growth, formula and margin-of-safety steps": one mention per listed part, each the one gate whose name
+        (else aliases) holds its words; the list names nothing unless every part names a gate and no two the same."""
+        out: list[_Mention] = []
+        cache: dict[str, int | None] = {}
+        for _, m in self._scan(_PLURAL_TRIGGERS, limit=MAX_OCCURRENCES):
+            before = _COORDINATED.search(self.masked, max(0, m.start() - 120), m.start())
+            if before is None:
+                continue
+            start = before.start("list")
+            pieces: list[tuple[int, int]] = []
+            pos = start
+            for sep in _CONJUNCT_SPLIT.finditer(self.masked, start, before.end("list")):
+                pieces.append((pos, sep.start()))
+                pos = sep.end()
+            pieces.append((pos, before.end("list")))
+            gates: list[int] = []
+            for a, b in pieces:
+                norm = normalize(self.masked[a:b])
+                if norm not in cache:
+                    cache[norm] = self._part_of_one_gate(norm)
+                gate = cache[norm]
+                if gate is None or gate in gates:
+                    gates = []
+                    break
+                gates.append(gate)
+            if len(gates) >= 2:
+                out.extend(_Mention(a, b, (g,), "words") for (a, b), g in zip(pieces, gates))
+        return out
+
     def _quantified(self, found: list[_Mention]) -> list[_Mention]:
         """Mentions of several gates at once: "all seven tests pass" names every gate, "the other two checks" every gate
         not named before it. A stated count must be the number of gates meant, else the phrase names none ("all four
@@ -81,6 +179,13 @@ class _LooseReferencesMixin(_ParserState):
             if len(out) >= MAX_QUANTIFIED:
                 break
             if _QUANTIFIER_BEFORE.search(self.masked, max(0, m.start() - 16), m.start()):
+                continue
+            if m.re is _POSITIONAL:
+                k = int(m.group("count")) if m.group("count").isdigit() else _COUNT_WORDS[m.group("count").lower()]
+                if 2 <= k < n:
+                    first = m.group("pos").lower() == "first"
+                    out.append(_Mention(m.start(), m.end(), tuple(range(1, k + 1)) if first else tuple(range(n - k + 1, n + 1)),
+                                        "quantifier"))
                 continue
             remaining = m.re is _REMAINING or bool(m.groupdict().get("other"))
             start = m.start()
@@ -120,3 +225,36 @@ class _LooseReferencesMixin(_ParserState):
                 if not in_unit:
                     del self.unit_mentions[m.unit]
                 self.unit_mention_starts.pop(m.unit, None)
+
+    def _settle_shared_labels(self, unresolved: list[tuple[int, Span, str, int | None]]) -> list[tuple[int, Span, str, int | None]]:
+        """Anchor the labels whose words fit several gates ("Price:") to the one gate of those that no other label
+        names, or to the gate an opening ordinal gives ("Second, price:"); returns the labels still unresolved.
+
+        Labels are settled in the answer's order, each taking its gate away from the later ones; a label that still
+        fits two gates, or none left, stays unresolved (for the embedding fallback or as an invented gate).
+        """
+        named = {a.gate for a in self.anchors.values() if a.gate is not None}
+        left: list[tuple[int, Span, str, int | None]] = []
+        for item in unresolved:
+            li, span, label, number = item
+            if number is not None or self.lines[li].kind not in _LABEL_KINDS:
+                left.append(item)
+                continue
+            norm = normalize(label)
+            fits = self._part_gates(norm)
+            if len(fits) < 2:
+                left.append(item)
+                continue
+            first = norm.split()[0] if norm else ""
+            ordinal = _ORDINAL_OPENING.get(first)
+            if ordinal is not None and ordinal in fits and ordinal not in named:
+                choice = {ordinal}
+            else:
+                choice = set(fits) - named
+            if len(choice) != 1:
+                left.append(item)
+                continue
+            gate = choice.pop()
+            self.anchors[li] = _Anchor(gate, "words", span)
+            named.add(gate)
+        return left

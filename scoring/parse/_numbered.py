@@ -4,7 +4,10 @@ A reader who sees a numbered list whose items that name a gate all name the gate
 ("1) Owner earnings ...", "3) Margin of safety ...") reads the other items of that list by their number too:
 "2) Rate = max(4.3%, 10%) ..." is the card's gate 2, written as its working rather than its name. The list
 follows the card, so such an item is neither a missed gate nor a gate the card lacks. An item titled in words only
-("2. ESG screening: FAIL") keeps its title: it may name a criterion the card lacks (an invented gate, FM-1).
+("2. ESG screening: FAIL") keeps its title: it may name a criterion the card lacks (an invented gate, FM-1),
+unless its words and its number agree: a title sharing a word with what the card says about gate N (its name,
+aliases, description, required elements, the inputs it reads) is gate N's ("1. Risk-adjusted performance" for a
+gate that compares returns with a risk-equivalent benchmark).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 from ipb.scoring.parse._common import _Anchor
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
+from ipb.scoring.parse._vocabulary import gate_vocabulary, title_stems
 
 _ITEM_NUMBER = re.compile(r"[ \t]*\(?(?P<n>\d{1,3})[.)]")
 #: A label that states a figure or a computation ("25 holdings", "Rate = max(4.3%, 10%)") is the item's working or
@@ -59,7 +63,8 @@ class _NumberedListMixin(_ParserState):
         or a list with an item that names another gate than its number (a reordered or renumbered list), is left alone.
         """
         n = len(self.card.gates)
-        titled = {u[0] for u in unresolved if not _STATES_A_VALUE.search(u[2])}
+        titled = {u[0]: u[2] for u in unresolved if not _STATES_A_VALUE.search(u[2])}
+        vocabulary = gate_vocabulary(self.card)
         taken: set[int] = set()
         for items in self._numbered_lists():
             named = [(k, gate) for li, k, _ in items if (gate := self._item_names(li)) is not None]
@@ -67,7 +72,7 @@ class _NumberedListMixin(_ParserState):
                 continue
             for li, k, span in items:
                 anchor = self.anchors.get(li)
-                if anchor is None and li not in titled and 1 <= k <= n:
+                if anchor is None and 1 <= k <= n and (li not in titled or title_stems(titled[li]) & vocabulary[k]):
                     self.anchors[li] = _Anchor(k, "number", span)
                     taken.add(li)
         return [u for u in unresolved if u[0] not in taken]

@@ -33,6 +33,7 @@ from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
 from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._layout import _LayoutMixin
+from ipb.scoring.parse._grouped import _GroupedLabelsMixin
 from ipb.scoring.parse._listed import _ListedGatesMixin
 from ipb.scoring.parse._subject import _SubjectMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
@@ -47,12 +48,13 @@ from ipb.scoring.parse._types import (
     YearMention,
 )
 from ipb.scoring.parse._verdicts import _VerdictsMixin
+from ipb.scoring.parse._vocabulary import _VocabularyMixin
 from ipb.scoring.parse._voice import blank_struck
 
 from ipb.errors import ParseError
 
 
-class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _VocabularyMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -91,9 +93,10 @@ class _Parser(_LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _NumberedLi
         self._find_mentions()
         self._find_hits()
         self._drop_idle_quantifiers()
-        labels = self._follow_card_numbering(self._resolve_labels())
+        labels = self._settle_shared_labels(self._follow_card_numbering(self._resolve_labels()))
         self._numbered_list_anchors()
         self._embedding_fallback(labels)
+        self._labels_by_vocabulary(labels)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
         if not structural:
             self._prose_fallback()

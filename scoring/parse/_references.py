@@ -16,11 +16,13 @@ from ipb.scoring.parse._common import (
     MAX_EMBED,
     MAX_OCCURRENCES,
     _Anchor,
+    _CardIndex,
     _final_cue_label,
     _Hit,
     _Mention,
     _mention_order,
 )
+from ipb.scoring.parse._loose import _LABEL_JOINER
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import InventedGate, Span
 from ipb.scoring.parse._verdicts import _TIGHT_BREAK, _is_verdict_cell
@@ -31,7 +33,7 @@ from rapidfuzz import fuzz, process
 
 _SEP = r"[\W_]{1,3}"
 _NUMBERED = re.compile(
-    r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?)(?:\"[ \t]*:)?(?:[ \t]*|[_-])(?:no\.?|number|#)?[ \t]*"
+    r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?|lens(?:es)?|conditions?|questions?|requirements?|indicators?)(?:\"[ \t]*:)?(?:[ \t]*|[_-])(?:no\.?|number|#)?[ \t]*"
     r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,|&|and|or|to|through|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
     r"|(?P<roman>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?=[ \t]*[:.)\u2013\u2014-])"
     r"|(?P<spelled>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?=[ \t]*[:.)\u2013\u2014-]))"
@@ -40,6 +42,9 @@ _NUMBERED = re.compile(
 )
 #: "the fifth gate": the ordinal just before a gate word (never a fraction: "the one-third requirement").
 _ORDINAL_BEFORE = re.compile(r"(?i)(?<![-\u2010\u2011])\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|[4-9]th|10th)[ \t]+\Z")
+#: Numbering words that name a gate by number when the number is the card's ("Lens 2", "Condition 3") but never an
+#: invented gate when it is not: a card's gates are called lenses or conditions, while "question 12" is just a question.
+_SOFT_NUMBER_WORDS = frozenset({"lens", "lense", "condition", "question", "requirement", "indicator"})
 _NUMBERED_TRIGGERS = [Trigger(w, _NUMBERED) for w in ("gate", "step", "stage", "criteri", "filter", "hurdle", "test", "check", "screen",
                                                       "condition", "requirement", "question", "lens", "indicator")]
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
@@ -50,7 +55,7 @@ _SPELLED_NUMBERS = {w: k for k, w in enumerate(("one", "two", "three", "four", "
 _SPELLED_NUMBERS.update({w: k for k, w in enumerate(("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"), start=1)})
 _JSON_GATE_KEYS = frozenset({"gate", "name", "gate_name", "title", "step", "criterion", "test", "check", "id", "gate_id"})
 _NUMBER_WORDS = re.compile(
-    r"(?i)^\s*(?:(?:gate|step|stage|test|criterion|filter|hurdle|check|screen)s?\s*(?:no\.?|#)?\s*\d{1,3}|\d{1,3}[.)](?!\d))\s*[:.)\-\u2013\u2014]*\s*"
+    r"(?i)^\s*(?:(?:gate|step|stage|test|criterion|filter|hurdle|check|screen|lens(?:e)?|condition|question|requirement|indicator)s?\s*(?:no\.?|#)?\s*\d{1,3}|\d{1,3}[.)](?!\d))\s*[:.)\-\u2013\u2014]*\s*"
 )
 
 
@@ -90,6 +95,35 @@ def _within_sentence(masked: str, mention: _Mention) -> _Mention:
     if cut is None or cut.end() >= mention.end:
         return mention
     return _Mention(cut.end(), mention.end, mention.gates, mention.how, mention.unit, mention.invented)
+
+
+_TRIMMED: dict[int, tuple[_CardIndex, dict[str, frozenset[int]]]] = {}
+
+
+def _trimmed_names(ix: _CardIndex) -> dict[str, frozenset[int]]:
+    """A card's gate names and aliases without their frame words ("P/E test" -> "p e", "Graham number test" -> "graham
+    number") -> the gates they belong to; a label that is exactly one of them names that gate even when its words are
+    too short to count as content words. Built once per card index."""
+    cached = _TRIMMED.get(id(ix))
+    if cached is not None and cached[0] is ix:
+        return cached[1]
+    from ipb.scoring.parse._card import _trim  # the card side imports this module
+
+    out: dict[str, set[int]] = {}
+    for g in ix.card.gates:
+        for label in (g.name, *g.aliases):
+            key = " ".join(_trim(normalize(label).split()))
+            if key:
+                out.setdefault(key, set()).add(g.number)
+    names = {g.number: set(normalize(g.name).split()) for g in ix.card.gates}
+    # "phase" (the alias "phase test" trimmed) is also a word of another gate's name ("Long-Term Debt Cycle Phase"):
+    # such a key settles nothing on its own
+    table = {k: frozenset(v) for k, v in out.items()
+             if not any(set(k.split()) <= words for number, words in names.items() if number not in v)}
+    if len(_TRIMMED) > 256:
+        _TRIMMED.clear()
+    _TRIMMED[id(ix)] = (ix, table)
+    return table
 
 
 class _ReferencesMixin(_ParserState):
@@ -133,9 +167,12 @@ class _ReferencesMixin(_ParserState):
                 word = (m.group("word") or m.group("ordword") or "gate").rstrip("s").capitalize()
                 if word.lower().startswith("criteri"):
                     word = "Criterion"
+                if word.lower() in _SOFT_NUMBER_WORDS:
+                    continue  # "Question 12" of a five-gate card is a question, not a gate the card lacks
                 for k in outside:
                     found.append(_Mention(start, m.end(), (), "number", invented=f"{word} {k}"))
         found.extend(self._framed())
+        found.extend(self._coordinated())
         found.extend(self._quantified(found))
         found.sort(key=_mention_order)
         kept: list[_Mention] = []
@@ -168,12 +205,22 @@ class _ReferencesMixin(_ParserState):
             if m is None:
                 continue
             a, b = m.span("label")
-            if any(a <= s < b for s in starts) or len(added) >= MAX_OCCURRENCES:
+            if len(added) >= MAX_OCCURRENCES:
+                continue
+            if _LABEL_JOINER.search(self.masked, a, b):
+                joined = self._coordinated_label(a, b, mentions, cache)
+                if joined:
+                    added.extend(joined)
+                    continue  # else the label may still name one gate whole: "Risk and return"
+            if any(a <= s < b for s in starts):
                 continue
             norm = normalize(m.group("label"))
             if (not norm or vw.FINAL_CUE.search(m.group("label")) or vw.FINAL_LABEL.match(norm) or _final_cue_label(norm)
                     or _FIELD_LABEL(norm) or _STOP_LABELS.match(norm)):
                 continue  # "Final verdict:", "Verdict:", "Summary:" open a conclusion or a field, never a gate
+            if self.ix.outcome_re is not None and self.ix.outcome_re.fullmatch(
+                    self.masked[m.end() : unit.end].strip(" \t*_:`.!\u2014\u2013-")) is not None:
+                continue  # "Positioning: STAY_DEFENSIVE." states the final verdict under a word of a gate's name
             if norm not in cache:
                 cache[norm] = self._part_of_one_gate(norm) if len(norm.split()) <= 3 else None
             gate = cache[norm]
@@ -294,6 +341,8 @@ class _ReferencesMixin(_ParserState):
             if not norm or blocked:
                 continue
             match = self._fuzzy(norm, cache)
+            if match is not None and match[1] == "words" and self._outcome_only(line):
+                continue  # "Positioning: STAY_DEFENSIVE." states the final verdict; a word of a gate's name does not make it the gate
             if match is not None:
                 self.anchors[li] = _Anchor(match[0], "fuzzy", label_span)
                 continue
@@ -371,6 +420,8 @@ class _ReferencesMixin(_ParserState):
             return False
         if label.rstrip().endswith((".", "!")) or sum(w.isdigit() for w in words) > 1:
             return False
+        if "=" in label:
+            return False  # "Class face = $800M", "Rate = max(...)": a computation, not a criterion's name
         if norm in _ANSWER_WORDS or _FIELD_LABEL(norm) or vw.FINAL_LABEL.match(norm) or _STOP_LABELS.match(norm) or _final_cue_label(norm):
             return False
         if vw.VERDICT_PATTERN.fullmatch(label.strip(" *_`:")):
@@ -401,19 +452,27 @@ class _ReferencesMixin(_ParserState):
         Words are compared by stem; a label of more than :data:`MAX_PART_WORDS` content words, or one that fits two
         gates at the same tier, names none.
         """
+        gates = self._part_gates(norm)
+        return next(iter(gates)) if len(gates) == 1 else None
+
+    def _part_gates(self, norm: str) -> frozenset[int]:
+        """The gates whose name (else, if no name does, whose aliases) hold every content word of a short label: one
+        gate for "Price to assets", two for "Price" on a card with "Price Below Value" and "Price Limit" (see
+        :meth:`_settle_shared_labels`); empty past :data:`MAX_PART_WORDS` content words."""
         words = norm.split()
         while words and words[0] in _DISCOURSE_WORDS:
             words = words[1:]  # "First, the downside", "Next: sizing"
+        exact = _trimmed_names(self.ix).get(" ".join(words))
+        if exact is not None:
+            return exact  # "P/E" is the alias "P/E test" without its frame word
         stems = {stem(w) for w in words if w not in STOPWORDS and w not in _GENERIC_WORDS and len(w) > 1 and not w.isdigit()}
         if not stems or len(stems) > MAX_PART_WORDS:
-            return None
+            return frozenset()
         for tier in (0, 1):
-            gates = {g for t, g, words in self.ix.gate_words if t == tier and stems <= words}
-            if len(gates) == 1:
-                return gates.pop()
+            gates = frozenset(g for t, g, words in self.ix.gate_words if t == tier and stems <= words)
             if gates:
-                return None
-        return None
+                return gates
+        return frozenset()
 
     def _tight_owner(self, hit: _Hit, u: int) -> tuple[int, ...] | None:
         """The gates whose mention the verdict word directly follows ("gate 3 is inconclusive", "gates 1 and 2 pass")."""
@@ -433,7 +492,7 @@ class _ReferencesMixin(_ParserState):
         gates = list(last.gates)
         k = len(mentions) - 1
         while k > 0:
-            between = self.masked[mentions[k - 1].end : mentions[k].start].strip(" ,").lower()
+            between = " ".join(self.masked[mentions[k - 1].end : mentions[k].start].split()).strip(" ,").lower()
             if between not in ("and", "&", "as well as", "", "and the", "and its"):
                 break
             gates = list(mentions[k - 1].gates) + gates

@@ -1,0 +1,88 @@
+"""Labels that name several gates at once (issue 13, gate references).
+
+**A grouped label.** "Tests 1 and 2: both PROCEED ...", "Gate 4 and gate 5:
+nothing decided. PROCEED.", "Lenses 2 and 3: ...", "Net of costs and risk
+budget: not meaningful": a label naming two or more gates, joined by "and",
+"&", "or", commas or a range ("Criteria 5-7"), heads one section for all of
+them. A reader gives each gate so named the verdicts of that section and
+places it where the label stands, not where the answer names it again later
+("Test 2, once more: ..."). A verdict inside the section that is tied to one
+of the gates ("gate 4 passes, gate 5 fails") stays that gate's alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ipb.scoring.parse._common import _WORDS_APOS, _Evidence
+from ipb.scoring.parse._state import _ParserState
+
+#: What may stand between the gate references of one grouped label: "and", "&", "or", "as well as", commas, "the".
+_JOINER = re.compile(r"(?i)[\s,/*_]*(?:(?:and|&|or|as[ \t]+well[ \t]+as|plus)[\s*_]*)?(?:the[ \t]+)?[\s,*_]*")
+
+
+class _GroupedLabelsMixin(_ParserState):
+    """Gives a grouped label's section (:meth:`_group_of`) to every gate the label names."""
+
+    def _group_of(self, li: int) -> tuple[int, ...]:
+        """The gates line ``li``'s label names jointly, in the label's order (one gate: no group).
+
+        The label is the line's label span, else the anchor's own mention; the
+        mentions inside it must follow one another with nothing but joiners
+        between them ("Gate 4 and gate 5", "Lenses 2 and 3", "Net of costs and
+        risk budget"), so "Price test (see also gate 5)" is no group.
+        """
+        anchor = self.anchors.get(li)
+        if anchor is None or anchor.gate is None:
+            return ()
+        line = self.lines[li]
+        start, end = line.label if line.label is not None and line.label[0] <= anchor.mention[0] < line.label[1] else anchor.mention
+        end = max(end, anchor.mention[1])
+        mentions = [m for m in self._mentions_in(start, end) if m.gates and m.invented is None and m.how != "substance"]
+        mentions = [m for m in mentions if m.end <= end + 40]
+        if not mentions or anchor.gate not in mentions[0].gates:
+            return ()
+        if len(_WORDS_APOS.findall(self.masked, line.start, mentions[0].start)) > 1:
+            return ()  # the gates must open the line ("Tests 1 and 2: ..."), not stand in the middle of a sentence
+        gates: list[int] = list(mentions[0].gates)
+        last = mentions[0].end
+        for m in mentions[1:]:
+            if m.start < last:
+                continue
+            if _JOINER.fullmatch(self.masked, last, m.start) is None:
+                break
+            gates.extend(m.gates)
+            last = m.end
+        gates = list(dict.fromkeys(gates))
+        return tuple(gates) if len(gates) >= 2 else ()
+
+    def _sections(self, structural: bool) -> list[_Evidence]:  # type: ignore[override]
+        evidence: list[_Evidence] = super()._sections(structural)  # type: ignore[misc]
+        extra: list[_Evidence] = []
+        for li, anchor in self.anchors.items():
+            group = self._group_of(li)
+            if not group:
+                continue
+            units = self.line_units[li]
+            if not units:
+                continue
+            section = self.units[units[0]].section
+            if section < 0 or self.section_gate.get(section) != anchor.gate:
+                continue
+            for g in group:
+                if g == anchor.gate:
+                    continue
+                sections = self.gate_sections.setdefault(g, [])
+                if section not in sections:
+                    sections.append(section)
+                    sections.sort(key=lambda s: self.units[self.section_first[s]].start if self.section_first.get(s, -1) >= 0 else -1)
+                self.gate_mention.setdefault(g, (anchor.mention, anchor.how))
+                for ev in evidence:
+                    if ev.gate != anchor.gate or ev.section != section:
+                        continue
+                    owner = self._tight_owner(ev.hit, ev.hit.unit)
+                    if owner and g not in owner:
+                        continue  # "gate 4 passes": tied to one gate of the group
+                    extra.append(replace(ev, gate=g))
+        return evidence + extra

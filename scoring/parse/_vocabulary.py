@@ -1,0 +1,153 @@
+"""Gates named by their meaning, read from the card's own words (issue 13, gate references).
+
+**A label in the words of one gate's substance.** "**People.**", "Can we
+understand it?", "Strategic fit:" name no gate by its name or an alias, yet a
+reader knows which gate each means: the card says so in the gate's
+description, its required elements and the inputs its criterion reads
+("management", "understand", "strategic"). Each gate's *vocabulary* is the
+stems of those texts; a stem in one gate's vocabulary only is *distinctive*.
+A label of at most five words (no comma) that the name and alias rules left unresolved names the gate with the
+most distinctive stems in it, when that gate has more than any other, no
+other label names it, and either the label's section states a verdict or the
+label holds two such stems (a bare "Background" heading is no gate).
+
+This runs only when the sentence-embedding fallback is off or unavailable
+(the bench's setting): with an embedder, the embedder decides, as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.engine.card import ELEMENT_FIELD, Card
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import STOPWORDS, normalize, stem
+from ipb.scoring.parse._common import _Anchor
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import Span
+
+#: Words every card uses about every gate: never distinctive.
+_COMMON = frozenset({
+    "test", "check", "gate", "rule", "screen", "screening", "criterion", "criteria", "limit", "whether", "than", "more", "less", "least", "most",
+    "above", "below", "under", "over", "value", "share", "shares", "company", "business", "stock", "investment", "invest",
+    "investor", "year", "years", "ratio", "rate", "level", "high", "low", "must", "should", "would", "could", "number",
+    "proceed", "reject", "pass", "fail", "passes", "fails", "verdict", "kill", "condition", "requirement", "ok", "okay",
+    "you", "your", "they", "their", "them", "too", "also", "goes", "whatever", "anything", "cannot", "outcome", "show", "shows",
+    "mixed", "sort", "idea", "undecided", "unknown", "data", "missing", "leave", "leaves", "one", "two", "three", "four", "five",
+    # function words the stop list leaves in
+    "not", "when", "which", "has", "have", "had", "how", "many", "well", "without", "even", "either", "another", "given",
+    "own", "only", "those", "these", "otherwise", "far", "nothing", "need", "needs", "there", "here", "what", "who", "why",
+    "where", "been", "being", "does", "did", "done", "each", "every", "any", "some", "such", "same", "much", "very", "into",
+    "within", "across", "between", "against", "about", "after", "before", "while", "still", "yet", "just", "both", "whose",
+    # evaluative nouns a label uses about anything ("Quality aspect", "Key factor", "Other issues")
+    "quality", "aspect", "factor", "factors", "issue", "issues", "point", "points", "item", "items", "area", "topic", "note",
+    "notes", "overview", "summary", "background", "key", "main", "other", "general", "good", "bad", "strong", "weak",
+})
+
+_VOCAB: dict[int, tuple[Card, dict[int, frozenset[str]], dict[int, frozenset[str]]]] = {}
+
+
+def title_stems(text: str) -> set[str]:
+    """The content stems of a label as the vocabulary rules compare them (common words left out)."""
+    return _stems(text)
+
+
+def _stems(text: str) -> set[str]:
+    # stem() keeps "balance" but cuts "balanced" to "balanc": a final "e" is dropped on both sides
+    out = {stem(w) for w in normalize(text).split() if len(w) > 2 and w.isalpha() and w not in STOPWORDS and w not in _COMMON}
+    return {s.rstrip("e") if len(s) > 4 else s for s in out if s not in _COMMON}
+
+
+def distinctive_vocabulary(card: Card) -> dict[int, frozenset[str]]:
+    """Gate number -> the stems of its name, aliases, description, required elements and the names and descriptions of
+    the inputs its criteria read, less every stem another gate's texts also hold (built once per card)."""
+    return _vocabularies(card)[1]
+
+
+def gate_vocabulary(card: Card) -> dict[int, frozenset[str]]:
+    """Gate number -> every stem of its name, aliases, description, required elements and the names and descriptions of
+    the inputs its criteria read (shared stems included; built once per card)."""
+    return _vocabularies(card)[0]
+
+
+def _vocabularies(card: Card) -> tuple[dict[int, frozenset[str]], dict[int, frozenset[str]]]:
+    cached = _VOCAB.get(id(card))
+    if cached is not None and cached[0] is card:
+        return cached[1], cached[2]
+    raw: dict[int, set[str]] = {}
+    for g in card.gates:
+        texts = [g.name, *g.aliases, g.description, *(ELEMENT_FIELD.sub(" ", e) for e in g.required_elements)]
+        names: set[str] = set()
+        for expr in (g.proceed, g.reject, *g.compute.values(), *(e for _, e in g.classify)):
+            if expr is not None:
+                names.update(expr.names)
+        for name in sorted(names):
+            spec = card.inputs.get(name)
+            texts.append(name.replace("_", " "))
+            if spec is not None:
+                texts.append(spec.description)
+        raw[g.number] = set().union(*(_stems(t) for t in texts))
+    counts: dict[str, int] = {}
+    for stems in raw.values():
+        for s in stems:
+            counts[s] = counts.get(s, 0) + 1
+    table = {number: frozenset(s for s in stems if counts[s] == 1) for number, stems in raw.items()}
+    full = {number: frozenset(stems) for number, stems in raw.items()}
+    if len(_VOCAB) > 256:
+        _VOCAB.clear()
+    _VOCAB[id(card)] = (card, full, table)
+    return full, table
+
+
+def gate_by_vocabulary(card: Card, text: str) -> tuple[int | None, int]:
+    """The gate whose distinctive vocabulary holds most of ``text``'s stems, and how many; None on a tie or none.
+
+    Examples
+    --------
+    >>> from ipb.engine.registry import compiled_card
+    >>> gate_by_vocabulary(compiled_card("munger_business_quality_price").card, "Can we understand it?")
+    (1, 1)
+    """
+    stems = _stems(text)
+    if not stems:
+        return None, 0
+    scores = sorted(((len(stems & vocab), number) for number, vocab in distinctive_vocabulary(card).items()), reverse=True)
+    best, number = scores[0]
+    if best == 0 or (len(scores) > 1 and scores[1][0] == best):
+        return None, 0
+    return number, best
+
+
+#: A label of more words than this (or with a comma) is a sentence's opening, not a name: it is left alone.
+MAX_LABEL_WORDS = 5
+_DISMISSED = re.compile(r"(?i)\b(?:not\s+(?:a|one\s+of\s+the)\s+(?:gate|test|criteri)|irrelevant|beside\s+the\s+point)\b")
+
+
+class _VocabularyMixin(_ParserState):
+    """Anchors unresolved gate-like labels by the card's own words (:meth:`_labels_by_vocabulary`)."""
+
+    def _labels_by_vocabulary(self, unresolved: list[tuple[int, Span, str, int | None]]) -> None:
+        """After the embedding fallback: each label left unanchored, or made an invented gate only because no embedder
+        could read it, becomes the gate its words mean (see the module docstring); the others stay as they were."""
+        if self.embedder is not False:
+            return
+        named = {a.gate for a in self.anchors.values() if a.gate is not None}
+        for li, span, label, number in unresolved:
+            if number is not None:
+                continue
+            anchor = self.anchors.get(li)
+            if anchor is not None and not (anchor.gate is None and anchor.how == "label"):
+                continue
+            if len(label.split()) > MAX_LABEL_WORDS or "," in label:
+                continue  # "enrolment headcount, which tells you everything about integrity" is a sentence, not a label
+            gate, strength = gate_by_vocabulary(self.card, label)
+            if gate is None or gate in named:
+                continue
+            line = self.lines[li]
+            own = any(self._level(h) >= vw.COMMITTED for u in self.line_units[li] for h in self.unit_hits.get(u, []))
+            if strength < 2 and not (own or self._section_has_verdict(li) or self._row_has_verdict(li)):
+                continue
+            if _DISMISSED.search(self.masked, line.start, line.end):
+                continue
+            self.anchors[li] = _Anchor(gate, "vocabulary", span)
+            named.add(gate)
