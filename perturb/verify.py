@@ -164,6 +164,13 @@ def _fast_validator() -> Any:
     return jsonschema_rs.validator_for(item_schema())
 
 
+def _convert(card: Card, name: str, raw: Any) -> Any:
+    """The engine value of one fact of an item (None: not stated); the loader's error when it is bad."""
+    spec = card.inputs.get(name)
+    fast = read_literal(spec, raw) if spec is not None and isinstance(raw, str) else None
+    return fast if fast is not None else facts_from_mapping(card, {name: raw}).get(name)
+
+
 class _Checker:
     """Verifies lines; caches compiled cards, converted facts and the schema validators."""
 
@@ -172,26 +179,27 @@ class _Checker:
         self.cards: dict[str, CompiledCard | IpbError] = {}
         self.validator = jsonschema.Draft202012Validator(item_schema()) if schema else None
         self.fast = _fast_validator() if schema else None
-        #: (card id, input, literal) -> engine value: a literal such as "95%" is parsed once.
-        self.values: dict[tuple[str, str, Any], Any] = {}
+        #: card id -> input -> literal -> engine value: a literal such as "95%" is parsed once.
+        self.values: dict[str, dict[str, dict[Any, Any]]] = {}
         #: Condition C of each deck of cards (:func:`ipb.perturb.items.condition_problems`).
         self.decks: dict[Any, Any] = {}
 
     def facts(self, card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
-        """``facts_from_mapping`` with each distinct literal converted once."""
+        """``facts_from_mapping`` with each distinct (hashable) literal converted once."""
         out: dict[str, Any] = {}
-        values = self.values
+        per_card = self.values.get(card.id)
+        if per_card is None:
+            per_card = self.values[card.id] = {}
         for name, raw in facts.items():
-            key = (card.id, name, raw if not isinstance(raw, (dict, list)) else repr(raw))
+            known = per_card.get(name)
+            if known is None:
+                known = per_card[name] = {}
             try:
-                value = values[key]
+                value = known[raw]
             except KeyError:
-                spec = card.inputs.get(name)
-                fast = read_literal(spec, raw) if spec is not None and isinstance(raw, str) else None
-                value = fast if fast is not None else facts_from_mapping(card, {name: raw}).get(name)
-                values[key] = value
-            except TypeError:  # an unhashable value: convert it to get the error
-                value = facts_from_mapping(card, {name: raw}).get(name)
+                value = known[raw] = _convert(card, name, raw)
+            except TypeError:  # an unhashable value (a list or mapping): convert it to get the error
+                value = _convert(card, name, raw)
             if value is not None:
                 out[name] = value
         return out
