@@ -89,6 +89,7 @@ from ipb.errors import IpbError, PerturbError
 from ipb.perturb.frame import (Frame, PScenario, build_frame, digest, fact_literals, load_base, relevant_key,
                                scenario_key)
 from ipb.perturb.items import build_item, dumps_item
+from ipb.perturb.keyset import KeySet
 from ipb.perturb.operators import Step, get_operator, sector_context_note
 from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
                               raw_point)
@@ -282,8 +283,9 @@ class Generator:
         #: The 64-bit key of the base's card-relevant facts (:func:`ipb.perturb.frame.relevant_key`): a
         #: candidate with it differs from the base only in labels no card reads, and is never an item.
         self.base_int = key_int(relevant_key(self.frame, self.base))
-        #: Relevant keys this process has already built an item for (a later attempt with one is a duplicate).
-        self.built: set[int] = {self.base_int}
+        #: Relevant keys this process has already built an item for (a later attempt with one is a duplicate);
+        #: 8 bytes a key (:class:`ipb.perturb.keyset.KeySet`).
+        self.built = KeySet([self.base_int])
 
     def resolve(self) -> list[str]:
         """Fill in the default recipes when the job names none; the notes on operators skipped."""
@@ -598,7 +600,7 @@ class GenerationRun:
         next_attempt = [0] * k
         misses = [0] * k
         cap = max(20 * self.n, 5 * MISS_LIMIT)  # attempts per recipe, at most
-        seen: set[int] = {self.gen.base_int}
+        seen = KeySet([self.gen.base_int])
 
         def wanted(r: int) -> bool:
             return not reports[r].exhausted and taken[r] < targets[r]
@@ -623,7 +625,7 @@ class GenerationRun:
                 diversity.add(cand)
                 yield cand.line
 
-    def _novel(self, cand: Candidate, rep: RecipeReport, seen: set[int], misses: list[int]) -> bool:
+    def _novel(self, cand: Candidate, rep: RecipeReport, seen: KeySet, misses: list[int]) -> bool:
         """Count the candidate in its recipe's report; True when its scenario is new (it joins ``seen``)."""
         r = cand.recipe
         if cand.key is None or cand.key in seen:
@@ -676,7 +678,7 @@ class GenerationRun:
         next_attempt = [0] * k
         misses = [0] * k
         cap = max(20 * self.n, 5 * MISS_LIMIT)
-        seen: set[int] = {self.gen.base_int}
+        seen = KeySet([self.gen.base_int])
         while True:
             _redistribute(targets, [len(p) for p in pools], reports)
             tasks = self._round(reports, targets, [len(p) for p in pools], next_attempt, cap)

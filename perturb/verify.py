@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+from array import array
 from dataclasses import dataclass, field
+from hashlib import blake2b
 from math import ceil
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -28,6 +30,7 @@ from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
+from ipb.perturb.keyset import KeySet
 from ipb.perturb.values import read_literal
 from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
 
@@ -161,6 +164,13 @@ def _fast_validator() -> Any:
     return jsonschema_rs.validator_for(item_schema())
 
 
+def _convert(card: Card, name: str, raw: Any) -> Any:
+    """The engine value of one fact of an item (None: not stated); the loader's error when it is bad."""
+    spec = card.inputs.get(name)
+    fast = read_literal(spec, raw) if spec is not None and isinstance(raw, str) else None
+    return fast if fast is not None else facts_from_mapping(card, {name: raw}).get(name)
+
+
 class _Checker:
     """Verifies lines; caches compiled cards, converted facts and the schema validators."""
 
@@ -169,26 +179,27 @@ class _Checker:
         self.cards: dict[str, CompiledCard | IpbError] = {}
         self.validator = jsonschema.Draft202012Validator(item_schema()) if schema else None
         self.fast = _fast_validator() if schema else None
-        #: (card id, input, literal) -> engine value: a literal such as "95%" is parsed once.
-        self.values: dict[tuple[str, str, Any], Any] = {}
+        #: card id -> input -> literal -> engine value: a literal such as "95%" is parsed once.
+        self.values: dict[str, dict[str, dict[Any, Any]]] = {}
         #: Condition C of each deck of cards (:func:`ipb.perturb.items.condition_problems`).
         self.decks: dict[Any, Any] = {}
 
     def facts(self, card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
-        """``facts_from_mapping`` with each distinct literal converted once."""
+        """``facts_from_mapping`` with each distinct (hashable) literal converted once."""
         out: dict[str, Any] = {}
-        values = self.values
+        per_card = self.values.get(card.id)
+        if per_card is None:
+            per_card = self.values[card.id] = {}
         for name, raw in facts.items():
-            key = (card.id, name, raw if not isinstance(raw, (dict, list)) else repr(raw))
+            known = per_card.get(name)
+            if known is None:
+                known = per_card[name] = {}
             try:
-                value = values[key]
+                value = known[raw]
             except KeyError:
-                spec = card.inputs.get(name)
-                fast = read_literal(spec, raw) if spec is not None and isinstance(raw, str) else None
-                value = fast if fast is not None else facts_from_mapping(card, {name: raw}).get(name)
-                values[key] = value
-            except TypeError:  # an unhashable value: convert it to get the error
-                value = facts_from_mapping(card, {name: raw}).get(name)
+                value = known[raw] = _convert(card, name, raw)
+            except TypeError:  # an unhashable value (a list or mapping): convert it to get the error
+                value = _convert(card, name, raw)
             if value is not None:
                 out[name] = value
         return out
@@ -341,8 +352,9 @@ def _init(cards: Mapping[str, str] | None, schema: bool, dirs: Sequence[str] = (
     _CHECKER = _Checker(cards, schema)
 
 
-def _run_block(task: tuple[str, int, int, int, int]) -> tuple[list[RecordCheck], list[IdAt]]:
-    """Verify the bytes ``[start, stop)`` of a file in a worker; only checks worth reporting (and the ids) travel back.
+def _run_block(task: tuple[str, int, int, int, int]) -> tuple[list[RecordCheck], "_IdLog"]:
+    """Verify the bytes ``[start, stop)`` of a file in a worker; only checks worth reporting (and the ids, as
+    an :class:`_IdLog`) travel back.
 
     The worker reads its own block, so the lines never travel between processes.
     """
@@ -353,7 +365,83 @@ def _run_block(task: tuple[str, int, int, int, int]) -> tuple[list[RecordCheck],
         text = handle.read(stop - start).decode("utf-8")
     records = [(first_record + i, first_line + j, t) for i, (j, t) in
                enumerate((j, t) for j, t in enumerate(text.split("\n")) if t.strip())]
-    return reportable(_CHECKER.run(records))
+    log = _IdLog()
+    return _reportable_logged(_CHECKER.run(records), log), log
+
+
+class _IdLog:
+    """Where each item id was seen, in 24 bytes a record: the record number, a 64-bit BLAKE2b of the id, and that
+    hash in a :class:`ipb.perturb.keyset.KeySet`.
+
+    :func:`reportable` keeps ``(record, line, id)`` tuples, about 200 bytes a
+    record (20 MB at 100,000 items); this log keeps two ``array`` columns and
+    the set of hashes seen so far, and remembers the (few) hashes seen twice.
+    Only records with such a hash can repeat an id; their exact ids are read
+    again from the file (:func:`_repeated_ids`), so two different ids that
+    share a hash mark nothing.
+    """
+
+    __slots__ = ("records", "hashes", "_seen", "_twice")
+
+    def __init__(self) -> None:
+        self.records = array("q")
+        self.hashes = array("Q")
+        self._seen = KeySet()
+        self._twice: set[int] = set()
+
+    def _note(self, record: int, hashed: int) -> None:
+        self.records.append(record)
+        self.hashes.append(hashed)
+        if hashed in self._seen:
+            self._twice.add(hashed)
+        else:
+            self._seen.add(hashed)
+
+    def add(self, record: int, ident: str) -> None:
+        digest = blake2b(ident.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        self._note(record, int.from_bytes(digest, "little"))
+
+    def extend(self, other: "_IdLog") -> None:
+        """Add another log's records (a worker's block), in order."""
+        for record, hashed in zip(other.records, other.hashes):
+            self._note(record, hashed)
+
+    def suspects(self) -> set[int]:
+        """Record numbers whose id hash another record shares (a superset of those that repeat an id)."""
+        twice = self._twice
+        if not twice:
+            return set()
+        return {r for r, h in zip(self.records, self.hashes) if h in twice}
+
+
+def _reportable_logged(checks: Iterable[RecordCheck], log: _IdLog) -> list[RecordCheck]:
+    """:func:`reportable` with the ids logged compactly in ``log`` instead of returned as tuples."""
+    kept: list[RecordCheck] = []
+    for check in checks:
+        if check.id is not None:
+            log.add(check.record, check.id)
+        if check.status != "ok" or check.changed_cards or check.migrated:
+            kept.append(check)
+    return kept
+
+
+def _repeated_ids(path: Path, log: _IdLog) -> list[IdAt]:
+    """``(record, line, id)`` of the records :meth:`_IdLog.suspects` names, their ids read again from ``path``
+    exactly as :meth:`_Checker.check` reads them."""
+    wanted = log.suspects()
+    found: list[IdAt] = []
+    if not wanted:
+        return found
+    for record, line_no, text in _file_records(path):
+        if record in wanted:
+            try:
+                item = parse_json_line(text.removeprefix("\ufeff").removesuffix("\r"), "", line_no)
+            except LoadError:
+                continue
+            ident = item.get("id") if isinstance(item, dict) else None
+            if isinstance(ident, str):
+                found.append((record, line_no, ident))
+    return found
 
 
 def _file_records(path: Path) -> Iterator[tuple[int, int, str]]:
@@ -446,16 +534,16 @@ def verify_items(
     if not total:
         raise LoadError(f"{name} holds no items", file=name, rule="empty")
     workers = max(1, min(workers, os.cpu_count() or 1))
+    log = _IdLog()
     if workers == 1 or total < POOL_MIN:
-        checks, ids = reportable(_Checker(cards, schema).run(_file_records(file)))
-        return Verification(name, total, mark_repeated_ids(checks, ids))
+        checks = _reportable_logged(_Checker(cards, schema).run(_file_records(file)), log)
+        return Verification(name, total, mark_repeated_ids(checks, _repeated_ids(file, log)))
     tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     checks = []
-    ids = []
     with ctx.Pool(workers, initializer=_init, initargs=(cards, schema, tuple(map(str, card_dirs)), str(path))) as pool:
         for reported, seen in pool.imap(_run_block, tasks):
             checks.extend(reported)
-            ids.extend(seen)
-    return Verification(name, total, mark_repeated_ids(checks, ids))
+            log.extend(seen)
+    return Verification(name, total, mark_repeated_ids(checks, _repeated_ids(file, log)))
