@@ -57,5 +57,5 @@ def test_a_trickling_server_cannot_outlast_the_deadline(server):
     started = time.monotonic()
     with pytest.raises(RequestFailed) as info:
         client.complete("m", [{"role": "user", "content": "hi"}], {}, "k")
-    assert time.monotonic() - started < 4.0
+    assert time.monotonic() - started < 8.0  # 1 s deadline plus slack for a loaded machine; 12 s without it
     assert info.value.kind == "timeout"

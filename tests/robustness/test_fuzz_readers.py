@@ -30,6 +30,8 @@ from ipb.errors import ErrorGroup, IpbError
 
 ROOT = Path(__file__).resolve().parents[2]
 BOUND_S = 2.0
+#: Wall-clock limit of one reader call: a hang, not slowness.
+HANG_S = 30.0
 WHOLE_FILE = {"empty", "file", "encoding"}
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                          HealthCheck.too_slow])
@@ -46,7 +48,7 @@ hostile = st.one_of(
 
 
 def _check(fn: Callable[[], Any], *, needs_file: bool) -> Any:
-    started = time.monotonic()
+    started, cpu = time.monotonic(), time.process_time()
     try:
         return fn()
     except IpbError as exc:
@@ -58,7 +60,9 @@ def _check(fn: Callable[[], Any], *, needs_file: bool) -> Any:
                 assert e.file is not None, f"no file: {e}"
         return None
     finally:
-        assert time.monotonic() - started < BOUND_S
+        # the bar on CPU time (other work on the machine cannot fail it); wall time only as a hang guard
+        assert time.process_time() - cpu < BOUND_S
+        assert time.monotonic() - started < HANG_S
 
 
 @FUZZ
