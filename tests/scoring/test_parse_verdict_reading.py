@@ -1,0 +1,86 @@
+"""How a verdict is read once its gate is found (issue 13: negation scope, verdict-word senses, which statement
+wins, final verdicts in the wild, verdicts the final verdict entails).
+
+Every answer here is written for this test, in my own words. Each test names the reading rule it pins down; the
+expected readings are what a careful human reader takes from the text. Guard tests keep each rule inside its edges.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.engine.registry import compiled_card
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse import parse_response
+from ipb.scoring.parse._entailed import ENTAILED_FACTOR, entailed_gates
+from ipb.scoring.parse._types import GateTrace
+
+SPINOFF = "greenblatt_spinoff_checklist"  # conjunction, INVEST / DECLINE
+MACHINE = "dalio_economic_machine_positioning"  # regime_dependent: gate 4 classifies, gate 5 is every branch's gate
+BUFFETT = "buffett_acquisition_checklist"  # conjunction, six gates
+SEVEN = "graham_seven_tests_defensive"
+BUBBLE = "dalio_bubble_detection_gauge"  # weighted threshold
+
+
+def _parse(text: str, card: str):
+    return parse_response(text, compiled_card(card).card, embedder=False)
+
+
+def _gates(text: str, card: str) -> dict[int, str | None]:
+    return {g.gate: g.verdict for g in _parse(text, card).gates}
+
+
+# --------------------------------------------------------------------------- verdicts the final verdict entails
+
+PERSONA = ('{"agent": "joel_greenblatt", "signal": "%s", "confidence": 71, "reasoning": "Institutional indifference: the spun-off '
+           'unit is a tenth of the parent and pays nothing, so index funds must dump it. Insider incentives: the new CEO holds 4%% '
+           'and took options instead of salary. Valuation versus peers: 7x EBIT against 12x."}')
+
+
+def test_a_fact_only_bullish_answer_passes_every_gate_it_discusses() -> None:
+    parsed = _parse(PERSONA % "bullish", SPINOFF)
+    assert parsed.final_verdict == "INVEST"
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED")]
+    for g in parsed.gates:
+        assert g.how.endswith("+entailed") and g.verdict_span == parsed.final_verdict_span
+        assert g.confidence == pytest.approx(ENTAILED_FACTOR * parsed.final_confidence, abs=1e-3)
+    assert any("clears them" in note for note in parsed.notes)
+
+
+def test_a_bearish_answer_entails_no_gate_verdict() -> None:
+    parsed = _parse(PERSONA % "bearish", SPINOFF)
+    assert parsed.final_verdict == "DECLINE"
+    assert all(g.verdict is None for g in parsed.gates)  # any one of them may be the gate that failed
+
+
+def test_a_stated_verdict_is_never_overwritten() -> None:
+    text = ("Institutional indifference: the unit is small and unloved. REJECT, there is no forced selling at all.\n"
+            "Insider incentives: the CEO holds 4% of the shares.\n\nVerdict: INVEST.")
+    assert _gates(text, SPINOFF) == {1: "REJECT", 2: "PROCEED"}
+
+
+def test_a_gate_left_out_of_a_numbered_verdict_list_stays_undecided() -> None:
+    text = ("Gate 1 PROCEED (a paint maker we understand); Gate 2 PROCEED; Gate 3 PROCEED; Gate 4 intrinsic value ~$9B; "
+            "Gate 5 PROCEED ($6B against $9B); Gate 6 PROCEED. INVEST.")
+    assert _gates(text, BUFFETT)[4] is None
+
+
+def test_a_branch_outcome_entails_only_its_branch_and_the_common_gates() -> None:
+    card = compiled_card(MACHINE).card
+    traces = [GateTrace(n, f"g{n}", None, (0, 1), (0, 1), "name") for n in (1, 4, 5)]
+    assert entailed_gates(card, traces, "TILT_TO_NOMINAL_BONDS", (5, 9), 0.85) == 3
+    assert [t.verdict for t in traces] == ["PROCEED"] * 3
+    assert entailed_gates(card, [GateTrace(5, "g5", None, (0, 1), (0, 1), "name")], "HOLD_BALANCED_MIX", (5, 9), 0.85) == 0
+
+
+@pytest.mark.parametrize("final, confidence", [("INVEST", 0.45), (vw.INCONCLUSIVE, 0.95), (None, 0.0)])
+def test_a_weak_inconclusive_or_missing_final_verdict_entails_nothing(final, confidence) -> None:
+    card = compiled_card(SPINOFF).card
+    traces = [GateTrace(1, "g1", None, (0, 1), (0, 1), "name")]
+    assert entailed_gates(card, traces, final, (3, 4) if final else None, confidence) == 0 and traces[0].verdict is None
+
+
+def test_a_threshold_card_entails_nothing() -> None:
+    card = compiled_card(BUBBLE).card
+    traces = [GateTrace(1, "g1", None, (0, 1), (0, 1), "name")]
+    assert entailed_gates(card, traces, card.outcomes["pass"], (3, 4), 0.95) == 0
