@@ -140,6 +140,29 @@ _PSEUDO_NEGATION = frozenset({"merely", "just", "only", "simply", "doubt", "ques
 _NEGATING_PRONOUNS = frozenset({"nothing", "none", "nobody"})
 
 
+#: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".
+_PASS_NOUN_BEFORE = frozenset({"first", "second", "third", "quick", "initial", "cursory", "brief", "rough", "another", "final"})
+#: A modal with a labelling verb before the verdict word in its clause: "might mark the posture test PROCEED", "could call it a
+#: pass", "would rate this a FAIL" (a label someone could give, not the writer's finding).
+_LABELLED_BY_MODAL = re.compile(r"\b(?:may|might|could|would)\s+(?:well\s+|easily\s+|still\s+)?(?:mark|call|label|rate|score|tag|deem|"
+                                r"treat|read|classify)\b[^.;:\n]{0,50}\Z")
+
+
+def _negation_words(clause: str, words: list[str]) -> list[str]:
+    """The words whose negators negate a verdict word: ``words`` (the clause's last four), less those before a comma
+    that closes the negated phrase. "not high grade, REJECT" and "no debt, passes" are not negated; "not, in my
+    view, a pass" is (the comma directly follows the negator), and "No, it fails" is not (an answer word)."""
+    if "," not in clause:
+        return words
+    parts = clause.split(",")
+    for k, part in enumerate(parts[:-1]):
+        pw = _WORDS_APOS.findall(part)
+        if pw and (pw[-1] in vw.NEGATORS or pw[-1].endswith("n't")) and not (k == 0 and pw == ["no"]):
+            # the aside between the commas is skipped: "does not, on these figures, pass" reads "does not pass"
+            return (_WORDS_APOS.findall(",".join(parts[: k + 1])) + _WORDS_APOS.findall(parts[-1]))[-4:]
+    return _WORDS_APOS.findall(parts[-1])[-4:]
+
+
 def _negated(words: Sequence[str]) -> bool:
     """Whether the words before a verdict word (its clause, at most the last 4) negate it.
 
@@ -154,7 +177,10 @@ def _negated(words: Sequence[str]) -> bool:
             if nxt in ("than", "of", "to"):
                 negators += 1
             continue
-        if w in vw.NEGATORS or w.endswith("n't") or w in _NEGATING_PRONOUNS:
+        if w == "from" and i > 0 and last[i - 1] == "far":
+            negators += 1  # "far from passing"
+            continue
+        if w in vw.NEGATORS or w.endswith("n't") or w in _NEGATING_PRONOUNS or w == "nowhere":  # "nowhere near met"
             if nxt in _PSEUDO_NEGATION:
                 continue
             negators += 1
@@ -274,6 +300,9 @@ class _VerdictsMixin(_ParserState):
                 cut = max(cut, m.end() - 1)
         clause_words = _WORDS_APOS.findall(before, cut + 1)[-14:]
         if word.alone and (clause_words or start - 90 > unit.start and cut < 0):
+            if clause_words in (["not"], ["never"]) and not word.sense:
+                # "Broken story? Not broken.", "Leverage: not excessive.": the appraisal denied, alone in its clause
+                return (vw.REJECT if word.verdict == vw.PROCEED else vw.PROCEED), vw.HEDGED, True
             return None  # an appraisal inside a clause ("a strong franchise") states no verdict; alone ("Strong.") it does
         words = clause_words[-4:]
         after = low[end : min(unit.end, end + 40)]
@@ -284,6 +313,9 @@ class _VerdictsMixin(_ParserState):
             rest = after.lstrip()
             if not rest or rest[0] in ".;!,)" or after_words[:1] in (["here"], ["for"]):
                 return None
+        # "a first pass might mark it PROCEED": "pass" the noun (an attempt), not a verdict.
+        if token.startswith("pass") and words and words[-1] in _PASS_NOUN_BEFORE:
+            return None
         # "fails to justify" says the subject failed at something; the gate word is the verb after it.
         if after_words[:1] == ["to"] and token.startswith("fail"):
             return None
@@ -307,8 +339,8 @@ class _VerdictsMixin(_ParserState):
             level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "a strict reader would REJECT"; "..., but it is PROCEED" is not
         if concessive:
             level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
-        if not vw.MODALS.isdisjoint(words):
-            level = min(level, vw.WEAK)
+        if not vw.MODALS.isdisjoint(words) or _LABELLED_BY_MODAL.search(before, cut + 1) is not None:
+            level = min(level, vw.WEAK)  # "may fail"; "one might mark the posture test PROCEED" (a label someone could give)
         elif not vw.HEDGES.isdisjoint(words) or (after_words and after_words[0] in vw.HEDGES):
             level = min(level, vw.HEDGED)
         paren = before.rfind("(")
@@ -316,7 +348,7 @@ class _VerdictsMixin(_ParserState):
             level = min(level, vw.HEDGED)  # a parenthetical aside
         verdict = word.verdict
         derived = False
-        negated = word.negatable and _negated(words)
+        negated = word.negatable and _negated(_negation_words(before[cut + 1 :], words))
         if word.negatable and (negated or "nor" in clause_words):
             neither = _NEITHER.search(masked, max(unit.start, start - 60), min(unit.end, end + 60))
             if neither is not None and neither.start() <= start < neither.end():

@@ -84,3 +84,49 @@ def test_a_threshold_card_entails_nothing() -> None:
     card = compiled_card(BUBBLE).card
     traces = [GateTrace(1, "g1", None, (0, 1), (0, 1), "name")]
     assert entailed_gates(card, traces, card.outcomes["pass"], (3, 4), 0.95) == 0
+
+
+# --------------------------------------------------------------------------- negation scope and word senses
+
+
+@pytest.mark.parametrize("line, verdict", [
+    ("Bond component: a high-yield fund, not high grade, REJECT", "REJECT"),       # the negation closes at its comma
+    ("Bond component: no junk, no preferreds, PROCEED", "PROCEED"),
+    ("Bond component: it does not, on these figures, pass", "REJECT"),             # a comma right after the negator: still negated
+    ("Bond component: No, it fails the quality rule", "REJECT"),                    # "No," answers; it does not negate
+])
+def test_negation_stops_at_the_comma_that_closes_the_negated_phrase(line: str, verdict: str) -> None:
+    card = "graham_defensive_portfolio_selection"
+    text = "Allocation: 50% stocks. PROCEED\n" + line + "\n\nVerdict: REVISE"
+    assert _gates(text, card)[3] == verdict
+
+
+@pytest.mark.parametrize("tail, verdict", [
+    ("The three-of-five bar is nowhere near met.", "REJECT"),
+    ("The bar is far from met.", "REJECT"),
+    ("The bar is met.", "PROCEED"),
+])
+def test_nowhere_near_and_far_from_negate(tail: str, verdict: str) -> None:
+    text = "Moat: subscriptions renew at 96%. " + tail + "\n\nMargin of safety: $4B against $7B. PROCEED"
+    assert _gates(text, BUFFETT)[2] == verdict
+
+
+@pytest.mark.parametrize("answer, verdict", [("Not broken.", "PROCEED"), ("Not attractive.", "REJECT"), ("Broken.", "REJECT")])
+def test_an_appraisal_denied_alone_in_its_clause_is_read_flipped(answer: str, verdict: str) -> None:
+    text = f"1. Circle of competence: we know dental supply well. {answer}\n2. Moat: retention 92%. PROCEED\n\nINVEST"
+    parsed = _parse(text, BUFFETT)
+    gate = next(g for g in parsed.gates if g.gate == 1)
+    assert gate.verdict == verdict and gate.confidence < 0.85  # hedged: an appraisal, not a verdict word
+
+
+def test_a_first_pass_is_an_attempt_and_a_modal_label_is_not_the_writers() -> None:
+    text = ("| Step | Reading |\n|---|---|\n| Circle of competence | insurers we know | PROCEED |\n| Moat | see below | |\n\n"
+            "A first pass might mark the moat test PROCEED because the brand is old.\n\n"
+            "It is not. Rivals undercut it by 20% and customers switch freely. Moat: REJECT.\n\nDECLINE")
+    parsed = _parse(text, BUFFETT)
+    moat = next(g for g in parsed.gates if g.gate == 2)
+    assert moat.verdict == "REJECT"
+
+
+def test_a_pass_the_writer_gives_is_still_a_pass() -> None:
+    assert _gates("Moat: a quick look shows retention at 95%, so it passes.\nMargin of safety: REJECT.\n\nDECLINE", BUFFETT)[2] == "PROCEED"
