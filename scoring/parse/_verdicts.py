@@ -48,6 +48,8 @@ _ANSWERED = re.compile(
 )
 _ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
                                                       "indicator", "warning", "flashing")]
+#: Between a verdict word and the gate it is pinned to: "REJECT at gate 2", "a PASS on the moat test", "FAIL for step 3".
+_PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
 _COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
 #: "passes, if only just": a concession after the verdict, not a condition on it.
@@ -67,6 +69,11 @@ _NEITHER = re.compile(
 _VERDICT_HEADER = re.compile(r"(?:(?:gate|final|our|my)\s+)?(?:verdict|decision|outcome|result|conclusion|call)s?")
 _JSON_VERDICT_FIELD = re.compile(r'(?i)"(?:gate_)?(?:verdict|outcome|result|status|decision)"[ \t]*:[ \t]*"?[ \t]*\Z')
 _JSON_VERDICT_KEYS = frozenset({"verdict", "outcome", "result", "status", "decision", "gate_verdict"})
+
+
+#: The status icons of the vocabulary (✅ ✔ ✓ ☑ 🟢 👍 / ❌ ✗ ✘ ✖ ⛔ 🛑 🔴): marks, read together with their line's words.
+_ICONS = frozenset(w for w in vw.VERDICT_WORDS if w.triggers and not any(t[:1].isalnum() for t in w.triggers)
+                   and w.verdict in (vw.PROCEED, vw.REJECT))
 
 
 def _is_verdict_cell(text: str) -> bool:
@@ -380,7 +387,7 @@ class _VerdictsMixin(_ParserState):
             mentions = self.unit_mentions.get(hit.unit)
             if mentions and all(m.gates == (unit.gate,) for m in mentions):
                 mentions = None  # every gate named here is the section's own
-            owner = self._tight_owner(hit, hit.unit) if mentions else None
+            owner = (self._tight_owner(hit, hit.unit) or self._owner_after(hit, mentions)) if mentions else None
             if owner and unit.gate not in owner and structural and label is not None and hit.start >= label[1] and mentions \
                     and self._figure_between(mentions, owner, hit):
                 owner = None  # "Step 4: earnings yield 12.5% and ROC 38% — PROCEED": a measure with its figure on the gate's label line
@@ -402,6 +409,14 @@ class _VerdictsMixin(_ParserState):
             out.append(_Evidence(unit.gate, hit, unit.section, label=label))
         return out
 
+    def _owner_after(self, hit: _Hit, mentions: list[_Mention]) -> tuple[int, ...] | None:
+        """The gates a verdict word is pinned to by a preposition right after it: "No REJECT at gate 1; the REJECT at
+        gate 2 decides", "a PASS on the moat", "FAIL for step 3"."""
+        for m in mentions:
+            if m.start >= hit.end and m.gates:
+                return tuple(m.gates) if _PINNED_TO.fullmatch(self.low, hit.end, m.start) else None
+        return None
+
     def _revises_after_final(self, hit: _Hit) -> bool:
         """Whether a verdict word in the final region revises a gate: "Final verdict: AVOID. Wait, I made a mistake:
         gate 5 is REJECT, not PROCEED" (a revision cue, :meth:`_revision`, and a gate named tightly around the word).
@@ -419,6 +434,8 @@ class _VerdictsMixin(_ParserState):
             column = self._verdict_column(self.units[hit.unit].line)
             if column is not None and not (column < len(line.cells) and line.cells[column][0] <= hit.start < line.cells[column][1]):
                 level = min(level, vw.HEDGED)  # a table with a Verdict column: other columns ("Pass?", "Kill triggered?") yield to it
+        if hit.word in _ICONS and self._icon_contradicted(hit):
+            return (vw.WEAK, True)  # "✅ Dividend record: 18 years (fails the 20-year bar)": the line's words outrank its mark
         if level >= vw.COMMITTED:
             if ev.label is not None and hit.start >= ev.label[1] and self._first_hit_after(hit, ev.label):
                 level = 4  # "Gate: VERDICT", "Gate — does not pass"
@@ -429,6 +446,19 @@ class _VerdictsMixin(_ParserState):
         if ev.passing:
             level = max(level - 1, vw.WEAK)
         return (level, not hit.derived)
+
+    def _icon_contradicted(self, icon: _Hit) -> bool:
+        """Whether a status icon's own line, after it, states another verdict in words (at least hedged): "✅ 34 names
+        (fails above 30)", "✅ Dividend: assumed to pass, no data" (INCONCLUSIVE). Icons are marks a writer sets before
+        the detail is written; the detail is the reading."""
+        li = self.units[icon.unit].line
+        for u in self.line_units[li]:
+            for h in self.unit_hits.get(u, []):
+                if h.start < icon.end or h.word in _ICONS or h.word.sense:
+                    continue
+                if self._level(h) >= vw.HEDGED and h.verdict != icon.word.verdict and h.verdict in (vw.PROCEED, vw.REJECT, vw.INCONCLUSIVE):
+                    return True
+        return False
 
     def _verdict_column(self, li: int) -> int | None:
         """The index of the column headed "Verdict" (or Decision, Outcome, Result, Conclusion, Gate verdict) in the table

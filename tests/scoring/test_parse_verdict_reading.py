@@ -130,3 +130,24 @@ def test_a_first_pass_is_an_attempt_and_a_modal_label_is_not_the_writers() -> No
 
 def test_a_pass_the_writer_gives_is_still_a_pass() -> None:
     assert _gates("Moat: a quick look shows retention at 95%, so it passes.\nMargin of safety: REJECT.\n\nDECLINE", BUFFETT)[2] == "PROCEED"
+
+
+# --------------------------------------------------------------------------- labels with answers: icons read with their detail
+
+
+@pytest.mark.parametrize("line, verdict", [
+    ("\u2705 Dividend record: 17 years (fails the 20-year bar)", "REJECT"),
+    ("\u2705 Dividend record: assumed to pass, no data", "INCONCLUSIVE"),
+    ("\u274c Dividend record: 31 years unbroken, passes", "PROCEED"),
+    ("\u2705 Dividend record: 31 years unbroken", "PROCEED"),                       # nothing contradicts the mark
+    ("\u2705 Dividend record: 31 years, never a failure to pay", "PROCEED"),       # a negated word is too weak to overrule it
+])
+def test_a_status_icon_is_read_with_the_detail_on_its_line(line: str, verdict: str) -> None:
+    text = "\u2705 Adequate size: sales $2.1bn\n" + line + "\n\u274c Earnings growth: EPS fell\n\nOverall: DECLINE"
+    assert _gates(text, SEVEN)[4] == verdict
+
+
+def test_a_verdict_word_pinned_to_a_gate_by_a_preposition_is_that_gates() -> None:
+    text = ("Debt in own currency, no kill at gate 1 -> phase: deleveraging -> gate 2 REJECT.\n\n"
+            "No REJECT at gate 1; the REJECT at gate 2 decides the stance. STAY_DEFENSIVE.")
+    assert _gates(text, "dalio_debt_supercycle_navigation") == {1: "PROCEED", 2: "REJECT"}
