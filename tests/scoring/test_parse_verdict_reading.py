@@ -151,3 +151,67 @@ def test_a_verdict_word_pinned_to_a_gate_by_a_preposition_is_that_gates() -> Non
     text = ("Debt in own currency, no kill at gate 1 -> phase: deleveraging -> gate 2 REJECT.\n\n"
             "No REJECT at gate 1; the REJECT at gate 2 decides the stance. STAY_DEFENSIVE.")
     assert _gates(text, "dalio_debt_supercycle_navigation") == {1: "PROCEED", 2: "REJECT"}
+
+
+# --------------------------------------------------------------------------- final verdicts in the wild
+
+REBAL = "dalio_all_weather_rebalancing"  # outcomes REBALANCE / HOLD
+SIZING = "soros_conviction_weighted_position_sizing"  # outcomes SIZE_UP / CUT
+CYCLE = "marks_market_cycle_positioning"  # branch outcomes INCREASE_RISK, AGGRESSIVE, ...
+PIF = "pif_dual_kill_investment_screen"  # outcomes INVEST / DECLINE
+
+
+def _final(text: str, card: str) -> str | None:
+    return _parse(text, card).final_verdict
+
+
+@pytest.mark.parametrize("closing, outcome", [
+    ("No rebalance this quarter.", "HOLD"),           # the outcome word, denied, opening the closing sentence
+    ("Rebalance before month end.", "REBALANCE"),
+    ("rebalance costs would be 9 bp either way.", None),  # lower case, not opening as a verdict: a noun in passing
+])
+def test_an_outcome_word_opening_the_closing_sentence_is_the_verdict(closing: str, outcome: str | None) -> None:
+    text = ("Drift: the largest gap is 2 points, inside the 5-point band, so the drift gate REJECTS.\n\n"
+            "The other two checks are not reached.\n\n" + closing)
+    if closing[0].islower():
+        text = text.replace("\n\n" + closing, "\n\nFor the record, " + closing)
+    assert _final(text, REBAL) == outcome
+
+
+def test_a_position_description_is_not_a_rating() -> None:
+    text = ("Position: long copper miners, 2% of the fund, up 14%.\n\n| Check | Pass? |\n|---|---|\n"
+            "| Thesis confirmed | Yes |\n| Payoff asymmetry | No |\n\nMost of the move is gone. Cut the position and bank the gain.")
+    assert _final(text, SIZING) == "CUT"
+
+
+def test_signal_long_alone_is_still_a_rating() -> None:
+    text = "Thesis confirmed: yes, PROCEED. Payoff asymmetry: 4 to 1, PROCEED.\n\nSignal: long."
+    assert _final(text, SIZING) == "SIZE_UP"
+
+
+def test_the_first_outcome_after_a_final_cue_is_the_verdict_and_a_later_one_elaborates() -> None:
+    text = ("Temperature: cold, spreads at 9%.\nPosture fit: REJECT, defensive in a cold market.\n\n"
+            "Recommendation: increase risk, moving the book toward aggressive in steps.")
+    assert _final(text, CYCLE) == "INCREASE_RISK"
+
+
+def test_a_corrected_outcome_in_the_same_sentence_still_wins() -> None:
+    text = "Posture fit: REJECT.\n\nRecommendation: aggressive; correction, increase risk step by step."
+    assert _final(text, CYCLE) == "INCREASE_RISK"
+
+
+def test_declined_unless_is_todays_verdict_but_invest_if_is_a_condition() -> None:
+    base = "Policy fit: PROCEED. Vision 2030 alignment fails. "
+    assert _final(base + "The deal is declined unless it is re-booked in the other portfolio.", PIF) == "DECLINE"
+    assert _final(base + "We would INVEST if it were re-booked in the other portfolio.", PIF) is None
+
+
+def test_the_answer_is_no() -> None:
+    text = "Downside assessment: REJECT, a 40% loss in the bad case. Margin of safety not assessed; the answer is no."
+    assert _final(text, "klarman_downside_first_process") == "DECLINE"
+
+
+def test_temporal_while_is_no_concession() -> None:
+    text = ("Universe: listed equity, fine. Product criteria: none apply. PROCEED. The bank has not taken a risk-based decision to sell.\n\n"
+            "A sustainable investor could keep a small position while engaging with the board: HOLD (underweight).")
+    assert _final(text, "nbim_gpfg_exclusion_screen") == "HOLD"
