@@ -797,11 +797,16 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
     >>> t = "Price $50B vs. value $25B. It fails! Done"
     >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
     ['Price $50B vs. value $25B.', 'It fails!', 'Done']
+    >>> t = "Gate 1 (story broken?) is unclear. Next?"
+    >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
+    ['Gate 1 (story broken?) is unclear.', 'Next?']
     """
     pos = start
     for m in _SENTENCE_END.finditer(text, start, end):
         if not any(c.isalpha() for c in text[pos : m.start()]):
             continue  # "1." or "**2." at the start of a line ends no sentence
+        if text[m.start()] in "?!" and ")" in m.group() and text.count("(", pos, m.start()) > text.count(")", pos, m.start()):
+            continue  # "the first gate (story broken?) is INCONCLUSIVE": a question inside brackets ends no sentence
         if text[m.start()] == ".":
             w = m.start()
             k = w

@@ -41,13 +41,15 @@ _REGIME_NAMED = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, nega
 _ANSWER_UNKNOWN = vw.VerdictWord(r"(?i:unknown|unclear|n/?a)", vw.INCONCLUSIVE, ("unknown", "unclear"), negatable=False)
 #: "Pass? Yes", "Meets the test? No", "Kill criterion triggered? No", "Fails? Unknown" (a label with its answer, in prose).
 _ANSWERED = re.compile(
-    r"(?i)\b(?:(?P<pass>pass(?:es|ed)?|met|meets?(?:\s+(?:the\s+)?(?:test|criterion|bar|threshold))?|satisfied|cleared?)"
+    r"(?i)\b(?:(?P<pass>pass(?:es|ed)?|met|meets?(?:\s+(?:the\s+)?(?:test|criterion|bar|threshold))?|satisfied|cleared?|"
+    r"eligible|permitted|allowed|compliant|acceptable|aligned|qualif(?:y|ies|ied)|in\s+scope|within\s+(?:the\s+)?(?:universe|mandate|limits?))"
     r"|(?P<fail>fail(?:s|ed)?|killed|kill(?:\s+criterion)?(?:\s+(?:triggered|fired|hit))?|triggered|red\s+flag|"
     r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing))"
     r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false)\b"
 )
 _ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
-                                                      "indicator", "warning", "flashing")]
+                                                      "indicator", "warning", "flashing", "eligible", "permitted", "allowed",
+                                                      "compliant", "acceptable", "aligned", "qualif", "in", "within")]
 #: Between a verdict word and the gate it is pinned to: "REJECT at gate 2", "a PASS on the moat test", "FAIL for step 3".
 _PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
@@ -149,6 +151,15 @@ _NEGATING_PRONOUNS = frozenset({"nothing", "none", "nobody"})
 
 #: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".
 _PASS_NOUN_BEFORE = frozenset({"first", "second", "third", "quick", "initial", "cursory", "brief", "rough", "another", "final"})
+#: Participles that, between a determiner and a noun, describe the noun: "the failed takeover", "a passed motion".
+_ATTRIBUTIVE = frozenset({"failed", "rejected", "passed", "killed", "disqualified", "cleared", "qualified", "met"})
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "this", "that", "these", "those", "two",
+                          "three", "several", "many", "recent", "earlier", "last"})
+#: Words after such a participle that show it is the verb after all: "the test failed to ...", "the gate passed by ...".
+_NOT_A_NOUN = frozenset({"to", "by", "on", "at", "in", "with", "and", "or", "because", "since", "as", "so", "but", "if", "when",
+                         "is", "was", "are", "were", "the", "a", "an", "it", "this", "that", "for", "all", "both", "easily", "again",
+                         "here", "there", "too", "also", "only", "comfortably", "narrowly"})
+_NOUN_NEXT = re.compile(r"[ \t]+[a-z]")
 #: A modal with a labelling verb before the verdict word in its clause: "might mark the posture test PROCEED", "could call it a
 #: pass", "would rate this a FAIL" (a label someone could give, not the writer's finding).
 _LABELLED_BY_MODAL = re.compile(r"\b(?:may|might|could|would)\s+(?:well\s+|easily\s+|still\s+)?(?:mark|call|label|rate|score|tag|deem|"
@@ -323,6 +334,11 @@ class _VerdictsMixin(_ParserState):
         # "a first pass might mark it PROCEED": "pass" the noun (an attempt), not a verdict.
         if token.startswith("pass") and words and words[-1] in _PASS_NOUN_BEFORE:
             return None
+        # "the failed takeover of a rival", "the sector's failed breakout", "a rejected rally": a participle before its noun
+        # describes that noun; it is no gate's verdict.
+        if token in _ATTRIBUTIVE and words and (words[-1] in _DETERMINERS or words[-1].endswith("'s")) \
+                and after_words and after_words[0] not in _NOT_A_NOUN and _NOUN_NEXT.match(low, end):
+            return None
         # "fails to justify" says the subject failed at something; the gate word is the verb after it.
         if after_words[:1] == ["to"] and token.startswith("fail"):
             return None
@@ -346,6 +362,8 @@ class _VerdictsMixin(_ParserState):
             level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "a strict reader would REJECT"; "..., but it is PROCEED" is not
         if concessive:
             level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
+        if clause_words[:1] == ["with"] and token.endswith("ed") and len(clause_words) <= 4:
+            level = min(level, vw.WEAK)  # "With g rejected, the formula value is not computed": a result recalled, not given
         if not vw.MODALS.isdisjoint(words) or _LABELLED_BY_MODAL.search(before, cut + 1) is not None:
             level = min(level, vw.WEAK)  # "may fail"; "one might mark the posture test PROCEED" (a label someone could give)
         elif not vw.HEDGES.isdisjoint(words) or (after_words and after_words[0] in vw.HEDGES):

@@ -215,3 +215,62 @@ def test_temporal_while_is_no_concession() -> None:
     text = ("Universe: listed equity, fine. Product criteria: none apply. PROCEED. The bank has not taken a risk-based decision to sell.\n\n"
             "A sustainable investor could keep a small position while engaging with the board: HOLD (underweight).")
     assert _final(text, "nbim_gpfg_exclusion_screen") == "HOLD"
+
+
+# --------------------------------------------------------------------------- verdict-word senses, answered labels, N/A phrases
+
+
+@pytest.mark.parametrize("sentence", [
+    "The failed takeover of a rival in 2019 cost the board some credibility.",
+    "The sector's failed breakout and a rejected rally in May are only tape-reading.",
+    "Its passed resolution on buybacks changes nothing here.",
+])
+def test_a_participle_before_its_noun_is_no_verdict(sentence: str) -> None:
+    text = f"Moat: switching costs are high.\n\n{sentence}\n\nMargin of safety: $3B against $5B. PROCEED"
+    assert _gates(text, BUFFETT).get(2) is None
+
+
+@pytest.mark.parametrize("sentence, verdict", [
+    ("Moat: the test failed by a wide margin.", "REJECT"),     # "failed by": the verb, not a describing participle
+    ("Moat: the moat test failed.", "REJECT"),
+    ("Moat: the gate passed easily.", "PROCEED"),
+])
+def test_a_participle_that_is_the_verb_is_still_a_verdict(sentence: str, verdict: str) -> None:
+    assert _gates(sentence + "\nMargin of safety: PROCEED.", BUFFETT)[2] == verdict
+
+
+def test_a_result_recalled_in_a_with_clause_is_weak() -> None:
+    card = "graham_intrinsic_value_margin_of_safety"
+    text = ("Normal earnings: $2.40 over six years, PROCEED.\nGrowth estimate: 25% against a record of 22%, REJECT.\n\n"
+            "With g rejected, the formula value and the margin of safety are not computed.\n\nDECLINE.")
+    gates = _gates(text, card)
+    assert gates[2] == "REJECT" and gates[3] == "N/A"
+
+
+@pytest.mark.parametrize("answer, verdict", [("No", "REJECT"), ("Yes", "PROCEED"), ("Unknown", "INCONCLUSIVE")])
+def test_an_eligible_label_with_its_answer(answer: str, verdict: str) -> None:
+    card = "nbim_gpfg_exclusion_screen"
+    text = (f"Investment universe \u2014 eligible? {answer}. The company is listed in Oslo.\n"
+            "Product criteria: no tobacco, no weapons. PROCEED.\n\nAnswer: DIVEST.")
+    assert _gates(text, card)[1] == verdict
+
+
+@pytest.mark.parametrize("word, verdict", [("Aligned.", "PROCEED"), ("Misaligned.", "REJECT"), ("Contradicted.", "REJECT"),
+                                           ("Not aligned.", "REJECT"), ("Aligned with the plan.", None)])
+def test_alignment_appraisals_alone(word: str, verdict: str | None) -> None:
+    card = "pif_dual_kill_investment_screen"
+    text = f"Portfolio: infrastructure, permitted. PROCEED\nIRR: 9% against 8%. PROCEED\nVision 2030: localises membranes. {word}\n\nDECLINE"
+    assert _gates(text, card).get(3) == verdict
+
+
+def test_confirms_closing_a_line_is_a_hedged_pass() -> None:
+    text = "**Growth:** +1.2pp vs discounted. PROCEED\n**Credit:** impulse +1.5% of GDP \u2192 confirms\n\n**Decision:** HOLD_BALANCED_MIX"
+    parsed = _parse(text, MACHINE)
+    credit = next(g for g in parsed.gates if g.gate == 3)
+    assert credit.verdict == "PROCEED" and credit.confidence < 0.85
+
+
+def test_a_question_in_brackets_does_not_end_the_sentence_that_gives_the_verdict() -> None:
+    text = ("The purchase notes are missing. Without them the first gate (story broken?) is INCONCLUSIVE.\n\n"
+            "- Price versus growth: PEG 1.2. No trigger.\n- Category signal: still opening stores. No trigger.\n\nINCONCLUSIVE overall.")
+    assert _gates(text, "lynch_portfolio_story_review")[1] == "INCONCLUSIVE"
