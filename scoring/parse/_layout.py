@@ -276,6 +276,8 @@ class _LayoutMixin(_ParserState):
             return True
         if not structural or anchor_line is None:
             return False
+        if line.kind == "label" and self._wrapped(line):
+            return False  # "... That is not a\nreason Buffett accepts: ... REJECT.": a wrapped line, not a new label
         if line.kind == "table" and anchor_line.kind == "table":
             return True
         if line.label is None or line.kind in ("plain", "blank"):
@@ -288,6 +290,18 @@ class _LayoutMixin(_ParserState):
         if anchor_line.kind == "heading":
             return False
         return line.block == anchor_line.block
+
+    def _wrapped(self, line: Line) -> bool:
+        """Whether ``line`` continues the line before it, hard-wrapped mid-sentence: that line is text ending without
+        a stop, colon or bracket, and this one opens in lower case or with a digit ("68-cent price, a loss ...")."""
+        masked = self.masked
+        if line.start < 2 or masked[line.start - 1] != "\n" or line.start >= len(masked):
+            return False
+        first = masked[line.start]
+        if not (first.islower() or first.isdigit()):
+            return False
+        prev = masked[masked.rfind("\n", 0, line.start - 1) + 1 : line.start - 1].rstrip()
+        return bool(prev) and prev[-1] not in ".!?:;|)]*_`" and prev[-1].isalnum()
 
     def _is_final_line(self, line: Line, first_text: str) -> bool:
         if line.label is not None:

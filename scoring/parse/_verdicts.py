@@ -51,6 +51,7 @@ _ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "sa
                                                       "indicator", "warning", "flashing", "eligible", "permitted", "allowed",
                                                       "compliant", "acceptable", "aligned", "qualif", "in", "within")]
 #: Between a verdict word and the gate it is pinned to: "REJECT at gate 2", "a PASS on the moat test", "FAIL for step 3".
+_BRACKETED = re.compile(r"[ \t]*\([ \t*_]*")
 _PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
 _COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
@@ -428,8 +429,12 @@ class _VerdictsMixin(_ParserState):
         return out
 
     def _owner_after(self, hit: _Hit, mentions: list[_Mention]) -> tuple[int, ...] | None:
-        """The gates a verdict word is pinned to by a preposition right after it: "No REJECT at gate 1; the REJECT at
-        gate 2 decides", "a PASS on the moat", "FAIL for step 3"."""
+        """The gates a verdict word is pinned to by a preposition right after it ("No REJECT at gate 1; the REJECT at
+        gate 2 decides", "a PASS on the moat", "FAIL for step 3") or by the bracket it opens after the gate's name
+        ("our catalyst (PROCEED)")."""
+        before = [m for m in mentions if m.end <= hit.start and m.gates]
+        if before and _BRACKETED.fullmatch(self.low, before[-1].end, hit.start):
+            return tuple(before[-1].gates)  # "will be returned as a special dividend: our catalyst (PROCEED)"
         for m in mentions:
             if m.start >= hit.end and m.gates:
                 return tuple(m.gates) if _PINNED_TO.fullmatch(self.low, hit.end, m.start) else None

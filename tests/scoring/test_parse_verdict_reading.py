@@ -274,3 +274,28 @@ def test_a_question_in_brackets_does_not_end_the_sentence_that_gives_the_verdict
     text = ("The purchase notes are missing. Without them the first gate (story broken?) is INCONCLUSIVE.\n\n"
             "- Price versus growth: PEG 1.2. No trigger.\n- Category signal: still opening stores. No trigger.\n\nINCONCLUSIVE overall.")
     assert _gates(text, "lynch_portfolio_story_review")[1] == "INCONCLUSIVE"
+
+
+# --------------------------------------------------------------------------- which gate a verdict word speaks for
+
+
+def test_a_hard_wrapped_line_continues_its_gates_section() -> None:
+    text = ("Funds: $58bn of cash against a $15bn reserve. PROCEED.\n\n"
+            "Purpose: the board wants to offset dilution from option grants. That is not a\n"
+            "reason Buffett accepts: buying high to cover issuing low. REJECT.\n\nSo: no buyback.")
+    gates = _gates(text, "buffett_share_repurchase")
+    assert gates[4] == "REJECT"
+
+
+def test_a_new_label_line_after_a_full_stop_still_opens_its_own_section() -> None:
+    text = ("Funds: $58bn of cash against a $15bn reserve. PROCEED.\n"
+            "Purpose: the board wants to offset dilution from option grants.\n"
+            "verdict on purpose: REJECT.\n\nSo: no buyback.")
+    assert _gates(text, "buffett_share_repurchase")[4] == "REJECT"
+
+
+def test_a_verdict_in_the_bracket_after_a_gates_name_is_that_gates() -> None:
+    text = ("Dear partners,\n\nForced selling by index funds is our source of mispricing (PROCEED). We paid 58% of a "
+            "conservative value\n(margin of safety: PROCEED). Proceeds from two sales will be paid out: our catalyst (PROCEED).\n\nWe invest.")
+    gates = _gates(text, "klarman_deep_value_identification")
+    assert gates.get(4) == "PROCEED" and gates.get(1) == "PROCEED"
