@@ -226,6 +226,8 @@ class _LayoutMixin(_ParserState):
             unit_ids = self.line_units[li]
             anchor = self.anchors.get(li)
             first_text = self.masked[self.units[unit_ids[0]].start : self.units[unit_ids[0]].end] if unit_ids else ""
+            if anchor is not None and anchor.gate is None and current is not None and self._nested_under(line, current_line):
+                anchor = None  # "2) Where value breaks\n   c. Class face = $800M -> ...": a sub-item of the gate's item is its detail
             if anchor is not None and (structural or anchor.gate is not None or anchor.invented is not None):
                 if anchor.gate is None:
                     self.invented.append(InventedGate(anchor.invented or "", anchor.mention))
@@ -290,6 +292,11 @@ class _LayoutMixin(_ParserState):
         if anchor_line.kind == "heading":
             return False
         return line.block == anchor_line.block
+
+    @staticmethod
+    def _nested_under(line: Line, gate_line: Line | None) -> bool:
+        """Whether list item ``line`` is indented under the list item ``gate_line`` that opened the current gate."""
+        return gate_line is not None and line.kind == "list" and gate_line.kind == "list" and line.level > gate_line.level
 
     def _wrapped(self, line: Line) -> bool:
         """Whether ``line`` continues the line before it, hard-wrapped mid-sentence: that line is text ending without

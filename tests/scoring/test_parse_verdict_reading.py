@@ -299,3 +299,18 @@ def test_a_verdict_in_the_bracket_after_a_gates_name_is_that_gates() -> None:
             "conservative value\n(margin of safety: PROCEED). Proceeds from two sales will be paid out: our catalyst (PROCEED).\n\nWe invest.")
     gates = _gates(text, "klarman_deep_value_identification")
     assert gates.get(4) == "PROCEED" and gates.get(1) == "PROCEED"
+
+
+def test_a_sub_item_under_a_gates_list_item_is_its_detail_not_an_invented_gate() -> None:
+    text = ("1) Pricing\n   a. 42 cents, spread ~1,850bp over UST\n   \u2192 distressed, not merely stressed. PROCEED\n"
+            "2) Where value breaks\n   a. Reorg EV = $900M\n   c. Class face = $800M \u2192 base recovery 62.5%\n"
+            "   \u2192 value reaches the class; these notes are the fulcrum. PROCEED\n"
+            "3) Bad case\n   b. Recovery 45% vs 42 price \u2192 still get our money back. PROCEED\n\nRec: INVEST")
+    parsed = _parse(text, "marks_distressed_debt")
+    assert parsed.invented == [] and {g.gate: g.verdict for g in parsed.gates} == {1: "PROCEED", 2: "PROCEED", 3: "PROCEED"}
+
+
+def test_an_unknown_item_at_the_gates_own_level_is_still_invented() -> None:
+    text = ("1) Pricing: distressed, 40 cents. PROCEED\n2) Where value breaks: the notes are the fulcrum. PROCEED\n"
+            "3) Dividend policy of the issuer: generous. PROCEED\n\nRec: INVEST")
+    assert [g.name for g in _parse(text, "marks_distressed_debt").invented] != []
