@@ -119,7 +119,7 @@ class _FinalVerdictMixin(_ParserState):
             line_start = masked.rfind("\n", 0, start) + 1
             # "a naive investor would say INVEST", 'my colleague wrote "INVEST"', "Previous answer (wrong): INVEST": never the
             # verdict, at most the runner-up
-            pool = set_aside if self._not_the_writers(before, line_start, start) else candidates
+            pool = set_aside if self._not_the_writers(before, line_start, start) or self._in_other_profile(start) else candidates
             if level < 3 and _LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None:
                 level = 3  # the value of a label on its line: "Result: decline.", "Positioning: rotate to government bonds."
             opens = self._opens_closing_sentence(start, u)

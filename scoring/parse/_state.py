@@ -66,6 +66,8 @@ class _ParserState:
     anchors: dict[int, _Anchor]
     invented: list[InventedGate]
     verdict_columns: dict[int, int | None]
+    #: Spans analysing another profile or scenario than the first (:func:`._voice.other_profile_regions`), found on first use.
+    profile_regions: list[tuple[int, int]] | None
     regime_gate: dict[int, int]
 
     def __init__(self, text: str, card: Card, ix: _CardIndex, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -107,6 +109,7 @@ class _ParserState:
         self.anchors = {}
         self.invented = []
         self.verdict_columns = {}
+        self.profile_regions = None
         self.regime_gate = {}
 
 
@@ -118,6 +121,7 @@ class _ParserState:
         def _section_span(self, gate: int) -> Span | None: ...
         def _section_units(self, gate: int) -> list[list[int]]: ...
         def _tight_owner(self, hit: _Hit, u: int) -> tuple[int, ...] | None: ...
+        def _in_other_profile(self, pos: int) -> bool: ...
         def _drop_idle_quantifiers(self) -> None: ...
         def _quantified(self, found: list[_Mention]) -> list[_Mention]: ...
         def _framed(self) -> list[_Mention]: ...

@@ -25,7 +25,7 @@ from ipb.scoring.parse._common import (
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
-from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
+from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
 
 _STATEMENT_END = re.compile(r"[.!;:]")
 _CONDITIONALS = frozenset(vw.CONDITIONALS)
@@ -361,6 +361,8 @@ class _VerdictsMixin(_ParserState):
         elif _SUPERSEDED.search(own := before[_own_clause_start(before, cut, clause_words):]) \
                 or (not VOICE_WORDS.isdisjoint(clause_words) and OTHER_VOICE.search(own)):
             level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "a strict reader would REJECT"; "..., but it is PROCEED" is not
+        if self._in_other_profile(start):
+            level = min(level, vw.WEAK)  # "Profile B - aggressive investor: 1. Stocks 80% -> PROCEED": another profile's list
         if concessive:
             level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
         if clause_words[:1] == ["with"] and token.endswith("ed") and len(clause_words) <= 4:
@@ -388,6 +390,12 @@ class _VerdictsMixin(_ParserState):
             else:
                 return None
         return verdict, level, derived
+
+    def _in_other_profile(self, pos: int) -> bool:
+        """Whether ``pos`` lies in the analysis of another profile or scenario than the answer's first one."""
+        if self.profile_regions is None:
+            self.profile_regions = other_profile_regions(self.masked)
+        return any(a <= pos < b for a, b in self.profile_regions)
 
     def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]:
         """Who each verdict word speaks for; words are judged later, and only where the choice needs them."""

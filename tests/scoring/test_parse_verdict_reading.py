@@ -314,3 +314,29 @@ def test_an_unknown_item_at_the_gates_own_level_is_still_invented() -> None:
     text = ("1) Pricing: distressed, 40 cents. PROCEED\n2) Where value breaks: the notes are the fulcrum. PROCEED\n"
             "3) Dividend policy of the issuer: generous. PROCEED\n\nRec: INVEST")
     assert [g.name for g in _parse(text, "marks_distressed_debt").invented] != []
+
+
+# --------------------------------------------------------------------------- which statement wins: a second profile's list
+
+
+PROFILES = ("Profile A - Graham's defensive investor\n1. Stock share 80% -> REJECT (above 75%)\n2. Drift 2 points -> PROCEED\n"
+            "7. Highest P/E 21x -> PROCEED\nProfile A verdict: REVISE\n\n"
+            "Profile B - aggressive growth investor (not Graham)\n1. Stock share 80% -> PROCEED (up to 95% allowed)\n"
+            "7. P/E limits -> not applied\nProfile B verdict: APPROVE\n")
+
+
+def test_a_second_profiles_list_does_not_overwrite_the_first() -> None:
+    parsed = _parse(PROFILES, "graham_defensive_portfolio_selection")
+    gates = {g.gate: g.verdict for g in parsed.gates}
+    assert gates[1] == "REJECT" and gates[7] == "PROCEED" and parsed.final_verdict == "REVISE"
+    assert parsed.final_runner_up == "APPROVE"  # kept as the runner-up, never dropped
+
+
+def test_a_conclusion_after_the_profiles_still_counts() -> None:
+    text = PROFILES + "\nOverall: APPROVE; the growth profile is the client's real one.\n"
+    assert _parse(text, "graham_defensive_portfolio_selection").final_verdict == "APPROVE"
+
+
+def test_one_profile_only_sets_nothing_aside() -> None:
+    text = "Profile A - defensive investor\n1. Stock share 80% -> REJECT\n2. Drift 2 points -> PROCEED\nVerdict: REVISE\n"
+    assert _gates(text, "graham_defensive_portfolio_selection")[1] == "REJECT"
