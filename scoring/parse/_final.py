@@ -268,12 +268,14 @@ class _FinalVerdictMixin(_ParserState):
             return False
         if unit.final:
             return True
-        tail = self.masked[unit.end :]
-        if "\n\n" in tail.rstrip():
-            return False  # not the last paragraph
-        para = self.masked.rfind("\n\n", 0, unit.start)
-        first = self._unit_at(para + 2) if para >= 0 else 0
-        return not any(self.unit_mentions.get(k) for k in range(max(first, 0), len(self.units)))
+        last = self.__dict__.get("_last_paragraph")
+        if last is None:  # (start of the answer's last paragraph, whether it names a gate), found once
+            body = self.masked.rstrip()
+            para = body.rfind("\n\n")
+            first = self._unit_at(para + 2) if para >= 0 else 0
+            named = any(self.unit_mentions.get(k) for k in range(max(first, 0), len(self.units)))
+            last = self.__dict__["_last_paragraph"] = (para + 2 if para >= 0 else 0, named)
+        return unit.start >= last[0] and not last[1]
 
     def _declining_pass(self, start: int, u: int) -> bool:
         """Whether "pass" at ``start`` (in sentence ``u``) is the investor declining, not a gate passed (:mod:`._pass_sense`)."""

@@ -9,6 +9,7 @@ chosen from the evidence of its sections (the last committed statement).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
@@ -165,6 +166,9 @@ _NOUN_NEXT = re.compile(r"[ \t]+[a-z]")
 #: pass", "would rate this a FAIL" (a label someone could give, not the writer's finding).
 _LABELLED_BY_MODAL = re.compile(r"\b(?:may|might|could|would)\s+(?:well\s+|easily\s+|still\s+)?(?:mark|call|label|rate|score|tag|deem|"
                                 r"treat|read|classify)\b[^.;:\n]{0,50}\Z")
+
+
+_LABEL_MODALS = frozenset({"may", "might", "could", "would"})
 
 
 def _negation_words(clause: str, words: list[str]) -> list[str]:
@@ -367,7 +371,8 @@ class _VerdictsMixin(_ParserState):
             level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
         if clause_words[:1] == ["with"] and token.endswith("ed") and len(clause_words) <= 4:
             level = min(level, vw.WEAK)  # "With g rejected, the formula value is not computed": a result recalled, not given
-        if not vw.MODALS.isdisjoint(words) or _LABELLED_BY_MODAL.search(before, cut + 1) is not None:
+        if not vw.MODALS.isdisjoint(words) or (not _LABEL_MODALS.isdisjoint(clause_words)
+                                                and _LABELLED_BY_MODAL.search(before, cut + 1) is not None):
             level = min(level, vw.WEAK)  # "may fail"; "one might mark the posture test PROCEED" (a label someone could give)
         elif not vw.HEDGES.isdisjoint(words) or (after_words and after_words[0] in vw.HEDGES):
             level = min(level, vw.HEDGED)
@@ -376,7 +381,9 @@ class _VerdictsMixin(_ParserState):
             level = min(level, vw.HEDGED)  # a parenthetical aside
         verdict = word.verdict
         derived = False
-        negated = word.negatable and _negated(_negation_words(before[cut + 1 :], words))
+        negated = word.negatable and _negated(
+            _negation_words(clause_text, words) if "," in (clause_text := before[cut + 1 :])
+            and (not vw.NEGATORS.isdisjoint(clause_words) or "n't" in clause_text) else words)
         if word.negatable and (negated or "nor" in clause_words):
             neither = _NEITHER.search(masked, max(unit.start, start - 60), min(unit.end, end + 60))
             if neither is not None and neither.start() <= start < neither.end():
@@ -440,10 +447,13 @@ class _VerdictsMixin(_ParserState):
         """The gates a verdict word is pinned to by a preposition right after it ("No REJECT at gate 1; the REJECT at
         gate 2 decides", "a PASS on the moat", "FAIL for step 3") or by the bracket it opens after the gate's name
         ("our catalyst (PROCEED)")."""
-        before = [m for m in mentions if m.end <= hit.start and m.gates]
-        if before and _BRACKETED.fullmatch(self.low, before[-1].end, hit.start):
-            return tuple(before[-1].gates)  # "will be returned as a special dividend: our catalyst (PROCEED)"
-        for m in mentions:
+        k = bisect_right(self._mention_starts(hit.unit), hit.start)
+        j = k - 1
+        while j >= 0 and k - j <= 8 and (mentions[j].end > hit.start or not mentions[j].gates):
+            j -= 1
+        if j >= 0 and mentions[j].gates and mentions[j].end <= hit.start and _BRACKETED.fullmatch(self.low, mentions[j].end, hit.start):
+            return tuple(mentions[j].gates)  # "will be returned as a special dividend: our catalyst (PROCEED)"
+        for m in mentions[k : k + 8]:
             if m.start >= hit.end and m.gates:
                 return tuple(m.gates) if _PINNED_TO.fullmatch(self.low, hit.end, m.start) else None
         return None

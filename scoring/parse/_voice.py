@@ -27,8 +27,34 @@ import re
 __all__ = ["OTHER_VOICE", "VOICE_WORDS", "RETRACTED_LABEL", "blank_struck", "quoted_by_other", "other_profile_regions"]
 
 #: A line that opens one of several parallel analyses: "Profile B - aggressive growth investor", "## Scenario 2", "Case II:".
-_PROFILE_HEAD = re.compile(r"(?im)^[ \t>#*_]*(?:investor\s+)?(?:profile|scenario|persona|case|variant|portfolio)[ \t]+"
+_PROFILE_HEAD = re.compile(r"(?im)[ \t>#*_]*(?:investor\s+)?(?:profile|scenario|persona|case|variant|portfolio)[ \t]+"
                            r"(?P<tag>[A-Z]|[0-9]{1,2}|I{1,3}|IV|one|two|three)\b[^\n]*$")
+
+
+_PROFILE_WORDS = ("profile", "scenario", "persona", "case", "variant", "portfolio")
+#: At most this many occurrences of each head word are looked at (a bound for pathological input).
+MAX_PROFILE_WORDS = 256
+
+
+def _profile_heads(text: str) -> list[re.Match[str]]:
+    """Lines of ``text`` matching :data:`_PROFILE_HEAD`, found from the head words (``str.find``, not a scan of every line)."""
+    low = text.lower()
+    starts: set[int] = set()
+    for word in _PROFILE_WORDS:
+        pos = low.find(word)
+        seen = 0
+        while pos >= 0 and seen < MAX_PROFILE_WORDS:
+            seen += 1
+            line = low.rfind("\n", 0, pos) + 1
+            if pos - line <= 16:
+                starts.add(line)
+            pos = low.find(word, pos + len(word))
+    heads = []
+    for line in sorted(starts):
+        m = _PROFILE_HEAD.match(text, line)
+        if m is not None and len(m.group(0)) <= 120:
+            heads.append(m)
+    return heads
 
 
 def other_profile_regions(text: str) -> list[tuple[int, int]]:
@@ -45,7 +71,7 @@ def other_profile_regions(text: str) -> list[tuple[int, int]]:
     >>> other_profile_regions("Profile: a defensive investor with 40% in bonds.")
     []
     """
-    heads = [m for m in _PROFILE_HEAD.finditer(text) if len(m.group(0)) <= 120]
+    heads = _profile_heads(text)
     if len({m.group("tag").lower() for m in heads}) < 2:
         return []
     first_tag = heads[0].group("tag").lower()
