@@ -300,12 +300,13 @@ class _LayoutMixin(_ParserState):
 
     def _wrapped(self, line: Line) -> bool:
         """Whether ``line`` continues the line before it, hard-wrapped mid-sentence: that line is text ending without
-        a stop, colon or bracket, and this one opens in lower case or with a digit ("68-cent price, a loss ...")."""
+        a stop, colon or bracket, and this one opens in lower case, with a digit or a currency sign ("68-cent price, a
+        loss ...", "$92 and the price is 0.96x: REJECT")."""
         masked = self.masked
         if line.start < 2 or masked[line.start - 1] != "\n" or line.start >= len(masked):
             return False
         first = masked[line.start]
-        if not (first.islower() or first.isdigit()):
+        if not (first.islower() or first.isdigit() or first in "$\u20ac\u00a3\u00a5("):
             return False
         prev = masked[masked.rfind("\n", 0, line.start - 1) + 1 : line.start - 1].rstrip()
         return bool(prev) and prev[-1] not in ".!?:;|)]*_`" and prev[-1].isalnum()

@@ -340,3 +340,11 @@ def test_a_conclusion_after_the_profiles_still_counts() -> None:
 def test_one_profile_only_sets_nothing_aside() -> None:
     text = "Profile A - defensive investor\n1. Stock share 80% -> REJECT\n2. Drift 2 points -> PROCEED\nVerdict: REVISE\n"
     assert _gates(text, "graham_defensive_portfolio_selection")[1] == "REJECT"
+
+
+def test_a_revisit_in_a_later_paragraph_wins_even_across_a_wrapped_line() -> None:
+    text = ("Tests 1 and 2: both PROCEED, $3.6B of cash against a $1.0B reserve; shares at $88 against $104.\n"
+            "Test 3: PROCEED, no published cap.\nTest 4: PROCEED, per-share value for continuing owners.\n\n"
+            "Test 2, once more: the $104 assumes the mine restarts. Without it the value is\n"
+            "$92 and the price is 0.96x: REJECT.\n\nDecision: NO_REPURCHASE for now.")
+    assert _gates(text, "buffett_share_repurchase")[2] == "REJECT"
