@@ -35,7 +35,7 @@ from ipb.engine.card import Card
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._types import GateTrace, Span
 
-__all__ = ["entailed_gates", "ENTAILED_FACTOR", "MIN_FINAL_CONFIDENCE"]
+__all__ = ["ENTAILED_FACTOR", "MIN_FINAL_CONFIDENCE", "entailed_gates"]
 
 #: A gate verdict entailed by the final verdict has this share of the final verdict's confidence.
 ENTAILED_FACTOR = 0.6

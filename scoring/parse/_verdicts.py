@@ -400,9 +400,10 @@ class _VerdictsMixin(_ParserState):
 
     def _in_other_profile(self, pos: int) -> bool:
         """Whether ``pos`` lies in the analysis of another profile or scenario than the answer's first one."""
-        if self.profile_regions is None:
-            self.profile_regions = other_profile_regions(self.masked)
-        return any(a <= pos < b for a, b in self.profile_regions)
+        regions: list[tuple[int, int]] | None = self.__dict__.get("profile_regions")
+        if regions is None:
+            regions = self.__dict__["profile_regions"] = other_profile_regions(self.masked)
+        return any(a <= pos < b for a, b in regions)
 
     def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]:
         """Who each verdict word speaks for; words are judged later, and only where the choice needs them."""

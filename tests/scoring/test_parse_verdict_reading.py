@@ -8,7 +8,6 @@ expected readings are what a careful human reader takes from the text. Guard tes
 from __future__ import annotations
 
 import pytest
-
 from ipb.engine.registry import compiled_card
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse import parse_response
