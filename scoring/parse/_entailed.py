@@ -22,9 +22,9 @@ weighted_threshold_N_of_M              nothing (a pass needs only some gates)
 A stated verdict is never overwritten, and a gate the writer names by its
 number in an answer that states other gates' verdicts is left alone: "Gate 3
 INCONCLUSIVE; Gate 4 intrinsic value ~$18B; Gate 5 PROCEED" (the paper's §6.5
-narrative) lists verdicts gate by gate and leaves gate 4 undecided on purpose. The reading is marked: its
-``verdict_span`` is the final verdict's span, its ``how`` gains ``+entailed``
-and its confidence is :data:`ENTAILED_FACTOR` times the final verdict's, so
+narrative) lists verdicts gate by gate and leaves gate 4 undecided on purpose.
+The reading is marked: it has no ``verdict_span`` (no verdict word states
+it), its ``how`` gains ``+entailed`` and its confidence is :data:`ENTAILED_FACTOR` times the final verdict's, so
 ``ipb score --min-confidence`` can route it to review. A fail outcome entails
 nothing about any one gate (any of them may have failed).
 """
@@ -76,7 +76,7 @@ def entailed_gates(card: Card, gates: list[GateTrace], final: str | None, final_
     >>> entailed_gates(card, traces, "INVEST", (20, 26), 0.85)
     2
     >>> [(t.gate, t.verdict, t.how, t.verdict_span, t.confidence) for t in traces][0]
-    (1, 'PROCEED', 'alias+entailed', (20, 26), 0.51)
+    (1, 'PROCEED', 'alias+entailed', None, 0.51)
     >>> entailed_gates(card, [GateTrace(1, "Orphan", None, (0, 5), (0, 5), "alias")], "DECLINE", (20, 27), 0.85)
     0
     """
@@ -92,7 +92,7 @@ def entailed_gates(card: Card, gates: list[GateTrace], final: str | None, final_
             continue  # "Gate 3 INCONCLUSIVE; Gate 4 intrinsic value ~$18B; Gate 5 PROCEED": left undecided on purpose
         if trace.verdict is None and trace.gate in cleared:
             trace.verdict = vw.PROCEED
-            trace.verdict_span = final_span
+            trace.verdict_span = None  # no verdict word states it; the note and ``how`` say where it comes from
             trace.how = f"{trace.how}+entailed"
             trace.confidence = round(ENTAILED_FACTOR * final_confidence, 3)
             trace.runner_up, trace.runner_up_span = None, None
