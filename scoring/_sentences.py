@@ -22,8 +22,14 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
     >>> t = "Price $50B vs. value $25B. It fails! Done"
     >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
     ['Price $50B vs. value $25B.', 'It fails!', 'Done']
+    >>> t = "Gate 1 (story broken?) is unclear. Next?"
+    >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
+    ['Gate 1 (story broken?) is unclear.', 'Next?']
     """
     pos = start
+    # brackets opened and closed in text[pos:counted], counted forward only (linear, like ``lettered``)
+    opened = closed = 0
+    counted = start
     # Linear in the line: whether text[pos:m.start()] holds a letter is kept from the last sentence end tried
     # (``checked``), never re-read from ``pos``: a megabyte line of "p. 12" citations, whose every end is an
     # abbreviation, once re-read the whole line at each one (issue 16).
@@ -34,6 +40,12 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
             checked = m.start()
             if not lettered:
                 continue  # "1." or "**2." at the start of a line ends no sentence
+        if text[m.start()] in "?!" and ")" in m.group():
+            opened += text.count("(", counted, m.start())
+            closed += text.count(")", counted, m.start())
+            counted = m.start()
+            if opened > closed:
+                continue  # "the first gate (story broken?) is INCONCLUSIVE": a question inside brackets ends no sentence
         if text[m.start()] == ".":
             w = m.start()
             k = w
@@ -49,6 +61,8 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
             yield s, e
         pos = m.end()
         lettered, checked = False, pos
+        opened = closed = 0
+        counted = pos
     s, e = _trim(text, pos, end)
     if s < e:
         yield s, e

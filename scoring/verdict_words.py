@@ -16,7 +16,7 @@ verdict                   words (case-insensitive unless marked UPPER)
 ``INCONCLUSIVE``          inconclusive, unclear, undetermined, indeterminate, unknown,
                           insufficient / no / not enough data, data not provided,
                           cannot be determined, uncertain (hedged), ❓, ⚠ (weak)
-``N/A``                   N/A, not reached, not applicable, not evaluated, unreached,
+``N/A``                   N/A, not reached, not applicable, not evaluated, not computed, unreached,
                           never comes up, skipped, moot, terminated by
 ========================  =============================================================
 
@@ -120,15 +120,15 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     VerdictWord(r"\bN/A\b|\bn/a\b|\bN\.A\.", NOT_REACHED, ("n/a", "n.a."), negatable=False),
     VerdictWord(
         _I(r"\b(?:not|never)\s+(?:yet\s+)?(?:reached|evaluated|applicable|tested|examined|needed|applied|assessed|checked|"
-           r"considered|performed|meaningful)\b|\b(?:does\s+not|do\s+not|doesn't|don't)\s+apply\b"),
+           r"considered|performed|meaningful|computed|calculated|estimated)\b|\b(?:does\s+not|do\s+not|doesn't|don't)\s+apply\b"),
         NOT_REACHED, ("not", "never", "does", "do", "doesn't", "don't"),
         negatable=False,
     ),
     VerdictWord(_I(r"\bunreached\b|\bskipped\b|\bmoot\b|\bterminated[\s_]+(?:by|at|after)\b"), NOT_REACHED, ("unreached", "skipped", "moot", "terminated")),
     VerdictWord(
-        _I(r"\bnever\s+(?:comes|came|come)\s+up\b|\bnever\s+arises\b|\b(?:does\s+not|doesn't|did\s+not|didn't)\s+arise\b"),
+        _I(r"\bnever\s+(?:comes|came|come)\s+up\b|\bnever\s+arises\b|\b(?:does\s+not|doesn't|did\s+not|didn't|do\s+not|don't)\s+arise\b"),
         NOT_REACHED,
-        ("never", "does", "doesn't", "did", "didn't"),
+        ("never", "does", "doesn't", "did", "didn't", "do", "don't"),
         negatable=False,
     ),
     VerdictWord(_I(r"\bno\s+need\s+to\s+(?:evaluate|assess|examine|test|consider|apply)\b"), NOT_REACHED, ("no",), negatable=False),
@@ -199,15 +199,16 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     VerdictWord(_I(r"\b(?:OK|okay|fine|clear|holds)\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("ok", "okay", "fine", "clear", "holds"), strength=HEDGED),
     # Appraisals standing as the whole answer of their clause: "68 cents against 90. Favourable.", "Leverage: weak."
     VerdictWord(_I(r"\b(?:favou?rable|satisfactory|acceptable|adequate|attractive|strong|solid|healthy|good|robust|sound|"
-                   r"comfortable|positive|supportive|confirmed|intact)\b(?=[ \t]*(?:[.;!)]|$|\n))"),
+                   r"comfortable|positive|supportive|confirmed|confirms|intact|aligned|eligible|permitted|compliant)\b(?=[ \t]*(?:[.;!)]|$|\n))"),
                 PROCEED, ("favo", "satisfactory", "acceptable", "adequate", "attractive", "strong", "solid", "healthy", "good",
-                          "robust", "sound", "comfortable", "positive", "supportive", "confirmed", "intact"),
+                          "robust", "sound", "comfortable", "positive", "supportive", "confirm", "intact", "aligned", "eligible",
+                          "permitted", "compliant"),
                 strength=HEDGED, negatable=False, alone=True),
     VerdictWord(_I(r"\b(?:unfavou?rable|unsatisfactory|unacceptable|inadequate|unattractive|weak|poor|negative|"
-                   r"broken|excessive|too\s+(?:high|low|expensive|small|risky))\b"
+                   r"broken|excessive|misaligned|ineligible|contradicted|refuted|invalidated|too\s+(?:high|low|expensive|small|risky))\b"
                    r"(?=[ \t]*(?:[.;!)]|$|\n))"),
                 REJECT, ("unfavo", "unsatisfactory", "unacceptable", "inadequate", "unattractive", "weak", "poor", "negative",
-                         "broken", "excessive", "too"),
+                         "broken", "excessive", "misaligned", "ineligible", "contradicted", "refuted", "invalidated", "too"),
                 strength=HEDGED, negatable=False, alone=True),
     # The gate's named condition, said to hold or not ("Signal present", "No trigger.", "Rebalancing is triggered."): REJECT /
     # PROCEED for a gate whose condition is its kill, flipped by the parser for a gate whose condition lets it PROCEED.

@@ -25,7 +25,7 @@ _LOWER_OUTCOME_CUE = frozenset({"would", "will", "should", "must", "i", "we", "i
 
 #: Before an outcome word in its sentence: the outcome is conceded or imagined, not the writer's verdict.
 _CONCEDED = re.compile(
-    r"(?i)\b(?:though|although|even\s+though|whereas|while|optimists?|bulls?|enthusiasts?)\b[^.;\n]{0,60}\Z"
+    r"(?i)\b(?:though|although|even\s+though|whereas|while(?!\s+\w+ing\b)|optimists?|bulls?|enthusiasts?)\b[^.;\n]{0,60}\Z"
     r"|\b(?:would|could|might)\s+(?:make\s+(?:sense|(?:this|it)\b)|turn\s+(?:this|it)\s+into|become|be\s+an?)\b[^.;\n]{0,30}\Z"
     r"|\b(?:this|it)\s+becomes\s+an?\b[^.;\n]{0,10}\Z"
     r"|\b(?:turn(?:s|ed)?\s+(?:this|it)\s+into|at\s+a\s+lower\s+price|below\s+\$?\d[^.;\n]{0,20})[^.;\n]{0,30}\Z"
@@ -69,6 +69,23 @@ _ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?
 _BUY_LIMIT = re.compile(r"[ \t]*(?:<|\u2264|=<|(?:only\s+)?(?:below|under|beneath|at\s+or\s+below|on\s+a\s+(?:dip|pullback)\s+to)\b)", re.I)
 
 
+#: Report words that also describe the position held: a rating only when nothing follows them ("Signal: long.").
+_POSITION_WORDS = frozenset({"long", "short"})
+_FOLLOWED_BY_WORD = re.compile(r"[ \t]+(?:the[ \t]+|an?[ \t]+)?[A-Za-z\u00c0-\u024f]")
+_DECISION_NOUNS = ("deal", "investment", "stake", "proposal", "position", "purchase", "acquisition", "trade", "idea", "transaction", "bid")
+#: An outcome verb in the passive after the decision's subject: "the deal is declined", "the stake was approved".
+_PASSIVE_TRIGGERS = [Trigger(w, re.compile(rf"(?i){w}\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+"
+                                           r"(?P<word>[a-z]+?)e?d\b")) for w in _DECISION_NOUNS]
+#: "the answer is no" / "our answer would be: yes" (after the final cue "the answer is").
+_ANSWER_YES_NO = re.compile(r"(?i)\b(?:the|my|our)\s+(?:overall\s+|short\s+)?answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))")
+_ANSWER_YES_NO_TRIGGERS = [Trigger("answer", re.compile(r"(?i)answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))"))]
+#: Between two outcomes of one sentence: the second corrects the first ("INVEST - no, rather DECLINE").
+_CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actually)\b")
+#: Before a lower-case outcome word: the decision's subject in the passive ("the deal is declined").
+_PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|stake|proposal|position|purchase|acquisition|trade|idea|"
+                              r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")
+
+
 class _FinalVerdictMixin(_ParserState):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
@@ -92,8 +109,8 @@ class _FinalVerdictMixin(_ParserState):
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words:
                 return
-            if after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]:
-                return
+            if after_words and after_words[0] in vw.CONNECTIVE_TAIL and after_words[0] != "unless" or after_words[:2] == ["only", "if"]:
+                return  # "INVEST if the price falls" is a condition; "DECLINE unless it is re-booked" is today's verdict
             tail = masked[end : unit.end]
             if tail.rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
                 return
@@ -102,10 +119,14 @@ class _FinalVerdictMixin(_ParserState):
             line_start = masked.rfind("\n", 0, start) + 1
             # "a naive investor would say INVEST", 'my colleague wrote "INVEST"', "Previous answer (wrong): INVEST": never the
             # verdict, at most the runner-up
-            pool = set_aside if self._not_the_writers(before, line_start, start) else candidates
+            pool = set_aside if self._not_the_writers(before, line_start, start) or self._in_other_profile(start) else candidates
             if level < 3 and _LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None:
                 level = 3  # the value of a label on its line: "Result: decline.", "Positioning: rotate to government bonds."
-            if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE):
+            opens = self._opens_closing_sentence(start, u)
+            if opens:
+                level = max(level, 2)  # "No rebalance this quarter.", "Cut the position and take the profit." closing the answer
+            if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE) and not opens \
+                    and _PASSIVE_SUBJECT.search(before) is None:
                 return
             if _negated(words):
                 if outcome == ix.pass_outcome:
@@ -149,6 +170,8 @@ class _FinalVerdictMixin(_ParserState):
             u = self._unit_at(m.start())
             if u < 0 or word not in synonym_of or m.start() in rated:
                 continue
+            if word in _POSITION_WORDS and _FOLLOWED_BY_WORD.match(masked, m.end()):
+                continue  # "Position: long Brazilian real", "short a basket of lenders": the position held, not a rating
             unit = self.units[u]
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
             first_person = self._declining_pass(m.start(), u)
@@ -175,6 +198,15 @@ class _FinalVerdictMixin(_ParserState):
             if re.search(r"(?i)\b(?:must|should|needs?\s+to)\s*\Z", masked[max(0, m.start() - 30) : m.start()]):
                 continue  # "a stock must pass 5 of the 7 tests": a rule, not a count
             consider(m.start(), m.end(), ix.pass_outcome if passed >= required else ix.fail_outcome, 3, u)
+        for _, m in self._scan(_PASSIVE_TRIGGERS, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start("word"))
+            outcome = ix.outcome_of.get(m.group("word").upper()) or ix.outcome_of.get(m.group("word").upper() + "E")
+            if u >= 0 and outcome and _PASSIVE_SUBJECT.search(masked, max(0, m.start() - 6), m.start("word")):
+                consider(m.start("word"), m.end(), outcome, 1, u)  # "the deal is declined unless it is re-booked"
+        for _, m in self._scan(_ANSWER_YES_NO_TRIGGERS, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start("answer"))
+            if u >= 0:  # "the answer is no": the card's fail outcome ("yes": its pass outcome)
+                consider(m.start("answer"), m.end("answer"), ix.fail_outcome if m.group("answer").lower() == "no" else ix.pass_outcome, 3, u)
         for key, m in self._scan(vw.ACTION_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
             if u >= 0:
@@ -203,10 +235,47 @@ class _FinalVerdictMixin(_ParserState):
             if closing is None:
                 return None, None
             candidates.append(closing)
+        candidates = self._value_after_cue_wins(candidates)
         top = max(c[0] for c in candidates)
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
         self.final_reading = final_confidence(candidates + set_aside, outcome, span)
         return outcome, span
+
+    def _value_after_cue_wins(self, candidates: list[tuple[int, int, str, Span]]) -> list[tuple[int, int, str, Span]]:
+        """In one sentence after a final cue, the first outcome stated is the verdict; a later, different outcome of the
+        same sentence elaborates it ("Recommendation: increase risk, moving the book toward aggressive" is
+        INCREASE_RISK) and drops one level, unless a corrective "not" or "rather than" stands between them."""
+        first: dict[int, tuple[int, str]] = {}
+        for level, pos, outcome, _ in sorted(candidates, key=lambda c: c[1]):
+            if level >= 4:
+                first.setdefault(self._unit_at(pos), (pos, outcome))
+        out = []
+        for c in candidates:
+            level, pos, outcome, _ = c
+            lead = first.get(self._unit_at(pos)) if level >= 4 else None
+            if lead is not None and lead[0] < pos and lead[1] != outcome \
+                    and _CORRECTION_BETWEEN.search(self.masked, lead[0], pos) is None:
+                c = (level - 1, pos, outcome, c[3])
+            out.append(c)
+        return out
+
+    def _opens_closing_sentence(self, start: int, u: int) -> bool:
+        """Whether an outcome word opens its sentence (after at most a negator: "No rebalance this quarter.") in the
+        final region or in the answer's last paragraph, which holds no gate name."""
+        unit = self.units[u]
+        head = self.masked[unit.start : start].strip(" \t\n*_#>-").lower()
+        if head and head not in ("no", "not", "do not", "don't", "never"):
+            return False
+        if unit.final:
+            return True
+        last = self.__dict__.get("_last_paragraph")
+        if last is None:  # (start of the answer's last paragraph, whether it names a gate), found once
+            body = self.masked.rstrip()
+            para = body.rfind("\n\n")
+            first = self._unit_at(para + 2) if para >= 0 else 0
+            named = any(self.unit_mentions.get(k) for k in range(max(first, 0), len(self.units)))
+            last = self.__dict__["_last_paragraph"] = (para + 2 if para >= 0 else 0, named)
+        return unit.start >= last[0] and not last[1]
 
     def _declining_pass(self, start: int, u: int) -> bool:
         """Whether "pass" at ``start`` (in sentence ``u``) is the investor declining, not a gate passed (:mod:`._pass_sense`)."""

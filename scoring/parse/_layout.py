@@ -230,6 +230,8 @@ class _LayoutMixin(_ParserState):
             unit_ids = self.line_units[li]
             anchor = self.anchors.get(li)
             first_text = self.masked[self.units[unit_ids[0]].start : self.units[unit_ids[0]].end] if unit_ids else ""
+            if anchor is not None and anchor.gate is None and current is not None and self._nested_under(line, current_line):
+                anchor = None  # "2) Where value breaks\n   c. Class face = $800M -> ...": a sub-item of the gate's item is its detail
             if anchor is not None and (structural or anchor.gate is not None or anchor.invented is not None):
                 if anchor.gate is None:
                     self.invented.append(InventedGate(anchor.invented or "", anchor.mention))
@@ -280,6 +282,8 @@ class _LayoutMixin(_ParserState):
             return True
         if not structural or anchor_line is None:
             return False
+        if line.kind == "label" and self._wrapped(line):
+            return False  # "... That is not a\nreason Buffett accepts: ... REJECT.": a wrapped line, not a new label
         if line.kind == "table" and anchor_line.kind == "table":
             return True
         if line.label is None or line.kind in ("plain", "blank"):
@@ -292,6 +296,24 @@ class _LayoutMixin(_ParserState):
         if anchor_line.kind == "heading":
             return False
         return line.block == anchor_line.block
+
+    @staticmethod
+    def _nested_under(line: Line, gate_line: Line | None) -> bool:
+        """Whether list item ``line`` is indented under the list item ``gate_line`` that opened the current gate."""
+        return gate_line is not None and line.kind == "list" and gate_line.kind == "list" and line.level > gate_line.level
+
+    def _wrapped(self, line: Line) -> bool:
+        """Whether ``line`` continues the line before it, hard-wrapped mid-sentence: that line is text ending without
+        a stop, colon or bracket, and this one opens in lower case, with a digit or a currency sign ("68-cent price, a
+        loss ...", "$92 and the price is 0.96x: REJECT")."""
+        masked = self.masked
+        if line.start < 2 or masked[line.start - 1] != "\n" or line.start >= len(masked):
+            return False
+        first = masked[line.start]
+        if not (first.islower() or first.isdigit() or first in "$\u20ac\u00a3\u00a5("):
+            return False
+        prev = masked[masked.rfind("\n", 0, line.start - 1) + 1 : line.start - 1].rstrip()
+        return bool(prev) and prev[-1] not in ".!?:;|)]*_`" and prev[-1].isalnum()
 
     def _is_final_line(self, line: Line, first_text: str) -> bool:
         if line.label is not None:

@@ -31,6 +31,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
+from ipb.scoring.parse._entailed import entailed_gates
 from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._layout import _LayoutMixin
 from ipb.scoring.parse._grouped import _GroupedLabelsMixin
@@ -108,6 +109,10 @@ class _Parser(_GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferen
         self._find_elements(result.gates)
         result.final_verdict, result.final_verdict_span = self._final_verdict()
         result.final_confidence, result.final_runner_up, result.final_runner_up_span = self.final_reading
+        entailed = entailed_gates(self.card, result.gates, result.final_verdict, result.final_verdict_span, result.final_confidence)
+        if entailed:
+            self.notes.append(f"{entailed} gate(s) discussed without a verdict read as PROCEED: the final verdict "
+                              f"{result.final_verdict} clears them under the card's gate logic (how '+entailed')")
         if result.final_verdict is None:
             result.implied_final_verdict, result.implied_final_gate, result.implied_final_span = implied_final(self.card, result.gates)
         result.invented = self._dedupe_invented()

@@ -9,10 +9,12 @@ chosen from the evidence of its sections (the last committed statement).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._text import Line, Trigger, normalize
+from ipb.scoring._text import Line, normalize
+from ipb.scoring.parse._answered import _REGIME_NAMED, _AnsweredMixin
 from ipb.scoring.parse._common import (
     _FIELD_VERDICT,
     _WORDS_APOS,
@@ -23,31 +25,14 @@ from ipb.scoring.parse._common import (
     _Unit,
 )
 from ipb.scoring.parse._pass_sense import declines
-from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
-from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
+from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
 
 _STATEMENT_END = re.compile(r"[.!;:]")
 _CONDITIONALS = frozenset(vw.CONDITIONALS)
-#: Table columns whose Yes / No cells are gate verdicts: "Pass?", "Meets the test?" / "Fail?", "Triggered?".
-_PASS_COLUMN = re.compile(r"(?:pass(?:ed|es)?|meets?(?: (?:the )?(?:test|criterion|criteria|threshold))?|met|satisfied|cleared?|clears)")
-_FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: triggered)?|triggered|rejected|"
-                          r"(?:signal |indicator |warning |red flag |flag )?(?:present|flashing|flashes|lit|on)|red flag|warning sign|breach(?:ed)?)")
-#: A cell's answer word, alone or before its detail: "Yes", "No (price above value)", "No - losses in 2009".
-_CELL_ANSWER = re.compile(r"[ \t*_`]*(yes|no|y|n)\b[ \t*_`.!]*(?:$|[(,;:\u2014\u2013-]|\|)", re.I)
-_YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
-_YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)
-_REGIME_NAMED = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
-_ANSWER_UNKNOWN = vw.VerdictWord(r"(?i:unknown|unclear|n/?a)", vw.INCONCLUSIVE, ("unknown", "unclear"), negatable=False)
-#: "Pass? Yes", "Meets the test? No", "Kill criterion triggered? No", "Fails? Unknown" (a label with its answer, in prose).
-_ANSWERED = re.compile(
-    r"(?i)\b(?:(?P<pass>pass(?:es|ed)?|met|meets?(?:\s+(?:the\s+)?(?:test|criterion|bar|threshold))?|satisfied|cleared?)"
-    r"|(?P<fail>fail(?:s|ed)?|killed|kill(?:\s+criterion)?(?:\s+(?:triggered|fired|hit))?|triggered|red\s+flag|"
-    r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing))"
-    r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false)\b"
-)
-_ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
-                                                      "indicator", "warning", "flashing")]
+#: Between a verdict word and the gate it is pinned to: "REJECT at gate 2", "a PASS on the moat test", "FAIL for step 3".
+_BRACKETED = re.compile(r"[ \t]*\([ \t*_]*")
+_PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
 _COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
 #: "passes, if only just": a concession after the verdict, not a condition on it.
@@ -67,6 +52,11 @@ _NEITHER = re.compile(
 _VERDICT_HEADER = re.compile(r"(?:(?:gate|final|our|my)\s+)?(?:verdict|decision|outcome|result|conclusion|call)s?")
 _JSON_VERDICT_FIELD = re.compile(r'(?i)"(?:gate_)?(?:verdict|outcome|result|status|decision)"[ \t]*:[ \t]*"?[ \t]*\Z')
 _JSON_VERDICT_KEYS = frozenset({"verdict", "outcome", "result", "status", "decision", "gate_verdict"})
+
+
+#: The status icons of the vocabulary (✅ ✔ ✓ ☑ 🟢 👍 / ❌ ✗ ✘ ✖ ⛔ 🛑 🔴): marks, read together with their line's words.
+_ICONS = frozenset(w for w in vw.VERDICT_WORDS if w.triggers and not any(t[:1].isalnum() for t in w.triggers)
+                   and w.verdict in (vw.PROCEED, vw.REJECT))
 
 
 def _is_verdict_cell(text: str) -> bool:
@@ -140,6 +130,41 @@ _PSEUDO_NEGATION = frozenset({"merely", "just", "only", "simply", "doubt", "ques
 _NEGATING_PRONOUNS = frozenset({"nothing", "none", "nobody"})
 
 
+#: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".
+_PASS_NOUN_BEFORE = frozenset({"first", "second", "third", "quick", "initial", "cursory", "brief", "rough", "another", "final"})
+#: Participles that, between a determiner and a noun, describe the noun: "the failed takeover", "a passed motion".
+_ATTRIBUTIVE = frozenset({"failed", "rejected", "passed", "killed", "disqualified", "cleared", "qualified", "met"})
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "this", "that", "these", "those", "two",
+                          "three", "several", "many", "recent", "earlier", "last"})
+#: Words after such a participle that show it is the verb after all: "the test failed to ...", "the gate passed by ...".
+_NOT_A_NOUN = frozenset({"to", "by", "on", "at", "in", "with", "and", "or", "because", "since", "as", "so", "but", "if", "when",
+                         "is", "was", "are", "were", "the", "a", "an", "it", "this", "that", "for", "all", "both", "easily", "again",
+                         "here", "there", "too", "also", "only", "comfortably", "narrowly"})
+_NOUN_NEXT = re.compile(r"[ \t]+[a-z]")
+#: A modal with a labelling verb before the verdict word in its clause: "might mark the posture test PROCEED", "could call it a
+#: pass", "would rate this a FAIL" (a label someone could give, not the writer's finding).
+_LABELLED_BY_MODAL = re.compile(r"\b(?:may|might|could|would)\s+(?:well\s+|easily\s+|still\s+)?(?:mark|call|label|rate|score|tag|deem|"
+                                r"treat|read|classify)\b[^.;:\n]{0,50}\Z")
+
+
+_LABEL_MODALS = frozenset({"may", "might", "could", "would"})
+
+
+def _negation_words(clause: str, words: list[str]) -> list[str]:
+    """The words whose negators negate a verdict word: ``words`` (the clause's last four), less those before a comma
+    that closes the negated phrase. "not high grade, REJECT" and "no debt, passes" are not negated; "not, in my
+    view, a pass" is (the comma directly follows the negator), and "No, it fails" is not (an answer word)."""
+    if "," not in clause:
+        return words
+    parts = clause.split(",")
+    for k, part in enumerate(parts[:-1]):
+        pw = _WORDS_APOS.findall(part)
+        if pw and (pw[-1] in vw.NEGATORS or pw[-1].endswith("n't")) and not (k == 0 and pw == ["no"]):
+            # the aside between the commas is skipped: "does not, on these figures, pass" reads "does not pass"
+            return (_WORDS_APOS.findall(",".join(parts[: k + 1])) + _WORDS_APOS.findall(parts[-1]))[-4:]
+    return _WORDS_APOS.findall(parts[-1])[-4:]
+
+
 def _negated(words: Sequence[str]) -> bool:
     """Whether the words before a verdict word (its clause, at most the last 4) negate it.
 
@@ -154,7 +179,10 @@ def _negated(words: Sequence[str]) -> bool:
             if nxt in ("than", "of", "to"):
                 negators += 1
             continue
-        if w in vw.NEGATORS or w.endswith("n't") or w in _NEGATING_PRONOUNS:
+        if w == "from" and i > 0 and last[i - 1] == "far":
+            negators += 1  # "far from passing"
+            continue
+        if w in vw.NEGATORS or w.endswith("n't") or w in _NEGATING_PRONOUNS or w == "nowhere":  # "nowhere near met"
             if nxt in _PSEUDO_NEGATION:
                 continue
             negators += 1
@@ -164,7 +192,7 @@ def _negated(words: Sequence[str]) -> bool:
     return "as opposed to" in joined
 
 
-class _VerdictsMixin(_ParserState):
+class _VerdictsMixin(_AnsweredMixin):
     """Finds verdict words (and Yes/No cells of "Pass?" columns), judges them in context and chooses each gate's verdict."""
 
     # ------------------------------------------------------------------ verdict words
@@ -185,76 +213,6 @@ class _VerdictsMixin(_ParserState):
                 self.unit_hits[u].sort(key=lambda h: h.start)
             self.hits: list[_Hit] = sorted(self.hits + extra, key=lambda h: h.start)
 
-    def _regimes_named(self) -> list[_Hit]:
-        """A classifying gate's regime named in prose ("it is a slow grower", "Quadrant: growth up, inflation down"):
-        the gate has placed the case, a hedged PROCEED for that gate alone (:meth:`_evidence` keeps it only in the
-        gate's own sections)."""
-        out: list[_Hit] = []
-        if not self.ix.regime_triggers:
-            return out
-        for gate, m in self._scan(self.ix.regime_triggers, limit=MAX_OCCURRENCES):
-            u = self._unit_at(m.start())
-            if u >= 0:
-                out.append(_Hit(m.start(), m.end(), _REGIME_NAMED, u))
-                self.regime_gate[m.start()] = gate
-        return out
-
-    def _answered_questions(self) -> list[_Hit]:
-        """Inline labels with answers: "Pass? Yes" (PROCEED), "Pass? No" (REJECT), "Pass? Unknown" (INCONCLUSIVE);
-        "Kill criterion triggered? No" (PROCEED), "Fails? Yes" (REJECT). The answer word is the verdict word."""
-        out: list[_Hit] = []
-        for _, m in self._scan(_ANSWERED_TRIGGERS, limit=MAX_OCCURRENCES):
-            a, b = m.span("answer")
-            u = self._unit_at(a)
-            if u < 0:
-                continue
-            answer = m.group("answer").lower()
-            failing = m.group("fail") is not None
-            if answer in ("yes", "y", "true"):
-                word = _YES_REJECT if failing else _YES_PROCEED
-            elif answer in ("no", "n", "false"):
-                word = _YES_PROCEED if failing else _YES_REJECT
-            else:
-                word = _ANSWER_UNKNOWN
-            out.append(_Hit(a, b, word, u))
-        return out
-
-    def _yes_no_cells(self) -> list[_Hit]:
-        """Yes / No cells of a table column headed "Pass?", "Meets?" (or "Fail?", "Triggered?"), as verdict words."""
-        masked = self.masked
-        out: list[_Hit] = []
-        columns: dict[int, vw.VerdictWord] = {}
-        for li, line in enumerate(self.lines):
-            if line.kind != "table":
-                if line.kind != "table_sep":
-                    columns = {}
-                continue
-            if li + 1 < len(self.lines) and self.lines[li + 1].kind == "table_sep":
-                columns = {}
-                for c, (a, b) in enumerate(line.cells):
-                    head = normalize(masked[a:b])
-                    if _PASS_COLUMN.fullmatch(head):
-                        columns[c] = _YES_PROCEED
-                    elif _FAIL_COLUMN.fullmatch(head):
-                        columns[c] = _YES_REJECT
-                continue
-            for c, word in columns.items():
-                if c >= len(line.cells):
-                    continue
-                a, b = line.cells[c]
-                lead = _CELL_ANSWER.match(masked, a, b)
-                if lead is None:
-                    continue  # "No (price $9.1B vs value $7.4B)": the answer, then its detail
-                answer = lead.group(1).lower()
-                b = lead.end(1)
-                u = self._unit_at(a)
-                if u < 0:
-                    continue
-                yes = answer in ("yes", "y")
-                verdict = word.verdict if yes else (vw.REJECT if word.verdict == vw.PROCEED else vw.PROCEED)
-                out.append(_Hit(a, b, word if yes else (_YES_REJECT if verdict == vw.REJECT else _YES_PROCEED), u))
-        return out
-
     def _level(self, hit: _Hit) -> int:
         """The hit's level (0: it states nothing), judging it on first use."""
         if not hit.judged:
@@ -274,6 +232,9 @@ class _VerdictsMixin(_ParserState):
                 cut = max(cut, m.end() - 1)
         clause_words = _WORDS_APOS.findall(before, cut + 1)[-14:]
         if word.alone and (clause_words or start - 90 > unit.start and cut < 0):
+            if clause_words in (["not"], ["never"]) and not word.sense:
+                # "Broken story? Not broken.", "Leverage: not excessive.": the appraisal denied, alone in its clause
+                return (vw.REJECT if word.verdict == vw.PROCEED else vw.PROCEED), vw.HEDGED, True
             return None  # an appraisal inside a clause ("a strong franchise") states no verdict; alone ("Strong.") it does
         words = clause_words[-4:]
         after = low[end : min(unit.end, end + 40)]
@@ -284,6 +245,14 @@ class _VerdictsMixin(_ParserState):
             rest = after.lstrip()
             if not rest or rest[0] in ".;!,)" or after_words[:1] in (["here"], ["for"]):
                 return None
+        # "a first pass might mark it PROCEED": "pass" the noun (an attempt), not a verdict.
+        if token.startswith("pass") and words and words[-1] in _PASS_NOUN_BEFORE:
+            return None
+        # "the failed takeover of a rival", "the sector's failed breakout", "a rejected rally": a participle before its noun
+        # describes that noun; it is no gate's verdict.
+        if token in _ATTRIBUTIVE and words and (words[-1] in _DETERMINERS or words[-1].endswith("'s")) \
+                and after_words and after_words[0] not in _NOT_A_NOUN and _NOUN_NEXT.match(low, end):
+            return None
         # "fails to justify" says the subject failed at something; the gate word is the verb after it.
         if after_words[:1] == ["to"] and token.startswith("fail"):
             return None
@@ -305,10 +274,15 @@ class _VerdictsMixin(_ParserState):
         elif _SUPERSEDED.search(own := before[_own_clause_start(before, cut, clause_words):]) \
                 or (not VOICE_WORDS.isdisjoint(clause_words) and OTHER_VOICE.search(own)):
             level = min(level, vw.WEAK)  # "my first instinct was PROCEED", "a strict reader would REJECT"; "..., but it is PROCEED" is not
+        if self._in_other_profile(start):
+            level = min(level, vw.WEAK)  # "Profile B - aggressive investor: 1. Stocks 80% -> PROCEED": another profile's list
         if concessive:
             level = min(level, vw.HEDGED)  # "it passes, if only just": a verdict, with a reservation
-        if not vw.MODALS.isdisjoint(words):
-            level = min(level, vw.WEAK)
+        if clause_words[:1] == ["with"] and token.endswith("ed") and len(clause_words) <= 4:
+            level = min(level, vw.WEAK)  # "With g rejected, the formula value is not computed": a result recalled, not given
+        if not vw.MODALS.isdisjoint(words) or (not _LABEL_MODALS.isdisjoint(clause_words)
+                                                and _LABELLED_BY_MODAL.search(before, cut + 1) is not None):
+            level = min(level, vw.WEAK)  # "may fail"; "one might mark the posture test PROCEED" (a label someone could give)
         elif not vw.HEDGES.isdisjoint(words) or (after_words and after_words[0] in vw.HEDGES):
             level = min(level, vw.HEDGED)
         paren = before.rfind("(")
@@ -316,7 +290,9 @@ class _VerdictsMixin(_ParserState):
             level = min(level, vw.HEDGED)  # a parenthetical aside
         verdict = word.verdict
         derived = False
-        negated = word.negatable and _negated(words)
+        negated = word.negatable and _negated(
+            _negation_words(clause_text, words) if "," in (clause_text := before[cut + 1 :])
+            and (not vw.NEGATORS.isdisjoint(clause_words) or "n't" in clause_text) else words)
         if word.negatable and (negated or "nor" in clause_words):
             neither = _NEITHER.search(masked, max(unit.start, start - 60), min(unit.end, end + 60))
             if neither is not None and neither.start() <= start < neither.end():
@@ -330,6 +306,13 @@ class _VerdictsMixin(_ParserState):
             else:
                 return None
         return verdict, level, derived
+
+    def _in_other_profile(self, pos: int) -> bool:
+        """Whether ``pos`` lies in the analysis of another profile or scenario than the answer's first one."""
+        regions: list[tuple[int, int]] | None = self.__dict__.get("profile_regions")
+        if regions is None:
+            regions = self.__dict__["profile_regions"] = other_profile_regions(self.masked)
+        return any(a <= pos < b for a, b in regions)
 
     def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]:
         """Who each verdict word speaks for; words are judged later, and only where the choice needs them."""
@@ -348,7 +331,7 @@ class _VerdictsMixin(_ParserState):
             mentions = self.unit_mentions.get(hit.unit)
             if mentions and all(m.gates == (unit.gate,) for m in mentions):
                 mentions = None  # every gate named here is the section's own
-            owner = self._tight_owner(hit, hit.unit) if mentions else None
+            owner = (self._tight_owner(hit, hit.unit) or self._owner_after(hit, mentions)) if mentions else None
             if owner and unit.gate not in owner and structural and label is not None and hit.start >= label[1] and mentions \
                     and self._figure_between(mentions, owner, hit):
                 owner = None  # "Step 4: earnings yield 12.5% and ROC 38% — PROCEED": a measure with its figure on the gate's label line
@@ -370,6 +353,21 @@ class _VerdictsMixin(_ParserState):
             out.append(_Evidence(unit.gate, hit, unit.section, label=label))
         return out
 
+    def _owner_after(self, hit: _Hit, mentions: list[_Mention]) -> tuple[int, ...] | None:
+        """The gates a verdict word is pinned to by a preposition right after it ("No REJECT at gate 1; the REJECT at
+        gate 2 decides", "a PASS on the moat", "FAIL for step 3") or by the bracket it opens after the gate's name
+        ("our catalyst (PROCEED)")."""
+        k = bisect_right(self._mention_starts(hit.unit), hit.start)
+        j = k - 1
+        while j >= 0 and k - j <= 8 and (mentions[j].end > hit.start or not mentions[j].gates):
+            j -= 1
+        if j >= 0 and mentions[j].gates and mentions[j].end <= hit.start and _BRACKETED.fullmatch(self.low, mentions[j].end, hit.start):
+            return tuple(mentions[j].gates)  # "will be returned as a special dividend: our catalyst (PROCEED)"
+        for m in mentions[k : k + 8]:
+            if m.start >= hit.end and m.gates:
+                return tuple(m.gates) if _PINNED_TO.fullmatch(self.low, hit.end, m.start) else None
+        return None
+
     def _revises_after_final(self, hit: _Hit) -> bool:
         """Whether a verdict word in the final region revises a gate: "Final verdict: AVOID. Wait, I made a mistake:
         gate 5 is REJECT, not PROCEED" (a revision cue, :meth:`_revision`, and a gate named tightly around the word).
@@ -387,6 +385,8 @@ class _VerdictsMixin(_ParserState):
             column = self._verdict_column(self.units[hit.unit].line)
             if column is not None and not (column < len(line.cells) and line.cells[column][0] <= hit.start < line.cells[column][1]):
                 level = min(level, vw.HEDGED)  # a table with a Verdict column: other columns ("Pass?", "Kill triggered?") yield to it
+        if hit.word in _ICONS and self._icon_contradicted(hit):
+            return (vw.WEAK, True)  # "✅ Dividend record: 18 years (fails the 20-year bar)": the line's words outrank its mark
         if level >= vw.COMMITTED:
             if ev.label is not None and hit.start >= ev.label[1] and self._first_hit_after(hit, ev.label):
                 level = 4  # "Gate: VERDICT", "Gate — does not pass"
@@ -397,6 +397,19 @@ class _VerdictsMixin(_ParserState):
         if ev.passing:
             level = max(level - 1, vw.WEAK)
         return (level, not hit.derived)
+
+    def _icon_contradicted(self, icon: _Hit) -> bool:
+        """Whether a status icon's own line, after it, states another verdict in words (at least hedged): "✅ 34 names
+        (fails above 30)", "✅ Dividend: assumed to pass, no data" (INCONCLUSIVE). Icons are marks a writer sets before
+        the detail is written; the detail is the reading."""
+        li = self.units[icon.unit].line
+        for u in self.line_units[li]:
+            for h in self.unit_hits.get(u, []):
+                if h.start < icon.end or h.word in _ICONS or h.word.sense:
+                    continue
+                if self._level(h) >= vw.HEDGED and h.verdict != icon.word.verdict and h.verdict in (vw.PROCEED, vw.REJECT, vw.INCONCLUSIVE):
+                    return True
+        return False
 
     def _verdict_column(self, li: int) -> int | None:
         """The index of the column headed "Verdict" (or Decision, Outcome, Result, Conclusion, Gate verdict) in the table

@@ -24,7 +24,69 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["OTHER_VOICE", "VOICE_WORDS", "RETRACTED_LABEL", "blank_struck", "quoted_by_other"]
+__all__ = ["OTHER_VOICE", "VOICE_WORDS", "RETRACTED_LABEL", "blank_struck", "quoted_by_other", "other_profile_regions"]
+
+#: A line that opens one of several parallel analyses: "Profile B - aggressive growth investor", "## Scenario 2", "Case II:".
+_PROFILE_HEAD = re.compile(r"(?im)[ \t>#*_]*(?:investor\s+)?(?:profile|scenario|persona|case|variant|portfolio)[ \t]+"
+                           r"(?P<tag>[A-Z]|[0-9]{1,2}|I{1,3}|IV|one|two|three)\b[^\n]*$")
+
+
+_PROFILE_WORDS = ("profile", "scenario", "persona", "case", "variant", "portfolio")
+#: At most this many occurrences of each head word are looked at (a bound for pathological input).
+MAX_PROFILE_WORDS = 256
+
+
+def _profile_heads(text: str) -> list[re.Match[str]]:
+    """Lines of ``text`` matching :data:`_PROFILE_HEAD`, found from the head words (``str.find``, not a scan of every line)."""
+    low = text.lower()
+    starts: set[int] = set()
+    for word in _PROFILE_WORDS:
+        pos = low.find(word)
+        seen = 0
+        while pos >= 0 and seen < MAX_PROFILE_WORDS:
+            seen += 1
+            line = low.rfind("\n", 0, pos) + 1
+            if pos - line <= 16:
+                starts.add(line)
+            pos = low.find(word, pos + len(word))
+    heads = []
+    for line in sorted(starts):
+        m = _PROFILE_HEAD.match(text, line)
+        if m is not None and len(m.group(0)) <= 120:
+            heads.append(m)
+    return heads
+
+
+def other_profile_regions(text: str) -> list[tuple[int, int]]:
+    r"""Spans of ``text`` that analyse another investor profile or scenario than the answer's first one.
+
+    When an answer runs the card for "Profile A" and then for "Profile B" (a different investor, a scenario), the
+    first is the answer to the item; each later one is the writer's aside: its verdicts are set aside, never
+    overwriting the first list's (issue 13, "which statement wins"). A later block runs from its head line to the
+    next blank line (a Markdown heading: to the next heading of its level or above), or to the next profile head.
+
+    >>> t = "Profile A - defensive\n1. Stocks 80% -> REJECT\nProfile A verdict: REVISE\n\nProfile B - aggressive\n1. Stocks 80% -> PROCEED\n"
+    >>> [t[a:b].splitlines()[0] for a, b in other_profile_regions(t)]
+    ['Profile B - aggressive']
+    >>> other_profile_regions("Profile: a defensive investor with 40% in bonds.")
+    []
+    """
+    heads = _profile_heads(text)
+    if len({m.group("tag").lower() for m in heads}) < 2:
+        return []
+    first_tag = heads[0].group("tag").lower()
+    out: list[tuple[int, int]] = []
+    for k, m in enumerate(heads):
+        if m.group("tag").lower() == first_tag:
+            continue
+        stop = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+        level = len(m.group(0)) - len(m.group(0).lstrip("#"))
+        if level:
+            nxt = re.compile(rf"(?m)^#{{1,{level}}}[ \t]").search(text, m.end(), stop)
+        else:
+            nxt = re.compile(r"\n[ \t]*\n").search(text, m.end(), stop)
+        out.append((m.start(), nxt.start() if nxt is not None else stop))
+    return out
 
 #: Words one of which every :data:`OTHER_VOICE` match holds (a cheap look before the pattern is tried).
 VOICE_WORDS = frozenset({

@@ -1,0 +1,110 @@
+"""Verdicts given as answers to a label: "Pass? No", a Yes / No cell of a "Pass?" column, a regime named by a classifying gate.
+
+These are found beside the verdict vocabulary (:mod:`ipb.scoring.verdict_words`) and become verdict words
+(:class:`._common._Hit`) that :mod:`._verdicts` judges and ranks like the rest.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import Trigger, normalize
+from ipb.scoring.parse._common import MAX_OCCURRENCES, _Hit
+from ipb.scoring.parse._state import _ParserState
+
+#: Table columns whose Yes / No cells are gate verdicts: "Pass?", "Meets the test?" / "Fail?", "Triggered?".
+_PASS_COLUMN = re.compile(r"(?:pass(?:ed|es)?|meets?(?: (?:the )?(?:test|criterion|criteria|threshold))?|met|satisfied|cleared?|clears)")
+_FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: triggered)?|triggered|rejected|"
+                          r"(?:signal |indicator |warning |red flag |flag )?(?:present|flashing|flashes|lit|on)|red flag|warning sign|breach(?:ed)?)")
+#: A cell's answer word, alone or before its detail: "Yes", "No (price above value)", "No - losses in 2009".
+_CELL_ANSWER = re.compile(r"[ \t*_`]*(yes|no|y|n)\b[ \t*_`.!]*(?:$|[(,;:\u2014\u2013-]|\|)", re.I)
+_YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
+_YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)
+_REGIME_NAMED = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
+_ANSWER_UNKNOWN = vw.VerdictWord(r"(?i:unknown|unclear|n/?a)", vw.INCONCLUSIVE, ("unknown", "unclear"), negatable=False)
+#: "Pass? Yes", "Meets the test? No", "Kill criterion triggered? No", "Fails? Unknown" (a label with its answer, in prose).
+_ANSWERED = re.compile(
+    r"(?i)\b(?:(?P<pass>pass(?:es|ed)?|met|meets?(?:\s+(?:the\s+)?(?:test|criterion|bar|threshold))?|satisfied|cleared?|"
+    r"eligible|permitted|allowed|compliant|acceptable|aligned|qualif(?:y|ies|ied)|in\s+scope|within\s+(?:the\s+)?(?:universe|mandate|limits?))"
+    r"|(?P<fail>fail(?:s|ed)?|killed|kill(?:\s+criterion)?(?:\s+(?:triggered|fired|hit))?|triggered|red\s+flag|"
+    r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing))"
+    r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false)\b"
+)
+_ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
+                                                      "indicator", "warning", "flashing", "eligible", "permitted", "allowed",
+                                                      "compliant", "acceptable", "aligned", "qualif", "in", "within")]
+
+
+class _AnsweredMixin(_ParserState):
+    """Finds labels answered Yes / No / Unknown, Yes / No table cells and named regimes, as verdict words."""
+
+    def _regimes_named(self) -> list[_Hit]:
+        """A classifying gate's regime named in prose ("it is a slow grower", "Quadrant: growth up, inflation down"):
+        the gate has placed the case, a hedged PROCEED for that gate alone (:meth:`_evidence` keeps it only in the
+        gate's own sections)."""
+        out: list[_Hit] = []
+        if not self.ix.regime_triggers:
+            return out
+        for gate, m in self._scan(self.ix.regime_triggers, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start())
+            if u >= 0:
+                out.append(_Hit(m.start(), m.end(), _REGIME_NAMED, u))
+                self.regime_gate[m.start()] = gate
+        return out
+
+    def _answered_questions(self) -> list[_Hit]:
+        """Inline labels with answers: "Pass? Yes" (PROCEED), "Pass? No" (REJECT), "Pass? Unknown" (INCONCLUSIVE);
+        "Kill criterion triggered? No" (PROCEED), "Fails? Yes" (REJECT). The answer word is the verdict word."""
+        out: list[_Hit] = []
+        for _, m in self._scan(_ANSWERED_TRIGGERS, limit=MAX_OCCURRENCES):
+            a, b = m.span("answer")
+            u = self._unit_at(a)
+            if u < 0:
+                continue
+            answer = m.group("answer").lower()
+            failing = m.group("fail") is not None
+            if answer in ("yes", "y", "true"):
+                word = _YES_REJECT if failing else _YES_PROCEED
+            elif answer in ("no", "n", "false"):
+                word = _YES_PROCEED if failing else _YES_REJECT
+            else:
+                word = _ANSWER_UNKNOWN
+            out.append(_Hit(a, b, word, u))
+        return out
+
+    def _yes_no_cells(self) -> list[_Hit]:
+        """Yes / No cells of a table column headed "Pass?", "Meets?" (or "Fail?", "Triggered?"), as verdict words."""
+        masked = self.masked
+        out: list[_Hit] = []
+        columns: dict[int, vw.VerdictWord] = {}
+        for li, line in enumerate(self.lines):
+            if line.kind != "table":
+                if line.kind != "table_sep":
+                    columns = {}
+                continue
+            if li + 1 < len(self.lines) and self.lines[li + 1].kind == "table_sep":
+                columns = {}
+                for c, (a, b) in enumerate(line.cells):
+                    head = normalize(masked[a:b])
+                    if _PASS_COLUMN.fullmatch(head):
+                        columns[c] = _YES_PROCEED
+                    elif _FAIL_COLUMN.fullmatch(head):
+                        columns[c] = _YES_REJECT
+                continue
+            for c, word in columns.items():
+                if c >= len(line.cells):
+                    continue
+                a, b = line.cells[c]
+                lead = _CELL_ANSWER.match(masked, a, b)
+                if lead is None:
+                    continue  # "No (price $9.1B vs value $7.4B)": the answer, then its detail
+                answer = lead.group(1).lower()
+                b = lead.end(1)
+                u = self._unit_at(a)
+                if u < 0:
+                    continue
+                yes = answer in ("yes", "y")
+                verdict = word.verdict if yes else (vw.REJECT if word.verdict == vw.PROCEED else vw.PROCEED)
+                out.append(_Hit(a, b, word if yes else (_YES_REJECT if verdict == vw.REJECT else _YES_PROCEED), u))
+        return out
