@@ -8,8 +8,12 @@ a change of the results format changes this module only.
 Every number the report shows is a :class:`Stat` that carries the JSON
 pointer (RFC 6901) of the value it was read from (``src``), so the report can
 name the source of each figure and a test can check each one against the
-file. A number the report derives itself (none at present) would carry
-``src=None`` and a ``note`` saying how it was derived.
+file. A number the report derives itself (a breakdown the summary does not
+hold, such as model x topology GRA) carries ``src=None``, a ``derived``
+recipe and a ``note``; it is computed by
+:func:`ipb.scoring.summary.subgroup_stats`, the function the summary's own
+groups come from, so refusals and parse failures count in it exactly as they
+do in ``summary.json`` (the summary's ``failures.policy``).
 
 Inputs (``ipb score --out DIR``)
 --------------------------------
@@ -52,6 +56,7 @@ __all__ = [
     "load_results",
     "json_pointer",
     "resolve_pointer",
+    "failure_rule",
 ]
 
 
@@ -247,6 +252,8 @@ class ReportData:
     counts: dict[str, int] = field(default_factory=dict)
     generated: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    #: The summary's ``failures.policy``: ``count`` (refusals and parse failures scored 0) or ``exclude``.
+    policy: str = "exclude"
 
 
 # =========================================================================== the adapter
@@ -381,12 +388,7 @@ class _Summary:
         if len(path) >= 2 and path[-2] == "metrics":
             total = _i(self.at(*path[:-2], "n"))
         failures = _i(entry.get("n_failures")) or 0
-        if self.policy == "count":
-            note = (f"mean over {n} of {total} responses; {failures} of them refusals or parse failures scored 0"
-                    if total is not None else None)
-        else:
-            note = (f"mean over {n} of {total} responses; refusals and parse failures left out "
-                    "(--exclude-failures)" if total is not None else None)
+        note = _mean_note(n or 0, total, failures, self.policy) if total is not None else None
         return Stat(_f(entry.get("mean")), _f(entry.get("low")), _f(entry.get("high")), n,
                     p + "/mean", p + "/low", p + "/high", kind, note=note, total=total)
 
@@ -426,44 +428,40 @@ class _Derive:
 
     ``derived`` on each Stat is the recipe: ``level`` (``response`` or
     ``target``), ``where`` (field -> value the records must have),
-    ``metric`` or ``flag``; the interval is
-    :func:`ipb.scoring.summary.mean_ci` with the summary's seed, resamples
-    and confidence, over the scored units where the metric applies.
+    ``metric`` and ``failures`` (the summary's policy). The figure is
+    :func:`ipb.scoring.summary.subgroup_stats`, the function
+    ``summary.json``'s own groups come from, with the summary's seed,
+    resamples, confidence and failure rule: under ``count`` each refusal and
+    parse failure is in the mean with the value it was owed (0; NED 1,
+    tau -1), exactly as in the summary's columns beside it.
     """
 
-    def __init__(self, records: list[tuple[int, dict[str, Any]]], options: Mapping[str, Any]) -> None:
-        self.records = records
-        self.seed = int(options.get("seed", 0) or 0)
-        self.n_resamples = int(options.get("n_resamples", 2000) or 2000)
-        self.confidence = float(options.get("confidence", 0.95) or 0.95)
+    def __init__(self, records: list[tuple[int, dict[str, Any]]], options: Mapping[str, Any],
+                 policy: str = "count") -> None:
+        from types import SimpleNamespace
 
-    def units(self, level: str, where: Mapping[str, Any]) -> list[dict[str, Any]]:
-        out = []
-        for _, r in self.records:
-            if level == "response":
-                if r.get("status") == "scored" and all(r.get(k) == v for k, v in where.items()):
-                    out.append(r)
-                continue
-            rec = {k: v for k, v in where.items() if k in ("model", "condition_key", "layer")}
-            tgt = {k: v for k, v in where.items() if k not in rec}
-            if r.get("status") != "scored" or not all(r.get(k) == v for k, v in rec.items()):
-                continue
-            for t in r.get("targets") or ():
-                if isinstance(t, Mapping) and t.get("status") == "scored" and all(t.get(k) == v for k, v in tgt.items()):
-                    out.append(dict(t))
-        return out
+        self.records = [r for _, r in records]
+        self.policy = policy
+        self.options = SimpleNamespace(
+            seed=int(options.get("seed", 0) or 0),
+            n_resamples=int(options.get("n_resamples", 2000) or 2000),
+            confidence=float(options.get("confidence", 0.95) or 0.95),
+            failures=policy,
+        )
 
     def mean(self, level: str, where: Mapping[str, Any], metric: str, kind: str = "score") -> Stat:
-        from ipb.scoring.summary import mean_ci
+        from ipb.scoring.summary import subgroup_stats
 
-        values = [float(u["metrics"][metric]) for u in self.units(level, where)
-                  if isinstance(u.get("metrics"), Mapping) and isinstance(u["metrics"].get(metric), (int, float))]
-        ci = mean_ci(values, n_resamples=self.n_resamples, seed=self.seed, confidence=self.confidence)
-        recipe = {"level": level, "where": dict(where), "metric": metric}
+        group = subgroup_stats(self.records, [metric], level=level, where=where, options=self.options)
+        ci = group["metrics"].get(metric)
+        recipe = {"level": level, "where": dict(where), "metric": metric, "failures": self.policy}
         if ci is None:
             return Stat(None, kind=kind, file="responses.jsonl", derived=recipe, note=_recipe_note(recipe))
+        total = int(group["n"])
+        note = _recipe_note(recipe) + "; " + _mean_note(int(ci["n"]), total, int(ci.get("n_failures") or 0),
+                                                        self.policy)
         return Stat(float(ci["mean"]), float(ci["low"]), float(ci["high"]), int(ci["n"]), kind=kind,
-                    file="responses.jsonl", derived=recipe, note=_recipe_note(recipe))
+                    file="responses.jsonl", derived=recipe, note=note, total=total)
 
     def share(self, numerator: int, denominator: int, recipe: Mapping[str, Any]) -> Stat:
         """A rate k/n with the bootstrap interval of a mean of k ones and n-k zeros."""
@@ -471,18 +469,26 @@ class _Derive:
 
         if denominator <= 0:
             return Stat(None, kind="rate", file="summary.json", derived=dict(recipe), note=_recipe_note(recipe))
-        ci = mean_ci([1.0] * numerator + [0.0] * (denominator - numerator), n_resamples=self.n_resamples,
-                     seed=self.seed, confidence=self.confidence)
+        ci = mean_ci([1.0] * numerator + [0.0] * (denominator - numerator), n_resamples=self.options.n_resamples,
+                     seed=self.options.seed, confidence=self.options.confidence)
         assert ci is not None
         return Stat(float(ci["mean"]), float(ci["low"]), float(ci["high"]), denominator, kind="rate",
                     file="summary.json", derived=dict(recipe), note=_recipe_note(recipe))
+
+
+def _mean_note(n: int, total: int, failures: int, policy: str) -> str:
+    """How a mean treats failures, said beside the figure (the project's rule: a failure must not be invisible)."""
+    if policy == "count":
+        return f"mean over {n} of {total} responses; {failures} of them refusals or parse failures scored 0"
+    return f"mean over {n} of {total} responses; refusals and parse failures left out (--exclude-failures)"
 
 
 def _recipe_note(recipe: Mapping[str, Any]) -> str:
     if "numerator" in recipe:
         return f"derived: {recipe['numerator']} / ({recipe['denominator']}), bootstrap CI as the summary's"
     where = ", ".join(f"{k} = {v}" for k, v in recipe["where"].items())
-    return f"derived from responses.jsonl: mean {recipe['metric']} over scored {recipe['level']}s with {where}"
+    return (f"derived from responses.jsonl as summary.json's groups are: mean {recipe['metric']} over the "
+            f"{recipe['level']}s with {where}")
 
 
 def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], folder: Path, *,
@@ -497,7 +503,7 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     _check_pair(summary, records, folder)
     s = _Summary(summary)
     options = _mapping(summary.get("options"))
-    derive = _Derive(records, options)
+    derive = _Derive(records, options, s.policy)
     model_groups = s.at("groups", "model") or {}
     models = sorted(str(m) for m in model_groups)
 
@@ -517,9 +523,9 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
             cells[("Overall", m)] = s.mean("groups", "model", m, "metrics", COMPOSITE) or Stat(None)
         layers = Grid("BASP composite by layer", present + ["Overall"], models, cells,
                       {layer: _LAYER_NAMES.get(layer, layer) for layer in present},
-                      "Mean §7.13 layer composite of each model's scored responses per cognitive layer, with "
+                      "Mean §7.13 layer composite of each model's responses per cognitive layer, with "
                       "bootstrap 95% CIs (Table 11 layout; the layer's own weights, renormalised over the "
-                      "components that apply).")
+                      "components that apply). " + failure_rule(s.policy))
 
     l4 = None
     if any(isinstance(by_layer.get(m), Mapping) and "L4" in by_layer[m] for m in models):
@@ -534,7 +540,8 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
             cells[(m, "FM-3 rate")] = s.rate("groups", "model", m, "flags", "FM-3") or Stat(None, kind="rate")
         l4 = Grid("L4 sub-metrics", rows, cols, cells, {},
                   "Framework reconstruction (L4) items: mean of each BASP sub-metric, the L4 composite and GRA, "
-                  "with bootstrap 95% CIs. FM-3 rate is the model's rate over all layers (as in paper Table 13).")
+                  "with bootstrap 95% CIs. FM-3 rate is the model's rate over all layers (as in paper Table 13). "
+                  + failure_rule(s.policy) + " " + FLAG_RULE)
 
     fm_names = _fm_names()
     fmdp = Grid("FMDP", list(fm_names), models,
@@ -542,7 +549,7 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
                  for fm in fm_names for m in models},
                 {fm: f"{fm}: {name}" for fm, name in fm_names.items()},
                 "Share of each model's scored responses the detector flagged, among those where it applies "
-                "(§7.11), with bootstrap 95% CIs.") if models else None
+                "(§7.11), with bootstrap 95% CIs. " + FLAG_RULE) if models else None
 
     investors = sorted(str(i) for i in (s.at("groups", "investor") or {}))
     ivp_cells: dict[tuple[str, str], Stat] = {}
@@ -553,7 +560,8 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     ivp_rows = [inv for inv in investors if any(ivp_cells[(inv, c)].value is not None for c in models + ["all models"])]
     investor_ivp = Grid("IVP", ivp_rows, models + ["all models"], ivp_cells, {},
                         "Investor voice precision (§7.9) of the responses about each investor's cards, with bootstrap "
-                        "95% CIs.") if ivp_rows else None
+                        "95% CIs; every cell, per model and over all models, is computed as summary.json's groups "
+                        "are. " + failure_rule(s.policy)) if ivp_rows else None
 
     topologies = sorted((str(t) for t in (s.at("groups", "topology") or {})), key=_topology_key)
     topo_cells: dict[tuple[str, str], Stat] = {}
@@ -564,7 +572,8 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     topology_gra = Grid("GRA by topology", topologies, models + ["all models"], topo_cells, {},
                         "Gate reconstruction accuracy (§7.15) by the framework topology of the card (Table 5), with "
                         "bootstrap 95% CIs: §10.4 predicts the largest drops on conditional_branch and "
-                        "weighted-threshold frameworks.") if topologies else None
+                        "weighted-threshold frameworks. Every cell, per model and over all models, is computed as "
+                        "summary.json's groups are. " + failure_rule(s.policy)) if topologies else None
 
     conditions = _conditions(s, derive, models)
     profiles = [
@@ -582,8 +591,9 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     notes += drill_notes
     notes += _option_notes(options, s.policy)
     counts = {}
-    for key, label in (("records", "responses"), ("scored", "scored"), ("parse_failures", "parse failures"),
-                       ("invalid", "unusable records")):
+    how = "scored 0" if s.policy == "count" else "left out of the means"
+    for key, label in (("records", "responses"), ("scored", "scored"), ("refusals", f"refusals ({how})"),
+                       ("parse_failures", f"parse failures ({how})"), ("invalid", "unusable records (never averaged)")):
         value = s.at("counts", key)
         if isinstance(value, int):
             counts[label] = value
@@ -606,6 +616,7 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
         counts=counts,
         generated=generated,
         options=dict(options),
+        policy=s.policy,
     )
 
 
@@ -704,6 +715,25 @@ def _conditions(s: _Summary, derive: _Derive, models: list[str]) -> list[Conditi
             s.estimate(*path, "1-C", COMPOSITE, kind="score") or Stat(None),
         ))
     return rows
+
+
+#: What the report says beside every failure-mode rate (flags are rates among scored responses, as in the summary).
+FLAG_RULE = ("Refusals and parse failures are not in the failure-mode rates, which are over scored responses only "
+             "(an unread answer has no reasoning to flag); the leaderboard's coverage column says how many there "
+             "were.")
+
+
+def failure_rule(policy: str) -> str:
+    """The sentence every caption carries: how refusals and parse failures enter the means beside it.
+
+    >>> failure_rule("count")[:46]
+    'Refusals and parse failures count in each mean'
+    """
+    if policy == "count":
+        return ("Refusals and parse failures count in each mean, CI and rank: each is in it at the value it was owed "
+                "(0; NED 1, tau -1), as in the leaderboard; each cell says how many (n of N, and in its tooltip).")
+    return ("Refusals and parse failures are LEFT OUT of each mean here (ipb score --exclude-failures, or a summary "
+            "written before failures counted): read each mean beside its coverage.")
 
 
 def _option_notes(options: Mapping[str, Any], policy: str = "exclude") -> list[str]:

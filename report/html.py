@@ -56,6 +56,7 @@ from ipb.report.data import (
     ReportData,
     ResponseView,
     Stat,
+    failure_rule,
     load_results,
 )
 
@@ -160,7 +161,7 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
             + _num_cell(r.verdict_acc) + _num_cell(r.coverage) + _num_cell(r.parse_failure) + _num_cell(r.n_records)
             + "</tr>"
         )
-    caption = ("Mean over each model's scored responses with percentile-bootstrap 95% CIs in brackets. BASP "
+    caption = ("Mean over each model's responses with percentile-bootstrap 95% CIs in brackets. BASP "
                "composite: the §7.13 composite of each response's layer (e.g. L7: 0.35 OGRS_k + 0.30 KCCS + 0.20 "
                "VerdictAcc + 0.15 SAP@1), renormalised over the components that apply. BASP-strict conjunction: "
                "share of responses passing every evaluated BASP-strict gate (OGRS, KCCS, SAP@3, IVP, CKCA; FM-1/3/4/6 "
@@ -193,7 +194,7 @@ def _grid(grid: Grid | None, table_id: str, *, empty: str) -> str:
             f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
-def _conditions(rows: Sequence[ConditionRow]) -> str:
+def _conditions(rows: Sequence[ConditionRow], policy: str = "exclude") -> str:
     head = ("<tr><th>Model</th><th>Subset</th><th class=\"num\">A (closed)</th><th class=\"num\">B (PKB-RAG)</th>"
             "<th class=\"num\">C (oracle)</th><th class=\"num\">Knowledge gap (C\u2212A)</th>"
             "<th class=\"num\">RAG\u2212Oracle (B\u2212C)</th><th class=\"num\">Application gap (1\u2212C)</th></tr>")
@@ -205,7 +206,7 @@ def _conditions(rows: Sequence[ConditionRow]) -> str:
     )
     caption = ("Mean BASP composite of the responses under each condition (§7.2), and the deltas with bootstrap 95% "
                "CIs. The deltas are paired by item (an item counts when it was answered under both conditions), so "
-               "they can differ from the difference of the column means.")
+               "they can differ from the difference of the column means. " + failure_rule(policy))
     return (f'<div class="scroll"><table class="grid" id="conditions-table"><caption>{_e(caption)}</caption>'
             f"<thead>{head}</thead><tbody>{body}</tbody></table></div>")
 
@@ -385,7 +386,7 @@ def _err(stat: Stat) -> Any:
     return [[max(0.0, stat.value - stat.low)], [max(0.0, stat.high - stat.value)]]
 
 
-def _profiles(profiles: Sequence[Profile]) -> str:
+def _profiles(profiles: Sequence[Profile], policy: str = "exclude") -> str:
     if not profiles:
         return '<p class="lead empty">No model has a scored response.</p>'
     figures = []
@@ -394,9 +395,10 @@ def _profiles(profiles: Sequence[Profile]) -> str:
         rows += "".join(f"<tr><th scope=\"row\">{_e(fm)} {_e(name)}</th>{_num_cell(s)}</tr>" for fm, name, s in p.flags)
         figures.append(
             f'<figure class="chart profile" data-model="{_e(p.model)}">{radar_svg(p, i)}'
-            f"<figcaption>{_e(p.model)}: mean of each BASP sub-metric over scored responses (axes with no "
-            "applicable response are drawn at 0 and marked n/a); bars: share of responses each FMDP detector "
-            "flagged, of those where it applies.</figcaption>"
+            f"<figcaption>{_e(p.model)}: mean of each BASP sub-metric over the model's responses (axes with no "
+            "applicable response are drawn at 0 and marked n/a; n of N under values). "
+            f"{_e(failure_rule(policy))} Bars: share of scored responses each FMDP detector flagged, of those "
+            "where it applies.</figcaption>"
             f'<details class="data"><summary>values</summary><table class="grid">'
             f"<tbody>{rows}</tbody></table></details></figure>"
         )
@@ -456,7 +458,7 @@ def render_report(data: ReportData) -> str:
     """The report page for ``data`` (see the module docstring)."""
     sections: list[tuple[str, str, str]] = []
     sections.append(("leaderboard", "Leaderboard", _leaderboard(data.leaderboard, [c.model for c in data.conditions],
-                                                                 str(data.options.get("failures") or "exclude"))))
+                                                                 data.policy)))
     sections.append(("layers", "BASP composite by cognitive layer (Table 11)",
                      _grid(data.layers, "layers-table", empty="No layer has scored responses.")))
     sections.append(("l4", "Framework reconstruction: BASP sub-metrics on L4 (Table 13)",
@@ -469,12 +471,12 @@ def render_report(data: ReportData) -> str:
     sections.append(("topology", "GRA by framework topology (\u00a710.4)",
                      _grid(data.topology_gra, "topology-table", empty="No item with gold gates was scored.")))
     if data.conditions:
-        sections.append(("conditions", "Evaluation conditions (Table 14)", _conditions(data.conditions)))
-    sections.append(("profiles", "BASP profiles and failure modes (Appendix D.2)", _profiles(data.profiles)))
+        sections.append(("conditions", "Evaluation conditions (Table 14)", _conditions(data.conditions, data.policy)))
+    sections.append(("profiles", "BASP profiles and failure modes (Appendix D.2)", _profiles(data.profiles, data.policy)))
     scatter = (f'<div class="charts"><figure class="chart" id="figure6">{scatter_svg(data.leaderboard)}<figcaption>'
                "Figure 6: the BASP composite against gate-level GRA, per model, on L4 (filled circles) and L7 "
                "(open triangles) items, with 95% CIs. A model far below the diagonal writes better prose than it "
-               "reconstructs gates.</figcaption></figure></div>") if data.leaderboard else ""
+               f"reconstructs gates. {_e(failure_rule(data.policy))}</figcaption></figure></div>") if data.leaderboard else ""
     sections.append(("scatter", "Composite against gate reconstruction (Figure 6)", scatter or
                      '<p class="lead empty">No model has a scored response.</p>'))
     drill = ('<p class="lead">Pick a response: its parsed trace is aligned gate by gate with the gold trace '

@@ -65,6 +65,7 @@ __all__ = [
     "DELTAS",
     "mean_ci",
     "summarize",
+    "subgroup_stats",
     "LEADERBOARD_METRICS",
     "leaderboard",
 ]
@@ -202,7 +203,7 @@ def _coverage(n_scored: int, n_failed: int) -> float | None:
     return None if n_scored + n_failed == 0 else _r(n_scored / (n_scored + n_failed))
 
 
-def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any) -> dict[str, Any]:
+def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any, with_flags: bool = True) -> dict[str, Any]:
     scored = [u for u in units if u.status == "scored"]
     failed = [u for u in units if u.failed]
     counted = scored + [u for u in failed if u.values]
@@ -224,6 +225,8 @@ def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any) -> 
             ci["n_not_applicable"] = len(scored) - sum(1 for u in scored if u.values.get(name) is not None)
             ci["n_failures"] = sum(1 for u in failed if u.values.get(name) is not None)
         stats["metrics"][name] = ci
+    if not with_flags:
+        return stats
     for fm in FM_NAMES:
         fired = [u.flags[fm] for u in scored if u.flags.get(fm) is not None]
         ci = mean_ci([1.0 if f else 0.0 for f in fired], n_resamples=options.n_resamples, seed=options.seed,
@@ -279,6 +282,104 @@ def _deltas_for(units: Sequence[_Unit], options: Any) -> dict[str, Any]:
     return out
 
 
+# --------------------------------------------------------------------------- subgroups
+
+
+#: Record fields a target-level ``where`` reads from the response record; the others come from the target.
+RECORD_FIELDS = ("model", "condition_key", "condition", "layer", "item_id")
+
+
+def subgroup_stats(
+    records: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    *,
+    level: str = "response",
+    where: Mapping[str, Any] | None = None,
+    options: Any = None,
+) -> dict[str, Any]:
+    """A group entry, exactly as :func:`summarize` computes one, for a breakdown the summary does not hold.
+
+    The report uses this for the per-model cells of its topology and
+    investor tables and its per-condition means, so that every figure on the
+    page follows the summary's rule for failures (``options.failures``:
+    ``count``, the default, puts each refusal and parse failure in the mean
+    with the value it was owed; ``exclude`` leaves it out).
+
+    Parameters
+    ----------
+    records : sequence of dict
+        Score records (``responses.jsonl``).
+    names : sequence of str
+        Metrics to average.
+    level : {"response", "target"}
+        The units: responses, or the targets (gold cards) of responses.
+    where : mapping, optional
+        Field -> value a unit must have. At target level, the keys in
+        :data:`RECORD_FIELDS` are read from the response record, the others
+        from the target.
+    options : object, optional
+        ``n_resamples``, ``seed``, ``confidence`` and ``failures`` (as
+        :class:`ipb.scoring.run.ScoreOptions`).
+
+    Returns
+    -------
+    dict
+        ``n`` (units in the subgroup), ``n_scored``, ``n_refusals``,
+        ``n_parse_failures``, ``n_invalid``, ``coverage`` and ``metrics``
+        (name -> ``{"mean", "low", "high", "n", "n_not_applicable",
+        "n_failures"}`` or None), as in ``summary.json``'s ``groups``
+        (without flags).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> recs = [{"model": "a", "status": "scored", "metrics": {"gra": 1.0}},
+    ...         {"model": "a", "status": "unscored", "reason_code": "refusal", "owed": {"gra": 0.0}}]
+    >>> opts = SimpleNamespace(n_resamples=100, seed=0, confidence=0.95, failures="count")
+    >>> g = subgroup_stats(recs, ["gra"], where={"model": "a"}, options=opts)
+    >>> g["metrics"]["gra"]["mean"], g["metrics"]["gra"]["n"], g["metrics"]["gra"]["n_failures"], g["n_refusals"]
+    (0.5, 2, 1, 1)
+    >>> opts.failures = "exclude"
+    >>> subgroup_stats(recs, ["gra"], where={"model": "a"}, options=opts)["metrics"]["gra"]["mean"]
+    1.0
+    """
+    if level not in ("response", "target"):
+        raise ValueError(f"level must be 'response' or 'target', not {level!r}")
+    if options is None:
+        from ipb.scoring.run import ScoreOptions
+
+        options = ScoreOptions()
+    count = getattr(options, "failures", "count") == "count"
+    where = dict(where or {})
+    on_record = {k: v for k, v in where.items() if level == "response" or k in RECORD_FIELDS}
+    on_target = {k: v for k, v in where.items() if k not in on_record}
+    units: list[_Unit] = []
+    for r in records:
+        if not all(r.get(k) == v for k, v in on_record.items()):
+            continue
+        if level == "response":
+            units.append(_response_unit(r, count))
+            continue
+        for t in r.get("targets") or ():
+            if isinstance(t, Mapping) and all(t.get(k) == v for k, v in on_target.items()):
+                units.append(_target_unit(r, t, count))
+    return _group_stats(units, names, options, with_flags=False)
+
+
+def _key(r: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (r.get("model"), r.get("condition_key"), r.get("item_id"))
+
+
+def _response_unit(r: Mapping[str, Any], count: bool) -> _Unit:
+    return _Unit(r.get("status", "unscored"), r.get("reason_code"), r.get("metrics") or {}, r.get("flags") or {},
+                 _key(r), r.get("owed"), count)
+
+
+def _target_unit(r: Mapping[str, Any], t: Mapping[str, Any], count: bool) -> _Unit:
+    return _Unit(t.get("status") or "unscored", t.get("reason_code"), t.get("metrics") or {}, t.get("flags") or {},
+                 _key(r), t.get("owed"), count)
+
+
 # --------------------------------------------------------------------------- summary
 
 
@@ -323,9 +424,7 @@ def summarize(
     has_corruptions = any(r.get("corruptions") is not None for r in records)
     all_units: list[_Unit] = []
     for r in records:
-        key = (r.get("model"), r.get("condition_key"), r.get("item_id"))
-        unit = _Unit(r.get("status", "unscored"), r.get("reason_code"), r.get("metrics") or {}, r.get("flags") or {}, key,
-                     r.get("owed"), count)
+        unit = _response_unit(r, count)
         all_units.append(unit)
         response_units["overall"]["all"].append(unit)
         response_units["model"][str(r.get("model") or "(none)")].append(unit)
@@ -335,9 +434,7 @@ def summarize(
         if has_corruptions:
             response_units["corruption"][_corruption_label(r) or "(none)"].append(unit)
         for t in r.get("targets") or ():
-            status = t.get("status") or "unscored"
-            tunit = _Unit(status, t.get("reason_code"), t.get("metrics") or {}, t.get("flags") or {}, key,
-                          t.get("owed"), count)
+            tunit = _target_unit(r, t, count)
             for dim, field in (("investor", "investor"), ("topology", "topology"), ("card", "card")):
                 if t.get(field):
                     response_units[dim][str(t[field])].append(tunit)

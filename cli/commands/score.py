@@ -200,16 +200,30 @@ def score(
 
 
 def _cell(stat: Any, digits: int = 3) -> str:
+    """``mean [low,high]``: the mean and its percentile-bootstrap interval as they are.
+
+    A percentile interval is not symmetric about the mean (alice's composite
+    in the newuser3 run: 0.469 in [0.156, 0.6625]), so no single "± h" says
+    it: max(mean-low, high-mean) overstates one side, the half-width
+    (high-low)/2 centres a different interval. The bounds are printed
+    instead, without a space inside the brackets so that a narrow terminal
+    wraps the cell between the mean and its interval.
+
+    >>> _cell({"mean": 0.46875, "low": 0.15625, "high": 0.6625, "n": 4})
+    '0.469 [0.156,0.662]'
+    >>> _cell(None)
+    '—'
+    """
     if not stat:
         return "—"
-    return f"{stat['mean']:.{digits}f} ± {max(stat['mean'] - stat['low'], stat['high'] - stat['mean']):.{digits}f}"
+    return f"{stat['mean']:.{digits}f} [{stat['low']:.{digits}f},{stat['high']:.{digits}f}]"
 
 
 def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     """The leaderboard as a rich table on stdout (lm-evaluation-harness style), with the rules under it.
 
     Columns: rank, model, n (responses), coverage (share scored), then the
-    mean and the half-width of the 95% CI of each of
+    mean and the 95% percentile-bootstrap interval ``[low,high]`` of each of
     :data:`ipb.scoring.summary.LEADERBOARD_METRICS`, and the n of N the
     composite is over. "—" is a metric that applies to none of the model's
     responses (e.g. GRA on items without a gold program).
@@ -223,7 +237,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     console = console or SafeConsole(highlight=False, soft_wrap=False, width=200)
     rows = leaderboard(summary)
     policy = (summary.get("failures") or {}).get("policy", "exclude")
-    table = Table(title="ipb score: leaderboard (mean ± 95% CI half-width)", title_justify="left")
+    table = Table(title="ipb score: leaderboard (mean [95% bootstrap CI])", title_justify="left")
     labels = {"layer_composite": "composite", "basp_strict": "BASP-strict", "basp_conjunction": "conj.",
               "gra": "GRA", "verdict_acc": "VerdictAcc", "ogrs_k": "OGRS_k", "kccs": "KCCS"}
     table.add_column("#", justify="right")

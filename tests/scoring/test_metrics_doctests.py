@@ -23,6 +23,7 @@ MODULES = [
     "ipb.scoring.fmdp",
     "ipb.scoring.composite",
     "ipb.scoring.bootstrap",
+    "ipb.scoring.summary",
 ]
 
 
