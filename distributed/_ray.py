@@ -104,6 +104,12 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
     ``ray start`` keep Ray's setting; start them with
     ``RAY_worker_niceness=0`` for the same behaviour (docs/scale-out.md).
 
+    The local instance has no dashboard (``include_dashboard=False``), but
+    its raylet still starts ``ray::DashboardAgent`` and
+    ``ray::RuntimeEnvAgent`` (Ray 2.60 has no option to leave them out).
+    A driver killed with SIGKILL leaves those two behind;
+    docs/scale-out.md says how to remove them.
+
     Raises
     ------
     DistributedError

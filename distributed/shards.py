@@ -12,16 +12,17 @@ key, so nothing is lost or counted twice.
 Streaming. :func:`stream_shards` sends every shard at once and yields the
 results in shard order, each as soon as it and the shards before it are
 done, so the driver merges while the workers compute. A worker returns its
-result already pickled (:func:`pack`); the driver writes those bytes to the
-checkpoint as they are and unpickles them once. On a small machine the
+result already packed (:func:`pack`, a data-only format, not pickle); the
+driver writes those bytes to the checkpoint as they are and unpacks them once. On a small machine the
 driver, the raylet and the GCS share the cores with the workers, so the
 driver's own work per shard is kept to that.
 
 Checkpoints. The driver writes each finished shard's result to a
 :class:`ShardStore` (one file per key, written to a temporary file and
 renamed into place) under a folder beside the output, with the run's
-fingerprint (a hash of the inputs and options). A rerun with the same
-fingerprint loads the finished shards and sends only the rest; a different
+fingerprint (a hash of the inputs and options) and a digest binding each
+payload to the run and its key. A rerun with the same fingerprint loads the
+finished shards whose digests hold and sends only the rest; a different
 fingerprint empties the folder first. After a successful run the folder is
 removed. Workers never write checkpoints, so the folder need not be on a
 shared file system.
@@ -37,7 +38,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 import shutil
 import struct
 import tempfile
@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
+from ipb.distributed import _codec
 from ipb.distributed._ray import DistributedError
 
 __all__ = ["Shard", "ShardStore", "ShardRun", "run_shards", "stream_shards", "pack", "unpack", "fingerprint", "FAULT_ENV", "checkpoint_dir"]
@@ -54,7 +55,7 @@ __all__ = ["Shard", "ShardStore", "ShardRun", "run_shards", "stream_shards", "pa
 #: attempt); ``crash-always:TEXT`` kills it on every attempt; ``raise:TEXT`` raises in the task.
 FAULT_ENV = "IPB_DISTRIBUTED_FAULT"
 #: Checkpoint format; a store written by another version is discarded.
-STORE_VERSION = 2
+STORE_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -108,28 +109,40 @@ def checkpoint_dir(out: str | Path) -> Path:
 
 
 class ShardStore:
-    """Finished shard results of one run, on the driver's local disk.
+    """Finished shard results of one run, on the driver's local disk, each checked before it is used.
 
-    A checkpoint file holds the shard's key and its result as the worker
-    pickled it (:func:`pack`), so the driver writes the bytes it received and
-    never pickles a result again. Files are written to a temporary name and
-    renamed, without ``fsync``: a file cut short by a crash of the machine is
-    detected (its recorded length or key does not match) and counts as
-    missing, so the shard is simply computed again. Results are not kept in
-    memory: the caller holds what it still needs.
+    A checkpoint file is ``MAGIC``, two little-endian 64-bit lengths, a JSON
+    header and the result as the worker packed it (:func:`pack`, a data-only
+    format, see :mod:`ipb.distributed._codec`; never pickle, so a file planted in the folder cannot run
+    code in the driver). The header names the format version, the run's
+    fingerprint, the shard key and ``digest``: the SHA-256 of
+    :func:`_identity` (version, run, key) and the payload. A file is used
+    only when all of them match and the payload decodes; otherwise it is
+    *discarded* (deleted and counted in :attr:`discarded` by reason) and the
+    shard is computed again. Files other than ``run.json`` and ``*.shard``
+    are never opened. The digest catches damage and files of another run or
+    key; it is not a signature, so whoever can write the folder can still
+    forge a result that passes (see docs/scale-out.md).
+
+    Files are written to a temporary name and renamed, without ``fsync``: a
+    file cut short by a crash of the machine fails its lengths or digest and
+    is computed again. Results are not kept in memory: the caller holds what
+    it still needs.
 
     Parameters
     ----------
     directory : path or None
         Folder of the checkpoints; None keeps none (no resume).
     run : str
-        The run's fingerprint; a folder holding another run's shards is emptied.
+        The run's fingerprint; a folder holding another run's shards is emptied (counted as ``"another run"``).
     """
 
     def __init__(self, directory: str | Path | None, run: str) -> None:
         self.directory = Path(directory) if directory is not None else None
         self.run = run
         self.done: set[str] = set()
+        #: Checkpoint files not used, by reason ("another run", "damaged", "not a checkpoint" for other files).
+        self.discarded: dict[str, int] = {}
         self._ready = False
         if self.directory is None:
             return
@@ -139,8 +152,36 @@ class ShardStore:
         except (OSError, ValueError):
             old = None
         self._ready = old == {"run": run, "version": STORE_VERSION}
+        try:
+            names = [p.name for p in self.directory.iterdir()]
+        except OSError:
+            names = []
+        strays = [n for n in names if n != "run.json" and not n.endswith(".shard")]
+        # a write cut off by a crash leaves a .tmp- file: expected, removed without a word
+        self._discard("not a checkpoint", sum(1 for n in strays if not n.startswith(".tmp-")))
         if not self._ready:
+            self._discard("another run", sum(1 for n in names if n.endswith(".shard") and not n.startswith(".")))
             shutil.rmtree(self.directory, ignore_errors=True)  # another run's shards; created again on first put
+        else:
+            for name in strays:  # never opened; removed so that they cannot pile up
+                path = self.directory / name
+                try:
+                    shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+                except OSError:
+                    pass
+
+    def _discard(self, why: str, count: int = 1) -> None:
+        if count:
+            self.discarded[why] = self.discarded.get(why, 0) + count
+
+    def note(self) -> str | None:
+        """One line for the user when checkpoint files were not used, saying how many and why; else None."""
+        if not self.discarded:
+            return None
+        total = sum(self.discarded.values())
+        why = ", ".join(f"{n} {reason}" for reason, n in sorted(self.discarded.items()))
+        return (f"ray: discarded {total} file(s) in {self.directory} that could not be resumed ({why}: "
+                f"checksum, run or format did not match); their shards were computed again")
 
     def _path(self, key: str) -> Path:
         assert self.directory is not None
@@ -148,7 +189,7 @@ class ShardStore:
 
     @staticmethod
     def _atomic(path: Path, *parts: bytes) -> None:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as handle:
                 for part in parts:
@@ -162,33 +203,57 @@ class ShardStore:
             raise
 
     def get(self, key: str) -> tuple[bool, Any]:
-        """``(True, result)`` for a finished shard, else ``(False, None)`` (a damaged file counts as missing)."""
+        """``(True, result)`` for a finished shard whose checkpoint passes its checks, else ``(False, None)``."""
         found, blob = self.get_packed(key)
-        if not found:
-            return False, None
-        try:
-            return True, unpack(blob)
-        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError):
-            return False, None
+        return (True, unpack(blob)) if found else (False, None)
 
     def get_packed(self, key: str) -> tuple[bool, bytes]:
-        """``(True, packed result)`` for a finished shard whose file is whole, else ``(False, b"")``."""
+        """``(True, packed result)`` for a finished shard whose checkpoint passes every check, else ``(False, b"")``.
+
+        A file that exists and fails a check is deleted and counted in :attr:`discarded`.
+        """
         if self.directory is None:
             return False, b""
+        path = self._path(key)
         try:
-            data = self._path(key).read_bytes()
+            data = path.read_bytes()
         except OSError:
             return False, b""
-        name = key.encode("utf-8")
-        head = _MAGIC + struct.pack("<QQ", len(name), 0)
-        if len(data) < len(head) or not data.startswith(_MAGIC):
-            return False, b""
-        size_key, size_blob = struct.unpack_from("<QQ", data, len(_MAGIC))
-        start = len(head) + size_key
-        if data[len(head):start] != name or len(data) != start + size_blob:
+        why = self._check(key, data)
+        if why is not None:
+            self._discard(why)
+            try:
+                path.unlink()
+            except OSError:
+                pass
             return False, b""
         self.done.add(key)
-        return True, data[start:]
+        return True, data[len(_MAGIC) + 16 + struct.unpack_from("<Q", data, len(_MAGIC))[0]:]
+
+    def _check(self, key: str, data: bytes) -> str | None:
+        """None when ``data`` is a whole, matching checkpoint of ``key`` in this run, else the reason it is not."""
+        if len(data) < len(_MAGIC) + 16 or not data.startswith(_MAGIC):
+            return "damaged"
+        size_head, size_blob = struct.unpack_from("<QQ", data, len(_MAGIC))
+        start = len(_MAGIC) + 16
+        if len(data) != start + size_head + size_blob:
+            return "damaged"
+        try:
+            head = json.loads(data[start:start + size_head].decode("utf-8"))
+        except ValueError:
+            return "damaged"
+        if not isinstance(head, dict):
+            return "damaged"
+        if head.get("version") != STORE_VERSION or head.get("run") != self.run:
+            return "another run"
+        blob = data[start + size_head:]
+        if head.get("key") != key or head.get("digest") != _digest(self.run, key, blob):
+            return "damaged"
+        try:
+            unpack(blob)  # the digest held, so only a forged file can fail here; it still never runs code
+        except (ValueError, TypeError, OverflowError, RecursionError, UnicodeError):
+            return "damaged"
+        return None
 
     def put(self, key: str, value: Any) -> None:
         """Keep a finished shard's result (the first one kept per key wins)."""
@@ -205,8 +270,9 @@ class ShardStore:
                 self._atomic(self.directory / "run.json",
                              json.dumps({"run": self.run, "version": STORE_VERSION}).encode("utf-8"))
                 self._ready = True
-            name = key.encode("utf-8")
-            self._atomic(self._path(key), _MAGIC, struct.pack("<QQ", len(name), len(blob)), name, blob)
+            head = json.dumps({"version": STORE_VERSION, "run": self.run, "key": key,
+                               "digest": _digest(self.run, key, blob)}, sort_keys=True).encode("utf-8")
+            self._atomic(self._path(key), _MAGIC, struct.pack("<QQ", len(head), len(blob)), head, blob)
 
     def remove(self) -> None:
         """Delete the checkpoint folder (after the output is written)."""
@@ -214,17 +280,31 @@ class ShardStore:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
-_MAGIC = b"ipb-shard\n"
+_MAGIC = b"ipb-shard v3\n"
+
+
+def _identity(run: str, key: str) -> bytes:
+    """What a checkpoint's digest binds its payload to: the format version, the run's fingerprint (inputs' hashes,
+    options, code) and the shard key, as canonical JSON."""
+    return json.dumps([STORE_VERSION, run, key], separators=(",", ":")).encode("utf-8")
+
+
+def _digest(run: str, key: str, blob: bytes) -> str:
+    """SHA-256 (hex) of :func:`_identity`, a NUL byte and the packed result."""
+    digest = hashlib.sha256(_identity(run, key))
+    digest.update(b"\0")
+    digest.update(blob)
+    return digest.hexdigest()
 
 
 def pack(value: Any) -> bytes:
-    """A shard result as the bytes that travel back and are checkpointed (pickle protocol 5)."""
-    return pickle.dumps(value, protocol=5)
+    """A shard result as the bytes that travel back and are checkpointed (:func:`ipb.distributed._codec.dumps`)."""
+    return _codec.dumps(value)
 
 
 def unpack(blob: bytes) -> Any:
-    """The result :func:`pack` packed."""
-    return pickle.loads(blob)
+    """The result :func:`pack` packed (plain data only: nothing is imported or called by name)."""
+    return _codec.loads(blob)
 
 
 @dataclass
@@ -295,7 +375,7 @@ def stream_shards(
 
     All tasks are sent at once, so the workers keep computing later shards
     while the caller handles the earlier ones (the driver's work overlaps
-    the workers'). Each result arrives packed (:func:`pack`, pickled on the
+    the workers'). Each result arrives packed (:func:`pack`, on the
     worker), is written to ``store`` as it is and unpacked once, when it is
     yielded.
 

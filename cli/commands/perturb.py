@@ -98,6 +98,8 @@ def perturb(
     err.print(f"wrote {out_path}: " + result.summary(), markup=False)
     if runner is not None and runner.resumed:
         err.print(f"ray: resumed {runner.resumed} finished shard(s), computed {runner.computed}", markup=False)
+    if runner is not None and runner.store.note():
+        err.print(runner.store.note(), markup=False)
 
 
 def _refuse_out_of_range(base: Path, cards: list[str]) -> None:

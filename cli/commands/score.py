@@ -153,6 +153,8 @@ def score(
                                        cards_dirs=cards_dir)
             if scorer.resumed:
                 err.print(f"ray: resumed {scorer.resumed} finished shard(s), scored {scorer.computed}", markup=False)
+            if scorer.store is not None and scorer.store.note():
+                err.print(scorer.store.note(), markup=False)
         elif embed_cache is not None and options.embeddings:
             from ipb.distributed.embed_cache import default_encoder_on_disk
 

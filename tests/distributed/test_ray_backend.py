@@ -330,3 +330,56 @@ def test_score_on_ray_finds_a_user_card_where_the_local_run_does(user_card_items
         assert _files(tmp_path / "local") == _files(tmp_path / "ray")
     records = [json.loads(x) for x in (tmp_path / "ray" / "responses.jsonl").read_text().splitlines()]
     assert records and not any(r.get("reason_code") == "unknown_card" for r in records)
+
+
+def test_tampered_and_planted_checkpoints_are_computed_again_and_the_output_is_the_local_one(monkeypatch, tmp_path,
+                                                                                            responses):
+    """breaker3 finding 6 end to end: a failed run leaves checkpoints; ``m1`` -> ``m9`` (same length) in every one
+    and a pickle planted beside them; the rerun writes the local bytes (no m9), runs no planted code and says
+    how many checkpoints it discarded."""
+    import pickle
+
+    from ipb.distributed.score import score_ray
+    from ipb.distributed.shards import FAULT_ENV, checkpoint_dir
+    from ipb.scoring.run import ScoreOptions, run_score
+
+    items, resp = responses
+    options = ScoreOptions(seed=0, n_resamples=20, embeddings=False)
+    run_score(items, resp, tmp_path / "local", options)
+    out = tmp_path / "ray"
+    monkeypatch.setenv(FAULT_ENV, "raise:bucket 0 of")
+    from ipb.distributed import DistributedError
+
+    with pytest.raises(DistributedError):
+        score_ray(items, resp, out, options, records_per_shard=40)
+    monkeypatch.delenv(FAULT_ENV)
+    folder = checkpoint_dir(out)
+    kept = sorted(folder.glob("*.shard"))
+    assert len(kept) >= 3
+    tampered = 0
+    for path in kept:
+        data = path.read_bytes()
+        if b"m1" in data:
+            path.write_bytes(data.replace(b"m1", b"m9"))
+            tampered += 1
+    assert tampered >= 1
+    marker = tmp_path / "ran"
+    (folder / "evil.pkl").write_bytes(pickle.dumps(_Planted(marker)))
+    _, scorer = score_ray(items, resp, out, options, records_per_shard=40)
+    assert _files(tmp_path / "local") == _files(out)
+    assert b'"m9"' not in (out / "responses.jsonl").read_bytes()
+    assert not marker.exists()
+    assert scorer.resumed == len(kept) - tampered and scorer.computed == tampered + 1
+    assert scorer.store.discarded == {"damaged": tampered, "not a checkpoint": 1}
+    assert f"discarded {tampered + 1} file(s)" in scorer.store.note()
+    assert not folder.exists()
+
+
+class _Planted:
+    """Unpickling this would write ``marker``."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.write_text, (self.marker, "ran"))
