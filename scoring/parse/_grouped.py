@@ -74,21 +74,18 @@ class _GroupedLabelsMixin(_ParserState):
                 continue
             shared = [ev for ev in evidence if ev.gate == anchor.gate and ev.section == section
                       and not ((owner := self._tight_owner(ev.hit, ev.hit.unit)) and set(owner) < set(group))]
-            stated = [ev for ev in shared if self._level(ev.hit) >= vw.HEDGED]
+            # a verdict the label's own paragraph states, not the conclusion after it ("... INCONCLUSIVE until ...")
+            label_start = self.lines[li].start
+            stated = [ev for ev in shared if not ev.passing and not self.units[ev.hit.unit].final
+                      and self.masked.find("\n\n", label_start, ev.hit.start) < 0 and self._level(ev.hit) >= vw.HEDGED]
             distinct = {ev.hit.verdict for ev in stated}
-            if len(stated) == len(group) and len(distinct) >= 2:
-                # "Tests 3 and 4: PROCEED and REJECT respectively", "Tests 4 and 5: REJECT, PROCEED": one verdict per
-                # gate, in the label's order
-                for g, ev in zip(group, stated):
-                    if g == anchor.gate:
-                        continue
-                    dropped.add(id(ev))
-                    self._join_group(g, section, anchor)
-                    extra.append(replace(ev, gate=g))
-                own = stated[group.index(anchor.gate)] if anchor.gate in group else None
-                dropped.update(id(ev) for ev in shared if ev is not own)
-                continue
-            if len(distinct) >= 2:
+            # "Tests 3 and 4: PROCEED and REJECT respectively", "Tests 4 and 5: REJECT, PROCEED": one stated verdict per
+            # gate, given out in the label's order; what else the section says (a hedge, a later aside) goes to all
+            split = len(stated) == len(group) and len(distinct) >= 2
+            mine = {id(ev): g for g, ev in zip(group, stated)} if split else {}
+            if split:
+                dropped.update(id(ev) for ev in stated if mine[id(ev)] != anchor.gate)
+            elif len(distinct) >= 2:
                 self.notes.append(f"grouped label at line {li + 1} states {len(stated)} verdicts for {len(group)} gates "
                                   f"({', '.join(str(g) for g in group)}): each gate was given all of them, the last one winning")
             for g in group:
@@ -101,6 +98,8 @@ class _GroupedLabelsMixin(_ParserState):
                     owner = self._tight_owner(ev.hit, ev.hit.unit)
                     if owner and g not in owner:
                         continue  # "gate 4 passes": tied to one gate of the group
+                    if mine.get(id(ev), g) != g:
+                        continue  # another gate's share of "PROCEED and REJECT respectively"
                     extra.append(replace(ev, gate=g))
         if dropped:
             evidence = [ev for ev in evidence if id(ev) not in dropped]

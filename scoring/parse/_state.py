@@ -116,7 +116,7 @@ class _ParserState:
         self.profile_regions = None
         self.regime_gate = {}
         self.verdict_starts = None
-        self.outside_numbers: list[_Mention] = []
+        self.outside_numbers = []
 
 
     if TYPE_CHECKING:  # defined by the concern mixins; declared here so each mixin type-checks on its own

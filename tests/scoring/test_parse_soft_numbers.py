@@ -131,3 +131,19 @@ def test_an_outcome_word_in_running_prose_without_a_cue_is_still_not_read_as_low
     body = _QUALITY_BODY.replace("Final verdict: DECLINE\n", "").replace("Gate 5 - Fair Price: REJECT. 40x earnings.", "Gate 5 - Fair Price: unclear.")
     result = parse_response(body + "Some funds decline to own glue makers. The decision is yours.", QUALITY, embedder=False)
     assert result.final_verdict != "DECLINE"
+
+
+def test_an_ordinal_condition_in_prose_still_counts_the_cards_gates() -> None:
+    text = ("The shares change hands at half of net current assets, so the first condition is met. But the losses of "
+            "$5M a year eat those assets, and the second condition fails.\n\nDECLINE")
+    assert _read(text, "graham_net_net_screen") == [(1, "PROCEED"), (2, "REJECT")]
+
+
+def test_a_grouped_label_is_not_split_by_the_conclusion_in_a_later_paragraph() -> None:
+    # the section's one stated verdict (N/A) goes to both gates; the closing INCONCLUSIVE is the final verdict's
+    text = ("Value added: 11.8% against 9.0% for the benchmark. PROCEED.\n\n"
+            "Factor substitutability: no regression was supplied, so this gate is INCONCLUSIVE.\n\n"
+            "Net of costs and risk budget: not applicable until the residual alpha is known.\n\n"
+            "I would neither allocate nor redirect yet. INCONCLUSIVE until the attribution is in.")
+    reading = _read(text, "cppib_total_portfolio_active_strategy")
+    assert reading[2:] == [(3, "N/A"), (4, "N/A")]
