@@ -75,9 +75,10 @@ class _GroupedLabelsMixin(_ParserState):
             shared = [ev for ev in evidence if ev.gate == anchor.gate and ev.section == section
                       and not ((owner := self._tight_owner(ev.hit, ev.hit.unit)) and set(owner) < set(group))]
             # a verdict the label's own paragraph states, not the conclusion after it ("... INCONCLUSIVE until ...")
-            label_start = self.lines[li].start
+            para_end = self.masked.find("\n\n", self.lines[li].start)
+            para_end = len(self.masked) if para_end < 0 else para_end
             stated = [ev for ev in shared if not ev.passing and not self.units[ev.hit.unit].final
-                      and self.masked.find("\n\n", label_start, ev.hit.start) < 0 and self._level(ev.hit) >= vw.HEDGED]
+                      and ev.hit.start < para_end and self._level(ev.hit) >= vw.HEDGED]
             distinct = {ev.hit.verdict for ev in stated}
             # "Tests 3 and 4: PROCEED and REJECT respectively", "Tests 4 and 5: REJECT, PROCEED": one stated verdict per
             # gate, given out in the label's order; what else the section says (a hedge, a later aside) goes to all

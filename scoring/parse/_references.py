@@ -246,8 +246,8 @@ class _NumberedMentionsMixin(_ParserState):
         line_end = len(masked) if line_end < 0 else line_end
         stop = line_end
         if not masked[closing.end() : line_end].strip(" \t*_:"):
-            para = masked.find("\n\n", line_end)
-            stop = min(len(masked) if para < 0 else para, line_end + 600)
+            para = masked.find("\n\n", line_end, line_end + 600)  # bounded: a 1 MB answer of bare labels stays linear
+            stop = min(len(masked), line_end + 600) if para < 0 else para
         starts = self._verdict_starts()
         i = bisect_right(starts, end - 1)
         return i < len(starts) and starts[i] < stop
