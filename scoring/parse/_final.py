@@ -56,6 +56,12 @@ def _count(word: str) -> int | None:
 #: ('"tilt": "TILT_TO_NOMINAL_BONDS"', "'decision': 'hold'").
 _LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[\"']?[A-Za-z][\w /'()-]{0,30}?[\"']?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
 
+#: A decision cue opening a sentence in the middle of a line, right before the outcome: "... far above 1.5x. Decision:
+#: pass on it.", "Costs are high; my verdict - decline." (new user 3 finding 2; the line-opening form is ``_LABEL_BEFORE``).
+_CUE_BEFORE = re.compile(
+    r"(?i)(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[*_]{0,2}(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
+    r"(?:decision|verdict|recommendation|conclusion|call|outcome|action|answer|bottom[ \t-]+line|rating)[*_]{0,2}[ \t]*"
+    r"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
 
 #: An outcome word joined to the next (or previous) one by "or", "/", "nor" or "and" (the last only after
 #: "between"): an alternative stated, not a verdict chosen.
@@ -120,8 +126,10 @@ class _FinalVerdictMixin(_ParserState):
             # "a naive investor would say INVEST", 'my colleague wrote "INVEST"', "Previous answer (wrong): INVEST": never the
             # verdict, at most the runner-up
             pool = set_aside if self._not_the_writers(before, line_start, start) or self._in_other_profile(start) else candidates
-            if level < 3 and _LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None:
-                level = 3  # the value of a label on its line: "Result: decline.", "Positioning: rotate to government bonds."
+            if level < 3 and (_LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None
+                              or _CUE_BEFORE.search(masked, max(line_start, start - 60), start) is not None):
+                level = 3  # the value of a label on its line: "Result: decline.", "Positioning: rotate to government bonds.";
+                # or of a decision cue opening a sentence inside it: "... above 1.5x. Decision: pass on it."
             opens = self._opens_closing_sentence(start, u)
             if opens:
                 level = max(level, 2)  # "No rebalance this quarter.", "Cut the position and take the profit." closing the answer

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ipb.scoring.parse._common import _WORDS_APOS, _Evidence
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._common import _WORDS_APOS, _Anchor, _Evidence
 from ipb.scoring.parse._state import _ParserState
 
 #: What may stand between the gate references of one grouped label: "and", "&", "or", "as well as", commas, "the".
@@ -60,6 +61,7 @@ class _GroupedLabelsMixin(_ParserState):
     def _sections(self, structural: bool) -> list[_Evidence]:  # type: ignore[override]
         evidence: list[_Evidence] = super()._sections(structural)  # type: ignore[misc]
         extra: list[_Evidence] = []
+        dropped: set[int] = set()  # ids of the anchor gate's evidence handed to another gate of its group
         for li, anchor in self.anchors.items():
             group = self._group_of(li)
             if not group:
@@ -70,19 +72,44 @@ class _GroupedLabelsMixin(_ParserState):
             section = self.units[units[0]].section
             if section < 0 or self.section_gate.get(section) != anchor.gate:
                 continue
+            shared = [ev for ev in evidence if ev.gate == anchor.gate and ev.section == section
+                      and not ((owner := self._tight_owner(ev.hit, ev.hit.unit)) and set(owner) < set(group))]
+            # a verdict the label's own paragraph states, not the conclusion after it ("... INCONCLUSIVE until ...")
+            para_end = self.masked.find("\n\n", self.lines[li].start)
+            para_end = len(self.masked) if para_end < 0 else para_end
+            stated = [ev for ev in shared if not ev.passing and not self.units[ev.hit.unit].final
+                      and ev.hit.start < para_end and self._level(ev.hit) >= vw.HEDGED]
+            distinct = {ev.hit.verdict for ev in stated}
+            # "Tests 3 and 4: PROCEED and REJECT respectively", "Tests 4 and 5: REJECT, PROCEED": one stated verdict per
+            # gate, given out in the label's order; what else the section says (a hedge, a later aside) goes to all
+            split = len(stated) == len(group) and len(distinct) >= 2
+            mine = {id(ev): g for g, ev in zip(group, stated)} if split else {}
+            if split:
+                dropped.update(id(ev) for ev in stated if mine[id(ev)] != anchor.gate)
+            elif len(distinct) >= 2:
+                self.notes.append(f"grouped label at line {li + 1} states {len(stated)} verdicts for {len(group)} gates "
+                                  f"({', '.join(str(g) for g in group)}): each gate was given all of them, the last one winning")
             for g in group:
                 if g == anchor.gate:
                     continue
-                sections = self.gate_sections.setdefault(g, [])
-                if section not in sections:
-                    sections.append(section)
-                    sections.sort(key=lambda s: self.units[self.section_first[s]].start if self.section_first.get(s, -1) >= 0 else -1)
-                self.gate_mention.setdefault(g, (anchor.mention, anchor.how))
+                self._join_group(g, section, anchor)
                 for ev in evidence:
                     if ev.gate != anchor.gate or ev.section != section:
                         continue
                     owner = self._tight_owner(ev.hit, ev.hit.unit)
                     if owner and g not in owner:
                         continue  # "gate 4 passes": tied to one gate of the group
+                    if mine.get(id(ev), g) != g:
+                        continue  # another gate's share of "PROCEED and REJECT respectively"
                     extra.append(replace(ev, gate=g))
+        if dropped:
+            evidence = [ev for ev in evidence if id(ev) not in dropped]
         return evidence + extra
+
+    def _join_group(self, g: int, section: int, anchor: _Anchor) -> None:
+        """Gate ``g`` of a grouped label gets the label's section, and the label as its mention unless named before."""
+        sections = self.gate_sections.setdefault(g, [])
+        if section not in sections:
+            sections.append(section)
+            sections.sort(key=lambda s: self.units[self.section_first[s]].start if self.section_first.get(s, -1) >= 0 else -1)
+        self.gate_mention.setdefault(g, (anchor.mention, anchor.how))

@@ -45,6 +45,40 @@ _ORDINAL_BEFORE = re.compile(r"(?i)(?<![-\u2010\u2011])\b(first|second|third|fou
 #: Numbering words that name a gate by number when the number is the card's ("Lens 2", "Condition 3") but never an
 #: invented gate when it is not: a card's gates are called lenses or conditions, while "question 12" is just a question.
 _SOFT_NUMBER_WORDS = frozenset({"lens", "lense", "condition", "question", "requirement", "indicator"})
+#: Running prose after a soft numbering word: "Question 4 from the client", "Condition 4 of the loan covenant" name the
+#: request's or a contract's own numbering, never the card's gate.
+_SOFT_PROSE_TAIL = re.compile(r"(?i)[ \t]+(?:of|from|in|on|to|for|about|under|by|regarding|concerning|at|within|per)\b")
+#: What may stand before a label that opens its line: list markers, quotes, emphasis, "1.".
+_LABEL_OPENING = re.compile(r"[ \t>*_\"'#-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}")
+#: What follows a number that is a label: a colon, a dash, a bracket or a stop, or the end of the line.
+_LABEL_CLOSING = re.compile(r"[ \t*_]*(?:[:)\u2013\u2014]|\.(?!\d)|[ \t]-[ \t]|$)", re.M)
+_SPELLED_COUNT = r"(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+
+
+def _card_calls_gates(ix: _CardIndex, word: str) -> bool:
+    """Whether the card itself calls its gates ``word`` ("lens", "condition", "question", "requirement", "indicator"):
+    its description or a gate's name, alias or description counts them ("five lenses", "at least three lenses") or
+    names one ("One lens of ...", "this lens", the alias "valuation lens"). "a hard requirement" or "Financial
+    Condition" alone do not: they use the word, they do not number the gates by it."""
+    key = (id(ix), word)
+    cached = _CALLS.get(key)
+    if cached is not None and cached[0] is ix:
+        return cached[1]
+    plural = "lenses" if word.startswith("lens") else word + "s"
+    stem = "lens" if word.startswith("lens") else word
+    counted = re.compile(rf"(?i)\b{_SPELLED_COUNT}[ \t]+(?:[a-z-]+[ \t]+)?{plural}\b|\b(?:one|each|every|this|that)[ \t]+{stem}\b")
+    card = ix.card
+    texts = [card.description, *(t for g in card.gates for t in (g.description, g.name, *g.aliases))]
+    named = sum(1 for g in card.gates if any(re.search(rf"(?i)\b{stem}\b\s*$", t) for t in (g.name, *g.aliases)))
+    calls = any(counted.search(t or "") for t in texts) or named >= 2
+    if len(_CALLS) > 512:
+        _CALLS.clear()
+    _CALLS[key] = (ix, calls)
+    return calls
+
+
+_CALLS: dict[tuple[int, str], tuple[_CardIndex, bool]] = {}
+
 _NUMBERED_TRIGGERS = [Trigger(w, _NUMBERED) for w in ("gate", "step", "stage", "criteri", "filter", "hurdle", "test", "check", "screen",
                                                       "condition", "requirement", "question", "lens", "indicator")]
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
@@ -126,17 +160,13 @@ def _trimmed_names(ix: _CardIndex) -> dict[str, frozenset[int]]:
     return table
 
 
-class _ReferencesMixin(_ParserState):
-    """Finds gate mentions and resolves labels (headings, list items, bold labels, table rows, JSON objects) to card gates or invented gates."""
+class _NumberedMentionsMixin(_ParserState):
+    """Gate numbers in the answer: "Gate 3", "Tests 1 and 2", "Criteria 5-7", "the fifth test", "Lens 2" (when it is a gate)."""
 
-    # ------------------------------------------------------------------ mentions
-
-    def _find_mentions(self) -> None:
+    def _numbered_mentions(self) -> list[_Mention]:
+        """The mentions of gates by number, in text order; out-of-range numbers are invented gates (FM-1) or notes."""
         masked = self.masked
         found: list[_Mention] = []
-        for key, m in self._scan(self.ix.mention_triggers, limit=MAX_OCCURRENCES):
-            gate, how = self.ix.mention_info[key]
-            found.append(_within_sentence(masked, _Mention(m.start(), m.end(), (gate,), how)))
         n = len(self.card.gates)
         for _, m in self._scan(_NUMBERED_TRIGGERS, limit=MAX_OCCURRENCES):
             start = m.start()
@@ -156,6 +186,10 @@ class _ReferencesMixin(_ParserState):
                 numbers = [_SPELLED_NUMBERS[spelled]]
             if not numbers:
                 continue
+            soft = (m.group("word") or m.group("ordword") or "").lower()
+            soft = "lens" if soft.startswith("lens") else soft.rstrip("s")
+            if soft in _SOFT_NUMBER_WORDS and not self._soft_number_is_gate(soft, start, m.end(), bool(m.group("ordword"))):
+                continue
             if len(numbers) == 1 and 1 <= numbers[0] <= n:
                 found.append(_Mention(start, m.end(), (numbers[0],), "number"))
                 continue
@@ -168,9 +202,89 @@ class _ReferencesMixin(_ParserState):
                 if word.lower().startswith("criteri"):
                     word = "Criterion"
                 if word.lower() in _SOFT_NUMBER_WORDS:
+                    if inside:
+                        self.notes.append(f"{masked[start:m.end()]!r} names {', '.join(map(str, outside))}, past the card's "
+                                          f"{n} gates: read for gate(s) {', '.join(map(str, inside))} only")
                     continue  # "Question 12" of a five-gate card is a question, not a gate the card lacks
                 for k in outside:
-                    found.append(_Mention(start, m.end(), (), "number", invented=f"{word} {k}"))
+                    invented = _Mention(start, m.end(), (), "number", invented=f"{word} {k}")
+                    if inside:  # "Gates 2 and 12" on a five-gate card: gate 2, and gate 12 is invented (FM-1)
+                        self.outside_numbers.append(invented)
+                    else:
+                        found.append(invented)
+        return found
+
+    def _verdict_starts(self) -> list[int]:
+        """Starts of every verdict word in the answer, sorted (scanned once, on first use)."""
+        cached: list[int] | None = self.__dict__.get("verdict_starts")
+        if cached is None:
+            cached = self.__dict__["verdict_starts"] = sorted(m.start() for _, m in self._scan(vw.VERDICT_TRIGGERS, limit=MAX_OCCURRENCES))
+        return cached
+
+    def _soft_number_is_gate(self, word: str, start: int, end: int, ordinal: bool) -> bool:
+        """Whether "Lens 2", "Condition 3", "Question 4" ... at ``start:end`` numbers a gate of this card.
+
+        Never before running prose ("Question 4 from the client", "Condition 4 of the loan covenant was breached").
+        Otherwise yes for an ordinal ("the second condition fails" counts the card's gates), when the card itself
+        calls its gates so (:func:`_card_calls_gates`), or when the words label a
+        section that judges: they open their line, a colon, dash, bracket or stop (or the line's end) follows, and a
+        verdict word follows in the rest of the line or, for a bare label, in the paragraph after it.
+        """
+        masked = self.masked
+        if _SOFT_PROSE_TAIL.match(masked, end):
+            return False
+        if ordinal or _card_calls_gates(self.ix, word):
+            return True  # the card's own word, or an ordinal: "the second condition fails" counts the card's gates
+        line_start = masked.rfind("\n", 0, start) + 1
+        opening = _LABEL_OPENING.match(masked, line_start)
+        if opening is None or opening.end() != start:
+            return False
+        closing = _LABEL_CLOSING.match(masked, end)
+        if closing is None:
+            return False
+        line_end = masked.find("\n", end)
+        line_end = len(masked) if line_end < 0 else line_end
+        stop = line_end
+        if not masked[closing.end() : line_end].strip(" \t*_:"):
+            para = masked.find("\n\n", line_end, line_end + 600)  # bounded: a 1 MB answer of bare labels stays linear
+            stop = min(len(masked), line_end + 600) if para < 0 else para
+        starts = self._verdict_starts()
+        i = bisect_right(starts, end - 1)
+        return i < len(starts) and starts[i] < stop
+
+    @staticmethod
+    def _numbers_of(text: str) -> list[int]:
+        if text.isdigit():
+            return [int(text)]
+        tokens = _NUMBER_IN_LIST.findall(text)
+        numbers: list[int] = []
+        pending_range = False
+        for t in tokens:
+            if t.isdigit():
+                k = int(t)
+                if pending_range and numbers and numbers[-1] < k <= numbers[-1] + 50:
+                    numbers.extend(range(numbers[-1] + 1, k + 1))
+                else:
+                    numbers.append(k)
+                pending_range = False
+            else:
+                pending_range = True
+        return list(dict.fromkeys(numbers))
+
+
+
+class _ReferencesMixin(_NumberedMentionsMixin):
+    """Finds gate mentions and resolves labels (headings, list items, bold labels, table rows, JSON objects) to card gates or invented gates."""
+
+    # ------------------------------------------------------------------ mentions
+
+    def _find_mentions(self) -> None:
+        masked = self.masked
+        found: list[_Mention] = []
+        for key, m in self._scan(self.ix.mention_triggers, limit=MAX_OCCURRENCES):
+            gate, how = self.ix.mention_info[key]
+            found.append(_within_sentence(masked, _Mention(m.start(), m.end(), (gate,), how)))
+        found.extend(self._numbered_mentions())
         found.extend(self._framed())
         found.extend(self._coordinated())
         found.extend(self._quantified(found))
@@ -229,25 +343,6 @@ class _ReferencesMixin(_ParserState):
         if not added:
             return mentions
         return sorted([*mentions, *added], key=_mention_order)
-
-    @staticmethod
-    def _numbers_of(text: str) -> list[int]:
-        if text.isdigit():
-            return [int(text)]
-        tokens = _NUMBER_IN_LIST.findall(text)
-        numbers: list[int] = []
-        pending_range = False
-        for t in tokens:
-            if t.isdigit():
-                k = int(t)
-                if pending_range and numbers and numbers[-1] < k <= numbers[-1] + 50:
-                    numbers.extend(range(numbers[-1] + 1, k + 1))
-                else:
-                    numbers.append(k)
-                pending_range = False
-            else:
-                pending_range = True
-        return list(dict.fromkeys(numbers))
 
     # ------------------------------------------------------------------ labels
 
@@ -506,7 +601,9 @@ class _ReferencesMixin(_ParserState):
         open_spans: list[tuple[int, str]] = []  # (end, name key) of kept gates whose span may still hold the next
         seen: set[str] = set()
         labelled = {li for li, a in self.anchors.items() if a.invented is not None}
-        for m in self.mentions:
+        for m in self.outside_numbers:
+            m.unit = self._unit_at(m.start)
+        for m in [*self.mentions, *self.outside_numbers]:
             if m.invented is None or (m.unit >= 0 and (self.units[m.unit].final or self.units[m.unit].line in labelled)):
                 continue
             self.invented.append(InventedGate(m.invented, (m.start, m.end)))

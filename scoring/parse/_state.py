@@ -69,6 +69,10 @@ class _ParserState:
     #: Spans analysing another profile or scenario than the first (:func:`._voice.other_profile_regions`), found on first use.
     profile_regions: list[tuple[int, int]] | None
     regime_gate: dict[int, int]
+    #: Starts of every verdict word, sorted (filled on first use by ``_soft_number_is_gate``).
+    verdict_starts: list[int] | None
+    #: Out-of-range numbers of a grouped gate label ("Gates 2 and 12" on a five-gate card): invented gates (FM-1).
+    outside_numbers: list[_Mention]
 
     def __init__(self, text: str, card: Card, ix: _CardIndex, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
         self.text = text
@@ -111,6 +115,8 @@ class _ParserState:
         self.verdict_columns = {}
         self.profile_regions = None
         self.regime_gate = {}
+        self.verdict_starts = None
+        self.outside_numbers = []
 
 
     if TYPE_CHECKING:  # defined by the concern mixins; declared here so each mixin type-checks on its own
