@@ -74,6 +74,8 @@ _NOT_A_QUOTIENT = frozenset({"spread", "spreads", "premium", "excess", "change",
 ORDINAL_UNITS = frozenset({"place", "rank", "position", "ranking"})
 #: Units of time; a label that names the unit itself (``planned holding months``) is reworded (issue 18).
 _TIME_UNITS = {"day": "days", "week": "weeks", "month": "months", "quarter": "quarters", "year": "years"}
+#: Words after a time unit that make it a span (``months between A and B``: ``time between A and B``).
+_SPAN_WORDS = frozenset({"until", "till", "between", "since", "before", "after", "to"})
 _ORDINAL = re.compile(r"(?P<n>[0-9]+)(?:st|nd|rd|th)")
 #: Leading words of a label that take no article (``All liabilities are ...``).
 _NO_ARTICLE = ("all ", "both ", "each ", "every ", "any ", "its ", "their ", "this ", "these ", "those ")
@@ -250,7 +252,7 @@ def label_and_unit(spec: InputSpec) -> tuple[str, str | None, bool]:
     for i, w in enumerate(lowered):
         if w not in forms:
             continue
-        if singular and (i == len(words) - 1 or lowered[i + 1] in _PREPOSITIONS):
+        if singular and (i == len(words) - 1 or lowered[i + 1] in _SPAN_WORDS):
             words[i] = "period" if i == len(words) - 1 else "time"
             return " ".join(words), unit, False
         return name, None, False  # the label names the unit already

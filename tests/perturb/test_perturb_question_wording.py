@@ -66,6 +66,8 @@ WORDING = [
     ("years_to_exit", "number", NUMBER, "years",
      "Expected years until the claim is paid or converted in a reorganisation.", Decimal("4.25"),
      "The expected time until the claim is paid or converted in a reorganisation is 4.25 years."),
+    ("dividend_raised_years", "number", NUMBER, "years", "Consecutive years in which the dividend has been raised.",
+     Decimal(12), "The consecutive years in which the dividend has been raised are 12."),
     ("alpha_t_stat", "number", NUMBER, "t-statistic",
      "T-statistic of the residual alpha left after the factor regression.", Decimal("2.6"),
      "The t-statistic of the residual alpha left after the factor regression is 2.6."),
