@@ -47,6 +47,18 @@ SCALE = {
         ("net income <= price / 3", lambda f: f["net_income"] <= f["market_value"] / 3),
         ("maintenance capex <= price", lambda f: f["maintenance_capex"] <= f["market_value"]),
     ]),
+    "klarman_downside_first_process": (None, [
+        ("conservative value <= 5 x price", lambda f: f["conservative_value"] <= 5 * f["purchase_price"]),
+        ("price <= 5 x conservative value", lambda f: f["purchase_price"] <= 5 * f["conservative_value"]),
+    ]),
+    "klarman_deep_value_identification": (None, [
+        ("conservative value <= 5 x price", lambda f: f["conservative_value"] <= 5 * f["market_value"]),
+        ("price <= 5 x conservative value", lambda f: f["market_value"] <= 5 * f["conservative_value"]),
+    ]),
+    "marks_risk_return_assessment": (None, [
+        ("intrinsic value <= 5 x price", lambda f: f["intrinsic_value"] <= 5 * f["price"]),
+        ("price <= 5 x intrinsic value", lambda f: f["price"] <= 5 * f["intrinsic_value"]),
+    ]),
     "lynch_six_category_framework": (None, [
         ("hidden assets <= 5 x market cap", lambda f: f["hidden_asset_value"] <= 5 * f["market_cap"]),
         ("cash <= 2 x market cap + debt", lambda f: f["cash"] <= 2 * f["market_cap"] + f["total_debt"]),
