@@ -23,8 +23,8 @@ from ipb.errors import CompileError, IpbError, LoadError
 
 __all__ = [
     "ENGINE_VERDICTS",
-    "VisibleSymbols",
     "FOLLOW_ON",
+    "VisibleSymbols",
     "all_computed_names",
     "bound",
     "check_outcomes",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,6 @@ from perturb_support import SCENARIOS
 from test_perturb_questions import item_facts, parse_back
 
 GREENBLATT = "greenblatt_magic_formula_screen"
-D = Decimal
 
 #: card: (base scenario, [(what, relation on the facts)]); a relation is only checked when its facts are known.
 SCALE = {
