@@ -10,7 +10,7 @@ report's findings 6, 7 and 17).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol
@@ -23,6 +23,7 @@ from ipb.errors import CompileError, IpbError, LoadError
 
 __all__ = [
     "ENGINE_VERDICTS",
+    "FOLLOW_ON",
     "VisibleSymbols",
     "all_computed_names",
     "bound",
@@ -233,21 +234,32 @@ def all_computed_names(raw_gates: list[dict[str, Any]]) -> dict[str, str]:
     return found
 
 
+#: Rule of an error caused only by an earlier, reported one (a value whose expression failed): never shown.
+FOLLOW_ON = "follow-on"
+
+
 class VisibleSymbols(Mapping[str, ExprType]):
     """The live symbol table as one gate sees it.
 
     A value computed by a later gate is not visible, and asking for it is a
-    pointed error rather than an "unknown name".
+    pointed error rather than an "unknown name". A value in ``broken`` (its
+    own expression failed, and that error is reported) raises a
+    :data:`FOLLOW_ON` error, which the card loader drops: a typo is one error,
+    not one per reader of the value it spoils.
     """
 
-    def __init__(self, symbols: Mapping[str, ExprType], later: Mapping[str, str], current: str) -> None:
+    def __init__(self, symbols: Mapping[str, ExprType], later: Mapping[str, str], current: str,
+                 broken: Collection[str] = ()) -> None:
         self._symbols = symbols
         self._later = later
         self._current = current
+        self._broken = broken
 
     def __getitem__(self, key: str) -> ExprType:
         if key in self._symbols:
             return self._symbols[key]
+        if key in self._broken:  # its own expression failed and was reported: say nothing more
+            raise CompileError(f"{key!r} could not be computed (reported above)", rule=FOLLOW_ON, name=key)
         owner = self._later.get(key)
         if owner is not None and owner != self._current:
             raise CompileError(

@@ -31,7 +31,7 @@ import jsonschema
 
 from ipb.engine._card_checks import bound as _bound
 from ipb.engine._card_checks import check_outcomes as _check_outcomes
-from ipb.engine._card_checks import VisibleSymbols, all_computed_names, find_cycles, grid_problem, names_in
+from ipb.engine._card_checks import FOLLOW_ON, VisibleSymbols, all_computed_names, find_cycles, grid_problem, names_in
 from ipb.engine._card_checks import number_value as _number
 from ipb.engine._card_checks import plain_number
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
@@ -368,6 +368,8 @@ class _Collector:
                 (self.errors if refused and found is not warning else self.warnings).append(found)
             return None if refused else compiled
         except CompileError as exc:
+            if exc.rule == FOLLOW_ON:  # caused by an error already reported: one mistake, one message
+                return None
             line, column = self.doc.locate_in_string(path, exc.offset or 0)
             exc.line = exc.column = None
             exc.with_location(self.doc.file, line, column, self.doc.source_line(line))
@@ -567,6 +569,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
     seen_ids: dict[str, int] = {}
     computed_by: dict[str, str] = {}
     names_seen: dict[str, str] = {}
+    broken: set[str] = set()  # computed values whose expression failed (reported); their readers say nothing
     for index, g in enumerate(data["gates"]):
         gpath: tuple[Any, ...] = ("gates", index)
         gid = g["id"]
@@ -580,7 +583,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
             col.add(LoadError(f"gate id {gid!r} clashes with an input or value name", rule="duplicate-name", name=gid), gpath + ("id",))
 
         # Earlier gates' values are visible; a later gate's value is a clear error.
-        visible = VisibleSymbols(symbols, later_values, gid)
+        visible = VisibleSymbols(symbols, later_values, gid, broken)
         compute: dict[str, CompiledExpression] = {}
         own = g.get("compute") or {}
         cyclic: set[str] = set()
@@ -604,6 +607,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
             if expr is not None:
                 compute[vname] = expr
                 symbols[vname] = expr.type
+            elif vname not in symbols:
+                broken.add(vname)
         proceed = col.expression(g["proceed"], visible, gpath + ("proceed",), "bool") if "proceed" in g else None
         reject = col.expression(g["reject"], visible, gpath + ("reject",), "bool") if "reject" in g else None
 
@@ -663,7 +668,8 @@ def card_from_doc(doc: YamlDoc) -> Card:
         reentry = None
         if "reentry" in g:
             r = g["reentry"]
-            cond = col.expression(r["while"], symbols, gpath + ("reentry", "while"), "bool")
+            cond = col.expression(r["while"], VisibleSymbols(symbols, {}, gid, broken), gpath + ("reentry", "while"),
+                                  "bool")
             if cond is not None:
                 reentry = Reentry(r["to"], cond, int(r["max_iterations"]))
 
@@ -699,7 +705,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
         for keys, items in lists:
             for k, element in enumerate(items):
                 for name in ELEMENT_FIELD.findall(element):
-                    if name not in symbols:
+                    if name not in symbols and name not in broken:  # a broken value's error is reported already
                         col.add(LoadError(f"element {element!r} names unknown value {name!r}", rule="element", name=name,
                                           suggestion=did_you_mean(name, list(symbols))), ("gates", index, *keys, k))
 

@@ -14,7 +14,8 @@ fact of the scenario once, as one sentence per fact and nothing else:
   is a short noun phrase, else its name in words (acronyms in capitals).
 
 Values are exact (:func:`value_text`): ``$2.5B``, ``95.5%``, ``7x``, a plain
-number with its unit (``10 years``), category values in words
+number with its unit (``10 years``; not repeated when the label names it, an
+ordinal for a place in a ranking: ``12th``), category values in words
 (``subscription software``), bools as ``yes``/``no``, dates in ISO form. No
 text is snake_case, and each value reads back to the same engine value
 (:func:`ipb.engine.scenario.convert_fact` after :func:`read_value`), so a
@@ -35,8 +36,8 @@ from ipb.errors import PerturbError
 from ipb.perturb.frame import Frame, PScenario, cached_text, card_outcomes
 from ipb.perturb.values import literal
 
-__all__ = ["template", "render_question", "label", "input_label", "value_text", "read_value", "fact_sentence",
-           "fact_pattern", "NO_UNIT"]
+__all__ = ["template", "render_question", "label", "input_label", "question_label", "label_and_unit", "value_text",
+           "read_value", "fact_sentence", "fact_pattern", "NO_UNIT", "ORDINAL_UNITS"]
 
 #: Free-text units that add nothing after a plain number (``3 count`` reads ``3``).
 NO_UNIT = frozenset({"count", "number", "n", "score", "index", "ratio"})
@@ -69,6 +70,13 @@ _SINGULAR_S = frozenset({"bias", "gas", "alias", "atlas", "canvas", "news", "len
 _NOT_A_QUOTIENT = frozenset({"spread", "spreads", "premium", "excess", "change", "growth", "increase", "decrease",
                              "rise", "fall", "return", "returns", "gain", "discount", "lead", "margin", "outperformance",
                              "averaged", "measured", "held", "compounded", "annualized", "annualised"})
+#: Units that name a place in an order: the value is written as an ordinal (``12th``), not ``12 place``.
+ORDINAL_UNITS = frozenset({"place", "rank", "position", "ranking"})
+#: Units of time; a label that names the unit itself (``planned holding months``) is reworded (issue 18).
+_TIME_UNITS = {"day": "days", "week": "weeks", "month": "months", "quarter": "quarters", "year": "years"}
+#: Words after a time unit that make it a span (``months between A and B``: ``time between A and B``).
+_SPAN_WORDS = frozenset({"until", "till", "between", "since", "before", "after", "to"})
+_ORDINAL = re.compile(r"(?P<n>[0-9]+)(?:st|nd|rd|th)")
 #: Leading words of a label that take no article (``All liabilities are ...``).
 _NO_ARTICLE = ("all ", "both ", "each ", "every ", "any ", "its ", "their ", "this ", "these ", "those ")
 _CLAUSE = re.compile(r"(?<=[A-Za-z0-9%)])[.;:](?:\s|$)| \(|, ")
@@ -118,9 +126,19 @@ def input_label(spec: InputSpec) -> str:
     clause = _CLAUSE.split(description)[0] if description else ""
     words = clause.split()
     if 2 <= len(words) <= 12 and not clause.lower().startswith(_NOT_A_NAME) and not _asks(clause):
-        named = clause if clause[:2].isupper() else clause[:1].lower() + clause[1:]
+        named = clause if _starts_with_acronym(clause) else clause[:1].lower() + clause[1:]
         return _ratio_of(named) if spec.type != "bool" else named
     return _qualifier_first(label(spec.name))
+
+
+def _starts_with_acronym(text: str) -> bool:
+    """Whether ``text`` starts with an acronym to keep in capitals (``GICS-style``, ``P/E``; not ``T-statistic``).
+
+    >>> [_starts_with_acronym(x) for x in ("GICS-style sector", "P/E ratio", "T-statistic of alpha", "Market cap")]
+    [True, True, False, False]
+    """
+    letters = [c for c in re.split(r"[\s-]", text, maxsplit=1)[0] if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
 
 
 def _asks(text: str) -> bool:
@@ -197,6 +215,57 @@ def _question_clause(spec: InputSpec) -> str | None:
     return _sentence_start(input_label(spec))
 
 
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``12th``, ``23rd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def label_and_unit(spec: InputSpec) -> tuple[str, str | None, bool]:
+    """How a question names ``spec`` and the unit written after its number: ``(label, unit or None, ordinal)``.
+
+    The unit is not repeated when the label already names it (``"The t-statistic of the alpha is 2.6."``,
+    not ``"... is 2.6 t-statistic."``) or counts something (``"The number of years ... is 7."``); a label
+    whose time unit is its own word is reworded (``planned holding months`` -> ``planned holding period``,
+    ``months between A and B`` -> ``time between A and B``) and keeps the unit; a unit that names a place
+    in an order (:data:`ORDINAL_UNITS`) makes the value an ordinal (``12th``), never ``12 place``.
+
+    >>> from ipb.engine.expressions import NUMBER
+    >>> label_and_unit(InputSpec("planned_holding_months", "number", NUMBER, unit="months"))
+    ('planned holding period', 'months', False)
+    >>> label_and_unit(InputSpec("rank", "number", NUMBER, "Place of the stock in the ranking.", unit="place"))
+    ('place of the stock in the ranking', None, True)
+    """
+    name = input_label(spec)
+    unit = " ".join((spec.unit or "").split())
+    low = unit.lower()
+    if spec.type != "number" or not unit or low in NO_UNIT:
+        return name, None, False
+    if low in ORDINAL_UNITS:
+        return name, None, True
+    if name.lower().startswith("number of "):
+        return name, None, False  # a count: "The number of years of dividends is 20."
+    singular = next((k for k, v in _TIME_UNITS.items() if low in (k, v)), None)
+    forms = {singular, _TIME_UNITS[singular]} if singular else {low}
+    words = name.split()
+    lowered = [w.lower() for w in words]
+    for i, w in enumerate(lowered):
+        if w not in forms:
+            continue
+        if singular and (i == len(words) - 1 or lowered[i + 1] in _SPAN_WORDS):
+            words[i] = "period" if i == len(words) - 1 else "time"
+            return " ".join(words), unit, False
+        return name, None, False  # the label names the unit already
+    if f" {low} " in f" {name.lower()} ":
+        return name, None, False
+    return name, unit, False
+
+
+def question_label(spec: InputSpec) -> str:
+    """The label a question uses for ``spec`` (:func:`label_and_unit`'s first part)."""
+    return label_and_unit(spec)[0]
+
+
 def value_text(spec: InputSpec, value: Any) -> str:
     """A fact's value as the question shows it: exact, with its unit, never snake_case.
 
@@ -208,6 +277,8 @@ def value_text(spec: InputSpec, value: Any) -> str:
     '95.5%'
     >>> value_text(InputSpec("m", "category", category(["subscription_software"])), "subscription_software")
     'subscription software'
+    >>> value_text(InputSpec("p", "number", NUMBER, unit="place"), Decimal(12))
+    '12th'
     """
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -216,9 +287,14 @@ def value_text(spec: InputSpec, value: Any) -> str:
     if spec.type == "category":
         return str(value).replace("_", " ")
     text = str(literal(spec, value))
-    if spec.type == "number" and spec.unit and spec.unit.strip().lower() not in NO_UNIT:
-        text += f" {spec.unit}"
-    return text
+    if spec.type != "number":
+        return text
+    _, unit, ordinal = label_and_unit(spec)
+    if ordinal and text.isdigit():
+        return _ordinal(int(text))
+    if ordinal and spec.unit:
+        unit = " ".join(spec.unit.split())  # not a whole place: the bare unit, as before
+    return f"{text} {unit}" if unit else text
 
 
 def read_value(spec: InputSpec, text: str) -> Any:
@@ -239,9 +315,17 @@ def read_value(spec: InputSpec, text: str) -> Any:
         for v in spec.values or ():
             if v.replace("_", " ") == text:
                 return v
-    elif spec.type == "number" and spec.unit and spec.unit.strip().lower() not in NO_UNIT:
-        if text.endswith(f" {spec.unit}"):
-            return text[: -len(spec.unit) - 1]
+    elif spec.type == "number":
+        _, unit, ordinal = label_and_unit(spec)
+        m = _ORDINAL.fullmatch(text) if ordinal else None
+        if m is not None and _ordinal(int(m.group("n"))) == text:
+            return m.group("n")
+        if ordinal and spec.unit:
+            unit = " ".join(spec.unit.split())
+        if not unit:
+            return text
+        if text.endswith(f" {unit}"):
+            return text[: -len(unit) - 1]
     else:
         return text
     raise PerturbError(f"{text!r} is not a value of input {spec.name!r}", rule="question", name=spec.name)
@@ -277,10 +361,20 @@ def fact_sentence_shape(spec: InputSpec) -> str:
     clause = _question_clause(spec)
     if clause is not None:
         return f"{clause} {{value}}." if clause.endswith("?") else f"{clause}: {{value}}."
-    name = input_label(spec)
-    bare = name[:2].isupper() or name.lower().startswith(_NO_ARTICLE)
+    name = question_label(spec)
+    bare = _acronym_name(name) or name.lower().startswith(_NO_ARTICLE)
     verb = "are" if _plural(name) else "is"
     return f"{_sentence_start(name if bare else 'the ' + name)} {verb} {{value}}."
+
+
+def _acronym_name(name: str) -> bool:
+    """A label that is acronyms only (``ROA``, ``EV to EBIT``) takes no article; ``GICS-style sector`` does.
+
+    >>> [_acronym_name(x) for x in ("ROA", "EV to EBIT", "GICS-style sector of the company", "P/E historical average")]
+    [True, True, False, False]
+    """
+    words = name.split()
+    return bool(words) and words[0].isupper() and all(w.isupper() or w == "to" for w in words)
 
 
 def _asked(spec: InputSpec) -> bool:
@@ -344,7 +438,7 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
 
 def _fixed_parts(frame: Frame) -> tuple[dict[str, str], dict[str, str], list[tuple[str, str | None]]]:
     """Per frame: the label of each input a gate reads, the template's card fields, the template in pieces."""
-    labels = {n: input_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers}
+    labels = {n: question_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers}
     if frame.layer == "L7":
         card = frame.cards[0].card
         context = {"investor": card.investor, "framework": card.name, "outcomes": _outcomes(frame)}

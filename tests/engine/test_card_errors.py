@@ -46,6 +46,9 @@ CARD_ERRORS: list[tuple[str, str, str, int, int]] = [
     # "revenue_retention >= >= 90%": the string opens at column 14, the second '>=' is at offset 21.
     ("syntax_error_in_quoted_expression", "syntax", "unexpected '>='; expected '('", 16, 36),
     # Third line of a '|' block: 6 spaces of indentation, 'prise' at offset 25 in that line.
+    # a typo in a computed value is one error: no "'roa' is computed later ... move 'roa'" for each reader of
+    # the value (its proceed, reject, elements, a later gate, a reentry), nor "names unknown value 'roa'"
+    ("unknown_name_in_computed_value", "name", "unknown name 'net_incom'; it is neither a declared input nor a computed value (did you mean 'net_income'?)", 18, 12),
     ("unknown_name_in_block_scalar", "name", "unknown name 'prise'; it is neither a declared input nor a computed value (did you mean 'price'?)", 22, 32),
     ("unknown_name_in_folded_scalar", "name", "unknown name 'prise'", 22, 32),  # the same, folded with '>-'
     ("value_from_later_gate", "order", "'premium' is computed by gate 'valuation', which runs after gate 'margin'", 17, 13),
