@@ -291,7 +291,11 @@ def fast_invocation(args: list[str]) -> Any:
         token = rest.pop(0)
         if token == "--" or token in ("--help", "-h"):
             return None
-        if token.startswith("-") and token != "-" and not _is_number(token):
+        if token.startswith("-") and token != "-":
+            # click reads "-5" as an (unknown) option, never as a negative positional, and "=" as the
+            # separator of a long option only: "-o=x" gives -o the value "=x". Such lines go to typer.
+            if not token.startswith("--") and "=" in token:
+                return None
             flag, eq, inline = token.partition("=")
             if flag in negative:
                 if eq:
@@ -366,16 +370,9 @@ def fast_invocation(args: list[str]) -> Any:
     return call
 
 
-_PLAIN_FLOAT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+#: ASCII digits only: ``\d`` and ``float()`` accept any Unicode digit ("０.５", "٠.٥"), which typer refuses
+_PLAIN_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _PLAIN_INT = re.compile(r"[-+]?[0-9]{1,18}")
-
-
-def _is_number(token: str) -> bool:
-    try:
-        float(token.replace("$", "").rstrip("%xXKMBT") or "x")
-    except ValueError:
-        return False
-    return True
 
 
 def main() -> None:  # pragma: no cover - console entry point

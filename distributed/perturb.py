@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, Mapping, Sequence, Tuple
 
-from ipb._files import file_sha256
+from ipb._files import check_target, file_sha256
 from ipb.distributed._ray import connect
 from ipb.distributed.shards import Shard, ShardRun, ShardStore, checkpoint_dir, fingerprint, run_shards, stream_shards
 from ipb.perturb.generation import Candidate, Generation, Generator, Job, write_items
@@ -184,8 +184,10 @@ def generate_ray(job: Job, n: int, out: str | Path, *, balance: bool = False, al
     PerturbError, LoadError
         As :func:`generate`.
     """
+    check_target(out)  # the local backend's refusal (a folder, a FIFO), before Ray starts
+    shards_dir = checkpoint_dir(out)
     ray = connect(address)
-    store = ShardStore(checkpoint_dir(out), _job_fingerprint(job, n, balance, allow_short))
+    store = ShardStore(shards_dir, _job_fingerprint(job, n, balance, allow_short))
     gen = Generator(job)
     runner = RayRunner(ray, job, store, chunk=chunk, max_retries=max_retries, build=not balance, generator=gen)
     result = write_items(out, job, n, balance=balance, allow_short=allow_short, generator=gen, runner=runner)

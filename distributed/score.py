@@ -283,13 +283,14 @@ def score_ray(items_path: str | Path, responses_path: str | Path, out_dir: str |
     LoadError
         As :func:`run_score`.
     """
+    shards_dir = checkpoint_dir(out_dir)  # an output path without a folder beside it is refused before Ray starts
     ray = connect(address)
     options = options or ScoreOptions()
     parts = [file_sha256(Path(responses_path)), str(responses_path), format, model, condition]
     from ipb.distributed.perturb import CardSources
 
     sources = CardSources.gather({}, list(cards_dirs), items_path)
-    scorer = RayScorer(ray, checkpoint_dir(out_dir), parts, encoders=encoders, embed_cache=embed_cache,
+    scorer = RayScorer(ray, shards_dir, parts, encoders=encoders, embed_cache=embed_cache,
                        records_per_shard=records_per_shard, max_retries=max_retries, sources=sources)
     result = run_score(items_path, responses_path, out_dir, options, format=format, model=model,
                        condition=condition, progress=progress, scorer=scorer)

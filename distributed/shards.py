@@ -103,9 +103,30 @@ def code_fingerprint() -> str:
 
 
 def checkpoint_dir(out: str | Path) -> Path:
-    """The checkpoint folder of an output path: ``OUT.ipb-shards`` beside it (never inside it)."""
-    out = Path(out)
-    return out.with_name(out.name + ".ipb-shards")
+    """The checkpoint folder of an output path: ``OUT.ipb-shards`` beside it (never inside it).
+
+    ``out`` is made absolute and normalised first, so ``.``, ``..`` and ``a/..``
+    name the folder they mean (``-o .`` keeps ``../<cwd>.ipb-shards``), as the local
+    backend accepts them. Called before Ray starts (breaker 3, finding 7).
+
+    Raises
+    ------
+    LoadError
+        Rule ``file``: ``out`` is the root folder, which has nothing beside it.
+
+    >>> checkpoint_dir("/data/run1").as_posix()
+    '/data/run1.ipb-shards'
+    >>> checkpoint_dir("/data/run1/..").as_posix()
+    '/data.ipb-shards'
+    """
+    from ipb.errors import LoadError
+
+    full = Path(os.path.abspath(out))
+    if not full.name:
+        raise LoadError(f"cannot write {out}: the ray backend keeps its checkpoints in a folder beside the output "
+                        f"(OUT.ipb-shards), and {full} has nothing beside it; give a folder below it",
+                        file=str(out), rule="file")
+    return full.with_name(full.name + ".ipb-shards")
 
 
 class ShardStore:

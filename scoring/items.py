@@ -69,36 +69,30 @@ class ItemSet:
         }
 
 
-@dataclass(frozen=True)
-class LoadedCard:
-    """A target's card, loaded and checked (:func:`ipb.engine.registry.loaded_card`) but without its decision graph.
-
-    Scoring reads a card's gates, words, sources and investor; the gold program
-    comes from the item, so the graph (networkx, about 0.3 s of every ``ipb
-    score``) is never built here. Same ``.card`` and ``.id`` as a ``CompiledCard``.
-    """
-
-    card: Any
-
-    @property
-    def id(self) -> str:
-        return str(self.card.id)
-
-
 def _compiled(card_id: str, cache: dict[str, Any]) -> Any:
     if card_id not in cache:
-        from ipb.engine.registry import item_card, loaded_card
+        from ipb.engine.registry import compiled_card, item_card
 
         try:
-            cache[card_id] = LoadedCard(loaded_card(item_card(card_id)))
+            # compiled, not only loaded: a card that fails the graph-level checks of compile_card (a forward
+            # re-entry, an unreachable gate, a cycle) is refused here as ``ipb check``/``verify`` refuse it
+            # (breaker 3, finding 5). It costs the networkx import (~0.12 s CPU), once per process.
+            cache[card_id] = compiled_card(item_card(card_id))
         except IpbError as exc:
             from ipb.engine.registry import bundled_card_paths
 
             names = [p.stem for p in bundled_card_paths()]
             cache[card_id] = ScoreError(
-                f"card {card_id!r} does not exist or cannot be compiled ({exc.message})",
-                rule="unknown_card", name=card_id, suggestion=did_you_mean(card_id, names))
+                f"card {card_id!r} does not exist or cannot be compiled ({_located(exc)})",
+                rule="unknown_card", name=card_id,
+                suggestion=None if card_id in names else did_you_mean(card_id, names))
     return cache[card_id]
+
+
+def _located(exc: IpbError) -> str:
+    """``exc``'s message after its ``file:line:column``, where it has one (the card line to fix)."""
+    where = ":".join(str(part) for part in (exc.file, exc.line, exc.column) if part is not None)
+    return f"{where}: {exc.message}" if exc.file else exc.message
 
 
 def _vintage_start(item: Mapping[str, Any], card_id: str, card: Any) -> int | None:

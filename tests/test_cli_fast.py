@@ -184,12 +184,86 @@ def test_unusual_score_lines_are_left_to_typer(argv):
     assert fast_invocation(argv) is None
 
 
-def test_ipb_score_through_the_console_script_imports_neither_pydantic_nor_networkx(score_files):
+def test_ipb_score_through_the_console_script_imports_no_pydantic(score_files):
+    # networkx is imported again since breaker 3's finding 5: score compiles each card (graph checks included),
+    # so a card that ``ipb check``/``verify`` refuse is refused here too (tests/scoring/test_score_graph_checks.py)
     tmp, responses = score_files
     code = ("import sys; from ipb.cli import main\n"
             f"sys.argv = ['ipb', 'score', '--items', {str(ITEMS)!r}, '--responses', {str(responses)!r}, "
             f"'--out', {str(tmp / 'o')!r}, '--no-embeddings', '--no-progress']\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print([m for m in ('pydantic', 'networkx') if m in sys.modules])\n")
+            "print([m for m in ('pydantic',) if m in sys.modules])\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "leaderboard" in out and out.strip().endswith("[]")
+
+
+# --- breaker 3, findings 3 and 4: what the console script does is always exactly what typer does ---------------------
+
+def _console(argv, capsys):
+    """What ``main()`` does with ``argv``: the fast path's call when it takes the line, typer otherwise."""
+    call = fast_invocation(argv)
+    if call is None:
+        result = CliRunner().invoke(app, argv)
+        return result.exit_code, result.stdout, result.stderr
+    code = 0
+    try:
+        call()
+    except SystemExit as exc:
+        code = exc.code or 0
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+CONSOLE_SAME = [
+    ["run", CARD, BASE, "-f=json"],                                    # click: -f gets "=json", not a choice
+    ["run", CARD, "-5"],                                               # click: "No such option: -5", not a scenario
+    ["parse", CARD, ANSWER, "--no-embed", "-f=json"],
+    ["parse", CARD, ANSWER, "--no-embed", "--embed-cutoff", "\uff10.\uff15"],   # full-width 0.5
+    ["parse", CARD, ANSWER, "--no-embed", "--score-cutoff", "\u0669\u0660"],    # Arabic-Indic 90
+    ["score", "--items", str(ITEMS), "--responses", "RESP", "--out", "OUT", "--no-embeddings", "--no-progress", "-s=5"],
+    ["score", "--items", str(ITEMS), "--responses", "RESP", "--out", "OUT", "--no-embeddings", "--no-progress", "-f=auto"],
+    ["score", "-i=" + str(ITEMS), "--responses", "RESP", "--out", "OUT", "--no-embeddings", "--no-progress"],
+    ["score", "--items", str(ITEMS), "--responses", "RESP", "--out", "OUT", "--no-embeddings", "--no-progress",
+     "--embed-cutoff", "\uff10.\uff15"],
+    ["score", "--items", str(ITEMS), "--responses", "RESP", "--out", "OUT", "--no-embeddings", "--no-progress",
+     "--min-confidence", "\u0660.\u0665"],
+    ["score", "--items", str(ITEMS), "--responses", "RESP", "--out", "OUT", "--no-embeddings", "--no-progress",
+     "--resamples", "\uff15"],
+]
+
+
+@pytest.mark.parametrize("argv", CONSOLE_SAME, ids=["run-short-eq", "run-negative-positional", "parse-short-eq",
+                                                     "parse-fullwidth-float", "parse-arabic-indic-float",
+                                                     "score-short-eq-seed", "score-short-eq-format",
+                                                     "score-short-eq-items", "score-fullwidth-float",
+                                                     "score-arabic-indic-float", "score-fullwidth-int"])
+def test_the_console_script_gives_exactly_typers_result(argv, answer_file, score_files, capsys, monkeypatch):
+    tmp, responses = score_files
+    monkeypatch.setenv("COLUMNS", "200")
+    for var in ("IPB_CACHE_DIR", "IPB_BASE_URL", "IPB_EMBED_CACHE", "RAY_ADDRESS"):
+        monkeypatch.delenv(var, raising=False)
+
+    def line(out):
+        return [a.replace(ANSWER, str(answer_file)).replace("RESP", str(responses)).replace("OUT", str(tmp / out))
+                for a in argv]
+
+    expected = CliRunner().invoke(app, line("out_by_typer"))
+    code, out, err = _console(line("out_by_console"), capsys)
+    assert (code, out.replace("out_by_console", "out_by_typer"), err.replace("out_by_console", "out_by_typer")) == \
+        (expected.exit_code, expected.stdout, expected.stderr)
+    assert (tmp / "out_by_console").exists() == (tmp / "out_by_typer").exists()
+
+
+def test_a_short_option_written_with_equals_writes_where_typer_writes(score_files, capsys, monkeypatch):
+    """``-o=o`` is the folder ``=o`` for click (``=`` separates a value only after a long option)."""
+    tmp, responses = score_files
+    for var in ("IPB_CACHE_DIR", "IPB_BASE_URL", "IPB_EMBED_CACHE", "RAY_ADDRESS"):
+        monkeypatch.delenv(var, raising=False)
+    argv = ["score", "--items", str(ITEMS), "--responses", str(responses), "--no-embeddings", "--no-progress", "-o=o"]
+    written = {}
+    for name, run in (("typer", lambda: CliRunner().invoke(app, argv).exit_code),
+                      ("console", lambda: _console(argv, capsys)[0])):
+        (tmp / name).mkdir()
+        monkeypatch.chdir(tmp / name)
+        written[name] = (run(), sorted(p.name for p in (tmp / name).iterdir()))
+    assert written["console"] == written["typer"] == (0, ["=o"])

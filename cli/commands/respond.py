@@ -236,6 +236,12 @@ def respond(
             from ipb.distributed import connect
             from ipb.distributed.respond import RayChatClient
 
+            if out_path.is_dir():  # the local backend's refusal of a folder, before Ray starts (breaker 3, finding 7)
+                from ipb._files import check_target
+                from ipb.respond.records import read_output
+
+                check_target(out_path) if overwrite else read_output(out_path)
+
             client = RayChatClient(connect(ray_address), config.base_url, timeout_s=timeout, concurrency=concurrency,
                                    policy=policy)
         result = run_respond(loaded, out_path, config, client=client, console=None if quiet else err, warn=_warn)

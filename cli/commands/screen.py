@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -82,7 +83,23 @@ def screen(
     if done.matched:
         err.print("read from a column whose header differs only in case or spaces: "
                   + ", ".join(f"{name} <- {column!r}" for name, column in done.matched.items()), markup=False)
+    if done.ignored:
+        err.print("not read, as another column is: "
+                  + "; ".join(", ".join(repr(c) for c in columns) + f" (differs from input {name!r} only in case or "
+                              f"spaces; {name} is read from column {read!r})"
+                              for name, (read, columns) in done.ignored.items()),
+                  markup=False)
     if done.unmapped:
-        err.print("unknown on every row (no column): "
-                  + ", ".join(name + (f" (did you mean column {done.hints[name]!r}? --map '{done.hints[name]}={name}')"
-                                      if name in done.hints else "") for name in done.unmapped), markup=False)
+        err.print("unknown on every row (no column): " + ", ".join(_why_unknown(done, name) for name in done.unmapped),
+                  markup=False)
+
+
+def _why_unknown(done: Any, name: str) -> str:
+    """``name`` and, where there is one, why it has no column and the ``--map`` that would read one."""
+    if name in done.ambiguous:
+        columns = done.ambiguous[name]
+        return (f"{name} (ambiguous: columns " + ", ".join(repr(c) for c in columns) + " each differ from it only in "
+                f"case or spaces, so none is read; pick one with --map, e.g. --map '{columns[0]}={name}')")
+    if name in done.hints:
+        return f"{name} (did you mean column {done.hints[name]!r}? --map '{done.hints[name]}={name}')"
+    return name

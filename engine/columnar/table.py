@@ -206,6 +206,12 @@ class ScreenResult:
     matched: dict[str, str] = field(default_factory=dict)
     #: Unmapped input -> the closest column header (case ignored), for a "did you mean" with ``--map``.
     hints: dict[str, str] = field(default_factory=dict)
+    #: Input read from its exact (or ``--map``) column -> (that column, the other headers equal to the input's name
+    #: but for case and surrounding spaces, which are not read: ``"MARKET_VALUE "`` beside ``market_value``).
+    ignored: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    #: Unmapped input -> the two or more headers that each differ from its name only in case or spaces, so none
+    #: is read; ``ipb screen`` says which, and that ``--map`` picks one.
+    ambiguous: dict[str, list[str]] = field(default_factory=dict)
 
 
 def screen_table(
@@ -262,8 +268,8 @@ def screen_table(
     for input_name in card.inputs:
         if input_name not in source and input_name in names:
             source[input_name] = input_name
-    matched, hints = _loose_headers(list(card.inputs), names, source, mapping)
-    source.update(matched)
+    loose = _loose_headers(list(card.inputs), names, source, mapping)
+    source.update(loose.matched)
     for input_name, scale in units.items():
         if input_name not in card.inputs:
             raise LoadError(f"--unit: card {card.id} has no input {input_name!r}", file=file, rule="unit",
@@ -293,35 +299,52 @@ def screen_table(
         raise _located(exc, source.get(exc.name or "", exc.name or "?"), file) from None
     renamed: dict[str, str] = {}
     out = _output(pa, card, result, [] if only_results else names, table, renamed)
-    return ScreenResult(out, result, [n for n in card.inputs if n not in source], renamed, matched, hints)
+    return ScreenResult(out, result, [n for n in card.inputs if n not in source], renamed, loose.matched,
+                        loose.hints, loose.ignored, loose.ambiguous)
+
+
+@dataclass
+class _Loose:
+    """What :func:`_loose_headers` found (the :class:`ScreenResult` fields of the same names)."""
+
+    matched: dict[str, str] = field(default_factory=dict)
+    hints: dict[str, str] = field(default_factory=dict)
+    ignored: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    ambiguous: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _loose_headers(inputs: list[str], names: list[str], source: Mapping[str, str],
-                   mapping: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+                   mapping: Mapping[str, str]) -> _Loose:
     """Inputs without a column of their exact name: the one header equal to the name but for case and surrounding
     spaces (read as the input), and otherwise the closest header (case ignored) as a hint.
 
     A header is never taken twice, nor when it is given to another input by ``--map``; two headers that both
     differ only in case (``MARKET_VALUE`` and ``Market_Value``) are ambiguous: neither is read, the first is hinted.
+    An input that has its column (exact name or ``--map``) lists the free variants of its name as ignored.
 
     >>> _loose_headers(["market_value", "ncav", "shares"], ["Market_Value ", "NCAV", "ncav_total", "shrs"], {}, {})
-    ({'market_value': 'Market_Value ', 'ncav': 'NCAV'}, {'shares': 'shrs'})
+    _Loose(matched={'market_value': 'Market_Value ', 'ncav': 'NCAV'}, hints={'shares': 'shrs'}, ignored={}, ambiguous={})
+    >>> _loose_headers(["mv", "ncav"], ["mv", "MV ", "NCAV", "Ncav"], {"mv": "mv"}, {})
+    _Loose(matched={}, hints={'ncav': 'NCAV'}, ignored={'mv': ('mv', ['MV '])}, ambiguous={'ncav': ['NCAV', 'Ncav']})
     """
     taken = set(source.values()) | set(mapping)
-    matched: dict[str, str] = {}
-    hints: dict[str, str] = {}
+    found = _Loose()
     free = [c for c in names if c not in taken]
     for input_name in inputs:
+        same = [c for c in free if c.strip().casefold() == input_name.casefold() and c not in found.matched.values()]
         if input_name in source:
+            if same:
+                found.ignored[input_name] = (source[input_name], same)
             continue
-        same = [c for c in free if c.strip().casefold() == input_name.casefold() and c not in matched.values()]
         if len(same) == 1:
-            matched[input_name] = same[0]
+            found.matched[input_name] = same[0]
             continue
+        if len(same) > 1:
+            found.ambiguous[input_name] = same
         close = same[0] if same else did_you_mean(input_name.casefold(), [c.strip().casefold() for c in free])
         if close is not None:
-            hints[input_name] = next((c for c in free if c == close or c.strip().casefold() == close), close)
-    return matched, hints
+            found.hints[input_name] = next((c for c in free if c == close or c.strip().casefold() == close), close)
+    return found
 
 
 def _located(exc: BadColumn, column: str, file: str | None) -> LoadError:

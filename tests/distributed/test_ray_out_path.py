@@ -1,0 +1,86 @@
+"""``--backend ray`` checks the output path before Ray starts, as the local backend does (breaker 3, finding 7:
+``ipb score -o . --backend ray`` ended in ``ValueError: PosixPath('.') has an empty name`` after Ray had started)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import ipb.distributed
+import ipb.distributed.perturb
+import ipb.distributed.score
+from ipb.cli import app
+from ipb.distributed import DistributedError
+from ipb.distributed.shards import checkpoint_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+ITEMS = ROOT / "tests" / "robustness" / "data" / "item_l7.jsonl"
+CARD = "graham_net_net_screen"
+BASE = ROOT / "frameworks" / "scenarios" / CARD / "exactly_two_thirds.yaml"
+
+
+@pytest.fixture()
+def no_ray(monkeypatch, tmp_path):
+    """Ray never starts: ``connect`` raises, so a run that reaches it says 'Ray would start here'."""
+    def connect(*args, **kwargs):
+        raise DistributedError("Ray would start here")
+
+    for module in (ipb.distributed, ipb.distributed.perturb, ipb.distributed.score):
+        monkeypatch.setattr(module, "connect", connect)
+    for var in ("IPB_CACHE_DIR", "IPB_BASE_URL", "IPB_EMBED_CACHE", "RAY_ADDRESS"):
+        monkeypatch.delenv(var, raising=False)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    (work / "r.jsonl").write_text("", encoding="utf-8")
+    return work
+
+
+def _both(argv):
+    """(exit code, output) of the local backend and of the ray backend."""
+    runner = CliRunner()
+    local, ray = runner.invoke(app, argv), runner.invoke(app, [*argv, "--backend", "ray"])
+    assert not isinstance(local.exception, AssertionError) and not isinstance(ray.exception, AssertionError)
+    return (local.exit_code, local.output), (ray.exit_code, ray.output)
+
+
+def test_the_checkpoint_folder_of_dot_is_beside_the_working_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert checkpoint_dir(".") == tmp_path.parent / f"{tmp_path.name}.ipb-shards"
+    assert checkpoint_dir("a/..") == tmp_path.parent / f"{tmp_path.name}.ipb-shards"
+    assert checkpoint_dir("out") == tmp_path / "out.ipb-shards"
+
+
+@pytest.mark.parametrize("out", ["/", "//", "/.."])
+def test_score_on_ray_refuses_the_root_folder_before_ray_starts(out, no_ray):
+    result = CliRunner().invoke(app, ["score", "-i", str(ITEMS), "-r", "r.jsonl", "-o", out, "--no-embeddings",
+                                      "--no-progress", "--backend", "ray"])
+    assert result.exit_code == 1
+    assert f"cannot write {out}: the ray backend keeps its checkpoints in a folder beside the output" in result.output
+    assert "Ray would start here" not in result.output and "Traceback" not in result.output
+
+
+def test_score_on_ray_accepts_dot_as_the_local_backend_does(no_ray):
+    result = CliRunner().invoke(app, ["score", "-i", str(ITEMS), "-r", "r.jsonl", "-o", ".", "--no-embeddings",
+                                      "--no-progress", "--backend", "ray"])
+    assert result.exit_code == 1 and "Ray would start here" in result.output  # the path passed: Ray is next
+
+
+@pytest.mark.parametrize("out", [".", "/"])
+def test_perturb_on_ray_refuses_a_folder_with_the_local_message_before_ray_starts(out, no_ray):
+    local, ray = _both(["perturb", "-c", CARD, "-b", str(BASE), "-n", "2", "-o", out])
+    assert local == ray
+    assert ray[0] == 1 and f"cannot write {out}: it is a folder; ipb writes results only to regular files" in ray[1]
+
+
+@pytest.mark.parametrize("overwrite", [[], ["--overwrite"]], ids=["resume", "overwrite"])
+@pytest.mark.parametrize("out", [".", "/"])
+def test_respond_on_ray_refuses_a_folder_with_the_local_message_before_ray_starts(out, overwrite, no_ray):
+    local, ray = _both(["respond", "-i", str(ITEMS), "-o", out, "--model", "m", "--base-url", "http://127.0.0.1:9",
+                        "--no-cache", "-c", "A", *overwrite])
+    assert local == ray
+    assert ray[0] == 1 and "Ray would start here" not in ray[1] and f"{out}" in ray[1]
+    assert ("it is a folder" if overwrite else "Is a directory") in ray[1]
