@@ -98,8 +98,11 @@ class GateExplanation:
             if self.deciders:
                 for name, outcomes in self.deciders.items():
                     out.append(f"  knowing {name} would decide it: " + "; ".join(f"{name} = {v} -> {r}" for v, r in outcomes))
-            elif self.unknown:
+            elif len(self.unknown) > 1:
                 out.append("  no single missing fact decides it; it needs several of: " + ", ".join(self.unknown))
+            elif self.unknown and self.unknown[0] not in self.refused:
+                out.append(f"  no value tried for {self.unknown[0]} decides it on its own")
+            # a lone unknown whose every probe value breaks the constraints: the line below says so
             for name, values in self.refused.items():
                 out.append(f"  not tried for {name} (the card's constraints rule them out with the known facts): "
                            + "; ".join(f"{v} (breaks {', '.join(ids)})" for v, ids in values))
