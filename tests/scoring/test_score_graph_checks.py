@@ -14,8 +14,10 @@ from ipb.cli import app
 from ipb.engine.card import load_card
 
 ROOT = Path(__file__).resolve().parents[2]
-CARD = ROOT / "frameworks" / "graham_net_net_screen.yaml"
-ITEM = ROOT / "tests" / "robustness" / "data" / "item_l7.jsonl"  # an L7 item pinned to the bundled card's hash
+ITEM = ROOT / "tests" / "robustness" / "data" / "item_l7.jsonl"  # an L7 item pinned to its card's hash
+#: the net-net card as the item was made with it (kept beside the item, as ``ipb perturb`` keeps card copies)
+CARD = ITEM.parent / "ipb-cards" / "f5a6f77f830a7c352641809f3a0aafd4962bac420a9a18e1a0d73c166e4bd15a.yaml"
+NAME = "graham_net_net_screen.yaml"
 FORWARD = "    reentry: {to: no_asset_dissipation, while: net_income < $0, max_iterations: 2}\n"
 
 
@@ -24,8 +26,8 @@ def _setup(tmp_path: Path, bad: bool) -> tuple[Path, Path, Path]:
     text = "".join(lines[:75] + ([FORWARD] if bad else []) + lines[75:])
     cards = tmp_path / "cards"
     cards.mkdir()
-    (cards / CARD.name).write_text(text, encoding="utf-8")
-    old, new = load_card(CARD).content_hash, load_card(cards / CARD.name).content_hash  # loads: the graph is not built
+    (cards / NAME).write_text(text, encoding="utf-8")
+    old, new = load_card(CARD).content_hash, load_card(cards / NAME).content_hash  # loads: the graph is not built
     item_text = ITEM.read_text(encoding="utf-8")
     assert old in item_text
     items = tmp_path / "items.jsonl"
@@ -56,5 +58,5 @@ def test_score_refuses_a_card_that_verify_refuses(bad, tmp_path, monkeypatch):
     reason = "re-entry from 'two_thirds_of_ncav' must loop back to an earlier gate, not 'no_asset_dissipation'"
     assert checked.exit_code == 1 and reason in problems[0]["problems"][0]
     assert record["outcome"] == "unusable" and record["error"]["rule"] == "unknown_card"
-    assert f"{cards / CARD.name}:76:" in record["error"]["message"] and reason in record["error"]["message"]
+    assert f"{cards / NAME}:76:" in record["error"]["message"] and reason in record["error"]["message"]
     assert "scored 0 of 1" in result.stdout + result.stderr
