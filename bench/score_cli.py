@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -44,9 +45,11 @@ BAR_S = 2.0
 
 
 def inputs(folder: Path) -> tuple[Path, dict[str, Path]]:
-    """The items file (copied) and the two responses files (deterministic)."""
+    """The items file (copied, with the card copies it was made with) and the two responses files (deterministic)."""
     items = folder / "items.jsonl"
     items.write_bytes(ITEMS.read_bytes())
+    if (ITEMS.parent / "ipb-cards").is_dir():  # the item pins its card's hash: score reads the copy beside it
+        shutil.copytree(ITEMS.parent / "ipb-cards", folder / "ipb-cards")
     item_id = json.loads(ITEMS.read_text(encoding="utf-8").splitlines()[0])["id"]
     answers = {"tiny": "(Graham, 1934, p. 12) The company trades below NCAV. Verdict: INVEST.",
                "cites-1mb": CITATION * REPEATS}
