@@ -461,15 +461,6 @@ def _peer_phrases(plan: Plan) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
-def _year(value: Any) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        m = re.match(r"\s*(\d{4})", value)
-        return int(m.group(1)) if m else None
-    return None
-
-
 #: Longest source title the citation is written with (the parser reads a quoted
 #: title of at most this many characters, so a longer one is cited only when no
 #: source with a shorter title will do).
