@@ -15,43 +15,11 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from _fake_ray import FakeRay  # tests/distributed is on sys.path (no __init__.py)
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from ipb.distributed._codec import dumps, loads
 from ipb.distributed.shards import Shard, ShardStore, run_shards
-
-
-class InOrderRay:
-    """A stand-in ``ray`` module: every task runs when the driver waits for it, in the order sent."""
-
-    def __init__(self):
-        self.sent = []
-
-    def remote(self, **options):
-        fake = self
-
-        def wrap(function):
-            class Remote:
-                @staticmethod
-                def remote(fn, key, args, fault):
-                    fake.sent.append((fn, key, args, fault))
-                    return len(fake.sent) - 1
-            return Remote
-
-        return wrap
-
-    def wait(self, refs, num_returns=1):
-        return [refs[0]], refs[1:]
-
-    def get(self, ref):
-        from ipb.distributed.shards import _run_shard
-
-        fn, key, args, fault = self.sent[ref]
-        return _run_shard(fn, key, args, fault)
-
-    def cancel(self, ref):
-        pass
 
 
 def _models(n):
@@ -75,23 +43,23 @@ def _file(folder: Path, key: str) -> Path:
 def test_a_same_length_change_in_a_checkpoint_is_computed_again_and_said(tmp_path):
     """The breaker's case: ``m1`` -> ``m9`` inside one shard's payload, same length."""
     folder = tmp_path / "out.ipb-shards"
-    assert run_shards(InOrderRay(), _shards(), ShardStore(folder, "run")).results == _expected()
+    assert run_shards(FakeRay(), _shards(), ShardStore(folder, "run")).results == _expected()
     path = _file(folder, "bucket 1 of 3")
     data = path.read_bytes()
     assert data.count(b"m1") == 3
     path.write_bytes(data.replace(b"m1", b"m9"))
-    ray = InOrderRay()
+    ray = FakeRay()
     store = ShardStore(folder, "run")
     run = run_shards(ray, _shards(), store)
     assert run.results == _expected()  # no m9 anywhere
     assert run.computed == ["bucket 1 of 3"] and run.resumed == ["bucket 0 of 3", "bucket 2 of 3"]
-    assert [key for _, key, _, _ in ray.sent] == ["bucket 1 of 3"]
+    assert [key for _, _, key, _, _ in ray.sent] == ["bucket 1 of 3"]
     assert store.discarded == {"damaged": 1}
     assert store.note() == (f"ray: discarded 1 file(s) in {folder} that could not be resumed (1 damaged: checksum, "
                             "run or format did not match); their shards were computed again")
     # the recomputed shard replaced the damaged file: the next rerun resumes all three and says nothing
     again = ShardStore(folder, "run")
-    assert run_shards(InOrderRay(), _shards(), again).resumed == [s.key for s in _shards()]
+    assert run_shards(FakeRay(), _shards(), again).resumed == [s.key for s in _shards()]
     assert again.note() is None
 
 
@@ -148,7 +116,7 @@ def test_a_pickle_planted_in_the_folder_is_never_loaded(tmp_path, monkeypatch):
     from ipb.distributed import shards
 
     folder = tmp_path / "out.ipb-shards"
-    run_shards(InOrderRay(), _shards(), ShardStore(folder, "run"))
+    run_shards(FakeRay(), _shards(), ShardStore(folder, "run"))
     marker = tmp_path / "ran"
     evil = pickle.dumps(_Planted(marker))
     pickle.loads(evil)  # the payload works when unpickled ...
@@ -167,7 +135,7 @@ def test_a_pickle_planted_in_the_folder_is_never_loaded(tmp_path, monkeypatch):
     monkeypatch.setattr(pickle, "loads", refuse)
     monkeypatch.setattr(pickle, "load", refuse)
     monkeypatch.setattr(pickle, "Unpickler", refuse)
-    ray = InOrderRay()
+    ray = FakeRay()
     store = ShardStore(folder, "run")
     run = run_shards(ray, _shards(), store)
     assert not marker.exists()  # ... and was never run
@@ -223,7 +191,6 @@ def test_a_value_the_format_does_not_carry_is_an_error_naming_its_type():
 
 def test_a_class_name_outside_the_list_is_refused_on_reading():
     import msgpack
-
     from ipb.distributed import _codec
 
     blob = msgpack.packb(msgpack.ExtType(2, dumps(["os.system", ["echo hi"]])))

@@ -10,9 +10,16 @@ from __future__ import annotations
 import pickle
 
 import pytest
-
+from _fake_ray import FakeRay  # tests/distributed is on sys.path (no __init__.py)
 from ipb.distributed import DistributedError
-from ipb.distributed.shards import Shard, ShardStore, pack, run_shards, stream_shards, unpack
+from ipb.distributed.shards import (
+    Shard,
+    ShardStore,
+    pack,
+    run_shards,
+    stream_shards,
+    unpack,
+)
 
 
 def _double(x):
@@ -21,45 +28,6 @@ def _double(x):
 
 def _boom(x):
     raise ValueError(f"no {x}")
-
-
-class FakeRay:
-    """Tasks finish in ``finish_order`` (indices into the order they were sent), one per ``wait``."""
-
-    def __init__(self, finish_order):
-        self.finish_order = list(finish_order)
-        self.sent = []  # (ref, function, key, args, fault)
-        self.finished = []  # shard keys, in the order they finished
-        self.cancelled = []
-
-    def remote(self, **options):
-        fake = self
-
-        def wrap(function):
-            class Remote:
-                @staticmethod
-                def remote(fn, key, args, fault):
-                    ref = len(fake.sent)
-                    fake.sent.append((ref, fn, key, args, fault))
-                    return ref
-            return Remote
-
-        return wrap
-
-    def wait(self, refs, num_returns=1):
-        ref = next(r for r in self.finish_order if r in refs)
-        self.finish_order.remove(ref)
-        self.finished.append(self.sent[ref][2])
-        return [ref], [r for r in refs if r != ref]
-
-    def get(self, ref):
-        from ipb.distributed.shards import _run_shard
-
-        _, fn, key, args, fault = self.sent[ref]
-        return _run_shard(fn, key, args, fault)
-
-    def cancel(self, ref):
-        self.cancelled.append(ref)
 
 
 def test_results_come_in_shard_order_as_soon_as_the_shards_before_them_are_done():
