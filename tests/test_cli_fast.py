@@ -13,6 +13,17 @@ from typer.testing import CliRunner
 from ipb.cli import app
 from ipb.cli._app import fast_invocation
 
+
+def _fast(call, capsys):
+    """Run a fast-path ``call`` as the console script would: (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        call()
+    except SystemExit as exc:
+        code = exc.code or 0
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
 ROOT = Path(__file__).resolve().parents[1]
 BASE = str(ROOT / "frameworks" / "scenarios" / "buffett_acquisition_checklist" / "ipb_p_011_base.yaml")
 CARD = "buffett_acquisition_checklist"
@@ -34,14 +45,9 @@ def test_the_fast_path_prints_what_typer_prints(argv, capsys):
     expected = CliRunner().invoke(app, argv)
     call = fast_invocation(argv)
     assert call is not None
-    code = 0
-    try:
-        call()
-    except SystemExit as exc:
-        code = exc.code or 0
-    captured = capsys.readouterr()
+    code, out, err = _fast(call, capsys)
     assert code == expected.exit_code
-    assert captured.out + captured.err == expected.output
+    assert out + err == expected.output
 
 
 @pytest.mark.parametrize("argv", [
@@ -91,14 +97,9 @@ def test_the_fast_path_of_parse_prints_what_typer_prints(argv, answer_file, caps
     expected = CliRunner().invoke(app, argv)
     call = fast_invocation(argv)
     assert call is not None
-    code = 0
-    try:
-        call()
-    except SystemExit as exc:
-        code = exc.code or 0
-    captured = capsys.readouterr()
+    code, out, err = _fast(call, capsys)
     assert code == expected.exit_code
-    assert captured.out + captured.err == expected.output
+    assert out + err == expected.output
 
 
 @pytest.mark.parametrize("argv", [
@@ -158,15 +159,10 @@ def test_the_fast_path_of_score_prints_and_writes_what_typer_does(extra, score_f
     expected = CliRunner().invoke(app, [*common, "--out", str(tmp / "out_by_typer"), *extra])
     call = fast_invocation([*common, "--out", str(tmp / "out_by_fast_path"), *extra])
     assert call is not None
-    code = 0
-    try:
-        call()
-    except SystemExit as exc:
-        code = exc.code or 0
-    captured = capsys.readouterr()
+    code, out, err = _fast(call, capsys)
     assert code == expected.exit_code
-    assert captured.out.replace("out_by_fast_path", "out_by_typer") == expected.stdout
-    assert captured.err.replace("out_by_fast_path", "out_by_typer") == expected.stderr
+    assert out.replace("out_by_fast_path", "out_by_typer") == expected.stdout
+    assert err.replace("out_by_fast_path", "out_by_typer") == expected.stderr
     for name in ("responses.jsonl", "summary.json"):
         fast, slow = tmp / "out_by_fast_path" / name, tmp / "out_by_typer" / name
         assert fast.exists() == slow.exists()
@@ -205,13 +201,7 @@ def _console(argv, capsys):
     if call is None:
         result = CliRunner().invoke(app, argv)
         return result.exit_code, result.stdout, result.stderr
-    code = 0
-    try:
-        call()
-    except SystemExit as exc:
-        code = exc.code or 0
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return _fast(call, capsys)
 
 
 CONSOLE_SAME = [
