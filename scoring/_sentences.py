@@ -54,7 +54,9 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
             while k > pos and w - k < 8 and (text[k - 1].isalpha() or text[k - 1] == "."):
                 k -= 1
             initial = w - k == 1 and text[k].isupper() and (k == pos or text[k - 1].isspace())
-            if text[k:w].lower() in _ABBREV or initial:
+            # "+1.2pp." and "5p." end sentences: a unit glued to a number is no abbreviation ("pp." for pages, "p." for page)
+            glued = k > pos and text[k - 1].isdigit()
+            if (text[k:w].lower() in _ABBREV and not glued) or initial:
                 continue
         s, e = _trim(text, pos, m.end())
         if s < e:

@@ -493,7 +493,8 @@ _LABEL_END = re.compile(r"[ \t]*(?::|\u2014|\u2013|[ \t]-[ \t]|\u2192|=>|->|\||\
 _PLAIN_DELIM = re.compile(r":(?!//)|[ \t][\u2014\u2013]|[ \t]-[ \t]|\u2192|=>")
 _TABLE_SEP_CHARS = frozenset("|:- \t")
 _LIST_FIRST = frozenset("-*+(\u2022\u25aa\u25e6\u2023\u2013\u2014\u25cf\u25cb")
-_LEADING_SYMBOLS = re.compile("[ \t]*(?:[\u2705\u2714\u2713\u2611\u274c\u2717\u2718\u2716\u26d4\u2753\u26a0\ufe0f\U0001f6d1\U0001f534\U0001f7e2\U0001f7e1\U0001f44d][ \t]*){1,3}")
+_LEADING_SYMBOLS = re.compile("[ \t]*(?:(?:[\u2705\u2714\u2713\u2611\u274c\u2717\u2718\u2716\u26d4\u2753\u26a0\ufe0f\U0001f6d1\U0001f534\U0001f7e2\U0001f7e1\U0001f44d]"
+                              "|\\?(?=[ \t]+[^\\s?]))[ \t]*){1,3}")
 
 
 _BLANK_LINES = re.compile(r"(?:[^\S\n]*\n)+")
@@ -637,7 +638,8 @@ def _classify(text: str, start: int, end: int, in_fence: bool) -> Line:
             body = c.end()
         label = _label_after(text, body, end, whole=end - body <= 90)
         return Line(start, end, "list", level=indent // 2, marker=marker, label=label, body=body)
-    s = _LEADING_SYMBOLS.match(text, pos, end) if not first.isascii() else None
+    # a status mark opens the line ("\u2705 Size: ...", "? P/E: 14x, maybe above 15x": a leading "?" is the checklist's open mark)
+    s = _LEADING_SYMBOLS.match(text, pos, end) if not first.isascii() or first == "?" else None
     body = s.end() if s is not None else pos
     b = _BOLD.match(text, body, end) if "*" in line or "__" in line else None
     if b is not None:

@@ -61,6 +61,8 @@ __all__ = [
     "FINAL_CUE",
     "FINAL_CUE_TRIGGERS",
     "ACTION_TRIGGERS",
+    "FINAL_IDIOMS",
+    "FINAL_IDIOM_TRIGGERS",
     "FINAL_LABEL",
     "PASS_ACTIONS",
     "FAIL_ACTIONS",
@@ -109,9 +111,18 @@ class VerdictWord:
     #: present", "No trigger"); the parser flips it for a gate whose named condition is what lets it PROCEED
     #: ("Rebalancing is triggered").
     sense: bool = False
+    #: Counts only for a gate whose named condition is what lets it PROCEED (a card gate with a ``proceed`` test and no
+    #: ``reject`` or kill criterion): "Material." says the gap of "Growth Relative to Expectations" is large enough, but
+    #: of a "Margin of Safety" or a "Risk of Permanent Loss" it could mean either, so there it says nothing.
+    proceed_only: bool = False
 
 
 _I = "(?i:{})".format
+
+#: Where a short answer word closes its clause: at ".", ";", "!", ")" or the line's end, optionally after a bracketed detail
+#: ("fine (40% stocks, no drift).") or a corrective tail naming what it is not ("contradicted, not merely delayed.").
+_CLOSES = (r"(?=[ \t]*(?:\([^()\n]{1,80}\)[ \t]*)?(?:,[ \t]*not[ \t]+(?:merely[ \t]+|just[ \t]+|only[ \t]+|simply[ \t]+)?"
+           r"[a-z-]+[ \t]*)?(?:[.;!)]|$|\n))")
 
 #: The gate-verdict vocabulary, in the order the combined pattern tries it
 #: (longer phrases first so that "kill criterion triggered" wins over "KILL").
@@ -196,17 +207,18 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     VerdictWord(_I(r"\b(?:meets|met|meet)\b|\bsatisf(?:ies|ied|y)\b|\bclear(?:s|ed)\b|\bqualif(?:ies|ied|y)\b"), PROCEED, ("meet", "met", "satisf", "clear", "qualif")),
     # "Strategic, not tactical: OK.", "Universe: listed equity. Clear.", "both fine": a short answer that closes its clause (hedged:
     # any committed word of the section outranks it)
-    VerdictWord(_I(r"\b(?:OK|okay|fine|clear|holds)\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("ok", "okay", "fine", "clear", "holds"), strength=HEDGED),
+    VerdictWord(_I(r"\b(?:OK|okay|fine|clear|holds)\b" + _CLOSES), PROCEED, ("ok", "okay", "fine", "clear", "holds"), strength=HEDGED),
     # Appraisals standing as the whole answer of their clause: "68 cents against 90. Favourable.", "Leverage: weak."
     VerdictWord(_I(r"\b(?:favou?rable|satisfactory|acceptable|adequate|attractive|strong|solid|healthy|good|robust|sound|"
-                   r"comfortable|positive|supportive|confirmed|confirms|intact|aligned|eligible|permitted|compliant)\b(?=[ \t]*(?:[.;!)]|$|\n))"),
+                   r"comfortable|positive|supportive|confirmed|confirms|intact|aligned|eligible|permitted|compliant|clean|identified|"
+                   r"in\s+place)\b" + _CLOSES),
                 PROCEED, ("favo", "satisfactory", "acceptable", "adequate", "attractive", "strong", "solid", "healthy", "good",
                           "robust", "sound", "comfortable", "positive", "supportive", "confirm", "intact", "aligned", "eligible",
-                          "permitted", "compliant"),
+                          "permitted", "compliant", "clean", "identified", "in"),
                 strength=HEDGED, negatable=False, alone=True),
     VerdictWord(_I(r"\b(?:unfavou?rable|unsatisfactory|unacceptable|inadequate|unattractive|weak|poor|negative|"
                    r"broken|excessive|misaligned|ineligible|contradicted|refuted|invalidated|too\s+(?:high|low|expensive|small|risky))\b"
-                   r"(?=[ \t]*(?:[.;!)]|$|\n))"),
+                   + _CLOSES),
                 REJECT, ("unfavo", "unsatisfactory", "unacceptable", "inadequate", "unattractive", "weak", "poor", "negative",
                          "broken", "excessive", "misaligned", "ineligible", "contradicted", "refuted", "invalidated", "too"),
                 strength=HEDGED, negatable=False, alone=True),
@@ -227,6 +239,14 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                    r"|(?<=\bclearly )|(?<=\balso ))(?:present|flashing|firing|triggered|tripped)\b(?=[ \t]*(?:[.;!),]|$|\n))"),
                 REJECT, ("present", "flashing", "firing", "triggered", "tripped"), strength=HEDGED, sense=True),
     VerdictWord(_I(r"\bpresent\b(?=[ \t]*(?:[.;!)]|$|\n))"), REJECT, ("present",), strength=HEDGED, negatable=False, alone=True, sense=True),
+    # Materiality said alone ("Gap +1.2pp. Material.", "the gap is immaterial"): the gate's named condition (a material gap) holds
+    # or not, read only for a gate whose named condition lets it PROCEED (``proceed_only``), where the parser flips it to PROCEED /
+    # REJECT.
+    VerdictWord(_I(r"\b(?:immaterial|insignificant|negligible|(?:not|never)\s+(?:material|significant))\b" + _CLOSES), PROCEED,
+                ("immaterial", "insignificant", "negligible", "not", "never"), strength=HEDGED, negatable=False, alone=True, sense=True,
+                proceed_only=True),
+    VerdictWord(_I(r"\b(?:material|significant)\b" + _CLOSES), REJECT, ("material", "significant"), strength=HEDGED,
+                negatable=False, alone=True, sense=True, proceed_only=True),
     VerdictWord(_I(r"\babsent\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("absent",), strength=HEDGED, negatable=False, alone=True, sense=True),
     VerdictWord("[\u2705\u2714\u2713\u2611\U0001f7e2\U0001f44d]", PROCEED, ("\u2705", "\u2714", "\u2713", "\u2611", "\U0001f7e2", "\U0001f44d"), negatable=False),
 )
@@ -314,6 +334,24 @@ FAIL_ACTIONS: Final = re.compile(
     r"stay(?:s|ed)?\s+away\s+from)\s+(?:the|this|that|it|such\s+an?)\b(?:\s+(?:investment|deal|acquisition|company|business|stock|"
     r"shares?|purchase|opportunity|target))?|\bwalk(?:s|ed)?\s+away\b|\bno\s+deal\b"
 )
+
+#: Idioms real reports close with instead of an outcome word (key 0: the card's fail outcome, key 1: its pass outcome):
+#: "I wouldn't touch it", "steer clear", "a hard pass", "count me out", "uninvestable"; "this is a buy", "worth owning",
+#: "I'm a buyer". Negation before them flips them ("not worth owning"); a price limit after a buy idiom ("a buy below $40")
+#: is the fail outcome, as for a bare BUY.
+FINAL_IDIOMS: Final = re.compile(
+    r"(?i)(?P<fail>\b(?:would\s+not|wouldn't|will\s+not|won't|do\s+not|don't|shouldn't|should\s+not)\s+(?:go\s+near|touch)\s+"
+    r"(?:it|this|that|them|these|those|the\s+(?:stock|shares?|company|business|deal|bonds?|name|idea|trade))\b"
+    r"|\bsteer(?:s|ed|ing)?\s+clear\b|\bhard\s+pass\b|\bcount\s+(?:me|us)\s+out\b|\bun-?investable\b|\bnot\s+investable\b)"
+    r"|(?P<pass>\b(?:this|it|that)(?:\s+is|'s)\s+a\s+(?:clear\s+|strong\s+|solid\s+)?buy\b(?!\s+(?:signal|case|thesis|rating|list|side|order|back))"
+    r"|\bworth\s+(?:owning|buying)\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:a\s+)?buyers?\b)"
+)
+#: :data:`FINAL_IDIOMS` for long texts (key 0 for every trigger: the match's group says which outcome).
+FINAL_IDIOM_TRIGGERS: Final[list[Trigger]] = [
+    Trigger(w, FINAL_IDIOMS) for w in ("would", "wouldn't", "will not", "won't", "do not", "don't", "shouldn't", "should", "steer",
+                                       "hard", "count", "uninvest", "un-invest", "not", "this", "it is", "it's", "that", "worth",
+                                       "i'm", "i am", "we're", "we are")  # literals of 3+ characters or with a space (scan's prefixes)
+]
 
 #: The action phrases for long texts (key 0: fail, key 1: pass).
 ACTION_TRIGGERS: Final[list[Trigger]] = [

@@ -31,6 +31,12 @@ _ANSWERED = re.compile(
     r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing))"
     r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false)\b"
 )
+#: A checklist line's open mark: a "?" before the line's words, alone or after a list marker or another mark
+#: ("? P/E: 14.1x on a year with a one-off gain", "- ? Dividend record: 19 of 20 years found"): INCONCLUSIVE (hedged, as
+#: the question-mark emoji), read with its detail like any status icon.
+_OPEN_MARK = re.compile(r"[ \t>]*(?:(?:[-*+\u2022]|\d{1,3}[.)])[ \t]+)?(?:[\u2705\u2714\u2713\u2611\u274c\u2717\u2718\u2716\u26a0\ufe0f][ \t]*)?"
+                        r"(?P<mark>\?)(?=[ \t]+[^\s?])")
+_OPEN_MARK_WORD = vw.VerdictWord(r"\?", vw.INCONCLUSIVE, ("?",), strength=vw.HEDGED, negatable=False)
 _ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
                                                       "indicator", "warning", "flashing", "eligible", "permitted", "allowed",
                                                       "compliant", "acceptable", "aligned", "qualif", "in", "within")]
@@ -51,6 +57,21 @@ class _AnsweredMixin(_ParserState):
             if u >= 0:
                 out.append(_Hit(m.start(), m.end(), _REGIME_NAMED, u))
                 self.regime_gate[m.start()] = gate
+        return out
+
+    def _open_marks(self) -> list[_Hit]:
+        """Checklist lines opened by a "?" mark (:data:`_OPEN_MARK`), as hedged INCONCLUSIVE verdict words."""
+        masked = self.masked
+        out: list[_Hit] = []
+        for line in self.lines:
+            if line.kind in ("blank", "table", "table_sep", "fence", "json") or "?" not in masked[line.start : min(line.end, line.start + 16)]:
+                continue
+            m = _OPEN_MARK.match(masked, line.start, line.end)
+            if m is None:
+                continue
+            u = self._unit_at(m.start("mark"))
+            if u >= 0:
+                out.append(_Hit(m.start("mark"), m.end("mark"), _OPEN_MARK_WORD, u))
         return out
 
     def _answered_questions(self) -> list[_Hit]:

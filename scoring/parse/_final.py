@@ -187,9 +187,11 @@ class _FinalVerdictMixin(_ParserState):
             limit = _BUY_LIMIT.match(masked, m.end()) is not None
             denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(unit.start, m.start() - 40), m.start())][-4:])
             if not (unit.final or alone or first_person or shouted or limit or denied
-                    or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())):
+                    or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())
+                    or self._opens_closing_sentence(m.start(), u)):
                 continue  # a bare BUY or SELL counts in the conclusion, on its own, in capitals, after a label, denied ("not a Graham
-                # buy"), or as "I'd pass at this price"
+                # buy"), as "I'd pass at this price", or opening the closing sentence of a last paragraph that names no gate
+                # ("Avoid for now.")
             outcome = synonym_of[word]
             if outcome == ix.pass_outcome and limit:
                 outcome = ix.fail_outcome  # "watch - buy < $36", "buy below 3,600": a limit under today's price, not a buy now
@@ -206,6 +208,15 @@ class _FinalVerdictMixin(_ParserState):
             if re.search(r"(?i)\b(?:must|should|needs?\s+to)\s*\Z", masked[max(0, m.start() - 30) : m.start()]):
                 continue  # "a stock must pass 5 of the 7 tests": a rule, not a count
             consider(m.start(), m.end(), ix.pass_outcome if passed >= required else ix.fail_outcome, 3, u)
+        # "I wouldn't touch it", "steer clear", "this is a buy": idioms of real reports for the card's fail / pass outcome
+        for _, m in self._scan(vw.FINAL_IDIOM_TRIGGERS, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start())
+            if u < 0:
+                continue
+            failing = m.group("fail") is not None
+            if not failing and _BUY_LIMIT.match(masked, m.end()) is not None:
+                failing = True  # "it is a buy below $40": a limit under today's price, as for a bare BUY
+            consider(m.start(), m.end(), ix.fail_outcome if failing else ix.pass_outcome, 1, u)
         for _, m in self._scan(_PASSIVE_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start("word"))
             outcome = ix.outcome_of.get(m.group("word").upper()) or ix.outcome_of.get(m.group("word").upper() + "E")
@@ -272,7 +283,7 @@ class _FinalVerdictMixin(_ParserState):
         final region or in the answer's last paragraph, which holds no gate name."""
         unit = self.units[u]
         head = self.masked[unit.start : start].strip(" \t\n*_#>-").lower()
-        if head and head not in ("no", "not", "do not", "don't", "never"):
+        if head and head not in ("no", "not", "do not", "don't", "never", "a", "an"):  # "A hard pass.": an article too
             return False
         if unit.final:
             return True

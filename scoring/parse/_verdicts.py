@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, normalize
-from ipb.scoring.parse._answered import _REGIME_NAMED, _AnsweredMixin
+from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, _AnsweredMixin
 from ipb.scoring.parse._common import (
     _FIELD_VERDICT,
     _WORDS_APOS,
@@ -25,6 +25,7 @@ from ipb.scoring.parse._common import (
     _Unit,
 )
 from ipb.scoring.parse._pass_sense import declines
+from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
 
@@ -205,7 +206,7 @@ class _VerdictsMixin(_AnsweredMixin):
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
-        extra = self._yes_no_cells() + self._answered_questions() + self._regimes_named()
+        extra = self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks()
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
@@ -235,7 +236,12 @@ class _VerdictsMixin(_AnsweredMixin):
             if clause_words in (["not"], ["never"]) and not word.sense:
                 # "Broken story? Not broken.", "Leverage: not excessive.": the appraisal denied, alone in its clause
                 return (vw.REJECT if word.verdict == vw.PROCEED else vw.PROCEED), vw.HEDGED, True
-            return None  # an appraisal inside a clause ("a strong franchise") states no verdict; alone ("Strong.") it does
+            predicate = predicative(last_clause(before, cut, clause_words)) if cut >= 0 or start - 90 <= unit.start else None
+            if predicate is None or not _CONDITIONALS.isdisjoint(clause_words) or not vw.MODALS.isdisjoint(clause_words):
+                return None  # an appraisal inside a clause ("a strong franchise") states no verdict; alone ("Strong.") it does
+            if predicate:  # "the thesis isn't broken", "leverage is not excessive", "the gap isn't material": the predicate denied
+                return (vw.REJECT if word.verdict == vw.PROCEED else vw.PROCEED), vw.HEDGED, True
+            # "incentives are aligned.", "the gap is material.", "both fine": the appraisal is the clause's predicate
         words = clause_words[-4:]
         after = low[end : min(unit.end, end + 40)]
         after_words = _WORDS_APOS.findall(after)[:3]
@@ -351,6 +357,8 @@ class _VerdictsMixin(_AnsweredMixin):
                     out.append(_Evidence(g, hit, self._section_of(g, hit.unit), label=label))
                 continue
             out.append(_Evidence(unit.gate, hit, unit.section, label=label))
+        if any(ev.hit.word.proceed_only for ev in out):  # "Material." speaks only for a gate whose named condition lets it PROCEED
+            out = [ev for ev in out if not ev.hit.word.proceed_only or ev.gate in self.ix.proceed_sense]
         return out
 
     def _owner_after(self, hit: _Hit, mentions: list[_Mention]) -> tuple[int, ...] | None:
@@ -385,7 +393,7 @@ class _VerdictsMixin(_AnsweredMixin):
             column = self._verdict_column(self.units[hit.unit].line)
             if column is not None and not (column < len(line.cells) and line.cells[column][0] <= hit.start < line.cells[column][1]):
                 level = min(level, vw.HEDGED)  # a table with a Verdict column: other columns ("Pass?", "Kill triggered?") yield to it
-        if hit.word in _ICONS and self._icon_contradicted(hit):
+        if (hit.word in _ICONS or hit.word is _OPEN_MARK_WORD) and self._icon_contradicted(hit):
             return (vw.WEAK, True)  # "✅ Dividend record: 18 years (fails the 20-year bar)": the line's words outrank its mark
         if level >= vw.COMMITTED:
             if ev.label is not None and hit.start >= ev.label[1] and self._first_hit_after(hit, ev.label):
