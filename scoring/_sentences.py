@@ -10,6 +10,9 @@ import re
 from collections.abc import Iterator
 
 _SENTENCE_END = re.compile(r"[.!?]{1,3}[\"'\u201d\u2019)\]*_]{0,3}(?=\s)")
+#: Abbreviations that stand before a number ("No. 5", "p. 12", "pp. 3-4", "vol. 2", "ch. 7", "sec. 4", "fig. 2").
+_BEFORE_NUMBER = frozenset({"no", "p", "pp", "vol", "ch", "sec", "fig"})
+_NUMBER_NEXT = re.compile(r"[ \t]*[(#]?\d")
 _ABBREV = frozenset(
     {"e.g", "i.e", "vs", "approx", "etc", "no", "mr", "mrs", "ms", "dr", "inc", "co", "corp", "ltd", "st", "jr", "sr", "u.s", "fig",
      "cf", "al", "est", "ca", "incl", "resp", "p", "pp", "vol", "ch", "sec", "op", "cit"}
@@ -54,9 +57,12 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
             while k > pos and w - k < 8 and (text[k - 1].isalpha() or text[k - 1] == "."):
                 k -= 1
             initial = w - k == 1 and text[k].isupper() and (k == pos or text[k - 1].isspace())
-            # "+1.2pp." and "5p." end sentences: a unit glued to a number is no abbreviation ("pp." for pages, "p." for page)
+            # "+1.2pp." and "5p." end sentences: a unit glued to a number is no abbreviation ("pp." for pages, "p." for page);
+            # "No.", "p.", "vol." abbreviate only before a number ("No. 5", "p. 12"): "The market said no. Abandon it." is two
+            word = text[k:w].lower()
             glued = k > pos and text[k - 1].isdigit()
-            if (text[k:w].lower() in _ABBREV and not glued) or initial:
+            numbered = word in _BEFORE_NUMBER and not _NUMBER_NEXT.match(text, m.end())
+            if (word in _ABBREV and not glued and not numbered) or initial:
                 continue
         s, e = _trim(text, pos, m.end())
         if s < e:

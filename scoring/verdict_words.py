@@ -111,10 +111,10 @@ class VerdictWord:
     #: present", "No trigger"); the parser flips it for a gate whose named condition is what lets it PROCEED
     #: ("Rebalancing is triggered").
     sense: bool = False
-    #: Counts only for a gate whose named condition is what lets it PROCEED (a card gate with a ``proceed`` test and no
-    #: ``reject`` or kill criterion): "Material." says the gap of "Growth Relative to Expectations" is large enough, but
-    #: of a "Margin of Safety" or a "Risk of Permanent Loss" it could mean either, so there it says nothing.
-    proceed_only: bool = False
+    #: Counts only for a gate whose name states its pass condition (a card gate with a ``proceed`` test and no ``reject``
+    #: test: "Growth Relative to Expectations", "Price Materially Below Intrinsic Value"): "Material." says that gap is
+    #: large enough; of a gate with a ``reject`` test ("Risk of Permanent Loss") it could mean either, so there it says nothing.
+    pass_named: bool = False
 
 
 _I = "(?i:{})".format
@@ -211,16 +211,18 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     # Appraisals standing as the whole answer of their clause: "68 cents against 90. Favourable.", "Leverage: weak."
     VerdictWord(_I(r"\b(?:favou?rable|satisfactory|acceptable|adequate|attractive|strong|solid|healthy|good|robust|sound|"
                    r"comfortable|positive|supportive|confirmed|confirms|intact|aligned|eligible|permitted|compliant|clean|identified|"
-                   r"in\s+place)\b" + _CLOSES),
+                   r"in\s+place|cheap|inexpensive|undervalued)\b" + _CLOSES),
                 PROCEED, ("favo", "satisfactory", "acceptable", "adequate", "attractive", "strong", "solid", "healthy", "good",
                           "robust", "sound", "comfortable", "positive", "supportive", "confirm", "intact", "aligned", "eligible",
-                          "permitted", "compliant", "clean", "identified", "in"),
+                          "permitted", "compliant", "clean", "identified", "in", "cheap", "inexpensive", "undervalued"),
                 strength=HEDGED, negatable=False, alone=True),
     VerdictWord(_I(r"\b(?:unfavou?rable|unsatisfactory|unacceptable|inadequate|unattractive|weak|poor|negative|"
-                   r"broken|excessive|misaligned|ineligible|contradicted|refuted|invalidated|too\s+(?:high|low|expensive|small|risky))\b"
+                   r"broken|excessive|misaligned|ineligible|contradicted|refuted|invalidated|expensive|overvalued|pricey|"
+                   r"too\s+(?:high|low|expensive|small|risky))\b"
                    + _CLOSES),
                 REJECT, ("unfavo", "unsatisfactory", "unacceptable", "inadequate", "unattractive", "weak", "poor", "negative",
-                         "broken", "excessive", "misaligned", "ineligible", "contradicted", "refuted", "invalidated", "too"),
+                         "broken", "excessive", "misaligned", "ineligible", "contradicted", "refuted", "invalidated", "expensive",
+                         "overvalued", "pricey", "too"),
                 strength=HEDGED, negatable=False, alone=True),
     # The gate's named condition, said to hold or not ("Signal present", "No trigger.", "Rebalancing is triggered."): REJECT /
     # PROCEED for a gate whose condition is its kill, flipped by the parser for a gate whose condition lets it PROCEED.
@@ -239,14 +241,13 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                    r"|(?<=\bclearly )|(?<=\balso ))(?:present|flashing|firing|triggered|tripped)\b(?=[ \t]*(?:[.;!),]|$|\n))"),
                 REJECT, ("present", "flashing", "firing", "triggered", "tripped"), strength=HEDGED, sense=True),
     VerdictWord(_I(r"\bpresent\b(?=[ \t]*(?:[.;!)]|$|\n))"), REJECT, ("present",), strength=HEDGED, negatable=False, alone=True, sense=True),
-    # Materiality said alone ("Gap +1.2pp. Material.", "the gap is immaterial"): the gate's named condition (a material gap) holds
-    # or not, read only for a gate whose named condition lets it PROCEED (``proceed_only``), where the parser flips it to PROCEED /
-    # REJECT.
-    VerdictWord(_I(r"\b(?:immaterial|insignificant|negligible|(?:not|never)\s+(?:material|significant))\b" + _CLOSES), PROCEED,
-                ("immaterial", "insignificant", "negligible", "not", "never"), strength=HEDGED, negatable=False, alone=True, sense=True,
-                proceed_only=True),
-    VerdictWord(_I(r"\b(?:material|significant)\b" + _CLOSES), REJECT, ("material", "significant"), strength=HEDGED,
-                negatable=False, alone=True, sense=True, proceed_only=True),
+    # Materiality said alone ("Gap +1.2pp. Material.", "the gap is immaterial"): the gate's named pass condition (a material gap, a
+    # material discount) holds or not; read only for a gate whose name states its pass condition (``pass_named``).
+    VerdictWord(_I(r"\b(?:immaterial|insignificant|negligible|(?:not|never)\s+(?:material|significant))\b" + _CLOSES), REJECT,
+                ("immaterial", "insignificant", "negligible", "not", "never"), strength=HEDGED, negatable=False, alone=True,
+                pass_named=True),
+    VerdictWord(_I(r"\b(?:material|significant)\b" + _CLOSES), PROCEED, ("material", "significant"), strength=HEDGED,
+                negatable=False, alone=True, pass_named=True),
     VerdictWord(_I(r"\babsent\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("absent",), strength=HEDGED, negatable=False, alone=True, sense=True),
     VerdictWord("[\u2705\u2714\u2713\u2611\U0001f7e2\U0001f44d]", PROCEED, ("\u2705", "\u2714", "\u2713", "\u2611", "\U0001f7e2", "\U0001f44d"), negatable=False),
 )

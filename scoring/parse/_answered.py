@@ -7,6 +7,7 @@ These are found beside the verdict vocabulary (:mod:`ipb.scoring.verdict_words`)
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger, normalize
@@ -36,7 +37,24 @@ _ANSWERED = re.compile(
 #: the question-mark emoji), read with its detail like any status icon.
 _OPEN_MARK = re.compile(r"[ \t>]*(?:(?:[-*+\u2022]|\d{1,3}[.)])[ \t]+)?(?:[\u2705\u2714\u2713\u2611\u274c\u2717\u2718\u2716\u26a0\ufe0f][ \t]*)?"
                         r"(?P<mark>\?)(?=[ \t]+[^\s?])")
+_WORD = re.compile(r"[a-z0-9]+")
 _OPEN_MARK_WORD = vw.VerdictWord(r"\?", vw.INCONCLUSIVE, ("?",), strength=vw.HEDGED, negatable=False)
+#: A question's answer right after its "?": "Understandable business? Yes: it sells glue.", "Durable moat? No - ..." (a Yes or No
+#: closed by punctuation or the line's end, so "No one asked" is no answer), "Fair price? Unknown until ..."; "not yet" is unknown.
+_QUESTION_ANSWER = re.compile(r"\?[ \t]*[*_]{0,2}[ \t]*(?:(?P<answer>yes|no|sure|absolutely|definitely|certainly|nope|not\s+yet|not\s+really)"
+                              r"[*_]{0,2}(?=[ \t]*(?:[.,;:!)\u2014\u2013-]|$))|(?P<unknown>unknown|unclear)\b)", re.I | re.M)
+_QUESTION_TRIGGERS = [Trigger("?", _QUESTION_ANSWER, word=False)]
+_YES_WORDS = frozenset({"yes", "sure", "absolutely", "definitely", "certainly"})
+#: The answers to a gate's name asked as a question, as verdict words (their own objects, so :meth:`._verdicts._evidence`
+#: gives them to the question's gate whatever section the answer's sentence falls in).
+_QUESTION_YES = vw.VerdictWord(r"(?i:yes)", vw.PROCEED, ("yes",), negatable=False)
+_QUESTION_NO = vw.VerdictWord(r"(?i:no)", vw.REJECT, ("no",), negatable=False)
+_QUESTION_UNKNOWN = vw.VerdictWord(r"(?i:unknown)", vw.INCONCLUSIVE, ("unknown",), negatable=False)
+QUESTION_ANSWERS = frozenset({_QUESTION_YES, _QUESTION_NO, _QUESTION_UNKNOWN})
+#: Words that may open a gate's name asked as a question ("Durable advantage?", "Is there a durable advantage?", "Does the
+#: company have a durable competitive advantage?"); any other word before the name makes it a question of another shape.
+_QUESTION_OPENERS = frozenset({"is", "are", "was", "there", "a", "an", "the", "any", "do", "does", "we", "have", "has", "it", "its", "can",
+                               "company", "business", "firm", "stock", "this", "you", "earn", "show"})
 _ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
                                                       "indicator", "warning", "flashing", "eligible", "permitted", "allowed",
                                                       "compliant", "acceptable", "aligned", "qualif", "in", "within")]
@@ -57,6 +75,51 @@ class _AnsweredMixin(_ParserState):
             if u >= 0:
                 out.append(_Hit(m.start(), m.end(), _REGIME_NAMED, u))
                 self.regime_gate[m.start()] = gate
+        return out
+
+    def _pass_named_gates(self) -> frozenset[int]:
+        """The card's gates whose name states their pass condition: a ``proceed`` test and no ``reject`` test ("Adequate Size
+        of the Enterprise", "Durable Competitive Advantage", "Risk Drift Beyond Tolerance"; not "Story Broken or Fundamentals
+        Deteriorated" nor "Category-Specific Sell Signal"). A "Yes" to the name asked as a question, or "Material.", is their
+        PROCEED; for the other gates such words could mean either."""
+        known: frozenset[int] | None = self.__dict__.get("_pass_named")
+        if known is None:
+            known = self.__dict__["_pass_named"] = frozenset(g.number for g in self.ix.card.gates
+                                                              if g.proceed is not None and g.reject is None)
+        return known
+
+    def _gate_questions(self) -> list[_Hit]:
+        """A gate's name or alias asked as a question and answered at once: "Understandable business? Yes: ...",
+        "Is there a durable advantage? No - ...", "Adequate size? Unknown". Read only for a gate whose name states its pass
+        condition (:meth:`_pass_named_gates`): Yes is its PROCEED, No its REJECT, Unknown INCONCLUSIVE. For a gate named
+        by its failure ("Story broken? No") the answer's sense would rest on the name's wording, so it is left unread."""
+        out: list[_Hit] = []
+        if not self.mentions:
+            return out
+        masked, low = self.masked, self.low
+        ends = sorted((m.end, k) for k, m in enumerate(self.mentions))
+        keys = [e for e, _ in ends]
+        for _, m in self._scan(_QUESTION_TRIGGERS, limit=MAX_OCCURRENCES):
+            q = m.start()
+            k = bisect_right(keys, q) - 1
+            if k < 0:
+                continue
+            mention = self.mentions[ends[k][1]]
+            if len(mention.gates) != 1 or mention.gates[0] not in self._pass_named_gates() or masked[mention.end : q].strip(" \t*_"):
+                continue
+            line_start = masked.rfind("\n", 0, mention.start) + 1
+            head = _WORD.findall(low, line_start, mention.start)
+            if len(head) > 6 or not _QUESTION_OPENERS.issuperset(head[1:] if head[:1] and head[0].isdigit() else head):
+                continue  # "Why does the moat matter? No one asks": a question of another shape
+            group = "answer" if m.group("answer") is not None else "unknown"
+            a, b = m.span(group)
+            u = self._unit_at(a)
+            if u < 0:
+                continue
+            answer = " ".join(m.group(group).lower().split())
+            word = _QUESTION_YES if answer in _YES_WORDS else _QUESTION_UNKNOWN if answer in ("unknown", "unclear", "not yet") else _QUESTION_NO
+            out.append(_Hit(a, b, word, u))
+            self.__dict__.setdefault("question_gate", {})[a] = mention.gates[0]
         return out
 
     def _open_marks(self) -> list[_Hit]:

@@ -304,7 +304,8 @@ class _FinalVerdictMixin(_ParserState):
         return declines(_WORDS_APOS.findall(before.lower(), _clause_start(before) + 1))
 
     def _closing_verdict(self) -> tuple[int, int, str, Span] | None:
-        """When nothing else states the final verdict: a verdict word in capitals that opens the answer's last sentence,
+        """When nothing else states the final verdict: a verdict word in capitals that opens the answer's last sentence
+        (or is the value of a label opening it: "Not ready to decide: INCONCLUSIVE until the CFO is heard"),
         in a closing paragraph that names no gate ("I wouldn't allocate and I wouldn't redirect yet. INCONCLUSIVE until
         the attribution is in."), mapped to the card's outcomes (level 2)."""
         ix = self.ix
@@ -322,8 +323,10 @@ class _FinalVerdictMixin(_ParserState):
             return None  # a paragraph that names a gate is that gate's
         for hit in self.unit_hits.get(u, []):
             token = self.masked[hit.start : hit.end]
-            if self.masked[unit.start : hit.start].strip(" \t*_#>-") or not token.isupper() or len(token) < 4:
-                return None
+            line_start = self.masked.rfind("\n", 0, hit.start) + 1
+            labelled = _LABEL_BEFORE.search(self.masked, max(line_start, hit.start - 60), hit.start) is not None
+            if (self.masked[unit.start : hit.start].strip(" \t*_#>-") and not labelled) or not token.isupper() or len(token) < 4:
+                return None  # the word opens the sentence, or is the value of a label opening it ("Not ready to decide: INCONCLUSIVE")
             if hit.word.sense or self._level(hit) < vw.COMMITTED:
                 return None
             mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)

@@ -101,11 +101,15 @@ def last_clause(before: str, cut: int, clause_words: list[str]) -> list[str]:
     ['the', 'thesis', 'is']
     >>> last_clause("+0.9pp, which is ", -1, ["0", "9pp", "which", "is"])
     ['which', 'is']
+    >>> last_clause("9x earnings, ", -1, ["9x", "earnings"])
+    ['so']
     """
     comma = before.rfind(",", cut + 1)
     if comma < 0:
         return clause_words
     words = _WORDS.findall(before, comma + 1)
-    if words and words[0] in _OPENERS:
+    if not words:
+        return ["so"]  # "9x earnings, undervalued.": the appraisal alone after the figures, as after "so"
+    if words[0] in _OPENERS:
         return words[1:] if words[0] != "which" else words
     return clause_words

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, normalize
-from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, _AnsweredMixin
+from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS, _AnsweredMixin
 from ipb.scoring.parse._common import (
     _FIELD_VERDICT,
     _WORDS_APOS,
@@ -206,7 +206,7 @@ class _VerdictsMixin(_AnsweredMixin):
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
-        extra = self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks()
+        extra = self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks() + self._gate_questions()
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
@@ -330,6 +330,11 @@ class _VerdictsMixin(_AnsweredMixin):
             if unit.final and not self._revises_after_final(hit):
                 continue
             label = label_units.get(hit.unit)
+            if hit.word in QUESTION_ANSWERS:  # "Dividend record? No - ...": the answer is the question's gate's, wherever it sits
+                asked = self.__dict__.get("question_gate", {}).get(hit.start)
+                if asked is not None:
+                    out.append(_Evidence(asked, hit, self._section_of(asked, hit.unit), label=label))
+                continue
             if hit.word is _REGIME_NAMED:
                 if unit.gate == self.regime_gate.get(hit.start):
                     out.append(_Evidence(unit.gate, hit, unit.section, label=label))
@@ -357,8 +362,8 @@ class _VerdictsMixin(_AnsweredMixin):
                     out.append(_Evidence(g, hit, self._section_of(g, hit.unit), label=label))
                 continue
             out.append(_Evidence(unit.gate, hit, unit.section, label=label))
-        if any(ev.hit.word.proceed_only for ev in out):  # "Material." speaks only for a gate whose named condition lets it PROCEED
-            out = [ev for ev in out if not ev.hit.word.proceed_only or ev.gate in self.ix.proceed_sense]
+        if any(ev.hit.word.pass_named for ev in out):  # "Material." speaks only for a gate whose name states its pass condition
+            out = [ev for ev in out if not ev.hit.word.pass_named or ev.gate in self._pass_named_gates()]
         return out
 
     def _owner_after(self, hit: _Hit, mentions: list[_Mention]) -> tuple[int, ...] | None:

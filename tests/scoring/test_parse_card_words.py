@@ -161,6 +161,57 @@ def test_a_unit_glued_to_a_number_ends_a_sentence_but_pages_do_not() -> None:
 
 
 def test_materiality_says_nothing_for_a_gate_whose_named_condition_is_not_its_pass() -> None:
-    # klarman_downside_first_process gate 2 "Margin of Safety" has a kill criterion: "Material." could mean either
+    # klarman_downside_first_process gate 2 "Margin of Safety" has a reject test: "Material." could mean either
     text = "Margin of safety: price $30 against a $41 value. Material.\n"
     assert _read(text, "klarman_downside_first_process") == [(2, None)]
+
+
+# ---------------------------------------------------------------- 5. price appraisals; a closing label's verdict
+
+
+@pytest.mark.parametrize(("answer", "verdict"), [
+    ("38x earnings. Expensive.", "REJECT"),
+    ("11x earnings; the stock is cheap.", "PROCEED"),
+    ("24x earnings. Not cheap.", "REJECT"),  # the appraisal denied
+    ("9x earnings, undervalued.", "PROCEED"),
+])
+def test_price_appraisals(answer: str, verdict: str) -> None:
+    assert _read("Fair price: " + answer + "\n", QUALITY) == [(5, verdict)]
+
+
+def test_cheap_for_a_reason_is_no_verdict() -> None:
+    assert _read("Fair price: at 6x it is cheap for a reason.\n", QUALITY) == [(5, None)]
+
+
+def test_a_verdict_word_after_a_label_in_the_closing_sentence_is_the_final_verdict() -> None:
+    text = ("1. Circle of competence: ice cream, simple. PROCEED.\n3. Management integrity: the CFO left mid-sale. "
+            "INCONCLUSIVE.\n\nNot ready to decide: INCONCLUSIVE until we have heard the CFO.\n")
+    assert _final(text, "buffett_acquisition_checklist") == "INCONCLUSIVE"
+
+
+def test_materiality_reads_for_a_pass_named_gate_with_a_kill_criterion_too() -> None:
+    # graham_intrinsic_value_margin_of_safety gate 4 "Margin of Safety" has a proceed test and no reject test
+    text = "Margin of safety: price $30 against a Graham value of $47. Material.\n"
+    assert _read(text, "graham_intrinsic_value_margin_of_safety") == [(4, "PROCEED")]
+
+
+# ---------------------------------------------------------------- 6. a gate's name asked as a question and answered
+
+
+def test_a_gate_name_asked_and_answered_is_its_verdict() -> None:
+    text = ("Understandable business? Yes: it sells glue to carpenters.\n"
+            "High return on capital? No - ROIC has been 7% for five years.\n"
+            "Is there a durable advantage? Sure, the switching costs are real.\n"
+            "Fair price? Unknown until the audited accounts are out.\n")
+    assert _read(text, QUALITY) == [(1, "PROCEED"), (2, "REJECT"), (3, "PROCEED"), (5, "INCONCLUSIVE")]
+
+
+def test_a_gate_named_by_its_failure_asked_and_answered_is_left_unread() -> None:
+    # lynch_portfolio_story_review gate 1 "Story Broken or Fundamentals Deteriorated" has a reject test: "No" could mean either
+    assert _read("Story broken? No. Sales still grow 10% a year.\n", "lynch_portfolio_story_review") == [(1, None)]
+
+
+def test_an_answer_that_opens_a_new_clause_is_no_answer() -> None:
+    # "No one ..." answers nothing: the word after "No" is the subject of a new clause
+    text = "High return on capital? No one at the meeting asked. ROIC was 19%.\n"
+    assert _read(text, QUALITY) == [(2, None)]
