@@ -107,8 +107,11 @@ class _AnsweredMixin(_ParserState):
             mention = self.mentions[ends[k][1]]
             if len(mention.gates) != 1 or mention.gates[0] not in self._pass_named_gates() or masked[mention.end : q].strip(" \t*_"):
                 continue
-            line_start = masked.rfind("\n", 0, mention.start) + 1
-            head = _WORD.findall(low, line_start, mention.start)
+            mu = self._unit_at(mention.start)
+            opening = max(masked.rfind("\n", max(0, mention.start - 80), mention.start) + 1, self.units[mu].start if mu >= 0 else 0)
+            if mention.start - opening > 60:
+                continue  # a long run of words before the name: a sentence of another shape (and a bounded look back)
+            head = _WORD.findall(low, opening, mention.start)
             if len(head) > 6 or not _QUESTION_OPENERS.issuperset(head[1:] if head[:1] and head[0].isdigit() else head):
                 continue  # "Why does the moat matter? No one asks": a question of another shape
             group = "answer" if m.group("answer") is not None else "unknown"

@@ -122,7 +122,9 @@ class _FinalVerdictMixin(_ParserState):
                 return
             if self._an_alternative(before, masked[end : min(unit.end, end + 40)]):
                 return  # "INVEST or DECLINE", "INVEST/DECLINE", "between INVEST and DECLINE": no choice made
-            line_start = masked.rfind("\n", 0, start) + 1
+            # the line's start, looked for at most 400 characters back: on a megabyte line of "walk away from the deal" every
+            # outcome looked back to the line's start (quadratic); a quotation's introducer sits closer than that
+            line_start = max(masked.rfind("\n", max(0, start - 400), start) + 1, start - 400, 0)
             # "a naive investor would say INVEST", 'my colleague wrote "INVEST"', "Previous answer (wrong): INVEST": never the
             # verdict, at most the runner-up
             pool = set_aside if self._not_the_writers(before, line_start, start) or self._in_other_profile(start) else candidates
