@@ -17,6 +17,8 @@ from ipb.scoring.parse._verdicts import _clause_start, _negated
 from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other
 
 _FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
+#: At most this many closing idioms are weighed (the first and the last half).
+_IDIOM_PLACES = 200
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
 _PASS_SUBJECT = re.compile(r"(?i)\b(?:would|will|should|must|to|I'd|we'd|I|we)[ \t]+\Z")
 _LOWER_OUTCOME_CUE = frozenset({"would", "will", "should", "must", "i", "we", "i'd", "we'd", "recommend", "recommendation", "verdict",
@@ -211,7 +213,12 @@ class _FinalVerdictMixin(_ParserState):
                 continue  # "a stock must pass 5 of the 7 tests": a rule, not a count
             consider(m.start(), m.end(), ix.pass_outcome if passed >= required else ix.fail_outcome, 3, u)
         # "I wouldn't touch it", "steer clear", "this is a buy": idioms of real reports for the card's fail / pass outcome
-        for _, m in self._scan(vw.FINAL_IDIOM_TRIGGERS, limit=MAX_OCCURRENCES):
+        # (at most the first and the last 100 are weighed: an idiom closes an answer, and a megabyte of "this is a buy" would
+        # otherwise weigh every one)
+        idioms = self._scan(vw.FINAL_IDIOM_TRIGGERS, limit=MAX_OCCURRENCES)
+        if len(idioms) > _IDIOM_PLACES:
+            idioms = idioms[: _IDIOM_PLACES // 2] + idioms[-(_IDIOM_PLACES // 2) :]
+        for _, m in idioms:
             u = self._unit_at(m.start())
             if u < 0:
                 continue
