@@ -26,6 +26,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._predicate import last_clause, predicative
+from ipb.scoring.parse._vocabulary import gate_by_vocabulary
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
 
@@ -239,6 +240,8 @@ class _VerdictsMixin(_AnsweredMixin):
             predicate = predicative(last_clause(before, cut, clause_words)) if cut >= 0 or start - 90 <= unit.start else None
             if predicate is None or not _CONDITIONALS.isdisjoint(clause_words) or not vw.MODALS.isdisjoint(clause_words):
                 return None  # an appraisal inside a clause ("a strong franchise") states no verdict; alone ("Strong.") it does
+            if clause_words:  # the predicate's subject, to check in _rank that it names no other gate's criterion
+                self.__dict__.setdefault("predicate_subjects", {})[start] = " ".join(clause_words)
             if predicate:  # "the thesis isn't broken", "leverage is not excessive", "the gap isn't material": the predicate denied
                 return (vw.REJECT if word.verdict == vw.PROCEED else vw.PROCEED), vw.HEDGED, True
             # "incentives are aligned.", "the gap is material.", "both fine": the appraisal is the clause's predicate
@@ -398,6 +401,8 @@ class _VerdictsMixin(_AnsweredMixin):
             column = self._verdict_column(self.units[hit.unit].line)
             if column is not None and not (column < len(line.cells) and line.cells[column][0] <= hit.start < line.cells[column][1]):
                 level = min(level, vw.HEDGED)  # a table with a Verdict column: other columns ("Pass?", "Kill triggered?") yield to it
+        if hit.word.alone and self._subject_of_another_gate(hit, ev.gate):
+            return (0, False)  # "so incentives are misaligned" in the moat's section: the subject is another gate's criterion
         if (hit.word in _ICONS or hit.word is _OPEN_MARK_WORD) and self._icon_contradicted(hit):
             return (vw.WEAK, True)  # "✅ Dividend record: 18 years (fails the 20-year bar)": the line's words outrank its mark
         if level >= vw.COMMITTED:
@@ -410,6 +415,16 @@ class _VerdictsMixin(_AnsweredMixin):
         if ev.passing:
             level = max(level - 1, vw.WEAK)
         return (level, not hit.derived)
+
+    def _subject_of_another_gate(self, hit: _Hit, gate: int) -> bool:
+        """Whether an appraisal read as a clause's predicate (:mod:`._predicate`) has a subject in another gate's
+        distinctive vocabulary (:func:`._vocabulary.gate_by_vocabulary`): "the advantage is not durable" speaks for the
+        moat, not for the section of the return-on-capital gate it sits in when the answer names no gate there."""
+        subject = self.__dict__.get("predicate_subjects", {}).get(hit.start)
+        if not subject:
+            return False
+        owner, _ = gate_by_vocabulary(self.ix.card, subject)
+        return owner is not None and owner != gate
 
     def _icon_contradicted(self, icon: _Hit) -> bool:
         """Whether a status icon's own line, after it, states another verdict in words (at least hedged): "✅ 34 names

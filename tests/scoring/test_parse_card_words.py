@@ -215,3 +215,9 @@ def test_an_answer_that_opens_a_new_clause_is_no_answer() -> None:
     # "No one ..." answers nothing: the word after "No" is the subject of a new clause
     text = "High return on capital? No one at the meeting asked. ROIC was 19%.\n"
     assert _read(text, QUALITY) == [(2, None)]
+
+
+def test_a_predicate_whose_subject_is_another_gates_criterion_is_not_this_gates_verdict() -> None:
+    # only gate 2 is named; "the advantage is not durable" appraises gate 3's criterion, so gate 2 keeps no verdict from it
+    text = "Return on capital: 28% on tangible equity over the cycle. Trouble is, the advantage is not durable.\n"
+    assert _read(text, QUALITY) == [(2, None)]
