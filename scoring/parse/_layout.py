@@ -432,3 +432,98 @@ class _LayoutMixin(_ParserState):
             return None
         first = groups[0]
         return (self.units[first[0]].start, self.units[first[-1]].end)
+
+
+#: A line that ends a sentence or opens a value: a stop, "!", "?", ":" or ";" (then closing quotes, brackets or emphasis).
+_LINE_STOP = re.compile(r"[.!?:;][\"'\u201d\u2019)\]*_]*[ \t]*\Z")
+#: What a hard-wrapped line may open with and still continue the sentence before it: a lower-case word, a figure, a
+#: bracket, a currency sign, an approximation, a dash of an aside ("— classic forced selling").
+_CONTINUES = re.compile(r"[ \t]*(?:[a-z]|\d|[($\u20ac\u00a3\u00a5~\u2248%&\u2014\u2013])")
+#: A capitalised word opening a line that starts a new item rather than continuing a sentence: a gate or final label.
+_NEW_ITEM = re.compile(r"(?:gates?|steps?|stages?|tests?|criteri(?:on|a)|checks?|lens(?:es)?|verdict|decision|conclusion|"
+                       r"recommendation|summary|overall|final|bottom[ \t]+line|result|outcome|rating|signal|action|note|answer)\b", re.I)
+#: A word in capitals opening a line: an outcome or a verdict ("DECLINE", "PROCEED"), or an acronym heading a new item.
+_CAPS_WORD = re.compile(r"[A-Z][A-Z0-9_/&-]+\b")
+#: A word that cannot end a sentence: a line ending with it (or a comma) runs on into the next, whatever that opens with.
+_RUNS_ON = re.compile(r"(?:,|\b(?:so|thus|hence|therefore|is|are|was|were|be|a|an|the|and|or|but|of|to|as|at|on|in|by|for|with|"
+                      r"which|that|than|its|their|our|my))[ \t]*\Z", re.I)
+#: A hard-wrapped line is at least this long (a wrap at 72 to 80 columns leaves lines of 55 characters or more; a
+#: heading, a short label line or a bare verdict is shorter).
+MIN_WRAPPED_LINE = 45
+_WRAPPABLE_KINDS = ("plain", "label", "list", "bold", "short")
+
+
+def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = None) -> str:
+    """``text`` with the line breaks of hard-wrapped prose read as spaces (same length, so every offset stays put).
+
+    Answers written or pasted at 72 to 80 columns break sentences across lines: a gate's label sits on one line and
+    its verdict on the next ("... the toll road is easy to understand\\n(pass), earns 17% on capital (pass)"). A reader
+    sees one sentence; the parser, which reads a line as one or more sentences, would see two. A break is a wrap when
+    the line before it is prose of at least :data:`MIN_WRAPPED_LINE` characters that ends no sentence (no stop, "?",
+    "!", ":" or ";" at its end) and the line after it is neither a new structure (blank, heading, list item, table
+    row, JSON, bold label, fenced code) nor a new item: it opens in lower case, with a figure, a bracket, a currency
+    sign or a dash, or with a capitalised word whose line carries no label mark (":", " - ", "->") in its first 40
+    characters and which is no gate, step or final label ("Gate 2", "Verdict") and no word in capitals ("DECLINE"),
+    unless the line before ends with a comma or a word no sentence ends with ("... so\nPROCEED again.").
+
+    Parameters
+    ----------
+    text:
+        The masked response.
+    folded:
+        Runs of lines folded as repeats (:func:`ipb.scoring._text.fold_repeated_lines`); breaks at their edges stay.
+
+    Examples
+    --------
+    >>> unwrap_hard_wrapped("The toll road is easy to understand and has been for a long time, so\\nit passes.")
+    'The toll road is easy to understand and has been for a long time, so it passes.'
+    >>> unwrap_hard_wrapped("Gate 1: the price is fine and the business is easy to understand\\nGate 2: REJECT")
+    'Gate 1: the price is fine and the business is easy to understand\\nGate 2: REJECT'
+    >>> unwrap_hard_wrapped("The price is fine and the business is easy to understand here.\\nand more")
+    'The price is fine and the business is easy to understand here.\\nand more'
+    """
+    if "\n" not in text:
+        return text
+    edges = {e for _, start, stop in folded or () for e in (start - 1, stop - 1, stop)}
+    out: list[str] | None = None
+    in_fence = False
+    pos = 0
+    n = len(text)
+    while pos < n:
+        nl = text.find("\n", pos)
+        end = n if nl < 0 else nl
+        kind = classify_line(text, pos, end, in_fence).kind
+        if kind == "fence":
+            in_fence = not in_fence
+        if nl < 0:
+            break
+        nxt = nl + 1
+        if (not in_fence and kind in _WRAPPABLE_KINDS and nl not in edges and end - pos >= MIN_WRAPPED_LINE
+                and len(text[pos:end].strip()) >= MIN_WRAPPED_LINE and _LINE_STOP.search(text, pos, end) is None):
+            nend = text.find("\n", nxt)
+            nend = n if nend < 0 else nend
+            if _joins(text, nxt, nend, runs_on=_RUNS_ON.search(text, pos, end) is not None):
+                if out is None:
+                    out = list(text)
+                out[nl] = " "
+        pos = nxt
+    return text if out is None else "".join(out)
+
+
+def _joins(text: str, start: int, end: int, *, runs_on: bool = False) -> bool:
+    """Whether the line ``text[start:end]`` continues a sentence broken at the line break before it (``runs_on``: the
+    line before ends with a comma or a word no sentence ends with, "so", "the", "and", "is" ...)."""
+    if not text[start:end].strip():
+        return False
+    if classify_line(text, start, end).kind not in ("plain", "short", "label"):
+        return False  # a heading, list item, table row, JSON line, bold label or status mark starts a new item
+    if runs_on or _CONTINUES.match(text, start, end) is not None:
+        return True
+    line = text[start:end].lstrip(" \t")
+    if not line[:1].isupper() or _NEW_ITEM.match(line) is not None or _CAPS_WORD.match(line) is not None:
+        return False
+    return _LABEL_MARK.search(line, 0, 40) is None
+
+
+#: A label's mark: "Moat: ...", "Moat - ...", "Moat -> ...".
+_LABEL_MARK = re.compile(r":(?!//)|[ \t][\u2014\u2013-][ \t]|\u2192|->|=>")
