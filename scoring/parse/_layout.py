@@ -438,15 +438,17 @@ class _LayoutMixin(_ParserState):
 _LINE_STOP = re.compile(r"[.!?:;][\"'\u201d\u2019)\]*_]*[ \t]*\Z")
 #: What a hard-wrapped line may open with and still continue the sentence before it: a lower-case word, a figure, a
 #: bracket, a currency sign, an approximation, a dash of an aside ("— classic forced selling").
-_CONTINUES = re.compile(r"[ \t]*(?:[a-z]|\d|[($\u20ac\u00a3\u00a5~\u2248%&\u2014\u2013])")
+_CONTINUES = re.compile(r"[ \t]*(?:[a-z]|\d|[($\u20ac\u00a3\u00a5~\u2248%&\u2014\u2013\"'\u201c\u2018])")
 #: A capitalised word opening a line that starts a new item rather than continuing a sentence: a gate or final label.
 _NEW_ITEM = re.compile(r"(?:gates?|steps?|stages?|tests?|criteri(?:on|a)|checks?|lens(?:es)?|verdict|decision|conclusion|"
                        r"recommendation|summary|overall|final|bottom[ \t]+line|result|outcome|rating|signal|action|note|answer)\b", re.I)
 #: A word in capitals opening a line: an outcome or a verdict ("DECLINE", "PROCEED"), or an acronym heading a new item.
 _CAPS_WORD = re.compile(r"[A-Z][A-Z0-9_/&-]+\b")
 #: A word that cannot end a sentence: a line ending with it (or a comma) runs on into the next, whatever that opens with.
-_RUNS_ON = re.compile(r"(?:,|\b(?:so|thus|hence|therefore|is|are|was|were|be|a|an|the|and|or|but|of|to|as|at|on|in|by|for|with|"
+_RUNS_ON = re.compile(r"(?:,|\u2192|->|=>|=|\b(?:so|thus|hence|therefore|is|are|was|were|be|a|an|the|and|or|but|of|to|as|at|on|in|by|for|with|"
                       r"which|that|than|its|their|our|my))[ \t]*\Z", re.I)
+#: A short answer opening the line after a question: "Pass?\nYes.", "Met?\nNo, ...".
+_ANSWER_AFTER = re.compile(r"[ \t]*(?:yes|no|unknown|n/?a|partly|partially|unclear)\b(?![ \t]*:)", re.I)
 #: A hard-wrapped line is at least this long (a wrap at 72 to 80 columns leaves lines of 55 characters or more; a
 #: heading, a short label line or a bare verdict is shorter).
 MIN_WRAPPED_LINE = 45
@@ -464,7 +466,8 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
     row, JSON, bold label, fenced code) nor a new item: it opens in lower case, with a figure, a bracket, a currency
     sign or a dash, or with a capitalised word whose line carries no label mark (":", " - ", "->") in its first 40
     characters and which is no gate, step or final label ("Gate 2", "Verdict") and no word in capitals ("DECLINE"),
-    unless the line before ends with a comma or a word no sentence ends with ("... so\nPROCEED again.").
+    unless the line before ends with a comma, an arrow or a word no sentence ends with ("... so\nPROCEED again.",
+    "... ->\nPROCEED"), or the break before it was a wrap too. A question's short answer wrapped onto the next line ("... Pass?\nYes.") joins it too.
 
     Parameters
     ----------
@@ -487,6 +490,7 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
     edges = {e for _, start, stop in folded or () for e in (start - 1, stop - 1, stop)}
     out: list[str] | None = None
     in_fence = False
+    wrapped = False  # whether the line break before this line was a wrap
     pos = 0
     n = len(text)
     while pos < n:
@@ -498,11 +502,20 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
         if nl < 0:
             break
         nxt = nl + 1
-        if (not in_fence and kind in _WRAPPABLE_KINDS and nl not in edges and end - pos >= MIN_WRAPPED_LINE
-                and len(text[pos:end].strip()) >= MIN_WRAPPED_LINE and _LINE_STOP.search(text, pos, end) is None):
+        if not (not in_fence and kind in _WRAPPABLE_KINDS and nl not in edges and end - pos >= MIN_WRAPPED_LINE
+                and len(text[pos:end].strip()) >= MIN_WRAPPED_LINE):
+            wrapped = False
+        else:
             nend = text.find("\n", nxt)
             nend = n if nend < 0 else nend
-            if _joins(text, nxt, nend, runs_on=_RUNS_ON.search(text, pos, end) is not None):
+            stop = _LINE_STOP.search(text, pos, end)
+            if stop is None:
+                # inside a paragraph already found wrapped, a word in capitals continues it too ("... would become\nREDESIGN.")
+                joins = _joins(text, nxt, nend, runs_on=_RUNS_ON.search(text, pos, end) is not None, inside=wrapped)
+            else:  # "... Pass?\nYes.": a question's answer wrapped onto the next line
+                joins = text[stop.start()] == "?" and _ANSWER_AFTER.match(text, nxt, nend) is not None
+            wrapped = joins
+            if joins:
                 if out is None:
                     out = list(text)
                 out[nl] = " "
@@ -510,7 +523,7 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
     return text if out is None else "".join(out)
 
 
-def _joins(text: str, start: int, end: int, *, runs_on: bool = False) -> bool:
+def _joins(text: str, start: int, end: int, *, runs_on: bool = False, inside: bool = False) -> bool:
     """Whether the line ``text[start:end]`` continues a sentence broken at the line break before it (``runs_on``: the
     line before ends with a comma or a word no sentence ends with, "so", "the", "and", "is" ...)."""
     if not text[start:end].strip():
@@ -520,7 +533,7 @@ def _joins(text: str, start: int, end: int, *, runs_on: bool = False) -> bool:
     if runs_on or _CONTINUES.match(text, start, end) is not None:
         return True
     line = text[start:end].lstrip(" \t")
-    if not line[:1].isupper() or _NEW_ITEM.match(line) is not None or _CAPS_WORD.match(line) is not None:
+    if not line[:1].isupper() or _NEW_ITEM.match(line) is not None or (_CAPS_WORD.match(line) is not None and not inside):
         return False
     return _LABEL_MARK.search(line, 0, 40) is None
 
