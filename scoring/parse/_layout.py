@@ -488,39 +488,38 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
     if "\n" not in text:
         return text
     edges = {e for _, start, stop in folded or () for e in (start - 1, stop - 1, stop)}
+    fences = [m.start() for m in _FENCE_LINE.finditer(text)]
     out: list[str] | None = None
-    in_fence = False
-    wrapped = False  # whether the line break before this line was a wrap
-    pos = 0
+    joined_at = -2  # the last line break read as a wrap
     n = len(text)
-    while pos < n:
-        nl = text.find("\n", pos)
-        end = n if nl < 0 else nl
-        kind = classify_line(text, pos, end, in_fence).kind
-        if kind == "fence":
-            in_fence = not in_fence
-        if nl < 0:
-            break
+    # only a line of MIN_WRAPPED_LINE characters or more, with a line of text after it, can end in a wrap
+    for m in _LONG_LINE.finditer(text):
+        pos, nl = m.start(), m.end()
+        if nl in edges or bisect_right(fences, pos) % 2 == 1:
+            continue  # a folded run's edge, or inside fenced code
+        if len(text[pos:nl].strip()) < MIN_WRAPPED_LINE or classify_line(text, pos, nl).kind not in _WRAPPABLE_KINDS:
+            continue
         nxt = nl + 1
-        if not (not in_fence and kind in _WRAPPABLE_KINDS and nl not in edges and end - pos >= MIN_WRAPPED_LINE
-                and len(text[pos:end].strip()) >= MIN_WRAPPED_LINE):
-            wrapped = False
-        else:
-            nend = text.find("\n", nxt)
-            nend = n if nend < 0 else nend
-            stop = _LINE_STOP.search(text, pos, end)
-            if stop is None:
-                # inside a paragraph already found wrapped, a word in capitals continues it too ("... would become\nREDESIGN.")
-                joins = _joins(text, nxt, nend, runs_on=_RUNS_ON.search(text, pos, end) is not None, inside=wrapped)
-            else:  # "... Pass?\nYes.": a question's answer wrapped onto the next line
-                joins = text[stop.start()] == "?" and _ANSWER_AFTER.match(text, nxt, nend) is not None
-            wrapped = joins
-            if joins:
-                if out is None:
-                    out = list(text)
-                out[nl] = " "
-        pos = nxt
+        nend = text.find("\n", nxt)
+        nend = n if nend < 0 else nend
+        stop = _LINE_STOP.search(text, pos, nl)
+        if stop is None:
+            # inside a paragraph already found wrapped, a word in capitals continues it too ("... would become\nREDESIGN.")
+            joins = _joins(text, nxt, nend, runs_on=_RUNS_ON.search(text, pos, nl) is not None, inside=joined_at == pos - 1)
+        else:  # "... Pass?\nYes.": a question's answer wrapped onto the next line
+            joins = text[stop.start()] == "?" and _ANSWER_AFTER.match(text, nxt, nend) is not None
+        if joins:
+            if out is None:
+                out = list(text)
+            out[nl] = " "
+            joined_at = nl
     return text if out is None else "".join(out)
+
+
+#: A line long enough to have been wrapped, with a line of text after it (the match ends at its line break).
+_LONG_LINE = re.compile(r"(?m)^[^\n]{%d,}(?=\n[^\S\n]*[^\s])" % MIN_WRAPPED_LINE)
+#: A line opening or closing fenced code.
+_FENCE_LINE = re.compile(r"(?m)^[ \t]*(?:```|~~~)")
 
 
 def _joins(text: str, start: int, end: int, *, runs_on: bool = False, inside: bool = False) -> bool:
