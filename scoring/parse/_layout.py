@@ -446,7 +446,8 @@ _NEW_ITEM = re.compile(r"(?:gates?|steps?|stages?|tests?|criteri(?:on|a)|checks?
 _CAPS_WORD = re.compile(r"[A-Z][A-Z0-9_/&-]+\b")
 #: A word that cannot end a sentence: a line ending with it (or a comma) runs on into the next, whatever that opens with.
 _RUNS_ON = re.compile(r"(?:,|\u2192|->|=>|=|\b(?:so|thus|hence|therefore|is|are|was|were|be|a|an|the|and|or|but|of|to|as|at|on|in|by|for|with|"
-                      r"which|that|than|its|their|our|my))[ \t]*\Z", re.I)
+                      r"which|that|than|its|their|our|my|into|onto|from|about|like|toward|towards|become|becomes|would|will|could|should|"
+                      r"not|no|be|\w+'d|\w+'ll|\w+\u2019d|\w+\u2019ll))[ \t]*\Z", re.I)
 #: A short answer opening the line after a question: "Pass?\nYes.", "Met?\nNo, ...".
 _ANSWER_AFTER = re.compile(r"[ \t]*(?:yes|no|unknown|n/?a|partly|partially|unclear)\b(?![ \t]*:)", re.I)
 #: A hard-wrapped line is at least this long (a wrap at 72 to 80 columns leaves lines of 55 characters or more; a

@@ -110,11 +110,12 @@ class _LexicalReferencesMixin(_ParserState):
         if all(g.number in named for g in self.card.gates):
             return
         wanted = frozenset(k for keys, _ in bags for k in keys)
-        label_lines = {li for li, _, _, _ in unresolved}  # labels are read by their words elsewhere (_vocabulary, the embedder)
+        # a label is read by its words elsewhere (_vocabulary, the embedder): the sentence that holds it is left alone
+        label_units = {self._unit_at(span[0]) for _, span, _, _ in unresolved}
         added: list[_Mention] = []
         for u, unit in enumerate(self.units):
-            if (u in self.unit_mentions or u in self.final_units or unit.end - unit.start < 12 or unit.line in self.anchors
-                    or unit.line in label_lines):
+            if (u in self.unit_mentions or u in self.final_units or unit.end - unit.start < 12 or u in label_units
+                    or (unit.first and unit.line in self.anchors)):
                 continue
             if len(added) >= MAX_OCCURRENCES:
                 break
