@@ -371,14 +371,16 @@ def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Sp
         extra.append((hit_number.start, hit_number.end))
     rendered = element.text
     if element.fields:
-        anchor = word_spans[0][0] if word_spans else bag.start
         if any(slot[1] != "number" for slot in element.slots):
             return None  # a category or yes/no value is read only verbatim, never from a nearby number
+        used: set[int] = set()
         for name, kind in element.fields:
             field_before = element.text.find("{" + name + "}") < _first_word_pos(element.text)
-            chosen = _nearest_number(bag.text, numbers, anchor, kind, before=field_before)
+            anchor = _field_anchor(element.text, name, bag, cutoff, word_spans, before=field_before)
+            chosen = _nearest_number(bag.text, [n for n in numbers if n.start not in used], anchor, kind, before=field_before)
             if chosen is None:
                 return None
+            used.add(chosen.start)
             try:
                 exact = Decimal(str(chosen.value))
             except InvalidOperation:  # pragma: no cover - find_numbers gives finite floats
@@ -447,6 +449,23 @@ def _head_stem(text: str) -> str | None:
     run = re.split(r"\{|\(|\d|\b(?:of|after|before|at|on|in|vs|versus|over|per|from|to|for|with|by)\b", text, maxsplit=1)[0]
     words = [w for w in normalize(run).split() if w not in STOPWORDS and len(w) > 1]
     return stem(words[-1]) if words else None
+
+
+def _field_anchor(text: str, name: str, bag: _Bag, cutoff: float, word_spans: list[Span], *, before: bool) -> int:
+    """Where a field's figure is looked for from: after the last of the words that lead up to the field in the element
+    ("alpha t-statistic {t}": after "statistic", not after "alpha", which the sentence may use for the alpha's own
+    figure; "peer EV/EBIT {p}" in "EV/EBIT 6.5x vs peers 11x": after "peers"), or before the first word that follows a
+    leading field; else the first matched word. Two fields of one element never share a figure."""
+    at = text.find("{" + name + "}")
+    if before:
+        rest = ELEMENT_FIELD.split(text[at + len(name) + 2 :], maxsplit=1)[0]
+        stems = [stem(w) for w in normalize(rest).split() if w not in STOPWORDS and len(w) > 1]
+        spans = [h for h in (_stem_hit(st, bag, cutoff) for st in stems[:1]) if h is not None]
+        return min(a for a, _ in spans) if spans else (word_spans[0][0] if word_spans else bag.start)
+    lead = ELEMENT_FIELD.split(text[:at])[-1]
+    stems = [stem(w) for w in normalize(lead).split() if w not in STOPWORDS and len(w) > 1]
+    spans = [h for h in (_stem_hit(st, bag, cutoff) for st in stems) if h is not None]
+    return max(b for _, b in spans) if spans else (word_spans[0][0] if word_spans else bag.start)
 
 
 def _first_word_pos(text: str) -> int:
