@@ -13,11 +13,13 @@ Guards, so that no gate is invented where the words are ordinary:
 - a phrase needs at least two content words, and none of them generic ("test", "check", "rule"...);
 - a phrase whose words all sit inside a phrase of another gate names neither;
 - the words must fall close together: within ``2 * n + 4`` words for a phrase of ``n`` words;
-- the sentence must name no gate already (by name, alias, number or substance): a sentence that names another gate's
-  criterion is that gate's, never taken over by a looser match;
+- the sentence must name no other gate (by name, alias, number or substance): a sentence that names another gate's
+  criterion is that gate's, never taken over by a looser match; it may name the same gate in passing ("We value the
+  business conservatively ..., using the liquidation value ..."), and the words then make it the sentence's subject;
 - a sentence that fits two gates names neither;
 - final-verdict sentences are never read this way;
-- only gates the answer names nowhere else are found this way (a fallback, never a second reading of a named gate);
+- only gates the answer names nowhere else (outside that sentence) are found this way, once each (a fallback, never a
+  second reading of a named gate);
 - the mention is of kind ``substance``: it counts only where it carries a verdict or the gate is named elsewhere
   (:meth:`._parser._Parser._named_or_judged`), so a passing remark adds no gate.
 """
@@ -106,17 +108,22 @@ class _LexicalReferencesMixin(_ParserState):
         bags = gate_bags(self.ix)
         if not bags:
             return
-        named = {g for m in self.mentions for g in m.gates} | {a.gate for a in self.anchors.values() if a.gate is not None}
-        if all(g.number in named for g in self.card.gates):
-            return
+        # where each gate is named: a gate named only inside one sentence, in passing, may still be that sentence's subject
+        named_in: dict[int, set[int]] = {}
+        for m in self.mentions:
+            for g in m.gates:
+                named_in.setdefault(g, set()).add(m.unit)
+        anchored = {a.gate for a in self.anchors.values() if a.gate is not None}
         wanted = frozenset(k for keys, _ in bags for k in keys)
         # a label is read by its words elsewhere (_vocabulary, the embedder): the sentence that holds it is left alone
         label_units = {self._unit_at(span[0]) for _, span, _, _ in unresolved}
         added: list[_Mention] = []
         for u, unit in enumerate(self.units):
-            if (u in self.unit_mentions or u in self.final_units or unit.end - unit.start < 12 or u in label_units
-                    or (unit.first and unit.line in self.anchors)):
+            if u in self.final_units or unit.end - unit.start < 12 or u in label_units or (unit.first and unit.line in self.anchors):
                 continue
+            own = {g for m in self.unit_mentions.get(u, []) for g in m.gates}
+            if len(own) > 1 or any(m.invented is not None for m in self.unit_mentions.get(u, [])):
+                continue  # a sentence that names two gates, or a gate the card lacks, is read by those names
             if len(added) >= MAX_OCCURRENCES:
                 break
             tokens = [(m.start(), m.end(), m.group(0).lower()) for m in _TOKEN.finditer(self.masked, unit.start, unit.end)]
@@ -143,16 +150,18 @@ class _LexicalReferencesMixin(_ParserState):
             if len(found) != 1:
                 continue  # no phrase, or phrases of two gates: the sentence names neither
             gate, (a, b) = next(iter(found.items()))
-            if gate in named:
-                continue  # a fallback for the gates the answer names nowhere
+            if own and own != {gate}:
+                continue  # the sentence names another gate's criterion: it is that gate's
+            if gate in anchored or named_in.get(gate, {u}) - {u}:
+                continue  # a fallback for the gates the answer names nowhere else
             own = _own_keys(bags).get(gate, frozenset())
             # the mention opens at the sentence's first word of that gate's own vocabulary: "Management bought shares
             # ... which I read as aligned incentives" is about management from its first word
             a = min([a, *(i for i, (_, _, w) in enumerate(tokens[:a]) if w not in STOPWORDS and word_key(w) in own)])
             mention = _Mention(tokens[a][0], tokens[b][1], (gate,), "substance", unit=u)
-            named.add(gate)
+            anchored.add(gate)  # found once: later sentences follow it as the subject
             added.append(mention)
-            self.unit_mentions[u] = [mention]
+            self.unit_mentions[u] = sorted([mention, *self.unit_mentions.get(u, [])], key=_mention_order)
             self.unit_mention_starts.pop(u, None)
         if added:
             self.mentions = sorted([*self.mentions, *added], key=_mention_order)
