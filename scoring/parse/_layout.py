@@ -339,6 +339,8 @@ class _LayoutMixin(_ParserState):
                 return owner[0]
         if current is None:
             return mentions[0].gates[0]
+        if u in self.lexical_units:
+            return mentions[0].gates[0]  # the sentence holds one gate's phrase and names no other gate: it is about that gate
         start = self.units[u].start
         for m in mentions:
             if len(_WORDS_APOS.findall(self.masked, start, m.start)) <= SUBJECT_WORDS:

@@ -16,7 +16,8 @@ Guards, so that no gate is invented where the words are ordinary:
 - the sentence must name no other gate (by name, alias, number or substance): a sentence that names another gate's
   criterion is that gate's, never taken over by a looser match; it may name the same gate in passing ("We value the
   business conservatively ..., using the liquidation value ..."), and the words then make it the sentence's subject;
-- a sentence that fits two gates names neither;
+- a sentence that fits phrases of two gates names neither, unless it also names one of them in passing or one
+  phrase is longer by a word or more;
 - final-verdict sentences are never read this way;
 - only gates the answer names nowhere else (outside that sentence) are found this way, once each (a fallback, never a
   second reading of a named gate);
@@ -139,16 +140,26 @@ class _LexicalReferencesMixin(_ParserState):
             if len(where) < 2:
                 continue
             found: dict[int, tuple[int, int]] = {}
-            for keys, gate in bags:
+            size: dict[int, int] = {}
+            for keys, gate in bags:  # longest phrases first
                 if not keys <= where.keys():
                     continue
                 window = _tightest(keys, where)
                 if window is None or window[1] - window[0] > 2 * len(keys) + 4:
                     continue
                 if gate not in found:
-                    found[gate] = window
+                    found[gate], size[gate] = window, len(keys)
+            if len(found) > 1:
+                # phrases of two gates: the gate the sentence also names in passing, else the one whose phrase is longer
+                # by a word or more ("value the business conservatively ... auction prices" is the valuation, not
+                # "price versus value"); else the sentence names neither
+                ranked = sorted(size.values(), reverse=True)
+                if own and own <= found.keys():
+                    found = {g: w for g, w in found.items() if g in own}
+                elif ranked[0] > ranked[1]:
+                    found = {g: w for g, w in found.items() if size[g] == ranked[0]}
             if len(found) != 1:
-                continue  # no phrase, or phrases of two gates: the sentence names neither
+                continue
             gate, (a, b) = next(iter(found.items()))
             if own and own != {gate}:
                 continue  # the sentence names another gate's criterion: it is that gate's
@@ -161,6 +172,7 @@ class _LexicalReferencesMixin(_ParserState):
             mention = _Mention(tokens[a][0], tokens[b][1], (gate,), "substance", unit=u)
             anchored.add(gate)  # found once: later sentences follow it as the subject
             added.append(mention)
+            self.lexical_units.add(u)
             self.unit_mentions[u] = sorted([mention, *self.unit_mentions.get(u, [])], key=_mention_order)
             self.unit_mention_starts.pop(u, None)
         if added:

@@ -208,3 +208,19 @@ def test_a_word_two_figures_share_names_neither() -> None:
     text = "Gate 1: the five-year return was 6.1% a year. PROCEED.\n"
     read = _elements(text, CPPIB).get(1, [])
     assert not any(e.startswith(("strategy return", "excess return")) for e in read)
+
+
+def test_a_sentence_in_one_gates_words_is_about_that_gate_wherever_the_words_stand() -> None:
+    # the management gate's words stand late in the sentence, after the moat sentence: still the management gate's
+    text = ("The moat is a dealer network no newcomer can copy quickly. Pass.\n\n"
+            "The founding family still owns 30% and the managers are paid on ten-year per-share results, so their "
+            "incentives are aligned with ours. Pass.\n")
+    assert _read(text, QUALITY) == [(3, "PROCEED"), (4, "PROCEED")]
+
+
+def test_of_two_gates_phrases_the_gate_named_in_passing_wins() -> None:
+    # "auction prices ... value" also holds "price versus value" (gate 3); the sentence names gate 2 ("liquidation
+    # value") in passing and holds its longer phrase "conservative business valuation"
+    text = ("We value the business conservatively at EUR 410m, using only the liquidation value of the fleet at "
+            "recent auction prices; PROCEED.\n")
+    assert _read(text, KLARMAN) == [(2, "PROCEED")]
