@@ -28,11 +28,13 @@ Guards, so that no gate is invented where the words are ordinary:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ipb.scoring._text import STOPWORDS, normalize, stem
 from ipb.scoring.parse._common import MAX_OCCURRENCES, _CardIndex, _Mention, _mention_order
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
+from ipb.scoring.parse._vocabulary import MAX_LABEL_WORDS
 
 _TOKEN = re.compile(r"[^\W\d_][^\W_]*")
 #: Words that frame or join a criterion without naming its substance; a phrase is matched on its other words.
@@ -46,6 +48,7 @@ _IGNORED = frozenset({"test", "check", "rule", "requirement", "limit", "screen",
 MAX_SENTENCE_WORDS = 80
 
 
+@lru_cache(maxsize=65536)
 def word_key(word: str) -> str:
     """The key two inflections of one word share: the first six letters of its stem, less a closing "e".
 
@@ -103,21 +106,27 @@ def gate_bags(ix: _CardIndex) -> list[tuple[frozenset[str], int]]:
 class _LexicalReferencesMixin(_ParserState):
     """Adds a ``substance`` mention for a sentence that holds every content word of exactly one gate's phrase."""
 
-    def _lexical_mentions(self, unresolved: list[tuple[int, Span, str, int | None]]) -> None:
+    def _lexical_mentions(self, unresolved: list[tuple[int, Span, str, int | None]]) -> list[tuple[int, Span, str, int | None]]:
         """Adds the mentions, in sentences outside the labelled lines (anchored, or left ``unresolved`` by
-        :meth:`_resolve_labels` for the label readers: the embedder, :mod:`._vocabulary`)."""
+        :meth:`_resolve_labels` for the label readers: the embedder, :mod:`._vocabulary`); returns ``unresolved`` less
+        the long labels whose sentence was found in a gate's words here (so none of them is taken for an invented gate)."""
         bags = gate_bags(self.ix)
         if not bags:
-            return
+            return unresolved
         # where each gate is named: a gate named only inside one sentence, in passing, may still be that sentence's subject
         named_in: dict[int, set[int]] = {}
         for m in self.mentions:
             for g in m.gates:
                 named_in.setdefault(g, set()).add(m.unit)
         anchored = {a.gate for a in self.anchors.values() if a.gate is not None}
+        if len(anchored) == len(self.card.gates):
+            return unresolved  # every gate has its label: nothing is left to find in other words
         wanted = frozenset(k for keys, _ in bags for k in keys)
-        # a label is read by its words elsewhere (_vocabulary, the embedder): the sentence that holds it is left alone
-        label_units = {self._unit_at(span[0]) for _, span, _, _ in unresolved}
+        # a short label is read by its words elsewhere (_vocabulary, the embedder): the sentence that holds it is left
+        # alone; a longer one ("Losses are not eating the working capital: ...") no label reader takes, so it is read here
+        label_units = {self._unit_at(span[0]) for _, span, label, _ in unresolved
+                       if len(label.split()) <= MAX_LABEL_WORDS and "," not in label}
+        long_labels = {self._unit_at(span[0]): li for li, span, label, _ in unresolved if self._unit_at(span[0]) not in label_units}
         added: list[_Mention] = []
         for u, unit in enumerate(self.units):
             if u in self.final_units or unit.end - unit.start < 12 or u in label_units or (unit.first and unit.line in self.anchors):
@@ -175,8 +184,11 @@ class _LexicalReferencesMixin(_ParserState):
             self.lexical_units.add(u)
             self.unit_mentions[u] = sorted([mention, *self.unit_mentions.get(u, [])], key=_mention_order)
             self.unit_mention_starts.pop(u, None)
-        if added:
-            self.mentions = sorted([*self.mentions, *added], key=_mention_order)
+        if not added:
+            return unresolved
+        self.mentions = sorted([*self.mentions, *added], key=_mention_order)
+        done = {long_labels[m.unit] for m in added if m.unit in long_labels}
+        return [item for item in unresolved if item[0] not in done]
 
 
 _OWN: dict[int, tuple[list[tuple[frozenset[str], int]], dict[int, frozenset[str]]]] = {}

@@ -98,7 +98,7 @@ class _Parser(_GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferen
         self._drop_idle_quantifiers()
         labels = self._settle_shared_labels(self._follow_card_numbering(self._resolve_labels()))
         self._numbered_list_anchors()
-        self._lexical_mentions(labels)
+        labels = self._lexical_mentions(labels)
         self._embedding_fallback(labels)
         self._labels_by_vocabulary(labels)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
