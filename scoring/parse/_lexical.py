@@ -44,6 +44,8 @@ _IGNORED = frozenset({"test", "check", "rule", "requirement", "limit", "screen",
                       "does", "do", "any", "all", "each", "every", "one", "two", "three", "other", "more", "less", "much",
                       "very", "too", "but", "if", "so", "there", "here", "what", "which", "who", "whom", "how", "why", "when",
                       "where", "whether", "then", "also", "only", "just", "still", "even", "such", "same", "own"})
+#: Line kinds whose label is read whole by the label readers (the embedder, :mod:`._vocabulary`), however long.
+_WHOLE_LABELS = frozenset({"heading", "table", "json"})
 #: A sentence is read this way only if it is shorter than this (a long run-on line is not one statement).
 MAX_SENTENCE_WORDS = 80
 
@@ -122,10 +124,11 @@ class _LexicalReferencesMixin(_ParserState):
         if len(anchored) == len(self.card.gates):
             return unresolved  # every gate has its label: nothing is left to find in other words
         wanted = frozenset(k for keys, _ in bags for k in keys)
-        # a short label is read by its words elsewhere (_vocabulary, the embedder): the sentence that holds it is left
-        # alone; a longer one ("Losses are not eating the working capital: ...") no label reader takes, so it is read here
-        label_units = {self._unit_at(span[0]) for _, span, label, _ in unresolved
-                       if len(label.split()) <= MAX_LABEL_WORDS and "," not in label}
+        # a short label, and any heading, table cell or JSON value, is read by its words elsewhere (_vocabulary, the
+        # embedder): the sentence that holds it is left alone; a long label opening a line of prose ("Losses are not
+        # eating the working capital: ...") no label reader takes, so it is read here
+        label_units = {self._unit_at(span[0]) for li, span, label, _ in unresolved
+                       if (len(label.split()) <= MAX_LABEL_WORDS and "," not in label) or self.lines[li].kind in _WHOLE_LABELS}
         long_labels = {self._unit_at(span[0]): li for li, span, label, _ in unresolved if self._unit_at(span[0]) not in label_units}
         added: list[_Mention] = []
         for u, unit in enumerate(self.units):
