@@ -224,3 +224,15 @@ def test_of_two_gates_phrases_the_gate_named_in_passing_wins() -> None:
     text = ("We value the business conservatively at EUR 410m, using only the liquidation value of the fleet at "
             "recent auction prices; PROCEED.\n")
     assert _read(text, KLARMAN) == [(2, "PROCEED")]
+
+
+def test_a_verdict_verb_before_all_the_tests_gives_each_gate_that_verdict() -> None:
+    # "meets all seven defensive criteria": the verb before the quantifier, an adjective inside it
+    text = "Size, balance sheet, record, growth and price all checked.\n\nThe stock meets all seven defensive criteria. INVEST.\n"
+    assert _read(text, SEVEN) == [(k, "PROCEED") for k in range(1, 8)]
+    assert _read("It fails all seven tests. DECLINE.\n", SEVEN) == [(k, "REJECT") for k in range(1, 8)]
+
+
+def test_a_rule_or_a_denial_before_all_the_tests_reads_no_gate() -> None:
+    for text in ("A stock must pass all seven tests. Here: DECLINE.\n", "It does not pass all seven tests. DECLINE.\n"):
+        assert parse_response(text, SEVEN, embedder=False).gates == [], text
