@@ -443,15 +443,15 @@ _LINE_STOP = re.compile(r"[.!?:;][\"'\u201d\u2019)\]*_]*[ \t]*\Z")
 _CONTINUES = re.compile(r"[ \t]*(?:[a-z]|\d|[($\u20ac\u00a3\u00a5~\u2248%&\u2014\u2013\"'\u201c\u2018])")
 #: A capitalised word opening a line that starts a new item rather than continuing a sentence: a gate or final label.
 _NEW_ITEM = re.compile(r"(?:gates?|steps?|stages?|tests?|criteri(?:on|a)|checks?|lens(?:es)?|verdict|decision|conclusion|"
-                       r"recommendation|summary|overall|final|bottom[ \t]+line|result|outcome|rating|signal|action|note|answer)\b", re.I)
+                       r"recommendation|summary|overall|final|bottom[ \t]+line|result|outcome|rating|signal|action|note|answer)\b", re.IGNORECASE)
 #: A word in capitals opening a line: an outcome or a verdict ("DECLINE", "PROCEED"), or an acronym heading a new item.
 _CAPS_WORD = re.compile(r"[A-Z][A-Z0-9_/&-]+\b")
 #: A word that cannot end a sentence: a line ending with it (or a comma) runs on into the next, whatever that opens with.
 _RUNS_ON = re.compile(r"(?:,|\u2192|->|=>|=|\b(?:so|thus|hence|therefore|is|are|was|were|be|a|an|the|and|or|but|of|to|as|at|on|in|by|for|with|"
                       r"which|that|than|its|their|our|my|into|onto|from|about|like|toward|towards|become|becomes|would|will|could|should|"
-                      r"not|no|be|\w+'d|\w+'ll|\w+\u2019d|\w+\u2019ll))[ \t]*\Z", re.I)
+                      r"not|no|be|\w+'d|\w+'ll|\w+\u2019d|\w+\u2019ll))[ \t]*\Z", re.IGNORECASE)
 #: A short answer opening the line after a question: "Pass?\nYes.", "Met?\nNo, ...".
-_ANSWER_AFTER = re.compile(r"[ \t]*(?:yes|no|unknown|n/?a|partly|partially|unclear)\b(?![ \t]*:)", re.I)
+_ANSWER_AFTER = re.compile(r"[ \t]*(?:yes|no|unknown|n/?a|partly|partially|unclear)\b(?![ \t]*:)", re.IGNORECASE)
 #: A hard-wrapped line is at least this long (a wrap at 72 to 80 columns leaves lines of 55 characters or more; a
 #: heading, a short label line or a bare verdict is shorter).
 MIN_WRAPPED_LINE = 45
@@ -520,7 +520,7 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
 
 
 #: A line long enough to have been wrapped, with a line of text after it (the match ends at its line break).
-_LONG_LINE = re.compile(r"(?m)^[^\n]{%d,}(?=\n[^\S\n]*[^\s])" % MIN_WRAPPED_LINE)
+_LONG_LINE = re.compile(rf"(?m)^[^\n]{{{MIN_WRAPPED_LINE},}}(?=\n[^\S\n]*[^\s])")
 #: A line opening or closing fenced code.
 _FENCE_LINE = re.compile(r"(?m)^[ \t]*(?:```|~~~)")
 

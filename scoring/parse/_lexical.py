@@ -31,10 +31,14 @@ import re
 from functools import lru_cache
 
 from ipb.scoring._text import STOPWORDS, normalize, stem
-from ipb.scoring.parse._common import MAX_OCCURRENCES, _CardIndex, _Mention, _mention_order
+from ipb.scoring.parse._common import (
+    MAX_OCCURRENCES,
+    _CardIndex,
+    _Mention,
+    _mention_order,
+)
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
-from ipb.scoring.parse._vocabulary import MAX_LABEL_WORDS
 
 _TOKEN = re.compile(r"[^\W\d_][^\W_]*")
 #: Words that frame or join a criterion without naming its substance; a phrase is matched on its other words.
@@ -81,7 +85,9 @@ def gate_bags(ix: _CardIndex) -> list[tuple[frozenset[str], int]]:
     cached = _BAGS.get(id(ix))
     if cached is not None and cached[0] is ix:
         return cached[1]
-    from ipb.scoring.parse._card import _gate_phrases  # the card side imports the reference modules
+    from ipb.scoring.parse._card import (
+        _gate_phrases,  # the card side imports the reference modules
+    )
 
     phrases: list[tuple[frozenset[str], int]] = []
     for g in ix.card.gates:
@@ -117,7 +123,8 @@ class _LexicalReferencesMixin(_ParserState):
             return unresolved
         # where each gate is named: a gate named only inside one sentence, in passing, may still be that sentence's subject
         named_in: dict[int, set[int]] = {}
-        for m in self.mentions:
+        found_before: list[_Mention] = self.mentions
+        for m in found_before:
             for g in m.gates:
                 named_in.setdefault(g, set()).add(m.unit)
         anchored = {a.gate for a in self.anchors.values() if a.gate is not None}
@@ -127,6 +134,10 @@ class _LexicalReferencesMixin(_ParserState):
         # a short label, and any heading, table cell or JSON value, is read by its words elsewhere (_vocabulary, the
         # embedder): the sentence that holds it is left alone; a long label opening a line of prose ("Losses are not
         # eating the working capital: ...") no label reader takes, so it is read here
+        from ipb.scoring.parse._vocabulary import (
+            MAX_LABEL_WORDS,  # the label readers' own bound
+        )
+
         label_units = {self._unit_at(span[0]) for li, span, label, _ in unresolved
                        if (len(label.split()) <= MAX_LABEL_WORDS and "," not in label) or self.lines[li].kind in _WHOLE_LABELS}
         long_labels = {self._unit_at(span[0]): li for li, span, label, _ in unresolved if self._unit_at(span[0]) not in label_units}
@@ -177,10 +188,10 @@ class _LexicalReferencesMixin(_ParserState):
                 continue  # the sentence names another gate's criterion: it is that gate's
             if gate in anchored or named_in.get(gate, {u}) - {u}:
                 continue  # a fallback for the gates the answer names nowhere else
-            own = _own_keys(bags).get(gate, frozenset())
+            vocabulary = _own_keys(bags).get(gate, frozenset())
             # the mention opens at the sentence's first word of that gate's own vocabulary: "Management bought shares
             # ... which I read as aligned incentives" is about management from its first word
-            a = min([a, *(i for i, (_, _, w) in enumerate(tokens[:a]) if w not in STOPWORDS and word_key(w) in own)])
+            a = min([a, *(i for i, (_, _, w) in enumerate(tokens[:a]) if w not in STOPWORDS and word_key(w) in vocabulary)])
             mention = _Mention(tokens[a][0], tokens[b][1], (gate,), "substance", unit=u)
             anchored.add(gate)  # found once: later sentences follow it as the subject
             added.append(mention)
@@ -189,7 +200,8 @@ class _LexicalReferencesMixin(_ParserState):
             self.unit_mention_starts.pop(u, None)
         if not added:
             return unresolved
-        self.mentions = sorted([*self.mentions, *added], key=_mention_order)
+        self.mentions.extend(added)
+        self.mentions.sort(key=_mention_order)
         done = {long_labels[m.unit] for m in added if m.unit in long_labels}
         return [item for item in unresolved if item[0] not in done]
 
