@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._layout import unwrap_hard_wrapped
 
