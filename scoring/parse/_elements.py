@@ -180,7 +180,7 @@ class _Bag:
                 exact[st] = (m.start(), m.end())
                 if len(st) >= 5:
                     prefix5.setdefault(st[:5], (m.start(), m.end()))
-        return cls(exact, prefix5, numbers, start, text, end)
+        return cls(exact, prefix5, numbers + _bare_numbers(text, start, end, numbers), start, text, end)
 
     @classmethod
     def merge(cls, bags: list["_Bag"]) -> "_Bag":
@@ -194,6 +194,44 @@ class _Bag:
                 prefix5.setdefault(k, v)
             numbers.extend(b.numbers)
         return cls(exact, prefix5, numbers, bags[0].start if bags else 0, bags[0].text if bags else "")
+
+
+#: A figure written with no unit ("Current ratio 1.3", "shortest record 24 years"): the reader's numbers need a unit, an
+#: element's count or multiple may have none. Never part of a word, a date, a range or a larger number.
+_BARE = re.compile(r"(?<![\w.,$\u20ac\u00a3\u00a5/\u2212-])[-\u2212]?\d{1,6}(?:\.\d{1,4})?(?![\w%$/]|[.,]\d|[ \t]?(?:%|percent\b|pct\b|bp\b|bps\b))")
+#: Unit of a bare figure: read only into a field of no unit (a count) or a multiple.
+BARE = "bare"
+
+
+#: What a bare figure is not: a list or row number opening its line ("7. ", "| 7 |"), a gate's number ("Test 3"), a day
+#: of a month ("17 July", "July 17").
+_NOT_A_FIGURE_BEFORE = re.compile(
+    r"(?:(?:^|\n)[ \t>*_#|-]*"
+    r"|(?i:\b(?:gates?|tests?|steps?|stages?|criteri(?:on|a)|checks?|lens(?:es)?|questions?|conditions?|rules?|no\.?|#)[ \t]*"
+    r"(?:\d{1,3}[ \t]*(?:,|and|&|to|-|\u2013)[ \t]*)*)"
+    r"|(?i:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?[ \t]*))\Z")
+_NOT_A_FIGURE_AFTER = re.compile(r"(?i)[ \t]*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b")
+
+
+def _bare_numbers(text: str, start: int, end: int, numbers: list[NumberMatch]) -> list[NumberMatch]:
+    """The bare figures of ``text[start:end]`` outside the reader's ``numbers``; four-digit years (1800-2100), list, row
+    and gate numbers and days of a month are left out."""
+    taken = [(n.start, n.end) for n in numbers]
+    out: list[NumberMatch] = []
+    for m in _BARE.finditer(text, start, end):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        if (_NOT_A_FIGURE_BEFORE.search(text, max(0, m.start() - 24), m.start()) is not None
+                or _NOT_A_FIGURE_AFTER.match(text, m.end()) is not None):
+            continue
+        raw = m.group(0).replace("\u2212", "-")
+        value = float(raw)
+        if "." not in raw and 1800 <= value <= 2100:
+            continue
+        out.append(NumberMatch(m.start(), m.end(), m.group(0), value, BARE))
+        if len(out) >= 64:
+            break
+    return out
 
 
 def _stem_hit(target: str, bag: _Bag, cutoff: float) -> Span | None:
@@ -216,11 +254,13 @@ def _stem_hit(target: str, bag: _Bag, cutoff: float) -> Span | None:
     return None
 
 
-def _match_element(element: _Element, bags: list[_Bag], cutoff: float) -> tuple[str, Span] | None:
+def _match_element(element: _Element, bags: list[_Bag], cutoff: float, shared: frozenset[str] = frozenset()) -> tuple[str, Span] | None:
     """Whether the gate's sections mention ``element``: its words (one alternative of "A or B"), its numbers, its fields.
 
     Words, numbers and fields are looked for in one sentence; words alone may
-    also be spread over the gate's sentences.
+    also be spread over the gate's sentences. Last, a figure may be stated by
+    part of its words (:func:`_match_partial`; ``shared``: the stems two of the
+    gate's figures have in common).
     """
     for bag in bags:
         found = _match_template(element, bag)
@@ -228,6 +268,10 @@ def _match_element(element: _Element, bags: list[_Bag], cutoff: float) -> tuple[
             return found
     for bag in bags:
         found = _match_in_unit(element, bag, cutoff)
+        if found is not None:
+            return found
+    for bag in bags:
+        found = _match_partial(element, bag, cutoff, shared)
         if found is not None:
             return found
     if len(bags) > 1 and not element.fields and not element.numbers:
@@ -308,6 +352,8 @@ def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Sp
             break
     if word_spans is None:
         return None
+    if not word_spans:
+        numbers = [n for n in numbers if n.unit != BARE]  # "P/E x P/B {x}" has no words to stand a bare figure beside
     extra: list[Span] = []
     for value, unit_kind, cmp in element.numbers:
         hit_number = None
@@ -325,14 +371,16 @@ def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Sp
         extra.append((hit_number.start, hit_number.end))
     rendered = element.text
     if element.fields:
-        anchor = word_spans[0][0] if word_spans else bag.start
         if any(slot[1] != "number" for slot in element.slots):
             return None  # a category or yes/no value is read only verbatim, never from a nearby number
+        used: set[int] = set()
         for name, kind in element.fields:
             field_before = element.text.find("{" + name + "}") < _first_word_pos(element.text)
-            chosen = _nearest_number(bag.text, numbers, anchor, kind, before=field_before)
+            anchor = _field_anchor(element.text, name, bag, cutoff, word_spans, before=field_before)
+            chosen = _nearest_number(bag.text, [n for n in numbers if n.start not in used], anchor, kind, before=field_before)
             if chosen is None:
                 return None
+            used.add(chosen.start)
             try:
                 exact = Decimal(str(chosen.value))
             except InvalidOperation:  # pragma: no cover - find_numbers gives finite floats
@@ -345,6 +393,81 @@ def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Sp
     return rendered, (min(a for a, _ in spans), max(b for _, b in spans))
 
 
+#: A figure stated by part of its words must stand this close (characters) to one of them.
+PARTIAL_REACH = 36
+
+
+def _match_partial(element: _Element, bag: _Bag, cutoff: float, shared: frozenset[str]) -> tuple[str, Span] | None:
+    """A figure stated by part of its words: "Sales $41bn" for ``annual sales {annual_sales}``, "Leverage afterwards
+    would be 2.4x" for ``leverage after rebalance {post_rebalance_leverage}``, "net income was ($7M)" for ``latest net
+    income {net_income}``.
+
+    Only for an element of one numeric field and no figures of its own. At least half its content words (one at
+    least) must be in the sentence, one of them a word no other figure of the gate has (so "return" alone never tells
+    "strategy return" from "excess return"), and a number of the field's kind must stand within
+    :data:`PARTIAL_REACH` characters of one of them; the nearest such number is read.
+    """
+    if len(element.fields) != 1 or element.numbers or not element.slots or element.slots[0][1] != "number":
+        return None
+    name, kind = element.fields[0]
+    head = _head_stem(element.text)
+    for stems in element.alternatives:
+        wanted = [s for s in stems if s not in _MEASURE_WORDS and len(s) >= 3]
+        if not wanted:
+            continue
+        hits = {s: _stem_hit(s, bag, cutoff) for s in wanted}
+        found = {s: h for s, h in hits.items() if h is not None}
+        if not found or not any(s not in shared for s in found):
+            continue
+        if not (len(found) * 2 > len(wanted) or (head in found and len(found) * 2 >= len(wanted))):
+            continue  # more than half the words, or half with the head noun: "Sales $41bn" is annual sales, "Largest gap" no drift
+        spans = sorted(found.values())
+        best: NumberMatch | None = None
+        best_gap = PARTIAL_REACH + 1
+        for n in bag.numbers:
+            if not _same_kind(n.unit, kind) or _OPERATOR_AFTER.match(bag.text, n.end) is not None:
+                continue
+            if kind is None and n.unit != BARE:
+                continue  # a count ("{years} of uninterrupted dividends") is never read from a sum, a share or a multiple
+            gap, (a, b) = min((max(a - n.end, n.start - b, 0), (a, b)) for a, b in spans)
+            if gap < best_gap and not re.search(r"[,;]", bag.text[min(b, n.end) : max(a, n.start)]):
+                best, best_gap = n, gap
+        if best is None:
+            continue
+        try:
+            exact = Decimal(str(best.value))
+        except InvalidOperation:  # pragma: no cover - numbers are finite floats
+            return None
+        rendered = element.text.replace("{" + name + "}", format_value(exact, kind if kind in ("money", "ratio", "multiple") else None))
+        return rendered, (min(spans[0][0], best.start), max(spans[-1][1], best.end))
+    return None
+
+
+def _head_stem(text: str) -> str | None:
+    """The stem of an element's head noun: the last content word of its first run of words, before a field, a bracket,
+    a preposition or a figure ("annual sales {x}" -> "sale", "leverage after rebalance {x}" -> "leverag")."""
+    run = re.split(r"\{|\(|\d|\b(?:of|after|before|at|on|in|vs|versus|over|per|from|to|for|with|by)\b", text, maxsplit=1)[0]
+    words = [w for w in normalize(run).split() if w not in STOPWORDS and len(w) > 1]
+    return stem(words[-1]) if words else None
+
+
+def _field_anchor(text: str, name: str, bag: _Bag, cutoff: float, word_spans: list[Span], *, before: bool) -> int:
+    """Where a field's figure is looked for from: after the last of the words that lead up to the field in the element
+    ("alpha t-statistic {t}": after "statistic", not after "alpha", which the sentence may use for the alpha's own
+    figure; "peer EV/EBIT {p}" in "EV/EBIT 6.5x vs peers 11x": after "peers"), or before the first word that follows a
+    leading field; else the first matched word. Two fields of one element never share a figure."""
+    at = text.find("{" + name + "}")
+    if before:
+        rest = ELEMENT_FIELD.split(text[at + len(name) + 2 :], maxsplit=1)[0]
+        stems = [stem(w) for w in normalize(rest).split() if w not in STOPWORDS and len(w) > 1]
+        spans = [h for h in (_stem_hit(st, bag, cutoff) for st in stems[:1]) if h is not None]
+        return min(a for a, _ in spans) if spans else (word_spans[0][0] if word_spans else bag.start)
+    lead = ELEMENT_FIELD.split(text[:at])[-1]
+    stems = [stem(w) for w in normalize(lead).split() if w not in STOPWORDS and len(w) > 1]
+    spans = [h for h in (_stem_hit(st, bag, cutoff) for st in stems) if h is not None]
+    return max(b for _, b in spans) if spans else (word_spans[0][0] if word_spans else bag.start)
+
+
 def _first_word_pos(text: str) -> int:
     stripped = ELEMENT_FIELD.sub(lambda m: " " * len(m.group(0)), text)
     m = re.search(r"[A-Za-z]", stripped)
@@ -352,6 +475,8 @@ def _first_word_pos(text: str) -> int:
 
 
 def _same_kind(found: str, wanted: str | None) -> bool:
+    if found == BARE:
+        return wanted in (None, "multiple")  # "Current ratio 1.3", "24 years": a count or a multiple may be written bare
     if wanted is None:
         return True
     if wanted == "ratio":
@@ -374,6 +499,20 @@ def _nearest_number(text: str, numbers: list[NumberMatch], anchor: int, kind: st
         if distance < best_distance:
             best, best_distance = n, distance
     return best
+
+
+def _shared_stems(elements: list[_Element]) -> frozenset[str]:
+    """The stems two or more of a gate's figures (elements with a field) have in common ("return" in "strategy return"
+    and "excess return")."""
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for e in elements:
+        if not e.fields:
+            continue
+        stems = {s for alt in e.alternatives for s in alt}
+        shared |= stems & seen
+        seen |= stems
+    return frozenset(shared)
 
 
 class _ElementsMixin(_ParserState):
@@ -410,9 +549,10 @@ class _ElementsMixin(_ParserState):
             for unit in units:
                 lo, hi = bisect_right(starts, unit.start - 1), bisect_right(starts, unit.end - 1)
                 bags.append(_Bag.of(masked, unit.start, unit.end, self.all_numbers[lo:hi]))
+            shared = _shared_stems(elements)
             for element in elements:
                 if element.text in wanted:
-                    found = _match_element(element, bags, self.score_cutoff)
+                    found = _match_element(element, bags, self.score_cutoff, shared)
                     if found is not None:
                         rendered, span = found
                         if rendered not in trace.elements:

@@ -8,7 +8,8 @@ trigger..., names that gate, as a reader takes it.
 **Several gates named at once**: "all seven tests pass", "every criterion is
 met", "the other two checks". A human reader takes "all seven tests pass" as a verdict on each of the card's
 seven gates, and "the other checks fail" as one on every gate not yet named.
-Such a phrase counts only when a verdict word directly follows it, its count
+Such a phrase counts only when a verdict word directly follows it (or a verdict verb directly precedes it: "it
+meets all seven defensive criteria", "passes every test"), its count
 (if any) is the number of gates meant, and it is neither negated nor
 hypothetical ("not all tests pass", "if every test passes", "must pass all
 seven tests").
@@ -43,8 +44,9 @@ _COUNT_WORDS = {w: k for k, w in enumerate(("two", "three", "four", "five", "six
 _CRITERIA = r"(?:tests?|criteria|criterion|gates?|checks?|conditions?|filters?|hurdles?|screens?|steps?|rules?|requirements?|questions?)"
 _COUNT = r"(?:[ \t]+(?P<count>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))?"
 #: "All seven tests pass", "every criterion is met", "each of the four checks": a verdict for every gate of the card.
-_QUANTIFIED = re.compile(r"(?i)(?P<q>all|every|each)(?:[ \t]+of)?(?:[ \t]+(?:the|its|our|my))?" + _COUNT
-                         + r"(?P<other>[ \t]+(?:other|remaining))?[ \t]+" + _CRITERIA + r"\b")
+_QUANTIFIED = re.compile(r"(?i)(?P<q>all|every|each)(?:[ \t]+of)?(?:[ \t]+(?:the|its|our|my|his|their))?" + _COUNT
+                         + r"(?P<other>[ \t]+(?:other|remaining))?(?:[ \t]+(?!(?:tests?|criteri|gates?|checks?|conditions?|filters?)\b)"
+                         r"[A-Z]?[a-z][a-z'-]+)?[ \t]+" + _CRITERIA + r"\b")
 #: "The other two checks", "the remaining gates", "the rest of the tests": every gate not named before.
 _REMAINING = re.compile(r"(?i)(?:other|remaining|rest[ \t]+of[ \t]+the)" + _COUNT + r"[ \t]+" + _CRITERIA + r"\b")
 #: "The first two steps", "the last three checks": the card's first or last gates.
@@ -211,7 +213,7 @@ class _LooseReferencesMixin(_ParserState):
         for q in every:
             if q.how != "quantifier":
                 continue
-            hits = [h for h in self.unit_hits.get(q.unit, []) if h.start >= q.end]
+            hits = [h for h in self.unit_hits.get(q.unit, []) if h.start >= q.end or h.end <= q.start]
             if not any(self._tight_owner(h, q.unit) == q.gates for h in hits):
                 idle.append(q)
         if not idle:

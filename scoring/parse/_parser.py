@@ -33,11 +33,12 @@ from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
 from ipb.scoring.parse._entailed import entailed_gates
 from ipb.scoring.parse._implied import implied_final
-from ipb.scoring.parse._layout import _LayoutMixin
+from ipb.scoring.parse._layout import _LayoutMixin, unwrap_hard_wrapped
 from ipb.scoring.parse._grouped import _GroupedLabelsMixin
 from ipb.scoring.parse._listed import _ListedGatesMixin
 from ipb.scoring.parse._subject import _SubjectMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
+from ipb.scoring.parse._lexical import _LexicalReferencesMixin
 from ipb.scoring.parse._loose import _LooseReferencesMixin
 from ipb.scoring.parse._numbered import _NumberedListMixin
 from ipb.scoring.parse._references import _ReferencesMixin
@@ -55,7 +56,7 @@ from ipb.scoring.parse._voice import blank_struck
 from ipb.errors import ParseError
 
 
-class _Parser(_GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _VocabularyMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _VocabularyMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -84,6 +85,7 @@ class _Parser(_GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferen
             self.notes.append(f"{repeats} line(s) repeating the line or block of lines before them verbatim "
                               f"({len(self.folded)} run(s) of {MIN_REPEAT_RUN} or more copies) were read once")
         self._keep_head_and_tail()
+        self.masked = unwrap_hard_wrapped(self.masked, self.folded)
         self.low = lowered(self.masked)
         self._layout()
         for _, m in self._scan(vw.FINAL_CUE_TRIGGERS, limit=MAX_OCCURRENCES):
@@ -96,6 +98,7 @@ class _Parser(_GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferen
         self._drop_idle_quantifiers()
         labels = self._settle_shared_labels(self._follow_card_numbering(self._resolve_labels()))
         self._numbered_list_anchors()
+        labels = self._lexical_mentions(labels)
         self._embedding_fallback(labels)
         self._labels_by_vocabulary(labels)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2

@@ -22,7 +22,7 @@ from ipb.scoring.parse._common import (
     _Mention,
     _mention_order,
 )
-from ipb.scoring.parse._loose import _LABEL_JOINER
+from ipb.scoring.parse._loose import _LABEL_JOINER, _QUANTIFIER_BEFORE
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import InventedGate, Span
 from ipb.scoring.parse._verdicts import _TIGHT_BREAK, _is_verdict_cell
@@ -158,6 +158,12 @@ def _trimmed_names(ix: _CardIndex) -> dict[str, frozenset[int]]:
         _TRIMMED.clear()
     _TRIMMED[id(ix)] = (ix, table)
     return table
+
+
+#: What may stand between a verdict verb and the quantifier it governs: spacing only ("meets all seven criteria").
+_VERB_BEFORE_QUANTIFIER = re.compile(r"[ \t]{1,3}")
+#: Verdict verbs that take the gates as their object: "meets / passes / clears / satisfies / fails all seven tests".
+_QUANTIFIER_VERB = re.compile(r"(?i)(?:meets?|met|pass(?:es|ed)?|clears?|cleared|satisf(?:y|ies|ied)|fails?|failed|flunks?|flunked)")
 
 
 class _NumberedMentionsMixin(_ParserState):
@@ -574,6 +580,13 @@ class _ReferencesMixin(_NumberedMentionsMixin):
         all_mentions = self.unit_mentions.get(u)
         if not all_mentions:
             return None
+        after = bisect_right(self._mention_starts(u), hit.end - 1)
+        if (after < len(all_mentions) and all_mentions[after].how == "quantifier" and _VERB_BEFORE_QUANTIFIER.fullmatch(
+                self.masked, hit.end, all_mentions[after].start) is not None and _QUANTIFIER_VERB.fullmatch(self.masked, hit.start, hit.end) is not None
+                and _QUANTIFIER_BEFORE.search(self.masked, max(0, hit.start - 16), hit.start) is None):
+            # "it meets all seven defensive criteria", "passes every test"; never "must pass all seven tests", "does not
+            # pass all seven tests" (a rule, or not every gate)
+            return all_mentions[after].gates
         k = bisect_right(self._mention_starts(u), hit.start) - 1
         while k >= 0 and (all_mentions[k].end > hit.start or not all_mentions[k].gates):
             k -= 1

@@ -73,6 +73,8 @@ class _ParserState:
     verdict_starts: list[int] | None
     #: Out-of-range numbers of a grouped gate label ("Gates 2 and 12" on a five-gate card): invented gates (FM-1).
     outside_numbers: list[_Mention]
+    #: Units whose gate was found from the content words of one gate's phrase (:mod:`._lexical`): that gate is their subject.
+    lexical_units: set[int]
 
     def __init__(self, text: str, card: Card, ix: _CardIndex, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
         self.text = text
@@ -117,6 +119,7 @@ class _ParserState:
         self.regime_gate = {}
         self.verdict_starts = None
         self.outside_numbers = []
+        self.lexical_units = set()
 
 
     if TYPE_CHECKING:  # defined by the concern mixins; declared here so each mixin type-checks on its own
