@@ -65,6 +65,7 @@ __all__ = [
     "DELTAS",
     "mean_ci",
     "summarize",
+    "summary_view",
     "subgroup_stats",
     "LEADERBOARD_METRICS",
     "leaderboard",
@@ -381,6 +382,45 @@ def _target_unit(r: Mapping[str, Any], t: Mapping[str, Any], count: bool) -> _Un
 
 
 # --------------------------------------------------------------------------- summary
+
+
+def summary_view(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of a score record that :func:`summarize` reads: ``summarize(views) == summarize(records)``.
+
+    A record of ``responses.jsonl`` is ~6 kB, mostly per-target evidence (gates, flag evidence, parsed
+    answers); its view is the fields the summary groups, counts and averages (a few hundred bytes): the
+    record's ``status``, ``reason_code``, ``reason``, ``record``, ``source``, ``model``, ``condition_key``,
+    ``item_id``, ``layer``, ``metrics``, ``owed``, its failure-mode flags as fired (True/False) or not
+    applicable (None), its corruptions' names, and for each target its ``investor``, ``topology``, ``card``,
+    ``status``, ``reason_code``, ``metrics``, ``owed`` and flags (the same way). The values are the record's
+    own (unrounded), so the summary computed from views is the one computed from the records. The Ray
+    backend builds views on the workers, so the driver never decodes whole records
+    (:mod:`ipb.distributed.score`).
+
+    >>> v = summary_view({"status": "scored", "metrics": {"gra": 0.5}, "trace": ["long"], "flags": {"FM-1": False},
+    ...                   "corruptions": [{"name": "none", "details": {}}], "targets": [{"card": "c", "flags":
+    ...                   {"FM-3": {"applicable": True, "fired": True, "evidence": {}}}, "gates": []}]})
+    >>> v["corruptions"], v["flags"]["FM-1"], v["targets"][0]["flags"]["FM-3"], "trace" in v, "gates" in v["targets"][0]
+    ([{'name': 'none'}], False, True, False, False)
+    """
+    out = {k: record[k] for k in _VIEW_FIELDS if k in record}
+    out["flags"] = _flag_values(record.get("flags") or {})
+    corruptions = record.get("corruptions")
+    if isinstance(corruptions, list):
+        corruptions = [{"name": c.get("name")} if isinstance(c, Mapping) else c for c in corruptions]
+    out["corruptions"] = corruptions
+    targets = record.get("targets")
+    if targets:
+        out["targets"] = [{**{k: t[k] for k in _TARGET_VIEW_FIELDS if k in t}, "flags": _flag_values(t.get("flags") or {})}
+                          for t in targets]
+    elif "targets" in record:
+        out["targets"] = targets
+    return out
+
+
+_VIEW_FIELDS = ("status", "reason_code", "reason", "record", "source", "model", "condition_key", "item_id", "layer",
+                "metrics", "owed")
+_TARGET_VIEW_FIELDS = ("investor", "topology", "card", "status", "reason_code", "metrics", "owed")
 
 
 def _tool_version() -> str:
