@@ -160,6 +160,27 @@ def _lines(job: Job, chosen: list[tuple[int, int]]) -> list[str]:
     return [gen.line(r, j) for r, j in chosen]
 
 
+def _finer_tail(plan: list[tuple[int, int, int]], cpus: int) -> list[tuple[int, int, int]]:
+    """The shards of a round with its last ``cpus`` shards cut in up to four (of at least :data:`MIN_CHUNK` attempts).
+
+    The next round is planned from this one's results, so a CPU that finishes early idles until the
+    round's last shard is done; Ray starts the shards in order, and ending on small ones keeps that wait
+    to about an eighth of a shard instead of half of one. The plan depends only on the round and the
+    cluster's size, as the shard keys must.
+
+    >>> _finer_tail([(0, 0, 1000), (0, 1000, 2000), (1, 0, 250)], 2)
+    [(0, 0, 1000), (0, 1000, 1250), (0, 1250, 1500), (0, 1500, 1750), (0, 1750, 2000), (1, 0, 125), (1, 125, 250)]
+    >>> _finer_tail([(2, 0, 25), (2, 25, 50)], 4)  # shards below MIN_CHUNK stay as they are
+    [(2, 0, 25), (2, 25, 50)]
+    """
+    head, tail = plan[:-cpus], plan[-cpus:]
+    for r, start, stop in tail:
+        pieces = max(1, min(4, (stop - start) // MIN_CHUNK))
+        cuts = [start + k * (stop - start) // pieces for k in range(pieces + 1)]
+        head.extend((r, a, b) for a, b in zip(cuts, cuts[1:]))
+    return head
+
+
 class RayRunner:
     """Runs attempt ranges of a perturbation job as Ray tasks (the ``runner`` of :func:`generate`).
 
@@ -173,7 +194,8 @@ class RayRunner:
     chunk : int
         Attempts per shard, at most; a round of attempts is cut into about
         eight shards per CPU of the cluster (at least :data:`MIN_CHUNK`
-        attempts each), so the CPUs finish it together. The shard keys
+        attempts each), so the CPUs finish it together, and its last shards
+        are cut finer (:func:`_finer_tail`). The shard keys
         therefore depend on the cluster's size: a rerun on another cluster
         size resumes nothing and computes every shard again.
     max_retries : int
@@ -220,7 +242,8 @@ class RayRunner:
         seen_ref = None
         if isinstance(seen, KeySet) and len(seen) > 1:
             seen_ref = [self.ray.put(array("Q", iter(seen)).tobytes())]  # in a list: passed on as a reference
-        plan = [(r, s, min(s + size, stop)) for r, start, stop in tasks for s in range(start, stop, size)]
+        plan = _finer_tail([(r, s, min(s + size, stop)) for r, start, stop in tasks for s in range(start, stop, size)],
+                           self._cpus or 1)
         shards = [Shard(f"recipe {r} attempts {s}-{e}", _attempts, (self.job, r, s, e, self.build, seen_ref))
                   for r, s, e in plan]
         for position, columns in enumerate(self._run(shards)):

@@ -10,6 +10,7 @@ from array import array
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from ipb.distributed import perturb as dp
 from ipb.distributed.shards import pack, unpack
@@ -68,3 +69,18 @@ def test_the_runs_keys_spare_building_their_items_and_nothing_else(job):
     # the items (and labels) of taken scenarios are not built, as a local run leaves them; nothing else changes
     assert skipped and all(p.key in taken and s.label is None for p, s in skipped)
     assert all((s.label, s.line) == (p.label, p.line) for p, s in zip(plain, spared) if p.key not in taken)
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 2500)), min_size=1, max_size=12), st.integers(1, 6))
+def test_a_finer_tail_covers_the_same_attempts_in_the_same_order(sizes, cpus):
+    plan, at = [], {}
+    for r, size in sizes:
+        start = at.get(r, 0)
+        plan.append((r, start, start + size))
+        at[r] = start + size
+    finer = dp._finer_tail(list(plan), cpus)
+    assert [(r, j) for r, s, e in finer for j in range(s, e)] == [(r, j) for r, s, e in plan for j in range(s, e)]
+    assert finer[:max(0, len(plan) - cpus)] == plan[:max(0, len(plan) - cpus)]  # only the last shards are cut
+    for r, s, e in plan[-cpus:]:
+        pieces = [p for p in finer if p[0] == r and s <= p[1] < e]
+        assert len(pieces) <= 4 and (len(pieces) == 1 or all(p[2] - p[1] >= dp.MIN_CHUNK for p in pieces))
