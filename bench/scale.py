@@ -161,12 +161,19 @@ def _nice() -> int:
     return os.nice(0)
 
 
+#: phase -> CPU seconds of this process alone (the driver: its Python thread and Ray's threads in it; with local
+#: workers=1, the whole run), next to ``own`` (this process and every process it started)
+DRIVER: dict[str, float] = {}
+
+
 def _timed(fn: Any, meter: Meter | None = None, others: dict[str, float] | None = None, name: str = "",
            own: dict[str, float] | None = None) -> tuple[float, Any]:
     before = meter.snapshot() if meter is not None else None
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     value = fn()
     took = time.perf_counter() - start
+    if name:
+        DRIVER[name] = round(time.process_time() - cpu, 2)
     if meter is not None and before is not None and others is not None:
         after = meter.snapshot()
         others[name] = round(meter.others(before, after), 2)
@@ -298,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
         print("CPU seconds used by the bench and the processes it started (cost against local 1): "
               + "; ".join(f"{k} {v:.1f} ({v / own[b]:.2f}x)" for k, v in own.items()
                           for b in [("perturb local 1" if k.startswith("perturb") else "score local 1")] if own.get(b)))
+        # the driver competes with the workers for the cores: what it costs bounds the 2-worker speed-up
+        print("of which the driver (this process) used: " + "; ".join(
+            f"{k} {DRIVER[k]:.1f} ({DRIVER[k] / v:.0%})" for k, v in own.items() if k in DRIVER and "ray" in k and v))
+        out["driver_cpu_s"] = {k: v for k, v in DRIVER.items() if "ray" in k}
     # idle: judged on what OTHER processes used while each timed phase ran (the load average after the run
     # counts the bench's own workers); without /proc, on the load average before the bench started
     worst = max(others.values()) if others and not any(math.isnan(v) for v in others.values()) else math.nan

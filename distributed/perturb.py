@@ -26,14 +26,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+from array import array
+from collections import abc
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, Mapping, Sequence, Tuple
 
 from ipb._files import check_target, file_sha256
 from ipb.distributed._ray import connect
-from ipb.distributed.shards import Shard, ShardRun, ShardStore, checkpoint_dir, fingerprint, run_shards, stream_shards
+from ipb.distributed.shards import (Shard, ShardRun, ShardStore, checkpoint_dir, fingerprint, pack, run_shards,
+                                    stream_shards, unpack)
 from ipb.perturb.generation import Candidate, Generation, Generator, Job, write_items
+from ipb.perturb.keyset import KeySet
 from ipb.perturb.verify import RecordCheck, Verification, mark_repeated_ids, reportable, verify_lines
 
 __all__ = ["RayRunner", "generate_ray", "verify_ray", "CardSources", "PERTURB_CHUNK", "VERIFY_CHUNK"]
@@ -56,24 +60,125 @@ def _generator(job: Job) -> Generator:
     return gen
 
 
-def _attempts(job: Job, recipe: int, start: int, stop: int, build: bool = True) -> list[Candidate]:
-    """Worker side: candidates of attempts ``[start, stop)`` of ``recipe`` (one Generator per job and process).
+#: What a perturbation shard returns (plain data, no object per candidate): the attempts' keys, labels, lines,
+#: errors and changed-fact counts as columns, and their raw points packed once (:func:`ipb.distributed.shards.pack`),
+#: read on the driver only for the few items the diversity sample places (:class:`_Points`).
+Columns = Tuple[list, list, list, list, list, bytes]
 
-    The generator's own record of scenarios it built is cleared per shard: shards reach a worker in
-    any order and across runs, and only the driver, which sees every candidate in attempt order,
-    may decide which copy of a scenario is the first (a worker that skipped building a "repeat"
-    would leave the driver's first copy without its item).
+_SEEN: dict[str, frozenset[int]] = {}
+
+
+def _seen(ref: list[Any] | None) -> frozenset[int] | None:
+    """Worker side: the keys the driver had taken before this round (one copy per process and round)."""
+    if ref is None:
+        return None
+    name = ref[0].hex() if hasattr(ref[0], "hex") else str(id(ref[0]))
+    found = _SEEN.get(name)
+    if found is None:
+        import ray
+
+        blob = ray.get(ref[0])
+        found = frozenset(array("Q", blob))
+        _SEEN.clear()
+        _SEEN[name] = found
+    return found
+
+
+def _attempts(job: Job, recipe: int, start: int, stop: int, build: bool = True,
+              seen: list[Any] | None = None) -> Columns:
+    """Worker side: attempts ``[start, stop)`` of ``recipe`` (one Generator per job and process), as columns.
+
+    ``seen`` (a reference to the driver's keys before this round, :meth:`RayRunner.map`) spares building
+    the items of scenarios the driver already took: their line is None, as a local run leaves it, and the
+    driver counts them as repeats whatever their line. The generator's own record of scenarios it built
+    is cleared per shard: shards reach a worker in any order and across runs, and only the driver, which
+    sees every candidate in attempt order, may decide which copy of a scenario is the first (a worker
+    that skipped building a "repeat" of this round would leave the driver's first copy without its item).
     """
     gen = _generator(job)
     gen.built.clear()
     gen.built.add(gen.base_int)
-    return list(gen.run([(recipe, start, stop)], build=build))
+    cands = list(gen.run([(recipe, start, stop)], seen=_seen(seen), build=build))
+    return ([c.key for c in cands], [c.label for c in cands], [c.line for c in cands], [c.error for c in cands],
+            [c.changed for c in cands], pack([c.point for c in cands]))
+
+
+class _Points:
+    """The raw points of one shard, unpacked on first use (only the diversity sample's first items read one)."""
+
+    __slots__ = ("blob", "values")
+
+    def __init__(self, blob: bytes) -> None:
+        self.blob = blob
+        self.values: list[tuple[Any, ...]] | None = None
+
+    def __getitem__(self, i: int) -> tuple[Any, ...]:
+        if self.values is None:
+            self.values = unpack(self.blob)
+        return self.values[i]
+
+
+class _Point(abc.Sequence):  # type: ignore[type-arg]
+    """Candidate ``i``'s raw point (:func:`ipb.perturb.runs.raw_point`), read from its shard's :class:`_Points`
+    when first looked at; a sequence equal to the tuple the worker made."""
+
+    __slots__ = ("points", "i")
+
+    def __init__(self, points: _Points, i: int) -> None:
+        self.points, self.i = points, i
+
+    def __getitem__(self, k: Any) -> Any:
+        return self.points[self.i][k]
+
+    def __len__(self) -> int:
+        return len(self.points[self.i])
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.points[self.i])
+
+    def __eq__(self, other: object) -> bool:
+        return tuple(self) == (tuple(other) if isinstance(other, (_Point, tuple)) else other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+def _candidates(recipe: int, start: int, columns: Columns) -> Iterator[Candidate]:
+    """Driver side: the Candidates of one shard's columns, in attempt order."""
+    keys, labels, lines, errors, changed, points = columns
+    lazy = _Points(points)
+    for i, (key, label, line, error, moved) in enumerate(zip(keys, labels, lines, errors, changed)):
+        yield Candidate(recipe, start + i, key, label, line, error, moved, _Point(lazy, i))  # type: ignore[arg-type]
 
 
 def _lines(job: Job, chosen: list[tuple[int, int]]) -> list[str]:
     """Worker side: the item lines of chosen ``(recipe, attempt)`` pairs."""
     gen = _generator(job)
     return [gen.line(r, j) for r, j in chosen]
+
+
+def _finer_tail(plan: list[tuple[int, int, int]], cpus: int) -> list[tuple[int, int, int]]:
+    """The shards of a round with its last ``cpus`` shards cut in up to four (of at least :data:`MIN_CHUNK` attempts).
+
+    The next round is planned from this one's results, so a CPU that finishes early idles until the
+    round's last shard is done; Ray starts the shards in order, and ending on small ones keeps that wait
+    to about an eighth of a shard instead of half of one. The plan depends only on the round and the
+    cluster's size, as the shard keys must.
+
+    >>> _finer_tail([(0, 0, 1000), (0, 1000, 2000), (1, 0, 250)], 2)
+    [(0, 0, 1000), (0, 1000, 1250), (0, 1250, 1500), (0, 1500, 1750), (0, 1750, 2000), (1, 0, 125), (1, 125, 250)]
+    >>> _finer_tail([(2, 0, 25), (2, 25, 50)], 4)  # shards below MIN_CHUNK stay as they are
+    [(2, 0, 25), (2, 25, 50)]
+    """
+    head, tail = plan[:-cpus], plan[-cpus:]
+    for r, start, stop in tail:
+        pieces = max(1, min(4, (stop - start) // MIN_CHUNK))
+        cuts = [start + k * (stop - start) // pieces for k in range(pieces + 1)]
+        head.extend((r, a, b) for a, b in zip(cuts, cuts[1:]))
+    return head
 
 
 class RayRunner:
@@ -89,7 +194,8 @@ class RayRunner:
     chunk : int
         Attempts per shard, at most; a round of attempts is cut into about
         eight shards per CPU of the cluster (at least :data:`MIN_CHUNK`
-        attempts each), so the CPUs finish it together. The shard keys
+        attempts each), so the CPUs finish it together, and its last shards
+        are cut finer (:func:`_finer_tail`). The shard keys
         therefore depend on the cluster's size: a rerun on another cluster
         size resumes nothing and computes every shard again.
     max_retries : int
@@ -126,14 +232,22 @@ class RayRunner:
         return max(min(self.chunk, MIN_CHUNK), min(self.chunk, -(-total // (8 * self._cpus))))
 
     def map(self, tasks: Sequence[tuple[int, int, int]], *, seen: Any = None, wanted: Any = None) -> Iterator[Candidate]:
-        """Candidates of ``tasks`` in task order, streamed as the shards finish (``seen``/``wanted`` are hints a
-        local pool uses to skip building items it would drop; the workers build every attempt, and the driver
-        drops them)."""
+        """Candidates of ``tasks`` in task order, streamed as the shards finish.
+
+        ``seen`` (the keys the run has taken) is sent once per call (``ray.put``, 8 bytes a key): the workers
+        do not build the items of those scenarios, which the driver would drop. ``wanted`` is a hint a local
+        pool uses; the workers build every other attempt, and the driver drops what it does not need.
+        """
         size = self._chunk(sum(stop - start for _, start, stop in tasks))
-        shards = [Shard(f"recipe {r} attempts {s}-{min(s + size, stop)}", _attempts,
-                        (self.job, r, s, min(s + size, stop), self.build))
-                  for r, start, stop in tasks for s in range(start, stop, size)]
-        yield from self._run(shards)
+        seen_ref = None
+        if isinstance(seen, KeySet) and len(seen) > 1:
+            seen_ref = [self.ray.put(array("Q", iter(seen)).tobytes())]  # in a list: passed on as a reference
+        plan = _finer_tail([(r, s, min(s + size, stop)) for r, start, stop in tasks for s in range(start, stop, size)],
+                           self._cpus or 1)
+        shards = [Shard(f"recipe {r} attempts {s}-{e}", _attempts, (self.job, r, s, e, self.build, seen_ref))
+                  for r, s, e in plan]
+        for position, columns in enumerate(self._run(shards)):
+            yield from _candidates(plan[position][0], plan[position][1], columns)
 
     def lines(self, chosen: Sequence[tuple[int, int]]) -> Iterator[str]:
         """The item lines of chosen attempts (balanced runs), in order, built on the workers."""
@@ -141,13 +255,14 @@ class RayRunner:
         size = self._chunk(len(chosen))
         shards = [Shard(f"lines {i}-{min(i + size, len(chosen))}", _lines,
                         (self.job, chosen[i:i + size])) for i in range(0, len(chosen), size)]
-        yield from self._run(shards)
+        for block in self._run(shards):
+            yield from block
 
     def _run(self, shards: list[Shard]) -> Iterator[Any]:
+        """Each shard's result, in shard order, as it arrives."""
         run = ShardRun([])
         try:
-            for chunk in stream_shards(self.ray, shards, self.store, max_retries=self.max_retries, run=run):
-                yield from chunk
+            yield from stream_shards(self.ray, shards, self.store, max_retries=self.max_retries, run=run)
         finally:
             self.computed += len(run.computed)
             self.resumed += len(run.resumed)

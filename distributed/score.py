@@ -42,9 +42,10 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ipb._files import file_sha256
 from ipb.distributed._ray import connect
-from ipb.distributed.shards import Shard, ShardStore, checkpoint_dir, fingerprint, run_shards
+from ipb.distributed.shards import Shard, ShardRun, ShardStore, checkpoint_dir, fingerprint, stream_shards
 from ipb.scoring.adapters import InputRecord
-from ipb.scoring.run import ItemSet, RunResult, ScoreOptions, canonical_condition, run_score, score_records
+from ipb.scoring.run import (ItemSet, RunResult, ScoredLines, ScoreOptions, canonical_condition, run_score,
+                             score_records, scored_lines)
 
 __all__ = ["EncoderActor", "PoolEncoder", "shard_key", "score_ray", "RayScorer", "RECORDS_PER_SHARD"]
 
@@ -153,8 +154,9 @@ def _itemset(ref: Any, run: str, source: str) -> ItemSet:
 
 def _score_bucket(items_ref: Any, run: str, source: str, records: list[InputRecord],
                   options: ScoreOptions, sources_ref: list[Any] | None = None,
-                  digest: str = "") -> list[dict[str, Any]]:
-    """Worker side: :func:`score_records` on one bucket's records.
+                  digest: str = "") -> tuple[list[str], list[dict[str, Any]]]:
+    """Worker side: :func:`score_records` on one bucket's records, returned as each record's line of
+    ``responses.jsonl`` and its summary view (:func:`~ipb.scoring.run.scored_lines`): the driver only places them.
 
     With ``sources_ref`` (the driver's :class:`~ipb.distributed.perturb.CardSources`) the worker searches the
     driver's ``--cards`` folders and the items' own card copies (``ipb-cards/``), placed on this node when its
@@ -169,7 +171,8 @@ def _score_bucket(items_ref: Any, run: str, source: str, records: list[InputReco
 
         _, dirs, items_path = _placed(ray.get(sources_ref[0]), digest)
         use_cards(dirs, items_path)
-    return score_records(_itemset(items_ref, run, source), records, options)
+    scored = scored_lines(score_records(_itemset(items_ref, run, source), records, options))
+    return scored.lines, scored.views
 
 
 class RayScorer:
@@ -220,7 +223,7 @@ class RayScorer:
         return dataclasses.replace(options, encoder=PoolEncoder(actors))
 
     def __call__(self, items: ItemSet, records: Iterable[InputRecord], options: ScoreOptions, *,
-                 progress: Callable[[str, int, int | None], None] | None = None) -> list[dict[str, Any]]:
+                 progress: Callable[[str, int, int | None], None] | None = None) -> ScoredLines:
         records = list(records)
         buckets = max(1, -(-len(records) // self.records_per_shard))
         members: list[list[int]] = [[] for _ in range(buckets)]
@@ -246,15 +249,19 @@ class RayScorer:
             if progress is not None:
                 progress("score", finished, total)
 
-        result = run_shards(self.ray, shards, self.store, max_retries=self.max_retries, on_done=tick)
-        self.computed, self.resumed = len(result.computed), len(result.resumed)
-        out: list[dict[str, Any] | None] = [None] * len(records)
-        for idx, scored in zip((members[b] for b in order), result.results):
-            for i, rec in zip(idx, scored):
-                out[i] = rec
+        lines: list[str | None] = [None] * len(records)
+        views: list[dict[str, Any] | None] = [None] * len(records)
+        status = ShardRun([])
+        # merged as the buckets arrive (in sending order), while the workers score the later ones
+        stream = stream_shards(self.ray, shards, self.store, max_retries=self.max_retries, on_done=tick, run=status)
+        for position, (texts, parts) in enumerate(stream):
+            for i, text, view in zip(members[order[position]], texts, parts):
+                lines[i] = text
+                views[i] = view
                 done += 1
-        assert done == len(records) and all(r is not None for r in out)
-        return [r for r in out if r is not None]
+        self.computed, self.resumed = len(status.computed), len(status.resumed)
+        assert done == len(records) and all(v is not None for v in views)
+        return ScoredLines(lines, views)  # type: ignore[arg-type]
 
 
 def score_ray(items_path: str | Path, responses_path: str | Path, out_dir: str | Path,

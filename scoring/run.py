@@ -108,6 +108,8 @@ __all__ = [
     "summary_metric_names",
     "score_records",
     "RunResult",
+    "ScoredLines",
+    "scored_lines",
     "run_score",
     "dumps_record",
     "write_atomic",
@@ -739,19 +741,51 @@ def record_schema() -> dict[str, Any]:
     return dict(json.loads(text))
 
 
-@dataclass
 class RunResult:
-    """What :func:`run_score` wrote: ``records`` as written to ``responses.jsonl`` (floats to :data:`RECORD_DIGITS`)."""
+    """What :func:`run_score` wrote: ``records`` as written to ``responses.jsonl`` (floats to :data:`RECORD_DIGITS`).
 
-    records: list[dict[str, Any]]
-    summary: dict[str, Any]
-    responses_path: Path
-    summary_path: Path
+    When the scorer handed back lines (:class:`ScoredLines`), ``records`` are read back from them on first use.
+    """
+
+    def __init__(self, records: list[dict[str, Any]] | None, summary: dict[str, Any], responses_path: Path,
+                 summary_path: Path, *, lines: Sequence[str] = ()) -> None:
+        self._records, self._lines = records, lines
+        self.summary, self.responses_path, self.summary_path = summary, responses_path, summary_path
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """The records as written (the lines read back, when only lines were kept)."""
+        if self._records is None:
+            self._records = [json.loads(line) for line in self._lines]
+        return self._records
+
+    @property
+    def invalid(self) -> list[dict[str, Any]]:
+        """The summary's ``unscored`` entries (record, source, item_id, reason_code, reason) that are the input's
+        fault, in record order; read from the summary, so no record is decoded."""
+        return [e for e in self.summary["unscored"] if e.get("reason_code") in INPUT_ERRORS]
 
     @property
     def n_invalid(self) -> int:
         """Records unscored because of the input (not the model's answer)."""
-        return sum(1 for r in self.records if r.get("reason_code") in INPUT_ERRORS)
+        return len(self.invalid)
+
+
+@dataclass
+class ScoredLines:
+    """What a ``scorer`` of :func:`run_score` may return instead of records: each record's line
+    (:func:`dumps_record`) and its :func:`~ipb.scoring.summary.summary_view`, in input order. The Ray backend's
+    workers build them (:func:`scored_lines`), so the driver neither decodes nor writes out whole records."""
+
+    lines: list[str]
+    views: list[dict[str, Any]]
+
+
+def scored_lines(records: Sequence[Mapping[str, Any]]) -> ScoredLines:
+    """The :class:`ScoredLines` of scored records (the summary views hold the unrounded values)."""
+    from ipb.scoring.summary import summary_view
+
+    return ScoredLines([_record_text(r)[0] for r in records], [summary_view(r) for r in records])
 
 
 def run_score(
@@ -783,7 +817,7 @@ def run_score(
     scorer : callable, optional
         Used instead of :func:`score_records`, with the same arguments and
         result (e.g. the Ray backend of :mod:`ipb.distributed`, which gives
-        the same records).
+        the same records), or the records' :class:`ScoredLines`.
 
     Returns
     -------
@@ -806,16 +840,20 @@ def run_score(
     items = load_items(items_path)
     records = (scorer or score_records)(items, read_responses(responses_path, format=format, model=model, condition=condition),
                             options, progress=progress)
-    lines = [_record_text(r) for r in records]
-    scored_text = "".join(line + "\n" for line, _ in lines)
+    if isinstance(records, ScoredLines):
+        texts, views, records, lines = records.lines, records.views, None, []
+    else:
+        lines = [_record_text(r) for r in records]
+        texts, views = [line for line, _ in lines], records
+    scored_text = "".join(line + "\n" for line in texts)
     inputs = {
         "items": items.summary(),
         "responses": {"source": str(responses_path), "sha256": file_sha256(Path(responses_path)),
-                      "format": format, "n_records": len(records)},
+                      "format": format, "n_records": len(texts)},
         # Ties this summary to the score records written beside it (ipb report checks the pair).
-        "scored": {"file": "responses.jsonl", "sha256": text_sha256(scored_text), "n_records": len(records)},
+        "scored": {"file": "responses.jsonl", "sha256": text_sha256(scored_text), "n_records": len(texts)},
     }
-    summary = summarize(records, options=options, inputs=inputs)
+    summary = summarize(views, options=options, inputs=inputs)
     try:
         out.mkdir(parents=True, exist_ok=True)
         responses_file = out / "responses.jsonl"
@@ -830,6 +868,8 @@ def run_score(
         raise LoadError(f"cannot write {where}: {exc.strerror or exc} (the old results are left as they were)",
                         file=str(where), rule="file") from None
     # the records as written (floats to RECORD_DIGITS); the summary above was computed from the unrounded values
+    if records is None:
+        return RunResult(None, summary, responses_file, summary_file, lines=texts)
     written = [json.loads(line) if rounded else r for r, (line, rounded) in zip(records, lines)]
     return RunResult(written, summary, responses_file, summary_file)
 

@@ -48,6 +48,7 @@ excluded from means), §8 and Table 11 (bootstrap 95% CIs), §7.13, §7.15.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter, defaultdict
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -65,6 +66,7 @@ __all__ = [
     "DELTAS",
     "mean_ci",
     "summarize",
+    "summary_view",
     "subgroup_stats",
     "LEADERBOARD_METRICS",
     "leaderboard",
@@ -151,10 +153,10 @@ def _flag_values(flags: Mapping[str, Any]) -> dict[str, bool | None]:
     out: dict[str, bool | None] = {}
     for fm in FM_NAMES:
         f = flags.get(fm)
-        if isinstance(f, Mapping):
-            out[fm] = bool(f.get("fired")) if f.get("applicable") else None
-        elif isinstance(f, bool):
+        if f is None or isinstance(f, bool):  # a response's flag, or a view's (summary_view)
             out[fm] = f
+        elif isinstance(f, Mapping):
+            out[fm] = bool(f.get("fired")) if f.get("applicable") else None
         else:
             out[fm] = None
     return out
@@ -168,7 +170,7 @@ class _Unit:
     nothing.
     """
 
-    __slots__ = ("status", "reason_code", "outcome", "metrics", "flags", "key", "values")
+    __slots__ = ("status", "reason_code", "outcome", "metrics", "flags", "key", "values", "_row")
 
     def __init__(self, status: str, reason_code: str | None, metrics: Mapping[str, Any], flags: Mapping[str, Any],
                  key: tuple[Any, ...], owed: Any = None, count_failures: bool = True) -> None:
@@ -184,6 +186,14 @@ class _Unit:
             self.values = owed
         else:
             self.values = {}
+
+    def row(self, names: Sequence[str]) -> tuple[float | None, ...]:
+        """``values`` of ``names`` as floats, None where missing or None (kept for the last ``names`` asked)."""
+        cached = getattr(self, "_row", None)
+        if cached is None or cached[0] is not names:
+            values = self.values
+            cached = self._row = (names, tuple(None if (v := values.get(n)) is None else float(v) for n in names))
+        return cached[1]
 
     @property
     def failed(self) -> bool:
@@ -218,12 +228,17 @@ def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any, wit
         "metrics": {},
         "flags": {},
     }
-    for name in names:
-        vals = [float(u.values[name]) for u in counted if u.values.get(name) is not None]
+    # each unit's values in ``names`` order are read once (_Unit.row) and the columns are their transpose; the
+    # scored units come first in ``counted``, then the failures that carry owed values
+    rows = [u.row(names) for u in counted]
+    columns = list(zip(*rows)) if rows else [() for _ in names]
+    for name, column in zip(names, columns):
+        vals = [v for v in column if v is not None]
         ci = mean_ci(vals, n_resamples=options.n_resamples, seed=options.seed, confidence=options.confidence)
         if ci is not None:
-            ci["n_not_applicable"] = len(scored) - sum(1 for u in scored if u.values.get(name) is not None)
-            ci["n_failures"] = sum(1 for u in failed if u.values.get(name) is not None)
+            n_failures = sum(1 for v in column[len(scored):] if v is not None)
+            ci["n_not_applicable"] = len(scored) - (len(vals) - n_failures)
+            ci["n_failures"] = n_failures
         stats["metrics"][name] = ci
     if not with_flags:
         return stats
@@ -383,6 +398,45 @@ def _target_unit(r: Mapping[str, Any], t: Mapping[str, Any], count: bool) -> _Un
 # --------------------------------------------------------------------------- summary
 
 
+def summary_view(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of a score record that :func:`summarize` reads: ``summarize(views) == summarize(records)``.
+
+    A record of ``responses.jsonl`` is ~6 kB, mostly per-target evidence (gates, flag evidence, parsed
+    answers); its view is the fields the summary groups, counts and averages (a few hundred bytes): the
+    record's ``status``, ``reason_code``, ``reason``, ``record``, ``source``, ``model``, ``condition_key``,
+    ``item_id``, ``layer``, ``metrics``, ``owed``, its failure-mode flags as fired (True/False) or not
+    applicable (None), its corruptions' names, and for each target its ``investor``, ``topology``, ``card``,
+    ``status``, ``reason_code``, ``metrics``, ``owed`` and flags (the same way). The values are the record's
+    own (unrounded), so the summary computed from views is the one computed from the records. The Ray
+    backend builds views on the workers, so the driver never decodes whole records
+    (:mod:`ipb.distributed.score`).
+
+    >>> v = summary_view({"status": "scored", "metrics": {"gra": 0.5}, "trace": ["long"], "flags": {"FM-1": False},
+    ...                   "corruptions": [{"name": "none", "details": {}}], "targets": [{"card": "c", "flags":
+    ...                   {"FM-3": {"applicable": True, "fired": True, "evidence": {}}}, "gates": []}]})
+    >>> v["corruptions"], v["flags"]["FM-1"], v["targets"][0]["flags"]["FM-3"], "trace" in v, "gates" in v["targets"][0]
+    ([{'name': 'none'}], False, True, False, False)
+    """
+    out = {k: record[k] for k in _VIEW_FIELDS if k in record}
+    out["flags"] = _flag_values(record.get("flags") or {})
+    corruptions = record.get("corruptions")
+    if isinstance(corruptions, list):
+        corruptions = [{"name": c.get("name")} if isinstance(c, Mapping) else c for c in corruptions]
+    out["corruptions"] = corruptions
+    targets = record.get("targets")
+    if targets:
+        out["targets"] = [{**{k: t[k] for k in _TARGET_VIEW_FIELDS if k in t}, "flags": _flag_values(t.get("flags") or {})}
+                          for t in targets]
+    elif "targets" in record:
+        out["targets"] = targets
+    return out
+
+
+_VIEW_FIELDS = ("status", "reason_code", "reason", "record", "source", "model", "condition_key", "item_id", "layer",
+                "metrics", "owed")
+_TARGET_VIEW_FIELDS = ("investor", "topology", "card", "status", "reason_code", "metrics", "owed")
+
+
 def _tool_version() -> str:
     from importlib import metadata
 
@@ -439,10 +493,21 @@ def summarize(
                 if t.get(field):
                     response_units[dim][str(t[field])].append(tunit)
     groups: dict[str, Any] = {}
+    known: dict[tuple[int, ...], dict[str, Any]] = {}
+
+    def stats_of(units: list[_Unit]) -> dict[str, Any]:
+        # groups of the very same units (one model: overall, model and condition; one layer: layer too) have the
+        # same entry: computed once, copied for the others
+        key = tuple(map(id, units))
+        if key not in known:
+            known[key] = _group_stats(units, names, options)
+            return known[key]
+        return copy.deepcopy(known[key])
+
     for dim in DIMENSIONS:
         if dim == "corruption" and not has_corruptions:
             continue
-        groups[dim] = {k: _group_stats(v, names, options) for k, v in sorted(response_units[dim].items())}
+        groups[dim] = {k: stats_of(v) for k, v in sorted(response_units[dim].items())}
     by_model_layer: dict[str, Any] = {}
     cells: dict[tuple[str, str], list[_Unit]] = defaultdict(list)
     for r, u in zip(records, all_units):

@@ -38,7 +38,7 @@ from ipb.distributed import Backend
 from ipb.errors import IpbError
 from ipb.scoring.adapters import FORMATS
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
-from ipb.scoring.run import DEFAULT_MAX_CHARS, INPUT_ERRORS, ScoreOptions, run_score
+from ipb.scoring.run import DEFAULT_MAX_CHARS, ScoreOptions, run_score
 
 #: Unusable records listed on stderr before "... and N more".
 _SHOWN_ERRORS = 20
@@ -169,7 +169,7 @@ def score(
     finally:
         if bar is not None:
             bar.stop()
-    invalid = [r for r in result.records if r.get("reason_code") in INPUT_ERRORS]
+    invalid = result.invalid  # from the summary: the records themselves are not read back
     for r in invalid[:_SHOWN_ERRORS]:
         err.print(f"{r['source']}: record {r['record']}: {r['reason_code']}: {r['reason']}", markup=False)
     if len(invalid) > _SHOWN_ERRORS:
