@@ -23,7 +23,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import jsonschema
 
-from ipb.engine._json import parse_json_line
+from ipb.engine._json import NOT_CANONICAL, parse_canonical_line, parse_json_line
 from ipb.engine.execute import execute
 from ipb.engine.card import Card
 from ipb.engine.graph import CompiledCard
@@ -31,6 +31,7 @@ from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
 from ipb.perturb.keyset import KeySet
+from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo
 from ipb.perturb.values import read_literal
 from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
 
@@ -183,6 +184,9 @@ class _Checker:
         self.values: dict[str, dict[str, dict[Any, Any]]] = {}
         #: Condition C of each deck of cards (:func:`ipb.perturb.items.condition_problems`).
         self.decks: dict[Any, Any] = {}
+        #: Rendered GRPs and constraint answers already seen (:mod:`ipb.perturb.verify_memo`).
+        self.grps = GrpMemo()
+        self.constraints = ConstraintMemo()
 
     def facts(self, card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
         """``facts_from_mapping`` with each distinct (hashable) literal converted once."""
@@ -221,10 +225,14 @@ class _Checker:
         return found
 
     def check(self, record: int, line_no: int, text: str) -> RecordCheck:
-        try:  # the project's one JSON Lines record reader (byte-order mark, depth limit)
-            item = parse_json_line(text.removeprefix("\ufeff").removesuffix("\r"), "", line_no)
-        except LoadError as exc:
-            return RecordCheck(record, line_no, None, "error", [f"{exc.message} at column {exc.column}"])
+        # A line in canonical form (every line ipb perturb writes) is read faster, to the same value; any other
+        # goes to the project's one JSON Lines record reader (byte-order mark, depth limit, located errors).
+        item = parse_canonical_line(text)
+        if item is NOT_CANONICAL:
+            try:
+                item = parse_json_line(text.removeprefix("\ufeff").removesuffix("\r"), "", line_no)
+            except LoadError as exc:
+                return RecordCheck(record, line_no, None, "error", [f"{exc.message} at column {exc.column}"])
         if not isinstance(item, dict):
             return RecordCheck(record, line_no, None, "error", ["not a JSON object"])
         ident = item.get("id") if isinstance(item.get("id"), str) else None
@@ -269,19 +277,21 @@ class _Checker:
             mine = {k: v for k, v in facts.items() if k in card.inputs}
             claimed |= set(mine)
             typed = self.facts(card, mine)
-            for k in card.constraints:
-                if k.broken(typed):
-                    rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
-                    broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
+            for k in self.constraints.broken(card, typed):
+                rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
+                broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
             trace = execute(compiled, typed, scenario_id=scenario.get("id", ident),
                             layer=scenario.get("layer", layer))
-            grp = trace.to_grp()
             where = f"{card.id}: " if layer != "L7" else ""
-            problems += gold_differences(gold["grp"], grp, where)
+            # the GRP is rendered again only when it differs from the item's (or was never seen)
+            differs = self.grps.grp_if_differs(trace, gold["grp"])
+            if differs is not None:
+                problems += gold_differences(gold["grp"], differs, where)
+            shown = {"investment_verdict": trace.outcome, "verdict_trigger": trace.trigger}
             for key in ("investment_verdict", "verdict_trigger"):
                 # the item's own copy of the verdict, when its GRP already agrees with the card
-                if gold[key] != grp[key] and gold["grp"].get(key) == grp[key]:
-                    problems.append(f"{where}{key} (item field): {gold[key]} -> {grp[key]}")
+                if gold[key] != shown[key] and gold["grp"].get(key) == shown[key]:
+                    problems.append(f"{where}{key} (item field): {gold[key]} -> {shown[key]}")
             if hashes.get(card.id) not in (None, card.content_hash):
                 changed.append(card.id)
         stray = sorted(set(facts) - claimed)
