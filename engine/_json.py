@@ -53,6 +53,12 @@ try:  # orjson writes the same bytes some five times faster (tests/engine/test_c
 except ImportError:  # pragma: no cover - orjson is a core dependency
     _orjson = None
 
+_msgspec: Any
+try:  # msgspec reads JSON some twice as fast as the standard library (parse_canonical_line)
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover - the standard library's parser is used instead
+    _msgspec = None
+
 
 def canonical_json(value: Any) -> str:
     """``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``, faster.
@@ -355,55 +361,70 @@ def parse_json_line(line: str, file: str, line_no: int, *, record: int | None = 
 #: What :func:`parse_canonical_line` answers for a line it leaves to :func:`parse_json_line`.
 NOT_CANONICAL: Any = object()
 
+#: Every byte but the two that open a JSON container (deleted to count those fast).
+_NOT_OPENERS = bytes(b for b in range(256) if b not in b"[{")
+
+
+def _no_fraction(text: str) -> Any:
+    raise ValueError("a number with a fraction or exponent is read by the strict reader (as a Decimal)")
+
+
+_read_fast: Callable[[bytes], Any] | None = (
+    _msgspec.json.Decoder(float_hook=_no_fraction).decode if _msgspec is not None else None)
+_FAST_ERRORS: tuple[type[BaseException], ...] = (ValueError, TypeError, RecursionError) + (
+    (_msgspec.MsgspecError,) if _msgspec is not None else ())
+
 
 def parse_canonical_line(line: str | bytes) -> Any:
     """One JSON Lines record that is already in canonical form, read faster; else :data:`NOT_CANONICAL`.
 
     Canonical form is what :func:`canonical_json` writes (sorted keys, no
     spaces, orjson's escapes): every item line of ``ipb perturb``. For such a
-    line the value is exactly what :func:`parse_json_line` returns (the same
-    parser, with the same ``parse_float`` and ``parse_constant``), without
-    the duplicate-key hook, which costs a Python call per object. A repeated
-    key is ruled out instead by writing the value back: the value is given
-    only when
+    line the value is exactly what :func:`parse_json_line` returns, read some
+    three times faster: by msgspec when it is installed (any number with a
+    fraction or exponent stops it), else by the standard library's parser
+    with the strict reader's ``parse_float`` and ``parse_constant`` but
+    without its duplicate-key hook (a Python call per object). What the
+    strict reader refuses or reads otherwise is ruled out by writing the value
+    back: the value is given only when
 
-    * the standard library's parser reads the line (``NaN``, ``Infinity``
-      and numbers beyond the limits are refused there, as in the strict reader);
+    * the fast parser reads the line (``NaN``, ``Infinity``, control
+      characters in strings, a byte-order mark and bytes that are not UTF-8
+      are refused there);
     * :func:`canonical_json` of the value, as UTF-8, is the line byte for byte.
       An object with a repeated key is written with the key once (the last
       one kept), so it never passes; nor does a number with a fraction or
-      exponent (read as :class:`~decimal.Decimal`, which orjson refuses to
-      write), an integer beyond 64 bits, ``-0``, a space, a byte-order mark,
-      a ``\\r`` or an escape orjson does not write;
+      exponent (refused, or read as :class:`~decimal.Decimal`, which orjson
+      does not write), an integer beyond 64 bits, ``-0``, a space, a ``\\r``,
+      a lone surrogate or an escape orjson does not write;
     * at most :data:`MAX_JSON_DEPTH` brackets open, so nesting cannot be
       deeper than the strict reader allows.
 
     A line that fails any of them (a hand-edited item, a tampered one) gets
     :data:`NOT_CANONICAL`: the caller reads it with :func:`parse_json_line`,
     which gives the value or the located error. ``line`` is the line without
-    its ``\\n``, as text or as UTF-8 bytes (text that cannot be written as
-    UTF-8, bytes that are not UTF-8: not canonical).
+    its ``\\n``, as text or as UTF-8 bytes.
 
     >>> parse_canonical_line(b'{"a":[1,"x"],"b":null}')
     {'a': [1, 'x'], 'b': None}
     >>> parse_canonical_line(b'{"a":1,"a":2}') is NOT_CANONICAL  # a duplicate key: the strict reader says where
     True
-    >>> parse_canonical_line(b'{"p":0.5}') is NOT_CANONICAL  # not written back: Decimal('0.5')
+    >>> parse_canonical_line(b'{"p":0.5}') is NOT_CANONICAL  # the strict reader gives Decimal('0.5')
     True
     """
     if _orjson is None:  # pragma: no cover - orjson is a core dependency
         return NOT_CANONICAL
     try:
-        if isinstance(line, str):
-            text, raw = line, line.encode("utf-8")
-        else:
-            text, raw = line.decode("utf-8"), line
-        if raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH:
+        raw = line.encode("utf-8") if isinstance(line, str) else line
+        if len(raw.translate(None, _NOT_OPENERS)) > MAX_JSON_DEPTH:
             return NOT_CANONICAL
-        value = json.loads(text, parse_float=_decimal, parse_constant=_refuse_constant)
+        if _read_fast is not None:
+            value = _read_fast(raw)
+        else:
+            value = json.loads(raw.decode("utf-8"), parse_float=_decimal, parse_constant=_refuse_constant)
         if _orjson.dumps(value, option=_orjson.OPT_SORT_KEYS) == raw:
             return value
-    except (ValueError, TypeError, RecursionError):  # JSONDecodeError, Unicode errors, JSONEncodeError
+    except _FAST_ERRORS:  # JSONDecodeError, Unicode errors, JSONEncodeError, msgspec's errors
         pass
     return NOT_CANONICAL
 

@@ -224,11 +224,14 @@ class _Checker:
             raise found
         return found
 
-    def check(self, record: int, line_no: int, text: str) -> RecordCheck:
+    def check(self, record: int, line_no: int, text: str | bytes) -> RecordCheck:
+        """The check of one line (its text, or its UTF-8 bytes without the ``\\n``)."""
         # A line in canonical form (every line ipb perturb writes) is read faster, to the same value; any other
         # goes to the project's one JSON Lines record reader (byte-order mark, depth limit, located errors).
         item = parse_canonical_line(text)
         if item is NOT_CANONICAL:
+            if isinstance(text, bytes):
+                text = text.decode("utf-8")
             try:
                 item = parse_json_line(text.removeprefix("\ufeff").removesuffix("\r"), "", line_no)
             except LoadError as exc:
@@ -306,7 +309,7 @@ class _Checker:
         status = "mismatch" if problems else "constraint" if broken else "ok"
         return RecordCheck(record, line_no, ident, status, problems + broken, changed, broken)
 
-    def run(self, block: Iterable[tuple[int, int, str]]) -> Iterator[RecordCheck]:
+    def run(self, block: Iterable[tuple[int, int, str | bytes]]) -> Iterator[RecordCheck]:
         return (self.check(record, line_no, text) for record, line_no, text in block)
 
 
@@ -372,9 +375,9 @@ def _run_block(task: tuple[str, int, int, int, int]) -> tuple[list[RecordCheck],
     path, start, stop, first_record, first_line = task
     with open(path, "rb") as handle:
         handle.seek(start)
-        text = handle.read(stop - start).decode("utf-8")
+        data = handle.read(stop - start)
     records = [(first_record + i, first_line + j, t) for i, (j, t) in
-               enumerate((j, t) for j, t in enumerate(text.split("\n")) if t.strip())]
+               enumerate((j, t) for j, t in enumerate(data.split(b"\n")) if not _blank(t))]
     log = _IdLog()
     return _reportable_logged(_CHECKER.run(records), log), log
 
@@ -465,6 +468,22 @@ def _file_records(path: Path) -> Iterator[tuple[int, int, str]]:
                 yield record, index, text
 
 
+def _blank(raw: bytes) -> bool:
+    """Whether a line is blank as ``str.strip`` sees it (which strips more than ``bytes.strip``: U+00A0, U+2028...)."""
+    return raw[:1] != b"{" and not raw.decode("utf-8").strip()
+
+
+def _file_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """:func:`_file_records` with each line's bytes (without the ``\\n``) instead of its text: the same records."""
+    record = 0
+    with open(path, "rb") as handle:
+        for index, line in enumerate(handle, start=1):
+            raw = line[:-1] if line.endswith(b"\n") else line
+            if not _blank(raw):
+                record += 1
+                yield record, index, raw
+
+
 def _file_blocks(path: Path, size: int) -> Iterator[tuple[str, int, int, int, int]]:
     """Byte ranges of ``size`` records each, found by reading the file once, line by line."""
     start = pos = 0
@@ -546,7 +565,7 @@ def verify_items(
     workers = max(1, min(workers, os.cpu_count() or 1))
     log = _IdLog()
     if workers == 1 or total < POOL_MIN:
-        checks = _reportable_logged(_Checker(cards, schema).run(_file_records(file)), log)
+        checks = _reportable_logged(_Checker(cards, schema).run(_file_lines(file)), log)
         return Verification(name, total, mark_repeated_ids(checks, _repeated_ids(file, log)))
     tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
     methods = multiprocessing.get_all_start_methods()
