@@ -208,6 +208,32 @@ class _Checker:
                 out[name] = value
         return out
 
+    def typed(self, card: Card, facts: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+        """:meth:`facts` of those of ``facts`` that are inputs of ``card`` (in ``facts`` order), and how many
+        of ``facts`` those are (all of them: no fact is left for another card)."""
+        out: dict[str, Any] = {}
+        per_card = self.values.get(card.id)
+        if per_card is None:
+            per_card = self.values[card.id] = {}
+        inputs = card.inputs
+        mine = 0
+        for name, raw in facts.items():
+            known = per_card.get(name)
+            if known is None:
+                if name not in inputs:
+                    continue
+                known = per_card[name] = {}
+            mine += 1
+            try:
+                value = known[raw]
+            except KeyError:
+                value = known[raw] = _convert(card, name, raw)
+            except TypeError:  # an unhashable value (a list or mapping): convert it to get the error
+                value = _convert(card, name, raw)
+            if value is not None:
+                out[name] = value
+        return out, mine
+
     def card(self, card_id: str, sha256: str | None = None) -> CompiledCard:
         """The current card ``card_id`` (``--card`` override, ``--cards``/``IPB_CARDS``, bundled), else the
         item's own copy at ``sha256`` (:func:`ipb.engine.registry.find_card` with ``current_first``)."""
@@ -273,13 +299,14 @@ class _Checker:
         problems: list[str] = []
         broken: list[str] = []
         changed: list[str] = []
-        claimed: set[str] = set()
+        cards: list[Card] = []
+        claimed_all = False
         for gold in golds:
             compiled = self.card(gold["card"], hashes.get(gold["card"]))
             card = compiled.card
-            mine = {k: v for k, v in facts.items() if k in card.inputs}
-            claimed |= set(mine)
-            typed = self.facts(card, mine)
+            cards.append(card)
+            typed, mine = self.typed(card, facts)
+            claimed_all = claimed_all or mine == len(facts)
             for k in self.constraints.broken(card, typed):
                 rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
                 broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
@@ -297,7 +324,7 @@ class _Checker:
                     problems.append(f"{where}{key} (item field): {gold[key]} -> {shown[key]}")
             if hashes.get(card.id) not in (None, card.content_hash):
                 changed.append(card.id)
-        stray = sorted(set(facts) - claimed)
+        stray = [] if claimed_all else sorted(set(facts) - {k for c in cards for k in facts if k in c.inputs})
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
                             name=stray[0])
