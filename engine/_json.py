@@ -376,27 +376,29 @@ _FAST_ERRORS: tuple[type[BaseException], ...] = (ValueError, TypeError, Recursio
 
 
 def parse_canonical_line(line: str | bytes) -> Any:
-    """One JSON Lines record that is already in canonical form, read faster; else :data:`NOT_CANONICAL`.
+    """One JSON Lines record written compactly, read faster; else :data:`NOT_CANONICAL`.
 
-    Canonical form is what :func:`canonical_json` writes (sorted keys, no
-    spaces, orjson's escapes): every item line of ``ipb perturb``. For such a
-    line the value is exactly what :func:`parse_json_line` returns, read some
-    three times faster: by msgspec when it is installed (any number with a
-    fraction or exponent stops it), else by the standard library's parser
-    with the strict reader's ``parse_float`` and ``parse_constant`` but
-    without its duplicate-key hook (a Python call per object). What the
-    strict reader refuses or reads otherwise is ruled out by writing the value
-    back: the value is given only when
+    Compact form is what orjson writes (no spaces, orjson's escapes, keys in
+    any order): every item line of ``ipb perturb`` (:func:`canonical_json`,
+    keys sorted). For such a line the value is exactly what
+    :func:`parse_json_line` returns, read some three times faster: by msgspec
+    when it is installed (any number with a fraction or exponent stops it),
+    else by the standard library's parser with the strict reader's
+    ``parse_float`` and ``parse_constant`` but without its duplicate-key hook
+    (a Python call per object). What the strict reader refuses or reads
+    otherwise is ruled out by writing the value back: the value is given only
+    when
 
     * the fast parser reads the line (``NaN``, ``Infinity``, control
       characters in strings, a byte-order mark and bytes that are not UTF-8
       are refused there);
-    * :func:`canonical_json` of the value, as UTF-8, is the line byte for byte.
-      An object with a repeated key is written with the key once (the last
-      one kept), so it never passes; nor does a number with a fraction or
-      exponent (refused, or read as :class:`~decimal.Decimal`, which orjson
-      does not write), an integer beyond 64 bits, ``-0``, a space, a ``\\r``,
-      a lone surrogate or an escape orjson does not write;
+    * orjson writes the value back to the line byte for byte (keys in the
+      value's order, which is the line's). An object with a repeated key is
+      written with the key once (the last one kept), so it never passes; nor
+      does a number with a fraction or exponent (refused, or read as
+      :class:`~decimal.Decimal`, which orjson does not write), an integer
+      beyond 64 bits, ``-0``, a space, a ``\\r``, a lone surrogate or an
+      escape orjson does not write;
     * at most :data:`MAX_JSON_DEPTH` brackets open, so nesting cannot be
       deeper than the strict reader allows.
 
@@ -422,7 +424,7 @@ def parse_canonical_line(line: str | bytes) -> Any:
             value = _read_fast(raw)
         else:
             value = json.loads(raw.decode("utf-8"), parse_float=_decimal, parse_constant=_refuse_constant)
-        if _orjson.dumps(value, option=_orjson.OPT_SORT_KEYS) == raw:
+        if _orjson.dumps(value) == raw:
             return value
     except _FAST_ERRORS:  # JSONDecodeError, Unicode errors, JSONEncodeError, msgspec's errors
         pass

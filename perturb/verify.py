@@ -31,7 +31,7 @@ from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
 from ipb.perturb.keyset import KeySet
-from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo
+from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo, conditions_agree
 from ipb.perturb.values import read_literal
 from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
 
@@ -328,7 +328,8 @@ class _Checker:
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
                             name=stray[0])
-        problems += condition_problems(item, self.decks)
+        if not conditions_agree(item, self.decks):
+            problems += condition_problems(item, self.decks)
         if (problems or broken) and changed:
             (problems or broken).append(
                 f"card {', '.join(changed)} changed since the item was made (content hash differs; "

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from hashlib import sha256
+
 import orjson as _orjson
 
 from ipb.engine.card import ELEMENT_FIELD, Card, Constraint
 from ipb.engine.execute import Trace
+from ipb.perturb.items import conditions
 
-__all__ = ["GrpMemo", "ConstraintMemo", "MEMO_LIMIT", "shown_names"]
+__all__ = ["GrpMemo", "ConstraintMemo", "MEMO_LIMIT", "shown_names", "conditions_agree"]
 
 #: Entries a memo keeps per card before it is emptied (a GRP is kept as some 1.3 KB of text, so about 6 MB a card).
 MEMO_LIMIT = 4_096
@@ -182,3 +185,39 @@ class ConstraintMemo:
             if found:
                 out.append(k)
         return out
+
+
+def conditions_agree(item: Mapping[str, Any], decks: dict[Any, Any]) -> bool:
+    """True when :func:`ipb.perturb.items.condition_problems` finds nothing (False: ask it for the messages).
+
+    The same hashes, computed with fewer copies: condition B's key is the
+    SHA-256 of ``{"investors":[...],"query":QUESTION}`` written canonically,
+    here put together from orjson's text of the two values (the keys are
+    already in sorted order); condition C comes from ``decks``, the same memo
+    per deck of (card id, content hash) that ``condition_problems`` keeps.
+    Anything unexpected (a missing field, a value of another type) answers
+    False, and the caller's ``condition_problems`` gives the answer or the error.
+    """
+    try:
+        stored = item["conditions"]
+        if type(stored) is not dict:
+            return False
+        cards = item["manifest"]["cards"]
+        deck = tuple((c["id"], c["content_hash"]) for c in cards)
+        fresh_c = decks.get(deck)
+        if fresh_c is None:
+            fresh_c = decks[deck] = conditions("", [c["investor"] for c in cards], cards)["C"]
+        if stored["C"] != fresh_c:
+            return False
+        b = stored["B"]
+        question = item["question"]
+        people = list(dict.fromkeys(c["investor"] for c in cards))
+        if type(b) is not dict or len(b) != 3 or b.get("investors") != people:
+            return False
+        text = question.encode("utf-8")
+        if b.get("query_sha256") != sha256(text).hexdigest():
+            return False
+        key = b"".join((b'{"investors":', _orjson.dumps(people), b',"query":', _orjson.dumps(question), b"}"))
+        return bool(b.get("key") == sha256(key).hexdigest())
+    except Exception:  # noqa: BLE001 - the slow path reports (or raises) exactly what it always did
+        return False
