@@ -95,10 +95,10 @@ class GrpMemo:
         """
         if not isinstance(gold, dict):
             return trace.to_grp()
-        key, memo = self._key(trace)
         try:
+            key, memo = self._key(trace)
             template = memo.get(key)
-        except TypeError:  # a value that cannot be a key: render it
+        except (TypeError, AttributeError):  # a value that cannot be a key, or a Trace without these fields: render
             grp = trace.to_grp()
             return None if gold == grp else grp
         if template is None:
