@@ -23,7 +23,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import jsonschema
 
-from ipb.engine._json import parse_json_line
+from ipb.engine._json import NOT_CANONICAL, parse_canonical_line, parse_json_line
 from ipb.engine.execute import execute
 from ipb.engine.card import Card
 from ipb.engine.graph import CompiledCard
@@ -31,6 +31,7 @@ from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
 from ipb.perturb.keyset import KeySet
+from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo, conditions_agree
 from ipb.perturb.values import read_literal
 from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
 
@@ -183,6 +184,9 @@ class _Checker:
         self.values: dict[str, dict[str, dict[Any, Any]]] = {}
         #: Condition C of each deck of cards (:func:`ipb.perturb.items.condition_problems`).
         self.decks: dict[Any, Any] = {}
+        #: Rendered GRPs and constraint answers already seen (:mod:`ipb.perturb.verify_memo`).
+        self.grps = GrpMemo()
+        self.constraints = ConstraintMemo()
 
     def facts(self, card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
         """``facts_from_mapping`` with each distinct (hashable) literal converted once."""
@@ -204,6 +208,32 @@ class _Checker:
                 out[name] = value
         return out
 
+    def typed(self, card: Card, facts: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+        """:meth:`facts` of those of ``facts`` that are inputs of ``card`` (in ``facts`` order), and how many
+        of ``facts`` those are (all of them: no fact is left for another card)."""
+        out: dict[str, Any] = {}
+        per_card = self.values.get(card.id)
+        if per_card is None:
+            per_card = self.values[card.id] = {}
+        inputs = card.inputs
+        mine = 0
+        for name, raw in facts.items():
+            known = per_card.get(name)
+            if known is None:
+                if name not in inputs:
+                    continue
+                known = per_card[name] = {}
+            mine += 1
+            try:
+                value = known[raw]
+            except KeyError:
+                value = known[raw] = _convert(card, name, raw)
+            except TypeError:  # an unhashable value (a list or mapping): convert it to get the error
+                value = _convert(card, name, raw)
+            if value is not None:
+                out[name] = value
+        return out, mine
+
     def card(self, card_id: str, sha256: str | None = None) -> CompiledCard:
         """The current card ``card_id`` (``--card`` override, ``--cards``/``IPB_CARDS``, bundled), else the
         item's own copy at ``sha256`` (:func:`ipb.engine.registry.find_card` with ``current_first``)."""
@@ -220,11 +250,18 @@ class _Checker:
             raise found
         return found
 
-    def check(self, record: int, line_no: int, text: str) -> RecordCheck:
-        try:  # the project's one JSON Lines record reader (byte-order mark, depth limit)
-            item = parse_json_line(text.removeprefix("\ufeff").removesuffix("\r"), "", line_no)
-        except LoadError as exc:
-            return RecordCheck(record, line_no, None, "error", [f"{exc.message} at column {exc.column}"])
+    def check(self, record: int, line_no: int, text: str | bytes) -> RecordCheck:
+        """The check of one line (its text, or its UTF-8 bytes without the ``\\n``)."""
+        # A line in canonical form (every line ipb perturb writes) is read faster, to the same value; any other
+        # goes to the project's one JSON Lines record reader (byte-order mark, depth limit, located errors).
+        item = parse_canonical_line(text)
+        if item is NOT_CANONICAL:
+            if isinstance(text, bytes):
+                text = text.decode("utf-8")
+            try:
+                item = parse_json_line(text.removeprefix("\ufeff").removesuffix("\r"), "", line_no)
+            except LoadError as exc:
+                return RecordCheck(record, line_no, None, "error", [f"{exc.message} at column {exc.column}"])
         if not isinstance(item, dict):
             return RecordCheck(record, line_no, None, "error", ["not a JSON object"])
         ident = item.get("id") if isinstance(item.get("id"), str) else None
@@ -262,33 +299,37 @@ class _Checker:
         problems: list[str] = []
         broken: list[str] = []
         changed: list[str] = []
-        claimed: set[str] = set()
+        cards: list[Card] = []
+        claimed_all = False
         for gold in golds:
             compiled = self.card(gold["card"], hashes.get(gold["card"]))
             card = compiled.card
-            mine = {k: v for k, v in facts.items() if k in card.inputs}
-            claimed |= set(mine)
-            typed = self.facts(card, mine)
-            for k in card.constraints:
-                if k.broken(typed):
-                    rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
-                    broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
+            cards.append(card)
+            typed, mine = self.typed(card, facts)
+            claimed_all = claimed_all or mine == len(facts)
+            for k in self.constraints.broken(card, typed):
+                rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
+                broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
             trace = execute(compiled, typed, scenario_id=scenario.get("id", ident),
                             layer=scenario.get("layer", layer))
-            grp = trace.to_grp()
             where = f"{card.id}: " if layer != "L7" else ""
-            problems += gold_differences(gold["grp"], grp, where)
+            # the GRP is rendered again only when it differs from the item's (or was never seen)
+            differs = self.grps.grp_if_differs(trace, gold["grp"])
+            if differs is not None:
+                problems += gold_differences(gold["grp"], differs, where)
+            shown = {"investment_verdict": trace.outcome, "verdict_trigger": trace.trigger}
             for key in ("investment_verdict", "verdict_trigger"):
                 # the item's own copy of the verdict, when its GRP already agrees with the card
-                if gold[key] != grp[key] and gold["grp"].get(key) == grp[key]:
-                    problems.append(f"{where}{key} (item field): {gold[key]} -> {grp[key]}")
+                if gold[key] != shown[key] and gold["grp"].get(key) == shown[key]:
+                    problems.append(f"{where}{key} (item field): {gold[key]} -> {shown[key]}")
             if hashes.get(card.id) not in (None, card.content_hash):
                 changed.append(card.id)
-        stray = sorted(set(facts) - claimed)
+        stray = [] if claimed_all else sorted(set(facts) - {k for c in cards for k in facts if k in c.inputs})
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
                             name=stray[0])
-        problems += condition_problems(item, self.decks)
+        if not conditions_agree(item, self.decks):
+            problems += condition_problems(item, self.decks)
         if (problems or broken) and changed:
             (problems or broken).append(
                 f"card {', '.join(changed)} changed since the item was made (content hash differs; "
@@ -296,7 +337,7 @@ class _Checker:
         status = "mismatch" if problems else "constraint" if broken else "ok"
         return RecordCheck(record, line_no, ident, status, problems + broken, changed, broken)
 
-    def run(self, block: Iterable[tuple[int, int, str]]) -> Iterator[RecordCheck]:
+    def run(self, block: Iterable[tuple[int, int, str | bytes]]) -> Iterator[RecordCheck]:
         return (self.check(record, line_no, text) for record, line_no, text in block)
 
 
@@ -362,9 +403,9 @@ def _run_block(task: tuple[str, int, int, int, int]) -> tuple[list[RecordCheck],
     path, start, stop, first_record, first_line = task
     with open(path, "rb") as handle:
         handle.seek(start)
-        text = handle.read(stop - start).decode("utf-8")
+        data = handle.read(stop - start)
     records = [(first_record + i, first_line + j, t) for i, (j, t) in
-               enumerate((j, t) for j, t in enumerate(text.split("\n")) if t.strip())]
+               enumerate((j, t) for j, t in enumerate(data.split(b"\n")) if not _blank(t))]
     log = _IdLog()
     return _reportable_logged(_CHECKER.run(records), log), log
 
@@ -455,6 +496,22 @@ def _file_records(path: Path) -> Iterator[tuple[int, int, str]]:
                 yield record, index, text
 
 
+def _blank(raw: bytes) -> bool:
+    """Whether a line is blank as ``str.strip`` sees it (which strips more than ``bytes.strip``: U+00A0, U+2028...)."""
+    return raw[:1] != b"{" and not raw.decode("utf-8").strip()
+
+
+def _file_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """:func:`_file_records` with each line's bytes (without the ``\\n``) instead of its text: the same records."""
+    record = 0
+    with open(path, "rb") as handle:
+        for index, line in enumerate(handle, start=1):
+            raw = line[:-1] if line.endswith(b"\n") else line
+            if not _blank(raw):
+                record += 1
+                yield record, index, raw
+
+
 def _file_blocks(path: Path, size: int) -> Iterator[tuple[str, int, int, int, int]]:
     """Byte ranges of ``size`` records each, found by reading the file once, line by line."""
     start = pos = 0
@@ -536,7 +593,7 @@ def verify_items(
     workers = max(1, min(workers, os.cpu_count() or 1))
     log = _IdLog()
     if workers == 1 or total < POOL_MIN:
-        checks = _reportable_logged(_Checker(cards, schema).run(_file_records(file)), log)
+        checks = _reportable_logged(_Checker(cards, schema).run(_file_lines(file)), log)
         return Verification(name, total, mark_repeated_ids(checks, _repeated_ids(file, log)))
     tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
     methods = multiprocessing.get_all_start_methods()
