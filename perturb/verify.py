@@ -521,7 +521,7 @@ def _file_blocks(path: Path, size: int) -> Iterator[tuple[str, int, int, int, in
     with open(path, "rb") as handle:
         for index, raw in enumerate(handle, start=1):
             end = pos + len(raw)
-            if raw.strip():
+            if not _blank(raw):  # as the workers and the one-process path see it (U+00A0 alone is blank)
                 record += 1
                 if count == 0:
                     start, first_record, first_line = pos, record, index

@@ -316,6 +316,22 @@ def test_parallel_verify_agrees(published, tmp_path, monkeypatch):
     assert one.total == two.total == 200 and [c.to_dict() for c in one.checks] == [c.to_dict() for c in two.checks]
 
 
+
+def test_parallel_verify_numbers_records_as_one_process_does(published, tmp_path, monkeypatch):
+    """A line holding only U+00A0 (or U+2028) is blank as ``str.strip`` sees it; the block splitter once counted
+    it as a record, so with ``-j 2`` every later record number was one higher than with one process."""
+    import ipb.perturb.verify as ver
+    monkeypatch.setattr(ver, "POOL_MIN", 0)
+    lines = published.read_text().splitlines()
+    lines[7] = lines[7].replace('"investment_verdict":"DECLINE"', '"investment_verdict":"INVEST"')
+    lines[30] = lines[30].replace('"investment_verdict":"DECLINE"', '"investment_verdict":"INVEST"')
+    big = tmp_path / "spaced.jsonl"
+    write_lines(big, lines[:5] + ["\u00a0", "\u2028 "] + lines[5:] * 8)
+    one, two = verify_items(big), verify_items(big, workers=2)
+    assert one.total == two.total
+    assert [c.to_dict() for c in one.checks] == [c.to_dict() for c in two.checks]
+    assert [c.line - c.record for c in one.checks][-1] == 2  # two blank lines before it, counted by neither
+
 def test_verify_without_jsonschema_rs_gives_the_same_answers(published, monkeypatch, tmp_path):
     import ipb.perturb.verify as ver
     monkeypatch.setattr(ver, "_fast_validator", lambda: None)
