@@ -142,6 +142,30 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
         return None
     if before is None:
         before = frame.outcomes(facts)
+    # the search is a function of what the line's sweep reads (Frame.line_key), so scenarios that agree on
+    # that (anchors that moved inputs the moving gates do not read) share one search
+    sweep = frame.line_key(facts, name)
+    memo: dict[Any, Flip | None] | None = None
+    key: tuple[Any, ...] = ()
+    if sweep is not None:
+        memo = frame.memo.setdefault("find_flip", {})
+        key = (name, str(base), tuple(before), limit, scan_limit, sweep)
+        if key in memo:
+            return memo[key]
+    found = _find_flip(frame, facts, name, grid, base, limit, tuple(before), scan_limit)
+    if memo is not None:
+        if len(memo) >= FLIP_MEMO_LIMIT:
+            memo.clear()
+        memo[key] = found
+    return found
+
+
+#: Searches :func:`find_flip` remembers per frame before the memo is emptied.
+FLIP_MEMO_LIMIT = 100_000
+
+
+def _find_flip(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal, limit: int | None,
+               before: tuple[str, ...], scan_limit: int) -> Flip | None:
     line = frame.line(facts, name)
     if isinstance(line, ConstantLine) and line.outcomes == tuple(before):
         return None  # no card's verdict moves along this input: every probe would give ``before``
@@ -260,7 +284,7 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
             rng.shuffle(names)
             moved, anchor = _anchor(frame, scenario, rng, names[:1])
             facts = moved if anchor else scenario.facts
-            before = frame.outcomes(facts)
+            before = frame.swept_outcomes(facts)
             for name in names:
                 if name in anchor and len(anchor) == 1:
                     continue  # the boundary along the only moved input does not depend on where the anchor put it
