@@ -169,7 +169,7 @@ def line_runner(compiled: CompiledCard, facts: Mapping[str, Any], name: str,
     if REJECT in fixed:
         # a gate that does not move rejects: whatever the moving gates give, the conjunction fails
         return Constant(bad)
-    n = len(deciders)
+    moving = tuple((i, deciders[i]) for i, v in enumerate(fixed) if v is None)
 
     def run(values: Sequence[Any]) -> list[str]:
         out: list[str] = []
@@ -178,12 +178,11 @@ def line_runner(compiled: CompiledCard, facts: Mapping[str, Any], name: str,
             env[name] = value
             verdicts = list(fixed)
             outcome = None
-            for i in range(n):
-                if verdicts[i] is None:
-                    v = verdicts[i] = deciders[i](env)
-                    if v is REJECT:  # a chain stops here; a parallel join fails on any REJECT
-                        outcome = bad
-                        break
+            for i, decide in moving:
+                v = verdicts[i] = decide(env)
+                if v is REJECT:  # a chain stops here; a parallel join fails on any REJECT
+                    outcome = bad
+                    break
             out.append(outcome if outcome is not None else _cleared(verdicts, decisive, ok)[0])  # type: ignore[arg-type]
         return out
 

@@ -74,6 +74,8 @@ class PScenario:
         published = {k: d for k, d in self.published.items() if facts.get(k) == self.facts.get(k)}
         if "published" in changes:
             published.update(changes.pop("published"))
+        if not changes:  # the common case, without dataclasses.replace's field walk
+            return PScenario(dict(facts), self.as_of, self.id, self.title, self.sector, self.regime, published)
         return replace(self, facts=dict(facts), published=published, **changes)
 
 
@@ -500,7 +502,14 @@ def cached_text(frame: Frame, kind: str, name: str, value: Any, make: Any) -> An
 def fact_literals(frame: Frame, scenario: PScenario) -> dict[str, Any]:
     """The scenario's facts as exact literals, in the frame's input order."""
     facts = scenario.facts
-    return {k: cached_text(frame, "literal", k, facts[k], literal) for k in frame.inputs if k in facts}
+    cache = frame.memo.setdefault("literal", {})
+    out: dict[str, Any] = {}
+    for k in frame.inputs:
+        if k in facts:
+            value = facts[k]
+            text = cache.get((k, value, type(value)))
+            out[k] = text if text is not None else cached_text(frame, "literal", k, value, literal)
+    return out
 
 
 def scenario_key(frame: Frame, scenario: PScenario, literals: Mapping[str, Any] | None = None) -> str:

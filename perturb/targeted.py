@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Sequence
 
@@ -61,6 +62,12 @@ def _monotone(frame: Frame, name: str) -> bool:
     return bool(gates) and all(tuple(k.split("/", 1)) in declared for k in gates)
 
 
+@lru_cache(maxsize=4096)
+def _probes(length: int) -> list[int]:
+    """Galloping probes along a direction of ``length`` grid values: 0, 1, 3, 7, ... and the last."""
+    return sorted({min(2 ** k - 1, length - 1) for k in range(length.bit_length() + 1)})
+
+
 def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal, up: bool,
                before: tuple[str, ...], limit: int | None = None, scan_limit: int = SCAN_LIMIT,
                line: Callable[[Sequence[Any]], list[tuple[str, ...]]] | None = None) -> Flip | None:
@@ -105,7 +112,7 @@ def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, ba
         if first is None:
             return None
     else:
-        probes = sorted({min(2 ** k - 1, length - 1) for k in range(length.bit_length() + 1)})
+        probes = _probes(length)
         results = run(probes)
         hit = next((i for i, r in enumerate(results) if r != before), None)
         if hit is None:
@@ -192,6 +199,18 @@ ANCHOR_DRAWS = 8
 FLIP_ANCHORS = 8
 
 
+def _anchor_pool(frame: Frame, keep: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """The inputs :func:`_anchor` may redraw (in input order) and the ranged numeric ones among them, per frame."""
+    memo = frame.memo.setdefault("anchor_pool", {})
+    held = memo.get(keep)
+    if held is None:
+        pool = [n for n in frame.consumers if n not in keep and n not in frame.derived
+                and (n in frame.grids or frame.inputs[n].type in ("bool", "category"))]
+        pool = ordered_inputs(frame, pool)
+        held = memo[keep] = (tuple(pool), tuple(n for n in pool if n in frame.grids))
+    return list(held[0]), list(held[1])
+
+
 def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
     """A neighbour of ``scenario``: 1 to ``ANCHOR_INPUTS`` inputs (none of ``keep``) redrawn, one numeric among them.
 
@@ -202,12 +221,9 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     caller then starts from the scenario itself).
     """
     facts = dict(scenario.facts)
-    pool = [n for n in frame.consumers if n not in keep and n not in frame.derived
-            and (n in frame.grids or frame.inputs[n].type in ("bool", "category"))]
-    pool = ordered_inputs(frame, pool)
+    pool, numeric = _anchor_pool(frame, tuple(keep))
     if not pool:
         return {}, []
-    numeric = [n for n in pool if n in frame.grids]
     for _ in range(ANCHOR_DRAWS):
         # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
         first = [rng.choice(numeric)] if numeric else []
