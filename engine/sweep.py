@@ -113,6 +113,9 @@ class Prepared:
 def prepare(compiled: CompiledCard, facts: Mapping[str, Any]) -> Prepared | None:
     """Every gate's decider run once, in card order, on ``facts`` (None when the card cannot be swept).
 
+    The deciders are :func:`outcome_deciders`: ``env`` holds every computed
+    value some expression reads, not those computed for display only.
+
     A gate that does not depend on the input a sweep moves gives this
     verdict at every value of it, whatever the chain would have reached.
     """
@@ -124,7 +127,8 @@ def prepare(compiled: CompiledCard, facts: Mapping[str, Any]) -> Prepared | None
         return None
     env = dict(plan.base_env)
     env.update(facts)
-    return Prepared(env, [decide(env) for decide in plan.deciders])
+    # the deciders of the sweeps: a value computed for display only changes no verdict and is never read
+    return Prepared(env, [decide(env) for decide in outcome_deciders(compiled)])
 
 
 def line_runner(compiled: CompiledCard, facts: Mapping[str, Any], name: str,

@@ -152,23 +152,50 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
     # the search is a function of what the line's sweep reads (Frame.line_key), so scenarios that agree on
     # that (anchors that moved inputs the moving gates do not read) share one search
     sweep = frame.line_key(facts, name)
-    memo: dict[Any, Flip | None] | None = None
-    key: tuple[Any, ...] = ()
-    if sweep is not None:
-        memo = frame.memo.setdefault("find_flip", {})
-        key = (name, str(base), tuple(before), limit, scan_limit, sweep)
-        if key in memo:
-            return memo[key]
-    found = _find_flip(frame, facts, name, grid, base, limit, tuple(before), scan_limit)
-    if memo is not None:
-        if len(memo) >= FLIP_MEMO_LIMIT:
-            memo.clear()
-        memo[key] = found
-    return found
+    if sweep is None:
+        return _find_flip(frame, facts, name, grid, base, limit, tuple(before), scan_limit)
+    memo = frame.memo.get("find_flip")
+    if memo is None:
+        memo = frame.memo["find_flip"] = _Recent(FLIP_MEMO_LIMIT)
+    key = (name, str(base), tuple(before), limit, scan_limit, sweep)
+    found = memo.get(key, memo)
+    if found is memo:
+        found = memo[key] = _find_flip(frame, facts, name, grid, base, limit, tuple(before), scan_limit)
+    return found  # type: ignore[return-value]
 
 
-#: Searches :func:`find_flip` remembers per frame before the memo is emptied.
-FLIP_MEMO_LIMIT = 100_000
+#: :func:`find_flip` remembers at most twice this many searches per frame (memory stays flat in N).
+FLIP_MEMO_LIMIT = 4096
+
+
+class _Recent:
+    """A bounded memo: the searches of the current and the previous generation of ``limit`` entries.
+
+    A lookup that hits the previous generation moves the entry to the
+    current one, so what recurs stays; when the current generation is full
+    it becomes the previous one (the older is dropped). What it holds never
+    changes a result, only how often a search is repeated.
+    """
+
+    __slots__ = ("limit", "new", "old")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.new: dict[Any, Any] = {}
+        self.old: dict[Any, Any] = {}
+
+    def get(self, key: Any, default: Any) -> Any:
+        found = self.new.get(key, default)
+        if found is default:
+            found = self.old.get(key, default)
+            if found is not default:
+                self[key] = found
+        return found
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if len(self.new) >= self.limit:
+            self.old, self.new = self.new, {}
+        self.new[key] = value
 
 
 def _find_flip(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal, limit: int | None,
@@ -249,6 +276,43 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     return {}, []
 
 
+def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], anchor: Sequence[str]) -> Flip | None:
+    """The nearest flip along the first of ``names`` that has one, from an anchor (``verdict_flip``).
+
+    A function of the facts, the order of ``names`` and the anchor's moved
+    inputs only, so it is remembered per frame (a run draws the same anchor
+    again and again when N is large).
+    """
+    try:
+        key: Any = (tuple(facts.items()), tuple(names), tuple(anchor) if len(anchor) == 1 else ())
+        hash(key)
+    except TypeError:
+        key = None
+    memo = frame.memo.get("first_flip")
+    if memo is None:
+        memo = frame.memo["first_flip"] = _Recent(ANCHOR_MEMO_LIMIT)
+    if key is not None:
+        found = memo.get(key, memo)
+        # equal facts may still write a number differently (0.5, 0.50): the flip's base is shown as written
+        if found is not memo and (found is None or str(found.base) == str(facts[found.input])):
+            return found  # type: ignore[no-any-return]
+    before = frame.swept_outcomes(facts)
+    best = None
+    for name in names:
+        if name in anchor and len(anchor) == 1:
+            continue  # the boundary along the only moved input does not depend on where the anchor put it
+        best = find_flip(frame, facts, name, before=before, scan_limit=0)
+        if best is not None:
+            break
+    if key is not None:
+        memo[key] = best
+    return best
+
+
+#: :func:`_first_flip` remembers at most twice this many anchors per frame.
+ANCHOR_MEMO_LIMIT = 2048
+
+
 @operator("flip", arg="the input to move (default: the input whose flip is smallest)", check=_check_flip,
           varies=True)
 def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
@@ -300,13 +364,7 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
             rng.shuffle(names)
             moved, anchor = _anchor(frame, scenario, rng, names[:1])
             facts = moved if anchor else scenario.facts
-            before = frame.swept_outcomes(facts)
-            for name in names:
-                if name in anchor and len(anchor) == 1:
-                    continue  # the boundary along the only moved input does not depend on where the anchor put it
-                best = find_flip(frame, facts, name, before=before, scan_limit=0)
-                if best is not None:
-                    break
+            best = _first_flip(frame, facts, names, anchor)
             if best is not None:
                 break
     else:
