@@ -546,14 +546,7 @@ class Trace:
         run = self._run
         results = []
         for i, (g, v) in enumerate(zip(self.card.gates, run.verdicts)):
-            na_reason = None
-            if v is NOT_REACHED:
-                if i in run.off_branch:
-                    na_reason = f"not_on_branch_{run.regime}"
-                elif run.terminated_by is not None:
-                    na_reason = f"terminated_by_gate_{run.terminated_by + 1}"
-                else:
-                    na_reason = "not_reached"
+            na_reason = self._na_reason(i) if v is NOT_REACHED else None
             results.append(GateResult(g, v, v is REJECT and g.kill_criterion is not None, na_reason, self))
         return results
 
@@ -600,11 +593,24 @@ class Trace:
         """What a gate's GRP entry depends on: its verdicts and the values its computed text and elements show."""
         if r.verdict is NOT_REACHED:
             return (r.gate.number, r.verdict, r.na_reason, r.diagnostic_verdict)
-        names = self._plan.shown.get((r.gate.number, r.verdict.value))
+        return self._shown_key(r.gate, r.verdict, r.kill_triggered, r.diagnostic_verdict)
+
+    def _na_reason(self, i: int) -> str:
+        """Why gate ``i`` (0-based) was not reached (as :attr:`gates` gives it)."""
+        run = self._run
+        if i in run.off_branch:
+            return f"not_on_branch_{run.regime}"
+        if run.terminated_by is not None:
+            return f"terminated_by_gate_{run.terminated_by + 1}"
+        return "not_reached"
+
+    def _shown_key(self, g: Gate, verdict: Verdict, kill_triggered: bool,
+                   diagnostic_verdict: Verdict | None) -> tuple[Any, ...]:
+        """:meth:`_entry_key` of a reached gate."""
+        names = self._plan.shown.get((g.number, verdict.value))
         if names is None:
-            g = r.gate
-            fields = [f for e in g.elements_for(r.verdict.value) for f in ELEMENT_FIELD.findall(e)]
-            names = self._plan.shown[(g.number, r.verdict.value)] = (
+            fields = [f for e in g.elements_for(verdict.value) for f in ELEMENT_FIELD.findall(e)]
+            names = self._plan.shown[(g.number, verdict.value)] = (
                 tuple(g.compute) + ((g.id,) if g.is_classifier else ()), tuple(dict.fromkeys(fields)))
         env = self.env
         computed = tuple([(v.__class__, v) for v in map(env.get, names[0])])
@@ -613,7 +619,7 @@ class Trace:
             shown = tuple([(v.__class__, v) for v in (env[n] if n in env else constants.get(n) for n in names[1])])
         else:
             shown = ()
-        return (r.gate.number, r.verdict, r.kill_triggered, r.diagnostic_verdict, computed, shown)
+        return (g.number, verdict, kill_triggered, diagnostic_verdict, computed, shown)
 
     def to_grp(self) -> dict[str, Any]:
         """The GRP in the schema of paper §6.3 / Appendix E (Table E.1).
@@ -625,14 +631,30 @@ class Trace:
         """
         program = []
         memo = self._plan.entries
-        for r in self.gates:
-            key = self._entry_key(r)
-            entry = memo.get(key)
-            if entry is None:
-                if len(memo) >= ENTRY_MEMO_LIMIT:
-                    memo.clear()
-                entry = memo[key] = self._entry(r)
-            program.append({**entry, "required_elements": list(entry["required_elements"])})
+        if "gates" in self.__dict__ or self.diagnostic_env is not None:
+            for r in self.gates:
+                key = self._entry_key(r)
+                entry = memo.get(key)
+                if entry is None:
+                    if len(memo) >= ENTRY_MEMO_LIMIT:
+                        memo.clear()
+                    entry = memo[key] = self._entry(r)
+                program.append({**entry, "required_elements": list(entry["required_elements"])})
+        else:
+            # the same keys as _entry_key, from the run's verdicts, without building the GateResult objects
+            # (they are built only when an entry is not remembered)
+            run = self._run
+            for i, (g, v) in enumerate(zip(self.card.gates, run.verdicts)):
+                if v is NOT_REACHED:
+                    key = (g.number, v, self._na_reason(i), None)
+                else:
+                    key = self._shown_key(g, v, v is REJECT and g.kill_criterion is not None, None)
+                entry = memo.get(key)
+                if entry is None:
+                    if len(memo) >= ENTRY_MEMO_LIMIT:
+                        memo.clear()
+                    entry = memo[key] = self._entry(self.gates[i])
+                program.append({**entry, "required_elements": list(entry["required_elements"])})
         grp: dict[str, Any] = {}
         if self.scenario_id is not None:
             grp["question_id"] = self.scenario_id

@@ -24,7 +24,8 @@ from ipb.engine.execute import _cleared, _decider, _plan, _used_values
 from ipb.engine.graph import CompiledCard
 from ipb.engine.logic import Verdict
 
-__all__ = ["line_runner", "dependent_gates", "prepare", "Prepared", "outcome_deciders", "Constant"]
+__all__ = ["line_runner", "dependent_gates", "prepare", "Prepared", "outcome_deciders", "Constant", "external_reads",
+           "line_key", "prepared_outcome"]
 
 REJECT = Verdict.REJECT
 
@@ -112,6 +113,9 @@ class Prepared:
 def prepare(compiled: CompiledCard, facts: Mapping[str, Any]) -> Prepared | None:
     """Every gate's decider run once, in card order, on ``facts`` (None when the card cannot be swept).
 
+    The deciders are :func:`outcome_deciders`: ``env`` holds every computed
+    value some expression reads, not those computed for display only.
+
     A gate that does not depend on the input a sweep moves gives this
     verdict at every value of it, whatever the chain would have reached.
     """
@@ -123,7 +127,8 @@ def prepare(compiled: CompiledCard, facts: Mapping[str, Any]) -> Prepared | None
         return None
     env = dict(plan.base_env)
     env.update(facts)
-    return Prepared(env, [decide(env) for decide in plan.deciders])
+    # the deciders of the sweeps: a value computed for display only changes no verdict and is never read
+    return Prepared(env, [decide(env) for decide in outcome_deciders(compiled)])
 
 
 def line_runner(compiled: CompiledCard, facts: Mapping[str, Any], name: str,
@@ -168,7 +173,7 @@ def line_runner(compiled: CompiledCard, facts: Mapping[str, Any], name: str,
     if REJECT in fixed:
         # a gate that does not move rejects: whatever the moving gates give, the conjunction fails
         return Constant(bad)
-    n = len(deciders)
+    moving = tuple((i, deciders[i]) for i, v in enumerate(fixed) if v is None)
 
     def run(values: Sequence[Any]) -> list[str]:
         out: list[str] = []
@@ -177,13 +182,89 @@ def line_runner(compiled: CompiledCard, facts: Mapping[str, Any], name: str,
             env[name] = value
             verdicts = list(fixed)
             outcome = None
-            for i in range(n):
-                if verdicts[i] is None:
-                    v = verdicts[i] = deciders[i](env)
-                    if v is REJECT:  # a chain stops here; a parallel join fails on any REJECT
-                        outcome = bad
-                        break
+            for i, decide in moving:
+                v = verdicts[i] = decide(env)
+                if v is REJECT:  # a chain stops here; a parallel join fails on any REJECT
+                    outcome = bad
+                    break
             out.append(outcome if outcome is not None else _cleared(verdicts, decisive, ok)[0])  # type: ignore[arg-type]
         return out
 
     return run
+
+
+def external_reads(compiled: CompiledCard, name: str) -> tuple[str, ...] | None:
+    """The names :func:`line_runner`'s run along ``name`` reads from the prepared environment (cached per card).
+
+    Every name an expression of a gate that depends on ``name`` reads, except
+    ``name`` itself and the values such a gate computes before the read (in
+    gate order, and in compute order within a gate): those the run writes
+    for each value. The run's outcomes are therefore a function of the
+    moved value, these names' values in the prepared environment, and the
+    verdicts of the gates that do not depend on ``name``. None when
+    :func:`dependent_gates` is None.
+    """
+    cache = compiled.__dict__.setdefault("_sweep_reads", {})
+    if name in cache:
+        return cache[name]  # type: ignore[no-any-return]
+    dep = dependent_gates(compiled, name)
+    result: tuple[str, ...] | None = None
+    if dep is not None:
+        written: set[str] = {name}
+        reads: list[str] = []
+
+        def read(names: frozenset[str]) -> None:
+            for n in sorted(names):
+                if n not in written and n not in reads:
+                    reads.append(n)
+
+        for g, d in zip(compiled.card.gates, dep):
+            if not d:
+                continue
+            for value, expr in g.compute.items():
+                read(expr.names)
+                written.add(value)
+            for expr in (g.reject, g.proceed):
+                if expr is not None:
+                    read(expr.names)
+        result = tuple(reads)
+    cache[name] = result
+    return result
+
+
+def line_key(compiled: CompiledCard, name: str, prepared: Prepared) -> tuple[Any, ...] | None:
+    """A key of :func:`line_runner`'s outcomes along ``name`` from ``prepared``: two prepared scenarios with
+    the same key give the same outcome at every value of ``name`` (None when the card cannot be swept).
+
+    The key holds the verdicts of the gates that do not depend on ``name``
+    and the prepared values of :func:`external_reads` with their types
+    (``1`` and ``True`` hash alike). An expression reads a name with
+    ``env.get``, so a missing name and None are the same to it.
+    """
+    cache = compiled.__dict__.setdefault("_sweep_key_parts", {})
+    parts = cache.get(name)
+    if parts is None:
+        dep = dependent_gates(compiled, name)
+        reads = external_reads(compiled, name)
+        parts = cache[name] = (None, None) if dep is None or reads is None else (
+            tuple(i for i, d in enumerate(dep) if not d), reads)
+    fixed_at, reads = parts
+    if reads is None:
+        return None
+    verdicts = prepared.verdicts
+    values = tuple(map(prepared.env.get, reads))
+    return tuple([verdicts[i] for i in fixed_at]), values, tuple(map(type, values))
+
+
+def prepared_outcome(compiled: CompiledCard, prepared: Prepared) -> str:
+    """The card's final verdict on the scenario ``prepared`` holds, equal to :func:`ipb.engine.execute.execute_many`'s.
+
+    A chain stops at its first REJECT; every gate before it ran on the same
+    environment in :func:`prepare`, so a REJECT anywhere fails the card, and
+    with none every verdict is the chain's (a parallel join runs every gate).
+    """
+    card = compiled.card
+    verdicts = prepared.verdicts
+    if REJECT in verdicts:
+        return card.outcomes["fail"]  # type: ignore[no-any-return]
+    return _cleared(verdicts, _plan(compiled).decisive, card.outcomes["pass"])[0]

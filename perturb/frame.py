@@ -30,6 +30,7 @@ from ipb.engine.expressions import category
 from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card
 from ipb.engine.sweep import Constant, line_runner, prepare
+from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
@@ -73,6 +74,8 @@ class PScenario:
         published = {k: d for k, d in self.published.items() if facts.get(k) == self.facts.get(k)}
         if "published" in changes:
             published.update(changes.pop("published"))
+        if not changes:  # the common case, without dataclasses.replace's field walk
+            return PScenario(dict(facts), self.as_of, self.id, self.title, self.sector, self.regime, published)
         return replace(self, facts=dict(facts), published=published, **changes)
 
 
@@ -188,11 +191,7 @@ class Frame:
         """
         if self.derived:
             return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
-        held = self.memo.get("line")
-        if held is None or held[0] is not facts:
-            # the same scenario is swept along several inputs: its gates are evaluated once
-            mines = [self.facts_for(i, facts) for i in range(len(self.cards))]
-            held = self.memo["line"] = (facts, mines, [prepare(c, m) for c, m in zip(self.cards, mines)])
+        held = self._prepared(facts)
         runs: list[Callable[[Sequence[Any]], list[str]]] = []
         for i, c in enumerate(self.cards):
             mine, prepared = held[1][i], held[2][i]
@@ -210,6 +209,52 @@ class Frame:
             return lambda values: [(o,) for o in only(values)]
         return lambda values: list(zip(*(run(values) for run in runs)))
 
+    def _prepared(self, facts: Mapping[str, Any]) -> tuple[Any, ...]:
+        """``(facts, each card's facts, each card's prepared sweep)`` of the last scenario swept."""
+        held = self.memo.get("line")
+        if held is None or held[0] is not facts:
+            # the same scenario is swept along several inputs: its gates are evaluated once
+            mines = [self.facts_for(i, facts) for i in range(len(self.cards))]
+            held = self.memo["line"] = (facts, mines, [prepare(c, m) for c, m in zip(self.cards, mines)])
+        return held  # type: ignore[no-any-return]
+
+    def swept_outcomes(self, facts: Mapping[str, Any]) -> tuple[str, ...]:
+        """:meth:`outcomes` of ``facts`` from the gates :meth:`line` evaluates once per scenario
+        (:func:`ipb.engine.sweep.prepared_outcome`), so a flip search runs them once; the same verdicts."""
+        if self.derived:
+            return self.outcomes(facts)
+        held = self._prepared(facts)
+        if any(p is None for p in held[2]):
+            return self.outcomes(facts)
+        return tuple(prepared_outcome(c, p) for c, p in zip(self.cards, held[2]))
+
+    def line_key(self, facts: Mapping[str, Any], name: str) -> tuple[Any, ...] | None:
+        """A hashable key of :meth:`line` along ``name``: two scenarios with the same key give the same
+        outcomes at every value of ``name`` (:func:`ipb.engine.sweep.line_key`). None when :meth:`line`
+        falls back to full execution (a derived input, a card that cannot be swept) or a value is unhashable.
+        """
+        if self.derived:
+            return None
+        held = self._prepared(facts)
+        parts: list[Any] = []
+        for i, c in enumerate(self.cards):
+            mine, prepared = held[1][i], held[2][i]
+            if name not in self._card_inputs[i]:
+                parts.append(next(iter(execute_many(c, [mine]))).outcome)
+                continue
+            if prepared is None:
+                return None
+            key = sweep_key(c, name, prepared)
+            if key is None:
+                return None
+            parts.append(key)
+        out = tuple(parts)
+        try:
+            hash(out)
+        except TypeError:
+            return None
+        return out
+
     def violations(self, facts: Mapping[str, Any]) -> list[str]:
         """``card_id/constraint_id`` of every card constraint that ``facts`` break (empty: all hold).
 
@@ -217,6 +262,13 @@ class Frame:
         shown false). Derived inputs are recomputed first; one that falls
         outside its input's declared range breaks its constraint too.
         """
+        checks = self.memo.get("requires")
+        if checks is None:
+            checks = self.memo["requires"] = self._requires()
+        if checks is not False:
+            # no derived input: each constraint is a ``require`` reading only its card's inputs, so it reads
+            # the same values from ``facts`` as from the card's own facts (Constraint.broken: false breaks it)
+            return [label for label, fn in checks if fn(facts) is False]
         out: list[str] = []
         facts = self.complete(facts)
         for i, c in enumerate(self.cards):
@@ -229,6 +281,17 @@ class Frame:
                     if rng is not None and value is not None and not rng[0] <= value <= rng[1]:
                         out.append(f"{c.card.id}/{k.id} (derived {k.derive} outside its range)")
         return out
+
+    def _requires(self) -> list[tuple[str, Callable[[Mapping[str, Any]], Any]]] | bool:
+        """``(card_id/constraint_id, expression fn)`` of every constraint in :meth:`violations` order, or False
+        when some constraint derives an input or reads a name outside its card's inputs and constants (then the general path)."""
+        checks = []
+        for i, c in enumerate(self.cards):
+            for k in c.card.constraints:
+                if k.derive is not None or not k.expr.names <= self._card_inputs[i] | set(c.card.constants):
+                    return False
+                checks.append((f"{c.card.id}/{k.id}", k.expr.fn))
+        return checks
 
     def profile(self, facts: Mapping[str, Any]) -> tuple[str, ...]:
         """Every gate's verdict, a gate the chain skipped evaluated as if reached (diagnostic mode).
@@ -439,7 +502,14 @@ def cached_text(frame: Frame, kind: str, name: str, value: Any, make: Any) -> An
 def fact_literals(frame: Frame, scenario: PScenario) -> dict[str, Any]:
     """The scenario's facts as exact literals, in the frame's input order."""
     facts = scenario.facts
-    return {k: cached_text(frame, "literal", k, facts[k], literal) for k in frame.inputs if k in facts}
+    cache = frame.memo.setdefault("literal", {})
+    out: dict[str, Any] = {}
+    for k in frame.inputs:
+        if k in facts:
+            value = facts[k]
+            text = cache.get((k, value, type(value)))
+            out[k] = text if text is not None else cached_text(frame, "literal", k, value, literal)
+    return out
 
 
 def scenario_key(frame: Frame, scenario: PScenario, literals: Mapping[str, Any] | None = None) -> str:

@@ -28,7 +28,7 @@ from ipb.errors import PerturbError
 from ipb.engine._json import canonical_json
 from ipb.engine.execute import execute
 from ipb.perturb._golds import golds_of, scenario_year_of  # re-exported: items.golds_of is public
-from ipb.perturb.frame import Frame, PScenario, digest, fact_literals, scenario_key
+from ipb.perturb.frame import Frame, PScenario, cached_text, digest, fact_literals, scenario_key
 from ipb.perturb.operators import Step
 from ipb.perturb.render import render_question
 from ipb.perturb.values import literal
@@ -153,6 +153,17 @@ def dumps_item(item: dict[str, Any]) -> str:
     return canonical_json(item)
 
 
+def _frame_conditions(frame: Frame, question: str, cards: Sequence[Mapping[str, str]]) -> dict[str, Any]:
+    """:func:`conditions` of an item of ``frame``; condition C (the same for every item of the frame) is hashed once."""
+    held = frame.memo.get("conditions")
+    if held is None:
+        held = frame.memo["conditions"] = conditions("", [c["investor"] for c in cards], cards)
+    people = held["B"]["investors"]
+    return {"B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(), "investors": list(people),
+                  "key": _canonical_sha256({"investors": people, "query": question})},
+            "C": {"cards": [dict(c) for c in held["C"]["cards"]], "key": held["C"]["key"]}}
+
+
 def build_item(
     frame: Frame,
     base: PScenario,
@@ -198,10 +209,11 @@ def build_item(
             "verdict_trigger": grp["verdict_trigger"],
         })
     changes = []
-    for name, spec in frame.inputs.items():
+    for name in frame.inputs:
         old, new = base.facts.get(name), scenario.facts.get(name)
         if old != new:
-            changes.append({"input": name, "old": literal(spec, old), "new": literal(spec, new)})
+            changes.append({"input": name, "old": cached_text(frame, "literal", name, old, literal),
+                            "new": cached_text(frame, "literal", name, new, literal)})
     anachronisms = frame.anachronisms(scenario.as_of)
     manifest = {
         "base": {"id": base.id, "digest": base_digest or digest(scenario_key(frame, base)),
@@ -232,7 +244,7 @@ def build_item(
         "question": question,
         "scenario": scen,
         "manifest": manifest,
-        "conditions": conditions(question, [c["investor"] for c in manifest["cards"]], manifest["cards"]),
+        "conditions": _frame_conditions(frame, question, manifest["cards"]),
     }
     if layer == "L7":
         gold = golds[0]

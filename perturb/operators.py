@@ -162,8 +162,12 @@ def _not_applicable(frame: Frame, what: str) -> PerturbError:
 
 def metric_inputs(frame: Frame) -> list[str]:
     """Numeric inputs some gate reads and that declare a plausible range (derived inputs excepted)."""
-    derived = frame.derived
-    return [n for n in frame.inputs if n in frame.grids and n in frame.consumers and n not in derived]
+    held = frame.memo.get("metric_inputs")
+    if held is None:
+        derived = frame.derived
+        held = frame.memo["metric_inputs"] = tuple(n for n in frame.inputs if n in frame.grids
+                                                   and n in frame.consumers and n not in derived)
+    return list(held)
 
 
 def sector_inputs(frame: Frame) -> list[str]:
@@ -189,12 +193,25 @@ def regime_fact_inputs(frame: Frame) -> dict[str, str]:
 
 
 def _sector_metric_inputs(frame: Frame) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for name in metric_inputs(frame):
-        metric = frame.sectors.metric_for(frame.inputs[name])
-        if metric is not None:
-            found[name] = metric.id
-    return found
+    """Metric inputs that stand for a sector registry metric -> the metric id (read once per frame)."""
+    held = frame.memo.get("sector_metric_inputs")
+    if held is None:
+        held = {}
+        for name in metric_inputs(frame):
+            metric = frame.sectors.metric_for(frame.inputs[name])
+            if metric is not None:
+                held[name] = metric.id
+        frame.memo["sector_metric_inputs"] = held
+    return dict(held)
+
+
+def _clipped(frame: Frame, name: str, lo: Decimal, hi: Decimal) -> Grid | None:
+    """``frame.grids[name].clip(lo, hi)``, remembered per frame (a sector's ranges are fixed)."""
+    memo = frame.memo.setdefault("clipped", {})
+    key = (name, lo, hi)
+    if key not in memo:
+        memo[key] = frame.grids[name].clip(lo, hi)
+    return memo[key]  # type: ignore[no-any-return]
 
 
 def _draw(grid: Grid, rng: random.Random, avoid: Any) -> Decimal | None:
@@ -425,7 +442,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
             if name not in facts or metric_id not in sector.ranges:
                 continue
             lo, hi = sector.ranges[metric_id]
-            grid = frame.grids[name].clip(lo, hi)
+            grid = _clipped(frame, name, lo, hi)
             if grid is None:
                 kept.append(name)
                 continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Sequence
 
@@ -61,6 +62,12 @@ def _monotone(frame: Frame, name: str) -> bool:
     return bool(gates) and all(tuple(k.split("/", 1)) in declared for k in gates)
 
 
+@lru_cache(maxsize=4096)
+def _probes(length: int) -> list[int]:
+    """Galloping probes along a direction of ``length`` grid values: 0, 1, 3, 7, ... and the last."""
+    return sorted({min(2 ** k - 1, length - 1) for k in range(length.bit_length() + 1)})
+
+
 def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal, up: bool,
                before: tuple[str, ...], limit: int | None = None, scan_limit: int = SCAN_LIMIT,
                line: Callable[[Sequence[Any]], list[tuple[str, ...]]] | None = None) -> Flip | None:
@@ -105,7 +112,7 @@ def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, ba
         if first is None:
             return None
     else:
-        probes = sorted({min(2 ** k - 1, length - 1) for k in range(length.bit_length() + 1)})
+        probes = _probes(length)
         results = run(probes)
         hit = next((i for i, r in enumerate(results) if r != before), None)
         if hit is None:
@@ -142,6 +149,57 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
         return None
     if before is None:
         before = frame.outcomes(facts)
+    # the search is a function of what the line's sweep reads (Frame.line_key), so scenarios that agree on
+    # that (anchors that moved inputs the moving gates do not read) share one search
+    sweep = frame.line_key(facts, name)
+    if sweep is None:
+        return _find_flip(frame, facts, name, grid, base, limit, tuple(before), scan_limit)
+    memo = frame.memo.get("find_flip")
+    if memo is None:
+        memo = frame.memo["find_flip"] = _Recent(FLIP_MEMO_LIMIT)
+    key = (name, str(base), tuple(before), limit, scan_limit, sweep)
+    found = memo.get(key, memo)
+    if found is memo:
+        found = memo[key] = _find_flip(frame, facts, name, grid, base, limit, tuple(before), scan_limit)
+    return found  # type: ignore[return-value]
+
+
+#: :func:`find_flip` remembers at most twice this many searches per frame (memory stays flat in N).
+FLIP_MEMO_LIMIT = 4096
+
+
+class _Recent:
+    """A bounded memo: the searches of the current and the previous generation of ``limit`` entries.
+
+    A lookup that hits the previous generation moves the entry to the
+    current one, so what recurs stays; when the current generation is full
+    it becomes the previous one (the older is dropped). What it holds never
+    changes a result, only how often a search is repeated.
+    """
+
+    __slots__ = ("limit", "new", "old")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.new: dict[Any, Any] = {}
+        self.old: dict[Any, Any] = {}
+
+    def get(self, key: Any, default: Any) -> Any:
+        found = self.new.get(key, default)
+        if found is default:
+            found = self.old.get(key, default)
+            if found is not default:
+                self[key] = found
+        return found
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if len(self.new) >= self.limit:
+            self.old, self.new = self.new, {}
+        self.new[key] = value
+
+
+def _find_flip(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal, limit: int | None,
+               before: tuple[str, ...], scan_limit: int) -> Flip | None:
     line = frame.line(facts, name)
     if isinstance(line, ConstantLine) and line.outcomes == tuple(before):
         return None  # no card's verdict moves along this input: every probe would give ``before``
@@ -168,6 +226,18 @@ ANCHOR_DRAWS = 8
 FLIP_ANCHORS = 8
 
 
+def _anchor_pool(frame: Frame, keep: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """The inputs :func:`_anchor` may redraw (in input order) and the ranged numeric ones among them, per frame."""
+    memo = frame.memo.setdefault("anchor_pool", {})
+    held = memo.get(keep)
+    if held is None:
+        pool = [n for n in frame.consumers if n not in keep and n not in frame.derived
+                and (n in frame.grids or frame.inputs[n].type in ("bool", "category"))]
+        pool = ordered_inputs(frame, pool)
+        held = memo[keep] = (tuple(pool), tuple(n for n in pool if n in frame.grids))
+    return list(held[0]), list(held[1])
+
+
 def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
     """A neighbour of ``scenario``: 1 to ``ANCHOR_INPUTS`` inputs (none of ``keep``) redrawn, one numeric among them.
 
@@ -178,12 +248,9 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     caller then starts from the scenario itself).
     """
     facts = dict(scenario.facts)
-    pool = [n for n in frame.consumers if n not in keep and n not in frame.derived
-            and (n in frame.grids or frame.inputs[n].type in ("bool", "category"))]
-    pool = ordered_inputs(frame, pool)
+    pool, numeric = _anchor_pool(frame, tuple(keep))
     if not pool:
         return {}, []
-    numeric = [n for n in pool if n in frame.grids]
     for _ in range(ANCHOR_DRAWS):
         # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
         first = [rng.choice(numeric)] if numeric else []
@@ -207,6 +274,43 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
         if changed and not frame.violations(moved):
             return moved, changed
     return {}, []
+
+
+def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], anchor: Sequence[str]) -> Flip | None:
+    """The nearest flip along the first of ``names`` that has one, from an anchor (``verdict_flip``).
+
+    A function of the facts, the order of ``names`` and the anchor's moved
+    inputs only, so it is remembered per frame (a run draws the same anchor
+    again and again when N is large).
+    """
+    try:
+        key: Any = (tuple(facts.items()), tuple(names), tuple(anchor) if len(anchor) == 1 else ())
+        hash(key)
+    except TypeError:
+        key = None
+    memo = frame.memo.get("first_flip")
+    if memo is None:
+        memo = frame.memo["first_flip"] = _Recent(ANCHOR_MEMO_LIMIT)
+    if key is not None:
+        found = memo.get(key, memo)
+        # equal facts may still write a number differently (0.5, 0.50): the flip's base is shown as written
+        if found is not memo and (found is None or str(found.base) == str(facts[found.input])):
+            return found  # type: ignore[no-any-return]
+    before = frame.swept_outcomes(facts)
+    best = None
+    for name in names:
+        if name in anchor and len(anchor) == 1:
+            continue  # the boundary along the only moved input does not depend on where the anchor put it
+        best = find_flip(frame, facts, name, before=before, scan_limit=0)
+        if best is not None:
+            break
+    if key is not None:
+        memo[key] = best
+    return best
+
+
+#: :func:`_first_flip` remembers at most twice this many anchors per frame.
+ANCHOR_MEMO_LIMIT = 2048
 
 
 @operator("flip", arg="the input to move (default: the input whose flip is smallest)", check=_check_flip,
@@ -260,13 +364,7 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
             rng.shuffle(names)
             moved, anchor = _anchor(frame, scenario, rng, names[:1])
             facts = moved if anchor else scenario.facts
-            before = frame.outcomes(facts)
-            for name in names:
-                if name in anchor and len(anchor) == 1:
-                    continue  # the boundary along the only moved input does not depend on where the anchor put it
-                best = find_flip(frame, facts, name, before=before, scan_limit=0)
-                if best is not None:
-                    break
+            best = _first_flip(frame, facts, names, anchor)
             if best is not None:
                 break
     else:
