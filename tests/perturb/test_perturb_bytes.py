@@ -13,6 +13,19 @@ facts were the base's: only the date moved, ``changes: []``, the base's gold.
 Such an item is now never written (duplicates are keyed on the facts the
 cards read), and the next candidate takes its place; every other line is
 unchanged.
+
+Changed deliberately (issue 18, branch s23items, question wording only):
+buffett-bench-recipes and l8-three-investors. Every item keeps its id,
+scenario, gold, GRP and manifest; only ``question`` and the condition-B
+block that hashes it differ (checked line by line against the old files).
+The undisclosed input now reads "The evidence on management's integrity and
+capital allocation is not disclosed." (was "Not disclosed: evidence on
+..."); Dalio's bool reads "Is the central bank buying financial assets ...?
+No." (was "Whether the central bank is buying ...: no."), and its
+``new_buyer_percentile`` is named by its description, "The percentile of the
+inflow of buyers who were not previously in the market is 85%." (was "The
+new buyer percentile is 85%."). The pinned cards themselves are unchanged;
+marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -30,11 +43,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "ffd682c50738acdaff0ff1a07142ace2c1e4460fd5d3abfe43827d90ca42bcb9"),
+                              "6b777210aa70c082aedbc02c1f3562b65212c31c17600fee5b3dffa5c7f4a934"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "e6023788cc84ebbad9c88852d78993e6cb378698e03d71f878cb766170a011af"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "d1164aae7fbef4d9ead57f1667728d3b33cfed4efa2b5371e60459eed5b7b193"),
+                           7, "", 90, "9a927334fd438138182ebf59d45641b9fdcf6e27f8d7bad476c7eb6df64f5fb8"),
 }
 
 

@@ -92,4 +92,5 @@ def test_a_hand_checked_question():
         "The company has $5B of annual recurring revenue. The net revenue retention of existing customers is 95%. "
         "The gross margin is 90%. Revenue is growing 25% a year. The latest annual net income is $0. "
         "It is offered at 3.5x its annual recurring revenue. The macro regime is expansion.")  # the flip: 0.75 x $25B / $5B = 3.75x, grid 0.5x
-    assert question.split("\n")[2] == "Not disclosed: evidence on management's integrity and capital allocation."
+    # one undisclosed input: a sentence with its article (issue 18: "Not disclosed: evidence ..." read like a dump)
+    assert question.split("\n")[2] == "The evidence on management's integrity and capital allocation is not disclosed."
