@@ -80,3 +80,48 @@ def test_a_2009_displacement_moves_nominal_growth_with_real_growth():
             dated += 1
             assert f["real_gdp_growth"] == Decimal("-0.062") and f["nominal_gdp_growth"] == Decimal("-0.058"), item["id"]
     assert dated >= 1
+
+
+def test_marks_investor_mood_agrees_with_the_high_yield_spread():
+    """Marks's cycle card from 2008: panic never comes with a spread below 8% (the card's cold cut-off), and a
+    spread above 12% never comes with a balanced, optimistic or euphoric mood (the review saw 'panicked' at 6% and
+    5.25%, and 'balanced' at 18.75%). Between 8% and 12% a balanced mood stays possible (the card's own rule already
+    keeps optimism and euphoria above 8%)."""
+    panicked = wide = 0
+    for item, f in _items("marks_market_cycle_positioning", "cold_aggressive_2008.yaml"):
+        spread, mood = f.get("high_yield_spread"), f.get("investor_psychology")
+        if spread is None or mood is None:
+            continue
+        if mood == "panicked":
+            panicked += 1
+            assert spread >= Decimal("0.08"), item["id"]
+        if spread > Decimal("0.12"):
+            wide += 1
+            assert mood in {"fearful", "panicked"}, item["id"]
+    assert panicked >= 20 and wide >= 20  # both rules are exercised
+
+
+def test_dalio_quantitative_easing_never_comes_with_a_positive_real_policy_rate():
+    """Dalio's bubble gauge: a central bank buying assets with new money has its real policy rate at or below 1%
+    (the review saw QE with +2.75%)."""
+    qe = 0
+    for item, f in _items("dalio_bubble_detection_gauge", "housing_exactly_four_signals.yaml"):
+        if f.get("central_bank_buying_assets") is True:
+            qe += 1
+            rate = f.get("real_policy_rate")
+            assert rate is None or rate <= Decimal("0.01"), item["id"]
+    assert qe >= 5  # 6 of the 200 items state QE
+
+
+def test_buffett_revenue_facts_read_true_for_every_business_model():
+    """Buffett's checklist after sector substitution: a consumer brand, a utility or a manufacturer is not said to
+    have 'annual recurring revenue' or 'net revenue retention' (SaaS terms); the revenue facts are stated in words
+    true of any business. Management's record reads 'candid and owner-oriented', not 'candid owner oriented'."""
+    moved = 0
+    for item, f in _items("buffett_acquisition_checklist", "ipb_p_011_base.yaml"):
+        text = item["question"]
+        assert "candid owner oriented" not in text, item["id"]
+        if f.get("business_model") not in (None, "subscription_software"):
+            moved += 1
+            assert "recurring revenue" not in text and "net revenue retention" not in text, item["id"]
+    assert moved >= 10
