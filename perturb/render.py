@@ -499,7 +499,7 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
     >>> frame = build_frame(["buffett_acquisition_checklist"])
     >>> text = render_question(frame, base_from_facts(frame, {"ev_to_arr": Decimal(7), "arr": Decimal("2e9")}))
     >>> print(text.splitlines()[0])
-    The company has $2B of annual recurring revenue. It is offered at 7x its annual recurring revenue.
+    The company has $2B of annual revenue. It is offered at 7x its annual revenue.
     """
     parts: list[str] = []
     if scenario.as_of is not None:
