@@ -19,7 +19,7 @@ from ipb.engine._exact import Exact, public
 from ipb.engine.expressions import NUMBER, ExprType, parse_literal
 from ipb.engine.numbers import NumberError, check_magnitude
 
-from ipb.errors import CompileError, IpbError, LoadError
+from ipb.errors import CompileError, IpbError, LoadError, did_you_mean
 
 __all__ = [
     "ENGINE_VERDICTS",
@@ -32,6 +32,7 @@ __all__ = [
     "names_in",
     "number_value",
     "plain_number",
+    "value_labels",
 ]
 
 #: Verdict words the engine itself gives (gate verdicts and the final INCONCLUSIVE): never a card's outcome.
@@ -277,3 +278,37 @@ class VisibleSymbols(Mapping[str, ExprType]):
 
     def __len__(self) -> int:
         return len(self._symbols)
+
+
+
+def value_labels(col: _Adds, path: tuple[Any, ...], name: str, values: tuple[str, ...] | None,
+                 spec: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """A category input's ``value_labels`` (how a question shows each value) as (value, display) pairs.
+
+    A label for a value the input does not have, or one text shown for two
+    values (the question could not be read back to one value), is collected
+    as an error at its key; whitespace in a display text is collapsed.
+    """
+    raw = spec.get("value_labels") or {}
+    if raw and values is None:
+        col.add(LoadError(f"only category inputs take 'value_labels' ({name!r} is {spec['type']})", rule="input"),
+                path + ("value_labels",), key=True)
+        return ()
+    allowed = values or ()
+    shown: dict[str, str] = {}
+    pairs: list[tuple[str, str]] = []
+    for value, text in raw.items():
+        display = " ".join(str(text).split())
+        if value not in allowed:
+            near = did_you_mean(value, allowed)
+            col.add(LoadError(f"value_labels of {name!r} names {value!r}, which is not one of its values"
+                              + (f"; did you mean {near!r}?" if near else ""), rule="input", name=value),
+                    path + ("value_labels", value), key=True)
+        elif display.lower() in shown:
+            col.add(LoadError(f"value_labels of {name!r} shows {value!r} as {display!r}, as it shows "
+                              f"{shown[display.lower()]!r}; give each value its own text", rule="input", name=value),
+                    path + ("value_labels", value))
+        else:
+            shown[display.lower()] = value
+            pairs.append((value, display))
+    return tuple(pairs)

@@ -34,6 +34,7 @@ from ipb.engine._card_checks import check_outcomes as _check_outcomes
 from ipb.engine._card_checks import FOLLOW_ON, VisibleSymbols, all_computed_names, find_cycles, grid_problem, names_in
 from ipb.engine._card_checks import number_value as _number
 from ipb.engine._card_checks import plain_number
+from ipb.engine._card_checks import value_labels as _value_labels
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.expressions import (
     BOOL,
@@ -129,6 +130,8 @@ class InputSpec:
     #: How a question names the input, and a sentence stating it with ``{value}`` (``label:``, ``phrase:``).
     label: str = ""
     phrase: str = ""
+    #: How a question shows category values (``value_labels:``): (value, display text) pairs, in file order.
+    value_labels: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -518,7 +521,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
                 col.add(exc, path + ("step",))
         inputs[name] = InputSpec(
             name, kind, expr_type, spec.get("description", ""), spec.get("unit"), values, rng, step,
-            spec.get("label", ""), spec.get("phrase", ""),
+            spec.get("label", ""), spec.get("phrase", ""), _value_labels(col, path, name, values, spec),
         )
 
     constants: dict[str, tuple[Decimal, ExprType]] = {}

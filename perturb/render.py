@@ -5,19 +5,28 @@ are read through :mod:`importlib.resources`. The facts paragraph states every
 fact of the scenario once, as one sentence per fact and nothing else:
 
 * an input with a ``phrase:`` (``"The company has {value} of annual recurring
-  revenue."``) uses it;
-* a bool input is a yes/no line: ``"Whether the issuer is Norwegian: no."``
-  from a description that asks (``Whether ...``) or states (``The issuer is
-  ...``) it in one short sentence, else ``"<Label>: no."``;
+  revenue."``) uses it; after a question (``"Does ...? {value}."``) a yes/no
+  answer is capitalised;
+* a bool input is a yes/no line: a description (or ``label:``) ``"Whether S
+  is ..."`` becomes the question ``"Is S ...? No."`` when its subject is plain
+  (:func:`_whether_question`), else ``"Whether ...: no."``; a description
+  that states the fact (``The issuer is ...``) gives ``"The issuer is ...: no."``;
 * any other input is stated as ``"The <label> is <value>."``, the label being
   the input's ``label:``, else the first clause of its description when that
-  is a short noun phrase, else its name in words (acronyms in capitals).
+  is a noun phrase of at most 14 words, else its name in words (acronyms in
+  capitals).
+
+The inputs a gate reads that the scenario leaves out are named with their
+articles in one sentence (:func:`unknown_sentence`): ``"The evidence on
+management's integrity is not disclosed."``.
 
 Values are exact (:func:`value_text`): ``$2.5B``, ``95.5%``, ``7x``, a plain
 number with its unit (``10 years``; not repeated when the label names it, an
-ordinal for a place in a ranking: ``12th``), category values in words
-(``subscription software``), bools as ``yes``/``no``, dates in ISO form. No
-text is snake_case, and each value reads back to the same engine value
+ordinal for a place in a ranking: ``12th``), category values as the card's
+``value_labels:`` show them (``Berkshire Hathaway``), else in words with
+acronyms in capitals (``subscription software``, ``US government``), bools as
+``yes``/``no``, dates in ISO form. No text is snake_case, and each value
+reads back to the same engine value
 (:func:`ipb.engine.scenario.convert_fact` after :func:`read_value`), so a
 reader (or a test) can recover the scenario from the question.
 """
@@ -37,7 +46,7 @@ from ipb.perturb.frame import Frame, PScenario, cached_text, card_outcomes
 from ipb.perturb.values import literal
 
 __all__ = ["template", "render_question", "label", "input_label", "question_label", "label_and_unit", "value_text",
-           "read_value", "fact_sentence", "fact_pattern", "NO_UNIT", "ORDINAL_UNITS"]
+           "category_text", "read_value", "unknown_sentence", "fact_sentence", "fact_pattern", "NO_UNIT", "ORDINAL_UNITS"]
 
 #: Free-text units that add nothing after a plain number (``3 count`` reads ``3``).
 NO_UNIT = frozenset({"count", "number", "n", "score", "index", "ratio"})
@@ -47,9 +56,15 @@ _ACRONYMS = {"arr": "ARR", "ev": "EV", "eps": "EPS", "pe": "P/E", "aaa": "AAA", 
              "irr": "IRR", "adr": "ADR", "cfo": "CFO", "roa": "ROA", "roe": "ROE", "roic": "ROIC", "nbim": "NBIM",
              "cbdc": "CBDC", "esg": "ESG", "ipo": "IPO", "yr": "year", "avg": "average", "gics": "GICS",
              "hy": "high-yield", "us": "US", "usd": "USD", "ai": "AI", "saas": "SaaS"}
+#: Words of a category value written in capitals (or their own case) in a question: the acronyms, not the
+#: abbreviations that :func:`label` spells out (``yr``).
+_VALUE_WORDS = {k: v for k, v in _ACRONYMS.items() if v != v.lower()}
 #: A description whose first clause starts with one of these is not a noun phrase to name the input by.
 _NOT_A_NAME = ("across", "of ", "whether", "how ", "why ", "what ", "the ", "a ", "an ", "for ", "if ", "when ",
                "where ", "which ", "who ")
+#: The most words a description's first clause may have to name its input (``Percentile of the inflow of buyers
+#: who were not previously in the market``: 13); a longer clause gives way to the name in words.
+_LABEL_WORDS = 14
 #: First words of a question (a description that asks is no name for the input).
 _AUXILIARIES = frozenset({"did", "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could",
                           "will", "would", "should", "may", "must"})
@@ -76,6 +91,16 @@ ORDINAL_UNITS = frozenset({"place", "rank", "position", "ranking"})
 _TIME_UNITS = {"day": "days", "week": "weeks", "month": "months", "quarter": "quarters", "year": "years"}
 #: Words after a time unit that make it a span (``months between A and B``: ``time between A and B``).
 _SPAN_WORDS = frozenset({"until", "till", "between", "since", "before", "after", "to"})
+#: Verbs a ``Whether`` clause is turned into a question on (moved in front of the subject).
+_INVERTIBLE = frozenset({"is", "are", "was", "were", "can", "could", "will", "would", "should", "must", "has", "have",
+                         "had"})
+#: ``has`` with an object, not a participle: the question takes ``does`` (``Does the firm have ...?``).
+_DO_SUPPORT = {"has": "does", "have": "do", "had": "did"}
+_PARTICIPLES = frozenset({"been", "bought", "made", "taken", "given", "seen", "done", "shown", "grown", "fallen",
+                          "risen", "paid", "sold", "held", "kept", "built", "begun", "met", "lost", "won", "become"})
+#: Words that give a subject a clause of its own: no simple inversion (``events since the position was taken``).
+_CLAUSE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "since", "when", "where", "while", "if",
+                           "because", "after", "before", "until", "whether", "than"})
 _ORDINAL = re.compile(r"(?P<n>[0-9]+)(?:st|nd|rd|th)")
 #: Leading words of a label that take no article (``All liabilities are ...``).
 _NO_ARTICLE = ("all ", "both ", "each ", "every ", "any ", "its ", "their ", "this ", "these ", "those ")
@@ -125,7 +150,7 @@ def input_label(spec: InputSpec) -> str:
     description = " ".join(spec.description.split())
     clause = _CLAUSE.split(description)[0] if description else ""
     words = clause.split()
-    if 2 <= len(words) <= 12 and not clause.lower().startswith(_NOT_A_NAME) and not _asks(clause):
+    if 2 <= len(words) <= _LABEL_WORDS and not clause.lower().startswith(_NOT_A_NAME) and not _asks(clause):
         named = clause if _starts_with_acronym(clause) else clause[:1].lower() + clause[1:]
         return _ratio_of(named) if spec.type != "bool" else named
     return _qualifier_first(label(spec.name))
@@ -199,8 +224,9 @@ def _plural(name: str) -> bool:
 
 
 def _question_clause(spec: InputSpec) -> str | None:
-    """A bool input's yes/no line: the first sentence of its description when it asks (``"Whether ..."``)
-    or states (``"The issuer is ..."``) the fact in at most 24 words, else its label."""
+    """A bool input's yes/no line: the first sentence of its description when it asks (``"Did ...?"``, or
+    ``"Whether S is ..."`` turned into ``"Is S ...?"``, :func:`_whether_question`) or states (``"Whether
+    ..."``, ``"The issuer is ..."``) the fact in at most 24 words, else its label."""
     if spec.type != "bool":
         return None
     description = " ".join(spec.description.split())
@@ -208,11 +234,46 @@ def _question_clause(spec: InputSpec) -> str | None:
         first = re.split(r"(?<=\?)\s", description)[0]
         if first.endswith("?") and len(first.split()) <= 24:
             return _sentence_start(first)
+    for whether in (spec.label, description):  # a label "whether ..." names the fact as the author wants it read
+        if whether.lower().startswith("whether "):
+            first = re.split(r"(?<=[a-z0-9%)])\.(?:\s|$)", _sentence_start(whether))[0].rstrip(".")
+            asked = _whether_question(first)
+            if asked is not None and len(asked.split()) <= 24:
+                return asked
     if description.startswith(("Whether ", "The ")):
         first = re.split(r"(?<=[a-z0-9%)])\.(?:\s|$)", description)[0].rstrip(".")
         if len(first.split()) <= 24 and ": " not in first:
             return first
     return _sentence_start(input_label(spec))
+
+
+def _whether_question(clause: str) -> str | None:
+    """``"Whether S AUX REST"`` as the question ``"AUX S REST?"`` when the subject S is plain (no clause of its
+    own); ``has``/``have``/``had`` not followed by a participle take ``does``/``do``/``did``. None when the
+    clause has no such shape (the caller keeps ``"Whether ...: yes."``).
+
+    >>> _whether_question("Whether the central bank is buying assets (quantitative easing)")
+    'Is the central bank buying assets (quantitative easing)?'
+    >>> _whether_question("Whether owners (and directors) have the information needed")
+    'Do owners (and directors) have the information needed?'
+    >>> _whether_question("Whether insiders have bought shares"), _whether_question("Whether the firm pays")
+    ('Have insiders bought shares?', None)
+    >>> print(_whether_question("Whether events since the position was taken bear it out"))
+    None
+    """
+    words = clause.split()
+    if len(words) < 3 or words[0] != "Whether":
+        return None
+    at = next((i for i, w in enumerate(words[2:12], 2) if w.lower() in _INVERTIBLE), None)
+    if at is None or len(words) == at + 1:
+        return None
+    subject = words[1:at]
+    if any(w.lower().strip("(),") in _CLAUSE_WORDS or w.endswith(",") for w in subject):
+        return None
+    aux, rest = words[at].lower(), words[at + 1:]
+    if aux in _DO_SUPPORT and not (rest[0].endswith(("ed", "en")) or rest[0] in _PARTICIPLES):
+        aux, rest = _DO_SUPPORT[aux], ["have", *rest]
+    return f"{_sentence_start(aux)} {' '.join(subject)} {' '.join(rest)}?"
 
 
 def _ordinal(n: int) -> str:
@@ -285,7 +346,7 @@ def value_text(spec: InputSpec, value: Any) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     if spec.type == "category":
-        return str(value).replace("_", " ")
+        return category_text(spec, str(value))
     text = str(literal(spec, value))
     if spec.type != "number":
         return text
@@ -295,6 +356,43 @@ def value_text(spec: InputSpec, value: Any) -> str:
     if ordinal and spec.unit:
         unit = " ".join(spec.unit.split())  # not a whole place: the bare unit, as before
     return f"{text} {unit}" if unit else text
+
+
+def category_text(spec: InputSpec, value: str) -> str:
+    """How a question shows a category value: the card's ``value_labels`` text, else the value in words with
+    acronyms in capitals (:data:`_VALUE_WORDS`); never snake_case.
+
+    >>> from ipb.engine.expressions import category
+    >>> values = ("berkshire_hathaway", "us_listed_peer")
+    >>> spec = InputSpec("issuer", "category", category(values), values=values,
+    ...                  value_labels=(("berkshire_hathaway", "Berkshire Hathaway"),))
+    >>> category_text(spec, "berkshire_hathaway"), category_text(spec, "us_listed_peer")
+    ('Berkshire Hathaway', 'US listed peer')
+
+    Raises
+    ------
+    PerturbError
+        Rule ``question``: two values of the input would read alike, so a question could not be read back.
+    """
+    return _value_displays(spec).get(value) or _value_words(value)
+
+
+def _value_words(value: str) -> str:
+    return " ".join(_VALUE_WORDS.get(w, w) for w in value.split("_") if w)
+
+
+@lru_cache(maxsize=4096)
+def _value_displays(spec: InputSpec) -> dict[str, str]:
+    """Value -> the text a question shows for it, for every value of a category input (checked to differ)."""
+    labels = dict(spec.value_labels)
+    shown = {v: labels.get(v) or _value_words(v) for v in spec.values or ()}
+    seen: dict[str, str] = {}
+    for v, text in shown.items():
+        other = seen.setdefault(text.lower(), v)
+        if other != v:
+            raise PerturbError(f"values {other!r} and {v!r} of input {spec.name!r} both read {text!r} in a "
+                               "question; give one a value_labels text", rule="question", name=spec.name)
+    return shown
 
 
 def read_value(spec: InputSpec, text: str) -> Any:
@@ -312,8 +410,8 @@ def read_value(spec: InputSpec, text: str) -> Any:
         if text in ("yes", "no", "Yes", "No"):  # capitalised after a question: "Did ...? No."
             return text.lower() == "yes"
     elif spec.type == "category":
-        for v in spec.values or ():
-            if v.replace("_", " ") == text:
+        for v, shown in _value_displays(spec).items():
+            if shown == text:
                 return v
     elif spec.type == "number":
         _, unit, ordinal = label_and_unit(spec)
@@ -342,9 +440,10 @@ def fact_sentence(spec: InputSpec, value: Any) -> str:
     'Did the firm issue common equity last year? No.'
     """
     shown = value_text(spec, value)
-    if not spec.phrase and _asked(spec):
-        shown = _sentence_start(shown)
-    return fact_sentence_shape(spec).replace("{value}", shown)
+    shape = fact_sentence_shape(spec)
+    if isinstance(value, bool) and "? {value}" in shape:
+        shown = _sentence_start(shown)  # the answer to a question: "Did ...? No."
+    return shape.replace("{value}", shown)
 
 
 def fact_pattern(spec: InputSpec) -> re.Pattern[str]:
@@ -377,12 +476,6 @@ def _acronym_name(name: str) -> bool:
     return bool(words) and words[0].isupper() and all(w.isupper() or w == "to" for w in words)
 
 
-def _asked(spec: InputSpec) -> bool:
-    """A bool input stated as its description's question and the answer (``Did ...? Yes.``)."""
-    clause = _question_clause(spec)
-    return clause is not None and clause.endswith("?")
-
-
 def _outcomes(frame: Frame) -> str:
     names = card_outcomes(frame.cards[0].card)
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
@@ -406,7 +499,7 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
     >>> frame = build_frame(["buffett_acquisition_checklist"])
     >>> text = render_question(frame, base_from_facts(frame, {"ev_to_arr": Decimal(7), "arr": Decimal("2e9")}))
     >>> print(text.splitlines()[0])
-    The company has $2B of annual recurring revenue. It is offered at 7x its annual recurring revenue.
+    The company has $2B of annual revenue. It is offered at 7x its annual revenue.
     """
     parts: list[str] = []
     if scenario.as_of is not None:
@@ -430,18 +523,55 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
     values = {
         "setting": " ".join(parts) + "\n" if parts else "",
         "facts": " ".join(facts) if facts else "No facts are stated.",
-        "unknown": f"Not disclosed: {'; '.join(missing)}.\n" if missing else "",
+        "unknown": unknown_sentence(missing) + "\n" if missing else "",
         **context,
     }
     return "".join(text if name is None else values[name] for text, name in pieces)
 
 
+def unknown_sentence(names: list[str]) -> str:
+    """The sentence naming the inputs a gate reads that the scenario leaves out, each with its article.
+
+    >>> unknown_sentence(["evidence on management's integrity"])
+    "The evidence on management's integrity is not disclosed."
+    >>> unknown_sentence(["cycle position", "whether the story still holds", "ROA", "total assets"])
+    'The following are not disclosed: the cycle position; whether the story still holds; ROA; the total assets.'
+    """
+    phrases = [_noun_phrase(n) for n in names]
+    if len(phrases) == 1:
+        return f"{_sentence_start(phrases[0])} {'are' if _plural(names[0]) else 'is'} not disclosed."
+    return f"The following are not disclosed: {'; '.join(phrases)}."
+
+
+def _noun_phrase(name: str) -> str:
+    """A label with the article a sentence gives it (none for acronyms, ``all ...``, ``whether ...``)."""
+    if _acronym_name(name) or name.lower().startswith((*_NO_ARTICLE, "whether ")):
+        return name
+    return f"the {name}"
+
+
+def _unknown_label(spec: InputSpec) -> str:
+    """How the undisclosed line names ``spec``: its question label; a bool described by ``Whether ...``
+    (and given no ``label:``) as that clause (``whether the story still holds``)."""
+    if spec.type == "bool" and not spec.label and spec.description.startswith("Whether "):
+        clause = " ".join(_CLAUSE.split(" ".join(spec.description.split()))[0].split())
+        if len(clause.split()) <= 20:
+            return "w" + clause[1:]
+    return question_label(spec)
+
+
+def _possessor(investor: str) -> str:
+    """An investor as a possessor: an institution written ``NBIM (Norges Bank ...)`` by its short name."""
+    short, sep, _ = investor.partition(" (")
+    return short if sep and investor.endswith(")") and short else investor
+
+
 def _fixed_parts(frame: Frame) -> tuple[dict[str, str], dict[str, str], list[tuple[str, str | None]]]:
     """Per frame: the label of each input a gate reads, the template's card fields, the template in pieces."""
-    labels = {n: question_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers}
+    labels = {n: _unknown_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers}
     if frame.layer == "L7":
         card = frame.cards[0].card
-        context = {"investor": card.investor, "framework": card.name, "outcomes": _outcomes(frame)}
+        context = {"investor": _possessor(card.investor), "framework": card.name, "outcomes": _outcomes(frame)}
     else:
         context = {"investors": _join(list(dict.fromkeys(c.card.investor for c in frame.cards))),
                    "frameworks": "; ".join(f"{c.card.investor}: {c.card.name}" for c in frame.cards)}

@@ -73,6 +73,12 @@ CARD_ERRORS: list[tuple[str, str, str, int, int]] = [
     ("branch_cycle", "cycle", "the gates form a cycle (alpha -> beta -> alpha); only a declared 'reentry' with max_iterations may loop", 23, 10),
     ("reentry_forward", "reentry", "re-entry from 'first' must loop back to an earlier gate, not 'second'", 17, 19),
     ("branch_unknown_gate", "branch", "branch 'low' names unknown gate 'smal' (did you mean 'small'?)", 21, 26),
+    # -- how a question shows category values (issue 18: value_labels); a label for no value, or two values shown
+    # alike (whitespace and case do not tell them apart), could not be read back from a question
+    ("value_labels_unknown_value", "input", "value_labels of 'sector' names 'sofware', which is not one of its values; "
+     "did you mean 'software'?", 16, 7),
+    ("value_labels_shown_alike", "input", "value_labels of 'issuer' shows 'berkshire_class_b' as 'berkshire hathaway', "
+     "as it shows 'berkshire_hathaway'", 17, 26),
     # -- the final-verdict vocabulary (issue 13: verdict_synonyms)
     ("verdict_synonym_unknown_outcome", "verdict-synonym",
      "verdict_synonyms names 'REPURCHSE', which is not an outcome of this card; outcomes: REPURCHASE, NO_REPURCHASE, INCONCLUSIVE "

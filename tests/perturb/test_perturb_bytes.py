@@ -13,6 +13,37 @@ facts were the base's: only the date moved, ``changes: []``, the base's gold.
 Such an item is now never written (duplicates are keyed on the facts the
 cards read), and the next candidate takes its place; every other line is
 unchanged.
+
+Changed deliberately (issue 18, branch s23items, question wording only):
+buffett-bench-recipes and l8-three-investors. Every item keeps its id,
+scenario, gold, GRP and manifest; only ``question`` and the condition-B
+block that hashes it differ (checked line by line against the old files).
+The undisclosed input now reads "The evidence on management's integrity and
+capital allocation is not disclosed." (was "Not disclosed: evidence on
+..."); Dalio's bool reads "Is the central bank buying financial assets ...?
+No." (was "Whether the central bank is buying ...: no."), and its
+``new_buyer_percentile`` is named by its description, "The percentile of the
+inflow of buyers who were not previously in the market is 85%." (was "The
+new buyer percentile is 85%."). The pinned cards themselves are unchanged;
+marks-defaults is unchanged.
+
+Changed deliberately (issue 18, branch s23items, the pinned cards' review
+findings): all three runs, because all three cards changed (every line's
+card content hash, ``ipb-cards/`` source and condition-C key differ).
+Buffett's revenue facts read true of any business model ("The company has
+$5B of annual revenue.", "Existing customers pay 110% of what they paid a
+year earlier.", "It is offered at 10x its annual revenue."; were "annual
+recurring revenue" and "The net revenue retention of existing customers
+is ...") and its management record reads "candid and owner-oriented":
+buffett-bench-recipes keeps all 240 ids, scenarios, golds and GRPs in
+order, only ``question`` and the blocks that hash the card or the question
+differ. Marks gained two constraints (no panic below an 8% spread, no calm
+above 12%): marks-defaults dropped 58 items (35 broke a new rule, the other
+23 follow from the changed draw sequence) and drew 58 others; the 92 kept
+items have the same scenario, gold, GRP and question (2 reached by another
+operator). Dalio gained "no QE with a real policy rate above 1%":
+l8-three-investors dropped the 2 items with QE at +2.75% and drew 2 others;
+the 88 kept items differ only as the Buffett run does.
 """
 
 from __future__ import annotations
@@ -30,11 +61,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "ffd682c50738acdaff0ff1a07142ace2c1e4460fd5d3abfe43827d90ca42bcb9"),
+                              "1124e8f0b651c9e20be0401b698dbadf2c1ec6ba6b4afafabb391ff7eb6c3301"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "e6023788cc84ebbad9c88852d78993e6cb378698e03d71f878cb766170a011af"),
+                       "b2c8c2ada387c2b1b5f0298c0bcdcc2edb7f32a1ae0f904fe69fde7f32421bc1"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "d1164aae7fbef4d9ead57f1667728d3b33cfed4efa2b5371e60459eed5b7b193"),
+                           7, "", 90, "648f56fcbf254a1e74aad8a8a82ca79fce6e9d2dd1a92153284b7692b489e50b"),
 }
 
 

@@ -89,7 +89,8 @@ def test_a_hand_checked_question():
     question = json.loads(result.lines[0])["question"]
     assert question.split("\n")[1] == (
         "The business model is subscription software. The company is in the enterprise software sector. "
-        "The company has $5B of annual recurring revenue. The net revenue retention of existing customers is 95%. "
+        "The company has $5B of annual revenue. Existing customers pay 95% of what they paid a year earlier. "
         "The gross margin is 90%. Revenue is growing 25% a year. The latest annual net income is $0. "
-        "It is offered at 3.5x its annual recurring revenue. The macro regime is expansion.")  # the flip: 0.75 x $25B / $5B = 3.75x, grid 0.5x
-    assert question.split("\n")[2] == "Not disclosed: evidence on management's integrity and capital allocation."
+        "It is offered at 3.5x its annual revenue. The macro regime is expansion.")  # the flip: 0.75 x $25B / $5B = 3.75x, grid 0.5x
+    # one undisclosed input: a sentence with its article (issue 18: "Not disclosed: evidence ..." read like a dump)
+    assert question.split("\n")[2] == "The evidence on management's integrity and capital allocation is not disclosed."

@@ -63,8 +63,8 @@ def test_perturbation_a_sector_and_multiple(frame, base):
                       seed=0, attempt=0)
     assert {c["input"]: c["new"] for c in item["manifest"]["changes"]} == {
         "sector": "industrial_automation", "arr": "$2B", "revenue_growth": "20%", "ev_to_arr": "7x"}
-    for text in ("The company is in the industrial automation sector.", "The company has $2B of annual recurring revenue.",
-                 "Revenue is growing 20% a year.", "It is offered at 7x its annual recurring revenue."):
+    for text in ("The company is in the industrial automation sector.", "The company has $2B of annual revenue.",
+                 "Revenue is growing 20% a year.", "It is offered at 7x its annual revenue."):
         assert text in item["question"]
 
 
