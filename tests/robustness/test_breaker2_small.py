@@ -14,7 +14,7 @@ import types
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ipb.cli._app import app
 from ipb.engine._json import MAX_JSON_DEPTH, json_depth_error
@@ -39,7 +39,14 @@ def _old_sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]
             while k > pos and (text[k - 1].isalpha() or text[k - 1] == "."):
                 k -= 1
             initial = w - k == 1 and text[k].isupper() and (k == pos or text[k - 1].isspace())
-            if text[k:w].lower() in _text._ABBREV or initial:
+            word = text[k:w].lower()
+            # the two rules of 8ad97b9/93b1223 (issue 13), restated: a unit glued to a number ("5p.") is no
+            # abbreviation, and "no."/"p."/"vol." (and the like) abbreviate only when a number follows
+            glued = k > pos and text[k - 1].isdigit()
+            rest = text[m.end():].lstrip(" \t")
+            numbered_only = word in {"no", "p", "pp", "vol", "ch", "sec", "fig"}
+            number_follows = rest[:1].isdigit() or (rest[:1] in "(#" and rest[1:2].isdigit())
+            if (word in _text._ABBREV and not glued and (number_follows or not numbered_only)) or initial:
                 continue
         s, e = _text._trim(text, pos, m.end())
         if s < e:
@@ -77,6 +84,8 @@ _PROSE = st.lists(st.sampled_from(list("ab Ap.!?\"')]*_1 \n") + ["e.g.", "p. 12"
 
 @settings(max_examples=400, deadline=None)
 @given(_PROSE)
+@example("p. 12p. 12")  # "12p." is a unit glued to a number: a sentence ends there
+@example("The market said no. Abandon it. See p. 12. Then vol. 3")
 def test_sentence_spans_are_the_old_spans(text):
     line = text.replace("\n", " ")
     assert list(_text.sentence_spans(line, 0, len(line))) == _old_sentence_spans(line, 0, len(line))
