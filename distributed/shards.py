@@ -48,7 +48,8 @@ from typing import Any, Callable, Iterator, Sequence
 from ipb.distributed import _codec
 from ipb.distributed._ray import DistributedError
 
-__all__ = ["Shard", "ShardStore", "ShardRun", "run_shards", "stream_shards", "pack", "unpack", "fingerprint", "FAULT_ENV", "checkpoint_dir"]
+__all__ = ["Shard", "ShardStore", "ShardRun", "run_shards", "stream_shards", "pack", "unpack", "fingerprint", "FAULT_ENV", "checkpoint_dir",
+           "writable_checkpoint_dir"]
 
 #: Fault injection for tests and drills: ``crash-once:DIR:TEXT`` makes the first attempt of every
 #: shard whose key contains TEXT kill its worker process (a marker file in DIR remembers the
@@ -127,6 +128,40 @@ def checkpoint_dir(out: str | Path) -> Path:
                         f"(OUT.ipb-shards), and {full} has nothing beside it; give a folder below it",
                         file=str(out), rule="file")
     return full.with_name(full.name + ".ipb-shards")
+
+
+def writable_checkpoint_dir(out: str | Path) -> Path:
+    """:func:`checkpoint_dir` of ``out``, after checking that it can be created or written; before Ray starts.
+
+    The nearest folder of the checkpoint path that exists must be a folder in
+    which ipb can create one (probed with a temporary folder, removed at
+    once), so that a shard's result is never computed only to fail at its
+    first checkpoint (``-o /proc/x``, ``-o FILE/x``).
+
+    Raises
+    ------
+    WriteError
+        Rule ``file``: the checkpoint folder cannot be created or written; the
+        message names ``out`` as given and the reason.
+    """
+    from ipb.errors import WriteError
+
+    shards = checkpoint_dir(out)
+    place = shards
+    while not os.path.lexists(place) and place.parent != place:
+        place = place.parent
+    reason = None
+    if not place.is_dir():
+        reason = f"{place} is not a folder"
+    else:
+        try:
+            os.rmdir(tempfile.mkdtemp(prefix=".ipb-probe.", dir=place))
+        except OSError as exc:
+            reason = f"{place}: {exc.strerror or exc}"
+    if reason is not None:
+        raise WriteError(f"cannot write {out}: the ray backend keeps its checkpoints in {shards}, which cannot be "
+                         f"created there ({reason})", file=str(out), rule="file")
+    return shards
 
 
 class ShardStore:

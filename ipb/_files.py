@@ -107,7 +107,11 @@ def _write_temp(target: Path, fill: Callable[[int, str], None]) -> str:
     check_target(target)
     clean_stale(target)
     folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:  # name the file the user asked for, not the temporary name tried beside it
+        exc.filename = str(target)
+        raise
     try:
         fill(fd, tmp)
         with open(tmp, "rb+") as handle:
