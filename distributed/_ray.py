@@ -73,6 +73,34 @@ def _reachable(address: str, timeout_s: float = 5.0) -> None:
                                name=address) from None
 
 
+def cluster_lost(ray: Any, timeout_s: float = 2.0) -> str | None:
+    """Why the connected Ray cluster looks gone (its GCS or this node's raylet refuses connections), else None.
+
+    Ray's own driver ends the process (exit 1, after 60 s) when its GCS is
+    gone, with no Python exception; the shard loops ask this while they wait
+    so that ipb can say what happened first. Anything that cannot be asked
+    (an older Ray, a stand-in) counts as alive.
+    """
+    import socket
+
+    try:
+        places = [("GCS", ray.get_runtime_context().gcs_address)]
+        node = ray._private.worker.global_worker.node
+        places.append(("raylet", f"{node.node_ip_address}:{node.node_manager_port}"))
+    except Exception:  # noqa: BLE001 - not a real, connected Ray: nothing to check
+        return None
+    for what, address in places:
+        host, _, port = str(address).rpartition(":")
+        try:
+            with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s):
+                pass
+        except ConnectionRefusedError as exc:
+            return f"its {what} at {address} refuses connections: {exc.strerror or exc}"
+        except (OSError, ValueError):
+            continue  # slow or odd: not proof that it is gone
+    return None
+
+
 #: ``worker_niceness`` of a local Ray instance this package starts: 0, the driver's own (Ray's default is 15).
 WORKER_NICENESS = 0
 

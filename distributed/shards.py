@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from ipb.distributed import _codec
-from ipb.distributed._ray import DistributedError
+from ipb.distributed._ray import DistributedError, cluster_lost
 
 __all__ = ["Shard", "ShardStore", "ShardRun", "run_shards", "stream_shards", "pack", "unpack", "fingerprint", "FAULT_ENV", "checkpoint_dir",
            "writable_checkpoint_dir"]
@@ -55,6 +55,8 @@ __all__ = ["Shard", "ShardStore", "ShardRun", "run_shards", "stream_shards", "pa
 #: shard whose key contains TEXT kill its worker process (a marker file in DIR remembers the
 #: attempt); ``crash-always:TEXT`` kills it on every attempt; ``raise:TEXT`` raises in the task.
 FAULT_ENV = "IPB_DISTRIBUTED_FAULT"
+#: Seconds the shard loop waits for a result before it checks that the cluster is still there.
+WAIT_S = 2.0
 #: Checkpoint format; a store written by another version is discarded.
 STORE_VERSION = 3
 
@@ -457,6 +459,10 @@ def stream_shards(
         than ``max_retries`` times; ``failed`` lists their keys and the
         message gives each key and why. Nothing after the first failed shard
         is yielded; every other shard has finished and is checkpointed.
+        Rule ``ray-lost``: the cluster's GCS or this node's raylet refused
+        connections on two checks :data:`WAIT_S` apart while no result came
+        (:func:`~ipb.distributed._ray.cluster_lost`); the finished shards are
+        checkpointed.
     """
     keys = [s.key for s in shards]
     if len(set(keys)) != len(keys):
@@ -476,6 +482,7 @@ def stream_shards(
     failed: list[tuple[str, str]] = []
     finished = len(run.resumed)
     next_index = 0
+    lost = 0
     try:
         while True:
             while not failed and next_index in ready:
@@ -484,7 +491,19 @@ def stream_shards(
                 yield value
             if not pending:
                 break
-            done, _ = ray.wait(list(pending), num_returns=1)
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=WAIT_S)
+            if not done:
+                why = cluster_lost(ray)
+                lost = lost + 1 if why else 0
+                if lost >= 2:  # refused twice, WAIT_S apart: gone, not restarting
+                    pending.clear()  # nothing to cancel on a cluster that is gone
+                    kept = f"kept in {store.directory}" if store.directory is not None else "not kept (no folder)"
+                    raise DistributedError(
+                        f"the Ray cluster stopped mid-run ({why}); nothing was written; the {finished} finished "
+                        f"shard(s) are {kept}; restart the cluster and rerun the same command to resume",
+                        rule="ray-lost")
+                continue
+            lost = 0  # a result: the cluster is there
             for ref in done:
                 index = pending.pop(ref)
                 key = shards[index].key
