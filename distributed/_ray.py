@@ -101,6 +101,26 @@ def cluster_lost(ray: Any, timeout_s: float = 2.0) -> str | None:
     return None
 
 
+def _auth_hint(message: str) -> str:
+    """A hint to add to a failed connection to a head that answered: the usual cause is token authentication.
+
+    Ray 2.59+ turns token authentication on when a head is started with
+    ``ray start``; a client without ``RAY_AUTH_MODE=token`` then gets
+    ``InvalidAuthToken`` (logged by Ray, not raised) and only "Failed to
+    connect". The token is read from ``RAY_AUTH_TOKEN``, the file named by
+    ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token`` (Ray's token-auth guide).
+    """
+    if os.environ.get("RAY_AUTH_MODE", "").strip().lower() != "token":
+        return ("; if the head was started with token authentication (Ray 2.59 and later turn it on at "
+                "'ray start'), run 'export RAY_AUTH_MODE=token' (the token is read from RAY_AUTH_TOKEN, "
+                "RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token) and rerun")
+    lowered = message.lower()
+    if "auth" in lowered or "token" in lowered:
+        return ("; the head refused this client's token: RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token "
+                "must hold the head's token")
+    return ""
+
+
 #: ``worker_niceness`` of a local Ray instance this package starts: 0, the driver's own (Ray's default is 15).
 WORKER_NICENESS = 0
 
@@ -152,6 +172,7 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
                               "configure_logging": False}
     if address not in (None, "local", "auto"):
         _reachable(address)
+    ray_error = getattr(getattr(ray, "exceptions", None), "RayError", RuntimeError)  # AuthenticationError is one
     try:
         if address in (None, "local"):
             if "RAY_worker_niceness" not in os.environ:
@@ -159,7 +180,8 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
             ray.init(address="local", num_cpus=num_cpus, **kwargs)
         else:
             ray.init(address=address, **kwargs)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        raise DistributedError(f"cannot connect to the Ray cluster at {address}: {exc}", rule="ray-connect",
+    except (ConnectionError, RuntimeError, ValueError, ray_error) as exc:
+        hint = "" if address in (None, "local") else _auth_hint(str(exc))
+        raise DistributedError(f"cannot connect to the Ray cluster at {address}: {exc}{hint}", rule="ray-connect",
                                name=address) from None
     return ray

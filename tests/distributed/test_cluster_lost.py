@@ -83,3 +83,52 @@ def test_cluster_lost_asks_the_gcs_and_the_raylet():
         assert cluster_lost(_ray_at(f"127.0.0.1:{dead}", live)).startswith(f"its GCS at 127.0.0.1:{dead} refuses")
         assert cluster_lost(_ray_at(f"127.0.0.1:{live}", dead)).startswith(f"its raylet at 127.0.0.1:{dead} refuses")
     assert cluster_lost(FakeRay()) is None  # nothing to ask: alive
+
+
+class _RefusingInit:
+    """A ``ray`` whose ``init`` fails as Ray 2.60 does for a client without RAY_AUTH_MODE=token at a token head."""
+
+    def __init__(self, message):
+        self.message = message
+
+    def is_initialized(self):
+        return False
+
+    def init(self, **kwargs):
+        raise ConnectionError(self.message)
+
+
+@pytest.mark.parametrize("mode, message, hint", [
+    (None, "Failed to connect to Ray cluster at 192.0.2.2:6389", "export RAY_AUTH_MODE=token"),
+    ("disabled", "Failed to connect to Ray cluster at 192.0.2.2:6389", "export RAY_AUTH_MODE=token"),
+    ("token", "InvalidAuthToken: the token does not match", "must hold the head's token"),
+    ("token", "Failed to connect to Ray cluster at 192.0.2.2:6389", None),  # token mode already: no guess
+])
+def test_a_failed_connection_to_a_head_hints_at_token_authentication(monkeypatch, mode, message, hint):
+    from ipb.distributed import _ray
+
+    monkeypatch.setattr(_ray, "require_ray", lambda: _RefusingInit(message))
+    monkeypatch.setattr(_ray, "_reachable", lambda address: None)  # the head answers on its port
+    if mode is None:
+        monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    else:
+        monkeypatch.setenv("RAY_AUTH_MODE", mode)
+    with pytest.raises(DistributedError) as caught:
+        _ray.connect("127.0.0.1:6389")
+    text = str(caught.value)
+    assert text.startswith(f"distributed error: cannot connect to the Ray cluster at 127.0.0.1:6389: {message}")
+    assert "\n" not in text
+    if hint is None:
+        assert text.endswith(message)
+    else:
+        assert hint in text
+
+
+def test_a_fresh_local_instance_gets_no_authentication_hint(monkeypatch):
+    from ipb.distributed import _ray
+
+    monkeypatch.setattr(_ray, "require_ray", lambda: _RefusingInit("no room"))
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    with pytest.raises(DistributedError) as caught:
+        _ray.connect("local")
+    assert str(caught.value).endswith("cannot connect to the Ray cluster at local: no room")
