@@ -123,3 +123,12 @@ def test_the_checkpoint_probe_leaves_nothing_behind(tmp_path):
 
     assert writable_checkpoint_dir(tmp_path / "a" / "b") == tmp_path / "a" / "b.ipb-shards"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("case", ["proc", "file"])
+def test_score_on_the_local_backend_calls_an_unwritable_output_a_write_error(case, no_ray):
+    out = _unwritable(no_ray)[case]
+    result = CliRunner().invoke(app, ["score", "-i", str(ITEMS), "-r", "r.jsonl", "-o", out, "--no-embeddings",
+                                      "--no-progress", "--no-leaderboard"])
+    assert result.exit_code == 1 and "Traceback" not in result.output and "load error" not in result.output
+    assert f"write error: cannot write {out}" in result.output
