@@ -498,9 +498,9 @@ def stream_shards(
                 if lost >= 2:  # refused twice, WAIT_S apart: gone, not restarting
                     pending.clear()  # nothing to cancel on a cluster that is gone
                     kept = f"kept in {store.directory}" if store.directory is not None else "not kept (no folder)"
-                    raise DistributedError(
-                        f"the Ray cluster stopped mid-run ({why}); nothing was written; the {finished} finished "
-                        f"shard(s) are {kept}; restart the cluster and rerun the same command to resume",
+                    raise DistributedError(  # store.done: every shard of the run, not only of this call's batch
+                        f"the Ray cluster stopped mid-run ({why}); nothing was written; the {len(store.done)} "
+                        f"finished shard(s) are {kept}; restart the cluster and rerun the same command to resume",
                         rule="ray-lost")
                 continue
             lost = 0  # a result: the cluster is there
