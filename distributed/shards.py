@@ -497,10 +497,11 @@ def stream_shards(
                 lost = lost + 1 if why else 0
                 if lost >= 2:  # refused twice, WAIT_S apart: gone, not restarting
                     pending.clear()  # nothing to cancel on a cluster that is gone
-                    kept = f"kept in {store.directory}" if store.directory is not None else "not kept (no folder)"
+                    kept = (f"the {len(store.done)} finished shard(s) are kept in {store.directory}; restart the "
+                            "cluster and rerun the same command to resume" if store.directory is not None else
+                            "this command keeps no checkpoints; restart the cluster and rerun it")
                     raise DistributedError(  # store.done: every shard of the run, not only of this call's batch
-                        f"the Ray cluster stopped mid-run ({why}); nothing was written; the {len(store.done)} "
-                        f"finished shard(s) are {kept}; restart the cluster and rerun the same command to resume",
+                        f"the Ray cluster stopped mid-run ({why}); nothing was written; {kept}",
                         rule="ray-lost")
                 continue
             lost = 0  # a result: the cluster is there

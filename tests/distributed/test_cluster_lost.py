@@ -51,6 +51,14 @@ def test_a_lost_cluster_ends_the_run_with_one_line_and_keeps_the_finished_shards
     assert [again.get_packed(f"k{i}")[0] for i in range(5)] == [True, True, False, False, False]
 
 
+def test_a_lost_cluster_under_verify_promises_no_resume(monkeypatch):
+    monkeypatch.setattr(shards_module, "cluster_lost", lambda ray: "its raylet at 10.0.0.1:4000 refuses connections")
+    with pytest.raises(DistributedError) as caught:
+        run_shards(DyingRay(alive=1), [Shard(f"k{i}", _double, (i,)) for i in range(3)], ShardStore(None, "verify"))
+    assert str(caught.value).endswith("nothing was written; this command keeps no checkpoints; restart the cluster "
+                                      "and rerun it")
+
+
 def test_a_refusal_between_results_is_not_a_lost_cluster(monkeypatch):
     monkeypatch.setattr(shards_module, "cluster_lost", lambda ray: "refused")  # a result between refusals wins
 
