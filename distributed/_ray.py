@@ -73,6 +73,54 @@ def _reachable(address: str, timeout_s: float = 5.0) -> None:
                                name=address) from None
 
 
+def cluster_lost(ray: Any, timeout_s: float = 2.0) -> str | None:
+    """Why the connected Ray cluster looks gone (its GCS or this node's raylet refuses connections), else None.
+
+    Ray's own driver ends the process (exit 1, after 60 s) when its GCS is
+    gone, with no Python exception; the shard loops ask this while they wait
+    so that ipb can say what happened first. Anything that cannot be asked
+    (an older Ray, a stand-in) counts as alive.
+    """
+    import socket
+
+    try:
+        places = [("GCS", ray.get_runtime_context().gcs_address)]
+        node = ray._private.worker.global_worker.node
+        places.append(("raylet", f"{node.node_ip_address}:{node.node_manager_port}"))
+    except Exception:  # noqa: BLE001 - not a real, connected Ray: nothing to check
+        return None
+    for what, address in places:
+        host, _, port = str(address).rpartition(":")
+        try:
+            with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s):
+                pass
+        except ConnectionRefusedError as exc:
+            return f"its {what} at {address} refuses connections: {exc.strerror or exc}"
+        except (OSError, ValueError):
+            continue  # slow or odd: not proof that it is gone
+    return None
+
+
+def _auth_hint(message: str) -> str:
+    """A hint to add to a failed connection to a head that answered: the usual cause is token authentication.
+
+    Ray 2.59+ turns token authentication on when a head is started with
+    ``ray start``; a client without ``RAY_AUTH_MODE=token`` then gets
+    ``InvalidAuthToken`` (logged by Ray, not raised) and only "Failed to
+    connect". The token is read from ``RAY_AUTH_TOKEN``, the file named by
+    ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token`` (Ray's token-auth guide).
+    """
+    if os.environ.get("RAY_AUTH_MODE", "").strip().lower() != "token":
+        return ("; if the head was started with token authentication (Ray 2.59 and later turn it on at "
+                "'ray start'), run 'export RAY_AUTH_MODE=token' (the token is read from RAY_AUTH_TOKEN, "
+                "RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token) and rerun")
+    lowered = message.lower()
+    if "auth" in lowered or "token" in lowered:
+        return ("; the head refused this client's token: RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token "
+                "must hold the head's token")
+    return ""
+
+
 #: ``worker_niceness`` of a local Ray instance this package starts: 0, the driver's own (Ray's default is 15).
 WORKER_NICENESS = 0
 
@@ -124,6 +172,7 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
                               "configure_logging": False}
     if address not in (None, "local", "auto"):
         _reachable(address)
+    ray_error = getattr(getattr(ray, "exceptions", None), "RayError", RuntimeError)  # AuthenticationError is one
     try:
         if address in (None, "local"):
             if "RAY_worker_niceness" not in os.environ:
@@ -131,7 +180,8 @@ def connect(address: str | None = None, *, num_cpus: int | None = None) -> Any:
             ray.init(address="local", num_cpus=num_cpus, **kwargs)
         else:
             ray.init(address=address, **kwargs)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        raise DistributedError(f"cannot connect to the Ray cluster at {address}: {exc}", rule="ray-connect",
+    except (ConnectionError, RuntimeError, ValueError, ray_error) as exc:
+        hint = "" if address in (None, "local") else _auth_hint(str(exc))
+        raise DistributedError(f"cannot connect to the Ray cluster at {address}: {exc}{hint}", rule="ray-connect",
                                name=address) from None
     return ray

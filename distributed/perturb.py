@@ -34,8 +34,8 @@ from typing import Any, Dict, Iterator, Mapping, Sequence, Tuple
 
 from ipb._files import check_target, file_sha256
 from ipb.distributed._ray import connect
-from ipb.distributed.shards import (Shard, ShardRun, ShardStore, checkpoint_dir, fingerprint, pack, run_shards,
-                                    stream_shards, unpack)
+from ipb.distributed.shards import (Shard, ShardRun, ShardStore, fingerprint, pack, run_shards, stream_shards,
+                                    unpack, writable_checkpoint_dir)
 from ipb.perturb.generation import Candidate, Generation, Generator, Job, write_items
 from ipb.perturb.keyset import KeySet
 from ipb.perturb.verify import RecordCheck, Verification, mark_repeated_ids, reportable, verify_lines
@@ -300,7 +300,7 @@ def generate_ray(job: Job, n: int, out: str | Path, *, balance: bool = False, al
         As :func:`generate`.
     """
     check_target(out)  # the local backend's refusal (a folder, a FIFO), before Ray starts
-    shards_dir = checkpoint_dir(out)
+    shards_dir = writable_checkpoint_dir(out)
     ray = connect(address)
     store = ShardStore(shards_dir, _job_fingerprint(job, n, balance, allow_short))
     gen = Generator(job)

@@ -42,7 +42,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ipb._files import file_sha256
 from ipb.distributed._ray import connect
-from ipb.distributed.shards import Shard, ShardRun, ShardStore, checkpoint_dir, fingerprint, stream_shards
+from ipb.distributed.shards import (Shard, ShardRun, ShardStore, fingerprint, stream_shards,
+                                    writable_checkpoint_dir)
 from ipb.scoring.adapters import InputRecord
 from ipb.scoring.run import (ItemSet, RunResult, ScoredLines, ScoreOptions, canonical_condition, run_score,
                              score_records, scored_lines)
@@ -290,7 +291,7 @@ def score_ray(items_path: str | Path, responses_path: str | Path, out_dir: str |
     LoadError
         As :func:`run_score`.
     """
-    shards_dir = checkpoint_dir(out_dir)  # an output path without a folder beside it is refused before Ray starts
+    shards_dir = writable_checkpoint_dir(out_dir)  # an output path without a folder beside it is refused before Ray starts
     ray = connect(address)
     options = options or ScoreOptions()
     parts = [file_sha256(Path(responses_path)), str(responses_path), format, model, condition]

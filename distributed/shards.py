@@ -46,14 +46,17 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from ipb.distributed import _codec
-from ipb.distributed._ray import DistributedError
+from ipb.distributed._ray import DistributedError, cluster_lost
 
-__all__ = ["Shard", "ShardStore", "ShardRun", "run_shards", "stream_shards", "pack", "unpack", "fingerprint", "FAULT_ENV", "checkpoint_dir"]
+__all__ = ["Shard", "ShardStore", "ShardRun", "run_shards", "stream_shards", "pack", "unpack", "fingerprint", "FAULT_ENV", "checkpoint_dir",
+           "writable_checkpoint_dir"]
 
 #: Fault injection for tests and drills: ``crash-once:DIR:TEXT`` makes the first attempt of every
 #: shard whose key contains TEXT kill its worker process (a marker file in DIR remembers the
 #: attempt); ``crash-always:TEXT`` kills it on every attempt; ``raise:TEXT`` raises in the task.
 FAULT_ENV = "IPB_DISTRIBUTED_FAULT"
+#: Seconds the shard loop waits for a result before it checks that the cluster is still there.
+WAIT_S = 2.0
 #: Checkpoint format; a store written by another version is discarded.
 STORE_VERSION = 3
 
@@ -127,6 +130,40 @@ def checkpoint_dir(out: str | Path) -> Path:
                         f"(OUT.ipb-shards), and {full} has nothing beside it; give a folder below it",
                         file=str(out), rule="file")
     return full.with_name(full.name + ".ipb-shards")
+
+
+def writable_checkpoint_dir(out: str | Path) -> Path:
+    """:func:`checkpoint_dir` of ``out``, after checking that it can be created or written; before Ray starts.
+
+    The nearest folder of the checkpoint path that exists must be a folder in
+    which ipb can create one (probed with a temporary folder, removed at
+    once), so that a shard's result is never computed only to fail at its
+    first checkpoint (``-o /proc/x``, ``-o FILE/x``).
+
+    Raises
+    ------
+    WriteError
+        Rule ``file``: the checkpoint folder cannot be created or written; the
+        message names ``out`` as given and the reason.
+    """
+    from ipb.errors import WriteError
+
+    shards = checkpoint_dir(out)
+    place = shards
+    while not os.path.lexists(place) and place.parent != place:
+        place = place.parent
+    reason = None
+    if not place.is_dir():
+        reason = f"{place} is not a folder"
+    else:
+        try:
+            os.rmdir(tempfile.mkdtemp(prefix=".ipb-probe.", dir=place))
+        except OSError as exc:
+            reason = f"{place}: {exc.strerror or exc}"
+    if reason is not None:
+        raise WriteError(f"cannot write {out}: the ray backend keeps its checkpoints in {shards}, which cannot be "
+                         f"created there ({reason})", file=str(out), rule="file")
+    return shards
 
 
 class ShardStore:
@@ -422,6 +459,10 @@ def stream_shards(
         than ``max_retries`` times; ``failed`` lists their keys and the
         message gives each key and why. Nothing after the first failed shard
         is yielded; every other shard has finished and is checkpointed.
+        Rule ``ray-lost``: the cluster's GCS or this node's raylet refused
+        connections on two checks :data:`WAIT_S` apart while no result came
+        (:func:`~ipb.distributed._ray.cluster_lost`); the finished shards are
+        checkpointed.
     """
     keys = [s.key for s in shards]
     if len(set(keys)) != len(keys):
@@ -441,6 +482,7 @@ def stream_shards(
     failed: list[tuple[str, str]] = []
     finished = len(run.resumed)
     next_index = 0
+    lost = 0
     try:
         while True:
             while not failed and next_index in ready:
@@ -449,7 +491,20 @@ def stream_shards(
                 yield value
             if not pending:
                 break
-            done, _ = ray.wait(list(pending), num_returns=1)
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=WAIT_S)
+            if not done:
+                why = cluster_lost(ray)
+                lost = lost + 1 if why else 0
+                if lost >= 2:  # refused twice, WAIT_S apart: gone, not restarting
+                    pending.clear()  # nothing to cancel on a cluster that is gone
+                    kept = (f"the {len(store.done)} finished shard(s) are kept in {store.directory}; restart the "
+                            "cluster and rerun the same command to resume" if store.directory is not None else
+                            "this command keeps no checkpoints; restart the cluster and rerun it")
+                    raise DistributedError(  # store.done: every shard of the run, not only of this call's batch
+                        f"the Ray cluster stopped mid-run ({why}); nothing was written; {kept}",
+                        rule="ray-lost")
+                continue
+            lost = 0  # a result: the cluster is there
             for ref in done:
                 index = pending.pop(ref)
                 key = shards[index].key

@@ -7,8 +7,9 @@ whole new one, never a part. On any failure the temporary file is removed and
 the old file is left as it was. A symlink at the target is replaced, never
 written through; a target that is a FIFO, device, socket or folder is refused
 (:func:`check_target`); temporary files that a killed run left behind are
-removed by the next write of the same target once they are stale
-(:func:`clean_stale`).
+removed by the next write of the same target: at once when no process holds
+their lock (a write locks its temporary file until the rename), else once
+they are stale (:func:`clean_stale`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TextIO
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: temporary files are then cleaned by age only
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
     "check_target",
     "clean_stale",
@@ -42,6 +48,11 @@ __all__ = [
 
 #: Temporary files of an interrupted write older than this (seconds) are removed by the next write.
 STALE_AFTER_S = 15 * 60
+#: A ``.tmp`` file that no process holds locked (a killed writer's) and older than this (seconds) is removed by
+#: the next write; the grace covers the moment between a writer's ``mkstemp`` and its lock.
+UNLOCKED_AFTER_S = 5.0
+#: Locks held on the temporary files this process is writing (path -> descriptor), released once replaced.
+_HELD: dict[str, int] = {}
 
 
 def check_target(path: str | Path) -> None:
@@ -80,8 +91,12 @@ def file_kind(mode: int) -> str:
 def clean_stale(target: Path, *, now: float | None = None) -> list[str]:
     """Remove temporary files (``.NAME.XXXXXXXX.tmp``/``.old``) that an interrupted write of ``target`` left.
 
-    Only files older than :data:`STALE_AFTER_S` go: a write in progress keeps
-    its temporary file fresh. Returns the names removed.
+    Files older than :data:`STALE_AFTER_S` go. So does a ``.tmp`` file older
+    than :data:`UNLOCKED_AFTER_S` that no process holds locked: every write
+    holds an exclusive ``flock`` on its temporary file until it is renamed,
+    so an unlocked one belongs to a writer that was killed (SIGKILL, the
+    OOM killer, Ray's own exit) and a rerun removes it at once (issue 20).
+    Returns the names removed.
     """
     folder = target.parent if str(target.parent) else Path(".")
     now = time.time() if now is None else now
@@ -90,10 +105,48 @@ def clean_stale(target: Path, *, now: float | None = None) -> list[str]:
         for leftover in folder.glob(pattern):
             with contextlib.suppress(OSError):
                 info = os.lstat(leftover)
-                if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_AFTER_S:
+                if not stat.S_ISREG(info.st_mode) or str(leftover) in _HELD:
+                    continue
+                age = now - info.st_mtime
+                if age > STALE_AFTER_S or (leftover.suffix == ".tmp" and age > UNLOCKED_AFTER_S
+                                           and _unlocked(leftover)):
                     os.unlink(leftover)
                     removed.append(leftover.name)
     return removed
+
+
+def _unlocked(path: Path) -> bool:
+    """Whether no process holds a ``flock`` on ``path`` (False where that cannot be told)."""
+    if fcntl is None:
+        return False
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # also drops the lock just taken
+    return True
+
+
+def _hold(tmp: str) -> None:
+    """Lock ``tmp`` (exclusive ``flock``) until :func:`_release`: the mark of a write in progress."""
+    if fcntl is None:
+        return
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return
+    _HELD[tmp] = fd
+
+
+def _release(tmp: str) -> None:
+    fd = _HELD.pop(tmp, None)
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def _write_temp(target: Path, fill: Callable[[int, str], None]) -> str:
@@ -107,8 +160,13 @@ def _write_temp(target: Path, fill: Callable[[int, str], None]) -> str:
     check_target(target)
     clean_stale(target)
     folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:  # name the file the user asked for, not the temporary name tried beside it
+        exc.filename = str(target)
+        raise
+    try:
+        _hold(tmp)
         fill(fd, tmp)
         with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
@@ -118,6 +176,7 @@ def _write_temp(target: Path, fill: Callable[[int, str], None]) -> str:
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        _release(tmp)
         raise
     return tmp
 
@@ -134,6 +193,8 @@ def _write_atomic(path: str | Path, fill: Callable[[int, str], None], make_paren
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    finally:
+        _release(tmp)
 
 
 def _text_fill(emit: Callable[[TextIO], None]) -> Callable[[int, str], None]:
@@ -205,6 +266,8 @@ def write_texts_atomic(texts: Mapping[str | Path, str]) -> None:
                 os.unlink(tmp)
         raise
     finally:
+        for tmp in temps:
+            _release(tmp)
         for backup in backups:
             if backup is not None:
                 with contextlib.suppress(OSError):

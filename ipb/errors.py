@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 __all__ = [
     "IpbError",
     "LoadError",
+    "WriteError",
     "CompileError",
     "ExecuteError",
     "PerturbError",
@@ -147,6 +148,15 @@ class LoadError(IpbError):
     """A card, scenario or records file cannot be read (YAML, schema, values)."""
 
     phase = "load error"
+
+
+class WriteError(LoadError):
+    """An output file or folder cannot be written (a missing or read-only folder, a file where a folder must be).
+
+    A :class:`LoadError` (existing handlers catch it), labelled ``write error``.
+    """
+
+    phase = "write error"
 
 
 class CompileError(IpbError):

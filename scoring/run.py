@@ -67,7 +67,7 @@ import numpy as np
 
 from ipb.engine._json import parse_json_line
 from ipb._files import file_sha256, text_sha256, write_text_atomic, write_texts_atomic
-from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
+from ipb.errors import IpbError, LoadError, ScoreError, WriteError, did_you_mean
 from ipb.scoring.adapters import InputRecord, read_responses, records_from
 from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
 from ipb.scoring.embeddings import Encoder
@@ -865,7 +865,7 @@ def run_score(
         })
     except OSError as exc:
         where = exc.filename or out
-        raise LoadError(f"cannot write {where}: {exc.strerror or exc} (the old results are left as they were)",
+        raise WriteError(f"cannot write {where}: {exc.strerror or exc} (the old results are left as they were)",
                         file=str(where), rule="file") from None
     # the records as written (floats to RECORD_DIGITS); the summary above was computed from the unrounded values
     if records is None:

@@ -31,7 +31,7 @@ import typer
 
 from ipb.cli._app import RunFormat, _fail, app, err, out
 from ipb.distributed import Backend
-from ipb.errors import IpbError, LoadError, PerturbError
+from ipb.errors import IpbError, LoadError, PerturbError, WriteError
 from ipb.perturb.generation import Job, parse_mix, parse_recipes, write_items
 from ipb.engine.registry import compiled_card, find_card, use_cards, write_card_copy
 from ipb.perturb.items import write_lines
@@ -94,7 +94,7 @@ def perturb(
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
-        raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
+        raise _fail(WriteError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
     err.print(f"wrote {out_path}: " + result.summary(), markup=False)
     if runner is not None and runner.resumed:
         err.print(f"ray: resumed {runner.resumed} finished shard(s), computed {runner.computed}", markup=False)

@@ -27,7 +27,7 @@ class FakeRay:
 
         return wrap
 
-    def wait(self, refs, num_returns=1):
+    def wait(self, refs, num_returns=1, timeout=None):
         if self.finish_order is None:
             ref = refs[0]
         else:

@@ -84,3 +84,51 @@ def test_respond_on_ray_refuses_a_folder_with_the_local_message_before_ray_start
     assert local == ray
     assert ray[0] == 1 and "Ray would start here" not in ray[1] and f"{out}" in ray[1]
     assert ("it is a folder" if overwrite else "Is a directory") in ray[1]
+
+
+def _unwritable(work: Path) -> dict[str, str]:
+    """Output paths whose checkpoint folder cannot be created: in /proc (no new entries, even for root) and below
+    a regular file (newuser4, issue 20: a raw traceback from ShardStore.put_packed after the shards had run)."""
+    (work / "plain").write_text("x", encoding="utf-8")
+    return {"proc": "/proc/ipb-unwritable", "file": str(work / "plain" / "sub")}
+
+
+@pytest.mark.parametrize("case", ["proc", "file"])
+def test_score_on_ray_refuses_an_unwritable_output_before_ray_starts(case, no_ray):
+    out = _unwritable(no_ray)[case]
+    result = CliRunner().invoke(app, ["score", "-i", str(ITEMS), "-r", "r.jsonl", "-o", out, "--no-embeddings",
+                                      "--no-progress", "--backend", "ray"])
+    assert result.exit_code == 1
+    assert "Ray would start here" not in result.output and "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{out}: write error: cannot write {out}: the ray backend keeps")
+    assert f"{out}.ipb-shards" in lines[0]
+    assert ("is not a folder" if case == "file" else "No such file or directory") in lines[0]
+    assert not os.path.lexists(f"{out}.ipb-shards")
+
+
+@pytest.mark.parametrize("case", ["proc", "file"])
+def test_perturb_refuses_an_unwritable_output_naming_it_on_both_backends(case, no_ray):
+    out = _unwritable(no_ray)[case] + ".jsonl"
+    local, ray = _both(["perturb", "-c", CARD, "-b", str(BASE), "-n", "2", "-o", out])
+    for code, output in (local, ray):
+        assert code == 1 and "Traceback" not in output and "Ray would start here" not in output
+        assert len(output.strip().splitlines()) == 1 and "load error" not in output
+        assert f"write error: cannot write {out}: " in output and ".tmp" not in output
+    assert "checkpoints" in ray[1]
+
+
+def test_the_checkpoint_probe_leaves_nothing_behind(tmp_path):
+    from ipb.distributed.shards import writable_checkpoint_dir
+
+    assert writable_checkpoint_dir(tmp_path / "a" / "b") == tmp_path / "a" / "b.ipb-shards"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("case", ["proc", "file"])
+def test_score_on_the_local_backend_calls_an_unwritable_output_a_write_error(case, no_ray):
+    out = _unwritable(no_ray)[case]
+    result = CliRunner().invoke(app, ["score", "-i", str(ITEMS), "-r", "r.jsonl", "-o", out, "--no-embeddings",
+                                      "--no-progress", "--no-leaderboard"])
+    assert result.exit_code == 1 and "Traceback" not in result.output and "load error" not in result.output
+    assert f"write error: cannot write {out}" in result.output

@@ -95,3 +95,46 @@ def test_report_refuses_a_mismatched_pair(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="holds 1 records, summary.json counts 2"):
         _check_pair({"counts": {"records": 2}}, [(1, {"a": 1})], tmp_path)
 
+
+
+def test_a_killed_writers_temporary_file_is_removed_by_the_next_write(tmp_path: Path) -> None:
+    """newuser4 (issue 20): a run killed mid-write (Ray's exit, SIGKILL) left ``.items.jsonl.XXXX.tmp``, and the
+    rerun a minute later kept it. A temp file nobody holds locked is a dead writer's; one held is a live write."""
+    import fcntl
+
+    target = tmp_path / "items.jsonl"
+    dead = tmp_path / ".items.jsonl.dead1234.tmp"
+    live = tmp_path / ".items.jsonl.live5678.tmp"
+    just_made = tmp_path / ".items.jsonl.new90123.tmp"  # between a writer's mkstemp and its lock
+    other = tmp_path / ".other.jsonl.dead1234.tmp"
+    for p in (dead, live, just_made, other):
+        p.write_text("partial")
+    a_minute_ago = time.time() - 60
+    for p in (dead, live, other):
+        os.utime(p, (a_minute_ago, a_minute_ago))
+    holder = os.open(live, os.O_RDONLY)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another process's write in progress
+        write_lines_atomic(target, ["{}"])
+        assert not dead.exists()
+        assert live.exists() and just_made.exists() and other.exists()
+    finally:
+        os.close(holder)
+    assert target.read_text() == "{}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([target.name, live.name, just_made.name, other.name])
+
+
+def test_a_write_in_progress_holds_its_temporary_file_locked(tmp_path: Path) -> None:
+    from ipb._files import _unlocked
+
+    target = tmp_path / "items.jsonl"
+    seen = []
+
+    def lines():
+        (tmp,) = tmp_path.glob(".items.jsonl.*.tmp")
+        seen.append(_unlocked(tmp))  # what another process's clean_stale would find
+        yield "{}"
+
+    write_lines_atomic(target, lines())
+    assert seen == [False] and target.read_text() == "{}\n"
+    assert list(tmp_path.glob(".items.jsonl.*")) == []
