@@ -20,7 +20,7 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
 from ipb.engine._json import canonical_json
 from ipb.engine._yaml import load_yaml_file
@@ -282,7 +282,7 @@ class Frame:
                         out.append(f"{c.card.id}/{k.id} (derived {k.derive} outside its range)")
         return out
 
-    def _requires(self) -> list[tuple[str, Callable[[Mapping[str, Any]], Any]]] | bool:
+    def _requires(self) -> list[tuple[str, Callable[[Mapping[str, Any]], Any]]] | Literal[False]:
         """``(card_id/constraint_id, expression fn)`` of every constraint in :meth:`violations` order, or False
         when some constraint derives an input or reads a name outside its card's inputs and constants (then the general path)."""
         checks = []

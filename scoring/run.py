@@ -838,11 +838,13 @@ def run_score(
             raise LoadError(f"the {name} file {given} is an output of this run in {out}: it would be overwritten; "
                             "choose another --out", file=str(given), rule="file")
     items = load_items(items_path)
-    records = (scorer or score_records)(items, read_responses(responses_path, format=format, model=model, condition=condition),
-                            options, progress=progress)
-    if isinstance(records, ScoredLines):
-        texts, views, records, lines = records.lines, records.views, None, []
+    produced = (scorer or score_records)(items, read_responses(responses_path, format=format, model=model,
+                                                               condition=condition), options, progress=progress)
+    records: list[dict[str, Any]] | None
+    if isinstance(produced, ScoredLines):
+        texts, views, records, lines = produced.lines, produced.views, None, []
     else:
+        records = produced
         lines = [_record_text(r) for r in records]
         texts, views = [line for line, _ in lines], records
     scored_text = "".join(line + "\n" for line in texts)
