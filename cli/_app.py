@@ -17,6 +17,7 @@ import importlib
 import json
 import re
 from decimal import Decimal
+from pathlib import Path
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -26,7 +27,7 @@ from rich.segment import Segment
 from typer.core import TyperGroup
 from typer.main import get_command_from_info, get_group_from_info
 
-from ipb.errors import ErrorGroup, IpbError
+from ipb.errors import ErrorGroup, IpbError, WriteError
 
 if TYPE_CHECKING:  # typer >= 0.16 carries its own click (typer._click); annotations only
     from typer import _click as click
@@ -184,6 +185,22 @@ def _fail(exc: IpbError) -> "typer.Exit":
     if len(errors) > 1:
         err.print(f"{len(errors)} errors", markup=False)
     return typer.Exit(code=1)
+
+
+def _write_failed(exc: OSError, target: Path | None) -> "typer.Exit":
+    """Print a ``write error`` naming ``target``, the output path the user gave, and return the exit to raise.
+
+    The failing path the operating system reports is added in brackets when it
+    is neither ``target`` nor a file beside it (a parent that is a file, say); a
+    temporary or lock file beside ``target`` is an internal name and is left out.
+    """
+    why = exc.strerror or str(exc)
+    where = exc.filename
+    if target is None:  # no --out yet: all there is to name is what the system reports
+        return _fail(WriteError(f"cannot write {where}: {why}", rule="file"))
+    if where is not None and Path(str(where)) != target and Path(str(where)).parent != target.parent:
+        why += f" ({where})"
+    return _fail(WriteError(f"cannot write {target}: {why}", rule="file"))
 
 
 def _json_default(value: Any) -> Any:

@@ -29,7 +29,7 @@ from typing import Any, Optional
 
 import typer
 
-from ipb.cli._app import _fail, app, err, json_printable, out
+from ipb.cli._app import _fail, _write_failed, app, err, json_printable, out
 from ipb.distributed import Backend
 from ipb.errors import IpbError, LoadError
 
@@ -248,7 +248,7 @@ def respond(
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
-        raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
+        raise _write_failed(exc, out_path) from None
     _finish(result)
 
 
@@ -345,7 +345,7 @@ def judge(
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
-        raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
+        raise _write_failed(exc, out_path) from None
     cells: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     excluded: dict[tuple[str, str, str], int] = defaultdict(int)
     for record in judged:

@@ -24,8 +24,8 @@ from typing import Any
 
 import typer
 
-from ipb.cli._app import _fail, app, err
-from ipb.errors import IpbError, LoadError
+from ipb.cli._app import _fail, _write_failed, app, err
+from ipb.errors import IpbError
 
 #: Tables at least this long get a progress bar (on a terminal).
 PROGRESS_ROWS = 100_000
@@ -71,7 +71,7 @@ def screen(
             raise typer.Exit(code=2) from None
         raise failure from None
     except OSError as exc:
-        raise _fail(LoadError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
+        raise _write_failed(exc, out_path) from None
     result = done.result
     counts = Counter(result.outcomes[c] for c in result.outcome.tolist())
     mix = ", ".join(f"{word} {k:,}" for word, k in sorted(counts.items())) or "no rows"

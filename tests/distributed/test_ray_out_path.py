@@ -118,6 +118,32 @@ def test_perturb_refuses_an_unwritable_output_naming_it_on_both_backends(case, n
     assert "checkpoints" in ray[1]
 
 
+_WRITERS = {
+    "respond": ["respond", "-i", str(ITEMS), "--model", "m", "--base-url", "http://127.0.0.1:9", "--no-cache", "-c", "A"],
+    "respond-overwrite": ["respond", "-i", str(ITEMS), "--model", "m", "--base-url", "http://127.0.0.1:9", "--no-cache",
+                          "-c", "A", "--overwrite"],
+    "synthetic": ["respond", "--synthetic", "-i", str(ITEMS)],
+    "judge": ["judge", "-i", str(ITEMS), "-r", "r.jsonl", "--model", "m", "--base-url", "http://127.0.0.1:9", "--no-cache"],
+    "screen": ["screen", CARD, "t.csv"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(_WRITERS))
+@pytest.mark.parametrize("case", ["proc", "file"])
+def test_respond_judge_and_screen_call_an_unwritable_output_a_write_error_naming_it(case, command, no_ray):
+    """The output path the user gave is named, labelled ``write error`` (it said ``load error``, and named the
+    parent folder or a ``.lock`` file instead); a parent that is a file is named after the reason."""
+    (no_ray / "t.csv").write_text("current_assets\n1\n", encoding="utf-8")
+    out = _unwritable(no_ray)[case] + (".csv" if command == "screen" else ".jsonl")
+    result = CliRunner().invoke(app, [*_WRITERS[command], "-o", out])
+    assert result.exit_code == 1 and "Traceback" not in result.output and "load error" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"write error: cannot write {out}: "), result.output
+    assert ".tmp" not in lines[0] and ".lock" not in lines[0]
+    if case == "file":
+        assert lines[0].endswith(f" ({no_ray / 'plain'})") or lines[0].endswith(": Not a directory")
+
+
 def test_the_checkpoint_probe_leaves_nothing_behind(tmp_path):
     from ipb.distributed.shards import writable_checkpoint_dir
 
