@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 from ipb.engine.card import load_card_text
 from ipb.engine.execute import execute
 from ipb.engine.graph import compile_card
+from ipb.engine.scenario import check_expected, load_scenario_text
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -28,3 +30,28 @@ def test_readme_card_runs():
     assert (trace.outcome, trace.trigger) == ("DECLINE", "gate_1_reject")
     trace = execute(compiled, {"price": Decimal(200), "ncav": Decimal(300)})
     assert trace.verdicts() == ["PROCEED", "INCONCLUSIVE"] and trace.outcome == "INVEST"
+
+
+def readme_scenario() -> str:
+    """The scenario with an ``expected:`` block that README.md shows for its card."""
+    section = README.read_text(encoding="utf-8").split("For the card above:", 1)[1]
+    return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+
+
+def test_readme_scenario_expected_block_holds_for_the_readme_card():
+    card = load_card_text(readme_card(), "README.md")
+    scenario = load_scenario_text(readme_scenario(), card, "README.md")
+    trace = execute(compile_card(card), scenario.facts)
+    # worked by hand: $250M > 2/3 * $300M = $200M, so gate 1 rejects and the linear card stops
+    assert (trace.outcome, trace.trigger, trace.verdicts()) == ("DECLINE", "gate_1_reject", ["REJECT", "N/A"])
+    assert scenario.expected["note"] and check_expected(scenario, trace.outcome, trace.trigger, trace.verdicts()) == []
+
+
+def test_readme_lists_every_expected_field_of_the_schema():
+    text = README.read_text(encoding="utf-8")
+    table = text.split("Its fields (no others are accepted):", 1)[1].split("For the card above:", 1)[0]
+    listed = re.findall(r"^\| `(\w+)`", table, re.M)
+    schema = json.loads((README.parent / "grammar" / "scenario.schema.json").read_text(encoding="utf-8"))
+    expected = schema["properties"]["expected"]
+    assert sorted(listed) == sorted(expected["properties"])
+    assert "`verdict` (required)" in table and expected["required"] == ["verdict"]
