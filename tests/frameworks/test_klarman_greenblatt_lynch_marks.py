@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from ipb.engine.execute import Trace, execute
-from ipb.engine.registry import card_table, compiled_card
+from ipb.engine.registry import bundled_card_paths, card_table, compiled_card
 from ipb.engine.scenario import facts_from_mapping
 
 P, R, I, NA = "PROCEED", "REJECT", "INCONCLUSIVE", "N/A"
@@ -394,3 +394,22 @@ def test_distressed_debt_recovery_arithmetic() -> None:
     # Bad case $900M: (0.9B - 0.5B) / 1B = 40% < 45% -> gate 3 REJECT.
     check(run("marks_distressed_debt", **{**facts, "stressed_value": "$900M"}), [P, P, R, NA, NA], "DECLINE",
           "gate_3_reject")
+
+
+def test_klarman_conservative_valuation_elements_are_whole() -> None:
+    """Gate 2 names one element for the valuation method; unquoted, YAML's flow sequence split it at the comma
+    into 'valuation method (NPV' and 'liquidation or private-market)'."""
+    gate = compiled_card("klarman_deep_value_identification").card.gates[1]
+    assert gate.id == "conservative_valuation"
+    assert gate.required_elements == ("conservative value {conservative_value}",
+                                      "valuation method (NPV, liquidation or private-market)",
+                                      "not reliant on growth projections")
+
+
+@pytest.mark.parametrize("card_id", sorted(path.stem for path in bundled_card_paths()))
+def test_no_required_element_is_split_by_a_comma(card_id: str) -> None:
+    """A comma inside brackets in an unquoted flow-sequence element cuts it in two: every element's brackets balance."""
+    for gate in compiled_card(card_id).card.gates:
+        for element in (*gate.required_elements, *(e for es in gate.elements_by_verdict.values() for e in es)):
+            assert element.count("(") == element.count(")") and element.count("[") == element.count("]"), \
+                (gate.id, element)
