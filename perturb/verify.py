@@ -188,29 +188,10 @@ class _Checker:
         self.grps = GrpMemo()
         self.constraints = ConstraintMemo()
 
-    def facts(self, card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
-        """``facts_from_mapping`` with each distinct (hashable) literal converted once."""
-        out: dict[str, Any] = {}
-        per_card = self.values.get(card.id)
-        if per_card is None:
-            per_card = self.values[card.id] = {}
-        for name, raw in facts.items():
-            known = per_card.get(name)
-            if known is None:
-                known = per_card[name] = {}
-            try:
-                value = known[raw]
-            except KeyError:
-                value = known[raw] = _convert(card, name, raw)
-            except TypeError:  # an unhashable value (a list or mapping): convert it to get the error
-                value = _convert(card, name, raw)
-            if value is not None:
-                out[name] = value
-        return out
-
     def typed(self, card: Card, facts: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
-        """:meth:`facts` of those of ``facts`` that are inputs of ``card`` (in ``facts`` order), and how many
-        of ``facts`` those are (all of them: no fact is left for another card)."""
+        """Those of ``facts`` that are inputs of ``card``, typed (``facts_from_mapping``, each distinct hashable
+        literal converted once; in ``facts`` order), and how many of ``facts`` those are (all of them: no fact is
+        left for another card)."""
         out: dict[str, Any] = {}
         per_card = self.values.get(card.id)
         if per_card is None:
