@@ -13,6 +13,7 @@ import pytest
 from ipb.scoring._sentences import sentence_spans
 from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._predicate import predicative
+from parse_support import read_gates as _read
 
 QUALITY = "munger_business_quality_price"  # 1 understandable, 2 return on capital, 3 advantage, 4 management, 5 price; INVEST / DECLINE
 SEVEN = "graham_seven_tests_defensive"  # 1 size, 2 financial condition, 3 earnings stability, 4 dividends, 5 growth, 6 P/E, 7 P/B
@@ -22,12 +23,6 @@ SIZING = "soros_conviction_weighted_position_sizing"  # 1 thesis confirmation, .
 _GATES = ("Gate 1 - Understandable Business: PROCEED. It makes labels.\n"
           "Gate 2 - High Return on Capital: PROCEED. ROIC of 21%.\n"
           "Gate 5 - Fair Price: REJECT. 38x earnings.\n\n")
-
-
-def _read(text: str, card: str) -> list[tuple[int, str | None]]:
-    result = parse_response(text, card, embedder=False)
-    assert result.status == "ok", result.reason
-    return [(g.gate, g.verdict) for g in result.gates]
 
 
 def _final(text: str, card: str = QUALITY) -> str | None:

@@ -7,18 +7,13 @@ was worked by hand against the bundled card named beside each constant.
 from __future__ import annotations
 
 from ipb.scoring.parse import parse_response
+from parse_support import read_gates as _read
 
 SEVEN = "graham_seven_tests_defensive"  # 1 size, 2 financial condition, 3 earnings stability, 4 dividends, 5 growth, 6 P/E, 7 P/B
 LENSES = "munger_opportunity_evaluation"  # 1 economics, 2 psychology, 3 mathematics, 4 history and inversion, 5 biology lens
 BUYBACK = "buffett_share_repurchase"  # 1 ample funds, 2 price below intrinsic value, 3 published price limit, 4 purpose
 MACHINE = "dalio_economic_machine_positioning"  # 1 growth vs expectations, 2 inflation vs expectations, 3 debt cycle, 4 quadrant, 5 tilt
 CPPIB = "cppib_total_portfolio_active_strategy"  # 1 value added, 2 factor substitutability, 3 alpha net of costs, 4 risk budget
-
-
-def _read(text: str, card: str) -> list[tuple[int, str | None]]:
-    result = parse_response(text, card, embedder=False)
-    assert result.status == "ok", result.reason
-    return [(g.gate, g.verdict) for g in result.gates]
 
 
 # ---------------------------------------------------------------- grouped labels

@@ -14,16 +14,11 @@ import pytest
 from ipb.engine.registry import compiled_card
 from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._card import _gate_phrases, _substance_mentions
+from parse_support import read_gates as _read
 
 NET_NET = "graham_net_net_screen"  # 1 price at most two-thirds of NCAV, 2 current assets not dissipated by losses
 SEVEN = "graham_seven_tests_defensive"  # 1 size, 2 financial condition, 3 stability, 4 dividends, 5 growth, 6 P/E, 7 P/B
 OWNER_DCF = "buffett_owner_earnings_dcf"  # 1 owner earnings, 2 discounted intrinsic value, 3 margin of safety
-
-
-def _read(text: str, card: str) -> list[tuple[int, str | None]]:
-    result = parse_response(text, card, embedder=False)
-    assert result.status == "ok", result.reason
-    return [(g.gate, g.verdict) for g in result.gates]
 
 
 # ---------------------------------------------------------------- substance phrases

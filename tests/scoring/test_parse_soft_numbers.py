@@ -8,6 +8,7 @@ against the bundled card named beside each constant.
 from __future__ import annotations
 
 from ipb.scoring.parse import parse_response
+from parse_support import read_gates as _read
 
 BUYBACK = "buffett_share_repurchase"  # 1 ample funds, 2 price below value, 3 published price limit, 4 purpose; REPURCHASE / NO_REPURCHASE
 QUALITY = "munger_business_quality_price"  # five gates; INVEST / DECLINE
@@ -25,12 +26,6 @@ _QUALITY_BODY = ("Gate 1 - Understandable Business: PROCEED. It sells industrial
                  "Gate 4 - Trustworthy Management: PROCEED.\n"
                  "Gate 5 - Fair Price: REJECT. 40x earnings.\n\n"
                  "Final verdict: DECLINE\n")
-
-
-def _read(text: str, card: str) -> list[tuple[int, str | None]]:
-    result = parse_response(text, card, embedder=False)
-    assert result.status == "ok", result.reason
-    return [(g.gate, g.verdict) for g in result.gates]
 
 
 # ---------------------------------------------------------------- 1. "Question 4", "Condition 4" in prose

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._layout import unwrap_hard_wrapped
+from parse_support import read_gates as _read
 
 SEVEN = "graham_seven_tests_defensive"  # 1 size, 2 financial condition, 3 earnings stability, 4 dividends, 5 growth, 6 P/E, 7 P/B
 KLARMAN = "klarman_deep_value_identification"  # 1 source of mispricing, 2 conservative business valuation, 3 margin of safety, 4 catalyst
@@ -18,12 +19,6 @@ QUALITY = "munger_business_quality_price"  # 1 understandable, 2 return on capit
 NET_NET = "graham_net_net_screen"  # 1 price at most two-thirds of NCAV, 2 current assets not dissipated by losses
 REBALANCE = "dalio_all_weather_rebalancing"  # 1 drift, 2 strategic not tactical, 3 implementation (cost, leverage)
 CPPIB = "cppib_total_portfolio_active_strategy"  # 1 value added vs risk-equivalent benchmark, 2 factors, 3 net of costs, 4 budget
-
-
-def _read(text: str, card: str) -> list[tuple[int, str | None]]:
-    result = parse_response(text, card, embedder=False)
-    assert result.status == "ok", result.reason
-    return [(g.gate, g.verdict) for g in result.gates]
 
 
 def _elements(text: str, card: str) -> dict[int, list[str]]:
