@@ -1,0 +1,377 @@
+"""JSON-shaped answers: persona-bot objects, dict reprs and fenced JSON read as the labelled lines they are (issue 13, layouts).
+
+Investor-persona agents print their answer as an object: a top-level ``signal`` (bullish / bearish / neutral),
+``confidence`` and a long ``reasoning`` string, sometimes one sub-object per criterion
+(``{"margin_of_safety": {"signal": "bearish", "details": "..."}}``), booleans (``"moat": true``), a Python dict repr
+(``{'signal': 'bullish'}``) or all of it on one line. A careful reader reads each key as a label and its value as what
+the label says. This module finds such blocks with a tolerant scanner of its own (:func:`scan_json`: never ``eval``,
+never raises; bad JSON gives what was read up to the fault) and makes them readable by the rest of the parser:
+
+- **a view of the same length** (:func:`json_view`): pairs of one object that share a line are put on lines of their
+  own (a space before a key becomes a line break), a dict repr's single-quoted strings are double-quoted, and a long
+  string's ``\\n`` escapes become line breaks (so "1. Moat: pass\\n2. ..." inside a reasoning string is a list). Only
+  spacing and quote characters change, so every offset is an offset of the original text and no span leaves it;
+- **verdicts the vocabulary lacks** (:meth:`_JsonAnswerMixin._json_hits`): a boolean under a key (``"moat": true`` is
+  PROCEED, ``false`` REJECT; a key that names a failure, ``"kill_triggered": true``, the other way round) and a
+  ``signal`` / ``assessment`` of bullish, bearish or neutral inside a sub-object whose key names a card gate, or as the
+  value of such a key, are verdict words for that gate; a verdict word inside such a key (``"passed": false``) is the
+  key's, not a verdict;
+- **the final verdict**: a ``signal`` inside a gate's sub-object is that gate's, never the answer's final verdict; a
+  top-level ``"signal": "neutral"`` commits to neither outcome and is read as INCONCLUSIVE.
+
+References
+----------
+Paper §7.5 (SRP); issue 13 item 2 (layouts, final verdicts in the wild).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import lowered
+from ipb.scoring.parse._common import _Hit
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import Span
+
+#: At most this many candidate block openings are tried, and blocks nested this deep are read no deeper.
+MAX_BLOCKS = 50
+MAX_DEPTH = 32
+#: A string at least this long is prose (a reasoning string): its "\n" escapes are read as line breaks.
+LONG_STRING = 80
+
+#: Keys that hold the answer's data about itself, never a criterion (never an invented gate, never a gate's verdict).
+FIELD_KEYS = frozenset({
+    "signal", "confidence", "reasoning", "reason", "rationale", "details", "detail", "explanation", "summary", "analysis",
+    "notes", "note", "comment", "comments", "score", "max_score", "ticker", "symbol", "company", "name", "agent", "date",
+    "thesis", "value", "values", "data", "metrics", "weight", "id", "item", "strategy", "portfolio", "instrument",
+})
+#: Keys whose value is a rating: at the top a final-verdict candidate, inside a gate's sub-object that gate's verdict.
+RATING_KEYS = frozenset({"signal", "recommendation", "rating", "action", "stance", "call", "verdict", "decision", "assessment",
+                         "result", "status", "outcome"})
+#: Rating values of persona bots: bullish -> PROCEED, bearish -> REJECT, neutral -> INCONCLUSIVE.
+_RATING_VALUES = {"bullish": vw.PROCEED, "positive": vw.PROCEED, "bearish": vw.REJECT, "negative": vw.REJECT,
+                  "neutral": vw.INCONCLUSIVE, "mixed": vw.INCONCLUSIVE}
+#: A key that names a failure or a kill: its ``true`` says the gate fails ("kill_triggered": true, "red_flag": true).
+_FAILURE_KEY = re.compile(r"(?i)fail|trigger|breach|violat|red[ _-]?flag|kill|exclu|warning|flag")
+_BOOL = {"true": True, "false": False}
+
+_JSON_TRUE = vw.VerdictWord(r"(?!)", vw.PROCEED, (), negatable=False)
+_JSON_FALSE = vw.VerdictWord(r"(?!)", vw.REJECT, (), negatable=False)
+_JSON_RATING = vw.VerdictWord(r"(?!)", vw.PROCEED, (), negatable=False)
+
+#: A line that may open a block: "{", "[" or "```json" after optional spacing.
+_OPENING = re.compile(r"(?m)^[ \t>]{0,12}(?:```[ \t]*(?:json|python|js|javascript)?[ \t]*\n[ \t]*)?([{\[])")
+_LITERAL = re.compile(r"[^\s,:{}\[\]\"']{1,60}")
+_SPACE = re.compile(r"\s*")
+
+
+@dataclass
+class JsonNode:
+    """One value of a scanned block: ``kind`` is ``object``, ``array``, ``string`` or ``literal``; ``start``/``end`` its
+    span in the text (a string's quotes included); ``pairs`` an object's (key, key span, value) in document order."""
+
+    kind: str
+    start: int
+    end: int
+    quote: str = ""
+    pairs: list[tuple[str, Span, JsonNode]] = field(default_factory=list)
+    items: list[JsonNode] = field(default_factory=list)
+
+
+def _string(text: str, i: int, end: int) -> tuple[JsonNode, int] | None:
+    quote = text[i]
+    j = i + 1
+    while j < end:
+        c = text[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == quote:
+            return JsonNode("string", i, j + 1, quote=quote), j + 1
+        if c == "\n" and quote == "'":
+            return None  # an apostrophe in prose, not a string
+        j += 1
+    return None
+
+
+def _value(text: str, i: int, end: int, depth: int) -> tuple[JsonNode | None, int]:
+    """The value at ``text[i:]`` (after spacing) and the index after it; (None, i) when none can be read there."""
+    i = _SPACE.match(text, i, end).end()  # type: ignore[union-attr]
+    if i >= end:
+        return None, i
+    c = text[i]
+    if c in "\"'":
+        got = _string(text, i, end)
+        return (got[0], got[1]) if got else (None, i)
+    if c in "{[":
+        if depth >= MAX_DEPTH:
+            return None, i
+        node = JsonNode("object" if c == "{" else "array", i, i + 1)
+        close = "}" if c == "{" else "]"
+        j = i + 1
+        while True:
+            j = _SPACE.match(text, j, end).end()  # type: ignore[union-attr]
+            if j >= end:
+                node.end = end
+                return node, end  # cut short: what was read stands
+            if text[j] == close:
+                node.end = j + 1
+                return node, j + 1
+            if text[j] == ",":
+                j += 1
+                continue
+            if c == "{":
+                if text[j] not in "\"'":
+                    node.end = j
+                    return node, j
+                key = _string(text, j, end)
+                if key is None:
+                    node.end = j
+                    return node, j
+                k = _SPACE.match(text, key[1], end).end()  # type: ignore[union-attr]
+                if k >= end or text[k] != ":":
+                    node.end = j
+                    return node, j
+                val, after = _value(text, k + 1, end, depth + 1)
+                if val is None:
+                    node.end = k + 1
+                    return node, k + 1
+                knode = key[0]
+                node.pairs.append((text[knode.start + 1 : knode.end - 1], (knode.start + 1, knode.end - 1), val))
+                j = after
+            else:
+                val, after = _value(text, j, end, depth + 1)
+                if val is None:
+                    node.end = j
+                    return node, j
+                node.items.append(val)
+                j = after
+    m = _LITERAL.match(text, i, end)
+    if m is None:
+        return None, i
+    return JsonNode("literal", i, m.end()), m.end()
+
+
+def scan_json(text: str) -> list[JsonNode]:
+    """The JSON-ish blocks of ``text``: objects (and arrays) opening a line, in a fence or not, with at least one key.
+
+    Tolerant of single quotes, trailing commas, Python literals (``True``, ``None``) and a block cut short; never
+    raises, never evaluates anything. At most :data:`MAX_BLOCKS` openings are tried.
+
+    >>> [(b.kind, [k for k, _, _ in b.pairs]) for b in scan_json("Answer:\\n{'signal': 'bullish', 'confidence': 70}\\nBye.")]
+    [('object', ['signal', 'confidence'])]
+    >>> scan_json("no JSON here {")
+    []
+    """
+    if "{" not in text:
+        return []
+    out: list[JsonNode] = []
+    pos = 0
+    for tries, m in enumerate(_OPENING.finditer(text)):
+        if tries >= MAX_BLOCKS:
+            break
+        if m.start(1) < pos:
+            continue
+        node, after = _value(text, m.start(1), len(text), 0)
+        if node is None or not _has_pairs(node):
+            continue
+        out.append(node)
+        pos = after
+    return out
+
+
+def _has_pairs(node: JsonNode) -> bool:
+    return bool(node.pairs) or any(_has_pairs(n) for n in node.items[:20])
+
+
+def _walk(node: JsonNode, parent_key: str | None = None, depth: int = 0):  # type: ignore[no-untyped-def]
+    """(object, its key in the parent or None, depth) for every object under ``node``, in document order."""
+    if node.kind == "object":
+        yield node, parent_key, depth
+        for key, _, val in node.pairs:
+            if val.kind in ("object", "array"):
+                yield from _walk(val, key, depth + 1)
+    elif node.kind == "array":
+        for item in node.items:
+            yield from _walk(item, parent_key, depth + 1)
+
+
+_GATE_OBJECT_NAMES = frozenset({"name", "gate_name", "title", "gate", "step", "criterion", "test", "check", "label"})
+_GATE_OBJECT_VERDICTS = frozenset({"verdict", "outcome", "result", "status", "decision", "gate_verdict"})
+
+
+def _gate_object(node: JsonNode) -> bool:
+    """An object the layout reads whole (:func:`ipb.scoring._text.json_gate_objects`): a name-like and a verdict-like key."""
+    keys = {k.lower() for k, _, _ in node.pairs}
+    return bool(keys & _GATE_OBJECT_NAMES) and bool(keys & _GATE_OBJECT_VERDICTS)
+
+
+def json_view(text: str, blocks: list[JsonNode]) -> str:
+    """``text`` with ``blocks`` laid out one key per line, as a reader sees them; same length, same offsets.
+
+    Within an object that is not a gate object, a pair that shares its line with the pair before it starts a line (the
+    space before its key becomes a line break; with no space there it stays put). A single-quoted string gets double
+    quotes (its own double quotes become single ones, ``\\'`` becomes `` '``). A string of :data:`LONG_STRING`
+    characters or more, in a block that holds no gate object, has its ``\\n`` escapes read as line breaks.
+
+    >>> t = '{"moat": "pass", "management": "fail"}'
+    >>> json_view(t, scan_json(t))
+    '{"moat": "pass",\\n"management": "fail"}'
+    >>> t = "{'signal': 'bullish', 'note': 'it\\\\'s \\"cheap\\"'}"
+    >>> json_view(t, scan_json(t))
+    '{"signal": "bullish",\\n"note": "it \\'s \\'cheap\\'"}'
+    """
+    if not blocks:
+        return text
+    chars = list(text)
+    for block in blocks:
+        objects = list(_walk(block))
+        whole = any(_gate_object(o) for o, _, _ in objects)
+        for obj, _, _ in objects:
+            if not _gate_object(obj):
+                prev_end = obj.start + 1
+                for k, (_, (ks, _), val) in enumerate(obj.pairs):
+                    if k and "\n" not in text[prev_end : ks - 1] and chars[ks - 2] in " \t":
+                        chars[ks - 2] = "\n"
+                    prev_end = val.end
+            for _, (ks, ke), val in obj.pairs:
+                _requote(chars, text, ks - 1, ke + 1)
+                if val.kind == "string":
+                    _requote(chars, text, val.start, val.end)
+                    if not whole and val.end - val.start >= LONG_STRING:
+                        _escaped_breaks(chars, text, val.start, val.end)
+            for _, _, val in obj.pairs:
+                if val.kind == "array":
+                    for item in val.items:
+                        if item.kind == "string":
+                            _requote(chars, text, item.start, item.end)
+    return "".join(chars)
+
+
+def _requote(chars: list[str], text: str, start: int, end: int) -> None:
+    if text[start] != "'" or end - start < 2:
+        return
+    chars[start] = chars[end - 1] = '"'
+    j = start + 1
+    while j < end - 1:
+        c = text[j]
+        if c == "\\" and text[j + 1 : j + 2] == "'":
+            chars[j] = " "
+            j += 2
+            continue
+        if c == '"':
+            chars[j] = "'"
+        j += 2 if c == "\\" else 1
+
+
+def _escaped_breaks(chars: list[str], text: str, start: int, end: int) -> None:
+    j = text.find("\\n", start, end)
+    while j >= 0:
+        if text[j - 1] != "\\":
+            chars[j], chars[j + 1] = " ", "\n"
+        j = text.find("\\n", j + 2, end)
+
+
+class _JsonAnswerMixin(_ParserState):
+    """Reads JSON-shaped answers: lays their keys out as lines (:func:`json_view`), adds their boolean and rating
+    values as verdict words, and keeps gates' ratings out of the final verdict."""
+
+    json_blocks: list[JsonNode]
+    #: Offsets of rating words that are a gate's, never the final verdict's.
+    json_not_final: set[int]
+
+    def _layout(self) -> None:
+        self.json_blocks = scan_json(self.masked) if "{" in self.masked else []
+        self.json_not_final = set()
+        if self.json_blocks:
+            view = json_view(self.masked, self.json_blocks)
+            if view != self.masked:
+                self.masked = view
+                self.low = lowered(view)
+                self.positions.clear()
+                self.prefixes = None
+        super()._layout()  # type: ignore[misc]
+
+    def _find_hits(self) -> None:
+        super()._find_hits()  # type: ignore[misc]
+        if not self.json_blocks:
+            return
+        extra, keys = self._json_hits()
+        if not extra and not keys:
+            return
+        if keys:  # "passed": false - the word in the key labels the value; it is no verdict of its own
+            keep = [h for h in self.hits if not any(a <= h.start < b for a, b in keys)]
+            if len(keep) != len(self.hits):
+                self.hits = keep
+                for u, hits in list(self.unit_hits.items()):
+                    self.unit_hits[u] = [h for h in hits if not any(a <= h.start < b for a, b in keys)]
+        for hit in extra:
+            self.unit_hits.setdefault(hit.unit, []).append(hit)
+            self.unit_hits[hit.unit].sort(key=lambda h: h.start)
+        self.hits = sorted(self.hits + extra, key=lambda h: h.start)
+
+    def _names_gate(self, span: Span) -> bool:
+        """Whether a gate mention lies in ``span`` (a key)."""
+        a, b = span
+        return any(m.gates and a <= m.start < b for m in self.mentions)
+
+    def _json_hits(self) -> tuple[list[_Hit], list[Span]]:
+        """Verdict words of JSON values, and the spans of keys whose verdict words are labels (see the module doc)."""
+        out: list[_Hit] = []
+        keys: list[Span] = []
+        for block in self.json_blocks:
+            for obj, _, _ in _walk(block):
+                for key, kspan, val in obj.pairs:
+                    low = key.lower().replace(" ", "_")
+                    if val.kind == "literal":
+                        flag = _BOOL.get(self.text[val.start : val.end].lower())
+                        if flag is None or low in FIELD_KEYS:
+                            continue
+                        if _FAILURE_KEY.search(low):
+                            flag = not flag
+                        self._add_hit(out, val.start, val.end, vw.PROCEED if flag else vw.REJECT, _JSON_TRUE if flag else _JSON_FALSE)
+                        keys.append(kspan)
+                    elif val.kind == "string":
+                        rating = _RATING_VALUES.get(self.text[val.start + 1 : val.end - 1].strip().lower())
+                        if rating is None:
+                            continue
+                        if low in RATING_KEYS:
+                            owner = self._owner_key(block, obj)
+                            if owner is None:
+                                continue  # the answer's own signal: a final-verdict candidate (``_final``)
+                        elif not self._names_gate(kspan):
+                            continue
+                        self._add_hit(out, val.start + 1, val.end - 1, rating, _JSON_RATING)
+                        self.json_not_final.add(val.start + 1)
+        return out, keys
+
+    def _owner_key(self, block: JsonNode, obj: JsonNode) -> Span | None:
+        """The span of the key whose value is ``obj``, when that key names a card gate."""
+        for parent, _, _ in _walk(block):
+            for _, kspan, val in parent.pairs:
+                if val is obj:
+                    return kspan if self._names_gate(kspan) else None
+        return None
+
+    def _add_hit(self, out: list[_Hit], start: int, end: int, verdict: str, word: vw.VerdictWord) -> None:
+        u = self._unit_at(start)
+        if u < 0:
+            return
+        level = vw.HEDGED if verdict == vw.INCONCLUSIVE else vw.COMMITTED
+        out.append(_Hit(start, end, word, u, judged=True, level=level, verdict=verdict))
+
+    def _json_final_fields(self) -> list[tuple[int, int, str, int]]:
+        """(start, end, outcome, unit) of top-level rating fields that commit to neither outcome ("signal": "neutral")."""
+        out: list[tuple[int, int, str, int]] = []
+        for block in self.json_blocks:
+            for obj, _, _ in _walk(block):
+                for key, _, val in obj.pairs:
+                    if val.kind != "string" or key.lower() not in RATING_KEYS or val.start + 1 in self.json_not_final:
+                        continue
+                    if _RATING_VALUES.get(self.text[val.start + 1 : val.end - 1].strip().lower()) == vw.INCONCLUSIVE:
+                        u = self._unit_at(val.start + 1)
+                        if u >= 0:
+                            out.append((val.start + 1, val.end - 1, vw.INCONCLUSIVE, u))
+        return out
