@@ -27,17 +27,20 @@ Paper §7.5 (SRP); issue 13 item 2 (layouts, final verdicts in the wild).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._text import lowered
-from ipb.scoring.parse._common import _Hit
+from ipb.scoring._text import Line, lowered, normalize
+from ipb.scoring.parse._common import _Anchor, _Hit
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 
 #: At most this many candidate block openings are tried, and blocks nested this deep are read no deeper.
 MAX_BLOCKS = 50
 MAX_DEPTH = 32
+#: At most this many values are read over all blocks (a real answer has a few dozen); past it a block ends where reading stopped.
+MAX_VALUES = 3000
 #: A string at least this long is prose (a reasoning string): its "\n" escapes are read as line breaks.
 LONG_STRING = 80
 
@@ -56,6 +59,17 @@ _RATING_VALUES = {"bullish": vw.PROCEED, "positive": vw.PROCEED, "bearish": vw.R
 #: A key that names a failure or a kill: its ``true`` says the gate fails ("kill_triggered": true, "red_flag": true).
 _FAILURE_KEY = re.compile(r"(?i)fail|trigger|breach|violat|red[ _-]?flag|kill|exclu|warning|flag")
 _BOOL = {"true": True, "false": False}
+#: Keys that state a score's pass mark beside it.
+_PASS_MARK_KEYS = frozenset({"pass_threshold", "threshold", "passing_score", "pass_score", "pass_mark", "min_score", "minimum_score",
+                             "required_score", "min_pass", "cutoff", "pass_at"})
+
+
+def _number(token: str) -> float | None:
+    try:
+        value = float(token)
+    except ValueError:
+        return None
+    return value if value == value and abs(value) != float("inf") else None
 
 _JSON_TRUE = vw.VerdictWord(r"(?!)", vw.PROCEED, (), negatable=False)
 _JSON_FALSE = vw.VerdictWord(r"(?!)", vw.REJECT, (), negatable=False)
@@ -80,27 +94,23 @@ class JsonNode:
     items: list[JsonNode] = field(default_factory=list)
 
 
+#: A string in double or single quotes (a single-quoted one never spans a line: an apostrophe in prose is no string).
+_STRINGS = {'"': re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S), "'": re.compile(r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'")}
+
+
 def _string(text: str, i: int, end: int) -> tuple[JsonNode, int] | None:
-    quote = text[i]
-    j = i + 1
-    while j < end:
-        c = text[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == quote:
-            return JsonNode("string", i, j + 1, quote=quote), j + 1
-        if c == "\n" and quote == "'":
-            return None  # an apostrophe in prose, not a string
-        j += 1
-    return None
+    m = _STRINGS[text[i]].match(text, i, end)
+    if m is None:
+        return None
+    return JsonNode("string", i, m.end(), quote=text[i]), m.end()
 
 
-def _value(text: str, i: int, end: int, depth: int) -> tuple[JsonNode | None, int]:
+def _value(text: str, i: int, end: int, depth: int, budget: list[int]) -> tuple[JsonNode | None, int]:
     """The value at ``text[i:]`` (after spacing) and the index after it; (None, i) when none can be read there."""
     i = _SPACE.match(text, i, end).end()  # type: ignore[union-attr]
-    if i >= end:
+    if i >= end or budget[0] <= 0:
         return None, i
+    budget[0] -= 1
     c = text[i]
     if c in "\"'":
         got = _string(text, i, end)
@@ -134,7 +144,7 @@ def _value(text: str, i: int, end: int, depth: int) -> tuple[JsonNode | None, in
                 if k >= end or text[k] != ":":
                     node.end = j
                     return node, j
-                val, after = _value(text, k + 1, end, depth + 1)
+                val, after = _value(text, k + 1, end, depth + 1, budget)
                 if val is None:
                     node.end = k + 1
                     return node, k + 1
@@ -142,7 +152,7 @@ def _value(text: str, i: int, end: int, depth: int) -> tuple[JsonNode | None, in
                 node.pairs.append((text[knode.start + 1 : knode.end - 1], (knode.start + 1, knode.end - 1), val))
                 j = after
             else:
-                val, after = _value(text, j, end, depth + 1)
+                val, after = _value(text, j, end, depth + 1, budget)
                 if val is None:
                     node.end = j
                     return node, j
@@ -158,7 +168,7 @@ def scan_json(text: str) -> list[JsonNode]:
     """The JSON-ish blocks of ``text``: objects (and arrays) opening a line, in a fence or not, with at least one key.
 
     Tolerant of single quotes, trailing commas, Python literals (``True``, ``None``) and a block cut short; never
-    raises, never evaluates anything. At most :data:`MAX_BLOCKS` openings are tried.
+    raises, never evaluates anything. At most :data:`MAX_BLOCKS` openings are tried and :data:`MAX_VALUES` values read.
 
     >>> [(b.kind, [k for k, _, _ in b.pairs]) for b in scan_json("Answer:\\n{'signal': 'bullish', 'confidence': 70}\\nBye.")]
     [('object', ['signal', 'confidence'])]
@@ -169,12 +179,13 @@ def scan_json(text: str) -> list[JsonNode]:
         return []
     out: list[JsonNode] = []
     pos = 0
+    budget = [MAX_VALUES]
     for tries, m in enumerate(_OPENING.finditer(text)):
         if tries >= MAX_BLOCKS:
             break
         if m.start(1) < pos:
             continue
-        node, after = _value(text, m.start(1), len(text), 0)
+        node, after = _value(text, m.start(1), len(text), 0, budget)
         if node is None or not _has_pairs(node):
             continue
         out.append(node)
@@ -281,10 +292,18 @@ class _JsonAnswerMixin(_ParserState):
     json_blocks: list[JsonNode]
     #: Offsets of rating words that are a gate's, never the final verdict's.
     json_not_final: set[int]
+    #: A pair's value offset -> (its key's span, its object, the objects it lies in, its value).
+    json_pairs: dict[int, tuple[Span, JsonNode, tuple[int, ...], JsonNode]]
+    #: id of an object or array -> the span of the key whose value it is.
+    json_owner: dict[int, Span]
 
     def _layout(self) -> None:
         self.json_blocks = scan_json(self.masked) if "{" in self.masked else []
         self.json_not_final = set()
+        self.json_pairs = {}
+        self.json_owner = {}
+        for block in self.json_blocks:
+            self._index_pairs(block, ())
         if self.json_blocks:
             view = json_view(self.masked, self.json_blocks)
             if view != self.masked:
@@ -294,6 +313,55 @@ class _JsonAnswerMixin(_ParserState):
                 self.prefixes = None
         super()._layout()  # type: ignore[misc]
 
+    def _index_pairs(self, node: JsonNode, chain: tuple[int, ...]) -> None:
+        if node.kind == "object":
+            chain = (*chain, id(node))
+            for _, kspan, val in node.pairs:
+                self.json_pairs[val.start] = (kspan, node, chain, val)
+                self.json_owner[id(val)] = kspan
+                self._index_pairs(val, chain)
+        elif node.kind == "array":
+            for item in node.items:
+                self._index_pairs(item, (*chain, id(node)))
+
+    def _resolve_labels(self) -> list[tuple[int, Span, str, int | None]]:
+        """The labels of :meth:`._references._ReferencesMixin._resolve_labels`, and JSON keys that name a card gate
+        (``"economic_moat": "pass"``, ``"margin_of_safety": {...}``) as that gate's label: the key is the label, its value
+        what the label says. A key names a gate when a gate's name or alias makes up most of it (field keys such as
+        ``reasoning``, ``confidence``, ``signal`` never do)."""
+        unresolved = super()._resolve_labels()  # type: ignore[misc]
+        if not self.json_pairs:
+            return unresolved
+        for li, line in enumerate(self.lines):
+            if line.kind != "json" or li in self.anchors or line.key == "object":
+                continue
+            pair = self.json_pairs.get(line.body)
+            if pair is None:
+                continue
+            kspan = pair[0]
+            key = normalize(self.masked[kspan[0] : kspan[1]].replace("_", " "))
+            if not key or key.replace(" ", "_") in FIELD_KEYS or key.replace(" ", "_") in RATING_KEYS or "final" in key:
+                continue
+            names = [m for m in self._mentions_in(*kspan) if m.gates and m.how != "number" and m.invented is None]
+            if len(names) != 1 or len(normalize(self.masked[names[0].start : names[0].end])) * 2 < len(key):
+                continue
+            self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
+        return unresolved
+
+    def _closes(self, line: Line, anchor_line: Line | None, first_text: str, structural: bool) -> bool:
+        """A JSON pair inside the value of the gate key that opened the section, or a sibling of a gate object's name
+        (``"passed": false`` beside ``"criterion": "moat"``), stays in that gate's section."""
+        if anchor_line is not None and line.kind == "json" and anchor_line.kind == "json" and self.json_pairs:
+            inner, outer = self.json_pairs.get(line.body), self.json_pairs.get(anchor_line.body)
+            if inner is not None and outer is not None:
+                kspan, obj, _, val = outer
+                key = self.masked[kspan[0] : kspan[1]].lower()
+                if val.kind in ("object", "array") and id(val) in inner[2]:
+                    return False
+                if key in _GATE_OBJECT_NAMES and inner[1] is obj:
+                    return False
+        return super()._closes(line, anchor_line, first_text, structural)  # type: ignore[misc]
+
     def _find_hits(self) -> None:
         super()._find_hits()  # type: ignore[misc]
         if not self.json_blocks:
@@ -302,14 +370,22 @@ class _JsonAnswerMixin(_ParserState):
         if not extra and not keys:
             return
         if keys:  # "passed": false - the word in the key labels the value; it is no verdict of its own
-            keep = [h for h in self.hits if not any(a <= h.start < b for a, b in keys)]
+            keys.sort()
+            starts = [a for a, _ in keys]
+
+            def in_key(pos: int) -> bool:
+                k = bisect_right(starts, pos) - 1
+                return k >= 0 and pos < keys[k][1]
+
+            keep = [h for h in self.hits if not in_key(h.start)]
             if len(keep) != len(self.hits):
                 self.hits = keep
                 for u, hits in list(self.unit_hits.items()):
-                    self.unit_hits[u] = [h for h in hits if not any(a <= h.start < b for a, b in keys)]
+                    self.unit_hits[u] = [h for h in hits if not in_key(h.start)]
         for hit in extra:
             self.unit_hits.setdefault(hit.unit, []).append(hit)
-            self.unit_hits[hit.unit].sort(key=lambda h: h.start)
+        for u in {hit.unit for hit in extra}:
+            self.unit_hits[u].sort(key=lambda h: h.start)
         self.hits = sorted(self.hits + extra, key=lambda h: h.start)
 
     def _names_gate(self, span: Span) -> bool:
@@ -345,15 +421,30 @@ class _JsonAnswerMixin(_ParserState):
                             continue
                         self._add_hit(out, val.start + 1, val.end - 1, rating, _JSON_RATING)
                         self.json_not_final.add(val.start + 1)
+            for obj, _, _ in _walk(block):
+                self._score_hit(out, block, obj)
         return out, keys
+
+    def _score_hit(self, out: list[_Hit], block: JsonNode, obj: JsonNode) -> None:
+        """'"moat": {"score": 7, "pass_threshold": 6}': a gate's score against the pass mark the answer states beside it
+        (at or above it PROCEED, below it REJECT). A score with only a maximum ("max_score": 10) says no verdict: where it
+        passes is not stated."""
+        values: dict[str, tuple[float, JsonNode]] = {}
+        for key, _, val in obj.pairs:
+            low = key.lower()
+            if val.kind == "literal" and (low == "score" or low in _PASS_MARK_KEYS):
+                number = _number(self.text[val.start : val.end])
+                if number is not None:
+                    values["mark" if low in _PASS_MARK_KEYS else "score"] = (number, val)
+        if "score" not in values or "mark" not in values or self._owner_key(block, obj) is None:
+            return
+        (score, val), (mark, _) = values["score"], values["mark"]
+        self._add_hit(out, val.start, val.end, vw.PROCEED if score >= mark else vw.REJECT, _JSON_TRUE if score >= mark else _JSON_FALSE)
 
     def _owner_key(self, block: JsonNode, obj: JsonNode) -> Span | None:
         """The span of the key whose value is ``obj``, when that key names a card gate."""
-        for parent, _, _ in _walk(block):
-            for _, kspan, val in parent.pairs:
-                if val is obj:
-                    return kspan if self._names_gate(kspan) else None
-        return None
+        kspan = self.json_owner.get(id(obj))
+        return kspan if kspan is not None and self._names_gate(kspan) else None
 
     def _add_hit(self, out: list[_Hit], start: int, end: int, verdict: str, word: vw.VerdictWord) -> None:
         u = self._unit_at(start)
