@@ -34,6 +34,7 @@ from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, lowered, normalize
 from ipb.scoring.parse._common import _Anchor, _Hit
 from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._vocabulary import gate_vocabulary, title_stems
 from ipb.scoring.parse._types import Span
 
 #: At most this many candidate block openings are tried, and blocks nested this deep are read no deeper.
@@ -343,10 +344,37 @@ class _JsonAnswerMixin(_ParserState):
             if not key or key.replace(" ", "_") in FIELD_KEYS or key.replace(" ", "_") in RATING_KEYS or "final" in key:
                 continue
             names = [m for m in self._mentions_in(*kspan) if m.gates and m.how != "number" and m.invented is None]
-            if len(names) != 1 or len(normalize(self.masked[names[0].start : names[0].end])) * 2 < len(key):
+            if len(names) == 1 and len(normalize(self.masked[names[0].start : names[0].end])) * 2 >= len(key):
+                self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
                 continue
-            self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
+            if names:
+                continue
+            gate = self._key_gate(key, pair[3])
+            if gate is not None:
+                self.anchors[li] = _Anchor(gate, "words", kspan)
         return unresolved
+
+    def _key_gate(self, key: str, val: JsonNode) -> int | None:
+        """The gate a short key names by a part of its name or aliases ("credit" for an alias "credit impulse"); a key
+        that fits several gates ("growth" for "Growth Relative to Expectations" and "Growth-Inflation Quadrant") names the
+        one whose vocabulary holds more of its value's words than any other's ("+1.1pp over consensus"). A value that is
+        only one of the card's outcome words ("tilt": "TILT_TO_NOMINAL_BONDS") states the final verdict, not a gate."""
+        if len(key.split()) > 3:
+            return None
+        gates = self._part_gates(key)
+        if not gates:
+            return None
+        value = self.masked[val.start : val.end].strip(" \t\"'")
+        if val.kind == "string" and self.ix.outcome_re is not None and self.ix.outcome_re.fullmatch(value.strip(" .!")) is not None:
+            return None
+        if len(gates) == 1:
+            return next(iter(gates))
+        if val.kind != "string":
+            return None
+        stems = title_stems(value)
+        vocab = gate_vocabulary(self.card)
+        ranked = sorted(((len(stems & vocab.get(g, frozenset())), g) for g in gates), reverse=True)
+        return ranked[0][1] if ranked[0][0] > ranked[1][0] else None
 
     def _closes(self, line: Line, anchor_line: Line | None, first_text: str, structural: bool) -> bool:
         """A JSON pair inside the value of the gate key that opened the section, or a sibling of a gate object's name
