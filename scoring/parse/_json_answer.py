@@ -248,6 +248,10 @@ def json_view(text: str, blocks: list[JsonNode]) -> str:
                     if k and "\n" not in text[prev_end : ks - 1] and chars[ks - 2] in " \t":
                         chars[ks - 2] = "\n"
                     prev_end = val.end
+                    if val.kind == "array":  # "reasoning": ["Moat: wide, passes", "Management: fails"]: an item a line
+                        for item in val.items[1:]:
+                            if item.kind == "string" and chars[item.start - 1] in " \t":
+                                chars[item.start - 1] = "\n"
             for _, (ks, ke), val in obj.pairs:
                 _requote(chars, text, ks - 1, ke + 1)
                 if val.kind == "string":
@@ -470,9 +474,15 @@ class _JsonAnswerMixin(_ParserState):
         self._add_hit(out, val.start, val.end, vw.PROCEED if score >= mark else vw.REJECT, _JSON_TRUE if score >= mark else _JSON_FALSE)
 
     def _owner_key(self, block: JsonNode, obj: JsonNode) -> Span | None:
-        """The span of the key whose value is ``obj``, when that key names a card gate."""
+        """The span of what names ``obj``'s gate: the key whose value it is, or its own name-like value
+        (``{"criterion": "Economic Moat", "signal": "bearish"}``), when that names a card gate."""
         kspan = self.json_owner.get(id(obj))
-        return kspan if kspan is not None and self._names_gate(kspan) else None
+        if kspan is not None and self._names_gate(kspan):
+            return kspan
+        for key, _, val in obj.pairs:
+            if val.kind == "string" and key.lower() in _GATE_OBJECT_NAMES and self._names_gate((val.start + 1, val.end - 1)):
+                return (val.start + 1, val.end - 1)
+        return None
 
     def _add_hit(self, out: list[_Hit], start: int, end: int, verdict: str, word: vw.VerdictWord) -> None:
         u = self._unit_at(start)

@@ -9,6 +9,7 @@ prose (gates missing, a gate's signal taken for the final verdict, ``"passed": f
 
 from __future__ import annotations
 
+import doctest
 import json
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ipb.scoring.parse import parse_response
+import ipb.scoring.parse._json_answer as json_answer_module
 from ipb.scoring.parse._json_answer import json_view, scan_json
 from tests.scoring.parse_support import read_gates
 
@@ -66,15 +68,30 @@ CASES = [
      '"credit": "impulse -1.1% of GDP, confirms the slowdown", "quadrant": "growth down, inflation up", '
      '"tilt": "linkers and gold to 40% of risk, under the 50% cap", "decision": "TILT_TO_INFLATION_LINKED_BONDS_AND_GOLD"}',
      [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED"), (4, "PROCEED"), (5, "PROCEED")], "TILT_TO_INFLATION_LINKED_BONDS_AND_GOLD"),
+    ("array-objects-with-signals", BUFFETT,
+     '{\n  "criteria": [\n    {"criterion": "Circle of Competence", "signal": "bullish"},\n'
+     '    {"criterion": "Economic Moat", "signal": "bearish", "details": "a commodity product"}\n  ],\n  "signal": "bearish"\n}',
+     [(1, "PROCEED"), (2, "REJECT")], "DECLINE"),
+    ("named-objects-passed", BUFFETT,
+     '[\n  {"name": "Economic Moat", "passed": false, "note": "no pricing power"},\n  {"name": "Management Integrity", "passed": true}\n]',
+     [(2, "REJECT"), (3, "PROCEED")], None),
+    ("reasoning-as-a-list", BUFFETT,
+     '{"signal": "bearish", "confidence": 66, "reasoning": ["Circle of competence: a bank we understand, passes.", '
+     '"Moat: deposits are sticky, passes.", "Management: the CEO misled investors about losses, fails."]}',
+     [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")], "DECLINE"),
 ]
 
 
 @pytest.mark.parametrize("case_id, card, text, gates, final", CASES, ids=[c[0] for c in CASES])
-def test_json_answer_reads_as_labelled(case_id: str, card: str, text: str, gates: list[tuple[int, str | None]], final: str) -> None:
+def test_json_answer_reads_as_labelled(case_id: str, card: str, text: str, gates: list[tuple[int, str | None]], final: str | None) -> None:
     assert read_gates(text, card) == gates
     result = parse_response(text, card, embedder=False)
     assert result.final_verdict == final
     assert result.invented == []
+
+
+def test_module_examples_run() -> None:
+    assert doctest.testmod(json_answer_module).failed == 0
 
 
 def test_field_keys_are_never_gates() -> None:
