@@ -256,6 +256,7 @@ def json_view(text: str, blocks: list[JsonNode]) -> str:
                 _requote(chars, text, ks - 1, ke + 1)
                 if val.kind == "string":
                     _requote(chars, text, val.start, val.end)
+                    _unicode_escapes(chars, text, val.start, val.end)
                     if not whole and val.end - val.start >= LONG_STRING:
                         _escaped_breaks(chars, text, val.start, val.end)
             for _, _, val in obj.pairs:
@@ -263,6 +264,7 @@ def json_view(text: str, blocks: list[JsonNode]) -> str:
                     for item in val.items:
                         if item.kind == "string":
                             _requote(chars, text, item.start, item.end)
+                            _unicode_escapes(chars, text, item.start, item.end)
     return "".join(chars)
 
 
@@ -280,6 +282,39 @@ def _requote(chars: list[str], text: str, start: int, end: int) -> None:
         if c == '"':
             chars[j] = "'"
         j += 2 if c == "\\" else 1
+
+
+#: A run of text between spacing and punctuation: a word, with any ``\\uXXXX`` escapes in it ("doesn\\u2019t").
+_TOKEN = re.compile(r"[^\s\"',.;:!?()\[\]{}]+")
+_UNICODE_ESCAPE = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})")
+
+
+def _decode_escapes(word: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        if m.group(3) is None:
+            high, low = int(m.group(1), 16), int(m.group(2), 16)
+            return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+        code = int(m.group(3), 16)
+        if code in (0x2018, 0x2019):
+            return "'"  # a typographic apostrophe, read as the plain one the negation rules know ("doesn't")
+        return chr(code) if code >= 0x80 and not 0xD800 <= code < 0xE000 else m.group(0)  # never a quote or a control
+    return _UNICODE_ESCAPE.sub(one, word)
+
+
+def _unicode_escapes(chars: list[str], text: str, start: int, end: int) -> None:
+    """A string's words with ``\\uXXXX`` escapes of non-ASCII characters (what ``json.dumps`` writes by default) read as
+    the characters ("\\u2705" as the check mark, "Nestl\\u00e9" as "Nestl\u00e9"; a typographic apostrophe as "'", so
+    "doesn\\u2019t" reads "doesn't"), padded with spaces after the word so the length stays. A span inside such a word
+    points at the same offsets of the original text: the escape's own characters."""
+    if text.find("\\u", start, end) < 0:
+        return
+    for m in _TOKEN.finditer(text, start + 1, end - 1):
+        token = m.group(0)
+        if "\\u" not in token or "\\\\" in token:
+            continue  # no escape, or an escaped backslash ("\\\\u2019" is a backslash and the letters u2019)
+        word = _decode_escapes(token)
+        if word != token:
+            chars[m.start() : m.end()] = list(word.ljust(len(token)))
 
 
 def _escaped_breaks(chars: list[str], text: str, start: int, end: int) -> None:

@@ -90,6 +90,22 @@ def test_json_answer_reads_as_labelled(case_id: str, card: str, text: str, gates
     assert result.invented == []
 
 
+def test_ascii_escaped_json_reads_as_its_characters() -> None:
+    """``json.dumps`` escapes every non-ASCII character: a check mark is "\\u2705", "doesn't" with a typographic
+    apostrophe is "doesn\\u2019t". A reader sees the characters; so must the parser (on main: gate 2 without its
+    cross and gate 3 read PROCEED, the negation lost)."""
+    answer = {"signal": "bearish", "confidence": 61, "circle_of_competence": "\u2705 pass",
+              "economic_moat": "\u274c a commodity product",
+              "management_integrity": "The board doesn\u2019t pass our integrity test: two restatements."}
+    text = json.dumps(answer, indent=2)
+    assert "\\u2019" in text and "\\u2705" in text
+    assert read_gates(text, BUFFETT) == [(1, "PROCEED"), (2, "REJECT"), (3, "REJECT")]
+    result = parse_response(text, BUFFETT, embedder=False)
+    assert result.final_verdict == "DECLINE"
+    start = result.gates[0].verdict_span[0]  # a decoded word's span starts where its escape starts
+    assert text[start : start + 6] == "\\u2705" or text[slice(*result.gates[0].verdict_span)] == "pass"
+
+
 def test_module_examples_run() -> None:
     assert doctest.testmod(json_answer_module).failed == 0
 
@@ -137,7 +153,7 @@ def test_scan_reads_in_document_order_and_skips_prose() -> None:
 
 
 _JSONISH = st.recursive(
-    st.one_of(st.booleans(), st.none(), st.integers(-5, 99), st.sampled_from(["pass", "fail", "bullish", "it's", 'a "q"', "x\ny"])),
+    st.one_of(st.booleans(), st.none(), st.integers(-5, 99), st.sampled_from(["pass", "fail", "bullish", "it's", 'a "q"', "x\ny", "doesn\u2019t \u2705", "\U0001f7e2 ok"])),
     lambda inner: st.one_of(st.lists(inner, max_size=4),
                             st.dictionaries(st.sampled_from(["signal", "economic_moat", "passed", "reasoning", "score", "k"]), inner, max_size=4)),
     max_leaves=12,
@@ -153,8 +169,9 @@ def test_view_changes_only_spacing_and_quotes(value: object, repr_style: bool, p
     text = text[: len(text) - cut] if cut < len(text) else text
     view = json_view(text, scan_json(text))
     assert len(view) == len(text)
-    for a, b in zip(text, view):
-        assert a == b or (a in " \t" and b == "\n") or {a, b} <= {"'", '"'} or (a == "\\" and b == " ") or (a == "n" and b == "\n")
+    for i, (a, b) in enumerate(zip(text, view)):
+        assert (a == b or (a in " \t" and b == "\n") or {a, b} <= {"'", '"'} or (a == "\\" and b == " ") or (a == "n" and b == "\n")
+                or "\\u" in text[max(0, i - 24) : i + 6])  # or inside a word with a \uXXXX escape, decoded
     result = parse_response(text, BUFFETT, embedder=False)
     for g in result.gates:
         for span in (g.mention, g.verdict_span):
