@@ -26,16 +26,18 @@ Paper §7.5 (SRP); issue 13 item 2 (layouts, final verdicts in the wild).
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, lowered, normalize
 from ipb.scoring.parse._common import _Anchor, _Hit
 from ipb.scoring.parse._state import _ParserState
-from ipb.scoring.parse._vocabulary import gate_vocabulary, title_stems
 from ipb.scoring.parse._types import Span
+from ipb.scoring.parse._vocabulary import gate_vocabulary, title_stems
 
 #: At most this many candidate block openings are tried, and blocks nested this deep are read no deeper.
 MAX_BLOCKS = 50
@@ -70,7 +72,7 @@ def _number(token: str) -> float | None:
         value = float(token)
     except ValueError:
         return None
-    return value if value == value and abs(value) != float("inf") else None
+    return value if math.isfinite(value) else None
 
 _JSON_TRUE = vw.VerdictWord(r"(?!)", vw.PROCEED, (), negatable=False)
 _JSON_FALSE = vw.VerdictWord(r"(?!)", vw.REJECT, (), negatable=False)
@@ -96,7 +98,7 @@ class JsonNode:
 
 
 #: A string in double or single quotes (a single-quoted one never spans a line: an apostrophe in prose is no string).
-_STRINGS = {'"': re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S), "'": re.compile(r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'")}
+_STRINGS = {'"': re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL), "'": re.compile(r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'")}
 
 
 def _string(text: str, i: int, end: int) -> tuple[JsonNode, int] | None:
@@ -198,7 +200,7 @@ def _has_pairs(node: JsonNode) -> bool:
     return bool(node.pairs) or any(_has_pairs(n) for n in node.items[:20])
 
 
-def _walk(node: JsonNode, parent_key: str | None = None, depth: int = 0):  # type: ignore[no-untyped-def]
+def _walk(node: JsonNode, parent_key: str | None = None, depth: int = 0) -> Iterator[tuple[JsonNode, str | None, int]]:
     """(object, its key in the parent or None, depth) for every object under ``node``, in document order."""
     if node.kind == "object":
         yield node, parent_key, depth
@@ -329,6 +331,8 @@ class _JsonAnswerMixin(_ParserState):
     """Reads JSON-shaped answers: lays their keys out as lines (:func:`json_view`), adds their boolean and rating
     values as verdict words, and keeps gates' ratings out of the final verdict."""
 
+    masked: str
+    hits: list[_Hit]
     json_blocks: list[JsonNode]
     #: Offsets of rating words that are a gate's, never the final verdict's.
     json_not_final: set[int]

@@ -12,13 +12,13 @@ from __future__ import annotations
 import doctest
 import json
 
+import ipb.scoring.parse._json_answer as json_answer_module
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from ipb.scoring.parse import parse_response
-import ipb.scoring.parse._json_answer as json_answer_module
 from ipb.scoring.parse._json_answer import json_view, scan_json
+
 from tests.scoring.parse_support import read_gates
 
 BUFFETT = "buffett_acquisition_checklist"
@@ -26,58 +26,58 @@ BUFFETT = "buffett_acquisition_checklist"
 # (id, card, text, hand-labelled gates, hand-labelled final verdict)
 CASES = [
     ("booleans-per-check", BUFFETT,
-     '{\n  "ticker": "LMNQ",\n  "circle_of_competence": true,\n  "economic_moat": true,\n'
-     '  "management_integrity": false,\n  "signal": "bearish",\n  "confidence": 0.64\n}',
+     ('{\n  "ticker": "LMNQ",\n  "circle_of_competence": true,\n  "economic_moat": true,\n'
+     '  "management_integrity": false,\n  "signal": "bearish",\n  "confidence": 0.64\n}'),
      [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")], "DECLINE"),
     ("passed-key-false", BUFFETT,
-     '{\n  "checks": [\n    {"criterion": "circle_of_competence", "passed": true},\n'
-     '    {"criterion": "economic_moat", "passed": false}\n  ],\n  "signal": "bearish"\n}',
+     ('{\n  "checks": [\n    {"criterion": "circle_of_competence", "passed": true},\n'
+     '    {"criterion": "economic_moat", "passed": false}\n  ],\n  "signal": "bearish"\n}'),
      [(1, "PROCEED"), (2, "REJECT")], "DECLINE"),
     ("failure-key-true", BUFFETT,
-     '{"economic_moat": {"red_flag": false, "note": "contracts run 12 years"},\n'
+     ('{"economic_moat": {"red_flag": false, "note": "contracts run 12 years"},\n'
      ' "management_integrity": {"red_flag": true, "note": "two restatements since 2021"},\n'
-     ' "signal": "bearish"}',
+     ' "signal": "bearish"}'),
      [(2, "PROCEED"), (3, "REJECT")], "DECLINE"),
     ("one-line-gate-signals", BUFFETT,
-     '{"VRDN": {"circle_of_competence": {"signal": "bullish", "details": "a regional water utility"}, '
+     ('{"VRDN": {"circle_of_competence": {"signal": "bullish", "details": "a regional water utility"}, '
      '"economic_moat": {"signal": "bullish", "details": "a licensed monopoly"}, '
      '"margin_of_safety": {"signal": "bearish", "details": "27x earnings, well above our value"}}, '
-     '"signal": "bearish", "confidence": 57}',
+     '"signal": "bearish", "confidence": 57}'),
      [(1, "PROCEED"), (2, "PROCEED"), (5, "REJECT")], "DECLINE"),
     ("gate-signal-is-not-the-final", BUFFETT,
-     '{"signal": "bullish", "confidence": 70, "analysis": {'
+     ('{"signal": "bullish", "confidence": 70, "analysis": {'
      '"economic_moat": {"signal": "bullish", "details": "brand and distribution"}, '
-     '"margin_of_safety": {"signal": "bearish", "details": "only 5% under our estimate"}}}',
+     '"margin_of_safety": {"signal": "bearish", "details": "only 5% under our estimate"}}}'),
      [(2, "PROCEED"), (5, "REJECT")], "INVEST"),
     ("python-dict-repr", BUFFETT,
-     "{'signal': 'bullish', 'confidence': 73.0, 'checks': {'circle_of_competence': 'PASS', "
-     "'economic_moat': 'PASS', 'margin_of_safety': 'PASS'}, 'reasoning': 'Simple, durable and cheap; it\\'s a buy.'}",
+     ("{'signal': 'bullish', 'confidence': 73.0, 'checks': {'circle_of_competence': 'PASS', "
+     "'economic_moat': 'PASS', 'margin_of_safety': 'PASS'}, 'reasoning': 'Simple, durable and cheap; it\\'s a buy.'}"),
      [(1, "PROCEED"), (2, "PROCEED"), (5, "PROCEED")], "INVEST"),
     ("neutral-signal", BUFFETT,
-     '{"signal": "neutral", "confidence": 40,\n "circle_of_competence": "pass",\n "economic_moat": "pass",\n'
-     ' "management_integrity": "unknown - no proxy statement yet"}',
+     ('{"signal": "neutral", "confidence": 40,\n "circle_of_competence": "pass",\n "economic_moat": "pass",\n'
+     ' "management_integrity": "unknown - no proxy statement yet"}'),
      [(1, "PROCEED"), (2, "PROCEED"), (3, "INCONCLUSIVE")], "INCONCLUSIVE"),
     ("score-against-stated-mark", BUFFETT,
-     '{\n  "signal": "bearish",\n  "confidence": 60,\n'
+     ('{\n  "signal": "bearish",\n  "confidence": 60,\n'
      '  "economic_moat": {"score": 8, "max_score": 10, "pass_threshold": 6, "details": "retention 96%"},\n'
      '  "management_integrity": {"score": 3, "max_score": 10, "pass_threshold": 6, "details": "insider selling"},\n'
-     '  "margin_of_safety": {"score": 5, "max_score": 10, "details": "close to fair value"}\n}',
+     '  "margin_of_safety": {"score": 5, "max_score": 10, "details": "close to fair value"}\n}'),
      [(2, "PROCEED"), (3, "REJECT"), (5, None)], "DECLINE"),
     ("keys-by-part-of-a-name", "dalio_economic_machine_positioning",
-     '{"growth": "1.3pp under consensus, a material miss", "inflation": "0.9pp over breakevens; material", '
+     ('{"growth": "1.3pp under consensus, a material miss", "inflation": "0.9pp over breakevens; material", '
      '"credit": "impulse -1.1% of GDP, confirms the slowdown", "quadrant": "growth down, inflation up", '
-     '"tilt": "linkers and gold to 40% of risk, under the 50% cap", "decision": "TILT_TO_INFLATION_LINKED_BONDS_AND_GOLD"}',
+     '"tilt": "linkers and gold to 40% of risk, under the 50% cap", "decision": "TILT_TO_INFLATION_LINKED_BONDS_AND_GOLD"}'),
      [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED"), (4, "PROCEED"), (5, "PROCEED")], "TILT_TO_INFLATION_LINKED_BONDS_AND_GOLD"),
     ("array-objects-with-signals", BUFFETT,
-     '{\n  "criteria": [\n    {"criterion": "Circle of Competence", "signal": "bullish"},\n'
-     '    {"criterion": "Economic Moat", "signal": "bearish", "details": "a commodity product"}\n  ],\n  "signal": "bearish"\n}',
+     ('{\n  "criteria": [\n    {"criterion": "Circle of Competence", "signal": "bullish"},\n'
+     '    {"criterion": "Economic Moat", "signal": "bearish", "details": "a commodity product"}\n  ],\n  "signal": "bearish"\n}'),
      [(1, "PROCEED"), (2, "REJECT")], "DECLINE"),
     ("named-objects-passed", BUFFETT,
      '[\n  {"name": "Economic Moat", "passed": false, "note": "no pricing power"},\n  {"name": "Management Integrity", "passed": true}\n]',
      [(2, "REJECT"), (3, "PROCEED")], None),
     ("reasoning-as-a-list", BUFFETT,
-     '{"signal": "bearish", "confidence": 66, "reasoning": ["Circle of competence: a bank we understand, passes.", '
-     '"Moat: deposits are sticky, passes.", "Management: the CEO misled investors about losses, fails."]}',
+     ('{"signal": "bearish", "confidence": 66, "reasoning": ["Circle of competence: a bank we understand, passes.", '
+     '"Moat: deposits are sticky, passes.", "Management: the CEO misled investors about losses, fails."]}'),
      [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")], "DECLINE"),
 ]
 
@@ -148,7 +148,7 @@ def test_scan_reads_in_document_order_and_skips_prose() -> None:
     text = 'Intro line.\n```json\n{"b": {"c": true}, "a": [1, {"d": "x"}]}\n```\nA brace { in prose.\n{"z": 1}'
     blocks = scan_json(text)
     assert [[k for k, _, _ in b.pairs] for b in blocks] == [["b", "a"], ["z"]]
-    key, (start, end), value = blocks[0].pairs[0]
+    _key, (start, end), value = blocks[0].pairs[0]
     assert text[start:end] == "b" and value.kind == "object" and text[value.start : value.end] == '{"c": true}'
 
 
