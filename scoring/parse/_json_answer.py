@@ -8,14 +8,19 @@ the label says. This module finds such blocks with a tolerant scanner of its own
 never raises; bad JSON gives what was read up to the fault) and makes them readable by the rest of the parser:
 
 - **a view of the same length** (:func:`json_view`): pairs of one object that share a line are put on lines of their
-  own (a space before a key becomes a line break), a dict repr's single-quoted strings are double-quoted, and a long
-  string's ``\\n`` escapes become line breaks (so "1. Moat: pass\\n2. ..." inside a reasoning string is a list). Only
-  spacing and quote characters change, so every offset is an offset of the original text and no span leaves it;
-- **verdicts the vocabulary lacks** (:meth:`_JsonAnswerMixin._json_hits`): a boolean under a key (``"moat": true`` is
-  PROCEED, ``false`` REJECT; a key that names a failure, ``"kill_triggered": true``, the other way round) and a
-  ``signal`` / ``assessment`` of bullish, bearish or neutral inside a sub-object whose key names a card gate, or as the
-  value of such a key, are verdict words for that gate; a verdict word inside such a key (``"passed": false``) is the
-  key's, not a verdict;
+  own (a space before a key becomes a line break), a dict repr's single-quoted strings are double-quoted, a long
+  string's ``\\n`` escapes become line breaks (so "1. Moat: pass\\n2. ..." inside a reasoning string is a list), and
+  ``\\uXXXX`` escapes of non-ASCII characters are read as the characters. Only spacing, quotes and escapes change, so
+  every offset is an offset of the original text and no span leaves it;
+- **verdicts the vocabulary lacks** (:meth:`_JsonAnswerMixin._json_hits`): a yes / no answer under a key that names a
+  card gate or holds a verdict word, in JSON or a YAML-like block (``"moat": true``, ``management_integrity: no``,
+  ``"passed": false``; a key that names a failure, ``"red_flag": true``, the other way round; a fact key such as
+  ``"is_cyclical": true`` says nothing); a ``signal`` / ``assessment`` of bullish, bearish or neutral inside a
+  sub-object named by a card gate (its key, or its own ``name`` / ``criterion`` value), or as the value of such a key;
+  a score against a pass mark stated beside it (``{"score": 7, "pass_threshold": 6}``; a bare ``max_score`` states no
+  pass mark). A verdict word inside a key (``"passed": false``) is the key's, not a verdict;
+- **keys as labels** (:meth:`_JsonAnswerMixin._resolve_labels`): a key that names a card gate by its name, an alias or
+  a part of them (``"economic_moat"``, ``"credit"``) opens that gate's section, and the pairs inside its value stay in it;
 - **the final verdict**: a ``signal`` inside a gate's sub-object is that gate's, never the answer's final verdict; a
   top-level ``"signal": "neutral"`` commits to neither outcome and is read as INCONCLUSIVE.
 
@@ -61,7 +66,14 @@ _RATING_VALUES = {"bullish": vw.PROCEED, "positive": vw.PROCEED, "bearish": vw.R
                   "neutral": vw.INCONCLUSIVE, "mixed": vw.INCONCLUSIVE}
 #: A key that names a failure or a kill: its ``true`` says the gate fails ("kill_triggered": true, "red_flag": true).
 _FAILURE_KEY = re.compile(r"(?i)fail|trigger|breach|violat|red[ _-]?flag|kill|exclu|warning|flag")
-_BOOL = {"true": True, "false": False}
+_BOOL = {"true": True, "false": False, "yes": True, "no": False}
+#: A key that holds a verdict word: its yes / no answer is a verdict ("passed": false, "meets_test": true).
+_VERDICT_KEY = re.compile(r"(?i)pass|(?<![a-z])met(?![a-z])|meet|satisf|clear|qualif|eligible|(?<![a-z])ok(?![a-z])")
+#: A key-value line whose whole value is a yes / no answer, in a YAML-like block or a JSON object:
+#: "economic_moat: true", "  - management_integrity: no", '"moat": "yes",'.
+_YAML_ANSWER = re.compile(r"(?im)^[ \t>]*(?:[-*][ \t]+)?[\"']?(?P<key>[A-Za-z_][\w /-]{0,40}?)[\"']?[ \t]*:[ \t]*[\"']?"
+                          r"(?P<value>true|false|yes|no)[\"']?[ \t]*[,}\]]{0,4}[ \t]*$")
+_YAML_ANSWER_HINT = re.compile(r"(?i):[ \t]*[\"']?(?:true|false|yes|no)\b")
 #: Keys that state a score's pass mark beside it.
 _PASS_MARK_KEYS = frozenset({"pass_threshold", "threshold", "passing_score", "pass_score", "pass_mark", "min_score", "minimum_score",
                              "required_score", "min_pass", "cutoff", "pass_at"})
@@ -435,7 +447,7 @@ class _JsonAnswerMixin(_ParserState):
 
     def _find_hits(self) -> None:
         super()._find_hits()  # type: ignore[misc]
-        if not self.json_blocks:
+        if not self.json_blocks and _YAML_ANSWER_HINT.search(self.masked) is None:
             return
         extra, keys = self._json_hits()
         if not extra and not keys:
@@ -473,13 +485,7 @@ class _JsonAnswerMixin(_ParserState):
                 for key, kspan, val in obj.pairs:
                     low = key.lower().replace(" ", "_")
                     if val.kind == "literal":
-                        flag = _BOOL.get(self.text[val.start : val.end].lower())
-                        if flag is None or low in FIELD_KEYS:
-                            continue
-                        if _FAILURE_KEY.search(low):
-                            flag = not flag
-                        self._add_hit(out, val.start, val.end, vw.PROCEED if flag else vw.REJECT, _JSON_TRUE if flag else _JSON_FALSE)
-                        keys.append(kspan)
+                        self._answer_hit(out, keys, kspan, low, val.start, val.end)
                     elif val.kind == "string":
                         rating = _RATING_VALUES.get(self.text[val.start + 1 : val.end - 1].strip().lower())
                         if rating is None:
@@ -494,7 +500,25 @@ class _JsonAnswerMixin(_ParserState):
                         self.json_not_final.add(val.start + 1)
             for obj, _, _ in _walk(block):
                 self._score_hit(out, block, obj)
+        if _YAML_ANSWER_HINT.search(self.masked) is not None:
+            done = {h.start for h in out}
+            for m in _YAML_ANSWER.finditer(self.masked):
+                if m.start("value") not in done:
+                    self._answer_hit(out, keys, m.span("key"), m.group("key").lower().replace(" ", "_"), m.start("value"), m.end("value"))
         return out, keys
+
+    def _answer_hit(self, out: list[_Hit], keys: list[Span], kspan: Span, low: str, start: int, end: int) -> None:
+        """'"economic_moat": true', 'management_integrity: no', '"passed": false': a key's yes / no answer as its verdict,
+        when the key names a card gate or holds a verdict word; a key naming a failure ("red_flag", "kill_triggered")
+        turns the answer round. Any other key ("is_cyclical": true) states a fact, no verdict."""
+        flag = _BOOL.get(self.masked[start:end].lower())
+        if flag is None or low in FIELD_KEYS:
+            return
+        failure = _FAILURE_KEY.search(low) is not None
+        if not (failure or _VERDICT_KEY.search(low) or self._names_gate(kspan)):
+            return
+        self._add_hit(out, start, end, vw.PROCEED if flag != failure else vw.REJECT, _JSON_TRUE if flag != failure else _JSON_FALSE)
+        keys.append(kspan)
 
     def _score_hit(self, out: list[_Hit], block: JsonNode, obj: JsonNode) -> None:
         """'"moat": {"score": 7, "pass_threshold": 6}': a gate's score against the pass mark the answer states beside it

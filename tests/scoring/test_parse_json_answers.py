@@ -79,6 +79,15 @@ CASES = [
      ('{"signal": "bearish", "confidence": 66, "reasoning": ["Circle of competence: a bank we understand, passes.", '
      '"Moat: deposits are sticky, passes.", "Management: the CEO misled investors about losses, fails."]}'),
      [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")], "DECLINE"),
+    ("yaml-booleans", BUFFETT,
+     "signal: bearish\nconfidence: 64\ncircle_of_competence: true\neconomic_moat: true\nmanagement_integrity: false",
+     [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")], "DECLINE"),
+    ("fenced-yaml-yes-no", BUFFETT,
+     "```yaml\nsignal: bearish\nchecks:\n  circle_of_competence: yes\n  economic_moat: yes\n  management_integrity: no\n```",
+     [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")], "DECLINE"),
+    ("a-fact-key-is-no-verdict", BUFFETT,
+     '{"economic_moat": {"is_cyclical": true, "passed": false}, "margin_of_safety": "yes"}',
+     [(2, "REJECT"), (5, "PROCEED")], None),
 ]
 
 
