@@ -238,7 +238,8 @@ def json_view(text: str, blocks: list[JsonNode]) -> str:
     """``text`` with ``blocks`` laid out one key per line, as a reader sees them; same length, same offsets.
 
     Within an object that is not a gate object, a pair that shares its line with the pair before it starts a line (the
-    space before its key becomes a line break; with no space there it stays put). A single-quoted string gets double
+    space before its key becomes a line break; with no space there, the comma does, unless the block holds a gate object
+    that :func:`ipb.scoring._text.json_gate_objects` must still decode). A single-quoted string gets double
     quotes (its own double quotes become single ones, ``\\'`` becomes `` '``). A string of :data:`LONG_STRING`
     characters or more, in a block that holds no gate object, has its ``\\n`` escapes read as line breaks.
 
@@ -259,8 +260,11 @@ def json_view(text: str, blocks: list[JsonNode]) -> str:
             if not _gate_object(obj):
                 prev_end = obj.start + 1
                 for k, (_, (ks, _), val) in enumerate(obj.pairs):
-                    if k and "\n" not in text[prev_end : ks - 1] and chars[ks - 2] in " \t":
-                        chars[ks - 2] = "\n"
+                    if k and "\n" not in text[prev_end : ks - 1]:
+                        if chars[ks - 2] in " \t":
+                            chars[ks - 2] = "\n"
+                        elif chars[ks - 2] == "," and not whole:
+                            chars[ks - 2] = "\n"  # compact JSON ('{"a":1,"b":2}'); a block with gate objects stays valid JSON
                     prev_end = val.end
                     if val.kind == "array":  # "reasoning": ["Moat: wide, passes", "Management: fails"]: an item a line
                         for item in val.items[1:]:

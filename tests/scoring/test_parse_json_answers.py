@@ -88,6 +88,9 @@ CASES = [
     ("a-fact-key-is-no-verdict", BUFFETT,
      '{"economic_moat": {"is_cyclical": true, "passed": false}, "margin_of_safety": "yes"}',
      [(2, "REJECT"), (5, "PROCEED")], None),
+    ("compact-json", BUFFETT,
+     '{"signal":"bullish","economic_moat":true,"margin_of_safety":{"signal":"bearish","details":"30x earnings"}}',
+     [(2, "PROCEED"), (5, "REJECT")], "INVEST"),
 ]
 
 
@@ -172,14 +175,14 @@ _JSONISH = st.recursive(
 @settings(max_examples=150, deadline=None)
 @given(_JSONISH, st.booleans(), st.booleans(), st.integers(0, 40))
 def test_view_changes_only_spacing_and_quotes(value: object, repr_style: bool, pretty: bool, cut: int) -> None:
-    """The view has the text's length and differs from it only where spacing became a line break, a quote changed
+    """The view has the text's length and differs from it only where spacing (or a compact JSON's comma) became a line break, a quote changed
     style or a ``\\n`` escape became a line break; the parse of any such text keeps its spans inside the text."""
     text = repr(value) if repr_style else json.dumps(value, indent=2 if pretty else None)
     text = text[: len(text) - cut] if cut < len(text) else text
     view = json_view(text, scan_json(text))
     assert len(view) == len(text)
     for i, (a, b) in enumerate(zip(text, view)):
-        assert (a == b or (a in " \t" and b == "\n") or {a, b} <= {"'", '"'} or (a == "\\" and b == " ") or (a == "n" and b == "\n")
+        assert (a == b or (a in " \t," and b == "\n") or {a, b} <= {"'", '"'} or (a == "\\" and b == " ") or (a == "n" and b == "\n")
                 or "\\u" in text[max(0, i - 24) : i + 6])  # or inside a word with a \uXXXX escape, decoded
     result = parse_response(text, BUFFETT, embedder=False)
     for g in result.gates:
