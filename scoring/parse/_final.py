@@ -169,7 +169,7 @@ class _FinalVerdictMixin(_ParserState):
         # verdict words of real reports ("signal": "bearish", "Rating: BUY"; a bare SELL in the conclusion) that are not
         # the card's own outcome words, mapped to its pass / fail outcome
         synonym_of = ix.synonym_of
-        rated: set[int] = set()
+        rated: set[int] = set(getattr(self, "json_not_final", ()))  # a JSON gate's own "signal" (:mod:`._json_answer`)
         for _, m in self._scan(ix.rating_triggers, limit=MAX_OCCURRENCES):
             word = vw.synonym_key(m.group("word"))
             u = self._unit_at(m.start("word"))
@@ -177,6 +177,8 @@ class _FinalVerdictMixin(_ParserState):
                 continue
             rated.add(m.start("word"))
             consider(m.start("word"), m.end("word"), synonym_of[word], 3, u)
+        for start, end, outcome, u in getattr(self, "_json_final_fields", lambda: [])():
+            consider(start, end, outcome, 3, u)  # '"signal": "neutral"': neither outcome
         for _, m in self._scan(ix.synonym_triggers, limit=MAX_OCCURRENCES):
             word = vw.synonym_key(m.group("word"))
             u = self._unit_at(m.start())

@@ -1,0 +1,573 @@
+"""JSON-shaped answers: persona-bot objects, dict reprs and fenced JSON read as the labelled lines they are (issue 13, layouts).
+
+Investor-persona agents print their answer as an object: a top-level ``signal`` (bullish / bearish / neutral),
+``confidence`` and a long ``reasoning`` string, sometimes one sub-object per criterion
+(``{"margin_of_safety": {"signal": "bearish", "details": "..."}}``), booleans (``"moat": true``), a Python dict repr
+(``{'signal': 'bullish'}``) or all of it on one line. A careful reader reads each key as a label and its value as what
+the label says. This module finds such blocks with a tolerant scanner of its own (:func:`scan_json`: never ``eval``,
+never raises; bad JSON gives what was read up to the fault) and makes them readable by the rest of the parser:
+
+- **a view of the same length** (:func:`json_view`): pairs of one object that share a line are put on lines of their
+  own (a space before a key becomes a line break), a dict repr's single-quoted strings are double-quoted, a long
+  string's ``\\n`` escapes become line breaks (so "1. Moat: pass\\n2. ..." inside a reasoning string is a list), and
+  ``\\uXXXX`` escapes of non-ASCII characters are read as the characters. Only spacing, quotes and escapes change, so
+  every offset is an offset of the original text and no span leaves it;
+- **verdicts the vocabulary lacks** (:meth:`_JsonAnswerMixin._json_hits`): a yes / no answer under a key that names a
+  card gate or holds a verdict word, in JSON or a YAML-like block (``"moat": true``, ``management_integrity: no``,
+  ``"passed": false``; a key that names a failure, ``"red_flag": true``, the other way round; a fact key such as
+  ``"is_cyclical": true`` says nothing); a ``signal`` / ``assessment`` of bullish, bearish or neutral inside a
+  sub-object named by a card gate (its key, or its own ``name`` / ``criterion`` value), or as the value of such a key;
+  a score against a pass mark stated beside it (``{"score": 7, "pass_threshold": 6}``; a bare ``max_score`` states no
+  pass mark). A verdict word inside a key (``"passed": false``) is the key's, not a verdict;
+- **keys as labels** (:meth:`_JsonAnswerMixin._resolve_labels`): a key that names a card gate by its name, an alias or
+  a part of them (``"economic_moat"``, ``"credit"``) opens that gate's section, and the pairs inside its value stay in it;
+- **the final verdict**: a ``signal`` inside a gate's sub-object is that gate's, never the answer's final verdict; a
+  top-level ``"signal": "neutral"`` commits to neither outcome and is read as INCONCLUSIVE.
+
+References
+----------
+Paper §7.5 (SRP); issue 13 item 2 (layouts, final verdicts in the wild).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import Line, lowered, normalize
+from ipb.scoring.parse._common import _Anchor, _Hit
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import Span
+from ipb.scoring.parse._vocabulary import gate_vocabulary, title_stems
+
+#: At most this many candidate block openings are tried, and blocks nested this deep are read no deeper.
+MAX_BLOCKS = 50
+MAX_DEPTH = 32
+#: At most this many values are read over all blocks (a real answer has a few dozen); past it a block ends where reading stopped.
+MAX_VALUES = 3000
+#: A string at least this long is prose (a reasoning string): its "\n" escapes are read as line breaks.
+LONG_STRING = 80
+
+#: Keys that hold the answer's data about itself, never a criterion (never an invented gate, never a gate's verdict).
+FIELD_KEYS = frozenset({
+    "signal", "confidence", "reasoning", "reason", "rationale", "details", "detail", "explanation", "summary", "analysis",
+    "notes", "note", "comment", "comments", "score", "max_score", "ticker", "symbol", "company", "name", "agent", "date",
+    "thesis", "value", "values", "data", "metrics", "weight", "id", "item", "strategy", "portfolio", "instrument",
+})
+#: Keys whose value is a rating: at the top a final-verdict candidate, inside a gate's sub-object that gate's verdict.
+RATING_KEYS = frozenset({"signal", "recommendation", "rating", "action", "stance", "call", "verdict", "decision", "assessment",
+                         "result", "status", "outcome"})
+#: Rating values of persona bots: bullish -> PROCEED, bearish -> REJECT, neutral -> INCONCLUSIVE.
+_RATING_VALUES = {"bullish": vw.PROCEED, "positive": vw.PROCEED, "bearish": vw.REJECT, "negative": vw.REJECT,
+                  "neutral": vw.INCONCLUSIVE, "mixed": vw.INCONCLUSIVE}
+#: A key that names a failure or a kill: its ``true`` says the gate fails ("kill_triggered": true, "red_flag": true).
+_FAILURE_KEY = re.compile(r"(?i)fail|trigger|breach|violat|red[ _-]?flag|kill|exclu|warning|flag")
+_BOOL = {"true": True, "false": False, "yes": True, "no": False}
+#: A key that holds a verdict word: its yes / no answer is a verdict ("passed": false, "meets_test": true).
+_VERDICT_KEY = re.compile(r"(?i)pass|(?<![a-z])met(?![a-z])|meet|satisf|clear|qualif|eligible|(?<![a-z])ok(?![a-z])")
+#: A key-value line whose whole value is a yes / no answer, in a YAML-like block or a JSON object:
+#: "economic_moat: true", "  - management_integrity: no", '"moat": "yes",'.
+_YAML_ANSWER = re.compile(r"(?im)^[ \t>]*(?:[-*][ \t]+)?[\"']?(?P<key>[A-Za-z_][\w /-]{0,40}?)[\"']?[ \t]*:[ \t]*[\"']?"
+                          r"(?P<value>true|false|yes|no)[\"']?[ \t]*[,}\]]{0,4}[ \t]*$")
+_YAML_ANSWER_HINT = re.compile(r"(?i):[ \t]*[\"']?(?:true|false|yes|no)\b")
+#: Keys that state a score's pass mark beside it.
+_PASS_MARK_KEYS = frozenset({"pass_threshold", "threshold", "passing_score", "pass_score", "pass_mark", "min_score", "minimum_score",
+                             "required_score", "min_pass", "cutoff", "pass_at"})
+
+
+def _number(token: str) -> float | None:
+    try:
+        value = float(token)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+_JSON_TRUE = vw.VerdictWord(r"(?!)", vw.PROCEED, (), negatable=False)
+_JSON_FALSE = vw.VerdictWord(r"(?!)", vw.REJECT, (), negatable=False)
+_JSON_RATING = vw.VerdictWord(r"(?!)", vw.PROCEED, (), negatable=False)
+
+#: A line that may open a block: "{", "[" or "```json" after optional spacing.
+_OPENING = re.compile(r"(?m)^[ \t>]{0,12}(?:```[ \t]*(?:json|python|js|javascript)?[ \t]*\n[ \t]*)?([{\[])")
+_LITERAL = re.compile(r"[^\s,:{}\[\]\"']{1,60}")
+_SPACE = re.compile(r"\s*")
+
+
+@dataclass
+class JsonNode:
+    """One value of a scanned block: ``kind`` is ``object``, ``array``, ``string`` or ``literal``; ``start``/``end`` its
+    span in the text (a string's quotes included); ``pairs`` an object's (key, key span, value) in document order."""
+
+    kind: str
+    start: int
+    end: int
+    quote: str = ""
+    pairs: list[tuple[str, Span, JsonNode]] = field(default_factory=list)
+    items: list[JsonNode] = field(default_factory=list)
+
+
+#: A string in double or single quotes (a single-quoted one never spans a line: an apostrophe in prose is no string).
+_STRINGS = {'"': re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL), "'": re.compile(r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'")}
+
+
+def _string(text: str, i: int, end: int) -> tuple[JsonNode, int] | None:
+    m = _STRINGS[text[i]].match(text, i, end)
+    if m is None:
+        return None
+    return JsonNode("string", i, m.end(), quote=text[i]), m.end()
+
+
+def _value(text: str, i: int, end: int, depth: int, budget: list[int]) -> tuple[JsonNode | None, int]:
+    """The value at ``text[i:]`` (after spacing) and the index after it; (None, i) when none can be read there."""
+    i = _SPACE.match(text, i, end).end()  # type: ignore[union-attr]
+    if i >= end or budget[0] <= 0:
+        return None, i
+    budget[0] -= 1
+    c = text[i]
+    if c in "\"'":
+        got = _string(text, i, end)
+        return (got[0], got[1]) if got else (None, i)
+    if c in "{[":
+        if depth >= MAX_DEPTH:
+            return None, i
+        node = JsonNode("object" if c == "{" else "array", i, i + 1)
+        close = "}" if c == "{" else "]"
+        j = i + 1
+        while True:
+            j = _SPACE.match(text, j, end).end()  # type: ignore[union-attr]
+            if j >= end:
+                node.end = end
+                return node, end  # cut short: what was read stands
+            if text[j] == close:
+                node.end = j + 1
+                return node, j + 1
+            if text[j] == ",":
+                j += 1
+                continue
+            if c == "{":
+                if text[j] not in "\"'":
+                    node.end = j
+                    return node, j
+                key = _string(text, j, end)
+                if key is None:
+                    node.end = j
+                    return node, j
+                k = _SPACE.match(text, key[1], end).end()  # type: ignore[union-attr]
+                if k >= end or text[k] != ":":
+                    node.end = j
+                    return node, j
+                val, after = _value(text, k + 1, end, depth + 1, budget)
+                if val is None:
+                    node.end = k + 1
+                    return node, k + 1
+                knode = key[0]
+                node.pairs.append((text[knode.start + 1 : knode.end - 1], (knode.start + 1, knode.end - 1), val))
+                j = after
+            else:
+                val, after = _value(text, j, end, depth + 1, budget)
+                if val is None:
+                    node.end = j
+                    return node, j
+                node.items.append(val)
+                j = after
+    m = _LITERAL.match(text, i, end)
+    if m is None:
+        return None, i
+    return JsonNode("literal", i, m.end()), m.end()
+
+
+def scan_json(text: str) -> list[JsonNode]:
+    """The JSON-ish blocks of ``text``: objects (and arrays) opening a line, in a fence or not, with at least one key.
+
+    Tolerant of single quotes, trailing commas, Python literals (``True``, ``None``) and a block cut short; never
+    raises, never evaluates anything. At most :data:`MAX_BLOCKS` openings are tried and :data:`MAX_VALUES` values read.
+
+    >>> [(b.kind, [k for k, _, _ in b.pairs]) for b in scan_json("Answer:\\n{'signal': 'bullish', 'confidence': 70}\\nBye.")]
+    [('object', ['signal', 'confidence'])]
+    >>> scan_json("no JSON here {")
+    []
+    """
+    if "{" not in text:
+        return []
+    out: list[JsonNode] = []
+    pos = 0
+    budget = [MAX_VALUES]
+    for tries, m in enumerate(_OPENING.finditer(text)):
+        if tries >= MAX_BLOCKS:
+            break
+        if m.start(1) < pos:
+            continue
+        node, after = _value(text, m.start(1), len(text), 0, budget)
+        if node is None or not _has_pairs(node):
+            continue
+        out.append(node)
+        pos = after
+    return out
+
+
+def _has_pairs(node: JsonNode) -> bool:
+    return bool(node.pairs) or any(_has_pairs(n) for n in node.items[:20])
+
+
+def _walk(node: JsonNode, parent_key: str | None = None, depth: int = 0) -> Iterator[tuple[JsonNode, str | None, int]]:
+    """(object, its key in the parent or None, depth) for every object under ``node``, in document order."""
+    if node.kind == "object":
+        yield node, parent_key, depth
+        for key, _, val in node.pairs:
+            if val.kind in ("object", "array"):
+                yield from _walk(val, key, depth + 1)
+    elif node.kind == "array":
+        for item in node.items:
+            yield from _walk(item, parent_key, depth + 1)
+
+
+_GATE_OBJECT_NAMES = frozenset({"name", "gate_name", "title", "gate", "step", "criterion", "test", "check", "label"})
+_GATE_OBJECT_VERDICTS = frozenset({"verdict", "outcome", "result", "status", "decision", "gate_verdict"})
+
+
+def _gate_object(node: JsonNode) -> bool:
+    """An object the layout reads whole (:func:`ipb.scoring._text.json_gate_objects`): a name-like and a verdict-like key."""
+    keys = {k.lower() for k, _, _ in node.pairs}
+    return bool(keys & _GATE_OBJECT_NAMES) and bool(keys & _GATE_OBJECT_VERDICTS)
+
+
+def json_view(text: str, blocks: list[JsonNode]) -> str:
+    """``text`` with ``blocks`` laid out one key per line, as a reader sees them; same length, same offsets.
+
+    Within an object that is not a gate object, a pair that shares its line with the pair before it starts a line (the
+    space before its key becomes a line break; with no space there, the comma does, unless the block holds a gate object
+    that :func:`ipb.scoring._text.json_gate_objects` must still decode). A single-quoted string gets double
+    quotes (its own double quotes become single ones, ``\\'`` becomes `` '``). A string of :data:`LONG_STRING`
+    characters or more, in a block that holds no gate object, has its ``\\n`` escapes read as line breaks.
+
+    >>> t = '{"moat": "pass", "management": "fail"}'
+    >>> json_view(t, scan_json(t))
+    '{"moat": "pass",\\n"management": "fail"}'
+    >>> t = "{'signal': 'bullish', 'note': 'it\\\\'s \\"cheap\\"'}"
+    >>> json_view(t, scan_json(t))
+    '{"signal": "bullish",\\n"note": "it \\'s \\'cheap\\'"}'
+    """
+    if not blocks:
+        return text
+    chars = list(text)
+    for block in blocks:
+        objects = list(_walk(block))
+        whole = any(_gate_object(o) for o, _, _ in objects)
+        for obj, _, _ in objects:
+            if not _gate_object(obj):
+                prev_end = obj.start + 1
+                for k, (_, (ks, _), val) in enumerate(obj.pairs):
+                    if k and "\n" not in text[prev_end : ks - 1]:
+                        if chars[ks - 2] in " \t":
+                            chars[ks - 2] = "\n"
+                        elif chars[ks - 2] == "," and not whole:
+                            chars[ks - 2] = "\n"  # compact JSON ('{"a":1,"b":2}'); a block with gate objects stays valid JSON
+                    prev_end = val.end
+                    if val.kind == "array":  # "reasoning": ["Moat: wide, passes", "Management: fails"]: an item a line
+                        for item in val.items[1:]:
+                            if item.kind == "string" and chars[item.start - 1] in " \t":
+                                chars[item.start - 1] = "\n"
+            for _, (ks, ke), val in obj.pairs:
+                _requote(chars, text, ks - 1, ke + 1)
+                if val.kind == "string":
+                    _requote(chars, text, val.start, val.end)
+                    _unicode_escapes(chars, text, val.start, val.end)
+                    if not whole and val.end - val.start >= LONG_STRING:
+                        _escaped_breaks(chars, text, val.start, val.end)
+            for _, _, val in obj.pairs:
+                if val.kind == "array":
+                    for item in val.items:
+                        if item.kind == "string":
+                            _requote(chars, text, item.start, item.end)
+                            _unicode_escapes(chars, text, item.start, item.end)
+    return "".join(chars)
+
+
+def _requote(chars: list[str], text: str, start: int, end: int) -> None:
+    if text[start] != "'" or end - start < 2:
+        return
+    chars[start] = chars[end - 1] = '"'
+    j = start + 1
+    while j < end - 1:
+        c = text[j]
+        if c == "\\" and text[j + 1 : j + 2] == "'":
+            chars[j] = " "
+            j += 2
+            continue
+        if c == '"':
+            chars[j] = "'"
+        j += 2 if c == "\\" else 1
+
+
+#: A run of text between spacing and punctuation: a word, with any ``\\uXXXX`` escapes in it ("doesn\\u2019t").
+_TOKEN = re.compile(r"[^\s\"',.;:!?()\[\]{}]+")
+_UNICODE_ESCAPE = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})")
+
+
+def _decode_escapes(word: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        if m.group(3) is None:
+            high, low = int(m.group(1), 16), int(m.group(2), 16)
+            return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+        code = int(m.group(3), 16)
+        if code in (0x2018, 0x2019):
+            return "'"  # a typographic apostrophe, read as the plain one the negation rules know ("doesn't")
+        return chr(code) if code >= 0x80 and not 0xD800 <= code < 0xE000 else m.group(0)  # never a quote or a control
+    return _UNICODE_ESCAPE.sub(one, word)
+
+
+def _unicode_escapes(chars: list[str], text: str, start: int, end: int) -> None:
+    """A string's words with ``\\uXXXX`` escapes of non-ASCII characters (what ``json.dumps`` writes by default) read as
+    the characters ("\\u2705" as the check mark, "Nestl\\u00e9" as "Nestl\u00e9"; a typographic apostrophe as "'", so
+    "doesn\\u2019t" reads "doesn't"), padded with spaces after the word so the length stays. A span inside such a word
+    points at the same offsets of the original text: the escape's own characters."""
+    if text.find("\\u", start, end) < 0:
+        return
+    for m in _TOKEN.finditer(text, start + 1, end - 1):
+        token = m.group(0)
+        if "\\u" not in token or "\\\\" in token:
+            continue  # no escape, or an escaped backslash ("\\\\u2019" is a backslash and the letters u2019)
+        word = _decode_escapes(token)
+        if word != token:
+            chars[m.start() : m.end()] = list(word.ljust(len(token)))
+
+
+def _escaped_breaks(chars: list[str], text: str, start: int, end: int) -> None:
+    j = text.find("\\n", start, end)
+    while j >= 0:
+        if text[j - 1] != "\\":
+            chars[j], chars[j + 1] = " ", "\n"
+        j = text.find("\\n", j + 2, end)
+
+
+class _JsonAnswerMixin(_ParserState):
+    """Reads JSON-shaped answers: lays their keys out as lines (:func:`json_view`), adds their boolean and rating
+    values as verdict words, and keeps gates' ratings out of the final verdict."""
+
+    masked: str
+    hits: list[_Hit]
+    json_blocks: list[JsonNode]
+    #: Offsets of rating words that are a gate's, never the final verdict's.
+    json_not_final: set[int]
+    #: A pair's value offset -> (its key's span, its object, the objects it lies in, its value).
+    json_pairs: dict[int, tuple[Span, JsonNode, tuple[int, ...], JsonNode]]
+    #: id of an object or array -> the span of the key whose value it is.
+    json_owner: dict[int, Span]
+
+    def _layout(self) -> None:
+        self.json_blocks = scan_json(self.masked) if "{" in self.masked else []
+        self.json_not_final = set()
+        self.json_pairs = {}
+        self.json_owner = {}
+        for block in self.json_blocks:
+            self._index_pairs(block, ())
+        if self.json_blocks:
+            view = json_view(self.masked, self.json_blocks)
+            if view != self.masked:
+                self.masked = view
+                self.low = lowered(view)
+                self.positions.clear()
+                self.prefixes = None
+        super()._layout()  # type: ignore[misc]
+
+    def _index_pairs(self, node: JsonNode, chain: tuple[int, ...]) -> None:
+        if node.kind == "object":
+            chain = (*chain, id(node))
+            for _, kspan, val in node.pairs:
+                self.json_pairs[val.start] = (kspan, node, chain, val)
+                self.json_owner[id(val)] = kspan
+                self._index_pairs(val, chain)
+        elif node.kind == "array":
+            for item in node.items:
+                self._index_pairs(item, (*chain, id(node)))
+
+    def _resolve_labels(self) -> list[tuple[int, Span, str, int | None]]:
+        """The labels of :meth:`._references._ReferencesMixin._resolve_labels`, and JSON keys that name a card gate
+        (``"economic_moat": "pass"``, ``"margin_of_safety": {...}``) as that gate's label: the key is the label, its value
+        what the label says. A key names a gate when a gate's name or alias makes up most of it (field keys such as
+        ``reasoning``, ``confidence``, ``signal`` never do)."""
+        unresolved = super()._resolve_labels()  # type: ignore[misc]
+        if not self.json_pairs:
+            return unresolved
+        for li, line in enumerate(self.lines):
+            if line.kind != "json" or li in self.anchors or line.key == "object":
+                continue
+            pair = self.json_pairs.get(line.body)
+            if pair is None:
+                continue
+            kspan = pair[0]
+            key = normalize(self.masked[kspan[0] : kspan[1]].replace("_", " "))
+            if not key or key.replace(" ", "_") in FIELD_KEYS or key.replace(" ", "_") in RATING_KEYS or "final" in key:
+                continue
+            names = [m for m in self._mentions_in(*kspan) if m.gates and m.how != "number" and m.invented is None]
+            if len(names) == 1 and len(normalize(self.masked[names[0].start : names[0].end])) * 2 >= len(key):
+                self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
+                continue
+            if names:
+                continue
+            gate = self._key_gate(key, pair[3])
+            if gate is not None:
+                self.anchors[li] = _Anchor(gate, "words", kspan)
+        return unresolved
+
+    def _key_gate(self, key: str, val: JsonNode) -> int | None:
+        """The gate a short key names by a part of its name or aliases ("credit" for an alias "credit impulse"); a key
+        that fits several gates ("growth" for "Growth Relative to Expectations" and "Growth-Inflation Quadrant") names the
+        one whose vocabulary holds more of its value's words than any other's ("+1.1pp over consensus"). A value that is
+        only one of the card's outcome words ("tilt": "TILT_TO_NOMINAL_BONDS") states the final verdict, not a gate."""
+        if len(key.split()) > 3:
+            return None
+        gates = self._part_gates(key)
+        if not gates:
+            return None
+        value = self.masked[val.start : val.end].strip(" \t\"'")
+        if val.kind == "string" and self.ix.outcome_re is not None and self.ix.outcome_re.fullmatch(value.strip(" .!")) is not None:
+            return None
+        if len(gates) == 1:
+            return next(iter(gates))
+        if val.kind != "string":
+            return None
+        stems = title_stems(value)
+        vocab = gate_vocabulary(self.card)
+        ranked = sorted(((len(stems & vocab.get(g, frozenset())), g) for g in gates), reverse=True)
+        return ranked[0][1] if ranked[0][0] > ranked[1][0] else None
+
+    def _closes(self, line: Line, anchor_line: Line | None, first_text: str, structural: bool) -> bool:
+        """A JSON pair inside the value of the gate key that opened the section, or a sibling of a gate object's name
+        (``"passed": false`` beside ``"criterion": "moat"``), stays in that gate's section."""
+        if anchor_line is not None and line.kind == "json" and anchor_line.kind == "json" and self.json_pairs:
+            inner, outer = self.json_pairs.get(line.body), self.json_pairs.get(anchor_line.body)
+            if inner is not None and outer is not None:
+                kspan, obj, _, val = outer
+                key = self.masked[kspan[0] : kspan[1]].lower()
+                if val.kind in ("object", "array") and id(val) in inner[2]:
+                    return False
+                if key in _GATE_OBJECT_NAMES and inner[1] is obj:
+                    return False
+        return super()._closes(line, anchor_line, first_text, structural)  # type: ignore[misc]
+
+    def _find_hits(self) -> None:
+        super()._find_hits()  # type: ignore[misc]
+        if not self.json_blocks and _YAML_ANSWER_HINT.search(self.masked) is None:
+            return
+        extra, keys = self._json_hits()
+        if not extra and not keys:
+            return
+        if keys:  # "passed": false - the word in the key labels the value; it is no verdict of its own
+            keys.sort()
+            starts = [a for a, _ in keys]
+
+            def in_key(pos: int) -> bool:
+                k = bisect_right(starts, pos) - 1
+                return k >= 0 and pos < keys[k][1]
+
+            keep = [h for h in self.hits if not in_key(h.start)]
+            if len(keep) != len(self.hits):
+                self.hits = keep
+                for u, hits in list(self.unit_hits.items()):
+                    self.unit_hits[u] = [h for h in hits if not in_key(h.start)]
+        for hit in extra:
+            self.unit_hits.setdefault(hit.unit, []).append(hit)
+        for u in {hit.unit for hit in extra}:
+            self.unit_hits[u].sort(key=lambda h: h.start)
+        self.hits = sorted(self.hits + extra, key=lambda h: h.start)
+
+    def _names_gate(self, span: Span) -> bool:
+        """Whether a gate mention lies in ``span`` (a key)."""
+        a, b = span
+        return any(m.gates and a <= m.start < b for m in self.mentions)
+
+    def _json_hits(self) -> tuple[list[_Hit], list[Span]]:
+        """Verdict words of JSON values, and the spans of keys whose verdict words are labels (see the module doc)."""
+        out: list[_Hit] = []
+        keys: list[Span] = []
+        for block in self.json_blocks:
+            for obj, _, _ in _walk(block):
+                for key, kspan, val in obj.pairs:
+                    low = key.lower().replace(" ", "_")
+                    if val.kind == "literal":
+                        self._answer_hit(out, keys, kspan, low, val.start, val.end)
+                    elif val.kind == "string":
+                        rating = _RATING_VALUES.get(self.text[val.start + 1 : val.end - 1].strip().lower())
+                        if rating is None:
+                            continue
+                        if low in RATING_KEYS:
+                            owner = self._owner_key(block, obj)
+                            if owner is None:
+                                continue  # the answer's own signal: a final-verdict candidate (``_final``)
+                        elif not self._names_gate(kspan):
+                            continue
+                        self._add_hit(out, val.start + 1, val.end - 1, rating, _JSON_RATING)
+                        self.json_not_final.add(val.start + 1)
+            for obj, _, _ in _walk(block):
+                self._score_hit(out, block, obj)
+        if _YAML_ANSWER_HINT.search(self.masked) is not None:
+            done = {h.start for h in out}
+            for m in _YAML_ANSWER.finditer(self.masked):
+                if m.start("value") not in done:
+                    self._answer_hit(out, keys, m.span("key"), m.group("key").lower().replace(" ", "_"), m.start("value"), m.end("value"))
+        return out, keys
+
+    def _answer_hit(self, out: list[_Hit], keys: list[Span], kspan: Span, low: str, start: int, end: int) -> None:
+        """'"economic_moat": true', 'management_integrity: no', '"passed": false': a key's yes / no answer as its verdict,
+        when the key names a card gate or holds a verdict word; a key naming a failure ("red_flag", "kill_triggered")
+        turns the answer round. Any other key ("is_cyclical": true) states a fact, no verdict."""
+        flag = _BOOL.get(self.masked[start:end].lower())
+        if flag is None or low in FIELD_KEYS:
+            return
+        failure = _FAILURE_KEY.search(low) is not None
+        if not (failure or _VERDICT_KEY.search(low) or self._names_gate(kspan)):
+            return
+        self._add_hit(out, start, end, vw.PROCEED if flag != failure else vw.REJECT, _JSON_TRUE if flag != failure else _JSON_FALSE)
+        keys.append(kspan)
+
+    def _score_hit(self, out: list[_Hit], block: JsonNode, obj: JsonNode) -> None:
+        """'"moat": {"score": 7, "pass_threshold": 6}': a gate's score against the pass mark the answer states beside it
+        (at or above it PROCEED, below it REJECT). A score with only a maximum ("max_score": 10) says no verdict: where it
+        passes is not stated."""
+        values: dict[str, tuple[float, JsonNode]] = {}
+        for key, _, val in obj.pairs:
+            low = key.lower()
+            if val.kind == "literal" and (low == "score" or low in _PASS_MARK_KEYS):
+                number = _number(self.text[val.start : val.end])
+                if number is not None:
+                    values["mark" if low in _PASS_MARK_KEYS else "score"] = (number, val)
+        if "score" not in values or "mark" not in values or self._owner_key(block, obj) is None:
+            return
+        (score, val), (mark, _) = values["score"], values["mark"]
+        self._add_hit(out, val.start, val.end, vw.PROCEED if score >= mark else vw.REJECT, _JSON_TRUE if score >= mark else _JSON_FALSE)
+
+    def _owner_key(self, block: JsonNode, obj: JsonNode) -> Span | None:
+        """The span of what names ``obj``'s gate: the key whose value it is, or its own name-like value
+        (``{"criterion": "Economic Moat", "signal": "bearish"}``), when that names a card gate."""
+        kspan = self.json_owner.get(id(obj))
+        if kspan is not None and self._names_gate(kspan):
+            return kspan
+        for key, _, val in obj.pairs:
+            if val.kind == "string" and key.lower() in _GATE_OBJECT_NAMES and self._names_gate((val.start + 1, val.end - 1)):
+                return (val.start + 1, val.end - 1)
+        return None
+
+    def _add_hit(self, out: list[_Hit], start: int, end: int, verdict: str, word: vw.VerdictWord) -> None:
+        u = self._unit_at(start)
+        if u < 0:
+            return
+        level = vw.HEDGED if verdict == vw.INCONCLUSIVE else vw.COMMITTED
+        out.append(_Hit(start, end, word, u, judged=True, level=level, verdict=verdict))
+
+    def _json_final_fields(self) -> list[tuple[int, int, str, int]]:
+        """(start, end, outcome, unit) of top-level rating fields that commit to neither outcome ("signal": "neutral")."""
+        out: list[tuple[int, int, str, int]] = []
+        for block in self.json_blocks:
+            for obj, _, _ in _walk(block):
+                for key, _, val in obj.pairs:
+                    if val.kind != "string" or key.lower() not in RATING_KEYS or val.start + 1 in self.json_not_final:
+                        continue
+                    if _RATING_VALUES.get(self.text[val.start + 1 : val.end - 1].strip().lower()) == vw.INCONCLUSIVE:
+                        u = self._unit_at(val.start + 1)
+                        if u >= 0:
+                            out.append((val.start + 1, val.end - 1, vw.INCONCLUSIVE, u))
+        return out
