@@ -65,6 +65,8 @@ _PLAIN = frozenset({
     "example", "examples", "phrase", "cite", "cites", "cited", "interview", "letter", "talk", "book", "procedure", "treats",
     "treat", "say", "says", "said", "mean", "means", "way", "ways", "kind", "sort", "thing", "things", "good", "bad", "point",
     "they", "them", "you", "your", "our", "its", "can", "cannot", "will", "may", "might", "while", "against", "between",
+    "anything", "goes", "idea", "ideas", "whatever", "show", "shows", "leave", "leaves", "undecided", "outcome", "outcomes",
+    "mixed", "usd", "result", "results", "cut", "nearer", "behind", "category", "requires", "required", "require", "encoded",
     "apply", "applies", "applied", "step", "steps", "stage", "stages", "gates", "tests", "checks", "screens", "question",
 })
 #: A sentence that refers to the card's gates by a frame word ("the sales, formula and growth steps do not apply") is read by
@@ -91,8 +93,8 @@ def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
     --------
     >>> from ipb.engine.registry import compiled_card
     >>> vocab = prose_vocabulary(compiled_card("munger_business_quality_price").card)
-    >>> vocab[1]["understand"], vocab[2]["capital"], vocab[4]["honest"]
-    (2, 2, 1)
+    >>> vocab[1]["understand"], vocab[2]["capital"], vocab[4]["candour"], "busines" in vocab[1]
+    (2, 2, 1, False)
     """
     cached = _VOCAB.get(id(card))
     if cached is not None and cached[0] is card:
@@ -176,7 +178,8 @@ _DIRECTIONAL = frozenset({"high", "low", "too high"})
 _TOO_HARD = re.compile(r"too[\s-]hard|hard\s+to\s+understand|beyond")
 _APPRAISAL = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(f"(?P<a{i}>{p})" for i, (p, _) in enumerate(_APPRAISALS)) + r")(?![\w-])")
 #: A negator in the few words before an appraisal flips it ("not broken", "isn't cheap", "no longer intact", "hardly durable").
-_NEGATOR = re.compile(r"(?i)(?:\b(?:not|never|hardly|nor|no)\b|n['\u2019]t\b)(?!\s+(?:merely|just|only|simply)\b)(?:\s+(?:[\w'-]+\s+){0,3}?)?\s*\Z")
+_NEGATOR = re.compile(r"(?i)(?:(?:\b(?:not|never|hardly|nor|no)\b|n['\u2019]t\b)(?!\s+(?:merely|just|only|simply)\b)(?:\s+(?:[\w'-]+\s+){0,3}?)?"
+                      r"|\b(?:nothing|none|nobody|neither)\b(?:\s+(?:[\w'-]+\s+){0,4}?)?)\s*\Z")
 #: A condition or a question before the appraisal states no verdict ("if the thesis breaks", "whether it holds").
 _CONDITIONAL = re.compile(r"(?i)\b(?:if|unless|whether|should|would|could|might|may|until|once|when)\b")
 #: The appraisal as a noun phrase's modifier ("a strong quarter", "high rates") states nothing about the criterion:
@@ -200,6 +203,11 @@ _CLOSING = frozenset({
 })
 
 _PROSE_WORD = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
+
+
+def _appraisal_hit(said: tuple[int, int, str], u: int) -> _Hit:
+    """A verdict read from an appraisal, as a hedged hit already judged."""
+    return _Hit(said[0], said[1], _PROSE_WORD, u, judged=True, level=vw.HEDGED, verdict=said[2], derived=False)
 
 
 def _flip(verdict: str) -> str:
@@ -293,52 +301,57 @@ class _ProseGatesMixin(_ParserState):
             return  # a structured answer: its labels say which gate each line is about
         if sum(1 for li, _, _, number in unresolved if number is not None or self.lines[li].kind == "heading") >= 2:
             return
-        card, masked, low = self.card, self.masked, self.low
+        low = self.low
         added: list[_Mention] = []
+        pending: tuple[int, int] | None = None  # (gate, unit) of a sentence that stated one gate's facts and no conclusion
         for u, unit in enumerate(self.units):
-            if u in self.final_units or u in self.unit_mentions or unit.end - unit.start < 12:
+            if pending is not None and not self._same_paragraph(pending[1], u):
+                pending = None
+            if u in self.final_units or unit.end - unit.start < 12:
+                pending = None
                 continue
             line = self.lines[unit.line]
             if line.kind in ("table", "heading") or unit.line in self.anchors or self.masked[unit.start : unit.end].rstrip().endswith("?"):
-                continue  # a question states nothing
+                pending = None
+                continue  # a labelled line is the label's; a question states nothing
             if len(_WORD.findall(low, unit.start, unit.end)) > MAX_WORDS or _FRAMED.search(low, unit.start, unit.end):
+                pending = None
                 continue
-            unit_hits = self.unit_hits.get(u, [])
-            gate: int | None = None
-            found: list[_Attributed] = []
-            for a, b in _clauses(low, unit.start, unit.end):
-                hits = [h for h in unit_hits if a <= h.start < b and _NOUN_SENSE.match(low, h.end) is None
-                        and _CONDITIONAL.search(low, a, h.start) is None and self._level(h) > 0]
-                # the verdict word is not the clause's subject ("the balance sheet is adequate" is about the balance sheet,
-                # whatever gate's name holds "adequate")
-                subject = low[a:b]
-                for h in hits:
-                    subject = subject[: h.start - a] + " " * (h.end - h.start) + subject[h.end - a :]
-                own, tied = gate_of_clause(card, subject), False
-                if own is None:
-                    tied = gate_of_clause(card, subject, ties=True) is not None
-                if tied:
-                    gate = None  # the words of two gates in equal weight: this clause is neither's, nor the one before's
+            named = self.unit_mentions.get(u)
+            if named:
+                pending = None
+                gates = {g for m in named for g in m.gates}
+                if len(gates) == 1 and all(m.how == "substance" for m in named) \
+                        and not any(self._level(h) > 0 for h in self.unit_hits.get(u, [])):
+                    # a sentence found in one gate's words (_lexical.py) with no verdict word: its appraisal is the verdict
+                    gate = next(iter(gates))
+                    said = appraisals(low, unit.start, unit.end, _direction(self.card, gate))
+                    if said:
+                        self.prose_clauses.append(_Attributed(gate, u, (unit.start, unit.end), [_appraisal_hit(said[-1], u)]))
+                    elif self._level_free(u):
+                        pending = (gate, u)
+                continue
+            found, bare = self._read_clauses(u, unit.start, unit.end)
+            if not found and pending is not None and bare is None:
+                # "Price against value: par for a loan we value at 90 cents. Paying full value and more; unfavourable.":
+                # the sentence after the facts concludes on them
+                found, _ = self._read_clauses(u, unit.start, unit.end, inherit=pending[0])
+                if found:
+                    mention = self._opening_mention(pending[0], pending[1])
+                    self.unit_mentions[pending[1]] = [mention]
+                    self.unit_mention_starts.pop(pending[1], None)
+                    self.lexical_units.add(pending[1])
+                    added.append(mention)
+                    self.prose_clauses.extend(found)
+                    pending = None
                     continue
-                gate = own if own is not None else gate
-                if gate is None:
-                    continue
-                if hits:
-                    found.append(_Attributed(gate, u, (a, b), hits))
-                    continue
-                said = appraisals(low, a, b, _direction(card, gate))
-                if said:
-                    s, e, verdict = said[-1]
-                    hit = _Hit(s, e, _PROSE_WORD, u, judged=True, level=vw.HEDGED, verdict=verdict, derived=False)
-                    found.append(_Attributed(gate, u, (a, b), [hit]))
+            pending = (bare, u) if bare is not None and not found else None
             if not found:
                 continue
-            mentions = []
+            mentions: list[_Mention] = []
             for item in found:
-                if mentions and mentions[-1].gates == (item.gate,):
-                    continue
-                mentions.append(_Mention(item.span[0] + len(masked[item.span[0] : item.span[1]]) - len(masked[item.span[0] : item.span[1]].lstrip()),
-                                         item.span[1], (item.gate,), "substance", unit=u))
+                if not mentions or mentions[-1].gates != (item.gate,):
+                    mentions.append(self._opening_mention(item.gate, u, item.span))
             self.prose_clauses.extend(found)
             self.unit_mentions[u] = mentions
             self.unit_mention_starts.pop(u, None)
@@ -347,6 +360,55 @@ class _ProseGatesMixin(_ParserState):
         if added:
             self.mentions.extend(added)
             self.mentions.sort(key=_mention_order)
+
+    def _read_clauses(self, u: int, start: int, end: int, *, inherit: int | None = None) -> tuple[list[_Attributed], int | None]:
+        """The clauses of ``self.low[start:end]`` that state one gate's facts (or follow such a clause, or ``inherit``'s
+        gate) with a conclusion; and the gate of a sentence whose words name one gate and conclude nothing (else None)."""
+        low, card = self.low, self.card
+        unit_hits = self.unit_hits.get(u, [])
+        gate: int | None = inherit
+        named: int | None = None
+        found: list[_Attributed] = []
+        for a, b in _clauses(low, start, end):
+            hits = [h for h in unit_hits if a <= h.start < b and _NOUN_SENSE.match(low, h.end) is None
+                    and _CONDITIONAL.search(low, a, h.start) is None and self._level(h) > 0]
+            # the verdict word is not the clause's subject ("the balance sheet is adequate" is about the balance sheet,
+            # whatever gate's name holds "adequate")
+            subject = low[a:b]
+            for h in hits:
+                subject = subject[: h.start - a] + " " * (h.end - h.start) + subject[h.end - a :]
+            own = gate_of_clause(card, subject)
+            if own is None and gate_of_clause(card, subject, ties=True) is not None:
+                gate = None  # the words of two gates in equal weight: this clause is neither's, nor the one before's
+                continue
+            if own is not None and inherit is not None:
+                return [], None  # the sentence after the facts names a gate of its own: it does not conclude on them
+            gate = own if own is not None else gate
+            if gate is None:
+                continue
+            named = gate if named is None or named == gate else -1
+            if hits:
+                found.append(_Attributed(gate, u, (a, b), hits))
+                continue
+            said = appraisals(low, a, b, _direction(card, gate))
+            if said:
+                found.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
+        if any(self._level(h) > 0 for h in unit_hits):
+            named = None  # a verdict word this reading could not place: the sentence concludes on something
+        return found, (named if named is not None and named > 0 and inherit is None else None)
+
+    def _level_free(self, u: int) -> bool:
+        return not any(self._level(h) > 0 for h in self.unit_hits.get(u, []))
+
+    def _same_paragraph(self, u: int, v: int) -> bool:
+        """Whether sentence ``v`` follows sentence ``u`` in its paragraph (the same line, or the next plain line)."""
+        a, b = self.units[u].line, self.units[v].line
+        return v == u + 1 and (a == b or (b == a + 1 and self.lines[b].kind == "plain"))
+
+    def _opening_mention(self, gate: int, u: int, span: Span | None = None) -> _Mention:
+        a, b = span if span is not None else (self.units[u].start, self.units[u].end)
+        text = self.masked[a:b]
+        return _Mention(a + len(text) - len(text.lstrip()), b, (gate,), "substance", unit=u)
 
     def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]:  # type: ignore[override]
         evidence: list[_Evidence] = super()._evidence(structural, label_units)  # type: ignore[misc]
