@@ -71,7 +71,7 @@ _PLAIN = frozenset({
 })
 #: A sentence that refers to the card's gates by a frame word ("the sales, formula and growth steps do not apply") is read by
 #: the reference readers (:mod:`._references`, :mod:`._grouped`): what they leave unresolved is not guessed here.
-_FRAMED = re.compile(r"(?i)\b(?:gates?|steps?|tests?|criteri(?:on|a)|checks?|screens?|hurdles?|stages?)\b")
+_FRAMED = re.compile(r"(?i)\b(?:gates?|steps|tests|criteri(?:on|a)|checks|screens|hurdles|stages|(?:step|test|check|stage)\s+\d)\b")
 
 _VOCAB: dict[int, tuple[Card, dict[int, dict[str, int]]]] = {}
 
@@ -170,7 +170,9 @@ _APPRAISALS: tuple[tuple[str, str], ...] = (
     (r"eroding|erod(?:ed|es)|fading|shrinking|narrowing|fragile|thin|commoditi[sz]ed|symmetric", vw.REJECT),
     (r"honest|candid|trustworthy|(?:well[\s-])?aligned|owner[\s-]minded|skin\s+in\s+the\s+game", vw.PROCEED),
     (r"dishonest|untrustworthy|misaligned|self[\s-]dealing|promotional|evasive|(?:can(?:not|'t|\u2019t)|could(?:n't|\u2019t))\s+(?:be\s+)?trust(?:ed)?", vw.REJECT),
-    (r"strong|solid|robust|healthy|attractive|favou?rable|compelling|acceptable|adequate|satisfactory|sensible|reasonable|high", vw.PROCEED),
+    (r"strong|solid|robust|healthy|attractive|favou?rable|compelling|acceptable|adequate|satisfactory|sensible|reasonable|"
+     r"fine|simple(?:\s+enough)?|straightforward|in\s+order|high", vw.PROCEED),
+    (r"in\s+(?:question|doubt)|an?\s+(?:issue|concern|problem|worry)", vw.REJECT),
     (r"weak|poor|unattractive|unfavou?rable|unacceptable|inadequate|unsatisfactory|worr(?:ies|ying|isome)|bothers|troubling|questionable|dubious|low", vw.REJECT),
 )
 #: Read with the clause's gate criterion direction, not with their own polarity (see :func:`appraisals`).
@@ -189,6 +191,7 @@ _ATTRIBUTIVE = re.compile(r"(?i)\b(?:a|an|the|its|their|his|her|our|my|this|that
 #: A verdict word used as a noun ("the proceeds from the sale", "a pass of the model"): no verdict of this clause.
 _NOUN_SENSE = re.compile(r"\s+(?:from|of)\b")
 
+_FOR_A_REASON = re.compile(r"[ \t]+for[ \t]+(?:a|good)[ \t]+reasons?\b")
 #: The word after an appraisal, when one follows on its clause (not a stop, comma or bracket).
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 #: Words that may follow an appraisal that closes its clause ("intact so far", "cheap relative to peers", "confirmed by the
@@ -245,6 +248,8 @@ def appraisals(text: str, start: int, end: int, direction: str | None) -> list[t
             verdict = vw.REJECT
         if _ATTRIBUTIVE.search(before) and not word.startswith(("a ", "too")):
             continue
+        if _FOR_A_REASON.match(text, m.end()):
+            continue  # "cheap for a reason": the writer doubts the appraisal
         nxt = _NEXT_WORD.match(text, m.end())
         if nxt is not None and nxt.group(1) not in _CLOSING:
             continue  # a modifier of the noun after it ("unacceptable greenhouse-gas emissions", "a strong quarter")
@@ -321,14 +326,14 @@ class _ProseGatesMixin(_ParserState):
             if named:
                 pending = None
                 gates = {g for m in named for g in m.gates}
-                if len(gates) == 1 and all(m.how == "substance" for m in named) \
-                        and not any(self._level(h) > 0 for h in self.unit_hits.get(u, [])):
-                    # a sentence found in one gate's words (_lexical.py) with no verdict word: its appraisal is the verdict
+                if len(gates) == 1 and not any(m.invented is not None for m in named) and self._level_free(u):
+                    # a sentence that names one gate (by its name, an alias or its words) and gives no verdict word: its
+                    # appraisal is the verdict, unless a clause of it states another gate's facts
                     gate = next(iter(gates))
-                    said = appraisals(low, unit.start, unit.end, _direction(self.card, gate))
-                    if said:
-                        self.prose_clauses.append(_Attributed(gate, u, (unit.start, unit.end), [_appraisal_hit(said[-1], u)]))
-                    elif self._level_free(u):
+                    found, _ = self._read_clauses(u, unit.start, unit.end, inherit=gate)
+                    if found:
+                        self.prose_clauses.extend(found)
+                    elif all(m.how == "substance" for m in named):
                         pending = (gate, u)
                 continue
             found, bare = self._read_clauses(u, unit.start, unit.end)
@@ -381,8 +386,8 @@ class _ProseGatesMixin(_ParserState):
             if own is None and gate_of_clause(card, subject, ties=True) is not None:
                 gate = None  # the words of two gates in equal weight: this clause is neither's, nor the one before's
                 continue
-            if own is not None and inherit is not None:
-                return [], None  # the sentence after the facts names a gate of its own: it does not conclude on them
+            if own is not None and inherit is not None and own != inherit:
+                return [], None  # the sentence states another gate's facts: it is not read for ``inherit``
             gate = own if own is not None else gate
             if gate is None:
                 continue
