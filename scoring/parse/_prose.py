@@ -46,6 +46,8 @@ __all__ = ["MIN_SCORE", "prose_vocabulary", "gate_of_clause", "appraisals"]
 MIN_SCORE = 2
 #: A sentence longer than this (words) is not read this way (a run-on line is not one statement).
 MAX_WORDS = 80
+#: At most this many sentences are read this way (a bound for pathological input: a real answer has far fewer).
+MAX_UNITS = 2000
 
 _WORD = re.compile(r"[a-z][a-z'\u2019-]*")
 #: Words a card's description uses about anything: never a gate's own word, whichever gate's text holds them alone.
@@ -181,7 +183,7 @@ _TOO_HARD = re.compile(r"too[\s-]hard|hard\s+to\s+understand|beyond")
 _APPRAISAL = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(f"(?P<a{i}>{p})" for i, (p, _) in enumerate(_APPRAISALS)) + r")(?![\w-])")
 #: A negator in the few words before an appraisal flips it ("not broken", "isn't cheap", "no longer intact", "hardly durable").
 _NEGATOR = re.compile(r"(?i)(?:(?:\b(?:not|never|hardly|nor|no)\b|n['\u2019]t\b)(?!\s+(?:merely|just|only|simply)\b)(?:\s+(?:[\w'-]+\s+){0,3}?)?"
-                      r"|\b(?:nothing|none|nobody|neither)\b(?:\s+(?:[\w'-]+\s+){0,4}?)?)\s*\Z")
+                      r"|\b(?:nothing|none|nobody|neither)\b(?:\s+(?:[\w'-]+\s+){0,6}?)?)\s*\Z")
 #: A condition or a question before the appraisal states no verdict ("if the thesis breaks", "whether it holds").
 _CONDITIONAL = re.compile(r"(?i)\b(?:if|unless|whether|should|would|could|might|may|until|once|when)\b")
 #: The appraisal as a noun phrase's modifier ("a strong quarter", "high rates") states nothing about the criterion:
@@ -310,6 +312,9 @@ class _ProseGatesMixin(_ParserState):
         added: list[_Mention] = []
         pending: tuple[int, int] | None = None  # (gate, unit) of a sentence that stated one gate's facts and no conclusion
         for u, unit in enumerate(self.units):
+            if u >= MAX_UNITS:
+                self.notes.append(f"more than {MAX_UNITS} sentences: only the first {MAX_UNITS} were read for gates stated in prose")
+                break
             if pending is not None and not self._same_paragraph(pending[1], u):
                 pending = None
             if u in self.final_units or unit.end - unit.start < 12:
@@ -340,7 +345,7 @@ class _ProseGatesMixin(_ParserState):
             if not found and pending is not None and bare is None:
                 # "Price against value: par for a loan we value at 90 cents. Paying full value and more; unfavourable.":
                 # the sentence after the facts concludes on them
-                found, _ = self._read_clauses(u, unit.start, unit.end, inherit=pending[0])
+                found, _ = self._read_clauses(u, unit.start, unit.end, inherit=pending[0], strict=True)
                 if found:
                     mention = self._opening_mention(pending[0], pending[1])
                     self.unit_mentions[pending[1]] = [mention]
@@ -366,9 +371,11 @@ class _ProseGatesMixin(_ParserState):
             self.mentions.extend(added)
             self.mentions.sort(key=_mention_order)
 
-    def _read_clauses(self, u: int, start: int, end: int, *, inherit: int | None = None) -> tuple[list[_Attributed], int | None]:
+    def _read_clauses(self, u: int, start: int, end: int, *, inherit: int | None = None,
+                      strict: bool = False) -> tuple[list[_Attributed], int | None]:
         """The clauses of ``self.low[start:end]`` that state one gate's facts (or follow such a clause, or ``inherit``'s
-        gate) with a conclusion; and the gate of a sentence whose words name one gate and conclude nothing (else None)."""
+        gate) with a conclusion; and the gate of a sentence whose words name one gate and conclude nothing (else None).
+        ``strict``: a clause stating another gate's facts than ``inherit`` makes the whole sentence none of its."""
         low, card = self.low, self.card
         unit_hits = self.unit_hits.get(u, [])
         gate: int | None = inherit
@@ -387,7 +394,10 @@ class _ProseGatesMixin(_ParserState):
                 gate = None  # the words of two gates in equal weight: this clause is neither's, nor the one before's
                 continue
             if own is not None and inherit is not None and own != inherit:
-                return [], None  # the sentence states another gate's facts: it is not read for ``inherit``
+                if strict:
+                    return [], None  # the sentence after the facts states another gate's: it does not conclude on them
+                gate = None  # this clause states another gate's facts: neither it nor the clauses it leads are ``inherit``'s
+                continue
             gate = own if own is not None else gate
             if gate is None:
                 continue
