@@ -271,6 +271,10 @@ def _direction(card: Card, gate: int) -> str | None:
 _CLAUSE_END = re.compile(r";|:(?=\s)|\s[\u2014\u2013-]\s|\u2014|\)|,\s+(?=(?:and|but|so|while|whereas|yet|though|although|which)\b)")
 
 
+#: The parts of a sentence that lists several gates: cut at every comma, semicolon or colon, and at the sentence's end.
+_LIST_CUT = re.compile(r"[,;:](?=\s)|\Z|$")
+
+
 def _clauses(text: str, start: int, end: int) -> list[Span]:
     out: list[Span] = []
     pos = start
@@ -340,6 +344,8 @@ class _ProseGatesMixin(_ParserState):
                         self.prose_clauses.extend(found)
                     elif all(m.how == "substance" for m in named):
                         pending = (gate, u)
+                elif len(gates) > 1 and not any(m.invented is not None for m in named) and self._level_free(u):
+                    self.prose_clauses.extend(self._listed_clauses(u, named))
                 continue
             found, bare = self._read_clauses(u, unit.start, unit.end)
             if not found and pending is not None and bare is None:
@@ -411,6 +417,29 @@ class _ProseGatesMixin(_ParserState):
         if any(self._level(h) > 0 for h in unit_hits):
             named = None  # a verdict word this reading could not place: the sentence concludes on something
         return found, (named if named is not None and named > 0 and inherit is None else None)
+
+    def _listed_clauses(self, u: int, named: list[_Mention]) -> list[_Attributed]:
+        """A sentence that names several gates and gives no verdict word, read part by part at its commas ("The
+        universe status is fine, it makes no listed products, and no restriction applies"): a part that names one
+        of the gates (or states one gate's facts) and appraises it gives that gate its verdict."""
+        low, unit = self.low, self.units[u]
+        out: list[_Attributed] = []
+        pos = unit.start
+        for m in _LIST_CUT.finditer(low, unit.start, unit.end + 1):
+            a, b = pos, m.start() if m.start() < unit.end else unit.end
+            pos = m.end()
+            if b - a < 4:
+                continue
+            gates = {g for n in named if a <= n.start < b for g in n.gates}
+            if len(gates) > 1:
+                continue
+            gate = next(iter(gates)) if gates else gate_of_clause(self.card, low[a:b])
+            if gate is None:
+                continue
+            said = appraisals(low, a, b, _direction(self.card, gate))
+            if said:
+                out.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
+        return out
 
     def _level_free(self, u: int) -> bool:
         return not any(self._level(h) > 0 for h in self.unit_hits.get(u, []))

@@ -56,6 +56,13 @@ READ = [
         [(1, "PROCEED"), (4, "REJECT")],
         id="simple-enough-and-misaligned",
     ),
+    pytest.param(
+        MUNGER,
+        "A maker of farm equipment. Its circle of competence is fine for us, its return on capital is thin, and the rest "
+        "we have not looked at.\n\nDECLINE.",
+        [(1, "PROCEED"), (2, "REJECT")],
+        id="one-sentence-listing-two-gates-read-part-by-part",
+    ),
 ]
 
 
