@@ -10,9 +10,9 @@ phrase of one gate, :mod:`._references`, :mod:`._lexical`) in answers with fewer
 structured list).
 
 **Which gate a clause is about.** Each gate's prose vocabulary (built once per card, :func:`prose_vocabulary`) is the
-stems of its name, aliases and required elements and of the names of the inputs its criteria read (weight 2), and of
-its description and those inputs' descriptions (weight 1), keeping only the stems no other gate's texts hold, less
-words any text uses (:data:`_PLAIN`). A clause is about the gate whose stems in it weigh at least :data:`MIN_SCORE`
+stems of its name and aliases (weight 3), of its required elements and the names of the inputs its criteria read
+(weight 2), and of its description and those inputs' descriptions (weight 1), keeping only the stems no other gate's
+texts hold, less words any text uses (:data:`_PLAIN`). A clause is about the gate whose stems in it weigh at least :data:`MIN_SCORE`
 and more than any other gate's: never two gates with equal weight. A clause with no gate's words inherits the gate of
 the clause before it in the same sentence ("The thesis is intact: factory investment came in above our case").
 
@@ -41,8 +41,8 @@ from ipb.scoring.parse._types import GateTrace, Span
 
 __all__ = ["MIN_SCORE", "prose_vocabulary", "gate_of_clause", "appraisals"]
 
-#: The weight of a clause's gate words (name, alias, element or input-name stems weigh 2; description stems 1) a
-#: clause needs before it is taken for that gate.
+#: The weight of a clause's gate words (name and alias stems weigh 3, element and input-name stems 2, description
+#: stems 1) a clause needs before it is taken for that gate.
 MIN_SCORE = 2
 #: A sentence longer than this (words) is not read this way (a run-on line is not one statement).
 MAX_WORDS = 80
@@ -96,14 +96,15 @@ def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
     >>> from ipb.engine.registry import compiled_card
     >>> vocab = prose_vocabulary(compiled_card("munger_business_quality_price").card)
     >>> vocab[1]["understand"], vocab[2]["capital"], vocab[4]["candour"], "busines" in vocab[1]
-    (2, 2, 1, False)
+    (3, 3, 1, False)
     """
     cached = _VOCAB.get(id(card))
     if cached is not None and cached[0] is card:
         return cached[1]
     raw: dict[int, dict[str, int]] = {}
     for g in card.gates:
-        strong = [g.name, *g.aliases, *(ELEMENT_FIELD.sub(" ", e) for e in g.required_elements)]
+        named = [g.name, *g.aliases]
+        strong = [ELEMENT_FIELD.sub(" ", e) for e in g.required_elements]
         weak = [g.description]
         names: set[str] = set()
         for expr in (g.proceed, g.reject, *g.compute.values(), *(e for _, e in g.classify)):
@@ -119,6 +120,8 @@ def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
             weights[s] = 1
         for s in set().union(*(_stems(t) for t in strong)):
             weights[s] = 2
+        for s in set().union(*(_stems(t) for t in named)):
+            weights[s] = 3
         raw[g.number] = weights
     counts: dict[str, int] = {}
     for weights in raw.values():

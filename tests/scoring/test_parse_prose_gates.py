@@ -88,13 +88,19 @@ def test_prose_without_a_statement_about_a_gate_reads_no_gate(card: str, text: s
 
 
 def test_a_clause_in_two_gates_words_of_equal_weight_names_neither() -> None:
-    # "earns" is the price gate's (owner earnings), "capital" the return gate's: neither wins, and the clause does not
-    # inherit the gate of the clause before it
+    # "understand" is in gate 1's alias, "competitive" in gate 3's name: neither wins, and the clause does not inherit
+    # the gate of the clause before it
     card = compiled_card(MUNGER).card
-    assert gate_of_clause(card, "earns 17% on capital") is None
-    assert gate_of_clause(card, "earns 17% on capital", ties=True) is not None
-    text = "The operator is easy to understand (pass), earns 17% on capital (pass).\n\nINVEST."
+    clause = "we understand how it stays competitive"
+    assert gate_of_clause(card, clause) is None and gate_of_clause(card, clause, ties=True) is not None
+    text = f"The operator is easy to understand (pass), and {clause} (pass).\n\nINVEST."
     assert read_gates(text, MUNGER) == [(1, "PROCEED")]
+
+
+def test_a_name_word_outweighs_an_element_word() -> None:
+    # "capital" is in gate 2's name (weight 3), "earns" in gate 5's elements and inputs (owner earnings, weight 2)
+    text = "The operator is easy to understand (pass), earns 17% on capital (pass).\n\nINVEST."
+    assert read_gates(text, MUNGER) == [(1, "PROCEED"), (2, "PROCEED")]
 
 
 def test_an_appraisal_verdict_has_no_verdict_span_and_says_how() -> None:
@@ -126,4 +132,5 @@ def test_prose_vocabulary_keeps_only_each_gates_own_words() -> None:
         for word in words:
             owners.setdefault(word, set()).add(gate)
     assert all(len(gates) == 1 for gates in owners.values())
-    assert vocab[2]["capital"] == 2 and "busines" not in vocab[1]  # a name word weighs 2; a word every card uses is none
+    assert vocab[2]["capital"] == 3 and vocab[2]["converg"] == 2 and vocab[3]["erod"] == 1  # name, element, description
+    assert "busines" not in vocab[1]  # a word every card uses is no gate's
