@@ -102,6 +102,7 @@ def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
     if cached is not None and cached[0] is card:
         return cached[1]
     raw: dict[int, dict[str, int]] = {}
+    investor = _stems(card.investor)  # "Lynch wanted 1.5": the investor's name is every gate's
     for g in card.gates:
         named = [g.name, *g.aliases]
         strong = [ELEMENT_FIELD.sub(" ", e) for e in g.required_elements]
@@ -122,12 +123,18 @@ def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
             weights[s] = 2
         for s in set().union(*(_stems(t) for t in named)):
             weights[s] = 3
-        raw[g.number] = weights
-    counts: dict[str, int] = {}
-    for weights in raw.values():
-        for s in weights:
-            counts[s] = counts.get(s, 0) + 1
-    table = {number: {s: w for s, w in weights.items() if counts[s] == 1} for number, weights in raw.items()}
+        raw[g.number] = {s: w for s, w in weights.items() if s not in investor}
+    # a stem counts for a gate by how much more weight it has there than in any other gate: a name word another gate's
+    # description only mentions ("thesis" in "Thesis Confirmation" and in a sizing gate's description) still leans
+    # to the gate it names; a word of equal standing in two gates names neither
+    table: dict[int, dict[str, int]] = {}
+    for number, weights in raw.items():
+        kept: dict[str, int] = {}
+        for s, w in weights.items():
+            rival = max((other.get(s, 0) for n, other in raw.items() if n != number), default=0)
+            if w > rival:
+                kept[s] = w - rival
+        table[number] = kept
     if len(_VOCAB) > 256:
         _VOCAB.clear()
     _VOCAB[id(card)] = (card, table)
@@ -209,6 +216,10 @@ _CLOSING = frozenset({
     "even", "only", "just", "well", "also", "both", "all", "nor", "not", "no", "whatever", "regardless", "throughout", "me", "us",
     "you", "them", "him", "her", "investors", "everyone", "anyone",
 })
+
+#: "I'd pass at this price", "we would pass": the writer passes on the investment, no gate passes.
+_INVESTOR_PASS = re.compile(r"(?i)\b(?:i|we|i'd|we'd|i\u2019d|we\u2019d|would|will|should)\s+(?:\w+\s+)?\Z")
+_DETERMINERS = frozenset({"the", "a", "an", "its", "our", "their", "all", "every", "each", "both", "this", "that", "his", "her"})
 
 _PROSE_WORD = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
 
@@ -391,8 +402,7 @@ class _ProseGatesMixin(_ParserState):
         named: int | None = None
         found: list[_Attributed] = []
         for a, b in _clauses(low, start, end):
-            hits = [h for h in unit_hits if a <= h.start < b and _NOUN_SENSE.match(low, h.end) is None
-                    and _CONDITIONAL.search(low, a, h.start) is None and self._level(h) > 0]
+            hits = [h for h in unit_hits if a <= h.start < b and self._level(h) > 0 and self._states_verdict(h, a)]
             # the verdict word is not the clause's subject ("the balance sheet is adequate" is about the balance sheet,
             # whatever gate's name holds "adequate")
             subject = low[a:b]
@@ -443,6 +453,22 @@ class _ProseGatesMixin(_ParserState):
             if said:
                 out.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
         return out
+
+    def _states_verdict(self, hit: _Hit, clause_start: int) -> bool:
+        """Whether a verdict word the parser found states a verdict on the clause's criterion, as this reading takes
+        it: not a noun ("the proceeds from"), a condition ("if it passes"), the investor's own pass ("I'd pass at this
+        price": a decline) or "met" with its object ("management met analysts")."""
+        low = self.low
+        if _NOUN_SENSE.match(low, hit.end) or _CONDITIONAL.search(low, clause_start, hit.start):
+            return False
+        token = low[hit.start : hit.end]
+        if token.startswith("pass") and _INVESTOR_PASS.search(low, max(clause_start, hit.start - 30), hit.start):
+            return False
+        if token in ("met", "meet", "meets"):
+            nxt = _NEXT_WORD.match(low, hit.end)
+            if nxt is not None and nxt.group(1) not in _CLOSING and nxt.group(1) not in _DETERMINERS:
+                return False
+        return True
 
     def _level_free(self, u: int) -> bool:
         return not any(self._level(h) > 0 for h in self.unit_hits.get(u, []))

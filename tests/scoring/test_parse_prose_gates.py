@@ -77,6 +77,10 @@ LEFT_ALONE = [
     pytest.param(STORY, "If the original story breaks we sell; so far nothing new.\n\nHOLD.", id="a-condition-states-nothing"),
     pytest.param(MUNGER, "Owner earnings are $40M against a market value of $300M, so it is cheap for a reason.\n\nDECLINE.",
                  id="cheap-for-a-reason-doubts-the-appraisal"),
+    pytest.param(MUNGER, "At a market value of $9B on owner earnings of $300M, I'd pass at this price.",
+                 id="the-investors-own-pass-is-a-decline-not-a-gate-pass"),
+    pytest.param(MUNGER, "Management met analysts twice in March to walk through the plan.\n\nDECLINE.",
+                 id="met-with-its-object-is-a-meeting"),
 ]
 
 
@@ -132,5 +136,9 @@ def test_prose_vocabulary_keeps_only_each_gates_own_words() -> None:
         for word in words:
             owners.setdefault(word, set()).add(gate)
     assert all(len(gates) == 1 for gates in owners.values())
+    # a name word another gate's description also holds leans to the gate it names, by the difference in weight
+    sizing = prose_vocabulary(compiled_card(SIZE).card)
+    assert sizing[1].get("thesi") == 2 and all("thesi" not in sizing[g] for g in (2, 3, 4))
+    assert all("lynch" not in words for words in prose_vocabulary(compiled_card(STORY).card).values())  # the investor's name
     assert vocab[2]["capital"] == 3 and vocab[2]["converg"] == 2 and vocab[3]["erod"] == 1  # name, element, description
     assert "busines" not in vocab[1]  # a word every card uses is no gate's
