@@ -69,6 +69,7 @@ _PLAIN = frozenset({
     "they", "them", "you", "your", "our", "its", "can", "cannot", "will", "may", "might", "while", "against", "between",
     "anything", "goes", "idea", "ideas", "whatever", "show", "shows", "leave", "leaves", "undecided", "outcome", "outcomes",
     "mixed", "usd", "result", "results", "cut", "nearer", "behind", "category", "requires", "required", "require", "encoded",
+    "out", "until", "unknown", "unclear", "yes", "sure", "okay", "per", "via", "near", "far", "next", "last", "year", "ago",
     "apply", "applies", "applied", "step", "steps", "stage", "stages", "gates", "tests", "checks", "screens", "question",
 })
 #: A sentence that refers to the card's gates by a frame word ("the sales, formula and growth steps do not apply") is read by
@@ -345,6 +346,9 @@ class _ProseGatesMixin(_ParserState):
             if len(_WORD.findall(low, unit.start, unit.end)) > MAX_WORDS or _FRAMED.search(low, unit.start, unit.end):
                 pending = None
                 continue
+            if u > 0 and self.units[u - 1].end <= unit.start and self._asks(u - 1):
+                pending = None
+                continue  # the answer to the question before it ("Fair price? Unknown until ...") is that question's
             named = self.unit_mentions.get(u)
             if named:
                 pending = None
@@ -469,6 +473,11 @@ class _ProseGatesMixin(_ParserState):
             if nxt is not None and nxt.group(1) not in _CLOSING and nxt.group(1) not in _DETERMINERS:
                 return False
         return True
+
+    def _asks(self, u: int) -> bool:
+        """Whether sentence ``u`` is a question that names a gate."""
+        unit = self.units[u]
+        return bool(self.unit_mentions.get(u)) and self.masked[unit.start : unit.end].rstrip().endswith("?")
 
     def _level_free(self, u: int) -> bool:
         return not any(self._level(h) > 0 for h in self.unit_hits.get(u, []))
