@@ -38,6 +38,7 @@ from ipb.scoring.parse._layout import _LayoutMixin, unwrap_hard_wrapped
 from ipb.scoring.parse._grouped import _GroupedLabelsMixin
 from ipb.scoring.parse._listed import _ListedGatesMixin
 from ipb.scoring.parse._subject import _SubjectMixin
+from ipb.scoring.parse._prose import _ProseGatesMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
 from ipb.scoring.parse._lexical import _LexicalReferencesMixin
 from ipb.scoring.parse._loose import _LooseReferencesMixin
@@ -57,7 +58,7 @@ from ipb.scoring.parse._voice import blank_struck
 from ipb.errors import ParseError
 
 
-class _Parser(_JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _VocabularyMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _VocabularyMixin, _ProseGatesMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -102,6 +103,7 @@ class _Parser(_JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMi
         labels = self._lexical_mentions(labels)
         self._embedding_fallback(labels)
         self._labels_by_vocabulary(labels)
+        self._prose_gates(labels)  # gates stated in prose by their facts and an appraisal (_prose.py)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
         if not structural:
             self._prose_fallback()
