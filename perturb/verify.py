@@ -24,7 +24,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import jsonschema
 
 from ipb.engine._json import NOT_CANONICAL, parse_canonical_line, parse_json_line
-from ipb.engine.execute import execute
+from ipb.engine.grp_view import grp_view
 from ipb.engine.card import Card
 from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card, find_card, use_cards
@@ -291,14 +291,14 @@ class _Checker:
             for k in self.constraints.broken(card, typed):
                 rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
                 broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
-            trace = execute(compiled, typed, scenario_id=scenario.get("id", ident),
-                            layer=scenario.get("layer", layer))
+            # only what the GRP shows (the engine's grp_view), rendered only when it differs from the item's
+            view = grp_view(compiled, typed)
             where = f"{card.id}: " if layer != "L7" else ""
-            # the GRP is rendered again only when it differs from the item's (or was never seen)
-            differs = self.grps.grp_if_differs(trace, gold["grp"])
+            differs = self.grps.grp_if_differs(view, gold["grp"], scenario.get("id", ident),
+                                               scenario.get("layer", layer))
             if differs is not None:
                 problems += gold_differences(gold["grp"], differs, where)
-            shown = {"investment_verdict": trace.outcome, "verdict_trigger": trace.trigger}
+            shown = {"investment_verdict": view.outcome, "verdict_trigger": view.trigger}
             for key in ("investment_verdict", "verdict_trigger"):
                 # the item's own copy of the verdict, when its GRP already agrees with the card
                 if gold[key] != shown[key] and gold["grp"].get(key) == shown[key]:
