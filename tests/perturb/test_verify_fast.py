@@ -292,3 +292,27 @@ def test_conditions_agree_exactly_when_condition_problems_finds_nothing(items, e
         edit(item)
         assert conditions_agree(item, decks_fast) == (condition_problems(item, decks_slow) == [])
     assert decks_fast == decks_slow
+
+
+def test_the_collector_is_paused_while_checking_and_restored_after(items, monkeypatch):
+    import gc
+
+    seen = []
+    real = verify_mod._Checker.check
+
+    def check(self, record, line_no, text):
+        seen.append(gc.isenabled())
+        return real(self, record, line_no, text)
+    monkeypatch.setattr(verify_mod._Checker, "check", check)
+    monkeypatch.setattr(verify_mod, "COLLECT_EVERY", 7)  # young garbage collected during the run too
+    collected = []
+    monkeypatch.setattr(verify_mod.gc, "collect", lambda generation=2: collected.append(generation) or 0)
+    assert gc.isenabled()
+    assert verify_items(items).ok
+    assert gc.isenabled() and seen and not any(seen) and collected == [1] * (60 // 7)
+    gc.disable()
+    try:
+        assert verify_items(items).ok
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
