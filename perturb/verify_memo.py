@@ -194,8 +194,10 @@ def conditions_agree(item: Mapping[str, Any], decks: dict[Any, Any]) -> bool:
     The same hashes, computed with fewer copies: condition B's key is the
     SHA-256 of ``{"investors":[...],"query":QUESTION}`` written canonically,
     here put together from orjson's text of the two values (the keys are
-    already in sorted order); condition C comes from ``decks``, the same memo
-    per deck of (card id, content hash) that ``condition_problems`` keeps.
+    already in sorted order; the text before the question is hashed once per
+    deck of cards); condition C is computed once per deck. Both are kept in
+    ``decks``, the memo that ``condition_problems`` also keeps (under keys
+    of another shape: ``("B and C", ((id, content hash, investor), ...))``).
     Anything unexpected (a missing field, a value of another type) answers
     False, and the caller's ``condition_problems`` gives the answer or the error.
     """
@@ -204,21 +206,25 @@ def conditions_agree(item: Mapping[str, Any], decks: dict[Any, Any]) -> bool:
         if type(stored) is not dict:
             return False
         cards = item["manifest"]["cards"]
-        deck = tuple((c["id"], c["content_hash"]) for c in cards)
-        fresh_c = decks.get(deck)
-        if fresh_c is None:
-            fresh_c = decks[deck] = conditions("", [c["investor"] for c in cards], cards)["C"]
+        deck = ("B and C", tuple([(c["id"], c["content_hash"], c["investor"]) for c in cards]))
+        held = decks.get(deck)
+        if held is None:
+            fresh_c = conditions("", [c["investor"] for c in cards], cards)["C"]
+            people = list(dict.fromkeys(c["investor"] for c in cards))
+            # B's key text up to the question: every item of this deck hashes the same prefix
+            held = decks[deck] = (fresh_c, people, sha256(b'{"investors":' + _orjson.dumps(people) + b',"query":'))
+        fresh_c, people, prefix = held
         if stored["C"] != fresh_c:
             return False
         b = stored["B"]
         question = item["question"]
-        people = list(dict.fromkeys(c["investor"] for c in cards))
         if type(b) is not dict or len(b) != 3 or b.get("investors") != people:
             return False
-        text = question.encode("utf-8")
-        if b.get("query_sha256") != sha256(text).hexdigest():
+        if b.get("query_sha256") != sha256(question.encode("utf-8")).hexdigest():
             return False
-        key = b"".join((b'{"investors":', _orjson.dumps(people), b',"query":', _orjson.dumps(question), b"}"))
-        return bool(b.get("key") == sha256(key).hexdigest())
+        key = prefix.copy()
+        key.update(_orjson.dumps(question))
+        key.update(b"}")
+        return bool(b.get("key") == key.hexdigest())
     except Exception:  # noqa: BLE001 - the slow path reports (or raises) exactly what it always did
         return False
