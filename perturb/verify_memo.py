@@ -133,7 +133,7 @@ class GrpMemo:
                 key = view.entry_key(i)
                 entry = entries.get(key)
                 if entry is None:
-                    if len(entries) >= self.limit * 4:
+                    if len(entries) >= self.limit:
                         entries.clear()
                     entry = entries[key] = view.entry(i)
                 program.append(entry)
