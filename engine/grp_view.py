@@ -173,11 +173,6 @@ class GrpView:
             entry = memo[key] = trace._entry(result)
         return {**entry, "required_elements": list(entry["required_elements"])}
 
-    def entries(self) -> list[dict[str, Any]]:
-        """``to_grp()["gold_program"]``: one entry per gate, in card order."""
-        program: list[dict[str, Any]] = self._traced().to_grp()["gold_program"]
-        return program
-
 
 def grp_view(compiled: CompiledCard, facts: Mapping[str, Any]) -> GrpView:
     """Execute ``compiled`` on one scenario's facts and keep only what its GRP shows.
