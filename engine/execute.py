@@ -691,43 +691,14 @@ def _computed_text(r: GateResult) -> str | None:
     return "; ".join(f"{n} = {format_value(v, units[n])}" for n, v in items)
 
 
-#: Texts of numbers already formatted (:func:`format_value`), keyed by (type, value, unit); emptied when full.
-_FORMATTED: dict[tuple[type, Any, str | None], str] = {}
-FORMAT_MEMO_LIMIT = 8_192
-
-
 def format_value(value: Any, unit: str | None = None) -> str:
     """Human form of a value: money as $25B / $1.25B, ratios as 25%, multiples as 20x.
-
-    A Decimal or Fraction is formatted once per (type, value, unit) and its
-    text remembered: equal numbers of one type have one text (``Decimal("1E+1")``
-    and ``Decimal("10")`` both give ``10``), so GRPs of many scenarios
-    sharing values (perturbed items) format each number once.
 
     >>> format_value(Decimal("25000000000"), "money"), format_value(Decimal("0.955"), "ratio")
     ('$25B', '95.5%')
     >>> format_value(None)
     'unknown'
     """
-    cls = value.__class__
-    if cls is Decimal or cls is Fraction:
-        key = (cls, value, unit)
-        try:
-            return _FORMATTED[key]
-        except KeyError:
-            pass
-        except TypeError:  # a signalling NaN cannot be hashed
-            return _format_value(value, unit)
-        text = _format_value(value, unit)
-        if len(_FORMATTED) >= FORMAT_MEMO_LIMIT:
-            _FORMATTED.clear()
-        _FORMATTED[key] = text
-        return text
-    return _format_value(value, unit)
-
-
-def _format_value(value: Any, unit: str | None) -> str:
-    """:func:`format_value` computed afresh."""
     if value is None:
         return "unknown"
     value = public(value)  # an exact Fraction from the engine, shown to 28 digits

@@ -96,26 +96,3 @@ def test_a_returned_entry_is_a_copy() -> None:
     assert "edited" not in again["required_elements"] and again["verdict"] != "edited"
     assert view.to_grp()["gold_program"][4] == again
 
-
-# ------------------------------------------------------------------ format_value's memo of number texts
-
-_units = st.sampled_from([None, "ratio", "multiple", "money", "count", "years"])
-_decimals = st.one_of(
-    st.decimals(allow_nan=False, allow_infinity=False, places=None, min_value=-10**30, max_value=10**30),
-    st.sampled_from([Decimal("-0"), Decimal("0"), Decimal("1E+1"), Decimal("10"), Decimal("10.000"),
-                     Decimal("0.9550"), Decimal("1E-30"), Decimal("123456789012345678901234567890")]))
-_fractions = st.fractions(max_denominator=10**6)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.one_of(_decimals, _fractions), _units), min_size=1, max_size=20))
-def test_a_remembered_number_text_is_the_text_formatted_afresh(pairs: list[tuple[Any, Any]]) -> None:
-    from ipb.engine import execute as execute_mod
-
-    for value, unit in pairs + pairs:  # the second time from the memo
-        assert execute_mod.format_value(value, unit) == execute_mod._format_value(value, unit)
-    # an equal number written otherwise, first met through the memo: the same text as formatted afresh
-    for value, unit in pairs:
-        if isinstance(value, Decimal):
-            other = value.normalize() if value.normalize() == value else value
-            assert execute_mod.format_value(other, unit) == execute_mod._format_value(other, unit)
