@@ -6,8 +6,9 @@ Two memos, each keyed by exactly what its answer depends on, let
 :mod:`ipb.perturb.verify` skip work whose result it has already seen:
 
 * :class:`GrpMemo`: whether an item's recorded GRP equals the fresh one
-  (:meth:`ipb.engine.execute.Trace.to_grp`), without rendering the GRP again
-  when an earlier item executed to the same verdicts and the same shown values;
+  (:meth:`ipb.engine.grp_view.GrpView.to_grp`), without rendering the GRP
+  again when an earlier item executed to the same verdicts and the same shown
+  values (nor a gate's entry when an earlier item showed the same for it);
 * :class:`ConstraintMemo`: whether a scenario breaks each card constraint,
   keyed by the values of the inputs the constraint reads.
 
@@ -24,8 +25,8 @@ from hashlib import sha256
 
 import orjson as _orjson
 
-from ipb.engine.card import ELEMENT_FIELD, Card, Constraint
-from ipb.engine.execute import Trace
+from ipb.engine.card import Card, Constraint
+from ipb.engine.grp_view import GrpView, grp_names
 from ipb.perturb.items import conditions
 
 __all__ = ["GrpMemo", "ConstraintMemo", "MEMO_LIMIT", "shown_names", "conditions_agree"]
@@ -38,110 +39,107 @@ _ABSENT = object()
 
 
 def shown_names(card: Card) -> tuple[str, ...]:
-    """Every name some gate's GRP entry can show: computed values, a classifier's own value, the fields of its
-    required-element templates for any verdict (a superset of :meth:`Trace._entry_key`'s names for one verdict).
-
-    Apart from these and the verdicts, a GRP (paper §6.3, Appendix E) shows nothing that varies between scenarios
-    of one card.
-    """
-    names: list[str] = []
-    for g in card.gates:
-        names += list(g.compute)
-        if g.is_classifier:
-            names.append(g.id)
-        for templates in (g.required_elements, *g.elements_by_verdict.values()):
-            for template in templates:
-                names += ELEMENT_FIELD.findall(template)
-    return tuple(dict.fromkeys(names))
+    """Every name some gate's GRP entry can show (:func:`ipb.engine.grp_view.grp_names`)."""
+    return grp_names(card)
 
 
 class GrpMemo:
-    """Whole GRPs already rendered, per card, keyed by what a GRP shows: ``gold == trace.to_grp()`` fast.
+    """Whole GRPs and gate entries already rendered, per card: ``gold == view.to_grp(...)`` fast.
 
-    The key of a trace is its run (every gate's verdict, the outcome and its
-    trigger, the gate that terminated the chain, the regime and the gates off
-    its branch, the re-entry count, diagnostic mode) and, for each of
-    :func:`shown_names`, the value in the trace's environment with its type
-    (or its absence). :meth:`Trace.to_grp` renders each gate from the same
-    things (its own per-gate memo is keyed by a subset of them), and adds the
-    item's ``question_id`` and ``layer``, which are compared apart. So two
-    traces with one key render one GRP, up to those two fields.
+    A GRP is remembered by :attr:`ipb.engine.grp_view.GrpView.key` (the run
+    and the values of every name a GRP shows): two views with one key render
+    one GRP, up to the item's ``question_id`` and ``layer``, which are
+    compared apart. On a miss, the GRP is put together from gate entries
+    remembered by :meth:`~ipb.engine.grp_view.GrpView.entry_key` (a gate
+    entry is rendered only when its own key is new). Either way the item's
+    GRP is compared with ``==``, field by field, exactly as ``gold ==
+    view.to_grp(...)`` would compare it; a GRP that agrees is remembered.
+    Any difference gives the fully rendered GRP, which the caller reports
+    with the unchanged :func:`ipb.perturb.verify.gold_differences`.
+
+    The remembered entries are shared between the GRPs that show them and
+    are never handed out (nor changed).
     """
 
     def __init__(self, limit: int = MEMO_LIMIT) -> None:
         self.limit = limit
-        #: id of a card -> (the card, its shown names, key -> GRP without question_id and layer)
-        self._cards: dict[int, tuple[Card, tuple[str, ...], dict[tuple[Any, ...], tuple[dict[str, Any], bytes]]]] = {}
+        #: id of a card -> (the card, key -> (GRP without question_id, layer and gold_program; its gate entries),
+        #: entry key -> one gate entry)
+        self._cards: dict[int, tuple[Card, dict[tuple[Any, ...], tuple[dict[str, Any], list[dict[str, Any]]]],
+                                     dict[tuple[Any, ...], dict[str, Any]]]] = {}
         self.hits = 0
         self.misses = 0
 
-    def _key(self, trace: Trace) -> tuple[tuple[Any, ...], dict[tuple[Any, ...], tuple[dict[str, Any], bytes]]]:
-        card = trace.card
-        held = self._cards.get(id(card))
-        if held is None or held[0] is not card:
-            held = self._cards[id(card)] = (card, shown_names(card), {})
-        run = trace._run
-        env = trace.env
-        values = tuple([(v.__class__, v) for v in [env.get(n, _ABSENT) for n in held[1]]])
-        key = (tuple(run.verdicts), run.outcome, run.trigger, run.terminated_by, run.regime, run.off_branch,
-               run.iterations, trace.diagnostic, trace.scenario_id is None, trace.layer is None, values)
-        return key, held[2]
-
-    def grp_if_differs(self, trace: Trace, gold: Mapping[str, Any]) -> dict[str, Any] | None:
-        """None when ``gold == trace.to_grp()``; else ``trace.to_grp()`` (for the differences).
+    def grp_if_differs(self, view: GrpView, gold: Mapping[str, Any], scenario_id: str | None = None,
+                       layer: str | None = None) -> dict[str, Any] | None:
+        """None when ``gold == view.to_grp(scenario_id, layer)``; else ``view.to_grp(scenario_id, layer)``.
 
         ``gold`` is the item's recorded GRP; the answer is the same as
         comparing it with a freshly rendered one.
         """
         if not isinstance(gold, dict):
-            return trace.to_grp()
+            return view.to_grp(scenario_id, layer)
+        card = view.card
+        held = self._cards.get(id(card))
+        if held is None or held[0] is not card:
+            held = self._cards[id(card)] = (card, {}, {})
+        memo = held[1]
         try:
-            key, memo = self._key(trace)
-            template = memo.get(key)
-        except (TypeError, AttributeError):  # a value that cannot be a key, or a Trace without these fields: render
-            grp = trace.to_grp()
+            template = memo.get(view.key)
+        except TypeError:  # a value that cannot be a key: render and compare
+            grp = view.to_grp(scenario_id, layer)
             return None if gold == grp else grp
         if template is None:
             self.misses += 1
-            grp = trace.to_grp()
-            if (("question_id" in grp) == (trace.scenario_id is not None) and grp.get("question_id") == trace.scenario_id
-                    and ("layer" in grp) == (trace.layer is not None) and grp.get("layer") == trace.layer):
-                template = self._template(grp)
-                if template is not None:
-                    if len(memo) >= self.limit:
-                        memo.clear()
-                    memo[key] = template
-            return None if gold == grp else grp
+            template = self._template(view, held[2])
+            if template is None:
+                grp = view.to_grp(scenario_id, layer)
+                return None if gold == grp else grp
+            if not self._agrees(template, gold, scenario_id, layer):
+                return view.to_grp(scenario_id, layer)
+            if len(memo) >= self.limit:
+                memo.clear()
+            memo[view.key] = template
+            return None
         self.hits += 1
-        rest, program = template
-        if len(gold) != len(rest) + 1 + (trace.scenario_id is not None) + (trace.layer is not None):
-            return trace.to_grp()
-        for name, value in rest.items():
-            if gold.get(name, _ABSENT) != value:
-                return trace.to_grp()
-        if trace.scenario_id is not None and gold.get("question_id", _ABSENT) != trace.scenario_id:
-            return trace.to_grp()
-        if trace.layer is not None and gold.get("layer", _ABSENT) != trace.layer:
-            return trace.to_grp()
-        # the gate entries as canonical text: equal text, equal entries (and far cheaper than comparing the dicts).
-        # The item's entries are written in their own key order: sorted in every line ipb perturb writes; any
-        # other order differs from the sorted text, and the whole GRP is rendered and compared instead.
-        try:
-            if _orjson.dumps(gold.get("gold_program")) != program:
-                return trace.to_grp()
-        except (TypeError, ValueError):  # not writable as JSON: compare the rendered GRP
-            return trace.to_grp()
+        if not self._agrees(template, gold, scenario_id, layer):
+            return view.to_grp(scenario_id, layer)
         return None
 
     @staticmethod
-    def _template(grp: Mapping[str, Any]) -> tuple[dict[str, Any], bytes] | None:
-        """``grp`` without ``question_id``, ``layer`` and ``gold_program``, and its gate entries as canonical JSON."""
+    def _agrees(template: tuple[dict[str, Any], list[dict[str, Any]]], gold: Mapping[str, Any],
+                scenario_id: str | None, layer: str | None) -> bool:
+        """``gold == grp``, where ``grp`` is the GRP ``template`` describes with this ``question_id`` and ``layer``
+        (the same keys, and ``==`` on each value)."""
+        rest, program = template
+        if len(gold) != len(rest) + 1 + (scenario_id is not None) + (layer is not None):
+            return False
+        for name, value in rest.items():
+            if not gold.get(name, _ABSENT) == value:
+                return False
+        if scenario_id is not None and not gold.get("question_id", _ABSENT) == scenario_id:
+            return False
+        if layer is not None and not gold.get("layer", _ABSENT) == layer:
+            return False
+        return bool(gold.get("gold_program", _ABSENT) == program)
+
+    def _template(self, view: GrpView, entries: dict[tuple[Any, ...], dict[str, Any]]
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """The view's GRP without ``question_id``, ``layer`` and ``gold_program``, and its gate entries (each
+        remembered by its key); None when an entry key cannot be hashed."""
+        program = []
         try:
-            # a copy of exactly its length (orjson hands back its larger working buffer)
-            program = bytes(memoryview(_orjson.dumps(grp["gold_program"], option=_orjson.OPT_SORT_KEYS)))
-        except (KeyError, TypeError, ValueError):
+            for i in range(len(view.verdicts)):
+                key = view.entry_key(i)
+                entry = entries.get(key)
+                if entry is None:
+                    if len(entries) >= self.limit:
+                        entries.clear()
+                    entry = entries[key] = view.entry(i)
+                program.append(entry)
+        except TypeError:  # a value that cannot be a key
             return None
-        return {k: v for k, v in grp.items() if k not in ("question_id", "layer", "gold_program")}, program
+        return view.header(), program
 
 
 class ConstraintMemo:
@@ -196,8 +194,10 @@ def conditions_agree(item: Mapping[str, Any], decks: dict[Any, Any]) -> bool:
     The same hashes, computed with fewer copies: condition B's key is the
     SHA-256 of ``{"investors":[...],"query":QUESTION}`` written canonically,
     here put together from orjson's text of the two values (the keys are
-    already in sorted order); condition C comes from ``decks``, the same memo
-    per deck of (card id, content hash) that ``condition_problems`` keeps.
+    already in sorted order; the text before the question is hashed once per
+    deck of cards); condition C is computed once per deck. Both are kept in
+    ``decks``, the memo that ``condition_problems`` also keeps (under keys
+    of another shape: ``("B and C", ((id, content hash, investor), ...))``).
     Anything unexpected (a missing field, a value of another type) answers
     False, and the caller's ``condition_problems`` gives the answer or the error.
     """
@@ -206,21 +206,25 @@ def conditions_agree(item: Mapping[str, Any], decks: dict[Any, Any]) -> bool:
         if type(stored) is not dict:
             return False
         cards = item["manifest"]["cards"]
-        deck = tuple((c["id"], c["content_hash"]) for c in cards)
-        fresh_c = decks.get(deck)
-        if fresh_c is None:
-            fresh_c = decks[deck] = conditions("", [c["investor"] for c in cards], cards)["C"]
+        deck = ("B and C", tuple([(c["id"], c["content_hash"], c["investor"]) for c in cards]))
+        held = decks.get(deck)
+        if held is None:
+            fresh_c = conditions("", [c["investor"] for c in cards], cards)["C"]
+            people = list(dict.fromkeys(c["investor"] for c in cards))
+            # B's key text up to the question: every item of this deck hashes the same prefix
+            held = decks[deck] = (fresh_c, people, sha256(b'{"investors":' + _orjson.dumps(people) + b',"query":'))
+        fresh_c, people, prefix = held
         if stored["C"] != fresh_c:
             return False
         b = stored["B"]
         question = item["question"]
-        people = list(dict.fromkeys(c["investor"] for c in cards))
         if type(b) is not dict or len(b) != 3 or b.get("investors") != people:
             return False
-        text = question.encode("utf-8")
-        if b.get("query_sha256") != sha256(text).hexdigest():
+        if b.get("query_sha256") != sha256(question.encode("utf-8")).hexdigest():
             return False
-        key = b"".join((b'{"investors":', _orjson.dumps(people), b',"query":', _orjson.dumps(question), b"}"))
-        return bool(b.get("key") == sha256(key).hexdigest())
+        key = prefix.copy()
+        key.update(_orjson.dumps(question))
+        key.update(b"}")
+        return bool(b.get("key") == key.hexdigest())
     except Exception:  # noqa: BLE001 - the slow path reports (or raises) exactly what it always did
         return False

@@ -26,6 +26,7 @@ import ipb.engine._json as json_mod
 import ipb.perturb.verify as verify_mod
 from ipb.engine._json import NOT_CANONICAL, canonical_json, parse_canonical_line, parse_json_line
 from ipb.engine.execute import execute
+from ipb.engine.grp_view import grp_view
 from ipb.engine.registry import compiled_card
 from ipb.errors import LoadError
 from ipb.perturb import Job, parse_recipes, verify_items
@@ -136,8 +137,8 @@ def _plain(monkeypatch):
     """Verify without the shortcuts: every line through the strict reader, every GRP rendered and compared."""
     monkeypatch.setattr(verify_mod, "parse_canonical_line", lambda line: NOT_CANONICAL)
 
-    def render(self, trace, gold):
-        grp = trace.to_grp()
+    def render(self, view, gold, scenario_id=None, layer=None):
+        grp = view.to_grp(scenario_id, layer)  # a whole Trace rendered (equal to execute(...).to_grp(): tests/engine)
         return None if gold == grp else grp
     monkeypatch.setattr(GrpMemo, "grp_if_differs", render)
     monkeypatch.setattr(ConstraintMemo, "broken",
@@ -229,13 +230,25 @@ def test_the_grp_memo_answers_as_comparing_the_rendered_grp(items):
             item = json.loads(text)
             typed, _ = checker.typed(compiled.card, item["scenario"]["facts"])
             trace = execute(compiled, typed, scenario_id=item["id"], layer="L7")
-            assert memo.grp_if_differs(trace, item["grp"]) is None
-            wrong = json.loads(text)["grp"]
-            wrong["gold_program"][0]["computed_value"] = "1"
-            assert memo.grp_if_differs(trace, wrong) == trace.to_grp() != wrong
+            view = grp_view(compiled, typed)
+            assert memo.grp_if_differs(view, item["grp"], item["id"], "L7") is None
+            for edit in (lambda g: g["gold_program"][0].update(computed_value="1"),
+                         lambda g: g["gold_program"][-1].update(kill_triggered=None),
+                         lambda g: g["gold_program"].append({}),
+                         lambda g: g.update(framework="x"),
+                         lambda g: g.pop("layer"),
+                         lambda g: g.update(extra=1)):
+                wrong = json.loads(text)["grp"]
+                edit(wrong)
+                assert memo.grp_if_differs(view, wrong, item["id"], "L7") == trace.to_grp() != wrong
             other = execute(compiled, typed, scenario_id="another id", layer="L7")
-            assert memo.grp_if_differs(other, item["grp"]) == other.to_grp()
-            assert memo.grp_if_differs(trace, [1]) == trace.to_grp()
+            assert memo.grp_if_differs(view, item["grp"], "another id", "L7") == other.to_grp()
+            assert memo.grp_if_differs(view, item["grp"], item["id"], "L8") != item["grp"]
+            assert memo.grp_if_differs(view, [1], item["id"], "L7") == trace.to_grp()
+            # equal values of other JSON types: the answer of ==, as the plain comparison gives it
+            loose = json.loads(text)["grp"]
+            loose["gold_program"][0]["kill_triggered"] = 0 if not loose["gold_program"][0]["kill_triggered"] else 1
+            assert memo.grp_if_differs(view, loose, item["id"], "L7") is None
     assert memo.hits >= len(lines)
 
 
@@ -278,4 +291,30 @@ def test_conditions_agree_exactly_when_condition_problems_finds_nothing(items, e
         item = json.loads(text)
         edit(item)
         assert conditions_agree(item, decks_fast) == (condition_problems(item, decks_slow) == [])
-    assert decks_fast == decks_slow
+        # the memo both share (verify asks condition_problems with conditions_agree's memo): the same messages
+        assert condition_problems(item, decks_fast) == condition_problems(item, {}) == condition_problems(item, decks_slow)
+    assert {k: v for k, v in decks_fast.items() if k[0] != "B and C"} == decks_slow
+
+
+def test_the_collector_is_paused_while_checking_and_restored_after(items, monkeypatch):
+    import gc
+
+    seen = []
+    real = verify_mod._Checker.check
+
+    def check(self, record, line_no, text):
+        seen.append(gc.isenabled())
+        return real(self, record, line_no, text)
+    monkeypatch.setattr(verify_mod._Checker, "check", check)
+    monkeypatch.setattr(verify_mod, "COLLECT_EVERY", 7)  # young garbage collected during the run too
+    collected = []
+    monkeypatch.setattr(verify_mod.gc, "collect", lambda generation=2: collected.append(generation) or 0)
+    assert gc.isenabled()
+    assert verify_items(items).ok
+    assert gc.isenabled() and seen and not any(seen) and collected == [1] * (60 // 7)
+    gc.disable()
+    try:
+        assert verify_items(items).ok
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
