@@ -95,8 +95,9 @@ RULES = [
      lambda f: f.get("capital_availability") != "tight", 10),
     ("marks_market_cycle_positioning", "cold_aggressive_2008.yaml", "tight capital needs a spread of 5% (4%)",
      lambda f: f.get("capital_availability") == "tight", lambda f: f.get("high_yield_spread", 1) >= D("0.05"), 50),
-    ("buffett_acquisition_checklist", "ipb_p_011_base.yaml", "a utility grows at most 10% a year (19%)",
-     lambda f: f.get("business_model") == "utility", lambda f: f.get("revenue_growth", 0) <= D("0.10"), 5),
+    ("buffett_acquisition_checklist", "ipb_p_011_base.yaml", "an energy (oil and gas) company is no utility growing "
+     "more than 10% (a utility growing 19%)", lambda f: f.get("sector") == "energy",
+     lambda f: f.get("business_model") != "utility" or f.get("revenue_growth", 0) <= D("0.10"), 20),
     ("greenblatt_magic_formula_screen", "decline_outside_top_group.yaml", "a top place needs an earnings yield "
      "near it (0.4% and 5% ranked 30th, 5% 186th, 0.8% 567th, a loss 1,494th)",
      lambda f: f.get("combined_rank_position", 10**6) <= 2000,
