@@ -104,6 +104,9 @@ RULES = [
      lambda f: (f["ebit"] > 0 and not (f["combined_rank_position"] <= 100 and f["ebit"] < D("0.10") * f["enterprise_value"])
                 and not (f["combined_rank_position"] <= 500 and f["ebit"] < D("0.07") * f["enterprise_value"])
                 and not (f["combined_rank_position"] <= 1000 and f["ebit"] < D("0.04") * f["enterprise_value"])), 300),
+    ("buffett_acquisition_checklist", "ipb_p_011_base.yaml", "revenue grows at least as much as existing "
+     "customers' spending (retention 130%, growth 25%)", lambda f: "revenue_retention" in f and "revenue_growth" in f,
+     lambda f: f["revenue_growth"] >= f["revenue_retention"] - 1, 500),
     ("marks_risk_return_assessment", "decline_loved_credit_2007.yaml", "no loss promised at or below value "
      "(-9.5% a year at $110M against $111M)",
      lambda f: "expected_return" in f and f["price"] <= f["intrinsic_value"], lambda f: f["expected_return"] >= 0, 50),
