@@ -29,8 +29,12 @@ _ANSWERED = re.compile(
     r"(?i)\b(?:(?P<pass>pass(?:es|ed)?|met|meets?(?:\s+(?:the\s+)?(?:test|criterion|bar|threshold))?|satisfied|cleared?|"
     r"eligible|permitted|allowed|compliant|acceptable|aligned|qualif(?:y|ies|ied)|in\s+scope|within\s+(?:the\s+)?(?:universe|mandate|limits?))"
     r"|(?P<fail>fail(?:s|ed)?|killed|kill(?:\s+criterion)?(?:\s+(?:triggered|fired|hit))?|triggered|red\s+flag|"
-    r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing))"
-    r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false)\b"
+    r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing|"
+    # a label that names the failure the gate looks for: "Story broken? No", "Broken story? No", "Sell signal fired? Yes"
+    r"(?:broken|deteriorat(?:ed|ing)|breached|violated|tripped|fired)(?:[ \t]+[a-z]+){0,2}))"
+    r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false|"
+    # "Broken story? Not broken.", "Kill switch tripped? Not at all."
+    r"not(?=[ \t]+(?:at[ \t]+all|really|broken|deteriorated|breached|violated|tripped|fired|triggered|hit)\b))\b"
 )
 #: A checklist line's open mark: a "?" before the line's words, alone or after a list marker or another mark
 #: ("? P/E: 14.1x on a year with a one-off gain", "- ? Dividend record: 19 of 20 years found"): INCONCLUSIVE (hedged, as
@@ -57,7 +61,8 @@ _QUESTION_OPENERS = frozenset({"is", "are", "was", "there", "a", "an", "the", "a
                                "company", "business", "firm", "stock", "this", "you", "earn", "show"})
 _ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
                                                       "indicator", "warning", "flashing", "eligible", "permitted", "allowed",
-                                                      "compliant", "acceptable", "aligned", "qualif", "in", "within")]
+                                                      "compliant", "acceptable", "aligned", "qualif", "in", "within",
+                                                      "broken", "deteriorat", "breach", "violat", "trip", "fire")]
 
 
 class _AnsweredMixin(_ParserState):
@@ -142,7 +147,9 @@ class _AnsweredMixin(_ParserState):
 
     def _answered_questions(self) -> list[_Hit]:
         """Inline labels with answers: "Pass? Yes" (PROCEED), "Pass? No" (REJECT), "Pass? Unknown" (INCONCLUSIVE);
-        "Kill criterion triggered? No" (PROCEED), "Fails? Yes" (REJECT). The answer word is the verdict word."""
+        "Kill criterion triggered? No" (PROCEED), "Fails? Yes" (REJECT); a label naming the failure the gate looks for
+        ("Story broken? No", "Broken story? Not broken.", "Sell signal fired? Yes") is answered as a "Fails?" label. The
+        answer word is the verdict word."""
         out: list[_Hit] = []
         for _, m in self._scan(_ANSWERED_TRIGGERS, limit=MAX_OCCURRENCES):
             a, b = m.span("answer")
@@ -153,7 +160,7 @@ class _AnsweredMixin(_ParserState):
             failing = m.group("fail") is not None
             if answer in ("yes", "y", "true"):
                 word = _YES_REJECT if failing else _YES_PROCEED
-            elif answer in ("no", "n", "false"):
+            elif answer in ("no", "n", "false", "not"):
                 word = _YES_PROCEED if failing else _YES_REJECT
             else:
                 word = _ANSWER_UNKNOWN
