@@ -249,6 +249,10 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     VerdictWord(_I(r"\b(?:material|significant)\b" + _CLOSES), PROCEED, ("material", "significant"), strength=HEDGED,
                 negatable=False, alone=True, pass_named=True),
     VerdictWord(_I(r"\babsent\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("absent",), strength=HEDGED, negatable=False, alone=True, sense=True),
+    # A screen's adverse action ruled out: "no divestment decided", "no exclusion recommended", "no restriction in place".
+    VerdictWord(_I(r"\bno\s+(?:[a-z-]+\s+)?(?:divestments?|exclusions?|restrictions?|sanctions?)\s+(?:(?:was|were|is|has\s+been)\s+)?"
+                   r"(?:decided|recommended|warranted|required|proposed|imposed|announced|in\s+place|planned|applies|apply)\b"),
+                PROCEED, ("no",), strength=HEDGED, negatable=False),
     VerdictWord("[\u2705\u2714\u2713\u2611\U0001f7e2\U0001f44d]", PROCEED, ("\u2705", "\u2714", "\u2713", "\u2611", "\U0001f7e2", "\U0001f44d"), negatable=False),
 )
 

@@ -113,11 +113,11 @@ def _own_clause_start(before: str, cut: int, clause_words: Sequence[str] = ("but
 #: The writer's own, considered statement: it outranks a plain mention in the same section.
 _COMMITTED_CUE = re.compile(
     r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
-    r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|revisiting|"
+    r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|updated|amended|revisiting|"
     r"correction|corrected|having\s+re-?checked|on\s+closer\s+inspection)\b[^.;\n]{0,80}\Z"
 )
 #: Words every revision cue holds (a cheap first look per sentence).
-_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|revisiting|correction|corrected|re-?checked|closer)\b")
+_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|updated|amended|revisiting|correction|corrected|re-?checked|closer)\b")
 #: A paragraph that opens as a revision of what came before.
 _REVISION_OPENING = re.compile(
     r"[ \t>*_#-]*(?:correction|corrected|update[ds]?|revised|revision|addendum|erratum|wait\b|actually\b|on\s+reflection|looking\s+again|"
