@@ -59,6 +59,14 @@ QUESTION_ANSWERS = frozenset({_QUESTION_YES, _QUESTION_NO, _QUESTION_UNKNOWN})
 #: company have a durable competitive advantage?"); any other word before the name makes it a question of another shape.
 _QUESTION_OPENERS = frozenset({"is", "are", "was", "there", "a", "an", "the", "any", "do", "does", "we", "have", "has", "it", "its", "can",
                                "company", "business", "firm", "stock", "this", "you", "earn", "show"})
+#: A label naming a condition a gate watches for ("Stalwart target", "Price limit", "Drift threshold"), and a sentence that
+#: says, alone, it does not hold ("Not reached.", "Not hit yet.", "Not met."): the gate's named condition is unmet.
+_CONDITION_LABEL = re.compile(r"(?i)\b(?:target|threshold|trigger|limit|objective|goal|hurdle|cap|ceiling|floor)s?[ \t*_]*\Z")
+_UNMET_ALONE = re.compile(r"(?i)(?:not|never)[ \t]+(?:yet[ \t]+)?(?:reached|hit|met|breached|triggered)(?:[ \t]+yet)?(?=[ \t]*(?:[.;!)]|$))",
+                          re.M)
+#: The condition said not to hold (a sense word: PROCEED for a gate whose condition is its kill, flipped by the parser for a
+#: gate whose condition lets it PROCEED, as :data:`ipb.scoring.verdict_words` "No trigger").
+CONDITION_UNMET = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False, sense=True)
 _ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
                                                       "indicator", "warning", "flashing", "eligible", "permitted", "allowed",
                                                       "compliant", "acceptable", "aligned", "qualif", "in", "within",
@@ -143,6 +151,27 @@ class _AnsweredMixin(_ParserState):
             u = self._unit_at(m.start("mark"))
             if u >= 0:
                 out.append(_Hit(m.start("mark"), m.end("mark"), _OPEN_MARK_WORD, u))
+        return out
+
+    def _conditions_unmet(self) -> list[_Hit]:
+        """"Stalwart target: +22% since purchase. Not reached.": on a line labelled with a condition the gate watches for,
+        a sentence that is only "not reached" (hit, met...) says that condition does not hold, not that the gate was
+        never reached (N/A); as :data:`CONDITION_UNMET` verdict words."""
+        masked = self.masked
+        out: list[_Hit] = []
+        for line in self.lines:
+            label = line.label
+            if label is None or line.kind in ("blank", "table", "table_sep", "fence", "json") or label[1] >= line.end:
+                continue
+            # the label, or the title after it up to its colon ("Gate 3 - price limit: ...")
+            colon = masked.find(":", label[1], min(line.end, label[1] + 60))
+            head_end = colon if colon >= 0 else label[1]
+            if _CONDITION_LABEL.search(masked, max(label[0], head_end - 40), head_end) is None:
+                continue
+            for m in _UNMET_ALONE.finditer(masked, head_end, line.end):
+                u = self._unit_at(m.start())
+                if u >= 0 and not masked[max(self.units[u].start, head_end) : m.start()].strip(" \t*_:\u2014\u2013-"):
+                    out.append(_Hit(m.start(), m.end(), CONDITION_UNMET, u))
         return out
 
     def _answered_questions(self) -> list[_Hit]:

@@ -207,7 +207,13 @@ class _VerdictsMixin(_AnsweredMixin):
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
-        extra = self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks() + self._gate_questions()
+        unmet = self._conditions_unmet()
+        if unmet:  # "Not reached." after a condition's label: the condition unmet, not the gate unreached (N/A)
+            spans = {(h.start, h.end) for h in unmet}
+            self.hits = [h for h in self.hits if not any(a <= h.start < b for a, b in spans)]
+            for u in {h.unit for h in unmet}:
+                self.unit_hits[u] = [h for h in self.unit_hits.get(u, []) if not any(a <= h.start < b for a, b in spans)]
+        extra = unmet + self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks() + self._gate_questions()
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
