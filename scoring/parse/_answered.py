@@ -31,7 +31,8 @@ _ANSWERED = re.compile(
     r"|(?P<fail>fail(?:s|ed)?|killed|kill(?:\s+criterion)?(?:\s+(?:triggered|fired|hit))?|triggered|red\s+flag|"
     r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing|"
     # a label that names the failure the gate looks for: "Story broken? No", "Broken story? No", "Sell signal fired? Yes"
-    r"(?:broken|deteriorat(?:ed|ing)|breached|violated|tripped|fired)(?:[ \t]+[a-z]+){0,2}))"
+    r"(?:broken|deteriorat(?:ed|ing)|breached|violated|tripped|fired|excluded|exclusion|divest(?:ed|ment)|restricted|restriction|"
+    r"sanctioned|sell[ \t]+signal)(?:[ \t]+[a-z]+){0,2}))"
     r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false|"
     # "Broken story? Not broken.", "Kill switch tripped? Not at all."
     r"not(?=[ \t]+(?:at[ \t]+all|really|broken|deteriorated|breached|violated|tripped|fired|triggered|hit)\b))\b"
@@ -70,7 +71,8 @@ CONDITION_UNMET = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, ne
 _ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
                                                       "indicator", "warning", "flashing", "eligible", "permitted", "allowed",
                                                       "compliant", "acceptable", "aligned", "qualif", "in", "within",
-                                                      "broken", "deteriorat", "breach", "violat", "trip", "fire")]
+                                                      "broken", "deteriorat", "breach", "violat", "trip", "fire", "exclu", "divest",
+                                                      "restrict", "sanction", "sell")]
 
 
 class _AnsweredMixin(_ParserState):

@@ -32,3 +32,13 @@ def test_a_no_later_in_the_sentence_is_not_the_labels_answer() -> None:
     text = "1. Story broken? The story has changed, no doubt, but it is intact: PROCEED.\n2. P/E vs growth: PROCEED.\n\nHOLD."
     parsed = parse_response(text, LYNCH, embedder=False)
     assert [(g.gate, g.verdict) for g in parsed.gates] == [(1, "PROCEED"), (2, "PROCEED")]
+
+
+def test_a_screens_adverse_action_asked_as_a_question() -> None:
+    # an exclusion screen's gates named by the action they may take: "No" clears the gate, "Yes" is its REJECT
+    text = ("1. Universe: listed equity. PROCEED.\n2. Product-based exclusion? No, it makes paint.\n"
+            "3. Council on Ethics: no recommendation. PROCEED.\n4. Risk-based divestment? No.\n"
+            "5. Ministry restriction? Yes, a sanctions listing.\n\nDIVEST.")
+    parsed = parse_response(text, "nbim_gpfg_exclusion_screen", embedder=False)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED"), (4, "PROCEED"),
+                                                           (5, "REJECT")]
