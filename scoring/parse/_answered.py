@@ -107,7 +107,8 @@ class _AnsweredMixin(_ParserState):
         """A gate's name or alias asked as a question and answered at once: "Understandable business? Yes: ...",
         "Is there a durable advantage? No - ...", "Adequate size? Unknown". Read only for a gate whose name states its pass
         condition (:meth:`_pass_named_gates`): Yes is its PROCEED, No its REJECT, Unknown INCONCLUSIVE. For a gate named
-        by its failure ("Story broken? No") the answer's sense would rest on the name's wording, so it is left unread."""
+        by its failure the answer's sense rests on the name's wording: there only a question whose last words name the
+        failure is read (:data:`_ANSWERED`: "Story broken? No" is PROCEED)."""
         out: list[_Hit] = []
         if not self.mentions:
             return out
