@@ -210,7 +210,7 @@ class _VerdictsMixin(_AnsweredMixin):
         unmet = self._conditions_unmet()
         if unmet:  # "Not reached." after a condition's label: the condition unmet, not the gate unreached (N/A)
             spans = {(h.start, h.end) for h in unmet}
-            self.hits = [h for h in self.hits if not any(a <= h.start < b for a, b in spans)]
+            self.hits[:] = [h for h in self.hits if not any(a <= h.start < b for a, b in spans)]
             for u in {h.unit for h in unmet}:
                 self.unit_hits[u] = [h for h in self.unit_hits.get(u, []) if not any(a <= h.start < b for a, b in spans)]
         extra = unmet + self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks() + self._gate_questions()
@@ -219,7 +219,7 @@ class _VerdictsMixin(_AnsweredMixin):
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
             for u in {hit.unit for hit in extra}:
                 self.unit_hits[u].sort(key=lambda h: h.start)
-            self.hits: list[_Hit] = sorted(self.hits + extra, key=lambda h: h.start)
+            self.hits[:] = sorted(self.hits + extra, key=lambda h: h.start)
 
     def _level(self, hit: _Hit) -> int:
         """The hit's level (0: it states nothing), judging it on first use."""
