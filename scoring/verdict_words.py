@@ -457,7 +457,8 @@ def synonym_patterns(words: list[str], rating_only: frozenset[str] = frozenset()
 def synonym_table(pass_outcome: str, fail_outcome: str, extra: dict[str, tuple[str, ...]] | None = None) -> dict[str, str]:
     """One card's synonym table: phrase (:func:`synonym_key`) -> the card's outcome word.
 
-    The default table :data:`FINAL_SYNONYMS` maps to ``pass_outcome`` /
+    The default table (:data:`FINAL_SYNONYMS` and the rating-scale steps of
+    :data:`RATING_SCALE`, read only as a rating's value) maps to ``pass_outcome`` /
     ``fail_outcome``; ``extra`` (a card's ``verdict_synonyms``: outcome ->
     phrases) adds phrases and overrides default ones.
 
