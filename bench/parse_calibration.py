@@ -408,6 +408,8 @@ def end_to_end(rows: Sequence[Row], embedder: Any, cutoff: float) -> list[dict[s
         text = PROBE.format(label=r.label)
         parsed = parse_response(text, compiled_card(r.card).card, embedder=embedder, embed_cutoff=cutoff)
         start = text.index(r.label)
+        if any(g.how == "vocabulary" and g.mention == (start, start + len(r.label)) for g in parsed.gates):
+            continue  # read by the card's own words before the embedder (scoring/parse/_vocabulary.py): no cut-off decides it
         from_label = [g.gate for g in parsed.gates if g.how == "embedding" and g.mention == (start, start + len(r.label))]
         got = from_label[0] if from_label else None
         if got != r.predict(cutoff):

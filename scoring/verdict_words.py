@@ -67,6 +67,10 @@ __all__ = [
     "PASS_ACTIONS",
     "FAIL_ACTIONS",
     "FINAL_SYNONYMS",
+    "RATING_SCALE",
+    "OUTCOME_SYNONYMS",
+    "DECIDER_BEFORE",
+    "SELF_STATED",
     "RATING_FIELD",
     "RATING_TRIGGERS",
     "SYNONYM_WORD",
@@ -249,6 +253,10 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     VerdictWord(_I(r"\b(?:material|significant)\b" + _CLOSES), PROCEED, ("material", "significant"), strength=HEDGED,
                 negatable=False, alone=True, pass_named=True),
     VerdictWord(_I(r"\babsent\b(?=[ \t]*(?:[.;!)]|$|\n))"), PROCEED, ("absent",), strength=HEDGED, negatable=False, alone=True, sense=True),
+    # A screen's adverse action ruled out: "no divestment decided", "no exclusion recommended", "no restriction in place".
+    VerdictWord(_I(r"\bno\s+(?:[a-z-]+\s+)?(?:divestments?|exclusions?|restrictions?|sanctions?)\s+(?:(?:was|were|is|has\s+been)\s+)?"
+                   r"(?:decided|recommended|warranted|required|proposed|imposed|announced|in\s+place|planned|applies|apply)\b"),
+                PROCEED, ("no",), strength=HEDGED, negatable=False),
     VerdictWord("[\u2705\u2714\u2713\u2611\U0001f7e2\U0001f44d]", PROCEED, ("\u2705", "\u2714", "\u2713", "\u2611", "\U0001f7e2", "\U0001f44d"), negatable=False),
 )
 
@@ -336,6 +344,18 @@ FAIL_ACTIONS: Final = re.compile(
     r"shares?|purchase|opportunity|target))?|\bwalk(?:s|ed)?\s+away\b|\bno\s+deal\b"
 )
 
+#: The one who decides, as the subject of a closing sentence: the writer ("I", "we", "I'd") or the portfolio the
+#: answer decides for ("the fund", "the portfolio", "the committee"); a decision verb after it is the writer's verdict.
+_DECIDER = r"\b(?:i|we|(?:the|our)\s+(?:fund|portfolio|committee|board|firm))(?:'d|'ll|'m|'re|\u2019d|\u2019ll|\u2019m|\u2019re)?"
+#: :data:`_DECIDER` before a word (at the end of the text searched): "We divest", "the fund will hold", "I'd keep holding".
+#: "must" is left out: "the fund must divest ..." states the rule, not this decision.
+DECIDER_BEFORE: Final = re.compile(
+    _DECIDER + r"(?:[ \t]+(?:would|will|should|shall|can|do|does|did|am|are|is))?(?:[ \t]+(?:not|never))?(?:[ \t]+be)?[ \t]+\Z",
+    re.I)
+#: An idiom that carries its own decider or can only be a verdict: it counts in lower case anywhere ("we stay on the
+#: sidelines", "the fund is selling", "this goes in the too-hard pile").
+SELF_STATED: Final = re.compile(_DECIDER + r"\b|too[\s-]+hard\b", re.I)
+
 #: Idioms real reports close with instead of an outcome word (key 0: the card's fail outcome, key 1: its pass outcome):
 #: "I wouldn't touch it", "steer clear", "a hard pass", "count me out", "uninvestable"; "this is a buy", "worth owning",
 #: "I'm a buyer". Negation before them flips them ("not worth owning"); a price limit after a buy idiom ("a buy below $40")
@@ -343,15 +363,29 @@ FAIL_ACTIONS: Final = re.compile(
 FINAL_IDIOMS: Final = re.compile(
     r"(?i)(?P<fail>\b(?:would\s+not|wouldn't|will\s+not|won't|do\s+not|don't|shouldn't|should\s+not)\s+(?:go\s+near|touch)\s+"
     r"(?:it|this|that|them|these|those|the\s+(?:stock|shares?|company|business|deal|bonds?|name|idea|trade))\b"
-    r"|\bsteer(?:s|ed|ing)?\s+clear\b|\bhard\s+pass\b|\bcount\s+(?:me|us)\s+out\b|\bun-?investable\b|\bnot\s+investable\b)"
+    r"|\bsteer(?:s|ed|ing)?\s+clear\b|\bhard\s+pass\b|\bcount\s+(?:me|us)\s+out\b|\bun-?investable\b|\bnot\s+investable\b"
+    r"|\b(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?|sit(?:s|ting)?)\s+on\s+the\s+sidelines?\b|\btoo[\s-]+hard\s+(?:pile|basket|bin|bucket|box|tray)\b"
+    r"|\bnot\s+for\s+(?:us|me)\b(?!\s+to\b)"
+    r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+(?:does\s+not|doesn't|did\s+not|didn't|fails\s+to|failed\s+to|"
+    r"cannot|can't|would\s+not|wouldn't)\s+qualify\s+(?:for|as)\b"
+    rf"|{_DECIDER}\s+(?:(?:would|will|should|shall|am|are|is)\s+)?(?:be\s+)?(?:selling|sell|exiting|exit)\b"
+    r"(?![\s-]+(?:side|signal|price|order|rating|pressure|off|if|any|every|all|whenever)\b)"
+    rf"|{_DECIDER}\s+(?:will\s+not|won't|would\s+not|wouldn't|am\s+not|are\s+not|aren't|is\s+not|isn't|not)\s+(?:be\s+)?(?:buying|buy)\b)"
     r"|(?P<pass>\b(?:this|it|that)(?:\s+is|'s)\s+a\s+(?:clear\s+|strong\s+|solid\s+)?buy\b(?!\s+(?:signal|case|thesis|rating|list|side|order|back))"
-    r"|\bworth\s+(?:owning|buying)\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:a\s+)?buyers?\b)"
+    r"|\bworth\s+(?:owning|buying)\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:a\s+)?buyers?\b"
+    r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+qualifies\s+(?:for|as)\b"
+    rf"|{_DECIDER}\s+(?:(?:am|are|is|will\s+be|would\s+be|be)\s+)?buying\b(?!\s+(?:back|power|opportunit|time)))"
 )
 #: :data:`FINAL_IDIOMS` for long texts (key 0 for every trigger: the match's group says which outcome).
 FINAL_IDIOM_TRIGGERS: Final[list[Trigger]] = [
     Trigger(w, FINAL_IDIOMS) for w in ("would", "wouldn't", "will not", "won't", "do not", "don't", "shouldn't", "should", "steer",
                                        "hard", "count", "uninvest", "un-invest", "not", "this", "it is", "it's", "that", "worth",
-                                       "i'm", "i am", "we're", "we are")  # literals of 3+ characters or with a space (scan's prefixes)
+                                       "i'm", "i am", "we're", "we are",
+                                       "stay", "remain", "sit", "too", "it does", "it doesn", "it did", "it fail", "it cannot",
+                                       "it can't", "it would", "it wouldn", "it qualifies", "the stock", "the company", "the share",
+                                       "the business", "the name", "the fund", "the portfolio", "the committee", "the board",
+                                       "the firm", "our fund", "our portfolio", "our committee", "our board", "our firm", "i'd",
+                                       "we'd", "i'll", "we'll", "i w", "we w", "i s", "we s", "i e", "we e", "i m", "we m")  # literals of 3+ characters or with a space (scan's prefixes)
 ]
 
 #: The action phrases for long texts (key 0: fail, key 1: pass).
@@ -368,6 +402,26 @@ FINAL_SYNONYMS: Final = {
     "strong sell": 0, "sell": 0, "avoid": 0, "skip": 0, "underperform": 0, "underweight": 0, "bearish": 0, "short": 0,
     "pass at this price": 0, "pass for now": 0, "overvalued": 0, "too expensive": 0,
 }
+#: Everyday phrases for a card's outcome word when the card has that word as an outcome (HOLD on a hold-or-sell review,
+#: SELL, DIVEST): "the fund keeps its holding" is HOLD, "we sell the shares" SELL. They read like the card's own outcome
+#: words (after its ``verdict_synonyms``, which win) and, in lower case, only after a decision cue or the one who decides.
+OUTCOME_SYNONYMS: Final[dict[str, tuple[str, ...]]] = {
+    "HOLD": ("keep holding", "keeps holding", "keep the holding", "keeps the holding", "keep its holding", "keeps its holding",
+             "keep our holding", "keep the stake", "keeps its stake", "keep the position", "keep the shares", "retain the holding",
+             "retains its holding", "retain the stake", "retains its stake", "retain the shares", "stay invested", "remain invested",
+             "stays invested", "remains invested"),
+    "SELL": ("sell the shares", "sell the stock", "sell the position", "sell our shares", "exit the position", "sell out"),
+    "DIVEST": ("sell the stake", "sell its stake", "sells its stake", "sell its holding", "sells its holding", "sell the holding",
+               "exit the holding", "exits the holding", "exit its holding"),
+}
+#: Steps of the rating scales reports use that are a verdict only as a rating's value ("Rating: Reduce", "Interest level:
+#: No Interest"), never as a bare word in prose ("reduce debt", "strong interest from bidders"): key 1 / 0 as in
+#: :data:`FINAL_SYNONYMS`. The middle of a scale (Hold, Neutral, Market Perform, Equal Weight, Some Interest) decides
+#: neither and is left out.
+RATING_SCALE: Final = {
+    "reduce": 0, "trim": 0, "sell down": 0, "no interest": 0, "not interested": 0, "low interest": 0,
+    "strong interest": 1, "high interest": 1, "high conviction buy": 1, "conviction buy": 1, "top pick": 1,
+}
 
 
 def synonym_key(phrase: str) -> str:
@@ -375,28 +429,36 @@ def synonym_key(phrase: str) -> str:
     return " ".join(re.sub(r"[_-]+", " ", phrase).lower().split())
 
 
-def synonym_patterns(words: list[str]) -> tuple[re.Pattern[str], list[Trigger], re.Pattern[str], list[Trigger]]:
+def synonym_patterns(words: list[str], rating_only: frozenset[str] = frozenset()) -> tuple[re.Pattern[str], list[Trigger],
+                                                                                             re.Pattern[str], list[Trigger]]:
     """(rating-field pattern, its triggers, bare-word pattern, its triggers) for synonym phrases ``words``.
 
     Group ``word`` holds the phrase as written; words may be separated by
-    spaces, underscores or hyphens.
+    spaces, underscores or hyphens. Phrases in ``rating_only`` (keys of
+    :data:`RATING_SCALE`) are matched only as a rating's value.
     """
-    alts = "|".join(sorted((r"[\s_-]+".join(re.escape(p) for p in w.split()) for w in words), key=len, reverse=True)) or "(?!)"
+    def alternation(phrases: list[str]) -> str:
+        return "|".join(sorted((r"[\s_-]+".join(re.escape(p) for p in w.split()) for w in phrases), key=len, reverse=True)) or "(?!)"
+
+    labels = r"signal|recommendation|rating|action|stance|call|decision|verdict|interest(?:[ \t]+level)?|view"
     rating = re.compile(
-        r'(?i)(?:"(?:signal|recommendation|rating|action|stance|call|decision|verdict)"[ \t]*:[ \t]*"[ \t]*'
-        r"|\b(?:signal|recommendation|rating|action|stance|call|decision|verdict)[ \t]*\**[ \t]*[:=\u2014-][ \t]*\**[ \t]*)"
-        rf"(?P<word>{alts})\b"
+        rf'(?i)(?:"(?:{labels})"[ \t]*:[ \t]*"[ \t]*'
+        rf"|\b(?:{labels})[ \t]*\**[ \t]*[:=\u2014-][ \t]*\**[ \t]*)"
+        rf"(?P<word>{alternation(words)})\b"
     )
-    rating_triggers = [Trigger(w, rating) for w in ("signal", "recommendation", "rating", "action", "stance", "call", "decision", "verdict", '"')]
-    bare = re.compile(rf"(?i)\b(?P<word>{alts})\b")
-    bare_triggers = [Trigger(first, bare, word=first[:1].isalnum()) for first in dict.fromkeys(w.split()[0] for w in words)]
+    rating_triggers = [Trigger(w, rating) for w in ("signal", "recommendation", "rating", "action", "stance", "call", "decision", "verdict",
+                                                    "interest", "view", '"')]
+    plain = [w for w in words if w not in rating_only]
+    bare = re.compile(rf"(?i)\b(?P<word>{alternation(plain)})\b")
+    bare_triggers = [Trigger(first, bare, word=first[:1].isalnum()) for first in dict.fromkeys(w.split()[0] for w in plain)]
     return rating, rating_triggers, bare, bare_triggers
 
 
 def synonym_table(pass_outcome: str, fail_outcome: str, extra: dict[str, tuple[str, ...]] | None = None) -> dict[str, str]:
     """One card's synonym table: phrase (:func:`synonym_key`) -> the card's outcome word.
 
-    The default table :data:`FINAL_SYNONYMS` maps to ``pass_outcome`` /
+    The default table (:data:`FINAL_SYNONYMS` and the rating-scale steps of
+    :data:`RATING_SCALE`, read only as a rating's value) maps to ``pass_outcome`` /
     ``fail_outcome``; ``extra`` (a card's ``verdict_synonyms``: outcome ->
     phrases) adds phrases and overrides default ones.
 
@@ -404,7 +466,7 @@ def synonym_table(pass_outcome: str, fail_outcome: str, extra: dict[str, tuple[s
     >>> t["no buyback"], t["buy"], t["sell"]
     ('NO_REPURCHASE', 'REPURCHASE', 'NO_REPURCHASE')
     """
-    table = {w: (pass_outcome if v else fail_outcome) for w, v in FINAL_SYNONYMS.items()}
+    table = {w: (pass_outcome if v else fail_outcome) for w, v in {**FINAL_SYNONYMS, **RATING_SCALE}.items()}
     for outcome, phrases in (extra or {}).items():
         for phrase in phrases:
             table[synonym_key(phrase)] = outcome
@@ -413,7 +475,7 @@ def synonym_table(pass_outcome: str, fail_outcome: str, extra: dict[str, tuple[s
 
 #: A rating or signal field: ``"signal": "bearish"``, ``Rating: BUY``, ``Recommendation - AVOID``; a bare synonym (checked
 #: only in the conclusion). Built for the default table; the parser builds the same for each card's table.
-RATING_FIELD, RATING_TRIGGERS, SYNONYM_WORD, SYNONYM_TRIGGERS = synonym_patterns(list(FINAL_SYNONYMS))
+RATING_FIELD, RATING_TRIGGERS, SYNONYM_WORD, SYNONYM_TRIGGERS = synonym_patterns([*FINAL_SYNONYMS, *RATING_SCALE], frozenset(RATING_SCALE))
 
 #: Words after which a verdict word is part of a condition ("FAIL if ...", "INVEST only when ...").
 CONNECTIVE_TAIL: Final = frozenset({"if", "unless", "provided", "when", "once", "should", "assuming"})

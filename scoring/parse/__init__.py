@@ -26,9 +26,13 @@ How a gate is recognised, in order:
    The embedder is loaded only when there is such a candidate.
 
 A label that looks like a gate (it carries a verdict, or sits in the list,
-table or heading level of the recognised gates) but matches no gate of the
-card (by embedding: below :data:`INVENTED_BELOW` for every gate), or a gate
-number the card does not have, is an invented gate.
+table or heading level of the recognised gates and a verdict follows it)
+that no reader takes to a gate of the card, or a gate number the card does
+not have, is an invented gate. The evidence is the same with and without
+the embedder, which only ever takes a label to a card gate the answer names
+nowhere else: turning it on adds no invented gate (except beside a label
+it took, by the same sibling rule) and moves no gate off the label it is
+read from without it.
 
 A gate named only in passing ("... against an intrinsic value of $25B") is
 not addressed; it counts when a verdict is pinned to it ("gates 1 and 2

@@ -29,8 +29,13 @@ _ANSWERED = re.compile(
     r"(?i)\b(?:(?P<pass>pass(?:es|ed)?|met|meets?(?:\s+(?:the\s+)?(?:test|criterion|bar|threshold))?|satisfied|cleared?|"
     r"eligible|permitted|allowed|compliant|acceptable|aligned|qualif(?:y|ies|ied)|in\s+scope|within\s+(?:the\s+)?(?:universe|mandate|limits?))"
     r"|(?P<fail>fail(?:s|ed)?|killed|kill(?:\s+criterion)?(?:\s+(?:triggered|fired|hit))?|triggered|red\s+flag|"
-    r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing))"
-    r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false)\b"
+    r"(?:signal|indicator|warning)\s+(?:present|flashing|lit|on)|flashing|"
+    # a label that names the failure the gate looks for: "Story broken? No", "Broken story? No", "Sell signal fired? Yes"
+    r"(?:broken|deteriorat(?:ed|ing)|breached|violated|tripped|fired|excluded|exclusion|divest(?:ed|ment)|restricted|restriction|"
+    r"sanctioned|sell[ \t]+signal)(?:[ \t]+[a-z]+){0,2}))"
+    r"\?[ \t]*[:\u2014-]?[ \t]*\**[ \t]*(?P<answer>yes|no|unknown|unclear|true|false|"
+    # "Broken story? Not broken.", "Kill switch tripped? Not at all."
+    r"not(?=[ \t]+(?:at[ \t]+all|really|broken|deteriorated|breached|violated|tripped|fired|triggered|hit)\b))\b"
 )
 #: A checklist line's open mark: a "?" before the line's words, alone or after a list marker or another mark
 #: ("? P/E: 14.1x on a year with a one-off gain", "- ? Dividend record: 19 of 20 years found"): INCONCLUSIVE (hedged, as
@@ -55,9 +60,19 @@ QUESTION_ANSWERS = frozenset({_QUESTION_YES, _QUESTION_NO, _QUESTION_UNKNOWN})
 #: company have a durable competitive advantage?"); any other word before the name makes it a question of another shape.
 _QUESTION_OPENERS = frozenset({"is", "are", "was", "there", "a", "an", "the", "any", "do", "does", "we", "have", "has", "it", "its", "can",
                                "company", "business", "firm", "stock", "this", "you", "earn", "show"})
+#: A label naming a condition a gate watches for ("Stalwart target", "Price limit", "Drift threshold"), and a sentence that
+#: says, alone, it does not hold ("Not reached.", "Not hit yet.", "Not met."): the gate's named condition is unmet.
+_CONDITION_LABEL = re.compile(r"(?i)\b(?:target|threshold|trigger|limit|objective|goal|hurdle|cap|ceiling|floor)s?[ \t*_]*\Z")
+_UNMET_ALONE = re.compile(r"(?i)(?:not|never)[ \t]+(?:yet[ \t]+)?(?:reached|hit|met|breached|triggered)(?:[ \t]+yet)?(?=[ \t]*(?:[.;!)]|$))",
+                          re.M)
+#: The condition said not to hold (a sense word: PROCEED for a gate whose condition is its kill, flipped by the parser for a
+#: gate whose condition lets it PROCEED, as :data:`ipb.scoring.verdict_words` "No trigger").
+CONDITION_UNMET = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False, sense=True)
 _ANSWERED_TRIGGERS = [Trigger(w, _ANSWERED) for w in ("pass", "met", "meet", "satisf", "clear", "fail", "kill", "trigger", "red", "signal",
                                                       "indicator", "warning", "flashing", "eligible", "permitted", "allowed",
-                                                      "compliant", "acceptable", "aligned", "qualif", "in", "within")]
+                                                      "compliant", "acceptable", "aligned", "qualif", "in", "within",
+                                                      "broken", "deteriorat", "breach", "violat", "trip", "fire", "exclu", "divest",
+                                                      "restrict", "sanction", "sell")]
 
 
 class _AnsweredMixin(_ParserState):
@@ -92,7 +107,8 @@ class _AnsweredMixin(_ParserState):
         """A gate's name or alias asked as a question and answered at once: "Understandable business? Yes: ...",
         "Is there a durable advantage? No - ...", "Adequate size? Unknown". Read only for a gate whose name states its pass
         condition (:meth:`_pass_named_gates`): Yes is its PROCEED, No its REJECT, Unknown INCONCLUSIVE. For a gate named
-        by its failure ("Story broken? No") the answer's sense would rest on the name's wording, so it is left unread."""
+        by its failure the answer's sense rests on the name's wording: there only a question whose last words name the
+        failure is read (:data:`_ANSWERED`: "Story broken? No" is PROCEED)."""
         out: list[_Hit] = []
         if not self.mentions:
             return out
@@ -140,9 +156,32 @@ class _AnsweredMixin(_ParserState):
                 out.append(_Hit(m.start("mark"), m.end("mark"), _OPEN_MARK_WORD, u))
         return out
 
+    def _conditions_unmet(self) -> list[_Hit]:
+        """"Stalwart target: +22% since purchase. Not reached.": on a line labelled with a condition the gate watches for,
+        a sentence that is only "not reached" (hit, met...) says that condition does not hold, not that the gate was
+        never reached (N/A); as :data:`CONDITION_UNMET` verdict words."""
+        masked = self.masked
+        out: list[_Hit] = []
+        for line in self.lines:
+            label = line.label
+            if label is None or line.kind in ("blank", "table", "table_sep", "fence", "json") or label[1] >= line.end:
+                continue
+            # the label, or the title after it up to its colon ("Gate 3 - price limit: ...")
+            colon = masked.find(":", label[1], min(line.end, label[1] + 60))
+            head_end = colon if colon >= 0 else label[1]
+            if _CONDITION_LABEL.search(masked, max(label[0], head_end - 40), head_end) is None:
+                continue
+            for m in _UNMET_ALONE.finditer(masked, head_end, line.end):
+                u = self._unit_at(m.start())
+                if u >= 0 and not masked[max(self.units[u].start, head_end) : m.start()].strip(" \t*_:\u2014\u2013-"):
+                    out.append(_Hit(m.start(), m.end(), CONDITION_UNMET, u))
+        return out
+
     def _answered_questions(self) -> list[_Hit]:
         """Inline labels with answers: "Pass? Yes" (PROCEED), "Pass? No" (REJECT), "Pass? Unknown" (INCONCLUSIVE);
-        "Kill criterion triggered? No" (PROCEED), "Fails? Yes" (REJECT). The answer word is the verdict word."""
+        "Kill criterion triggered? No" (PROCEED), "Fails? Yes" (REJECT); a label naming the failure the gate looks for
+        ("Story broken? No", "Broken story? Not broken.", "Sell signal fired? Yes") is answered as a "Fails?" label. The
+        answer word is the verdict word."""
         out: list[_Hit] = []
         for _, m in self._scan(_ANSWERED_TRIGGERS, limit=MAX_OCCURRENCES):
             a, b = m.span("answer")
@@ -153,7 +192,7 @@ class _AnsweredMixin(_ParserState):
             failing = m.group("fail") is not None
             if answer in ("yes", "y", "true"):
                 word = _YES_REJECT if failing else _YES_PROCEED
-            elif answer in ("no", "n", "false"):
+            elif answer in ("no", "n", "false", "not"):
                 word = _YES_PROCEED if failing else _YES_REJECT
             else:
                 word = _ANSWER_UNKNOWN

@@ -117,6 +117,20 @@ def _substance_mentions(card: Card, taken: dict[str, tuple[int, str]]) -> dict[s
     return out
 
 
+#: Plain synonyms of the verb that opens a card's outcome word (ABANDON_HYPOTHESIS, HOLD_BALANCED_MIX, SIZE_UP): a writer
+#: who drops the hypothesis abandons it. Only for an outcome of a verb and its object, never a bare verb ("keep" alone).
+_OUTCOME_VERBS: dict[str, tuple[str, ...]] = {
+    "ABANDON": ("DROP", "SCRAP", "DITCH", "DISCARD"),
+    "HOLD": ("KEEP",),
+    "STAY": ("REMAIN",),
+    "REDUCE": ("CUT", "TRIM"),
+    "INCREASE": ("RAISE",),
+    "SIZE": ("SCALE",),
+    "TAKE": ("OPEN", "INITIATE"),
+    "ROTATE": ("SWITCH",),
+}
+
+
 def _outcome_key(text: str) -> str:
     """An outcome word as the card spells it: upper case, words joined by "_"."""
     return re.sub(r"[ _-]+", "_", text.strip().upper())
@@ -177,10 +191,22 @@ def _build_index(card: Card) -> _CardIndex:
     for outcome, phrases in card.verdict_synonyms.items():
         for phrase in phrases:
             outcome_of.setdefault(_outcome_key(phrase), outcome)
+    # everyday phrases for the card's outcome words ("the fund keeps its holding" for HOLD; verdict_words.OUTCOME_SYNONYMS)
+    for word, phrases in vw.OUTCOME_SYNONYMS.items():
+        if outcome_of.get(word) == word:
+            for phrase in phrases:
+                outcome_of.setdefault(_outcome_key(phrase), word)
+    # an outcome that is a verb and its object reads with the verb's plain synonyms ("drop the hypothesis" for
+    # ABANDON_HYPOTHESIS, "keep the balanced mix" for HOLD_BALANCED_MIX); the card's own words and synonyms come first
+    for key, outcome in list(outcome_of.items()):
+        verb, _, rest = key.partition("_")
+        for other in _OUTCOME_VERBS.get(verb, ()) if rest else ():
+            outcome_of.setdefault(f"{other}_{rest}", outcome)
     pass_outcome, fail_outcome = card.outcomes.get("pass", "INVEST"), card.outcomes.get("fail", "DECLINE")
     synonym_of = {w: o for w, o in vw.synonym_table(pass_outcome, fail_outcome).items() if _outcome_key(w) not in outcome_of}
-    rating_triggers, synonym_triggers = (vw.RATING_TRIGGERS, vw.SYNONYM_TRIGGERS) if len(synonym_of) == len(vw.FINAL_SYNONYMS) else \
-        (lambda p: (p[1], p[3]))(vw.synonym_patterns(list(synonym_of)))
+    rating_triggers, synonym_triggers = (vw.RATING_TRIGGERS, vw.SYNONYM_TRIGGERS) \
+        if len(synonym_of) == len(vw.FINAL_SYNONYMS) + len(vw.RATING_SCALE) else \
+        (lambda p: (p[1], p[3]))(vw.synonym_patterns(list(synonym_of), frozenset(vw.RATING_SCALE)))
     gate_words = {"PROCEED", "REJECT", "PASS", "FAIL", vw.INCONCLUSIVE}
     spoken = [w for w in sorted(outcome_of, key=len, reverse=True) if w not in gate_words]
     # "REDIRECT_TO_PASSIVE" may be written "redirect to passive" or "Redirect-to-passive".

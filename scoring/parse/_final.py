@@ -25,6 +25,10 @@ _LOWER_OUTCOME_CUE = frozenset({"would", "will", "should", "must", "i", "we", "i
                                 "decision", "therefore", "thus", "so", "hence", "to", "ultimately", "buffett", "berkshire"})
 
 
+#: Right after an outcome word or idiom: a general object, so the sentence states a policy ("the fund divests any issuer
+#: that ..."), not this decision.
+_GENERIC_OBJECT = frozenset({"any", "every", "all", "whenever", "companies", "stocks", "issuers", "firms"})
+
 #: Before an outcome word in its sentence: the outcome is conceded or imagined, not the writer's verdict.
 _CONCEDED = re.compile(
     r"(?i)\b(?:though|although|even\s+though|whereas|while(?!\s+\w+ing\b)|optimists?|bulls?|enthusiasts?)\b[^.;\n]{0,60}\Z"
@@ -106,7 +110,7 @@ class _FinalVerdictMixin(_ParserState):
         candidates: list[tuple[int, int, str, Span]] = []  # (level, position, outcome, span)
         set_aside: list[tuple[int, int, str, Span]] = []  # the same, for outcomes stated in another voice (:mod:`._voice`)
 
-        def consider(start: int, end: int, outcome: str, base: int, u: int) -> None:
+        def consider(start: int, end: int, outcome: str, base: int, u: int, stated: bool = False) -> None:
             unit = self.units[u]
             level = base
             if unit.final:
@@ -117,6 +121,8 @@ class _FinalVerdictMixin(_ParserState):
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words:
                 return
+            if after_words and after_words[0] in _GENERIC_OBJECT:
+                return  # "the fund divests any issuer that ...", "we sell every stock whose story broke": a policy, not this decision
             if after_words and after_words[0] in vw.CONNECTIVE_TAIL and after_words[0] != "unless" or after_words[:2] == ["only", "if"]:
                 return  # "INVEST if the price falls" is a condition; "DECLINE unless it is re-booked" is today's verdict
             tail = masked[end : unit.end]
@@ -138,8 +144,9 @@ class _FinalVerdictMixin(_ParserState):
             if opens:
                 level = max(level, 2)  # "No rebalance this quarter.", "Cut the position and take the profit." closing the answer
             if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE) and not opens \
-                    and _PASSIVE_SUBJECT.search(before) is None:
-                return
+                    and not stated and _PASSIVE_SUBJECT.search(before) is None and vw.DECIDER_BEFORE.search(before) is None:
+                return  # a lower-case outcome word counts after a cue, opening the closing sentence, as a passive decision
+                # ("the deal is declined") or after the one who decides ("the fund will divest", "we would rebalance")
             if _negated(words):
                 if outcome == ix.pass_outcome:
                     outcome = ix.fail_outcome
@@ -184,6 +191,8 @@ class _FinalVerdictMixin(_ParserState):
             u = self._unit_at(m.start())
             if u < 0 or word not in synonym_of or m.start() in rated:
                 continue
+            if masked[m.end() : m.end() + 1] == "-" and masked[m.end() + 1 : m.end() + 2].isalpha():
+                continue  # the first half of a compound ("sell-side analysts", "long-term holders", "buy-and-hold"): no rating
             if word in _POSITION_WORDS and _FOLLOWED_BY_WORD.match(masked, m.end()):
                 continue  # "Position: long Brazilian real", "short a basket of lenders": the position held, not a rating
             unit = self.units[u]
@@ -227,7 +236,10 @@ class _FinalVerdictMixin(_ParserState):
             failing = m.group("fail") is not None
             if not failing and _BUY_LIMIT.match(masked, m.end()) is not None:
                 failing = True  # "it is a buy below $40": a limit under today's price, as for a bare BUY
-            consider(m.start(), m.end(), ix.fail_outcome if failing else ix.pass_outcome, 1, u)
+            # an idiom that names its decider ('we stay on the sidelines', 'the fund is selling') or can only be a verdict
+            # ('the too-hard pile') counts in lower case anywhere
+            stated = vw.SELF_STATED.match(masked, m.start()) is not None or vw.SELF_STATED.search(m.group(0)) is not None
+            consider(m.start(), m.end(), ix.fail_outcome if failing else ix.pass_outcome, 1, u, stated)
         for _, m in self._scan(_PASSIVE_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start("word"))
             outcome = ix.outcome_of.get(m.group("word").upper()) or ix.outcome_of.get(m.group("word").upper() + "E")

@@ -12,7 +12,6 @@ from typing import Any
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._common import (
     EMBED_MARGIN,
-    INVENTED_BELOW,
     MAX_EMBED,
     PROSE_EMBED_EXTRA,
     _Anchor,
@@ -129,49 +128,40 @@ class _ParaphraseMixin(_ParserState):
             out.append((numbers[int(order[0])], best, best - second))
         return out
 
-    def _embedding_fallback(self, unresolved: list[tuple[int, Span, str, int | None]]) -> None:
-        """Labels no name, alias or fuzzy match resolved: a gate by embedding, or an invented gate.
+    def _invented_labels(self, unresolved: list[tuple[int, Span, str, int | None]], *, recognised_by: str | None = None) -> None:
+        """Labels no name, alias or fuzzy match resolved that look like gates: invented gates (FM-1, paper \u00a77.11).
 
-        A label is gate-like when it gave a gate number, carries a verdict on
-        its line, or is a sibling (same heading level, list, table...) of a
-        recognised gate's label. Gate-like labels far from every gate are
-        invented gates; without an embedder every unresolved gate-like label is.
+        A label is gate-like when it carries a verdict on its line (heading,
+        list item, bold label, JSON value, table row) or is a sibling (same
+        heading level, list, table...) of a recognised gate's label that is
+        given a verdict. A label that also gave a gate number ("Gate 2, once
+        more") stays that gate. The evidence is the same with and without an
+        embedder: the embedding fallback (:meth:`_embedding_matches`) may only take such a label back to a card
+        gate; once it has, the labels it left are judged again by the same
+        rule, with the labels it took as the recognised siblings
+        (``recognised_by="embedding"``): "### 6. ESG screening / FAIL" beside
+        five paraphrased headings is an invented gate only when the embedder
+        has read those five as the card's gates.
         """
         if not unresolved:
             return
         candidates = []
-        for li, span, label, number in unresolved:
+        for li, span, label, number in unresolved[:MAX_EMBED]:
             line = self.lines[li]
             has_verdict = any(self._level(h) >= vw.COMMITTED for u in self.line_units[li][:1] for h in self.unit_hits.get(u, []))
             candidates.append((li, span, label.strip(), number, has_verdict and line.kind in ("heading", "list", "bold", "json", "table")))
-        if len(candidates) > MAX_EMBED:
+        if len(unresolved) > MAX_EMBED:
             self.notes.append(f"more than {MAX_EMBED} unmatched gate-like labels: only the first {MAX_EMBED} were considered")
-        candidates = candidates[:MAX_EMBED]
-        labels = list(dict.fromkeys(c[2] for c in candidates if c[3] is not None or c[4] or self._section_has_verdict(c[0])))
-        sims = dict(zip(labels, self._similarities(labels)))
-        # A gate the answer names outright keeps that section: a loose paraphrase elsewhere does not take it over.
         named = {a.gate for a in self.anchors.values() if a.gate is not None}
-        for li, span, label, number, _ in candidates:
-            sim = sims.get(label)
-            if sim is not None and sim[1] >= self.embed_cutoff and sim[2] >= EMBED_MARGIN:
-                if number is not None or sim[0] in named:
-                    continue  # "Gate 3: ..." stays gate 3
-                self.anchors[li] = _Anchor(sim[0], "embedding", span)
-        blocks = {self.lines[k].block for k, a in self.anchors.items() if a.gate is not None and a.how != "number"}
+        blocks = {self.lines[k].block for k, a in self.anchors.items()
+                  if a.gate is not None and a.how != "number" and (recognised_by is None or a.how == recognised_by)}
         for li, span, label, number, has_verdict in candidates:
-            if li in self.anchors and self.anchors[li].how == "embedding":
-                continue
-            sim = sims.get(label)
-            if sim is not None and sim[1] >= INVENTED_BELOW:
-                continue  # near a gate but not near enough: neither that gate nor an invented one
+            if number is not None or (recognised_by is not None and li in self.anchors):
+                continue  # "Gate 3: ..." stays gate 3
             line = self.lines[li]
-            if number is not None:
-                if sim is not None:  # the embedder read the label and it names no gate of the card
-                    self.anchors[li] = _Anchor(None, "number", span, invented=label)
-                continue
             if line.kind == "table" and not self._table_has_anchor(li, named=True) and named:
                 # a table none of whose rows names a card gate (by name, alias or number) is a table of figures or
-                # scenarios ("10y yield | 4.75%", "Rising growth | equities | ✓") beside gates named elsewhere: its rows
+                # scenarios ("10y yield | 4.75%", "Rising growth | equities | \u2713") beside gates named elsewhere: its rows
                 # are evidence, never gates the card lacks
                 continue
             sibling = line.block in blocks or (line.kind == "table" and self._table_has_anchor(li))
@@ -179,8 +169,53 @@ class _ParaphraseMixin(_ParserState):
             # ("Net income | $420M") or a heading such as "Executive summary" beside the gates is not one
             if sibling and not has_verdict:
                 sibling = self._section_has_verdict(li) or self._row_has_verdict(li)
-            if (has_verdict or sibling) and (sim is not None or self.embedder is False):
+            if recognised_by is not None and not sibling:
+                continue
+            if has_verdict or sibling:
                 self.anchors[li] = _Anchor(None, "label", span, invented=label)
+
+    def _embedding_matches(self, unresolved: list[tuple[int, Span, str, int | None]]) -> None:
+        """The paraphrase fallback for labels: a label still unresolved after names, aliases, numbers, fuzzy matching
+        and the card's vocabulary (:mod:`._vocabulary`, which reads labels the same way with or without an embedder),
+        or taken for an invented gate, becomes the card gate it is closest to by embedding.
+
+        Only a label that gave no gate number, is an invented gate or has a verdict in its section, is at least
+        ``embed_cutoff`` similar to a gate's texts and ``EMBED_MARGIN`` more similar to it than to any other gate,
+        and names a gate no other label names, is taken. The embedder confirms a label to a card gate and nothing
+        else: a label far from every gate keeps the reading it has without an embedder (an invented gate only on
+        the evidence of :meth:`_invented_labels`), so turning the embedder on never adds an invented gate.
+        """
+        if self.embedder is False or not unresolved:
+            return
+        candidates = []
+        for li, span, label, number in unresolved[:MAX_EMBED]:
+            if number is not None:
+                continue
+            anchor = self.anchors.get(li)
+            if anchor is not None and anchor.gate is not None and anchor.how != "vocabulary":
+                continue
+            if anchor is None and not self._section_has_verdict(li):
+                continue
+            candidates.append((li, span, label.strip()))
+        if not candidates:
+            return
+        # a label the vocabulary read is embedded too (one batch of the labels as written, which
+        # bench/parse_calibration.py checks) but keeps its reading: the embedder decides only what the card's words left
+        labels = list(dict.fromkeys(c[2] for c in candidates))
+        sims = dict(zip(labels, self._similarities(labels)))
+        # A gate the answer names outright keeps that section: a loose paraphrase elsewhere does not take it over.
+        named = {a.gate for a in self.anchors.values() if a.gate is not None}
+        taken = False
+        for li, span, label in candidates:
+            sim = sims.get(label)
+            anchor = self.anchors.get(li)
+            if anchor is not None and anchor.gate is not None:
+                continue
+            if sim is not None and sim[1] >= self.embed_cutoff and sim[2] >= EMBED_MARGIN and sim[0] not in named:
+                self.anchors[li] = _Anchor(sim[0], "embedding", span)
+                taken = True
+        if taken:
+            self._invented_labels(unresolved, recognised_by="embedding")
 
     def _section_has_verdict(self, li: int) -> bool:
         """A heading, list item or bold label whose following lines (up to its next sibling) state a verdict."""
@@ -225,8 +260,9 @@ class _ParaphraseMixin(_ParserState):
         mention: questions ("Is the price attractive?") and the
         clauses of sentences that give a verdict ("At $50B the price is double
         the value, so this fails"). Short texts embed far better than whole
-        sentences against a gate's name. A candidate close to a gate becomes
-        a mention of it.
+        sentences against a gate's name. A candidate close to a gate the
+        answer does not name becomes a mention of it; a gate it names keeps
+        its own sentences (a question in the title does not move it first).
         """
         if self.embedder is False:
             return
@@ -264,6 +300,8 @@ class _ParaphraseMixin(_ParserState):
             if not scored:
                 continue
             best = max(scored, key=lambda sim: sim[1])
+            if best[0] in found:
+                continue  # a gate the answer names keeps its own sentences: a paraphrase elsewhere neither moves nor re-reads it
             if best[1] >= self.embed_cutoff + PROSE_EMBED_EXTRA and best[2] >= EMBED_MARGIN:
                 unit = self.units[u]
                 m = _Mention(unit.start, unit.end, (best[0],), "embedding", unit=u)

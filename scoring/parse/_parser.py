@@ -101,8 +101,9 @@ class _Parser(_JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMi
         labels = self._settle_shared_labels(self._follow_card_numbering(self._resolve_labels()))
         self._numbered_list_anchors()
         labels = self._lexical_mentions(labels)
-        self._embedding_fallback(labels)
+        self._invented_labels(labels)
         self._labels_by_vocabulary(labels)
+        self._embedding_matches(labels)
         self._prose_gates(labels)  # gates stated in prose by their facts and an appraisal (_prose.py)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
         if not structural:

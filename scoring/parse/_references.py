@@ -107,6 +107,8 @@ _SENTENCE_LABEL = re.compile(r"[ \t>*_\"'-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}(?P<l
 #: Words a label adds to a gate's name without naming it: "Drift check", "Funds test", "Drift gate".
 _GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates", "screen", "criterion", "criteria", "step", "filter",
                             "rule", "hurdle", "question", "item", "point", "assessment", "analysis", "review", "verdict", "call"})
+#: Words that open a label restating a gate after a revision: "Revised drift gate:", "Updated price test:".
+_REVISING_WORDS = frozenset({"revised", "updated", "corrected", "amended", "recomputed", "rechecked", "recalculated", "reestimated"})
 #: Discourse words that may open a label: "First, the downside".
 _DISCOURSE_WORDS = frozenset({"first", "firstly", "second", "secondly", "third", "thirdly", "fourth", "fifth", "next", "then", "finally",
                               "lastly", "also", "now", "on", "as", "for", "the", "a", "an", "to", "turning"})
@@ -561,8 +563,8 @@ class _ReferencesMixin(_NumberedMentionsMixin):
         gate for "Price to assets", two for "Price" on a card with "Price Below Value" and "Price Limit" (see
         :meth:`_settle_shared_labels`); empty past :data:`MAX_PART_WORDS` content words."""
         words = norm.split()
-        while words and words[0] in _DISCOURSE_WORDS:
-            words = words[1:]  # "First, the downside", "Next: sizing"
+        while words and (words[0] in _DISCOURSE_WORDS or words[0] in _REVISING_WORDS):
+            words = words[1:]  # "First, the downside", "Next: sizing", "Revised drift gate: PROCEED"
         exact = _trimmed_names(self.ix).get(" ".join(words))
         if exact is not None:
             return exact  # "P/E" is the alias "P/E test" without its frame word

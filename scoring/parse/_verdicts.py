@@ -113,11 +113,11 @@ def _own_clause_start(before: str, cut: int, clause_words: Sequence[str] = ("but
 #: The writer's own, considered statement: it outranks a plain mention in the same section.
 _COMMITTED_CUE = re.compile(
     r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
-    r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|revisiting|"
+    r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|updated|amended|revisiting|"
     r"correction|corrected|having\s+re-?checked|on\s+closer\s+inspection)\b[^.;\n]{0,80}\Z"
 )
 #: Words every revision cue holds (a cheap first look per sentence).
-_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|revisiting|correction|corrected|re-?checked|closer)\b")
+_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|updated|amended|revisiting|correction|corrected|re-?checked|closer)\b")
 #: A paragraph that opens as a revision of what came before.
 _REVISION_OPENING = re.compile(
     r"[ \t>*_#-]*(?:correction|corrected|update[ds]?|revised|revision|addendum|erratum|wait\b|actually\b|on\s+reflection|looking\s+again|"
@@ -207,13 +207,19 @@ class _VerdictsMixin(_AnsweredMixin):
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
-        extra = self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks() + self._gate_questions()
+        unmet = self._conditions_unmet()
+        if unmet:  # "Not reached." after a condition's label: the condition unmet, not the gate unreached (N/A)
+            spans = {(h.start, h.end) for h in unmet}
+            self.hits[:] = [h for h in self.hits if not any(a <= h.start < b for a, b in spans)]
+            for u in {h.unit for h in unmet}:
+                self.unit_hits[u] = [h for h in self.unit_hits.get(u, []) if not any(a <= h.start < b for a, b in spans)]
+        extra = unmet + self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks() + self._gate_questions()
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
             for u in {hit.unit for hit in extra}:
                 self.unit_hits[u].sort(key=lambda h: h.start)
-            self.hits: list[_Hit] = sorted(self.hits + extra, key=lambda h: h.start)
+            self.hits[:] = sorted(self.hits + extra, key=lambda h: h.start)
 
     def _level(self, hit: _Hit) -> int:
         """The hit's level (0: it states nothing), judging it on first use."""

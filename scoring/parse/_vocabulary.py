@@ -11,8 +11,11 @@ most distinctive stems in it, when that gate has more than any other, no
 other label names it, and either the label's section states a verdict or the
 label holds two such stems (a bare "Background" heading is no gate).
 
-This runs only when the sentence-embedding fallback is off or unavailable
-(the bench's setting): with an embedder, the embedder decides, as before.
+This runs with and without the sentence-embedding fallback, before it:
+a label read here keeps its reading whatever the embedder says, so the
+default configuration (embedder on) reads every label as the
+embedder-off configuration does, and the embedder decides only the labels
+left (:meth:`._paraphrase._ParaphraseMixin._embedding_matches`).
 """
 
 from __future__ import annotations
@@ -127,10 +130,8 @@ class _VocabularyMixin(_ParserState):
     """Anchors unresolved gate-like labels by the card's own words (:meth:`_labels_by_vocabulary`)."""
 
     def _labels_by_vocabulary(self, unresolved: list[tuple[int, Span, str, int | None]]) -> None:
-        """After the embedding fallback: each label left unanchored, or made an invented gate only because no embedder
-        could read it, becomes the gate its words mean (see the module docstring); the others stay as they were."""
-        if self.embedder is not False:
-            return
+        """Before the embedding fallback: each label left unanchored, or made an invented gate for want of a better
+        reading, becomes the gate its words mean (see the module docstring); the others stay as they were."""
         named = {a.gate for a in self.anchors.values() if a.gate is not None}
         for li, span, label, number in unresolved:
             if number is not None:

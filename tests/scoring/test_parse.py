@@ -221,7 +221,9 @@ PARAPHRASED = next(c["text"] for c in CASES if c["id"] == "paraphrased-headings-
 def test_embedding_fallback_resolves_paraphrases_and_is_lazy() -> None:
     fake = FakeEmbedder()
     parsed = parse_response(PARAPHRASED, BUFFETT, embedder=fake)
-    assert [g.how for g in parsed.gates] == ["embedding"] * 5
+    # the card's own words read headings 1 and 2 first, as without an embedder (test below); the embedder reads the rest
+    assert parsed.gate_sequence == [1, 2, 3, 4, 5]
+    assert [g.how for g in parsed.gates] == ["vocabulary"] * 2 + ["embedding"] * 3
     assert fake.calls == 2  # the card's gate texts once, the unresolved labels once
     again = parse_response(PARAPHRASED, BUFFETT, embedder=fake)
     assert fake.calls == 3  # the card's embeddings are cached per embedder
@@ -265,7 +267,8 @@ def test_a_failing_embedder_leaves_a_note_not_an_exception() -> None:
             raise RuntimeError("CUDA out of memory")
 
     parsed = parse_response(PARAPHRASED, BUFFETT, embedder=Broken())
-    assert parsed.status == "parse_failure"
+    # the answer is read as without an embedder (the card's words find gates 1 and 2), and the failure is noted
+    assert parsed.status == "ok" and parsed.gate_sequence == parse_response(PARAPHRASED, BUFFETT, embedder=False).gate_sequence == [1, 2]
     assert any("embedding fallback failed: RuntimeError: CUDA out of memory" in n for n in parsed.notes)
 
 
@@ -339,7 +342,8 @@ def test_a_paraphrase_does_not_take_over_a_gate_the_answer_names() -> None:
     assert [(g.gate, g.verdict) for g in named.gates] == [(1, "PROCEED"), (3, "INCONCLUSIVE")]
     alone = parse_response(text.replace("Gate 3: Management Integrity — INCONCLUSIVE, nothing is disclosed.\n", ""), BUFFETT,
                            embedder=_NearGate("Capital allocation", "Management Integrity"))
-    assert [(g.gate, g.verdict, g.how) for g in alone.gates][-1] == (3, "PROCEED", "embedding")
+    # read by the card's own words ("capital allocation" is in gate 3's texts) before the embedder is asked
+    assert [(g.gate, g.verdict, g.how) for g in alone.gates][-1] == (3, "PROCEED", "vocabulary")
 
 
 @pytest.mark.parametrize("cited, year, locator", [

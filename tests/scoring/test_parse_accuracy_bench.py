@@ -146,3 +146,55 @@ def test_load_corpus_rejects_a_wrong_split(tmp_path: Path) -> None:
     (tmp_path / "c.yaml").write_text("- {id: x-1, split: tuned, card: c, text: t, expect: {}}\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="x-1"):
         _bench().load_corpus(tmp_path)
+
+
+def test_both_configurations_are_reported_and_labelled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The default run measures what users get (embedder on, ``embedder=None``) beside embedder off, each labelled."""
+    bench = _bench()
+    case_id = next(f"c-{k}" for k in range(100) if bench.split_of(f"c-{k}") == "tuned")
+    (tmp_path / "c.yaml").write_text(
+        f"- {{id: {case_id}, split: tuned, card: x, text: t, expect: {{gates: ['1 PROCEED'], final_verdict: INVEST, "
+        "invented_gates: []}}\n", encoding="utf-8")
+    seen: list[object] = []
+
+    def stub(text: str, card: str, embedder: object) -> R:
+        seen.append(embedder)
+        # on: the gate and the final verdict read right; off: the final verdict missed
+        return R(gates=[G(1, "PROCEED")], final_verdict="INVEST" if embedder is None else None)
+
+    monkeypatch.setattr(bench, "_parser", lambda: stub)
+    monkeypatch.setattr(bench, "_embedder_missing", lambda: None)
+    out = tmp_path / "out.json"
+    assert bench.main(["--corpus", str(tmp_path), "--split", "tuned", "--json", str(out)]) == 0
+    assert seen == [None, False]
+    printed = capsys.readouterr().out
+    assert "== embedder on (the default of ipb parse / ipb score; issue 13's bar)" in printed
+    assert "== embedder off (--no-embed: rules only)" in printed
+    import json
+
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["default_configuration"] == "embedder_on"
+    finals = {k: v["splits"]["tuned"]["final_verdict_accuracy"] for k, v in data["configurations"].items()}
+    assert finals == {"embedder_on": 1.0, "embedder_off": 0.0}
+    seen.clear()
+    assert bench.main(["--corpus", str(tmp_path), "--split", "tuned", "--embedder", "off"]) == 0
+    assert seen == [False]
+    seen.clear()
+    assert bench.main(["--corpus", str(tmp_path), "--split", "tuned", "--embedder"]) == 0
+    assert seen == [None]
+
+
+def test_an_unavailable_embedder_is_said_not_measured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    case_id = next(f"c-{k}" for k in range(100) if bench.split_of(f"c-{k}") == "tuned")
+    (tmp_path / "c.yaml").write_text(f"- {{id: {case_id}, split: tuned, card: x, text: t, expect: {{gates: [], final_verdict: null}}}}\n",
+                                     encoding="utf-8")
+    monkeypatch.setattr(bench, "_parser", lambda: (lambda text, card, embedder: R(final_verdict=None)))
+    monkeypatch.setattr(bench, "_embedder_missing", lambda: "ImportError: no sentence_transformers")
+    assert bench.main(["--corpus", str(tmp_path), "--split", "tuned"]) == 0
+    captured = capsys.readouterr()
+    assert "'embedder on' is not measured" in captured.err and "== embedder on" not in captured.out
+    assert "== embedder off" in captured.out
+    assert bench.main(["--corpus", str(tmp_path), "--split", "tuned", "--embedder", "on"]) == 1

@@ -201,9 +201,12 @@ def test_a_gate_name_asked_and_answered_is_its_verdict() -> None:
     assert _read(text, QUALITY) == [(1, "PROCEED"), (2, "REJECT"), (3, "PROCEED"), (5, "INCONCLUSIVE")]
 
 
-def test_a_gate_named_by_its_failure_asked_and_answered_is_left_unread() -> None:
-    # lynch_portfolio_story_review gate 1 "Story Broken or Fundamentals Deteriorated" has a reject test: "No" could mean either
-    assert _read("Story broken? No. Sales still grow 10% a year.\n", "lynch_portfolio_story_review") == [(1, None)]
+def test_a_gate_named_by_its_failure_asked_and_answered_reads_in_the_failures_sense() -> None:
+    # lynch_portfolio_story_review gate 1 "Story Broken or Fundamentals Deteriorated": the question names the failure
+    # ("broken"), so "No" says the story holds (PROCEED) and "Yes" that it broke (REJECT); until s24embed this was left
+    # unread (None), which issue 13 lists as a misread (scoring/parse/_answered.py, _ANSWERED)
+    assert _read("Story broken? No. Sales still grow 10% a year.\n", "lynch_portfolio_story_review") == [(1, "PROCEED")]
+    assert _read("Story broken? Yes. Sales fell 10% this year.\n", "lynch_portfolio_story_review") == [(1, "REJECT")]
 
 
 def test_an_answer_that_opens_a_new_clause_is_no_answer() -> None:

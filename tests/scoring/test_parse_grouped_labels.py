@@ -236,7 +236,9 @@ def test_a_gate_already_named_is_not_taken_again_by_a_meaning_label() -> None:
     assert [g.gate for g in result.gates] == [1]
 
 
-def test_the_vocabulary_rule_leaves_labels_to_the_embedder_when_one_is_given() -> None:
+def test_the_vocabulary_rule_reads_labels_before_the_embedder() -> None:
+    # Until s24embed the rule ran only without an embedder, so the default configuration (embedder on) read less than
+    # the measured one (off); now it runs in both, before the embedder, and a label it reads keeps that reading.
     class _Far:
         """An embedder that puts every text at the same spot: nothing is near any gate."""
 
@@ -248,7 +250,9 @@ def test_the_vocabulary_rule_leaves_labels_to_the_embedder_when_one_is_given() -
     text = ("**Can we understand it?** A toll road: cars in, fees out. PROCEED.\n\n"
             "**Returns on capital.** 28% on tangible capital for a decade. PROCEED.\n\nINVEST.")
     result = parse_response(text, MUNGER, embedder=_Far())
-    assert all(g.how != "vocabulary" for g in result.gates)
+    off = parse_response(text, MUNGER, embedder=False)
+    assert [(g.gate, g.verdict, g.how) for g in result.gates] == [(g.gate, g.verdict, g.how) for g in off.gates]
+    assert [g.how for g in result.gates][:1] == ["vocabulary"]
 
 
 def test_distinctive_vocabulary_holds_no_stem_two_gates_share() -> None:
