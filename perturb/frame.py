@@ -29,13 +29,16 @@ from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
 from ipb.engine.expressions import category
 from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card
-from ipb.engine.sweep import Constant, line_runner, prepare
+from ipb.engine.logic import Verdict
+from ipb.engine.sweep import Constant, dependent_gates, line_runner, prepare
 from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal, read_inputs
 from ipb.perturb.vintage import Window, date_problem, framework_window
+
+_REJECT = Verdict.REJECT
 
 __all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes", "relevant_key"]
 
@@ -76,6 +79,9 @@ class PScenario:
             published.update(changes.pop("published"))
         if not changes:  # the common case, without dataclasses.replace's field walk
             return PScenario(dict(facts), self.as_of, self.id, self.title, self.sector, self.regime, published)
+        if changes.keys() <= {"as_of", "sector", "regime"}:
+            return PScenario(dict(facts), changes.get("as_of", self.as_of), self.id, self.title,
+                             changes.get("sector", self.sector), changes.get("regime", self.regime), published)
         return replace(self, facts=dict(facts), published=published, **changes)
 
 
@@ -227,6 +233,31 @@ class Frame:
         if any(p is None for p in held[2]):
             return self.outcomes(facts)
         return tuple(prepared_outcome(c, p) for c, p in zip(self.cards, held[2]))
+
+    def held_by_reject(self, facts: Mapping[str, Any], name: str) -> bool:
+        """True when, in every card that reads ``name``, a gate whose verdict cannot depend on it rejects.
+
+        Then no value of ``name`` moves any card's final verdict (a chain
+        stops at that REJECT wherever it lies; a parallel join fails on it),
+        so :meth:`line` along ``name`` is a :class:`ConstantLine` of the
+        scenario's own outcomes and there is no flip to search for. Decided
+        from the gates :meth:`line` evaluates once per scenario; False
+        whenever :meth:`line` would not sweep (a derived input, a card that
+        cannot be swept), so the caller searches as before.
+        """
+        if self.derived:
+            return False
+        held = self._prepared(facts)
+        for i, c in enumerate(self.cards):
+            if name not in self._card_inputs[i]:
+                continue  # a card that does not read it gives its own outcome at every value
+            prepared = held[2][i]
+            dep = dependent_gates(c, name) if prepared is not None else None
+            if dep is None:
+                return False
+            if not any(d is False and v is _REJECT for d, v in zip(dep, prepared.verdicts)):
+                return False
+        return True
 
     def line_key(self, facts: Mapping[str, Any], name: str) -> tuple[Any, ...] | None:
         """A hashable key of :meth:`line` along ``name``: two scenarios with the same key give the same
@@ -546,6 +577,8 @@ def digest(text: str) -> str:
 
 
 def ordered_inputs(frame: Frame, names: Iterable[str]) -> list[str]:
-    """``names`` in the frame's input order."""
-    wanted = set(names)
-    return [n for n in frame.inputs if n in wanted]
+    """``names`` in the frame's input order (each once; a name that is not an input is left out)."""
+    position = frame.memo.get("input_position")
+    if position is None:
+        position = frame.memo["input_position"] = {n: i for i, n in enumerate(frame.inputs)}
+    return sorted({n for n in names if n in position}, key=position.__getitem__)

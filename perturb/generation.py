@@ -322,6 +322,24 @@ class Generator:
             scenario = dc_replace(scenario, as_of=None, regime=None, published={})
         return scenario, steps
 
+    def _timed_inputs(self) -> frozenset[str]:
+        """The inputs whose value can be an anachronism (``RegimeRegistry.anachronisms`` reports nothing
+        else): category inputs that may take a value with a ``since`` year, and macro-fact inputs with a
+        ``since.negative`` year. Read once per frame."""
+        held = self.frame.memo.get("timed_inputs")
+        if held is None:
+            regimes = self.frame.regimes
+            timed = set()
+            for name, spec in self.frame.inputs.items():
+                if spec.type == "category" and regimes.value_since and (
+                        spec.values is None or any(v in regimes.value_since for v in spec.values)):
+                    timed.add(name)
+                fact = regimes.fact_for(spec) if regimes.negative_since else None
+                if fact is not None and fact.id in regimes.negative_since:
+                    timed.add(name)
+            held = self.frame.memo["timed_inputs"] = frozenset(timed)
+        return held  # type: ignore[no-any-return]
+
     def _market_moved(self, scenario: PScenario) -> bool:
         """True when an input that describes the market at the date differs from the base (see ``undated``)."""
         dated = self.frame.memo.get("dated_inputs")
@@ -361,8 +379,10 @@ class Generator:
             return Candidate(r, j, k, None, None, None)
         broken = self.frame.violations(scenario.facts)
         if dated:
+            timed = self._timed_inputs()
+            facts = {n: v for n, v in scenario.facts.items() if n in timed}
             broken += [f"date {scenario.as_of.year}: {p}" for p in
-                       self.frame.regimes.anachronisms(self.frame.inputs, scenario.facts, scenario.as_of.year)]
+                       self.frame.regimes.anachronisms(self.frame.inputs, facts, scenario.as_of.year)]
         if broken:
             return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         if k == self.base_int:
