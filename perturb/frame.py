@@ -247,15 +247,22 @@ class Frame:
         """
         if self.derived:
             return False
-        held = self._prepared(facts)
-        for i, c in enumerate(self.cards):
-            if name not in self._card_inputs[i]:
-                continue  # a card that does not read it gives its own outcome at every value
-            prepared = held[2][i]
-            dep = dependent_gates(c, name) if prepared is not None else None
-            if dep is None:
+        fixed = self.memo.setdefault("fixed_gates", {})
+        parts = fixed.get(name)
+        if parts is None:
+            # per card that reads ``name``: the gates whose verdict cannot depend on it (None: no sweep)
+            parts = fixed[name] = []
+            for i, c in enumerate(self.cards):
+                if name in self._card_inputs[i]:  # a card that does not read it keeps its outcome at every value
+                    dep = dependent_gates(c, name)
+                    parts.append((i, None if dep is None else tuple(g for g, d in enumerate(dep) if not d)))
+        held = self._prepared(facts)[2]
+        for i, gates in parts:
+            prepared = held[i]
+            if gates is None or prepared is None:
                 return False
-            if not any(d is False and v is _REJECT for d, v in zip(dep, prepared.verdicts)):
+            verdicts = prepared.verdicts
+            if not any(verdicts[g] is _REJECT for g in gates):
                 return False
         return True
 

@@ -372,17 +372,16 @@ class Generator:
         scenario, steps = made
         literals = fact_literals(self.frame, scenario)
         k = key_int(relevant_key(self.frame, scenario, literals))
-        dated = scenario.as_of is not None
-        if k != self.base_int and not dated and (k in self.built or (seen is not None and k in seen)):
+        late: list[str] = []
+        if scenario.as_of is not None:
+            timed = self._timed_inputs()
+            late = [f"date {scenario.as_of.year}: {p}" for p in self.frame.regimes.anachronisms(
+                self.frame.inputs, {n: v for n, v in scenario.facts.items() if n in timed}, scenario.as_of.year)]
+        if not late and k != self.base_int and (k in self.built or (seen is not None and k in seen)):
             # a scenario taken before has these card-relevant facts, and the constraints read only those, so
             # it passed them: a duplicate, as the checks below would find, without running them
             return Candidate(r, j, k, None, None, None)
-        broken = self.frame.violations(scenario.facts)
-        if dated:
-            timed = self._timed_inputs()
-            facts = {n: v for n, v in scenario.facts.items() if n in timed}
-            broken += [f"date {scenario.as_of.year}: {p}" for p in
-                       self.frame.regimes.anachronisms(self.frame.inputs, facts, scenario.as_of.year)]
+        broken = self.frame.violations(scenario.facts) + late
         if broken:
             return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         if k == self.base_int:
