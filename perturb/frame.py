@@ -320,6 +320,39 @@ class Frame:
                         out.append(f"{c.card.id}/{k.id} (derived {k.derive} outside its range)")
         return out
 
+    def violations_from(self, reference: Mapping[str, Any], facts: Mapping[str, Any],
+                        moved: Iterable[str]) -> list[str]:
+        """:meth:`violations` of ``facts`` that differ from ``reference`` only at ``moved`` (the same list).
+
+        A constraint that reads none of ``moved`` gives on ``facts`` what it
+        gives on ``reference`` (its expression reads only its card's inputs
+        and constants), so only the others are evaluated; ``reference``'s
+        answers are remembered for the last few references seen (by identity:
+        a run draws its candidates from the same base). Falls back to
+        :meth:`violations` when some constraint derives an input.
+        """
+        checks = self.memo.get("requires")
+        if checks is None:
+            checks = self.memo["requires"] = self._requires()
+        if checks is False:
+            return self.violations(facts)
+        recent = self.memo.setdefault("reference_breaks", {})
+        held = recent.get(id(reference))
+        if held is None or held[0] is not reference:
+            if len(recent) >= 8:
+                recent.clear()
+            reads = [k.expr.names for c in self.cards for k in c.card.constraints]
+            # the reference is held with its answers, so its id is not reused while it is remembered
+            held = recent[id(reference)] = (reference, [(label, fn, names, fn(reference) is False)
+                                                        for (label, fn), names in zip(checks, reads)])
+        moved = frozenset(moved)
+        return [label for label, fn, names, was in held[1]
+                if (was if names.isdisjoint(moved) else fn(facts) is False)]
+
+    def breaks_constraint(self, reference: Mapping[str, Any], facts: Mapping[str, Any], moved: Iterable[str]) -> bool:
+        """``bool(self.violations(facts))``, computed as :meth:`violations_from`."""
+        return bool(self.violations_from(reference, facts, moved))
+
     def _requires(self) -> list[tuple[str, Callable[[Mapping[str, Any]], Any]]] | Literal[False]:
         """``(card_id/constraint_id, expression fn)`` of every constraint in :meth:`violations` order, or False
         when some constraint derives an input or reads a name outside its card's inputs and constants (then the general path)."""

@@ -381,7 +381,9 @@ class Generator:
             # a scenario taken before has these card-relevant facts, and the constraints read only those, so
             # it passed them: a duplicate, as the checks below would find, without running them
             return Candidate(r, j, k, None, None, None)
-        broken = self.frame.violations(scenario.facts) + late
+        facts, base = scenario.facts, self.base.facts
+        moved = [n for n, v in facts.items() if base.get(n, _ABSENT) != v] + [n for n in base if n not in facts]
+        broken = self.frame.violations_from(base, facts, moved) + late
         if broken:
             return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         if k == self.base_int:
@@ -429,6 +431,8 @@ class Generator:
             for j in range(start, stop):
                 yield self.attempt(r, j, seen=seen, build=build)
 
+
+_ABSENT = object()
 
 # --------------------------------------------------------------------------- worker processes
 

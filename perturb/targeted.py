@@ -273,7 +273,7 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
             if value is not None:
                 moved[name] = value
                 changed.append(name)
-        if changed and not frame.violations(moved):
+        if changed and not frame.breaks_constraint(scenario.facts, moved, changed):
             return moved, changed
     return {}, []
 
@@ -497,7 +497,7 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
         hits: list[tuple[str, Any, str]] = []
         for name in _isolation_inputs(frame, target):
             for value in _alternatives(frame, name, scenario.facts.get(name), rng):
-                if frame.violations({**scenario.facts, name: value}):
+                if frame.breaks_constraint(scenario.facts, {**scenario.facts, name: value}, (name,)):
                     continue
                 profile = frame.profile({**scenario.facts, name: value})
                 diff = [i for i, (a, b) in enumerate(zip(base_profile, profile)) if a != b]
