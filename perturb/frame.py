@@ -247,7 +247,7 @@ class Frame:
         """
         if self.derived:
             return False
-        fixed = self.memo.setdefault("fixed_gates", {})
+        fixed: dict[str, list[tuple[int, tuple[int, ...] | None]]] = self.memo.setdefault("fixed_gates", {})
         parts = fixed.get(name)
         if parts is None:
             # per card that reads ``name``: the gates whose verdict cannot depend on it (None: no sweep)
