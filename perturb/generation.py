@@ -379,8 +379,10 @@ class Generator:
                 self.frame.inputs, {n: v for n, v in scenario.facts.items() if n in timed}, scenario.as_of.year)]
         if not late and k != self.base_int and (k in self.built or (seen is not None and k in seen)):
             # a scenario taken before has these card-relevant facts, and the constraints read only those, so
-            # it passed them: a duplicate, as the checks below would find, without running them
-            return Candidate(r, j, k, None, None, None)
+            # it passed them: a duplicate, as the checks below would find, without running them (the same
+            # candidate as theirs: its changed count and point too)
+            return Candidate(r, j, k, None, None, None, self.frame.changed(self.base, scenario),
+                             raw_point(self.frame, scenario))
         facts, base = scenario.facts, self.base.facts
         moved = [n for n, v in facts.items() if base.get(n, _ABSENT) != v] + [n for n in base if n not in facts]
         broken = self.frame.violations_from(base, facts, moved) + late

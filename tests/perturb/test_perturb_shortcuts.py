@@ -173,3 +173,22 @@ def test_write_lines_in_blocks_is_the_lines_joined(tmp_path, monkeypatch, block)
     assert path.read_bytes() == "".join(line + "\n" for line in lines).encode("utf-8")
     files.write_lines_atomic(path, iter([]))
     assert path.read_bytes() == b""
+
+
+def test_a_duplicate_found_before_the_constraint_checks_is_the_same_candidate():
+    """Oracle: the same attempts with no keys taken (every check run). With every key taken, each candidate that
+    had a key is a duplicate with the same key, changed count and point, and the rejected ones keep their error."""
+    from ipb.perturb import Job, parse_recipes
+    from ipb.perturb.generation import Generator
+    from perturb_support import BUFFETT_BASE
+
+    job = Job((BUFFETT,), str(BUFFETT_BASE), 0, parse_recipes("metric,sector,flip"))
+    plain = [c for r in range(3) for c in Generator(job).run([(r, 0, 120)], build=True)]
+    taken = {c.key for c in plain if c.key is not None}
+    gen = Generator(job)
+    spared = [gen.attempt(c.recipe, c.attempt, seen=taken) for c in plain]
+    assert [c.error for c in plain].count(None) > 100 and any(c.error for c in plain)
+    for p, s in zip(plain, spared):
+        assert (s.recipe, s.attempt, s.key, s.error, s.changed, tuple(s.point)) == \
+            (p.recipe, p.attempt, p.key, p.error, p.changed, tuple(p.point))
+        assert s.line is None and s.label is None
