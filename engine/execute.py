@@ -716,7 +716,7 @@ def format_value(value: Any, unit: str | None = None) -> str:
 
 #: :func:`format_value` remembers at most this many texts (its output depends only on the value's type, its
 #: numeric value, not how it is written (a Decimal is quantized and normalized), and the unit).
-_FORMATTED_LIMIT = 8192
+_FORMATTED_LIMIT = 2048
 _FORMATTED: dict[tuple[Any, Any, str | None], str] = {}
 
 
