@@ -701,6 +701,26 @@ def format_value(value: Any, unit: str | None = None) -> str:
     """
     if value is None:
         return "unknown"
+    key = (value.__class__, value, unit)
+    try:
+        return _FORMATTED[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable value
+        return _format_value(value, unit)
+    if len(_FORMATTED) >= _FORMATTED_LIMIT:
+        _FORMATTED.clear()
+    text = _FORMATTED[key] = _format_value(value, unit)
+    return text
+
+
+#: :func:`format_value` remembers at most this many texts (its output depends only on the value's type, its
+#: numeric value, not how it is written (a Decimal is quantized and normalized), and the unit).
+_FORMATTED_LIMIT = 2048
+_FORMATTED: dict[tuple[Any, Any, str | None], str] = {}
+
+
+def _format_value(value: Any, unit: str | None) -> str:
     value = public(value)  # an exact Fraction from the engine, shown to 28 digits
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -274,6 +274,10 @@ def write_texts_atomic(texts: Mapping[str | Path, str]) -> None:
                     os.unlink(backup)
 
 
+#: :func:`write_lines_atomic` writes its lines in blocks of about this many characters.
+WRITE_BLOCK = 1 << 16
+
+
 def write_lines_atomic(path: str | Path, lines: Iterable[str], *, make_parents: bool = False) -> None:
     """Write ``lines`` (each without its newline, each then ended by one) to ``path`` atomically.
 
@@ -289,9 +293,19 @@ def write_lines_atomic(path: str | Path, lines: Iterable[str], *, make_parents: 
     """
 
     def emit(handle: TextIO) -> None:
+        # lines are joined into blocks of about WRITE_BLOCK characters: one write per block, not two per line
+        block: list[str] = []
+        size = 0
         for line in lines:
-            handle.write(line)
-            handle.write("\n")
+            block.append(line)
+            size += len(line)
+            if size >= WRITE_BLOCK:
+                block.append("")
+                handle.write("\n".join(block))
+                block, size = [], 0
+        if block:
+            block.append("")
+            handle.write("\n".join(block))
 
     _write_atomic(path, _text_fill(emit), make_parents)
 

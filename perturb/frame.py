@@ -29,13 +29,16 @@ from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
 from ipb.engine.expressions import category
 from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card
-from ipb.engine.sweep import Constant, line_runner, prepare
+from ipb.engine.logic import Verdict
+from ipb.engine.sweep import Constant, dependent_gates, line_runner, prepare
 from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal, read_inputs
 from ipb.perturb.vintage import Window, date_problem, framework_window
+
+_REJECT = Verdict.REJECT
 
 __all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes", "relevant_key"]
 
@@ -76,6 +79,9 @@ class PScenario:
             published.update(changes.pop("published"))
         if not changes:  # the common case, without dataclasses.replace's field walk
             return PScenario(dict(facts), self.as_of, self.id, self.title, self.sector, self.regime, published)
+        if changes.keys() <= {"as_of", "sector", "regime"}:
+            return PScenario(dict(facts), changes.get("as_of", self.as_of), self.id, self.title,
+                             changes.get("sector", self.sector), changes.get("regime", self.regime), published)
         return replace(self, facts=dict(facts), published=published, **changes)
 
 
@@ -228,6 +234,38 @@ class Frame:
             return self.outcomes(facts)
         return tuple(prepared_outcome(c, p) for c, p in zip(self.cards, held[2]))
 
+    def held_by_reject(self, facts: Mapping[str, Any], name: str) -> bool:
+        """True when, in every card that reads ``name``, a gate whose verdict cannot depend on it rejects.
+
+        Then no value of ``name`` moves any card's final verdict (a chain
+        stops at that REJECT wherever it lies; a parallel join fails on it),
+        so :meth:`line` along ``name`` is a :class:`ConstantLine` of the
+        scenario's own outcomes and there is no flip to search for. Decided
+        from the gates :meth:`line` evaluates once per scenario; False
+        whenever :meth:`line` would not sweep (a derived input, a card that
+        cannot be swept), so the caller searches as before.
+        """
+        if self.derived:
+            return False
+        fixed: dict[str, list[tuple[int, tuple[int, ...] | None]]] = self.memo.setdefault("fixed_gates", {})
+        parts = fixed.get(name)
+        if parts is None:
+            # per card that reads ``name``: the gates whose verdict cannot depend on it (None: no sweep)
+            parts = fixed[name] = []
+            for i, c in enumerate(self.cards):
+                if name in self._card_inputs[i]:  # a card that does not read it keeps its outcome at every value
+                    dep = dependent_gates(c, name)
+                    parts.append((i, None if dep is None else tuple(g for g, d in enumerate(dep) if not d)))
+        held = self._prepared(facts)[2]
+        for i, gates in parts:
+            prepared = held[i]
+            if gates is None or prepared is None:
+                return False
+            verdicts = prepared.verdicts
+            if not any(verdicts[g] is _REJECT for g in gates):
+                return False
+        return True
+
     def line_key(self, facts: Mapping[str, Any], name: str) -> tuple[Any, ...] | None:
         """A hashable key of :meth:`line` along ``name``: two scenarios with the same key give the same
         outcomes at every value of ``name`` (:func:`ipb.engine.sweep.line_key`). None when :meth:`line`
@@ -281,6 +319,39 @@ class Frame:
                     if rng is not None and value is not None and not rng[0] <= value <= rng[1]:
                         out.append(f"{c.card.id}/{k.id} (derived {k.derive} outside its range)")
         return out
+
+    def violations_from(self, reference: Mapping[str, Any], facts: Mapping[str, Any],
+                        moved: Iterable[str]) -> list[str]:
+        """:meth:`violations` of ``facts`` that differ from ``reference`` only at ``moved`` (the same list).
+
+        A constraint that reads none of ``moved`` gives on ``facts`` what it
+        gives on ``reference`` (its expression reads only its card's inputs
+        and constants), so only the others are evaluated; ``reference``'s
+        answers are remembered for the last few references seen (by identity:
+        a run draws its candidates from the same base). Falls back to
+        :meth:`violations` when some constraint derives an input.
+        """
+        checks = self.memo.get("requires")
+        if checks is None:
+            checks = self.memo["requires"] = self._requires()
+        if checks is False:
+            return self.violations(facts)
+        recent = self.memo.setdefault("reference_breaks", {})
+        held = recent.get(id(reference))
+        if held is None or held[0] is not reference:
+            if len(recent) >= 8:
+                recent.clear()
+            reads = [k.expr.names for c in self.cards for k in c.card.constraints]
+            # the reference is held with its answers, so its id is not reused while it is remembered
+            held = recent[id(reference)] = (reference, [(label, fn, names, fn(reference) is False)
+                                                        for (label, fn), names in zip(checks, reads)])
+        moved = frozenset(moved)
+        return [label for label, fn, names, was in held[1]
+                if (was if names.isdisjoint(moved) else fn(facts) is False)]
+
+    def breaks_constraint(self, reference: Mapping[str, Any], facts: Mapping[str, Any], moved: Iterable[str]) -> bool:
+        """``bool(self.violations(facts))``, computed as :meth:`violations_from`."""
+        return bool(self.violations_from(reference, facts, moved))
 
     def _requires(self) -> list[tuple[str, Callable[[Mapping[str, Any]], Any]]] | Literal[False]:
         """``(card_id/constraint_id, expression fn)`` of every constraint in :meth:`violations` order, or False
@@ -546,6 +617,8 @@ def digest(text: str) -> str:
 
 
 def ordered_inputs(frame: Frame, names: Iterable[str]) -> list[str]:
-    """``names`` in the frame's input order."""
-    wanted = set(names)
-    return [n for n in frame.inputs if n in wanted]
+    """``names`` in the frame's input order (each once; a name that is not an input is left out)."""
+    position = frame.memo.get("input_position")
+    if position is None:
+        position = frame.memo["input_position"] = {n: i for i, n in enumerate(frame.inputs)}
+    return sorted({n for n in names if n in position}, key=position.__getitem__)

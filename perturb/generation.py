@@ -322,6 +322,24 @@ class Generator:
             scenario = dc_replace(scenario, as_of=None, regime=None, published={})
         return scenario, steps
 
+    def _timed_inputs(self) -> frozenset[str]:
+        """The inputs whose value can be an anachronism (``RegimeRegistry.anachronisms`` reports nothing
+        else): category inputs that may take a value with a ``since`` year, and macro-fact inputs with a
+        ``since.negative`` year. Read once per frame."""
+        held = self.frame.memo.get("timed_inputs")
+        if held is None:
+            regimes = self.frame.regimes
+            timed = set()
+            for name, spec in self.frame.inputs.items():
+                if spec.type == "category" and regimes.value_since and (
+                        spec.values is None or any(v in regimes.value_since for v in spec.values)):
+                    timed.add(name)
+                fact = regimes.fact_for(spec) if regimes.negative_since else None
+                if fact is not None and fact.id in regimes.negative_since:
+                    timed.add(name)
+            held = self.frame.memo["timed_inputs"] = frozenset(timed)
+        return held  # type: ignore[no-any-return]
+
     def _market_moved(self, scenario: PScenario) -> bool:
         """True when an input that describes the market at the date differs from the base (see ``undated``)."""
         dated = self.frame.memo.get("dated_inputs")
@@ -352,14 +370,24 @@ class Generator:
         if isinstance(made, str):
             return Candidate(r, j, None, None, None, made)
         scenario, steps = made
-        broken = self.frame.violations(scenario.facts)
-        if scenario.as_of is not None:
-            broken += [f"date {scenario.as_of.year}: {p}" for p in
-                       self.frame.regimes.anachronisms(self.frame.inputs, scenario.facts, scenario.as_of.year)]
-        if broken:
-            return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         literals = fact_literals(self.frame, scenario)
         k = key_int(relevant_key(self.frame, scenario, literals))
+        late: list[str] = []
+        if scenario.as_of is not None:
+            timed = self._timed_inputs()
+            late = [f"date {scenario.as_of.year}: {p}" for p in self.frame.regimes.anachronisms(
+                self.frame.inputs, {n: v for n, v in scenario.facts.items() if n in timed}, scenario.as_of.year)]
+        if not late and k != self.base_int and (k in self.built or (seen is not None and k in seen)):
+            # a scenario taken before has these card-relevant facts, and the constraints read only those, so
+            # it passed them: a duplicate, as the checks below would find, without running them (the same
+            # candidate as theirs: its changed count and point too)
+            return Candidate(r, j, k, None, None, None, self.frame.changed(self.base, scenario),
+                             raw_point(self.frame, scenario))
+        facts, base = scenario.facts, self.base.facts
+        moved = [n for n, v in facts.items() if base.get(n, _ABSENT) != v] + [n for n in base if n not in facts]
+        broken = self.frame.violations_from(base, facts, moved) + late
+        if broken:
+            return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         if k == self.base_int:
             return Candidate(r, j, None, None, None, SAME_AS_BASE)
         changed = self.frame.changed(self.base, scenario)
@@ -405,6 +433,8 @@ class Generator:
             for j in range(start, stop):
                 yield self.attempt(r, j, seen=seen, build=build)
 
+
+_ABSENT = object()
 
 # --------------------------------------------------------------------------- worker processes
 

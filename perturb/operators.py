@@ -171,8 +171,12 @@ def metric_inputs(frame: Frame) -> list[str]:
 
 
 def sector_inputs(frame: Frame) -> list[str]:
-    """Category inputs that name the industry (``sector``, ``industry``...)."""
-    return [n for n, s in frame.inputs.items() if s.type == "category" and n in frame.sectors.inputs]
+    """Category inputs that name the industry (``sector``, ``industry``...); read once per frame."""
+    held = frame.memo.get("sector_inputs")
+    if held is None:
+        held = frame.memo["sector_inputs"] = tuple(n for n, s in frame.inputs.items()
+                                                   if s.type == "category" and n in frame.sectors.inputs)
+    return list(held)
 
 
 def regime_inputs(frame: Frame) -> list[str]:
@@ -324,6 +328,13 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
 
 
 def _check_sector(frame: Frame) -> None:
+    if frame.memo.get("sector_applies"):
+        return  # the check depends only on the cards and the registry: it passed once for this frame
+    _check_sector_once(frame)
+    frame.memo["sector_applies"] = True
+
+
+def _check_sector_once(frame: Frame) -> None:
     if sector_inputs(frame):
         if not _sector_choices(frame):
             names = ", ".join(sector_inputs(frame))
@@ -406,7 +417,8 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     Paper §6.5, operator (ii); Table 9, Perturbation A.
     """
     _check_sector(frame)
-    choices = _sector_choices(frame) if sector_inputs(frame) else list(frame.sectors.sectors)
+    named = sector_inputs(frame)
+    choices = _sector_choices(frame) if named else list(frame.sectors.sectors)
     current = _current_sector(frame, scenario)
     if arg is not None:
         frame.sectors.get(arg)  # unknown id: LoadError with did-you-mean
@@ -419,7 +431,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
             raise PerturbError("no other sector to move to", rule="no-candidate")
         sector = rng.choice(others)
     facts = dict(scenario.facts)
-    for name in sector_inputs(frame):
+    for name in named:
         value = _sector_value(frame, name, sector)
         if value is not None:
             facts[name] = value
@@ -436,7 +448,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     kept: list[str] = []
     # Without a sector input the sector is a label no gate reads: the move is only what it does to the
     # sector-typical metrics, so each is drawn away from its current value where the sector range allows.
-    labelled = bool(sector_inputs(frame))
+    labelled = bool(named)
     if resample:
         for name, metric_id in _sector_metric_inputs(frame).items():
             if name not in facts or metric_id not in sector.ranges:

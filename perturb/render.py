@@ -519,14 +519,27 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
     if fixed is None:  # what depends on the cards only: read once per frame
         fixed = frame.memo["question"] = _fixed_parts(frame)
     labels, context, pieces = fixed
-    missing = [labels[n] for n in labels if n not in scenario.facts]
+    missing = tuple(labels[n] for n in labels if n not in scenario.facts)
+    if missing:
+        said = frame.memo.setdefault("unknown_sentence", {})
+        unknown = said.get(missing)
+        if unknown is None:
+            if len(said) >= UNKNOWN_LIMIT:
+                said.clear()
+            unknown = said[missing] = unknown_sentence(list(missing)) + "\n"
+    else:
+        unknown = ""
     values = {
         "setting": " ".join(parts) + "\n" if parts else "",
         "facts": " ".join(facts) if facts else "No facts are stated.",
-        "unknown": unknown_sentence(missing) + "\n" if missing else "",
+        "unknown": unknown,
         **context,
     }
     return "".join(text if name is None else values[name] for text, name in pieces)
+
+
+#: :func:`render_question` remembers the undisclosed-inputs sentence of at most this many sets of inputs per frame.
+UNKNOWN_LIMIT = 1024
 
 
 def unknown_sentence(names: list[str]) -> str:

@@ -147,6 +147,8 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
     base = facts.get(name)
     if not isinstance(base, Decimal):
         return None
+    if frame.held_by_reject(facts, name):
+        return None  # a gate that does not read it rejects: no value of it moves the verdict
     if before is None:
         before = frame.outcomes(facts)
     # the search is a function of what the line's sweep reads (Frame.line_key), so scenarios that agree on
@@ -271,7 +273,7 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
             if value is not None:
                 moved[name] = value
                 changed.append(name)
-        if changed and not frame.violations(moved):
+        if changed and not frame.breaks_constraint(scenario.facts, moved, changed):
             return moved, changed
     return {}, []
 
@@ -279,34 +281,39 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
 def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], anchor: Sequence[str]) -> Flip | None:
     """The nearest flip along the first of ``names`` that has one, from an anchor (``verdict_flip``).
 
-    A function of the facts, the order of ``names`` and the anchor's moved
-    inputs only, so it is remembered per frame (a run draws the same anchor
-    again and again when N is large).
+    The flip along one input is a function of the facts alone
+    (:func:`find_flip` from the facts' own verdicts), so the flips found
+    from one set of facts are remembered per frame, input by input, whatever
+    order a later attempt tries them in (a run draws the same anchor again
+    and again when N is large; the name order only says which is taken).
     """
     try:
-        key: Any = (tuple(facts.items()), tuple(names), tuple(anchor) if len(anchor) == 1 else ())
+        key: Any = tuple(facts.items())
         hash(key)
     except TypeError:
         key = None
     memo = frame.memo.get("first_flip")
     if memo is None:
         memo = frame.memo["first_flip"] = _Recent(ANCHOR_MEMO_LIMIT)
-    if key is not None:
-        found = memo.get(key, memo)
-        # equal facts may still write a number differently (0.5, 0.50): the flip's base is shown as written
-        if found is not memo and (found is None or str(found.base) == str(facts[found.input])):
-            return found  # type: ignore[no-any-return]
-    before = frame.swept_outcomes(facts)
-    best = None
+    found: dict[str, Flip | None] | None = memo.get(key, None) if key is not None else None
+    # equal facts may still write a number differently (0.5, 0.50): the flip's base is shown as written
+    if found is None or any(f is not None and str(f.base) != str(facts[f.input]) for f in found.values()):
+        found = {}
+        if key is not None:
+            memo[key] = found
+    before: tuple[str, ...] | None = None
     for name in names:
         if name in anchor and len(anchor) == 1:
             continue  # the boundary along the only moved input does not depend on where the anchor put it
-        best = find_flip(frame, facts, name, before=before, scan_limit=0)
+        if name in found:
+            best = found[name]
+        else:
+            if before is None:
+                before = frame.swept_outcomes(facts)
+            best = found[name] = find_flip(frame, facts, name, before=before, scan_limit=0)
         if best is not None:
-            break
-    if key is not None:
-        memo[key] = best
-    return best
+            return best
+    return None
 
 
 #: :func:`_first_flip` remembers at most twice this many anchors per frame.
@@ -490,7 +497,7 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
         hits: list[tuple[str, Any, str]] = []
         for name in _isolation_inputs(frame, target):
             for value in _alternatives(frame, name, scenario.facts.get(name), rng):
-                if frame.violations({**scenario.facts, name: value}):
+                if frame.breaks_constraint(scenario.facts, {**scenario.facts, name: value}, (name,)):
                     continue
                 profile = frame.profile({**scenario.facts, name: value})
                 diff = [i for i, (a, b) in enumerate(zip(base_profile, profile)) if a != b]

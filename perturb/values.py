@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
@@ -73,9 +74,9 @@ class Grid:
     step: Decimal
     hi: Decimal
 
-    @property
+    @cached_property
     def count(self) -> int:
-        """How many grid values lie in ``[lo, hi]``."""
+        """How many grid values lie in ``[lo, hi]`` (computed once per grid)."""
         return int((self.hi - self.lo) // self.step) + 1
 
     def value(self, k: int) -> Decimal:

@@ -1,0 +1,194 @@
+"""The generation shortcuts of issue 18 (item 7) against the plain computations they replace.
+
+Each shortcut must give exactly what the plain path gives, so the items and
+run reports do not change (tests/perturb/test_perturb_bytes.py pins the
+bytes); these tests check each one against an independent oracle:
+
+* ``Frame.held_by_reject`` (no flip search when a gate that does not read
+  the input rejects) against full execution at every grid value;
+* ``Frame.violations_from`` (only constraints reading a moved input are
+  evaluated) against ``Frame.violations``;
+* ``_first_flip``'s per-anchor memo of flips input by input against a
+  search with no memo, in several name orders;
+* ``format_value``'s memo against the formatting itself, with numbers
+  written in several ways;
+* ``write_lines_atomic`` in blocks against the lines joined by hand.
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import ipb._files as files
+from ipb.engine.execute import _FORMATTED, _format_value, format_value
+from ipb.perturb.operators import metric_inputs  # before targeted, which operators imports at its end
+from ipb.perturb import targeted
+from ipb.perturb.targeted import _anchor, _first_flip, find_flip
+from perturb_support import BUFFETT, CARD_IDS, card_frame
+
+
+def _frames_with(predicate):
+    out = []
+    for card in CARD_IDS:
+        frame, bases, reason = card_frame(card)
+        if not reason and predicate(frame):
+            out.append(pytest.param(card, id=card))
+    return out
+
+
+SWEPT = _frames_with(lambda f: bool(metric_inputs(f)) and not f.derived)
+CONSTRAINED = _frames_with(lambda f: any(c.card.constraints for c in f.cards))
+
+
+def _neighbours(frame, base, rng: random.Random, count: int):
+    """Scenarios near ``base``: up to three inputs redrawn on their grids or value lists (the anchors' kind)."""
+    names = [n for n in frame.inputs if n in frame.grids or frame.inputs[n].type in ("bool", "category")]
+    for _ in range(count):
+        facts = dict(base.facts)
+        moved = rng.sample(names, min(len(names), rng.randint(1, 3)))
+        for name in moved:
+            spec = frame.inputs[name]
+            if name in frame.grids:
+                grid = frame.grids[name]
+                facts[name] = grid.value(rng.randrange(grid.count))
+            elif spec.type == "bool":
+                facts[name] = rng.choice((False, True))
+            elif spec.values:
+                facts[name] = rng.choice(spec.values)
+        yield facts, moved
+
+
+@pytest.mark.parametrize("card", SWEPT)
+def test_held_by_reject_means_no_value_of_the_input_moves_any_verdict(card):
+    """Oracle: the engine's full execution at every grid value (at most 60 per input) gives the scenario's own
+    outcomes. The claim is checked wherever it is made, and it must be made somewhere (else the test proves nothing)."""
+    frame, bases, _ = card_frame(card)
+    rng = random.Random(f"held/{card}")
+    claimed = 0
+    for facts, _ in _neighbours(frame, bases[0], rng, 40):
+        own = frame.outcomes(facts)
+        for name in metric_inputs(frame):
+            if not frame.held_by_reject(facts, name):
+                continue
+            claimed += 1
+            grid = frame.grids[name]
+            ks = sorted(set(range(0, grid.count, max(1, grid.count // 60))) | {grid.count - 1})
+            values = [grid.value(k) for k in ks]
+            assert set(frame.outcomes_many([{**facts, name: v} for v in values])) == {own}, (name, facts)
+            if isinstance(facts.get(name), Decimal):  # and the search it skips finds nothing either
+                assert targeted._find_flip(frame, facts, name, grid, facts[name], None, own, 0) is None
+    if card == BUFFETT:
+        assert claimed > 0, "Buffett's neighbours include scenarios held by a REJECT"
+
+
+def test_held_by_reject_is_false_where_the_input_can_flip_the_verdict():
+    """Hand-worked, Buffett's base IPB-P-011: moving ev_to_arr far enough flips the verdict, so no gate that ignores
+    it may be claimed to reject."""
+    frame, bases, _ = card_frame(BUFFETT)
+    facts = bases[0].facts
+    assert find_flip(frame, facts, "ev_to_arr") is not None
+    assert not frame.held_by_reject(facts, "ev_to_arr")
+
+
+@pytest.mark.parametrize("card", CONSTRAINED)
+def test_violations_from_gives_the_same_list_as_violations(card):
+    """Oracle: Frame.violations on the whole scenario; the reference is the base, moved the inputs redrawn."""
+    frame, bases, _ = card_frame(card)
+    rng = random.Random(f"violations/{card}")
+    broken = 0
+    for base in bases:
+        for facts, moved in _neighbours(frame, base, rng, 60):
+            want = frame.violations(facts)
+            changed = [n for n in facts if facts[n] != base.facts.get(n)]
+            assert frame.violations_from(base.facts, facts, changed) == want, (moved, facts)
+            assert frame.violations_from(base.facts, facts, moved) == want  # a superset of the changes also works
+            assert frame.breaks_constraint(base.facts, facts, moved) is bool(want)
+            broken += bool(want)
+    if card == BUFFETT:
+        assert broken > 0, "some of Buffett's neighbours break a constraint"
+
+
+def test_first_flip_memo_gives_the_search_of_every_name_order():
+    """Oracle: find_flip name by name with no memo, from the facts' own outcomes. For anchors along which two
+    inputs flip, orders that put each of them first must each get that input's flip (the memo is filled by the
+    first order and read by the next), and a random order gets the first flipping input of that order."""
+    frame, bases, _ = card_frame(BUFFETT)
+    rng = random.Random("first-flip")
+    names = [n for n in metric_inputs(frame) if isinstance(bases[0].facts.get(n), Decimal)]
+    two = none = 0
+    for _ in range(120):
+        order = list(names)
+        rng.shuffle(order)
+        facts, anchor = _anchor(frame, bases[0], rng, order[:1])
+        facts = facts or dict(bases[0].facts)
+        before = frame.outcomes(facts)
+        searchable = [n for n in names if not (n in anchor and len(anchor) == 1)]
+        flips = {n: targeted._find_flip(frame, facts, n, frame.grids[n], facts[n], None, before, 0)
+                 for n in searchable}
+        flipping = [n for n in searchable if flips[n] is not None]
+        orders = [[n] + [m for m in order if m != n] for n in flipping[:2]] + [order]
+        for trial in orders:
+            want = next((flips[n] for n in trial if n in flips and flips[n] is not None), None)
+            assert _first_flip(frame, facts, trial, anchor) == want, (facts, trial)
+        two += len(flipping) >= 2
+        none += not flipping
+    assert two and none, "anchors with two flipping inputs and anchors with none both occur"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.decimals(allow_nan=False, allow_infinity=False, min_value=-10**15, max_value=10**15, places=4),
+       st.integers(min_value=0, max_value=3), st.sampled_from([None, "ratio", "multiple", "money", "number"]))
+def test_format_value_memo_ignores_how_a_number_is_written(value, zeros, unit):
+    """The same number written with extra trailing zeros, formatted after the short form was remembered, and a
+    Fraction of it: each equals the formatting itself (no memo)."""
+    _FORMATTED.clear()
+    longer = Decimal(f"{value:f}{'' if '.' in f'{value:f}' else '.'}{'0' * zeros}") if zeros else value
+    assert longer == value
+    assert format_value(value, unit) == _format_value(value, unit)
+    assert format_value(longer, unit) == _format_value(longer, unit)
+    as_fraction = Fraction(value)
+    assert format_value(as_fraction, unit) == _format_value(as_fraction, unit)
+
+
+def test_format_value_memo_keeps_types_apart():
+    """True == 1 == Decimal(1) and hash alike; each keeps its own text."""
+    _FORMATTED.clear()
+    assert [format_value(v, "multiple") for v in (True, 1, Decimal(1), Decimal("1.000"))] == \
+        ["true", "1", "1x", "1x"]
+    assert format_value(Decimal("0.50"), "ratio") == "50%" and format_value(Decimal("-0"), "money") == "$0"
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 16])
+def test_write_lines_in_blocks_is_the_lines_joined(tmp_path, monkeypatch, block):
+    monkeypatch.setattr(files, "WRITE_BLOCK", block)
+    rng = random.Random(block)
+    lines = ["".join(rng.choice("ab€\u00e9{}\"") for _ in range(rng.randrange(0, 40))) for _ in range(300)]
+    path = tmp_path / "out.jsonl"
+    files.write_lines_atomic(path, iter(lines))
+    assert path.read_bytes() == "".join(line + "\n" for line in lines).encode("utf-8")
+    files.write_lines_atomic(path, iter([]))
+    assert path.read_bytes() == b""
+
+
+def test_a_duplicate_found_before_the_constraint_checks_is_the_same_candidate():
+    """Oracle: the same attempts with no keys taken (every check run). With every key taken, each candidate that
+    had a key is a duplicate with the same key, changed count and point, and the rejected ones keep their error."""
+    from ipb.perturb import Job, parse_recipes
+    from ipb.perturb.generation import Generator
+    from perturb_support import BUFFETT_BASE
+
+    job = Job((BUFFETT,), str(BUFFETT_BASE), 0, parse_recipes("metric,sector,flip"))
+    plain = [c for r in range(3) for c in Generator(job).run([(r, 0, 120)], build=True)]
+    taken = {c.key for c in plain if c.key is not None}
+    gen = Generator(job)
+    spared = [gen.attempt(c.recipe, c.attempt, seen=taken) for c in plain]
+    assert [c.error for c in plain].count(None) > 100 and any(c.error for c in plain)
+    for p, s in zip(plain, spared):
+        assert (s.recipe, s.attempt, s.key, s.error, s.changed, tuple(s.point)) == \
+            (p.recipe, p.attempt, p.key, p.error, p.changed, tuple(p.point))
+        assert s.line is None and s.label is None
