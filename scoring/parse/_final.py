@@ -83,8 +83,8 @@ _BUY_LIMIT = re.compile(r"[ \t]*(?:<|\u2264|=<|(?:only\s+)?(?:below|under|beneat
 _NEUTRAL_LABELS = ("signal", "stance", "rating", "recommendation", "call")
 _NEUTRAL_LABEL_OPENS = re.compile(r"[ \t>*_#-]*(?:(?:my|our|the|overall|final|net|investment)[ \t]+){0,2}\Z", re.IGNORECASE)
 _NEUTRAL_RATING = re.compile(
-    r"(?i)(?:%s)[ \t]*\**[ \t]*[:=\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*(?P<word>neutral)[*_]{0,2}(?=[ \t]*(?:[.;,!(\u2014\u2013]|$))"
-    % "|".join(_NEUTRAL_LABELS), re.MULTILINE)
+    r"(?im)(?:" + "|".join(_NEUTRAL_LABELS) + r")[ \t]*\**[ \t]*[:=\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*(?P<word>neutral)[*_]{0,2}"
+    r"(?=[ \t]*(?:[.;,!(\u2014\u2013]|$))")
 _NEUTRAL_TRIGGERS = [Trigger(w, _NEUTRAL_RATING) for w in _NEUTRAL_LABELS]
 #: Report words that also describe the position held: a rating only when nothing follows them ("Signal: long.").
 _POSITION_WORDS = frozenset({"long", "short"})

@@ -22,10 +22,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ruamel.yaml import YAML
-
 from ipb.scoring import _text
 from ipb.scoring.parse import parse_response
+from ruamel.yaml import YAML
 
 BUFFETT = "buffett_acquisition_checklist"  # 1 Circle of Competence, 2 Economic Moat, 3 Management Integrity, 5 Margin of Safety
 HERE = Path(__file__).parent

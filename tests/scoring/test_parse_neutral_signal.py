@@ -11,7 +11,6 @@ written for this test; readings labelled by hand.
 from __future__ import annotations
 
 import pytest
-
 from ipb.scoring.parse import parse_response
 
 BUFFETT = "buffett_acquisition_checklist"
