@@ -99,18 +99,36 @@ class _CitationsMixin(_ParserState):
         for _, m in self._scan(self.ix.investor_triggers, limit=MAX_OCCURRENCES):
             investor = m.group("inv") or m.group("inv2") or m.group("inv3") or ""
             claim_group = "claim" if m.group("inv") else "claim2" if m.group("inv2") else "claim3"
-            claim = self._as_written(m.start(claim_group), m.end(claim_group)).strip().strip("\"\u201c\u201d'").strip()
+            start, end = m.start(claim_group), m.end(claim_group)
+            if self._blanked_at(m.start(), start) < start:
+                continue  # a reasoning tag or a struck passage between the name and the claim: no one sentence says it
+            end = self._blanked_at(start, end)  # the claim stops where a blanked reasoning tag or struck passage starts
+            claim = self.text[start:end].strip().strip("\"\u201c\u201d'\u2018\u2019").strip()
             if len(claim) < 3:
                 continue
-            out.append(Attribution(self._full_investor(investor), claim, (m.start(), m.end(claim_group))))
+            out.append(Attribution(self._full_investor(investor), claim, (m.start(), end)))
         return out
 
-    def _as_written(self, start: int, end: int) -> str:
-        """The response's own characters at ``[start, end)`` where only look-alikes were made plain there (a no-break
-        space stays one, so a claim is always a substring of its span), else the masked text."""
-        written = self.text[start:end]
-        masked = self.masked[start:end]
-        return written if plain_spacing(written) == masked else masked
+    def _blanked_at(self, start: int, end: int) -> int:
+        """The first position in ``[start, end)`` that the parser blanked (a masked reasoning tag or trace, a struck
+        or folded passage), else ``end``: where the response's own text and the text read part (look-alikes aside,
+        and a hard-wrapped line break read as a space is not blanked: the claim keeps it as written)."""
+        written, masked = self._read_and_written(start, end)
+        if written == masked:
+            return end
+        return start + next(i for i, (a, b) in enumerate(zip(written, masked)) if a != b)
+
+    def _after_blanked(self, start: int, end: int) -> int:
+        """Just after the last position in ``[start, end)`` that the parser blanked, else ``start`` (see :meth:`_blanked_at`)."""
+        written, masked = self._read_and_written(start, end)
+        if written == masked:
+            return start
+        return end - next(i for i, (a, b) in enumerate(zip(reversed(written), reversed(masked))) if a != b)
+
+    def _read_and_written(self, start: int, end: int) -> tuple[str, str]:
+        """``[start, end)`` of the response with look-alikes made plain, and of the text the parser read; line breaks
+        are spaces in both (:func:`~ipb.scoring.parse._layout.unwrap_hard_wrapped` joins wrapped lines so)."""
+        return plain_spacing(self.text[start:end]).replace("\n", " "), self.masked[start:end].replace("\n", " ")
 
     def _full_investor(self, name: str) -> str:
         return self.ix.investor_of.get(name, name)
@@ -123,7 +141,7 @@ class _CitationsMixin(_ParserState):
         entity_ends = [m.end() for _, m in entities]
         for _, m in self._scan(_DOCUMENT_TRIGGERS, limit=MAX_OCCURRENCES):
             line_start = masked.rfind("\n", max(0, m.start() - 80), m.start()) + 1  # bounded: a 1 MB line stays linear
-            window_start = max(line_start, m.start() - 80)
+            window_start = self._after_blanked(max(line_start, m.start() - 80), m.start())  # never across a masked tag
             doc_start, start, year_text = _doc_prefix(masked, window_start, m.start())
             year_text = year_text or m.group("y2") or m.group("y3")
             entity, at = None, -1
@@ -153,7 +171,7 @@ class _CitationsMixin(_ParserState):
                 close -= 1
             if close == lo or masked[close - 1] not in _TITLE_CLOSE:
                 continue  # no closing emphasis or quote just before the year: _TITLE_BEFORE cannot match (no search)
-            t = _TITLE_BEFORE.search(masked, lo, m.start())
+            t = _TITLE_BEFORE.search(masked, self._after_blanked(lo, m.start()), m.start())
             if t is None:
                 continue
             if covered.holds(t.start()):

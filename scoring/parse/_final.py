@@ -81,6 +81,15 @@ _ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?
 _BUY_LIMIT = re.compile(r"[ \t]*(?:<|\u2264|=<|(?:only\s+)?(?:below|under|beneath|at\s+or\s+below|on\s+a\s+(?:dip|pullback)\s+to)\b)", re.I)
 
 
+#: A rating or signal field that commits to neither outcome: "Signal: neutral", "Overall signal \u2014 neutral", "**Stance:**
+#: Neutral." (the word ends its clause: "Signal: neutral on rates, bearish on credit" is not read; the label opens its line,
+#: after at most a qualifier: "The market's signal: neutral" is someone else's); INCONCLUSIVE.
+_NEUTRAL_LABELS = ("signal", "stance", "rating", "recommendation", "call")
+_NEUTRAL_LABEL_OPENS = re.compile(r"[ \t>*_#-]*(?:(?:my|our|the|overall|final|net|investment)[ \t]+){0,2}\Z", re.IGNORECASE)
+_NEUTRAL_RATING = re.compile(
+    r"(?im)(?:" + "|".join(_NEUTRAL_LABELS) + r")[ \t]*\**[ \t]*[:=\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*(?P<word>neutral)[*_]{0,2}"
+    r"(?=[ \t]*(?:[.;,!(\u2014\u2013]|$))")
+_NEUTRAL_TRIGGERS = [Trigger(w, _NEUTRAL_RATING) for w in _NEUTRAL_LABELS]
 #: Report words that also describe the position held: a rating only when nothing follows them ("Signal: long.").
 _POSITION_WORDS = frozenset({"long", "short"})
 _FOLLOWED_BY_WORD = re.compile(r"[ \t]+(?:the[ \t]+|an?[ \t]+)?[A-Za-z\u00c0-\u024f]")
@@ -186,6 +195,11 @@ class _FinalVerdictMixin(_ParserState):
             consider(m.start("word"), m.end("word"), synonym_of[word], 3, u)
         for start, end, outcome, u in getattr(self, "_json_final_fields", lambda: [])():
             consider(start, end, outcome, 3, u)  # '"signal": "neutral"': neither outcome
+        for _, m in self._scan(_NEUTRAL_TRIGGERS, limit=MAX_OCCURRENCES):
+            u = self._unit_at(m.start("word"))
+            line_start = masked.rfind("\n", max(0, m.start() - 40), m.start()) + 1
+            if u >= 0 and (line_start or m.start() < 40) and _NEUTRAL_LABEL_OPENS.match(masked, line_start, m.start()):
+                consider(m.start("word"), m.end("word"), vw.INCONCLUSIVE, 3, u)  # "Signal: neutral": neither outcome
         for _, m in self._scan(ix.synonym_triggers, limit=MAX_OCCURRENCES):
             word = vw.synonym_key(m.group("word"))
             u = self._unit_at(m.start())

@@ -91,7 +91,7 @@ RATINGS = [
     ("underweight", "Rating: Underweight", "DECLINE"),
     ("accumulate", "Recommendation \u2014 Accumulate", "INVEST"),
     ("middle-some-interest", "Interest level: Some Interest", None),  # the middle of a scale decides neither
-    ("middle-neutral", "Rating: Neutral", None),
+    ("middle-neutral", "Rating: Neutral", "INCONCLUSIVE"),  # a stated neutral rating commits to neither outcome (as JSON's "signal": "neutral")
 ]
 
 

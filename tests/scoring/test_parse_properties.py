@@ -81,6 +81,9 @@ def _check_spans(text: str) -> None:
     for year in d["year_mentions"]:
         assert inside(year["span"]) == str(year["year"])
     assert d["years"] == list(dict.fromkeys(y["year"] for y in d["year_mentions"]))
+    hidden = [tuple(span) for span in d["reasoning_spans"]]
+    for quoted in (*d["attributions"], *d["citations"]):  # never across a masked reasoning tag or trace
+        assert not any(start < quoted["span"][1] and quoted["span"][0] < end for start, end in hidden), quoted
     for a in d["attributions"]:
         said = inside(a["span"])
         assert a["claim"] in said
@@ -105,6 +108,9 @@ def test_parse_never_raises_and_spans_hold_on_arbitrary_text(text: str) -> None:
 
 
 @given(structured)
+@example("</think>Buffett wrote that Circle of Competence</think>Circle of Competence")  # regression: the claim ran over a stray tag
+@example("ok</think>\nthe 1986 </think>letter to shareholders")  # regression: a citation's year was read across a stray tag
+@example("ok</think>\nSee *Margin </think>of Safety* (1991).")  # regression: a title was read across a stray tag
 @SETTINGS
 def test_parse_never_raises_and_spans_hold_on_answer_like_text(text: str) -> None:
     _check_spans(text)
