@@ -176,7 +176,7 @@ _APPRAISALS: tuple[tuple[str, str], ...] = (
     # price and value
     (r"too\s+(?:rich|expensive|high|dear|much)|(?:a\s+)?(?:stretch|stretched)|(?:over|fully)[\s-]?(?:priced|valued)|pricey|rich|expensive|dear", vw.REJECT),
     (r"(?:a\s+)?bargain|cheap(?:ly)?|undervalued|inexpensive|at\s+a\s+(?:deep\s+|steep\s+|wide\s+)?discount|(?:a\s+)?(?:fair|reasonable|sensible|modest)\s+(?:price|multiple|valuation)", vw.PROCEED),
-    (r"margin\s+of\s+safety|(?:well|comfortably|safely)\s+(?:within|inside|under|below|above|over|clear\s+of)|comfortably|with\s+room\s+to\s+spare", vw.PROCEED),
+    (r"(?:a\s+)?(?:wide|ample|large|big|generous|comfortable|real|substantial|healthy|solid)\s+margin\s+of\s+safety|(?:well|comfortably|safely)\s+(?:within|inside|under|below|above|over|clear\s+of)|comfortably|with\s+room\s+to\s+spare", vw.PROCEED),
     # understanding, quality, people
     (r"easy\s+to\s+(?:understand|grasp|follow|explain)|simple\s+to\s+understand|understandable|too[\s-]hard(?:\s+pile)?|hard\s+to\s+understand|beyond\s+(?:us|me|our\s+competence)", vw.PROCEED),
     (r"durable|lasting|wide|entrenched|enduring|asymmetric|lopsided", vw.PROCEED),

@@ -81,6 +81,8 @@ LEFT_ALONE = [
                  id="the-investors-own-pass-is-a-decline-not-a-gate-pass"),
     pytest.param(MUNGER, "Management met analysts twice in March to walk through the plan.\n\nDECLINE.",
                  id="met-with-its-object-is-a-meeting"),
+    pytest.param("graham_net_net_screen", "Final verdict: INVEST\nIn Graham's terms, the case rests on patience, margin of safety and Mr. Market.\n",
+                 id="naming-the-margin-of-safety-concept-appraises-nothing"),
 ]
 
 
@@ -124,6 +126,8 @@ def test_an_appraisal_verdict_has_no_verdict_span_and_says_how() -> None:
     ("the price is too rich", [("too rich", "REJECT")]),
     ("unacceptable emissions", []),
     ("whether it holds is unclear", []),
+    ("Graham stresses patience, margin of safety and Mr. Market", []),
+    ("it leaves a wide margin of safety", [("a wide margin of safety", "PROCEED")]),
 ])
 def test_appraisal_polarity_and_negation_scope(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(text[a:b], v) for a, b, v in appraisals(text, 0, len(text), None)] == expected
