@@ -1,0 +1,91 @@
+"""Regression (contradictory facts): the two findings left by the second issue 18 review on the Greenblatt card.
+
+The review (``/work/notes/s24qual.md``, final read) generated 1,000 items with
+``ipb perturb --card greenblatt_magic_formula_screen --base
+decline_outside_top_group.yaml --n 1000 --seed 2027`` and read 20 of them
+(``random.Random(24)``). Two facts contradicted another fact or the date:
+
+* item 7f16f541: EBIT $7.58B on an enterprise value of $30B (earnings yield
+  25%) and $15.1B of capital (return on capital 50%) ranked 1,050th in the
+  combined ranking, which sums the two yields' ranks;
+* item 827bdaae: an enterprise value of $587B on 30 September 2008, when the
+  largest listed company (Exxon Mobil) was worth about $400B.
+
+Each test makes the same run and checks, with its own arithmetic on the
+engine's reading of every item's facts, that the contradiction cannot occur
+any more. Both failed on the card before the fix (7 items ranked below 100th
+with both yields that high; 36 items stating a value above $390B), and the
+verdict mix of the run stays usable (the first attempt at the rank rule left
+2 INVEST items of 1,000).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from decimal import Decimal as D
+from functools import lru_cache
+
+from ipb.engine.scenario import convert_fact
+from ipb.perturb import Job, build_frame, generate
+from perturb_support import SCENARIOS
+
+CARD = "greenblatt_magic_formula_screen"
+BASE = "decline_outside_top_group.yaml"
+SEED = 2027  # the review's seed
+B = D("1e9")
+
+#: The largest listed company's market value on each date an item of the run can carry (author, from the share
+#: price times the shares outstanding: Exxon Mobil closed near $77.7 on 30 September 2008 with about 5.1 billion
+#: shares, about $395B). An item dated anywhere else fails the test until the table says how large a company could be.
+LARGEST = {"2008-09-30": 390 * B}
+
+
+@lru_cache(maxsize=None)
+def _run() -> tuple[tuple[dict, dict], ...]:
+    frame = build_frame([CARD])
+    result = generate(Job((CARD,), str(SCENARIOS / CARD / BASE), SEED), 1000, allow_short=True)
+    out = []
+    for line in result.lines:
+        item = json.loads(line)
+        facts = {k: convert_fact(frame.inputs[k], v) for k, v in item["scenario"]["facts"].items()}
+        out.append((item, facts))
+    return tuple(out)
+
+
+def test_greenblatt_strong_yields_are_not_ranked_far_down():
+    """Item 7f16f541: a 25% earnings yield with a 50% return on capital, ranked 1,050th. By the sum of the two
+    ranks such a stock ranks near 70th of 3,000, so no item ranks it below 100th."""
+    ranked_low = 0
+    for item, f in _run():
+        if f["combined_rank_position"] <= 100:
+            continue
+        ranked_low += 1
+        capital = f["net_working_capital"] + f["net_fixed_assets"]
+        strong = (capital > 0 and f["ebit"] >= D("0.25") * f["enterprise_value"]
+                  and f["ebit"] >= D("0.50") * capital)
+        assert not strong, (item["id"], f["ebit"], f["enterprise_value"], capital, f["combined_rank_position"])
+    assert ranked_low >= 500
+
+
+def test_greenblatt_dated_item_is_no_larger_than_the_largest_company_of_its_date():
+    """Item 827bdaae: an enterprise value of $587B on 30 September 2008. Every dated item states a market value
+    and an enterprise value at most the largest company's of that date."""
+    dated = 0
+    for item, f in _run():
+        as_of = item["scenario"].get("as_of")
+        if as_of is None:
+            continue
+        dated += 1
+        assert as_of in LARGEST, (item["id"], as_of)
+        for name in ("market_cap", "enterprise_value"):
+            if name in f:
+                assert f[name] <= LARGEST[as_of], (item["id"], as_of, name, f[name])
+    assert dated >= 900
+
+
+def test_greenblatt_review_run_keeps_a_usable_verdict_mix():
+    """The rank rule must leave the flip able to move the verdict: the run still has hundreds of INVEST and
+    DECLINE items (669 DECLINE, 8 INCONCLUSIVE, 323 INVEST with the rule; 667/8/325 before it)."""
+    verdicts = Counter(item["investment_verdict"] for item, _ in _run())
+    assert verdicts["INVEST"] >= 250 and verdicts["DECLINE"] >= 250, verdicts
