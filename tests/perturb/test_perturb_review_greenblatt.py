@@ -9,12 +9,16 @@ decline_outside_top_group.yaml --n 1000 --seed 2027`` and read 20 of them
   25%) and $15.1B of capital (return on capital 50%) ranked 1,050th in the
   combined ranking, which sums the two yields' ranks;
 * item 827bdaae: an enterprise value of $587B on 30 September 2008, when the
-  largest listed company (Exxon Mobil) was worth about $400B.
+  largest listed company (Exxon Mobil) was worth about $400B;
+
+and this review's own re-read of a fresh run (``random.Random(25)``) found a
+third: item 454130a7, a return on capital of 11% ranked 30th.
 
 Each test makes the same run and checks, with its own arithmetic on the
 engine's reading of every item's facts, that the contradiction cannot occur
-any more. Both failed on the card before the fix (7 items ranked below 100th
-with both yields that high; 36 items stating a value above $390B), and the
+any more. Each failed on the card before its fix (7 items ranked below 100th
+with both yields that high; 36 items stating a value above $390B; 22 of the
+top 100 earning less than 15% on capital), and the
 verdict mix of the run stays usable (the first attempt at the rank rule left
 2 INVEST items of 1,000).
 """
@@ -66,6 +70,20 @@ def test_greenblatt_strong_yields_are_not_ranked_far_down():
                   and f["ebit"] >= D("0.50") * capital)
         assert not strong, (item["id"], f["ebit"], f["enterprise_value"], capital, f["combined_rank_position"])
     assert ranked_low >= 500
+
+
+def test_greenblatt_top_ranks_have_a_real_return_on_capital():
+    """This review's re-read (``random.Random(25)``): EBIT $6.57B on $58.5B of capital (return on capital 11%)
+    ranked 30th. The combined rank sums the return-on-capital rank too, so the top 100 earn at least 15% on
+    positive tangible capital (22 items of the run broke it before the rule)."""
+    top = 0
+    for item, f in _run():
+        capital = f["net_working_capital"] + f["net_fixed_assets"]
+        if f["combined_rank_position"] > 100 or capital <= 0:
+            continue
+        top += 1
+        assert f["ebit"] >= D("0.15") * capital, (item["id"], f["ebit"], capital, f["combined_rank_position"])
+    assert top >= 250
 
 
 def test_greenblatt_dated_item_is_no_larger_than_the_largest_company_of_its_date():
