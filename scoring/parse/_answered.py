@@ -60,13 +60,18 @@ _QUESTION_UNKNOWN = vw.VerdictWord(r"(?i:unknown)", vw.INCONCLUSIVE, ("unknown",
 _FAILURE_YES = vw.VerdictWord(r"(?i:yes)", vw.REJECT, ("yes",), negatable=False)
 _FAILURE_NO = vw.VerdictWord(r"(?i:no)", vw.PROCEED, ("no",), negatable=False)
 QUESTION_ANSWERS = frozenset({_QUESTION_YES, _QUESTION_NO, _QUESTION_UNKNOWN, _FAILURE_YES, _FAILURE_NO})
+#: The answers to a line-opening question that names no gate, until the question is found to open a gate's section.
+_LINE_YES = vw.VerdictWord(r"(?!)", vw.INCONCLUSIVE, (), strength=vw.HEDGED, negatable=False)
+_LINE_NO = vw.VerdictWord(r"(?!)", vw.INCONCLUSIVE, (), strength=vw.HEDGED, negatable=False)
 #: Words by which a question asks about a failure, for a gate with both a pass and a fail test ("Has the Council
 #: recommended exclusion?", "Story broken?", "P/E far above the growth rate?", "Is the price excessive?").
 _FAILURE_ASKED = re.compile(r"\b(?:broken|deteriorat\w*|breach\w*|violat\w*|tripped|triggered|exclu\w+|divest\w*|restrict\w*|"
                             r"sanction\w*|sell[ \t]+signal|far[ \t]+above|excessive\w*|unsustainable|overvalued|overpriced|"
                             r"too[ \t]+(?:expensive|rich|high|much)|red[ \t]+flag|warning|fail\w*|kill\w*)\b")
-#: A list item or line that opens with a question: "1. Is the company ...?", "- Do insiders have a real stake ...?".
+#: A list item or line that opens with a question: "1. Is the company ...?", "- Do insiders have a real stake ...?",
+#: "Q3. Are ...?", "Gate 2 - Does ...?".
 _LINE_QUESTION = re.compile(r"[ \t>]*(?:(?:[-*+\u2022]|\(?\d{1,3}[.):]|[a-z][.)])[ \t]+)?[*_]{0,2}[ \t]*"
+                            r"(?:(?:q|question|gate|test|step|check|criterion)[ \t]*\d{1,2}[*_]{0,2}[ \t]*[:.)\u2014\u2013-]?[ \t]*[*_]{0,2}[ \t]*)?"
                             r"(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b[^?\n]{3,200}\Z")
 #: Words that may open a gate's name asked as a question ("Durable advantage?", "Is there a durable advantage?", "Does the
 #: company have a durable competitive advantage?"); any other word before the name makes it a question of another shape.
@@ -122,18 +127,15 @@ class _AnsweredMixin(_ParserState):
         by its failure the answer's sense rests on the name's wording: there only a question whose last words name the
         failure is read (:data:`_ANSWERED`: "Story broken? No" is PROCEED)."""
         out: list[_Hit] = []
-        if not self.mentions:
-            return out
         masked, low = self.masked, self.low
         ends = sorted((m.end, k) for k, m in enumerate(self.mentions))
         keys = [e for e, _ in ends]
         for _, m in self._scan(_QUESTION_TRIGGERS, limit=MAX_OCCURRENCES):
             q = m.start()
             k = bisect_right(keys, q) - 1
-            if k < 0:
-                continue
-            mention = self.mentions[ends[k][1]]
-            if len(mention.gates) != 1:
+            mention = self.mentions[ends[k][1]] if k >= 0 else None
+            if mention is None or len(mention.gates) != 1 or mention.end <= masked.rfind("\n", 0, q):
+                self._line_answer(m)  # no gate named on the question's line: its label may still name one later
                 continue
             gate = mention.gates[0]
             failure = self._asks_failure(gate, q)
@@ -162,6 +164,38 @@ class _AnsweredMixin(_ParserState):
             out.append(_Hit(a, b, word, u))
             self.__dict__.setdefault("question_gate", {})[a] = gate
         return out
+
+    def _line_answer(self, m: re.Match[str]) -> None:
+        """A question that opens its line and is answered at once, with no gate named in it ("1. Are prices stretched
+        against the usual yardsticks? Sure, the 91st percentile."): kept aside as a pending answer (``line_answers``,
+        never a verdict word of its own) that speaks for a gate only when the question opens that gate's section
+        (:meth:`line_answer_for`)."""
+        q = m.start()
+        if m.group("answer") is None or _LINE_QUESTION.match(self.low, self.low.rfind("\n", 0, q) + 1, q) is None:
+            return
+        a, b = m.span("answer")
+        u = self._unit_at(a)
+        if u >= 0:
+            yes = " ".join(m.group("answer").lower().split()) in _YES_WORDS
+            self.__dict__.setdefault("line_answers", []).append(_Hit(a, b, _LINE_YES if yes else _LINE_NO, u))
+
+    def line_answer_for(self, hit: _Hit) -> tuple[int, _Hit] | None:
+        """(gate, the answer as that gate's verdict word) for a pending line answer whose question opens a gate's
+        section (its label, however it was resolved: numbering, vocabulary, embedding, prose), sensed as
+        :meth:`_asks_failure`; None otherwise."""
+        start = self.masked.rfind("\n", 0, hit.start) + 1
+        qu = self._unit_at(start)
+        if qu < 0 or qu == hit.unit and self.units[qu].start < start:
+            return None
+        question = self.units[qu]
+        if question.gate is None or self.section_first.get(question.section) != qu:
+            return None  # the question does not open its gate's section: it is not that gate's label
+        failure = self._asks_failure(question.gate, hit.start, line=True)
+        if failure is None:
+            return None
+        yes = hit.word is _LINE_YES
+        word = (_FAILURE_YES if yes else _FAILURE_NO) if failure else (_QUESTION_YES if yes else _QUESTION_NO)
+        return question.gate, _Hit(hit.start, hit.end, word, hit.unit)
 
     def _asks_failure(self, gate: int, q: int, *, line: bool = False) -> bool | None:
         """Whether a question about ``gate`` ending at ``q`` asks if its failure holds (True), its pass condition (False),

@@ -108,3 +108,34 @@ def test_a_failure_gate_named_as_the_question_itself(answer: str, verdict: str) 
     # the gate's alias is the whole question ("New buyers?"): the gate watches for a failure, so Yes fails it
     gates = _read(f"New buyers? {answer}, judging by brokerage account openings.\n", DALIO)
     assert gates.get(3) == verdict
+
+
+def test_questions_after_a_gate_number_read_by_the_gates_sense() -> None:
+    # "Gate N - question? answer": the number names the gate, the question's sense comes from the gate's tests
+    text = (
+        "Gate 1 - Are valuations stretched versus the usual yardsticks? Yes, the 90th percentile of their history.\n"
+        "Gate 3 - Are first-time investors flooding in? No, new brokerage accounts are flat on the year.\n"
+        "Gate 5: Is buying done on borrowed money? Yes, margin balances doubled.\n"
+    )
+    gates = _read(text, DALIO)
+    assert {g: gates.get(g) for g in (1, 3, 5)} == {1: "REJECT", 3: "PROCEED", 5: "REJECT"}
+
+
+def test_numbered_questions_that_name_no_gate_answer_the_gate_their_line_labels() -> None:
+    # the questions use none of the card's words; the embedder ties each line to its gate, and the answer right
+    # after the question is that gate's verdict (every gate of the gauge fails on a "Yes")
+    pytest.importorskip("sentence_transformers")
+    text = (
+        "Gauge check on Korean equities, six readings.\n\n"
+        "1. Are valuations stretched versus the usual yardsticks? Yes, the 90th percentile of their history.\n"
+        "2. Is the market paying for growth that cannot last? Yes. The earnings growth needed to beat bonds is out of reach.\n"
+        "3. Are first-time investors flooding in? No, new brokerage accounts are flat on the year.\n"
+        "4. Is the crowd euphoric? Yes, surveys show the most bulls in a decade.\n"
+        "5. Is buying done on borrowed money? No, margin balances are modest.\n"
+        "6. Are companies buying far ahead of need? No.\n"
+    )
+    result = parse_response(text, DALIO)
+    if any("embedder" in n and "unavailable" in n for n in result.notes):
+        pytest.skip("the default embedder is not installed here")
+    gates = {g.gate: g.verdict for g in result.gates}
+    assert {g: gates.get(g) for g in (1, 2, 5)} == {1: "REJECT", 2: "REJECT", 5: "PROCEED"}
