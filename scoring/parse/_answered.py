@@ -73,6 +73,8 @@ _FAILURE_ASKED = re.compile(r"\b(?:broken|deteriorat\w*|breach\w*|violat\w*|trip
 _LINE_QUESTION = re.compile(r"[ \t>]*(?:(?:[-*+\u2022]|\(?\d{1,3}[.):]|[a-z][.)])[ \t]+)?[*_]{0,2}[ \t]*"
                             r"(?:(?:q|question|gate|test|step|check|criterion)[ \t]*\d{1,2}[*_]{0,2}[ \t]*[:.)\u2014\u2013-]?[ \t]*[*_]{0,2}[ \t]*)?"
                             r"(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b[^?\n]{3,200}\Z")
+#: What may stand before a question that opens with a gate's name: a list marker or nothing.
+_ITEM_MARKER = re.compile(r"[ \t>]*(?:(?:[-*+\u2022]|\(?\d{1,3}[.):]|[a-z][.)])[ \t]+)?[*_]{0,2}[ \t]*")
 #: Words that may open a gate's name asked as a question ("Durable advantage?", "Is there a durable advantage?", "Does the
 #: company have a durable competitive advantage?"); any other word before the name makes it a question of another shape.
 _QUESTION_OPENERS = frozenset({"is", "are", "was", "there", "a", "an", "the", "any", "do", "does", "we", "have", "has", "it", "its", "can",
@@ -214,10 +216,13 @@ class _AnsweredMixin(_ParserState):
 
     def _line_question(self, mention: _Mention, q: int) -> bool:
         """A question that opens its line (after a list marker) and ends at ``q``, with ``mention`` inside it and no other
-        gate named there: "1. Is the company in the fund's investment universe? Yes.", "- Do insiders have a real stake?"."""
+        gate named there: "1. Is the company in the fund's investment universe? Yes.", "- Do insiders have a real stake?",
+        or that opens with the gate's name ("- Story broken, i.e. the reason I bought no longer holds? No.")."""
         start = self.masked.rfind("\n", 0, q) + 1
-        if mention.start < start or _LINE_QUESTION.match(self.low, start, q) is None:
+        if mention.start < start:
             return False
+        if _LINE_QUESTION.match(self.low, start, q) is None and _ITEM_MARKER.fullmatch(self.low, start, mention.start) is None:
+            return False  # neither "2. Is the ...?" nor a question that opens with the gate's name ("- Story broken, i.e. ...?")
         return all(m.gates == mention.gates for m in self.mentions if m.end > start and m.start < q)
 
     def _open_marks(self) -> list[_Hit]:

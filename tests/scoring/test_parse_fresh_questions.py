@@ -139,3 +139,14 @@ def test_numbered_questions_that_name_no_gate_answer_the_gate_their_line_labels(
         pytest.skip("the default embedder is not installed here")
     gates = {g.gate: g.verdict for g in result.gates}
     assert {g: gates.get(g) for g in (1, 2, 5)} == {1: "REJECT", 2: "REJECT", 5: "PROCEED"}
+
+
+def test_a_list_item_that_opens_with_the_gates_name_and_asks_about_its_failure() -> None:
+    # "- Thesis broken, in the sense ...? No.": the question asks whether the failure holds, so No passes the gate
+    text = (
+        "Review of Marlow Tools (bought 2021 as a fast grower)\n\n"
+        "- Thesis broken, in the sense that the reason I bought is gone? No. Sales still grow 15%.\n"
+        "- P/E far above the growth rate? Yes. 40x earnings against 15% growth.\n"
+    )
+    gates = _read(text, LYNCH)
+    assert (gates.get(1), gates.get(2)) == ("PROCEED", "REJECT")
