@@ -11,7 +11,7 @@ from bisect import bisect_right
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger, normalize
-from ipb.scoring.parse._common import MAX_OCCURRENCES, _Hit
+from ipb.scoring.parse._common import MAX_OCCURRENCES, _Hit, _Mention
 from ipb.scoring.parse._state import _ParserState
 
 #: Table columns whose Yes / No cells are gate verdicts: "Pass?", "Meets the test?" / "Fail?", "Triggered?".
@@ -55,7 +55,26 @@ _YES_WORDS = frozenset({"yes", "sure", "absolutely", "definitely", "certainly"})
 _QUESTION_YES = vw.VerdictWord(r"(?i:yes)", vw.PROCEED, ("yes",), negatable=False)
 _QUESTION_NO = vw.VerdictWord(r"(?i:no)", vw.REJECT, ("no",), negatable=False)
 _QUESTION_UNKNOWN = vw.VerdictWord(r"(?i:unknown)", vw.INCONCLUSIVE, ("unknown",), negatable=False)
-QUESTION_ANSWERS = frozenset({_QUESTION_YES, _QUESTION_NO, _QUESTION_UNKNOWN})
+#: The same answers to a question that asks whether a gate's failure holds ("Does a product-based criterion apply? No.",
+#: "Are purchases financed by excessive leverage? Sure."): Yes is its REJECT, No its PROCEED.
+_FAILURE_YES = vw.VerdictWord(r"(?i:yes)", vw.REJECT, ("yes",), negatable=False)
+_FAILURE_NO = vw.VerdictWord(r"(?i:no)", vw.PROCEED, ("no",), negatable=False)
+QUESTION_ANSWERS = frozenset({_QUESTION_YES, _QUESTION_NO, _QUESTION_UNKNOWN, _FAILURE_YES, _FAILURE_NO})
+#: The answers to a line-opening question that names no gate, until the question is found to open a gate's section.
+_LINE_YES = vw.VerdictWord(r"(?!)", vw.INCONCLUSIVE, (), strength=vw.HEDGED, negatable=False)
+_LINE_NO = vw.VerdictWord(r"(?!)", vw.INCONCLUSIVE, (), strength=vw.HEDGED, negatable=False)
+#: Words by which a question asks about a failure, for a gate with both a pass and a fail test ("Has the Council
+#: recommended exclusion?", "Story broken?", "P/E far above the growth rate?", "Is the price excessive?").
+_FAILURE_ASKED = re.compile(r"\b(?:broken|deteriorat\w*|breach\w*|violat\w*|tripped|triggered|exclu\w+|divest\w*|restrict\w*|"
+                            r"sanction\w*|sell[ \t]+signal|far[ \t]+above|excessive\w*|unsustainable|overvalued|overpriced|"
+                            r"too[ \t]+(?:expensive|rich|high|much)|red[ \t]+flag|warning|fail\w*|kill\w*)\b")
+#: A list item or line that opens with a question: "1. Is the company ...?", "- Do insiders have a real stake ...?",
+#: "Q3. Are ...?", "Gate 2 - Does ...?".
+_LINE_QUESTION = re.compile(r"[ \t>]*(?:(?:[-*+\u2022]|\(?\d{1,3}[.):]|[a-z][.)])[ \t]+)?[*_]{0,2}[ \t]*"
+                            r"(?:(?:q|question|gate|test|step|check|criterion)[ \t]*\d{1,2}[*_]{0,2}[ \t]*[:.)\u2014\u2013-]?[ \t]*[*_]{0,2}[ \t]*)?"
+                            r"(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b[^?\n]{3,200}\Z")
+#: What may stand before a question that opens with a gate's name: a list marker or nothing.
+_ITEM_MARKER = re.compile(r"[ \t>]*(?:(?:[-*+\u2022]|\(?\d{1,3}[.):]|[a-z][.)])[ \t]+)?[*_]{0,2}[ \t]*")
 #: Words that may open a gate's name asked as a question ("Durable advantage?", "Is there a durable advantage?", "Does the
 #: company have a durable competitive advantage?"); any other word before the name makes it a question of another shape.
 _QUESTION_OPENERS = frozenset({"is", "are", "was", "there", "a", "an", "the", "any", "do", "does", "we", "have", "has", "it", "its", "can",
@@ -110,36 +129,101 @@ class _AnsweredMixin(_ParserState):
         by its failure the answer's sense rests on the name's wording: there only a question whose last words name the
         failure is read (:data:`_ANSWERED`: "Story broken? No" is PROCEED)."""
         out: list[_Hit] = []
-        if not self.mentions:
-            return out
         masked, low = self.masked, self.low
         ends = sorted((m.end, k) for k, m in enumerate(self.mentions))
         keys = [e for e, _ in ends]
         for _, m in self._scan(_QUESTION_TRIGGERS, limit=MAX_OCCURRENCES):
             q = m.start()
             k = bisect_right(keys, q) - 1
-            if k < 0:
+            mention = self.mentions[ends[k][1]] if k >= 0 else None
+            if mention is None or len(mention.gates) != 1 or mention.end <= masked.rfind("\n", 0, q):
+                self._line_answer(m)  # no gate named on the question's line: its label may still name one later
                 continue
-            mention = self.mentions[ends[k][1]]
-            if len(mention.gates) != 1 or mention.gates[0] not in self._pass_named_gates() or masked[mention.end : q].strip(" \t*_"):
-                continue
-            mu = self._unit_at(mention.start)
-            opening = max(masked.rfind("\n", max(0, mention.start - 80), mention.start) + 1, self.units[mu].start if mu >= 0 else 0)
-            if mention.start - opening > 60:
-                continue  # a long run of words before the name: a sentence of another shape (and a bounded look back)
-            head = _WORD.findall(low, opening, mention.start)
-            if len(head) > 6 or not _QUESTION_OPENERS.issuperset(head[1:] if head[:1] and head[0].isdigit() else head):
-                continue  # "Why does the moat matter? No one asks": a question of another shape
+            gate = mention.gates[0]
+            failure = self._asks_failure(gate, q)
+            if failure is not None and not masked[mention.end : q].strip(" \t*_"):
+                mu = self._unit_at(mention.start)
+                opening = max(masked.rfind("\n", max(0, mention.start - 80), mention.start) + 1,
+                              self.units[mu].start if mu >= 0 else 0)
+                head = _WORD.findall(low, opening, mention.start)
+                named = mention.start - opening <= 60 and len(head) <= 6 and _QUESTION_OPENERS.issuperset(
+                    head[1:] if head[:1] and head[0].isdigit() else head)  # not "Why does the moat matter? No one asks"
+            else:
+                named = False
+            if not named:
+                # a question that opens its line and names the gate inside it: "1. Does a product-based criterion apply? No."
+                failure = self._asks_failure(gate, q, line=True) if self._line_question(mention, q) else None
+                if failure is None:
+                    continue
             group = "answer" if m.group("answer") is not None else "unknown"
             a, b = m.span(group)
             u = self._unit_at(a)
             if u < 0:
                 continue
             answer = " ".join(m.group(group).lower().split())
-            word = _QUESTION_YES if answer in _YES_WORDS else _QUESTION_UNKNOWN if answer in ("unknown", "unclear", "not yet") else _QUESTION_NO
+            yes, no = (_FAILURE_YES, _FAILURE_NO) if failure else (_QUESTION_YES, _QUESTION_NO)
+            word = yes if answer in _YES_WORDS else _QUESTION_UNKNOWN if answer in ("unknown", "unclear", "not yet") else no
             out.append(_Hit(a, b, word, u))
-            self.__dict__.setdefault("question_gate", {})[a] = mention.gates[0]
+            self.__dict__.setdefault("question_gate", {})[a] = gate
         return out
+
+    def _line_answer(self, m: re.Match[str]) -> None:
+        """A question that opens its line and is answered at once, with no gate named in it ("1. Are prices stretched
+        against the usual yardsticks? Sure, the 91st percentile."): kept aside as a pending answer (``line_answers``,
+        never a verdict word of its own) that speaks for a gate only when the question opens that gate's section
+        (:meth:`line_answer_for`)."""
+        q = m.start()
+        if m.group("answer") is None or _LINE_QUESTION.match(self.low, self.low.rfind("\n", 0, q) + 1, q) is None:
+            return
+        a, b = m.span("answer")
+        u = self._unit_at(a)
+        if u >= 0:
+            yes = " ".join(m.group("answer").lower().split()) in _YES_WORDS
+            self.__dict__.setdefault("line_answers", []).append(_Hit(a, b, _LINE_YES if yes else _LINE_NO, u))
+
+    def line_answer_for(self, hit: _Hit) -> tuple[int, _Hit] | None:
+        """(gate, the answer as that gate's verdict word) for a pending line answer whose question opens a gate's
+        section (its label, however it was resolved: numbering, vocabulary, embedding, prose), sensed as
+        :meth:`_asks_failure`; None otherwise."""
+        start = self.masked.rfind("\n", 0, hit.start) + 1
+        qu = self._unit_at(start)
+        if qu < 0 or qu == hit.unit and self.units[qu].start < start:
+            return None
+        question = self.units[qu]
+        if question.gate is None or self.section_first.get(question.section) != qu:
+            return None  # the question does not open its gate's section: it is not that gate's label
+        failure = self._asks_failure(question.gate, hit.start, line=True)
+        if failure is None:
+            return None
+        yes = hit.word is _LINE_YES
+        word = (_FAILURE_YES if yes else _FAILURE_NO) if failure else (_QUESTION_YES if yes else _QUESTION_NO)
+        return question.gate, _Hit(hit.start, hit.end, word, hit.unit)
+
+    def _asks_failure(self, gate: int, q: int, *, line: bool = False) -> bool | None:
+        """Whether a question about ``gate`` ending at ``q`` asks if its failure holds (True), its pass condition (False),
+        or cannot be told (None). A gate with only a pass test is asked about its pass condition, one with only a fail test
+        ("Product-Based Exclusion Criteria", "New Buyers Entering the Market") about its failure; for a gate with both the
+        question's own words decide (:data:`_FAILURE_ASKED`), and only for a question that opens its line (``line``)."""
+        if gate in self._pass_named_gates():
+            return False
+        spec = next((g for g in self.ix.card.gates if g.number == gate), None)
+        if spec is not None and spec.reject is not None and spec.proceed is None:
+            return True
+        if not line:
+            return None
+        start = self.low.rfind("\n", 0, q) + 1
+        return _FAILURE_ASKED.search(self.low, start, q) is not None
+
+    def _line_question(self, mention: _Mention, q: int) -> bool:
+        """A question that opens its line (after a list marker) and ends at ``q``, with ``mention`` inside it and no other
+        gate named there: "1. Is the company in the fund's investment universe? Yes.", "- Do insiders have a real stake?",
+        or that opens with the gate's name ("- Story broken, i.e. the reason I bought no longer holds? No.")."""
+        start = self.masked.rfind("\n", 0, q) + 1
+        if mention.start < start:
+            return False
+        if _LINE_QUESTION.match(self.low, start, q) is None and _ITEM_MARKER.fullmatch(self.low, start, mention.start) is None:
+            return False  # neither "2. Is the ...?" nor a question that opens with the gate's name ("- Story broken, i.e. ...?")
+        return all(m.gates == mention.gates for m in self.mentions if m.end > start and m.start < q)
 
     def _open_marks(self) -> list[_Hit]:
         """Checklist lines opened by a "?" mark (:data:`_OPEN_MARK`), as hedged INCONCLUSIVE verdict words."""

@@ -485,11 +485,14 @@ class _JsonAnswerMixin(_ParserState):
         out: list[_Hit] = []
         keys: list[Span] = []
         for block in self.json_blocks:
-            for obj, _, _ in _walk(block):
+            for obj, parent, _ in _walk(block):
+                # an object of failure flags ("triggers": {"story_broken": false, "better_opportunity": false}): each
+                # of its yes / no answers says whether that gate's failure holds, whatever its own key's words
+                flags = parent is not None and _FAILURE_KEY.search(parent) is not None
                 for key, kspan, val in obj.pairs:
                     low = key.lower().replace(" ", "_")
                     if val.kind == "literal":
-                        self._answer_hit(out, keys, kspan, low, val.start, val.end)
+                        self._answer_hit(out, keys, kspan, low, val.start, val.end, failing=flags)
                     elif val.kind == "string":
                         rating = _RATING_VALUES.get(self.text[val.start + 1 : val.end - 1].strip().lower())
                         if rating is None:
@@ -511,16 +514,19 @@ class _JsonAnswerMixin(_ParserState):
                     self._answer_hit(out, keys, m.span("key"), m.group("key").lower().replace(" ", "_"), m.start("value"), m.end("value"))
         return out, keys
 
-    def _answer_hit(self, out: list[_Hit], keys: list[Span], kspan: Span, low: str, start: int, end: int) -> None:
+    def _answer_hit(self, out: list[_Hit], keys: list[Span], kspan: Span, low: str, start: int, end: int, *,
+                    failing: bool = False) -> None:
         """'"economic_moat": true', 'management_integrity: no', '"passed": false': a key's yes / no answer as its verdict,
         when the key names a card gate or holds a verdict word; a key naming a failure ("red_flag", "kill_triggered")
-        turns the answer round. Any other key ("is_cyclical": true) states a fact, no verdict."""
+        turns the answer round, as does any key of an object of failure flags (``failing``: "triggers", "red_flags").
+        Any other key ("is_cyclical": true) states a fact, no verdict."""
         flag = _BOOL.get(self.masked[start:end].lower())
         if flag is None or low in FIELD_KEYS:
             return
-        failure = _FAILURE_KEY.search(low) is not None
-        if not (failure or _VERDICT_KEY.search(low) or self._names_gate(kspan)):
+        named_failure = _FAILURE_KEY.search(low) is not None
+        if not (named_failure or _VERDICT_KEY.search(low) or self._names_gate(kspan)):
             return
+        failure = failing or named_failure
         self._add_hit(out, start, end, vw.PROCEED if flag != failure else vw.REJECT, _JSON_TRUE if flag != failure else _JSON_FALSE)
         keys.append(kspan)
 

@@ -135,6 +135,31 @@ def _within_sentence(masked: str, mention: _Mention) -> _Mention:
 
 _TRIMMED: dict[int, tuple[_CardIndex, dict[str, frozenset[int]]]] = {}
 
+#: Ratio abbreviations of screening tables, by their normalised words ("P/E" -> "p e"), spelled out as card names
+#: spell them ("Moderate Price/Earnings Ratio"): a row labelled "P/E RATIO" names that gate as a reader sees it.
+_SPELLED_OUT = {("p", "e"): ("price", "earnings"), ("p", "b"): ("price", "book"), ("p", "s"): ("price", "sales"),
+                ("eps",): ("earnings",), ("ev",): ("enterprise", "value"), ("fcf",): ("free", "cash", "flow")}
+
+
+def _spelled_out(words: list[str]) -> list[str]:
+    """``words`` with each abbreviation of :data:`_SPELLED_OUT` replaced by its words.
+
+    >>> _spelled_out(["p", "e", "ratio"])
+    ['price', 'earnings', 'ratio']
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for short, full in _SPELLED_OUT.items():
+            if tuple(words[i : i + len(short)]) == short:
+                out.extend(full)
+                i += len(short)
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
 
 def _trimmed_names(ix: _CardIndex) -> dict[str, frozenset[int]]:
     """A card's gate names and aliases without their frame words ("P/E test" -> "p e", "Graham number test" -> "graham
@@ -568,7 +593,7 @@ class _ReferencesMixin(_NumberedMentionsMixin):
         exact = _trimmed_names(self.ix).get(" ".join(words))
         if exact is not None:
             return exact  # "P/E" is the alias "P/E test" without its frame word
-        stems = {stem(w) for w in words if w not in STOPWORDS and w not in _GENERIC_WORDS and len(w) > 1 and not w.isdigit()}
+        stems = {stem(w) for w in _spelled_out(words) if w not in STOPWORDS and w not in _GENERIC_WORDS and len(w) > 1 and not w.isdigit()}
         if not stems or len(stems) > MAX_PART_WORDS:
             return frozenset()
         for tier in (0, 1):

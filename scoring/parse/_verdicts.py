@@ -371,6 +371,10 @@ class _VerdictsMixin(_AnsweredMixin):
                     out.append(_Evidence(g, hit, self._section_of(g, hit.unit), label=label))
                 continue
             out.append(_Evidence(unit.gate, hit, unit.section, label=label))
+        for hit in self.__dict__.get("line_answers", ()):  # "1. Are prices stretched ...? Sure.": for the gate it labels
+            pending = self.line_answer_for(hit)
+            if pending is not None and not any(ev.hit.start == hit.start for ev in out):
+                out.append(_Evidence(pending[0], pending[1], self._section_of(pending[0], hit.unit), label=label_units.get(hit.unit)))
         if any(ev.hit.word.pass_named for ev in out):  # "Material." speaks only for a gate whose name states its pass condition
             out = [ev for ev in out if not ev.hit.word.pass_named or ev.gate in self._pass_named_gates()]
         return out
