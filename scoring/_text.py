@@ -332,6 +332,15 @@ _LOOK_ALIKE = re.compile("[\u00a0\u2002-\u200a\u202f\u205f\u3000\uff01-\uff5e" +
 _KEYED_APOSTROPHE = re.compile("(?<=[A-Za-z])[`\u00b4](?=[A-Za-z])")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _LONE_CR = re.compile(r"\r(?!\n)")
+_CRLF_CR = re.compile(r"\r(?=\n)")
+_SPACED_BLANK = re.compile(r"\n[ \t]+\n")
+_BLANK_RUN = re.compile(r"(?<![ \t])[ \t]*\n(?:[ \t]*\n)+")  # starts at a run's first space: linear
+
+
+def _blank_run(m: re.Match[str]) -> str:
+    run = m.group()
+    breaks = run.count("\n")
+    return " " * (len(run) - breaks) + "\n" * breaks
 
 
 def plain_spacing(text: str) -> str:
@@ -339,7 +348,10 @@ def plain_spacing(text: str) -> str:
 
     No-break and other typographic spaces become spaces, full-width ASCII
     ("Ｇａｔｅ ５") becomes ASCII, a carriage return not followed by a newline
-    (old Mac line ends) becomes a newline, and terminal colour codes
+    (old Mac line ends) becomes a newline and one before a newline (Windows line
+    ends) a space, so every line reads as it does with Unix line ends. The
+    spaces of blank lines move to the end of the line before them, so a blank
+    line is always ``"\n\n"`` (the next line keeps its indent). Terminal colour codes
     (``\x1b[31m``) and NUL characters become spaces. Typographic apostrophes
     (U+2019, U+2018, U+201B, U+02BC) become ``'``, and so does a backtick or an
     acute accent between two letters, so every reader of contractions and
@@ -348,6 +360,8 @@ def plain_spacing(text: str) -> str:
 
     >>> plain_spacing("Gate\u00a05:\x1b[31m REJECT\x1b[0m\r\uff27\uff41\uff54\uff45 \uff16")
     'Gate 5:      REJECT    \nGate 6'
+    >>> plain_spacing("Gate 1: PASS\r\n\r\n  - moat\n \t\nEnd")
+    'Gate 1: PASS  \n\n  - moat  \n\nEnd'
     >>> plain_spacing("It doesn\u2019t pass; \u2018Pass\u2019? won`t, isn\u02bct, ```code```")
     "It doesn't pass; 'Pass'? won't, isn't, ```code```"
     """
@@ -355,11 +369,13 @@ def plain_spacing(text: str) -> str:
     if "`" in out or "\u00b4" in out:
         out = _KEYED_APOSTROPHE.sub("'", out)
     if "\r" in out:
-        out = _LONE_CR.sub("\n", out)
+        out = _CRLF_CR.sub(" ", _LONE_CR.sub("\n", out))
     if "\x1b" in out:
         out = _ANSI.sub(lambda m: " " * len(m.group()), out)
     if "\x00" in out:
         out = out.replace("\x00", " ")
+    if _SPACED_BLANK.search(out) is not None:
+        out = _BLANK_RUN.sub(_blank_run, out)
     return out
 
 
@@ -728,7 +744,7 @@ def _cells(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
 
 # --------------------------------------------------------------------------- JSON answers
 
-_JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.){0,10000}"|[{}]')
+_JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}]')  # unbounded: only run over text raw_decode accepted, where every string closes
 _TRAILING_COMMA = re.compile(r",(\s{0,200}[}\]])")
 _GATE_KEYS = ("name", "gate_name", "title", "gate", "step", "criterion", "test", "check", "label")
 _NUMBER_KEYS = ("gate", "step", "gate_number", "number", "index", "id", "gate_id")
