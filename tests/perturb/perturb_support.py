@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 
 from ipb.engine.registry import bundled_card_paths, compiled_card
 from ipb.errors import IpbError
+from ipb.engine.scenario import convert_fact
+from ipb.perturb import Job, generate
 from ipb.perturb.frame import Frame, PScenario, build_frame, load_base
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,3 +40,16 @@ def card_frame(card_ref: str) -> tuple[Frame, tuple[PScenario, ...], str]:
             continue  # a base outside the vintage, or one another engineer is still editing
     reason = "" if bases else f"card {card_ref} has no base scenario inside its vintage in {folder}"
     return frame, tuple(bases), reason
+
+
+@lru_cache(maxsize=None)
+def review_run(card_id: str, base: str, seed: int, n: int = 1000) -> tuple[tuple[dict, dict], ...]:
+    """A reviewed run, made once per session: (item, typed facts) for each of ``n`` items of ``card_id`` from the
+    bundled scenario ``base`` at ``seed`` (short runs allowed), facts converted by the card's input specs."""
+    frame = build_frame([card_id])
+    result = generate(Job((card_id,), str(SCENARIOS / card_id / base), seed), n, allow_short=True)
+    out = []
+    for line in result.lines:
+        item = json.loads(line)
+        out.append((item, {k: convert_fact(frame.inputs[k], v) for k, v in item["scenario"]["facts"].items()}))
+    return tuple(out)

@@ -30,13 +30,9 @@ plan, not of the card.
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal as D
-from functools import lru_cache
 
-from ipb.engine.scenario import convert_fact
-from ipb.perturb import Job, build_frame, generate
-from perturb_support import SCENARIOS
+from perturb_support import review_run
 
 CARD = "greenblatt_magic_formula_screen"
 BASE = "decline_outside_top_group.yaml"
@@ -49,16 +45,8 @@ B = D("1e9")
 LARGEST = {"2008-09-30": 390 * B}
 
 
-@lru_cache(maxsize=None)
 def _run(base: str = BASE, n: int = 1000) -> tuple[tuple[dict, dict], ...]:
-    frame = build_frame([CARD])
-    result = generate(Job((CARD,), str(SCENARIOS / CARD / base), SEED), n, allow_short=True)
-    out = []
-    for line in result.lines:
-        item = json.loads(line)
-        facts = {k: convert_fact(frame.inputs[k], v) for k, v in item["scenario"]["facts"].items()}
-        out.append((item, facts))
-    return tuple(out)
+    return review_run(CARD, base, SEED, n)
 
 
 def test_greenblatt_strong_yields_are_not_ranked_far_down():

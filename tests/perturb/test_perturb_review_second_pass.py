@@ -12,29 +12,17 @@ cards before the fix (counts in the note).
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
-from functools import lru_cache
 
 import pytest
 
-from ipb.engine.scenario import convert_fact
-from ipb.perturb import Job, build_frame, generate
-from perturb_support import SCENARIOS
+from perturb_support import review_run
 
 SEED = 2027  # the review's seed
 
 
-@lru_cache(maxsize=None)
 def _run(card_id: str, base: str, n: int = 1000) -> tuple[tuple[dict, dict], ...]:
-    frame = build_frame([card_id])
-    result = generate(Job((card_id,), str(SCENARIOS / card_id / base), SEED), n, allow_short=True)
-    out = []
-    for line in result.lines:
-        item = json.loads(line)
-        facts = {k: convert_fact(frame.inputs[k], v) for k, v in item["scenario"]["facts"].items()}
-        out.append((item, facts))
-    return tuple(out)
+    return review_run(card_id, base, SEED, n)
 
 
 def test_lynch_states_room_to_expand_of_the_company_not_of_a_fast_grower():
