@@ -38,6 +38,7 @@ from ipb.scoring._text import STOPWORDS, normalize, stem
 from ipb.scoring.parse._common import _Evidence, _Hit, _Mention, _mention_order
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
+from ipb.scoring.parse._vocabulary import names_read
 
 __all__ = ["MIN_SCORE", "prose_vocabulary", "gate_of_clause", "appraisals"]
 
@@ -108,11 +109,7 @@ def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
         named = [g.name, *g.aliases]
         strong = [ELEMENT_FIELD.sub(" ", e) for e in g.required_elements]
         weak = [g.description]
-        names: set[str] = set()
-        for expr in (g.proceed, g.reject, *g.compute.values(), *(e for _, e in g.classify)):
-            if expr is not None:
-                names.update(expr.names)
-        for name in sorted(names):
+        for name in names_read(g):
             spec = card.inputs.get(name)
             if spec is not None:  # constants and computed names are not the facts a writer states
                 strong.append(name.replace("_", " "))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from ipb.engine.card import ELEMENT_FIELD, Card
+from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import STOPWORDS, normalize, stem
 from ipb.scoring.parse._common import _Anchor
@@ -55,6 +55,16 @@ def title_stems(text: str) -> set[str]:
     return _stems(text)
 
 
+def names_read(gate: Gate) -> list[str]:
+    """The names a gate's tests, computed values and classifications read, sorted (inputs, constants and computed
+    names alike: the caller keeps those it wants)."""
+    names: set[str] = set()
+    for expr in (gate.proceed, gate.reject, *gate.compute.values(), *(e for _, e in gate.classify)):
+        if expr is not None:
+            names.update(expr.names)
+    return sorted(names)
+
+
 def _stems(text: str) -> set[str]:
     # stem() keeps "balance" but cuts "balanced" to "balanc": a final "e" is dropped on both sides
     out = {stem(w) for w in normalize(text).split() if len(w) > 2 and w.isalpha() and w not in STOPWORDS and w not in _COMMON}
@@ -80,11 +90,7 @@ def _vocabularies(card: Card) -> tuple[dict[int, frozenset[str]], dict[int, froz
     raw: dict[int, set[str]] = {}
     for g in card.gates:
         texts = [g.name, *g.aliases, g.description, *(ELEMENT_FIELD.sub(" ", e) for e in g.required_elements)]
-        names: set[str] = set()
-        for expr in (g.proceed, g.reject, *g.compute.values(), *(e for _, e in g.classify)):
-            if expr is not None:
-                names.update(expr.names)
-        for name in sorted(names):
+        for name in names_read(g):
             spec = card.inputs.get(name)
             texts.append(name.replace("_", " "))
             if spec is not None:
