@@ -3,7 +3,7 @@
 Run from the repository root::
 
     .venv/bin/python bench/parse_accuracy.py [--split tuned|heldout|all] [--embedder on|off|both]
-                                             [--corpus DIR] [--json OUT] [--cases] [--elements]
+                                             [--corpus DIR] [--ids PREFIX] [--json OUT] [--cases] [--elements]
 
 ``--cases``, ``--elements`` and ``--json`` list per-answer readings for the tuned split only;
 heldout answers appear in the figures and never one by one.
@@ -349,6 +349,8 @@ def _row(label: str, f: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder of corpus YAML files")
+    ap.add_argument("--ids", metavar="PREFIX", action="append", default=[],
+                    help="only cases whose id starts with PREFIX (repeatable; e.g. 'n25-' for one blind batch)")
     ap.add_argument("--split", choices=["tuned", "heldout", "all"], default="all",
                     help="only cases of this split (default: all, reported per split)")
     ap.add_argument("--embedder", nargs="?", const="on", default="both", choices=["on", "off", "both"],
@@ -366,8 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     cases = load_corpus(args.corpus)
     if args.split != "all":
         cases = [c for c in cases if c["split"] == args.split]
+    if args.ids:
+        cases = [c for c in cases if c["id"].startswith(tuple(args.ids))]
     if not cases:
-        print(f"no cases under {args.corpus} for split {args.split}", file=sys.stderr)
+        ids = f" with ids starting {' or '.join(args.ids)}" if args.ids else ""
+        print(f"no cases under {args.corpus} for split {args.split}{ids}", file=sys.stderr)
         return 1
     configs = [c for c in ("on", "off") if args.embedder in (c, "both")]
     if "on" in configs:

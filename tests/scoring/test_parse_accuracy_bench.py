@@ -198,3 +198,21 @@ def test_an_unavailable_embedder_is_said_not_measured(tmp_path: Path, monkeypatc
     assert "'embedder on' is not measured" in captured.err and "== embedder on" not in captured.out
     assert "== embedder off" in captured.out
     assert bench.main(["--corpus", str(tmp_path), "--split", "tuned", "--embedder", "on"]) == 1
+
+
+def test_ids_selects_one_batch_by_prefix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``--ids n25-`` measures one blind batch alone: only its answers reach the parser."""
+    bench = _bench()
+    tuned = [f"{p}{k}" for p in ("n25-a", "old-a") for k in range(100) if bench.split_of(f"{p}{k}") == "tuned"]
+    ids = [next(i for i in tuned if i.startswith("n25-")), next(i for i in tuned if i.startswith("old-"))]
+    (tmp_path / "c.yaml").write_text("".join(
+        f"- {{id: {i}, split: tuned, card: x, text: '{i}', expect: {{gates: [], final_verdict: null}}}}\n" for i in ids),
+        encoding="utf-8")
+    read: list[str] = []
+    monkeypatch.setattr(bench, "_parser", lambda: (lambda text, card, embedder: read.append(text) or R(final_verdict=None)))
+    assert bench.main(["--corpus", str(tmp_path), "--embedder", "off", "--ids", "n25-"]) == 0
+    assert read == [ids[0]]
+    assert "on 1 corpus answers" in capsys.readouterr().out
+    assert bench.main(["--corpus", str(tmp_path), "--embedder", "off", "--ids", "zz-"]) == 1
+    assert "ids starting zz-" in capsys.readouterr().err
