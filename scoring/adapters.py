@@ -170,7 +170,15 @@ def _utf16_lines(handle: BinaryIO) -> Iterator[tuple[int, str | None, str | None
 #: Bytes UTF-16 cannot decode are read as a lone surrogate U+DFFF, which no valid UTF-16 decodes to (a U+FFFD would be
 #: ambiguous: an answer may contain one), so the line that holds them is known.
 _UNDECODED_ERRORS = "ipb-undecoded-utf16"
-codecs.register_error(_UNDECODED_ERRORS, lambda exc: ("\udfff", exc.end))  # type: ignore[arg-type,return-value]
+
+
+def _mark_undecoded(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return "\udfff", exc.end
+
+
+codecs.register_error(_UNDECODED_ERRORS, _mark_undecoded)
 _UNDECODED = re.compile("\udfff")
 
 

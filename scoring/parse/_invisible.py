@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 from ipb.scoring.parse._types import ParsedResponse, Span
@@ -117,7 +117,6 @@ def restore_spans(parsed: ParsedResponse, removed: list[int], original: str, str
     """
     if not removed:
         return parsed
-    assert is_dataclass(parsed)
     restored = _restore(parsed, removed, original, stripped)
     restored.notes = [*restored.notes, f"{len(removed)} invisible character(s) (zero-width space or joiner, soft hyphen, "
                                        "byte-order mark) were read through"]
