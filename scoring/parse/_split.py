@@ -6,6 +6,9 @@ long_term_debt <= ...``). Read by position, the later row's verdict would stand 
 decided it. Here a gate whose name two adjacent rows (or items) of one table (or list) carry under different labels is
 *split*: each part keeps its own last committed verdict (a summary row and the detail paragraph of the same part are one
 part), and the gate fails when any part fails (issue 13: two rows of one gate).
+
+The same place reads a summary box as a summary (:func:`after_summary`): a short table or list of criteria and marks
+ahead of a detailed analysis that takes every one of them up again does not fix the gate order.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, normalize
 from ipb.scoring.parse._common import _Anchor, _Evidence
 
-__all__ = ["failing_part", "part_key", "split_gates"]
+__all__ = ["after_summary", "failing_part", "part_key", "split_gates"]
 
 _LIST_KINDS = frozenset({"table", "list"})
 
@@ -81,3 +84,48 @@ def failing_part(parser: Any, gate: int, own: list[list[_Evidence]]) -> _Evidenc
     if len(last) < 2 or not failed:
         return None
     return max(failed, key=lambda ev: ev.hit.start)
+
+
+#: A summary row or item is short: a criterion and its mark ("| Margin of Safety | FAIL |", "- Moat: PASS").
+_SUMMARY_ROW = {"table": 100, "table_sep": 200, "list": 60}
+
+
+def after_summary(parser: Any, order: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``order`` ((position, gate) of each gate's first section) with a summary box read as a summary: when the first
+    gate-bearing block of the answer is a short table or list (each row a criterion and its mark) and the detailed
+    analysis after it takes up every one of its gates again, they take their place from the analysis, so the
+    box's order does not fix the trace's (issue 13, which statement wins; the corpus labels the detailed analysis'
+    order). Returned sorted by position. Linear in the gates' sections."""
+    lines, units, first_of, sections_of = parser.lines, parser.units, parser.section_first, parser.gate_sections
+
+    def line_of(section: int) -> int:
+        u = first_of.get(section, -1)
+        return units[u].line if 0 <= u < len(units) else -1
+
+    firsts = {g: line_of(sections_of[g][0]) for _, g in order if sections_of.get(g)}
+    if len(firsts) < 3:
+        return sorted(order)
+    top = min(li for li in firsts.values() if li >= 0) if any(li >= 0 for li in firsts.values()) else -1
+    kind = lines[top].kind if top >= 0 else ""
+    if kind not in ("table", "list"):
+        return sorted(order)
+    kinds = ("table", "table_sep") if kind == "table" else ("list",)
+    end = top
+    while end + 1 < len(lines) and lines[end + 1].kind in kinds:
+        end += 1
+    start = top
+    while start > 0 and lines[start - 1].kind in kinds:
+        start -= 1
+    if any(lines[li].end - lines[li].start > _SUMMARY_ROW[lines[li].kind] for li in range(start, end + 1)):
+        return sorted(order)
+    boxed = {g for g, li in firsts.items() if start <= li <= end}
+    later: dict[int, int] = {}
+    for g in boxed:
+        for section in sections_of[g][1:]:
+            li = line_of(section)
+            if li > end:
+                later[g] = units[first_of[section]].start
+                break
+    if len(boxed) < 2 or len(later) < len(boxed) or parser._in_other_profile(min(later.values())):
+        return sorted(order)  # the analysis must take up every gate of the box, and be no second profile's list
+    return sorted((later.get(g, pos), g) for pos, g in order)

@@ -26,7 +26,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._predicate import last_clause, predicative
-from ipb.scoring.parse._split import failing_part
+from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._vocabulary import gate_by_vocabulary
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
@@ -579,7 +579,7 @@ class _VerdictsMixin(_AnsweredMixin):
                     seen.add(g)
                     order.append((m.start, g))
                     self.gate_mention.setdefault(g, ((m.start, m.end), m.how))
-        order.sort()
+        order = after_summary(self, order)  # a summary box ahead of the analysis does not fix the order (:mod:`._split`)
         traces: list[GateTrace] = []
         for _, g in order:
             gate = self.ix.gates[g]
