@@ -48,13 +48,15 @@ native JSONL.
 
 from __future__ import annotations
 
+import codecs
+import io
 import json
 import re
 import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, BinaryIO, Callable, Iterator, Mapping
 
 from ipb._files import file_kind
 from ipb.engine._json import parse_json_line
@@ -130,6 +132,9 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
     record, not a bad file.
     """
     with open(path, "rb") as handle:
+        if handle.peek(2)[:2] in _UTF16_BOMS:
+            yield from _utf16_lines(handle)
+            return
         for number, raw in enumerate(handle, start=1):
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]  # a byte-order mark some editors write at the start of a UTF-8 file
@@ -140,6 +145,41 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
                 yield number, stripped.decode("utf-8"), None
             except UnicodeDecodeError as exc:
                 yield number, None, f"line {number} is not UTF-8 text (byte {exc.start + 1} is {raw[exc.start]:#04x})"
+
+
+#: Byte-order marks of UTF-16 (little- and big-endian): Windows tools (PowerShell's ``>``, Notepad's "Unicode") write them.
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _utf16_lines(handle: BinaryIO) -> Iterator[tuple[int, str | None, str | None]]:
+    """:func:`_jsonl_lines` for a file that opens with a UTF-16 byte-order mark: decoded as UTF-16 (the mark gives the
+    byte order), split at ``\n`` only, streamed. A line holding bytes that are not UTF-16 is one bad record."""
+    lines = io.TextIOWrapper(handle, encoding="utf-16", errors=_UNDECODED_ERRORS, newline="\n")
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        bad = _UNDECODED.search(stripped)
+        if bad is None:
+            yield number, stripped, None
+        else:
+            yield number, None, (f"line {number} is not UTF-16 text (character {bad.start() + 1} of the line could not be "
+                                 "decoded; the file starts with a UTF-16 byte-order mark)")
+
+
+#: Bytes UTF-16 cannot decode are read as a lone surrogate U+DFFF, which no valid UTF-16 decodes to (a U+FFFD would be
+#: ambiguous: an answer may contain one), so the line that holds them is known.
+_UNDECODED_ERRORS = "ipb-undecoded-utf16"
+
+
+def _mark_undecoded(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return "\udfff", exc.end
+
+
+codecs.register_error(_UNDECODED_ERRORS, _mark_undecoded)
+_UNDECODED = re.compile("\udfff")
 
 
 def _json_object(number: int, source: str, text: str) -> InputRecord:

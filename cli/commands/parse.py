@@ -99,6 +99,11 @@ def _read(path: Path) -> tuple[str, str | None]:
         data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
     except OSError as exc:
         raise LoadError(f"cannot read response {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # a UTF-16 byte-order mark (Windows tools write one): not binary data
+        text = data.decode("utf-16", errors="replace")
+        bad = text.count("\ufffd") - data.decode("utf-16", errors="ignore").count("\ufffd")
+        return text, (None if not bad else f"the answer starts with a UTF-16 byte-order mark but {bad} sequence(s) are not "
+                                            "UTF-16: they were replaced by U+FFFD; words around them may be misread")
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:

@@ -68,6 +68,21 @@ _LINE_NO = vw.VerdictWord(r"(?!)", vw.INCONCLUSIVE, (), strength=vw.HEDGED, nega
 _FAILURE_ASKED = re.compile(r"\b(?:broken|deteriorat\w*|breach\w*|violat\w*|tripped|triggered|exclu\w+|divest\w*|restrict\w*|"
                             r"sanction\w*|sell[ \t]+signal|far[ \t]+above|excessive\w*|unsustainable|overvalued|overpriced|"
                             r"too[ \t]+(?:expensive|rich|high|much)|red[ \t]+flag|warning|fail\w*|kill\w*)\b")
+#: Words by which a question asks whether a criterion is *not* met, with no failure word of the screen itself: an
+#: appraisal of the wrong kind ("Is the company over-leveraged?", "Is the balance sheet weak?", "Is the moat eroding?",
+#: "Has the dividend been cut?", "Is the stock too expensive?"). A Yes to such a question fails the gate even when the
+#: gate's name states its pass condition (issue 13, negatively phrased questions; s24fresh "still trips").
+_FAILURE_SENSE = re.compile(r"\b(?:weak(?:er|ening|ened)?|poor(?:ly)?|over-?(?:leveraged|levered|indebted|extended|stretched|valued|"
+                            r"priced|borrowed)|insufficient|inadequate|unstable|erratic|erod(?:ing|ed)|declin(?:ing|ed)|"
+                            r"shrink(?:ing)?|shrunk|unprofitable|fragile|distressed|impaired|dilut(?:ive|ed)|"
+                            r"dishonest|untrustworthy|unreliable|incompetent|lacks?|lacking|cut|suspended|slashed|deficits?|losses|"
+                            r"loss[ \t-]+(?:years?|making)|default(?:s|ed)?|missed|"
+                            r"too[ \t]+(?:small|leveraged|indebted|volatile|cyclical|risky|costly|dear|thin|weak|little|few|short|"
+                            r"erratic|uncertain))\b")
+#: Before a failure word in its question: the question asks that the failure does not hold ("Is the debt not excessive?",
+#: "Is the company free of dilution?"), so a Yes passes.
+_NEGATED_ASK = re.compile(r"\b(?:not|never|no|free[ \t]+(?:of|from)|without|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|"
+                          r"hasn't|haven't)\b")
 #: A list item or line that opens with a question: "1. Is the company ...?", "- Do insiders have a real stake ...?",
 #: "Q3. Are ...?", "Gate 2 - Does ...?".
 _LINE_QUESTION = re.compile(r"[ \t>]*(?:(?:[-*+\u2022]|\(?\d{1,3}[.):]|[a-z][.)])[ \t]+)?[*_]{0,2}[ \t]*"
@@ -204,15 +219,27 @@ class _AnsweredMixin(_ParserState):
         or cannot be told (None). A gate with only a pass test is asked about its pass condition, one with only a fail test
         ("Product-Based Exclusion Criteria", "New Buyers Entering the Market") about its failure; for a gate with both the
         question's own words decide (:data:`_FAILURE_ASKED`), and only for a question that opens its line (``line``)."""
+        low = self.low
+        start = low.rfind("\n", 0, q) + 1
         if gate in self._pass_named_gates():
-            return False
+            # "Is the moat eroding? Yes": a question about the gate's subject in words of failure asks its failure
+            clause = max(start, *(low.rfind(c, start, q) + 1 for c in ".!;"))
+            return self._asked_failure(clause, q) is True
         spec = next((g for g in self.ix.card.gates if g.number == gate), None)
         if spec is not None and spec.reject is not None and spec.proceed is None:
             return True
         if not line:
             return None
-        start = self.low.rfind("\n", 0, q) + 1
-        return _FAILURE_ASKED.search(self.low, start, q) is not None
+        return self._asked_failure(start, q) is True
+
+    def _asked_failure(self, start: int, q: int) -> bool | None:
+        """Whether the question in ``[start, q)`` asks if a failure holds (a word of :data:`_FAILURE_ASKED` or
+        :data:`_FAILURE_SENSE`: True), asks that it does not ("Is the debt not excessive?": False), or names none (None)."""
+        low = self.low
+        m = _FAILURE_ASKED.search(low, start, q) or _FAILURE_SENSE.search(low, start, q)
+        if m is None:
+            return None
+        return _NEGATED_ASK.search(low, start, m.start()) is None
 
     def _line_question(self, mention: _Mention, q: int) -> bool:
         """A question that opens its line (after a list marker) and ends at ``q``, with ``mention`` inside it and no other

@@ -103,11 +103,16 @@ class _CitationsMixin(_ParserState):
             if self._blanked_at(m.start(), start) < start:
                 continue  # a reasoning tag or a struck passage between the name and the claim: no one sentence says it
             end = self._blanked_at(start, end)  # the claim stops where a blanked reasoning tag or struck passage starts
+            end = min(end, self._quoted_end(start))  # and where a JSON string holding it ends (:mod:`._json_answer`)
             claim = self.text[start:end].strip().strip("\"\u201c\u201d'\u2018\u2019").strip()
             if len(claim) < 3:
                 continue
             out.append(Attribution(self._full_investor(investor), claim, (m.start(), end)))
         return out
+
+    def _quoted_end(self, pos: int) -> int:
+        """Where the quoted value holding ``pos`` ends (its closing quote); past the text when none holds it."""
+        return len(self.masked)
 
     def _blanked_at(self, start: int, end: int) -> int:
         """The first position in ``[start, end)`` that the parser blanked (a masked reasoning tag or trace, a struck

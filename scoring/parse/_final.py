@@ -38,6 +38,20 @@ _CONCEDED = re.compile(
 )
 
 
+#: Before an outcome word in its sentence: the writer revises an earlier verdict ("Revised verdict: DECLINE", "Updated
+#: recommendation - DECLINE", "On reflection, my verdict is DECLINE", "Looking again, I would DECLINE"). The statement then
+#: ranks with a final cue's (level 4), so it beats an earlier "Final verdict: INVEST" by coming later (issue 13, which
+#: statement wins). A revised verdict noun counts only as a label or the subject of "is" right before the word ("the revised
+#: guidance", "a revised verdict of DECLINE would follow if ..." are no revision).
+_REVISION_CUE = re.compile(
+    r"(?i)\b(?:revised|revising|updated|corrected|amended|reconsidered|changed)[ \t_-]+(?:(?:final|overall|investment)[ \t_-]+)?"
+    r"(?:verdict|decision|recommendation|call|answer|conclusion|outcome|rating)(?:[ \t]*\((?:revised|updated|corrected)\))?"
+    r"[*_]{0,2}[ \t]*(?:[:=\u2014\u2013]|[ \t]-|[ \t]+(?:is|now)\b)"
+    r"|\b(?:final|overall)[ \t_-]+(?:verdict|decision|recommendation|answer)[ \t]*\((?:revised|updated|corrected|amended)\)"
+    r"|\b(?:on|upon)[ \t]+(?:(?:further|second)[ \t]+)?(?:reflection|reconsideration|second[ \t]+thoughts?)\b"
+    r"|\b(?:having[ \t]+reconsidered|looking[ \t]+(?:at[ \t]+it[ \t]+)?again|on[ \t]+a[ \t]+second[ \t]+look)\b")
+
+
 _NUMBER_WORD = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|all"
 _COUNT = re.compile(
     rf"(?i)\b(?P<passed>{_NUMBER_WORD})\s+(?:of|out\s+of)\s+(?:the\s+)?(?P<total>{_NUMBER_WORD})\s+"
@@ -156,6 +170,8 @@ class _FinalVerdictMixin(_ParserState):
                     and not stated and _PASSIVE_SUBJECT.search(before) is None and vw.DECIDER_BEFORE.search(before) is None:
                 return  # a lower-case outcome word counts after a cue, opening the closing sentence, as a passive decision
                 # ("the deal is declined") or after the one who decides ("the fund will divest", "we would rebalance")
+            if _REVISION_CUE.search(before) is not None:
+                level = max(level, 4)  # "Revised verdict: DECLINE" after "Final verdict: INVEST": the later revision wins
             if _negated(words):
                 if outcome == ix.pass_outcome:
                     outcome = ix.fail_outcome

@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, lowered, normalize
-from ipb.scoring.parse._common import _Anchor, _Hit
+from ipb.scoring.parse._common import _Anchor, _Hit, _Mention
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
-from ipb.scoring.parse._vocabulary import gate_vocabulary, title_stems
+from ipb.scoring.parse._vocabulary import gate_vocabulary, names_read, title_stems
 
 #: At most this many candidate block openings are tried, and blocks nested this deep are read no deeper.
 MAX_BLOCKS = 50
@@ -108,6 +108,11 @@ class JsonNode:
     pairs: list[tuple[str, Span, JsonNode]] = field(default_factory=list)
     items: list[JsonNode] = field(default_factory=list)
 
+
+#: A string value that is one figure: an optional sign or bracket, currency, digits, a scale or unit ("$1.2B", "(3.5)%",
+#: "2.3x", "EUR 40m", "14 %").
+_FIGURE = re.compile(r"(?i)[-+(]?[ \t]*(?:[$\u20ac\u00a3\u00a5]|usd|eur|gbp|jpy)?[ \t]*[-+]?\d[\d,.]*(?:e[-+]?\d+)?\)?[ \t]*"
+                     r"(?:%|x|bps?|bp|[kmbt]n?|mm|bn|tn|million|billion|trillion|thousand|times|years?)?\)?|n/m|not\s+meaningful")
 
 #: A string in double or single quotes (a single-quoted one never spans a line: an apostrophe in prose is no string).
 _STRINGS = {'"': re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL), "'": re.compile(r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'")}
@@ -356,10 +361,13 @@ class _JsonAnswerMixin(_ParserState):
     json_pairs: dict[int, tuple[Span, JsonNode, tuple[int, ...], JsonNode]]
     #: id of an object or array -> the span of the key whose value it is.
     json_owner: dict[int, Span]
+    #: Starts of keys that state a fact before their gate is named otherwise (they label no gate; :meth:`_find_mentions`).
+    json_leading_facts: set[int]
 
     def _layout(self) -> None:
         self.json_blocks = scan_json(self.masked) if "{" in self.masked else []
         self.json_not_final = set()
+        self.json_leading_facts = set()
         self.json_pairs = {}
         self.json_owner = {}
         for block in self.json_blocks:
@@ -402,6 +410,8 @@ class _JsonAnswerMixin(_ParserState):
             key = normalize(self.masked[kspan[0] : kspan[1]].replace("_", " "))
             if not key or key.replace(" ", "_") in FIELD_KEYS or key.replace(" ", "_") in RATING_KEYS or "final" in key:
                 continue
+            if kspan[0] in self.json_leading_facts:
+                continue  # '"current_ratio": 2.1', '"market_cap": "$1.2B"': an input's value, stated with no verdict
             names = [m for m in self._mentions_in(*kspan) if m.gates and m.how != "number" and m.invented is None]
             if len(names) == 1 and len(normalize(self.masked[names[0].start : names[0].end])) * 2 >= len(key):
                 self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
@@ -412,6 +422,98 @@ class _JsonAnswerMixin(_ParserState):
             if gate is not None:
                 self.anchors[li] = _Anchor(gate, "words", kspan)
         return unresolved
+
+    def _find_mentions(self) -> None:
+        """The mentions of :meth:`._references._ReferencesMixin._find_mentions`, less those inside a key that states a fact
+        (:meth:`_fact_value`) before the answer has named that gate otherwise: ``"return_on_capital": 0.31`` ahead of a
+        ``checks`` object states an input; it neither detects the gate nor sets its place in the order (such keys are
+        kept in ``json_leading_facts`` and label no gate). Once a gate has been named, by a mention or a key ("temperature":
+        "hot"), a fact key of it ("evidence": {"high_yield_spread": "2.9%"}) is read as before, in its section."""
+        super()._find_mentions()  # type: ignore[misc]
+        self.json_leading_facts = set()
+        if not self.json_pairs:
+            return
+        keys: list[tuple[int, int, bool, frozenset[int]]] = []  # (start, end, states a fact, gates its words name)
+        for kspan, _, _, val in self.json_pairs.values():
+            raw = self.masked[kspan[0] : kspan[1]]
+            if len(raw) > 60:
+                continue
+            key = raw.strip("\"'")
+            fact = self._fact_value(val, key)
+            field_key = key.lower() in FIELD_KEYS or key.lower() in RATING_KEYS or "final" in key.lower()
+            gates = frozenset() if field_key else self._part_gates(normalize(raw.replace("_", " ")))
+            keys.append((kspan[0], kspan[1], fact, gates if len(gates) == 1 else frozenset()))
+        if not any(k[2] for k in keys):
+            return
+        keys.sort()
+        found: list[_Mention] = self.mentions  # type: ignore[has-type]  # (mypy: an import cycle through the mixins)
+        mentions = sorted(found, key=lambda m: m.start)
+        named: set[int] = set()
+        gone: set[int] = set()
+        j = 0
+        for start, end, fact, gates in keys:
+            while j < len(mentions) and mentions[j].start < start:
+                named.update(mentions[j].gates)
+                j += 1
+            inside = []
+            while j < len(mentions) and mentions[j].start < end:
+                inside.append(mentions[j])
+                j += 1
+            names = set(gates).union(*(m.gates for m in inside if m.invented is None))
+            if fact and names and named.isdisjoint(names):
+                self.json_leading_facts.add(start)
+                gone.update(id(m) for m in inside if m.invented is None)
+            else:
+                named.update(names)
+        if gone:
+            self.mentions = [m for m in found if id(m) not in gone]
+            for u, ms in self.unit_mentions.items():
+                if any(id(m) in gone for m in ms):
+                    self.unit_mentions[u] = [m for m in ms if id(m) not in gone]
+
+    def _quoted_end(self, pos: int) -> int:
+        """The closing quote of the JSON string value that holds ``pos`` (an attribution in ``"note": "Buffett wrote that
+        moats matter"}`` ends at ``matter``, not at the line's end; s24break finding 5); else the default."""
+        spans = self.__dict__.get("_json_string_spans")
+        if spans is None:
+            found: list[tuple[int, int]] = []
+            stack = list(self.json_blocks)
+            while stack:
+                node = stack.pop()
+                if node.kind == "string":
+                    found.append((node.start, node.end))
+                stack.extend(val for _, _, val in node.pairs)
+                stack.extend(node.items)
+            spans = self.__dict__["_json_string_spans"] = sorted(found)
+        i = bisect_right(spans, (pos, len(self.masked) + 1)) - 1
+        if i >= 0 and spans[i][0] < pos < spans[i][1]:
+            return spans[i][1] - 1
+        return super()._quoted_end(pos)  # type: ignore[misc,no-any-return]
+
+    def _fact_value(self, val: JsonNode, key: str = "") -> bool:
+        """Whether a pair states a fact: its value is only a figure (a JSON number, or a string holding one number with its
+        currency, scale or unit: ``2.1``, ``"$1.2B"``, ``"(3.5)%"``, or "n/m"), or its key is one of the card's input names
+        and its value a short string that states no verdict (``"sector": "Software"``). Such a key names a gate's input
+        and does not discuss the gate (s24break finding 4: ``"market_cap": 1.2e9`` detected the size gate with no verdict,
+        and a bullish signal then entailed it)."""
+        value = self.masked[val.start : val.end]
+        if val.kind == "literal":
+            return _number(value.strip()) is not None
+        if val.kind != "string":
+            return False
+        value = value.strip("\"' \t")
+        if _FIGURE.fullmatch(value) is not None:
+            return True
+        if not key or key.lower() not in self._input_names() or len(value.split()) > 4:
+            return False
+        return vw.VERDICT_PATTERN.search(value) is None and vw.CONTEXT_VERDICT_PATTERN.search(value) is None
+
+    def _input_names(self) -> frozenset[str]:
+        """The names of the inputs the card's gates read (once per parse)."""
+        names = self.__dict__.get("_json_input_names")
+        if names is None:
+            names = self.__dict__["_json_input_names"] = frozenset(n.lower() for g in self.card.gates for n in names_read(g))
+        return names
 
     def _key_gate(self, key: str, val: JsonNode) -> int | None:
         """The gate a short key names by a part of its name or aliases ("credit" for an alias "credit impulse"); a key

@@ -34,6 +34,7 @@ from ipb.scoring.parse._final import _FinalVerdictMixin
 from ipb.scoring.parse._entailed import entailed_gates
 from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._json_answer import _JsonAnswerMixin
+from ipb.scoring.parse._invisible import restore_spans, strip_invisible
 from ipb.scoring.parse._layout import _LayoutMixin, unwrap_hard_wrapped
 from ipb.scoring.parse._grouped import _GroupedLabelsMixin
 from ipb.scoring.parse._listed import _ListedGatesMixin
@@ -212,4 +213,6 @@ def parse_response(
         text = bytes(text).decode("utf-8", errors="replace")
     elif not isinstance(text, str):
         text = "" if text is None else str(text)
-    return _Parser(text, _card_of(card), embedder, score_cutoff, embed_cutoff).run()
+    stripped, removed = strip_invisible(text)  # zero-width characters inside words are read through (:mod:`._invisible`)
+    parsed = _Parser(stripped, _card_of(card), embedder, score_cutoff, embed_cutoff).run()
+    return restore_spans(parsed, removed, text, stripped)

@@ -451,7 +451,8 @@ class _ReferencesMixin(_NumberedMentionsMixin):
                 if offset >= 0:
                     label_span = (label_span[0] + offset, label_span[0] + offset + len(rest))
             if names:
-                if not self._label_is_prefix(names[0], label_span, loose=line.kind in ("heading", "json")):
+                if not self._label_is_prefix(names[0], label_span, loose=line.kind in ("heading", "json")) \
+                        and not self._names_one_gate_twice(names, label_span):
                     continue
                 self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
                 continue
@@ -477,6 +478,17 @@ class _ReferencesMixin(_NumberedMentionsMixin):
             if line.kind in ("heading", "list", "bold", "json", "short", "label") and len(unresolved) <= MAX_EMBED and self._gate_like(rest):
                 unresolved.append((li, label_span, rest, None))
         return unresolved
+
+    def _names_one_gate_twice(self, names: list[_Mention], label: Span) -> bool:
+        """Whether a label is two or more names of one gate's criteria joined by a few words, the first leading it:
+        "LONG-TERM DEBT IN RELATION TO NET CURRENT ASSETS" is Graham's financial-condition gate (a guru-model report that
+        splits that gate into two rows; issue 13). The names then make up most of the label, as one name does for
+        :meth:`_label_is_prefix`."""
+        if len(names) < 2 or any(m.gates != names[0].gates for m in names) or len(names[0].gates) != 1:
+            return False
+        if _WORDS_APOS.findall(self.masked, label[0], max(label[0], names[0].start)):
+            return False
+        return (label[1] - label[0]) - sum(m.end - m.start for m in names) <= 28
 
     def _title_after(self, start: int, end: int) -> str:
         """The title a bare number label carries after a dash ("Test 8 \u2013 Dividend yield above 3%: 3.4%" gives

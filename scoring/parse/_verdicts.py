@@ -26,6 +26,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._predicate import last_clause, predicative
+from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._vocabulary import gate_by_vocabulary
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
@@ -515,6 +516,9 @@ class _VerdictsMixin(_AnsweredMixin):
             return min(e.hit.start for e in item[1])
         ordered = sorted(sections.items(), key=first_pos)
         own = [evs for sid, evs in ordered if sid >= 0 or sid <= -1000]
+        failing = failing_part(self, evidence[0].gate, own)  # a gate split over two rows fails if a part fails (:mod:`._split`)
+        if failing is not None:
+            return failing.hit.verdict, (failing.hit.start, failing.hit.end)
         other = [evs for sid, evs in ordered if -1000 < sid < 0]
         fallback: tuple[tuple[int, bool], int, _Evidence] | None = None
         for pool in (own, other):
@@ -575,7 +579,7 @@ class _VerdictsMixin(_AnsweredMixin):
                     seen.add(g)
                     order.append((m.start, g))
                     self.gate_mention.setdefault(g, ((m.start, m.end), m.how))
-        order.sort()
+        order = after_summary(self, order)  # a summary box ahead of the analysis does not fix the order (:mod:`._split`)
         traces: list[GateTrace] = []
         for _, g in order:
             gate = self.ix.gates[g]
