@@ -34,11 +34,10 @@ from dataclasses import dataclass
 
 from ipb.engine.card import ELEMENT_FIELD, Card
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._text import STOPWORDS, normalize, stem
 from ipb.scoring.parse._common import _Evidence, _Hit, _Mention, _mention_order
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
-from ipb.scoring.parse._vocabulary import names_read
+from ipb.scoring.parse._vocabulary import names_read, stem_set
 
 __all__ = ["MIN_SCORE", "prose_vocabulary", "gate_of_clause", "appraisals"]
 
@@ -81,13 +80,7 @@ _VOCAB: dict[int, tuple[Card, dict[int, dict[str, int]]]] = {}
 
 
 def _stems(text: str) -> set[str]:
-    out = set()
-    for w in normalize(text).split():
-        if len(w) <= 2 or not w.isalpha() or w in STOPWORDS or w in _PLAIN:
-            continue
-        s = stem(w)
-        out.add(s.rstrip("e") if len(s) > 4 else s)
-    return out
+    return stem_set(text, _PLAIN)
 
 
 def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
