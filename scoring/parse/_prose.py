@@ -17,11 +17,14 @@ and more than any other gate's: never two gates with equal weight. A clause with
 the clause before it in the same sentence ("The thesis is intact: factory investment came in above our case").
 
 **What the clause concludes.** Either a verdict word the parser already found in the clause (``(pass)``, "fails"), or
-an appraisal of this module's small lexicon (:data:`_APPRAISALS`: "intact", "holds", "broken", "too rich", "a
-stretch", "against us", "well within", "comfortably", "easy to understand", ...) with its polarity, flipped by a
-negator just before it ("not broken", "no longer holds", "isn't cheap"). "High" and "low" read a verdict only for a gate
-whose criterion is monotone in one direction (the card's ``monotone`` map: a higher return on capital moves toward
-PROCEED, a higher drawdown toward REJECT). A clause with no conclusion adds nothing: a fact alone is not a verdict.
+an appraisal of the lexicon ``grammar/appraisals.yaml`` (:mod:`._appraisal_words`: "intact", "holds", "broken", "too
+rich", "a stretch", "against us", "well within", "comfortably", "easy to understand", ...; a card may add its own) with
+its polarity, flipped by a negator just before it ("not broken", "no longer holds", "isn't cheap", "neither is
+flagged"). "High" and "low" read a verdict only for a gate whose criterion is monotone in one direction (the card's
+``monotone`` map: a higher return on capital moves toward PROCEED, a higher drawdown toward REJECT). "Flagged",
+"present", "quiet" read a verdict only for a gate that watches for a warning sign (a ``reject`` test and no ``proceed``
+test: "valuations at the 88th percentile: flagged"). A clause with no conclusion adds nothing: a fact alone is not a
+verdict. A tally of the gates ("four of the six lit up") counts them as a group and is no single gate's.
 
 The verdicts found this way are hedged (:data:`ipb.scoring.verdict_words.HEDGED`): a committed word for the same gate
 elsewhere outranks them, and ``how`` is ``substance``.
@@ -37,6 +40,7 @@ from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._common import _Evidence, _Hit, _Mention, _mention_order
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
+from ipb.scoring.parse._appraisal_words import HIGH, LOW, MONOTONE, WATCH, Lexicon, lexicon_for
 from ipb.scoring.parse._vocabulary import names_read, stem_set
 
 __all__ = ["MIN_SCORE", "prose_vocabulary", "gate_of_clause", "appraisals"]
@@ -74,7 +78,12 @@ _PLAIN = frozenset({
 })
 #: A sentence that refers to the card's gates by a frame word ("the sales, formula and growth steps do not apply") is read by
 #: the reference readers (:mod:`._references`, :mod:`._grouped`): what they leave unresolved is not guessed here.
-_FRAMED = re.compile(r"(?i)\b(?:gates?|steps|tests|criteri(?:on|a)|checks|screens|hurdles|stages|(?:step|test|check|stage)\s+\d)\b")
+_FRAMED = re.compile(r"(?i)\b(?:gates?|steps|tests|criteri(?:on|a)|checks|screens|hurdles|stages|(?:step|test|check|stage)\s+\d)\b"
+                     # a tally of the gates ("4 of the six lit up", "three of seven passed"): the gates as a group
+                     r"|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:out\s+)?of\s+(?:the\s+|its\s+)?"
+                     r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b(?!\s*(?:%|percent|per\s+cent|years?))"
+                     # ... not "two of its nine states" (a count of some other plural noun)
+                     r"(?!\s+(?!is\b|was\b|has\b)[a-z]+s\b)")
 
 _VOCAB: dict[int, tuple[Card, dict[int, dict[str, int]]]] = {}
 
@@ -154,34 +163,6 @@ def gate_of_clause(card: Card, text: str, *, ties: bool = False) -> int | None:
 
 # --------------------------------------------------------------------------- appraisals
 
-#: (pattern, verdict) of appraisals a writer closes a criterion with; the longer phrases first. Polarity is the
-#: appraisal's own: a negator before it flips it (:data:`_NEGATOR`).
-_APPRAISALS: tuple[tuple[str, str], ...] = (
-    # the thesis / story / trade
-    (r"(?:has\s+)?(?:broken|cracked)(?:\s+down)?|no\s+longer\s+(?:holds?|works?|intact)|fallen\s+apart|falls?\s+apart", vw.REJECT),
-    (r"(?:going|gone|goes|went|moving|moved|run(?:ning)?)\s+against\s+(?:us|me|the\s+position|the\s+trade)", vw.REJECT),
-    (r"(?:still\s+)?(?:holds?|holding)(?:\s+up)?(?=[ \t]*(?:[.;:,!)\u2014]|$|\n))|intact|on\s+track|playing\s+out|(?:still\s+)?works", vw.PROCEED),
-    (r"confirm(?:s|ed|ing)?|validat(?:es|ed|ing)|vindicat(?:es|ed)|borne\s+out", vw.PROCEED),
-    (r"contradict(?:s|ed)|refut(?:es|ed)|invalidat(?:es|ed)|disprov(?:es|ed)", vw.REJECT),
-    # price and value
-    (r"too\s+(?:rich|expensive|high|dear|much)|(?:a\s+)?(?:stretch|stretched)|(?:over|fully)[\s-]?(?:priced|valued)|pricey|rich|expensive|dear", vw.REJECT),
-    (r"(?:a\s+)?bargain|cheap(?:ly)?|undervalued|inexpensive|at\s+a\s+(?:deep\s+|steep\s+|wide\s+)?discount|(?:a\s+)?(?:fair|reasonable|sensible|modest)\s+(?:price|multiple|valuation)", vw.PROCEED),
-    (r"(?:a\s+)?(?:wide|ample|large|big|generous|comfortable|real|substantial|healthy|solid)\s+margin\s+of\s+safety|(?:well|comfortably|safely)\s+(?:within|inside|under|below|above|over|clear\s+of)|comfortably|with\s+room\s+to\s+spare", vw.PROCEED),
-    # understanding, quality, people
-    (r"easy\s+to\s+(?:understand|grasp|follow|explain)|simple\s+to\s+understand|understandable|too[\s-]hard(?:\s+pile)?|hard\s+to\s+understand|beyond\s+(?:us|me|our\s+competence)", vw.PROCEED),
-    (r"durable|lasting|wide|entrenched|enduring|asymmetric|lopsided", vw.PROCEED),
-    (r"eroding|erod(?:ed|es)|fading|shrinking|narrowing|fragile|thin|commoditi[sz]ed|symmetric", vw.REJECT),
-    (r"honest|candid|trustworthy|(?:well[\s-])?aligned|owner[\s-]minded|skin\s+in\s+the\s+game", vw.PROCEED),
-    (r"dishonest|untrustworthy|misaligned|self[\s-]dealing|promotional|evasive|(?:can(?:not|'t|\u2019t)|could(?:n't|\u2019t))\s+(?:be\s+)?trust(?:ed)?", vw.REJECT),
-    (r"strong|solid|robust|healthy|attractive|favou?rable|compelling|acceptable|adequate|satisfactory|sensible|reasonable|"
-     r"fine|simple(?:\s+enough)?|straightforward|in\s+order|high", vw.PROCEED),
-    (r"in\s+(?:question|doubt)|an?\s+(?:issue|concern|problem|worry)", vw.REJECT),
-    (r"weak|poor|unattractive|unfavou?rable|unacceptable|inadequate|unsatisfactory|worr(?:ies|ying|isome)|bothers|troubling|questionable|dubious|low", vw.REJECT),
-)
-#: Read with the clause's gate criterion direction, not with their own polarity (see :func:`appraisals`).
-_DIRECTIONAL = frozenset({"high", "low", "too high"})
-_TOO_HARD = re.compile(r"too[\s-]hard|hard\s+to\s+understand|beyond")
-_APPRAISAL = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(f"(?P<a{i}>{p})" for i, (p, _) in enumerate(_APPRAISALS)) + r")(?![\w-])")
 #: A negator in the few words before an appraisal flips it ("not broken", "isn't cheap", "no longer intact", "hardly durable").
 _NEGATOR = re.compile(r"(?i)(?:(?:\b(?:not|never|hardly|nor|no)\b|n['\u2019]t\b)(?!\s+(?:merely|just|only|simply)\b)(?:\s+(?:[\w'-]+\s+){0,3}?)?"
                       r"|\b(?:nothing|none|nobody|neither)\b(?:\s+(?:[\w'-]+\s+){0,6}?)?)\s*\Z")
@@ -224,11 +205,14 @@ def _flip(verdict: str) -> str:
     return vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
 
 
-def appraisals(text: str, start: int, end: int, direction: str | None) -> list[tuple[int, int, str]]:
+def appraisals(text: str, start: int, end: int, direction: str | None, *, lexicon: Lexicon | None = None,
+               watch: bool = False) -> list[tuple[int, int, str]]:
     """(start, end, verdict) of the appraisals in ``text[start:end]`` (a clause), negation applied.
 
     ``direction`` is the verdict a higher value of the clause's gate criterion moves toward (None: unknown or mixed);
-    "high"/"low" read a verdict only with it.
+    "high"/"low" read a verdict only with it. ``lexicon`` is the card's (:func:`._appraisal_words.lexicon_for`; None:
+    the common entries only); ``watch``: the clause's gate watches for a warning sign (a ``reject`` test and no
+    ``proceed`` test), so "flagged" and "quiet" are read.
 
     Examples
     --------
@@ -238,21 +222,24 @@ def appraisals(text: str, start: int, end: int, direction: str | None) -> list[t
     >>> s = "returns on capital are high, but if the price were too rich it would fail"
     >>> [(s[a:b], v) for a, b, v in appraisals(s, 0, len(s), "REJECT")]
     [('high', 'REJECT')]
+    >>> s = "new buyers at the 95th percentile: flagged; leverage at the 40th, not flagged"
+    >>> [(s[a:b], v) for a, b, v in appraisals(s, 0, len(s), None, watch=True)]
+    [('flagged', 'REJECT'), ('flagged', 'PROCEED')]
     """
+    lex = lexicon if lexicon is not None else lexicon_for("")
     out: list[tuple[int, int, str]] = []
-    for m in _APPRAISAL.finditer(text, start, end):
-        i = next(int(k[1:]) for k, v in m.groupdict().items() if v is not None)
-        verdict = _APPRAISALS[i][1]
+    for m in lex.regex.finditer(text, start, end):
+        entry = lex.entry(m)
+        verdict = entry.verdict
         word = " ".join(m.group(0).lower().split())
         before = text[max(start, m.start() - 40) : m.start()]
         if _CONDITIONAL.search(text, max(start, m.start() - 60), m.start()):
             continue
-        if word in _DIRECTIONAL or word == "too high":
-            if direction is None:
-                continue
-            verdict = direction if word == "high" else _flip(direction)
-        elif _TOO_HARD.match(word):
-            verdict = vw.REJECT
+        if entry.when == MONOTONE and direction is None or entry.when == WATCH and not watch:
+            continue
+        if verdict in (HIGH, LOW):
+            assert direction is not None
+            verdict = direction if verdict == HIGH else _flip(direction)
         if _ATTRIBUTIVE.search(before) and not word.startswith(("a ", "too")):
             continue
         if _FOR_A_REASON.match(text, m.end()):
@@ -264,6 +251,12 @@ def appraisals(text: str, start: int, end: int, direction: str | None) -> list[t
             verdict = _flip(verdict)
         out.append((m.start(), m.end(), verdict))
     return out
+
+
+def _watches(card: Card, gate: int) -> bool:
+    """Whether the gate watches for a warning sign: a ``reject`` test and no ``proceed`` test."""
+    g = card.gates[gate - 1]
+    return g.reject is not None and g.proceed is None
 
 
 def _direction(card: Card, gate: int) -> str | None:
@@ -418,7 +411,7 @@ class _ProseGatesMixin(_ParserState):
             if hits:
                 found.append(_Attributed(gate, u, (a, b), hits))
                 continue
-            said = appraisals(low, a, b, _direction(card, gate))
+            said = appraisals(low, a, b, _direction(card, gate), lexicon=lexicon_for(card.id), watch=_watches(card, gate))
             if said:
                 found.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
         if any(self._level(h) > 0 for h in unit_hits):
@@ -443,7 +436,7 @@ class _ProseGatesMixin(_ParserState):
             gate = next(iter(gates)) if gates else gate_of_clause(self.card, low[a:b])
             if gate is None:
                 continue
-            said = appraisals(low, a, b, _direction(self.card, gate))
+            said = appraisals(low, a, b, _direction(self.card, gate), lexicon=lexicon_for(self.card.id), watch=_watches(self.card, gate))
             if said:
                 out.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
         return out
