@@ -312,7 +312,7 @@ class _ProseGatesMixin(_ParserState):
             return
         low = self.low
         added: list[_Mention] = []
-        pending: tuple[int, int] | None = None  # (gate, unit) of a sentence that stated one gate's facts and no conclusion
+        pending: tuple[int, int] | None = None  # (gate, unit) of a sentence that named or stated one gate and concluded nothing
         for u, unit in enumerate(self.units):
             if u >= MAX_UNITS:
                 self.notes.append(f"more than {MAX_UNITS} sentences: only the first {MAX_UNITS} were read for gates stated in prose")
@@ -343,7 +343,9 @@ class _ProseGatesMixin(_ParserState):
                     found, _ = self._read_clauses(u, unit.start, unit.end, inherit=gate)
                     if found:
                         self.prose_clauses.extend(found)
-                    elif all(m.how == "substance" for m in named):
+                    else:
+                        # "Then the debt-to-equity question, which took an afternoon. What we found is comfortably fine.":
+                        # the sentence that names the gate leaves its conclusion to the next one
                         pending = (gate, u)
                 elif len(gates) > 1 and not any(m.invented is not None for m in named) and self._level_free(u):
                     self.prose_clauses.extend(self._listed_clauses(u, named))
@@ -354,11 +356,12 @@ class _ProseGatesMixin(_ParserState):
                 # the sentence after the facts concludes on them
                 found, _ = self._read_clauses(u, unit.start, unit.end, inherit=pending[0], strict=True)
                 if found:
-                    mention = self._opening_mention(pending[0], pending[1])
-                    self.unit_mentions[pending[1]] = [mention]
-                    self.unit_mention_starts.pop(pending[1], None)
-                    self.lexical_units.add(pending[1])
-                    added.append(mention)
+                    if not self.unit_mentions.get(pending[1]):  # a sentence of facts: it opens the gate; a named one already does
+                        mention = self._opening_mention(pending[0], pending[1])
+                        self.unit_mentions[pending[1]] = [mention]
+                        self.unit_mention_starts.pop(pending[1], None)
+                        self.lexical_units.add(pending[1])
+                        added.append(mention)
                     self.prose_clauses.extend(found)
                     pending = None
                     continue

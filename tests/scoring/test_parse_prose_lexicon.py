@@ -132,3 +132,21 @@ def test_every_problem_in_a_lexicon_is_reported() -> None:
     with pytest.raises(ErrorGroup) as info:
         load_lexicon(text, "broken.yaml")
     assert len(info.value.errors) >= 2
+
+
+# --------------------------------------------------------------------------- a named gate, concluded in the next sentence
+
+LYNCH = "lynch_six_category_framework"  # 1 category, 2 price versus growth, 3 balance sheet strength, 4 category story
+
+
+def test_a_sentence_naming_a_gate_leaves_its_conclusion_to_the_next() -> None:
+    # the gate is named by an alias ("debt to equity"), the next sentence of the paragraph concludes without naming any
+    text = ("Our notes on Harlow Foods.\n\nThen the debt to equity question, which took an afternoon of digging through "
+            "the filings. What we found is comfortably fine for a grocer.\n\nINVEST.")
+    assert read_gates(text, LYNCH) == [(3, "PROCEED")]
+
+
+def test_the_next_sentence_about_another_gates_facts_does_not_conclude_the_named_one() -> None:
+    text = ("Our notes on Harlow Foods.\n\nThen the debt to equity question, which took an afternoon of digging through "
+            "the filings. Earnings growth against the multiple looks comfortably fine.\n\nINVEST.")
+    assert read_gates(text, LYNCH) == [(3, None), (2, "PROCEED")]
