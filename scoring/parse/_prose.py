@@ -32,6 +32,7 @@ elsewhere outranks them, and ``how`` is ``substance``.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -40,6 +41,10 @@ from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._common import _Evidence, _Hit, _Mention, _mention_order
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
+from ipb.engine.numbers import decimal_comma_convention
+from ipb.scoring._text import NumberMatch, find_numbers
+from ipb.scoring.parse._common import MAX_NUMBERS
+from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
 from ipb.scoring.parse._appraisal_words import HIGH, LOW, MONOTONE, WATCH, Lexicon, lexicon_for
 from ipb.scoring.parse._vocabulary import names_read, stem_set
 
@@ -196,9 +201,14 @@ _DETERMINERS = frozenset({"the", "a", "an", "its", "our", "their", "all", "every
 _PROSE_WORD = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
 
 
-def _appraisal_hit(said: tuple[int, int, str], u: int) -> _Hit:
-    """A verdict read from an appraisal, as a hedged hit already judged."""
-    return _Hit(said[0], said[1], _PROSE_WORD, u, judged=True, level=vw.HEDGED, verdict=said[2], derived=False)
+#: A verdict read from a figure against the gate's own bar (:mod:`._thresholds`).
+_BAR_WORD = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
+
+
+def _appraisal_hit(said: tuple[int, int, str], u: int, word: vw.VerdictWord = _PROSE_WORD) -> _Hit:
+    """A verdict read from an appraisal (or, with ``_BAR_WORD``, a figure against the gate's bar), as a hedged hit
+    already judged."""
+    return _Hit(said[0], said[1], word, u, judged=True, level=vw.HEDGED, verdict=said[2], derived=False)
 
 
 def _flip(verdict: str) -> str:
@@ -251,6 +261,24 @@ def appraisals(text: str, start: int, end: int, direction: str | None, *, lexico
             verdict = _flip(verdict)
         out.append((m.start(), m.end(), verdict))
     return out
+
+
+_BAR_WORDS: dict[tuple[int, str], tuple[Card, frozenset[str]]] = {}
+
+
+def _bar_words(card: Card, name: str) -> frozenset[str]:
+    """The stems of the name a gate's bar compares and of its input label ("net income", "return on capital"): a clause
+    must hold one before its figure is taken for that name (a clause's EPS is not its intrinsic value)."""
+    cached = _BAR_WORDS.get((id(card), name))
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    spec = card.inputs.get(name)
+    label = getattr(spec, "label", None) or ""
+    words = frozenset(_stems(name.replace("_", " ")) | _stems(label))
+    if len(_BAR_WORDS) > 4096:
+        _BAR_WORDS.clear()
+    _BAR_WORDS[(id(card), name)] = (card, words)
+    return words
 
 
 def _watches(card: Card, gate: int) -> bool:
@@ -417,6 +445,14 @@ class _ProseGatesMixin(_ParserState):
             said = appraisals(low, a, b, _direction(card, gate), lexicon=lexicon_for(card.id), watch=_watches(card, gate))
             if said:
                 found.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
+                continue
+            bars = gate_bars(card).get(gate)
+            if (bars and (own is not None or inherit is not None) and not _CONDITIONAL.search(low, a, b)
+                    and _bar_words(card, bars[0].name) & _stems(low[a:b])):
+                # "returns on tangible capital have run at 9%" for a gate whose test is return_on_capital >= 15%
+                figure = bar_verdict(bars, self._figures(a, b))
+                if figure is not None:
+                    found.append(_Attributed(gate, u, (a, b), [_appraisal_hit(figure, u, _BAR_WORD)]))
         if any(self._level(h) > 0 for h in unit_hits):
             named = None  # a verdict word this reading could not place: the sentence concludes on something
         return found, (named if named is not None and named > 0 and inherit is None else None)
@@ -460,6 +496,23 @@ class _ProseGatesMixin(_ParserState):
                 return False
         return True
 
+    def _figures(self, start: int, end: int) -> list[NumberMatch]:
+        """The number reader's figures (money, percentages, multiples) inside ``[start, end)``; the text is read once."""
+        cached: tuple[list[NumberMatch], list[int]] | None = getattr(self, "_prose_figures", None)
+        if cached is None:
+            found = find_numbers(self.masked, limit=MAX_NUMBERS, decimal_comma=decimal_comma_convention(self.masked))
+            cached = (found, [f.start for f in found])  # in text order
+            self._prose_figures = cached
+        figures, starts = cached
+        lo = bisect.bisect_left(starts, start)
+        out = []
+        for f in figures[lo:]:
+            if f.start >= end:
+                break
+            if f.end <= end:
+                out.append(f)
+        return out
+
     def _asks(self, u: int) -> bool:
         """Whether sentence ``u`` is a question that names a gate."""
         unit = self.units[u]
@@ -495,7 +548,8 @@ class _ProseGatesMixin(_ParserState):
         ``verdict_span`` (a verdict span always holds a verdict word), ``how`` + ``+appraisal``, and a note with the
         appraisal's words and offsets."""
         traces: list[GateTrace] = super()._gates(evidence)  # type: ignore[misc]
-        appraised = {(h.start, h.end): h for item in getattr(self, "prose_clauses", []) for h in item.hits if h.word is _PROSE_WORD}
+        appraised = {(h.start, h.end): h for item in getattr(self, "prose_clauses", []) for h in item.hits
+                     if h.word is _PROSE_WORD or h.word is _BAR_WORD}
         if not appraised:
             return traces
         for trace in traces:
@@ -503,6 +557,12 @@ class _ProseGatesMixin(_ParserState):
             if hit is None:
                 continue
             trace.verdict_span = None
+            if hit.word is _BAR_WORD:
+                tests = " / ".join(f"{b.name} {b.op} {b.value}" for b in gate_bars(self.card)[trace.gate])
+                trace.how = f"{trace.how}+threshold"
+                self.notes.append(f"gate {trace.gate} read as {trace.verdict} from the figure {self.masked[hit.start : hit.end]!r} "
+                                  f"(characters {hit.start}-{hit.end}) against the card's test {tests} (how '+threshold')")
+                continue
             trace.how = f"{trace.how}+appraisal"
             self.notes.append(f"gate {trace.gate} read as {trace.verdict} from the appraisal {self.masked[hit.start : hit.end]!r} "
                               f"(characters {hit.start}-{hit.end}) in a sentence stating its facts (how '+appraisal')")

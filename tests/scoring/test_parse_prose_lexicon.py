@@ -40,7 +40,7 @@ def test_signal_words_say_nothing_about_a_gate_that_does_not_watch_for_a_sign() 
     s = "returns on capital: flagged"
     assert appraisals(s, 0, len(s), None, watch=False) == []
     assert [(s[a:b], v) for a, b, v in appraisals(s, 0, len(s), None, watch=True)] == [("flagged", "REJECT")]
-    text = "They earn 25% on tangible capital, which the screen flagged. Nothing more to say today."
+    text = "Return on tangible capital is what the screen flagged. Nothing more to say today."
     result = parse_response(text, MUNGER, embedder=False)
     assert [(g.gate, g.verdict) for g in result.gates] == []  # a fact and a screen's flag: no appraisal of the criterion
 
