@@ -20,11 +20,11 @@ from importlib import resources
 from typing import Any
 
 import jsonschema
-
 from ipb.engine._yaml import YamlDoc, load_yaml
+
 from ipb.errors import ErrorGroup, IpbError, LoadError
 
-__all__ = ["Appraisal", "Lexicon", "lexicon_for", "load_lexicon", "HIGH", "LOW", "ALWAYS", "MONOTONE", "WATCH"]
+__all__ = ["ALWAYS", "HIGH", "LOW", "MONOTONE", "WATCH", "Appraisal", "Lexicon", "lexicon_for", "load_lexicon"]
 
 #: Verdicts read with the gate's direction: the value is high (the direction a rising value moves toward) or low.
 HIGH, LOW = "HIGH", "LOW"

@@ -37,15 +37,27 @@ import re
 from dataclasses import dataclass
 
 from ipb.engine.card import ELEMENT_FIELD, Card
-from ipb.scoring import verdict_words as vw
-from ipb.scoring.parse._common import _Evidence, _Hit, _Mention, _mention_order
-from ipb.scoring.parse._state import _ParserState
-from ipb.scoring.parse._types import GateTrace, Span
 from ipb.engine.numbers import decimal_comma_convention
+from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import NumberMatch, find_numbers
-from ipb.scoring.parse._common import MAX_NUMBERS
+from ipb.scoring.parse._appraisal_words import (
+    HIGH,
+    LOW,
+    MONOTONE,
+    WATCH,
+    Lexicon,
+    lexicon_for,
+)
+from ipb.scoring.parse._common import (
+    MAX_NUMBERS,
+    _Evidence,
+    _Hit,
+    _Mention,
+    _mention_order,
+)
+from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
-from ipb.scoring.parse._appraisal_words import HIGH, LOW, MONOTONE, WATCH, Lexicon, lexicon_for
+from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._vocabulary import names_read, stem_set
 
 __all__ = ["MIN_SCORE", "prose_vocabulary", "gate_of_clause", "appraisals"]
@@ -496,14 +508,19 @@ class _ProseGatesMixin(_ParserState):
                 return False
         return True
 
-    def _figures(self, start: int, end: int) -> list[NumberMatch]:
-        """The number reader's figures (money, percentages, multiples) inside ``[start, end)``; the text is read once."""
+    def _all_figures(self) -> tuple[list[NumberMatch], list[int]]:
+        """The number reader's figures in the whole answer (money, percentages, multiples; at most MAX_NUMBERS) and their
+        starts, in text order: read once per parse, here or for the result's ``numbers`` (:meth:`_Parser.run`)."""
         cached: tuple[list[NumberMatch], list[int]] | None = getattr(self, "_prose_figures", None)
         if cached is None:
             found = find_numbers(self.masked, limit=MAX_NUMBERS, decimal_comma=decimal_comma_convention(self.masked))
-            cached = (found, [f.start for f in found])  # in text order
+            cached = (found, [f.start for f in found])
             self._prose_figures = cached
-        figures, starts = cached
+        return cached
+
+    def _figures(self, start: int, end: int) -> list[NumberMatch]:
+        """The number reader's figures inside ``[start, end)``."""
+        figures, starts = self._all_figures()
         lo = bisect.bisect_left(starts, start)
         out = []
         for f in figures[lo:]:

@@ -13,15 +13,16 @@ read by the one number reader, :func:`ipb.scoring._text.find_numbers`) with the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Sequence
+from typing import Any
 
 from ipb.engine.card import Card
 from ipb.engine.expressions import parse_expression, parse_literal
 from ipb.scoring import verdict_words as vw
 
-__all__ = ["Bar", "gate_bars", "bar_verdict"]
+__all__ = ["Bar", "bar_verdict", "gate_bars"]
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 #: literal kinds of the expression grammar -> the unit the number reader gives a figure of that kind

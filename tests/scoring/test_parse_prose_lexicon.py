@@ -9,12 +9,15 @@ or "quiet" that it is not (PROCEED). The same words say nothing about a gate tha
 from __future__ import annotations
 
 import pytest
-
-from ipb.errors import ErrorGroup, LoadError
 from ipb.scoring.parse import parse_response
-from ipb.scoring.parse._appraisal_words import compile_lexicon, lexicon_for, load_lexicon
+from ipb.scoring.parse._appraisal_words import (
+    compile_lexicon,
+    lexicon_for,
+    load_lexicon,
+)
 from ipb.scoring.parse._prose import appraisals
 
+from ipb.errors import ErrorGroup, LoadError
 from tests.scoring.parse_support import read_gates
 
 GAUGE = "dalio_bubble_detection_gauge"  # 1 prices high vs traditional measures, ..., 4 bullish sentiment, 5 leverage

@@ -9,7 +9,6 @@ the card's test gives neither verdict); Graham's net-net screen rejects a compan
 from __future__ import annotations
 
 import pytest
-
 from ipb.scoring.parse import parse_response
 
 from tests.scoring.parse_support import read_gates
