@@ -6,12 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ipb.engine.card import Card
-from ipb.engine.numbers import decimal_comma_convention
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import (
     MIN_REPEAT_RUN,
     binary_reason,
-    find_numbers,
     find_years,
     fold_repeated_lines,
     lowered,
@@ -111,7 +109,7 @@ class _Parser(_JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMi
             self._prose_fallback()
         evidence = self._sections(structural)
         result.gates = self._named_or_judged(self._gates(evidence))
-        self.all_numbers = find_numbers(self.masked, limit=MAX_NUMBERS, decimal_comma=decimal_comma_convention(self.masked))
+        self.all_numbers = list(self._all_figures()[0])  # read once: the prose reading may have read them (_prose.py)
         if len(self.all_numbers) >= MAX_NUMBERS:
             self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")
         self._find_elements(result.gates)

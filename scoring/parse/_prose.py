@@ -17,11 +17,14 @@ and more than any other gate's: never two gates with equal weight. A clause with
 the clause before it in the same sentence ("The thesis is intact: factory investment came in above our case").
 
 **What the clause concludes.** Either a verdict word the parser already found in the clause (``(pass)``, "fails"), or
-an appraisal of this module's small lexicon (:data:`_APPRAISALS`: "intact", "holds", "broken", "too rich", "a
-stretch", "against us", "well within", "comfortably", "easy to understand", ...) with its polarity, flipped by a
-negator just before it ("not broken", "no longer holds", "isn't cheap"). "High" and "low" read a verdict only for a gate
-whose criterion is monotone in one direction (the card's ``monotone`` map: a higher return on capital moves toward
-PROCEED, a higher drawdown toward REJECT). A clause with no conclusion adds nothing: a fact alone is not a verdict.
+an appraisal of the lexicon ``grammar/appraisals.yaml`` (:mod:`._appraisal_words`: "intact", "holds", "broken", "too
+rich", "a stretch", "against us", "well within", "comfortably", "easy to understand", ...; a card may add its own) with
+its polarity, flipped by a negator just before it ("not broken", "no longer holds", "isn't cheap", "neither is
+flagged"). "High" and "low" read a verdict only for a gate whose criterion is monotone in one direction (the card's
+``monotone`` map: a higher return on capital moves toward PROCEED, a higher drawdown toward REJECT). "Flagged",
+"present", "quiet" read a verdict only for a gate that watches for a warning sign (a ``reject`` test and no ``proceed``
+test: "valuations at the 88th percentile: flagged"). A clause with no conclusion adds nothing: a fact alone is not a
+verdict. A tally of the gates ("four of the six lit up") counts them as a group and is no single gate's.
 
 The verdicts found this way are hedged (:data:`ipb.scoring.verdict_words.HEDGED`): a committed word for the same gate
 elsewhere outranks them, and ``how`` is ``substance``.
@@ -29,16 +32,33 @@ elsewhere outranks them, and ``how`` is ``substance``.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
 from ipb.engine.card import ELEMENT_FIELD, Card
+from ipb.engine.numbers import decimal_comma_convention
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._text import STOPWORDS, normalize, stem
-from ipb.scoring.parse._common import _Evidence, _Hit, _Mention, _mention_order
+from ipb.scoring._text import NumberMatch, find_numbers
+from ipb.scoring.parse._appraisal_words import (
+    HIGH,
+    LOW,
+    MONOTONE,
+    WATCH,
+    Lexicon,
+    lexicon_for,
+)
+from ipb.scoring.parse._common import (
+    MAX_NUMBERS,
+    _Evidence,
+    _Hit,
+    _Mention,
+    _mention_order,
+)
 from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
 from ipb.scoring.parse._types import GateTrace, Span
-from ipb.scoring.parse._vocabulary import names_read
+from ipb.scoring.parse._vocabulary import names_read, stem_set
 
 __all__ = ["MIN_SCORE", "prose_vocabulary", "gate_of_clause", "appraisals"]
 
@@ -75,19 +95,18 @@ _PLAIN = frozenset({
 })
 #: A sentence that refers to the card's gates by a frame word ("the sales, formula and growth steps do not apply") is read by
 #: the reference readers (:mod:`._references`, :mod:`._grouped`): what they leave unresolved is not guessed here.
-_FRAMED = re.compile(r"(?i)\b(?:gates?|steps|tests|criteri(?:on|a)|checks|screens|hurdles|stages|(?:step|test|check|stage)\s+\d)\b")
+_FRAMED = re.compile(r"(?i)\b(?:gates?|steps|tests|criteri(?:on|a)|checks|screens|hurdles|stages|(?:step|test|check|stage)\s+\d)\b"
+                     # a tally of the gates ("4 of the six lit up", "three of seven passed"): the gates as a group
+                     r"|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:out\s+)?of\s+(?:the\s+|its\s+)?"
+                     r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b(?!\s*(?:%|percent|per\s+cent|years?))"
+                     # ... not "two of its nine states" (a count of some other plural noun)
+                     r"(?!\s+(?!is\b|was\b|has\b)[a-z]+s\b)")
 
 _VOCAB: dict[int, tuple[Card, dict[int, dict[str, int]]]] = {}
 
 
 def _stems(text: str) -> set[str]:
-    out = set()
-    for w in normalize(text).split():
-        if len(w) <= 2 or not w.isalpha() or w in STOPWORDS or w in _PLAIN:
-            continue
-        s = stem(w)
-        out.add(s.rstrip("e") if len(s) > 4 else s)
-    return out
+    return stem_set(text, _PLAIN)
 
 
 def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
@@ -161,34 +180,6 @@ def gate_of_clause(card: Card, text: str, *, ties: bool = False) -> int | None:
 
 # --------------------------------------------------------------------------- appraisals
 
-#: (pattern, verdict) of appraisals a writer closes a criterion with; the longer phrases first. Polarity is the
-#: appraisal's own: a negator before it flips it (:data:`_NEGATOR`).
-_APPRAISALS: tuple[tuple[str, str], ...] = (
-    # the thesis / story / trade
-    (r"(?:has\s+)?(?:broken|cracked)(?:\s+down)?|no\s+longer\s+(?:holds?|works?|intact)|fallen\s+apart|falls?\s+apart", vw.REJECT),
-    (r"(?:going|gone|goes|went|moving|moved|run(?:ning)?)\s+against\s+(?:us|me|the\s+position|the\s+trade)", vw.REJECT),
-    (r"(?:still\s+)?(?:holds?|holding)(?:\s+up)?(?=[ \t]*(?:[.;:,!)\u2014]|$|\n))|intact|on\s+track|playing\s+out|(?:still\s+)?works", vw.PROCEED),
-    (r"confirm(?:s|ed|ing)?|validat(?:es|ed|ing)|vindicat(?:es|ed)|borne\s+out", vw.PROCEED),
-    (r"contradict(?:s|ed)|refut(?:es|ed)|invalidat(?:es|ed)|disprov(?:es|ed)", vw.REJECT),
-    # price and value
-    (r"too\s+(?:rich|expensive|high|dear|much)|(?:a\s+)?(?:stretch|stretched)|(?:over|fully)[\s-]?(?:priced|valued)|pricey|rich|expensive|dear", vw.REJECT),
-    (r"(?:a\s+)?bargain|cheap(?:ly)?|undervalued|inexpensive|at\s+a\s+(?:deep\s+|steep\s+|wide\s+)?discount|(?:a\s+)?(?:fair|reasonable|sensible|modest)\s+(?:price|multiple|valuation)", vw.PROCEED),
-    (r"(?:a\s+)?(?:wide|ample|large|big|generous|comfortable|real|substantial|healthy|solid)\s+margin\s+of\s+safety|(?:well|comfortably|safely)\s+(?:within|inside|under|below|above|over|clear\s+of)|comfortably|with\s+room\s+to\s+spare", vw.PROCEED),
-    # understanding, quality, people
-    (r"easy\s+to\s+(?:understand|grasp|follow|explain)|simple\s+to\s+understand|understandable|too[\s-]hard(?:\s+pile)?|hard\s+to\s+understand|beyond\s+(?:us|me|our\s+competence)", vw.PROCEED),
-    (r"durable|lasting|wide|entrenched|enduring|asymmetric|lopsided", vw.PROCEED),
-    (r"eroding|erod(?:ed|es)|fading|shrinking|narrowing|fragile|thin|commoditi[sz]ed|symmetric", vw.REJECT),
-    (r"honest|candid|trustworthy|(?:well[\s-])?aligned|owner[\s-]minded|skin\s+in\s+the\s+game", vw.PROCEED),
-    (r"dishonest|untrustworthy|misaligned|self[\s-]dealing|promotional|evasive|(?:can(?:not|'t|\u2019t)|could(?:n't|\u2019t))\s+(?:be\s+)?trust(?:ed)?", vw.REJECT),
-    (r"strong|solid|robust|healthy|attractive|favou?rable|compelling|acceptable|adequate|satisfactory|sensible|reasonable|"
-     r"fine|simple(?:\s+enough)?|straightforward|in\s+order|high", vw.PROCEED),
-    (r"in\s+(?:question|doubt)|an?\s+(?:issue|concern|problem|worry)", vw.REJECT),
-    (r"weak|poor|unattractive|unfavou?rable|unacceptable|inadequate|unsatisfactory|worr(?:ies|ying|isome)|bothers|troubling|questionable|dubious|low", vw.REJECT),
-)
-#: Read with the clause's gate criterion direction, not with their own polarity (see :func:`appraisals`).
-_DIRECTIONAL = frozenset({"high", "low", "too high"})
-_TOO_HARD = re.compile(r"too[\s-]hard|hard\s+to\s+understand|beyond")
-_APPRAISAL = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(f"(?P<a{i}>{p})" for i, (p, _) in enumerate(_APPRAISALS)) + r")(?![\w-])")
 #: A negator in the few words before an appraisal flips it ("not broken", "isn't cheap", "no longer intact", "hardly durable").
 _NEGATOR = re.compile(r"(?i)(?:(?:\b(?:not|never|hardly|nor|no)\b|n['\u2019]t\b)(?!\s+(?:merely|just|only|simply)\b)(?:\s+(?:[\w'-]+\s+){0,3}?)?"
                       r"|\b(?:nothing|none|nobody|neither)\b(?:\s+(?:[\w'-]+\s+){0,6}?)?)\s*\Z")
@@ -222,20 +213,28 @@ _DETERMINERS = frozenset({"the", "a", "an", "its", "our", "their", "all", "every
 _PROSE_WORD = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
 
 
-def _appraisal_hit(said: tuple[int, int, str], u: int) -> _Hit:
-    """A verdict read from an appraisal, as a hedged hit already judged."""
-    return _Hit(said[0], said[1], _PROSE_WORD, u, judged=True, level=vw.HEDGED, verdict=said[2], derived=False)
+#: A verdict read from a figure against the gate's own bar (:mod:`._thresholds`).
+_BAR_WORD = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
+
+
+def _appraisal_hit(said: tuple[int, int, str], u: int, word: vw.VerdictWord = _PROSE_WORD) -> _Hit:
+    """A verdict read from an appraisal (or, with ``_BAR_WORD``, a figure against the gate's bar), as a hedged hit
+    already judged."""
+    return _Hit(said[0], said[1], word, u, judged=True, level=vw.HEDGED, verdict=said[2], derived=False)
 
 
 def _flip(verdict: str) -> str:
     return vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
 
 
-def appraisals(text: str, start: int, end: int, direction: str | None) -> list[tuple[int, int, str]]:
+def appraisals(text: str, start: int, end: int, direction: str | None, *, lexicon: Lexicon | None = None,
+               watch: bool = False) -> list[tuple[int, int, str]]:
     """(start, end, verdict) of the appraisals in ``text[start:end]`` (a clause), negation applied.
 
     ``direction`` is the verdict a higher value of the clause's gate criterion moves toward (None: unknown or mixed);
-    "high"/"low" read a verdict only with it.
+    "high"/"low" read a verdict only with it. ``lexicon`` is the card's (:func:`._appraisal_words.lexicon_for`; None:
+    the common entries only); ``watch``: the clause's gate watches for a warning sign (a ``reject`` test and no
+    ``proceed`` test), so "flagged" and "quiet" are read.
 
     Examples
     --------
@@ -245,21 +244,24 @@ def appraisals(text: str, start: int, end: int, direction: str | None) -> list[t
     >>> s = "returns on capital are high, but if the price were too rich it would fail"
     >>> [(s[a:b], v) for a, b, v in appraisals(s, 0, len(s), "REJECT")]
     [('high', 'REJECT')]
+    >>> s = "new buyers at the 95th percentile: flagged; leverage at the 40th, not flagged"
+    >>> [(s[a:b], v) for a, b, v in appraisals(s, 0, len(s), None, watch=True)]
+    [('flagged', 'REJECT'), ('flagged', 'PROCEED')]
     """
+    lex = lexicon if lexicon is not None else lexicon_for("")
     out: list[tuple[int, int, str]] = []
-    for m in _APPRAISAL.finditer(text, start, end):
-        i = next(int(k[1:]) for k, v in m.groupdict().items() if v is not None)
-        verdict = _APPRAISALS[i][1]
+    for m in lex.regex.finditer(text, start, end):
+        entry = lex.entry(m)
+        verdict = entry.verdict
         word = " ".join(m.group(0).lower().split())
         before = text[max(start, m.start() - 40) : m.start()]
         if _CONDITIONAL.search(text, max(start, m.start() - 60), m.start()):
             continue
-        if word in _DIRECTIONAL or word == "too high":
-            if direction is None:
-                continue
-            verdict = direction if word == "high" else _flip(direction)
-        elif _TOO_HARD.match(word):
-            verdict = vw.REJECT
+        if entry.when == MONOTONE and direction is None or entry.when == WATCH and not watch:
+            continue
+        if verdict in (HIGH, LOW):
+            assert direction is not None
+            verdict = direction if verdict == HIGH else _flip(direction)
         if _ATTRIBUTIVE.search(before) and not word.startswith(("a ", "too")):
             continue
         if _FOR_A_REASON.match(text, m.end()):
@@ -271,6 +273,30 @@ def appraisals(text: str, start: int, end: int, direction: str | None) -> list[t
             verdict = _flip(verdict)
         out.append((m.start(), m.end(), verdict))
     return out
+
+
+_BAR_WORDS: dict[tuple[int, str], tuple[Card, frozenset[str]]] = {}
+
+
+def _bar_words(card: Card, name: str) -> frozenset[str]:
+    """The stems of the name a gate's bar compares and of its input label ("net income", "return on capital"): a clause
+    must hold one before its figure is taken for that name (a clause's EPS is not its intrinsic value)."""
+    cached = _BAR_WORDS.get((id(card), name))
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    spec = card.inputs.get(name)
+    label = getattr(spec, "label", None) or ""
+    words = frozenset(_stems(name.replace("_", " ")) | _stems(label))
+    if len(_BAR_WORDS) > 4096:
+        _BAR_WORDS.clear()
+    _BAR_WORDS[(id(card), name)] = (card, words)
+    return words
+
+
+def _watches(card: Card, gate: int) -> bool:
+    """Whether the gate watches for a warning sign: a ``reject`` test and no ``proceed`` test."""
+    g = card.gates[gate - 1]
+    return g.reject is not None and g.proceed is None
 
 
 def _direction(card: Card, gate: int) -> str | None:
@@ -326,7 +352,7 @@ class _ProseGatesMixin(_ParserState):
             return
         low = self.low
         added: list[_Mention] = []
-        pending: tuple[int, int] | None = None  # (gate, unit) of a sentence that stated one gate's facts and no conclusion
+        pending: tuple[int, int] | None = None  # (gate, unit) of a sentence that named or stated one gate and concluded nothing
         for u, unit in enumerate(self.units):
             if u >= MAX_UNITS:
                 self.notes.append(f"more than {MAX_UNITS} sentences: only the first {MAX_UNITS} were read for gates stated in prose")
@@ -357,7 +383,9 @@ class _ProseGatesMixin(_ParserState):
                     found, _ = self._read_clauses(u, unit.start, unit.end, inherit=gate)
                     if found:
                         self.prose_clauses.extend(found)
-                    elif all(m.how == "substance" for m in named):
+                    else:
+                        # "Then the debt-to-equity question, which took an afternoon. What we found is comfortably fine.":
+                        # the sentence that names the gate leaves its conclusion to the next one
                         pending = (gate, u)
                 elif len(gates) > 1 and not any(m.invented is not None for m in named) and self._level_free(u):
                     self.prose_clauses.extend(self._listed_clauses(u, named))
@@ -368,11 +396,12 @@ class _ProseGatesMixin(_ParserState):
                 # the sentence after the facts concludes on them
                 found, _ = self._read_clauses(u, unit.start, unit.end, inherit=pending[0], strict=True)
                 if found:
-                    mention = self._opening_mention(pending[0], pending[1])
-                    self.unit_mentions[pending[1]] = [mention]
-                    self.unit_mention_starts.pop(pending[1], None)
-                    self.lexical_units.add(pending[1])
-                    added.append(mention)
+                    if not self.unit_mentions.get(pending[1]):  # a sentence of facts: it opens the gate; a named one already does
+                        mention = self._opening_mention(pending[0], pending[1])
+                        self.unit_mentions[pending[1]] = [mention]
+                        self.unit_mention_starts.pop(pending[1], None)
+                        self.lexical_units.add(pending[1])
+                        added.append(mention)
                     self.prose_clauses.extend(found)
                     pending = None
                     continue
@@ -425,9 +454,17 @@ class _ProseGatesMixin(_ParserState):
             if hits:
                 found.append(_Attributed(gate, u, (a, b), hits))
                 continue
-            said = appraisals(low, a, b, _direction(card, gate))
+            said = appraisals(low, a, b, _direction(card, gate), lexicon=lexicon_for(card.id), watch=_watches(card, gate))
             if said:
                 found.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
+                continue
+            bars = gate_bars(card).get(gate)
+            if (bars and (own is not None or inherit is not None) and not _CONDITIONAL.search(low, a, b)
+                    and _bar_words(card, bars[0].name) & _stems(low[a:b])):
+                # "returns on tangible capital have run at 9%" for a gate whose test is return_on_capital >= 15%
+                figure = bar_verdict(bars, self._figures(a, b))
+                if figure is not None:
+                    found.append(_Attributed(gate, u, (a, b), [_appraisal_hit(figure, u, _BAR_WORD)]))
         if any(self._level(h) > 0 for h in unit_hits):
             named = None  # a verdict word this reading could not place: the sentence concludes on something
         return found, (named if named is not None and named > 0 and inherit is None else None)
@@ -450,7 +487,7 @@ class _ProseGatesMixin(_ParserState):
             gate = next(iter(gates)) if gates else gate_of_clause(self.card, low[a:b])
             if gate is None:
                 continue
-            said = appraisals(low, a, b, _direction(self.card, gate))
+            said = appraisals(low, a, b, _direction(self.card, gate), lexicon=lexicon_for(self.card.id), watch=_watches(self.card, gate))
             if said:
                 out.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
         return out
@@ -470,6 +507,28 @@ class _ProseGatesMixin(_ParserState):
             if nxt is not None and nxt.group(1) not in _CLOSING and nxt.group(1) not in _DETERMINERS:
                 return False
         return True
+
+    def _all_figures(self) -> tuple[list[NumberMatch], list[int]]:
+        """The number reader's figures in the whole answer (money, percentages, multiples; at most MAX_NUMBERS) and their
+        starts, in text order: read once per parse, here or for the result's ``numbers`` (:meth:`_Parser.run`)."""
+        cached: tuple[list[NumberMatch], list[int]] | None = getattr(self, "_prose_figures", None)
+        if cached is None:
+            found = find_numbers(self.masked, limit=MAX_NUMBERS, decimal_comma=decimal_comma_convention(self.masked))
+            cached = (found, [f.start for f in found])
+            self._prose_figures = cached
+        return cached
+
+    def _figures(self, start: int, end: int) -> list[NumberMatch]:
+        """The number reader's figures inside ``[start, end)``."""
+        figures, starts = self._all_figures()
+        lo = bisect.bisect_left(starts, start)
+        out = []
+        for f in figures[lo:]:
+            if f.start >= end:
+                break
+            if f.end <= end:
+                out.append(f)
+        return out
 
     def _asks(self, u: int) -> bool:
         """Whether sentence ``u`` is a question that names a gate."""
@@ -506,7 +565,8 @@ class _ProseGatesMixin(_ParserState):
         ``verdict_span`` (a verdict span always holds a verdict word), ``how`` + ``+appraisal``, and a note with the
         appraisal's words and offsets."""
         traces: list[GateTrace] = super()._gates(evidence)  # type: ignore[misc]
-        appraised = {(h.start, h.end): h for item in getattr(self, "prose_clauses", []) for h in item.hits if h.word is _PROSE_WORD}
+        appraised = {(h.start, h.end): h for item in getattr(self, "prose_clauses", []) for h in item.hits
+                     if h.word is _PROSE_WORD or h.word is _BAR_WORD}
         if not appraised:
             return traces
         for trace in traces:
@@ -514,6 +574,12 @@ class _ProseGatesMixin(_ParserState):
             if hit is None:
                 continue
             trace.verdict_span = None
+            if hit.word is _BAR_WORD:
+                tests = " / ".join(f"{b.name} {b.op} {b.value}" for b in gate_bars(self.card)[trace.gate])
+                trace.how = f"{trace.how}+threshold"
+                self.notes.append(f"gate {trace.gate} read as {trace.verdict} from the figure {self.masked[hit.start : hit.end]!r} "
+                                  f"(characters {hit.start}-{hit.end}) against the card's test {tests} (how '+threshold')")
+                continue
             trace.how = f"{trace.how}+appraisal"
             self.notes.append(f"gate {trace.gate} read as {trace.verdict} from the appraisal {self.masked[hit.start : hit.end]!r} "
                               f"(characters {hit.start}-{hit.end}) in a sentence stating its facts (how '+appraisal')")

@@ -52,7 +52,7 @@ _VOCAB: dict[int, tuple[Card, dict[int, frozenset[str]], dict[int, frozenset[str
 
 def title_stems(text: str) -> set[str]:
     """The content stems of a label as the vocabulary rules compare them (common words left out)."""
-    return _stems(text)
+    return stem_set(text)
 
 
 def names_read(gate: Gate) -> list[str]:
@@ -65,10 +65,21 @@ def names_read(gate: Gate) -> list[str]:
     return sorted(names)
 
 
-def _stems(text: str) -> set[str]:
+def stem_set(text: str, common: frozenset[str] = _COMMON) -> set[str]:
+    """The content stems of ``text``: words of three letters or more, less stop words and ``common`` (as words and as
+    stems), stemmed (:func:`ipb.scoring._text.stem`), a final "e" dropped from a stem of five letters or more.
+
+    The one stemmer of the card-vocabulary readers: label vocabulary (``common`` = the words every label uses) and
+    prose vocabulary (:mod:`._prose`, its own plain words).
+
+    >>> sorted(stem_set("A balanced balance sheet"))
+    ['balanc', 'sheet']
+    """
     # stem() keeps "balance" but cuts "balanced" to "balanc": a final "e" is dropped on both sides
-    out = {stem(w) for w in normalize(text).split() if len(w) > 2 and w.isalpha() and w not in STOPWORDS and w not in _COMMON}
-    return {s.rstrip("e") if len(s) > 4 else s for s in out if s not in _COMMON}
+    out = {stem(w) for w in normalize(text).split() if len(w) > 2 and w.isalpha() and w not in STOPWORDS and w not in common}
+    return {s.rstrip("e") if len(s) > 4 else s for s in out if s not in common}
+
+
 
 
 def distinctive_vocabulary(card: Card) -> dict[int, frozenset[str]]:
@@ -95,7 +106,7 @@ def _vocabularies(card: Card) -> tuple[dict[int, frozenset[str]], dict[int, froz
             texts.append(name.replace("_", " "))
             if spec is not None:
                 texts.append(spec.description)
-        raw[g.number] = set().union(*(_stems(t) for t in texts))
+        raw[g.number] = set().union(*(stem_set(t) for t in texts))
     counts: dict[str, int] = {}
     for stems in raw.values():
         for s in stems:
@@ -117,7 +128,7 @@ def gate_by_vocabulary(card: Card, text: str) -> tuple[int | None, int]:
     >>> gate_by_vocabulary(compiled_card("munger_business_quality_price").card, "Can we understand it?")
     (1, 1)
     """
-    stems = _stems(text)
+    stems = stem_set(text)
     if not stems:
         return None, 0
     scores = sorted(((len(stems & vocab), number) for number, vocab in distinctive_vocabulary(card).items()), reverse=True)
