@@ -35,9 +35,9 @@ from ipb.perturb.values import Grid
 __all__ = ["SAMPLES", "EXACT_LIMIT", "feasible_intervals", "redraw_if_broken"]
 
 #: Grids with at most this many values are checked value by value.
-EXACT_LIMIT = 1024
+EXACT_LIMIT = 64
 #: Evenly spaced probes (both ends included) on a longer grid before bisection.
-SAMPLES = 129
+SAMPLES = 65
 #: Feasible sets remembered per frame before the memo is cleared (memory stays flat in N).
 MEMO_LIMIT = 4096
 
@@ -62,6 +62,17 @@ def _relevant(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[str]], ..
                       if name in k.expr.names)
     memo[name] = found
     return found
+
+
+def _without(frame: Frame, name: str, pending: tuple[str, ...],
+             checks: tuple[tuple[Check, frozenset[str]], ...]) -> tuple[tuple[Check, frozenset[str]], ...]:
+    """``checks`` less those reading a pending input, remembered per (input, pending inputs)."""
+    memo = frame.memo.setdefault("feasible_without", {})
+    key = (name, pending)
+    held = memo.get(key)
+    if held is None:
+        held = memo[key] = tuple(c for c in checks if not c[1].intersection(pending))
+    return held  # type: ignore[no-any-return]
 
 
 def feasible_intervals(ok: Callable[[int], bool], count: int, near: int | None = None) -> list[tuple[int, int]]:
@@ -145,15 +156,16 @@ def _intervals(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid,
     return held  # type: ignore[no-any-return]
 
 
-def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, value: Decimal, rng: random.Random,
-                     avoid: Any, pending: Sequence[str] = ()) -> Decimal:
-    """``value`` (a uniform draw of ``name``) if it keeps the constraints, else a uniform draw of those that do.
+def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, rng: random.Random, avoid: Any,
+                     pending: Sequence[str] = ()) -> Decimal:
+    """``facts[name]`` (a uniform draw) if it keeps the constraints, else a uniform draw of the values that do.
 
     Parameters
     ----------
     facts:
-        The scenario's facts before ``name`` takes its new value (inputs drawn
-        earlier in the same step already hold theirs).
+        The scenario's facts with ``name`` at its new, uniformly drawn value
+        (inputs drawn earlier in the same step already hold theirs); not
+        modified.
     avoid:
         The value ``name`` had before the draw; never drawn again.
     pending:
@@ -164,23 +176,23 @@ def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, value: D
     Returns
     -------
     Decimal
-        ``value`` when every constraint that reads ``name`` (and no pending
-        input) holds with it, or when no other grid value would (the
+        ``facts[name]`` when every constraint that reads ``name`` (and no
+        pending input) holds with it, or when no other grid value would (the
         candidate is then rejected by the generator, as before); otherwise a
         value drawn uniformly on the feasible grid values other than ``avoid``.
-        No random number is consumed unless ``value`` breaks a constraint,
-        so a card whose draws keep its constraints gets the same items as
-        with plain draws.
+        No random number is consumed unless the draw breaks a constraint, so
+        a card whose draws keep its constraints gets the same items as with
+        plain draws.
     """
+    value: Decimal = facts[name]
     checks = _relevant(frame, name)
     if not checks:
         return value
     if pending:
-        checks = tuple(c for c in checks if not c[1] & set(pending))
+        checks = _without(frame, name, tuple(pending), checks)
         if not checks:
             return value
-    env = {**facts, name: value}
-    if all(fn(env) is not False for fn, _ in checks):
+    if all(fn(facts) is not False for fn, _ in checks):
         return value
     grid = frame.grids[name]
     skip = grid.index_of(avoid) if isinstance(avoid, Decimal) else None

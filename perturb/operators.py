@@ -325,10 +325,12 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                         picked.append(rng.choice(own))
             chosen = ordered_inputs(frame, picked)
         for i, name in enumerate(chosen):
-            value = _draw(frame.grids[name], rng, facts.get(name))
+            old = facts.get(name)
+            value = _draw(frame.grids[name], rng, old)
             if value is not None:
+                facts[name] = value
                 # a draw that breaks a card constraint is redrawn among the values that keep it (issue 18)
-                facts[name] = redraw_if_broken(frame, facts, name, value, rng, facts.get(name), chosen[i + 1:])
+                facts[name] = redraw_if_broken(frame, facts, name, rng, old, chosen[i + 1:])
                 changed.append(name)
         if not changed:
             raise PerturbError(f"the grids of {', '.join(chosen)} hold no other value", rule="no-candidate")

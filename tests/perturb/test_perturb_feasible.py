@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ipb.perturb import Job, build_frame, generate, parse_recipes
-from ipb.perturb.feasible import EXACT_LIMIT, feasible_intervals, redraw_if_broken
+from ipb.perturb.feasible import EXACT_LIMIT, SAMPLES, feasible_intervals, redraw_if_broken
 from ipb.perturb.frame import load_base
 from ipb.perturb.operators import get_operator
 from ipb.perturb.verify import verify_items
@@ -62,7 +62,7 @@ def test_small_grids_are_exact(case):
     lambda n: st.tuples(st.just(n), st.lists(st.integers(0, n), min_size=0, max_size=6))))
 def test_long_grids_are_exact_when_stretches_are_wider_than_the_probe_spacing(case):
     count, raw = case
-    spacing = count // 128 + 1
+    spacing = count // (SAMPLES - 1) + 1
     cuts: list[int] = []
     for c in sorted(raw):  # keep the cuts more than two probe spacings apart
         if not cuts or c - cuts[-1] > 2 * spacing:
@@ -92,25 +92,26 @@ def test_a_broken_draw_is_redrawn_inside_berkshire_s_band_and_a_good_one_is_kept
     # $500,000 a share breaks the 2012 band ($110K-$140K, hand-read from the card): redrawn inside it
     for seed in range(20):
         rng = random.Random(seed)
-        new = redraw_if_broken(frame, facts, "price_per_share", Decimal(500000), rng, old)
+        new = redraw_if_broken(frame, {**facts, "price_per_share": Decimal(500000)}, "price_per_share", rng, old)
         assert Decimal(110000) <= new <= Decimal(140000) and new != old
         assert not frame.violations({**facts, "price_per_share": new})
     # a draw that keeps every constraint is returned as it is, and no random number is used
     rng = random.Random(3)
     state = rng.getstate()
-    assert redraw_if_broken(frame, facts, "price_per_share", Decimal(120000), rng, old) == Decimal(120000)
+    assert redraw_if_broken(frame, {**facts, "price_per_share": Decimal(120000)}, "price_per_share", rng,
+                            old) == Decimal(120000)
     assert rng.getstate() == state
 
 
 def test_an_input_the_same_step_draws_later_leaves_its_constraints_to_that_draw():
     frame, base = _berkshire_2012()
     facts = dict(base.facts)
-    # intrinsic value $1 breaks value_within_scale_of_price with the base price, but the price is drawn
-    # after it in the same step: that constraint waits for the price's draw; Berkshire's value-within-twice
-    # rule reads the price too, so nothing is redrawn here
+    # intrinsic value $1 breaks value_within_scale_of_price with the base price; both constraints that read
+    # the value (that one and Berkshire's value within twice its price) read the price too, which the same
+    # step draws later: they are checked at the price's draw, so the value is kept here
     rng = random.Random(0)
-    got = redraw_if_broken(frame, facts, "intrinsic_value_per_share", Decimal(1), rng,
-                           facts["intrinsic_value_per_share"], pending=("price_per_share",))
+    got = redraw_if_broken(frame, {**facts, "intrinsic_value_per_share": Decimal(1)}, "intrinsic_value_per_share",
+                           rng, facts["intrinsic_value_per_share"], pending=("price_per_share",))
     assert got == Decimal(1)
 
 
