@@ -136,3 +136,15 @@ def test_metric_with_given_values_is_never_redrawn():
     frame, base = _berkshire_2012()
     step = get_operator("metric")(frame, base, random.Random(1), values={"price_per_share": "$500000"})
     assert step.scenario.facts["price_per_share"] == Decimal(500000)  # the caller's value; the run rejects it
+def test_marks_cold_2008_makes_1000_items_with_no_ops_and_they_verify(tmp_path):
+    """The bar's run for the base that fell short (569 items at a 0.25% spread step; 1,000 at 0.1%)."""
+    from ipb.engine.registry import compiled_card, find_card, write_card_copy
+    from ipb.perturb.generation import write_items
+
+    path = str(find_card(MARKS))
+    out = tmp_path / "marks.jsonl"
+    result = write_items(out, Job((path,), str(SCENARIOS / MARKS / "cold_aggressive_2008.yaml"), 0), 1000)
+    write_card_copy(compiled_card(path).card, out)
+    assert result.written == 1000 and result.shortfall is None
+    report = verify_items(out)
+    assert report.ok and report.total == 1000
