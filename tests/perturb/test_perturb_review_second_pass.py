@@ -71,6 +71,10 @@ RULES = [
     ("buffett_share_repurchase", "berkshire_2012_within_limit.yaml", "Berkshire's value at most twice its price "
      "($518K at $131K)", lambda f: f["issuer"] == "berkshire_hathaway" and "intrinsic_value_per_share" in f,
      lambda f: f["intrinsic_value_per_share"] <= 2 * f["price_per_share"], 200),
+    # s25cards read: Berkshire at $118K and 1.16x book (book about $102K) valued at $41.8K
+    ("buffett_share_repurchase", "berkshire_2012_within_limit.yaml", "Berkshire's value at least its book "
+     "($41.8K at $118K and 1.16x)", lambda f: f["issuer"] == "berkshire_hathaway" and "price_to_book" in f,
+     lambda f: f["intrinsic_value_per_share"] >= f["price_per_share"] / f["price_to_book"], 200),
     ("marks_market_cycle_positioning", "cold_aggressive_2008.yaml", "a spread above 12% means tight capital "
      "(panicked, normal capital, 12.75-22%)", lambda f: f.get("high_yield_spread", 0) > D("0.12"),
      lambda f: f.get("capital_availability") in (None, "tight"), 20),
