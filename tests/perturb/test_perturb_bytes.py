@@ -115,8 +115,9 @@ RETURN_TO_BALANCED 6 -> 2 (a metric item moves only the spread of a panicked,
 tight-capital base, which stays cold). l8-three-investors keeps 68 of 90
 items in the same positions; the 22 others (20 metric, 2 isolate) drew
 spreads on the new grid (2.7-7.8%), mix unchanged. I read the new items of
-both runs (metric spreads 8.6-20.3% with panic and tight capital; the
-isolate moves): none breaks a rule or contradicts another fact.
+both runs (the 61 new marks-defaults metric items: spreads 8.3-21.9%, all
+panicked with tight capital; the isolate moves): none breaks a rule or
+contradicts another fact.
 """
 
 from __future__ import annotations
