@@ -43,6 +43,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ipb.engine.scenario import convert_fact
 from ipb.errors import PerturbError, did_you_mean
+from ipb.perturb.feasible import redraw_if_broken
 from ipb.perturb.frame import Frame, PScenario, ordered_inputs
 from ipb.perturb.registries import Regime, Sector
 from ipb.perturb.values import Grid, is_numeric, literal
@@ -269,6 +270,15 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
         Input -> value (engine value or literal such as ``"7x"``) to set
         instead of drawing; each must lie on the input's grid.
 
+    Notes
+    -----
+    A drawn value that breaks a card constraint reading the input (the
+    other facts as they stand, inputs drawn later in the same step left to
+    their own draw) is replaced by a uniform draw among the grid values that
+    keep those constraints (:func:`ipb.perturb.feasible.redraw_if_broken`);
+    a draw that keeps them uses no further random number. Given ``values``
+    are never redrawn.
+
     Raises
     ------
     PerturbError
@@ -314,10 +324,13 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                     if own and not set(own) & set(picked):
                         picked.append(rng.choice(own))
             chosen = ordered_inputs(frame, picked)
-        for name in chosen:
-            value = _draw(frame.grids[name], rng, facts.get(name))
+        for i, name in enumerate(chosen):
+            old = facts.get(name)
+            value = _draw(frame.grids[name], rng, old)
             if value is not None:
                 facts[name] = value
+                # a draw that breaks a card constraint is redrawn among the values that keep it (issue 18)
+                facts[name] = redraw_if_broken(frame, facts, name, rng, old, chosen[i + 1:])
                 changed.append(name)
         if not changed:
             raise PerturbError(f"the grids of {', '.join(chosen)} hold no other value", rule="no-candidate")

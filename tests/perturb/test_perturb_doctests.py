@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 MODULES = ["ipb.perturb", "ipb.perturb.values", "ipb.perturb.vintage", "ipb.perturb.render",
-           "ipb.perturb.generation", "ipb.perturb.verify"]
+           "ipb.perturb.generation", "ipb.perturb.verify",
+           "ipb.perturb.feasible"]
 
 
 @pytest.mark.parametrize("name", MODULES)
