@@ -90,10 +90,10 @@ class GrpView:
         self._run = run
         self._env = env
         self._trace: Trace | None = None
-        self.verdicts = tuple(run.verdicts)
+        self.key = program_key(run, env, names)
+        self.verdicts = self.key[0]  # tuple(run.verdicts), made once for the key
         self.outcome = run.outcome
         self.trigger = run.trigger
-        self.key = program_key(run, env, names)
 
     def _traced(self) -> Trace:
         trace = self._trace
