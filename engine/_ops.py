@@ -276,6 +276,64 @@ def _compare_aggregate(op: str, kind: str, args: tuple[Fn, ...], other: Fn) -> F
     return aggregate
 
 
+# A name against a constant, the commonest comparison (``price < 100``), with the operator written inline: one
+# closure per operator, so that no operator function is called per evaluation. Each gives ``cmp(a, b)`` of
+# :data:`_COMPARE` (the same Python comparison), or None when the name is unknown.
+
+
+def _name_lt(name: str, b: Any) -> Fn:
+    def name_lt(env: Env) -> Any:
+        a = env.get(name)
+        return None if a is None else a < b
+
+    return name_lt
+
+
+def _name_le(name: str, b: Any) -> Fn:
+    def name_le(env: Env) -> Any:
+        a = env.get(name)
+        return None if a is None else a <= b
+
+    return name_le
+
+
+def _name_gt(name: str, b: Any) -> Fn:
+    def name_gt(env: Env) -> Any:
+        a = env.get(name)
+        return None if a is None else a > b
+
+    return name_gt
+
+
+def _name_ge(name: str, b: Any) -> Fn:
+    def name_ge(env: Env) -> Any:
+        a = env.get(name)
+        return None if a is None else a >= b
+
+    return name_ge
+
+
+def _name_eq(name: str, b: Any) -> Fn:
+    def name_eq(env: Env) -> Any:
+        a = env.get(name)
+        return None if a is None else a == b
+
+    return name_eq
+
+
+def _name_ne(name: str, b: Any) -> Fn:
+    def name_ne(env: Env) -> Any:
+        a = env.get(name)
+        return None if a is None else a != b
+
+    return name_ne
+
+
+_NAME_CONST: dict[str, Callable[[str, Any], Fn]] = {
+    "<": _name_lt, "<=": _name_le, ">": _name_gt, ">=": _name_ge, "==": _name_eq, "!=": _name_ne,
+}
+
+
 def compare(op: str, left: Node, right: Node) -> Fn:
     """A closure for ``left op right`` (one of < <= > >= == !=); exact across Decimal and Fraction."""
     lf, rf = left.fn, right.fn
@@ -290,13 +348,7 @@ def compare(op: str, left: Node, right: Node) -> Fn:
         if b is None:
             return const_fn(None)
         if left.ident is not None:
-            name = left.ident
-
-            def name_const(env: Env) -> Any:
-                a = env.get(name)
-                return None if a is None else cmp(a, b)
-
-            return name_const
+            return _NAME_CONST[op](left.ident, b)
 
         def fn_const(env: Env) -> Any:
             a = lf(env)

@@ -47,6 +47,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
+from ipb.engine._deciders import Decide
+from ipb.engine._deciders import classifier as _classifier
+from ipb.engine._deciders import decider as _decider
 from ipb.engine._exact import as_fraction, public
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.engine.logic import Verdict
@@ -54,7 +57,7 @@ from ipb.engine.logic import Verdict
 if TYPE_CHECKING:  # annotations only: importing the graph module loads networkx (a third of a second)
     from ipb.engine.graph import CompiledCard
 
-__all__ = ["GateResult", "Trace", "execute", "execute_many", "BatchResult", "format_value"]
+__all__ = ["GateResult", "Trace", "execute", "execute_many", "BatchResult", "format_value", "shown_names", "program_key"]
 
 PROCEED, REJECT, INCONCLUSIVE, NOT_REACHED = (
     Verdict.PROCEED,
@@ -63,95 +66,6 @@ PROCEED, REJECT, INCONCLUSIVE, NOT_REACHED = (
     Verdict.NOT_REACHED,
 )
 INCONCLUSIVE_OUTCOME = "INCONCLUSIVE"
-
-Decide = Callable[[dict[str, Any]], Verdict]
-
-
-# --------------------------------------------------------------------------- per-gate deciders
-
-
-def _decider(gate: Gate, used: frozenset[str] = frozenset()) -> Decide:
-    """One closure per gate: computes its values, then derives its verdict.
-
-    ``used`` names the computed values later gates rely on; when one of
-    those is unknown the gate does not PROCEED. A value computed only for
-    display (a ratio in the GRP) does not hold the gate back.
-    """
-    computes = tuple((name, expr.fn, name in used) for name, expr in gate.compute.items())
-    P = gate.proceed.fn if gate.proceed is not None else None
-    R = gate.reject.fn if gate.reject is not None else None
-
-    def run_computes(env: dict[str, Any]) -> bool:
-        known = True
-        for name, fn, needed in computes:
-            value = fn(env)
-            env[name] = value
-            if value is None and needed:
-                known = False
-        return known
-
-    # A value the gate cannot compute leaves it unable to PROCEED (a gate
-    # never clears on a value it does not have); REJECT may still be decided.
-    if P is not None and R is not None:
-
-        def both(env: dict[str, Any]) -> Verdict:
-            known = run_computes(env) if computes else True
-            r = R(env)
-            if r is True:
-                return REJECT
-            if r is False and P(env) is True:
-                return PROCEED if known else INCONCLUSIVE
-            return INCONCLUSIVE
-
-        return both
-    if R is not None:
-
-        def reject_only(env: dict[str, Any]) -> Verdict:
-            known = run_computes(env) if computes else True
-            r = R(env)
-            return REJECT if r is True else PROCEED if r is False and known else INCONCLUSIVE
-
-        return reject_only
-    if P is not None:
-
-        def proceed_only(env: dict[str, Any]) -> Verdict:
-            known = run_computes(env) if computes else True
-            p = P(env)
-            return PROCEED if p is True and known else REJECT if p is False else INCONCLUSIVE
-
-        return proceed_only
-
-    def compute_only(env: dict[str, Any]) -> Verdict:
-        return PROCEED if run_computes(env) else INCONCLUSIVE
-
-    return compute_only
-
-
-def _classifier(
-    gate: Gate, used: frozenset[str] = frozenset()
-) -> Callable[[dict[str, Any]], tuple[Verdict, str | None]]:
-    """The regime gate: its own criteria (if any) first, then the first matching rule."""
-    base = _decider(gate, used) if (gate.proceed or gate.reject or gate.compute) else None
-    rules = tuple((regime, when.fn if when is not None else None) for regime, when in gate.classify)
-    gid = gate.id
-
-    def classify(env: dict[str, Any]) -> tuple[Verdict, str | None]:
-        verdict = PROCEED
-        if base is not None:
-            verdict = base(env)
-            if verdict is REJECT:
-                return REJECT, None
-        for regime, when in rules:
-            holds = True if when is None else when(env)
-            if holds is True:
-                env[gid] = regime
-                # An undecided own criterion stays INCONCLUSIVE; the branch still runs.
-                return verdict, regime
-            if holds is None:
-                return INCONCLUSIVE, None
-        return INCONCLUSIVE, None
-
-    return classify
 
 
 # --------------------------------------------------------------------------- plan
@@ -174,6 +88,10 @@ class _Plan:
     #: GRP entries already rendered (:meth:`Trace.to_grp`) and the names each gate's entry shows.
     entries: dict[tuple[Any, ...], dict[str, Any]] = field(default_factory=dict)
     shown: dict[tuple[int, str], tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    #: Every name a GRP entry can show (:func:`shown_names`), and whole gold programs already rendered
+    #: (:meth:`Trace.to_grp`), keyed by :func:`program_key`; each holds the remembered entries themselves.
+    names: tuple[str, ...] = ()
+    programs: dict[tuple[Any, ...], list[dict[str, Any]]] = field(default_factory=dict)
 
 
 #: GRP entries kept per card before the memo is emptied.
@@ -207,6 +125,7 @@ def _plan(compiled: CompiledCard) -> _Plan:
         constants={name: value for name, (value, _) in card.constants.items()},
         units={name: t.unit for name, t in card.symbols.items()},
         decisive=tuple(g.number - 1 for g in card.gates if g.decisive),
+        names=shown_names(card),
     )
     compiled._plan = plan  # type: ignore[attr-defined]
     return plan
@@ -228,6 +147,48 @@ def _used_values(card: Card) -> frozenset[str]:
         for expr in g.expressions():
             later |= expr.names
     return frozenset(used)
+
+
+def shown_names(card: Card) -> tuple[str, ...]:
+    """Every name some gate's GRP entry can show, in a fixed order (first use in card order).
+
+    These are the gates' computed values, a classifier gate's own value
+    (the regime it selected) and the fields of its required-element
+    templates for any verdict (``{price}`` in "price {price}"). Apart from
+    these names' values and the run's verdicts, a GRP (paper §6.3,
+    Appendix E) shows nothing that varies between scenarios of one card.
+    """
+    names: list[str] = []
+    for g in card.gates:
+        names += list(g.compute)
+        if g.is_classifier:
+            names.append(g.id)
+        for templates in (g.required_elements, *g.elements_by_verdict.values()):
+            for template in templates:
+                names += ELEMENT_FIELD.findall(template)
+    return tuple(dict.fromkeys(names))
+
+
+#: The value of a name the environment does not hold in a :func:`program_key` (distinct from None).
+_ABSENT = object()
+
+
+def program_key(run: _Run, env: Mapping[str, Any], names: Sequence[str]) -> tuple[Any, ...]:
+    """A hashable key of what one card's gold program (the GRP's gate entries) shows for ``run`` in ``env``.
+
+    The run (verdicts, outcome, trigger, terminating gate, regime, gates off
+    the branch, re-entry count) and, for each of ``names`` (the card's
+    :func:`shown_names`), the environment's value with its type, or its
+    absence. Two runs of one compiled card with equal keys render equal GRPs
+    for the same ``scenario_id`` and ``layer`` (not in diagnostic mode):
+    an entry shows only its gate's verdict, why it was not reached, the
+    computed values and the template fields, each formatted from its type
+    and value alone. Raises TypeError when a shown value cannot be hashed.
+    """
+    get = env.get
+    values = tuple([(v.__class__, v) for v in [get(n, _ABSENT) for n in names]])
+    return (tuple(run.verdicts), run.outcome, run.trigger, run.terminated_by, run.regime, run.off_branch,
+            run.iterations, values)
 
 
 def _fast_runner(
@@ -641,20 +602,36 @@ class Trace:
                     entry = memo[key] = self._entry(r)
                 program.append({**entry, "required_elements": list(entry["required_elements"])})
         else:
-            # the same keys as _entry_key, from the run's verdicts, without building the GateResult objects
-            # (they are built only when an entry is not remembered)
+            # The whole program, remembered by everything it shows (program_key): one lookup for most scenarios
+            # of a perturbed run; else each entry by the same keys as _entry_key, from the run's verdicts, without
+            # building the GateResult objects (they are built only when an entry is not remembered).
             run = self._run
-            for i, (g, v) in enumerate(zip(self.card.gates, run.verdicts)):
-                if v is NOT_REACHED:
-                    key = (g.number, v, self._na_reason(i), None)
-                else:
-                    key = self._shown_key(g, v, v is REJECT and g.kill_criterion is not None, None)
-                entry = memo.get(key)
-                if entry is None:
-                    if len(memo) >= ENTRY_MEMO_LIMIT:
-                        memo.clear()
-                    entry = memo[key] = self._entry(self.gates[i])
-                program.append({**entry, "required_elements": list(entry["required_elements"])})
+            plan = self._plan
+            programs = plan.programs
+            whole: tuple[Any, ...] | None
+            try:
+                whole = program_key(run, self.env, plan.names)
+                remembered = programs.get(whole)
+            except TypeError:  # a shown value that cannot be a key: the loop below raises as it always did
+                whole = remembered = None
+            if remembered is None:
+                remembered = []
+                for i, (g, v) in enumerate(zip(self.card.gates, run.verdicts)):
+                    if v is NOT_REACHED:
+                        key = (g.number, v, self._na_reason(i), None)
+                    else:
+                        key = self._shown_key(g, v, v is REJECT and g.kill_criterion is not None, None)
+                    entry = memo.get(key)
+                    if entry is None:
+                        if len(memo) >= ENTRY_MEMO_LIMIT:
+                            memo.clear()
+                        entry = memo[key] = self._entry(self.gates[i])
+                    remembered.append(entry)
+                if whole is not None:
+                    if len(programs) >= ENTRY_MEMO_LIMIT:
+                        programs.clear()
+                    programs[whole] = remembered
+            program = [{**entry, "required_elements": list(entry["required_elements"])} for entry in remembered]
         grp: dict[str, Any] = {}
         if self.scenario_id is not None:
             grp["question_id"] = self.scenario_id

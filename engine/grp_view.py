@@ -23,17 +23,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ipb.engine.card import ELEMENT_FIELD, Card
-from ipb.engine.execute import ENTRY_MEMO_LIMIT, NOT_REACHED, REJECT, GateResult, Trace, _env_for, _run, _Run
+from ipb.engine.card import Card
+from ipb.engine.execute import (ENTRY_MEMO_LIMIT, NOT_REACHED, REJECT, GateResult, Trace, _env_for, _plan, _run, _Run,
+                                program_key, shown_names)
 
 if TYPE_CHECKING:  # annotations only (the graph module loads networkx)
     from ipb.engine.graph import CompiledCard
 
 __all__ = ["GrpView", "grp_view", "grp_names"]
-
-#: The value of a name the environment does not hold (distinct from None, which a computed value may be).
-_ABSENT = object()
-
 
 def grp_names(card: Card) -> tuple[str, ...]:
     """Every name some gate's GRP entry can show, in a fixed order (first use in card order).
@@ -61,15 +58,7 @@ def grp_names(card: Card) -> tuple[str, ...]:
     >>> "intrinsic_value" in names
     True
     """
-    names: list[str] = []
-    for g in card.gates:
-        names += list(g.compute)
-        if g.is_classifier:
-            names.append(g.id)
-        for templates in (g.required_elements, *g.elements_by_verdict.values()):
-            for template in templates:
-                names += ELEMENT_FIELD.findall(template)
-    return tuple(dict.fromkeys(names))
+    return shown_names(card)
 
 
 class GrpView:
@@ -101,13 +90,10 @@ class GrpView:
         self._run = run
         self._env = env
         self._trace: Trace | None = None
-        self.verdicts = tuple(run.verdicts)
+        self.key = program_key(run, env, names)
+        self.verdicts = self.key[0]  # tuple(run.verdicts), made once for the key
         self.outcome = run.outcome
         self.trigger = run.trigger
-        get = env.get
-        values = tuple([(v.__class__, v) for v in [get(n, _ABSENT) for n in names]])
-        self.key = (self.verdicts, run.outcome, run.trigger, run.terminated_by, run.regime, run.off_branch,
-                    run.iterations, values)
 
     def _traced(self) -> Trace:
         trace = self._trace
@@ -213,10 +199,6 @@ def grp_view(compiled: CompiledCard, facts: Mapping[str, Any]) -> GrpView:
     >>> v.outcome == execute(c, facts).outcome, v.to_grp("q1", "L7") == execute(c, facts, scenario_id="q1", layer="L7").to_grp()
     (True, True)
     """
-    names = getattr(compiled, "_grp_names", None)
-    if names is None:
-        names = grp_names(compiled.card)
-        compiled._grp_names = names  # type: ignore[attr-defined]
     env = _env_for(compiled, facts)
-    return GrpView(compiled, _run(compiled, env), env, names)
+    return GrpView(compiled, _run(compiled, env), env, _plan(compiled).names)
 

@@ -34,6 +34,7 @@ def test_memoised_grp_equals_a_fresh_one(path: Path, data: st.DataObject) -> Non
     fresh = []
     for facts in rows:
         _plan(card).entries.clear()
+        _plan(card).programs.clear()  # and the whole programs remembered (a fresh render of every entry)
         fresh.append(execute(card, facts, diagnostic=diagnostic, scenario_id="s").to_grp())
     assert warm == fresh
 
