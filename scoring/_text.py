@@ -16,7 +16,8 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import itemgetter
+from itertools import accumulate
+from operator import add, itemgetter
 from typing import Any, Iterable, Iterator, Sequence
 
 from ipb.scoring._numbers import NumberMatch, find_numbers, find_years
@@ -106,14 +107,17 @@ def scan(
     [(1, 'passes'), (0, 'not pass')]
     """
     found: list[tuple[int, int, re.Match[str]]] = []
-    for literal, (word, tried) in _grouped_for(triggers).items():
-        if prefixes is not None:
-            head = literal[:3]
-            if head.isalnum():
-                if head not in prefixes:
-                    continue
-            elif literal not in low:
-                continue
+    entries, heads, others = _plan_for(triggers)
+    if prefixes is None:
+        chosen: "Iterable[int]" = range(len(entries))
+    else:  # the literals some word of the text starts like, in list order (ties at one position keep it)
+        picked = [i for head in (heads.keys() & prefixes) for i in heads[head]]
+        picked.extend(i for i in others if entries[i][0] in low)
+        picked.sort()
+        chosen = picked
+    append = found.append
+    for i in chosen:
+        literal, word, tried = entries[i]
         positions = cache.get(literal) if cache is not None else None
         if positions is None:
             positions = _positions(low, literal, limit)
@@ -121,9 +125,10 @@ def scan(
                 cache[literal] = positions
         if truncated is not None and len(positions) >= limit:
             truncated.add(literal)
+        if not positions:
+            continue
         if len(tried) == 1 and tried[0][1] is None:  # one plain pattern (the common case): the same loop, hoisted
             match, key = tried[0][0].match, tried[0][2]
-            append = found.append
             for pos in positions:
                 if word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_"):
                     continue
@@ -136,7 +141,7 @@ def scan(
                 for pattern, keys, key in tried:
                     m = pattern.match(text, pos)
                     if m is not None and m.end() > pos:
-                        found.append((pos, keys[m.lastgroup or ""] if keys is not None else key, m))
+                        append((pos, keys[m.lastgroup or ""] if keys is not None else key, m))
                         if keys is not None:
                             break
     found.sort(key=itemgetter(0, 1))
@@ -159,16 +164,40 @@ def word_prefixes(low: str) -> set[str]:
 
 
 def _positions(low: str, literal: str, limit: int) -> list[int]:
-    """Where ``literal`` occurs in ``low``; past ``limit`` occurrences, the first and the last half of them."""
-    out: list[int] = []
+    """Where ``literal`` occurs in ``low``, overlapping occurrences included; past ``limit`` occurrences, the
+    first and the last half of them.
+
+    >>> _positions("aaaa", "aa", 10), _positions("a-b-a-b", "a-", 10), _positions("x", "y", 10)
+    ([0, 1, 2], [0, 4], [])
+    """
     pos = low.find(literal)
-    while pos >= 0:
-        out.append(pos)
-        pos = low.find(literal, pos + 1)
+    if pos < 0:
+        return []
+    if len(literal) > 1 and not _overlaps(literal) and low.count(literal, pos) > _SPLIT_FROM:
+        # many occurrences of a literal that cannot overlap itself: one split at C speed; each occurrence starts
+        # where the pieces before it and the literal between them end
+        size = len(literal)
+        pieces = low.split(literal)
+        out = list(map(add, accumulate(map(len, pieces[:-1])), range(0, size * (len(pieces) - 1), size)))
+    else:
+        out = []
+        while pos >= 0:
+            out.append(pos)
+            pos = low.find(literal, pos + 1)
     if len(out) > limit:
         tail = limit // 2
         out = out[: limit - tail] + out[len(out) - tail :]
     return out
+
+
+#: Occurrences from which :func:`_positions` splits rather than finds one by one.
+_SPLIT_FROM = 16
+
+
+@lru_cache(maxsize=4096)
+def _overlaps(literal: str) -> bool:
+    """Whether two occurrences of ``literal`` can overlap: some proper prefix is also a suffix ("aa", "abab")."""
+    return any(literal.startswith(literal[k:]) for k in range(1, len(literal)))
 
 
 _GLOBAL_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
@@ -188,6 +217,32 @@ def _grouped_for(triggers: "list[Trigger]") -> dict[str, tuple[bool, _Tried]]:
     grouped = _grouped(tuple(triggers))
     _GROUPED[id(triggers)] = (triggers, grouped)
     return grouped
+
+
+_Entry = tuple[str, bool, _Tried]
+_PLANS: dict[int, tuple["list[Trigger]", tuple[list[_Entry], dict[str, list[int]], list[int]]]] = {}
+
+
+def _plan_for(triggers: "list[Trigger]") -> tuple[list[_Entry], dict[str, list[int]], list[int]]:
+    """:func:`_grouped` for a trigger list as (literal, word rule, patterns) entries in its order, with the entries
+    whose literal starts with three letters or digits indexed by those (the heads :func:`word_prefixes` gives) and
+    the others listed; cached by the list's identity, as :func:`_grouped_for`."""
+    entry = _PLANS.get(id(triggers))
+    if entry is not None and entry[0] is triggers:
+        return entry[1]
+    if len(_PLANS) > 1024:
+        _PLANS.clear()
+    entries = [(literal, word, tried) for literal, (word, tried) in _grouped_for(triggers).items()]
+    heads: dict[str, list[int]] = {}
+    others: list[int] = []
+    for i, (literal, _, _) in enumerate(entries):
+        if literal[:3].isalnum():
+            heads.setdefault(literal[:3], []).append(i)
+        else:
+            others.append(i)
+    plan = (entries, heads, others)
+    _PLANS[id(triggers)] = (triggers, plan)
+    return plan
 
 
 @lru_cache(maxsize=256)
@@ -853,6 +908,7 @@ _SUFFIXES = ("ational", "ization", "isation", "ations", "ation", "nesses", "ness
 
 
 @lru_cache(maxsize=65536)
+@lru_cache(maxsize=65536)  # pure, and called once per word of every sentence the element matcher reads
 def stem(word: str) -> str:
     """A crude suffix-stripping stem, enough to equate inflections of one word.
 

@@ -522,6 +522,8 @@ class _ElementsMixin(_ParserState):
 
     def _find_elements(self, traces: list[GateTrace]) -> None:
         masked = self.masked
+        starts = [n.start for n in self.all_numbers]
+        bag_of: dict[tuple[int, int], _Bag] = {}  # a unit in two gates' sections is read once
         for trace in traces:
             elements = self.ix.elements.get(trace.gate, [])
             gate = self.ix.gates.get(trace.gate)
@@ -544,11 +546,13 @@ class _ElementsMixin(_ParserState):
                     break
                 units.append(unit)
                 budget -= unit.end - unit.start
-            starts = [n.start for n in self.all_numbers]
             bags = []
             for unit in units:
-                lo, hi = bisect_right(starts, unit.start - 1), bisect_right(starts, unit.end - 1)
-                bags.append(_Bag.of(masked, unit.start, unit.end, self.all_numbers[lo:hi]))
+                bag = bag_of.get((unit.start, unit.end))
+                if bag is None:
+                    lo, hi = bisect_right(starts, unit.start - 1), bisect_right(starts, unit.end - 1)
+                    bag = bag_of[unit.start, unit.end] = _Bag.of(masked, unit.start, unit.end, self.all_numbers[lo:hi])
+                bags.append(bag)
             shared = _shared_stems(elements)
             for element in elements:
                 if element.text in wanted:
