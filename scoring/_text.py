@@ -116,11 +116,12 @@ def scan(
         picked.sort()
         chosen = picked
     append = found.append
+    joined = getattr(prefixes, "joined", None)
     for i in chosen:
         literal, word, tried = entries[i]
         positions = cache.get(literal) if cache is not None else None
         if positions is None:
-            positions = _positions(low, literal, limit)
+            positions = [] if joined is not None and _absent(literal, joined) else _positions(low, literal, limit)
             if cache is not None:
                 cache[literal] = positions
         if truncated is not None and len(positions) >= limit:
@@ -158,9 +159,38 @@ def scan(
 _WORD_TOKEN = re.compile(r"[^\W_]+")
 
 
-def word_prefixes(low: str) -> set[str]:
-    """The first three characters of every word of ``low`` (whole words when shorter)."""
-    return {w[:3] for w in _WORD_TOKEN.findall(low)}
+class WordPrefixes(set):  # type: ignore[type-arg]
+    """A set of word prefixes (see :func:`word_prefixes`) that may carry ``joined``: the text's distinct words, one a
+    line, for a text of :data:`JOIN_WORDS_FROM` characters or more."""
+
+    joined: str | None = None
+
+
+#: From this many characters :func:`word_prefixes` also keeps the distinct words, so that :func:`scan` can tell a
+#: literal absent from a long text by a search of its (much shorter) vocabulary instead of the whole text.
+JOIN_WORDS_FROM = 50_000
+
+
+def word_prefixes(low: str) -> WordPrefixes:
+    """The first three characters of every word of ``low`` (whole words when shorter); for a long text, with its
+    distinct words (``joined``)."""
+    words = set(_WORD_TOKEN.findall(low))
+    out = WordPrefixes({w[:3] for w in words})
+    if len(low) >= JOIN_WORDS_FROM:
+        out.joined = "\n".join(words)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _word_runs(literal: str) -> tuple[str, ...]:
+    """The runs of letters and digits of ``literal``: each lies inside one word of any text the literal occurs in."""
+    return tuple(_WORD_TOKEN.findall(literal))
+
+
+def _absent(literal: str, joined: str) -> bool:
+    """Whether ``literal`` cannot occur in the text whose distinct words, one a line, are ``joined``: one of its runs
+    of letters and digits is part of no word (exact: such a run can only occur inside a word)."""
+    return any(run not in joined for run in _word_runs(literal))
 
 
 def _positions(low: str, literal: str, limit: int) -> list[int]:
