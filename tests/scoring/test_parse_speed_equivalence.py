@@ -3,10 +3,10 @@
 Each shortcut is checked against a reference written here the slow, obvious way, on texts hypothesis draws from a
 small alphabet (so literals recur, overlap themselves and pass the truncation limit):
 
-- *Literal positions*: :func:`ipb.scoring._text._positions` finds a literal that cannot overlap itself by one
+- *Literal positions*: :func:`ipb.scoring._scan._positions` finds a literal that cannot overlap itself by one
   ``str.split`` when it occurs often; it must still give every occurrence, overlapping ones included for literals
   that can overlap ("aa", "abab"), and keep the first and last halves past ``limit``.
-- *Trigger scan*: :func:`ipb.scoring._text.scan` now tries only the literals whose first three characters start a
+- *Trigger scan*: :func:`ipb.scoring._scan.scan` now tries only the literals whose first three characters start a
   word of the text (a head index per trigger list) instead of testing every literal of the list; the matches, their
   keys, which of two tied matches wins, and the literals reported as truncated must be those of the old loop.
 - *Element matcher*: :func:`ipb.scoring.parse._elements._stem_hit` memoises per sentence bag; a second look gives
@@ -27,8 +27,8 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ipb.scoring import _text
-from ipb.scoring._text import Trigger, scan, word_prefixes
+from ipb.scoring import _scan
+from ipb.scoring._scan import Trigger, scan, word_prefixes
 from ipb.scoring.parse._elements import _Bag, _stem_hit, _stem_hit_in
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +46,7 @@ def _old_scan(text, low, triggers, *, limit, prefixes=None, truncated=None):
     """The loop ``scan`` had before the head index: every literal of the list in order, each tested against
     ``prefixes`` one by one (the reference)."""
     found = []
-    for literal, (word, tried) in _text._grouped_for(triggers).items():
+    for literal, (word, tried) in _scan._grouped_for(triggers).items():
         if prefixes is not None:
             head = literal[:3]
             if head.isalnum():
@@ -81,15 +81,15 @@ ALPHABET = "ab -_n\u00e9"
 @settings(max_examples=300, deadline=None)
 @given(st.text(ALPHABET, max_size=300), st.text("ab -", min_size=1, max_size=4), st.integers(1, 60))
 def test_positions_are_every_occurrence_overlapping_included(low, literal, limit):
-    assert _text._positions(low, literal, limit) == _naive_positions(low, literal, limit)
+    assert _scan._positions(low, literal, limit) == _naive_positions(low, literal, limit)
 
 
 def test_positions_of_a_literal_that_overlaps_itself_and_one_that_cannot():
     text = "ab" * 40 + "aaaa"  # 40 "ab" (split path: they cannot overlap), "aa" three times overlapping
-    assert _text._positions(text, "ab", 100) == list(range(0, 80, 2))
-    assert _text._positions(text, "aa", 100) == [80, 81, 82]
-    assert _text._positions(text, "bab", 100) == list(range(1, 79, 2))  # "bab" overlaps itself: found one by one
-    assert _text._positions(text, "ab", 10) == [0, 2, 4, 6, 8, 70, 72, 74, 76, 78]
+    assert _scan._positions(text, "ab", 100) == list(range(0, 80, 2))
+    assert _scan._positions(text, "aa", 100) == [80, 81, 82]
+    assert _scan._positions(text, "bab", 100) == list(range(1, 79, 2))  # "bab" overlaps itself: found one by one
+    assert _scan._positions(text, "ab", 10) == [0, 2, 4, 6, 8, 70, 72, 74, 76, 78]
 
 
 _WORDS = st.sampled_from(["no", "not", "n/a", "nab", "ban", "a b", "ab", "b-a", "an", "na n", "_a", "\u00e9a", "aaa", "ba"])
@@ -108,7 +108,7 @@ def _triggers(draw):
 @settings(max_examples=300, deadline=None)
 @given(st.text(ALPHABET, max_size=200), _triggers(), st.integers(1, 12), st.booleans())
 def test_scan_reads_as_the_loop_over_every_literal(text, triggers, limit, use_prefixes):
-    low = _text.lowered(text)
+    low = _scan.lowered(text)
     prefixes = word_prefixes(low) if use_prefixes else None
     got_truncated: set[str] = set()
     want_truncated: set[str] = set()
