@@ -16,10 +16,19 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import itemgetter
 from typing import Any, Iterable, Iterator, Sequence
 
 from ipb.scoring._numbers import NumberMatch, find_numbers, find_years
+from ipb.scoring._scan import (  # re-exported: the scanner lived here
+    JOIN_WORDS_FROM,
+    Trigger,
+    WordPrefixes,
+    _grouped_for,
+    _positions,
+    lowered,
+    scan,
+    word_prefixes,
+)
 from ipb.scoring._sentences import _ABBREV, _SENTENCE_END, _trim, sentence_spans  # re-exported
 
 __all__ = [
@@ -48,175 +57,6 @@ __all__ = [
     "KNOWN_BOOKS",
     "STOPWORDS",
 ]
-
-# --------------------------------------------------------------------------- fast scanning
-
-
-@dataclass(frozen=True)
-class Trigger:
-    """A pattern tried only where its lower-case ``literal`` occurs.
-
-    Python's ``re`` tries every branch of an alternation at every position, so
-    one regex of fifty phrases costs seconds on a megabyte. Instead each
-    phrase names a literal it starts with; ``str.find`` locates the literal
-    (at C speed) and ``pattern.match`` is tried only there. Among matches at
-    one position the smallest ``key`` wins; ``word`` requires the literal to
-    start a word.
-    """
-
-    literal: str
-    pattern: re.Pattern[str]
-    key: int = 0
-    word: bool = True
-
-
-def lowered(text: str) -> str:
-    """``text`` in lower case with the same length (non-ASCII letters whose lower case is longer stay as they are)."""
-    low = text.lower()
-    if len(low) == len(text):
-        return low
-    return text.translate(_ASCII_LOWER)
-
-
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def scan(
-    text: str,
-    low: str,
-    triggers: "list[Trigger]",
-    *,
-    limit: int = 200_000,
-    cache: dict[str, list[int]] | None = None,
-    prefixes: "set[str] | None" = None,
-    truncated: "set[str] | None" = None,
-) -> list[tuple[int, re.Match[str]]]:
-    r"""Non-overlapping matches of ``triggers`` in ``text``, leftmost first, as (key, match).
-
-    Like ``re.finditer`` over the alternation of the patterns in ``key``
-    order. At most ``limit`` literal occurrences are tried per literal: the
-    first and the last half of them (an answer's end holds its verdict).
-    ``cache`` (literal -> positions in ``low``) shares the search for a
-    literal between calls on the same text; ``prefixes`` (from
-    :func:`word_prefixes`) skips literals no word of the text starts like;
-    literals that reached ``limit`` are added to ``truncated``.
-
-    >>> t = [Trigger("pass", re.compile(r"(?i)pass(?:es)?\b"), 1), Trigger("not", re.compile(r"(?i)not pass\b"), 0)]
-    >>> [(k, m.group(0)) for k, m in scan("It passes, not pass.", "it passes, not pass.", t)]
-    [(1, 'passes'), (0, 'not pass')]
-    """
-    found: list[tuple[int, int, re.Match[str]]] = []
-    for literal, (word, tried) in _grouped_for(triggers).items():
-        if prefixes is not None:
-            head = literal[:3]
-            if head.isalnum():
-                if head not in prefixes:
-                    continue
-            elif literal not in low:
-                continue
-        positions = cache.get(literal) if cache is not None else None
-        if positions is None:
-            positions = _positions(low, literal, limit)
-            if cache is not None:
-                cache[literal] = positions
-        if truncated is not None and len(positions) >= limit:
-            truncated.add(literal)
-        if len(tried) == 1 and tried[0][1] is None:  # one plain pattern (the common case): the same loop, hoisted
-            match, key = tried[0][0].match, tried[0][2]
-            append = found.append
-            for pos in positions:
-                if word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_"):
-                    continue
-                m = match(text, pos)
-                if m is not None and m.end() > pos:
-                    append((pos, key, m))
-            continue
-        for pos in positions:
-            if not (word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_")):
-                for pattern, keys, key in tried:
-                    m = pattern.match(text, pos)
-                    if m is not None and m.end() > pos:
-                        found.append((pos, keys[m.lastgroup or ""] if keys is not None else key, m))
-                        if keys is not None:
-                            break
-    found.sort(key=itemgetter(0, 1))
-    out: list[tuple[int, re.Match[str]]] = []
-    end = -1
-    for pos, key, m in found:
-        if pos < end:
-            continue
-        out.append((key, m))
-        end = m.end()
-    return out
-
-
-_WORD_TOKEN = re.compile(r"[^\W_]+")
-
-
-def word_prefixes(low: str) -> set[str]:
-    """The first three characters of every word of ``low`` (whole words when shorter)."""
-    return {w[:3] for w in _WORD_TOKEN.findall(low)}
-
-
-def _positions(low: str, literal: str, limit: int) -> list[int]:
-    """Where ``literal`` occurs in ``low``; past ``limit`` occurrences, the first and the last half of them."""
-    out: list[int] = []
-    pos = low.find(literal)
-    while pos >= 0:
-        out.append(pos)
-        pos = low.find(literal, pos + 1)
-    if len(out) > limit:
-        tail = limit // 2
-        out = out[: limit - tail] + out[len(out) - tail :]
-    return out
-
-
-_GLOBAL_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
-_Tried = list[tuple[re.Pattern[str], dict[str, int] | None, int]]
-
-
-_GROUPED: dict[int, tuple["list[Trigger]", dict[str, tuple[bool, _Tried]]]] = {}
-
-
-def _grouped_for(triggers: "list[Trigger]") -> dict[str, tuple[bool, _Tried]]:
-    """:func:`_grouped` for a trigger list, cached by the list's identity (trigger lists live as long as their card)."""
-    entry = _GROUPED.get(id(triggers))
-    if entry is not None and entry[0] is triggers:
-        return entry[1]
-    if len(_GROUPED) > 1024:
-        _GROUPED.clear()
-    grouped = _grouped(tuple(triggers))
-    _GROUPED[id(triggers)] = (triggers, grouped)
-    return grouped
-
-
-@lru_cache(maxsize=256)
-def _grouped(triggers: "tuple[Trigger, ...]") -> dict[str, tuple[bool, _Tried]]:
-    """Per literal: the word rule and the patterns to try, merged into one alternation where possible.
-
-    A merged pattern names its branches ``t0``, ``t1``...; the map gives each
-    branch's key. Patterns with named groups of their own are tried one by one.
-    """
-    by_literal: dict[str, list[Trigger]] = {}
-    for trig in triggers:
-        by_literal.setdefault(trig.literal, []).append(trig)
-    out: dict[str, tuple[bool, _Tried]] = {}
-    for literal, group in by_literal.items():
-        group.sort(key=lambda t: t.key)
-        word = all(t.word for t in group) and literal[:1].isalnum()
-        if len(group) == 1 or any(t.pattern.groupindex for t in group):
-            out[literal] = (word, [(t.pattern, None, t.key) for t in group])
-            continue
-        branches = []
-        keys: dict[str, int] = {}
-        for i, t in enumerate(group):
-            flags = "".join(f for f, bit in (("i", re.IGNORECASE), ("s", re.DOTALL), ("m", re.MULTILINE)) if t.pattern.flags & bit)
-            body = _GLOBAL_FLAGS.sub("", t.pattern.pattern)
-            branches.append(f"(?P<t{i}>(?{flags}:{body}))" if flags else f"(?P<t{i}>{body})")
-            keys[f"t{i}"] = t.key
-        out[literal] = (word, [(re.compile("|".join(branches)), keys, group[0].key)])
-    return out
-
 
 # --------------------------------------------------------------------------- reasoning traces
 

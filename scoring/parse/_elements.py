@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from decimal import Decimal, InvalidOperation
 
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
@@ -169,17 +170,19 @@ class _Bag:
     start: int
     text: str
     end: int = -1
+    #: (stem, cutoff) -> what :func:`_stem_hit` found: a bag is read by every element of every gate it serves
+    hits: dict[tuple[str, float], Span | None] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, text: str, start: int, end: int, numbers: list[NumberMatch]) -> "_Bag":
         exact: dict[str, Span] = {}
         prefix5: dict[str, Span] = {}
         for m in _TOKEN.finditer(text, start, end):
-            st = stem(m.group(0))
+            st = stem(m.group())
             if st not in exact:
-                exact[st] = (m.start(), m.end())
-                if len(st) >= 5:
-                    prefix5.setdefault(st[:5], (m.start(), m.end()))
+                span = exact[st] = m.span()
+                if len(st) >= 5 and st[:5] not in prefix5:
+                    prefix5[st[:5]] = span
         return cls(exact, prefix5, numbers + _bare_numbers(text, start, end, numbers), start, text, end)
 
     @classmethod
@@ -235,6 +238,18 @@ def _bare_numbers(text: str, start: int, end: int, numbers: list[NumberMatch]) -
 
 
 def _stem_hit(target: str, bag: _Bag, cutoff: float) -> Span | None:
+    """Where ``bag`` has the stem ``target``: the stem, a synonym, one of five or more letters by its first five, one
+    of four by a short suffix, or (six or more letters) the closest stem by rapidfuzz's ratio at ``cutoff``; memoised
+    in the bag."""
+    key = (target, cutoff)
+    hits = bag.hits
+    if key in hits:
+        return hits[key]
+    span = hits[key] = _stem_hit_in(target, bag, cutoff)
+    return span
+
+
+def _stem_hit_in(target: str, bag: _Bag, cutoff: float) -> Span | None:
     for t in (target, *_SYNONYMS.get(target, ())):
         span = bag.exact.get(t)
         if span is not None:
@@ -331,9 +346,7 @@ def _match_template(element: _Element, bag: _Bag, *, plain: bool = False) -> tup
 
 
 def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Span] | None:
-    verbatim = _match_template(element, bag)
-    if verbatim is not None:
-        return verbatim
+    # the element read verbatim (_match_template) was tried on every bag first, by _match_element, the only caller
     numbers = bag.numbers
     word_spans: list[Span] | None = None
     for stems in element.alternatives or [[]]:
@@ -443,6 +456,7 @@ def _match_partial(element: _Element, bag: _Bag, cutoff: float, shared: frozense
     return None
 
 
+@lru_cache(maxsize=4096)  # of an element's text: pure
 def _head_stem(text: str) -> str | None:
     """The stem of an element's head noun: the last content word of its first run of words, before a field, a bracket,
     a preposition or a figure ("annual sales {x}" -> "sale", "leverage after rebalance {x}" -> "leverag")."""
@@ -456,18 +470,27 @@ def _field_anchor(text: str, name: str, bag: _Bag, cutoff: float, word_spans: li
     ("alpha t-statistic {t}": after "statistic", not after "alpha", which the sentence may use for the alpha's own
     figure; "peer EV/EBIT {p}" in "EV/EBIT 6.5x vs peers 11x": after "peers"), or before the first word that follows a
     leading field; else the first matched word. Two fields of one element never share a figure."""
-    at = text.find("{" + name + "}")
+    stems = _anchor_stems(text, name, before)
     if before:
-        rest = ELEMENT_FIELD.split(text[at + len(name) + 2 :], maxsplit=1)[0]
-        stems = [stem(w) for w in normalize(rest).split() if w not in STOPWORDS and len(w) > 1]
         spans = [h for h in (_stem_hit(st, bag, cutoff) for st in stems[:1]) if h is not None]
         return min(a for a, _ in spans) if spans else (word_spans[0][0] if word_spans else bag.start)
-    lead = ELEMENT_FIELD.split(text[:at])[-1]
-    stems = [stem(w) for w in normalize(lead).split() if w not in STOPWORDS and len(w) > 1]
     spans = [h for h in (_stem_hit(st, bag, cutoff) for st in stems) if h is not None]
     return max(b for _, b in spans) if spans else (word_spans[0][0] if word_spans else bag.start)
 
 
+@lru_cache(maxsize=4096)  # of an element's text and field: pure
+def _anchor_stems(text: str, name: str, before: bool) -> tuple[str, ...]:
+    """The stems :func:`_field_anchor` looks for: the words after a leading field up to the next field (``before``),
+    else the words between the field before and this one."""
+    at = text.find("{" + name + "}")
+    if before:
+        rest = ELEMENT_FIELD.split(text[at + len(name) + 2 :], maxsplit=1)[0]
+        return tuple(stem(w) for w in normalize(rest).split() if w not in STOPWORDS and len(w) > 1)
+    lead = ELEMENT_FIELD.split(text[:at])[-1]
+    return tuple(stem(w) for w in normalize(lead).split() if w not in STOPWORDS and len(w) > 1)
+
+
+@lru_cache(maxsize=4096)  # of an element's text: pure
 def _first_word_pos(text: str) -> int:
     stripped = ELEMENT_FIELD.sub(lambda m: " " * len(m.group(0)), text)
     m = re.search(r"[A-Za-z]", stripped)
@@ -515,6 +538,21 @@ def _shared_stems(elements: list[_Element]) -> frozenset[str]:
     return frozenset(shared)
 
 
+_SHARED: dict[int, tuple[list[_Element], frozenset[str]]] = {}
+
+
+def _shared_stems_of(elements: list[_Element]) -> frozenset[str]:
+    """:func:`_shared_stems` of a gate's element list, cached by the list's identity (it lives as long as its card)."""
+    entry = _SHARED.get(id(elements))
+    if entry is not None and entry[0] is elements:
+        return entry[1]
+    if len(_SHARED) > 4096:
+        _SHARED.clear()
+    shared = _shared_stems(elements)
+    _SHARED[id(elements)] = (elements, shared)
+    return shared
+
+
 class _ElementsMixin(_ParserState):
     """Finds each traced gate's required elements in that gate's sections (at most :data:`MAX_ELEMENT_CHARS` characters)."""
 
@@ -522,6 +560,8 @@ class _ElementsMixin(_ParserState):
 
     def _find_elements(self, traces: list[GateTrace]) -> None:
         masked = self.masked
+        starts = [n.start for n in self.all_numbers]
+        bag_of: dict[tuple[int, int], _Bag] = {}  # a unit in two gates' sections is read once
         for trace in traces:
             elements = self.ix.elements.get(trace.gate, [])
             gate = self.ix.gates.get(trace.gate)
@@ -544,12 +584,14 @@ class _ElementsMixin(_ParserState):
                     break
                 units.append(unit)
                 budget -= unit.end - unit.start
-            starts = [n.start for n in self.all_numbers]
             bags = []
             for unit in units:
-                lo, hi = bisect_right(starts, unit.start - 1), bisect_right(starts, unit.end - 1)
-                bags.append(_Bag.of(masked, unit.start, unit.end, self.all_numbers[lo:hi]))
-            shared = _shared_stems(elements)
+                bag = bag_of.get((unit.start, unit.end))
+                if bag is None:
+                    lo, hi = bisect_right(starts, unit.start - 1), bisect_right(starts, unit.end - 1)
+                    bag = bag_of[unit.start, unit.end] = _Bag.of(masked, unit.start, unit.end, self.all_numbers[lo:hi])
+                bags.append(bag)
+            shared = _shared_stems_of(elements)
             for element in elements:
                 if element.text in wanted:
                     found = _match_element(element, bags, self.score_cutoff, shared)

@@ -1,0 +1,270 @@
+"""Fast literal-anchored scanning for the response parser: :class:`Trigger`, :func:`scan`, :func:`lowered`, :func:`word_prefixes`.
+
+Split out of :mod:`ipb.scoring._text` (which re-exports these names). Every
+regular expression is tried only where its literal occurs (``str.find``, at C
+speed); the literals a text cannot hold are skipped by the first three
+characters of its words (:func:`word_prefixes`) and, for a long text, by its
+distinct words. Each shortcut gives the matches the plain loop over every
+literal gives (``tests/scoring/test_parse_speed_equivalence.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
+from operator import add, itemgetter
+from typing import Iterable
+
+__all__ = ["Trigger", "lowered", "scan", "word_prefixes", "WordPrefixes", "JOIN_WORDS_FROM"]
+
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A pattern tried only where its lower-case ``literal`` occurs.
+
+    Python's ``re`` tries every branch of an alternation at every position, so
+    one regex of fifty phrases costs seconds on a megabyte. Instead each
+    phrase names a literal it starts with; ``str.find`` locates the literal
+    (at C speed) and ``pattern.match`` is tried only there. Among matches at
+    one position the smallest ``key`` wins; ``word`` requires the literal to
+    start a word.
+    """
+
+    literal: str
+    pattern: re.Pattern[str]
+    key: int = 0
+    word: bool = True
+
+
+def lowered(text: str) -> str:
+    """``text`` in lower case with the same length (non-ASCII letters whose lower case is longer stay as they are)."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return text.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def scan(
+    text: str,
+    low: str,
+    triggers: "list[Trigger]",
+    *,
+    limit: int = 200_000,
+    cache: dict[str, list[int]] | None = None,
+    prefixes: "set[str] | None" = None,
+    truncated: "set[str] | None" = None,
+) -> list[tuple[int, re.Match[str]]]:
+    r"""Non-overlapping matches of ``triggers`` in ``text``, leftmost first, as (key, match).
+
+    Like ``re.finditer`` over the alternation of the patterns in ``key``
+    order. At most ``limit`` literal occurrences are tried per literal: the
+    first and the last half of them (an answer's end holds its verdict).
+    ``cache`` (literal -> positions in ``low``) shares the search for a
+    literal between calls on the same text; ``prefixes`` (from
+    :func:`word_prefixes`) skips literals no word of the text starts like;
+    literals that reached ``limit`` are added to ``truncated``.
+
+    >>> t = [Trigger("pass", re.compile(r"(?i)pass(?:es)?\b"), 1), Trigger("not", re.compile(r"(?i)not pass\b"), 0)]
+    >>> [(k, m.group(0)) for k, m in scan("It passes, not pass.", "it passes, not pass.", t)]
+    [(1, 'passes'), (0, 'not pass')]
+    """
+    found: list[tuple[int, int, re.Match[str]]] = []
+    entries, heads, others = _plan_for(triggers)
+    if prefixes is None:
+        chosen: "Iterable[int]" = range(len(entries))
+    else:  # the literals some word of the text starts like, in list order (ties at one position keep it)
+        picked = [i for head in (heads.keys() & prefixes) for i in heads[head]]
+        picked.extend(i for i in others if entries[i][0] in low)
+        picked.sort()
+        chosen = picked
+    append = found.append
+    joined = getattr(prefixes, "joined", None)
+    for i in chosen:
+        literal, word, tried = entries[i]
+        positions = cache.get(literal) if cache is not None else None
+        if positions is None:
+            positions = [] if joined is not None and _absent(literal, joined) else _positions(low, literal, limit)
+            if cache is not None:
+                cache[literal] = positions
+        if truncated is not None and len(positions) >= limit:
+            truncated.add(literal)
+        if not positions:
+            continue
+        if len(tried) == 1 and tried[0][1] is None:  # one plain pattern (the common case): the same loop, hoisted
+            match, key = tried[0][0].match, tried[0][2]
+            for pos in positions:
+                if word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_"):
+                    continue
+                m = match(text, pos)
+                if m is not None and m.end() > pos:
+                    append((pos, key, m))
+            continue
+        for pos in positions:
+            if not (word and pos > 0 and (low[pos - 1].isalnum() or low[pos - 1] == "_")):
+                for pattern, keys, key in tried:
+                    m = pattern.match(text, pos)
+                    if m is not None and m.end() > pos:
+                        append((pos, keys[m.lastgroup or ""] if keys is not None else key, m))
+                        if keys is not None:
+                            break
+    found.sort(key=itemgetter(0, 1))
+    out: list[tuple[int, re.Match[str]]] = []
+    end = -1
+    for pos, key, m in found:
+        if pos < end:
+            continue
+        out.append((key, m))
+        end = m.end()
+    return out
+
+
+_WORD_TOKEN = re.compile(r"[^\W_]+")
+
+
+class WordPrefixes(set):  # type: ignore[type-arg]
+    """A set of word prefixes (see :func:`word_prefixes`) that may carry ``joined``: the text's distinct words, one a
+    line, for a text of :data:`JOIN_WORDS_FROM` characters or more."""
+
+    joined: str | None = None
+
+
+#: From this many characters :func:`word_prefixes` also keeps the distinct words, so that :func:`scan` can tell a
+#: literal absent from a long text by a search of its (much shorter) vocabulary instead of the whole text.
+JOIN_WORDS_FROM = 50_000
+
+
+def word_prefixes(low: str) -> WordPrefixes:
+    """The first three characters of every word of ``low`` (whole words when shorter); for a long text, with its
+    distinct words (``joined``)."""
+    words = set(_WORD_TOKEN.findall(low))
+    out = WordPrefixes({w[:3] for w in words})
+    if len(low) >= JOIN_WORDS_FROM:
+        out.joined = "\n".join(words)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _word_runs(literal: str) -> tuple[str, ...]:
+    """The runs of letters and digits of ``literal``: each lies inside one word of any text the literal occurs in."""
+    return tuple(_WORD_TOKEN.findall(literal))
+
+
+def _absent(literal: str, joined: str) -> bool:
+    """Whether ``literal`` cannot occur in the text whose distinct words, one a line, are ``joined``: one of its runs
+    of letters and digits is part of no word (exact: such a run can only occur inside a word)."""
+    return any(run not in joined for run in _word_runs(literal))
+
+
+def _positions(low: str, literal: str, limit: int) -> list[int]:
+    """Where ``literal`` occurs in ``low``, overlapping occurrences included; past ``limit`` occurrences, the
+    first and the last half of them.
+
+    >>> _positions("aaaa", "aa", 10), _positions("a-b-a-b", "a-", 10), _positions("x", "y", 10)
+    ([0, 1, 2], [0, 4], [])
+    """
+    out: list[int] = []
+    pos = low.find(literal)
+    while pos >= 0:
+        out.append(pos)
+        if len(out) == _SPLIT_FROM and len(literal) > 1 and not _overlaps(literal):
+            # many occurrences of a literal that cannot overlap itself (none starts inside another): the rest by one
+            # split at C speed, each occurrence starting where the pieces before it and the literals between end
+            size = len(literal)
+            rest = pos + size
+            pieces = low[rest:].split(literal)
+            out.extend(map(add, accumulate(map(len, pieces[:-1])), range(rest, rest + size * (len(pieces) - 1), size)))
+            break
+        pos = low.find(literal, pos + 1)
+    if len(out) > limit:
+        tail = limit // 2
+        out = out[: limit - tail] + out[len(out) - tail :]
+    return out
+
+
+#: Occurrences from which :func:`_positions` splits rather than finds one by one.
+_SPLIT_FROM = 16
+
+
+@lru_cache(maxsize=4096)
+def _overlaps(literal: str) -> bool:
+    """Whether two occurrences of ``literal`` can overlap: some proper prefix is also a suffix ("aa", "abab")."""
+    return any(literal.startswith(literal[k:]) for k in range(1, len(literal)))
+
+
+_GLOBAL_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
+_Tried = list[tuple[re.Pattern[str], dict[str, int] | None, int]]
+
+
+_GROUPED: dict[int, tuple["list[Trigger]", dict[str, tuple[bool, _Tried]]]] = {}
+
+
+def _grouped_for(triggers: "list[Trigger]") -> dict[str, tuple[bool, _Tried]]:
+    """:func:`_grouped` for a trigger list, cached by the list's identity (trigger lists live as long as their card)."""
+    entry = _GROUPED.get(id(triggers))
+    if entry is not None and entry[0] is triggers:
+        return entry[1]
+    if len(_GROUPED) > 1024:
+        _GROUPED.clear()
+    grouped = _grouped(tuple(triggers))
+    _GROUPED[id(triggers)] = (triggers, grouped)
+    return grouped
+
+
+_Entry = tuple[str, bool, _Tried]
+_PLANS: dict[int, tuple["list[Trigger]", tuple[list[_Entry], dict[str, list[int]], list[int]]]] = {}
+
+
+def _plan_for(triggers: "list[Trigger]") -> tuple[list[_Entry], dict[str, list[int]], list[int]]:
+    """:func:`_grouped` for a trigger list as (literal, word rule, patterns) entries in its order, with the entries
+    whose literal starts with three letters or digits indexed by those (the heads :func:`word_prefixes` gives) and
+    the others listed; cached by the list's identity, as :func:`_grouped_for`."""
+    entry = _PLANS.get(id(triggers))
+    if entry is not None and entry[0] is triggers:
+        return entry[1]
+    if len(_PLANS) > 1024:
+        _PLANS.clear()
+    entries = [(literal, word, tried) for literal, (word, tried) in _grouped_for(triggers).items()]
+    heads: dict[str, list[int]] = {}
+    others: list[int] = []
+    for i, (literal, _, _) in enumerate(entries):
+        if literal[:3].isalnum():
+            heads.setdefault(literal[:3], []).append(i)
+        else:
+            others.append(i)
+    plan = (entries, heads, others)
+    _PLANS[id(triggers)] = (triggers, plan)
+    return plan
+
+
+@lru_cache(maxsize=256)
+def _grouped(triggers: "tuple[Trigger, ...]") -> dict[str, tuple[bool, _Tried]]:
+    """Per literal: the word rule and the patterns to try, merged into one alternation where possible.
+
+    A merged pattern names its branches ``t0``, ``t1``...; the map gives each
+    branch's key. Patterns with named groups of their own are tried one by one.
+    """
+    by_literal: dict[str, list[Trigger]] = {}
+    for trig in triggers:
+        by_literal.setdefault(trig.literal, []).append(trig)
+    out: dict[str, tuple[bool, _Tried]] = {}
+    for literal, group in by_literal.items():
+        group.sort(key=lambda t: t.key)
+        word = all(t.word for t in group) and literal[:1].isalnum()
+        if len(group) == 1 or any(t.pattern.groupindex for t in group):
+            out[literal] = (word, [(t.pattern, None, t.key) for t in group])
+            continue
+        branches = []
+        keys: dict[str, int] = {}
+        for i, t in enumerate(group):
+            flags = "".join(f for f, bit in (("i", re.IGNORECASE), ("s", re.DOTALL), ("m", re.MULTILINE)) if t.pattern.flags & bit)
+            body = _GLOBAL_FLAGS.sub("", t.pattern.pattern)
+            branches.append(f"(?P<t{i}>(?{flags}:{body}))" if flags else f"(?P<t{i}>{body})")
+            keys[f"t{i}"] = t.key
+        out[literal] = (word, [(re.compile("|".join(branches)), keys, group[0].key)])
+    return out
