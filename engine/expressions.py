@@ -39,6 +39,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -709,6 +710,27 @@ def _fn_abs(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
     return c._node(abs_fn, args[0].type, args, meta)
 
 
+def _fn_round(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
+    """``round(x)``: the whole number nearest ``x``, halves away from zero (a place in a ranking, a count).
+
+    Exact on Decimals and Fractions alike; the unit of ``x`` is kept; unknown stays unknown.
+    """
+    if len(args) != 1:
+        raise c._error("round() takes exactly one argument", meta, rule="function")
+    c._require(args[0], "number", meta, "round()")
+    f = args[0].fn
+
+    def round_fn(env: Env) -> Any:
+        v = f(env)
+        if v is None:
+            return None
+        half = _exact.as_fraction(abs(v)) + Fraction(1, 2)
+        whole = Decimal(half.numerator // half.denominator)
+        return -whole if v < 0 and whole else whole
+
+    return c._node(round_fn, args[0].type, args, meta)
+
+
 def _fn_known(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
     if len(args) != 1:
         raise c._error("known() takes exactly one argument", meta, rule="function")
@@ -749,6 +771,7 @@ _FUNCTIONS: dict[str, Callable[[_Compiler, str, list[Node], Any], Node]] = {
     "min": _fn_minmax,
     "max": _fn_minmax,
     "abs": _fn_abs,
+    "round": _fn_round,
     "known": _fn_known,
     "date": _fn_date,
     "year": _fn_year,
