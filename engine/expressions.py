@@ -724,7 +724,7 @@ def _fn_round(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
         v = f(env)
         if v is None:
             return None
-        half = _exact.as_fraction(abs(v)) + Fraction(1, 2)
+        half = abs(_exact.as_fraction(v)) + Fraction(1, 2)  # abs() of a Decimal would round to 28 digits
         whole = Decimal(half.numerator // half.denominator)
         return -whole if v < 0 and whole else whole
 
