@@ -39,7 +39,6 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -711,23 +710,15 @@ def _fn_abs(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
 
 
 def _fn_round(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
-    """``round(x)``: the whole number nearest ``x``, halves away from zero (a place in a ranking, a count).
-
-    Exact on Decimals and Fractions alike; the unit of ``x`` is kept; unknown stays unknown.
-    """
+    """``round(x)``: the nearest whole number, halves away from zero (exact; ``x``'s unit kept; unknown stays)."""
     if len(args) != 1:
         raise c._error("round() takes exactly one argument", meta, rule="function")
     c._require(args[0], "number", meta, "round()")
     f = args[0].fn
-
     def round_fn(env: Env) -> Any:
-        v = f(env)
-        if v is None:
-            return None
-        half = abs(_exact.as_fraction(v)) + Fraction(1, 2)  # abs() of a Decimal would round to 28 digits
-        whole = Decimal(half.numerator // half.denominator)
-        return -whole if v < 0 and whole else whole
-
+        r = None if (v := f(env)) is None else abs(_exact.as_fraction(v))  # abs(Decimal) would round to 28 digits
+        whole = None if r is None else Decimal((2 * r.numerator + r.denominator) // (2 * r.denominator))
+        return -whole if whole and v < 0 else whole
     return c._node(round_fn, args[0].type, args, meta)
 
 
