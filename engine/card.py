@@ -457,7 +457,7 @@ def _extra_keys(err: jsonschema.ValidationError) -> list[str]:
 
 
 #: Words an expression reads as operators, literals or functions: never usable as input names.
-RESERVED_NAMES = frozenset({"and", "or", "not", "in", "true", "false", "min", "max", "abs", "known", "date", "year"})
+RESERVED_NAMES = frozenset({"and", "or", "not", "in", "true", "false", "min", "max", "abs", "round", "known", "date", "year"})
 
 
 def card_from_doc(doc: YamlDoc) -> Card:

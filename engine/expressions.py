@@ -709,6 +709,19 @@ def _fn_abs(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
     return c._node(abs_fn, args[0].type, args, meta)
 
 
+def _fn_round(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
+    """``round(x)``: the nearest whole number, halves away from zero (exact; ``x``'s unit kept; unknown stays)."""
+    if len(args) != 1:
+        raise c._error("round() takes exactly one argument", meta, rule="function")
+    c._require(args[0], "number", meta, "round()")
+    f = args[0].fn
+    def round_fn(env: Env) -> Any:
+        r = None if (v := f(env)) is None else abs(_exact.as_fraction(v))  # abs(Decimal) would round to 28 digits
+        whole = None if r is None else Decimal((2 * r.numerator + r.denominator) // (2 * r.denominator))
+        return -whole if whole and v < 0 else whole
+    return c._node(round_fn, args[0].type, args, meta)
+
+
 def _fn_known(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
     if len(args) != 1:
         raise c._error("known() takes exactly one argument", meta, rule="function")
@@ -749,6 +762,7 @@ _FUNCTIONS: dict[str, Callable[[_Compiler, str, list[Node], Any], Node]] = {
     "min": _fn_minmax,
     "max": _fn_minmax,
     "abs": _fn_abs,
+    "round": _fn_round,
     "known": _fn_known,
     "date": _fn_date,
     "year": _fn_year,

@@ -85,6 +85,10 @@ class PScenario:
         return replace(self, facts=dict(facts), published=published, **changes)
 
 
+#: :meth:`Frame.complete` remembers at most this many derived values per frame (then starts again; memory flat in N).
+DERIVED_MEMO_LIMIT = 1 << 16
+
+
 @dataclass
 class Frame:
     """What a perturbation holds fixed.
@@ -165,10 +169,19 @@ class Frame:
         if not self.derived:
             return facts
         out = dict(facts)
+        # a derived value is remembered by how its sources are written (str, so 0.5 and 0.50 stay apart and the
+        # value's own form never depends on which was seen first): a flip search or a constraint check asks for
+        # the same sources again and again (s25green: Greenblatt's place, a long expression, ~3 asks per value)
+        memo = self.memo.get("derived_values")
+        if memo is None or len(memo) >= DERIVED_MEMO_LIMIT:
+            memo = self.memo["derived_values"] = {}
         for c in self.cards:
             for k in c.card.constraints:
                 if k.derive is not None:
-                    value = k.value_for(out)
+                    key = (c.card.id, k.id, tuple(str(out.get(n)) for n in sorted(k.expr.names)))
+                    value = memo.get(key, memo)
+                    if value is memo:
+                        value = memo[key] = k.value_for(out)
                     if value is None:
                         out.pop(k.derive, None)
                     else:
@@ -309,10 +322,13 @@ class Frame:
             return [label for label, fn in checks if fn(facts) is False]
         out: list[str] = []
         facts = self.complete(facts)
+        # an input only one constraint derives was just set to its value by complete(): that constraint holds
+        derives = [k.derive for c in self.cards for k in c.card.constraints if k.derive is not None]
         for i, c in enumerate(self.cards):
             if c.card.constraints:
                 mine = self.facts_for(i, facts)
-                out.extend(f"{c.card.id}/{k.id}" for k in c.card.constraints if k.broken(mine))
+                out.extend(f"{c.card.id}/{k.id}" for k in c.card.constraints
+                           if (k.derive is None or derives.count(k.derive) > 1) and k.broken(mine))
                 for k in c.card.constraints:
                     rng = c.card.inputs[k.derive].range if k.derive is not None else None
                     value = mine.get(k.derive) if k.derive is not None else None

@@ -223,6 +223,16 @@ def test_membership_and_category_equality(source: str, env: dict[str, Any], valu
         ("known(a)", dict(a=False), True),
         ("not known(a) or a", {}, True),
         ("max(price, $1B) == $2B", dict(price=2 * 10**9), True),
+        # round(): the nearest whole number, halves away from zero, exact on values with no decimal form
+        ("round(x / y)", dict(x=5, y=2), D(3)),
+        ("round(x / y)", dict(x=-5, y=2), D(-3)),
+        ("round(x / y)", dict(x=7, y=3), D(2)),  # 2.333...
+        ("round(x / y)", dict(x=8, y=3), D(3)),  # 2.666...
+        ("round(x / y)", dict(x=-1, y=3), D(0)),
+        ("round(x)", dict(x=D("1049.4999999999999999999999999")), D(1049)),
+        ("round(x)", dict(x=12), D(12)),
+        ("round(x)", {}, None),
+        ("round(x / y)", dict(x=1, y=0), None),
     ],
 )
 def test_functions(source: str, env: dict[str, Any], value: Any) -> None:
@@ -234,6 +244,18 @@ def test_function_result_types() -> None:
     assert compile_expression("abs(price)", SYMBOLS).type == MONEY
     assert compile_expression("min(margin, 50%)", SYMBOLS).type == RATIO
     assert compile_expression("known(price)", SYMBOLS).type == BOOL
+    assert compile_expression("round(price)", SYMBOLS).type == MONEY
+
+
+def test_round_of_minus_a_third_is_plain_zero() -> None:
+    """Rounding toward zero from below gives 0, not Decimal('-0') (which would print as '-0' in a question)."""
+    assert str(ev("round(x / y)", x=-1, y=3)) == "0"
+
+
+@pytest.mark.parametrize("source", ["round(x, y)", "round()", "round(a)"])
+def test_round_takes_one_number(source: str) -> None:
+    with pytest.raises(CompileError):
+        compile_expression(source, SYMBOLS)
 
 
 # --------------------------------------------------------------------------- unknown and undefined

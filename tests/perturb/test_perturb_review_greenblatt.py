@@ -22,17 +22,25 @@ engine's reading of every item's facts, that the contradiction cannot occur
 any more. Each failed on the card before its fix (7 items ranked below 100th
 with both yields that high; 36 items stating a value above $390B; 22 of the
 top 100 earning less than 15% on capital; 47 profitable items ranked below
-2,000th; 249 weak ones in the top 1,500). No test pins the run's verdict mix: the flip recipe on this card
-stops early ("exhausted") on most seeds, before and after these rules (see
-the s24green note), so its INVEST count is a property of the perturbation
-plan, not of the card.
+2,000th; 249 weak ones in the top 1,500). The last of these rules left the run with 994/0/6 DECLINE/INCONCLUSIVE/INVEST
+items (s24green): the place was a drawn input, so every INVEST flip moved it
+alone and broke a rule. The card now derives the place from the two yields
+(constraint ``combined_rank_from_the_two_yields``, s25green), so a flip moves
+EBIT, the enterprise value or the capital and the place with them; the last
+tests check that formula against an implementation of its own, its bases, the
+rules above for every value, and the run's verdict mix.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal as D
+from fractions import Fraction
 
-from perturb_support import review_run
+from hypothesis import given, settings, strategies as st
+
+from ipb.engine.registry import compiled_card
+from ipb.engine.scenario import load_scenario
+from perturb_support import SCENARIOS, review_run
 
 CARD = "greenblatt_magic_formula_screen"
 BASE = "decline_outside_top_group.yaml"
@@ -129,3 +137,92 @@ def test_greenblatt_dated_item_is_no_larger_than_the_largest_company_of_its_date
             if name in f:
                 assert f[name] <= LARGEST[as_of], (item["id"], as_of, name, f[name])
     assert dated >= 900
+
+
+def _place(ebit: D, ev: D, capital: D) -> int:
+    """The combined-ranking place of the card's formula (YAML comment of ``combined_rank_from_the_two_yields``),
+    written here from the formula, not from the card's expression: the mean of an earnings-yield rank
+    2400 / (1 + (y / 7%)^4) and a return-on-capital rank 2400 / (1 + (c / 25%)^5) (yields floored at 0, capital at
+    $1M), each plus 600 * min(1, loss / (10% of EV), resp. (50% of capital)), rounded half up, at least 1."""
+    e, v, k = Fraction(ebit), Fraction(ev), max(Fraction(capital), Fraction(10**6))
+    y, c, loss = max(e, 0) / v, max(e, 0) / k, max(-e, 0)
+    r_e = 2400 / (1 + (y / Fraction(7, 100)) ** 4) + 600 * min(1, loss / (v / 10))
+    r_c = 2400 / (1 + (c / Fraction(25, 100)) ** 5) + 600 * min(1, loss / (k / 2))
+    mean = (r_e + r_c) / 2
+    return max(1, int(mean + Fraction(1, 2)))
+
+
+def _derived() -> object:
+    card = compiled_card(CARD).card
+    return next(k for k in card.constraints if k.derive == "combined_rank_position")
+
+
+# base: (place stated, by hand). Review base: y = 5%, (5/7)^4 = 0.2603, r_e = 1904.3; c = 60%, 2.4^5 = 79.63,
+# r_c = 29.77; mean 967.0. Midcap: y = 23%, (23/7)^4 = 116.6, r_e = 20.41; c = 230/240 = 95.8%, 3.833^5 = 826.5,
+# r_c = 2.90; mean 11.66 -> 12. Rank 45: y = 16.5%, 30.87, r_e = 75.30; c = 68.75%, 2.75^5 = 157.3, r_c = 15.16;
+# mean 45.23 -> 45. Inconclusive: y = 28%, 4^4 = 256, r_e = 9.34; c = 70/60, 4.667^5 = 2213, r_c = 1.08; 5.21 -> 5.
+BASES = {"decline_outside_top_group.yaml": 967, "invest_midcap_industrial.yaml": 12,
+         "decline_rank_45_inside_top_decile.yaml": 45, "inconclusive_holding_plan_unstated.yaml": 5}
+
+
+def test_greenblatt_bases_state_the_place_of_their_yields():
+    """Each base states the place the card derives (worked by hand above), and the regional bank, which states no
+    capital, has none to derive."""
+    card = compiled_card(CARD).card
+    k = _derived()
+    for name, place in BASES.items():
+        facts = load_scenario(SCENARIOS / CARD / name, card).facts
+        assert facts["combined_rank_position"] == place, name
+        assert k.value_for(facts) == place == _place(facts["ebit"], facts["enterprise_value"],
+                                                     facts["net_working_capital"] + facts["net_fixed_assets"]), name
+    bank = load_scenario(SCENARIOS / CARD / "decline_regional_bank.yaml", card).facts
+    assert k.value_for(bank) is None and "combined_rank_position" not in bank
+
+
+def test_greenblatt_every_item_states_the_place_of_its_yields():
+    """Regression (rank-only flips): every item of the review run that states EBIT, EV and capital states the
+    place those give, whatever operator made it (the flips included)."""
+    seen = 0
+    for item, f in _run():
+        if not all(n in f for n in ("ebit", "enterprise_value", "net_working_capital", "net_fixed_assets")):
+            assert "combined_rank_position" not in f, item["id"]
+            continue
+        seen += 1
+        capital = f["net_working_capital"] + f["net_fixed_assets"]
+        assert f["combined_rank_position"] == _place(f["ebit"], f["enterprise_value"], capital), item["id"]
+    assert seen >= 900
+
+
+def test_greenblatt_review_run_has_a_usable_verdict_mix():
+    """The review base (967th, DECLINE) gave 994/0/6 DECLINE/INCONCLUSIVE/INVEST at s24green: now a flip moves the
+    yields and the place together, and at least a fifth of the run is INVEST and a fifth DECLINE (seed 2027: 672/8/320;
+    2028: see the s25green note)."""
+    verdicts = [item["investment_verdict"] for item, _ in _run()]
+    assert verdicts.count("INVEST") >= 200 and verdicts.count("DECLINE") >= 200, (
+        verdicts.count("DECLINE"), verdicts.count("INCONCLUSIVE"), verdicts.count("INVEST"))
+
+
+MONEY_STEP = 5 * 10**6
+
+
+@settings(max_examples=400, deadline=None)
+@given(ebit=st.integers(-200, 10_000), ev=st.integers(1, 25_000), nwc=st.integers(-1_000, 10_000),
+       nfa=st.integers(0, 40_000))
+def test_greenblatt_derived_place_keeps_every_rank_rule(ebit, ev, nwc, nfa):
+    """Law: for any EBIT, EV and capital on the card's grids, the derived place keeps the author-inferred rules the
+    re-reads asked for (the arithmetic of the tests above and of test_perturb_review_second_pass), so a derived
+    place never makes the card reject its own item: top 100 needs a 10% yield, top 500 7%, top 1,000 4%, top
+    2,000 a profit, top 100 a 15% return on positive capital; 20% and 50% are in the top 100; 4% with 20% (or no
+    positive capital) in the top 2,000; under 6% with under 20% below 1,500th."""
+    f = {"ebit": D(ebit * MONEY_STEP), "enterprise_value": D(ev * 10**7), "net_working_capital": D(nwc * MONEY_STEP),
+         "net_fixed_assets": D(nfa * MONEY_STEP)}
+    p = _derived().value_for(f)
+    e, v = f["ebit"], f["enterprise_value"]
+    capital = f["net_working_capital"] + f["net_fixed_assets"]
+    assert p == _place(e, v, capital) and 1 <= p <= 3000
+    assert not (p <= 100 and e < D("0.10") * v) and not (p <= 500 and e < D("0.07") * v)
+    assert not (p <= 1000 and e < D("0.04") * v) and not (p <= 2000 and e <= 0)
+    assert not (p <= 100 and capital > 0 and e < D("0.15") * capital)
+    assert not (p > 100 and capital > 0 and e >= D("0.20") * v and e >= D("0.50") * capital)
+    assert not (p > 2000 and e >= D("0.04") * v and (capital <= 0 or e >= D("0.20") * capital))
+    assert not (p <= 1500 and capital > 0 and e < D("0.06") * v and e < D("0.20") * capital)

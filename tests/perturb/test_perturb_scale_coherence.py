@@ -89,13 +89,16 @@ def test_every_item_keeps_the_money_inputs_in_scale(card):
 
 def test_the_reported_greenblatt_item_is_refused(tmp_path: Path):
     """$24.41B of net working capital for a $1.2B company (items/gb_mix.jsonl line 10) breaks the card; ranked
-    12th on a 0.6% return on capital it also breaks the return-on-capital floor of the top 100 (s24green)."""
+    12th on a 0.9% return on capital it also breaks the return-on-capital floor of the top 100 (s24green) and the
+    place the card derives from the two yields (s25green; the base's working capital is now $90M)."""
     text = (SCENARIOS / GREENBLATT / "invest_midcap_industrial.yaml").read_text(encoding="utf-8")
+    assert "net_working_capital: $90M" in text
     path = tmp_path / "s.yaml"
-    path.write_text(text.replace("net_working_capital: $200M", "net_working_capital: $24.41B"), encoding="utf-8")
+    path.write_text(text.replace("net_working_capital: $90M", "net_working_capital: $24.41B"), encoding="utf-8")
     card = compiled_card(GREENBLATT).card
     errors = constraint_errors(card, load_scenario(path, card).facts)
-    assert [e.name for e in errors] == ["tangible_capital_within_scale", "top_ranks_have_a_real_return_on_capital"]
+    assert [e.name for e in errors] == ["tangible_capital_within_scale", "top_ranks_have_a_real_return_on_capital",
+                                        "combined_rank_from_the_two_yields"]
 
 
 def test_bundled_scenarios_satisfy_the_new_constraints():
