@@ -327,25 +327,24 @@ class _DecidedMixin(_ParserState):
             return []
         own = {w.lower() for w in self.card.investor.split() if len(w) > 2}
         names = {w.lower() for name in self.ix.investor_of for w in name.split() if len(w) > 3}
-        out: list[tuple[int, int]] = []
+        opens: list[tuple[int, int]] = []  # (position of the object's "{", start of its key)
         for m in _AGENT_KEY.finditer(masked):
             words = set(re.split(r"[\W_]+", m.group("key").lower()))
-            if not (words & names or "agent" in words or "analyst" in words) or words & own:
-                continue
-            depth, i = 0, m.end() - 1
-            end = len(masked)
-            while i < len(masked):
-                c = masked[i]
-                if c == "{":
-                    depth += 1
-                elif c == "}":
-                    depth -= 1
-                    if depth == 0:
-                        end = i + 1
-                        break
-                i += 1
-            out.append((m.start(), end))
-        return out
+            if (words & names or "agent" in words or "analyst" in words) and not words & own:
+                opens.append((m.end() - 1, m.start()))
+            if len(opens) >= 64:
+                break  # a megabyte of agent keys: the first 64 are enough to read the answer's verdicts
+        if not opens:
+            return []
+        # every brace's partner in one pass over the braces (linear, also on unbalanced text)
+        close_of: dict[int, int] = {}
+        stack: list[int] = []
+        for b in re.finditer(r"[{}]", masked):
+            if b.group() == "{":
+                stack.append(b.start())
+            elif stack:
+                close_of[stack.pop()] = b.end()
+        return [(key_start, close_of.get(brace, len(masked))) for brace, key_start in opens]
 
 
 #: A company named as a list item or heading: a ticker in brackets right after the label ("Coastline Power (CLP),",
