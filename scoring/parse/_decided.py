@@ -197,7 +197,7 @@ def decision_label_before(text: str, line_start: int, start: int) -> bool:
 
 _MOVES_BEFORE = re.compile(
     rf"(?i){_DECIDER}(?:\s+(?:will|would|should|shall|have|has|had))?\s+(?:stay|stays|stayed|remain|remains|remained|go|goes|went|"
-    r"move|moves|moved|moving|shift|shifts|shifted|turn|turns|turned|switch|switched)(?:\s+(?:the|our|my)\s+(?:\w+\s+){0,2}?)?"
+    r"move|moves|moved|moving|shift|shifts|shifted|turn|turns|turned|switch|switched)(?:\s+(?:the|our|my)(?:\s+\w+){1,3}?)?"
     r"(?:\s+(?:to|into))?\s+\Z")
 
 
@@ -349,7 +349,8 @@ class _DecidedMixin(_ParserState):
 
 #: A company named as a list item or heading: a ticker in brackets right after the label ("Coastline Power (CLP),",
 #: "Ardent Foods (NYSE: ARD)") or a legal-form word ending it ("Kessler Tabakwerke AG", "Marrow Valley Water Co.").
-_TICKER_AFTER = re.compile(r"[ \t*_]*\((?:[A-Z]{2,6}[ \t]*:[ \t]*)?[A-Z]{1,5}(?:[.:-][A-Z]{1,4})?\)")
+_TICKER_AFTER = re.compile(r"[ \t*_]*\((?:[A-Z]{2,6}[ \t]*:[ \t]*)?(?!(?:PASS|FAIL|OK|YES|NO|KILL|TBD|RANK|BUY|SELL|HOLD|AVOID|WAIT|SKIP|NA)\))"
+                           r"[A-Z]{1,5}(?:[.:-][A-Z]{1,4})?\)")
 _LEGAL_FORM = re.compile(r"(?:\b(?:Inc|Corp|Corporation|Co|Ltd|Limited|plc|PLC|AG|SA|NV|SE|ASA|AB|Bhd|GmbH|LLC|Holdings|Group|"
                          r"Bancorp|Berhad)\.?)\Z")
 
@@ -360,7 +361,7 @@ def company_label(label: str, text: str, end: int) -> bool:
     >>> t = "2. Coastline Power (CLP), an electric utility, fails two tests."
     >>> company_label("Coastline Power", t, t.index(" (CLP)"))
     True
-    >>> company_label("Debt discipline", "3. Debt discipline (FAIL)", 18)
-    False
+    >>> company_label("Debt discipline", "3. Debt discipline (FAIL)", 18), company_label("Moat", "2. Moat (OK)", 7)
+    (False, False)
     """
     return _TICKER_AFTER.match(text, end) is not None or _LEGAL_FORM.search(label.strip(" *_:.-")) is not None

@@ -114,3 +114,13 @@ def test_company_list_item_is_no_invented_gate() -> None:
     result = parse_response(text, "greenblatt_magic_formula_screen", embedder=False)
     assert [i.name for i in result.invented] == []
     assert result.final_verdict == "INVEST"
+
+
+def test_decided_module_examples() -> None:
+    """The examples in :mod:`ipb.scoring.parse._decided` (labels, relative clauses, purpose infinitives, company labels)."""
+    import doctest
+
+    import ipb.scoring.parse._decided as decided
+
+    result = doctest.testmod(decided)
+    assert result.attempted >= 10 and result.failed == 0
