@@ -127,13 +127,14 @@ _OUTCOME_VERBS: dict[str, tuple[str, ...]] = {
     "INCREASE": ("RAISE",),
     "SIZE": ("SCALE",),
     "TAKE": ("OPEN", "INITIATE"),
+    "EXIT": ("GET_OUT_OF",),
     "ROTATE": ("SWITCH",),
 }
 
 
 def _outcome_key(text: str) -> str:
     """An outcome word as the card spells it: upper case, words joined by "_"."""
-    return re.sub(r"[ _-]+", "_", text.strip().upper())
+    return re.sub(r"[ \t_:-]+", "_", text.strip().upper())
 
 
 def _card_key(card: Card) -> tuple[str, str, int]:
@@ -211,7 +212,10 @@ def _build_index(card: Card) -> _CardIndex:
     spoken = [w for w in sorted(outcome_of, key=len, reverse=True) if w not in gate_words]
     # "REDIRECT_TO_PASSIVE" may be written "redirect to passive" or "Redirect-to-passive".
     # "HOLD_BALANCED_MIX" may be written "hold the balanced mix": an article between its words changes nothing.
-    outcome_alts = [r"[ _-](?:(?:the|a|an)[ ])?".join(re.escape(part) for part in w.split("_")) for w in spoken]
+    # "BUBBLE_REDUCE_RISK" may be written "Bubble: reduce risk": the outcome's head as a label of the rest.
+    outcome_alts = [(lambda parts: re.escape(parts[0]) + "".join(
+        (r"(?:[ _-]|:[ \t]+)" if k == 1 else r"[ _-]") + r"(?:(?:the|a|an)[ ])?" + re.escape(p) for k, p in enumerate(parts) if k))(w.split("_"))
+        for w in spoken]
     outcome_alts.sort(key=len, reverse=True)
     outcome_re = re.compile(r"(?i)\b(?:" + "|".join(outcome_alts) + r")(?:s)?\b") if outcome_alts else None
     outcome_triggers = [Trigger(w.split("_")[0].lower(), outcome_re) for w in spoken] if outcome_re is not None else []

@@ -10,8 +10,14 @@ from ipb.scoring._text import Trigger
 from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._confidence import final_confidence
+from ipb.scoring.parse._decided import (
+    _DecidedMixin,
+    decider_moves_before,
+    decision_label_before,
+    purpose_infinitive,
+    relative_clause,
+)
 from ipb.scoring.parse._pass_sense import declines
-from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
 from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other
@@ -20,14 +26,14 @@ _FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
 #: At most this many closing idioms are weighed (the first and the last half).
 _IDIOM_PLACES = 200
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
-_PASS_SUBJECT = re.compile(r"(?i)\b(?:would|will|should|must|to|I'd|we'd|I|we)[ \t]+\Z")
+_PASS_SUBJECT = re.compile(r"(?i)\b(?:would|will|should|must|to|I'd|we'd|I'll|we'll|I\u2019ll|we\u2019ll|I|we)[ \t]+\Z")
 _LOWER_OUTCOME_CUE = frozenset({"would", "will", "should", "must", "i", "we", "i'd", "we'd", "recommend", "recommendation", "verdict",
                                 "decision", "therefore", "thus", "so", "hence", "to", "ultimately", "buffett", "berkshire"})
 
 
 #: Right after an outcome word or idiom: a general object, so the sentence states a policy ("the fund divests any issuer
 #: that ..."), not this decision.
-_GENERIC_OBJECT = frozenset({"any", "every", "all", "whenever", "companies", "stocks", "issuers", "firms"})
+_GENERIC_OBJECT = frozenset({"any", "every", "all", "whenever", "companies", "stocks", "issuers", "firms", "what", "whatever", "anything"})
 
 #: Before an outcome word in its sentence: the outcome is conceded or imagined, not the writer's verdict.
 _CONCEDED = re.compile(
@@ -92,7 +98,9 @@ _ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?
 
 
 #: After a buy word: a price limit under which it would buy ("buy < $36", "buy below 3,600", "buy under $40 only").
-_BUY_LIMIT = re.compile(r"[ \t]*(?:<|\u2264|=<|(?:only\s+)?(?:below|under|beneath|at\s+or\s+below|on\s+a\s+(?:dip|pullback)\s+to)\b)", re.I)
+#: The limit names a figure: "buy under the strategy" is no price limit.
+_BUY_LIMIT = re.compile(r"[ \t]*(?:<|\u2264|=<|(?:only\s+)?(?:below|under|beneath|at\s+or\s+below|on\s+a\s+(?:dip|pullback)\s+to)\s+"
+                        r"(?:about\s+|around\s+|roughly\s+|~)?(?:[$\u00a3\u20ac\u00a5]|[A-Z]{1,3}\$?\s?)?\d)", re.I)
 
 
 #: A rating or signal field that commits to neither outcome: "Signal: neutral", "Overall signal \u2014 neutral", "**Stance:**
@@ -121,7 +129,7 @@ _PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|sta
                               r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")
 
 
-class _FinalVerdictMixin(_ParserState):
+class _FinalVerdictMixin(_DecidedMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
     # ------------------------------------------------------------------ final verdict
@@ -158,16 +166,19 @@ class _FinalVerdictMixin(_ParserState):
             line_start = max(masked.rfind("\n", max(0, start - 400), start) + 1, start - 400, 0)
             # "a naive investor would say INVEST", 'my colleague wrote "INVEST"', "Previous answer (wrong): INVEST": never the
             # verdict, at most the runner-up
-            pool = set_aside if self._not_the_writers(before, line_start, start) or self._in_other_profile(start) else candidates
+            pool = set_aside if self._not_the_writers(before, line_start, start) or self._in_other_profile(start) \
+                or self._in_other_investor(start) else candidates  # (another investor's JSON object: :mod:`._decided`)
             if level < 3 and (_LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None
-                              or _CUE_BEFORE.search(masked, max(line_start, start - 60), start) is not None):
+                              or _CUE_BEFORE.search(masked, max(line_start, start - 60), start) is not None
+                              or decision_label_before(masked, line_start, start)):
                 level = 3  # the value of a label on its line: "Result: decline.", "Positioning: rotate to government bonds.";
                 # or of a decision cue opening a sentence inside it: "... above 1.5x. Decision: pass on it."
             opens = self._opens_closing_sentence(start, u)
             if opens:
                 level = max(level, 2)  # "No rebalance this quarter.", "Cut the position and take the profit." closing the answer
             if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE) and not opens \
-                    and not stated and _PASSIVE_SUBJECT.search(before) is None and vw.DECIDER_BEFORE.search(before) is None:
+                    and not stated and _PASSIVE_SUBJECT.search(before) is None and vw.DECIDER_BEFORE.search(before) is None \
+                    and not decider_moves_before(before):
                 return  # a lower-case outcome word counts after a cue, opening the closing sentence, as a passive decision
                 # ("the deal is declined") or after the one who decides ("the fund will divest", "we would rebalance")
             if _REVISION_CUE.search(before) is not None:
@@ -227,7 +238,9 @@ class _FinalVerdictMixin(_ParserState):
                 continue  # "Position: long Brazilian real", "short a basket of lenders": the position held, not a rating
             unit = self.units[u]
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
-            first_person = self._declining_pass(m.start(), u)
+            lead = [w.lower() for w in _WORDS_APOS.findall(masked, max(unit.start, m.start() - 60), m.start())]
+            first_person = self._declining_pass(m.start(), u) and (word.startswith("pass") or not (
+                purpose_infinitive(lead) or relative_clause(lead)))  # not "the proposal to buy", "the group we buy"
             shouted = m.group("word").isupper() and len(m.group("word")) >= 3  # "this is an AVOID", "9/9 - BUY."
             limit = _BUY_LIMIT.match(masked, m.end()) is not None
             denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(unit.start, m.start() - 40), m.start())][-4:])
@@ -240,7 +253,7 @@ class _FinalVerdictMixin(_ParserState):
             outcome = synonym_of[word]
             if outcome == ix.pass_outcome and limit:
                 outcome = ix.fail_outcome  # "watch - buy < $36", "buy below 3,600": a limit under today's price, not a buy now
-            consider(m.start(), m.end(), outcome, 3 if alone or limit or denied else 2, u)
+            consider(m.start(), m.end(), outcome, 3 if alone or limit or denied or (first_person and word.startswith("pass")) else 2, u)
         # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
         for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
@@ -283,6 +296,8 @@ class _FinalVerdictMixin(_ParserState):
             u = self._unit_at(m.start())
             if u >= 0:
                 consider(m.start(), m.end(), ix.fail_outcome if key == 0 else ix.pass_outcome, 1, u)
+        for start, end, outcome, u, stated in self._stated_decisions():
+            consider(start, end, outcome, 1, u, stated)  # "So we bought in.", "goes into the model portfolio" (:mod:`._decided`)
         for hit in self.hits:
             unit = self.units[hit.unit]
             if not unit.final:

@@ -17,6 +17,7 @@ from ipb.scoring.parse._common import (
     _Anchor,
     _Mention,
 )
+from ipb.scoring.parse._decided import company_label
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Embedder, EmbedderArg, Span
 
@@ -171,7 +172,7 @@ class _ParaphraseMixin(_ParserState):
                 sibling = self._section_has_verdict(li) or self._row_has_verdict(li)
             if recognised_by is not None and not sibling:
                 continue
-            if has_verdict or sibling:
+            if (has_verdict or sibling) and not company_label(label, self.masked, span[1]):  # not "2. Coastline Power (CLP), ..."
                 self.anchors[li] = _Anchor(None, "label", span, invented=label)
 
     def _embedding_matches(self, unresolved: list[tuple[int, Span, str, int | None]]) -> None:

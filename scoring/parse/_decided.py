@@ -1,0 +1,367 @@
+"""Decisions stated as acts or outcomes instead of verdict words (issue 13, "final verdicts in the wild"; paper §7.5).
+
+Real write-ups often close with what was *done* rather than with a verdict word: "So we bought in.", "Harlow goes
+into the model portfolio this week.", "Corvane goes on the watch list.", "Committee decision: no position for now.",
+"Norges Bank's Executive Board decided to exclude the company.", "the stake is to be sold in full", "the capital will
+be redirected to passive factor mandates", "the portfolio needs revising", "Passing.". A careful reader takes each
+as the writer's final verdict, mapped to the card's pass or fail outcome (or to the card's own outcome word, when
+the act is that word inflected). This module finds such statements; :mod:`._final` weighs them with every other
+candidate (its ``consider``: conditions, negation, other voices, labels and position still apply).
+
+Also here, small readers :mod:`._final` asks about context:
+
+* :func:`decision_label_before` -- a decision cue ending a longer label ("Committee decision:", "Answer to the
+  desk:", "The strategists' common advice to clients:"), whose value is the verdict;
+* :func:`decider_moves_before` -- the one who decides, moving to or staying in an outcome ("We stay balanced.",
+  "I've moved the portfolio to defensive");
+* :func:`purpose_infinitive` -- "to buy" / "to sell" after a noun or a verb of need ("the proposal to buy",
+  "hired a bank to sell", "who has to sell"): a purpose, not the writer deciding;
+* :meth:`_DecidedMixin._in_other_investor` -- a JSON object keyed by another investor or agent
+  (``"peter_lynch": {... "verdict": "BUY"}``) when the card's investor has one of their own or the answer's
+  top level states the decision.
+
+Every pattern is tried only where its literal occurs (:class:`ipb.scoring._text.Trigger`); per-card patterns are
+built once per card and cached, so the cost stays linear in the answer's length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ipb.scoring._text import Trigger
+from ipb.scoring.parse._state import _ParserState
+
+__all__ = ["decision_label_before", "decider_moves_before", "purpose_infinitive", "relative_clause"]
+
+_APOS = "['\u2019]"
+#: The one who decides, as a subject: the writer, or the fund / committee the answer decides for.
+_DECIDER = (rf"(?:\b(?:i|we)(?:{_APOS}(?:ve|d|ll|m|re))?|\b(?:the|our)\s+(?:fund|portfolio|committee|board|firm|panel|team|"
+            r"investment\s+committee))")
+#: A decider, then at most "have"/"has" and an adverb, ending the text searched: "we have finally ", "So we ".
+_DECIDER_END = re.compile(rf"(?i){_DECIDER}(?:\s+(?:have|has|had))?(?:\s+(?:now|just|finally|already|also|then|since))?\s+\Z")
+#: Only a sentence opener before the match: "Bought a starter position ...", "So, passing.", "And we ...".
+_SENTENCE_HEAD = re.compile(r"(?i)(?:^|[\n.!?:;]|\bso,?|\band|\bthen|\bfinally,?)[ \t*_>-]*\Z")
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """One way of stating a decision: ``pattern`` (tried at ``literals``) means the card's pass outcome (``key`` 1)
+    or fail outcome (``key`` 0); ``before`` (when set) must match the text just before it (ending there); ``head``
+    also accepts a bare sentence opening before it; ``stated`` says the statement names its decider (it counts in
+    lower case anywhere, not only in the conclusion or after a label)."""
+
+    literals: tuple[str, ...]
+    pattern: re.Pattern[str]
+    key: int
+    before: re.Pattern[str] | None = None
+    head: bool = False
+    stated: bool = True
+    #: The statement starts where ``before`` matched (it holds the statement's own negation: "I don't need to own it").
+    whole: bool = False
+
+
+_OBJECT = r"(?:out\b|it\b|them\b|(?:the|our|my|its|this|that|half\s+(?:of\s+)?(?:the|our|my))\s+(?:[\w%.-]+\s+){0,2}?" \
+          r"(?:position|stake|short|holding|shares|notes|bonds|trade|idea|exposure)\b)"
+
+_RULES: tuple[_Rule, ...] = (
+    # acts of the decider: "we bought", "we have bought a full position", "Bought a starter position", "So we bought in."
+    _Rule(("bought", "purchased"),
+          re.compile(r"(?i)(?:bought|purchased)(?!\s+back\b)(?=\s+(?:in\b|into\b|an?\b|the\b|more\b|some\b|shares\b|[$\u00a3\u20ac]?\d)"
+                     r"|[ \t]*[.!])"), 1, _DECIDER_END, head=True),
+    _Rule(("took", "taken", "opened", "initiated", "started", "built"),
+          re.compile(r"(?i)(?:took|taken|opened|initiated|started|built)\s+(?:an?|the|our|my)\s+(?:[\w%.$-]+\s+){0,3}?(?:position|stake)\b"),
+          1, _DECIDER_END, head=True),
+    _Rule(("sold", "exited", "closed", "covered", "trimmed", "dumped"),
+          re.compile(rf"(?i)(?:sold|exited|closed|covered|trimmed|dumped)\s+{_OBJECT}"), 0, _DECIDER_END, head=True),
+    # an imperative closing the answer: "Cover the whole short now.", "Close the position." (counts as a closing or labelled
+    # sentence, as any lower-case outcome word does)
+    _Rule(("cover", "close", "exit"),
+          re.compile(r"(?i)(?:cover|close|exit)\s+(?:the|our|my|this|all|half)\s+(?:of\s+the\s+)?(?:whole\s+|entire\s+|remaining\s+)?"
+                     r"(?:short|position|stake|holding|trade)\b"), 0, stated=False),
+    _Rule(("take",), re.compile(r"(?i)take\s+(?:an?|the)\s+(?:[\w%.-]+\s+){0,2}?(?:position|stake)\b"), 1, stated=False),
+    # the security's own move: into the portfolio, live, onto the watch list
+    _Rule(("goes", "go", "went", "going", "gets", "got"),
+          re.compile(r"(?i)(?:goes|go|went|going|gets|got)\s+(?:straight\s+)?(?:into\s+(?:the|our|my)\s+(?:[\w-]+\s+)?portfolio\b|live\b)"), 1),
+    _Rule(("added", "adds", "joins", "enters"),
+          re.compile(r"(?i)(?:added|adds|joins|enters)\s+(?:to\s+)?(?:the|our|my)\s+(?:[\w-]+\s+)?portfolio\b"), 1),
+    _Rule(("watch", "wish"), re.compile(r"(?i)(?:watch|wish)[ -]?list\b"), 0,
+          re.compile(r"(?i)\b(?:goes|go|went|going|stays?|remains?|put|puts|placed|added|moved?|moves|back|sits?|is|stays)\s+"
+                     r"(?:\w+\s+)?(?:on|onto)\s+(?:the|our|my|a)\s+\Z")),
+    # "Passing.", "I'm passing.", "So, passing."
+    _Rule(("passing",), re.compile(r"(?i)passing(?=[ \t]*[.!](?:\s|$))"), 0,
+          re.compile(rf"(?i){_DECIDER}(?:\s+(?:am|are))?\s+\Z"), head=True),
+    # "no position for now", "No new position." (not a disclosure: "I have no position in ...")
+    _Rule(("no",), re.compile(r"(?i)no\s+(?:new\s+)?(?:position|purchase|investment|stake)\b(?!\s+(?:in|is|was|size|sizing|limit)\b)"),
+          0, stated=False),
+    _Rule(("not",), re.compile(r"(?i)not\s+(?:an?\s+)?(?:purchase|buying)\b"), 0, stated=False),
+    # "I don't need to own it", "we do not want to own the shares"
+    _Rule(("own",), re.compile(r"(?i)own\s+(?:it|this|them|the\s+(?:stock|shares|company|business|name|notes|bonds))\b"), 0,
+          re.compile(rf"(?i){_DECIDER}\s+(?:don{_APOS}t|do\s+not|wouldn{_APOS}t|would\s+not|won{_APOS}t|will\s+not)\s+(?:want|need)\s+to\s+\Z"),
+          whole=True),
+    # "that's a buy for me at $38"
+    _Rule(("buy",), re.compile(r"(?i)buy\s+for\s+(?:me|us)\b"), 1,
+          re.compile(rf"(?i)\b(?:this|it|that)(?:\s+is|{_APOS}s)\s+an?\s+(?:\w+\s+)?\Z")),
+    # an exclusion screen's decision: "the fund is again allowed to invest in the company"
+    _Rule(("allowed", "permitted"), re.compile(r"(?i)(?:allowed|permitted)\s+to\s+(?:invest|buy|own|hold)\b"), 1,
+          re.compile(r"(?i)\b(?:the|our)\s+fund\s+is\s+(?:again\s+|now\s+|once\s+again\s+)?\Z")),
+    # a holding to be sold: "the stake is to be sold in full"
+    _Rule(("sold", "divested"), re.compile(r"(?i)(?:sold|divested)\b"), 0,
+          re.compile(r"(?i)\b(?:the|its|our)\s+(?:stake|holding|position|shares|bonds|notes)\s+(?:is|are|will\s+be|must\s+be|should\s+be|"
+                     r"is\s+to\s+be|are\s+to\s+be)\s+(?:[a-z]+ly\s+)?\Z")),
+    # "Decision: against."
+    _Rule(("against",), re.compile(r"(?i)against(?=[ \t]*(?:[.;!]|$))"), 0,
+          re.compile(r"(?i)\b(?:decision|verdict|vote|recommendation|answer)[*_]{0,2}[ \t]*[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*\Z")),
+)
+
+#: "decided (not) to fund / exclude ...": the verb's side, flipped by "not".
+_DECIDED = re.compile(
+    r"(?i)decided\s+(?P<neg>not\s+)?to\s+(?P<verb>fund|invest|buy|back|approve|proceed|acquire|go\s+ahead|exclude|divest|sell|exit|"
+    r"reject|decline|pass|abandon|drop)\b")
+_DECIDED_BEFORE = re.compile(rf"(?i)(?:\b(?:fund|board|committee|council|panel|bank|ministry|team)(?:{_APOS}s)?|{_DECIDER})"
+                             r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|finally\s+|unanimously\s+)?\Z")
+_FAIL_VERBS = frozenset({"exclude", "divest", "sell", "exit", "reject", "decline", "pass", "abandon", "drop"})
+#: "the answer on 8% is no", "our answer for the notes is yes"
+_ANSWER_ON = re.compile(r"(?i)answer\s+(?:on|for|to)\s+[^.;:\n]{1,40}?\s+is\s+(?P<ans>no|yes)\b")
+_ANSWER_BEFORE = re.compile(r"(?i)\b(?:the|my|our)\s+\Z")
+
+_TRIGGERS: list[Trigger] = [
+    *(Trigger(lit, rule.pattern, k) for k, rule in enumerate(_RULES) for lit in rule.literals),
+    Trigger("decided", _DECIDED, len(_RULES)),
+    Trigger("answer", _ANSWER_ON, len(_RULES) + 1),
+]
+
+#: Before an inflected outcome verb: its decider or the decision's subject in the passive ("the capital will be
+#: redirected to passive", "the portfolio needs revising", "we have declined", "should not be repurchasing").
+_INFLECTED_SUBJECT = re.compile(
+    rf"(?i)(?:{_DECIDER}(?:\s+(?:have|has|had|would|will|should))?(?:\s+(?:not|never))?"
+    r"|\b(?:the|this|that|its|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|will\s+be|would\s+be|has\s+been|must\s+be|should\s+be|is\s+to\s+be|"
+    r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?)\s+(?:now\s+|therefore\s+|then\s+)?\Z")
+
+#: A short label on its line before an inflected outcome verb ("Outcome: declined", "**Result** - approved").
+_LABELLED = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[A-Za-z][\w /'()-]{0,30}?[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*\Z")
+
+_INFLECTED_CACHE: dict[tuple[str, ...], tuple[re.Pattern[str], list[Trigger], dict[str, str]] | None] = {}
+
+
+def _inflected(outcome_keys: tuple[str, ...], outcome_of: dict[str, str]) -> tuple[re.Pattern[str], list[Trigger], dict[str, str]] | None:
+    """(pattern, triggers, stem -> outcome) for the card's spoken outcome words with an inflected first word
+    ("DECLINE" -> "declined", "declining"; "REDIRECT_TO_PASSIVE" -> "redirected to passive"; "REVISE" -> "revising").
+    Built once per set of outcome words."""
+    if outcome_keys in _INFLECTED_CACHE:
+        return _INFLECTED_CACHE[outcome_keys]
+    alts: list[str] = []
+    literal: dict[str, str] = {}
+    for key in outcome_keys:
+        first, *rest = key.lower().split("_")
+        if len(first) < 4 or not first.isalpha() or first in ("pass", "fail", "proceed", "reject", "inconclusive", "no", "not"):
+            continue
+        root = first[:-1] if first.endswith("e") else first
+        body = rf"{re.escape(root)}(?:ed|ing|es|s)" if first.endswith("e") else rf"{re.escape(root)}(?:ed|ing|s)"
+        tail = "".join(rf"[ _-](?:(?:the|a|an)[ ])?{re.escape(p)}" for p in rest)
+        alts.append(rf"(?P<o{len(literal)}>{body}{tail})\b")
+        literal[f"o{len(literal)}"] = outcome_of[key]
+    built = None
+    if alts:
+        pattern = re.compile(r"(?i)(?:" + "|".join(alts) + ")")
+        stems = dict.fromkeys(k.lower().split("_")[0][:4] for k in outcome_keys if len(k.split("_")[0]) >= 4)
+        built = (pattern, [Trigger(s, pattern) for s in stems], literal)
+    if len(_INFLECTED_CACHE) > 256:
+        _INFLECTED_CACHE.clear()
+    _INFLECTED_CACHE[outcome_keys] = built
+    return built
+
+
+#: A label ending in a decision cue, its value the verdict: "Committee decision:", "Answer to the desk:", "Agent
+#: verdict:", "The strategists' common advice to clients:" (up to 60 characters from the line's start or a sentence's).
+_DECISION_LABEL = re.compile(
+    r"(?i)(?:^|(?<=\n)|(?<=[.!?])[ \t]+)[*_#> \t-]{0,4}(?:[A-Za-z][\w '\u2019()-]{0,50}?\b"
+    r"(?:decision|verdict|advice|recommendation|answer|conclusion|outcome|ruling|call|action|view)"
+    r"|for[ \t]+now|for[ \t]+the[ \t]+time[ \t]+being|for[ \t]+today)"
+    r"(?:[ \t]+(?:to|for|on)[ \t]+(?:the[ \t]+)?[\w ]{1,20}?)?[*_]{0,2}[ \t]*(?::|\u2014|\u2013)[ \t]*[*_]{0,2}[ \t]*(?:an?[ \t]+)?\Z")
+
+
+def decision_label_before(text: str, line_start: int, start: int) -> bool:
+    """Whether ``text[start:]`` is the value of a label ending in a decision cue, on its line or opening its sentence.
+
+    >>> t = "Committee decision: no position for now."
+    >>> decision_label_before(t, 0, t.index("no position"))
+    True
+    >>> t = "The cash flow, in our view, is weak: we need more data."
+    >>> decision_label_before(t, 0, t.index("we need"))
+    False
+    """
+    return _DECISION_LABEL.search(text, max(line_start, start - 80), start) is not None
+
+
+_MOVES_BEFORE = re.compile(
+    rf"(?i){_DECIDER}(?:\s+(?:will|would|should|shall|have|has|had))?\s+(?:stay|stays|stayed|remain|remains|remained|go|goes|went|"
+    r"move|moves|moved|moving|shift|shifts|shifted|turn|turns|turned|switch|switched)(?:\s+(?:the|our|my)(?:\s+\w+){1,3}?)?"
+    r"(?:\s+(?:to|into))?\s+\Z")
+
+
+def decider_moves_before(before: str) -> bool:
+    """Whether ``before`` ends with the decider staying in or moving to what follows: "We stay ", "I've moved the
+    portfolio to ", "the fund will switch to ".
+
+    >>> decider_moves_before("so we stay "), decider_moves_before("the index is "), decider_moves_before("I moved the portfolio to ")
+    (True, False, True)
+    """
+    return _MOVES_BEFORE.search(before[-80:]) is not None
+
+
+_PURPOSE_DECIDES = frozenset({"decide", "decided", "decides", "want", "wants", "wanted", "prefer", "prefers", "rather", "better",
+                              "best", "choose", "chose", "opt", "opted", "inclined", "willing", "happy", "prepared", "plan", "planned"})
+
+
+#: The writer as the subject of the clause: "I wouldn't hesitate to buy", "we'd be happy to sell" decide.
+_PERSONS = frozenset({"i", "we", "i'd", "we'd", "i'll", "we'll", "i'm", "we're", "i've", "we've", "me", "us"})
+
+
+#: Words that may stand before a subject pronoun opening its clause ("so we buy", "and I'd sell"); any other word there
+#: makes the pronoun open a relative clause ("the group we buy", "the stocks I sell"): a description, not a decision.
+_OPENERS = frozenset({"so", "and", "but", "then", "today", "now", "therefore", "thus", "hence", "also", "still", "finally", "yes",
+                      "ok", "okay", "here", "instead", "again", "frankly", "honestly", "personally", "otherwise", "i", "we"})
+
+
+def relative_clause(words: list[str]) -> bool:
+    """Whether a buy/sell word after ``words`` (its clause's words, lower case) follows a pronoun that opens a relative
+    clause: "the group we buy" (True), "so we buy", "I'd buy", "we buy" (False).
+
+    >>> relative_clause(["outside", "the", "group", "we"]), relative_clause(["so", "we"]), relative_clause(["we"])
+    (True, False, False)
+    """
+    if len(words) < 2 or words[-1] not in _PERSONS:
+        return False
+    return words[-2].isalpha() and words[-2] not in _OPENERS
+
+
+def purpose_infinitive(words: list[str]) -> bool:
+    """Whether a buy/sell word after ``words`` (its clause's words before it, lower case) is an infinitive of purpose
+    or need, not a decision: "the proposal to buy", "hired a bank to sell", "who has to sell" (True); "we decided to
+    sell", "I'd rather buy", "I'd buy" (False).
+
+    >>> purpose_infinitive(["proposal", "to"]), purpose_infinitive(["we", "decided", "to"]), purpose_infinitive(["i'd"])
+    (True, False, False)
+    """
+    if not words or words[-1] != "to":
+        return False
+    return _PURPOSE_DECIDES.isdisjoint(words[-4:]) and _PERSONS.isdisjoint(words[-6:])
+
+
+#: A JSON key naming an agent or investor whose object follows: ``"peter_lynch": {``, ``"technical_analyst_agent": {``.
+_AGENT_KEY = re.compile(r'"(?P<key>[A-Za-z][\w .-]{1,60})"[ \t]*:[ \t]*\{')
+
+
+class _DecidedMixin(_ParserState):
+    """Finds decisions stated as acts (:data:`_RULES`), decided-to clauses, inflected outcome verbs, and JSON objects of
+    other investors."""
+
+    def _stated_decisions(self) -> Iterator[tuple[int, int, str, int, bool]]:
+        """(start, end, outcome, sentence, stated) for every decision stated as an act; :mod:`._final` weighs them."""
+        masked, ix = self.masked, self.ix
+        for key, m in self._scan(_TRIGGERS):
+            u = self._unit_at(m.start())
+            if u < 0:
+                continue
+            unit_start = self.units[u].start
+            if key == len(_RULES):  # decided (not) to ...
+                if _DECIDED_BEFORE.search(masked, max(unit_start, m.start() - 60), m.start()) is None:
+                    continue
+                failing = (m.group("verb").lower() in _FAIL_VERBS) != (m.group("neg") is not None)
+                yield m.start(), m.end(), ix.fail_outcome if failing else ix.pass_outcome, u, True
+                continue
+            if key == len(_RULES) + 1:  # the answer on X is no
+                if _ANSWER_BEFORE.search(masked, max(unit_start, m.start() - 6), m.start()) is not None:
+                    yield m.start("ans"), m.end("ans"), ix.fail_outcome if m.group("ans").lower() == "no" else ix.pass_outcome, u, True
+                continue
+            rule = _RULES[key]
+            window = max(unit_start, m.start() - 80)
+            start = m.start()
+            if rule.before is not None:
+                found = rule.before.search(masked, window, m.start())
+                ok = found is not None
+                if not ok and rule.head:
+                    ok = not masked[window : m.start()].strip(" \t*_>-") or _SENTENCE_HEAD.search(masked, window, m.start()) is not None
+                if not ok:
+                    continue
+                if rule.whole and found is not None:
+                    start = found.start()
+            if rule.key == 0 and rule.literals == ("no",) and re.search(
+                    r"(?i)\b(?:have|has|had|hold|holds|own|owns|with|take|taking|holding|currently|there\s+is|there's)\s+\Z",
+                    masked[window : m.start()]):
+                continue  # "I have no position in the stock": a disclosure
+            yield start, m.end(), ix.fail_outcome if rule.key == 0 else ix.pass_outcome, u, rule.stated
+        built = self._inflected_outcomes()
+        if built is None:
+            return
+        pattern, triggers, outcome_at = built
+        for _, m in self._scan(triggers):
+            u = self._unit_at(m.start())
+            if u < 0 or m.lastgroup is None:
+                continue
+            line_start = masked.rfind("\n", max(0, m.start() - 80), m.start()) + 1
+            if _INFLECTED_SUBJECT.search(masked, max(self.units[u].start, m.start() - 60), m.start()) is not None:
+                yield m.start(), m.end(), outcome_at[m.lastgroup], u, True
+            elif _LABELLED.search(masked, max(line_start, m.start() - 60), m.start()) is not None \
+                    or decision_label_before(masked, line_start, m.start()):
+                yield m.start(), m.end(), outcome_at[m.lastgroup], u, False  # "Outcome: declined as proposed."
+
+    def _inflected_outcomes(self) -> tuple[re.Pattern[str], list[Trigger], dict[str, str]] | None:
+        ix = self.ix
+        keys = tuple(sorted(k for k, v in ix.outcome_of.items() if v != "INCONCLUSIVE"))
+        return _inflected(keys, ix.outcome_of)
+
+    def _in_other_investor(self, pos: int) -> bool:
+        """Whether ``pos`` lies in a JSON object keyed by an investor or agent other than the card's investor
+        (``"peter_lynch": {...}`` in an answer for a Graham card): that investor's verdict, never the answer's."""
+        regions: list[tuple[int, int]] | None = self.__dict__.get("_other_investor_regions")
+        if regions is None:
+            regions = self.__dict__["_other_investor_regions"] = self._other_investor_regions()
+        return any(a <= pos < b for a, b in regions)
+
+    def _other_investor_regions(self) -> list[tuple[int, int]]:
+        masked = self.masked
+        if "{" not in masked:
+            return []
+        own = {w.lower() for w in self.card.investor.split() if len(w) > 2}
+        names = {w.lower() for name in self.ix.investor_of for w in name.split() if len(w) > 3}
+        opens: list[tuple[int, int]] = []  # (position of the object's "{", start of its key)
+        for m in _AGENT_KEY.finditer(masked):
+            words = set(re.split(r"[\W_]+", m.group("key").lower()))
+            if (words & names or "agent" in words or "analyst" in words) and not words & own:
+                opens.append((m.end() - 1, m.start()))
+            if len(opens) >= 64:
+                break  # a megabyte of agent keys: the first 64 are enough to read the answer's verdicts
+        if not opens:
+            return []
+        # every brace's partner in one pass over the braces (linear, also on unbalanced text)
+        close_of: dict[int, int] = {}
+        stack: list[int] = []
+        for b in re.finditer(r"[{}]", masked):
+            if b.group() == "{":
+                stack.append(b.start())
+            elif stack:
+                close_of[stack.pop()] = b.end()
+        return [(key_start, close_of.get(brace, len(masked))) for brace, key_start in opens]
+
+
+#: A company named as a list item or heading: a ticker in brackets right after the label ("Coastline Power (CLP),",
+#: "Ardent Foods (NYSE: ARD)") or a legal-form word ending it ("Kessler Tabakwerke AG", "Marrow Valley Water Co.").
+_TICKER_AFTER = re.compile(r"[ \t*_]*\((?:[A-Z]{2,6}[ \t]*:[ \t]*)?(?!(?:PASS|FAIL|OK|YES|NO|KILL|TBD|RANK|BUY|SELL|HOLD|AVOID|WAIT|SKIP|NA)\))"
+                           r"[A-Z]{1,5}(?:[.:-][A-Z]{1,4})?\)")
+_LEGAL_FORM = re.compile(r"(?:\b(?:Inc|Corp|Corporation|Co|Ltd|Limited|plc|PLC|AG|SA|NV|SE|ASA|AB|Bhd|GmbH|LLC|Holdings|Group|"
+                         r"Bancorp|Berhad)\.?)\Z")
+
+
+def company_label(label: str, text: str, end: int) -> bool:
+    """Whether a label (ending at ``end`` in ``text``) names a company rather than a gate: an invented gate it is not.
+
+    >>> t = "2. Coastline Power (CLP), an electric utility, fails two tests."
+    >>> company_label("Coastline Power", t, t.index(" (CLP)"))
+    True
+    >>> company_label("Debt discipline", "3. Debt discipline (FAIL)", 18), company_label("Moat", "2. Moat (OK)", 7)
+    (False, False)
+    """
+    return _TICKER_AFTER.match(text, end) is not None or _LEGAL_FORM.search(label.strip(" *_:.-")) is not None
