@@ -420,12 +420,15 @@ def _check_isolate(frame: Frame) -> None:
 
 
 def _isolation_inputs(frame: Frame, gate_key: str) -> list[str]:
-    out = []
-    for name, gates in frame.consumers.items():
-        spec = frame.inputs[name]
-        if gate_key in gates and name not in frame.derived and (name in frame.grids or spec.type in ("bool", "category")):
-            out.append(name)
-    return out
+    """The inputs a change of which may isolate gate ``gate_key``, in input order (per frame)."""
+    memo = frame.memo.setdefault("isolation_inputs", {})
+    held = memo.get(gate_key)
+    if held is None:
+        held = memo[gate_key] = tuple(
+            name for name, gates in frame.consumers.items()
+            if gate_key in gates and name not in frame.derived
+            and (name in frame.grids or frame.inputs[name].type in ("bool", "category")))
+    return list(held)
 
 
 def _resolve_gate(frame: Frame, arg: str) -> str:
@@ -492,14 +495,24 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
         if anchor:
             scenario = scenario.with_facts(moved)
     base_profile = frame.profile(scenario.facts)
+    # profiles of the changes tried, by (input, value): the targets share them (the values drawn are the same)
+    seen: dict[tuple[str, type, Any], tuple[str, ...]] = {}
+    lines: dict[str, Callable[[Sequence[Any]], list[tuple[str, ...]]]] = {}
     for target in targets:
         index = keys.index(target)
         hits: list[tuple[str, Any, str]] = []
         for name in _isolation_inputs(frame, target):
-            for value in _alternatives(frame, name, scenario.facts.get(name), rng):
-                if frame.breaks_constraint(scenario.facts, {**scenario.facts, name: value}, (name,)):
-                    continue
-                profile = frame.profile({**scenario.facts, name: value})
+            values = [value for value in _alternatives(frame, name, scenario.facts.get(name), rng)
+                      if not frame.breaks_constraint(scenario.facts, {**scenario.facts, name: value}, (name,))]
+            todo = [value for value in values if (name, type(value), value) not in seen]
+            if todo:
+                line = lines.get(name)
+                if line is None:
+                    line = lines[name] = frame.profile_line(scenario.facts, name)
+                for value, profile in zip(todo, line(todo)):
+                    seen[name, type(value), value] = profile
+            for value in values:
+                profile = seen[name, type(value), value]
                 diff = [i for i, (a, b) in enumerate(zip(base_profile, profile)) if a != b]
                 if diff == [index]:
                     hits.append((name, value, profile[index]))

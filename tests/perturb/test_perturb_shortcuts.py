@@ -12,7 +12,10 @@ bytes); these tests check each one against an independent oracle:
   search with no memo, in several name orders;
 * ``format_value``'s memo against the formatting itself, with numbers
   written in several ways;
-* ``write_lines_atomic`` in blocks against the lines joined by hand.
+* ``write_lines_atomic`` in blocks against the lines joined by hand;
+* ``Frame.profile_line`` (gate isolation re-runs only the gates that depend
+  on the moved input) against ``Frame.profile``, the engine's diagnostic
+  execution, on every bundled card and an L8 frame.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ import ipb._files as files
 from ipb.engine.execute import _FORMATTED, _format_value, format_value
 from ipb.perturb.operators import metric_inputs  # before targeted, which operators imports at its end
 from ipb.perturb import targeted
-from ipb.perturb.targeted import _anchor, _first_flip, find_flip
-from perturb_support import BUFFETT, CARD_IDS, card_frame
+from ipb.perturb.frame import build_frame, load_base
+from ipb.perturb.targeted import _anchor, _alternatives, _first_flip, find_flip
+from perturb_support import BUFFETT, CARD_IDS, FIXTURES, card_frame
 
 
 def _frames_with(predicate):
@@ -192,3 +196,37 @@ def test_a_duplicate_found_before_the_constraint_checks_is_the_same_candidate():
         assert (s.recipe, s.attempt, s.key, s.error, s.changed, tuple(s.point)) == \
             (p.recipe, p.attempt, p.key, p.error, p.changed, tuple(p.point))
         assert s.line is None and s.label is None
+
+
+def _profile_lines_match(frame, bases, seed: int, count: int) -> int:
+    """Check ``profile_line`` against ``profile`` around each base; returns how many values moved a gate."""
+    rng = random.Random(seed)
+    names = [n for n in frame.consumers if n not in frame.derived
+             and (n in frame.grids or frame.inputs[n].type in ("bool", "category"))]
+    moved_a_gate = 0
+    for base in bases:
+        for facts, _ in [(dict(base.facts), ())] + list(_neighbours(frame, base, rng, count)):
+            own = frame.profile(facts)
+            for name in names:
+                values = _alternatives(frame, name, facts.get(name), rng)
+                got = frame.profile_line(facts, name)(values)
+                want = [frame.profile({**facts, name: v}) for v in values]
+                assert got == want, (name, facts)
+                moved_a_gate += sum(p != own for p in want)
+    return moved_a_gate
+
+
+@pytest.mark.parametrize("card", [pytest.param(c, id=c) for c in CARD_IDS])
+def test_profile_line_is_the_diagnostic_profile_of_each_value(card):
+    frame, bases, reason = card_frame(card)
+    if reason:
+        pytest.skip(reason)
+    moved = _profile_lines_match(frame, bases[:2], 18, 4)
+    if frame.consumers:
+        assert moved > 0  # the check saw values that change some gate, not only unchanged profiles
+
+
+def test_profile_line_on_an_l8_frame_moves_only_the_cards_that_read_the_input():
+    frame = build_frame([BUFFETT, "marks_market_cycle_positioning", "dalio_bubble_detection_gauge"])
+    base = load_base(FIXTURES / "l8_three_investors.yaml", frame)
+    assert _profile_lines_match(frame, [base], 7, 6) > 0
