@@ -40,6 +40,8 @@ from ipb.perturb.vintage import Window, date_problem, framework_window
 
 _REJECT = Verdict.REJECT
 _TEXT = {v: v.value for v in Verdict}
+#: Vectors of gate verdicts whose final verdict :meth:`Frame.line` remembers per card (then emptied).
+VERDICT_TABLE_LIMIT = 4096
 
 __all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes", "relevant_key"]
 
@@ -207,6 +209,8 @@ class Frame:
                 continue
             run = line_runner(c, mine, name, prepared)
             if run is None:
+                run = self._verdict_line(i, mine, name)
+            if run is None:
                 return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
             runs.append(run)
         if all(isinstance(run, Constant) for run in runs):
@@ -215,6 +219,73 @@ class Frame:
             only = runs[0]
             return lambda values: [(o,) for o in only(values)]
         return lambda values: list(zip(*(run(values) for run in runs)))
+
+    def _all_gates(self, index: int, mine: Mapping[str, Any], name: str) -> tuple[Any, ...] | None:
+        """``(environment, verdicts, moving gates)``: every gate of card ``index`` run once in card order on its
+        facts ``mine``, and the (gate, decider) pairs whose verdict can depend on input ``name``.
+
+        None unless the card runs its gates in card order on one environment:
+        a linear chain or a parallel join (any gate logic) with no regime
+        classifier and no re-entry loop, whose gates read no value a later gate
+        computes (:func:`ipb.engine.sweep.dependent_gates`). For such a card a
+        chain that stops at gate K has run gates 1..K exactly as here, and
+        diagnostic mode runs the others afterwards on the same environment; a
+        value computed for display only (left out by
+        :func:`~ipb.engine.sweep.outcome_deciders`) is read by no gate.
+        """
+        c = self.cards[index]
+        card = c.card
+        if (card.topology_type not in ("linear_sequential", "parallel_threshold") or c.classifier is not None
+                or any(g.reentry is not None for g in card.gates)):
+            return None
+        dep = dependent_gates(c, name)
+        if dep is None:
+            return None
+        deciders = outcome_deciders(c)
+        last = self.memo.get(("all_gates", index))
+        if last is None or last[0] is not mine:
+            # the same facts are moved along several inputs: the gates run once (``mine`` is held, so its id stays)
+            env = dict(mine)
+            last = self.memo["all_gates", index] = (mine, env, [decide(env) for decide in deciders])
+        return last[1], last[2], tuple((g, deciders[g]) for g, d in enumerate(dep) if d)
+
+    def _verdict_line(self, index: int, mine: Mapping[str, Any], name: str) -> Callable[[Sequence[Any]], list[str]] | None:
+        """Card ``index``'s final verdicts along input ``name`` from its gates' verdicts (:meth:`line`), or None.
+
+        For a card :meth:`_all_gates` accepts (a disjunction, an n-of-m
+        threshold: those :func:`ipb.engine.sweep.line_runner` does not sweep)
+        the final verdict is a function of the vector of every gate's verdict
+        (a chain's verdicts up to its first REJECT are a prefix of it; a
+        threshold counts weights fixed by the card). So each value runs only
+        the gates that depend on ``name``, and the final verdict of each
+        vector of verdicts is taken from one full execution of the first
+        value that gave it, remembered per frame and card.
+        """
+        held = self._all_gates(index, mine, name)
+        if held is None:
+            return None
+        env0, verdicts0, moving = held
+        table = self.memo.setdefault(("verdict_outcomes", index), {})
+        compiled = self.cards[index]
+        if len(table) > VERDICT_TABLE_LIMIT:
+            table.clear()
+
+        def run(values: Sequence[Any]) -> list[str]:
+            out = []
+            for value in values:
+                env = dict(env0)
+                env[name] = value
+                verdicts = list(verdicts0)
+                for g, decide in moving:
+                    verdicts[g] = decide(env)
+                key = tuple(verdicts)
+                outcome = table.get(key)
+                if outcome is None:
+                    outcome = table[key] = next(iter(execute_many(compiled, [{**mine, name: value}]))).outcome
+                out.append(outcome)
+            return out
+
+        return run
 
     def _prepared(self, facts: Mapping[str, Any]) -> tuple[Any, ...]:
         """``(facts, each card's facts, each card's prepared sweep)`` of the last scenario swept."""
@@ -382,17 +453,16 @@ class Frame:
     def profile_line(self, facts: Mapping[str, Any], name: str) -> Callable[[Sequence[Any]], list[tuple[str, ...]]]:
         """``values -> [profile({**facts, name: v}) for v in values]``, computed faster (gate isolation).
 
-        For a card that can be swept (:func:`ipb.engine.sweep.prepare`: a
-        conjunction chain or parallel join with no re-entry) the diagnostic
-        profile is every gate run once in card order on one environment, which
-        is what :func:`~ipb.engine.sweep.prepare` runs: a chain that stops at
+        For a card :meth:`_all_gates` accepts (a linear chain or parallel join
+        with no classifier and no re-entry) the diagnostic profile is every
+        gate run once in card order on one environment: a chain that stops at
         gate K runs K+1... afterwards on the same environment (diagnostic
         mode), and a value computed for display only is read by no gate. So
         the gates that do not depend on ``name``
-        (:func:`~ipb.engine.sweep.dependent_gates`) keep their prepared
-        verdicts and only the others are run again, in card order, for each
-        value. A card that does not read ``name`` keeps its profile; a card
-        that cannot be swept, or a derived input, falls back to :meth:`profile`.
+        (:func:`~ipb.engine.sweep.dependent_gates`) keep their verdicts and
+        only the others are run again, in card order, for each value. A card
+        that does not read ``name`` keeps its profile; another card (a regime
+        classifier, a re-entry loop), or a derived input, falls back to :meth:`profile`.
         ``tests/perturb/test_perturb_shortcuts.py`` checks the result against
         :meth:`profile` on every bundled card.
         """
@@ -401,22 +471,20 @@ class Frame:
         held = self._prepared(facts)
         parts: list[Any] = []  # per card: a fixed profile, or a function of one value
         for i, c in enumerate(self.cards):
-            prepared = held[2][i]
-            dep = dependent_gates(c, name) if prepared is not None else None
-            if prepared is None or dep is None:
+            gates = self._all_gates(i, held[1][i], name)
+            if gates is None:
                 if name not in self._card_inputs[i]:
                     parts.append(self._card_profile(i, held[1][i]))
                 else:
                     parts.append(lambda v, i=i, mine=held[1][i]: self._card_profile(i, {**mine, name: v}))
                 continue
-            fixed = [_TEXT[v] for v in prepared.verdicts]
-            if name not in self._card_inputs[i] or not any(dep):
+            env0, verdicts0, moving = gates
+            fixed = [_TEXT[v] for v in verdicts0]
+            if name not in self._card_inputs[i] or not moving:
                 parts.append(tuple(fixed))
                 continue
-            deciders = outcome_deciders(c)
-            moving = tuple((g, deciders[g]) for g, d in enumerate(dep) if d)
 
-            def run(value: Any, env0: dict[str, Any] = prepared.env, fixed: list[str] = fixed,
+            def run(value: Any, env0: dict[str, Any] = env0, fixed: list[str] = fixed,
                     moving: tuple[Any, ...] = moving) -> tuple[str, ...]:
                 env = dict(env0)
                 env[name] = value
