@@ -30,18 +30,16 @@ from ipb.engine.expressions import category
 from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card
 from ipb.engine.logic import Verdict
-from ipb.engine.sweep import Constant, dependent_gates, line_runner, outcome_deciders, prepare
+from ipb.engine.sweep import Constant, dependent_gates, line_runner, prepare
 from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
+from ipb.perturb.gate_lines import profile_line, verdict_line
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal, read_inputs
 from ipb.perturb.vintage import Window, date_problem, framework_window
 
 _REJECT = Verdict.REJECT
-_TEXT = {v: v.value for v in Verdict}
-#: Vectors of gate verdicts whose final verdict :meth:`Frame.line` remembers per card (then emptied).
-VERDICT_TABLE_LIMIT = 4096
 
 __all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes", "relevant_key"]
 
@@ -198,10 +196,16 @@ class Frame:
         when some input is derived (moving ``name`` may move a derived input)
         or a card cannot be swept.
         """
-        if self.derived:
-            return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
-        held = self._prepared(facts)
         runs: list[Callable[[Sequence[Any]], list[str]]] = []
+        if self.derived:
+            # moving ``name`` may move a derived input: the cards' gates that read either run per value
+            for i, c in enumerate(self.cards):
+                run = verdict_line(self, facts, i, name)
+                if run is None:
+                    return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
+                runs.append(run)
+            return lambda values: list(zip(*(run(values) for run in runs)))
+        held = self._prepared(facts)
         for i, c in enumerate(self.cards):
             mine, prepared = held[1][i], held[2][i]
             if name not in self._card_inputs[i]:
@@ -209,7 +213,7 @@ class Frame:
                 continue
             run = line_runner(c, mine, name, prepared)
             if run is None:
-                run = self._verdict_line(i, mine, name)
+                run = verdict_line(self, facts, i, name)
             if run is None:
                 return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
             runs.append(run)
@@ -219,73 +223,6 @@ class Frame:
             only = runs[0]
             return lambda values: [(o,) for o in only(values)]
         return lambda values: list(zip(*(run(values) for run in runs)))
-
-    def _all_gates(self, index: int, mine: Mapping[str, Any], name: str) -> tuple[Any, ...] | None:
-        """``(environment, verdicts, moving gates)``: every gate of card ``index`` run once in card order on its
-        facts ``mine``, and the (gate, decider) pairs whose verdict can depend on input ``name``.
-
-        None unless the card runs its gates in card order on one environment:
-        a linear chain or a parallel join (any gate logic) with no regime
-        classifier and no re-entry loop, whose gates read no value a later gate
-        computes (:func:`ipb.engine.sweep.dependent_gates`). For such a card a
-        chain that stops at gate K has run gates 1..K exactly as here, and
-        diagnostic mode runs the others afterwards on the same environment; a
-        value computed for display only (left out by
-        :func:`~ipb.engine.sweep.outcome_deciders`) is read by no gate.
-        """
-        c = self.cards[index]
-        card = c.card
-        if (card.topology_type not in ("linear_sequential", "parallel_threshold") or c.classifier is not None
-                or any(g.reentry is not None for g in card.gates)):
-            return None
-        dep = dependent_gates(c, name)
-        if dep is None:
-            return None
-        deciders = outcome_deciders(c)
-        last = self.memo.get(("all_gates", index))
-        if last is None or last[0] is not mine:
-            # the same facts are moved along several inputs: the gates run once (``mine`` is held, so its id stays)
-            env = dict(mine)
-            last = self.memo["all_gates", index] = (mine, env, [decide(env) for decide in deciders])
-        return last[1], last[2], tuple((g, deciders[g]) for g, d in enumerate(dep) if d)
-
-    def _verdict_line(self, index: int, mine: Mapping[str, Any], name: str) -> Callable[[Sequence[Any]], list[str]] | None:
-        """Card ``index``'s final verdicts along input ``name`` from its gates' verdicts (:meth:`line`), or None.
-
-        For a card :meth:`_all_gates` accepts (a disjunction, an n-of-m
-        threshold: those :func:`ipb.engine.sweep.line_runner` does not sweep)
-        the final verdict is a function of the vector of every gate's verdict
-        (a chain's verdicts up to its first REJECT are a prefix of it; a
-        threshold counts weights fixed by the card). So each value runs only
-        the gates that depend on ``name``, and the final verdict of each
-        vector of verdicts is taken from one full execution of the first
-        value that gave it, remembered per frame and card.
-        """
-        held = self._all_gates(index, mine, name)
-        if held is None:
-            return None
-        env0, verdicts0, moving = held
-        table = self.memo.setdefault(("verdict_outcomes", index), {})
-        compiled = self.cards[index]
-        if len(table) > VERDICT_TABLE_LIMIT:
-            table.clear()
-
-        def run(values: Sequence[Any]) -> list[str]:
-            out = []
-            for value in values:
-                env = dict(env0)
-                env[name] = value
-                verdicts = list(verdicts0)
-                for g, decide in moving:
-                    verdicts[g] = decide(env)
-                key = tuple(verdicts)
-                outcome = table.get(key)
-                if outcome is None:
-                    outcome = table[key] = next(iter(execute_many(compiled, [{**mine, name: value}]))).outcome
-                out.append(outcome)
-            return out
-
-        return run
 
     def _prepared(self, facts: Mapping[str, Any]) -> tuple[Any, ...]:
         """``(facts, each card's facts, each card's prepared sweep)`` of the last scenario swept."""
@@ -451,60 +388,9 @@ class Frame:
         return tuple(out)
 
     def profile_line(self, facts: Mapping[str, Any], name: str) -> Callable[[Sequence[Any]], list[tuple[str, ...]]]:
-        """``values -> [profile({**facts, name: v}) for v in values]``, computed faster (gate isolation).
-
-        For a card :meth:`_all_gates` accepts (a linear chain or parallel join
-        with no classifier and no re-entry) the diagnostic profile is every
-        gate run once in card order on one environment: a chain that stops at
-        gate K runs K+1... afterwards on the same environment (diagnostic
-        mode), and a value computed for display only is read by no gate. So
-        the gates that do not depend on ``name``
-        (:func:`~ipb.engine.sweep.dependent_gates`) keep their verdicts and
-        only the others are run again, in card order, for each value. A card
-        that does not read ``name`` keeps its profile; another card (a regime
-        classifier, a re-entry loop), or a derived input, falls back to :meth:`profile`.
-        ``tests/perturb/test_perturb_shortcuts.py`` checks the result against
-        :meth:`profile` on every bundled card.
-        """
-        if self.derived:
-            return lambda values: [self.profile({**facts, name: v}) for v in values]
-        held = self._prepared(facts)
-        parts: list[Any] = []  # per card: a fixed profile, or a function of one value
-        for i, c in enumerate(self.cards):
-            gates = self._all_gates(i, held[1][i], name)
-            if gates is None:
-                if name not in self._card_inputs[i]:
-                    parts.append(self._card_profile(i, held[1][i]))
-                else:
-                    parts.append(lambda v, i=i, mine=held[1][i]: self._card_profile(i, {**mine, name: v}))
-                continue
-            env0, verdicts0, moving = gates
-            fixed = [_TEXT[v] for v in verdicts0]
-            if name not in self._card_inputs[i] or not moving:
-                parts.append(tuple(fixed))
-                continue
-
-            def run(value: Any, env0: dict[str, Any] = env0, fixed: list[str] = fixed,
-                    moving: tuple[Any, ...] = moving) -> tuple[str, ...]:
-                env = dict(env0)
-                env[name] = value
-                out = list(fixed)
-                for g, decide in moving:
-                    out[g] = _TEXT[decide(env)]
-                return tuple(out)
-
-            parts.append(run)
-        if len(parts) == 1:
-            only = parts[0]
-            if isinstance(only, tuple):
-                return lambda values: [only] * len(values)
-            return lambda values: [only(v) for v in values]
-        return lambda values: [sum((p if isinstance(p, tuple) else p(v) for p in parts), ()) for v in values]
-
-    def _card_profile(self, index: int, mine: Mapping[str, Any]) -> tuple[str, ...]:
-        """:meth:`profile`'s entries of card ``index`` on its own facts ``mine``."""
-        trace = execute(self.cards[index], mine, diagnostic=True)
-        return tuple(_TEXT[r.diagnostic_verdict if r.diagnostic_verdict is not None else r.verdict] for r in trace.gates)
+        """``values -> [profile({**facts, name: v}) for v in values]``, computed faster
+        (:func:`ipb.perturb.gate_lines.profile_line`: only the gates that depend on ``name`` run per value)."""
+        return profile_line(self, facts, name)
 
     def gate_keys(self) -> tuple[str, ...]:
         """``card_id/gate_id`` of every gate, in :meth:`profile` order."""

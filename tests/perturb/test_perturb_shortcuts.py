@@ -15,7 +15,8 @@ bytes); these tests check each one against an independent oracle:
 * ``write_lines_atomic`` in blocks against the lines joined by hand;
 * ``Frame.line`` on the cards the engine's sweep does not take (a
   disjunction, an n-of-m threshold: final verdicts from a table of gate
-  verdict vectors) against ``Frame.outcomes_many``, full execution;
+  verdict vectors) and on cards with a derived input, against
+  ``Frame.outcomes_many``, full execution;
 * ``Frame.profile_line`` (gate isolation re-runs only the gates that depend
   on the moved input) against ``Frame.profile``, the engine's diagnostic
   execution, on every bundled card and an L8 frame.
@@ -35,6 +36,7 @@ from ipb.engine.execute import _FORMATTED, _format_value, format_value
 from ipb.perturb.operators import metric_inputs  # before targeted, which operators imports at its end
 from ipb.perturb import targeted
 from ipb.perturb.frame import base_from_facts, build_frame, load_base
+from ipb.perturb.gate_lines import verdict_line
 from ipb.perturb.targeted import _anchor, _alternatives, _first_flip, find_flip
 from perturb_support import BUFFETT, CARD_IDS, FIXTURES, card_frame
 
@@ -262,7 +264,7 @@ def test_line_from_gate_verdicts_is_full_execution_on_threshold_and_trigger_card
     frame, bases, reason = card_frame(card)
     if reason:
         pytest.skip(reason)
-    assert any(frame._verdict_line(0, frame.facts_for(0, bases[0].facts), n) is not None for n in frame.grids)
+    assert any(verdict_line(frame, bases[0].facts, 0, n) is not None for n in frame.grids)
     checked, _ = _lines_match(frame, bases[:2], 11, 4)
     assert checked > 0
 
@@ -282,3 +284,21 @@ def test_line_over_an_l8_frame_with_a_threshold_card_is_full_execution():
     base = base_from_facts(two, {k: v for k, v in base.facts.items() if k in two.inputs}, as_of=base.as_of)
     frame = two
     assert _lines_match(frame, [base], 5, 4)[1] > 0
+
+
+DERIVED = _frames_with(lambda f: bool(f.derived))
+
+
+@pytest.mark.parametrize("card", DERIVED)
+def test_line_with_a_derived_input_is_full_execution(card):
+    frame, bases, reason = card_frame(card)
+    if reason:
+        pytest.skip(reason)
+    tabled = any(verdict_line(frame, bases[0].facts, 0, n) is not None for n in frame.grids)
+    assert tabled == (frame.cards[0].classifier is None)  # a regime card is executed in full
+    checked, moved = _lines_match(frame, bases[:2], 13, 4)
+    assert checked > 0 and moved > 0
+
+
+def test_derived_cards_are_checked():
+    assert len(DERIVED) >= 3  # the all-weather and debt-cycle cards derive an input
