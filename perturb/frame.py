@@ -340,11 +340,21 @@ class Frame:
         a run draws its candidates from the same base). Falls back to
         :meth:`violations` when some constraint derives an input.
         """
+        held = self._reference_breaks(reference)
+        if held is None:
+            return self.violations(facts)
+        moved = frozenset(moved)
+        return [label for label, fn, names, was in held
+                if (was if names.isdisjoint(moved) else fn(facts) is False)]
+
+    def _reference_breaks(self, reference: Mapping[str, Any]) -> list[tuple[str, Any, frozenset[str], bool]] | None:
+        """``(label, fn, names read, broken on reference)`` per constraint, remembered for the last few references
+        (None when :meth:`violations` must take its general path)."""
         checks = self.memo.get("requires")
         if checks is None:
             checks = self.memo["requires"] = self._requires()
         if checks is False:
-            return self.violations(facts)
+            return None
         recent = self.memo.setdefault("reference_breaks", {})
         held = recent.get(id(reference))
         if held is None or held[0] is not reference:
@@ -354,13 +364,30 @@ class Frame:
             # the reference is held with its answers, so its id is not reused while it is remembered
             held = recent[id(reference)] = (reference, [(label, fn, names, fn(reference) is False)
                                                         for (label, fn), names in zip(checks, reads)])
-        moved = frozenset(moved)
-        return [label for label, fn, names, was in held[1]
-                if (was if names.isdisjoint(moved) else fn(facts) is False)]
+        return held[1]  # type: ignore[no-any-return]
 
     def breaks_constraint(self, reference: Mapping[str, Any], facts: Mapping[str, Any], moved: Iterable[str]) -> bool:
-        """``bool(self.violations(facts))``, computed as :meth:`violations_from`."""
-        return bool(self.violations_from(reference, facts, moved))
+        """``bool(self.violations(facts))``, computed as :meth:`violations_from` and stopping at the first broken one."""
+        held = self._reference_breaks(reference)
+        if held is None:
+            return bool(self.violations(facts))
+        moved = frozenset(moved)
+        if any(was for _, _, _, was in held):
+            # the reference itself breaks one: whether a moved input mends it decides (rare: check them all)
+            return any((was if names.isdisjoint(moved) else fn(facts) is False) for _, fn, names, was in held)
+        # none is broken on the reference: only those reading a moved input can be broken now
+        reading = self.memo.get("constraints_reading")
+        if reading is None:
+            reading = self.memo["constraints_reading"] = {}
+        fns = reading.get(moved)
+        if fns is None:
+            if len(reading) >= 4096:
+                reading.clear()
+            fns = reading[moved] = tuple(fn for _, fn, names, _ in held if not names.isdisjoint(moved))
+        for fn in fns:
+            if fn(facts) is False:
+                return True
+        return False
 
     def _requires(self) -> list[tuple[str, Callable[[Mapping[str, Any]], Any]]] | Literal[False]:
         """``(card_id/constraint_id, expression fn)`` of every constraint in :meth:`violations` order, or False
