@@ -149,7 +149,8 @@ def verdict_line(frame: Frame, facts: Mapping[str, Any], index: int, name: str) 
         for value in values:
             writes, moved_facts = setter(value)
             env = dict(env0)
-            env.update((n, writes[n]) for n in moved)
+            for n in moved:
+                env[n] = writes[n]
             verdicts = list(verdicts0)
             for g, decide in moving:
                 verdicts[g] = decide(env)
@@ -198,7 +199,8 @@ def profile_line(frame: Frame, facts: Mapping[str, Any], name: str) -> Callable[
         def run(writes: Mapping[str, Any], moved_facts: Any, env0: dict[str, Any] = env0, fixed: list[str] = fixed,
                 moving: tuple[Any, ...] = moving, keep: tuple[str, ...] = moved) -> tuple[str, ...]:
             env = dict(env0)
-            env.update((n, writes[n]) for n in keep if n in writes)
+            for n in keep:
+                env[n] = writes[n]
             out = list(fixed)
             for g, decide in moving:
                 out[g] = _TEXT[decide(env)]
