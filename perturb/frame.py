@@ -34,6 +34,7 @@ from ipb.engine.sweep import Constant, dependent_gates, line_runner, prepare
 from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
+from ipb.perturb.gate_lines import profile_line, verdict_line
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal, read_inputs
 from ipb.perturb.vintage import Window, date_problem, framework_window
@@ -208,16 +209,24 @@ class Frame:
         when some input is derived (moving ``name`` may move a derived input)
         or a card cannot be swept.
         """
-        if self.derived:
-            return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
-        held = self._prepared(facts)
         runs: list[Callable[[Sequence[Any]], list[str]]] = []
+        if self.derived:
+            # moving ``name`` may move a derived input: the cards' gates that read either run per value
+            for i, c in enumerate(self.cards):
+                run = verdict_line(self, facts, i, name)
+                if run is None:
+                    return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
+                runs.append(run)
+            return lambda values: list(zip(*(run(values) for run in runs)))
+        held = self._prepared(facts)
         for i, c in enumerate(self.cards):
             mine, prepared = held[1][i], held[2][i]
             if name not in self._card_inputs[i]:
                 runs.append(Constant(next(iter(execute_many(c, [mine]))).outcome))
                 continue
             run = line_runner(c, mine, name, prepared)
+            if run is None:
+                run = verdict_line(self, facts, i, name)
             if run is None:
                 return lambda values: self.outcomes_many([{**facts, name: v} for v in values])
             runs.append(run)
@@ -347,11 +356,21 @@ class Frame:
         a run draws its candidates from the same base). Falls back to
         :meth:`violations` when some constraint derives an input.
         """
+        held = self._reference_breaks(reference)
+        if held is None:
+            return self.violations(facts)
+        moved = frozenset(moved)
+        return [label for label, fn, names, was in held
+                if (was if names.isdisjoint(moved) else fn(facts) is False)]
+
+    def _reference_breaks(self, reference: Mapping[str, Any]) -> list[tuple[str, Any, frozenset[str], bool]] | None:
+        """``(label, fn, names read, broken on reference)`` per constraint, remembered for the last few references
+        (None when :meth:`violations` must take its general path)."""
         checks = self.memo.get("requires")
         if checks is None:
             checks = self.memo["requires"] = self._requires()
         if checks is False:
-            return self.violations(facts)
+            return None
         recent = self.memo.setdefault("reference_breaks", {})
         held = recent.get(id(reference))
         if held is None or held[0] is not reference:
@@ -361,13 +380,30 @@ class Frame:
             # the reference is held with its answers, so its id is not reused while it is remembered
             held = recent[id(reference)] = (reference, [(label, fn, names, fn(reference) is False)
                                                         for (label, fn), names in zip(checks, reads)])
-        moved = frozenset(moved)
-        return [label for label, fn, names, was in held[1]
-                if (was if names.isdisjoint(moved) else fn(facts) is False)]
+        return held[1]  # type: ignore[no-any-return]
 
     def breaks_constraint(self, reference: Mapping[str, Any], facts: Mapping[str, Any], moved: Iterable[str]) -> bool:
-        """``bool(self.violations(facts))``, computed as :meth:`violations_from`."""
-        return bool(self.violations_from(reference, facts, moved))
+        """``bool(self.violations(facts))``, computed as :meth:`violations_from` and stopping at the first broken one."""
+        held = self._reference_breaks(reference)
+        if held is None:
+            return bool(self.violations(facts))
+        moved = frozenset(moved)
+        if any(was for _, _, _, was in held):
+            # the reference itself breaks one: whether a moved input mends it decides (rare: check them all)
+            return any((was if names.isdisjoint(moved) else fn(facts) is False) for _, fn, names, was in held)
+        # none is broken on the reference: only those reading a moved input can be broken now
+        reading = self.memo.get("constraints_reading")
+        if reading is None:
+            reading = self.memo["constraints_reading"] = {}
+        fns = reading.get(moved)
+        if fns is None:
+            if len(reading) >= 4096:
+                reading.clear()
+            fns = reading[moved] = tuple(fn for _, fn, names, _ in held if not names.isdisjoint(moved))
+        for fn in fns:
+            if fn(facts) is False:
+                return True
+        return False
 
     def _requires(self) -> list[tuple[str, Callable[[Mapping[str, Any]], Any]]] | Literal[False]:
         """``(card_id/constraint_id, expression fn)`` of every constraint in :meth:`violations` order, or False
@@ -393,6 +429,11 @@ class Frame:
                 v = r.diagnostic_verdict if r.diagnostic_verdict is not None else r.verdict
                 out.append(v.value)
         return tuple(out)
+
+    def profile_line(self, facts: Mapping[str, Any], name: str) -> Callable[[Sequence[Any]], list[tuple[str, ...]]]:
+        """``values -> [profile({**facts, name: v}) for v in values]``, computed faster
+        (:func:`ipb.perturb.gate_lines.profile_line`: only the gates that depend on ``name`` run per value)."""
+        return profile_line(self, facts, name)
 
     def gate_keys(self) -> tuple[str, ...]:
         """``card_id/gate_id`` of every gate, in :meth:`profile` order."""

@@ -249,33 +249,67 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     ``ANCHOR_DRAWS`` times); ``({}, [])`` when no neighbour is found (the
     caller then starts from the scenario itself).
     """
-    facts = dict(scenario.facts)
+    facts = scenario.facts
     pool, numeric = _anchor_pool(frame, tuple(keep))
     if not pool:
         return {}, []
+    rests = _anchor_rests(frame, tuple(keep), tuple(pool))
+    grids = frame.grids
+    # what each input's draw needs, worked out once per call (the draws below repeat inputs)
+    ways: dict[str, tuple[Any, ...]] = {}
     for _ in range(ANCHOR_DRAWS):
         # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
         first = [rng.choice(numeric)] if numeric else []
-        rest = [n for n in pool if n not in first]
+        rest = rests[first[0] if first else None]
         extra = rng.randint(1, max(1, min(ANCHOR_INPUTS - len(first), len(rest)))) if rest else 0
         chosen = ordered_inputs(frame, first + rng.sample(rest, extra))
         moved = dict(facts)
         changed = []
         for name in chosen:
-            spec = frame.inputs[name]
+            way = ways.get(name)
+            if way is None:
+                way = ways[name] = _draw_way(frame, name, facts.get(name))
             value: Any
-            if name in frame.grids:
-                value = _draw(frame.grids[name], rng, facts.get(name))
+            if way[0]:  # a grid: a uniform grid value other than the current one (``_draw``)
+                _, grid, choices, skip = way
+                if choices <= 0:
+                    continue
+                k = rng.randrange(choices)
+                if skip is not None and k >= skip:
+                    k += 1
+                value = grid.value(k)
             else:
-                others = [v for v in ((False, True) if spec.type == "bool" else (spec.values or ()))
-                          if v != facts.get(name)]
-                value = rng.choice(others) if others else None
-            if value is not None:
-                moved[name] = value
-                changed.append(name)
-        if changed and not frame.breaks_constraint(scenario.facts, moved, changed):
+                others = way[1]
+                if not others:
+                    continue
+                value = rng.choice(others)
+            moved[name] = value
+            changed.append(name)
+        if changed and not frame.breaks_constraint(facts, moved, changed):
             return moved, changed
     return {}, []
+
+
+def _anchor_rests(frame: Frame, keep: tuple[str, ...], pool: tuple[str, ...]) -> dict[Any, tuple[str, ...]]:
+    """For each numeric input of ``pool`` (and None), the pool without it, in pool order (per frame)."""
+    memo = frame.memo.setdefault("anchor_rests", {})
+    held = memo.get(keep)
+    if held is None:
+        rests: dict[Any, tuple[str, ...]] = {n: tuple(m for m in pool if m != n) for n in pool}
+        rests[None] = pool
+        held = memo[keep] = rests
+    return held  # type: ignore[no-any-return]
+
+
+def _draw_way(frame: Frame, name: str, current: Any) -> tuple[Any, ...]:
+    """How :func:`_anchor` draws a new value of ``name`` from ``current``: ``(True, grid, choices, skipped index)``
+    as :func:`ipb.perturb.operators._draw` does, or ``(False, the other values)`` of a bool or category input."""
+    if name in frame.grids:
+        grid = frame.grids[name]
+        skip = grid.index_of(current) if isinstance(current, Decimal) else None
+        return True, grid, grid.count - (1 if skip is not None else 0), skip
+    spec = frame.inputs[name]
+    return False, [v for v in ((False, True) if spec.type == "bool" else (spec.values or ())) if v != current]
 
 
 def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], anchor: Sequence[str]) -> Flip | None:
@@ -420,12 +454,15 @@ def _check_isolate(frame: Frame) -> None:
 
 
 def _isolation_inputs(frame: Frame, gate_key: str) -> list[str]:
-    out = []
-    for name, gates in frame.consumers.items():
-        spec = frame.inputs[name]
-        if gate_key in gates and name not in frame.derived and (name in frame.grids or spec.type in ("bool", "category")):
-            out.append(name)
-    return out
+    """The inputs a change of which may isolate gate ``gate_key``, in input order (per frame)."""
+    memo = frame.memo.setdefault("isolation_inputs", {})
+    held = memo.get(gate_key)
+    if held is None:
+        held = memo[gate_key] = tuple(
+            name for name, gates in frame.consumers.items()
+            if gate_key in gates and name not in frame.derived
+            and (name in frame.grids or frame.inputs[name].type in ("bool", "category")))
+    return list(held)
 
 
 def _resolve_gate(frame: Frame, arg: str) -> str:
@@ -492,14 +529,24 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
         if anchor:
             scenario = scenario.with_facts(moved)
     base_profile = frame.profile(scenario.facts)
+    # profiles of the changes tried, by (input, value): the targets share them (the values drawn are the same)
+    seen: dict[tuple[str, type, Any], tuple[str, ...]] = {}
+    lines: dict[str, Callable[[Sequence[Any]], list[tuple[str, ...]]]] = {}
     for target in targets:
         index = keys.index(target)
         hits: list[tuple[str, Any, str]] = []
         for name in _isolation_inputs(frame, target):
-            for value in _alternatives(frame, name, scenario.facts.get(name), rng):
-                if frame.breaks_constraint(scenario.facts, {**scenario.facts, name: value}, (name,)):
-                    continue
-                profile = frame.profile({**scenario.facts, name: value})
+            values = [value for value in _alternatives(frame, name, scenario.facts.get(name), rng)
+                      if not frame.breaks_constraint(scenario.facts, {**scenario.facts, name: value}, (name,))]
+            todo = [value for value in values if (name, type(value), value) not in seen]
+            if todo:
+                line = lines.get(name)
+                if line is None:
+                    line = lines[name] = frame.profile_line(scenario.facts, name)
+                for value, profile in zip(todo, line(todo)):
+                    seen[name, type(value), value] = profile
+            for value in values:
+                profile = seen[name, type(value), value]
                 diff = [i for i, (a, b) in enumerate(zip(base_profile, profile)) if a != b]
                 if diff == [index]:
                     hits.append((name, value, profile[index]))

@@ -12,7 +12,14 @@ bytes); these tests check each one against an independent oracle:
   search with no memo, in several name orders;
 * ``format_value``'s memo against the formatting itself, with numbers
   written in several ways;
-* ``write_lines_atomic`` in blocks against the lines joined by hand.
+* ``write_lines_atomic`` in blocks against the lines joined by hand;
+* ``Frame.line`` on the cards the engine's sweep does not take (a
+  disjunction, an n-of-m threshold: final verdicts from a table of gate
+  verdict vectors) and on cards with a derived input, against
+  ``Frame.outcomes_many``, full execution;
+* ``Frame.profile_line`` (gate isolation re-runs only the gates that depend
+  on the moved input) against ``Frame.profile``, the engine's diagnostic
+  execution, on every bundled card and an L8 frame.
 """
 
 from __future__ import annotations
@@ -28,8 +35,10 @@ import ipb._files as files
 from ipb.engine.execute import _FORMATTED, _format_value, format_value
 from ipb.perturb.operators import metric_inputs  # before targeted, which operators imports at its end
 from ipb.perturb import targeted
-from ipb.perturb.targeted import _anchor, _first_flip, find_flip
-from perturb_support import BUFFETT, CARD_IDS, card_frame
+from ipb.perturb.frame import base_from_facts, build_frame, load_base
+from ipb.perturb.gate_lines import verdict_line
+from ipb.perturb.targeted import _anchor, _alternatives, _first_flip, find_flip
+from perturb_support import BUFFETT, CARD_IDS, FIXTURES, card_frame
 
 
 def _frames_with(predicate):
@@ -192,3 +201,104 @@ def test_a_duplicate_found_before_the_constraint_checks_is_the_same_candidate():
         assert (s.recipe, s.attempt, s.key, s.error, s.changed, tuple(s.point)) == \
             (p.recipe, p.attempt, p.key, p.error, p.changed, tuple(p.point))
         assert s.line is None and s.label is None
+
+
+def _profile_lines_match(frame, bases, seed: int, count: int) -> int:
+    """Check ``profile_line`` against ``profile`` around each base; returns how many values moved a gate."""
+    rng = random.Random(seed)
+    names = [n for n in frame.consumers if n not in frame.derived
+             and (n in frame.grids or frame.inputs[n].type in ("bool", "category"))]
+    moved_a_gate = 0
+    for base in bases:
+        for facts, _ in [(dict(base.facts), ())] + list(_neighbours(frame, base, rng, count)):
+            own = frame.profile(facts)
+            for name in names:
+                values = _alternatives(frame, name, facts.get(name), rng)
+                got = frame.profile_line(facts, name)(values)
+                want = [frame.profile({**facts, name: v}) for v in values]
+                assert got == want, (name, facts)
+                moved_a_gate += sum(p != own for p in want)
+    return moved_a_gate
+
+
+@pytest.mark.parametrize("card", [pytest.param(c, id=c) for c in CARD_IDS])
+def test_profile_line_is_the_diagnostic_profile_of_each_value(card):
+    frame, bases, reason = card_frame(card)
+    if reason:
+        pytest.skip(reason)
+    moved = _profile_lines_match(frame, bases[:2], 18, 4)
+    if frame.consumers:
+        assert moved > 0  # the check saw values that change some gate, not only unchanged profiles
+
+
+def test_profile_line_on_an_l8_frame_moves_only_the_cards_that_read_the_input():
+    frame = build_frame([BUFFETT, "marks_market_cycle_positioning", "dalio_bubble_detection_gauge"])
+    base = load_base(FIXTURES / "l8_three_investors.yaml", frame)
+    assert _profile_lines_match(frame, [base], 7, 6) > 0
+
+
+def _lines_match(frame, bases, seed: int, count: int) -> tuple[int, int]:
+    """Check ``Frame.line`` against ``outcomes_many`` around each base: (values checked, values off the base verdict)."""
+    rng = random.Random(seed)
+    checked = moved = 0
+    for base in bases:
+        for facts, _ in [(dict(base.facts), ())] + list(_neighbours(frame, base, rng, count)):
+            own = frame.outcomes(facts)
+            for name in frame.grids:
+                grid = frame.grids[name]
+                values = [grid.value(k) for k in sorted(rng.sample(range(grid.count), min(grid.count, 24)))]
+                want = frame.outcomes_many([{**facts, name: v} for v in values])
+                assert frame.line(facts, name)(values) == want, (name, facts)
+                checked += len(values)
+                moved += sum(w != own for w in want)
+    return checked, moved
+
+
+TABLED = _frames_with(lambda f: not f.derived and any(
+    c.family != "conjunction" and c.classifier is None and all(g.reentry is None for g in c.card.gates)
+    for c in f.cards))
+
+
+@pytest.mark.parametrize("card", TABLED)
+def test_line_from_gate_verdicts_is_full_execution_on_threshold_and_trigger_cards(card):
+    frame, bases, reason = card_frame(card)
+    if reason:
+        pytest.skip(reason)
+    assert any(verdict_line(frame, bases[0].facts, 0, n) is not None for n in frame.grids)
+    checked, _ = _lines_match(frame, bases[:2], 11, 4)
+    assert checked > 0
+
+
+def test_tabled_cards_include_the_bubble_gauge_and_its_verdict_moves():
+    assert "dalio_bubble_detection_gauge" in [p.values[0] for p in TABLED]
+    frame, bases, _ = card_frame("dalio_bubble_detection_gauge")
+    assert _lines_match(frame, bases[:1], 3, 6)[1] > 0
+
+
+def test_line_over_an_l8_frame_with_a_threshold_card_is_full_execution():
+    frame = build_frame([BUFFETT, "marks_market_cycle_positioning", "dalio_bubble_detection_gauge"])
+    base = load_base(FIXTURES / "l8_three_investors.yaml", frame)
+    # marks is a regime card (full execution): the frame falls back, still equal
+    assert _lines_match(frame, [base], 5, 4)[1] > 0
+    two = build_frame([BUFFETT, "dalio_bubble_detection_gauge"])
+    base = base_from_facts(two, {k: v for k, v in base.facts.items() if k in two.inputs}, as_of=base.as_of)
+    frame = two
+    assert _lines_match(frame, [base], 5, 4)[1] > 0
+
+
+DERIVED = _frames_with(lambda f: bool(f.derived))
+
+
+@pytest.mark.parametrize("card", DERIVED)
+def test_line_with_a_derived_input_is_full_execution(card):
+    frame, bases, reason = card_frame(card)
+    if reason:
+        pytest.skip(reason)
+    tabled = any(verdict_line(frame, bases[0].facts, 0, n) is not None for n in frame.grids)
+    assert tabled == (frame.cards[0].classifier is None)  # a regime card is executed in full
+    checked, moved = _lines_match(frame, bases[:2], 13, 4)
+    assert checked > 0 and moved > 0
+
+
+def test_derived_cards_are_checked():
+    assert len(DERIVED) >= 3  # the all-weather and debt-cycle cards derive an input
