@@ -106,7 +106,11 @@ def _invented_name(number_name: str, rest: str) -> str:
 _SENTENCE_LABEL = re.compile(r"[ \t>*_\"'-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}(?P<label>[A-Z][A-Za-z/&', -]{1,40}?)[*_]{0,2}[ \t]*(?::|\u2014|[ \t]-[ \t])")
 #: Words a label adds to a gate's name without naming it: "Drift check", "Funds test", "Drift gate".
 _GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates", "screen", "criterion", "criteria", "step", "filter",
-                            "rule", "hurdle", "question", "item", "point", "assessment", "analysis", "review", "verdict", "call"})
+                            "rule", "hurdle", "question", "item", "point", "assessment", "analysis", "review", "verdict", "call",
+                            # the same frame words in the plural, and the nouns an agent's report titles its checks with
+                            # ("Category Rules", "Rotation Scan", "Growth Metrics Analysis", "PEG Ratio Calculation")
+                            "rules", "hurdles", "filters", "screens", "steps", "questions", "reviews", "assessments", "analyses",
+                            "scan", "scans", "metric", "metrics", "calculation", "calculations", "evaluation", "evaluations"})
 #: Words that open a label restating a gate after a revision: "Revised drift gate:", "Updated price test:".
 _REVISING_WORDS = frozenset({"revised", "updated", "corrected", "amended", "recomputed", "rechecked", "recalculated", "reestimated"})
 #: Discourse words that may open a label: "First, the downside".

@@ -138,6 +138,14 @@ def gate_by_vocabulary(card: Card, text: str) -> tuple[int | None, int]:
     return number, best
 
 
+#: The nouns a report titles its checks with, on top of :data:`_COMMON`: "Growth Metrics Analysis" says "growth".
+_LABEL_FRAME = _COMMON | frozenset({
+    "analysis", "analyses", "analys", "metric", "metrics", "calculation", "calculat", "scan", "review", "assessment", "assess",
+    "evaluation", "evaluat", "rules", "checks", "tests", "question", "questions", "lens", "lenses", "consideration", "considerat"})
+#: How a label was anchored by a part of a gate's words rather than by its name, alias, id or number.
+_WEAK_HOW = frozenset({"fuzzy", "words"})
+
+
 #: A label of more words than this (or with a comma) is a sentence's opening, not a name: it is left alone.
 MAX_LABEL_WORDS = 5
 _DISMISSED = re.compile(r"(?i)\b(?:not\s+(?:a|one\s+of\s+the)\s+(?:gate|test|criteri)|irrelevant|beside\s+the\s+point)\b")
@@ -149,6 +157,7 @@ class _VocabularyMixin(_ParserState):
     def _labels_by_vocabulary(self, unresolved: list[tuple[int, Span, str, int | None]]) -> None:
         """Before the embedding fallback: each label left unanchored, or made an invented gate for want of a better
         reading, becomes the gate its words mean (see the module docstring); the others stay as they were."""
+        self._yield_to_named_labels()
         named = {a.gate for a in self.anchors.values() if a.gate is not None}
         for li, span, label, number in unresolved:
             if number is not None:
@@ -169,3 +178,35 @@ class _VocabularyMixin(_ParserState):
                 continue
             self.anchors[li] = _Anchor(gate, "vocabulary", span)
             named.add(gate)
+
+    def _yield_to_named_labels(self) -> None:
+        """A label anchored by a word it shares with a gate's name ("Growth Metrics Analysis" for "P/E Far Above the
+        Growth Rate") while another label names that gate by its name, alias or number ("PEG Ratio Calculation" is the
+        alias "PEG ratio") means another gate: the one gate that no label names and whose words (name, aliases,
+        description, elements, the inputs it reads) hold every content word of the label ("growth": the broken-story
+        gate reads the growth now and at purchase). Only a peer of the naming label yields (the same kind of line: two
+        bullets, two headings): a field line under a gate's heading belongs to that heading's gate. With none, or two
+        such gates, the label keeps its reading: a label is never given to one of two gates that fit it equally."""
+        by_gate: dict[int, list[int]] = {}
+        for li, a in self.anchors.items():
+            if a.gate is not None:
+                by_gate.setdefault(a.gate, []).append(li)
+        named = set(by_gate)
+        vocab = gate_vocabulary(self.card)
+        for gate, lines in sorted(by_gate.items()):
+            weak = [li for li in lines if self.anchors[li].how in _WEAK_HOW]
+            if not weak or len(weak) == len(lines):
+                continue  # the gate has no stronger label, or only weak ones: nothing to yield to
+            kinds = {self.lines[li].kind for li in lines if li not in weak}
+            for li in sorted(weak):
+                if self.lines[li].kind not in kinds:
+                    continue  # "- Price: $12.30" under the heading "Margin of safety?" is a field of that gate, not a peer label
+                anchor = self.anchors[li]
+                label = self.masked[anchor.mention[0] : anchor.mention[1]]
+                stems = stem_set(label, _LABEL_FRAME)
+                if not stems:
+                    continue
+                fits = [number for number, words in vocab.items() if number not in named and stems <= words]
+                if len(fits) == 1:
+                    self.anchors[li] = _Anchor(fits[0], "vocabulary", anchor.mention)
+                    named.add(fits[0])
