@@ -146,8 +146,31 @@ _LABEL_FRAME = _COMMON | frozenset({
 _WEAK_HOW = frozenset({"fuzzy", "words"})
 
 
-#: A label of more words than this (or with a comma) is a sentence's opening, not a name: it is left alone.
+#: A label of more content words than this (or with a comma) is a sentence's opening, not a name: it is left alone.
 MAX_LABEL_WORDS = 5
+#: A heading or a question may run to this many words in all when at most :data:`MAX_LABEL_WORDS` of them are content
+#: words: "What are the incentives of management?" (six words, two content words) is a title, as "Management" is.
+MAX_TITLE_SPAN = 8
+
+
+def short_label(label: str, *, title: bool = False) -> bool:
+    """Whether ``label`` is short enough to be a gate's name in other words: no comma and at most
+    :data:`MAX_LABEL_WORDS` words; a ``title`` (a heading line or a question) may hold up to :data:`MAX_TITLE_SPAN`
+    words when its content words (stop words such as "what are the ... of" left out) are at most MAX_LABEL_WORDS.
+    A table cell or a bullet's label keeps the plain bound: "Ten cap (owner earnings x 10)" in a table of pricing
+    methods is a row of figures, not a gate's title.
+
+    >>> short_label("What are the incentives of management?", title=True), short_label("What are the incentives of management?")
+    (True, False)
+    >>> short_label("enrolment headcount, which tells you", title=True)
+    False
+    """
+    if "," in label:
+        return False
+    words = label.split()
+    if len(words) <= MAX_LABEL_WORDS:
+        return True
+    return title and len(words) <= MAX_TITLE_SPAN and len(stem_set(label, frozenset())) <= MAX_LABEL_WORDS
 _DISMISSED = re.compile(r"(?i)\b(?:not\s+(?:a|one\s+of\s+the)\s+(?:gate|test|criteri)|irrelevant|beside\s+the\s+point)\b")
 
 
@@ -165,7 +188,7 @@ class _VocabularyMixin(_ParserState):
             anchor = self.anchors.get(li)
             if anchor is not None and not (anchor.gate is None and anchor.how == "label"):
                 continue
-            if len(label.split()) > MAX_LABEL_WORDS or "," in label:
+            if not short_label(label, title=self.lines[li].kind == "heading" or label.rstrip(" *_").endswith("?")):
                 continue  # "enrolment headcount, which tells you everything about integrity" is a sentence, not a label
             gate, strength = gate_by_vocabulary(self.card, label)
             if gate is None or gate in named:

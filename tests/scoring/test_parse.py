@@ -221,9 +221,9 @@ PARAPHRASED = next(c["text"] for c in CASES if c["id"] == "paraphrased-headings-
 def test_embedding_fallback_resolves_paraphrases_and_is_lazy() -> None:
     fake = FakeEmbedder()
     parsed = parse_response(PARAPHRASED, BUFFETT, embedder=fake)
-    # the card's own words read headings 1 and 2 first, as without an embedder (test below); the embedder reads the rest
+    # the card's own words read headings 1 to 3 first, as without an embedder (test below); the embedder reads the rest
     assert parsed.gate_sequence == [1, 2, 3, 4, 5]
-    assert [g.how for g in parsed.gates] == ["vocabulary"] * 2 + ["embedding"] * 3
+    assert [g.how for g in parsed.gates] == ["vocabulary"] * 3 + ["embedding"] * 2
     assert fake.calls == 2  # the card's gate texts once, the unresolved labels once
     again = parse_response(PARAPHRASED, BUFFETT, embedder=fake)
     assert fake.calls == 3  # the card's embeddings are cached per embedder
@@ -251,8 +251,9 @@ def test_without_embedder_numbers_decide_and_unknown_labels_are_invented() -> No
     parsed = parse_response(PARAPHRASED, BUFFETT, embedder=False)
     # "### 1." is a list number, not a gate number: no gate is read from the numbers. Since s13f two headings are read
     # by the card's own words (_vocabulary.py): "Do we understand the business?" is gate 1 ("business we understand"),
-    # "A durable edge" gate 2 (the moat gate's "durable"); the other three stay unread without an embedder.
-    assert parsed.gate_sequence == [1, 2]
+    # "A durable edge" gate 2 (the moat gate's "durable"); since s25names the question heading "Are the people running
+    # it honest?" (six words, two content words) is a title too: gate 3 (honest management). The other two stay unread.
+    assert parsed.gate_sequence == [1, 2, 3]
     assert all(g.how == "vocabulary" for g in parsed.gates)
     assert parsed.invented_gates == []  # a heading with no verdict and no recognised sibling is left alone
     listed = parse_response("1. Circle of Competence: PASS\n2. ESG Screening: FAIL", BUFFETT, embedder=False)
@@ -267,8 +268,8 @@ def test_a_failing_embedder_leaves_a_note_not_an_exception() -> None:
             raise RuntimeError("CUDA out of memory")
 
     parsed = parse_response(PARAPHRASED, BUFFETT, embedder=Broken())
-    # the answer is read as without an embedder (the card's words find gates 1 and 2), and the failure is noted
-    assert parsed.status == "ok" and parsed.gate_sequence == parse_response(PARAPHRASED, BUFFETT, embedder=False).gate_sequence == [1, 2]
+    # the answer is read as without an embedder (the card's words find gates 1 to 3), and the failure is noted
+    assert parsed.status == "ok" and parsed.gate_sequence == parse_response(PARAPHRASED, BUFFETT, embedder=False).gate_sequence == [1, 2, 3]
     assert any("embedding fallback failed: RuntimeError: CUDA out of memory" in n for n in parsed.notes)
 
 

@@ -53,3 +53,35 @@ def test_a_field_under_a_gate_heading_stays_with_that_gate() -> None:
             "### Catalyst\n"
             "- A spin-off is scheduled for March. PROCEED.\n")
     assert [g for g, _ in _read(text, KLARMAN)] == [3, 4]
+
+
+QUALITY = "munger_business_quality_price"  # 1 understandable, 2 return on capital, 3 advantage, 4 management, 5 price; INVEST / DECLINE
+
+_QUESTIONS = """# Holding review: Corran Mills
+
+## Is there a lasting moat here?
+The mill brand holds its price against store labels. PROCEED.
+
+## What are the incentives of the managers?
+The chief executive sold half her shares last spring and the bonus is paid on revenue. REJECT.
+
+Verdict: DECLINE.
+"""
+
+
+def test_a_question_heading_of_many_small_words_is_a_title() -> None:
+    """Bug kind: a question heading of seven words, two of them content words ("incentives", "managers"), was
+    too long for the vocabulary reader and was reported as an invented gate."""
+    result = parse_response(_QUESTIONS, QUALITY, embedder=False)
+    assert [(g.gate, g.verdict) for g in result.gates] == [(3, "PROCEED"), (4, "REJECT")]
+    assert result.invented == []
+
+
+def test_short_label_bounds() -> None:
+    """The widened bound is for titles only; a comma still marks a sentence."""
+    from ipb.scoring.parse._vocabulary import short_label
+
+    assert short_label("What are the incentives of the managers?", title=True)
+    assert not short_label("What are the incentives of the managers?")  # a bullet's or a cell's label keeps five words
+    assert not short_label("Ten cap on owner earnings and growth of value", title=True)  # six content words
+    assert not short_label("Management, which I would not trust", title=True)
