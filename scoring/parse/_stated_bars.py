@@ -4,7 +4,8 @@
 inside the top 30": the label names the gate, and a reader takes the comparison as the gate's verdict. This reading
 runs after the gates are traced (:meth:`_StatedBarsMixin._stated_bars`), only on a gate that the answer labels (an
 anchor: a list item, a table row, a ``Label:`` line) and that was given no verdict, and only on the label's sentence
-(from the label's end to the sentence's end). The verdict is hedged and comes from a comparison with a bar; the
+(from the label's end to the sentence's end; for a label alone on its line, a heading or "Label:", the first sentence
+on the next line). The verdict is hedged and comes from a comparison with a bar; the
 card's test on the sentence's figures may only confirm it (a bare figure on a labelled line, "Return on capital: 28%",
 stays without a verdict: what else the answer says of it is the verdict readers' to weigh):
 
@@ -129,6 +130,14 @@ class _StatedBarsMixin(_ParserState):
             if u < 0:
                 continue
             a, b = mention[1], self.units[u].end
+            if len(self.masked[a:b].strip(" \t:-|*_#")) < 4:
+                # a label alone on its line (a heading, "Label:"): its section's first sentence, on the next line
+                nxt = u + 1
+                if nxt >= len(self.units) or nxt in self.final_units or self.units[nxt].line != self.units[u].line + 1:
+                    continue
+                if self.units[nxt].line in self.anchors or self.lines[self.units[nxt].line].kind not in ("plain", "list"):
+                    continue
+                a, b = self.units[nxt].start, self.units[nxt].end
             if b - a < 4 or any(a <= h.start < b and self._level(h) > 0 for h in self.hits):
                 continue  # nothing after the label, or a verdict word: the verdict readers' text
             said = self._bar_reading(trace.gate, a, b, self.masked[mention[0] : b])

@@ -74,3 +74,18 @@ def test_the_note_names_the_figure_and_the_test() -> None:
         "noun-vs-card", "disagree", "top-n-above"])
 def test_compared_verdict(text: str, higher: str | None, want: str | None) -> None:
     assert compared_verdict(text, higher) == want
+
+
+def test_a_heading_alone_reads_its_sections_first_sentence() -> None:
+    text = ("Screen notes on Quarry Lane Mills (QLM).\n\n## Size\nThe market value is $1.4 billion, well above the $50 million "
+            "floor.\n\n## Combined rank\nIt ranks 57th of 2,800 names, outside the top 30. We keep looking.\n")
+    got = _gates(text)
+    assert (got[1][0], got[4][0]) == (vw.PROCEED, vw.REJECT)
+    assert got[1][1].endswith("+stated-bar") and got[4][1].endswith("+stated-bar")
+
+
+def test_a_heading_whose_first_sentence_compares_nothing_gets_no_reading() -> None:
+    text = ("Screen notes on Quarry Lane Mills (QLM).\n\n## Size\nThe market value is $1.4 billion. It sits well above the "
+            "$50 million floor.\n")
+    got = _gates(text)
+    assert 1 not in got or not got[1][1].endswith("+stated-bar")
