@@ -1,0 +1,188 @@
+"""A labelled line that states its gate's fact against a bar, with no verdict word (issue 13; paper §7.5).
+
+"- Size: market cap $2.1 billion, far above the $50 million floor we use" or "Combined rank: 12th of 3,100, well
+inside the top 30": the label names the gate, and a reader takes the comparison as the gate's verdict. This reading
+runs after the gates are traced (:meth:`_StatedBarsMixin._stated_bars`), only on a gate that the answer labels (an
+anchor: a list item, a table row, a ``Label:`` line) and that was given no verdict, and only on the label's sentence
+(from the label's end to the sentence's end; for a label alone on its line, a heading or "Label:", the first sentence
+on the next line). The verdict is hedged and comes from a comparison with a bar; the
+card's test on the sentence's figures may only confirm it (a bare figure on a labelled line, "Return on capital: 28%",
+stays without a verdict: what else the answer says of it is the verdict readers' to weigh):
+
+* a comparison with a stated bar (:data:`_COMPARED`): "above/over/beyond/below/under/short of <the ...> floor/minimum/
+  hurdle/cap/ceiling/maximum/limit/bar/threshold/cutoff", "inside/within/outside the top N". A floor, minimum or
+  hurdle is a lower bound (above it passes), a cap, ceiling, maximum or limit an upper one (below it passes); a bar,
+  threshold or cutoff takes the side from the card (the gate's bar or its declared direction) and is no reading
+  without it; a bound whose side the card contradicts is no reading. "Inside/within" a bar passes, "outside" fails.
+  Negated ("not above"), conditional ("if it falls below") or two comparisons that disagree: no reading.
+* the sentence's figures of the gate's bar's kind (:func:`._thresholds.gate_bars`) against the card's test, leaving
+  out a figure that is the stated bar itself ("the $50 million floor", "his limit of 2"), when the sentence holds a
+  word of the bar's name or label; two figures that disagree (or one inside a band), or a verdict other than the
+  comparison's: no reading.
+
+A verdict word anywhere in the sentence leaves it to the verdict readers. The trace's ``how`` gains ``+stated-bar`` and a note gives the words and the card's test.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._prose import _CONDITIONAL, _bar_words, _direction, _stems
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._thresholds import Bar, gate_bars
+from ipb.scoring.parse._types import GateTrace
+
+__all__ = ["compared_verdict"]
+
+_NOUNS = r"floor|minimum|hurdle|cap|ceiling|maximum|limit|bar|threshold|cut-?off"
+#: "far above the $50 million floor", "inside his limit of 2", "well inside the top 30": a side, at most three words
+#: (none of them "of": "within 5% of the floor" is a distance, not a side), and the bar's noun.
+_COMPARED = re.compile(
+    r"(?i)\b(?P<side>above|over|beyond|exceeds?|exceeding|higher than|greater than|more than|below|under|beneath|"
+    r"short of|less than|lower than|inside|within|outside)\s+"
+    r"(?:(?!of\b)[^\s,;:.!?()]+\s+){0,3}?(?P<bar>" + _NOUNS + r"|top\s+\d+)\b")
+_HIGH = {"above", "over", "beyond", "exceed", "exceeds", "exceeding", "higher than", "greater than", "more than"}
+_LOW = {"below", "under", "beneath", "short of", "less than", "lower than"}
+_LOWER_BOUND = {"floor", "minimum", "hurdle"}
+_UPPER_BOUND = {"cap", "ceiling", "maximum", "limit"}
+_NEGATED = re.compile(r"(?i)\b(?:not|never|no)\s+(?:\w+\s+)?\Z|n't\s+(?:\w+\s+)?\Z")
+#: a figure that is the stated bar: followed by its noun ("$50 million floor") or just after it ("limit of 2").
+_BAR_AFTER = re.compile(r"(?i)\s*(?:" + _NOUNS + r")\b")
+_BAR_BEFORE = re.compile(r"(?i)\b(?:" + _NOUNS + r")\s+(?:of|at|is|=|:)?\s*\Z")
+
+
+def _flip(verdict: str) -> str:
+    return vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
+
+
+def compared_verdict(text: str, higher: str | None) -> str | None:
+    """The verdict ``text`` (one sentence) states by comparing the gate's fact with a stated bar, else None.
+
+    ``higher`` is the verdict a higher value of the gate's criterion moves toward (from the card; None: unknown).
+
+    >>> compared_verdict("market cap $2.1 billion, far above the $50 million floor", vw.PROCEED)
+    'PROCEED'
+    >>> compared_verdict("debt at 2.4 times equity, above his limit of 2", vw.REJECT)
+    'REJECT'
+    >>> compared_verdict("12th of 3,100, well inside the top 30", None)
+    'PROCEED'
+    >>> compared_verdict("yield 7%, above the threshold", None) is None
+    True
+    """
+    return _compared(text, higher)[0]
+
+
+def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
+    """(verdict, blocked): blocked when a comparison with a bar is there but settles nothing (negated, conditional,
+    sideless or contradicted): the figures must not settle it either."""
+    verdicts = set()
+    for m in _COMPARED.finditer(text):
+        if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
+            return None, True
+        side = " ".join(m.group("side").lower().split())
+        bar = m.group("bar").lower()
+        if side in ("inside", "within", "outside"):
+            verdicts.add(vw.REJECT if side == "outside" else vw.PROCEED)
+            continue
+        if bar.startswith("top"):
+            return None, True  # "above the top 30" does not say which side of the rank it is on
+        if bar in _LOWER_BOUND or bar in _UPPER_BOUND:
+            bound_high = vw.PROCEED if bar in _LOWER_BOUND else vw.REJECT
+            if higher is not None and higher != bound_high:
+                return None, True  # the card's direction and the answer's noun disagree
+            higher_here = bound_high
+        elif higher is None:
+            return None, True
+        else:
+            higher_here = higher
+        verdicts.add(higher_here if side in _HIGH else _flip(higher_here))
+    if len(verdicts) > 1:
+        return None, True
+    return (next(iter(verdicts)) if verdicts else None), False
+
+
+def _higher(bars: tuple[Bar, ...] | None, direction: str | None) -> str | None:
+    """The verdict a higher value moves toward: from the gate's bar, else the card's declared direction."""
+    if bars:
+        b = bars[0]
+        up = b.op in (">", ">=")
+        return b.holds if up else _flip(b.holds)
+    return direction if direction in (vw.PROCEED, vw.REJECT) else None
+
+
+class _StatedBarsMixin(_ParserState):
+    """Gives a labelled gate with no verdict the verdict its label's sentence states against a bar (module docstring)."""
+
+    def _stated_bars(self, traces: list[GateTrace]) -> list[GateTrace]:
+        open_gates = {t.gate for t in traces if t.verdict is None}
+        if not open_gates:
+            return traces
+        starts = {a.gate: a.mention for a in self.anchors.values() if a.gate in open_gates and a.invented is None}
+        for trace in traces:
+            mention = starts.get(trace.gate) if trace.verdict is None else None
+            if mention is None:
+                continue
+            u = self._unit_at(mention[1]) if mention[1] < len(self.masked) else -1
+            if u < 0 and mention[1] > 0:
+                u = self._unit_at(mention[1] - 1)
+            if u < 0:
+                continue
+            a, b = mention[1], self.units[u].end
+            if len(self.masked[a:b].strip(" \t:-|*_#")) < 4:
+                # a label alone on its line (a heading, "Label:"): its section's first sentence, on the next line
+                nxt = u + 1
+                if nxt >= len(self.units) or nxt in self.final_units or self.units[nxt].line != self.units[u].line + 1:
+                    continue
+                if self.units[nxt].line in self.anchors or self.lines[self.units[nxt].line].kind not in ("plain", "list"):
+                    continue
+                a, b = self.units[nxt].start, self.units[nxt].end
+            if b - a < 4 or any(a <= h.start < b and self._level(h) > 0 for h in self.hits):
+                continue  # nothing after the label, or a verdict word: the verdict readers' text
+            said = self._bar_reading(trace.gate, a, b, self.masked[mention[0] : b])
+            if said is None:
+                continue
+            verdict, why = said
+            trace.verdict = verdict
+            trace.how = f"{trace.how}+stated-bar"
+            trace.confidence = min(trace.confidence, 0.6)
+            self.notes.append(f"gate {trace.gate} read as {verdict} from {why} in its labelled line "
+                              f"(characters {a}-{b}; how '+stated-bar')")
+        return traces
+
+    def _bar_reading(self, gate: int, a: int, b: int, labelled: str) -> tuple[str, str] | None:
+        card, text = self.card, self.masked[a:b]
+        bars = gate_bars(card).get(gate)
+        higher = _higher(bars, _direction(card, gate))
+        said, blocked = _compared(text, higher)
+        if blocked:
+            return None
+        figured: str | None = None
+        figure_text = ""
+        if bars and not _CONDITIONAL.search(text) and _bar_words(card, bars[0].name) & _stems(labelled.lower()):
+            seen: set[str] = set()
+            for f in self._figures(a, b):  # type: ignore[attr-defined]
+                if f.unit != bars[0].unit:
+                    continue
+                if _BAR_AFTER.match(self.masked, f.end, b) or _BAR_BEFORE.search(self.masked, max(a, f.start - 16), f.start):
+                    continue  # the stated bar itself, not the gate's fact
+                try:
+                    value = Decimal(str(f.value))
+                except (InvalidOperation, ValueError):
+                    return None
+                got = [bar.verdict(value) for bar in bars]
+                if len(bars) > 1 and not any(v == bar.holds for v, bar in zip(got, bars)):
+                    return None  # inside the band: no reading
+                seen.add(next((v for v, bar in zip(got, bars) if v == bar.holds), got[0]) if len(bars) > 1 else got[0])
+                figure_text = self.masked[f.start : f.end]
+            if len(seen) > 1:
+                return None  # two figures of the bar's kind that disagree
+            figured = next(iter(seen)) if seen else None
+        if said is None or (figured is not None and said != figured):
+            return None  # no comparison with a bar, or the card's test on the figure says otherwise
+        why = f"a comparison with a stated bar ({text.strip(' :-|*').strip()!r})"
+        if figured is not None and bars:
+            tests = " / ".join(f"{bar.name} {bar.op} {bar.value}" for bar in bars)
+            why += f", and the figure {figure_text!r} against the card's test {tests}"
+        return said, why
