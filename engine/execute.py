@@ -157,6 +157,14 @@ def shown_names(card: Card) -> tuple[str, ...]:
     templates for any verdict (``{price}`` in "price {price}"). Apart from
     these names' values and the run's verdicts, a GRP (paper §6.3,
     Appendix E) shows nothing that varies between scenarios of one card.
+    Public as :func:`ipb.engine.grp_view.grp_names`.
+
+    Examples
+    --------
+    >>> from ipb.engine.registry import compiled_card
+    >>> names = shown_names(compiled_card("buffett_acquisition_checklist").card)
+    >>> "intrinsic_value" in names and len(names) == len(set(names))
+    True
     """
     names: list[str] = []
     for g in card.gates:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -696,30 +696,28 @@ def _fn_minmax(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
     return node
 
 
-def _fn_abs(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
+def _unary_number(c: _Compiler, fname: str, args: list[Node], meta: Any, op: Callable[[Any], Any]) -> Node:
+    """``fname(x)`` for one number ``x``: ``op(x)`` in ``x``'s unit; an unknown ``x`` stays unknown."""
     if len(args) != 1:
-        raise c._error("abs() takes exactly one argument", meta, rule="function")
-    c._require(args[0], "number", meta, "abs()")
+        raise c._error(f"{fname}() takes exactly one argument", meta, rule="function")
+    c._require(args[0], "number", meta, f"{fname}()")
     f = args[0].fn
 
-    def abs_fn(env: Env) -> Any:
+    def unary(env: Env) -> Any:
         v = f(env)
-        return None if v is None else abs(v)
+        return None if v is None else op(v)
 
-    return c._node(abs_fn, args[0].type, args, meta)
+    return c._node(unary, args[0].type, args, meta)
 
 
-def _fn_round(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
-    """``round(x)``: the nearest whole number, halves away from zero (exact; ``x``'s unit kept; unknown stays)."""
-    if len(args) != 1:
-        raise c._error("round() takes exactly one argument", meta, rule="function")
-    c._require(args[0], "number", meta, "round()")
-    f = args[0].fn
-    def round_fn(env: Env) -> Any:
-        r = None if (v := f(env)) is None else abs(_exact.as_fraction(v))  # abs(Decimal) would round to 28 digits
-        whole = None if r is None else Decimal((2 * r.numerator + r.denominator) // (2 * r.denominator))
-        return -whole if whole and v < 0 else whole
-    return c._node(round_fn, args[0].type, args, meta)
+def _round_half_away(v: Any) -> Decimal:
+    """``round(x)``: the nearest whole number, halves away from zero, exactly.
+
+    ``abs(Decimal)`` would round to 28 digits, so the value is taken as a Fraction.
+    """
+    r = abs(_exact.as_fraction(v))
+    whole = Decimal((2 * r.numerator + r.denominator) // (2 * r.denominator))
+    return -whole if whole and v < 0 else whole
 
 
 def _fn_known(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
@@ -761,8 +759,8 @@ def _fn_year(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
 _FUNCTIONS: dict[str, Callable[[_Compiler, str, list[Node], Any], Node]] = {
     "min": _fn_minmax,
     "max": _fn_minmax,
-    "abs": _fn_abs,
-    "round": _fn_round,
+    "abs": partial(_unary_number, op=abs),
+    "round": partial(_unary_number, op=_round_half_away),
     "known": _fn_known,
     "date": _fn_date,
     "year": _fn_year,

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ipb.engine.card import Card
 from ipb.engine.execute import (ENTRY_MEMO_LIMIT, NOT_REACHED, REJECT, GateResult, Trace, _env_for, _plan, _run, _Run,
                                 program_key, shown_names)
 
@@ -32,33 +31,8 @@ if TYPE_CHECKING:  # annotations only (the graph module loads networkx)
 
 __all__ = ["GrpView", "grp_view", "grp_names"]
 
-def grp_names(card: Card) -> tuple[str, ...]:
-    """Every name some gate's GRP entry can show, in a fixed order (first use in card order).
-
-    These are the gates' computed values, a classifier gate's own value
-    (the regime it selected) and the fields of its required-element
-    templates for any verdict (``{price}`` in "price {price}"). Apart from
-    these names' values and the run's verdicts, a GRP (paper §6.3,
-    Appendix E) shows nothing that varies between scenarios of one card.
-
-    Parameters
-    ----------
-    card:
-        A loaded card.
-
-    Returns
-    -------
-    tuple of str
-        Distinct names, each once.
-
-    Examples
-    --------
-    >>> from ipb.engine.registry import compiled_card
-    >>> names = grp_names(compiled_card("buffett_acquisition_checklist").card)
-    >>> "intrinsic_value" in names
-    True
-    """
-    return shown_names(card)
+#: Every name some gate's GRP entry can show, in a fixed order: :func:`ipb.engine.execute.shown_names`.
+grp_names = shown_names
 
 
 class GrpView:

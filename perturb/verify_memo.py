@@ -26,21 +26,16 @@ from hashlib import sha256
 import orjson as _orjson
 
 from ipb.engine.card import Card, Constraint
-from ipb.engine.grp_view import GrpView, grp_names
+from ipb.engine.grp_view import GrpView
 from ipb.perturb.items import conditions
 
-__all__ = ["GrpMemo", "ConstraintMemo", "MEMO_LIMIT", "shown_names", "conditions_agree"]
+__all__ = ["GrpMemo", "ConstraintMemo", "MEMO_LIMIT", "conditions_agree"]
 
 #: Entries a memo keeps per card before it is emptied (a GRP is kept as some 1.3 KB of text, so about 6 MB a card).
 MEMO_LIMIT = 4_096
 
 #: An environment value that is not there (distinct from None, which a computed value may be).
 _ABSENT = object()
-
-
-def shown_names(card: Card) -> tuple[str, ...]:
-    """Every name some gate's GRP entry can show (:func:`ipb.engine.grp_view.grp_names`)."""
-    return grp_names(card)
 
 
 class GrpMemo:
