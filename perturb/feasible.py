@@ -50,10 +50,7 @@ def _relevant(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[str]], ..
     if name in memo:
         return memo[name]  # type: ignore[no-any-return]
     found: tuple[tuple[Check, frozenset[str]], ...] | None
-    requires = frame.memo.get("requires")
-    if requires is None:
-        requires = frame.memo["requires"] = frame._requires()
-    if requires is False:
+    if frame._requires() is False:
         # a derived input (recomputed from the drawn ones) or a name outside the card's inputs: the general
         # path of Frame.violations, which these checks do not mirror; draws stay plain
         found = None

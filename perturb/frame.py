@@ -322,9 +322,7 @@ class Frame:
         shown false). Derived inputs are recomputed first; one that falls
         outside its input's declared range breaks its constraint too.
         """
-        checks = self.memo.get("requires")
-        if checks is None:
-            checks = self.memo["requires"] = self._requires()
+        checks = self._requires()
         if checks is not False:
             # no derived input: each constraint is a ``require`` reading only its card's inputs, so it reads
             # the same values from ``facts`` as from the card's own facts (Constraint.broken: false breaks it)
@@ -366,9 +364,7 @@ class Frame:
     def _reference_breaks(self, reference: Mapping[str, Any]) -> list[tuple[str, Any, frozenset[str], bool]] | None:
         """``(label, fn, names read, broken on reference)`` per constraint, remembered for the last few references
         (None when :meth:`violations` must take its general path)."""
-        checks = self.memo.get("requires")
-        if checks is None:
-            checks = self.memo["requires"] = self._requires()
+        checks = self._requires()
         if checks is False:
             return None
         recent = self.memo.setdefault("reference_breaks", {})
@@ -407,13 +403,19 @@ class Frame:
 
     def _requires(self) -> list[tuple[str, Callable[[Mapping[str, Any]], Any]]] | Literal[False]:
         """``(card_id/constraint_id, expression fn)`` of every constraint in :meth:`violations` order, or False
-        when some constraint derives an input or reads a name outside its card's inputs and constants (then the general path)."""
-        checks = []
+        when some constraint derives an input or reads a name outside its card's inputs and constants (then the general path).
+        Worked out once per frame (``memo["requires"]``)."""
+        held = self.memo.get("requires")
+        if held is not None:
+            return held  # type: ignore[no-any-return]
+        checks: list[tuple[str, Callable[[Mapping[str, Any]], Any]]] = []
         for i, c in enumerate(self.cards):
             for k in c.card.constraints:
                 if k.derive is not None or not k.expr.names <= self._card_inputs[i] | set(c.card.constants):
+                    self.memo["requires"] = False
                     return False
                 checks.append((f"{c.card.id}/{k.id}", k.expr.fn))
+        self.memo["requires"] = checks
         return checks
 
     def profile(self, facts: Mapping[str, Any]) -> tuple[str, ...]:
