@@ -13,6 +13,7 @@ read by the one number reader, :func:`ipb.scoring._text.find_numbers`) with the 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -25,6 +26,7 @@ from ipb.scoring import verdict_words as vw
 __all__ = ["Bar", "bar_verdict", "gate_bars"]
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_HOLDS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 #: literal kinds of the expression grammar -> the unit the number reader gives a figure of that kind
 _UNITS = {"money": "money", "percent": "ratio", "multiple": "multiple"}
 
@@ -46,7 +48,7 @@ class Bar:
         >>> Bar("pe", "<=", Decimal(15), "multiple", "PROCEED").verdict(Decimal("22"))
         'REJECT'
         """
-        ok = {"<": figure < self.value, "<=": figure <= self.value, ">": figure > self.value, ">=": figure >= self.value}[self.op]
+        ok = _HOLDS[self.op](figure, self.value)
         return self.holds if ok else (vw.REJECT if self.holds == vw.PROCEED else vw.PROCEED)
 
 
