@@ -1,0 +1,176 @@
+"""A gate's section that judges its facts without a verdict word (issue 13; paper §7.5).
+
+Fresh text often addresses a gate by its label or name and then concludes in other words: "Financial condition:
+... fine on both counts", "the moat is real", "Sizing: within limits", "Priming risk here is high", "Dividends: paid
+every year since the 2009 listing, so 16 years", "Does the company have money it doesn't need? - Yes." A careful
+reader takes each as the gate's verdict (the corpus convention: a reasoning that presents a criterion's facts as a
+confirming or damning point counts as that verdict; a bare fact with no judgement does not). This reading runs after
+the verdict readers and :mod:`._stated_bars`, only on a gate the answer addresses and left without a verdict, and
+reads the gate's own section (:meth:`_section_units`: from its label or mention to the next gate's), clause by clause:
+
+* an appraisal of the lexicon ``grammar/appraisals.yaml`` (:func:`._prose.appraisals`, with the gate's direction and
+  whether it watches for a warning sign: "sound", "fine", "within limits", "flagged", "high" for a monotone gate);
+* a comparison with a stated bar (:func:`._stated_bars.compared_verdict`: "inside his limit of 2", "far below the 4%
+  maximum");
+* a figure of the gate's bar's kind against the card's own test (:func:`._thresholds.bar_verdict`), when the clause
+  holds a word of the bar's name or input label;
+* the answer to a gate's question label: "Is the purpose to benefit continuing shareholders? - No." (yes: the
+  criterion holds, PROCEED; for a gate that watches for a warning sign, or a question that asks about a fault, yes is
+  REJECT).
+
+A clause that states another gate's facts, a condition ("if the sale fails"), a question, a sentence with a verdict
+word (the verdict readers' text), a final-verdict sentence or text on another profile adds nothing. Every reading of
+the section must agree: two that disagree give no verdict. The verdict is hedged (confidence at most
+:data:`SECTION_CONFIDENCE`), ``how`` gains ``+section`` and a note gives the words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._appraisal_words import lexicon_for
+from ipb.scoring.parse._prose import _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause
+from ipb.scoring.parse._stated_bars import _compared, _higher
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
+from ipb.scoring.parse._types import GateTrace
+
+__all__ = ["SECTION_CONFIDENCE", "question_answer"]
+
+#: The highest confidence a verdict read from a section's appraisals may carry.
+SECTION_CONFIDENCE = 0.55
+#: At most this many sentences of a section are read (a gate's section in a real answer is a few sentences).
+MAX_SECTION_UNITS = 12
+
+#: The answer opening the text after a gate's question: "? - Yes.", "?\n- YES ->", "? Yes: inflows ...", "? Sure: ...".
+_ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>yes|no|sure|nope)\b(?=[ \t]*(?:[.,;:!)\u2192\u2013\u2014-]|->|$))",
+                     re.IGNORECASE | re.MULTILINE)
+#: A sentence that closes on the answer to the section's question: "Four out of four, yes."
+_CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
+#: The writer says the gate was never reached: "We never get to the holding-period question", "Rotation scan: not run
+#: this cycle", "I won't even get to returns on capital", "not worth doing the arithmetic".
+_NOT_REACHED = re.compile(
+    r"(?i)\b(?:not|never|n't)\s+(?:even\s+)?(?:get|gets|got|go|goes|went|come|comes|came|reach|reached)\s+(?:on\s+)?to\b"
+    r"|\bnot\s+(?:run|reached|needed|performed)\b|\bnot\s+worth\s+(?:doing|checking|computing|running)\b|\bmoot\b")
+
+
+def _flip(verdict: str) -> str:
+    return vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
+
+
+def question_answer(question: str, answer_after: str, watch: bool, direction: str | None = None) -> str | None:
+    """The verdict a yes/no answer (the text right after a gate's question) gives, else None.
+
+    Yes is PROCEED unless the gate watches for a warning sign (``watch``) or the question asks about a fault (it holds
+    an appraisal of REJECT polarity: "Is the debt too high?"); no is the other verdict.
+
+    >>> question_answer("Is the purpose to benefit continuing shareholders?", " - No. The press release ...", False)
+    'REJECT'
+    >>> question_answer("Are prices high against traditional measures?", "\\n- YES -> P/B 3.4", True)
+    'REJECT'
+    >>> question_answer("Is the price too rich?", " Yes.", False)
+    'REJECT'
+    >>> question_answer("Is it cheap?", " Not sure yet.", False) is None
+    True
+    """
+    m = _ANSWER.match(answer_after)
+    if m is None:
+        return None
+    says_yes = m.group("word").lower() in ("yes", "sure")
+    faults = {v for _, _, v in appraisals(question, 0, len(question), direction)}
+    asks_fault = watch or faults == {vw.REJECT}
+    verdict = vw.PROCEED if says_yes else vw.REJECT
+    return _flip(verdict) if asks_fault else verdict
+
+
+class _SectionReadingMixin(_ParserState):
+    """Gives a gate with no verdict the verdict its own section states in other words (module docstring)."""
+
+    def _section_readings(self, traces: list[GateTrace]) -> list[GateTrace]:
+        for trace in traces:
+            if trace.verdict is not None:
+                continue
+            said = self._section_verdict(trace.gate)
+            if said is None:
+                continue
+            verdict, words = said
+            trace.verdict = verdict
+            trace.how = f"{trace.how}+section"
+            trace.confidence = min(trace.confidence, SECTION_CONFIDENCE)
+            self.notes.append(f"gate {trace.gate} read as {verdict} from {words} in its section, which states no verdict "
+                              f"word (how '+section')")
+        return traces
+
+    def _names_blanked(self) -> str:
+        """``self.low`` with every gate label blanked (offsets kept): a label ("Fair price:", "Durable competitive
+        advantage") names a gate and appraises nothing."""
+        cached: str | None = getattr(self, "_blanked_names", None)
+        if cached is None:
+            chars = list(self.low)
+            spans = [a.mention for a in self.anchors.values() if a.how != "substance"]
+            for a, b in spans:
+                chars[a:b] = " " * (b - a)
+            cached = "".join(chars)
+            self._blanked_names = cached
+        return cached
+
+    def _section_verdict(self, gate: int) -> tuple[str, str] | None:
+        card, low = self.card, self._names_blanked()
+        groups = self._section_units(gate)
+        units = [u for group in groups for u in group][:MAX_SECTION_UNITS]
+        if not units:
+            return None
+        direction, watch = _direction(card, gate), _watches(card, gate)
+        lexicon = lexicon_for(card.id)
+        bars = gate_bars(card).get(gate)
+        higher = _higher(bars, direction)
+        found: list[tuple[str, str]] = []
+        question: str | None = None
+        for u in units:
+            unit = self.units[u]
+            if u in self.final_units or self._in_other_profile(unit.start):
+                continue
+            if any(self._level(h) > 0 for h in self.unit_hits.get(u, [])):
+                return None  # a verdict word the verdict readers did not take for this gate: not this reading's to settle
+            text = low[unit.start : unit.end]
+            if text.rstrip().endswith("?"):
+                own = gate_of_clause(card, text)
+                if own is not None and own != gate:
+                    break  # another gate's question: the section has moved on
+                question = text
+                answer = question_answer(text, self.low[unit.end : unit.end + 24], watch, direction)
+                if answer is not None:
+                    found.append((answer, repr(self.masked[unit.start : unit.end].strip()[-60:] + " " + answer.lower())))
+                continue
+            closing = _CLOSING_ANSWER.search(text) if question is not None else None
+            if closing is not None and question is not None:
+                answer = question_answer(question, closing.group("word"), watch, direction)
+                if answer is not None:
+                    found.append((answer, f"the answer {self.masked[unit.start : unit.end].strip()!r} to its question"))
+                continue
+            for a, b in _clauses(low, unit.start, unit.end):
+                own = gate_of_clause(card, low[a:b])
+                if own is not None and own != gate:
+                    continue  # another gate's facts
+                if _CONDITIONAL.search(low, a, b):
+                    continue
+                reached = _NOT_REACHED.search(low, a, b)
+                if reached is not None:
+                    found.append((vw.NOT_REACHED, f"{self.masked[reached.start() : reached.end()]!r} (not reached)"))
+                    continue
+                for s, e, v in appraisals(low, a, b, direction, lexicon=lexicon, watch=watch):
+                    found.append((v, f"the appraisal {self.masked[s:e]!r}"))
+                said, blocked = _compared(low[a:b], higher)
+                if said is not None:
+                    found.append((said, f"a comparison with a stated bar ({self.masked[a:b].strip()!r})"))
+                if blocked or not bars or said is not None or not (_bar_words(card, bars[0].name) & _stems(low[a:b])):
+                    continue
+                figure = bar_verdict(bars, self._figures(a, b))  # type: ignore[attr-defined]
+                if figure is not None:
+                    tests = " / ".join(f"{bar.name} {bar.op} {bar.value}" for bar in bars)
+                    found.append((figure[2], f"the figure {self.masked[figure[0] : figure[1]]!r} against the card's test {tests}"))
+        verdicts = {v for v, _ in found}
+        if len(verdicts) != 1:
+            return None
+        return next(iter(verdicts)), "; ".join(w for _, w in found[:3])

@@ -1,0 +1,114 @@
+"""A gate's section that judges its facts without a verdict word (issue 13; :mod:`ipb.scoring.parse._section_reading`).
+
+Answers written for these tests (no corpus text); every expected reading was worked by hand against the bundled card
+named beside each constant. Each rule has guards beside it: a bare fact, a condition, two readings that disagree, a
+requirement ("wants a margin of safety") give no verdict.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse import parse_response
+from ipb.scoring.parse._section_reading import question_answer
+from parse_support import read_gates as _read
+
+QUALITY = "munger_business_quality_price"  # 1 understandable, 2 return on capital (>= 15%), 3 advantage, 4 management, 5 price
+BUBBLE = "dalio_bubble_detection_gauge"  # every gate watches for a warning sign (a reject test, no proceed test)
+VALUE = "graham_intrinsic_value_margin_of_safety"  # 1 normal earnings, 2 growth, 3 value, 4 margin of safety
+SPINOFF = "greenblatt_spinoff_checklist"  # 1 indifference, 2 insiders, 3 hidden value, 4 timing window
+
+
+# ---------------------------------------------------------------- appraisals in a labelled section
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # confirming points
+    ("Return on capital: 21% on tangible equity through the cycle, which is ample.\n"
+     "Management: the founders own 30% and have never issued options. Sound.\n",
+     [(2, vw.PROCEED), (4, vw.PROCEED)]),
+    # damning points, one of them a figure against the card's own bar (return_on_capital >= 15%)
+    ("Return on capital: returns on capital have run at 7% for five years.\n"
+     "Fair price: 45 times earnings is stretched.\n",
+     [(2, vw.REJECT), (5, vw.REJECT)]),
+    # a risk judged small or large, a shortfall
+    ("Management: the chairman's related-party leases are a worry; governance risk here is high.\n"
+     "Fair price: at 40x earnings the price leaves no margin of safety.\n",
+     [(4, vw.REJECT), (5, vw.REJECT)]),
+])
+def test_a_labelled_section_that_appraises_its_facts_reads_as_that_verdict(text: str, expected: list[tuple[int, str]]) -> None:
+    assert _read(text, QUALITY) == expected
+    assert any(g.how.endswith("+section") for g in parse_response(text, QUALITY, embedder=False).gates)
+
+
+def test_the_reading_is_marked_hedged_and_explained() -> None:
+    text = "Return on capital: 21% through the cycle, which is ample.\nManagement: founders own 30%.\n"
+    parsed = parse_response(text, QUALITY, embedder=False)
+    gate = parsed.gates[0]
+    assert gate.how.endswith("+section") and gate.verdict_span is None
+    assert 0.0 <= gate.confidence <= 0.55
+    assert any("+section" in note for note in parsed.notes)
+
+
+@pytest.mark.parametrize("text", [
+    # bare facts: no judgement
+    "Return on capital: 12% last year.\nManagement: the founders own 30%.\n",
+    # a condition
+    "Return on capital: 21% last year.\nFair price: if the multiple fell to 12x it would be cheap.\n",
+    # two appraisals that disagree
+    "Return on capital: 21% last year.\nManagement: the managers are honest, but the pay plan is worrying.\n",
+])
+def test_facts_conditions_and_disagreements_give_no_verdict(text: str) -> None:
+    assert all(verdict is None for _, verdict in _read(text, QUALITY))
+
+
+# ---------------------------------------------------------------- margin of safety there or not
+
+
+def test_no_margin_of_safety_is_damning_and_a_margin_asked_for_is_nothing() -> None:
+    text = ("Earnings base: EPS averaged $3.10 over seven years.\n"
+            "Margin of safety: two-thirds of value is $29; at $47 there is no margin of safety.\n")
+    assert _read(text, VALUE) == [(1, None), (4, vw.REJECT)]
+    text = ("Earnings base: EPS averaged $3.10 over seven years.\n"
+            "Margin of safety: Graham wants a margin of safety of a third.\n")
+    assert _read(text, VALUE) == [(1, None), (4, None)]
+
+
+def test_inside_the_window_passes() -> None:
+    text = ("Step 1: Institutional indifference. Index funds sold on day one; nobody covers the spinoff. PROCEED.\n"
+            "Step 4: Timing window. Seven weeks after the distribution: inside the window.\n")
+    assert _read(text, SPINOFF) == [(1, vw.PROCEED), (4, vw.PROCEED)]
+
+
+# ---------------------------------------------------------------- a gate's question answered yes or no
+
+
+@pytest.mark.parametrize(("question", "after", "watch", "verdict"), [
+    ("Is the purpose to benefit continuing owners?", " - No. The buyback offsets option dilution.", False, vw.REJECT),
+    ("Does the company have money it does not need?", " \u2013 Yes.", False, vw.PROCEED),
+    ("Are purchases financed by high leverage?", "\n- NO \u2192 margin debt at its average.", True, vw.PROCEED),
+    ("Are prices high against traditional measures?", "\n- YES \u2192 P/B 3.4.", True, vw.REJECT),
+    ("Is the price too rich?", " Yes.", False, vw.REJECT),
+    ("Understandable?", " Sure: it sells glue.", False, vw.PROCEED),
+    # no answer: a word that opens a new clause, or nothing
+    ("High return on capital?", " No one at the meeting asked.", False, None),
+    ("Is it cheap?", " Hard to say.", False, None),
+])
+def test_question_answer(question: str, after: str, watch: bool, verdict: str | None) -> None:
+    assert question_answer(question.lower(), after, watch) == verdict
+
+
+def test_questions_of_a_watching_card_answered_yes_and_no() -> None:
+    text = ("Q1: Are prices high relative to traditional measures?\n- YES \u2192 P/B of 3.4 against a median of 1.3.\n"
+            "Q5: Are purchases financed by high leverage?\n- NO \u2192 margin lending near its ten-year average.\n")
+    assert _read(text, BUBBLE) == [(1, vw.REJECT), (5, vw.PROCEED)]
+
+
+# ---------------------------------------------------------------- a gate never reached
+
+
+def test_a_gate_the_writer_never_got_to_is_not_reached() -> None:
+    text = ("1. Understandable business: REJECT, a biotech with one unproven drug.\n"
+            "2. Return on capital: never got to it.\n")
+    assert _read(text, QUALITY) == [(1, vw.REJECT), (2, vw.NOT_REACHED)]
