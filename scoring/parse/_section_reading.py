@@ -8,12 +8,14 @@ confirming or damning point counts as that verdict; a bare fact with no judgemen
 the verdict readers and :mod:`._stated_bars`, only on a gate the answer addresses and left without a verdict, and
 reads the gate's own section (:meth:`_section_units`: from its label or mention to the next gate's), clause by clause:
 
-* an appraisal of the lexicon ``grammar/appraisals.yaml`` (:func:`._prose.appraisals`, with the gate's direction and
-  whether it watches for a warning sign: "sound", "fine", "within limits", "flagged", "high" for a monotone gate);
+* an appraisal of the lexicon ``grammar/appraisals.yaml`` (:func:`._prose.appraisals`, with whether the gate watches
+  for a warning sign: "sound", "fine", "within limits", "flagged"; not "high"/"low", whose subject in a section may be
+  anything: "switching costs are high");
 * a comparison with a stated bar (:func:`._stated_bars.compared_verdict`: "inside his limit of 2", "far below the 4%
   maximum");
 * a figure of the gate's bar's kind against the card's own test (:func:`._thresholds.bar_verdict`), when the clause
-  holds a word of the bar's name or input label;
+  holds a word of the bar's name or input label; for a bar that is a multiple, "12 times", "4.5 to 1" and "3:1" are
+  multiples too (:func:`multiples`);
 * the answer to a gate's question label: "Is the purpose to benefit continuing shareholders? - No." (yes: the
   criterion holds, PROCEED; for a gate that watches for a warning sign, or a question that asks about a fault, yes is
   REJECT).
@@ -27,6 +29,7 @@ the section must agree: two that disagree give no verdict. The verdict is hedged
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._appraisal_words import lexicon_for
@@ -36,7 +39,7 @@ from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
 from ipb.scoring.parse._types import GateTrace
 
-__all__ = ["SECTION_CONFIDENCE", "question_answer"]
+__all__ = ["SECTION_CONFIDENCE", "multiples", "question_answer"]
 
 #: The highest confidence a verdict read from a section's appraisals may carry.
 SECTION_CONFIDENCE = 0.55
@@ -51,8 +54,32 @@ _CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
 #: The writer says the gate was never reached: "We never get to the holding-period question", "Rotation scan: not run
 #: this cycle", "I won't even get to returns on capital", "not worth doing the arithmetic".
 _NOT_REACHED = re.compile(
-    r"(?i)\b(?:not|never|n't)\s+(?:even\s+)?(?:get|gets|got|go|goes|went|come|comes|came|reach|reached)\s+(?:on\s+)?to\b"
+    r"(?i)(?:\b(?:not|never)|n['\u2019]t)\s+(?:even\s+)?(?:get|gets|got|go|goes|went|come|comes|came|reach|reached)\s+(?:on\s+)?to\b"
     r"|\bnot\s+(?:run|reached|needed|performed)\b|\bnot\s+worth\s+(?:doing|checking|computing|running)\b|\bmoot\b")
+
+
+#: An appraisal followed by its complement relates the facts to something else ("aligned with the plan", "attractive to
+#: a buyer"): not the gate's verdict.
+_RELATION_AFTER = re.compile(r"[ \t]+(?:with|to)\b")
+#: A multiple the number reader leaves as a plain number: "covered 12 times", "4.5 to 1", "3:1", "31 times earnings".
+_MULTIPLE = re.compile(r"(?<![\w.,])(?P<value>\d{1,4}(?:\.\d+)?)\s*(?:times\b|to\s+(?:1|one)\b|:\s*1(?![\d.]))", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Multiple:
+    start: int
+    end: int
+    value: float
+    unit: str = "multiple"
+
+
+def multiples(text: str, start: int, end: int) -> list[_Multiple]:
+    """The multiples written with "times", "to 1" or ":1" in ``text[start:end]`` (the number reader reads "12x").
+
+    >>> [(m.value, m.start) for m in multiples("covered 12 times; payoff 4.5 to 1, or 3:1", 0, 41)]
+    [(12.0, 8), (4.5, 25), (3.0, 38)]
+    """
+    return [_Multiple(m.start(), m.end(), float(m.group("value"))) for m in _MULTIPLE.finditer(text, start, end)]
 
 
 def _flip(verdict: str) -> str:
@@ -102,6 +129,10 @@ class _SectionReadingMixin(_ParserState):
                               f"word (how '+section')")
         return traces
 
+    def _names_gate(self, gate: int, a: int, b: int) -> bool:
+        """Whether a mention of ``gate`` (its name, alias or words) lies inside ``[a, b)``."""
+        return any(gate in m.gates and a <= m.start < b for m in self.mentions)
+
     def _names_blanked(self) -> str:
         """``self.low`` with every gate label blanked (offsets kept): a label ("Fair price:", "Durable competitive
         advantage") names a gate and appraises nothing."""
@@ -139,34 +170,42 @@ class _SectionReadingMixin(_ParserState):
                 if own is not None and own != gate:
                     break  # another gate's question: the section has moved on
                 question = text
-                answer = question_answer(text, self.low[unit.end : unit.end + 24], watch, direction)
+                answer = question_answer(text, self.low[unit.end : unit.end + 24], watch)
                 if answer is not None:
                     found.append((answer, repr(self.masked[unit.start : unit.end].strip()[-60:] + " " + answer.lower())))
                 continue
             closing = _CLOSING_ANSWER.search(text) if question is not None else None
             if closing is not None and question is not None:
-                answer = question_answer(question, closing.group("word"), watch, direction)
+                answer = question_answer(question, closing.group("word"), watch)
                 if answer is not None:
                     found.append((answer, f"the answer {self.masked[unit.start : unit.end].strip()!r} to its question"))
                 continue
             for a, b in _clauses(low, unit.start, unit.end):
                 own = gate_of_clause(card, low[a:b])
-                if own is not None and own != gate:
-                    continue  # another gate's facts
+                reached = _NOT_REACHED.search(low, a, b)
+                if own is not None and own != gate and not (reached and self._names_gate(gate, a, b)):
+                    continue  # another gate's facts ("I won't even get to returns on capital, the moat or the price" is each one's)
                 if _CONDITIONAL.search(low, a, b):
                     continue
-                reached = _NOT_REACHED.search(low, a, b)
                 if reached is not None:
                     found.append((vw.NOT_REACHED, f"{self.masked[reached.start() : reached.end()]!r} (not reached)"))
                     continue
-                for s, e, v in appraisals(low, a, b, direction, lexicon=lexicon, watch=watch):
-                    found.append((v, f"the appraisal {self.masked[s:e]!r}"))
+                # no direction: "high" and "low" are read only where the clause's subject is the gate's criterion
+                # (:mod:`._prose`); a section's "switching costs are high" or "costs are high" may be about anything
+                for s, e, v in appraisals(low, a, b, None, lexicon=lexicon, watch=watch):
+                    if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
+                        found.append((v, f"the appraisal {self.masked[s:e]!r}"))
                 said, blocked = _compared(low[a:b], higher)
                 if said is not None:
                     found.append((said, f"a comparison with a stated bar ({self.masked[a:b].strip()!r})"))
-                if blocked or not bars or said is not None or not (_bar_words(card, bars[0].name) & _stems(low[a:b])):
+                if blocked or not bars or said is not None:
                     continue
-                figure = bar_verdict(bars, self._figures(a, b))  # type: ignore[attr-defined]
+                if not _bar_words(card, bars[0].name) & _stems(low[a:b]):
+                    continue  # a figure in a clause that names the bar's criterion (a bare figure after a label is a fact)
+                figures = list(self._figures(a, b))  # type: ignore[attr-defined]
+                if bars[0].unit == "multiple":
+                    figures += [f for f in multiples(low, a, b) if not any(g.start < f.end and f.start < g.end for g in figures)]
+                figure = bar_verdict(bars, figures)
                 if figure is not None:
                     tests = " / ".join(f"{bar.name} {bar.op} {bar.value}" for bar in bars)
                     found.append((figure[2], f"the figure {self.masked[figure[0] : figure[1]]!r} against the card's test {tests}"))
