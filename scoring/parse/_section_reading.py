@@ -172,7 +172,7 @@ class _SectionReadingMixin(_ParserState):
                 question = text
                 answer = question_answer(text, self.low[unit.end : unit.end + 24], watch)
                 if answer is not None:
-                    found.append((answer, repr(self.masked[unit.start : unit.end].strip()[-60:] + " " + answer.lower())))
+                    found.append((answer, f"the yes/no answer to {self.masked[unit.start : unit.end].strip()[-60:]!r}"))
                 continue
             closing = _CLOSING_ANSWER.search(text) if question is not None else None
             if closing is not None and question is not None:

@@ -112,3 +112,47 @@ def test_a_gate_the_writer_never_got_to_is_not_reached() -> None:
     text = ("1. Understandable business: REJECT, a biotech with one unproven drug.\n"
             "2. Return on capital: never got to it.\n")
     assert _read(text, QUALITY) == [(1, vw.REJECT), (2, vw.NOT_REACHED)]
+
+
+def test_each_gate_of_a_listing_the_writer_never_got_to_is_not_reached() -> None:
+    text = ("1. Understandable business: REJECT, a biotech with one unproven drug.\n"
+            "2. Return on capital: I won't even get to returns on capital, the moat or the price.\n")
+    assert _read(text, QUALITY) == [(1, vw.REJECT), (2, vw.NOT_REACHED)]
+
+
+# ---------------------------------------------------------------- multiples written in words against a multiple bar
+
+
+SIZING = "soros_conviction_weighted_position_sizing"  # 2 payoff asymmetry (payoff_ratio >= 3, a multiple)
+
+
+def test_multiples_in_words() -> None:
+    from ipb.scoring.parse._section_reading import multiples
+
+    text = "covered 12 times; a payoff of 4.5 to 1 or 3:1; 1,5 times; 2009 to 2019"
+    assert [(m.value, text[m.start : m.end]) for m in multiples(text, 0, len(text))] == [
+        (12.0, "12 times"), (4.5, "4.5 to 1"), (3.0, "3:1")]
+
+
+@pytest.mark.parametrize(("payoff", "verdict"), [("the payoff ratio is 4.5 to 1.", vw.PROCEED),
+                                                 ("the payoff ratio is about 2 to 1.", vw.REJECT),
+                                                 ("the payoff ratio is 2 to 1 or 5 to 1, depending on the peg.", None)])
+def test_a_payoff_written_n_to_1_against_the_cards_bar(payoff: str, verdict: str | None) -> None:
+    text = f"Thesis confirmation: the central bank has stopped defending the band. PROCEED.\nPayoff asymmetry: {payoff}\n"
+    assert dict(_read(text, SIZING)).get(2) == verdict
+
+
+# ---------------------------------------------------------------- lexicon entries the section reading added
+
+
+@pytest.mark.parametrize(("closing", "verdict"), [
+    ("The moat is real.", vw.PROCEED),
+    ("The risk of substitution is real.", vw.REJECT),
+    ("I like that.", vw.PROCEED),
+    ("The odds are in our favour.", vw.PROCEED),
+    ("The advantage is long-lived.", vw.PROCEED),
+    ("Permanent loss looks remote.", vw.PROCEED),
+])
+def test_closing_appraisals_of_a_labelled_section(closing: str, verdict: str) -> None:
+    text = f"Understandable business: it sells glue. PROCEED.\nDurable competitive advantage: switching costs. {closing}\n"
+    assert dict(_read(text, QUALITY)).get(3) == verdict
