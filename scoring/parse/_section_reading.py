@@ -39,7 +39,7 @@ from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
 from ipb.scoring.parse._types import GateTrace
 
-__all__ = ["SECTION_CONFIDENCE", "multiples", "question_answer"]
+__all__ = ["HEADING_REACH", "SECTION_CONFIDENCE", "heading_polarity", "multiples", "question_answer"]
 
 #: The highest confidence a verdict read from a section's appraisals may carry.
 SECTION_CONFIDENCE = 0.55
@@ -82,6 +82,74 @@ def multiples(text: str, start: int, end: int) -> list[_Multiple]:
     return [_Multiple(m.start(), m.end(), float(m.group("value"))) for m in _MULTIPLE.finditer(text, start, end)]
 
 
+_GOOD = (r"strengths?|pros|positives|merits|tailwinds|green[ _]flags?|bull[ _]case|what[ _](?:i|we)[ _]like|"
+         r"what[ _](?:works|is[ _]good)|reasons[ _]to[ _]buy")
+_BAD = (r"weaknesses|cons|negatives|risks|key[ _]risks|risk[ _]factors|red[ _]flags?|concerns|worries|warning[ _]signs|"
+        r"headwinds|bear[ _]case|what[ _]worries[ _](?:me|us)|reasons[ _]to[ _]avoid")
+#: (Plural lists only: a singular "Risk:" or "Downside:" names a topic, such as a gate's own, not a list of faults.)
+#: A heading of strengths or of risks alone on its line ("## Strengths", "**Red flags:**", "Risks -"), or a JSON key of
+#: one whose value opens a string or a list (``"concerns": [``).
+_POLAR_HEADING = re.compile(
+    r"(?im)^[ \t>#*_]*(?:(?P<good>" + _GOOD + r")|(?P<bad>" + _BAD + r"))[ \t*_]*[:\-\u2013\u2014]?[ \t*_]*$"
+    r"|\"(?:(?P<jgood>" + _GOOD + r")|(?P<jbad>" + _BAD + r"))\"[ \t]*:[ \t]*[\[\"]")
+#: A line between the heading and the gate's mention that is not a list item (or a blank or indented continuation):
+#: the heading's list has ended.
+_NOT_ITEM = re.compile(r"(?m)^[ \t]*(?![-*+\u2022\u2013>]|\d{1,2}[.)][ \t]|\n|$)\S")
+#: A list item's opening: a bullet or a list number.
+_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022\u2013>]|\d{1,2}[.)][ \t])")
+#: A negation or a condition on the gate's line: "no concerns about management", "if the price falls".
+_UNSURE = re.compile(r"(?i)\b(?:no|not|none|never|nothing|if|unless|would|could|might|may)\b|n['\u2019]t\b")
+#: How far back a heading is looked for (characters).
+HEADING_REACH = 1200
+
+
+def heading_polarity(low: str, start: int, end: int) -> tuple[str, str] | None:
+    r"""(verdict, words) when the gate mentioned at ``low[start:end]`` is an item of a list headed "Strengths" (PROCEED)
+    or "Risks" / "Red flags" / "Concerns" (REJECT), or a value of such a JSON key; else None. The item must state no
+    negation or condition ("no concerns about management", "if the price falls"); a heading farther than
+    :data:`HEADING_REACH` characters, or one whose list has ended (a plain line or a new heading in between), is none.
+
+    >>> text = "## Strengths\n- Return on capital of 24% through the cycle\n\n## Risks\n- Price: 31 times earnings\n"
+    >>> heading_polarity(text.lower(), text.index("Return"), text.index("Return") + 17)[0]
+    'PROCEED'
+    >>> heading_polarity(text.lower(), text.index("Price"), text.index("Price") + 5)[0]
+    'REJECT'
+    >>> text = '{"concerns": ["management sold 40% of its shares"], "summary": "price looks fine"}'
+    >>> heading_polarity(text, text.index("management"), text.index("management") + 10)[0]
+    'REJECT'
+    >>> heading_polarity(text, text.index("price"), text.index("price") + 5) is None
+    True
+    >>> text = "Risks:\n- management: no concerns; founder-led\n"
+    >>> heading_polarity(text, text.index("management"), text.index("management") + 10) is None
+    True
+    """
+    lo = max(0, start - HEADING_REACH)
+    last: re.Match[str] | None = None
+    for m in _POLAR_HEADING.finditer(low, lo, start):
+        last = m
+    if last is None:
+        return None
+    between = low[last.end() : start]
+    if last.group("jgood") or last.group("jbad"):
+        if re.search(r"[\]}]|\"[ \t]*:", between):
+            return None  # the key's value has ended
+    else:
+        line_start = low.rfind("\n", 0, start) + 1
+        if not _ITEM.match(low, line_start):
+            return None  # the gate's line is no item of the heading's list
+        if _NOT_ITEM.search(low, last.end(), line_start) or _POLAR_HEADING.search(low, line_start, start):
+            return None  # the heading's list has ended before the gate's line
+    line_end = low.find("\n", end)
+    item = low[low.rfind("\n", 0, start) + 1 : len(low) if line_end < 0 else line_end]
+    if last.group("jgood") or last.group("jbad"):
+        stop = re.search(r"\"[ \t]*[,\]}]", low[end:])
+        item = low[start : end + (stop.start() if stop else 0)]
+    if _UNSURE.search(item):
+        return None
+    good = bool(last.group("good") or last.group("jgood"))
+    return (vw.PROCEED if good else vw.REJECT), f"its place under the heading {last.group(0).strip()!r}"
+
+
 def _flip(verdict: str) -> str:
     return vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
 
@@ -119,6 +187,8 @@ class _SectionReadingMixin(_ParserState):
             if trace.verdict is not None:
                 continue
             said = self._section_verdict(trace.gate)
+            if said is None and trace.mention is not None:
+                said = heading_polarity(self.low, trace.mention[0], trace.mention[1])
             if said is None:
                 continue
             verdict, words = said

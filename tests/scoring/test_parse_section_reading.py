@@ -156,3 +156,30 @@ def test_a_payoff_written_n_to_1_against_the_cards_bar(payoff: str, verdict: str
 def test_closing_appraisals_of_a_labelled_section(closing: str, verdict: str) -> None:
     text = f"Understandable business: it sells glue. PROCEED.\nDurable competitive advantage: switching costs. {closing}\n"
     assert dict(_read(text, QUALITY)).get(3) == verdict
+
+
+# ---------------------------------------------------------------- strengths and risks headings as polarity
+
+
+def test_a_gate_listed_under_strengths_or_risks_takes_that_polarity() -> None:
+    text = ("## Strengths\n- Return on capital of 24% through the cycle, on little debt\n- Understandable business: it sells glue\n\n"
+            "## Risks\n- Fair price: the shares trade at 31 times earnings\n")
+    assert _read(text, QUALITY) == [(2, vw.PROCEED), (1, vw.PROCEED), (5, vw.REJECT)]
+
+
+def test_json_strengths_and_concerns_lists() -> None:
+    text = ('{"signal": "neutral", "strengths": ["understandable business: sells glue to carpenters"],\n'
+            ' "concerns": ["return on capital has been falling for three years"]}')
+    assert _read(text, QUALITY) == [(1, vw.PROCEED), (2, vw.REJECT)]
+
+
+@pytest.mark.parametrize("text", [
+    # a negation or a condition on the item
+    "## Risks\n- Management: no concerns, founder-led for 30 years\n- Fair price: 31 times earnings\n",
+    # the list ended before the gate's line
+    "## Risks\n- Customer concentration\n\nManagement: founder-led for 30 years.\nFair price: 31 times earnings. REJECT.\n",
+    # a singular topic label is no list of faults
+    "Risk:\n- Management: founder-led for 30 years\n- Fair price: 31 times earnings. REJECT.\n",
+])
+def test_headings_that_give_no_polarity(text: str) -> None:
+    assert dict(_read(text, QUALITY)).get(4) is None
