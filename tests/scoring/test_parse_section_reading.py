@@ -183,3 +183,29 @@ def test_json_strengths_and_concerns_lists() -> None:
 ])
 def test_headings_that_give_no_polarity(text: str) -> None:
     assert dict(_read(text, QUALITY)).get(4) is None
+
+
+# ---------------------------------------------------------------- records, coverage, absent signs; requirements are no facts
+
+
+SEVEN = "graham_seven_tests_defensive"  # 1 size, 2 financial condition, 3 earnings stability, 4 dividends, ...
+
+
+def test_a_record_without_a_break_and_a_requirement_of_one() -> None:
+    text = "Size: sales of $2.1 billion. PROCEED.\nDividends: paid without interruption since 1971.\n"
+    assert _read(text, SEVEN) == [(1, vw.PROCEED), (4, vw.PROCEED)]
+    text = "Size: sales of $2.1 billion. PROCEED.\nDividends: paid since 2012. Graham asks for 20 years without a break.\n"
+    assert _read(text, SEVEN) == [(1, vw.PROCEED), (4, None)]
+
+
+def test_a_value_that_does_not_cover_the_price() -> None:
+    card = "marks_distressed_debt"  # 3 bad-case recovery covers the price
+    text = ("Distressed pricing: the notes yield 14% over Treasuries. PROCEED.\n"
+            "Bad case: a piecemeal sale leaves 13 cents for the unsecureds; the bad case does not cover the price.\n")
+    assert dict(_read(text, card)).get(3) == vw.REJECT
+
+
+def test_no_sign_of_the_signal_a_gate_watches_for() -> None:
+    text = ("Q1: Are prices high relative to traditional measures?\n- YES \u2192 P/B of 3.4 against a median of 1.3.\n"
+            "Leverage: there is no sign of leveraged buying, with margin debt down for a year.\n")
+    assert dict(_read(text, BUBBLE)).get(5) == vw.PROCEED
