@@ -185,6 +185,10 @@ _NEGATOR = re.compile(r"(?i)(?:(?:\b(?:not|never|hardly|nor|no)\b|n['\u2019]t\b)
                       r"|\b(?:nothing|none|nobody|neither)\b(?:\s+(?:[\w'-]+\s+){0,6}?)?)\s*\Z")
 #: A condition or a question before the appraisal states no verdict ("if the thesis breaks", "whether it holds").
 _CONDITIONAL = re.compile(r"(?i)\b(?:if|unless|whether|should|would|could|might|may|until|once|when)\b")
+#: A requirement before the appraisal states the bar, not the facts ("Graham asks for 20 years without a break", "Buffett
+#: wants a durable moat").
+_REQUIRED = re.compile(r"(?i)\b(?:asks?\s+for|asked\s+for|wants?|wanted|requires?|required|demands?|insists?\s+on|looks?\s+for|"
+                       r"calls?\s+for)\b")
 #: The appraisal as a noun phrase's modifier ("a strong quarter", "high rates") states nothing about the criterion:
 #: an article or possessive right before it.
 _ATTRIBUTIVE = re.compile(r"(?i)\b(?:a|an|the|its|their|his|her|our|my|this|that|these|those)\s+\Z")
@@ -255,8 +259,8 @@ def appraisals(text: str, start: int, end: int, direction: str | None, *, lexico
         verdict = entry.verdict
         word = " ".join(m.group(0).lower().split())
         before = text[max(start, m.start() - 40) : m.start()]
-        if _CONDITIONAL.search(text, max(start, m.start() - 60), m.start()):
-            continue
+        if _CONDITIONAL.search(text, max(start, m.start() - 60), m.start()) or _REQUIRED.search(text, max(start, m.start() - 30), m.start()):
+            continue  # a condition, or what the framework asks for just before it ("Graham asks for 20 years without a break")
         if entry.when == MONOTONE and direction is None or entry.when == WATCH and not watch:
             continue
         if verdict in (HIGH, LOW):

@@ -1,0 +1,285 @@
+"""A gate's section that judges its facts without a verdict word (issue 13; paper §7.5).
+
+Fresh text often addresses a gate by its label or name and then concludes in other words: "Financial condition:
+... fine on both counts", "the moat is real", "Sizing: within limits", "Priming risk here is high", "Dividends: paid
+every year since the 2009 listing, so 16 years", "Does the company have money it doesn't need? - Yes." A careful
+reader takes each as the gate's verdict (the corpus convention: a reasoning that presents a criterion's facts as a
+confirming or damning point counts as that verdict; a bare fact with no judgement does not). This reading runs after
+the verdict readers and :mod:`._stated_bars`, only on a gate the answer addresses and left without a verdict, and
+reads the gate's own section (:meth:`_section_units`: from its label or mention to the next gate's), clause by clause:
+
+* an appraisal of the lexicon ``grammar/appraisals.yaml`` (:func:`._prose.appraisals`, with whether the gate watches
+  for a warning sign: "sound", "fine", "within limits", "flagged"; not "high"/"low", whose subject in a section may be
+  anything: "switching costs are high");
+* a comparison with a stated bar (:func:`._stated_bars.compared_verdict`: "inside his limit of 2", "far below the 4%
+  maximum");
+* a figure of the gate's bar's kind against the card's own test (:func:`._thresholds.bar_verdict`), when the clause
+  holds a word of the bar's name or input label; for a bar that is a multiple, "12 times", "4.5 to 1" and "3:1" are
+  multiples too (:func:`multiples`);
+* the answer to a gate's question label: "Is the purpose to benefit continuing shareholders? - No." (yes: the
+  criterion holds, PROCEED; for a gate that watches for a warning sign, or a question that asks about a fault, yes is
+  REJECT).
+
+A clause that states another gate's facts, a condition ("if the sale fails"), a question, a sentence with a verdict
+word (the verdict readers' text), a final-verdict sentence or text on another profile adds nothing. Every reading of
+the section must agree: two that disagree give no verdict. The verdict is hedged (confidence at most
+:data:`SECTION_CONFIDENCE`), ``how`` gains ``+section`` and a note gives the words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._appraisal_words import lexicon_for
+from ipb.scoring.parse._prose import _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause
+from ipb.scoring.parse._stated_bars import _compared, _higher
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
+from ipb.scoring.parse._types import GateTrace
+
+__all__ = ["HEADING_REACH", "SECTION_CONFIDENCE", "heading_polarity", "multiples", "question_answer"]
+
+#: The highest confidence a verdict read from a section's appraisals may carry.
+SECTION_CONFIDENCE = 0.55
+#: At most this many sentences of a section are read (a gate's section in a real answer is a few sentences).
+MAX_SECTION_UNITS = 12
+
+#: The answer opening the text after a gate's question: "? - Yes.", "?\n- YES ->", "? Yes: inflows ...", "? Sure: ...".
+_ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>yes|no|sure|nope)\b(?=[ \t]*(?:[.,;:!)\u2192\u2013\u2014-]|->|$))",
+                     re.IGNORECASE | re.MULTILINE)
+#: A sentence that closes on the answer to the section's question: "Four out of four, yes."
+_CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
+#: The writer says the gate was never reached: "We never get to the holding-period question", "Rotation scan: not run
+#: this cycle", "I won't even get to returns on capital", "not worth doing the arithmetic".
+_NOT_REACHED = re.compile(
+    r"(?i)(?:\b(?:not|never)|n['\u2019]t)\s+(?:even\s+)?(?:get|gets|got|go|goes|went|come|comes|came|reach|reached)\s+(?:on\s+)?to\b"
+    r"|\bnot\s+(?:run|reached|needed|performed)\b|\bnot\s+worth\s+(?:doing|checking|computing|running)\b|\bmoot\b")
+
+
+#: An appraisal followed by its complement relates the facts to something else ("aligned with the plan", "attractive to
+#: a buyer"): not the gate's verdict.
+_RELATION_AFTER = re.compile(r"[ \t]+(?:with|to)\b")
+#: A multiple the number reader leaves as a plain number: "covered 12 times", "4.5 to 1", "3:1", "31 times earnings".
+_MULTIPLE = re.compile(r"(?<![\w.,])(?P<value>\d{1,4}(?:\.\d+)?)\s*(?:times\b|to\s+(?:1|one)\b|:\s*1(?![\d.]))", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Multiple:
+    start: int
+    end: int
+    value: float
+    unit: str = "multiple"
+
+
+def multiples(text: str, start: int, end: int) -> list[_Multiple]:
+    """The multiples written with "times", "to 1" or ":1" in ``text[start:end]`` (the number reader reads "12x").
+
+    >>> [(m.value, m.start) for m in multiples("covered 12 times; payoff 4.5 to 1, or 3:1", 0, 41)]
+    [(12.0, 8), (4.5, 25), (3.0, 38)]
+    """
+    return [_Multiple(m.start(), m.end(), float(m.group("value"))) for m in _MULTIPLE.finditer(text, start, end)]
+
+
+_GOOD = (r"strengths?|pros|positives|merits|tailwinds|green[ _]flags?|bull[ _]case|what[ _](?:i|we)[ _]like|"
+         r"what[ _](?:works|is[ _]good)|reasons[ _]to[ _]buy")
+_BAD = (r"weaknesses|cons|negatives|risks|key[ _]risks|risk[ _]factors|red[ _]flags?|concerns|worries|warning[ _]signs|"
+        r"headwinds|bear[ _]case|what[ _]worries[ _](?:me|us)|reasons[ _]to[ _]avoid")
+#: (Plural lists only: a singular "Risk:" or "Downside:" names a topic, such as a gate's own, not a list of faults.)
+#: A heading of strengths or of risks alone on its line ("## Strengths", "**Red flags:**", "Risks -"), or a JSON key of
+#: one whose value opens a string or a list (``"concerns": [``).
+_POLAR_HEADING = re.compile(
+    r"(?im)^[ \t>#*_]*(?:(?P<good>" + _GOOD + r")|(?P<bad>" + _BAD + r"))[ \t*_]*[:\-\u2013\u2014]?[ \t*_]*$"
+    r"|\"(?:(?P<jgood>" + _GOOD + r")|(?P<jbad>" + _BAD + r"))\"[ \t]*:[ \t]*[\[\"]")
+#: A line between the heading and the gate's mention that is not a list item (or a blank or indented continuation):
+#: the heading's list has ended.
+_NOT_ITEM = re.compile(r"(?m)^[ \t]*(?![-*+\u2022\u2013>]|\d{1,2}[.)][ \t]|\n|$)\S")
+#: A list item's opening: a bullet or a list number.
+_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022\u2013>]|\d{1,2}[.)][ \t])")
+#: A negation or a condition on the gate's line: "no concerns about management", "if the price falls".
+_UNSURE = re.compile(r"(?i)\b(?:no|not|none|never|nothing|if|unless|would|could|might|may)\b|n['\u2019]t\b")
+#: How far back a heading is looked for (characters).
+HEADING_REACH = 1200
+
+
+def heading_polarity(low: str, start: int, end: int) -> tuple[str, str] | None:
+    r"""(verdict, words) when the gate mentioned at ``low[start:end]`` is an item of a list headed "Strengths" (PROCEED)
+    or "Risks" / "Red flags" / "Concerns" (REJECT), or a value of such a JSON key; else None. The item must state no
+    negation or condition ("no concerns about management", "if the price falls"); a heading farther than
+    :data:`HEADING_REACH` characters, or one whose list has ended (a plain line or a new heading in between), is none.
+
+    >>> text = "## Strengths\n- Return on capital of 24% through the cycle\n\n## Risks\n- Price: 31 times earnings\n"
+    >>> heading_polarity(text.lower(), text.index("Return"), text.index("Return") + 17)[0]
+    'PROCEED'
+    >>> heading_polarity(text.lower(), text.index("Price"), text.index("Price") + 5)[0]
+    'REJECT'
+    >>> text = '{"concerns": ["management sold 40% of its shares"], "summary": "price looks fine"}'
+    >>> heading_polarity(text, text.index("management"), text.index("management") + 10)[0]
+    'REJECT'
+    >>> heading_polarity(text, text.index("price"), text.index("price") + 5) is None
+    True
+    >>> text = "Risks:\n- management: no concerns; founder-led\n"
+    >>> heading_polarity(text, text.index("management"), text.index("management") + 10) is None
+    True
+    """
+    lo = max(0, start - HEADING_REACH)
+    last: re.Match[str] | None = None
+    for m in _POLAR_HEADING.finditer(low, lo, start):
+        last = m
+    if last is None:
+        return None
+    between = low[last.end() : start]
+    if last.group("jgood") or last.group("jbad"):
+        if re.search(r"[\]}]|\"[ \t]*:", between):
+            return None  # the key's value has ended
+    else:
+        line_start = low.rfind("\n", 0, start) + 1
+        if not _ITEM.match(low, line_start):
+            return None  # the gate's line is no item of the heading's list
+        if _NOT_ITEM.search(low, last.end(), line_start) or _POLAR_HEADING.search(low, line_start, start):
+            return None  # the heading's list has ended before the gate's line
+    line_end = low.find("\n", end)
+    item = low[low.rfind("\n", 0, start) + 1 : len(low) if line_end < 0 else line_end]
+    if last.group("jgood") or last.group("jbad"):
+        stop = re.search(r"\"[ \t]*[,\]}]", low[end:])
+        item = low[start : end + (stop.start() if stop else 0)]
+    if _UNSURE.search(item):
+        return None
+    good = bool(last.group("good") or last.group("jgood"))
+    return (vw.PROCEED if good else vw.REJECT), f"its place under the heading {last.group(0).strip()!r}"
+
+
+def _flip(verdict: str) -> str:
+    return vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
+
+
+def question_answer(question: str, answer_after: str, watch: bool, direction: str | None = None) -> str | None:
+    """The verdict a yes/no answer (the text right after a gate's question) gives, else None.
+
+    Yes is PROCEED unless the gate watches for a warning sign (``watch``) or the question asks about a fault (it holds
+    an appraisal of REJECT polarity: "Is the debt too high?"); no is the other verdict.
+
+    >>> question_answer("Is the purpose to benefit continuing shareholders?", " - No. The press release ...", False)
+    'REJECT'
+    >>> question_answer("Are prices high against traditional measures?", "\\n- YES -> P/B 3.4", True)
+    'REJECT'
+    >>> question_answer("Is the price too rich?", " Yes.", False)
+    'REJECT'
+    >>> question_answer("Is it cheap?", " Not sure yet.", False) is None
+    True
+    """
+    m = _ANSWER.match(answer_after)
+    if m is None:
+        return None
+    says_yes = m.group("word").lower() in ("yes", "sure")
+    faults = {v for _, _, v in appraisals(question, 0, len(question), direction)}
+    asks_fault = watch or faults == {vw.REJECT}
+    verdict = vw.PROCEED if says_yes else vw.REJECT
+    return _flip(verdict) if asks_fault else verdict
+
+
+class _SectionReadingMixin(_ParserState):
+    """Gives a gate with no verdict the verdict its own section states in other words (module docstring)."""
+
+    def _section_readings(self, traces: list[GateTrace]) -> list[GateTrace]:
+        for trace in traces:
+            if trace.verdict is not None:
+                continue
+            said = self._section_verdict(trace.gate)
+            if said is None and trace.mention is not None:
+                said = heading_polarity(self.low, trace.mention[0], trace.mention[1])
+            if said is None:
+                continue
+            verdict, words = said
+            trace.verdict = verdict
+            trace.how = f"{trace.how}+section"
+            trace.confidence = min(trace.confidence, SECTION_CONFIDENCE)
+            self.notes.append(f"gate {trace.gate} read as {verdict} from {words} in its section, which states no verdict "
+                              f"word (how '+section')")
+        return traces
+
+    def _names_gate(self, gate: int, a: int, b: int) -> bool:
+        """Whether a mention of ``gate`` (its name, alias or words) lies inside ``[a, b)``."""
+        return any(gate in m.gates and a <= m.start < b for m in self.mentions)
+
+    def _names_blanked(self) -> str:
+        """``self.low`` with every gate label blanked (offsets kept): a label ("Fair price:", "Durable competitive
+        advantage") names a gate and appraises nothing."""
+        cached: str | None = getattr(self, "_blanked_names", None)
+        if cached is None:
+            chars = list(self.low)
+            spans = [a.mention for a in self.anchors.values() if a.how != "substance"]
+            for a, b in spans:
+                chars[a:b] = " " * (b - a)
+            cached = "".join(chars)
+            self._blanked_names = cached
+        return cached
+
+    def _section_verdict(self, gate: int) -> tuple[str, str] | None:
+        card, low = self.card, self._names_blanked()
+        groups = self._section_units(gate)
+        units = [u for group in groups for u in group][:MAX_SECTION_UNITS]
+        if not units:
+            return None
+        direction, watch = _direction(card, gate), _watches(card, gate)
+        lexicon = lexicon_for(card.id)
+        bars = gate_bars(card).get(gate)
+        higher = _higher(bars, direction)
+        found: list[tuple[str, str]] = []
+        question: str | None = None
+        for u in units:
+            unit = self.units[u]
+            if u in self.final_units or self._in_other_profile(unit.start):
+                continue
+            if any(self._level(h) > 0 for h in self.unit_hits.get(u, [])):
+                return None  # a verdict word the verdict readers did not take for this gate: not this reading's to settle
+            text = low[unit.start : unit.end]
+            if text.rstrip().endswith("?"):
+                own = gate_of_clause(card, text)
+                if own is not None and own != gate:
+                    break  # another gate's question: the section has moved on
+                question = text
+                answer = question_answer(text, self.low[unit.end : unit.end + 24], watch)
+                if answer is not None:
+                    found.append((answer, f"the yes/no answer to {self.masked[unit.start : unit.end].strip()[-60:]!r}"))
+                continue
+            closing = _CLOSING_ANSWER.search(text) if question is not None else None
+            if closing is not None and question is not None:
+                answer = question_answer(question, closing.group("word"), watch)
+                if answer is not None:
+                    found.append((answer, f"the answer {self.masked[unit.start : unit.end].strip()!r} to its question"))
+                continue
+            for a, b in _clauses(low, unit.start, unit.end):
+                own = gate_of_clause(card, low[a:b])
+                reached = _NOT_REACHED.search(low, a, b)
+                if own is not None and own != gate and not (reached and self._names_gate(gate, a, b)):
+                    continue  # another gate's facts ("I won't even get to returns on capital, the moat or the price" is each one's)
+                if _CONDITIONAL.search(low, a, b):
+                    continue
+                if reached is not None:
+                    found.append((vw.NOT_REACHED, f"{self.masked[reached.start() : reached.end()]!r} (not reached)"))
+                    continue
+                # no direction: "high" and "low" are read only where the clause's subject is the gate's criterion
+                # (:mod:`._prose`); a section's "switching costs are high" or "costs are high" may be about anything
+                for s, e, v in appraisals(low, a, b, None, lexicon=lexicon, watch=watch):
+                    if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
+                        found.append((v, f"the appraisal {self.masked[s:e]!r}"))
+                said, blocked = _compared(low[a:b], higher)
+                if said is not None:
+                    found.append((said, f"a comparison with a stated bar ({self.masked[a:b].strip()!r})"))
+                if blocked or not bars or said is not None:
+                    continue
+                if not _bar_words(card, bars[0].name) & _stems(low[a:b]):
+                    continue  # a figure in a clause that names the bar's criterion (a bare figure after a label is a fact)
+                figures = list(self._figures(a, b))  # type: ignore[attr-defined]
+                if bars[0].unit == "multiple":
+                    figures += [f for f in multiples(low, a, b) if not any(g.start < f.end and f.start < g.end for g in figures)]
+                figure = bar_verdict(bars, figures)
+                if figure is not None:
+                    tests = " / ".join(f"{bar.name} {bar.op} {bar.value}" for bar in bars)
+                    found.append((figure[2], f"the figure {self.masked[figure[0] : figure[1]]!r} against the card's test {tests}"))
+        verdicts = {v for v, _ in found}
+        if len(verdicts) != 1:
+            return None
+        return next(iter(verdicts)), "; ".join(w for _, w in found[:3])
