@@ -8,6 +8,7 @@ import re
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._card import _outcome_key
+from ipb.scoring.parse._closing import answer_particle_end, is_result, last_sentence
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._confidence import final_confidence
 from ipb.scoring.parse._decided import (
@@ -122,6 +123,10 @@ _PASSIVE_TRIGGERS = [Trigger(w, re.compile(rf"(?i){w}\s+(?:is|was|gets|get|shoul
 #: "the answer is no" / "our answer would be: yes" (after the final cue "the answer is").
 _ANSWER_YES_NO = re.compile(r"(?i)\b(?:the|my|our)\s+(?:overall\s+|short\s+)?answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))")
 _ANSWER_YES_NO_TRIGGERS = [Trigger("answer", re.compile(r"(?i)answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))"))]
+#: A final answer label with a yes or no as its whole value: "Final answer: no.", "**Short answer** - yes".
+_ANSWER_LABEL = re.compile(r"(?i)(?:final|overall|short)[ \t]+answer[ \t]*[*_]{0,2}[ \t]*[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*(?P<answer>no|yes)\b"
+                           r"(?=[ \t*_]*(?:[.;!,]|$))", re.M)
+_ANSWER_YES_NO_TRIGGERS += [Trigger(w, _ANSWER_LABEL) for w in ("final", "overall", "short")]
 #: Between two outcomes of one sentence: the second corrects the first ("INVEST - no, rather DECLINE").
 _CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actually)\b")
 #: Before a lower-case outcome word: the decision's subject in the passive ("the deal is declined").
@@ -141,21 +146,27 @@ class _FinalVerdictMixin(_DecidedMixin):
         candidates: list[tuple[int, int, str, Span]] = []  # (level, position, outcome, span)
         set_aside: list[tuple[int, int, str, Span]] = []  # the same, for outcomes stated in another voice (:mod:`._voice`)
 
-        def consider(start: int, end: int, outcome: str, base: int, u: int, stated: bool = False) -> None:
+        def consider(start: int, end: int, outcome: str, base: int, u: int, stated: bool = False, phrase: bool = False) -> None:
             unit = self.units[u]
             level = base
             if unit.final:
                 level = 4 if self._after_final_cue(u, start) else 3
             before = masked[max(unit.start, start - 80) : start]
             sentence_words = [w.lower() for w in _WORDS_APOS.findall(before)][-14:]
-            words = [w.lower() for w in _WORDS_APOS.findall(before, _clause_start(before) + 1)][-4:]  # negation stops at the clause
+            # "So no, I'm not buying": the words after an answer particle are the answer, and the particle negates nothing
+            answered = answer_particle_end(masked, unit.start, start)
+            said = masked[max(answered, start - 80) : start] if answered is not None else before
+            words = [w.lower() for w in _WORDS_APOS.findall(said, _clause_start(said) + 1)][-4:]  # negation stops at the clause
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words:
                 return
             if after_words and after_words[0] in _GENERIC_OBJECT:
                 return  # "the fund divests any issuer that ...", "we sell every stock whose story broke": a policy, not this decision
             if after_words and after_words[0] in vw.CONNECTIVE_TAIL and after_words[0] != "unless" or after_words[:2] == ["only", "if"]:
-                return  # "INVEST if the price falls" is a condition; "DECLINE unless it is re-booked" is today's verdict
+                if not (after_words[0] == "once" and self._labelled_value(start)):
+                    return  # "INVEST if the price falls" is a condition; "DECLINE unless it is re-booked" is today's verdict;
+                    # the value of a label followed by "once" is the verdict and when to act on it ("Status: REBALANCE once
+                    # the quote is in", "Overall: REBALANCE, once the desk confirms the cost")
             tail = masked[end : unit.end]
             if tail.rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
                 return
@@ -177,10 +188,12 @@ class _FinalVerdictMixin(_DecidedMixin):
             if opens:
                 level = max(level, 2)  # "No rebalance this quarter.", "Cut the position and take the profit." closing the answer
             if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE) and not opens \
-                    and not stated and _PASSIVE_SUBJECT.search(before) is None and vw.DECIDER_BEFORE.search(before) is None \
-                    and not decider_moves_before(before):
+                    and not stated and answered is None and _PASSIVE_SUBJECT.search(before) is None \
+                    and vw.DECIDER_BEFORE.search(before) is None and not decider_moves_before(before) \
+                    and not (phrase and " " in masked[start:end].strip() and last_sentence(self.units, masked, u)):
                 return  # a lower-case outcome word counts after a cue, opening the closing sentence, as a passive decision
-                # ("the deal is declined") or after the one who decides ("the fund will divest", "we would rebalance")
+                # ("the deal is declined"), after the one who decides ("the fund will divest", "we would rebalance"), in
+                # the answer to a question ("So yes, it's a buy") or, a phrase of several words, in the answer's last sentence
             if _REVISION_CUE.search(before) is not None:
                 level = max(level, 4)  # "Revised verdict: DECLINE" after "Final verdict: INVEST": the later revision wins
             if _negated(words):
@@ -208,7 +221,7 @@ class _FinalVerdictMixin(_DecidedMixin):
                 if not outcome:
                     continue
                 base = 2 if m.group(0).isupper() else 1
-                consider(m.start(), m.end(), outcome, base, u)
+                consider(m.start(), m.end(), outcome, base, u, phrase=True)  # an outcome phrase may close the answer (:mod:`._closing`)
         # verdict words of real reports ("signal": "bearish", "Rating: BUY"; a bare SELL in the conclusion) that are not
         # the card's own outcome words, mapped to its pass / fail outcome
         synonym_of = ix.synonym_of
@@ -219,7 +232,10 @@ class _FinalVerdictMixin(_DecidedMixin):
             if u < 0 or word not in synonym_of or m.start("word") in rated:
                 continue
             rated.add(m.start("word"))
-            consider(m.start("word"), m.end("word"), synonym_of[word], 3, u)
+            outcome = synonym_of[word]
+            if outcome == ix.pass_outcome and _BUY_LIMIT.match(masked, m.end("word")) is not None:
+                outcome = ix.fail_outcome  # "Recommendation: Buy below $20": a limit under today's price, as for a bare BUY
+            consider(m.start("word"), m.end("word"), outcome, 3, u)
         for start, end, outcome, u in getattr(self, "_json_final_fields", lambda: [])():
             consider(start, end, outcome, 3, u)  # '"signal": "neutral"': neither outcome
         for _, m in self._scan(_NEUTRAL_TRIGGERS, limit=MAX_OCCURRENCES):
@@ -243,8 +259,10 @@ class _FinalVerdictMixin(_DecidedMixin):
                 purpose_infinitive(lead) or relative_clause(lead)))  # not "the proposal to buy", "the group we buy"
             shouted = m.group("word").isupper() and len(m.group("word")) >= 3  # "this is an AVOID", "9/9 - BUY."
             limit = _BUY_LIMIT.match(masked, m.end()) is not None
-            denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(unit.start, m.start() - 40), m.start())][-4:])
-            if not (unit.final or alone or first_person or shouted or limit or denied
+            answered = answer_particle_end(masked, unit.start, m.start())  # "So no, not a buy.": the particle negates nothing
+            denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(answered or unit.start, m.start() - 40), m.start())][-4:])
+            result = is_result(masked, m.start(), m.end())  # "Fast Grower + PEG 0.80 = Buy"
+            if not (unit.final or alone or first_person or shouted or limit or denied or result or answered is not None
                     or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())
                     or self._opens_closing_sentence(m.start(), u)):
                 continue  # a bare BUY or SELL counts in the conclusion, on its own, in capitals, after a label, denied ("not a Graham
@@ -253,7 +271,7 @@ class _FinalVerdictMixin(_DecidedMixin):
             outcome = synonym_of[word]
             if outcome == ix.pass_outcome and limit:
                 outcome = ix.fail_outcome  # "watch - buy < $36", "buy below 3,600": a limit under today's price, not a buy now
-            consider(m.start(), m.end(), outcome, 3 if alone or limit or denied or (first_person and word.startswith("pass")) else 2, u)
+            consider(m.start(), m.end(), outcome, 3 if alone or limit or denied or result or (first_person and word.startswith("pass")) else 2, u)
         # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
         for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
@@ -345,6 +363,12 @@ class _FinalVerdictMixin(_DecidedMixin):
                 c = (level - 1, pos, outcome, c[3])
             out.append(c)
         return out
+
+    def _labelled_value(self, start: int) -> bool:
+        """Whether the word at ``start`` is the value of a label or a decision cue on its line ("Overall: REBALANCE")."""
+        line_start = max(self.masked.rfind("\n", max(0, start - 400), start) + 1, start - 400, 0)
+        return _LABEL_BEFORE.search(self.masked, max(line_start, start - 60), start) is not None \
+            or _CUE_BEFORE.search(self.masked, max(line_start, start - 60), start) is not None
 
     def _opens_closing_sentence(self, start: int, u: int) -> bool:
         """Whether an outcome word opens its sentence (after at most a negator: "No rebalance this quarter.") in the
