@@ -405,7 +405,8 @@ ACTION_TRIGGERS: Final[list[Trigger]] = [
 
 #: The verdict words real reports use for a final call, mapped to the card's pass / fail outcome (key 1 / 0) when
 #: they are not the card's own outcome words: a rating or signal field ("signal": "bearish", "Rating: BUY") anywhere,
-#: the bare word in a conclusion. HOLD and WAIT are left unmapped (neither outcome of a buy decision).
+#: the bare word in a conclusion. HOLD is left unmapped (no outcome of a buy decision); WATCH and WAIT are fail-outcome
+#: steps of :data:`RATING_SCALE` (a rating's value only).
 FINAL_SYNONYMS: Final = {
     "strong buy": 1, "buy": 1, "accumulate": 1, "outperform": 1, "overweight": 1, "bullish": 1, "long": 1, "add": 1,
     "strong sell": 0, "sell": 0, "avoid": 0, "skip": 0, "underperform": 0, "underweight": 0, "bearish": 0, "short": 0,
