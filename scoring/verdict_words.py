@@ -339,7 +339,7 @@ PASS_ACTIONS: Final = re.compile(
 )
 #: Phrases stating the negative action (mapped to outcomes["fail"]).
 FAIL_ACTIONS: Final = re.compile(
-    r"(?i)\b(?:pass(?:es|ed)?\s+on|walk(?:s|ed)?\s+away\s+from|avoid(?:s|ed)?|reject(?:s|ed)?|decline(?:s|d)?|turn(?:s|ed)?\s+down|"
+    r"(?i)\b(?:pass(?:es|ed|ing)?\s+on|walk(?:s|ed)?\s+away\s+from|avoid(?:s|ed)?|reject(?:s|ed)?|decline(?:s|d)?|turn(?:s|ed)?\s+down|"
     r"stay(?:s|ed)?\s+away\s+from)\s+(?:the|this|that|it|such\s+an?)\b(?:\s+(?:investment|deal|acquisition|company|business|stock|"
     r"shares?|purchase|opportunity|target))?|\bwalk(?:s|ed)?\s+away\b|\bno\s+deal\b"
     # the company by its name ("I'd pass on Pemberton Print", "we walk away from Acme"); only after these verbs, whose
@@ -357,7 +357,7 @@ DECIDER_BEFORE: Final = re.compile(
     re.I)
 #: An idiom that carries its own decider or can only be a verdict: it counts in lower case anywhere ("we stay on the
 #: sidelines", "the fund is selling", "this goes in the too-hard pile", "it does not make the defensive list").
-SELF_STATED: Final = re.compile(_DECIDER + r"\b|too[\s-]+hard\b|\bmakes?\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b", re.I)
+SELF_STATED: Final = re.compile(_DECIDER + r"\b|too[\s-]+hard\b|\b(?:for|from)\s+(?:me|us)\b|\bmakes?\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b", re.I)
 
 #: Idioms real reports close with instead of an outcome word (key 0: the card's fail outcome, key 1: its pass outcome):
 #: "I wouldn't touch it", "steer clear", "a hard pass", "count me out", "uninvestable"; "this is a buy", "worth owning",
@@ -375,9 +375,13 @@ FINAL_IDIOMS: Final = re.compile(
     r"the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b"
     rf"|{_DECIDER}\s+(?:(?:would|will|should|shall|am|are|is)\s+)?(?:be\s+)?(?:selling|sell|exiting|exit)\b"
     r"(?![\s-]+(?:side|signal|price|order|rating|pressure|off|if|any|every|all|whenever)\b)"
+    rf"|{_DECIDER}\s+(?:(?:am|are|will\s+be|would\s+be|be)\s+)?passing\b(?![ \t]+(?:the|all|every|each|both|it|this|through|\d))"
+    r"|\b(?:a|it's\s+a|it\s+is\s+a|that's\s+a)\s+(?:hard\s+|clear\s+|firm\s+)?pass\s+(?:for|from)\s+(?:me|us)\b"
+    r"|\btoo\s+(?:rich|expensive|pricey|dear)\s+for\s+(?:me|us)\b"
     rf"|{_DECIDER}\s+(?:will\s+not|won't|would\s+not|wouldn't|am\s+not|are\s+not|aren't|is\s+not|isn't|not)\s+(?:be\s+)?(?:buying|buy)\b)"
     r"|(?P<pass>\b(?:this|it|that)(?:\s+is|'s)\s+a\s+(?:clear\s+|strong\s+|solid\s+)?buy\b(?!\s+(?:signal|case|thesis|rating|list|side|order|back))"
     r"|\bworth\s+(?:owning|buying)\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:a\s+)?buyers?\b"
+    rf"|{_DECIDER}\s+(?:(?:would|will)\s+)?be\s+(?:a\s+)?buyers?\b(?!\s+(?:if|below|under|at|when|only|once)\b)"
     r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+qualifies\s+(?:for|as)\b"
     rf"|{_DECIDER}\s+(?:(?:am|are|is|will\s+be|would\s+be|be|have\s+been|has\s+been|been)\s+)?buying\b(?!\s+(?:back|power|opportunit|time))"
     r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+makes\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b)"
@@ -394,7 +398,7 @@ FINAL_IDIOM_TRIGGERS: Final[list[Trigger]] = [
                                        "we'd", "i'll", "we'll", "i w", "we w", "i s", "we s", "i e", "we e", "i m", "we m",
                                        "i've", "we've", "i\u2019ve", "we\u2019ve", "i h", "we h", "doesn", "does not", "did not",
                                        "didn", "fails to", "failed to", "cannot", "can't", "it makes",
-                                       "this makes")  # literals of 3+ characters or with a space (scan's prefixes)
+                                       "this makes", "a pass", "a hard", "a clear", "a firm", "that's", "too")  # literals of 3+ characters or with a space (scan's prefixes)
 ]
 
 #: The action phrases for long texts (key 0: fail, key 1: pass).

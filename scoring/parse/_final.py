@@ -8,7 +8,14 @@ import re
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._card import _outcome_key
-from ipb.scoring.parse._closing import answer_particle_end, is_result, last_sentence
+from ipb.scoring.parse._closing import (
+    ANSWER_LABEL_TRIGGERS,
+    QUESTION_TRIGGERS,
+    answer_particle_end,
+    buying_answer,
+    is_result,
+    last_sentence,
+)
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._confidence import final_confidence
 from ipb.scoring.parse._decided import (
@@ -87,7 +94,7 @@ _LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[\"']?[A-Za-z][\w /'()-]{0,
 #: pass on it.", "Costs are high; my verdict - decline." (new user 3 finding 2; the line-opening form is ``_LABEL_BEFORE``).
 _CUE_BEFORE = re.compile(
     r"(?i)(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[*_]{0,2}(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
-    r"(?:decision|verdict|recommendation|conclusion|call|outcome|action|answer|bottom[ \t-]+line|rating)[*_]{0,2}[ \t]*"
+    r"(?:decision|verdict|recommendation|conclusion|call|outcome|action|answer|bottom[ \t-]+line|rating|tl;?[ \t]?dr)[*_]{0,2}[ \t]*"
     r"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
 
 #: An outcome word joined to the next (or previous) one by "or", "/", "nor" or "and" (the last only after
@@ -123,10 +130,7 @@ _PASSIVE_TRIGGERS = [Trigger(w, re.compile(rf"(?i){w}\s+(?:is|was|gets|get|shoul
 #: "the answer is no" / "our answer would be: yes" (after the final cue "the answer is").
 _ANSWER_YES_NO = re.compile(r"(?i)\b(?:the|my|our)\s+(?:overall\s+|short\s+)?answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))")
 _ANSWER_YES_NO_TRIGGERS = [Trigger("answer", re.compile(r"(?i)answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))"))]
-#: A final answer label with a yes or no as its whole value: "Final answer: no.", "**Short answer** - yes".
-_ANSWER_LABEL = re.compile(r"(?i)(?:final|overall|short)[ \t]+answer[ \t]*[*_]{0,2}[ \t]*[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*(?P<answer>no|yes)\b"
-                           r"(?=[ \t*_]*(?:[.;!,]|$))", re.M)
-_ANSWER_YES_NO_TRIGGERS += [Trigger(w, _ANSWER_LABEL) for w in ("final", "overall", "short")]
+_ANSWER_YES_NO_TRIGGERS += ANSWER_LABEL_TRIGGERS  # "Final answer: no.", "Decision: no." (:mod:`._closing`)
 #: Between two outcomes of one sentence: the second corrects the first ("INVEST - no, rather DECLINE").
 _CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actually)\b")
 #: Before a lower-case outcome word: the decision's subject in the passive ("the deal is declined").
@@ -264,6 +268,7 @@ class _FinalVerdictMixin(_DecidedMixin):
             result = is_result(masked, m.start(), m.end())  # "Fast Grower + PEG 0.80 = Buy"
             if not (unit.final or alone or first_person or shouted or limit or denied or result or answered is not None
                     or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())
+                    or _CUE_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())  # "TL;DR: avoid."
                     or self._opens_closing_sentence(m.start(), u)):
                 continue  # a bare BUY or SELL counts in the conclusion, on its own, in capitals, after a label, denied ("not a Graham
                 # buy"), as "I'd pass at this price", or opening the closing sentence of a last paragraph that names no gate
@@ -310,6 +315,11 @@ class _FinalVerdictMixin(_DecidedMixin):
             u = self._unit_at(m.start("answer"))
             if u >= 0:  # "the answer is no": the card's fail outcome ("yes": its pass outcome)
                 consider(m.start("answer"), m.end("answer"), ix.fail_outcome if m.group("answer").lower() == "no" else ix.pass_outcome, 3, u)
+        if ix.pass_outcome == "INVEST":  # a buy decision: "Should you buy? No." (:mod:`._closing`)
+            for _, m in self._scan(QUESTION_TRIGGERS, limit=MAX_OCCURRENCES):
+                u, says = self._unit_at(m.start("answer")), buying_answer(masked, m)
+                if u >= 0 and says is not None:
+                    consider(m.start("answer"), m.end("answer"), ix.pass_outcome if says else ix.fail_outcome, 3, u, stated=True)
         for key, m in self._scan(vw.ACTION_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
             if u >= 0:

@@ -168,3 +168,37 @@ ONCE = [
 @pytest.mark.parametrize(("closing", "expected"), [c[1:] for c in ONCE], ids=[c[0] for c in ONCE])
 def test_once_after_a_labelled_verdict_says_when_not_whether(closing: str, expected: str | None) -> None:
     assert _final(REBALANCE_BODY, closing, REBALANCE) == expected
+
+
+# ---------------------------------------------------------------- yes / no labels, questions answered at once, first-person passes
+
+FIRST_PERSON = [
+    ("decision-no", "Decision: no.", "DECLINE"),
+    ("bottom-line-yes-buy", "Bottom line: yes, buy.", "INVEST"),
+    ("gate-style-verdict-no", "Verdict: no.", None),  # a bare "Verdict" may be a gate's own: only final / overall count
+    ("tldr-avoid", "TL;DR: avoid.", "DECLINE"),
+    ("should-you-buy-no", "Should you buy? No.", "DECLINE"),
+    ("buy-not-yet", "Worth buying? Not yet.", "DECLINE"),
+    ("would-i-buy-yes", "Would I buy it? Yes.", "INVEST"),
+    ("question-not-about-buying", "Is the debt a problem? No.", None),
+    ("negated-question", "Should you avoid it? No.", None),  # a question about avoiding: its "no" is left alone
+    ("passing-on-this-one", "I'm passing on this one.", "DECLINE"),
+    ("ill-be-passing", "I'll be passing.", "DECLINE"),
+    ("passing-the-tests", "We are passing all seven tests.", None),  # the stock passing, not the writer declining
+    ("pass-from-me", "It's a pass from me.", "DECLINE"),
+    ("too-rich-for-me", "Too rich for me.", "DECLINE"),
+    ("be-a-buyer", "I'd be a buyer here.", "INVEST"),
+    ("buyer-below-a-price", "I'd be a buyer below $20.", None),  # a limit, not a buy now
+]
+
+
+@pytest.mark.parametrize(("closing", "expected"), [c[1:] for c in FIRST_PERSON], ids=[c[0] for c in FIRST_PERSON])
+def test_yes_no_labels_answered_questions_and_first_person_passes(closing: str, expected: str | None) -> None:
+    assert _final(GRAHAM_BODY, closing, GRAHAM) == expected
+
+
+def test_a_buy_question_is_read_only_on_a_buy_card() -> None:
+    # on a hold-or-divest card, "should you buy? no" says nothing about holding or divesting
+    body = ("Mandate Investment Universe: PROCEED, a listed equity outside Norway.\n"
+            "Product-Based Exclusion Criteria: PROCEED, no weapons, tobacco or coal exposure.\n\n")
+    assert _final(body, "Should you buy more? No.", "nbim_gpfg_exclusion_screen") is None
