@@ -9,8 +9,11 @@ from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._closing import (
+    _CUE_BEFORE,
+    _LABEL_BEFORE,
     ANSWER_LABEL_TRIGGERS,
     QUESTION_TRIGGERS,
+    _ClosingMixin,
     answer_particle_end,
     buying_answer,
     is_result,
@@ -85,18 +88,6 @@ def _count(word: str) -> int | None:
     return _WORD_COUNTS.get(w)
 
 
-#: Just before an outcome word on its line: a label ("Result:", "Verdict —", "**Decision:**", "Our take: a").
-#: A JSON-ish field counts as a label too: its key may be quoted and its value opens with a quote
-#: ('"tilt": "TILT_TO_NOMINAL_BONDS"', "'decision': 'hold'").
-_LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[\"']?[A-Za-z][\w /'()-]{0,30}?[\"']?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
-
-#: A decision cue opening a sentence in the middle of a line, right before the outcome: "... far above 1.5x. Decision:
-#: pass on it.", "Costs are high; my verdict - decline." (new user 3 finding 2; the line-opening form is ``_LABEL_BEFORE``).
-_CUE_BEFORE = re.compile(
-    r"(?i)(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[*_]{0,2}(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
-    r"(?:decision|verdict|recommendation|conclusion|call|outcome|action|answer|bottom[ \t-]+line|rating|tl;?[ \t]?dr)[*_]{0,2}[ \t]*"
-    r"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
-
 #: An outcome word joined to the next (or previous) one by "or", "/", "nor" or "and" (the last only after
 #: "between"): an alternative stated, not a verdict chosen.
 _ALT_AFTER = re.compile(r"\s*(?P<join>/|\bor\b|\bnor\b|\band\b)\s*(?P<word>[A-Za-z_][A-Za-z_ ]{1,30}?)\b", re.I)
@@ -138,7 +129,7 @@ _PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|sta
                               r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")
 
 
-class _FinalVerdictMixin(_DecidedMixin):
+class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
     # ------------------------------------------------------------------ final verdict
@@ -374,66 +365,12 @@ class _FinalVerdictMixin(_DecidedMixin):
             out.append(c)
         return out
 
-    def _labelled_value(self, start: int) -> bool:
-        """Whether the word at ``start`` is the value of a label or a decision cue on its line ("Overall: REBALANCE")."""
-        line_start = max(self.masked.rfind("\n", max(0, start - 400), start) + 1, start - 400, 0)
-        return _LABEL_BEFORE.search(self.masked, max(line_start, start - 60), start) is not None \
-            or _CUE_BEFORE.search(self.masked, max(line_start, start - 60), start) is not None
-
-    def _opens_closing_sentence(self, start: int, u: int) -> bool:
-        """Whether an outcome word opens its sentence (after at most a negator: "No rebalance this quarter.") in the
-        final region or in the answer's last paragraph, which holds no gate name."""
-        unit = self.units[u]
-        head = self.masked[unit.start : start].strip(" \t\n*_#>-").lower()
-        if head and head not in ("no", "not", "do not", "don't", "never", "a", "an"):  # "A hard pass.": an article too
-            return False
-        if unit.final:
-            return True
-        last = self.__dict__.get("_last_paragraph")
-        if last is None:  # (start of the answer's last paragraph, whether it names a gate), found once
-            body = self.masked.rstrip()
-            para = body.rfind("\n\n")
-            first = self._unit_at(para + 2) if para >= 0 else 0
-            named = any(self.unit_mentions.get(k) for k in range(max(first, 0), len(self.units)))
-            last = self.__dict__["_last_paragraph"] = (para + 2 if para >= 0 else 0, named)
-        return unit.start >= last[0] and not last[1]
-
     def _declining_pass(self, start: int, u: int) -> bool:
         """Whether "pass" at ``start`` (in sentence ``u``) is the investor declining, not a gate passed (:mod:`._pass_sense`)."""
         if _PASS_SUBJECT.search(self.masked, max(0, start - 12), start) is None:
             return False
         before = self.masked[max(self.units[u].start, start - 90) : start]
         return declines(_WORDS_APOS.findall(before.lower(), _clause_start(before) + 1))
-
-    def _closing_verdict(self) -> tuple[int, int, str, Span] | None:
-        """When nothing else states the final verdict: a verdict word in capitals that opens the answer's last sentence
-        (or is the value of a label opening it: "Not ready to decide: INCONCLUSIVE until the CFO is heard"),
-        in a closing paragraph that names no gate ("I wouldn't allocate and I wouldn't redirect yet. INCONCLUSIVE until
-        the attribution is in."), mapped to the card's outcomes (level 2)."""
-        ix = self.ix
-        for u in range(len(self.units) - 1, -1, -1):
-            unit = self.units[u]
-            if self.masked[unit.start : unit.end].strip():
-                break
-        else:
-            return None
-        para = self.masked.rfind("\n\n", 0, unit.start)
-        if para < 0 or not self.masked[:para].strip():
-            return None  # the last sentence must close a paragraph of its own after the analysis
-        first = self._unit_at(para + 2) if self._unit_at(para + 2) >= 0 else u
-        if any(self.unit_mentions.get(k) for k in range(min(first, u), u + 1)):
-            return None  # a paragraph that names a gate is that gate's
-        for hit in self.unit_hits.get(u, []):
-            token = self.masked[hit.start : hit.end]
-            line_start = self.masked.rfind("\n", 0, hit.start) + 1
-            labelled = _LABEL_BEFORE.search(self.masked, max(line_start, hit.start - 60), hit.start) is not None
-            if (self.masked[unit.start : hit.start].strip(" \t*_#>-") and not labelled) or not token.isupper() or len(token) < 4:
-                return None  # the word opens the sentence, or is the value of a label opening it ("Not ready to decide: INCONCLUSIVE")
-            if hit.word.sense or self._level(hit) < vw.COMMITTED:
-                return None
-            mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
-            return None if mapped is None else (2, hit.start, mapped, (hit.start, hit.end))
-        return None
 
     def _not_the_writers(self, before: str, line_start: int, start: int) -> bool:
         """Whether an outcome word at ``start`` is someone else's or withdrawn (:mod:`._voice`): another reader's view
