@@ -1,7 +1,10 @@
 """How real reports close with their verdict (issue 13, final verdicts in the wild; read by :mod:`._final`).
 
-Ways of stating the final verdict that need no cue word before it (and, in :class:`_ClosingMixin`, the value of a
-label, an outcome word opening the closing sentence, the closing verdict word of a last paragraph):
+The labels and cues whose value is the verdict live here, one home for them (``_LABEL_BEFORE``: "Result:" opening a
+line; ``_CUE_BEFORE``: "Decision:" opening a sentence inside one; :func:`decision_label_before`: a longer label ending
+in a decision cue, "Committee decision:"), with :class:`_ClosingMixin` (the value of a label, an outcome word opening
+the closing sentence, the closing verdict word of a last paragraph) and the ways of stating the final verdict that need
+no cue word before it:
 
 * an answer to the question the text opens with: a sentence that opens with "yes" or "no" ("So no, not a buy on
   this basis.", "So yes, as a turnaround it's a buy.", "No, I'm not buying this one."). The words after the
@@ -24,7 +27,18 @@ from ipb.scoring._text import Trigger
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 
-__all__ = ["_CUE_BEFORE", "_LABEL_BEFORE", "_ClosingMixin", "ANSWER_LABEL_TRIGGERS", "QUESTION_TRIGGERS", "answer_particle_end", "buying_answer", "is_result", "last_sentence"]
+__all__ = [
+    "_CUE_BEFORE",
+    "_LABEL_BEFORE",
+    "_ClosingMixin",
+    "ANSWER_LABEL_TRIGGERS",
+    "QUESTION_TRIGGERS",
+    "answer_particle_end",
+    "buying_answer",
+    "decision_label_before",
+    "is_result",
+    "last_sentence",
+]
 
 #: A sentence opening with an answer particle, after at most a connective ("So no,", "Then yes:", "In short, no -").
 _ANSWER_OPENS = re.compile(
@@ -117,6 +131,28 @@ _CUE_BEFORE = re.compile(
     r"(?i)(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[*_]{0,2}(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
     r"(?:decision|verdict|recommendation|conclusion|call|outcome|action|answer|bottom[ \t-]+line|rating|tl;?[ \t]?dr)[*_]{0,2}[ \t]*"
     r"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
+
+
+#: A label ending in a decision cue, its value the verdict: "Committee decision:", "Answer to the desk:", "Agent
+#: verdict:", "The strategists' common advice to clients:" (up to 60 characters from the line's start or a sentence's).
+_DECISION_LABEL = re.compile(
+    r"(?i)(?:^|(?<=\n)|(?<=[.!?])[ \t]+)[*_#> \t-]{0,4}(?:[A-Za-z][\w '\u2019()-]{0,50}?\b"
+    r"(?:decision|verdict|advice|recommendation|answer|conclusion|outcome|ruling|call|action|view)"
+    r"|for[ \t]+now|for[ \t]+the[ \t]+time[ \t]+being|for[ \t]+today)"
+    r"(?:[ \t]+(?:to|for|on)[ \t]+(?:the[ \t]+)?[\w ]{1,20}?)?[*_]{0,2}[ \t]*(?::|\u2014|\u2013)[ \t]*[*_]{0,2}[ \t]*(?:an?[ \t]+)?\Z")
+
+
+def decision_label_before(text: str, line_start: int, start: int) -> bool:
+    """Whether ``text[start:]`` is the value of a label ending in a decision cue, on its line or opening its sentence.
+
+    >>> t = "Committee decision: no position for now."
+    >>> decision_label_before(t, 0, t.index("no position"))
+    True
+    >>> t = "The cash flow, in our view, is weak: we need more data."
+    >>> decision_label_before(t, 0, t.index("we need"))
+    False
+    """
+    return _DECISION_LABEL.search(text, max(line_start, start - 80), start) is not None
 
 
 class _ClosingMixin(_ParserState):

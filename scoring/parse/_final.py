@@ -14,6 +14,7 @@ from ipb.scoring.parse._closing import (
     ANSWER_LABEL_TRIGGERS,
     QUESTION_TRIGGERS,
     _ClosingMixin,
+    decision_label_before,
     answer_particle_end,
     buying_answer,
     is_result,
@@ -24,7 +25,6 @@ from ipb.scoring.parse._confidence import final_confidence
 from ipb.scoring.parse._decided import (
     _DecidedMixin,
     decider_moves_before,
-    decision_label_before,
     purpose_infinitive,
     relative_clause,
 )
