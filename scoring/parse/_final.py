@@ -211,7 +211,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                     continue
                 word = _outcome_key(m.group(0))
                 if word not in ix.outcome_of:
-                    word = re.sub(r"_(?:THE|AN?)_", "_", word)  # "hold the balanced mix"
+                    word = re.sub(r"_(?:TOWARDS?|INTO)_", "_TO_", re.sub(r"_(?:THE|AN?)_", "_", word))  # "hold the balanced mix",
+                    # "tilt toward equities and credit"
                 outcome = ix.outcome_of.get(word) or ix.outcome_of.get(word[:-1], "")
                 if not outcome:
                     continue

@@ -202,3 +202,24 @@ def test_a_buy_question_is_read_only_on_a_buy_card() -> None:
     body = ("Mandate Investment Universe: PROCEED, a listed equity outside Norway.\n"
             "Product-Based Exclusion Criteria: PROCEED, no weapons, tobacco or coal exposure.\n\n")
     assert _final(body, "Should you buy more? No.", "nbim_gpfg_exclusion_screen") is None
+
+
+# ---------------------------------------------------------------- a branch outcome's direction in other prepositions
+
+MACHINE = "dalio_economic_machine_positioning"  # branch outcomes TILT_TO_..., HOLD_BALANCED_MIX
+MACHINE_BODY = (
+    "Growth Relative to Expectations: PROCEED, growth is beating forecasts.\n"
+    "Inflation Relative to Expectations: PROCEED, inflation is below expectations.\n"
+    "Growth-Inflation Quadrant: growth up, inflation down.\n\n"
+)
+DIRECTIONS = [
+    ("toward", "Tilt toward equities and credit.", "TILT_TO_EQUITIES_AND_CREDIT"),
+    ("towards", "Tilt towards nominal bonds.", "TILT_TO_NOMINAL_BONDS"),
+    ("into", "Recommendation: tilt into commodities and emerging markets.", "TILT_TO_COMMODITIES_AND_EMERGING_MARKETS"),
+    ("bare-tilt", "Verdict: TILT.", "TILT"),  # no direction named: the card's own pass outcome
+]
+
+
+@pytest.mark.parametrize(("closing", "expected"), [c[1:] for c in DIRECTIONS], ids=[c[0] for c in DIRECTIONS])
+def test_a_branch_outcome_reads_with_toward_and_into(closing: str, expected: str) -> None:
+    assert _final(MACHINE_BODY, closing, MACHINE) == expected
