@@ -339,22 +339,25 @@ PASS_ACTIONS: Final = re.compile(
 )
 #: Phrases stating the negative action (mapped to outcomes["fail"]).
 FAIL_ACTIONS: Final = re.compile(
-    r"(?i)\b(?:pass(?:es|ed)?\s+on|walk(?:s|ed)?\s+away\s+from|avoid(?:s|ed)?|reject(?:s|ed)?|decline(?:s|d)?|turn(?:s|ed)?\s+down|"
+    r"(?i)\b(?:pass(?:es|ed|ing)?\s+on|walk(?:s|ed)?\s+away\s+from|avoid(?:s|ed)?|reject(?:s|ed)?|decline(?:s|d)?|turn(?:s|ed)?\s+down|"
     r"stay(?:s|ed)?\s+away\s+from)\s+(?:the|this|that|it|such\s+an?)\b(?:\s+(?:investment|deal|acquisition|company|business|stock|"
     r"shares?|purchase|opportunity|target))?|\bwalk(?:s|ed)?\s+away\b|\bno\s+deal\b"
+    # the company by its name ("I'd pass on Pemberton Print", "we walk away from Acme"); only after these verbs, whose
+    # object is the company ("avoided Chapter 11" is no verdict)
+    r"|\b(?:pass(?:es|ed)?\s+on|walk(?:s|ed)?\s+away\s+from|stay(?:s|ed)?\s+away\s+from)\s+(?-i:[A-Z][A-Za-z0-9&'.-]*[A-Za-z0-9])"
 )
 
 #: The one who decides, as the subject of a closing sentence: the writer ("I", "we", "I'd") or the portfolio the
 #: answer decides for ("the fund", "the portfolio", "the committee"); a decision verb after it is the writer's verdict.
-_DECIDER = r"\b(?:i|we|(?:the|our)\s+(?:fund|portfolio|committee|board|firm))(?:'d|'ll|'m|'re|\u2019d|\u2019ll|\u2019m|\u2019re)?"
+_DECIDER = r"\b(?:i|we|(?:the|our)\s+(?:fund|portfolio|committee|board|firm))(?:'d|'ll|'m|'re|'ve|\u2019d|\u2019ll|\u2019m|\u2019re|\u2019ve)?"
 #: :data:`_DECIDER` before a word (at the end of the text searched): "We divest", "the fund will hold", "I'd keep holding".
 #: "must" is left out: "the fund must divest ..." states the rule, not this decision.
 DECIDER_BEFORE: Final = re.compile(
     _DECIDER + r"(?:[ \t]+(?:would|will|should|shall|can|do|does|did|am|are|is))?(?:[ \t]+(?:not|never))?(?:[ \t]+be)?[ \t]+\Z",
     re.I)
 #: An idiom that carries its own decider or can only be a verdict: it counts in lower case anywhere ("we stay on the
-#: sidelines", "the fund is selling", "this goes in the too-hard pile").
-SELF_STATED: Final = re.compile(_DECIDER + r"\b|too[\s-]+hard\b", re.I)
+#: sidelines", "the fund is selling", "this goes in the too-hard pile", "it does not make the defensive list").
+SELF_STATED: Final = re.compile(_DECIDER + r"\b|too[\s-]+hard\b|\b(?:for|from)\s+(?:me|us)\b|\bmakes?\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b", re.I)
 
 #: Idioms real reports close with instead of an outcome word (key 0: the card's fail outcome, key 1: its pass outcome):
 #: "I wouldn't touch it", "steer clear", "a hard pass", "count me out", "uninvestable"; "this is a buy", "worth owning",
@@ -365,16 +368,23 @@ FINAL_IDIOMS: Final = re.compile(
     r"(?:it|this|that|them|these|those|the\s+(?:stock|shares?|company|business|deal|bonds?|name|idea|trade))\b"
     r"|\bsteer(?:s|ed|ing)?\s+clear\b|\bhard\s+pass\b|\bcount\s+(?:me|us)\s+out\b|\bun-?investable\b|\bnot\s+investable\b"
     r"|\b(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?|sit(?:s|ting)?)\s+on\s+the\s+sidelines?\b|\btoo[\s-]+hard\s+(?:pile|basket|bin|bucket|box|tray)\b"
-    r"|\bnot\s+for\s+(?:us|me)\b(?!\s+to\b)"
+    r"|\bnot\s+for\s+(?:us|me)\b(?!\s+to\b)|\bstay(?:s|ing)?\s+away\b(?![ \t]+from\b)"
     r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+(?:does\s+not|doesn't|did\s+not|didn't|fails\s+to|failed\s+to|"
     r"cannot|can't|would\s+not|wouldn't)\s+qualify\s+(?:for|as)\b"
+    r"|\b(?:does\s+not|doesn't|did\s+not|didn't|fails\s+to|failed\s+to|cannot|can't|will\s+not|won't|would\s+not|wouldn't)\s+make\s+"
+    r"the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b"
     rf"|{_DECIDER}\s+(?:(?:would|will|should|shall|am|are|is)\s+)?(?:be\s+)?(?:selling|sell|exiting|exit)\b"
     r"(?![\s-]+(?:side|signal|price|order|rating|pressure|off|if|any|every|all|whenever)\b)"
+    rf"|{_DECIDER}\s+(?:(?:am|are|will\s+be|would\s+be|be)\s+)?passing\b(?![ \t]+(?:the|all|every|each|both|it|this|through|\d))"
+    r"|\b(?:a|it's\s+a|it\s+is\s+a|that's\s+a)\s+(?:hard\s+|clear\s+|firm\s+)?pass\s+(?:for|from)\s+(?:me|us)\b"
+    r"|\btoo\s+(?:rich|expensive|pricey|dear)\s+for\s+(?:me|us)\b"
     rf"|{_DECIDER}\s+(?:will\s+not|won't|would\s+not|wouldn't|am\s+not|are\s+not|aren't|is\s+not|isn't|not)\s+(?:be\s+)?(?:buying|buy)\b)"
     r"|(?P<pass>\b(?:this|it|that)(?:\s+is|'s)\s+a\s+(?:clear\s+|strong\s+|solid\s+)?buy\b(?!\s+(?:signal|case|thesis|rating|list|side|order|back))"
     r"|\bworth\s+(?:owning|buying)\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:a\s+)?buyers?\b"
+    rf"|{_DECIDER}\s+(?:(?:would|will)\s+)?be\s+(?:a\s+)?buyers?\b(?!\s+(?:if|below|under|at|when|only|once)\b)"
     r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+qualifies\s+(?:for|as)\b"
-    rf"|{_DECIDER}\s+(?:(?:am|are|is|will\s+be|would\s+be|be)\s+)?buying\b(?!\s+(?:back|power|opportunit|time)))"
+    rf"|{_DECIDER}\s+(?:(?:am|are|is|will\s+be|would\s+be|be|have\s+been|has\s+been|been)\s+)?buying\b(?!\s+(?:back|power|opportunit|time))"
+    r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+makes\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b)"
 )
 #: :data:`FINAL_IDIOMS` for long texts (key 0 for every trigger: the match's group says which outcome).
 FINAL_IDIOM_TRIGGERS: Final[list[Trigger]] = [
@@ -385,7 +395,10 @@ FINAL_IDIOM_TRIGGERS: Final[list[Trigger]] = [
                                        "it can't", "it would", "it wouldn", "it qualifies", "the stock", "the company", "the share",
                                        "the business", "the name", "the fund", "the portfolio", "the committee", "the board",
                                        "the firm", "our fund", "our portfolio", "our committee", "our board", "our firm", "i'd",
-                                       "we'd", "i'll", "we'll", "i w", "we w", "i s", "we s", "i e", "we e", "i m", "we m")  # literals of 3+ characters or with a space (scan's prefixes)
+                                       "we'd", "i'll", "we'll", "i w", "we w", "i s", "we s", "i e", "we e", "i m", "we m",
+                                       "i've", "we've", "i\u2019ve", "we\u2019ve", "i h", "we h", "doesn", "does not", "did not",
+                                       "didn", "fails to", "failed to", "cannot", "can't", "it makes",
+                                       "this makes", "a pass", "a hard", "a clear", "a firm", "that's", "too")  # literals of 3+ characters or with a space (scan's prefixes)
 ]
 
 #: The action phrases for long texts (key 0: fail, key 1: pass).
@@ -396,7 +409,8 @@ ACTION_TRIGGERS: Final[list[Trigger]] = [
 
 #: The verdict words real reports use for a final call, mapped to the card's pass / fail outcome (key 1 / 0) when
 #: they are not the card's own outcome words: a rating or signal field ("signal": "bearish", "Rating: BUY") anywhere,
-#: the bare word in a conclusion. HOLD and WAIT are left unmapped (neither outcome of a buy decision).
+#: the bare word in a conclusion. HOLD is left unmapped (no outcome of a buy decision); WATCH and WAIT are fail-outcome
+#: steps of :data:`RATING_SCALE` (a rating's value only).
 FINAL_SYNONYMS: Final = {
     "strong buy": 1, "buy": 1, "accumulate": 1, "outperform": 1, "overweight": 1, "bullish": 1, "long": 1, "add": 1,
     "strong sell": 0, "sell": 0, "avoid": 0, "skip": 0, "underperform": 0, "underweight": 0, "bearish": 0, "short": 0,
@@ -421,6 +435,9 @@ OUTCOME_SYNONYMS: Final[dict[str, tuple[str, ...]]] = {
 RATING_SCALE: Final = {
     "reduce": 0, "trim": 0, "sell down": 0, "no interest": 0, "not interested": 0, "low interest": 0,
     "strong interest": 1, "high interest": 1, "high conviction buy": 1, "conviction buy": 1, "top pick": 1,
+    # not buying now: on a card that decides whether to buy, a watch or a wait is its fail outcome ("Decision: WATCH");
+    # a card with its own WATCH or WAIT outcome keeps it (the card's words come first)
+    "watch": 0, "wait": 0, "watch list": 0, "watchlist": 0,
 }
 
 

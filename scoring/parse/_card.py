@@ -156,6 +156,10 @@ def _index(card: Card) -> _CardIndex:
     return index
 
 
+#: The preposition of an outcome word's direction ("TILT_TO_NOMINAL_BONDS") as reports write it.
+_TO = r"(?:to|towards?|into)"
+
+
 def _build_index(card: Card) -> _CardIndex:
     gates = {g.number: g for g in card.gates}
     choices: list[str] = []
@@ -213,8 +217,10 @@ def _build_index(card: Card) -> _CardIndex:
     # "REDIRECT_TO_PASSIVE" may be written "redirect to passive" or "Redirect-to-passive".
     # "HOLD_BALANCED_MIX" may be written "hold the balanced mix": an article between its words changes nothing.
     # "BUBBLE_REDUCE_RISK" may be written "Bubble: reduce risk": the outcome's head as a label of the rest.
+    # "TILT_TO_EQUITIES_AND_CREDIT" may be written "tilt toward equities and credit": "to" reads as toward / towards / into.
     outcome_alts = [(lambda parts: re.escape(parts[0]) + "".join(
-        (r"(?:[ _-]|:[ \t]+)" if k == 1 else r"[ _-]") + r"(?:(?:the|a|an)[ ])?" + re.escape(p) for k, p in enumerate(parts) if k))(w.split("_"))
+        (r"(?:[ _-]|:[ \t]+)" if k == 1 else r"[ _-]") + r"(?:(?:the|a|an)[ ])?" + (_TO if p == "TO" else re.escape(p))
+        for k, p in enumerate(parts) if k))(w.split("_"))
         for w in spoken]
     outcome_alts.sort(key=len, reverse=True)
     outcome_re = re.compile(r"(?i)\b(?:" + "|".join(outcome_alts) + r")(?:s)?\b") if outcome_alts else None

@@ -10,7 +10,7 @@ candidate (its ``consider``: conditions, negation, other voices, labels and posi
 
 Also here, small readers :mod:`._final` asks about context:
 
-* :func:`decision_label_before` -- a decision cue ending a longer label ("Committee decision:", "Answer to the
+* :func:`._closing.decision_label_before` -- a decision cue ending a longer label ("Committee decision:", "Answer to the
   desk:", "The strategists' common advice to clients:"), whose value is the verdict;
 * :func:`decider_moves_before` -- the one who decides, moving to or staying in an outcome ("We stay balanced.",
   "I've moved the portfolio to defensive");
@@ -31,9 +31,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ipb.scoring._text import Trigger
+from ipb.scoring.parse._closing import decision_label_before
 from ipb.scoring.parse._state import _ParserState
 
-__all__ = ["decision_label_before", "decider_moves_before", "purpose_infinitive", "relative_clause"]
+__all__ = ["decider_moves_before", "purpose_infinitive", "relative_clause"]
 
 _APOS = "['\u2019]"
 #: The one who decides, as a subject: the writer, or the fund / committee the answer decides for.
@@ -171,28 +172,6 @@ def _inflected(outcome_keys: tuple[str, ...], outcome_of: dict[str, str]) -> tup
         _INFLECTED_CACHE.clear()
     _INFLECTED_CACHE[outcome_keys] = built
     return built
-
-
-#: A label ending in a decision cue, its value the verdict: "Committee decision:", "Answer to the desk:", "Agent
-#: verdict:", "The strategists' common advice to clients:" (up to 60 characters from the line's start or a sentence's).
-_DECISION_LABEL = re.compile(
-    r"(?i)(?:^|(?<=\n)|(?<=[.!?])[ \t]+)[*_#> \t-]{0,4}(?:[A-Za-z][\w '\u2019()-]{0,50}?\b"
-    r"(?:decision|verdict|advice|recommendation|answer|conclusion|outcome|ruling|call|action|view)"
-    r"|for[ \t]+now|for[ \t]+the[ \t]+time[ \t]+being|for[ \t]+today)"
-    r"(?:[ \t]+(?:to|for|on)[ \t]+(?:the[ \t]+)?[\w ]{1,20}?)?[*_]{0,2}[ \t]*(?::|\u2014|\u2013)[ \t]*[*_]{0,2}[ \t]*(?:an?[ \t]+)?\Z")
-
-
-def decision_label_before(text: str, line_start: int, start: int) -> bool:
-    """Whether ``text[start:]`` is the value of a label ending in a decision cue, on its line or opening its sentence.
-
-    >>> t = "Committee decision: no position for now."
-    >>> decision_label_before(t, 0, t.index("no position"))
-    True
-    >>> t = "The cash flow, in our view, is weak: we need more data."
-    >>> decision_label_before(t, 0, t.index("we need"))
-    False
-    """
-    return _DECISION_LABEL.search(text, max(line_start, start - 80), start) is not None
 
 
 _MOVES_BEFORE = re.compile(

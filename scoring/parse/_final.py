@@ -8,12 +8,23 @@ import re
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._card import _outcome_key
+from ipb.scoring.parse._closing import (
+    _CUE_BEFORE,
+    _LABEL_BEFORE,
+    ANSWER_LABEL_TRIGGERS,
+    QUESTION_TRIGGERS,
+    _ClosingMixin,
+    decision_label_before,
+    answer_particle_end,
+    buying_answer,
+    is_result,
+    last_sentence,
+)
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._confidence import final_confidence
 from ipb.scoring.parse._decided import (
     _DecidedMixin,
     decider_moves_before,
-    decision_label_before,
     purpose_infinitive,
     relative_clause,
 )
@@ -77,18 +88,6 @@ def _count(word: str) -> int | None:
     return _WORD_COUNTS.get(w)
 
 
-#: Just before an outcome word on its line: a label ("Result:", "Verdict —", "**Decision:**", "Our take: a").
-#: A JSON-ish field counts as a label too: its key may be quoted and its value opens with a quote
-#: ('"tilt": "TILT_TO_NOMINAL_BONDS"', "'decision': 'hold'").
-_LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[\"']?[A-Za-z][\w /'()-]{0,30}?[\"']?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
-
-#: A decision cue opening a sentence in the middle of a line, right before the outcome: "... far above 1.5x. Decision:
-#: pass on it.", "Costs are high; my verdict - decline." (new user 3 finding 2; the line-opening form is ``_LABEL_BEFORE``).
-_CUE_BEFORE = re.compile(
-    r"(?i)(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[*_]{0,2}(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
-    r"(?:decision|verdict|recommendation|conclusion|call|outcome|action|answer|bottom[ \t-]+line|rating)[*_]{0,2}[ \t]*"
-    r"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
-
 #: An outcome word joined to the next (or previous) one by "or", "/", "nor" or "and" (the last only after
 #: "between"): an alternative stated, not a verdict chosen.
 _ALT_AFTER = re.compile(r"\s*(?P<join>/|\bor\b|\bnor\b|\band\b)\s*(?P<word>[A-Za-z_][A-Za-z_ ]{1,30}?)\b", re.I)
@@ -122,6 +121,7 @@ _PASSIVE_TRIGGERS = [Trigger(w, re.compile(rf"(?i){w}\s+(?:is|was|gets|get|shoul
 #: "the answer is no" / "our answer would be: yes" (after the final cue "the answer is").
 _ANSWER_YES_NO = re.compile(r"(?i)\b(?:the|my|our)\s+(?:overall\s+|short\s+)?answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))")
 _ANSWER_YES_NO_TRIGGERS = [Trigger("answer", re.compile(r"(?i)answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))"))]
+_ANSWER_YES_NO_TRIGGERS += ANSWER_LABEL_TRIGGERS  # "Final answer: no.", "Decision: no." (:mod:`._closing`)
 #: Between two outcomes of one sentence: the second corrects the first ("INVEST - no, rather DECLINE").
 _CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actually)\b")
 #: Before a lower-case outcome word: the decision's subject in the passive ("the deal is declined").
@@ -129,7 +129,7 @@ _PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|sta
                               r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")
 
 
-class _FinalVerdictMixin(_DecidedMixin):
+class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
     # ------------------------------------------------------------------ final verdict
@@ -141,21 +141,27 @@ class _FinalVerdictMixin(_DecidedMixin):
         candidates: list[tuple[int, int, str, Span]] = []  # (level, position, outcome, span)
         set_aside: list[tuple[int, int, str, Span]] = []  # the same, for outcomes stated in another voice (:mod:`._voice`)
 
-        def consider(start: int, end: int, outcome: str, base: int, u: int, stated: bool = False) -> None:
+        def consider(start: int, end: int, outcome: str, base: int, u: int, stated: bool = False, phrase: bool = False) -> None:
             unit = self.units[u]
             level = base
             if unit.final:
                 level = 4 if self._after_final_cue(u, start) else 3
             before = masked[max(unit.start, start - 80) : start]
             sentence_words = [w.lower() for w in _WORDS_APOS.findall(before)][-14:]
-            words = [w.lower() for w in _WORDS_APOS.findall(before, _clause_start(before) + 1)][-4:]  # negation stops at the clause
+            # "So no, I'm not buying": the words after an answer particle are the answer, and the particle negates nothing
+            answered = answer_particle_end(masked, unit.start, start)
+            said = masked[max(answered, start - 80) : start] if answered is not None else before
+            words = [w.lower() for w in _WORDS_APOS.findall(said, _clause_start(said) + 1)][-4:]  # negation stops at the clause
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words:
                 return
             if after_words and after_words[0] in _GENERIC_OBJECT:
                 return  # "the fund divests any issuer that ...", "we sell every stock whose story broke": a policy, not this decision
             if after_words and after_words[0] in vw.CONNECTIVE_TAIL and after_words[0] != "unless" or after_words[:2] == ["only", "if"]:
-                return  # "INVEST if the price falls" is a condition; "DECLINE unless it is re-booked" is today's verdict
+                if not (after_words[0] == "once" and self._labelled_value(start)):
+                    return  # "INVEST if the price falls" is a condition; "DECLINE unless it is re-booked" is today's verdict;
+                    # the value of a label followed by "once" is the verdict and when to act on it ("Status: REBALANCE once
+                    # the quote is in", "Overall: REBALANCE, once the desk confirms the cost")
             tail = masked[end : unit.end]
             if tail.rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
                 return
@@ -177,10 +183,12 @@ class _FinalVerdictMixin(_DecidedMixin):
             if opens:
                 level = max(level, 2)  # "No rebalance this quarter.", "Cut the position and take the profit." closing the answer
             if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE) and not opens \
-                    and not stated and _PASSIVE_SUBJECT.search(before) is None and vw.DECIDER_BEFORE.search(before) is None \
-                    and not decider_moves_before(before):
+                    and not stated and answered is None and _PASSIVE_SUBJECT.search(before) is None \
+                    and vw.DECIDER_BEFORE.search(before) is None and not decider_moves_before(before) \
+                    and not (phrase and " " in masked[start:end].strip() and last_sentence(self.units, masked, u)):
                 return  # a lower-case outcome word counts after a cue, opening the closing sentence, as a passive decision
-                # ("the deal is declined") or after the one who decides ("the fund will divest", "we would rebalance")
+                # ("the deal is declined"), after the one who decides ("the fund will divest", "we would rebalance"), in
+                # the answer to a question ("So yes, it's a buy") or, a phrase of several words, in the answer's last sentence
             if _REVISION_CUE.search(before) is not None:
                 level = max(level, 4)  # "Revised verdict: DECLINE" after "Final verdict: INVEST": the later revision wins
             if _negated(words):
@@ -203,12 +211,13 @@ class _FinalVerdictMixin(_DecidedMixin):
                     continue
                 word = _outcome_key(m.group(0))
                 if word not in ix.outcome_of:
-                    word = re.sub(r"_(?:THE|AN?)_", "_", word)  # "hold the balanced mix"
+                    word = re.sub(r"_(?:TOWARDS?|INTO)_", "_TO_", re.sub(r"_(?:THE|AN?)_", "_", word))  # "hold the balanced mix",
+                    # "tilt toward equities and credit"
                 outcome = ix.outcome_of.get(word) or ix.outcome_of.get(word[:-1], "")
                 if not outcome:
                     continue
                 base = 2 if m.group(0).isupper() else 1
-                consider(m.start(), m.end(), outcome, base, u)
+                consider(m.start(), m.end(), outcome, base, u, phrase=True)  # an outcome phrase may close the answer (:mod:`._closing`)
         # verdict words of real reports ("signal": "bearish", "Rating: BUY"; a bare SELL in the conclusion) that are not
         # the card's own outcome words, mapped to its pass / fail outcome
         synonym_of = ix.synonym_of
@@ -219,7 +228,10 @@ class _FinalVerdictMixin(_DecidedMixin):
             if u < 0 or word not in synonym_of or m.start("word") in rated:
                 continue
             rated.add(m.start("word"))
-            consider(m.start("word"), m.end("word"), synonym_of[word], 3, u)
+            outcome = synonym_of[word]
+            if outcome == ix.pass_outcome and _BUY_LIMIT.match(masked, m.end("word")) is not None:
+                outcome = ix.fail_outcome  # "Recommendation: Buy below $20": a limit under today's price, as for a bare BUY
+            consider(m.start("word"), m.end("word"), outcome, 3, u)
         for start, end, outcome, u in getattr(self, "_json_final_fields", lambda: [])():
             consider(start, end, outcome, 3, u)  # '"signal": "neutral"': neither outcome
         for _, m in self._scan(_NEUTRAL_TRIGGERS, limit=MAX_OCCURRENCES):
@@ -243,9 +255,12 @@ class _FinalVerdictMixin(_DecidedMixin):
                 purpose_infinitive(lead) or relative_clause(lead)))  # not "the proposal to buy", "the group we buy"
             shouted = m.group("word").isupper() and len(m.group("word")) >= 3  # "this is an AVOID", "9/9 - BUY."
             limit = _BUY_LIMIT.match(masked, m.end()) is not None
-            denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(unit.start, m.start() - 40), m.start())][-4:])
-            if not (unit.final or alone or first_person or shouted or limit or denied
+            answered = answer_particle_end(masked, unit.start, m.start())  # "So no, not a buy.": the particle negates nothing
+            denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(answered or unit.start, m.start() - 40), m.start())][-4:])
+            result = is_result(masked, m.start(), m.end())  # "Fast Grower + PEG 0.80 = Buy"
+            if not (unit.final or alone or first_person or shouted or limit or denied or result or answered is not None
                     or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())
+                    or _CUE_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())  # "TL;DR: avoid."
                     or self._opens_closing_sentence(m.start(), u)):
                 continue  # a bare BUY or SELL counts in the conclusion, on its own, in capitals, after a label, denied ("not a Graham
                 # buy"), as "I'd pass at this price", or opening the closing sentence of a last paragraph that names no gate
@@ -253,7 +268,7 @@ class _FinalVerdictMixin(_DecidedMixin):
             outcome = synonym_of[word]
             if outcome == ix.pass_outcome and limit:
                 outcome = ix.fail_outcome  # "watch - buy < $36", "buy below 3,600": a limit under today's price, not a buy now
-            consider(m.start(), m.end(), outcome, 3 if alone or limit or denied or (first_person and word.startswith("pass")) else 2, u)
+            consider(m.start(), m.end(), outcome, 3 if alone or limit or denied or result or (first_person and word.startswith("pass")) else 2, u)
         # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
         for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
@@ -292,6 +307,11 @@ class _FinalVerdictMixin(_DecidedMixin):
             u = self._unit_at(m.start("answer"))
             if u >= 0:  # "the answer is no": the card's fail outcome ("yes": its pass outcome)
                 consider(m.start("answer"), m.end("answer"), ix.fail_outcome if m.group("answer").lower() == "no" else ix.pass_outcome, 3, u)
+        if ix.pass_outcome == "INVEST":  # a buy decision: "Should you buy? No." (:mod:`._closing`)
+            for _, m in self._scan(QUESTION_TRIGGERS, limit=MAX_OCCURRENCES):
+                u, says = self._unit_at(m.start("answer")), buying_answer(masked, m)
+                if u >= 0 and says is not None:
+                    consider(m.start("answer"), m.end("answer"), ix.pass_outcome if says else ix.fail_outcome, 3, u, stated=True)
         for key, m in self._scan(vw.ACTION_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
             if u >= 0:
@@ -346,60 +366,12 @@ class _FinalVerdictMixin(_DecidedMixin):
             out.append(c)
         return out
 
-    def _opens_closing_sentence(self, start: int, u: int) -> bool:
-        """Whether an outcome word opens its sentence (after at most a negator: "No rebalance this quarter.") in the
-        final region or in the answer's last paragraph, which holds no gate name."""
-        unit = self.units[u]
-        head = self.masked[unit.start : start].strip(" \t\n*_#>-").lower()
-        if head and head not in ("no", "not", "do not", "don't", "never", "a", "an"):  # "A hard pass.": an article too
-            return False
-        if unit.final:
-            return True
-        last = self.__dict__.get("_last_paragraph")
-        if last is None:  # (start of the answer's last paragraph, whether it names a gate), found once
-            body = self.masked.rstrip()
-            para = body.rfind("\n\n")
-            first = self._unit_at(para + 2) if para >= 0 else 0
-            named = any(self.unit_mentions.get(k) for k in range(max(first, 0), len(self.units)))
-            last = self.__dict__["_last_paragraph"] = (para + 2 if para >= 0 else 0, named)
-        return unit.start >= last[0] and not last[1]
-
     def _declining_pass(self, start: int, u: int) -> bool:
         """Whether "pass" at ``start`` (in sentence ``u``) is the investor declining, not a gate passed (:mod:`._pass_sense`)."""
         if _PASS_SUBJECT.search(self.masked, max(0, start - 12), start) is None:
             return False
         before = self.masked[max(self.units[u].start, start - 90) : start]
         return declines(_WORDS_APOS.findall(before.lower(), _clause_start(before) + 1))
-
-    def _closing_verdict(self) -> tuple[int, int, str, Span] | None:
-        """When nothing else states the final verdict: a verdict word in capitals that opens the answer's last sentence
-        (or is the value of a label opening it: "Not ready to decide: INCONCLUSIVE until the CFO is heard"),
-        in a closing paragraph that names no gate ("I wouldn't allocate and I wouldn't redirect yet. INCONCLUSIVE until
-        the attribution is in."), mapped to the card's outcomes (level 2)."""
-        ix = self.ix
-        for u in range(len(self.units) - 1, -1, -1):
-            unit = self.units[u]
-            if self.masked[unit.start : unit.end].strip():
-                break
-        else:
-            return None
-        para = self.masked.rfind("\n\n", 0, unit.start)
-        if para < 0 or not self.masked[:para].strip():
-            return None  # the last sentence must close a paragraph of its own after the analysis
-        first = self._unit_at(para + 2) if self._unit_at(para + 2) >= 0 else u
-        if any(self.unit_mentions.get(k) for k in range(min(first, u), u + 1)):
-            return None  # a paragraph that names a gate is that gate's
-        for hit in self.unit_hits.get(u, []):
-            token = self.masked[hit.start : hit.end]
-            line_start = self.masked.rfind("\n", 0, hit.start) + 1
-            labelled = _LABEL_BEFORE.search(self.masked, max(line_start, hit.start - 60), hit.start) is not None
-            if (self.masked[unit.start : hit.start].strip(" \t*_#>-") and not labelled) or not token.isupper() or len(token) < 4:
-                return None  # the word opens the sentence, or is the value of a label opening it ("Not ready to decide: INCONCLUSIVE")
-            if hit.word.sense or self._level(hit) < vw.COMMITTED:
-                return None
-            mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
-            return None if mapped is None else (2, hit.start, mapped, (hit.start, hit.end))
-        return None
 
     def _not_the_writers(self, before: str, line_start: int, start: int) -> bool:
         """Whether an outcome word at ``start`` is someone else's or withdrawn (:mod:`._voice`): another reader's view

@@ -118,6 +118,14 @@ spreads on the new grid (2.7-7.8%), mix unchanged. I read the new items of
 both runs (the 61 new marks-defaults metric items: spreads 8.3-21.9%, all
 panicked with tight capital; the isolate moves): none breaks a rule or
 contradicts another fact.
+
+Changed deliberately (issue 13, branch s28final, card hash only): the bubble
+gauge and Marks's cycle card gain ``verdict_synonyms`` (phrases the answer
+parser reads as their final verdicts; the engine, the scenarios and the
+questions do not read them). Their card content hash, ``ipb-cards/`` source
+and condition-C key change in marks-defaults and l8-three-investors; every
+other byte is the same (checked: the old and new files are equal once every
+64-hex digest is masked; 150 and 90 lines).
 """
 
 from __future__ import annotations
@@ -137,9 +145,9 @@ RUNS = {
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
                               "24b3c9060b045aba84bc86a38efd21514f6788646c724aa1c52155909a01e52c"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "90932e52dff2a7da065e26cfc006ed91d44715ab0f7dd9b05f1287d68c9f4055"),
+                       "b838c9713b965146de91384a2c10dff0b1c59bff3b4f7c4292291efa0e79b030"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "7a3ac9839b8ef787931c46a0a88c6552d55ed45bba66daf702c50a4288f2c5a6"),
+                           7, "", 90, "506350315a27a62bedc632b004bd2f75c08143c4b1a2ef5733b9976a741a66db"),
 }
 
 

@@ -1,0 +1,213 @@
+"""How real reports close with their verdict (issue 13, final verdicts in the wild; read by :mod:`._final`).
+
+The labels and cues whose value is the verdict live here, one home for them (``_LABEL_BEFORE``: "Result:" opening a
+line; ``_CUE_BEFORE``: "Decision:" opening a sentence inside one; :func:`decision_label_before`: a longer label ending
+in a decision cue, "Committee decision:"), with :class:`_ClosingMixin` (the value of a label, an outcome word opening
+the closing sentence, the closing verdict word of a last paragraph) and the ways of stating the final verdict that need
+no cue word before it:
+
+* an answer to the question the text opens with: a sentence that opens with "yes" or "no" ("So no, not a buy on
+  this basis.", "So yes, as a turnaround it's a buy.", "No, I'm not buying this one."). The words after the
+  particle are the writer's answer; the particle itself negates nothing after it ("So no, I'm not buying" is not
+  "not not buying");
+* the result of a sum or an arrow at the end of its line ("Fast Grower + PEG 0.80 + 4/6 traits = Buy",
+  "two flags -> SELL");
+* a decision label whose whole value is yes or no ("Final answer: no.", "Decision: yes, buy.", "TL;DR: no"), and a
+  question about buying answered at once ("Should you buy? No.", "Worth buying? Not yet.");
+* a phrase of several words for an outcome ("in a bubble", "keep holding") in the answer's last sentence,
+  which counts in lower case: one word ("invest", "hold") is too common to count there.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import Trigger
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import Span
+
+__all__ = [
+    "_CUE_BEFORE",
+    "_LABEL_BEFORE",
+    "_ClosingMixin",
+    "ANSWER_LABEL_TRIGGERS",
+    "QUESTION_TRIGGERS",
+    "answer_particle_end",
+    "buying_answer",
+    "decision_label_before",
+    "is_result",
+    "last_sentence",
+]
+
+#: A sentence opening with an answer particle, after at most a connective ("So no,", "Then yes:", "In short, no -").
+_ANSWER_OPENS = re.compile(
+    r"(?i)[ \t>*_#-]*(?:(?:so|then|well|thus|hence|and|in[ \t]+short|short[ \t]+answer|the[ \t]+short[ \t]+answer[ \t]+is)"
+    r"[ \t]*[,:]?[ \t]+)?(?:yes|no)[ \t]*(?:[,;!:\u2014\u2013]|[ \t]-)")
+#: Right before a word: a sum's equals sign or an arrow ("... = Buy", "-> SELL", "\u2192 Avoid").
+_RESULT_BEFORE = re.compile(r"(?:=|\u2192|\u21d2|->|=>)[ \t]*[*_]{0,2}[ \t]*\Z")
+#: Right after a word: nothing more on its line but emphasis and a full stop.
+_LINE_ENDS = re.compile(r"[ \t]*[*_]{0,2}[ \t]*[.!]?[ \t]*[*_]{0,2}[ \t]*(?:\n|\Z)")
+
+
+def answer_particle_end(text: str, sentence_start: int, pos: int) -> int | None:
+    """Where the answer particle opening the sentence at ``sentence_start`` ends, when one opens it before ``pos``.
+
+    >>> text = "Is it a buy? So no, not a buy."
+    >>> answer_particle_end(text, 13, 27)
+    19
+    >>> answer_particle_end("No bubble here.", 0, 3) is None
+    True
+    """
+    m = _ANSWER_OPENS.match(text, sentence_start, pos)
+    return None if m is None else m.end()
+
+
+def is_result(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``start:end`` is the result of a sum or an arrow ending its line ("4/6 traits = Buy").
+
+    >>> text = "Verdict: Fast Grower + PEG 0.8 = Buy\\nnext"
+    >>> is_result(text, 33, 36)
+    True
+    >>> is_result("= Buy more later", 2, 5)
+    False
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    return _RESULT_BEFORE.search(text, max(line_start, start - 8), start) is not None and _LINE_ENDS.match(text, end) is not None
+
+
+def last_sentence(units: list, masked: str, u: int) -> bool:
+    """Whether sentence ``u`` (of ``units``, objects with ``start`` and ``end``) is the last one holding any text."""
+    for k in range(len(units) - 1, u, -1):
+        if masked[units[k].start : units[k].end].strip(" \t\n*_#>-"):
+            return False
+    return True
+
+
+#: A decision label whose whole value is yes or no, opening its line: "Final answer: no.", "**Short answer** - yes",
+#: "Decision: no.", "Bottom line: yes, buy.", "TL;DR: no". ("Verdict" only after final / overall: a gate's own "Verdict: No"
+#: is that gate's.)
+ANSWER_LABEL = re.compile(
+    r"(?i)(?:(?:final|overall|short)[ \t]+(?:answer|verdict|decision)|decision|bottom[ \t-]+line|tl;?[ \t]?dr)[ \t]*[*_]{0,2}[ \t]*"
+    r"[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*(?P<answer>no|yes)\b(?=[ \t*_]*(?:[.;!,]|$))", re.M)
+ANSWER_LABEL_TRIGGERS = [Trigger(w, ANSWER_LABEL) for w in ("final", "overall", "short", "decision", "bottom", "tl;dr", "tldr", "tl dr")]
+
+#: A question answered at once: "? No.", "? Yes, ...", "? Not yet." (the question itself is checked by :func:`buying_answer`).
+_ANSWERED = re.compile(r"\?[ \t*_]*(?P<answer>yes|no|nope|not[ \t]+(?:yet|now|today|at[ \t]+(?:this|that|today's)[ \t]+price))\b"
+                       r"(?=[ \t*_]*(?:[.;!,]|$))", re.I | re.M)
+QUESTION_TRIGGERS = [Trigger("?", _ANSWERED, word=False)]
+#: The question asks whether to buy (and nothing negates or conditions it).
+_BUY_QUESTION = re.compile(r"(?i)\b(?:buy|invest|own|purchase|a[ \t]+buy|buying|investing)\b")
+_QUESTION_SPOILERS = re.compile(r"(?i)\b(?:not|never|avoid|sell|selling|short|if|unless|when|should\s+I\s+not|n't)\b|n't\b")
+
+
+def buying_answer(text: str, m: re.Match[str]) -> bool | None:
+    """For a match of :data:`QUESTION_TRIGGERS`: True when the question before it asks whether to buy and is answered yes,
+    False when answered no (or "not yet"), None when the question is about something else.
+
+    >>> m = _ANSWERED.search("Should you buy? No.")
+    >>> buying_answer("Should you buy? No.", m)
+    False
+    >>> m = _ANSWERED.search("Is the debt a problem? No.")
+    >>> buying_answer("Is the debt a problem? No.", m) is None
+    True
+    """
+    start = m.start()
+    opening = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind("? ", 0, start), text.rfind("! ", 0, start))
+    question = text[max(opening + 1, start - 120) : start]
+    if _BUY_QUESTION.search(question) is None or _QUESTION_SPOILERS.search(question) is not None:
+        return None
+    return m.group("answer").lower() == "yes"
+
+
+#: Just before an outcome word on its line: a label ("Result:", "Verdict —", "**Decision:**", "Our take: a").
+#: A JSON-ish field counts as a label too: its key may be quoted and its value opens with a quote
+#: ('"tilt": "TILT_TO_NOMINAL_BONDS"', "'decision': 'hold'").
+_LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[\"']?[A-Za-z][\w /'()-]{0,30}?[\"']?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
+
+#: A decision cue opening a sentence in the middle of a line, right before the outcome: "... far above 1.5x. Decision:
+#: pass on it.", "Costs are high; my verdict - decline." (new user 3 finding 2; the line-opening form is ``_LABEL_BEFORE``).
+_CUE_BEFORE = re.compile(
+    r"(?i)(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[*_]{0,2}(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
+    r"(?:decision|verdict|recommendation|conclusion|call|outcome|action|answer|bottom[ \t-]+line|rating|tl;?[ \t]?dr)[*_]{0,2}[ \t]*"
+    r"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
+
+
+#: A label ending in a decision cue, its value the verdict: "Committee decision:", "Answer to the desk:", "Agent
+#: verdict:", "The strategists' common advice to clients:" (up to 60 characters from the line's start or a sentence's).
+_DECISION_LABEL = re.compile(
+    r"(?i)(?:^|(?<=\n)|(?<=[.!?])[ \t]+)[*_#> \t-]{0,4}(?:[A-Za-z][\w '\u2019()-]{0,50}?\b"
+    r"(?:decision|verdict|advice|recommendation|answer|conclusion|outcome|ruling|call|action|view)"
+    r"|for[ \t]+now|for[ \t]+the[ \t]+time[ \t]+being|for[ \t]+today)"
+    r"(?:[ \t]+(?:to|for|on)[ \t]+(?:the[ \t]+)?[\w ]{1,20}?)?[*_]{0,2}[ \t]*(?::|\u2014|\u2013)[ \t]*[*_]{0,2}[ \t]*(?:an?[ \t]+)?\Z")
+
+
+def decision_label_before(text: str, line_start: int, start: int) -> bool:
+    """Whether ``text[start:]`` is the value of a label ending in a decision cue, on its line or opening its sentence.
+
+    >>> t = "Committee decision: no position for now."
+    >>> decision_label_before(t, 0, t.index("no position"))
+    True
+    >>> t = "The cash flow, in our view, is weak: we need more data."
+    >>> decision_label_before(t, 0, t.index("we need"))
+    False
+    """
+    return _DECISION_LABEL.search(text, max(line_start, start - 80), start) is not None
+
+
+class _ClosingMixin(_ParserState):
+    """Where the answer closes: the value of a label, a sentence opening the closing paragraph, the last sentence's verdict word."""
+
+    def _labelled_value(self, start: int) -> bool:
+        """Whether the word at ``start`` is the value of a label or a decision cue on its line ("Overall: REBALANCE")."""
+        line_start = max(self.masked.rfind("\n", max(0, start - 400), start) + 1, start - 400, 0)
+        return _LABEL_BEFORE.search(self.masked, max(line_start, start - 60), start) is not None \
+            or _CUE_BEFORE.search(self.masked, max(line_start, start - 60), start) is not None
+
+    def _opens_closing_sentence(self, start: int, u: int) -> bool:
+        """Whether an outcome word opens its sentence (after at most a negator: "No rebalance this quarter.") in the
+        final region or in the answer's last paragraph, which holds no gate name."""
+        unit = self.units[u]
+        head = self.masked[unit.start : start].strip(" \t\n*_#>-").lower()
+        if head and head not in ("no", "not", "do not", "don't", "never", "a", "an"):  # "A hard pass.": an article too
+            return False
+        if unit.final:
+            return True
+        last = self.__dict__.get("_last_paragraph")
+        if last is None:  # (start of the answer's last paragraph, whether it names a gate), found once
+            body = self.masked.rstrip()
+            para = body.rfind("\n\n")
+            first = self._unit_at(para + 2) if para >= 0 else 0
+            named = any(self.unit_mentions.get(k) for k in range(max(first, 0), len(self.units)))
+            last = self.__dict__["_last_paragraph"] = (para + 2 if para >= 0 else 0, named)
+        return unit.start >= last[0] and not last[1]
+
+    def _closing_verdict(self) -> tuple[int, int, str, Span] | None:
+        """When nothing else states the final verdict: a verdict word in capitals that opens the answer's last sentence
+        (or is the value of a label opening it: "Not ready to decide: INCONCLUSIVE until the CFO is heard"),
+        in a closing paragraph that names no gate ("I wouldn't allocate and I wouldn't redirect yet. INCONCLUSIVE until
+        the attribution is in."), mapped to the card's outcomes (level 2)."""
+        ix = self.ix
+        for u in range(len(self.units) - 1, -1, -1):
+            unit = self.units[u]
+            if self.masked[unit.start : unit.end].strip():
+                break
+        else:
+            return None
+        para = self.masked.rfind("\n\n", 0, unit.start)
+        if para < 0 or not self.masked[:para].strip():
+            return None  # the last sentence must close a paragraph of its own after the analysis
+        first = self._unit_at(para + 2) if self._unit_at(para + 2) >= 0 else u
+        if any(self.unit_mentions.get(k) for k in range(min(first, u), u + 1)):
+            return None  # a paragraph that names a gate is that gate's
+        for hit in self.unit_hits.get(u, []):
+            token = self.masked[hit.start : hit.end]
+            line_start = self.masked.rfind("\n", 0, hit.start) + 1
+            labelled = _LABEL_BEFORE.search(self.masked, max(line_start, hit.start - 60), hit.start) is not None
+            if (self.masked[unit.start : hit.start].strip(" \t*_#>-") and not labelled) or not token.isupper() or len(token) < 4:
+                return None  # the word opens the sentence, or is the value of a label opening it ("Not ready to decide: INCONCLUSIVE")
+            if hit.word.sense or self._level(hit) < vw.COMMITTED:
+                return None
+            mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
+            return None if mapped is None else (2, hit.start, mapped, (hit.start, hit.end))
+        return None
