@@ -89,6 +89,15 @@ class _FactKeysMixin(_ParserState):
                 return next(iter(gates))
         return None
 
+    def _in_fact_key(self, pos: int) -> bool:
+        """Whether ``pos`` lies in a JSON key whose value states a fact (``"current_ratio": 2.6``): such a key is read by
+        :meth:`_fact_key_gates`, never as a sentence that discusses its gate."""
+        pairs = getattr(self, "json_pairs", None)
+        if not pairs:
+            return False
+        return any(kspan[0] <= pos < kspan[1] and self._fact_value(val, self.masked[kspan[0] : kspan[1]].strip("\"'"))  # type: ignore[attr-defined]
+                   for kspan, _, _, val in pairs.values())
+
     def _fact_key_gates(self, traces: list[GateTrace]) -> list[GateTrace]:
         """``traces`` and, for each gate they lack that a JSON key states a fact of, a trace with no verdict (``how``
         :data:`FACT_HOW`) at the key's place: before the first trace read from later in the text."""
