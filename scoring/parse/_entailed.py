@@ -23,6 +23,8 @@ A stated verdict is never overwritten, and a gate the writer names by its
 number in an answer that states other gates' verdicts is left alone: "Gate 3
 INCONCLUSIVE; Gate 4 intrinsic value ~$18B; Gate 5 PROCEED" (the paper's §6.5
 narrative) lists verdicts gate by gate and leaves gate 4 undecided on purpose.
+A gate detected only by a JSON key stating one of its inputs (``how`` ``fact``,
+:mod:`._fact_keys`) is left alone too: nothing in the answer judged it.
 The reading is marked: it has no ``verdict_span`` (no verdict word states
 it), its ``how`` gains ``+entailed`` and its confidence is :data:`ENTAILED_FACTOR` times the final verdict's, so
 ``ipb score --min-confidence`` can route it to review. A fail outcome entails
@@ -90,6 +92,8 @@ def entailed_gates(card: Card, gates: list[GateTrace], final: str | None, final_
     for trace in gates:
         if listed and trace.how == "number":
             continue  # "Gate 3 INCONCLUSIVE; Gate 4 intrinsic value ~$18B; Gate 5 PROCEED": left undecided on purpose
+        if trace.how == "fact":
+            continue  # '"market_cap": 1.2e9' states an input; nothing in the answer judged the gate (_fact_keys.py)
         if trace.verdict is None and trace.gate in cleared:
             trace.verdict = vw.PROCEED
             trace.verdict_span = None  # no verdict word states it; the note and ``how`` say where it comes from

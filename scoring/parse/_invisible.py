@@ -97,9 +97,11 @@ def _restore(record: T, removed: list[int], original: str, stripped: str) -> T:
     span = getattr(record, "span", None)
     for name in _COPIED_TEXT_FIELDS:
         value = getattr(record, name, None)
-        if isinstance(value, str) and span is not None and stripped[span[0] : span[1]] == value:
-            new = changes.get("span", span)
-            changes[name] = original[new[0] : new[1]]  # a claim or number as written, its invisible characters kept
+        if isinstance(value, str) and value and span is not None:
+            at = stripped.rfind(value, span[0], span[1])  # the whole span (a number), or its end (a claim after "wrote that")
+            if at >= 0:
+                new = _span(removed, (at, at + len(value)))
+                changes[name] = original[new[0] : new[1]]  # a claim or number as written, its invisible characters kept
     return replace(record, **changes) if changes else record  # type: ignore[type-var]
 
 

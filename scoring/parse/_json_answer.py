@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, lowered, normalize
 from ipb.scoring.parse._common import _Anchor, _Hit, _Mention
+from ipb.scoring.parse._fact_keys import input_gates, key_words
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._vocabulary import gate_vocabulary, names_read, title_stems
@@ -400,6 +401,9 @@ class _JsonAnswerMixin(_ParserState):
         unresolved = super()._resolve_labels()  # type: ignore[misc]
         if not self.json_pairs:
             return unresolved
+        for li in [li for li, a in self.anchors.items() if a.how in ("fuzzy", "words") and
+                   (a.mention[0] in self.json_leading_facts or a.mention[0] - 1 in self.json_leading_facts)]:
+            del self.anchors[li]  # '"Return-on-capital": "42%"' close to a gate's name: an input's value, not its label
         for li, line in enumerate(self.lines):
             if line.kind != "json" or li in self.anchors or line.key == "object":
                 continue
@@ -419,8 +423,16 @@ class _JsonAnswerMixin(_ParserState):
             if names:
                 continue
             gate = self._key_gate(key, pair[3])
+            if gate is None and not self._fact_value(pair[3], self.masked[kspan[0] : kspan[1]].strip("\"'")):
+                # '"debt_to_equity": "0.4, comfortably low"': an input's name whose value judges it labels its gate (_fact_keys.py)
+                gate = input_gates(self.card).get(key_words(self.masked[kspan[0] : kspan[1]]))
             if gate is not None:
                 self.anchors[li] = _Anchor(gate, "words", kspan)
+        keys = {kspan[0]: kspan for kspan, _, _, _ in self.json_pairs.values()}
+        for li, a in list(self.anchors.items()):
+            kspan = (keys.get(a.mention[0]) or keys.get(a.mention[0] - 1)) if a.how == "substance" else None
+            if kspan is not None and a.gate == input_gates(self.card).get(key_words(self.masked[kspan[0] : kspan[1]])):
+                self.anchors[li] = _Anchor(a.gate, "words", a.mention)  # a key that is the input's name labels its gate
         return unresolved
 
     def _find_mentions(self) -> None:
@@ -442,6 +454,8 @@ class _JsonAnswerMixin(_ParserState):
             fact = self._fact_value(val, key)
             field_key = key.lower() in FIELD_KEYS or key.lower() in RATING_KEYS or "final" in key.lower()
             gates = frozenset() if field_key else self._part_gates(normalize(raw.replace("_", " ")))
+            if not gates and not field_key and key_words(key) in input_gates(self.card):
+                gates = frozenset({input_gates(self.card)[key_words(key)]})  # "Return-on-capital": an input's name
             keys.append((kspan[0], kspan[1], fact, gates if len(gates) == 1 else frozenset()))
         if not any(k[2] for k in keys):
             return
@@ -504,7 +518,7 @@ class _JsonAnswerMixin(_ParserState):
         value = value.strip("\"' \t")
         if _FIGURE.fullmatch(value) is not None:
             return True
-        if not key or key.lower() not in self._input_names() or len(value.split()) > 4:
+        if not key or "_".join(key_words(key).split()) not in self._input_names() or len(value.split()) > 4:
             return False
         return vw.VERDICT_PATTERN.search(value) is None and vw.CONTEXT_VERDICT_PATTERN.search(value) is None
 

@@ -21,8 +21,11 @@ Guards, so that no gate is invented where the words are ordinary:
 - final-verdict sentences are never read this way;
 - only gates the answer names nowhere else (outside that sentence) are found this way, once each (a fallback, never a
   second reading of a named gate);
-- the mention is of kind ``substance``: it counts only where it carries a verdict or the gate is named elsewhere
-  (:meth:`._parser._Parser._named_or_judged`), so a passing remark adds no gate.
+- the mention is of kind ``substance``: with no verdict it counts only where the gate is named elsewhere or the
+  sentence is not a remark (on the investor's rule, on others' views: :meth:`._parser._Parser._named_or_judged`).
+
+The phrases also include the names of the inputs one gate alone reads ("current assets", "long-term debt"), unless
+their words sit in another gate's phrase or input name (:func:`gate_bags`).
 """
 
 from __future__ import annotations
@@ -89,12 +92,17 @@ def gate_bags(ix: _CardIndex) -> list[tuple[frozenset[str], int]]:
         _gate_phrases,  # the card side imports the reference modules
     )
 
+    from ipb.scoring.parse._fact_keys import input_gates
+
     phrases: list[tuple[frozenset[str], int]] = []
     for g in ix.card.gates:
         for phrase in _gate_phrases(g):
             keys = _content_keys(phrase)
             if len(keys) >= 2:
                 phrases.append((keys, g.number))
+    # the names of the inputs one gate alone reads ("current assets", "long-term debt", "dividend years"): a writer states
+    # a criterion's facts by them; a name whose words sit in another gate's phrase, or another input's, names neither
+    inputs = [(keys, gate) for name, gate in input_gates(ix.card).items() if len(keys := _content_keys(name)) >= 2]
     out: list[tuple[frozenset[str], int]] = []
     seen: set[tuple[frozenset[str], int]] = set()
     for keys, gate in phrases:
@@ -102,6 +110,13 @@ def gate_bags(ix: _CardIndex) -> list[tuple[frozenset[str], int]]:
             continue
         seen.add((keys, gate))
         if any(other != gate and keys <= more for more, other in phrases):
+            continue
+        out.append((keys, gate))
+    for keys, gate in inputs:
+        if (keys, gate) in seen:
+            continue
+        seen.add((keys, gate))
+        if any(other != gate and keys <= more for more, other in (*phrases, *inputs)):
             continue
         out.append((keys, gate))
     out.sort(key=lambda p: -len(p[0]))

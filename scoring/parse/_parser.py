@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ipb.engine.card import Card
@@ -32,6 +33,8 @@ from ipb.scoring.parse._final import _FinalVerdictMixin
 from ipb.scoring.parse._entailed import entailed_gates
 from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._json_answer import _JsonAnswerMixin
+from ipb.scoring.parse._fact_keys import _FactKeysMixin
+from ipb.scoring.parse._described import _DescribedGatesMixin
 from ipb.scoring.parse._invisible import restore_spans, strip_invisible
 from ipb.scoring.parse._layout import _LayoutMixin, unwrap_hard_wrapped
 from ipb.scoring.parse._grouped import _GroupedLabelsMixin
@@ -59,7 +62,12 @@ from ipb.scoring.parse._voice import blank_struck
 from ipb.errors import ParseError
 
 
-class _Parser(_JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+#: Other people's views reported in a sentence: "some readers value ...", "many investors think ...", "others are less cautious".
+_OTHERS_VIEW = re.compile(r"\b(?:some|many|most|other)\s+(?:readers|investors|analysts|people|commentators|critics|observers|holders)\b"
+                          r"|\bothers\s+(?:are|think|say|argue|believe|see|would|will|may|might)\b")
+
+
+class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -112,6 +120,9 @@ class _Parser(_JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMi
         evidence = self._sections(structural)
         result.gates = self._named_or_judged(self._stated_bars(self._gates(evidence)))  # labelled facts vs a bar (_stated_bars.py)
         result.gates = self._section_readings(result.gates)  # a section that judges its facts in other words (_section_reading.py)
+        result.gates = self._fact_key_gates(result.gates)  # gates a JSON key states only a fact of (_fact_keys.py)
+        if not result.gates:
+            result.gates = self._described_gates()  # the no-gate fallback: clauses in the card's words (_described.py)
         self.all_numbers = list(self._all_figures()[0])  # read once: the prose reading may have read them (_prose.py)
         if len(self.all_numbers) >= MAX_NUMBERS:
             self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")
@@ -146,11 +157,31 @@ class _Parser(_JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMi
 
 
     def _named_or_judged(self, traces: list[GateTrace]) -> list[GateTrace]:
-        """``traces`` less the gates met only through their substance ("the current ratio is 2.6") and given no
-        verdict: a passing mention of a criterion's subject is not addressing the criterion, as naming it is."""
+        """``traces`` less the gates met only through their substance and given no verdict in a remark rather than a
+        reading of the case: on the investor's rule ("Graham liked buying below net current asset value, a habit worth
+        keeping") or on what others think ("Some readers value the business conservatively at $1.2bn; others are less
+        cautious"). Such a passing mention is not addressing the criterion. A sentence on the case that states a
+        criterion's facts in other words ("Current assets are 2.3 times current liabilities") is discussing it (the
+        corpus README: a bare fact is a discussed gate, '-'), and its gate is kept with no verdict."""
         named = {a.gate for a in self.anchors.values() if a.gate is not None and a.how != "substance"}
         named.update(g for m in self.mentions if m.how != "substance" for g in m.gates)
-        return [t for t in traces if t.verdict is not None or t.how != "substance" or t.gate in named]
+        return [t for t in traces if t.verdict is not None or t.how != "substance" or t.gate in named
+                or not (self._on_the_rule(t) or self._in_fact_key(t.mention[0]))]
+
+    def _on_the_rule(self, trace: GateTrace) -> bool:
+        """Whether the sentence that met a gate through its substance is a remark: it reports what others think (some
+        readers, many investors, others: :data:`_OTHERS_VIEW`), or it speaks of the card's investor (by a word of the
+        investor's name) and states no figure of the case."""
+        u = self._unit_at(trace.mention[0])
+        if u < 0:
+            return True
+        start, end = self.units[u].start, self.units[u].end
+        if _OTHERS_VIEW.search(self.low, start, end):
+            return True
+        if self._figures(start, end):
+            return False
+        names = set(re.findall(r"[a-z]{3,}", self.card.investor.split("(")[0].lower()))  # "Benjamin Graham", "PIF (...)"
+        return bool(names & set(re.findall(r"[a-z]{3,}", self.low[start:end])))
 
 
 # --------------------------------------------------------------------------- entry point

@@ -40,6 +40,7 @@ _PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
 _COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
 #: "passes, if only just": a concession after the verdict, not a condition on it.
 _CONCESSIVE_TAILS = (["if", "only", "just"], ["if", "only", "barely"], ["if", "barely"], ["if", "narrowly"], ["if", "marginally"])
+_AT_A_PRICE = re.compile(r"at\s+(?:this|these|that|today'?s|the\s+current|current|[$\u20ac\u00a3]|\d)")
 _PASS_SUBJECTS = frozenset({"would", "will", "should", "must", "to", "i'd", "we'd", "i", "we"})
 _CLAUSE_CUT = re.compile(r"[;:|(\u2014\u2013]|,\s+(?:but|whereas|while|although|though|however)\b")
 _TIGHT_BREAK = re.compile(r"[,;()|]|\b(?:because|since|so|which|while|whereas|but|although|though|however|given|as|that|than|when|unlike)\b", re.I)
@@ -259,8 +260,8 @@ class _VerdictsMixin(_AnsweredMixin):
         # "Buffett would pass." is the investor's "pass on it", not a gate's PASS.
         if token == "pass" and words and words[-1] in _PASS_SUBJECTS and declines(clause_words):
             rest = after.lstrip()
-            if not rest or rest[0] in ".;!,)" or after_words[:1] in (["here"], ["for"]):
-                return None
+            if not rest or rest[0] in ".;!,)" or after_words[:1] in (["here"], ["for"]) or _AT_A_PRICE.match(rest):
+                return None  # "I'd pass at this price", "we pass at $88": the investor declines at a price
         # "a first pass might mark it PROCEED": "pass" the noun (an attempt), not a verdict.
         if token.startswith("pass") and words and words[-1] in _PASS_NOUN_BEFORE:
             return None
@@ -569,7 +570,10 @@ class _VerdictsMixin(_AnsweredMixin):
         order: list[tuple[int, int]] = []
         for gate, sections in self.gate_sections.items():
             first = self.section_first[sections[0]]
-            order.append((self.units[first].start if first >= 0 else 0, gate))
+            pos = self.units[first].start if first >= 0 else 0
+            if first >= 0:  # gates named in one sentence take their places in it ("... circle of competence (Gate 1), ... (Gate 3)")
+                pos = min((m.start for m in self.unit_mentions.get(first, ()) if gate in m.gates), default=pos)
+            order.append((pos, gate))
         seen = {g for _, g in order}
         for m in self.mentions:  # gates named only in passing count when a verdict is given them there
             for g in m.gates:

@@ -122,3 +122,11 @@ def test_ipb_score_reads_a_utf16_jsonl_file_line_by_line(tmp_path: Path) -> None
     assert [r.data["model"] for r in records[:2]] == ["m", "n"]
     assert records[0].data["response"] == "Gate 1: PASS\r\nVerdict: INVEST \u2714"
     assert records[2].error.rule == "encoding" and "line 3 is not UTF-16" in records[2].error.message
+
+
+def test_an_attributed_claim_keeps_its_invisible_characters_when_it_ends_the_span() -> None:
+    # regression (hypothesis, s28): the claim is the end of the attribution's span, not all of it; it was left as read
+    # from the stripped text ('000'), so it was not a substring of the answer
+    text = "Buffett wrote that 00\u00ad0"
+    parsed = parse_response(text, "buffett_acquisition_checklist", embedder=False)
+    assert [(a.claim, text[slice(*a.span)]) for a in parsed.attributions] == [("00\u00ad0", text)]

@@ -45,7 +45,9 @@ def test_signal_words_say_nothing_about_a_gate_that_does_not_watch_for_a_sign() 
     assert [(s[a:b], v) for a, b, v in appraisals(s, 0, len(s), None, watch=True)] == [("flagged", "REJECT")]
     text = "Return on tangible capital is what the screen flagged. Nothing more to say today."
     result = parse_response(text, MUNGER, embedder=False)
-    assert [(g.gate, g.verdict) for g in result.gates] == []  # a fact and a screen's flag: no appraisal of the criterion
+    # a fact and a screen's flag: no appraisal of the criterion. The sentence discusses return on capital, so the gate is
+    # detected with no verdict (s28: the corpus README's bare fact, '-'; this pin read no gate before)
+    assert [(g.gate, g.verdict) for g in result.gates] == [(2, None)]
 
 
 def test_at_present_is_no_signal() -> None:

@@ -1,0 +1,66 @@
+"""The no-gate fallback: an answer in which no reader found a gate is read clause by clause against the card's own
+words for each gate (issue 13, gate references).
+
+News rewrites and essays may never name a criterion: "the project sits in the fund's giga-projects portfolio, where its
+policy allows developments of this kind", "the projected return of 4.1% against the 8% hurdle". Before such an answer
+is a parse failure ("no gate of card ... recognised"), each clause is weighed against every gate's prose vocabulary
+(:func:`._prose.prose_vocabulary`: the stems only one gate's name and aliases, required elements and input names, and
+descriptions and input descriptions hold, weighted 3, 2 and 1): a clause whose words weigh at least
+:data:`MIN_DESCRIBED` for one gate, and strictly more than for any other, discusses that gate. Never invented:
+
+- a clause whose words weigh :data:`MIN_DESCRIBED` for another gate too (a word of its name or aliases, or several of
+  its other texts) is neither's, so a clause that names another gate's criterion is never taken for this one;
+- a final-verdict sentence and a question are not read;
+- each gate is taken once, at its first clause, with no verdict (``how`` ``described``), and only when at least
+  :data:`MIN_DESCRIBED_GATES` gates are found (one clause alone is too weak a reading of a whole answer).
+
+References
+----------
+Paper §7.5 (SRP, paraphrase matching); issue 13 item 2 (gate references).
+"""
+
+from __future__ import annotations
+
+from ipb.scoring.parse._prose import MAX_UNITS, _clauses, gate_of_clause, prose_vocabulary, _stems
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import GateTrace
+
+__all__ = ["DESCRIBED_HOW", "MIN_DESCRIBED", "MIN_DESCRIBED_GATES"]
+
+#: ``how`` of a gate the fallback found.
+DESCRIBED_HOW = "described"
+#: The weight of one gate's words a clause needs (a name or alias word alone weighs 3; two description words weigh 2).
+MIN_DESCRIBED = 3
+#: The fallback reports gates only when it finds at least this many.
+MIN_DESCRIBED_GATES = 2
+
+
+class _DescribedGatesMixin(_ParserState):
+    """The no-gate fallback (:meth:`_described_gates`)."""
+
+    def _described_gates(self) -> list[GateTrace]:
+        """Gates discussed by the card's words for them, clause by clause, in the order first met (see the module
+        docstring); empty when fewer than :data:`MIN_DESCRIBED_GATES` are."""
+        vocab = prose_vocabulary(self.card)
+        found: dict[int, GateTrace] = {}
+        for u, unit in enumerate(self.units[:MAX_UNITS]):
+            if u in self.final_units or self.masked[unit.start : unit.end].rstrip().endswith("?"):
+                continue
+            for a, b in _clauses(self.low, unit.start, unit.end):
+                gate = gate_of_clause(self.card, self.low[a:b])
+                if gate is None or gate in found:
+                    continue
+                stems = _stems(self.low[a:b])
+                weights = {g: sum(w for s, w in words.items() if s in stems) for g, words in vocab.items()}
+                if weights[gate] < MIN_DESCRIBED or any(w >= MIN_DESCRIBED for g, w in weights.items() if g != gate):
+                    continue  # too few of its words, or another gate's criterion named beside them
+                card_gate = self.ix.gates.get(gate)
+                if card_gate is None:
+                    continue
+                found[gate] = GateTrace(gate=gate, name=card_gate.name, verdict=None, span=(unit.start, unit.end),
+                                        mention=(a, b), how=DESCRIBED_HOW, confidence=0.3)
+        if len(found) < MIN_DESCRIBED_GATES:
+            return []
+        self.notes.append(f"no gate was named: {len(found)} gate(s) read from clauses in the card's words for them, with no "
+                          f"verdict (how '{DESCRIBED_HOW}'): {', '.join(str(g) for g in found)}")
+        return list(found.values())
