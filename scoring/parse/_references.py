@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import STOPWORDS, Line, Trigger, normalize, stem
@@ -93,6 +94,7 @@ _NUMBER_WORDS = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)
 def _strip_number_words(label: str) -> str:
     return _NUMBER_WORDS.sub("", label, count=1).strip(" *_`:#.-()[]\u2013\u2014")
 
@@ -558,7 +560,18 @@ class _ReferencesMixin(_NumberedMentionsMixin):
             unresolved.append((li, first_text[0], first_text[1], None))
 
     def _gate_like(self, label: str) -> bool:
-        """Whether a label could name a gate: a few words, not a sentence, not a field or a heading like "Summary"."""
+        """Whether a label could name a gate: a few words, not a sentence, not a field or a heading like "Summary".
+
+        Remembered per parse (a function of the label and the card): a long answer repeats its table cells."""
+        memo: dict[str, bool] | None = getattr(self, "_gate_like_memo", None)
+        if memo is None:
+            memo = self._gate_like_memo = {}
+        known = memo.get(label)
+        if known is None:
+            known = memo[label] = self._reads_as_gate_name(label)
+        return known
+
+    def _reads_as_gate_name(self, label: str) -> bool:
         norm = normalize(label)
         words = norm.split()
         if not words or len(words) > 8 or not any(len(w) >= 3 and w.isalpha() for w in words):
