@@ -160,6 +160,8 @@ class WordPrefixes(set):  # type: ignore[type-arg]
         if not run:
             return None
         joined, starts, where = self.joined, self.line_starts, self.where
+        if joined.count(run) > INDEX_MAX_WORDS:
+            return None  # a run inside many distinct words ("9" among numbered lines): one search of the text is faster
         groups: list[list[int]] = []
         hit = joined.find(run)
         while hit >= 0:
@@ -180,6 +182,9 @@ class WordPrefixes(set):  # type: ignore[type-arg]
             out = out[: limit - tail] + out[len(out) - tail :]
         return out
 
+
+#: :meth:`WordPrefixes.positions` gathers a literal's places from at most this many distinct words that hold it.
+INDEX_MAX_WORDS = 32
 
 #: From this many characters :func:`word_prefixes` also keeps the distinct words, so that :func:`scan` can tell a
 #: literal absent from a long text by a search of its (much shorter) vocabulary instead of the whole text.

@@ -679,7 +679,6 @@ STOPWORDS = frozenset(
 )
 
 
-@lru_cache(maxsize=16384)
 def normalize(text: str) -> str:
     """Lower case, every run of punctuation, underscores or spaces one space.
 

@@ -145,6 +145,8 @@ _TRIMMED: dict[int, tuple[_CardIndex, dict[str, frozenset[int]]]] = {}
 #: spell them ("Moderate Price/Earnings Ratio"): a row labelled "P/E RATIO" names that gate as a reader sees it.
 _SPELLED_OUT = {("p", "e"): ("price", "earnings"), ("p", "b"): ("price", "book"), ("p", "s"): ("price", "sales"),
                 ("eps",): ("earnings",), ("ev",): ("enterprise", "value"), ("fcf",): ("free", "cash", "flow")}
+#: The first word of each abbreviation: a label holding none of them is spelled out as it is.
+_SPELLED_FIRST = frozenset(short[0] for short in _SPELLED_OUT)
 
 
 def _spelled_out(words: list[str]) -> list[str]:
@@ -153,6 +155,8 @@ def _spelled_out(words: list[str]) -> list[str]:
     >>> _spelled_out(["p", "e", "ratio"])
     ['price', 'earnings', 'ratio']
     """
+    if _SPELLED_FIRST.isdisjoint(words):
+        return list(words)  # no abbreviation starts here (the common case): nothing to replace
     out: list[str] = []
     i = 0
     while i < len(words):
