@@ -569,7 +569,8 @@ class _ReferencesMixin(_NumberedMentionsMixin):
         Remembered per parse (a function of the label and the card): a long answer repeats its table cells."""
         memo: dict[str, bool] | None = getattr(self, "_gate_like_memo", None)
         if memo is None:
-            memo = self._gate_like_memo = {}
+            memo = {}
+            self._gate_like_memo: dict[str, bool] = memo
         known = memo.get(label)
         if known is None:
             known = memo[label] = self._reads_as_gate_name(label)
