@@ -14,6 +14,7 @@ input (no nested unbounded quantifiers).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import islice
 from dataclasses import dataclass
 from typing import Iterable, Iterator
@@ -137,8 +138,10 @@ def _number_matches(text: str) -> Iterator[re.Match[str]]:
             yield m
 
 
+@lru_cache(maxsize=8192)
 def _read(token: str, decimal_comma: bool | None = None) -> float | None:
-    """The value of ``token`` by :func:`ipb.engine.numbers.read_number`, as a float, or None when it refuses it."""
+    """The value of ``token`` by :func:`ipb.engine.numbers.read_number`, as a float, or None when it refuses it
+    (remembered: a long answer repeats its figures)."""
     try:
         return float(read_number(token.replace("\u2013", "-"), decimal_comma=decimal_comma).value)
     except NumberError:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
+from bisect import bisect_right
+from itertools import accumulate, chain
 from operator import add, itemgetter
 from typing import Iterable
 
@@ -89,7 +90,14 @@ def scan(
         literal, word, tried = entries[i]
         positions = cache.get(literal) if cache is not None else None
         if positions is None:
-            positions = [] if joined is not None and _absent(literal, joined) else _positions(low, literal, limit)
+            if joined is None:
+                positions = _positions(low, literal, limit)
+            elif _absent(literal, joined):
+                positions = []
+            else:
+                positions = prefixes.positions(literal, limit)  # type: ignore[union-attr]
+                if positions is None:
+                    positions = _positions(low, literal, limit)
             if cache is not None:
                 cache[literal] = positions
         if truncated is not None and len(positions) >= limit:
@@ -129,10 +137,54 @@ _WORD_TOKEN = re.compile(r"[^\W_]+")
 
 class WordPrefixes(set):  # type: ignore[type-arg]
     """A set of word prefixes (see :func:`word_prefixes`) that may carry ``joined``: the text's distinct words, one a
-    line, for a text of :data:`JOIN_WORDS_FROM` characters or more."""
+    line, for a text of :data:`JOIN_WORDS_FROM` characters or more, and where each of them starts (``where``)."""
 
     joined: str | None = None
+    #: Per distinct word (in ``joined``'s order), the starts of its occurrences as a whole word, ascending.
+    where: "dict[str, list[int]] | None" = None
+    #: Where each word of ``joined`` starts in it.
+    line_starts: "list[int] | None" = None
+    low: str = ""
 
+    def positions(self, literal: str, limit: int) -> list[int] | None:
+        """:func:`_positions` of ``literal`` in the text, found through the words that hold its opening run of
+        letters and digits instead of a search of the whole text; None when it opens with another character.
+
+        Exact: an occurrence of a run of letters and digits lies inside one word (a maximal run), so the
+        occurrences of the run are each word's occurrences shifted by where the run sits in the word (every
+        place, overlapping ones included); the literal occurs where its run does and the text goes on as it does.
+        """
+        if self.where is None or self.joined is None or self.line_starts is None:
+            return None
+        run = _lead_run(literal)
+        if not run:
+            return None
+        joined, starts, where = self.joined, self.line_starts, self.where
+        if joined.count(run) > INDEX_MAX_WORDS:
+            return None  # a run inside many distinct words ("9" among numbered lines): one search of the text is faster
+        groups: list[list[int]] = []
+        hit = joined.find(run)
+        while hit >= 0:
+            line = bisect_right(starts, hit) - 1
+            word = joined[starts[line] : starts[line + 1] - 1] if line + 1 < len(starts) else joined[starts[line] :]
+            shift = hit - starts[line]
+            groups.append([p + shift for p in where[word]] if shift else where[word])
+            hit = joined.find(run, hit + 1)
+        if len(groups) == 1:
+            out = list(groups[0])
+        else:
+            out = sorted(chain.from_iterable(groups))
+        if len(run) < len(literal):
+            low = self.low
+            out = [p for p in out if low.startswith(literal, p)]
+        if len(out) > limit:
+            tail = limit // 2
+            out = out[: limit - tail] + out[len(out) - tail :]
+        return out
+
+
+#: :meth:`WordPrefixes.positions` gathers a literal's places from at most this many distinct words that hold it.
+INDEX_MAX_WORDS = 32
 
 #: From this many characters :func:`word_prefixes` also keeps the distinct words, so that :func:`scan` can tell a
 #: literal absent from a long text by a search of its (much shorter) vocabulary instead of the whole text.
@@ -142,10 +194,20 @@ JOIN_WORDS_FROM = 50_000
 def word_prefixes(low: str) -> WordPrefixes:
     """The first three characters of every word of ``low`` (whole words when shorter); for a long text, with its
     distinct words (``joined``)."""
-    words = set(_WORD_TOKEN.findall(low))
-    out = WordPrefixes({w[:3] for w in words})
-    if len(low) >= JOIN_WORDS_FROM:
-        out.joined = "\n".join(words)
+    if len(low) < JOIN_WORDS_FROM:
+        return WordPrefixes({w[:3] for w in set(_WORD_TOKEN.findall(low))})
+    where: dict[str, list[int]] = {}
+    for m in _WORD_TOKEN.finditer(low):
+        word = m.group()
+        found = where.get(word)
+        if found is None:
+            where[word] = [m.start()]
+        else:
+            found.append(m.start())
+    out = WordPrefixes({w[:3] for w in where})
+    out.joined = "\n".join(where)
+    out.line_starts = list(accumulate((len(w) + 1 for w in where), initial=0))[:-1]
+    out.where, out.low = where, low
     return out
 
 
@@ -153,6 +215,13 @@ def word_prefixes(low: str) -> WordPrefixes:
 def _word_runs(literal: str) -> tuple[str, ...]:
     """The runs of letters and digits of ``literal``: each lies inside one word of any text the literal occurs in."""
     return tuple(_WORD_TOKEN.findall(literal))
+
+
+@lru_cache(maxsize=4096)
+def _lead_run(literal: str) -> str:
+    """The run of letters and digits ``literal`` opens with ("" when it opens with another character)."""
+    m = _WORD_TOKEN.match(literal)
+    return m.group() if m is not None else ""
 
 
 def _absent(literal: str, joined: str) -> bool:

@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 import jsonschema
+from ipb.engine._json import _schema_errors
 from ipb.engine._yaml import YamlDoc, load_yaml
 
 from ipb.errors import ErrorGroup, IpbError, LoadError
@@ -123,14 +124,8 @@ def load_lexicon(text: str, file: str = "<string>") -> tuple[list[_Entry], dict[
         the file, line and column.
     """
     doc = load_yaml(text, file)
-    errors: list[IpbError] = []
-    validator = jsonschema.Draft202012Validator(_schema())
-    for err in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
-        path = tuple(err.absolute_path)
-        line, column = doc.locate(path)
-        where = "/".join(map(str, path)) or "the top level"
-        errors.append(LoadError(f"{err.message} (at {where})", rule=f"schema:{err.validator}")
-                      .with_location(doc.file, line, column, doc.source_line(line)))
+    # the one schema-error formatter of every file kind: located, an unknown field at its key with "did you mean"
+    errors: list[IpbError] = _schema_errors(doc, jsonschema.Draft202012Validator(_schema()), "an appraisal")
     if errors:
         raise errors[0] if len(errors) == 1 else ErrorGroup(errors)
     common = _entries(doc, ("appraisals",), doc.data["appraisals"], errors)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import STOPWORDS, Line, Trigger, normalize, stem
@@ -93,6 +94,7 @@ _NUMBER_WORDS = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)
 def _strip_number_words(label: str) -> str:
     return _NUMBER_WORDS.sub("", label, count=1).strip(" *_`:#.-()[]\u2013\u2014")
 
@@ -143,6 +145,8 @@ _TRIMMED: dict[int, tuple[_CardIndex, dict[str, frozenset[int]]]] = {}
 #: spell them ("Moderate Price/Earnings Ratio"): a row labelled "P/E RATIO" names that gate as a reader sees it.
 _SPELLED_OUT = {("p", "e"): ("price", "earnings"), ("p", "b"): ("price", "book"), ("p", "s"): ("price", "sales"),
                 ("eps",): ("earnings",), ("ev",): ("enterprise", "value"), ("fcf",): ("free", "cash", "flow")}
+#: The first word of each abbreviation: a label holding none of them is spelled out as it is.
+_SPELLED_FIRST = frozenset(short[0] for short in _SPELLED_OUT)
 
 
 def _spelled_out(words: list[str]) -> list[str]:
@@ -151,6 +155,8 @@ def _spelled_out(words: list[str]) -> list[str]:
     >>> _spelled_out(["p", "e", "ratio"])
     ['price', 'earnings', 'ratio']
     """
+    if _SPELLED_FIRST.isdisjoint(words):
+        return list(words)  # no abbreviation starts here (the common case): nothing to replace
     out: list[str] = []
     i = 0
     while i < len(words):
@@ -558,7 +564,19 @@ class _ReferencesMixin(_NumberedMentionsMixin):
             unresolved.append((li, first_text[0], first_text[1], None))
 
     def _gate_like(self, label: str) -> bool:
-        """Whether a label could name a gate: a few words, not a sentence, not a field or a heading like "Summary"."""
+        """Whether a label could name a gate: a few words, not a sentence, not a field or a heading like "Summary".
+
+        Remembered per parse (a function of the label and the card): a long answer repeats its table cells."""
+        memo: dict[str, bool] | None = getattr(self, "_gate_like_memo", None)
+        if memo is None:
+            memo = {}
+            self._gate_like_memo: dict[str, bool] = memo
+        known = memo.get(label)
+        if known is None:
+            known = memo[label] = self._reads_as_gate_name(label)
+        return known
+
+    def _reads_as_gate_name(self, label: str) -> bool:
         norm = normalize(label)
         words = norm.split()
         if not words or len(words) > 8 or not any(len(w) >= 3 and w.isalpha() for w in words):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
@@ -63,6 +64,7 @@ _ICONS = frozenset(w for w in vw.VERDICT_WORDS if w.triggers and not any(t[:1].i
                    and w.verdict in (vw.PROCEED, vw.REJECT))
 
 
+@lru_cache(maxsize=8192)
 def _is_verdict_cell(text: str) -> bool:
     stripped = text.strip(" *_`")
     if not stripped or len(stripped.split()) > 4:

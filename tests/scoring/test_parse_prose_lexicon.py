@@ -110,12 +110,13 @@ def test_a_cards_own_phrases_come_first_and_match_as_plain_words() -> None:
 
 BROKEN = [
     pytest.param(_OK_HEAD.replace("PROCEED", "MAYBE"), "schema:enum", 4, id="unknown-verdict"),
-    pytest.param(_OK_HEAD + "    colour: red\n", "schema:additionalProperties", 3, id="unknown-field"),
+    # an unknown field is located at its own key (line 6), not at its entry (line 3): engine/_json's formatter
+    pytest.param(_OK_HEAD + "    colour: red\n", "schema:additionalProperties", 6, id="unknown-field"),
     pytest.param(_OK_HEAD.replace("phrases: [sound]", "patterns: ['(?:sound']"), "appraisal-pattern", 5, id="bad-regex"),
     pytest.param(_OK_HEAD.replace("phrases: [sound]", "patterns: ['(?P<x>sound)']"), "appraisal-pattern", 5, id="named-group"),
     pytest.param(_OK_HEAD.replace("phrases: [sound]", "patterns: ['(?i)sound']"), "appraisal-pattern", 5, id="inline-flag"),
     pytest.param(_OK_HEAD + "cards:\n  mine:\n    - about: x\n      verdict: REJECT\n      patterns: [bad]\n",
-                 "schema:additionalProperties", 8, id="card-pattern"),
+                 "schema:additionalProperties", 10, id="card-pattern"),
     pytest.param(_OK_HEAD.replace("phrases: [sound]", "phrases: ['so|und']"), "schema:pattern", 5, id="phrase-not-plain"),
     pytest.param(_OK_HEAD.replace("version: 1", "version: 2"), "schema:const", 1, id="version"),
 ]
@@ -130,6 +131,15 @@ def test_a_broken_lexicon_names_file_line_and_rule(text: str, rule: str, line: i
     found = [e for e in errors if e.rule == rule]
     assert found, [e.rule for e in errors]
     assert found[0].file == "broken.yaml" and found[0].line == line and found[0].column is not None
+
+
+def test_an_unknown_lexicon_field_is_named_with_the_fields_allowed() -> None:
+    with pytest.raises(LoadError) as info:
+        load_lexicon(_OK_HEAD + "    phrase: [x]\n", "broken.yaml")
+    err = info.value
+    assert str(err.message).startswith("unknown field 'phrase' in an appraisal; expected one of: about, verdict")
+    assert err.name == "phrase" and err.suggestion is not None and "phrases" in err.suggestion
+    assert (err.line, err.column) == (6, 5)
 
 
 def test_every_problem_in_a_lexicon_is_reported() -> None:
