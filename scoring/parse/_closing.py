@@ -31,9 +31,11 @@ __all__ = [
     "_CUE_BEFORE",
     "_LABEL_BEFORE",
     "_ClosingMixin",
+    "ANSWER_LABEL",
     "ANSWER_LABEL_TRIGGERS",
     "QUESTION_TRIGGERS",
     "answer_particle_end",
+    "own_answer",
     "buying_answer",
     "decision_label_before",
     "is_result",
@@ -91,6 +93,40 @@ ANSWER_LABEL = re.compile(
     r"(?i)(?:(?:final|overall|short)[ \t]+(?:answer|verdict|decision)|decision|bottom[ \t-]+line|tl;?[ \t]?dr)[ \t]*[*_]{0,2}[ \t]*"
     r"[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*(?P<answer>no|yes)\b(?=[ \t*_]*(?:[.;!,]|$))", re.M)
 ANSWER_LABEL_TRIGGERS = [Trigger(w, ANSWER_LABEL) for w in ("final", "overall", "short", "decision", "bottom", "tl;dr", "tldr", "tl dr")]
+#: What may stand before such a label in its line or sentence: emphasis and at most two plain words ("Committee
+#: decision: no.", "My final answer - yes"), none of them someone else's or a past one's.
+_LABEL_HEAD = re.compile(r"(?i)[ \t>*_#-]*(?:[a-z]+[ \t]+){0,2}[*_]{0,2}")
+_OTHERS_HEAD = re.compile(r"(?i)\b(?:their|his|her|its|previous|prior|earlier|former|original|old|last|past)\b")
+#: Right after a "yes": a condition or a price limit ("yes, but only below $20", "yes if it falls 30%", "Yes, once the
+#: debt is refinanced"): a buy at another price or time, not the answer for today.
+_LIMITED_YES = re.compile(r"(?i)[ \t*_]*[,;:\u2014\u2013-]?[ \t]*(?:but[ \t]+)?(?:only[ \t]+)?"
+                          r"(?:if|once|when|unless|provided|below|under|beneath|after|on[ \t]+a[ \t]+(?:pullback|dip|drop))\b")
+
+
+def own_answer(text: str, m: re.Match[str]) -> bool:
+    """Whether the yes or no of ``m`` (a match of :data:`ANSWER_LABEL`, whose label opens its line or sentence as the
+    writer's own) is the writer's answer for today: not "The previous analyst's decision: no." or "Their bottom line:
+    yes" (someone else's), nor "Bottom line: yes, but only below $20" (a limit or a condition).
+
+    >>> own_answer("Committee decision: no.", ANSWER_LABEL.search("Committee decision: no."))
+    True
+    >>> text = "The previous analyst's decision: no. Mine differs."
+    >>> own_answer(text, ANSWER_LABEL.search(text))
+    False
+    >>> text = "Costs are high. Last year's decision: yes."
+    >>> own_answer(text, ANSWER_LABEL.search(text))
+    False
+    >>> text = "Bottom line: yes, but only below $20."
+    >>> own_answer(text, ANSWER_LABEL.search(text))
+    False
+    """
+    start = m.start()
+    if m.group("answer").lower() == "yes" and _LIMITED_YES.match(text, m.end("answer")) is not None:
+        return False
+    line = text.rfind("\n", 0, start) + 1
+    sentence = max(text.rfind(". ", line, start), text.rfind("? ", line, start), text.rfind("! ", line, start))
+    head = text[sentence + 2 if sentence >= 0 else line : start]
+    return _LABEL_HEAD.fullmatch(head) is not None and _OTHERS_HEAD.search(head) is None
 
 #: A question answered at once: "? No.", "? Yes, ...", "? Not yet." (the question itself is checked by :func:`buying_answer`).
 _ANSWERED = re.compile(r"\?[ \t*_]*(?P<answer>yes|no|nope|not[ \t]+(?:yet|now|today|at[ \t]+(?:this|that|today's)[ \t]+price))\b"
@@ -117,6 +153,8 @@ def buying_answer(text: str, m: re.Match[str]) -> bool | None:
     question = text[max(opening + 1, start - 120) : start]
     if _BUY_QUESTION.search(question) is None or _QUESTION_SPOILERS.search(question) is not None:
         return None
+    if m.group("answer").lower() == "yes" and _LIMITED_YES.match(text, m.end("answer")) is not None:
+        return None  # "Would I buy it? Yes, below $20.": a limit, not today's answer
     return m.group("answer").lower() == "yes"
 
 

@@ -11,6 +11,7 @@ from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._closing import (
     _CUE_BEFORE,
     _LABEL_BEFORE,
+    ANSWER_LABEL,
     ANSWER_LABEL_TRIGGERS,
     QUESTION_TRIGGERS,
     _ClosingMixin,
@@ -19,6 +20,7 @@ from ipb.scoring.parse._closing import (
     buying_answer,
     is_result,
     last_sentence,
+    own_answer,
 )
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._confidence import final_confidence
@@ -305,6 +307,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                 consider(m.start("word"), m.end(), outcome, 1, u)  # "the deal is declined unless it is re-booked"
         for _, m in self._scan(_ANSWER_YES_NO_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start("answer"))
+            if m.re is ANSWER_LABEL and not own_answer(masked, m):
+                continue  # not "The previous analyst's decision: no." or "Bottom line: yes, but only below $20"
             if u >= 0:  # "the answer is no": the card's fail outcome ("yes": its pass outcome)
                 consider(m.start("answer"), m.end("answer"), ix.fail_outcome if m.group("answer").lower() == "no" else ix.pass_outcome, 3, u)
         if ix.pass_outcome == "INVEST":  # a buy decision: "Should you buy? No." (:mod:`._closing`)

@@ -197,6 +197,27 @@ def test_yes_no_labels_answered_questions_and_first_person_passes(closing: str, 
     assert _final(GRAHAM_BODY, closing, GRAHAM) == expected
 
 
+WHOSE_LABEL = [  # regression (a wrong final verdict): a yes/no label is the writer's only when it opens its line or sentence
+    ("committee-decision", "Committee decision: no.", "DECLINE"),
+    ("bold-decision", "**Decision:** no.", "DECLINE"),
+    ("mine-after-a-sentence", "That settles it. My decision: yes.", "INVEST"),
+    ("someone-elses", "The previous analyst's decision: no. I have not made mine.", None),
+    ("their-bottom-line", "Their bottom line: yes. I am not convinced.", None),
+    ("a-past-one", "Last year's decision: no. This year it is open.", None),
+    # a yes with a price limit or a condition is a buy at another price or time, not today's answer
+    ("yes-only-below", "Bottom line: yes, but only below $20.", None),
+    ("yes-if", "Decision: yes if the spin-off completes.", None),
+    ("question-yes-below", "Would I buy it? Yes, below $20.", None),
+    ("question-yes-once", "Worth buying? Yes, once the debt is refinanced.", None),
+    ("yes-plain-reason", "Would I buy it? Yes, the price is fair.", "INVEST"),
+]
+
+
+@pytest.mark.parametrize(("closing", "expected"), [c[1:] for c in WHOSE_LABEL], ids=[c[0] for c in WHOSE_LABEL])
+def test_a_yes_no_label_of_someone_else_the_past_or_a_limit_is_no_verdict(closing: str, expected: str | None) -> None:
+    assert _final(GRAHAM_BODY, closing, GRAHAM) == expected
+
+
 def test_a_buy_question_is_read_only_on_a_buy_card() -> None:
     # on a hold-or-divest card, "should you buy? no" says nothing about holding or divesting
     body = ("Mandate Investment Universe: PROCEED, a listed equity outside Norway.\n"
