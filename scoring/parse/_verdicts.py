@@ -64,6 +64,12 @@ _ICONS = frozenset(w for w in vw.VERDICT_WORDS if w.triggers and not any(t[:1].i
                    and w.verdict in (vw.PROCEED, vw.REJECT))
 
 
+def _place_in_unit(start: int, mentions: Sequence, gate: int) -> int:
+    """Where ``gate`` first stands in a unit that starts at ``start``: gates named in one sentence take their
+    places in it ("... circle of competence (Gate 1), ... (Gate 3)"), not all the sentence's start."""
+    return min((m.start for m in mentions if gate in m.gates), default=start)
+
+
 @lru_cache(maxsize=8192)
 def _is_verdict_cell(text: str) -> bool:
     stripped = text.strip(" *_`")
@@ -572,9 +578,7 @@ class _VerdictsMixin(_AnsweredMixin):
         order: list[tuple[int, int]] = []
         for gate, sections in self.gate_sections.items():
             first = self.section_first[sections[0]]
-            pos = self.units[first].start if first >= 0 else 0
-            if first >= 0:  # gates named in one sentence take their places in it ("... circle of competence (Gate 1), ... (Gate 3)")
-                pos = min((m.start for m in self.unit_mentions.get(first, ()) if gate in m.gates), default=pos)
+            pos = _place_in_unit(self.units[first].start, self.unit_mentions.get(first, ()), gate) if first >= 0 else 0
             order.append((pos, gate))
         seen = {g for _, g in order}
         for m in self.mentions:  # gates named only in passing count when a verdict is given them there
