@@ -194,3 +194,27 @@ def test_marks_cold_2008_makes_1000_items_with_no_ops_and_they_verify(tmp_path):
     assert result.written == 1000 and result.shortfall is None
     report = verify_items(out)
     assert report.ok and report.total == 1000
+
+
+def test_flip_reaches_the_marks_2008_base_through_anchors_redrawn_inside_the_rules():
+    """s25 leftover: flip made 0 items from cold_aggressive_2008 (panicked, tight capital, an 18% spread). The
+    spread is the flip's own input, kept out of an anchor's draw, and at 18% every anchor that moved investor
+    psychology or capital off "panicked, tight" broke a rule (above 12% capital is tight; panic needs 8%). An
+    anchor that breaks a rule now redraws its numbers inside the rules, the flip input last; every item keeps
+    every rule and flips the verdict it states."""
+    base = SCENARIOS / MARKS / "cold_aggressive_2008.yaml"
+    result = generate(Job((MARKS,), str(base), 0, parse_recipes("flip")), 50, allow_short=True)
+    (report,) = result.recipes
+    assert report.items >= 20, report.to_dict()
+    frame = build_frame([MARKS])
+    from ipb.engine.scenario import convert_fact
+    psychologies = set()
+    for line in result.lines:
+        item = json.loads(line)
+        facts = {k: convert_fact(frame.inputs[k], v) for k, v in item["scenario"]["facts"].items()}
+        assert not frame.violations(facts), item["id"]
+        details = item["manifest"]["operators"][0]["details"]
+        assert frame.outcomes(facts) == (item["investment_verdict"],)
+        assert details["input"] == "high_yield_spread"
+        psychologies.add(facts["investor_psychology"])
+    assert len(psychologies) >= 3  # the anchors left the panicked corner
