@@ -7,7 +7,10 @@ intrinsic value within twice the price), most uniform draws break a
 constraint and the candidate is rejected: on ``buffett_share_repurchase`` 84%
 of metric draws were (s24qual). This module finds, for one input with every
 other fact fixed, the values of its grid under which every constraint that
-reads it holds, so the operator can redraw there instead.
+reads it holds, so the operator can redraw there instead. On a card that
+derives an input (``derive:``), the constraints an input reaches through the
+derived one count too, each evaluated on the recomputed facts, with the
+derived value held to its declared range (s28review).
 
 How the set is found: the constraint expressions compare sums, products and
 ratios of inputs, so with the other facts fixed each comparison is true on a
@@ -45,20 +48,68 @@ Check = Callable[[Mapping[str, Any]], Any]
 
 
 def _relevant(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[str]], ...] | None:
-    """The ``require`` constraints reading ``name``, as (fn, names read); None when the card derives an input."""
+    """The constraints ``name`` reaches, as (fn, names read): directly, or through a derived input (general path)."""
     memo = frame.memo.setdefault("feasible_checks", {})
     if name in memo:
         return memo[name]  # type: ignore[no-any-return]
     found: tuple[tuple[Check, frozenset[str]], ...] | None
     if frame._requires() is False:
         # a derived input (recomputed from the drawn ones) or a name outside the card's inputs: the general
-        # path of Frame.violations, which these checks do not mirror; draws stay plain
-        found = None
+        # path of Frame.violations, one check per constraint that ``name`` reaches
+        found = _through_derived(frame, name)
     else:
         found = tuple((k.expr.fn, k.expr.names) for c in frame.cards for k in c.card.constraints
                       if name in k.expr.names)
     memo[name] = found
     return found
+
+
+def _through_derived(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[str]], ...]:
+    """Checks for a frame some constraint of which derives an input, as :meth:`Frame.violations` reads them.
+
+    ``name`` reaches a constraint that reads it or an input derived (directly or through another derived
+    input) from it. Each check recomputes the derived inputs (:meth:`Frame.complete`, remembered by their
+    sources) and reads the card's own facts; a reached ``derive`` checks that its value stays in the derived
+    input's declared range (the other ``derive`` constraints hold by construction once recomputed, except an
+    input two constraints derive, which the generator still checks). The names a check reads are the drawn
+    ones (derived inputs replaced by their sources), so a pending input's draw still defers it.
+    """
+    sources = {k.derive: k.expr.names for c in frame.cards for k in c.card.constraints if k.derive is not None}
+
+    def drawn(names: frozenset[str]) -> frozenset[str]:
+        out: set[str] = set()
+        todo, seen = list(names), set()
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if n in sources:
+                todo.extend(sources[n])
+            else:
+                out.add(n)
+        return frozenset(out)
+
+    found: list[tuple[Check, frozenset[str]]] = []
+    for i, c in enumerate(frame.cards):
+        for k in c.card.constraints:
+            reads = drawn(frozenset([k.derive]) if k.derive is not None else k.expr.names)
+            if name not in reads:
+                continue
+            if k.derive is None:
+                def check(env: Mapping[str, Any], i: int = i, fn: Check = k.expr.fn) -> Any:
+                    return fn(frame.facts_for(i, frame.complete(env)))
+            else:
+                rng = c.card.inputs[k.derive].range
+                if rng is None:
+                    continue
+
+                def check(env: Mapping[str, Any], i: int = i, d: str = k.derive,  # type: ignore[misc]
+                          lo: Any = rng[0], hi: Any = rng[1]) -> Any:
+                    value = frame.facts_for(i, frame.complete(env)).get(d)
+                    return None if value is None else lo <= value <= hi
+            found.append((check, reads))
+    return tuple(found)
 
 
 def _without(frame: Frame, name: str, pending: tuple[str, ...],

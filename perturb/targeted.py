@@ -285,9 +285,39 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
                 value = rng.choice(others)
             moved[name] = value
             changed.append(name)
+        if changed and frame.breaks_constraint(facts, moved, changed):
+            _repair(frame, facts, moved, changed, keep, rng)
         if changed and not frame.breaks_constraint(facts, moved, changed):
             return moved, changed
     return {}, []
+
+
+def _repair(frame: Frame, facts: Mapping[str, Any], moved: dict[str, Any], changed: list[str],
+            keep: Sequence[str], rng: random.Random) -> None:
+    """Redraw the numeric inputs of an anchor that breaks a constraint inside the card's rules, the others fixed.
+
+    Each ranged numeric input of ``changed`` is redrawn in turn among the grid values that keep the constraints
+    it reaches with every other fact as drawn (:func:`~ipb.perturb.feasible.redraw_if_broken`, never its value
+    in ``facts``); if a rule is still broken, so is each ranged numeric input of ``keep`` that is stated (it is
+    then added to ``changed``: the anchor moved it, and a flip searches on from the anchor's value). So a
+    category move that needs a matching number can still be an anchor (s28review: the Marks cycle 2008 base
+    made no flip item: at its 18% spread every anchor that moved investor psychology or capital off "panicked,
+    tight" broke a rule, and the spread is the flip's own input, kept out of the draw). Random numbers are
+    consumed only by a draw that breaks a rule; ``moved`` and ``changed`` are changed in place.
+    """
+    from ipb.perturb.feasible import redraw_if_broken
+
+    for name in list(changed):
+        if name in frame.grids:
+            moved[name] = redraw_if_broken(frame, moved, name, rng, facts.get(name))
+    if not frame.breaks_constraint(facts, moved, changed):
+        return
+    for name in keep:
+        if name in frame.grids and isinstance(facts.get(name), Decimal) and name not in changed:
+            new = redraw_if_broken(frame, moved, name, rng, facts.get(name))
+            if new != facts.get(name):
+                moved[name] = new
+                changed.append(name)
 
 
 def _anchor_rests(frame: Frame, keep: tuple[str, ...], pool: tuple[str, ...]) -> dict[Any, tuple[str, ...]]:
