@@ -62,6 +62,9 @@ from ipb.scoring.parse._voice import blank_struck
 from ipb.errors import ParseError
 
 
+#: A line that cites where the rule comes from: 'Source: "One Up on Wall Street" (1989), ch. 14 (rechecking the story)'.
+#: Its years and chapter numbers are no figures of the case, and a gate's words in a title or locator discuss no gate.
+_SOURCE_LINE = re.compile(r"[ \t>*_#-]*(?:sources?|references?|citations?|cited|quoted from)[ \t*_]*:")
 #: Other people's views reported in a sentence: "some readers value ...", "many investors think ...", "others are less cautious".
 _OTHERS_VIEW = re.compile(r"\b(?:some|many|most|other)\s+(?:readers|investors|analysts|people|commentators|critics|observers|holders)\b"
                           r"|\bothers\s+(?:are|think|say|argue|believe|see|would|will|may|might)\b")
@@ -170,13 +173,13 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
 
     def _on_the_rule(self, trace: GateTrace) -> bool:
         """Whether the sentence that met a gate through its substance is a remark: it reports what others think (some
-        readers, many investors, others: :data:`_OTHERS_VIEW`), or it speaks of the card's investor (by a word of the
-        investor's name) and states no figure of the case."""
+        readers, many investors, others: :data:`_OTHERS_VIEW`), it is a source line (:data:`_SOURCE_LINE`), or it
+        speaks of the card's investor (by a word of the investor's name) and states no figure of the case."""
         u = self._unit_at(trace.mention[0])
         if u < 0:
             return True
         start, end = self.units[u].start, self.units[u].end
-        if _OTHERS_VIEW.search(self.low, start, end):
+        if _OTHERS_VIEW.search(self.low, start, end) or _SOURCE_LINE.match(self.low, start, end):
             return True
         if self._figures(start, end):
             return False

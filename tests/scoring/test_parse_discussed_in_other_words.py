@@ -38,6 +38,17 @@ def test_a_remark_on_the_investors_rule_is_no_gate(text: str) -> None:
     assert parsed.gates == [] and parsed.status == "parse_failure"
 
 
+@pytest.mark.parametrize("line", [
+    'Source: "The Intelligent Investor" (1949), ch. 15 (buying below net current asset value).',
+    "- References: Graham and Dodd (1934), on stocks below net current asset value, p. 495.",
+], ids=["source", "references"])
+def test_a_source_line_in_the_criterions_words_is_no_gate(line: str) -> None:
+    """A citation's title, year and locator are no facts of the case (the synthetic drop_gate answers of the Lynch
+    and PIF cards kept a dropped gate through their "Source:" line before this)."""
+    text = f"Gate 2: Margin of Safety -- PROCEED.\n{line}\nFinal verdict: INVEST"
+    assert 1 not in [g for g, _, _ in _read(text, NET_NET)]
+
+
 def test_a_figure_makes_a_sentence_naming_the_investor_a_reading() -> None:
     # the sentence names Graham but states the case's figure: it reads the criterion
     text = "At $0.61 per $1 of net current asset value, Graham would have been interested. Nothing else is known."
