@@ -37,6 +37,8 @@ __all__ = [
     "answer_particle_end",
     "own_answer",
     "buying_answer",
+    "in_the_past",
+    "other_object",
     "decision_label_before",
     "is_result",
     "last_sentence",
@@ -151,11 +153,70 @@ def buying_answer(text: str, m: re.Match[str]) -> bool | None:
     start = m.start()
     opening = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind("? ", 0, start), text.rfind("! ", 0, start))
     question = text[max(opening + 1, start - 120) : start]
-    if _BUY_QUESTION.search(question) is None or _QUESTION_SPOILERS.search(question) is not None:
+    buy = _BUY_QUESTION.search(question)
+    if buy is None or _QUESTION_SPOILERS.search(question) is not None:
         return None
+    if other_object(question, buy.end()):
+        return None  # "Should you buy the bonds? No.": a question about another thing than the company
+    line_end = text.find("\n", m.end())
+    if _ANSWERED.search(text, m.end(), len(text) if line_end < 0 else line_end) is not None:
+        return None  # "Worth buying at any price? No. At today's 11x? Yes.": a later question narrows it, and this answer stands back
     if m.group("answer").lower() == "yes" and _LIMITED_YES.match(text, m.end("answer")) is not None:
         return None  # "Would I buy it? Yes, below $20.": a limit, not today's answer
     return m.group("answer").lower() == "yes"
+
+
+#: After an action word: its object when it is not the company ("avoid the hype", "avoid leverage", "buy the cash flows",
+#: "buy the bonds"); the words that may follow an action on the company itself are not objects.
+_OBJECT_AFTER = re.compile(r"[ \t]+(?:the[ \t]+|its[ \t]+|all[ \t]+)?(?P<word>[a-z][a-z-]+)\b")
+_NOT_OTHER = frozenset({
+    "it", "this", "that", "them", "these", "those", "here", "now", "today", "yet", "more", "some", "back", "again", "outright",
+    "stock", "shares", "share", "company", "business", "name", "one", "equity", "firm", "position", "stake", "ticker", "anyway",
+    "at", "in", "into", "on", "to", "for", "of", "by", "with", "below", "under", "above", "over", "around", "near", "up", "and", "or", "but", "if",
+    "unless", "until", "when", "once", "as", "because", "while", "since", "a", "an", "is", "are", "was", "be", "from", "after", "before", "though", "too",
+    "either", "then", "so", "both", "entirely", "completely", "altogether", "rather", "instead", "only", "not", "without"})
+
+
+def other_object(text: str, end: int) -> bool:
+    """Whether the action word ending at ``end`` takes an object in lower case that is not the company ("avoid the hype,
+    buy the cash flows", "Should you buy the bonds?"): its verdict is about that object, not the company.
+
+    >>> other_object("TL;DR: avoid the hype, buy it.", 12)
+    True
+    >>> other_object("TL;DR: avoid the stock.", 12)
+    False
+    >>> other_object("Decision: avoid.", 15)
+    False
+    """
+    m = _OBJECT_AFTER.match(text, end)
+    return m is not None and m.group("word") not in _NOT_OTHER and not m.group("word").endswith("ly")
+
+
+#: A sentence that opens with a time in the past ("In 2021", "In March 2020", "Back in 2019,", "Last year", "At the time")
+#: and states it in the past tense before the verdict ("In 2021 it was too rich for me", "In March 2020 the right call was
+#: to buy"): a verdict of then, not today's.
+_PAST_OPENING = re.compile(
+    r"(?i)[ \t>*_#-]*(?:(?:back[ \t]+)?(?:in|during|by)[ \t]+(?:(?:early|late|mid)[ \t-]+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\.?[ \t]+)?(?:19|20)\d\d\b"
+    r"|last[ \t]+(?:year|time|cycle|decade)\b|(?:two|three|four|five|ten|several|many|some)[ \t]+years[ \t]+ago\b"
+    r"|at[ \t]+the[ \t]+time\b|back[ \t]+then\b|in[ \t]+the[ \t]+past\b)")
+#: Between the past verb and the verdict: the sentence turns to today ("In 2021 it was dear, so today it's a buy").
+_NOW = re.compile(r"(?i)\b(?:so|now|today|therefore|hence|but|yet|since)\b")
+_PAST_VERB = re.compile(r"(?i)\b(?:was|were|had|did|seemed|looked|felt|called|said|thought)\b")
+
+
+def in_the_past(text: str, sentence_start: int, pos: int) -> bool:
+    """Whether the verdict at ``pos`` is stated in a sentence (opening at ``sentence_start``) set in the past.
+
+    >>> t = "In 2021 it was too rich for me at 60x."
+    >>> in_the_past(t, 0, t.index("too rich"))
+    True
+    >>> t = "In 2024 revenue was up 9%, so it's a buy."
+    >>> in_the_past(t, 0, t.index("a buy"))
+    False
+    """
+    m = _PAST_OPENING.match(text, sentence_start, pos)
+    verb = None if m is None else _PAST_VERB.search(text, m.end(), pos)
+    return verb is not None and _NOW.search(text, verb.end(), pos) is None
 
 
 #: Just before an outcome word on its line: a label ("Result:", "Verdict —", "**Decision:**", "Our take: a").
