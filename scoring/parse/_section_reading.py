@@ -57,6 +57,15 @@ _NOT_REACHED = re.compile(
     r"(?i)(?:\b(?:not|never)|n['\u2019]t)\s+(?:even\s+)?(?:get|gets|got|go|goes|went|come|comes|came|reach|reached)\s+(?:on\s+)?to\b"
     r"|\bnot\s+(?:run|reached|needed|performed)\b|\bnot\s+worth\s+(?:doing|checking|computing|running)\b|\bmoot\b")
 
+#: After "not run" / "not performed": a part of the data it was not run on ("not run on pre-2015 data", "not performed for
+#: the 2009 year"): the gate was run on the rest, so it is no N/A (the gate itself: "not run on this name", "not run at all").
+_PART_NOT_RUN = re.compile(r"(?i)[ \t]+(?:on|for|over|before|across|against|with)[ \t]+(?!(?:this|the)[ \t]+(?:name|company|stock|"
+                           r"business|firm|one)\b|it\b|them\b)\S")
+#: A sarcasm marker opening a clause ("sure, 90 times earnings is a bargain", "oh yes, very trustworthy", "yeah, right"):
+#: the appraisal after it means its opposite, so the section withholds its verdict.
+_SARCASM = re.compile(r"(?i)(?:^|(?<=[:.;!?\n])|(?<=[:.;!?\n][ \t]))[ \t*_-]*(?:oh[ \t]+(?:yes|sure|great|right)|sure|yeah(?:[ \t]+right)?"
+                      r"|what[ \t]+a[ \t]+(?:bargain|steal|deal))[ \t]*[,!]")
+
 
 #: An appraisal followed by its complement relates the facts to something else ("aligned with the plan", "attractive to
 #: a buyer"): not the gate's verdict.
@@ -99,6 +108,8 @@ _NOT_ITEM = re.compile(r"(?m)^[ \t]*(?![-*+\u2022\u2013>]|\d{1,2}[.)][ \t]|\n|$)
 _ITEM = re.compile(r"[ \t]*(?:[-*+\u2022\u2013>]|\d{1,2}[.)][ \t])")
 #: A negation or a condition on the gate's line: "no concerns about management", "if the price falls".
 _UNSURE = re.compile(r"(?i)\b(?:no|not|none|never|nothing|if|unless|would|could|might|may)\b|n['\u2019]t\b")
+#: An item that says the gate was checked and cleared ("checked, clean record", "looked into it: fine").
+_CLEARED = re.compile(r"(?i)\b(?:checked|clean|cleared|fine|no[ \t]+issues?|passes|passed|ok(?:ay)?)\b")
 #: How far back a heading is looked for (characters).
 HEADING_REACH = 1200
 
@@ -147,6 +158,10 @@ def heading_polarity(low: str, start: int, end: int) -> tuple[str, str] | None:
     if _UNSURE.search(item):
         return None
     good = bool(last.group("good") or last.group("jgood"))
+    own = item[item.find(low[start:end]) + end - start :] if low[start:end] in item else item  # the words after the gate's name
+    said = {v for _, _, v in appraisals(own, 0, len(own), None)} | ({vw.PROCEED} if _CLEARED.search(own) else set())
+    if (vw.REJECT if good else vw.PROCEED) in said:
+        return None  # the item judges otherwise: "Red flags: - Trustworthy management: checked, clean record"
     return (vw.PROCEED if good else vw.REJECT), f"its place under the heading {last.group(0).strip()!r}"
 
 
@@ -235,6 +250,8 @@ class _SectionReadingMixin(_ParserState):
             if any(self._level(h) > 0 for h in self.unit_hits.get(u, [])):
                 return None  # a verdict word the verdict readers did not take for this gate: not this reading's to settle
             text = low[unit.start : unit.end]
+            if _SARCASM.search(self.low, unit.start, unit.end):
+                return None  # "Fair price: sure, 90 times earnings is a bargain": sarcasm, no verdict read
             if text.rstrip().endswith("?"):
                 own = gate_of_clause(card, text)
                 if own is not None and own != gate:
@@ -257,6 +274,8 @@ class _SectionReadingMixin(_ParserState):
                     continue  # another gate's facts ("I won't even get to returns on capital, the moat or the price" is each one's)
                 if _CONDITIONAL.search(low, a, b):
                     continue
+                if reached is not None and reached.group(0).lower().startswith("not") and _PART_NOT_RUN.match(low, reached.end()):
+                    reached = None  # "the screen was not run on pre-2015 data": run on the rest
                 if reached is not None:
                     found.append((vw.NOT_REACHED, f"{self.masked[reached.start() : reached.end()]!r} (not reached)"))
                     continue

@@ -89,3 +89,38 @@ def test_in_the_past() -> None:
     assert not in_the_past(t, 0, t.index("buy."))  # a document, not a time
     t = "Margins were 30% and it's a buy."
     assert not in_the_past(t, 0, t.index("a buy"))  # no past time opens the sentence
+
+
+# ---------------------------------------------------------------- section readings that stand back
+
+SECTIONS = [
+    # a sarcasm marker opening the clause: the appraisal means its opposite, so no reading
+    ("sarcasm-sure", "Fair Price: sure, 70 times sales is a bargain. A steal, really.", MUNGER, 5, {"PROCEED"}),
+    ("sarcasm-oh-yes", "Trustworthy Management: oh yes, very honest people, the third restatement in four years.", MUNGER, 4, {"PROCEED"}),
+    ("sarcasm-yeah-right", "Durable Competitive Advantage: yeah right, a durable moat, with five copycats this year.", MUNGER, 3, {"PROCEED"}),
+    # "not run" about part of the data: the gate was run on the rest, no N/A
+    ("not-run-part", "Earnings Stability: the check was not run for the years before 2012; since then no year lost money.", GRAHAM, 3,
+     {"N/A"}),
+    ("not-run-against-part", "Earnings Stability: the screen was not run against the pre-IPO years; every year after shows a profit.",
+     GRAHAM, 3, {"N/A"}),
+    # an item under a heading of risks that says it was checked and cleared
+    ("red-flag-cleared", "Red flags\n- Trustworthy Management: looked into it, clean history.\n", MUNGER, 4, {"REJECT"}),
+    ("concern-cleared", "Concerns:\n- Trustworthy Management - checked, fine.\n", MUNGER, 4, {"REJECT"}),
+]
+
+
+@pytest.mark.parametrize(("text", "card", "gate", "wrong"), [c[1:] for c in SECTIONS], ids=[c[0] for c in SECTIONS])
+def test_a_section_reading_stands_back_where_the_text_does_not_say_it(text: str, card: str, gate: int, wrong: set[str]) -> None:
+    assert _read(text, card)[0].get(gate) not in wrong
+
+
+KEPT = [
+    ("not-run-at-all", "Earnings Stability: not run this cycle.", GRAHAM, 3, "N/A"),
+    ("red-flag-item", "Red flags\n- Trustworthy Management: the CFO left after a restatement.\n", MUNGER, 4, "REJECT"),
+    ("plain-appraisal", "Fair Price: the multiple is a bargain at 9x earnings.", MUNGER, 5, "PROCEED"),
+]
+
+
+@pytest.mark.parametrize(("text", "card", "gate", "expected"), [c[1:] for c in KEPT], ids=[c[0] for c in KEPT])
+def test_the_section_readings_still_read_plain_text(text: str, card: str, gate: int, expected: str) -> None:
+    assert _read(text, card)[0].get(gate) == expected
