@@ -124,3 +124,23 @@ KEPT = [
 @pytest.mark.parametrize(("text", "card", "gate", "expected"), [c[1:] for c in KEPT], ids=[c[0] for c in KEPT])
 def test_the_section_readings_still_read_plain_text(text: str, card: str, gate: int, expected: str) -> None:
     assert _read(text, card)[0].get(gate) == expected
+
+
+# ---------------------------------------------------------------- an appraisal of another subject in the gate's section
+
+SUBJECTS = [
+    ("another-subject-then-moat", "Durable Competitive Advantage: the cash pile is solid, but the moat has eroded to nothing.", MUNGER, 3,
+     {"PROCEED"}),
+    ("another-subject-first", "Durable Competitive Advantage: their brand is strong in Asia; the moat elsewhere is gone.", MUNGER, 3,
+     {"PROCEED"}),
+]
+
+
+@pytest.mark.parametrize(("text", "card", "gate", "wrong"), [c[1:] for c in SUBJECTS], ids=[c[0] for c in SUBJECTS])
+def test_an_appraisal_of_another_subject_does_not_speak_for_the_gate(text: str, card: str, gate: int, wrong: set[str]) -> None:
+    assert _read(text, card)[0].get(gate) not in wrong
+
+
+def test_an_appraisal_of_the_gates_own_criterion_still_counts() -> None:
+    text = "Durable Competitive Advantage: the moat is intact after a decade of price wars."
+    assert _read(text, MUNGER)[0].get(3) == "PROCEED"
