@@ -35,6 +35,7 @@ __all__ = [
     "ANSWER_LABEL_TRIGGERS",
     "QUESTION_TRIGGERS",
     "answer_particle_end",
+    "answers_another",
     "own_answer",
     "buying_answer",
     "in_the_past",
@@ -65,6 +66,32 @@ def answer_particle_end(text: str, sentence_start: int, pos: int) -> int | None:
     """
     m = _ANSWER_OPENS.match(text, sentence_start, pos)
     return None if m is None else m.end()
+
+
+#: A question about another company or instrument than the one under analysis ("Its rival Beta Corp, though?", "And the
+#: competitor?", "What about the bonds?").
+_OTHER_PARTY = re.compile(r"(?i)\b(?:rivals?|competitors?|peers?|the[ \t]+other|another[ \t]+(?:company|name|stock)|bonds?|notes|"
+                          r"debt|preferreds?|warrants?|options?|parent|subsidiar(?:y|ies)|spin-?off)\b")
+
+
+def answers_another(text: str, sentence_start: int) -> bool:
+    """Whether the sentence at ``sentence_start`` opens with an answer particle ("So no, not a buy.") right after a question
+    about another company or instrument ("Its rival Beta Corp, though?"): the answer is about that one.
+
+    >>> t = "Margins are fine. The rival, though? So no, not a buy."
+    >>> answers_another(t, t.index("So no"))
+    True
+    >>> t = "Is the stock a buy? So no, not a buy."
+    >>> answers_another(t, t.index("So no"))
+    False
+    """
+    if _ANSWER_OPENS.match(text, sentence_start) is None:
+        return False
+    before = text[max(0, sentence_start - 200) : sentence_start].rstrip(" \t*_")
+    if not before.endswith("?"):
+        return False
+    opening = max(before.rfind("\n", 0, len(before) - 1), before.rfind(". ", 0, len(before) - 1), before.rfind("? ", 0, len(before) - 1))
+    return _OTHER_PARTY.search(before, opening + 1) is not None
 
 
 def is_result(text: str, start: int, end: int) -> bool:

@@ -144,3 +144,17 @@ def test_an_appraisal_of_another_subject_does_not_speak_for_the_gate(text: str, 
 def test_an_appraisal_of_the_gates_own_criterion_still_counts() -> None:
     text = "Durable Competitive Advantage: the moat is intact after a decade of price wars."
     assert _read(text, MUNGER)[0].get(3) == "PROCEED"
+
+
+# ---------------------------------------------------------------- an answer to a question about another company
+
+RIVALS = [
+    ("rival", "Fair Price: 14x earnings, fine for this quality.\n\nAnd the competitor down the road? No, not a buy.", None),
+    ("peer-yes", "Fair Price: 40x earnings, far too dear.\n\nWhat about its peer Delta Ltd? So yes, that one is a buy.", None),
+    ("own-question", "Fair Price: 40x earnings, far too dear.\n\nIs the stock a buy? So no, not a buy.", "DECLINE"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [c[1:] for c in RIVALS], ids=[c[0] for c in RIVALS])
+def test_an_answer_to_a_question_about_another_company_is_not_the_final_verdict(text: str, expected: str | None) -> None:
+    assert _read(text, MUNGER)[1] == expected
