@@ -158,7 +158,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             said = masked[max(answered, start - 80) : start] if answered is not None else before
             words = [w.lower() for w in _WORDS_APOS.findall(said, _clause_start(said) + 1)][-4:]  # negation stops at the clause
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
-            if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words or in_the_past(masked, unit.start, start) \
+            if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words or in_the_past(masked, unit.start, start, end) \
                     or answers_another(masked, unit.start):
                 return  # a condition, a verdict of then ("In 2021 it was too rich for me") or on a rival: not today's on the company
             if after_words and after_words[0] in _GENERIC_OBJECT:

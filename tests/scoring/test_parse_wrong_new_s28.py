@@ -72,6 +72,8 @@ PAST = [
     ("past-avoid", "Back in 2008 the obvious decision was to avoid it. Margins have since doubled.", MUNGER),
     ("past-call", "In October 2022 the right call was to buy. Spreads are now tight and investors are euphoric.", MARKS),
     ("last-year", "Last year I thought it was a sell. The price has not moved since.", MUNGER),
+    ("dated-pass", "We passed on it back in 2016. Returns on capital are 24% now.", MUNGER),
+    ("dated-sale", "I sold the shares two years ago; the multiple has halved since.", MUNGER),
 ]
 
 
