@@ -35,8 +35,11 @@ __all__ = [
     "ANSWER_LABEL_TRIGGERS",
     "QUESTION_TRIGGERS",
     "answer_particle_end",
+    "answers_another",
     "own_answer",
     "buying_answer",
+    "in_the_past",
+    "other_object",
     "decision_label_before",
     "is_result",
     "last_sentence",
@@ -63,6 +66,32 @@ def answer_particle_end(text: str, sentence_start: int, pos: int) -> int | None:
     """
     m = _ANSWER_OPENS.match(text, sentence_start, pos)
     return None if m is None else m.end()
+
+
+#: A question about another company or instrument than the one under analysis ("Its rival Beta Corp, though?", "And the
+#: competitor?", "What about the bonds?").
+_OTHER_PARTY = re.compile(r"(?i)\b(?:rivals?|competitors?|peers?|the[ \t]+other|another[ \t]+(?:company|name|stock)|bonds?|notes|"
+                          r"debt|preferreds?|warrants?|options?|parent|subsidiar(?:y|ies)|spin-?off)\b")
+
+
+def answers_another(text: str, sentence_start: int) -> bool:
+    """Whether the sentence at ``sentence_start`` opens with an answer particle ("So no, not a buy.") right after a question
+    about another company or instrument ("Its rival Beta Corp, though?"): the answer is about that one.
+
+    >>> t = "Margins are fine. The rival, though? So no, not a buy."
+    >>> answers_another(t, t.index("So no"))
+    True
+    >>> t = "Is the stock a buy? So no, not a buy."
+    >>> answers_another(t, t.index("So no"))
+    False
+    """
+    if _ANSWER_OPENS.match(text, sentence_start) is None:
+        return False
+    before = text[max(0, sentence_start - 200) : sentence_start].rstrip(" \t*_")
+    if not before.endswith("?"):
+        return False
+    opening = max(before.rfind("\n", 0, len(before) - 1), before.rfind(". ", 0, len(before) - 1), before.rfind("? ", 0, len(before) - 1))
+    return _OTHER_PARTY.search(before, opening + 1) is not None
 
 
 def is_result(text: str, start: int, end: int) -> bool:
@@ -151,11 +180,81 @@ def buying_answer(text: str, m: re.Match[str]) -> bool | None:
     start = m.start()
     opening = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind("? ", 0, start), text.rfind("! ", 0, start))
     question = text[max(opening + 1, start - 120) : start]
-    if _BUY_QUESTION.search(question) is None or _QUESTION_SPOILERS.search(question) is not None:
+    buy = _BUY_QUESTION.search(question)
+    if buy is None or _QUESTION_SPOILERS.search(question) is not None:
         return None
+    if other_object(question, buy.end()):
+        return None  # "Should you buy the bonds? No.": a question about another thing than the company
+    line_end = text.find("\n", m.end())
+    if _ANSWERED.search(text, m.end(), len(text) if line_end < 0 else line_end) is not None:
+        return None  # "Worth buying at any price? No. At today's 11x? Yes.": a later question narrows it, and this answer stands back
     if m.group("answer").lower() == "yes" and _LIMITED_YES.match(text, m.end("answer")) is not None:
         return None  # "Would I buy it? Yes, below $20.": a limit, not today's answer
     return m.group("answer").lower() == "yes"
+
+
+#: After an action word: its object when it is not the company ("avoid the hype", "avoid leverage", "buy the cash flows",
+#: "buy the bonds"); the words that may follow an action on the company itself are not objects.
+_OBJECT_AFTER = re.compile(r"[ \t]+(?:the[ \t]+|its[ \t]+|all[ \t]+)?(?P<word>[a-z][a-z-]+)\b")
+_NOT_OTHER = frozenset({
+    "it", "this", "that", "them", "these", "those", "here", "now", "today", "yet", "more", "some", "back", "again", "outright",
+    "stock", "shares", "share", "company", "business", "name", "one", "equity", "firm", "position", "stake", "ticker", "anyway",
+    "at", "in", "into", "on", "to", "for", "of", "by", "with", "below", "under", "above", "over", "around", "near", "up", "and", "or", "but", "if",
+    "unless", "until", "when", "once", "as", "because", "while", "since", "a", "an", "is", "are", "was", "be", "from", "after", "before", "though", "too",
+    "either", "then", "so", "both", "entirely", "completely", "altogether", "rather", "instead", "only", "not", "without"})
+
+
+def other_object(text: str, end: int) -> bool:
+    """Whether the action word ending at ``end`` takes an object in lower case that is not the company ("avoid the hype,
+    buy the cash flows", "Should you buy the bonds?"): its verdict is about that object, not the company.
+
+    >>> other_object("TL;DR: avoid the hype, buy it.", 12)
+    True
+    >>> other_object("TL;DR: avoid the stock.", 12)
+    False
+    >>> other_object("Decision: avoid.", 15)
+    False
+    """
+    m = _OBJECT_AFTER.match(text, end)
+    return m is not None and m.group("word") not in _NOT_OTHER and not m.group("word").endswith("ly")
+
+
+#: A sentence that opens with a time in the past ("In 2021", "In March 2020", "Back in 2019,", "Last year", "At the time")
+#: and states it in the past tense before the verdict ("In 2021 it was too rich for me", "In March 2020 the right call was
+#: to buy"): a verdict of then, not today's.
+_PAST_OPENING = re.compile(
+    r"(?i)[ \t>*_#-]*(?:(?:back[ \t]+)?(?:in|during|by)[ \t]+(?:(?:early|late|mid)[ \t-]+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\.?[ \t]+)?(?:19|20)\d\d\b"
+    r"|last[ \t]+(?:year|time|cycle|decade)\b|(?:two|three|four|five|ten|several|many|some)[ \t]+years[ \t]+ago\b"
+    r"|at[ \t]+the[ \t]+time\b|back[ \t]+then\b|in[ \t]+the[ \t]+past\b)")
+#: A verdict verb in the past tense ("passed on it", "sold", "avoided") and a date in the past right after it.
+_PAST_WORD = re.compile(r"(?i)\b(?:\w+ed|sold|bought|took)\b")
+_PAST_AFTER = re.compile(r"(?i)(?:[ \t]+(?:it|them|the[ \t]+\w+|out))?[ \t]+(?:(?:back[ \t]+)?in[ \t]+(?:19|20)\d\d\b|in[ \t]+the[ \t]+past\b"
+                         r"|last[ \t]+year\b|(?:two|three|four|five|several|many|some|\d+)[ \t]+years[ \t]+ago\b)")
+#: Between the past verb and the verdict: the sentence turns to today ("In 2021 it was dear, so today it's a buy").
+_NOW = re.compile(r"(?i)\b(?:so|now|today|therefore|hence|but|yet|since)\b")
+_PAST_VERB = re.compile(r"(?i)\b(?:was|were|had|did|seemed|looked|felt|called|said|thought)\b")
+
+
+def in_the_past(text: str, sentence_start: int, pos: int, end: int | None = None) -> bool:
+    """Whether the verdict at ``pos`` (ending at ``end``) is stated in a sentence (opening at ``sentence_start``) set in the
+    past, or is a verb in the past tense dated right after it ("I passed on it in 2019").
+
+    >>> t = "I passed on it in 2019, but now it is cheap."
+    >>> in_the_past(t, 0, 2, 14)
+    True
+
+    >>> t = "In 2021 it was too rich for me at 60x."
+    >>> in_the_past(t, 0, t.index("too rich"))
+    True
+    >>> t = "In 2024 revenue was up 9%, so it's a buy."
+    >>> in_the_past(t, 0, t.index("a buy"))
+    False
+    """
+    if end is not None and _PAST_WORD.search(text, pos, end) is not None and _PAST_AFTER.match(text, end) is not None:
+        return True  # "I passed on it in 2019, but now ...": a past action dated after it
+    m = _PAST_OPENING.match(text, sentence_start, pos)
+    verb = None if m is None else _PAST_VERB.search(text, m.end(), pos)
+    return verb is not None and _NOW.search(text, verb.end(), pos) is None
 
 
 #: Just before an outcome word on its line: a label ("Result:", "Verdict —", "**Decision:**", "Our take: a").

@@ -17,8 +17,11 @@ from ipb.scoring.parse._closing import (
     _ClosingMixin,
     decision_label_before,
     answer_particle_end,
+    answers_another,
     buying_answer,
+    in_the_past,
     is_result,
+    other_object,
     last_sentence,
     own_answer,
 )
@@ -155,8 +158,9 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             said = masked[max(answered, start - 80) : start] if answered is not None else before
             words = [w.lower() for w in _WORDS_APOS.findall(said, _clause_start(said) + 1)][-4:]  # negation stops at the clause
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
-            if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words:
-                return
+            if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words or in_the_past(masked, unit.start, start, end) \
+                    or answers_another(masked, unit.start):
+                return  # a condition, a verdict of then ("In 2021 it was too rich for me") or on a rival: not today's on the company
             if after_words and after_words[0] in _GENERIC_OBJECT:
                 return  # "the fund divests any issuer that ...", "we sell every stock whose story broke": a policy, not this decision
             if after_words and after_words[0] in vw.CONNECTIVE_TAIL and after_words[0] != "unless" or after_words[:2] == ["only", "if"]:
@@ -227,8 +231,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
         for _, m in self._scan(ix.rating_triggers, limit=MAX_OCCURRENCES):
             word = vw.synonym_key(m.group("word"))
             u = self._unit_at(m.start("word"))
-            if u < 0 or word not in synonym_of or m.start("word") in rated:
-                continue
+            if u < 0 or word not in synonym_of or m.start("word") in rated or other_object(masked, m.end("word")):
+                continue  # (not "Decision: avoid the crowded trades": a verdict on them)
             rated.add(m.start("word"))
             outcome = synonym_of[word]
             if outcome == ix.pass_outcome and _BUY_LIMIT.match(masked, m.end("word")) is not None:
@@ -248,7 +252,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                 continue
             if masked[m.end() : m.end() + 1] == "-" and masked[m.end() + 1 : m.end() + 2].isalpha():
                 continue  # the first half of a compound ("sell-side analysts", "long-term holders", "buy-and-hold"): no rating
-            if word in _POSITION_WORDS and _FOLLOWED_BY_WORD.match(masked, m.end()):
+            if word in _POSITION_WORDS and _FOLLOWED_BY_WORD.match(masked, m.end()) or other_object(masked, m.end()):
                 continue  # "Position: long Brazilian real", "short a basket of lenders": the position held, not a rating
             unit = self.units[u]
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
@@ -318,7 +322,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                     consider(m.start("answer"), m.end("answer"), ix.pass_outcome if says else ix.fail_outcome, 3, u, stated=True)
         for key, m in self._scan(vw.ACTION_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
-            if u >= 0:
+            if u >= 0 and not (m.group(0)[:5].lower() == "avoid" and other_object(masked, m.end() - 4)):  # not "avoid the hype"
                 consider(m.start(), m.end(), ix.fail_outcome if key == 0 else ix.pass_outcome, 1, u)
         for start, end, outcome, u, stated in self._stated_decisions():
             consider(start, end, outcome, 1, u, stated)  # "So we bought in.", "goes into the model portfolio" (:mod:`._decided`)
@@ -327,8 +331,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             if not unit.final:
                 continue
             token = masked[hit.start : hit.end]
-            if hit.word.sense or _FINAL_PASS_WORD.fullmatch(token) or self._level(hit) < vw.COMMITTED:
-                continue  # "Final verdict: PASS" may mean "pass on it"
+            if hit.word.sense or _FINAL_PASS_WORD.fullmatch(token) or self._level(hit) < vw.COMMITTED or token.islower() and other_object(masked, hit.end):
+                continue  # "Final verdict: PASS" may mean "pass on it"; "Decision: avoid the crowded trades" is about them
             mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
             if mapped is None:
                 continue

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._appraisal_words import lexicon_for
-from ipb.scoring.parse._prose import _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause
+from ipb.scoring.parse._prose import (
+    _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
 from ipb.scoring.parse._stated_bars import _compared, _higher
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
@@ -56,6 +57,20 @@ _CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
 _NOT_REACHED = re.compile(
     r"(?i)(?:\b(?:not|never)|n['\u2019]t)\s+(?:even\s+)?(?:get|gets|got|go|goes|went|come|comes|came|reach|reached)\s+(?:on\s+)?to\b"
     r"|\bnot\s+(?:run|reached|needed|performed)\b|\bnot\s+worth\s+(?:doing|checking|computing|running)\b|\bmoot\b")
+
+#: After "not run" / "not performed": a part of the data it was not run on ("not run on pre-2015 data", "not performed for
+#: the 2009 year"): the gate was run on the rest, so it is no N/A (the gate itself: "not run on this name", "not run at all").
+_PART_NOT_RUN = re.compile(r"(?i)[ \t]+(?:on|for|over|before|across|against|with)[ \t]+(?!(?:this|the)[ \t]+(?:name|company|stock|"
+                           r"business|firm|one)\b|it\b|them\b)\S")
+#: A sarcasm marker opening a clause ("sure, 90 times earnings is a bargain", "oh yes, very trustworthy", "yeah, right"):
+#: the appraisal after it means its opposite, so the section withholds its verdict.
+_SARCASM = re.compile(r"(?i)(?:^|(?<=[:.;!?\n])|(?<=[:.;!?\n][ \t]))[ \t*_-]*(?:oh[ \t]+(?:yes|sure|great|right)|sure|yeah(?:[ \t]+right)?"
+                      r"|what[ \t]+a[ \t]+(?:bargain|steal|deal))[ \t]*[,!]")
+
+
+#: A clause whose subject is a noun phrase ("the balance sheet is ...", "but its forecasts are ..."), not a pronoun.
+_NOUN_SUBJECT = re.compile(r"[\s,;:\u2014\u2013-]*(?:(?:but|and|while|though|although|whereas)[ \t]+)?(?:the|its|their|his|her|our|a|an)"
+                           r"[ \t]+[a-z][a-z'-]+(?:[ \t]+[a-z][a-z'-]+){0,2}?[ \t]+(?:is|are|was|were|remains?|looks?|seems?)\b")
 
 
 #: An appraisal followed by its complement relates the facts to something else ("aligned with the plan", "attractive to
@@ -99,6 +114,8 @@ _NOT_ITEM = re.compile(r"(?m)^[ \t]*(?![-*+\u2022\u2013>]|\d{1,2}[.)][ \t]|\n|$)
 _ITEM = re.compile(r"[ \t]*(?:[-*+\u2022\u2013>]|\d{1,2}[.)][ \t])")
 #: A negation or a condition on the gate's line: "no concerns about management", "if the price falls".
 _UNSURE = re.compile(r"(?i)\b(?:no|not|none|never|nothing|if|unless|would|could|might|may)\b|n['\u2019]t\b")
+#: An item that says the gate was checked and cleared ("checked, clean record", "looked into it: fine").
+_CLEARED = re.compile(r"(?i)\b(?:checked|clean|cleared|fine|no[ \t]+issues?|passes|passed|ok(?:ay)?)\b")
 #: How far back a heading is looked for (characters).
 HEADING_REACH = 1200
 
@@ -147,6 +164,10 @@ def heading_polarity(low: str, start: int, end: int) -> tuple[str, str] | None:
     if _UNSURE.search(item):
         return None
     good = bool(last.group("good") or last.group("jgood"))
+    own = item[item.find(low[start:end]) + end - start :] if low[start:end] in item else item  # the words after the gate's name
+    said = {v for _, _, v in appraisals(own, 0, len(own), None)} | ({vw.PROCEED} if _CLEARED.search(own) else set())
+    if (vw.REJECT if good else vw.PROCEED) in said:
+        return None  # the item judges otherwise: "Red flags: - Trustworthy management: checked, clean record"
     return (vw.PROCEED if good else vw.REJECT), f"its place under the heading {last.group(0).strip()!r}"
 
 
@@ -227,6 +248,9 @@ class _SectionReadingMixin(_ParserState):
         bars = gate_bars(card).get(gate)
         higher = _higher(bars, direction)
         found: list[tuple[str, str]] = []
+        named, foreign = False, set()  # whether a clause names the gate's own criterion; places of ``found`` read from
+        # a clause whose subject is another noun
+        own_words = set(prose_vocabulary(card).get(gate, {}))
         question: str | None = None
         for u in units:
             unit = self.units[u]
@@ -235,6 +259,8 @@ class _SectionReadingMixin(_ParserState):
             if any(self._level(h) > 0 for h in self.unit_hits.get(u, [])):
                 return None  # a verdict word the verdict readers did not take for this gate: not this reading's to settle
             text = low[unit.start : unit.end]
+            if _SARCASM.search(self.low, unit.start, unit.end):
+                return None  # "Fair price: sure, 90 times earnings is a bargain": sarcasm, no verdict read
             if text.rstrip().endswith("?"):
                 own = gate_of_clause(card, text)
                 if own is not None and own != gate:
@@ -251,34 +277,44 @@ class _SectionReadingMixin(_ParserState):
                     found.append((answer, f"the answer {self.masked[unit.start : unit.end].strip()!r} to its question"))
                 continue
             for a, b in _clauses(low, unit.start, unit.end):
-                own = gate_of_clause(card, low[a:b])
-                reached = _NOT_REACHED.search(low, a, b)
-                if own is not None and own != gate and not (reached and self._names_gate(gate, a, b)):
-                    continue  # another gate's facts ("I won't even get to returns on capital, the moat or the price" is each one's)
-                if _CONDITIONAL.search(low, a, b):
-                    continue
-                if reached is not None:
-                    found.append((vw.NOT_REACHED, f"{self.masked[reached.start() : reached.end()]!r} (not reached)"))
-                    continue
-                # no direction: "high" and "low" are read only where the clause's subject is the gate's criterion
-                # (:mod:`._prose`); a section's "switching costs are high" or "costs are high" may be about anything
-                for s, e, v in appraisals(low, a, b, None, lexicon=lexicon, watch=watch):
-                    if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
-                        found.append((v, f"the appraisal {self.masked[s:e]!r}"))
-                said, blocked = _compared(low[a:b], higher)
-                if said is not None:
-                    found.append((said, f"a comparison with a stated bar ({self.masked[a:b].strip()!r})"))
-                if blocked or not bars or said is not None:
-                    continue
-                if not _bar_words(card, bars[0].name) & _stems(low[a:b]):
-                    continue  # a figure in a clause that names the bar's criterion (a bare figure after a label is a fact)
-                figures = list(self._figures(a, b))  # type: ignore[attr-defined]
-                if bars[0].unit == "multiple":
-                    figures += [f for f in multiples(low, a, b) if not any(g.start < f.end and f.start < g.end for g in figures)]
-                figure = bar_verdict(bars, figures)
-                if figure is not None:
-                    tests = " / ".join(f"{bar.name} {bar.op} {bar.value}" for bar in bars)
-                    found.append((figure[2], f"the figure {self.masked[figure[0] : figure[1]]!r} against the card's test {tests}"))
+                n0, mine = len(found), bool(_stems(low[a:b]) & own_words)
+                named = named or mine
+                try:
+                    own = gate_of_clause(card, low[a:b])
+                    reached = _NOT_REACHED.search(low, a, b)
+                    if own is not None and own != gate and not (reached and self._names_gate(gate, a, b)):
+                        continue  # another gate's facts ("I won't even get to returns on capital, the moat or the price" is each one's)
+                    if _CONDITIONAL.search(low, a, b):
+                        continue
+                    if reached is not None and reached.group(0).lower().startswith("not") and _PART_NOT_RUN.match(low, reached.end()):
+                        reached = None  # "the screen was not run on pre-2015 data": run on the rest
+                    if reached is not None:
+                        found.append((vw.NOT_REACHED, f"{self.masked[reached.start() : reached.end()]!r} (not reached)"))
+                        continue
+                    # no direction: "high" and "low" are read only where the clause's subject is the gate's criterion
+                    # (:mod:`._prose`); a section's "switching costs are high" or "costs are high" may be about anything
+                    for s, e, v in appraisals(low, a, b, None, lexicon=lexicon, watch=watch):
+                        if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
+                            found.append((v, f"the appraisal {self.masked[s:e]!r}"))
+                    said, blocked = _compared(low[a:b], higher)
+                    if said is not None:
+                        found.append((said, f"a comparison with a stated bar ({self.masked[a:b].strip()!r})"))
+                    if blocked or not bars or said is not None:
+                        continue
+                    if not _bar_words(card, bars[0].name) & _stems(low[a:b]):
+                        continue  # a figure in a clause that names the bar's criterion (a bare figure after a label is a fact)
+                    figures = list(self._figures(a, b))  # type: ignore[attr-defined]
+                    if bars[0].unit == "multiple":
+                        figures += [f for f in multiples(low, a, b) if not any(g.start < f.end and f.start < g.end for g in figures)]
+                    figure = bar_verdict(bars, figures)
+                    if figure is not None:
+                        tests = " / ".join(f"{bar.name} {bar.op} {bar.value}" for bar in bars)
+                        found.append((figure[2], f"the figure {self.masked[figure[0] : figure[1]]!r} against the card's test {tests}"))
+                finally:
+                    if not mine and _NOUN_SUBJECT.match(low, a, b):
+                        foreign.update(range(n0, len(found)))  # read from a clause about another subject
+        if named:  # a clause names the gate's own criterion: one about another subject does not speak for it ("the balance
+            found = [f for k, f in enumerate(found) if k not in foreign]  # sheet is intact, but the moat is gone": no PROCEED)
         verdicts = {v for v, _ in found}
         if len(verdicts) != 1:
             return None
