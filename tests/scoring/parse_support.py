@@ -1,4 +1,5 @@
-"""What the parser tests share: reading an answer into its ``(gate, verdict)`` list with the embedder off."""
+"""What the parser tests share: reading an answer into its ``(gate, verdict)`` list or its final verdict with the
+embedder off, and a body of Graham gate lines that closing sentences are appended to."""
 
 from __future__ import annotations
 
@@ -11,3 +12,18 @@ def read_gates(text: str, card: str) -> list[tuple[int, str | None]]:
     result = parse_response(text, card, embedder=False)
     assert result.status == "ok", result.reason
     return [(g.gate, g.verdict) for g in result.gates]
+
+
+#: Three gate lines of Graham's seven tests (one REJECT) that the final-verdict tests put before a closing sentence.
+GRAHAM_BODY = (
+    "Adequate Size of the Enterprise: PROCEED, revenue is about $9bn.\n"
+    "Sufficiently Strong Financial Condition: REJECT, current assets cover current liabilities only 1.3 times.\n"
+    "Earnings Stability: PROCEED, no loss year in the decade.\n\n"
+)
+
+
+def final_of(body: str, closing: str, card: str) -> str | None:
+    """The final verdict the parser reads in ``body + closing`` for ``card``; the parse must succeed."""
+    result = parse_response(body + closing, card, embedder=False)
+    assert result.status == "ok", result.reason
+    return result.final_verdict

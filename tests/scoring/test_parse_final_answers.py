@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from ipb.scoring.parse import parse_response
+from parse_support import GRAHAM_BODY, final_of as _final
 from ipb.scoring.parse._closing import answer_particle_end, is_result
 
 GRAHAM = "graham_seven_tests_defensive"  # pass INVEST, fail DECLINE
 BUBBLE = "dalio_bubble_detection_gauge"  # pass NO_BUBBLE, fail BUBBLE_REDUCE_RISK
 MARKS = "marks_market_cycle_positioning"  # pass ADOPT_POSTURE, fail REJECT_POSTURE; cold branch fail INCREASE_RISK
 
-GRAHAM_BODY = (
-    "Adequate Size of the Enterprise: PROCEED, revenue is about $9bn.\n"
-    "Sufficiently Strong Financial Condition: REJECT, current assets cover current liabilities only 1.3 times.\n"
-    "Earnings Stability: PROCEED, no loss year in the decade.\n\n"
-)
 BUBBLE_BODY = (
     "Prices High Relative to Traditional Measures: the 90th percentile, flagged.\n"
     "New Buyers Entering the Market: account openings at a record, flagged.\n"
@@ -34,12 +29,6 @@ MARKS_BODY = (
     "Take the Market's Temperature: cold. Spreads at 9%, investors fearful, capital tight.\n"
     "Position Against the Pendulum: REJECT, the proposal stays defensive in a cold market.\n\n"
 )
-
-
-def _final(body: str, closing: str, card: str) -> str | None:
-    result = parse_response(body + closing, card, embedder=False)
-    assert result.status == "ok", result.reason
-    return result.final_verdict
 
 
 # ---------------------------------------------------------------- an answer to the question

@@ -13,17 +13,12 @@ from __future__ import annotations
 import pytest
 
 from ipb.scoring import verdict_words as vw
-from ipb.scoring.parse import parse_response
+from parse_support import GRAHAM_BODY, final_of as _final
 
 GRAHAM = "graham_seven_tests_defensive"  # pass INVEST, fail DECLINE
 NBIM = "nbim_gpfg_exclusion_screen"  # pass HOLD, fail DIVEST
 LYNCH = "lynch_portfolio_story_review"  # pass HOLD, fail SELL
 
-GRAHAM_BODY = (
-    "Adequate Size of the Enterprise: PROCEED, revenue is about $9bn.\n"
-    "Sufficiently Strong Financial Condition: REJECT, current assets cover current liabilities only 1.3 times.\n"
-    "Earnings Stability: PROCEED, no loss year in the decade.\n\n"
-)
 NBIM_BODY = (
     "Mandate Investment Universe: PROCEED, a listed equity outside Norway.\n"
     "Product-Based Exclusion Criteria: PROCEED, no weapons, tobacco or coal exposure.\n"
@@ -33,12 +28,6 @@ LYNCH_BODY = (
     "Story Broken or Fundamentals Deteriorated: PROCEED, same-store sales still grow 6%.\n"
     "P/E Far Above the Growth Rate: PROCEED, 18x earnings against 16% growth.\n\n"
 )
-
-
-def _final(body: str, closing: str, card: str) -> str | None:
-    result = parse_response(body + closing, card, embedder=False)
-    assert result.status == "ok", result.reason
-    return result.final_verdict
 
 
 # ---------------------------------------------------------------- closing sentences in plain words
