@@ -12,6 +12,7 @@ from bisect import bisect_right
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger, normalize
 from ipb.scoring.parse._common import MAX_OCCURRENCES, _Hit, _Mention
+from ipb.scoring.parse._regime_words import placed
 from ipb.scoring.parse._state import _ParserState
 
 #: Table columns whose Yes / No cells are gate verdicts: "Pass?", "Meets the test?" / "Fail?", "Triggered?".
@@ -124,6 +125,8 @@ class _AnsweredMixin(_ParserState):
             if u >= 0:
                 out.append(_Hit(m.start(), m.end(), _REGIME_NAMED, u))
                 self.regime_gate[m.start()] = gate
+                if placed(self.masked, m.start(), m.end()):  # said of the case: it places the case wherever it stands
+                    self.__dict__.setdefault("regime_placed", set()).add(m.start())
         return out
 
     def _pass_named_gates(self) -> frozenset[int]:

@@ -355,8 +355,11 @@ class _VerdictsMixin(_AnsweredMixin):
                     out.append(_Evidence(asked, hit, self._section_of(asked, hit.unit), label=label))
                 continue
             if hit.word is _REGIME_NAMED:
-                if unit.gate == self.regime_gate.get(hit.start):
+                gate = self.regime_gate.get(hit.start)
+                if unit.gate == gate:
                     out.append(_Evidence(unit.gate, hit, unit.section, label=label))
+                elif gate is not None and hit.start in self.__dict__.get("regime_placed", ()):
+                    out.append(_Evidence(gate, hit, self._section_of(gate, hit.unit)))
                 continue
             mentions = self.unit_mentions.get(hit.unit)
             if mentions and all(m.gates == (unit.gate,) for m in mentions):
@@ -589,6 +592,12 @@ class _VerdictsMixin(_AnsweredMixin):
                     seen.add(g)
                     order.append((m.start, g))
                     self.gate_mention.setdefault(g, ((m.start, m.end), m.how))
+        for g, evs in by_gate.items():  # a regime said of the case names its classifying gate (:mod:`._regime_words`)
+            ev = next((e for e in evs if e.hit.word is _REGIME_NAMED and not self.units[e.hit.unit].final), None)
+            if g not in seen and ev is not None:
+                seen.add(g)
+                order.append((ev.hit.start, g))
+                self.gate_mention.setdefault(g, ((ev.hit.start, ev.hit.end), "substance"))
         order = after_summary(self, order)  # a summary box ahead of the analysis does not fix the order (:mod:`._split`)
         traces: list[GateTrace] = []
         for _, g in order:
