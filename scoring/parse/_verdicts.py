@@ -15,6 +15,7 @@ from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, normalize
+from ipb.scoring.parse._inline_labels import inline_label
 from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS, _AnsweredMixin
 from ipb.scoring.parse._common import (
     _FIELD_VERDICT,
@@ -586,9 +587,10 @@ class _VerdictsMixin(_AnsweredMixin):
         seen = {g for _, g in order}
         for m in self.mentions:  # gates named only in passing count when a verdict is given them there
             for g in m.gates:
-                if g in seen or g not in by_gate or m.unit < 0 or self.units[m.unit].final:
+                if g in seen or m.unit < 0 or self.units[m.unit].final:
                     continue
-                if any(self._level(ev.hit) > 0 for ev in by_gate[g]):
+                if any(self._level(ev.hit) > 0 for ev in by_gate.get(g, ())) or (  # or a label mid-paragraph ("; on leverage: fine")
+                        len(m.gates) == 1 and m.how in ("name", "alias") and inline_label(self.masked, m.start, m.end)):
                     seen.add(g)
                     order.append((m.start, g))
                     self.gate_mention.setdefault(g, ((m.start, m.end), m.how))
