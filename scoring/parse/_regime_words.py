@@ -32,7 +32,8 @@ REGIME_SYNONYMS: dict[str, tuple[str, ...]] = {
 #: Words just before a regime that say it of the case: a copula or placing verb, an optional article or adverb.
 _BEFORE = re.compile(
     r"(?i)(?:\b(?:is|are|was|were|be|being|been|remains|stays|seems|looks|reads|counts|qualifies|classif\w*|categori[sz]\w*|"
-    r"file[sd]?|put|place[sd]?|call|it's|that's|we're|they're|'s|'re|as|in|into|at|like|enter\w*)"
+    r"file[sd]?|put|place[sd]?|call|it's|that's|we're|they're|'s|'re|as|in|into|at|like|enter\w*|so|thus|hence|therefore|"
+    r"makes?[ \t]+it|making[ \t]+it|call(?:s|ed)?[ \t]+it)"
     r"|(?:category|phase|regime|stage|temperature|verdict|classification|bucket)\s*[:=-])"
     r"[ \t]+(?:(?:still|now|clearly|firmly|squarely|solidly|plainly|probably|likely|very|quite|textbook|classic|"
     r"a|an|the|its|late|early|full)[ \t]+){0,3}$")

@@ -56,6 +56,8 @@ def test_a_regime_mentioned_in_passing_or_denied_classifies_nothing(text: str) -
     ("The market is hot.", "hot", True),
     ("Slow grower: yes, 3% a year.", "Slow grower", True),
     ("A cyclical name.", "cyclical", True),
+    ("Growth is 25% a year, so a fast grower.", "fast grower", True),
+    ("Lynch would call it a stalwart.", "stalwart", True),
     ("Lynch buys a fast grower only cheap.", "fast grower", False),
     ("This is hardly a slow grower.", "slow grower", False),
 ])
