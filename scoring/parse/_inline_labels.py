@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["inline_label"]
+from ipb.scoring.parse._common import _Mention
+
+__all__ = ["inline_label", "labels_alone"]
 
 _OPENS = re.compile(
     r"(?i)(?:^|[.;!?\u2014\u2013]|[ \t]-[ \t]|,[ \t]+(?:and|but)\b)[ \t*_]*(?:(?:and|but|now|then|finally|lastly|next)[ \t,]+)?"
@@ -40,3 +42,8 @@ def inline_label(text: str, start: int, end: int) -> bool:
     a = max(line_start, start - 60)
     window = text[a:start] if a == line_start else "x" + text[a:start]  # "^" is the line's start, never the window's
     return bool(_OPENS.search(window))
+
+
+def labels_alone(text: str, mention: _Mention) -> bool:
+    """Whether ``mention`` names one gate by its name or an alias as a label inside a paragraph (:func:`inline_label`)."""
+    return len(mention.gates) == 1 and mention.how in ("name", "alias") and inline_label(text, mention.start, mention.end)

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, normalize
-from ipb.scoring.parse._inline_labels import inline_label
+from ipb.scoring.parse._inline_labels import labels_alone
 from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS, _AnsweredMixin
 from ipb.scoring.parse._common import (
     _FIELD_VERDICT,
@@ -356,11 +356,7 @@ class _VerdictsMixin(_AnsweredMixin):
                     out.append(_Evidence(asked, hit, self._section_of(asked, hit.unit), label=label))
                 continue
             if hit.word is _REGIME_NAMED:
-                gate = self.regime_gate.get(hit.start)
-                if unit.gate == gate:
-                    out.append(_Evidence(unit.gate, hit, unit.section, label=label))
-                elif gate is not None and hit.start in self.__dict__.get("regime_placed", ()):
-                    out.append(_Evidence(gate, hit, self._section_of(gate, hit.unit)))
+                out.extend(self._regime_evidence(hit, label))
                 continue
             mentions = self.unit_mentions.get(hit.unit)
             if mentions and all(m.gates == (unit.gate,) for m in mentions):
@@ -585,21 +581,15 @@ class _VerdictsMixin(_AnsweredMixin):
             pos = _place_in_unit(self.units[first].start, self.unit_mentions.get(first, ()), gate) if first >= 0 else 0
             order.append((pos, gate))
         seen = {g for _, g in order}
-        for m in self.mentions:  # gates named only in passing count when a verdict is given them there
+        for m in self.mentions:  # gates named only in passing count when a verdict is given them there, or as a label mid-paragraph
             for g in m.gates:
                 if g in seen or m.unit < 0 or self.units[m.unit].final:
                     continue
-                if any(self._level(ev.hit) > 0 for ev in by_gate.get(g, ())) or (  # or a label mid-paragraph ("; on leverage: fine")
-                        len(m.gates) == 1 and m.how in ("name", "alias") and inline_label(self.masked, m.start, m.end)):
+                if any(self._level(ev.hit) > 0 for ev in by_gate.get(g, ())) or labels_alone(self.masked, m):
                     seen.add(g)
                     order.append((m.start, g))
                     self.gate_mention.setdefault(g, ((m.start, m.end), m.how))
-        for g, evs in by_gate.items():  # a regime said of the case names its classifying gate (:mod:`._regime_words`)
-            ev = next((e for e in evs if e.hit.word is _REGIME_NAMED and not self.units[e.hit.unit].final), None)
-            if g not in seen and ev is not None:
-                seen.add(g)
-                order.append((ev.hit.start, g))
-                self.gate_mention.setdefault(g, ((ev.hit.start, ev.hit.end), "substance"))
+        self._regimes_ordered(by_gate, seen, order)
         order = after_summary(self, order)  # a summary box ahead of the analysis does not fix the order (:mod:`._split`)
         traces: list[GateTrace] = []
         for _, g in order:
