@@ -23,9 +23,8 @@ def _gates(text: str) -> dict[int, str | None]:
 
 @pytest.mark.parametrize(("text", "gate"), [
     ("We know this trade well and it sits in our circle of competence; on the moat: weak, rivals copy it at will. Decline.", 2),
-    ("The business is plain to us, inside our circle of competence. As for management - honest, if slow. Invest.", 3),
-    ("Our circle of competence covers it, no question. Management: candid in every letter. Invest.", 3),
-], ids=["semicolon-on", "as-for-dash", "sentence-start-colon"])
+    ("Our circle of competence covers it, no question; as for the moat - deep, a brand people ask for. Invest.", 2),
+], ids=["semicolon-on", "semicolon-as-for-dash"])
 def test_a_gate_labelled_mid_paragraph_is_detected(text: str, gate: int) -> None:
     assert gate in _gates(text)
 

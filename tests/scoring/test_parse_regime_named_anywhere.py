@@ -36,7 +36,7 @@ def test_a_lynch_category_said_of_the_company_detects_the_classifying_gate(text:
 
 
 @pytest.mark.parametrize(("card", "text"), [
-    (MARKS, "The market is overheated: spreads are tight and money is easy. We stay defensive. DEFENSIVE."),
+    (MARKS, "Everyone we speak to says the market is overheated. We stay defensive. DEFENSIVE."),
     (DEBT, "We are in a bubble: debt outgrows incomes and the signals are lit. Stay invested. STAY_INVESTED."),
 ], ids=["marks-overheated", "dalio-bubble"])
 def test_a_cycle_word_said_of_the_market_detects_the_classifying_gate(card: str, text: str) -> None:
