@@ -11,7 +11,9 @@ from bisect import bisect_right
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger, normalize
-from ipb.scoring.parse._common import MAX_OCCURRENCES, _Hit, _Mention
+from ipb.scoring.parse._common import MAX_OCCURRENCES, _Evidence, _Hit, _Mention
+from ipb.scoring.parse._regime_words import placed
+from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._state import _ParserState
 
 #: Table columns whose Yes / No cells are gate verdicts: "Pass?", "Meets the test?" / "Fail?", "Triggered?".
@@ -124,7 +126,29 @@ class _AnsweredMixin(_ParserState):
             if u >= 0:
                 out.append(_Hit(m.start(), m.end(), _REGIME_NAMED, u))
                 self.regime_gate[m.start()] = gate
+                if placed(self.masked, m.start(), m.end()):  # said of the case: it places the case wherever it stands
+                    self.__dict__.setdefault("regime_placed", set()).add(m.start())
         return out
+
+    def _regime_evidence(self, hit: _Hit, label: Span | None) -> list[_Evidence]:
+        """A named regime's evidence: in its classifying gate's own section, for that gate there; elsewhere only where it
+        is said of the case (:func:`._regime_words.placed`), for the classifying gate wherever it stands."""
+        unit, gate = self.units[hit.unit], self.regime_gate.get(hit.start)
+        if unit.gate == gate:
+            return [_Evidence(unit.gate, hit, unit.section, label=label)]
+        if gate is not None and hit.start in self.__dict__.get("regime_placed", ()):
+            return [_Evidence(gate, hit, self._section_of(gate, hit.unit))]
+        return []
+
+    def _regimes_ordered(self, by_gate: dict[int, list[_Evidence]], seen: set[int], order: list[tuple[int, int]]) -> None:
+        """Adds to ``order`` (and ``seen``) each classifying gate with no section and no mention whose regime is said of
+        the case outside a final verdict: it is detected where the regime is named (how ``substance``)."""
+        for g, evs in by_gate.items():
+            ev = next((e for e in evs if e.hit.word is _REGIME_NAMED and not self.units[e.hit.unit].final), None)
+            if g not in seen and ev is not None:
+                seen.add(g)
+                order.append((ev.hit.start, g))
+                self.gate_mention.setdefault(g, ((ev.hit.start, ev.hit.end), "substance"))
 
     def _pass_named_gates(self) -> frozenset[int]:
         """The card's gates whose name states their pass condition: a ``proceed`` test and no ``reject`` test ("Adequate Size

@@ -26,6 +26,7 @@ from ipb.scoring._text import (
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._elements import _elements
 from ipb.scoring.parse._references import _SEP
+from ipb.scoring.parse._regime_words import REGIME_SYNONYMS, regime_pattern
 
 #: Surnames too common to name an investor on their own.
 _AMBIGUOUS_SURNAMES = frozenset({"Wood", "Price", "Smith", "Jones", "Lu", "Sleep", "Miller", "Management", "Investments", "Fund", "Board"})
@@ -267,10 +268,10 @@ def _build_index(card: Card) -> _CardIndex:
     regime_triggers = []
     for g in card.gates:
         for regime, _ in g.classify:
-            parts = [part for part in regime.lower().split("_") if part]
-            if parts:
-                body = r"[\s_/,-]+(?:and\s+)?".join(re.escape(part) for part in parts)
-                regime_triggers.append(Trigger(parts[0], re.compile(rf"(?i){body}(?:s|es)?\b"), g.number))
+            for words in [regime.lower().split("_"), *(w.split() for w in REGIME_SYNONYMS.get(regime, ()))]:
+                parts = [part for part in words if part]
+                if parts:
+                    regime_triggers.append(Trigger(parts[0].split("-")[0], re.compile(rf"(?i){regime_pattern(parts)}(?:s|es)?\b"), g.number))
     return _CardIndex(
         card=card,
         regime_triggers=regime_triggers,

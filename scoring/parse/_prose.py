@@ -557,11 +557,13 @@ class _ProseGatesMixin(_ParserState):
         clauses = getattr(self, "prose_clauses", None)
         if not clauses:
             return evidence
-        gate_of = {id(h): item.gate for item in clauses for h in item.hits}
+        placed = self.__dict__.get("regime_placed", set())  # a regime said of the case stays its classifying gate's
+        gate_of = {id(h): item.gate for item in clauses for h in item.hits if h.start not in placed}
         out = [ev for ev in evidence if id(ev.hit) not in gate_of]
         for item in clauses:
             for hit in item.hits:
-                out.append(_Evidence(item.gate, hit, self._section_of(item.gate, hit.unit)))
+                if id(hit) in gate_of:
+                    out.append(_Evidence(item.gate, hit, self._section_of(item.gate, hit.unit)))
         return out
 
     def _gates(self, evidence: list[_Evidence]) -> list[GateTrace]:  # type: ignore[override]

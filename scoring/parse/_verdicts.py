@@ -15,6 +15,7 @@ from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, normalize
+from ipb.scoring.parse._inline_labels import labels_alone
 from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS, _AnsweredMixin
 from ipb.scoring.parse._common import (
     _FIELD_VERDICT,
@@ -355,8 +356,7 @@ class _VerdictsMixin(_AnsweredMixin):
                     out.append(_Evidence(asked, hit, self._section_of(asked, hit.unit), label=label))
                 continue
             if hit.word is _REGIME_NAMED:
-                if unit.gate == self.regime_gate.get(hit.start):
-                    out.append(_Evidence(unit.gate, hit, unit.section, label=label))
+                out.extend(self._regime_evidence(hit, label))
                 continue
             mentions = self.unit_mentions.get(hit.unit)
             if mentions and all(m.gates == (unit.gate,) for m in mentions):
@@ -581,14 +581,15 @@ class _VerdictsMixin(_AnsweredMixin):
             pos = _place_in_unit(self.units[first].start, self.unit_mentions.get(first, ()), gate) if first >= 0 else 0
             order.append((pos, gate))
         seen = {g for _, g in order}
-        for m in self.mentions:  # gates named only in passing count when a verdict is given them there
+        for m in self.mentions:  # gates named only in passing count when a verdict is given them there, or as a label mid-paragraph
             for g in m.gates:
-                if g in seen or g not in by_gate or m.unit < 0 or self.units[m.unit].final:
+                if g in seen or m.unit < 0 or self.units[m.unit].final:
                     continue
-                if any(self._level(ev.hit) > 0 for ev in by_gate[g]):
+                if any(self._level(ev.hit) > 0 for ev in by_gate.get(g, ())) or labels_alone(self.masked, m):
                     seen.add(g)
                     order.append((m.start, g))
                     self.gate_mention.setdefault(g, ((m.start, m.end), m.how))
+        self._regimes_ordered(by_gate, seen, order)
         order = after_summary(self, order)  # a summary box ahead of the analysis does not fix the order (:mod:`._split`)
         traces: list[GateTrace] = []
         for _, g in order:
