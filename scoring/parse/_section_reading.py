@@ -248,7 +248,7 @@ class _SectionReadingMixin(_ParserState):
         bars = gate_bars(card).get(gate)
         higher = _higher(bars, direction)
         found: list[tuple[str, str]] = []
-        named, foreign = False, set()  # whether a clause names the gate's own criterion; places of ``found`` read from
+        named, foreign = False, set[int]()  # whether a clause names the gate's own criterion; places of ``found`` read from
         # a clause whose subject is another noun
         own_words = set(prose_vocabulary(card).get(gate, {}))
         question: str | None = None
