@@ -9,7 +9,7 @@ Run from the repository root, once per tree, then compare::
 Answers read (each keyed by where it comes from, never by its text, so a
 held-out corpus answer is compared without being shown):
 
-* every case of ``tests/scoring/corpus/*.yaml`` (all splits: this is a byte
+* every case of ``tests/scoring/corpus/*.yaml``, or of ``--corpus DIR`` (all splits: this is a byte
   comparison of two parsers, not a measurement of accuracy);
 * the golden cases of ``tests/scoring/cases/parse_cases.yaml``;
 * every synthetic answer of :func:`ipb.respond.synthetic.synthetic_responses`
@@ -33,9 +33,10 @@ from typing import Any, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+DEFAULT_CORPUS = ROOT / "tests" / "scoring" / "corpus"
 
 
-def _answers(n: int) -> Iterator[tuple[str, Any, str, bool]]:
+def _answers(n: int, corpus_dir: Path = DEFAULT_CORPUS) -> Iterator[tuple[str, Any, str, bool]]:
     """(key, card, text, big) for every answer compared."""
     import random
 
@@ -46,7 +47,7 @@ def _answers(n: int) -> Iterator[tuple[str, Any, str, bool]]:
     from ipb.respond.synthetic import bundled_items, synthetic_responses
 
     yaml = YAML(typ="safe")
-    for path in sorted((ROOT / "tests" / "scoring" / "corpus").glob("*.yaml")):
+    for path in sorted(corpus_dir.glob("*.yaml")):
         for k, case in enumerate(yaml.load(path.read_text(encoding="utf-8")) or []):
             yield f"corpus/{path.name}/{k}/{case.get('id')}", case["card"], case["text"], False
     golden = yaml.load((ROOT / "tests" / "scoring" / "cases" / "parse_cases.yaml").read_text(encoding="utf-8"))
@@ -72,13 +73,13 @@ def _answers(n: int) -> Iterator[tuple[str, Any, str, bool]]:
         yield f"megabyte/{name}", buffett, text, True
 
 
-def _dump(out: Path, n: int, configs: list[str]) -> int:
+def _dump(out: Path, n: int, configs: list[str], corpus_dir: Path = DEFAULT_CORPUS) -> int:
     from ipb.scoring.parse import default_embedder, parse_response
 
     model = default_embedder() if "on" in configs else None
     count = 0
     with out.open("w", encoding="utf-8") as fh:
-        for key, card, text, big in _answers(n):
+        for key, card, text, big in _answers(n, corpus_dir):
             for config in configs:
                 if big and config == "on":
                     continue
@@ -109,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--n", type=int, default=2000, help="bench/parse.py synthetic answers")
     ap.add_argument("--embedder", choices=["off", "on", "both"], default="off")
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder of corpus YAML files (a copy without a blind batch)")
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("A", "B"))
     args = ap.parse_args(argv)
     if args.compare:
@@ -116,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         ap.error("--out or --compare is required")
     configs = ["off", "on"] if args.embedder == "both" else [args.embedder]
-    return _dump(args.out, args.n, configs)
+    return _dump(args.out, args.n, configs, args.corpus)
 
 
 if __name__ == "__main__":

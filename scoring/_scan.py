@@ -81,7 +81,7 @@ def scan(
         chosen: "Iterable[int]" = range(len(entries))
     else:  # the literals some word of the text starts like, in list order (ties at one position keep it)
         picked = [i for head in (heads.keys() & prefixes) for i in heads[head]]
-        picked.extend(i for i in others if entries[i][0] in low)
+        picked.extend(i for i in others if _holds(entries[i][0], low, prefixes, cache, limit))
         picked.sort()
         chosen = picked
     append = found.append
@@ -147,33 +147,39 @@ class WordPrefixes(set):  # type: ignore[type-arg]
     low: str = ""
 
     def positions(self, literal: str, limit: int) -> list[int] | None:
-        """:func:`_positions` of ``literal`` in the text, found through the words that hold its opening run of
-        letters and digits instead of a search of the whole text; None when it opens with another character.
+        """:func:`_positions` of ``literal`` in the text, found through the words that hold one of its runs of
+        letters and digits (the one inside the fewest distinct words) instead of a search of the whole text; None
+        when it has no such run or its runs are all inside too many words.
 
         Exact: an occurrence of a run of letters and digits lies inside one word (a maximal run), so the
         occurrences of the run are each word's occurrences shifted by where the run sits in the word (every
-        place, overlapping ones included); the literal occurs where its run does and the text goes on as it does.
+        place, overlapping ones included); the literal occurs where its run does, less the run's offset in the
+        literal, and the text goes on as the literal does.
         """
         if self.where is None or self.joined is None or self.line_starts is None:
             return None
-        run = _lead_run(literal)
-        if not run:
-            return None
         joined, starts, where = self.joined, self.line_starts, self.where
-        if joined.count(run) > INDEX_MAX_WORDS:
+        runs = _runs_at(literal)
+        if not runs:
+            return None
+        # the run inside the fewest distinct words ("stock" rather than "the" for "the stock")
+        count, at, run = min((joined.count(run), at, run) for at, run in runs)
+        if count > INDEX_MAX_WORDS:
             return None  # a run inside many distinct words ("9" among numbered lines): one search of the text is faster
         groups: list[list[int]] = []
         hit = joined.find(run)
         while hit >= 0:
             line = bisect_right(starts, hit) - 1
             word = joined[starts[line] : starts[line + 1] - 1] if line + 1 < len(starts) else joined[starts[line] :]
-            shift = hit - starts[line]
+            shift = hit - starts[line] - at  # the literal starts ``at`` characters before its run
             groups.append([p + shift for p in where[word]] if shift else where[word])
             hit = joined.find(run, hit + 1)
         if len(groups) == 1:
             out = list(groups[0])
         else:
             out = sorted(chain.from_iterable(groups))
+        if at:
+            out = [p for p in out if p >= 0]
         if len(run) < len(literal):
             low = self.low
             out = [p for p in out if low.startswith(literal, p)]
@@ -222,6 +228,28 @@ def _lead_run(literal: str) -> str:
     """The run of letters and digits ``literal`` opens with ("" when it opens with another character)."""
     m = _WORD_TOKEN.match(literal)
     return m.group() if m is not None else ""
+
+
+def _holds(literal: str, low: str, prefixes: "set[str]", cache: "dict[str, list[int]] | None", limit: int) -> bool:
+    """Whether ``literal`` occurs in ``low``: from ``cache`` when it was looked for, else by the words of a long
+    text (:meth:`WordPrefixes.positions`, its places then kept in ``cache``) or by one search."""
+    positions = cache.get(literal) if cache is not None else None
+    if positions is None:
+        joined = getattr(prefixes, "joined", None)
+        if joined is None:
+            return literal in low
+        positions = [] if _absent(literal, joined) else prefixes.positions(literal, limit)  # type: ignore[attr-defined]
+        if positions is None:
+            return literal in low
+        if cache is not None:
+            cache[literal] = positions
+    return bool(positions)
+
+
+@lru_cache(maxsize=4096)
+def _runs_at(literal: str) -> tuple[tuple[int, str], ...]:
+    """(where it starts in ``literal``, run) for each run of letters and digits of ``literal``."""
+    return tuple((m.start(), m.group()) for m in _WORD_TOKEN.finditer(literal))
 
 
 def _absent(literal: str, joined: str) -> bool:

@@ -16,6 +16,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any, Iterable, Iterator, Sequence
 
 from ipb.scoring._numbers import NumberMatch, find_numbers, find_years
@@ -249,25 +250,22 @@ def fold_repeated_lines(text: str, min_run: int = MIN_REPEAT_RUN,
     >>> fold_repeated_lines("x\nx\ny")[1]
     []
     """
-    starts: list[int] = []
-    ids: list[int] = []
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()  # a text ending in a newline (or empty) has no line after it
     seen: dict[str, int] = {}
+    ids = [seen.setdefault(line, len(seen)) if line.strip() else -1 for line in lines]  # every blank line alike
     n = len(text)
-    pos = 0
-    while pos < n:
-        nl = text.find("\n", pos)
-        line = text[pos : n if nl < 0 else nl]
-        starts.append(pos)
-        ids.append(seen.setdefault(line, len(seen)) if line.strip() else -1)  # every blank line alike
-        pos = n if nl < 0 else nl + 1
+    starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
     m = len(ids)
-    starts.append(n)
+    starts[m] = n  # (the last line may have no newline)
     runs: list[tuple[int, int, int]] = []
     i = 0
     while i < m:
         step = 1
-        if ids[i] < 0:
-            i += 1  # a copy starts with a line that is not blank (the same loop is found one line on)
+        if ids[i] < 0 or ids[i] not in ids[i + 1 : i + 1 + max_block]:
+            i += 1  # a copy starts with a line that is not blank (the same loop is found one line on) and recurs
+            # within ``max_block`` lines (else no block size below has a copy right after it)
             continue
         for size in range(1, max_block + 1):
             if i + min_run * size > m:
