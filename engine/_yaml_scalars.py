@@ -43,11 +43,13 @@ def _quoted(text: str) -> str:
 
 
 def _plain_decimal(text: str) -> str:
-    """``1e3`` -> ``1000``, ``2e-5`` -> ``0.00002``; long ones as ``1.0e400``."""
-    plain = format(Decimal(text), "f")
-    if len(plain) <= 24:
-        return plain
+    """``1e3`` -> ``1000``, ``2e-5`` -> ``0.00002``; long ones as ``1.0e400``. An exponent of more than four digits
+    is never expanded (``Decimal`` refuses ``1e99999999999999999999``, and its digits would not fit a message)."""
     mantissa, _, exponent = text.lower().partition("e")
+    if len(exponent.lstrip("+-")) <= 4:
+        plain = format(Decimal(text), "f")
+        if len(plain) <= 24:
+            return plain
     sign = "" if exponent[:1] in "+-" else "+"
     return f"{mantissa}.0e{sign}{exponent}"
 

@@ -43,6 +43,8 @@ YAML_ERRORS: list[tuple[str, str, str, str, int, int]] = [
     ("underscore-float", "a: 1_000.5\n", "ambiguous-scalar", "write 1000.5", 1, 4),
     ("exponent-no-dot", "a: 1e3\n", "ambiguous-scalar", 'YAML 1.2 reads it as a number and YAML 1.1 as a string; write 1000, or quote it ("1e3")', 1, 4),
     ("exponent-negative", "a: 2E-5\n", "ambiguous-scalar", "write 0.00002", 1, 4),
+    ("exponent-long", "a: 1e400\n", "ambiguous-scalar", "write 1.0e+400, or quote it", 1, 4),
+    ("exponent-huge", "a: 1e99999999999999999999\n", "ambiguous-scalar", "write 1.0e+99999999999999999999, or quote it", 1, 4),
     ("sexagesimal", "a: 1:30\n", "ambiguous-scalar", 'base-60 number and YAML 1.2 as a string; quote it ("1:30")', 1, 4),
     ("sexagesimal-time", "start: 10:30:00\n", "ambiguous-scalar", "base-60", 1, 8),
     ("date", "as_of: 2009-03-01\n", "ambiguous-scalar", 'reads it as a date and YAML 1.2 as a string; quote it ("2009-03-01")', 1, 8),
