@@ -53,3 +53,14 @@ def review_run(card_id: str, base: str, seed: int, n: int = 1000) -> tuple[tuple
         item = json.loads(line)
         out.append((item, {k: convert_fact(frame.inputs[k], v) for k, v in item["scenario"]["facts"].items()}))
     return tuple(out)
+
+
+def assert_relation_on_run(card_id: str, base: str, seed: int, name: str, applies, holds, least: int) -> None:
+    """A review's relation on every item of its 1,000-item run: ``holds(facts)`` on each item where ``applies(facts)``,
+    and at least ``least`` such items, so that the relation cannot pass by applying to nothing."""
+    seen = 0
+    for item, f in review_run(card_id, base, seed, 1000):
+        if applies(f):
+            seen += 1
+            assert holds(f), (name, item["id"])
+    assert seen >= least, (name, seen)

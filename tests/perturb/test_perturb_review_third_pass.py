@@ -16,7 +16,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from perturb_support import review_run
+from perturb_support import assert_relation_on_run
 
 SEED = 2028  # the review's seed
 B = D("1e9")
@@ -94,10 +94,4 @@ RULES = [
 @pytest.mark.parametrize("card_base,name,applies,holds,least", RULES, ids=[f"{r[0][0]}: {r[1][:40]}" for r in RULES])
 def test_third_review_relation_holds_on_every_item(card_base, name, applies, holds, least):
     """One relation per finding; it applies to at least ``least`` items of the 1,000 and holds on each."""
-    card_id, base = card_base
-    seen = 0
-    for item, f in review_run(card_id, base, SEED, 1000):
-        if applies(f):
-            seen += 1
-            assert holds(f), (name, item["id"])
-    assert seen >= least, (name, seen)
+    assert_relation_on_run(*card_base, SEED, name, applies, holds, least)
