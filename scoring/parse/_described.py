@@ -21,7 +21,7 @@ Paper §7.5 (SRP, paraphrase matching); issue 13 item 2 (gate references).
 
 from __future__ import annotations
 
-from ipb.scoring.parse._prose import MAX_UNITS, _clauses, gate_of_clause, prose_vocabulary, _stems
+from ipb.scoring.parse._prose import MAX_UNITS, MIN_SCORE, _clauses, clause_weights
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace
 
@@ -41,19 +41,19 @@ class _DescribedGatesMixin(_ParserState):
     def _described_gates(self) -> list[GateTrace]:
         """Gates discussed by the card's words for them, clause by clause, in the order first met (see the module
         docstring); empty when fewer than :data:`MIN_DESCRIBED_GATES` are."""
-        vocab = prose_vocabulary(self.card)
         found: dict[int, GateTrace] = {}
         for u, unit in enumerate(self.units[:MAX_UNITS]):
             if u in self.final_units or self.masked[unit.start : unit.end].rstrip().endswith("?"):
                 continue
             for a, b in _clauses(self.low, unit.start, unit.end):
-                gate = gate_of_clause(self.card, self.low[a:b])
-                if gate is None or gate in found:
+                weights = clause_weights(self.card, self.low[a:b])  # one weighing per clause (gate_of_clause's too)
+                if not weights:
                     continue
-                stems = _stems(self.low[a:b])
-                weights = {g: sum(w for s, w in words.items() if s in stems) for g, words in vocab.items()}
-                if weights[gate] < MIN_DESCRIBED or any(w >= MIN_DESCRIBED for g, w in weights.items() if g != gate):
-                    continue  # too few of its words, or another gate's criterion named beside them
+                gate = max(weights, key=lambda g: (weights[g], g))
+                if gate in found or weights[gate] < max(MIN_SCORE, MIN_DESCRIBED):
+                    continue
+                if any(w >= MIN_DESCRIBED for g, w in weights.items() if g != gate):
+                    continue  # another gate's criterion named beside them (this also refuses a tie for the best)
                 card_gate = self.ix.gates.get(gate)
                 if card_gate is None:
                     continue

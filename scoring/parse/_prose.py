@@ -60,7 +60,7 @@ from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._vocabulary import names_read, stem_set
 
-__all__ = ["MIN_SCORE", "prose_vocabulary", "gate_of_clause", "appraisals"]
+__all__ = ["MIN_SCORE", "prose_vocabulary", "clause_weights", "gate_of_clause", "appraisals"]
 
 #: The weight of a clause's gate words (name and alias stems weigh 3, element and input-name stems 2, description
 #: stems 1) a clause needs before it is taken for that gate.
@@ -158,6 +158,21 @@ def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
     return table
 
 
+def clause_weights(card: Card, text: str) -> dict[int, int]:
+    """Gate number -> the weight of that gate's prose vocabulary (:func:`prose_vocabulary`) among the stems of
+    ``text``; empty when ``text`` has no stem.
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> w = clause_weights(compiled_card("munger_business_quality_price").card, "the toll-road operator is easy to understand")
+    >>> max(w, key=w.get), clause_weights(compiled_card("munger_business_quality_price").card, "")
+    (1, {})
+    """
+    stems = _stems(text)
+    if not stems:
+        return {}
+    return {g: sum(w for s, w in vocab.items() if s in stems) for g, vocab in prose_vocabulary(card).items()}
+
+
 def gate_of_clause(card: Card, text: str, *, ties: bool = False) -> int | None:
     """The gate whose prose vocabulary weighs most in ``text`` (at least :data:`MIN_SCORE`, strictly more than any other);
     with ``ties``, instead: a gate that shares the best weight (at least :data:`MIN_SCORE`) with another, else None.
@@ -167,10 +182,10 @@ def gate_of_clause(card: Card, text: str, *, ties: bool = False) -> int | None:
     >>> gate_of_clause(card, "the toll-road operator is easy to understand"), gate_of_clause(card, "Nice weather today")
     (1, None)
     """
-    stems = _stems(text)
-    if not stems:
+    weights = clause_weights(card, text)
+    if not weights:
         return None
-    scores = sorted(((sum(w for s, w in vocab.items() if s in stems), g) for g, vocab in prose_vocabulary(card).items()), reverse=True)
+    scores = sorted(((w, g) for g, w in weights.items()), reverse=True)
     best, gate = scores[0]
     tie = len(scores) > 1 and scores[1][0] == best
     if best < MIN_SCORE or tie != ties:
