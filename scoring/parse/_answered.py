@@ -127,7 +127,7 @@ class _AnsweredMixin(_ParserState):
                 out.append(_Hit(m.start(), m.end(), _REGIME_NAMED, u))
                 self.regime_gate[m.start()] = gate
                 if placed(self.masked, m.start(), m.end()):  # said of the case: it places the case wherever it stands
-                    self.__dict__.setdefault("regime_placed", set()).add(m.start())
+                    self.regime_placed.add(m.start())
         return out
 
     def _regime_evidence(self, hit: _Hit, label: Span | None) -> list[_Evidence]:
@@ -136,7 +136,7 @@ class _AnsweredMixin(_ParserState):
         unit, gate = self.units[hit.unit], self.regime_gate.get(hit.start)
         if unit.gate == gate:
             return [_Evidence(unit.gate, hit, unit.section, label=label)]
-        if gate is not None and hit.start in self.__dict__.get("regime_placed", ()):
+        if gate is not None and hit.start in self.regime_placed:
             return [_Evidence(gate, hit, self._section_of(gate, hit.unit))]
         return []
 

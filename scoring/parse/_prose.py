@@ -572,7 +572,7 @@ class _ProseGatesMixin(_ParserState):
         clauses = getattr(self, "prose_clauses", None)
         if not clauses:
             return evidence
-        placed = self.__dict__.get("regime_placed", set())  # a regime said of the case stays its classifying gate's
+        placed = self.regime_placed  # a regime said of the case stays its classifying gate's
         gate_of = {id(h): item.gate for item in clauses for h in item.hits if h.start not in placed}
         out = [ev for ev in evidence if id(ev.hit) not in gate_of]
         for item in clauses:

@@ -69,6 +69,8 @@ class _ParserState:
     #: Spans analysing another profile or scenario than the first (:func:`._voice.other_profile_regions`), found on first use.
     profile_regions: list[tuple[int, int]] | None
     regime_gate: dict[int, int]
+    #: Starts of the regimes named where they are said of the case (:func:`._regime_words.placed`).
+    regime_placed: set[int]
     #: Starts of every verdict word, sorted (filled on first use by ``_soft_number_is_gate``).
     verdict_starts: list[int] | None
     #: Out-of-range numbers of a grouped gate label ("Gates 2 and 12" on a five-gate card): invented gates (FM-1).
@@ -117,6 +119,7 @@ class _ParserState:
         self.verdict_columns = {}
         self.profile_regions = None
         self.regime_gate = {}
+        self.regime_placed = set()
         self.verdict_starts = None
         self.outside_numbers = []
         self.lexical_units = set()
