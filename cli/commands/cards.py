@@ -199,7 +199,15 @@ def check(
         try:
             card_id = doc.data.get("card")
             if card_id is None:
-                raise IpbError("a scenario checked on its own must name its 'card'", file=str(path), line=1, column=1, rule="card")
+                raise IpbError("a scenario checked on its own must name its 'card'; an L8 base names none, and "
+                               "ipb perturb --card A --card B --base FILE --n 1 --out ITEMS.jsonl refuses one that "
+                               "breaks a card's types, ranges, constraints or vintage", file=str(path), line=1,
+                               column=1, rule="card")
+            if not isinstance(card_id, str):
+                line, column = doc.locate(("card",))
+                raise LoadError(f"'card' names one card id, not {type(card_id).__name__} {card_id!r}; an L8 base "
+                                "leaves 'card' out (ipb perturb --card A --card B --base FILE checks it against each card)",
+                                file=str(path), line=line, column=column, rule="card", source_line=doc.source_line(line))
             compiled = cards.get(card_id)
             if compiled is None:
                 try:

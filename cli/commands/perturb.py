@@ -24,6 +24,7 @@ shortfall or (verify) any item whose gold no longer matches.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -56,7 +57,7 @@ def perturb(
     allow_short: bool = typer.Option(False, "--allow-short", help="Write fewer than N items when no more distinct ones exist (with a SHORTFALL line) instead of failing."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
     min_changed: int = typer.Option(1, "--min-changed", help="Each item differs from the base in at least this many facts that some gate, computed value or constraint reads (a context label such as a sector no gate reads, or a new date, does not count; the date does in --fm6-probe runs)."),
-    out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically."),
+    out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically; its folder is made if missing."),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb\\[ray]'). The output does not depend on it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write the run's report as JSON."),
@@ -77,6 +78,9 @@ def perturb(
         recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
         job = Job(tuple(paths), str(base), seed, recipes, fm6_probe, weights, min_changed)
         store = runner = None
+        for target in (out_path, report):  # a new folder for the items (and the report) is made, as demo and score do
+            if target is not None and not os.path.lexists(target.parent):
+                target.parent.mkdir(parents=True)
         if backend is Backend.ray:
             from ipb.distributed.perturb import generate_ray
 

@@ -1,0 +1,65 @@
+"""A new user's pass over the item generator (issue 18, branch s29user18): a card written outside
+the package (``tests/fixtures/new_user/dividend_growth_screen.yaml``: six gates, a category input, a
+``require`` rule and a ``derive``d Chowder number) taken through check -> perturb -> verify from the
+README and docs alone. Each test pins one place where the tool stopped the user or misled them;
+the notes are in /work/notes/s29user18.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from ipb.cli import app
+
+runner = CliRunner()
+HERE = Path(__file__).resolve().parent / "fixtures" / "new_user"
+CARD = HERE / "dividend_growth_screen.yaml"
+BASE = HERE / "staples_base.yaml"
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def _perturb(out: Path, *extra: str, base: Path = BASE, n: str = "40"):
+    return invoke("perturb", "--card", str(CARD), "--base", str(base), "--n", n, "--seed", "7", "--out", str(out),
+                  *extra)
+
+
+# --- missing folder for --out (bug kind: an error that does not say what to do) ----------------------------------
+
+def test_perturb_creates_the_folder_of_its_out_file(tmp_path):
+    out = tmp_path / "new" / "deeper" / "items.jsonl"
+    report = tmp_path / "reports" / "run.json"
+    result = _perturb(out, "--report", str(report))
+    assert result.exit_code == 0, result.output
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 40
+    assert (out.parent / "ipb-cards").is_dir()
+    assert json.loads(report.read_text(encoding="utf-8"))["written"] == 40
+
+
+# --- ipb check on an L8 base (bug kind: traceback instead of a located error) ----------------------------------------
+
+def test_check_refuses_a_list_of_cards_at_the_card_field_without_a_traceback(tmp_path):
+    scen = tmp_path / "l8.yaml"
+    scen.write_text("id: two\nlayer: L8\ncard: [weiss_dividend_growth_screen, graham_seven_tests_defensive]\n"
+                    "facts:\n  dividend_yield: 3%\n", encoding="utf-8")
+    result = invoke("check", "--cards", str(HERE), str(scen))
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    # line 3, column 7: the value of card:
+    assert f"{scen}:3:7:" in result.output
+    assert "one card id" in result.output and "ipb perturb" in result.output
+
+
+def test_check_of_a_scenario_without_a_card_says_how_to_check_an_l8_base(tmp_path):
+    result = invoke("check", str(HERE / "l8_utility_base.yaml"))
+    assert result.exit_code == 1
+    assert "l8_utility_base.yaml:1:1:" in result.output
+    assert "must name its 'card'" in result.output
+    assert "ipb perturb --card A --card B" in result.output
+
