@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
 from ipb.engine._json import canonical_json
 from ipb.engine._yaml import load_yaml_file
-from ipb.engine.card import Card, InputSpec
+from ipb.engine.card import Card, InputSpec, constraint_errors
 from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
 from ipb.engine.expressions import category
 from ipb.engine.graph import CompiledCard
@@ -571,12 +571,18 @@ def load_base(path: str | Path, frame: Frame) -> PScenario:
         A missing or malformed file, a schema violation, a fact no card
         declares (with a "did you mean"), a value that does not fit its input,
         or a ``card`` field naming another card; each with file:line:col.
+        Rule ``constraint``: the base breaks a card's ``constraints:`` (a
+        ``require`` that is false, or a stated derived input that differs from
+        its ``value``), at the first fact the rule reads, as ``ipb check`` says.
     PerturbError
         Rule ``vintage``: the base is dated outside a card's vintage and the
         frame is not making FM-6 probes.
     """
     doc = load_yaml_file(path, collect=True)
     facts, as_of = typed_facts(doc, frame.inputs, frame.card_ids)
+    broken = [e for i, c in enumerate(frame.cards) for e in constraint_errors(c.card, frame.facts_for(i, facts), doc)]
+    if broken:
+        raise ErrorGroup(broken)
     data = doc.data
     base = PScenario(facts=facts, as_of=as_of, id=data.get("id") or Path(path).stem, title=data.get("title", ""))
     check_base(frame, base, str(path))

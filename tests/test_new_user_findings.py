@@ -63,3 +63,28 @@ def test_check_of_a_scenario_without_a_card_says_how_to_check_an_l8_base(tmp_pat
     assert "must name its 'card'" in result.output
     assert "ipb perturb --card A --card B" in result.output
 
+
+# --- a base that breaks a card rule (bug kind: silently accepted) ----------------------------------------------------
+
+def test_perturb_refuses_a_base_that_breaks_a_require_rule_at_the_fact(tmp_path):
+    text = BASE.read_text(encoding="utf-8").replace("dividend_cut_last_decade: false", "dividend_cut_last_decade: true")
+    base = tmp_path / "cut.yaml"
+    base.write_text(text, encoding="utf-8")
+    out = tmp_path / "items.jsonl"
+    result = _perturb(out, base=base)
+    assert result.exit_code == 1
+    assert not out.exists()
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("  consecutive_raise_years:"))
+    assert f"{base}:{line}:" in result.output
+    assert "breaks constraint 'no_cut_within_the_raise_streak'" in result.output
+
+
+def test_perturb_refuses_a_base_whose_stated_derived_value_is_not_its_derive(tmp_path):
+    text = BASE.read_text(encoding="utf-8").replace("chowder_number: 13.0%", "chowder_number: 11.0%")
+    base = tmp_path / "wrong_chowder.yaml"
+    base.write_text(text, encoding="utf-8")
+    result = _perturb(tmp_path / "items.jsonl", base=base)
+    assert result.exit_code == 1
+    assert "breaks constraint 'chowder_is_yield_plus_growth'" in result.output
+    assert "chowder_number = 11%" in result.output
+
