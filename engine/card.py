@@ -29,12 +29,9 @@ from typing import Any, Iterator, Mapping
 
 import jsonschema
 
-from ipb.engine._card_checks import bound as _bound
-from ipb.engine._card_checks import check_outcomes as _check_outcomes
-from ipb.engine._card_checks import FOLLOW_ON, VisibleSymbols, all_computed_names, find_cycles, grid_problem, names_in
-from ipb.engine._card_checks import number_value as _number
-from ipb.engine._card_checks import plain_number
-from ipb.engine._card_checks import value_labels as _value_labels
+from ipb.engine._card_checks import (FOLLOW_ON, VisibleSymbols, all_computed_names, bound as _bound,
+                                     check_outcomes as _check_outcomes, find_cycles, grid_problem, names_in,
+                                     number_value as _number, plain_number, value_labels as _value_labels)
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.expressions import (
     BOOL,
@@ -46,6 +43,7 @@ from ipb.engine.expressions import (
     YEARS,
     CompiledExpression,
     ExprType,
+    _incompatible,
     category,
     compile_expression,
 )
@@ -843,8 +841,9 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
         target = raw["derive"]
         spec = inputs.get(target)
         if spec is None or spec.expr_type.kind != "number":
-            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, which is not a numeric input",
-                              rule="constraint", name=target, suggestion=did_you_mean(target, list(inputs))),
+            what = "which is not an input" if spec is None else f"a {spec.type} input; derive a numeric one"
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, {what}", rule="constraint", name=target,
+                              suggestion=did_you_mean(target, list(inputs)) if spec is None else None),
                     path + ("derive",))
             continue
         if "value" not in raw:
@@ -854,9 +853,10 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
         expr = col.expression(raw["value"], symbols, path + ("value",), "number")
         if expr is None:
             continue
-        if target in expr.names:
-            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r} from itself", rule="constraint",
-                              name=target), path + ("value",))
+        if target in expr.names or _incompatible(expr.type, spec.expr_type):
+            why = "from itself" if target in expr.names else f"({spec.type}) from a value in {expr.type.unit}"
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r} {why}", rule="constraint" if
+                              target in expr.names else "unit", name=target), path + ("value",))
             continue
         if target in derived:
             col.add(LoadError(f"{target!r} is derived twice (constraint {derived[target]!r} derives it too)",

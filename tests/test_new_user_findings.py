@@ -88,3 +88,28 @@ def test_perturb_refuses_a_base_whose_stated_derived_value_is_not_its_derive(tmp
     assert "breaks constraint 'chowder_is_yield_plus_growth'" in result.output
     assert "chowder_number = 11%" in result.output
 
+
+# --- derive errors (bug kind: a wrong unit loads; a message suggests the name it refused) ---------------------------
+
+DERIVE_ERRORS = [
+    ("derive: chowder_number", "derive: dividend_cut_last_decade",
+     "derives 'dividend_cut_last_decade', a bool input; derive a numeric one", "derive"),
+    ("derive: chowder_number", "derive: chowder_num",
+     "derives 'chowder_num', which is not an input (did you mean 'chowder_number'?)", "derive"),
+    ("value: dividend_yield + dividend_growth_5y", "value: $5M",
+     "derives 'chowder_number' (ratio) from a value in money", "value"),
+]
+
+
+def test_derive_errors_name_the_field_and_say_what_is_wrong(tmp_path):
+    for old, new, message, key in DERIVE_ERRORS:
+        text = CARD.read_text(encoding="utf-8").replace(old, new)
+        card = tmp_path / "card.yaml"
+        card.write_text(text, encoding="utf-8")
+        result = invoke("check", str(card))
+        assert result.exit_code == 1, new
+        line = next(i for i, t in enumerate(text.splitlines(), 1) if t.strip().startswith(new))
+        column = text.splitlines()[line - 1].index(key) + len(key) + 3
+        assert f"{card}:{line}:{column}:" in result.output, result.output
+        assert message in result.output, result.output
+        assert "did you mean 'dividend_cut_last_decade'" not in result.output
