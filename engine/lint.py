@@ -109,6 +109,8 @@ def lint_card(card: Card) -> list[IpbError]:
             found.append(_at(doc, LintWarning(
                 f"criterion {expr.source.strip()!r} of gate {gate.id!r} reads no input: its verdict is the same in "
                 "every scenario", rule="constant-criterion", name=gate.id), path))
+    # perturbation recomputes a derived input from its sources, so they move the verdicts of the gates that read it
+    read |= {n for k in card.constraints if k.derive is not None and k.derive in read for n in k.expr.names}
     quoted = {m for g in card.gates for t in (*g.required_elements, *(x for v in g.elements_by_verdict.values() for x in v))
               for m in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", t)}
     for name in card.inputs:

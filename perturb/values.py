@@ -244,7 +244,11 @@ def consumed_inputs(card: Card) -> dict[str, tuple[str, ...]]:
     """Each input that some gate reads, directly or through computed values, -> those gate ids.
 
     Inputs no gate reads are left out (they are context only, such as a
-    ``sector`` category that no criterion mentions).
+    ``sector`` category that no criterion mentions). An input that no gate
+    reads but a ``derive:`` value does (the five-year growth in a derived
+    "yield plus growth") counts as read by the gates that read the derived
+    input: perturbation recomputes that input from it, so it moves their
+    verdicts (before, such an input was never drawn; branch s29user18).
     """
     value_inputs: dict[str, frozenset[str]] = {}
     for g in card.gates:
@@ -260,6 +264,10 @@ def consumed_inputs(card: Card) -> dict[str, tuple[str, ...]]:
     for g in card.gates:
         for name in sorted(_resolve(g.reads, value_inputs, card.inputs)):
             found.setdefault(name, []).append(g.id)
+    for k in card.constraints:
+        if k.derive is not None and k.derive in found:
+            for name in sorted(_resolve(k.expr.names, value_inputs, card.inputs) - set(found)):
+                found[name] = list(found[k.derive])
     return {name: tuple(found[name]) for name in card.inputs if name in found}
 
 

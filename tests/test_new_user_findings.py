@@ -89,6 +89,55 @@ def test_perturb_refuses_a_base_whose_stated_derived_value_is_not_its_derive(tmp
     assert "chowder_number = 11%" in result.output
 
 
+# --- an input read only through a derive (bug kind: never perturbed, and linted as unused) -------------------------
+
+def _items(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _pct(text: str):
+    from decimal import Decimal
+
+    return Decimal(text.rstrip("%"))
+
+
+def test_an_input_read_only_by_a_derive_is_drawn_and_the_derived_input_follows(tmp_path):
+    out = tmp_path / "items.jsonl"
+    result = _perturb(out, "--ops", "metric", n="200")
+    assert result.exit_code == 0, result.output
+    items = _items(out)
+    moved = [it for it in items if any(c["input"] == "dividend_growth_5y" for c in it["manifest"]["changes"])]
+    assert moved, "no item moved the five-year dividend growth"
+    for it in items:
+        facts = it["scenario"]["facts"]
+        assert _pct(facts["chowder_number"]) == _pct(facts["dividend_yield"]) + _pct(facts["dividend_growth_5y"])
+    # growth alone moves the Chowder number across 12%: some item changes only growth and the verdict with it
+    alone = [it for it in moved if {c["input"] for c in it["manifest"]["changes"]} == {"dividend_growth_5y",
+                                                                                          "chowder_number"}]
+    assert {it["investment_verdict"] for it in alone} == {"BUY", "PASS"}
+
+
+def test_metric_and_flip_take_a_derive_only_input_by_name(tmp_path):
+    out = tmp_path / "items.jsonl"
+    result = _perturb(out, "--ops", "metric:dividend_growth_5y", n="10")
+    assert result.exit_code == 0, result.output
+    assert all({c["input"] for c in it["manifest"]["changes"]} == {"dividend_growth_5y", "chowder_number"}
+               for it in _items(out))
+    flip = tmp_path / "flip.jsonl"
+    result = _perturb(flip, "--ops", "flip:dividend_growth_5y", "--allow-short", n="1")
+    assert result.exit_code == 0, result.output
+    (item,) = _items(flip)
+    # by hand: yield 3% + growth 10% = 13% >= 12% BUY; growth 8.5% gives 11.5% < 12% PASS, 9% gives 12% BUY
+    assert item["investment_verdict"] == "PASS"
+    assert item["scenario"]["facts"]["dividend_growth_5y"] == "8.5%"
+
+
+def test_check_does_not_call_an_input_read_by_a_derive_unused():
+    result = invoke("check", str(CARD))
+    assert result.exit_code == 0, result.output
+    assert "unused-input" not in result.output and "dividend_growth_5y" not in result.output
+
+
 # --- derive errors (bug kind: a wrong unit loads; a message suggests the name it refused) ---------------------------
 
 DERIVE_ERRORS = [
