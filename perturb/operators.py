@@ -155,7 +155,13 @@ def operator_names() -> list[str]:
 
 
 def _not_applicable(frame: Frame, what: str) -> PerturbError:
-    return PerturbError(f"card {' and '.join(frame.card_ids)} {what}", rule="not-applicable")
+    """``what`` reads after "card X" ("has no ...", "names its ..."); several cards take the plural verb."""
+    if len(frame.card_ids) == 1:
+        return PerturbError(f"card {frame.card_ids[0]} {what}", rule="not-applicable")
+    for one, many in (("has ", "have "), ("names its ", "name their ")):
+        if what.startswith(one):
+            what = many + what[len(one):]
+    return PerturbError(f"cards {' and '.join(frame.card_ids)} {what}", rule="not-applicable")
 
 
 # --------------------------------------------------------------------------- inputs operators may move

@@ -162,3 +162,15 @@ def test_derive_errors_name_the_field_and_say_what_is_wrong(tmp_path):
         assert f"{card}:{line}:{column}:" in result.output, result.output
         assert message in result.output, result.output
         assert "did you mean 'dividend_cut_last_decade'" not in result.output
+
+
+# --- the run summary of an L8 deck (bug kind: grammar) ---------------------------------------------------------------
+
+def test_an_operator_skipped_for_two_cards_says_cards_have(tmp_path):
+    out = tmp_path / "l8.jsonl"
+    result = invoke("perturb", "--card", str(CARD), "--card", "graham_seven_tests_defensive", "--base",
+                    str(HERE / "l8_utility_base.yaml"), "--n", "20", "--seed", "5", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert ("skipped temporal: cards weiss_dividend_growth_screen and graham_seven_tests_defensive have no regime "
+            "gate") in result.output
+    assert "graham_seven_tests_defensive has no regime gate" not in result.output
