@@ -841,8 +841,9 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
         target = raw["derive"]
         spec = inputs.get(target)
         if spec is None or spec.expr_type.kind != "number":
-            what = "which is not an input" if spec is None else f"a {spec.type} input; derive a numeric one"
-            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, {what}", rule="constraint", name=target,
+            what = "" if spec is None else f": it is {spec.type}; derive a number, ratio, money, multiple or year input"
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, which is not a numeric input{what}",
+                              rule="constraint", name=target,
                               suggestion=did_you_mean(target, list(inputs)) if spec is None else None),
                     path + ("derive",))
             continue

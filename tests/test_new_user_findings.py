@@ -142,9 +142,10 @@ def test_check_does_not_call_an_input_read_by_a_derive_unused():
 
 DERIVE_ERRORS = [
     ("derive: chowder_number", "derive: dividend_cut_last_decade",
-     "derives 'dividend_cut_last_decade', a bool input; derive a numeric one", "derive"),
+     "derives 'dividend_cut_last_decade', which is not a numeric input: it is bool; derive a number, "
+     "ratio, money, multiple or year input", "derive"),
     ("derive: chowder_number", "derive: chowder_num",
-     "derives 'chowder_num', which is not an input (did you mean 'chowder_number'?)", "derive"),
+     "derives 'chowder_num', which is not a numeric input (did you mean 'chowder_number'?)", "derive"),
     ("value: dividend_yield + dividend_growth_5y", "value: $5M",
      "derives 'chowder_number' (ratio) from a value in money", "value"),
 ]
