@@ -73,6 +73,13 @@ _QUALIFIERS = frozenset({"prior", "previous", "current", "next", "last", "initia
 #: Words after "over" that make it a span of time or a comparison, not a quotient.
 _NOT_A_DIVISOR = frozenset({"the", "a", "an", "last", "past", "next", "previous", "prior", "recent", "time", "its",
                             "their", "this", "that", "each", "every", "one", "two", "three", "five", "ten", "many"})
+_ARTICLES = frozenset({"the", "a", "an"})
+#: Words after "over the" / "over a" that make it a span of time ("over the past decade"), not a divisor.
+_SPAN_WORDS_AFTER_OVER = frozenset({"last", "past", "next", "previous", "prior", "recent", "same", "latest", "long",
+                                    "short", "whole", "entire", "full", "following", "coming", "period", "periods",
+                                    "year", "years", "decade", "decades", "month", "months", "quarter", "quarters",
+                                    "week", "weeks", "day", "days", "cycle", "cycles", "run", "life", "lifetime",
+                                    "horizon", "term", "time", "history", "course", "span", "interval", "holding"})
 #: Words that end a noun phrase's head (``retention`` in ``retention of existing customers``).
 _PREPOSITIONS = frozenset({"of", "in", "at", "for", "on", "from", "to", "with", "over", "under", "before", "after",
                            "since", "during", "by", "as", "than", "across", "among", "between", "within", "until",
@@ -188,9 +195,16 @@ def _ratio_of(text: str) -> str:
     'ratio of cash flow from operations to beginning total assets'
     >>> _ratio_of("revenue growth over the last five years")
     'revenue growth over the last five years'
+    >>> _ratio_of("annual dividend over the share price")
+    'ratio of annual dividend to the share price'
+    >>> _ratio_of("earnings averaged over a full cycle")
+    'earnings averaged over a full cycle'
     """
     first, sep, rest = text.partition(" over ")
-    if not sep or " over " in rest or not first or rest.split(" ", 1)[0].lower() in _NOT_A_DIVISOR:
+    lead = rest.split(" ", 1)[0].lower()
+    if lead in _ARTICLES and not _SPAN_WORDS_AFTER_OVER & set(rest.lower().split()):
+        lead = ""  # "over the share price": a divisor; "over the past year", "over a full cycle": a span
+    if not sep or " over " in rest or not first or lead in _NOT_A_DIVISOR:
         return text
     if any(w.lower() in _NOT_A_QUOTIENT for w in first.split()):
         return text  # the spread of bonds over Treasuries, growth over a year: not a ratio

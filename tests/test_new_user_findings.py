@@ -175,3 +175,21 @@ def test_an_operator_skipped_for_two_cards_says_cards_have(tmp_path):
     assert ("skipped temporal: cards weiss_dividend_growth_screen and graham_seven_tests_defensive have no regime "
             "gate") in result.output
     assert "graham_seven_tests_defensive has no regime gate" not in result.output
+
+
+# --- a question sentence (bug kind: a quotient label left as written) -----------------------------------------------
+
+def test_a_quotient_over_the_share_price_reads_as_a_ratio_and_a_span_does_not():
+    from ipb.engine.card import load_card
+    from ipb.perturb.render import input_label
+
+    card = load_card(CARD)
+    assert input_label(card.inputs["dividend_yield"]) == "ratio of annual dividend to the share price"
+    spans = {"Earnings per share averaged over the latest three years.": "earnings per share averaged over the latest "
+             "three years", "Annualised return of the strategy over the evaluation period.": "annualised return of "
+             "the strategy over the evaluation period", "Dividends paid over a full cycle.": "dividends paid over a "
+             "full cycle"}
+    for description, label in spans.items():
+        spec = card.inputs["dividend_yield"].__class__("x", "ratio", card.inputs["dividend_yield"].expr_type,
+                                                       description)
+        assert input_label(spec) == label
