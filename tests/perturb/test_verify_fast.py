@@ -318,3 +318,20 @@ def test_the_collector_is_paused_while_checking_and_restored_after(items, monkey
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("card_id, name, good, bad", [
+    ("buffett_owner_earnings_dcf", "earnings_predictable", True, 1),  # a bool input refuses 1
+    ("buffett_owner_earnings_dcf", "earnings_predictable", False, 0),
+    ("buffett_acquisition_checklist", "arr", 1, True),  # a money input refuses true
+])
+def test_the_literal_memo_keeps_a_literals_type_regression_true_read_for_1(card_id, name, good, bad):
+    """1 == True and hash(1) == hash(True): a memo keyed by the literal alone read 1 as the remembered true."""
+    card = compiled_card(card_id).card
+    checker = verify_mod._Checker()
+    typed, _ = checker.typed(card, {name: good})
+    assert typed[name] == good
+    with pytest.raises(LoadError):
+        checker.typed(card, {name: bad})
+    with pytest.raises(LoadError):  # and the plain conversion agrees
+        verify_mod._convert(card, name, bad)
