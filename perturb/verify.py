@@ -18,13 +18,12 @@ import os
 from array import array
 from dataclasses import dataclass, field
 from hashlib import blake2b
-from itertools import starmap
+from itertools import pairwise, starmap
 from math import ceil
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import jsonschema
-import numpy as np
 
 from ipb.engine._json import NOT_CANONICAL, parse_canonical_line, parse_json_line
 from ipb.engine.grp_view import grp_view
@@ -401,8 +400,8 @@ class _IdLog:
 
     :func:`reportable` keeps ``(record, line, id)`` tuples, about 200 bytes a
     record (20 MB at 100,000 items); this log keeps two ``array`` columns.
-    Hashes seen twice are found once, at the end, by sorting a copy of the
-    hash column (numpy, 8 bytes a record), not looked up record by record.
+    Hashes seen twice are found once, at the end, by sorting the hash column
+    (a transient list of some 40 bytes a record), not looked up record by record.
     Only records with such a hash can repeat an id; their exact ids are read
     again from the file (:func:`_repeated_ids`), so two different ids that
     share a hash mark nothing.
@@ -426,15 +425,12 @@ class _IdLog:
 
     def suspects(self) -> set[int]:
         """Record numbers whose id hash another record shares (a superset of those that repeat an id)."""
-        if len(self.hashes) < 2:
+        ordered = sorted(self.hashes)
+        twice = {a for a, b in pairwise(ordered) if a == b}
+        del ordered
+        if not twice:
             return set()
-        hashes = np.frombuffer(self.hashes, dtype=np.uint64)
-        ordered = np.sort(hashes)
-        twice = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
-        if not len(twice):
-            return set()
-        records = np.frombuffer(self.records, dtype=np.int64)
-        return set(records[np.isin(hashes, twice)].tolist())
+        return {r for r, h in zip(self.records, self.hashes) if h in twice}
 
 
 #: Records checked between two collections of young cyclic garbage (:func:`_reportable_logged`).
