@@ -242,7 +242,10 @@ class _Checker:
         item = parse_canonical_line(text)
         if item is NOT_CANONICAL:
             if isinstance(text, bytes):
-                text = text.decode("utf-8")
+                try:
+                    text = text.decode("utf-8")
+                except UnicodeDecodeError as exc:  # the file is refused as a whole (verify_items)
+                    raise _NotUtf8 from exc
             try:
                 item = parse_json_line(text.removeprefix("\ufeff").removesuffix("\r"), "", line_no)
             except LoadError as exc:
@@ -518,7 +521,11 @@ def _file_lines(path: Path, counted: list[int] | None = None) -> Iterator[tuple[
                 continue
             if raw.strip():
                 total += 1
-            if not _blank(raw):
+            try:
+                blank = _blank(raw)
+            except UnicodeDecodeError as exc:
+                raise _NotUtf8 from exc
+            if not blank:
                 record += 1
                 yield record, index, raw
     if counted is not None:
@@ -545,6 +552,12 @@ def _file_blocks(path: Path, size: int) -> Iterator[tuple[str, int, int, int, in
             pos = end
     if count:
         yield str(path), start, pos, first_record, first_line
+
+
+class _NotUtf8(Exception):
+    """A line of the items file is not UTF-8 (raised while lines are read or checked; :func:`verify_items` refuses
+    the file, as its counting pass did before the one-pass reading). Only the line's own decoding raises it, so a
+    ``UnicodeDecodeError`` from elsewhere is not taken for a bad items file."""
 
 
 def _unreadable(name: str, exc: OSError) -> LoadError:
@@ -607,8 +620,8 @@ def verify_items(
             checks = _reportable_logged(_Checker(cards, schema).run(_file_lines(file, counted)), log)
         except OSError as exc:
             raise _unreadable(name, exc) from exc
-        except UnicodeDecodeError as exc:
-            raise _not_utf8(name) from exc
+        except _NotUtf8 as exc:
+            raise _not_utf8(name) from exc.__cause__
         if not counted[0]:
             raise LoadError(f"{name} holds no items", file=name, rule="empty")
         return Verification(name, counted[0], mark_repeated_ids(checks, _repeated_ids(file, log)))
@@ -626,15 +639,19 @@ def verify_items(
     use_cards(card_dirs, path)
     if not total:
         raise LoadError(f"{name} holds no items", file=name, rule="empty")
-    if total < POOL_MIN:
-        checks = _reportable_logged(_Checker(cards, schema).run(_file_lines(file)), log)
-        return Verification(name, total, mark_repeated_ids(checks, _repeated_ids(file, log)))
-    tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    checks = []
-    with ctx.Pool(workers, initializer=_init, initargs=(cards, schema, tuple(map(str, card_dirs)), str(path))) as pool:
-        for reported, seen in pool.imap(_run_block, tasks):
-            checks.extend(reported)
-            log.extend(seen)
+    try:  # the file was read as UTF-8 above; a line that no longer is (the file changed since) is refused the same
+        if total < POOL_MIN:
+            checks = _reportable_logged(_Checker(cards, schema).run(_file_lines(file)), log)
+            return Verification(name, total, mark_repeated_ids(checks, _repeated_ids(file, log)))
+        tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        checks = []
+        with ctx.Pool(workers, initializer=_init,
+                      initargs=(cards, schema, tuple(map(str, card_dirs)), str(path))) as pool:
+            for reported, seen in pool.imap(_run_block, tasks):
+                checks.extend(reported)
+                log.extend(seen)
+    except _NotUtf8 as exc:
+        raise _not_utf8(name) from exc.__cause__
     return Verification(name, total, mark_repeated_ids(checks, _repeated_ids(file, log)))

@@ -157,7 +157,6 @@ class ConstraintMemo:
                 reads = set(k.expr.names) | ({k.derive} if k.derive is not None else set())
                 plans.append((k, tuple(sorted(reads)) if reads <= set(card.inputs) else None, {}))
             held = self._cards[id(card)] = (card, plans)
-        out = []
         # each fact's value with its type, made once for all the constraints (Decimal(1) == 1 == True)
         typed = {name: (v.__class__, v) for name, v in facts.items()}
         get = typed.get

@@ -375,3 +375,12 @@ def test_a_missing_file_is_refused_with_its_name(tmp_path):
     with pytest.raises(LoadError) as err:
         verify_items(tmp_path / "none.jsonl")
     assert err.value.rule == "file" and "cannot read" in err.value.message
+
+
+def test_a_decoding_error_elsewhere_is_not_taken_for_a_bad_items_file(items, monkeypatch):
+    """Only a line's own decoding refuses the file as not UTF-8 (the one-pass reading catches no wider)."""
+    def broken(*args, **kwargs):
+        raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "a card copy, say")
+    monkeypatch.setattr(verify_mod._Checker, "_compare", broken)
+    with pytest.raises(UnicodeDecodeError):
+        verify_items(items)
