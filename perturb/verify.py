@@ -18,6 +18,7 @@ import os
 from array import array
 from dataclasses import dataclass, field
 from hashlib import blake2b
+from itertools import pairwise, starmap
 from math import ceil
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -31,7 +32,6 @@ from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
-from ipb.perturb.keyset import KeySet
 from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo, conditions_agree
 from ipb.perturb.values import read_literal
 from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
@@ -206,10 +206,13 @@ class _Checker:
                     continue
                 known = per_card[name] = {}
             mine += 1
+            # a literal other than a string is remembered with its type: 1 and true are equal keys of a dict, but
+            # a bool input refuses 1 and a number input refuses true
+            key = raw if raw.__class__ is str else (raw.__class__, raw)
             try:
-                value = known[raw]
+                value = known[key]
             except KeyError:
-                value = known[raw] = _convert(card, name, raw)
+                value = known[key] = _convert(card, name, raw)
             except TypeError:  # an unhashable value (a list or mapping): convert it to get the error
                 value = _convert(card, name, raw)
             if value is not None:
@@ -239,7 +242,10 @@ class _Checker:
         item = parse_canonical_line(text)
         if item is NOT_CANONICAL:
             if isinstance(text, bytes):
-                text = text.decode("utf-8")
+                try:
+                    text = text.decode("utf-8")
+                except UnicodeDecodeError as exc:  # the file is refused as a whole (verify_items)
+                    raise _NotUtf8 from exc
             try:
                 item = parse_json_line(text.removeprefix("\ufeff").removesuffix("\r"), "", line_no)
             except LoadError as exc:
@@ -320,7 +326,7 @@ class _Checker:
         return RecordCheck(record, line_no, ident, status, problems + broken, changed, broken)
 
     def run(self, block: Iterable[tuple[int, int, str | bytes]]) -> Iterator[RecordCheck]:
-        return (self.check(record, line_no, text) for record, line_no, text in block)
+        return starmap(self.check, block)
 
 
 _CHECKER: _Checker | None = None
@@ -393,45 +399,38 @@ def _run_block(task: tuple[str, int, int, int, int]) -> tuple[list[RecordCheck],
 
 
 class _IdLog:
-    """Where each item id was seen, in 24 bytes a record: the record number, a 64-bit BLAKE2b of the id, and that
-    hash in a :class:`ipb.perturb.keyset.KeySet`.
+    """Where each item id was seen, in 16 bytes a record: the record number and a 64-bit BLAKE2b of the id.
 
     :func:`reportable` keeps ``(record, line, id)`` tuples, about 200 bytes a
-    record (20 MB at 100,000 items); this log keeps two ``array`` columns and
-    the set of hashes seen so far, and remembers the (few) hashes seen twice.
+    record (20 MB at 100,000 items); this log keeps two ``array`` columns.
+    Hashes seen twice are found once, at the end, by sorting the hash column
+    (a transient list of some 40 bytes a record), not looked up record by record.
     Only records with such a hash can repeat an id; their exact ids are read
     again from the file (:func:`_repeated_ids`), so two different ids that
     share a hash mark nothing.
     """
 
-    __slots__ = ("records", "hashes", "_seen", "_twice")
+    __slots__ = ("records", "hashes")
 
     def __init__(self) -> None:
         self.records = array("q")
         self.hashes = array("Q")
-        self._seen = KeySet()
-        self._twice: set[int] = set()
-
-    def _note(self, record: int, hashed: int) -> None:
-        self.records.append(record)
-        self.hashes.append(hashed)
-        if hashed in self._seen:
-            self._twice.add(hashed)
-        else:
-            self._seen.add(hashed)
 
     def add(self, record: int, ident: str) -> None:
-        digest = blake2b(ident.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-        self._note(record, int.from_bytes(digest, "little"))
+        self.records.append(record)
+        self.hashes.append(int.from_bytes(blake2b(ident.encode("utf-8", "surrogatepass"), digest_size=8).digest(),
+                                          "little"))
 
     def extend(self, other: "_IdLog") -> None:
         """Add another log's records (a worker's block), in order."""
-        for record, hashed in zip(other.records, other.hashes):
-            self._note(record, hashed)
+        self.records.extend(other.records)
+        self.hashes.extend(other.hashes)
 
     def suspects(self) -> set[int]:
         """Record numbers whose id hash another record shares (a superset of those that repeat an id)."""
-        twice = self._twice
+        ordered = sorted(self.hashes)
+        twice = {a for a, b in pairwise(ordered) if a == b}
+        del ordered
         if not twice:
             return set()
         return {r for r, h in zip(self.records, self.hashes) if h in twice}
@@ -504,15 +503,33 @@ def _blank(raw: bytes) -> bool:
     return raw[:1] != b"{" and not raw.decode("utf-8").strip()
 
 
-def _file_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
-    """:func:`_file_records` with each line's bytes (without the ``\\n``) instead of its text: the same records."""
+def _file_lines(path: Path, counted: list[int] | None = None) -> Iterator[tuple[int, int, bytes]]:
+    """:func:`_file_records` with each line's bytes (without the ``\\n``) instead of its text: the same records.
+
+    With ``counted`` (a one-element list), ``counted[0]`` becomes the number of lines that are not blank as
+    ``bytes.strip`` sees them: the ``total`` of :func:`verify_items`, counted in the same pass.
+    """
     record = 0
+    total = 0
     with open(path, "rb") as handle:
         for index, line in enumerate(handle, start=1):
             raw = line[:-1] if line.endswith(b"\n") else line
-            if not _blank(raw):
+            if raw[:1] == b"{":  # every line ipb perturb writes: not blank either way
+                total += 1
                 record += 1
                 yield record, index, raw
+                continue
+            if raw.strip():
+                total += 1
+            try:
+                blank = _blank(raw)
+            except UnicodeDecodeError as exc:
+                raise _NotUtf8 from exc
+            if not blank:
+                record += 1
+                yield record, index, raw
+    if counted is not None:
+        counted[0] = total
 
 
 def _file_blocks(path: Path, size: int) -> Iterator[tuple[str, int, int, int, int]]:
@@ -535,6 +552,20 @@ def _file_blocks(path: Path, size: int) -> Iterator[tuple[str, int, int, int, in
             pos = end
     if count:
         yield str(path), start, pos, first_record, first_line
+
+
+class _NotUtf8(Exception):
+    """A line of the items file is not UTF-8 (raised while lines are read or checked; :func:`verify_items` refuses
+    the file, as its counting pass did before the one-pass reading). Only the line's own decoding raises it, so a
+    ``UnicodeDecodeError`` from elsewhere is not taken for a bad items file."""
+
+
+def _unreadable(name: str, exc: OSError) -> LoadError:
+    return LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file")
+
+
+def _not_utf8(name: str) -> LoadError:
+    return LoadError(f"{name} is not valid UTF-8", file=name, rule="encoding")
 
 
 def verify_lines(
@@ -579,6 +610,21 @@ def verify_items(
     """
     name = str(path)
     file = Path(path)
+    workers = max(1, min(workers, os.cpu_count() or 1))
+    log = _IdLog()
+    if workers == 1:
+        # one pass: the lines are counted (and their UTF-8 checked) while they are verified
+        use_cards(card_dirs, path)
+        counted = [0]
+        try:
+            checks = _reportable_logged(_Checker(cards, schema).run(_file_lines(file, counted)), log)
+        except OSError as exc:
+            raise _unreadable(name, exc) from exc
+        except _NotUtf8 as exc:
+            raise _not_utf8(name) from exc.__cause__
+        if not counted[0]:
+            raise LoadError(f"{name} holds no items", file=name, rule="empty")
+        return Verification(name, counted[0], mark_repeated_ids(checks, _repeated_ids(file, log)))
     try:
         total = 0
         with open(file, "rb") as handle:
@@ -587,23 +633,25 @@ def verify_items(
                 if raw.strip():
                     total += 1
     except OSError as exc:
-        raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from exc
+        raise _unreadable(name, exc) from exc
     except UnicodeDecodeError as exc:
-        raise LoadError(f"{name} is not valid UTF-8", file=name, rule="encoding") from exc
+        raise _not_utf8(name) from exc
     use_cards(card_dirs, path)
     if not total:
         raise LoadError(f"{name} holds no items", file=name, rule="empty")
-    workers = max(1, min(workers, os.cpu_count() or 1))
-    log = _IdLog()
-    if workers == 1 or total < POOL_MIN:
-        checks = _reportable_logged(_Checker(cards, schema).run(_file_lines(file)), log)
-        return Verification(name, total, mark_repeated_ids(checks, _repeated_ids(file, log)))
-    tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    checks = []
-    with ctx.Pool(workers, initializer=_init, initargs=(cards, schema, tuple(map(str, card_dirs)), str(path))) as pool:
-        for reported, seen in pool.imap(_run_block, tasks):
-            checks.extend(reported)
-            log.extend(seen)
+    try:  # the file was read as UTF-8 above; a line that no longer is (the file changed since) is refused the same
+        if total < POOL_MIN:
+            checks = _reportable_logged(_Checker(cards, schema).run(_file_lines(file)), log)
+            return Verification(name, total, mark_repeated_ids(checks, _repeated_ids(file, log)))
+        tasks = _file_blocks(file, max(200, ceil(total / (workers * 8))))
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        checks = []
+        with ctx.Pool(workers, initializer=_init,
+                      initargs=(cards, schema, tuple(map(str, card_dirs)), str(path))) as pool:
+            for reported, seen in pool.imap(_run_block, tasks):
+                checks.extend(reported)
+                log.extend(seen)
+    except _NotUtf8 as exc:
+        raise _not_utf8(name) from exc.__cause__
     return Verification(name, total, mark_repeated_ids(checks, _repeated_ids(file, log)))

@@ -34,10 +34,6 @@ __all__ = ["GrpMemo", "ConstraintMemo", "MEMO_LIMIT", "conditions_agree"]
 #: Entries a memo keeps per card before it is emptied (a GRP is kept as some 1.3 KB of text, so about 6 MB a card).
 MEMO_LIMIT = 4_096
 
-#: An environment value that is not there (distinct from None, which a computed value may be).
-_ABSENT = object()
-
-
 class GrpMemo:
     """Whole GRPs and gate entries already rendered, per card: ``gold == view.to_grp(...)`` fast.
 
@@ -58,7 +54,7 @@ class GrpMemo:
 
     def __init__(self, limit: int = MEMO_LIMIT) -> None:
         self.limit = limit
-        #: id of a card -> (the card, key -> (GRP without question_id, layer and gold_program; its gate entries),
+        #: id of a card -> (the card, key -> (GRP without question_id and layer; its gate entries),
         #: entry key -> one gate entry)
         self._cards: dict[int, tuple[Card, dict[tuple[Any, ...], tuple[dict[str, Any], list[dict[str, Any]]]],
                                      dict[tuple[Any, ...], dict[str, Any]]]] = {}
@@ -105,23 +101,21 @@ class GrpMemo:
     def _agrees(template: tuple[dict[str, Any], list[dict[str, Any]]], gold: Mapping[str, Any],
                 scenario_id: str | None, layer: str | None) -> bool:
         """``gold == grp``, where ``grp`` is the GRP ``template`` describes with this ``question_id`` and ``layer``
-        (the same keys, and ``==`` on each value)."""
-        rest, program = template
-        if len(gold) != len(rest) + 1 + (scenario_id is not None) + (layer is not None):
-            return False
-        for name, value in rest.items():
-            if not gold.get(name, _ABSENT) == value:
-                return False
-        if scenario_id is not None and not gold.get("question_id", _ABSENT) == scenario_id:
-            return False
-        if layer is not None and not gold.get("layer", _ABSENT) == layer:
-            return False
-        return bool(gold.get("gold_program", _ABSENT) == program)
+        (one ``==`` of two dicts: the same keys, and ``==`` on each value, the item's value on the left)."""
+        whole = template[0]
+        if scenario_id is None and layer is None:
+            return bool(gold == whole)
+        expected = whole.copy()
+        if scenario_id is not None:
+            expected["question_id"] = scenario_id
+        if layer is not None:
+            expected["layer"] = layer
+        return bool(gold == expected)
 
     def _template(self, view: GrpView, entries: dict[tuple[Any, ...], dict[str, Any]]
                   ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
-        """The view's GRP without ``question_id``, ``layer`` and ``gold_program``, and its gate entries (each
-        remembered by its key); None when an entry key cannot be hashed."""
+        """The view's GRP without ``question_id`` and ``layer``, and its gate entries (each remembered by its key);
+        None when an entry key cannot be hashed."""
         program = []
         try:
             for i in range(len(view.verdicts)):
@@ -134,7 +128,9 @@ class GrpMemo:
                 program.append(entry)
         except TypeError:  # a value that cannot be a key
             return None
-        return view.header(), program
+        whole = view.header()
+        whole["gold_program"] = program
+        return whole, program
 
 
 class ConstraintMemo:
@@ -161,12 +157,15 @@ class ConstraintMemo:
                 reads = set(k.expr.names) | ({k.derive} if k.derive is not None else set())
                 plans.append((k, tuple(sorted(reads)) if reads <= set(card.inputs) else None, {}))
             held = self._cards[id(card)] = (card, plans)
+        # each fact's value with its type, made once for all the constraints (Decimal(1) == 1 == True)
+        typed = {name: (v.__class__, v) for name, v in facts.items()}
+        get = typed.get
         out = []
         for k, names, memo in held[1]:
             if names is None:
                 found = k.broken(facts)
             else:
-                key = tuple([(v.__class__, v) for v in [facts.get(n, _ABSENT) for n in names]])
+                key = tuple(map(get, names))  # None: the input is absent (a present one is a pair)
                 try:
                     known = memo.get(key)
                 except TypeError:  # a value that cannot be a key

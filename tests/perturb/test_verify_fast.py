@@ -318,3 +318,69 @@ def test_the_collector_is_paused_while_checking_and_restored_after(items, monkey
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("card_id, name, good, bad", [
+    ("buffett_owner_earnings_dcf", "earnings_predictable", True, 1),  # a bool input refuses 1
+    ("buffett_owner_earnings_dcf", "earnings_predictable", False, 0),
+    ("buffett_acquisition_checklist", "arr", 1, True),  # a money input refuses true
+])
+def test_the_literal_memo_keeps_a_literals_type_regression_true_read_for_1(card_id, name, good, bad):
+    """1 == True and hash(1) == hash(True): a memo keyed by the literal alone read 1 as the remembered true."""
+    card = compiled_card(card_id).card
+    checker = verify_mod._Checker()
+    typed, _ = checker.typed(card, {name: good})
+    assert typed[name] == good
+    with pytest.raises(LoadError):
+        checker.typed(card, {name: bad})
+    with pytest.raises(LoadError):  # and the plain conversion agrees
+        verify_mod._convert(card, name, bad)
+
+
+# ------------------------------------------------------------------ the file as a whole (one pass with one worker)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("tail, rule, message", [
+    (b'{"id": "\xff"}\n', "encoding", "is not valid UTF-8"),  # a bad byte in a line that looks like an item
+    (b"\xff\n", "encoding", "is not valid UTF-8"),  # ... and in a line that does not
+    (None, "empty", "holds no items"),
+])
+def test_a_bad_file_is_refused_the_same_with_one_pass_or_two(items, tmp_path, monkeypatch, workers, tail, rule,
+                                                              message):
+    monkeypatch.setattr(verify_mod, "POOL_MIN", 0)  # workers=2 takes the pool even for a few lines
+    lines = items.read_bytes().splitlines(keepends=True)[:3]
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(b"\n \n" if tail is None else b"".join(lines) + tail)
+    (tmp_path / "ipb-cards").symlink_to(items.parent / "ipb-cards")
+    with pytest.raises(LoadError) as err:
+        verify_items(path, workers=workers)
+    assert err.value.rule == rule and message in err.value.message and str(path) in err.value.message
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_total_counts_lines_as_bytes_strip_sees_them(items, tmp_path, monkeypatch, workers):
+    """A line of U+00A0 alone counts in ``total`` (bytes.strip keeps it) but is no record (str.strip empties it);
+    an empty line and a last line without its newline are handled as before the one-pass reading."""
+    monkeypatch.setattr(verify_mod, "POOL_MIN", 0)
+    lines = items.read_bytes().splitlines()[:4]
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(lines[0] + b"\n\n" + "\u00a0".encode() + b"\n" + b"\n".join(lines[1:]))
+    (tmp_path / "ipb-cards").symlink_to(items.parent / "ipb-cards")
+    result = verify_items(path, workers=workers)
+    assert result.total == 5 and result.ok and result.to_dict()["verified"] == 5
+
+
+def test_a_missing_file_is_refused_with_its_name(tmp_path):
+    with pytest.raises(LoadError) as err:
+        verify_items(tmp_path / "none.jsonl")
+    assert err.value.rule == "file" and "cannot read" in err.value.message
+
+
+def test_a_decoding_error_elsewhere_is_not_taken_for_a_bad_items_file(items, monkeypatch):
+    """Only a line's own decoding refuses the file as not UTF-8 (the one-pass reading catches no wider)."""
+    def broken(*args, **kwargs):
+        raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "a card copy, say")
+    monkeypatch.setattr(verify_mod._Checker, "_compare", broken)
+    with pytest.raises(UnicodeDecodeError):
+        verify_items(items)
