@@ -285,10 +285,13 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
                 value = rng.choice(others)
             moved[name] = value
             changed.append(name)
-        if changed and frame.breaks_constraint(facts, moved, changed):
+        if not changed:
+            continue
+        if frame.breaks_constraint(facts, moved, changed):  # asked once when it holds (it is a pure function)
             _repair(frame, facts, moved, changed, keep, rng)
-        if changed and not frame.breaks_constraint(facts, moved, changed):
-            return moved, changed
+            if frame.breaks_constraint(facts, moved, changed):
+                continue
+        return moved, changed
     return {}, []
 
 
@@ -367,8 +370,8 @@ def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], an
             memo[key] = found
     before: tuple[str, ...] | None = None
     for name in names:
-        if name in anchor and len(anchor) == 1:
-            continue  # the boundary along the only moved input does not depend on where the anchor put it
+        if name in anchor:
+            continue  # a flip along a moved input would undo the anchor's draw of it (the same item again)
         if name in found:
             best = found[name]
         else:
