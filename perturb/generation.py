@@ -395,8 +395,7 @@ class Generator:
             return Candidate(r, j, None, None, None, f"{MIN_CHANGED_PREFIX}{changed} fact(s) differ from the base, "
                                                      f"fewer than --min-changed {self.job.min_changed}")
         point = raw_point(self.frame, scenario)  # placed by Diversity.add when sampled
-        if k in self.built or (seen is not None and k in seen):
-            return Candidate(r, j, k, None, None, None, changed, point)
+        # (a taken key was answered above: a candidate that gets here with ``late`` or the base's key has returned)
         if not build and not label:
             return Candidate(r, j, k, None, None, None, changed, point)
         self.built.add(k)

@@ -46,6 +46,7 @@ from ipb.errors import PerturbError, did_you_mean
 from ipb.perturb.feasible import redraw_if_broken
 from ipb.perturb.frame import Frame, PScenario, ordered_inputs
 from ipb.perturb.registries import Regime, Sector
+from ipb.perturb.spaces import subset_sizes, unspent
 from ipb.perturb.values import Grid, is_numeric, literal
 from ipb.perturb.vintage import require_cutoff
 
@@ -119,8 +120,10 @@ def operator(name: str, *, arg: str, check: Callable[[Frame], None],
         cannot apply to the frame's cards at all.
     varies:
         The function takes an ``attempt`` keyword (the attempt number of a
-        generation run) and starts from a different neighbour of the
-        scenario when it is above 0, so one base yields many items.
+        generation run): ``flip`` and ``isolate`` start from a different
+        neighbour of the scenario when it is above 0, so one base yields many
+        items; ``metric`` and ``sector`` stop drawing from a kind of change
+        the attempts before it have spent (:mod:`ipb.perturb.spaces`).
     """
 
     def register(fn: Callable[..., Step]) -> Callable[..., Step]:
@@ -238,6 +241,21 @@ def _draw(grid: Grid, rng: random.Random, avoid: Any) -> Decimal | None:
     return grid.value(k)
 
 
+def _subset_sizes(frame: Frame, facts: Mapping[str, Any], known: tuple[str, ...], most: int) -> list[int]:
+    """How many scenarios a metric draw of 1 .. ``most`` of the inputs ``known`` reaches from ``facts`` (per frame)."""
+    memo = frame.memo.setdefault("subset_sizes", {})
+    current = tuple(facts.get(n) for n in known)
+    key = (known, most, current)
+    held = memo.get(key)
+    if held is None:
+        counts = []
+        for name, value in zip(known, current):
+            grid = frame.grids[name]
+            counts.append(grid.count - (1 if isinstance(value, Decimal) and grid.index_of(value) is not None else 0))
+        held = memo[key] = subset_sizes(counts, most)
+    return held  # type: ignore[no-any-return]
+
+
 def _spec_list(arg: str | None, frame: Frame, allowed: Sequence[str], what: str) -> list[str] | None:
     if arg is None:
         return None
@@ -259,9 +277,9 @@ def _check_metric(frame: Frame) -> None:
                                      "metric substitution has nothing to change")
 
 
-@operator("metric", arg="inputs to change, separated by '/'", check=_check_metric)
+@operator("metric", arg="inputs to change, separated by '/'", check=_check_metric, varies=True)
 def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
-                        values: Mapping[str, Any] | None = None, max_inputs: int = 3) -> Step:
+                        values: Mapping[str, Any] | None = None, max_inputs: int = 3, attempt: int = 0) -> Step:
     """Metric substitution: new values for numeric inputs a gate reads, on their declared range and step.
 
     Parameters
@@ -275,6 +293,11 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     values:
         Input -> value (engine value or literal such as ``"7x"``) to set
         instead of drawing; each must lie on the input's grid.
+    attempt:
+        The attempt number of a generation run: once the attempts before it
+        have spent the changes of ``k`` inputs (:mod:`ipb.perturb.spaces`),
+        a draw of ``k`` is replaced by a number of inputs whose changes are
+        not spent.
 
     Notes
     -----
@@ -321,7 +344,10 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
             chosen = chosen_arg
         else:
             known = [n for n in candidates if n in facts] or candidates
-            k = rng.randint(1, min(max_inputs, len(known)))
+            most = min(max_inputs, len(known))
+            k = rng.randint(1, most)
+            if attempt > 0:
+                k = 1 + unspent(k - 1, _subset_sizes(frame, scenario.facts, tuple(known), most), attempt, rng)
             picked = rng.sample(known, k)
             if frame.layer == "L8":
                 # every investor's card gets at least one of its own inputs changed, so every outcome can move
@@ -410,9 +436,42 @@ def _current_sector(frame: Frame, scenario: PScenario) -> str | None:
     return None
 
 
-@operator("sector", arg="the sector id to move to", check=_check_sector)
+def _sector_sizes(frame: Frame, facts: Mapping[str, Any], sectors: Sequence[Sector], resample: bool) -> list[int]:
+    """How many scenarios a move to each of ``sectors`` reaches from ``facts``: the choices of its profile's
+    category values times the grid values of its sector-typical metrics (per frame)."""
+    memo = frame.memo.setdefault("sector_sizes", {})
+    names = memo.get(None)
+    if names is None:
+        profiled = {n for s in frame.sectors.sectors for n in s.profile}
+        names = memo[None] = tuple(sorted(profiled | set(_sector_metric_inputs(frame))))
+    key = (tuple(s.id for s in sectors), resample, tuple(facts.get(n) for n in names))
+    held = memo.get(key)
+    if held is None:
+        held = memo[key] = [_sector_size(frame, facts, s, resample) for s in sectors]
+    return held  # type: ignore[no-any-return]
+
+
+def _sector_size(frame: Frame, facts: Mapping[str, Any], sector: Sector, resample: bool) -> int:
+    size = 1
+    for name, typical in sector.profile.items():
+        spec = frame.inputs.get(name)
+        if spec is not None and spec.type == "category" and name in facts:
+            allowed = [v for v in typical if v in (spec.values or ())]
+            if allowed and facts[name] not in allowed:
+                size *= len(allowed)
+    labelled = bool(sector_inputs(frame))
+    for name, metric_id in (_sector_metric_inputs(frame).items() if resample else ()):
+        if name in facts and metric_id in sector.ranges:
+            grid = _clipped(frame, name, *sector.ranges[metric_id])
+            if grid is not None:
+                on = not labelled and isinstance(facts[name], Decimal) and grid.index_of(facts[name]) is not None
+                size *= max(1, grid.count - (1 if on else 0))
+    return size
+
+
+@operator("sector", arg="the sector id to move to", check=_check_sector, varies=True)
 def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, arg: str | None = None, *,
-                        resample: bool = True) -> Step:
+                        resample: bool = True, attempt: int = 0) -> Step:
     """Sector substitution: relocate the decision to another industry, with sector-typical metrics.
 
     The sector input (``sector``, ``industry``...) takes the new sector's id
@@ -449,6 +508,9 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
         if not others:
             raise PerturbError("no other sector to move to", rule="no-candidate")
         sector = rng.choice(others)
+        if attempt > 0:
+            sizes = _sector_sizes(frame, scenario.facts, others, resample)
+            sector = others[unspent(others.index(sector), sizes, attempt, rng)]
     facts = dict(scenario.facts)
     for name in named:
         value = _sector_value(frame, name, sector)

@@ -9,7 +9,7 @@ import pytest
 
 MODULES = ["ipb.perturb", "ipb.perturb.values", "ipb.perturb.vintage", "ipb.perturb.render",
            "ipb.perturb.generation", "ipb.perturb.verify",
-           "ipb.perturb.feasible"]
+           "ipb.perturb.feasible", "ipb.perturb.spaces"]
 
 
 @pytest.mark.parametrize("name", MODULES)
