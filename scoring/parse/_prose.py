@@ -55,6 +55,7 @@ from ipb.scoring.parse._common import (
     _Mention,
     _mention_order,
 )
+from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
 from ipb.scoring.parse._types import GateTrace, Span
@@ -102,13 +103,11 @@ _FRAMED = re.compile(r"(?i)\b(?:gates?|steps|tests|criteri(?:on|a)|checks|screen
                      # ... not "two of its nine states" (a count of some other plural noun)
                      r"(?!\s+(?!is\b|was\b|has\b)[a-z]+s\b)")
 
-_VOCAB: dict[int, tuple[Card, dict[int, dict[str, int]]]] = {}
-
-
 def _stems(text: str) -> set[str]:
     return stem_set(text, _PLAIN)
 
 
+@per_object()
 def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
     """Gate number -> {stem: weight} of the stems only that gate's texts hold (built once per card; see the module docstring).
 
@@ -119,9 +118,6 @@ def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
     >>> vocab[1]["understand"], vocab[2]["capital"], vocab[4]["candour"], "busines" in vocab[1]
     (3, 3, 1, False)
     """
-    cached = _VOCAB.get(id(card))
-    if cached is not None and cached[0] is card:
-        return cached[1]
     raw: dict[int, dict[str, int]] = {}
     investor = _stems(card.investor)  # "Lynch wanted 1.5": the investor's name is every gate's
     for g in card.gates:
@@ -152,9 +148,6 @@ def prose_vocabulary(card: Card) -> dict[int, dict[str, int]]:
             if w > rival:
                 kept[s] = w - rival
         table[number] = kept
-    if len(_VOCAB) > 256:
-        _VOCAB.clear()
-    _VOCAB[id(card)] = (card, table)
     return table
 
 
@@ -294,22 +287,13 @@ def appraisals(text: str, start: int, end: int, direction: str | None, *, lexico
     return out
 
 
-_BAR_WORDS: dict[tuple[int, str], tuple[Card, frozenset[str]]] = {}
-
-
+@per_object(bound=4096)
 def _bar_words(card: Card, name: str) -> frozenset[str]:
     """The stems of the name a gate's bar compares and of its input label ("net income", "return on capital"): a clause
     must hold one before its figure is taken for that name (a clause's EPS is not its intrinsic value)."""
-    cached = _BAR_WORDS.get((id(card), name))
-    if cached is not None and cached[0] is card:
-        return cached[1]
     spec = card.inputs.get(name)
     label = getattr(spec, "label", None) or ""
-    words = frozenset(_stems(name.replace("_", " ")) | _stems(label))
-    if len(_BAR_WORDS) > 4096:
-        _BAR_WORDS.clear()
-    _BAR_WORDS[(id(card), name)] = (card, words)
-    return words
+    return frozenset(_stems(name.replace("_", " ")) | _stems(label))
 
 
 def _watches(card: Card, gate: int) -> bool:
