@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import weakref
 
 from ipb.engine.registry import compiled_card
 from ipb.scoring.parse._memo import per_object
@@ -57,13 +58,14 @@ def test_a_collected_card_whose_id_is_reused_is_never_served_its_table() -> None
     # the memo lets go (cache_clear) the id may be reused, and the new object gets its own table
     build, calls = _counting()
     card = _Card("old")
-    old_id = id(card)
+    old_id, alive = id(card), weakref.ref(card)
     assert build(card) == "old()"
     del card
     gc.collect()
-    assert any(id(o) == old_id for o in gc.get_objects() if isinstance(o, _Card))  # still held by the memo
+    assert alive() is not None  # still held by the memo: its id is not free
     build.cache_clear()  # type: ignore[attr-defined]
     gc.collect()
+    assert alive() is None
     for _ in range(1000):  # CPython hands a freed block to the next object of the same size
         other = _Card("new")
         if id(other) == old_id:
