@@ -154,6 +154,16 @@ def test_a_payoff_ratio_read_by_the_one_number_reader(payoff: str, verdict: str 
     assert dict(_read(text, SIZING)).get(2) == verdict
 
 
+# The answer's decimal convention decides a lone comma: "4,5 to 1" is 4.5 where the answer writes "3,5 %", and unread
+# where nothing tells (a decimal, or a list of 4 and 5?).
+@pytest.mark.parametrize(("payoff", "verdict"), [("the payoff ratio is 4,5 to 1; the margin is 3,5 %.", vw.PROCEED),
+                                                 ("the payoff ratio is 2,5 to 1; the margin is 3,5 %.", vw.REJECT),
+                                                 ("the payoff ratio is 4,5 to 1.", None)])
+def test_a_payoff_ratio_with_a_decimal_comma(payoff: str, verdict: str | None) -> None:
+    text = f"Thesis confirmation: the central bank has stopped defending the band. PROCEED.\nPayoff asymmetry: {payoff}\n"
+    assert dict(_read(text, SIZING)).get(2) == verdict
+
+
 # ---------------------------------------------------------------- lexicon entries the section reading added
 
 
