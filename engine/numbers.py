@@ -28,7 +28,9 @@ What it reads
   errors, not guesses. In prose, :func:`decimal_comma_convention` finds the
   writer's convention from the numbers only one convention could write.
 * **Exponents** ``5e-3``, ``1.5E9``; **percent** ``25%`` (the ratio 0.25) and
-  **multiples** ``10x`` / ``10×``.
+  **multiples** ``10x`` / ``10×``, and in words ``12 times``, ``4.5 to 1`` /
+  ``4.5 to one`` and ``3:1`` (a ratio to one is a multiple: 4.5 and 3; a ratio to
+  another number, ``3:2``, is not read).
 
 Values are exact :class:`~decimal.Decimal`\\ s, built digit by digit (never
 through a float or a rounding context).
@@ -90,6 +92,8 @@ _SCALES = {
 }
 _SIGN = r"[-+\u2212]"
 _CUR = r"US\$|\$|€|£|USD|EUR|GBP"
+#: A multiple written in words after its number: "12 times", "4.5 to 1", "4.5 to one", "3:1" (not "3:1.5" or "10:15").
+_MULTIPLE_WORDS = r"times(?![A-Za-z])|to\s+(?:1|one)(?!\w|[.,][0-9])|:\s*1(?![0-9]|[.,][0-9])"
 _MANTISSA = r"[0-9][0-9,.'\u00a0\u202f\u2009]*[0-9]|[0-9]|[.,][0-9]+"  # noqa: RUF001 - the separators are on purpose
 _NUMBER_RE = re.compile(
     rf"""
@@ -102,7 +106,7 @@ _NUMBER_RE = re.compile(
     (?:\s*(?P<scale>trillion|billion|million|thousand|tn|bn|mn|mm|[kmbt])(?![A-Za-z]))?
     (?:\s*(?P<cur2>{_CUR})(?![A-Za-z]))?
     (?:\s*(?P<close1>\)))?
-    (?:\s*(?P<unit>%|x|×))?
+    (?:\s*(?P<unit>%|x|×|{_MULTIPLE_WORDS}))?
     (?:\s*(?P<close2>\)))?
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -111,7 +115,7 @@ _NUMBER_RE = re.compile(
 _SCAN_RE = re.compile(
     rf"(?<![\w.,$€£])\(?(?:{_SIGN})?(?:US\$|\$|€|£)?(?:{_SIGN})?(?:[0-9][0-9,.]*[0-9]|[0-9])(?:[eE]{_SIGN}?[0-9]+)?"
     r"(?:\s?(?:trillion|billion|million|thousand|tn|bn|mn|mm|[kmbt])(?![A-Za-z]))?(?:\s?(?:USD|EUR|GBP|€|£))?"
-    r"\)?(?:%|x(?![A-Za-z])|×)?\)?",
+    rf"\)?(?:%|x(?![A-Za-z])|×|\s*(?:{_MULTIPLE_WORDS}))?\)?",
     re.IGNORECASE,
 )
 
@@ -352,6 +356,9 @@ def read_number(text: str, *, decimal_comma: bool | None = None, strict: bool = 
         kind = "percent"
     elif unit:
         kind = "multiple"
+        if g["open"] and unit[0] not in "x×X":
+            raise _error("a ratio written in words in accounting parentheses (an aside in prose, never a negative)",
+                         text, lead)
     if g["scale"] and kind in ("percent", "multiple"):
         raise _error(f"a scale {g['scale']!r} on a {'percentage' if kind == 'percent' else 'multiple'}", text,
                      lead + m.start("scale"))
@@ -380,30 +387,44 @@ def read_number(text: str, *, decimal_comma: bool | None = None, strict: bool = 
     return Number(value, kind, currency, (lead, lead + len(stripped)))
 
 
-def scan_numbers(text: str, *, decimal_comma: bool | None = None) -> Iterator[Number]:
-    """Every number written in prose ``text``, in order, with spans in ``text``.
+def scan_numbers(text: str, start: int = 0, end: int | None = None, *, decimal_comma: bool | None = None,
+                 strict: bool = False) -> Iterator[Number]:
+    """Every number written in prose ``text[start:end]``, in order, with spans in ``text``.
 
     Candidates that are not readable numbers (``1,2,3``) or lie beyond the
-    limits are skipped. Linear in ``len(text)``: the pattern has no nested
-    repetition.
+    limits are skipped; a multiple in words in parentheses ("a payoff (3:1)")
+    is an aside and is read inside them. ``decimal_comma`` and ``strict`` are
+    :func:`read_number`'s (``strict`` leaves ``1,5 times`` unread where the
+    text's convention is unknown). Linear in ``len(text)``: the pattern has no
+    nested repetition.
 
     >>> [(n.value, n.kind) for n in scan_numbers("Net income was ($7M), margin 12.5%, or 3x.")]
     [(Decimal('-7000000'), 'money'), (Decimal('0.125'), 'percent'), (Decimal('3'), 'multiple')]
+    >>> [(n.value, n.span) for n in scan_numbers("covered 12 times, a payoff (4.5 to 1) or 3:1.")]
+    [(Decimal('12'), (8, 16)), (Decimal('4.5'), (28, 36)), (Decimal('3'), (41, 44))]
     """
-    for m in _SCAN_RE.finditer(text):
+    for m in _SCAN_RE.finditer(text, start, len(text) if end is None else end):
         candidate = m.group(0)
-        start, end = m.start(), m.end()
+        a, b = m.start(), m.end()
         if candidate.startswith("(") and ")" not in candidate:
-            candidate, start = candidate[1:], start + 1
+            candidate, a = candidate[1:], a + 1
         elif candidate.endswith(")") and "(" not in candidate:
-            candidate, end = candidate[:-1], end - 1
+            candidate, b = candidate[:-1], b - 1
         while candidate and candidate[-1] in ".,":
-            candidate, end = candidate[:-1], end - 1
+            candidate, b = candidate[:-1], b - 1
+        number: Number | None = None
         try:
-            number = read_number(candidate, decimal_comma=decimal_comma)
+            number = read_number(candidate, decimal_comma=decimal_comma, strict=strict)
         except NumberError:
-            continue
-        yield Number(number.value, number.kind, number.currency, (start, end))
+            if candidate.startswith("(") and candidate.endswith(")"):
+                try:
+                    inner = read_number(candidate[1:-1], decimal_comma=decimal_comma, strict=strict)
+                except NumberError:
+                    continue
+                if inner.kind == "multiple":  # "(3:1)": an aside, read inside its parentheses
+                    number, a, b = inner, a + 1, b - 1
+        if number is not None:
+            yield Number(number.value, number.kind, number.currency, (a, b))
 
 
 #: Evidence of the decimal convention in prose: a comma decimal after dot groups (1.234,5), or a comma

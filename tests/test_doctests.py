@@ -14,6 +14,7 @@ MODULES = [
     "ipb.engine.graph",
     "ipb.engine.execute",
     "ipb.engine.scenario",
+    "ipb.engine.numbers",
     "ipb.engine.explain",
     "ipb.engine.lint",
     "ipb.engine.api",

@@ -25,12 +25,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ipb.engine.numbers import scan_numbers
+
 __all__ = ["Comparison", "read_comparison", "compare_readings"]
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """``subject relation object``; ``relation`` is ``"gt"`` or ``"lt"``; a side is None when the text leaves it out."""
+    """``subject relation object``; ``relation`` is ``"gt"`` or ``"lt"``; a side is None when the text leaves it out.
+    ``number`` is the first figure after the cue, read by the one number reader (:func:`ipb.engine.numbers.scan_numbers`:
+    "3x" is 3, "15%" the ratio 0.15, "$25b" 25e9, "1,234,567" 1234567), or None."""
 
     subject: str | None
     relation: str
@@ -58,7 +62,6 @@ _LT = (
 )
 _CUE = re.compile(rf"(?<![a-z])(?:(?P<gt>{_GT})|(?P<lt>{_LT}))(?![a-z])")
 _NEG = re.compile(r"(?:\bnot|\bnever|n't|\bno)\s+(?:[a-z]+\s+)?$")
-_NUMBER = re.compile(r"[-−]?\$?\d+(?:[.,]\d+)?")
 #: A token that is a number with its unit ("3x", "90%", "$25b"), or a unit word: not a quantity's name.
 _NUMERIC_TOKEN = re.compile(r"[-−~≈]?\$?\d[\d.,/]*(?:%|x|×|bn|b|m|mn|k|t)?|percent|times|one-third|two-thirds|half")
 
@@ -122,14 +125,8 @@ def read_comparison(text: str) -> Comparison | None:
     subject = _key(before)
     if subject is None and ("discount" in cue or "premium" in cue or "trad" in cue):
         subject = "price"  # "at a discount to X": what trades at the discount is the price
-    number = _NUMBER.search(after)
-    value = None
-    if number:
-        try:
-            value = float(number.group(0).replace("$", "").replace(",", "").replace("−", "-"))
-        except ValueError:
-            value = None
-    return Comparison(subject, relation, _key(after), value)
+    number = next(scan_numbers(after), None)
+    return Comparison(subject, relation, _key(after), None if number is None else float(number.value))
 
 
 def _same(a: str | None, b: str | None) -> bool:

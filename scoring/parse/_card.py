@@ -25,6 +25,7 @@ from ipb.scoring._text import (
 )
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._elements import _elements
+from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._references import _SEP
 from ipb.scoring.parse._regime_words import REGIME_SYNONYMS, regime_pattern
 
@@ -138,23 +139,10 @@ def _outcome_key(text: str) -> str:
     return re.sub(r"[ \t_:-]+", "_", text.strip().upper())
 
 
-def _card_key(card: Card) -> tuple[str, str, int]:
-    return (card.id, card.content_hash, 0 if card.content_hash else id(card))
-
-
-_INDEX_CACHE: dict[tuple[str, str, int], _CardIndex] = {}
-
-
+@per_object()
 def _index(card: Card) -> _CardIndex:
-    key = _card_key(card)
-    cached = _INDEX_CACHE.get(key)
-    if cached is not None and cached.card is card:
-        return cached
-    index = _build_index(card)
-    if len(_INDEX_CACHE) > 256:
-        _INDEX_CACHE.clear()
-    _INDEX_CACHE[key] = index
-    return index
+    """The card's index (:func:`_build_index`), built once per card object."""
+    return _build_index(card)
 
 
 #: The preposition of an outcome word's direction ("TILT_TO_NOMINAL_BONDS") as reports write it.

@@ -29,6 +29,7 @@ import re
 
 from ipb.engine.card import Card
 from ipb.scoring._text import normalize
+from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace
 from ipb.scoring.parse._vocabulary import names_read
@@ -38,7 +39,6 @@ __all__ = ["FACT_HOW", "input_gates", "key_words"]
 #: ``how`` of a gate detected only by a fact key.
 FACT_HOW = "fact"
 _SEPARATORS = re.compile(r"[\s_\-]+")
-_INPUTS: dict[int, tuple[Card, dict[str, int]]] = {}
 
 
 def key_words(key: str) -> str:
@@ -47,6 +47,7 @@ def key_words(key: str) -> str:
     return _SEPARATORS.sub(" ", key.strip().strip("\"'").lower()).strip()
 
 
+@per_object()
 def input_gates(card: Card) -> dict[str, int]:
     """The card's input names and computed value names (as :func:`key_words`) -> the one gate that reads each; a name
     read by several gates is left out (built once per card).
@@ -56,9 +57,6 @@ def input_gates(card: Card) -> dict[str, int]:
     >>> table["market cap"], table["sector"]
     (1, 2)
     """
-    cached = _INPUTS.get(id(card))
-    if cached is not None and cached[0] is card:
-        return cached[1]
     readers: dict[str, set[int]] = {}
     for g in card.gates:
         own = set(g.compute)
@@ -67,11 +65,7 @@ def input_gates(card: Card) -> dict[str, int]:
                 readers.setdefault(key_words(name), set()).add(g.number)
         for name in own:
             readers.setdefault(key_words(name), set()).add(g.number)
-    table = {k: next(iter(v)) for k, v in readers.items() if len(v) == 1 and k}
-    if len(_INPUTS) > 256:
-        _INPUTS.clear()
-    _INPUTS[id(card)] = (card, table)
-    return table
+    return {k: next(iter(v)) for k, v in readers.items() if len(v) == 1 and k}
 
 
 class _FactKeysMixin(_ParserState):

@@ -40,6 +40,7 @@ from ipb.scoring.parse._common import (
     _Mention,
     _mention_order,
 )
+from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 
@@ -76,18 +77,13 @@ def _content_keys(text: str) -> frozenset[str]:
                      if w not in STOPWORDS and w not in _IGNORED and len(w) > 2)
 
 
-_BAGS: dict[int, tuple[_CardIndex, list[tuple[frozenset[str], int]]]] = {}
-
-
+@per_object()
 def gate_bags(ix: _CardIndex) -> list[tuple[frozenset[str], int]]:
     """(content-word keys, gate) for every phrase of the card that names one gate only, longest first (cached per index).
 
     A phrase whose keys all sit in a phrase of another gate is dropped ("intrinsic value" in one gate's "price versus
     intrinsic value" and another's "intrinsic value estimate" names neither).
     """
-    cached = _BAGS.get(id(ix))
-    if cached is not None and cached[0] is ix:
-        return cached[1]
     from ipb.scoring.parse._card import (
         _gate_phrases,  # the card side imports the reference modules
     )
@@ -120,9 +116,6 @@ def gate_bags(ix: _CardIndex) -> list[tuple[frozenset[str], int]]:
             continue
         out.append((keys, gate))
     out.sort(key=lambda p: -len(p[0]))
-    if len(_BAGS) > 256:
-        _BAGS.clear()
-    _BAGS[id(ix)] = (ix, out)
     return out
 
 
@@ -221,22 +214,13 @@ class _LexicalReferencesMixin(_ParserState):
         return [item for item in unresolved if item[0] not in done]
 
 
-_OWN: dict[int, tuple[list[tuple[frozenset[str], int]], dict[int, frozenset[str]]]] = {}
-
-
+@per_object()
 def _own_keys(bags: list[tuple[frozenset[str], int]]) -> dict[int, frozenset[str]]:
     """Gate -> the keys of its phrases that no other gate's phrase holds (cached per bag list)."""
-    cached = _OWN.get(id(bags))
-    if cached is not None and cached[0] is bags:
-        return cached[1]
     by_gate: dict[int, set[str]] = {}
     for keys, gate in bags:
         by_gate.setdefault(gate, set()).update(keys)
-    out = {g: frozenset(k for k in keys if not any(k in other for h, other in by_gate.items() if h != g)) for g, keys in by_gate.items()}
-    if len(_OWN) > 256:
-        _OWN.clear()
-    _OWN[id(bags)] = (bags, out)
-    return out
+    return {g: frozenset(k for k in keys if not any(k in other for h, other in by_gate.items() if h != g)) for g, keys in by_gate.items()}
 
 
 def _tightest(keys: frozenset[str], where: dict[str, list[int]]) -> tuple[int, int] | None:

@@ -24,6 +24,7 @@ from ipb.scoring.parse._common import (
     _mention_order,
 )
 from ipb.scoring.parse._loose import _LABEL_JOINER, _QUANTIFIER_BEFORE
+from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import InventedGate, Span
 from ipb.scoring.parse._verdicts import _TIGHT_BREAK, _is_verdict_cell
@@ -56,29 +57,20 @@ _LABEL_CLOSING = re.compile(r"[ \t*_]*(?:[:)\u2013\u2014]|\.(?!\d)|[ \t]-[ \t]|$
 _SPELLED_COUNT = r"(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 
 
+@per_object(bound=512)
 def _card_calls_gates(ix: _CardIndex, word: str) -> bool:
     """Whether the card itself calls its gates ``word`` ("lens", "condition", "question", "requirement", "indicator"):
     its description or a gate's name, alias or description counts them ("five lenses", "at least three lenses") or
     names one ("One lens of ...", "this lens", the alias "valuation lens"). "a hard requirement" or "Financial
     Condition" alone do not: they use the word, they do not number the gates by it."""
-    key = (id(ix), word)
-    cached = _CALLS.get(key)
-    if cached is not None and cached[0] is ix:
-        return cached[1]
     plural = "lenses" if word.startswith("lens") else word + "s"
     stem = "lens" if word.startswith("lens") else word
     counted = re.compile(rf"(?i)\b{_SPELLED_COUNT}[ \t]+(?:[a-z-]+[ \t]+)?{plural}\b|\b(?:one|each|every|this|that)[ \t]+{stem}\b")
     card = ix.card
     texts = [card.description, *(t for g in card.gates for t in (g.description, g.name, *g.aliases))]
     named = sum(1 for g in card.gates if any(re.search(rf"(?i)\b{stem}\b\s*$", t) for t in (g.name, *g.aliases)))
-    calls = any(counted.search(t or "") for t in texts) or named >= 2
-    if len(_CALLS) > 512:
-        _CALLS.clear()
-    _CALLS[key] = (ix, calls)
-    return calls
+    return any(counted.search(t or "") for t in texts) or named >= 2
 
-
-_CALLS: dict[tuple[int, str], tuple[_CardIndex, bool]] = {}
 
 _NUMBERED_TRIGGERS = [Trigger(w, _NUMBERED) for w in ("gate", "step", "stage", "criteri", "filter", "hurdle", "test", "check", "screen",
                                                       "condition", "requirement", "question", "lens", "indicator")]
@@ -139,8 +131,6 @@ def _within_sentence(masked: str, mention: _Mention) -> _Mention:
     return _Mention(cut.end(), mention.end, mention.gates, mention.how, mention.unit, mention.invented)
 
 
-_TRIMMED: dict[int, tuple[_CardIndex, dict[str, frozenset[int]]]] = {}
-
 #: Ratio abbreviations of screening tables, by their normalised words ("P/E" -> "p e"), spelled out as card names
 #: spell them ("Moderate Price/Earnings Ratio"): a row labelled "P/E RATIO" names that gate as a reader sees it.
 _SPELLED_OUT = {("p", "e"): ("price", "earnings"), ("p", "b"): ("price", "book"), ("p", "s"): ("price", "sales"),
@@ -171,13 +161,11 @@ def _spelled_out(words: list[str]) -> list[str]:
     return out
 
 
+@per_object()
 def _trimmed_names(ix: _CardIndex) -> dict[str, frozenset[int]]:
     """A card's gate names and aliases without their frame words ("P/E test" -> "p e", "Graham number test" -> "graham
     number") -> the gates they belong to; a label that is exactly one of them names that gate even when its words are
     too short to count as content words. Built once per card index."""
-    cached = _TRIMMED.get(id(ix))
-    if cached is not None and cached[0] is ix:
-        return cached[1]
     from ipb.scoring.parse._card import _trim  # the card side imports this module
 
     out: dict[str, set[int]] = {}
@@ -191,9 +179,6 @@ def _trimmed_names(ix: _CardIndex) -> dict[str, frozenset[int]]:
     # such a key settles nothing on its own
     table = {k: frozenset(v) for k, v in out.items()
              if not any(set(k.split()) <= words for number, words in names.items() if number not in v)}
-    if len(_TRIMMED) > 256:
-        _TRIMMED.clear()
-    _TRIMMED[id(ix)] = (ix, table)
     return table
 
 

@@ -15,7 +15,7 @@ reads the gate's own section (:meth:`_section_units`: from its label or mention 
   maximum");
 * a figure of the gate's bar's kind against the card's own test (:func:`._thresholds.bar_verdict`), when the clause
   holds a word of the bar's name or input label; for a bar that is a multiple, "12 times", "4.5 to 1" and "3:1" are
-  multiples too (:func:`multiples`);
+  multiples too (read by the one number reader, :func:`ipb.engine.numbers.scan_numbers`; :meth:`_word_multiples`);
 * the answer to a gate's question label: "Is the purpose to benefit continuing shareholders? - No." (yes: the
   criterion holds, PROCEED; for a gate that watches for a warning sign, or a question that asks about a fault, yes is
   REJECT).
@@ -29,9 +29,10 @@ the section must agree: two that disagree give no verdict. The verdict is hedged
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ipb.engine.numbers import decimal_comma_convention, scan_numbers
 from ipb.scoring import verdict_words as vw
+from ipb.scoring._numbers import NumberMatch
 from ipb.scoring.parse._appraisal_words import lexicon_for
 from ipb.scoring.parse._prose import (
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
@@ -40,7 +41,7 @@ from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
 from ipb.scoring.parse._types import GateTrace
 
-__all__ = ["HEADING_REACH", "SECTION_CONFIDENCE", "heading_polarity", "multiples", "question_answer"]
+__all__ = ["HEADING_REACH", "SECTION_CONFIDENCE", "heading_polarity", "question_answer"]
 
 #: The highest confidence a verdict read from a section's appraisals may carry.
 SECTION_CONFIDENCE = 0.55
@@ -76,27 +77,6 @@ _NOUN_SUBJECT = re.compile(r"[\s,;:\u2014\u2013-]*(?:(?:but|and|while|though|alt
 #: An appraisal followed by its complement relates the facts to something else ("aligned with the plan", "attractive to
 #: a buyer"): not the gate's verdict.
 _RELATION_AFTER = re.compile(r"[ \t]+(?:with|to)\b")
-#: A multiple the number reader leaves as a plain number: "covered 12 times", "4.5 to 1", "3:1", "31 times earnings".
-_MULTIPLE = re.compile(r"(?<![\w.,])(?P<value>\d{1,4}(?:\.\d+)?)\s*(?:times\b|to\s+(?:1|one)\b|:\s*1(?![\d.]))", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class _Multiple:
-    start: int
-    end: int
-    value: float
-    unit: str = "multiple"
-
-
-def multiples(text: str, start: int, end: int) -> list[_Multiple]:
-    """The multiples written with "times", "to 1" or ":1" in ``text[start:end]`` (the number reader reads "12x").
-
-    >>> [(m.value, m.start) for m in multiples("covered 12 times; payoff 4.5 to 1, or 3:1", 0, 41)]
-    [(12.0, 8), (4.5, 25), (3.0, 38)]
-    """
-    return [_Multiple(m.start(), m.end(), float(m.group("value"))) for m in _MULTIPLE.finditer(text, start, end)]
-
-
 _GOOD = (r"strengths?|pros|positives|merits|tailwinds|green[ _]flags?|bull[ _]case|what[ _](?:i|we)[ _]like|"
          r"what[ _](?:works|is[ _]good)|reasons[ _]to[ _]buy")
 _BAD = (r"weaknesses|cons|negatives|risks|key[ _]risks|risk[ _]factors|red[ _]flags?|concerns|worries|warning[ _]signs|"
@@ -237,6 +217,19 @@ class _SectionReadingMixin(_ParserState):
             self._blanked_names = cached
         return cached
 
+    def _word_multiples(self, low: str, start: int, end: int) -> list[NumberMatch]:
+        """The multiples written in words in ``low[start:end]`` ("covered 12 times", "4.5 to 1", "3:1"; ``low`` is the
+        lower-cased answer with its labels blanked), read by the one number reader in the answer's decimal convention;
+        where that is unknown a lone comma is left unread ("1,5 times": a decimal or a list?). "12x" is among the
+        figures already (:meth:`_figures`)."""
+        comma: bool | None = getattr(self, "_section_decimal_comma", None)
+        if comma is None:
+            comma = bool(decimal_comma_convention(self.masked))
+            self._section_decimal_comma = comma
+        return [NumberMatch(n.span[0], n.span[1], low[n.span[0] : n.span[1]], float(n.value), "multiple")
+                for n in scan_numbers(low, start, end, decimal_comma=True if comma else None, strict=not comma)
+                if n.kind == "multiple" and low[n.span[1] - 1] not in "x\u00d7"]
+
     def _section_verdict(self, gate: int) -> tuple[str, str] | None:
         card, low = self.card, self._names_blanked()
         groups = self._section_units(gate)
@@ -305,7 +298,7 @@ class _SectionReadingMixin(_ParserState):
                         continue  # a figure in a clause that names the bar's criterion (a bare figure after a label is a fact)
                     figures = list(self._figures(a, b))  # type: ignore[attr-defined]
                     if bars[0].unit == "multiple":
-                        figures += [f for f in multiples(low, a, b) if not any(g.start < f.end and f.start < g.end for g in figures)]
+                        figures += [f for f in self._word_multiples(low, a, b) if not any(g.start < f.end and f.start < g.end for g in figures)]
                     figure = bar_verdict(bars, figures)
                     if figure is not None:
                         tests = " / ".join(f"{bar.name} {bar.op} {bar.value}" for bar in bars)

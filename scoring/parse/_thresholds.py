@@ -22,6 +22,7 @@ from typing import Any
 from ipb.engine.card import Card
 from ipb.engine.expressions import parse_expression, parse_literal
 from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._memo import per_object
 
 __all__ = ["Bar", "bar_verdict", "gate_bars"]
 
@@ -50,9 +51,6 @@ class Bar:
         """
         ok = _HOLDS[self.op](figure, self.value)
         return self.holds if ok else (vw.REJECT if self.holds == vw.PROCEED else vw.PROCEED)
-
-
-_CACHE: dict[int, tuple[Card, dict[int, tuple[Bar, ...]]]] = {}
 
 
 def _literal(node: Any) -> tuple[Decimal, str] | None:
@@ -112,6 +110,7 @@ def _bar(source: str, holds: str, constants: dict[str, Any]) -> Bar | None:
     return Bar(name, op, lit[0], lit[1], holds)
 
 
+@per_object()
 def gate_bars(card: Card) -> dict[int, tuple[Bar, ...]]:
     """Gate number -> its bars, for the gates whose tests are each one comparison of a name with a literal or a card
     constant (built once per card): one bar when the gate has one test (failing it is the other verdict), two when it
@@ -122,9 +121,6 @@ def gate_bars(card: Card) -> dict[int, tuple[Bar, ...]]:
     >>> [(b.name, b.op, b.value == 0, b.unit, b.holds) for b in bars[1]]
     [('excess_return', '>', True, 'ratio', 'PROCEED'), ('excess_return', '<=', True, 'ratio', 'REJECT')]
     """
-    cached = _CACHE.get(id(card))
-    if cached is not None and cached[0] is card:
-        return cached[1]
     table: dict[int, tuple[Bar, ...]] = {}
     constants = dict(getattr(card, "constants", None) or {})
     for g in card.gates:
@@ -134,9 +130,6 @@ def gate_bars(card: Card) -> dict[int, tuple[Bar, ...]]:
         bars = [_bar(e.source, v, constants) for e, v in tests]
         if bars and all(b is not None for b in bars) and len({b.name for b in bars if b is not None}) == 1:
             table[g.number] = tuple(b for b in bars if b is not None)
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    _CACHE[id(card)] = (card, table)
     return table
 
 

@@ -26,6 +26,7 @@ from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import STOPWORDS, normalize, stem
 from ipb.scoring.parse._common import _Anchor
+from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 
@@ -46,9 +47,6 @@ _COMMON = frozenset({
     "quality", "aspect", "factor", "factors", "issue", "issues", "point", "points", "item", "items", "area", "topic", "note",
     "notes", "overview", "summary", "background", "key", "main", "other", "general", "good", "bad", "strong", "weak",
 })
-
-_VOCAB: dict[int, tuple[Card, dict[int, frozenset[str]], dict[int, frozenset[str]]]] = {}
-
 
 def title_stems(text: str) -> set[str]:
     """The content stems of a label as the vocabulary rules compare them (common words left out)."""
@@ -94,10 +92,8 @@ def gate_vocabulary(card: Card) -> dict[int, frozenset[str]]:
     return _vocabularies(card)[0]
 
 
+@per_object()
 def _vocabularies(card: Card) -> tuple[dict[int, frozenset[str]], dict[int, frozenset[str]]]:
-    cached = _VOCAB.get(id(card))
-    if cached is not None and cached[0] is card:
-        return cached[1], cached[2]
     raw: dict[int, set[str]] = {}
     for g in card.gates:
         texts = [g.name, *g.aliases, g.description, *(ELEMENT_FIELD.sub(" ", e) for e in g.required_elements)]
@@ -113,9 +109,6 @@ def _vocabularies(card: Card) -> tuple[dict[int, frozenset[str]], dict[int, froz
             counts[s] = counts.get(s, 0) + 1
     table = {number: frozenset(s for s in stems if counts[s] == 1) for number, stems in raw.items()}
     full = {number: frozenset(stems) for number, stems in raw.items()}
-    if len(_VOCAB) > 256:
-        _VOCAB.clear()
-    _VOCAB[id(card)] = (card, full, table)
     return full, table
 
 

@@ -56,6 +56,14 @@ READINGS = [
     ("12.5 %", D("0.125"), "percent", None),
     ("10x", D(10), "multiple", None),
     ("2.5\u00d7", D("2.5"), "multiple", None),
+    # multiples in words (issue 13 item 2: the parser's section reading read these with its own pattern)
+    ("12 times", D(12), "multiple", None),
+    ("31 Times", D(31), "multiple", None),
+    ("4.5 to 1", D("4.5"), "multiple", None),
+    ("4.5 to one", D("4.5"), "multiple", None),
+    ("3:1", D(3), "multiple", None),
+    ("3 : 1", D(3), "multiple", None),
+    ("1,234 times", D(1234), "multiple", None),
     ("  42  ", D(42), "number", None),
     (".5", D("0.5"), "number", None),
 ]
@@ -93,6 +101,12 @@ REFUSED = [
     ("inf", 1),
     ("1" * 61, 1),          # too many digits
     ("1" * 300, 1),         # too long to read at all
+    ("3:2", 2),             # a ratio to another number than one is no multiple
+    ("10:15", 3),           # a time of day
+    ("2 to 1.5", 2),        # a range
+    ("$5 times", 4),        # money cannot be a multiple
+    ("5m times", 2),        # a scale on a multiple
+    ("(3:1)", 1),           # parentheses round a ratio in words are an aside, never a negative
 ]
 
 
@@ -114,6 +128,43 @@ def test_limits_are_inclusive() -> None:
 def test_scan_numbers_in_prose() -> None:
     found = [(n.value, n.kind, n.currency) for n in scan_numbers("Loss of ($7M) vs €3bn; margin (3.5)%; 1,2,3.")]
     assert found == [(D(-7_000_000), "money", "USD"), (D(3 * 10**9), "money", "EUR"), (D("-0.035"), "percent", None)]
+
+
+def test_scan_multiples_in_words() -> None:
+    text = "covered 12 times; a payoff (4.5 to 1) or 3:1. From 2 to 1.5 at 10:15; 1,5 times"
+    found = [(n.value, text[n.span[0] : n.span[1]]) for n in scan_numbers(text, strict=True) if n.kind == "multiple"]
+    assert found == [(D(12), "12 times"), (D("4.5"), "4.5 to 1"), (D(3), "3:1")]
+    assert [n.value for n in scan_numbers(text, 20, 40)] == [D("4.5")]  # the window [20, 40) only
+    assert [n.value for n in scan_numbers("1,5 times") if n.kind == "multiple"] == [D("1.5")]  # not strict: the decimal
+
+
+_multiple_values = st.decimals(min_value=D(0), max_value=D("1e6"), places=3, allow_nan=False, allow_infinity=False)
+_multiple_forms = st.sampled_from(["{} times", "{} to 1", "{} to one", "{}:1", "{} : 1", "{}x"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(_multiple_values, _multiple_forms, st.text(max_size=30), st.text(max_size=30))
+def test_multiples_in_words_read_and_scan(value: D, form: str, before: str, after: str) -> None:
+    # read: the value and the whole span; formatted (12x) it reads back the same
+    text = form.format(value)
+    got = read_number(text)
+    assert (got.value, got.kind, got.span) == (value, "multiple", (0, len(text)))
+    assert read_number(format_number(got)).value == value
+    # scan: never raises inside any prose, spans in bounds and in order; between spaces the form is found whole
+    prose = f"{before} {text} {after}"
+    spans = [n.span for n in scan_numbers(prose)]
+    assert all(0 <= a < b <= len(prose) for a, b in spans) and spans == sorted(spans)
+    at = len(before) + 1
+    if not any(c.isdigit() or c in "$€£()" for c in before[-1:] + after[:2]):
+        assert (at, at + len(text)) in spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("0123456789 .,:;()$x×%tTimesonO-"), max_size=60), st.integers(0, 60),
+       st.integers(0, 60), st.booleans())
+def test_scan_numbers_never_raises_and_stays_in_its_window(text: str, start: int, end: int, strict: bool) -> None:
+    for n in scan_numbers(text, start, end, strict=strict):
+        assert start <= n.span[0] < n.span[1] <= min(end, len(text)) and n.kind in ("number", "money", "percent", "multiple")
 
 
 _kinds = st.sampled_from(["number", "money", "percent", "multiple"])

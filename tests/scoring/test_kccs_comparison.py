@@ -63,3 +63,17 @@ def test_precision_and_recall_on_the_comparison_table_beat_cosine_only():
     ours, cosine = pair_scores(pairs)
     assert ours.precision >= 0.95 and ours.recall >= 0.85  # the issue's bar
     assert cosine.precision < 0.6  # cosine alone matches every swap and opposite
+
+
+@pytest.mark.parametrize(("text", "number"), [
+    ("debt no more than 3x EBITDA", 3.0),
+    ("debt no more than 3 times EBITDA", 3.0),        # a multiple in words
+    ("return on capital above 15%", 0.15),            # a percentage is its ratio, as in the parser
+    ("net cash above $1.5B", 1.5e9),                  # a scale (was 1.5)
+    ("earnings growth above \u22125%", -0.05),           # the unicode minus on a percentage (was -5)
+    ("price exceeds intrinsic value", None),
+])
+def test_the_number_of_a_comparison_is_read_by_the_one_number_reader(text: str, number: float | None) -> None:
+    # issue 13 item 2: one number reader; the comparison's own pattern read "15%" as 15 and "$1.5B" as 1.5
+    reading = read_comparison(text)
+    assert reading is not None and reading.number == number

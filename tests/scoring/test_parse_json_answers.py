@@ -13,6 +13,7 @@ import doctest
 import json
 
 import ipb.scoring.parse._json_answer as json_answer_module
+import ipb.scoring.parse._json_scan as json_scan_module
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -119,7 +120,10 @@ def test_ascii_escaped_json_reads_as_its_characters() -> None:
 
 
 def test_module_examples_run() -> None:
+    # the scanner and the view (scan_json, json_view) live in _json_scan, their examples with them
     assert doctest.testmod(json_answer_module).failed == 0
+    scan = doctest.testmod(json_scan_module)
+    assert scan.failed == 0 and scan.attempted > 0
 
 
 def test_field_keys_are_never_gates() -> None:

@@ -127,17 +127,39 @@ SIZING = "soros_conviction_weighted_position_sizing"  # 2 payoff asymmetry (payo
 
 
 def test_multiples_in_words() -> None:
-    from ipb.scoring.parse._section_reading import multiples
+    # read by the one number reader (issue 13 item 2), as the section reading calls it where the convention is unknown
+    from ipb.engine.numbers import scan_numbers
 
     text = "covered 12 times; a payoff of 4.5 to 1 or 3:1; 1,5 times; 2009 to 2019"
-    assert [(m.value, text[m.start : m.end]) for m in multiples(text, 0, len(text))] == [
-        (12.0, "12 times"), (4.5, "4.5 to 1"), (3.0, "3:1")]
+    assert [(float(n.value), text[n.span[0] : n.span[1]]) for n in scan_numbers(text, strict=True)
+            if n.kind == "multiple"] == [(12.0, "12 times"), (4.5, "4.5 to 1"), (3.0, "3:1")]
 
 
 @pytest.mark.parametrize(("payoff", "verdict"), [("the payoff ratio is 4.5 to 1.", vw.PROCEED),
                                                  ("the payoff ratio is about 2 to 1.", vw.REJECT),
                                                  ("the payoff ratio is 2 to 1 or 5 to 1, depending on the peg.", None)])
 def test_a_payoff_written_n_to_1_against_the_cards_bar(payoff: str, verdict: str | None) -> None:
+    text = f"Thesis confirmation: the central bank has stopped defending the band. PROCEED.\nPayoff asymmetry: {payoff}\n"
+    assert dict(_read(text, SIZING)).get(2) == verdict
+
+
+# Forms the one number reader reads that the section's own pattern missed or misread (issue 13 item 2): a ratio closing
+# its sentence ("3:1."), a ratio in an aside's parentheses, "to one"; a range "from 2 to 1.5" is no multiple.
+@pytest.mark.parametrize(("payoff", "verdict"), [("the payoff ratio is 3:1.", vw.PROCEED),
+                                                 ("the payoff ratio (4 to one) justifies the size.", vw.PROCEED),
+                                                 ("the payoff ratio is 2:1.", vw.REJECT),
+                                                 ("the payoff ratio fell from 2 to 1.5 this year.", None)])
+def test_a_payoff_ratio_read_by_the_one_number_reader(payoff: str, verdict: str | None) -> None:
+    text = f"Thesis confirmation: the central bank has stopped defending the band. PROCEED.\nPayoff asymmetry: {payoff}\n"
+    assert dict(_read(text, SIZING)).get(2) == verdict
+
+
+# The answer's decimal convention decides a lone comma: "4,5 to 1" is 4.5 where the answer writes "3,5 %", and unread
+# where nothing tells (a decimal, or a list of 4 and 5?).
+@pytest.mark.parametrize(("payoff", "verdict"), [("the payoff ratio is 4,5 to 1; the margin is 3,5 %.", vw.PROCEED),
+                                                 ("the payoff ratio is 2,5 to 1; the margin is 3,5 %.", vw.REJECT),
+                                                 ("the payoff ratio is 4,5 to 1.", None)])
+def test_a_payoff_ratio_with_a_decimal_comma(payoff: str, verdict: str | None) -> None:
     text = f"Thesis confirmation: the central bank has stopped defending the band. PROCEED.\nPayoff asymmetry: {payoff}\n"
     assert dict(_read(text, SIZING)).get(2) == verdict
 

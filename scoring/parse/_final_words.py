@@ -1,0 +1,108 @@
+"""The words of final verdicts the final-verdict reader weighs (:mod:`._final` reads them; moved here unchanged).
+
+"pass" as a decline at a sentence's end, the cues before an outcome word in lower case, general objects of a policy,
+concessions, revisions, counts of criteria ("all seven"), alternatives ("buy or hold"), buy limits, neutral ratings,
+positions, passive decisions ("the deal is approved") and the yes / no answer to the question asked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring._text import Trigger
+from ipb.scoring.parse._closing import ANSWER_LABEL_TRIGGERS
+
+_FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
+#: At most this many closing idioms are weighed (the first and the last half).
+_IDIOM_PLACES = 200
+_PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
+_PASS_SUBJECT = re.compile(r"(?i)\b(?:would|will|should|must|to|I'd|we'd|I'll|we'll|I\u2019ll|we\u2019ll|I|we)[ \t]+\Z")
+_LOWER_OUTCOME_CUE = frozenset({"would", "will", "should", "must", "i", "we", "i'd", "we'd", "recommend", "recommendation", "verdict",
+                                "decision", "therefore", "thus", "so", "hence", "to", "ultimately", "buffett", "berkshire"})
+
+
+#: Right after an outcome word or idiom: a general object, so the sentence states a policy ("the fund divests any issuer
+#: that ..."), not this decision.
+_GENERIC_OBJECT = frozenset({"any", "every", "all", "whenever", "companies", "stocks", "issuers", "firms", "what", "whatever", "anything"})
+
+#: Before an outcome word in its sentence: the outcome is conceded or imagined, not the writer's verdict.
+_CONCEDED = re.compile(
+    r"(?i)\b(?:though|although|even\s+though|whereas|while(?!\s+\w+ing\b)|optimists?|bulls?|enthusiasts?)\b[^.;\n]{0,60}\Z"
+    r"|\b(?:would|could|might)\s+(?:make\s+(?:sense|(?:this|it)\b)|turn\s+(?:this|it)\s+into|become|be\s+an?)\b[^.;\n]{0,30}\Z"
+    r"|\b(?:this|it)\s+becomes\s+an?\b[^.;\n]{0,10}\Z"
+    r"|\b(?:turn(?:s|ed)?\s+(?:this|it)\s+into|at\s+a\s+lower\s+price|below\s+\$?\d[^.;\n]{0,20})[^.;\n]{0,30}\Z"
+)
+
+
+#: Before an outcome word in its sentence: the writer revises an earlier verdict ("Revised verdict: DECLINE", "Updated
+#: recommendation - DECLINE", "On reflection, my verdict is DECLINE", "Looking again, I would DECLINE"). The statement then
+#: ranks with a final cue's (level 4), so it beats an earlier "Final verdict: INVEST" by coming later (issue 13, which
+#: statement wins). A revised verdict noun counts only as a label or the subject of "is" right before the word ("the revised
+#: guidance", "a revised verdict of DECLINE would follow if ..." are no revision).
+_REVISION_CUE = re.compile(
+    r"(?i)\b(?:revised|revising|updated|corrected|amended|reconsidered|changed)[ \t_-]+(?:(?:final|overall|investment)[ \t_-]+)?"
+    r"(?:verdict|decision|recommendation|call|answer|conclusion|outcome|rating)(?:[ \t]*\((?:revised|updated|corrected)\))?"
+    r"[*_]{0,2}[ \t]*(?:[:=\u2014\u2013]|[ \t]-|[ \t]+(?:is|now)\b)"
+    r"|\b(?:final|overall)[ \t_-]+(?:verdict|decision|recommendation|answer)[ \t]*\((?:revised|updated|corrected|amended)\)"
+    r"|\b(?:on|upon)[ \t]+(?:(?:further|second)[ \t]+)?(?:reflection|reconsideration|second[ \t]+thoughts?)\b"
+    r"|\b(?:having[ \t]+reconsidered|looking[ \t]+(?:at[ \t]+it[ \t]+)?again|on[ \t]+a[ \t]+second[ \t]+look)\b")
+
+
+_NUMBER_WORD = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|all"
+_COUNT = re.compile(
+    rf"(?i)\b(?P<passed>{_NUMBER_WORD})\s+(?:of|out\s+of)\s+(?:the\s+)?(?P<total>{_NUMBER_WORD})\s+"
+    r"(?:(?:defensive\s+|graham\s+)?(?:tests?|criteria|criterion|gates?|checks?|screens?|hurdles?|conditions?|rules?|indicators?)\s+)?"
+    r"(?:are\s+|were\s+|is\s+)?(?:passed|pass|met|satisfied|cleared|clear)\b"
+    rf"(?:[^.;\n]{{0,40}}?\b(?:where|but|while|and|with)\s+(?P<all>all\s+)?(?P<required>{_NUMBER_WORD})?\s*(?:of\s+them\s+)?(?:are\s+|is\s+)?(?:required|needed|necessary))?"
+)
+_COUNT_TRIGGERS = [Trigger(w, _COUNT) for w in ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "one", "two", "three", "four", "five",
+                                                  "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "all")]
+_WORD_COUNTS = {w: k for k, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"))}
+
+
+def _count(word: str) -> int | None:
+    w = word.strip().lower()
+    if w.isdigit():
+        return int(w)
+    return _WORD_COUNTS.get(w)
+
+
+#: An outcome word joined to the next (or previous) one by "or", "/", "nor" or "and" (the last only after
+#: "between"): an alternative stated, not a verdict chosen.
+_ALT_AFTER = re.compile(r"\s*(?P<join>/|\bor\b|\bnor\b|\band\b)\s*(?P<word>[A-Za-z_][A-Za-z_ ]{1,30}?)\b", re.I)
+_ALT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z_][A-Za-z_]{1,30})\s*(?P<join>/|\bor\b|\bnor\b|\band\b)\s*\Z", re.I)
+_ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?:between|either|neither|whether)\b[^.;:\n]{0,40}\Z",
+                          re.I)
+
+
+#: After a buy word: a price limit under which it would buy ("buy < $36", "buy below 3,600", "buy under $40 only").
+#: The limit names a figure: "buy under the strategy" is no price limit.
+_BUY_LIMIT = re.compile(r"[ \t]*(?:<|\u2264|=<|(?:only\s+)?(?:below|under|beneath|at\s+or\s+below|on\s+a\s+(?:dip|pullback)\s+to)\s+"
+                        r"(?:about\s+|around\s+|roughly\s+|~)?(?:[$\u00a3\u20ac\u00a5]|[A-Z]{1,3}\$?\s?)?\d)", re.I)
+
+
+#: A rating or signal field that commits to neither outcome: "Signal: neutral", "Overall signal \u2014 neutral", "**Stance:**
+#: Neutral." (the word ends its clause: "Signal: neutral on rates, bearish on credit" is not read; the label opens its line,
+#: after at most a qualifier: "The market's signal: neutral" is someone else's); INCONCLUSIVE.
+_NEUTRAL_LABELS = ("signal", "stance", "rating", "recommendation", "call")
+_NEUTRAL_LABEL_OPENS = re.compile(r"[ \t>*_#-]*(?:(?:my|our|the|overall|final|net|investment)[ \t]+){0,2}\Z", re.IGNORECASE)
+_NEUTRAL_RATING = re.compile(
+    r"(?im)(?:" + "|".join(_NEUTRAL_LABELS) + r")[ \t]*\**[ \t]*[:=\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*(?P<word>neutral)[*_]{0,2}"
+    r"(?=[ \t]*(?:[.;,!(\u2014\u2013]|$))")
+_NEUTRAL_TRIGGERS = [Trigger(w, _NEUTRAL_RATING) for w in _NEUTRAL_LABELS]
+#: Report words that also describe the position held: a rating only when nothing follows them ("Signal: long.").
+_POSITION_WORDS = frozenset({"long", "short"})
+_FOLLOWED_BY_WORD = re.compile(r"[ \t]+(?:the[ \t]+|an?[ \t]+)?[A-Za-z\u00c0-\u024f]")
+_DECISION_NOUNS = ("deal", "investment", "stake", "proposal", "position", "purchase", "acquisition", "trade", "idea", "transaction", "bid")
+#: An outcome verb in the passive after the decision's subject: "the deal is declined", "the stake was approved".
+_PASSIVE_TRIGGERS = [Trigger(w, re.compile(rf"(?i){w}\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+"
+                                           r"(?P<word>[a-z]+?)e?d\b")) for w in _DECISION_NOUNS]
+#: "the answer is no" / "our answer would be: yes" (after the final cue "the answer is").
+_ANSWER_YES_NO = re.compile(r"(?i)\b(?:the|my|our)\s+(?:overall\s+|short\s+)?answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))")
+_ANSWER_YES_NO_TRIGGERS = [Trigger("answer", re.compile(r"(?i)answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))"))]
+_ANSWER_YES_NO_TRIGGERS += ANSWER_LABEL_TRIGGERS  # "Final answer: no.", "Decision: no." (:mod:`._closing`)
+#: Between two outcomes of one sentence: the second corrects the first ("INVEST - no, rather DECLINE").
+_CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actually)\b")
+#: Before a lower-case outcome word: the decision's subject in the passive ("the deal is declined").
+_PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|stake|proposal|position|purchase|acquisition|trade|idea|"
+                              r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")

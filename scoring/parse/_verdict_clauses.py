@@ -1,0 +1,176 @@
+"""The clause of a verdict word: where it starts, what negates it, which cues revise or set it aside (moved out of
+:mod:`._verdicts` unchanged; issue 13, paper §7.5).
+
+A verdict word is judged in its clause (:class:`._verdicts._VerdictsMixin`): these are the patterns and word lists that
+judgement reads (conditions, counterfactuals, concessions, pinned gates, revisions, pseudo-negations, attributive
+uses) and the clause helpers :func:`_clause_start`, :func:`_own_clause_start`, :func:`_negation_words` and
+:func:`_negated`, which :mod:`._final` uses too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._common import _WORDS_APOS
+from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
+
+_STATEMENT_END = re.compile(r"[.!;:]")
+_CONDITIONALS = frozenset(vw.CONDITIONALS)
+#: Between a verdict word and the gate it is pinned to: "REJECT at gate 2", "a PASS on the moat test", "FAIL for step 3".
+_BRACKETED = re.compile(r"[ \t]*\([ \t*_]*")
+_PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
+#: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
+_COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
+#: "passes, if only just": a concession after the verdict, not a condition on it.
+_CONCESSIVE_TAILS = (["if", "only", "just"], ["if", "only", "barely"], ["if", "barely"], ["if", "narrowly"], ["if", "marginally"])
+_AT_A_PRICE = re.compile(r"at\s+(?:this|these|that|today'?s|the\s+current|current|[$\u20ac\u00a3]|\d)")
+_PASS_SUBJECTS = frozenset({"would", "will", "should", "must", "to", "i'd", "we'd", "i", "we"})
+_CLAUSE_CUT = re.compile(r"[;:|(\u2014\u2013]|,\s+(?:but|whereas|while|although|though|however)\b")
+_TIGHT_BREAK = re.compile(r"[,;()|]|\b(?:because|since|so|which|while|whereas|but|although|though|however|given|as|that|than|when|unlike)\b", re.I)
+_GATE_SUBJECT = re.compile(
+    r"\b(?:this|the|that)[ \t]+(?:gate|step|test|criterion|check|screen|hurdle|filter)"
+    r"(?:[ \t]+(?:is|was|therefore|thus|so|clearly|itself|verdict|outcome|result|is:|=))*[ \t]*[:\u2014-]?[ \t]*(?:an?[ \t]+)?\Z"
+)
+_NEITHER = re.compile(
+    r"(?i)\b(?:neither|not|no)[ \t]+(?:an?[ \t]+)?(?:pass|proceed|reject|fail|kill)\w{0,4}\b[^.;:\n]{0,40}?"
+    r"\b(?:nor|not|no)[ \t]+(?:an?[ \t]+)?(?:pass|proceed|reject|fail|kill)\w{0,4}\b"
+)
+
+
+#: The status icons of the vocabulary (✅ ✔ ✓ ☑ 🟢 👍 / ❌ ✗ ✘ ✖ ⛔ 🛑 🔴): marks, read together with their line's words.
+_ICONS = frozenset(w for w in vw.VERDICT_WORDS if w.triggers and not any(t[:1].isalnum() for t in w.triggers)
+                   and w.verdict in (vw.PROCEED, vw.REJECT))
+
+
+def _place_in_unit(start: int, mentions: Sequence, gate: int) -> int:
+    """Where ``gate`` first stands in a unit that starts at ``start``: gates named in one sentence take their
+    places in it ("... circle of competence (Gate 1), ... (Gate 3)"), not all the sentence's start."""
+    return min((m.start for m in mentions if gate in m.gates), default=start)
+
+
+def _clause_start(before: str) -> int:
+    """Index in ``before`` of the last clause boundary (";", ":", "|", "(", dashes, arrows "->" "=>" "\u2192"), or -1.
+
+    Negation, hedges and conditions reach back only to it: "No REJECT triggered -> INVEST" is INVEST.
+    """
+    arrow = max(before.rfind("->"), before.rfind("=>"))
+    return max(before.rfind(";"), before.rfind(":"), before.rfind("|"), before.rfind("("), before.rfind("\u2014"), before.rfind("\u2013"),
+               before.rfind("\u2192"), arrow + 1 if arrow >= 0 else -1)
+
+
+#: A statement the writer sets aside before giving their own: "my first instinct was PROCEED", "an optimist might call it a pass".
+_SUPERSEDED = re.compile(
+    r"(?i)\b(?:(?:my|our|the)\s+)?(?:first|initial|gut|earlier)\s+(?:instinct|impression|reading|read|take|thought|call|answer|verdict)\b"
+    r"|\b(?:initially|originally|at\s+first(?:\s+glance)?|superficially|on\s+the\s+surface)\b"
+    r"|\b(?:an?\s+)?(?:optimist|bull|enthusiast|promoter)s?\s+(?:might|would|could|may)\b"
+    r"|\b(?:some|others|many)\s+(?:might|would|could|may)\s+(?:label|call|mark|rate|say)\b"
+    r"|\b(?:i|we)\s+(?:first|previously|earlier|had)\s+(?:marked|called|labell?ed|rated|read|scored|put|thought|said|wrote|gave)\b"
+)
+#: Where the writer's own clause starts after a contrast: "a strict reader would REJECT, but it is PROCEED",
+#: "I initially marked it REJECT but it is PROCEED" (what comes before "but" is set aside, not the word after it).
+_CONTRAST = re.compile(r"(?:^|[\s,;])(?:but|yet|however|whereas|instead|though|although)\b")
+
+
+_CONTRAST_WORDS = frozenset({"but", "yet", "however", "whereas", "instead", "though", "although"})
+#: Words one of which every match of :data:`_SUPERSEDED` or :data:`OTHER_VOICE` holds.
+_SET_ASIDE_WORDS = VOICE_WORDS | {
+    "first", "initial", "gut", "earlier", "initially", "originally", "at", "superficially", "on", "optimist", "optimists", "bull",
+    "bulls", "enthusiast", "enthusiasts", "promoter", "promoters", "some", "others", "many", "i", "we", "previously", "had",
+}
+
+
+def _own_clause_start(before: str, cut: int, clause_words: Sequence[str] = ("but",)) -> int:
+    """Index in ``before`` where the verdict word's own clause starts: after the clause boundary ``cut`` and after
+    the last contrast word ("but", "yet", "however")."""
+    start = max(cut + 1, 0)
+    if _CONTRAST_WORDS.isdisjoint(clause_words):
+        return start
+    for m in _CONTRAST.finditer(before, start):
+        start = m.end()
+    return start
+
+
+#: The writer's own, considered statement: it outranks a plain mention in the same section.
+_COMMITTED_CUE = re.compile(
+    r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
+    r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|updated|amended|revisiting|"
+    r"correction|corrected|having\s+re-?checked|on\s+closer\s+inspection)\b[^.;\n]{0,80}\Z"
+)
+#: Words every revision cue holds (a cheap first look per sentence).
+_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|updated|amended|revisiting|correction|corrected|re-?checked|closer)\b")
+#: A paragraph that opens as a revision of what came before.
+_REVISION_OPENING = re.compile(
+    r"[ \t>*_#-]*(?:correction|corrected|update[ds]?|revised|revision|addendum|erratum|wait\b|actually\b|on\s+reflection|looking\s+again|"
+    r"on\s+(?:a\s+)?second\s+(?:look|thought)|second\s+look|having\s+re-?(?:read|checked)|i\s+(?:forgot|missed|overlooked))"
+)
+#: After a verdict word: the verdict it replaces ("REJECT, not PROCEED", "fails rather than passes"), a correction.
+_CORRECTIVE_TAIL = re.compile(r"[ \t]*[,;\u2014\u2013-]?[ \t]*(?:not|rather[ \t]+than|instead[ \t]+of)[ \t]+(?:an?[ \t]+)?"
+                              r"(?:proceed|reject|pass|fail|inconclusive)(?:s|ed|es)?\b")
+#: Words after a negator that make it no negation of the verdict: "not merely passes", "without doubt it clears".
+_PSEUDO_NEGATION = frozenset({"merely", "just", "only", "simply", "doubt", "question", "hesitate", "hesitation"})
+#: Pronoun negators that negate a verdict a few words on: "nothing here would fail", "none of it fails".
+_NEGATING_PRONOUNS = frozenset({"nothing", "none", "nobody"})
+
+
+#: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".
+_PASS_NOUN_BEFORE = frozenset({"first", "second", "third", "quick", "initial", "cursory", "brief", "rough", "another", "final"})
+#: Participles that, between a determiner and a noun, describe the noun: "the failed takeover", "a passed motion".
+_ATTRIBUTIVE = frozenset({"failed", "rejected", "passed", "killed", "disqualified", "cleared", "qualified", "met"})
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "this", "that", "these", "those", "two",
+                          "three", "several", "many", "recent", "earlier", "last"})
+#: Words after such a participle that show it is the verb after all: "the test failed to ...", "the gate passed by ...".
+_NOT_A_NOUN = frozenset({"to", "by", "on", "at", "in", "with", "and", "or", "because", "since", "as", "so", "but", "if", "when",
+                         "is", "was", "are", "were", "the", "a", "an", "it", "this", "that", "for", "all", "both", "easily", "again",
+                         "here", "there", "too", "also", "only", "comfortably", "narrowly"})
+_NOUN_NEXT = re.compile(r"[ \t]+[a-z]")
+#: A modal with a labelling verb before the verdict word in its clause: "might mark the posture test PROCEED", "could call it a
+#: pass", "would rate this a FAIL" (a label someone could give, not the writer's finding).
+_LABELLED_BY_MODAL = re.compile(r"\b(?:may|might|could|would)\s+(?:well\s+|easily\s+|still\s+)?(?:mark|call|label|rate|score|tag|deem|"
+                                r"treat|read|classify)\b[^.;:\n]{0,50}\Z")
+
+
+_LABEL_MODALS = frozenset({"may", "might", "could", "would"})
+
+
+def _negation_words(clause: str, words: list[str]) -> list[str]:
+    """The words whose negators negate a verdict word: ``words`` (the clause's last four), less those before a comma
+    that closes the negated phrase. "not high grade, REJECT" and "no debt, passes" are not negated; "not, in my
+    view, a pass" is (the comma directly follows the negator), and "No, it fails" is not (an answer word)."""
+    if "," not in clause:
+        return words
+    parts = clause.split(",")
+    for k, part in enumerate(parts[:-1]):
+        pw = _WORDS_APOS.findall(part)
+        if pw and (pw[-1] in vw.NEGATORS or pw[-1].endswith("n't")) and not (k == 0 and pw == ["no"]):
+            # the aside between the commas is skipped: "does not, on these figures, pass" reads "does not pass"
+            return (_WORDS_APOS.findall(",".join(parts[: k + 1])) + _WORDS_APOS.findall(parts[-1]))[-4:]
+    return _WORDS_APOS.findall(parts[-1])[-4:]
+
+
+def _negated(words: Sequence[str]) -> bool:
+    """Whether the words before a verdict word (its clause, at most the last 4) negate it.
+
+    Pseudo-negations are not negations ("not merely passes", "without doubt clears", "no question it passes"),
+    and two negators cancel ("not unable to pass" is not read as a negation).
+    """
+    last = list(words)[-3:]
+    negators = 0
+    for i, w in enumerate(last):
+        nxt = last[i + 1] if i + 1 < len(last) else ""
+        if w in ("rather", "instead", "fails", "failed", "unable"):
+            if nxt in ("than", "of", "to"):
+                negators += 1
+            continue
+        if w == "from" and i > 0 and last[i - 1] == "far":
+            negators += 1  # "far from passing"
+            continue
+        if w in vw.NEGATORS or w.endswith("n't") or w in _NEGATING_PRONOUNS or w == "nowhere":  # "nowhere near met"
+            if nxt in _PSEUDO_NEGATION:
+                continue
+            negators += 1
+    if negators:
+        return negators % 2 == 1
+    joined = " ".join(words)
+    return "as opposed to" in joined
