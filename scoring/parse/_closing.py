@@ -270,8 +270,9 @@ _WOULD = re.compile(r"(?i)\b(?:would|could|might)\b|['\u2019]d\b")
 def at_another_price(text: str, sentence_start: int, pos: int, end: int | None = None) -> bool:
     """Whether the verdict at ``pos`` (ending at ``end``) is what the writer would do at another price: its sentence (opening at
     ``sentence_start``) opens with a price ("At 35", "Below $20", "At a lower price") and states the verdict in the
-    conditional mood before ``end`` ("we'd be buyers", "I would buy"). Such a verdict never counts: the README's
-    conditional mentions ("a lower price could turn this into an INVEST").
+    conditional mood before ``end`` ("we'd be buyers", "I would buy"). :mod:`._final` counts no buy so stated: the
+    README's conditional mentions ("a lower price could turn this into an INVEST"); a decline so stated ("At $50B there
+    is no margin of safety, and Buffett would pass") is a decline at the price the text discusses, and still counts.
 
     >>> t = "At 35 we'd be buyers, and we've said so."
     >>> at_another_price(t, 0, t.index("we'd"), t.index(","))

@@ -160,9 +160,9 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             words = [w.lower() for w in _WORDS_APOS.findall(said, _clause_start(said) + 1)][-4:]  # negation stops at the clause
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words or in_the_past(masked, unit.start, start, end) \
-                    or answers_another(masked, unit.start) or at_another_price(masked, unit.start, start, end):
-                return  # a condition, a verdict of then ("In 2021 it was too rich for me"), on a rival, or at another price ("At
-                # 35 we'd be buyers"): not today's on the company
+                    or answers_another(masked, unit.start) or outcome == ix.pass_outcome and at_another_price(masked, unit.start, start, end):
+                return  # a condition, a verdict of then ("In 2021 it was too rich for me"), on a rival, or a buy at another price
+                # ("At 35 we'd be buyers"; a decline there, "At $50B ... Buffett would pass", still counts): not today's
             if after_words and after_words[0] in _GENERIC_OBJECT:
                 return  # "the fund divests any issuer that ...", "we sell every stock whose story broke": a policy, not this decision
             if after_words and after_words[0] in vw.CONNECTIVE_TAIL and after_words[0] != "unless" or after_words[:2] == ["only", "if"]:
