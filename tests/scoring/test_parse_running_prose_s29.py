@@ -57,3 +57,65 @@ def test_at_another_price() -> None:
     assert not at_another_price(t, 0, t.index("a bargain"), len(t))
     t = "I'd buy more at $15."
     assert not at_another_price(t, 0, t.index("buy"), t.index("buy") + 3)
+
+
+def test_a_decline_at_the_price_discussed_still_counts() -> None:
+    assert final_of(GRAHAM_BODY, "At $80 a share there is no margin of safety, and we would pass.", GRAHAM) == "DECLINE"
+
+
+# ---------------------------------------------------------------- gates: a section's judgement in other words
+
+MARKS_RR = "marks_risk_return_assessment"  # 1 price vs value, 2 risk premium, 3 permanent loss, 5 pendulum
+
+
+def _gates(text: str, card: str) -> dict[int, str | None]:
+    return {g.gate: g.verdict for g in parse_response(text, card, embedder=False).gates}
+
+
+ATTRIBUTIVE = [
+    # an appraisal that modifies the gate's own criterion noun appraises the criterion
+    ("thin-premium", "Risk premium\nBonds pay 4.0% and we expect 5.5% a year: a thin premium for the risk.", 2, "REJECT"),
+    ("ample-premium", "Risk premium\nWe expect 12% a year against 4% on bills, an ample premium by any measure.", 2, "PROCEED"),
+]
+
+
+@pytest.mark.parametrize(("text", "gate", "verdict"), [c[1:] for c in ATTRIBUTIVE], ids=[c[0] for c in ATTRIBUTIVE])
+def test_an_appraisal_of_the_gates_own_noun_is_its_verdict(text: str, gate: int, verdict: str) -> None:
+    assert _gates(text, MARKS_RR).get(gate) == verdict
+
+
+def test_an_appraisal_of_another_noun_stays_unread() -> None:
+    # "strong" modifies "quarter", not the premium: no verdict from it
+    assert _gates("Risk premium\nExpected return 7% against 4% on bills after a strong quarter.", MARKS_RR).get(2) is None
+
+
+BARE_ANSWERS = [
+    # the question, the facts, then the answer as a sentence of its own
+    ("yes-after-facts", "- Is the premium for risk enough? We expect 11% a year; bills pay 3%. Yes.\n", 2, "PROCEED"),
+    ("no-after-facts", "- Is the premium for risk enough? We expect 5% a year; bills pay 4%. No.\n", 2, "REJECT"),
+]
+
+
+@pytest.mark.parametrize(("text", "gate", "verdict"), [c[1:] for c in BARE_ANSWERS], ids=[c[0] for c in BARE_ANSWERS])
+def test_a_bare_answer_after_the_facts_answers_the_question(text: str, gate: int, verdict: str) -> None:
+    assert _gates(text, MARKS_RR).get(gate) == verdict
+
+
+VALUE_SIDES = [
+    # a price said to sit above or below the value the writer puts on it
+    ("above-value", "Price versus value\nWe put the value at $40 a share and it trades at $47. Above value.", 1, "REJECT"),
+    ("below-value", "Price versus value\nAt $21 against our $40, the shares trade well below intrinsic value.", 1, "PROCEED"),
+    ("not-above", "Price versus value\nThe shares change hands at $30, and that is not above value.", 1, "PROCEED"),
+]
+
+
+@pytest.mark.parametrize(("text", "gate", "verdict"), [c[1:] for c in VALUE_SIDES], ids=[c[0] for c in VALUE_SIDES])
+def test_a_price_above_or_below_value_is_the_price_gates_verdict(text: str, gate: int, verdict: str) -> None:
+    assert _gates(text, MARKS_RR).get(gate) == verdict
+
+
+def test_book_value_is_not_the_writers_value() -> None:
+    from ipb.scoring.parse._prose import appraisals
+
+    t = "the shares trade below book value"
+    assert appraisals(t, 0, len(t), None) == []
