@@ -16,6 +16,8 @@ reads the gate's own section (:meth:`_section_units`: from its label or mention 
 * a figure of the gate's bar's kind against the card's own test (:func:`._thresholds.bar_verdict`), when the clause
   holds a word of the bar's name or input label; for a bar that is a multiple, "12 times", "4.5 to 1" and "3:1" are
   multiples too (:func:`multiples`);
+* a value of the gate's category input said in the clause ("Hot.", "calm rather than hot", "Self-reinforcing."), with
+  the verdict the card's test gives it (:func:`._thresholds.category_verdicts`; a band value is INCONCLUSIVE);
 * the answer to a gate's question label: "Is the purpose to benefit continuing shareholders? - No." (yes: the
   criterion holds, PROCEED; for a gate that watches for a warning sign, or a question that asks about a fault, yes is
   REJECT), right after it, closing a later sentence ("..., yes.") or as a sentence of its own after the facts ("Is the
@@ -38,7 +40,7 @@ from ipb.scoring.parse._prose import (
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
 from ipb.scoring.parse._stated_bars import _compared, _higher
 from ipb.scoring.parse._state import _ParserState
-from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
+from ipb.scoring.parse._thresholds import bar_verdict, category_verdicts, gate_bars
 from ipb.scoring.parse._types import GateTrace
 
 __all__ = ["HEADING_REACH", "SECTION_CONFIDENCE", "heading_polarity", "multiples", "question_answer"]
@@ -300,6 +302,8 @@ class _SectionReadingMixin(_ParserState):
                     for s, e, v in appraisals(low, a, b, None, lexicon=lexicon, watch=watch, nouns=own_words):
                         if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
                             found.append((v, f"the appraisal {self.masked[s:e]!r}"))
+                    for s, e, v in category_verdicts(card, gate, low, a, b):  # "Hot.", "calm rather than hot", "Self-reinforcing."
+                        found.append((v, f"the value {self.masked[s:e]!r} of the card's category test"))
                     said, blocked = _compared(low[a:b], higher)
                     if said is not None:
                         found.append((said, f"a comparison with a stated bar ({self.masked[a:b].strip()!r})"))

@@ -119,3 +119,33 @@ def test_book_value_is_not_the_writers_value() -> None:
 
     t = "the shares trade below book value"
     assert appraisals(t, 0, len(t), None) == []
+
+
+# ---------------------------------------------------------------- gates: a category value said in the gate's section
+
+SOROS = "soros_reflexive_hypothesis_trade_construction"  # 2 feedback loop: self_reinforcing / self_correcting / absent
+MUNGER_OPP = "munger_opportunity_evaluation"  # 5 biology: adapted_through_disruption / untested / displaced_by_change
+
+CATEGORY_VALUES = [
+    # the value said alone after the facts, and the card's test on it
+    ("hot", MARKS_RR, "The pendulum\nEvery new issue is oversubscribed and margin debt is at a record. Hot.", 5, "REJECT"),
+    ("rather-than-hot", MARKS_RR, "The pendulum\nCredit desks sound calm rather than hot this spring.", 5, "PROCEED"),
+    ("not-hot", MARKS_RR, "The pendulum\nThe mood among buyers is sober, not hot.", 5, "PROCEED"),
+    ("self-correcting", SOROS, "The loop\nHigher prices bring new supply, which pulls prices back down. Self-correcting.", 2, "REJECT"),
+    ("self-reinforcing", SOROS, "The loop\nCheap credit lifts the collateral, which frees more credit: self-reinforcing.", 2, "PROCEED"),
+    ("band-value", MUNGER_OPP, "Biology lens\nFounded four years ago, it has not been tested by disruption.", 5, "INCONCLUSIVE"),
+]
+
+
+@pytest.mark.parametrize(("card", "text", "gate", "verdict"), [c[1:] for c in CATEGORY_VALUES], ids=[c[0] for c in CATEGORY_VALUES])
+def test_a_category_value_said_in_the_section_is_read_with_the_cards_test(card: str, text: str, gate: int, verdict: str) -> None:
+    assert _gates(text, card).get(gate) == verdict
+
+
+def test_category_verdicts_leave_common_words_alone() -> None:
+    from ipb.engine.registry import compiled_card
+    from ipb.scoring.parse._thresholds import category_verdicts
+
+    card = compiled_card("marks_distressed_debt").card  # gate 5: legal_process_risk low / moderate / high
+    t = "the legal risk is high"
+    assert category_verdicts(card, 5, t, 0, len(t)) == []
