@@ -149,3 +149,25 @@ def test_category_verdicts_leave_common_words_alone() -> None:
     card = compiled_card("marks_distressed_debt").card  # gate 5: legal_process_risk low / moderate / high
     t = "the legal risk is high"
     assert category_verdicts(card, 5, t, 0, len(t)) == []
+
+
+# ---------------------------------------------------------------- gates: a figure set against a bar with its own figure
+
+AGAINST_BARS = [
+    ("above-hurdle", MUNGER_OPP, "Mathematics lens\nAcross the three scenarios, 13% a year against our 10% hurdle.", 3, "PROCEED"),
+    ("below-hurdle", MUNGER_OPP, "Mathematics lens\nThe weighted expected return is 8% vs 10% hurdle.", 3, "REJECT"),
+]
+
+
+@pytest.mark.parametrize(("card", "text", "gate", "verdict"), [c[1:] for c in AGAINST_BARS], ids=[c[0] for c in AGAINST_BARS])
+def test_a_figure_against_a_stated_bar_is_read_with_the_bars_side(card: str, text: str, gate: int, verdict: str) -> None:
+    assert _gates(text, card).get(gate) == verdict
+
+
+def test_compared_verdict_against_a_bar_with_a_figure() -> None:
+    from ipb.scoring.parse._stated_bars import compared_verdict
+
+    assert compared_verdict("gross leverage 2.8x against a 2.5x limit", None) == "REJECT"
+    assert compared_verdict("gross leverage 2.1x against a 2.5x limit", None) == "PROCEED"
+    assert compared_verdict("a margin of 6% against a 2x limit", None) is None  # two kinds of figure
+    assert compared_verdict("if leverage rose to 2.8x against a 2.5x limit", None) is None  # a condition
