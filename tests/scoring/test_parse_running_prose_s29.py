@@ -171,3 +171,27 @@ def test_compared_verdict_against_a_bar_with_a_figure() -> None:
     assert compared_verdict("gross leverage 2.1x against a 2.5x limit", None) == "PROCEED"
     assert compared_verdict("a margin of 6% against a 2x limit", None) is None  # two kinds of figure
     assert compared_verdict("if leverage rose to 2.8x against a 2.5x limit", None) is None  # a condition
+
+
+# ---------------------------------------------------------------- final: the outcome's object first, its verb a participle
+
+SOROS_BODY = "Prevailing Bias: PROCEED, the market prices the peg as permanent.\n\n"
+
+
+@pytest.mark.parametrize(("closing", "outcome"), [
+    ("Closed the test position at a small loss. Hypothesis abandoned.", "ABANDON_HYPOTHESIS"),
+    ("Hypothesis dropped; no test position.", "ABANDON_HYPOTHESIS"),
+], ids=["abandoned", "dropped"])
+def test_an_outcome_written_object_first_with_a_participle(closing: str, outcome: str) -> None:
+    assert final_of(SOROS_BODY, closing, SOROS) == outcome
+
+
+def test_participles_of_outcome_verbs() -> None:
+    from ipb.scoring.parse._card import _index, _participle
+    from ipb.engine.registry import compiled_card
+
+    assert [_participle(v) for v in ("CUT", "SIZE", "CARRY")] == ["CUT", "SIZED", "CARRIED"]
+    keys = _index(compiled_card(SOROS).card).outcome_of
+    assert keys["HYPOTHESIS_ABANDONED"] == "ABANDON_HYPOTHESIS"
+    sizing = _index(compiled_card("soros_conviction_weighted_position_sizing").card).outcome_of
+    assert "SIZE_UP" in sizing and not any(k.startswith("UP_") for k in sizing)  # SIZE_UP has no object to put first
