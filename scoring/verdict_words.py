@@ -386,7 +386,9 @@ FINAL_IDIOMS: Final = re.compile(
     rf"|{_DECIDER}\s+passed\s+at\s+(?:(?:this|that|the\s+current|today's|today\u2019s|current|these|those)\s+(?:prices?|levels?|valuations?)\b"
     r"|(?:about\s+|around\s+|roughly\s+|~)?(?:[$\u00a3\u20ac\u00a5]\s?)?\d[\d.,]*(?![\d.,]|\s*(?:%|per\s*cent|percent)))"
     r"|\btoo\s+(?:rich|expensive|pricey|dear)\s+for\s+(?:me|us)\b"
-    rf"|{_DECIDER}\s+(?:will\s+not|won't|would\s+not|wouldn't|am\s+not|are\s+not|aren't|is\s+not|isn't|not)\s+(?:be\s+)?(?:buying|buy)\b)"
+    rf"|{_DECIDER}\s+(?:will\s+not|won't|would\s+not|wouldn't|am\s+not|are\s+not|aren't|is\s+not|isn't|not)\s+(?:be\s+)?(?:buying|buy)\b"
+    # (not a reason denied: "I'm not buying because of a story I fell for" says why the writer buys, not that they don't)
+    r"(?![ \t]+(?:because|since|on[ \t]+the[ \t]+strength|for[ \t]+the[ \t]+(?:story|hype|narrative))\b))"
     r"|(?P<pass>\b(?:this|it|that)(?:\s+is|'s)\s+a\s+(?:clear\s+|strong\s+|solid\s+)?buy\b(?!\s+(?:signal|case|thesis|rating|list|side|order|back))"
     r"|\bworth\s+(?:owning|buying)\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:a\s+)?buyers?\b"
     rf"|{_DECIDER}\s+(?:(?:would|will)\s+)?be\s+(?:a\s+)?buyers?\b(?!\s+(?:if|below|under|at|when|only|once)\b)"

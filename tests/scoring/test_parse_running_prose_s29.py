@@ -195,3 +195,25 @@ def test_participles_of_outcome_verbs() -> None:
     assert keys["HYPOTHESIS_ABANDONED"] == "ABANDON_HYPOTHESIS"
     sizing = _index(compiled_card("soros_conviction_weighted_position_sizing").card).outcome_of
     assert "SIZE_UP" in sizing and not any(k.startswith("UP_") for k in sizing)  # SIZE_UP has no object to put first
+
+
+# ---------------------------------------------------------------- final: the decision stated as what the writer did
+
+ACTS = [
+    ("sold-half", "The price has run past my value.\n\nI sold half this morning.", "DECLINE"),
+    ("sold-a-third", "The price has run past my value.\n\nWe sold a third yesterday.", "DECLINE"),
+    ("not-adding", "The price has run past my value.\n\nI'm not adding to it.", "DECLINE"),
+    ("note-subject-bought", "Three of the tests clear.\n\nStarter stake, bought.", "INVEST"),
+    ("bought-comma-figure", "Three of the tests clear.\n\nBought, 2% of capital.", "INVEST"),
+]
+
+
+@pytest.mark.parametrize(("closing", "outcome"), [c[1:] for c in ACTS], ids=[c[0] for c in ACTS])
+def test_a_decision_stated_as_an_act(closing: str, outcome: str) -> None:
+    assert final_of(GRAHAM_BODY, closing, GRAHAM) == outcome
+
+
+def test_a_denied_reason_is_no_decline() -> None:
+    # "not buying because of X" says why the writer buys, not that they do not
+    assert final_of(GRAHAM_BODY, "I'm not buying because of the story.", GRAHAM) != "DECLINE"
+    assert final_of(GRAHAM_BODY, "I'm not buying.", GRAHAM) == "DECLINE"
