@@ -135,6 +135,12 @@ _PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|sta
                               r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")
 
 
+#: After an outcome word: a noun it names ("the size-up request is denied", "the rebalance proposal", "the divest case"):
+#: the outcome is the name of a proposal or a side, which the text may grant or refuse.
+_PROPOSAL_AFTER = re.compile(r"(?i)[ \t-]+(?:request|requests|proposal|proposals|plan|plans|case|argument|idea|scenario|option|"
+                             r"camp|side|agent|ticket|order)\b")
+
+
 class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
@@ -222,8 +228,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                     word = re.sub(r"_(?:TOWARDS?|INTO)_", "_TO_", re.sub(r"_(?:THE|AN?)_", "_", word))  # "hold the balanced mix",
                     # "tilt toward equities and credit"
                 outcome = ix.outcome_of.get(word) or ix.outcome_of.get(word[:-1], "")
-                if not outcome:
-                    continue
+                if not outcome or _PROPOSAL_AFTER.match(masked, m.end()):
+                    continue  # (not "the size-up request is denied", "the buyback plan": the name of a proposal, not a verdict)
                 base = 2 if m.group(0).isupper() else 1
                 consider(m.start(), m.end(), outcome, base, u, phrase=True)  # an outcome phrase may close the answer (:mod:`._closing`)
         # verdict words of real reports ("signal": "bearish", "Rating: BUY"; a bare SELL in the conclusion) that are not

@@ -217,3 +217,17 @@ def test_a_denied_reason_is_no_decline() -> None:
     # "not buying because of X" says why the writer buys, not that they do not
     assert final_of(GRAHAM_BODY, "I'm not buying because of the story.", GRAHAM) != "DECLINE"
     assert final_of(GRAHAM_BODY, "I'm not buying.", GRAHAM) == "DECLINE"
+
+
+# ---------------------------------------------------------------- final: an outcome word naming a proposal
+
+SIZING = "soros_conviction_weighted_position_sizing"  # pass SIZE_UP, fail CUT
+SIZING_BODY = "Thesis Confirmation: REJECT, the price is through the stop.\n\n"
+
+
+@pytest.mark.parametrize("closing", [
+    "FINAL: CUT. Close the position; the size-up request is denied.",
+    "Decision: CUT. The desk's size-up proposal goes back to the analyst.",
+], ids=["request", "proposal"])
+def test_an_outcome_word_naming_a_proposal_is_no_verdict(closing: str) -> None:
+    assert final_of(SIZING_BODY, closing, SIZING) == "CUT"
