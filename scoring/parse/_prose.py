@@ -287,7 +287,9 @@ def appraisals(text: str, start: int, end: int, direction: str | None, *, lexico
             assert direction is not None
             verdict = direction if verdict == HIGH else _flip(direction)
         nxt = _NEXT_WORD.match(text, m.end())
-        of_criterion = nxt is not None and bool(nouns) and bool(_stems(nxt.group(1)) & nouns)  # "a thin premium"
+        # an adjective (one word) before the criterion's noun: "a thin premium" (not "well below net current asset value",
+        # where the noun is the object of a comparison)
+        of_criterion = nxt is not None and bool(nouns) and " " not in word and bool(_stems(nxt.group(1)) & nouns)
         if _ATTRIBUTIVE.search(before) and not word.startswith(("a ", "too")) and not of_criterion:
             continue
         if _FOR_A_REASON.match(text, m.end()):
