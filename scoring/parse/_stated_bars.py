@@ -100,11 +100,11 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
         bound_high = vw.PROCEED if m.group("noun").lower() in _LOWER_BOUND else vw.REJECT
         if higher is not None and higher != bound_high:
             return None, True  # the card's direction and the answer's noun disagree
-        fig, bar = (Decimal(m.group(k).lstrip("$\u00a3\u20ac")) for k in ("fig", "bar"))
-        if fig == bar:
+        said_value, bar_value = (Decimal(m.group(k).lstrip("$\u00a3\u20ac")) for k in ("fig", "bar"))
+        if said_value == bar_value:
             verdicts.add(vw.PROCEED)  # at the floor or the cap: the bar is met
         else:
-            verdicts.add(bound_high if fig > bar else _flip(bound_high))
+            verdicts.add(bound_high if said_value > bar_value else _flip(bound_high))
     for m in _COMPARED.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
             return None, True
