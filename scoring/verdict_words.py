@@ -376,9 +376,19 @@ FINAL_IDIOMS: Final = re.compile(
     rf"|{_DECIDER}\s+(?:(?:would|will|should|shall|am|are|is)\s+)?(?:be\s+)?(?:selling|sell|exiting|exit)\b"
     r"(?![\s-]+(?:side|signal|price|order|rating|pressure|off|if|any|every|all|whenever)\b)"
     rf"|{_DECIDER}\s+(?:(?:am|are|will\s+be|would\s+be|be)\s+)?passing\b(?![ \t]+(?:the|all|every|each|both|it|this|through|\d))"
-    r"|\b(?:a|it's\s+a|it\s+is\s+a|that's\s+a)\s+(?:hard\s+|clear\s+|firm\s+)?pass\s+(?:for|from)\s+(?:me|us)\b"
+    r"|\b(?:a|it's\s+a|it\s+is\s+a|that's\s+a)\s+(?:hard\s+|clear\s+|firm\s+)?pass\s+(?:(?:for|from)\s+(?:me|us)\b"
+    # the noun "a pass" with today's price or for now ("it's a pass at this price", "a pass at these levels", "a pass for
+    # now"): the investor declining today, as "pass at this price" in the synonym table; a gate is not "a pass at a price"
+    r"|at\s+(?:this|that|the\s+current|today's|today\u2019s|current|these|those|such)\s+(?:prices?|levels?|valuations?|multiples?)\b"
+    r"|for\s+now\b)"
+    # the writer passed at today's price ("So we passed at 41.", "I passed at these levels"): the decline, in the past tense
+    # of a decision just made; a date after it is a decision of then (in_the_past)
+    rf"|{_DECIDER}\s+passed\s+at\s+(?:(?:this|that|the\s+current|today's|today\u2019s|current|these|those)\s+(?:prices?|levels?|valuations?)\b"
+    r"|(?:about\s+|around\s+|roughly\s+|~)?(?:[$\u00a3\u20ac\u00a5]\s?)?\d[\d.,]*(?![\d.,]|\s*(?:%|per\s*cent|percent)))"
     r"|\btoo\s+(?:rich|expensive|pricey|dear)\s+for\s+(?:me|us)\b"
-    rf"|{_DECIDER}\s+(?:will\s+not|won't|would\s+not|wouldn't|am\s+not|are\s+not|aren't|is\s+not|isn't|not)\s+(?:be\s+)?(?:buying|buy)\b)"
+    rf"|{_DECIDER}\s+(?:will\s+not|won't|would\s+not|wouldn't|am\s+not|are\s+not|aren't|is\s+not|isn't|not)\s+(?:be\s+)?(?:buying|buy)\b"
+    # (not a reason denied: "I'm not buying because of a story I fell for" says why the writer buys, not that they don't)
+    r"(?![ \t]+(?:because|since|on[ \t]+the[ \t]+strength|for[ \t]+the[ \t]+(?:story|hype|narrative))\b))"
     r"|(?P<pass>\b(?:this|it|that)(?:\s+is|'s)\s+a\s+(?:clear\s+|strong\s+|solid\s+)?buy\b(?!\s+(?:signal|case|thesis|rating|list|side|order|back))"
     r"|\bworth\s+(?:owning|buying)\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:a\s+)?buyers?\b"
     rf"|{_DECIDER}\s+(?:(?:would|will)\s+)?be\s+(?:a\s+)?buyers?\b(?!\s+(?:if|below|under|at|when|only|once)\b)"
@@ -398,7 +408,7 @@ FINAL_IDIOM_TRIGGERS: Final[list[Trigger]] = [
                                        "we'd", "i'll", "we'll", "i w", "we w", "i s", "we s", "i e", "we e", "i m", "we m",
                                        "i've", "we've", "i\u2019ve", "we\u2019ve", "i h", "we h", "doesn", "does not", "did not",
                                        "didn", "fails to", "failed to", "cannot", "can't", "it makes",
-                                       "this makes", "a pass", "a hard", "a clear", "a firm", "that's", "too")  # literals of 3+ characters or with a space (scan's prefixes)
+                                       "this makes", "a pass", "a hard", "a clear", "a firm", "that's", "too", "i p", "we p")  # literals of 3+ characters or with a space (scan's prefixes)
 ]
 
 #: The action phrases for long texts (key 0: fail, key 1: pass).

@@ -134,6 +134,28 @@ _OUTCOME_VERBS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Past participles of the verbs that open outcome words, where adding "ed" / "d" would misspell them.
+_PARTICIPLES = {"CUT": "CUT", "TAKE": "TAKEN", "HOLD": "HELD", "KEEP": "KEPT", "SELL": "SOLD", "BUY": "BOUGHT", "DROP": "DROPPED",
+                "SCRAP": "SCRAPPED", "TRIM": "TRIMMED", "STOP": "STOPPED", "SHUT": "SHUT", "SET": "SET", "PUT": "PUT"}
+#: The first word of an outcome's rest that is a particle or a direction, not the verb's object ("SIZE_UP", "TILT_TO_...").
+_PARTICLES = frozenset({"TO", "UP", "DOWN", "INTO", "OUT", "OFF", "ON", "IN", "BACK", "AWAY", "OVER", "TOWARD", "TOWARDS"})
+
+
+def _participle(verb: str) -> str:
+    """The past participle of an outcome's verb (upper case): ABANDON -> ABANDONED, REDUCE -> REDUCED, TAKE -> TAKEN.
+
+    >>> [_participle(v) for v in ("ABANDON", "REDUCE", "TAKE", "DROP", "DIVERSIFY")]
+    ['ABANDONED', 'REDUCED', 'TAKEN', 'DROPPED', 'DIVERSIFIED']
+    """
+    if verb in _PARTICIPLES:
+        return _PARTICIPLES[verb]
+    if verb.endswith("E"):
+        return verb + "D"
+    if verb.endswith("Y") and len(verb) > 2 and verb[-2] not in "AEIOU":
+        return verb[:-1] + "IED"
+    return verb + "ED"
+
+
 def _outcome_key(text: str) -> str:
     """An outcome word as the card spells it: upper case, words joined by "_"."""
     return re.sub(r"[ \t_:-]+", "_", text.strip().upper())
@@ -196,6 +218,12 @@ def _build_index(card: Card) -> _CardIndex:
         verb, _, rest = key.partition("_")
         for other in _OUTCOME_VERBS.get(verb, ()) if rest else ():
             outcome_of.setdefault(f"{other}_{rest}", outcome)
+    # ... and with its object first and the verb as a past participle, as notes and logs close: "Hypothesis abandoned.",
+    # "Position taken at 7%." (not an outcome whose rest is a particle or a direction: SIZE_UP, TILT_TO_...)
+    for key, outcome in list(outcome_of.items()):
+        verb, _, rest = key.partition("_")
+        if rest and rest.split("_")[0] not in _PARTICLES and verb.isalpha():
+            outcome_of.setdefault(f"{rest}_{_participle(verb)}", outcome)
     pass_outcome, fail_outcome = card.outcomes.get("pass", "INVEST"), card.outcomes.get("fail", "DECLINE")
     synonym_of = {w: o for w, o in vw.synonym_table(pass_outcome, fail_outcome).items() if _outcome_key(w) not in outcome_of}
     rating_triggers, synonym_triggers = (vw.RATING_TRIGGERS, vw.SYNONYM_TRIGGERS) \

@@ -39,6 +39,7 @@ __all__ = [
     "own_answer",
     "buying_answer",
     "in_the_past",
+    "at_another_price",
     "other_object",
     "decision_label_before",
     "is_result",
@@ -255,6 +256,36 @@ def in_the_past(text: str, sentence_start: int, pos: int, end: int | None = None
     m = _PAST_OPENING.match(text, sentence_start, pos)
     verb = None if m is None else _PAST_VERB.search(text, m.end(), pos)
     return verb is not None and _NOW.search(text, verb.end(), pos) is None
+
+
+#: A sentence opening with a price other than today's ("At 35 we'd be buyers", "Below $20 I would buy", "Under 10x earnings,
+#: I'd consider it", "At a lower price we'd look again").
+_PRICE_OPENING = re.compile(
+    r"(?i)[ \t>*_#-]*(?:(?:so|but|and|then)[ \t]*,?[ \t]+)?(?:at|below|under|beneath|above|over|nearer)[ \t]+(?:about[ \t]+|around[ \t]+|roughly[ \t]+|~)?"
+    r"(?:(?:[$\u00a3\u20ac\u00a5]|[A-Z]{1,3}\$?[ \t]?)?\d|an?[ \t]+(?:lower|better|cheaper|higher)[ \t]+(?:price|level|valuation|multiple)\b)")
+#: The conditional mood of a decider ("we'd", "I would", "could"): what the writer would do, not what they did or do.
+_WOULD = re.compile(r"(?i)\b(?:would|could|might)\b|['\u2019]d\b")
+
+
+def at_another_price(text: str, sentence_start: int, pos: int, end: int | None = None) -> bool:
+    """Whether the verdict at ``pos`` (ending at ``end``) is what the writer would do at another price: its sentence (opening at
+    ``sentence_start``) opens with a price ("At 35", "Below $20", "At a lower price") and states the verdict in the
+    conditional mood before ``end`` ("we'd be buyers", "I would buy"). :mod:`._final` counts no buy so stated: the
+    README's conditional mentions ("a lower price could turn this into an INVEST"); a decline so stated ("At $50B there
+    is no margin of safety, and Buffett would pass") is a decline at the price the text discusses, and still counts.
+
+    >>> t = "At 35 we'd be buyers, and we've said so."
+    >>> at_another_price(t, 0, t.index("we'd"), t.index(","))
+    True
+    >>> t = "At 41 cents the notes are a buy."
+    >>> at_another_price(t, 0, t.index("a buy"))
+    False
+    >>> t = "We'd be buyers at these levels."
+    >>> at_another_price(t, 0, t.index("buyers"))
+    False
+    """
+    m = _PRICE_OPENING.match(text, sentence_start, pos)
+    return m is not None and _WOULD.search(text, m.end(), pos if end is None else end) is not None
 
 
 #: Just before an outcome word on its line: a label ("Result:", "Verdict —", "**Decision:**", "Our take: a").

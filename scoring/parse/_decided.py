@@ -43,7 +43,9 @@ _DECIDER = (rf"(?:\b(?:i|we)(?:{_APOS}(?:ve|d|ll|m|re))?|\b(?:the|our)\s+(?:fund
 #: A decider, then at most "have"/"has" and an adverb, ending the text searched: "we have finally ", "So we ".
 _DECIDER_END = re.compile(rf"(?i){_DECIDER}(?:\s+(?:have|has|had))?(?:\s+(?:now|just|finally|already|also|then|since))?\s+\Z")
 #: Only a sentence opener before the match: "Bought a starter position ...", "So, passing.", "And we ...".
-_SENTENCE_HEAD = re.compile(r"(?i)(?:^|[\n.!?:;]|\bso,?|\band|\bthen|\bfinally,?)[ \t*_>-]*\Z")
+_SENTENCE_HEAD = re.compile(r"(?i)(?:^|[\n.!?:;]|\bso,?|\band|\bthen|\bfinally,?)[ \t*_>-]*\Z"
+                            # a note's short subject before the act: "Small position, bought.", "Starter stake, bought."
+                            r"|(?:^|[\n.!?;])[ \t*_>-]*(?:[\w-]+[ \t]+){0,2}(?:position|stake)[ \t]*,[ \t]*\Z")
 
 
 @dataclass(frozen=True)
@@ -63,14 +65,14 @@ class _Rule:
     whole: bool = False
 
 
-_OBJECT = r"(?:out\b|it\b|them\b|(?:the|our|my|its|this|that|half\s+(?:of\s+)?(?:the|our|my))\s+(?:[\w%.-]+\s+){0,2}?" \
+_OBJECT = r"(?:out\b|it\b|them\b|(?:half|a\s+third|a\s+quarter|some|everything|it\s+all|the\s+lot)\b(?!\s+(?:of\s+)?(?:the|its)\s+(?!position|stake|holding|shares)\w)|(?:the|our|my|its|this|that|half\s+(?:of\s+)?(?:the|our|my))\s+(?:[\w%.-]+\s+){0,2}?" \
           r"(?:position|stake|short|holding|shares|notes|bonds|trade|idea|exposure)\b)"
 
 _RULES: tuple[_Rule, ...] = (
     # acts of the decider: "we bought", "we have bought a full position", "Bought a starter position", "So we bought in."
     _Rule(("bought", "purchased"),
           re.compile(r"(?i)(?:bought|purchased)(?!\s+back\b)(?=\s+(?:in\b|into\b|an?\b|the\b|more\b|some\b|shares\b|[$\u00a3\u20ac]?\d)"
-                     r"|[ \t]*[.!])"), 1, _DECIDER_END, head=True),
+                     r"|[ \t]*[.!]|,[ \t]*(?:[$\u00a3\u20ac]?\d|at\b))"), 1, _DECIDER_END, head=True),  # "Bought, 1/28 of capital."
     _Rule(("took", "taken", "opened", "initiated", "started", "built"),
           re.compile(r"(?i)(?:took|taken|opened|initiated|started|built)\s+(?:an?|the|our|my)\s+(?:[\w%.$-]+\s+){0,3}?(?:position|stake)\b"),
           1, _DECIDER_END, head=True),
@@ -96,7 +98,7 @@ _RULES: tuple[_Rule, ...] = (
     # "no position for now", "No new position." (not a disclosure: "I have no position in ...")
     _Rule(("no",), re.compile(r"(?i)no\s+(?:new\s+)?(?:position|purchase|investment|stake)\b(?!\s+(?:in|is|was|size|sizing|limit)\b)"),
           0, stated=False),
-    _Rule(("not",), re.compile(r"(?i)not\s+(?:an?\s+)?(?:purchase|buying)\b"), 0, stated=False),
+    _Rule(("not",), re.compile(r"(?i)not\s+(?:an?\s+)?(?:purchase|buying|adding)\b(?!\s+(?:because|as|on|since)\b)"), 0, stated=False),
     # "I don't need to own it", "we do not want to own the shares"
     _Rule(("own",), re.compile(r"(?i)own\s+(?:it|this|them|the\s+(?:stock|shares|company|business|name|notes|bonds))\b"), 0,
           re.compile(rf"(?i){_DECIDER}\s+(?:don{_APOS}t|do\s+not|wouldn{_APOS}t|would\s+not|won{_APOS}t|will\s+not)\s+(?:want|need)\s+to\s+\Z"),
@@ -262,7 +264,7 @@ class _DecidedMixin(_ParserState):
                 found = rule.before.search(masked, window, m.start())
                 ok = found is not None
                 if not ok and rule.head:
-                    ok = not masked[window : m.start()].strip(" \t*_>-") or _SENTENCE_HEAD.search(masked, window, m.start()) is not None
+                    ok = not masked[window : m.start()].strip(" \t*_>-") or _SENTENCE_HEAD.search(masked[window : m.start()]) is not None
                 if not ok:
                     continue
                 if rule.whole and found is not None:

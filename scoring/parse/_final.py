@@ -18,6 +18,7 @@ from ipb.scoring.parse._closing import (
     answers_another,
     buying_answer,
     in_the_past,
+    at_another_price,
     is_result,
     other_object,
     last_sentence,
@@ -41,6 +42,12 @@ from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
 from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other
+
+
+#: After an outcome word: a noun it names ("the size-up request is denied", "the rebalance proposal", "the divest case"):
+#: the outcome is the name of a proposal or a side, which the text may grant or refuse.
+_PROPOSAL_AFTER = re.compile(r"(?i)[ \t-]+(?:request|requests|proposal|proposals|plan|plans|case|argument|idea|scenario|option|"
+                             r"camp|side|agent|ticket|order)\b")
 
 
 class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
@@ -68,8 +75,9 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             words = [w.lower() for w in _WORDS_APOS.findall(said, _clause_start(said) + 1)][-4:]  # negation stops at the clause
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words or in_the_past(masked, unit.start, start, end) \
-                    or answers_another(masked, unit.start):
-                return  # a condition, a verdict of then ("In 2021 it was too rich for me") or on a rival: not today's on the company
+                    or answers_another(masked, unit.start) or outcome == ix.pass_outcome and at_another_price(masked, unit.start, start, end):
+                return  # a condition, a verdict of then ("In 2021 it was too rich for me"), on a rival, or a buy at another price
+                # ("At 35 we'd be buyers"; a decline there, "At $50B ... Buffett would pass", still counts): not today's
             if after_words and after_words[0] in _GENERIC_OBJECT:
                 return  # "the fund divests any issuer that ...", "we sell every stock whose story broke": a policy, not this decision
             if after_words and after_words[0] in vw.CONNECTIVE_TAIL and after_words[0] != "unless" or after_words[:2] == ["only", "if"]:
@@ -129,8 +137,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                     word = re.sub(r"_(?:TOWARDS?|INTO)_", "_TO_", re.sub(r"_(?:THE|AN?)_", "_", word))  # "hold the balanced mix",
                     # "tilt toward equities and credit"
                 outcome = ix.outcome_of.get(word) or ix.outcome_of.get(word[:-1], "")
-                if not outcome:
-                    continue
+                if not outcome or _PROPOSAL_AFTER.match(masked, m.end()):
+                    continue  # (not "the size-up request is denied", "the buyback plan": the name of a proposal, not a verdict)
                 base = 2 if m.group(0).isupper() else 1
                 consider(m.start(), m.end(), outcome, base, u, phrase=True)  # an outcome phrase may close the answer (:mod:`._closing`)
         # verdict words of real reports ("signal": "bearish", "Rating: BUY"; a bare SELL in the conclusion) that are not

@@ -205,13 +205,15 @@ def _flip(verdict: str) -> str:
 
 
 def appraisals(text: str, start: int, end: int, direction: str | None, *, lexicon: Lexicon | None = None,
-               watch: bool = False) -> list[tuple[int, int, str]]:
+               watch: bool = False, nouns: frozenset[str] | set[str] = frozenset()) -> list[tuple[int, int, str]]:
     """(start, end, verdict) of the appraisals in ``text[start:end]`` (a clause), negation applied.
 
     ``direction`` is the verdict a higher value of the clause's gate criterion moves toward (None: unknown or mixed);
     "high"/"low" read a verdict only with it. ``lexicon`` is the card's (:func:`._appraisal_words.lexicon_for`; None:
     the common entries only); ``watch``: the clause's gate watches for a warning sign (a ``reject`` test and no
-    ``proceed`` test), so "flagged" and "quiet" are read.
+    ``proceed`` test), so "flagged" and "quiet" are read. ``nouns``: stems of the gate's own criterion words; an
+    appraisal that modifies one of them ("a thin premium of 1.8 points", "a durable moat") appraises the criterion and is
+    read, where one that modifies any other noun ("a strong quarter") is not.
 
     Examples
     --------
@@ -224,6 +226,9 @@ def appraisals(text: str, start: int, end: int, direction: str | None, *, lexico
     >>> s = "new buyers at the 95th percentile: flagged; leverage at the 40th, not flagged"
     >>> [(s[a:b], v) for a, b, v in appraisals(s, 0, len(s), None, watch=True)]
     [('flagged', 'REJECT'), ('flagged', 'PROCEED')]
+    >>> s = "a thin premium of 1.8 points after a strong quarter"
+    >>> [(s[a:b], v) for a, b, v in appraisals(s, 0, len(s), None, nouns=_stems("risk premium"))]
+    [('thin', 'REJECT')]
     """
     lex = lexicon if lexicon is not None else lexicon_for("")
     out: list[tuple[int, int, str]] = []
@@ -239,12 +244,15 @@ def appraisals(text: str, start: int, end: int, direction: str | None, *, lexico
         if verdict in (HIGH, LOW):
             assert direction is not None
             verdict = direction if verdict == HIGH else _flip(direction)
-        if _ATTRIBUTIVE.search(before) and not word.startswith(("a ", "too")):
+        nxt = _NEXT_WORD.match(text, m.end())
+        # an adjective (one word) before the criterion's noun: "a thin premium" (not "well below net current asset value",
+        # where the noun is the object of a comparison)
+        of_criterion = nxt is not None and bool(nouns) and " " not in word and bool(_stems(nxt.group(1)) & nouns)
+        if _ATTRIBUTIVE.search(before) and not word.startswith(("a ", "too")) and not of_criterion:
             continue
         if _FOR_A_REASON.match(text, m.end()):
             continue  # "cheap for a reason": the writer doubts the appraisal
-        nxt = _NEXT_WORD.match(text, m.end())
-        if nxt is not None and nxt.group(1) not in _CLOSING:
+        if nxt is not None and nxt.group(1) not in _CLOSING and not of_criterion:
             continue  # a modifier of the noun after it ("unacceptable greenhouse-gas emissions", "a strong quarter")
         if _NEGATOR.search(before):
             verdict = _flip(verdict)

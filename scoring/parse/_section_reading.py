@@ -16,9 +16,12 @@ reads the gate's own section (:meth:`_section_units`: from its label or mention 
 * a figure of the gate's bar's kind against the card's own test (:func:`._thresholds.bar_verdict`), when the clause
   holds a word of the bar's name or input label; for a bar that is a multiple, "12 times", "4.5 to 1" and "3:1" are
   multiples too (read by the one number reader, :func:`ipb.engine.numbers.scan_numbers`; :meth:`_word_multiples`);
+* a value of the gate's category input said in the clause ("Hot.", "calm rather than hot", "Self-reinforcing."), with
+  the verdict the card's test gives it (:func:`._thresholds.category_verdicts`; a band value is INCONCLUSIVE);
 * the answer to a gate's question label: "Is the purpose to benefit continuing shareholders? - No." (yes: the
   criterion holds, PROCEED; for a gate that watches for a warning sign, or a question that asks about a fault, yes is
-  REJECT).
+  REJECT), right after it, closing a later sentence ("..., yes.") or as a sentence of its own after the facts ("Is the
+  premium enough? Expected return 13% against 4% on bonds. Yes.").
 
 A clause that states another gate's facts, a condition ("if the sale fails"), a question, a sentence with a verdict
 word (the verdict readers' text), a final-verdict sentence or text on another profile adds nothing. Every reading of
@@ -38,7 +41,7 @@ from ipb.scoring.parse._prose import (
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
 from ipb.scoring.parse._stated_bars import _compared, _higher
 from ipb.scoring.parse._state import _ParserState
-from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
+from ipb.scoring.parse._thresholds import bar_verdict, category_verdicts, gate_bars
 from ipb.scoring.parse._types import GateTrace
 
 __all__ = ["HEADING_REACH", "SECTION_CONFIDENCE", "heading_polarity", "question_answer"]
@@ -53,6 +56,9 @@ _ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>yes|no|sure|nope)\b(?=[ \
                      re.IGNORECASE | re.MULTILINE)
 #: A sentence that closes on the answer to the section's question: "Four out of four, yes."
 _CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
+#: A sentence that is only the answer to the section's question, after the facts that support it ("Is the premium for risk
+#: enough? Expected return 13% against 4% on bonds. Yes."): the writer states the figures, then answers.
+_BARE_ANSWER = re.compile(r"(?i)[ \t*_>\-\u2013\u2014]*(?P<word>yes|no)[ \t]*[.!]?[ \t*_]*")
 #: The writer says the gate was never reached: "We never get to the holding-period question", "Rotation scan: not run
 #: this cycle", "I won't even get to returns on capital", "not worth doing the arithmetic".
 _NOT_REACHED = re.compile(
@@ -263,7 +269,7 @@ class _SectionReadingMixin(_ParserState):
                 if answer is not None:
                     found.append((answer, f"the yes/no answer to {self.masked[unit.start : unit.end].strip()[-60:]!r}"))
                 continue
-            closing = _CLOSING_ANSWER.search(text) if question is not None else None
+            closing = (_CLOSING_ANSWER.search(text) or _BARE_ANSWER.fullmatch(text.strip())) if question is not None else None
             if closing is not None and question is not None:
                 answer = question_answer(question, closing.group("word"), watch)
                 if answer is not None:
@@ -286,9 +292,11 @@ class _SectionReadingMixin(_ParserState):
                         continue
                     # no direction: "high" and "low" are read only where the clause's subject is the gate's criterion
                     # (:mod:`._prose`); a section's "switching costs are high" or "costs are high" may be about anything
-                    for s, e, v in appraisals(low, a, b, None, lexicon=lexicon, watch=watch):
+                    for s, e, v in appraisals(low, a, b, None, lexicon=lexicon, watch=watch, nouns=own_words):
                         if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
                             found.append((v, f"the appraisal {self.masked[s:e]!r}"))
+                    for s, e, v in category_verdicts(card, gate, low, a, b):  # "Hot.", "calm rather than hot", "Self-reinforcing."
+                        found.append((v, f"the value {self.masked[s:e]!r} of the card's category test"))
                     said, blocked = _compared(low[a:b], higher)
                     if said is not None:
                         found.append((said, f"a comparison with a stated bar ({self.masked[a:b].strip()!r})"))

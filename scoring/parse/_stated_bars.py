@@ -9,6 +9,8 @@ on the next line). The verdict is hedged and comes from a comparison with a bar;
 card's test on the sentence's figures may only confirm it (a bare figure on a labelled line, "Return on capital: 28%",
 stays without a verdict: what else the answer says of it is the verdict readers' to weigh):
 
+* a figure set against a bar with its own figure (:data:`_AGAINST`): "14% a year against our 10% hurdle", "1.9x against
+  a 2.5x limit" (the figures of one kind; the bar's noun gives its side);
 * a comparison with a stated bar (:data:`_COMPARED`): "above/over/beyond/below/under/short of <the ...> floor/minimum/
   hurdle/cap/ceiling/maximum/limit/bar/threshold/cutoff", "inside/within/outside the top N". A floor, minimum or
   hurdle is a lower bound (above it passes), a cap, ceiling, maximum or limit an upper one (below it passes); a bar,
@@ -43,6 +45,14 @@ _COMPARED = re.compile(
     r"(?i)\b(?P<side>above|over|beyond|exceeds?|exceeding|higher than|greater than|more than|below|under|beneath|"
     r"short of|less than|lower than|inside|within|outside)\s+"
     r"(?:(?!of\b)[^\s,;:.!?()]+\s+){0,3}?(?P<bar>" + _NOUNS + r"|top\s+\d+)\b")
+#: A figure set against a stated bar that carries its own figure: "14% a year against our 10% hurdle", "leverage 1.9x against
+#: a 2.5x limit", "expected return 9% vs 10% hurdle". The two figures must be of one kind (both %, both x, both money or
+#: both plain); the bar's noun gives its side, as for :data:`_COMPARED`.
+_NUM = r"[$\u00a3\u20ac]?\d+(?:\.\d+)?"
+_AGAINST = re.compile(
+    r"(?i)(?<![\w.,])(?P<fig>" + _NUM + r")[ \t]*(?P<fu>%|x\b|times\b)?(?:[ \t]+(?:a|per)[ \t]+(?:year|share|annum))?[ \t]*,?[ \t]+"
+    r"(?:against|versus|vs\.?|compared[ \t]+(?:with|to))[ \t]+(?:(?:a|an|the|our|my|his|her|its|their)[ \t]+)?"
+    r"(?P<bar>" + _NUM + r")[ \t]*(?P<bu>%|x\b|times\b)?[ \t]+(?:[a-z-]+[ \t]+){0,2}?(?P<noun>floor|minimum|hurdle|cap|ceiling|maximum|limit)\b")
 _HIGH = {"above", "over", "beyond", "exceed", "exceeds", "exceeding", "higher than", "greater than", "more than"}
 _LOW = {"below", "under", "beneath", "short of", "less than", "lower than"}
 _LOWER_BOUND = {"floor", "minimum", "hurdle"}
@@ -70,6 +80,8 @@ def compared_verdict(text: str, higher: str | None) -> str | None:
     'PROCEED'
     >>> compared_verdict("yield 7%, above the threshold", None) is None
     True
+    >>> compared_verdict("14% a year against our 10% hurdle", None), compared_verdict("leverage 1.9x against a 1.6x limit", None)
+    ('PROCEED', 'REJECT')
     """
     return _compared(text, higher)[0]
 
@@ -78,6 +90,21 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
     """(verdict, blocked): blocked when a comparison with a bar is there but settles nothing (negated, conditional,
     sideless or contradicted): the figures must not settle it either."""
     verdicts = set()
+    for m in _AGAINST.finditer(text):
+        if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
+            return None, True
+        unit = lambda u: (u or "").lower().replace("times", "x")  # noqa: E731 - "12 times" is "12x"
+        money = m.group("fig").startswith(("$", "\u00a3", "\u20ac")), m.group("bar").startswith(("$", "\u00a3", "\u20ac"))
+        if unit(m.group("fu")) != unit(m.group("bu")) or money[0] != money[1]:
+            continue  # "6% against a 2x limit": two kinds of figure, no comparison
+        bound_high = vw.PROCEED if m.group("noun").lower() in _LOWER_BOUND else vw.REJECT
+        if higher is not None and higher != bound_high:
+            return None, True  # the card's direction and the answer's noun disagree
+        said_value, bar_value = (Decimal(m.group(k).lstrip("$\u00a3\u20ac")) for k in ("fig", "bar"))
+        if said_value == bar_value:
+            verdicts.add(vw.PROCEED)  # at the floor or the cap: the bar is met
+        else:
+            verdicts.add(bound_high if said_value > bar_value else _flip(bound_high))
     for m in _COMPARED.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
             return None, True

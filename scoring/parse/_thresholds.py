@@ -14,6 +14,7 @@ read by the one number reader, :func:`ipb.scoring._text.find_numbers`) with the 
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -24,7 +25,7 @@ from ipb.engine.expressions import parse_expression, parse_literal
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._memo import per_object
 
-__all__ = ["Bar", "bar_verdict", "gate_bars"]
+__all__ = ["Bar", "bar_verdict", "category_verdicts", "gate_bars", "gate_categories"]
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _HOLDS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -157,3 +158,133 @@ def bar_verdict(bars: Sequence[Bar], figures: Sequence[Any]) -> tuple[int, int, 
         if bar.verdict(figure) == bar.holds:
             return f.start, f.end, bar.holds
     return None
+
+
+_CATEGORY_CACHE: dict[int, tuple[Card, dict[int, tuple[str, dict[str, str]]]]] = {}
+
+
+def _category_test(source: str, categories: dict[str, tuple[str, ...]]) -> tuple[str, frozenset[str], bool] | None:
+    """(input name, the values named, whether the test holds for them: ``==``/``in`` True, ``!=``/``not in`` False) of a
+    test that compares one category input with string values (``market_temperature != "hot"``), else None."""
+    try:
+        tree = parse_expression(source)
+    except Exception:  # noqa: BLE001 - compiled cards parse; anything else is no test
+        return None
+    if tree.data != "comparison" or len(tree.children) != 3:
+        return None
+    left, op_node, right = tree.children
+    if getattr(left, "data", None) != "name" or str(left.children[0]) not in categories:
+        return None
+    op = " ".join(str(c) for c in op_node.children) if getattr(op_node, "children", None) else str(op_node)
+    if op not in ("==", "!=", "in", "not in"):
+        return None
+    items = right.children[0].children if getattr(right, "data", None) == "set_" and right.children else [right]
+    values = []
+    for item in items:
+        if getattr(item, "data", None) != "string":
+            return None
+        values.append(str(item.children[0])[1:-1])
+    return str(left.children[0]), frozenset(values), op in ("==", "in")
+
+
+def gate_categories(card: Card) -> dict[int, tuple[str, dict[str, str]]]:
+    """Gate number -> (category input, {value: the gate's verdict for it}) for the gates whose tests each compare one
+    category input with string values (``pendulum: proceed market_temperature != "hot", reject market_temperature ==
+    "hot"``); a value for which neither test holds is INCONCLUSIVE when the gate has both tests (the band between
+    them), and takes the other verdict when it has one. A compound test (``and``, ``or``, two inputs) is no such gate: one
+    stated value cannot settle it (built once per card).
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> name, verdicts = gate_categories(compiled_card("marks_risk_return_assessment").card)[5]
+    >>> name, verdicts["hot"], verdicts["cold"]
+    ('market_temperature', 'REJECT', 'PROCEED')
+    """
+    cached = _CATEGORY_CACHE.get(id(card))
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    categories = {n: spec.values for n, spec in card.inputs.items() if spec.type == "category" and spec.values}
+    table: dict[int, tuple[str, dict[str, str]]] = {}
+    for g in card.gates:
+        if g.classify or g.branches:
+            continue
+        tests = [(e, v) for e, v in ((g.proceed, vw.PROCEED), (g.reject, vw.REJECT)) if e is not None]
+        read = [_category_test(e.source, categories) for e, _ in tests]
+        if not read or any(r is None for r in read) or len({r[0] for r in read if r is not None}) != 1:
+            continue
+        name = read[0][0] if read[0] is not None else ""
+        verdicts: dict[str, str] = {}
+        for value in categories[name]:
+            held = [v for (_, v), r in zip(tests, read) if r is not None and (value in r[1]) == r[2]]
+            if len(held) == 1:
+                verdicts[value] = held[0]
+            elif not held:  # one test: the other verdict; both: the band between them, which the engine calls INCONCLUSIVE
+                verdicts[value] = (vw.REJECT if tests[0][1] == vw.PROCEED else vw.PROCEED) if len(tests) == 1 else vw.INCONCLUSIVE
+        if verdicts:
+            table[g.number] = (name, verdicts)
+    if len(_CATEGORY_CACHE) > 256:
+        _CATEGORY_CACHE.clear()
+    _CATEGORY_CACHE[id(card)] = (card, table)
+    return table
+
+
+#: Category values too common in prose to name the gate's category when said in its section ("the risk is high",
+#: "none of them", "other holders"): read only through the gate's tests on figures or in the appraisal readers.
+_COMMON_VALUES = frozenset({"low", "high", "moderate", "medium", "none", "other", "unknown", "mixed", "yes", "no", "true", "false"})
+#: Before a value: it is denied ("not hot", "no longer self-reinforcing") or set aside ("calm rather than hot").
+_DENIED = re.compile(r"(?i)(?:\b(?:not|never|hardly|no\s+longer|rather\s+than|instead\s+of)|n['\u2019]t)\s+(?:(?:yet|really|quite|very|at\s+all|so|too|been|be)\s+)?\Z")
+_VALUE_PATTERNS: dict[int, tuple[Card, dict[int, tuple[re.Pattern[str], dict[str, str]]]]] = {}
+
+
+def _value_patterns(card: Card) -> dict[int, tuple[re.Pattern[str], dict[str, str]]]:
+    """Gate -> (a pattern with one alternative per value spelling, {spelling: value}) for the gates of
+    :func:`gate_categories`; a value is spelt as the card writes it (underscores as spaces or hyphens) and as its
+    ``value_labels`` text."""
+    cached = _VALUE_PATTERNS.get(id(card))
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    table: dict[int, tuple[re.Pattern[str], dict[str, str]]] = {}
+    for gate, (name, verdicts) in gate_categories(card).items():
+        labels = dict(card.inputs[name].value_labels)
+        spelt: dict[str, str] = {}
+        for value in verdicts:
+            if value in _COMMON_VALUES:
+                continue
+            for text in (value.replace("_", " "), labels.get(value, "")):
+                text = " ".join(text.lower().replace("-", " ").split())
+                if len(text) >= 3 and text not in _COMMON_VALUES:
+                    spelt.setdefault(text, value)
+        if spelt:
+            alternatives = "|".join(r"[\s_-]+".join(map(re.escape, t.split())) for t in sorted(spelt, key=len, reverse=True))
+            table[gate] = (re.compile(r"(?i)\b(?:" + alternatives + r")\b"), spelt)
+    if len(_VALUE_PATTERNS) > 256:
+        _VALUE_PATTERNS.clear()
+    _VALUE_PATTERNS[id(card)] = (card, table)
+    return table
+
+
+def category_verdicts(card: Card, gate: int, text: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """(start, end, verdict) of each value of ``gate``'s category input said in ``text[start:end]`` (one clause), the
+    verdict the card's test gives that value (:func:`gate_categories`). A denied value ("not hot", "calm rather than
+    hot") gives the verdict every other value shares, or nothing when they differ.
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> card = compiled_card("marks_risk_return_assessment").card
+    >>> t = "Hot. Markets feel calm rather than hot."
+    >>> [(t[a:b], v) for a, b, v in category_verdicts(card, 5, t, 0, 4)], category_verdicts(card, 5, t, 5, len(t))[0][2]
+    ([('Hot', 'REJECT')], 'PROCEED')
+    """
+    found = _value_patterns(card).get(gate)
+    if found is None:
+        return []
+    pattern, spelt = found
+    verdicts = gate_categories(card)[gate][1]
+    out: list[tuple[int, int, str]] = []
+    for m in pattern.finditer(text, start, end):
+        value = spelt[" ".join(m.group(0).lower().replace("-", " ").replace("_", " ").split())]
+        if _DENIED.search(text, max(start, m.start() - 30), m.start()):
+            others = {v for k, v in verdicts.items() if k != value}
+            if len(others) == 1:
+                out.append((m.start(), m.end(), next(iter(others))))
+            continue
+        out.append((m.start(), m.end(), verdicts[value]))
+    return out

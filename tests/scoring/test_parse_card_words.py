@@ -118,8 +118,12 @@ def test_a_denied_predicate_flips() -> None:
 
 
 def test_an_appraisal_inside_a_noun_phrase_is_still_no_verdict() -> None:
-    text = "Financial condition: a strong quarter for orders, current ratio 1.4 against the 2.0 minimum.\n"
+    text = "Financial condition: a strong quarter for orders, current ratio 1.4.\n"
     assert _read(text, SEVEN) == [(2, None)]
+    # the figure set against the bar's own figure is the gate's verdict (stop 29, _stated_bars._AGAINST), and "strong"
+    # still adds no PROCEED that would contradict it
+    text = "Financial condition: a strong quarter for orders, current ratio 1.4 against the 2.0 minimum.\n"
+    assert _read(text, SEVEN) == [(2, "REJECT")]
 
 
 def test_a_committed_word_outranks_a_predicate_appraisal() -> None:
