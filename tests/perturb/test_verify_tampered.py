@@ -1,0 +1,123 @@
+"""Regression (verify let tampered items through): an item must agree with itself, not only with its card.
+
+Found by the s29break18 review (issue 18): ``ipb verify`` compared each item's
+gold with the card's execution of its scenario and condition B with its
+question, but never the id with the scenario nor the question with the
+scenario. An item whose ``id`` was edited, or whose scenario fact was edited to
+a value that keeps the gold (the question still stating the old value, which
+is what a model reads), or whose fact lies outside the card's declared range,
+passed with 0 mismatches. Each tamper below keeps every hash that verify
+already checked (condition B, condition C) in agreement, so only the new
+checks can catch it.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any, Callable
+
+import pytest
+
+from ipb.perturb import Job, generate, parse_recipes, verify_items, write_lines
+from ipb.perturb.frame import base_from_facts, build_frame, load_base
+from ipb.perturb.items import build_item, conditions
+from ipb.perturb.operators import Step
+from perturb_support import CARDS, FIXTURES
+
+CARD = str(CARDS / "new_author_screen.yaml")
+CURRENT = {"new_author_screen": CARD}
+BASE = FIXTURES / "new_author_base.yaml"
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[dict[str, Any]]:
+    return [json.loads(x) for x in generate(Job((CARD,), str(BASE), 3, parse_recipes("metric,flip")), 30).lines]
+
+
+def _agreeing(item: dict[str, Any]) -> dict[str, Any]:
+    """``item`` with its condition B recomputed from its (possibly edited) question: verify's old check agrees."""
+    item["conditions"] = conditions(item["question"], item["conditions"]["B"]["investors"], item["manifest"]["cards"])
+    return item
+
+
+def _liquid(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """An item whose liquidity can move by 0.1 without changing its gold (no gate shows the value)."""
+    for row in rows:
+        if Decimal("1.6") <= Decimal(row["scenario"]["facts"]["liquidity"]) <= Decimal("4.8"):
+            return json.loads(json.dumps(row))
+    raise AssertionError("no item with liquidity in [1.6, 4.8]")
+
+
+def _new_id(item: dict[str, Any], ident: str) -> dict[str, Any]:
+    item["id"] = item["scenario"]["id"] = item["grp"]["question_id"] = ident
+    return item
+
+
+def edit_fact(item: dict[str, Any]) -> dict[str, Any]:
+    facts = item["scenario"]["facts"]
+    facts["liquidity"] = str(Decimal(facts["liquidity"]) + Decimal("0.1"))
+    return item
+
+
+def edit_question(item: dict[str, Any]) -> dict[str, Any]:
+    old = item["scenario"]["facts"]["liquidity"]
+    new = str(Decimal(old) + Decimal("0.1"))
+    item["question"] = item["question"].replace(f"liabilities is {old} times", f"liabilities is {new} times")
+    return _agreeing(item)
+
+
+def drop_sentence(item: dict[str, Any]) -> dict[str, Any]:
+    item["question"] = item["question"].replace("The gross margin is ", "The margin is ", 1)
+    return _agreeing(item)
+
+
+def add_date(item: dict[str, Any]) -> dict[str, Any]:
+    item["scenario"]["as_of"] = "2099-01-01"
+    return item
+
+
+TAMPERS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], str]] = {
+    "item id edited": (lambda i: dict(i, id=i["id"][:-4] + "0000"), "id"),
+    "all three ids edited alike": (lambda i: _new_id(i, i["id"][:-4] + "0000"), "id"),
+    "item id not hex": (lambda i: _new_id(i, "X"), "id"),
+    "fact edited, gold unchanged": (edit_fact, "question"),
+    "question edited, condition B recomputed": (edit_question, "question"),
+    "question reworded, condition B recomputed": (drop_sentence, "question"),
+    "scenario given a decision date": (add_date, "id"),
+}
+
+
+@pytest.mark.parametrize("name", list(TAMPERS))
+def test_verify_catches_an_item_that_disagrees_with_itself(rows, tmp_path, name):
+    tamper, word = TAMPERS[name]
+    item = tamper(_liquid(rows))
+    path = tmp_path / "items.jsonl"
+    write_lines(path, [json.dumps(rows[0]), json.dumps(item)])
+    check = verify_items(path, cards=CURRENT)
+    assert [c.record for c in check.mismatched] == [2], name
+    assert any(word in p for p in check.mismatched[0].problems), check.mismatched[0].problems
+
+
+def test_verify_passes_the_untampered_items(rows, tmp_path):
+    path = tmp_path / "items.jsonl"
+    write_lines(path, [json.dumps(r) for r in rows])
+    check = verify_items(path, cards=CURRENT)
+    assert check.ok and not check.mismatched and len(rows) == 30
+
+
+def test_verify_reports_a_fact_outside_the_declared_range(tmp_path):
+    """A self-consistent item (id, question and gold made by the library) with liquidity 50 on a [0, 5] range:
+    ``ipb perturb`` refuses such a base and never draws such a value, so verify must not pass it."""
+    frame = build_frame([CARD])
+    base = load_base(BASE, frame)
+    facts = dict(base.facts, liquidity=Decimal(50))
+    scenario = base_from_facts(frame, facts)
+    step = Step("metric", scenario, {"inputs": ["liquidity"]})
+    item = build_item(frame, base, scenario, [step], recipe="metric", args=[None], seed=0, attempt=0)
+    path = tmp_path / "items.jsonl"
+    write_lines(path, [json.dumps(item)])
+    check = verify_items(path, cards=CURRENT)
+    assert not check.ok
+    problems = [p for c in check.mismatched + check.errors for p in c.problems]
+    assert any("liquidity" in p and "outside the range [0, 5]" in p for p in problems), problems
