@@ -69,6 +69,7 @@ def perturb(
     re-execute the items without the card being installed anywhere.
     """
     try:
+        _at_least_one(workers, "--workers")
         use_cards(cards_dir)
         paths = [str(find_card(c)) for c in card]
         _refuse_out_of_range(base, paths)
@@ -100,6 +101,11 @@ def perturb(
         err.print(f"ray: resumed {runner.resumed} finished shard(s), computed {runner.computed}", markup=False)
     if runner is not None and runner.store.note():
         err.print(runner.store.note(), markup=False)
+
+
+def _at_least_one(value: int, flag: str) -> None:
+    if value < 1:
+        raise LoadError(f"{flag} must be at least 1, not {value}", file=flag, rule="argument")
 
 
 def _refuse_out_of_range(base: Path, cards: list[str]) -> None:
@@ -135,6 +141,7 @@ def verify(
     """
     overrides: dict[str, str] = {}
     try:
+        _at_least_one(workers, "--workers")
         for spec in card:
             ident, sep, path = spec.partition("=")
             if not sep or not ident or not path:
