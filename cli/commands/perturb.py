@@ -24,6 +24,7 @@ shortfall or (verify) any item whose gold no longer matches.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -72,6 +73,7 @@ def perturb(
         _at_least_one(workers, "--workers")
         use_cards(cards_dir)
         paths = [str(find_card(c)) for c in card]
+        _check_outputs({"--out": out_path, "--report": report}, base, paths)
         _refuse_out_of_range(base, paths)
         if ops is not None and mix is not None:
             raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
@@ -106,6 +108,44 @@ def perturb(
 def _at_least_one(value: int, flag: str) -> None:
     if value < 1:
         raise LoadError(f"{flag} must be at least 1, not {value}", file=flag, rule="argument")
+
+
+def _identity(path: str | Path) -> tuple[object, ...]:
+    """What makes two paths the same file: device and inode of an existing file, else the resolved path."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ("path", os.path.realpath(path))
+    return ("inode", st.st_dev, st.st_ino)
+
+
+def _check_outputs(outputs: dict[str, Optional[Path]], base: Path, cards: list[str]) -> None:
+    """Refuse, before any work, an output that would overwrite an input or another output, or that cannot be
+    written (a folder, a FIFO, a missing folder): a failed run leaves no items file behind.
+
+    Found by the s29break18 review (issue 18): ``--report`` naming a folder failed after the items were
+    written, and ``--out``/``--report`` naming the base or a card file overwrote it.
+    """
+    from ipb._files import check_target
+
+    taken: dict[tuple[object, ...], str] = {_identity(base): f"the base scenario {base}"}
+    for card_path in cards:
+        taken.setdefault(_identity(card_path), f"the card file {card_path}")
+    for flag, path in outputs.items():
+        if path is None:
+            continue
+        same = taken.get(_identity(path))
+        if same is not None:
+            raise WriteError(f"{flag} {path} is {same}; ipb perturb never writes over its inputs or its other "
+                             "output: name another file", file=flag, rule="file")
+        taken[_identity(path)] = f"the {flag} file"
+        try:
+            check_target(path)
+        except OSError as exc:
+            raise WriteError(f"{flag} {path}: cannot write it: {exc.strerror}", file=flag, rule="file") from None
+        folder = path.parent if str(path.parent) else Path(".")
+        if not folder.is_dir():
+            raise WriteError(f"{flag} {path}: cannot write it: no folder {folder}", file=flag, rule="file")
 
 
 def _refuse_out_of_range(base: Path, cards: list[str]) -> None:

@@ -1,8 +1,11 @@
 """Regression (bad CLI values of ipb perturb / ipb verify): found by the s29break18 review (issue 18).
 
 Each bad value must give an error naming the flag and leave no output file
-behind; before this fix ``--workers 0`` and ``--workers -3`` were taken
-silently (as one worker).
+behind; before these fixes ``--workers 0`` and ``--workers -3`` were taken
+silently, ``--report`` naming a folder or a missing folder failed only after
+the items file was written (exit 1 with a complete items file: a partial
+output), and ``--out``/``--report`` naming the base scenario, a card file or
+each other overwrote that file (the user's card replaced by the JSON report).
 """
 
 from __future__ import annotations
@@ -48,3 +51,38 @@ def test_verify_refuses_a_workers_count_below_one(inputs, tmp_path, value):
     assert invoke("perturb", "-c", card, "-b", base, "--n", 3, "--out", items).exit_code == 0
     result = invoke("verify", items, "--workers", value)
     assert result.exit_code == 1 and f"--workers must be at least 1, not {value}" in result.output, result.output
+
+
+@pytest.mark.parametrize("report, words", [
+    ("{tmp}", "--report"),
+    ("{tmp}/missing/report.json", "--report"),
+])
+def test_an_unwritable_report_leaves_no_items_file(inputs, tmp_path, report, words):
+    card, base = inputs
+    items = tmp_path / "x.jsonl"
+    result = invoke("perturb", "-c", card, "-b", base, "--n", 3, "--out", items,
+                    "--report", report.format(tmp=tmp_path))
+    assert result.exit_code == 1 and words in result.output, result.output
+    assert not items.exists(), "the run failed, so no items file may be left"
+    assert not (tmp_path / "ipb-cards").exists()
+
+
+@pytest.mark.parametrize("out, report, clobbered", [
+    ("base.yaml", None, "base.yaml"),
+    ("card.yaml", None, "card.yaml"),
+    ("x.jsonl", "card.yaml", "card.yaml"),
+    ("x.jsonl", "base.yaml", "base.yaml"),
+    ("x.jsonl", "x.jsonl", None),
+])
+def test_outputs_never_overwrite_the_inputs_or_each_other(inputs, tmp_path, out, report, clobbered):
+    card, base = inputs
+    before = {p.name: p.read_text() for p in (card, base)}
+    args = ["perturb", "-c", card, "-b", base, "--n", 3, "--out", tmp_path / out]
+    if report is not None:
+        args += ["--report", tmp_path / report]
+    result = invoke(*args)
+    assert result.exit_code == 1, result.output
+    assert "--out" in result.output or "--report" in result.output, result.output
+    assert {p.name: p.read_text() for p in (card, base)} == before
+    if clobbered is None:
+        assert not (tmp_path / out).exists()
