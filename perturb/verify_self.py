@@ -14,9 +14,12 @@ id and a fact outside the card's declared range. For a current-version item:
 * every stated number lies inside the range each card declares for it
   (``ipb perturb`` refuses such a base and draws only inside the ranges);
 * the question is the one :func:`ipb.perturb.render.render_question` writes for
-  the scenario with the manifest's context (checked only while every card is
-  the one the item was made with: a card edit that rewords a phrase is
-  reported as a changed card, not as a tampered question).
+  the scenario with the manifest's context, the manifest's FM-6 marks
+  (``fm6_probe``, ``anachronisms``) are those of the scenario date, and no
+  macro figure of ``fact_dates`` (nor a date-valued fact) is dated on or after
+  it (the decision-time cutoff); these are checked only while every card is
+  the one the item was made with (a card edit that rewords a phrase or moves
+  a vintage is reported as a changed card, not as a tampered item).
 
 A version 1 item (older question wording) gets the range check only.
 """
@@ -34,6 +37,7 @@ from ipb.engine.lint import out_of_range
 from ipb.errors import IpbError
 from ipb.perturb.frame import Frame, PScenario, build_frame
 from ipb.perturb.render import render_question
+from ipb.perturb.vintage import cutoff_problems
 
 __all__ = ["SelfCheck", "expected_id"]
 
@@ -126,7 +130,7 @@ class SelfCheck:
         if question != item["question"]:
             out.append("question: does not state the scenario (a fact, the date or the context differs from "
                        f"what ipb perturb writes for it; {_first_difference(item['question'], question)})")
-        return out
+        return out + _date_problems(frame, item["manifest"], as_of, typed)
 
     def _frame(self, compiled: Sequence[CompiledCard]) -> Frame | None:
         key = tuple(map(id, compiled))
@@ -140,6 +144,28 @@ class SelfCheck:
                 frame = None  # the cards no longer make a frame: their gold is reported instead
             found = self.frames[key] = (tuple(compiled), frame)
         return found[1]
+
+
+def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | None,
+                   typed: Mapping[str, Any]) -> list[str]:
+    """The manifest's FM-6 marks against the cards' vintage at ``as_of``, and its macro figures' publication dates
+    against the decision-time cutoff (:func:`ipb.perturb.vintage.cutoff_problems`)."""
+    out: list[str] = []
+    want = frame.anachronisms(as_of)
+    if manifest.get("anachronisms") != want or manifest.get("fm6_probe") is not bool(want):
+        out.append(f"manifest/anachronisms: {manifest.get('anachronisms')!r} (fm6_probe "
+                   f"{manifest.get('fm6_probe')!r}), but the scenario date gives {want!r} (fm6_probe {bool(want)})")
+    dates = manifest.get("fact_dates") or {}
+    try:
+        published = {name: dt.date.fromisoformat(day) for name, day in dates.items()}
+    except (TypeError, ValueError):
+        return out + [f"manifest/fact_dates: {dates!r} holds a value that is not a date (YYYY-MM-DD)"]
+    if published and as_of is None:
+        out.append("manifest/fact_dates: an undated scenario cannot hold dated macro figures")
+    elif as_of is not None:
+        dated = {n: v for n, v in typed.items() if frame.inputs[n].type in ("date", "year")}
+        out += [f"look-ahead: {p}" for p in cutoff_problems(as_of, dated, published)]
+    return out
 
 
 def _first_difference(have: str, want: str) -> str:

@@ -121,3 +121,46 @@ def test_verify_reports_a_fact_outside_the_declared_range(tmp_path):
     assert not check.ok
     problems = [p for c in check.mismatched + check.errors for p in c.problems]
     assert any("liquidity" in p and "outside the range [0, 5]" in p for p in problems), problems
+
+
+# --------------------------------------------------------------------------- the manifest's dates
+
+BUFFETT = "buffett_acquisition_checklist"
+DALIO = str(CARDS / "cbdc_dalio_machine.yaml")
+
+
+def _verify_one(tmp_path, item: dict[str, Any], cards: dict[str, str] | None = None):
+    path = tmp_path / "items.jsonl"
+    write_lines(path, [json.dumps(item)])
+    return verify_items(path, cards=cards)
+
+
+def test_verify_catches_an_fm6_probe_whose_flag_was_cleared(tmp_path):
+    """An item dated outside the card's vintage is an FM-6 probe (paper §9); clearing ``fm6_probe`` and
+    ``anachronisms`` made it pass as an ordinary item."""
+    base = tmp_path / "railroad.yaml"
+    base.write_text((FIXTURES.parents[2] / "frameworks" / "scenarios" / BUFFETT / "ipb_p_011_base.yaml").read_text()
+                    .replace("business_model: subscription_software", "business_model: railroad")
+                    .replace("sector: enterprise_software", "sector: transport"))
+    item = json.loads(generate(Job((BUFFETT,), str(base), 0, parse_recipes("temporal"), True), 1).lines[0])
+    assert item["manifest"]["fm6_probe"] and item["manifest"]["anachronisms"]
+    assert _verify_one(tmp_path, item).ok
+    item["manifest"]["fm6_probe"], item["manifest"]["anachronisms"] = False, []
+    check = _verify_one(tmp_path, item)
+    assert [c.record for c in check.mismatched] == [1]
+    assert any("anachronisms" in p and "1977" in p for p in check.mismatched[0].problems), check.mismatched[0].problems
+
+
+def test_verify_catches_a_macro_figure_published_after_the_scenario_date(tmp_path):
+    """Decision-time cutoff (Investor's Last Exam, Appendix B.2): a figure published on or after the scenario
+    date is a look-ahead ``ipb perturb`` never writes."""
+    cards = (BUFFETT, DALIO)
+    item = json.loads(generate(Job(cards, str(FIXTURES / "cbdc_l8.yaml"), 2, parse_recipes("temporal")), 1).lines[0])
+    assert item["manifest"]["fact_dates"], "a temporal item carries the publication dates of its macro figures"
+    current = {"cbdc_dalio_machine": DALIO}
+    assert _verify_one(tmp_path, item, current).ok
+    item["manifest"]["fact_dates"] = {k: "2100-01-01" for k in item["manifest"]["fact_dates"]}
+    check = _verify_one(tmp_path, item, current)
+    assert [c.record for c in check.mismatched] == [1]
+    assert any("published 2100-01-01, not before the scenario date" in p for p in check.mismatched[0].problems), \
+        check.mismatched[0].problems
