@@ -75,6 +75,7 @@ def perturb(
         paths = [str(find_card(c)) for c in card]
         _check_outputs({"--out": out_path, "--report": report}, base, paths)
         _refuse_out_of_range(base, paths)
+        _refuse_value_words(paths)
         if ops is not None and mix is not None:
             raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
         recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
@@ -146,6 +147,17 @@ def _check_outputs(outputs: dict[str, Optional[Path]], base: Path, cards: list[s
         folder = path.parent if str(path.parent) else Path(".")
         if not folder.is_dir():
             raise WriteError(f"{flag} {path}: cannot write it: no folder {folder}", file=flag, rule="file")
+
+
+def _refuse_value_words(cards: list[str]) -> None:
+    """A card two of whose category values would read alike in a question is refused, at its ``values``."""
+    from ipb.engine._yaml import load_yaml_file
+    from ipb.errors import ErrorGroup
+    from ipb.perturb.render import value_word_errors
+
+    found = [e for c in cards for e in value_word_errors(compiled_card(c).card, load_yaml_file(c))]
+    if found:
+        raise ErrorGroup(found)
 
 
 def _refuse_out_of_range(base: Path, cards: list[str]) -> None:
