@@ -8,6 +8,8 @@ item whose scenario fact was edited to a value that keeps its gold, its
 question still stating the old value, passed ``ipb verify``; so did an edited
 id and a fact outside the card's declared range. For a current-version item:
 
+* an L8 item's ``cards``, its manifest's cards and its golds name the same
+  cards in the same order;
 * the id is the base id plus 16 hex digits of the SHA-256 of the scenario key
   (:func:`ipb.perturb.frame.scenario_key`: cards, facts, date, sector, regime),
   and the scenario's id is the item's;
@@ -109,6 +111,11 @@ class SelfCheck:
         out: list[str] = []
         ids = [c.card.id for c in compiled]
         ident, scenario = item["id"], item["scenario"]
+        listed = [c.get("id") for c in item["manifest"]["cards"]]
+        named = list(item.get("cards") or ids) if item.get("layer") != "L7" else ids
+        if not named == listed == ids:
+            out.append(f"cards: the item names {named}, its manifest {listed} and its golds {ids}; an item holds "
+                       "one gold per card, in the order of its cards")
         want = expected_id(item, ids)
         if ident != want:
             out.append(f"id: {ident} is not the id of its scenario ({want}): the id or the scenario was edited")

@@ -127,6 +127,7 @@ def test_verify_reports_a_fact_outside_the_declared_range(tmp_path):
 
 BUFFETT = "buffett_acquisition_checklist"
 DALIO = str(CARDS / "cbdc_dalio_machine.yaml")
+SOROS = str(CARDS / "cbdc_soros_reflexivity.yaml")
 
 
 def _verify_one(tmp_path, item: dict[str, Any], cards: dict[str, str] | None = None):
@@ -164,3 +165,32 @@ def test_verify_catches_a_macro_figure_published_after_the_scenario_date(tmp_pat
     assert [c.record for c in check.mismatched] == [1]
     assert any("published 2100-01-01, not before the scenario date" in p for p in check.mismatched[0].problems), \
         check.mismatched[0].problems
+
+
+# --------------------------------------------------------------------------- L8: the deck
+
+@pytest.fixture(scope="module")
+def l8_item() -> dict[str, Any]:
+    cards = (BUFFETT, DALIO, SOROS)
+    return json.loads(generate(Job(cards, str(FIXTURES / "cbdc_l8_with_soros.yaml"), 2, parse_recipes("metric"), True),
+                               1).lines[0])
+
+
+L8_TAMPERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "cards list cut short": lambda i: dict(i, cards=i["cards"][:2]),
+    "cards list reordered": lambda i: dict(i, cards=list(reversed(i["cards"]))),
+    "golds reordered": lambda i: dict(i, golds=list(reversed(i["golds"]))),
+    "a gold repeated": lambda i: dict(i, golds=i["golds"] + i["golds"][:1]),
+}
+
+
+@pytest.mark.parametrize("name", list(L8_TAMPERS))
+def test_verify_catches_an_l8_item_whose_cards_disagree_with_its_golds(l8_item, tmp_path, name):
+    """Found by the s29break18 review: ``cards`` cut to its first card passed verify (the golds alone were
+    executed); reordered or repeated golds were reported only as an edited id."""
+    current = {"cbdc_dalio_machine": DALIO, "cbdc_soros_reflexivity": SOROS}
+    assert _verify_one(tmp_path, l8_item, current).ok
+    check = _verify_one(tmp_path, L8_TAMPERS[name](json.loads(json.dumps(l8_item))), current)
+    assert not check.ok
+    problems = [p for c in check.mismatched + check.errors for p in c.problems]
+    assert any(p.startswith("cards: ") for p in problems), problems
