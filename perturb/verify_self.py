@@ -9,7 +9,8 @@ question still stating the old value, passed ``ipb verify``; so did an edited
 id and a fact outside the card's declared range. For a current-version item:
 
 * an L8 item's ``cards``, its manifest's cards and its golds name the same
-  cards in the same order;
+  cards in the same order, an L7 scenario names the item's card, and every
+  entry of ``manifest.changes`` gives the scenario's value as its ``new``;
 * the id is the base id plus 16 hex digits of the SHA-256 of the scenario key
   (:func:`ipb.perturb.frame.scenario_key`: cards, facts, date, sector, regime),
   and the scenario's id is the item's;
@@ -116,6 +117,13 @@ class SelfCheck:
         if not named == listed == ids:
             out.append(f"cards: the item names {named}, its manifest {listed} and its golds {ids}; an item holds "
                        "one gold per card, in the order of its cards")
+        if item.get("layer") == "L7" and scenario.get("card") != ids[0]:
+            out.append(f"scenario/card: {scenario.get('card')!r} is not the item's card {ids[0]!r}")
+        facts = scenario["facts"]
+        for change in item["manifest"].get("changes") or ():
+            if facts.get(change.get("input")) != change.get("new"):
+                out.append(f"manifest/changes: {change.get('input')} is {change.get('new')!r} in the changes but "
+                           f"{facts.get(change.get('input'))!r} in the scenario")
         want = expected_id(item, ids)
         if ident != want:
             out.append(f"id: {ident} is not the id of its scenario ({want}): the id or the scenario was edited")

@@ -85,7 +85,20 @@ TAMPERS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], str]] = {
     "question edited, condition B recomputed": (edit_question, "question"),
     "question reworded, condition B recomputed": (drop_sentence, "question"),
     "scenario given a decision date": (add_date, "id"),
+    "scenario names another card": (lambda i: _set(i, ("scenario", "card"), "buffett_acquisition_checklist"),
+                                    "scenario/card"),
+    "a change's new value edited": (lambda i: _set(i, ("manifest", "changes", 0, "new"), "4.9"),
+                                    "manifest/changes"),
 }
+
+
+def _set(item: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    *head, last = path
+    node: Any = item
+    for key in head:
+        node = node[key]
+    node[last] = value
+    return item
 
 
 @pytest.mark.parametrize("name", list(TAMPERS))
