@@ -73,9 +73,9 @@ def perturb(
         _at_least_one(workers, "--workers")
         use_cards(cards_dir)
         paths = [str(find_card(c)) for c in card]
-        _check_outputs({"--out": out_path, "--report": report}, base, paths)
         _refuse_out_of_range(base, paths)
         _refuse_value_words(paths)
+        _check_outputs({"--out": out_path, "--report": report}, base, paths)  # the inputs' errors come first
         if ops is not None and mix is not None:
             raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
         recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
