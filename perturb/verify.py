@@ -154,6 +154,11 @@ def _show(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
+def _short(message: str, keep: int = 160) -> str:
+    """A schema message that quotes a whole item, cut to its start and its end (the reason is at the end)."""
+    return message if len(message) <= 2 * keep + 5 else f"{message[:keep]} ... {message[-keep:]}"
+
+
 def _fast_validator() -> Any:
     """``jsonschema_rs``'s validator for the item schema when that package is installed, else None.
 
@@ -251,7 +256,7 @@ class _Checker:
             return RecordCheck(record, line_no, None, "error", ["not a JSON object"])
         ident = item.get("id") if isinstance(item.get("id"), str) else None
         if self.validator is not None and not (self.fast is not None and self.fast.is_valid(item)):
-            problems = [f"{'/'.join(map(str, e.absolute_path)) or 'item'}: {e.message}"
+            problems = [f"{'/'.join(map(str, e.absolute_path)) or 'item'}: {_short(e.message)}"
                         for e in sorted(self.validator.iter_errors(item), key=lambda e: list(map(str, e.absolute_path)))]
             if problems:
                 return RecordCheck(record, line_no, ident, "error", problems[:5])

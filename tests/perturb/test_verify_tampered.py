@@ -207,3 +207,14 @@ def test_verify_catches_an_l8_item_whose_cards_disagree_with_its_golds(l8_item, 
     assert not check.ok
     problems = [p for c in check.mismatched + check.errors for p in c.problems]
     assert any(p.startswith("cards: ") for p in problems), problems
+
+
+def test_a_schema_error_does_not_print_the_whole_item(rows, tmp_path):
+    """Found by the s29break18 review: an L7 item relabelled ``layer: L8`` gave a schema problem that quoted
+    the whole item (4 KB on one line); each problem now keeps its start and its end."""
+    item = json.loads(json.dumps(rows[0]))
+    item["layer"] = "L8"
+    check = _verify_one(tmp_path, item, CURRENT)
+    problems = check.errors[0].problems
+    assert problems and all(len(p) <= 400 for p in problems), [len(p) for p in problems]
+    assert any("'golds' is a required property" in p for p in problems)
