@@ -86,3 +86,16 @@ def test_outputs_never_overwrite_the_inputs_or_each_other(inputs, tmp_path, out,
     assert {p.name: p.read_text() for p in (card, base)} == before
     if clobbered is None:
         assert not (tmp_path / out).exists()
+
+
+@pytest.mark.parametrize("date, words", [
+    ("2999-01-01", "outside the career of investor"),
+    ("1800-01-01", "outside the framework vintage"),
+])
+def test_a_base_dated_outside_the_vintage_is_refused_at_its_date(inputs, tmp_path, date, words):
+    """Found by the s29break18 review: the vintage error named the base file but no line or column."""
+    card, base = inputs
+    base.write_text(f'as_of: "{date}"\n' + base.read_text())
+    result = invoke("perturb", "-c", card, "-b", base, "--n", 3, "--out", tmp_path / "x.jsonl")
+    assert result.exit_code == 1 and words in result.output, result.output
+    assert f"{base}:1:8:" in result.output, result.output
