@@ -328,6 +328,27 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+#: The most digits of a JSON integer (Python's own limit on int(str)); a longer one is refused in our words.
+MAX_INT_DIGITS = 4300
+
+
+class _LongInteger(ValueError):
+    pass
+
+
+def _integer(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise _LongInteger(f"a whole number written with {digits:,} digits; ipb reads at most {MAX_INT_DIGITS:,}")
+    return int(text)
+
+
+def _long_integer_column(line: str) -> int:
+    """1-based column of the first run of more than :data:`MAX_INT_DIGITS` digits in ``line`` (1 when none)."""
+    m = re.search(r"-?\d{%d,}" % (MAX_INT_DIGITS + 1), line)
+    return m.start() + 1 if m else 1
+
+
 def parse_json_line(line: str, file: str, line_no: int, *, record: int | None = None, exact: bool = True) -> Any:
     """One JSON Lines record, strictly: the data, or a LoadError at ``file:line:column``.
 
@@ -346,13 +367,16 @@ def parse_json_line(line: str, file: str, line_no: int, *, record: int | None = 
     where = "" if record is None else f"record {record}: "
     try:
         return json.loads(line, parse_float=_decimal if exact else float, parse_constant=_refuse_constant,
-                          object_pairs_hook=_unique_keys)
+                          object_pairs_hook=_unique_keys, parse_int=_integer)
     except _DuplicateKey:
         load_json_text(line, file, first_line=line_no, record=record)  # raises, at the repeated key
         raise AssertionError("a duplicate key the locating reader did not find") from None
     except json.JSONDecodeError as exc:
         raise LoadError(f"{where}not JSON: {exc.msg}", file=file, line=line_no, column=exc.colno, rule="json-syntax",
                         source_line=line[:300]) from None
+    except _LongInteger as exc:
+        raise LoadError(f"{where}{exc}", file=file, line=line_no, column=_long_integer_column(line),
+                        rule="json-number", source_line=line[:300]) from None
     except (ValueError, RecursionError) as exc:
         raise LoadError(f"{where}{exc}", file=file, line=line_no, column=_constant_column(line), rule="json-constant",
                         source_line=line[:300]) from None

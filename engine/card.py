@@ -823,8 +823,9 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
     out: list[Constraint] = []
     seen: set[str] = set()
     derived: dict[str, str] = {}
+    index: dict[str, int] = {}  # constraint id -> its place (each error points at its own constraint)
     for k, raw in enumerate(data.get("constraints") or []):
-        path = ("constraints", k)
+        path, _ = ("constraints", k), index.setdefault(raw["id"], k)
         if raw["id"] in seen:
             col.add(LoadError(f"duplicate constraint id {raw['id']!r}", rule="duplicate-name", name=raw["id"]),
                     path + ("id",))
@@ -841,11 +842,12 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
         target = raw["derive"]
         spec = inputs.get(target)
         if spec is None or spec.expr_type.kind != "number":
-            what = "" if spec is None else f": it is {spec.type}; derive a number, ratio, money, multiple or year input"
-            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, which is not a numeric input{what}",
-                              rule="constraint", name=target,
-                              suggestion=did_you_mean(target, list(inputs)) if spec is None else None),
-                    path + ("derive",))
+            numeric = [] if spec is not None else [n for n, s in inputs.items() if s.expr_type.kind == "number"]
+            kind = "" if spec is None else (f"it is a {spec.type} input; derive a number, ratio, money, multiple or year "
+                                            "input")
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, which is not a numeric input ("
+                              + (kind or "no input has that name") + ")",
+                              rule="constraint", name=target, suggestion=did_you_mean(target, numeric)), path + ("derive",))
             continue
         if "value" not in raw:
             col.add(LoadError(f"constraint {raw['id']!r} derives {target!r} but gives no 'value'", rule="constraint",
@@ -869,7 +871,7 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
         if c.derive is not None and c.expr.names & set(derived):
             col.add(LoadError(f"constraint {c.id!r} derives {c.derive!r} from another derived input "
                               f"({', '.join(sorted(c.expr.names & set(derived)))}); derive from drawn inputs only",
-                              rule="constraint", name=c.id), ("constraints",))
+                              rule="constraint", name=c.id), ("constraints", index[c.id], "value"))
     return tuple(out)
 
 

@@ -422,16 +422,18 @@ class _Compiler(Transformer):
         if subject.type.kind != "category" or not literal.const or subject.type.values is None:
             return
         values = literal.value if isinstance(literal.value, frozenset) else [literal.value]
-        for value in values:
-            if isinstance(value, str) and value not in subject.type.values:
-                raise self._error(
-                    f"{value!r} is not a value of {self._text(subject)!r}; allowed: "
-                    + ", ".join(subject.type.values),
-                    Span(literal.start, literal.end),
-                    rule="category",
-                    name=value,
-                    suggestion=did_you_mean(value, subject.type.values),
-                )
+        # every undeclared value, sorted: a frozenset's order follows PYTHONHASHSEED
+        bad = sorted(v for v in values if isinstance(v, str) and v not in subject.type.values)
+        if bad:
+            named = ", ".join(map(repr, bad))
+            raise self._error(
+                f"{named} {'is not a value' if len(bad) == 1 else 'are not values'} of {self._text(subject)!r}; "
+                "allowed: " + ", ".join(subject.type.values),
+                Span(literal.start, literal.end),
+                rule="category",
+                name=bad[0],
+                suggestion=did_you_mean(bad[0], subject.type.values),
+            )
 
     def _membership(self, op: str, left: Node, right: Node, span: Any) -> Node:
         if right.type.kind != "set" or right.type.item is None:

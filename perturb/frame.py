@@ -585,7 +585,13 @@ def load_base(path: str | Path, frame: Frame) -> PScenario:
         raise ErrorGroup(broken)
     data = doc.data
     base = PScenario(facts=facts, as_of=as_of, id=data.get("id") or Path(path).stem, title=data.get("title", ""))
-    check_base(frame, base, str(path))
+    try:
+        check_base(frame, base, str(path))
+    except PerturbError as exc:  # a date outside the vintage, or a fact the date rules out: point at the date
+        if "as_of" in data:
+            line, column = doc.locate(("as_of",))
+            exc.with_location(str(path), line, column, doc.source_line(line))
+        raise
     return base
 
 

@@ -40,7 +40,8 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from ipb.engine.card import InputSpec
+from ipb.engine._yaml import YamlDoc
+from ipb.engine.card import Card, InputSpec
 from ipb.errors import PerturbError
 from ipb.perturb.frame import Frame, PScenario, cached_text, card_outcomes
 from ipb.perturb.values import literal
@@ -407,6 +408,24 @@ def _value_displays(spec: InputSpec) -> dict[str, str]:
             raise PerturbError(f"values {other!r} and {v!r} of input {spec.name!r} both read {text!r} in a "
                                "question; give one a value_labels text", rule="question", name=spec.name)
     return shown
+
+
+def value_word_errors(card: Card, doc: YamlDoc | None = None) -> list[PerturbError]:
+    """One error per category input of ``card`` two of whose values would read alike in a question
+    (:func:`_value_displays`), placed at the input's ``values`` in ``doc`` (the card's file) when given.
+
+    ``ipb check`` reports these, and ``ipb perturb`` refuses such a card before any work.
+    """
+    found: list[PerturbError] = []
+    for spec in card.inputs.values():
+        try:
+            _value_displays(spec) if spec.values else None
+        except PerturbError as exc:
+            if doc is not None:
+                exc.file, (exc.line, exc.column) = doc.file, doc.locate(("inputs", spec.name, "values"))
+                exc.source_line = doc.source_line(exc.line)
+            found.append(exc)
+    return found
 
 
 def read_value(spec: InputSpec, text: str) -> Any:

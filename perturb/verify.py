@@ -33,6 +33,7 @@ from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
 from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo, conditions_agree
+from ipb.perturb.verify_self import SelfCheck
 from ipb.perturb.values import read_literal
 from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
 
@@ -153,6 +154,11 @@ def _show(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
+def _short(message: str, keep: int = 160) -> str:
+    """A schema message that quotes a whole item, cut to its start and its end (the reason is at the end)."""
+    return message if len(message) <= 2 * keep + 5 else f"{message[:keep]} ... {message[-keep:]}"
+
+
 def _fast_validator() -> Any:
     """``jsonschema_rs``'s validator for the item schema when that package is installed, else None.
 
@@ -188,6 +194,8 @@ class _Checker:
         #: Rendered GRPs and constraint answers already seen (:mod:`ipb.perturb.verify_memo`).
         self.grps = GrpMemo()
         self.constraints = ConstraintMemo()
+        #: The item against itself: id, declared ranges, question (:mod:`ipb.perturb.verify_self`).
+        self.own = SelfCheck()
 
     def typed(self, card: Card, facts: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
         """Those of ``facts`` that are inputs of ``card``, typed (``facts_from_mapping``, each distinct hashable
@@ -254,7 +262,7 @@ class _Checker:
             return RecordCheck(record, line_no, None, "error", ["not a JSON object"])
         ident = item.get("id") if isinstance(item.get("id"), str) else None
         if self.validator is not None and not (self.fast is not None and self.fast.is_valid(item)):
-            problems = [f"{'/'.join(map(str, e.absolute_path)) or 'item'}: {e.message}"
+            problems = [f"{'/'.join(map(str, e.absolute_path)) or 'item'}: {_short(e.message)}"
                         for e in sorted(self.validator.iter_errors(item), key=lambda e: list(map(str, e.absolute_path)))]
             if problems:
                 return RecordCheck(record, line_no, ident, "error", problems[:5])
@@ -265,7 +273,7 @@ class _Checker:
         migrated = item.get("version") != ITEM_VERSION
         try:
             item = migrate_item(item)
-            check = self._compare(record, line_no, ident, item)
+            check = self._compare(record, line_no, ident, item, own=not migrated)
             check.migrated = migrated
             return check
         except IpbError as exc:
@@ -274,7 +282,8 @@ class _Checker:
         except (KeyError, TypeError, AttributeError) as exc:
             return RecordCheck(record, line_no, ident, "error", [f"malformed item: {exc!r}"])
 
-    def _compare(self, record: int, line_no: int, ident: str | None, item: dict[str, Any]) -> RecordCheck:
+    def _compare(self, record: int, line_no: int, ident: str | None, item: dict[str, Any],
+                 own: bool = True) -> RecordCheck:
         layer = item["layer"]
         scenario = item["scenario"]
         facts = scenario["facts"]
@@ -288,12 +297,17 @@ class _Checker:
         broken: list[str] = []
         changed: list[str] = []
         cards: list[Card] = []
+        decks: list[CompiledCard] = []
+        stated: dict[str, Any] = {}
         claimed_all = False
         for gold in golds:
             compiled = self.card(gold["card"], hashes.get(gold["card"]))
             card = compiled.card
             cards.append(card)
+            decks.append(compiled)
             typed, mine = self.typed(card, facts)
+            stated.update(typed)
+            problems += self.own.range_problems(card, typed)
             claimed_all = claimed_all or mine == len(facts)
             for k in self.constraints.broken(card, typed):
                 rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
@@ -318,6 +332,8 @@ class _Checker:
                             name=stray[0])
         if not conditions_agree(item, self.decks):
             problems += condition_problems(item, self.decks)
+        if own:  # id and question against the scenario (ipb.perturb.verify_self)
+            problems += self.own.problems(item, decks, stated, unchanged=not changed)
         if (problems or broken) and changed:
             (problems or broken).append(
                 f"card {', '.join(changed)} changed since the item was made (content hash differs; "

@@ -41,6 +41,17 @@ def test_perturb_creates_the_folder_of_its_out_file(tmp_path):
     assert json.loads(report.read_text(encoding="utf-8"))["written"] == 40
 
 
+def test_perturb_refuses_an_out_file_under_a_file_before_any_work(tmp_path):
+    """The folder is made only where it can be (merge of s29user18 and s29break18: the output check runs first)."""
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a file, not a folder\n", encoding="utf-8")
+    result = _perturb(blocker / "deeper" / "items.jsonl")
+    assert result.exit_code == 1
+    assert f"{blocker} is not a folder" in result.output, result.output
+    assert blocker.read_text(encoding="utf-8") == "a file, not a folder\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
 # --- ipb check on an L8 base (bug kind: traceback instead of a located error) ----------------------------------------
 
 def test_check_refuses_a_list_of_cards_at_the_card_field_without_a_traceback(tmp_path):
@@ -142,10 +153,10 @@ def test_check_does_not_call_an_input_read_by_a_derive_unused():
 
 DERIVE_ERRORS = [
     ("derive: chowder_number", "derive: dividend_cut_last_decade",
-     "derives 'dividend_cut_last_decade', which is not a numeric input: it is bool; derive a number, "
-     "ratio, money, multiple or year input", "derive"),
+     "derives 'dividend_cut_last_decade', which is not a numeric input (it is a bool input; derive a number, "
+     "ratio, money, multiple or year input)", "derive"),
     ("derive: chowder_number", "derive: chowder_num",
-     "derives 'chowder_num', which is not a numeric input (did you mean 'chowder_number'?)", "derive"),
+     "derives 'chowder_num', which is not a numeric input (no input has that name)", "derive"),
     ("value: dividend_yield + dividend_growth_5y", "value: $5M",
      "derives 'chowder_number' (ratio) from a value in money", "value"),
 ]

@@ -191,6 +191,9 @@ def check(
             warnings.extend(card.warnings)
             warnings.extend(lint_card(card))
             warnings.extend(_unknown_investor(card, doc))
+            from ipb.perturb.render import value_word_errors  # (perturb loads only when a card is checked)
+
+            problems.extend(value_word_errors(card, doc))  # category values a question could not tell apart
         except ErrorGroup as exc:
             problems.extend(exc.errors)
         except IpbError as exc:

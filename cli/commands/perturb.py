@@ -70,9 +70,12 @@ def perturb(
     re-execute the items without the card being installed anywhere.
     """
     try:
+        _at_least_one(workers, "--workers")
         use_cards(cards_dir)
         paths = [str(find_card(c)) for c in card]
         _refuse_out_of_range(base, paths)
+        _refuse_value_words(paths)
+        _check_outputs({"--out": out_path, "--report": report}, base, paths)  # the inputs' errors come first
         if ops is not None and mix is not None:
             raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
         recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
@@ -104,6 +107,62 @@ def perturb(
         err.print(f"ray: resumed {runner.resumed} finished shard(s), computed {runner.computed}", markup=False)
     if runner is not None and runner.store.note():
         err.print(runner.store.note(), markup=False)
+
+
+def _at_least_one(value: int, flag: str) -> None:
+    if value < 1:
+        raise LoadError(f"{flag} must be at least 1, not {value}", file=flag, rule="argument")
+
+
+def _identity(path: str | Path) -> tuple[object, ...]:
+    """What makes two paths the same file: device and inode of an existing file, else the resolved path."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ("path", os.path.realpath(path))
+    return ("inode", st.st_dev, st.st_ino)
+
+
+def _check_outputs(outputs: dict[str, Optional[Path]], base: Path, cards: list[str]) -> None:
+    """Refuse, before any work, an output that would overwrite an input or another output, or that cannot be
+    written (a folder, a FIFO, a path under a file; a missing folder is made): a failed run leaves no items file behind.
+
+    Found by the s29break18 review (issue 18): ``--report`` naming a folder failed after the items were
+    written, and ``--out``/``--report`` naming the base or a card file overwrote it.
+    """
+    from ipb._files import check_target
+
+    taken: dict[tuple[object, ...], str] = {_identity(base): f"the base scenario {base}"}
+    for card_path in cards:
+        taken.setdefault(_identity(card_path), f"the card file {card_path}")
+    for flag, path in outputs.items():
+        if path is None:
+            continue
+        same = taken.get(_identity(path))
+        if same is not None:
+            raise WriteError(f"{flag} {path} is {same}; ipb perturb never writes over its inputs or its other "
+                             "output: name another file", file=flag, rule="file")
+        taken[_identity(path)] = f"the {flag} file"
+        try:
+            check_target(path)
+        except OSError as exc:
+            raise WriteError(f"{flag} {path}: cannot write it: {exc.strerror}", file=flag, rule="file") from None
+        folder = path.parent if str(path.parent) else Path(".")
+        while not os.path.lexists(folder) and folder != folder.parent:  # a missing folder is made (below, in perturb)
+            folder = folder.parent
+        if not folder.is_dir():
+            raise WriteError(f"{flag} {path}: cannot write it: {folder} is not a folder", file=flag, rule="file")
+
+
+def _refuse_value_words(cards: list[str]) -> None:
+    """A card two of whose category values would read alike in a question is refused, at its ``values``."""
+    from ipb.engine._yaml import load_yaml_file
+    from ipb.errors import ErrorGroup
+    from ipb.perturb.render import value_word_errors
+
+    found = [e for c in cards for e in value_word_errors(compiled_card(c).card, load_yaml_file(c))]
+    if found:
+        raise ErrorGroup(found)
 
 
 def _refuse_out_of_range(base: Path, cards: list[str]) -> None:
@@ -139,6 +198,7 @@ def verify(
     """
     overrides: dict[str, str] = {}
     try:
+        _at_least_one(workers, "--workers")
         for spec in card:
             ident, sep, path = spec.partition("=")
             if not sep or not ident or not path:

@@ -1,0 +1,193 @@
+"""What ``ipb verify`` checks of an item against itself, beside its gold.
+
+The gold of an item is checked by executing its scenario; condition B by
+hashing its question. Neither says that the question (what a model reads)
+states the scenario (what the gold was computed from), nor that the id is
+the one the scenario hashes to. Found by the s29break18 review (issue 18): an
+item whose scenario fact was edited to a value that keeps its gold, its
+question still stating the old value, passed ``ipb verify``; so did an edited
+id and a fact outside the card's declared range. For a current-version item:
+
+* an L8 item's ``cards``, its manifest's cards and its golds name the same
+  cards in the same order, an L7 scenario names the item's card, and every
+  entry of ``manifest.changes`` gives the scenario's value as its ``new``;
+* the id is the base id plus 16 hex digits of the SHA-256 of the scenario key
+  (:func:`ipb.perturb.frame.scenario_key`: cards, facts, date, sector, regime),
+  and the scenario's id is the item's;
+* every stated number lies inside the range each card declares for it
+  (``ipb perturb`` refuses such a base and draws only inside the ranges);
+* the question is the one :func:`ipb.perturb.render.render_question` writes for
+  the scenario with the manifest's context, the manifest's FM-6 marks
+  (``fm6_probe``, ``anachronisms``) are those of the scenario date, and no
+  macro figure of ``fact_dates`` (nor a date-valued fact) is dated on or after
+  it (the decision-time cutoff); these are checked only while every card is
+  the one the item was made with (a card edit that rewords a phrase or moves
+  a vintage is reported as a changed card, not as a tampered item).
+
+A version 1 item (older question wording) gets the range check only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from typing import Any, Mapping, Sequence
+
+from ipb.engine._json import canonical_json
+from ipb.engine.card import Card
+from ipb.engine.graph import CompiledCard
+from ipb.engine.lint import out_of_range
+from ipb.errors import IpbError
+from ipb.perturb.frame import Frame, PScenario, build_frame
+from ipb.perturb.render import render_question
+from ipb.perturb.vintage import cutoff_problems
+
+__all__ = ["SelfCheck", "expected_id"]
+
+#: Facts whose range was already checked (card id, input, engine value) -> problem or None; bounded.
+RANGE_LIMIT = 1 << 16
+
+
+def expected_id(item: Mapping[str, Any], card_ids: Sequence[str]) -> str:
+    """The id ``ipb perturb`` gives an item with this scenario and context (:func:`ipb.perturb.items.item_id`).
+
+    >>> item = {"manifest": {"base": {"id": "B"}, "context": {"sector": None, "regime": None}},
+    ...         "scenario": {"facts": {"x": "1"}}}
+    >>> expected_id(item, ["c"])  # SHA-256 of {"as_of":null,"cards":["c"],"facts":{"x":"1"},"regime":null,"sector":null}
+    'B-2aeb95de7f3d12af'
+    """
+    manifest, scenario = item["manifest"], item["scenario"]
+    context = manifest.get("context") or {}
+    doc = {"cards": list(card_ids), "facts": scenario["facts"], "as_of": scenario.get("as_of"),
+           "sector": context.get("sector"), "regime": context.get("regime")}
+    key = canonical_json(doc)
+    return f"{manifest['base']['id']}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:16]}"
+
+
+class SelfCheck:
+    """The self-consistency problems of items, with one frame per deck of cards (bounded memos)."""
+
+    def __init__(self) -> None:
+        #: One frame per deck of compiled cards (keyed by identity; the deck is kept to rule out a reused id).
+        self.frames: dict[tuple[int, ...], tuple[tuple[CompiledCard, ...], Frame | None]] = {}
+        self.ranges: dict[tuple[str, str, Any], str | None] = {}
+
+    def range_problems(self, card: Card, typed: Mapping[str, Any]) -> list[str]:
+        """A line per typed fact outside the range ``card`` declares for it."""
+        out: list[str] = []
+        for name, value in typed.items():
+            key = (card.id, name, value)
+            try:
+                problem = self.ranges[key]
+            except (KeyError, TypeError):
+                problem = self._range(card, name, value)
+                if len(self.ranges) >= RANGE_LIMIT:
+                    self.ranges.clear()
+                try:
+                    self.ranges[key] = problem
+                except TypeError:  # an unhashable engine value: nothing to remember
+                    pass
+            if problem is not None:
+                out.append(problem)
+        return out
+
+    @staticmethod
+    def _range(card: Card, name: str, value: Any) -> str | None:
+        from ipb.engine.execute import format_value
+        from ipb.engine.lint import _range_text
+
+        spec = card.inputs[name]
+        if not out_of_range(spec, value):
+            return None
+        return (f"fact {name} = {format_value(value, spec.expr_type.unit)} is outside the range "
+                f"{_range_text(spec)} that card {card.id!r} declares for it")
+
+    def problems(self, item: Mapping[str, Any], compiled: Sequence[CompiledCard], typed: Mapping[str, Any],
+                 unchanged: bool) -> list[str]:
+        """The id and question problems of a current-version ``item`` whose cards are ``compiled``.
+
+        ``typed`` holds every stated fact as an engine value; ``unchanged`` says that every card is the one the
+        item was made with (the question is checked only then).
+        """
+        out: list[str] = []
+        ids = [c.card.id for c in compiled]
+        ident, scenario = item["id"], item["scenario"]
+        listed = [c.get("id") for c in item["manifest"]["cards"]]
+        named = list(item.get("cards") or ids) if item.get("layer") != "L7" else ids
+        if not named == listed == ids:
+            out.append(f"cards: the item names {named}, its manifest {listed} and its golds {ids}; an item holds "
+                       "one gold per card, in the order of its cards")
+        if item.get("layer") == "L7" and scenario.get("card") != ids[0]:
+            out.append(f"scenario/card: {scenario.get('card')!r} is not the item's card {ids[0]!r}")
+        facts = scenario["facts"]
+        for change in item["manifest"].get("changes") or ():
+            if facts.get(change.get("input")) != change.get("new"):
+                out.append(f"manifest/changes: {change.get('input')} is {change.get('new')!r} in the changes but "
+                           f"{facts.get(change.get('input'))!r} in the scenario")
+        want = expected_id(item, ids)
+        if ident != want:
+            out.append(f"id: {ident} is not the id of its scenario ({want}): the id or the scenario was edited")
+        if scenario.get("id") != ident:
+            out.append(f"scenario/id: {scenario.get('id')} differs from the item's id {ident}")
+        if not unchanged:
+            return out
+        frame = self._frame(compiled)
+        if frame is None:
+            return out
+        context = item["manifest"].get("context") or {}
+        try:
+            as_of = dt.date.fromisoformat(scenario["as_of"]) if scenario.get("as_of") else None
+            question = render_question(frame, PScenario(facts=typed, as_of=as_of, sector=context.get("sector"),
+                                                        regime=context.get("regime")))
+        except (IpbError, ValueError, TypeError) as exc:
+            out.append(f"question: cannot be written for the scenario ({getattr(exc, 'message', exc)})")
+            return out
+        if question != item["question"]:
+            out.append("question: does not state the scenario (a fact, the date or the context differs from "
+                       f"what ipb perturb writes for it; {_first_difference(item['question'], question)})")
+        return out + _date_problems(frame, item["manifest"], as_of, typed)
+
+    def _frame(self, compiled: Sequence[CompiledCard]) -> Frame | None:
+        key = tuple(map(id, compiled))
+        found = self.frames.get(key)
+        if found is None or any(a is not b for a, b in zip(found[0], compiled)):
+            if len(self.frames) >= 64:
+                self.frames.clear()
+            try:
+                frame: Frame | None = build_frame(list(compiled))
+            except IpbError:
+                frame = None  # the cards no longer make a frame: their gold is reported instead
+            found = self.frames[key] = (tuple(compiled), frame)
+        return found[1]
+
+
+def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | None,
+                   typed: Mapping[str, Any]) -> list[str]:
+    """The manifest's FM-6 marks against the cards' vintage at ``as_of``, and its macro figures' publication dates
+    against the decision-time cutoff (:func:`ipb.perturb.vintage.cutoff_problems`)."""
+    out: list[str] = []
+    want = frame.anachronisms(as_of)
+    if manifest.get("anachronisms") != want or manifest.get("fm6_probe") is not bool(want):
+        out.append(f"manifest/anachronisms: {manifest.get('anachronisms')!r} (fm6_probe "
+                   f"{manifest.get('fm6_probe')!r}), but the scenario date gives {want!r} (fm6_probe {bool(want)})")
+    dates = manifest.get("fact_dates") or {}
+    try:
+        published = {name: dt.date.fromisoformat(day) for name, day in dates.items()}
+    except (TypeError, ValueError):
+        return out + [f"manifest/fact_dates: {dates!r} holds a value that is not a date (YYYY-MM-DD)"]
+    if published and as_of is None:
+        out.append("manifest/fact_dates: an undated scenario cannot hold dated macro figures")
+    elif as_of is not None:
+        dated = {n: v for n, v in typed.items() if frame.inputs[n].type in ("date", "year")}
+        out += [f"look-ahead: {p}" for p in cutoff_problems(as_of, dated, published)]
+    return out
+
+
+def _first_difference(have: str, want: str) -> str:
+    """Where two texts first differ, as a short quote of each.
+
+    >>> _first_difference("The margin is 5%.", "The margin is 6%.")
+    "at character 15: item says '5%.', expected '6%.'"
+    """
+    at = next((i for i, (a, b) in enumerate(zip(have, want)) if a != b), min(len(have), len(want)))
+    return f"at character {at + 1}: item says {have[at:at + 40]!r}, expected {want[at:at + 40]!r}"
