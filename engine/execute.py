@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Match, NamedTuple, Sequence
 
 from ipb.engine._deciders import Decide
 from ipb.engine._deciders import classifier as _classifier
@@ -536,8 +536,14 @@ class Trace:
         elements = r.gate.elements_for(r.verdict.value)
         if not any("{" in e for e in elements):
             return list(elements)
-        lookup = {**self._plan.constants, **self.env}
-        return [_render_element(e, lookup, self._plan.units) for e in elements]
+        # the environment before the constants (as {**constants, **env}), looked up per field, not merged per call
+        env, constants, units = self.env, self._plan.constants, self._plan.units
+
+        def shown(m: Match[str]) -> str:
+            name = m.group(1)
+            return format_value(env[name] if name in env else constants.get(name), units.get(name))
+
+        return [ELEMENT_FIELD.sub(shown, e) for e in elements]
 
     def _entry(self, r: GateResult) -> dict[str, Any]:
         g = r.gate

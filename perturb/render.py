@@ -534,20 +534,26 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
     >>> print(text.splitlines()[0])
     The company has $2B of annual revenue. It is offered at 7x its annual revenue.
     """
-    parts: list[str] = []
-    if scenario.as_of is not None:
-        setting = f"Decision date: {scenario.as_of.isoformat()}"
-        if scenario.regime is not None:
-            regime = frame.regimes.get(scenario.regime)
-            setting += f", during the {regime.name}"
-            if regime.description:
-                setting += f" ({regime.description.rstrip('.')})"
-        parts.append(setting + ".")
-    stated_sector = any(n in scenario.facts for n in frame.sectors.inputs if n in frame.inputs)
-    if scenario.sector is not None and not stated_sector:
-        parts.append(f"Sector: {frame.sectors.get(scenario.sector).name}.")  # context only: no input names it
-    facts = [cached_text(frame, "sentence", n, scenario.facts[n], _spec_sentence) for n in frame.inputs
-             if n in scenario.facts]
+    given = scenario.facts
+    sector_inputs = frame.memo.get("question_sector_inputs")
+    if sector_inputs is None:  # the inputs that name a sector: read once per frame
+        sector_inputs = frame.memo["question_sector_inputs"] = tuple(n for n in frame.sectors.inputs
+                                                                     if n in frame.inputs)
+    stated_sector = any(n in given for n in sector_inputs)
+    settings = frame.memo.setdefault("question_setting", {})
+    key = (scenario.as_of, scenario.regime, None if stated_sector else scenario.sector)
+    setting = settings.get(key)
+    if setting is None:  # the date, regime and sector line, remembered per frame (few distinct ones recur)
+        if len(settings) >= UNKNOWN_LIMIT:
+            settings.clear()
+        setting = settings[key] = _setting(frame, *key)
+    said_facts = frame.memo.setdefault("sentence", {})  # cached_text's memo, read here without a call per fact
+    facts: list[str] = []
+    for n in frame.inputs:
+        if n in given:
+            value = given[n]
+            text = said_facts.get((n, value, type(value)))
+            facts.append(text if text is not None else cached_text(frame, "sentence", n, value, _spec_sentence))
     fixed = frame.memo.get("question")
     if fixed is None:  # what depends on the cards only: read once per frame
         fixed = frame.memo["question"] = _fixed_parts(frame)
@@ -563,12 +569,28 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
     else:
         unknown = ""
     values = {
-        "setting": " ".join(parts) + "\n" if parts else "",
+        "setting": setting,
         "facts": " ".join(facts) if facts else "No facts are stated.",
         "unknown": unknown,
         **context,
     }
     return "".join(text if name is None else values[name] for text, name in pieces)
+
+
+def _setting(frame: Frame, as_of: dt.date | None, regime_id: str | None, sector: str | None) -> str:
+    """The question's first line: the decision date with its regime, and the sector when no input states it."""
+    parts: list[str] = []
+    if as_of is not None:
+        setting = f"Decision date: {as_of.isoformat()}"
+        if regime_id is not None:
+            regime = frame.regimes.get(regime_id)
+            setting += f", during the {regime.name}"
+            if regime.description:
+                setting += f" ({regime.description.rstrip('.')})"
+        parts.append(setting + ".")
+    if sector is not None:
+        parts.append(f"Sector: {frame.sectors.get(sector).name}.")  # context only: no input names it
+    return " ".join(parts) + "\n" if parts else ""
 
 
 #: :func:`render_question` remembers the undisclosed-inputs sentence of at most this many sets of inputs per frame.

@@ -71,6 +71,8 @@ class SelfCheck:
         #: One frame per deck of compiled cards (keyed by identity; the deck is kept to rule out a reused id).
         self.frames: dict[tuple[int, ...], tuple[tuple[CompiledCard, ...], Frame | None]] = {}
         self.ranges: dict[tuple[str, str, Any], str | None] = {}
+        #: The deck and frame of the last item (most items of a file share one deck).
+        self.last: tuple[tuple[CompiledCard, ...], Frame | None] | None = None
 
     def range_problems(self, card: Card, typed: Mapping[str, Any]) -> list[str]:
         """A line per typed fact outside the range ``card`` declares for it."""
@@ -148,6 +150,9 @@ class SelfCheck:
         return out + _date_problems(frame, item["manifest"], as_of, typed)
 
     def _frame(self, compiled: Sequence[CompiledCard]) -> Frame | None:
+        last = self.last
+        if last is not None and len(last[0]) == len(compiled) and _same(last[0], compiled):
+            return last[1]  # the deck of the item before (a file is mostly one deck)
         key = tuple(map(id, compiled))
         found = self.frames.get(key)
         if found is None or any(a is not b for a, b in zip(found[0], compiled)):
@@ -158,7 +163,16 @@ class SelfCheck:
             except IpbError:
                 frame = None  # the cards no longer make a frame: their gold is reported instead
             found = self.frames[key] = (tuple(compiled), frame)
+        self.last = found
         return found[1]
+
+
+def _same(deck: Sequence[CompiledCard], compiled: Sequence[CompiledCard]) -> bool:
+    """Whether two decks of equal length hold the same compiled cards (by identity), in order."""
+    for a, b in zip(deck, compiled):
+        if a is not b:
+            return False
+    return True
 
 
 def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | None,
@@ -178,7 +192,11 @@ def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | N
     if published and as_of is None:
         out.append("manifest/fact_dates: an undated scenario cannot hold dated macro figures")
     elif as_of is not None:
-        dated = {n: v for n, v in typed.items() if frame.inputs[n].type in ("date", "year")}
+        names = frame.memo.get("date_valued_inputs")
+        if names is None:  # the date- and year-valued inputs: read once per frame
+            names = frame.memo["date_valued_inputs"] = frozenset(n for n, s in frame.inputs.items()
+                                                           if s.type in ("date", "year"))
+        dated = {n: v for n, v in typed.items() if n in names} if names else {}
         out += [f"look-ahead: {p}" for p in cutoff_problems(as_of, dated, published)]
     return out
 
