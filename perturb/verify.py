@@ -196,15 +196,24 @@ class _Checker:
         self.constraints = ConstraintMemo()
         #: The item against itself: id, declared ranges, question (:mod:`ipb.perturb.verify_self`).
         self.own = SelfCheck()
+        #: card id -> input -> literal -> why the literal's value is outside the card's range (those only).
+        self.outside: dict[str, dict[str, dict[Any, str]]] = {}
 
-    def typed(self, card: Card, facts: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    def typed(self, card: Card, facts: Mapping[str, Any],
+              outside: list[str] | None = None) -> tuple[dict[str, Any], int]:
         """Those of ``facts`` that are inputs of ``card``, typed (``facts_from_mapping``, each distinct hashable
         literal converted once; in ``facts`` order), and how many of ``facts`` those are (all of them: no fact is
-        left for another card)."""
+        left for another card).
+
+        A line per typed fact outside the range ``card`` declares for it is added to ``outside`` (in ``facts``
+        order; :meth:`ipb.perturb.verify_self.SelfCheck.range_problems`): the range is checked when a literal is
+        converted, so a literal met again costs one set lookup only when some literal of the card was outside.
+        """
         out: dict[str, Any] = {}
         per_card = self.values.get(card.id)
         if per_card is None:
             per_card = self.values[card.id] = {}
+        bad = self.outside.get(card.id)  # input -> literal key -> problem, for the literals outside the range
         inputs = card.inputs
         mine = 0
         for name, raw in facts.items():
@@ -221,10 +230,21 @@ class _Checker:
                 value = known[key]
             except KeyError:
                 value = known[key] = _convert(card, name, raw)
+                if value is not None and (problem := self.own.range_problem(card, name, value)) is not None:
+                    bad = self.outside.setdefault(card.id, {})
+                    bad.setdefault(name, {})[key] = problem
             except TypeError:  # an unhashable value (a list or mapping): convert it to get the error
                 value = _convert(card, name, raw)
+                if value is not None and outside is not None:
+                    outside += self.own.range_problems(card, {name: value})
+                    out[name] = value
+                    continue
             if value is not None:
                 out[name] = value
+                if bad is not None and outside is not None:
+                    problem = bad.get(name, {}).get(key)
+                    if problem is not None:
+                        outside.append(problem)
         return out, mine
 
     def card(self, card_id: str, sha256: str | None = None) -> CompiledCard:
@@ -305,9 +325,8 @@ class _Checker:
             card = compiled.card
             cards.append(card)
             decks.append(compiled)
-            typed, mine = self.typed(card, facts)
+            typed, mine = self.typed(card, facts, problems)  # with the facts outside the card's ranges
             stated.update(typed)
-            problems += self.own.range_problems(card, typed)
             claimed_all = claimed_all or mine == len(facts)
             for k in self.constraints.broken(card, typed):
                 rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source

@@ -93,6 +93,10 @@ class SelfCheck:
                 out.append(problem)
         return out
 
+    def range_problem(self, card: Card, name: str, value: Any) -> str | None:
+        """Why ``value`` of input ``name`` is outside the range ``card`` declares for it, or None."""
+        return self._range(card, name, value)
+
     @staticmethod
     def _range(card: Card, name: str, value: Any) -> str | None:
         from ipb.engine.execute import format_value

@@ -136,6 +136,24 @@ def test_verify_reports_a_fact_outside_the_declared_range(tmp_path):
     assert any("liquidity" in p and "outside the range [0, 5]" in p for p in problems), problems
 
 
+def test_verify_reports_a_repeated_literal_outside_the_range_every_time(tmp_path, rows):
+    """The range is checked when verify first converts a literal (s29qspeed); a literal met again is a memo hit and
+    must be reported again, while an in-range item between them is not."""
+    frame = build_frame([CARD])
+    base = load_base(BASE, frame)
+    bad = []
+    for debts in (Decimal("2e8"), Decimal("3e8")):  # two distinct items (ids), one literal of liquidity
+        scenario = base_from_facts(frame, dict(base.facts, liquidity=Decimal(50), debts=debts))
+        step = Step("metric", scenario, {"inputs": ["liquidity"]})
+        bad.append(build_item(frame, base, scenario, [step], recipe="metric", args=[None], seed=0, attempt=0))
+    path = tmp_path / "items.jsonl"
+    write_lines(path, [json.dumps(bad[0]), json.dumps(rows[0]), json.dumps(bad[1])])
+    check = verify_items(path, cards=CURRENT)
+    flagged = sorted(c.line for c in check.mismatched + check.errors
+                     if any("liquidity" in p and "outside the range [0, 5]" in p for p in c.problems))
+    assert flagged == [1, 3], [(c.line, c.problems) for c in check.checks]
+
+
 # --------------------------------------------------------------------------- the manifest's dates
 
 BUFFETT = "buffett_acquisition_checklist"
