@@ -32,6 +32,7 @@ from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
+from ipb.perturb.deck import constraints_from_record
 from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo, conditions_agree
 from ipb.perturb.values import read_literal
 from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
@@ -188,6 +189,20 @@ class _Checker:
         #: Rendered GRPs and constraint answers already seen (:mod:`ipb.perturb.verify_memo`).
         self.grps = GrpMemo()
         self.constraints = ConstraintMemo()
+        #: Compiled ``manifest.deck`` rules by (content hash, cards) (:meth:`deck_rules`).
+        self.deck_memo: dict[Any, Any] = {}
+
+    def deck_rules(self, deck: Mapping[str, Any], cards: list[Card]) -> tuple[Any, ...]:
+        """An item's ``manifest.deck`` compiled over its cards' inputs, once per (hash, cards)."""
+        key = (deck.get("content_hash"), tuple(id(c) for c in cards))
+        held = self.deck_memo.get(key)
+        if held is None or held[0] != deck:
+            inputs: dict[str, Any] = {}
+            for card in cards:
+                for name, spec in card.inputs.items():
+                    inputs.setdefault(name, spec)
+            held = self.deck_memo[key] = (deck, constraints_from_record(deck, inputs))
+        return held[1]  # type: ignore[no-any-return]
 
     def typed(self, card: Card, facts: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
         """Those of ``facts`` that are inputs of ``card``, typed (``facts_from_mapping``, each distinct hashable
@@ -288,6 +303,7 @@ class _Checker:
         broken: list[str] = []
         changed: list[str] = []
         cards: list[Card] = []
+        every: dict[str, Any] = {}
         claimed_all = False
         for gold in golds:
             compiled = self.card(gold["card"], hashes.get(gold["card"]))
@@ -295,6 +311,7 @@ class _Checker:
             cards.append(card)
             typed, mine = self.typed(card, facts)
             claimed_all = claimed_all or mine == len(facts)
+            every.update(typed)
             for k in self.constraints.broken(card, typed):
                 rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
                 broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
@@ -312,6 +329,11 @@ class _Checker:
                     problems.append(f"{where}{key} (item field): {gold[key]} -> {shown[key]}")
             if hashes.get(card.id) not in (None, card.content_hash):
                 changed.append(card.id)
+        deck = item["manifest"].get("deck")
+        if deck is not None:  # the L8 base's own constraints, recorded in the manifest (perturb/deck.py)
+            for k in self.deck_rules(deck, cards):
+                if k.broken(every):
+                    broken.append(f"breaks constraint deck/{k.id}: {k.expr.source}")
         stray = [] if claimed_all else sorted(set(facts) - {k for c in cards for k in facts if k in c.inputs})
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",
