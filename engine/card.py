@@ -873,30 +873,6 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
     return tuple(out)
 
 
-def deck_constraints(doc: YamlDoc, inputs: Mapping[str, InputSpec]) -> tuple[Constraint, ...]:
-    """Compile the ``constraints:`` block of an L8 base scenario over the deck's ``inputs`` (issue 18).
-
-    The card DSL's own constraint grammar and messages (:func:`_constraints`), over the union of the
-    deck's inputs and no constants; only ``require:`` (a ``derive:`` across cards is refused at the rule).
-
-    Raises
-    ------
-    ErrorGroup
-        Every error in the block, each with file:line:col (an unknown input with a "did you mean").
-    """
-    col = _Collector(doc)
-    raws = doc.data.get("constraints") or []
-    found = _constraints(col, {"constraints": raws}, inputs, {})
-    for k, raw in enumerate(raws):
-        if isinstance(raw, Mapping) and "derive" in raw:
-            col.add(LoadError(f"constraint {raw.get('id')!r} of the base scenario derives {raw['derive']!r}: a "
-                              "deck's constraints are 'require' relations (derive an input inside its card)",
-                              rule="constraint", name=str(raw.get("id"))), ("constraints", k, "derive"))
-    if col.errors:
-        raise ErrorGroup(col.errors)
-    return found
-
-
 def constraint_errors(card: Card, facts: Mapping[str, Any], doc: YamlDoc | None = None) -> list[LoadError]:
     """One error per constraint of ``card`` that ``facts`` (engine values) break.
 

@@ -5,7 +5,7 @@ are linked only by inputs with the same name, so two cards that state one fact
 under two names (one card's ``sector``, another's ``company_type``) were drawn
 independently and an item could contradict itself. An L8 base scenario may
 carry a ``constraints:`` block in the card DSL's constraint grammar
-(``require:`` relations, compiled by :func:`ipb.engine.card.deck_constraints`
+(``require:`` relations, compiled by :func:`ipb.engine.deck_rules.deck_constraints`
 with the same parser and messages) over the union of the deck's inputs.
 
 They are enforced like card constraints (:meth:`ipb.perturb.frame.Frame.violations`
@@ -23,7 +23,8 @@ from typing import Any, Mapping
 
 from ipb.engine._json import canonical_json
 from ipb.engine._yaml import YamlDoc, load_yaml
-from ipb.engine.card import Constraint, InputSpec, deck_constraints
+from ipb.engine.card import Constraint, InputSpec
+from ipb.engine.deck_rules import deck_constraints
 from ipb.errors import LoadError
 
 __all__ = ["set_deck", "deck_errors", "deck_hash", "constraints_from_record"]
