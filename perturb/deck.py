@@ -46,10 +46,17 @@ def set_deck(frame: Any, doc: YamlDoc) -> None:
 
     Raises
     ------
+    LoadError
+        Rule ``constraint``: the block in an L7 base (one card: the rule belongs in the card), at the key.
     ErrorGroup
         A rule that does not compile (syntax, unknown input, not boolean), each with file:line:col.
     """
     raws = doc.data.get("constraints") or []
+    if raws and frame.layer == "L7":
+        line, column = doc.locate_key(("constraints",))
+        raise LoadError("a base scenario's 'constraints:' relate the cards of an L8 deck; for one card, put the "
+                        "rule in the card's own 'constraints:'", rule="constraint", name="constraints").with_location(
+                            doc.file, line, column, doc.source_line(line))
     deck = deck_constraints(doc, frame.inputs) if raws else ()
     if deck == frame.deck:
         return

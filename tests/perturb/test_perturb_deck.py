@@ -154,3 +154,15 @@ def test_verify_checks_the_deck_rules_from_the_manifest_without_the_base(tmp_pat
     assert re.search(r"record 2 .*breaks constraint deck/debt_to_equity_is_debt_over_equity", result.output)
     assert re.search(r"record 3 .*do not match their content_hash", result.output)
     assert "record 1 " not in result.output and "record 4 " not in result.output
+
+
+def test_an_l7_base_with_a_constraints_block_is_told_to_put_the_rule_in_the_card(tmp_path):
+    base = tmp_path / "l7.yaml"
+    text = (HERE / "staples_base.yaml").read_text(encoding="utf-8")
+    base.write_text(text + "constraints:\n  - id: r\n    require: dividend_yield >= 0%\n", encoding="utf-8")
+    line = len(text.splitlines()) + 1
+    result = runner.invoke(app, ["perturb", "--card", str(CARD), "--base", str(base), "--n", "5", "--seed", "7",
+                                 "--out", str(tmp_path / "out.jsonl")])
+    assert result.exit_code != 0
+    assert f"{base}:{line}:1:" in result.output, result.output
+    assert "in the card's own 'constraints:'" in result.output
