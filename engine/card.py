@@ -843,10 +843,8 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
         spec = inputs.get(target)
         if spec is None or spec.expr_type.kind != "number":
             numeric = [] if spec is not None else [n for n, s in inputs.items() if s.expr_type.kind == "number"]
-            kind = "" if spec is None else (f"it is a {spec.type} input; derive a number, ratio, money, multiple or year "
-                                            "input")
-            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, which is not a numeric input ("
-                              + (kind or "no input has that name") + ")",
+            why = f"it is a {spec.type} input; derive a number, ratio, money, multiple or year input" if spec else "no input has that name"
+            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, which is not a numeric input ({why})",
                               rule="constraint", name=target, suggestion=did_you_mean(target, numeric)), path + ("derive",))
             continue
         if "value" not in raw:

@@ -59,7 +59,8 @@ def _relevant(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[str]], ..
         found = _through_derived(frame, name)
     else:
         found = tuple((k.expr.fn, k.expr.names) for c in frame.cards for k in c.card.constraints
-                      if name in k.expr.names)
+                      if name in k.expr.names) + tuple((k.expr.fn, k.expr.names) for k in frame.deck
+                                                       if name in k.expr.names)
     memo[name] = found
     return found
 
@@ -109,6 +110,12 @@ def _through_derived(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[st
                     value = frame.facts_for(i, frame.complete(env)).get(d)
                     return None if value is None else lo <= value <= hi
             found.append((check, reads))
+    for k in frame.deck:  # the base scenario's constraints read the whole (completed) scenario
+        reads = drawn(k.expr.names)
+        if name in reads:
+            def deck_check(env: Mapping[str, Any], fn: Check = k.expr.fn) -> Any:
+                return fn(frame.complete(env))
+            found.append((deck_check, reads))
     return tuple(found)
 
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
 from ipb.engine._json import canonical_json
 from ipb.engine._yaml import load_yaml_file
-from ipb.engine.card import Card, InputSpec, constraint_errors
+from ipb.engine.card import Card, Constraint, InputSpec, constraint_errors
 from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
 from ipb.engine.expressions import category
 from ipb.engine.graph import CompiledCard
@@ -34,6 +34,7 @@ from ipb.engine.sweep import Constant, dependent_gates, line_runner, prepare
 from ipb.engine.sweep import line_key as sweep_key, prepared_outcome
 from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
+from ipb.perturb.deck import deck_errors, set_deck
 from ipb.perturb.gate_lines import profile_line, verdict_line
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal, read_inputs
@@ -109,6 +110,10 @@ class Frame:
     regimes: RegimeRegistry
     fm6_probe: bool = False
     _card_inputs: tuple[frozenset[str], ...] = ()
+    #: The L8 base scenario's own ``constraints:`` over the deck's inputs (``require`` only; set by
+    #: :func:`load_base`), labelled ``deck/ID``; ``deck_record`` is what the manifest records of them.
+    deck: tuple[Constraint, ...] = ()
+    deck_record: dict[str, Any] | None = None
     #: Operators' per-frame caches (what depends only on the cards and registries).
     memo: dict[Any, Any] = field(default_factory=dict)
 
@@ -341,6 +346,7 @@ class Frame:
                     value = mine.get(k.derive) if k.derive is not None else None
                     if rng is not None and value is not None and not rng[0] <= value <= rng[1]:
                         out.append(f"{c.card.id}/{k.id} (derived {k.derive} outside its range)")
+        out.extend(f"deck/{k.id}" for k in self.deck if k.broken(facts))
         return out
 
     def violations_from(self, reference: Mapping[str, Any], facts: Mapping[str, Any],
@@ -372,7 +378,7 @@ class Frame:
         if held is None or held[0] is not reference:
             if len(recent) >= 8:
                 recent.clear()
-            reads = [k.expr.names for c in self.cards for k in c.card.constraints]
+            reads = [k.expr.names for c in self.cards for k in c.card.constraints] + [k.expr.names for k in self.deck]
             # the reference is held with its answers, so its id is not reused while it is remembered
             held = recent[id(reference)] = (reference, [(label, fn, names, fn(reference) is False)
                                                         for (label, fn), names in zip(checks, reads)])
@@ -415,6 +421,8 @@ class Frame:
                     self.memo["requires"] = False
                     return False
                 checks.append((f"{c.card.id}/{k.id}", k.expr.fn))
+        # a deck constraint reads inputs of several cards: the scenario's facts hold them all
+        checks.extend((f"deck/{k.id}", k.expr.fn) for k in self.deck)
         self.memo["requires"] = checks
         return checks
 
@@ -580,7 +588,9 @@ def load_base(path: str | Path, frame: Frame) -> PScenario:
     """
     doc = load_yaml_file(path, collect=True)
     facts, as_of = typed_facts(doc, frame.inputs, frame.card_ids)
+    set_deck(frame, doc)
     broken = [e for i, c in enumerate(frame.cards) for e in constraint_errors(c.card, frame.facts_for(i, facts), doc)]
+    broken += deck_errors(frame, facts, doc)
     if broken:
         raise ErrorGroup(broken)
     data = doc.data

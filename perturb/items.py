@@ -236,6 +236,8 @@ def build_item(
         "anachronisms": anachronisms,
         "tool": {"name": "ipb", "version": tool_version()},
     }
+    if frame.deck_record is not None:  # the L8 base's own constraints travel with the item (perturb/deck.py)
+        manifest["deck"] = frame.deck_record
     question = render_question(frame, scenario)
     item: dict[str, Any] = {
         "version": ITEM_VERSION,

@@ -32,6 +32,7 @@ from ipb.engine.graph import CompiledCard
 from ipb.engine.registry import compiled_card, find_card, use_cards
 from ipb.engine.scenario import facts_from_mapping
 from ipb.errors import IpbError, LoadError
+from ipb.perturb.deck import constraints_from_record
 from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo, conditions_agree
 from ipb.perturb.verify_self import SelfCheck
 from ipb.perturb.values import read_literal
@@ -198,6 +199,20 @@ class _Checker:
         self.own = SelfCheck()
         #: card id -> input -> literal -> why the literal's value is outside the card's range (those only).
         self.outside: dict[str, dict[str, dict[Any, str]]] = {}
+        #: Compiled ``manifest.deck`` rules by (content hash, cards) (:meth:`deck_rules`).
+        self.deck_memo: dict[Any, Any] = {}
+
+    def deck_rules(self, deck: Mapping[str, Any], cards: list[Card]) -> tuple[Any, ...]:
+        """An item's ``manifest.deck`` compiled over its cards' inputs, once per (hash, cards)."""
+        key = (deck.get("content_hash"), tuple(id(c) for c in cards))
+        held = self.deck_memo.get(key)
+        if held is None or held[0] != deck:
+            inputs: dict[str, Any] = {}
+            for card in cards:
+                for name, spec in card.inputs.items():
+                    inputs.setdefault(name, spec)
+            held = self.deck_memo[key] = (deck, constraints_from_record(deck, inputs))
+        return held[1]  # type: ignore[no-any-return]
 
     def typed(self, card: Card, facts: Mapping[str, Any],
               outside: list[str] | None = None) -> tuple[dict[str, Any], int]:
@@ -345,6 +360,11 @@ class _Checker:
                     problems.append(f"{where}{key} (item field): {gold[key]} -> {shown[key]}")
             if hashes.get(card.id) not in (None, card.content_hash):
                 changed.append(card.id)
+        deck = item["manifest"].get("deck")
+        if deck is not None:  # the L8 base's own constraints, recorded in the manifest (perturb/deck.py)
+            for k in self.deck_rules(deck, cards):
+                if k.broken(stated):
+                    broken.append(f"breaks constraint deck/{k.id}: {k.expr.source}")
         stray = [] if claimed_all else sorted(set(facts) - {k for c in cards for k in facts if k in c.inputs})
         if stray:
             raise LoadError(f"fact {stray[0]!r} is not an input of any of the item's cards", rule="fact-name",

@@ -437,6 +437,18 @@ OUTCOME_SYNONYMS: Final[dict[str, tuple[str, ...]]] = {
     "SELL": ("sell the shares", "sell the stock", "sell the position", "sell our shares", "exit the position", "sell out"),
     "DIVEST": ("sell the stake", "sell its stake", "sells its stake", "sell its holding", "sells its holding", "sell the holding",
                "exit the holding", "exits the holding", "exit its holding"),
+    # a design or proposal sent back to be done again ("Their version goes back to the drawing board.", "Back to the
+    # drawing board.") on a card whose fail outcome is to redo it (REDESIGN, REVISE)
+    "REDESIGN": ("back to the drawing board", "back to the drawing-board", "needs a redesign", "needs to be redesigned",
+                 "needs reworking", "needs to be reworked"),
+    "REVISE": ("back to the drawing board", "back to the drawing-board", "sent back for revision", "returned for revision",
+               "needs reworking", "needs to be reworked", "needs another draft"),
+    # a plan cleared to be carried out ("Status: approved for implementation", "signed off for roll-out") on a card whose
+    # pass outcome is to carry it out (IMPLEMENT) or to approve it (APPROVE)
+    "IMPLEMENT": ("approved for implementation", "cleared for implementation", "signed off for implementation",
+                  "approved for roll-out", "approved for rollout", "cleared to go live", "approved to go live"),
+    "APPROVE": ("given the green light", "gets the green light", "green-lit", "signed off as drafted", "approved as drafted",
+                "approved as written", "approved as it stands"),
 }
 #: Steps of the rating scales reports use that are a verdict only as a rating's value ("Rating: Reduce", "Interest level:
 #: No Interest"), never as a bare word in prose ("reduce debt", "strong interest from bidders"): key 1 / 0 as in

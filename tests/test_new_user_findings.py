@@ -41,13 +41,14 @@ def test_perturb_creates_the_folder_of_its_out_file(tmp_path):
     assert json.loads(report.read_text(encoding="utf-8"))["written"] == 40
 
 
-def test_perturb_refuses_an_out_file_under_a_file_before_any_work(tmp_path):
-    """The folder is made only where it can be (merge of s29user18 and s29break18: the output check runs first)."""
+def test_perturb_refuses_an_out_file_under_a_file_without_making_a_folder(tmp_path):
+    """The folder is made only where it can be (merge of s29user18 and s29break18: outputs are checked before any work)."""
     blocker = tmp_path / "notes.txt"
     blocker.write_text("a file, not a folder\n", encoding="utf-8")
     result = _perturb(blocker / "deeper" / "items.jsonl")
     assert result.exit_code == 1
-    assert f"{blocker} is not a folder" in result.output, result.output
+    assert f"cannot write {blocker / 'deeper' / 'items.jsonl'}: {blocker} is not a folder" in result.output, result.output
+    assert "Traceback" not in result.output
     assert blocker.read_text(encoding="utf-8") == "a file, not a folder\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 

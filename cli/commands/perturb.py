@@ -123,9 +123,16 @@ def _identity(path: str | Path) -> tuple[object, ...]:
     return ("inode", st.st_dev, st.st_ino)
 
 
+def _first_existing(folder: Path) -> Path:
+    """The nearest of ``folder`` and its parents that exists (a path below a regular file is the writer's to refuse)."""
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
 def _check_outputs(outputs: dict[str, Optional[Path]], base: Path, cards: list[str]) -> None:
     """Refuse, before any work, an output that would overwrite an input or another output, or that cannot be
-    written (a folder, a FIFO, a path under a file; a missing folder is made): a failed run leaves no items file behind.
+    written (a folder, a FIFO, a path below a regular file); a missing folder is made later: a failed run leaves no items file behind.
 
     Found by the s29break18 review (issue 18): ``--report`` naming a folder failed after the items were
     written, and ``--out``/``--report`` naming the base or a card file overwrote it.
@@ -146,12 +153,10 @@ def _check_outputs(outputs: dict[str, Optional[Path]], base: Path, cards: list[s
         try:
             check_target(path)
         except OSError as exc:
-            raise WriteError(f"{flag} {path}: cannot write it: {exc.strerror}", file=flag, rule="file") from None
-        folder = path.parent if str(path.parent) else Path(".")
-        while not os.path.lexists(folder) and folder != folder.parent:  # a missing folder is made (below, in perturb)
-            folder = folder.parent
-        if not folder.is_dir():
-            raise WriteError(f"{flag} {path}: cannot write it: {folder} is not a folder", file=flag, rule="file")
+            raise WriteError(f"cannot write {path}: {exc.strerror}", file=flag, rule="file") from None
+        above = _first_existing(path.parent if str(path.parent) else Path("."))
+        if not above.is_dir():
+            raise WriteError(f"cannot write {path}: {above} is not a folder", file=flag, rule="file")
 
 
 def _refuse_value_words(cards: list[str]) -> None:

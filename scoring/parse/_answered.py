@@ -19,7 +19,12 @@ from ipb.scoring.parse._state import _ParserState
 #: Table columns whose Yes / No cells are gate verdicts: "Pass?", "Meets the test?" / "Fail?", "Triggered?".
 _PASS_COLUMN = re.compile(r"(?:pass(?:ed|es)?|meets?(?: (?:the )?(?:test|criterion|criteria|threshold))?|met|satisfied|cleared?|clears)")
 _FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: triggered)?|triggered|rejected|"
-                          r"(?:signal |indicator |warning |red flag |flag )?(?:present|flashing|flashes|lit|on)|red flag|warning sign|breach(?:ed)?)")
+                          r"(?:signal |indicator |warning |red flag |flag )?(?:present|flashing|flashes|lit|on)|breach(?:ed)?|"
+                          # a column asking whether a failure was found: "Disqualifying signal found?", "Red flags present?",
+                          # "Deal-breaker?", "Fatal flaw identified?" ("yes" is the gate failed, "no" the gate cleared)
+                          r"(?:any )?(?:disqualif(?:ier|ied|ying(?: (?:signal|factor|flag|issue|finding|risk|sign))?)|red flag|"
+                          r"warning sign|deal ?breaker|fatal (?:flaw|risk|issue)|kill (?:signal|switch|trigger))s?"
+                          r"(?: (?:found|present|detected|spotted|seen|observed|triggered|fired|raised|flagged|hit|identified))?)")
 #: A cell's answer word, alone or before its detail: "Yes", "No (price above value)", "No - losses in 2009".
 _CELL_ANSWER = re.compile(r"[ \t*_`]*(yes|no|y|n)\b[ \t*_`.!]*(?:$|[(,;:\u2014\u2013-]|\|)", re.I)
 _YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)

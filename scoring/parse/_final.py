@@ -34,7 +34,7 @@ from ipb.scoring.parse._decided import (
 )
 from ipb.scoring.parse._final_words import (  # moved there
     _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _CORRECTION_BETWEEN,
-    _count, _COUNT_TRIGGERS, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD, _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE,
+    _count, _COUNT_TRIGGERS, _DECLINE_LABEL_BEFORE, _DECLINE_PASS_END, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD, _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE,
     _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
     _POSITION_WORDS, _REVISION_CUE,
 )
@@ -48,6 +48,12 @@ from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, 
 #: the outcome is the name of a proposal or a side, which the text may grant or refuse.
 _PROPOSAL_AFTER = re.compile(r"(?i)[ \t-]+(?:request|requests|proposal|proposals|plan|plans|case|argument|idea|scenario|option|"
                              r"camp|side|agent|ticket|order)\b")
+
+
+#: A blank line ending right before a line's start; a paragraph break; a character of text (not markup or space).
+_BLANK_BEFORE = re.compile(r"\n[ \t]*\n\Z")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+_TEXT_CHAR = re.compile(r"[^\s*_#>-]")
 
 
 class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
@@ -245,9 +251,12 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             consider(start, end, outcome, 1, u, stated)  # "So we bought in.", "goes into the model portfolio" (:mod:`._decided`)
         for hit in self.hits:
             unit = self.units[hit.unit]
+            token = masked[hit.start : hit.end]
+            if _FINAL_PASS_WORD.fullmatch(token) and self._labelled_decline(hit.start, hit.end, unit.final):
+                candidates.append((3 + self._after_final_cue(hit.unit, hit.start), hit.start, ix.fail_outcome, (hit.start, hit.end)))
+                continue  # "Verdict: Pass." on a buy decision: the investor declining
             if not unit.final:
                 continue
-            token = masked[hit.start : hit.end]
             if hit.word.sense or _FINAL_PASS_WORD.fullmatch(token) or self._level(hit) < vw.COMMITTED or token.islower() and other_object(masked, hit.end):
                 continue  # "Final verdict: PASS" may mean "pass on it"; "Decision: avoid the crowded trades" is about them
             mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
@@ -297,6 +306,28 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             return False
         before = self.masked[max(self.units[u].start, start - 90) : start]
         return declines(_WORDS_APOS.findall(before.lower(), _clause_start(before) + 1))
+
+    def _labelled_decline(self, start: int, end: int, final: bool) -> bool:
+        """Whether "pass" at ``start:end`` is the value of a final decision label on a buy decision, in sentence or lower
+        case and closing its sentence: "Verdict: Pass.", "Decision: pass for now" (a decline); not "Final verdict: PASS".
+
+        The label's scope decides between the decision and a gate: the label is the decision's when its sentence is in
+        the final region (``final``) or when it opens the answer's closing paragraph (a blank line before its line, no
+        text after that paragraph); a "Verdict: Pass" line inside a gate's section is that gate's PROCEED.
+        """
+        masked = self.masked
+        if self.ix.pass_outcome != "INVEST" or masked[start:end].isupper() or _DECLINE_PASS_END.match(masked, end) is None:
+            return False
+        label = _DECLINE_LABEL_BEFORE.search(masked, max(0, start - 60), start)
+        if label is None:
+            return False
+        if final:
+            return True
+        line_start = masked.rfind("\n", 0, label.start() + 1) + 1
+        if not (line_start == 0 or _BLANK_BEFORE.search(masked, max(0, line_start - 8), line_start) is not None):
+            return False
+        after = _PARAGRAPH_BREAK.search(masked, end)  # (the next paragraph break: near, where paragraphs repeat)
+        return after is None or _TEXT_CHAR.search(masked, after.end()) is None
 
     def _not_the_writers(self, before: str, line_start: int, start: int) -> bool:
         """Whether an outcome word at ``start`` is someone else's or withdrawn (:mod:`._voice`): another reader's view

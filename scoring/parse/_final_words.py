@@ -13,6 +13,14 @@ from ipb.scoring._text import Trigger
 from ipb.scoring.parse._closing import ANSWER_LABEL_TRIGGERS
 
 _FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
+#: A final decision label right before "pass", at a line's or a sentence's start ("Verdict: Pass.", "Decision: pass",
+#: "**Call** - Pass"): on a buy decision the label's value "Pass" in sentence or lower case is the investor declining, as
+#: venture and value investors write it; a checklist's "PASS" in capitals, or "pass" beside a gate, stays unread here.
+_DECLINE_LABEL_BEFORE = re.compile(
+    r"(?i)(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[*_#> \t-]{0,4}(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
+    r"(?:decision|verdict|recommendation|call|bottom[ \t-]+line|tl;?[ \t]?dr)[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*\Z")
+#: Right after that "pass": the sentence ends, or the decline's usual tails follow ("Pass for now", "pass on it").
+_DECLINE_PASS_END = re.compile(r"[*_]{0,2}[ \t]*(?:[.!;\n]|\Z|[ \t]+(?:for[ \t]+now|on[ \t]+(?:it|this|the)|at[ \t]+(?:this|these|the)))")
 #: At most this many closing idioms are weighed (the first and the last half).
 _IDIOM_PLACES = 200
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]

@@ -115,7 +115,10 @@ def test_perturb_refuses_an_unwritable_output_naming_it_on_both_backends(case, n
         assert code == 1 and "Traceback" not in output and "Ray would start here" not in output
         assert len(output.strip().splitlines()) == 1 and "load error" not in output
         assert f"write error: cannot write {out}: " in output and ".tmp" not in output
-    assert "checkpoints" in ray[1]
+    if case == "proc":
+        assert "checkpoints" in ray[1]
+    else:  # a path below a regular file is refused before any work, by both backends alike (stop 29)
+        assert local == ray
 
 
 _WRITERS = {

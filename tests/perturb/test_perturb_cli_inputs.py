@@ -55,10 +55,11 @@ def test_verify_refuses_a_workers_count_below_one(inputs, tmp_path, value):
 
 @pytest.mark.parametrize("report, words", [
     ("{tmp}", "--report"),
-    ("{tmp}/missing/report.json", "--report"),
+    ("{tmp}/plain/report.json", "--report"),  # below a regular file (a missing folder is made: s29user18)
 ])
 def test_an_unwritable_report_leaves_no_items_file(inputs, tmp_path, report, words):
     card, base = inputs
+    (tmp_path / "plain").write_text("a file\n", encoding="utf-8")
     items = tmp_path / "x.jsonl"
     result = invoke("perturb", "-c", card, "-b", base, "--n", 3, "--out", items,
                     "--report", report.format(tmp=tmp_path))
