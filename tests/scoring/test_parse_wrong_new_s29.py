@@ -1,0 +1,41 @@
+"""Misreads found by breaking stop 29's new parser rules with adversarial texts (issue 13; paper §7.5).
+
+Each text was written for these tests (no corpus sentence); each pins a case where a new rule fired on words that do
+not say what the rule reads. Expected readings were worked by hand against the bundled card named beside them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.engine.numbers import scan_numbers
+from ipb.scoring.parse import parse_response
+
+
+SIZING = "soros_conviction_weighted_position_sizing"  # gate 2 payoff_ratio >= 3 (a multiple)
+
+
+def _gates(text: str, card: str) -> dict[int, str | None]:
+    return {g.gate: g.verdict for g in parse_response(text, card, embedder=False).gates}
+
+
+# ---------------------------------------------------------------- numbers: "N times" counting events is no multiple
+
+@pytest.mark.parametrize("text", [
+    "the committee reran the model 5 times so far",
+    "the stock doubled 3 times in a row",
+    "we meet the lenders 4 times a year",
+    "reported 2 times per quarter",
+], ids=["so-far", "in-a-row", "a-year", "per-quarter"])
+def test_a_count_of_events_is_no_multiple(text: str) -> None:
+    assert [n.kind for n in scan_numbers(text)] == ["number"]
+
+
+def test_a_multiple_in_words_still_reads() -> None:
+    assert [(n.value, n.kind) for n in scan_numbers("interest is covered 12 times; 12 times earnings")] == [
+        (12, "multiple"), (12, "multiple")]
+
+
+def test_a_count_of_events_in_a_gate_section_gives_no_verdict() -> None:
+    text = "Payoff asymmetry\nWe have revised the payoff model 5 times so far; upside and downside look about equal."
+    assert _gates(text, SIZING).get(2) is None
