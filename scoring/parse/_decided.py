@@ -98,7 +98,11 @@ _RULES: tuple[_Rule, ...] = (
     # "no position for now", "No new position." (not a disclosure: "I have no position in ...")
     _Rule(("no",), re.compile(r"(?i)no\s+(?:new\s+)?(?:position|purchase|investment|stake)\b(?!\s+(?:in|is|was|size|sizing|limit)\b)"),
           0, stated=False),
-    _Rule(("not",), re.compile(r"(?i)not\s+(?:an?\s+)?(?:purchase|buying|adding)\b(?!\s+(?:because|as|on|since)\b)"), 0, stated=False),
+    # "not adding (to it / more shares / here)", not "not adding salt to the wound" or "not adding more commentary"
+    _Rule(("not",), re.compile(r"(?i)not\s+(?:an?\s+)?(?:purchase|buying|adding\b(?!\s+(?:(?:more|any|an?)\s+)?"
+                               r"(?!(?:to|at|here|now|today|yet|for|more|any|shares|stock|position|exposure|it|them|on|back|"
+                               r"until|till|while|again|this|the\s+(?:stock|shares|position|name))\b)[a-z]))\b"
+                               r"(?!\s+(?:because|as|on|since)\b)"), 0, stated=False),
     # "I don't need to own it", "we do not want to own the shares"
     _Rule(("own",), re.compile(r"(?i)own\s+(?:it|this|them|the\s+(?:stock|shares|company|business|name|notes|bonds))\b"), 0,
           re.compile(rf"(?i){_DECIDER}\s+(?:don{_APOS}t|do\s+not|wouldn{_APOS}t|would\s+not|won{_APOS}t|will\s+not)\s+(?:want|need)\s+to\s+\Z"),

@@ -10,8 +10,9 @@ import pytest
 
 from ipb.engine.numbers import scan_numbers
 from ipb.scoring.parse import parse_response
+from tests.scoring.parse_support import GRAHAM_BODY, final_of
 
-
+GRAHAM = "graham_seven_tests_defensive"  # pass INVEST, fail DECLINE
 SIZING = "soros_conviction_weighted_position_sizing"  # gate 2 payoff_ratio >= 3 (a multiple)
 
 
@@ -39,3 +40,21 @@ def test_a_multiple_in_words_still_reads() -> None:
 def test_a_count_of_events_in_a_gate_section_gives_no_verdict() -> None:
     text = "Payoff asymmetry\nWe have revised the payoff model 5 times so far; upside and downside look about equal."
     assert _gates(text, SIZING).get(2) is None
+
+
+# ---------------------------------------------------------------- final: "not adding" something other than the holding
+
+@pytest.mark.parametrize("closing", [
+    "I'm not adding salt to the wound; the numbers speak.",
+    "Not adding more commentary here.",
+    "I am not adding a forecast of my own.",
+], ids=["salt", "more-commentary", "a-forecast"])
+def test_not_adding_something_else_is_no_decline(closing: str) -> None:
+    assert final_of(GRAHAM_BODY, closing, GRAHAM) is None
+
+
+@pytest.mark.parametrize("closing", [
+    "I'm not adding to it.", "Not adding.", "We are not adding more shares at this price.", "I'm not adding here.",
+], ids=["to-it", "alone", "more-shares", "here"])
+def test_not_adding_to_the_holding_is_still_a_decline(closing: str) -> None:
+    assert final_of(GRAHAM_BODY, closing, GRAHAM) == "DECLINE"
