@@ -58,3 +58,20 @@ def test_not_adding_something_else_is_no_decline(closing: str) -> None:
 ], ids=["to-it", "alone", "more-shares", "here"])
 def test_not_adding_to_the_holding_is_still_a_decline(closing: str) -> None:
     assert final_of(GRAHAM_BODY, closing, GRAHAM) == "DECLINE"
+
+
+# ---------------------------------------------------------------- final: an act dated in the past is history
+
+@pytest.mark.parametrize("closing", [
+    "Last year I sold half my Ford shares.",
+    "In 2019 we sold a third of our stake; this is a new case.",
+    "We bought the shares years ago.",
+    "Back in 2008 we bought in at 12.",
+], ids=["last-year", "in-a-year", "years-ago", "back-in"])
+def test_an_act_dated_in_the_past_is_no_final_verdict(closing: str) -> None:
+    assert final_of(GRAHAM_BODY, closing, GRAHAM) is None
+
+
+def test_an_act_of_today_still_counts() -> None:
+    assert final_of(GRAHAM_BODY, "I sold half this morning.", GRAHAM) == "DECLINE"
+    assert final_of(GRAHAM_BODY, "Held it since the spring; today we bought more.", GRAHAM) == "INVEST"
