@@ -75,3 +75,25 @@ def test_an_act_dated_in_the_past_is_no_final_verdict(closing: str) -> None:
 def test_an_act_of_today_still_counts() -> None:
     assert final_of(GRAHAM_BODY, "I sold half this morning.", GRAHAM) == "DECLINE"
     assert final_of(GRAHAM_BODY, "Held it since the spring; today we bought more.", GRAHAM) == "INVEST"
+
+
+# ---------------------------------------------------------------- gates: a category word on another noun is another sense
+
+MARKS_RR = "marks_risk_return_assessment"  # gate 5 market_temperature: hot / neutral / cold
+
+
+@pytest.mark.parametrize("text", [
+    "The pendulum\nAI is a hot topic, but the crowd as a whole is fearful.",
+    "The pendulum\nHot money is leaving the sector.",
+    "The pendulum\nIt was a hot summer for ice-cream makers.",
+], ids=["hot-topic", "hot-money", "hot-summer"])
+def test_a_category_word_on_another_noun_gives_no_verdict(text: str) -> None:
+    assert _gates(text, MARKS_RR).get(5) is None
+
+
+@pytest.mark.parametrize("text", [
+    "The pendulum\nA hot market, with every new issue oversubscribed.",
+    "The pendulum\nMarkets are hot right now.",
+], ids=["hot-market", "hot-right-now"])
+def test_a_category_word_on_the_gates_own_noun_still_reads(text: str) -> None:
+    assert _gates(text, MARKS_RR).get(5) == "REJECT"
