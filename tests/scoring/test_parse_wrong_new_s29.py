@@ -97,3 +97,22 @@ def test_a_category_word_on_another_noun_gives_no_verdict(text: str) -> None:
 ], ids=["hot-market", "hot-right-now"])
 def test_a_category_word_on_the_gates_own_noun_still_reads(text: str) -> None:
     assert _gates(text, MARKS_RR).get(5) == "REJECT"
+
+
+# ---------------------------------------------------------------- gates: a clause dated well in the past is history
+
+MUNGER_OPP = "munger_opportunity_evaluation"  # gate 3 mathematics lens: expected return against the hurdle
+
+
+@pytest.mark.parametrize(("card", "text", "gate"), [
+    (MUNGER_OPP, "Mathematics lens\nLast cycle it made 14% against our 10% hurdle; the new plan has no figures yet.", 3),
+    (MARKS_RR, "Price versus value\nBack in the boom it traded well above value; the new owners have not published accounts.", 1),
+    (MARKS_RR, "The pendulum\nBack in 2007 the mood was hot; nobody can say how it feels today.", 5),
+], ids=["last-cycle-hurdle", "back-in-the-boom-value", "back-in-hot"])
+def test_a_clause_dated_in_the_past_gives_no_verdict(card: str, text: str, gate: int) -> None:
+    assert _gates(text, card).get(gate) is None
+
+
+def test_a_clause_of_today_beside_history_still_reads() -> None:
+    text = "Mathematics lens\nLast cycle it made 6%; this time 14% a year against our 10% hurdle."
+    assert _gates(text, MUNGER_OPP).get(3) == "PROCEED"
