@@ -92,8 +92,9 @@ _SCALES = {
 }
 _SIGN = r"[-+\u2212]"
 _CUR = r"US\$|\$|€|£|USD|EUR|GBP"
-#: A multiple written in words after its number: "12 times", "4.5 to 1", "4.5 to one", "3:1" (not "3:1.5" or "10:15").
-_MULTIPLE_WORDS = r"times(?![A-Za-z])|to\s+(?:1|one)(?!\w|[.,][0-9])|:\s*1(?![0-9]|[.,][0-9])"
+#: A multiple written in words after its number: "12 times", "4.5 to 1", "4.5 to one", "3:1" (not "3:1.5" or "10:15");
+#: "times" followed by a span or rate of time counts events ("met 5 times so far", "4 times a year", "3 times in a row").
+_MULTIPLE_WORDS = r"times(?![A-Za-z])(?!\s+(?:so\s+far|in\s+a\s+row|(?:a|per|each|every)\s+(?:day|week|month|quarter|year))\b)|to\s+(?:1|one)(?!\w|[.,][0-9])|:\s*1(?![0-9]|[.,][0-9])"
 _MANTISSA = r"[0-9][0-9,.'\u00a0\u202f\u2009]*[0-9]|[0-9]|[.,][0-9]+"  # noqa: RUF001 - the separators are on purpose
 _NUMBER_RE = re.compile(
     rf"""

@@ -98,7 +98,11 @@ _RULES: tuple[_Rule, ...] = (
     # "no position for now", "No new position." (not a disclosure: "I have no position in ...")
     _Rule(("no",), re.compile(r"(?i)no\s+(?:new\s+)?(?:position|purchase|investment|stake)\b(?!\s+(?:in|is|was|size|sizing|limit)\b)"),
           0, stated=False),
-    _Rule(("not",), re.compile(r"(?i)not\s+(?:an?\s+)?(?:purchase|buying|adding)\b(?!\s+(?:because|as|on|since)\b)"), 0, stated=False),
+    # "not adding (to it / more shares / here)", not "not adding salt to the wound" or "not adding more commentary"
+    _Rule(("not",), re.compile(r"(?i)not\s+(?:an?\s+)?(?:purchase|buying|adding\b(?!\s+(?:(?:more|any|an?)\s+)?"
+                               r"(?!(?:to|at|here|now|today|yet|for|more|any|shares|stock|position|exposure|it|them|on|back|"
+                               r"until|till|while|again|this|the\s+(?:stock|shares|position|name))\b)[a-z]))\b"
+                               r"(?!\s+(?:because|as|on|since)\b)"), 0, stated=False),
     # "I don't need to own it", "we do not want to own the shares"
     _Rule(("own",), re.compile(r"(?i)own\s+(?:it|this|them|the\s+(?:stock|shares|company|business|name|notes|bonds))\b"), 0,
           re.compile(rf"(?i){_DECIDER}\s+(?:don{_APOS}t|do\s+not|wouldn{_APOS}t|would\s+not|won{_APOS}t|will\s+not)\s+(?:want|need)\s+to\s+\Z"),
@@ -143,6 +147,10 @@ _INFLECTED_SUBJECT = re.compile(
     r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?)\s+(?:now\s+|therefore\s+|then\s+)?\Z")
 
 #: A short label on its line before an inflected outcome verb ("Outcome: declined", "**Result** - approved").
+#: A dated time in the past in the act's sentence: "In 2019 we sold a third", "bought years ago", "Last year I sold half":
+#: history of the holding, not the decision the answer makes.
+_DATED_PAST = re.compile(r"(?i)\b(?:in|since|back\s+in|during)\s+(?:19|20)[0-9]{2}\b|\b(?:years|decades)\s+ago\b|"
+                         r"\blast\s+(?:year|decade|cycle)\b")
 _LABELLED = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[A-Za-z][\w /'()-]{0,30}?[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*\Z")
 
 _INFLECTED_CACHE: dict[tuple[str, ...], tuple[re.Pattern[str], list[Trigger], dict[str, str]] | None] = {}
@@ -269,6 +277,8 @@ class _DecidedMixin(_ParserState):
                     continue
                 if rule.whole and found is not None:
                     start = found.start()
+            if rule.stated and _DATED_PAST.search(masked, unit_start, min(self.units[u].end, m.end() + 40)):
+                continue  # an act dated in the past: the holding's history
             if rule.key == 0 and rule.literals == ("no",) and re.search(
                     r"(?i)\b(?:have|has|had|hold|holds|own|owns|with|take|taking|holding|currently|there\s+is|there's)\s+\Z",
                     masked[window : m.start()]):

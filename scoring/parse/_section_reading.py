@@ -33,15 +33,16 @@ from __future__ import annotations
 
 import re
 
+from ipb.engine.card import Card
 from ipb.engine.numbers import decimal_comma_convention, scan_numbers
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._numbers import NumberMatch
 from ipb.scoring.parse._appraisal_words import lexicon_for
 from ipb.scoring.parse._prose import (
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
-from ipb.scoring.parse._stated_bars import _compared, _higher
+from ipb.scoring.parse._stated_bars import _HISTORY, _compared, _higher
 from ipb.scoring.parse._state import _ParserState
-from ipb.scoring.parse._thresholds import bar_verdict, category_verdicts, gate_bars
+from ipb.scoring.parse._thresholds import bar_verdict, category_verdicts, gate_bars, gate_categories
 from ipb.scoring.parse._types import GateTrace
 
 __all__ = ["HEADING_REACH", "SECTION_CONFIDENCE", "heading_polarity", "question_answer"]
@@ -83,6 +84,23 @@ _NOUN_SUBJECT = re.compile(r"[\s,;:\u2014\u2013-]*(?:(?:but|and|while|though|alt
 #: An appraisal followed by its complement relates the facts to something else ("aligned with the plan", "attractive to
 #: a buyer"): not the gate's verdict.
 _RELATION_AFTER = re.compile(r"[ \t]+(?:with|to)\b")
+#: The word right after a one-word category value, when it may be a noun the value modifies ("a hot topic").
+_NEXT_WORD = re.compile(r"[ \t]+([a-z]{3,})\b")
+_NOT_NOUNS = frozenset({"and", "but", "nor", "rather", "than", "not", "for", "from", "with", "this", "that", "these", "those",
+                        "right", "now", "again", "enough", "yet", "today", "here", "already", "still", "too", "though",
+                        "while", "when", "once", "all", "any", "indeed", "overall", "lately"})
+
+
+def _on_another_noun(card: Card, gate: int, low: str, start: int, end: int, nouns: set[str]) -> bool:
+    """Whether the one-word category value ``low[start:end]`` modifies a noun that is not the gate's own ("AI is a hot
+    topic", "hot money": another sense; "a hot market", "a self-reinforcing loop" are the gate's)."""
+    if " " in low[start:end]:
+        return False
+    m = _NEXT_WORD.match(low, end)
+    if m is None or m.group(1) in _NOT_NOUNS:
+        return False
+    name = gate_categories(card)[gate][0]
+    return not _stems(m.group(1)) & (nouns | _stems(card.inputs[name].label or name.replace("_", " ")))
 _GOOD = (r"strengths?|pros|positives|merits|tailwinds|green[ _]flags?|bull[ _]case|what[ _](?:i|we)[ _]like|"
          r"what[ _](?:works|is[ _]good)|reasons[ _]to[ _]buy")
 _BAD = (r"weaknesses|cons|negatives|risks|key[ _]risks|risk[ _]factors|red[ _]flags?|concerns|worries|warning[ _]signs|"
@@ -283,7 +301,7 @@ class _SectionReadingMixin(_ParserState):
                     reached = _NOT_REACHED.search(low, a, b)
                     if own is not None and own != gate and not (reached and self._names_gate(gate, a, b)):
                         continue  # another gate's facts ("I won't even get to returns on capital, the moat or the price" is each one's)
-                    if _CONDITIONAL.search(low, a, b):
+                    if _CONDITIONAL.search(low, a, b) or _HISTORY.search(low, a, b):
                         continue
                     if reached is not None and reached.group(0).lower().startswith("not") and _PART_NOT_RUN.match(low, reached.end()):
                         reached = None  # "the screen was not run on pre-2015 data": run on the rest
@@ -296,6 +314,8 @@ class _SectionReadingMixin(_ParserState):
                         if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
                             found.append((v, f"the appraisal {self.masked[s:e]!r}"))
                     for s, e, v in category_verdicts(card, gate, low, a, b):  # "Hot.", "calm rather than hot", "Self-reinforcing."
+                        if _on_another_noun(card, gate, low, s, e, own_words):
+                            continue
                         found.append((v, f"the value {self.masked[s:e]!r} of the card's category test"))
                     said, blocked = _compared(low[a:b], higher)
                     if said is not None:

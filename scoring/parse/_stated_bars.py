@@ -67,6 +67,13 @@ def _flip(verdict: str) -> str:
     return vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
 
 
+#: A clause that dates what it says well in the past states the gate's history, not its reading today ("Back in the
+#: boom it traded above value", "Last cycle it made 14% against our 10% hurdle", "Back in 2007 the mood was hot"; not
+#: "years ago", which also dates a fact of today's case: "founded four years ago, it has not been tested").
+_HISTORY = re.compile(r"(?i)\b(?:back\s+in|(?:last|previous|prior)\s+(?:cycle|decade)|"
+                      r"(?:in|during)\s+the\s+(?:last|previous|prior)\s+(?:cycle|boom|bubble|crisis))\b")
+
+
 def compared_verdict(text: str, higher: str | None) -> str | None:
     """The verdict ``text`` (one sentence) states by comparing the gate's fact with a stated bar, else None.
 
@@ -93,6 +100,8 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
     for m in _AGAINST.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
             return None, True
+        if _HISTORY.search(text, max(text.rfind(";", 0, m.start()), text.rfind(". ", 0, m.start()), 0), m.end()):
+            return None, True  # "Last cycle it made 14% against our 10% hurdle": history, not today's reading
         unit = lambda u: (u or "").lower().replace("times", "x")  # noqa: E731 - "12 times" is "12x"
         money = m.group("fig").startswith(("$", "\u00a3", "\u20ac")), m.group("bar").startswith(("$", "\u00a3", "\u20ac"))
         if unit(m.group("fu")) != unit(m.group("bu")) or money[0] != money[1]:
