@@ -137,7 +137,9 @@ def parse_recipes(spec: str | Sequence[str]) -> tuple[Recipe, ...]:
     ------
     PerturbError
         Rule ``operator``: an empty recipe or an unknown operator (with a
-        "did you mean").
+        "did you mean"); rule ``ops``: a recipe named twice (items are shared
+        evenly among recipes, so a repeat would silently double its share;
+        ``--mix`` weights recipes).
     """
     parts = [spec] if isinstance(spec, str) else list(spec)
     recipes: list[Recipe] = []
@@ -152,6 +154,9 @@ def parse_recipes(spec: str | Sequence[str]) -> tuple[Recipe, ...]:
                 get_operator(name)
                 steps.append((name, arg if sep else None))
             canonical = "+".join(n if a is None else f"{n}:{a}" for n, a in steps)
+            if canonical in [r.text for r in recipes]:
+                raise PerturbError(f"--ops names recipe {canonical!r} twice; items are shared evenly among recipes "
+                                   "(--mix RECIPE=WEIGHT,... gives one a larger share)", rule="ops", name=canonical)
             recipes.append(Recipe(canonical, tuple(steps)))
     if not recipes:
         raise PerturbError("no operators given", rule="operator")

@@ -139,6 +139,9 @@ def test_operator_that_cannot_apply_says_why(tmp_path):
     (["-c", BUFFETT, "--ops", "temporal:credit_crisis_2008"], "did you mean 'credit_crisis_2009'"),
     (["-c", BUFFETT, "--ops", "flip:ev_to_ar"], "did you mean 'ev_to_arr'"),
     (["-c", BUFFETT, "--ops", "metric,,flip"], "empty recipe"),
+    # a recipe named twice (bug kind: silently taken as two recipes, a double share): refused, as --mix does
+    (["-c", BUFFETT, "--ops", "metric,flip, metric"], "--ops names recipe 'metric' twice"),
+    (["-c", BUFFETT, "--ops", "sector:energy+metric,sector:energy + metric"], "--ops names recipe 'sector:energy+metric' twice"),
     (["-c", BUFFETT, "--n", "0"], "--n must be at least 1"),
 ])
 def test_bad_arguments_give_clear_errors(tmp_path, args, words):
