@@ -60,11 +60,17 @@ class RecordCheck:
     constraints: list[str] = field(default_factory=list)
     #: The item was an older version, read through :func:`ipb.perturb.items.migrate_item`.
     migrated: bool = False
+    #: The item disagrees with itself (also listed in ``problems``): its id, question, facts' ranges or dates do not
+    #: fit its scenario (:mod:`ipb.perturb.verify_self`), whether or not its gold matches.
+    inconsistencies: list[str] = field(default_factory=list)
+    #: Some recorded gold (GRP, verdict fields or conditions) differs from the cards' execution; a ``mismatch``
+    #: with only ``inconsistencies`` has a right gold.
+    gold_differs: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {"record": self.record, "line": self.line, "id": self.id, "status": self.status,
                 "problems": self.problems, "changed_cards": self.changed_cards, "constraints": self.constraints,
-                "migrated": self.migrated}
+                "migrated": self.migrated, "inconsistencies": self.inconsistencies}
 
 
 @dataclass
@@ -78,6 +84,16 @@ class Verification:
     @property
     def mismatched(self) -> list[RecordCheck]:
         return [c for c in self.checks if c.status == "mismatch"]
+
+    @property
+    def gold_mismatched(self) -> list[RecordCheck]:
+        """Items whose recorded gold differs from the cards' execution."""
+        return [c for c in self.checks if c.status == "mismatch" and c.gold_differs]
+
+    @property
+    def inconsistent(self) -> list[RecordCheck]:
+        """Items that disagree with themselves (id, question, ranges or dates), whether or not the gold matches."""
+        return [c for c in self.checks if c.inconsistencies]
 
     @property
     def errors(self) -> list[RecordCheck]:
@@ -112,7 +128,8 @@ class Verification:
             "file": self.file,
             "total": self.total,
             "verified": self.total - len([c for c in self.checks if c.status != "ok"]),
-            "mismatched": len(self.mismatched),
+            "mismatched": len(self.gold_mismatched),
+            "inconsistent": len(self.inconsistent),
             "constraint_violations": len(self.violations),
             "errors": len(self.errors),
             "duplicates": len(self.duplicates),
@@ -329,6 +346,7 @@ class _Checker:
             golds = item["golds"]
         hashes = {c["id"]: c["content_hash"] for c in item["manifest"]["cards"]}
         problems: list[str] = []
+        own_problems: list[str] = []  # the item against itself (ipb.perturb.verify_self)
         broken: list[str] = []
         changed: list[str] = []
         cards: list[Card] = []
@@ -340,7 +358,7 @@ class _Checker:
             card = compiled.card
             cards.append(card)
             decks.append(compiled)
-            typed, mine = self.typed(card, facts, problems)  # with the facts outside the card's ranges
+            typed, mine = self.typed(card, facts, own_problems)  # with the facts outside the card's ranges
             stated.update(typed)
             claimed_all = claimed_all or mine == len(facts)
             for k in self.constraints.broken(card, typed):
@@ -372,13 +390,16 @@ class _Checker:
         if not conditions_agree(item, self.decks):
             problems += condition_problems(item, self.decks)
         if own:  # id and question against the scenario (ipb.perturb.verify_self)
-            problems += self.own.problems(item, decks, stated, unchanged=not changed)
+            own_problems += self.own.problems(item, decks, stated, unchanged=not changed)
+        gold_differs = bool(problems)
+        problems += own_problems
         if (problems or broken) and changed:
             (problems or broken).append(
                 f"card {', '.join(changed)} changed since the item was made (content hash differs; "
                 f"the item's own copy is {', '.join(f'ipb-cards/{hashes[c]}.yaml' for c in changed)})")
         status = "mismatch" if problems else "constraint" if broken else "ok"
-        return RecordCheck(record, line_no, ident, status, problems + broken, changed, broken)
+        return RecordCheck(record, line_no, ident, status, problems + broken, changed, broken,
+                           inconsistencies=own_problems, gold_differs=gold_differs)
 
     def run(self, block: Iterable[tuple[int, int, str | bytes]]) -> Iterator[RecordCheck]:
         return starmap(self.check, block)

@@ -238,7 +238,8 @@ def verify(
                 more = f" (and {len(lines) - 1} more record(s) with the same problem: lines {shown})"
             out.print(f"{first[(status, problem)]}: {status}: {problem}{more}", markup=False)
         bad = len([c for c in result.checks if c.status != "ok"])
-        line = (f"verified {result.total - bad} of {result.total} item(s): {len(result.mismatched)} gold mismatch(es), "
+        line = (f"verified {result.total - bad} of {result.total} item(s): {len(result.gold_mismatched)} gold mismatch(es), "
+                f"{len(result.inconsistent)} disagreeing with themselves (id, question, ranges or dates), "
                 f"{len(result.violations)} breaking a card constraint, {len(result.errors)} unreadable")
         if result.duplicates:
             line += f", {len(result.duplicates)} repeating an earlier item's id"

@@ -236,3 +236,31 @@ def test_a_schema_error_does_not_print_the_whole_item(rows, tmp_path):
     problems = check.errors[0].problems
     assert problems and all(len(p) <= 400 for p in problems), [len(p) for p in problems]
     assert any("'golds' is a required property" in p for p in problems)
+
+
+# --- the summary line (bug kind: mislabelled count) ------------------------------------------------------------------
+
+def test_verify_summary_counts_an_item_that_disagrees_with_itself_in_its_own_words(rows, tmp_path):
+    """An item whose gold is right but whose question (or id) no longer fits its scenario was counted as a
+    "gold mismatch" in ``ipb verify``'s summary line; the gold matches, the item disagrees with itself."""
+    from typer.testing import CliRunner
+
+    from ipb.cli import app
+
+    path = tmp_path / "items.jsonl"
+    write_lines(path, [json.dumps(rows[0]), json.dumps(edit_fact(_liquid(rows))),
+                       json.dumps(dict(rows[2], id=rows[2]["id"][:-4] + "0000"))])
+    result = CliRunner().invoke(app, ["verify", str(path), "--card", f"new_author_screen={CARD}"])
+    assert result.exit_code == 1
+    summary = result.output.strip().splitlines()[-1]
+    assert summary.startswith("verified 1 of 3 item(s): 0 gold mismatch(es), 2 disagreeing with themselves "
+                              "(id, question, ranges or dates), 0 breaking a card constraint"), summary
+    report = json.loads(CliRunner().invoke(app, ["verify", str(path), "--card", f"new_author_screen={CARD}",
+                                                 "--format", "json"]).output)
+    assert (report["mismatched"], report["inconsistent"]) == (0, 2)
+    # a gold that differs is still a gold mismatch, whatever else the item gets wrong
+    gold = json.loads(json.dumps(rows[1]))
+    gold["investment_verdict"] = "INVEST" if gold["investment_verdict"] != "INVEST" else "DECLINE"
+    write_lines(path, [json.dumps(gold)])
+    line = CliRunner().invoke(app, ["verify", str(path), "--card", f"new_author_screen={CARD}"]).output
+    assert "1 gold mismatch(es), 0 disagreeing with themselves" in line.strip().splitlines()[-1], line
