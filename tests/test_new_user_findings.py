@@ -76,6 +76,64 @@ def test_check_of_a_scenario_without_a_card_says_how_to_check_an_l8_base(tmp_pat
     assert "ipb perturb --card A --card B" in result.output
 
 
+# --- ipb check of an L8 base with its cards (bug kind: a base only ipb perturb could check) --------------------------
+
+GRAHAM = "graham_seven_tests_defensive"
+
+
+def _check_l8(base: Path, *extra: str):
+    return invoke("check", str(base), "--card", str(CARD), "--card", GRAHAM, *extra)
+
+
+def test_check_of_an_l8_base_with_its_cards_passes_a_good_base():
+    for base in (HERE / "l8_utility_base.yaml", HERE / "l8_deck_base.yaml"):
+        result = _check_l8(base)
+        assert result.exit_code == 0, result.output
+        assert "checked 1 file(s): ok" in result.output, result.output
+
+
+def _edited(tmp_path: Path, old: str, new: str, name: str = "deck.yaml") -> tuple[Path, int]:
+    text = (HERE / "l8_deck_base.yaml").read_text(encoding="utf-8")
+    assert old in text
+    text = text.replace(old, new)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path, next(i for i, t in enumerate(text.splitlines(), 1) if new in t)
+
+
+def test_check_of_an_l8_base_reports_a_broken_deck_rule_at_the_fact(tmp_path):
+    base, _ = _edited(tmp_path, "debt_to_equity: 1.65", "debt_to_equity: 0.9")
+    result = _check_l8(base)
+    assert result.exit_code == 1
+    assert "breaks constraint 'debt_to_equity_is_debt_over_equity'" in result.output, result.output
+    assert f"{base}:" in result.output and "Traceback" not in result.output
+
+
+def test_check_of_an_l8_base_reports_a_broken_card_rule_and_a_fact_out_of_range(tmp_path):
+    base, line = _edited(tmp_path, "dividend_cut_last_decade: false", "dividend_cut_last_decade: true")
+    result = _check_l8(base)
+    assert result.exit_code == 1
+    assert "breaks constraint 'no_cut_within_the_raise_streak'" in result.output, result.output
+    assert f"{base}:" in result.output
+    base, line = _edited(tmp_path, "payout_ratio: 70%", "payout_ratio: 900%", "range.yaml")
+    result = _check_l8(base)
+    assert result.exit_code == 1
+    assert f"{base}:{line}:" in result.output and "payout_ratio" in result.output, result.output
+
+
+def test_check_of_an_l8_base_names_a_fact_no_card_reads(tmp_path):
+    base, line = _edited(tmp_path, "payout_ratio: 70%", "payout_ratoi: 70%")
+    result = _check_l8(base)
+    assert result.exit_code == 1
+    assert f"{base}:{line}:3:" in result.output and "did you mean 'payout_ratio'" in result.output, result.output
+
+
+def test_check_without_cards_says_the_command_that_checks_an_l8_base():
+    result = invoke("check", str(HERE / "l8_utility_base.yaml"))
+    assert result.exit_code == 1
+    assert f"ipb check {HERE / 'l8_utility_base.yaml'} --card A --card B" in result.output, result.output
+
+
 # --- a base that breaks a card rule (bug kind: silently accepted) ----------------------------------------------------
 
 def test_perturb_refuses_a_base_that_breaks_a_require_rule_at_the_fact(tmp_path):

@@ -96,6 +96,29 @@ def _print_trace(trace: Trace, scenario: Scenario) -> None:
     out.print(f"Final verdict: [{style}]{trace.outcome}[/]  (trigger: {trace.trigger}{loops})")
 
 
+def _l8_base_errors(path: Path, doc: YamlDoc, refs: list[str], checked: dict[str, Any]) -> list[IpbError]:
+    """The errors ``ipb perturb --card ... --base path`` would give for an L8 base (nothing is generated).
+
+    A fact outside a card's range, a fact no card declares, a value that does
+    not fit its input, a broken card or deck ``constraints:`` rule (each at
+    file:line:col), and a date outside the cards' vintage.
+    """
+    from ipb.engine.lint import range_errors
+    from ipb.perturb.frame import build_frame, load_base
+
+    compiled = [checked.get(ref) or compiled_card(ref) for ref in refs]  # a card checked in this run is used as is
+    found: list[IpbError] = list(range_errors(doc, [c.card for c in compiled]))
+    if found:  # the operators draw on the ranges: ipb perturb stops here too
+        return found
+    try:
+        load_base(path, build_frame(compiled))
+    except ErrorGroup as exc:
+        found.extend(exc.errors)
+    except IpbError as exc:
+        found.append(exc if exc.file else exc.with_location(str(path)))
+    return found
+
+
 def _yaml_files(paths: Iterable[Path]) -> list[Path]:
     """The ``.yaml``/``.yml`` files (any case) under each folder, and each file as given.
 
@@ -160,11 +183,15 @@ def check(
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: file:line:col lines; json: a list of errors."),
     strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files in which a scenario's 'card' id is looked up first (repeatable; then IPB_CARDS, then the bundled cards)."),
+    l8_cards: list[str] = typer.Option([], "--card", "-c", help="Card id or file an L8 base (a scenario with no 'card') is read by; repeat for each investor's card, as for ipb perturb."),
 ) -> None:
     """Validate cards and scenarios (schema + semantic lint); exit 1 on any error.
 
     A scenario with an ``expected`` block is also executed, and a verdict that
-    differs from the recorded one is an error.
+    differs from the recorded one is an error. An L8 base (no ``card``) is
+    checked against the ``--card`` cards as ``ipb perturb`` reads it: each fact
+    against the cards' inputs and ranges, the cards' ``constraints:``, the
+    base's own ``constraints:`` (deck rules) and the cards' vintage.
     """
     try:
         use_cards(cards_dir)
@@ -201,11 +228,14 @@ def check(
     for path, doc in scenarios:
         try:
             card_id = doc.data.get("card")
+            if card_id is None and l8_cards:
+                problems.extend(_l8_base_errors(path, doc, l8_cards, cards))
+                continue
             if card_id is None:
-                raise IpbError("a scenario checked on its own must name its 'card'; an L8 base names none, and "
-                               "ipb perturb --card A --card B --base FILE --n 1 --out ITEMS.jsonl refuses one that "
-                               "breaks a card's types, ranges, constraints or vintage", file=str(path), line=1,
-                               column=1, rule="card")
+                raise IpbError("a scenario checked on its own must name its 'card'; an L8 base names none: check it "
+                               f"against its cards with ipb check {path} --card A --card B (as ipb perturb --card A "
+                               "--card B --base FILE reads it: types, ranges, constraints, deck rules, vintage)",
+                               file=str(path), line=1, column=1, rule="card")
             if not isinstance(card_id, str):
                 line, column = doc.locate(("card",))
                 raise LoadError(f"'card' names one card id, not {type(card_id).__name__} {card_id!r}; an L8 base "
