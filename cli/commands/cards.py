@@ -97,12 +97,7 @@ def _print_trace(trace: Trace, scenario: Scenario) -> None:
 
 
 def _l8_base_errors(path: Path, doc: YamlDoc, refs: list[str], checked: dict[str, Any]) -> list[IpbError]:
-    """The errors ``ipb perturb --card ... --base path`` would give for an L8 base (nothing is generated).
-
-    A fact outside a card's range, a fact no card declares, a value that does
-    not fit its input, a broken card or deck ``constraints:`` rule (each at
-    file:line:col), and a date outside the cards' vintage.
-    """
+    """The errors ``ipb perturb --card ... --base path`` gives for an L8 base, without generating anything."""
     from ipb.engine.lint import range_errors
     from ipb.perturb.frame import build_frame, load_base
 
@@ -183,15 +178,13 @@ def check(
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: file:line:col lines; json: a list of errors."),
     strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files in which a scenario's 'card' id is looked up first (repeatable; then IPB_CARDS, then the bundled cards)."),
-    l8_cards: list[str] = typer.Option([], "--card", "-c", help="Card id or file an L8 base (a scenario with no 'card') is read by; repeat for each investor's card, as for ipb perturb."),
+    l8_cards: list[str] = typer.Option([], "--card", "-c", help="Card id or file an L8 base (a scenario with no 'card') is read by; repeat for each investor's card, as for ipb perturb (a scenario naming its card ignores it)."),
 ) -> None:
     """Validate cards and scenarios (schema + semantic lint); exit 1 on any error.
 
     A scenario with an ``expected`` block is also executed, and a verdict that
-    differs from the recorded one is an error. An L8 base (no ``card``) is
-    checked against the ``--card`` cards as ``ipb perturb`` reads it: each fact
-    against the cards' inputs and ranges, the cards' ``constraints:``, the
-    base's own ``constraints:`` (deck rules) and the cards' vintage.
+    differs from the recorded one is an error. An L8 base (no ``card``) is checked against
+    the ``--card`` cards as ``ipb perturb`` reads it (ranges, card and deck rules, vintage).
     """
     try:
         use_cards(cards_dir)
