@@ -223,7 +223,8 @@ def met_is_a_verdict(low: str, end: int) -> bool:
         return False
     if first in ("this", "that") or (first not in _DETERMINERS and first != "with"):
         return first in _CLOSING
-    words = _MET_WORD.findall(_MET_OBJECT.match(low, nxt.end()).group(0))[:6]
+    obj = _MET_OBJECT.match(low, nxt.end())
+    words = _MET_WORD.findall(obj.group(0) if obj else "")[:6]
     if first == "with":
         return any(w in _BAR_NOUNS or w in _MET_WITH for w in words)
     return any(w in _BAR_NOUNS for w in words) or all(w in _DETERMINERS or w in _COUNTS or w[0].isdigit() for w in words)
