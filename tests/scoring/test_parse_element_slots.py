@@ -36,3 +36,10 @@ def test_a_number_field_is_read_by_the_one_number_reader(raw: str, unit: str | N
                          ids=["lone-comma", "ratio-not-to-one", "range", "words", "dash", "to-a-decimal"])
 def test_a_figure_the_number_reader_refuses_is_not_read(raw: str) -> None:
     assert _render_slot(raw, "number", None, ()) is None
+
+
+@pytest.mark.parametrize(("raw", "rendered"), [("1.5bn", "$1.5B"), ("7.5m", "$7.5M"), ("20B", "$20B")],
+                         ids=["bn", "m", "B"])
+def test_money_written_with_a_scale_and_no_currency_keeps_its_scale(raw: str, rendered: str) -> None:
+    # stripping non-digits read "1.5bn" as $1.5, a billion times too small
+    assert _render_slot(raw, "number", "money", ()) == rendered

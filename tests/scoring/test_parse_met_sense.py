@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._prose_vocabulary import met_is_a_verdict
@@ -70,3 +72,9 @@ def test_met_on_a_bar_or_alone_is_a_pass(text: str) -> None:
 def test_met_is_a_verdict_on_a_bar_or_alone(text: str, verdict: bool) -> None:
     end = re.search(r"\bmee?ts?\b", text).end()
     assert met_is_a_verdict(text, end) is verdict
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("met hsbanrkilouw12.,:;()\n%$-'")), max_size=60), st.integers(0, 70))
+def test_met_is_a_verdict_never_raises(text: str, end: int) -> None:
+    assert met_is_a_verdict(text, min(end, len(text))) in (True, False)
