@@ -206,28 +206,44 @@ _MET_OBJECT = re.compile(r"[^.,;:!?()\n]{0,80}")
 _MET_WORD = re.compile(r"[a-z0-9$%][a-z0-9$%.'-]*")
 
 
-def met_is_a_verdict(low: str, end: int) -> bool:
-    """Whether "met" / "meet(s)" ending at ``end`` of the lower-cased ``low`` states a verdict: alone ("criterion met",
-    "Gate 3: met", "met in full", "met this year"), or with a bar as its object ("met the test", "meets the 2.0
-    minimum"); not with a person or a body as its object ("met the banks", "met with regulators", "meets the press").
+def meets_someone(low: str, end: int) -> bool:
+    """Whether "met" / "meet(s)" ending at ``end`` of the lower-cased ``low`` has a person or a body as its object, a
+    meeting and no verdict: "met the banks", "met with regulators", "meets the press", "met them".
 
-    The object is the clause's next words up to punctuation. After a determiner ("the", "its", "all"...) or "with",
-    "met" is a verdict when one of the next six words is a bar (after "with": a manner, "with room to spare"), or when
-    the clause ends after determiners and counts only ("met all seven", "met both").
+    The object is the clause's next words up to punctuation. After a determiner ("the", "its", "all"...; not "this" or
+    "that", which may be a time: "met this year") or "with", it names someone unless one of the next six words is a bar
+    ("met the test", "meets the 2.0 minimum"; after "with" also a manner, "with room to spare") or the clause ends after
+    determiners and counts only ("met all seven", "met both").
+    """
+    nxt = _NEXT_WORD.match(low, end)
+    if nxt is None:
+        return False
+    first = nxt.group(1)
+    if first in _MET_PERSONS:
+        return True
+    if first in ("this", "that") or (first not in _DETERMINERS and first != "with"):
+        return False
+    obj = _MET_OBJECT.match(low, nxt.end())
+    words = _MET_WORD.findall(obj.group(0) if obj else "")[:6]
+    if first == "with":
+        return not any(w in _BAR_NOUNS or w in _MET_WITH for w in words)
+    return not (any(w in _BAR_NOUNS for w in words)
+                or all(w in _DETERMINERS or w in _COUNTS or w[0].isdigit() for w in words))
+
+
+def met_is_a_verdict(low: str, end: int) -> bool:
+    """Whether "met" / "meet(s)" ending at ``end`` of the lower-cased ``low`` states a verdict in running prose: alone
+    ("criterion met", "Gate 3: met", "met in full", "met this year"), or with a bar as its object ("met the test",
+    "meets the 2.0 minimum"); not with a person or a body as its object (:func:`meets_someone`), and not before any
+    other word that does not close the clause ("met expectations" is left to the labelled readings).
     """
     nxt = _NEXT_WORD.match(low, end)
     if nxt is None:
         return True
-    first = nxt.group(1)
-    if first in _MET_PERSONS:
+    if meets_someone(low, end):
         return False
-    if first in ("this", "that") or (first not in _DETERMINERS and first != "with"):
-        return first in _CLOSING
-    obj = _MET_OBJECT.match(low, nxt.end())
-    words = _MET_WORD.findall(obj.group(0) if obj else "")[:6]
-    if first == "with":
-        return any(w in _BAR_NOUNS or w in _MET_WITH for w in words)
-    return any(w in _BAR_NOUNS for w in words) or all(w in _DETERMINERS or w in _COUNTS or w[0].isdigit() for w in words)
+    first = nxt.group(1)
+    return first in _DETERMINERS or first == "with" or first in _CLOSING
 
 
 _PROSE_WORD = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)

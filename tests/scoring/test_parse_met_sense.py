@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ipb.scoring.parse import parse_response
-from ipb.scoring.parse._prose_vocabulary import met_is_a_verdict
+from ipb.scoring.parse._prose_vocabulary import meets_someone, met_is_a_verdict
 
 from tests.scoring.parse_support import read_gates
 
@@ -28,6 +28,19 @@ MEETINGS = [
     pytest.param("Management meets the press every quarter.\n\nDECLINE.", id="meets-the-press"),
     pytest.param("The chief executive met investors in Boston on the roadshow.\n\nDECLINE.", id="met-investors"),
 ]
+
+#: The same meetings after a gate's label: the label finds the gate, and "met" gives it no verdict.
+LABELLED_MEETINGS = [
+    pytest.param("People: the CEO met the banks twice in May.\n\nDECLINE.", id="label-colon"),
+    pytest.param("Gate 4 - management met with regulators last week.\n\nDECLINE.", id="gate-number-dash"),
+    pytest.param("**Management**: the chair met the unions in June.\n\nDECLINE.", id="bold-label"),
+]
+
+
+@pytest.mark.parametrize("text", LABELLED_MEETINGS)
+def test_a_meeting_after_a_gate_label_gives_the_gate_no_verdict(text: str) -> None:
+    result = parse_response(text, MUNGER, embedder=False)
+    assert [(g.gate, g.verdict) for g in result.gates] == [(4, None)]
 
 
 @pytest.mark.parametrize("text", MEETINGS)
@@ -78,3 +91,17 @@ def test_met_is_a_verdict_on_a_bar_or_alone(text: str, verdict: bool) -> None:
 @given(st.text(alphabet=st.sampled_from(list("met hsbanrkilouw12.,:;()\n%$-'")), max_size=60), st.integers(0, 70))
 def test_met_is_a_verdict_never_raises(text: str, end: int) -> None:
     assert met_is_a_verdict(text, min(end, len(text))) in (True, False)
+
+
+@pytest.mark.parametrize(("text", "someone"), [
+    ("the ceo met the banks", True),
+    ("management met with regulators twice", True),
+    ("the chair met them", True),
+    ("it met the test", False),
+    ("it met with ease", False),
+    ("criterion met", False),
+    ("it met all seven", False),
+    ("it met expectations", False),
+])
+def test_meets_someone_names_a_meeting(text: str, someone: bool) -> None:
+    assert meets_someone(text, re.search(r"\bmee?ts?\b", text).end()) is someone
