@@ -213,7 +213,7 @@ def meets_someone(low: str, end: int) -> bool:
     The object is the clause's next words up to punctuation. After a determiner ("the", "its", "all"...; not "this" or
     "that", which may be a time: "met this year") or "with", it names someone unless one of the next six words is a bar
     ("met the test", "meets the 2.0 minimum"; after "with" also a manner, "with room to spare") or the clause ends after
-    determiners and counts only ("met all seven", "met both").
+    determiners and counts only ("met all seven", "met both"), or a figure opens it ("met the 2:1 current ratio").
     """
     nxt = _NEXT_WORD.match(low, end)
     if nxt is None:
@@ -227,7 +227,7 @@ def meets_someone(low: str, end: int) -> bool:
     words = _MET_WORD.findall(obj.group(0) if obj else "")[:6]
     if first == "with":
         return not any(w in _BAR_NOUNS or w in _MET_WITH for w in words)
-    return not (any(w in _BAR_NOUNS for w in words)
+    return not (any(w in _BAR_NOUNS for w in words) or any(w[0].isdigit() for w in words[:2])  # "the 2:1 current ratio"
                 or all(w in _DETERMINERS or w in _COUNTS or w[0].isdigit() for w in words))
 
 

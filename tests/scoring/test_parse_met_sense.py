@@ -102,6 +102,9 @@ def test_met_is_a_verdict_never_raises(text: str, end: int) -> None:
     ("criterion met", False),
     ("it met all seven", False),
     ("it met expectations", False),
+    ("it met the 2:1 current ratio", False),
+    ("it meets the $50m size floor", False),
+    ("management met the banks in 2023", True),
 ])
 def test_meets_someone_names_a_meeting(text: str, someone: bool) -> None:
     assert meets_someone(text, re.search(r"\bmee?ts?\b", text).end()) is someone
