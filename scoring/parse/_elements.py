@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.engine.execute import format_value
+from ipb.engine.numbers import NumberError, read_number
 from ipb.scoring._text import STOPWORDS, NumberMatch, find_numbers, normalize, stem
 from ipb.scoring.parse._common import (
     MAX_ELEMENT_CHARS,
@@ -317,9 +318,9 @@ def _render_slot(raw: str, kind: str, unit: str | None, values: tuple[str, ...])
         try:
             if found:
                 exact = Decimal(str(found[0].value))
-            else:
-                exact = Decimal(re.sub(r"[^\d.-]", "", raw.replace("\u2212", "-")))
-        except InvalidOperation:
+            else:  # the one number reader, strict (one field, no convention around it): "1,5" is refused, not 15
+                exact = read_number(raw, strict=True).value
+        except (InvalidOperation, NumberError):
             return None
         return format_value(exact, unit if unit in ("money", "ratio", "multiple") else None)
     return raw.strip()

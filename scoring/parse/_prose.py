@@ -47,7 +47,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._prose_vocabulary import (  # moved there; the names stay importable here
     MIN_SCORE, MAX_WORDS, MAX_UNITS, _WORD, _FRAMED, _CONDITIONAL, _NOUN_SENSE, _NEXT_WORD, _CLOSING, _INVESTOR_PASS,
-    _DETERMINERS, _PROSE_WORD, _BAR_WORD, _LIST_CUT, _stems, prose_vocabulary, clause_weights, gate_of_clause,
+    _DETERMINERS, _PROSE_WORD, met_is_a_verdict, _BAR_WORD, _LIST_CUT, _stems, prose_vocabulary, clause_weights, gate_of_clause,
     _appraisal_hit, appraisals, _bar_words, _watches, _direction, _clauses,
 )
 from ipb.scoring.parse._state import _ParserState
@@ -234,10 +234,8 @@ class _ProseGatesMixin(_ParserState):
         token = low[hit.start : hit.end]
         if token.startswith("pass") and _INVESTOR_PASS.search(low, max(clause_start, hit.start - 30), hit.start):
             return False
-        if token in ("met", "meet", "meets"):
-            nxt = _NEXT_WORD.match(low, hit.end)
-            if nxt is not None and nxt.group(1) not in _CLOSING and nxt.group(1) not in _DETERMINERS:
-                return False
+        if token in ("met", "meet", "meets") and not met_is_a_verdict(low, hit.end):
+            return False
         return True
 
     def _all_figures(self) -> tuple[list[NumberMatch], list[int]]:

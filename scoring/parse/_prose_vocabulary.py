@@ -187,6 +187,65 @@ _CLOSING = frozenset({
 _INVESTOR_PASS = re.compile(r"(?i)\b(?:i|we|i'd|we'd|i\u2019d|we\u2019d|would|will|should)\s+(?:\w+\s+)?\Z")
 _DETERMINERS = frozenset({"the", "a", "an", "its", "our", "their", "all", "every", "each", "both", "this", "that", "his", "her"})
 
+#: What "met" is a verdict on when it takes an object: a bar ("met the test", "meets the 15% minimum", "met its threshold").
+_BAR_NOUNS = frozenset({
+    "test", "tests", "bar", "bars", "criterion", "criteria", "threshold", "thresholds", "hurdle", "hurdles", "minimum",
+    "minimums", "maximum", "floor", "cap", "ceiling", "limit", "limits", "target", "targets", "standard", "standards",
+    "requirement", "requirements", "condition", "conditions", "screen", "screens", "check", "checks", "gate", "gates",
+    "rule", "rules", "cutoff", "cut-off", "benchmark", "mark", "level", "line", "trigger", "guideline", "guidelines", "test's",
+    "bar's", "ones", "one",
+})
+#: After "met with": how the bar was met ("met with room to spare", "met with ease"), not whom the writer met.
+_MET_WITH = frozenset({"ease", "room", "margin", "headroom", "plenty", "comfort", "something"})
+#: Words after "met" that name someone met, although they may close an appraisal ("cheap for investors").
+_MET_PERSONS = frozenset({"me", "us", "you", "them", "him", "her", "investors", "everyone", "anyone"})
+#: Counts that may end the object of "met" ("met all seven", "met four of them", "met both").
+_COUNTS = frozenset({"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "of",
+                     "them", "these", "those"})
+_MET_OBJECT = re.compile(r"[^.,;:!?()\n]{0,80}")
+_MET_WORD = re.compile(r"[a-z0-9$%][a-z0-9$%.'-]*")
+
+
+def meets_someone(low: str, end: int) -> bool:
+    """Whether "met" / "meet(s)" ending at ``end`` of the lower-cased ``low`` has a person or a body as its object, a
+    meeting and no verdict: "met the banks", "met with regulators", "meets the press", "met them".
+
+    The object is the clause's next words up to punctuation. After a determiner ("the", "its", "all"...; not "this" or
+    "that", which may be a time: "met this year") or "with", it names someone unless one of the next six words is a bar
+    ("met the test", "meets the 2.0 minimum"; after "with" also a manner, "with room to spare") or the clause ends after
+    determiners and counts only ("met all seven", "met both"), or a figure opens it ("met the 2:1 current ratio").
+    """
+    nxt = _NEXT_WORD.match(low, end)
+    if nxt is None:
+        return False
+    first = nxt.group(1)
+    if first in _MET_PERSONS:
+        return True
+    if first in ("this", "that") or (first not in _DETERMINERS and first != "with"):
+        return False
+    obj = _MET_OBJECT.match(low, nxt.end())
+    words = _MET_WORD.findall(obj.group(0) if obj else "")[:6]
+    if first == "with":
+        return not any(w in _BAR_NOUNS or w in _MET_WITH for w in words)
+    return not (any(w in _BAR_NOUNS for w in words) or any(w[0].isdigit() for w in words[:2])  # "the 2:1 current ratio"
+                or all(w in _DETERMINERS or w in _COUNTS or w[0].isdigit() for w in words))
+
+
+def met_is_a_verdict(low: str, end: int) -> bool:
+    """Whether "met" / "meet(s)" ending at ``end`` of the lower-cased ``low`` states a verdict in running prose: alone
+    ("criterion met", "Gate 3: met", "met in full", "met this year"), or with a bar as its object ("met the test",
+    "meets the 2.0 minimum"); not with a person or a body as its object (:func:`meets_someone`), and not before any
+    other word that does not close the clause ("met expectations" is left to the labelled readings).
+    """
+    nxt = _NEXT_WORD.match(low, end)
+    if nxt is None:
+        return True
+    if meets_someone(low, end):
+        return False
+    first = nxt.group(1)
+    return first in _DETERMINERS or first == "with" or first in _CLOSING
+
+
 _PROSE_WORD = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
 
 

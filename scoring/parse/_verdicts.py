@@ -15,6 +15,7 @@ from ipb.scoring.parse._inline_labels import labels_alone
 from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS, _AnsweredMixin
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES, _Evidence, _Hit, _Mention, _Unit
 from ipb.scoring.parse._pass_sense import declines
+from ipb.scoring.parse._prose_vocabulary import meets_someone
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
@@ -103,6 +104,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
         # describes that noun; it is no gate's verdict.
         if token in _ATTRIBUTIVE and words and (words[-1] in _DETERMINERS or words[-1].endswith("'s")) \
                 and after_words and after_words[0] not in _NOT_A_NOUN and _NOUN_NEXT.match(low, end):
+            return None
+        if token in ("met", "meet", "meets") and meets_someone(low, end):  # "met the banks", "met with regulators": a meeting
             return None
         # "fails to justify" says the subject failed at something; the gate word is the verb after it.
         if after_words[:1] == ["to"] and token.startswith("fail"):
