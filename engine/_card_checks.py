@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ipb.engine._exact import Exact, public
 from ipb.engine.expressions import NUMBER, ExprType, parse_literal
@@ -21,12 +21,17 @@ from ipb.engine.numbers import NumberError, check_magnitude
 
 from ipb.errors import CompileError, IpbError, LoadError, did_you_mean
 
+if TYPE_CHECKING:
+    from ipb.engine._yaml import YamlDoc
+    from ipb.engine.card import Constraint, InputSpec
+
 __all__ = [
     "ENGINE_VERDICTS",
     "FOLLOW_ON",
     "VisibleSymbols",
     "all_computed_names",
     "bound",
+    "broken_constraint_errors",
     "check_outcomes",
     "find_cycles",
     "names_in",
@@ -312,3 +317,28 @@ def value_labels(col: _Adds, path: tuple[Any, ...], name: str, values: tuple[str
             shown[display.lower()] = value
             pairs.append((value, display))
     return tuple(pairs)
+
+
+def broken_constraint_errors(constraints: tuple[Constraint, ...], inputs: Mapping[str, InputSpec],
+                             facts: Mapping[str, Any], owner: str, doc: YamlDoc | None = None) -> list[LoadError]:
+    """One error per constraint that ``facts`` (engine values) break, said to be ``owner``'s ("card X", "the base
+    scenario"). With the scenario's ``doc`` each error points at the first fact the constraint reads (file:line:col);
+    rule ``constraint``, name the constraint id.
+    """
+    from ipb.engine.execute import format_value  # execute imports this module
+
+    found: list[LoadError] = []
+    for c in constraints:
+        if not c.broken(facts):
+            continue
+        names = sorted(c.expr.names | ({c.derive} if c.derive else set()))
+        shown = ", ".join(f"{n} = {format_value(facts[n], inputs[n].type)}" for n in names if n in facts)
+        rule = f"{c.derive} == {c.expr.source}" if c.derive else c.expr.source
+        err = LoadError(f"scenario breaks constraint {c.id!r} of {owner} ({rule}): {shown}"
+                        + (f"; {c.description}" if c.description else ""), rule="constraint", name=c.id)
+        if doc is not None:
+            first = next((n for n in names if n in facts), None)
+            line, column = doc.locate(("facts", first)) if first is not None else (1, 1)
+            err.with_location(doc.file, line, column, doc.source_line(line))
+        found.append(err)
+    return found

@@ -30,6 +30,7 @@ from typing import Any, Iterator, Mapping
 import jsonschema
 
 from ipb.engine._card_checks import (FOLLOW_ON, VisibleSymbols, all_computed_names, bound as _bound,
+                                     broken_constraint_errors,
                                      check_outcomes as _check_outcomes, find_cycles, grid_problem, names_in,
                                      number_value as _number, plain_number, value_labels as _value_labels)
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
@@ -58,6 +59,7 @@ __all__ = [
     "Branch",
     "Constraint",
     "constraint_errors",
+    "broken_constraint_errors",
     "Reentry",
     "Threshold",
     "load_card",
@@ -874,26 +876,6 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
 
 
 def constraint_errors(card: Card, facts: Mapping[str, Any], doc: YamlDoc | None = None) -> list[LoadError]:
-    """One error per constraint of ``card`` that ``facts`` (engine values) break.
+    """One error per constraint of ``card`` that ``facts`` (engine values) break (:func:`broken_constraint_errors`)."""
+    return broken_constraint_errors(card.constraints, card.inputs, facts, f"card {card.id}", doc)
 
-    With the scenario's ``doc`` each error points at the first fact the
-    constraint reads (file:line:col); rule ``constraint``, name the
-    constraint id.
-    """
-    from ipb.engine.execute import format_value  # execute imports this module
-
-    found: list[LoadError] = []
-    for c in card.constraints:
-        if not c.broken(facts):
-            continue
-        names = sorted(c.expr.names | ({c.derive} if c.derive else set()))
-        shown = ", ".join(f"{n} = {format_value(facts[n], card.inputs[n].type)}" for n in names if n in facts)
-        rule = f"{c.derive} == {c.expr.source}" if c.derive else c.expr.source
-        err = LoadError(f"scenario breaks constraint {c.id!r} of card {card.id} ({rule}): {shown}"
-                        + (f"; {c.description}" if c.description else ""), rule="constraint", name=c.id)
-        if doc is not None:
-            first = next((n for n in names if n in facts), None)
-            line, column = doc.locate(("facts", first)) if first is not None else (1, 1)
-            err.with_location(doc.file, line, column, doc.source_line(line))
-        found.append(err)
-    return found

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from ipb.engine._json import canonical_json
 from ipb.engine._yaml import YamlDoc, load_yaml
-from ipb.engine.card import Constraint, InputSpec
+from ipb.engine.card import Constraint, InputSpec, broken_constraint_errors
 from ipb.engine.deck_rules import deck_constraints
 from ipb.errors import LoadError
 
@@ -68,22 +68,7 @@ def set_deck(frame: Any, doc: YamlDoc) -> None:
 
 def deck_errors(frame: Any, facts: Mapping[str, Any], doc: YamlDoc | None = None) -> list[LoadError]:
     """One error per deck constraint that ``facts`` (engine values) break, at the first fact it reads."""
-    from ipb.engine.execute import format_value
-
-    found: list[LoadError] = []
-    for k in frame.deck:
-        if not k.broken(facts):
-            continue
-        names = sorted(k.expr.names)
-        shown = ", ".join(f"{n} = {format_value(facts[n], frame.inputs[n].type)}" for n in names if n in facts)
-        err = LoadError(f"scenario breaks constraint {k.id!r} of the base scenario ({k.expr.source}): {shown}"
-                        + (f"; {k.description}" if k.description else ""), rule="constraint", name=k.id)
-        if doc is not None:
-            first = next((n for n in names if n in facts), None)
-            line, column = doc.locate(("facts", first)) if first is not None else (1, 1)
-            err.with_location(doc.file, line, column, doc.source_line(line))
-        found.append(err)
-    return found
+    return broken_constraint_errors(frame.deck, frame.inputs, facts, "the base scenario", doc)
 
 
 def constraints_from_record(record: Mapping[str, Any], inputs: Mapping[str, InputSpec]) -> tuple[Constraint, ...]:
