@@ -146,11 +146,11 @@ _INFLECTED_SUBJECT = re.compile(
     r"|\b(?:the|this|that|its|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|will\s+be|would\s+be|has\s+been|must\s+be|should\s+be|is\s+to\s+be|"
     r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?)\s+(?:now\s+|therefore\s+|then\s+)?\Z")
 
-#: A short label on its line before an inflected outcome verb ("Outcome: declined", "**Result** - approved").
 #: A dated time in the past in the act's sentence: "In 2019 we sold a third", "bought years ago", "Last year I sold half":
 #: history of the holding, not the decision the answer makes.
 _DATED_PAST = re.compile(r"(?i)\b(?:in|since|back\s+in|during)\s+(?:19|20)[0-9]{2}\b|\b(?:years|decades)\s+ago\b|"
                          r"\blast\s+(?:year|decade|cycle)\b")
+#: A short label on its line before an inflected outcome verb ("Outcome: declined", "**Result** - approved").
 _LABELLED = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[A-Za-z][\w /'()-]{0,30}?[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*\Z")
 
 _INFLECTED_CACHE: dict[tuple[str, ...], tuple[re.Pattern[str], list[Trigger], dict[str, str]] | None] = {}
