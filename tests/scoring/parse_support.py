@@ -14,6 +14,11 @@ def read_gates(text: str, card: str) -> list[tuple[int, str | None]]:
     return [(g.gate, g.verdict) for g in result.gates]
 
 
+def gate_verdicts(text: str, card: str) -> dict[int, str | None]:
+    """Gate number -> verdict of every gate the parser finds in ``text`` for ``card`` (rules only)."""
+    return {g.gate: g.verdict for g in parse_response(text, card, embedder=False).gates}
+
+
 #: Three gate lines of Graham's seven tests (one REJECT) that the final-verdict tests put before a closing sentence.
 GRAHAM_BODY = (
     "Adequate Size of the Enterprise: PROCEED, revenue is about $9bn.\n"

@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import pytest
 
-from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._regime_words import placed
+from tests.scoring.parse_support import gate_verdicts as _gates
 
 LYNCH = "lynch_six_category_framework"  # 1 classifies (six categories), 2 price versus growth, 3 balance sheet, 4 story
 MARKS = "marks_market_cycle_positioning"  # 1 temperature (hot / cold / neutral), 2 posture
 DEBT = "dalio_debt_supercycle_navigation"  # 1 debt-cycle phase, 2 phase positioning
-
-
-def _gates(text: str, card: str) -> dict[int, str | None]:
-    return {g.gate: g.verdict for g in parse_response(text, card, embedder=False).gates}
 
 
 @pytest.mark.parametrize("text", [

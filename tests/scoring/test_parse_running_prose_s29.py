@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._closing import at_another_price
-from tests.scoring.parse_support import GRAHAM_BODY, final_of
+from tests.scoring.parse_support import GRAHAM_BODY, final_of, gate_verdicts as _gates
 
 GRAHAM = "graham_seven_tests_defensive"  # pass INVEST, fail DECLINE
 
@@ -66,10 +65,6 @@ def test_a_decline_at_the_price_discussed_still_counts() -> None:
 # ---------------------------------------------------------------- gates: a section's judgement in other words
 
 MARKS_RR = "marks_risk_return_assessment"  # 1 price vs value, 2 risk premium, 3 permanent loss, 5 pendulum
-
-
-def _gates(text: str, card: str) -> dict[int, str | None]:
-    return {g.gate: g.verdict for g in parse_response(text, card, embedder=False).gates}
 
 
 ATTRIBUTIVE = [

@@ -9,15 +9,10 @@ from __future__ import annotations
 import pytest
 
 from ipb.engine.numbers import scan_numbers
-from ipb.scoring.parse import parse_response
-from tests.scoring.parse_support import GRAHAM_BODY, final_of
+from tests.scoring.parse_support import GRAHAM_BODY, final_of, gate_verdicts as _gates
 
 GRAHAM = "graham_seven_tests_defensive"  # pass INVEST, fail DECLINE
 SIZING = "soros_conviction_weighted_position_sizing"  # gate 2 payoff_ratio >= 3 (a multiple)
-
-
-def _gates(text: str, card: str) -> dict[int, str | None]:
-    return {g.gate: g.verdict for g in parse_response(text, card, embedder=False).gates}
 
 
 # ---------------------------------------------------------------- numbers: "N times" counting events is no multiple
