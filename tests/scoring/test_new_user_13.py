@@ -111,3 +111,17 @@ def test_the_items_fixture_finds_its_own_card_copy():
                                                                            "graham_net_net_screen"}
     finally:
         use_cards()
+
+
+def test_a_bare_final_verdict_is_read_but_is_a_parse_failure_scored_zero(tmp_path):
+    # docs/scoring.md, "Failures count": what the new user's bare answers showed.
+    parsed = ipb.parse("DECLINE\n", "graham_net_net_screen")
+    assert (parsed.status, parsed.final_verdict) == ("parse_failure", "DECLINE")
+    from ipb.scoring.run import ScoreOptions, score_responses
+
+    items = [json.loads(line) for line in (FIXTURES / "items.jsonl").read_text(encoding="utf-8").splitlines()]
+    (record,) = score_responses([i for i in items if i["id"] == ITEMS["graham_kill_1"]],
+                                [{"item_id": ITEMS["graham_kill_1"], "model": "bare", "condition": "A",
+                                  "response": "DECLINE"}], ScoreOptions(embeddings=False, n_resamples=10))
+    assert (record["outcome"], record["reason_code"]) == ("parse_failure", "parse_failure")
+    assert record["owed"]["verdict_acc"] == 0.0
