@@ -125,3 +125,18 @@ def test_a_bare_final_verdict_is_read_but_is_a_parse_failure_scored_zero(tmp_pat
                                   "response": "DECLINE"}], ScoreOptions(embeddings=False, n_resamples=10))
     assert (record["outcome"], record["reason_code"]) == ("parse_failure", "parse_failure")
     assert record["owed"]["verdict_acc"] == 0.0
+
+
+def test_the_encoder_loads_without_transformers_progress_bars_and_restores_them():
+    # Regression (noise on stderr): "Loading weights: 100%|...| 103/103" under ipb's own loading notice.
+    hf_logging = pytest.importorskip("transformers.utils.logging", reason="transformers not installed (ipb[embed])")
+    from ipb.scoring._load_notice import quietly_loaded
+
+    hf_logging.enable_progress_bar()
+    assert quietly_loaded(hf_logging.is_progress_bar_enabled) is False
+    assert hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        assert quietly_loaded(lambda: 7) == 7 and not hf_logging.is_progress_bar_enabled()  # left off when it was off
+    finally:
+        hf_logging.enable_progress_bar()
