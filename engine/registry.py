@@ -222,9 +222,25 @@ def card_file_sha256(path: Path) -> str:
     return _file_sha256(str(path), path.stat().st_mtime_ns)
 
 
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False for a name the system refuses (too long, a NUL byte) instead of raising."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _looks_like_file(ref: str) -> bool:
     path = Path(ref)
-    return path.suffix in (".yaml", ".yml") or os.sep in ref or (os.altsep is not None and os.altsep in ref) or path.is_file()
+    return path.suffix in (".yaml", ".yml") or os.sep in ref or (os.altsep is not None and os.altsep in ref) or _is_file(path)
+
+
+def _shown(ref: str) -> str:
+    """A card reference as an error message shows it: a long or multi-line one (text passed where a card
+    belongs, e.g. ``ipb.parse(card, text)`` for ``ipb.parse(text, card)``) by its start and its length."""
+    if "\n" not in ref and len(ref) <= 200:
+        return ref
+    return f"{ref[:60].splitlines()[0]!r}... ({len(ref)} characters: a text, not a card file or id)"
 
 
 def _hash_mismatch(card_id: str, path: Path, found: str, wanted: str, where: str) -> LoadError:
@@ -261,8 +277,8 @@ def find_card(ref: str, sha256: str | None = None, *, current_first: bool = Fals
     """
     if _looks_like_file(ref):
         path = Path(ref)
-        if not path.is_file():
-            raise LoadError(f"no such card file: {ref}", file=ref, rule="file")
+        if not _is_file(path):
+            raise LoadError(f"no such card file: {_shown(ref)}", file=_shown(ref), rule="file")
         if sha256 is not None and not current_first and card_file_sha256(path) != sha256:
             raise _hash_mismatch(ref, path, card_file_sha256(path), sha256, "given as a file")
         return path
@@ -303,10 +319,10 @@ def _find_id(ref: str, sha256: str | None, current_first: bool) -> Path:
         return bundled
     known = sorted(set(_bundled_ids()) | {i for f in card_dirs() for i in _folder_ids(f)})
     raise LoadError(
-        f"{ref!r} is neither a card file nor a known card id (searched: "
+        f"{_shown(ref) if _shown(ref) != ref else repr(ref)} is neither a card file nor a known card id (searched: "
         + ", ".join([*(f"--cards/{CARDS_ENV} {f}" for f in card_dirs()), *(str(c) for c in _COPY_DIRS), "the bundled cards"])
         + f"); give the card's file, or its folder with --cards DIR or {CARDS_ENV}",
-        file=ref,
+        file=_shown(ref),
         rule="card",
         suggestion=did_you_mean(ref, known),
     )

@@ -27,6 +27,7 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 from inspect_ai.scorer import Score, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState, generate
 
+from ipb.engine.registry import use_items
 from ipb.errors import IpbError, LoadError
 from ipb.integrations.answers import HEADLINE, score_answer
 from ipb.respond.records import load_items
@@ -49,10 +50,19 @@ def samples_for(items: str | Path, conditions: str = "A", cot: bool = False) -> 
     Raises
     ------
     LoadError
-        The items file cannot be read, or an item cannot be asked under a condition
-        (e.g. condition C without a gold card); the message names the item.
+        The items file cannot be read, a card the items name is not found at its recorded
+        hash, or an item cannot be asked under a condition (e.g. condition C without a gold
+        card); the message names the item.
+
+    Notes
+    -----
+    The items' own card copies (``ipb-cards/`` beside the file, written by ``ipb perturb``)
+    are added to the card search for the rest of the process, as ``ipb score`` and
+    ``ipb respond`` do, so an item made from a card outside the package is asked under
+    condition C and scored by :func:`ipb_scorer`, which runs in the same process.
     """
     run_items = load_items(items)
+    use_items(items)
     config = RespondConfig(model="inspect", base_url="", conditions=parse_conditions(conditions), cot=cot)
     samples = []
     for req in prepare_requests(run_items, config):

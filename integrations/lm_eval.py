@@ -13,7 +13,9 @@ parser and returns VerdictAcc, GRA and OGRS (paper §7); lm-eval averages them. 
 cannot read scores 0 on all three. The documents are written flat (the item as a JSON string)
 so that the ``json`` dataset loader never has to infer a schema for the items' nested facts.
 ``ipb score`` reads the ``samples_ipb_l7_*.jsonl`` that ``--log_samples`` writes, with the model
-name taken from the ``results_*.json`` beside it.
+name taken from the ``results_*.json`` beside it. The items' own card copies (``ipb-cards/``
+beside the items file) are copied into the folder, and the hooks add them to the card search,
+so items made from a card outside the package are asked and scored like bundled ones.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ipb._files import write_text_atomic
+from ipb.engine.registry import CARD_COPIES, use_items
 from ipb.integrations.answers import HEADLINE, score_answer
 from ipb.respond.records import load_items
 from ipb.respond.run import RespondConfig, parse_conditions, prepare_requests
@@ -34,7 +37,13 @@ TASK_VERSION = 1
 
 _HOOKS = '''"""Hooks of the ipb lm-evaluation-harness task (written by ``ipb lm-eval-task``)."""
 
+from pathlib import Path
+
+from ipb.engine.registry import use_items
 from ipb.integrations.lm_eval import doc_to_text, process_results  # noqa: F401
+
+# the card copies of this folder (ipb-cards/), so that a card outside the package is found
+use_items(Path(__file__).parent / "ipb_hooks.py", pin=False)
 '''
 
 
@@ -61,15 +70,24 @@ def write_task(items: str | Path, out: str | Path, *, task: str = "ipb_l7", cond
     Raises
     ------
     LoadError
-        The items file cannot be read, or an item cannot be asked under a condition.
+        The items file cannot be read, a card the items name is not found at its recorded
+        hash, or an item cannot be asked under a condition.
     """
     from ipb.errors import LoadError
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     config = RespondConfig(model="lm-eval", base_url="", conditions=parse_conditions(conditions), cot=cot)
+    run_items = load_items(items)
+    use_items(items)  # the items' own card copies, as ipb respond and ipb score find them
+    copies = []
+    for digest in sorted({h for item in run_items for h in item.content_hashes.values()}):
+        source = Path(items).parent / CARD_COPIES / f"{digest}.yaml"
+        if source.is_file():
+            copies.append(out / CARD_COPIES / source.name)
+            write_text_atomic(copies[-1], source.read_text(encoding="utf-8"), make_parents=True)
     lines = []
-    for req in prepare_requests(load_items(items), config):
+    for req in prepare_requests(run_items, config):
         if req.problem is not None:
             raise LoadError(f"item {req.item.id!r} under condition {req.condition}: {req.problem}",
                             file=str(items), line=req.item.line, rule="condition")
@@ -83,7 +101,7 @@ def write_task(items: str | Path, out: str | Path, *, task: str = "ipb_l7", cond
     write_text_atomic(data_file, "".join(line + "\n" for line in lines))
     write_text_atomic(out / f"{task}.yaml", _yaml(task, data_file.resolve(), max_gen_toks))
     write_text_atomic(out / "ipb_hooks.py", _HOOKS)
-    return [out / f"{task}.yaml", data_file, out / "ipb_hooks.py"]
+    return [out / f"{task}.yaml", data_file, out / "ipb_hooks.py", *copies]
 
 
 def doc_to_text(doc: Mapping[str, Any]) -> str:

@@ -166,7 +166,8 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
                "VerdictAcc + 0.15 SAP@1), renormalised over the components that apply. BASP-strict conjunction: "
                "share of responses passing every evaluated BASP-strict gate (OGRS, KCCS, SAP@3, IVP, CKCA; FM-1/3/4/6 "
                "fail theirs; GRA the sixth where defined, §7.15). L4 and L7 GRA: gate reconstruction accuracy on "
-               "the items of that layer (§7.15). VerdictAcc: the final verdict (§7.13). Coverage: the share of usable "
+               "the items of that layer (§7.15). VerdictAcc: the final verdict (§7.13); an INCONCLUSIVE one scores 0 "
+               "where the gold is decided (GRA puts an INCONCLUSIVE gate in PROCEED's class). Coverage: the share of usable "
                "responses that were scored. "
                + ("Refusals and parse failures COUNT: each scores 0 on every metric it was owed and is in every "
                   "mean, CI and rank (ipb score's default)." if failures == "count" else

@@ -10,6 +10,9 @@ from :mod:`ipb.scoring.embeddings` so that registering imports neither numpy nor
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: Called with one line of text just before a sentence encoder is loaded (``ipb parse`` and ``ipb score`` print it
 #: on stderr): importing torch and sentence-transformers and reading the model takes seconds (about 11 s on a busy
@@ -32,3 +35,23 @@ def notify_model_load(purpose: str) -> None:
     """
     for callback in _LOAD_NOTICES:
         callback(f"loading the sentence encoder (all-MiniLM-L6-v2) for {purpose}: several seconds, once per run")
+
+
+def quietly_loaded(load: Callable[[], T]) -> T:
+    """``load()`` with transformers' progress bars off, then as they were.
+
+    Reading MiniLM drew "Loading weights: 100%|...| 103/103" on stderr at every ``ipb parse`` and
+    ``ipb score`` that loaded it (stop-30 new user), under the line :func:`notify_model_load` already
+    prints. Without transformers installed it is plain ``load()``.
+    """
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        return load()
+    was = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        return load()
+    finally:
+        if was:
+            hf_logging.enable_progress_bar()

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ipb.errors import ScoreError
-from ipb.scoring._load_notice import notify_model_load, on_model_load
+from ipb.scoring._load_notice import notify_model_load, on_model_load, quietly_loaded
 
 __all__ = [
     "Encoder",
@@ -337,7 +337,7 @@ class SentenceTransformerEncoder:
                 rule="encoder",
                 name="sentence-transformers",
             ) from exc
-        self._model = SentenceTransformer(path, device=self.device)
+        self._model = quietly_loaded(lambda: SentenceTransformer(path, device=self.device))
         return self._model
 
     def encode(self, sentences: Sequence[str]) -> Matrix:
@@ -384,3 +384,4 @@ def default_encoder() -> CachedEncoder:
     :class:`SentenceTransformerEncoder` for the error when it is missing.
     """
     return CachedEncoder(SentenceTransformerEncoder())
+

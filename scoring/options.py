@@ -151,6 +151,7 @@ class ScoreOptions:
             "renormalize": self.renormalize,
             "max_chars": self.max_chars,
             "embed_cutoff": self.embed_cutoff,
+            "min_confidence": self.min_confidence,
             "failures": self.failures,
             "rules": self.rules(),
             "metric_options": {k: dict(v) for k, v in sorted(self.metric_options.items())},

@@ -425,11 +425,24 @@ def summary_view(record: Mapping[str, Any]) -> dict[str, Any]:
     out["corruptions"] = corruptions
     targets = record.get("targets")
     if targets:
-        out["targets"] = [{**{k: t[k] for k in _TARGET_VIEW_FIELDS if k in t}, "flags": _flag_values(t.get("flags") or {})}
+        out["targets"] = [{**{k: t[k] for k in _TARGET_VIEW_FIELDS if k in t}, "flags": _flag_values(t.get("flags") or {}),
+                           **({"n_review": _n_review(t)} if "review" in t or "n_review" in t else {})}
                           for t in targets]
     elif "targets" in record:
         out["targets"] = targets
     return out
+
+
+def _n_review(target: Mapping[str, Any]) -> int:
+    """How many of a target's readings ``--min-confidence`` routed to review (a record's list or a view's count)."""
+    review = target.get("review")
+    return len(review) if isinstance(review, list) else int(target.get("n_review") or 0)
+
+
+def _review_counts(records: Sequence[Mapping[str, Any]], threshold: float) -> dict[str, Any]:
+    """``counts.review``: the readings below ``--min-confidence`` and the records holding them (all still scored)."""
+    per_record = [sum(_n_review(t) for t in (r.get("targets") or []) if isinstance(t, Mapping)) for r in records]
+    return {"min_confidence": threshold, "readings": sum(per_record), "records": sum(1 for n in per_record if n)}
 
 
 _VIEW_FIELDS = ("status", "reason_code", "reason", "record", "source", "model", "condition_key", "item_id", "layer",
@@ -563,6 +576,7 @@ def summarize(
             "invalid": outcomes["unusable"],
             "coverage": _coverage(n_scored, outcomes["parse_failure"] + outcomes["refusal"]),
             "by_reason": dict(sorted(reasons.items())),
+            **({"review": _review_counts(records, options.min_confidence)} if options.min_confidence is not None else {}),
         },
         "failures": {
             "policy": "count" if count else "exclude",

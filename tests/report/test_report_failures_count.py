@@ -125,3 +125,13 @@ def test_the_header_names_the_refusals_and_how_they_count(tmp_path: Path) -> Non
     header = re.sub(r"<[^>]+>", " ", page[page.index("Results:"):page.index("Results:") + 600])
     assert "12 responses" in header and "10 scored" in header
     assert "2 refusals (scored 0)" in header and "0 parse failures (scored 0)" in header
+
+
+def test_the_leaderboard_caption_says_what_an_inconclusive_answer_earns(tmp_path: Path) -> None:
+    # Regression (stop 30 new user): the caption said how refusals and parse failures count but not
+    # "unknowns": an INCONCLUSIVE final verdict where the gold is decided (0 on VerdictAcc).
+    page = render_report(load_results(_results(tmp_path / "results")))
+    captions = [c.replace("&#x27;", "'") for c in _captions(page)]
+    leader = next(c for c in captions if c.startswith("Mean over each model's responses"))
+    assert ("VerdictAcc: the final verdict (§7.13); an INCONCLUSIVE one scores 0 where the gold is decided "
+            "(GRA puts an INCONCLUSIVE gate in PROCEED's class)") in leader

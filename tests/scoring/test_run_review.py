@@ -48,3 +48,22 @@ def test_a_missing_final_verdict_is_a_zero_confidence_reading() -> None:
     parsed = parse_response("1. Circle of Competence: PROCEED.", "buffett_acquisition_checklist", embedder=False).to_dict()
     assert _below(parsed, 0.5) == [{"reading": "final verdict", "verdict": None, "confidence": 0.0, "span": None, "runner_up": None}]
     assert _below({"status": "parse_failure"}, 0.5) == []
+
+
+def test_summary_counts_the_readings_routed_to_review_and_records_the_threshold() -> None:
+    # Regression (a count only on stderr, stop 30 new user): the review count of --min-confidence was
+    # printed by ipb score but not in summary.json, so a published summary could not say it.
+    from ipb.scoring.summary import summarize, summary_view
+
+    items = _two_items()
+    responses = synthetic_responses(items, corruptions=["none"])
+    responses.append({**responses[0], "model": "hedging-model", "response": HEDGED})
+    options = ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50, min_confidence=0.8)
+    records = score_responses(items, responses, options)
+    summary = summarize(records, options=options)
+    assert summary["options"]["min_confidence"] == 0.8
+    assert summary["counts"]["review"] == {"min_confidence": 0.8, "readings": 1, "records": 1}
+    assert summarize([summary_view(r) for r in records], options=options)["counts"] == summary["counts"]
+    plain = ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50)
+    unrouted = summarize(score_responses(items, responses, plain), options=plain)
+    assert "review" not in unrouted["counts"] and unrouted["options"]["min_confidence"] is None
