@@ -118,6 +118,21 @@ def _verdict_class(verdict: str | None) -> str | None:
     return None
 
 
+def _gra_verdict_match(gold: str, response: str | None) -> int:
+    """GRA's verdict_match for one gate (§7.15): 1 or 0.
+
+    The binary classes decide (REJECT against PROCEED, a gold INCONCLUSIVE in
+    the qualifying class), except that an answer of INCONCLUSIVE matches only
+    a gold INCONCLUSIVE: "I cannot tell" is not a PROCEED, and counting it as
+    one would let an answer that says INCONCLUSIVE on every gate earn the
+    verdict term on every gold PROCEED gate.
+    """
+    if response == INCONCLUSIVE:
+        return int(gold == INCONCLUSIVE)
+    gold_class = _verdict_class(gold)
+    return int(gold_class is not None and _verdict_class(response) == gold_class)
+
+
 def gra_gates(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> list[GateScore]:
     """Per-gate GRA scores (see :func:`gra`), one per scored gold gate."""
     case.require_ok()
@@ -131,8 +146,7 @@ def gra_gates(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> li
         if r is None:
             out.append(GateScore(g.number, 0, 0, 0.0, 0.0))
             continue
-        gold_class = _verdict_class(g.verdict)
-        verdict_match = int(gold_class is not None and _verdict_class(r.verdict) == gold_class)
+        verdict_match = _gra_verdict_match(g.verdict, r.verdict)
         elements = matcher.recall(g.required_elements, r.elements)
         out.append(GateScore(g.number, 1, verdict_match, elements, (1 + verdict_match + elements) / 3))
     return out
@@ -148,9 +162,12 @@ def gra(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> float | 
     - name_match: the response addresses the gate (the parser matched its
       name, an alias, a number or a paraphrase);
     - verdict_match: binary rejection class (REJECT) vs qualifying class
-      (PROCEED). INCONCLUSIVE is not a GRA class; a gold or response
-      INCONCLUSIVE gate, which does not kill, is in the qualifying class, so
-      the §7.3 partial credit does not apply here. No verdict: 0.
+      (PROCEED). INCONCLUSIVE is not a GRA class; a gold INCONCLUSIVE gate,
+      which does not kill, is in the qualifying class, so the §7.3 partial
+      credit does not apply here. An answer of INCONCLUSIVE matches only a
+      gold INCONCLUSIVE (it states no verdict to put in a class; the paper
+      is silent here, and reading it as PROCEED would reward "unknown" on
+      every gate). No verdict: 0.
     - elements_match: fraction of ``required_elements`` matched one-to-one
       by the gate's detected elements (:class:`ElementMatcher`); 1.0 for a
       gate with none required.
