@@ -59,7 +59,10 @@ implied-final accuracy
     final verdict the parser reads where none is stated, implies nothing.
 
 Unreadable answers are never dropped: a ``parse_failure`` counts as wrong on
-every figure it touches, and the number of failures is printed. The
+every figure it touches, and the number of failures is printed. A failure in
+which no gate was recognised still carries the final verdict it states
+(``ipb score`` credits it on VerdictAcc alone), so its final verdict is
+compared like any other. The
 ``heldout`` split must never be used to tune the parser.
 """
 
@@ -254,7 +257,7 @@ def score_case(case: dict[str, Any], parse: Callable[..., Any], embedder: Any) -
     else:
         problems.append(f"order {got_seq} != {want_seq}")
 
-    final = result.final_verdict if ok else None
+    final = result.final_verdict  # a stated final verdict is read with no gate recognised, as ipb score reads it
     if final == expect["final_verdict"]:
         t.final_right = 1
     else:

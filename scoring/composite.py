@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping
 from ipb.errors import ScoreError, did_you_mean
 from ipb.scoring.fmdp import FailureFlag, detect_all
 from ipb.scoring.metrics import Case
+from ipb.scoring.outcome import failure_value
 from ipb.scoring.registry import metrics
 
 __all__ = [
@@ -31,6 +32,8 @@ __all__ = [
     "FM_GATES",
     "CompositeResult",
     "composite_weights",
+    "FINAL_VERDICT_METRICS",
+    "unread_trace_values",
     "weighted_composite",
     "layer_composite",
     "w1_composite",
@@ -436,6 +439,29 @@ class CaseScores:
         }
 
 
+#: Metrics that read only the stated final verdict: the ones an answer whose gate trace could not be read still
+#: earns a value on (:func:`unread_trace_values`).
+FINAL_VERDICT_METRICS = frozenset({"verdict_acc"})
+
+
+def unread_trace_values(values: Mapping[str, float | None]) -> dict[str, float | None]:
+    """The metrics of an answer in which no gate of the card was recognised but a final verdict was stated.
+
+    Its gate trace is empty and counts against it: every metric that applies
+    (not None) is set to its failure value (0, NED 1, tau -1:
+    :func:`~ipb.scoring.outcome.failure_value`, the value a parse failure is
+    owed), except :data:`FINAL_VERDICT_METRICS`, which read the stated
+    verdict. Metric by metric it is then never above the same answer with any
+    readable trace, and never below an unreadable answer (a parse failure).
+
+    Examples
+    --------
+    >>> unread_trace_values({"gcf": 0.0, "ned": 0.4, "kendall_tau": None, "verdict_acc": 1.0, "kccs": 0.3})
+    {'gcf': 0.0, 'ned': 1.0, 'kendall_tau': None, 'verdict_acc': 1.0, 'kccs': 0.0}
+    """
+    return {n: v if v is None or n in FINAL_VERDICT_METRICS else failure_value(n) for n, v in values.items()}
+
+
 def score_case(
     case: Case,
     *,
@@ -448,7 +474,9 @@ def score_case(
     """Every registered per-response metric and FM flag, and the composites, for one case.
 
     A parse failure is returned as ``status="parse_failure"`` with the
-    parser's reason and nothing scored (never zeros). Otherwise:
+    parser's reason and nothing scored (never zeros). A parsed answer marked
+    ``trace_unread`` (no gate of the card recognised, a final verdict
+    stated) scores :func:`unread_trace_values` and no flags. Otherwise:
 
     - ``metrics``: every entry of :data:`~ipb.scoring.registry.metrics`
       (None where not applicable), plus ``ivp`` (``Case.ivp``) and
@@ -486,6 +514,9 @@ def score_case(
     sdis = list(case.pairwise_sdi.values())
     values["ivp_micro"] = sum(sdis) / len(sdis) if sdis else case.ivp
     flags = detect_all(case, options)
+    if case.parsed.get("trace_unread"):
+        values = unread_trace_values(values)
+        flags = {}  # an unread trace shows no failure mode, as a parse failure shows none
     components = {**values, **dict(judge or {})}
     layer = layer_composite(case.layer, components, renormalize=renormalize) if case.layer in LAYER_WEIGHTS else None
     w1 = w1_composite(values, renormalize=True)

@@ -406,7 +406,7 @@ class _Scorer:
                               embed_cutoff=self.options.embed_cutoff).to_dict()
             if self.options.min_confidence is not None:
                 tw.review = _below(tw.parsed, self.options.min_confidence)
-        if not any(tw.parsed is not None and tw.parsed.get("status") == "ok" for tw in work.targets):
+        if not any(tw.parsed is not None and _read_any(tw.parsed) for tw in work.targets):
             reasons = list(dict.fromkeys(str((tw.parsed or {}).get("reason") or "unparsed") for tw in work.targets))
             code, why = classify_unread(work.text, [n for tw in work.targets for n in _vocabulary(tw.target)])
             _unscored(work, code, "; ".join(reasons) if code == "parse_failure" else why)
@@ -418,9 +418,11 @@ class _Scorer:
             assert tw.parsed is not None
             case_parsed = dict(tw.parsed)
             if tw.parsed.get("status") != "ok":
+                stated = tw.parsed.get("final_verdict")
                 tw.note = (f"the answer addresses none of this card's gates ({tw.parsed.get('reason')}); "
-                           "scored as covering none of them")
-                case_parsed.update({"status": "ok", "reason": None, "gates": [], "final_verdict": None})
+                           "scored as covering none of them: every metric that reads the gate trace at its worst"
+                           + (f", the stated final verdict {stated} read" if stated else ""))
+                case_parsed.update({"status": "ok", "reason": None, "gates": [], "trace_unread": True})
             own = work.text if tw.section is None else _keep(work.text, tw.section)
             case_parsed["text"] = blank_spans(own, tw.parsed.get("reasoning_spans") or ())
             tw.case = self.case(work, tw, case_parsed)
@@ -512,6 +514,15 @@ class _Scorer:
         conjunction = strict["conjunction"] if strict else None
         values["basp_conjunction"] = None if conjunction is None else float(conjunction)
         return values
+
+
+def _read_any(parsed: Mapping[str, Any]) -> bool:
+    """Whether a parse read anything to score: a gate, or a stated final verdict with no gate recognised.
+
+    >>> _read_any({"status": "parse_failure", "final_verdict": "DECLINE"}), _read_any({"status": "parse_failure"})
+    (True, False)
+    """
+    return parsed.get("status") == "ok" or parsed.get("final_verdict") is not None
 
 
 def _vocabulary(target: Target) -> list[str]:

@@ -42,9 +42,13 @@ _SEPARATORS = re.compile(r"[\s_\-]+")
 
 
 def key_words(key: str) -> str:
-    """A key as words: lowercased, quotes dropped, ``_`` / ``-`` / spaces read as one space (``"Debt_to-Equity "`` ->
-    ``debt to equity``)."""
-    return _SEPARATORS.sub(" ", key.strip().strip("\"'").lower()).strip()
+    """A key as words: lowercased, quotes dropped, ``_`` / ``-`` / spaces and a camelCase hump read as one space
+    (``"Debt_to-Equity "`` and ``"debtToEquity"`` -> ``debt to equity``)."""
+    return _SEPARATORS.sub(" ", _CAMEL_HUMP.sub(" ", key.strip().strip("\"'")).lower()).strip()
+
+
+#: Where a camelCase key's words meet: "debtToEquity" is "debt To Equity".
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 @per_object()
@@ -78,7 +82,7 @@ class _FactKeysMixin(_ParserState):
         if gate is not None:
             return gate
         if key_start in self.json_leading_facts:  # type: ignore[attr-defined]
-            gates = self._part_gates(normalize(raw_key.replace("_", " ")))
+            gates = self._part_gates(normalize(key_words(raw_key)))
             if len(gates) == 1:
                 return next(iter(gates))
         return None

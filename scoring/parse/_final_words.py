@@ -77,8 +77,8 @@ def _count(word: str) -> int | None:
 
 #: An outcome word joined to the next (or previous) one by "or", "/", "nor" or "and" (the last only after
 #: "between"): an alternative stated, not a verdict chosen.
-_ALT_AFTER = re.compile(r"\s*(?P<join>/|\bor\b|\bnor\b|\band\b)\s*(?P<word>[A-Za-z_][A-Za-z_ ]{1,30}?)\b", re.I)
-_ALT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z_][A-Za-z_]{1,30})\s*(?P<join>/|\bor\b|\bnor\b|\band\b)\s*\Z", re.I)
+_ALT_AFTER = re.compile(r"\s*(?P<join>[/|]|\bor\b|\bnor\b|\band\b)\s*(?P<word>[A-Za-z_][A-Za-z_ ]{1,30}?)\b", re.I)
+_ALT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z_][A-Za-z_]{1,30})\s*(?P<join>[/|]|\bor\b|\bnor\b|\band\b)\s*\Z", re.I)
 _ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?:between|either|neither|whether)\b[^.;:\n]{0,40}\Z",
                           re.I)
 

@@ -109,7 +109,7 @@ class _JsonAnswerMixin(_ParserState):
             if pair is None:
                 continue
             kspan = pair[0]
-            key = normalize(self.masked[kspan[0] : kspan[1]].replace("_", " "))
+            key = normalize(key_words(self.masked[kspan[0] : kspan[1]]))  # "margin_of_safety", "marginOfSafety"
             if not key or key.replace(" ", "_") in FIELD_KEYS or key.replace(" ", "_") in RATING_KEYS or "final" in key:
                 continue
             if kspan[0] in self.json_leading_facts:
@@ -151,7 +151,7 @@ class _JsonAnswerMixin(_ParserState):
             key = raw.strip("\"'")
             fact = self._fact_value(val, key)
             field_key = key.lower() in FIELD_KEYS or key.lower() in RATING_KEYS or "final" in key.lower()
-            gates = frozenset() if field_key else self._part_gates(normalize(raw.replace("_", " ")))
+            gates = frozenset() if field_key else self._part_gates(normalize(key_words(raw)))
             if not gates and not field_key and key_words(key) in input_gates(self.card):
                 gates = frozenset({input_gates(self.card)[key_words(key)]})  # "Return-on-capital": an input's name
             keys.append((kspan[0], kspan[1], fact, gates if len(gates) == 1 else frozenset()))
@@ -290,9 +290,12 @@ class _JsonAnswerMixin(_ParserState):
         self.hits = sorted(self.hits + extra, key=lambda h: h.start)
 
     def _names_gate(self, span: Span) -> bool:
-        """Whether a gate mention lies in ``span`` (a key)."""
+        """Whether a gate mention lies in ``span`` (a key), or the key's words are part of one gate's name ("drift_check"
+        for "Risk Drift Beyond Tolerance"; "marginOfSafety", where no mention starts inside a word)."""
         a, b = span
-        return any(m.gates and a <= m.start < b for m in self.mentions)
+        if any(m.gates and a <= m.start < b for m in self.mentions):
+            return True
+        return len(self._part_gates(normalize(key_words(self.masked[a:b])))) == 1  # type: ignore[attr-defined]
 
     def _json_hits(self) -> tuple[list[_Hit], list[Span]]:
         """Verdict words of JSON values, and the spans of keys whose verdict words are labels (see the module doc)."""

@@ -487,6 +487,8 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
     'Gate 1: the price is fine and the business is easy to understand\\nGate 2: REJECT'
     >>> unwrap_hard_wrapped("The price is fine and the business is easy to understand here.\\nand more")
     'The price is fine and the business is easy to understand here.\\nand more'
+    >>> unwrap_hard_wrapped("Normal earnings (five-year average EPS $3.10): Pass\\nGrowth estimate (7% expected, 5% record): Fail")
+    'Normal earnings (five-year average EPS $3.10): Pass\\nGrowth estimate (7% expected, 5% record): Fail'
     """
     if "\n" not in text:
         return text
@@ -506,7 +508,9 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
         nend = text.find("\n", nxt)
         nend = n if nend < 0 else nend
         stop = _LINE_STOP.search(text, pos, nl)
-        if stop is None:
+        if stop is None and _RECORD_END.search(text, pos, nl) and _RECORD_END.search(text, nxt, nend):
+            joins = False  # "Normal Earnings (5-yr EPS $3.10): Pass\nGrowth Estimate (7% vs 5%): Fail": two records
+        elif stop is None:
             # inside a paragraph already found wrapped, a word in capitals continues it too ("... would become\nREDESIGN.")
             joins = _joins(text, nxt, nend, runs_on=_RUNS_ON.search(text, pos, nl) is not None, inside=joined_at == pos - 1)
         else:  # "... Pass?\nYes.": a question's answer wrapped onto the next line
@@ -521,6 +525,9 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
 
 #: A line long enough to have been wrapped, with a line of text after it (the match ends at its line break).
 _LONG_LINE = re.compile(rf"(?m)^[^\n]{{{MIN_WRAPPED_LINE},}}(?=\n[^\S\n]*[^\s])")
+#: The end of a record line, a label with a short value after its colon: "...: Pass", "...: Fail", "...: $52.40",
+#: "...: Significantly Below". Two such lines in a row are two records, never one wrapped sentence.
+_RECORD_END = re.compile(r":[ \t]+[^\s:]+(?:[ \t]+[^\s:]+){0,2}[ \t]*$")
 #: A line opening or closing fenced code.
 _FENCE_LINE = re.compile(r"(?m)^[ \t]*(?:```|~~~)")
 

@@ -47,6 +47,10 @@ _ORDINAL_BEFORE = re.compile(r"(?i)(?<![-\u2010\u2011])\b(first|second|third|fou
 #: Numbering words that name a gate by number when the number is the card's ("Lens 2", "Condition 3") but never an
 #: invented gate when it is not: a card's gates are called lenses or conditions, while "question 12" is just a question.
 _SOFT_NUMBER_WORDS = frozenset({"lens", "lense", "condition", "question", "requirement", "indicator"})
+#: A run-in head: a title of one to four words opening the line, a stop, then the paragraph ("Permanent loss. Ninety-two").
+_RUN_IN_HEAD = re.compile(r"(?P<title>[A-Z][\w'/-]*(?:[ \t]+[\w'/-]+){0,3})\.[ \t]+(?=[A-Z0-9\"\u201c])")
+#: A verb in a head makes it a short sentence, not a title ("The fix is cheap. It goes through this week.").
+_RUN_IN_VERB = re.compile(r"(?i)\b(?:is|are|was|were|be|been|has|have|had|do|does|did|looks?|seems?|will|would|can|could|should|may|might|must|i|we|you|it|they)\b")
 #: Running prose after a soft numbering word: "Question 4 from the client", "Condition 4 of the loan covenant" name the
 #: request's or a contract's own numbering, never the card's gate.
 _SOFT_PROSE_TAIL = re.compile(r"(?i)[ \t]+(?:of|from|in|on|to|for|about|under|by|regarding|concerning|at|within|per)\b")
@@ -416,6 +420,9 @@ class _ReferencesMixin(_NumberedMentionsMixin):
             if line.kind == "table":
                 self._resolve_row(li, line, cache, unresolved)
                 continue
+            if line.kind == "plain":
+                self._run_in_head(li, line, cache)
+                continue
             if line.kind == "json" and line.key != "object" and line.key not in _JSON_GATE_KEYS:
                 continue
             if line.kind == "label" and line.label is not None and line.label[0] - line.start > 6:
@@ -466,6 +473,8 @@ class _ReferencesMixin(_NumberedMentionsMixin):
             if not norm or blocked:
                 continue
             match = self._fuzzy(norm, cache)
+            if match is None and "(" in rest:
+                match = self._fuzzy_before_detail(rest, cache)
             if match is not None and match[1] == "words" and self._outcome_only(line):
                 continue  # "Positioning: STAY_DEFENSIVE." states the final verdict; a word of a gate's name does not make it the gate
             if match is not None:
@@ -592,6 +601,33 @@ class _ReferencesMixin(_NumberedMentionsMixin):
             result = None if gate is None else (gate, "words")
         cache[norm] = result
         return result
+
+    def _run_in_head(self, li: int, line: Line, cache: dict[str, tuple[int, str] | None]) -> None:
+        """A paragraph that opens with a run-in head, a title of a few words ending in a stop, as memos and books set
+        their sections: "Price and value. At 18 the shares trade at ...", "Permanent loss. Ninety-two percent of the
+        space is let ...". The head labels its paragraph when it names one gate (a mention opening it, a fuzzy match or
+        part of one gate's name); any other head ("No. Nobody is calling a slowdown") is prose, never an invented gate."""
+        m = _RUN_IN_HEAD.match(self.masked, line.body, min(line.end, line.body + 48))
+        if m is None or _RUN_IN_VERB.search(self.masked, m.start("title"), m.end("title")):
+            return
+        span = (m.start("title"), m.end("title"))
+        names = [x for x in self._mentions_in(*span) if x.how != "number" and x.invented is None and x.gates]
+        if names:
+            if self._label_is_prefix(names[0], span):
+                self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
+            return
+        norm = normalize(self.masked[span[0] : span[1]])
+        if norm and not _FIELD_LABEL(norm) and not vw.FINAL_LABEL.match(norm) and not _STOP_LABELS.match(norm):
+            match = self._fuzzy(norm, cache)
+            if match is not None:
+                self.anchors[li] = _Anchor(match[0], "fuzzy", span)
+
+    def _fuzzy_before_detail(self, label: str, cache: dict[str, tuple[int, str] | None]) -> tuple[int, str] | None:
+        """:meth:`_fuzzy` of a label's words before a parenthetical detail, as screeners print their checks: "Growth
+        Estimate (7% expected vs 5% record): Fail", "Current ratio (latest quarter, 2.4): Pass". The detail's words
+        would make the label too long to be part of one gate's name; a label that is only a parenthesis names none."""
+        core = normalize(label[: label.find("(")])
+        return self._fuzzy(core, cache) if core and core != normalize(label) else None
 
     def _part_of_one_gate(self, norm: str) -> int | None:
         """The one gate whose name (else whose aliases) hold every content word of a short label: "Price to assets" is

@@ -147,8 +147,11 @@ class YearMention:
 class ParsedResponse:
     """The parsed trace of one response; :meth:`to_dict` is the JSON form.
 
-    ``status`` is ``ok`` or ``parse_failure`` (then ``reason`` says why, and
-    the response must be recorded as unscored, not as wrong).
+    ``status`` is ``ok`` or ``parse_failure`` (then ``reason`` says why). A
+    failure in which no gate of the card was recognised keeps the final
+    verdict the text states (``ipb score`` scores it with an empty trace,
+    every gate metric at its worst: docs/scoring.md "Failures count"); any
+    other failure reads nothing and is recorded as unscored, at 0.
     ``final_confidence`` (0-1; 0.0 when no final verdict was read) and
     ``final_runner_up`` / ``final_runner_up_span`` (the strongest different
     outcome stated) qualify the final verdict.

@@ -13,7 +13,7 @@ import re
 from typing import Sequence
 
 from ipb.scoring import verdict_words as vw
-from ipb.scoring.parse._common import _WORDS_APOS
+from ipb.scoring.parse._common import _WORDS_APOS, _Hit
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
 
 _STATEMENT_END = re.compile(r"[.!;:]")
@@ -174,3 +174,22 @@ def _negated(words: Sequence[str]) -> bool:
         return negators % 2 == 1
     joined = " ".join(words)
     return "as opposed to" in joined
+
+
+#: What joins the options of a choice: "PASS/FAIL", "PROCEED | REJECT", "Pass / Fail".
+_CHOICE_JOIN = re.compile(r"[ \t]*[/|][ \t]*")
+
+
+def offered_choices(hits: list[_Hit], low: str) -> set[int]:
+    """The ``id`` of every verdict hit that is one option of a choice offered, not taken: verdict words of different
+    verdicts joined by "/" or "|" ("Result: PASS/FAIL", "<PROCEED | REJECT>", an unfilled template's "Pass / Fail").
+
+    ``hits`` are in text order; one pass over neighbouring hits.
+    """
+    drop: set[int] = set()
+    for a, b in zip(hits, hits[1:]):
+        if a.unit == b.unit and a.word.verdict != b.word.verdict:
+            m = _CHOICE_JOIN.match(low, a.end)
+            if m is not None and m.end() == b.start and m.end() > a.end:
+                drop.update((id(a), id(b)))
+    return drop

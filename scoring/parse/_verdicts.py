@@ -24,7 +24,7 @@ from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay 
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
     _CUE_WORD, _REVISION_OPENING, _CORRECTIVE_TAIL, _PASS_NOUN_BEFORE, _ATTRIBUTIVE, _DETERMINERS, _NOT_A_NOUN,
     _NOUN_NEXT, _LABELLED_BY_MODAL, _LABEL_MODALS, _place_in_unit, _clause_start, _own_clause_start, _negation_words,
-    _negated, _TIGHT_BREAK,
+    _negated, _TIGHT_BREAK, offered_choices,
 )
 from ipb.scoring.parse._vocabulary import gate_by_vocabulary
 from ipb.scoring.parse._types import GateTrace, Span
@@ -44,6 +44,11 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
+        choices = offered_choices(self.hits, self.low)  # "PASS/FAIL": a template's options, no verdict
+        if choices:
+            self.hits[:] = [h for h in self.hits if id(h) not in choices]
+            for u, hits in self.unit_hits.items():
+                hits[:] = [h for h in hits if id(h) not in choices]
         unmet = self._conditions_unmet()
         if unmet:  # "Not reached." after a condition's label: the condition unmet, not the gate unreached (N/A)
             spans = {(h.start, h.end) for h in unmet}
