@@ -105,6 +105,8 @@ DEFAULT_OPERATORS = ("metric", "sector", "temporal", "flip", "isolate")
 MISS_LIMIT = 32
 #: Error rules that no other attempt can fix: the operator or its argument is wrong for these cards.
 FATAL = frozenset({"not-applicable", "operator-arg", "range", "sector", "regime"})
+#: In an item line, the key of an operator's joint move across a deck rule (:mod:`ipb.perturb.deck_moves`).
+TIED = '"tied":'
 #: Candidate errors that start with this are constraint rejections.
 CONSTRAINT_PREFIX = "breaks constraint "
 #: Candidate errors that start with this changed too few facts.
@@ -601,6 +603,8 @@ class GenerationRun:
                     rep.items = 0
                 for cand, line in zip(chosen, pool.lines([(c.recipe, c.attempt) for c in chosen])):
                     reports[cand.recipe].items += 1
+                    if frame.deck and TIED in line:
+                        reports[cand.recipe].tied += 1
                     verdicts[cand.label or ""] += 1
                     diversity.add(cand)
                     yield line
@@ -635,6 +639,7 @@ class GenerationRun:
         misses = [0] * k
         cap = max(20 * self.n, 5 * MISS_LIMIT)  # attempts per recipe, at most
         seen = KeySet([self.gen.base_int])
+        deck = bool(self.gen.frame.deck)
 
         def wanted(r: int) -> bool:
             return not reports[r].exhausted and taken[r] < targets[r]
@@ -655,6 +660,8 @@ class GenerationRun:
                 assert cand.line is not None
                 taken[r] += 1
                 rep.items += 1
+                if deck and TIED in cand.line:
+                    rep.tied += 1
                 verdicts[cand.label or ""] += 1
                 diversity.add(cand)
                 yield cand.line
