@@ -82,6 +82,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from dataclasses import replace as dc_replace
 from math import ceil
+from decimal import Decimal
 from typing import Any, Callable, Container, Iterator, NamedTuple, Sequence
 
 from ipb._files import write_lines_atomic
@@ -325,7 +326,8 @@ class Generator:
             return exc.message
         if self.frame.derived:
             scenario = scenario.with_facts(self.frame.complete(scenario.facts))
-        if scenario.as_of is not None and scenario.as_of == self.base.as_of and self._market_moved(scenario):
+        if scenario.as_of is not None and scenario.as_of == self.base.as_of and (
+                self._market_moved(scenario) or self._outgrew_the_date(scenario)):
             scenario = dc_replace(scenario, as_of=None, regime=None, published={})
         return scenario, steps
 
@@ -344,8 +346,27 @@ class Generator:
                 fact = regimes.fact_for(spec) if regimes.negative_since else None
                 if fact is not None and fact.id in regimes.negative_since:
                     timed.add(name)
+                if regimes.largest and regimes.is_size(spec):
+                    timed.add(name)
             held = self.frame.memo["timed_inputs"] = frozenset(timed)
         return held  # type: ignore[no-any-return]
+
+    def _outgrew_the_date(self, scenario: PScenario) -> bool:
+        """True when a size figure (``sizes`` of the regime registry) moved above the base date's bound: no
+        company was that large then, so the item keeps no date (stop 30: a $482B business in June 1995)."""
+        regimes = self.frame.regimes
+        if not regimes.largest or self.base.as_of is None:
+            return False
+        sizes = self.frame.memo.get("size_inputs")
+        if sizes is None:
+            sizes = self.frame.memo["size_inputs"] = tuple(
+                n for n, spec in self.frame.inputs.items() if regimes.is_size(spec))
+        if not sizes:
+            return False
+        bound = regimes.size_bound(self.base.as_of.year)
+        base = self.base.facts
+        return bound is not None and any(
+            isinstance(v := scenario.facts.get(n), Decimal) and v > bound and v != base.get(n) for n in sizes)
 
     def _market_moved(self, scenario: PScenario) -> bool:
         """True when an input that describes the market at the date differs from the base (see ``undated``)."""
