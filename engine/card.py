@@ -33,6 +33,7 @@ from ipb.engine._card_checks import (FOLLOW_ON, VisibleSymbols, all_computed_nam
                                      broken_constraint_errors,
                                      check_outcomes as _check_outcomes, find_cycles, grid_problem, names_in,
                                      number_value as _number, plain_number, value_labels as _value_labels)
+from ipb.engine._written import as_written, written_form
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.expressions import (
     BOOL,
@@ -151,23 +152,29 @@ class Constraint:
     expr: CompiledExpression
     description: str = ""
     derive: str | None = None
+    #: How the derived input is written (:func:`ipb.engine._written.written_form`): its value is rounded so.
+    written: tuple[Decimal | None, int | None] = (None, None)
 
-    def value_for(self, facts: Mapping[str, Any]) -> Decimal | None:
-        """The derived input's value on ``facts`` (None: not a derive constraint, or an input unknown)."""
+    def value_for(self, facts: Mapping[str, Any], exact: bool = False) -> Decimal | None:
+        """The derived input's value on ``facts``, as the input is written (``_written``; ``exact``: unrounded);
+        None: not a derive constraint, or an input unknown."""
         if self.derive is None:
             return None
         value = self.expr(facts)
         if value is None:
             return None
-        return value if isinstance(value, Decimal) else Decimal(value.numerator) / Decimal(value.denominator)
+        value = value if isinstance(value, Decimal) else Decimal(value.numerator) / Decimal(value.denominator)
+        return value if exact else as_written(value, self.written)
 
     def broken(self, facts: Mapping[str, Any]) -> bool:
-        """True when ``facts`` (engine values) make the relation false."""
+        """True when ``facts`` (engine values) make the relation false (a derived value stated as written
+        or as computed holds)."""
         if self.derive is None:
             return self.expr(facts) is False
         have = facts.get(self.derive)
         want = self.value_for(facts)
-        return have is not None and want is not None and abs(have - want) > DERIVE_TOLERANCE
+        return (have is not None and want is not None and abs(have - want) > DERIVE_TOLERANCE
+                and abs(have - self.value_for(facts, exact=True)) > DERIVE_TOLERANCE)  # type: ignore[operator]
 
 
 #: A derived input may differ from its expression by this much (rounding in a scenario file).
@@ -866,7 +873,7 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
                               rule="constraint", name=target), path + ("derive",))
             continue
         derived[target] = raw["id"]
-        out.append(Constraint(raw["id"], expr, raw.get("description", ""), derive=target))
+        out.append(Constraint(raw["id"], expr, raw.get("description", ""), derive=target, written=written_form(spec)))
     for c in out:
         if c.derive is not None and c.expr.names & set(derived):
             col.add(LoadError(f"constraint {c.id!r} derives {c.derive!r} from another derived input "

@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 from ipb._files import write_text_atomic
 from ipb.engine._yaml import _split_lines
 from ipb.engine.card import Card, load_card
-from ipb.errors import IpbError, LoadError, did_you_mean
+from ipb.errors import IpbError, LoadError, did_you_mean, nearest_names
 
 if TYPE_CHECKING:  # networkx (a third of a second to import) only where a graph is built
     from ipb.engine.graph import CompiledCard
 
 __all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "loaded_card", "card_table", "find_card",
            "use_cards", "use_items", "card_dirs", "pin_card", "resolve_pinned", "pin_item_cards", "write_card_copy", "canonical_source", "source_sha256",
-           "CARDS_ENV", "CARD_COPIES", "item_card", "add_card_file"]
+           "CARDS_ENV", "CARD_COPIES", "item_card", "add_card_file", "card_option_error"]
 
 #: Files in ``frameworks/`` that are data but not cards.
 NOT_CARDS = {"investors.yaml", "sectors.yaml", "regimes.yaml"}
@@ -326,6 +326,42 @@ def _find_id(ref: str, sha256: str | None, current_first: bool) -> Path:
         rule="card",
         suggestion=did_you_mean(ref, known),
     )
+
+
+def card_option_error(option: str, ref: str) -> LoadError | None:
+    """None when ``ref``, given on the command line to ``option`` (``--card``), names a card; else why not.
+
+    The error names the option and the value given, says what was looked for (the file at its
+    absolute path, for a value read as a path; else the card id and the folders searched) and lists
+    the three nearest known card ids (rapidfuzz WRatio, no cutoff), so a mistyped id or file name
+    is answered with the ids to choose from even when none is close enough for a "did you mean".
+
+    Raises
+    ------
+    LoadError
+        Anything :func:`find_card` raises other than "no such file" and "no such id" (e.g. an
+        unreadable ``IPB_CARDS`` folder), unchanged.
+    """
+    try:
+        find_card(ref)
+        return None
+    except LoadError as exc:
+        if exc.rule not in ("file", "card"):
+            raise
+    known = sorted(set(_bundled_ids()) | {i for f in card_dirs() for i in _folder_ids(f)})
+    as_file = _looks_like_file(ref)
+    stem = Path(ref).stem if as_file else ref
+    if as_file:
+        what = (f"read as a card file (it ends in .yaml/.yml or holds a path separator), but there is no file "
+                f"{Path(ref).absolute()}")
+    else:
+        where = [*(f"--cards/{CARDS_ENV} {f}" for f in card_dirs()), *(str(c) for c in _COPY_DIRS),
+                 f"the bundled cards ({_frameworks_dir()})"]
+        what = f"read as a card id, but no card has the id {ref!r} (looked in: {', '.join(where)})"
+    near = nearest_names(stem, known, 3)
+    hint = f"; nearest card ids: {', '.join(near)}" if near else ""
+    return LoadError(f"option {option} {ref!r}: {what}{hint} (give a card file or a card id; ipb catalog lists them)",
+                     rule="card-option", name=option, suggestion=did_you_mean(stem, known))
 
 
 _CARD_ID = re.compile(r"[a-z][a-z0-9_]*")

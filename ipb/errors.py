@@ -27,6 +27,7 @@ __all__ = [
     "Location",
     "ErrorGroup",
     "did_you_mean",
+    "nearest_names",
 ]
 
 
@@ -236,3 +237,19 @@ def did_you_mean(name: str, choices: Sequence[str], cutoff: float = 70.0) -> str
 
     best = process.extractOne(name, list(choices), scorer=fuzz.WRatio, score_cutoff=cutoff)
     return None if best is None else str(best[0])
+
+
+def nearest_names(name: str, choices: Sequence[str], limit: int = 3) -> list[str]:
+    """The ``limit`` choices closest to ``name`` by rapidfuzz's WRatio, closest first (ties: ``choices`` order).
+
+    Unlike :func:`did_you_mean` there is no cutoff: a list of near names to pick from
+    when nothing is close enough to guess.
+
+    >>> nearest_names("graham_seven", ["munger_opportunity_evaluation", "graham_seven_tests_defensive"], 1)
+    ['graham_seven_tests_defensive']
+    """
+    if not choices:
+        return []
+    from rapidfuzz import fuzz, process
+
+    return [str(c) for c, _, _ in process.extract(name, list(choices), scorer=fuzz.WRatio, limit=limit)]

@@ -130,7 +130,8 @@ def _without(frame: Frame, name: str, pending: tuple[str, ...],
     return held  # type: ignore[no-any-return]
 
 
-def feasible_intervals(ok: Callable[[int], bool], count: int, near: int | None = None) -> list[tuple[int, int]]:
+def feasible_intervals(ok: Callable[[int], bool], count: int,
+                       near: int | Sequence[int] | None = None) -> list[tuple[int, int]]:
     """The index intervals ``[lo, hi]`` (inclusive, ascending) of ``range(count)`` where ``ok`` holds.
 
     Exact for ``count <= EXACT_LIMIT``; otherwise exact at every change of
@@ -139,7 +140,7 @@ def feasible_intervals(ok: Callable[[int], bool], count: int, near: int | None =
     ``SAMPLES`` evenly spaced indices, plus, when ``near`` is given, ``near``
     itself and ``near ± 2**j``: a narrow stretch around the current value
     (a price within five times a $60 value on a $1-$700K grid) is found at
-    any scale.
+    any scale. ``near`` may be several indices (each probed so).
 
     Examples
     --------
@@ -151,6 +152,8 @@ def feasible_intervals(ok: Callable[[int], bool], count: int, near: int | None =
     []
     >>> feasible_intervals(lambda k: 11 <= k < 300, 700_000, near=109)
     [(11, 299)]
+    >>> feasible_intervals(lambda k: 11 <= k < 300, 700_000, near=[650_000, 109])
+    [(11, 299)]
     """
     if count <= 0:
         return []
@@ -158,11 +161,13 @@ def feasible_intervals(ok: Callable[[int], bool], count: int, near: int | None =
         probes = list(range(count))
     else:
         found = {(i * (count - 1)) // (SAMPLES - 1) for i in range(SAMPLES)}
-        if near is not None and 0 <= near < count:
-            found.add(near)
+        for at in ((near,) if isinstance(near, int) else (near or ())):
+            if not 0 <= at < count:
+                continue
+            found.add(at)
             step = 1
             while step < count:
-                found.update(k for k in (near - step, near + step) if 0 <= k < count)
+                found.update(k for k in (at - step, at + step) if 0 <= k < count)
                 step *= 2
         probes = sorted(found)
     results = [ok(k) for k in probes]

@@ -82,6 +82,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from dataclasses import replace as dc_replace
 from math import ceil
+from decimal import Decimal
 from typing import Any, Callable, Container, Iterator, NamedTuple, Sequence
 
 from ipb._files import write_lines_atomic
@@ -105,6 +106,8 @@ DEFAULT_OPERATORS = ("metric", "sector", "temporal", "flip", "isolate")
 MISS_LIMIT = 32
 #: Error rules that no other attempt can fix: the operator or its argument is wrong for these cards.
 FATAL = frozenset({"not-applicable", "operator-arg", "range", "sector", "regime"})
+#: In an item line, the key of an operator's joint move across a deck rule (:mod:`ipb.perturb.deck_moves`).
+TIED = '"tied":'
 #: Candidate errors that start with this are constraint rejections.
 CONSTRAINT_PREFIX = "breaks constraint "
 #: Candidate errors that start with this changed too few facts.
@@ -323,7 +326,8 @@ class Generator:
             return exc.message
         if self.frame.derived:
             scenario = scenario.with_facts(self.frame.complete(scenario.facts))
-        if scenario.as_of is not None and scenario.as_of == self.base.as_of and self._market_moved(scenario):
+        if scenario.as_of is not None and scenario.as_of == self.base.as_of and (
+                self._market_moved(scenario) or self._outgrew_the_date(scenario)):
             scenario = dc_replace(scenario, as_of=None, regime=None, published={})
         return scenario, steps
 
@@ -342,8 +346,27 @@ class Generator:
                 fact = regimes.fact_for(spec) if regimes.negative_since else None
                 if fact is not None and fact.id in regimes.negative_since:
                     timed.add(name)
+                if regimes.largest and regimes.is_size(spec):
+                    timed.add(name)
             held = self.frame.memo["timed_inputs"] = frozenset(timed)
         return held  # type: ignore[no-any-return]
+
+    def _outgrew_the_date(self, scenario: PScenario) -> bool:
+        """True when a size figure (``sizes`` of the regime registry) moved above the base date's bound: no
+        company was that large then, so the item keeps no date (stop 30: a $482B business in June 1995)."""
+        regimes = self.frame.regimes
+        if not regimes.largest or self.base.as_of is None:
+            return False
+        sizes = self.frame.memo.get("size_inputs")
+        if sizes is None:
+            sizes = self.frame.memo["size_inputs"] = tuple(
+                n for n, spec in self.frame.inputs.items() if regimes.is_size(spec))
+        if not sizes:
+            return False
+        bound = regimes.size_bound(self.base.as_of.year)
+        base = self.base.facts
+        return bound is not None and any(
+            isinstance(v := scenario.facts.get(n), Decimal) and v > bound and v != base.get(n) for n in sizes)
 
     def _market_moved(self, scenario: PScenario) -> bool:
         """True when an input that describes the market at the date differs from the base (see ``undated``)."""
@@ -601,6 +624,8 @@ class GenerationRun:
                     rep.items = 0
                 for cand, line in zip(chosen, pool.lines([(c.recipe, c.attempt) for c in chosen])):
                     reports[cand.recipe].items += 1
+                    if frame.deck and TIED in line:
+                        reports[cand.recipe].tied += 1
                     verdicts[cand.label or ""] += 1
                     diversity.add(cand)
                     yield line
@@ -635,6 +660,7 @@ class GenerationRun:
         misses = [0] * k
         cap = max(20 * self.n, 5 * MISS_LIMIT)  # attempts per recipe, at most
         seen = KeySet([self.gen.base_int])
+        deck = bool(self.gen.frame.deck)
 
         def wanted(r: int) -> bool:
             return not reports[r].exhausted and taken[r] < targets[r]
@@ -655,6 +681,8 @@ class GenerationRun:
                 assert cand.line is not None
                 taken[r] += 1
                 rep.items += 1
+                if deck and TIED in cand.line:
+                    rep.tied += 1
                 verdicts[cand.label or ""] += 1
                 diversity.add(cand)
                 yield cand.line

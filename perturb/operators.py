@@ -43,6 +43,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ipb.engine.scenario import convert_fact
 from ipb.errors import PerturbError, did_you_mean
+from ipb.perturb.deck_moves import move_tied
 from ipb.perturb.feasible import redraw_if_broken
 from ipb.perturb.frame import Frame, PScenario, ordered_inputs
 from ipb.perturb.registries import Regime, Sector
@@ -324,6 +325,7 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     candidates = metric_inputs(frame)
     facts = dict(scenario.facts)
     changed: list[str] = []
+    tied: dict[str, Any] = {}
     if values is not None:
         for name, raw in values.items():
             if name not in candidates:
@@ -361,12 +363,30 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
             value = _draw(frame.grids[name], rng, old)
             if value is not None:
                 facts[name] = value
+                if frame.deck:  # inputs a deck rule ties to this one move with it (stop 30)
+                    jointly = move_tied(frame, facts, (name,), rng, fixed=chosen, pending=chosen[i + 1:],
+                                        before={name: old})
+                    facts.update(jointly)
+                    tied.update(jointly)
                 # a draw that breaks a card constraint is redrawn among the values that keep it (issue 18)
                 facts[name] = redraw_if_broken(frame, facts, name, rng, old, chosen[i + 1:])
                 changed.append(name)
         if not changed:
             raise PerturbError(f"the grids of {', '.join(chosen)} hold no other value", rule="no-candidate")
-    return Step("metric", scenario.with_facts(facts), {"inputs": ordered_inputs(frame, changed)})
+    details: dict[str, Any] = {"inputs": ordered_inputs(frame, changed)}
+    if tied:
+        details["tied"] = {n: literal(frame.inputs[n], v) for n, v in tied.items()}
+    return Step("metric", scenario.with_facts(facts), details)
+
+
+def _tie(frame: Frame, before: Mapping[str, Any], facts: dict[str, Any], rng: random.Random,
+         details: dict[str, Any]) -> None:
+    """Move the inputs a deck rule ties to the ones this step changed (:func:`move_tied`); record them."""
+    moved = [n for n, v in facts.items() if before.get(n) != v]
+    jointly = move_tied(frame, facts, moved, rng, fixed=moved, before=before)
+    if jointly:
+        facts.update(jointly)
+        details["tied"] = {n: literal(frame.inputs[n], v) for n, v in jointly.items()}
 
 
 # --------------------------------------------------------------------------- sector
@@ -550,8 +570,10 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     if not labelled and not resampled and not profile:
         raise PerturbError(f"sector {sector.id} changes no fact the card reads (it has no sector input, and its "
                            "sector-typical ranges hold only the scenario's values)", rule="no-candidate")
-    details = {"sector": sector.id, "sector_name": sector.name, "from": current, "resampled": resampled,
-               "profile": profile, "outside_card_range": kept}
+    details: dict[str, Any] = {"sector": sector.id, "sector_name": sector.name, "from": current,
+                               "resampled": resampled, "profile": profile, "outside_card_range": kept}
+    if frame.deck:
+        _tie(frame, scenario.facts, facts, rng, details)
     return Step("sector", scenario.with_facts(facts, sector=sector.id), details)
 
 
@@ -666,6 +688,9 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
     set_facts, published, skipped = _regime_effect(frame, regime)
     facts = dict(scenario.facts)
     facts.update(set_facts)
+    tied: dict[str, Any] = {}
+    if frame.deck:
+        _tie(frame, scenario.facts, facts, rng, tied)
     shifted: dict[str, list[Any]] = {}
     if scenario.as_of is not None:
         days = regime.as_of - scenario.as_of
@@ -694,6 +719,7 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
         "shifted": shifted,
         "outside_card_range": skipped,
         "fm6": frame.anachronisms(regime.as_of),
+        **tied,
     }
     return Step("temporal", new, details)
 

@@ -165,6 +165,30 @@ class RegimeRegistry:
     negative_since: dict[str, int] = field(default_factory=dict)
     #: Inputs describing the market or economy at the decision date (``market_state``).
     market_state: tuple[str, ...] = ()
+    #: Money inputs that state a company's size (``sizes.inputs``), bounded by the year's largest company.
+    size_inputs: tuple[str, ...] = ()
+    #: (year, the largest company's market value that year, rounded up), ascending (``sizes.largest``).
+    largest: tuple[tuple[int, Decimal], ...] = ()
+
+    def size_bound(self, year: int) -> Decimal | None:
+        """The largest size figure a scenario dated in ``year`` may state (``sizes.largest``), or None.
+
+        The larger of the bounds of the listed years around ``year`` (the first before the first
+        listed year, the last after the last).
+
+        >>> reg = RegimeRegistry((), {}, (), largest=((1990, Decimal(80)), (1995, Decimal(130))))
+        >>> reg.size_bound(1995), reg.size_bound(1992), reg.size_bound(1960), reg.size_bound(2020)
+        (Decimal('130'), Decimal('130'), Decimal('80'), Decimal('130'))
+        """
+        if not self.largest:
+            return None
+        before = [v for y, v in self.largest if y <= year]
+        after = [v for y, v in self.largest if y >= year]
+        return max(([before[-1]] if before else []) + ([after[0]] if after else []))
+
+    def is_size(self, spec: InputSpec) -> bool:
+        """True for a money input that states a company's size (``sizes.inputs``)."""
+        return spec.type == "money" and spec.name in self.size_inputs
 
     def describes_the_date(self, spec: InputSpec) -> bool:
         """True for a regime input, a macro fact or a ``market_state`` input: its value is history at a date."""
@@ -172,7 +196,8 @@ class RegimeRegistry:
 
     def anachronisms(self, inputs: Mapping[str, InputSpec], facts: Mapping[str, Any], year: int) -> list[str]:
         """Facts that could not hold in ``year``: a category value that did not exist yet, a negative
-        figure before such figures were seen (e.g. a negative policy rate before 2012)."""
+        figure before such figures were seen (e.g. a negative policy rate before 2012), a company larger
+        than the year's largest (``sizes``: a $482B business in 1995)."""
         found: list[str] = []
         for name, value in facts.items():
             spec = inputs.get(name)
@@ -187,6 +212,11 @@ class RegimeRegistry:
                 first = self.negative_since.get(fact.id) if fact is not None else None
                 if first is not None and year < first:
                     found.append(f"negative {name} (first seen in {first})")
+            if self.largest and isinstance(value, Decimal) and self.is_size(spec):
+                bound = self.size_bound(year)
+                if bound is not None and value > bound:
+                    found.append(f"{name} {_money(value)} (above the largest company's market value about {year}, "
+                                 f"{_money(bound)})")
         return found
 
     def get(self, regime_id: str) -> Regime:
@@ -393,10 +423,29 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
         if fid not in facts:
             errors.add(f"since.negative names {fid!r}, which is not a fact of this file", ("since", "negative", fid),
                        "regime", key=True, name=fid, suggestion=did_you_mean(fid, list(facts)))
+    sizes = data.get("sizes") or {}
+    largest: list[tuple[int, Decimal]] = []
+    money = MetricDef("largest", "money", (), "")
+    for k, (year, text) in enumerate(sizes.get("largest") or ()):
+        value = _value(text, money, errors, ("sizes", "largest", k, 1))
+        if largest and year <= largest[-1][0]:
+            errors.add(f"sizes.largest: year {year} does not follow {largest[-1][0]} (list the years in ascending "
+                       "order, once each)", ("sizes", "largest", k, 0), "sizes")
+        elif value is not None:
+            largest.append((int(year), value))
     errors.raise_if_any()
     return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
                           {str(k): int(v) for k, v in (since.get("values") or {}).items()},
-                          {str(k): int(v) for k, v in negative.items()}, tuple(data.get("market_state") or ()))
+                          {str(k): int(v) for k, v in negative.items()}, tuple(data.get("market_state") or ()),
+                          tuple(sizes.get("inputs") or ()), tuple(largest))
+
+
+def _money(value: Decimal) -> str:
+    """``$482B``-style text of an amount (for messages)."""
+    for suffix, scale in (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6)):
+        if abs(value) >= scale:
+            return f"${(value / scale).normalize():f}{suffix}"
+    return f"${value.normalize():f}"
 
 
 def _date(text: str, errors: _Errors, path: tuple[Any, ...]) -> dt.date | None:

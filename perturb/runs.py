@@ -43,6 +43,8 @@ class RecipeReport:
     duplicates: int = 0
     #: Candidates that changed fewer facts than ``--min-changed``.
     too_close: int = 0
+    #: Items written whose operator moved inputs tied by an L8 deck rule together (``details.tied``).
+    tied: int = 0
 
     @property
     def rejection_rate(self) -> float:
@@ -54,7 +56,7 @@ class RecipeReport:
                 "distinct": self.distinct, "exhausted": self.exhausted,
                 "errors": dict(self.errors.most_common(3)), "constraint_rejections": self.rejected,
                 "rejection_rate": round(self.rejection_rate, 4), "duplicates": self.duplicates,
-                "too_close": self.too_close}
+                "too_close": self.too_close, "tied_moves": self.tied}
 
 
 @dataclass
@@ -145,6 +147,8 @@ class Generation:
                 line += f"; {r.duplicates} duplicate(s) dropped"
             if r.too_close:
                 line += f"; {r.too_close} too close to the base"
+            if r.tied:
+                line += f"; {r.tied} moved inputs tied by a deck rule together"
             line += ")"
             if r.items < r.share:
                 line += f": {r.share - r.items} fewer than its share, made up by the other recipes" \

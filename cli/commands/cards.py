@@ -26,8 +26,8 @@ from ipb.engine.card import card_from_doc, constraint_errors
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
 from ipb.engine.lint import lint_card, lint_scenario
-from ipb.engine.registry import (DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_table, compiled_card,
-                                 item_card, use_cards)
+from ipb.engine.registry import (DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_option_error, card_table,
+                                 compiled_card, find_card, item_card, use_cards)
 from ipb.engine.render import to_dot, to_mermaid
 from ipb.engine.scenario import Scenario, check_expected, load_scenario, parse_assignment, scenario_from_doc
 from ipb.errors import ErrorGroup, IpbError, LoadError
@@ -178,7 +178,7 @@ def check(
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: file:line:col lines; json: a list of errors."),
     strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files in which a scenario's 'card' id is looked up first (repeatable; then IPB_CARDS, then the bundled cards)."),
-    l8_cards: list[str] = typer.Option([], "--card", "-c", help="Card id or file an L8 base (a scenario with no 'card') is read by; repeat for each investor's card, as for ipb perturb (a scenario naming its card ignores it)."),
+    l8_cards: list[str] = typer.Option([], "--card", "-c", help="Card id or file an L8 base (a scenario with no 'card') is read by; repeat for each investor's card, as for ipb perturb (a scenario naming its card ignores it); with no PATHS, the cards it names are checked."),
 ) -> None:
     """Validate cards and scenarios (schema + semantic lint); exit 1 on any error.
 
@@ -188,7 +188,12 @@ def check(
     """
     try:
         use_cards(cards_dir)
-        files = _yaml_files(paths) if paths else bundled_card_paths() + bundled_scenario_paths()
+        bad = [e for e in (card_option_error("--card", ref) for ref in l8_cards) if e is not None]
+        if bad:  # before any file: an L8 base checked against a card that is not there says nothing true
+            raise ErrorGroup(bad)
+        # --card alone: check those cards (not every bundled file, which would ignore the option)
+        files = (_yaml_files(paths) if paths else [find_card(ref) for ref in l8_cards] if l8_cards
+                 else bundled_card_paths() + bundled_scenario_paths())
     except IpbError as exc:
         raise _fail(exc) from None
     problems: list[IpbError] = []

@@ -32,9 +32,9 @@ import typer
 
 from ipb.cli._app import RunFormat, _fail, app, err, out
 from ipb.distributed import Backend
-from ipb.errors import IpbError, LoadError, PerturbError, WriteError
+from ipb.errors import ErrorGroup, IpbError, LoadError, PerturbError, WriteError
 from ipb.perturb.generation import Job, parse_mix, parse_recipes, write_items
-from ipb.engine.registry import compiled_card, find_card, use_cards, write_card_copy
+from ipb.engine.registry import card_option_error, compiled_card, find_card, use_cards, write_card_copy
 from ipb.perturb.items import write_lines
 from ipb.perturb.operators import get_operator, operator_names
 from ipb.perturb.verify import verify_items
@@ -72,6 +72,9 @@ def perturb(
     try:
         _at_least_one(workers, "--workers")
         use_cards(cards_dir)
+        bad = [e for e in (card_option_error("--card", c) for c in card) if e is not None]
+        if bad:
+            raise ErrorGroup(bad)
         paths = [str(find_card(c)) for c in card]
         _refuse_out_of_range(base, paths)
         _refuse_value_words(paths)

@@ -1,0 +1,194 @@
+"""Joint moves across an L8 deck's rules: tied inputs move together (issue 18, stop 30).
+
+An L8 base's ``constraints:`` (:mod:`ipb.perturb.deck`) tie inputs of different
+cards: the dividend card's ``sector`` to Graham's ``company_type``, its
+``debt_to_equity`` to Graham's ``long_term_debt`` over ``stock_equity``. The
+operators move one input at a time, and every draw had to keep every rule with
+the other facts fixed, so a tied input could only move as far as its partners
+allowed: on the bundled deck base no item moved the sector or the company type
+(the sector operator was exhausted) and the debt-to-equity ratio moved in 6 of
+1,000 items.
+
+Here, when an operator moves an input (``metric``, ``sector`` and ``temporal``;
+``flip`` and ``isolate`` state a one-input boundary, which a second change would
+falsify, so they keep the rules by their own search) and a deck rule reading it
+is now false, the rule's other inputs move with it so that the rule holds again:
+
+* the partners are the rule's other inputs that the operator did not move itself
+  (nor will: inputs later in the same step are left to their own draw), taken in
+  an order drawn from the attempt's generator, so either side of a tie can give;
+* a partner whose value still keeps every constraint that reads it (card and deck
+  rules, the partners after it left to their own turn) is kept; the last partner
+  of a rule is therefore the one that is moved to satisfy it;
+* a numeric partner is drawn uniformly among the values of its grid that keep
+  every such constraint (:func:`ipb.perturb.feasible.feasible_intervals`, exact
+  on grids of up to 64 values); on a longer grid the search also probes around
+  the value the rule gives when the tie is a ratio or a sum (the partner scaled
+  by, or shifted by, the mover's change), so a narrow band such as a debt-to-equity
+  ratio within $5M of the debt over the equity is found; where the rule pins one
+  grid value, that value is the draw (the derived value);
+* a category or bool partner is drawn uniformly among its other values that keep
+  them (the declared order);
+* when some partner has no such value, the partners are tried once more in the
+  reverse order (the other side of the tie gives); when that fails too, or a rule
+  still breaks, nothing moves jointly and the operator's candidate is what it was
+  before (its own redraw, or the generator's rejection).
+
+Only frames with a deck use random numbers here, so every other run makes the
+same bytes. The step's ``details.tied`` records each partner's new value, and the
+run summary counts the items with a joint move (``tied_moves``).
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from typing import Any, Collection, Mapping, Sequence
+
+from ipb.perturb.feasible import _relevant, _without, feasible_intervals
+from ipb.perturb.frame import Frame
+from ipb.perturb.values import Grid
+
+__all__ = ["move_tied"]
+
+
+def _movable(frame: Frame, name: str) -> bool:
+    spec = frame.inputs.get(name)
+    if spec is None or name in frame.derived:
+        return False
+    if name in frame.grids:
+        return True
+    return spec.type == "bool" or (spec.type == "category" and bool(spec.values))
+
+
+def _index_near(grid: Grid, value: Any) -> int | None:
+    if not isinstance(value, Decimal) or not value.is_finite():
+        return None
+    k = int((value - grid.lo) / grid.step)
+    return min(max(k, 0), grid.count - 1)
+
+
+def _guesses(grid: Grid, current: Any, changes: Mapping[str, tuple[Any, Any]]) -> list[int]:
+    """Grid indices to probe around: the current value, and the value scaled by / shifted by each mover's change."""
+    out: list[int] = []
+    seeds: list[Any] = [current]
+    if isinstance(current, Decimal):
+        for old, new in changes.values():
+            if not (isinstance(old, Decimal) and isinstance(new, Decimal)):
+                continue
+            if old != 0 and new != 0:
+                seeds.extend((current * new / old, current * old / new))
+            seeds.extend((current + (new - old), current - (new - old)))
+    for v in seeds:
+        k = _index_near(grid, v)
+        if k is not None and k not in out:
+            out.append(k)
+    return out
+
+
+def _draw(frame: Frame, env: dict[str, Any], name: str, checks: Sequence[Any], rng: random.Random,
+          changes: Mapping[str, tuple[Any, Any]]) -> Any:
+    """A value of ``name`` other than its current one under which every check holds, or None."""
+    current = env.get(name)
+    fns = [fn for fn, _ in checks]
+
+    def ok_with(value: Any) -> bool:
+        env[name] = value
+        return all(fn(env) is not False for fn in fns)
+
+    try:
+        grid = frame.grids.get(name)
+        if grid is not None:
+            skip = grid.index_of(current) if isinstance(current, Decimal) else None
+            intervals = feasible_intervals(lambda k: ok_with(grid.value(k)), grid.count,
+                                           _guesses(grid, current, changes))
+            picks = [(lo, hi) for lo, hi in intervals]
+            total = sum(hi - lo + 1 for lo, hi in picks) - (
+                1 if skip is not None and any(lo <= skip <= hi for lo, hi in picks) else 0)
+            if total <= 0:
+                return None
+            k = rng.randrange(total)
+            for lo, hi in picks:
+                for index in range(lo, hi + 1):
+                    if index == skip:
+                        continue
+                    if k == 0:
+                        return grid.value(index)
+                    k -= 1
+            raise AssertionError("unreachable")  # pragma: no cover
+        spec = frame.inputs[name]
+        values: Sequence[Any] = (False, True) if spec.type == "bool" else tuple(spec.values or ())
+        fitting = [v for v in values if v != current and ok_with(v)]
+        return rng.choice(fitting) if fitting else None
+    finally:
+        env[name] = current
+
+
+def move_tied(frame: Frame, facts: Mapping[str, Any], moved: Sequence[str], rng: random.Random, *,
+              fixed: Collection[str] = (), pending: Sequence[str] = (),
+              before: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The inputs tied to ``moved`` by a deck rule the move broke, at values that keep the rules again.
+
+    Parameters
+    ----------
+    facts:
+        The scenario with ``moved`` at their new values (engine values); not modified.
+    moved:
+        The inputs the operator changed.
+    fixed:
+        Inputs that are never moved jointly (the operator's own choices).
+    pending:
+        Inputs the operator draws later in the same step: a rule that reads one is left to that draw.
+    before:
+        The moved inputs' values before the move (for the probes around a ratio or sum tie).
+
+    Returns
+    -------
+    dict
+        Partner -> new engine value; empty when no deck rule reading ``moved`` is broken, or when
+        some partner has no value that keeps the rules (then nothing moves jointly).
+    """
+    if not frame.deck:
+        return {}
+    moved_set = set(moved)
+    skip = set(pending)
+    env_for_rules = frame.complete(facts) if frame.derived else facts
+    broken = [k for k in frame.deck if k.expr.names & moved_set and not k.expr.names & skip
+              and k.expr.fn(env_for_rules) is False]
+    if not broken:
+        return {}
+    names = {n for k in broken for n in k.expr.names}
+    partners = [n for n in frame.inputs if n in names and n not in moved_set and n not in fixed
+                and n in facts and _movable(frame, n)]
+    if not partners:
+        return {}
+    rng.shuffle(partners)
+    changes = {m: ((before or {}).get(m), facts.get(m)) for m in moved}
+    # the drawn order first; if some partner has no value there, the reverse order (the other side gives)
+    for order in (partners, partners[::-1]) if len(partners) > 1 else (partners,):
+        out = _move_in_order(frame, facts, order, pending, rng, changes)
+        if out is not None:
+            work = {**facts, **out}
+            env = frame.complete(work) if frame.derived else work
+            if all(k.expr.fn(env) is not False for k in broken):
+                return out
+    return {}
+
+
+def _move_in_order(frame: Frame, facts: Mapping[str, Any], partners: Sequence[str], pending: Sequence[str],
+                   rng: random.Random, changes: Mapping[str, tuple[Any, Any]]) -> dict[str, Any] | None:
+    """Each partner in turn, kept or drawn among the values that keep its constraints; None if one has none."""
+    work = dict(facts)
+    out: dict[str, Any] = {}
+    for i, name in enumerate(partners):
+        checks = _relevant(frame, name)
+        later = tuple(partners[i + 1:]) + tuple(pending)
+        if checks and later:
+            checks = _without(frame, name, later, checks)
+        if not checks or all(fn(work) is not False for fn, _ in checks):
+            continue
+        value = _draw(frame, work, name, checks, rng, changes)
+        if value is None:
+            return None
+        work[name] = out[name] = value
+    return out

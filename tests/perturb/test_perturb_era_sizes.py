@@ -1,0 +1,137 @@
+"""Size figures fit their date (issue 18, stop 30; bug kind: a company larger than its era allows).
+
+Munger's quality-and-price base is dated June 1995 with a $4B business; metric draws on the
+card's range ($100M to $500B) kept the date, so items priced the business at up to $482B in
+1995, when the largest American company was worth about $120B. The general cause: a size
+figure is era-dependent like a macro figure, but only category values (``since``) and
+negative rates were checked against the date. ``frameworks/regimes.yaml`` now bounds size
+figures by year (``sizes.largest``: the largest US-listed company's market value, rounded up;
+derivation and sources in the file's comment), and that bound is an anachronism like the
+others: a temporal displacement to a smaller era is refused, a base above it is refused, and
+an item another operator makes larger than its base date allows keeps no date.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ipb.cli import app
+from ipb.engine.registry import bundled_scenario_paths, compiled_card
+from ipb.errors import PerturbError
+from ipb.perturb.frame import build_frame, load_base
+from ipb.perturb.operators import get_operator
+from ipb.perturb.registries import load_regimes
+
+runner = CliRunner()
+SCEN = Path(__file__).resolve().parents[2] / "frameworks" / "scenarios"
+MUNGER = "munger_business_quality_price"
+LYNCH = "lynch_six_category_framework"
+SCALE = {"M": Decimal(10) ** 6, "B": Decimal(10) ** 9, "T": Decimal(10) ** 12}
+
+
+def _money(text: str) -> Decimal:
+    m = re.fullmatch(r"\$([\d.]+)([MBT])", text)
+    assert m, text
+    return Decimal(m.group(1)) * SCALE[m.group(2)]
+
+
+def _bound(year: int) -> Decimal:
+    """Our own reading of sizes.largest: the larger of the listed years around ``year``."""
+    table = load_regimes().largest
+    before = [v for y, v in table if y <= year][-1:]
+    after = [v for y, v in table if y >= year][:1]
+    return max(before + after)
+
+
+def test_the_bound_table_reads_as_documented():
+    regimes = load_regimes()
+    assert set(regimes.size_inputs) >= {"market_value", "market_cap", "enterprise_value"}
+    assert _bound(1995) == Decimal("130E9")  # General Electric, about $120B at the end of 1995, rounded up
+    assert regimes.size_bound(1996) == _bound(1996) == Decimal("260E9")  # between 1995 and 1997: the larger
+    assert regimes.size_bound(1932) == Decimal("3E9") and regimes.size_bound(1900) == Decimal("5E9")
+    years = [y for y, _ in regimes.largest]
+    assert years == sorted(set(years))
+
+
+def _run(tmp_path: Path, card: str, base: Path, n: int, seed: int, ops: str | None = None) -> list[dict]:
+    out = tmp_path / f"{card}.jsonl"
+    argv = ["perturb", "--card", card, "--base", str(base), "--n", str(n), "--seed", str(seed), "--out", str(out)]
+    made = runner.invoke(app, argv + (["--ops", ops] if ops else []))
+    assert made.exit_code == 0, made.output
+    checked = runner.invoke(app, ["verify", str(out)])
+    assert checked.exit_code == 0, checked.output
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def test_no_dated_munger_item_prices_the_business_above_its_year(tmp_path):
+    items = _run(tmp_path, MUNGER, SCEN / MUNGER / "fair_business_wonderful_price.yaml", 1000, 0)
+    dated = [i for i in items if i["scenario"].get("as_of")]
+    assert dated and all(i["scenario"]["as_of"].startswith("1995") for i in dated)
+    over = [i["scenario"]["facts"]["market_value"] for i in dated
+            if _money(i["scenario"]["facts"]["market_value"]) > _bound(1995)]
+    assert over == []  # before: 237 of 1,000 dated June 1995 above $150B, up to $482B
+    # non-vacuity: the draws above the bound are still made, as undated hypotheticals (measured 280)
+    undated_big = [i for i in items if not i["scenario"].get("as_of")
+                   and _money(i["scenario"]["facts"]["market_value"]) > _bound(1995)]
+    assert len(undated_big) >= 150
+    assert all("1995" not in i["question"] for i in undated_big)
+
+
+def test_no_temporal_item_states_a_size_its_regime_year_did_not_allow(tmp_path):
+    items = _run(tmp_path, LYNCH, SCEN / LYNCH / "invest_cyclical_early_recovery.yaml", 600, 2,
+                 "temporal,metric+temporal,temporal+metric,metric")
+    temporal = [i for i in items if any(op["name"] == "temporal" for op in i["manifest"]["operators"])]
+    assert len(temporal) >= 300
+    for i in items:
+        as_of = i["scenario"].get("as_of")
+        if as_of:
+            assert _money(i["scenario"]["facts"]["market_cap"]) <= _bound(int(as_of[:4])), (as_of, i["id"])
+    # non-vacuity: market caps above half the 1979 bound ($22.5B) do occur in 1979 items (measured 71)
+    assert sum(1 for i in temporal if i["scenario"].get("as_of", "").startswith("1979")
+               and _money(i["scenario"]["facts"]["market_cap"]) > _bound(1979) / 2) >= 20
+
+
+def test_temporal_refuses_an_era_too_small_for_the_company(tmp_path):
+    text = (SCEN / LYNCH / "invest_cyclical_early_recovery.yaml").read_text(encoding="utf-8")
+    assert "market_cap: $6B" in text
+    base = tmp_path / "big.yaml"
+    base.write_text(text.replace("market_cap: $6B", "market_cap: $48B"), encoding="utf-8")
+    frame = build_frame([compiled_card(LYNCH)])
+    scenario = load_base(base, frame)
+    temporal = get_operator("temporal")
+    with pytest.raises(PerturbError, match=r"too early for the scenario's facts: market_cap \$48B \(above the "
+                                           r"largest company's market value about 1979, \$45B\)"):
+        temporal(frame, scenario, random.Random(0), "inflation_1979")
+    assert temporal(frame, scenario, random.Random(0), "crash_1987").scenario.as_of.year == 1987
+
+
+def test_a_base_larger_than_its_date_allows_is_refused(tmp_path):
+    text = (SCEN / MUNGER / "fair_business_wonderful_price.yaml").read_text(encoding="utf-8")
+    assert "market_value: $4B" in text
+    base = tmp_path / "big.yaml"
+    base.write_text(text.replace("market_value: $4B", "market_value: $400B"), encoding="utf-8")
+    result = runner.invoke(app, ["perturb", "--card", MUNGER, "--base", str(base), "--n", "5",
+                                 "--out", str(tmp_path / "x.jsonl")])
+    assert result.exit_code == 1
+    assert "market_value $400B (above the largest company's market value about 1995, $130B)" in result.output
+
+
+def test_every_bundled_dated_scenario_fits_its_years_bound():
+    regimes = load_regimes()
+    checked = 0
+    for path in bundled_scenario_paths():
+        text = path.read_text(encoding="utf-8")
+        date = re.search(r'^as_of: "?(\d{4})', text, re.M)
+        for name in regimes.size_inputs:
+            m = re.search(rf"^\s+{name}: (\$[\d.]+[MBT])\s*$", text, re.M)
+            if date and m:
+                checked += 1
+                assert _money(m.group(1)) <= _bound(int(date.group(1))), path
+    assert checked >= 30
