@@ -113,8 +113,9 @@ def test_the_items_fixture_finds_its_own_card_copy():
         use_cards()
 
 
-def test_a_bare_final_verdict_is_read_but_is_a_parse_failure_scored_zero(tmp_path):
-    # docs/scoring.md, "Failures count": what the new user's bare answers showed.
+def test_a_bare_final_verdict_is_read_and_credited_on_verdict_acc_only(tmp_path):
+    # docs/scoring.md, "An answer with no gate read": what the new user's bare answers showed. Until stop 30
+    # a bare right "DECLINE" was a parse failure scored 0 on VerdictAcc too; now its stated verdict is read.
     parsed = ipb.parse("DECLINE\n", "graham_net_net_screen")
     assert (parsed.status, parsed.final_verdict) == ("parse_failure", "DECLINE")
     from ipb.scoring.run import ScoreOptions, score_responses
@@ -123,8 +124,12 @@ def test_a_bare_final_verdict_is_read_but_is_a_parse_failure_scored_zero(tmp_pat
     (record,) = score_responses([i for i in items if i["id"] == ITEMS["graham_kill_1"]],
                                 [{"item_id": ITEMS["graham_kill_1"], "model": "bare", "condition": "A",
                                   "response": "DECLINE"}], ScoreOptions(embeddings=False, n_resamples=10))
-    assert (record["outcome"], record["reason_code"]) == ("parse_failure", "parse_failure")
-    assert record["owed"]["verdict_acc"] == 0.0
+    metrics = record["metrics"]
+    assert record["outcome"] == "scored" and record["flags"] == {f"FM-{k}": None for k in range(1, 7)}
+    # Hand-worked, L7 weights 0.35 OGRS_k + 0.30 KCCS + 0.20 VerdictAcc + 0.15 SAP@1: the gate trace is empty
+    # (OGRS_k, KCCS, SAP@1 at 0) and the stated DECLINE is the gold's, so 0.20 * 1 = 0.20; W1 has no verdict term.
+    assert (metrics["verdict_acc"], metrics["gcf"], metrics["gra"]) == (1.0, 0.0, 0.0)
+    assert metrics["layer_composite"] == pytest.approx(0.20) and metrics["w1_composite"] == 0.0
 
 
 def test_the_encoder_loads_without_transformers_progress_bars_and_restores_them():
