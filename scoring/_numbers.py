@@ -148,6 +148,8 @@ def _read(token: str, decimal_comma: bool | None = None) -> float | None:
         return None
 
 
+
+
 def _others(text: str, limit: int | None, decimal_comma: bool | None = None) -> list[NumberMatch]:
     """Accounting negatives and euro / pound amounts (:data:`_OTHER`), read by the one reader.
 
@@ -211,20 +213,24 @@ def find_numbers(text: str, limit: int | None = None, decimal_comma: bool | None
                     value = -value
             found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "money"))
             continue
-        value = _to_float(m.group("num"), m.group("dec"))
-        if m.group("sign"):
-            value = -value
-        if m.group("x") is not None:
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "multiple"))
-        elif m.group("pct") is not None:
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / 100, 10), "ratio"))
-        elif m.group("frac") is not None:
+        # the one reader reads the figure in its plain spelling ("1,234.5 percent" as "-1234.5%"): its groups were
+        # checked by the pattern, and no convention may turn them into a decimal mark
+        # (exact, then one rounding to a float: "66.017 billion" is 66017000000.0, not 66016999999.99999)
+        plain = ("-" if m.group("sign") else "") + m.group("num").replace(",", "") + (m.group("dec") or "")
+        if m.group("frac") is not None:
             den = int(m.group("den"))
             if den == 0 or m.group("dec") or den > 1000:
                 continue
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / den, 4), "fraction"))
-        elif m.group("scale") is not None:
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), value * _SCALE[m.group("scale").lower()], "number"))
+            unit, token = "fraction", plain
+        else:
+            unit, token = ("multiple", plain + "x") if m.group("x") is not None else ("ratio", plain + "%") \
+                if m.group("pct") is not None else ("number", plain + " " + m.group("scale"))
+        value = _read(token)
+        if value is None:  # pragma: no cover - every figure the pattern finds (at most 23 digits) is one the reader reads
+            continue
+        if unit == "fraction":
+            value = round(value / den, 4)
+        found.append(NumberMatch(m.start(), m.end(), m.group(0), value, unit))
     others = _others(text, limit, decimal_comma)
     if not others:
         return found

@@ -42,3 +42,22 @@ def test_a_euro_amount_is_never_matched_as_dollars() -> None:
     assert "price $50B" not in parsed.gates[1].elements
     dollars = parse_response(text.replace("€", "$"), "buffett_acquisition_checklist", embedder=False)
     assert "price $50B" in dollars.gates[1].elements
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        # found by the pattern, valued by the one reader: exact, then one rounding to a float. The parser's own
+        # float arithmetic read "66.017 billion" as 66016999999.99999 and "137.00015455 million" as 137000154.54999998
+        ("Sales of 66.017 billion units.", [("66.017 billion", 66_017_000_000.0, "number")]),
+        ("A backlog of 0.29 million orders.", [("0.29 million", 290_000.0, "number")]),
+        ("Units: 137.00015455 million.", [("137.00015455 million", 137_000_154.55, "number")]),
+        ("Margin of 1,234.5 percent, then −12.5 pct and 3.5x.", [("1,234.5 percent", 12.345, "ratio"),
+                                                             ("−12.5 pct", -0.125, "ratio"), ("3.5x", 3.5, "multiple")]),
+    ],
+)
+def test_figures_without_money_are_valued_by_the_one_reader(text: str, want: list[tuple[str, float, str]]) -> None:
+    assert [(n.text, n.value, n.unit) for n in find_numbers(text)] == want
+    for n in find_numbers(text):
+        plain = n.text.replace("\u2212", "-").replace(",", "").replace(" percent", "%").replace(" pct", "%")
+        assert n.value == float(read_number(plain).value)
