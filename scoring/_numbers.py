@@ -21,7 +21,7 @@ from typing import Iterable, Iterator
 
 from ipb.engine.numbers import NumberError, read_number
 
-__all__ = ["NumberMatch", "find_numbers", "find_years"]
+__all__ = ["NumberMatch", "find_numbers", "find_years", "figure_value"]
 
 _SCALE = {"t": 10**12, "tn": 10**12, "trillion": 10**12, "b": 10**9, "bn": 10**9, "billion": 10**9, "m": 10**6, "mm": 10**6,
           "mn": 10**6, "million": 10**6, "k": 10**3, "thousand": 10**3}
@@ -148,6 +148,17 @@ def _read(token: str, decimal_comma: bool | None = None) -> float | None:
         return None
 
 
+
+
+def figure_value(token: str, decimal_comma: bool | None = None) -> float | None:
+    """The value of one figure ``token`` ("12x", "-3.5%", "$5B", "0.25"), read by the one number reader
+    (:func:`ipb.engine.numbers.read_number`: exact, then rounded once to a float), or None when it refuses it (not a
+    number, or beyond its limits). For matchers whose patterns find a figure and must not value it on their own.
+
+    >>> figure_value("66.017 billion"), figure_value("-3.5%"), figure_value("1e999") is None
+    (66017000000.0, -0.035, True)
+    """
+    return _read(token, decimal_comma)
 
 
 def _others(text: str, limit: int | None, decimal_comma: bool | None = None) -> list[NumberMatch]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ipb.scoring._numbers import figure_value
 from ipb.scoring._text import NumberMatch, stem
 from ipb.scoring.parse._types import Span
 from rapidfuzz import fuzz, process
@@ -103,8 +104,8 @@ def _bare_numbers(text: str, start: int, end: int, numbers: list[NumberMatch]) -
                 or _NOT_A_FIGURE_AFTER.match(text, m.end()) is not None):
             continue
         raw = m.group(0).replace("\u2212", "-")
-        value = float(raw)
-        if "." not in raw and 1800 <= value <= 2100:
+        value = figure_value(raw)
+        if value is None or "." not in raw and 1800 <= value <= 2100:
             continue
         out.append(NumberMatch(m.start(), m.end(), m.group(0), value, BARE))
         if len(out) >= 64:

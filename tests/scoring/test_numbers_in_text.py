@@ -61,3 +61,14 @@ def test_figures_without_money_are_valued_by_the_one_reader(text: str, want: lis
     for n in find_numbers(text):
         plain = n.text.replace("\u2212", "-").replace(",", "").replace(" percent", "%").replace(" pct", "%")
         assert n.value == float(read_number(plain).value)
+
+
+def test_the_element_matcher_values_quantities_by_the_one_reader() -> None:
+    """Metrics' quantities (element F1, KCCS) are found by their own pattern and valued by engine.numbers: exact,
+    then one rounding, so "$4.1B" is 4.1e9 (the float arithmetic gave 4099999999.9999995) and "3.7%" 0.037 (was
+    0.037000000000000005); a figure beyond the reader's limits (more than 60 digits) is no quantity, as in a scenario."""
+    from ipb.scoring.metrics._matching import extract_quantities
+
+    got = [(q.value, q.unit) for q in extract_quantities("price $4.1B, margin 3.7%, 2.5 per cent, 3 times, 1/4 of 12.5 million")]
+    assert got == [(4.1e9, "money"), (0.037, "ratio"), (0.025, "ratio"), (3.0, "multiple"), (0.25, "plain"), (12.5e6, "plain")]
+    assert extract_quantities("1" * 70 + " units") == []
