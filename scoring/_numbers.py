@@ -14,6 +14,7 @@ input (no nested unbounded quantifiers).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from itertools import islice
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import Iterable, Iterator
 
 from ipb.engine.numbers import NumberError, read_number
 
-__all__ = ["NumberMatch", "find_numbers", "find_years", "figure_value"]
+__all__ = ["NumberMatch", "ascii_digits", "find_numbers", "find_years", "figure_value"]
 
 _SCALE = {"t": 10**12, "tn": 10**12, "trillion": 10**12, "b": 10**9, "bn": 10**9, "billion": 10**9, "m": 10**6, "mm": 10**6,
           "mn": 10**6, "million": 10**6, "k": 10**3, "thousand": 10**3}
@@ -138,12 +139,25 @@ def _number_matches(text: str) -> Iterator[re.Match[str]]:
             yield m
 
 
+def ascii_digits(token: str) -> str:
+    """``token`` with every decimal digit of another script written 0-9 ("٣٥%" -> "35%"): a writer's figures in
+    Arabic-Indic or fullwidth digits are figures in prose, where a typed value (:func:`ipb.engine.numbers.read_number`)
+    asks for ASCII digits.
+
+    >>> ascii_digits("\u0663\u0665%"), ascii_digits("$12")
+    ('35%', '$12')
+    """
+    if token.isascii():
+        return token
+    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() and not c.isascii() else c for c in token)
+
+
 @lru_cache(maxsize=8192)
 def _read(token: str, decimal_comma: bool | None = None) -> float | None:
     """The value of ``token`` by :func:`ipb.engine.numbers.read_number`, as a float, or None when it refuses it
     (remembered: a long answer repeats its figures)."""
     try:
-        return float(read_number(token.replace("\u2013", "-"), decimal_comma=decimal_comma).value)
+        return float(read_number(ascii_digits(token.replace("\u2013", "-")), decimal_comma=decimal_comma).value)
     except NumberError:
         return None
 

@@ -30,7 +30,9 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from ipb.engine.numbers import NumberError, read_number
 from ipb.scoring import verdict_words as vw
+from ipb.scoring._numbers import ascii_digits
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._prose import _CONDITIONAL, _bar_words, _direction, _stems
 from ipb.scoring.parse._state import _ParserState
@@ -103,7 +105,10 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
         bound_high = vw.PROCEED if m.group("noun").lower() in _LOWER_BOUND else vw.REJECT
         if higher is not None and higher != bound_high:
             return None, True  # the card's direction and the answer's noun disagree
-        said_value, bar_value = (Decimal(m.group(k).lstrip("$\u00a3\u20ac")) for k in ("fig", "bar"))
+        try:  # the one number reader: "$50" and "50" are both 50 (the kinds were matched above)
+            said_value, bar_value = (read_number(ascii_digits(m.group(k))).value for k in ("fig", "bar"))
+        except NumberError:  # pragma: no cover - the pattern's figures are digits with at most one decimal point
+            continue
         if said_value == bar_value:
             verdicts.add(vw.PROCEED)  # at the floor or the cap: the bar is met
         else:

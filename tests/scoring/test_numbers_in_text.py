@@ -72,3 +72,15 @@ def test_the_element_matcher_values_quantities_by_the_one_reader() -> None:
     got = [(q.value, q.unit) for q in extract_quantities("price $4.1B, margin 3.7%, 2.5 per cent, 3 times, 1/4 of 12.5 million")]
     assert got == [(4.1e9, "money"), (0.037, "ratio"), (0.025, "ratio"), (3.0, "multiple"), (0.25, "plain"), (12.5e6, "plain")]
     assert extract_quantities("1" * 70 + " units") == []
+
+
+def test_figures_in_another_scripts_digits_stay_read() -> None:
+    """Regression (routing through the one reader): the reader asks a typed value for ASCII digits, but an answer's
+    figures in Arabic-Indic or fullwidth digits are figures, as the parser's own arithmetic read them before."""
+    from ipb.scoring.metrics._matching import extract_quantities
+    from ipb.scoring.parse._stated_bars import compared_verdict
+
+    got = [(n.text, n.value, n.unit) for n in find_numbers("margin \u0663\u0665% at \u0661\u0662x, ROE \uff11\uff14%")]
+    assert got == [("\u0663\u0665%", 0.35, "ratio"), ("\u0661\u0662x", 12.0, "multiple"), ("\uff11\uff14%", 0.14, "ratio")]
+    assert [(q.value, q.unit) for q in extract_quantities("\u0663\u0665% and \u0661\u0662x")] == [(0.35, "ratio"), (12.0, "multiple")]
+    assert compared_verdict("\u0661\u0664% a year against our \u0661\u0660% hurdle", None) == "PROCEED"
