@@ -55,7 +55,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterator
 
-from ipb.errors import LoadError
+from ipb.engine._decimal_convention import decimal_comma_convention
+from ipb.engine._number_digits import NumberError, _digits, _error
 
 __all__ = [
     "Number",
@@ -121,14 +122,6 @@ _SCAN_RE = re.compile(
 )
 
 
-class NumberError(LoadError):
-    """A text is not a number :func:`read_number` can read, or lies beyond its limits.
-
-    ``offset`` is the 0-based index in the text read, ``column`` the 1-based one
-    (``line`` 1); callers re-locate it in their file.
-    """
-
-
 @dataclass(frozen=True)
 class Number:
     """One number read from text.
@@ -150,103 +143,6 @@ class Number:
     kind: str
     currency: str | None
     span: tuple[int, int]
-
-
-def _error(message: str, text: str, offset: int = 0) -> NumberError:
-    return NumberError(f"{text!r} is not a number: {message}", line=1, column=offset + 1, offset=offset,
-                       rule="number")
-
-
-def _ambiguous(mant: str, sep: str, text: str, at: int) -> NumberError:
-    """The error for a lone separator a typed value must not leave to a guess (see :func:`read_number`)."""
-    where = at + mant.rfind(sep)
-    head, _, tail = mant.rpartition(sep)
-    if sep == ",":
-        return _error(f"',' is read only as a thousands separator in groups of three (1,234); for a decimal "
-                      f"write {text.strip().replace(mant, head + '.' + tail, 1)!r}", text, where)
-    short = tail.rstrip("0")
-    decimal = head + "." + (short + "0" if len(short) == 3 else short or "0")
-    return _error(f"'.' followed by exactly three digits is ambiguous (thousands or decimals); write "
-                  f"{text.strip().replace(mant, head + tail, 1)!r} or {text.strip().replace(mant, head + ',' + tail, 1)!r} "
-                  f"for thousands, {text.strip().replace(mant, decimal, 1)!r} for a decimal", text, where)
-
-
-#: Characters that only ever group thousands (never a decimal mark), with their names for messages.
-_GROUP_ONLY = {"'": "an apostrophe", "\u00a0": "a no-break space (U+00A0)",
-               "\u202f": "a narrow no-break space (U+202F)", "\u2009": "a thin space (U+2009)"}
-
-
-def _space_groups(mant: str, text: str, at: int) -> str:
-    """``mant`` grouped by an apostrophe or a thin / no-break space, as plain digits and one decimal mark.
-
-    These characters group thousands only: ``1'234'567.5`` and ``1\u202f234,5``
-    are read, ``1'2``, ``12'34`` and ``1.234'567`` are errors (they were read
-    as 1.2, 12.34 and 1234.567; issue 16, breaker 2 finding 5).
-    """
-    kinds = [c for c in _GROUP_ONLY if c in mant]
-    name = _GROUP_ONLY[kinds[0]]
-    if len(kinds) > 1:
-        raise _error(f"two kinds of digit-group separator ({name} and {_GROUP_ONLY[kinds[1]]})", text, at)
-    sep = kinds[0]
-    groups = mant.split(sep)
-    last, mark, frac = groups[-1], "", ""
-    for m in ".,":
-        if m in last:
-            last, mark, frac = last.partition(m)
-            break
-    ok = (1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:-1]) and len(last) == 3
-          and (not mark or (frac.isdigit() and not any(c in frac for c in ".,"))))
-    if not ok or not "".join(groups[:-1] + [last]).isdigit():
-        where = at + mant.index(sep)
-        raise _error(f"{name} only groups thousands, in groups of three digits (1{sep}234{sep}567); "
-                     "write the decimal mark as '.'", text, where)
-    return "".join(groups[:-1] + [last]) + ("." + frac if mark else "")
-
-
-def _digits(mant: str, decimal_comma: bool | None, text: str, at: int, strict: bool = False,
-            dot_may_group: bool = False) -> tuple[str, int]:
-    """(digit string, exponent) of a mantissa such as ``1,234.5`` -> ("12345", -1).
-
-    With ``strict`` (and no ``decimal_comma`` given), a lone ``,`` that is not a
-    thousands group, and (when ``dot_may_group``) a lone ``.`` followed by
-    exactly three digits, are errors instead of guesses.
-    """
-    plain = _space_groups(mant, text, at) if any(c in mant for c in _GROUP_ONLY) else mant
-    commas, dots = plain.count(","), plain.count(".")
-    if commas and dots:
-        mark = "," if plain.rfind(",") > plain.rfind(".") else "."
-        group = "." if mark == "," else ","
-        if plain.count(mark) > 1:
-            raise _error(f"two decimal marks {mark!r}", text, at)
-    elif commas or dots:
-        sep = "," if commas else "."
-        count = commas or dots
-        head, _, tail = plain.rpartition(sep)
-        looks_grouped = len(tail) == 3 and 1 <= len(head.split(sep)[0]) <= 3 and head != ""
-        if count > 1:
-            mark, group = ("", sep)
-        elif strict and decimal_comma is None and sep == "," and (not looks_grouped or head.startswith("0")):
-            raise _ambiguous(mant, ",", text, at)
-        elif strict and decimal_comma is None and sep == "." and dot_may_group and looks_grouped and not head.startswith("0"):
-            raise _ambiguous(mant, ".", text, at)
-        elif sep == "," and looks_grouped and decimal_comma is not True:
-            mark, group = ("", ",")
-        elif sep == "." and looks_grouped and decimal_comma is True:
-            mark, group = ("", ".")
-        else:
-            mark, group = (sep, "")
-    else:
-        mark, group = "", ""
-    whole, _, frac = plain.partition(mark) if mark else (plain, "", "")
-    if group:
-        parts = whole.split(group)
-        if not parts[0] or len(parts[0]) > 3 or any(len(p) != 3 for p in parts[1:]):
-            raise _error(f"digits grouped by {group!r} must come in threes", text, at)
-        whole = "".join(parts)
-    if not (whole + frac).isdigit():
-        raise _error("misplaced separator", text, at)
-    digits = (whole + frac).lstrip("0") or "0"
-    return digits, -len(frac)
 
 
 def check_magnitude(value: Decimal, what: str = "number") -> Decimal:
@@ -426,47 +322,6 @@ def scan_numbers(text: str, start: int = 0, end: int | None = None, *, decimal_c
                     number, a, b = inner, a + 1, b - 1
         if number is not None:
             yield Number(number.value, number.kind, number.currency, (a, b))
-
-
-#: Evidence of the decimal convention in prose: a comma decimal after dot groups (1.234,5), or a comma
-#: with one or two decimals at a currency or percent (€12,5, 3,5 %, 12,50 EUR); the dot's mirror images.
-#: Each opens with a lookahead for the first characters its alternatives can start with: it matches nothing more,
-#: and lets the engine skip in C to the next such character (four times faster on a megabyte than trying the three
-#: alternatives at every position).
-_COMMA_DECIMAL = re.compile(
-    r"(?=[0-9€£EG])(?:(?<![0-9.,])[0-9]{1,3}(?:\.[0-9]{3})+,[0-9]+(?![0-9.,])"
-    r"|(?:€|£|EUR|GBP)[ \t]?[0-9]+,[0-9]{1,2}(?![0-9.,])"
-    r"|(?<![0-9.,])[0-9]+,[0-9]{1,2}[ \t]?(?:%|€|£|EUR\b|GBP\b))")
-_DOT_DECIMAL = re.compile(
-    r"(?=[0-9$€£EGU])(?:(?<![0-9.,])[0-9]{1,3}(?:,[0-9]{3})+\.[0-9]+(?![0-9.,])"
-    r"|(?:\$|€|£|EUR|GBP|USD)[ \t]?[0-9]+\.[0-9]{1,2}(?![0-9.,])"
-    r"|(?<![0-9.,])[0-9]+\.[0-9]{1,2}[ \t]?(?:%|€|£|EUR\b|GBP\b))")
-
-_COMMA_PAIR = re.compile(r"[0-9],[0-9]")
-_DOT_PAIR = re.compile(r"[0-9]\.[0-9]")
-
-
-def decimal_comma_convention(text: str) -> bool | None:
-    """Whether ``text`` writes the comma as its decimal mark: True, False (the dot), or None (no evidence, or both).
-
-    The evidence is a number only one convention can have written: ``1.234,5``
-    or a comma with one or two decimals at a currency or a percent sign
-    (``€12,5``, ``3,5 %``) for the comma; ``1,234.5``, ``$12.50`` or ``3.5%``
-    for the dot. A text showing both says nothing. Pass the result as
-    ``decimal_comma`` to :func:`read_number` / :func:`scan_numbers`, so that in a
-    comma-decimal answer ``€1.500`` is 1500 and ``2,5%`` is 0.025 (issue 13:
-    "1,234.5 and 1.234,5 by context"). Linear: no nested repetition.
-
-    >>> decimal_comma_convention("Der Kurs liegt bei €12,50, die Marge bei 3,5 %."), decimal_comma_convention("margin 3.5%")
-    (True, False)
-    >>> decimal_comma_convention("1,234 shares") is None
-    True
-    """
-    # every alternative holds a digit, the mark and a digit: a text without that pair cannot match, and the
-    # plain pattern is a fast scan where the full one would try three alternatives at every digit
-    comma = _COMMA_PAIR.search(text) is not None and _COMMA_DECIMAL.search(text) is not None
-    dot = _DOT_PAIR.search(text) is not None and _DOT_DECIMAL.search(text) is not None
-    return comma if comma != dot else None
 
 
 def format_number(number: Number) -> str:

@@ -14,6 +14,7 @@ input (no nested unbounded quantifiers).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from itertools import islice
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import Iterable, Iterator
 
 from ipb.engine.numbers import NumberError, read_number
 
-__all__ = ["NumberMatch", "find_numbers", "find_years"]
+__all__ = ["NumberMatch", "ascii_digits", "find_numbers", "find_years", "figure_value"]
 
 _SCALE = {"t": 10**12, "tn": 10**12, "trillion": 10**12, "b": 10**9, "bn": 10**9, "billion": 10**9, "m": 10**6, "mm": 10**6,
           "mn": 10**6, "million": 10**6, "k": 10**3, "thousand": 10**3}
@@ -138,14 +139,40 @@ def _number_matches(text: str) -> Iterator[re.Match[str]]:
             yield m
 
 
+def ascii_digits(token: str) -> str:
+    """``token`` with every decimal digit of another script written 0-9 ("٣٥%" -> "35%"): a writer's figures in
+    Arabic-Indic or fullwidth digits are figures in prose, where a typed value (:func:`ipb.engine.numbers.read_number`)
+    asks for ASCII digits.
+
+    >>> ascii_digits("\u0663\u0665%"), ascii_digits("$12")
+    ('35%', '$12')
+    """
+    if token.isascii():
+        return token
+    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() and not c.isascii() else c for c in token)
+
+
 @lru_cache(maxsize=8192)
 def _read(token: str, decimal_comma: bool | None = None) -> float | None:
     """The value of ``token`` by :func:`ipb.engine.numbers.read_number`, as a float, or None when it refuses it
     (remembered: a long answer repeats its figures)."""
     try:
-        return float(read_number(token.replace("\u2013", "-"), decimal_comma=decimal_comma).value)
+        return float(read_number(ascii_digits(token.replace("\u2013", "-")), decimal_comma=decimal_comma).value)
     except NumberError:
         return None
+
+
+
+
+def figure_value(token: str, decimal_comma: bool | None = None) -> float | None:
+    """The value of one figure ``token`` ("12x", "-3.5%", "$5B", "0.25"), read by the one number reader
+    (:func:`ipb.engine.numbers.read_number`: exact, then rounded once to a float), or None when it refuses it (not a
+    number, or beyond its limits). For matchers whose patterns find a figure and must not value it on their own.
+
+    >>> figure_value("66.017 billion"), figure_value("-3.5%"), figure_value("1e999") is None
+    (66017000000.0, -0.035, True)
+    """
+    return _read(token, decimal_comma)
 
 
 def _others(text: str, limit: int | None, decimal_comma: bool | None = None) -> list[NumberMatch]:
@@ -211,20 +238,24 @@ def find_numbers(text: str, limit: int | None = None, decimal_comma: bool | None
                     value = -value
             found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "money"))
             continue
-        value = _to_float(m.group("num"), m.group("dec"))
-        if m.group("sign"):
-            value = -value
-        if m.group("x") is not None:
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "multiple"))
-        elif m.group("pct") is not None:
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / 100, 10), "ratio"))
-        elif m.group("frac") is not None:
+        # the one reader reads the figure in its plain spelling ("1,234.5 percent" as "-1234.5%"): its groups were
+        # checked by the pattern, and no convention may turn them into a decimal mark
+        # (exact, then one rounding to a float: "66.017 billion" is 66017000000.0, not 66016999999.99999)
+        plain = ("-" if m.group("sign") else "") + m.group("num").replace(",", "") + (m.group("dec") or "")
+        if m.group("frac") is not None:
             den = int(m.group("den"))
             if den == 0 or m.group("dec") or den > 1000:
                 continue
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), round(value / den, 4), "fraction"))
-        elif m.group("scale") is not None:
-            found.append(NumberMatch(m.start(), m.end(), m.group(0), value * _SCALE[m.group("scale").lower()], "number"))
+            unit, token = "fraction", plain
+        else:
+            unit, token = ("multiple", plain + "x") if m.group("x") is not None else ("ratio", plain + "%") \
+                if m.group("pct") is not None else ("number", plain + " " + m.group("scale"))
+        value = _read(token)
+        if value is None:  # pragma: no cover - every figure the pattern finds (at most 23 digits) is one the reader reads
+            continue
+        if unit == "fraction":
+            value = round(value / den, 4)
+        found.append(NumberMatch(m.start(), m.end(), m.group(0), value, unit))
     others = _others(text, limit, decimal_comma)
     if not others:
         return found

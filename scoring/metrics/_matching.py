@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ipb.engine.numbers import decimal_comma_convention
+from ipb.scoring._numbers import figure_value
 from ipb.errors import ScoreError
 from ipb.scoring.embeddings import Encoder, default_encoder, embed
 from ipb.scoring.metrics._comparison import compare_readings, read_comparison
@@ -74,19 +75,33 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     if decimal_comma_convention(text):  # "1.234,5" / "2,5 %" read as 1,234.5 / 2.5% (issue 13, by context)
         text = text.translate(_SWAP_MARKS)
     for m in _NUMBER.finditer(text):
-        value = float(m.group("num").replace(",", ""))
-        if m.group("den"):
-            den = float(m.group("den"))
-            if den == 0:
-                continue
-            value /= den
+        # found here, valued by the one number reader (engine.numbers) in the figure's plain spelling: "2.5 percent"
+        # as "2.5%", "3 times" as "3x", "$1.25 bn" as "1.25 bn" (the unit is this matcher's: a currency with a
+        # percentage is a ratio); exact, then one rounding to a float
+        plain = m.group("num").replace(",", "")
         suffix = (m.group("suf") or "").lower().replace(" ", "")
         unit = "money" if m.group("cur") else "plain"
-        if suffix in ("%", "percent"):
+        if m.group("den"):
+            num, den = figure_value(plain), figure_value(m.group("den"))
+            if num is None or not den:
+                continue
+            value = num / den
+        else:
+            pending = None
+            if suffix in ("%", "percent"):
+                pending, unit = figure_value(plain + "%"), "ratio"
+            elif suffix in ("x", "\u00d7", "times"):
+                pending, unit = figure_value(plain + "x"), "multiple"
+            else:
+                pending = figure_value(plain + (" " + suffix if suffix else ""))
+            if pending is None:
+                continue  # beyond the reader's limits (more than 60 digits)
+            value = pending
+        if m.group("den") and suffix in ("%", "percent"):
             value, unit = value / 100.0, "ratio"
-        elif suffix in ("x", "×", "times"):
+        elif m.group("den") and suffix in ("x", "\u00d7", "times"):
             unit = "multiple"
-        elif suffix:
+        elif m.group("den") and suffix:
             value *= _SCALE[suffix]
         if m.group("neg"):
             value = -value

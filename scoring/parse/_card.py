@@ -24,7 +24,7 @@ from ipb.scoring._text import (
     stem,
 )
 from ipb.scoring.parse._common import _CardIndex
-from ipb.scoring.parse._elements import _elements
+from ipb.scoring.parse._element_spec import _elements
 from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._references import _SEP
 from ipb.scoring.parse._regime_words import REGIME_SYNONYMS, regime_pattern

@@ -38,7 +38,6 @@ __all__ = [
     "answers_another",
     "own_answer",
     "buying_answer",
-    "in_the_past",
     "at_another_price",
     "other_object",
     "decision_label_before",
@@ -218,44 +217,6 @@ def other_object(text: str, end: int) -> bool:
     """
     m = _OBJECT_AFTER.match(text, end)
     return m is not None and m.group("word") not in _NOT_OTHER and not m.group("word").endswith("ly")
-
-
-#: A sentence that opens with a time in the past ("In 2021", "In March 2020", "Back in 2019,", "Last year", "At the time")
-#: and states it in the past tense before the verdict ("In 2021 it was too rich for me", "In March 2020 the right call was
-#: to buy"): a verdict of then, not today's.
-_PAST_OPENING = re.compile(
-    r"(?i)[ \t>*_#-]*(?:(?:back[ \t]+)?(?:in|during|by)[ \t]+(?:(?:early|late|mid)[ \t-]+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\.?[ \t]+)?(?:19|20)\d\d\b"
-    r"|last[ \t]+(?:year|time|cycle|decade)\b|(?:two|three|four|five|ten|several|many|some)[ \t]+years[ \t]+ago\b"
-    r"|at[ \t]+the[ \t]+time\b|back[ \t]+then\b|in[ \t]+the[ \t]+past\b)")
-#: A verdict verb in the past tense ("passed on it", "sold", "avoided") and a date in the past right after it.
-_PAST_WORD = re.compile(r"(?i)\b(?:\w+ed|sold|bought|took)\b")
-_PAST_AFTER = re.compile(r"(?i)(?:[ \t]+(?:it|them|the[ \t]+\w+|out))?[ \t]+(?:(?:back[ \t]+)?in[ \t]+(?:19|20)\d\d\b|in[ \t]+the[ \t]+past\b"
-                         r"|last[ \t]+year\b|(?:two|three|four|five|several|many|some|\d+)[ \t]+years[ \t]+ago\b)")
-#: Between the past verb and the verdict: the sentence turns to today ("In 2021 it was dear, so today it's a buy").
-_NOW = re.compile(r"(?i)\b(?:so|now|today|therefore|hence|but|yet|since)\b")
-_PAST_VERB = re.compile(r"(?i)\b(?:was|were|had|did|seemed|looked|felt|called|said|thought)\b")
-
-
-def in_the_past(text: str, sentence_start: int, pos: int, end: int | None = None) -> bool:
-    """Whether the verdict at ``pos`` (ending at ``end``) is stated in a sentence (opening at ``sentence_start``) set in the
-    past, or is a verb in the past tense dated right after it ("I passed on it in 2019").
-
-    >>> t = "I passed on it in 2019, but now it is cheap."
-    >>> in_the_past(t, 0, 2, 14)
-    True
-
-    >>> t = "In 2021 it was too rich for me at 60x."
-    >>> in_the_past(t, 0, t.index("too rich"))
-    True
-    >>> t = "In 2024 revenue was up 9%, so it's a buy."
-    >>> in_the_past(t, 0, t.index("a buy"))
-    False
-    """
-    if end is not None and _PAST_WORD.search(text, pos, end) is not None and _PAST_AFTER.match(text, end) is not None:
-        return True  # "I passed on it in 2019, but now ...": a past action dated after it
-    m = _PAST_OPENING.match(text, sentence_start, pos)
-    verb = None if m is None else _PAST_VERB.search(text, m.end(), pos)
-    return verb is not None and _NOW.search(text, verb.end(), pos) is None
 
 
 #: A sentence opening with a price other than today's ("At 35 we'd be buyers", "Below $20 I would buy", "Under 10x earnings,

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._closing import decision_label_before
+from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._state import _ParserState
 
 __all__ = ["decider_moves_before", "purpose_infinitive", "relative_clause"]
@@ -146,10 +147,6 @@ _INFLECTED_SUBJECT = re.compile(
     r"|\b(?:the|this|that|its|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|will\s+be|would\s+be|has\s+been|must\s+be|should\s+be|is\s+to\s+be|"
     r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?)\s+(?:now\s+|therefore\s+|then\s+)?\Z")
 
-#: A dated time in the past in the act's sentence: "In 2019 we sold a third", "bought years ago", "Last year I sold half":
-#: history of the holding, not the decision the answer makes.
-_DATED_PAST = re.compile(r"(?i)\b(?:in|since|back\s+in|during)\s+(?:19|20)[0-9]{2}\b|\b(?:years|decades)\s+ago\b|"
-                         r"\blast\s+(?:year|decade|cycle)\b")
 #: A short label on its line before an inflected outcome verb ("Outcome: declined", "**Result** - approved").
 _LABELLED = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[A-Za-z][\w /'()-]{0,30}?[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*\Z")
 
@@ -277,8 +274,8 @@ class _DecidedMixin(_ParserState):
                     continue
                 if rule.whole and found is not None:
                     start = found.start()
-            if rule.stated and _DATED_PAST.search(masked, unit_start, min(self.units[u].end, m.end() + 40)):
-                continue  # an act dated in the past: the holding's history
+            if rule.stated and past_time(masked, unit_start, min(self.units[u].end, m.end() + 40), "act"):
+                continue  # an act dated in the past: the holding's history ("In 2019 we sold a third")
             if rule.key == 0 and rule.literals == ("no",) and re.search(
                     r"(?i)\b(?:have|has|had|hold|holds|own|owns|with|take|taking|holding|currently|there\s+is|there's)\s+\Z",
                     masked[window : m.start()]):

@@ -3,135 +3,37 @@
 An element is read verbatim (a template such as ``price {price}`` with its
 fields filled as the engine renders them) or loosely (its word stems, its
 numbers and, for numeric fields, the nearest number of the field's kind).
+What an element asks for is read from the card by :mod:`._element_spec`; each
+sentence's stems and figures are indexed by :mod:`._element_bags`.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from functools import lru_cache
 from decimal import Decimal, InvalidOperation
 
-from ipb.engine.card import ELEMENT_FIELD, Card, Gate
+from ipb.engine.card import ELEMENT_FIELD
 from ipb.engine.execute import format_value
-from ipb.engine.numbers import NumberError, read_number
-from ipb.scoring._text import STOPWORDS, NumberMatch, find_numbers, normalize, stem
+from ipb.scoring._text import STOPWORDS, NumberMatch, normalize, stem
 from ipb.scoring.parse._common import (
     MAX_ELEMENT_CHARS,
     MAX_UNIT,
     _Element,
     _Unit,
 )
+from ipb.scoring.parse._element_bags import BARE, _Bag, _stem_hit
+from ipb.scoring.parse._element_spec import _render_slot
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
-from rapidfuzz import fuzz, process
 
-_ELEMENT_NUMBER = re.compile(r"(?P<cmp>>=|<=|>|<|=|\u2265|\u2264)?[ \t]*(?P<num>[~\u2248]?[-\u2212]?\$?\d[\d,.]*[ \t]?(?:[TBMK%xX\u00d7]|bn)?)")
-_CMP = {"\u2265": ">=", "\u2264": "<="}
-_GLOSS = re.compile(r"\([^()]*\)\s*\Z")
 _MEASURE_WORDS = frozenset({"metric", "measur", "figur", "number"})
-
-
-def _elements(gate: Gate, card: Card) -> list[_Element]:
-    units = {name: t.unit for name, t in card.symbols.items()}
-    seen: dict[str, _Element] = {}
-    pool = list(gate.required_elements)
-    for more in gate.elements_by_verdict.values():
-        pool.extend(more)
-    for text in pool:
-        if text in seen:
-            continue
-        fields = [(m.group(1), units.get(m.group(1))) for m in ELEMENT_FIELD.finditer(text)]
-        literal = ELEMENT_FIELD.sub(" ", text)
-        # a closing bracketed part is the card's gloss ("current ratio {current_ratio} (at least 2)": the bar the figure is
-        # held to); an answer states the element by its words and figure outside the brackets. Read verbatim, the
-        # whole text still counts (``pattern`` below).
-        outside = _GLOSS.sub(" ", literal)
-        if re.search(r"[^\W\d_]", outside):
-            literal = outside
-        numbers: list[tuple[float, str, str]] = []
-        for m in _ELEMENT_NUMBER.finditer(literal):
-            found = find_numbers(m.group("num").lstrip("~\u2248"))
-            if found:
-                cmp = _CMP.get(m.group("cmp") or "", m.group("cmp") or "")
-                numbers.append((found[0].value, found[0].unit, cmp))
-        words = re.sub(r"[\d$%><=~\u2248\u2265\u2264.,]+", " ", literal)
-        alternatives = []
-        for part in re.split(r"(?i)(?:\b|_)or(?:\b|_)|/", words):
-            stems = [stem(w) for w in normalize(part).split() if w not in STOPWORDS and len(w) > 1]
-            if stems:
-                alternatives.append(stems)
-        pattern, slots = _template_pattern(text, card)
-        seen[text] = _Element(text, alternatives, numbers, fields, pattern, slots)
-    return list(seen.values())
-
-
-#: A number field: digits (commas only as thousands separators) matched possessively (``*+``), so fields side by side
-#: ("{a}{b}{c}{d}") cannot split a run of digits in every possible way: the pattern stays linear (issue 16).
-_TEMPLATE_NUMBER = r"[-\u2212]?\$?\d(?:,\d{3}|\d)*+(?:\.\d++)?(?:[ \t]?(?:[TBMK%xX\u00d7]|bn)(?![^\W\d_]))?"
-_TEMPLATE_GAP = r"[\W_]+"
-
-
-def _flexible(literal: str) -> str:
-    """A regex for literal element text: its words in order, any punctuation, spacing or underscores between them."""
-    words = re.findall(r"[^\W_]+", literal)
-    if not words:
-        return _junction(literal)
-    lead = literal[: literal.index(words[0])]
-    trail = literal[literal.rindex(words[-1]) + len(words[-1]) :]
-    return _junction(lead) + _TEMPLATE_GAP.join(re.escape(w) for w in words) + _junction(trail)
-
-
-def _junction(chars: str) -> str:
-    """A regex for the punctuation joining a literal to a field: spacing free, "~" optional, each other mark one mark of any kind.
-
-    A mark never takes a field's "$": "intrinsic ~{value}" reads "intrinsic $25B" as $25B.
-    """
-    return "".join(r"[ \t]*" if c.isspace() else r"[~\u2248]?" if c in "~\u2248" else r"[^\w\s$]" for c in chars)
-
-
-def _template_pattern(text: str, card: Card) -> tuple[re.Pattern[str] | None, list[tuple[str, str, str | None, tuple[str, ...]]]]:
-    """A regex reading ``text`` (a template or plain words) back verbatim, its fields filled as the engine renders them (category values with
-    spaces for underscores, ``true``/``false``, numbers, ``unknown``), and the (group, kind, unit, values) of each field."""
-    slots: list[tuple[str, str, str | None, tuple[str, ...]]] = []
-    parts: list[str] = []
-    pos = 0
-    for i, m in enumerate(ELEMENT_FIELD.finditer(text)):
-        lit = _flexible(text[pos : m.start()])
-        if lit:
-            parts.append(lit)
-        pos = m.end()
-        symbol = card.symbols.get(m.group(1))
-        kind = getattr(symbol, "kind", None) or "number"
-        unit = getattr(symbol, "unit", None)
-        values = tuple(str(v) for v in (getattr(symbol, "values", None) or ()))
-        group = f"f{i}"
-        if kind == "category" and values:
-            alts = [_TEMPLATE_GAP.join(re.escape(w) for w in re.findall(r"[^\W_]+", v)) or re.escape(v)
-                    for v in sorted(values, key=len, reverse=True)]
-            body = "|".join(alts)
-        elif kind == "bool":
-            body = "true|false|yes|no"
-        elif kind == "number":
-            body = _TEMPLATE_NUMBER
-        else:
-            body = r"[^\W_]++(?:[ _-][^\W_]++)*?"  # words possessive: a field splits text only at spacing
-        parts.append(f"(?P<{group}>unknown|{body})")
-        slots.append((group, kind, unit, values))
-    lit = _flexible(text[pos:])
-    if lit:
-        parts.append(lit)
-    try:
-        return re.compile(r"(?i)(?<![^\W_])" + "".join("(?:" + p + ")" for p in parts) + r"(?![^\W_])"), slots
-    except re.error:  # pragma: no cover - parts are escaped
-        return None, []
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-_TOKEN = re.compile(r"[^\W_]+")
 _OPERATOR_AFTER = re.compile(r"[ \t]*(?:[=\u00d7*+/]|x\b)")
 
 
@@ -143,131 +45,6 @@ _COMPARE = {
     "=": lambda a, b: abs(a - b) <= 1e-9,
     "": lambda a, b: abs(a - b) <= 1e-9 * max(1.0, abs(b)),
 }
-_SYNONYM_WORDS: dict[str, tuple[str, ...]] = {
-    "comprehensible": ("understand", "understood", "comprehend", "simpl", "predictabl"),
-    "insufficiency": ("insufficient", "lack", "missing", "unavailabl", "unknown", "absent", "provid", "disclos", "no", "limit", "gap"),
-    "data": ("information", "evidence", "disclosur", "detail", "record", "track"),
-    "acknowledg": ("not", "no", "unknown", "missing", "absent", "lack", "flag", "note", "recogni", "admit"),
-    "fcf": ("free",),
-    "moat": ("advantag", "franchis"),
-    "cost": ("costs",),
-    "credit": ("financ", "lend", "capital"),
-    "self": ("own", "internal", "itself"),
-    "fund": ("financ", "fund"),
-}
-
-
-#: Synonyms by the stem of the element word; values are stem prefixes.
-_SYNONYMS: dict[str, tuple[str, ...]] = {stem(word): alts for word, alts in _SYNONYM_WORDS.items()}
-
-
-@dataclass
-class _Bag:
-    """The stems and numbers of one sentence, indexed for element matching."""
-
-    exact: dict[str, Span]
-    prefix5: dict[str, Span]
-    numbers: list[NumberMatch]
-    start: int
-    text: str
-    end: int = -1
-    #: (stem, cutoff) -> what :func:`_stem_hit` found: a bag is read by every element of every gate it serves
-    hits: dict[tuple[str, float], Span | None] = field(default_factory=dict, repr=False, compare=False)
-
-    @classmethod
-    def of(cls, text: str, start: int, end: int, numbers: list[NumberMatch]) -> "_Bag":
-        exact: dict[str, Span] = {}
-        prefix5: dict[str, Span] = {}
-        for m in _TOKEN.finditer(text, start, end):
-            st = stem(m.group())
-            if st not in exact:
-                span = exact[st] = m.span()
-                if len(st) >= 5 and st[:5] not in prefix5:
-                    prefix5[st[:5]] = span
-        return cls(exact, prefix5, numbers + _bare_numbers(text, start, end, numbers), start, text, end)
-
-    @classmethod
-    def merge(cls, bags: list["_Bag"]) -> "_Bag":
-        exact: dict[str, Span] = {}
-        prefix5: dict[str, Span] = {}
-        numbers: list[NumberMatch] = []
-        for b in bags:
-            for k, v in b.exact.items():
-                exact.setdefault(k, v)
-            for k, v in b.prefix5.items():
-                prefix5.setdefault(k, v)
-            numbers.extend(b.numbers)
-        return cls(exact, prefix5, numbers, bags[0].start if bags else 0, bags[0].text if bags else "")
-
-
-#: A figure written with no unit ("Current ratio 1.3", "shortest record 24 years"): the reader's numbers need a unit, an
-#: element's count or multiple may have none. Never part of a word, a date, a range or a larger number.
-_BARE = re.compile(r"(?<![\w.,$\u20ac\u00a3\u00a5/\u2212-])[-\u2212]?\d{1,6}(?:\.\d{1,4})?(?![\w%$/]|[.,]\d|[ \t]?(?:%|percent\b|pct\b|bp\b|bps\b))")
-#: Unit of a bare figure: read only into a field of no unit (a count) or a multiple.
-BARE = "bare"
-
-
-#: What a bare figure is not: a list or row number opening its line ("7. ", "| 7 |"), a gate's number ("Test 3"), a day
-#: of a month ("17 July", "July 17").
-_NOT_A_FIGURE_BEFORE = re.compile(
-    r"(?:(?:^|\n)[ \t>*_#|-]*"
-    r"|(?i:\b(?:gates?|tests?|steps?|stages?|criteri(?:on|a)|checks?|lens(?:es)?|questions?|conditions?|rules?|no\.?|#)[ \t]*"
-    r"(?:\d{1,3}[ \t]*(?:,|and|&|to|-|\u2013)[ \t]*)*)"
-    r"|(?i:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?[ \t]*))\Z")
-_NOT_A_FIGURE_AFTER = re.compile(r"(?i)[ \t]*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b")
-
-
-def _bare_numbers(text: str, start: int, end: int, numbers: list[NumberMatch]) -> list[NumberMatch]:
-    """The bare figures of ``text[start:end]`` outside the reader's ``numbers``; four-digit years (1800-2100), list, row
-    and gate numbers and days of a month are left out."""
-    taken = [(n.start, n.end) for n in numbers]
-    out: list[NumberMatch] = []
-    for m in _BARE.finditer(text, start, end):
-        if any(a < m.end() and m.start() < b for a, b in taken):
-            continue
-        if (_NOT_A_FIGURE_BEFORE.search(text, max(0, m.start() - 24), m.start()) is not None
-                or _NOT_A_FIGURE_AFTER.match(text, m.end()) is not None):
-            continue
-        raw = m.group(0).replace("\u2212", "-")
-        value = float(raw)
-        if "." not in raw and 1800 <= value <= 2100:
-            continue
-        out.append(NumberMatch(m.start(), m.end(), m.group(0), value, BARE))
-        if len(out) >= 64:
-            break
-    return out
-
-
-def _stem_hit(target: str, bag: _Bag, cutoff: float) -> Span | None:
-    """Where ``bag`` has the stem ``target``: the stem, a synonym, one of five or more letters by its first five, one
-    of four by a short suffix, or (six or more letters) the closest stem by rapidfuzz's ratio at ``cutoff``; memoised
-    in the bag."""
-    key = (target, cutoff)
-    hits = bag.hits
-    if key in hits:
-        return hits[key]
-    span = hits[key] = _stem_hit_in(target, bag, cutoff)
-    return span
-
-
-def _stem_hit_in(target: str, bag: _Bag, cutoff: float) -> Span | None:
-    for t in (target, *_SYNONYMS.get(target, ())):
-        span = bag.exact.get(t)
-        if span is not None:
-            return span
-        if len(t) >= 5:
-            span = bag.prefix5.get(t[:5])
-            if span is not None:
-                return span
-        elif len(t) == 4:
-            for s, sp in bag.exact.items():
-                if s.startswith(t) and len(s) - len(t) <= 3:
-                    return sp
-    if len(target) >= 6 and bag.exact:
-        best = process.extractOne(target, list(bag.exact), scorer=fuzz.ratio, score_cutoff=cutoff)
-        if best is not None:
-            return bag.exact[best[0]]
-    return None
 
 
 def _match_element(element: _Element, bags: list[_Bag], cutoff: float, shared: frozenset[str] = frozenset()) -> tuple[str, Span] | None:
@@ -298,32 +75,6 @@ def _match_element(element: _Element, bags: list[_Bag], cutoff: float, shared: f
             if len(stems) >= 2 and len(spans) == len(stems):
                 return element.text, (min(a for a, _ in spans), max(b for _, b in spans))
     return None
-
-
-def _render_slot(raw: str, kind: str, unit: str | None, values: tuple[str, ...]) -> str | None:
-    """The engine's rendering of one field value read verbatim from the response."""
-    low = raw.strip().lower()
-    if low == "unknown":
-        return "unknown"
-    if kind == "bool":
-        return "true" if low in ("true", "yes") else "false"
-    if kind == "category":
-        key = normalize(low.replace("_", " "))
-        for v in values:
-            if normalize(v.replace("_", " ")) == key:
-                return v
-        return None
-    if kind == "number":
-        found = find_numbers(raw.replace("\u2212", "-"))
-        try:
-            if found:
-                exact = Decimal(str(found[0].value))
-            else:  # the one number reader, strict (one field, no convention around it): "1,5" is refused, not 15
-                exact = read_number(raw, strict=True).value
-        except (InvalidOperation, NumberError):
-            return None
-        return format_value(exact, unit if unit in ("money", "ratio", "multiple") else None)
-    return raw.strip()
 
 
 def _match_template(element: _Element, bag: _Bag, *, plain: bool = False) -> tuple[str, Span] | None:

@@ -17,7 +17,6 @@ from ipb.scoring.parse._closing import (
     answer_particle_end,
     answers_another,
     buying_answer,
-    in_the_past,
     at_another_price,
     is_result,
     other_object,
@@ -25,6 +24,7 @@ from ipb.scoring.parse._closing import (
     own_answer,
 )
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
+from ipb.scoring.parse._past import in_the_past
 from ipb.scoring.parse._confidence import final_confidence
 from ipb.scoring.parse._decided import (
     _DecidedMixin,

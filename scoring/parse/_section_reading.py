@@ -40,7 +40,8 @@ from ipb.scoring._numbers import NumberMatch
 from ipb.scoring.parse._appraisal_words import lexicon_for
 from ipb.scoring.parse._prose import (
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
-from ipb.scoring.parse._stated_bars import _HISTORY, _compared, _higher
+from ipb.scoring.parse._past import past_time
+from ipb.scoring.parse._stated_bars import _compared, _higher
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import bar_verdict, category_verdicts, gate_bars, gate_categories
 from ipb.scoring.parse._types import GateTrace
@@ -301,7 +302,7 @@ class _SectionReadingMixin(_ParserState):
                     reached = _NOT_REACHED.search(low, a, b)
                     if own is not None and own != gate and not (reached and self._names_gate(gate, a, b)):
                         continue  # another gate's facts ("I won't even get to returns on capital, the moat or the price" is each one's)
-                    if _CONDITIONAL.search(low, a, b) or _HISTORY.search(low, a, b):
+                    if _CONDITIONAL.search(low, a, b) or past_time(low, a, b, "comparison"):
                         continue
                     if reached is not None and reached.group(0).lower().startswith("not") and _PART_NOT_RUN.match(low, reached.end()):
                         reached = None  # "the screen was not run on pre-2015 data": run on the rest

@@ -30,7 +30,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from ipb.engine.numbers import NumberError, read_number
 from ipb.scoring import verdict_words as vw
+from ipb.scoring._numbers import ascii_digits
+from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._prose import _CONDITIONAL, _bar_words, _direction, _stems
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import Bar, gate_bars
@@ -67,13 +70,6 @@ def _flip(verdict: str) -> str:
     return vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
 
 
-#: A clause that dates what it says well in the past states the gate's history, not its reading today ("Back in the
-#: boom it traded above value", "Last cycle it made 14% against our 10% hurdle", "Back in 2007 the mood was hot"; not
-#: "years ago", which also dates a fact of today's case: "founded four years ago, it has not been tested").
-_HISTORY = re.compile(r"(?i)\b(?:back\s+in|(?:last|previous|prior)\s+(?:cycle|decade)|"
-                      r"(?:in|during)\s+the\s+(?:last|previous|prior)\s+(?:cycle|boom|bubble|crisis))\b")
-
-
 def compared_verdict(text: str, higher: str | None) -> str | None:
     """The verdict ``text`` (one sentence) states by comparing the gate's fact with a stated bar, else None.
 
@@ -100,7 +96,7 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
     for m in _AGAINST.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
             return None, True
-        if _HISTORY.search(text, max(text.rfind(";", 0, m.start()), text.rfind(". ", 0, m.start()), 0), m.end()):
+        if past_time(text, max(text.rfind(";", 0, m.start()), text.rfind(". ", 0, m.start()), 0), m.end(), "comparison"):
             return None, True  # "Last cycle it made 14% against our 10% hurdle": history, not today's reading
         unit = lambda u: (u or "").lower().replace("times", "x")  # noqa: E731 - "12 times" is "12x"
         money = m.group("fig").startswith(("$", "\u00a3", "\u20ac")), m.group("bar").startswith(("$", "\u00a3", "\u20ac"))
@@ -109,7 +105,10 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
         bound_high = vw.PROCEED if m.group("noun").lower() in _LOWER_BOUND else vw.REJECT
         if higher is not None and higher != bound_high:
             return None, True  # the card's direction and the answer's noun disagree
-        said_value, bar_value = (Decimal(m.group(k).lstrip("$\u00a3\u20ac")) for k in ("fig", "bar"))
+        try:  # the one number reader: "$50" and "50" are both 50 (the kinds were matched above)
+            said_value, bar_value = (read_number(ascii_digits(m.group(k))).value for k in ("fig", "bar"))
+        except NumberError:  # pragma: no cover - the pattern's figures are digits with at most one decimal point
+            continue
         if said_value == bar_value:
             verdicts.add(vw.PROCEED)  # at the floor or the cap: the bar is met
         else:

@@ -6,12 +6,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ipb.engine import _decimal_convention as convention
 from ipb.engine import numbers
 
 
 def _reference(text: str) -> bool | None:
-    comma = numbers._COMMA_DECIMAL.search(text) is not None
-    dot = numbers._DOT_DECIMAL.search(text) is not None
+    comma = convention._COMMA_DECIMAL.search(text) is not None
+    dot = convention._DOT_DECIMAL.search(text) is not None
     return comma if comma != dot else None
 
 

@@ -42,3 +42,45 @@ def test_a_euro_amount_is_never_matched_as_dollars() -> None:
     assert "price $50B" not in parsed.gates[1].elements
     dollars = parse_response(text.replace("€", "$"), "buffett_acquisition_checklist", embedder=False)
     assert "price $50B" in dollars.gates[1].elements
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        # found by the pattern, valued by the one reader: exact, then one rounding to a float. The parser's own
+        # float arithmetic read "66.017 billion" as 66016999999.99999 and "137.00015455 million" as 137000154.54999998
+        ("Sales of 66.017 billion units.", [("66.017 billion", 66_017_000_000.0, "number")]),
+        ("A backlog of 0.29 million orders.", [("0.29 million", 290_000.0, "number")]),
+        ("Units: 137.00015455 million.", [("137.00015455 million", 137_000_154.55, "number")]),
+        ("Margin of 1,234.5 percent, then −12.5 pct and 3.5x.", [("1,234.5 percent", 12.345, "ratio"),
+                                                             ("−12.5 pct", -0.125, "ratio"), ("3.5x", 3.5, "multiple")]),
+    ],
+)
+def test_figures_without_money_are_valued_by_the_one_reader(text: str, want: list[tuple[str, float, str]]) -> None:
+    assert [(n.text, n.value, n.unit) for n in find_numbers(text)] == want
+    for n in find_numbers(text):
+        plain = n.text.replace("\u2212", "-").replace(",", "").replace(" percent", "%").replace(" pct", "%")
+        assert n.value == float(read_number(plain).value)
+
+
+def test_the_element_matcher_values_quantities_by_the_one_reader() -> None:
+    """Metrics' quantities (element F1, KCCS) are found by their own pattern and valued by engine.numbers: exact,
+    then one rounding, so "$4.1B" is 4.1e9 (the float arithmetic gave 4099999999.9999995) and "3.7%" 0.037 (was
+    0.037000000000000005); a figure beyond the reader's limits (more than 60 digits) is no quantity, as in a scenario."""
+    from ipb.scoring.metrics._matching import extract_quantities
+
+    got = [(q.value, q.unit) for q in extract_quantities("price $4.1B, margin 3.7%, 2.5 per cent, 3 times, 1/4 of 12.5 million")]
+    assert got == [(4.1e9, "money"), (0.037, "ratio"), (0.025, "ratio"), (3.0, "multiple"), (0.25, "plain"), (12.5e6, "plain")]
+    assert extract_quantities("1" * 70 + " units") == []
+
+
+def test_figures_in_another_scripts_digits_stay_read() -> None:
+    """Regression (routing through the one reader): the reader asks a typed value for ASCII digits, but an answer's
+    figures in Arabic-Indic or fullwidth digits are figures, as the parser's own arithmetic read them before."""
+    from ipb.scoring.metrics._matching import extract_quantities
+    from ipb.scoring.parse._stated_bars import compared_verdict
+
+    got = [(n.text, n.value, n.unit) for n in find_numbers("margin \u0663\u0665% at \u0661\u0662x, ROE \uff11\uff14%")]
+    assert got == [("\u0663\u0665%", 0.35, "ratio"), ("\u0661\u0662x", 12.0, "multiple"), ("\uff11\uff14%", 0.14, "ratio")]
+    assert [(q.value, q.unit) for q in extract_quantities("\u0663\u0665% and \u0661\u0662x")] == [(0.35, "ratio"), (12.0, "multiple")]
+    assert compared_verdict("\u0661\u0664% a year against our \u0661\u0660% hurdle", None) == "PROCEED"

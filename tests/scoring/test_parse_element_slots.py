@@ -1,6 +1,6 @@
 """Regression (misread figure): a number field of an element template is read by the one number reader.
 
-``_elements._render_slot`` used to strip every non-digit from a figure it could not read, so that
+``_element_spec._render_slot`` used to strip every non-digit from a figure it could not read, so that
 ``1,5`` became 15 and ``2 to 1`` became 21. It now reads the figure with
 :func:`ipb.engine.numbers.read_number` (strict: a figure in one field has no convention around it)
 and refuses what that cannot read.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from ipb.scoring.parse._elements import _render_slot
+from ipb.scoring.parse._element_spec import _render_slot
 
 
 @pytest.mark.parametrize(

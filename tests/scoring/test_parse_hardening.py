@@ -22,7 +22,7 @@ from ipb.engine.registry import compiled_card
 from ipb.scoring import _text
 from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._citations import MAX_CITATION_CHARS, _Spans
-from ipb.scoring.parse._elements import _template_pattern
+from ipb.scoring.parse._element_spec import _template_pattern
 
 CARD = compiled_card("buffett_acquisition_checklist").card
 

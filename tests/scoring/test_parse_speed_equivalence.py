@@ -9,7 +9,7 @@ small alphabet (so literals recur, overlap themselves and pass the truncation li
 - *Trigger scan*: :func:`ipb.scoring._scan.scan` now tries only the literals whose first three characters start a
   word of the text (a head index per trigger list) instead of testing every literal of the list; the matches, their
   keys, which of two tied matches wins, and the literals reported as truncated must be those of the old loop.
-- *Element matcher*: :func:`ipb.scoring.parse._elements._stem_hit` memoises per sentence bag; a second look gives
+- *Element matcher*: :func:`ipb.scoring.parse._element_bags._stem_hit` memoises per sentence bag; a second look gives
   what a fresh look gives.
 - *Reading comparison*: ``bench/parse_readings.py --compare`` exits 1 when two dumps differ in one reading.
 
@@ -29,7 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ipb.scoring import _scan
 from ipb.scoring._scan import Trigger, scan, word_prefixes
-from ipb.scoring.parse._elements import _Bag, _stem_hit, _stem_hit_in
+from ipb.scoring.parse._element_bags import _Bag, _stem_hit, _stem_hit_in
 
 ROOT = Path(__file__).resolve().parents[2]
 

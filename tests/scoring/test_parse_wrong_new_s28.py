@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from ipb.scoring.parse import parse_response
-from ipb.scoring.parse._closing import in_the_past, other_object
+from ipb.scoring.parse._closing import other_object
+from ipb.scoring.parse._past import in_the_past
 
 MUNGER = "munger_business_quality_price"  # pass INVEST, fail DECLINE; gate 3 moat, 4 management, 5 price
 GRAHAM = "graham_seven_tests_defensive"  # pass INVEST, fail DECLINE; gate 3 earnings stability
