@@ -4,6 +4,7 @@ Run from the repository root::
 
     .venv/bin/python bench/parse_accuracy.py [--split tuned|heldout|all] [--embedder on|off|both]
                                              [--corpus DIR] [--ids PREFIX] [--json OUT] [--cases] [--elements]
+                                             [--confidence]
 
 ``--cases``, ``--elements`` and ``--json`` list per-answer readings for the tuned split only;
 heldout answers appear in the figures and never one by one.
@@ -57,6 +58,12 @@ implied-final accuracy
     trace ending in a kill implies) equals the label's
     ``implied_final_verdict`` (absent: none implied). A parse failure, or a
     final verdict the parser reads where none is stated, implies nothing.
+
+``--confidence`` adds, per split (and per ``--ids`` prefix when several are
+given), coverage and accuracy of gate and final verdicts at confidence
+thresholds, a reliability table and the AUROC of confidence for right
+against wrong readings (definitions: ``bench/confidence_figures.py``); a gate
+not found and a parse failure have no confidence and are never covered.
 
 Unreadable answers are never dropped: a ``parse_failure`` counts as wrong on
 every figure it touches, and the number of failures is printed. The
