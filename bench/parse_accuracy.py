@@ -4,6 +4,7 @@ Run from the repository root::
 
     .venv/bin/python bench/parse_accuracy.py [--split tuned|heldout|all] [--embedder on|off|both]
                                              [--corpus DIR] [--ids PREFIX] [--json OUT] [--cases] [--elements]
+                                             [--confidence]
 
 ``--cases``, ``--elements`` and ``--json`` list per-answer readings for the tuned split only;
 heldout answers appear in the figures and never one by one.
@@ -58,6 +59,12 @@ implied-final accuracy
     ``implied_final_verdict`` (absent: none implied). A parse failure, or a
     final verdict the parser reads where none is stated, implies nothing.
 
+``--confidence`` adds, per split (and per ``--ids`` prefix when several are
+given), coverage and accuracy of gate and final verdicts at confidence
+thresholds, a reliability table and the AUROC of confidence for right
+against wrong readings (definitions: ``bench/confidence_figures.py``); a gate
+not found and a parse failure have no confidence and are never covered.
+
 Unreadable answers are never dropped: a ``parse_failure`` counts as wrong on
 every figure it touches, and the number of failures is printed. A failure in
 which no gate was recognised still carries the final verdict it states
@@ -81,6 +88,8 @@ from typing import Any, Callable
 from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import confidence_figures  # noqa: E402 - bench/confidence_figures.py, beside this file
 DEFAULT_CORPUS = ROOT / "tests" / "scoring" / "corpus"
 NO_VERDICT = "-"
 
@@ -229,6 +238,8 @@ def score_case(case: dict[str, Any], parse: Callable[..., Any], embedder: Any) -
     parsed_verdict = dict(parsed)
     parsed_elements = {g.gate: set(g.elements) for g in result.gates} if ok else {}
     labelled = _labelled_gates(case)
+    confidence = {g.gate: getattr(g, "confidence", 1.0) for g in result.gates} if ok else {}
+    gate_readings: list[tuple[float | None, bool]] = []
     problems: list[str] = []
     if not ok:
         t.failures = 1
@@ -239,6 +250,7 @@ def score_case(case: dict[str, Any], parse: Callable[..., Any], embedder: Any) -
             continue
         t.verdict_total += 1
         got = parsed_verdict.get(number, "<missing>")
+        gate_readings.append((confidence.get(number), got == verdict))
         if got == verdict:
             t.verdict_right += 1
         else:
@@ -299,12 +311,15 @@ def score_case(case: dict[str, Any], parse: Callable[..., Any], embedder: Any) -
         "invented_gates": list(result.invented_gates) if ok else [],
         "problems": problems,
         "missed_elements": missed_elements,
+        # (confidence or None when not read, right) of each labelled gate verdict and of the final verdict
+        "confidence_gates": gate_readings,
+        "confidence_final": (getattr(result, "final_confidence", 1.0) if ok else None, final == expect["final_verdict"]),
     }
     return t, record
 
 
-def run(cases: list[dict[str, Any]], embedder: Any) -> dict[str, Any]:
-    """Figures per split and per (split, phenomenon), plus per-case records."""
+def run(cases: list[dict[str, Any]], embedder: Any, prefixes: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Figures per split and per (split, phenomenon), confidence figures per split and per id prefix, per-case records."""
     parse = _parser()
     by_split: dict[str, Tally] = defaultdict(Tally)
     by_phen: dict[tuple[str, str], Tally] = defaultdict(Tally)
@@ -316,9 +331,19 @@ def run(cases: list[dict[str, Any]], embedder: Any) -> dict[str, Any]:
             by_split[split].add(tally)
             for tag in case.get("phenomena") or ["(none)"]:
                 by_phen[(split, tag)].add(tally)
+    groups: dict[str, tuple[list[Any], list[Any]]] = {}
+    for record in records:
+        for split in (record["split"], "all"):
+            names = [split] + [f"{split} {p}*" for p in prefixes if record["id"].startswith(p) and len(prefixes) > 1]
+            for name in names:
+                gates, finals = groups.setdefault(name, ([], []))
+                gates.extend(record["confidence_gates"])
+                finals.append(record["confidence_final"])
     return {
         "version": 1,
         "embedder": embedder is not False,
+        "confidence": {name: confidence_figures.figures(*groups[name]) for name in groups},
+        "_confidence": groups,
         "splits": {s: by_split[s].figures() for s in ("tuned", "heldout", "all") if s in by_split},
         "phenomena": {s: {tag: by_phen[(s, tag)].figures() for (s2, tag) in sorted(by_phen) if s2 == s}
                       for s in ("tuned", "heldout", "all") if s in by_split},
@@ -362,6 +387,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--elements", action="store_true",
                     help="list every labelled element the parser missed, per tuned-split answer, with what it read for "
                          "that gate (heldout answers are never listed)")
+    ap.add_argument("--confidence", action="store_true",
+                    help="per split (and per --ids prefix when several are given): coverage and accuracy of gate and final "
+                         "verdicts at confidence thresholds, a reliability table and the AUROC of confidence for right vs "
+                         "wrong readings (bench/confidence_figures.py)")
     ap.add_argument("--json", type=Path, help="also write the figures and per-case readings as JSON here")
     ap.add_argument("--cases", action="store_true",
                     help="list every tuned-split answer read wrongly, with what differed (heldout misreads are "
@@ -386,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
             configs.remove("on")
             if not configs:
                 return 1
-    results = {c: run(cases, None if c == "on" else False) for c in configs}
+    results = {c: run(cases, None if c == "on" else False, tuple(args.ids)) for c in configs}
     print(f"parse accuracy on {len(cases)} corpus answers; parse failures count as wrong; 'verdict' leaves out gates "
           "labelled '-' (no verdict stated); 'impl.' is the implied final verdict over answers that state none")
     for config, result in results.items():
@@ -401,6 +430,11 @@ def main(argv: list[str] | None = None) -> int:
             for tag, figures in tags.items():
                 print(_row("  " + tag, figures))
     for config, result in results.items():
+        if args.confidence:
+            print(f"\nconfidence, {CONFIG_TITLES[config]}: coverage = share of labelled verdicts read at confidence >= T "
+                  "(a gate not found or a parse failure is never covered: it is review work); accuracy among the covered")
+            for name, (gates, finals) in result["_confidence"].items():
+                print("\n".join(confidence_figures.table(name, gates, finals)))
         if args.cases:
             wrong = result["_wrong"].get("tuned") or []
             print(f"\n{len(wrong)} tuned answers read wrongly ({CONFIG_TITLES[config]}):")

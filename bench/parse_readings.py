@@ -19,7 +19,9 @@ held-out corpus answer is compared without being shown):
 
 Each line is ``{"key": ..., "config": "off"|"on", "sha256": ..., "reading": ParsedResponse.to_dict()}``
 (the 1 MB readings are kept as their digest only). ``--compare`` prints the
-keys whose readings differ and exits 1 if any does, 0 when all are the same.
+keys whose readings differ and exits 1 if any does, 0 when all are the same;
+``--compare A B --ignore-confidence`` compares them without their confidence
+numbers (dumps written before this option lack the field it needs).
 """
 
 from __future__ import annotations
@@ -73,6 +75,14 @@ def _answers(n: int, corpus_dir: Path = DEFAULT_CORPUS) -> Iterator[tuple[str, A
         yield f"megabyte/{name}", buffett, text, True
 
 
+def _without_confidence(reading: dict[str, Any]) -> dict[str, Any]:
+    """``reading`` without its confidence numbers (each gate's ``confidence`` and ``final_confidence``): what it read."""
+    out = {k: v for k, v in reading.items() if k != "final_confidence"}
+    if isinstance(out.get("gates"), list):
+        out["gates"] = [{k: v for k, v in g.items() if k != "confidence"} if isinstance(g, dict) else g for g in out["gates"]]
+    return out
+
+
 def _dump(out: Path, n: int, configs: list[str], corpus_dir: Path = DEFAULT_CORPUS) -> int:
     from ipb.scoring.parse import default_embedder, parse_response
 
@@ -85,7 +95,9 @@ def _dump(out: Path, n: int, configs: list[str], corpus_dir: Path = DEFAULT_CORP
                     continue
                 reading = parse_response(text, card, embedder=False if config == "off" else model).to_dict()
                 blob = json.dumps(reading, sort_keys=True, ensure_ascii=False)
+                bare = json.dumps(_without_confidence(reading), sort_keys=True, ensure_ascii=False)
                 row = {"key": key, "config": config, "sha256": hashlib.sha256(blob.encode("utf-8")).hexdigest(),
+                       "sha256_without_confidence": hashlib.sha256(bare.encode("utf-8")).hexdigest(),
                        "reading": None if big else reading}
                 fh.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
                 count += 1
@@ -93,15 +105,17 @@ def _dump(out: Path, n: int, configs: list[str], corpus_dir: Path = DEFAULT_CORP
     return 0
 
 
-def _compare(a: Path, b: Path) -> int:
+def _compare(a: Path, b: Path, ignore_confidence: bool = False) -> int:
+    field = "sha256_without_confidence" if ignore_confidence else "sha256"
+
     def rows(path: Path) -> dict[tuple[str, str], str]:
-        return {(r["key"], r["config"]): r["sha256"] for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
+        return {(r["key"], r["config"]): r[field] for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
 
     left, right = rows(a), rows(b)
     differ = sorted(k for k in left.keys() | right.keys() if left.get(k) != right.get(k))
     for key, config in differ:
         print(f"differs: {key} (embedder {config})")
-    print(f"{len(left)} and {len(right)} readings; {len(differ)} differ")
+    print(f"{len(left)} and {len(right)} readings; {len(differ)} differ" + (" (confidence numbers left out)" if ignore_confidence else ""))
     return 1 if differ else 0
 
 
@@ -112,9 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--embedder", choices=["off", "on", "both"], default="off")
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder of corpus YAML files (a copy without a blind batch)")
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("A", "B"))
+    ap.add_argument("--ignore-confidence", action="store_true",
+                    help="with --compare: compare the readings without their confidence numbers (a change to confidence "
+                         "alone then shows no difference; run without it to see which readings' confidence moved)")
     args = ap.parse_args(argv)
     if args.compare:
-        return _compare(*args.compare)
+        return _compare(*args.compare, ignore_confidence=args.ignore_confidence)
     if args.out is None:
         ap.error("--out or --compare is required")
     configs = ["off", "on"] if args.embedder == "both" else [args.embedder]

@@ -19,7 +19,7 @@ from ipb.scoring._text import (
 )
 from ipb.scoring.parse._card import _index
 from ipb.scoring.parse._citations import _CitationsMixin
-from ipb.scoring.parse._confidence import _ConfidenceMixin
+from ipb.scoring.parse._confidence import _ConfidenceMixin, settled
 from ipb.scoring.parse._common import (
     DEFAULT_EMBED_CUTOFF,
     DEFAULT_SCORE_CUTOFF,
@@ -136,6 +136,7 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
         if entailed:
             self.notes.append(f"{entailed} gate(s) discussed without a verdict read as PROCEED: the final verdict "
                               f"{result.final_verdict} clears them under the card's gate logic (how '+entailed')")
+        settled(result.gates)  # a gate still without a verdict: its confidence lowered (_confidence.py)
         if result.final_verdict is None:
             result.implied_final_verdict, result.implied_final_gate, result.implied_final_span = implied_final(self.card, result.gates)
         result.invented = self._dedupe_invented()

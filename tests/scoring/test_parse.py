@@ -375,8 +375,9 @@ def test_each_reading_carries_a_confidence_and_the_competing_reading() -> None:
     parsed = parse_response(text, BUFFETT, embedder=False)
     got = [(g.gate, g.verdict, g.confidence, g.runner_up) for g in parsed.gates]
     # 1: a label's word (level 4), nothing competing: 0.95. 2: the revision (level 4) against the set-aside PROCEED
-    # (weak, level 1; three below): 0.95 x 0.9. 3: hedged (level 2): 0.65. 4: no verdict, named by alias: 0.5.
-    assert got == [(1, "PROCEED", 0.95, None), (2, "REJECT", 0.855, "PROCEED"), (3, "PROCEED", 0.65, None), (4, None, 0.5, None)]
+    # (weak, level 1; three below): 0.95 x 0.9. 3: hedged (level 2): 0.65. 4: no verdict, named by alias: 0.5, and
+    # x0.5 as no reader in other words gives it one (settled): 0.25, below every reading with a verdict here.
+    assert got == [(1, "PROCEED", 0.95, None), (2, "REJECT", 0.855, "PROCEED"), (3, "PROCEED", 0.65, None), (4, None, 0.25, None)]
     runner = parsed.gates[1].runner_up_span
     assert runner is not None and text[runner[0] : runner[1]] == "PROCEED" and runner[0] < text.index("My verdict")
     # final: DECLINE after the cue (level 4); INVEST conceded ("though an optimist", level 4 - 2 = 2, two below): 0.95 x 0.9
