@@ -361,7 +361,8 @@ DECIDER_BEFORE: Final = re.compile(
     re.I)
 #: An idiom that carries its own decider or can only be a verdict: it counts in lower case anywhere ("we stay on the
 #: sidelines", "the fund is selling", "this goes in the too-hard pile", "it does not make the defensive list").
-SELF_STATED: Final = re.compile(_DECIDER + r"\b|too[\s-]+hard\b|\b(?:for|from)\s+(?:me|us)\b|\bmakes?\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b", re.I)
+SELF_STATED: Final = re.compile(_DECIDER + r"\b|too[\s-]+hard\b|\b(?:for|from)\s+(?:me|us)\b|\bmakes?\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b"
+                                r"|\bone\s+to\s+(?:skip|avoid|leave\s+alone|pass\s+on|sit\s+out|steer\s+clear|stay\s+(?:away|out)|buy|own|add)\b", re.I)
 
 #: Idioms real reports close with instead of an outcome word (key 0: the card's fail outcome, key 1: its pass outcome):
 #: "I wouldn't touch it", "steer clear", "a hard pass", "count me out", "uninvestable"; "this is a buy", "worth owning",
@@ -373,6 +374,10 @@ FINAL_IDIOMS: Final = re.compile(
     r"|\bsteer(?:s|ed|ing)?\s+clear\b|\bhard\s+pass\b|\bcount\s+(?:me|us)\s+out\b|\bun-?investable\b|\bnot\s+investable\b"
     r"|\b(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?|sit(?:s|ting)?)\s+on\s+the\s+sidelines?\b|\btoo[\s-]+hard\s+(?:pile|basket|bin|bucket|box|tray)\b"
     r"|\bnot\s+for\s+(?:us|me)\b(?!\s+to\b)|\bstay(?:s|ing)?\s+away\b(?![ \t]+from\b)"
+    # the case as "one" the writer leaves: "This is one we'll skip.", "one to leave alone for now", "one I'd avoid"
+    r"|\b(?:this|it|that)(?:\s+is|'s|\u2019s)\s+(?:one|a\s+(?:name|stock|bond|deal))\s+(?:(?:to|for\s+(?:us|me)\s+to)|(?:we|i)"
+    r"(?:'ll|\u2019ll|'d|\u2019d|\s+will|\s+would|\s+should)?)\s+(?:skip|avoid|leave\s+alone|pass\s+on|sit\s+out|steer\s+clear\s+of|"
+    r"stay\s+away\s+from|stay\s+out\s+of)\b"
     r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+(?:does\s+not|doesn't|did\s+not|didn't|fails\s+to|failed\s+to|"
     r"cannot|can't|would\s+not|wouldn't)\s+qualify\s+(?:for|as)\b"
     r"|\b(?:does\s+not|doesn't|did\s+not|didn't|fails\s+to|failed\s+to|cannot|can't|will\s+not|won't|would\s+not|wouldn't)\s+make\s+"
@@ -398,7 +403,9 @@ FINAL_IDIOMS: Final = re.compile(
     rf"|{_DECIDER}\s+(?:(?:would|will)\s+)?be\s+(?:a\s+)?buyers?\b(?!\s+(?:if|below|under|at|when|only|once)\b)"
     r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+qualifies\s+(?:for|as)\b"
     rf"|{_DECIDER}\s+(?:(?:am|are|is|will\s+be|would\s+be|be|have\s+been|has\s+been|been)\s+)?buying\b(?!\s+(?:back|power|opportunit|time))"
-    r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+makes\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b)"
+    r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+makes\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b"
+    r"|\b(?:this|it|that)(?:\s+is|'s|\u2019s)\s+(?:one|a\s+(?:name|stock|bond|deal))\s+(?:to|(?:we|i)(?:'ll|\u2019ll|'d|\u2019d|\s+will|\s+would|\s+should)?)"
+    r"\s+(?:buy|own|add)\b(?!\s+(?:if|when|once|below|under|at|on\s+(?:a|any)\s+dip)\b))"
 )
 #: :data:`FINAL_IDIOMS` for long texts (key 0 for every trigger: the match's group says which outcome).
 FINAL_IDIOM_TRIGGERS: Final[list[Trigger]] = [

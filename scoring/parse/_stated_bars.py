@@ -44,7 +44,8 @@ _NOUNS = r"floor|minimum|hurdle|cap|ceiling|maximum|limit|bar|threshold|cut-?off
 _COMPARED = re.compile(
     r"(?i)\b(?P<side>above|over|beyond|exceeds?|exceeding|higher than|greater than|more than|below|under|beneath|"
     r"short of|less than|lower than|inside|within|outside)\s+"
-    r"(?:(?!of\b)[^\s,;:.!?()]+\s+){0,3}?(?P<bar>" + _NOUNS + r"|top\s+\d+)\b")
+    # (a ratio "2:1", "2 : 1", "3 to 1" is one word of the bar: "below our 2 : 1 minimum")
+    r"(?:(?:\d+(?:\.\d+)?[ \t]*(?::|to)[ \t]*1|(?!of\b)[^\s,;:.!?()]+)\s+){0,3}?(?P<bar>" + _NOUNS + r"|top\s+\d+)\b")
 #: A figure set against a stated bar that carries its own figure: "14% a year against our 10% hurdle", "leverage 1.9x against
 #: a 2.5x limit", "expected return 9% vs 10% hurdle". The two figures must be of one kind (both %, both x, both money or
 #: both plain); the bar's noun gives its side, as for :data:`_COMPARED`.

@@ -1,0 +1,68 @@
+"""Running-prose phenomena of stop 30 (issue 13), each on short texts written for these tests.
+
+* **The case as "one" the writer leaves or takes**: "This is one we'll skip.", "one to leave alone for now", "one I'd
+  avoid" (the card's fail outcome); "one to buy", "one we'll own" (its pass outcome), never with a condition after it
+  ("one to buy if it drops"). "One to X" needs no decider: it can only be a verdict.
+* **Being out of what the outcome exits**: "I'd be out of local-currency assets", "pull out of", "sell out of" read as an
+  EXIT_... outcome, as "get out of" does.
+* **A ratio as the stated bar**: "Risk/reward 1.6 : 1, below our 2 : 1 minimum", "4:1, above the 3:1 floor".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse import parse_response
+from ipb.scoring.parse._stated_bars import compared_verdict
+
+from tests.scoring.parse_support import gate_verdicts
+
+SPINOFF = "greenblatt_spinoff_checklist"
+DEBT = "dalio_debt_supercycle_navigation"
+SIZING = "soros_conviction_weighted_position_sizing"
+BODY = "The parent spun the unit off in March and the index funds must sell it.\n\n"
+
+
+@pytest.mark.parametrize(("closing", "want"), [
+    ("This is one we'll skip.", "DECLINE"),
+    ("For a value mandate this is one to leave alone for now.", "DECLINE"),
+    ("Honestly, it's one I'd avoid.", "DECLINE"),
+    ("It's a name to stay away from until the lock-up ends.", "DECLINE"),
+    ("This is one to buy.", "INVEST"),
+    ("That's one we will own for years.", "INVEST"),
+], ids=["well-skip", "leave-alone", "id-avoid", "name-to-stay-away", "one-to-buy", "we-will-own"])
+def test_the_case_as_one_to_leave_or_take(closing: str, want: str | None) -> None:
+    assert parse_response(BODY + closing + "\n", SPINOFF, embedder=False).final_verdict == want
+
+
+def test_one_to_buy_on_a_condition_is_no_buy_today() -> None:
+    # a buy only after a fall is not today's buy (as "buy below $20" is not)
+    result = parse_response(BODY + "This is one to buy if it drops another 20%.\n", SPINOFF, embedder=False)
+    assert result.final_verdict != "INVEST"
+
+
+@pytest.mark.parametrize("closing", [
+    "I would be out of local-currency assets.",
+    "We'd pull out of local currency assets this quarter.",
+], ids=["be-out-of", "pull-out-of"])
+def test_being_out_of_what_the_outcome_exits(closing: str) -> None:
+    text = "Most of the debt is owed in dollars the central bank cannot print.\n\n" + closing + "\n"
+    assert parse_response(text, DEBT, embedder=False).final_verdict == "EXIT_LOCAL_CURRENCY_ASSETS"
+
+
+@pytest.mark.parametrize(("text", "higher", "want"), [
+    ("risk/reward 1.6 : 1, below our 2 : 1 minimum", None, vw.REJECT),
+    ("payoff 4:1, above the 3:1 floor", None, vw.PROCEED),
+    ("payoff 2.5 to 1, under his 3 to 1 minimum", None, vw.REJECT),
+    ("payoff 2:1, not above the 3:1 floor", None, None),  # negated: no reading
+], ids=["spaced-colon", "colon", "to-one", "negated"])
+def test_a_ratio_as_the_stated_bar(text: str, higher: str | None, want: str | None) -> None:
+    assert compared_verdict(text, higher) == want
+
+
+def test_a_ratio_bar_gives_the_labelled_gate_its_verdict() -> None:
+    text = ("Conviction: the thesis is intact, confirmed.\n"
+            "Payoff: reward to risk 1.8 : 1, below our 3 : 1 minimum.\n"
+            "Decision: CUT.\n")
+    assert gate_verdicts(text, SIZING).get(2) == vw.REJECT
