@@ -67,11 +67,9 @@ _NEGATED: Final[dict[str, tuple[str, ...]]] = {
     _REJECT: (
         # German, French, Spanish, Portuguese, Italian, Vietnamese: "not passed", "not met"
         "nicht bestanden", "nicht erfüllt", "nicht eingehalten", "nicht ausreichend",
-        "non respecté", "non respectée", "non satisfait", "non satisfaite", "non validé", "non conforme", "pas respecté",
-        "pas satisfait", "non réussi",
-        "no cumple", "no aprobado", "no superado", "no apto", "no se cumple",
+        # (French, Spanish and Italian "non ..." / "no ..." / "pas ...": the English negators "no" and "non" already negate
+        # the positive word; as entries they would be tried at every English "no")
         "não cumpre", "não atende", "não aprovado", "não atendido", "não cumprido", "não apto", "não passou",
-        "non superato", "non soddisfatto", "non rispettato", "non conforme",
         "không đạt", "chưa đạt", "không qua", "không thông qua",
         # Chinese, Japanese, Korean: a negating prefix
         "未通过", "不通过", "没有通过", "没通过", "未通過", "不通過", "不符合", "不满足", "未满足", "未達成", "未达标", "不达标",
@@ -79,8 +77,8 @@ _NEGATED: Final[dict[str, tuple[str, ...]]] = {
         "미통과", "불통과", "미충족", "불충족", "부적합", "불합격",
     ),
     _NOT_REACHED: (
-        "nicht anwendbar", "nicht zutreffend", "non applicable", "sans objet", "no aplica", "no aplicable", "não se aplica",
-        "não aplicável", "non applicabile", "không áp dụng", "不适用", "不適用", "該当なし", "対象外", "해당 없음", "해당없음",
+        "nicht anwendbar", "nicht zutreffend", "sans objet", "não se aplica",
+        "não aplicável", "không áp dụng", "不适用", "不適用", "該当なし", "対象外", "해당 없음", "해당없음",
     ),
     _INCONCLUSIVE: (
         "nicht bestimmbar", "daten unzureichend", "données insuffisantes", "datos insuficientes", "dados insuficientes",
@@ -142,7 +140,7 @@ FINAL_WORDS: Final[dict[str, int]] = {
     "mua vào": 1, "nên mua": 1, "买入": 1, "買入": 1, "增持": 1, "買い": 1, "매수": 1,
     # sell / avoid / not buying
     "verkaufen": 0, "meiden": 0, "nicht kaufen": 0, "vendre": 0, "éviter": 0, "ne pas acheter": 0, "vender": 0, "evitar": 0,
-    "no comprar": 0, "não comprar": 0, "vendere": 0, "evitare": 0, "non comprare": 0, "nên bán": 0, "không mua": 0,
+    "não comprar": 0, "vendere": 0, "evitare": 0, "nên bán": 0, "không mua": 0,
     "卖出": 0, "賣出": 0, "回避": 0, "避开": 0, "不买入": 0, "暂不买入": 0, "不买": 0, "不買入": 0, "減持": 0, "减持": 0,
     "売り": 0, "見送り": 0, "매도": 0, "회피": 0,
 }
