@@ -66,3 +66,17 @@ def test_a_ratio_bar_gives_the_labelled_gate_its_verdict() -> None:
             "Payoff: reward to risk 1.8 : 1, below our 3 : 1 minimum.\n"
             "Decision: CUT.\n")
     assert gate_verdicts(text, SIZING).get(2) == vw.REJECT
+
+
+DCF = "buffett_owner_earnings_dcf"
+
+
+@pytest.mark.parametrize(("closing", "want"), [
+    ("Is Harlow a buy? Not at 2.4 billion.", "DECLINE"),
+    ("Would I buy? Not at $41, no.", "DECLINE"),
+    ("Should we own it? Not at 19.5.", "DECLINE"),
+    ("Is the debt a problem? Not at 2 billion.", None),  # a question about something else
+], ids=["billion", "dollars", "plain", "other-question"])
+def test_a_buy_question_answered_not_at_a_price(closing: str, want: str | None) -> None:
+    text = "Owner earnings come to 125 on our numbers, and the value to about 2,100.\n\n" + closing + "\n"
+    assert parse_response(text, DCF, embedder=False).final_verdict == want
