@@ -80,3 +80,27 @@ DCF = "buffett_owner_earnings_dcf"
 def test_a_buy_question_answered_not_at_a_price(closing: str, want: str | None) -> None:
     text = "Owner earnings come to 125 on our numbers, and the value to about 2,100.\n\n" + closing + "\n"
     assert parse_response(text, DCF, embedder=False).final_verdict == want
+
+
+# -- a figure compared with a figure the text says is required or allowed, and the no-gate fallback reading it
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("the model projects a 12 percent return, above the 8 percent it asks of such deals", vw.PROCEED),
+    ("the return of 5.5 percent fell below the 7 percent the fund requires", vw.REJECT),
+    ("net debt at 2.1x, under the 2.5x the lenders allow", vw.PROCEED),
+    ("net debt at 2.9x, above the 2.5x the covenant permits", vw.REJECT),
+    ("a 6% yield, not above the 7% we need", None),
+], ids=["asks", "requires", "allow", "permits", "negated"])
+def test_a_required_or_allowed_figure_is_a_bar(text: str, want: str | None) -> None:
+    assert compared_verdict(text, None) == want
+
+
+def test_a_news_story_that_names_no_gate_reads_its_comparison() -> None:
+    # the no-gate fallback (:mod:`._described`) finds the gates by the card's words; the return clause states its verdict
+    text = ("Gulf fund buys into Lisbon port operator\n\n"
+            "The stake sits in the fund's international diversified portfolio, whose investment policy allows minority holdings.\n"
+            "People close to the deal said the projected return is about 12 percent, above the 8 percent the fund "
+            "requires of infrastructure abroad.\n"
+            "The deal also supports the logistics goals of Vision 2030.\n")
+    got = gate_verdicts(text, "pif_dual_kill_investment_screen")
+    assert got.get(2) == vw.PROCEED
