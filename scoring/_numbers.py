@@ -32,7 +32,8 @@ _NUMBER = re.compile(
     r"(?:(?P<x>[xX](?![A-Za-z0-9])|[ \t]?\u00d7)"
     r"|[ \t]?(?P<pct>%|percent\b|per[ \t]cent\b|pct\b)"
     # a difference of percentages: "6.5 percentage points", "3pp", "6.5 points over Treasuries" (a spread); basis points
-    r"|[ \t]?(?P<pp>percentage[ \t]+points?\b|pp\b|ppts?\b|points?(?=[ \t]+(?:over|above|below|under)[ \t]))"
+    r"|[ \t]?(?P<pp>percentage[ \t]+points?\b|pp\b|ppts?\b|points?(?=[ \t]+(?:over|above|below|under)[ \t])"
+    r"|-point(?=[ \t]+(?:premium|spread|gap|cushion)\b))"
     r"|[ \t]?(?P<bp>basis[ \t]+points?\b|bps?\b)"
     r"|(?P<frac>/(?P<den>\d{1,4})(?![\w/.]))"
     r"|[ \t](?P<scale>trillion|billion|million)\b)"
@@ -86,7 +87,7 @@ def _to_float(integer: str, decimals: str | None) -> float:
 #: Where a match of :data:`_NUMBER` can end its number: a ``$`` (money starts there), or a digit followed (after an
 #: optional space) by the start of a unit. The pattern opens with a character class, so the regular-expression
 #: engine skips to the next ``$`` or digit in C; prose full of bare years or figures yields no hit.
-_UNIT_HIT = re.compile(r"\$|\d[ \t]?(?:[xX\u00d7%/]|per|pct|trillion|billion|million|pp|points?[ \t]|basis|bps?\b)")
+_UNIT_HIT = re.compile(r"\$|\d[ \t]?(?:[xX\u00d7%/]|per|pct|trillion|billion|million|pp|points?[ \t]|-point[ \t]|basis|bps?\b)")
 #: The first digit of a run of digits.
 _RUN_START = re.compile(r"(?<!\d)\d")
 #: A non-money match of :data:`_NUMBER` starts at most this many characters before the last digit of its number

@@ -104,3 +104,28 @@ def test_a_news_story_that_names_no_gate_reads_its_comparison() -> None:
             "The deal also supports the logistics goals of Vision 2030.\n")
     got = gate_verdicts(text, "pif_dual_kill_investment_screen")
     assert got.get(2) == vw.PROCEED
+
+
+# -- percentage and basis points (scoring._numbers.find_numbers)
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("a spread of 6.5 percentage points", 0.065), ("up 3pp on the year", 0.03), ("about 6.5 points over Treasuries", 0.065),
+    ("a 6.5-point premium over bills", 0.065), ("650 basis points", 0.065), ("tightened by 40bps", 0.004),
+], ids=["percentage-points", "pp", "points-over", "n-point-premium", "basis-points", "bps"])
+def test_points_are_percentage_points(text: str, value: float) -> None:
+    from ipb.scoring._text import find_numbers
+    found = [(n.value, n.unit) for n in find_numbers(text)]
+    assert found == [(value, "ratio")]
+
+
+@pytest.mark.parametrize("text", ["the index fell 5 points yesterday", "a 300-point rally", "scored 8 points of 10"])
+def test_points_of_an_index_or_a_score_are_no_percentage(text: str) -> None:
+    from ipb.scoring._text import find_numbers
+    assert find_numbers(text) == []
+
+
+def test_a_spread_in_points_against_the_cards_bar() -> None:
+    # the distressed-debt card's gate 1 wants a spread of at least 10% over Treasuries
+    text = ("The bonds fell to 81 after the profit warning. At that price they yield about 6 points over Treasuries, "
+            "which is stress, not distress, and holders are not forced sellers.\n\nOne to leave alone.\n")
+    assert gate_verdicts(text, "marks_distressed_debt").get(1) == vw.REJECT
