@@ -35,6 +35,7 @@ import re
 
 from ipb.engine.card import Card
 from ipb.engine.numbers import decimal_comma_convention, scan_numbers
+from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._numbers import NumberMatch
 from ipb.scoring.parse._appraisal_words import lexicon_for
@@ -54,13 +55,24 @@ SECTION_CONFIDENCE = 0.55
 MAX_SECTION_UNITS = 12
 
 #: The answer opening the text after a gate's question: "? - Yes.", "?\n- YES ->", "? Yes: inflows ...", "? Sure: ...".
-_ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>yes|no|sure|nope)\b(?=[ \t]*(?:[.,;:!)\u2192\u2013\u2014-]|->|$))",
-                     re.IGNORECASE | re.MULTILINE)
+#: A question whose verb is a fault: "Could I lose money permanently?", "Can the plan go wrong?", "Will it default?" (yes
+#: is the gate failing); not the noun ("Is the chance of a loss low?").
+_FAULT_VERB = re.compile(r"(?i)\b(?:lose|losing|default|defaults|go\s+wrong|goes\s+wrong|blow\s+up|be\s+wiped\s+out|go\s+bust|"
+                         r"go\s+under|fail|fails)\b")
+#: A likelihood answers a question as yes or no does: "Could I lose money permanently? ... Unlikely.", "Will the
+#: catalyst come? Likely." (a hedged yes); and yes / no in other languages (:mod:`ipb.scoring._foreign_verdicts`).
+_LIKELY_YES = ("likely", "probably", "very likely", "almost certainly")
+_LIKELY_NO = ("unlikely", "doubtful", "very unlikely", "highly unlikely", "improbable")
+_WORDS = "|".join(sorted(("yes", "no", "sure", "nope", *_LIKELY_YES, *_LIKELY_NO, *(re.escape(w) for w in (*_fv.YES_WORDS, *_fv.NO_WORDS))),
+                         key=len, reverse=True)).replace(" ", r"[ \t]+")
+_YES = frozenset(("yes", "sure", *_LIKELY_YES, *_fv.YES_WORDS))
+_ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>" + _WORDS + r")(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))"
+                     r"(?=[ \t]*(?:[.,;:!)\u2192\u2013\u2014\u3002-]|->|$))", re.IGNORECASE | re.MULTILINE)
 #: A sentence that closes on the answer to the section's question: "Four out of four, yes."
 _CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
 #: A sentence that is only the answer to the section's question, after the facts that support it ("Is the premium for risk
 #: enough? Expected return 13% against 4% on bonds. Yes."): the writer states the figures, then answers.
-_BARE_ANSWER = re.compile(r"(?i)[ \t*_>\-\u2013\u2014]*(?P<word>yes|no)[ \t]*[.!]?[ \t*_]*")
+_BARE_ANSWER = re.compile(r"(?i)[ \t*_>\-\u2013\u2014]*(?P<word>" + _WORDS + r")[ \t]*[.!\u3002]?[ \t*_]*")
 #: The writer says the gate was never reached: "We never get to the holding-period question", "Rotation scan: not run
 #: this cycle", "I won't even get to returns on capital", "not worth doing the arithmetic".
 _NOT_REACHED = re.compile(
@@ -198,9 +210,9 @@ def question_answer(question: str, answer_after: str, watch: bool, direction: st
     m = _ANSWER.match(answer_after)
     if m is None:
         return None
-    says_yes = m.group("word").lower() in ("yes", "sure")
+    says_yes = " ".join(m.group("word").lower().split()) in _YES
     faults = {v for _, _, v in appraisals(question, 0, len(question), direction)}
-    asks_fault = watch or faults == {vw.REJECT}
+    asks_fault = watch or faults == {vw.REJECT} or _FAULT_VERB.search(question) is not None
     verdict = vw.PROCEED if says_yes else vw.REJECT
     return _flip(verdict) if asks_fault else verdict
 

@@ -129,3 +129,26 @@ def test_a_spread_in_points_against_the_cards_bar() -> None:
     text = ("The bonds fell to 81 after the profit warning. At that price they yield about 6 points over Treasuries, "
             "which is stress, not distress, and holders are not forced sellers.\n\nOne to leave alone.\n")
     assert gate_verdicts(text, "marks_distressed_debt").get(1) == vw.REJECT
+
+
+# -- a likelihood answering a gate's question, and a question whose verb is a fault (_section_reading.question_answer)
+
+@pytest.mark.parametrize(("question", "answer", "want"), [
+    ("Could we lose money for good here?", " Unlikely.", vw.PROCEED),
+    ("Could we lose money for good here?", " Likely.", vw.REJECT),
+    ("Will the borrower default?", " Doubtful.", vw.PROCEED),
+    ("Is the premium for the risk enough?", " Probably.", vw.PROCEED),
+    ("Is the premium for the risk enough?", " Highly unlikely.", vw.REJECT),
+    ("Is the chance of a loss small?", " Yes.", vw.PROCEED),   # the noun "loss" is no fault asked about
+    ("Is the premium for the risk enough?", " Ja.", vw.PROCEED),
+], ids=["lose-unlikely", "lose-likely", "default-doubtful", "probably", "highly-unlikely", "noun-loss", "ja"])
+def test_likelihood_answers(question: str, answer: str, want: str) -> None:
+    from ipb.scoring.parse._section_reading import question_answer
+    assert question_answer(question, answer, False) == want
+
+
+def test_a_likelihood_sentence_after_the_facts_answers_the_section_question() -> None:
+    text = ("- Is the price below value? 31 against our 47. Yes.\n"
+            "- Could I lose money permanently? Net cash, no debt, a paid-up plant. Unlikely.\n")
+    got = gate_verdicts(text, "marks_risk_return_assessment")
+    assert vw.REJECT not in got.values() and vw.PROCEED in got.values()
