@@ -32,6 +32,10 @@ _NUMBER = re.compile(
     r"|(?<![\w.$/])(?P<sign>[-\u2212][ \t]?)?(?P<num>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<dec>\.\d{1,8})?"
     r"(?:(?P<x>[xX](?![A-Za-z0-9])|[ \t]?\u00d7)"
     r"|[ \t]?(?P<pct>%|percent\b|per[ \t]cent\b|pct\b)"
+    # a difference of percentages: "6.5 percentage points", "3pp", "6.5 points over Treasuries" (a spread); basis points
+    r"|[ \t]?(?P<pp>percentage[ \t]+points?\b|pp\b|ppts?\b|points?(?=[ \t]+(?:over|above|below|under)[ \t])"
+    r"|-point(?=[ \t]+(?:premium|spread|gap|cushion)\b))"
+    r"|[ \t]?(?P<bp>basis[ \t]+points?\b|bps?\b)"
     r"|(?P<frac>/(?P<den>\d{1,4})(?![\w/.]))"
     r"|[ \t](?P<scale>trillion|billion|million)\b)"
 )
@@ -84,7 +88,7 @@ def _to_float(integer: str, decimals: str | None) -> float:
 #: Where a match of :data:`_NUMBER` can end its number: a ``$`` (money starts there), or a digit followed (after an
 #: optional space) by the start of a unit. The pattern opens with a character class, so the regular-expression
 #: engine skips to the next ``$`` or digit in C; prose full of bare years or figures yields no hit.
-_UNIT_HIT = re.compile(r"\$|\d[ \t]?(?:[xX\u00d7%/]|per|pct|trillion|billion|million)")
+_UNIT_HIT = re.compile(r"\$|\d[ \t]?(?:[xX\u00d7%/]|per|pct|trillion|billion|million|pp|points?[ \t]|-point[ \t]|basis|bps?\b)")
 #: The first digit of a run of digits.
 _RUN_START = re.compile(r"(?<!\d)\d")
 #: A non-money match of :data:`_NUMBER` starts at most this many characters before the last digit of its number
@@ -247,14 +251,20 @@ def find_numbers(text: str, limit: int | None = None, decimal_comma: bool | None
             if den == 0 or m.group("dec") or den > 1000:
                 continue
             unit, token = "fraction", plain
+        elif m.group("x") is not None:
+            unit, token = "multiple", plain + "x"
+        elif m.group("pct") is not None or m.group("pp") is not None or m.group("bp") is not None:
+            # percentage points ("3pp", "6.5 points over Treasuries") are percentages; basis points a hundredth
+            unit, token = "ratio", plain + "%"
         else:
-            unit, token = ("multiple", plain + "x") if m.group("x") is not None else ("ratio", plain + "%") \
-                if m.group("pct") is not None else ("number", plain + " " + m.group("scale"))
+            unit, token = "number", plain + " " + m.group("scale")
         value = _read(token)
         if value is None:  # pragma: no cover - every figure the pattern finds (at most 23 digits) is one the reader reads
             continue
         if unit == "fraction":
             value = round(value / den, 4)
+        elif m.group("bp") is not None:
+            value = round(value / 100, 10)
         found.append(NumberMatch(m.start(), m.end(), m.group(0), value, unit))
     others = _others(text, limit, decimal_comma)
     if not others:

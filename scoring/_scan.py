@@ -314,6 +314,9 @@ def _grouped_for(triggers: "list[Trigger]") -> dict[str, tuple[bool, _Tried]]:
 
 
 _Entry = tuple[str, bool, _Tried]
+#: A character of a script written without spaces (CJK ideographs, kana, hangul): a literal holding one may start inside
+#: a "word" (a run of such characters), so the word-prefix index cannot tell it absent; it is looked for by search.
+_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _PLANS: dict[int, tuple["list[Trigger]", tuple[list[_Entry], dict[str, list[int]], list[int]]]] = {}
 
 
@@ -330,7 +333,7 @@ def _plan_for(triggers: "list[Trigger]") -> tuple[list[_Entry], dict[str, list[i
     heads: dict[str, list[int]] = {}
     others: list[int] = []
     for i, (literal, _, _) in enumerate(entries):
-        if literal[:3].isalnum():
+        if literal[:3].isalnum() and not _UNSPACED.search(literal):
             heads.setdefault(literal[:3], []).append(i)
         else:
             others.append(i)

@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring._text import Trigger
 
 __all__ = [
@@ -258,6 +259,8 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                    r"(?:decided|recommended|warranted|required|proposed|imposed|announced|in\s+place|planned|applies|apply)\b"),
                 PROCEED, ("no",), strength=HEDGED, negatable=False),
     VerdictWord("[\u2705\u2714\u2713\u2611\U0001f7e2\U0001f44d]", PROCEED, ("\u2705", "\u2714", "\u2713", "\u2611", "\U0001f7e2", "\U0001f44d"), negatable=False),
+    # -- the same verdicts in other languages ("nicht bestanden", "KHÔNG ĐẠT", "未通过", "不合格"; :mod:`ipb.scoring._foreign_verdicts`)
+    *(VerdictWord(pattern, verdict, triggers, negatable=negatable) for pattern, verdict, negatable, triggers in _fv.GATE_WORDS),
 )
 
 #: Every verdict word that is one in any context, as one alternation; the group ``v<i>`` names entry ``i`` (for short strings).
@@ -266,7 +269,8 @@ VERDICT_PATTERN: Final = re.compile("|".join(f"(?P<v{i}>{w.pattern})" for i, w i
 CONTEXT_VERDICT_PATTERN: Final = re.compile("|".join(f"(?:{w.pattern})" for w in VERDICT_WORDS if w.alone or w.sense))
 #: The same for long texts: one trigger per literal, ``key`` the entry's index (see :func:`ipb.scoring._text.scan`).
 VERDICT_TRIGGERS: Final[list[Trigger]] = [
-    Trigger(literal, re.compile(w.pattern), i, word=literal[:1].isalnum()) for i, w in enumerate(VERDICT_WORDS) for literal in w.triggers
+    Trigger(literal, re.compile(w.pattern), i, word=literal[:1].isalnum() and not _fv.unspaced(literal))
+    for i, w in enumerate(VERDICT_WORDS) for literal in w.triggers
 ]
 
 
@@ -287,7 +291,7 @@ def verdict_word(match: re.Match[str]) -> VerdictWord:
 NEGATORS: Final = frozenset(
     {"not", "no", "never", "cannot", "without", "neither", "nor", "hardly", "fails", "failed", "unable", "rather", "instead", "isn't",
      "doesn't", "don't", "didn't", "won't", "wouldn't", "can't", "couldn't", "shouldn't", "wasn't", "aren't", "weren't", "hasn't",
-     "haven't", "n't", "non"}
+     "haven't", "n't", "non"} | _fv.NEGATORS
 )
 
 #: Words that make a clause hypothetical: a verdict inside it is not stated.
@@ -357,7 +361,8 @@ DECIDER_BEFORE: Final = re.compile(
     re.I)
 #: An idiom that carries its own decider or can only be a verdict: it counts in lower case anywhere ("we stay on the
 #: sidelines", "the fund is selling", "this goes in the too-hard pile", "it does not make the defensive list").
-SELF_STATED: Final = re.compile(_DECIDER + r"\b|too[\s-]+hard\b|\b(?:for|from)\s+(?:me|us)\b|\bmakes?\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b", re.I)
+SELF_STATED: Final = re.compile(_DECIDER + r"\b|too[\s-]+hard\b|\b(?:for|from)\s+(?:me|us)\b|\bmakes?\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b"
+                                r"|\bone\s+to\s+(?:skip|avoid|leave\s+alone|pass\s+on|sit\s+out|steer\s+clear|stay\s+(?:away|out)|buy|own|add)\b", re.I)
 
 #: Idioms real reports close with instead of an outcome word (key 0: the card's fail outcome, key 1: its pass outcome):
 #: "I wouldn't touch it", "steer clear", "a hard pass", "count me out", "uninvestable"; "this is a buy", "worth owning",
@@ -369,6 +374,10 @@ FINAL_IDIOMS: Final = re.compile(
     r"|\bsteer(?:s|ed|ing)?\s+clear\b|\bhard\s+pass\b|\bcount\s+(?:me|us)\s+out\b|\bun-?investable\b|\bnot\s+investable\b"
     r"|\b(?:stay(?:s|ed|ing)?|remain(?:s|ed|ing)?|sit(?:s|ting)?)\s+on\s+the\s+sidelines?\b|\btoo[\s-]+hard\s+(?:pile|basket|bin|bucket|box|tray)\b"
     r"|\bnot\s+for\s+(?:us|me)\b(?!\s+to\b)|\bstay(?:s|ing)?\s+away\b(?![ \t]+from\b)"
+    # the case as "one" the writer leaves: "This is one we'll skip.", "one to leave alone for now", "one I'd avoid"
+    r"|\b(?:this|it|that)(?:\s+is|'s|\u2019s)\s+(?:one|a\s+(?:name|stock|bond|deal))\s+(?:(?:to|for\s+(?:us|me)\s+to)|(?:we|i)"
+    r"(?:'ll|\u2019ll|'d|\u2019d|\s+will|\s+would|\s+should)?)\s+(?:skip|avoid|leave\s+alone|pass\s+on|sit\s+out|steer\s+clear\s+of|"
+    r"stay\s+away\s+from|stay\s+out\s+of)\b"
     r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+(?:does\s+not|doesn't|did\s+not|didn't|fails\s+to|failed\s+to|"
     r"cannot|can't|would\s+not|wouldn't)\s+qualify\s+(?:for|as)\b"
     r"|\b(?:does\s+not|doesn't|did\s+not|didn't|fails\s+to|failed\s+to|cannot|can't|will\s+not|won't|would\s+not|wouldn't)\s+make\s+"
@@ -394,7 +403,9 @@ FINAL_IDIOMS: Final = re.compile(
     rf"|{_DECIDER}\s+(?:(?:would|will)\s+)?be\s+(?:a\s+)?buyers?\b(?!\s+(?:if|below|under|at|when|only|once)\b)"
     r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+qualifies\s+(?:for|as)\b"
     rf"|{_DECIDER}\s+(?:(?:am|are|is|will\s+be|would\s+be|be|have\s+been|has\s+been|been)\s+)?buying\b(?!\s+(?:back|power|opportunit|time))"
-    r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+makes\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b)"
+    r"|\b(?:it|this|the\s+(?:stock|company|shares?|business|name))\s+makes\s+the\s+(?:[a-z-]+\s+){0,2}?(?:cut|grade|list)\b"
+    r"|\b(?:this|it|that)(?:\s+is|'s|\u2019s)\s+(?:one|a\s+(?:name|stock|bond|deal))\s+(?:to|(?:we|i)(?:'ll|\u2019ll|'d|\u2019d|\s+will|\s+would|\s+should)?)"
+    r"\s+(?:buy|own|add)\b(?!\s+(?:if|when|once|below|under|at|on\s+(?:a|any)\s+dip)\b))"
 )
 #: :data:`FINAL_IDIOMS` for long texts (key 0 for every trigger: the match's group says which outcome).
 FINAL_IDIOM_TRIGGERS: Final[list[Trigger]] = [
@@ -425,6 +436,8 @@ FINAL_SYNONYMS: Final = {
     "strong buy": 1, "buy": 1, "accumulate": 1, "outperform": 1, "overweight": 1, "bullish": 1, "long": 1, "add": 1,
     "strong sell": 0, "sell": 0, "avoid": 0, "skip": 0, "underperform": 0, "underweight": 0, "bearish": 0, "short": 0,
     "pass at this price": 0, "pass for now": 0, "overvalued": 0, "too expensive": 0,
+    # the same in other languages ("kaufen", "暂不买入"; :mod:`ipb.scoring._foreign_verdicts`)
+    **_fv.FINAL_WORDS,
 }
 #: Everyday phrases for a card's outcome word when the card has that word as an outcome (HOLD on a hold-or-sell review,
 #: SELL, DIVEST): "the fund keeps its holding" is HOLD, "we sell the shares" SELL. They read like the card's own outcome
@@ -433,7 +446,7 @@ OUTCOME_SYNONYMS: Final[dict[str, tuple[str, ...]]] = {
     "HOLD": ("keep holding", "keeps holding", "keep the holding", "keeps the holding", "keep its holding", "keeps its holding",
              "keep our holding", "keep the stake", "keeps its stake", "keep the position", "keep the shares", "retain the holding",
              "retains its holding", "retain the stake", "retains its stake", "retain the shares", "stay invested", "remain invested",
-             "stays invested", "remains invested"),
+             "stays invested", "remains invested", *_fv.HOLD_WORDS),
     "SELL": ("sell the shares", "sell the stock", "sell the position", "sell our shares", "exit the position", "sell out"),
     "DIVEST": ("sell the stake", "sell its stake", "sells its stake", "sell its holding", "sells its holding", "sell the holding",
                "exit the holding", "exits the holding", "exit its holding"),
@@ -468,6 +481,20 @@ def synonym_key(phrase: str) -> str:
     return " ".join(re.sub(r"[_-]+", " ", phrase).lower().split())
 
 
+#: After a final-verdict word of an unspaced script: not a noun it qualifies ("买入价", the buy price; "買い時", the time to
+#: buy; "매수가", the buy price).
+_UNSPACED_TAIL = "(?![\u4ef7\u50f9\u6642\u65f6\u6c34\u70b9\u9ede\uac00\uc810]|\u4e0a\u9650)"
+#: Decision labels in other languages, as "Decision:" or "Recommendation:" ("Fazit:", "结论：", "Kết luận:", "結論:").
+_FOREIGN_LABELS = ("(?:\\b(?:fazit|empfehlung|urteil|entscheidung|recommandation|décision|conclusion|recomendación|decisión|"
+                   "recomendação|decisão|conclusão|raccomandazione|decisione|kết[ \\t]+luận|khuyến[ \\t]+nghị|quyết[ \\t]+định)\\b"
+                   "|\u7ed3\u8bba|\u7d50\u8ad6|\u5efa\u8bae|\u5efa\u8b70|\u8bc4\u7ea7|\u8a55\u7d1a|\u5224\u65ad|\uacb0\ub860|\ucd94\ucc9c)")
+
+_FOREIGN_LABEL_LITERALS = ("fazit", "empfehlung", "urteil", "entscheidung", "recommandation", "décision", "conclusion", "recomendación",
+                           "decisión", "recomendação", "decisão", "conclusão", "raccomandazione", "decisione", "kết", "khuyến",
+                           "quyết", "\u7ed3\u8bba", "\u7d50\u8ad6", "\u5efa\u8bae", "\u5efa\u8b70", "\u8bc4\u7ea7",
+                           "\u8a55\u7d1a", "\u5224\u65ad", "\uacb0\ub860", "\ucd94\ucc9c")
+
+
 def synonym_patterns(words: list[str], rating_only: frozenset[str] = frozenset()) -> tuple[re.Pattern[str], list[Trigger],
                                                                                              re.Pattern[str], list[Trigger]]:
     """(rating-field pattern, its triggers, bare-word pattern, its triggers) for synonym phrases ``words``.
@@ -477,19 +504,23 @@ def synonym_patterns(words: list[str], rating_only: frozenset[str] = frozenset()
     :data:`RATING_SCALE`) are matched only as a rating's value.
     """
     def alternation(phrases: list[str]) -> str:
-        return "|".join(sorted((r"[\s_-]+".join(re.escape(p) for p in w.split()) for w in phrases), key=len, reverse=True)) or "(?!)"
+        return "|".join(sorted((r"[\s_-]+".join(re.escape(p) for p in w.split()) + _UNSPACED_TAIL * _fv.unspaced(w)
+                                for w in phrases), key=len, reverse=True)) or "(?!)"
 
     labels = r"signal|recommendation|rating|action|stance|call|decision|verdict|interest(?:[ \t]+level)?|view"
     rating = re.compile(
         rf'(?i)(?:"(?:{labels})"[ \t]*:[ \t]*"[ \t]*'
-        rf"|\b(?:{labels})[ \t]*\**[ \t]*[:=\u2014-][ \t]*\**[ \t]*)"
-        rf"(?P<word>{alternation(words)})\b"
+        rf"|(?:\b(?:{labels})|{_FOREIGN_LABELS})[ \t]*\**[ \t]*[:=\u2014\uff1a-][ \t]*\**[ \t]*)"
+        rf"(?P<word>{alternation(words)})(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))"
     )
     rating_triggers = [Trigger(w, rating) for w in ("signal", "recommendation", "rating", "action", "stance", "call", "decision", "verdict",
                                                     "interest", "view", '"')]
+    rating_triggers += [Trigger(w, rating, word=not _fv.unspaced(w)) for w in _FOREIGN_LABEL_LITERALS]
     plain = [w for w in words if w not in rating_only]
-    bare = re.compile(rf"(?i)\b(?P<word>{alternation(plain)})\b")
-    bare_triggers = [Trigger(first, bare, word=first[:1].isalnum()) for first in dict.fromkeys(w.split()[0] for w in plain)]
+    bare = re.compile(rf"(?i)(?:\b|(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))(?P<word>{alternation(plain)})"
+                      r"(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))")
+    bare_triggers = [Trigger(first, bare, word=first[:1].isalnum() and not _fv.unspaced(first))
+                     for first in dict.fromkeys(w.split()[0] for w in plain)]
     return rating, rating_triggers, bare, bare_triggers
 
 

@@ -14,6 +14,7 @@ from ipb.scoring._text import Trigger, normalize
 from ipb.scoring.parse._common import MAX_OCCURRENCES, _Evidence, _Hit, _Mention
 from ipb.scoring.parse._regime_words import placed
 from ipb.scoring.parse._types import Span
+from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring.parse._state import _ParserState
 
 #: Table columns whose Yes / No cells are gate verdicts: "Pass?", "Meets the test?" / "Fail?", "Triggered?".
@@ -26,7 +27,11 @@ _FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: trigg
                           r"warning sign|deal ?breaker|fatal (?:flaw|risk|issue)|kill (?:signal|switch|trigger))s?"
                           r"(?: (?:found|present|detected|spotted|seen|observed|triggered|fired|raised|flagged|hit|identified))?)")
 #: A cell's answer word, alone or before its detail: "Yes", "No (price above value)", "No - losses in 2009".
-_CELL_ANSWER = re.compile(r"[ \t*_`]*(yes|no|y|n)\b[ \t*_`.!]*(?:$|[(,;:\u2014\u2013-]|\|)", re.I)
+#: Yes and no in other languages (:mod:`ipb.scoring._foreign_verdicts`: "Ja", "Non", "Sí", "Não", "Có", "是", "否", "はい").
+_FOREIGN_YES = frozenset(_fv.YES_WORDS)
+_FOREIGN_ANSWERS = "|".join(sorted((re.escape(w) for w in (*_fv.YES_WORDS, *_fv.NO_WORDS)), key=len, reverse=True))
+_CELL_ANSWER = re.compile(r"[ \t*_`]*(yes|no|y|n|" + _FOREIGN_ANSWERS + r")(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))"
+                          r"[ \t*_`.!\u3002]*(?:$|[(,;:\u2014\u2013\uff08\uff0c\uff1b\uff1a-]|\|)", re.I)
 _YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
 _YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)
 _REGIME_NAMED = vw.VerdictWord(r"(?!)", vw.PROCEED, (), strength=vw.HEDGED, negatable=False)
@@ -53,10 +58,11 @@ _WORD = re.compile(r"[a-z0-9]+")
 _OPEN_MARK_WORD = vw.VerdictWord(r"\?", vw.INCONCLUSIVE, ("?",), strength=vw.HEDGED, negatable=False)
 #: A question's answer right after its "?": "Understandable business? Yes: it sells glue.", "Durable moat? No - ..." (a Yes or No
 #: closed by punctuation or the line's end, so "No one asked" is no answer), "Fair price? Unknown until ..."; "not yet" is unknown.
-_QUESTION_ANSWER = re.compile(r"\?[ \t]*[*_]{0,2}[ \t]*(?:(?P<answer>yes|no|sure|absolutely|definitely|certainly|nope|not\s+yet|not\s+really)"
-                              r"[*_]{0,2}(?=[ \t]*(?:[.,;:!)\u2014\u2013-]|$))|(?P<unknown>unknown|unclear)\b)", re.I | re.M)
-_QUESTION_TRIGGERS = [Trigger("?", _QUESTION_ANSWER, word=False)]
-_YES_WORDS = frozenset({"yes", "sure", "absolutely", "definitely", "certainly"})
+_QUESTION_ANSWER = re.compile(r"[?\uff1f][ \t]*[*_]{0,2}[ \t]*(?:(?P<answer>yes|no|sure|absolutely|definitely|certainly|nope|not\s+yet|"
+                              r"not\s+really|" + _FOREIGN_ANSWERS + r")"
+                              r"[*_]{0,2}(?=[ \t]*(?:[.,;:!)\u2014\u2013\u3002\uff0c\uff1b\uff1a\uff01-]|$))|(?P<unknown>unknown|unclear)\b)", re.I | re.M)
+_QUESTION_TRIGGERS = [Trigger("?", _QUESTION_ANSWER, word=False), Trigger("\uff1f", _QUESTION_ANSWER, word=False)]
+_YES_WORDS = frozenset({"yes", "sure", "absolutely", "definitely", "certainly"}) | _FOREIGN_YES
 #: The answers to a gate's name asked as a question, as verdict words (their own objects, so :meth:`._verdicts._evidence`
 #: gives them to the question's gate whatever section the answer's sentence falls in).
 _QUESTION_YES = vw.VerdictWord(r"(?i:yes)", vw.PROCEED, ("yes",), negatable=False)
@@ -370,7 +376,7 @@ class _AnsweredMixin(_ParserState):
                 u = self._unit_at(a)
                 if u < 0:
                     continue
-                yes = answer in ("yes", "y")
+                yes = answer in ("yes", "y") or answer in _FOREIGN_YES
                 verdict = word.verdict if yes else (vw.REJECT if word.verdict == vw.PROCEED else vw.PROCEED)
                 out.append(_Hit(a, b, word if yes else (_YES_REJECT if verdict == vw.REJECT else _YES_PROCEED), u))
         return out

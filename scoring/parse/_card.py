@@ -129,7 +129,7 @@ _OUTCOME_VERBS: dict[str, tuple[str, ...]] = {
     "INCREASE": ("RAISE",),
     "SIZE": ("SCALE",),
     "TAKE": ("OPEN", "INITIATE"),
-    "EXIT": ("GET_OUT_OF",),
+    "EXIT": ("GET_OUT_OF", "BE_OUT_OF", "PULL_OUT_OF", "SELL_OUT_OF"),
     "ROTATE": ("SWITCH",),
 }
 

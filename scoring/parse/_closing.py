@@ -158,7 +158,9 @@ def own_answer(text: str, m: re.Match[str]) -> bool:
     return _LABEL_HEAD.fullmatch(head) is not None and _OTHERS_HEAD.search(head) is None
 
 #: A question answered at once: "? No.", "? Yes, ...", "? Not yet." (the question itself is checked by :func:`buying_answer`).
-_ANSWERED = re.compile(r"\?[ \t*_]*(?P<answer>yes|no|nope|not[ \t]+(?:yet|now|today|at[ \t]+(?:this|that|today's)[ \t]+price))\b"
+#: "Not at 1.78 billion.", "Not at $41.": no, at the price the text quotes.
+_ANSWERED = re.compile(r"\?[ \t*_]*(?P<answer>yes|no|nope|not[ \t]+(?:yet|now|today|at[ \t]+(?:this|that|today's)[ \t]+price"
+                       r"|at[ \t]+(?:[$\u20ac\u00a3][ \t]?)?\d[\d.,]*(?:[ \t]*(?:billion|million|bn|mn|[bmk]))?))\b"
                        r"(?=[ \t*_]*(?:[.;!,]|$))", re.I | re.M)
 QUESTION_TRIGGERS = [Trigger("?", _ANSWERED, word=False)]
 #: The question asks whether to buy (and nothing negates or conditions it).

@@ -12,7 +12,10 @@ descriptions and input descriptions hold, weighted 3, 2 and 1): a clause whose w
   its other texts) is neither's, so a clause that names another gate's criterion is never taken for this one;
 - a final-verdict sentence and a question are not read;
 - each gate is taken once, at its first clause, with no verdict (``how`` ``described``), and only when at least
-  :data:`MIN_DESCRIBED_GATES` gates are found (one clause alone is too weak a reading of a whole answer).
+  :data:`MIN_DESCRIBED_GATES` gates are found (one clause alone is too weak a reading of a whole answer);
+- a gate's verdict is read only from its clauses that compare its figure with a stated bar ("an 11 percent return,
+  above the 9 percent it asks of mature industrials", "4.1% against the 8% hurdle"), when all of them agree
+  (``how`` ``described+stated-bar``): a fact alone stays without a verdict.
 
 References
 ----------
@@ -21,7 +24,9 @@ Paper §7.5 (SRP, paraphrase matching); issue 13 item 2 (gate references).
 
 from __future__ import annotations
 
-from ipb.scoring.parse._prose import MAX_UNITS, MIN_SCORE, _clauses, clause_weights
+from ipb.scoring.parse._prose import MAX_UNITS, MIN_SCORE, _CONDITIONAL, _clauses, _direction, clause_weights
+from ipb.scoring.parse._stated_bars import _HISTORY, _compared, _higher
+from ipb.scoring.parse._thresholds import gate_bars
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace
 
@@ -42,6 +47,7 @@ class _DescribedGatesMixin(_ParserState):
         """Gates discussed by the card's words for them, clause by clause, in the order first met (see the module
         docstring); empty when fewer than :data:`MIN_DESCRIBED_GATES` are."""
         found: dict[int, GateTrace] = {}
+        said: dict[int, set[str]] = {}  # per gate, the verdicts its clauses state against a bar
         for u, unit in enumerate(self.units[:MAX_UNITS]):
             if u in self.final_units or self.masked[unit.start : unit.end].rstrip().endswith("?"):
                 continue
@@ -50,10 +56,15 @@ class _DescribedGatesMixin(_ParserState):
                 if not weights:
                     continue
                 gate = max(weights, key=lambda g: (weights[g], g))
-                if gate in found or weights[gate] < max(MIN_SCORE, MIN_DESCRIBED):
+                if weights[gate] < max(MIN_SCORE, MIN_DESCRIBED):
                     continue
                 if any(w >= MIN_DESCRIBED for g, w in weights.items() if g != gate):
                     continue  # another gate's criterion named beside them (this also refuses a tie for the best)
+                verdict = self._described_bar(gate, a, b)
+                if verdict is not None:
+                    said.setdefault(gate, set()).add(verdict)
+                if gate in found:
+                    continue
                 card_gate = self.ix.gates.get(gate)
                 if card_gate is None:
                     continue
@@ -61,6 +72,23 @@ class _DescribedGatesMixin(_ParserState):
                                         mention=(a, b), how=DESCRIBED_HOW, confidence=0.3)
         if len(found) < MIN_DESCRIBED_GATES:
             return []
+        for gate, verdicts in said.items():
+            if len(verdicts) == 1 and gate in found:  # every clause of the gate that states its figure against a bar agrees
+                trace = found[gate]
+                trace.verdict, trace.how = next(iter(verdicts)), f"{DESCRIBED_HOW}+stated-bar"
+                self.notes.append(f"gate {gate} read as {trace.verdict} from a comparison of its figure with a stated bar "
+                                  f"(how '{trace.how}')")
         self.notes.append(f"no gate was named: {len(found)} gate(s) read from clauses in the card's words for them, with no "
                           f"verdict (how '{DESCRIBED_HOW}'): {', '.join(str(g) for g in found)}")
         return list(found.values())
+
+    def _described_bar(self, gate: int, a: int, b: int) -> str | None:
+        """The verdict clause ``[a, b)`` states by comparing the gate's figure with a bar it names ("an 11 percent return,
+        above the 9 percent it asks", "4.1% against the 8% hurdle"; :func:`._stated_bars.compared_verdict`), else None;
+        none in a condition or in a dated past."""
+        text = self.low[a:b]
+        if _CONDITIONAL.search(text) or _HISTORY.search(text):
+            return None
+        bars = gate_bars(self.card).get(gate)
+        verdict, _ = _compared(text, _higher(bars, _direction(self.card, gate)))
+        return verdict

@@ -26,6 +26,7 @@ from ipb.scoring.parse._closing import (
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._past import in_the_past
 from ipb.scoring.parse._confidence import final_confidence
+from ipb.scoring.parse._destination import TRIGGERS as DESTINATION_TRIGGERS, destination_outcomes, has_destinations
 from ipb.scoring.parse._decided import (
     _DecidedMixin,
     decider_moves_before,
@@ -147,6 +148,11 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                     continue  # (not "the size-up request is denied", "the buyback plan": the name of a proposal, not a verdict)
                 base = 2 if m.group(0).isupper() else 1
                 consider(m.start(), m.end(), outcome, base, u, phrase=True)  # an outcome phrase may close the answer (:mod:`._closing`)
+        if has_destinations(self.card):  # "we moved 58% of portfolio risk into commodities and emerging-market equities"
+            for start, end, outcome in destination_outcomes(self.card, masked, self._scan(DESTINATION_TRIGGERS, limit=MAX_OCCURRENCES)):
+                u = self._unit_at(start)
+                if u >= 0:
+                    consider(start, end, outcome, 2, u, stated=True)  # the decider's move (:mod:`._destination`)
         # verdict words of real reports ("signal": "bearish", "Rating: BUY"; a bare SELL in the conclusion) that are not
         # the card's own outcome words, mapped to its pass / fail outcome
         synonym_of = ix.synonym_of

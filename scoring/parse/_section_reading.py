@@ -35,9 +35,11 @@ import re
 
 from ipb.engine.card import Card
 from ipb.engine.numbers import decimal_comma_convention, scan_numbers
+from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._numbers import NumberMatch
 from ipb.scoring.parse._appraisal_words import lexicon_for
+from ipb.scoring.parse._computed import computed_result
 from ipb.scoring.parse._prose import (
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
 from ipb.scoring.parse._past import past_time
@@ -54,13 +56,24 @@ SECTION_CONFIDENCE = 0.55
 MAX_SECTION_UNITS = 12
 
 #: The answer opening the text after a gate's question: "? - Yes.", "?\n- YES ->", "? Yes: inflows ...", "? Sure: ...".
-_ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>yes|no|sure|nope)\b(?=[ \t]*(?:[.,;:!)\u2192\u2013\u2014-]|->|$))",
-                     re.IGNORECASE | re.MULTILINE)
+#: A question whose verb is a fault: "Could I lose money permanently?", "Can the plan go wrong?", "Will it default?" (yes
+#: is the gate failing); not the noun ("Is the chance of a loss low?").
+_FAULT_VERB = re.compile(r"(?i)\b(?:lose|losing|default|defaults|go\s+wrong|goes\s+wrong|blow\s+up|be\s+wiped\s+out|go\s+bust|"
+                         r"go\s+under|fail|fails)\b")
+#: A likelihood answers a question as yes or no does: "Could I lose money permanently? ... Unlikely.", "Will the
+#: catalyst come? Likely." (a hedged yes); and yes / no in other languages (:mod:`ipb.scoring._foreign_verdicts`).
+_LIKELY_YES = ("likely", "probably", "very likely", "almost certainly")
+_LIKELY_NO = ("unlikely", "doubtful", "very unlikely", "highly unlikely", "improbable")
+_WORDS = "|".join(sorted(("yes", "no", "sure", "nope", *_LIKELY_YES, *_LIKELY_NO, *(re.escape(w) for w in (*_fv.YES_WORDS, *_fv.NO_WORDS))),
+                         key=len, reverse=True)).replace(" ", r"[ \t]+")
+_YES = frozenset(("yes", "sure", *_LIKELY_YES, *_fv.YES_WORDS))
+_ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>" + _WORDS + r")(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))"
+                     r"(?=[ \t]*(?:[.,;:!)\u2192\u2013\u2014\u3002-]|->|$))", re.IGNORECASE | re.MULTILINE)
 #: A sentence that closes on the answer to the section's question: "Four out of four, yes."
 _CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
 #: A sentence that is only the answer to the section's question, after the facts that support it ("Is the premium for risk
 #: enough? Expected return 13% against 4% on bonds. Yes."): the writer states the figures, then answers.
-_BARE_ANSWER = re.compile(r"(?i)[ \t*_>\-\u2013\u2014]*(?P<word>yes|no)[ \t]*[.!]?[ \t*_]*")
+_BARE_ANSWER = re.compile(r"(?i)[ \t*_>\-\u2013\u2014]*(?P<word>" + _WORDS + r")[ \t]*[.!\u3002]?[ \t*_]*")
 #: The writer says the gate was never reached: "We never get to the holding-period question", "Rotation scan: not run
 #: this cycle", "I won't even get to returns on capital", "not worth doing the arithmetic".
 _NOT_REACHED = re.compile(
@@ -198,9 +211,9 @@ def question_answer(question: str, answer_after: str, watch: bool, direction: st
     m = _ANSWER.match(answer_after)
     if m is None:
         return None
-    says_yes = m.group("word").lower() in ("yes", "sure")
+    says_yes = " ".join(m.group("word").lower().split()) in _YES
     faults = {v for _, _, v in appraisals(question, 0, len(question), direction)}
-    asks_fault = watch or faults == {vw.REJECT}
+    asks_fault = watch or faults == {vw.REJECT} or _FAULT_VERB.search(question) is not None
     verdict = vw.PROCEED if says_yes else vw.REJECT
     return _flip(verdict) if asks_fault else verdict
 
@@ -247,13 +260,38 @@ class _SectionReadingMixin(_ParserState):
         lower-cased answer with its labels blanked), read by the one number reader in the answer's decimal convention;
         where that is unknown a lone comma is left unread ("1,5 times": a decimal or a list?). "12x" is among the
         figures already (:meth:`_figures`)."""
+        comma = self._comma()
+        return [NumberMatch(n.span[0], n.span[1], low[n.span[0] : n.span[1]], float(n.value), "multiple")
+                for n in scan_numbers(low, start, end, decimal_comma=comma, strict=not comma)
+                if n.kind == "multiple" and low[n.span[1] - 1] not in "x\u00d7"]
+
+    def _computes(self, gate: int, u: int, a: int, b: int, name: str) -> bool:
+        """Whether clause ``[a, b)`` of sentence ``u`` works out the gate's quantity: it holds an equals sign and names the
+        quantity (a label included: "Owner's Earnings = ... = -74.3") or sits on the gate's label line ("Graham Intrinsic
+        Value: V = ... = 74.010 VND"); :mod:`._computed`."""
+        if "=" not in self.low[a:b] and "\u2248" not in self.low[a:b]:
+            return False
+        return self._on_label_line(gate, u) or bool(_bar_words(self.card, name) & _stems(self.low[a:b]))
+
+    def _on_label_line(self, gate: int, u: int) -> bool:
+        """Whether sentence ``u`` is on a line that labels ``gate`` (a heading, list item, "Label:" line or table row), or on
+        the line right after such a label alone on its line ("Owner's Earnings:" then "Owner's Earnings = ... = -74.3")."""
+        line = self.units[u].line
+        anchor = self.anchors.get(line)
+        if anchor is not None:
+            return anchor.gate == gate and anchor.invented is None
+        anchor = self.anchors.get(line - 1)
+        if anchor is None or anchor.gate != gate or anchor.invented is not None:
+            return False
+        return len(self.masked[anchor.mention[1] : self.lines[line - 1].end].strip(" \t:-|*_#")) < 4
+
+    def _comma(self) -> bool | None:
+        """True when the answer writes decimal commas ("8,5"; :func:`ipb.engine.numbers.decimal_comma_convention`), else None."""
         comma: bool | None = getattr(self, "_section_decimal_comma", None)
         if comma is None:
             comma = bool(decimal_comma_convention(self.masked))
             self._section_decimal_comma = comma
-        return [NumberMatch(n.span[0], n.span[1], low[n.span[0] : n.span[1]], float(n.value), "multiple")
-                for n in scan_numbers(low, start, end, decimal_comma=True if comma else None, strict=not comma)
-                if n.kind == "multiple" and low[n.span[1] - 1] not in "x\u00d7"]
+        return True if comma else None
 
     def _section_verdict(self, gate: int) -> tuple[str, str] | None:
         card, low = self.card, self._names_blanked()
@@ -323,12 +361,19 @@ class _SectionReadingMixin(_ParserState):
                         found.append((said, f"a comparison with a stated bar ({self.masked[a:b].strip()!r})"))
                     if blocked or not bars or said is not None:
                         continue
-                    if not _bar_words(card, bars[0].name) & _stems(low[a:b]):
-                        continue  # a figure in a clause that names the bar's criterion (a bare figure after a label is a fact)
-                    figures = list(self._figures(a, b))  # type: ignore[attr-defined]
-                    if bars[0].unit == "multiple":
-                        figures += [f for f in self._word_multiples(low, a, b) if not any(g.start < f.end and f.start < g.end for g in figures)]
-                    figure = bar_verdict(bars, figures)
+                    figure = None
+                    if _bar_words(card, bars[0].name) & _stems(low[a:b]):
+                        # a figure in a clause that names the bar's criterion (a bare figure after a label is a fact)
+                        figures = list(self._figures(a, b))  # type: ignore[attr-defined]
+                        if bars[0].unit == "multiple":
+                            figures += [f for f in self._word_multiples(low, a, b) if not any(g.start < f.end and f.start < g.end for g in figures)]
+                        figure = bar_verdict(bars, figures)
+                    if figure is None and self._computes(gate, u, a, b, bars[0].name):
+                        figure = computed_result(low, a, b, bars, decimal_comma=self._comma())  # "... = 140.5m": the gate worked out
+                    if figure is None and all(bar.value == 0 for bar in bars) and self._on_label_line(gate, u):
+                        # a sign test's quantity given on the gate's label line ("Graham Formula Value: $52.40"): its sign is
+                        # the test's answer, as a worked result's is
+                        figure = bar_verdict(bars, list(self._figures(a, b)))  # type: ignore[attr-defined]
                     if figure is not None:
                         tests = " / ".join(f"{bar.name} {bar.op} {bar.value}" for bar in bars)
                         found.append((figure[2], f"the figure {self.masked[figure[0] : figure[1]]!r} against the card's test {tests}"))

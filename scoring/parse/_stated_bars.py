@@ -47,7 +47,8 @@ _NOUNS = r"floor|minimum|hurdle|cap|ceiling|maximum|limit|bar|threshold|cut-?off
 _COMPARED = re.compile(
     r"(?i)\b(?P<side>above|over|beyond|exceeds?|exceeding|higher than|greater than|more than|below|under|beneath|"
     r"short of|less than|lower than|inside|within|outside)\s+"
-    r"(?:(?!of\b)[^\s,;:.!?()]+\s+){0,3}?(?P<bar>" + _NOUNS + r"|top\s+\d+)\b")
+    # (a ratio "2:1", "2 : 1", "3 to 1" is one word of the bar: "below our 2 : 1 minimum")
+    r"(?:(?:\d+(?:\.\d+)?[ \t]*(?::|to)[ \t]*1|(?!of\b)[^\s,;:.!?()]+)\s+){0,3}?(?P<bar>" + _NOUNS + r"|top\s+\d+)\b")
 #: A figure set against a stated bar that carries its own figure: "14% a year against our 10% hurdle", "leverage 1.9x against
 #: a 2.5x limit", "expected return 9% vs 10% hurdle". The two figures must be of one kind (both %, both x, both money or
 #: both plain); the bar's noun gives its side, as for :data:`_COMPARED`.
@@ -56,6 +57,15 @@ _AGAINST = re.compile(
     r"(?i)(?<![\w.,])(?P<fig>" + _NUM + r")[ \t]*(?P<fu>%|x\b|times\b)?(?:[ \t]+(?:a|per)[ \t]+(?:year|share|annum))?[ \t]*,?[ \t]+"
     r"(?:against|versus|vs\.?|compared[ \t]+(?:with|to))[ \t]+(?:(?:a|an|the|our|my|his|her|its|their)[ \t]+)?"
     r"(?P<bar>" + _NUM + r")[ \t]*(?P<bu>%|x\b|times\b)?[ \t]+(?:[a-z-]+[ \t]+){0,2}?(?P<noun>floor|minimum|hurdle|cap|ceiling|maximum|limit)\b")
+#: A comparison with a figure the text says is required or allowed: "an 11 percent return, above the 9 percent it asks of
+#: mature industrials", "fell below the 10 percent the fund requires", "under the 2.5x the lenders allow". A figure that
+#: is asked for, required, needed or targeted is a floor; one that is allowed, permitted or tolerated is a cap.
+_REQUIRED = re.compile(
+    r"(?i)\b(?P<side>above|over|beyond|exceeding|higher\s+than|greater\s+than|more\s+than|below|under|beneath|short\s+of|less\s+than|"
+    r"lower\s+than)\s+(?:the\s+)?(?:[$\u00a3\u20ac]\s?)?\d+(?:[.,]\d+)?\s*(?:%|percent\b|per\s+cent\b|x\b|times\b)?\s+"
+    r"(?:(?:that|which)\s+)?(?:(?:it|we|they|i|(?:the|our|its|their)\s+[a-z-]+)\s+)?(?:(?:still|typically|normally|usually|now)\s+)?"
+    r"(?P<verb>asks?|requires?|demands?|needs?|wants?|targets?|expects?|seeks?|allows?|permits?|tolerates?|accepts?)\b")
+_CAP_VERBS = ("allow", "permit", "tolerate", "accept")
 _HIGH = {"above", "over", "beyond", "exceed", "exceeds", "exceeding", "higher than", "greater than", "more than"}
 _LOW = {"below", "under", "beneath", "short of", "less than", "lower than"}
 _LOWER_BOUND = {"floor", "minimum", "hurdle"}
@@ -113,6 +123,14 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
             verdicts.add(vw.PROCEED)  # at the floor or the cap: the bar is met
         else:
             verdicts.add(bound_high if said_value > bar_value else _flip(bound_high))
+    for m in _REQUIRED.finditer(text):
+        if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
+            return None, True
+        side = " ".join(m.group("side").lower().split())
+        bound_high = vw.REJECT if m.group("verb").lower().startswith(_CAP_VERBS) else vw.PROCEED
+        if higher is not None and higher != bound_high:
+            return None, True  # the card's direction and the verb's bound disagree
+        verdicts.add(bound_high if side in _HIGH else _flip(bound_high))
     for m in _COMPARED.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
             return None, True

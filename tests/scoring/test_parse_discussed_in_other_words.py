@@ -78,7 +78,8 @@ def test_an_answer_naming_no_gate_is_read_in_the_cards_words() -> None:
     text = ("Fund walks away from port deal\n\nThe terminal fits the mandate of the fund's strategic holdings, whose policy "
             "lists such assets. Its projected return was 4% a year against an 8% hurdle, people said.")
     parsed = parse_response(text, PIF, embedder=False)
-    assert parsed.status == "ok" and _read(text, PIF) == [(1, None, "described"), (2, None, "described")]
+    # gate 2's clause compares its figure with a stated bar (4% against an 8% hurdle): its verdict, read since stop 30
+    assert parsed.status == "ok" and _read(text, PIF) == [(1, None, "described"), (2, "REJECT", "described+stated-bar")]
 
 
 @pytest.mark.parametrize("text", [
