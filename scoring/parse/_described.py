@@ -25,7 +25,8 @@ Paper §7.5 (SRP, paraphrase matching); issue 13 item 2 (gate references).
 from __future__ import annotations
 
 from ipb.scoring.parse._prose import MAX_UNITS, MIN_SCORE, _CONDITIONAL, _clauses, _direction, clause_weights
-from ipb.scoring.parse._stated_bars import _HISTORY, _compared, _higher
+from ipb.scoring.parse._past import past_time
+from ipb.scoring.parse._stated_bars import _compared, _higher
 from ipb.scoring.parse._thresholds import gate_bars
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace
@@ -87,7 +88,7 @@ class _DescribedGatesMixin(_ParserState):
         above the 9 percent it asks", "4.1% against the 8% hurdle"; :func:`._stated_bars.compared_verdict`), else None;
         none in a condition or in a dated past."""
         text = self.low[a:b]
-        if _CONDITIONAL.search(text) or _HISTORY.search(text):
+        if _CONDITIONAL.search(text) or past_time(text, 0, len(text), "comparison"):
             return None
         bars = gate_bars(self.card).get(gate)
         verdict, _ = _compared(text, _higher(bars, _direction(self.card, gate)))

@@ -133,7 +133,7 @@ def test_a_label_that_is_an_alias_less_its_frame_word_names_the_gate() -> None:
 def test_a_frame_free_alias_that_is_a_word_of_another_gates_name_settles_nothing() -> None:
     # "phase test" less "test" is "phase", a word of gate 1's name ("Long-Term Debt Cycle Phase") too
     from ipb.scoring.parse._card import _index
-    from ipb.scoring.parse._references import _trimmed_names
+    from ipb.scoring.parse._label_names import _trimmed_names
     from ipb.engine.registry import compiled_card
 
     table = _trimmed_names(_index(compiled_card("dalio_debt_supercycle_navigation").card))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from ipb.scoring.parse import parse_response
-from ipb.scoring.parse._references import _spelled_out
+from ipb.scoring.parse._label_names import _spelled_out
 
 GRAHAM = "graham_seven_tests_defensive"
 
