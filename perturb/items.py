@@ -27,7 +27,6 @@ from ipb._files import write_lines_atomic
 from ipb.errors import PerturbError
 from ipb.engine._json import canonical_json
 from ipb.engine.execute import execute
-from ipb.engine.grp_view import grp_view
 from ipb.perturb._golds import golds_of, scenario_year_of  # re-exported: items.golds_of is public
 from ipb.perturb.frame import Frame, PScenario, cached_text, digest, fact_literals, scenario_key
 from ipb.perturb.operators import Step
@@ -165,40 +164,6 @@ def _frame_conditions(frame: Frame, question: str, cards: Sequence[Mapping[str, 
             "C": {"cards": [dict(c) for c in held["C"]["cards"]], "key": held["C"]["key"]}}
 
 
-#: :func:`_shared_grp` remembers at most this many GRPs per frame (then starts again; memory flat in N).
-GRP_MEMO_LIMIT = 1 << 14
-
-
-def _shared_grp(frame: Frame, compiled: Any, facts: Mapping[str, Any], ident: str, layer: str) -> dict[str, Any]:
-    """``execute(compiled, facts, scenario_id=ident, layer=layer).to_grp()``, without a ``Trace``.
-
-    The card runs once through the engine's GRP-only entry point
-    (:func:`ipb.engine.grp_view.grp_view`); the GRP without ``question_id``
-    and ``layer`` is remembered per frame by :attr:`~ipb.engine.grp_view.GrpView.key`
-    (equal keys render equal GRPs), so a GRP met before is one dict copy. Its
-    ``gold_program`` list and entries are shared by every GRP with that key:
-    the caller must not change them. ``tests/perturb/test_perturb_shortcuts.py``
-    checks it against ``execute(...).to_grp()``.
-    """
-    view = grp_view(compiled, facts)
-    memo = frame.memo.get("shared_grps")
-    if memo is None:
-        memo = frame.memo["shared_grps"] = {}
-    key = (compiled.card.id, view.key)
-    try:
-        template = memo.get(key)
-    except TypeError:  # a shown value that cannot be a key
-        return view.to_grp(ident, layer)
-    if template is None:
-        if len(memo) >= GRP_MEMO_LIMIT:
-            memo.clear()
-        template = memo[key] = view.to_grp()
-    grp = dict(template)
-    grp["question_id"] = ident
-    grp["layer"] = layer
-    return grp
-
-
 def build_item(
     frame: Frame,
     base: PScenario,
@@ -212,7 +177,6 @@ def build_item(
     key: str | None = None,
     literals: Mapping[str, Any] | None = None,
     base_digest: str | None = None,
-    shared: bool = False,
 ) -> dict[str, Any]:
     """The item for a perturbed scenario: gold by execution, question text, manifest.
 
@@ -224,10 +188,6 @@ def build_item(
         What each operator did, in order (``args`` gives each one's argument).
     seed, attempt:
         The run's seed and this item's attempt number within its recipe.
-    shared:
-        The caller writes the item out and drops it (``Generator``): each GRP
-        then comes from :func:`_shared_grp`, whose gate program is shared with
-        the other items that show the same run and values (the same bytes).
     """
     facts = dict(literals) if literals is not None else fact_literals(frame, scenario)
     key = key if key is not None else scenario_key(frame, scenario, facts)
@@ -240,10 +200,7 @@ def build_item(
         scen["as_of"] = scenario.as_of.isoformat()
     golds = []
     for i, compiled in enumerate(frame.cards):
-        if shared:
-            grp = _shared_grp(frame, compiled, frame.facts_for(i, scenario.facts), ident, layer)
-        else:
-            grp = execute(compiled, frame.facts_for(i, scenario.facts), scenario_id=ident, layer=layer).to_grp()
+        grp = execute(compiled, frame.facts_for(i, scenario.facts), scenario_id=ident, layer=layer).to_grp()
         golds.append({
             "card": compiled.card.id,
             "investor": compiled.card.investor,

@@ -305,28 +305,3 @@ def test_line_with_a_derived_input_is_full_execution(card):
 
 def test_derived_cards_are_checked():
     assert len(DERIVED) >= 3  # the all-weather and debt-cycle cards derive an input
-
-
-@pytest.mark.parametrize("card", [pytest.param(c, id=c) for c in CARD_IDS])
-def test_shared_grp_is_the_executed_grp_on_every_card(card):
-    """build_item's shared GRP (grp_view, remembered by its key) equals execute(...).to_grp() around each base,
-    asked twice so the second answer comes from the memo; and a remembered GRP is not the one handed out."""
-    from ipb.engine.execute import execute
-    from ipb.perturb.items import _shared_grp
-
-    frame, bases, reason = card_frame(card)
-    if reason:
-        pytest.skip(reason)
-    compiled = frame.cards[0]
-    rng = random.Random(30)
-    hits = 0
-    for base in bases[:2]:
-        for n, (facts, _) in enumerate([(dict(base.facts), ())] + list(_neighbours(frame, base, rng, 6))):
-            mine = frame.facts_for(0, frame.complete(facts))
-            want = execute(compiled, mine, scenario_id=f"q{n}", layer="L7").to_grp()
-            first = _shared_grp(frame, compiled, mine, f"q{n}", "L7")
-            again = _shared_grp(frame, compiled, mine, f"r{n}", "L7")
-            assert first == want
-            assert again == {**want, "question_id": f"r{n}"} and again is not first
-            hits += 1
-    assert hits >= 7
