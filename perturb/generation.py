@@ -294,6 +294,8 @@ class Generator:
         #: Relevant keys this process has already built an item for (a later attempt with one is a duplicate);
         #: 8 bytes a key (:class:`ipb.perturb.keyset.KeySet`).
         self.built = KeySet([self.base_int])
+        #: the flip operator screens its anchors' moves from this scenario (ipb.perturb.targeted._dead_move)
+        self.frame.memo["anchor_base"] = self.base.facts
 
     def resolve(self) -> list[str]:
         """Fill in the default recipes when the job names none; the notes on operators skipped."""

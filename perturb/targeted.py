@@ -224,8 +224,10 @@ def _check_flip(frame: Frame) -> None:
 ANCHOR_INPUTS = 3
 #: Draws tried for an anchor that satisfies the card's constraints.
 ANCHOR_DRAWS = 8
-#: Anchors tried by one flip attempt before it gives up.
+#: Anchors searched by one flip attempt before it gives up.
 FLIP_ANCHORS = 8
+#: Anchors one flip attempt drops unsearched (:func:`_dead_move`) before it gives up.
+SCREENED_ANCHORS = 32
 
 
 def _anchor_pool(frame: Frame, keep: tuple[str, ...]) -> tuple[list[str], list[str]]:
@@ -240,7 +242,8 @@ def _anchor_pool(frame: Frame, keep: tuple[str, ...]) -> tuple[list[str], list[s
     return list(held[0]), list(held[1])
 
 
-def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
+def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequence[str],
+            dead: Callable[[str, Any], bool] | None = None) -> tuple[dict[str, Any] | None, list[str]]:
     """A neighbour of ``scenario``: 1 to ``ANCHOR_INPUTS`` inputs (none of ``keep``) redrawn, one numeric among them.
 
     Candidates are the ranged numeric inputs a gate reads (a new grid value)
@@ -248,6 +251,10 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     the scenario leaves undisclosed may become stated this way. Draws that break a card constraint are redrawn (up to
     ``ANCHOR_DRAWS`` times); ``({}, [])`` when no neighbour is found (the
     caller then starts from the scenario itself).
+
+    ``dead(name, value)`` (the flip's :func:`_dead_move`): when it is True of one of the draws, ``(None,
+    changed)`` at once, before the constraints are asked or repaired: the caller's flip search would
+    (almost always) find nothing from that anchor, and it draws its next one without searching.
     """
     facts = scenario.facts
     pool, numeric = _anchor_pool(frame, tuple(keep))
@@ -287,6 +294,8 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
             changed.append(name)
         if not changed:
             continue
+        if dead is not None and any(dead(name, moved[name]) for name in changed):
+            return None, changed  # a move no kept input can answer: the flip draws its next anchor
         if frame.breaks_constraint(facts, moved, changed):  # asked once when it holds (it is a pure function)
             _repair(frame, facts, moved, changed, keep, rng)
             if frame.breaks_constraint(facts, moved, changed):
@@ -343,6 +352,48 @@ def _draw_way(frame: Frame, name: str, current: Any) -> tuple[Any, ...]:
         return True, grid, grid.count - (1 if skip is not None else 0), skip
     spec = frame.inputs[name]
     return False, [v for v in ((False, True) if spec.type == "bool" else (spec.values or ())) if v != current]
+
+
+def _dead_move(frame: Frame, facts: Mapping[str, Any], names: Sequence[str]) -> Callable[[str, Any], bool]:
+    """``dead(name, value)``: True when ``facts`` with ``name`` moved to ``value`` alone keep the card's
+    constraints and no input of ``names`` other than ``name`` has a verdict flip from there (:func:`find_flip`,
+    the search :func:`_first_flip` runs). A move that breaks a constraint alone is never dead: the anchor's
+    repair (:func:`_repair`) will move other inputs with it.
+
+    An anchor that moves an input to such a value almost never has a flip along the inputs it keeps: a gate
+    that the moved value makes reject is read by no kept input (Buffett: business model, management, the
+    economic moat's floors), or no kept input's range reaches its boundary (the price multiple above what any
+    growth could justify). Those anchors were 55% of the anchors drawn on the bench card, each drawn,
+    repaired against the constraints and searched along every kept input for nothing; :func:`_anchor` now
+    drops an anchor with such a move as soon as its values are drawn. A pure function of the frame, ``facts``, ``names`` and the move
+    (remembered per frame for the facts of the last scenario asked about, at most ``DEAD_MEMO_LIMIT``
+    moves), so a run's items do not depend on what a process asked before.
+    """
+    held = frame.memo.get("dead_moves")
+    key = (tuple(facts.items()), tuple(names))
+    if held is None or held[0] != key or len(held[1]) >= DEAD_MEMO_LIMIT:
+        held = frame.memo["dead_moves"] = (key, {})
+    memo: dict[Any, bool] = held[1]
+
+    def dead(name: str, value: Any) -> bool:
+        k = (name, type(value), value)
+        found = memo.get(k)
+        if found is None:
+            moved = {**facts, name: value}
+            if frame.breaks_constraint(facts, moved, (name,)):
+                # the anchor's repair will move the others (Dalio: QE brings the real rate down): not ruled out
+                found = memo[k] = False
+            else:
+                before = frame.swept_outcomes(moved)
+                found = memo[k] = all(find_flip(frame, moved, other, before=before, scan_limit=0) is None
+                                      for other in names if other != name)
+        return found
+
+    return dead
+
+
+#: :func:`_dead_move` remembers at most this many moves from one scenario (then starts again).
+DEAD_MEMO_LIMIT = 1 << 14
 
 
 def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], anchor: Sequence[str]) -> Flip | None:
@@ -439,9 +490,20 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     anchor: list[str] = []
     best: Flip | None = None
     if attempt > 0:
-        for _ in range(FLIP_ANCHORS):
+        # from the run's base (Generator sets ``anchor_base``), on a card where the inputs an anchor moves are
+        # not searched, an anchor with a move after which no other input can flip is dropped unsearched
+        # (_dead_move); such anchors count apart, up to SCREENED_ANCHORS, so as many are searched as before
+        dead = None
+        if len(names) > ANCHOR_INPUTS + 1 and frame.memo.get("anchor_base") == scenario.facts:
+            dead = _dead_move(frame, scenario.facts, sorted(names))
+        searched = screened = 0
+        while searched < FLIP_ANCHORS and screened < SCREENED_ANCHORS:
             rng.shuffle(names)
-            moved, anchor = _anchor(frame, scenario, rng, names[:1])
+            moved, anchor = _anchor(frame, scenario, rng, names[:1], dead)
+            if moved is None:
+                screened += 1
+                continue
+            searched += 1
             facts = moved if anchor else scenario.facts
             best = _first_flip(frame, facts, names, anchor)
             if best is not None:
@@ -564,6 +626,7 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
     anchor: list[str] = []
     if attempt > 0:
         moved, anchor = _anchor(frame, scenario, rng, ())
+        assert moved is not None  # no screen: never None
         if anchor:
             scenario = scenario.with_facts(moved)
     base_profile = frame.profile(scenario.facts)

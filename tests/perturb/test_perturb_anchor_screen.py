@@ -1,0 +1,116 @@
+"""Flip anchors screened (issue 18 item 7, s30flip): an anchor does not move an input to a value after which
+no input it keeps can flip the verdict (``ipb.perturb.targeted._dead_move``).
+
+Hand-worked on the bench card (Buffett checklist, base IPB-P-011: 10x revenue, 25% growth, $0 net income,
+95% retention, 90% gross margin, expansion). Gate 5 (margin of safety) clears when
+``ev_to_arr <= 0.75 * 0.25 * (10 + 40 * growth)`` = ``1.875 + 7.5 * growth`` (revenue cancels); growth
+is at most 60%, so a multiple above 6.375x can be cleared by no other input; at the base's 25% growth
+gate 5 clears up to 3.75x.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from ipb.perturb.frame import build_frame, load_base
+from ipb.perturb.generation import Generator, Job, parse_recipes
+from ipb.perturb.operators import get_operator, metric_inputs
+import ipb.perturb.targeted as targeted
+from perturb_support import BUFFETT, BUFFETT_BASE
+
+
+@pytest.fixture(scope="module")
+def bench():
+    frame = build_frame([BUFFETT])
+    base = load_base(BUFFETT_BASE, frame)
+    names = sorted(n for n in metric_inputs(frame) if isinstance(base.facts.get(n), Decimal))
+    return frame, base, names
+
+
+def test_a_multiple_no_growth_can_justify_is_dead_and_one_it_can_is_not(bench):
+    frame, base, names = bench
+    dead = targeted._dead_move(frame, base.facts, names)
+    grid = frame.grids["ev_to_arr"]
+    values = [grid.value(k) for k in range(grid.count)]
+    # 6x needs 55% growth (reachable); 6.5x needs 61.7% (above the 60% top of the range)
+    assert [v for v in values if dead("ev_to_arr", v)] == [v for v in values if v > Decimal("6.375")]
+    assert not dead("ev_to_arr", Decimal(6)) and dead("ev_to_arr", Decimal("6.5"))
+
+
+@pytest.mark.parametrize("name, value, expected", [
+    ("business_model", "crypto_asset", True),          # gate 1 rejects: no number reads it
+    ("business_model", "consumer_brand", False),       # gate 1 still clears: ev_to_arr can still clear gate 5
+    ("management_record", "self_serving", True),       # gate 3 rejects: no number reads it
+    ("management_record", "candid_owner_oriented", False),
+    ("macro_regime", "credit_crisis", True),           # gate 6 (net income) and gate 5 (price) both reject
+    ("revenue_retention", Decimal("0.89"), True),      # gate 2 and gate 5 both reject
+    ("revenue_retention", Decimal("0.90"), False),     # at the floor gate 2 clears
+    ("gross_margin", Decimal("0.59"), True),
+    ("net_income", Decimal("-50000000"), False),       # gate 6 clears outside a credit crisis
+])
+def test_hand_worked_moves_from_the_base(bench, name, value, expected):
+    frame, base, names = bench
+    assert targeted._dead_move(frame, base.facts, names)(name, value) is expected
+
+
+def test_a_dead_move_has_no_flip_along_any_other_input_by_brute_force(bench):
+    """Law: dead means no value of any other stated numeric input changes the verdict (every grid value
+    executed in full), and alive means some does; checked for every value of two inputs."""
+    frame, base, names = bench
+    dead = targeted._dead_move(frame, base.facts, names)
+    for moved_name in ("ev_to_arr", "revenue_retention"):
+        grid = frame.grids[moved_name]
+        for k in range(0, grid.count, 3):
+            value = grid.value(k)
+            facts = {**base.facts, moved_name: value}
+            before = frame.outcomes(facts)
+            alive = False
+            for other in names:
+                if other == moved_name:
+                    continue
+                g = frame.grids[other]
+                outs = frame.outcomes_many([{**facts, other: g.value(i)} for i in range(g.count)])
+                if any(o != before for o in outs):
+                    alive = True
+                    break
+            assert dead(moved_name, value) is (not alive), (moved_name, value)
+
+
+def test_the_screen_answers_the_same_whatever_was_asked_before(bench):
+    """Regression (determinism across workers): the answer is a function of the move, not of the memo."""
+    frame, base, names = bench
+    first = targeted._dead_move(frame, base.facts, names)
+    answers = {v: first("ev_to_arr", Decimal(v)) for v in ("3", "6", "6.5", "12")}
+    frame.memo.pop("dead_moves", None)
+    fresh = targeted._dead_move(frame, base.facts, names)
+    assert {v: fresh("ev_to_arr", Decimal(v)) for v in ("12", "6.5", "6", "3")} == answers
+
+
+def test_anchors_per_flip_fall_and_no_attempt_exhausts(monkeypatch):
+    """The screen's purpose, measured: on the bench card 400 flip attempts used 2.2 anchors each before it;
+    with it fewer than 1.4, and every attempt finds a flip."""
+    gen = Generator(Job((BUFFETT,), str(BUFFETT_BASE), 0, parse_recipes("flip")))
+    calls = {"anchors": 0, "none": 0}
+    real = targeted._first_flip
+
+    def counting(*args, **kwargs):
+        found = real(*args, **kwargs)
+        calls["anchors"] += 1
+        calls["none"] += found is None
+        return found
+
+    monkeypatch.setattr(targeted, "_first_flip", counting)
+    made = [gen.scenario(0, j) for j in range(1, 401)]
+    assert all(not isinstance(m, str) for m in made)
+    assert calls["anchors"] < 1.4 * 400
+
+
+def test_without_the_run_base_the_operator_draws_as_before(bench):
+    """Only a generation run's base is screened: a direct call on another scenario draws no screen."""
+    frame, base, names = bench
+    other = build_frame([BUFFETT])
+    step = get_operator("flip")(other, base, __import__("random").Random(3), None, attempt=5)
+    assert "dead_moves" not in other.memo
+    assert step.operator == "flip"
