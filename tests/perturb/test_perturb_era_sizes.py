@@ -211,3 +211,30 @@ def test_a_bad_sizes_entry_in_a_users_regimes_file_is_a_located_error(block, wor
     hit = [e for e in errors if words in e.message]
     assert hit, [e.message for e in errors]
     assert hit[0].file and hit[0].file.endswith("regimes.yaml") and hit[0].line == line, hit[0]
+
+
+def test_verify_reports_a_published_item_larger_than_its_date_allows(tmp_path, monkeypatch):
+    """Bug kind: a check only at generation. Items made before the size bounds (or with a regimes
+    file without them) priced the business above its 1995 bound and kept the date; ``ipb verify``
+    passed all of them (measured: 41 of 200, seed 0). It now reports each by record."""
+    import dataclasses
+
+    import ipb.perturb.frame as frame_module
+    from ipb.perturb.registries import bundled_regimes
+    out = tmp_path / "old.jsonl"
+    unbounded = dataclasses.replace(bundled_regimes(), largest=())
+    with monkeypatch.context() as m:
+        m.setattr(frame_module, "bundled_regimes", lambda: unbounded)
+        made = runner.invoke(app, ["perturb", "--card", MUNGER, "--base",
+                                   str(SCEN / MUNGER / "fair_business_wonderful_price.yaml"),
+                                   "--n", "200", "--seed", "0", "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    big = [i["id"] for i in items if i["scenario"].get("as_of")
+           and _money(i["scenario"]["facts"]["market_value"]) > _bound(int(i["scenario"]["as_of"][:4]))]
+    assert len(big) >= 20, len(big)  # measured: 41
+    result = runner.invoke(app, ["verify", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert "above the largest company's market value about 1995, $130B" in result.output, result.output
+    assert f"{len(big)} disagreeing with themselves" in result.output, result.output
