@@ -8,7 +8,9 @@ that stated value (:meth:`ipb.engine.card.Constraint.value_for` rounds, so
 perturbation, ``ipb check`` and ``ipb verify`` agree):
 
 * an input with a declared ``step`` is written to the step's decimal places
-  (step 0.05 -> hundredths; the value is not moved onto the grid);
+  (step 0.05 -> hundredths; the value is not moved onto the grid); an amount
+  of money to the step's place, so a step of $100M writes $284.6B (stop 30:
+  the place of a whole-dollar step gave "$284.640592407B");
 * otherwise by its unit: a ratio to hundredths of a percent (28.95%), a
   multiple or a plain number to hundredths (2.89x), a year to whole years, an
   amount of money to three significant figures ($1.23M);
@@ -42,8 +44,10 @@ def written_form(spec: Any) -> tuple[Decimal | None, int | None]:
     """
     step = getattr(spec, "step", None)
     if isinstance(step, Decimal) and step > 0:
-        exponent = step.normalize().as_tuple().exponent
-        return Decimal(1).scaleb(min(0, int(exponent))), None
+        exponent = int(step.normalize().as_tuple().exponent)
+        # an amount stepped in round figures ($100M) is written to that place ($284.6B, not $284.640592407B);
+        # other inputs to the step's decimal places (a step of 1 or 5: whole numbers)
+        return Decimal(1).scaleb(exponent if spec.type == "money" else min(0, exponent)), None
     if spec.type == "money":
         return None, MONEY_FIGURES
     return _QUANTUM.get(spec.type), None

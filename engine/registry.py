@@ -351,7 +351,12 @@ def card_option_error(option: str, ref: str) -> LoadError | None:
     known = sorted(set(_bundled_ids()) | {i for f in card_dirs() for i in _folder_ids(f)})
     as_file = _looks_like_file(ref)
     stem = Path(ref).stem if as_file else ref
-    if as_file:
+    if not ref.strip():
+        what = "the value is empty: give a card id or a card file"
+    elif Path(ref).is_dir():
+        what = (f"{Path(ref).absolute()} is a folder, not a card file (give one card file or a card id; a "
+                f"folder of cards goes to --cards or {CARDS_ENV})")
+    elif as_file:
         what = (f"read as a card file (it ends in .yaml/.yml or holds a path separator), but there is no file "
                 f"{Path(ref).absolute()}")
     else:

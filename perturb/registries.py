@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -187,8 +188,17 @@ class RegimeRegistry:
         return max(([before[-1]] if before else []) + ([after[0]] if after else []))
 
     def is_size(self, spec: InputSpec) -> bool:
-        """True for a money input that states a company's size (``sizes.inputs``)."""
-        return spec.type == "money" and spec.name in self.size_inputs
+        """True for a money input that states a company's size: named in ``sizes.inputs``, or whose
+        ``label``, or else description, is the size figure's own noun phrase ("enterprise value",
+        "Market capitalisation of the company.", "Enterprise value (market cap plus net debt), USD."),
+        so an author's ``ev`` or ``firm_value`` is bounded by its year too. A phrase that goes on
+        ("Enterprise value in the bad case", "Market value of the stake") is not the company's size.
+        """
+        if spec.type != "money":
+            return False
+        if spec.name in self.size_inputs:
+            return True
+        return bool(_SIZE_PHRASE.match(spec.label.strip() or spec.description.strip()))
 
     def describes_the_date(self, spec: InputSpec) -> bool:
         """True for a regime input, a macro fact or a ``market_state`` input: its value is history at a date."""
@@ -237,6 +247,14 @@ class RegimeRegistry:
     def fact_for(self, spec: InputSpec) -> MetricDef | None:
         """The macro fact a card input stands for (by name or alias, and unit family), or None."""
         return _match(self.facts, spec)
+
+
+#: A size figure's own noun phrase at the start of a label or description, followed by nothing, a
+#: unit or a parenthesis (see :meth:`RegimeRegistry.is_size`).
+_SIZE_PHRASE = re.compile(
+    r"(?:the |its |current |the company's |the firm's )?(?:enterprise value|ev|market cap|market capitali[sz]ation|"
+    r"equity market value|market value of (?:all )?(?:the )?(?:common )?(?:equity|shares|company|firm|"
+    r"whole business|business))(?: of the (?:company|firm|business))?\s*(?:$|[,.;:(])", re.I)
 
 
 # --------------------------------------------------------------------------- loading
@@ -431,6 +449,10 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
         if largest and year <= largest[-1][0]:
             errors.add(f"sizes.largest: year {year} does not follow {largest[-1][0]} (list the years in ascending "
                        "order, once each)", ("sizes", "largest", k, 0), "sizes")
+        elif value is not None and value <= 0:
+            errors.add(f"sizes.largest: the bound for {year} is {text}; a company's market value is above $0 "
+                       "(a bound at or below it would make every size figure an anachronism)",
+                       ("sizes", "largest", k, 1), "sizes")
         elif value is not None:
             largest.append((int(year), value))
     errors.raise_if_any()

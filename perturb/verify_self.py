@@ -181,13 +181,28 @@ def _same(deck: Sequence[CompiledCard], compiled: Sequence[CompiledCard]) -> boo
 
 def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | None,
                    typed: Mapping[str, Any]) -> list[str]:
-    """The manifest's FM-6 marks against the cards' vintage at ``as_of``, and its macro figures' publication dates
+    """The manifest's FM-6 marks against the cards' vintage at ``as_of``, facts the date rules out
+    (:meth:`ipb.perturb.registries.RegimeRegistry.anachronisms`), and its macro figures' publication dates
     against the decision-time cutoff (:func:`ipb.perturb.vintage.cutoff_problems`)."""
     out: list[str] = []
     want = frame.anachronisms(as_of)
     if manifest.get("anachronisms") != want or manifest.get("fm6_probe") is not bool(want):
         out.append(f"manifest/anachronisms: {manifest.get('anachronisms')!r} (fm6_probe "
                    f"{manifest.get('fm6_probe')!r}), but the scenario date gives {want!r} (fm6_probe {bool(want)})")
+    if as_of is not None:
+        # a fact the date rules out (a size above the year's largest company, a category value before it existed,
+        # a negative rate before one was seen): made before the rule, or with another regimes file (stop 30)
+        regimes = frame.regimes
+        timed = frame.memo.get("verify_timed_inputs")
+        if timed is None:  # the inputs a date can rule out: read once per frame
+            timed = frame.memo["verify_timed_inputs"] = frozenset(
+                n for n, spec in frame.inputs.items()
+                if (spec.type == "category" and regimes.value_since) or (regimes.largest and regimes.is_size(spec))
+                or (regimes.negative_since and spec.type != "category" and regimes.fact_for(spec) is not None))
+        stale = regimes.anachronisms(frame.inputs, {n: v for n, v in typed.items() if n in timed},
+                                     as_of.year) if timed else []
+        if stale:
+            out.append(f"date: facts that could not hold on {as_of.isoformat()}: " + ", ".join(stale))
     dates = manifest.get("fact_dates") or {}
     try:
         published = {name: dt.date.fromisoformat(day) for name, day in dates.items()}

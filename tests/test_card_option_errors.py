@@ -66,3 +66,47 @@ def test_a_known_card_gives_no_error_and_check_with_only_card_checks_that_card()
     result = runner.invoke(app, ["check", "--card", "graham_seven_tests_defensive"])
     assert result.exit_code == 0, result.output
     assert "checked 1 file(s): ok" in result.output, result.output
+
+
+ODD = [
+    # (value, words the error must hold, words it must not hold); bug kind: an error that misstates what was given
+    ("", ["option --card ''", "the value is empty"], ["no card has the id"]),
+    ("   ", ["the value is empty"], ["no card has the id"]),
+    ("DIR/", ["is a folder, not a card file", "--cards"], ["there is no file"]),
+    ("DIR", ["is a folder, not a card file"], ["no card has the id"]),
+]
+
+
+@pytest.mark.parametrize("value,words,absent", ODD, ids=["empty", "blank", "folder-slash", "folder-bare"])
+def test_an_odd_card_value_says_what_it_is(value, words, absent, tmp_path, monkeypatch):
+    """An empty value or an existing folder was reported as "no card has the id ''" or "there is no
+    file DIR" (the folder exists): the message must say what the value is."""
+    (tmp_path / "cards_here").mkdir()
+    monkeypatch.chdir(tmp_path)
+    value = value.replace("DIR", "cards_here")
+    for argv in (["check", "--card", value], ["perturb", "--card", value, "--base", str(BASE), "--n", "3",
+                                              "--out", str(tmp_path / "items.jsonl")]):
+        result = runner.invoke(app, argv)
+        assert result.exit_code == 1, result.output
+        assert "Traceback" not in result.output, result.output
+        for w in words:
+            assert w in result.output, (w, result.output)
+        for w in absent:
+            assert w not in result.output, (w, result.output)
+        assert not (tmp_path / "items.jsonl").exists()
+
+
+def test_a_yaml_that_is_not_a_card_is_refused_at_its_first_line(tmp_path):
+    """A --card file that is YAML but not a card (a scenario, a list, an empty file) gets a located
+    load error, never a traceback, and no items."""
+    for name, text, words in (("notcard.yaml", "foo: 1\n", "unknown field 'foo'"),
+                              ("empty.yaml", "", "found an empty file"),
+                              ("list.yaml", "- a\n- b\n", "found a list")):
+        path = tmp_path / name
+        path.write_text(text)
+        result = runner.invoke(app, ["perturb", "--card", str(path), "--base", str(BASE), "--n", "3",
+                                     "--out", str(tmp_path / "items.jsonl")])
+        assert result.exit_code == 1, result.output
+        assert "Traceback" not in result.output and f"{name}:1:1: load error" in result.output, result.output
+        assert words in result.output, result.output
+        assert not (tmp_path / "items.jsonl").exists()

@@ -82,3 +82,60 @@ def test_check_accepts_the_written_and_the_exact_value_and_refuses_another(tmp_p
     base.write_text(text.replace("chowder_number: 6.3%", "chowder_number: 6.4%"))
     result = runner.invoke(app, ["check", str(card), str(base)])
     assert result.exit_code == 1 and "chowder_is_yield_plus_growth" in result.output, result.output
+
+
+def _derived_price_card(tmp_path: Path) -> tuple[Path, Path]:
+    """Munger's card with the price derived from owner earnings (``market_value``: money, step $100M)."""
+    root = Path(__file__).resolve().parents[2] / "frameworks"
+    card = (root / "munger_business_quality_price.yaml").read_text(encoding="utf-8")
+    card = card.replace("id: munger_business_quality_price", "id: derived_price_card", 1).replace(
+        "constraints:\n", "constraints:\n  - id: price_is_a_multiple_of_owner_earnings\n    derive: market_value\n"
+                          "    value: owner_earnings * 16.0000333\n", 1)
+    base = (root / "scenarios" / "munger_business_quality_price" / "fair_business_wonderful_price.yaml").read_text(
+        encoding="utf-8")
+    base = re.sub(r"expected:.*\n", "", base)
+    base = base.replace("card: munger_business_quality_price", "card: derived_price_card").replace(
+        "market_value: $4B", "market_value: $8.00001665B")
+    (tmp_path / "card.yaml").write_text(card, encoding="utf-8")
+    (tmp_path / "base.yaml").write_text(base, encoding="utf-8")
+    return tmp_path / "card.yaml", tmp_path / "base.yaml"
+
+
+def test_a_derived_amount_with_a_step_is_written_to_the_steps_place(tmp_path):
+    """Bug kind: 12-digit value. A money input with a step of $100M took the step's decimal places
+    (none), so a derived price was stated to the dollar: "$284.640592407B". It is written to the
+    step's place ($284.6B), and the gold is executed on that value (ipb verify)."""
+    from types import SimpleNamespace
+
+    from ipb.engine._written import as_written, written_form
+    form = written_form(SimpleNamespace(type="money", step=Decimal("1E+8")))
+    assert form == (Decimal("1E+8"), None)
+    assert as_written(Decimal("284640592407"), form) == Decimal("2.846E+11")
+    assert as_written(Decimal("284650000000"), form) == Decimal("2.847E+11")  # half away from zero
+    assert as_written(Decimal("-284650000000"), form) == Decimal("-2.847E+11")
+    assert written_form(SimpleNamespace(type="number", step=Decimal(1))) == (Decimal(1), None)  # a place: whole
+    card, base = _derived_price_card(tmp_path)
+    out = tmp_path / "items.jsonl"
+    result = runner.invoke(app, ["perturb", "--card", str(card), "--base", str(base), "--n", "200", "--seed", "0",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    scale = {"M": Decimal(10) ** 6, "B": Decimal(10) ** 9}
+    moved = 0
+    for item in items:
+        text = item["scenario"]["facts"]["market_value"]
+        m = re.fullmatch(r"\$([\d.]+)([MB])", text)
+        assert m, text
+        value = Decimal(m.group(1)) * scale[m.group(2)]
+        owner = item["scenario"]["facts"]["owner_earnings"]
+        if value != Decimal("8.00001665E9"):  # the base states the exact value, which check accepts
+            moved += 1
+            assert value % Decimal("1E+8") == 0, text
+            # our own arithmetic: owner earnings times the multiple, to the nearest $100M, halves up
+            o = re.fullmatch(r"(-?)\$([\d.]+)([MB])", owner)
+            exact = Decimal(o.group(2)) * scale[o.group(3)] * Decimal("16.0000333") * (-1 if o.group(1) else 1)
+            assert value == exact.quantize(Decimal("1E+8"), rounding=ROUND_HALF_UP), (owner, text)
+            assert text in item["question"], text
+    assert moved >= 50
+    checked = runner.invoke(app, ["verify", "--card", f"derived_price_card={card}", str(out)])
+    assert checked.exit_code == 0, checked.output

@@ -135,3 +135,106 @@ def test_every_bundled_dated_scenario_fits_its_years_bound():
                 checked += 1
                 assert _money(m.group(1)) <= _bound(int(date.group(1))), path
     assert checked >= 30
+
+
+# (name, description, label) of a size figure written the way a new author writes it; bug kind: an
+# era bound keyed on the bundled names only, so the same figure under another name escaped it.
+RENAMED = [
+    ("market_capitalisation", "Price of the whole business, USD.", ""),
+    ("mkt_cap", "Price of the whole business, USD.", ""),
+    ("ev", "Enterprise value (market capitalisation plus net debt), USD.", ""),
+    ("firm_value", "Price of the whole business, USD.", "enterprise value"),
+    ("equity_value", "Market capitalisation of the company.", ""),
+]
+
+
+def _renamed_munger(tmp_path: Path, name: str, description: str, label: str, value: str) -> tuple[Path, Path]:
+    card = (Path(__file__).resolve().parents[2] / "frameworks" / f"{MUNGER}.yaml").read_text(encoding="utf-8")
+    assert "    description: Price of the whole business, USD.\n" in card
+    card = card.replace("    description: Price of the whole business, USD.\n",
+                        f"    description: {description}\n" + (f"    label: {label}\n" if label else ""))
+    card = card.replace("market_value", name).replace(f"id: {MUNGER}", "id: renamed_size_card")
+    base = (SCEN / MUNGER / "fair_business_wonderful_price.yaml").read_text(encoding="utf-8")
+    base = base.replace("market_value: $4B", f"{name}: {value}").replace(f"card: {MUNGER}", "card: renamed_size_card")
+    (tmp_path / "card.yaml").write_text(card, encoding="utf-8")
+    (tmp_path / "base.yaml").write_text(base, encoding="utf-8")
+    return tmp_path / "card.yaml", tmp_path / "base.yaml"
+
+
+@pytest.mark.parametrize("name,description,label", RENAMED, ids=[r[0] for r in RENAMED])
+def test_a_size_figure_under_another_name_is_bounded_by_its_year(tmp_path, name, description, label):
+    card, base = _renamed_munger(tmp_path, name, description, label, "$400B")
+    result = runner.invoke(app, ["perturb", "--card", str(card), "--base", str(base), "--n", "5",
+                                 "--out", str(tmp_path / "x.jsonl")])
+    assert result.exit_code == 1, result.output
+    assert f"{name} $400B (above the largest company's market value about 1995, $130B)" in result.output, \
+        result.output
+
+
+def test_a_money_input_that_is_not_a_size_is_not_bounded(tmp_path):
+    """The description rule reads the figure's own noun phrase: a bad-case enterprise value, or a
+    stake's price, is not the company's size."""
+    regimes = load_regimes()
+    card = compiled_card("marks_distressed_debt")
+    inputs = card.inputs if hasattr(card, "inputs") else card.card.inputs
+    assert not regimes.is_size(inputs["stressed_value"]) and not regimes.is_size(inputs["reorganization_value"])
+    munger = compiled_card(MUNGER)
+    minputs = munger.inputs if hasattr(munger, "inputs") else munger.card.inputs
+    assert regimes.is_size(minputs["market_value"]) and not regimes.is_size(minputs["owner_earnings"])
+
+
+_SIZES_HEAD = ("version: 1\ninputs: [macro_regime]\nfacts:\n  inflation_rate: {type: ratio}\nregimes:\n"
+               "  - {id: r, name: R, labels: [x], known_from: \"2009-01-01\", as_of: \"2009-03-09\"}\n"
+               "sizes:\n  inputs: [market_value]\n")
+# (a user's sizes: block, words of the error, its line); bug kind: a bound that makes every size an
+# anachronism was accepted silently (-$5B, $0), and the others must stay located errors, never a traceback.
+BAD_SIZES = [
+    ("  largest:\n    - [1995, -$5B]\n", "the bound for 1995 is -$5B; a company's market value is above $0", 10),
+    ("  largest:\n    - [1990, $80B]\n    - [1995, $0]\n", "the bound for 1995 is $0", 11),
+    ("  largest:\n    - [1995, $5B]\n    - [1990, $6B]\n", "year 1990 does not follow 1995", 11),
+    ("  largest:\n    - [1995, 5%]\n", "does not fit metric 'largest', which is a money", 10),
+    ("  largest:\n    - [\"1995\", $5B]\n", "'1995' is not of type 'integer'", 10),
+    ("  largest:\n    - [1995]\n", "is too short", 10),
+    ("  largest:\n    - {1995: $5B}\n", "is not of type 'array'", 10),
+    ("  largest: []\n", "should be non-empty", 9),
+]
+
+
+@pytest.mark.parametrize("block,words,line", BAD_SIZES, ids=[b[1][:30] for b in BAD_SIZES])
+def test_a_bad_sizes_entry_in_a_users_regimes_file_is_a_located_error(block, words, line, tmp_path):
+    from ipb.errors import ErrorGroup, IpbError
+    path = tmp_path / "regimes.yaml"
+    path.write_text(_SIZES_HEAD + block, encoding="utf-8")
+    with pytest.raises(IpbError) as err:
+        load_regimes(path)
+    errors = err.value.errors if isinstance(err.value, ErrorGroup) else [err.value]
+    hit = [e for e in errors if words in e.message]
+    assert hit, [e.message for e in errors]
+    assert hit[0].file and hit[0].file.endswith("regimes.yaml") and hit[0].line == line, hit[0]
+
+
+def test_verify_reports_a_published_item_larger_than_its_date_allows(tmp_path, monkeypatch):
+    """Bug kind: a check only at generation. Items made before the size bounds (or with a regimes
+    file without them) priced the business above its 1995 bound and kept the date; ``ipb verify``
+    passed all of them (measured: 41 of 200, seed 0). It now reports each by record."""
+    import dataclasses
+
+    import ipb.perturb.frame as frame_module
+    from ipb.perturb.registries import bundled_regimes
+    out = tmp_path / "old.jsonl"
+    unbounded = dataclasses.replace(bundled_regimes(), largest=())
+    with monkeypatch.context() as m:
+        m.setattr(frame_module, "bundled_regimes", lambda: unbounded)
+        made = runner.invoke(app, ["perturb", "--card", MUNGER, "--base",
+                                   str(SCEN / MUNGER / "fair_business_wonderful_price.yaml"),
+                                   "--n", "200", "--seed", "0", "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    big = [i["id"] for i in items if i["scenario"].get("as_of")
+           and _money(i["scenario"]["facts"]["market_value"]) > _bound(int(i["scenario"]["as_of"][:4]))]
+    assert len(big) >= 20, len(big)  # measured: 41
+    result = runner.invoke(app, ["verify", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert "above the largest company's market value about 1995, $130B" in result.output, result.output
+    assert f"{len(big)} disagreeing with themselves" in result.output, result.output
