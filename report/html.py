@@ -167,8 +167,8 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
                "share of responses passing every evaluated BASP-strict gate (OGRS, KCCS, SAP@3, IVP, CKCA; FM-1/3/4/6 "
                "fail theirs; GRA the sixth where defined, §7.15). L4 and L7 GRA: gate reconstruction accuracy on "
                "the items of that layer (§7.15). VerdictAcc: the final verdict (§7.13); an INCONCLUSIVE one scores 0 "
-               "where the gold is decided (GRA puts an INCONCLUSIVE gate in PROCEED's class). Coverage: the share of usable "
-               "responses that were scored. "
+               "where the gold is decided (on GRA an INCONCLUSIVE gate matches only a gold INCONCLUSIVE). "
+               "Coverage: the share of usable responses that were scored. "
                + ("Refusals and parse failures COUNT: each scores 0 on every metric it was owed and is in every "
                   "mean, CI and rank (ipb score's default)." if failures == "count" else
                   "Refusals and parse failures are LEFT OUT of every mean here (ipb score --exclude-failures, or a "

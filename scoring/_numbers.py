@@ -166,8 +166,6 @@ def _read(token: str, decimal_comma: bool | None = None) -> float | None:
         return None
 
 
-
-
 def figure_value(token: str, decimal_comma: bool | None = None) -> float | None:
     """The value of one figure ``token`` ("12x", "-3.5%", "$5B", "0.25"), read by the one number reader
     (:func:`ipb.engine.numbers.read_number`: exact, then rounded once to a float), or None when it refuses it (not a
@@ -242,7 +240,7 @@ def find_numbers(text: str, limit: int | None = None, decimal_comma: bool | None
                     value = -value
             found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "money"))
             continue
-        # the one reader reads the figure in its plain spelling ("1,234.5 percent" as "-1234.5%"): its groups were
+        # the one reader reads the figure in its plain spelling ("-1,234.5 percent" as "-1234.5%"): its groups were
         # checked by the pattern, and no convention may turn them into a decimal mark
         # (exact, then one rounding to a float: "66.017 billion" is 66017000000.0, not 66016999999.99999)
         plain = ("-" if m.group("sign") else "") + m.group("num").replace(",", "") + (m.group("dec") or "")

@@ -18,6 +18,8 @@ from itertools import accumulate, chain
 from operator import add, itemgetter
 from typing import Iterable
 
+from ipb.scoring._foreign_verdicts import unspaced
+
 __all__ = ["Trigger", "lowered", "scan", "word_prefixes", "WordPrefixes", "JOIN_WORDS_FROM"]
 
 
@@ -314,9 +316,6 @@ def _grouped_for(triggers: "list[Trigger]") -> dict[str, tuple[bool, _Tried]]:
 
 
 _Entry = tuple[str, bool, _Tried]
-#: A character of a script written without spaces (CJK ideographs, kana, hangul): a literal holding one may start inside
-#: a "word" (a run of such characters), so the word-prefix index cannot tell it absent; it is looked for by search.
-_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _PLANS: dict[int, tuple["list[Trigger]", tuple[list[_Entry], dict[str, list[int]], list[int]]]] = {}
 
 
@@ -333,7 +332,9 @@ def _plan_for(triggers: "list[Trigger]") -> tuple[list[_Entry], dict[str, list[i
     heads: dict[str, list[int]] = {}
     others: list[int] = []
     for i, (literal, _, _) in enumerate(entries):
-        if literal[:3].isalnum() and not _UNSPACED.search(literal):
+        # a literal in a script written without spaces (unspaced: CJK ideographs, kana, hangul) may start inside a
+        # "word" (a run of such characters), so the word-prefix index cannot tell it absent; it is looked for by search
+        if literal[:3].isalnum() and not unspaced(literal):
             heads.setdefault(literal[:3], []).append(i)
         else:
             others.append(i)

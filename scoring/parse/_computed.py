@@ -27,7 +27,7 @@ __all__ = ["computed_result"]
 
 #: The last equals sign of a clause and what follows it up to the result's first digit: at most four words (letters
 #: only: "owner earnings", "about", "roughly"), a sign, a currency mark.
-_RESULT = re.compile(r"(?:=|\u2248|~=)[ \t]*(?:[^\W\d_][\w'&/.-]*[ \t]+){0,4}?[ \t]*(?P<sign>[-\u2212\u2013(])?[ \t]*"
+_RESULT = re.compile(r"(?:=|\u2248)[ \t]*(?:[^\W\d_][\w'&/.-]*[ \t]+){0,4}?[ \t]*(?P<sign>[-\u2212\u2013(])?[ \t]*"
                      r"(?:[$\u20ac\u00a3\u00a5]|usd|eur|vnd|rmb|cny)?[ \t]*(?P<num>\d)", re.IGNORECASE)
 _KINDS = {"money": "money", "percent": "ratio", "multiple": "multiple"}
 

@@ -7,7 +7,7 @@ into cash and gold", "we moved 58% of portfolio risk into commodities and emergi
 will be wound into our passive mandates". A careful reader takes each as that outcome.
 
 :func:`destination_outcomes` reads a verb of moving money (move, rotate, shift, switch, tilt, redirect, reallocate, put,
-wind), then within the sentence and at most :data:`GAP` words a preposition of direction (into, to, toward), then the
+wind, shunt), then within the sentence and at most :data:`GAP` words a preposition of direction (into, to, toward), then the
 outcome's destination: every content word of the outcome's words after ``TO`` (its stem: "markets" is "market-",
 "emerging-market" two words) among the next :data:`REACH` words. The move must be the decider's ("we", "I", "the fund")
 or a decision in the passive ("will be wound", "is to be moved"): "the textbook move is into bonds" and "the index

@@ -134,4 +134,4 @@ def test_the_leaderboard_caption_says_what_an_inconclusive_answer_earns(tmp_path
     captions = [c.replace("&#x27;", "'") for c in _captions(page)]
     leader = next(c for c in captions if c.startswith("Mean over each model's responses"))
     assert ("VerdictAcc: the final verdict (§7.13); an INCONCLUSIVE one scores 0 where the gold is decided "
-            "(GRA puts an INCONCLUSIVE gate in PROCEED's class)") in leader
+            "(on GRA an INCONCLUSIVE gate matches only a gold INCONCLUSIVE)") in leader

@@ -101,6 +101,8 @@ def test_the_leaderboard_says_how_unknowns_count_and_what_conj_is(scored):
     assert ("unknowns: a stated INCONCLUSIVE final verdict scores 0 on VerdictAcc where the gold is decided and 1 "
             "where the gold is INCONCLUSIVE (a committed verdict there: 0.5 only when the answer names the data gap)"
             in " ".join(output.split()))
+    # GRA's rule as merged in stop 30 (verdict._gra_verdict_match), not PROCEED's class as the legend first said
+    assert "on GRA an INCONCLUSIVE gate matches only a gold INCONCLUSIVE (§7.15)" in " ".join(output.split())
     assert "conj.: the share of responses passing every BASP-strict gate" in output
 
 
