@@ -196,13 +196,16 @@ class _TargetWork:
 def _below(parsed: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
     """The readings of one parsed answer whose confidence is below ``threshold``: each gate verdict, then the final verdict.
 
+    An answer with no gate read but a stated final verdict is scored on that verdict (:func:`_read_any`), so its final
+    verdict is reviewed like any other reading.
+
     >>> _below({"status": "ok", "gates": [{"gate": 2, "verdict": "REJECT", "confidence": 0.5, "verdict_span": [4, 10],
     ...         "runner_up": {"verdict": "PROCEED", "span": [0, 3]}}], "final_verdict": None, "final_confidence": 0.0,
     ...         "final_verdict_span": None, "final_runner_up": None}, 0.6)
     [{'reading': 'gate 2', 'verdict': 'REJECT', 'confidence': 0.5, 'span': [4, 10], 'runner_up': {'verdict': 'PROCEED', 'span': [0, 3]}}, {'reading': 'final verdict', 'verdict': None, 'confidence': 0.0, 'span': None, 'runner_up': None}]
     """
-    if parsed.get("status") != "ok":
-        return []
+    if not _read_any(parsed):
+        return []  # nothing read, nothing scored: a parse failure is counted as one, not reviewed
     out = [{"reading": f"gate {g['gate']}", "verdict": g.get("verdict"), "confidence": g.get("confidence", 1.0),
             "span": g.get("verdict_span"), "runner_up": g.get("runner_up")}
            for g in parsed.get("gates", []) if g.get("confidence", 1.0) < threshold]

@@ -50,6 +50,17 @@ def test_a_missing_final_verdict_is_a_zero_confidence_reading() -> None:
     assert _below({"status": "parse_failure"}, 0.5) == []
 
 
+def test_a_stated_verdict_with_no_gate_read_is_routed_to_review_like_any_scored_reading() -> None:
+    # Regression (stop 30 review): such an answer is scored on its stated verdict, but _below skipped every parse whose
+    # status was not "ok", so a low-confidence verdict-only reading was scored and never reviewed.
+    parsed = parse_response("DECLINE", "buffett_acquisition_checklist", embedder=False).to_dict()
+    assert (parsed["status"], parsed["final_verdict"]) == ("parse_failure", "DECLINE")
+    below = _below(parsed, 1.0)
+    assert [(r["reading"], r["verdict"]) for r in below] == [("final verdict", "DECLINE")]
+    assert below[0]["confidence"] == parsed["final_confidence"] < 1.0
+    assert _below(parsed, parsed["final_confidence"]) == []  # at or above the threshold: not reviewed
+
+
 def test_summary_counts_the_readings_routed_to_review_and_records_the_threshold() -> None:
     # Regression (a count only on stderr, stop 30 new user): the review count of --min-confidence was
     # printed by ipb score but not in summary.json, so a published summary could not say it.
