@@ -79,6 +79,9 @@ def _count(word: str) -> int | None:
 #: "between"): an alternative stated, not a verdict chosen.
 _ALT_AFTER = re.compile(r"\s*(?P<join>[/|]|\bor\b|\bnor\b|\band\b)\s*(?P<word>[A-Za-z_][A-Za-z_ ]{1,30}?)\b", re.I)
 _ALT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z_][A-Za-z_]{1,30})\s*(?P<join>[/|]|\bor\b|\bnor\b|\band\b)\s*\Z", re.I)
+#: An outcome word beside another in a comma list ("INVEST, DECLINE, INCONCLUSIVE"): the card's outcomes listed, no choice.
+_LIST_AFTER = re.compile(r"\s*,\s*(?P<word>[A-Za-z_]{2,30})\b")
+_LIST_BEFORE = re.compile(r"\b(?P<word>[A-Za-z_]{2,30})\s*,\s*\Z")
 _ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?:between|either|neither|whether)\b[^.;:\n]{0,40}\Z",
                           re.I)
 
