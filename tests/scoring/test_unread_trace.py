@@ -79,3 +79,15 @@ def test_a_verdict_only_answer_is_scored_between_an_unreadable_and_a_readable_on
             assert (value <= owed) if name == "ned" else (value >= owed), name
     rows = [r["model"] for r in leaderboard(summarize(list(records.values())))]
     assert rows.index("readable") < rows.index("verdict-only") < rows.index("unreadable")
+
+
+def test_the_summary_counts_answers_scored_with_no_gate_read_and_its_note_says_how_they_count(item):
+    """A figure shown must say how failures count (stop-30 break): a model answering "Verdict: X" to every item showed
+    coverage 1.0 and no count that set it apart from a model whose every trace was read."""
+    [gold] = synthetic_responses([item], corruptions=["none"])
+    responses = [dict(gold, model="readable"), dict(gold, model="verdict-only", response=_verdict_only(item))]
+    summary = summarize(score_responses([item], responses, _options()))
+    assert summary["counts"]["scored"] == 2 and summary["counts"]["scored_trace_unread"] == 1
+    groups = summary["groups"]["model"]
+    assert groups["verdict-only"]["n_trace_unread"] == 1 and groups["readable"]["n_trace_unread"] == 0
+    assert "no gate read" in summary["failures"]["note"] and "VerdictAcc" in summary["failures"]["note"]
