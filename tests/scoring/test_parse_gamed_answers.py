@@ -122,3 +122,32 @@ def test_a_gamed_answer_is_unscored_like_a_plain_refusal(records, model):
     record = records[model]
     assert record["status"] == "unscored", (model, record.get("metrics"))
     assert records["plain-refusal"]["status"] == "unscored"
+
+
+# ---------------------------------------------------------------- gate names with nothing read (open: a design change)
+
+_NAMES = ["Circle of Competence", "Economic Moat", "Management Integrity", "Intrinsic Value Estimation",
+          "Margin of Safety", "Holding Period Economics"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open (stop-30 break, issue 13): a gate named with no verdict read counts as covered in GCF, OGRS, tau, NED and "
+    "GRA's name_match, so a bare template of the card's gate names (no verdict, no final) scores L7 0.35 / W1 0.44, "
+    "above an honest answer that reads two gates and the right verdict (0.37 / 0.21 on W1) or kills early (0.27 / "
+    "0.09). The fix (a gate counts as addressed only with a verdict or a reasoning span read) changes every trace "
+    "metric's meaning and needs the lead's call and a corpus check of unread-verdict gates"))
+def test_a_template_of_gate_names_never_outranks_an_honest_answer():
+    item = bundled_items([BUFFETT])[0]
+    [gold] = synthetic_responses([item], corruptions=["none"])
+    texts = {
+        "template": "".join(f"Gate {i + 1} {n}:\n" for i, n in enumerate(_NAMES)),
+        "everything": "".join(f"{n}: Pass / Fail / Unknown\n" for n in _NAMES) + "Final: INVEST, DECLINE, INCONCLUSIVE\n",
+        "honest": "Circle of Competence: Pass.\nEconomic Moat: Fail, no switching costs.\nFinal: DECLINE\n",
+    }
+    options = ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50)
+    records = {r["model"]: r for r in score_responses([item], [dict(gold, model=k, response=v) for k, v in texts.items()],
+                                                          options)}
+    honest = records["honest"]["metrics"]
+    for model in ("template", "everything"):
+        gamed = records[model]["metrics"]
+        assert gamed["layer_composite"] < honest["layer_composite"] and gamed["w1_composite"] < honest["w1_composite"], model
