@@ -91,3 +91,25 @@ def test_the_summary_counts_answers_scored_with_no_gate_read_and_its_note_says_h
     groups = summary["groups"]["model"]
     assert groups["verdict-only"]["n_trace_unread"] == 1 and groups["readable"]["n_trace_unread"] == 0
     assert "no gate read" in summary["failures"]["note"] and "VerdictAcc" in summary["failures"]["note"]
+
+
+def test_ipb_score_says_how_many_answers_were_scored_with_no_gate_read(tmp_path, monkeypatch):
+    import json
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from ipb.cli import app
+
+    items = Path(__file__).resolve().parents[1] / "robustness" / "data" / "item_l7.jsonl"
+    item = json.loads(items.read_text(encoding="utf-8").splitlines()[0])
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text("".join(json.dumps({"item_id": item["id"], "model": m, "condition": "A", "response": text}) + "\n"
+                                 for m, text in (("a", "Final verdict: INVEST"),
+                                                 ("b", "1. Net-net test: PROCEED\nFinal verdict: INVEST"))),
+                         encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "200")
+    result = CliRunner().invoke(app, ["score", "--items", str(items), "--responses", str(responses), "--out",
+                                      str(tmp_path / "out"), "--no-embeddings", "--no-progress", "--no-leaderboard"])
+    assert result.exit_code == 0, result.output
+    assert "scored 2 of 2 record(s) (1 with no gate read, scored on their stated final verdict only)" in result.stderr
