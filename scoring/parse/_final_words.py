@@ -117,3 +117,23 @@ _CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actual
 #: Before a lower-case outcome word: the decision's subject in the passive ("the deal is declined").
 _PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|stake|proposal|position|purchase|acquisition|trade|idea|"
                               r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")
+
+
+def outcomes_named(outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str], text: str) -> set[str]:
+    """The distinct outcomes of a card that ``text`` names (its outcome words and their spoken forms, any case).
+
+    One scan of ``text``; asked only of an answer with no gate read, where no trace tells a chosen outcome from one
+    listed ("INVEST DECLINE INCONCLUSIVE", a bullet per outcome, "[ ] INVEST [ ] DECLINE").
+    """
+    if outcome_re is None:
+        return set()
+    found: set[str] = set()
+    for m in outcome_re.finditer(text):
+        key = re.sub(r"[ \t_:-]+", "_", m.group(0).strip().upper())
+        outcome = outcome_of.get(key) or (outcome_of.get(key[:-1]) if key.endswith("S") else None)
+        if outcome is not None:
+            found.add(outcome)
+            if len(found) > 1:
+                break
+    return found
+

@@ -151,3 +151,29 @@ def test_a_template_of_gate_names_never_outranks_an_honest_answer():
     for model in ("template", "everything"):
         gamed = records[model]["metrics"]
         assert gamed["layer_composite"] < honest["layer_composite"] and gamed["w1_composite"] < honest["w1_composite"], model
+
+
+# ---------------------------------------------------------------- no gate read, several outcomes named
+
+
+@pytest.mark.parametrize("text", [
+    "INVEST DECLINE INCONCLUSIVE",
+    "- INVEST\n- DECLINE\n- INCONCLUSIVE",
+    "Verdict: [ ] INVEST [ ] DECLINE",
+    "Verdict: INVEST and DECLINE",
+    "Final verdict: INVEST (or DECLINE)",
+])
+def test_with_no_gate_read_an_answer_naming_several_outcomes_states_no_final_verdict(text):
+    result = parse_response(text, BUFFETT, embedder=False)
+    assert result.status == "parse_failure" and result.final_verdict is None
+    assert any("more than one of the card's outcomes" in n for n in result.notes)
+
+
+def test_with_no_gate_read_one_outcome_however_often_is_still_the_stated_verdict():
+    assert _final("Verdict: DECLINE\n\nDECLINE. DECLINE.") == "DECLINE"
+    assert _final("Possible calls: HOLD or SELL.", LYNCH) is None
+    assert _final("Rating: SELL.", LYNCH) == "SELL"
+
+
+def test_with_gates_read_the_final_verdict_is_chosen_as_before():
+    assert _final("Margin of Safety: FAIL\nSome would INVEST; I DECLINE.") == "DECLINE"
