@@ -729,11 +729,13 @@ def failure_rule(policy: str) -> str:
     >>> failure_rule("count")[:46]
     'Refusals and parse failures count in each mean'
     """
+    unread = (" An answer with no gate read but a stated final verdict is scored and in coverage: VerdictAcc reads its "
+              "verdict, every other metric is at its failure value.")
     if policy == "count":
         return ("Refusals and parse failures count in each mean, CI and rank: each is in it at the value it was owed "
-                "(0; NED 1, tau -1), as in the leaderboard; each cell says how many (n of N, and in its tooltip).")
+                "(0; NED 1, tau -1), as in the leaderboard; each cell says how many (n of N, and in its tooltip)." + unread)
     return ("Refusals and parse failures are LEFT OUT of each mean here (ipb score --exclude-failures, or a summary "
-            "written before failures counted): read each mean beside its coverage.")
+            "written before failures counted): read each mean beside its coverage." + unread)
 
 
 def _option_notes(options: Mapping[str, Any], policy: str = "exclude") -> list[str]:

@@ -89,6 +89,9 @@ FAILURES_COUNTED = ("refusals and parse failures are in every mean, CI and rank,
                     "owed (NED 1, tau -1); coverage is the share scored")
 FAILURES_EXCLUDED = ("refusals and parse failures are left out of every mean and CI (--exclude-failures): the means "
                      "are over scored responses only; coverage is the share scored")
+#: Added to either note: the answers scored although no gate was read (docs/scoring.md "An answer with no gate read").
+TRACE_UNREAD_NOTE = ("; an answer with no gate read but a stated final verdict is scored and in coverage (n_trace_unread "
+                     "counts them): VerdictAcc reads its verdict, every other metric is at its failure value")
 #: Distinct values up to which the multinomial resample is used.
 _MULTINOMIAL_MAX = 64
 _DIGITS = 6
@@ -170,7 +173,7 @@ class _Unit:
     nothing.
     """
 
-    __slots__ = ("status", "reason_code", "outcome", "metrics", "flags", "key", "values", "_row")
+    __slots__ = ("status", "reason_code", "outcome", "metrics", "flags", "key", "values", "_row", "unread")
 
     def __init__(self, status: str, reason_code: str | None, metrics: Mapping[str, Any], flags: Mapping[str, Any],
                  key: tuple[Any, ...], owed: Any = None, count_failures: bool = True) -> None:
@@ -180,6 +183,7 @@ class _Unit:
         self.metrics = metrics
         self.flags = _flag_values(flags)
         self.key = key
+        self.unread = False  # scored with no gate read (:func:`_trace_unread`)
         if status == "scored":
             self.values: Mapping[str, Any] = metrics
         elif self.failed and count_failures and isinstance(owed, Mapping):
@@ -220,6 +224,7 @@ def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any, wit
     stats: dict[str, Any] = {
         "n": len(units),
         "n_scored": len(scored),
+        "n_trace_unread": sum(1 for u in scored if u.unread),
         "n_unscored": len(units) - len(scored),
         "n_parse_failures": sum(1 for u in failed if u.outcome == "parse_failure"),
         "n_refusals": sum(1 for u in failed if u.outcome == "refusal"),
@@ -385,14 +390,25 @@ def _key(r: Mapping[str, Any]) -> tuple[Any, ...]:
     return (r.get("model"), r.get("condition_key"), r.get("item_id"))
 
 
+def _trace_unread(t: Mapping[str, Any]) -> bool:
+    """Whether target ``t`` was scored although no gate of its card was read (only its stated final verdict)."""
+    parsed = t.get("parsed")
+    return t.get("status") == "scored" and isinstance(parsed, Mapping) and parsed.get("status") not in (None, "ok")
+
+
 def _response_unit(r: Mapping[str, Any], count: bool) -> _Unit:
-    return _Unit(r.get("status", "unscored"), r.get("reason_code"), r.get("metrics") or {}, r.get("flags") or {},
+    unit = _Unit(r.get("status", "unscored"), r.get("reason_code"), r.get("metrics") or {}, r.get("flags") or {},
                  _key(r), r.get("owed"), count)
+    targets = [t for t in r.get("targets") or () if t.get("status") == "scored"]
+    unit.unread = unit.status == "scored" and bool(targets) and all(_trace_unread(t) for t in targets)
+    return unit
 
 
 def _target_unit(r: Mapping[str, Any], t: Mapping[str, Any], count: bool) -> _Unit:
-    return _Unit(t.get("status") or "unscored", t.get("reason_code"), t.get("metrics") or {}, t.get("flags") or {},
+    unit = _Unit(t.get("status") or "unscored", t.get("reason_code"), t.get("metrics") or {}, t.get("flags") or {},
                  _key(r), t.get("owed"), count)
+    unit.unread = _trace_unread(t)
+    return unit
 
 
 # --------------------------------------------------------------------------- summary
@@ -570,6 +586,7 @@ def summarize(
         "counts": {
             "records": len(records),
             "scored": n_scored,
+            "scored_trace_unread": sum(1 for u in all_units if u.unread),
             "unscored": len(records) - n_scored,
             "parse_failures": outcomes["parse_failure"],
             "refusals": outcomes["refusal"],
@@ -580,7 +597,7 @@ def summarize(
         },
         "failures": {
             "policy": "count" if count else "exclude",
-            "note": (FAILURES_COUNTED if count else FAILURES_EXCLUDED),
+            "note": (FAILURES_COUNTED if count else FAILURES_EXCLUDED) + TRACE_UNREAD_NOTE,
         },
         "metrics": names,
         "failure_modes": list(FM_NAMES),

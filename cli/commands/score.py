@@ -192,7 +192,10 @@ def score(
     if show_leaderboard:
         print_leaderboard(result.summary)
     err.print(
-        f"scored {counts['scored']} of {counts['records']} record(s): {counts['parse_failures']} parse failure(s), "
+        f"scored {counts['scored']} of {counts['records']} record(s)"
+        + (f" ({counts['scored_trace_unread']} with no gate read, scored on their stated final verdict only)"
+           if counts.get("scored_trace_unread") else "")
+        + f": {counts['parse_failures']} parse failure(s), "
         f"{counts.get('refusals', 0)} refusal(s), {counts['invalid']} unusable record(s); "
         f"wrote {result.responses_path} and {result.summary_path}",
         markup=False,

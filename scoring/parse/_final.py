@@ -34,7 +34,7 @@ from ipb.scoring.parse._decided import (
     relative_clause,
 )
 from ipb.scoring.parse._final_words import (  # moved there
-    _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _CORRECTION_BETWEEN,
+    _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _LIST_AFTER, _LIST_BEFORE, _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _CORRECTION_BETWEEN,
     _count, _COUNT_TRIGGERS, _DECLINE_LABEL_BEFORE, _DECLINE_PASS_END, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD, _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE,
     _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
     _POSITION_WORDS, _REVISION_CUE,
@@ -55,6 +55,18 @@ _PROPOSAL_AFTER = re.compile(r"(?i)[ \t-]+(?:request|requests|proposal|proposals
 _BLANK_BEFORE = re.compile(r"\n[ \t]*\n\Z")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _TEXT_CHAR = re.compile(r"[^\s*_#>-]")
+
+
+
+#: Verbs of stating a verdict: negated before an outcome word ("won't say", "can't tell you to"), the outcome is not stated.
+_SAYING = frozenset("say tell give state provide offer declare pick choose name".split())
+
+
+def _unsaid(words: list[str]) -> bool:
+    """Whether a negator precedes a verb of stating among ``words`` (the clause's last words before an outcome word)."""
+    neg = next((i for i, w in enumerate(words) if w in vw.NEGATORS or w.endswith("n't") or w.endswith("n’t")
+                or w == "cannot"), None)
+    return neg is not None and any(w in _SAYING for w in words[neg + 1 :])
 
 
 class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
@@ -79,7 +91,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             # "So no, I'm not buying": the words after an answer particle are the answer, and the particle negates nothing
             answered = answer_particle_end(masked, unit.start, start)
             said = masked[max(answered, start - 80) : start] if answered is not None else before
-            words = [w.lower() for w in _WORDS_APOS.findall(said, _clause_start(said) + 1)][-4:]  # negation stops at the clause
+            clause = [w.lower() for w in _WORDS_APOS.findall(said, _clause_start(said) + 1)]
+            words = clause[-4:]  # negation stops at the clause
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words or in_the_past(masked, unit.start, start, end) \
                     or answers_another(masked, unit.start) or outcome == ix.pass_outcome and at_another_price(masked, unit.start, start, end):
@@ -95,8 +108,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             tail = masked[end : unit.end]
             if tail.rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
                 return
-            if self._an_alternative(before, masked[end : min(unit.end, end + 40)]):
-                return  # "INVEST or DECLINE", "INVEST/DECLINE", "between INVEST and DECLINE": no choice made
+            if self._an_alternative(before, masked[end : min(unit.end, end + 40)], outcome):
+                return  # "INVEST or DECLINE", "INVEST/DECLINE", "between INVEST and DECLINE", "INVEST, DECLINE": no choice made
             # the line's start, looked for at most 400 characters back: on a megabyte line of "walk away from the deal" every
             # outcome looked back to the line's start (quadratic); a quotation's introducer sits closer than that
             line_start = max(masked.rfind("\n", max(0, start - 400), start) + 1, start - 400, 0)
@@ -121,6 +134,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                 # the answer to a question ("So yes, it's a buy") or, a phrase of several words, in the answer's last sentence
             if _REVISION_CUE.search(before) is not None:
                 level = max(level, 4)  # "Revised verdict: DECLINE" after "Final verdict: INVEST": the later revision wins
+            if _unsaid(clause[-6:]):
+                return  # "I won't say DECLINE", "I can't tell you to INVEST": a refusal to state a verdict names one, states none
             if _negated(words):
                 if outcome == ix.pass_outcome:
                     outcome = ix.fail_outcome
@@ -270,6 +285,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                 continue
             if self._tight_owner(hit, hit.unit):
                 continue  # "gate 5 REJECT" inside the conclusion is about gate 5
+            if self._an_alternative(masked[max(unit.start, hit.start - 80) : hit.start], masked[hit.end : min(unit.end, hit.end + 40)], mapped):
+                continue  # "INVEST, DECLINE or INCONCLUSIVE": the outcomes listed, none chosen
             level = (3 if not self._has_outcome_word(hit.unit) else 2) + self._after_final_cue(hit.unit, hit.start)
             candidates.append((level, hit.start, mapped, (hit.start, hit.end)))
         # "pass" after would/will at the end of a clause is the investor passing on the deal.
@@ -347,10 +364,15 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             return True
         return RETRACTED_LABEL.search(masked, line_start, start) is not None
 
-    def _an_alternative(self, before: str, after: str) -> bool:
+    def _an_alternative(self, before: str, after: str, outcome: str | None = None) -> bool:
         """Whether an outcome word is one side of an unresolved alternative with another outcome word:
-        "INVEST or DECLINE", "DECLINE/INVEST", "neither INVEST nor DECLINE", "between INVEST and DECLINE"."""
+        "INVEST or DECLINE", "DECLINE/INVEST", "neither INVEST nor DECLINE", "between INVEST and DECLINE", or an item of
+        a comma list of the card's outcomes ("INVEST, DECLINE, INCONCLUSIVE": every outcome listed is no choice)."""
         outcome_of, synonym_of = self.ix.outcome_of, self.ix.synonym_of
+        for m in (_LIST_AFTER.match(after), _LIST_BEFORE.search(before)):
+            other = outcome_of.get(_outcome_key(m.group("word"))) if m is not None else None
+            if other is not None and other != outcome:
+                return True
 
         def verdictive(word: str) -> bool:  # an outcome word, or a word of the synonym table ("buy or sell")
             return _outcome_key(word) in outcome_of or vw.synonym_key(word) in synonym_of

@@ -79,6 +79,9 @@ def _count(word: str) -> int | None:
 #: "between"): an alternative stated, not a verdict chosen.
 _ALT_AFTER = re.compile(r"\s*(?P<join>[/|]|\bor\b|\bnor\b|\band\b)\s*(?P<word>[A-Za-z_][A-Za-z_ ]{1,30}?)\b", re.I)
 _ALT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z_][A-Za-z_]{1,30})\s*(?P<join>[/|]|\bor\b|\bnor\b|\band\b)\s*\Z", re.I)
+#: An outcome word beside another in a comma list ("INVEST, DECLINE, INCONCLUSIVE"): the card's outcomes listed, no choice.
+_LIST_AFTER = re.compile(r"\s*,\s*(?P<word>[A-Za-z_]{2,30})\b")
+_LIST_BEFORE = re.compile(r"\b(?P<word>[A-Za-z_]{2,30})\s*,\s*\Z")
 _ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?:between|either|neither|whether)\b[^.;:\n]{0,40}\Z",
                           re.I)
 
@@ -114,3 +117,23 @@ _CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actual
 #: Before a lower-case outcome word: the decision's subject in the passive ("the deal is declined").
 _PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|stake|proposal|position|purchase|acquisition|trade|idea|"
                               r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")
+
+
+def outcomes_named(outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str], text: str) -> set[str]:
+    """The distinct outcomes of a card that ``text`` names (its outcome words and their spoken forms, any case).
+
+    One scan of ``text``; asked only of an answer with no gate read, where no trace tells a chosen outcome from one
+    listed ("INVEST DECLINE INCONCLUSIVE", a bullet per outcome, "[ ] INVEST [ ] DECLINE").
+    """
+    if outcome_re is None:
+        return set()
+    found: set[str] = set()
+    for m in outcome_re.finditer(text):
+        key = re.sub(r"[ \t_:-]+", "_", m.group(0).strip().upper())
+        outcome = outcome_of.get(key) or (outcome_of.get(key[:-1]) if key.endswith("S") else None)
+        if outcome is not None:
+            found.add(outcome)
+            if len(found) > 1:
+                break
+    return found
+

@@ -30,6 +30,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
+from ipb.scoring.parse._final_words import outcomes_named
 from ipb.scoring.parse._entailed import entailed_gates
 from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._json_answer import _JsonAnswerMixin
@@ -152,6 +153,12 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
             self.notes.append(f"more than {MAX_OCCURRENCES} occurrences of {words}: only the first {MAX_OCCURRENCES - half} "
                               f"and the last {half} of each were read")
         result.notes = self.notes
+        if not result.gates and result.final_verdict is not None \
+                and len(outcomes_named(self.ix.outcome_re, self.ix.outcome_of, self.masked)) > 1:
+            self.notes.append("no gate read and more than one of the card's outcomes named: no final verdict read "
+                              "(nothing tells the one chosen from those listed)")
+            result.final_verdict = result.final_verdict_span = None
+            result.final_confidence, result.final_runner_up, result.final_runner_up_span = 0.0, None, None
         if not result.gates:
             reason = f"no gate of card {self.card.id!r} recognised"
             if result.invented:

@@ -126,6 +126,28 @@ _VERB_BEFORE_QUANTIFIER = re.compile(r"[ \t]{1,3}")
 _QUANTIFIER_VERB = re.compile(r"(?i)(?:meets?|met|pass(?:es|ed)?|clears?|cleared|satisf(?:y|ies|ied)|fails?|failed|flunks?|flunked)")
 
 
+def _names_one_gate_twice(masked: str, names: list[_Mention], label: Span) -> bool:
+    """Whether a label is two or more names of one gate's criteria joined by a few words, the first leading it:
+    "LONG-TERM DEBT IN RELATION TO NET CURRENT ASSETS" is Graham's financial-condition gate (a guru-model report that
+    splits that gate into two rows; issue 13). The names then make up most of the label, as one name does for
+    :meth:`_ReferencesMixin._label_is_prefix`."""
+    if len(names) < 2 or any(m.gates != names[0].gates for m in names) or len(names[0].gates) != 1:
+        return False
+    if _WORDS_APOS.findall(masked, label[0], max(label[0], names[0].start)):
+        return False
+    return (label[1] - label[0]) - sum(m.end - m.start for m in names) <= 28
+
+
+def _title_after(masked: str, start: int, end: int) -> str:
+    """The title a bare number label carries after a dash ("Test 8 \u2013 Dividend yield above 3%: 3.4%" gives
+    "Dividend yield above 3%"): the words up to the next colon, full stop or bracket, if they are a short title."""
+    m = _TITLE_AFTER.match(masked, start, min(end, start + 90))
+    if m is None:
+        return ""
+    title = m.group("title").strip()
+    return title if 0 < len(title.split()) <= 8 else ""
+
+
 class _NumberedMentionsMixin(_ParserState):
     """Gate numbers in the answer: "Gate 3", "Tests 1 and 2", "Criteria 5-7", "the fifth test", "Lens 2" (when it is a gate)."""
 
@@ -389,12 +411,12 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
                     label_span = (label_span[0] + offset, label_span[0] + offset + len(rest))
             if names:
                 if not self._label_is_prefix(names[0], label_span, loose=line.kind in ("heading", "json")) \
-                        and not self._names_one_gate_twice(names, label_span):
+                        and not _names_one_gate_twice(self.masked, names, label_span):
                     continue
                 self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
                 continue
             if invented:
-                title = rest or self._title_after(label_span[1], line.end)
+                title = rest or _title_after(self.masked, label_span[1], line.end)
                 self.anchors[li] = _Anchor(None, "number", label_span, invented=_invented_name(invented[0].invented or "", title))
                 continue
             blocked = bool(norm) and (_FIELD_LABEL(norm) or bool(vw.FINAL_LABEL.match(norm)) or bool(_STOP_LABELS.match(norm))
@@ -417,26 +439,6 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
             if line.kind in ("heading", "list", "bold", "json", "short", "label") and len(unresolved) <= MAX_EMBED and self._gate_like(rest):
                 unresolved.append((li, label_span, rest, None))
         return unresolved
-
-    def _names_one_gate_twice(self, names: list[_Mention], label: Span) -> bool:
-        """Whether a label is two or more names of one gate's criteria joined by a few words, the first leading it:
-        "LONG-TERM DEBT IN RELATION TO NET CURRENT ASSETS" is Graham's financial-condition gate (a guru-model report that
-        splits that gate into two rows; issue 13). The names then make up most of the label, as one name does for
-        :meth:`_label_is_prefix`."""
-        if len(names) < 2 or any(m.gates != names[0].gates for m in names) or len(names[0].gates) != 1:
-            return False
-        if _WORDS_APOS.findall(self.masked, label[0], max(label[0], names[0].start)):
-            return False
-        return (label[1] - label[0]) - sum(m.end - m.start for m in names) <= 28
-
-    def _title_after(self, start: int, end: int) -> str:
-        """The title a bare number label carries after a dash ("Test 8 \u2013 Dividend yield above 3%: 3.4%" gives
-        "Dividend yield above 3%"): the words up to the next colon, full stop or bracket, if they are a short title."""
-        m = _TITLE_AFTER.match(self.masked, start, min(end, start + 90))
-        if m is None:
-            return ""
-        title = m.group("title").strip()
-        return title if 0 < len(title.split()) <= 8 else ""
 
     def _label_is_prefix(self, mention: _Mention, label: Span, *, loose: bool = False, lead: int | None = None) -> bool:
         """A label names a gate when the name leads it and makes up most of it.

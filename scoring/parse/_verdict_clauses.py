@@ -177,12 +177,13 @@ def _negated(words: Sequence[str]) -> bool:
 
 
 #: What joins the options of a choice: "PASS/FAIL", "PROCEED | REJECT", "Pass / Fail".
-_CHOICE_JOIN = re.compile(r"[ \t]*[/|][ \t]*")
+_CHOICE_JOIN = re.compile(r"[ \t]*[/|][ \t]*|[ \t]+or[ \t]+")
 
 
 def offered_choices(hits: list[_Hit], low: str) -> set[int]:
     """The ``id`` of every verdict hit that is one option of a choice offered, not taken: verdict words of different
-    verdicts joined by "/" or "|" ("Result: PASS/FAIL", "<PROCEED | REJECT>", an unfilled template's "Pass / Fail").
+    verdicts joined by "/", "|" or "or" ("Result: PASS/FAIL", "<PROCEED | REJECT>", an unfilled template's "Pass / Fail",
+    "<PASS or FAIL>").
 
     ``hits`` are in text order; one pass over neighbouring hits.
     """

@@ -36,7 +36,7 @@ _COMMON = frozenset({
     "above", "below", "under", "over", "value", "share", "shares", "company", "business", "stock", "investment", "invest",
     "investor", "year", "years", "ratio", "rate", "level", "high", "low", "must", "should", "would", "could", "number",
     "proceed", "reject", "pass", "fail", "passes", "fails", "verdict", "kill", "condition", "requirement", "ok", "okay",
-    "you", "your", "they", "their", "them", "too", "also", "goes", "whatever", "anything", "cannot", "outcome", "show", "shows",
+    "you", "your", "they", "their", "them", "too", "also", "goes", "whatever", "anything", "cannot", "outcome", "outcomes", "verdicts", "show", "shows",
     "mixed", "sort", "idea", "undecided", "unknown", "data", "missing", "leave", "leaves", "one", "two", "three", "four", "five",
     # function words the stop list leaves in
     "not", "when", "which", "has", "have", "had", "how", "many", "well", "without", "even", "either", "another", "given",

@@ -79,3 +79,37 @@ def test_a_verdict_only_answer_is_scored_between_an_unreadable_and_a_readable_on
             assert (value <= owed) if name == "ned" else (value >= owed), name
     rows = [r["model"] for r in leaderboard(summarize(list(records.values())))]
     assert rows.index("readable") < rows.index("verdict-only") < rows.index("unreadable")
+
+
+def test_the_summary_counts_answers_scored_with_no_gate_read_and_its_note_says_how_they_count(item):
+    """A figure shown must say how failures count (stop-30 break): a model answering "Verdict: X" to every item showed
+    coverage 1.0 and no count that set it apart from a model whose every trace was read."""
+    [gold] = synthetic_responses([item], corruptions=["none"])
+    responses = [dict(gold, model="readable"), dict(gold, model="verdict-only", response=_verdict_only(item))]
+    summary = summarize(score_responses([item], responses, _options()))
+    assert summary["counts"]["scored"] == 2 and summary["counts"]["scored_trace_unread"] == 1
+    groups = summary["groups"]["model"]
+    assert groups["verdict-only"]["n_trace_unread"] == 1 and groups["readable"]["n_trace_unread"] == 0
+    assert "no gate read" in summary["failures"]["note"] and "VerdictAcc" in summary["failures"]["note"]
+
+
+def test_ipb_score_says_how_many_answers_were_scored_with_no_gate_read(tmp_path, monkeypatch):
+    import json
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from ipb.cli import app
+
+    items = Path(__file__).resolve().parents[1] / "robustness" / "data" / "item_l7.jsonl"
+    item = json.loads(items.read_text(encoding="utf-8").splitlines()[0])
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text("".join(json.dumps({"item_id": item["id"], "model": m, "condition": "A", "response": text}) + "\n"
+                                 for m, text in (("a", "Final verdict: INVEST"),
+                                                 ("b", "1. Net-net test: PROCEED\nFinal verdict: INVEST"))),
+                         encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "200")
+    result = CliRunner().invoke(app, ["score", "--items", str(items), "--responses", str(responses), "--out",
+                                      str(tmp_path / "out"), "--no-embeddings", "--no-progress", "--no-leaderboard"])
+    assert result.exit_code == 0, result.output
+    assert "scored 2 of 2 record(s) (1 with no gate read, scored on their stated final verdict only)" in result.stderr
