@@ -113,6 +113,10 @@ _ORDINAL = re.compile(r"(?P<n>[0-9]+)(?:st|nd|rd|th)")
 #: Leading words of a label that take no article (``All liabilities are ...``).
 _NO_ARTICLE = ("all ", "both ", "each ", "every ", "any ", "its ", "their ", "this ", "these ", "those ")
 _CLAUSE = re.compile(r"(?<=[A-Za-z0-9%)])[.;:](?:\s|$)| \(|, ")
+_W = r"(?!(?:and|or)\b)[\w'-]+"
+#: After a comma: the rest of a list of three or more short items (``taxes, depreciation and amortisation``), which
+#: belongs to the clause (``Earnings before interest, taxes, ...`` is EBITDA, not ``earnings before interest``).
+_LIST_REST = re.compile(rf"(?:{_W}(?: {_W}){{0,2}}, )+{_W}(?: {_W}){{0,2}},? (?:and|or) [\w'-]")
 
 
 @lru_cache(maxsize=None)
@@ -156,12 +160,31 @@ def input_label(spec: InputSpec) -> str:
     if spec.label:
         return spec.label
     description = " ".join(spec.description.split())
-    clause = _CLAUSE.split(description)[0] if description else ""
+    clause = _first_clause(description)
     words = clause.split()
     if 2 <= len(words) <= _LABEL_WORDS and not clause.lower().startswith(_NOT_A_NAME) and not _asks(clause):
         named = clause if _starts_with_acronym(clause) else clause[:1].lower() + clause[1:]
         return _ratio_of(named) if spec.type != "bool" else named
     return _qualifier_first(label(spec.name))
+
+
+def _first_clause(description: str) -> str:
+    """The first clause of ``description``; a comma that starts a list's rest does not end it (new-user finding).
+
+    >>> _first_clause("Earnings before interest, taxes, depreciation and amortisation over the last year.")
+    'Earnings before interest, taxes, depreciation and amortisation over the last year'
+    >>> _first_clause("Annual recurring revenue, the run rate.")
+    'Annual recurring revenue'
+    """
+    inside = 0  # the end of a list that a comma started: its own commas do not end the clause
+    for m in _CLAUSE.finditer(description):
+        if m.group() == ", " and m.start() < inside:
+            continue
+        rest = _LIST_REST.match(description, m.end()) if m.group() == ", " else None
+        if rest is None:
+            return description[:m.start()]
+        inside = rest.end()
+    return description
 
 
 def _starts_with_acronym(text: str) -> bool:
@@ -622,7 +645,7 @@ def _unknown_label(spec: InputSpec) -> str:
     """How the undisclosed line names ``spec``: its question label; a bool described by ``Whether ...``
     (and given no ``label:``) as that clause (``whether the story still holds``)."""
     if spec.type == "bool" and not spec.label and spec.description.startswith("Whether "):
-        clause = " ".join(_CLAUSE.split(" ".join(spec.description.split()))[0].split())
+        clause = " ".join(_first_clause(" ".join(spec.description.split())).split())
         if len(clause.split()) <= 20:
             return "w" + clause[1:]
     return question_label(spec)

@@ -200,10 +200,12 @@ def check(
     warnings: list[IpbError] = []
     cards: dict[str, Any] = {}
     scenarios: list[tuple[Path, YamlDoc]] = []
+    broken: dict[str, Path] = {}  # id -> file of a card on this command line that failed to load
     for path in files:
         if path.name in DATA_FILES:
             problems.extend(DATA_FILES[path.name](path))
             continue
+        doc = None
         try:
             doc = load_yaml_file(path, collect=True)
             # a scenario: it has facts, or names a card and has none of a card's own parts
@@ -219,10 +221,11 @@ def check(
             from ipb.perturb.render import value_word_errors  # (perturb loads only when a card is checked)
 
             problems.extend(value_word_errors(card, doc))  # category values a question could not tell apart
-        except ErrorGroup as exc:
-            problems.extend(exc.errors)
-        except IpbError as exc:
-            problems.append(exc)
+        except (ErrorGroup, IpbError) as exc:
+            problems.extend(exc.errors if isinstance(exc, ErrorGroup) else [exc])
+            data = doc.data if doc is not None else None
+            if isinstance(data, dict) and isinstance(data.get("id"), str):
+                broken[data["id"]] = path
     for path, doc in scenarios:
         try:
             card_id = doc.data.get("card")
@@ -248,6 +251,11 @@ def check(
                     if exc.rule not in ("card", "card-ref"):
                         raise
                     line, column = doc.locate(("card",))
+                    if card_id in broken:  # given on this command line, but it has errors (new-user finding)
+                        raise LoadError(f"card {card_id!r} is {broken[card_id]}, checked here, which has errors "
+                                        "(listed with it); fix them and this scenario is checked against it",
+                                        file=str(path), line=line, column=column, rule="card", name=card_id,
+                                        source_line=doc.source_line(line)) from None
                     raise LoadError(f"{exc.message}; or check the card and the scenario together: "
                                     f"ipb check CARD.yaml {path}", file=str(path), line=line, column=column,
                                     rule="card", name=str(card_id), suggestion=exc.suggestion,
