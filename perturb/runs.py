@@ -129,12 +129,18 @@ class Generation:
 
     def summary(self) -> str:
         """A few lines for people: counts per verdict and recipe, evenness, shortfall."""
-        verdicts = ", ".join(f"{v} {c}" for v, c in sorted(self.verdicts.items()))
+        per_card = self.per_card
+        if per_card:  # L8: one combination of the cards' verdicts a line, not one line of them all (new user 18)
+            verdicts = f"{len(self.verdicts)} combination(s) of {len(per_card)} cards' verdicts, below"
+        else:
+            verdicts = ", ".join(f"{v} {c}" for v, c in sorted(self.verdicts.items()))
         text = [f"{self.written} of {self.requested} items; verdicts: {verdicts or 'none'}"
                 f" (evenness {self.evenness:.2f}{', balanced' if self.balance else ''})"]
+        if per_card:
+            text.extend(f"  {c:>{len(str(self.written))}} x {v}" for v, c in sorted(self.verdicts.items()))
         if self.missing:
             text.append(f"never produced: {', '.join(self.missing)}")
-        for card, counts in self.per_card.items():
+        for card, counts in per_card.items():
             text.append(f"  {card}: " + ", ".join(f"{v} {c}" for v, c in counts.items()))
         text.extend(f"  note: {note}" for note in self.notes)
         for r in self.recipes:

@@ -71,3 +71,36 @@ def test_check_names_the_broken_card_given_beside_the_scenario(tmp_path):
 def test_check_of_a_good_card_and_its_base_passes():
     result = runner.invoke(app, ["check", str(CARD), str(BASE)])
     assert result.exit_code == 0, result.output
+
+
+# --- the L8 run summary (bug kind: a summary a reader cannot read) ------------------------------------------------
+
+L8_BASE = HERE / "l8_deck_base.yaml"
+L8_CARDS = ["--card", str(CARD), "--card", "greenblatt_magic_formula_screen", "--card", "munger_business_quality_price"]
+
+
+def test_l8_summary_lists_one_verdict_combination_a_line(tmp_path):
+    out = tmp_path / "l8.jsonl"
+    result = runner.invoke(app, ["perturb", *L8_CARDS, "--base", str(L8_BASE), "--n", "40", "--seed", "7",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    combos = {json.dumps([g["investment_verdict"] for g in json.loads(x)["golds"]])
+              for x in out.read_text(encoding="utf-8").splitlines()}
+    head = next(line for line in lines if line.startswith("wrote "))
+    # before: every combination on this one line ("verdicts: pabrai_dhandho_checklist: DECLINE | ... 394, ...")
+    assert f"verdicts: {len(combos)} combination(s) of 3 cards' verdicts, below" in head and " | " not in head
+    rows = [line for line in lines if " x pabrai_dhandho_checklist: " in line]
+    assert len(rows) == len(combos)
+    assert sum(int(r.split(" x ")[0]) for r in rows) == 40
+    assert runner.invoke(app, ["check", str(L8_BASE), *L8_CARDS]).exit_code == 0
+
+
+def test_l8_deck_rules_hold_in_every_item(tmp_path):
+    out = tmp_path / "l8.jsonl"
+    assert runner.invoke(app, ["perturb", *L8_CARDS, "--base", str(L8_BASE), "--n", "40", "--seed", "7",
+                               "--out", str(out)]).exit_code == 0
+    for line in out.read_text(encoding="utf-8").splitlines():
+        facts = json.loads(line)["scenario"]["facts"]
+        assert facts["market_value"] == facts["market_cap"]
+    assert runner.invoke(app, ["verify", str(out)]).exit_code == 0
