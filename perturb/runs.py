@@ -156,7 +156,11 @@ class Generation:
             if r.tied:
                 line += f"; {r.tied} moved inputs tied by a deck rule together"
             line += ")"
-            if r.items < r.share:
+            if r.items < r.share and self.balance and r.distinct >= r.share:
+                # it had enough items: --balance chose others to even the verdicts (new user 18)
+                line += f": {r.share - r.items} fewer than its share, --balance chose other recipes' items to " \
+                        "even the verdicts"
+            elif r.items < r.share:
                 line += f": {r.share - r.items} fewer than its share, made up by the other recipes" \
                     if self.shortfall is None else f": {r.share - r.items} fewer than its share"
             if r.errors and r.distinct == 0:

@@ -104,3 +104,18 @@ def test_l8_deck_rules_hold_in_every_item(tmp_path):
         facts = json.loads(line)["scenario"]["facts"]
         assert facts["market_value"] == facts["market_cap"]
     assert runner.invoke(app, ["verify", str(out)]).exit_code == 0
+
+
+# --- --balance against --mix shares (bug kind: a summary that names the wrong cause) ------------------------------
+
+def test_balance_says_it_took_a_recipes_share(tmp_path):
+    out = tmp_path / "b.jsonl"
+    result = runner.invoke(app, ["perturb", "--card", str(CARD), "--base", str(BASE), "--n", "200", "--seed", "7",
+                                 "--mix", "metric=0.5,flip=0.2,isolate=0.3", "--min-changed", "2", "--balance",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    metric = next(line for line in result.output.splitlines() if line.startswith("  metric:"))
+    # before: "N fewer than its share, made up by the other recipes", though metric had items to spare
+    assert "--balance chose other recipes' items to even the verdicts" in metric, metric
+    assert "made up by the other recipes" not in metric
+    assert "DECLINE 100, INVEST 100" in result.output
