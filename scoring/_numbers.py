@@ -97,6 +97,34 @@ _REACH = 40
 _SIGNS = "-\u2212\u2013"
 
 
+#: A word after which a spaced "- 3%" is still a minus sign: the word asks for a value ("a swing from 5% to - 3%",
+#: "fell by - 2%", "is - 4%", "between 1% and - 2%").
+_VALUE_WORDS = frozenset({
+    "to", "from", "by", "of", "at", "is", "was", "were", "are", "be", "been", "and", "or", "than", "between", "about",
+    "around", "roughly", "approximately", "near", "nearly", "almost", "only", "just", "minus", "plus", "versus", "vs",
+    "reached", "hit", "became", "becomes", "stands", "stood", "sits", "sat", "now", "then", "still", "remains", "remained",
+})
+#: The word (letters or digits) that ends just before ``at`` after spaces.
+_WORD_BEFORE = re.compile(r"(\w+)[ \t]*\Z")
+
+
+def _spaced_dash(text: str, at: int) -> bool:
+    """Whether the hyphen, minus or en dash at ``at``, with a space or tab on both sides, separates a word or label from
+    a figure ("Yes - 28% ROCE", "Gate 2 - 15% margin", "Pass \u2013 $5M") rather than signing it: a word character
+    before the space, and that word is not one that asks for a value (:data:`_VALUE_WORDS`: "from 5% to - 3%" is -3%).
+    "-28%", "Yes -28%", "\u221228%", a dash at the start of a line or after a colon stay signs.
+
+    >>> _spaced_dash("Yes - 28%", 4), _spaced_dash("from 5% to - 3%", 11), _spaced_dash("ROCE: - 3%", 6)
+    (True, False, False)
+    """
+    if at < 2 or text[at - 1] not in " \t" or at + 1 >= len(text) or text[at + 1] not in " \t":
+        return False
+    m = _WORD_BEFORE.search(text, max(0, at - 40), at)
+    if m is None or m.end() != at:
+        return False
+    return m.group(1).lower() not in _VALUE_WORDS
+
+
 def _candidates(text: str) -> Iterator[int]:
     """In order, each ``$`` and each run of digits close enough before a unit to start a :data:`_NUMBER` match."""
     tried = -1
@@ -129,7 +157,7 @@ def _number_matches(text: str) -> Iterator[re.Match[str]]:
         start = unsigned
         if start >= end + 1 and text[start - 1] in _SIGNS:
             start -= 1
-        elif start >= end + 2 and text[start - 1] in " \t" and text[start - 2] in _SIGNS:
+        elif start >= end + 2 and text[start - 1] in " \t" and text[start - 2] in _SIGNS and not _spaced_dash(text, start - 2):
             start -= 2
         # leftmost first, as finditer would: the sign (refused after a letter: 'Competence- US$250M'),
         # then the currency prefix, then the digit or '$' itself

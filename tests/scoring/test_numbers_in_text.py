@@ -84,3 +84,30 @@ def test_figures_in_another_scripts_digits_stay_read() -> None:
     assert got == [("\u0663\u0665%", 0.35, "ratio"), ("\u0661\u0662x", 12.0, "multiple"), ("\uff11\uff14%", 0.14, "ratio")]
     assert [(q.value, q.unit) for q in extract_quantities("\u0663\u0665% and \u0661\u0662x")] == [(0.35, "ratio"), (12.0, "multiple")]
     assert compared_verdict("\u0661\u0664% a year against our \u0661\u0660% hurdle", None) == "PROCEED"
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # a spaced dash after a word or label separates it from the figure (a new user's "Yes - 28% ROCE" read -28%)
+        ("Yes - 28% ROCE", [("28%", 0.28)]),
+        ("Gate 2 - 15% margin", [("15%", 0.15)]),
+        ("Pass - 28% ROCE", [("28%", 0.28)]),
+        ("Pass \u2013 $5M upside", [("$5M", 5_000_000.0)]),
+        ("Yes \u2212 28%", [("28%", 0.28)]),
+        # signs stay signs: unspaced, unicode minus, after a word that asks for a value, after a colon, at the start
+        ("-28%", [("-28%", -0.28)]),
+        ("\u221228%", [("\u221228%", -0.28)]),
+        ("Yes -28% ROCE", [("-28%", -0.28)]),
+        ("a swing from 5% to - 3%", [("5%", 0.05), ("- 3%", -0.03)]),
+        ("margin fell by - 2%", [("- 2%", -0.02)]),
+        ("ROCE: - 3%", [("- 3%", -0.03)]),
+        ("- 28% at the start", [("- 28%", -0.28)]),
+        ("growth was - 4%", [("- 4%", -0.04)]),
+    ],
+)
+def test_a_spaced_dash_after_a_word_is_no_minus_sign(text: str, want: list[tuple[str, float]]) -> None:
+    """Regression (sign read across a separator dash): a hyphen, minus or en dash with a space on both sides after a
+    word or label ("Yes - 28%") is punctuation, not the figure's sign; "-28%", "to - 3%", "ROCE: - 3%" stay negative."""
+    assert [(n.text, n.value) for n in find_numbers(text)] == want
+
