@@ -46,14 +46,19 @@ _CONCEDED = re.compile(
 #: recommendation - DECLINE", "On reflection, my verdict is DECLINE", "Looking again, I would DECLINE"). The statement then
 #: ranks with a final cue's (level 4), so it beats an earlier "Final verdict: INVEST" by coming later (issue 13, which
 #: statement wins). A revised verdict noun counts only as a label or the subject of "is" right before the word ("the revised
-#: guidance", "a revised verdict of DECLINE would follow if ..." are no revision).
+#: guidance", "a revised verdict of DECLINE would follow if ..." are no revision). "Correcting" / "to correct" / "Correction:"
+#: revise as "revised" does (a new user's "Correcting gate 2: REJECT").
 _REVISION_CUE = re.compile(
     r"(?i)\b(?:revised|revising|updated|corrected|amended|reconsidered|changed)[ \t_-]+(?:(?:final|overall|investment)[ \t_-]+)?"
     r"(?:verdict|decision|recommendation|call|answer|conclusion|outcome|rating)(?:[ \t]*\((?:revised|updated|corrected)\))?"
     r"[*_]{0,2}[ \t]*(?:[:=\u2014\u2013]|[ \t]-|[ \t]+(?:is|now)\b)"
     r"|\b(?:final|overall)[ \t_-]+(?:verdict|decision|recommendation|answer)[ \t]*\((?:revised|updated|corrected|amended)\)"
     r"|\b(?:on|upon)[ \t]+(?:(?:further|second)[ \t]+)?(?:reflection|reconsideration|second[ \t]+thoughts?)\b"
-    r"|\b(?:having[ \t]+reconsidered|looking[ \t]+(?:at[ \t]+it[ \t]+)?again|on[ \t]+a[ \t]+second[ \t]+look)\b")
+    r"|\b(?:having[ \t]+reconsidered|looking[ \t]+(?:at[ \t]+it[ \t]+)?again|on[ \t]+a[ \t]+second[ \t]+look)\b"
+    # "Correcting my verdict: DECLINE", "To correct the final decision - DECLINE", "Correction: DECLINE"
+    r"|\b(?:correcting|to[ \t]+correct)[ \t]+(?:my|our|the|this)[ \t]+(?:(?:final|overall|investment)[ \t]+)?"
+    r"(?:verdict|decision|recommendation|call|answer|conclusion|outcome|rating)[*_]{0,2}[ \t]*(?:[:=\u2014\u2013]|[ \t]-|[ \t]+(?:is|now|to)\b)"
+    r"|(?:^|[\n>#*_ \t])correction[*_]{0,2}[ \t]*[:\u2014\u2013][ \t*_]*\Z")
 
 
 _NUMBER_WORD = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|all"

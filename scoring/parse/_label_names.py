@@ -23,11 +23,11 @@ _GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates",
                             "rules", "hurdles", "filters", "screens", "steps", "questions", "reviews", "assessments", "analyses",
                             "scan", "scans", "metric", "metrics", "calculation", "calculations", "evaluation", "evaluations"})
 #: Words that open a label restating a gate after a revision: "Revised drift gate:", "Updated price test:".
-_REVISING_WORDS = frozenset({"revised", "updated", "corrected", "amended", "recomputed", "rechecked", "recalculated", "reestimated"})
+_REVISING_WORDS = frozenset({"revised", "updated", "corrected", "correcting", "amended", "recomputed", "rechecked", "recalculated", "reestimated"})
 #: Discourse words that may open a label: "First, the downside".
 _DISCOURSE_WORDS = frozenset({"first", "firstly", "second", "secondly", "third", "thirdly", "fourth", "fifth", "next", "then", "finally",
                               "lastly", "also", "now", "on", "as", "for", "the", "a", "an", "to", "turning"})
-_REVISION_LABEL = re.compile(r"^(?:correction|update|updated|revised|revision|addendum|erratum|note|wait)\b|\bsecond look$|\brevisited$")
+_REVISION_LABEL = re.compile(r"^(?:correction|correcting|to correct|update|updated|revised|revision|addendum|erratum|note|wait)\b|\bsecond look$|\brevisited$")
 #: A label of at most this many content words may name a gate by a part of its name (see ``_part_of_one_gate``).
 MAX_PART_WORDS = 4
 
@@ -153,8 +153,9 @@ class _LabelNamesMixin(_ParserState):
         gate for "Price to assets", two for "Price" on a card with "Price Below Value" and "Price Limit" (see
         :meth:`_settle_shared_labels`); empty past :data:`MAX_PART_WORDS` content words."""
         words = norm.split()
-        while words and (words[0] in _DISCOURSE_WORDS or words[0] in _REVISING_WORDS):
-            words = words[1:]  # "First, the downside", "Next: sizing", "Revised drift gate: PROCEED"
+        while words and (words[0] in _DISCOURSE_WORDS or words[0] in _REVISING_WORDS or words[:2] == ["to", "correct"]):
+            words = words[2:] if words[:2] == ["to", "correct"] else words[1:]  # "First, the downside", "Next: sizing",
+            # "Revised drift gate: PROCEED", "To correct gate 2: REJECT"
         exact = _trimmed_names(self.ix).get(" ".join(words))
         if exact is not None:
             return exact  # "P/E" is the alias "P/E test" without its frame word

@@ -96,13 +96,13 @@ def _own_clause_start(before: str, cut: int, clause_words: Sequence[str] = ("but
 _COMMITTED_CUE = re.compile(
     r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
     r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|updated|amended|revisiting|"
-    r"correction|corrected|having\s+re-?checked|on\s+closer\s+inspection)\b[^.;\n]{0,80}\Z"
+    r"correction|corrected|correcting|to\s+correct|having\s+re-?checked|on\s+closer\s+inspection)\b[^.;\n]{0,80}\Z"
 )
 #: Words every revision cue holds (a cheap first look per sentence).
-_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|updated|amended|revisiting|correction|corrected|re-?checked|closer)\b")
+_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|updated|amended|revisiting|correction|corrected|correcting|correct|re-?checked|closer)\b")
 #: A paragraph that opens as a revision of what came before.
 _REVISION_OPENING = re.compile(
-    r"[ \t>*_#-]*(?:correction|corrected|update[ds]?|revised|revision|addendum|erratum|wait\b|actually\b|on\s+reflection|looking\s+again|"
+    r"[ \t>*_#-]*(?:correction|corrected|correcting|(?:to|let\s+me)\s+correct\b|update[ds]?|revised|revision|addendum|erratum|wait\b|actually\b|on\s+reflection|looking\s+again|"
     r"on\s+(?:a\s+)?second\s+(?:look|thought)|second\s+look|having\s+re-?(?:read|checked)|i\s+(?:forgot|missed|overlooked))"
 )
 #: After a verdict word: the verdict it replaces ("REJECT, not PROCEED", "fails rather than passes"), a correction.

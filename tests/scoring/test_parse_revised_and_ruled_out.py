@@ -54,3 +54,41 @@ def test_a_ruled_out_action_in_a_conclusion_is_no_gate_verdict() -> None:
     text = "Gate 1: PROCEED.\nGate 2: PROCEED.\n\nFinal verdict: HOLD, no exclusion recommended."
     parsed = parse_response(text, NBIM, embedder=False)
     assert [(g.gate, g.verdict) for g in parsed.gates] == [(1, "PROCEED"), (2, "PROCEED")] and parsed.final_verdict == "HOLD"
+
+
+SMITH = "tests/fixtures/new_user13/cards/smith_fundsmith_three_rules.yaml"
+_REVISED_ANSWER = ("Gate 1 - Buy Good Companies: ROCE 28% vs 15% floor and gross margin 48.45% vs 40%. PROCEED.\n\n"
+                   "Gate 2 - Don't Overpay: the FCF yield is 2.5% against a bond yield of 4.2%. PROCEED.\n\n"
+                   "Hmm, wait - I had that backwards. A 2.5% yield is BELOW the 4.2% bond yield. {revision}\n\n"
+                   "Gate 3 - Do Nothing: N/A, the analysis stops at gate 2.\n\nFinal verdict: AVOID.")
+
+
+@pytest.mark.parametrize("revision", [
+    "Correcting gate 2: REJECT.",  # the new user's answer (fixtures/new_user13/answers/a05_revision.txt): read PROCEED
+    "To correct gate 2: REJECT.",
+    "Correcting myself: gate 2 is REJECT.",
+    "To correct myself, gate 2 is REJECT.",
+    "Correction: gate 2: REJECT.",  # already read: the other revision words
+    "Corrected gate 2: REJECT.",
+])
+def test_correcting_revises_a_gate_like_revised(revision: str) -> None:
+    """Regression (revision vocabulary): "Correcting gate 2: REJECT" after "... PROCEED" kept the withdrawn PROCEED;
+    "correcting" / "to correct" revise as "revised" / "correction" do, and the later committed verdict wins."""
+    parsed = parse_response(_REVISED_ANSWER.format(revision=revision), SMITH, embedder=False)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(1, "PROCEED"), (2, "REJECT"), (3, "N/A")]
+    assert parsed.final_verdict == "AVOID"
+
+
+@pytest.mark.parametrize("revision", [
+    "Correcting my verdict: AVOID.", "Correcting the final verdict: AVOID.", "To correct my final verdict: AVOID.",
+    "Correction: AVOID.",
+])
+def test_correcting_the_final_verdict_wins_over_the_earlier_one(revision: str) -> None:
+    text = f"Gate 1: PROCEED.\n\nGate 2: PROCEED.\n\nFinal verdict: BUY.\n\n{revision}"
+    assert parse_response(text, SMITH, embedder=False).final_verdict == "AVOID"
+
+
+def test_a_final_verdict_without_a_correction_stays() -> None:
+    # "correct" as an adjective or a market move is no revision: the verdict stated as final stays
+    text = "Gate 1: PROCEED.\n\nGate 2: PROCEED.\n\nFinal verdict: BUY. The correct call is to wait for the price to correct: AVOID now."
+    assert parse_response(text, SMITH, embedder=False).final_verdict == "BUY"
