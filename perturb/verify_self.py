@@ -42,7 +42,7 @@ from ipb.perturb.frame import Frame, PScenario, build_frame
 from ipb.perturb.render import render_question
 from ipb.perturb.vintage import cutoff_problems
 
-__all__ = ["SelfCheck", "expected_id"]
+__all__ = ["SelfCheck", "expected_id", "question_problem"]
 
 #: Facts whose range was already checked (card id, input, engine value) -> problem or None; bounded.
 RANGE_LIMIT = 1 << 16
@@ -149,8 +149,7 @@ class SelfCheck:
             out.append(f"question: cannot be written for the scenario ({getattr(exc, 'message', exc)})")
             return out
         if question != item["question"]:
-            out.append("question: does not state the scenario (a fact, the date or the context differs from "
-                       f"what ipb perturb writes for it; {_first_difference(item['question'], question)})")
+            out.append(question_problem(item["question"], question, item["manifest"]))
         return out + _date_problems(frame, item["manifest"], as_of, typed)
 
     def _frame(self, compiled: Sequence[CompiledCard]) -> Frame | None:
@@ -218,6 +217,33 @@ def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | N
         dated = {n: v for n, v in typed.items() if n in names} if names else {}
         out += [f"look-ahead: {p}" for p in cutoff_problems(as_of, dated, published)]
     return out
+
+
+def question_problem(have: str, want: str, manifest: Mapping[str, Any]) -> str:
+    """The line ``ipb verify`` gives an item whose question ``have`` is not the ``want`` this ipb writes for its
+    scenario: it names both causes (the question was edited, or an ipb with other question wording wrote it) and,
+    when the manifest records the ipb that made the item (``tool.version``), that version beside this one.
+
+    >>> line = question_problem("The margin is 5%.", "The margin is 6%.", {})
+    >>> print(line.split(": either")[0].split("scenario ")[1])
+    (at character 15: item says '5%.', expected '6%.')
+    >>> "either the question was edited" in line, "does not record which ipb made it" in line
+    (True, True)
+    """
+    from ipb.perturb.items import tool_version
+
+    tool = manifest.get("tool")
+    made = tool.get("version") if isinstance(tool, Mapping) and isinstance(tool.get("version"), str) else None
+    mine = tool_version()
+    if made is None:
+        made_by = "an ipb whose question wording differs (the item does not record which ipb made it)"
+    elif made == mine:
+        made_by = f"an ipb whose question wording differs (the item records ipb {made}, the same version as this one)"
+    else:
+        made_by = f"ipb {made}, whose question wording may differ from this ipb's ({mine})"
+    return (f"question: differs from what this ipb ({mine}) writes for the scenario ({_first_difference(have, want)}): "
+            f"either the question was edited (a fact, the date or the context no longer stated as in the scenario), "
+            f"or it was written by {made_by}; if the wording changed, make the items again with this ipb's ipb perturb")
 
 
 def _first_difference(have: str, want: str) -> str:

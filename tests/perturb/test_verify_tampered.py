@@ -264,3 +264,33 @@ def test_verify_summary_counts_an_item_that_disagrees_with_itself_in_its_own_wor
     write_lines(path, [json.dumps(gold)])
     line = CliRunner().invoke(app, ["verify", str(path), "--card", f"new_author_screen={CARD}"]).output
     assert "1 gold mismatch(es), 0 disagreeing with themselves" in line.strip().splitlines()[-1], line
+
+
+
+@pytest.mark.parametrize("made, names", [
+    ("0.0.1", ["ipb 0.0.1, whose question wording may differ from this ipb's"]),  # an older ipb made it: both versions
+    ("same", ["the same version as this one"]),  # this version made it: an edit, or wording changed without a release
+])
+def test_a_question_that_differs_names_both_causes(rows, tmp_path, made, names):
+    """Regression (the message blamed a hand edit): items made before ipb's question wording changed got "does not
+    state the scenario (... differs from what ipb perturb writes ...)". The line names both causes, an edit or an
+    ipb with other wording, and the version the manifest records beside this one."""
+    from ipb.perturb.items import tool_version
+
+    item = drop_sentence(_liquid(rows))
+    item["manifest"]["tool"]["version"] = tool_version() if made == "same" else made
+    path = tmp_path / "items.jsonl"
+    write_lines(path, [json.dumps(item)])
+    problems = verify_items(path, cards=CURRENT).mismatched[0].problems
+    line = next(p for p in problems if p.startswith("question:"))
+    assert "either the question was edited" in line and "or it was written by" in line, line
+    assert f"this ipb ({tool_version()})" in line and all(n in line for n in names), line
+    assert "at character" in line and "item says 'margin is " in line, line  # still where the texts part
+
+
+def test_a_question_that_differs_without_a_recorded_version_names_both_causes():
+    from ipb.perturb.verify_self import question_problem
+
+    line = question_problem("The margin is 5%.", "The gross margin is 5%.", {"tool": {"name": "ipb"}})
+    assert "either the question was edited" in line and "does not record which ipb made it" in line, line
+    assert "at character 5: item says 'margin is 5%.'" in line, line
