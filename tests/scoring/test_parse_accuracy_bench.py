@@ -9,43 +9,17 @@ invented-gate labels match by containment.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.scoring.bench_support import G, R, load_bench
 
 
 def _bench() -> ModuleType:
-    name = "ipb_bench_parse_accuracy"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "parse_accuracy.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-@dataclass
-class G:
-    gate: int
-    verdict: str | None
-    elements: list[str] = field(default_factory=list)
-
-
-@dataclass
-class R:
-    status: str = "ok"
-    reason: str | None = None
-    gates: list[G] = field(default_factory=list)
-    final_verdict: str | None = None
-    invented_gates: list[str] = field(default_factory=list)
+    return load_bench("parse_accuracy.py")
 
 
 def _case(gates: list[str], final: str | None, invented: list[str] | None = None,

@@ -7,10 +7,7 @@ The parser is stubbed: these tests pin the figures' definitions, not its reading
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,43 +16,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load(name: str, file: str) -> ModuleType:
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / file)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+from tests.scoring.bench_support import G, R, load_bench
 
 
 def _figures() -> ModuleType:
-    return _load("ipb_bench_confidence_figures", "confidence_figures.py")
+    return load_bench("confidence_figures.py")
 
 
 def _bench() -> ModuleType:
-    return _load("ipb_bench_parse_accuracy", "parse_accuracy.py")
-
-
-@dataclass
-class G:
-    gate: int
-    verdict: str | None
-    confidence: float
-    elements: list[str] = field(default_factory=list)
-
-
-@dataclass
-class R:
-    status: str = "ok"
-    reason: str | None = None
-    gates: list[G] = field(default_factory=list)
-    final_verdict: str | None = None
-    final_confidence: float = 0.0
-    invented_gates: list[str] = field(default_factory=list)
+    return load_bench("parse_accuracy.py")
 
 
 # five gate readings: right at 0.95 and 0.85, wrong at 0.85 and 0.4, and one gate never read
@@ -112,7 +81,7 @@ def _case(case_id: str, gates: list[str], final: str | None) -> dict[str, Any]:
 
 def test_score_case_records_each_labelled_verdict_with_its_confidence() -> None:
     case = _case("c-1", ["1 PROCEED", "2 REJECT", "3 -", "4 PROCEED"], "DECLINE")
-    result = R(gates=[G(1, "PROCEED", 0.95), G(2, "PROCEED", 0.85), G(3, None, 0.25)], final_verdict="DECLINE",
+    result = R(gates=[G(1, "PROCEED", confidence=0.95), G(2, "PROCEED", confidence=0.85), G(3, None, confidence=0.25)], final_verdict="DECLINE",
                final_confidence=0.85)
     _, record = _bench().score_case(case, lambda text, card, embedder: result, False)
     # gate 3 is labelled '-' (left out); gate 4 was never read: no confidence
@@ -132,8 +101,8 @@ def test_confidence_table_per_split_and_prefix(tmp_path: Path, monkeypatch: pyte
 
     def stub(text: str, card: str, embedder: object) -> R:
         if text.startswith("a-"):  # both gates right, at 0.95 and 0.65; final right at 0.85
-            return R(gates=[G(1, "PROCEED", 0.95), G(2, "PROCEED", 0.65)], final_verdict="INVEST", final_confidence=0.85)
-        return R(gates=[G(1, "REJECT", 0.85)], final_verdict=None, final_confidence=0.0)  # gate 2 unread, final missed
+            return R(gates=[G(1, "PROCEED", confidence=0.95), G(2, "PROCEED", confidence=0.65)], final_verdict="INVEST", final_confidence=0.85)
+        return R(gates=[G(1, "REJECT", confidence=0.85)], final_verdict=None, final_confidence=0.0)  # gate 2 unread, final missed
 
     monkeypatch.setattr(bench, "_parser", lambda: stub)
     out = tmp_path / "out.json"
