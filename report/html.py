@@ -147,6 +147,8 @@ def _repr(value: float | None) -> str:
 
 
 def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures: str = "exclude") -> str:
+    from ipb.scoring.metrics.verdict import GRA_INCONCLUSIVE_RULE  # one wording with ipb score's legend
+
     if not rows:
         return '<p class="lead">No model has a scored response.</p>'
     head = ("<tr><th>#</th><th>Model</th><th class=\"num\">BASP composite</th><th class=\"num\">BASP-strict "
@@ -167,7 +169,7 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
                "share of responses passing every evaluated BASP-strict gate (OGRS, KCCS, SAP@3, IVP, CKCA; FM-1/3/4/6 "
                "fail theirs; GRA the sixth where defined, §7.15). L4 and L7 GRA: gate reconstruction accuracy on "
                "the items of that layer (§7.15). VerdictAcc: the final verdict (§7.13); an INCONCLUSIVE one scores 0 "
-               "where the gold is decided (on GRA an INCONCLUSIVE gate matches only a gold INCONCLUSIVE). "
+               f"where the gold is decided ({GRA_INCONCLUSIVE_RULE}). "
                "Coverage: the share of usable responses that were scored. "
                + ("Refusals and parse failures COUNT: each scores 0 on every metric it was owed and is in every "
                   "mean, CI and rank (ipb score's default)." if failures == "count" else

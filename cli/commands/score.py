@@ -268,9 +268,11 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
 
 def _legend(inconclusive: object) -> str:
     """What the leaderboard's columns do with "unknown" answers, and what conj. is (under the table)."""
+    from ipb.scoring.metrics.verdict import GRA_INCONCLUSIVE_RULE  # one wording with ipb report's caption
+
     committed = ("0.5 only when the answer names the data gap" if inconclusive != "flat" else "0.5")
     return ("unknowns: a stated INCONCLUSIVE final verdict scores 0 on VerdictAcc where the gold is decided and 1 where "
-            f"the gold is INCONCLUSIVE (a committed verdict there: {committed}); on GRA an INCONCLUSIVE gate matches "
-            "only a gold INCONCLUSIVE (§7.15); an answer with no final verdict scores 0 on VerdictAcc\n"
+            f"the gold is INCONCLUSIVE (a committed verdict there: {committed}); {GRA_INCONCLUSIVE_RULE} (§7.15); "
+            "an answer with no final verdict scores 0 on VerdictAcc\n"
             "conj.: the share of responses passing every BASP-strict gate (BASP-strict: the composite times the "
             "share of its gates passed, docs/scoring.md)")

@@ -118,6 +118,11 @@ def _verdict_class(verdict: str | None) -> str | None:
     return None
 
 
+#: GRA's rule for an INCONCLUSIVE gate, in words: the one sentence ``ipb score``'s legend and ``ipb report``'s
+#: leaderboard caption both print (:func:`_gra_verdict_match` is the rule itself).
+GRA_INCONCLUSIVE_RULE = "on GRA an INCONCLUSIVE gate matches only a gold INCONCLUSIVE"
+
+
 def _gra_verdict_match(gold: str, response: str | None) -> int:
     """GRA's verdict_match for one gate (§7.15): 1 or 0.
 

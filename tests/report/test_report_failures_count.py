@@ -135,3 +135,17 @@ def test_the_leaderboard_caption_says_what_an_inconclusive_answer_earns(tmp_path
     leader = next(c for c in captions if c.startswith("Mean over each model's responses"))
     assert ("VerdictAcc: the final verdict (§7.13); an INCONCLUSIVE one scores 0 where the gold is decided "
             "(on GRA an INCONCLUSIVE gate matches only a gold INCONCLUSIVE)") in leader
+
+
+def test_the_gra_sentence_has_one_wording_in_the_caption_and_the_score_legend(tmp_path: Path) -> None:
+    # Regression (the GRA rule worded twice, stop 31): ipb score's legend and ipb report's caption each wrote the
+    # sentence; both now print GRA_INCONCLUSIVE_RULE, so a change of wording reaches both.
+    from ipb.cli.commands.score import _legend
+    from ipb.scoring.metrics.verdict import GRA_INCONCLUSIVE_RULE, _gra_verdict_match
+
+    assert _gra_verdict_match("PROCEED", "INCONCLUSIVE") == 0 and _gra_verdict_match("INCONCLUSIVE", "INCONCLUSIVE") == 1
+    page = render_report(load_results(_results(tmp_path / "results")))
+    leader = next(c for c in (c.replace("&#x27;", "'") for c in _captions(page))
+                  if c.startswith("Mean over each model's responses"))
+    for flat in ("flat", "a2"):
+        assert leader.count(GRA_INCONCLUSIVE_RULE) == 1 and _legend(flat).count(GRA_INCONCLUSIVE_RULE) == 1
