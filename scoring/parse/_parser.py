@@ -49,6 +49,7 @@ from ipb.scoring.parse._numbered import _NumberedListMixin
 from ipb.scoring.parse._references import _ReferencesMixin
 from ipb.scoring.parse._section_reading import _SectionReadingMixin
 from ipb.scoring.parse._stated_bars import _StatedBarsMixin
+from ipb.scoring.parse._template_slots import drop_unmentioned
 from ipb.scoring.parse._types import (
     EmbedderArg,
     GateTrace,
@@ -127,6 +128,7 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
         result.gates = self._fact_key_gates(result.gates)  # gates a JSON key states only a fact of (_fact_keys.py)
         if not result.gates:
             result.gates = self._described_gates()  # the no-gate fallback: clauses in the card's words (_described.py)
+        result.gates = drop_unmentioned(self, result.gates)  # a label with nothing of its own is a slot (_template_slots.py)
         self.all_numbers = list(self._all_figures()[0])  # read once: the prose reading may have read them (_prose.py)
         if len(self.all_numbers) >= MAX_NUMBERS:
             self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")

@@ -61,7 +61,9 @@ def test_an_outcome_followed_by_a_comma_and_no_other_outcome_still_counts(text, 
 
 @pytest.mark.parametrize("slot", ["PASS or FAIL", "<PASS or FAIL>", "Proceed or Reject", "(pass or fail)"])
 def test_a_template_slot_joined_by_or_is_no_verdict(slot):
-    assert gate_verdicts(f"Normal Earnings: {slot}\nMargin of Safety: FAIL\n", GIV) == {1: None, 4: "REJECT"}
+    # since stop 31 the slot is not a mention either: gate 1 (no verdict, nothing of its own) is left out of the
+    # gate sequence (was {1: None, 4: "REJECT"}; see "gate names with nothing read" below)
+    assert gate_verdicts(f"Normal Earnings: {slot}\nMargin of Safety: FAIL\n", GIV) == {4: "REJECT"}
 
 
 def test_a_slot_asked_then_answered_reads_the_answer():
@@ -124,18 +126,16 @@ def test_a_gamed_answer_is_unscored_like_a_plain_refusal(records, model):
     assert records["plain-refusal"]["status"] == "unscored"
 
 
-# ---------------------------------------------------------------- gate names with nothing read (open: a design change)
+# ---------------------------------------------------------------- gate names with nothing read (decided in stop 31)
+#
+# The paper's S-hat is the gate labels the answer mentions (§7.5); a label with nothing of its own is a template slot,
+# not a mention, and is left out of the gate sequence (scoring/parse/_template_slots.py), so out of GCF, tau, OGRS,
+# NED and GRA's name match. A gate with a verdict read, or with content of its own, stays.
 
 _NAMES = ["Circle of Competence", "Economic Moat", "Management Integrity", "Intrinsic Value Estimation",
           "Margin of Safety", "Holding Period Economics"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (stop-30 break, issue 13): a gate named with no verdict read counts as covered in GCF, OGRS, tau, NED and "
-    "GRA's name_match, so a bare template of the card's gate names (no verdict, no final) scores L7 0.35 / W1 0.44, "
-    "above an honest answer that reads two gates and the right verdict (0.37 / 0.21 on W1) or kills early (0.27 / "
-    "0.09). The fix (a gate counts as addressed only with a verdict or a reasoning span read) changes every trace "
-    "metric's meaning and needs the lead's call and a corpus check of unread-verdict gates"))
 def test_a_template_of_gate_names_never_outranks_an_honest_answer():
     item = bundled_items([BUFFETT])[0]
     [gold] = synthetic_responses([item], corruptions=["none"])
@@ -149,7 +149,8 @@ def test_a_template_of_gate_names_never_outranks_an_honest_answer():
                                                           options)}
     honest = records["honest"]["metrics"]
     for model in ("template", "everything"):
-        gamed = records[model]["metrics"]
+        # what enters the means: a scored record's metrics, a parse failure's owed values (ipb score's default)
+        gamed = records[model]["metrics"] if records[model]["status"] == "scored" else records[model]["owed"]
         assert gamed["layer_composite"] < honest["layer_composite"] and gamed["w1_composite"] < honest["w1_composite"], model
 
 
