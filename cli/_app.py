@@ -187,6 +187,21 @@ def _fail(exc: IpbError) -> "typer.Exit":
     return typer.Exit(code=1)
 
 
+INVESTORS_HELP = ("A registry file of your own investors (the schema of the bundled frameworks/investors.yaml; its "
+                  "schools or the bundled ones), added to the bundled registry so that FM-4, attribution and "
+                  "condition B apply to cards outside the package (repeatable; also IPB_INVESTORS).")
+
+
+def use_investor_files(paths: list[Path] | None) -> None:
+    """Add ``--investors`` files to the registry for this command (none: only the bundled one and IPB_INVESTORS).
+
+    Raises the registry's :class:`ErrorGroup` (file:line:col) on a bad file.
+    """
+    from ipb.engine.investors import use_investors
+
+    use_investors(*(paths or ()))
+
+
 def _write_failed(exc: OSError, target: Path | None) -> "typer.Exit":
     """Print a ``write error`` naming ``target``, the output path the user gave, and return the exit to raise.
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import json
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -58,6 +59,8 @@ __all__ = [
     "active_on",
     "check_cards",
     "validate_registry_file",
+    "use_investors",
+    "INVESTORS_ENV",
 ]
 
 #: What a date argument may be: a date, an ISO text ("2022-10", "2023-11-28") or a year.
@@ -231,19 +234,115 @@ def _bundled_path() -> Path:
     return Path(str(resources.files("ipb.frameworks").joinpath("investors.yaml")))
 
 
-def _registry(path: str | None) -> _Registry:
-    """The registry at ``path`` (bundled if None), cached while the file is unchanged."""
-    file = Path(path) if path is not None else _bundled_path()
+#: The user's registry files (``ipb check/score/respond --investors FILE``, :func:`use_investors`, or the
+#: ``IPB_INVESTORS`` environment variable, paths joined by the OS path separator): their investors are added to the
+#: bundled ones wherever the registry is read with no ``path`` (FM-4, attribution, condition B, ``ipb check``).
+_EXTRA: tuple[str, ...] = ()
+INVESTORS_ENV = "IPB_INVESTORS"
+
+
+def _mtime(file: Path) -> float:
     try:
-        mtime = file.stat().st_mtime
+        return file.stat().st_mtime
     except OSError:
-        mtime = -1.0  # the loader reports the missing file
-    return _registry_at(str(file), mtime)
+        return -1.0  # the loader reports the missing file
+
+
+def _extra_paths() -> tuple[str, ...]:
+    env = tuple(p for p in os.environ.get(INVESTORS_ENV, "").split(os.pathsep) if p.strip())
+    return tuple(dict.fromkeys((*env, *_EXTRA)))
+
+
+def _registry(path: str | None) -> _Registry:
+    """The registry at ``path`` (bundled, plus the user's files, if None), cached while the files are unchanged."""
+    if path is not None:
+        return _registry_at(str(Path(path)), _mtime(Path(path)))
+    bundled = _bundled_path()
+    extra = tuple((p, _mtime(Path(p))) for p in _extra_paths())
+    if not extra:
+        return _registry_at(str(bundled), _mtime(bundled))
+    return _merged(str(bundled), _mtime(bundled), extra)
 
 
 @lru_cache(maxsize=8)
 def _registry_at(path: str, mtime: float) -> _Registry:
     return _from_doc(load_yaml_file(path, collect=True))
+
+
+@lru_cache(maxsize=8)
+def _user_registry(path: str, mtime: float, bundled: str, bundled_mtime: float) -> _Registry:
+    return _from_doc(load_yaml_file(path, collect=True), _registry_at(bundled, bundled_mtime).schools)
+
+
+@lru_cache(maxsize=8)
+def _merged(bundled: str, bundled_mtime: float, extra: tuple[tuple[str, float], ...]) -> _Registry:
+    """The bundled registry with the investors (and schools) of each user file added; an id, a name or alias, or a
+    card id that another file already holds is an error located in the user's file."""
+    base = _registry_at(bundled, bundled_mtime)
+    investors, schools = dict(base.investors), dict(base.schools)
+    errors: list[IpbError] = []
+    for path, mtime in extra:
+        user = _user_registry(path, mtime, bundled, bundled_mtime)
+        names = {" ".join(n.casefold().split()): i.id for i in investors.values() for n in i.names()}
+        cards = {c: i.id for i in investors.values() for c in i.cards}
+        for iid, investor in user.investors.items():
+            where: tuple[Any, ...] = ("investors", iid)
+            clash = [f"id {iid!r} is already an investor of {investors[iid].file}"] if iid in investors else []
+            clash += [f"{n!r} already names investor {names[k]!r}" for n in investor.names()
+                      if (k := " ".join(n.casefold().split())) in names]
+            clash += [f"card {c!r} is already listed for investor {cards[c]!r}" for c in investor.cards if c in cards]
+            if clash:
+                errors.append(user.doc.error("; ".join(clash) + " (a registry file adds investors; it cannot redefine one)",
+                                             where, key=True, rule="duplicate-investor", name=iid))
+                continue
+            investors[iid] = investor
+        schools.update(user.schools)
+    if errors:
+        raise ErrorGroup(errors)
+    return _Registry(investors, schools, base.doc)
+
+
+def use_investors(*paths: str | Path) -> dict[str, Investor]:
+    """Add the investors of the user's registry files (same schema as ``frameworks/investors.yaml``) to the bundled
+    ones, for this process; ``use_investors()`` with no path removes them again.
+
+    A card outside the package names its investor in its ``investor`` field; with that investor in a file given here,
+    FM-4, the investor's phrases in attribution and condition B's knowledge cards apply to its answers. Each file may
+    declare its own schools or use the bundled ones.
+
+    Returns
+    -------
+    dict
+        Every investor now known (bundled first), by id.
+
+    Raises
+    ------
+    LoadError
+        A file is missing or is not strict YAML.
+    ErrorGroup
+        Every schema, meaning and clash error (an id, name, alias or card id already registered), each with
+        file:line:col. On error the previous files stay in use.
+    """
+    global _EXTRA
+    previous = _EXTRA
+    _EXTRA = tuple(dict.fromkeys(str(Path(p)) for p in paths))
+    try:
+        return load_investors()
+    except IpbError:
+        _EXTRA = previous
+        raise
+    finally:
+        _registry_changed()
+
+
+def _registry_changed() -> None:
+    """Forget what was computed from the registry (the parser's investor names, condition B's knowledge base)."""
+    import sys
+
+    for module, name in (("ipb.scoring.parse._card", "_registry_names"), ("ipb.respond.knowledge", "_bundled_kb")):
+        cached = getattr(sys.modules.get(module), name, None)
+        if cached is not None and hasattr(cached, "cache_clear"):
+            cached.cache_clear()
 
 
 def load_investors(path: str | Path | None = None) -> dict[str, Investor]:
@@ -286,7 +385,9 @@ def schools(path: str | Path | None = None) -> dict[str, School]:
     return dict(_registry(None if path is None else str(path)).schools)
 
 
-def _from_doc(doc: YamlDoc) -> _Registry:
+def _from_doc(doc: YamlDoc, known_schools: Mapping[str, School] | None = None) -> _Registry:
+    """Read a registry document; ``known_schools`` (the bundled registry's, for a user's file) may be named by its
+    investors without being declared again under ``schools``."""
     from ipb.engine.card import _schema_errors  # one schema-error formatter for every file kind
 
     errors = _schema_errors(doc, investors_schema(), "the investor registry")
@@ -306,7 +407,8 @@ def _from_doc(doc: YamlDoc) -> _Registry:
             return None
 
     data = doc.data
-    school_table = {sid: School(sid, s["description"], s["source"]) for sid, s in data["schools"].items()}
+    school_table = dict(known_schools or {})
+    school_table.update({sid: School(sid, s["description"], s["source"]) for sid, s in data.get("schools", {}).items()})
     investors: dict[str, Investor] = {}
     owner_of_name: dict[str, str] = {}
     owner_of_card: dict[str, str] = {}
@@ -528,12 +630,16 @@ def check_cards(
 def validate_registry_file(path: Path) -> list[IpbError]:
     """What ``ipb check`` reports for a registry file: its own errors, then (for the
     bundled registry) every disagreement with the bundled cards."""
+    bundled = Path(path).resolve() == _bundled_path().resolve()
     try:
-        _registry(str(path))
+        if bundled:
+            _registry(str(path))
+        else:  # a user's file (--investors) may name the bundled schools
+            _user_registry(str(path), _mtime(Path(path)), str(_bundled_path()), _mtime(_bundled_path()))
     except ErrorGroup as group:
         return list(group.errors)
     except IpbError as error:
         return [error]
-    if Path(path).resolve() != _bundled_path().resolve():
+    if not bundled:
         return []
     return list(check_cards(path=path))

@@ -61,6 +61,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -605,6 +606,23 @@ def _bundled_kb() -> KnowledgeBase:
         investors = load_investors()
     except (IpbError, ImportError) as exc:
         problems.append(f"investor registry unavailable: {exc}")
+    # an investor added from a user's registry file (--investors): the cards it lists, found as any card id is
+    # (--cards, IPB_CARDS, the items' own copies), join the bundled ones
+    from ipb.engine.investors import _bundled_path
+
+    bundled_registry = _bundled_path().resolve()
+    have = {c.id for c in cards}
+    for inv in (investors or {}).values():
+        if Path(inv.file).resolve() == bundled_registry:
+            continue
+        for card_id in inv.cards:
+            if card_id in have:
+                continue
+            try:
+                cards.append(compiled_card(card_id).card)
+                have.add(card_id)
+            except IpbError as exc:
+                problems.append(f"card {card_id!r} of {inv.name} (listed in {inv.file}): {exc}")
     kb = KnowledgeBase.build(cards, investors)
     kb.problems = tuple(problems)
     return kb

@@ -20,7 +20,8 @@ import typer
 from rich.table import Table
 
 from ipb._files import write_bytes_atomic
-from ipb.cli._app import _VERDICT_STYLE, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out, printable
+from ipb.cli._app import (_VERDICT_STYLE, INVESTORS_HELP, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out,
+                          printable, use_investor_files)
 from ipb.engine._yaml import YamlDoc, load_yaml_file
 from ipb.engine.card import card_from_doc, constraint_errors
 from ipb.engine.execute import Trace, execute, format_value
@@ -179,6 +180,7 @@ def check(
     strict: bool = typer.Option(False, "--strict", help="Fail on warnings too."),
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files in which a scenario's 'card' id is looked up first (repeatable; then IPB_CARDS, then the bundled cards)."),
     l8_cards: list[str] = typer.Option([], "--card", "-c", help="Card id or file an L8 base (a scenario with no 'card') is read by; repeat for each investor's card, as for ipb perturb (a scenario naming its card ignores it); with no PATHS, the cards it names are checked."),
+    investors: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP),
 ) -> None:
     """Validate cards and scenarios (schema + semantic lint); exit 1 on any error.
 
@@ -188,6 +190,7 @@ def check(
     """
     try:
         use_cards(cards_dir)
+        use_investor_files(investors)
         bad = [e for e in (card_option_error("--card", ref) for ref in l8_cards) if e is not None]
         if bad:  # before any file: an L8 base checked against a card that is not there says nothing true
             raise ErrorGroup(bad)

@@ -29,7 +29,7 @@ from typing import Any, Optional
 
 import typer
 
-from ipb.cli._app import _fail, _write_failed, app, err, json_printable, out
+from ipb.cli._app import INVESTORS_HELP, _fail, _write_failed, app, err, json_printable, out, use_investor_files
 from ipb.distributed import Backend
 from ipb.errors import IpbError, LoadError
 
@@ -38,7 +38,7 @@ _TEMPERATURE_HELP = "Sampling temperature, or 'none' to send none (for models th
 #: Options that only --synthetic uses, and those --synthetic uses besides them;
 #: every other option given with --synthetic is an error naming it.
 _SYNTHETIC_ONLY = ("corruptions", "bundled")
-_SYNTHETIC_USES = ("items", "out_path", "model", "conditions", "seed", "overwrite", "synthetic", "quiet", "cards_dir",
+_SYNTHETIC_USES = ("items", "out_path", "model", "conditions", "seed", "overwrite", "synthetic", "quiet", "cards_dir", "investors",
                    "backend", "ray_address", *_SYNTHETIC_ONLY)
 
 
@@ -156,6 +156,7 @@ def respond(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local: calls from this process; ray: calls from the workers of a Ray cluster, the cache, the concurrency limit and the file kept here (docs/scale-out.md). --synthetic always runs here."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
+    investors: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP),
 ) -> None:
     """Ask a model every item under conditions A, B and C; write one response record per (item, condition).
 
@@ -170,6 +171,7 @@ def respond(
         from ipb.engine.registry import use_cards, use_items
 
         use_cards(cards_dir, files=_card_paths(card))
+        use_investor_files(investors)
         if items is not None:
             use_items(items)
         if synthetic:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Optional
 
 import typer
 
-from ipb.cli._app import SafeConsole, _fail, app, err
+from ipb.cli._app import INVESTORS_HELP, SafeConsole, _fail, app, err, use_investor_files
 from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
 from ipb.distributed import Backend
 from ipb.errors import IpbError
@@ -99,6 +99,7 @@ def score(
     backend: Backend = typer.Option(Backend.local, "--backend", help="local: this process; ray: a Ray cluster (pip install 'ipb\\[ray]'). The outputs do not depend on it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
     encoders: Optional[int] = typer.Option(None, "--encoders", help="With --backend ray and embeddings: encoder actors (default one per node)."),
+    investors: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP),
 ) -> None:
     """Score RESPONSES against ITEMS: every metric and FM flag per response, aggregates with bootstrap CIs."""
     if format not in FORMATS:
@@ -142,6 +143,7 @@ def score(
         from ipb.engine.registry import resolve_pinned, use_cards, use_items
 
         use_cards(cards_dir)
+        use_investor_files(investors)
         use_items(items)
         resolve_pinned()
         if backend is Backend.ray:
