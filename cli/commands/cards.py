@@ -410,6 +410,7 @@ def _unknown_investor(card: Any, doc: YamlDoc) -> list[IpbError]:
         warning = LintWarning(
             f"investor {card.investor!r} is not in the investor registry (frameworks/investors.yaml): FM-4, the "
             "investor's phrases in attribution and condition B's knowledge cards do not apply to this card, so its "
-            "answers are scored without them", rule="unknown-investor", name=card.investor)
+            "answers are scored without them; add the investor in a registry file of your own and pass it with "
+            "--investors FILE (docs/scoring.md, 'An investor of your own')", rule="unknown-investor", name=card.investor)
         return [warning.with_location(doc.file, line, column, doc.source_line(line))]
     return []
