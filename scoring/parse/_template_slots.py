@@ -20,6 +20,7 @@ final verdict and entailed verdicts).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import Any
 
 from ipb.scoring.parse._types import GateTrace
@@ -92,6 +93,8 @@ NAMED = frozenset({"name", "alias", "id", "number", "fuzzy", "words"})
 
 #: How much of each range is read (characters): a template is short, and content shows in its first lines.
 MAX_READ = 2000
+#: The longest gate name a mention can be (characters): one begun this far before a range is still blanked in it.
+MAX_NAME = 200
 
 
 def _base(how: str) -> str:
@@ -100,10 +103,14 @@ def _base(how: str) -> str:
 
 def _opens_line(text: str, start: int) -> bool:
     """Whether the mention at ``start`` opens its line as a label does (only numbering and marks before it)."""
-    return not has_content(text[text.rfind("\n", 0, start) + 1 : start])
+    line = text.rfind("\n", max(0, start - MAX_NAME), start)
+    if line < 0 and start > MAX_NAME:
+        return False  # far into a long line: not a label that opens it
+    return not has_content(text[line + 1 : start])
 
 
-def _ranges(parser: Any, trace: GateTrace, named: list[tuple[int, int, tuple[int, ...]]]) -> list[tuple[int, int, bool]]:
+def _ranges(parser: Any, trace: GateTrace, named: list[tuple[int, int, tuple[int, ...]]],
+            starts: list[int]) -> list[tuple[int, int, bool]]:
     """The text that belongs to ``trace``: every section of its gate, the unit that names it, and what follows that
     unit up to the next line labelled with another gate (a heading's body that the layout gave to no gate, to another
     gate or to the final verdict: "Formula" over the formula, "Margin of Safety" over "Verdict: DECLINE, the price is
@@ -115,7 +122,8 @@ def _ranges(parser: Any, trace: GateTrace, named: list[tuple[int, int, tuple[int
     start, end = parser.units[u].start, parser.units[u].end
     out.append((start, end, True))
     text = parser.masked
-    stop = next((s for s, _, gates in named if s >= end and trace.gate not in gates and _opens_line(text, s)), len(text))
+    after = named[bisect_left(starts, end):]
+    stop = next((s for s, _, gates in after if trace.gate not in gates and _opens_line(text, s)), len(text))
     out.append((end, max(end, stop), False))
     return out
 
@@ -126,6 +134,7 @@ def drop_unmentioned(parser: Any, traces: list[GateTrace]) -> list[GateTrace]:
     (:func:`has_content`); a note counts them."""
     named = sorted((m.start, m.end, tuple(m.gates)) for m in parser.mentions
                    if m.invented is None and _base(m.how) in NAMED)
+    starts = [s for s, _, _ in named]
     kept: list[GateTrace] = []
     dropped: list[int] = []
     for trace in traces:
@@ -134,10 +143,11 @@ def drop_unmentioned(parser: Any, traces: list[GateTrace]) -> list[GateTrace]:
             continue
         text = parser.masked
         content = False
-        for start, end, lone in _ranges(parser, trace, named):
+        for start, end, lone in _ranges(parser, trace, named, starts):
             end = min(end, start + MAX_READ)  # content shows early; a long stretch is not read to its end
             piece = list(text[start:end])
-            for s, e in [(s, e) for s, e, _ in named] + [trace.mention]:
+            first = bisect_left(starts, start - MAX_NAME)  # a name begun a little before the range may run into it
+            for s, e in [(s, e) for s, e, _ in named[first:bisect_left(starts, end)]] + [trace.mention]:
                 for i in range(max(s, start), min(e, end)):
                     piece[i - start] = " "
             if has_content("".join(piece), lone_verdict=lone):
