@@ -10,6 +10,8 @@ gates 1-5 reached (1, 2, 4 PROCEED, 3 INCONCLUSIVE, 5 REJECT: the kill), gate 6 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ipb.respond.synthetic import bundled_items, synthetic_responses
@@ -122,3 +124,23 @@ def test_an_honest_answer_with_content_but_no_verdict_read_keeps_its_coverage(re
     m = records["content"]["metrics"]
     assert m["gcf"] == pytest.approx(0.4) and m["kendall_tau"] == 1.0 and m["ogrs"] == pytest.approx(0.4)
     assert m["layer_composite"] > records["template"]["metrics"]["layer_composite"]
+
+
+# ---------------------------------------------------------------- the inspect_ai and lm-eval scorers read the same
+
+
+def test_the_inspect_and_lm_eval_scorers_give_a_template_no_gate_and_content_its_coverage():
+    # both call ipb.integrations.answers.score_answer (inspect's ipb_scorer, lm-eval's process_results); the reading
+    # is the parser's, so their OGRS is ipb score's: 0 for the template, 0.4 = GCF 2/5 x tau_n 1 for the honest answer
+    from ipb.integrations.answers import score_answer
+    from ipb.integrations.lm_eval import process_results
+
+    item = bundled_items([BUFFETT])[0]
+    template = "".join(f"Gate {i + 1} {n}:\n" for i, n in enumerate(NAMES)) + "Final: DECLINE\n"
+    content = ("Circle of Competence: insurance, which we know well.\n"
+               "Economic Moat: customers rarely switch; retention is 94%.\nFinal: DECLINE\n")
+    assert score_answer(item, template).values == {"verdict_acc": 1.0, "gra": 0.0, "ogrs": 0.0}
+    assert score_answer(item, content).values["ogrs"] == pytest.approx(0.4)
+    doc = {"item_json": json.dumps(item), "condition": "A"}
+    assert process_results(doc, [template])["ogrs"] == 0.0
+    assert process_results(doc, [content])["ogrs"] == pytest.approx(0.4)
