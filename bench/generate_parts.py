@@ -32,9 +32,10 @@ import random
 import tempfile
 import time
 import types
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD = "buffett_acquisition_checklist"
@@ -92,8 +93,8 @@ def _timer(real: Callable[..., Any], tally: list[int]) -> Callable[..., Any]:
     return timed
 
 
-def _wrap(module_name: str, path: str, spent: dict[str, list[int]], label: str) -> bool:
-    tally = spent.setdefault(label, [0, 0])
+def _wrap(module_name: str, path: str, tally: list[int], undo: list[Callable[[], None]]) -> bool:
+    """Wrap one part to add its thread CPU to ``tally``; ``undo`` gets what puts the original back."""
     if module_name == "operator":  # the registry holds the function: wrap the registered copy
         from ipb.perturb import operators
 
@@ -101,6 +102,7 @@ def _wrap(module_name: str, path: str, spent: dict[str, list[int]], label: str) 
         if info is None:
             return False
         operators._OPERATORS[path] = replace(info, fn=_timer(info.fn, tally))
+        undo.append(lambda: operators._OPERATORS.__setitem__(path, info))
         return True
     module = importlib.import_module(module_name)
     *owners, name = path.split(".")
@@ -112,10 +114,50 @@ def _wrap(module_name: str, path: str, spent: dict[str, list[int]], label: str) 
     timed = _timer(getattr(owner, name), tally)
     if owner is random:  # never patch the random module itself: give generation a copy whose Random is timed
         module.random = types.SimpleNamespace(Random=timed)  # type: ignore[attr-defined]
+        undo.append(lambda: setattr(module, "random", random))
         return True
-    raw = owner.__dict__.get(name) if isinstance(owner, type) else None
-    setattr(owner, name, staticmethod(timed) if isinstance(raw, staticmethod) else timed)
+    held = owner.__dict__.get(name, _ABSENT)
+    setattr(owner, name, staticmethod(timed) if isinstance(held, staticmethod) else timed)
+    # a name the owner only inherited is deleted again, not set on it
+    undo.append((lambda: delattr(owner, name)) if held is _ABSENT else (lambda: setattr(owner, name, held)))
     return True
+
+
+_ABSENT = object()
+
+
+@contextmanager
+def timed_parts(parts: Sequence[tuple[str, str, str]] = PARTS) -> Iterator[tuple[dict[str, list[int]], list[str]]]:
+    """Wrap ``parts`` for the duration: yields ``{label: [thread CPU ns, calls]}`` and the parts not found."""
+    spent: dict[str, list[int]] = {}
+    missing: list[str] = []
+    undo: list[Callable[[], None]] = []
+    try:
+        for label, module, attr in parts:
+            if not _wrap(module, attr, spent.setdefault(label, [0, 0]), undo):
+                missing.append(f"{module}.{attr}")
+        yield spent, missing
+    finally:
+        for put_back in reversed(undo):
+            put_back()
+
+
+def measure(n: int, ops: str = "metric,sector,temporal,flip", seed: int = 0, out: Path | None = None,
+            ) -> tuple[Any, int, dict[str, list[int]], list[str]]:
+    """Make ``n`` bench items (to ``out``, else a scratch file) with the parts timed: the run's report, its
+    thread CPU in ns, each part's ``[ns, calls]`` and the parts not found. The card and frame are built first."""
+    import ipb.perturb.generation as gen
+    from ipb.engine.registry import compiled_card
+    from ipb.perturb import Job, parse_recipes
+
+    compiled_card(CARD)
+    job = Job((CARD,), str(BASE), seed, parse_recipes(ops))
+    generator = gen.Generator(job)  # the frame and base, before timing
+    with tempfile.TemporaryDirectory() as folder, timed_parts() as (spent, missing):
+        start = time.thread_time_ns()
+        result = gen.write_items(out or Path(folder) / "items.jsonl", job, n, workers=1, generator=generator)
+        total = time.thread_time_ns() - start
+    return result, total, spent, missing
 
 
 def main() -> None:
@@ -126,24 +168,10 @@ def main() -> None:
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-    import ipb.perturb.generation as gen
-    from ipb.engine.registry import compiled_card
-    from ipb.perturb import Job, parse_recipes
-
-    compiled_card(CARD)
-    job = Job((CARD,), str(BASE), args.seed, parse_recipes(args.ops))
-    generator = gen.Generator(job)  # the frame and base, before timing
-    spent: dict[str, list[int]] = {}
-    missing = [f"{module}.{attr}" for label, module, attr in PARTS if not _wrap(module, attr, spent, label)]
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "items.jsonl"
-        start = time.thread_time_ns()
-        result = gen.write_items(out, job, args.n, workers=1, generator=generator)
-        total = time.thread_time_ns() - start
-        size = out.stat().st_size
+    result, total, spent, missing = measure(args.n, args.ops, args.seed)
     count = result.written
     attempts = sum(r.attempts for r in result.recipes)
-    print(f"{count:,} items ({attempts:,} attempts, {size / 2**20:.0f} MiB) on {CARD}, ops {args.ops}: "
+    print(f"{count:,} items ({attempts:,} attempts) on {CARD}, ops {args.ops}: "
           f"{total / count / 1e3:.1f} us an item of thread CPU ({total / 1e9:.2f} s), wrappers included")
     print(f"{'part':36s} {'us/item':>8s} {'calls':>9s} {'us/call':>8s} {'share':>6s}")
     for label, _, _ in PARTS:
