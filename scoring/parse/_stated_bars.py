@@ -54,7 +54,7 @@ _COMPARED = re.compile(
     r"(?i)\b(?P<side>above|over|beyond|exceeds?|exceeding|higher than|greater than|more than|below|under|beneath|"
     r"short of|less than|lower than|inside|within|outside)\s+"
     # (a ratio "2:1", "2 : 1", "3 to 1" is one word of the bar: "below our 2 : 1 minimum")
-    r"(?:(?:\d+(?:\.\d+)?[ \t]*(?::|to)[ \t]*1|(?!of\b)[^\s,;:.!?()]+)\s+){0,3}?(?P<bar>" + _NOUNS + r"|top\s+\d+)\b")
+    r"(?:(?:\d+(?:\.\d+)?[ \t]*(?::|to)[ \t]*1|(?!of\b)[^\s,;:.!?()]+)\s+){0,3}?(?P<bar>(?:" + _NOUNS + r")s?|top\s+\d+)\b")
 #: A figure set against a stated bar that carries its own figure: "14% a year against our 10% hurdle", "leverage 1.9x against
 #: a 2.5x limit", "expected return 9% vs 10% hurdle". The two figures must be of one kind (both %, both x, both money or
 #: both plain); the bar's noun gives its side, as for :data:`_COMPARED`.
@@ -145,6 +145,7 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
             return None, True
         side = " ".join(m.group("side").lower().split())
         bar = m.group("bar").lower()
+        bar = bar[:-1] if bar.endswith("s") and not bar.startswith("top") else bar  # "both under his limits"
         if side in ("inside", "within", "outside") and bar in _BANDS:
             if higher is None:
                 return None, True  # a band with no side from the card
@@ -216,21 +217,29 @@ class _StatedBarsMixin(_ParserState):
             trace.confidence = min(trace.confidence, 0.6)
             self.notes.append(f"gate {trace.gate} read as {verdict} from {why} in its labelled line "
                               f"(characters {a}-{b}; how '+stated-bar')")
-        return self._stated_bars_in_prose(traces, set(starts))
+        return self._stated_bars_in_prose(traces, starts)
 
-    def _stated_bars_in_prose(self, traces: list[GateTrace], labelled: set[int]) -> list[GateTrace]:
+    def _stated_bars_in_prose(self, traces: list[GateTrace], labelled: dict[int, tuple[int, int]]) -> list[GateTrace]:
         """A gate the answer names only in running prose (a transcript, a letter, a memo) and gives no verdict: the
         sentences that name it and no other gate, with no verdict word, read as a labelled line's text is
         (:meth:`_bar_reading`: "Castellan is $640M, well clear of the $100M minimum", "Largest drift is 3.1 points,
-        inside the band"); every such sentence that settles it must agree. Hedged, as on a labelled line."""
-        open_gates = {t.gate for t in traces if t.verdict is None and t.gate not in labelled}
+        inside the band"); every such sentence that settles it must agree. Hedged, as on a labelled line. A labelled
+        gate whose label's sentence settled nothing reads the next two sentences of the label's line the same way
+        ("Price: the top P/E is 19.2x, on average earnings 23x. Both under Graham's limits.")."""
+        open_gates = {t.gate for t in traces if t.verdict is None}
         if not open_gates:
             return traces
         units: dict[int, list[int]] = {}
         for u, mentions in self.unit_mentions.items():
             named = {g for m in mentions if m.invented is None for g in m.gates}
-            if len(named) == 1 and named <= open_gates and u not in self.final_units:
+            if len(named) == 1 and named <= open_gates and next(iter(named)) not in labelled and u not in self.final_units:
                 units.setdefault(next(iter(named)), []).append(u)
+        for gate, mention in labelled.items():
+            u = self._unit_at(mention[0]) if gate in open_gates else -1
+            for nxt in range(u + 1, min(u + 3, len(self.units))) if u >= 0 else ():
+                if self.units[nxt].line != self.units[u].line or nxt in self.final_units or self.unit_mentions.get(nxt):
+                    break  # another line, the closing, or a sentence that names a gate
+                units.setdefault(gate, []).append(nxt)
         for trace in traces:
             if trace.verdict is not None or trace.gate not in units:
                 continue

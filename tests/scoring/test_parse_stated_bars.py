@@ -115,3 +115,30 @@ def test_a_gate_named_only_in_running_prose_reads_its_stated_bar() -> None:
             "million minimum.\n\nSo Castellan is in.\n")
     gates = {g.gate: g for g in parse_response(text, "greenblatt_magic_formula_screen", embedder=False).gates}
     assert gates[1].verdict == "PROCEED" and gates[1].confidence <= 0.6
+
+
+@pytest.mark.parametrize(("text", "higher", "want"), [
+    ("both under his limits", "REJECT", "PROCEED"),
+    ("each one above the floors we set", "PROCEED", "PROCEED"),
+    ("two of them below the minimums", "PROCEED", "REJECT"),
+    ("both well over the caps", "REJECT", "REJECT"),
+], ids=["limits", "floors", "minimums", "caps"])
+def test_a_bar_noun_in_the_plural_is_a_bar(text: str, higher: str, want: str) -> None:
+    # regression: "Both under Graham's limits" was no comparison (the pattern knew only the singular nouns)
+    assert compared_verdict(text, higher) == want
+
+
+def test_a_labelled_gate_reads_the_comparison_in_its_next_sentence() -> None:
+    # the label's sentence gives the figures, the next sentence on its line compares them with the card's limits
+    text = ("Number of stocks: 16, fine.\n"
+            "On price: the dearest holding trades at 18x trailing earnings and 22x its seven-year average. "
+            "Both under his limits, though not by much.\n")
+    gates = {g.gate: g for g in parse_response(text, "graham_defensive_portfolio_selection", embedder=False).gates}
+    assert gates[7].verdict == "PROCEED" and "stated-bar" in gates[7].how
+
+
+def test_the_next_sentence_is_not_read_when_it_names_another_gate() -> None:
+    text = ("On price: the dearest holding trades at 18x trailing earnings and 22x its seven-year average. "
+            "The dividend record is below the floor for two names.\n")
+    gates = {g.gate: g for g in parse_response(text, "graham_defensive_portfolio_selection", embedder=False).gates}
+    assert gates.get(7) is None or gates[7].verdict is None or "stated-bar" not in gates[7].how
