@@ -162,7 +162,12 @@ _TRIGGERS: list[Trigger] = [
 _INFLECTED_SUBJECT = re.compile(
     rf"(?i)(?:{_DECIDER}(?:\s+(?:have|has|had|would|will|should))?(?:\s+(?:not|never))?"
     r"|\b(?:the|this|that|its|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|will\s+be|would\s+be|has\s+been|must\s+be|should\s+be|is\s+to\s+be|"
-    r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?)\s+(?:now\s+|therefore\s+|then\s+)?\Z")
+    r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?"
+    # a recommendation or approval of the act: "Staff recommends rebalancing", "we'd suggest trimming", "the committee
+    # approved rebalancing", "recommends that the Board approve rebalancing"
+    r"|\b(?:recommends?|recommended|recommending|approves?|approved|proposes?|proposed|suggests?|suggested|advises?|advised)"
+    r"(?:\s+that\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:approve|adopt|authori[sz]e|begin|start|proceed\s+with))?)"
+    r"\s+(?:now\s+|therefore\s+|then\s+)?\Z")
 
 #: A short label on its line before an inflected outcome verb ("Outcome: declined", "**Result** - approved").
 _LABELLED = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[A-Za-z][\w /'()-]{0,30}?[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*\Z")

@@ -1,4 +1,4 @@
-"""Final verdicts stated as an act in progress, next, or dated now (issue 13, "final verdicts in the wild";
+"""Final verdicts stated as an act in progress, next, dated now, or recommended (issue 13, "final verdicts in the wild";
 :mod:`ipb.scoring.parse._decided`).
 
 Regression tests for the bug kind "a decision stated in the progressive or the future is read as no verdict": the
@@ -53,3 +53,20 @@ def test_a_board_that_keeps_buying_its_shares_repurchases() -> None:
 
 def test_not_buying_stays_a_decline() -> None:
     assert parse_response(OPENING + "I'm not buying.\n", DCF, embedder=False).final_verdict == "DECLINE"
+
+
+# A recommendation or approval of the card's outcome verb in its -ing form ("Staff recommends rebalancing"): the card's
+# outcome, as "the portfolio needs rebalancing" is; a negated recommendation is the other outcome.
+REBALANCING = "dalio_all_weather_rebalancing"  # outcomes REBALANCE / HOLD
+DRIFT = "Risk drift: the largest environment is 7 points over its 25% budget, outside the band.\n\n"
+
+
+@pytest.mark.parametrize(("closing", "want"), [
+    ("Staff recommends that the Board approve rebalancing the sleeve in April.", "REBALANCE"),
+    ("We recommend rebalancing at the next close.", "REBALANCE"),
+    ("The committee approved rebalancing on Monday.", "REBALANCE"),
+    ("I'd suggest rebalancing now.", "REBALANCE"),
+    ("Staff does not recommend rebalancing this quarter.", "HOLD"),
+], ids=["recommends-that-board-approve", "we-recommend", "approved", "suggest", "not-recommend"])
+def test_a_recommended_outcome_verb_is_the_final_verdict(closing: str, want: str) -> None:
+    assert parse_response(DRIFT + closing + "\n", REBALANCING, embedder=False).final_verdict == want
