@@ -16,7 +16,7 @@ from typing import Final, Iterable
 
 from ipb.scoring._text import normalize, stem
 
-__all__ = ["ABBREVIATIONS", "gate_abbreviations", "expansion_stems"]
+__all__ = ["ABBREVIATIONS", "STEM_EXPANSIONS", "gate_abbreviations", "expansion_stems"]
 
 #: Abbreviation (normalised) -> the phrases it stands for (normalised).
 ABBREVIATIONS: Final[dict[str, tuple[str, ...]]] = {
@@ -83,9 +83,10 @@ def gate_abbreviations(gates: Iterable[tuple[int, Iterable[str], Iterable[str]]]
     return {s: c[0] for s, c in claims.items() if len({n for n, _ in c}) == 1 and c[0][1] != "held"}
 
 
-#: Abbreviation (one word, lower case) -> the stems of the words it stands for (its first phrase).
-_STEMS: Final[dict[str, tuple[str, ...]]] = {
-    abbr: tuple(stem(w) for w in phrases[0].split() if w not in ("on", "to", "per"))
+#: The stem of a one-word abbreviation -> the stems of the words it stands for (its first phrase); the element matcher
+#: looks a sentence's new stems up here (one dictionary look-up per distinct stem).
+STEM_EXPANSIONS: Final[dict[str, tuple[str, ...]]] = {
+    stem(abbr): tuple(stem(w) for w in phrases[0].split() if w not in ("on", "to", "per"))
     for abbr, phrases in ABBREVIATIONS.items() if " " not in abbr
 }
 
@@ -99,4 +100,4 @@ def expansion_stems(token: str) -> tuple[str, ...]:
     """
     if len(token) > 5 or not token.isalpha():
         return ()
-    return _STEMS.get(token.lower(), ())
+    return STEM_EXPANSIONS.get(stem(token), ())

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ipb.scoring._numbers import figure_value
 from ipb.scoring._text import NumberMatch, stem
-from ipb.scoring.parse._abbreviations import expansion_stems
+from ipb.scoring.parse._abbreviations import STEM_EXPANSIONS
 from ipb.scoring.parse._types import Span
 from rapidfuzz import fuzz, process
 
@@ -61,7 +61,7 @@ class _Bag:
                 if len(st) >= 5 and st[:5] not in prefix5:
                     prefix5[st[:5]] = span
                 # an abbreviation holds the words it stands for ("ROCE 28%" states "return on capital employed")
-                for extra in expansion_stems(m.group()):
+                for extra in STEM_EXPANSIONS.get(st, ()):
                     exact.setdefault(extra, span)
                     if len(extra) >= 5:
                         prefix5.setdefault(extra[:5], span)
