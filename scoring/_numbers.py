@@ -24,11 +24,11 @@ from ipb.engine.numbers import NumberError, read_number
 
 __all__ = ["NumberMatch", "ascii_digits", "find_numbers", "find_years", "figure_value"]
 
-_SCALE = {"t": 10**12, "tn": 10**12, "trillion": 10**12, "b": 10**9, "bn": 10**9, "billion": 10**9, "m": 10**6, "mm": 10**6,
-          "mn": 10**6, "million": 10**6, "k": 10**3, "thousand": 10**3}
+#: A scale word after a dollar amount, in any case as the one reader reads it ("$3m", "$2 Bn", "$7 MM", "$1.2 Trillion").
+_MSCALE = r"(?i:trillion|billion|million|thousand|tn|bn|mm|mn|[tbmk])"
 _NUMBER = re.compile(
     r"(?<![\w.$])(?P<money>(?P<msign>[-\u2212\u2013][ \t]?)?(?:US|USD[ \t]?)?\$[ \t]?(?P<msign2>[-\u2212])?"
-    r"(?P<mnum>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<mdec>\.\d{1,8})?(?:[ \t]?(?P<mscale>trillion|billion|million|thousand|tn|bn|mm|mn|[TBMKk])\b)?)"
+    r"(?P<mnum>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<mdec>\.\d{1,8})?(?:[ \t]?(?P<mscale>" + _MSCALE + r")\b)?)"
     r"|(?<![\w.$/])(?P<sign>[-\u2212][ \t]?)?(?P<num>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<dec>\.\d{1,8})?"
     r"(?:(?P<x>[xX](?![A-Za-z0-9])|[ \t]?\u00d7)"
     r"|[ \t]?(?P<pct>%|percent\b|per[ \t]cent\b|pct\b)"
@@ -41,14 +41,14 @@ _NUMBER = re.compile(
 )
 
 
-#: Shapes only the one reader knows: accounting negatives "($7M)", "(3.5)%" (a bare "(95%)" in prose is an aside, not a
-#: negative); euro and pound amounts
-#: ("€1.234,5", "£3bn", "EUR 12m", "12m EUR"). Found here, read by :func:`ipb.engine.numbers.read_number`.
+#: Shapes only the one reader knows: accounting negatives "($7M)", "(3.5)%" (a bare "(95%)" is not matched here: its
+#: sign is decided by its context, :func:`_parenthesised_fall`); euro, pound and US-dollar-code amounts
+#: ("€1.234,5", "£3bn", "EUR 12m", "12m EUR", "USD 5bn"). Found here, read by :func:`ipb.engine.numbers.read_number`.
 _OTHER = re.compile(
     r"(?<![\w.$])\((?:US\$|\$|€|£)[ \t]?\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?\)"
     r"|(?<![\w.$])\(\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?\)%"
-    r"|(?<![\w.$])[-\u2212]?(?:€|£|(?:EUR|GBP)[ \t]?)[-\u2212]?\d{1,3}(?:[,.\u00a0]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?"
-    r"|(?<![\w.$])[-\u2212]?\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?[ \t]?(?:EUR|GBP|€|£)(?![A-Za-z])"
+    r"|(?<![\w.$])[-\u2212]?(?:€|£|(?:EUR|GBP|USD)[ \t]?)[-\u2212]?\d{1,3}(?:[,.\u00a0]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?"
+    r"|(?<![\w.$])[-\u2212]?\d{1,3}(?:[,.]\d{3}){0,6}(?:[.,]\d{1,8})?(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?[ \t]?(?:EUR|GBP|USD|€|£)(?![A-Za-z])"
 )
 #: The two branches of :data:`_OTHER` that open with "(" (accounting negatives), with the look-behind moved after
 #: the parenthesis: a pattern that opens with a literal is searched for that character in C, where the four-branch
@@ -66,6 +66,8 @@ _COMMA_DECIMAL = re.compile(
     r"(?:[ \t]?(?i:trillion|billion|million|thousand|tn|bn|mn|mm|[tbmk])\b)?"
     r"|(?<![\w.$,])[-\u2212]?\d{1,3}(?:\.\d{3}){0,6},\d{1,8}[ \t]?%"
 )
+#: A currency code written before the dollar sign it repeats ("USD $5M").
+_USD_DOLLAR = re.compile(r"USD[ \t]?\$")
 _KIND = {"money": "money", "percent": "ratio", "multiple": "multiple", "number": "number"}
 
 
@@ -79,10 +81,6 @@ class NumberMatch:
     text: str
     value: float
     unit: str
-
-
-def _to_float(integer: str, decimals: str | None) -> float:
-    return float(integer.replace(",", "") + (decimals or ""))
 
 
 #: Where a match of :data:`_NUMBER` can end its number: a ``$`` (money starts there), or a digit followed (after an
@@ -123,6 +121,44 @@ def _spaced_dash(text: str, at: int) -> bool:
     if m is None or m.end() != at:
         return False
     return m.group(1).lower() not in _VALUE_WORDS
+
+
+#: Words saying a figure is a fall or a loss ("fell (28%)", "down (12%) year on year", "a decline (5%)").
+_FALL_WORDS = frozenset({
+    "fell", "fall", "falls", "falling", "dropped", "drop", "drops", "declined", "decline", "declines", "declining",
+    "decreased", "decrease", "decreases", "down", "lower", "lost", "loss", "losses", "shrank", "shrunk", "shrink",
+    "contracted", "contraction", "slumped", "slump", "plunged", "plunge", "slid", "sank", "tumbled", "eroded", "negative",
+    "minus", "cut", "reduced", "reduction", "writedown", "write-down", "impairment", "deficit", "drawdown",
+})
+#: The words (letters, hyphens) before a parenthesis, in its clause: the last three words before it, after the last
+#: sentence or clause mark.
+_WORDS_BEFORE = re.compile(r"([A-Za-z][A-Za-z-]*)[ \t]+(?:([A-Za-z][A-Za-z-]*)[ \t]+)?(?:([A-Za-z][A-Za-z-]*)[ \t]+)?\Z")
+
+
+def _parenthesised_fall(text: str, start: int, end: int) -> bool:
+    """Whether a percentage written alone in parentheses, ``(28%)`` at ``text[start:end]`` without its parentheses, is an
+    accounting negative, as a careful reader takes it (issue 13, numbers): the parenthesis is a value on its own after
+    a label or in a cell (after ``:``, ``|``, ``=``, a tab, or at the start of a line: "EPS growth: (28%)",
+    "| FY24 | (12%) |"), after a word that asks for a value ("growth was (28%)", "a change of (3%)",
+    :data:`_VALUE_WORDS`), or one of the three words before it says a fall or loss ("revenue fell (28%)", "down (12%)
+    year on year", :data:`_FALL_WORDS`). Otherwise it is an aside and keeps its sign ("strong margins (28%)",
+    "a majority (62%) of the board"). "(3.5)%" and "(-3%)" are negative by their own writing.
+
+    >>> _parenthesised_fall("sales fell (28%)", 12, 15), _parenthesised_fall("high margins (28%)", 14, 17)
+    (True, False)
+    """
+    if start < 1 or text[start - 1] != "(" or not text.startswith(")", end):
+        return False
+    k = start - 2
+    while k >= 0 and text[k] == " ":
+        k -= 1
+    if k < 0 or text[k] in ":|=\t\n":
+        return True
+    m = _WORDS_BEFORE.search(text, max(0, start - 1 - 60), start - 1)
+    if m is None:
+        return False
+    words = [w.lower() for w in m.groups() if w]
+    return words[-1] in _VALUE_WORDS or any(w in _FALL_WORDS for w in words)
 
 
 def _candidates(text: str) -> Iterator[int]:
@@ -212,7 +248,7 @@ def _others(text: str, limit: int | None, decimal_comma: bool | None = None) -> 
     (:data:`_COMMA_DECIMAL`)."""
     out: list[NumberMatch] = []
     matches: Iterable[re.Match[str]] = ()
-    if "€" in text or "£" in text or "EUR" in text or "GBP" in text:
+    if "€" in text or "£" in text or "EUR" in text or "GBP" in text or "USD" in text:
         matches = _OTHER.finditer(text)
     elif "(" in text:
         matches = _OTHER_PAREN.finditer(text)
@@ -258,14 +294,12 @@ def find_numbers(text: str, limit: int | None = None, decimal_comma: bool | None
         if limit is not None and len(found) >= limit:
             break
         if m.group("money") is not None:
-            value = _read(m.group(0), decimal_comma)
-            if value is None:  # a shape the one reader refuses (none is known): the old arithmetic
-                value = _to_float(m.group("mnum"), m.group("mdec"))
-                scale = m.group("mscale")
-                if scale:
-                    value *= _SCALE[scale.lower()] if scale.lower() in _SCALE else 1
-                if m.group("msign") or m.group("msign2"):
-                    value = -value
+            # read by the one reader only (it knows every scale in any case and both sign places); a shape it refuses
+            # (beyond its limits) is no figure, as for the other units
+            # ("USD $5M" names the currency twice: read as "$5M")
+            value = _read(_USD_DOLLAR.sub("$", m.group(0), count=1), decimal_comma)
+            if value is None:
+                continue
             found.append(NumberMatch(m.start(), m.end(), m.group(0), value, "money"))
             continue
         # the one reader reads the figure in its plain spelling ("-1,234.5 percent" as "-1234.5%"): its groups were
@@ -291,6 +325,8 @@ def find_numbers(text: str, limit: int | None = None, decimal_comma: bool | None
             value = round(value / den, 4)
         elif m.group("bp") is not None:
             value = round(value / 100, 10)
+        if unit == "ratio" and not m.group("sign") and value > 0 and _parenthesised_fall(text, m.start(), m.end()):
+            value = -value
         found.append(NumberMatch(m.start(), m.end(), m.group(0), value, unit))
     others = _others(text, limit, decimal_comma)
     if not others:

@@ -23,6 +23,7 @@ from ipb.scoring._text import (
     normalize,
     stem,
 )
+from ipb.scoring.parse._abbreviations import gate_abbreviations
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._element_spec import _elements
 from ipb.scoring.parse._memo import per_object
@@ -185,6 +186,10 @@ def _build_index(card: Card) -> _CardIndex:
             choices.append(norm)
             choice_gate.append(g.number)
     mention_gate.update(_substance_mentions(card, mention_gate))
+    # the other spelling of a financial abbreviation a gate holds ("ROCE" for "return on capital employed", and back)
+    for spelling, info in gate_abbreviations((g.number, (g.name, *g.aliases), (ELEMENT_FIELD.sub(" ", e) for e in g.required_elements))
+                                             for g in card.gates).items():
+        mention_gate.setdefault(spelling, info)
     mention_triggers: list[Trigger] = []
     mention_info: list[tuple[int, str]] = []
     for norm in sorted(mention_gate, key=len, reverse=True):

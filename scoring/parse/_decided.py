@@ -69,16 +69,33 @@ class _Rule:
 _OBJECT = r"(?:out\b|it\b|them\b|(?:half|a\s+third|a\s+quarter|some|everything|it\s+all|the\s+lot)\b(?!\s+(?:of\s+)?(?:the|its)\s+(?!position|stake|holding|shares)\w)|(?:the|our|my|its|this|that|half\s+(?:of\s+)?(?:the|our|my))\s+(?:[\w%.-]+\s+){0,2}?" \
           r"(?:position|stake|short|holding|shares|notes|bonds|trade|idea|exposure)\b)"
 
+#: A decider in the act now or next, or the investor profiled ("we are ", "we'll keep ", "we've been ", "He is ", "the fund
+#: continues to "): a decision in the progressive or the future ("He is buying regardless.", "we'll keep buying").
+_ACTING_BEFORE = re.compile(
+    rf"(?i)(?:{_DECIDER}|\b(?:he|she)(?:{_APOS}s)?)(?:\s+(?:am|is|are|will|shall|been|keep|keeps|continue\s+to|continues\s+to|"
+    r"have|has))*\s+(?:now\s+|still\s+|also\s+|quietly\s+|steadily\s+)?\Z")
+#: A time just after an act that dates it now ("Bought today:", "sold this morning").
+_NOW = r"\s+(?:today|yesterday|this\s+(?:morning|afternoon|week|month|quarter))\b"
+
 _RULES: tuple[_Rule, ...] = (
-    # acts of the decider: "we bought", "we have bought a full position", "Bought a starter position", "So we bought in."
+    # acts of the decider: "we bought", "we have bought a full position", "Bought a starter position", "So we bought in.",
+    # "Bought today: ..."
     _Rule(("bought", "purchased"),
-          re.compile(r"(?i)(?:bought|purchased)(?!\s+back\b)(?=\s+(?:in\b|into\b|an?\b|the\b|more\b|some\b|shares\b|[$\u00a3\u20ac]?\d)"
+          re.compile(r"(?i)(?:bought|purchased)(?!\s+back\b)(?=" + _NOW + r"|\s+(?:in\b|into\b|an?\b|the\b|more\b|some\b|shares\b|[$\u00a3\u20ac]?\d)"
                      r"|[ \t]*[.!]|,[ \t]*(?:[$\u00a3\u20ac]?\d|at\b))"), 1, _DECIDER_END, head=True),  # "Bought, 1/28 of capital."
     _Rule(("took", "taken", "opened", "initiated", "started", "built"),
           re.compile(r"(?i)(?:took|taken|opened|initiated|started|built)\s+(?:an?|the|our|my)\s+(?:[\w%.$-]+\s+){0,3}?(?:position|stake)\b"),
           1, _DECIDER_END, head=True),
     _Rule(("sold", "exited", "closed", "covered", "trimmed", "dumped"),
           re.compile(rf"(?i)(?:sold|exited|closed|covered|trimmed|dumped)\s+{_OBJECT}"), 0, _DECIDER_END, head=True),
+    # the act in progress or next: "He is buying regardless.", "at these prices we'll keep buying", "we're adding the new
+    # shares", "Selling the position this week.", "we are trimming the stake"
+    _Rule(("buying", "accumulating", "adding"),
+          re.compile(r"(?i)(?:buying|accumulating)\b(?!\s+(?:time|opportunit|power|price|signal|range|zone|point|spree)|-)"
+                     r"|adding\s+(?:to\s+)?(?:it\b|them\b|more\b|(?:the|our|my)\s+(?:[\w-]+\s+)?(?:shares|stock|position|name|stake)\b)"),
+          1, _ACTING_BEFORE),
+    _Rule(("selling", "exiting", "trimming", "dumping"),
+          re.compile(rf"(?i)(?:selling|exiting|trimming|dumping)\s+{_OBJECT}"), 0, _ACTING_BEFORE, head=True),
     # an imperative closing the answer: "Cover the whole short now.", "Close the position." (counts as a closing or labelled
     # sentence, as any lower-case outcome word does)
     _Rule(("cover", "close", "exit"),
@@ -145,7 +162,12 @@ _TRIGGERS: list[Trigger] = [
 _INFLECTED_SUBJECT = re.compile(
     rf"(?i)(?:{_DECIDER}(?:\s+(?:have|has|had|would|will|should))?(?:\s+(?:not|never))?"
     r"|\b(?:the|this|that|its|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|will\s+be|would\s+be|has\s+been|must\s+be|should\s+be|is\s+to\s+be|"
-    r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?)\s+(?:now\s+|therefore\s+|then\s+)?\Z")
+    r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?"
+    # a recommendation or approval of the act: "Staff recommends rebalancing", "we'd suggest trimming", "the committee
+    # approved rebalancing", "recommends that the Board approve rebalancing"
+    r"|\b(?:recommends?|recommended|recommending|approves?|approved|proposes?|proposed|suggests?|suggested|advises?|advised)"
+    r"(?:\s+that\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:approve|adopt|authori[sz]e|begin|start|proceed\s+with))?)"
+    r"\s+(?:now\s+|therefore\s+|then\s+)?\Z")
 
 #: A short label on its line before an inflected outcome verb ("Outcome: declined", "**Result** - approved").
 _LABELLED = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[A-Za-z][\w /'()-]{0,30}?[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*\Z")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ipb.scoring._numbers import figure_value
 from ipb.scoring._text import NumberMatch, stem
+from ipb.scoring.parse._abbreviations import STEM_EXPANSIONS
 from ipb.scoring.parse._types import Span
 from rapidfuzz import fuzz, process
 
@@ -59,6 +60,11 @@ class _Bag:
                 span = exact[st] = m.span()
                 if len(st) >= 5 and st[:5] not in prefix5:
                     prefix5[st[:5]] = span
+                # an abbreviation holds the words it stands for ("ROCE 28%" states "return on capital employed")
+                for extra in STEM_EXPANSIONS.get(st, ()):
+                    exact.setdefault(extra, span)
+                    if len(extra) >= 5:
+                        prefix5.setdefault(extra[:5], span)
         return cls(exact, prefix5, numbers + _bare_numbers(text, start, end, numbers), start, text, end)
 
     @classmethod

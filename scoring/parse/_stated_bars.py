@@ -15,12 +15,18 @@ stays without a verdict: what else the answer says of it is the verdict readers'
   hurdle/cap/ceiling/maximum/limit/bar/threshold/cutoff", "inside/within/outside the top N". A floor, minimum or
   hurdle is a lower bound (above it passes), a cap, ceiling, maximum or limit an upper one (below it passes); a bar,
   threshold or cutoff takes the side from the card (the gate's bar or its declared direction) and is no reading
-  without it; a bound whose side the card contradicts is no reading. "Inside/within" a bar passes, "outside" fails.
+  without it; a bound whose side the card contradicts is no reading. "Inside/within" a bar passes, "outside" fails,
+  except for a band or tolerance around a target ("inside the band"): inside it the value is below its edge, and the
+  card's direction says which side passes (no reading without one).
   Negated ("not above"), conditional ("if it falls below") or two comparisons that disagree: no reading.
 * the sentence's figures of the gate's bar's kind (:func:`._thresholds.gate_bars`) against the card's test, leaving
   out a figure that is the stated bar itself ("the $50 million floor", "his limit of 2"), when the sentence holds a
   word of the bar's name or label; two figures that disagree (or one inside a band), or a verdict other than the
   comparison's: no reading.
+
+A gate the answer names only in running prose (a transcript, a letter, a memo: no anchor) and gives no verdict is
+read the same way from the sentences that name it and no other gate (:meth:`_StatedBarsMixin._stated_bars_in_prose`);
+all of them that settle it must agree.
 
 A verdict word anywhere in the sentence leaves it to the verdict readers. The trace's ``how`` gains ``+stated-bar`` and a note gives the words and the card's test.
 """
@@ -41,14 +47,14 @@ from ipb.scoring.parse._types import GateTrace
 
 __all__ = ["compared_verdict"]
 
-_NOUNS = r"floor|minimum|hurdle|cap|ceiling|maximum|limit|bar|threshold|cut-?off"
+_NOUNS = r"floor|minimum|hurdle|cap|ceiling|maximum|limit|bar|threshold|cut-?off|band|tolerance"
 #: "far above the $50 million floor", "inside his limit of 2", "well inside the top 30": a side, at most three words
 #: (none of them "of": "within 5% of the floor" is a distance, not a side), and the bar's noun.
 _COMPARED = re.compile(
     r"(?i)\b(?P<side>above|over|beyond|exceeds?|exceeding|higher than|greater than|more than|below|under|beneath|"
     r"short of|less than|lower than|inside|within|outside)\s+"
     # (a ratio "2:1", "2 : 1", "3 to 1" is one word of the bar: "below our 2 : 1 minimum")
-    r"(?:(?:\d+(?:\.\d+)?[ \t]*(?::|to)[ \t]*1|(?!of\b)[^\s,;:.!?()]+)\s+){0,3}?(?P<bar>" + _NOUNS + r"|top\s+\d+)\b")
+    r"(?:(?:\d+(?:\.\d+)?[ \t]*(?::|to)[ \t]*1|(?!of\b)[^\s,;:.!?()]+)\s+){0,3}?(?P<bar>(?:" + _NOUNS + r")s?|top\s+\d+)\b")
 #: A figure set against a stated bar that carries its own figure: "14% a year against our 10% hurdle", "leverage 1.9x against
 #: a 2.5x limit", "expected return 9% vs 10% hurdle". The two figures must be of one kind (both %, both x, both money or
 #: both plain); the bar's noun gives its side, as for :data:`_COMPARED`.
@@ -70,6 +76,9 @@ _HIGH = {"above", "over", "beyond", "exceed", "exceeds", "exceeding", "higher th
 _LOW = {"below", "under", "beneath", "short of", "less than", "lower than"}
 _LOWER_BOUND = {"floor", "minimum", "hurdle"}
 _UPPER_BOUND = {"cap", "ceiling", "maximum", "limit"}
+#: A band around a target ("the rebalancing band", "the 5-point tolerance"): inside it the value is below its edge, so the
+#: card's direction says which side passes ("drift inside the band" fails a gate that rebalances on drift beyond it).
+_BANDS = {"band", "tolerance"}
 _NEGATED = re.compile(r"(?i)\b(?:not|never|no)\s+(?:\w+\s+)?\Z|n't\s+(?:\w+\s+)?\Z")
 #: a figure that is the stated bar: followed by its noun ("$50 million floor") or just after it ("limit of 2").
 _BAR_AFTER = re.compile(r"(?i)\s*(?:" + _NOUNS + r")\b")
@@ -136,6 +145,12 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
             return None, True
         side = " ".join(m.group("side").lower().split())
         bar = m.group("bar").lower()
+        bar = bar[:-1] if bar.endswith("s") and not bar.startswith("top") else bar  # "both under his limits"
+        if side in ("inside", "within", "outside") and bar in _BANDS:
+            if higher is None:
+                return None, True  # a band with no side from the card
+            verdicts.add(higher if side == "outside" else _flip(higher))
+            continue
         if side in ("inside", "within", "outside"):
             verdicts.add(vw.REJECT if side == "outside" else vw.PROCEED)
             continue
@@ -201,6 +216,48 @@ class _StatedBarsMixin(_ParserState):
             trace.how = f"{trace.how}+stated-bar"
             trace.confidence = min(trace.confidence, 0.6)
             self.notes.append(f"gate {trace.gate} read as {verdict} from {why} in its labelled line "
+                              f"(characters {a}-{b}; how '+stated-bar')")
+        return self._stated_bars_in_prose(traces, starts)
+
+    def _stated_bars_in_prose(self, traces: list[GateTrace], labelled: dict[int, tuple[int, int]]) -> list[GateTrace]:
+        """A gate the answer names only in running prose (a transcript, a letter, a memo) and gives no verdict: the
+        sentences that name it and no other gate, with no verdict word, read as a labelled line's text is
+        (:meth:`_bar_reading`: "Castellan is $640M, well clear of the $100M minimum", "Largest drift is 3.1 points,
+        inside the band"); every such sentence that settles it must agree. Hedged, as on a labelled line. A labelled
+        gate whose label's sentence settled nothing reads the next two sentences of the label's line the same way
+        ("Price: the top P/E is 19.2x, on average earnings 23x. Both under Graham's limits.")."""
+        open_gates = {t.gate for t in traces if t.verdict is None}
+        if not open_gates:
+            return traces
+        units: dict[int, list[int]] = {}
+        for u, mentions in self.unit_mentions.items():
+            named = {g for m in mentions if m.invented is None for g in m.gates}
+            if len(named) == 1 and named <= open_gates and next(iter(named)) not in labelled and u not in self.final_units:
+                units.setdefault(next(iter(named)), []).append(u)
+        for gate, mention in labelled.items():
+            u = self._unit_at(mention[0]) if gate in open_gates else -1
+            for nxt in range(u + 1, min(u + 3, len(self.units))) if u >= 0 else ():
+                if self.units[nxt].line != self.units[u].line or nxt in self.final_units or self.unit_mentions.get(nxt):
+                    break  # another line, the closing, or a sentence that names a gate
+                units.setdefault(gate, []).append(nxt)
+        for trace in traces:
+            if trace.verdict is not None or trace.gate not in units:
+                continue
+            read: dict[str, tuple[int, int, str]] = {}
+            for u in sorted(units[trace.gate])[:16]:
+                a, b = self.units[u].start, self.units[u].end
+                if any(a <= h.start < b and self._level(h) > 0 for h in self.hits):
+                    continue  # a verdict word: the verdict readers' sentence
+                said = self._bar_reading(trace.gate, a, b, self.masked[a:b])
+                if said is not None:
+                    read.setdefault(said[0], (a, b, said[1]))
+            if len(read) != 1:
+                continue  # none, or sentences that disagree
+            verdict, (a, b, why) = next(iter(read.items()))
+            trace.verdict = verdict
+            trace.how = f"{trace.how}+stated-bar"
+            trace.confidence = min(trace.confidence, 0.6)
+            self.notes.append(f"gate {trace.gate} read as {verdict} from {why} in a sentence that names it "
                               f"(characters {a}-{b}; how '+stated-bar')")
         return traces
 

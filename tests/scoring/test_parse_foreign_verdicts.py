@@ -111,3 +111,44 @@ def test_every_foreign_word_is_a_verdict_word_of_the_scan() -> None:
         found = [(m.group(0).lower(), vw.VERDICT_WORDS[key].verdict)
                  for key, m in scan(text, low, vw.VERDICT_TRIGGERS, prefixes=word_prefixes(low))]
         assert (word.lower(), verdict) in found, (word, found)
+
+
+# Norwegian (bokmål and nynorsk), Danish and Swedish: the shared verdict words, their negated forms and the separate
+# negators "ikke" / "ikkje" / "inte" / "ej"
+SCANDINAVIAN_MARKS = [
+    ("no-passed", "bestått", "ikke bestått"),
+    ("no-approved", "godkjent", "underkjent"),
+    ("no-met", "oppfylt", "ikke oppfylt"),
+    ("nn-passed", "Bestått", "IKKJE BESTÅTT"),
+    ("da-met", "opfyldt", "ikke opfyldt"),
+    ("da-approved", "godkendt", "ikke godkendt"),
+    ("sv-met", "uppfyllt", "inte uppfyllt"),
+    ("sv-approved", "godkänd", "underkänd"),
+]
+
+
+@pytest.mark.parametrize(("lang", "yes", "no"), SCANDINAVIAN_MARKS, ids=[c[0] for c in SCANDINAVIAN_MARKS])
+def test_scandinavian_checklist_marks(lang: str, yes: str, no: str) -> None:
+    text = f"1. Circle of competence: {yes}\n2. Moat: {no}\n"
+    assert gate_verdicts(text, MUNGER) == {1: vw.PROCEED, 3: vw.REJECT}
+
+
+@pytest.mark.parametrize("text", ["Moat: ble ikke helt oppfylt.", "Moat: var aldri godkjent.", "Moat: ej uppfyllt i år."],
+                         ids=["ikke-two-words-before", "aldri", "ej"])
+def test_scandinavian_negator_words_flip_as_not_does(text: str) -> None:
+    assert gate_verdicts("1. Circle of competence: bestått.\n2. " + text + "\n", MUNGER)[3] == vw.REJECT
+
+
+def test_scandinavian_unclear_and_yes_no_answers() -> None:
+    assert gate_verdicts("1. Circle of competence: godkjent\n2. Moat: uklart\n", MUNGER) == {1: vw.PROCEED, 3: vw.INCONCLUSIVE}
+    assert gate_verdicts("Circle of competence? Ja.\nDurable moat? Nei.\n", MUNGER) == {1: vw.PROCEED, 3: vw.REJECT}
+    assert gate_verdicts("Circle of competence? Ja.\nDurable moat? Nej.\n", MUNGER) == {1: vw.PROCEED, 3: vw.REJECT}
+
+
+@pytest.mark.parametrize(("closing", "want"), [
+    ("Anbefaling: kjøp", "INVEST"), ("Anbefaling: selg", "DECLINE"), ("Konklusjon: ikke kjøp", "DECLINE"),
+    ("Konklusjon: unngå", "DECLINE"), ("Anbefaling: sælg", "DECLINE"), ("Rekommendation: köp", "INVEST"),
+], ids=["no-buy", "no-sell", "no-not-buy", "no-avoid", "da-sell", "sv-buy"])
+def test_scandinavian_decision_words(closing: str, want: str) -> None:
+    result = parse_response("Owner earnings are fine.\n\n" + closing + "\n", DCF, embedder=False)
+    assert result.final_verdict == want

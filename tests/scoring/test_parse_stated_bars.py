@@ -89,3 +89,56 @@ def test_a_heading_whose_first_sentence_compares_nothing_gets_no_reading() -> No
             "$50 million floor.\n")
     got = _gates(text)
     assert 1 not in got or not got[1][1].endswith("+stated-bar")
+
+
+# A band around a target (issue 13, s31): inside it the value is below the band's edge, so the card's direction says
+# which side passes. For a gate that acts on drift beyond the band (a higher drift moves it to PROCEED), "inside the
+# band" is its REJECT and "outside the band" its PROCEED; for a gate that wants a value kept small, the other way round.
+@pytest.mark.parametrize(("text", "higher", "want"), [
+    ("the largest drift is 3.1 points, inside the band", "PROCEED", "REJECT"),
+    ("rising growth is 7 points over target, outside the rebalancing band", "PROCEED", "PROCEED"),
+    ("tracking error of 1.2%, well within the tolerance", "REJECT", "PROCEED"),
+    ("tracking error of 4%, outside our tolerance", "REJECT", "REJECT"),
+], ids=["inside-drift", "outside-drift", "within-tolerance-small-is-good", "outside-tolerance-small-is-good"])
+def test_a_band_takes_its_side_from_the_card(text: str, higher: str, want: str) -> None:
+    assert compared_verdict(text, higher) == want
+
+
+def test_a_band_with_no_side_from_the_card_is_no_reading() -> None:
+    assert compared_verdict("the largest drift is 3.1 points, inside the band", None) is None
+
+
+def test_a_gate_named_only_in_running_prose_reads_its_stated_bar() -> None:
+    # a letter that names the size screen in a sentence of its own (no label, no verdict word): the comparison with the
+    # stated floor is the gate's verdict, hedged
+    text = ("I picked Castellan from the screen this quarter. Its market capitalisation is $640M, well above the $100 "
+            "million minimum.\n\nSo Castellan is in.\n")
+    gates = {g.gate: g for g in parse_response(text, "greenblatt_magic_formula_screen", embedder=False).gates}
+    assert gates[1].verdict == "PROCEED" and gates[1].confidence <= 0.6
+
+
+@pytest.mark.parametrize(("text", "higher", "want"), [
+    ("both under his limits", "REJECT", "PROCEED"),
+    ("each one above the floors we set", "PROCEED", "PROCEED"),
+    ("two of them below the minimums", "PROCEED", "REJECT"),
+    ("both well over the caps", "REJECT", "REJECT"),
+], ids=["limits", "floors", "minimums", "caps"])
+def test_a_bar_noun_in_the_plural_is_a_bar(text: str, higher: str, want: str) -> None:
+    # regression: "Both under Graham's limits" was no comparison (the pattern knew only the singular nouns)
+    assert compared_verdict(text, higher) == want
+
+
+def test_a_labelled_gate_reads_the_comparison_in_its_next_sentence() -> None:
+    # the label's sentence gives the figures, the next sentence on its line compares them with the card's limits
+    text = ("Number of stocks: 16, fine.\n"
+            "On price: the dearest holding trades at 18x trailing earnings and 22x its seven-year average. "
+            "Both under his limits, though not by much.\n")
+    gates = {g.gate: g for g in parse_response(text, "graham_defensive_portfolio_selection", embedder=False).gates}
+    assert gates[7].verdict == "PROCEED" and "stated-bar" in gates[7].how
+
+
+def test_the_next_sentence_is_not_read_when_it_names_another_gate() -> None:
+    text = ("On price: the dearest holding trades at 18x trailing earnings and 22x its seven-year average. "
+            "The dividend record is below the floor for two names.\n")
+    gates = {g.gate: g for g in parse_response(text, "graham_defensive_portfolio_selection", embedder=False).gates}
+    assert gates.get(7) is None or gates[7].verdict is None or "stated-bar" not in gates[7].how
