@@ -45,7 +45,7 @@ import random
 from decimal import Decimal
 from typing import Any, Collection, Mapping, Sequence
 
-from ipb.perturb.feasible import _relevant, _without, feasible_intervals
+from ipb.perturb.feasible import checks_without_pending, constraint_checks, feasible_intervals
 from ipb.perturb.frame import Frame
 from ipb.perturb.values import Grid
 
@@ -208,10 +208,10 @@ def _move_in_order(frame: Frame, facts: Mapping[str, Any], partners: Sequence[st
     work = dict(facts)
     out: dict[str, Any] = {}
     for i, name in enumerate(partners):
-        checks = _relevant(frame, name)
+        checks = constraint_checks(frame, name)
         later = tuple(partners[i + 1:]) + tuple(pending)
         if checks and later:
-            checks = _without(frame, name, later, checks)
+            checks = checks_without_pending(frame, name, later, checks)
         if not checks or all(fn(work) is not False for fn, _ in checks):
             continue
         value = _draw(frame, work, name, checks, rng, changes)
