@@ -77,17 +77,20 @@ def test_deck_rules_hold_on_every_one_of_1000_items(tmp_path):
     moved = [i for i in items if {c["input"] for c in i["manifest"]["changes"]}
              & {"long_term_debt", "stock_equity", "debt_to_equity"}]
     assert len(moved) >= 200
-    # since stop 31 (the flip's partners follow it; metric redraws an input no partner can follow) no attempt on
-    # this deck breaks a deck rule (before: 402 flip and 9 metric rejections for debt to equity); that a deck
-    # rule's rejection is labelled deck/ID is checked on the three-rule deck, where some still do
-    # (test_perturb_deck_flip.test_metric_on_the_three_rule_deck_rejects_few_attempts)
+    # the rejection is reported like a card constraint's, labelled deck/ID (in the report's errors: since the
+    # joint moves of stop 30 no recipe is exhausted by a deck rule, so the summary prints no recipe's error).
+    # Since stop 31 the flip's partners follow it (before: 402 of its attempts broke the debt rule) and the label
+    # comes from the sector recipe, whose joint move now and then cannot keep the payout rule of stop 31 too
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     labels = [label for r in report["recipes"] for e in r["errors"]
               for label in e.removeprefix("breaks constraint ").split(", ")]
-    assert not [label for label in labels if label.startswith("deck/")], report["recipes"]
+    assert "deck/debt_to_equity_is_debt_over_equity" in labels, report["recipes"]
     deck = items[0]["manifest"]["deck"]
     assert [r["id"] for r in deck["constraints"]] == ["sector_matches_company_type",
-                                                      "debt_to_equity_is_debt_over_equity"]
+                                                      "debt_to_equity_is_debt_over_equity",
+                                                      # stop 31 (test_perturb_deck_reader_rules)
+                                                      "raise_streak_within_dividend_record",
+                                                      "payout_matches_yield_price_and_earnings"]
     assert re.fullmatch(r"[0-9a-f]{64}", deck["content_hash"])
     assert all(i["manifest"]["deck"] == deck for i in items)
 
