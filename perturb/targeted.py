@@ -517,6 +517,11 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     ``one_step_short`` is always the anchor's value one grid step
     before the boundary, with the anchor's verdict.
 
+    On an L8 deck whose ``constraints:`` tie the searched input to others,
+    the partners follow each probed value through the rule
+    (:func:`ipb.perturb.deck_moves.follow`, a function of the value); the
+    item states the boundary's partners and ``details["tied"]`` records them.
+
     Raises
     ------
     PerturbError
