@@ -35,7 +35,8 @@ from typing import Any, Callable, Mapping, Sequence
 from ipb.perturb.frame import Frame
 from ipb.perturb.values import Grid
 
-__all__ = ["SAMPLES", "EXACT_LIMIT", "feasible_intervals", "redraw_if_broken"]
+__all__ = ["SAMPLES", "EXACT_LIMIT", "Check", "constraint_checks", "checks_without_pending", "feasible_intervals",
+           "redraw_if_broken"]
 
 #: Grids with at most this many values are checked value by value.
 EXACT_LIMIT = 64
@@ -47,12 +48,28 @@ MEMO_LIMIT = 4096
 Check = Callable[[Mapping[str, Any]], Any]
 
 
-def _relevant(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[str]], ...] | None:
-    """The constraints ``name`` reaches, as (fn, names read): directly, or through a derived input (general path)."""
+def constraint_checks(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[str]], ...]:
+    """The constraints input ``name`` reaches (card rules and deck rules), each as a check and the names it reads.
+
+    Parameters
+    ----------
+    frame:
+        The frame whose cards' ``constraints:`` and deck rules (``frame.deck``) are read.
+    name:
+        An input of the frame.
+
+    Returns
+    -------
+    tuple of (check, names)
+        One pair per constraint that reads ``name`` directly or through a derived input: ``check(env)``
+        takes a scenario (input name -> engine value) and returns False when the rule is broken (True or
+        None otherwise); ``names`` is the frozenset of drawn inputs it reads (derived inputs replaced by
+        their sources). Empty when no constraint reaches ``name``. Remembered per frame and input.
+    """
     memo = frame.memo.setdefault("feasible_checks", {})
     if name in memo:
         return memo[name]  # type: ignore[no-any-return]
-    found: tuple[tuple[Check, frozenset[str]], ...] | None
+    found: tuple[tuple[Check, frozenset[str]], ...]
     if frame._requires() is False:
         # a derived input (recomputed from the drawn ones) or a name outside the card's inputs: the general
         # path of Frame.violations, one check per constraint that ``name`` reaches
@@ -119,9 +136,25 @@ def _through_derived(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[st
     return tuple(found)
 
 
-def _without(frame: Frame, name: str, pending: tuple[str, ...],
-             checks: tuple[tuple[Check, frozenset[str]], ...]) -> tuple[tuple[Check, frozenset[str]], ...]:
-    """``checks`` less those reading a pending input, remembered per (input, pending inputs)."""
+def checks_without_pending(frame: Frame, name: str, pending: tuple[str, ...],
+                           checks: tuple[tuple[Check, frozenset[str]], ...]) -> tuple[tuple[Check, frozenset[str]], ...]:
+    """``checks`` (:func:`constraint_checks` of ``name``) less those that read an input of ``pending``.
+
+    Parameters
+    ----------
+    name:
+        The input ``checks`` belong to (the memo key, with ``pending``).
+    pending:
+        Inputs drawn later in the same step: a rule reading one is left to that input's draw.
+    checks:
+        ``constraint_checks(frame, name)``, pairs of (check, names read).
+
+    Returns
+    -------
+    tuple of (check, names)
+        The pairs whose names read no input of ``pending``, in their order; remembered per frame, ``name``
+        and ``pending``.
+    """
     memo = frame.memo.setdefault("feasible_without", {})
     key = (name, pending)
     held = memo.get(key)
@@ -245,11 +278,11 @@ def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, rng: ran
         plain draws.
     """
     value: Decimal = facts[name]
-    checks = _relevant(frame, name)
+    checks = constraint_checks(frame, name)
     if not checks:
         return value
     if pending:
-        checks = _without(frame, name, tuple(pending), checks)
+        checks = checks_without_pending(frame, name, tuple(pending), checks)
         if not checks:
             return value
     if all(fn(facts) is not False for fn, _ in checks):

@@ -43,7 +43,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ipb.engine.scenario import convert_fact
 from ipb.errors import PerturbError, did_you_mean
-from ipb.perturb.deck_moves import move_tied
+from ipb.perturb.deck_moves import move_tied, move_tied_or_redraw, untie
 from ipb.perturb.feasible import redraw_if_broken
 from ipb.perturb.frame import Frame, PScenario, ordered_inputs
 from ipb.perturb.registries import Regime, Sector
@@ -358,14 +358,17 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                     if own and not set(own) & set(picked):
                         picked.append(rng.choice(own))
             chosen = ordered_inputs(frame, picked)
+            if frame.deck:  # an input tied to one chosen before it follows that one (stop 31)
+                chosen = untie(frame, chosen)
         for i, name in enumerate(chosen):
             old = facts.get(name)
-            value = _draw(frame.grids[name], rng, old)
+            grid = frame.grids[name]
+            value = _draw(grid, rng, old)
             if value is not None:
                 facts[name] = value
-                if frame.deck:  # inputs a deck rule ties to this one move with it (stop 30)
-                    jointly = move_tied(frame, facts, (name,), rng, fixed=chosen, pending=chosen[i + 1:],
-                                        before={name: old})
+                if frame.deck:  # inputs a deck rule ties to this one move with it (stop 30), redrawn if they cannot
+                    jointly = move_tied_or_redraw(frame, facts, name, old, lambda: _draw(grid, rng, old), rng,
+                                                  fixed=chosen, pending=chosen[i + 1:])
                     facts.update(jointly)
                     tied.update(jointly)
                 # a draw that breaks a card constraint is redrawn among the values that keep it (issue 18)

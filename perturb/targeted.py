@@ -9,12 +9,13 @@ finds these too.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Sequence
 
 from ipb.errors import PerturbError, did_you_mean
+from ipb.perturb.deck_moves import deck_tied, follow
 from ipb.perturb.frame import ConstantLine, Frame, PScenario, ordered_inputs
 from ipb.perturb.values import Grid, literal
 
@@ -50,6 +51,9 @@ class Flip:
     nearest: bool
     before: tuple[str, ...]
     after: tuple[str, ...]
+    #: On an L8 deck, the inputs that follow ``input`` to the boundary through the deck's rules, as
+    #: (name, engine value) pairs (:func:`ipb.perturb.deck_moves.follow`); empty otherwise.
+    tied: tuple[tuple[str, Any], ...] = ()
 
 
 #: Directions with more grid values than this are searched by galloping and bisection.
@@ -147,6 +151,12 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
     base = facts.get(name)
     if not isinstance(base, Decimal):
         return None
+    if frame.deck and deck_tied(frame, name):
+        # its partners follow it through the deck's rules, and the gates reading them move too: no sweep of
+        # one input, no shortcut through the gates that do not read it, no memo keyed by them (stop 31)
+        if before is None:
+            before = frame.outcomes(facts)
+        return _find_tied_flip(frame, facts, name, grid, base, limit, tuple(before), scan_limit)
     if frame.held_by_reject(facts, name):
         return None  # a gate that does not read it rejects: no value of it moves the verdict
     if before is None:
@@ -212,6 +222,42 @@ def _find_flip(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, ba
     if not found:
         return None
     return min(found, key=lambda f: (f.steps, abs(f.boundary - f.base), f.direction != "down"))
+
+
+def _find_tied_flip(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, base: Decimal,
+                    limit: int | None, before: tuple[str, ...], scan_limit: int) -> Flip | None:
+    """:func:`_find_flip` along an input an L8 deck rule ties to others: at each value its partners follow.
+
+    Each probed value is executed with the partners :func:`~ipb.perturb.deck_moves.follow` gives it (a pure
+    function of the value); a value no partner can follow, or at which a constraint reading the input or a
+    partner breaks, counts as no flip (reads ``before``), so the boundary found is a value a scenario of
+    the deck can state: it flips the verdict with its partners, and the value one step short, with its own
+    partners, does not (or is a value the rules exclude). Before stop 31 the flip moved the input alone and
+    67% of its attempts on the bundled deck base broke a deck rule and were rejected.
+    """
+
+    def line(values: Sequence[Any]) -> list[tuple[str, ...]]:
+        scenarios: list[dict[str, Any]] = []
+        where: list[int] = []
+        out: list[tuple[str, ...]] = [before] * len(values)
+        for i, v in enumerate(values):
+            partners = follow(frame, facts, name, v, base)
+            if partners is not None:
+                scenarios.append({**facts, name: v, **partners})
+                where.append(i)
+        for i, outcome in zip(where, frame.outcomes_many(scenarios) if scenarios else ()):
+            out[i] = outcome
+        return out
+
+    down = _direction(frame, facts, name, grid, base, False, before, limit, scan_limit, line)
+    up_limit = limit if down is None else (down.steps if limit is None else min(limit, down.steps))
+    up = _direction(frame, facts, name, grid, base, True, before, up_limit, scan_limit, line)
+    found = [f for f in (down, up) if f is not None]
+    if not found:
+        return None
+    best = min(found, key=lambda f: (f.steps, abs(f.boundary - f.base), f.direction != "down"))
+    partners = follow(frame, facts, name, best.boundary, base) or {}
+    return replace(best, tied=tuple(partners.items())) if partners else best
 
 
 def _check_flip(frame: Frame) -> None:
@@ -471,6 +517,11 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     ``one_step_short`` is always the anchor's value one grid step
     before the boundary, with the anchor's verdict.
 
+    On an L8 deck whose ``constraints:`` tie the searched input to others,
+    the partners follow each probed value through the rule
+    (:func:`ipb.perturb.deck_moves.follow`, a function of the value); the
+    item states the boundary's partners and ``details["tied"]`` records them.
+
     Raises
     ------
     PerturbError
@@ -525,7 +576,7 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
         raise PerturbError("no change to one input within its declared range flips the verdict "
                            f"({', '.join(frame.outcomes(facts))})", rule="no-candidate")
     spec = frame.inputs[best.input]
-    new_facts = {**facts, best.input: best.boundary}
+    new_facts = {**facts, best.input: best.boundary, **dict(best.tied)}
     details = {
         "input": best.input,
         "direction": best.direction,
@@ -539,6 +590,8 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
         "verdicts_after": list(best.after),
         "anchor": {n: literal(frame.inputs[n], facts[n]) for n in anchor},
     }
+    if best.tied:  # the inputs a deck rule ties to the flipped one followed it (stop 31)
+        details["tied"] = {n: literal(frame.inputs[n], v) for n, v in best.tied}
     return Step("flip", scenario.with_facts(new_facts), details)
 
 

@@ -78,13 +78,19 @@ def test_deck_rules_hold_on_every_one_of_1000_items(tmp_path):
              & {"long_term_debt", "stock_equity", "debt_to_equity"}]
     assert len(moved) >= 200
     # the rejection is reported like a card constraint's, labelled deck/ID (in the report's errors: since the
-    # joint moves of stop 30 no recipe is exhausted by a deck rule, so the summary prints no recipe's error)
+    # joint moves of stop 30 no recipe is exhausted by a deck rule, so the summary prints no recipe's error).
+    # Since stop 31 the flip's partners follow it (before: 402 of its attempts broke the debt rule) and the label
+    # comes from the sector recipe, whose joint move now and then cannot keep the payout rule of stop 31 too
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
-    assert any(e.startswith("breaks constraint deck/debt_to_equity_is_debt_over_equity")
-               for r in report["recipes"] for e in r["errors"]), report["recipes"]
+    labels = [label for r in report["recipes"] for e in r["errors"]
+              for label in e.removeprefix("breaks constraint ").split(", ")]
+    assert "deck/debt_to_equity_is_debt_over_equity" in labels, report["recipes"]
     deck = items[0]["manifest"]["deck"]
     assert [r["id"] for r in deck["constraints"]] == ["sector_matches_company_type",
-                                                      "debt_to_equity_is_debt_over_equity"]
+                                                      "debt_to_equity_is_debt_over_equity",
+                                                      # stop 31 (test_perturb_deck_reader_rules)
+                                                      "raise_streak_within_dividend_record",
+                                                      "payout_matches_yield_price_and_earnings"]
     assert re.fullmatch(r"[0-9a-f]{64}", deck["content_hash"])
     assert all(i["manifest"]["deck"] == deck for i in items)
 

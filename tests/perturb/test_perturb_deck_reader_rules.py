@@ -1,0 +1,95 @@
+"""The bundled decks tie what a careful reader would tie across their cards (issue 18, stop 31; bug kind:
+an L8 question pairs figures no deck rule relates).
+
+Before these rules, 1,000 items of each deck (seed 7, no ``--ops``) stated, on the new user's deck, a dividend
+raised for more consecutive years than it had been paid at all, or a payout ratio that disagrees with the
+dividend yield, the price and the earnings by more than a factor of two; and on the Pabrai, Greenblatt and
+Munger deck, owner earnings above EBITDA (owner earnings $5.4B beside EBIT $1.5B). Each rule is checked
+here by our own arithmetic on the items' stated facts (not through ipb's constraint code).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from test_perturb_deck import CARD, DECK, GRAHAM, _items, runner
+
+from ipb.cli import app
+
+HERE18 = Path(__file__).resolve().parents[1] / "fixtures" / "new_user18"
+DECK18 = HERE18 / "l8_deck_base.yaml"
+CARDS = {
+    "dividend": ["--card", str(CARD), "--card", GRAHAM],
+    "pabrai": ["--card", str(HERE18 / "pabrai_dhandho_checklist.yaml"), "--card", "greenblatt_magic_formula_screen",
+               "--card", "munger_business_quality_price"],
+}
+BASES = {"dividend": DECK, "pabrai": DECK18}
+
+
+SCALE = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
+
+
+def _money(text: str) -> Decimal:
+    """``"$500M"`` -> 500000000, ``"-$0.05"`` -> -0.05 (our own reading, independent of ipb's)."""
+    m = re.fullmatch(r"(-?)\$([\d.,]+)([KMBT]?)", text)
+    assert m, text
+    return Decimal(m.group(1) + m.group(2).replace(",", "")) * SCALE[m.group(3)]
+
+
+def _ratio(text: str) -> Decimal:
+    """``"6.5%"`` -> 0.065."""
+    m = re.fullmatch(r"(-?[\d.]+)%", text)
+    assert m, text
+    return Decimal(m.group(1)) / 100
+
+
+def reader_breaks(deck: str, facts: dict) -> list[str]:
+    """The deck rules of stop 31 that ``facts`` (the item's stated literals) break, by our own arithmetic."""
+    out = []
+    if deck == "dividend":
+        if int(facts["dividend_years"]) < int(facts["consecutive_raise_years"]):
+            out.append("raise_streak_within_dividend_record")
+        implied = _ratio(facts["payout_ratio"]) * _money(facts["eps_3yr_avg"])
+        from_yield = _ratio(facts["dividend_yield"]) * _money(facts["price_per_share"])
+        if not from_yield / 2 <= implied <= 2 * from_yield:
+            out.append("payout_matches_yield_price_and_earnings")
+    else:
+        if _money(facts["owner_earnings"]) > _money(facts["ebitda"]) + 50 * 10**6:
+            out.append("owner_earnings_within_ebitda")
+    return out
+
+
+def test_reader_breaks_by_hand():
+    good = {"dividend_years": "40", "consecutive_raise_years": "22", "payout_ratio": "70%", "eps_3yr_avg": "$2.4",
+            "dividend_yield": "6.5%", "price_per_share": "$18"}  # 0.70 x 2.40 = 1.68 against 0.065 x 18 = 1.17
+    assert reader_breaks("dividend", good) == []
+    assert reader_breaks("dividend", {**good, "dividend_years": "21"}) == ["raise_streak_within_dividend_record"]
+    # 2.5% x $83.25 = $2.08 a share from the yield; 70% of $2.40 is $1.68: within a factor of two
+    assert reader_breaks("dividend", {**good, "dividend_yield": "2.5%", "price_per_share": "$83.25"}) == []
+    # 1% x $18 = $0.18 against $1.68: more than twice
+    assert reader_breaks("dividend", {**good, "dividend_yield": "1%"}) == ["payout_matches_yield_price_and_earnings"]
+    assert reader_breaks("pabrai", {"owner_earnings": "$2.05B", "ebitda": "$2B"}) == []
+    assert reader_breaks("pabrai", {"owner_earnings": "-$820M", "ebitda": "$10M"}) == []
+    assert reader_breaks("pabrai", {"owner_earnings": "$5.4B", "ebitda": "$2B"}) == ["owner_earnings_within_ebitda"]
+
+
+@pytest.mark.parametrize("deck", ["dividend", "pabrai"])
+def test_every_item_of_a_bundled_deck_keeps_the_reader_rules(tmp_path, deck):
+    out = tmp_path / f"{deck}.jsonl"
+    result = runner.invoke(app, ["perturb", *CARDS[deck], "--base", str(BASES[deck]), "--n", "400", "--seed", "7",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    items = _items(out)
+    assert len(items) == 400
+    assert [(i["id"], reader_breaks(deck, i["scenario"]["facts"])) for i in items
+            if reader_breaks(deck, i["scenario"]["facts"])] == []
+    # non-vacuity: the figures the rules read move
+    read = {"dividend": ("dividend_years", "consecutive_raise_years", "payout_ratio", "dividend_yield",
+                         "price_per_share", "eps_3yr_avg"), "pabrai": ("owner_earnings", "ebitda")}[deck]
+    for name in read:
+        assert len({i["scenario"]["facts"][name] for i in items}) >= 3, name
+    assert all([r["id"] for r in i["manifest"]["deck"]["constraints"]][-1] in (
+        "payout_matches_yield_price_and_earnings", "owner_earnings_within_ebitda") for i in items)
