@@ -35,9 +35,13 @@ or by part of its name read right as often as one named outright (92 of 92,
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+from ipb.engine._exact import as_fraction
 from ipb.engine.card import Card
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._common import _Evidence
+from ipb.scoring.parse._entailed import ENTAILED_FACTOR
 from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
@@ -125,7 +129,9 @@ def trace_relation(card: Card, gates: list[GateTrace], outcome: str | None, pass
     construction. ``"agree"`` / ``"conflict"``: a kill (:func:`._implied.implied_final`) decides the same / another
     outcome, or every gate of the card reads PROCEED and the verdict is the pass / fail outcome; ``"lean"`` /
     ``"against"``: every gate read is PROCEED, some of the card's are unread, and the verdict is the pass / fail
-    outcome; None: nothing decided (no gate verdict, an INCONCLUSIVE, a REJECT short of a kill, another outcome).
+    outcome; on a card that counts PROCEED weight ("3 of 5 pass"), PROCEEDs reaching the threshold decide the pass
+    outcome whatever else is read; None: nothing decided (no gate verdict, an INCONCLUSIVE, a REJECT short of a kill,
+    another outcome than the card's pass and fail).
 
     Examples
     --------
@@ -144,7 +150,14 @@ def trace_relation(card: Card, gates: list[GateTrace], outcome: str | None, pass
     killed = implied_final(card, read)[0]
     if killed is not None:
         return "agree" if outcome == killed else "conflict"
-    if any(g.verdict != vw.PROCEED for g in read) or outcome not in (pass_outcome, fail_outcome):
+    if outcome not in (pass_outcome, fail_outcome):
+        return None
+    threshold = card.threshold if card.gate_logic.startswith("weighted_threshold_") else None
+    if threshold is not None and threshold.count == vw.PROCEED:  # "3 of 5 pass": enough PROCEED weight decides the pass
+        weight = {g.number: as_fraction(g.weight) for g in card.gates}
+        if sum((weight.get(g.gate, Fraction(0)) for g in read if g.verdict == vw.PROCEED), Fraction(0)) >= as_fraction(threshold.min_weight):
+            return "agree" if outcome == pass_outcome else "conflict"
+    if any(g.verdict != vw.PROCEED for g in read):
         return None
     complete = {g.number for g in card.gates} <= {g.gate for g in read}
     if outcome == pass_outcome:
@@ -193,7 +206,13 @@ class _ConfidenceMixin(_ParserState):
         if not any(c[3] == span for c in candidates):
             return self.final_reading[0]
         relation = trace_relation(self.card, gates, outcome, self.ix.pass_outcome, self.ix.fail_outcome)
-        return final_confidence(candidates + set_aside, outcome, span, relation, span[0] / max(1, len(self.masked)))[0]
+        u = self._unit_at(span[0])  # where the verdict's sentence starts: "Verdict: DECLINE." alone is at 0
+        where = (self.units[u].start if u >= 0 else span[0]) / max(1, len(self.masked))
+        conf = final_confidence(candidates + set_aside, outcome, span, relation, where)[0]
+        for trace in gates:  # a gate the final verdict entails keeps ENTAILED_FACTOR of its confidence (:mod:`._entailed`)
+            if trace.how.endswith("+entailed"):
+                trace.confidence = round(ENTAILED_FACTOR * conf, 3)
+        return conf
 
     def _gate_confidence(self, evidence: list[_Evidence], verdict: str | None, span: Span | None, how: str) -> tuple[float, str | None, Span | None]:
         recognised = RECOGNITION.get(how, 0.9)
