@@ -157,10 +157,11 @@ def test_a_one_line_answer_is_not_in_the_middle() -> None:
     assert _parse("Verdict: DECLINE.").final_confidence == 0.85
 
 
-def test_entailed_gates_follow_the_assessed_final_confidence() -> None:
-    """Entailment is decided on the statement's confidence (0.85 >= 0.5: the reading is unchanged); the entailed gate then
-    keeps ENTAILED_FACTOR of the assessed one: INVEST in the middle is 0.85 x 0.8 = 0.68, the gate 0.6 x 0.68 = 0.408."""
+def test_entailed_gates_keep_the_statements_confidence() -> None:
+    """Entailment is decided and weighed on the statement's confidence (0.85 >= 0.5), before the assessment: the entailed
+    gate keeps ENTAILED_FACTOR x 0.85 = 0.51 while INVEST, in the middle of the text, is assessed 0.85 x 0.8 = 0.68
+    (gate confidences are not the final verdict's to change; the entailed gate is left out of the trace it is weighed by)."""
     parsed = _parse(BODY + "Verdict: INVEST.\n\n1. Circle of Competence: we know the trade.\n" + BODY)
     assert [(g.gate, g.verdict, g.how) for g in parsed.gates] == [(1, "PROCEED", "name+entailed")]
     assert parsed.final_confidence == pytest.approx(0.68)
-    assert parsed.gates[0].confidence == pytest.approx(ENTAILED_FACTOR * 0.68, abs=1e-3) == pytest.approx(0.408, abs=1e-3)
+    assert parsed.gates[0].confidence == pytest.approx(ENTAILED_FACTOR * 0.85) == pytest.approx(0.51)
