@@ -26,7 +26,8 @@ narrative) lists verdicts gate by gate and leaves gate 4 undecided on purpose.
 A gate detected only by a JSON key stating one of its inputs (``how`` ``fact``,
 :mod:`._fact_keys`) is left alone too: nothing in the answer judged it.
 The reading is marked: it has no ``verdict_span`` (no verdict word states
-it), its ``how`` gains ``+entailed`` and its confidence is :data:`ENTAILED_FACTOR` times the final verdict's, so
+it), its ``how`` gains ``+entailed`` and its confidence is :data:`ENTAILED_FACTOR` times the final verdict's
+(as the statement gives it, before :mod:`._confidence` weighs it against the trace and its place), so
 ``ipb score --min-confidence`` can route it to review. A fail outcome entails
 nothing about any one gate (any of them may have failed).
 """

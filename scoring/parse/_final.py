@@ -25,7 +25,6 @@ from ipb.scoring.parse._closing import (
 )
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._past import in_the_past
-from ipb.scoring.parse._confidence import final_confidence
 from ipb.scoring.parse._destination import TRIGGERS as DESTINATION_TRIGGERS, destination_outcomes, has_destinations
 from ipb.scoring.parse._decided import (
     _DecidedMixin,
@@ -302,7 +301,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
         candidates = self._value_after_cue_wins(candidates)
         top = max(c[0] for c in candidates)
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
-        self.final_reading = final_confidence(candidates + set_aside, outcome, span)
+        self.final_reading = self._final_reading(candidates, set_aside, outcome, span)
         return outcome, span
 
     def _value_after_cue_wins(self, candidates: list[tuple[int, int, str, Span]]) -> list[tuple[int, int, str, Span]]:

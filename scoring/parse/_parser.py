@@ -140,6 +140,7 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
             self.notes.append(f"{entailed} gate(s) discussed without a verdict read as PROCEED: the final verdict "
                               f"{result.final_verdict} clears them under the card's gate logic (how '+entailed')")
         settled(result.gates)  # a gate still without a verdict: its confidence lowered (_confidence.py)
+        result.final_confidence = self._assessed_final(result.gates, result.final_verdict, result.final_verdict_span)
         if result.final_verdict is None:
             result.implied_final_verdict, result.implied_final_gate, result.implied_final_span = implied_final(self.card, result.gates)
         result.invented = self._dedupe_invented()

@@ -62,6 +62,8 @@ class _ParserState:
     blanked: int
     revision_units: dict[int, bool]
     final_reading: tuple[float, str | None, Span | None]
+    #: The final verdict's candidates and those set aside as another voice's (level, position, outcome, span): :mod:`._confidence`.
+    final_candidates: tuple[list[tuple[int, int, str, Span]], list[tuple[int, int, str, Span]]]
     unit_hits: dict[int, list[_Hit]]
     anchors: dict[int, _Anchor]
     invented: list[InventedGate]
@@ -113,6 +115,7 @@ class _ParserState:
         self.blanked = 0
         self.revision_units = {}
         self.final_reading = (0.0, None, None)
+        self.final_candidates = ([], [])
         self.unit_hits = {}
         self.anchors = {}
         self.invented = []
@@ -150,4 +153,5 @@ class _ParserState:
         def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]: ...
         def _rank(self, ev: _Evidence) -> tuple[int, bool]: ...
         def _revision(self, hit: _Hit) -> bool: ...
+        def _final_reading(self, candidates: list[tuple[int, int, str, Span]], set_aside: list[tuple[int, int, str, Span]], outcome: str, span: Span) -> tuple[float, str | None, Span | None]: ...
         def _gate_confidence(self, evidence: list[_Evidence], verdict: str | None, span: Span | None, how: str) -> tuple[float, str | None, Span | None]: ...
