@@ -308,20 +308,12 @@ def question_problem(have: str, want: str, manifest: Mapping[str, Any]) -> str:
     >>> "either the question was edited" in line, "does not record which ipb made it" in line
     (True, True)
     """
-    from ipb.perturb.items import tool_version
+    from ipb.perturb.items import made_by, tool_version
 
-    tool = manifest.get("tool")
-    made = tool.get("version") if isinstance(tool, Mapping) and isinstance(tool.get("version"), str) else None
-    mine = tool_version()
-    if made is None:
-        made_by = "an ipb whose question wording differs (the item does not record which ipb made it)"
-    elif made == mine:
-        made_by = f"an ipb whose question wording differs (the item records ipb {made}, the same version as this one)"
-    else:
-        made_by = f"ipb {made}, whose question wording may differ from this ipb's ({mine})"
-    return (f"question: differs from what this ipb ({mine}) writes for the scenario ({_first_difference(have, want)}): "
-            f"either the question was edited (a fact, the date or the context no longer stated as in the scenario), "
-            f"or it was written by {made_by}; if the wording changed, make the items again with this ipb's ipb perturb")
+    return (f"question: differs from what this ipb ({tool_version()}) writes for the scenario "
+            f"({_first_difference(have, want)}): either the question was edited (a fact, the date or the context no "
+            f"longer stated as in the scenario), or it was written by {made_by(manifest, 'question wording')}; if the "
+            "wording changed, make the items again with this ipb's ipb perturb")
 
 
 def _first_difference(have: str, want: str) -> str:
