@@ -230,9 +230,9 @@ class RegimeRegistry:
     largest: tuple[tuple[int, Decimal], ...] = ()
     #: Other company figures bounded by year: revenue, total assets, earnings (``sizes.figures``, stop 31).
     figures: tuple[MoneyFigure, ...] = ()
-    #: spec key -> its figure (None: market value or unbounded); filled as inputs are met.
-    _figure_memo: dict[tuple[str, str, str, str], MoneyFigure | None] = field(
-        default_factory=dict, compare=False, hash=False, repr=False)
+    #: spec key -> "market" (a market size), its figure, or None (unbounded); filled as inputs are met.
+    _bound_memo: dict[tuple[str, str, str, str], MoneyFigure | str | None] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     def size_bound(self, year: int) -> Decimal | None:
         """The largest size figure a scenario dated in ``year`` may state (``sizes.largest``), or None.
@@ -264,13 +264,21 @@ class RegimeRegistry:
     def money_figure(self, spec: InputSpec) -> MoneyFigure | None:
         """The company figure of ``sizes.figures`` (revenue, total assets, earnings) a money input states, or
         None (not money, a market size of :meth:`is_market_size`, or no listed figure); the first that matches."""
+        found = self._bounded(spec)
+        return found if isinstance(found, MoneyFigure) else None
+
+    def _bounded(self, spec: InputSpec) -> MoneyFigure | str | None:
+        """``"market"`` for a market size, the figure of another bounded company figure, else None (remembered
+        per input: :meth:`anachronisms` asks for every timed fact of every candidate)."""
         key = (spec.name, spec.type, spec.label, spec.description)
         try:
-            return self._figure_memo[key]
+            return self._bound_memo[key]
         except KeyError:
-            found = None if spec.type != "money" or self.is_market_size(spec) else next(
-                (f for f in self.figures if f.matches(spec)), None)
-            self._figure_memo[key] = found
+            found: MoneyFigure | str | None = None
+            if spec.type == "money":
+                found = "market" if self.is_market_size(spec) else next(
+                    (f for f in self.figures if f.matches(spec)), None)
+            self._bound_memo[key] = found
             return found
 
     def is_size(self, spec: InputSpec) -> bool:
@@ -281,7 +289,7 @@ class RegimeRegistry:
         value bound, to decide that a draw outgrew its date; a revenue or earnings figure above its own bound
         but below that one is refused there by :meth:`anachronisms` instead of made undated.)
         """
-        return self.is_market_size(spec) or (bool(self.figures) and self.money_figure(spec) is not None)
+        return self._bounded(spec) is not None
 
     def describes_the_date(self, spec: InputSpec) -> bool:
         """True for a regime input, a macro fact or a ``market_state`` input: its value is history at a date."""
@@ -307,12 +315,13 @@ class RegimeRegistry:
                 if first is not None and year < first:
                     found.append(f"negative {name} (first seen in {first})")
             if isinstance(value, Decimal) and spec.type == "money":
-                if self.largest and self.is_market_size(spec):
+                figure = self._bounded(spec)
+                if figure == "market" and self.largest:
                     bound = self.size_bound(year)
                     if bound is not None and value > bound:
                         found.append(f"{name} {_money(value)} (above the largest company's market value about "
                                      f"{year}, {_money(bound)})")
-                elif self.figures and (figure := self.money_figure(spec)) is not None:
+                elif isinstance(figure, MoneyFigure):
                     limit = figure.bound(year)
                     if value > limit:
                         found.append(f"{name} {_money(value)} (above the largest US company's {figure.what} about "
