@@ -233,6 +233,9 @@ class RegimeRegistry:
     #: spec key -> "market" (a market size), its figure, or None (unbounded); filled as inputs are met.
     _bound_memo: dict[tuple[str, str, str, str], MoneyFigure | str | None] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False)
+    #: ("market" or a figure id, year) -> that year's bound; filled as years are met.
+    _year_memo: dict[tuple[str, int], Decimal | None] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     def size_bound(self, year: int) -> Decimal | None:
         """The largest size figure a scenario dated in ``year`` may state (``sizes.largest``), or None.
@@ -316,16 +319,22 @@ class RegimeRegistry:
                     found.append(f"negative {name} (first seen in {first})")
             if isinstance(value, Decimal) and spec.type == "money":
                 figure = self._bounded(spec)
-                if figure == "market" and self.largest:
-                    bound = self.size_bound(year)
-                    if bound is not None and value > bound:
-                        found.append(f"{name} {_money(value)} (above the largest company's market value about "
-                                     f"{year}, {_money(bound)})")
-                elif isinstance(figure, MoneyFigure):
-                    limit = figure.bound(year)
-                    if value > limit:
-                        found.append(f"{name} {_money(value)} (above the largest US company's {figure.what} about "
-                                     f"{year}, {_money(limit)})")
+                if figure is None:
+                    continue
+                key = (figure if isinstance(figure, str) else figure.id, year)
+                try:
+                    limit = self._year_memo[key]
+                except KeyError:
+                    limit = self._year_memo[key] = (self.size_bound(year) if isinstance(figure, str)
+                                                    else figure.bound(year))
+                if limit is None or not value > limit:
+                    continue
+                if isinstance(figure, str):
+                    found.append(f"{name} {_money(value)} (above the largest company's market value about "
+                                 f"{year}, {_money(limit)})")
+                else:
+                    found.append(f"{name} {_money(value)} (above the largest US company's {figure.what} about "
+                                 f"{year}, {_money(limit)})")
         return found
 
     def get(self, regime_id: str) -> Regime:
