@@ -33,7 +33,7 @@ from ipb.perturb.operators import Step
 from ipb.perturb.render import render_question
 from ipb.perturb.values import literal
 
-__all__ = ["ITEM_VERSION", "READABLE_VERSIONS", "conditions", "condition_problems", "migrate_item", "build_item", "dumps_item", "write_lines", "item_schema", "tool_version", "item_id", "golds_of",
+__all__ = ["ITEM_VERSION", "READABLE_VERSIONS", "conditions", "condition_problems", "made_by", "migrate_item", "build_item", "dumps_item", "write_lines", "item_schema", "tool_version", "item_id", "golds_of",
            "scenario_year_of"]
 
 #: Format version of an item (``version`` in every line). Version 2 (issue 18): natural questions, the
@@ -110,10 +110,33 @@ def _item_conditions(item: Mapping[str, Any], decks: dict[Any, Any] | None = Non
             "C": decks[deck]}
 
 
+def made_by(manifest: Mapping[str, Any], what: str) -> str:
+    """Who else could have written a part of an item that this ipb writes differently: the ipb version the
+    manifest records (``tool.version``) beside this one, for messages that name both causes (an edit, or an
+    upgrade of ipb).
+
+    >>> made_by({"tool": {"name": "ipb", "version": "0.0.1"}}, "GRP wording").startswith("ipb 0.0.1, whose GRP ")
+    True
+    >>> made_by({}, "question wording")
+    'an ipb whose question wording differs (the item does not record which ipb made it)'
+    """
+    tool = manifest.get("tool")
+    made = tool.get("version") if isinstance(tool, Mapping) and isinstance(tool.get("version"), str) else None
+    mine = tool_version()
+    if made is None:
+        return f"an ipb whose {what} differs (the item does not record which ipb made it)"
+    if made == mine:
+        return f"an ipb whose {what} differs (the item records ipb {made}, the same version as this one)"
+    return f"ipb {made}, whose {what} may differ from this ipb's ({mine})"
+
+
 def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = None) -> list[str]:
     """Where an item's stored ``conditions`` disagree with its question and manifest (empty: they agree).
 
-    ``decks`` remembers condition C per deck of (card id, content hash) across items.
+    Each line says which part differs: condition B's hash of the question (the question was edited), its
+    investors or condition C's cards (the manifest's cards were edited), or a key alone (the key was edited,
+    or an ipb that computes keys differently made the item: both causes are named, with the ipb version the
+    manifest records). ``decks`` remembers condition C per deck of (card id, content hash) across items.
     """
     stored = item.get("conditions")
     if not isinstance(stored, Mapping):
@@ -121,10 +144,37 @@ def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = N
     fresh = _item_conditions(item, decks)
     found = []
     for name in ("B", "C"):
-        if stored.get(name) != fresh[name]:
+        have, want = stored.get(name), fresh[name]
+        if have != want:
             found.append(f"condition {name} context differs from the item's "
-                         + ("question and investors" if name == "B" else "cards") + " (edited after it was made?)")
+                         + ("question and investors" if name == "B" else "cards") + ": "
+                         + _condition_difference(name, have, want, item["manifest"]))
     return found
+
+
+def _condition_difference(name: str, have: Any, want: Mapping[str, Any], manifest: Mapping[str, Any]) -> str:
+    """Which part of stored condition ``name`` (``have``) differs from the one this ipb computes (``want``)."""
+    if not isinstance(have, Mapping):
+        return f"conditions.{name} is {type(have).__name__}, not an object (edited after the item was made)"
+    if name == "B" and have.get("query_sha256") != want["query_sha256"]:
+        return ("its query_sha256 is not the SHA-256 of the question: the question (or conditions.B) was edited "
+                "after the item was made")
+    part, source = ("investors", "the manifest's cards' investors") if name == "B" else ("cards", "the manifest's cards")
+    if have.get(part) != want[part]:
+        return (f"its {part} {_brief(have.get(part))} differ from {source} {_brief(want[part])}: the manifest's cards "
+                f"or conditions.{name} were edited after the item was made")
+    if have.get("key") != want["key"]:
+        return (f"its key is not the SHA-256 this ipb computes from its {'question and investors' if name == 'B' else 'cards'}"
+                f": either conditions.{name}.key was edited, or it was written by {made_by(manifest, 'condition key')}"
+                "; if the key changed, make the items again with this ipb's ipb perturb")
+    extra = sorted(set(have) ^ set(want))
+    return (f"its fields differ ({', '.join(map(str, extra))}): either conditions.{name} was edited, or it was written "
+            f"by {made_by(manifest, 'conditions block')}")
+
+
+def _brief(value: Any, keep: int = 120) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return text if len(text) <= keep else text[:keep] + "..."
 
 
 def migrate_item(item: dict[str, Any]) -> dict[str, Any]:

@@ -153,6 +153,64 @@ class Regime:
 
 
 @dataclass(frozen=True)
+class MoneyFigure:
+    """A company figure other than its market value, bounded by year (``sizes.figures`` of the regime registry):
+    annual revenue, total assets, annual earnings.
+
+    ``largest`` holds (year, the largest US company's figure that year, rounded up), ascending.
+    """
+
+    id: str
+    what: str
+    inputs: tuple[str, ...]
+    phrases: tuple[str, ...]
+    largest: tuple[tuple[int, Decimal], ...]
+
+    def bound(self, year: int) -> Decimal:
+        """The largest value of this figure a scenario dated in ``year`` may state (:func:`_bound_at`)."""
+        return _bound_at(self.largest, year)
+
+    def matches(self, spec: InputSpec) -> bool:
+        """True when ``spec`` (a money input) is this figure: named in ``inputs``, or its label, else its
+        description, starts with one of ``phrases`` (:func:`_phrase_pattern`)."""
+        if spec.name in self.inputs:
+            return True
+        return bool(_phrase_pattern(self.phrases).match(spec.label.strip() or spec.description.strip()))
+
+
+def _bound_at(table: tuple[tuple[int, Decimal], ...], year: int) -> Decimal:
+    """The larger of the bounds of the listed years around ``year`` (the first before the first listed year,
+    the last after the last); ``table`` is ascending and not empty.
+
+    >>> _bound_at(((1990, Decimal(80)), (1995, Decimal(130))), 1992)
+    Decimal('130')
+    """
+    before = [v for y, v in table if y <= year]
+    after = [v for y, v in table if y >= year]
+    return max(([before[-1]] if before else []) + ([after[0]] if after else []))
+
+
+@lru_cache(maxsize=64)
+def _phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """A label or description that is one of ``phrases``: after qualifiers ("latest", "annual", "total",
+    "reported", "trailing-twelve-month", "the", "its"), the phrase, then the end, punctuation, a unit, or
+    "of/at/for the latest ..." ("Net income of the latest fiscal year", "Total assets at the latest balance
+    sheet"); a phrase that goes on ("Sales of the smallest company held", "Cash the business must keep") is
+    not the company's figure (an author names such an input in ``inputs``).
+
+    >>> p = _phrase_pattern(("net income", "total assets"))
+    >>> [bool(p.match(t)) for t in ("Latest annual net income, USD.", "Total assets at the latest balance sheet",
+    ...                             "Net income of the stake's owner", "net income")]
+    [True, True, False, True]
+    """
+    words = "|".join(r"\s+".join(map(re.escape, p.split())) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(
+        r"(?:(?:the|its|latest|last|annual|yearly|total|reported|trailing[- ]twelve[- ]month|ttm|normal)\s+)*"
+        rf"(?:{words})(?:\s*$|\s*[,.;:(]|\s+(?:usd|in usd|\$)|\s+(?:of|at|for|in) the (?:latest|last|most recent|"
+        r"current|company|firm|business)\b)", re.I)
+
+
+@dataclass(frozen=True)
 class RegimeRegistry:
     """The regime registry: regime inputs, macro fact definitions and regimes (file order)."""
 
@@ -170,6 +228,14 @@ class RegimeRegistry:
     size_inputs: tuple[str, ...] = ()
     #: (year, the largest company's market value that year, rounded up), ascending (``sizes.largest``).
     largest: tuple[tuple[int, Decimal], ...] = ()
+    #: Other company figures bounded by year: revenue, total assets, earnings (``sizes.figures``, stop 31).
+    figures: tuple[MoneyFigure, ...] = ()
+    #: spec key -> "market" (a market size), its figure, or None (unbounded); filled as inputs are met.
+    _bound_memo: dict[tuple[str, str, str, str], MoneyFigure | str | None] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False)
+    #: ("market" or a figure id, year) -> that year's bound; filled as years are met.
+    _year_memo: dict[tuple[str, int], Decimal | None] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     def size_bound(self, year: int) -> Decimal | None:
         """The largest size figure a scenario dated in ``year`` may state (``sizes.largest``), or None.
@@ -183,12 +249,10 @@ class RegimeRegistry:
         """
         if not self.largest:
             return None
-        before = [v for y, v in self.largest if y <= year]
-        after = [v for y, v in self.largest if y >= year]
-        return max(([before[-1]] if before else []) + ([after[0]] if after else []))
+        return _bound_at(self.largest, year)
 
-    def is_size(self, spec: InputSpec) -> bool:
-        """True for a money input that states a company's size: named in ``sizes.inputs``, or whose
+    def is_market_size(self, spec: InputSpec) -> bool:
+        """True for a money input that states a company's market size: named in ``sizes.inputs``, or whose
         ``label``, or else description, is the size figure's own noun phrase ("enterprise value",
         "Market capitalisation of the company.", "Enterprise value (market cap plus net debt), USD."),
         so an author's ``ev`` or ``firm_value`` is bounded by its year too. A phrase that goes on
@@ -200,6 +264,36 @@ class RegimeRegistry:
             return True
         return bool(_SIZE_PHRASE.match(spec.label.strip() or spec.description.strip()))
 
+    def money_figure(self, spec: InputSpec) -> MoneyFigure | None:
+        """The company figure of ``sizes.figures`` (revenue, total assets, earnings) a money input states, or
+        None (not money, a market size of :meth:`is_market_size`, or no listed figure); the first that matches."""
+        found = self._bounded(spec)
+        return found if isinstance(found, MoneyFigure) else None
+
+    def _bounded(self, spec: InputSpec) -> MoneyFigure | str | None:
+        """``"market"`` for a market size, the figure of another bounded company figure, else None (remembered
+        per input: :meth:`anachronisms` asks for every timed fact of every candidate)."""
+        key = (spec.name, spec.type, spec.label, spec.description)
+        try:
+            return self._bound_memo[key]
+        except KeyError:
+            found: MoneyFigure | str | None = None
+            if spec.type == "money":
+                found = "market" if self.is_market_size(spec) else next(
+                    (f for f in self.figures if f.matches(spec)), None)
+            self._bound_memo[key] = found
+            return found
+
+    def is_size(self, spec: InputSpec) -> bool:
+        """True for a money input bounded by its year: a market size (:meth:`is_market_size`, bounded by
+        ``sizes.largest``) or another company figure (:meth:`money_figure`, bounded by its own table).
+
+        (Stop 31: ``perturb/generation.py`` compares every such input with :meth:`size_bound`, the market
+        value bound, to decide that a draw outgrew its date; a revenue or earnings figure above its own bound
+        but below that one is refused there by :meth:`anachronisms` instead of made undated.)
+        """
+        return self._bounded(spec) is not None
+
     def describes_the_date(self, spec: InputSpec) -> bool:
         """True for a regime input, a macro fact or a ``market_state`` input: its value is history at a date."""
         return spec.name in self.inputs or spec.name in self.market_state or self.fact_for(spec) is not None
@@ -207,7 +301,8 @@ class RegimeRegistry:
     def anachronisms(self, inputs: Mapping[str, InputSpec], facts: Mapping[str, Any], year: int) -> list[str]:
         """Facts that could not hold in ``year``: a category value that did not exist yet, a negative
         figure before such figures were seen (e.g. a negative policy rate before 2012), a company larger
-        than the year's largest (``sizes``: a $482B business in 1995)."""
+        than the year's largest (``sizes``: a $482B business in 1995), a revenue, balance sheet or earnings
+        figure above the year's largest company's (``sizes.figures``: $600B of sales in 1950)."""
         found: list[str] = []
         for name, value in facts.items():
             spec = inputs.get(name)
@@ -222,11 +317,24 @@ class RegimeRegistry:
                 first = self.negative_since.get(fact.id) if fact is not None else None
                 if first is not None and year < first:
                     found.append(f"negative {name} (first seen in {first})")
-            if self.largest and isinstance(value, Decimal) and self.is_size(spec):
-                bound = self.size_bound(year)
-                if bound is not None and value > bound:
-                    found.append(f"{name} {_money(value)} (above the largest company's market value about {year}, "
-                                 f"{_money(bound)})")
+            if isinstance(value, Decimal) and spec.type == "money":
+                figure = self._bounded(spec)
+                if figure is None:
+                    continue
+                key = (figure if isinstance(figure, str) else figure.id, year)
+                try:
+                    limit = self._year_memo[key]
+                except KeyError:
+                    limit = self._year_memo[key] = (self.size_bound(year) if isinstance(figure, str)
+                                                    else figure.bound(year))
+                if limit is None or not value > limit:
+                    continue
+                if isinstance(figure, str):
+                    found.append(f"{name} {_money(value)} (above the largest company's market value about "
+                                 f"{year}, {_money(limit)})")
+                else:
+                    found.append(f"{name} {_money(value)} (above the largest US company's {figure.what} about "
+                                 f"{year}, {_money(limit)})")
         return found
 
     def get(self, regime_id: str) -> Regime:
@@ -442,24 +550,35 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
             errors.add(f"since.negative names {fid!r}, which is not a fact of this file", ("since", "negative", fid),
                        "regime", key=True, name=fid, suggestion=did_you_mean(fid, list(facts)))
     sizes = data.get("sizes") or {}
-    largest: list[tuple[int, Decimal]] = []
-    money = MetricDef("largest", "money", (), "")
-    for k, (year, text) in enumerate(sizes.get("largest") or ()):
-        value = _value(text, money, errors, ("sizes", "largest", k, 1))
-        if largest and year <= largest[-1][0]:
-            errors.add(f"sizes.largest: year {year} does not follow {largest[-1][0]} (list the years in ascending "
-                       "order, once each)", ("sizes", "largest", k, 0), "sizes")
-        elif value is not None and value <= 0:
-            errors.add(f"sizes.largest: the bound for {year} is {text}; a company's market value is above $0 "
-                       "(a bound at or below it would make every size figure an anachronism)",
-                       ("sizes", "largest", k, 1), "sizes")
-        elif value is not None:
-            largest.append((int(year), value))
+    largest = _bound_table(sizes.get("largest") or (), ("sizes", "largest"), "a company's market value", errors)
+    figures = []
+    for i, raw in enumerate(sizes.get("figures") or ()):
+        table = _bound_table(raw["largest"], ("sizes", "figures", i, "largest"), f"a company's {raw['what']}", errors)
+        figures.append(MoneyFigure(raw["id"], raw["what"], tuple(raw["inputs"]), tuple(raw["phrases"]), table))
     errors.raise_if_any()
     return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
                           {str(k): int(v) for k, v in (since.get("values") or {}).items()},
                           {str(k): int(v) for k, v in negative.items()}, tuple(data.get("market_state") or ()),
-                          tuple(sizes.get("inputs") or ()), tuple(largest))
+                          tuple(sizes.get("inputs") or ()), largest, tuple(figures))
+
+
+def _bound_table(rows: Any, path: tuple[Any, ...], what: str, errors: "_Errors") -> tuple[tuple[int, Decimal], ...]:
+    """A ``[[year, money], ...]`` table of ``sizes`` (ascending years, bounds above $0), its errors added."""
+    table: list[tuple[int, Decimal]] = []
+    money = MetricDef("largest", "money", (), "")
+    where = ".".join(str(p) for p in path)
+    for k, (year, text) in enumerate(rows):
+        value = _value(text, money, errors, path + (k, 1))
+        if table and year <= table[-1][0]:
+            errors.add(f"{where}: year {year} does not follow {table[-1][0]} (list the years in ascending "
+                       "order, once each)", path + (k, 0), "sizes")
+        elif value is not None and value <= 0:
+            errors.add(f"{where}: the bound for {year} is {text}; {what} is above $0 "
+                       "(a bound at or below it would make every such figure an anachronism)",
+                       path + (k, 1), "sizes")
+        elif value is not None:
+            table.append((int(year), value))
+    return tuple(table)
 
 
 def _money(value: Decimal) -> str:

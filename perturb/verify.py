@@ -36,7 +36,7 @@ from ipb.perturb.deck import constraints_from_record
 from ipb.perturb.verify_memo import ConstraintMemo, GrpMemo, conditions_agree
 from ipb.perturb.verify_self import SelfCheck
 from ipb.perturb.values import read_literal
-from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, migrate_item
+from ipb.perturb.items import ITEM_VERSION, READABLE_VERSIONS, condition_problems, item_schema, made_by, migrate_item
 
 #: Fewer lines than this are verified in this process even with workers.
 POOL_MIN = 1000
@@ -164,6 +164,40 @@ def gold_differences(expected: Mapping[str, Any], actual: Mapping[str, Any], whe
             continue
         found.append(f"{where}{key}: {_show(a)} -> {_show(b)}")
     return found
+
+
+#: Fields of a GRP gate that decide (the rest, computed value, kill criterion, name and required elements, is text
+#: ipb writes from the card).
+_DECISION = ("gate", "verdict", "kill_triggered")
+
+
+def wording_only(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> str | None:
+    """When two GRPs differ only in text ipb writes (a gate's computed value, kill criterion, name or required
+    elements), those fields and gates ("computed_value of gate 3"); None when a decision differs (a gate's
+    verdict or kill, the number of gates, the final verdict, the trigger or another top-level field) or nothing.
+
+    >>> g = {"investment_verdict": "INVEST", "gold_program": [{"gate": 1, "verdict": "PROCEED", "computed_value": "5%"}]}
+    >>> wording_only(g, {**g, "gold_program": [{"gate": 1, "verdict": "PROCEED", "computed_value": "5.0%"}]})
+    'computed_value of gate 1'
+    >>> wording_only(g, {**g, "investment_verdict": "DECLINE"}) is None
+    True
+    """
+    if expected == actual or any(expected.get(k) != actual.get(k) for k in set(expected) | set(actual)
+                                 if k != "gold_program"):
+        return None
+    a, b = expected.get("gold_program"), actual.get("gold_program")
+    if not (isinstance(a, list) and isinstance(b, list)) or len(a) != len(b):
+        return None
+    fields: dict[str, list[str]] = {}
+    for ga, gb in zip(a, b):
+        if not (isinstance(ga, Mapping) and isinstance(gb, Mapping)):
+            return None
+        for key in sorted(set(ga) | set(gb)):
+            if ga.get(key) != gb.get(key):
+                if key in _DECISION:
+                    return None
+                fields.setdefault(key, []).append(str(ga.get("gate")))
+    return "; ".join(f"{k} of gate{'s' if len(g) > 1 else ''} {', '.join(g)}" for k, g in fields.items()) or None
 
 
 def _show(value: Any) -> str:
@@ -371,6 +405,13 @@ class _Checker:
                                                scenario.get("layer", layer))
             if differs is not None:
                 problems += gold_differences(gold["grp"], differs, where)
+                wording = wording_only(gold["grp"], differs)
+                if wording and hashes.get(card.id) == card.content_hash:  # same card: the GRP's text changed
+                    problems.append(
+                        f"{where}grp: only its wording differs ({wording}); every gate verdict, kill, the final verdict "
+                        "and the trigger agree with the card: either the GRP was edited, or it was written by "
+                        f"{made_by(item['manifest'], 'GRP wording')}; if the wording changed, make the items again "
+                        "with this ipb's ipb perturb")
             shown = {"investment_verdict": view.outcome, "verdict_trigger": view.trigger}
             for key in ("investment_verdict", "verdict_trigger"):
                 # the item's own copy of the verdict, when its GRP already agrees with the card

@@ -11,6 +11,10 @@ id and a fact outside the card's declared range. For a current-version item:
 * an L8 item's ``cards``, its manifest's cards and its golds name the same
   cards in the same order, an L7 scenario names the item's card, and every
   entry of ``manifest.changes`` gives the scenario's value as its ``new``;
+* undoing ``manifest.changes`` on the facts gives the base scenario whose
+  digest ``manifest.base.digest`` records (:func:`base_digest`; stop 31: an
+  emptied, added, removed or edited change passed before), each change differs
+  from its ``old`` and names its input once;
 * the id is the base id plus 16 hex digits of the SHA-256 of the scenario key
   (:func:`ipb.perturb.frame.scenario_key`: cards, facts, date, sector, regime),
   and the scenario's id is the item's;
@@ -42,7 +46,7 @@ from ipb.perturb.frame import Frame, PScenario, build_frame
 from ipb.perturb.render import render_question
 from ipb.perturb.vintage import cutoff_problems
 
-__all__ = ["SelfCheck", "expected_id", "question_problem"]
+__all__ = ["SelfCheck", "base_digest", "change_problems", "expected_id", "question_problem"]
 
 #: Facts whose range was already checked (card id, input, engine value) -> problem or None; bounded.
 RANGE_LIMIT = 1 << 16
@@ -64,6 +68,104 @@ def expected_id(item: Mapping[str, Any], card_ids: Sequence[str]) -> str:
     return f"{manifest['base']['id']}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:16]}"
 
 
+def base_digest(item: Mapping[str, Any], card_ids: Sequence[str]) -> str:
+    """The digest of the base scenario the item's ``manifest.changes`` lead back to (``manifest.base.digest`` when
+    the changes are the ones ``ipb perturb`` recorded).
+
+    Every recorded change ``{"input", "old", "new"}`` is reverted on the item's facts (an ``old`` of None: the
+    base did not state the fact), and the SHA-256 of the base's scenario key
+    (:func:`ipb.perturb.frame.scenario_key`: cards, facts, the manifest's base date, no sector nor regime, as
+    :func:`ipb.perturb.frame.load_base` reads a base) is returned. Only the item's own literals are hashed, so
+    the digest does not depend on this ipb's number formatting.
+
+    >>> item = {"manifest": {"base": {"as_of": None}, "changes": [{"input": "x", "old": "1", "new": "2"}]},
+    ...         "scenario": {"facts": {"x": "2"}}}
+    >>> base_digest(item, ["c"])[:16]  # SHA-256 of {"as_of":null,"cards":["c"],"facts":{"x":"1"},"regime":null,"sector":null}
+    '2aeb95de7f3d12af'
+    """
+    return _digest_of(_base_facts(item), card_ids, (item["manifest"].get("base") or {}).get("as_of"))
+
+
+def _base_facts(item: Mapping[str, Any]) -> dict[str, Any]:
+    """The item's facts with every recorded change undone (an ``old`` of None: the fact dropped)."""
+    facts = dict(item["scenario"]["facts"])
+    for change in item["manifest"].get("changes") or ():
+        name, old = change.get("input"), change.get("old")
+        if old is None:
+            facts.pop(name, None)
+        else:
+            facts[name] = old
+    return facts
+
+
+def _digest_of(facts: Mapping[str, Any], card_ids: Sequence[str], as_of: Any) -> str:
+    doc = {"cards": list(card_ids), "facts": facts, "as_of": as_of, "sector": None, "regime": None}
+    return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
+
+
+def change_problems(item: Mapping[str, Any], card_ids: Sequence[str],
+                    bases: dict[tuple[Any, ...], dict[str, Any]] | None = None) -> list[str]:
+    """Where ``manifest.changes`` disagrees with the item's facts or with the base it records (empty: agrees).
+
+    Each change must give the scenario's value as its ``new`` and differ from its ``old``, name an input once,
+    and reverting them all on the facts must give the base scenario whose digest the manifest records
+    (:func:`base_digest`): an emptied, added, removed or edited change is caught, where before only a ``new``
+    that differs from the scenario was. ``bases`` remembers, per (digest, cards, base date), base facts that hash to
+    the digest: the items of a file share one base, so an item whose undone facts equal them is not hashed again
+    (equal as values: a fact retyped, ``true`` for ``1``, is the id check's to catch, as the id hashes the facts).
+    """
+    out: list[str] = []
+    manifest = item["manifest"]
+    facts = item["scenario"]["facts"]
+    changes = manifest.get("changes") or []
+    seen: set[Any] = set()
+    for change in changes:
+        name = change.get("input")
+        if facts.get(name) != change.get("new"):
+            out.append(f"manifest/changes: {name} is {change.get('new')!r} in the changes but "
+                       f"{facts.get(name)!r} in the scenario")
+        if change.get("old") == change.get("new"):
+            out.append(f"manifest/changes: {name} is recorded as changed from {change.get('old')!r} to the same "
+                       "value (ipb perturb records only facts that differ from the base)")
+        if name in seen:
+            out.append(f"manifest/changes: {name} is recorded as changed more than once")
+        seen.add(name)
+    recorded = (manifest.get("base") or {}).get("digest")
+    if out or not isinstance(recorded, str):
+        return out
+    facts_then = _base_facts(item)
+    as_of = (manifest.get("base") or {}).get("as_of")
+    key = (recorded, tuple(card_ids), as_of)
+    if bases is not None and bases.get(key) == facts_then:
+        return out
+    if _digest_of(facts_then, card_ids, as_of) == recorded:
+        if bases is not None:
+            if len(bases) >= 64:
+                bases.clear()
+            bases[key] = facts_then
+    else:
+        listed = ", ".join(str(c.get("input")) for c in changes) or "none"
+        moved = [n for n in _operator_inputs(manifest) if n not in seen and n in facts]
+        hint = (f"; the operators moved {', '.join(moved)}, which no change records" if moved else "")
+        out.append(f"manifest/changes: undoing the {len(changes)} recorded change(s) ({listed}) on the item's facts "
+                   "does not give the base scenario whose digest manifest/base/digest records: a change was removed, "
+                   f"added or edited (its input or its old value), or the base's digest or date was edited{hint}")
+    return out
+
+
+def _operator_inputs(manifest: Mapping[str, Any]) -> list[str]:
+    """The inputs the manifest's operators say they moved (``details.inputs``, ``details.tied``), in order, once."""
+    names: dict[str, None] = {}
+    for op in manifest.get("operators") or ():
+        details = op.get("details") if isinstance(op, Mapping) else None
+        if not isinstance(details, Mapping):
+            continue
+        for part in (details.get("inputs"), details.get("tied")):
+            if isinstance(part, (list, Mapping)):
+                names.update((n, None) for n in part if isinstance(n, str))
+    return list(names)
+
+
 class SelfCheck:
     """The self-consistency problems of items, with one frame per deck of cards (bounded memos)."""
 
@@ -71,6 +173,8 @@ class SelfCheck:
         #: One frame per deck of compiled cards (keyed by identity; the deck is kept to rule out a reused id).
         self.frames: dict[tuple[int, ...], tuple[tuple[CompiledCard, ...], Frame | None]] = {}
         self.ranges: dict[tuple[str, str, Any], str | None] = {}
+        #: Base facts known to hash to a manifest's base digest (:func:`change_problems`); bounded.
+        self.bases: dict[tuple[Any, ...], dict[str, Any]] = {}
         #: The deck and frame of the last item (most items of a file share one deck).
         self.last: tuple[tuple[CompiledCard, ...], Frame | None] | None = None
 
@@ -125,11 +229,7 @@ class SelfCheck:
                        "one gold per card, in the order of its cards")
         if item.get("layer") == "L7" and scenario.get("card") != ids[0]:
             out.append(f"scenario/card: {scenario.get('card')!r} is not the item's card {ids[0]!r}")
-        facts = scenario["facts"]
-        for change in item["manifest"].get("changes") or ():
-            if facts.get(change.get("input")) != change.get("new"):
-                out.append(f"manifest/changes: {change.get('input')} is {change.get('new')!r} in the changes but "
-                           f"{facts.get(change.get('input'))!r} in the scenario")
+        out += change_problems(item, ids, self.bases)
         want = expected_id(item, ids)
         if ident != want:
             out.append(f"id: {ident} is not the id of its scenario ({want}): the id or the scenario was edited")
@@ -230,20 +330,12 @@ def question_problem(have: str, want: str, manifest: Mapping[str, Any]) -> str:
     >>> "either the question was edited" in line, "does not record which ipb made it" in line
     (True, True)
     """
-    from ipb.perturb.items import tool_version
+    from ipb.perturb.items import made_by, tool_version
 
-    tool = manifest.get("tool")
-    made = tool.get("version") if isinstance(tool, Mapping) and isinstance(tool.get("version"), str) else None
-    mine = tool_version()
-    if made is None:
-        made_by = "an ipb whose question wording differs (the item does not record which ipb made it)"
-    elif made == mine:
-        made_by = f"an ipb whose question wording differs (the item records ipb {made}, the same version as this one)"
-    else:
-        made_by = f"ipb {made}, whose question wording may differ from this ipb's ({mine})"
-    return (f"question: differs from what this ipb ({mine}) writes for the scenario ({_first_difference(have, want)}): "
-            f"either the question was edited (a fact, the date or the context no longer stated as in the scenario), "
-            f"or it was written by {made_by}; if the wording changed, make the items again with this ipb's ipb perturb")
+    return (f"question: differs from what this ipb ({tool_version()}) writes for the scenario "
+            f"({_first_difference(have, want)}): either the question was edited (a fact, the date or the context no "
+            f"longer stated as in the scenario), or it was written by {made_by(manifest, 'question wording')}; if the "
+            "wording changed, make the items again with this ipb's ipb perturb")
 
 
 def _first_difference(have: str, want: str) -> str:

@@ -180,7 +180,10 @@ def test_a_money_input_that_is_not_a_size_is_not_bounded(tmp_path):
     assert not regimes.is_size(inputs["stressed_value"]) and not regimes.is_size(inputs["reorganization_value"])
     munger = compiled_card(MUNGER)
     minputs = munger.inputs if hasattr(munger, "inputs") else munger.card.inputs
-    assert regimes.is_size(minputs["market_value"]) and not regimes.is_size(minputs["owner_earnings"])
+    assert regimes.is_size(minputs["market_value"]) and not regimes.is_market_size(minputs["owner_earnings"])
+    # since stop 31 owner earnings are bounded by their own table (sizes.figures), not by the market value one
+    assert regimes.money_figure(minputs["owner_earnings"]).id == "earnings"
+    assert regimes.money_figure(minputs["market_value"]) is None
 
 
 _SIZES_HEAD = ("version: 1\ninputs: [macro_regime]\nfacts:\n  inflation_rate: {type: ratio}\nregimes:\n"
@@ -222,7 +225,7 @@ def test_verify_reports_a_published_item_larger_than_its_date_allows(tmp_path, m
     import ipb.perturb.frame as frame_module
     from ipb.perturb.registries import bundled_regimes
     out = tmp_path / "old.jsonl"
-    unbounded = dataclasses.replace(bundled_regimes(), largest=())
+    unbounded = dataclasses.replace(bundled_regimes(), largest=(), figures=())
     with monkeypatch.context() as m:
         m.setattr(frame_module, "bundled_regimes", lambda: unbounded)
         made = runner.invoke(app, ["perturb", "--card", MUNGER, "--base",
@@ -233,6 +236,11 @@ def test_verify_reports_a_published_item_larger_than_its_date_allows(tmp_path, m
     big = [i["id"] for i in items if i["scenario"].get("as_of")
            and _money(i["scenario"]["facts"]["market_value"]) > _bound(int(i["scenario"]["as_of"][:4]))]
     assert len(big) >= 20, len(big)  # measured: 41
+    # since stop 31 owner earnings are bounded too ($15B about 1995, sizes.figures): measured 1 more item
+    earnings = next(f for f in bundled_regimes().figures if f.id == "earnings")
+    big += [i["id"] for i in items if i["scenario"].get("as_of") and i["id"] not in big
+            and not i["scenario"]["facts"]["owner_earnings"].startswith("-")  # a loss is never above the bound
+            and _money(i["scenario"]["facts"]["owner_earnings"]) > earnings.bound(int(i["scenario"]["as_of"][:4]))]
     result = runner.invoke(app, ["verify", str(out)])
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output

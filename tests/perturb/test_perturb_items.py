@@ -180,9 +180,12 @@ def test_temporal_stays_inside_the_vintage_unless_an_fm6_probe(tmp_path):
     assert all(int(i["scenario"]["as_of"][:4]) >= 1977 and not i["manifest"]["fm6_probe"] for i in normal)
     # the probes need a business that existed before 1977 (subscription software dates from 1999)
     railroad = tmp_path / "railroad.yaml"
+    # with $2B of revenue, not the base's $5B: since stop 31 a $5B business is too large for 1932 and 1938 (the
+    # largest US company's revenue then, sizes.figures), which would leave two pre-1977 regimes for four probes
+    assert "arr: $5B" in BUFFETT_BASE.read_text()
     railroad.write_text(BUFFETT_BASE.read_text().replace("business_model: subscription_software",
                                                          "business_model: railroad")
-                        .replace("sector: enterprise_software", "sector: transport"))
+                        .replace("sector: enterprise_software", "sector: transport").replace("arr: $5B", "arr: $2B"))
     probes = [json.loads(x) for x in generate(job("temporal", fm6=True, base=railroad), 4).lines]
     assert all(int(i["scenario"]["as_of"][:4]) < 1977 and i["manifest"]["fm6_probe"] for i in probes)
     assert all("outside the framework vintage 1977-present" in i["manifest"]["anachronisms"][0] for i in probes)

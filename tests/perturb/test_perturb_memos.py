@@ -17,7 +17,12 @@ def test_deck_memo_gives_the_same_condition_problems() -> None:
     for item in (good, edited, other_deck, good):
         assert condition_problems(item, decks) == condition_problems(item)
     assert condition_problems(good, decks) == []
+    # the messages say which part differs (stop 31; they ended "(edited after it was made?)")
     assert condition_problems(edited, decks) == [
-        "condition B context differs from the item's question and investors (edited after it was made?)"]
+        "condition B context differs from the item's question and investors: its query_sha256 is not the SHA-256 "
+        "of the question: the question (or conditions.B) was edited after the item was made"]
     assert condition_problems(other_deck, decks) == [
-        "condition C context differs from the item's cards (edited after it was made?)"]
+        "condition C context differs from the item's cards: its cards [{\"content_hash\": \"11\", \"id\": \"a\"}, "
+        "{\"content_hash\": \"22\", \"id\": \"b\"}] differ from the manifest's cards [{\"content_hash\": \"33\", "
+        "\"id\": \"a\"}, {\"content_hash\": \"22\", \"id\": \"b\"}]: the manifest's cards or conditions.C were edited "
+        "after the item was made"]

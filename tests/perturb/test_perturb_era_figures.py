@@ -1,0 +1,193 @@
+"""Revenue, balance sheet and earnings figures fit their date (issue 18, stop 31; bug kind: a company larger
+than its era allows).
+
+Stop 30 bounded a company's market value by year (``sizes.largest``); revenue, total assets, cash
+and earnings were not bounded, so a temporal displacement moved a railroad with $5B of annual
+revenue to 1932 (the largest American company then sold about $1B) and ``ipb verify`` passed an
+item dated June 1995 with $18B of owner earnings (no US company earned half that before 2000).
+``frameworks/regimes.yaml`` now lists ``sizes.figures``: per figure, the inputs it covers (names,
+or a label/description that starts with the figure's noun phrase) and the largest US company's
+figure by year, rounded up (sources in the file's comment). A figure above its year's bound is an
+anachronism like a market value above its bound.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ipb.cli import app
+from ipb.engine.expressions import MONEY
+from ipb.engine.card import InputSpec
+from ipb.engine.registry import bundled_card_paths, compiled_card
+from ipb.errors import IpbError, PerturbError
+from ipb.perturb import verify_items, write_lines
+from ipb.perturb.frame import build_frame, load_base
+from ipb.perturb.items import build_item
+from ipb.perturb.operators import Step, get_operator
+from ipb.perturb.registries import load_regimes
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+SCEN = ROOT / "frameworks" / "scenarios"
+BUFFETT = "buffett_acquisition_checklist"
+MUNGER = "munger_business_quality_price"
+B = Decimal(10) ** 9
+
+
+def _figure(figure_id: str):
+    return next(f for f in load_regimes().figures if f.id == figure_id)
+
+
+def test_the_figure_tables_read_as_documented():
+    assert [f.id for f in load_regimes().figures] == ["revenue", "assets", "earnings"]
+    assert _figure("revenue").bound(1955) == 13 * B  # General Motors, $12.4B of sales in 1955, rounded up
+    assert _figure("revenue").bound(1932) == Decimal("2.5") * B  # between 1929 ($2B) and 1940 ($2.5B): the larger
+    assert _figure("assets").bound(1950) == 13 * B  # AT&T, $11.6B of assets in 1950
+    assert _figure("earnings").bound(1995) == 15 * B  # GE and Exxon each earned about $6.5B: twice that, rounded up
+    assert _figure("earnings").bound(1900) == Decimal("0.6") * B and _figure("revenue").bound(2100) == 720 * B
+    for figure in load_regimes().figures:
+        years = [y for y, _ in figure.largest]
+        assert years == sorted(set(years)), figure.id
+
+
+# input of a bundled card -> the figure that bounds it (None: not bounded by a figure table)
+BUNDLED = {
+    (BUFFETT, "arr"): "revenue", (BUFFETT, "net_income"): "earnings",
+    ("graham_seven_tests_defensive", "annual_sales"): "revenue",
+    ("graham_seven_tests_defensive", "total_assets"): "assets",
+    ("graham_seven_tests_defensive", "current_assets"): "assets",
+    ("graham_seven_tests_defensive", "current_liabilities"): None,
+    ("graham_defensive_portfolio_selection", "smallest_sales"): "revenue",
+    ("greenblatt_magic_formula_screen", "ebit"): "earnings",
+    ("greenblatt_magic_formula_screen", "net_fixed_assets"): "assets",
+    ("greenblatt_magic_formula_screen", "market_cap"): None,  # a market size: sizes.largest bounds it
+    ("buffett_share_repurchase", "cash_and_equivalents"): "assets",
+    ("buffett_share_repurchase", "liquidity_reserve"): None,
+    ("buffett_share_repurchase", "repurchase_amount"): None,
+    ("lynch_six_category_framework", "cash"): "assets",
+    ("lynch_six_category_framework", "hidden_asset_value"): None,
+    (MUNGER, "owner_earnings"): "earnings",
+    ("marks_distressed_debt", "stressed_value"): None,
+    ("marks_risk_return_assessment", "price"): None,
+}
+
+
+@pytest.mark.parametrize("card,name", list(BUNDLED), ids=[f"{c}.{n}" for c, n in BUNDLED])
+def test_each_bundled_money_input_gets_the_figure_its_description_says(card, name):
+    spec = compiled_card(card).card.inputs[name]
+    figure = load_regimes().money_figure(spec)
+    assert (figure.id if figure else None) == BUNDLED[(card, name)], spec.description
+
+
+# (name, label, description, figure) as a new author writes them: the noun phrase decides, not the name
+AUTHORED = [
+    ("rev_usd", "", "Annual revenue of the latest fiscal year, USD.", "revenue"),
+    ("topline", "net sales", "What the company sold.", "revenue"),
+    ("bs_size", "", "Total assets at the latest balance sheet.", "assets"),
+    ("profit_ttm", "", "Trailing-twelve-month net income, USD.", "earnings"),
+    ("op_inc", "", "EBITDA (earnings before interest, taxes, depreciation and amortisation).", "earnings"),
+    ("segment_rev", "", "Revenue of the segment being sold.", None),  # goes on: not the company's revenue
+    ("buffer", "", "Cash the business must keep for its operations.", None),
+    ("price_paid", "", "Market value of the stake.", None),
+]
+
+
+@pytest.mark.parametrize("name,label,description,want", AUTHORED, ids=[a[0] for a in AUTHORED])
+def test_an_authors_money_input_is_recognised_by_its_noun_phrase(name, label, description, want):
+    spec = InputSpec(name, "money", MONEY, description=description, label=label)
+    figure = load_regimes().money_figure(spec)
+    assert (figure.id if figure else None) == want
+    assert load_regimes().is_size(spec) is (want is not None)  # what ipb perturb treats as bounded by its date
+
+
+def test_temporal_refuses_an_era_whose_largest_company_sold_less(tmp_path):
+    """The railroad of the FM-6 probe test has $5B of annual revenue: 1932 and 1938 are too early."""
+    text = (SCEN / BUFFETT / "ipb_p_011_base.yaml").read_text(encoding="utf-8")
+    assert "arr: $5B" in text
+    base = tmp_path / "railroad.yaml"
+    base.write_text(text.replace("business_model: subscription_software", "business_model: railroad")
+                    .replace("sector: enterprise_software", "sector: transport"), encoding="utf-8")
+    frame = build_frame([compiled_card(BUFFETT)], fm6_probe=True)
+    scenario = load_base(base, frame)
+    temporal = get_operator("temporal")
+    with pytest.raises(PerturbError, match=r"too early for the scenario's facts: arr \$5B \(above the largest US "
+                                           r"company's annual revenue about 1932, \$2.5B\)"):
+        temporal(frame, scenario, random.Random(0), "depression_1932")
+    assert temporal(frame, scenario, random.Random(0), "credit_crunch_1966").scenario.as_of.year == 1966
+
+
+def _munger_base(tmp_path: Path, earnings: str, value: str = "$60B") -> Path:
+    text = (SCEN / MUNGER / "fair_business_wonderful_price.yaml").read_text(encoding="utf-8")
+    assert "owner_earnings: $500M" in text and "market_value: $4B" in text
+    base = tmp_path / "big.yaml"
+    base.write_text(text.replace("owner_earnings: $500M", f"owner_earnings: {earnings}")
+                    .replace("market_value: $4B", f"market_value: {value}"), encoding="utf-8")
+    return base
+
+
+def test_a_base_earning_more_than_its_date_allows_is_refused(tmp_path):
+    result = runner.invoke(app, ["perturb", "--card", MUNGER, "--base", str(_munger_base(tmp_path, "$18B")),
+                                 "--n", "5", "--out", str(tmp_path / "x.jsonl")])
+    assert result.exit_code == 1
+    assert "owner_earnings $18B (above the largest US company's annual earnings about 1995, $15B)" in result.output
+    ok = runner.invoke(app, ["perturb", "--card", MUNGER, "--base", str(_munger_base(tmp_path, "$12B")),
+                             "--n", "5", "--out", str(tmp_path / "x.jsonl")])
+    assert ok.exit_code == 0, ok.output  # below the bound: made as before
+
+
+def test_verify_reports_an_item_earning_more_than_its_date_allows(tmp_path):
+    """A self-consistent item (id, question and gold made by the library) dated June 1995 with $18B of owner
+    earnings: ``ipb perturb`` refuses such a base and never keeps such a draw dated, so verify must not pass it."""
+    frame = build_frame([compiled_card(MUNGER)])
+    base = load_base(_munger_base(tmp_path, "$12B"), frame)
+    scenario = base.with_facts(dict(base.facts, owner_earnings=18 * B))
+    item = build_item(frame, base, scenario, [Step("metric", scenario, {"inputs": ["owner_earnings"]})],
+                      recipe="metric", args=[None], seed=0, attempt=0)
+    assert item["scenario"]["as_of"] == "1995-06-30"
+    path = tmp_path / "items.jsonl"
+    write_lines(path, [json.dumps(item)])
+    check = verify_items(path)
+    assert [c.record for c in check.mismatched] == [1]
+    assert any("owner_earnings $18B (above the largest US company's annual earnings about 1995, $15B)" in p
+               for p in check.mismatched[0].problems), check.mismatched[0].problems
+
+
+def test_every_bundled_dated_base_fits_its_years_figures():
+    """No bundled base is refused by the figure bounds (ipb perturb runs on each as before)."""
+    regimes = load_regimes()
+    checked = 0
+    for path in bundled_card_paths():
+        frame = build_frame([compiled_card(str(path))])
+        for file in sorted((SCEN / path.stem).glob("*.yaml")):
+            try:
+                base = load_base(file, frame)
+            except IpbError as exc:
+                assert exc.rule != "anachronism", (file, exc.message)
+                continue
+            if base.as_of is not None:
+                named = {n: v for n, v in base.facts.items() if regimes.money_figure(frame.inputs[n]) is not None}
+                checked += len(named)
+                assert regimes.anachronisms(frame.inputs, named, base.as_of.year) == [], file
+    assert checked >= 40  # dated bases' revenue, asset and earnings facts
+
+
+def test_a_bad_figures_entry_in_a_users_regimes_file_is_a_located_error(tmp_path):
+    head = ("version: 1\ninputs: [macro_regime]\nfacts:\n  inflation_rate: {type: ratio}\nregimes:\n"
+            "  - {id: r, name: R, labels: [x], known_from: \"2009-01-01\", as_of: \"2009-03-09\"}\n"
+            "sizes:\n  inputs: [market_value]\n  largest:\n    - [1995, $130B]\n  figures:\n"
+            "    - id: revenue\n      what: annual revenue\n      inputs: [revenue]\n      phrases: [revenue]\n"
+            "      largest:\n        - [1990, $130B]\n        - [1995, $0]\n")
+    path = tmp_path / "regimes.yaml"
+    path.write_text(head, encoding="utf-8")
+    with pytest.raises(IpbError) as err:
+        load_regimes(path)
+    errors = getattr(err.value, "errors", [err.value])
+    hit = [e for e in errors if "sizes.figures.0.largest: the bound for 1995 is $0; a company's annual revenue is "
+           "above $0" in e.message]
+    assert hit and hit[0].line == 18, [(e.message, e.line) for e in errors]
