@@ -43,7 +43,7 @@ from ipb.scoring.parse._types import GateTrace, Span
 #: Confidence of a reading by the level of the statement that won it.
 LEVEL_CONFIDENCE = {4: 0.95, 3: 0.85, 2: 0.65, 1: 0.45, 0: 0.35}
 #: Factor by how the gate was recognised.
-RECOGNITION = {"name": 1.0, "alias": 1.0, "id": 1.0, "number": 1.0, "fuzzy": 0.945, "words": 0.945, "substance": 0.75, "embedding": 0.75}
+RECOGNITION = {"name": 1.0, "alias": 1.0, "id": 1.0, "number": 1.0, "fuzzy": 0.945, "words": 0.945, "substance": 0.75, "embedding": 0.75, "paraphrase": 0.6}
 #: At most this many readings of one gate are weighed for its confidence (a bound for pathological input).
 MAX_COMPETITORS = 256
 #: Confidence of a gate discussed without a verdict (times the recognition factor), before the readers in other words.
