@@ -63,8 +63,7 @@ class _ParaphrasedGatesMixin(_ParserState):
         """Add a ``paraphrase`` mention of a gate no name, alias, number, label or phrase found for each sentence
         closest to it (see the module docstring); the paragraph (line) of the sentence names no gate, it is not a
         table, JSON or final-verdict sentence, and it has between :data:`MIN_WORDS` and :data:`MAX_WORDS` words."""
-        embedder = self._embedder()  # type: ignore[attr-defined]
-        if embedder is None:
+        if self.embedder is False:
             return
         found = {g for m in self.mentions for g in m.gates} | {a.gate for a in self.anchors.values() if a.gate is not None}
         if len(found) >= len(self.card.gates):
@@ -81,8 +80,8 @@ class _ParaphrasedGatesMixin(_ParserState):
             candidates.append((u, " ".join(words[:MAX_WORDS])))
             if len(candidates) >= MAX_SENTENCES:
                 break
-        if not candidates:
-            return
+        if not candidates or self._embedder() is None:  # type: ignore[attr-defined]
+            return  # the default embedder is loaded only when a sentence needs it
         sims = self._sentence_similarities([t for _, t in candidates])
         best: dict[int, list[tuple[float, float, int]]] = {}
         for (u, _), (gate, sim, margin) in zip(candidates, sims):
