@@ -69,10 +69,11 @@ class _ParaphrasedGatesMixin(_ParserState):
         if len(found) >= len(self.card.gates):
             return
         named_lines = {self.units[u].line for u, ms in self.unit_mentions.items() if ms} | set(self.anchors)
+        taken = self._read_by_named_gates()
         candidates: list[tuple[int, str]] = []
         for u, unit in enumerate(self.units):
             line = self.lines[unit.line]
-            if unit.line in named_lines or line.kind not in _PROSE_KINDS or u in self.final_units:
+            if unit.line in named_lines or u in taken or line.kind not in _PROSE_KINDS or u in self.final_units:
                 continue
             words = _DISCOURSE.sub("", self.masked[unit.start : unit.end].strip(), count=1).split()
             if len(words) < MIN_WORDS:
@@ -99,6 +100,48 @@ class _ParaphrasedGatesMixin(_ParserState):
             self.notes.append(f"gate {gate} read from {len(rows)} sentence(s) in other words (best similarity "
                               f"{top[0]:.2f}, margin {top[1]:.2f} over the next gate): a lower-confidence reading")
         self.mentions.sort(key=lambda m: m.start)
+
+    def _read_by_named_gates(self) -> set[int]:
+        """The units (sentences) a gate named by other means reads, or that the final verdict's region holds.
+
+        The sections are not assigned yet (:meth:`._layout._LayoutMixin._sections` runs after this pass), so this
+        walks the lines with the same rules, erring towards "read": in a structured answer (two or more gates
+        labelled) every unit from a gate's label to the next label or a line that closes the section; in prose, every
+        unit from the first sentence naming a gate on (each sentence after it is the current gate's until the
+        conclusion); in both, a named sentence's rest of paragraph, which a structured answer gives it
+        (:meth:`._layout._LayoutMixin._claim_unanchored`), and every unit of the final verdict's region. A paraphrase
+        mention on such a unit would hand its verdict words, or the sentences after it, to another gate: the pass
+        may only add a gate, never take a reading away (tests/scoring/test_parse_embedder_default.py).
+        """
+        structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
+        read: set[int] = set()
+        current: int | None = None  # only whether a gate holds the section matters here, not which
+        current_line = None
+        final_region = False
+        for li, line in enumerate(self.lines):
+            ids = self.line_units[li]
+            anchor = self.anchors.get(li)
+            first_text = self.masked[self.units[ids[0]].start : self.units[ids[0]].end] if ids else ""
+            if anchor is not None and anchor.gate is None and current is not None and self._nested_under(line, current_line):  # type: ignore[attr-defined]
+                anchor = None
+            if anchor is not None and (structural or anchor.gate is not None or anchor.invented is not None):
+                current, current_line, final_region = anchor.gate, line, False
+            elif ids and self._closes(line, current_line, first_text, structural):  # type: ignore[attr-defined]
+                current, current_line = None, None
+                final_region = self._is_final_line(line, first_text)  # type: ignore[attr-defined]
+            for u in ids:
+                named = any(m.gates for m in self.unit_mentions.get(u, ()))
+                if not structural:
+                    if named:
+                        current, final_region = 0, False
+                    elif u in self.final_units:
+                        current, final_region = None, True
+                if current is not None or final_region or u in self.final_units:
+                    read.add(u)
+        for u, ms in self.unit_mentions.items():
+            if any(m.gates for m in ms):
+                read.update(self._rest_of_paragraph(u, ms[0].gates[0] if ms[0].gates else 0))  # type: ignore[attr-defined]
+        return read
 
     def _sentence_similarities(self, texts: list[str]) -> list[tuple[int, float, float]]:
         """For each text: (best gate, its similarity, the margin over the second-best gate), against :func:`sentence_texts`."""

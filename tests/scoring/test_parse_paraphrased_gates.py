@@ -65,16 +65,27 @@ NAMED = "Circle of competence: PASS, we know retail well.\nMargin of safety: PAS
     ("We expect to keep the shares for decades, through the whole cycle, which passes.", 6),
 ])
 def test_a_paragraph_naming_no_gate_reads_the_gate_it_discusses_in_other_words(paragraph: str, gate: int) -> None:
-    read = _read(NAMED + paragraph + "\n")
-    assert read[:2] == [(1, "PROCEED", "name"), (5, "PROCEED", "name")]
-    assert (gate, "PROCEED", "paraphrase") in read
-    assert len(read) == 3
+    # an opening paragraph, outside every named gate's section (stop 32: the pass takes no sentence a named gate reads)
+    read = _read(paragraph + "\n\n" + NAMED)
+    assert read == [(gate, "PROCEED", "paraphrase"), (1, "PROCEED", "name"), (5, "PROCEED", "name")]
+
+
+@pytest.mark.parametrize("paragraph, verdict", [
+    ("Rivals have tried to copy them for years and never got anywhere, so this one passes.", "PROCEED"),
+    ("Rivals have tried to copy them for years and the bosses lied about it, so this one fails.", "REJECT"),
+])
+def test_a_sentence_inside_a_named_gates_section_is_never_taken(paragraph: str, verdict: str) -> None:
+    # stop 31's pass gave this paragraph to gate 2 as a paraphrase: the labelled margin of safety, which states no
+    # verdict of its own, lost the verdict its section gives it (with an arbitrary embedder, any named gate could)
+    text = "Circle of competence: PASS, we know retail well.\nMargin of safety: the price looks fine.\n\n" + paragraph + "\n"
+    assert _read(text, embedder=False) == [(1, "PROCEED", "name"), (5, verdict, "name")]
+    assert _read(text) == [(1, "PROCEED", "name"), (5, verdict, "name")]
 
 
 def test_a_paraphrased_gate_reads_at_lower_confidence_than_a_named_one() -> None:
-    text = NAMED + "Rivals have tried to copy them for years and never got anywhere, so this one passes.\n"
+    text = "Rivals have tried to copy them for years and never got anywhere, so this one passes.\n\n" + NAMED
     parsed = parse_response(text, BUFFETT, embedder=_Concepts())
-    named, _, paraphrased = parsed.gates
+    paraphrased, named, _ = parsed.gates
     assert paraphrased.how == "paraphrase" and paraphrased.verdict == "PROCEED"
     assert paraphrased.confidence < named.confidence
     assert any("in other words" in n for n in parsed.notes)
@@ -85,7 +96,7 @@ def test_a_paraphrased_gate_reads_at_lower_confidence_than_a_named_one() -> None
     "Rivals have failed to copy them for years, and the bosses are candid with owners.",  # as near two gates: no margin
 ])
 def test_a_paragraph_near_no_gate_or_near_two_reads_nothing_and_invents_nothing(paragraph: str) -> None:
-    parsed = parse_response(NAMED + paragraph + "\n", BUFFETT, embedder=_Concepts())
+    parsed = parse_response(paragraph + "\n\n" + NAMED, BUFFETT, embedder=_Concepts())
     assert [(g.gate, g.how) for g in parsed.gates] == [(1, "name"), (5, "name")]
     assert parsed.invented_gates == []
 
@@ -97,18 +108,18 @@ def test_a_paragraph_that_names_a_gate_is_not_matched_to_another() -> None:
 
 
 def test_a_gate_the_answer_names_is_not_taken_again_by_a_paraphrase() -> None:
-    text = ("Moat: FAIL, nothing protects the margins.\nMargin of safety: PASS.\n\n"
-            "Rivals have tried to copy them for years and never got anywhere, so this one passes.\n")
+    text = ("Rivals have tried to copy them for years and never got anywhere, so this one passes.\n\n"
+            "Moat: FAIL, nothing protects the margins.\nMargin of safety: PASS.\n")
     assert _read(text) == [(2, "REJECT", "alias"), (5, "PROCEED", "name")]
 
 
 def test_without_an_embedder_nothing_is_read_in_other_words() -> None:
-    text = NAMED + "Rivals have tried to copy them for years and never got anywhere, so this one passes.\n"
+    text = "Rivals have tried to copy them for years and never got anywhere, so this one passes.\n\n" + NAMED
     assert _read(text, embedder=False) == [(1, "PROCEED", "name"), (5, "PROCEED", "name")]
 
 
 def test_a_short_sentence_says_too_little_to_be_matched() -> None:
-    assert _read(NAMED + "Rivals could not copy.\n") == [(1, "PROCEED", "name"), (5, "PROCEED", "name")]
+    assert _read("Rivals could not copy.\n\n" + NAMED) == [(1, "PROCEED", "name"), (5, "PROCEED", "name")]
 
 
 def test_the_cards_own_texts_are_its_names_descriptions_and_elements_without_slots() -> None:
