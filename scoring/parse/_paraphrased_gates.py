@@ -69,7 +69,8 @@ class _ParaphrasedGatesMixin(_ParserState):
         if len(found) >= len(self.card.gates):
             return
         named_lines = {self.units[u].line for u, ms in self.unit_mentions.items() if ms} | set(self.anchors)
-        taken = self._read_by_named_gates()
+        structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
+        taken = self._read_by_named_gates(structural)
         candidates: list[tuple[int, str]] = []
         for u, unit in enumerate(self.units):
             line = self.lines[unit.line]
@@ -86,7 +87,7 @@ class _ParaphrasedGatesMixin(_ParserState):
         sims = self._sentence_similarities([t for _, t in candidates])
         best: dict[int, list[tuple[float, float, int]]] = {}
         for (u, _), (gate, sim, margin) in zip(candidates, sims):
-            if gate in found or sim < SENTENCE_CUTOFF or margin < SENTENCE_MARGIN:
+            if gate in found or sim < SENTENCE_CUTOFF or margin < SENTENCE_MARGIN or not self._keeps_next_subject(u, gate, structural):
                 continue
             best.setdefault(gate, []).append((sim, margin, u))
         for gate, rows in sorted(best.items()):
@@ -101,7 +102,7 @@ class _ParaphrasedGatesMixin(_ParserState):
                               f"{top[0]:.2f}, margin {top[1]:.2f} over the next gate): a lower-confidence reading")
         self.mentions.sort(key=lambda m: m.start)
 
-    def _read_by_named_gates(self) -> set[int]:
+    def _read_by_named_gates(self, structural: bool) -> set[int]:
         """The units (sentences) a gate named by other means reads, or that the final verdict's region holds.
 
         The sections are not assigned yet (:meth:`._layout._LayoutMixin._sections` runs after this pass), so this
@@ -113,7 +114,6 @@ class _ParaphrasedGatesMixin(_ParserState):
         mention on such a unit would hand its verdict words, or the sentences after it, to another gate: the pass
         may only add a gate, never take a reading away (tests/scoring/test_parse_embedder_default.py).
         """
-        structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
         read: set[int] = set()
         current: int | None = None  # only whether a gate holds the section matters here, not which
         current_line = None
@@ -142,6 +142,24 @@ class _ParaphrasedGatesMixin(_ParserState):
             if any(m.gates for m in ms):
                 read.update(self._rest_of_paragraph(u, ms[0].gates[0] if ms[0].gates else 0))  # type: ignore[attr-defined]
         return read
+
+    def _keeps_next_subject(self, u: int, gate: int, structural: bool) -> bool:
+        """In prose, whether the first sentence naming a gate after unit ``u`` takes the same subject with ``gate``
+        current (``u`` read as a paraphrase of it) as with no gate current.
+
+        A gate named late in its sentence ("... covered by the product criteria") opens that gate's section only
+        where no gate is current (:meth:`._layout._LayoutMixin._topic`); after a paraphrased sentence it would stay
+        in the paraphrased gate's section and the named gate would lose what it reads. In a structured answer the
+        labels open the sections and the subject of a sentence does not: always true there.
+        """
+        if structural:
+            return True
+        for v in range(u + 1, len(self.units)):
+            if any(m.gates for m in self.unit_mentions.get(v, ())):
+                return bool(self._topic(v, gate) == self._topic(v, None))  # type: ignore[attr-defined]
+            if v in self.final_units:
+                return True  # the conclusion closes the paraphrased gate's section first
+        return True
 
     def _sentence_similarities(self, texts: list[str]) -> list[tuple[int, float, float]]:
         """For each text: (best gate, its similarity, the margin over the second-best gate), against :func:`sentence_texts`."""

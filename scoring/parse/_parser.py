@@ -128,8 +128,12 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
         result.gates = self._named_or_judged(self._stated_bars(self._gates(evidence)))  # labelled facts vs a bar (_stated_bars.py)
         result.gates = self._section_readings(result.gates)  # a section that judges its facts in other words (_section_reading.py)
         result.gates = self._fact_key_gates(result.gates)  # gates a JSON key states only a fact of (_fact_keys.py)
-        if not result.gates:
-            result.gates = self._described_gates()  # the no-gate fallback: clauses in the card's words (_described.py)
+        if all(g.how.split("+")[0] == "paraphrase" for g in result.gates):
+            # the no-gate fallback: clauses in the card's words (_described.py); gates read only in other words
+            # (_paraphrased_gates.py) are added to what it reads, never put in its place
+            described = self._described_gates()
+            if described:
+                result.gates = described + [g for g in result.gates if g.gate not in {d.gate for d in described}]
         result.gates = drop_unmentioned(self, result.gates)  # a label with nothing of its own is a slot (_template_slots.py)
         self.all_numbers = list(self._all_figures()[0])  # read once: the prose reading may have read them (_prose.py)
         if len(self.all_numbers) >= MAX_NUMBERS:

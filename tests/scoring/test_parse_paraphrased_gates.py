@@ -137,3 +137,17 @@ def test_the_thresholds_ask_more_of_a_sentence_than_of_a_label() -> None:
     from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF, EMBED_MARGIN
 
     assert SENTENCE_CUTOFF > DEFAULT_EMBED_CUTOFF and SENTENCE_MARGIN >= EMBED_MARGIN
+
+
+
+def test_in_prose_a_paraphrased_sentence_never_keeps_the_next_named_gate_out_of_its_section() -> None:
+    # the circle of competence is named late in its sentence, beside the valuation: with no gate current it opens
+    # gate 1's section; after the opening sentence read as the moat in other words it stayed in gate 2's, and gate 1
+    # lost its PROCEED to a paraphrased gate 2 (the pass's first version); the opening sentence is not taken now
+    text = ("Rivals have tried to copy their product for years and never got anywhere with it.\n\n"
+            "Since then the paint maker has shown nothing that troubles the circle of competence test or the valuation, "
+            "so it passes.\n")
+    assert _read(text, embedder=False) == [(1, "PROCEED", "alias")]
+    assert _read(text) == [(1, "PROCEED", "alias")]
+    # the same opening sentence before a label, which opens its gate's section whatever came before: taken
+    assert _read(text.split("\n\n")[0] + "\n\n" + NAMED) == [(2, None, "paraphrase"), (1, "PROCEED", "name"), (5, "PROCEED", "name")]
