@@ -151,3 +151,35 @@ def test_in_prose_a_paraphrased_sentence_never_keeps_the_next_named_gate_out_of_
     assert _read(text) == [(1, "PROCEED", "alias")]
     # the same opening sentence before a label, which opens its gate's section whatever came before: taken
     assert _read(text.split("\n\n")[0] + "\n\n" + NAMED) == [(2, None, "paraphrase"), (1, "PROCEED", "name"), (5, "PROCEED", "name")]
+
+
+class _Near:
+    """Texts holding ``words`` at cosine 0.8 from the card text ``near``; every other text on its own axis."""
+
+    def __init__(self, words: str, near: str) -> None:
+        self.words, self.near = words, near
+        self.axes: dict[str, int] = {}
+
+    def encode(self, sentences: list[str]) -> Any:
+        rows = np.zeros((len(sentences), 512))
+        for i, s in enumerate(sentences):
+            if self.words in s:
+                rows[i, self.axes.setdefault(self.near, len(self.axes)) % 511] = 0.8
+                rows[i, 511] = 0.6
+            else:
+                rows[i, self.axes.setdefault(s, len(self.axes)) % 511] = 1.0
+        return rows
+
+
+def test_an_answer_naming_no_gate_keeps_its_fallback_reading_and_gains_the_paraphrased_gate() -> None:
+    # no gate named: the no-gate fallback (_described.py) reads gates 1 and 2 in the card's words; the last sentence
+    # is the third gate in other words. The pass's first version left only that gate: the fallback ran on no gate read
+    pif = "pif_dual_kill_investment_screen"
+    text = ("Fund walks away from port deal\n\nThe terminal fits the mandate of the fund's strategic holdings, whose policy "
+            "lists such assets. Its projected return was 4% a year against an 8% hurdle, people said.\n\n"
+            "Officials had hoped the port would bring thousands of new jobs to the eastern province.\n")
+    fallback = [(1, None, "described"), (2, "REJECT", "described+stated-bar")]
+    read = lambda embedder: [(g.gate, g.verdict, g.how) for g in parse_response(text, pif, embedder=embedder).gates]  # noqa: E731
+    assert read(False) == fallback
+    third = compiled_card(pif).card.gates[2]
+    assert read(_Near("eastern province", third.name)) == fallback + [(3, None, "paraphrase")]
