@@ -12,9 +12,16 @@ closest to it when they are at least :data:`SENTENCE_CUTOFF` similar to it and
 
 It never invents a gate (it only ever names a card gate), never moves a gate
 the answer names, and reads at a lower confidence (recognition ``paraphrase``,
-:data:`._confidence.RECOGNITION`). The cut-off and the margin were set on the
-open tuned parts of batches n26 and n27 and checked on n28 (docs/scoring.md,
-"Gates discussed in other words").
+:data:`._confidence.RECOGNITION`). It only adds gates, never takes a reading
+away (stop 32): it skips every sentence a named gate reads
+(:meth:`_ParaphrasedGatesMixin._read_by_named_gates`: its section, its
+paragraph, the final verdict's region), in prose a sentence after which the
+next named sentence would change subject (:meth:`_keeps_next_subject`), and an
+answer read only in other words keeps the no-gate fallback's gates
+(:mod:`._described`). The law is tested with 21 seeded embedders
+(tests/scoring/test_parse_embedder_default.py). The cut-off and the margin were
+set on the open tuned parts of batches n26 and n27 and checked on n28
+(docs/scoring.md, "Gates discussed in other words").
 """
 
 from __future__ import annotations
