@@ -43,6 +43,7 @@ from ipb.scoring.parse._listed import _ListedGatesMixin
 from ipb.scoring.parse._subject import _SubjectMixin
 from ipb.scoring.parse._prose import _ProseGatesMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
+from ipb.scoring.parse._paraphrased_gates import _ParaphrasedGatesMixin
 from ipb.scoring.parse._lexical import _LexicalReferencesMixin
 from ipb.scoring.parse._loose import _LooseReferencesMixin
 from ipb.scoring.parse._numbered import _NumberedListMixin
@@ -72,7 +73,7 @@ _OTHERS_VIEW = re.compile(r"\b(?:some|many|most|other)\s+(?:readers|investors|an
                           r"|\bothers\s+(?:are|think|say|argue|believe|see|would|will|may|might)\b")
 
 
-class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -122,12 +123,17 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
         if not structural:
             self._prose_fallback()
+        self._paraphrased_gates()  # paragraphs naming no gate matched to an unnamed gate by the card's text (_paraphrased_gates.py)
         evidence = self._sections(structural)
         result.gates = self._named_or_judged(self._stated_bars(self._gates(evidence)))  # labelled facts vs a bar (_stated_bars.py)
         result.gates = self._section_readings(result.gates)  # a section that judges its facts in other words (_section_reading.py)
         result.gates = self._fact_key_gates(result.gates)  # gates a JSON key states only a fact of (_fact_keys.py)
-        if not result.gates:
-            result.gates = self._described_gates()  # the no-gate fallback: clauses in the card's words (_described.py)
+        if all(g.how.split("+")[0] == "paraphrase" for g in result.gates):
+            # the no-gate fallback: clauses in the card's words (_described.py); gates read only in other words
+            # (_paraphrased_gates.py) are added to what it reads, never put in its place
+            described = self._described_gates()
+            if described:
+                result.gates = described + [g for g in result.gates if g.gate not in {d.gate for d in described}]
         result.gates = drop_unmentioned(self, result.gates)  # a label with nothing of its own is a slot (_template_slots.py)
         self.all_numbers = list(self._all_figures()[0])  # read once: the prose reading may have read them (_prose.py)
         if len(self.all_numbers) >= MAX_NUMBERS:

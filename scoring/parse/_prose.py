@@ -32,6 +32,9 @@ elsewhere outranks them, and ``how`` is ``substance``.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 import bisect
 from dataclasses import dataclass
 
@@ -55,6 +58,38 @@ from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
 from ipb.scoring.parse._types import GateTrace, Span
 
 __all__ = ["MIN_SCORE", "prose_vocabulary", "clause_weights", "gate_of_clause", "appraisals"]
+
+
+def outside_names(low: str, mentions: Iterable[_Mention], said: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """``said`` (appraisals in ``low``) less those that overlap a gate's name, alias or phrase as written (``mentions``
+    of the sentence) in a question: "is it selling at a sensible price?" and "does it have a durable competitive
+    advantage?" name the card's gates (the transcript's "And number four, is it selling at a sensible price." asks
+    without its mark); they do not appraise them. The same words stated ("it sells at a sensible price") stay a reading.
+
+    Examples
+    --------
+    >>> low = "and number four, is it selling at a sensible price. it sells at a sensible price"
+    >>> names = [_Mention(36, 50, (5,), "alias"), _Mention(66, 80, (5,), "alias")]
+    >>> outside_names(low, names, [(34, 50, "PROCEED"), (64, 80, "PROCEED")])
+    [(64, 80, 'PROCEED')]
+    """
+    spans = [(m.start, m.end) for m in mentions if m.gates and m.how != "paraphrase"]
+    if not spans or not said:
+        return said
+    return [s for s in said if not any(s[0] < b and a < s[1] and _asked(low, a, b) for a, b in spans)]
+
+
+def _asked(low: str, start: int, end: int) -> bool:
+    """Whether the sentence around ``low[start:end]`` asks: it ends with "?" or a clause of it opens with an auxiliary
+    and its subject ("is it", "does the business", "can they")."""
+    a = max(low.rfind(".", 0, start), low.rfind("\n", 0, start), low.rfind("?", 0, start), low.rfind("!", 0, start)) + 1
+    stop = min((k for k in (low.find(c, end) for c in ".?!\n") if k >= 0), default=len(low))
+    return (stop < len(low) and low[stop] == "?") or _ASKS.search(low, a, start) is not None
+
+
+#: A clause that asks: an auxiliary then its subject at the clause's start ("And number four, is it selling ...").
+_ASKS = re.compile(r"(?:^|[,:;\u2014]\s*|\b(?:and|so|but|then|now)\s+|^\s*)(?:is|are|was|were|does|do|did|can|could|has|have|will|would)\s+"
+                   r"(?:it|they|there|this|that|the|its|their|he|she|we|you|management)\b")
 
 
 @dataclass
@@ -186,7 +221,7 @@ class _ProseGatesMixin(_ParserState):
             if hits:
                 found.append(_Attributed(gate, u, (a, b), hits))
                 continue
-            said = appraisals(low, a, b, _direction(card, gate), lexicon=lexicon_for(card.id), watch=_watches(card, gate))
+            said = self._outside_names(u, appraisals(low, a, b, _direction(card, gate), lexicon=lexicon_for(card.id), watch=_watches(card, gate)))
             if said:
                 found.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
                 continue
@@ -219,10 +254,14 @@ class _ProseGatesMixin(_ParserState):
             gate = next(iter(gates)) if gates else gate_of_clause(self.card, low[a:b])
             if gate is None:
                 continue
-            said = appraisals(low, a, b, _direction(self.card, gate), lexicon=lexicon_for(self.card.id), watch=_watches(self.card, gate))
+            said = self._outside_names(u, appraisals(low, a, b, _direction(self.card, gate), lexicon=lexicon_for(self.card.id),
+                                                     watch=_watches(self.card, gate)))
             if said:
                 out.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
         return out
+
+    def _outside_names(self, u: int, said: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        return outside_names(self.low, self.unit_mentions.get(u, ()), said)
 
     def _states_verdict(self, hit: _Hit, clause_start: int) -> bool:
         """Whether a verdict word the parser found states a verdict on the clause's criterion, as this reading takes

@@ -41,6 +41,7 @@ from ipb.scoring._numbers import NumberMatch
 from ipb.scoring.parse._appraisal_words import lexicon_for
 from ipb.scoring.parse._computed import computed_result
 from ipb.scoring.parse._prose import (
+    outside_names,
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._stated_bars import _compared, _higher
@@ -349,7 +350,9 @@ class _SectionReadingMixin(_ParserState):
                         continue
                     # no direction: "high" and "low" are read only where the clause's subject is the gate's criterion
                     # (:mod:`._prose`); a section's "switching costs are high" or "costs are high" may be about anything
-                    for s, e, v in appraisals(low, a, b, None, lexicon=lexicon, watch=watch, nouns=own_words):
+                    # not an appraisal inside a gate's name as written ("is it at a sensible price?")
+                    for s, e, v in outside_names(low, self.unit_mentions.get(u, ()),
+                                                 appraisals(low, a, b, None, lexicon=lexicon, watch=watch, nouns=own_words)):
                         if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
                             found.append((v, f"the appraisal {self.masked[s:e]!r}"))
                     for s, e, v in category_verdicts(card, gate, low, a, b):  # "Hot.", "calm rather than hot", "Self-reinforcing."

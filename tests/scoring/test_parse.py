@@ -224,12 +224,14 @@ def test_embedding_fallback_resolves_paraphrases_and_is_lazy() -> None:
     # the card's own words read headings 1 to 3 first, as without an embedder (test below); the embedder reads the rest
     assert parsed.gate_sequence == [1, 2, 3, 4, 5]
     assert [g.how for g in parsed.gates] == ["vocabulary"] * 3 + ["embedding"] * 2
-    assert fake.calls == 2  # the card's gate texts once, the unresolved labels once
+    # the card's gate texts once, the unresolved labels once; five of six gates found, so the card's sentence texts
+    # once and the sentences of the paragraphs that name no gate once (_paraphrased_gates.py)
+    assert fake.calls == 4
     again = parse_response(PARAPHRASED, BUFFETT, embedder=fake)
-    assert fake.calls == 3  # the card's embeddings are cached per embedder
+    assert fake.calls == 6  # the card's embeddings are cached per embedder: only the labels and the sentences again
     assert again.to_dict() == parsed.to_dict()
     lexical = parse_response("1. Circle of Competence: PASS\n2. Margin of Safety: FAIL", BUFFETT, embedder=fake)
-    assert fake.calls == 3  # nothing left unresolved: the embedder is not called
+    assert fake.calls == 6  # nothing left unresolved and no paragraph without a gate: the embedder is not called
     assert lexical.gate_sequence == [1, 5]
 
 

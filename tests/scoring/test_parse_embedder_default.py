@@ -14,10 +14,12 @@ import hashlib
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ipb.scoring.parse import parse_response
+from ipb.scoring.parse._paraphrased_gates import _ParaphrasedGatesMixin
 
 BUFFETT = "buffett_acquisition_checklist"
 
@@ -135,3 +137,65 @@ def test_the_embedder_never_adds_an_invented_gate(seed: int, k: int) -> None:
     assert {g.gate: g.verdict for g in off.gates}.items() <= {g.gate: g.verdict for g in on.gates}.items()
     if not any(g.how == "embedding" for g in on.gates):
         assert set(on.invented_gates) <= set(off.invented_gates)
+
+
+#: Prose and labelled answers whose named gates' sections hold sentences that name no gate, some with the verdict
+#: words the named gate reads ("... so this is a clear PROCEED" after the circle of competence), beside paragraphs
+#: outside every section (an opening paragraph, one after a closing heading): the sentences the paraphrased-gates
+#: pass may and may not take.
+LAW_TEXTS = [
+    "The circle of competence test is met: we understand paint and how dealers buy it.\n\n"
+    "Dealers have stuck with the brand for forty years and rivals never dented that loyalty, so this is a clear "
+    "PROCEED.\n\nOn management integrity it is a REJECT, given the restatement of 2019 and the silence after it.\n\n"
+    "We would hold the shares for decades and never look at the quote, which also passes.\n\nFinal verdict: DECLINE.",
+    "Margin of safety: the price looks fine at first sight.\n\nRivals have tried to copy them for years and the "
+    "bosses were never candid with owners, so this one fails.\n\nManagement integrity: PASS, the letters are frank.\n\n"
+    "The business throws off cash in every year of the cycle, and this passes as well.\n",
+    "We would own this business for decades and trust the people who run it with our savings, so it passes.\n\n"
+    "### Circle of Competence\nPROCEED: paint is simple.\n### Economic Moat\nREJECT: no pricing power left.\n\n"
+    "### Other points\nThe price asked is far below what the owner earnings are worth, so this one clearly passes.\n\n"
+    "Final verdict: DECLINE.",
+    "## Circle of Competence\nThe company sells paint through dealers in small towns. Its costs are mostly pigment "
+    "and tins bought in bulk. Demand follows house moves and repainting, not fashion. Nothing here needs a chemist to "
+    "follow. We can say what the business will look like in ten years, so this is a PROCEED.\n\n"
+    "## Management Integrity\nThe chief executive sold shares a week before the warning. The letters to owners blame "
+    "the weather every single year. Two auditors resigned within three years of each other. Pay rose while returns "
+    "fell by half. We cannot trust these figures, so this is a REJECT.\n\nFinal verdict: DECLINE.",
+    "Our circle of competence covers this: paint is easy to follow. Dealers order by the pallet and pay within thirty "
+    "days. Input costs move with oil, but they are passed on within a quarter. The product has not changed in decades "
+    "and will not. So that part is a PROCEED. As for management integrity, the founder's son runs the firm now. He "
+    "paid himself a special bonus out of a loss year. The board has no member who is not family. That is a REJECT.\n\n"
+    "Final verdict: DECLINE.",
+]
+
+
+def _readings(text: str, embedder: Any) -> tuple[dict[int, tuple[str | None, str]], list[str], str | None]:
+    parsed = parse_response(text, BUFFETT, embedder=embedder)
+    return {g.gate: (g.verdict, g.how) for g in parsed.gates}, parsed.invented_gates, parsed.final_verdict
+
+
+@pytest.mark.parametrize("seed", [*range(20), 84065])
+def test_the_paraphrased_gates_pass_only_adds_gates_whatever_the_embedder(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Law (issue 13, stop 32), for 20 fixed seeded embedders and the fresh-clone CI's failing one, over every text: each gate read without the
+    paraphrased-gates pass keeps its verdict and how it was recognised with the pass, the invented gates and the final
+    verdict are the same, and every gate the pass adds is read as a ``paraphrase``. Before: with SeededEmbedder(84065)
+    the pass took the sentence under "## Gates 1 and 2" and gate 1's PROCEED was lost to gate 5; seeds 13, 17 and 18 took a
+    heading's or a named sentence's verdict from the last two texts (gate 3 REJECT -> None, gate 1 PROCEED -> None)."""
+    with_pass = [_readings(text, SeededEmbedder(seed)) for text in TEXTS + LAW_TEXTS]
+    with monkeypatch.context() as m:
+        m.setattr(_ParaphrasedGatesMixin, "_paraphrased_gates", lambda self: None)
+        without = [_readings(text, SeededEmbedder(seed)) for text in TEXTS + LAW_TEXTS]
+    for (gates_on, invented_on, final_on), (gates_off, invented_off, final_off) in zip(with_pass, without):
+        assert {g: gates_on.get(g) for g in gates_off} == gates_off
+        assert all(how == "paraphrase" for g, (_, how) in gates_on.items() if g not in gates_off)
+        assert (invented_on, final_on) == (invented_off, final_off)
+
+
+def test_the_law_texts_give_the_pass_sentences_to_take() -> None:
+    """The law above is not empty: over its 20 seeds the pass adds gates (seeds 14 and 15, from the opening paragraph
+    and the one after "### Other points" of the third law text), from paragraphs outside every named gate's section."""
+    added = 0
+    for seed in range(20):
+        for text in TEXTS + LAW_TEXTS:
+            added += sum(g.how == "paraphrase" for g in parse_response(text, BUFFETT, embedder=SeededEmbedder(seed)).gates)
+    assert added >= 2
