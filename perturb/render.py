@@ -325,7 +325,8 @@ def label_and_unit(spec: InputSpec) -> tuple[str, str | None, bool]:
     """How a question names ``spec`` and the unit written after its number: ``(label, unit or None, ordinal)``.
 
     The unit is not repeated when the label already names it (``"The t-statistic of the alpha is 2.6."``,
-    not ``"... is 2.6 t-statistic."``) or counts something (``"The number of years ... is 7."``); a label
+    not ``"... is 2.6 t-statistic."``) or counts something (``"The number of years ... is 7."``; a label that
+    opens with the plural unit counts it: ``Years the business has operated`` reads ``number of years ...``); a label
     whose time unit is its own word is reworded (``planned holding months`` -> ``planned holding period``,
     ``months between A and B`` -> ``time between A and B``) and keeps the unit; a unit that names a place
     in an order (:data:`ORDINAL_UNITS`) makes the value an ordinal (``12th``), never ``12 place``.
@@ -335,6 +336,8 @@ def label_and_unit(spec: InputSpec) -> tuple[str, str | None, bool]:
     ('planned holding period', 'months', False)
     >>> label_and_unit(InputSpec("rank", "number", NUMBER, "Place of the stock in the ranking.", unit="place"))
     ('place of the stock in the ranking', None, True)
+    >>> label_and_unit(InputSpec("age", "number", NUMBER, "Years the business has operated.", unit="years"))
+    ('number of years the business has operated', None, False)
     """
     name = input_label(spec)
     unit = " ".join((spec.unit or "").split())
@@ -355,6 +358,8 @@ def label_and_unit(spec: InputSpec) -> tuple[str, str | None, bool]:
         if singular and (i == len(words) - 1 or lowered[i + 1] in _SPAN_WORDS):
             words[i] = "period" if i == len(words) - 1 else "time"
             return " ".join(words), unit, False
+        if i == 0 and len(words) > 1 and w.endswith("s") and w == (_TIME_UNITS[singular] if singular else low):
+            return "number of " + " ".join([w, *words[1:]]), None, False  # "Years the business has run": a count
         return name, None, False  # the label names the unit already
     if f" {low} " in f" {name.lower()} ":
         return name, None, False
