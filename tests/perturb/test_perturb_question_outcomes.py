@@ -49,3 +49,19 @@ def test_every_item_with_an_inconclusive_gold_is_offered_inconclusive():
         assert _task(item["question"]) == expected, item["id"]
         if item["investment_verdict"] == "INCONCLUSIVE":
             assert not roic_stated
+
+
+def test_an_l8_card_inconclusive_on_every_item_gets_a_note_naming_its_unstated_inputs(tmp_path):
+    """A new user (stop 32) put Klarman's downside card beside their own base: Klarman was INCONCLUSIVE on every item
+    (the base states only the downside value the two cards share) and the summary did not say why."""
+    card = str(CARDS / "dhandho_new_user.yaml")
+    base = tmp_path / "base.yaml"
+    base.write_text("id: dhandho_l8\nfacts:\n  operating_years: 25\n  business_simplicity: simple\n"
+                    "  share_price_drawdown: 70%\n  return_on_capital: 22%\n  market_value: $400M\n"
+                    "  intrinsic_value: $1B\n  downside_value: $350M\n", encoding="utf-8")
+    result = generate(Job((card, "klarman_downside_first_process"), str(base), 3), 20, allow_short=True)
+    assert result.per_card["klarman_downside_first_process"] == {"INCONCLUSIVE": 20}
+    (note,) = [n for n in result.notes if "on every item" in n]
+    assert note.startswith("card klarman_downside_first_process is INCONCLUSIVE on every item: the base does not state "
+                           "purchase_price, conservative_value, position_weight, which its gates read")
+    assert not any(n.startswith("card dhandho_new_user") for n in result.notes)  # its verdicts move
