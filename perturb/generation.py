@@ -93,7 +93,7 @@ from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.keyset import KeySet
 from ipb.perturb.operators import Step, get_operator, sector_context_note
 from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
-                              raw_point)
+                              raw_point, stuck_card_notes)
 
 __all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
            "Generation", "GenerationRun", "RecipeReport", "Diversity", "generate", "write_items", "possible_outcomes"]
@@ -231,26 +231,6 @@ def default_recipes(frame: Frame) -> tuple[tuple[Recipe, ...], list[str]]:
         raise PerturbError("no perturbation operator applies to card " + " and ".join(frame.card_ids) + ": "
                            + "; ".join(notes), rule="not-applicable")
     return tuple(recipes), notes
-
-
-def stuck_card_notes(frame: Frame, facts: Any, per_card: dict[str, dict[str, int]]) -> list[str]:
-    """A note for each card of an L8 run that is INCONCLUSIVE on every item, naming the inputs its gates read that the
-    base leaves unstated (no operator draws an unstated input, so they stay unknown on every item).
-
-    A new user (stop 32) put Klarman's downside card beside a Pabrai base: Klarman was INCONCLUSIVE on 20 of 20
-    items (the base stated only the downside value it shares with Pabrai), with nothing in the summary to say why.
-    """
-    notes = []
-    for card_id, counts in per_card.items():
-        if set(counts) != {"INCONCLUSIVE"}:
-            continue
-        unstated = [n for n, gates in frame.consumers.items()
-                    if n not in facts and any(g.startswith(card_id + "/") for g in gates)]
-        if unstated:
-            shown = ", ".join(unstated[:5]) + (f" and {len(unstated) - 5} more" if len(unstated) > 5 else "")
-            notes.append(f"card {card_id} is INCONCLUSIVE on every item: the base does not state {shown}, which "
-                         "its gates read, and no operator draws an unstated input; state them in the base")
-    return notes
 
 
 @dataclass(frozen=True)
