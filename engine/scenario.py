@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -134,7 +135,10 @@ def convert_fact(spec: InputSpec, value: Any, *, strict: bool = False) -> Any:
         try:
             read = read_number(value, strict=strict)
         except NumberError as exc:
-            raise LoadError(f"{spec.name}: {exc.message} (it is a {kind} input)", rule="fact-type", name=spec.name) from None
+            bare = _unit_written(value, spec.unit)  # "25 years" for an input whose unit is years: the card states it
+            raise LoadError(f"{spec.name}: {exc.message} (it is a {kind} input"
+                            + (f" in {spec.unit}: write the number alone" if bare else "") + ")",
+                            rule="fact-type", name=spec.name, suggestion=bare) from None
         if read.kind == "money" and read.currency != "USD":
             raise LoadError(
                 f"{spec.name}: {value!r} is in {read.currency}, but card amounts are in USD; convert it first",
@@ -358,3 +362,20 @@ def facts_from_mapping(card: Card, facts: Mapping[str, Any]) -> dict[str, Any]:
         if value is not None:
             out[name] = value
     return out
+
+
+def _unit_written(value: str, unit: str | None) -> str | None:
+    """The number of ``value`` when it is a number followed by the input's own ``unit`` ("25 years" for years), else
+    None: a new user's fact that repeats the unit the card already states.
+
+    >>> _unit_written("25 years", "years"), _unit_written("1 year", "years"), _unit_written("25 yrs", "years")
+    ('25', '1', None)
+    """
+    m = _NUMBER_AND_WORD.fullmatch(value)
+    if m is None or not unit:
+        return None
+    word, own = m.group(2).lower(), " ".join(unit.split()).lower()
+    return m.group(1) if word.rstrip("s") == own.rstrip("s") else None
+
+
+_NUMBER_AND_WORD = re.compile(r"\s*([-+]?\d[\d,]*(?:\.\d+)?)\s+([A-Za-z]+)\s*")

@@ -93,7 +93,7 @@ from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.keyset import KeySet
 from ipb.perturb.operators import Step, get_operator, sector_context_note
 from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
-                              raw_point)
+                              raw_point, stuck_card_notes)
 
 __all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
            "Generation", "GenerationRun", "RecipeReport", "Diversity", "generate", "write_items", "possible_outcomes"]
@@ -638,6 +638,7 @@ class GenerationRun:
         written = sum(r.items for r in reports)
         result = Generation([], n, reports, dict(verdicts), self.balance, possible_outcomes(frame), notes=self.notes,
                             written=written, diversity=diversity)
+        result.notes = result.notes + stuck_card_notes(frame, self.gen.base.facts, result.per_card)
         if written < n:
             why = "; ".join(
                 f"{r.recipe}: {r.distinct} distinct" + (" (exhausted)" if r.exhausted else "")

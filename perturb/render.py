@@ -43,6 +43,7 @@ from typing import Any
 from ipb.engine._yaml import YamlDoc
 from ipb.engine.card import Card, InputSpec
 from ipb.errors import PerturbError
+from ipb.engine.execute import INCONCLUSIVE_OUTCOME
 from ipb.perturb.frame import Frame, PScenario, cached_text, card_outcomes
 from ipb.perturb.values import literal
 
@@ -324,7 +325,8 @@ def label_and_unit(spec: InputSpec) -> tuple[str, str | None, bool]:
     """How a question names ``spec`` and the unit written after its number: ``(label, unit or None, ordinal)``.
 
     The unit is not repeated when the label already names it (``"The t-statistic of the alpha is 2.6."``,
-    not ``"... is 2.6 t-statistic."``) or counts something (``"The number of years ... is 7."``); a label
+    not ``"... is 2.6 t-statistic."``) or counts something (``"The number of years ... is 7."``; a label that
+    opens with the plural unit counts it: ``Years the business has operated`` reads ``number of years ...``); a label
     whose time unit is its own word is reworded (``planned holding months`` -> ``planned holding period``,
     ``months between A and B`` -> ``time between A and B``) and keeps the unit; a unit that names a place
     in an order (:data:`ORDINAL_UNITS`) makes the value an ordinal (``12th``), never ``12 place``.
@@ -334,6 +336,8 @@ def label_and_unit(spec: InputSpec) -> tuple[str, str | None, bool]:
     ('planned holding period', 'months', False)
     >>> label_and_unit(InputSpec("rank", "number", NUMBER, "Place of the stock in the ranking.", unit="place"))
     ('place of the stock in the ranking', None, True)
+    >>> label_and_unit(InputSpec("age", "number", NUMBER, "Years the business has operated.", unit="years"))
+    ('number of years the business has operated', None, False)
     """
     name = input_label(spec)
     unit = " ".join((spec.unit or "").split())
@@ -354,6 +358,8 @@ def label_and_unit(spec: InputSpec) -> tuple[str, str | None, bool]:
         if singular and (i == len(words) - 1 or lowered[i + 1] in _SPAN_WORDS):
             words[i] = "period" if i == len(words) - 1 else "time"
             return " ".join(words), unit, False
+        if i == 0 and len(words) > 1 and w.endswith("s") and w == (_TIME_UNITS[singular] if singular else low):
+            return "number of " + " ".join([w, *words[1:]]), None, False  # "Years the business has run": a count
         return name, None, False  # the label names the unit already
     if f" {low} " in f" {name.lower()} ":
         return name, None, False
@@ -532,9 +538,34 @@ def _acronym_name(name: str) -> bool:
     return bool(words) and words[0].isupper() and all(w.isupper() or w == "to" for w in words)
 
 
-def _outcomes(frame: Frame) -> str:
+def _outcomes(frame: Frame, missing: tuple[str, ...] = ()) -> str:
+    """The final verdicts the task offers: the card's (:func:`card_outcomes`), and INCONCLUSIVE besides on a
+    conjunction that can be left undecided with the inputs ``missing`` undisclosed (:func:`undecidable`)."""
     names = card_outcomes(frame.cards[0].card)
+    if missing and INCONCLUSIVE_OUTCOME not in names and undecidable(frame, missing):
+        names = [*names, INCONCLUSIVE_OUTCOME]
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+
+
+def undecidable(frame: Frame, missing: tuple[str, ...]) -> bool:
+    """Whether an L7 conjunction can end INCONCLUSIVE when the inputs ``missing`` are undisclosed.
+
+    A conjunction ends INCONCLUSIVE when a decisive gate is INCONCLUSIVE, or when no gate PROCEEDs
+    (README, "Decisive gates"; paper §7.3). This reads the undisclosed inputs only: the answer is yes when
+    a decisive gate reads one of ``missing``, or when every gate does. (A gate with both a ``proceed`` and
+    a ``reject`` criterion can also be INCONCLUSIVE on stated facts, a value that holds neither, such as
+    a decision still pending; such items are not offered INCONCLUSIVE yet: docs/perturbation.md,
+    "Questions".) The rule reads the card and which inputs are undisclosed, never the item's gold, so
+    offering INCONCLUSIVE tells a model nothing the question's "not disclosed" sentence does not.
+
+    >>> from ipb.perturb.frame import build_frame
+    >>> frame = build_frame(["buffett_acquisition_checklist"])
+    >>> undecidable(frame, ("management_record",)), undecidable(frame, ("ev_to_arr",))
+    (False, True)
+    """
+    card = frame.cards[0].card
+    reading = {gate.rsplit("/", 1)[1] for name in missing for gate in frame.consumers.get(name, ())}
+    return any(g.decisive for g in card.gates if g.id in reading) or all(g.id in reading for g in card.gates)
 
 
 def _join(words: list[str]) -> str:
@@ -581,7 +612,8 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
     if fixed is None:  # what depends on the cards only: read once per frame
         fixed = frame.memo["question"] = _fixed_parts(frame)
     labels, context, pieces = fixed
-    missing = tuple(labels[n] for n in labels if n not in scenario.facts)
+    missing_names = tuple(n for n in labels if n not in scenario.facts)
+    missing = tuple(labels[n] for n in missing_names)
     if missing:
         said = frame.memo.setdefault("unknown_sentence", {})
         unknown = said.get(missing)
@@ -597,6 +629,14 @@ def render_question(frame: Frame, scenario: PScenario) -> str:
         "unknown": unknown,
         **context,
     }
+    if missing_names and frame.layer == "L7":  # INCONCLUSIVE offered when the undisclosed inputs can leave the card undecided
+        offered = frame.memo.setdefault("question_outcomes", {})
+        said = offered.get(missing_names)
+        if said is None:
+            if len(offered) >= UNKNOWN_LIMIT:
+                offered.clear()
+            said = offered[missing_names] = _outcomes(frame, missing_names)
+        values["outcomes"] = said
     return "".join(text if name is None else values[name] for text, name in pieces)
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 #: Items whose nearest-neighbour distance the diversity summary measures.
 NEIGHBOUR_SAMPLE = 500
 
-__all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance"]
+__all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance", "stuck_card_notes"]
 
 
 
@@ -307,3 +307,23 @@ def distance(a: Sequence[Any], b: Sequence[Any]) -> float:
         else:
             total += 1.0
     return total
+
+
+def stuck_card_notes(frame: Frame, facts: Any, per_card: dict[str, dict[str, int]]) -> list[str]:
+    """A note for each card of an L8 run that is INCONCLUSIVE on every item, naming the inputs its gates read that the
+    base leaves unstated (no operator draws an unstated input, so they stay unknown on every item).
+
+    A new user (stop 32) put Klarman's downside card beside a Pabrai base: Klarman was INCONCLUSIVE on 20 of 20
+    items (the base stated only the downside value it shares with Pabrai), with nothing in the summary to say why.
+    """
+    notes = []
+    for card_id, counts in per_card.items():
+        if set(counts) != {"INCONCLUSIVE"}:
+            continue
+        unstated = [n for n, gates in frame.consumers.items()
+                    if n not in facts and any(g.startswith(card_id + "/") for g in gates)]
+        if unstated:
+            shown = ", ".join(unstated[:5]) + (f" and {len(unstated) - 5} more" if len(unstated) > 5 else "")
+            notes.append(f"card {card_id} is INCONCLUSIVE on every item: the base does not state {shown}, which "
+                         "its gates read, and no operator draws an unstated input; state them in the base")
+    return notes

@@ -13,7 +13,7 @@ from typing import Any, Mapping, TypeAlias, Union
 from ipb.engine.api import execute, load_card
 from ipb.engine.card import Card
 from ipb.engine.graph import CompiledCard
-from ipb.errors import ScoreError
+from ipb.errors import IpbError, LoadError, ScoreError
 
 __all__ = ["parse", "score"]
 
@@ -47,7 +47,24 @@ def parse(text: str, card: CardRef, *, embed: bool = False) -> Any:
     """
     from ipb.scoring.parse import parse_response
 
-    return parse_response(text, load_card(card).card, embedder=None if embed else False)
+    try:
+        compiled = load_card(card)
+    except LoadError:
+        if isinstance(card, str) and isinstance(text, (str, Path)) and _names_a_card(text):
+            raise LoadError(f"ipb.parse takes the answer first and the card second, parse(text, card): {str(text)!r} "
+                            "is a card and the second argument is not; swap them", rule="arguments",
+                            name="parse") from None
+        raise
+    return parse_response(text, compiled.card, embedder=None if embed else False)
+
+
+def _names_a_card(ref: str | Path) -> bool:
+    """Whether ``ref`` loads as a card (an id or a file): then it was passed where the answer goes."""
+    try:
+        load_card(ref)
+    except IpbError:
+        return False
+    return True
 
 
 def _item_for(card: CardRef, facts: Mapping[str, Any] | None, item_id: str) -> dict[str, Any]:

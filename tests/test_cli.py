@@ -28,6 +28,14 @@ def test_run_table_shows_each_gate_and_the_verdict():
         assert text in result.output
 
 
+def test_run_table_has_a_computed_column_only_for_a_card_that_computes():
+    """A new user (stop 32) saw an empty Computed column on a card with no ``compute``; Buffett's computes values."""
+    assert "Computed" in invoke("run", CARD, BASE).output
+    pif = ROOT / "frameworks" / "scenarios" / "pif_dual_kill_investment_screen"  # a card with no compute
+    result = invoke("run", "pif_dual_kill_investment_screen", str(sorted(pif.glob("*.yaml"))[0]))
+    assert result.exit_code == 0 and "Final verdict" in result.output and "Computed" not in result.output
+
+
 def test_run_json_is_the_grp():
     result = invoke("run", CARD, BASE, "--format", "json")
     grp = json.loads(result.output)

@@ -74,3 +74,14 @@ def test_score_against_a_card_loaded_from_a_file_outside_the_package(tmp_path):
                        card=card, facts={"market_value": "$25M", "current_assets": "$45M",
                                          "total_liabilities": 12e6, "preferred_stock": "$3M", "net_income": "$1M"})
     assert (result["status"], result["metrics"]["verdict_acc"]) == ("scored", 1.0)
+
+
+def test_parse_with_its_arguments_swapped_says_so():
+    """A new user (stop 32) called ``ipb.parse(card, text)`` and got "'Gate 1 ...' is neither a card file nor a
+    known card id"; the error now says the answer comes first and to swap them."""
+    with pytest.raises(LoadError, match=r"takes the answer first and the card second.*'graham_net_net_screen' is a card"):
+        ipb.parse("graham_net_net_screen", "Gate 1 (two-thirds of NCAV): REJECT. Final verdict: DECLINE")
+    with pytest.raises(LoadError, match="neither a card file nor a known card id") as info:
+        ipb.parse("Gate 1: REJECT.", "no_such_card")  # not swapped: the plain error
+    assert "swap" not in str(info.value)
+    assert ipb.parse("Gate 1 (two-thirds of NCAV): REJECT. Final verdict: DECLINE", "graham_net_net_screen").final_verdict == "DECLINE"

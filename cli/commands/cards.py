@@ -74,7 +74,9 @@ def _print_trace(trace: Trace, scenario: Scenario) -> None:
     table.add_column("Gate")
     table.add_column("Verdict")
     table.add_column("Decided by")
-    table.add_column("Computed")
+    computes = any(r.computed for r in trace.gates)  # no column of blanks for a card that computes nothing
+    if computes:
+        table.add_column("Computed")
     units = {name: t.unit for name, t in card.symbols.items()}
     for r in trace.gates:
         verdict = r.verdict.value
@@ -88,7 +90,7 @@ def _print_trace(trace: Trace, scenario: Scenario) -> None:
             text += f"\n{r.na_reason}"
         values = "\n".join(f"{n} = {format_value(v, units.get(n))}" for n, v in r.values.items())
         computed = "\n".join(f"{n} = {format_value(v, units.get(n))}" for n, v in r.computed.items())
-        table.add_row(str(r.gate.number), _escape(r.gate.name), text, _escape(values), _escape(computed))
+        table.add_row(str(r.gate.number), _escape(r.gate.name), text, _escape(values), *([_escape(computed)] if computes else []))
     out.print(table)
     style = "bold green" if trace.outcome == card.outcomes["pass"] else "bold red"
     if trace.outcome == "INCONCLUSIVE":

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import typer
 from rich.table import Table
 
-from ipb.cli._app import RunFormat, _fail, app, out
-from ipb.engine.investors import Investor, check_cards, load_investors
+from ipb.cli._app import INVESTORS_HELP, RunFormat, _fail, app, out, use_investor_files
+from ipb.engine.investors import Investor, check_cards, load_investors, schools
 from ipb.errors import ErrorGroup, IpbError
 
 
@@ -37,9 +38,16 @@ def _as_dict(investor: Investor) -> dict[str, Any]:
 def investors(
     format: RunFormat = typer.Option(RunFormat.table, "--format", "-f", help="table: one row per investor; json: the full registry."),
     check: bool = typer.Option(False, "--check", help="Also cross-check the registry with the bundled cards; exit 1 on a mismatch."),
+    investor_files: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP + " Listed after the bundled ones."),
 ) -> None:
-    """List the investor registry (frameworks/investors.yaml): schools, active periods, boundaries and cards."""
+    """List the investor registry (frameworks/investors.yaml): schools, active periods, boundaries and cards.
+
+    With ``--investors FILE`` the file's investors follow the bundled ones, so an author sees the investor a card of
+    their own registers, as ``ipb check``, ``ipb score`` and ``ipb respond`` will read it. The table's caption names
+    the schools a registry file may use (the FM-5 clusters).
+    """
     try:
+        use_investor_files(investor_files)
         registry = load_investors()
         problems = check_cards() if check else []
     except IpbError as exc:
@@ -47,7 +55,8 @@ def investors(
     if format is RunFormat.json:
         out.print(json.dumps([_as_dict(i) for i in registry.values()], indent=2), markup=False)
     else:
-        table = Table(title=f"{len(registry)} investors", title_justify="left")
+        table = Table(title=f"{len(registry)} investors", title_justify="left",
+                      caption="schools: " + ", ".join(schools()), caption_justify="left")
         for column in ("id", "name", "kind", "school", "active", "boundaries", "cards"):
             table.add_column(column, justify="right" if column in ("boundaries", "cards") else "left")
         for i in registry.values():

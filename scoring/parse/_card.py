@@ -319,4 +319,5 @@ def _build_index(card: Card) -> _CardIndex:
         gate_texts=gate_texts,
         gate_text_owner=owner,
         gate_words=part_words,
+        own_verdict_words={w: o for w, o in outcome_of.items() if w in gate_words and w != vw.INCONCLUSIVE},
     )

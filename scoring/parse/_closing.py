@@ -339,6 +339,7 @@ class _ClosingMixin(_ParserState):
                 return None  # the word opens the sentence, or is the value of a label opening it ("Not ready to decide: INCONCLUSIVE")
             if hit.word.sense or self._level(hit) < vw.COMMITTED:
                 return None
-            mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
+            mapped = ix.own_verdict_words.get(token.upper()) or {  # an outcome spelled PASS is the card's PASS
+                vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)
             return None if mapped is None else (2, hit.start, mapped, (hit.start, hit.end))
         return None

@@ -198,6 +198,9 @@ class _CardIndex:
     #: The card's synonym table (:func:`ipb.scoring.verdict_words.synonym_table`) for the default phrases that are not
     #: the card's own words: phrase -> outcome, with the rating-field and bare-word triggers that find them.
     synonym_of: dict[str, str] = field(default_factory=dict)
+    #: The card's outcomes that are spelled as a gate-verdict word (an outcome ``PASS``: a decline, in Pabrai's sense),
+    #: upper case -> outcome: in the final region such a word is the card's outcome, not a gate verdict mapped to one.
+    own_verdict_words: dict[str, str] = field(default_factory=dict)
     rating_triggers: list[Trigger] = field(default_factory=list)
     synonym_triggers: list[Trigger] = field(default_factory=list)
     #: The regimes of each classifying gate as they are written in prose ("growth up, inflation down", "slow grower"),

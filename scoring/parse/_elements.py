@@ -35,6 +35,25 @@ _MEASURE_WORDS = frozenset({"metric", "measur", "figur", "number"})
 
 
 _OPERATOR_AFTER = re.compile(r"[ \t]*(?:[=\u00d7*+/]|x\b)")
+#: A figure that is a stated bar, not the fact: after a comparison sign ("(>= 5)", "\u2265 40%") or a bar's noun
+#: ("a minimum of 5 years", "threshold: 15%"), or before one ("the 5-year bar", "a 40% floor").
+_BAR_SIGN_BEFORE = re.compile(r"(?:[\u2265\u2264<>]=?|=<|=>|\b(?:at\s+least|at\s+most|minimum(?:\s+of)?|maximum(?:\s+of)?"
+                              r"|threshold(?:\s+of)?|floor\s+of|hurdle\s+of|cap\s+of|limit\s+of)[:\s]?)[ \t]*\Z", re.I)
+_BAR_NOUN_AFTER = re.compile(r"[ \t-]*(?:\w+[ \t-]+)?(?:bar|floor|minimum|hurdle|threshold|cut-?off|cap|ceiling|limit)\b", re.I)
+#: An element that is itself a bar, whose figure a bar's noun may introduce ("buy limit {limit}", "minimum {x} years").
+_BAR_ELEMENT = re.compile(r"(?i)\b(?:bar|floor|minimum|maximum|hurdle|threshold|cut-?off|cap|ceiling|limit|required|requirement)\b")
+#: An element that names one figure in words only ("market value {market_value}", "operating history of {years} years"):
+#: not a formula, whose words are its operands ("(growth + yield) / P/E = {ratio}").
+_NAMED_FIGURE = re.compile(r"[A-Za-z' -]+\{\w+\}(?:[ \t]+[A-Za-z]+)?")
+#: What may stand between a figure and the element's words that it states ("25 years of operating history",
+#: "$600M market value"): a space, or "of".
+_STATES_BEFORE = re.compile(r"[ \t]+(?:of[ \t]+)?(?:the[ \t]+)?\Z", re.I)
+
+
+def _stated_bar(text: str, n: NumberMatch) -> bool:
+    """Whether the figure ``n`` is a bar set against the fact ("(>= 5)", "the 5-year bar"), not the fact."""
+    return _BAR_SIGN_BEFORE.search(text, max(0, n.start - 16), n.start) is not None \
+        or _BAR_NOUN_AFTER.match(text, n.end) is not None
 
 
 _COMPARE = {
@@ -142,7 +161,12 @@ def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Sp
         for name, kind in element.fields:
             field_before = element.text.find("{" + name + "}") < _first_word_pos(element.text)
             anchor = _field_anchor(element.text, name, bag, cutoff, word_spans, before=field_before)
-            chosen = _nearest_number(bag.text, [n for n in numbers if n.start not in used], anchor, kind, before=field_before)
+            free = [n for n in numbers if n.start not in used]
+            facts = free if _BAR_ELEMENT.search(element.text) else [n for n in free if not _stated_bar(bag.text, n)]
+            # (a bar beside the fact is not the fact, unless the element is itself a bar: "buy limit {limit}")
+            chosen = _stating_number(bag.text, facts, word_spans, kind) if _NAMED_FIGURE.fullmatch(element.text) else None
+            if chosen is None:
+                chosen = _nearest_number(bag.text, facts or free, anchor, kind, before=field_before)
             if chosen is None:
                 return None
             used.add(chosen.start)
@@ -274,6 +298,18 @@ def _nearest_number(text: str, numbers: list[NumberMatch], anchor: int, kind: st
         if distance < best_distance:
             best, best_distance = n, distance
     return best
+
+
+def _stating_number(text: str, numbers: list[NumberMatch], word_spans: list[Span], kind: str | None) -> NumberMatch | None:
+    """A figure of ``kind`` written right before the element's first matched word, stating it ("25 years of operating
+    history", "$600M market value"): the writer's own figure for the element, whatever stands after its words."""
+    if not word_spans:
+        return None
+    first = min(a for a, _ in word_spans)
+    for n in numbers:
+        if n.end <= first and _same_kind(n.unit, kind) and _STATES_BEFORE.match(text[n.end : first]) is not None:
+            return n
+    return None
 
 
 def _shared_stems(elements: list[_Element]) -> frozenset[str]:

@@ -272,6 +272,13 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
         for hit in self.hits:
             unit = self.units[hit.unit]
             token = masked[hit.start : hit.end]
+            own = ix.own_verdict_words.get(token.upper())
+            if own is not None:  # "Final verdict: PASS" on a card whose outcome is PASS: the card's word, not a gate's PROCEED
+                if unit.final and not self._tight_owner(hit, hit.unit) and not self._an_alternative(
+                        masked[max(unit.start, hit.start - 80) : hit.start], masked[hit.end : min(unit.end, hit.end + 40)], own):
+                    level = (3 if not self._has_outcome_word(hit.unit) else 2) + self._after_final_cue(hit.unit, hit.start)
+                    candidates.append((level, hit.start, own, (hit.start, hit.end)))
+                continue
             if _FINAL_PASS_WORD.fullmatch(token) and self._labelled_decline(hit.start, hit.end, unit.final):
                 candidates.append((3 + self._after_final_cue(hit.unit, hit.start), hit.start, ix.fail_outcome, (hit.start, hit.end)))
                 continue  # "Verdict: Pass." on a buy decision: the investor declining

@@ -22,7 +22,8 @@ from ipb.engine.scenario import load_scenario_text
 from ipb.errors import ErrorGroup, IpbError
 
 BAD = Path(__file__).parent / "cards" / "bad"
-BUFFETT = Path(__file__).parents[2] / "frameworks" / "buffett_acquisition_checklist.yaml"
+FRAMEWORKS = Path(__file__).parents[2] / "frameworks"
+BUFFETT = FRAMEWORKS / "buffett_acquisition_checklist.yaml"
 
 
 def card_errors(path: Path) -> list[IpbError]:
@@ -271,3 +272,24 @@ def test_scenario_values_are_converted(buffett: Card) -> None:
         "gross_margin": Decimal("0.9"),
         "business_model": "consumer_brand",
     }
+
+
+@pytest.mark.parametrize("written, bare", [("12 years", "12"), ("1 year", "1")])
+def test_a_fact_that_repeats_its_inputs_unit_is_told_to_write_the_number_alone(written: str, bare: str) -> None:
+    """A new user (stop 32) wrote ``operating_years: 25 years`` for an input with ``unit: years`` and got only
+    "unexpected ' '"; the error now names the unit and suggests the bare number, at the fact."""
+    card = load_card(FRAMEWORKS / "graham_seven_tests_defensive.yaml")  # dividend_years: number, unit years
+    with pytest.raises(ErrorGroup) as info:
+        load_scenario_text(f"facts:\n  dividend_years: {written}\n", card, "scenario.yaml")
+    (error,) = info.value.errors
+    assert "(it is a number input in years: write the number alone)" in str(error)
+    assert error.suggestion == bare and error.rule == "fact-type"
+    assert (error.file, error.line, error.column) == ("scenario.yaml", 2, 19)
+
+
+def test_a_fact_with_another_word_after_the_number_gets_no_suggestion() -> None:
+    card = load_card(FRAMEWORKS / "graham_seven_tests_defensive.yaml")
+    with pytest.raises(ErrorGroup) as info:
+        load_scenario_text("facts:\n  dividend_years: 12 quarters\n", card, "scenario.yaml")
+    (error,) = info.value.errors
+    assert error.suggestion is None and "write the number alone" not in str(error)

@@ -396,3 +396,28 @@ def test_ipb_check_validates_the_registry_file(tmp_path):
     result = CliRunner().invoke(app, ["check", str(broken)])
     assert result.exit_code == 1
     assert f"{broken}:20:13: load error: school 'macr' of 'beta' is not declared" in result.output
+
+
+def test_ipb_investors_lists_a_users_registry_file_and_the_schools(tmp_path):
+    """A new user (stop 32) could not see their own investor beside the bundled ones, nor which schools a file may
+    name: ``ipb investors --investors FILE`` lists the file's investors after the bundled 12; the caption names the
+    schools."""
+    own = tmp_path / "own.yaml"
+    own.write_text("version: 1\ninvestors:\n  mohnish_pabrai:\n    name: Mohnish Pabrai\n    aliases: [Pabrai]\n"
+                   "    kind: practitioner\n    organisation: Pabrai Investment Funds\n    school: deep_value\n"
+                   "    distinctive_phrases: [heads I win, dhandho]\n    phrases_source: author\n"
+                   "    active: {start: 1999, end: null}\n    career_boundaries:\n"
+                   "      - {date: 1999, event: funds_founded, description: Founded the funds., corpus_filter: none}\n"
+                   "    cards: [pabrai_dhandho_checklist]\n", encoding="utf-8")
+    runner = CliRunner()
+    try:
+        rows = json.loads(runner.invoke(app, ["investors", "-f", "json", "--investors", str(own)],
+                                        catch_exceptions=False).output)
+        assert [r["id"] for r in rows][-1] == "mohnish_pabrai" and len(rows) == 13
+        table = runner.invoke(app, ["investors", "--investors", str(own)], catch_exceptions=False, terminal_width=200)
+        assert table.exit_code == 0 and "13 investors" in table.output  # (the rows wrap at the test console width)
+        assert rows[-1]["name"] == "Mohnish Pabrai" and rows[-1]["school"] == "deep_value"
+        assert "schools: deep_value, macro, quality_value" in table.output
+    finally:
+        investors_module.use_investors()
+    assert len(json.loads(runner.invoke(app, ["investors", "-f", "json"], catch_exceptions=False).output)) == 12

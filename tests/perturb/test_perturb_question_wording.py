@@ -74,6 +74,11 @@ WORDING = [
      "The t-statistic of the residual alpha left after the factor regression is 2.6."),
     ("dividend_years", "number", NUMBER, "years", "Number of years of uninterrupted dividends.", Decimal(20),
      "The number of years of uninterrupted dividends is 20."),
+    # stop 32 new user: a label that opens with its plural unit counts it ("The years the business has ... are 2." before)
+    ("operating_years", "number", NUMBER, "years", "Years the business has operated with its current model.",
+     Decimal(2), "The number of years the business has operated with its current model is 2."),
+    ("inventory_days", "number", NUMBER, "days", "Days of inventory on hand.", Decimal(45),
+     "The number of days of inventory on hand is 45."),
     ("issues_held", "number", NUMBER, "issues", "Number of different common stocks held.", Decimal(20),
      "The number of different common stocks held is 20."),
     ("ev_to_ebit", "number", NUMBER, "x", "", Decimal(8), "EV to EBIT is 8 x."),
