@@ -227,7 +227,7 @@ RUNS = {
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "a3ba37cb5c6055190a41513bd08cbf640063c8f5816d328663eae20797a5eb1a"),
+                           7, "", 90, "4c75b7897b4f80702d0392a2a8b97d99b6beb46ed90f38a4fca070de2db791f3"),
 }
 
 

@@ -93,3 +93,53 @@ def test_every_item_of_a_bundled_deck_keeps_the_reader_rules(tmp_path, deck):
         assert len({i["scenario"]["facts"][name] for i in items}) >= 3, name
     assert all([r["id"] for r in i["manifest"]["deck"]["constraints"]][-1] in (
         "payout_matches_yield_price_and_earnings", "owner_earnings_within_ebitda") for i in items)
+
+
+THREE = Path(__file__).resolve().parent / "fixtures" / "l8_three_investors.yaml"
+
+
+def three_breaks(facts: dict) -> list[str]:
+    """The stop-32 rules of the three-investor deck (Buffett, Marks, Dalio) that ``facts`` break, by hand."""
+    out = []
+    mood, bullish = facts["investor_psychology"], _ratio(facts["sentiment_percentile"])
+    low, high = Decimal("0.4"), Decimal("0.6")
+    if (mood in ("euphoric", "optimistic") and bullish < low) or (mood == "euphoric" and bullish < Decimal("0.7")):
+        out.append("optimism_reads_as_bullish_sentiment")
+    if (mood in ("fearful", "panicked") and bullish > high) or (mood == "panicked" and bullish > Decimal("0.3")):
+        out.append("fear_reads_as_bearish_sentiment")
+    if facts["capital_availability"] == "tight" and _ratio(facts["leverage_percentile"]) > Decimal("0.75"):
+        out.append("tight_capital_is_not_leveraged_buying")
+    if facts["macro_regime"] == "credit_crisis" and (facts["capital_availability"] == "loose"
+                                                      or _ratio(facts["high_yield_spread"]) < Decimal("0.06")):
+        out.append("credit_crisis_means_tight_credit")
+    return out
+
+
+def test_three_breaks_by_hand():
+    calm = {"investor_psychology": "optimistic", "sentiment_percentile": "75%", "capital_availability": "loose",
+            "leverage_percentile": "95%", "macro_regime": "expansion", "high_yield_spread": "3.1%"}
+    assert three_breaks(calm) == []
+    assert three_breaks({**calm, "sentiment_percentile": "39%"}) == ["optimism_reads_as_bullish_sentiment"]
+    assert three_breaks({**calm, "investor_psychology": "euphoric", "sentiment_percentile": "69%"}) == [
+        "optimism_reads_as_bullish_sentiment"]
+    assert three_breaks({**calm, "investor_psychology": "panicked", "sentiment_percentile": "31%"}) == [
+        "fear_reads_as_bearish_sentiment"]
+    assert three_breaks({**calm, "capital_availability": "tight"}) == ["tight_capital_is_not_leveraged_buying"]
+    assert three_breaks({**calm, "macro_regime": "credit_crisis"}) == ["credit_crisis_means_tight_credit"]
+    assert three_breaks({**calm, "macro_regime": "credit_crisis", "capital_availability": "normal",
+                         "high_yield_spread": "6%"}) == []
+
+
+def test_every_item_of_the_three_investor_deck_keeps_its_rules(tmp_path):
+    """Before the fixture's block (stop 32), 37 of 400 items (seed 7, no --ops) broke one of these rules."""
+    out = tmp_path / "three.jsonl"
+    result = runner.invoke(app, ["perturb", "--card", "buffett_acquisition_checklist", "--card",
+                                 "marks_market_cycle_positioning", "--card", "dalio_bubble_detection_gauge",
+                                 "--base", str(THREE), "--n", "300", "--seed", "7", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    items = _items(out)
+    assert [(i["id"], three_breaks(i["scenario"]["facts"])) for i in items
+            if three_breaks(i["scenario"]["facts"])] == []
+    for name in ("investor_psychology", "sentiment_percentile", "capital_availability", "leverage_percentile",
+                 "macro_regime"):
+        assert len({i["scenario"]["facts"][name] for i in items}) >= 2, name  # the rules' figures move
