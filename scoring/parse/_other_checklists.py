@@ -1,0 +1,56 @@
+"""Checklists beside the card's: labelled checks in a list of their own are no invented gates (paper §7.11, FM-1).
+
+An answer often carries another scheme's checks before or after its reading of the card's gates: a data vendor's
+health scorecard, a pipeline's basic checks, each with a mark::
+
+    ## Financial health scorecard
+    - Short-term assets cover short-term liabilities: ✅
+    - Debt/equity below 40%: ✅ (22%)
+
+    ## Investment thesis
+    **Circle of competence.** ... ✅
+
+An invented gate (FM-1) is a check the answer presents as one of the card's: it stands among the card's gates, a
+sibling of their labels ("Test 8 - Dividend yield" after "Test 7 - P/B"). A run of two or more labelled checks of one
+kind (the same list, heading level or label form) that holds no card gate, in an answer whose card gates are
+labelled in another form, is another checklist the answer reports, and none of its checks is invented.
+
+:func:`other_checklist` is the one test, from :meth:`_ParaphraseMixin._invented_labels`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["other_checklist"]
+
+#: The fewest labelled checks that make a list of their own.
+MIN_CHECKS = 2
+
+
+def _run(lines: list[Any], li: int) -> range:
+    """The lines around ``li`` of its kind (``block``), blank lines between them included."""
+    block = lines[li].block
+    lo = li
+    while lo > 0 and (lines[lo - 1].block == block or (lines[lo - 1].kind == "blank" and lo > 1 and lines[lo - 2].block == block)):
+        lo -= 1
+    hi = li
+    while hi + 1 < len(lines) and (lines[hi + 1].block == block
+                                   or (lines[hi + 1].kind == "blank" and hi + 2 < len(lines) and lines[hi + 2].block == block)):
+        hi += 1
+    return range(lo, hi + 1)
+
+
+def other_checklist(parser: Any, li: int, checks: set[int], gate_blocks: set[Any]) -> bool:
+    """Whether the candidate label on line ``li`` (``checks``: the lines of every candidate given a verdict on its line)
+    belongs to another checklist: the card's gates are labelled (``gate_blocks``: the forms of their labels, not
+    empty) in forms other than this line's, and the run of lines of this line's form around it holds
+    :data:`MIN_CHECKS` or more candidates and no line anchored to a card gate."""
+    lines = parser.lines
+    line = lines[li]
+    if not gate_blocks or line.block in gate_blocks or line.kind == "table":
+        return False
+    run = _run(lines, li)
+    if any(parser.anchors.get(k) is not None and parser.anchors[k].gate is not None for k in run):
+        return False
+    return sum(k in checks for k in run) >= MIN_CHECKS
