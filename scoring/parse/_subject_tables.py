@@ -38,3 +38,23 @@ def keyed_by_subject(masked: str, lines: list[Any], li: int) -> bool:
         return False
     first = normalize(masked[head.cells[0][0] : head.cells[0][1]])
     return first in SUBJECT_HEADS
+
+
+def among_subjects(parser: Any, u: int) -> bool:
+    """Whether unit ``u`` lies in a data row of a table keyed by its subjects with two or more such rows: an outcome
+    there ("| o3-mini | ... | tilt ILB + gold |") is one subject's decision among several, not the answer's own."""
+    if u < 0:
+        return False
+    lines = parser.lines
+    li = parser.units[u].line
+    if lines[li].kind != "table" or not keyed_by_subject(parser.masked, lines, li):
+        return False
+    k = li
+    while k > 0 and lines[k - 1].kind in ("table", "table_sep"):
+        k -= 1
+    rows = 0
+    while k < len(lines) and lines[k].kind in ("table", "table_sep"):
+        rows += lines[k].kind == "table"
+        k += 1
+    header = li + 1 < len(lines) and lines[li + 1].kind == "table_sep"
+    return not header and rows - 1 >= 2
