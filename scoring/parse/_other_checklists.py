@@ -12,8 +12,10 @@ health scorecard, a pipeline's basic checks, each with a mark::
 
 An invented gate (FM-1) is a check the answer presents as one of the card's: it stands among the card's gates, a
 sibling of their labels ("Test 8 - Dividend yield" after "Test 7 - P/B"). A run of two or more labelled checks of one
-kind (the same list, heading level or label form) that holds no card gate, in an answer whose card gates are
-labelled in another form, is another checklist the answer reports, and none of its checks is invented.
+kind (the same list, heading level or label form), in a section of its own (under a heading) that holds no card
+gate, in an answer whose card gates are labelled in another form, is another checklist the answer reports (a tool's
+or a vendor's output echoed), and none of its checks is invented. Without a heading of its own the run may be checks
+the answer adds to the card's, and stays invented.
 
 :func:`other_checklist` is the one test, from :meth:`_ParaphraseMixin._invented_labels`.
 """
@@ -44,13 +46,18 @@ def _run(lines: list[Any], li: int) -> range:
 def other_checklist(parser: Any, li: int, checks: set[int], gate_blocks: set[Any]) -> bool:
     """Whether the candidate label on line ``li`` (``checks``: the lines of every candidate given a verdict on its line)
     belongs to another checklist: the card's gates are labelled (``gate_blocks``: the forms of their labels, not
-    empty) in forms other than this line's, and the run of lines of this line's form around it holds
-    :data:`MIN_CHECKS` or more candidates and no line anchored to a card gate."""
+    empty) in forms other than this line's, the run of lines of this line's form around it holds
+    :data:`MIN_CHECKS` or more candidates, and the section holding the run (from the heading above it to the next
+    heading) has no line anchored to a card gate."""
     lines = parser.lines
     line = lines[li]
     if not gate_blocks or line.block in gate_blocks or line.kind == "table":
         return False
     run = _run(lines, li)
-    if any(parser.anchors.get(k) is not None and parser.anchors[k].gate is not None for k in run):
+    if sum(k in checks for k in run) < MIN_CHECKS:
         return False
-    return sum(k in checks for k in run) >= MIN_CHECKS
+    head = next((k for k in range(run.start - 1, -1, -1) if lines[k].kind == "heading"), None)
+    if head is None:
+        return False  # no section of its own: checks beside the card's gates may be invented ones
+    end = next((k for k in range(run.stop, len(lines)) if lines[k].kind == "heading"), len(lines))
+    return not any(parser.anchors.get(k) is not None and parser.anchors[k].gate is not None for k in range(head, end))

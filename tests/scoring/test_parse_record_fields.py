@@ -153,3 +153,12 @@ def test_a_row_among_two_subjects_is_one_subjects_decision():
     assert keyed_by_subject(one.masked, one.lines, 2) and not among_subjects(one, 2)  # one subject: the answer's own call
     checks = _rows("| Check | Result |\n|---|---|\n| Moat | pass |\n| Margin | fail |\n")
     assert not keyed_by_subject(checks.masked, checks.lines, 2) and not among_subjects(checks, 2)
+
+
+def test_checks_of_another_form_without_a_section_of_their_own_stay_invented():
+    text = ("**Circle of competence.** Two ferry routes: simple to follow. \u2705\n"
+            "**Margin of safety.** $12 against a value near $19. \u2705\n\n"
+            "- Net debt below two years of EBITDA: \u2705 (1.1x)\n- Pension deficit under 5% of equity: \u2705\n")
+    gates, parsed = _read(text, BUFFETT)
+    assert gates == [(1, "PROCEED"), (5, "PROCEED")]
+    assert parsed.invented_gates == ["Net debt below two years of EBITDA", "Pension deficit under 5% of equity"]
