@@ -158,10 +158,11 @@ class _ParaphraseMixin(_ParserState):
         blocks = {self.lines[k].block for k, a in self.anchors.items()
                   if a.gate is not None and a.how != "number" and (recognised_by is None or a.how == recognised_by)}
         checks = {li for li, _, _, _, has_verdict in candidates if has_verdict}
+        memo: dict[object, object] = {}
         for li, span, label, number, has_verdict in candidates:
             if number is not None or (recognised_by is not None and li in self.anchors):
                 continue  # "Gate 3: ..." stays gate 3
-            if has_verdict and other_checklist(self, li, checks, blocks):
+            if has_verdict and other_checklist(self, li, checks, blocks, memo):
                 continue  # a scorecard of its own beside the card's gates (_other_checklists.py)
             line = self.lines[li]
             if line.kind == "table" and not self._table_has_anchor(li, named=True) and named:

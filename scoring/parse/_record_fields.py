@@ -19,6 +19,7 @@ part of a gate's name (how ``words``) only: a gate's full name or alias under an
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from ipb.scoring._text import normalize
@@ -33,15 +34,17 @@ MIN_OTHER_HEADS = 2
 MAX_LINES_UP = 40
 
 
-def _heading_gates(parser: Any, unit: int, named: list[Any]) -> frozenset[int]:
-    """The gates named in the nearest heading line above ``unit`` (within :data:`MAX_LINES_UP` lines)."""
+def _heading_gates(parser: Any, unit: int, named: list[Any], starts: list[int]) -> frozenset[int]:
+    """The gates named in the nearest heading line above ``unit`` (within :data:`MAX_LINES_UP` lines); ``named`` is
+    sorted by start, ``starts`` its starts."""
     if unit < 0:
         return frozenset()
     line = parser.units[unit].line
     for k in range(line - 1, max(-1, line - 1 - MAX_LINES_UP), -1):
         head = parser.lines[k]
         if head.kind == "heading":
-            return frozenset(g for m in named if head.start <= m.start < head.end for g in m.gates)
+            inside = named[bisect_left(starts, head.start) : bisect_left(starts, head.end)]
+            return frozenset(g for m in inside for g in m.gates)
     return frozenset()
 
 
@@ -53,14 +56,15 @@ def record_fields(parser: Any, added: list[Any], mentions: list[Any]) -> list[An
     groups: dict[tuple[str, tuple[int, ...]], list[Any]] = {}
     for m in added:
         groups.setdefault((parser.masked[m.start : m.end].casefold(), tuple(m.gates)), []).append(m)
-    named = [m for m in mentions if m.invented is None]
+    named = sorted((m for m in mentions if m.invented is None), key=lambda m: m.start)
+    starts = [m.start for m in named]
     fields: set[tuple[str, tuple[int, ...]]] = set()
     for key, group in groups.items():
         if len(group) < MIN_RECORDS:
             continue
         heads = set()
         for m in group:
-            heads.update(_heading_gates(parser, parser._unit_at(m.start), named) - set(key[1]))
+            heads.update(_heading_gates(parser, parser._unit_at(m.start), named, starts) - set(key[1]))
         if len(heads) >= MIN_OTHER_HEADS:
             fields.add(key)
     if not fields:
