@@ -62,7 +62,7 @@ def record_fields(parser: Any, added: list[Any], mentions: list[Any]) -> list[An
     for key, group in groups.items():
         if len(group) < MIN_RECORDS:
             continue
-        heads = set()
+        heads: set[int] = set()
         for m in group:
             heads.update(_heading_gates(parser, parser._unit_at(m.start), named, starts) - set(key[1]))
         if len(heads) >= MIN_OTHER_HEADS:
