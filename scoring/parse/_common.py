@@ -134,7 +134,7 @@ _STOP_LABELS = re.compile(
     r"(?i)^(?:key\s+)?(?:facts?|data|inputs?|scenario|background|context|overview|introduction|intro|analysis|approach|method|"
     r"(?:(?:company|business|firm|fund|share\s+price|stock\s+price|price)\s+)?(?:profile|history|overview|background|description)|"
     r"(?:attempt|draft|version|revision|iteration|round|response|answer|output)\s*#?\s*\d{1,6}|"
-    r"framework|checklist|table|notes?|assumptions?|caveats?|risks?|sources?|references?|citations?|appendix|details?|"
+    r"framework|checklist|table|notes?|assumptions?|caveats?|risks?|strengths?|weaknesses?|pros|cons|pros\s+and\s+cons|sources?|references?|citations?|appendix|details?|"
     r"gate[- ]by[- ]gate(?:\s+analysis)?|gates?|steps?|questions?|answers?|metrics?|numbers?|calculations?|valuation\s+math|"
     r"trace|reasoning|discussion|evaluation|application|response|part\s+\w+|section\s+\w+|\w+\s+checklist|"
     r"(?:executive\s+)?summary(?:\s+of\s+(?:the\s+)?(?:verdicts?|results?|findings|gates?|checks?|tests?))?|"

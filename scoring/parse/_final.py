@@ -25,6 +25,7 @@ from ipb.scoring.parse._closing import (
 )
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._past import in_the_past
+from ipb.scoring.parse._subject_tables import among_subjects
 from ipb.scoring.parse._destination import TRIGGERS as DESTINATION_TRIGGERS, destination_outcomes, has_destinations
 from ipb.scoring.parse._decided import (
     _DecidedMixin,
@@ -115,7 +116,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             # "a naive investor would say INVEST", 'my colleague wrote "INVEST"', "Previous answer (wrong): INVEST": never the
             # verdict, at most the runner-up
             pool = set_aside if self._not_the_writers(before, line_start, start) or self._in_other_profile(start) \
-                or self._in_other_investor(start) else candidates  # (another investor's JSON object: :mod:`._decided`)
+                or self._in_other_investor(start) or among_subjects(self, u) else candidates  # (:mod:`._decided`, :mod:`._subject_tables`)
             if level < 3 and (_LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None
                               or _CUE_BEFORE.search(masked, max(line_start, start - 60), start) is not None
                               or decision_label_before(masked, line_start, start)):
@@ -282,8 +283,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             if _FINAL_PASS_WORD.fullmatch(token) and self._labelled_decline(hit.start, hit.end, unit.final):
                 candidates.append((3 + self._after_final_cue(hit.unit, hit.start), hit.start, ix.fail_outcome, (hit.start, hit.end)))
                 continue  # "Verdict: Pass." on a buy decision: the investor declining
-            if not unit.final:
-                continue
+            if not unit.final or among_subjects(self, hit.unit):
+                continue  # (a mark in one subject's row of a table of subjects: :mod:`._subject_tables`)
             if hit.word.sense or _FINAL_PASS_WORD.fullmatch(token) or self._level(hit) < vw.COMMITTED or token.islower() and other_object(masked, hit.end):
                 continue  # "Final verdict: PASS" may mean "pass on it"; "Decision: avoid the crowded trades" is about them
             mapped = {vw.PROCEED: ix.pass_outcome, vw.REJECT: ix.fail_outcome, vw.INCONCLUSIVE: vw.INCONCLUSIVE}.get(hit.verdict)

@@ -18,6 +18,7 @@ from ipb.scoring.parse._common import (
     _Mention,
 )
 from ipb.scoring.parse._decided import company_label
+from ipb.scoring.parse._other_checklists import other_checklist
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Embedder, EmbedderArg, Span
 
@@ -156,9 +157,13 @@ class _ParaphraseMixin(_ParserState):
         named = {a.gate for a in self.anchors.values() if a.gate is not None}
         blocks = {self.lines[k].block for k, a in self.anchors.items()
                   if a.gate is not None and a.how != "number" and (recognised_by is None or a.how == recognised_by)}
+        checks = {li for li, _, _, _, has_verdict in candidates if has_verdict}
+        memo: dict[object, object] = {}
         for li, span, label, number, has_verdict in candidates:
             if number is not None or (recognised_by is not None and li in self.anchors):
                 continue  # "Gate 3: ..." stays gate 3
+            if has_verdict and other_checklist(self, li, checks, blocks, memo):
+                continue  # a scorecard of its own beside the card's gates (_other_checklists.py)
             line = self.lines[li]
             if line.kind == "table" and not self._table_has_anchor(li, named=True) and named:
                 # a table none of whose rows names a card gate (by name, alias or number) is a table of figures or

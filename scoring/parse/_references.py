@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, Trigger, normalize, stem
+from ipb.scoring.parse._record_fields import record_fields
 from ipb.scoring.parse._common import (
     _FIELD_LABEL,
     _STOP_LABELS,
@@ -26,6 +27,7 @@ from ipb.scoring.parse._label_names import _LabelNamesMixin
 from ipb.scoring.parse._loose import _LABEL_JOINER, _QUANTIFIER_BEFORE
 from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._subject_tables import keyed_by_subject
 from ipb.scoring.parse._types import InventedGate, Span
 from ipb.scoring.parse._verdicts import _TIGHT_BREAK, _is_verdict_cell
 
@@ -329,6 +331,7 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
             gate = cache[norm]
             if gate is not None:
                 added.append(_Mention(a, b, (gate,), "words"))
+        added = record_fields(self, added, mentions)  # "Requirement:" in every check's record is a field (_record_fields.py)
         if not added:
             return mentions
         return sorted([*mentions, *added], key=_mention_order)
@@ -420,7 +423,7 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
                 self.anchors[li] = _Anchor(None, "number", label_span, invented=_invented_name(invented[0].invented or "", title))
                 continue
             blocked = bool(norm) and (_FIELD_LABEL(norm) or bool(vw.FINAL_LABEL.match(norm)) or bool(_STOP_LABELS.match(norm))
-                                      or _final_cue_label(norm))
+                                      or _final_cue_label(norm) or norm in self.record_fields)
             if number_gate is not None and number_span is not None:
                 self.anchors[li] = _Anchor(number_gate, "number", number_span)
                 if norm and not blocked and self._gate_like(rest):
@@ -457,6 +460,8 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
     ) -> None:
         if li + 1 < len(self.lines) and self.lines[li + 1].kind == "table_sep":
             return  # a header row
+        if keyed_by_subject(self.masked, self.lines, li):
+            return  # "| BRVL | 4/4 | HOLD |" under "| Ticker | ...": a subject's row, no gate's (_subject_tables.py)
         number_gate: tuple[int, Span] | None = None
         first_text: tuple[Span, str] | None = None
         for cell in line.cells:

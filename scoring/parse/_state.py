@@ -35,6 +35,7 @@ class _ParserState:
     score_cutoff: float
     embed_cutoff: float
     notes: list[str]
+    record_fields: set[str]  # normalised line labels read as a repeated record's field names (_record_fields.py)
     masked: str
     low: str
     final_units: set[int]
@@ -88,6 +89,7 @@ class _ParserState:
         self.score_cutoff = score_cutoff
         self.embed_cutoff = embed_cutoff
         self.notes = []
+        self.record_fields = set()
         self.masked = text
         self.low = text
         self.final_units = set()
