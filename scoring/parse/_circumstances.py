@@ -2,7 +2,7 @@
 
 :mod:`._confidence` rates a gate reading by its words (how strongly they
 commit) and by how the gate was recognised. Some readings commit strongly
-and are still wrong because of where the word sits; three such shapes are
+and are still wrong because of where the word sits; two such shapes are
 weighed here. Each only lowers the reading's confidence; the reading itself
 never changes.
 
@@ -15,16 +15,18 @@ circumstance       factor  shape
 ``unsupported``    0.7     a PROCEED / REJECT whose line goes on to say its evidence is
                            assumed or missing ("✅ assumed fine, no proxy data yet");
                            an INCONCLUSIVE is what such a line supports, so it is spared
-``neighbouring``   0.8     the verdict word lies outside the gate's own section and
-                           three or more lines from where the gate is named: a verdict
-                           likely taken from a neighbouring section
 =================  ======  ===========================================================
+
+Measured and left out (docs/scoring.md): a verdict word outside the gate's
+own section and three or more lines from its name ("neighbouring") was right
+22 of 24 at >= 0.7 before n29 but 7 of 8 on n28 and n29's tuned parts, no
+better than those batches' other readings; a status icon alone (97 of 100)
+and a word after the final verdict (47 of 49) were too mild to weigh.
 
 Set on the corpus's tuned split before n29 (stop 32, embedder on, gate
 readings at confidence >= 0.7): "Step N" numbers were right 15 of 19 (all
-other number labels 137 of 137), an assumed-or-missing line 1 of 3, a word
-outside its section and 3+ lines from the name 25 of 27; the tuned split as a
-whole was right about 99% at that threshold. Checked, not fitted, on n29's
+other number labels 137 of 137), an assumed-or-missing line 1 of 3; the tuned
+split as a whole was right about 99% at that threshold. Checked, not fitted, on n29's
 tuned part (docs/scoring.md, "Where the verdict word stands").
 
 Units: character offsets into the parser's masked text (same length as the
@@ -39,48 +41,37 @@ from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._types import Span
 
 #: Factor by circumstance of a gate's verdict word (product when several hold).
-CIRCUMSTANCE_FACTORS = {"own-step": 0.8, "unsupported": 0.7, "neighbouring": 0.8}
+CIRCUMSTANCE_FACTORS = {"own-step": 0.8, "unsupported": 0.7}
 #: A label naming the answer's own sequence rather than the card's gate numbers.
 OWN_STEP = re.compile(r"(?i)\s*(?:step|stage)s?\b")
 #: The rest of a verdict's line saying its evidence is assumed or missing.
 UNSUPPORTED = re.compile(
     r"(?i)\b(?:assum(?:e|ed|es|ing|ption)|not\s+(?:yet\s+)?(?:available|assessed|verified|checked|found|disclosed)|"
-    r"no\s+(?:data|proxy|information|evidence|disclosure)|unknown|unverified|pending|only\s+because|(?:found|available)\s+yet)\b")
-#: Lines between a gate's name and its verdict word from which a word outside the gate's section counts as a neighbour's.
-NEIGHBOUR_LINES = 3
+    r"no\s+(?:data|proxy|information|evidence|disclosure)|unknown|unverified|pending|(?:found|available)\s+yet)\b")
 
 
-def circumstances(text: str, verdict: str | None, verdict_span: Span | None, mention: Span, section: Span | None,
-                  how: str) -> list[str]:
+def circumstances(text: str, verdict: str | None, verdict_span: Span | None, mention: Span, how: str) -> list[str]:
     """The circumstances (keys of :data:`CIRCUMSTANCE_FACTORS`) of a gate reading: ``verdict`` read at ``verdict_span``
-    of ``text`` for a gate named at ``mention``, whose own section is ``section`` (None: the mention alone), recognised
-    by ``how``. A gate without a verdict has none.
+    of ``text`` for a gate named at ``mention`` and recognised by ``how``. A gate without a verdict has none.
 
     Examples
     --------
-    >>> circumstances("Step 4 - Management: PROCEED.", "PROCEED", (21, 28), (0, 6), (0, 29), "number")
+    >>> circumstances("Step 4 - Management: PROCEED.", "PROCEED", (21, 28), (0, 6), "number")
     ['own-step']
-    >>> circumstances("Moat: PASS, assumed fine (no data).", "PROCEED", (6, 10), (0, 4), (0, 35), "name")
+    >>> circumstances("Moat: PASS, assumed fine (no data).", "PROCEED", (6, 10), (0, 4), "name")
     ['unsupported']
-    >>> circumstances("Moat: INCONCLUSIVE, no data.", "INCONCLUSIVE", (6, 18), (0, 4), (0, 28), "name")
+    >>> circumstances("Moat: INCONCLUSIVE, no data.", "INCONCLUSIVE", (6, 18), (0, 4), "name")
     []
-    >>> circumstances("Moat\\na\\nb\\nc\\nPASS", "PROCEED", (11, 15), (0, 4), (0, 6), "name")
-    ['neighbouring']
     """
     if verdict is None or verdict_span is None:
         return []
-    start, end = verdict_span
+    end = verdict_span[1]
     out: list[str] = []
     if how == "number" and OWN_STEP.match(text, mention[0]):
         out.append("own-step")
     line_end = text.find("\n", end)
     if verdict in (vw.PROCEED, vw.REJECT) and UNSUPPORTED.search(text, end, len(text) if line_end < 0 else line_end):
         out.append("unsupported")
-    own = section or mention
-    if not (own[0] <= start and end <= own[1]):
-        lo, hi = min(mention[0], start), max(mention[1], end)
-        if text.count("\n", lo, hi) >= NEIGHBOUR_LINES:
-            out.append("neighbouring")
     return out
 
 
@@ -89,7 +80,7 @@ def circumstance_factor(found: list[str]) -> float:
 
     Examples
     --------
-    >>> circumstance_factor([]), circumstance_factor(["own-step"]), round(circumstance_factor(["unsupported", "neighbouring"]), 6)
+    >>> circumstance_factor([]), circumstance_factor(["own-step"]), round(circumstance_factor(["own-step", "unsupported"]), 6)
     (1.0, 0.8, 0.56)
     """
     factor = 1.0

@@ -405,6 +405,6 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
             trace = GateTrace(g, gate.name, verdict, span, mention, how, vspan)
             trace.confidence, trace.runner_up, trace.runner_up_span = self._gate_confidence(by_gate.get(g, []), verdict, vspan, how)
             trace.confidence = round(trace.confidence * circumstance_factor(  # where the word stands (_circumstances.py)
-                circumstances(self.masked, verdict, vspan, mention, self._section_span(g), how)), 3)
+                circumstances(self.masked, verdict, vspan, mention, how)), 3)
             traces.append(trace)
         return traces

@@ -14,8 +14,8 @@ reading                                                confidence
 available."
 "Management Integrity: INCONCLUSIVE, ... not            0.95 (INCONCLUSIVE spared)
 available."
-moat's PROCEED in a "Notes" section 4 lines below       0.95 x 0.8 = 0.76
-its name
+moat's PROCEED in a "Notes" section 4 lines below       0.95 (no factor: "neighbouring"
+its name                                               was measured and left out)
 =====================================================  ===========================
 """
 
@@ -51,30 +51,28 @@ def _without_confidence(parsed: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the shapes, on the function
 
 
-@pytest.mark.parametrize(("text", "verdict", "vspan", "mention", "section", "how", "want"), [
-    ("Step 4 - Management: PROCEED.", "PROCEED", (21, 28), (0, 6), (0, 29), "number", ["own-step"]),
-    ("Stage 2: moat. PROCEED.", "PROCEED", (15, 22), (0, 7), (0, 23), "number", ["own-step"]),
-    ("Gate 4 - Management: PROCEED.", "PROCEED", (21, 28), (0, 6), (0, 29), "number", []),  # the card's numbering
-    ("Step 4 - Management: PROCEED.", "PROCEED", (21, 28), (9, 19), (0, 29), "name", []),  # named, not numbered
-    ("Moat: PASS, assumed fine.", "PROCEED", (6, 10), (0, 4), (0, 25), "name", ["unsupported"]),
-    ("Moat: FAIL, data not yet available.", "REJECT", (6, 10), (0, 4), (0, 35), "name", ["unsupported"]),
-    ("Moat: INCONCLUSIVE, data not available.", "INCONCLUSIVE", (6, 18), (0, 4), (0, 39), "name", []),
-    ("Moat: PASS.\nAssumed rates stay at 4%.", "PROCEED", (6, 10), (0, 4), (0, 37), "name", []),  # another line
-    ("Moat\na\nb\nc\nPASS", "PROCEED", (11, 15), (0, 4), (0, 6), "name", ["neighbouring"]),  # 4 lines away, outside
-    ("Moat\na\nPASS", "PROCEED", (7, 11), (0, 4), (0, 6), "name", []),  # 2 line breaks from the name: a neighbour of its own
-    ("Moat\na\nb\nc\nPASS", "PROCEED", (11, 15), (0, 4), (0, 15), "name", []),  # inside its own section
-    ("Moat\na\nb\nc\nPASS", None, None, (0, 4), (0, 6), "name", []),  # no verdict, no circumstance
+@pytest.mark.parametrize(("text", "verdict", "vspan", "mention", "how", "want"), [
+    ("Step 4 - Management: PROCEED.", "PROCEED", (21, 28), (0, 6), "number", ["own-step"]),
+    ("Stage 2: moat. PROCEED.", "PROCEED", (15, 22), (0, 7), "number", ["own-step"]),
+    ("Gate 4 - Management: PROCEED.", "PROCEED", (21, 28), (0, 6), "number", []),  # the card's numbering
+    ("Step 4 - Management: PROCEED.", "PROCEED", (21, 28), (9, 19), "name", []),  # named, not numbered
+    ("Moat: PASS, assumed fine.", "PROCEED", (6, 10), (0, 4), "name", ["unsupported"]),
+    ("Moat: FAIL, data not yet available.", "REJECT", (6, 10), (0, 4), "name", ["unsupported"]),
+    ("Moat: INCONCLUSIVE, data not available.", "INCONCLUSIVE", (6, 18), (0, 4), "name", []),  # what the line supports
+    ("Moat: PASS.\nAssumed rates stay at 4%.", "PROCEED", (6, 10), (0, 4), "name", []),  # on another line
+    ("Moat: PASS, four of five only because goodwill blurs it.", "PROCEED", (6, 10), (0, 4), "name", []),  # a concession
+    ("Step 2: PASS, assumed fine.", "PROCEED", (8, 12), (0, 6), "number", ["own-step", "unsupported"]),
+    ("Step 2: moat.", None, None, (0, 6), "number", []),  # no verdict, no circumstance
 ])
 def test_each_shape_is_found_where_it_holds_and_only_there(text: str, verdict: str | None, vspan: tuple[int, int] | None,
-                                                           mention: tuple[int, int], section: tuple[int, int], how: str,
-                                                           want: list[str]) -> None:
-    assert circumstances(text, verdict, vspan, mention, section, how) == want
+                                                           mention: tuple[int, int], how: str, want: list[str]) -> None:
+    assert circumstances(text, verdict, vspan, mention, how) == want
 
 
 def test_factors_multiply() -> None:
-    assert CIRCUMSTANCE_FACTORS == {"own-step": 0.8, "unsupported": 0.7, "neighbouring": 0.8}
+    assert CIRCUMSTANCE_FACTORS == {"own-step": 0.8, "unsupported": 0.7}
     assert circumstance_factor([]) == 1.0
-    assert circumstance_factor(["own-step", "unsupported", "neighbouring"]) == pytest.approx(0.8 * 0.7 * 0.8)
+    assert circumstance_factor(["own-step", "unsupported"]) == pytest.approx(0.8 * 0.7)
 
 
 # --------------------------------------------------------------------------- on whole answers: confidence moves, reading not
@@ -83,8 +81,8 @@ def test_factors_multiply() -> None:
 @pytest.mark.parametrize(("text", "want", "plain_confidence"), [
     (STEPS, [(1, "PROCEED", 0.68), (2, "PROCEED", 0.68)], [0.85, 0.85]),  # 0.85 x 0.8 each
     (UNSUPPORTED, [(1, "PROCEED", 0.95), (2, "PROCEED", 0.665), (3, "INCONCLUSIVE", 0.95)], [0.95, 0.95, 0.95]),  # x0.7
-    (NEIGHBOUR, [(1, "PROCEED", 0.85), (2, "PROCEED", 0.76)], [0.85, 0.95]),  # 0.95 x 0.8
-], ids=["own-step", "unsupported", "neighbouring"])
+    (NEIGHBOUR, [(1, "PROCEED", 0.85), (2, "PROCEED", 0.95)], [0.85, 0.95]),  # left out: unchanged
+], ids=["own-step", "unsupported", "neighbouring-left-out"])
 def test_a_shape_lowers_the_confidence_and_leaves_the_reading(text: str, want: list[tuple[int, str, float]],
                                                                plain_confidence: list[float],
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
