@@ -47,7 +47,7 @@ OWN_STEP = re.compile(r"(?i)\s*(?:step|stage)s?\b")
 #: The rest of a verdict's line saying its evidence is assumed or missing.
 UNSUPPORTED = re.compile(
     r"(?i)\b(?:assum(?:e|ed|es|ing|ption)|not\s+(?:yet\s+)?(?:available|assessed|verified|checked|found|disclosed)|"
-    r"no\s+(?:data|proxy|information|evidence|disclosure)|unknown|unverified|pending|(?:found|available)\s+yet)\b")
+    r"no\s+(?:data|proxy|information|evidence|disclosure)|unverified|pending|(?:found|available)\s+yet)\b")
 
 
 def circumstances(text: str, verdict: str | None, verdict_span: Span | None, mention: Span, how: str) -> list[str]:
