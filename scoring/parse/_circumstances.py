@@ -46,7 +46,7 @@ CIRCUMSTANCE_FACTORS = {"own-step": 0.8, "unsupported": 0.7}
 OWN_STEP = re.compile(r"(?i)\s*(?:step|stage)s?\b")
 #: The rest of a verdict's line saying its evidence is assumed or missing.
 UNSUPPORTED = re.compile(
-    r"(?i)\b(?:assum(?:e|ed|es|ing|ption)|not\s+(?:yet\s+)?(?:available|assessed|verified|checked|found|disclosed)|"
+    r"(?i)\b(?:assum(?:ed|ing|ptions?)|not\s+(?:yet\s+)?(?:available|assessed|verified|checked|found|disclosed)|"
     r"no\s+(?:data|proxy|information|evidence|disclosure)|unverified|pending|(?:found|available)\s+yet)\b")
 
 

@@ -62,6 +62,7 @@ def _without_confidence(parsed: Any) -> dict[str, Any]:
     ("Moat: PASS.\nAssumed rates stay at 4%.", "PROCEED", (6, 10), (0, 4), "name", []),  # on another line
     ("Moat: PASS, four of five only because goodwill blurs it.", "PROCEED", (6, 10), (0, 4), "name", []),  # a concession
     ("Debt: FAIL. Considered: phase unknown; dollar debt 65%.", "REJECT", (6, 10), (0, 4), "name", []),  # an unknown input listed
+    ("Edge: PASS. Considered: what the price already assumes.", "PROCEED", (6, 10), (0, 4), "name", []),  # 'assumes' is no doubt
     ("Step 2: PASS, assumed fine.", "PROCEED", (8, 12), (0, 6), "number", ["own-step", "unsupported"]),
     ("Step 2: moat.", None, None, (0, 6), "number", []),  # no verdict, no circumstance
 ])
