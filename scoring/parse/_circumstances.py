@@ -1,4 +1,4 @@
-"""Where a gate's verdict word stands, as evidence against trusting it (issue 13 item 3; docs/scoring.md "Confidence").
+"""Where a gate's verdict word stands, as evidence against trusting it (issue 13 item 3; paper §7.5; docs/scoring.md "Confidence").
 
 :mod:`._confidence` rates a gate reading by its words (how strongly they
 commit) and by how the gate was recognised. Some readings commit strongly
