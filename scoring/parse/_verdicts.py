@@ -13,6 +13,7 @@ from bisect import bisect_right
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._inline_labels import labels_alone
 from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS, _AnsweredMixin
+from ipb.scoring.parse._circumstances import circumstance_factor, circumstances
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES, _Evidence, _Hit, _Mention, _Unit
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._prose_vocabulary import meets_someone
@@ -403,5 +404,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
             span = self._section_span(g) or mention
             trace = GateTrace(g, gate.name, verdict, span, mention, how, vspan)
             trace.confidence, trace.runner_up, trace.runner_up_span = self._gate_confidence(by_gate.get(g, []), verdict, vspan, how)
+            trace.confidence = round(trace.confidence * circumstance_factor(  # where the word stands (_circumstances.py)
+                circumstances(self.masked, verdict, vspan, mention, how)), 3)
             traces.append(trace)
         return traces

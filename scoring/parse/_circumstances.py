@@ -1,0 +1,89 @@
+"""Where a gate's verdict word stands, as evidence against trusting it (issue 13 item 3; paper §7.5; docs/scoring.md "Confidence").
+
+:mod:`._confidence` rates a gate reading by its words (how strongly they
+commit) and by how the gate was recognised. Some readings commit strongly
+and are still wrong because of where the word sits; two such shapes are
+weighed here. Each only lowers the reading's confidence; the reading itself
+never changes.
+
+=================  ======  ===========================================================
+circumstance       factor  shape
+=================  ======  ===========================================================
+``own-step``       0.8     the gate was recognised by its number through a "Step N" /
+                           "Stage N" label: the answer's own sequence, which need not
+                           follow the card's gate numbers
+``unsupported``    0.7     a PROCEED / REJECT whose line goes on to say its evidence is
+                           assumed or missing ("✅ assumed fine, no proxy data yet");
+                           an INCONCLUSIVE is what such a line supports, so it is spared
+=================  ======  ===========================================================
+
+Measured and left out (docs/scoring.md): a verdict word outside the gate's
+own section and three or more lines from its name ("neighbouring") was right
+22 of 24 at >= 0.7 before n29 but 7 of 8 on n28 and n29's tuned parts, no
+better than those batches' other readings; a status icon alone (97 of 100)
+and a word after the final verdict (47 of 49) were too mild to weigh.
+
+Set on the corpus's tuned split before n29 (stop 32, embedder on, gate
+readings at confidence >= 0.7): "Step N" numbers were right 15 of 19 (all
+other number labels 137 of 137), an assumed-or-missing line 1 of 3; the tuned
+split as a whole was right about 99% at that threshold. Checked, not fitted, on n29's
+tuned part (docs/scoring.md, "Where the verdict word stands").
+
+Units: character offsets into the parser's masked text (same length as the
+answer). Nothing here reads the card.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._types import Span
+
+#: Factor by circumstance of a gate's verdict word (product when several hold).
+CIRCUMSTANCE_FACTORS = {"own-step": 0.8, "unsupported": 0.7}
+#: A label naming the answer's own sequence rather than the card's gate numbers.
+OWN_STEP = re.compile(r"(?i)\s*(?:step|stage)s?\b")
+#: The rest of a verdict's line saying its evidence is assumed or missing.
+UNSUPPORTED = re.compile(
+    r"(?i)\b(?:assum(?:ed|ing|ptions?)|not\s+(?:yet\s+)?(?:available|assessed|verified|checked|found|disclosed)|"
+    r"no\s+(?:data|proxy|information|evidence|disclosure)|unverified|pending|(?:found|available)\s+yet)\b")
+
+
+def circumstances(text: str, verdict: str | None, verdict_span: Span | None, mention: Span, how: str) -> list[str]:
+    """The circumstances (keys of :data:`CIRCUMSTANCE_FACTORS`) of a gate reading: ``verdict`` read at ``verdict_span``
+    of ``text`` for a gate named at ``mention`` and recognised by ``how``. A gate without a verdict has none.
+
+    Examples
+    --------
+    >>> circumstances("Step 4 - Management: PROCEED.", "PROCEED", (21, 28), (0, 6), "number")
+    ['own-step']
+    >>> circumstances("Moat: PASS, assumed fine (no data).", "PROCEED", (6, 10), (0, 4), "name")
+    ['unsupported']
+    >>> circumstances("Moat: INCONCLUSIVE, no data.", "INCONCLUSIVE", (6, 18), (0, 4), "name")
+    []
+    """
+    if verdict is None or verdict_span is None:
+        return []
+    end = verdict_span[1]
+    out: list[str] = []
+    if how == "number" and OWN_STEP.match(text, mention[0]):
+        out.append("own-step")
+    line_end = text.find("\n", end)
+    if verdict in (vw.PROCEED, vw.REJECT) and UNSUPPORTED.search(text, end, len(text) if line_end < 0 else line_end):
+        out.append("unsupported")
+    return out
+
+
+def circumstance_factor(found: list[str]) -> float:
+    """Product of the factors of ``found`` (:func:`circumstances`); 1.0 when none.
+
+    Examples
+    --------
+    >>> circumstance_factor([]), circumstance_factor(["own-step"]), round(circumstance_factor(["own-step", "unsupported"]), 6)
+    (1.0, 0.8, 0.56)
+    """
+    factor = 1.0
+    for name in found:
+        factor *= CIRCUMSTANCE_FACTORS[name]
+    return factor

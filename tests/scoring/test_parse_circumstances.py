@@ -1,0 +1,102 @@
+"""Where a gate's verdict word stands lowers its confidence, never its reading (issue 13 item 3; ``_circumstances.py``).
+
+Hand-worked from the table in :mod:`ipb.scoring.parse._circumstances`; the
+answers are short ones written for the test (never corpus text). A label's
+word ("Economic Moat: PROCEED") is level 4 (0.95), a committed word after a
+sentence ("... we understand it. PROCEED.") level 3 (0.85).
+
+=====================================================  ===========================
+reading                                                confidence
+=====================================================  ===========================
+"Step 1: ... PROCEED." (number through a Step label)   0.85 x 0.8 = 0.68
+"Gate 1: ... PROCEED." (the card's own numbering)       0.85
+"Economic Moat: PROCEED, assumed fine; ... not          0.95 x 0.7 = 0.665
+available."
+"Management Integrity: INCONCLUSIVE, ... not            0.95 (INCONCLUSIVE spared)
+available."
+moat's PROCEED in a "Notes" section 4 lines below       0.95 (no factor: "neighbouring"
+its name                                               was measured and left out)
+=====================================================  ===========================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ipb.engine.registry import compiled_card
+from ipb.scoring.parse import _circumstances, parse_response
+from ipb.scoring.parse._circumstances import CIRCUMSTANCE_FACTORS, circumstance_factor, circumstances
+
+BUFFETT = compiled_card("buffett_acquisition_checklist").card
+
+STEPS = ("Step 1: what the firm does. We understand payroll software well. PROCEED.\n"
+         "Step 2: durable edge. Retention is 95%. PROCEED.\nConclusion: INVEST.")
+UNSUPPORTED = ("1. Circle of Competence: PROCEED, a business we understand.\n"
+               "2. Economic Moat: PROCEED, assumed fine; the churn report is not available.\n"
+               "3. Management Integrity: INCONCLUSIVE, the proxy statement is not available.\nVerdict: DECLINE.")
+NEIGHBOUR = ("## Circle of Competence\nPayroll software; we understand it. PROCEED.\n\n## Economic Moat\nRetention is 95%.\n\n"
+             "## Notes\nPricing rose 4% a year.\nChurn is flat.\nThe moat holds: PROCEED.\n\nVerdict: INVEST.")
+
+
+def _without_confidence(parsed: Any) -> dict[str, Any]:
+    d = parsed.to_dict()
+    for g in d["gates"]:
+        g.pop("confidence")
+    d.pop("final_confidence")
+    return d
+
+
+# --------------------------------------------------------------------------- the shapes, on the function
+
+
+@pytest.mark.parametrize(("text", "verdict", "vspan", "mention", "how", "want"), [
+    ("Step 4 - Management: PROCEED.", "PROCEED", (21, 28), (0, 6), "number", ["own-step"]),
+    ("Stage 2: moat. PROCEED.", "PROCEED", (15, 22), (0, 7), "number", ["own-step"]),
+    ("Gate 4 - Management: PROCEED.", "PROCEED", (21, 28), (0, 6), "number", []),  # the card's numbering
+    ("Step 4 - Management: PROCEED.", "PROCEED", (21, 28), (9, 19), "name", []),  # named, not numbered
+    ("Moat: PASS, assumed fine.", "PROCEED", (6, 10), (0, 4), "name", ["unsupported"]),
+    ("Moat: FAIL, data not yet available.", "REJECT", (6, 10), (0, 4), "name", ["unsupported"]),
+    ("Moat: INCONCLUSIVE, data not available.", "INCONCLUSIVE", (6, 18), (0, 4), "name", []),  # what the line supports
+    ("Moat: PASS.\nAssumed rates stay at 4%.", "PROCEED", (6, 10), (0, 4), "name", []),  # on another line
+    ("Moat: PASS, four of five only because goodwill blurs it.", "PROCEED", (6, 10), (0, 4), "name", []),  # a concession
+    ("Debt: FAIL. Considered: phase unknown; dollar debt 65%.", "REJECT", (6, 10), (0, 4), "name", []),  # an unknown input listed
+    ("Edge: PASS. Considered: what the price already assumes.", "PROCEED", (6, 10), (0, 4), "name", []),  # 'assumes' is no doubt
+    ("Step 2: PASS, assumed fine.", "PROCEED", (8, 12), (0, 6), "number", ["own-step", "unsupported"]),
+    ("Step 2: moat.", None, None, (0, 6), "number", []),  # no verdict, no circumstance
+])
+def test_each_shape_is_found_where_it_holds_and_only_there(text: str, verdict: str | None, vspan: tuple[int, int] | None,
+                                                           mention: tuple[int, int], how: str, want: list[str]) -> None:
+    assert circumstances(text, verdict, vspan, mention, how) == want
+
+
+def test_factors_multiply() -> None:
+    assert CIRCUMSTANCE_FACTORS == {"own-step": 0.8, "unsupported": 0.7}
+    assert circumstance_factor([]) == 1.0
+    assert circumstance_factor(["own-step", "unsupported"]) == pytest.approx(0.8 * 0.7)
+
+
+# --------------------------------------------------------------------------- on whole answers: confidence moves, reading not
+
+
+@pytest.mark.parametrize(("text", "want", "plain_confidence"), [
+    (STEPS, [(1, "PROCEED", 0.68), (2, "PROCEED", 0.68)], [0.85, 0.85]),  # 0.85 x 0.8 each
+    (UNSUPPORTED, [(1, "PROCEED", 0.95), (2, "PROCEED", 0.665), (3, "INCONCLUSIVE", 0.95)], [0.95, 0.95, 0.95]),  # x0.7
+    (NEIGHBOUR, [(1, "PROCEED", 0.85), (2, "PROCEED", 0.95)], [0.85, 0.95]),  # left out: unchanged
+], ids=["own-step", "unsupported", "neighbouring-left-out"])
+def test_a_shape_lowers_the_confidence_and_leaves_the_reading(text: str, want: list[tuple[int, str, float]],
+                                                               plain_confidence: list[float],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed = parse_response(text, BUFFETT, embedder=False)
+    assert [(g.gate, g.verdict, g.confidence) for g in parsed.gates] == want
+    assert all(g.runner_up is None for g in parsed.gates)  # no competing word: the factor alone moved it
+    monkeypatch.setattr(_circumstances, "CIRCUMSTANCE_FACTORS", dict.fromkeys(CIRCUMSTANCE_FACTORS, 1.0))
+    plain = parse_response(text, BUFFETT, embedder=False)
+    assert _without_confidence(plain) == _without_confidence(parsed)
+    assert [g.confidence for g in plain.gates] == plain_confidence
+
+
+def test_the_card_numbering_keeps_its_confidence() -> None:
+    parsed = parse_response(STEPS.replace("Step", "Gate"), BUFFETT, embedder=False)
+    assert [(g.gate, g.verdict, g.confidence) for g in parsed.gates] == [(1, "PROCEED", 0.85), (2, "PROCEED", 0.85)]
