@@ -89,6 +89,14 @@ TAMPERS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], str]] = {
                                     "scenario/card"),
     "a change's new value edited": (lambda i: _set(i, ("manifest", "changes", 0, "new"), "4.9"),
                                     "manifest/changes"),
+    # s32break: the manifest's own records were never checked against the scenario or each other
+    "manifest date edited": (lambda i: _set(i, ("manifest", "context", "as_of"), "1990-01-01"),
+                             "manifest/context/as_of"),
+    "manifest recipe renamed": (lambda i: _set(i, ("manifest", "recipe"), "sector"), "manifest/recipe"),
+    "manifest operator renamed": (lambda i: _set(i, ("manifest", "operators", 0, "name"), "temporal"),
+                                  "manifest/recipe"),
+    "manifest card vintage moved": (lambda i: _set(i, ("manifest", "cards", 0, "vintage", "start"), 2090),
+                                    "vintage"),
 }
 
 
