@@ -182,6 +182,22 @@ _CHOICE_JOIN = re.compile(r"[ \t]*[/|][ \t]*|[ \t]*,?[ \t]+or[ \t]+")
 _LIST_JOIN = re.compile(r"[ \t]*,?[ \t]+(?:and|&)[ \t]+|[ \t]*&[ \t]*|[ \t]*,[ \t]*")
 
 
+#: "respectively", "in that order" after a list of verdicts: one verdict per gate named before it.
+_RESPECTIVELY = re.compile(r"[ \t,]*(?:respectively|in (?:that |this )?order)\b")
+#: A plural gate word with a list of numbers ("Tests 3 and 4", "gates 1, 2, and 5") earlier on the line.
+_GROUPED_NUMBERS = re.compile(r"\b[a-z]+s[ \t]+(\d{1,3}(?:[ \t]*(?:,[ \t]*(?:and|&)|,|&|and)[ \t]*\d{1,3})+)")
+
+
+def _distributed(run: list[_Hit], low: str) -> bool:
+    """Whether a list of different verdicts gives one to each gate of a group ("Tests 3 and 4: PROCEED and REJECT
+    respectively"): "respectively" follows it, or its line names a group of gates by number before it (the grouped
+    label's reader, :mod:`._grouped`, shares the verdicts out or says why not)."""
+    if _RESPECTIVELY.match(low, run[-1].end):
+        return True
+    line = low.rfind("\n", 0, run[0].start) + 1
+    return _GROUPED_NUMBERS.search(low, line, run[0].start) is not None  # the grouped label's own rules share them out
+
+
 def offered_choices(hits: list[_Hit], low: str) -> set[int]:
     """The ``id`` of every verdict hit that is one option of a choice offered, not taken: verdict words of different
     verdicts joined by "/", "|" or "or" ("Result: PASS/FAIL", "<PROCEED | REJECT>", an unfilled template's "Pass / Fail",
@@ -197,7 +213,7 @@ def offered_choices(hits: list[_Hit], low: str) -> set[int]:
 
     def close() -> None:
         if len(run) > 1 and len({h.word.verdict for h in run}) > 1:
-            if any(j != "," for j in joins) or len(run) > 2:
+            if (any(j != "," for j in joins) or len(run) > 2) and not _distributed(run, low):
                 drop.update(id(h) for h in run)
 
     for a, b in zip(hits, hits[1:]):
