@@ -74,6 +74,8 @@ can give that never occurred.
 
 from __future__ import annotations
 
+import math
+
 import multiprocessing
 import os
 import random
@@ -199,10 +201,13 @@ def parse_mix(spec: str) -> tuple[tuple[Recipe, ...], tuple[float, ...]]:
             raise PerturbError(f"--mix names recipe {recipe.text!r} twice", rule="mix", name=recipe.text)
         recipes.append(recipe)
         weights.append(weight)
-    total = sum(weights)
-    if total <= 0:
+    top = max(weights)
+    if top <= 0:
         raise PerturbError("--mix weights add up to 0", rule="mix")
-    return tuple(recipes), tuple(round(w / total, 12) for w in weights)
+    # scaled by the largest first: "metric=1e308,flip=1e308" added up to inf and every share became 0 (s32break)
+    scaled = [w / top for w in weights]
+    total = math.fsum(scaled)
+    return tuple(recipes), tuple(round(w / total, 12) for w in scaled)
 
 
 def default_recipes(frame: Frame) -> tuple[tuple[Recipe, ...], list[str]]:

@@ -46,7 +46,7 @@ from ipb.perturb.frame import Frame, PScenario, build_frame
 from ipb.perturb.render import render_question
 from ipb.perturb.vintage import cutoff_problems
 
-__all__ = ["SelfCheck", "base_digest", "change_problems", "expected_id", "question_problem"]
+__all__ = ["SelfCheck", "base_digest", "change_problems", "expected_id", "manifest_problems", "question_problem"]
 
 #: Facts whose range was already checked (card id, input, engine value) -> problem or None; bounded.
 RANGE_LIMIT = 1 << 16
@@ -235,6 +235,7 @@ class SelfCheck:
             out.append(f"id: {ident} is not the id of its scenario ({want}): the id or the scenario was edited")
         if scenario.get("id") != ident:
             out.append(f"scenario/id: {scenario.get('id')} differs from the item's id {ident}")
+        out += manifest_problems(item["manifest"], scenario)
         if not unchanged:
             return out
         frame = self._frame(compiled)
@@ -250,7 +251,7 @@ class SelfCheck:
             return out
         if question != item["question"]:
             out.append(question_problem(item["question"], question, item["manifest"]))
-        return out + _date_problems(frame, item["manifest"], as_of, typed)
+        return out + _vintage_problems(frame, item["manifest"]) + _date_problems(frame, item["manifest"], as_of, typed)
 
     def _frame(self, compiled: Sequence[CompiledCard]) -> Frame | None:
         last = self.last
@@ -268,6 +269,48 @@ class SelfCheck:
             found = self.frames[key] = (tuple(compiled), frame)
         self.last = found
         return found[1]
+
+
+def manifest_problems(manifest: Mapping[str, Any], scenario: Mapping[str, Any]) -> list[str]:
+    """The manifest's own records that disagree with the scenario or with each other (s32break).
+
+    ``context.as_of`` must be the scenario's date (the id hashes the scenario's, so an edited manifest date went
+    unseen), and the recipe's operators, read left to right (``sector+metric:arr`` is sector then metric), must be
+    the names in ``operators``.
+
+    >>> manifest_problems({"context": {"as_of": "1990-01-01"}, "recipe": "metric", "operators": [{"name": "metric"}]},
+    ...                   {"as_of": "2024-06-30"})
+    ["manifest/context/as_of: '1990-01-01' is not the scenario's date '2024-06-30'"]
+    >>> manifest_problems({"context": {}, "recipe": "sector+metric:arr", "operators": [{"name": "sector"}, {"name": "flip"}]}, {})
+    ["manifest/recipe: 'sector+metric:arr' names the operators ['sector', 'metric'], but manifest/operators holds ['sector', 'flip']"]
+    """
+    out: list[str] = []
+    context = manifest.get("context") or {}
+    if context.get("as_of") != scenario.get("as_of"):
+        out.append(f"manifest/context/as_of: {context.get('as_of')!r} is not the scenario's date {scenario.get('as_of')!r}")
+    recipe = manifest.get("recipe")
+    if isinstance(recipe, str):
+        named = [part.split(":", 1)[0].strip() for part in recipe.split("+")]
+        ran = [op.get("name") if isinstance(op, Mapping) else op for op in manifest.get("operators") or ()]
+        if named != ran:
+            out.append(f"manifest/recipe: {recipe!r} names the operators {named}, but manifest/operators holds {ran}")
+    return out
+
+
+def _vintage_problems(frame: Frame, manifest: Mapping[str, Any]) -> list[str]:
+    """Each manifest card whose recorded vintage years are not the ones its card gives.
+
+    ``ipb score`` reads FM-6's framework year from the manifest first (:mod:`ipb.scoring.items`), so an edited
+    vintage moved FM-6 while the item passed verify (s32break). Checked only while the cards are unchanged.
+    """
+    out: list[str] = []
+    for entry, window in zip(manifest.get("cards") or (), frame.windows):
+        have = entry.get("vintage") if isinstance(entry, Mapping) else None
+        years = (have.get("start"), have.get("end")) if isinstance(have, Mapping) else None
+        if years != (window.start, window.end):  # not its source: an install without the investor registry says "card"
+            out.append(f"manifest/cards/{window.card_id}/vintage: {have!r}, but the card gives the years "
+                       f"{window.start}-{window.end if window.end is not None else ''}")
+    return out
 
 
 def _same(deck: Sequence[CompiledCard], compiled: Sequence[CompiledCard]) -> bool:

@@ -184,6 +184,45 @@ def _blank_run(m: re.Match[str]) -> str:
     return " " * (len(run) - breaks) + "\n" * breaks
 
 
+#: Cyrillic and Greek letters drawn like Latin ones (a spoofing or keyboard-layout slip: "\u0420ROCEED" with a
+#: Cyrillic Er), each with the Latin letter it passes for.
+_HOMOGLYPHS = {
+    **dict(zip("\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425\u0405\u0406\u0408\u051a\u051c",
+               "ABEKMHOPCTYXSIJQW")),
+    **dict(zip("\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0455\u0456\u0458\u051b\u051d\u04bb\u0501",
+               "aeopcyxsijqwhd")),
+    **dict(zip("\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7\u03bf",
+               "ABEZHIKMNOPTYXo")),
+}
+_HOMOGLYPH = re.compile("[" + "".join(_HOMOGLYPHS) + "]")
+#: A word of Latin letters and look-alikes only (a word holding any other Cyrillic or Greek letter is left as written).
+_SPOOFED_WORD = re.compile("(?:[A-Za-z]|" + _HOMOGLYPH.pattern + ")+")
+
+
+_HOMOGLYPH_TABLE = str.maketrans(_HOMOGLYPHS)
+
+
+def _unspoof_words(text: str) -> str:
+    """``text`` with each word of Latin letters and look-alikes only made Latin; a word holding any other letter
+    ("\u041c\u043e\u0441\u043a\u0432\u0430") stays. Only the words around a look-alike are examined (linear)."""
+    parts: list[str] = []
+    last = 0
+    for m in _HOMOGLYPH.finditer(text):
+        if m.start() < last:
+            continue  # inside the word just examined
+        start = m.start()
+        while start > 0 and text[start - 1].isalpha():
+            start -= 1
+        end = m.end()
+        while end < len(text) and text[end].isalpha():
+            end += 1
+        word = text[start:end]  # start >= last: the word before ended at a character that is no letter
+        parts += [text[last:start], word.translate(_HOMOGLYPH_TABLE) if _SPOOFED_WORD.fullmatch(word) else word]
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
 def plain_spacing(text: str) -> str:
     r"""``text`` with look-alike characters made plain, character for character (offsets kept).
 
@@ -197,7 +236,9 @@ def plain_spacing(text: str) -> str:
     (U+2019, U+2018, U+201B, U+02BC) become ``'``, and so does a backtick or an
     acute accent between two letters, so every reader of contractions and
     negations ("doesn\u2019t pass", "isn\u2019t met") sees the one form
-    they are written for.
+    they are written for. A word made only of Latin letters and Cyrillic or
+    Greek look-alikes ("\u0420ROCEED" with a Cyrillic Er) is read as the Latin
+    word; a word holding any other Cyrillic or Greek letter stays.
 
     >>> plain_spacing("Gate\u00a05:\x1b[31m REJECT\x1b[0m\r\uff27\uff41\uff54\uff45 \uff16")
     'Gate 5:      REJECT    \nGate 6'
@@ -215,6 +256,8 @@ def plain_spacing(text: str) -> str:
         out = _ANSI.sub(lambda m: " " * len(m.group()), out)
     if "\x00" in out:
         out = out.replace("\x00", " ")
+    if not out.isascii() and _HOMOGLYPH.search(out) is not None:  # s32break: "\u0420ROCEED", "\u041cargin of Safety" were no verdict, no gate
+        out = _unspoof_words(out)
     if _SPACED_BLANK.search(out) is not None:
         out = _BLANK_RUN.sub(_blank_run, out)
     return out

@@ -37,7 +37,7 @@ from ipb.scoring.parse._verdicts import _TIGHT_BREAK, _is_verdict_cell
 _SEP = r"[\W_]{1,3}"
 _NUMBERED = re.compile(
     r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?|lens(?:es)?|conditions?|questions?|requirements?|indicators?)(?:\"[ \t]*:)?(?:[ \t]*|[_-])(?:no\.?|number|#)?[ \t]*"
-    r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,|&|and|or|to|through|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
+    r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,[ \t]*(?:and|or|&)|,|&|and|or|to|through|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
     r"|(?P<roman>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?=[ \t]*[:.)\u2013\u2014-])"
     r"|(?P<spelled>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?=[ \t]*[:.)\u2013\u2014-]))"
     r"|(?i:(?<=[ \t])(?P<ordword>gate|step|stage|test|criterion|filter|hurdle|check|screen|condition|requirement|question|lens|"

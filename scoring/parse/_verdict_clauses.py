@@ -176,21 +176,56 @@ def _negated(words: Sequence[str]) -> bool:
     return "as opposed to" in joined
 
 
-#: What joins the options of a choice: "PASS/FAIL", "PROCEED | REJECT", "Pass / Fail".
-_CHOICE_JOIN = re.compile(r"[ \t]*[/|][ \t]*|[ \t]+or[ \t]+")
+#: What joins the options of a choice: "PASS/FAIL", "PROCEED | REJECT", "Pass / Fail", "PASS or FAIL", "..., or FAIL".
+_CHOICE_JOIN = re.compile(r"[ \t]*[/|][ \t]*|[ \t]*,?[ \t]+or[ \t]+")
+#: What joins the words of a list: "PROCEED and REJECT", "PASS & FAIL", "PROCEED, REJECT, INCONCLUSIVE".
+_LIST_JOIN = re.compile(r"[ \t]*,?[ \t]+(?:and|&)[ \t]+|[ \t]*&[ \t]*|[ \t]*,[ \t]*")
+
+
+#: "respectively", "in that order" after a list of verdicts: one verdict per gate named before it.
+_RESPECTIVELY = re.compile(r"[ \t,]*(?:respectively|in (?:that |this )?order)\b")
+#: A plural gate word with a list of numbers ("Tests 3 and 4", "gates 1, 2, and 5") earlier on the line.
+_GROUPED_NUMBERS = re.compile(r"\b[a-z]+s[ \t]+(\d{1,3}(?:[ \t]*(?:,[ \t]*(?:and|&)|,|&|and)[ \t]*\d{1,3})+)")
+
+
+def _distributed(run: list[_Hit], low: str) -> bool:
+    """Whether a list of different verdicts gives one to each gate of a group ("Tests 3 and 4: PROCEED and REJECT
+    respectively"): "respectively" follows it, or its line names a group of gates by number before it (the grouped
+    label's reader, :mod:`._grouped`, shares the verdicts out or says why not)."""
+    if _RESPECTIVELY.match(low, run[-1].end):
+        return True
+    line = low.rfind("\n", 0, run[0].start) + 1
+    return _GROUPED_NUMBERS.search(low, line, run[0].start) is not None  # the grouped label's own rules share them out
 
 
 def offered_choices(hits: list[_Hit], low: str) -> set[int]:
     """The ``id`` of every verdict hit that is one option of a choice offered, not taken: verdict words of different
     verdicts joined by "/", "|" or "or" ("Result: PASS/FAIL", "<PROCEED | REJECT>", an unfilled template's "Pass / Fail",
-    "<PASS or FAIL>").
+    "<PASS or FAIL>"), or listed side by side ("PROCEED and REJECT", "PROCEED, REJECT, INCONCLUSIVE": every verdict at
+    once states none; s32break: such an answer was read as its first word and scored wherever that was the gold).
+    Two words joined by a bare comma stay ("gates 1-4 PROCEED, REJECT at gate 5" may pin them to different gates).
 
-    ``hits`` are in text order; one pass over neighbouring hits.
+    ``hits`` are in text order; one pass over runs of adjacent hits.
     """
     drop: set[int] = set()
+    run: list[_Hit] = [hits[0]] if hits else []
+    joins: list[str] = []
+
+    def close() -> None:
+        if len(run) > 1 and len({h.word.verdict for h in run}) > 1:
+            if (any(j != "," for j in joins) or len(run) > 2) and not _distributed(run, low):
+                drop.update(id(h) for h in run)
+
     for a, b in zip(hits, hits[1:]):
-        if a.unit == b.unit and a.word.verdict != b.word.verdict:
-            m = _CHOICE_JOIN.match(low, a.end)
-            if m is not None and m.end() == b.start and m.end() > a.end:
-                drop.update((id(a), id(b)))
+        m = _CHOICE_JOIN.match(low, a.end) if a.unit == b.unit else None
+        n = _LIST_JOIN.match(low, a.end) if a.unit == b.unit and (m is None or m.end() != b.start) else None
+        joined = m if m is not None and m.end() == b.start and m.end() > a.end else \
+            n if n is not None and n.end() == b.start and n.end() > a.end else None
+        if joined is not None:
+            run.append(b)
+            joins.append("," if joined.group().strip() == "," else "and")
+        else:
+            close()
+            run, joins = [b], []
+    close()
     return drop

@@ -8,6 +8,7 @@ chosen from the evidence of its sections (the last committed statement).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from ipb.scoring import verdict_words as vw
@@ -30,6 +31,11 @@ from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay 
 from ipb.scoring.parse._vocabulary import gate_by_vocabulary
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
+
+
+#: Punctuation that sets what follows a verdict word apart from it: a bracket, a semicolon, a colon or a dash.
+#: A condition after it is an aside about another case, not the condition of the verdict (s32break).
+_ASIDE_BEFORE = re.compile(r"[(\[;:\u2014\u2013]|\s-\s")
 
 
 class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
@@ -126,8 +132,9 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
         if (cut >= 0 or start - 90 <= unit.start) and _COUNTERFACTUAL.match(before, cut + 1):
             return None  # "Had the multiple been 6x, it would fail": a counterfactual
         concessive = after_words[:3] in _CONCESSIVE_TAILS or after_words[:2] in _CONCESSIVE_TAILS
-        if not concessive and (after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]):
-            return None
+        if not concessive and (after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]) \
+                and not _ASIDE_BEFORE.search(after, 0, _WORDS_APOS.search(after).start()):  # type: ignore[union-attr]
+            return None  # "REJECT when price > value"; not "REJECT (if the price were lower it would PROCEED)"
         level = word.strength
         if _SET_ASIDE_WORDS.isdisjoint(clause_words):
             pass  # nothing in the clause could set the word aside (the common case: no pattern is tried)

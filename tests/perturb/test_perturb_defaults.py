@@ -84,6 +84,15 @@ def test_bad_mix_is_refused(spec, words):
     assert words in text
 
 
+@pytest.mark.parametrize("spec, want", [
+    ("metric=1e308,flip=1e308", (0.5, 0.5)),   # the sum overflowed to inf: both shares were 0 (s32break)
+    ("metric=1e308,flip=5e307", (0.666666666667, 0.333333333333)),
+    ("metric=4e-320,flip=1e-320", (0.8, 0.2)),  # subnormal weights keep their proportion
+])
+def test_mix_weights_near_the_float_limits_keep_their_proportions(spec, want):
+    assert parse_mix(spec)[1] == want
+
+
 def test_mix_gives_the_proportions_and_reports_a_shortfall_per_recipe():
     recipes, weights = parse_mix("metric=3,isolate=1")
     result = generate(Job((BUFFETT,), str(BUFFETT_BASE), 1, recipes, weights=weights), 40)

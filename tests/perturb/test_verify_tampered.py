@@ -89,6 +89,14 @@ TAMPERS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], str]] = {
                                     "scenario/card"),
     "a change's new value edited": (lambda i: _set(i, ("manifest", "changes", 0, "new"), "4.9"),
                                     "manifest/changes"),
+    # s32break: the manifest's own records were never checked against the scenario or each other
+    "manifest date edited": (lambda i: _set(i, ("manifest", "context", "as_of"), "1990-01-01"),
+                             "manifest/context/as_of"),
+    "manifest recipe renamed": (lambda i: _set(i, ("manifest", "recipe"), "sector"), "manifest/recipe"),
+    "manifest operator renamed": (lambda i: _set(i, ("manifest", "operators", 0, "name"), "temporal"),
+                                  "manifest/recipe"),
+    "manifest card vintage moved": (lambda i: _set(i, ("manifest", "cards", 0, "vintage", "start"), 2090),
+                                    "vintage"),
 }
 
 
@@ -294,3 +302,17 @@ def test_a_question_that_differs_without_a_recorded_version_names_both_causes():
     line = question_problem("The margin is 5%.", "The gross margin is 5%.", {"tool": {"name": "ipb"}})
     assert "either the question was edited" in line and "does not record which ipb made it" in line, line
     assert "at character 5: item says 'margin is 5%.'" in line, line
+
+
+def test_an_item_relabelled_version_1_is_still_checked_against_itself(rows, tmp_path):
+    """Regression (s32break): a version 1 item skips the checks of the item against itself (its question has the old
+    wording), so setting "version": 1 on a current item let an edited question through. A version 1 item has no
+    conditions block; one that carries it was relabelled."""
+    item = edit_question(_liquid(rows))
+    item["version"] = 1
+    path = tmp_path / "items.jsonl"
+    write_lines(path, [json.dumps(item)])
+    check = verify_items(path, cards=CURRENT)
+    assert [c.record for c in check.mismatched] == [1] and check.migrated == 0
+    problems = check.mismatched[0].problems
+    assert "version: 1" in problems[0] and any(p.startswith("question") for p in problems), problems
