@@ -442,7 +442,7 @@ class Generator:
         key = scenario_key(self.frame, scenario, literals)  # the item id hashes the whole scenario
         item = build_item(self.frame, self.base, scenario, steps, recipe=recipe.text,
                           args=[a for _, a in recipe.steps], seed=self.job.seed, attempt=j, key=key,
-                          literals=literals, base_digest=self.base_digest)
+                          literals=literals, base_digest=self.base_digest, shared=True)
         if self.frame.layer == "L7":
             verdicts = str(item["investment_verdict"])
         else:
@@ -457,7 +457,7 @@ class Generator:
         recipe = self.job.recipes[r]
         item = build_item(self.frame, self.base, scenario, steps, recipe=recipe.text,
                           args=[a for _, a in recipe.steps], seed=self.job.seed, attempt=j,
-                          base_digest=self.base_digest)
+                          base_digest=self.base_digest, shared=True)
         return dumps_item(item)
 
     def run(self, tasks: Sequence[tuple[int, int, int]], *, seen: Container[int] | None = None,
