@@ -409,8 +409,8 @@ class Generator:
         late: list[str] = []
         if scenario.as_of is not None:
             timed = self._timed_inputs()
-            late = [f"date {scenario.as_of.year}: {p}" for p in self.frame.regimes.anachronisms(
-                self.frame.inputs, {n: v for n, v in scenario.facts.items() if n in timed}, scenario.as_of.year)]
+            late = [f"date {scenario.as_of.year}: {p}" for p in self.frame.dated_anachronisms(
+                scenario.facts, timed, scenario.as_of.year)]
         if not late and k != self.base_int and (k in self.built or (seen is not None and k in seen)):
             # a scenario taken before has these card-relevant facts, and the constraints read only those, so
             # it passed them: a duplicate, as the checks below would find, without running them (the same

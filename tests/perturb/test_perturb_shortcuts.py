@@ -355,3 +355,24 @@ def test_a_shared_item_is_the_copied_item_and_a_copy_owns_its_parts(deck):
             assert dumps_item(build(False)) == dumps_item(build(True)) == want
             built += 1
     assert built > 40
+
+
+def test_dated_anachronisms_memo_gives_the_plain_answer():
+    """``Frame.dated_anachronisms`` (remembered by year and the timed facts' names, types and values) against
+    ``regimes.anachronisms`` asked each time: the same messages in the same order, for facts in two orders, a
+    size above the year's largest company, and a memo warm from another year or order."""
+    from perturb_support import BUFFETT_BASE
+
+    frame = build_frame([BUFFETT])
+    base = load_base(str(BUFFETT_BASE), frame)
+    timed = frozenset(frame.inputs)
+    big = {**base.facts, "arr": Decimal("6e11")}
+    variants = [dict(base.facts), big, dict(reversed(list(big.items())))]
+    found_any = False
+    for _ in range(2):  # the second pass is served from the memo
+        for year in (1950, 1995, 2020):
+            for facts in variants:
+                want = frame.regimes.anachronisms(frame.inputs, {n: v for n, v in facts.items() if n in timed}, year)
+                assert frame.dated_anachronisms(facts, timed, year) == want
+                found_any = found_any or bool(want)
+    assert found_any
