@@ -596,13 +596,15 @@ class Trace:
             shown = ()
         return (g.number, verdict, kill_triggered, diagnostic_verdict, computed, shown)
 
-    def to_grp(self) -> dict[str, Any]:
+    def to_grp(self, shared: bool = False) -> dict[str, Any]:
         """The GRP in the schema of paper §6.3 / Appendix E (Table E.1).
 
         A gate's entry is remembered per card, keyed by its verdicts and the
         exact values (with their types) that its computed text and required
         elements show, so many scenarios sharing a gate's values (perturbed
-        items of one base) render it once.
+        items of one base) render it once. ``shared``: a remembered entry
+        is given as the memo's own dict, not a copy (for a caller that only
+        serialises the GRP and drops it; the value is the same).
         """
         program = []
         memo = self._plan.entries
@@ -645,7 +647,8 @@ class Trace:
                     if len(programs) >= ENTRY_MEMO_LIMIT:
                         programs.clear()
                     programs[whole] = remembered
-            program = [{**entry, "required_elements": list(entry["required_elements"])} for entry in remembered]
+            program = list(remembered) if shared else [
+                {**entry, "required_elements": list(entry["required_elements"])} for entry in remembered]
         grp: dict[str, Any] = {}
         if self.scenario_id is not None:
             grp["question_id"] = self.scenario_id

@@ -449,6 +449,25 @@ class Frame:
         """``card_id/gate_id`` of every gate, in :meth:`profile` order."""
         return tuple(f"{c.card.id}/{g.id}" for c in self.cards for g in c.card.gates)
 
+    def dated_anachronisms(self, facts: Mapping[str, Any], timed: frozenset[str], year: int) -> list[str]:
+        """``regimes.anachronisms`` of those of ``facts`` named in ``timed`` (in ``facts`` order) at ``year``,
+        remembered per frame by the year and those facts' names, types and values (a candidate or an item asks
+        about the few timed facts, whose values recur across a run; the messages depend on nothing else)."""
+        memo = self.memo.get("dated_anachronisms")
+        if memo is None:
+            memo = self.memo["dated_anachronisms"] = {}
+        stated = [(n, v.__class__, v) for n, v in facts.items() if n in timed]
+        key = (year, timed, tuple(stated))
+        try:
+            found = memo.get(key)
+        except TypeError:  # a value that cannot be a key
+            return self.regimes.anachronisms(self.inputs, {n: v for n, _, v in stated}, year)
+        if found is None:
+            if len(memo) >= DATED_MEMO_LIMIT:
+                memo.clear()
+            found = memo[key] = self.regimes.anachronisms(self.inputs, {n: v for n, _, v in stated}, year)
+        return list(found)
+
     def anachronisms(self, day: dt.date | None) -> list[str]:
         """Why ``day`` is outside each card's window (empty when inside every one, or undated)."""
         if day is None:
@@ -636,6 +655,8 @@ def check_base(frame: Frame, base: PScenario, where: str) -> None:
 
 #: Entries kept in a frame's value-text caches before they are emptied.
 CACHE_LIMIT = 200_000
+#: :meth:`Frame.dated_anachronisms` remembers at most this many sets of timed facts per frame (then starts again).
+DATED_MEMO_LIMIT = 4096
 
 
 def cached_text(frame: Frame, kind: str, name: str, value: Any, make: Any) -> Any:

@@ -203,15 +203,28 @@ def dumps_item(item: dict[str, Any]) -> str:
     return canonical_json(item)
 
 
-def _frame_conditions(frame: Frame, question: str, cards: Sequence[Mapping[str, str]]) -> dict[str, Any]:
-    """:func:`conditions` of an item of ``frame``; condition C (the same for every item of the frame) is hashed once."""
+def _frame_conditions(frame: Frame, question: str, cards: Sequence[Mapping[str, str]],
+                      shared: bool = False) -> dict[str, Any]:
+    """:func:`conditions` of an item of ``frame``; condition C (the same for every item of the frame) is hashed once
+    (with ``shared``, given as the frame's own objects: see :func:`build_item`)."""
     held = frame.memo.get("conditions")
     if held is None:
         held = frame.memo["conditions"] = conditions("", [c["investor"] for c in cards], cards)
     people = held["B"]["investors"]
-    return {"B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(), "investors": list(people),
+    return {"B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(),
+                  "investors": people if shared else list(people),
                   "key": _canonical_sha256({"investors": people, "query": question})},
-            "C": {"cards": [dict(c) for c in held["C"]["cards"]], "key": held["C"]["key"]}}
+            "C": held["C"] if shared else {"cards": [dict(c) for c in held["C"]["cards"]], "key": held["C"]["key"]}}
+
+
+def _manifest_cards(frame: Frame) -> list[dict[str, Any]]:
+    """``manifest.cards`` of every item of ``frame``: each card's id, investor, content hash, source and vintage."""
+    return [
+        {"id": c.card.id, "investor": c.card.investor, "content_hash": c.card.content_hash,
+         "source": f"ipb-cards/{c.card.content_hash}.yaml",
+         "vintage": {"start": w.start, "end": w.end, "source": w.source}}
+        for c, w in zip(frame.cards, frame.windows)
+    ]
 
 
 def build_item(
@@ -227,6 +240,7 @@ def build_item(
     key: str | None = None,
     literals: Mapping[str, Any] | None = None,
     base_digest: str | None = None,
+    shared: bool = False,
 ) -> dict[str, Any]:
     """The item for a perturbed scenario: gold by execution, question text, manifest.
 
@@ -238,6 +252,13 @@ def build_item(
         What each operator did, in order (``args`` gives each one's argument).
     seed, attempt:
         The run's seed and this item's attempt number within its recipe.
+    shared:
+        True: the parts that are the same in every item of ``frame``
+        (``manifest.cards``, ``manifest.tool``, ``conditions.C``,
+        ``conditions.B.investors``) are the frame's own objects, built once,
+        not copies; for a caller that only serialises the item and drops it
+        (:meth:`ipb.perturb.generation.Generator.attempt`). The item's value
+        is the same either way.
     """
     facts = dict(literals) if literals is not None else fact_literals(frame, scenario)
     key = key if key is not None else scenario_key(frame, scenario, facts)
@@ -250,7 +271,7 @@ def build_item(
         scen["as_of"] = scenario.as_of.isoformat()
     golds = []
     for i, compiled in enumerate(frame.cards):
-        grp = execute(compiled, frame.facts_for(i, scenario.facts), scenario_id=ident, layer=layer).to_grp()
+        grp = execute(compiled, frame.facts_for(i, scenario.facts), scenario_id=ident, layer=layer).to_grp(shared)
         golds.append({
             "card": compiled.card.id,
             "investor": compiled.card.investor,
@@ -265,6 +286,13 @@ def build_item(
             changes.append({"input": name, "old": cached_text(frame, "literal", name, old, literal),
                             "new": cached_text(frame, "literal", name, new, literal)})
     anachronisms = frame.anachronisms(scenario.as_of)
+    if shared:
+        held = frame.memo.get("manifest_constants")
+        if held is None:
+            held = frame.memo["manifest_constants"] = (_manifest_cards(frame), {"name": "ipb", "version": tool_version()})
+        cards, tool = held
+    else:
+        cards, tool = _manifest_cards(frame), {"name": "ipb", "version": tool_version()}
     manifest = {
         "base": {"id": base.id, "digest": base_digest or digest(scenario_key(frame, base)),
                  "as_of": base.as_of.isoformat() if base.as_of else None},
@@ -275,16 +303,11 @@ def build_item(
                     "regime": scenario.regime},
         "seed": seed,
         "attempt": attempt,
-        "cards": [
-            {"id": c.card.id, "investor": c.card.investor, "content_hash": c.card.content_hash,
-             "source": f"ipb-cards/{c.card.content_hash}.yaml",
-             "vintage": {"start": w.start, "end": w.end, "source": w.source}}
-            for c, w in zip(frame.cards, frame.windows)
-        ],
+        "cards": cards,
         "fact_dates": {name: d.isoformat() for name, d in sorted(scenario.published.items())},
         "fm6_probe": bool(anachronisms),
         "anachronisms": anachronisms,
-        "tool": {"name": "ipb", "version": tool_version()},
+        "tool": tool,
     }
     if frame.deck_record is not None:  # the L8 base's own constraints travel with the item (perturb/deck.py)
         manifest["deck"] = frame.deck_record
@@ -296,7 +319,7 @@ def build_item(
         "question": question,
         "scenario": scen,
         "manifest": manifest,
-        "conditions": _frame_conditions(frame, question, manifest["cards"]),
+        "conditions": _frame_conditions(frame, question, manifest["cards"], shared),
     }
     if layer == "L7":
         gold = golds[0]

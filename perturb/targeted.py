@@ -307,21 +307,29 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     if not pool:
         return {}, []
     rests = _anchor_rests(frame, tuple(keep), tuple(pool))
-    grids = frame.grids
-    # what each input's draw needs, worked out once per call (the draws below repeat inputs)
-    ways: dict[str, tuple[Any, ...]] = {}
+    # what each input's draw needs from its current value, remembered per frame (anchors are drawn again and again
+    # from the same facts); the pool is in input order, so a draw's inputs are put in order by their positions
+    ways: dict[tuple[Any, ...], tuple[Any, ...]] = frame.memo.setdefault("draw_ways", {})
+    position: dict[str, int] | None = frame.memo.get("input_position")
+    if position is None:
+        ordered_inputs(frame, ())  # makes the frame's table of input positions
+        position = frame.memo["input_position"]
     for _ in range(ANCHOR_DRAWS):
         # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
         first = [rng.choice(numeric)] if numeric else []
         rest = rests[first[0] if first else None]
         extra = rng.randint(1, max(1, min(ANCHOR_INPUTS - len(first), len(rest)))) if rest else 0
-        chosen = ordered_inputs(frame, first + rng.sample(rest, extra))
+        chosen = sorted(first + rng.sample(rest, extra), key=position.__getitem__)  # ordered_inputs: distinct, known
         moved = dict(facts)
         changed = []
         for name in chosen:
-            way = ways.get(name)
+            current = facts.get(name)
+            wkey = (name, current.__class__, current)
+            way = ways.get(wkey)
             if way is None:
-                way = ways[name] = _draw_way(frame, name, facts.get(name))
+                if len(ways) >= DRAW_WAY_LIMIT:
+                    ways.clear()
+                way = ways[wkey] = _draw_way(frame, name, current)
             value: Any
             if way[0]:  # a grid: a uniform grid value other than the current one (``_draw``)
                 _, grid, choices, skip = way
@@ -387,6 +395,10 @@ def _anchor_rests(frame: Frame, keep: tuple[str, ...], pool: tuple[str, ...]) ->
         rests[None] = pool
         held = memo[keep] = rests
     return held  # type: ignore[no-any-return]
+
+
+#: :func:`_anchor` remembers at most this many ``(input, current value)`` draws per frame (then starts again).
+DRAW_WAY_LIMIT = 4096
 
 
 def _draw_way(frame: Frame, name: str, current: Any) -> tuple[Any, ...]:

@@ -341,8 +341,7 @@ def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | N
                 n for n, spec in frame.inputs.items()
                 if (spec.type == "category" and regimes.value_since) or (regimes.largest and regimes.is_size(spec))
                 or (regimes.negative_since and spec.type != "category" and regimes.fact_for(spec) is not None))
-        stale = regimes.anachronisms(frame.inputs, {n: v for n, v in typed.items() if n in timed},
-                                     as_of.year) if timed else []
+        stale = frame.dated_anachronisms(typed, timed, as_of.year) if timed else []
         if stale:
             out.append(f"date: facts that could not hold on {as_of.isoformat()}: " + ", ".join(stale))
     dates = manifest.get("fact_dates") or {}

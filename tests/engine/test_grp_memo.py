@@ -47,3 +47,22 @@ def test_a_served_entry_is_a_copy() -> None:
     again = execute(card, {}).to_grp()
     assert "edited" not in again["gold_program"][0]["required_elements"]
     assert again["gold_program"][0]["verdict"] != "edited"
+
+
+@pytest.mark.parametrize("path", CARDS[:6], ids=lambda p: p.stem)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_a_shared_grp_equals_the_copied_one(path: Path, data: st.DataObject) -> None:
+    """``to_grp(shared=True)`` (the generator's path: remembered entries given without copies) is the same value
+    as ``to_grp()``, memo warm or cold; and the copied GRP stays the caller's own after a shared one was served."""
+    card = compiled(path)
+    rows = data.draw(scenarios(card.card), label="scenarios")
+    for facts in rows + rows[:3]:
+        shared = execute(card, facts, scenario_id="s").to_grp(shared=True)
+        copied = execute(card, facts, scenario_id="s").to_grp()
+        assert shared == copied
+        if copied["gold_program"]:
+            copied["gold_program"][0]["verdict"] = "edited"
+            copied["gold_program"][0]["required_elements"].append("edited")
+            assert execute(card, facts, scenario_id="s").to_grp(shared=True) == shared
+            assert "edited" not in shared["gold_program"][0]["required_elements"]

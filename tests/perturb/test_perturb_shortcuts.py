@@ -305,3 +305,74 @@ def test_line_with_a_derived_input_is_full_execution(card):
 
 def test_derived_cards_are_checked():
     assert len(DERIVED) >= 3  # the all-weather and debt-cycle cards derive an input
+
+
+@pytest.mark.parametrize("deck", ["buffett", "l8"])
+def test_a_shared_item_is_the_copied_item_and_a_copy_owns_its_parts(deck):
+    """``build_item(shared=True)`` (the generator's path: the frame's constant manifest parts, condition C and the
+    remembered GRP entries given without copies) against the plain build of the same attempts: equal values and
+    equal lines. The plain build still owns every part: editing one item (as the tamper tests do) leaves the
+    next item of the frame, and the memo behind it, as they were."""
+    from ipb.perturb import Job, parse_recipes
+    from ipb.perturb.generation import Generator
+    from ipb.perturb.items import build_item, dumps_item
+    from perturb_support import BUFFETT_BASE, FIXTURES
+
+    if deck == "buffett":
+        job = Job((BUFFETT,), str(BUFFETT_BASE), 0, parse_recipes("metric,sector,flip"))
+    else:
+        job = Job((BUFFETT, "marks_market_cycle_positioning", "dalio_bubble_detection_gauge"),
+                  str(FIXTURES / "l8_three_investors.yaml"), 7, parse_recipes("metric,sector"))
+    gen = Generator(job)
+    built = 0
+    shared_cards = None
+    for r in range(len(job.recipes)):
+        for j in range(40):
+            made = gen.scenario(r, j)
+            if isinstance(made, str):
+                continue
+            scenario, steps = made
+            recipe = job.recipes[r]
+
+            def build(shared: bool) -> dict:
+                return build_item(gen.frame, gen.base, scenario, steps, recipe=recipe.text,
+                                  args=[a for _, a in recipe.steps], seed=0, attempt=j, shared=shared)
+
+            plain, shared = build(False), build(True)
+            assert shared == plain and dumps_item(shared) == dumps_item(plain)
+            if shared_cards is not None:
+                assert shared["manifest"]["cards"] is shared_cards  # built once per frame
+            shared_cards = shared["manifest"]["cards"]
+            want = dumps_item(build(False))
+            grps = [plain["grp"]] if "grp" in plain else [g["grp"] for g in plain["golds"]]
+            for grp in grps:
+                grp["gold_program"][0]["name"] = "edited"
+                grp["gold_program"][0]["required_elements"].append("edited")
+            plain["manifest"]["cards"][0]["id"] = "edited"
+            plain["manifest"]["tool"]["version"] = "edited"
+            plain["conditions"]["C"]["cards"][0]["id"] = "edited"
+            plain["conditions"]["B"]["investors"].append("edited")
+            assert dumps_item(build(False)) == dumps_item(build(True)) == want
+            built += 1
+    assert built > 40
+
+
+def test_dated_anachronisms_memo_gives_the_plain_answer():
+    """``Frame.dated_anachronisms`` (remembered by year and the timed facts' names, types and values) against
+    ``regimes.anachronisms`` asked each time: the same messages in the same order, for facts in two orders, a
+    size above the year's largest company, and a memo warm from another year or order."""
+    from perturb_support import BUFFETT_BASE
+
+    frame = build_frame([BUFFETT])
+    base = load_base(str(BUFFETT_BASE), frame)
+    timed = frozenset(frame.inputs)
+    big = {**base.facts, "arr": Decimal("6e11")}
+    variants = [dict(base.facts), big, dict(reversed(list(big.items())))]
+    found_any = False
+    for _ in range(2):  # the second pass is served from the memo
+        for year in (1950, 1995, 2020):
+            for facts in variants:
+                want = frame.regimes.anachronisms(frame.inputs, {n: v for n, v in facts.items() if n in timed}, year)
+                assert frame.dated_anachronisms(facts, timed, year) == want
+                found_any = found_any or bool(want)
+    assert found_any
