@@ -24,6 +24,9 @@ _PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
 _COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
 #: "passes, if only just": a concession after the verdict, not a condition on it.
+#: The verdict word inside an "even if" supposition (no comma or stop since "even if"): "Even if the growth target is
+#: met, the return falls short" supposes the target met; "even if we are generous, it fails" states the failure.
+_INSIDE_EVEN_IF = re.compile(r"(?i)\beven[ \t]+if\b[^,;:.!?\n]*\Z")
 _CONCESSIVE_TAILS = (["if", "only", "just"], ["if", "only", "barely"], ["if", "barely"], ["if", "narrowly"], ["if", "marginally"])
 _AT_A_PRICE = re.compile(r"at\s+(?:this|these|that|today'?s|the\s+current|current|[$\u20ac\u00a3]|\d)")
 _PASS_SUBJECTS = frozenset({"would", "will", "should", "must", "to", "i'd", "we'd", "i", "we"})

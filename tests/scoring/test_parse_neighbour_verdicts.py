@@ -88,3 +88,17 @@ def test_a_one_word_verdict_closing_another_gates_paragraph_is_not_the_section_g
 def test_a_one_word_verdict_in_the_sections_own_paragraph_stays_its() -> None:
     text = "Stock share: 58%. Is that between 25% and 75%? Yes.\n\nDrift from your 50% target: 52 - 50 = 2 points. Good.\n"
     assert dict(read_gates(text, GRAHAM))[2] == "PROCEED"
+
+
+MUNGER = "munger_business_quality_price"  # 5 fair price
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    # before: PROCEED from "met" inside the supposition
+    ("Fair price: at 48x earnings the yield is about 2%. Even if the 15% growth target is met, the expected return is "
+     "well short of 10% a year.", None),
+    ("Fair price: even if we are generous with growth, it fails.", "REJECT"),  # the verdict after the supposition
+    ("Fair price: it passes, even if only just.", "PROCEED"),                  # a concession after the verdict
+])
+def test_a_verdict_word_inside_an_even_if_supposition_finds_nothing(text: str, want: str | None) -> None:
+    assert read_gates(text, MUNGER) == [(5, want)]
