@@ -102,25 +102,34 @@ _VALUE_WORDS = frozenset({
     "around", "roughly", "approximately", "near", "nearly", "almost", "only", "just", "minus", "plus", "versus", "vs",
     "reached", "hit", "became", "becomes", "stands", "stood", "sits", "sat", "now", "then", "still", "remains", "remained",
 })
-#: The word (letters or digits) that ends just before ``at`` after spaces.
-_WORD_BEFORE = re.compile(r"(\w+)[ \t]*\Z")
+#: A word (letters or digits) ending where the search stops; a window of :data:`_WORD_REACH` characters is searched.
+_WORD_BEFORE = re.compile(r"\w+\Z")
+#: Longer than any word of :data:`_VALUE_WORDS`: a word reaching the start of this window is no value word.
+_WORD_REACH = 20
 
 
 def _spaced_dash(text: str, at: int) -> bool:
     """Whether the hyphen, minus or en dash at ``at``, with a space or tab on both sides, separates a word or label from
     a figure ("Yes - 28% ROCE", "Gate 2 - 15% margin", "Pass \u2013 $5M") rather than signing it: a word character
-    before the space, and that word is not one that asks for a value (:data:`_VALUE_WORDS`: "from 5% to - 3%" is -3%).
-    "-28%", "Yes -28%", "\u221228%", a dash at the start of a line or after a colon stay signs.
+    before the spaces (however many: a padded table cell is a label too), and that word is not one that asks for a
+    value (:data:`_VALUE_WORDS`: "from 5% to - 3%" is -3%). "-28%", "Yes -28%", "\u221228%", a dash at the start of a
+    line or after a colon stay signs. Linear over a text: the blanks walked over end at this dash, so no other dash
+    walks them.
 
     >>> _spaced_dash("Yes - 28%", 4), _spaced_dash("from 5% to - 3%", 11), _spaced_dash("ROCE: - 3%", 6)
     (True, False, False)
     """
     if at < 2 or text[at - 1] not in " \t" or at + 1 >= len(text) or text[at + 1] not in " \t":
         return False
-    m = _WORD_BEFORE.search(text, max(0, at - 40), at)
-    if m is None or m.end() != at:
+    j = at - 1
+    while j >= 0 and text[j] in " \t":
+        j -= 1
+    m = _WORD_BEFORE.search(text, max(0, j + 1 - _WORD_REACH), j + 1)
+    if m is None:
         return False
-    return m.group(1).lower() not in _VALUE_WORDS
+    if m.start() == j + 1 - _WORD_REACH:  # the word may run on before the window: longer than any value word
+        return True
+    return m.group().lower() not in _VALUE_WORDS
 
 
 #: Words saying a figure is a fall or a loss ("fell (28%)", "down (12%) year on year", "a decline (5%)").

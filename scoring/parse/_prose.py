@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 from ipb.engine.numbers import decimal_comma_convention
 from ipb.scoring._text import NumberMatch, find_numbers
+from ipb.scoring.parse._answered import _REGIME_NAMED
 from ipb.scoring.parse._appraisal_words import lexicon_for
 from ipb.scoring.parse._common import (
     MAX_NUMBERS,
@@ -323,7 +324,10 @@ class _ProseGatesMixin(_ParserState):
         if not clauses:
             return evidence
         placed = self.regime_placed  # a regime said of the case stays its classifying gate's
-        gate_of = {id(h): item.gate for item in clauses for h in item.hits if h.start not in placed}
+        # a regime word is a value of its classifying gate, never another gate's appraisal: "You'd be paying stalwart
+        # money for a sluggard" in the price gate's clause says nothing of the price gate
+        gate_of = {id(h): item.gate for item in clauses for h in item.hits if h.start not in placed
+                   and (h.word is not _REGIME_NAMED or self.regime_gate.get(h.start) == item.gate)}
         out = [ev for ev in evidence if id(ev.hit) not in gate_of]
         for item in clauses:
             for hit in item.hits:

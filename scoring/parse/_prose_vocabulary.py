@@ -165,11 +165,22 @@ _REQUIRED = re.compile(r"(?i)\b(?:asks?\s+for|asked\s+for|wants?|wanted|requires
 #: The appraisal as a noun phrase's modifier ("a strong quarter", "high rates") states nothing about the criterion:
 #: an article or possessive right before it.
 _ATTRIBUTIVE = re.compile(r"(?i)\b(?:a|an|the|its|their|his|her|our|my|this|that|these|those)\s+\Z")
+#: A determiner and at most two words that are no verb before an "-ing" appraisal: the word is a noun ("a defensive
+#: holding", "our largest holding"), not the story holding ("the story is holding", "the thesis still holding").
+_NOUN_ING_BEFORE = re.compile(
+    r"(?i)\b(?:a|an|the|its|their|his|her|our|my|this|that|each|every|any|another|one)\s+"
+    r"(?:(?!(?:is|are|was|were|be|been|being|am|still|now|has|have|had|keeps?|kept|remains?|seems?|looks?|just|clearly|so|far|"
+    r"and|but|story|thesis|case|moat|plan|trade|idea|view|call|argument)\b)[a-z][a-z-]*\s+){0,2}\Z")
 
 #: A verdict word used as a noun ("the proceeds from the sale", "a pass of the model"): no verdict of this clause.
 _NOUN_SENSE = re.compile(r"\s+(?:from|of)\b")
 
 _FOR_A_REASON = re.compile(r"[ \t]+for[ \t]+(?:a|good)[ \t]+reasons?\b")
+#: A figure's path after the word: "growing 8% for ten years, then fading to three", "margins narrowing to 12%": where a
+#: quantity goes (a forecast's step, a fact), not the writer's judgement of the criterion.
+_TO_A_FIGURE = re.compile(r"[ \t]+(?:to|towards?)[ \t]+(?:(?:about|around|roughly|some|just|only|maybe)[ \t]+)?"
+                          r"(?:[-\u2212+~$\u20ac\u00a3]?\d|(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                          r"fifteen|twenty|thirty|forty|fifty|half)\b)")
 #: The word after an appraisal, when one follows on its clause (not a stop, comma or bracket).
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 #: Words that may follow an appraisal that closes its clause ("intact so far", "cheap relative to peers", "confirmed by the
@@ -309,8 +320,12 @@ def appraisals(text: str, start: int, end: int, direction: str | None, *, lexico
         of_criterion = nxt is not None and bool(nouns) and " " not in word and bool(_stems(nxt.group(1)) & nouns)
         if _ATTRIBUTIVE.search(before) and not word.startswith(("a ", "too")) and not of_criterion:
             continue
+        if word.endswith("ing") and " " not in word and _NOUN_ING_BEFORE.search(before):
+            continue  # "for a defensive holding": a noun
         if _FOR_A_REASON.match(text, m.end()):
             continue  # "cheap for a reason": the writer doubts the appraisal
+        if _TO_A_FIGURE.match(text, m.end()):
+            continue  # "then fading to three": a figure's path, not an appraisal
         if nxt is not None and nxt.group(1) not in _CLOSING and not of_criterion:
             continue  # a modifier of the noun after it ("unacceptable greenhouse-gas emissions", "a strong quarter")
         if _NEGATOR.search(before):

@@ -24,6 +24,9 @@ _PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
 _COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
 #: "passes, if only just": a concession after the verdict, not a condition on it.
+#: The verdict word inside an "even if" supposition (no comma or stop since "even if"): "Even if the growth target is
+#: met, the return falls short" supposes the target met; "even if we are generous, it fails" states the failure.
+_INSIDE_EVEN_IF = re.compile(r"(?i)\beven[ \t]+if\b[^,;:.!?\n]*\Z")
 _CONCESSIVE_TAILS = (["if", "only", "just"], ["if", "only", "barely"], ["if", "barely"], ["if", "narrowly"], ["if", "marginally"])
 _AT_A_PRICE = re.compile(r"at\s+(?:this|these|that|today'?s|the\s+current|current|[$\u20ac\u00a3]|\d)")
 _PASS_SUBJECTS = frozenset({"would", "will", "should", "must", "to", "i'd", "we'd", "i", "we"})
@@ -229,3 +232,24 @@ def offered_choices(hits: list[_Hit], low: str) -> set[int]:
             run, joins = [b], []
     close()
     return drop
+
+
+def in_another_gates_paragraph(card, low: str, mentions: Sequence, gate: int, start: int, floor: int) -> bool:
+    """Whether a verdict word said alone at ``start`` ("Good.", "Also fine.") closes a paragraph about another gate
+    than ``gate``, the section it sits in: a later paragraph of the section (it opens after ``floor``, the section's
+    first character) that names other gates only, or names none and whose words are another gate's facts, none of
+    ``gate``'s own ("Drift: ...
+    No.\\n\\nThe bond side is government bonds and a high-grade fund. No junk. Good." - the bond quality's, not the
+    drift's). Paper §7.5, issue 13: a verdict is its statement's gate's, not its neighbour's."""
+    from ipb.scoring.parse._prose_vocabulary import clause_weights, gate_of_clause  # (imports _verdict_clauses' users)
+
+    para = max(low.rfind("\n\n", 0, start), low.rfind("\n\r\n", 0, start))
+    if para < 0 or para + 1 <= floor:
+        return False  # the section's own paragraph: the label's words lead it
+    para += 1
+    named = {g for m in mentions if para <= m.start < start for g in m.gates}
+    if named:
+        return gate not in named  # a paragraph that names gates speaks for them
+    text = low[para:start]
+    other = gate_of_clause(card, text)
+    return other is not None and other != gate and clause_weights(card, text).get(gate, 0) == 0

@@ -21,6 +21,7 @@ from ipb.scoring.parse._prose_vocabulary import meets_someone
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
+from ipb.scoring.parse._verdict_clauses import _INSIDE_EVEN_IF, in_another_gates_paragraph
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
@@ -127,8 +128,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
             return None
         if not _CONDITIONALS.isdisjoint(clause_words):
             idx = max(i for i, w in enumerate(clause_words) if w in vw.CONDITIONALS)
-            if not (idx > 0 and clause_words[idx - 1] == "even"):
-                return None
+            if not (idx > 0 and clause_words[idx - 1] == "even") or _INSIDE_EVEN_IF.search(before):
+                return None  # "if it passes"; "even if the target is met, ...": the word inside the supposition finds nothing
         if (cut >= 0 or start - 90 <= unit.start) and _COUNTERFACTUAL.match(before, cut + 1):
             return None  # "Had the multiple been 6x, it would fail": a counterfactual
         concessive = after_words[:3] in _CONCESSIVE_TAILS or after_words[:2] in _CONCESSIVE_TAILS
@@ -221,6 +222,9 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
                 for g in owner:
                     out.append(_Evidence(g, hit, self._section_of(g, hit.unit), label=label))
                 continue
+            floor = self.units[self.section_first.get(unit.section, hit.unit)].start
+            if hit.word.alone and in_another_gates_paragraph(self.card, self.low, self.mentions, unit.gate, hit.start, floor):
+                continue  # "... No junk, no preferreds. Good." after the drift's label: the bonds' verdict, not the drift's
             out.append(_Evidence(unit.gate, hit, unit.section, label=label))
         for hit in self.__dict__.get("line_answers", ()):  # "1. Are prices stretched ...? Sure.": for the gate it labels
             pending = self.line_answer_for(hit)
