@@ -90,3 +90,11 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+def _vocabulary(target: Target) -> list[str]:
+    """Names of a target's card, investor and gates (an answer sharing none of their words is off topic)."""
+    names = list(_names_of(target))
+    card = getattr(target.compiled, "card", None)
+    for gate in getattr(card, "gates", ()) or ():
+        names.append(str(getattr(gate, "name", "") or ""))
+        names += [str(a) for a in getattr(gate, "aliases", ()) or ()]
+    return names

@@ -8,7 +8,10 @@ Every record ``ipb score`` writes carries one ``outcome``:
     the model did not attempt the task: it declined (``reason_code``
     ``refusal``: "I cannot help with that."), said nothing
     (``empty_response``) or wrote about something else (``off_topic``: no
-    name of the card, its investor or any of its gates);
+    name of the card, its investor or any of its gates), or committed to
+    nothing (``no_commitment``: gates read but none PROCEED or REJECT, and
+    no decided final verdict, e.g. "unknown" or "I'm not sure." after every
+    gate name; see :func:`commits`);
 ``parse_failure``
     the model answered but no gate of the card could be read
     (``parse_failure``), or the answer is over ``--max-chars``
@@ -33,7 +36,7 @@ failure mode; it is counted under ``coverage`` instead).
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 __all__ = [
     "OUTCOMES",
@@ -43,6 +46,8 @@ __all__ = [
     "outcome_of",
     "failure_value",
     "is_refusal",
+    "commits",
+    "NO_COMMITMENT",
     "classify_unread",
 ]
 
@@ -50,7 +55,9 @@ OUTCOMES = ("scored", "parse_failure", "refusal", "unusable")
 #: ``count``: failures score the worst value on every owed metric (default); ``exclude``: left out of means.
 FAILURE_POLICIES = ("count", "exclude")
 #: Reason codes whose outcome is ``refusal``.
-REFUSAL_REASONS = frozenset({"refusal", "empty_response", "off_topic"})
+#: Reason code of an answer that names gates but commits to no verdict (:func:`commits`).
+NO_COMMITMENT = "no_commitment"
+REFUSAL_REASONS = frozenset({"refusal", "empty_response", "off_topic", NO_COMMITMENT})
 #: Reason codes whose outcome is ``parse_failure``.
 PARSE_FAILURE_REASONS = frozenset({"parse_failure", "response_too_large"})
 
@@ -117,6 +124,48 @@ def is_refusal(text: str) -> bool:
     """
     head = text.strip()
     return bool(head) and len(head) <= _REFUSAL_CHARS and _REFUSAL.search(head) is not None
+
+
+#: Gate verdicts that commit; a final verdict commits unless unread (None) or INCONCLUSIVE.
+_DECIDED_GATE = frozenset({"PROCEED", "REJECT"})
+
+
+def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
+    """Whether a parsed answer commits to a verdict anywhere: a gate PROCEED or REJECT, or a decided final verdict.
+
+    An answer that lists the gates in order and writes "unknown" (read
+    INCONCLUSIVE) or "I'm not sure." (read as no verdict) after each, with no
+    decided final verdict, commits to nothing: scored, its ordered gate list
+    alone would earn full gate coverage and order (GCF, OGRS, OGRS_k: §7.2,
+    §7.6) and rank above honest partial answers. It is a refusal
+    (``no_commitment``) instead. An answer of INCONCLUSIVE gates with a final
+    INVEST / DECLINE committed. A final INCONCLUSIVE commits only where the
+    gold final verdict is INCONCLUSIVE too (there it is the right answer).
+
+    Parameters
+    ----------
+    parsed : mapping
+        A parse's ``to_dict()``: ``gates`` (each with ``verdict``) and ``final_verdict``.
+    gold_final : str or None
+        The gold ``investment_verdict`` of the target.
+
+    Examples
+    --------
+    >>> commits({"gates": [{"verdict": "INCONCLUSIVE"}, {"verdict": None}], "final_verdict": "INCONCLUSIVE"}, "DECLINE")
+    False
+    >>> commits({"gates": [{"verdict": "INCONCLUSIVE"}], "final_verdict": "DECLINE"}, "INVEST")
+    True
+    >>> commits({"gates": [{"verdict": "REJECT"}], "final_verdict": None})
+    True
+    >>> commits({"gates": [{"verdict": "INCONCLUSIVE"}], "final_verdict": "INCONCLUSIVE"}, "INCONCLUSIVE")
+    True
+    """
+    if any(g.get("verdict") in _DECIDED_GATE for g in parsed.get("gates") or ()):
+        return True
+    final = parsed.get("final_verdict")
+    if final is None:
+        return False
+    return final != "INCONCLUSIVE" or str(gold_final or "").strip().upper() == final
 
 
 _WORD = re.compile(r"[a-z][a-z0-9']{3,}")

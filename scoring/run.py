@@ -81,12 +81,14 @@ from ipb.scoring.metrics import (
 from ipb.scoring.options import DEFAULT_MAX_CHARS, NullEncoder, ScoreOptions
 from ipb.scoring.outcome import (
     PARSE_FAILURE_REASONS,
+    NO_COMMITMENT,
     REFUSAL_REASONS,
     classify_unread,
+    commits,
     failure_value,
     outcome_of,
 )
-from ipb.scoring._sections import _keep, _names_of, _target_sections, _year
+from ipb.scoring._sections import _keep, _target_sections, _vocabulary, _year
 from ipb.scoring._text import blank_spans
 from ipb.scoring.items import ItemSet, PreparedItem, Target, canonical_condition, item_set, load_items
 from ipb.scoring.registry import metrics as metric_registry
@@ -417,6 +419,14 @@ class _Scorer:
                 tw.reason_code = code
                 tw.reason = (tw.parsed or {}).get("reason") if code == "parse_failure" else why
             return
+        if not any(tw.parsed is not None and commits(tw.parsed, (tw.target.grp or {}).get("investment_verdict"))
+                   for tw in work.targets):
+            why = ("the answer commits to no verdict: no gate read PROCEED or REJECT and no decided final verdict "
+                   "(a refusal: its gate list alone would earn coverage and order)")
+            _unscored(work, NO_COMMITMENT, why)
+            for tw in work.targets:
+                tw.reason_code, tw.reason = NO_COMMITMENT, why
+            return
         for tw in work.targets:
             assert tw.parsed is not None
             case_parsed = dict(tw.parsed)
@@ -526,16 +536,6 @@ def _read_any(parsed: Mapping[str, Any]) -> bool:
     (True, False)
     """
     return parsed.get("status") == "ok" or parsed.get("final_verdict") is not None
-
-
-def _vocabulary(target: Target) -> list[str]:
-    """Names of a target's card, investor and gates (an answer sharing none of their words is off topic)."""
-    names = list(_names_of(target))
-    card = getattr(target.compiled, "card", None)
-    for gate in getattr(card, "gates", ()) or ():
-        names.append(str(getattr(gate, "name", "") or ""))
-        names += [str(a) for a in getattr(gate, "aliases", ()) or ()]
-    return names
 
 
 def _silent(profile: InvestorProfile | None) -> InvestorProfile | None:

@@ -275,6 +275,7 @@ def _legend(inconclusive: object) -> str:
     committed = ("0.5 only when the answer names the data gap" if inconclusive != "flat" else "0.5")
     return ("unknowns: a stated INCONCLUSIVE final verdict scores 0 on VerdictAcc where the gold is decided and 1 where "
             f"the gold is INCONCLUSIVE (a committed verdict there: {committed}); {GRA_INCONCLUSIVE_RULE} (§7.15); "
-            "an answer with no final verdict scores 0 on VerdictAcc\n"
+            "an answer with no final verdict scores 0 on VerdictAcc; one that commits to nothing (no gate PROCEED or "
+            "REJECT, no decided final verdict) is a refusal (no_commitment), scored 0 like one\n"
             "conj.: the share of responses passing every BASP-strict gate (BASP-strict: the composite times the "
             "share of its gates passed, docs/scoring.md)")

@@ -84,13 +84,15 @@ def test_a_respondent_that_refuses_or_says_unknown_ranks_below_one_that_answers(
 
     _, summary = scored
     rows = {r["model"]: r for r in leaderboard(summary)}
-    assert [r["model"] for r in leaderboard(summary)] == ["answerer", "unknowner", "refuser"]
-    # Hand-worked: every INCONCLUSIVE answer names the card's gates in order (OGRS_k 1) and states
-    # no element, no source and no matching final verdict, so its L7 composite is 0.35 * 1 = 0.35.
-    assert rows["unknowner"]["layer_composite"]["mean"] == pytest.approx(0.35)
-    assert rows["unknowner"]["verdict_acc"]["mean"] == 0.0
-    assert rows["refuser"]["coverage"] == 0.0 and rows["refuser"]["layer_composite"]["mean"] == 0.0
+    assert [r["model"] for r in leaderboard(summary)][0] == "answerer"
+    # Stop 32: every answer of the unknowner is INCONCLUSIVE on each gate and on the final verdict, where each gold
+    # final is decided: it commits to nothing, so it is a refusal (no_commitment) at 0, no longer the 0.35 its
+    # ordered gate list alone earned (OGRS_k 1 x 0.35); it ties the refuser instead of ranking above it.
+    for model in ("unknowner", "refuser"):
+        assert rows[model]["coverage"] == 0.0
+        assert rows[model]["layer_composite"]["mean"] == 0.0 and rows[model]["verdict_acc"]["mean"] == 0.0
     assert rows["answerer"]["layer_composite"]["mean"] > 0.35
+    assert rows["unknowner"]["n_failures"] == 4 and summary["counts"]["by_reason"]["no_commitment"] == 4
 
 
 def test_the_leaderboard_says_how_unknowns_count_and_what_conj_is(scored):
