@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["ipb.perturb", "ipb.perturb.values", "ipb.perturb.vintage", "ipb.perturb.render",
-           "ipb.perturb.generation", "ipb.perturb.verify",
+           "ipb.perturb.generation", "ipb.perturb.recipes", "ipb.perturb.verify",
            "ipb.perturb.feasible", "ipb.perturb.spaces"]
 
 
