@@ -25,7 +25,7 @@ from decimal import ROUND_HALF_EVEN, Context, Decimal, DivisionByZero, Inexact, 
 from fractions import Fraction
 from typing import Any, Callable, Union
 
-__all__ = ["Exact", "add", "sub", "mul", "div", "neg", "as_fraction", "normal", "public", "MAX_BITS"]
+__all__ = ["Exact", "add", "sub", "mul", "div", "neg", "absolute", "as_fraction", "normal", "public", "MAX_BITS"]
 
 Exact = Union[Decimal, Fraction]
 
@@ -152,6 +152,17 @@ def neg(a: Exact) -> Exact:
     if a.__class__ is Decimal:
         return a.copy_negate()
     return -a
+
+
+def absolute(a: Exact) -> Exact:
+    """``abs(a)``, exactly (``abs(Decimal)`` would round to the context's 28 digits).
+
+    >>> absolute(Decimal("-40000000000000000.400000000000000001"))
+    Decimal('40000000000000000.400000000000000001')
+    """
+    if isinstance(a, Decimal):
+        return a.copy_abs()
+    return abs(a)
 
 
 def public(value: Any) -> Any:

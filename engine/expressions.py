@@ -761,7 +761,7 @@ def _fn_year(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
 _FUNCTIONS: dict[str, Callable[[_Compiler, str, list[Node], Any], Node]] = {
     "min": _fn_minmax,
     "max": _fn_minmax,
-    "abs": partial(_unary_number, op=abs),
+    "abs": partial(_unary_number, op=_exact.absolute),
     "round": partial(_unary_number, op=_round_half_away),
     "known": _fn_known,
     "date": _fn_date,

@@ -36,6 +36,16 @@ def test_margin_of_safety_boundary_proceeds() -> None:
     assert _ev(e, {"price": MONEY, "intrinsic_value": MONEY}, price=200_000_001, intrinsic_value=300_000_000) is False
 
 
+def test_abs_keeps_every_digit() -> None:
+    # Found by test_fraction_oracle in a fresh-clone CI: abs() went through Python's abs(Decimal), which rounds
+    # to 28 significant digits. (1e-9 + 2e8)^2 = 40000000000000000.400000000000000001 exactly (36 digits).
+    sym = {"x": NUMBER, "z": NUMBER}
+    got = _ev("abs((x + z) * (x + z))", sym, x="1E-9", z=200_000_000)
+    assert F(got) == F("40000000000000000.400000000000000001")
+    assert F(_ev("abs(-((x + z) * (x + z)))", sym, x="1E-9", z=200_000_000)) == F("40000000000000000.400000000000000001")
+    assert _ev("abs((x + z) * (x + z)) > 40000000000000000.4", sym, x="1E-9", z=200_000_000) is True
+
+
 def test_adding_zero_keeps_a_quotient() -> None:
     assert _ev("a/b + 0 == a/b", {"a": NUMBER, "b": NUMBER}, a=7, b=3) is True
     assert _ev("-(a/b) == -a/b", {"a": NUMBER, "b": NUMBER}, a=7, b=3) is True
