@@ -39,6 +39,7 @@ __all__ = [
     "plain_spacing",
     "binary_reason",
     "Line",
+    "table_top",
     "split_lines",
     "classify_line",
     "Trigger",
@@ -391,6 +392,13 @@ class Line:
     def block(self) -> tuple[str, int, str]:
         """Lines with equal ``block`` are siblings (same heading level, list indent and marker...)."""
         return (self.kind, self.level, self.marker)
+
+
+def table_top(lines: list[Line], li: int) -> int:
+    """The index of the first line (a row or the ``|---|`` rule) of the table run holding line ``li``."""
+    while li > 0 and lines[li - 1].kind in ("table", "table_sep"):
+        li -= 1
+    return li
 
 
 _HEADING = re.compile(r"[ \t]{0,3}(#{1,6})[ \t]+")

@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import table_top
 from ipb.scoring.parse._common import (
     EMBED_MARGIN,
     MAX_EMBED,
@@ -248,9 +249,7 @@ class _ParaphraseMixin(_ParserState):
     def _table_has_anchor(self, li: int, *, named: bool = False) -> bool:
         """Whether a row of the table holding line ``li`` is a card gate's (``named``: by its name, an alias or its
         number, not by a measure of its substance such as "Policy rate")."""
-        k = li
-        while k > 0 and self.lines[k - 1].kind in ("table", "table_sep"):
-            k -= 1
+        k = table_top(self.lines, li)
         while k < len(self.lines) and self.lines[k].kind in ("table", "table_sep"):
             a = self.anchors.get(k)
             if a is not None and a.gate is not None and not (named and a.how == "substance"):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ipb.scoring._text import normalize
+from ipb.scoring._text import normalize, table_top
 
 __all__ = ["keyed_by_subject"]
 
@@ -30,9 +30,7 @@ securities fund funds position positions name names model models llm llms system
 def keyed_by_subject(masked: str, lines: list[Any], li: int) -> bool:
     """Whether the table holding row ``li`` has a header row (a row followed by the ``|---|`` rule) whose first cell
     names a kind of subject (:data:`SUBJECT_HEADS`: "Ticker", "Company", "Model")."""
-    k = li
-    while k > 0 and lines[k - 1].kind in ("table", "table_sep"):
-        k -= 1
+    k = table_top(lines, li)
     head = lines[k]
     if head.kind != "table" or k + 1 >= len(lines) or lines[k + 1].kind != "table_sep" or not head.cells:
         return False
@@ -49,9 +47,7 @@ def among_subjects(parser: Any, u: int) -> bool:
     li = parser.units[u].line
     if lines[li].kind != "table" or not keyed_by_subject(parser.masked, lines, li):
         return False
-    k = li
-    while k > 0 and lines[k - 1].kind in ("table", "table_sep"):
-        k -= 1
+    k = table_top(lines, li)
     rows = 0
     while k < len(lines) and lines[k].kind in ("table", "table_sep"):
         rows += lines[k].kind == "table"

@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._text import Line, normalize
+from ipb.scoring._text import Line, normalize, table_top
 from ipb.scoring.parse._common import _FIELD_VERDICT, _Hit
 from ipb.scoring.parse._state import _ParserState
 
@@ -33,9 +33,7 @@ class _VerdictCellsMixin(_ParserState):
         """The index of the column headed "Verdict" (or Decision, Outcome, Result, Conclusion, Gate verdict) in the table
         holding line ``li``, or None; found once per table."""
         cache = self.verdict_columns
-        top = li
-        while top > 0 and self.lines[top - 1].kind in ("table", "table_sep"):
-            top -= 1
+        top = table_top(self.lines, li)
         if top in cache:
             return cache[top]
         found = None
