@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from dataclasses import dataclass, field, replace
+from operator import ne
 from pathlib import Path
 from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
@@ -163,7 +164,8 @@ class Frame:
         where the date is what the item tests.
         """
         new, old = scenario.facts, base.facts
-        n = sum(1 for name in self.relevant if new.get(name) != old.get(name))
+        names = self.relevant
+        n = sum(map(ne, map(new.get, names), map(old.get, names)))  # ne(a, b) is a != b
         return n + (self.fm6_probe and scenario.as_of != base.as_of)
 
     def complete(self, facts: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -23,6 +23,8 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+import orjson as _orjson
+
 from ipb._files import write_lines_atomic
 from ipb.errors import PerturbError
 from ipb.engine._json import canonical_json
@@ -67,6 +69,25 @@ def item_id(base: PScenario, key: str) -> str:
 
 def _canonical_sha256(doc: Any) -> str:
     return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
+
+
+def _b_key_prefix(people: Sequence[str]) -> Any:
+    """The SHA-256 state after the text of condition B's key document up to its question (see :func:`_b_key`)."""
+    return hashlib.sha256(b'{"investors":' + _orjson.dumps(list(people)) + b',"query":')
+
+
+def _b_key(prefix: Any, question: str) -> str:
+    """``_canonical_sha256({"investors": people, "query": question})`` from :func:`_b_key_prefix` ``(people)``:
+    the keys are in sorted order, so the canonical text is the prefix, the question as JSON and ``}``.
+
+    >>> people = ["Warren Buffett"]
+    >>> _b_key(_b_key_prefix(people), 'Is "it" cheap?') == _canonical_sha256({"investors": people, "query": 'Is "it" cheap?'})
+    True
+    """
+    state = prefix.copy()
+    state.update(_orjson.dumps(question))
+    state.update(b"}")
+    return state.hexdigest()
 
 
 def conditions(question: str, investors: Sequence[str], cards: Sequence[Mapping[str, str]]) -> dict[str, Any]:
@@ -211,9 +232,16 @@ def _frame_conditions(frame: Frame, question: str, cards: Sequence[Mapping[str, 
     if held is None:
         held = frame.memo["conditions"] = conditions("", [c["investor"] for c in cards], cards)
     people = held["B"]["investors"]
+    prefix = frame.memo.get("conditions_b_prefix")
+    if prefix is None:  # B's key text up to the question is the same for every item of the frame: hashed once
+        prefix = frame.memo["conditions_b_prefix"] = _b_key_prefix(people)
+    try:
+        key = _b_key(prefix, question)
+    except TypeError:  # a text orjson refuses (a lone surrogate): canonical_json's own fallback writes it
+        key = _canonical_sha256({"investors": people, "query": question})
     return {"B": {"query_sha256": hashlib.sha256(question.encode("utf-8")).hexdigest(),
                   "investors": people if shared else list(people),
-                  "key": _canonical_sha256({"investors": people, "query": question})},
+                  "key": key},
             "C": held["C"] if shared else {"cards": [dict(c) for c in held["C"]["cards"]], "key": held["C"]["key"]}}
 
 

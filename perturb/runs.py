@@ -274,7 +274,7 @@ def raw_point(frame: Frame, scenario: PScenario) -> tuple[Any, ...]:
     """Each input's engine value (None: unknown), then the decision date, sector and regime: :func:`point`
     before :func:`place` (cheap to make for every candidate; only the sampled ones are placed)."""
     facts = scenario.facts
-    return (*(facts.get(n) for n in frame.inputs), scenario.as_of.isoformat() if scenario.as_of else None,
+    return (*map(facts.get, frame.inputs), scenario.as_of.isoformat() if scenario.as_of else None,
             scenario.sector, scenario.regime)
 
 

@@ -48,6 +48,10 @@ from ipb.perturb.vintage import cutoff_problems
 
 __all__ = ["SelfCheck", "base_digest", "change_problems", "expected_id", "manifest_problems", "question_problem"]
 
+#: ``isinstance(x, _MAPPING)`` is ``isinstance(x, Mapping)``, answered without the ABC's check for a dict (what an item
+#: read from JSON holds): some 0.5 us a call less, three calls an item.
+_MAPPING = (dict, Mapping)
+
 #: Facts whose range was already checked (card id, input, engine value) -> problem or None; bounded.
 RANGE_LIMIT = 1 << 16
 
@@ -291,7 +295,7 @@ def manifest_problems(manifest: Mapping[str, Any], scenario: Mapping[str, Any]) 
     recipe = manifest.get("recipe")
     if isinstance(recipe, str):
         named = [part.split(":", 1)[0].strip() for part in recipe.split("+")]
-        ran = [op.get("name") if isinstance(op, Mapping) else op for op in manifest.get("operators") or ()]
+        ran = [op.get("name") if isinstance(op, _MAPPING) else op for op in manifest.get("operators") or ()]
         if named != ran:
             out.append(f"manifest/recipe: {recipe!r} names the operators {named}, but manifest/operators holds {ran}")
     return out
@@ -305,8 +309,8 @@ def _vintage_problems(frame: Frame, manifest: Mapping[str, Any]) -> list[str]:
     """
     out: list[str] = []
     for entry, window in zip(manifest.get("cards") or (), frame.windows):
-        have = entry.get("vintage") if isinstance(entry, Mapping) else None
-        years = (have.get("start"), have.get("end")) if isinstance(have, Mapping) else None
+        have = entry.get("vintage") if isinstance(entry, _MAPPING) else None
+        years = (have.get("start"), have.get("end")) if isinstance(have, _MAPPING) else None
         if years != (window.start, window.end):  # not its source: an install without the investor registry says "card"
             out.append(f"manifest/cards/{window.card_id}/vintage: {have!r}, but the card gives the years "
                        f"{window.start}-{window.end if window.end is not None else ''}")
