@@ -2,7 +2,7 @@
 
 :mod:`._confidence` rates a gate reading by its words (how strongly they
 commit) and by how the gate was recognised. Some readings commit strongly
-and are still wrong because of where the word sits; two such shapes are
+and are still wrong because of where the word sits; three such shapes are
 weighed here. Each only lowers the reading's confidence; the reading itself
 never changes.
 
@@ -36,7 +36,7 @@ tuned part (docs/scoring.md, "Where the verdict word stands").
 
 ``contradicted`` was drawn from n30 (stop 33): one answer's status column
 "✅ present" / "❌ absent" on the bubble gauge, whose gates REJECT when their
-sign is present, gave six of the batch's seven gate readings at >= 0.7 that
+sign is present, gave all six of the batch's tuned gate readings at >= 0.7 that
 were wrong (five at 0.95). On the whole tuned split it fires on those six
 readings and nowhere else (no right reading lowered); x0.6 puts a label's
 0.95 at 0.57, under the 0.6 operating point.
