@@ -104,8 +104,8 @@ def contradicted(text: str, verdict: str, verdict_span: Span, sign: str | None =
     to say, in a word of the gate's named condition, the opposite: "✅ present" / "❌ absent" where ``sign`` (the
     verdict that condition holding means: REJECT for a gate that watches for a warning sign, PROCEED for one whose
     condition lets it proceed) is REJECT, the reverse where it is PROCEED; None (neither kind of gate) never. The
-    cell ends at the next "|", the line's end or :data:`CELL_REACH` characters; a cell whose words say both is not
-    counted. (A verdict word after the mark, "✅ fails", is read by the parser itself and wins over the mark.)
+    cell ends at the next "|", the line's end or :data:`CELL_REACH` characters and, in a table, starts after the
+    "|" before the mark ("| present ✅ |"); a cell whose words say both is not counted. (A verdict word after the mark, "✅ fails", is read by the parser itself and wins over the mark.)
 
     Examples
     --------
@@ -125,7 +125,9 @@ def contradicted(text: str, verdict: str, verdict_span: Span, sign: str | None =
     for ch in "|\n":
         at = text.find(ch, end, stop)
         stop = stop if at < 0 else at
-    cell = text[end:stop]
+    line_start = text.rfind("\n", 0, verdict_span[0]) + 1
+    bar = text.rfind("|", line_start, verdict_span[0])  # in a table the whole cell counts: "| present ✅ |"
+    cell = (text[bar + 1:verdict_span[0]] if bar >= 0 else "") + " " + text[end:stop]
     quiet = bool(SIGN_QUIET.search(cell))
     holds = bool(SIGN_HOLDS.search(SIGN_QUIET.sub(" ", cell)))
     fails, passes = (holds, quiet) if sign == vw.REJECT else (quiet, holds)

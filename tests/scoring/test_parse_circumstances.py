@@ -87,6 +87,9 @@ def test_each_shape_is_found_where_it_holds_and_only_there(text: str, verdict: s
     ("| Leverage | 85th | \u2705 | present |", (19, 20), []),  # another cell: not the mark's own
     ("Leverage: \u2705\nMargin debt present.", (10, 11), []),  # another line
     ("Leverage: \u2705 present, 85th percentile.", (10, 11), ["contradicted"]),  # a line, no table
+    ("| Leverage | 85th | present \u2705 |", (28, 29), ["contradicted"]),  # the word before the mark, same cell
+    ("| Leverage | present | \u2705 |", (23, 24), []),  # the cell before: not the mark's own
+    ("Leverage present? \u2705", (18, 19), []),  # no table: only what follows the mark counts
 ])
 def test_a_mark_contradicted_by_its_own_cell(text: str, vspan: tuple[int, int], want: list[str]) -> None:
     assert circumstances(text, "PROCEED", vspan, (2, 10), "name", "REJECT") == want
