@@ -105,7 +105,8 @@ def contradicted(text: str, verdict: str, verdict_span: Span, sign: str | None =
     verdict that condition holding means: REJECT for a gate that watches for a warning sign, PROCEED for one whose
     condition lets it proceed) is REJECT, the reverse where it is PROCEED; None (neither kind of gate) never. The
     cell ends at the next "|", the line's end or :data:`CELL_REACH` characters and, in a table, starts after the
-    "|" before the mark ("| present ✅ |"); a cell whose words say both is not counted. (A verdict word after the mark, "✅ fails", is read by the parser itself and wins over the mark.)
+    "|" before the mark ("| present ✅ |"); a cell whose words say both is not counted. (A verdict word after the
+    mark, "✅ fails", is read by the parser itself and wins over the mark.)
 
     Examples
     --------
