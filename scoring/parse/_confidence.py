@@ -21,7 +21,8 @@ gate recognised by                name, alias, number x1.0; fuzzy x0.9; part of 
 competitor at the same or a       x0.6 (same or higher), x0.8 (one level lower),
 lower level                      x0.9 (lower still)
 where the word stands            "Step N" number x0.8; its line says the evidence is
-                                 assumed or missing x0.7 (:mod:`._circumstances`)
+                                 assumed or missing x0.7; a mark its own cell
+                                 contradicts x0.6 (:mod:`._circumstances`)
 no verdict read                  0.5 x recognition (gates; x0.5 again if no reader
                                  in other words gives one: :func:`settled`);
                                  0.0 (final verdict)

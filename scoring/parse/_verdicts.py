@@ -17,7 +17,7 @@ from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION
 from ipb.scoring.parse._circumstances import circumstance_factor, circumstances
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES, _Evidence, _Hit, _Mention, _Unit
 from ipb.scoring.parse._pass_sense import declines
-from ipb.scoring.parse._prose_vocabulary import meets_someone
+from ipb.scoring.parse._prose_vocabulary import _watches, meets_someone
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
@@ -415,7 +415,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
             span = self._section_span(g) or mention
             trace = GateTrace(g, gate.name, verdict, span, mention, how, vspan)
             trace.confidence, trace.runner_up, trace.runner_up_span = self._gate_confidence(by_gate.get(g, []), verdict, vspan, how)
+            sign = vw.PROCEED if g in self.ix.proceed_sense else vw.REJECT if _watches(self.card, g) else None
             trace.confidence = round(trace.confidence * circumstance_factor(  # where the word stands (_circumstances.py)
-                circumstances(self.masked, verdict, vspan, mention, how)), 3)
+                circumstances(self.masked, verdict, vspan, mention, how, sign)), 3)
             traces.append(trace)
         return traces
