@@ -263,3 +263,28 @@ def test_a_quotient_over_the_share_price_reads_as_a_ratio_and_a_span_does_not():
         spec = card.inputs["dividend_yield"].__class__("x", "ratio", card.inputs["dividend_yield"].expr_type,
                                                        description)
         assert input_label(spec) == label
+
+
+# --- stop 33 (s33user): run and explain say when the facts break the card's own constraints ----------------------
+
+TEMPLETON = Path(__file__).resolve().parent / "perturb" / "cards" / "templeton_new_user.yaml"
+TEMPLETON_BASE = Path(__file__).resolve().parent / "perturb" / "fixtures" / "templeton_new_user_base.yaml"
+
+
+def test_run_warns_when_a_set_value_breaks_a_card_constraint():
+    # $50 is above the $40 five-year high: price_at_or_below_five_year_high is broken; before, silence
+    result = CliRunner().invoke(app, ["run", str(TEMPLETON), str(TEMPLETON_BASE), "--set", "share_price=$50",
+                                      "--format", "json"])
+    assert result.exit_code == 0, result.output
+    warning = ("warning: scenario breaks constraint 'price_at_or_below_five_year_high' of card templeton_new_user "
+               "(share_price <= five_year_high): five_year_high = $40, share_price = $50; The current price "
+               "cannot exceed the highest price of the past five years. The trace reads these facts as given; "
+               "ipb check reports such a scenario as an error and ipb perturb never states one.")
+    assert warning in " ".join(result.stderr.split())
+    grp = json.loads(result.stdout)                       # the JSON on standard output stays clean
+    assert grp["investment_verdict"] == "PASS" and grp["verdict_trigger"] == "gate_2_reject"
+    # explain says the same; a scenario that keeps every constraint gets no warning
+    explained = CliRunner().invoke(app, ["explain", str(TEMPLETON), str(TEMPLETON_BASE), "--set", "share_price=$50"])
+    assert "breaks constraint 'price_at_or_below_five_year_high'" in explained.stderr
+    clean = CliRunner().invoke(app, ["run", str(TEMPLETON), str(TEMPLETON_BASE)])
+    assert clean.exit_code == 0 and clean.stderr == ""
