@@ -288,3 +288,17 @@ def test_run_warns_when_a_set_value_breaks_a_card_constraint():
     assert "breaks constraint 'price_at_or_below_five_year_high'" in explained.stderr
     clean = CliRunner().invoke(app, ["run", str(TEMPLETON), str(TEMPLETON_BASE)])
     assert clean.exit_code == 0 and clean.stderr == ""
+
+
+def test_an_operator_note_lists_three_cards_with_commas():
+    # s33user's L8 deck: "cards templeton_... and graham_net_net_screen and klarman_... have no regime gate" before
+    from types import SimpleNamespace
+
+    from ipb.perturb.operators import _not_applicable
+    frame = SimpleNamespace(card_ids=("templeton_new_user", "graham_net_net_screen", "klarman_deep_value_identification"))
+    assert _not_applicable(frame, "has no regime gate").message == (
+        "cards templeton_new_user, graham_net_net_screen and klarman_deep_value_identification have no regime gate")
+    two = SimpleNamespace(card_ids=("a", "b"))
+    assert _not_applicable(two, "names its sector").message == "cards a and b name their sector"
+    one = SimpleNamespace(card_ids=("a",))
+    assert _not_applicable(one, "has no regime gate").message == "card a has no regime gate"
