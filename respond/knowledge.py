@@ -521,7 +521,9 @@ class KnowledgeBase:
             known = list(self.aliases)
             raise ScoreError(
                 f"investor {unknown[0]!r} is not in the registry, so condition B has no knowledge cards for it "
-                "(other investors' cards are not substituted)", rule="unknown-investor", name=unknown[0],
+                "(other investors' cards are not substituted); a card of your own registers its investor in a "
+                "registry file passed with --investors FILE (docs/scoring.md, 'An investor of your own')",
+                rule="unknown-investor", name=unknown[0],
                 suggestion=did_you_mean(unknown[0], known))
         names = [c for c in (self.canonical(n) for n in investors) if c is not None]
         names = list(dict.fromkeys(names)) or self.named_in(query)

@@ -72,6 +72,8 @@ def test_an_investor_outside_the_registry_is_refused_not_substituted():
     with pytest.raises(ScoreError) as err:
         kb.retrieve("Would Bill Ackman buy this franchise?", ["Bill Ackman"], encoder=HashingEncoder())
     assert err.value.rule == "unknown-investor" and "Bill Ackman" in str(err.value)
+    # stop 33 new user: the refusal names the way in (a respond run without --investors gave no hint)
+    assert "registry file passed with --investors FILE" in err.value.message
     with pytest.raises(ScoreError) as err:
         kb.retrieve("margin of safety", ["Warren Bufett"], encoder=HashingEncoder())
     assert err.value.suggestion == "Warren Buffett"
