@@ -302,3 +302,25 @@ def test_an_operator_note_lists_three_cards_with_commas():
     assert _not_applicable(two, "names its sector").message == "cards a and b name their sector"
     one = SimpleNamespace(card_ids=("a",))
     assert _not_applicable(one, "has no regime gate").message == "card a has no regime gate"
+
+
+def test_verify_prints_one_line_for_one_cause_whatever_the_excerpt(tmp_path):
+    # items made before a question-wording change differ at another character and value in every record;
+    # the report printed one line per record (some 900 lines for the new user's two files)
+    out = tmp_path / "items.jsonl"
+    made = invoke("perturb", "--card", str(TEMPLETON), "--base", str(TEMPLETON_BASE), "--n", "4", "--seed", "7",
+                  "--out", str(out))
+    assert made.exit_code == 0, made.output
+    items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    for item in items[:3]:
+        item["question"] = item["question"].replace("The debt-to-equity ratio is", "The debt-to-equity ratio was")
+    out.write_text("".join(json.dumps(i, sort_keys=True, separators=(",", ":")) + "\n" for i in items),
+                   encoding="utf-8")
+    result = invoke("verify", str(out))
+    assert result.exit_code == 1
+    differs = [line for line in result.stdout.splitlines() if "question: differs" in line]
+    assert len(differs) == 1, result.stdout
+    assert differs[0].startswith(f"{out}:1: record 1 (")
+    assert "item says 'was " in differs[0]                       # the first record's own excerpt is shown
+    assert differs[0].endswith("(and 2 more record(s) with the same problem: lines 2, 3)")
+    assert "verified 1 of 4 item(s)" in result.stdout
