@@ -107,6 +107,8 @@ MISS_LIMIT = 32
 FATAL = frozenset({"not-applicable", "operator-arg", "range", "sector", "regime"})
 #: In an item line, the key of an operator's joint move across a deck rule (:mod:`ipb.perturb.deck_moves`).
 TIED = '"tied":'
+#: An item written without a date (its manifest's context, sorted keys, no spaces): counted when the base is dated.
+UNDATED = '"context":{"as_of":null'
 #: Candidate errors that start with this are constraint rejections.
 CONSTRAINT_PREFIX = "breaks constraint "
 #: Candidate errors that start with this changed too few facts.
@@ -541,6 +543,8 @@ class GenerationRun:
                     reports[cand.recipe].items += 1
                     if frame.deck and TIED in line:
                         reports[cand.recipe].tied += 1
+                    if self.gen.base.as_of is not None and UNDATED in line:
+                        reports[cand.recipe].undated += 1
                     verdicts[cand.label or ""] += 1
                     diversity.add(cand)
                     yield line
@@ -577,6 +581,7 @@ class GenerationRun:
         cap = max(20 * self.n, 5 * MISS_LIMIT)  # attempts per recipe, at most
         seen = KeySet([self.gen.base_int])
         deck = bool(self.gen.frame.deck)
+        dated = self.gen.base.as_of is not None
 
         def wanted(r: int) -> bool:
             return not reports[r].exhausted and taken[r] < targets[r]
@@ -599,6 +604,8 @@ class GenerationRun:
                 rep.items += 1
                 if deck and TIED in cand.line:
                     rep.tied += 1
+                if dated and UNDATED in cand.line:
+                    rep.undated += 1
                 verdicts[cand.label or ""] += 1
                 diversity.add(cand)
                 yield cand.line

@@ -50,3 +50,21 @@ def test_an_item_that_moves_the_mood_keeps_no_date():
             assert item["question"].startswith("Decision date: 1974-10-01.")
     # both kinds occur: isolate moves the mood (gate 1 is the only gate it can change by the mood), metric does not
     assert moved >= 10 and kept >= 100, (moved, kept)
+
+
+def test_the_run_report_counts_the_items_that_lost_the_date():
+    # a reviewer reading only the summary could not see that items lost the base's date (287 of the new
+    # user's 1,000 --mix items); each recipe now counts them, and the count is the items' own
+    result = generate(Job((CARD,), BASE, 7), 200)
+    undated = {}
+    for line in result.lines:
+        item = json.loads(line)
+        if item["scenario"].get("as_of") is None:
+            undated[item["manifest"]["recipe"]] = undated.get(item["manifest"]["recipe"], 0) + 1
+    assert {r.recipe: r.undated for r in result.recipes if r.undated} == undated
+    assert sum(undated.values()) >= 10
+    assert {r["recipe"]: r["undated"] for r in result.to_dict()["recipes"] if r["undated"]} == undated
+    isolate = next(r for r in result.recipes if r.recipe == "isolate")
+    assert f"; {isolate.undated} undated (a fact that describes the day moved, or the date rules one out)" \
+        in result.summary()
+    assert next(r for r in result.recipes if r.recipe == "metric").undated == 0   # metric never moves the mood
