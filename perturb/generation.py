@@ -107,8 +107,6 @@ MISS_LIMIT = 32
 FATAL = frozenset({"not-applicable", "operator-arg", "range", "sector", "regime"})
 #: In an item line, the key of an operator's joint move across a deck rule (:mod:`ipb.perturb.deck_moves`).
 TIED = '"tied":'
-#: An item written without a date (its manifest's context, sorted keys, no spaces): counted when the base is dated.
-UNDATED = '"context":{"as_of":null'
 #: Candidate errors that start with this are constraint rejections.
 CONSTRAINT_PREFIX = "breaks constraint "
 #: Candidate errors that start with this changed too few facts.
@@ -165,6 +163,8 @@ class Candidate(NamedTuple):
     error: str | None
     changed: int = 0
     point: tuple[Any, ...] = ()
+    #: The base is dated and this scenario is not (a fact that describes the day moved, or the date rules one out).
+    undated: bool = False
 
 
 def key_int(key: str) -> int:
@@ -318,15 +318,16 @@ class Generator:
             return Candidate(r, j, None, None, None, f"{MIN_CHANGED_PREFIX}{changed} fact(s) differ from the base, "
                                                      f"fewer than --min-changed {self.job.min_changed}")
         point = raw_point(self.frame, scenario)  # placed by Diversity.add when sampled
+        undated = scenario.as_of is None and self.base.as_of is not None
         # (a taken key was answered above: a candidate that gets here with ``late`` or the base's key has returned)
         if not build and not label:
-            return Candidate(r, j, k, None, None, None, changed, point)
+            return Candidate(r, j, k, None, None, None, changed, point, undated)
         self.built.add(k)
         if not build:
             outcomes = self.frame.outcomes(scenario.facts)
             verdicts = outcomes[0] if self.frame.layer == "L7" else " | ".join(
                 f"{c}: {v}" for c, v in zip(self.frame.card_ids, outcomes))
-            return Candidate(r, j, k, verdicts, None, None, changed, point)
+            return Candidate(r, j, k, verdicts, None, None, changed, point, undated)
         recipe = self.job.recipes[r]
         key = scenario_key(self.frame, scenario, literals)  # the item id hashes the whole scenario
         item = build_item(self.frame, self.base, scenario, steps, recipe=recipe.text,
@@ -336,7 +337,7 @@ class Generator:
             verdicts = str(item["investment_verdict"])
         else:
             verdicts = " | ".join(f"{g['card']}: {g['investment_verdict']}" for g in item["golds"])
-        return Candidate(r, j, k, verdicts, dumps_item(item), None, changed, point)
+        return Candidate(r, j, k, verdicts, dumps_item(item), None, changed, point, undated)
 
     def line(self, r: int, j: int) -> str:
         """The item line of attempt ``j`` of recipe ``r`` (rebuilt: the same as when it was first made)."""
@@ -543,7 +544,7 @@ class GenerationRun:
                     reports[cand.recipe].items += 1
                     if frame.deck and TIED in line:
                         reports[cand.recipe].tied += 1
-                    if self.gen.base.as_of is not None and UNDATED in line:
+                    if cand.undated:
                         reports[cand.recipe].undated += 1
                     verdicts[cand.label or ""] += 1
                     diversity.add(cand)
@@ -581,7 +582,6 @@ class GenerationRun:
         cap = max(20 * self.n, 5 * MISS_LIMIT)  # attempts per recipe, at most
         seen = KeySet([self.gen.base_int])
         deck = bool(self.gen.frame.deck)
-        dated = self.gen.base.as_of is not None
 
         def wanted(r: int) -> bool:
             return not reports[r].exhausted and taken[r] < targets[r]
@@ -604,7 +604,7 @@ class GenerationRun:
                 rep.items += 1
                 if deck and TIED in cand.line:
                     rep.tied += 1
-                if dated and UNDATED in cand.line:
+                if cand.undated:
                     rep.undated += 1
                 verdicts[cand.label or ""] += 1
                 diversity.add(cand)

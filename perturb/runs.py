@@ -46,7 +46,7 @@ class RecipeReport:
     #: Items written whose operator moved inputs tied by an L8 deck rule together (``details.tied``).
     tied: int = 0
     #: Items written without the dated base's date: a fact that describes the day moved, or a figure the date
-    #: rules out (docs/perturbation.md, "Dates that fit the facts"; stop 33).
+    #: rules out (docs/perturbation.md, "Dates that fit the facts"; stop 33). Local backend only (Ray: 0).
     undated: int = 0
 
     @property
