@@ -27,7 +27,6 @@ three-valued gate verdicts).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
@@ -37,6 +36,7 @@ from ipb.engine.card import Card, Gate
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.expressions import CompiledExpression, compile_expression, get_parser
 from ipb.engine.graph import CompiledCard
+from ipb.engine._trials import _admissible_trials, _boundaries, _gate_verdict
 
 __all__ = ["Part", "GateExplanation", "Explanation", "explain"]
 
@@ -82,6 +82,9 @@ class GateExplanation:
     unknown: list[str]
     deciders: dict[str, list[tuple[str, str]]]
     refused: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
+    #: A missing ranged input -> each place its grid switches the gate between two tried values: ``[(value
+    #: literal, verdict), (the next grid value, its verdict)]`` (the threshold an author looks for, stop 33).
+    boundaries: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         head = f"Gate {self.number} {self.name} [{self.id}]: {self.verdict}" + (f" ({self.note})" if self.note else "")
@@ -102,6 +105,9 @@ class GateExplanation:
                 out.append("  no single missing fact decides it; it needs several of: " + ", ".join(self.unknown))
             elif self.unknown and self.unknown[0] not in self.refused:
                 out.append(f"  no value tried for {self.unknown[0]} decides it on its own")
+            for name, pairs in self.boundaries.items():
+                out.extend(f"  {name} switches it between neighbouring values of its grid: {name} = {a} -> {ra}; "
+                           f"{name} = {b} -> {rb}" for (a, ra), (b, rb) in pairs)
             # a lone unknown whose every probe value breaks the constraints: the line below says so
             for name, values in self.refused.items():
                 out.append(f"  not tried for {name} (the card's constraints rule them out with the known facts): "
@@ -129,7 +135,9 @@ class Explanation:
                            "criteria": [{"criterion": label, **part(p)} for label, p in g.criteria],
                            "unknown": g.unknown,
                            "decided_by": {n: [{"value": v, "verdict": r} for v, r in o] for n, o in g.deciders.items()},
-                           "refused": {n: [{"value": v, "breaks": ids} for v, ids in o] for n, o in g.refused.items()}}
+                           "refused": {n: [{"value": v, "breaks": ids} for v, ids in o] for n, o in g.refused.items()},
+                           "boundaries": {n: [[{"value": v, "verdict": r} for v, r in pair] for pair in o]
+                                          for n, o in g.boundaries.items()}}
                           for g in self.gates]}
 
     def lines(self) -> list[str]:
@@ -259,67 +267,6 @@ def _inputs_behind(card: Card, names: Sequence[str]) -> list[str]:
     return sorted(out)
 
 
-def _trial_values(card: Card, name: str) -> list[Any]:
-    spec = card.inputs[name]
-    if spec.type == "bool":
-        return [False, True]
-    if spec.type == "category":
-        return list(spec.values or ())
-    if spec.range is not None:
-        lo, hi = spec.range
-        return [lo, (lo + hi) / 2, hi]
-    if spec.type in ("number", "money", "multiple", "ratio", "year"):
-        big = Decimal(10) ** 12 if spec.type == "money" else Decimal(10) ** 6
-        return [-big, Decimal(0), Decimal("0.5") if spec.type == "ratio" else Decimal(1), big]
-    return []
-
-
-def _broken(card: Card, facts: Mapping[str, Any]) -> list[str]:
-    """Ids of the card's constraints that ``facts`` break (an unknown fact breaks none)."""
-    return [k.id for k in card.constraints if k.broken(facts)]
-
-
-def _admissible_trials(card: Card, facts: Mapping[str, Any], name: str) -> tuple[list[Any], list[tuple[Any, list[str]]]]:
-    """The trial values of ``name`` that keep the card's constraints with ``facts``, and those refused.
-
-    For a refused value of an input with a range and step, the grid value
-    nearest to it that still holds (bisection on the step grid from the
-    nearest admissible trial value) is tried instead.
-    """
-    ok: list[Any] = []
-    refused: list[tuple[Any, list[str]]] = []
-    for v in _trial_values(card, name):
-        ids = _broken(card, {**facts, name: v})
-        (refused.append((v, ids)) if ids else ok.append(v))
-    spec = card.inputs[name]
-    if refused and ok and spec.range is not None and spec.step and isinstance(ok[0], Decimal):
-        lo, hi = spec.range
-        step = spec.step
-
-        def at(i: int) -> Decimal:
-            return min(hi, lo + i * step)
-
-        def holds(i: int) -> bool:
-            return not _broken(card, {**facts, name: at(i)})
-
-        for v, _ in refused:
-            anchor = min(ok, key=lambda x: abs(x - v))
-            good = int((anchor - lo) / step)  # floor: the anchor's grid value at or below it
-            bad = int((v - lo) / step)
-            if not holds(good):
-                continue
-            while abs(bad - good) > 1:
-                mid = (good + bad) // 2
-                if holds(mid):
-                    good = mid
-                else:
-                    bad = mid
-            if at(good) not in ok:
-                ok.append(at(good))
-        ok.sort()
-    return ok, refused
-
-
 def explain(compiled: CompiledCard, facts: Mapping[str, Any], *, scenario_id: str | None = None) -> Explanation:
     """Explain every gate of ``compiled`` on ``facts`` (engine values, as :func:`~ipb.engine.execute.execute` takes).
 
@@ -368,6 +315,7 @@ def explain(compiled: CompiledCard, facts: Mapping[str, Any], *, scenario_id: st
         unknown = [n for n in _inputs_behind(card, names) if facts.get(n) is None]
         deciders: dict[str, list[tuple[str, str]]] = {}
         refused: dict[str, list[tuple[str, list[str]]]] = {}
+        boundaries: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = {}
         effective = r.diagnostic_verdict.value if verdict == "N/A" and r.diagnostic_verdict is not None else verdict
         if effective == "INCONCLUSIVE":
             for name in unknown:
@@ -375,14 +323,18 @@ def explain(compiled: CompiledCard, facts: Mapping[str, Any], *, scenario_id: st
                 trials, ruled_out = _admissible_trials(card, facts, name)
                 if ruled_out:
                     refused[name] = [(_show(v, card.inputs[name].expr_type.unit), ids) for v, ids in ruled_out]
+                unit = card.inputs[name].expr_type.unit
+                tried: list[tuple[Any, str]] = []
                 for v in trials:
-                    t = execute(compiled, {**facts, name: v}, diagnostic=True)
-                    g = t.gates[r.gate.number - 1]
-                    got = g.verdict if g.verdict.value != "N/A" or g.diagnostic_verdict is None else g.diagnostic_verdict
-                    if got.value in ("PROCEED", "REJECT"):
-                        found.append((_show(v, card.inputs[name].expr_type.unit), got.value))
+                    got = _gate_verdict(compiled, {**facts, name: v}, r.gate.number)
+                    tried.append((v, got))
+                    if got in ("PROCEED", "REJECT"):
+                        found.append((_show(v, unit), got))
                 if found:
                     deciders[name] = found
+                pairs = _boundaries(compiled, facts, name, r.gate.number, tried)
+                if pairs:
+                    boundaries[name] = [((_show(a, unit), ra), (_show(b, unit), rb)) for (a, ra), (b, rb) in pairs]
         gates.append(GateExplanation(r.gate.number, r.gate.id, r.gate.name, verdict, note, criteria, computed,
-                                     unknown, deciders, refused))
+                                     unknown, deciders, refused, boundaries))
     return Explanation(card.id, trace.outcome, trace.trigger, gates)

@@ -163,6 +163,8 @@ class Candidate(NamedTuple):
     error: str | None
     changed: int = 0
     point: tuple[Any, ...] = ()
+    #: The base is dated and this scenario is not (a fact that describes the day moved, or the date rules one out).
+    undated: bool = False
 
 
 def key_int(key: str) -> int:
@@ -316,15 +318,16 @@ class Generator:
             return Candidate(r, j, None, None, None, f"{MIN_CHANGED_PREFIX}{changed} fact(s) differ from the base, "
                                                      f"fewer than --min-changed {self.job.min_changed}")
         point = raw_point(self.frame, scenario)  # placed by Diversity.add when sampled
+        undated = scenario.as_of is None and self.base.as_of is not None
         # (a taken key was answered above: a candidate that gets here with ``late`` or the base's key has returned)
         if not build and not label:
-            return Candidate(r, j, k, None, None, None, changed, point)
+            return Candidate(r, j, k, None, None, None, changed, point, undated)
         self.built.add(k)
         if not build:
             outcomes = self.frame.outcomes(scenario.facts)
             verdicts = outcomes[0] if self.frame.layer == "L7" else " | ".join(
                 f"{c}: {v}" for c, v in zip(self.frame.card_ids, outcomes))
-            return Candidate(r, j, k, verdicts, None, None, changed, point)
+            return Candidate(r, j, k, verdicts, None, None, changed, point, undated)
         recipe = self.job.recipes[r]
         key = scenario_key(self.frame, scenario, literals)  # the item id hashes the whole scenario
         item = build_item(self.frame, self.base, scenario, steps, recipe=recipe.text,
@@ -334,7 +337,7 @@ class Generator:
             verdicts = str(item["investment_verdict"])
         else:
             verdicts = " | ".join(f"{g['card']}: {g['investment_verdict']}" for g in item["golds"])
-        return Candidate(r, j, k, verdicts, dumps_item(item), None, changed, point)
+        return Candidate(r, j, k, verdicts, dumps_item(item), None, changed, point, undated)
 
     def line(self, r: int, j: int) -> str:
         """The item line of attempt ``j`` of recipe ``r`` (rebuilt: the same as when it was first made)."""
@@ -541,6 +544,8 @@ class GenerationRun:
                     reports[cand.recipe].items += 1
                     if frame.deck and TIED in line:
                         reports[cand.recipe].tied += 1
+                    if cand.undated:
+                        reports[cand.recipe].undated += 1
                     verdicts[cand.label or ""] += 1
                     diversity.add(cand)
                     yield line
@@ -599,6 +604,8 @@ class GenerationRun:
                 rep.items += 1
                 if deck and TIED in cand.line:
                     rep.tied += 1
+                if cand.undated:
+                    rep.undated += 1
                 verdicts[cand.label or ""] += 1
                 diversity.add(cand)
                 yield cand.line

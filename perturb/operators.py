@@ -165,7 +165,8 @@ def _not_applicable(frame: Frame, what: str) -> PerturbError:
     for one, many in (("has ", "have "), ("names its ", "name their ")):
         if what.startswith(one):
             what = many + what[len(one):]
-    return PerturbError(f"cards {' and '.join(frame.card_ids)} {what}", rule="not-applicable")
+    ids = frame.card_ids
+    return PerturbError(f"cards {', '.join(ids[:-1])} and {ids[-1]} {what}", rule="not-applicable")
 
 
 # --------------------------------------------------------------------------- inputs operators may move

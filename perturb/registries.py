@@ -295,8 +295,27 @@ class RegimeRegistry:
         return self._bounded(spec) is not None
 
     def describes_the_date(self, spec: InputSpec) -> bool:
-        """True for a regime input, a macro fact or a ``market_state`` input: its value is history at a date."""
-        return spec.name in self.inputs or spec.name in self.market_state or self.fact_for(spec) is not None
+        """True for a regime input, a macro fact or a market-state input (:meth:`is_market_state`): its value
+        is history at a date."""
+        return spec.name in self.inputs or self.is_market_state(spec) or self.fact_for(spec) is not None
+
+    def is_market_state(self, spec: InputSpec) -> bool:
+        """True for an input listed in ``market_state``, or one that states the crowd's mood: a word of its
+        name is ``sentiment``, ``psychology`` or ``mood``, or its ``label``, else description, opens with
+        such a noun phrase ("Prevailing investor mood toward the stock ...", "Market sentiment"), so a new
+        author's ``market_sentiment`` is history at the date as the bundled ``investor_psychology`` is
+        (stop 33: a Templeton card dated 1 October 1974 made items calling the crowd euphoric that day).
+
+        >>> reg = RegimeRegistry((), {}, (), market_state=("investor_psychology",))
+        >>> from ipb.engine.expressions import RATIO
+        >>> [reg.is_market_state(InputSpec(n, "ratio", RATIO, d)) for n, d in (("investor_psychology", ""),
+        ...  ("crowd_sentiment", ""), ("mood_index", ""), ("fear", "Prevailing investor mood."),
+        ...  ("growth", "Sales growth."), ("moody_rating", "Moody's rating of the bonds."))]
+        [True, True, True, True, False, False]
+        """
+        if spec.name in self.market_state or not _MOOD_WORDS.isdisjoint(spec.name.lower().split("_")):
+            return True
+        return bool(_MOOD_PHRASE.match(spec.label.strip() or spec.description.strip()))
 
     def anachronisms(self, inputs: Mapping[str, InputSpec], facts: Mapping[str, Any], year: int) -> list[str]:
         """Facts that could not hold in ``year``: a category value that did not exist yet, a negative
@@ -359,6 +378,11 @@ class RegimeRegistry:
 
 #: A size figure's own noun phrase at the start of a label or description, followed by nothing, a
 #: unit or a parenthesis (see :meth:`RegimeRegistry.is_size`).
+#: Words of an input's name that make it the crowd's mood at the date (:meth:`RegimeRegistry.is_market_state`).
+_MOOD_WORDS = frozenset({"sentiment", "psychology", "mood"})
+_MOOD_PHRASE = re.compile(
+    r"(?:the |prevailing |current |overall |general |broad )*(?:(?:investor|investors'|market|crowd|public)\s+)?"
+    r"(?:mood|sentiment|psychology)\b", re.I)
 _SIZE_PHRASE = re.compile(
     r"(?:the |its |current |the company's |the firm's )?(?:enterprise value|ev|market cap|market capitali[sz]ation|"
     r"equity market value|market value of (?:all )?(?:the )?(?:common )?(?:equity|shares|company|firm|"

@@ -238,6 +238,30 @@ def _ratio_of(text: str) -> str:
     return f"ratio of {first} to {rest}"
 
 
+#: Words after a participle that make it open a clause of its own (``expected five years from now``).
+_CLAUSE_OPENERS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve",
+                             "next", "last", "this", "each", "every", "per"}) | _PREPOSITIONS
+
+
+def _opens_participle_clause(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` is a past participle opening a clause after the head noun, which then ends there:
+    ``earnings per share expected five years from now`` (head ``share``), ``shares repurchased in 2020``
+    (head ``shares``). It must be followed by a number, a preposition or a word such as ``next``, or end the
+    label; a participle before a noun (``net realized gains``) is an adjective and leaves the head alone.
+
+    >>> [_opens_participle_clause(w.split(), 3) for w in ("earnings per share expected five years",
+    ...  "net income of realized gains", "return on capital employed")]
+    [True, False, True]
+    """
+    w = words[i].lower()
+    if not (w in _PARTICIPLES or (len(w) > 4 and w.endswith("ed"))):
+        return False
+    if i + 1 == len(words):
+        return True
+    after = words[i + 1].lower()
+    return after in _CLAUSE_OPENERS or after[:1].isdigit()
+
+
 def _plural(name: str) -> bool:
     """Whether a label names a plural thing (``all liabilities``, ``total assets``, ``earnings``): it takes ``are``.
 
@@ -255,7 +279,7 @@ def _plural(name: str) -> bool:
         return True
     head = words[-1]
     for i, w in enumerate(words):
-        if i and (w.lower() in _PREPOSITIONS or w.endswith("'s")):
+        if i and (w.lower() in _PREPOSITIONS or w.endswith("'s") or _opens_participle_clause(words, i)):
             head = words[i - 1]
             break
     return (len(head) > 3 and head.islower() and head.endswith("s") and not head.endswith(("ss", "us", "is"))

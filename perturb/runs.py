@@ -45,6 +45,9 @@ class RecipeReport:
     too_close: int = 0
     #: Items written whose operator moved inputs tied by an L8 deck rule together (``details.tied``).
     tied: int = 0
+    #: Items written without the dated base's date: a fact that describes the day moved, or a figure the date
+    #: rules out (docs/perturbation.md, "Dates that fit the facts"; stop 33). Local backend only (Ray: 0).
+    undated: int = 0
 
     @property
     def rejection_rate(self) -> float:
@@ -56,7 +59,7 @@ class RecipeReport:
                 "distinct": self.distinct, "exhausted": self.exhausted,
                 "errors": dict(self.errors.most_common(3)), "constraint_rejections": self.rejected,
                 "rejection_rate": round(self.rejection_rate, 4), "duplicates": self.duplicates,
-                "too_close": self.too_close, "tied_moves": self.tied}
+                "too_close": self.too_close, "tied_moves": self.tied, "undated": self.undated}
 
 
 @dataclass
@@ -155,6 +158,8 @@ class Generation:
                 line += f"; {r.too_close} too close to the base"
             if r.tied:
                 line += f"; {r.tied} moved inputs tied by a deck rule together"
+            if r.undated:
+                line += f"; {r.undated} undated (a fact that describes the day moved, or the date rules one out)"
             line += ")"
             if r.items < r.share and self.balance and r.distinct >= r.share:
                 # it had enough items: --balance chose others to even the verdicts (new user 18)

@@ -86,7 +86,8 @@ __all__ = [
 
 #: Version of the knowledge-card and card-text renderings (recorded with condition B and C runs).
 #: 2: knowledge cards without executable criteria; Retrieval.scope (issue 15, defect 13).
-KNOWLEDGE_VERSION = 2
+#: 3: a required element's figure that is an ``author_inferred`` constant is left out (stop 33).
+KNOWLEDGE_VERSION = 3
 
 #: Methods :meth:`KnowledgeBase.retrieve` accepts.
 METHODS = ("embedding", "keyword")
@@ -210,6 +211,29 @@ def _principles(text: str) -> str:
     return _words(" ".join(kept))
 
 
+#: A comparison written before a figure in a required element ("retention >= 90%", "(at least 10%)").
+_BEFORE_FIGURE = r"(?:(?:at least|at most|no more than|no less than|above|below|under|over|>=|<=|[<>=])\s*)?"
+
+
+def _without_author_figures(card: Card, element: str) -> str:
+    """``element`` without the figures that are the card author's own numbers (``author_inferred``
+    constants, as the card writes their values), with the comparison before each: condition B gives
+    the investor's principles, never the author's thresholds (stop 33: Buffett's moat card showed
+    "retention at least 90%", Munger's fair price "expected return (at least 10%)").
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> card = compiled_card("buffett_acquisition_checklist").card
+    >>> _without_author_figures(card, "retention >= 90%"), _without_author_figures(card, "gross margin 45%")
+    ('retention', 'gross margin 45%')
+    """
+    for name in sorted(card.author_inferred):
+        value, kind = card.constants[name]
+        figure = re.escape(format_value(value, kind.unit))
+        element = re.sub(rf"\s*\(\s*{_BEFORE_FIGURE}{figure}\s*\)", "", element)
+        element = re.sub(rf"\s*{_BEFORE_FIGURE}(?<![\w.$]){figure}(?![\w.%])", "", element)
+    return " ".join(element.split())
+
+
 def _gate_knowledge(card: Card, gate: Gate) -> KnowledgeCard:
     """A gate's principle in the investor's terms: name, aliases, what it asks and why, its source.
 
@@ -226,7 +250,8 @@ def _gate_knowledge(card: Card, gate: Gate) -> KnowledgeCard:
         parts.append(f"What failing it means: {_words(gate.kill_criterion)}.")
     if gate.required_elements:
         # Value placeholders ("price {price}") are dropped: the point, not the name of a value.
-        points = [_words(_TEMPLATE.sub("", e)).strip(" ,:;").rstrip(" (~=") for e in gate.required_elements]
+        points = [_words(_without_author_figures(card, _TEMPLATE.sub("", e))).strip(" ,:;").rstrip(" (~=")
+                  for e in gate.required_elements]
         points = [p for p in points if p]
         if points:
             parts.append("What an analysis of it must mention: " + "; ".join(points) + ".")
@@ -521,7 +546,9 @@ class KnowledgeBase:
             known = list(self.aliases)
             raise ScoreError(
                 f"investor {unknown[0]!r} is not in the registry, so condition B has no knowledge cards for it "
-                "(other investors' cards are not substituted)", rule="unknown-investor", name=unknown[0],
+                "(other investors' cards are not substituted); a card of your own registers its investor in a "
+                "registry file passed with --investors FILE (docs/scoring.md, 'An investor of your own')",
+                rule="unknown-investor", name=unknown[0],
                 suggestion=did_you_mean(unknown[0], known))
         names = [c for c in (self.canonical(n) for n in investors) if c is not None]
         names = list(dict.fromkeys(names)) or self.named_in(query)

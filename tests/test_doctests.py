@@ -16,6 +16,7 @@ MODULES = [
     "ipb.engine.scenario",
     "ipb.engine.numbers",
     "ipb.engine.explain",
+    "ipb.engine._trials",
     "ipb.engine.lint",
     "ipb.engine.api",
     "ipb.scoring.api",

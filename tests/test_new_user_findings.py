@@ -263,3 +263,64 @@ def test_a_quotient_over_the_share_price_reads_as_a_ratio_and_a_span_does_not():
         spec = card.inputs["dividend_yield"].__class__("x", "ratio", card.inputs["dividend_yield"].expr_type,
                                                        description)
         assert input_label(spec) == label
+
+
+# --- stop 33 (s33user): run and explain say when the facts break the card's own constraints ----------------------
+
+TEMPLETON = Path(__file__).resolve().parent / "perturb" / "cards" / "templeton_new_user.yaml"
+TEMPLETON_BASE = Path(__file__).resolve().parent / "perturb" / "fixtures" / "templeton_new_user_base.yaml"
+
+
+def test_run_warns_when_a_set_value_breaks_a_card_constraint():
+    # $50 is above the $40 five-year high: price_at_or_below_five_year_high is broken; before, silence
+    result = CliRunner().invoke(app, ["run", str(TEMPLETON), str(TEMPLETON_BASE), "--set", "share_price=$50",
+                                      "--format", "json"])
+    assert result.exit_code == 0, result.output
+    warning = ("warning: scenario breaks constraint 'price_at_or_below_five_year_high' of card templeton_new_user "
+               "(share_price <= five_year_high): five_year_high = $40, share_price = $50; The current price "
+               "cannot exceed the highest price of the past five years. The trace reads these facts as given; "
+               "ipb check reports such a scenario as an error and ipb perturb never states one.")
+    assert warning in " ".join(result.stderr.split())
+    grp = json.loads(result.stdout)                       # the JSON on standard output stays clean
+    assert grp["investment_verdict"] == "PASS" and grp["verdict_trigger"] == "gate_2_reject"
+    # explain says the same; a scenario that keeps every constraint gets no warning
+    explained = CliRunner().invoke(app, ["explain", str(TEMPLETON), str(TEMPLETON_BASE), "--set", "share_price=$50"])
+    assert "breaks constraint 'price_at_or_below_five_year_high'" in explained.stderr
+    clean = CliRunner().invoke(app, ["run", str(TEMPLETON), str(TEMPLETON_BASE)])
+    assert clean.exit_code == 0 and clean.stderr == ""
+
+
+def test_an_operator_note_lists_three_cards_with_commas():
+    # s33user's L8 deck: "cards templeton_... and graham_net_net_screen and klarman_... have no regime gate" before
+    from types import SimpleNamespace
+
+    from ipb.perturb.operators import _not_applicable
+    frame = SimpleNamespace(card_ids=("templeton_new_user", "graham_net_net_screen", "klarman_deep_value_identification"))
+    assert _not_applicable(frame, "has no regime gate").message == (
+        "cards templeton_new_user, graham_net_net_screen and klarman_deep_value_identification have no regime gate")
+    two = SimpleNamespace(card_ids=("a", "b"))
+    assert _not_applicable(two, "names its sector").message == "cards a and b name their sector"
+    one = SimpleNamespace(card_ids=("a",))
+    assert _not_applicable(one, "has no regime gate").message == "card a has no regime gate"
+
+
+def test_verify_prints_one_line_for_one_cause_whatever_the_excerpt(tmp_path):
+    # items made before a question-wording change differ at another character and value in every record;
+    # the report printed one line per record (some 900 lines for the new user's two files)
+    out = tmp_path / "items.jsonl"
+    made = invoke("perturb", "--card", str(TEMPLETON), "--base", str(TEMPLETON_BASE), "--n", "4", "--seed", "7",
+                  "--out", str(out))
+    assert made.exit_code == 0, made.output
+    items = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    for item in items[:3]:
+        item["question"] = item["question"].replace("The debt-to-equity ratio is", "The debt-to-equity ratio was")
+    out.write_text("".join(json.dumps(i, sort_keys=True, separators=(",", ":")) + "\n" for i in items),
+                   encoding="utf-8")
+    result = invoke("verify", str(out))
+    assert result.exit_code == 1
+    differs = [line for line in result.stdout.splitlines() if "question: differs" in line]
+    assert len(differs) == 1, result.stdout
+    assert differs[0].startswith(f"{out}:1: record 1 (")
+    assert "item says 'was " in differs[0]                       # the first record's own excerpt is shown
+    assert differs[0].endswith("(and 2 more record(s) with the same problem: lines 2, 3)")
+    assert "verified 1 of 4 item(s)" in result.stdout

@@ -58,6 +58,7 @@ def run(
         trace = execute(compiled, facts, diagnostic=diagnostic, scenario_id=scen.id, layer=scen.layer)
     except IpbError as exc:
         raise _fail(exc) from None
+    _warn_broken_constraints(compiled.card, facts)
     if format is RunFormat.json:
         out.print(json.dumps(trace.to_grp(), indent=2, default=_json_default), markup=False)
     else:
@@ -159,10 +160,21 @@ def explain(
         result = explain_card(compiled, facts, scenario_id=scen.id)
     except IpbError as exc:
         raise _fail(exc) from None
+    _warn_broken_constraints(compiled.card, facts)
     if format is RunFormat.json:
         out.print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False), markup=False)
     else:
         out.print(result.text().rstrip("\n"), markup=False)
+
+
+def _warn_broken_constraints(card: Any, facts: dict[str, Any]) -> None:
+    """Say on standard error which of the card's ``constraints:`` the facts (a scenario with its ``--set``
+    overrides) break: ``run`` and ``explain`` still read them as given (a what-if), but no perturbed item
+    states such facts and ``ipb check`` calls such a scenario file an error (stop 33: ``--set share_price=$50``
+    above the $40 five-year high ran silently, with a negative drawdown)."""
+    for problem in constraint_errors(card, facts):
+        err.print(f"warning: {problem.message.rstrip('.')}. The trace reads these facts as given; ipb check "
+                  "reports such a scenario as an error and ipb perturb never states one.", markup=False)
 
 
 def _with_overrides(facts: dict[str, Any], assignments: list[str], card: Any) -> dict[str, Any]:

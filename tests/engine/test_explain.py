@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -93,3 +94,36 @@ def test_what_if_values_respect_the_cards_constraints():
     # with no constraint in play (assets $3B) every trial value is tried and nothing is refused
     wide = explain(card, {**facts, "total_assets": 3000 * M}).gates[1]
     assert wide.refused == {} and [v for v, _ in wide.deciders["operating_cash_flow"]] == ["-$200M", "$200M", "$600M"]
+
+
+# -- stop 33 (s33user): where the missing fact's grid switches the gate, not only three probes of its range
+
+TEMPLETON = Path(__file__).resolve().parents[1] / "perturb" / "cards" / "templeton_new_user.yaml"
+
+
+def test_an_inconclusive_gate_names_the_boundary_of_its_missing_fact():
+    # future P/E = $18 / eps <= 5x holds from eps = $3.6 (18 / 3.6 = 5 exactly) on the $0.1 grid; $3.5 gives
+    # 5.14x. Before, explain tried $0.1 (REJECT) and $18 (PROCEED) and left the author to find $3.6.
+    facts = {"market_sentiment": "pessimistic", "share_price": Decimal(18), "five_year_high": Decimal(45),
+             "debt_to_equity": Decimal("0.6"), "position_weight": Decimal("0.04")}
+    e = explain(compiled_card(str(TEMPLETON)), facts)
+    gate = e.gates[2]
+    assert gate.verdict == "INCONCLUSIVE"
+    assert gate.deciders == {"eps_in_five_years": [("$0.1", "REJECT"), ("$18", "PROCEED")]}
+    assert gate.boundaries == {"eps_in_five_years": [(("$3.5", "REJECT"), ("$3.6", "PROCEED"))]}
+    assert ("  eps_in_five_years switches it between neighbouring values of its grid: eps_in_five_years = $3.5 "
+            "-> REJECT; eps_in_five_years = $3.6 -> PROCEED") in gate.lines()
+    doc = e.to_dict()["gates"][2]
+    assert doc["boundaries"] == {"eps_in_five_years": [[{"value": "$3.5", "verdict": "REJECT"},
+                                                        {"value": "$3.6", "verdict": "PROCEED"}]]}
+
+
+def test_the_net_net_boundary_is_hand_worked():
+    # $15M <= 2/3 * ($45M - $12M - preferred) holds while preferred <= $10.5M: $10M PROCEED, $11M REJECT
+    e = explain(compiled_card("graham_net_net_screen"),
+                {"market_value": 15 * M, "current_assets": 45 * M, "total_liabilities": 12 * M, "net_income": M})
+    assert e.gates[0].boundaries == {"preferred_stock": [(("$10M", "PROCEED"), ("$11M", "REJECT"))]}
+    # a gate whose tried values all agree has no boundary to report
+    e = explain(compiled_card("graham_net_net_screen"),
+                {"market_value": 25 * M, "current_assets": 45 * M, "total_liabilities": 12 * M})
+    assert e.gates[0].deciders["preferred_stock"][0][1] == "REJECT" and e.gates[0].boundaries == {}

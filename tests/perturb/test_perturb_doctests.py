@@ -9,7 +9,7 @@ import pytest
 
 MODULES = ["ipb.perturb", "ipb.perturb.values", "ipb.perturb.vintage", "ipb.perturb.render",
            "ipb.perturb.generation", "ipb.perturb.recipes", "ipb.perturb.verify",
-           "ipb.perturb.feasible", "ipb.perturb.spaces"]
+           "ipb.perturb.feasible", "ipb.perturb.spaces", "ipb.perturb.registries"]
 
 
 @pytest.mark.parametrize("name", MODULES)

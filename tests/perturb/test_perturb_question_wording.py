@@ -85,6 +85,14 @@ WORDING = [
     ("pe_historical_avg", "number", NUMBER, None, "", Decimal(17), "The P/E historical average is 17."),
     ("hurdle", "ratio", RATIO, None, "Return hurdle the portfolio's investment policy sets for this kind of deal.",
      Decimal("0.08"), "The return hurdle the portfolio's investment policy sets for this kind of deal is 8%."),
+    # stop 33 new user: a participle after the head noun opens a clause; the head is the noun before it
+    # ("The earnings per share expected five years from now are $3." and "The dividends paid ... is" before)
+    ("eps_in_five_years", "money", MONEY, None, "Earnings per share expected five years from now.", Decimal(3),
+     "The earnings per share expected five years from now is $3."),
+    ("dividends_paid", "money", MONEY, None, "Dividends paid over the last five years.", Decimal("4e7"),
+     "The dividends paid over the last five years are $40M."),
+    ("realized_gains", "money", MONEY, None, "Net realized gains of the year.", Decimal("5e6"),
+     "The net realized gains of the year are $5M."),
 ]
 
 

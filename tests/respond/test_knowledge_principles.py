@@ -72,6 +72,8 @@ def test_an_investor_outside_the_registry_is_refused_not_substituted():
     with pytest.raises(ScoreError) as err:
         kb.retrieve("Would Bill Ackman buy this franchise?", ["Bill Ackman"], encoder=HashingEncoder())
     assert err.value.rule == "unknown-investor" and "Bill Ackman" in str(err.value)
+    # stop 33 new user: the refusal names the way in (a respond run without --investors gave no hint)
+    assert "registry file passed with --investors FILE" in err.value.message
     with pytest.raises(ScoreError) as err:
         kb.retrieve("margin of safety", ["Warren Bufett"], encoder=HashingEncoder())
     assert err.value.suggestion == "Warren Buffett"
@@ -83,3 +85,25 @@ def test_a_question_naming_no_investor_says_it_searched_everyone():
     assert hit.scope == "all_investors" and hit.to_dict()["scope"] == "all_investors"
     named = kb.retrieve("Is the price below value?", ["Buffett"], k=2, encoder=HashingEncoder())
     assert named.scope == "named" and {c.investor for c in named.cards} == {"Warren Buffett"}
+
+
+def test_no_knowledge_card_states_a_card_authors_own_threshold():
+    # stop 33 (s33user): required elements went to condition B verbatim, so Buffett's moat card said "retention
+    # at least 90%" (moat_retention_floor, author_inferred) and Munger's fair price "expected return (at least
+    # 10%)" (fair_return_hurdle): the card author's numbers, which condition B must not carry
+    from ipb.engine.execute import format_value
+
+    kb = KnowledgeBase.bundled()
+    leaks = []
+    for card, _, _ in CARDS:
+        figures = [format_value(*(lambda v, t: (v, t.unit))(*card.constants[n])) for n in card.author_inferred]
+        for k in kb.cards:
+            if not k.id.startswith(card.id + "#") or "must mention:" not in k.text:
+                continue
+            mention = k.text.split("must mention:", 1)[1].split(". Source:", 1)[0]
+            leaks += [(k.id, f) for f in figures if re.search(rf"(?<![\w.$]){re.escape(f)}(?![\w.%])", mention)]
+    assert leaks == []
+    moat = next(c for c in kb.cards if c.id == "buffett_acquisition_checklist#economic_moat")
+    assert "What an analysis of it must mention: switching costs; pricing power; retention." in moat.text
+    fair = next(c for c in kb.cards if c.id == "munger_business_quality_price#fair_price")
+    assert "must mention: owner earnings yield; expected return." in fair.text
