@@ -493,6 +493,8 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
             if first_text is None and number_gate is None and _STOP_LABELS.match(norm):
                 return  # a row headed "Company overview", "Notes", "Sources": not a gate's row
             match = self._fuzzy(norm, cache)
+            if match is None and "(" in rest:
+                match = self._fuzzy_before_detail(rest, cache)  # "| P/E (3-yr avg earnings) | 9.8 |": a screener's cell
             if match is not None:
                 self.anchors[li] = _Anchor(match[0], "fuzzy", cell)
                 return

@@ -151,3 +151,29 @@ def test_a_closing_heading_with_a_pictograph_opens_the_final_region():
 def test_passing_every_test_is_the_pass_outcome(closing, final):
     body = "Adequate size: sales $2.1B, PASS.\nEarnings stability: no loss in ten years, PASS.\n\n"
     assert _final(body + closing + "\n", G7) == final
+
+
+# ---------------------------------------------------------------- a table cell with a parenthetical detail
+
+
+@pytest.mark.parametrize("cell", ["P/E (3-yr avg earnings)", "P/E (average of three years)"])
+def test_a_table_cell_with_a_parenthetical_detail_names_its_gate(cell):
+    text = f"| Criterion | Value | Result |\n|---|---|---|\n| Current ratio | 1.41 | FAIL |\n| {cell} | 9.8 | PASS |\n"
+    parsed = parse_response(text, G7, embedder=False)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(2, "REJECT"), (6, "PROCEED")]
+    assert parsed.invented_gates == []
+
+
+@pytest.mark.parametrize("title", ["Munger's Four Filters Analysis", "Overall Assessment", "Munger Checklist Review"])
+def test_an_umbrella_heading_given_a_verdict_is_still_no_invented_gate(title):
+    text = (f"## {title}\n\nTwo of the four filters fail. FAIL\n\n## Moat\n\nWide, thirty years of steady share. PASS\n\n"
+            "## Management\n\nThe founder misled holders twice. FAIL\n")
+    parsed = parse_response(text, MUNGER, embedder=False)
+    assert parsed.invented_gates == []
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(3, "PROCEED"), (4, "REJECT")]
+
+
+def test_a_heading_with_a_criterion_word_beside_the_investor_is_still_an_invented_gate():
+    text = ("## Munger's Dividend Filter\n\nNo dividend for six years. FAIL\n\n## Moat\n\nWide, thirty years of steady "
+            "share. PASS\n\n## Management\n\nThe founder misled holders twice. FAIL\n")
+    assert parse_response(text, MUNGER, embedder=False).invented_gates == ["Munger's Dividend Filter"]
