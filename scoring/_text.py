@@ -411,7 +411,8 @@ _CHECKBOX = re.compile(r"\[[ xX\u2713]\][ \t]+")
 _BOLD = re.compile(r"(\*\*|__)(?P<inner>[^*_\n]{1,160}?)\1")
 _JSON_KEY = re.compile(r"[ \t]{0,40}[\[{,]?[ \t]{0,8}\"(?P<key>[A-Za-z_][A-Za-z0-9_ ]{0,40})\"[ \t]*:[ \t]*")
 #: Dot leaders between a label and its value, as a console report or a table of contents lays them out
-#: ("moat (inferred) ....... WIDE", "ROIC ..... 13.9%"): four or more dots after a space or six or more after a word (an ellipsis has three; "Wait.... what" is prose), a space after.
+#: ("moat (inferred) ....... WIDE", "ROIC ..... 13.9%"): four or more dots after a space or six or more after a word,
+#: then a space (an ellipsis has three dots; "Wait.... what" is prose).
 _DOT_LEADER = r"(?:[ \t]+\.{4,}|\.{6,})(?=[ \t])"
 _LABEL_END = re.compile(r"[ \t]*(?::|\u2014|\u2013|[ \t]-[ \t]|\u2192|=>|->|\||\(|\*\*|__|\t)|" + _DOT_LEADER)
 _PLAIN_DELIM = re.compile(r":(?!//)|[ \t][\u2014\u2013]|[ \t]-[ \t]|\u2192|=>|" + _DOT_LEADER)

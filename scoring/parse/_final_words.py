@@ -25,7 +25,8 @@ _DECLINE_LABEL_BEFORE = re.compile(
     r"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?\Z")
 #: Right after that "pass": the sentence ends, the decline's usual tails follow ("Pass for now", "pass on it"), or the
 #: JSON string closes ('"PASS",', '"PASS"}').
-_DECLINE_PASS_END = re.compile(r"[\"'][ \t]*[,}\n]|[\"']?[*_]{0,2}[ \t]*(?:[.!;\n]|\Z|[ \t]+(?:for[ \t]+now|on[ \t]+(?:it|this|the)|at[ \t]+(?:this|these|the)))")
+_DECLINE_PASS_END = re.compile(r"[\"'][ \t]*[,}\n]|[\"']?[*_]{0,2}[ \t]*(?:[.!;\n]|\Z|"
+                               r"[ \t]+(?:for[ \t]+now|on[ \t]+(?:it|this|the)|at[ \t]+(?:this|these|the)))")
 #: At most this many closing idioms are weighed (the first and the last half).
 _IDIOM_PLACES = 200
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
