@@ -410,14 +410,21 @@ _LIST = re.compile(
 _CHECKBOX = re.compile(r"\[[ xX\u2713]\][ \t]+")
 _BOLD = re.compile(r"(\*\*|__)(?P<inner>[^*_\n]{1,160}?)\1")
 _JSON_KEY = re.compile(r"[ \t]{0,40}[\[{,]?[ \t]{0,8}\"(?P<key>[A-Za-z_][A-Za-z0-9_ ]{0,40})\"[ \t]*:[ \t]*")
-_LABEL_END = re.compile(r"[ \t]*(?::|\u2014|\u2013|[ \t]-[ \t]|\u2192|=>|->|\||\(|\*\*|__|\t)")
-_PLAIN_DELIM = re.compile(r":(?!//)|[ \t][\u2014\u2013]|[ \t]-[ \t]|\u2192|=>")
+#: Dot leaders between a label and its value, as a console report or a table of contents lays them out
+#: ("moat (inferred) ....... WIDE", "ROIC ..... 13.9%"): four or more dots after a space or six or more after a word,
+#: then a space (an ellipsis has three dots; "Wait.... what" is prose).
+_DOT_LEADER = r"(?:[ \t]+\.{4,}|\.{6,})(?=[ \t])"
+_LABEL_END = re.compile(r"[ \t]*(?::|\u2014|\u2013|[ \t]-[ \t]|\u2192|=>|->|\||\(|\*\*|__|\t)|" + _DOT_LEADER)
+_PLAIN_DELIM = re.compile(r":(?!//)|[ \t][\u2014\u2013]|[ \t]-[ \t]|\u2192|=>|" + _DOT_LEADER)
 _TABLE_SEP_CHARS = frozenset("|:- \t")
 _LIST_FIRST = frozenset("-*+(\u2022\u25aa\u25e6\u2023\u2013\u2014\u25cf\u25cb")
 _LEADING_SYMBOLS = re.compile("[ \t]*(?:(?:[\u2705\u2714\u2713\u2611\u274c\u2717\u2718\u2716\u26d4\u2753\u26a0\ufe0f\U0001f6d1\U0001f534\U0001f7e2\U0001f7e1\U0001f44d]"
                               "|\\?(?=[ \t]+[^\\s?]))[ \t]*){1,3}")
 
 
+#: Pictographs that decorate a heading or a tile ("## \U0001f3af **Investment Recommendation**", "\U0001f3c6 Result"): no
+#: part of the label they stand before (status marks that say a verdict are :data:`_LEADING_SYMBOLS`, read first).
+PICTOGRAPHS = re.compile("[ \t]*(?:[\U0001f300-\U0001faff\u2600-\u27bf\u2b50\u2b55\u2b1b\u2b1c][\ufe0f\u200d]?[ \t]*){1,3}")
 _BLANK_LINES = re.compile(r"(?:[^\S\n]*\n)+")
 
 
@@ -585,6 +592,9 @@ def _label_after(text: str, body: int, end: int, *, whole: bool) -> tuple[int, i
     s = _LEADING_SYMBOLS.match(text, body, end)
     if s is not None:
         body = s.end()
+    p = PICTOGRAPHS.match(text, body, end)
+    if p is not None and p.end() < end:
+        body = p.end()
     b = _BOLD.match(text, body, end)
     if b is not None:
         return _label_in(text, b.start("inner"), b.end("inner"))
@@ -633,7 +643,7 @@ def _cells(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
 
 # --------------------------------------------------------------------------- JSON answers
 
-_JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}]')  # unbounded: only run over text raw_decode accepted, where every string closes
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}]')  # unbounded: only run over text raw_decode accepted, where every string closes
 _TRAILING_COMMA = re.compile(r",(\s{0,200}[}\]])")
 _GATE_KEYS = ("name", "gate_name", "title", "gate", "step", "criterion", "test", "check", "label")
 _NUMBER_KEYS = ("gate", "step", "gate_number", "number", "index", "id", "gate_id")
@@ -658,7 +668,7 @@ def json_gate_objects(text: str, start: int, end: int) -> list[Line]:
         idx += 1
     if idx >= end or text[idx] not in "{[":
         return []
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(strict=False)  # a line break inside a string: the reader's view of a "\\n" escape (json_view)
     chunk = text[idx:end]
     try:
         value, stop = decoder.raw_decode(chunk)

@@ -35,7 +35,7 @@ from ipb.scoring.parse._decided import (
 )
 from ipb.scoring.parse._final_words import (  # moved there
     _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _LIST_AFTER, _LIST_BEFORE, _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _CORRECTION_BETWEEN,
-    _count, _COUNT_TRIGGERS, _DECLINE_LABEL_BEFORE, _DECLINE_PASS_END, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD, _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE,
+    _count, _COUNT_TRIGGERS, _DECLINE_LABEL_BEFORE, _EVERY_TRIGGERS, _DECLINE_PASS_END, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD, _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE,
     _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
     _POSITION_WORDS, _REVISION_CUE,
 )
@@ -231,6 +231,12 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             if re.search(r"(?i)\b(?:must|should|needs?\s+to)\s*\Z", masked[max(0, m.start() - 30) : m.start()]):
                 continue  # "a stock must pass 5 of the 7 tests": a rule, not a count
             consider(m.start(), m.end(), ix.pass_outcome if passed >= required else ix.fail_outcome, 3, u)
+        for _, m in self._scan(_EVERY_TRIGGERS, limit=MAX_OCCURRENCES):  # "Brightwell passes every tile."
+            u = self._unit_at(m.start())
+            if u >= 0 and not re.search(r"(?i)\b(?:must|should|needs?\s+to|has\s+to|if|unless|only\s+when)\s*\Z",
+                                        masked[max(0, m.start() - 30) : m.start()]) \
+                    and not re.match(r"(?i)[^.;\n]{0,30}?\b(?:except|but|save|bar|other\s+than|apart\s+from)\b", masked[m.end() : m.end() + 40]):
+                consider(m.start(), m.end(), ix.pass_outcome, 3, u)  # weighed as the count "7 of 7 tests passed"
         # "I wouldn't touch it", "steer clear", "this is a buy": idioms of real reports for the card's fail / pass outcome
         # (at most the first and the last 100 are weighed: an idiom closes an answer, and a megabyte of "this is a buy" would
         # otherwise weigh every one)
@@ -270,7 +276,10 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                 consider(m.start(), m.end(), ix.fail_outcome if key == 0 else ix.pass_outcome, 1, u)
         for start, end, outcome, u, stated in self._stated_decisions():
             consider(start, end, outcome, 1, u, stated)  # "So we bought in.", "goes into the model portfolio" (:mod:`._decided`)
+        stages = set(getattr(self, "json_not_final", ()))
         for hit in self.hits:
+            if hit.start in stages:
+                continue  # a JSON stage's own "passed": true (:mod:`._json_answer`)
             unit = self.units[hit.unit]
             token = masked[hit.start : hit.end]
             own = ix.own_verdict_words.get(token.upper())
@@ -346,13 +355,13 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
         text after that paragraph); a "Verdict: Pass" line inside a gate's section is that gate's PROCEED.
         """
         masked = self.masked
-        if self.ix.pass_outcome != "INVEST" or masked[start:end].isupper() or _DECLINE_PASS_END.match(masked, end) is None:
+        if self.ix.pass_outcome != "INVEST" or _DECLINE_PASS_END.match(masked, end) is None:
             return False
         label = _DECLINE_LABEL_BEFORE.search(masked, max(0, start - 60), start)
-        if label is None:
-            return False
-        if final:
-            return True
+        if label is None or masked[start:end].isupper() and label.group("advice") is None:
+            return False  # "Verdict: PASS" in capitals may be a checklist's; "Recommendation: PASS" is the action of not buying
+        if final or label.group("advice") is not None:
+            return True  # (a recommendation is the answer's, wherever it stands: '"summary": {"recommendation": "PASS"}')
         line_start = masked.rfind("\n", 0, label.start() + 1) + 1
         if not (line_start == 0 or _BLANK_BEFORE.search(masked, max(0, line_start - 8), line_start) is not None):
             return False

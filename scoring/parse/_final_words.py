@@ -14,13 +14,19 @@ from ipb.scoring.parse._closing import ANSWER_LABEL_TRIGGERS
 
 _FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
 #: A final decision label right before "pass", at a line's or a sentence's start ("Verdict: Pass.", "Decision: pass",
-#: "**Call** - Pass"): on a buy decision the label's value "Pass" in sentence or lower case is the investor declining, as
-#: venture and value investors write it; a checklist's "PASS" in capitals, or "pass" beside a gate, stays unread here.
+#: "**Call** - Pass", an agent's JSON '"recommendation": "PASS",'): on a buy decision the label's value "Pass" in sentence
+#: or lower case is the investor declining, as venture and value investors write it; a checklist's "PASS" in capitals, or
+#: "pass" beside a gate, stays unread here, except after "recommendation" (group ``advice``): a recommendation is an action,
+#: and "PASS" there is the action of not buying, whatever its case (the passed tests are what "passed" / "Status: PASS" say).
 _DECLINE_LABEL_BEFORE = re.compile(
-    r"(?i)(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[*_#> \t-]{0,4}(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
-    r"(?:decision|verdict|recommendation|call|bottom[ \t-]+line|tl;?[ \t]?dr)[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*\Z")
-#: Right after that "pass": the sentence ends, or the decline's usual tails follow ("Pass for now", "pass on it").
-_DECLINE_PASS_END = re.compile(r"[*_]{0,2}[ \t]*(?:[.!;\n]|\Z|[ \t]+(?:for[ \t]+now|on[ \t]+(?:it|this|the)|at[ \t]+(?:this|these|the)))")
+    r"(?i)(?:^|(?<=\n)|(?<=[{,])|(?<=[.!?;])[ \t]+)[ \t]*[*_#>-]{0,3}[ \t]*[\"']?(?:(?:my|our|the)[ \t]+)?"
+    r"(?:(?:final|overall|investment|ultimate|net)[ \t_]+)?"
+    r"(?:decision|verdict|(?P<advice>recommendation)|call|bottom[ \t-]+line|tl;?[ \t]?dr)[\"']?[*_]{0,2}[ \t]*"
+    r"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?\Z")
+#: Right after that "pass": the sentence ends, the decline's usual tails follow ("Pass for now", "pass on it"), or the
+#: JSON string closes ('"PASS",', '"PASS"}').
+_DECLINE_PASS_END = re.compile(r"[\"'][ \t]*[,}\n]|[\"']?[*_]{0,2}[ \t]*(?:[.!;\n]|\Z|"
+                               r"[ \t]+(?:for[ \t]+now|on[ \t]+(?:it|this|the)|at[ \t]+(?:this|these|the)))")
 #: At most this many closing idioms are weighed (the first and the last half).
 _IDIOM_PLACES = 200
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
@@ -70,6 +76,12 @@ _COUNT = re.compile(
 )
 _COUNT_TRIGGERS = [Trigger(w, _COUNT) for w in ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "one", "two", "three", "four", "five",
                                                   "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "all")]
+#: "Brightwell passes every tile", "it clears all seven tests": every check passed, the count a screener's closing line
+#: gives in words ("fails every test" is no pass); a rule ("a stock must pass every test") is left out where it is read.
+_EVERY_PASSED = re.compile(
+    r"(?i)\b(?:passes|passed|clears|cleared|meets|met|ticks|ticked)[ \t]+(?:every|all|each)[ \t]+(?:(?:of[ \t]+)?(?:the|its|our|"
+    rf"{_NUMBER_WORD})[ \t]+)?(?:tests?|tiles?|criteria|criterion|checks?|screens?|filters?|gates?|hurdles?|boxe?s?|conditions?|rules?)\b")
+_EVERY_TRIGGERS = [Trigger(w, _EVERY_PASSED) for w in ("passes", "passed", "clears", "cleared", "meets", "met", "ticks", "ticked")]
 _WORD_COUNTS = {w: k for k, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"))}
 
 

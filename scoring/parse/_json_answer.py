@@ -32,6 +32,7 @@ Paper §7.5 (SRP); issue 13 item 2 (layouts, final verdicts in the wild).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from ipb.scoring import verdict_words as vw
@@ -45,6 +46,11 @@ from ipb.scoring.parse._json_scan import _GATE_OBJECT_NAMES, JsonNode, _walk, js
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._vocabulary import gate_vocabulary, names_read, title_stems
+
+
+#: Words of a key that holds the answer's own conclusion: a yes / no under it may be the final verdict; one in any other
+#: sub-object ("phase1_screening": {"passed": true}) answers for that part only.
+_SUMMARY_KEY = re.compile(r"(?i)final|overall|summary|verdict|conclu|decision|recommend|result|outcome|bottom")
 
 
 class _JsonAnswerMixin(_ParserState):
@@ -310,6 +316,8 @@ class _JsonAnswerMixin(_ParserState):
                     low = key.lower().replace(" ", "_")
                     if val.kind == "literal":
                         self._answer_hit(out, keys, kspan, low, val.start, val.end, failing=flags)
+                        if parent is not None and _SUMMARY_KEY.search(f"{parent} {low}") is None:
+                            self.json_not_final.add(val.start)  # '"phase1_screening": {"passed": true}': a stage's, not the answer's
                     elif val.kind == "string":
                         rating = _RATING_VALUES.get(self.text[val.start + 1 : val.end - 1].strip().lower())
                         if rating is None:

@@ -182,7 +182,9 @@ def json_view(text: str, blocks: list[JsonNode]) -> str:
     space before its key becomes a line break; with no space there, the comma does, unless the block holds a gate object
     that :func:`ipb.scoring._text.json_gate_objects` must still decode). A single-quoted string gets double
     quotes (its own double quotes become single ones, ``\\'`` becomes `` '``). A string of :data:`LONG_STRING`
-    characters or more, in a block that holds no gate object, has its ``\\n`` escapes read as line breaks.
+    characters or more has its ``\\n`` escapes read as line breaks (a block that holds gate objects too: the agent's
+    "detailed_analysis" beside its criteria; :func:`ipb.scoring._text.json_gate_objects` decodes strings that hold line
+    breaks).
 
     >>> t = '{"moat": "pass", "management": "fail"}'
     >>> json_view(t, scan_json(t))
@@ -216,7 +218,7 @@ def json_view(text: str, blocks: list[JsonNode]) -> str:
                 if val.kind == "string":
                     _requote(chars, text, val.start, val.end)
                     _unicode_escapes(chars, text, val.start, val.end)
-                    if not whole and val.end - val.start >= LONG_STRING:
+                    if val.end - val.start >= LONG_STRING:
                         _escaped_breaks(chars, text, val.start, val.end)
             for _, _, val in obj.pairs:
                 if val.kind == "array":

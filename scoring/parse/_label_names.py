@@ -22,6 +22,9 @@ _GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates",
                             # ("Category Rules", "Rotation Scan", "Growth Metrics Analysis", "PEG Ratio Calculation")
                             "rules", "hurdles", "filters", "screens", "steps", "questions", "reviews", "assessments", "analyses",
                             "scan", "scans", "metric", "metrics", "calculation", "calculations", "evaluation", "evaluations"})
+#: Words that, with frame words and the investor's name, make up an umbrella title over the criteria.
+_UMBRELLA_WORDS = frozenset({"overall", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "the", "of",
+                             "s", "investment", "key", "core", "main", "principles", "framework", "checklist"})
 #: Words that open a label restating a gate after a revision: "Revised drift gate:", "Updated price test:".
 _REVISING_WORDS = frozenset({"revised", "updated", "corrected", "correcting", "amended", "recomputed", "rechecked", "recalculated", "reestimated"})
 #: Discourse words that may open a label: "First, the downside".
@@ -108,6 +111,8 @@ class _LabelNamesMixin(_ParserState):
             return False
         if "=" in label:
             return False  # "Class face = $800M", "Rate = max(...)": a computation, not a criterion's name
+        if self._umbrella(words):
+            return False  # "Munger's Four Filters Analysis", "Overall Assessment": the title over the criteria, none of them
         if norm in _ANSWER_WORDS or _FIELD_LABEL(norm) or vw.FINAL_LABEL.match(norm) or _STOP_LABELS.match(norm) or _final_cue_label(norm):
             return False
         if vw.VERDICT_PATTERN.fullmatch(label.strip(" *_`:")):
@@ -119,6 +124,15 @@ class _LabelNamesMixin(_ParserState):
         if len(words) >= 3 and (vw.VERDICT_PATTERN.search(label) or (outcome is not None and outcome.group(0).isupper())):
             return False  # an outcome in capitals ("This is no DECLINE"); "Who benefits from the repurchase?" may still be a gate
         return True
+
+    def _umbrella(self, words: list[str]) -> bool:
+        """Whether a label's words are only frame words (:data:`_GENERIC_WORDS`, :data:`_UMBRELLA_WORDS`), numbers and
+        the card's investor's name: the title a report puts over the criteria ("Munger's Four Filters Analysis",
+        "Graham's 7 Tests", "Overall Assessment"), which names no criterion of its own (the corpus README: an umbrella
+        heading is not an invented gate)."""
+        investor = getattr(self.card, "investor", "") or ""
+        own = {w for w in normalize(investor).split() if len(w) > 2}
+        return all(w in _GENERIC_WORDS or w in _UMBRELLA_WORDS or w in own or w.isdigit() or w == "s" for w in words)
 
     def _fuzzy(self, norm: str, cache: dict[str, tuple[int, str] | None]) -> tuple[int, str] | None:
         if norm in cache:

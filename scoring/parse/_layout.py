@@ -548,4 +548,4 @@ def _joins(text: str, start: int, end: int, *, runs_on: bool = False, inside: bo
 
 
 #: A label's mark: "Moat: ...", "Moat - ...", "Moat -> ...".
-_LABEL_MARK = re.compile(r":(?!//)|[ \t][\u2014\u2013-][ \t]|\u2192|->|=>")
+_LABEL_MARK = re.compile(r":(?!//)|[ \t][\u2014\u2013-][ \t]|\u2192|->|=>|[ \t]\.{4,}[ \t]")

@@ -263,6 +263,12 @@ class _NumberedMentionsMixin(_ParserState):
 
 
 
+#: A numbered subject, as a report on several companies heads each ("### Company 1: Caldera Pumps", "Stock #2 -
+#: ..."): the subject's name, not a criterion's, though "company" is a word of a gate's alias ("wonderful company at a
+#: fair price").
+_NUMBERED_SUBJECT = re.compile(r"(?:company|stock|ticker|candidate|pick|holding|idea|name|security|issuer)[ \t]*#?[ \t]*\d{1,3}")
+
+
 class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
     """Finds gate mentions and resolves labels (headings, list items, bold labels, table rows, JSON objects) to card gates or invented gates."""
 
@@ -423,7 +429,8 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
                 self.anchors[li] = _Anchor(None, "number", label_span, invented=_invented_name(invented[0].invented or "", title))
                 continue
             blocked = bool(norm) and (_FIELD_LABEL(norm) or bool(vw.FINAL_LABEL.match(norm)) or bool(_STOP_LABELS.match(norm))
-                                      or _final_cue_label(norm) or norm in self.record_fields)
+                                      or _final_cue_label(norm) or norm in self.record_fields
+                                      or _NUMBERED_SUBJECT.fullmatch(normalize(label)) is not None)
             if number_gate is not None and number_span is not None:
                 self.anchors[li] = _Anchor(number_gate, "number", number_span)
                 if norm and not blocked and self._gate_like(rest):
@@ -486,6 +493,8 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
             if first_text is None and number_gate is None and _STOP_LABELS.match(norm):
                 return  # a row headed "Company overview", "Notes", "Sources": not a gate's row
             match = self._fuzzy(norm, cache)
+            if match is None and "(" in rest:
+                match = self._fuzzy_before_detail(rest, cache)  # "| P/E (3-yr avg earnings) | 9.8 |": a screener's cell
             if match is not None:
                 self.anchors[li] = _Anchor(match[0], "fuzzy", cell)
                 return
