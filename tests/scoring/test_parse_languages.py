@@ -125,3 +125,19 @@ def test_a_broken_vocabulary_file_is_rejected_located(text: str, where: str, say
         fv.load_languages(text, "vocab.yaml")
     message = str(info.value)
     assert "vocab.yaml" + where in message and says in message, message
+
+
+GRAHAM7 = "graham_seven_tests_defensive"  # 1 size, 2 financial condition, 3 earnings stability, 4 dividends, 6 P/E
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("1. 企业规模适当：营收 90 亿元，符合。\n2. 股息记录：连续 25 年派息，满足。\n3. 适度的市盈率：22 倍，不符合。\n",
+     {1: vw.PROCEED, 4: vw.PROCEED, 6: vw.REJECT}),
+    ("这家公司的盈利穩定性沒有問題。\n过去二十年的股息記錄未通過。\n", {3: vw.PROCEED, 4: vw.REJECT}),
+    ("Tamanho adequado: aprovado\nHistórico de dividendos: reprovado\n", {1: vw.PROCEED, 4: vw.REJECT}),
+    ("Stabilité des bénéfices : respecté\nCroissance des bénéfices : ne satisfait pas\n", {3: vw.PROCEED, 5: vw.REJECT}),
+], ids=["zh", "zh-hant-running-text", "pt", "fr"])
+def test_graham_tests_under_their_translated_names(text: str, want: dict[int, str]) -> None:
+    # the card lists the names the translations of The Intelligent Investor give the tests; an unspaced name is found
+    # inside a run of its script, where there are no word boundaries
+    assert gate_verdicts(text, GRAHAM7) == want
