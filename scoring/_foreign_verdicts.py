@@ -44,7 +44,8 @@ from ipb.engine._yaml import load_yaml
 from ipb.errors import ErrorGroup, IpbError
 
 __all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
-           "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "UNSPACED_CHARS", "unspaced", "bounded", "guard", "load_languages"]
+           "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
+           "negated_by_prefix", "UNSPACED_CHARS", "unspaced", "bounded", "guard", "load_languages"]
 
 _FILE = "languages.yaml"
 
@@ -135,7 +136,7 @@ def _tables() -> dict[str, Any]:
         "negated": {v: merged("negated", v) for v in _NEGATED_ORDER},
         "plain": {v: merged("plain", v) for v in _PLAIN_ORDER},
         "guards": guards,
-        "negators": merged("negators"), "yes": merged("answer_yes"), "no": merged("answer_no"),
+        "negators": merged("negators"), "prefix_negators": merged("prefix_negators"), "yes": merged("answer_yes"), "no": merged("answer_no"),
         "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"), "labels": merged("labels"),
         "names": tuple(b["name"] for b in blocks.values()),
     }
@@ -185,3 +186,30 @@ LABEL_LITERALS: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.split()[0].lower(
 
 #: The languages the file holds, in its order, for documentation.
 LANGUAGES: Final[tuple[str, ...]] = _tables()["names"]
+
+#: A prefix negator of an unspaced script not starting a compound that negates nothing (``prefix_negators``, ``guards``).
+_PREFIX_NEGATOR: Final = re.compile("|".join(re.escape(w) + guard(w) for w in _tables()["prefix_negators"]) or "(?!)")
+
+
+def prefix_negated(run: str) -> bool:
+    """Whether ``run``, a run of an unspaced script right before a verdict or final word, negates it: a prefix negator
+    in its last eight characters ("我不会在这个价位" before 买入: "I would not ... buy at this price").
+
+    >>> prefix_negated("我不会在这个价位"), prefix_negated("业绩不错，值得"), prefix_negated("未来三年"), prefix_negated("ไม่ควร")
+    (True, False, False, True)
+    """
+    return unspaced(run) and _PREFIX_NEGATOR.search(run[-8:]) is not None
+
+
+_RUN_BEFORE: Final = re.compile(f"[{UNSPACED_CHARS}]+\\Z")
+
+
+def negated_by_prefix(before: str) -> bool:
+    """Whether the text ``before`` a verdict or final word ends in a run of an unspaced script, touching the word, that
+    negates it (:func:`prefix_negated`); a space or a stop between them ("价格不便宜，通过") ends the run.
+
+    >>> negated_by_prefix("结论：我不会买入"[:-2]), negated_by_prefix("护城河不算深，"), negated_by_prefix("not ")
+    (True, False, False)
+    """
+    m = _RUN_BEFORE.search(before)
+    return m is not None and prefix_negated(m.group())

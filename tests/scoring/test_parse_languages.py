@@ -141,3 +141,32 @@ def test_graham_tests_under_their_translated_names(text: str, want: dict[int, st
     # the card lists the names the translations of The Intelligent Investor give the tests; an unspaced name is found
     # inside a run of its script, where there are no word boundaries
     assert gate_verdicts(text, GRAHAM7) == want
+
+
+def test_the_vocabulary_schema_is_a_valid_schema_and_the_shipped_file_meets_it() -> None:
+    import json
+    from importlib import resources
+
+    import jsonschema
+
+    schema = json.loads(resources.files("ipb.grammar").joinpath("languages.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    text = resources.files("ipb.grammar").joinpath("languages.yaml").read_text(encoding="utf-8")
+    assert set(fv.load_languages(text)) >= {"de", "fr", "es", "pt", "it", "ru", "zh", "ja", "ko", "th"}
+
+
+@pytest.mark.parametrize(("moat", "want"), [
+    ("品牌不能通过", vw.REJECT),          # 不能 ("cannot") in the run touching 通过
+    ("护城河不算深，通过", vw.PROCEED),    # the negator is in the clause before the comma: no reach
+    ("业绩不错通过", vw.PROCEED),          # 不错 ("not bad") is good, no negation
+    ("未来可能符合", vw.PROCEED),          # 未来 ("the future") negates nothing
+], ids=["zh-cannot", "zh-comma-ends-the-run", "zh-not-bad", "zh-future"])
+def test_a_negating_prefix_in_the_run_before_the_word(moat: str, want: str) -> None:
+    assert gate_verdicts(f"1. Circle of competence: 通过\n2. Moat: {moat}\n", MUNGER)[3] == want
+
+
+@pytest.mark.parametrize(("closing", "want"), [
+    ("结论：我不会买入。", "DECLINE"), ("สรุป: ตอนนี้ไม่ควรซื้อ", "DECLINE"), ("结论：买入。", "INVEST"),
+], ids=["zh-would-not-buy", "th-should-not-buy", "zh-buy"])
+def test_a_negating_prefix_before_a_final_word(closing: str, want: str) -> None:
+    assert parse_response("Owner earnings are fine.\n\n" + closing + "\n", DCF, embedder=False).final_verdict == want
