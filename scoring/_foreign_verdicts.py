@@ -1,24 +1,28 @@
 """Verdict words in other languages than English (issue 13, verdict words; paper §7.3, §7.5).
 
-Answers and the sources they are modelled on mix languages: a Vietnamese checklist marks each criterion ``ĐẠT`` /
-``KHÔNG ĐẠT`` (met / not met), a Chinese report concludes ``暂不买入`` ("not buying for now"), a German brief says
-``nicht erfüllt``. This module is the data the verdict vocabulary (:mod:`ipb.scoring.verdict_words`) adds for them, in
-German, French, Spanish, Portuguese, Italian, Norwegian (with the Danish and Swedish forms of the same words), Chinese,
-Japanese, Korean and Vietnamese, for the same meanings as the
-English words: pass / fail, met / not met, unclear, not applicable (gate verdicts), yes / no (answers to a gate's
-question) and buy / sell / hold / avoid (final verdicts, through the synonym table).
+Models answer in the user's language: a Chinese checklist marks a criterion ``不符合`` (not met), a Portuguese one
+``não atende``, a French one ``ne satisfait pas``, a Russian one ``не соответствует``, a Thai one ``ไม่ผ่าน``. The
+words live in the vocabulary file ``grammar/languages.yaml`` (schema ``grammar/languages.schema.json``), one block per
+language (German, French, Spanish, Portuguese, Italian, Norwegian, Danish, Swedish, Vietnamese, Russian, Chinese
+simplified and traditional, Japanese, Korean, Thai), shipped with the package and read through
+:mod:`importlib.resources`. This module turns the file into the tables the verdict vocabulary
+(:mod:`ipb.scoring.verdict_words`) adds to its English words, for the same meanings: pass / fail, met / not met,
+unclear, not applicable (gate verdicts), yes / no (answers to a gate's question), buy / avoid / hold (final verdicts,
+through the synonym table) and decision labels ("Fazit:", "结论：", "Вывод:").
 
-**Negation** is handled as for English. A language that writes its negator as a separate word (``nicht``, ``non``,
-``no``, ``não``, ``không``, ``chưa``, ``pas``, Norwegian and Danish ``ikke`` / nynorsk ``ikkje``, Swedish ``inte`` / ``ej``) has it in :data:`NEGATORS`, which the parser reads before a verdict word
-exactly as it reads "not" ("nicht bestanden", "no cumple", "não atende"). Its most common negated forms are also
-entries of their own (so that a table cell "KHÔNG ĐẠT" reads as one word). A language that writes no spaces (Chinese,
-Japanese; Korean particles attach to the word) negates by a prefix character (``未通过``, ``不合格``, ``미충족``): the
-negated forms are entries listed before the positive ones, and a scan takes the leftmost match, so ``未通过`` is read
-before the ``通过`` inside it.
+**Negation** is handled as for English. A language that writes its negator as a separate word (``nicht``, ``não``,
+``не``, ``pas``, ``ikke``) lists it under ``negators`` (:data:`NEGATORS`), which the parser reads before a verdict
+word exactly as it reads "not" ("nicht bestanden", "não atende", "не соответствует"). Its most common negated forms
+are also entries of their own (so that a table cell "KHÔNG ĐẠT" reads as one word, and French "ne ... pas", whose
+"pas" follows the verb, is read at all). A language written without spaces (Chinese, Japanese, Thai; Korean particles
+attach to the word) negates by a prefix (``未通过``, ``不合格``, ``미충족``, ``ไม่ผ่าน``): the negated forms are tried
+first at one place, and a scan takes the leftmost match, so ``未通过`` is read before the ``通过`` inside it.
 
 **Word boundaries.** A word of a spaced language is matched on word boundaries, as English words are; a word of an
 unspaced script (:func:`unspaced`) is matched anywhere (there are no boundaries to find), so only words that are
-verdicts in any context are listed for those scripts.
+verdicts in any context are listed for those scripts, and a word's ``guards`` name the continuations that make it
+another word (Thai ``ผ่านมา``, "the past", is not ``ผ่าน``, "passed"; Japanese ``売り上げ``, "sales", is not ``売り``,
+"sell").
 
 References
 ----------
@@ -27,136 +31,185 @@ Paper §7.3 (gate-level terminology), §7.5 (structured response parsing).
 
 from __future__ import annotations
 
+import json
 import re
-from typing import Final
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Final
 
-__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "unspaced", "bounded"]
+import jsonschema
 
-#: Characters of scripts written without spaces between words (CJK ideographs, kana, hangul).
-_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+from ipb.engine._json import _schema_errors
+from ipb.engine._yaml import load_yaml
+from ipb.errors import ErrorGroup, IpbError
+
+__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
+           "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
+           "negated_by_prefix", "UNSPACED_CHARS", "unspaced", "bounded", "guard", "load_languages"]
+
+_FILE = "languages.yaml"
+
+#: Characters of scripts written without spaces between words, as the inside of a character class: kana, CJK
+#: ideographs (unified, extension A, compatibility), hangul syllables, Thai.
+UNSPACED_CHARS: Final = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_UNSPACED = re.compile(f"[{UNSPACED_CHARS}]")
 
 
 def unspaced(word: str) -> bool:
     """Whether ``word`` is written in a script without spaces between words (so it has no word boundaries).
 
-    >>> unspaced("通过"), unspaced("bestanden"), unspaced("ĐẠT")
-    (True, False, False)
+    >>> unspaced("通过"), unspaced("ไม่ผ่าน"), unspaced("bestanden"), unspaced("ĐẠT"), unspaced("не")
+    (True, True, False, False, False)
     """
     return _UNSPACED.search(word) is not None
 
 
+def _body(word: str) -> str:
+    """``word`` escaped, a run of blanks for each space, ``'`` matching either apostrophe."""
+    return r"\s+".join(re.escape(w) for w in word.split()).replace("'", "['\u2019]")
+
+
 def bounded(word: str) -> str:
     r"""``word`` as a regular expression: escaped, spaces matching any run of blanks, on word boundaries unless it is
-    written in an unspaced script.
+    written in an unspaced script, and followed by none of its :func:`guard` continuations.
 
-    >>> bounded("nicht erfüllt"), bounded("未通过")
-    ('\\bnicht\\s+erfüllt\\b', '未通过')
+    >>> bounded("nicht erfüllt"), bounded("未通过"), bounded("n'est pas rempli")
+    ('\\bnicht\\s+erfüllt\\b', '未通过', "\\bn['’]est\\s+pas\\s+rempli\\b")
+    >>> bounded("ผ่าน")
+    'ผ่าน(?!มา|ทาง|ไป|พ้น)'
     """
-    body = r"\s+".join(re.escape(w) for w in word.split())
-    return body if unspaced(word) else rf"\b{body}\b"
+    body = _body(word)
+    return body + guard(word) if unspaced(word) else rf"\b{body}\b"
 
 
-# Each table: verdict -> words, negated forms first (a scan tries them in this order at one position; for unspaced
-# scripts the negated form starts earlier and wins as the leftmost match).
-_REJECT = "REJECT"
-_PROCEED = "PROCEED"
-_INCONCLUSIVE = "INCONCLUSIVE"
-_NOT_REACHED = "N/A"
+def guard(word: str) -> str:
+    """The lookahead that keeps ``word`` from matching inside another word it begins; ``""`` when it needs none.
 
-#: Negated forms: their own negation included (never negated again).
-_NEGATED: Final[dict[str, tuple[str, ...]]] = {
-    _REJECT: (
-        # German, French, Spanish, Portuguese, Italian, Vietnamese: "not passed", "not met"
-        "nicht bestanden", "nicht erfüllt", "nicht eingehalten", "nicht ausreichend",
-        # (French, Spanish and Italian "non ..." / "no ..." / "pas ...": the English negators "no" and "non" already negate
-        # the positive word; as entries they would be tried at every English "no")
-        "não cumpre", "não atende", "não aprovado", "não atendido", "não cumprido", "não apto", "não passou",
-        "không đạt", "chưa đạt", "không qua", "không thông qua",
-        # Norwegian (bokmål, nynorsk), Danish, Swedish: "not passed", "not met", "not approved"
-        "ikke bestått", "ikkje bestått", "ikke bestået", "inte godkänd", "ej godkänd", "ikke godkjent", "ikkje godkjent",
-        "ikke godkendt", "ikke oppfylt", "ikkje oppfylt", "ikke opfyldt", "inte uppfyllt", "ej uppfyllt", "inte uppfylld",
-        "ikke innfridd", "ikke tilfredsstilt", "ikke tilfredsstillet",
-        # Chinese, Japanese, Korean: a negating prefix
-        "未通过", "不通过", "没有通过", "没通过", "未通過", "不通過", "不符合", "不满足", "未满足", "未達成", "未达标", "不达标",
-        "不合格", "不適合", "満たさない", "満たしていない", "満たせない",
-        "미통과", "불통과", "미충족", "불충족", "부적합", "불합격",
-    ),
-    _NOT_REACHED: (
-        "nicht anwendbar", "nicht zutreffend", "sans objet", "não se aplica",
-        "ikke relevant", "ikke aktuelt", "ikkje aktuelt", "ikke anvendelig", "ej tillämplig", "inte tillämplig",
-        "não aplicável", "không áp dụng", "不适用", "不適用", "該当なし", "対象外", "해당 없음", "해당없음",
-    ),
-    _INCONCLUSIVE: (
-        "nicht bestimmbar", "daten unzureichend", "données insuffisantes", "datos insuficientes", "dados insuficientes",
-        "dati insufficienti", "utilstrekkelige data", "utilstrækkelige data", "otillräckliga data", "ikke avklart",
-        "ikke afklaret", "inte fastställt", "không đủ dữ liệu", "chưa rõ", "数据不足", "無法判斷", "无法判断", "无法确定", "判断できない",
-        "データ不足", "데이터 부족", "판단 불가",
-    ),
-}
+    >>> guard("ซื้อ"), guard("bestanden")
+    ('(?!ขาย|คืน)', '')
+    """
+    after = _tables()["guards"].get(word.lower())
+    return f"(?!{'|'.join(map(re.escape, after))})" if after else ""
 
-#: Positive forms (negatable by :data:`NEGATORS` before them).
-_PLAIN: Final[dict[str, tuple[str, ...]]] = {
-    _REJECT: (
-        "durchgefallen", "verfehlt", "échoué", "échec", "suspendido", "reprobado", "incumple", "reprovado", "bocciato",
-        "trượt", "underkjent", "strøket", "dumpet", "underkendt", "dumpede", "underkänd", "失败", "失敗", "탈락",
-    ),
-    _INCONCLUSIVE: ("unklar", "unbekannt", "incertain", "indéterminé", "incierto", "incerto", "không rõ", "uavklart", "uklart", "usikkert", "uafklaret",
-                    "oklart", "osäkert", "不确定",
-                    "不確定", "不明", "불확실"),
-    _PROCEED: (
-        "bestanden", "erfüllt", "eingehalten",
-        "réussi", "validé", "respecté", "respectée",
-        "aprobado", "cumple", "cumplido", "superado", "apto",
-        "aprovado", "cumpre", "atende", "atendido", "cumprido",
-        "superato", "soddisfatto", "rispettato",
-        "bestått", "bestået", "godkjent", "godkendt", "godkänd", "oppfylt", "opfyldt", "uppfyllt", "uppfylld", "innfridd",
-        "tilfredsstilt",
-        "đạt", "đạt yêu cầu", "thông qua",
-        "通过", "通過", "符合", "满足", "達成", "达标", "合格", "適合", "満たす", "満たしている",
-        "통과", "충족", "적합", "합격",
-    ),
-}
+
+@lru_cache(maxsize=1)
+def _schema() -> dict[str, Any]:
+    return json.loads(resources.files("ipb.grammar").joinpath("languages.schema.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def load_languages(text: str, file: str = "<string>") -> dict[str, dict[str, Any]]:
+    """The language blocks of a vocabulary file (``grammar/languages.yaml`` format): code -> block.
+
+    Raises
+    ------
+    LoadError
+        The text is not strict YAML or breaks the schema (an unknown key gets a "did you mean"); every problem is
+        reported (an :class:`ipb.errors.ErrorGroup` when there are several), each with the file, line and column.
+    """
+    doc = load_yaml(text, file)
+    errors: list[IpbError] = _schema_errors(doc, jsonschema.Draft202012Validator(_schema()), "a language vocabulary")
+    if errors:
+        raise errors[0] if len(errors) == 1 else ErrorGroup(errors)
+    return dict(doc.data["languages"])
+
+
+#: Table order of the gate verdicts: negated forms before plain ones, as the scan tries them at one place.
+_NEGATED_ORDER = ("REJECT", "N/A", "INCONCLUSIVE")
+_PLAIN_ORDER = ("REJECT", "INCONCLUSIVE", "PROCEED")
+
+
+@lru_cache(maxsize=1)
+def _tables() -> dict[str, Any]:
+    """Every language's words merged per table, each word once, in file order."""
+    text = resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8")
+    blocks = load_languages(text, f"ipb/grammar/{_FILE}")
+
+    def merged(key: str, sub: str | None = None) -> tuple[str, ...]:
+        words = (w for b in blocks.values() for w in ((b.get(key) or {}).get(sub) or () if sub else b.get(key) or ()))
+        out: list[str] = []
+        for w in words:
+            out += [w] + ([w.replace("'", "\u2019")] if "'" in w and key in ("buy", "avoid") else [])
+        return tuple(dict.fromkeys(out))
+
+    guards = {w.lower(): tuple(after) for b in blocks.values() for w, after in (b.get("guards") or {}).items()}
+    return {
+        "negated": {v: merged("negated", v) for v in _NEGATED_ORDER},
+        "plain": {v: merged("plain", v) for v in _PLAIN_ORDER},
+        "guards": guards,
+        "negators": merged("negators"), "prefix_negators": merged("prefix_negators"), "yes": merged("answer_yes"), "no": merged("answer_no"),
+        "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"), "labels": merged("labels"),
+        "names": tuple(b["name"] for b in blocks.values()),
+    }
+
+
 
 #: A word that is also a verb of measure in running text ("lợi nhuận đạt 3.200 tỷ": profit reached 3,200bn; "erfüllt 14 %"):
 #: not a verdict when a figure follows it.
 _NOT_BEFORE_FIGURE = r"(?![ \t]*[-+$\u20ac\u00a3\u00a5]?\d)"
 
+
+def _entry(words: tuple[str, ...], verdict: str, negatable: bool) -> tuple[str, str, bool, tuple[str, ...]]:
+    pattern = "(?i:" + "|".join(bounded(w) for w in sorted(words, key=len, reverse=True)) + ")" + _NOT_BEFORE_FIGURE
+    return pattern, verdict, negatable, tuple(dict.fromkeys(w.split()[0].lower() for w in words))
+
+
 #: The gate-verdict words: (regular expression, verdict, whether it may be negated again, literals it starts with).
 GATE_WORDS: Final[tuple[tuple[str, str, bool, tuple[str, ...]], ...]] = tuple(
-    [("(?i:" + "|".join(bounded(w) for w in sorted(words, key=len, reverse=True)) + ")" + _NOT_BEFORE_FIGURE,
-      verdict, False, tuple(dict.fromkeys(w.split()[0].lower() for w in words)))
-     for verdict, words in _NEGATED.items()]
-    + [("(?i:" + "|".join(bounded(w) for w in sorted(words, key=len, reverse=True)) + ")" + _NOT_BEFORE_FIGURE,
-        verdict, True, tuple(dict.fromkeys(w.split()[0].lower() for w in words)))
-       for verdict, words in _PLAIN.items()]
+    [_entry(words, verdict, False) for verdict, words in _tables()["negated"].items() if words]
+    + [_entry(words, verdict, True) for verdict, words in _tables()["plain"].items() if words]
 )
 
 #: Every word of the two tables with its verdict, for tests and documentation.
-WORD_VERDICTS: Final[tuple[tuple[str, str], ...]] = tuple((w, v) for table in (_NEGATED, _PLAIN) for v, words in table.items() for w in words)
+WORD_VERDICTS: Final[tuple[tuple[str, str], ...]] = tuple(
+    (w, v) for table in ("negated", "plain") for v, words in _tables()[table].items() for w in words)
 
 #: Negators written as separate words, read before a verdict word as "not" is.
-NEGATORS: Final = frozenset({"nicht", "kein", "keine", "keinen", "niemals", "pas", "jamais", "não", "nao", "nunca", "không",
-                             "chưa", "chẳng", "nein",
-                             "ikke", "ikkje", "inte", "ej", "aldri", "aldrig"})
+NEGATORS: Final = frozenset(_tables()["negators"])
 
 #: Answers to a gate's question ("Erfüllt? Ja", "¿Cumple? Sí", "是否符合:是").
-YES_WORDS: Final = ("ja", "oui", "sí", "sim", "có", "是", "はい", "예", "네")
-NO_WORDS: Final = ("nein", "nei", "nej", "non", "não", "nao", "không", "否", "いいえ", "아니요", "아니오")
+YES_WORDS: Final[tuple[str, ...]] = _tables()["yes"]
+NO_WORDS: Final[tuple[str, ...]] = _tables()["no"]
 
 #: Final-verdict words (key 1: the card's pass outcome, 0: its fail outcome), as :data:`ipb.scoring.verdict_words.FINAL_SYNONYMS`.
 #: HOLD words are left out there too (no outcome of a buy decision); they are the card's HOLD where it has one.
-FINAL_WORDS: Final[dict[str, int]] = {
-    # buy / accumulate
-    "kaufen": 1, "kaufempfehlung": 1, "acheter": 1, "achat": 1, "comprar": 1, "compra": 1, "comprare": 1, "acquistare": 1,
-    "kjøp": 1, "kjøpe": 1, "køb": 1, "købe": 1, "köp": 1, "köpa": 1,
-    "mua vào": 1, "nên mua": 1, "买入": 1, "買入": 1, "增持": 1, "買い": 1, "매수": 1,
-    # sell / avoid / not buying
-    "verkaufen": 0, "meiden": 0, "nicht kaufen": 0, "vendre": 0, "éviter": 0, "ne pas acheter": 0, "vender": 0, "evitar": 0,
-    "não comprar": 0, "vendere": 0, "evitare": 0,
-    "selg": 0, "selge": 0, "sælg": 0, "sælge": 0, "sälj": 0, "sälja": 0, "unngå": 0, "undgå": 0, "undvik": 0, "ikke kjøp": 0,
-    "ikke kjøpe": 0, "ikke køb": 0, "inte köpa": 0, "nên bán": 0, "không mua": 0,
-    "卖出": 0, "賣出": 0, "回避": 0, "避开": 0, "不买入": 0, "暂不买入": 0, "不买": 0, "不買入": 0, "減持": 0, "减持": 0,
-    "売り": 0, "見送り": 0, "매도": 0, "회피": 0,
-}
+FINAL_WORDS: Final[dict[str, int]] = {**{w: 1 for w in _tables()["buy"]}, **{w: 0 for w in _tables()["avoid"]}}
 #: Everyday words for HOLD on a card that has it as an outcome ("halten", "conserver", "持有").
-HOLD_WORDS: Final = ("halten", "conserver", "mantener", "manter", "mantenere", "beholde", "behåll", "behålla", "giữ", "持有", "保有", "継続保有", "보유")
+HOLD_WORDS: Final[tuple[str, ...]] = _tables()["hold"]
+
+#: Decision labels read as "Decision:" or "Recommendation:" ("Fazit:", "结论：", "Вывод:").
+LABELS: Final[tuple[str, ...]] = _tables()["labels"]
+#: :data:`LABELS` as one alternation (spaced ones on word boundaries).
+LABEL_PATTERN: Final = "(?:" + "|".join(
+    (_body(w) if unspaced(w) else rf"\b{_body(w)}\b").replace(r"\s+", r"[ \t]+") for w in sorted(LABELS, key=len, reverse=True)) + ")"
+#: The literal each label starts with (a long text is scanned for these).
+LABEL_LITERALS: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.split()[0].lower() for w in LABELS))
+
+#: The languages the file holds, in its order, for documentation.
+LANGUAGES: Final[tuple[str, ...]] = _tables()["names"]
+
+#: A prefix negator of an unspaced script not starting a compound that negates nothing (``prefix_negators``, ``guards``).
+_PREFIX_NEGATOR: Final = re.compile("|".join(re.escape(w) + guard(w) for w in _tables()["prefix_negators"]) or "(?!)")
+
+
+def prefix_negated(run: str) -> bool:
+    """Whether ``run``, a run of an unspaced script right before a verdict or final word, negates it: a prefix negator
+    in its last eight characters ("我不会在这个价位" before 买入: "I would not ... buy at this price").
+
+    >>> prefix_negated("我不会在这个价位"), prefix_negated("业绩不错，值得"), prefix_negated("未来三年"), prefix_negated("ไม่ควร")
+    (True, False, False, True)
+    """
+    return unspaced(run) and _PREFIX_NEGATOR.search(run[-8:]) is not None
+
+
+_RUN_BEFORE: Final = re.compile(f"[{UNSPACED_CHARS}]+\\Z")
+
+
+def negated_by_prefix(before: str) -> bool:
+    """Whether the text ``before`` a verdict or final word ends in a run of an unspaced script, touching the word, that
+    negates it (:func:`prefix_negated`); a space or a stop between them ("价格不便宜，通过") ends the run.
+
+    >>> negated_by_prefix("结论：我不会买入"[:-2]), negated_by_prefix("护城河不算深，"), negated_by_prefix("not ")
+    (True, False, False)
+    """
+    m = _RUN_BEFORE.search(before)
+    return m is not None and prefix_negated(m.group())

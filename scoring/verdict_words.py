@@ -484,15 +484,12 @@ def synonym_key(phrase: str) -> str:
 #: After a final-verdict word of an unspaced script: not a noun it qualifies ("买入价", the buy price; "買い時", the time to
 #: buy; "매수가", the buy price).
 _UNSPACED_TAIL = "(?![\u4ef7\u50f9\u6642\u65f6\u6c34\u70b9\u9ede\uac00\uc810]|\u4e0a\u9650)"
-#: Decision labels in other languages, as "Decision:" or "Recommendation:" ("Fazit:", "结论：", "Kết luận:", "結論:").
-_FOREIGN_LABELS = ("(?:\\b(?:fazit|empfehlung|urteil|entscheidung|recommandation|décision|conclusion|recomendación|decisión|"
-                   "recomendação|decisão|conclusão|raccomandazione|decisione|kết[ \\t]+luận|khuyến[ \\t]+nghị|quyết[ \\t]+định)\\b"
-                   "|\u7ed3\u8bba|\u7d50\u8ad6|\u5efa\u8bae|\u5efa\u8b70|\u8bc4\u7ea7|\u8a55\u7d1a|\u5224\u65ad|\uacb0\ub860|\ucd94\ucc9c)")
-
-_FOREIGN_LABEL_LITERALS = ("fazit", "empfehlung", "urteil", "entscheidung", "recommandation", "décision", "conclusion", "recomendación",
-                           "decisión", "recomendação", "decisão", "conclusão", "raccomandazione", "decisione", "kết", "khuyến",
-                           "quyết", "\u7ed3\u8bba", "\u7d50\u8ad6", "\u5efa\u8bae", "\u5efa\u8b70", "\u8bc4\u7ea7",
-                           "\u8a55\u7d1a", "\u5224\u65ad", "\uacb0\ub860", "\ucd94\ucc9c")
+#: Decision labels in other languages, as "Decision:" or "Recommendation:" ("Fazit:", "结论：", "Kết luận:", "Вывод:";
+#: ``labels`` of ``grammar/languages.yaml``).
+_FOREIGN_LABELS = _fv.LABEL_PATTERN
+_FOREIGN_LABEL_LITERALS = _fv.LABEL_LITERALS
+#: A character of a script written without spaces (after or before a word of one there is no word boundary).
+_UNSPACED_CHAR = f"[{_fv.UNSPACED_CHARS}]"
 
 
 def synonym_patterns(words: list[str], rating_only: frozenset[str] = frozenset()) -> tuple[re.Pattern[str], list[Trigger],
@@ -504,21 +501,20 @@ def synonym_patterns(words: list[str], rating_only: frozenset[str] = frozenset()
     :data:`RATING_SCALE`) are matched only as a rating's value.
     """
     def alternation(phrases: list[str]) -> str:
-        return "|".join(sorted((r"[\s_-]+".join(re.escape(p) for p in w.split()) + _UNSPACED_TAIL * _fv.unspaced(w)
+        return "|".join(sorted((r"[\s_-]+".join(re.escape(p) for p in w.split()) + (_UNSPACED_TAIL + _fv.guard(w)) * _fv.unspaced(w)
                                 for w in phrases), key=len, reverse=True)) or "(?!)"
 
     labels = r"signal|recommendation|rating|action|stance|call|decision|verdict|interest(?:[ \t]+level)?|view"
     rating = re.compile(
         rf'(?i)(?:"(?:{labels})"[ \t]*:[ \t]*"[ \t]*'
         rf"|(?:\b(?:{labels})|{_FOREIGN_LABELS})[ \t]*\**[ \t]*[:=\u2014\uff1a-][ \t]*\**[ \t]*)"
-        rf"(?P<word>{alternation(words)})(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))"
+        rf"(?P<word>{alternation(words)})(?:\b|(?<={_UNSPACED_CHAR}))"
     )
     rating_triggers = [Trigger(w, rating) for w in ("signal", "recommendation", "rating", "action", "stance", "call", "decision", "verdict",
                                                     "interest", "view", '"')]
     rating_triggers += [Trigger(w, rating, word=not _fv.unspaced(w)) for w in _FOREIGN_LABEL_LITERALS]
     plain = [w for w in words if w not in rating_only]
-    bare = re.compile(rf"(?i)(?:\b|(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))(?P<word>{alternation(plain)})"
-                      r"(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))")
+    bare = re.compile(rf"(?i)(?:\b|(?={_UNSPACED_CHAR}))(?P<word>{alternation(plain)})(?:\b|(?<={_UNSPACED_CHAR}))")
     bare_triggers = [Trigger(first, bare, word=first[:1].isalnum() and not _fv.unspaced(first))
                      for first in dict.fromkeys(w.split()[0] for w in plain)]
     return rating, rating_triggers, bare, bare_triggers

@@ -30,7 +30,7 @@ _FAIL_COLUMN = re.compile(r"(?:fail(?:ed|s)?|killed|kill(?: criterion)?(?: trigg
 #: Yes and no in other languages (:mod:`ipb.scoring._foreign_verdicts`: "Ja", "Non", "Sí", "Não", "Có", "是", "否", "はい").
 _FOREIGN_YES = frozenset(_fv.YES_WORDS)
 _FOREIGN_ANSWERS = "|".join(sorted((re.escape(w) for w in (*_fv.YES_WORDS, *_fv.NO_WORDS)), key=len, reverse=True))
-_CELL_ANSWER = re.compile(r"[ \t*_`]*(yes|no|y|n|" + _FOREIGN_ANSWERS + r")(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))"
+_CELL_ANSWER = re.compile(r"[ \t*_`]*(yes|no|y|n|" + _FOREIGN_ANSWERS + r")(?:\b|(?<=[" + _fv.UNSPACED_CHARS + r"]))"
                           r"[ \t*_`.!\u3002]*(?:$|[(,;:\u2014\u2013\uff08\uff0c\uff1b\uff1a-]|\|)", re.I)
 _YES_PROCEED = vw.VerdictWord(r"(?i:yes|y)", vw.PROCEED, ("yes", "y"), negatable=False)
 _YES_REJECT = vw.VerdictWord(r"(?i:yes|y)", vw.REJECT, ("yes", "y"), negatable=False)

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.scoring import verdict_words as vw
+from ipb.scoring._foreign_verdicts import unspaced
 from ipb.scoring._text import (
     KNOWN_BOOKS,
     KNOWN_ENTITIES,
@@ -62,6 +63,10 @@ def _alias_pattern(alias: str, *, inflect: bool = True) -> str | None:
     words = normalize(alias).split()
     if not words:
         return None
+    if unspaced(alias):
+        # a name in a script written without spaces ("安全边际", "収益の安定性"): no word boundaries to look for and no
+        # English inflection; it is matched anywhere, as the verdict words of those scripts are (grammar/languages.yaml)
+        return _SEP.join(re.escape(w) for w in words)
     # a word inside the name may be inflected as the last one may: "leans against the pendulum" for the alias
     # "lean against the pendulum", "passes the net-net tests" for "pass the net-net test"
     body = _SEP.join(re.escape(w) + ("(?:s|es)?" if inflect and w.isalpha() and len(w) >= 3 and k < len(words) - 1 else "")
@@ -196,7 +201,7 @@ def _build_index(card: Card) -> _CardIndex:
         p = _alias_pattern(norm, inflect=mention_gate[norm][1] != "substance")  # a substance phrase is matched as written
         if p is None:
             continue
-        mention_triggers.append(Trigger(norm.split()[0], re.compile("(?i)" + p), len(mention_info)))
+        mention_triggers.append(Trigger(norm.split()[0], re.compile("(?i)" + p), len(mention_info), word=not unspaced(norm)))
         mention_info.append(mention_gate[norm])
 
     outcome_of: dict[str, str] = {}

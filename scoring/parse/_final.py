@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ipb.scoring import verdict_words as vw
+from ipb.scoring._foreign_verdicts import negated_by_prefix
 from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._closing import (
     _CUE_BEFORE,
@@ -136,7 +137,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                 level = max(level, 4)  # "Revised verdict: DECLINE" after "Final verdict: INVEST": the later revision wins
             if _unsaid(clause[-6:]):
                 return  # "I won't say DECLINE", "I can't tell you to INVEST": a refusal to state a verdict names one, states none
-            if _negated(words):
+            if _negated(words) or negated_by_prefix(said):  # "我不会在这个价位买入": a negating prefix in the run touching the word
                 if outcome == ix.pass_outcome:
                     outcome = ix.fail_outcome
                 elif outcome == ix.fail_outcome:
@@ -206,7 +207,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
             shouted = m.group("word").isupper() and len(m.group("word")) >= 3  # "this is an AVOID", "9/9 - BUY."
             limit = _BUY_LIMIT.match(masked, m.end()) is not None
             answered = answer_particle_end(masked, unit.start, m.start())  # "So no, not a buy.": the particle negates nothing
-            denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(answered or unit.start, m.start() - 40), m.start())][-4:])
+            denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(answered or unit.start, m.start() - 40), m.start())][-4:]) \
+                or negated_by_prefix(masked[max(answered or unit.start, m.start() - 40) : m.start()])  # "我不会买入"
             result = is_result(masked, m.start(), m.end())  # "Fast Grower + PEG 0.80 = Buy"
             if not (unit.final or alone or first_person or shouted or limit or denied or result or answered is not None
                     or _LABEL_BEFORE.search(masked, max(unit.start, m.start() - 60), m.start())

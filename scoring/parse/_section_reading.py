@@ -68,7 +68,7 @@ _LIKELY_NO = ("unlikely", "doubtful", "very unlikely", "highly unlikely", "impro
 _WORDS = "|".join(sorted(("yes", "no", "sure", "nope", *_LIKELY_YES, *_LIKELY_NO, *(re.escape(w) for w in (*_fv.YES_WORDS, *_fv.NO_WORDS))),
                          key=len, reverse=True)).replace(" ", r"[ \t]+")
 _YES = frozenset(("yes", "sure", *_LIKELY_YES, *_fv.YES_WORDS))
-_ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>" + _WORDS + r")(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))"
+_ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>" + _WORDS + r")(?:\b|(?<=[" + _fv.UNSPACED_CHARS + r"]))"
                      r"(?=[ \t]*(?:[.,;:!)\u2192\u2013\u2014\u3002-]|->|$))", re.IGNORECASE | re.MULTILINE)
 #: A sentence that closes on the answer to the section's question: "Four out of four, yes."
 _CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")

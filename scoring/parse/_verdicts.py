@@ -12,6 +12,7 @@ import re
 from bisect import bisect_right
 
 from ipb.scoring import verdict_words as vw
+from ipb.scoring._foreign_verdicts import negated_by_prefix
 from ipb.scoring.parse._inline_labels import labels_alone
 from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS, _AnsweredMixin
 from ipb.scoring.parse._circumstances import circumstance_factor, circumstances
@@ -158,9 +159,10 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
             level = min(level, vw.HEDGED)  # a parenthetical aside
         verdict = word.verdict
         derived = False
-        negated = word.negatable and _negated(
+        negated = word.negatable and (_negated(
             _negation_words(clause_text, words) if "," in (clause_text := before[cut + 1 :])
             and (not vw.NEGATORS.isdisjoint(clause_words) or "n't" in clause_text) else words)
+            or negated_by_prefix(before))  # "品牌不能通过": a negating prefix in the run of CJK or Thai touching the word
         if word.negatable and (negated or "nor" in clause_words):
             neither = _NEITHER.search(masked, max(unit.start, start - 60), min(unit.end, end + 60))
             if neither is not None and neither.start() <= start < neither.end():
