@@ -366,10 +366,10 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
         if failing is not None:
             return failing.hit.verdict, (failing.hit.start, failing.hit.end)
         other = [evs for sid, evs in ordered if -1000 < sid < 0]
-        fallback: tuple[tuple[int, bool], int, _Evidence] | None = None
+        fallback: tuple[tuple[int, bool, bool], int, _Evidence] | None = None
         for pool in (own, other):
             for evs in reversed(pool):
-                best: tuple[tuple[int, bool], int, _Evidence] | None = None
+                best: tuple[tuple[int, bool, bool], int, _Evidence] | None = None
                 for ev in sorted(evs, key=lambda e: e.hit.start):
                     rank = self._rank(ev)
                     if rank[0] > 0 and (best is None or rank > best[0]):
