@@ -55,8 +55,8 @@ def _place_in_unit(start: int, mentions: Sequence, gate: int) -> int:
 
 #: A verb of stating denied before the verdict word, nothing but commas between: "I cannot say it fails, nor that it
 #: passes", "I would not call it a clear PROCEED". The writer refuses a label; that is at most a weak lean the other way.
-UNSAID = re.compile(r"(?:\bnot|\bnever|n't|\bcannot|\bcan\s+hardly)[ \t]+(?:[a-z']+[ \t]+){0,2}?(?:say|call|label|mark|rate|describe|claim|"
-                    r"class(?:ify)?|score|grade)\b(?:(?!\b(?:but|yet|however|though|although|instead)\b)[^.;:!?\n(|])*\Z")
+UNSAID = re.compile(r"(?:\bnot|\bnever|n't|\bcannot|\bcan\s+hardly)[ \t]+(?:[a-z']+[ \t]+){0,2}?(?:say|call|label|describe|claim|classify)\b"
+                    r"(?:(?!\b(?:but|yet|however|though|although|instead)\b)[^.;:!?\n(|])*\Z")
 
 
 #: A denial tacked on after a pause: "great, another PASS... not." (sarcasm; the word is negated).

@@ -393,8 +393,9 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
     def _narrated(self, hit: _Hit, label: Span | None) -> bool:
         """Whether a lower-case verdict verb has a subject of its own ("The company has rejected two bids"): it tells
         what happened in the case, not the writer's verdict (:mod:`._narrated`)."""
-        if hit.word.alone or hit.derived or self.masked[hit.start:hit.end].isupper():
-            return False
+        token = self.masked[hit.start:hit.end]
+        if hit.word.alone or hit.derived or token.isupper() or not token.lower().endswith("ed"):
+            return False  # a past verb only: "the company has rejected", "competitors failed"; not "the business passes"
         unit = self.units[hit.unit]
         floor = label[1] if label is not None and unit.start <= label[1] <= hit.start else unit.start
         return narrated(self.low, floor, hit.start)
