@@ -8,7 +8,8 @@ Each case is (id, card, answer, the gate verdicts a careful reader takes from it
 means any of its readings is right. Families: negation scope (``neg-``), verdict words in other senses (``sense-``),
 gate references (``ref-``), tables (``tab-``), JSON answers (``json-``), truncated answers (``trunc-``), two lists
 (``two-``), refusals (``refuse-``), very long input (``long-``), unicode tricks (``uni-``), final verdicts and other
-layouts (``final-``, ...). The answers are this review's own. Cases still misread are listed in
+layouts (``final-``, ...); stop 33 added 41 more over six cards (families listed where they start). The answers are
+this review's own. Cases still misread are listed in
 /work/notes/s32break.md (stop 32); the script prints one line per case and the count of misreads (exit 0 always: a
 measurement, not a test; fixed cases have unit tests of their own under tests/scoring/).
 """
@@ -122,6 +123,57 @@ case("game-and", "".join(f"Gate {i+1} ({n}): PROCEED and REJECT\n" for i, n in e
 case("game-list", "".join(f"Gate {i+1} ({n}): PROCEED, REJECT, INCONCLUSIVE\n" for i, n in enumerate(L6)) + "Final verdict: INVEST, DECLINE\n", NONE, None)
 case("game-slash", "".join(f"Gate {i+1} ({n}): PROCEED / REJECT\n" for i, n in enumerate(L6)) + "Final verdict: INVEST / DECLINE\n", NONE, None)
 case("game-either", "".join(f"Gate {i+1} ({n}): either PROCEED or REJECT\n" for i, n in enumerate(L6)) + "Final verdict: either INVEST or DECLINE\n", NONE, None)
+
+# --- stop 33 (s33break): 41 more, over six cards. Families: other languages (``lang-``), tables with merged, missing or
+# extra cells (``mtab-``), nested lists (``nest-``), cross-references (``xref-``), rhetorical questions (``rhet-``),
+# sarcasm (``sarc-``), the prompt quoted back (``prompt-``), two scenarios each with a final verdict (``scen-``; the first
+# is the answer's, as a second list for another profile never overwrites it), ranges and exceptions (``range-``).
+G7 = "graham_seven_tests_defensive"
+MU = "munger_business_quality_price"
+KL = "klarman_downside_first_process"
+GB = "greenblatt_magic_formula_screen"
+MK = "marks_risk_return_assessment"
+case("lang-de-words", "Gate 1 (Circle of Competence): BESTANDEN \u2013 das Gesch\u00e4ft ist leicht zu verstehen.\nGate 5 (Margin of Safety): NICHT BESTANDEN, der Preis liegt \u00fcber dem Wert.\nEndg\u00fcltiges Urteil: DECLINE\n", {1: P, 5: R}, "DECLINE")
+case("lang-es-labels", "C\u00edrculo de competencia (Circle of Competence): PROCEED\nMargen de seguridad (Margin of Safety): REJECT \u2014 el precio no deja colch\u00f3n.\nVeredicto final: DECLINE\n", {1: P, 5: R}, "DECLINE")
+case("lang-fr-inline", "Gate 2 (Economic Moat) : l'avantage est durable, donc PROCEED.\nGate 5 (Margin of Safety) : le prix est trop \u00e9lev\u00e9 \u2014 REJECT.\nVerdict final : DECLINE\n", {2: P, 5: R}, "DECLINE")
+case("lang-zh-mixed", "\u7b2c1\u9879 Circle of Competence\uff1a\u901a\u8fc7 (PROCEED)\n\u7b2c5\u9879 Margin of Safety\uff1a\u4e0d\u901a\u8fc7 (REJECT)\n\u6700\u7ec8\u7ed3\u8bba\uff1aDECLINE\n", {1: P, 5: R}, "DECLINE")
+case("lang-de-graham", "Test 6 (Moderate Price/Earnings Ratio): erf\u00fcllt \u2014 KGV 12.\nTest 7 (Moderate Ratio of Price to Assets): nicht erf\u00fcllt \u2014 KBV 2,9.\nFazit: DECLINE\n", {6: P, 7: R}, "DECLINE", card=G7)
+case("lang-ja-klarman", "\u4e0b\u65b9\u30ea\u30b9\u30af (Downside Assessment): PROCEED \u2014 \u8cc7\u7523\u3067\u5341\u5206\u30ab\u30d0\u30fc\u3002\n\u5b89\u5168\u57df (Margin of Safety): REJECT \u2014 \u5272\u5f15\u306f5%\u3057\u304b\u306a\u3044\u3002\n\u6700\u7d42\u5224\u65ad: DECLINE\n", {1: P, 2: R}, "DECLINE", card=KL)
+case("mtab-two-gates-one-cell", "| Gate | Verdict |\n|---|---|\n| Circle of Competence, Economic Moat | PROCEED |\n| Margin of Safety | REJECT |\n", {1: P, 2: P, 5: R})
+case("mtab-missing-cell", "| Gate | Evidence | Verdict |\n|---|---|---|\n| Economic Moat | PROCEED |\n| Margin of Safety | $18B price vs $20B value | REJECT |\n", {2: P, 5: R})
+case("mtab-extra-cell", "| Gate | Evidence | Verdict |\n|---|---|---|\n| Economic Moat | switching costs | | PROCEED |\n| Margin of Safety | 10% | | REJECT |\n", {2: P, 5: R})
+case("mtab-rowspan-blank", "| Gate | Verdict | Why |\n|---|---|---|\n| Circle of Competence | PROCEED | simple retailer |\n| | | still simple after the merger |\n| Margin of Safety | REJECT | 5% discount |\n", {1: P, 5: R})
+case("mtab-graham-umbrella-row", "| Test | Result |\n|---|---|\n| Dividend Record | PASS |\n| Valuation (P/E & P/B) | FAIL |\n", {4: P, 6: R, 7: R}, card=G7)
+case("mtab-greenblatt-ragged", "| Check | Verdict |\n|---|---|\n| Market-Capitalisation Floor | PASS | $2.1bn |\n| Excluded Sectors | FAIL \u2014 it is a utility |\n", {1: P, 2: R}, card=GB)
+case("nest-buffett", "- Quality\n  - Circle of Competence: PROCEED\n  - Economic Moat: PROCEED\n- Price\n  - Margin of Safety: REJECT\n    - (it would pass below $15B)\n\nFinal verdict: DECLINE\n", {1: P, 2: P, 5: R}, "DECLINE")
+case("nest-lettered", "1. Business\n   a. Circle of Competence \u2014 pass\n   b. Economic Moat \u2014 pass\n2. People\n   a. Management Integrity \u2014 fail: two restatements in three years\n", {1: P, 2: P, 3: R})
+case("nest-graham-marks", "* Balance sheet\n    * Sufficiently Strong Financial Condition: \u2713 (current ratio 2.4)\n* Record\n    * Earnings Stability: \u2713\n    * Dividend Record: \u2717 (skipped 2009)\n", {2: P, 3: P, 4: R}, card=G7)
+case("xref-see-gate-5", "Gate 1 (Circle of Competence): PROCEED.\nGate 2 (Moat) -- see gate 5.\nGate 5 (Margin of Safety): REJECT.\n", {1: P, 2: None, 5: R})
+case("xref-see-then-verdict", "Gate 4 (Intrinsic Value Estimation): see gate 5 for the figures; PROCEED.\nGate 5 (Margin of Safety): REJECT.\n", {4: P, 5: R})
+case("xref-munger", "Durable Competitive Advantage -- see Fair Price below; on its own it is a PASS.\nFair Price: FAIL at 45 times earnings.\n", {3: P, 5: R}, card=MU)
+case("rhet-answered", "Economic Moat: Is the moat wide? Absolutely. PROCEED.\nMargin of Safety: Would anyone call an 8% discount a margin of safety? Hardly. REJECT.\n", {2: P, 5: R})
+case("rhet-who-could-fail", "Circle of Competence: PROCEED.\nManagement Integrity: Who could fail a team that returned every dollar it promised?\n", {1: P, 3: {P, None}})
+case("rhet-does-it-pass", "Circle of Competence: PROCEED.\nMargin of Safety: Does it pass? No. At $19B against $20B there is no cushion.\n", {1: P, 5: R})
+case("rhet-munger", "Understandable Business: Can I say in one sentence how it makes money? Yes: it rents cranes. PROCEED.\nFair Price: REJECT.\n", {1: P, 5: R}, card=MU)
+case("rhet-marks", "Second-Level Thinking: What does the consensus miss? Nothing I can find; this is first-level thinking. FAIL.\n", {4: R}, card=MK)
+case("sarc-another-pass-not", "Circle of Competence: PROCEED.\nEconomic Moat: great, another PASS... not. Rivals copy the product within a year.\n", {1: P, 2: R})
+case("sarc-oh-sure", "Circle of Competence: PROCEED.\nMargin of Safety: Oh sure, a 3% discount is a huge margin of safety. REJECT.\n", {1: P, 5: R})
+case("sarc-yeah-right", "Circle of Competence: Biotech pipelines are easy to value \u2014 yeah, right. FAIL.\nEconomic Moat: PROCEED.\n", {1: R, 2: P})
+case("sarc-munger-bargain", "Trustworthy Management with Aligned Incentives: PROCEED.\nFair Price: 45x earnings, what a bargain. Not. REJECT.\n", {4: P, 5: R}, card=MU)
+case("prompt-quoted-instructions", "> For each gate answer PROCEED, REJECT or INCONCLUSIVE, then give INVEST or DECLINE.\n\nGate 1 (Circle of Competence): PROCEED\nGate 5 (Margin of Safety): REJECT\nFinal verdict: DECLINE\n", {1: P, 5: R}, "DECLINE")
+case("prompt-quoted-example", "You gave the example \"Gate 1: REJECT\"; here is my own reading.\nGate 1 (Circle of Competence): PROCEED\nGate 5 (Margin of Safety): REJECT\n", {1: P, 5: R})
+case("prompt-template-echoed", "Template:\nGate 5 (Margin of Safety): <PROCEED|REJECT|INCONCLUSIVE>\nFinal verdict: <INVEST|DECLINE>\n\nAnswer:\nGate 5 (Margin of Safety): REJECT\nFinal verdict: DECLINE\n", {5: R}, "DECLINE")
+case("prompt-klarman-bear-note", "\"Downside Assessment: REJECT\" is what the bear note says. My reading: Downside Assessment: PROCEED.\nMargin of Safety: PROCEED.\n", {1: P, 2: P}, card=KL)
+case("scen-a-b", "Scenario A (price $18B):\nGate 5 (Margin of Safety): REJECT\nFinal verdict: DECLINE\n\nScenario B (price $14B):\nGate 5 (Margin of Safety): PROCEED\nFinal verdict: INVEST\n", {5: R}, "DECLINE")
+case("scen-today-vs-lower", "Gate 1 (Circle of Competence): PROCEED\nGate 5 (Margin of Safety): REJECT\nFinal verdict (as priced today): DECLINE.\nFinal verdict (if the price fell to $14B): INVEST.\n", {1: P, 5: R}, "DECLINE")
+case("scen-klarman-stress", "Base case:\nDownside Assessment: PROCEED\nMargin of Safety: PROCEED\nPosition Sizing and Portfolio Risk: PROCEED\nFinal verdict: INVEST\n\nStress case (credit markets shut):\nMargin of Safety: REJECT\nFinal verdict: DECLINE\n", {1: P, 2: P, 3: P}, "INVEST", card=KL)
+case("range-en-dash", "Gates 1\u20134: PROCEED\nGates 5\u20136: REJECT\nFinal verdict: DECLINE\n", {1: P, 2: P, 3: P, 4: P, 5: R, 6: R}, "DECLINE")
+case("range-words", "Gates one to three pass; gates four through six fail.\n", {1: P, 2: P, 3: P, 4: R, 5: R, 6: R})
+case("range-first-last", "The first three gates pass. The last three fail.\n", {1: P, 2: P, 3: P, 4: R, 5: R, 6: R})
+case("range-graham-tests", "Tests 1 through 5: all pass.\nTests 6 and 7: fail \u2014 P/E 24, P/B 3.\nVerdict: DECLINE\n", {1: P, 2: P, 3: P, 4: P, 5: P, 6: R, 7: R}, "DECLINE", card=G7)
+case("range-except-by-name", "All seven tests are met except the dividend record, which fails (a cut in 2009).\n", {1: P, 2: P, 3: P, 4: R, 5: P, 6: P, 7: P}, card=G7)
+case("range-except-before-verb", "Every gate except gates 2 and 5 passes. Gate 2 fails; gate 5 fails.\n", {1: P, 2: R, 3: P, 4: P, 5: R, 6: P})
+case("range-greenblatt", "Checks 1\u20133 pass; check 4 fails (rank 4,812 of 3,000).\n", {1: P, 2: P, 3: P, 4: R}, card=GB)
 
 
 def main(argv: list[str]) -> int:

@@ -45,6 +45,8 @@ a fail verdict, gates read all PROCEED, some    x0.85 (:data:`AGAINST_FACTOR`)
 unread ("against")
 no agreeing trace, the verdict's sentence       x0.8 (:data:`MIDDLE_FACTOR`)
 starts inside (0.15, 0.75) of the text
+the writer hedges it ("probably INVEST, though  x0.75 (:data:`HEDGED_FACTOR`, :func:`hedged_final`)
+I am not sure")
 ==============================================  ==========================================
 
 Set on the corpus's tuned split less the n28 batch (stop 31, 398 answers,
@@ -65,6 +67,7 @@ or by part of its name read right as often as one named outright (92 of 92,
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from ipb.engine._exact import as_fraction
@@ -88,6 +91,17 @@ AGAINST_FACTOR = 0.85
 #: Factor of a final verdict in the middle of the text (start over length strictly inside :data:`MIDDLE`), no trace agreeing.
 MIDDLE_FACTOR = 0.8
 MIDDLE = (0.15, 0.75)
+#: Factor of a final verdict the writer hedges in its own sentence (:func:`hedged_final`, stop 33).
+HEDGED_FACTOR = 0.75
+#: A reservation after the final verdict in its sentence: "though I am not sure", "I think", "(low conviction)".
+_RESERVED_AFTER = re.compile(
+    r"(?i)\b(?:(?:i\s*(?:'m|am)|we\s*(?:'re|are))\s+not\s+(?:sure|certain|confident)|not\s+(?:entirely\s+|fully\s+|completely\s+)?"
+    r"(?:sure|certain|confident)|unsure|uncertain(?:ly)?|i\s+(?:think|guess|suppose|believe|reckon)|low(?:-|\s+)(?:conviction|confidence)"
+    r"|tentative(?:ly)?|for\s+what\s+it'?s\s+worth|hard\s+to\s+say|could\s+go\s+either\s+way|on\s+balance|marginal(?:ly)?)\b")
+#: The same before it in its clause: "probably INVEST", "I think INVEST", "on balance, a tentative DECLINE".
+_RESERVED_BEFORE = re.compile(r"(?i)\b(?:i\s+(?:think|guess|suppose|believe|reckon)|on\s+balance|tentative(?:ly)?|for\s+now\s+maybe"
+                              r"|(?:a\s+)?(?:weak|soft|low-conviction|marginal|reluctant|cautious)|reluctantly)\b[^.;:\n]{0,24}\Z")
+_WORD = re.compile(r"[a-z]+")
 #: At most this many readings of one gate are weighed for its confidence (a bound for pathological input).
 MAX_COMPETITORS = 256
 #: Confidence of a gate discussed without a verdict (times the recognition factor), before the readers in other words.
@@ -127,6 +141,30 @@ def final_confidence(candidates: list[tuple[int, int, str, Span]], outcome: str,
     base = (AGREED_CONFIDENCE if relation == "agree" else LEVEL_CONFIDENCE).get(level, 0.35)
     conf = assessed(competed(base, level, best[0] if best else None), relation, position)
     return round(min(1.0, max(0.0, conf)), 3), (best[2] if best else None), (best[3] if best else None)
+
+
+def hedged_final(text: str, sentence: Span, span: Span) -> bool:
+    """Whether the final verdict at ``span`` is hedged in its own sentence ``sentence`` (offsets into ``text``).
+
+    A hedge word of :data:`ipb.scoring.verdict_words.HEDGES` or a modal just before it ("probably INVEST", "a likely
+    DECLINE"), a word of doubt before it (:data:`_RESERVED_BEFORE`: "I think INVEST") or a reservation after it in the
+    sentence (:data:`_RESERVED_AFTER`: "INVEST, though I am not sure", "DECLINE (low conviction)") or a question mark
+    ending the sentence. The reading stays; its confidence is lowered by :data:`HEDGED_FACTOR`.
+
+    Examples
+    --------
+    >>> t = "Final verdict: probably INVEST, though I am not sure."
+    >>> hedged_final(t, (0, len(t)), (24, 30)), hedged_final("Final verdict: INVEST.", (0, 22), (15, 21))
+    (True, False)
+    """
+    start, end = span
+    before = text[max(sentence[0], start - 40) : start].lower()
+    cut = max(before.rfind(":"), before.rfind(";"), before.rfind("("), before.rfind("\n"))
+    words = _WORD.findall(before[cut + 1 :])[-3:]
+    if not (vw.HEDGES.isdisjoint(words) and vw.MODALS.isdisjoint(words)) or _RESERVED_BEFORE.search(before[cut + 1 :]):
+        return True
+    after = text[end : min(sentence[1], end + 80)]
+    return _RESERVED_AFTER.search(after) is not None or after.rstrip(" \t*_)\n").endswith("?")
 
 
 def assessed(confidence: float, relation: str | None, position: float | None) -> float:
@@ -224,7 +262,16 @@ class _ConfidenceMixin(_ParserState):
                        outcome: str, span: Span) -> tuple[float, str | None, Span | None]:
         """:func:`final_confidence` of the chosen final verdict; the candidates are kept for :func:`assessed_final`."""
         self.final_candidates = (candidates, set_aside)
-        return final_confidence(candidates + set_aside, outcome, span)
+        conf, runner, runner_span = final_confidence(candidates + set_aside, outcome, span)
+        return round(conf * self._hedge_factor(span), 3), runner, runner_span
+
+    def _hedge_factor(self, span: Span) -> float:
+        """:data:`HEDGED_FACTOR` when the final verdict at ``span`` is hedged in its sentence (:func:`hedged_final`), else 1."""
+        u = self._unit_at(span[0])
+        if u < 0:
+            return 1.0
+        unit = self.units[u]
+        return HEDGED_FACTOR if hedged_final(self.masked, (unit.start, unit.end), span) else 1.0
 
     def _assessed_final(self, gates: list[GateTrace], outcome: str | None, span: Span | None) -> float:
         """The final verdict's confidence weighed with the evidence around it (:func:`assessed`), once the gates are read;
@@ -238,7 +285,7 @@ class _ConfidenceMixin(_ParserState):
         relation = trace_relation(self.card, gates, outcome, self.ix.pass_outcome, self.ix.fail_outcome)
         u = self._unit_at(span[0])  # where the verdict's sentence starts: "Verdict: DECLINE." alone is at 0
         where = (self.units[u].start if u >= 0 else span[0]) / max(1, len(self.masked))
-        return final_confidence(candidates + set_aside, outcome, span, relation, where)[0]
+        return round(final_confidence(candidates + set_aside, outcome, span, relation, where)[0] * self._hedge_factor(span), 3)
 
     def _gate_confidence(self, evidence: list[_Evidence], verdict: str | None, span: Span | None, how: str) -> tuple[float, str | None, Span | None]:
         recognised = RECOGNITION.get(how, 0.9)

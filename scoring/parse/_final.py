@@ -35,7 +35,7 @@ from ipb.scoring.parse._decided import (
     relative_clause,
 )
 from ipb.scoring.parse._final_words import (  # moved there
-    _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _LIST_AFTER, _LIST_BEFORE, _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _CORRECTION_BETWEEN,
+    _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _LIST_AFTER, _LIST_BEFORE, _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _CORRECTION_BETWEEN, _LEANT,
     _count, _COUNT_TRIGGERS, _DECLINE_LABEL_BEFORE, _EVERY_TRIGGERS, _DECLINE_PASS_END, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD, _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE,
     _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
     _POSITION_WORDS, _REVISION_CUE,
@@ -146,8 +146,9 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
                     return
             if any(w in vw.MODALS for w in words):
                 level -= 1
-            if _CONCEDED.search(before):
-                level -= 2  # "DECLINE, though an optimist would INVEST", "a lower price could turn this into an INVEST"
+            if _CONCEDED.search(before) or _LEANT.search(before):
+                level -= 2  # "DECLINE, though an optimist would INVEST", "a lower price could turn this into an INVEST";
+                # "I was leaning INVEST, but DECLINE": a lean the writer leaves
             pool.append((level, start, outcome, (start, end)))
 
         if ix.outcome_re is not None:

@@ -40,6 +40,11 @@ _LOWER_OUTCOME_CUE = frozenset({"would", "will", "should", "must", "i", "we", "i
 _GENERIC_OBJECT = frozenset({"any", "every", "all", "whenever", "companies", "stocks", "issuers", "firms", "what", "whatever", "anything"})
 
 #: Before an outcome word in its sentence: the outcome is conceded or imagined, not the writer's verdict.
+#: A lean the writer then leaves: "I was leaning INVEST, but DECLINE", "tempted to say INVEST; still, DECLINE", "my first
+#: instinct was INVEST". The words after a contrast ("but", "yet", "however", "still") are outside it.
+_LEANT = re.compile(
+    r"(?i)\b(?:leaning|leant|leaned|tempted|inclined|minded|(?:first|initial|gut)\s+(?:instinct|impression|reaction|reading|take|call)"
+    r"|initially|originally|at\s+first)\b(?:(?!\b(?:but|yet|however|still|instead|now)\b)[^.;\n]){0,30}\Z")
 _CONCEDED = re.compile(
     r"(?i)\b(?:though|although|even\s+though|whereas|while(?!\s+\w+ing\b)|optimists?|bulls?|enthusiasts?)\b[^.;\n]{0,60}\Z"
     r"|\b(?:would|could|might)\s+(?:make\s+(?:sense|(?:this|it)\b)|turn\s+(?:this|it)\s+into|become|be\s+an?)\b[^.;\n]{0,30}\Z"

@@ -37,8 +37,13 @@ class _GroupedLabelsMixin(_ParserState):
         anchor = self.anchors.get(li)
         if anchor is None or anchor.gate is None:
             return ()
+        umbrella = self.__dict__.get("umbrella_lines", {}).get(li)
+        if umbrella and umbrella[0].gates[0] == anchor.gate:  # "Moderate Valuation (P/E & P/B)" (:meth:`_umbrella_parts`)
+            return tuple(dict.fromkeys(g for m in umbrella for g in m.gates))
         line = self.lines[li]
         start, end = line.label if line.label is not None and line.label[0] <= anchor.mention[0] < line.label[1] else anchor.mention
+        if line.kind == "table":  # "| Circle of Competence, Economic Moat | PROCEED |": the anchor's cell names the group
+            start, end = next(((a, b) for a, b in line.cells if a <= anchor.mention[0] < b), (start, end))
         end = max(end, anchor.mention[1])
         mentions = [m for m in self._mentions_in(start, end) if m.gates and m.invented is None and m.how != "substance"]
         mentions = [m for m in mentions if m.end <= end + 40]

@@ -37,6 +37,7 @@ from bisect import bisect_right
 from ipb.scoring._text import Line, Trigger, normalize
 from ipb.scoring.parse._common import MAX_OCCURRENCES, _Anchor, _Mention
 from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._excepted import excepted
 from ipb.scoring.parse._types import Span
 
 _COUNT_WORDS = {w: k for k, w in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"),
@@ -51,7 +52,8 @@ _QUANTIFIED = re.compile(r"(?i)(?P<q>all|every|each)(?:[ \t]+of)?(?:[ \t]+(?:the
 _REMAINING = re.compile(r"(?i)(?:other|remaining|rest[ \t]+of[ \t]+the)" + _COUNT + r"[ \t]+" + _CRITERIA + r"\b")
 #: "The first two steps", "the last three checks": the card's first or last gates.
 _POSITIONAL = re.compile(r"(?i)\b(?P<pos>first|last|final)[ \t]+(?P<count>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-                         r"[ \t]+" + _CRITERIA + r"\b")
+                         r"(?:[ \t]+" + _CRITERIA + r"\b|(?=[ \t]+(?:(?:all|both)[ \t]+)?(?:pass|passes|fail|fails|clear|are[ \t]+met)\b))")
+#: (the criterion word may be left out before a verdict verb: "The first three gates pass. The last three fail.")
 _QUANTIFIED_TRIGGERS = ([Trigger(w, _QUANTIFIED) for w in ("all", "every", "each")] + [Trigger(w, _REMAINING) for w in ("other", "remaining", "rest")]
                         + [Trigger(w, _POSITIONAL) for w in ("first", "last", "final")])
 #: A plural criterion word closing a list of gate-name parts: "the growth, formula and margin-of-safety *steps*".
@@ -201,8 +203,17 @@ class _LooseReferencesMixin(_ParserState):
             count = m.group("count")
             if count is not None and (int(count) if count.isdigit() else _COUNT_WORDS[count.lower()]) != len(gates):
                 continue
+            end = m.end()
+            if gates:  # "all six gates pass except the fifth": the fifth is not among them (:mod:`._excepted`)
+                taken, own, stop = excepted(self.masked, end, found, n)
+                if taken:
+                    gates = tuple(g for g in gates if g not in taken)
+                    if self.masked[end:stop].lstrip(" \t,").lower().startswith(("except", "save", "apart", "other", "with", "but")):
+                        end = stop  # "all gates except gate 5 pass": the verdict after the exception is the quantifier's
+                    else:
+                        out.extend(own)
             if gates and (remaining or len(gates) >= 2):
-                out.append(_Mention(start, m.end(), gates, "quantifier"))
+                out.append(_Mention(start, end, gates, "quantifier"))
         return out
 
     def _drop_idle_quantifiers(self) -> None:

@@ -10,6 +10,7 @@ from functools import lru_cache
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, Trigger, normalize, stem
 from ipb.scoring.parse._record_fields import record_fields
+from ipb.scoring.parse._umbrella import UMBRELLA_CELL, UMBRELLA_LABEL, umbrella_parts
 from ipb.scoring.parse._common import (
     _FIELD_LABEL,
     _STOP_LABELS,
@@ -39,6 +40,8 @@ _NUMBERED = re.compile(
     r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?|lens(?:es)?|conditions?|questions?|requirements?|indicators?)(?:\"[ \t]*:)?(?:[ \t]*|[_-])(?:no\.?|number|#)?[ \t]*"
     r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,[ \t]*(?:and|or|&)|,|&|and|or|to|through|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
     r"|(?P<roman>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?=[ \t]*[:.)\u2013\u2014-])"
+    r"|(?P<srange>(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?:[ \t]*(?:,|and|to|through|-|\u2013)[ \t]*"
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))+)\b"
     r"|(?P<spelled>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?=[ \t]*[:.)\u2013\u2014-]))"
     r"|(?i:(?<=[ \t])(?P<ordword>gate|step|stage|test|criterion|filter|hurdle|check|screen|condition|requirement|question|lens|"
     r"indicator)\b)"
@@ -122,6 +125,8 @@ def _within_sentence(masked: str, mention: _Mention) -> _Mention:
     return _Mention(cut.end(), mention.end, mention.gates, mention.how, mention.unit, mention.invented)
 
 
+#: "the fifth, which fails": a relative clause on the gate just named states its verdict.
+_RELATIVE_GAP = re.compile(r"[ \t]*,[ \t]*which[ \t]+(?:(?:is|was|also|clearly|plainly)[ \t]+){0,2}")
 #: What may stand between a verdict verb and the quantifier it governs: spacing only ("meets all seven criteria").
 _VERB_BEFORE_QUANTIFIER = re.compile(r"[ \t]{1,3}")
 #: Verdict verbs that take the gates as their object: "meets / passes / clears / satisfies / fails all seven tests".
@@ -169,6 +174,11 @@ class _NumberedMentionsMixin(_ParserState):
                 start = o.start()
             elif m.group("nums") is not None:
                 numbers = self._numbers_of(m.group("nums"))
+            elif m.group("srange") is not None:  # "gates one to three", "steps two and four" (gate, step, stage words only)
+                if m.group("word").lower().rstrip("s") not in ("gate", "step", "stage"):
+                    continue
+                numbers = self._numbers_of(re.sub(r"[a-z]+", lambda w: str(_SPELLED_NUMBERS.get(w.group(0), w.group(0))),
+                                                  m.group("srange").lower()))
             else:  # "Gate II:", "Step two:" (gate, step and stage words only)
                 if m.group("word").lower().rstrip("s") not in ("gate", "step", "stage"):
                     continue
@@ -309,10 +319,25 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
         added: list[_Mention] = []
         cache: dict[str, int | None] = {}
         for unit in self.units:
+            if self.lines[unit.line].kind == "table" and unit.line not in self.__dict__.get("umbrella_lines", {}):
+                for a, b in self.lines[unit.line].cells[:2]:  # "| Valuation (P/E & P/B) | FAIL |"
+                    umbrella = UMBRELLA_CELL.fullmatch(self.masked, a, b)
+                    parts = umbrella_parts(self, umbrella, mentions, cache) if umbrella is not None else []
+                    if parts:
+                        added.extend(parts)
+                        self.__dict__.setdefault("umbrella_lines", {})[unit.line] = parts
+                        break
+                continue
             if self.lines[unit.line].kind not in ("plain", "json", "list", "label"):
                 continue
             m = _SENTENCE_LABEL.match(self.masked, unit.start, min(unit.end, unit.start + 60))
             if m is None:
+                umbrella = UMBRELLA_LABEL.match(self.masked, unit.start, min(unit.end, unit.start + 90))
+                if umbrella is not None and len(added) < MAX_OCCURRENCES:  # "Moderate Valuation (P/E & P/B): ✗ FAIL"
+                    parts = umbrella_parts(self, umbrella, mentions, cache)
+                    if parts:
+                        added.extend(parts)
+                        self.__dict__.setdefault("umbrella_lines", {})[unit.line] = parts
                 continue
             a, b = m.span("label")
             if len(added) >= MAX_OCCURRENCES:
@@ -418,6 +443,10 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
                 offset = label.find(rest)
                 if offset >= 0:
                     label_span = (label_span[0] + offset, label_span[0] + offset + len(rest))
+            umbrella = self.__dict__.get("umbrella_lines", {}).get(li)
+            if not names and umbrella and 0 <= umbrella[0].start - label_span[1] <= 4:  # "Moderate Valuation (P/E & P/B):"
+                self.anchors[li] = _Anchor(umbrella[0].gates[0], "words", (umbrella[0].start, umbrella[0].end))
+                continue
             if names:
                 if not self._label_is_prefix(names[0], label_span, loose=line.kind in ("heading", "json")) \
                         and not _names_one_gate_twice(self.masked, names, label_span):
@@ -469,6 +498,10 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
             return  # a header row
         if keyed_by_subject(self.masked, self.lines, li):
             return  # "| BRVL | 4/4 | HOLD |" under "| Ticker | ...": a subject's row, no gate's (_subject_tables.py)
+        umbrella = self.__dict__.get("umbrella_lines", {}).get(li)
+        if umbrella:  # "| Valuation (P/E & P/B) | FAIL |" (:mod:`._umbrella`)
+            self.anchors[li] = _Anchor(umbrella[0].gates[0], "words", (umbrella[0].start, umbrella[0].end))
+            return
         number_gate: tuple[int, Span] | None = None
         first_text: tuple[Span, str] | None = None
         for cell in line.cells:
@@ -547,7 +580,7 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
         mentions = [m for m in all_mentions[max(0, k - 8) : k + 1] if m.gates and m.end <= hit.start]
         last = mentions[-1]
         gap = self.masked[last.end : hit.start]
-        if len(gap) > 40 or _TIGHT_BREAK.search(gap) or len(gap.split()) > 4:
+        if (len(gap) > 40 or _TIGHT_BREAK.search(gap) or len(gap.split()) > 4) and not _RELATIVE_GAP.fullmatch(gap):
             return None
         gates = list(last.gates)
         k = len(mentions) - 1

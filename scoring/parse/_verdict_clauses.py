@@ -53,6 +53,16 @@ def _place_in_unit(start: int, mentions: Sequence, gate: int) -> int:
     return min((m.start for m in mentions if gate in m.gates), default=start)
 
 
+#: A verb of stating denied before the verdict word, nothing but commas between: "I cannot say it fails, nor that it
+#: passes", "I would not call it a clear PROCEED". The writer refuses a label; that is at most a weak lean the other way.
+UNSAID = re.compile(r"(?:\bnot|\bnever|n't|\bcannot|\bcan\s+hardly)[ \t]+(?:[a-z']+[ \t]+){0,2}?(?:say|call|label|describe|claim|classify)\b"
+                    r"(?:(?!\b(?:but|yet|however|though|although|instead)\b)[^.;:!?\n(|])*\Z")
+
+
+#: A denial tacked on after a pause: "great, another PASS... not." (sarcasm; the word is negated).
+TRAILING_NOT = re.compile(r"[ \t]*(?:\.{2,}|\u2026)[ \t]*not\b(?![ \t]+[a-z])")
+
+
 def _clause_start(before: str) -> int:
     """Index in ``before`` of the last clause boundary (";", ":", "|", "(", dashes, arrows "->" "=>" "\u2192"), or -1.
 
@@ -224,6 +234,8 @@ def offered_choices(hits: list[_Hit], low: str) -> set[int]:
         n = _LIST_JOIN.match(low, a.end) if a.unit == b.unit and (m is None or m.end() != b.start) else None
         joined = m if m is not None and m.end() == b.start and m.end() > a.end else \
             n if n is not None and n.end() == b.start and n.end() > a.end else None
+        if joined is not None and "|" in joined.group() and (a.word in _ICONS) != (b.word in _ICONS):
+            joined = None  # "| ✅ | REJECT |": a status icon and a word in two cells of a table row, not a choice offered
         if joined is not None:
             run.append(b)
             joins.append("," if joined.group().strip() == "," else "and")

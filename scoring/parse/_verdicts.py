@@ -19,10 +19,11 @@ from ipb.scoring.parse._circumstances import circumstance_factor, circumstances
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES, _Evidence, _Hit, _Mention, _Unit
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._prose_vocabulary import _watches, meets_someone
+from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
-from ipb.scoring.parse._verdict_clauses import _INSIDE_EVEN_IF, in_another_gates_paragraph
+from ipb.scoring.parse._verdict_clauses import _INSIDE_EVEN_IF, TRAILING_NOT, UNSAID, in_another_gates_paragraph
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
@@ -158,6 +159,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
         if paren >= 0 and before.find(")", paren) < 0:
             level = min(level, vw.HEDGED)  # a parenthetical aside
         verdict = word.verdict
+        if word.negatable and verdict in (vw.PROCEED, vw.REJECT) and UNSAID.search(low, max(unit.start, start - 100), start):
+            return (vw.REJECT if verdict == vw.PROCEED else vw.PROCEED), vw.WEAK, True  # "I cannot say it fails": a label refused
         derived = False
         negated = word.negatable and (_negated(
             _negation_words(clause_text, words) if "," in (clause_text := before[cut + 1 :])
@@ -167,6 +170,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
             neither = _NEITHER.search(masked, max(unit.start, start - 60), min(unit.end, end + 60))
             if neither is not None and neither.start() <= start < neither.end():
                 return None  # "not a pass and not a fail", "neither PROCEED nor REJECT" states neither
+        if word.negatable and TRAILING_NOT.match(low, end):
+            negated = not negated  # "another PASS... not."
         if negated:
             derived = True
             if verdict == vw.PROCEED:
@@ -257,31 +262,35 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
         docs/scoring.md: revisions win for their gate wherever they sit."""
         return bool(self.unit_mentions.get(hit.unit)) and self._revision(hit) and self._tight_owner(hit, hit.unit) is not None
 
-    def _rank(self, ev: _Evidence) -> tuple[int, bool]:
-        """(level, said outright): a label's or verdict field's word is 4, a word in another gate's section one less."""
+    def _rank(self, ev: _Evidence) -> tuple[int, bool, bool]:
+        """(level, said outright, the writer's own): a label's or verdict field's word is 4, a word in another gate's
+        section one less; a verb telling what someone else did (:func:`._narrated.narrated`) ranks below the writer's
+        word of the same level."""
         hit = ev.hit
         level = self._level(hit)
         if level == 0:
-            return (0, False)
+            return (0, False, True)
         line = self.lines[self.units[hit.unit].line]
         if line.kind == "table":
             column = self._verdict_column(self.units[hit.unit].line)
             if column is not None and not (column < len(line.cells) and line.cells[column][0] <= hit.start < line.cells[column][1]):
                 level = min(level, vw.HEDGED)  # a table with a Verdict column: other columns ("Pass?", "Kill triggered?") yield to it
         if hit.word.alone and self._subject_of_another_gate(hit, ev.gate):
-            return (0, False)  # "so incentives are misaligned" in the moat's section: the subject is another gate's criterion
+            return (0, False, True)  # "so incentives are misaligned" in the moat's section: the subject is another gate's criterion
         if (hit.word in _ICONS or hit.word is _OPEN_MARK_WORD) and self._icon_contradicted(hit):
-            return (vw.WEAK, True)  # "✅ Dividend record: 18 years (fails the 20-year bar)": the line's words outrank its mark
-        if level >= vw.COMMITTED:
+            return (vw.WEAK, True, True)  # "✅ Dividend record: 18 years (fails the 20-year bar)": the line's words outrank its mark
+        told = level >= vw.COMMITTED and self._narrated(hit, ev.label)
+        if level >= vw.COMMITTED and not told:
             if ev.label is not None and hit.start >= ev.label[1] and self._first_hit_after(hit, ev.label):
                 level = 4  # "Gate: VERDICT", "Gate — does not pass"
-            elif not hit.derived and (self._field_hit(line, hit) or (line.kind == "table" and self._verdict_cell(line, hit))):
+            elif not hit.derived and (self._field_hit(line, hit) or (line.kind == "table" and self._verdict_cell(line, hit))
+                                      or inline_field(self.low, line.start, hit.start)):
                 level = 4
             elif not hit.derived and _GATE_SUBJECT.search(self.low, max(self.units[hit.unit].start, hit.start - 40), hit.start):
                 level = 4  # "this gate FAILS", "the test is a PROCEED"
         if ev.passing:
             level = max(level - 1, vw.WEAK)
-        return (level, not hit.derived)
+        return (level, not hit.derived, not told)
 
     def _subject_of_another_gate(self, hit: _Hit, gate: int) -> bool:
         """Whether an appraisal read as a clause's predicate (:mod:`._predicate`) has a subject in another gate's
@@ -359,10 +368,10 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
         if failing is not None:
             return failing.hit.verdict, (failing.hit.start, failing.hit.end)
         other = [evs for sid, evs in ordered if -1000 < sid < 0]
-        fallback: tuple[tuple[int, bool], int, _Evidence] | None = None
+        fallback: tuple[tuple[int, bool, bool], int, _Evidence] | None = None
         for pool in (own, other):
             for evs in reversed(pool):
-                best: tuple[tuple[int, bool], int, _Evidence] | None = None
+                best: tuple[tuple[int, bool, bool], int, _Evidence] | None = None
                 for ev in sorted(evs, key=lambda e: e.hit.start):
                     rank = self._rank(ev)
                     if rank[0] > 0 and (best is None or rank > best[0]):
@@ -379,9 +388,19 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
 
     def _first_hit_after(self, hit: _Hit, label: Span) -> bool:
         for h in self.unit_hits.get(hit.unit, []):
-            if h.start >= label[1] and self._level(h) >= vw.COMMITTED:
+            if h.start >= label[1] and self._level(h) >= vw.COMMITTED and not self._narrated(h, label):
                 return h is hit
         return False
+
+    def _narrated(self, hit: _Hit, label: Span | None) -> bool:
+        """Whether a lower-case verdict verb has a subject of its own ("The company has rejected two bids"): it tells
+        what happened in the case, not the writer's verdict (:mod:`._narrated`)."""
+        token = self.masked[hit.start:hit.end]
+        if hit.word.alone or hit.derived or token.isupper() or not token.lower().endswith("ed"):
+            return False  # a past verb only: "the company has rejected", "competitors failed"; not "the business passes"
+        unit = self.units[hit.unit]
+        floor = label[1] if label is not None and unit.start <= label[1] <= hit.start else unit.start
+        return narrated(self.low, floor, hit.start)
 
     # ------------------------------------------------------------------ gates
 
