@@ -28,7 +28,7 @@ from ipb.engine._yaml import load_yaml_file
 from ipb.engine.card import Card, Constraint, InputSpec, constraint_errors
 from ipb.engine.execute import INCONCLUSIVE_OUTCOME, execute, execute_many
 from ipb.engine.expressions import category
-from ipb.engine.graph import CompiledCard
+from ipb.engine.graph import CompiledCard, compile_card
 from ipb.engine.registry import compiled_card
 from ipb.engine.logic import Verdict
 from ipb.engine.sweep import Constant, dependent_gates, line_runner, prepare
@@ -37,6 +37,7 @@ from ipb.engine.scenario import typed_facts
 from ipb.errors import ErrorGroup, LoadError, PerturbError, did_you_mean
 from ipb.perturb.deck import deck_errors, set_deck
 from ipb.perturb.gate_lines import profile_line, verdict_line
+from ipb.perturb.undecided import undecided_on_stated_facts
 from ipb.perturb.registries import RegimeRegistry, SectorRegistry, bundled_regimes, bundled_sectors
 from ipb.perturb.values import Grid, consumed_inputs, input_grid, literal, read_inputs
 from ipb.perturb.vintage import Window, date_problem, framework_window
@@ -494,17 +495,32 @@ class ConstantLine:
         return [self.outcomes] * len(values)
 
 
-def card_outcomes(card: Card) -> list[str]:
-    """The final verdicts ``card`` can give: pass, fail, each branch's, and INCONCLUSIVE unless impossible.
+def card_outcomes(card: Card | CompiledCard) -> list[str]:
+    """The final verdicts ``card`` can give on the facts a scenario states: pass, fail, each branch's, and
+    INCONCLUSIVE where the card can end there.
 
-    A conjunction (linear or parallel) decides every scenario, so it never
-    gives INCONCLUSIVE (paper §7.3); the other gate logics can.
+    Disjunctions, thresholds and regime cards can end INCONCLUSIVE. A conjunction (linear or parallel) ends
+    INCONCLUSIVE when a decisive gate is INCONCLUSIVE or no gate PROCEEDs (paper section 7.3; issue 15's
+    decisive gates); with every input stated, when a decisive gate (or every gate) can be undecided on stated
+    values (:func:`ipb.perturb.undecided.undecided_on_stated_facts`: a value between a ``proceed`` and a
+    ``reject`` criterion, a divisor zero). An undisclosed input can leave any card undecided: the question
+    offers INCONCLUSIVE then too (``ipb.perturb.render.undecidable``). Until stop 33 this said a conjunction
+    never ends INCONCLUSIVE, and 68 of 504 sampled INCONCLUSIVE golds were asked without it.
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> card_outcomes(compiled_card("buffett_acquisition_checklist"))
+    ['INVEST', 'DECLINE']
+    >>> card_outcomes(compiled_card("nbim_gpfg_exclusion_screen"))  # a decision still pending
+    ['HOLD', 'DIVEST', 'INCONCLUSIVE']
     """
-    names = [card.outcomes["pass"], card.outcomes["fail"]]
-    for g in card.gates:
+    plain = card.card if isinstance(card, CompiledCard) else card
+    names = [plain.outcomes["pass"], plain.outcomes["fail"]]
+    for g in plain.gates:
         for b in g.branches.values():
             names += [b.pass_outcome, b.fail_outcome]
-    if not (card.gate_logic == "conjunction" and card.topology_type in ("linear_sequential", "parallel_threshold")):
+    conjunction = plain.gate_logic == "conjunction" and plain.topology_type in ("linear_sequential",
+                                                                                 "parallel_threshold")
+    if not conjunction or undecided_on_stated_facts(card if isinstance(card, CompiledCard) else compile_card(plain)):
         names.append(INCONCLUSIVE_OUTCOME)
     return list(dict.fromkeys(names))
 

@@ -565,7 +565,7 @@ def _acronym_name(name: str) -> bool:
 def _outcomes(frame: Frame, missing: tuple[str, ...] = ()) -> str:
     """The final verdicts the task offers: the card's (:func:`card_outcomes`), and INCONCLUSIVE besides on a
     conjunction that can be left undecided with the inputs ``missing`` undisclosed (:func:`undecidable`)."""
-    names = card_outcomes(frame.cards[0].card)
+    names = card_outcomes(frame.cards[0])
     if missing and INCONCLUSIVE_OUTCOME not in names and undecidable(frame, missing):
         names = [*names, INCONCLUSIVE_OUTCOME]
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
@@ -576,10 +576,10 @@ def undecidable(frame: Frame, missing: tuple[str, ...]) -> bool:
 
     A conjunction ends INCONCLUSIVE when a decisive gate is INCONCLUSIVE, or when no gate PROCEEDs
     (README, "Decisive gates"; paper §7.3). This reads the undisclosed inputs only: the answer is yes when
-    a decisive gate reads one of ``missing``, or when every gate does. (A gate with both a ``proceed`` and
-    a ``reject`` criterion can also be INCONCLUSIVE on stated facts, a value that holds neither, such as
-    a decision still pending; such items are not offered INCONCLUSIVE yet: docs/perturbation.md,
-    "Questions".) The rule reads the card and which inputs are undisclosed, never the item's gold, so
+    a decisive gate reads one of ``missing``, or when every gate does. (A gate that can be INCONCLUSIVE on
+    stated facts, a value between its ``proceed`` and ``reject`` criteria such as a decision still pending,
+    or a divisor zero, puts INCONCLUSIVE among the card's own outcomes: :func:`card_outcomes`, stop 33.)
+    The rule reads the card and which inputs are undisclosed, never the item's gold, so
     offering INCONCLUSIVE tells a model nothing the question's "not disclosed" sentence does not.
 
     >>> from ipb.perturb.frame import build_frame

@@ -266,7 +266,7 @@ class Diversity:
 
 def possible_outcomes(frame: Frame) -> list[str]:
     """The final verdicts an L7 card can give, sorted (empty for L8)."""
-    return sorted(card_outcomes(frame.cards[0].card)) if frame.layer == "L7" else []
+    return sorted(card_outcomes(frame.cards[0])) if frame.layer == "L7" else []
 
 
 def point(frame: Frame, scenario: PScenario) -> tuple[Any, ...]:

@@ -206,6 +206,19 @@ sector 79, temporal 4, flip 78), verdicts DECLINE 159/INVEST 81 ->
 the price multiple down to 3.5x from anchors that moved revenue, retention,
 margin, net income or management. marks-defaults (4 inputs: not screened)
 and l8-three-investors are unchanged.
+
+Changed deliberately (issue 18, branch s33plaus, the stop-32 review's listed
+findings): the Buffett card keeps subscription software's retention at 75% or
+more and a bank's or insurer's gross margin at 80% or less and its price at
+4x revenue or less, and the sector registry gives financials those two ranges
+(a move to financials kept a software base's 90% margin and 7x price).
+buffett-bench-recipes keeps 202 of 240 ids, all in place; it dropped 38
+(metric 12, e.g. retention 53-74%, sector 12, flip 14) and drew 38 others,
+the mix unchanged (metric 79, sector 79, temporal 4, flip 78), verdicts
+DECLINE 161/INVEST 79 -> 160/80. l8-three-investors keeps 79 of 90 ids in
+place (dropped metric 2, sector 4: insurers and banks at 90% and 10x, flip
+2, isolate 3). The kept items' questions and scenarios are byte-identical;
+marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -223,11 +236,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "56d6677e7520825043947bc3aae7e5a6a92e19d597939b81917a0f027fd828b3"),
+                              "cde2ca0ed285399f8dfba09bb2a4146a349e44f587864d82516c961642b4d0fa"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "4c75b7897b4f80702d0392a2a8b97d99b6beb46ed90f38a4fca070de2db791f3"),
+                           7, "", 90, "d178223ef75184de9992609d57c82197cf92bf32860d65f5831786718a390ddb"),
 }
 
 

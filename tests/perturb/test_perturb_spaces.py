@@ -75,14 +75,18 @@ def test_early_attempts_draw_exactly_as_without_the_rule(bench):
 
 
 def test_a_small_sector_is_no_longer_drawn_once_spent(bench):
-    """Financials reaches 208 metric combinations on the bench card (16 retention x 13 growth values), times the
-    2 business models of its profile; with 7 other sectors it is spent from attempt 7 x 2 x 416 + 1 on."""
+    """Energy reaches 2,418 metric combinations on the bench card (26 gross margins from 20% to 45% x 31 growth
+    values from 0% to 30% x 3 multiples, 1x to 2x, inside the card's ranges), times the 1 business model of its
+    profile; with 7 other sectors it is spent from attempt 7 x 2 x 2418 + 1 on.
+
+    (Financials was the small sector here until stop 33, at 416 = 16 retention x 13 growth values x 2 models;
+    its gross margin and EV/revenue ranges, added then, make it 163,072.)"""
     frame, base = bench
     others = [s for s in _sector_choices(frame) if s.id != "enterprise_software"]
     sizes = dict(zip([s.id for s in others], _sector_sizes(frame, base.facts, others, True)))
-    assert sizes["financials"] == 416
+    assert sizes["energy"] == 26 * 31 * 3 == 2418 and min(sizes.values()) == 2418
     sector = get_operator("sector")
-    start = 7 * 2 * 416 + 1
+    start = 7 * 2 * 2418 + 1
     late = Counter(sector(frame, base, random.Random(f"s/{j}"), attempt=start + j).details["sector"] for j in range(400))
     early = Counter(sector(frame, base, random.Random(f"s/{j}"), attempt=1 + j).details["sector"] for j in range(400))
-    assert early["financials"] > 20 and late["financials"] == 0
+    assert early["energy"] > 20 and late["energy"] == 0

@@ -1,0 +1,161 @@
+"""Whether a conjunction card can end INCONCLUSIVE with every fact its gates read stated (issue 18, stop 33).
+
+A linear or parallel conjunction ends INCONCLUSIVE when a decisive gate is INCONCLUSIVE, or when no gate
+PROCEEDs (paper section 7.3; issue 15's decisive gates). With an input undisclosed that is the question's
+concern (``ipb.perturb.render.undecidable``); with every input stated a gate is still INCONCLUSIVE when
+
+* it has both a ``proceed`` and a ``reject`` criterion and a stated value meets neither (NBIM's decision
+  still pending; a spin-off's insider stake between the trivial and the required one; an EV/EBIT between
+  the required discount and the peers'), or
+* a value it computes or reads is undefined (a divisor zero: Greenblatt's return on capital on zero or
+  negative capital), so what would be PROCEED is INCONCLUSIVE.
+
+:func:`undecided_gates` finds such gates by running the card (diagnostic mode, so gates past a REJECT run
+too) on a lattice of values of the inputs each gate reads: every category and bool value, and for a numeric
+input its grid's ends, evenly spaced grid points and the grid points next to every constant of the card
+(where a criterion's band lies). It reads the card only, never an item's gold. A gate reading an input with no
+grid (a date, an unbounded number) is counted as able to be undecided when it has both criteria or divides.
+Until stop 33 a conjunction was said never to end INCONCLUSIVE, and 68 of 504 sampled INCONCLUSIVE golds
+(60 items x the first three bases x every bundled card, seed 1) were asked without it.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from itertools import product
+from typing import Any, Mapping
+
+from ipb.engine.card import Card, Gate, InputSpec
+from ipb.engine.execute import execute
+from ipb.engine.expressions import CompiledExpression
+from ipb.engine.graph import CompiledCard
+from ipb.engine.logic import Verdict
+from ipb.perturb.values import input_grid
+
+__all__ = ["undecided_gates", "undecided_on_stated_facts"]
+
+#: At most this many scenarios are run per gate (the lattice is thinned to fit).
+LATTICE_LIMIT = 1024
+#: Marks of arithmetic whose value can be undefined (a divisor zero, a logarithm of zero): the fallback's test.
+_UNDEFINED_MARKS = ("/", "log", "sqrt", "**", "^")
+
+_memo: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def _computed(card: Card) -> dict[str, CompiledExpression]:
+    return {name: expr for g in card.gates for name, expr in g.compute.items()}
+
+
+def _read(gate: Gate, computed: Mapping[str, CompiledExpression]) -> tuple[set[str], list[CompiledExpression]]:
+    """The names ``gate`` reads, through the computed values it reads, and every expression on the way."""
+    todo = [e for e in (gate.proceed, gate.reject, *gate.compute.values()) if e is not None]
+    exprs: list[CompiledExpression] = []
+    names: set[str] = set()
+    while todo:
+        expr = todo.pop()
+        exprs.append(expr)
+        for name in expr.names - names:
+            names.add(name)
+            if name in computed:
+                todo.append(computed[name])
+    return names, exprs
+
+
+def _points(spec: InputSpec, count: int, marks: list[Decimal]) -> list[Any] | None:
+    """Up to about ``count`` values of ``spec`` (plus those beside each constant in ``marks``); None: no lattice."""
+    if spec.type == "bool":
+        return [True, False]
+    if spec.type == "category":
+        return list(spec.values or ()) or None
+    grid = input_grid(spec) if spec.range is not None else None
+    if grid is None:
+        return None
+    if grid.count <= count:
+        return [grid.value(k) for k in range(grid.count)]
+    ks = {round(i * (grid.count - 1) / (count - 1)) for i in range(count)}
+    for mark in marks:
+        if grid.lo <= mark <= grid.hi:
+            k = int((mark - grid.lo) // grid.step)
+            ks.update(j for j in (k - 1, k, k + 1, k + 2) if 0 <= j < grid.count)
+    return [grid.value(k) for k in sorted(ks)]
+
+
+def _in_range(spec: InputSpec, value: Decimal) -> bool:
+    return spec.range is not None and spec.range[0] <= value <= spec.range[1]
+
+
+def undecided_gates(compiled: CompiledCard) -> frozenset[str]:
+    """Ids of the gates of ``compiled`` that some scenario stating every input they read leaves INCONCLUSIVE.
+
+    Remembered per card (id and content hash).
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> sorted(undecided_gates(compiled_card("greenblatt_spinoff_checklist")))
+    ['hidden_value_revealed', 'insiders_want_it']
+    >>> sorted(undecided_gates(compiled_card("buffett_acquisition_checklist")))
+    ['management_integrity']
+    """
+    card = compiled.card
+    key = (card.id, card.content_hash or "")
+    found = _memo.get(key)
+    if found is not None:
+        return found
+    computed = _computed(card)
+    marks = [v for v, _ in card.constants.values() if isinstance(v, Decimal)]
+    open_: set[str] = set()
+    for i, gate in enumerate(card.gates):
+        names, exprs = _read(gate, computed)
+        inputs = sorted(n for n in names if n in card.inputs)
+        points: list[list[Any]] = []
+        fixed = 1
+        numeric = []
+        for n in inputs:
+            got = _points(card.inputs[n], 2, [])
+            if got is None:
+                points = []
+                break
+            if card.inputs[n].type in ("bool", "category"):
+                fixed *= len(got)
+            else:
+                numeric.append(n)
+        else:
+            near = {n: [m for m in marks if _in_range(card.inputs[n], m)] for n in numeric}
+
+            def size(per: int) -> int:
+                total = fixed
+                for n in numeric:
+                    total *= per + 4 * len(near[n])
+                return total
+
+            per = 2
+            while numeric and size(per + 1) <= LATTICE_LIMIT:
+                per += 1
+            points = [_points(card.inputs[n], per, near.get(n, [])) or [] for n in inputs]
+        if not points and inputs:  # an input with no lattice: the structural answer
+            two_sided = gate.proceed is not None and gate.reject is not None
+            if two_sided or any(m in e.source for e in exprs for m in _UNDEFINED_MARKS):
+                open_.add(gate.id)
+            continue
+        for values in product(*points):
+            result = execute(compiled, dict(zip(inputs, values)), diagnostic=True).gates[i]
+            verdict = result.diagnostic_verdict if result.diagnostic_verdict is not None else result.verdict
+            if verdict is Verdict.INCONCLUSIVE:
+                open_.add(gate.id)
+                break
+    found = _memo[key] = frozenset(open_)
+    return found
+
+
+def undecided_on_stated_facts(compiled: CompiledCard) -> bool:
+    """Whether a conjunction ends INCONCLUSIVE on some scenario stating every input: a decisive gate (or every
+    gate) in :func:`undecided_gates`.
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> undecided_on_stated_facts(compiled_card("nbim_gpfg_exclusion_screen"))
+    True
+    >>> undecided_on_stated_facts(compiled_card("buffett_acquisition_checklist"))
+    False
+    """
+    open_ = undecided_gates(compiled)
+    gates = compiled.card.gates
+    return bool(gates) and (all(g.id in open_ for g in gates) or any(g.decisive and g.id in open_ for g in gates))
