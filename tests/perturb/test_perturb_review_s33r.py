@@ -12,6 +12,10 @@ fact the item did not state, or no rule at all:
 * Berkshire (repurchase card): a conservative value of $90-100K a share at $305K in August 2019 (under half its
   book value): the value-at-least-book rule reads price-to-book, which these items do not state.
 
+and three prices that could not hold at the item's date: a utility at 8-9 times book at the end of 1974 (Graham),
+companies worth over $100B at 288-347 times EBIT in 2007 (Greenblatt), a durable business at 3 times owner earnings
+in 2004 (Munger).
+
 Two kinds of test, by their own arithmetic on the stated facts: the review's own items are refused by exactly the
 new rule(s) and the review's coherent neighbours are not; default runs (no ``--ops``) from the reviewed bases keep
 each relation and read it on some item.
@@ -35,6 +39,7 @@ REPURCHASE = "buffett_share_repurchase"
 GRAHAM = "graham_seven_tests_defensive"
 GREENBLATT = "greenblatt_magic_formula_screen"
 SOROS = "soros_reflexive_hypothesis_trade_construction"
+MUNGER = "munger_business_quality_price"
 
 _BERKSHIRE_2019 = {"decision_date": "2019-08-30", "issuer": "berkshire_hathaway", "liquidity_reserve": "$20B",
                    "repurchase_purpose": "return_value_to_continuing_owners"}
@@ -74,6 +79,36 @@ REVIEW_ITEMS = [
     (GREENBLATT, "IPB-GRE-MF-002-2fbe78788f1b4762",  # kept: energy, $715M of working capital, no plant stated
      {**_BANK_2007, "sector": "energy", "ebit": "$600M", "net_working_capital": "$715M",
       "planned_holding_months": 10, "portfolio_positions": 30},
+     []),
+    (GRAHAM, "GRAHAM-7T-004-4781a3367bc0db06",  # a utility at $178.5 on $20 of book (8.9x) in December 1974
+     {**_UTILITY_1974, "dividend_years": 40, "long_term_debt": "$500M", "price_per_share": "$178.5",
+      "stock_equity": "$300M", "total_assets": "$800M"},
+     ["utility_price_within_reach_of_book"]),
+    (GRAHAM, "GRAHAM-7T-004-87f4158fa9a0e8af",  # $157 (7.9x book)
+     {**_UTILITY_1974, "dividend_years": 40, "eps_3yr_avg": "$0.95", "long_term_debt": "$500M",
+      "price_per_share": "$157", "stock_equity": "$300M", "total_assets": "$800M", "years_with_earnings": 6},
+     ["utility_price_within_reach_of_book"]),
+    (GRAHAM, "GRAHAM-7T-004-3ad5aca1d2902295",  # kept: an industrial at $83.25 on $79 of book
+     {**_UTILITY_1974, "book_value_per_share": "$79", "company_type": "industrial", "dividend_years": 40,
+      "long_term_debt": "$500M", "price_per_share": "$83.25", "stock_equity": "$300M", "total_assets": "$800M"},
+     []),
+    (GREENBLATT, "IPB-GRE-MF-002-653a30416a5f59e9",  # EV $208.44B on $600M of EBIT (347x)
+     {**_BANK_2007, "sector": "communication", "ebit": "$600M", "enterprise_value": "$208.44B",
+      "market_cap": "$127.47B", "planned_holding_months": 12, "portfolio_positions": 19},
+     ["earnings_yield_at_least_one_percent"]),
+    (GREENBLATT, "IPB-GRE-MF-002-9684a3e7a91c38ac",  # EV $172.62B on $600M (288x)
+     {**_BANK_2007, "ebit": "$600M", "enterprise_value": "$172.62B", "market_cap": "$115.3B",
+      "planned_holding_months": 51, "portfolio_positions": 30},
+     ["earnings_yield_at_least_one_percent"]),
+    (MUNGER, "MUNGER-QP-001-a09d1b1730ee4f6b",  # $40B on $13.29B of owner earnings (3.0x) in June 2004
+     {"competitive_advantage": "durable", "incentives_aligned": True, "long_run_growth": "7%",
+      "management_integrity": "trustworthy", "market_value": "$40B", "owner_earnings": "$13.29B",
+      "return_on_capital": "29%", "understandable": True},
+     ["price_at_least_five_years_of_owner_earnings"]),
+    (MUNGER, "MUNGER-QP-001-dffdf8001c059b1a",  # kept: $207.5B on $11.37B (18x)
+     {"competitive_advantage": "durable", "incentives_aligned": True, "long_run_growth": "5.5%",
+      "management_integrity": "trustworthy", "market_value": "$207.5B", "owner_earnings": "$11.37B",
+      "return_on_capital": "20%", "understandable": True},
      []),
     (SOROS, "SOR-RHT-005-1035b524e60ef458",  # bias absent, loop self-reinforcing
      {**_SOROS, "confirmation_rounds": 5, "feedback_loop": "self_reinforcing", "initial_position": "38%",
@@ -124,14 +159,21 @@ RELATIONS = {
          lambda f: f["long_term_debt"] + f["stock_equity"] <= f["total_assets"]),
         ("current liabilities + long-term debt + equity <= total assets", lambda f: True,
          lambda f: f["current_liabilities"] + f["long_term_debt"] + f["stock_equity"] <= f["total_assets"]),
+        ("a utility: price <= 3 x book", lambda f: f["company_type"] == "public_utility",
+         lambda f: f["price_per_share"] <= 3 * f["book_value_per_share"]),
     ]),
     GREENBLATT: ("decline_regional_bank.yaml", [
         ("net fixed assets <= 2.5 x EV", lambda f: True,
          lambda f: f["net_fixed_assets"] <= D("2.5") * f["enterprise_value"]),
+        ("EV <= 100 x positive EBIT", lambda f: f["ebit"] > 0, lambda f: f["enterprise_value"] <= 100 * f["ebit"]),
     ]),
     SOROS: ("loss_budget_stops_loop.yaml", [
         ("no prevailing bias: the loop is not self-reinforcing", lambda f: f["prevailing_bias"] == "absent",
          lambda f: f["feedback_loop"] != "self_reinforcing"),
+    ]),
+    MUNGER: ("wonderful_business_fair_price.yaml", [
+        ("market value >= 5 x positive owner earnings", lambda f: f["owner_earnings"] > 0,
+         lambda f: f["market_value"] >= 5 * f["owner_earnings"]),
     ]),
     REPURCHASE: ("berkshire_2019_below_value.yaml", [
         ("Berkshire 2014-19: value x 1.7 >= price", _berkshire_2014_19,
