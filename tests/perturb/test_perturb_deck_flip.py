@@ -29,9 +29,12 @@ def _frame():
 def test_follow_moves_the_ratio_with_the_debt_by_the_rule():
     frame, base = _frame()
     facts = base.facts  # long-term debt $500M, stock equity $300M, debt to equity 1.65
-    # the debt to $600M: the ratio follows to 2.00 (600/300), the grid value within $5M of the debt
-    assert follow(frame, facts, "long_term_debt", Decimal("600000000"), facts["long_term_debt"]) == {
-        "debt_to_equity": Decimal("2.00")}
+    # the debt to $420M: the ratio follows to 1.40 (420/300), the grid value within $5M of the debt
+    assert follow(frame, facts, "long_term_debt", Decimal("420000000"), facts["long_term_debt"]) == {
+        "debt_to_equity": Decimal("1.40")}
+    # the debt to $600M (the example before stop 33): $600M of debt and $300M of equity on $800M of total assets no
+    # longer add up (Graham's debt_and_equity_within_assets), and no partner of the deck rule can mend that
+    assert follow(frame, facts, "long_term_debt", Decimal("600000000"), facts["long_term_debt"]) is None
     # a move that keeps the tie moves nothing: $502M is within $5M of 1.65 x $300M = $495M
     assert follow(frame, facts, "long_term_debt", Decimal("498000000"), facts["long_term_debt"]) == {}
     # the same value always gets the same partners (no random number): the search's probes are repeatable

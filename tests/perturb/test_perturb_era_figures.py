@@ -123,7 +123,9 @@ def test_temporal_refuses_an_era_whose_largest_company_sold_less(tmp_path):
     assert temporal(frame, scenario, random.Random(0), "credit_crunch_1966").scenario.as_of.year == 1966
 
 
-def _munger_base(tmp_path: Path, earnings: str, value: str = "$60B") -> Path:
+# The value was $60B before stop 33; Munger's card now prices a business at least 5x its positive owner earnings
+# (s33review), and $60B on $19B (3.2x) broke that rule before the era bound could be read: $100B is 5.3x and 8.3x.
+def _munger_base(tmp_path: Path, earnings: str, value: str = "$100B") -> Path:
     text = (SCEN / MUNGER / "fair_business_wonderful_price.yaml").read_text(encoding="utf-8")
     assert "owner_earnings: $500M" in text and "market_value: $4B" in text
     base = tmp_path / "big.yaml"
