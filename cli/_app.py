@@ -429,12 +429,14 @@ def stop_on_terminate() -> None:
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
             return
-        signal.signal(signum, signal.SIG_IGN)  # a second signal must not interrupt the clean-up
+        for other in names:  # a second signal, of either kind, must not interrupt the clean-up (SIGTERM then SIGHUP
+            signal.signal(getattr(signal, other), signal.SIG_IGN)  # when a terminal closes on a stopped job)
         raise SystemExit(128 + signum)
 
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), handler)
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+
+    for name in names:
+        signal.signal(getattr(signal, name), handler)
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -551,8 +551,12 @@ class GenerationRun:
                     yield line
             else:
                 yield from self._stream(reports, shares, pool, verdicts, diversity)
-        finally:
-            pool.close()
+        except BaseException:
+            # stopped (SIGTERM, Ctrl-C, the consumer gone, an error): end the workers now; close() would wait for every
+            # queued task, and a run of -n 1e9 stopped by kill hung with its workers' results filling memory
+            getattr(pool, "terminate", pool.close)()
+            raise
+        pool.close()
         written = sum(r.items for r in reports)
         result = Generation([], n, reports, dict(verdicts), self.balance, possible_outcomes(frame), notes=self.notes,
                             written=written, diversity=diversity)
@@ -811,5 +815,12 @@ class _Pool:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()
+            self._pool.join()
+            self._pool = None
+
+    def terminate(self) -> None:
+        """End the workers at once, their queued tasks dropped (a stopped run)."""
+        if self._pool is not None:
+            self._pool.terminate()
             self._pool.join()
             self._pool = None

@@ -136,7 +136,8 @@ def _tables() -> dict[str, Any]:
         "negated": {v: merged("negated", v) for v in _NEGATED_ORDER},
         "plain": {v: merged("plain", v) for v in _PLAIN_ORDER},
         "guards": guards,
-        "negators": merged("negators"), "prefix_negators": merged("prefix_negators"), "yes": merged("answer_yes"), "no": merged("answer_no"),
+        "negators": merged("negators"), "prefix_negators": merged("prefix_negators"),
+        "not_only": merged("not_only"), "yes": merged("answer_yes"), "no": merged("answer_no"),
         "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"), "labels": merged("labels"),
         "names": tuple(b["name"] for b in blocks.values()),
     }
@@ -166,6 +167,9 @@ WORD_VERDICTS: Final[tuple[tuple[str, str], ...]] = tuple(
 #: Negators written as separate words, read before a verdict word as "not" is.
 NEGATORS: Final = frozenset(_tables()["negators"])
 
+#: Words right after a negator that make it no negation ("nicht nur erfüllt", "não só atende": not only meets).
+NOT_ONLY: Final = frozenset(w.lower() for w in _tables()["not_only"])
+
 #: Answers to a gate's question ("Erfüllt? Ja", "¿Cumple? Sí", "是否符合:是").
 YES_WORDS: Final[tuple[str, ...]] = _tables()["yes"]
 NO_WORDS: Final[tuple[str, ...]] = _tables()["no"]
@@ -193,12 +197,16 @@ _PREFIX_NEGATOR: Final = re.compile("|".join(re.escape(w) + guard(w) for w in _t
 
 def prefix_negated(run: str) -> bool:
     """Whether ``run``, a run of an unspaced script right before a verdict or final word, negates it: a prefix negator
-    in its last eight characters ("我不会在这个价位" before 买入: "I would not ... buy at this price").
+    in its last eight characters ("我不会在这个价位" before 买入: "I would not ... buy at this price"); two there cancel
+    ("我们不得不承认它" before 符合: "we have to admit it meets").
 
-    >>> prefix_negated("我不会在这个价位"), prefix_negated("业绩不错，值得"), prefix_negated("未来三年"), prefix_negated("ไม่ควร")
-    (True, False, False, True)
+    >>> prefix_negated("我不会在这个价位"), prefix_negated("业绩不错，值得"), prefix_negated("未来三年"), prefix_negated("ไม่ควร"), prefix_negated("不得不承认它")
+    (True, False, False, True, False)
     """
-    return unspaced(run) and _PREFIX_NEGATOR.search(run[-8:]) is not None
+    if not unspaced(run):
+        return False
+    # two negators cancel, as "not unable to pass" does: 不得不 ("cannot not", must), 不是不 ("it is not that it does not")
+    return len(_PREFIX_NEGATOR.findall(run[-8:])) % 2 == 1
 
 
 _RUN_BEFORE: Final = re.compile(f"[{UNSPACED_CHARS}]+\\Z")

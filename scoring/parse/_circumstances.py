@@ -63,8 +63,12 @@ UNSUPPORTED = re.compile(
     r"no\s+(?:data|proxy|information|evidence|disclosure)|unverified|pending|(?:found|available)\s+yet)\b")
 #: A status word that says the gate's named condition holds / does not hold: a fail / a pass for a gate that watches
 #: for a warning sign ("Leverage | +41% | ✅ present"), the reverse for a gate whose condition lets it proceed.
-SIGN_QUIET = re.compile(r"(?i)\b(?:absent|quiet|(?:not|no\s+longer)\s+(?:present|triggered|flashing|firing|lit|flagged))\b")
-SIGN_HOLDS = re.compile(r"(?i)\b(?:present|triggered|flashing|firing|fired|lit|flagged)\b")
+#: A negator up to two words before the status word says it does not hold ("none present", "hasn't triggered", "not
+#: currently present", "no issues flagged"); "present" before a noun of time or value is no status ("present value").
+SIGN_QUIET = re.compile(r"(?i)\b(?:absent|quiet|(?:not|no|never|none|nothing|without|no\s+longer|\w+n['\u2019]t)"
+                        r"(?:\s+[\w-]+){0,2}?\s+(?:present|triggered|flashing|firing|fired|lit|flagged))\b")
+SIGN_HOLDS = re.compile(r"(?i)\b(?:present(?!\s+(?:value|day|price|valuation|worth|time|moment|state|situation|conditions?)\b)|"
+                        r"triggered|flashing|firing|fired|lit|flagged)\b")
 #: How far past the mark its cell is read when no "|" or line end comes first (characters).
 CELL_REACH = 60
 

@@ -70,6 +70,11 @@ def _unsaid(words: list[str]) -> bool:
     return neg is not None and any(w in _SAYING for w in words[neg + 1 :])
 
 
+#: A screen's own result field reading PASS ("Screen result: PASS", '"screen_result": "PASS"'): beside it, a
+#: recommendation's "PASS" in capitals is the screen passed, not the decline.
+_SCREEN_PASSED = re.compile(r"(?i)\bscreen(?:ing)?[ \t_-]*(?:result|outcome|status|verdict)[\"']?[ \t]*[:=][ \t]*[\"']?(?-i:PASS)\b")
+
+
 class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
@@ -363,6 +368,9 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
         label = _DECLINE_LABEL_BEFORE.search(masked, max(0, start - 60), start)
         if label is None or masked[start:end].isupper() and label.group("advice") is None:
             return False  # "Verdict: PASS" in capitals may be a checklist's; "Recommendation: PASS" is the action of not buying
+        if label.group("advice") is not None and masked[start:end].isupper() and _SCREEN_PASSED.search(masked) \
+                and not any(masked[h.start : h.end] == "FAIL" for h in self.hits):
+            return False  # "Screen result: PASS / Recommendation: PASS", no test marked FAIL: the screen's own word
         if final or label.group("advice") is not None:
             return True  # (a recommendation is the answer's, wherever it stands: '"summary": {"recommendation": "PASS"}')
         line_start = masked.rfind("\n", 0, label.start() + 1) + 1

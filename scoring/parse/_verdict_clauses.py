@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from ipb.scoring._foreign_verdicts import NOT_ONLY
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._common import _WORDS_APOS, _Hit
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
@@ -122,7 +123,8 @@ _REVISION_OPENING = re.compile(
 _CORRECTIVE_TAIL = re.compile(r"[ \t]*[,;\u2014\u2013-]?[ \t]*(?:not|rather[ \t]+than|instead[ \t]+of)[ \t]+(?:an?[ \t]+)?"
                               r"(?:proceed|reject|pass|fail|inconclusive)(?:s|ed|es)?\b")
 #: Words after a negator that make it no negation of the verdict: "not merely passes", "without doubt it clears".
-_PSEUDO_NEGATION = frozenset({"merely", "just", "only", "simply", "doubt", "question", "hesitate", "hesitation"})
+#: (and the words of other languages for "only": ``not_only`` in grammar/languages.yaml)
+_PSEUDO_NEGATION = frozenset({"merely", "just", "only", "simply", "doubt", "question", "hesitate", "hesitation"}) | NOT_ONLY
 #: Pronoun negators that negate a verdict a few words on: "nothing here would fail", "none of it fails".
 _NEGATING_PRONOUNS = frozenset({"nothing", "none", "nobody"})
 

@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 BASE = ROOT / "frameworks/scenarios/buffett_acquisition_checklist/ipb_p_011_base.yaml"
 
 
-def _start_endless_perturb(out: Path) -> subprocess.Popen[bytes]:
+def _start_endless_perturb(out: Path, *extra: str) -> subprocess.Popen[bytes]:
     args = ["perturb", "--card", "buffett_acquisition_checklist", "--base", str(BASE),
-            "--n", "1000000000", "--seed", "7", "--out", str(out)]
+            "--n", "1000000000", "--seed", "7", "--out", str(out), *extra]
     return subprocess.Popen([sys.executable, "-c", "from ipb.cli import main; main()", *args], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
@@ -57,6 +57,26 @@ def test_a_terminated_run_leaves_no_temporary_file_and_no_target(tmp_path: Path,
             proc.kill()
     assert code == 128 + signum  # as a shell reports a command ended by that signal
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # neither the temporary file nor a partial target
+
+
+@pytest.mark.parametrize("signals", [(signal.SIGTERM,), (signal.SIGTERM, signal.SIGHUP)], ids=["term", "term-then-hup"])
+def test_a_terminated_run_with_workers_ends_them_and_cleans_up(tmp_path: Path, signals: tuple[int, ...]) -> None:
+    """With --workers 2 the stopped run ends its workers instead of waiting for their queued tasks (it hung, the
+    workers' results filling memory, before stop 33's breaker); a second signal of the other kind during the clean-up
+    changes nothing."""
+    out = tmp_path / "items.jsonl"
+    proc = _start_endless_perturb(out, "--workers", "2")
+    try:
+        _wait_for_temporary(tmp_path, proc)
+        for signum in signals:
+            proc.send_signal(signum)
+            time.sleep(0.05)
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert code == 128 + signals[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
 def test_a_forked_worker_keeps_the_default_action() -> None:

@@ -112,6 +112,16 @@ def test_a_sign_word_reads_by_the_gate_kind(cell: str, verdict: str, sign: str |
     assert _circumstances.contradicted(text, verdict, (19, 20), sign) is want
 
 
+@pytest.mark.parametrize("cell", [
+    "\u2705 none present", "\u2705 never triggered", "\u2705 hasn't triggered", "\u2705 not currently present",
+    "\u2705 nothing flagged", "\u2705 no issues flagged", "\u2705 isn't present", "\u2705 present value above price",
+], ids=["none", "never", "hasnt", "not-currently", "nothing", "no-issues", "isnt", "present-value"])
+def test_a_quiet_sign_said_otherwise_agrees_with_a_tick(cell: str) -> None:
+    # a negator a word or two before the status word, or "present" as an adjective of value: the warning sign does not
+    # hold, so the tick's pass is not contradicted (each read as contradicted before stop 33's breaker)
+    assert _circumstances.contradicted(f"| Leverage | 85th | {cell} |", "PROCEED", (19, 20), "REJECT") is False
+
+
 def test_factors_multiply() -> None:
     assert CIRCUMSTANCE_FACTORS == {"own-step": 0.8, "unsupported": 0.7, "contradicted": 0.6}
     assert circumstance_factor([]) == 1.0

@@ -170,3 +170,25 @@ def test_a_negating_prefix_in_the_run_before_the_word(moat: str, want: str) -> N
 ], ids=["zh-would-not-buy", "th-should-not-buy", "zh-buy"])
 def test_a_negating_prefix_before_a_final_word(closing: str, want: str) -> None:
     assert parse_response("Owner earnings are fine.\n\n" + closing + "\n", DCF, embedder=False).final_verdict == want
+
+
+@pytest.mark.parametrize("moat", ["我们不得不承认它符合", "不是不能通过"], ids=["zh-have-to", "zh-not-that-it-cannot"])
+def test_two_negating_prefixes_in_the_run_cancel(moat: str) -> None:
+    # 不得不 is "cannot not", i.e. "must"; 不是不能通过 "it is not that it cannot pass": each holds two negators, a pass
+    assert gate_verdicts(f"1. Circle of competence: 通过\n2. Moat: {moat}\n", MUNGER)[3] == vw.PROCEED
+
+
+def test_without_hesitation_is_no_negation_of_a_buy() -> None:
+    # 毫不犹豫地买入, "buy without hesitation", was read as a decline (the 不 of 不犹豫 six characters before 买入)
+    result = parse_response("Owner earnings are fine.\n\n结论：毫不犹豫地买入。\n", DCF, embedder=False)
+    assert result.final_verdict != "DECLINE"
+
+
+@pytest.mark.parametrize("moat", [
+    "no solo cumple, sino que supera el umbral", "não só atende como supera", "non seulement satisfait, mais dépasse",
+    "nicht nur erfüllt, sondern übertroffen", "не только соответствует, но и превосходит",
+], ids=["es", "pt", "fr", "de", "ru"])
+def test_not_only_is_no_negation(moat: str) -> None:
+    # "not only meets, but exceeds": the negator governs "only" (not_only in the vocabulary file), as in English
+    first = "1. Circle of competence: cumple\n" if moat.startswith("no solo") else "1. Circle of competence: PASS\n"
+    assert gate_verdicts(first + f"2. Moat: {moat}\n", MUNGER)[3] == vw.PROCEED
