@@ -64,3 +64,30 @@ def assert_relation_on_run(card_id: str, base: str, seed: int, name: str, applie
             seen += 1
             assert holds(f), (name, item["id"])
     assert seen >= least, (name, seen)
+
+
+def relations_on_lines(card_id: str, lines, relations) -> tuple[list[tuple[str, str]], dict[str, int]]:
+    """Each relation ``(name, applies, holds)`` on each item line of ``card_id``, facts read by ``ipb.facts``.
+
+    Returns the ``(item id, name)`` pairs where a relation applies and does not hold, and how many items each was
+    read on (a relation naming a fact the item does not state is skipped there), so that a test can also assert
+    that no relation passed by applying to nothing.
+    """
+    import ipb
+
+    read = {name: 0 for name, _, _ in relations}
+    broken: list[tuple[str, str]] = []
+    for line in lines:
+        item = json.loads(line)
+        facts = ipb.facts(card_id, item["scenario"]["facts"])
+        for name, applies, holds in relations:
+            try:
+                if not applies(facts):
+                    continue
+                ok = holds(facts)
+            except (KeyError, TypeError):  # a fact the relation names is not stated
+                continue
+            read[name] += 1
+            if not ok:
+                broken.append((item["id"], name))
+    return broken, read

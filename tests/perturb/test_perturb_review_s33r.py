@@ -33,7 +33,7 @@ import ipb
 from ipb.engine.card import constraint_errors
 from ipb.engine.registry import compiled_card
 from ipb.perturb import Job, generate
-from perturb_support import SCENARIOS
+from perturb_support import SCENARIOS, relations_on_lines
 
 REPURCHASE = "buffett_share_repurchase"
 GRAHAM = "graham_seven_tests_defensive"
@@ -185,20 +185,7 @@ RELATIONS = {
 @pytest.mark.parametrize("card", sorted(RELATIONS))
 def test_default_runs_keep_the_reviewed_relations(card):
     base, relations = RELATIONS[card]
-    read = {what: 0 for what, _, _ in relations}
-    broken = []
-    for line in generate(Job((card,), str(SCENARIOS / card / base), 3333), 120).lines:
-        item = json.loads(line)
-        f = ipb.facts(card, item["scenario"]["facts"])
-        for what, applies, holds in relations:
-            try:
-                if not applies(f):
-                    continue
-                ok = holds(f)
-            except (KeyError, TypeError):  # a fact the relation names is not stated
-                continue
-            read[what] += 1
-            if not ok:
-                broken.append((item["id"], what))
+    lines = generate(Job((card,), str(SCENARIOS / card / base), 3333), 120).lines
+    broken, read = relations_on_lines(card, lines, relations)
     assert broken == []
     assert all(read.values()), read  # non-vacuity: every relation was read on some item
