@@ -415,28 +415,30 @@ def stop_on_terminate() -> None:
     beside the output (596 MB after a minute of ``ipb perturb -n 1e12``) until
     the next write of the same file removed it (:mod:`ipb._files`). With this
     handler the write's clean-up removes it and the exit status is 128 + the
-    signal's number, as a shell reports a killed command. Worker processes
-    forked from this one keep the default: the handler re-sends the signal
-    there with the default restored, so ``Pool.terminate()`` still ends them at once.
+    signal's number, as a shell reports a killed command. A process forked
+    from this one (a ``--workers`` pool's) starts with both signals at their
+    default action, set by an at-fork hook: ``Pool.terminate()`` ends it at
+    once even when it was forked during the clean-up, after the signals were
+    set to be ignored here (a child inherits an ignored signal).
     """
     import os
     import signal
 
-    owner = os.getpid()
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
 
     def handler(signum: int, frame: object) -> None:
-        if os.getpid() != owner:  # a forked worker: die as if no handler were installed
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
         for other in names:  # a second signal, of either kind, must not interrupt the clean-up (SIGTERM then SIGHUP
             signal.signal(getattr(signal, other), signal.SIG_IGN)  # when a terminal closes on a stopped job)
         raise SystemExit(128 + signum)
 
-    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    def default_actions() -> None:
+        for name in names:
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
     for name in names:
         signal.signal(getattr(signal, name), handler)
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=default_actions)
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -96,3 +96,22 @@ def test_a_forked_worker_keeps_the_default_action() -> None:
             "print(os.WIFSIGNALED(status), os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout
     assert out.split() == ["True", str(int(signal.SIGTERM))]
+
+
+def test_a_worker_forked_during_the_clean_up_still_ends_on_sigterm() -> None:
+    """The clean-up ignores further signals; a pool worker forked then (a pool replacing a worker) would inherit the
+    ignored SIGTERM and outlive ``Pool.terminate()``. The at-fork hook gives every child the default action."""
+    code = ("import os, signal, time\n"
+            "from ipb.cli._app import stop_on_terminate\n"
+            "stop_on_terminate()\n"
+            "signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as the handler leaves it while cleaning up\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    time.sleep(60)\n"
+            "    os._exit(3)\n"
+            "time.sleep(0.3)\n"
+            "os.kill(pid, signal.SIGTERM)\n"
+            "_, status = os.waitpid(pid, 0)\n"
+            "print(os.WIFSIGNALED(status), os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=90).stdout
+    assert out.split() == ["True", str(int(signal.SIGTERM))]
