@@ -6,7 +6,7 @@ Split from :mod:`ipb.engine.explain` (stop 33) to keep that module under the hou
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Any, Mapping
 
 from ipb.engine.card import Card
@@ -116,7 +116,9 @@ def _boundaries(compiled: CompiledCard, facts: Mapping[str, Any], name: str, num
     for (a, va), (b, vb) in zip(tried, tried[1:]):
         if va == vb or not isinstance(a, Decimal) or not isinstance(b, Decimal):
             continue
-        left, right = int((a - lo) / step), -(-(b - lo) // step)   # floor of a, ceiling of b on the grid
+        # floor of a, ceiling of b on the grid (Decimal's // truncates toward zero: -(-x // 1) is no ceiling)
+        left = int(((a - lo) / step).to_integral_value(rounding=ROUND_FLOOR))
+        right = int(((b - lo) / step).to_integral_value(rounding=ROUND_CEILING))
         if verdict(left) != va or verdict(right) in (None, va):
             continue
         while right - left > 1:

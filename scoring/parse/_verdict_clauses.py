@@ -56,8 +56,12 @@ def _place_in_unit(start: int, mentions: Sequence, gate: int) -> int:
 
 #: A verb of stating denied before the verdict word, nothing but commas between: "I cannot say it fails, nor that it
 #: passes", "I would not call it a clear PROCEED". The writer refuses a label; that is at most a weak lean the other way.
+#: A conclusion drawn after the refused word is the writer's own verdict, not the refused one: a conjunction ("so",
+#: "and", "but"...) or a comma that opens a new subject ends the reach ("I would not call it cheap, so it fails";
+#: "don't say no to this, it passes").
 UNSAID = re.compile(r"(?:\bnot|\bnever|n't|\bcannot|\bcan\s+hardly)[ \t]+(?:[a-z']+[ \t]+){0,2}?(?:say|call|label|describe|claim|classify)\b"
-                    r"(?:(?!\b(?:but|yet|however|though|although|instead)\b)[^.;:!?\n(|])*\Z")
+                    r"(?:(?!\b(?:but|yet|however|though|although|instead|so|therefore|thus|hence|and|which|consequently)\b"
+                    r"|,[ \t]*(?:it|this|they|he|she|we|i)\b)[^.;:!?\n(|])*\Z")
 
 
 #: A denial tacked on after a pause: "great, another PASS... not." (sarcasm; the word is negated).

@@ -127,3 +127,15 @@ def test_the_net_net_boundary_is_hand_worked():
     e = explain(compiled_card("graham_net_net_screen"),
                 {"market_value": 25 * M, "current_assets": 45 * M, "total_liabilities": 12 * M})
     assert e.gates[0].deciders["preferred_stock"][0][1] == "REJECT" and e.gates[0].boundaries == {}
+
+
+def test_a_tried_value_off_the_grid_still_brackets_the_boundary():
+    # stop 33 review: the right end's "ceiling" was Decimal's -(-x // 1), which truncates toward zero, i.e. a floor.
+    # With $10.7M tried (REJECT: 2/3 * $22.3M = $14.87M < $15M), its floor $10M on the $1M grid is PROCEED again,
+    # and the $10M / $11M switch went unreported.
+    from ipb.engine._trials import _boundaries
+
+    card = compiled_card("graham_net_net_screen")
+    facts = {"market_value": 15 * M, "current_assets": 45 * M, "total_liabilities": 12 * M}
+    got = _boundaries(card, facts, "preferred_stock", 1, [(Decimal(0), "PROCEED"), (Decimal("10.7e6"), "REJECT")])
+    assert got == [((Decimal("10000000"), "PROCEED"), (Decimal("11000000"), "REJECT"))]

@@ -192,3 +192,14 @@ def test_not_only_is_no_negation(moat: str) -> None:
     # "not only meets, but exceeds": the negator governs "only" (not_only in the vocabulary file), as in English
     first = "1. Circle of competence: cumple\n" if moat.startswith("no solo") else "1. Circle of competence: PASS\n"
     assert gate_verdicts(first + f"2. Moat: {moat}\n", MUNGER)[3] == vw.PROCEED
+
+
+@pytest.mark.parametrize("moat", ["不只是通过", "差不多通过", "不出所料通过", "不用说通过", "不可否认地符合", "不失为通过", "非常符合"],
+                         ids=["not-only", "almost", "as-expected", "needless-to-say", "undeniably", "still-counts-as", "very"])
+def test_a_compound_of_a_negator_that_negates_nothing(moat: str) -> None:
+    # stop 33 review: each read REJECT (a 不 in the eight characters before the word); 非常 is "very", not 非 "is not"
+    assert gate_verdicts(f"1. Circle of competence: 通过\n2. Moat: {moat}\n", MUNGER)[3] == vw.PROCEED
+
+
+def test_fei_is_a_negator() -> None:
+    assert gate_verdicts("1. Circle of competence: 通过\n2. Moat: 并非符合\n", MUNGER)[3] == vw.REJECT

@@ -182,3 +182,13 @@ def test_spelled_gate_numbers_in_a_range_or_list():
     assert gates("Steps two and five: REJECT.") == {2: "REJECT", 5: "REJECT"}
     # "tests" is no gate word for spelled numbers: "tests one and two" stays unread on a card of gates
     assert gates("Circle of Competence: PROCEED. Tests one and two were run last year.") == {1: "PROCEED"}
+
+
+# --- a refused word's reach ends where the writer draws a conclusion (stop 33 review of the rule above) ------------
+@pytest.mark.parametrize("text, gate, want", [
+    ("Management Integrity: I would not call it cheap, so it fails.\n", 3, "REJECT"),
+    ("Management Integrity: I would not call it spotless and it fails.\n", 3, "REJECT"),
+    ("Margin of Safety: don't say no to this, it passes.\n", 5, "PROCEED"),
+])
+def test_a_conclusion_after_a_refused_word_is_the_writers_verdict(text, gate, want):
+    assert gates(text)[gate] == want
