@@ -60,11 +60,17 @@ def test_a_dead_move_has_no_flip_along_any_other_input_by_brute_force(bench):
     executed in full), and alive means some does; checked for every value of two inputs."""
     frame, base, names = bench
     dead = targeted._dead_move(frame, base.facts, names)
+    checked = 0
     for moved_name in ("ev_to_arr", "revenue_retention"):
         grid = frame.grids[moved_name]
         for k in range(0, grid.count, 3):
             value = grid.value(k)
             facts = {**base.facts, moved_name: value}
+            if frame.violations(facts):
+                # a move that breaks the card's rules is never an item (stop 33: subscriptions keep >= 75% of their
+                # revenue), so whether the screen calls it dead does not matter; the law covers the moves that are
+                continue
+            checked += 1
             before = frame.outcomes(facts)
             alive = False
             for other in names:
@@ -76,6 +82,7 @@ def test_a_dead_move_has_no_flip_along_any_other_input_by_brute_force(bench):
                     alive = True
                     break
             assert dead(moved_name, value) is (not alive), (moved_name, value)
+    assert checked >= 10, checked  # non-vacuity: the law was checked on the admissible values of both inputs
 
 
 def test_the_screen_answers_the_same_whatever_was_asked_before(bench):

@@ -67,6 +67,9 @@ def test_a_debt_move_derives_the_ratio_or_the_equity_and_a_sector_move_the_compa
     facts = dict(base.facts)
     old = facts["long_term_debt"]
     facts["long_term_debt"] = old * 2  # $1B on $300M of equity at 1.65x: the rule breaks
+    # Graham's card (stop 33) keeps debt plus equity within total assets: the base's $800M would refuse every
+    # move of this $1B debt, so the assets grow with it (this test is about the deck's debt / equity tie)
+    facts["total_assets"] = facts["total_assets"] * 3
     seen = set()
     for seed in range(40):
         moved = move_tied(frame, facts, ("long_term_debt",), random.Random(seed), fixed=("long_term_debt",),
