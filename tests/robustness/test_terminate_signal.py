@@ -79,39 +79,33 @@ def test_a_terminated_run_with_workers_ends_them_and_cleans_up(tmp_path: Path, s
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
-def test_a_forked_worker_keeps_the_default_action() -> None:
-    """In a process forked after the handler is installed, SIGTERM still ends it at once (status -SIGTERM)."""
-    code = ("import os, signal, sys, time\n"
+def _child_end_after_sigterm(before_fork: str) -> list[str]:
+    """Install the handler, run ``before_fork``, fork a sleeping child, SIGTERM it: how it ended, as
+    ``[signalled?, signal or exit status]``. The child exits 3 only if the signal became an exception in it."""
+    code = ("import os, signal, time\n"
             "from ipb.cli._app import stop_on_terminate\n"
             "stop_on_terminate()\n"
+            f"{before_fork}\n"
             "pid = os.fork()\n"
             "if pid == 0:\n"
             "    try:\n"
             "        time.sleep(60)\n"
             "    finally:\n"
-            "        os._exit(3)  # reached only if the signal became an exception in the worker\n"
+            "        os._exit(3)\n"
             "time.sleep(0.3)\n"
             "os.kill(pid, signal.SIGTERM)\n"
             "_, status = os.waitpid(pid, 0)\n"
             "print(os.WIFSIGNALED(status), os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout
-    assert out.split() == ["True", str(int(signal.SIGTERM))]
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=90).stdout.split()
+
+
+def test_a_forked_worker_keeps_the_default_action() -> None:
+    """In a process forked after the handler is installed, SIGTERM still ends it at once (status -SIGTERM)."""
+    assert _child_end_after_sigterm("pass") == ["True", str(int(signal.SIGTERM))]
 
 
 def test_a_worker_forked_during_the_clean_up_still_ends_on_sigterm() -> None:
     """The clean-up ignores further signals; a pool worker forked then (a pool replacing a worker) would inherit the
     ignored SIGTERM and outlive ``Pool.terminate()``. The at-fork hook gives every child the default action."""
-    code = ("import os, signal, time\n"
-            "from ipb.cli._app import stop_on_terminate\n"
-            "stop_on_terminate()\n"
-            "signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as the handler leaves it while cleaning up\n"
-            "pid = os.fork()\n"
-            "if pid == 0:\n"
-            "    time.sleep(60)\n"
-            "    os._exit(3)\n"
-            "time.sleep(0.3)\n"
-            "os.kill(pid, signal.SIGTERM)\n"
-            "_, status = os.waitpid(pid, 0)\n"
-            "print(os.WIFSIGNALED(status), os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=90).stdout
-    assert out.split() == ["True", str(int(signal.SIGTERM))]
+    ignore = "signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as the handler leaves it while cleaning up"
+    assert _child_end_after_sigterm(ignore) == ["True", str(int(signal.SIGTERM))]

@@ -38,6 +38,25 @@ CHECKLIST_MARKS = [
     ("korean", "통과", "미충족"),
     ("vietnamese", "ĐẠT", "KHÔNG ĐẠT"),
     ("vietnamese-not-yet", "đạt", "chưa đạt"),
+    # stop 33 (grammar/languages.yaml): Russian, Thai, French negations, traditional Chinese, Japanese, Korean
+    ("ru-met", "выполнено", "не выполнено"),
+    ("ru-meets", "соответствует", "не соответствует"),
+    ("ru-failed", "пройден", "провален"),
+    ("th-pass", "ผ่าน", "ไม่ผ่าน"),
+    ("th-criteria", "ผ่านเกณฑ์", "ไม่เป็นไปตามเกณฑ์"),
+    ("fr-ne-pas", "satisfait", "ne satisfait pas"),
+    ("fr-n-est-pas", "rempli", "n'est pas rempli"),
+    ("fr-curly-apostrophe", "conforme", "n\u2019est pas respecté"),
+    ("pt-satisfaz", "satisfaz", "não satisfaz"),
+    ("es-cumplida", "cumplida", "rechazado"),
+    ("it-soddisfatta", "soddisfatta", "fallito"),
+    ("de-ungenuegend", "erfüllt", "ungenügend"),
+    ("zh-traditional", "滿足", "未滿足"),
+    ("zh-traditional-target", "達標", "未達標"),
+    ("zh-not-reached", "通过", "未达到"),
+    ("ja-clear", "クリア", "未達"),
+    ("ko-not-met-verb", "충족", "충족하지 못함"),
+    ("ko-short", "합격", "미달"),
 ]
 
 
