@@ -7,7 +7,7 @@ Split from :mod:`ipb.engine.explain` (stop 33) to keep that module under the hou
 from __future__ import annotations
 
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ipb.engine.card import Card
 from ipb.engine.execute import execute
@@ -34,6 +34,27 @@ def _broken(card: Card, facts: Mapping[str, Any]) -> list[str]:
     return [k.id for k in card.constraints if k.broken(facts)]
 
 
+def _grid(lo: Decimal, hi: Decimal, step: Decimal) -> Callable[[int], Decimal]:
+    """The ``k``-th value of an input's grid, ``lo + k * step``, never above ``hi``."""
+    return lambda k: min(hi, lo + k * step)
+
+
+def _bisect(keeps: Callable[[int], bool | None], good: int, bad: int) -> tuple[int, int] | None:
+    """Grid indices ``(good, bad)``, neighbours, with ``keeps(good)`` true and ``keeps(bad)`` false, found by
+    bisection from a pair that starts so (either may be the larger); None when ``keeps`` answers None (a probe
+    that cannot be judged) before they meet."""
+    while abs(bad - good) > 1:
+        mid = (good + bad) // 2
+        kept = keeps(mid)
+        if kept is None:
+            return None
+        if kept:
+            good = mid
+        else:
+            bad = mid
+    return good, bad
+
+
 def _admissible_trials(card: Card, facts: Mapping[str, Any], name: str) -> tuple[list[Any], list[tuple[Any, list[str]]]]:
     """The trial values of ``name`` that keep the card's constraints with ``facts``, and those refused.
 
@@ -48,11 +69,8 @@ def _admissible_trials(card: Card, facts: Mapping[str, Any], name: str) -> tuple
         (refused.append((v, ids)) if ids else ok.append(v))
     spec = card.inputs[name]
     if refused and ok and spec.range is not None and spec.step and isinstance(ok[0], Decimal):
-        lo, hi = spec.range
-        step = spec.step
-
-        def at(i: int) -> Decimal:
-            return min(hi, lo + i * step)
+        lo, step = spec.range[0], spec.step
+        at = _grid(lo, spec.range[1], step)
 
         def holds(i: int) -> bool:
             return not _broken(card, {**facts, name: at(i)})
@@ -60,15 +78,10 @@ def _admissible_trials(card: Card, facts: Mapping[str, Any], name: str) -> tuple
         for v, _ in refused:
             anchor = min(ok, key=lambda x: abs(x - v))
             good = int((anchor - lo) / step)  # floor: the anchor's grid value at or below it
-            bad = int((v - lo) / step)
             if not holds(good):
                 continue
-            while abs(bad - good) > 1:
-                mid = (good + bad) // 2
-                if holds(mid):
-                    good = mid
-                else:
-                    bad = mid
+            pair = _bisect(holds, good, int((v - lo) / step))
+            good = pair[0] if pair is not None else good  # holds answers True or False, never None
             if at(good) not in ok:
                 ok.append(at(good))
         ok.sort()
@@ -102,11 +115,8 @@ def _boundaries(compiled: CompiledCard, facts: Mapping[str, Any], name: str, num
     spec = card.inputs[name]
     if spec.range is None or not spec.step or spec.type not in ("number", "money", "multiple", "ratio", "year"):
         return []
-    lo, hi = spec.range
-    step = spec.step
-
-    def at(i: int) -> Decimal:
-        return min(hi, lo + i * step)
+    lo, step = spec.range[0], spec.step
+    at = _grid(lo, spec.range[1], step)
 
     def verdict(i: int) -> str | None:
         probe = {**facts, name: at(i)}
@@ -121,15 +131,8 @@ def _boundaries(compiled: CompiledCard, facts: Mapping[str, Any], name: str, num
         right = int(((b - lo) / step).to_integral_value(rounding=ROUND_CEILING))
         if verdict(left) != va or verdict(right) in (None, va):
             continue
-        while right - left > 1:
-            mid = (left + right) // 2
-            got = verdict(mid)
-            if got is None:
-                break
-            if got == va:
-                left = mid
-            else:
-                right = mid
-        if right - left == 1:
+        pair = _bisect(lambda i: None if (got := verdict(i)) is None else got == va, left, right)
+        if pair is not None:
+            left, right = pair
             found.append(((at(left), va), (at(right), verdict(right) or vb)))
     return found
