@@ -84,6 +84,7 @@ from ipb.scoring.outcome import (
     NO_COMMITMENT,
     REFUSAL_REASONS,
     classify_unread,
+    stop_unread,
     commits,
     failure_value,
     outcome_of,
@@ -421,6 +422,13 @@ class _Scorer:
             return
         if not any(tw.parsed is not None and commits(tw.parsed, (tw.target.grp or {}).get("investment_verdict"))
                    for tw in work.targets):
+            if any(tw.parsed is not None and stop_unread(tw.parsed) for tw in work.targets):
+                why = ("gates read N/A (not reached) but none PROCEED or REJECT: the verdict that ended the "
+                       "analysis was not read (a parse failure, not a refusal)")
+                _unscored(work, "parse_failure", why)
+                for tw in work.targets:
+                    tw.reason_code, tw.reason = "parse_failure", why
+                return
             why = ("the answer commits to no verdict: no gate read PROCEED or REJECT and no decided final verdict "
                    "(a refusal: its gate list alone would earn coverage and order)")
             _unscored(work, NO_COMMITMENT, why)
