@@ -112,6 +112,8 @@ def _finish(result: Any) -> None:
     for note in result.dropped:
         _warn(f"{result.out}: dropped {note}")
     err.print(f"wrote {result.out}: {result.summary()}", markup=False)
+    for line in getattr(result, "error_lines", lambda: [])():
+        err.print(f"  {line}", markup=False)
     if result.fatal:
         err.print(f"{result.fatal}; the items not reached are left for the next run", markup=False)
     if not result.complete:
