@@ -184,6 +184,11 @@ def score(
         answers = sum(1 for r in result.records if any(t.get("review") for t in r.get("targets") or []))
         err.print(f"{readings} reading(s) in {answers} record(s) below --min-confidence {min_confidence}: routed to review "
                   "(targets[].review in responses.jsonl); all are still scored and counted", markup=False)
+        by_model = result.summary.get("groups", {}).get("model") or {}
+        if len(by_model) > 1:
+            err.print("  by model: " + "; ".join(
+                f"{m} {g.get('n_review', 0)} in {g.get('n_review_records', 0)} of {g.get('n')}"
+                for m, g in by_model.items()) + " (groups.*.n_review, n_review_records in summary.json)", markup=False)
     if compared is not None:
         agreement = compared.summary()
         parts = [f"{name.replace('_', ' ')} kappa {'-' if f['kappa'] is None else round(f['kappa'], 3)} (n={f['n']})"

@@ -31,6 +31,10 @@ STOP_UNREAD = ("Gate 1 (Circle of Competence): vale.\nGate 2 (Economic Moat): va
                "Gate 3 (Management Integrity): vale.\nGate 4 (Intrinsic Value Estimation): vale.\n"
                "Gate 5 (Margin of Safety): SE RECHAZA, $50B against $25B.\n"
                "Gate 6 (Holding Period Economics): N/A\n")
+# Gates found by their English names in brackets, every verdict in words the parser does not read.
+NO_VERDICT_READ = "\n".join(f"Puerta {i} ({n}): SE SUPERA." for i, n in enumerate(
+    ["Circle of Competence", "Economic Moat", "Management Integrity", "Intrinsic Value Estimation",
+     "Margin of Safety", "Holding Period Economics"], 1)) + "\nVeredicto final: INVERTIR\n"
 OFF_TOPIC = "Paris is the capital of France and the Seine runs through it."
 UNKNOWN = "\n".join(f"Gate {i} ({n}): unknown" for i, n in enumerate(
     ["Circle of Competence", "Economic Moat", "Management Integrity", "Intrinsic Value Estimation",
@@ -40,10 +44,11 @@ UNKNOWN = "\n".join(f"Gate {i} ({n}): unknown" for i, n in enumerate(
 @pytest.fixture(scope="module")
 def records():
     item = bundled_items([CARD])[0]
-    answers = {"spanish": SPANISH, "stop-unread": STOP_UNREAD, "off-topic": OFF_TOPIC, "unknown": UNKNOWN}
+    answers = {"spanish": SPANISH, "stop-unread": STOP_UNREAD, "off-topic": OFF_TOPIC, "unknown": UNKNOWN,
+               "no-verdict-read": NO_VERDICT_READ}
     out = score_responses([item], [{"item_id": item["id"], "condition": "A", "model": k, "response": v}
                                    for k, v in answers.items()],
-                          ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50))
+                          ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50, min_confidence=0.8))
     return {r["model"]: r for r in out}
 
 
@@ -52,6 +57,7 @@ def records():
     ("stop-unread", "parse_failure", "parse_failure"),
     ("off-topic", "refusal", "off_topic"),
     ("unknown", "refusal", "no_commitment"),
+    ("no-verdict-read", "parse_failure", "parse_failure"),
 ])
 def test_outcome_names_whose_failure_it_is(records, model, outcome, code):
     r = records[model]
@@ -75,3 +81,15 @@ def test_helpers():
     assert classify_unread(OFF_TOPIC, ["Margin of Safety", "Warren Buffett"])[0] == "off_topic"
     assert stop_unread({"gates": [{"verdict": None}, {"verdict": "N/A"}]})
     assert not stop_unread({"gates": [{"verdict": "INCONCLUSIVE"}, {"verdict": None}]})
+
+
+def test_no_verdict_read_in_another_language_says_so(records):
+    r = records["no-verdict-read"]
+    assert [g["verdict"] for g in r["targets"][0]["parsed"]["gates"]] == [None] * 6  # gates found, no verdict read
+    assert "does not read as English" in r["reason"]
+
+
+def test_an_unscored_record_routes_nothing_to_review(records):
+    # --min-confidence lists readings that are scored; an unscored answer's readings are not (its 0s are owed values).
+    for model in ("spanish", "stop-unread", "unknown", "no-verdict-read"):
+        assert records[model]["targets"][0].get("review") in ([], None)
