@@ -96,6 +96,14 @@ def test_each_model_group_counts_its_own_review_readings() -> None:
     assert (models["synthetic"]["n_review"], models["synthetic"]["n_review_records"]) == (0, 0)
     assert sum(g["n_review"] for g in models.values()) == summary["counts"]["review"]["readings"]
     assert summarize([summary_view(r) for r in records], options=options)["groups"]["model"] == models
+    import json
+    from pathlib import Path
+
+    import jsonschema
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "grammar" / "summary.schema.json").read_text("utf-8"))
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in jsonschema.Draft202012Validator(schema).iter_errors(summary)]
+    assert not errors, errors[:3]  # ipb report refused such a summary before the schema knew the two counts
     plain = ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50)
     unrouted = summarize(score_responses(items, responses, plain), options=plain)
     assert all("n_review" not in g for g in unrouted["groups"]["model"].values())
