@@ -629,7 +629,7 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     (refusals and parse failures), ``coverage`` (share scored) and, for each
     of :data:`LEADERBOARD_METRICS`, the group's ``mean_ci`` dict (or None).
     Rows are ranked by the mean layer composite (then BASP-strict, then
-    name); a model whose composite is None ranks last. Whether failures are
+    coverage, then name); a model whose composite is None ranks last. Whether failures are
     in the means is the summary's ``failures.policy``.
 
     Examples
@@ -659,6 +659,8 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
         comp = (r.get("layer_composite") or {}).get("mean")
         strict = (r.get("basp_strict") or {}).get("mean")
-        return (comp is None, -(comp or 0.0), -(strict or 0.0), str(r["model"]))
+        # on equal means the model that answered more ranks first (under --exclude-failures a model refusing
+        # half the items ties a right one and took rank 1 by its name, s34user), then the name
+        return (comp is None, -(comp or 0.0), -(strict or 0.0), -(r.get("coverage") or 0.0), str(r["model"]))
 
     return sorted(rows, key=key)
