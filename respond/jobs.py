@@ -65,6 +65,8 @@ class RunResult:
     fatal: str | None = None
     dropped: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: How many error records each (condition, error text) accounts for, in the order first met.
+    error_reasons: dict[tuple[str, str], int] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -77,6 +79,27 @@ class RunResult:
         if self.judged or self.judge_errors:
             parts.append(f"{self.judged} judged, {self.judge_errors} judge error(s)")
         return ", ".join(parts)
+
+    def error_lines(self, limit: int = 3) -> list[str]:
+        """Why records failed, most frequent first: ``"20 x condition B: <error>"``, at most ``limit`` lines.
+
+        The closing count alone ("20 error(s)") sent a new user into the responses file to
+        learn that condition B refused an investor the registry lacks (s34user).
+
+        >>> r = RunResult(out=Path("r.jsonl"), total=3, errors=3,
+        ...               error_reasons={("B", "unknown investor"): 2, ("A", "HTTP 500"): 1})
+        >>> r.error_lines()
+        ['2 x condition B: unknown investor', '1 x condition A: HTTP 500']
+        >>> r.error_lines(limit=1)
+        ['2 x condition B: unknown investor', '... and 1 record(s) failing for 1 other reason(s): see the error field of each record']
+        """
+        ranked = sorted(self.error_reasons.items(), key=lambda kv: -kv[1])
+        lines = [f"{n} x condition {cond}: {why}" for (cond, why), n in ranked[:limit]]
+        rest = ranked[limit:]
+        if rest:
+            lines.append(f"... and {sum(n for _, n in rest)} record(s) failing for {len(rest)} other reason(s): "
+                         "see the error field of each record")
+        return lines
 
 
 def _progress(console: Console | None, label: str) -> Progress:
@@ -264,6 +287,8 @@ def _count(result: RunResult, record: Mapping[str, Any]) -> None:
         result.ok += 1
     else:
         result.errors += 1
+        key = (str(record.get("condition") or "?"), " ".join(str(record.get("error") or "no error text").split()))
+        result.error_reasons[key] = result.error_reasons.get(key, 0) + 1
     if record.get("cached"):
         result.cached += 1
     judgment = record.get("judgment")

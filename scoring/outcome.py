@@ -49,6 +49,8 @@ __all__ = [
     "commits",
     "NO_COMMITMENT",
     "classify_unread",
+    "reads_as_english",
+    "stop_unread",
 ]
 
 OUTCOMES = ("scored", "parse_failure", "refusal", "unusable")
@@ -175,6 +177,47 @@ _STOP = frozenset(
 )
 
 
+#: English function words; an answer holding fewer than two of them does not read as English.
+_ENGLISH = frozenset("the and is are of to this that it with for be not would".split())
+_TOKEN = re.compile(r"[^\W\d_]+")
+
+
+def reads_as_english(text: str) -> bool:
+    """Whether ``text`` holds at least two distinct English function words ("the", "and", "is"...).
+
+    The off-topic test compares the answer's words with the card's English
+    names, so it can only tell an English answer about something else; an
+    answer in another language shares none of those names even when it works
+    through the card, and is a parse failure instead (s34user: a right answer
+    in Spanish was filed as an off-topic refusal).
+
+    >>> reads_as_english("Paris is the capital of France."), reads_as_english("Margen de seguridad: se rechaza.")
+    (True, False)
+    >>> reads_as_english("安全边际：否决。")
+    False
+    """
+    return len({w for w in _TOKEN.findall(text.lower()) if w in _ENGLISH}) >= 2
+
+
+def stop_unread(parsed: Mapping[str, Any]) -> bool:
+    """Whether a parse read gates as N/A (never reached) but no gate PROCEED or REJECT.
+
+    N/A says an earlier verdict ended the analysis; when no gate read REJECT
+    (or PROCEED), the verdict that ended it was written in words the parser
+    does not read, so the answer is a parse failure, not an answer that
+    commits to nothing (s34user: a Spanish answer, "Puerta 1 ...: SE RECHAZA"
+    then "NO APLICA" on every later gate, was filed as a ``no_commitment``
+    refusal). Scored the same (0 on every owed metric); only the reason differs.
+
+    >>> stop_unread({"gates": [{"verdict": None}, {"verdict": "N/A"}, {"verdict": "N/A"}]})
+    True
+    >>> stop_unread({"gates": [{"verdict": "REJECT"}, {"verdict": "N/A"}]}), stop_unread({"gates": [{"verdict": "INCONCLUSIVE"}]})
+    (False, False)
+    """
+    verdicts = [g.get("verdict") for g in parsed.get("gates") or ()]
+    return "N/A" in verdicts and not any(v in _DECIDED_GATE for v in verdicts)
+
+
 def _words(texts: Iterable[str]) -> set[str]:
     return {w for t in texts for w in _WORD.findall(t.lower().replace("_", " ")) if w not in _STOP}
 
@@ -206,6 +249,8 @@ def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
     'off_topic'
     >>> classify_unread("The margin looks thin; hard to say.", ["Margin of Safety"])[0]
     'parse_failure'
+    >>> classify_unread("Margen de seguridad: se rechaza, precio muy alto.", ["Margin of Safety"])
+    ('parse_failure', "no gate of the card could be read (the answer does not read as English, the language of the card's names)")
     """
     if not text.strip():
         return "empty_response", "the response is empty"
@@ -214,5 +259,8 @@ def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
         return "refusal", f"the model declined: {snippet!r}"
     words = _words([text])
     if len(words) >= 3 and not (words & _words(vocabulary)):
+        if not reads_as_english(text):
+            return "parse_failure", ("no gate of the card could be read (the answer does not read as English, "
+                                     "the language of the card's names)")
         return "off_topic", "the response names no gate, card or investor of the item"
     return "parse_failure", "no gate of the card could be read"

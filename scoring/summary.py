@@ -173,7 +173,7 @@ class _Unit:
     nothing.
     """
 
-    __slots__ = ("status", "reason_code", "outcome", "metrics", "flags", "key", "values", "_row", "unread")
+    __slots__ = ("status", "reason_code", "outcome", "metrics", "flags", "key", "values", "_row", "unread", "review")
 
     def __init__(self, status: str, reason_code: str | None, metrics: Mapping[str, Any], flags: Mapping[str, Any],
                  key: tuple[Any, ...], owed: Any = None, count_failures: bool = True) -> None:
@@ -184,6 +184,7 @@ class _Unit:
         self.flags = _flag_values(flags)
         self.key = key
         self.unread = False  # scored with no gate read (:func:`_trace_unread`)
+        self.review: int | None = None  # readings --min-confidence routed to review (None: not asked)
         if status == "scored":
             self.values: Mapping[str, Any] = metrics
         elif self.failed and count_failures and isinstance(owed, Mapping):
@@ -233,6 +234,10 @@ def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any, wit
         "metrics": {},
         "flags": {},
     }
+    reviewed = [u.review for u in units if u.review is not None]
+    if reviewed:  # only under --min-confidence: the readings routed to review, and the responses holding them
+        stats["n_review"] = sum(reviewed)
+        stats["n_review_records"] = sum(1 for n in reviewed if n)
     # each unit's values in ``names`` order are read once (_Unit.row) and the columns are their transpose; the
     # scored units come first in ``counted``, then the failures that carry owed values
     rows = [u.row(names) for u in counted]
@@ -401,6 +406,9 @@ def _response_unit(r: Mapping[str, Any], count: bool) -> _Unit:
                  _key(r), r.get("owed"), count)
     targets = [t for t in r.get("targets") or () if t.get("status") == "scored"]
     unit.unread = unit.status == "scored" and bool(targets) and all(_trace_unread(t) for t in targets)
+    every = [t for t in r.get("targets") or () if isinstance(t, Mapping) and ("review" in t or "n_review" in t)]
+    if every:
+        unit.review = sum(_n_review(t) for t in every)
     return unit
 
 
@@ -408,6 +416,8 @@ def _target_unit(r: Mapping[str, Any], t: Mapping[str, Any], count: bool) -> _Un
     unit = _Unit(t.get("status") or "unscored", t.get("reason_code"), t.get("metrics") or {}, t.get("flags") or {},
                  _key(r), t.get("owed"), count)
     unit.unread = _trace_unread(t)
+    if "review" in t or "n_review" in t:
+        unit.review = _n_review(t)
     return unit
 
 
@@ -619,7 +629,7 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     (refusals and parse failures), ``coverage`` (share scored) and, for each
     of :data:`LEADERBOARD_METRICS`, the group's ``mean_ci`` dict (or None).
     Rows are ranked by the mean layer composite (then BASP-strict, then
-    name); a model whose composite is None ranks last. Whether failures are
+    coverage, then name); a model whose composite is None ranks last. Whether failures are
     in the means is the summary's ``failures.policy``.
 
     Examples
@@ -649,6 +659,8 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
         comp = (r.get("layer_composite") or {}).get("mean")
         strict = (r.get("basp_strict") or {}).get("mean")
-        return (comp is None, -(comp or 0.0), -(strict or 0.0), str(r["model"]))
+        # on equal means the model that answered more ranks first (under --exclude-failures a model refusing
+        # half the items ties a right one and took rank 1 by its name, s34user), then the name
+        return (comp is None, -(comp or 0.0), -(strict or 0.0), -(r.get("coverage") or 0.0), str(r["model"]))
 
     return sorted(rows, key=key)

@@ -104,6 +104,24 @@ def _card_paths(specs: list[str]) -> dict[str, str]:
     return paths
 
 
+def _announce_encoder(conditions: Any, retriever: str) -> bool:
+    """Say on stderr, when the sentence encoder loads, what the silent wait before the first request is.
+
+    Condition B's default ranking loads all-MiniLM-L6-v2 and encodes every knowledge card before any request
+    is sent: a new user's run of 40 items waited about 1 min 50 s on a busy 2-core machine with nothing on
+    the terminal (s34user). Registers the notice only when condition B is asked with the embedding retriever;
+    returns whether it did.
+    """
+    if "B" not in tuple(conditions) or retriever != "embedding":
+        return False
+    from ipb.scoring._load_notice import on_model_load
+
+    on_model_load(lambda message: err.print(
+        f"ipb respond: {message}; condition B then encodes the knowledge cards: up to minutes on a busy machine, "
+        "before the first request (--retriever keyword skips both)", markup=False))
+    return True
+
+
 def _warn(message: str) -> None:
     err.print(f"warning: {message}", markup=False)
 
@@ -112,6 +130,8 @@ def _finish(result: Any) -> None:
     for note in result.dropped:
         _warn(f"{result.out}: dropped {note}")
     err.print(f"wrote {result.out}: {result.summary()}", markup=False)
+    for line in getattr(result, "error_lines", lambda: [])():
+        err.print(f"  {line}", markup=False)
     if result.fatal:
         err.print(f"{result.fatal}; the items not reached are left for the next run", markup=False)
     if not result.complete:
@@ -200,6 +220,7 @@ def respond(
                 raise RunError("--extra-body must be a JSON object", rule="usage")
         if retriever not in ("embedding", "keyword"):
             raise RunError(f"--retriever must be embedding or keyword, not {retriever!r}", rule="usage")
+        _announce_encoder(conds, retriever)
         policy = RetryPolicy(retries=retries, base_s=backoff, max_s=max(60.0, backoff))
         judge = None
         if judge_model is not None:

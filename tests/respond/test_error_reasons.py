@@ -1,0 +1,41 @@
+"""``ipb respond`` says why records failed, not only how many (s34user).
+
+A new user's run ended "120 record(s), 100 ok, 20 error(s)" and exit 1; the reason (condition B
+refused an investor the registry lacks) was only in each record's ``error`` field. The closing
+lines now group the failed records by condition and error text, most frequent first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ipb.respond.jobs import RunResult, _count
+
+UNKNOWN = "investor 'John Neff' is not in the registry, so condition B has no knowledge cards for it"
+
+
+def _run(records):
+    result = RunResult(out=Path("r.jsonl"), total=len(records))
+    for record in records:
+        _count(result, record)
+    return result
+
+
+def test_failed_records_grouped_by_condition_and_reason():
+    records = ([{"status": "ok", "condition": "A"}] * 3
+               + [{"status": "error", "condition": "B", "error": UNKNOWN}] * 2
+               + [{"status": "error", "condition": "C", "error": "server: HTTP 500:\n  boom (after 7 attempts)"}])
+    result = _run(records)
+    assert (result.ok, result.errors) == (3, 3)
+    assert result.error_lines() == [f"2 x condition B: {UNKNOWN}", "1 x condition C: server: HTTP 500: boom (after 7 attempts)"]
+
+
+def test_beyond_the_limit_the_rest_is_counted():
+    records = [{"status": "error", "condition": "A", "error": f"reason {k}"} for k in range(5)]
+    lines = _run(records).error_lines(limit=2)
+    assert lines[:2] == ["1 x condition A: reason 0", "1 x condition A: reason 1"]
+    assert lines[2].startswith("... and 3 record(s) failing for 3 other reason(s)")
+
+
+def test_no_errors_no_lines():
+    assert _run([{"status": "ok", "condition": "A"}]).error_lines() == []

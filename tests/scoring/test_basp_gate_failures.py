@@ -1,0 +1,44 @@
+"""``ipb score`` says which BASP-strict gates keep conj. low (s34user).
+
+A new user's "right" model (every gate and final verdict of the gold, in the layout the prompt asks for) showed
+conj. 0.000 and BASP-strict 0.708 on the leaderboard with nothing saying why: its answers name no source, so the
+SAP gate (0.000 < 0.5) failed on every one. The line under the leaderboard now names the failed gates per model.
+"""
+
+from __future__ import annotations
+
+from ipb.cli.commands.score import basp_gate_failures
+from ipb.respond.synthetic import bundled_items
+from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
+from ipb.scoring.run import ScoreOptions, score_responses
+
+NAMES = ["Circle of Competence", "Economic Moat", "Management Integrity", "Intrinsic Value Estimation",
+         "Margin of Safety", "Holding Period Economics"]
+
+
+def test_a_right_answer_without_a_source_fails_only_the_sap_gate():
+    item = bundled_items(["buffett_acquisition_checklist"])[0]
+    gold = item["grp"]["gold_program"]
+    text = "\n".join(f"Gate {g['gate']} ({NAMES[g['gate'] - 1]}): {g['verdict']}. " + ", ".join(g["required_elements"])
+                     for g in gold) + f"\nFinal verdict: {item['grp']['investment_verdict']}\n"
+    unscored = {"item_id": item["id"], "condition": "A", "model": "refuser", "response": "I cannot help with that."}
+    records = score_responses([item], [{"item_id": item["id"], "condition": "A", "model": "right", "response": text},
+                                       unscored],
+                              ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50))
+    right = records[0]["targets"][0]
+    assert right["metrics"]["verdict_acc"] == 1.0 and right["metrics"]["basp_conjunction"] == 0.0
+    # the refusal has no scored target: it is not counted here (coverage says it)
+    assert basp_gate_failures(records) == {"right": [("sap", 1.0)]}
+
+
+def test_not_applicable_gates_are_not_failures_and_top_limits():
+    def rec(model, passed):
+        gates = [{"metric": m, "passed": p} for m, p in passed.items()]
+        return {"model": model, "targets": [{"status": "scored", "basp_strict": {"gates": gates}}]}
+
+    records = [rec("a", {"sap": False, "gra": False, "kccs": False, "ogrs": False, "ivp": None}),
+               rec("a", {"sap": False, "gra": True, "kccs": True, "ogrs": False, "ivp": None}),
+               rec("b", {"sap": True, "gra": True, "ivp": None})]
+    assert basp_gate_failures(records) == {"a": [("ogrs", 1.0), ("sap", 1.0), ("gra", 0.5)]}
+    assert basp_gate_failures(records, top=1) == {"a": [("ogrs", 1.0)]}
+    assert basp_gate_failures([]) == {}
