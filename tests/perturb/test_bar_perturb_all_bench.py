@@ -29,3 +29,30 @@ def test_one_row(tmp_path) -> None:
     assert sum(int(part.split(":")[1]) for part in row["mix"].split()) == 12
     assert 0 <= row["rejected"] <= row["attempts"]
     assert "| marks_market_cycle_positioning | cold_aggressive_2008.yaml | 12 |" in bench.table([row])
+
+
+def test_the_bar_sample_is_each_cards_first_base_and_ten_seconds() -> None:
+    bench = load_bench("bar_perturb_all.py")
+    runs = bench.bar_runs([], 0)
+    cards = sorted({p.name for p in (ROOT / "frameworks" / "scenarios").iterdir() if p.is_dir()})
+    assert len(runs) == len(cards) + 10  # 28 cards' first bases, and 10 cards' second
+    by_card: dict[str, list[str]] = {}
+    for card, base in runs:
+        by_card.setdefault(card, []).append(base.name)
+    assert sorted(by_card) == cards
+    for card, names in by_card.items():
+        bundled = sorted(p.name for p in (ROOT / "frameworks" / "scenarios" / card).glob("*.yaml"))
+        assert names == bundled[:len(names)] and len(names) in (1, 2)
+    assert sum(len(n) == 2 for n in by_card.values()) == 10
+    assert bench.bar_runs([], 0) == runs  # seeded: the same draw twice
+    assert {c for c, b in bench.bar_runs([], 1)} == set(cards)
+    assert [b.name for c, b in bench.bar_runs(["pif_"], 0)] in (
+        sorted(p.name for p in (ROOT / "frameworks" / "scenarios" / "pif_dual_kill_investment_screen").glob("*.yaml"))[:k]
+        for k in (1, 2))
+
+
+def test_a_failed_row_shows_its_shortfall() -> None:
+    bench = load_bench("bar_perturb_all.py")
+    row = {"card": "c", "base": "b.yaml", "n": 1000, "items": 0, "mix": "", "verify": "perturb failed: x",
+           "rejected": 0, "attempts": 0, "worst": "", "ok": False, "note": ""}
+    assert "| c | b.yaml | 0 | 1000 |  | perturb failed: x |" in bench.table([row])

@@ -67,3 +67,82 @@ def test_every_inconclusive_gold_is_offered_inconclusive(card):
                 golds += 1
                 assert "INCONCLUSIVE" in item["question"].rsplit("give the final verdict", 1)[1], item["id"]
     assert golds > 0  # non-vacuity
+
+
+# --------------------------------------------------------------------------- bounds (stop 34)
+
+def _wide_card(gates: int, inputs: int = 3, marks: int = 12) -> str:
+    """A card of ``gates`` one-sided gates, each reading ``inputs`` numbers on 0..100 beside ``marks`` constants
+    in that range: ``(2 + 4 * marks) ** inputs`` lattice points per gate (125,000 here), none undecided, plus a
+    last gate undecided on a band (proceed at 50 or more, reject under 40)."""
+    lines = ["id: wide_card", "investor: Benjamin Graham", "name: Wide card (test)",
+             "topology_type: parallel_threshold", "gate_logic: conjunction",
+             "topology_rationale: Independent tests; any failure rejects.", "vintage: {start: 1934, end: null}",
+             "sources:", "  - {tier: 1, document: Security Analysis, year: 1934}", "constants:"]
+    lines += [f"  c{j}: {{value: {5 * (j + 1)}, type: number, author_inferred: true}}" for j in range(marks)]
+    lines.append("inputs:")
+    for g in range(gates + 1):
+        for k in range(inputs):
+            lines += [f"  x{g}_{k}:", "    type: number", "    range: [0, 100]", "    step: 1"]
+    lines.append("gates:")
+    source = "    source: {tier: 1, document: Security Analysis, year: 1934}"
+    for g in range(gates):
+        total = " + ".join(f"x{g}_{k}" for k in range(inputs))
+        lines += [f"  - id: g{g}", f"    name: Gate {g}", f"    proceed: {total} >= c{g % marks}",
+                  "    required_elements: [sum]", source]
+    others = " and ".join(f"x{gates}_{k} >= 0" for k in range(1, inputs))
+    lines += ["  - id: band", "    name: Band", f"    proceed: x{gates}_0 >= 50 and {others}",
+              f"    reject: x{gates}_0 < 40", "    required_elements: [band]", source]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_wide_card_runs_a_bounded_count_of_trials(monkeypatch):
+    """Resource bound (stop 34: LATTICE_LIMIT bounded nothing; this card would have run 2,625,000 scenarios):
+    20 gates of 125,000 lattice points and a band gate run at most CARD_LIMIT scenarios, each decided gate
+    exactly its share, and the band gate's undecided values are still found in its sample."""
+    from ipb.engine.card import load_card_text
+    from ipb.engine.graph import compile_card
+    from ipb.perturb import undecided
+
+    compiled = compile_card(load_card_text(_wide_card(20)))
+    real, calls = undecided.execute, []
+
+    def counted(card, facts, **kw):
+        calls.append(facts)
+        assert len(calls) <= undecided.CARD_LIMIT, "the card's trial bound is broken"
+        return real(card, facts, **kw)
+
+    monkeypatch.setattr(undecided, "execute", counted)
+    assert undecided_gates(compiled) == {"band"}
+    share = undecided.CARD_LIMIT // 21  # 16,384 // 21 gates = 780 scenarios a gate
+    assert share == 780 and share < undecided.LATTICE_LIMIT
+    decided = [f for f in calls if "x0_0" in f]  # gate g0's trials: its share, every one different
+    assert len(decided) == share and len({tuple(sorted(f.items())) for f in decided}) == share
+    assert 20 * share < len(calls) <= 21 * share  # the band gate stops at its first undecided scenario
+    assert undecided_gates(compiled) == {"band"} and len(calls) <= 21 * share  # remembered: no second run
+
+
+def test_a_gate_share_is_the_lattice_limit_on_a_narrow_card():
+    """A card of up to 16 gates gives each gate LATTICE_LIMIT scenarios (every bundled card has at most 7)."""
+    from ipb.perturb import undecided
+
+    assert undecided.CARD_LIMIT // 16 == undecided.LATTICE_LIMIT == 1024
+
+
+@pytest.mark.parametrize("source, undefined", [
+    ("ebit / capital", True),                     # a divisor that can be zero
+    ("ebit / (capital - debt) > 1", True),
+    ("a / -0.0%", True),                          # a zero literal divisor
+    ("a / -2 > 1", False),                        # a non-zero literal: always defined
+    ("a / 1e-3 + b / 25% + c / $5B", False),
+    ("a / k", False),                             # a non-zero card constant
+    ("a / z", True),                              # a zero card constant
+    ('sector in {"n/a", "catalog"}', False),      # a '/' in a string is no division (the old substring test)
+    ("catalog_log > sqrt_floor", False),          # 'log' and 'sqrt' in names (the old substring test)
+])
+def test_the_undefined_value_fallback_reads_divisions_exactly(source, undefined):
+    from decimal import Decimal
+
+    from ipb.perturb.undecided import can_be_undefined
+
+    assert can_be_undefined(source, {"k": (Decimal(4), None), "z": (Decimal(0), None)}) is undefined
