@@ -40,6 +40,7 @@ from ipb.scoring.parse._final_words import (  # moved there
     _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
     _POSITION_WORDS, _REVISION_CUE,
 )
+from ipb.scoring.parse._final_block import closing_block
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
@@ -82,6 +83,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
 
     def _final_verdict(self) -> tuple[str | None, Span | None]:
         """The final verdict and its span; its confidence and runner-up are left in ``self.final_reading``."""
+        self._mark_closing_block()
         masked = self.masked
         ix = self.ix
         candidates: list[tuple[int, int, str, Span]] = []  # (level, position, outcome, span)
@@ -285,9 +287,12 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
         for start, end, outcome, u, stated in self._stated_decisions():
             consider(start, end, outcome, 1, u, stated)  # "So we bought in.", "goes into the model portfolio" (:mod:`._decided`)
         stages = set(getattr(self, "json_not_final", ()))
+        tallies = self._tally_sentences()
         for hit in self.hits:
             if hit.start in stages:
                 continue  # a JSON stage's own "passed": true (:mod:`._json_answer`)
+            if hit.unit in tallies:
+                continue  # "条件 1、2 满足，条件 3 不满足": criteria marked met and unmet in one sentence are a tally, no decision
             unit = self.units[hit.unit]
             token = masked[hit.start : hit.end]
             own = ix.own_verdict_words.get(token.upper())
@@ -328,6 +333,31 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
         self.final_reading = self._final_reading(candidates, set_aside, outcome, span)
         return outcome, span
+
+    def _mark_closing_block(self) -> None:
+        """The paragraph a decision label of another language opens after the last gate ("结论：...", "Conclusión:
+        ...", :func:`._final_block.closing_block`) is the final region, its label the final cue of its sentence."""
+        last_gate = max((a.mention[0] for a in self.anchors.values() if a.gate is not None), default=-1)
+        block = closing_block(self.masked, last_gate)
+        if block is None:
+            return
+        start, _, stop = block
+        for unit in self.units:
+            if unit.end > start and unit.start < stop:
+                unit.final = True
+        u = self._unit_at(start)
+        if u >= 0:
+            self.final_cue_at.setdefault(u, start)
+
+    def _tally_sentences(self) -> set[int]:
+        """Sentences of the final region holding gate-verdict words of both senses ("Conditions 1 and 2 met,
+        condition 3 not met", "条件 1、2 满足，条件 3 不满足"): a tally of the criteria, whose words state no decision."""
+        senses: dict[int, set[str]] = {}
+        for hit in self.hits:
+            if self.units[hit.unit].final and not hit.word.sense and self._level(hit) >= vw.COMMITTED \
+                    and hit.verdict in (vw.PROCEED, vw.REJECT):
+                senses.setdefault(hit.unit, set()).add(hit.verdict)
+        return {u for u, s in senses.items() if len(s) == 2}
 
     def _value_after_cue_wins(self, candidates: list[tuple[int, int, str, Span]]) -> list[tuple[int, int, str, Span]]:
         """In one sentence after a final cue, the first outcome stated is the verdict; a later, different outcome of the
