@@ -151,6 +151,12 @@ _FAIL_VERBS = frozenset({"exclude", "divest", "sell", "exit", "reject", "decline
 _ANSWER_ON = re.compile(r"(?i)answer\s+(?:on|for|to)\s+[^.;:\n]{1,40}?\s+is\s+(?P<ans>no|yes)\b")
 _ANSWER_BEFORE = re.compile(r"(?i)\b(?:the|my|our)\s+\Z")
 
+#: A decision label opening its line (after markup or a thread's or list's number: "5/ Verdict:", "**Decision** -"),
+#: right before an act: the act is the decision ("5/ Verdict: buying $KELP, 3% starter").
+_ACT_LABEL = re.compile(r"(?i)(?:^|(?<=\n))[ \t>*_#-]*(?:\d{1,2}[./)][ \t]*)?(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall)[ \t]+)?"
+                        r"(?:decision|verdict|call|action|recommendation|conclusion|bottom[ \t-]+line)[*_]{0,2}[ \t]*"
+                        r"[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*\Z")
+
 _TRIGGERS: list[Trigger] = [
     *(Trigger(lit, rule.pattern, k) for k, rule in enumerate(_RULES) for lit in rule.literals),
     Trigger("decided", _DECIDED, len(_RULES)),
@@ -292,6 +298,10 @@ class _DecidedMixin(_ParserState):
                 ok = found is not None
                 if not ok and rule.head:
                     ok = not masked[window : m.start()].strip(" \t*_>-") or _SENTENCE_HEAD.search(masked[window : m.start()]) is not None
+                if not ok and not rule.whole:  # the act as a decision label's value: "5/ Verdict: buying", "Decision: passing."
+                    line_start = masked.rfind("\n", window, m.start()) + 1
+                    ok = _ACT_LABEL.search(masked, max(line_start, window), m.start()) is not None \
+                        or decision_label_before(masked, line_start, m.start())
                 if not ok:
                     continue
                 if rule.whole and found is not None:

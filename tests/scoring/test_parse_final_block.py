@@ -70,3 +70,27 @@ def test_a_tally_of_criteria_met_and_unmet_states_no_decision() -> None:
     assert _final(text, GRAHAM) is None
     # one sense alone is still the decision ("conclusion: not met")
     assert _final(GRAHAM_BODY + "结论：不满足。", GRAHAM) == "DECLINE"
+
+
+@pytest.mark.parametrize("closing, want", [
+    # German: result: a good business, not at this price. No buy -- onto the watch list.
+    ("Ergebnis: Ein gutes Unternehmen, aber nicht zu diesem Preis.\nKein Kauf, auf die Beobachtungsliste.", "DECLINE"),
+    # Spanish: conclusion: the company is good, the cushion too thin. Today we would not buy it.
+    ("Conclusión: la empresa es buena, pero el margen es corto. Hoy no la compraríamos.", "DECLINE"),
+])
+def test_closing_words_of_other_languages(closing: str, want: str) -> None:
+    assert _final(GRAHAM_BODY + closing, GRAHAM) == want
+
+
+@pytest.mark.parametrize("closing, want", [
+    ("5/ Verdict: buying the shares, a 3% starter.", "INVEST"),
+    ("Decision: selling the position this week.", "DECLINE"),
+    ("**Call** - passing.", "DECLINE"),
+])
+def test_an_act_as_a_decision_labels_value(closing: str, want: str) -> None:
+    assert _final(GRAHAM_BODY + closing, GRAHAM) == want
+
+
+def test_an_act_without_its_decider_or_a_label_stays_unread() -> None:
+    # "buying" after a noun, no label and no decider: a description ("the fund's buying power"), never a verdict
+    assert _final(GRAHAM_BODY + "Analysts note heavy buying the shares saw in March.", GRAHAM) is None
