@@ -166,7 +166,7 @@ _TRIGGERS: list[Trigger] = [
 #: Before an inflected outcome verb: its decider or the decision's subject in the passive ("the capital will be
 #: redirected to passive", "the portfolio needs revising", "we have declined", "should not be repurchasing").
 _INFLECTED_SUBJECT = re.compile(
-    rf"(?i)(?:{_DECIDER}(?:\s+(?:have|has|had|would|will|should))?(?:\s+(?:not|never))?"
+    rf"(?i)(?:{_DECIDER}(?:\s+(?:have|has|had|would|will|should|am|are|is))?(?:\s+(?:not|never))?"
     r"|\b(?:the|this|that|its|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|will\s+be|would\s+be|has\s+been|must\s+be|should\s+be|is\s+to\s+be|"
     r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?"
     # a recommendation or approval of the act: "Staff recommends rebalancing", "we'd suggest trimming", "the committee
@@ -201,7 +201,8 @@ def _inflected(outcome_keys: tuple[str, ...], outcome_of: dict[str, str]) -> tup
     built = None
     if alts:
         pattern = re.compile(r"(?i)(?:" + "|".join(alts) + ")")
-        stems = dict.fromkeys(k.lower().split("_")[0][:4] for k in outcome_keys if len(k.split("_")[0]) >= 4)
+        # the literal every inflection starts with: the root, less a final "e" ("take" -> "tak", so "taking" is scanned)
+        stems = dict.fromkeys(k.lower().split("_")[0].removesuffix("e")[:4] for k in outcome_keys if len(k.split("_")[0]) >= 4)
         built = (pattern, [Trigger(s, pattern) for s in stems], literal)
     if len(_INFLECTED_CACHE) > 256:
         _INFLECTED_CACHE.clear()

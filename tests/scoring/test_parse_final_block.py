@@ -94,3 +94,15 @@ def test_an_act_as_a_decision_labels_value(closing: str, want: str) -> None:
 def test_an_act_without_its_decider_or_a_label_stays_unread() -> None:
     # "buying" after a noun, no label and no decider: a description ("the fund's buying power"), never a verdict
     assert _final(GRAHAM_BODY + "Analysts note heavy buying the shares saw in March.", GRAHAM) is None
+
+
+SOROS = "soros_reflexive_hypothesis_trade_construction"  # pass TAKE_POSITION, fail ABANDON_HYPOTHESIS
+
+
+def test_an_outcome_verb_inflected_from_a_root_ending_in_e() -> None:
+    # TAKE_POSITION said as its decider's act in the progressive: "taking" does not start with "take"
+    body = "Hypothesis: the lenders' loop is self-reinforcing. Test position: on, 1% short.\n\n"
+    assert _final(body + "Serve: we are taking the position.", SOROS) == "TAKE_POSITION"
+    assert _final(body + "We are taking the position.", SOROS) == "TAKE_POSITION"
+    # not the decider: a report of someone else's trade is no decision
+    assert _final(body + "Rivals were taking the position last year.", SOROS) is None
