@@ -40,7 +40,7 @@ from ipb.scoring.parse._final_words import (  # moved there
     _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
     _POSITION_WORDS, _REVISION_CUE,
 )
-from ipb.scoring.parse._final_block import closing_block
+from ipb.scoring.parse._final_block import _ClosingBlockMixin
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
@@ -76,7 +76,7 @@ def _unsaid(words: list[str]) -> bool:
 _SCREEN_PASSED = re.compile(r"(?i)\bscreen(?:ing)?[ \t_-]*(?:result|outcome|status|verdict)[\"']?[ \t]*[:=][ \t]*[\"']?(?-i:PASS)\b")
 
 
-class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
+class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
     # ------------------------------------------------------------------ final verdict
@@ -333,31 +333,6 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
         self.final_reading = self._final_reading(candidates, set_aside, outcome, span)
         return outcome, span
-
-    def _mark_closing_block(self) -> None:
-        """The paragraph a decision label of another language opens after the last gate ("结论：...", "Conclusión:
-        ...", :func:`._final_block.closing_block`) is the final region, its label the final cue of its sentence."""
-        last_gate = max((a.mention[0] for a in self.anchors.values() if a.gate is not None), default=-1)
-        block = closing_block(self.masked, last_gate)
-        if block is None:
-            return
-        start, _, stop = block
-        for unit in self.units:
-            if unit.end > start and unit.start < stop:
-                unit.final = True
-        u = self._unit_at(start)
-        if u >= 0:
-            self.final_cue_at.setdefault(u, start)
-
-    def _tally_sentences(self) -> set[int]:
-        """Sentences of the final region holding gate-verdict words of both senses ("Conditions 1 and 2 met,
-        condition 3 not met", "条件 1、2 满足，条件 3 不满足"): a tally of the criteria, whose words state no decision."""
-        senses: dict[int, set[str]] = {}
-        for hit in self.hits:
-            if self.units[hit.unit].final and not hit.word.sense and self._level(hit) >= vw.COMMITTED \
-                    and hit.verdict in (vw.PROCEED, vw.REJECT):
-                senses.setdefault(hit.unit, set()).add(hit.verdict)
-        return {u for u, s in senses.items() if len(s) == 2}
 
     def _value_after_cue_wins(self, candidates: list[tuple[int, int, str, Span]]) -> list[tuple[int, int, str, Span]]:
         """In one sentence after a final cue, the first outcome stated is the verdict; a later, different outcome of the

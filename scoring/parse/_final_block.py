@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 
 from ipb.scoring import _foreign_verdicts as fv
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._state import _ParserState
 
 __all__ = ["closing_block"]
 
@@ -58,3 +60,32 @@ def closing_block(text: str, last_gate_label: int) -> tuple[int, int, int] | Non
         return None
     stop = text.find("\n\n", found.end())
     return found.start("label"), found.end("label"), len(text) if stop < 0 else stop
+
+
+class _ClosingBlockMixin(_ParserState):
+    """Marks the closing block as the final region; finds the final region's tallies of criteria (read by :mod:`._final`)."""
+
+    def _mark_closing_block(self) -> None:
+        """The paragraph a decision label of another language opens after the last gate ("结论：...", "Conclusión:
+        ...", :func:`._final_block.closing_block`) is the final region, its label the final cue of its sentence."""
+        last_gate = max((a.mention[0] for a in self.anchors.values() if a.gate is not None), default=-1)
+        block = closing_block(self.masked, last_gate)
+        if block is None:
+            return
+        start, _, stop = block
+        for unit in self.units:
+            if unit.end > start and unit.start < stop:
+                unit.final = True
+        u = self._unit_at(start)
+        if u >= 0:
+            self.final_cue_at.setdefault(u, start)
+
+    def _tally_sentences(self) -> set[int]:
+        """Sentences of the final region holding gate-verdict words of both senses ("Conditions 1 and 2 met,
+        condition 3 not met", "条件 1、2 满足，条件 3 不满足"): a tally of the criteria, whose words state no decision."""
+        senses: dict[int, set[str]] = {}
+        for hit in self.hits:
+            if self.units[hit.unit].final and not hit.word.sense and self._level(hit) >= vw.COMMITTED \
+                    and hit.verdict in (vw.PROCEED, vw.REJECT):
+                senses.setdefault(hit.unit, set()).add(hit.verdict)
+        return {u for u, s in senses.items() if len(s) == 2}
