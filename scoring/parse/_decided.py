@@ -151,6 +151,12 @@ _FAIL_VERBS = frozenset({"exclude", "divest", "sell", "exit", "reject", "decline
 _ANSWER_ON = re.compile(r"(?i)answer\s+(?:on|for|to)\s+[^.;:\n]{1,40}?\s+is\s+(?P<ans>no|yes)\b")
 _ANSWER_BEFORE = re.compile(r"(?i)\b(?:the|my|our)\s+\Z")
 
+#: A decision label opening its line (after markup or a thread's or list's number: "5/ Verdict:", "**Decision** -"),
+#: right before an act: the act is the decision ("5/ Verdict: buying $KELP, 3% starter").
+_ACT_LABEL = re.compile(r"(?i)(?:^|(?<=\n))[ \t>*_#-]*(?:\d{1,2}[./)][ \t]*)?(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall)[ \t]+)?"
+                        r"(?:decision|verdict|call|action|recommendation|conclusion|bottom[ \t-]+line)[*_]{0,2}[ \t]*"
+                        r"[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*\Z")
+
 _TRIGGERS: list[Trigger] = [
     *(Trigger(lit, rule.pattern, k) for k, rule in enumerate(_RULES) for lit in rule.literals),
     Trigger("decided", _DECIDED, len(_RULES)),
@@ -160,7 +166,7 @@ _TRIGGERS: list[Trigger] = [
 #: Before an inflected outcome verb: its decider or the decision's subject in the passive ("the capital will be
 #: redirected to passive", "the portfolio needs revising", "we have declined", "should not be repurchasing").
 _INFLECTED_SUBJECT = re.compile(
-    rf"(?i)(?:{_DECIDER}(?:\s+(?:have|has|had|would|will|should))?(?:\s+(?:not|never))?"
+    rf"(?i)(?:{_DECIDER}(?:\s+(?:have|has|had|would|will|should|am|are|is))?(?:\s+(?:not|never))?"
     r"|\b(?:the|this|that|its|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|will\s+be|would\s+be|has\s+been|must\s+be|should\s+be|is\s+to\s+be|"
     r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?"
     # a recommendation or approval of the act: "Staff recommends rebalancing", "we'd suggest trimming", "the committee
@@ -195,7 +201,8 @@ def _inflected(outcome_keys: tuple[str, ...], outcome_of: dict[str, str]) -> tup
     built = None
     if alts:
         pattern = re.compile(r"(?i)(?:" + "|".join(alts) + ")")
-        stems = dict.fromkeys(k.lower().split("_")[0][:4] for k in outcome_keys if len(k.split("_")[0]) >= 4)
+        # the literal every inflection starts with: the root, less a final "e" ("take" -> "tak", so "taking" is scanned)
+        stems = dict.fromkeys(k.lower().split("_")[0].removesuffix("e")[:4] for k in outcome_keys if len(k.split("_")[0]) >= 4)
         built = (pattern, [Trigger(s, pattern) for s in stems], literal)
     if len(_INFLECTED_CACHE) > 256:
         _INFLECTED_CACHE.clear()
@@ -292,6 +299,10 @@ class _DecidedMixin(_ParserState):
                 ok = found is not None
                 if not ok and rule.head:
                     ok = not masked[window : m.start()].strip(" \t*_>-") or _SENTENCE_HEAD.search(masked[window : m.start()]) is not None
+                if not ok and not rule.whole:  # the act as a decision label's value: "5/ Verdict: buying", "Decision: passing."
+                    line_start = masked.rfind("\n", window, m.start()) + 1
+                    ok = _ACT_LABEL.search(masked, max(line_start, window), m.start()) is not None \
+                        or decision_label_before(masked, line_start, m.start())
                 if not ok:
                     continue
                 if rule.whole and found is not None:

@@ -40,6 +40,7 @@ from ipb.scoring.parse._final_words import (  # moved there
     _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
     _POSITION_WORDS, _REVISION_CUE,
 )
+from ipb.scoring.parse._final_block import _ClosingBlockMixin
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
@@ -75,13 +76,14 @@ def _unsaid(words: list[str]) -> bool:
 _SCREEN_PASSED = re.compile(r"(?i)\bscreen(?:ing)?[ \t_-]*(?:result|outcome|status|verdict)[\"']?[ \t]*[:=][ \t]*[\"']?(?-i:PASS)\b")
 
 
-class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
+class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
     # ------------------------------------------------------------------ final verdict
 
     def _final_verdict(self) -> tuple[str | None, Span | None]:
         """The final verdict and its span; its confidence and runner-up are left in ``self.final_reading``."""
+        self._mark_closing_block()
         masked = self.masked
         ix = self.ix
         candidates: list[tuple[int, int, str, Span]] = []  # (level, position, outcome, span)
@@ -285,9 +287,12 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin):
         for start, end, outcome, u, stated in self._stated_decisions():
             consider(start, end, outcome, 1, u, stated)  # "So we bought in.", "goes into the model portfolio" (:mod:`._decided`)
         stages = set(getattr(self, "json_not_final", ()))
+        tallies = self._tally_sentences()
         for hit in self.hits:
             if hit.start in stages:
                 continue  # a JSON stage's own "passed": true (:mod:`._json_answer`)
+            if hit.unit in tallies:
+                continue  # "条件 1、2 满足，条件 3 不满足": criteria marked met and unmet in one sentence are a tally, no decision
             unit = self.units[hit.unit]
             token = masked[hit.start : hit.end]
             own = ix.own_verdict_words.get(token.upper())

@@ -1,0 +1,91 @@
+"""The closing block an answer in another language opens with its decision label (issue 13, final verdicts on fresh
+text; paper §7.5).
+
+An answer written in Chinese, Japanese, Korean, Spanish or Swedish closes as an English one does: a paragraph that
+opens with a decision label ("结论：", "結論：", "결론:", "Conclusión:", "Beslut:", "总结论：", "操作建议：") and states the
+decision somewhere in it, often not right after the label ("结论：第一层次看很便宜，第二层次看并不便宜。不买。", conclusion:
+cheap at first sight, not cheap at the second level. Not buying.). The English labels already open the final region
+(:mod:`._layout`); the labels of ``grammar/languages.yaml`` (``labels``) did not, so a final-verdict word in such a
+paragraph counted only right after the label. :func:`closing_block` finds that paragraph and :mod:`._final` reads it
+as the final region, with the label as its final cue.
+
+The paragraph counts only where it can be the answer's own close: it opens a paragraph (a blank line or the text's
+start before it), the label opens its line (after markup, a list number or at most a short qualifier: "总结论",
+"Mi conclusión"), and no gate's label or heading comes at or after it (a per-criterion "结论：通过" inside a checklist
+is that criterion's).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring import _foreign_verdicts as fv
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._state import _ParserState
+
+__all__ = ["closing_block"]
+
+#: A decision label of another language opening a line: markup, a list number, at most a short qualifier (up to four
+#: characters of an unspaced script glued to it, "总结论", "操作建议"; or one word and a space, "Mi conclusión"), the
+#: label, then a colon or a dash (the full-width colon is a colon once the text is read: :func:`ipb.scoring._text.plain_spacing`)
+#: or the end of a heading's line.
+_LABEL_LINE = re.compile(
+    rf"(?im)^[ \t>*_#-]*(?:\d{{1,2}}[.)/][ \t]*)?(?:[{fv.UNSPACED_CHARS}]{{1,4}}|[^\W\d_]{{1,12}}[ \t]+)?"
+    rf"(?P<label>{fv.LABEL_PATTERN})[ \t]*[*_]{{0,2}}[ \t]*(?:[:\uff1a\u2014\u2013]|[ \t]-|(?=[ \t]*\n))")
+
+
+def closing_block(text: str, last_gate_label: int) -> tuple[int, int, int] | None:
+    """(label start, label end, block end) of the last paragraph of ``text`` opened by a decision label of another
+    language, or None when there is none after offset ``last_gate_label`` (where the last gate's label or heading
+    starts; -1 for none). The block runs from the label to the paragraph's end (a blank line, or the text's end).
+
+    >>> t = "1. 护城河：通过\\n2. 安全边际：不通过\\n\\n结论：价格不便宜。不买。"
+    >>> closing_block(t, t.index("2."))
+    (23, 25, 35)
+    >>> t = "1. Moat: ok\\n\\nConclusión: es buena empresa.\\nHoy no la compraríamos.\\n\\nNota: datos de 2025."
+    >>> b = closing_block(t, 0); t[b[0]:b[2]]
+    'Conclusión: es buena empresa.\\nHoy no la compraríamos.'
+    >>> closing_block("结论：通过\\n\\n2. 安全边际 结论：不通过", 8) is None
+    True
+    """
+    found = None
+    for m in _LABEL_LINE.finditer(text, max(0, last_gate_label)):
+        line_start = m.start()
+        if m.start("label") <= last_gate_label:
+            continue
+        if line_start > 0 and not text.endswith("\n\n", 0, line_start):
+            continue  # the label opens a paragraph: a line inside a gate's paragraph is that gate's
+        found = m
+    if found is None:
+        return None
+    stop = text.find("\n\n", found.end())
+    return found.start("label"), found.end("label"), len(text) if stop < 0 else stop
+
+
+class _ClosingBlockMixin(_ParserState):
+    """Marks the closing block as the final region; finds the final region's tallies of criteria (read by :mod:`._final`)."""
+
+    def _mark_closing_block(self) -> None:
+        """The paragraph a decision label of another language opens after the last gate ("结论：...", "Conclusión:
+        ...", :func:`._final_block.closing_block`) is the final region, its label the final cue of its sentence."""
+        last_gate = max((a.mention[0] for a in self.anchors.values() if a.gate is not None), default=-1)
+        block = closing_block(self.masked, last_gate)
+        if block is None:
+            return
+        start, _, stop = block
+        for unit in self.units:
+            if unit.end > start and unit.start < stop:
+                unit.final = True
+        u = self._unit_at(start)
+        if u >= 0:
+            self.final_cue_at.setdefault(u, start)
+
+    def _tally_sentences(self) -> set[int]:
+        """Sentences of the final region holding gate-verdict words of both senses ("Conditions 1 and 2 met,
+        condition 3 not met", "条件 1、2 满足，条件 3 不满足"): a tally of the criteria, whose words state no decision."""
+        senses: dict[int, set[str]] = {}
+        for hit in self.hits:
+            if self.units[hit.unit].final and not hit.word.sense and self._level(hit) >= vw.COMMITTED \
+                    and hit.verdict in (vw.PROCEED, vw.REJECT):
+                senses.setdefault(hit.unit, set()).add(hit.verdict)
+        return {u for u, s in senses.items() if len(s) == 2}
