@@ -13,9 +13,9 @@ A run is the numbered items of one list numbered 1..N, the items of one bulleted
   of named gates, is read by its names); a title sharing the card's words for another gate is matched to it by the
   card's vocabulary (:mod:`._vocabulary`) before this pass, so it stops the run too ("- Board : PASS" in place 1 of
   a card whose gate 3 speaks of the board's decision);
-- at least half of its items state a verdict word in their own lines (a list of facts, reasons or the writer's own
-  questions is not a checklist), except in a numbered list numbered 1..N in which the card's words (names, aliases)
-  name nothing: a list in a language the parser does not read, whose numbers are the only evidence it has.
+- at least half of its items state a verdict word in their own lines: a list of facts, reasons or the writer's own
+  questions is not a checklist ("1. Revenue in year 1 was $4B." ... "7. ..." for a seven-gate card; five questions of
+  the writer's own whose order is not the card's).
 
 An item keeps a reading it had of its own gate. A title the parser took for a gate the card lacks (FM-1) becomes the
 gate of its position only in a run none of whose items the card's words name (a run the parser cannot read by names,
@@ -32,8 +32,6 @@ from ipb.scoring.parse._types import Span
 
 #: How a gate met by its item's position is recognised (GateTrace.how).
 POSITION = "position"
-#: How a mention names a gate by the card's words for it (not by a number or a gate's substance).
-_WORDED = frozenset({"name", "alias", "id", "fuzzy", "words"})
 #: Whitespace that indents a continuation line under a list item (the ideographic space included).
 _INDENT = " \t\u3000"
 
@@ -147,16 +145,7 @@ class _PositionalMixin(_ParserState):
             lines = self._item_lines(run, i)
             start, end = self.lines[lines.start].start, self.lines[lines.stop - 1].end
             verdicts += any(start <= h.start < end for h in self.hits)
-        if 2 * verdicts >= len(run):
-            return True
-        # a numbered list with few verdict words: read by position only when the card's words name nothing in it (a list
-        # in a language the parser does not read); one the parser reads ("1. What does the company do? ... not in the
-        # too-hard pile") is a list of the writer's own questions, whose order need not be the card's
-        first = self.lines[run[0]]
-        if first.kind != "list" or first.marker != "number":
-            return False
-        start, end = first.start, self.lines[self._item_lines(run, len(run) - 1).stop - 1].end
-        return not any(start <= m.start < end and m.how in _WORDED for m in self.mentions)
+        return 2 * verdicts >= len(run)
 
     def _item_span(self, li: int) -> Span:
         """Where an item names its gate: its number, else its title, else its line."""

@@ -134,8 +134,7 @@ def test_a_title_in_another_gates_words_stops_the_run() -> None:
 
 
 def test_a_numbered_list_of_the_writers_own_questions_in_the_cards_language_is_not_read_by_position() -> None:
-    # no verdict words; item 2's text names gate 1 by an alias ("excess cash"): the parser reads this list's language,
-    # so its numbers alone do not make it the card's checklist
+    # no verdict words: its numbers alone do not make it the card's checklist (item 2's "excess cash" is gate 1's alias)
     text = ("1. What does it make?\nValves for water utilities.\n\n"
             "2. Can it pay for the buyback?\nThere is excess cash of $2bn.\n\n"
             "3. Who runs it?\nThe founder's daughter since 2019.\n\n"
