@@ -13,6 +13,8 @@ A run is the numbered items of one list numbered 1..N, the items of one bulleted
   of named gates, is read by its names); a title sharing the card's words for another gate is matched to it by the
   card's vocabulary (:mod:`._vocabulary`) before this pass, so it stops the run too ("- Board : PASS" in place 1 of
   a card whose gate 3 speaks of the board's decision);
+- no other run of the answer has the same item titles (a table of the same metrics for each of several stocks is a
+  table per subject, not a walk through the card's gates);
 - at least half of its items state a verdict word in their own lines: a list of facts, reasons or the writer's own
   questions is not a checklist ("1. Revenue in year 1 was $4B." ... "7. ..." for a seven-gate card; five questions of
   the writer's own whose order is not the card's).
@@ -44,8 +46,12 @@ class _PositionalMixin(_ParserState):
         n = len(self.card.gates)
         if n < 2:
             return
-        for run in self._item_runs():
-            if len(run) == n and self._follows_card(run):
+        runs = [run for run in self._item_runs() if len(run) == n]
+        titles = [tuple(self._item_title(li).strip().lower() for li in run) for run in runs]
+        for run, own in zip(runs, titles):
+            if all(own) and titles.count(own) > 1:
+                continue  # the same rows again: one table (or list) per stock or scenario, not a walk through the card
+            if self._follows_card(run):
                 # a worded title the parser took for a gate the card lacks keeps that reading beside items the card's
                 # words name ("1. Owner earnings", "2. Insider buying", "3. Margin of safety"): the parser reads the
                 # run's language, and the title names no gate of the card
@@ -146,6 +152,13 @@ class _PositionalMixin(_ParserState):
             start, end = self.lines[lines.start].start, self.lines[lines.stop - 1].end
             verdicts += any(start <= h.start < end for h in self.hits)
         return 2 * verdicts >= len(run)
+
+    def _item_title(self, li: int) -> str:
+        """The title of an item: its label, or a table row's first cell ("" when it has neither)."""
+        line = self.lines[li]
+        if line.kind == "table":
+            return self.masked[line.cells[0][0] : line.cells[0][1]] if line.cells else ""
+        return self.masked[line.label[0] : line.label[1]] if line.label else ""
 
     def _item_span(self, li: int) -> Span:
         """Where an item names its gate: its number, else its title, else its line."""

@@ -140,3 +140,11 @@ def test_a_numbered_list_of_the_writers_own_questions_in_the_cards_language_is_n
             "3. Who runs it?\nThe founder's daughter since 2019.\n\n"
             "4. What comes next?\nTwo new plants in 2027.\n")
     assert [g for g, _ in _read(text, BUYBACK)] == [1]
+
+
+def test_the_same_rows_repeated_for_each_stock_are_not_read_by_position() -> None:
+    # two tables of the same four metrics, one per stock: the rows are metrics, not the card's four gates
+    table = "| Voce | Valore | Esito |\n|---|---|---|\n| Ricavi | {a} | {m} |\n| Margine | 18% | {m} |\n| Debito | 0,4x | {m} |\n| Dipendenti | 900 | {m} |\n"
+    text = "Alfa SpA\n\n" + table.format(a="4 mld", m="\u2705") + "\nBeta SpA\n\n" + table.format(a="1 mld", m="\u274c")
+    result = parse_response(text, BUYBACK, embedder=False)
+    assert result.status == "parse_failure" and result.gates == []
