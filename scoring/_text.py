@@ -33,6 +33,7 @@ from ipb.scoring._scan import (  # re-exported: the scanner lived here
 from ipb.scoring._sentences import _ABBREV, _SENTENCE_END, _trim, sentence_spans  # re-exported
 
 __all__ = [
+    "item_number",
     "mask_reasoning",
     "fold_repeated_lines",
     "blank_spans",
@@ -403,10 +404,15 @@ def table_top(lines: list[Line], li: int) -> int:
 
 _HEADING = re.compile(r"[ \t]{0,3}(#{1,6})[ \t]+")
 _QUOTE = re.compile(r"[ \t]{0,12}(?:>[ \t]?){1,6}")
+#: A list item's marker. Numbers also in the forms other scripts number items: circled digits ("\u2460 ", "\u2461 ", up to
+#: 20) and the ideographic enumeration comma ("1\u3001\u80fd\u529b\u5708", no space needed after it); the item number of
+#: either is read by :func:`item_number`.
 _LIST = re.compile(
-    r"([ \t]{0,24})(?:(?P<num>\(?\d{1,3}[.)](?!\d)|\(\d{1,3}\))|(?P<bullet>[-*+\u2022\u25aa\u25e6\u2023\u2013\u2014\u25cf\u25cb])"
-    r"|(?P<letter>\(?[a-z][.)]|\(?(?:i{1,3}|iv|v|vi{1,3}|ix|x)[.)]))[ \t]+"
+    r"([ \t]{0,24})(?:(?:(?P<num>\(?\d{1,3}[.)](?!\d)|\(\d{1,3}\)|[\u2460-\u2473])|(?P<bullet>[-*+\u2022\u25aa\u25e6\u2023\u2013\u2014\u25cf\u25cb])"
+    r"|(?P<letter>\(?[a-z][.)]|\(?(?:i{1,3}|iv|v|vi{1,3}|ix|x)[.)]))[ \t\u3000]+|(?P<ideo>\d{1,3}\u3001)[ \t\u3000]*)"
 )
+#: The number an item marker states: "3." or "(3)" -> 3, a circled "\u2462" -> 3, "3\u3001" -> 3.
+_ITEM_MARK = re.compile(r"[ \t>*_]*\(?(?:(?P<n>\d{1,3})(?:[.)\u3001]|(?=[ \t]))|(?P<c>[\u2460-\u2473]))")
 _CHECKBOX = re.compile(r"\[[ xX\u2713]\][ \t]+")
 _BOLD = re.compile(r"(\*\*|__)(?P<inner>[^*_\n]{1,160}?)\1")
 _JSON_KEY = re.compile(r"[ \t]{0,40}[\[{,]?[ \t]{0,8}\"(?P<key>[A-Za-z_][A-Za-z0-9_ ]{0,40})\"[ \t]*:[ \t]*")
@@ -417,7 +423,7 @@ _DOT_LEADER = r"(?:[ \t]+\.{4,}|\.{6,})(?=[ \t])"
 _LABEL_END = re.compile(r"[ \t]*(?::|\u2014|\u2013|[ \t]-[ \t]|\u2192|=>|->|\||\(|\*\*|__|\t)|" + _DOT_LEADER)
 _PLAIN_DELIM = re.compile(r":(?!//)|[ \t][\u2014\u2013]|[ \t]-[ \t]|\u2192|=>|" + _DOT_LEADER)
 _TABLE_SEP_CHARS = frozenset("|:- \t")
-_LIST_FIRST = frozenset("-*+(\u2022\u25aa\u25e6\u2023\u2013\u2014\u25cf\u25cb")
+_LIST_FIRST = frozenset("-*+(\u2022\u25aa\u25e6\u2023\u2013\u2014\u25cf\u25cb" + "".join(map(chr, range(0x2460, 0x2474))))
 _LEADING_SYMBOLS = re.compile("[ \t]*(?:(?:[\u2705\u2714\u2713\u2611\u274c\u2717\u2718\u2716\u26d4\u2753\u26a0\ufe0f\U0001f6d1\U0001f534\U0001f7e2\U0001f7e1\U0001f44d]"
                               "|\\?(?=[ \t]+[^\\s?]))[ \t]*){1,3}")
 
@@ -426,6 +432,20 @@ _LEADING_SYMBOLS = re.compile("[ \t]*(?:(?:[\u2705\u2714\u2713\u2611\u274c\u2717
 #: part of the label they stand before (status marks that say a verdict are :data:`_LEADING_SYMBOLS`, read first).
 PICTOGRAPHS = re.compile("[ \t]*(?:[\U0001f300-\U0001faff\u2600-\u27bf\u2b50\u2b55\u2b1b\u2b1c][\ufe0f\u200d]?[ \t]*){1,3}")
 _BLANK_LINES = re.compile(r"(?:[^\S\n]*\n)+")
+
+
+def item_number(text: str, start: int, end: int) -> tuple[int, tuple[int, int]] | None:
+    """The number a numbered list item's marker states and the marker's span, or None.
+
+    >>> [item_number(t, 0, len(t)) for t in ("3. Moat", "(2) Price", "\u2462 \u8ca1\u52d9", "4\u3001\u5b89\u5168", "Moat")]
+    [(3, (0, 1)), (2, (1, 2)), (3, (0, 1)), (4, (0, 1)), None]
+    """
+    m = _ITEM_MARK.match(text, start, end)
+    if m is None:
+        return None
+    if m.group("c"):
+        return ord(m.group("c")) - 0x245F, m.span("c")
+    return int(m.group("n")), m.span("n")
 
 
 def split_lines(text: str, skip: "list[tuple[int, int, int]] | None" = None) -> list[Line]:
@@ -559,7 +579,7 @@ def _classify(text: str, start: int, end: int, in_fence: bool) -> Line:
     m = _LIST.match(text, pos, end) if first in _LIST_FIRST or first.isdigit() or first.islower() else None
     if m is not None:
         indent = len(m.group(1).expandtabs(4))
-        marker = "number" if m.group("num") else "bullet" if m.group("bullet") else "letter"
+        marker = "number" if m.group("num") or m.group("ideo") else "bullet" if m.group("bullet") else "letter"
         body = m.end()
         c = _CHECKBOX.match(text, body, end)
         if c is not None:

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import re
 
+from ipb.scoring._text import item_number
 from ipb.scoring.parse._common import _Anchor, _Evidence, _Hit
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
 
-#: The number of a numbered list item: "1.", "2)", "**3.**".
-_ITEM_NUMBER = re.compile(r"[ \t>*_]*(\d{1,2})[.)]")
 #: A JSON key naming a gate by number, and its value: '"gate_2": "REJECT"', '"step 3": "pass"', '"gate2": {'.
 _GATE_KEY = re.compile(r'(?i)"(?:gate|step|test|criterion|check|screen)[ _-]?(\d{1,2})"[ \t]*:[ \t]*"?')
 #: A verdict label opening a sentence: "Failed:", "Tests passed -", "**Rejected:**", "Not met:", "Inconclusive:".
@@ -44,7 +43,7 @@ class _ListedGatesMixin(_ParserState):
         run: list[int] = []
         level = 0
         for li, line in enumerate(self.lines):
-            m = _ITEM_NUMBER.match(self.masked, line.start, line.end) if line.kind == "list" and line.marker == "number" else None
+            m = item_number(self.masked, line.start, line.end) if line.kind == "list" and line.marker == "number" else None
             if m is None:
                 if line.kind == "heading" or (line.kind == "list" and line.level <= level):
                     self._anchor_run(run, n)
@@ -52,7 +51,7 @@ class _ListedGatesMixin(_ParserState):
                 continue
             if run and line.level > level:
                 continue  # a nested item under the current one
-            number = int(m.group(1))
+            number = m[0]
             if run and number == len(run) + 1 and line.level == level:
                 run.append(li)
                 continue
@@ -75,9 +74,9 @@ class _ListedGatesMixin(_ParserState):
                 return  # a numbered list of reasons or facts, not of verdicts
         for k, li in enumerate(run, start=1):
             if self.anchors.get(li) is None:
-                m = _ITEM_NUMBER.match(self.masked, self.lines[li].start, self.lines[li].end)
+                m = item_number(self.masked, self.lines[li].start, self.lines[li].end)
                 if m is not None:
-                    self.anchors[li] = _Anchor(k, "number", m.span(1))
+                    self.anchors[li] = _Anchor(k, "number", m[1])
 
     def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]:  # type: ignore[override]
         out = super()._evidence(structural, label_units)  # type: ignore[misc]

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import re
 
+from ipb.scoring._text import item_number
 from ipb.scoring.parse._common import _Anchor
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._vocabulary import gate_vocabulary, title_stems
 
-_ITEM_NUMBER = re.compile(r"[ \t]*\(?(?P<n>\d{1,3})[.)]")
 #: A label that states a figure or a computation ("25 holdings", "Rate = max(4.3%, 10%)") is the item's working or
 #: finding; a label of words only ("ESG screening") is a title, and a title the card lacks is an invented gate.
 _STATES_A_VALUE = re.compile(r"\d|=")
@@ -40,10 +40,10 @@ class _NumberedListMixin(_ParserState):
                 continue
             if line.kind != "list" or line.marker != "number":
                 continue
-            m = _ITEM_NUMBER.match(self.masked, line.start, line.body)
-            if m is None:
+            marked = item_number(self.masked, line.start, line.body)  # "3.", "(3)", a circled 3, "3\u3001"
+            if marked is None:
                 continue
-            k = int(m.group("n"))
+            k, number_span = marked
             current = open_at.get(line.level)
             if current is None or k <= current[-1][1]:
                 current = []
@@ -51,7 +51,7 @@ class _NumberedListMixin(_ParserState):
                 open_at[line.level] = current
                 for deeper in [lv for lv in open_at if lv > line.level]:
                     del open_at[deeper]
-            current.append((li, k, (m.start("n"), m.end("n"))))
+            current.append((li, k, number_span))
         return lists
 
     def _follow_card_numbering(self, unresolved: list[tuple[int, Span, str, int | None]]) -> list[tuple[int, Span, str, int | None]]:

@@ -43,6 +43,7 @@ from ipb.scoring.parse._listed import _ListedGatesMixin
 from ipb.scoring.parse._subject import _SubjectMixin
 from ipb.scoring.parse._prose import _ProseGatesMixin
 from ipb.scoring.parse._paraphrase import _ParaphraseMixin
+from ipb.scoring.parse._positional import _PositionalMixin
 from ipb.scoring.parse._paraphrased_gates import _ParaphrasedGatesMixin
 from ipb.scoring.parse._lexical import _LexicalReferencesMixin
 from ipb.scoring.parse._loose import _LooseReferencesMixin
@@ -73,7 +74,7 @@ _OTHERS_VIEW = re.compile(r"\b(?:some|many|most|other)\s+(?:readers|investors|an
                           r"|\bothers\s+(?:are|think|say|argue|believe|see|would|will|may|might)\b")
 
 
-class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _PositionalMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -119,6 +120,7 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
         self._invented_labels(labels)
         self._labels_by_vocabulary(labels)
         self._embedding_matches(labels)
+        self._align_by_position()  # an unnamed run of items, one per gate in the card's order (_positional.py)
         self._prose_gates(labels)  # gates stated in prose by their facts and an appraisal (_prose.py)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
         if not structural:

@@ -1,0 +1,172 @@
+"""Items of a list or table read as the card's gates by their position (issue 13, gate detection on fresh text; paper §7.5).
+
+An answer often walks through the card's criteria in the card's order with a title of its own for each: in another
+language ("1. 能力圈 —— 通过"), in the writer's words ("• Taille : ... OK"), under circled numbers ("② 株価と成長"), or as
+the rows of a table. When such a run has exactly as many items as the card has gates, and nothing in it contradicts the
+card's order, a careful reader takes item k for gate k, even where no title names its gate.
+
+A run is the numbered items of one list numbered 1..N, the items of one bulleted list, or the body rows of one table
+(its header row left out). It is read by position only when all of these hold:
+
+- it has exactly N items, N the card's gate count (N >= 2);
+- no item names, or was matched by any means to, a gate other than the one of its position (a reordered list, or a list
+  of named gates, is read by its names); a title sharing the card's words for another gate is matched to it by the
+  card's vocabulary (:mod:`._vocabulary`) before this pass, so it stops the run too ("- Board : PASS" in place 1 of
+  a card whose gate 3 speaks of the board's decision);
+- no other run of the answer has the same item titles (a table of the same metrics for each of several stocks is a
+  table per subject, not a walk through the card's gates);
+- at least half of its items state a verdict word in their own lines: a list of facts, reasons or the writer's own
+  questions is not a checklist ("1. Revenue in year 1 was $4B." ... "7. ..." for a seven-gate card; five questions of
+  the writer's own whose order is not the card's).
+
+An item keeps a reading it had of its own gate. A title the parser took for a gate the card lacks (FM-1) becomes the
+gate of its position only in a run none of whose items the card's words name (a run the parser cannot read by names,
+such as one in another language); beside named items it stays an invented gate.
+The confidence factor of a gate met this way is that of an embedding match (:data:`._confidence.RECOGNITION`).
+"""
+
+from __future__ import annotations
+
+from ipb.scoring._text import item_number
+from ipb.scoring.parse._common import _Anchor
+from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._types import Span
+
+#: How a gate met by its item's position is recognised (GateTrace.how).
+POSITION = "position"
+#: Whitespace that indents a continuation line under a list item (the ideographic space included).
+_INDENT = " \t\u3000"
+
+
+class _PositionalMixin(_ParserState):
+    """Anchors the untitled or unmatched items of a list or table that walks through the card's gates in order."""
+
+    def _align_by_position(self) -> None:
+        """Anchor item k of every run that passes the rules of the module docstring to gate k."""
+        n = len(self.card.gates)
+        if n < 2:
+            return
+        runs = [run for run in self._item_runs() if len(run) == n]
+        titles = [tuple(self._item_title(li).strip().lower() for li in run) for run in runs]
+        for run, own in zip(runs, titles):
+            if all(own) and titles.count(own) > 1:
+                continue  # the same rows again: one table (or list) per stock or scenario, not a walk through the card
+            if self._follows_card(run):
+                # a worded title the parser took for a gate the card lacks keeps that reading beside items the card's
+                # words name ("1. Owner earnings", "2. Insider buying", "3. Margin of safety"): the parser reads the
+                # run's language, and the title names no gate of the card
+                named = any((a := self.anchors.get(li)) is not None and a.gate is not None for li in run)
+                for k, li in enumerate(run, start=1):
+                    anchor = self.anchors.get(li)
+                    if anchor is None or (anchor.gate is None and not named):
+                        self.anchors[li] = _Anchor(k, POSITION, self._item_span(li))
+
+    # ------------------------------------------------------------------ runs
+
+    def _item_runs(self) -> list[list[int]]:
+        """The line indexes of each numbered list (numbered 1, 2, 3... in order), bulleted list and table body."""
+        runs: list[list[int]] = []
+        numbered: list[int] = []
+        bullets: list[int] = []
+        rows: list[int] = []
+        level = 0
+        blank_before = False
+        for li, line in enumerate(self.lines):
+            if line.kind == "table":
+                rows.append(li)
+                continue
+            if line.kind == "table_sep":
+                if len(rows) == 1:
+                    rows = []  # the header row above the separator
+                continue
+            if rows:
+                runs.append(rows)
+                rows = []
+            if line.kind == "heading":
+                runs.extend(r for r in (numbered, bullets) if r)
+                numbered, bullets = [], []
+                continue
+            if line.kind == "blank":
+                blank_before = True
+                continue
+            if line.kind == "list" and line.marker in ("number", "bullet"):
+                current = numbered if line.marker == "number" else bullets
+                if current and line.level > level:
+                    blank_before = False
+                    continue  # an item nested under the current one
+                if line.marker == "number":
+                    marked = item_number(self.masked, line.start, line.body)
+                    k = marked[0] if marked is not None else 0
+                    if not numbered or k != len(numbered) + 1 or line.level != level:
+                        if numbered:
+                            runs.append(numbered)
+                        numbered = [li] if k == 1 else []
+                    else:
+                        numbered.append(li)
+                else:
+                    if bullets and line.level != level:
+                        runs.append(bullets)
+                        bullets = []
+                    bullets.append(li)
+                level = line.level
+            elif blank_before and self.masked[line.start : line.start + 1] not in _INDENT:
+                # a paragraph at the margin after a blank line ends a list
+                runs.extend(r for r in (numbered, bullets) if r)
+                numbered, bullets = [], []
+            blank_before = False
+        runs.extend(r for r in (rows, numbered, bullets) if r)
+        return runs
+
+    def _item_lines(self, run: list[int], i: int) -> range:
+        """The lines of item ``i`` of ``run``: its own line and the lines up to the next item (for the last item, its
+        indented or unbroken continuation lines)."""
+        li = run[i]
+        if self.lines[li].kind == "table":
+            return range(li, li + 1)
+        if i + 1 < len(run):
+            return range(li, run[i + 1])
+        stop = li + 1
+        while stop < len(self.lines):
+            line = self.lines[stop]
+            if line.kind in ("heading", "list", "table") or (line.kind == "blank" and (
+                    stop + 1 >= len(self.lines) or self.masked[self.lines[stop + 1].start : self.lines[stop + 1].start + 1] not in _INDENT)):
+                break
+            stop += 1
+        return range(li, stop)
+
+    # ------------------------------------------------------------------ rules
+
+    def _follows_card(self, run: list[int]) -> bool:
+        """Whether ``run`` (exactly one item per gate) may be read by position (the module docstring's rules)."""
+        verdicts = 0
+        for i, li in enumerate(run):
+            k = i + 1
+            line = self.lines[li]
+            anchor = self.anchors.get(li)
+            if anchor is not None and anchor.gate is not None and anchor.gate != k:
+                return False
+            if any(m.how not in ("number", "substance") and m.gates and k not in m.gates
+                   for m in self.mentions if line.start <= m.start < line.end):
+                return False
+            lines = self._item_lines(run, i)
+            start, end = self.lines[lines.start].start, self.lines[lines.stop - 1].end
+            verdicts += any(start <= h.start < end for h in self.hits)
+        return 2 * verdicts >= len(run)
+
+    def _item_title(self, li: int) -> str:
+        """The title of an item: its label, or a table row's first cell ("" when it has neither)."""
+        line = self.lines[li]
+        if line.kind == "table":
+            return self.masked[line.cells[0][0] : line.cells[0][1]] if line.cells else ""
+        return self.masked[line.label[0] : line.label[1]] if line.label else ""
+
+    def _item_span(self, li: int) -> Span:
+        """Where an item names its gate: its number, else its title, else its line."""
+        line = self.lines[li]
+        if line.kind == "list" and line.marker == "number":
+            marked = item_number(self.masked, line.start, line.body)
+            if marked is not None:
+                return marked[1]
+        if line.kind == "table" and line.cells:
+            return line.cells[0]
+        return line.label if line.label else (line.start, line.end)
