@@ -95,6 +95,8 @@ class Sector:
     #: Category input name -> the values typical of the sector (``profile:``): sector substitution moves a
     #: card's such input to one of them, so the business model travels with the industry.
     profile: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Category input name -> values that may occur in the sector without being typical (``allows:``).
+    allows: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -124,6 +126,24 @@ class SectorRegistry:
         ids = [s.id for s in self.sectors]
         raise LoadError(f"no sector {sector_id!r} in {self.file}; sectors: {', '.join(ids)}", rule="sector",
                         name=sector_id, suggestion=did_you_mean(sector_id, ids))
+
+    def pair_allowed(self, name: str, value: str, sector_id: str) -> bool | None:
+        """Whether category input ``name`` may take ``value`` in sector ``sector_id`` (an id or alias): True when
+        the sector's ``profile`` or ``allows`` names it, False when not, None when no sector lists ``name``
+        (the input is not paired with the sector) or ``sector_id`` is no sector of the file (s34, issue 18).
+
+        >>> reg = bundled_sectors()
+        >>> [reg.pair_allowed("business_model", "crypto_asset", s) for s in ("financials", "enterprise_software")]
+        [True, False]
+        >>> reg.pair_allowed("management_record", "mixed", "financials") is None
+        True
+        """
+        if not any(name in s.profile or name in s.allows for s in self.sectors):
+            return None
+        sector = next((s for s in self.sectors if sector_id in s.names), None)
+        if sector is None:
+            return None
+        return value in sector.profile.get(name, ()) or value in sector.allows.get(name, ())
 
     def metric_for(self, spec: InputSpec) -> MetricDef | None:
         """The metric a card input stands for (by name or alias, and unit family), or None."""
@@ -510,8 +530,9 @@ def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> 
                 continue
             ranges[mid] = (lo, hi)
         profile = {name: tuple(values) for name, values in (raw.get("profile") or {}).items()}
+        allows = {name: tuple(values) for name, values in (raw.get("allows") or {}).items()}
         sectors.append(Sector(sid, raw["name"], tuple(raw.get("aliases") or ()), ranges, raw.get("description", ""),
-                              profile))
+                              profile, allows))
     errors.raise_if_any()
     return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file)
 
