@@ -250,6 +250,10 @@ class RegimeRegistry:
     largest: tuple[tuple[int, Decimal], ...] = ()
     #: Other company figures bounded by year: revenue, total assets, earnings (``sizes.figures``, stop 31).
     figures: tuple[MoneyFigure, ...] = ()
+    #: Inputs counting consecutive years of a company's record (``streaks.inputs``, s34).
+    streak_inputs: tuple[str, ...] = ()
+    #: A streak stated in year Y is at most Y - ``streak_began`` years (``streaks.began``), or None (unbounded).
+    streak_began: int | None = None
     #: spec key -> "market" (a market size), its figure, or None (unbounded); filled as inputs are met.
     _bound_memo: dict[tuple[str, str, str, str], MoneyFigure | str | None] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False)
@@ -341,7 +345,8 @@ class RegimeRegistry:
         """Facts that could not hold in ``year``: a category value that did not exist yet, a negative
         figure before such figures were seen (e.g. a negative policy rate before 2012), a company larger
         than the year's largest (``sizes``: a $482B business in 1995), a revenue, balance sheet or earnings
-        figure above the year's largest company's (``sizes.figures``: $600B of sales in 1950)."""
+        figure above the year's largest company's (``sizes.figures``: $600B of sales in 1950), a streak longer
+        than the years since ``streaks.began`` (50 years of dividend raises in 1982)."""
         found: list[str] = []
         for name, value in facts.items():
             spec = inputs.get(name)
@@ -356,6 +361,10 @@ class RegimeRegistry:
                 first = self.negative_since.get(fact.id) if fact is not None else None
                 if first is not None and year < first:
                     found.append(f"negative {name} (first seen in {first})")
+            if (self.streak_began is not None and name in self.streak_inputs and isinstance(value, (int, Decimal))
+                    and not isinstance(value, bool) and value > year - self.streak_began):
+                found.append(f"{name} {value} (longer than any such streak about {year}: at most "
+                             f"{year - self.streak_began} years, counted from {self.streak_began})")
             if isinstance(value, Decimal) and spec.type == "money":
                 figure = self._bounded(spec)
                 if figure is None:
@@ -604,7 +613,8 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
     return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
                           {str(k): int(v) for k, v in (since.get("values") or {}).items()},
                           {str(k): int(v) for k, v in negative.items()}, tuple(data.get("market_state") or ()),
-                          tuple(sizes.get("inputs") or ()), largest, tuple(figures))
+                          tuple(sizes.get("inputs") or ()), largest, tuple(figures),
+                          tuple((data.get("streaks") or {}).get("inputs") or ()), (data.get("streaks") or {}).get("began"))
 
 
 def _bound_table(rows: Any, path: tuple[Any, ...], what: str, errors: "_Errors") -> tuple[tuple[int, Decimal], ...]:
