@@ -95,6 +95,8 @@ class Sector:
     #: Category input name -> the values typical of the sector (``profile:``): sector substitution moves a
     #: card's such input to one of them, so the business model travels with the industry.
     profile: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Category input name -> values that may occur in the sector without being typical (``allows:``).
+    allows: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -124,6 +126,24 @@ class SectorRegistry:
         ids = [s.id for s in self.sectors]
         raise LoadError(f"no sector {sector_id!r} in {self.file}; sectors: {', '.join(ids)}", rule="sector",
                         name=sector_id, suggestion=did_you_mean(sector_id, ids))
+
+    def pair_allowed(self, name: str, value: str, sector_id: str) -> bool | None:
+        """Whether category input ``name`` may take ``value`` in sector ``sector_id`` (an id or alias): True when
+        the sector's ``profile`` or ``allows`` names it, False when not, None when no sector lists ``name``
+        (the input is not paired with the sector) or ``sector_id`` is no sector of the file (s34, issue 18).
+
+        >>> reg = bundled_sectors()
+        >>> [reg.pair_allowed("business_model", "crypto_asset", s) for s in ("financials", "enterprise_software")]
+        [True, False]
+        >>> reg.pair_allowed("management_record", "mixed", "financials") is None
+        True
+        """
+        if not any(name in s.profile or name in s.allows for s in self.sectors):
+            return None
+        sector = next((s for s in self.sectors if sector_id in s.names), None)
+        if sector is None:
+            return None
+        return value in sector.profile.get(name, ()) or value in sector.allows.get(name, ())
 
     def metric_for(self, spec: InputSpec) -> MetricDef | None:
         """The metric a card input stands for (by name or alias, and unit family), or None."""
@@ -230,6 +250,10 @@ class RegimeRegistry:
     largest: tuple[tuple[int, Decimal], ...] = ()
     #: Other company figures bounded by year: revenue, total assets, earnings (``sizes.figures``, stop 31).
     figures: tuple[MoneyFigure, ...] = ()
+    #: Inputs counting consecutive years of a company's record (``streaks.inputs``, s34).
+    streak_inputs: tuple[str, ...] = ()
+    #: A streak stated in year Y is at most Y - ``streak_began`` years (``streaks.began``), or None (unbounded).
+    streak_began: int | None = None
     #: spec key -> "market" (a market size), its figure, or None (unbounded); filled as inputs are met.
     _bound_memo: dict[tuple[str, str, str, str], MoneyFigure | str | None] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False)
@@ -321,7 +345,8 @@ class RegimeRegistry:
         """Facts that could not hold in ``year``: a category value that did not exist yet, a negative
         figure before such figures were seen (e.g. a negative policy rate before 2012), a company larger
         than the year's largest (``sizes``: a $482B business in 1995), a revenue, balance sheet or earnings
-        figure above the year's largest company's (``sizes.figures``: $600B of sales in 1950)."""
+        figure above the year's largest company's (``sizes.figures``: $600B of sales in 1950), a streak longer
+        than the years since ``streaks.began`` (50 years of dividend raises in 1982)."""
         found: list[str] = []
         for name, value in facts.items():
             spec = inputs.get(name)
@@ -336,6 +361,10 @@ class RegimeRegistry:
                 first = self.negative_since.get(fact.id) if fact is not None else None
                 if first is not None and year < first:
                     found.append(f"negative {name} (first seen in {first})")
+            if (self.streak_began is not None and name in self.streak_inputs and isinstance(value, (int, Decimal))
+                    and not isinstance(value, bool) and value > year - self.streak_began):
+                found.append(f"{name} {value} (longer than any such streak about {year}: at most "
+                             f"{year - self.streak_began} years, counted from {self.streak_began})")
             if isinstance(value, Decimal) and spec.type == "money":
                 figure = self._bounded(spec)
                 if figure is None:
@@ -510,8 +539,9 @@ def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> 
                 continue
             ranges[mid] = (lo, hi)
         profile = {name: tuple(values) for name, values in (raw.get("profile") or {}).items()}
+        allows = {name: tuple(values) for name, values in (raw.get("allows") or {}).items()}
         sectors.append(Sector(sid, raw["name"], tuple(raw.get("aliases") or ()), ranges, raw.get("description", ""),
-                              profile))
+                              profile, allows))
     errors.raise_if_any()
     return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file)
 
@@ -583,7 +613,8 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
     return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
                           {str(k): int(v) for k, v in (since.get("values") or {}).items()},
                           {str(k): int(v) for k, v in negative.items()}, tuple(data.get("market_state") or ()),
-                          tuple(sizes.get("inputs") or ()), largest, tuple(figures))
+                          tuple(sizes.get("inputs") or ()), largest, tuple(figures),
+                          tuple((data.get("streaks") or {}).get("inputs") or ()), (data.get("streaks") or {}).get("began"))
 
 
 def _bound_table(rows: Any, path: tuple[Any, ...], what: str, errors: "_Errors") -> tuple[tuple[int, Decimal], ...]:

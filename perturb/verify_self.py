@@ -344,6 +344,7 @@ def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | N
             timed = frame.memo["verify_timed_inputs"] = frozenset(
                 n for n, spec in frame.inputs.items()
                 if (spec.type == "category" and regimes.value_since) or (regimes.largest and regimes.is_size(spec))
+                or n in regimes.streak_inputs
                 or (regimes.negative_since and spec.type != "category" and regimes.fact_for(spec) is not None))
         stale = frame.dated_anachronisms(typed, timed, as_of.year) if timed else []
         if stale:

@@ -40,7 +40,9 @@ def test_a_multiple_no_growth_can_justify_is_dead_and_one_it_can_is_not(bench):
 
 
 @pytest.mark.parametrize("name, value, expected", [
-    ("business_model", "crypto_asset", True),          # gate 1 rejects: no number reads it
+    # since stop 34 crypto is allowed only in financials: the move breaks the model/sector pair beside enterprise
+    # software, and a move that breaks a constraint is repaired, never dead (gate 1 would reject it otherwise)
+    ("business_model", "crypto_asset", False),
     ("business_model", "consumer_brand", False),       # gate 1 still clears: ev_to_arr can still clear gate 5
     ("management_record", "self_serving", True),       # gate 3 rejects: no number reads it
     ("management_record", "candid_owner_oriented", False),

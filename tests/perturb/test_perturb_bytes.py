@@ -219,6 +219,18 @@ DECLINE 161/INVEST 79 -> 160/80. l8-three-investors keeps 79 of 90 ids in
 place (dropped metric 2, sector 4: insurers and banks at 90% and 10x, flip
 2, isolate 3). The kept items' questions and scenarios are byte-identical;
 marks-defaults is unchanged.
+
+Changed deliberately (issue 18, branch s34rules, the s33review3 contradiction): the
+Buffett checklist allows a crypto-asset business only in financials (it allowed
+enterprise software too; the pairs now follow ``frameworks/sectors.yaml``).
+Every line's card content hash, ``ipb-cards/`` source and condition-C key
+differ. l8-three-investors keeps 86 of 90 ids, all in place and otherwise
+identical; it dropped the 4 isolate items that filed crypto-asset trading and
+custody under enterprise software and drew 4 other isolate items
+(subscription software, mix unchanged). buffett-bench-recipes keeps 239 of 240
+ids in place, otherwise identical; one flip item (a changed redraw inside the
+rules) gave way to another flip (subscription software at 2x revenue growing
+2%). marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -236,11 +248,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "cde2ca0ed285399f8dfba09bb2a4146a349e44f587864d82516c961642b4d0fa"),
+                              "77c1765f52f1e5cefa2894d72a56a2516d243acddc3ffd8400b24f660934192f"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "d178223ef75184de9992609d57c82197cf92bf32860d65f5831786718a390ddb"),
+                           7, "", 90, "37dc8ad59ae2e60aba60b43b04ab7ae160cbbfd022fb7062e3cb09559b86770e"),
 }
 
 

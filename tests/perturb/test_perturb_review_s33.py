@@ -69,7 +69,8 @@ REVIEW_ITEMS = [
      {"combined_rank_position": 2, "ebit": "$18.7B", "enterprise_value": "$56.55B", "foreign_adr": False,
       "market_cap": "$20B", "net_fixed_assets": "$2B", "net_working_capital": "-$2B", "planned_holding_months": 12,
       "portfolio_positions": 25, "sector": "consumer_staples"},
-     ["earnings_yield_at_most_two_sevenths", "operating_profit_within_half_the_equity_value"]),
+     ["earnings_yield_at_most_two_sevenths", "operating_profit_within_half_the_equity_value",
+      "large_earnings_need_capital", "market_value_at_least_four_times_ebit"]),
     (LYNCH, "LYNCH-6C-011-33ed8a7aa31d30d5",  # a 12%-growth stalwart at 12x with a decade average of 53.5x
      {"cyclical_industry": False, "distressed": False, "dividend_yield": "3%", "earnings_growth": "12%",
       "hidden_asset_value": "$0", "market_cap": "$8B", "pe_historical_average": "53.5x", "pe_ratio": "12x",
@@ -84,17 +85,18 @@ REVIEW_ITEMS = [
      {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "90%", "reorganization_value": "$17.3B",
       "sector": "telecom", "senior_claims": "$800M", "spread_to_treasuries": "29%", "stressed_value": "$400M",
       "years_to_resolution": "3.75"},
-     ["spread_within_coupon_and_pull_to_par", "reorganization_value_within_scale_of_claims"]),
+     ["spread_within_coupon_and_pull_to_par", "reorganization_value_within_scale_of_claims",
+      "stressed_at_least_a_quarter_of_value"]),
     (MARKS, "IPB-MAR-DD-002-83c1576ba49a18bb",  # worth $28.8B against $1.4B of claims, the class at 15%
      {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "15%", "reorganization_value": "$28.83B",
       "sector": "telecom", "senior_claims": "$800M", "spread_to_treasuries": "40%", "stressed_value": "$400M",
       "years_to_resolution": "1.5"},
-     ["reorganization_value_within_scale_of_claims"]),
+     ["reorganization_value_within_scale_of_claims", "stressed_at_least_a_quarter_of_value"]),
     (MUNGER, "MUNGER-QP-002-67787e80ea43c22d",  # $454.8B for $600M of owner earnings (758x)
      {"competitive_advantage": "durable", "incentives_aligned": False, "long_run_growth": "14.5%",
       "management_integrity": "untrustworthy", "market_value": "$454.8B", "owner_earnings": "$600M",
       "return_on_capital": "17%", "understandable": True},
-     ["price_within_a_century_of_owner_earnings"]),
+     ["price_within_a_century_of_owner_earnings", "price_by_growth"]),
     (DALIO, "DAL-DSC-002-d8af734ef0fa1bfb",  # 6.5% real growth with 1.5% nominal
      {"bubble_signals": 5, "central_bank_stance": "easing", "debt_growth_gap": "4%", "foreign_currency_debt_share": "5%",
       "long_bond_yield": "2.5%", "nominal_gdp_growth": "1.5%", "policy_rate": "-0.75%", "real_gdp_growth": "6.5%",
@@ -104,7 +106,7 @@ REVIEW_ITEMS = [
      {"confirmation_rounds": 10, "feedback_loop": "self_reinforcing", "hypothesis_confirmed": False,
       "initial_position": "40%", "loss_budget": "5%", "max_position": "86%", "prevailing_bias": "identified",
       "stop_distance": "20%"},
-     ["a_failed_hypothesis_had_few_confirmations"]),
+     ["a_failed_hypothesis_had_few_confirmations", "the_test_position_is_a_probe"]),
 ]
 
 

@@ -83,11 +83,11 @@ REVIEW_ITEMS = [
     (GRAHAM, "GRAHAM-7T-004-4781a3367bc0db06",  # a utility at $178.5 on $20 of book (8.9x) in December 1974
      {**_UTILITY_1974, "dividend_years": 40, "long_term_debt": "$500M", "price_per_share": "$178.5",
       "stock_equity": "$300M", "total_assets": "$800M"},
-     ["utility_price_within_reach_of_book"]),
+     ["utility_price_within_reach_of_book", "price_within_sixty_times_earnings"]),
     (GRAHAM, "GRAHAM-7T-004-87f4158fa9a0e8af",  # $157 (7.9x book)
      {**_UTILITY_1974, "dividend_years": 40, "eps_3yr_avg": "$0.95", "long_term_debt": "$500M",
       "price_per_share": "$157", "stock_equity": "$300M", "total_assets": "$800M", "years_with_earnings": 6},
-     ["utility_price_within_reach_of_book"]),
+     ["utility_price_within_reach_of_book", "price_within_sixty_times_earnings", "price_of_declining_earnings"]),
     (GRAHAM, "GRAHAM-7T-004-3ad5aca1d2902295",  # kept: an industrial at $83.25 on $79 of book
      {**_UTILITY_1974, "book_value_per_share": "$79", "company_type": "industrial", "dividend_years": 40,
       "long_term_debt": "$500M", "price_per_share": "$83.25", "stock_equity": "$300M", "total_assets": "$800M"},
@@ -113,7 +113,7 @@ REVIEW_ITEMS = [
     (SOROS, "SOR-RHT-005-1035b524e60ef458",  # bias absent, loop self-reinforcing
      {**_SOROS, "confirmation_rounds": 5, "feedback_loop": "self_reinforcing", "initial_position": "38%",
       "prevailing_bias": "absent"},
-     ["a_reinforcing_loop_has_a_bias"]),
+     ["a_reinforcing_loop_has_a_bias", "the_test_position_is_a_probe"]),
     (SOROS, "SOR-RHT-005-70a3ff666009f47a",  # kept (implausible only): bias absent, loop self-correcting
      {**_SOROS, "feedback_loop": "self_correcting", "loss_budget": "6%", "max_position": "126%",
       "prevailing_bias": "absent"},
@@ -127,7 +127,7 @@ REVIEW_ITEMS = [
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$120B", "intrinsic_value_per_share": "$98.522K",
       "price_per_share": "$305K", "reinvestment_needs_funded": False, "repurchase_amount": "$32.88B",
       "shareholders_informed": False},
-     ["berkshire_value_at_least_its_book_when_unstated"]),
+     ["berkshire_value_at_least_its_book_when_unstated", "berkshire_buyback_within_a_quarter_of_its_cash"]),
     (REPURCHASE, "BUFFETT-SR-001-9a740ecec52cef6b",  # $99.528K at $305K
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$113.3B", "intrinsic_value_per_share": "$99.528K",
       "price_per_share": "$305K", "reinvestment_needs_funded": True, "repurchase_amount": "$21.58B",
