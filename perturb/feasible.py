@@ -110,6 +110,7 @@ def _through_derived(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[st
 
     found: list[tuple[Check, frozenset[str]]] = []
     derived = frame.derived
+    check: Check
     for i, c in enumerate(frame.cards):
         for k in c.card.constraints:
             reads = drawn(frozenset([k.derive]) if k.derive is not None else k.expr.names)
@@ -118,8 +119,9 @@ def _through_derived(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[st
             if k.derive is None and k.expr.names.isdisjoint(derived):
                 # reads no derived input: complete() would change none of the values it reads (s34slow: the
                 # derived value is no longer computed for a probe such a rule already refuses)
-                def check(env: Mapping[str, Any], i: int = i, fn: Check = k.expr.fn) -> Any:
+                def plain(env: Mapping[str, Any], i: int = i, fn: Check = k.expr.fn) -> Any:
                     return fn(frame.facts_for(i, env))
+                check = plain
             elif k.derive is None:
                 def on_complete(full: Mapping[str, Any], i: int = i, fn: Check = k.expr.fn) -> Any:
                     return fn(frame.facts_for(i, full))
