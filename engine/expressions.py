@@ -37,6 +37,7 @@ True
 from __future__ import annotations
 
 import datetime as _dt
+import threading
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache, partial
@@ -48,6 +49,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ipb.engine import _exact
 from ipb.engine._ops import Env, Fn, Node, Span, arith, chain, compare, const_fn, constant, fold, kleene_all, kleene_any, negate
+from ipb.engine._shared import repeated_calls, shared, sharing_root
 from ipb.engine.numbers import NumberError, read_number
 from ipb.errors import CompileError, LintWarning, did_you_mean
 
@@ -278,6 +280,9 @@ class _Compiler(Transformer):
         self.source = source
         self.constants = constants
         self.warnings: list[LintWarning] = []
+        #: span -> slot of the calls written more than once (:mod:`ipb.engine._shared`), set by compile_expression
+        self.repeated: dict[tuple[int, int], int] = {}
+        self.store = threading.local()
 
     # -- helpers
     def _error(self, message: str, meta: Any, rule: str, **fields: Any) -> CompileError:
@@ -652,7 +657,11 @@ class _Compiler(Transformer):
                 name=fname,
                 suggestion=did_you_mean(fname, list(_FUNCTIONS)),
             )
-        return builder(self, fname, args, meta)
+        node = builder(self, fname, args, meta)
+        slot = self.repeated.get((getattr(meta, "start_pos", -1), getattr(meta, "end_pos", -1)))
+        if slot is not None and not node.const:
+            node.fn = shared(node.fn, slot, self.store)
+        return node
 
 
 def _meta_of(node: Node, fallback: Any) -> Any:
@@ -851,6 +860,7 @@ def compile_expression(
     """
     tree = parse_expression(source)
     compiler = _Compiler(symbols, source, constants or {})
+    compiler.repeated = repeated_calls(tree)
     try:
         node = compiler.transform(tree)
     except VisitError as exc:
@@ -873,6 +883,8 @@ def compile_expression(
     fn = node.fn
     if node.const:
         fn = const_fn(node.value)
+    elif compiler.repeated:
+        fn = sharing_root(fn, len(set(compiler.repeated.values())), compiler.store)
     return CompiledExpression(source, node.type, node.names, fn, constant=node.const, warnings=tuple(compiler.warnings))
 
 

@@ -109,31 +109,71 @@ def _through_derived(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[st
         return frozenset(out)
 
     found: list[tuple[Check, frozenset[str]]] = []
+    derived = frame.derived
+    check: Check
     for i, c in enumerate(frame.cards):
         for k in c.card.constraints:
             reads = drawn(frozenset([k.derive]) if k.derive is not None else k.expr.names)
             if name not in reads:
                 continue
-            if k.derive is None:
-                def check(env: Mapping[str, Any], i: int = i, fn: Check = k.expr.fn) -> Any:
-                    return fn(frame.facts_for(i, frame.complete(env)))
+            if k.derive is None and k.expr.names.isdisjoint(derived):
+                # reads no derived input: complete() would change none of the values it reads (s34slow: the
+                # derived value is no longer computed for a probe such a rule already refuses)
+                def plain(env: Mapping[str, Any], i: int = i, fn: Check = k.expr.fn) -> Any:
+                    return fn(frame.facts_for(i, env))
+                check = plain
+            elif k.derive is None:
+                def on_complete(full: Mapping[str, Any], i: int = i, fn: Check = k.expr.fn) -> Any:
+                    return fn(frame.facts_for(i, full))
+                check = _completing(frame, on_complete)
             else:
                 rng = c.card.inputs[k.derive].range
                 if rng is None:
                     continue
 
-                def check(env: Mapping[str, Any], i: int = i, d: str = k.derive,  # type: ignore[misc]
-                          lo: Any = rng[0], hi: Any = rng[1]) -> Any:
-                    value = frame.facts_for(i, frame.complete(env)).get(d)
+                def on_range(full: Mapping[str, Any], i: int = i, d: str = k.derive,
+                             lo: Any = rng[0], hi: Any = rng[1]) -> Any:
+                    value = frame.facts_for(i, full).get(d)
                     return None if value is None else lo <= value <= hi
+                check = _completing(frame, on_range)
             found.append((check, reads))
     for k in frame.deck:  # the base scenario's constraints read the whole (completed) scenario
         reads = drawn(k.expr.names)
         if name in reads:
-            def deck_check(env: Mapping[str, Any], fn: Check = k.expr.fn) -> Any:
-                return fn(frame.complete(env))
-            found.append((deck_check, reads))
+            found.append((_completing(frame, k.expr.fn), reads))
     return tuple(found)
+
+
+def _completing(frame: Frame, on_complete: Check) -> Check:
+    """``env -> on_complete(frame.complete(env))``, with ``on_complete`` kept as the check's ``on_complete``
+    attribute so that :func:`_all_hold` completes a scenario once for all the checks that need it."""
+    def check(env: Mapping[str, Any]) -> Any:
+        return on_complete(frame.complete(env))
+    check.on_complete = on_complete  # type: ignore[attr-defined]
+    return check
+
+
+def _all_hold(frame: Frame, checks: Sequence[Check]) -> Callable[[Mapping[str, Any]], bool]:
+    """``env -> all(fn(env) is not False for fn in checks)``, computed with fewer derived values.
+
+    The checks that read no derived input run first, and the derived inputs are recomputed
+    (:meth:`Frame.complete`) once, only when those all hold. The answer is the same as the plain
+    conjunction in any order: each check is a pure function of the scenario, and "no check is False" does
+    not depend on the order they are asked in (s34slow: Greenblatt's place, a long exact expression, was
+    recomputed for every probe of a feasible-set search, ~230 times an item, most of it for probes a
+    cheap rule refuses).
+    """
+    plain = [fn for fn in checks if getattr(fn, "on_complete", None) is None]
+    full = [fn.on_complete for fn in checks if getattr(fn, "on_complete", None) is not None]  # type: ignore[attr-defined]
+    if not full:
+        return lambda env: all(fn(env) is not False for fn in plain)
+
+    def hold(env: Mapping[str, Any]) -> bool:
+        if not all(fn(env) is not False for fn in plain):
+            return False
+        done = frame.complete(env)
+        return all(fn(done) is not False for fn in full)
+    return hold
 
 
 def checks_without_pending(frame: Frame, name: str, pending: tuple[str, ...],
@@ -236,11 +276,11 @@ def _intervals(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid,
     held = memo.get(key)
     if held is None:
         env = dict(facts)
-        fns = [fn for fn, _ in checks]
+        hold = _all_hold(frame, [fn for fn, _ in checks])
 
         def ok(k: int) -> bool:
             env[name] = grid.value(k)
-            return all(fn(env) is not False for fn in fns)
+            return hold(env)
 
         held = feasible_intervals(ok, grid.count, near)
         if len(memo) >= MEMO_LIMIT:
@@ -285,7 +325,7 @@ def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, rng: ran
         checks = checks_without_pending(frame, name, tuple(pending), checks)
         if not checks:
             return value
-    if all(fn(facts) is not False for fn, _ in checks):
+    if _all_hold(frame, [fn for fn, _ in checks])(facts):
         return value
     grid = frame.grids[name]
     skip = grid.index_of(avoid) if isinstance(avoid, Decimal) else None
