@@ -43,7 +43,7 @@ from ipb.engine._json import _schema_errors
 from ipb.engine._yaml import load_yaml
 from ipb.errors import ErrorGroup, IpbError
 
-__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
+__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
            "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
            "negated_by_prefix", "UNSPACED_CHARS", "unspaced", "bounded", "guard", "load_languages"]
 
@@ -140,6 +140,9 @@ def _tables() -> dict[str, Any]:
         "not_only": merged("not_only"), "yes": merged("answer_yes"), "no": merged("answer_no"),
         "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"), "labels": merged("labels"),
         "names": tuple(b["name"] for b in blocks.values()),
+        "gate_words": merged("gate_words"), "gate_frames": merged("gate_frames"),
+        "outcomes": {o: tuple(dict.fromkeys(w for b in blocks.values() for w in (b.get("outcomes") or {}).get(o, ())))
+                     for o in dict.fromkeys(o for b in blocks.values() for o in b.get("outcomes") or {})},
     }
 
 
@@ -179,6 +182,15 @@ NO_WORDS: Final[tuple[str, ...]] = _tables()["no"]
 FINAL_WORDS: Final[dict[str, int]] = {**{w: 1 for w in _tables()["buy"]}, **{w: 0 for w in _tables()["avoid"]}}
 #: Everyday words for HOLD on a card that has it as an outcome ("halten", "conserver", "持有").
 HOLD_WORDS: Final[tuple[str, ...]] = _tables()["hold"]
+
+#: Card outcome word -> its translations ("INVEST": invertir, investir, 投资; "DECLINE": no invertir, 不投资), read as the card's
+#: own outcome words (:data:`ipb.scoring.verdict_words.OUTCOME_SYNONYMS`), so only on a card that has that outcome.
+OUTCOME_WORDS: Final[dict[str, tuple[str, ...]]] = _tables()["outcomes"]
+
+#: Nouns that number a gate as "Gate 3" does ("Puerta 2", "Schritt 4", "ゲート1", "게이트 3"), and the frames that write the
+#: number inside or before the noun ("第{n}关", "{n}단계"); read by :mod:`ipb.scoring.parse._foreign_numbers`.
+GATE_NOUNS: Final[tuple[str, ...]] = _tables()["gate_words"]
+GATE_FRAMES: Final[tuple[str, ...]] = _tables()["gate_frames"]
 
 #: Decision labels read as "Decision:" or "Recommendation:" ("Fazit:", "结论：", "Вывод:").
 LABELS: Final[tuple[str, ...]] = _tables()["labels"]
