@@ -8,7 +8,8 @@ simplified and traditional, Japanese, Korean, Thai), shipped with the package an
 :mod:`importlib.resources`. This module turns the file into the tables the verdict vocabulary
 (:mod:`ipb.scoring.verdict_words`) adds to its English words, for the same meanings: pass / fail, met / not met,
 unclear, not applicable (gate verdicts), yes / no (answers to a gate's question), buy / avoid / hold (final verdicts,
-through the synonym table) and decision labels ("Fazit:", "结论：", "Вывод:").
+through the synonym table), decision labels ("Fazit:", "结论：", "Вывод:"), the nouns that number gates ("Puerta 2",
+"第2关": :mod:`ipb.scoring.parse._foreign_numbers`) and translated card outcomes ("INVERTIR", "不投资").
 
 **Negation** is handled as for English. A language that writes its negator as a separate word (``nicht``, ``não``,
 ``не``, ``pas``, ``ikke``) lists it under ``negators`` (:data:`NEGATORS`), which the parser reads before a verdict
