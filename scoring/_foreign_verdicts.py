@@ -46,7 +46,7 @@ from ipb.errors import ErrorGroup, IpbError
 
 __all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
            "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
-           "negated_by_prefix", "UNSPACED_CHARS", "unspaced", "bounded", "guard", "load_languages"]
+           "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "guard", "load_languages"]
 
 _FILE = "languages.yaml"
 
@@ -200,6 +200,20 @@ LABEL_PATTERN: Final = "(?:" + "|".join(
     (_body(w) if unspaced(w) else rf"\b{_body(w)}\b").replace(r"\s+", r"[ \t]+") for w in sorted(LABELS, key=len, reverse=True)) + ")"
 #: The literal each label starts with (a long text is scanned for these).
 LABEL_LITERALS: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.split()[0].lower() for w in LABELS))
+
+_LABELLED: Final = re.compile("(?i)" + LABEL_PATTERN + r"[ \t]*[:\uff1a][ \t*_]*\Z")
+
+
+def caseless_unlabelled(before: str, word: str) -> bool:
+    """Whether ``word`` is written in a caseless script (投资, 투자) and no decision label of another language ("结论：",
+    "결론:") ends the text ``before`` it: the parser then reads it as it reads a lower-case outcome word (only after a cue),
+    since it has no capitals to mark it as the verdict.
+
+    >>> caseless_unlabelled("最终结论：", "投资"), caseless_unlabelled("长期", "投资"), caseless_unlabelled("", "invest")
+    (False, True, False)
+    """
+    return unspaced(word) and _LABELLED.search(before[-40:]) is None
+
 
 #: The languages the file holds, in its order, for documentation.
 LANGUAGES: Final[tuple[str, ...]] = _tables()["names"]

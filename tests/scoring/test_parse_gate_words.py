@@ -147,3 +147,11 @@ def test_a_user_block_with_the_new_keys_loads() -> None:
     text = ("version: 1\nlanguages:\n  eo:\n    name: Esperanto\n    gate_words: [pordo, kriterio]\n"
             "    gate_frames: [\"{n}-a\"]\n    outcomes:\n      INVEST: [investi]\n")
     assert fv.load_languages(text, "mine.yaml")["eo"]["outcomes"] == {"INVEST": ["investi"]}
+
+
+def test_a_caseless_outcome_word_in_prose_is_no_final_verdict() -> None:
+    # "가치 투자 원칙" (the principle of value investing) holds 투자 (INVEST) as a word of its own; without capitals to
+    # mark it, it counts only after a cue or a decision label ("결론: 투자"), as a lower-case "invest" would
+    body = "게이트 1 역량의 범위: 통과.\n가치 투자 원칙으로 보면 사업은 단순하다.\n"
+    assert parse_response(body, CARD, embedder=False).final_verdict is None
+    assert parse_response(body + "결론: 투자\n", CARD, embedder=False).final_verdict == "INVEST"
