@@ -201,16 +201,18 @@ LABEL_PATTERN: Final = "(?:" + "|".join(
 #: The literal each label starts with (a long text is scanned for these).
 LABEL_LITERALS: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.split()[0].lower() for w in LABELS))
 
-_LABELLED: Final = re.compile("(?i)" + LABEL_PATTERN + r"[ \t]*[:\uff1a][ \t*_]*\Z")
+_LABELLED: Final = re.compile("(?i)" + LABEL_PATTERN + r"[ \t]*[:\uff1a][^\n]*\Z")
 
 
 def caseless_unlabelled(before: str, word: str) -> bool:
     """Whether ``word`` is written in a caseless script (投资, 투자) and no decision label of another language ("结论：",
-    "결론:") ends the text ``before`` it: the parser then reads it as it reads a lower-case outcome word (only after a cue),
-    since it has no capitals to mark it as the verdict.
+    "결론:") opens its line within the 40 characters ``before`` it: the parser then reads it as it reads a lower-case
+    outcome word (only after a cue), since it has no capitals to mark it as the verdict.
 
-    >>> caseless_unlabelled("最终结论：", "投资"), caseless_unlabelled("长期", "投资"), caseless_unlabelled("", "invest")
-    (False, True, False)
+    >>> caseless_unlabelled("最终结论：", "投资"), caseless_unlabelled("결론: 대성식품 ", "매도"), caseless_unlabelled("长期", "投资")
+    (False, False, True)
+    >>> caseless_unlabelled("결론: 좋다.\\n가치 ", "투자"), caseless_unlabelled("", "invest")
+    (True, False)
     """
     return unspaced(word) and _LABELLED.search(before[-40:]) is None
 
