@@ -155,3 +155,11 @@ def test_a_caseless_outcome_word_in_prose_is_no_final_verdict() -> None:
     body = "게이트 1 역량의 범위: 통과.\n가치 투자 원칙으로 보면 사업은 단순하다.\n"
     assert parse_response(body, CARD, embedder=False).final_verdict is None
     assert parse_response(body + "결론: 투자\n", CARD, embedder=False).final_verdict == "INVEST"
+
+
+def test_an_outcome_noun_in_a_disclaimer_is_no_final_verdict() -> None:
+    # Vietnamese "đầu tư" is both "invest" and "investment": "không phải lời khuyên đầu tư" (not investment advice) closing
+    # an answer that decides nothing states no verdict; "nên đầu tư" (should invest) does
+    body = "Tiêu chí 1 - Vòng tròn năng lực: đạt.\nNội dung chỉ để tham khảo, không phải lời khuyên đầu tư.\n"
+    assert parse_response(body, CARD, embedder=False).final_verdict is None
+    assert parse_response(body + "Kết luận: nên đầu tư.\n", CARD, embedder=False).final_verdict == "INVEST"
