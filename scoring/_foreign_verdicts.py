@@ -8,7 +8,8 @@ simplified and traditional, Japanese, Korean, Thai), shipped with the package an
 :mod:`importlib.resources`. This module turns the file into the tables the verdict vocabulary
 (:mod:`ipb.scoring.verdict_words`) adds to its English words, for the same meanings: pass / fail, met / not met,
 unclear, not applicable (gate verdicts), yes / no (answers to a gate's question), buy / avoid / hold (final verdicts,
-through the synonym table) and decision labels ("Fazit:", "结论：", "Вывод:").
+through the synonym table), decision labels ("Fazit:", "结论：", "Вывод:"), the nouns that number gates ("Puerta 2",
+"第2关": :mod:`ipb.scoring.parse._foreign_numbers`) and translated card outcomes ("INVERTIR", "不投资").
 
 **Negation** is handled as for English. A language that writes its negator as a separate word (``nicht``, ``não``,
 ``не``, ``pas``, ``ikke``) lists it under ``negators`` (:data:`NEGATORS`), which the parser reads before a verdict
@@ -43,9 +44,9 @@ from ipb.engine._json import _schema_errors
 from ipb.engine._yaml import load_yaml
 from ipb.errors import ErrorGroup, IpbError
 
-__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
+__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
            "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
-           "negated_by_prefix", "UNSPACED_CHARS", "unspaced", "bounded", "guard", "load_languages"]
+           "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "guard", "load_languages"]
 
 _FILE = "languages.yaml"
 
@@ -140,6 +141,9 @@ def _tables() -> dict[str, Any]:
         "not_only": merged("not_only"), "yes": merged("answer_yes"), "no": merged("answer_no"),
         "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"), "labels": merged("labels"),
         "names": tuple(b["name"] for b in blocks.values()),
+        "gate_words": merged("gate_words"), "gate_frames": merged("gate_frames"),
+        "outcomes": {o: tuple(dict.fromkeys(w for b in blocks.values() for w in (b.get("outcomes") or {}).get(o, ())))
+                     for o in dict.fromkeys(o for b in blocks.values() for o in b.get("outcomes") or {})},
     }
 
 
@@ -180,6 +184,15 @@ FINAL_WORDS: Final[dict[str, int]] = {**{w: 1 for w in _tables()["buy"]}, **{w: 
 #: Everyday words for HOLD on a card that has it as an outcome ("halten", "conserver", "持有").
 HOLD_WORDS: Final[tuple[str, ...]] = _tables()["hold"]
 
+#: Card outcome word -> its translations ("INVEST": invertir, investir, 投资; "DECLINE": no invertir, 不投资), read as the card's
+#: own outcome words (:data:`ipb.scoring.verdict_words.OUTCOME_SYNONYMS`), so only on a card that has that outcome.
+OUTCOME_WORDS: Final[dict[str, tuple[str, ...]]] = _tables()["outcomes"]
+
+#: Nouns that number a gate as "Gate 3" does ("Puerta 2", "Schritt 4", "ゲート1", "게이트 3"), and the frames that write the
+#: number inside or before the noun ("第{n}关", "{n}단계"); read by :mod:`ipb.scoring.parse._foreign_numbers`.
+GATE_NOUNS: Final[tuple[str, ...]] = _tables()["gate_words"]
+GATE_FRAMES: Final[tuple[str, ...]] = _tables()["gate_frames"]
+
 #: Decision labels read as "Decision:" or "Recommendation:" ("Fazit:", "结论：", "Вывод:").
 LABELS: Final[tuple[str, ...]] = _tables()["labels"]
 #: :data:`LABELS` as one alternation (spaced ones on word boundaries).
@@ -187,6 +200,22 @@ LABEL_PATTERN: Final = "(?:" + "|".join(
     (_body(w) if unspaced(w) else rf"\b{_body(w)}\b").replace(r"\s+", r"[ \t]+") for w in sorted(LABELS, key=len, reverse=True)) + ")"
 #: The literal each label starts with (a long text is scanned for these).
 LABEL_LITERALS: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.split()[0].lower() for w in LABELS))
+
+_LABELLED: Final = re.compile("(?i)" + LABEL_PATTERN + r"[ \t]*[:\uff1a][^\n]*\Z")
+
+
+def caseless_unlabelled(before: str, word: str) -> bool:
+    """Whether ``word`` is written in a caseless script (投资, 투자) and no decision label of another language ("结论：",
+    "결론:") opens its line within the 40 characters ``before`` it: the parser then reads it as it reads a lower-case
+    outcome word (only after a cue), since it has no capitals to mark it as the verdict.
+
+    >>> caseless_unlabelled("最终结论：", "投资"), caseless_unlabelled("결론: 대성식품 ", "매도"), caseless_unlabelled("长期", "投资")
+    (False, False, True)
+    >>> caseless_unlabelled("결론: 좋다.\\n가치 ", "투자"), caseless_unlabelled("", "invest")
+    (True, False)
+    """
+    return unspaced(word) and _LABELLED.search(before[-40:]) is None
+
 
 #: The languages the file holds, in its order, for documentation.
 LANGUAGES: Final[tuple[str, ...]] = _tables()["names"]

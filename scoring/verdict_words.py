@@ -463,6 +463,9 @@ OUTCOME_SYNONYMS: Final[dict[str, tuple[str, ...]]] = {
     "APPROVE": ("given the green light", "gets the green light", "green-lit", "signed off as drafted", "approved as drafted",
                 "approved as written", "approved as it stands"),
 }
+# the outcome words in other languages ("Veredicto final: INVERTIR", "最终结论：不投资"; :mod:`ipb.scoring._foreign_verdicts`)
+for _outcome, _words in _fv.OUTCOME_WORDS.items():
+    OUTCOME_SYNONYMS[_outcome] = (*OUTCOME_SYNONYMS.get(_outcome, ()), *_words)
 #: Steps of the rating scales reports use that are a verdict only as a rating's value ("Rating: Reduce", "Interest level:
 #: No Interest"), never as a bare word in prose ("reduce debt", "strong interest from bidders"): key 1 / 0 as in
 #: :data:`FINAL_SYNONYMS`. The middle of a scale (Hold, Neutral, Market Perform, Equal Weight, Some Interest) decides

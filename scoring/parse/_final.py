@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._foreign_verdicts import negated_by_prefix
+from ipb.scoring._foreign_verdicts import caseless_unlabelled, negated_by_prefix
 from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._closing import (
     _CUE_BEFORE,
@@ -133,11 +133,11 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
             opens = self._opens_closing_sentence(start, u)
             if opens:
                 level = max(level, 2)  # "No rebalance this quarter.", "Cut the position and take the profit." closing the answer
-            if level < 3 and masked[start:end].islower() and not (words and words[-1] in _LOWER_OUTCOME_CUE) and not opens \
+            if level < 3 and (masked[start:end].islower() or caseless_unlabelled(before, masked[start:end])) and not (words and words[-1] in _LOWER_OUTCOME_CUE) and not opens \
                     and not stated and answered is None and _PASSIVE_SUBJECT.search(before) is None \
                     and vw.DECIDER_BEFORE.search(before) is None and not decider_moves_before(before) \
                     and not (phrase and " " in masked[start:end].strip() and last_sentence(self.units, masked, u)):
-                return  # a lower-case outcome word counts after a cue, opening the closing sentence, as a passive decision
+                return  # a lower-case (or caseless, unlabelled: 投资, 투자) outcome word counts after a cue, opening the closing sentence, as a passive decision
                 # ("the deal is declined"), after the one who decides ("the fund will divest", "we would rebalance"), in
                 # the answer to a question ("So yes, it's a buy") or, a phrase of several words, in the answer's last sentence
             if _REVISION_CUE.search(before) is not None:

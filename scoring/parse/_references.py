@@ -24,6 +24,7 @@ from ipb.scoring.parse._common import (
     _Mention,
     _mention_order,
 )
+from ipb.scoring.parse._foreign_numbers import foreign_gate_numbers, strip_foreign_number
 from ipb.scoring.parse._label_names import _LabelNamesMixin
 from ipb.scoring.parse._loose import _LABEL_JOINER, _QUANTIFIER_BEFORE
 from ipb.scoring.parse._memo import per_object
@@ -96,7 +97,7 @@ _NUMBER_WORDS = re.compile(
 
 @lru_cache(maxsize=8192)
 def _strip_number_words(label: str) -> str:
-    return _NUMBER_WORDS.sub("", label, count=1).strip(" *_`:#.-()[]\u2013\u2014")
+    return strip_foreign_number(_NUMBER_WORDS.sub("", label, count=1)).strip(" *_`:#.-()[]\u2013\u2014")  # "Puerta 1 - ", "第1关 "
 
 
 def _invented_name(number_name: str, rest: str) -> str:
@@ -212,6 +213,8 @@ class _NumberedMentionsMixin(_ParserState):
                         self.outside_numbers.append(invented)
                     else:
                         found.append(invented)
+        # "Puerta 2", "第2关", "3단계" (grammar/languages.yaml gate_words, gate_frames); past the card's gates no gate at all
+        found.extend(_Mention(s, e, (k,), "number") for s, e, k in foreign_gate_numbers(self) if 1 <= k <= n)
         return found
 
     def _verdict_starts(self) -> list[int]:
