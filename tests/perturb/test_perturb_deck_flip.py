@@ -104,7 +104,10 @@ def test_metric_on_the_three_rule_deck_rejects_few_attempts(tmp_path):
     # value and market cap drawn in one step, the equality's one grid value seldom found)
     assert metric["rejection_rate"] < 0.2, metric
     # a deck rule's rejection is reported like a card constraint's, labelled deck/ID (measured: 13 of 220 attempts)
-    assert metric["errors"].get("breaks constraint deck/one_market_value", 0) >= 1, metric["errors"]
+    # (an attempt that breaks several rules is one key naming all of them, "breaks constraint A, B, deck/ID")
+    deck_rejections = sum(count for key, count in metric["errors"].items()
+                          if "deck/one_market_value" in key.removeprefix("breaks constraint ").split(", "))
+    assert deck_rejections >= 1, metric["errors"]
     for item in _items(out):
         facts = item["scenario"]["facts"]
         assert facts["market_value"] == facts["market_cap"], item["id"]

@@ -47,9 +47,12 @@ def test_one_computation_of_the_place_reads_each_fact_once_per_distinct_call():
     assert facts.reads == {"ebit": 2, "enterprise_value": 9, "net_working_capital": 1, "net_fixed_assets": 1}
 
 
-def test_the_place_is_computed_at_most_160_times_an_item(monkeypatch: pytest.MonkeyPatch):
-    """20 items from the first base at seed 0: the place was computed 4,289 times (214 an item) before s34slow,
-    2,441 (122 an item) after; the bound of 160 an item sits between (memos warmed by other tests only lower it)."""
+def test_the_place_is_computed_at_most_375_times_an_item(monkeypatch: pytest.MonkeyPatch):
+    """20 items from the first base at seed 0. On the card as s34slow measured it: 4,289 computations (214 an item)
+    before its change, 2,441 (122) after. The card's two stop-34 rules (tangible capital vs EBIT, market cap vs
+    EBIT) refuse more draws, so more probes: 9,245 (462 an item) on the code before s34slow, 5,814 (291) after
+    (measured by the lead at merge); the bound of 375 an item sits between (memos warmed by other tests only
+    lower it)."""
     calls = [0]
     original = card_module.Constraint.value_for
 
@@ -61,4 +64,4 @@ def test_the_place_is_computed_at_most_160_times_an_item(monkeypatch: pytest.Mon
     monkeypatch.setattr(card_module.Constraint, "value_for", counted)
     result = generate(Job((CARD,), str(BASE), 0), 20)
     assert len(result.lines) == 20
-    assert 0 < calls[0] <= 160 * 20, calls[0]
+    assert 0 < calls[0] <= 375 * 20, calls[0]
