@@ -7,6 +7,8 @@ Item titles are in Italian or German so that only an item's position can tell it
 
 from __future__ import annotations
 
+import pytest
+
 from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._run_subjects import names_no_criteria, subject_title
 from parse_support import read_gates
@@ -79,3 +81,32 @@ def test_what_a_lead_in_and_a_title_name() -> None:
         True, True, True, False]
     assert [subject_title(t) for t in ("$KO", "Nestl\u00e9 SA", "Bear case", "ROIC", "P/E", "Sconto", "A")] == [
         True, True, True, False, False, False, False]
+
+
+# ---------------------------------------------------------------- must-fix 4: the last gate's own conclusion
+
+
+def _buyback_sections(verdicts: list[str], close: str) -> str:
+    """Four gate sections under short English headings, each with a Chinese verdict and a reason, then ``close``."""
+    heads = ["Ample Funds", "Price Below Intrinsic Value", "Published Price Limit", "Purpose"]
+    notes = ["现金充足。", "价格低于内在价值。", "公布了价格上限。", "股数减少。"]  # ample cash; below value; a cap; fewer shares
+    return "\n\n".join(f"### {h}\n{v}。{n}" for h, v, n in zip(heads, verdicts, notes)) + "\n\n" + close
+
+
+@pytest.mark.parametrize("close", ["结论：通过", "Ergebnis: erfüllt", "Conclusión: cumple"])
+def test_the_last_gates_own_conclusion_paragraph_is_no_final_verdict(close: str) -> None:
+    # before: the Purpose section's "conclusion: passes" (a paragraph of its own) was the answer's close: REPURCHASE
+    result = parse_response(_buyback_sections(["通过", "不通过", "通过", "通过"], close), BUYBACK, embedder=False)
+    assert [(g.gate, g.verdict) for g in result.gates] == [(1, "PROCEED"), (2, "REJECT"), (3, "PROCEED"), (4, "PROCEED")]
+    assert result.final_verdict is None
+    assert parse_response(_buyback_sections(["通过"] * 4, close), BUYBACK, embedder=False).final_verdict is None
+
+
+@pytest.mark.parametrize("close, want", [
+    ("结论：不买。", "NO_REPURCHASE"),  # conclusion: not buying
+    ("结论：买入。", "REPURCHASE"),  # conclusion: buy
+    ("结论：通过，建议回购。", "REPURCHASE"),  # conclusion: passes, a buyback is recommended
+])
+def test_a_closing_paragraph_with_an_outcome_stays_the_answers_close(close: str, want: str) -> None:
+    assert parse_response(_buyback_sections(["通过", "不通过", "通过", "通过"], close), BUYBACK,
+                          embedder=False).final_verdict == want
