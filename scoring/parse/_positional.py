@@ -157,8 +157,10 @@ class _PositionalMixin(_ParserState):
             lines = self._item_lines(run, i)
             start, end = self.lines[lines.start].start, self.lines[lines.stop - 1].end
             verdicts += any(start <= h.start < end for h in self.hits)
-        # a small card (2-3 gates) needs a verdict in every item: many short lists have that length by chance
-        return verdicts == len(run) if len(run) <= 3 else 2 * verdicts >= len(run)
+        # a small card (2-3 gates) read from bullets or rows needs a verdict in every item: many short lists have that
+        # length by chance; a list numbered 1..N is the writer's own count of the criteria
+        numbered = self.lines[run[0]].kind == "list" and self.lines[run[0]].marker == "number"
+        return verdicts == len(run) if len(run) <= 3 and not numbered else 2 * verdicts >= len(run)
 
     def _item_title(self, li: int) -> str:
         """The title of an item: its label, or a table row's first cell ("" when it has neither)."""
