@@ -361,9 +361,9 @@ class RegimeRegistry:
                 first = self.negative_since.get(fact.id) if fact is not None else None
                 if first is not None and year < first:
                     found.append(f"negative {name} (first seen in {first})")
+            # before ``began`` the bound is 0 years, never negative: a streak of 0 (no raise yet) holds in any year
             if (self.streak_began is not None and name in self.streak_inputs and isinstance(value, (int, Decimal))
                     and not isinstance(value, bool) and value > max(0, year - self.streak_began)):
-                # clamped at 0: before ``began`` no streak was seen, yet a streak of 0 (no raise) always holds
                 found.append(f"{name} {value} (longer than any such streak about {year}: at most "
                              f"{max(0, year - self.streak_began)} years, counted from {self.streak_began})")
             if isinstance(value, Decimal) and spec.type == "money":
