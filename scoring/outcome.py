@@ -38,6 +38,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping
 
+from ipb.scoring import _foreign_verdicts as _fv
+
 __all__ = [
     "OUTCOMES",
     "FAILURE_POLICIES",
@@ -177,26 +179,51 @@ _STOP = frozenset(
 )
 
 
-#: English function words; an answer holding fewer than two of them does not read as English.
+#: English function words; an answer holding two of them reads as English.
 _ENGLISH = frozenset("the and is are of to this that it with for be not would".split())
 _TOKEN = re.compile(r"[^\W\d_]+")
+#: Function words of the Latin-script languages the parser reads (grammar/languages.yaml), none an English word:
+#: two of them mark an answer as written in another language.
+_FOREIGN = frozenset("""
+der die das und ist nicht ein eine mit von zu auf den dem des
+de en el la los las del que es por para una se lo muy
+le les et est pas une du des avec dans pour sur
+il di che della delle sono
+os uma não em da dos das
+och att är inte och med för som det
+og ikke til af med som det
+""".split())
+#: Decision labels of grammar/languages.yaml that are English words too: no mark of another language.
+_ENGLISH_LABELS = frozenset("conclusion decision verdict recommendation result summary".split())
+#: A letter of a script other than Latin (CJK, Hangul, Cyrillic, Arabic, Thai...).
+_NON_LATIN = re.compile(r"[^\W\d_a-zA-Z\u00c0-\u024f\u1e00-\u1eff]")
 
 
 def reads_as_english(text: str) -> bool:
-    """Whether ``text`` holds at least two distinct English function words ("the", "and", "is"...).
+    """Whether ``text`` can be an English answer: it holds two distinct English function words ("the", "and", "is"...),
+    or nothing marks another language (a third of its letters in a non-Latin script, or two distinct function words
+    or decision labels of another Latin-script language: "de", "se", "und", "pas", "Veredicto").
 
     The off-topic test compares the answer's words with the card's English
     names, so it can only tell an English answer about something else; an
     answer in another language shares none of those names even when it works
     through the card, and is a parse failure instead (s34user: a right answer
-    in Spanish was filed as an off-topic refusal).
+    in Spanish was filed as an off-topic refusal). A terse English answer with
+    no function word ("BUY. Strong moat, cheap price.") stays English (s34read should-fix 9).
 
     >>> reads_as_english("Paris is the capital of France."), reads_as_english("Margen de seguridad: se rechaza.")
     (True, False)
-    >>> reads_as_english("安全边际：否决。")
-    False
+    >>> reads_as_english("安全边际：否决。"), reads_as_english("BUY. Strong moat, cheap price, great management.")
+    (False, True)
     """
-    return len({w for w in _TOKEN.findall(text.lower()) if w in _ENGLISH}) >= 2
+    words = {w for w in _TOKEN.findall(text.lower())}
+    if len(words & _ENGLISH) >= 2:
+        return True
+    letters = sum(len(w) for w in _TOKEN.findall(text))
+    if letters and 3 * len(_NON_LATIN.findall(text)) >= letters:
+        return False
+    labels = {m.group(0).lower() for m in re.finditer(_fv.LABEL_PATTERN, text, re.IGNORECASE)} - _ENGLISH_LABELS
+    return len(words & _FOREIGN) + len(labels) < 2
 
 
 def stop_unread(parsed: Mapping[str, Any]) -> bool:
@@ -213,9 +240,12 @@ def stop_unread(parsed: Mapping[str, Any]) -> bool:
     True
     >>> stop_unread({"gates": [{"verdict": "REJECT"}, {"verdict": "N/A"}]}), stop_unread({"gates": [{"verdict": "INCONCLUSIVE"}]})
     (False, False)
+    >>> stop_unread({"gates": [{"verdict": "INCONCLUSIVE"}, {"verdict": "N/A"}]})  # stopped on an undecided gate
+    False
     """
     verdicts = [g.get("verdict") for g in parsed.get("gates") or ()]
-    return "N/A" in verdicts and not any(v in _DECIDED_GATE for v in verdicts)
+    # a gate read INCONCLUSIVE is a stop the parser did read: the answer commits to nothing (docs/scoring.md)
+    return "N/A" in verdicts and not any(v in _DECIDED_GATE or v == "INCONCLUSIVE" for v in verdicts)
 
 
 def _words(texts: Iterable[str]) -> set[str]:

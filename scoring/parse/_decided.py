@@ -301,8 +301,8 @@ class _DecidedMixin(_ParserState):
                     ok = not masked[window : m.start()].strip(" \t*_>-") or _SENTENCE_HEAD.search(masked[window : m.start()]) is not None
                 if not ok and not rule.whole:  # the act as a decision label's value: "5/ Verdict: buying", "Decision: passing."
                     line_start = masked.rfind("\n", window, m.start()) + 1
-                    ok = _ACT_LABEL.search(masked, max(line_start, window), m.start()) is not None \
-                        or decision_label_before(masked, line_start, m.start())
+                    # only the answer's own decision labels: "Insider action: buying" is the insiders' act
+                    ok = _ACT_LABEL.search(masked, max(line_start, window), m.start()) is not None
                 if not ok:
                     continue
                 if rule.whole and found is not None:

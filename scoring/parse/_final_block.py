@@ -12,7 +12,9 @@ as the final region, with the label as its final cue.
 The paragraph counts only where it can be the answer's own close: it opens a paragraph (a blank line or the text's
 start before it), the label opens its line (after markup, a list number or at most a short qualifier: "总结论",
 "Mi conclusión"), and no gate's label or heading comes at or after it (a per-criterion "结论：通过" inside a checklist
-is that criterion's).
+is that criterion's). Nor is a paragraph that states only a gate's verdict word (no outcome, no recommendation) the
+close when it ends the last gate's own section ("### Purpose ... \n\n结论：通过": that heading's section runs on to
+the next heading) or repeats a label already used for an earlier criterion (:func:`_gate_conclusion`).
 """
 
 from __future__ import annotations
@@ -59,7 +61,42 @@ def closing_block(text: str, last_gate_label: int) -> tuple[int, int, int] | Non
     if found is None:
         return None
     stop = text.find("\n\n", found.end())
-    return found.start("label"), found.end("label"), len(text) if stop < 0 else stop
+    stop = len(text) if stop < 0 else stop
+    if _gate_conclusion(text, last_gate_label, found, stop):
+        return None
+    return found.start("label"), found.end("label"), stop
+
+
+#: Words that state an outcome, not a gate's verdict: the final-verdict synonyms of every language and the HOLD words.
+_OUTCOME = re.compile("|".join(fv.bounded(w) for w in sorted({*vw.FINAL_SYNONYMS, *fv.HOLD_WORDS}, key=len, reverse=True)),
+                      re.IGNORECASE)
+#: A recommendation cue: what follows is the decision whatever its words ("建议回购", recommend a buyback).
+_RECOMMEND = re.compile(r"(?i)建议|建議|推荐|推薦|推奨|권장|\brecommend|\bempfehl|\brecomend|\brecommand|\braccomand")
+#: A card outcome written as a capitalised label ("REPURCHASE", "INVEST"), the gate verdict labels left out.
+_OUTCOME_LABEL = re.compile(r"\b(?!(?:PASS|PASSED|FAIL|FAILED|PROCEED|REJECT|INCONCLUSIVE|MET|OK)\b)[A-Z][A-Z_]{3,}\b")
+#: A heading line, or a line that is one bold title: what opens a gate's section.
+_SECTION_HEAD = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\*\*[^*\n]+\*\*[ \t:]*$)")
+
+
+def _gate_conclusion(text: str, last_gate_label: int, found: re.Match[str], stop: int) -> bool:
+    """Whether the labelled paragraph ``found`` .. ``stop`` is the last gate's own conclusion ("### Purpose\\n...
+    \\n\\n结论：通过"): it states a gate's verdict word and no outcome, and it either lies in the last gate's section (that
+    gate's label opens a heading or a bold title line, and no heading comes between) or repeats a label the answer
+    already used before (one "Ergebnis:" per criterion). A paragraph with an outcome word stays the answer's close."""
+    body = text[found.end("label") : stop]
+    gate_word = vw.VERDICT_PATTERN.search(body) is not None or any(
+        re.search(pattern, body) for pattern, *_ in fv.GATE_WORDS)
+    if not gate_word or _OUTCOME.search(body) or _OUTCOME_LABEL.search(body) or _RECOMMEND.search(body):
+        return False
+    if re.search(re.escape(found.group("label")), text[: found.start("label")], re.IGNORECASE):
+        return True  # the label opened a criterion's conclusion before: this one is the last criterion's
+    if last_gate_label < 0:
+        return False
+    head_start = text.rfind("\n", 0, last_gate_label) + 1
+    head_end = text.find("\n", last_gate_label)
+    if head_end < 0 or not _SECTION_HEAD.match(text, head_start, head_end):
+        return False
+    return re.search(r"(?m)^[ \t]*#{1,6}[ \t]", text[head_end : found.start()]) is None
 
 
 class _ClosingBlockMixin(_ParserState):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from ipb.scoring._text import item_number
 from ipb.scoring.parse._common import _Anchor
+from ipb.scoring.parse._run_subjects import lead_in, names_no_criteria, subject_title
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 
@@ -69,7 +70,7 @@ class _PositionalMixin(_ParserState):
         numbered: list[int] = []
         bullets: list[int] = []
         rows: list[int] = []
-        level = 0
+        levels = {"number": 0, "bullet": 0}  # the indent level of each kind's open run: bullets nest under numbers
         blank_before = False
         for li, line in enumerate(self.lines):
             if line.kind == "table":
@@ -91,24 +92,25 @@ class _PositionalMixin(_ParserState):
                 continue
             if line.kind == "list" and line.marker in ("number", "bullet"):
                 current = numbered if line.marker == "number" else bullets
-                if current and line.level > level:
+                if (current and line.level > levels[line.marker]) or (
+                        line.marker == "bullet" and numbered and line.level > levels["number"]):
                     blank_before = False
-                    continue  # an item nested under the current one
+                    continue  # an item nested under the current one: a detail of that item, not an item of the run
                 if line.marker == "number":
                     marked = item_number(self.masked, line.start, line.body)
                     k = marked[0] if marked is not None else 0
-                    if not numbered or k != len(numbered) + 1 or line.level != level:
+                    if not numbered or k != len(numbered) + 1 or line.level != levels["number"]:
                         if numbered:
                             runs.append(numbered)
                         numbered = [li] if k == 1 else []
                     else:
                         numbered.append(li)
                 else:
-                    if bullets and line.level != level:
+                    if bullets and line.level != levels["bullet"]:
                         runs.append(bullets)
                         bullets = []
                     bullets.append(li)
-                level = line.level
+                levels[line.marker] = line.level
             elif blank_before and self.masked[line.start : line.start + 1] not in _INDENT:
                 # a paragraph at the margin after a blank line ends a list
                 runs.extend(r for r in (numbered, bullets) if r)
@@ -138,6 +140,10 @@ class _PositionalMixin(_ParserState):
 
     def _follows_card(self, run: list[int]) -> bool:
         """Whether ``run`` (exactly one item per gate) may be read by position (the module docstring's rules)."""
+        if names_no_criteria(lead_in(self.masked, self.lines, run[0])):
+            return False  # "Sources:", "Pros and cons", "Peers:" above the run: its items are no criteria
+        if all(subject_title(self._item_title(li)) for li in run):
+            return False  # one item per company or ticker ("Apple Inc. — PASS", "| KO | FAIL |"), or Pro / Con
         verdicts = 0
         for i, li in enumerate(run):
             k = i + 1
@@ -151,7 +157,10 @@ class _PositionalMixin(_ParserState):
             lines = self._item_lines(run, i)
             start, end = self.lines[lines.start].start, self.lines[lines.stop - 1].end
             verdicts += any(start <= h.start < end for h in self.hits)
-        return 2 * verdicts >= len(run)
+        # a small card (2-3 gates) read from bullets or rows needs a verdict in every item: many short lists have that
+        # length by chance; a list numbered 1..N is the writer's own count of the criteria
+        numbered = self.lines[run[0]].kind == "list" and self.lines[run[0]].marker == "number"
+        return verdicts == len(run) if len(run) <= 3 and not numbered else 2 * verdicts >= len(run)
 
     def _item_title(self, li: int) -> str:
         """The title of an item: its label, or a table row's first cell ("" when it has neither)."""

@@ -175,6 +175,18 @@ def test_a_dividend_raise_streak_is_bounded_by_its_year():
     assert regimes.anachronisms(lynch, {"dividend_raised_years": D(51)}, 1994) != []
 
 
+def test_a_streak_before_the_registry_start_is_bounded_at_zero():
+    """s34read must-fix 5: in 1932 (the depression regime, before ``began`` 1944) the bound was 1932 - 1944 = -12,
+    so even a streak of 0 was refused "at most -12 years". The bound is clamped at 0: 0 holds, 1 is refused."""
+    regimes = bundled_regimes()
+    lynch = compiled_card(LYNCH).card.inputs
+    assert regimes.anachronisms(lynch, {"dividend_raised_years": D(0)}, 1932) == []
+    assert regimes.anachronisms(lynch, {"dividend_raised_years": D(0)}, 1944) == []
+    assert regimes.anachronisms(lynch, {"dividend_raised_years": D(1)}, 1932) == [
+        "dividend_raised_years 1 (longer than any such streak about 1932: at most 0 years, counted from 1944)"]
+    assert regimes.anachronisms(lynch, {"dividend_raised_years": D(1)}, 1945) == []
+
+
 #: card -> (the reviewed base, [(relation, applies, holds)]), read on a default run at seed 4141.
 RELATIONS = {
     LYNCH: ("invest_cyclical_early_recovery.yaml", [

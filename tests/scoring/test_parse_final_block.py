@@ -86,9 +86,20 @@ def test_closing_words_of_other_languages(closing: str, want: str) -> None:
     ("5/ Verdict: buying the shares, a 3% starter.", "INVEST"),
     ("Decision: selling the position this week.", "DECLINE"),
     ("**Call** - passing.", "DECLINE"),
+    ("Decision: passing.", "DECLINE"),
 ])
 def test_an_act_as_a_decision_labels_value(closing: str, want: str) -> None:
     assert _final(GRAHAM_BODY + closing, GRAHAM) == want
+
+
+@pytest.mark.parametrize("closing", [
+    "Insider action: buying heavily in the last quarter.",
+    "Analyst view: buying.",
+])
+def test_another_partys_act_after_a_label_is_no_decision(closing: str) -> None:
+    # s34read must-fix 3: the insiders' or the analysts' buying is their act, not the answer's decision (the label
+    # names someone else); before the fix both read INVEST
+    assert _final(GRAHAM_BODY + closing, GRAHAM) is None
 
 
 def test_an_act_without_its_decider_or_a_label_stays_unread() -> None:

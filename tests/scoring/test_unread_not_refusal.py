@@ -93,3 +93,21 @@ def test_an_unscored_record_routes_nothing_to_review(records):
     # --min-confidence lists readings that are scored; an unscored answer's readings are not (its 0s are owed values).
     for model in ("spanish", "stop-unread", "unknown", "no-verdict-read"):
         assert records[model]["targets"][0].get("review") in ([], None)
+
+
+def test_terse_english_reads_as_english_and_another_language_is_told_positively():
+    # s34read should-fix 9: a terse English answer holds no two of "the", "and", "is"... yet nothing marks another
+    # language; before, both read "not English" (an off-topic answer became a parse failure)
+    assert reads_as_english("Weather today: sunny, warm, light breeze from west.")
+    assert reads_as_english("BUY. Strong moat, cheap price, great management.")
+    assert classify_unread("Weather today: sunny, warm, light breeze from west.", ["Margin of Safety"])[0] == "off_topic"
+    # another language is told by its own function words or its script
+    assert not reads_as_english("Sicherheitsmarge: nicht erfüllt, der Preis ist zu hoch.")
+    assert not reads_as_english("Запас прочности: не выполнен.")
+
+
+def test_an_undecided_gate_before_the_not_reached_ones_is_no_commitment():
+    # s34read should-fix 10, docs/scoring.md: a stop on an undecided gate that commits to nothing stays no_commitment
+    assert not stop_unread({"gates": [{"verdict": "PROCEED"}, {"verdict": "INCONCLUSIVE"}, {"verdict": "N/A"}][1:]})
+    assert not stop_unread({"gates": [{"verdict": "INCONCLUSIVE"}, {"verdict": "N/A"}, {"verdict": "N/A"}]})
+    assert stop_unread({"gates": [{"verdict": None}, {"verdict": "N/A"}, {"verdict": "N/A"}]})
