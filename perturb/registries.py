@@ -361,10 +361,11 @@ class RegimeRegistry:
                 first = self.negative_since.get(fact.id) if fact is not None else None
                 if first is not None and year < first:
                     found.append(f"negative {name} (first seen in {first})")
+            # before ``began`` the bound is 0 years, never negative: a streak of 0 (no raise yet) holds in any year
             if (self.streak_began is not None and name in self.streak_inputs and isinstance(value, (int, Decimal))
-                    and not isinstance(value, bool) and value > year - self.streak_began):
+                    and not isinstance(value, bool) and value > max(0, year - self.streak_began)):
                 found.append(f"{name} {value} (longer than any such streak about {year}: at most "
-                             f"{year - self.streak_began} years, counted from {self.streak_began})")
+                             f"{max(0, year - self.streak_began)} years, counted from {self.streak_began})")
             if isinstance(value, Decimal) and spec.type == "money":
                 figure = self._bounded(spec)
                 if figure is None:
