@@ -79,3 +79,13 @@ def test_a_list_after_every_gate_was_named_keeps_its_own_titles() -> None:
     r = parse_response(text, LYNCH, embedder=False)
     assert [(g.gate, g.verdict, g.how) for g in r.gates] == [(k, "PROCEED", "name") for k in (1, 2, 3, 4)]
     assert r.invented_gates == ["Competition", "Debt"]  # as before the positional reading
+
+
+@pytest.mark.parametrize("closing, want", [
+    ("Verdict: buying at this price would be a mistake.", None),  # the act judged, not done: read INVEST (0.60)
+    ("5/ Verdict: buying here would be a mistake.", None),
+    ("Verdict: buying, because the price is low.", "INVEST"),  # a reason after the act: the act is the decision
+    ("Verdict: buying.", "INVEST"),
+])
+def test_an_act_after_a_decision_label_is_no_decision_when_a_judgement_follows(closing: str, want: str | None) -> None:
+    assert parse_response(GRAHAM_BODY + closing, GRAHAM, embedder=False).final_verdict == want
