@@ -157,6 +157,12 @@ _ACT_LABEL = re.compile(r"(?i)(?:^|(?<=\n))[ \t>*_#-]*(?:\d{1,2}[./)][ \t]*)?(?:
                         r"(?:decision|verdict|call|action|recommendation|conclusion|bottom[ \t-]+line)[*_]{0,2}[ \t]*"
                         r"[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*\Z")
 
+#: The act after a decision label is the subject of a judgement, not the decision: "Verdict: buying at this price would
+#: be a mistake", "Decision: selling now is premature" (a few words, no clause break, then a verb of being or seeming).
+_ACT_AS_SUBJECT = re.compile(r"(?i)(?:[ \t]+(?!because\b|since\b|as\b|given\b|while\b|until\b|after\b|before\b|if\b|unless\b)"
+                             r"[\w$%'./-]+){0,4}?[ \t]+(?:would|will|is|was|seems|seemed|looks|makes|could|might|should|"
+                             r"remains|isn't|wasn't|would've|'d)\b")
+
 _TRIGGERS: list[Trigger] = [
     *(Trigger(lit, rule.pattern, k) for k, rule in enumerate(_RULES) for lit in rule.literals),
     Trigger("decided", _DECIDED, len(_RULES)),
@@ -302,7 +308,8 @@ class _DecidedMixin(_ParserState):
                 if not ok and not rule.whole:  # the act as a decision label's value: "5/ Verdict: buying", "Decision: passing."
                     line_start = masked.rfind("\n", window, m.start()) + 1
                     # only the answer's own decision labels: "Insider action: buying" is the insiders' act
-                    ok = _ACT_LABEL.search(masked, max(line_start, window), m.start()) is not None
+                    ok = _ACT_LABEL.search(masked, max(line_start, window), m.start()) is not None \
+                        and _ACT_AS_SUBJECT.match(masked, m.end()) is None
                 if not ok:
                     continue
                 if rule.whole and found is not None:

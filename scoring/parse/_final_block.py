@@ -7,7 +7,10 @@ decision somewhere in it, often not right after the label ("结论：第一层�
 cheap at first sight, not cheap at the second level. Not buying.). The English labels already open the final region
 (:mod:`._layout`); the labels of ``grammar/languages.yaml`` (``labels``) did not, so a final-verdict word in such a
 paragraph counted only right after the label. :func:`closing_block` finds that paragraph and :mod:`._final` reads it
-as the final region, with the label as its final cue.
+as the final region, its sentences weighed as those of an English "Conclusion:" paragraph: the label is no final cue
+of its first sentence, which would let an outcome there ("如果价格跌到 20 元以下，可以买入", if it fell below 20, buy;
+"Buffett diría comprar") outrank the decision a later sentence states. A paragraph the layout already read as final
+(an English label, "Conclusion:" also French) keeps its reading.
 
 The paragraph counts only where it can be the answer's own close: it opens a paragraph (a blank line or the text's
 start before it), the label opens its line (after markup, a list number or at most a short qualifier: "总结论",
@@ -104,18 +107,18 @@ class _ClosingBlockMixin(_ParserState):
 
     def _mark_closing_block(self) -> None:
         """The paragraph a decision label of another language opens after the last gate ("结论：...", "Conclusión:
-        ...", :func:`._final_block.closing_block`) is the final region, its label the final cue of its sentence."""
+        ...", :func:`._final_block.closing_block`) is the final region (no final cue: the module docstring)."""
         last_gate = max((a.mention[0] for a in self.anchors.values() if a.gate is not None), default=-1)
         block = closing_block(self.masked, last_gate)
         if block is None:
             return
         start, _, stop = block
+        u = self._unit_at(start)
+        if u >= 0 and self.units[u].final:
+            return  # an English label ("Conclusion:", also French) the layout already read: its reading stands as before
         for unit in self.units:
             if unit.end > start and unit.start < stop:
                 unit.final = True
-        u = self._unit_at(start)
-        if u >= 0:
-            self.final_cue_at.setdefault(u, start)
 
     def _tally_sentences(self) -> set[int]:
         """Sentences of the final region holding gate-verdict words of both senses ("Conditions 1 and 2 met,

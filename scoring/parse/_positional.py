@@ -15,6 +15,9 @@ A run is the numbered items of one list numbered 1..N, the items of one bulleted
   a card whose gate 3 speaks of the board's decision);
 - no other run of the answer has the same item titles (a table of the same metrics for each of several stocks is a
   table per subject, not a walk through the card's gates);
+- it is not a table whose header names subjects ("| Company | P/E | Verdict |", :mod:`._subject_tables`), its lead-in
+  (the paragraph right above it) names no investor other than the card's ("Buffett's own checklist:"), and the card's
+  gates are not all read by their names outside it (then it is a list of the writer's own: risks, notes);
 - at least half of its items state a verdict word in their own lines: a list of facts, reasons or the writer's own
   questions is not a checklist ("1. Revenue in year 1 was $4B." ... "7. ..." for a seven-gate card; five questions of
   the writer's own whose order is not the card's).
@@ -27,10 +30,13 @@ The confidence factor of a gate met this way is that of an embedding match (:dat
 
 from __future__ import annotations
 
+import re
+
 from ipb.scoring._text import item_number
 from ipb.scoring.parse._common import _Anchor
 from ipb.scoring.parse._run_subjects import lead_in, names_no_criteria, subject_title
 from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._subject_tables import keyed_by_subject
 from ipb.scoring.parse._types import Span
 
 #: How a gate met by its item's position is recognised (GateTrace.how).
@@ -52,6 +58,12 @@ class _PositionalMixin(_ParserState):
         for run, own in zip(runs, titles):
             if all(own) and titles.count(own) > 1:
                 continue  # the same rows again: one table (or list) per stock or scenario, not a walk through the card
+            if self.lines[run[0]].kind == "table" and keyed_by_subject(self.masked, self.lines, run[0]):
+                continue  # "| Company | P/E | Verdict |": one row per peer company, not one per gate
+            if self._named_elsewhere(run):
+                continue  # every gate is read by its name outside the run: the run is the writer's own list (risks, notes)
+            if self._led_by_other_investor(run[0]):
+                continue  # "Buffett's own checklist on the same stock:" then 1..N: that investor's checks, not the card's
             if self._follows_card(run):
                 # a worded title the parser took for a gate the card lacks keeps that reading beside items the card's
                 # words name ("1. Owner earnings", "2. Insider buying", "3. Margin of safety"): the parser reads the
@@ -161,6 +173,29 @@ class _PositionalMixin(_ParserState):
         # length by chance; a list numbered 1..N is the writer's own count of the criteria
         numbered = self.lines[run[0]].kind == "list" and self.lines[run[0]].marker == "number"
         return verdicts == len(run) if len(run) <= 3 and not numbered else 2 * verdicts >= len(run)
+
+    def _named_elsewhere(self, run: list[int]) -> bool:
+        """Whether every gate of the card is anchored, by a means other than position, on a line outside ``run``."""
+        inside = set(run)
+        named = {a.gate for li, a in self.anchors.items() if li not in inside and a.gate is not None and a.how != POSITION}
+        return len(named) >= len(self.card.gates)
+
+    def _led_by_other_investor(self, li: int) -> bool:
+        """Whether the lines of the paragraph just above a run's first item (its lead-in, up to a blank line or a
+        heading) name an investor other than the card's: "For comparison, Buffett's checklist:" before a list."""
+        k = li - 1
+        if k >= 0 and self.lines[k].kind == "table_sep":
+            k -= 2  # the header row above the rule
+        start = end = self.lines[k].end if k >= 0 else 0
+        while k >= 0 and self.lines[k].kind not in ("blank", "heading", "list", "table"):
+            start = self.lines[k].start
+            k -= 1
+        if start == end:
+            return False
+        lead = self.masked[start:end]
+        own = self.ix.investor_of.get(self.card.investor, self.card.investor)
+        return any(full != own and re.search(rf"\b{re.escape(name)}\b", lead)
+                   for name, full in self.ix.investor_of.items())
 
     def _item_title(self, li: int) -> str:
         """The title of an item: its label, or a table row's first cell ("" when it has neither)."""
