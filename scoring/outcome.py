@@ -242,10 +242,16 @@ def stop_unread(parsed: Mapping[str, Any]) -> bool:
     (False, False)
     >>> stop_unread({"gates": [{"verdict": "INCONCLUSIVE"}, {"verdict": "N/A"}]})  # stopped on an undecided gate
     False
+    >>> stop_unread({"gates": [{"verdict": "INCONCLUSIVE"}, {"verdict": None}, {"verdict": "N/A"}]})  # the stop unread
+    True
     """
     verdicts = [g.get("verdict") for g in parsed.get("gates") or ()]
-    # a gate read INCONCLUSIVE is a stop the parser did read: the answer commits to nothing (docs/scoring.md)
-    return "N/A" in verdicts and not any(v in _DECIDED_GATE or v == "INCONCLUSIVE" for v in verdicts)
+    if "N/A" not in verdicts or any(v in _DECIDED_GATE for v in verdicts):
+        return False
+    # the gate that ended the analysis is the one right before the first N/A: read INCONCLUSIVE, it is a stop the
+    # parser did read and the answer commits to nothing (docs/scoring.md); unread, the stopping verdict was missed
+    first = verdicts.index("N/A")
+    return first == 0 or verdicts[first - 1] != "INCONCLUSIVE"
 
 
 def _words(texts: Iterable[str]) -> set[str]:

@@ -19,22 +19,25 @@ from ipb.scoring.run import ScoreOptions, score_responses
 
 CARD = "buffett_acquisition_checklist"
 
-SPANISH = ("Puerta 1 - Círculo de competencia: SE SUPERA. Software por suscripción.\n"
-           "Puerta 2 - Foso económico: SE SUPERA. Margen bruto 90%.\n"
+# Since s34lang the parser reads "SE SUPERA", "SE RECHAZA", "Puerta N" and "INVERTIR" (grammar/languages.yaml); the
+# answers here use verdict words it still does not read ("VALE", "NO VALE", "ME QUEDO FUERA"), as a model's own
+# phrasing would be.
+SPANISH = ("Puerta 1 - Círculo de competencia: VALE. Software por suscripción.\n"
+           "Puerta 2 - Foso económico: VALE. Margen bruto 90%.\n"
            "Puerta 3 - Integridad de la dirección: NO CONCLUYENTE.\n"
-           "Puerta 4 - Estimación del valor intrínseco: SE SUPERA. Valor intrínseco $25B.\n"
-           "Puerta 5 - Margen de seguridad: SE RECHAZA. Precio $50B frente a $25B.\n"
+           "Puerta 4 - Estimación del valor intrínseco: VALE. Valor intrínseco $25B.\n"
+           "Puerta 5 - Margen de seguridad: NO VALE. Precio $50B frente a $25B.\n"
            "Puerta 6 - Economía del periodo de tenencia: NO APLICA.\n"
-           "Veredicto final: NO INVERTIR\n")
+           "Veredicto final: ME QUEDO FUERA\n")
 # English gate names, the stopping verdict in words the parser does not read, the later gate N/A.
 STOP_UNREAD = ("Gate 1 (Circle of Competence): vale.\nGate 2 (Economic Moat): vale.\n"
                "Gate 3 (Management Integrity): vale.\nGate 4 (Intrinsic Value Estimation): vale.\n"
-               "Gate 5 (Margin of Safety): SE RECHAZA, $50B against $25B.\n"
+               "Gate 5 (Margin of Safety): NO VALE, $50B against $25B.\n"
                "Gate 6 (Holding Period Economics): N/A\n")
 # Gates found by their English names in brackets, every verdict in words the parser does not read.
-NO_VERDICT_READ = "\n".join(f"Puerta {i} ({n}): SE SUPERA." for i, n in enumerate(
+NO_VERDICT_READ = "\n".join(f"Puerta {i} ({n}): VALE, es lo que se espera de la empresa." for i, n in enumerate(
     ["Circle of Competence", "Economic Moat", "Management Integrity", "Intrinsic Value Estimation",
-     "Margin of Safety", "Holding Period Economics"], 1)) + "\nVeredicto final: INVERTIR\n"
+     "Margin of Safety", "Holding Period Economics"], 1)) + "\nVeredicto final: ME QUEDO DENTRO\n"
 OFF_TOPIC = "Paris is the capital of France and the Seine runs through it."
 UNKNOWN = "\n".join(f"Gate {i} ({n}): unknown" for i, n in enumerate(
     ["Circle of Competence", "Economic Moat", "Management Integrity", "Intrinsic Value Estimation",
