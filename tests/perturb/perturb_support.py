@@ -6,6 +6,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+import ipb
+from ipb.engine.card import constraint_errors
 from ipb.engine.registry import bundled_card_paths, compiled_card
 from ipb.errors import IpbError
 from ipb.engine.scenario import convert_fact
@@ -91,3 +93,12 @@ def relations_on_lines(card_id: str, lines, relations) -> tuple[list[tuple[str, 
             if not ok:
                 broken.append((item["id"], name))
     return broken, read
+
+
+def assert_rule_case(card_id: str, rule: str, facts: dict[str, str], refused: bool) -> None:
+    """A reviewed item's facts against the card's rules: ``rule`` is the card's, and it is the one rule the facts
+    break when ``refused`` (a review's item), none when kept (its neighbour)."""
+    card = compiled_card(card_id).card
+    assert rule in {k.id for k in card.constraints}
+    errors = constraint_errors(card, ipb.facts(card_id, facts))
+    assert [e.name for e in errors] == ([rule] if refused else [])
