@@ -39,25 +39,49 @@ BASE = ROOT / "frameworks" / "scenarios" / CARD / "ipb_p_011_base.yaml"
 TARGET = 1.2
 
 
+#: The measuring parent, run as a fresh interpreter: a child forked from a large process (a test runner of 1.2 GB)
+#: starts with the parent's resident pages, so ``ru_maxrss`` of a direct child is at least the parent's size. A fresh
+#: interpreter is small; it forks and execs the command and writes "exit-code max-rss-KiB" to the descriptor it is given.
+_MEASURE = """import os, sys
+fd, argv = int(sys.argv[1]), sys.argv[2:]
+pid = os.fork()
+if pid == 0:
+    os.close(fd)
+    try:
+        os.execv(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+os.write(fd, f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}".encode())
+"""
+
+
 def run_child(argv: list[str]) -> dict[str, Any]:
-    """Run ``argv`` as a child (``os.fork``/``os.execv``); its exit status, wall seconds, the tail of its stderr
-    and its own peak resident MiB (``ru_maxrss`` of ``os.wait4``, not the maximum over every child)."""
+    """Run ``argv`` as a grandchild under a fresh measuring interpreter (:data:`_MEASURE`); its exit status, wall
+    seconds, the tail of its stderr and its own peak resident MiB (``ru_maxrss`` of ``os.wait4`` in that small
+    parent: neither the maximum over every child nor the pages inherited from this process)."""
     start = time.perf_counter()
     err = tempfile.TemporaryFile()
+    read_end, write_end = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: stdout to /dev/null, stderr kept for the report
+    if pid == 0:  # the child: stdout to /dev/null, stderr kept for the report; becomes the measuring parent
         try:
+            os.close(read_end)
             os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
             os.dup2(err.fileno(), 2)
-            os.execv(argv[0], argv)
+            os.set_inheritable(write_end, True)
+            os.execv(sys.executable, [sys.executable, "-c", _MEASURE, str(write_end), *argv])
         finally:
             os._exit(127)
-    _, status, usage = os.wait4(pid, 0)
+    os.close(write_end)
+    os.waitpid(pid, 0)
+    with os.fdopen(read_end, "rb") as pipe:
+        report = pipe.read().decode().split()
     err.seek(0)
     tail = err.read().decode(errors="replace")[-400:]
     err.close()
-    return {"rc": os.waitstatus_to_exitcode(status), "seconds": round(time.perf_counter() - start, 1),
-            "peak_mib": round(usage.ru_maxrss / 1024, 1), "stderr": tail}
+    rc, peak = (int(report[0]), round(int(report[1]) / 1024, 1)) if len(report) == 2 else (127, None)
+    return {"rc": rc, "seconds": round(time.perf_counter() - start, 1), "peak_mib": peak, "stderr": tail}
 
 
 def main(argv: list[str] | None = None) -> int:
