@@ -25,7 +25,7 @@ from decimal import ROUND_HALF_EVEN, Context, Decimal, DivisionByZero, Inexact, 
 from fractions import Fraction
 from typing import Any, Callable, Union
 
-__all__ = ["Exact", "add", "sub", "mul", "div", "neg", "absolute", "as_fraction", "normal", "public", "MAX_BITS"]
+__all__ = ["Exact", "add", "sub", "mul", "div", "neg", "absolute", "as_fraction", "normal", "public", "round_half_away", "MAX_BITS"]
 
 Exact = Union[Decimal, Fraction]
 
@@ -177,3 +177,13 @@ def public(value: Any) -> Any:
     if isinstance(value, Fraction):
         return _OUT.divide(Decimal(value.numerator), Decimal(value.denominator))
     return value
+
+
+def round_half_away(v: Any) -> Decimal:
+    """``round(x)`` of the expression language: the nearest whole number, halves away from zero, exactly.
+
+    ``abs(Decimal)`` would round to 28 digits, so the value is taken as a Fraction.
+    """
+    r = abs(as_fraction(v))
+    whole = Decimal((2 * r.numerator + r.denominator) // (2 * r.denominator))
+    return -whole if whole and v < 0 else whole

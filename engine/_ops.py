@@ -18,7 +18,7 @@ from ipb.engine import _exact
 from ipb.engine._exact import Exact
 
 __all__ = ["Env", "Fn", "Node", "constant", "const_fn", "arith", "chain", "fold", "negate", "compare", "kleene_all",
-           "kleene_any", "Span"]
+           "kleene_any", "Span", "unescape"]
 
 Env = Mapping[str, Any]
 Fn = Callable[[Env], Any]
@@ -436,3 +436,17 @@ def kleene_any(fns: Sequence[Fn]) -> Fn:
         return None if unknown else False
 
     return or_n
+
+
+def unescape(text: str) -> str:
+    """A string literal's body with its escapes read: ``\\n`` and ``\\t`` a newline and a tab, ``\\X`` any other
+    character ``X`` itself (the quote, the backslash)."""
+    out: list[str] = []
+    chars = iter(text)
+    for ch in chars:
+        if ch == "\\":
+            nxt = next(chars, "")
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+        else:
+            out.append(ch)
+    return "".join(out)

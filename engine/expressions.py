@@ -48,7 +48,8 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from ipb.engine import _exact
-from ipb.engine._ops import Env, Fn, Node, Span, arith, chain, compare, const_fn, constant, fold, kleene_all, kleene_any, negate
+from ipb.engine._ops import (Env, Fn, Node, Span, arith, chain, compare, const_fn, constant, fold, kleene_all, kleene_any, negate,
+                             unescape)
 from ipb.engine._shared import repeated_calls, shared, sharing_root
 from ipb.engine.numbers import NumberError, read_number
 from ipb.errors import CompileError, LintWarning, did_you_mean
@@ -586,7 +587,7 @@ class _Compiler(Transformer):
     @v_args(meta=True)
     def string(self, meta: Any, children: list[Token]) -> Node:
         raw = str(children[0])
-        text = _unescape(raw[1:-1])
+        text = unescape(raw[1:-1])
         return constant(text, STRING, meta.start_pos, meta.end_pos)
 
     @v_args(meta=True)
@@ -668,18 +669,6 @@ def _meta_of(node: Node, fallback: Any) -> Any:
     return Span(node.start, node.end) if node.end > node.start else fallback
 
 
-def _unescape(text: str) -> str:
-    out: list[str] = []
-    chars = iter(text)
-    for ch in chars:
-        if ch == "\\":
-            nxt = next(chars, "")
-            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
 # --------------------------------------------------------------------------- functions
 
 
@@ -719,16 +708,6 @@ def _unary_number(c: _Compiler, fname: str, args: list[Node], meta: Any, op: Cal
         return None if v is None else op(v)
 
     return c._node(unary, args[0].type, args, meta)
-
-
-def _round_half_away(v: Any) -> Decimal:
-    """``round(x)``: the nearest whole number, halves away from zero, exactly.
-
-    ``abs(Decimal)`` would round to 28 digits, so the value is taken as a Fraction.
-    """
-    r = abs(_exact.as_fraction(v))
-    whole = Decimal((2 * r.numerator + r.denominator) // (2 * r.denominator))
-    return -whole if whole and v < 0 else whole
 
 
 def _fn_known(c: _Compiler, fname: str, args: list[Node], meta: Any) -> Node:
@@ -771,7 +750,7 @@ _FUNCTIONS: dict[str, Callable[[_Compiler, str, list[Node], Any], Node]] = {
     "min": _fn_minmax,
     "max": _fn_minmax,
     "abs": partial(_unary_number, op=_exact.absolute),
-    "round": partial(_unary_number, op=_round_half_away),
+    "round": partial(_unary_number, op=_exact.round_half_away),
     "known": _fn_known,
     "date": _fn_date,
     "year": _fn_year,

@@ -36,7 +36,7 @@ failure mode; it is counted under ``coverage`` instead).
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from ipb.scoring import _foreign_verdicts as _fv
 
@@ -53,6 +53,7 @@ __all__ = [
     "classify_unread",
     "reads_as_english",
     "stop_unread",
+    "uncommitted_reason",
 ]
 
 OUTCOMES = ("scored", "parse_failure", "refusal", "unusable")
@@ -300,3 +301,23 @@ def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
                                      "the language of the card's names)")
         return "off_topic", "the response names no gate, card or investor of the item"
     return "parse_failure", "no gate of the card could be read"
+
+
+def uncommitted_reason(text: str, parsed: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+    """``(reason_code, reason)`` of an answer from which no commitment was read (:func:`commits` false for every target).
+
+    ``no_commitment`` (a refusal: the model's) when what was read says the answer holds back ("unknown",
+    INCONCLUSIVE, "I'm not sure." after each gate); ``parse_failure`` (the parser's gap) when gates read N/A
+    with none decided (:func:`stop_unread`: the verdict that ended the analysis was not
+    read), or when no verdict at all was read from an answer that does not read as English (its verdict
+    words were not recognised; s34user: "SE SUPERA" on five gates and "Veredicto final: INVERTIR").
+    """
+    if any(stop_unread(p) for p in parsed):
+        return "parse_failure", ("gates read N/A (not reached) but none PROCEED or REJECT: the verdict that ended "
+                                 "the analysis was not read (a parse failure, not a refusal)")
+    nothing = all(g.get("verdict") is None for p in parsed for g in p.get("gates") or ())
+    if nothing and not reads_as_english(text):
+        return "parse_failure", ("no verdict read from an answer that does not read as English: its verdict words "
+                                 "were not recognised (a parse failure, not a refusal)")
+    return NO_COMMITMENT, ("the answer commits to no verdict: no gate read PROCEED or REJECT and no decided final "
+                           "verdict (a refusal: its gate list alone would earn coverage and order)")

@@ -81,14 +81,12 @@ from ipb.scoring.metrics import (
 from ipb.scoring.options import DEFAULT_MAX_CHARS, NullEncoder, ScoreOptions
 from ipb.scoring.outcome import (
     PARSE_FAILURE_REASONS,
-    NO_COMMITMENT,
     REFUSAL_REASONS,
     classify_unread,
-    reads_as_english,
-    stop_unread,
     commits,
     failure_value,
     outcome_of,
+    uncommitted_reason,
 )
 from ipb.scoring._sections import _keep, _target_sections, _vocabulary, _year
 from ipb.scoring._text import blank_spans
@@ -195,27 +193,6 @@ class _TargetWork:
             "basp_strict": self.scores.get("basp_strict"),
             **extra,
         }
-
-
-
-def _uncommitted(text: str, parsed: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
-    """``(reason_code, reason)`` of an answer from which no commitment was read (:func:`commits` false for every target).
-
-    ``no_commitment`` (a refusal: the model's) when what was read says the answer holds back ("unknown",
-    INCONCLUSIVE, "I'm not sure." after each gate); ``parse_failure`` (the parser's gap) when gates read N/A
-    with none decided (:func:`~ipb.scoring.outcome.stop_unread`: the verdict that ended the analysis was not
-    read), or when no verdict at all was read from an answer that does not read as English (its verdict
-    words were not recognised; s34user: "SE SUPERA" on five gates and "Veredicto final: INVERTIR").
-    """
-    if any(stop_unread(p) for p in parsed):
-        return "parse_failure", ("gates read N/A (not reached) but none PROCEED or REJECT: the verdict that ended "
-                                 "the analysis was not read (a parse failure, not a refusal)")
-    nothing = all(g.get("verdict") is None for p in parsed for g in p.get("gates") or ())
-    if nothing and not reads_as_english(text):
-        return "parse_failure", ("no verdict read from an answer that does not read as English: its verdict words "
-                                 "were not recognised (a parse failure, not a refusal)")
-    return NO_COMMITMENT, ("the answer commits to no verdict: no gate read PROCEED or REJECT and no decided final "
-                           "verdict (a refusal: its gate list alone would earn coverage and order)")
 
 
 def _below(parsed: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
@@ -445,11 +422,10 @@ class _Scorer:
             return
         if not any(tw.parsed is not None and commits(tw.parsed, (tw.target.grp or {}).get("investment_verdict"))
                    for tw in work.targets):
-            code, why = _uncommitted(work.text, [tw.parsed for tw in work.targets if tw.parsed is not None])
+            code, why = uncommitted_reason(work.text, [tw.parsed for tw in work.targets if tw.parsed is not None])
             _unscored(work, code, why)
             for tw in work.targets:
-                tw.reason_code, tw.reason = code, why
-                tw.review = None if tw.review is None else []  # unscored: no reading of it is scored or reviewed
+                tw.reason_code, tw.reason, tw.review = code, why, None if tw.review is None else []  # as above
             return
         for tw in work.targets:
             assert tw.parsed is not None

@@ -44,7 +44,8 @@ from typing import Any, Callable, Mapping
 import numpy as np
 from lark import Token, Tree
 
-from ipb.engine.expressions import ExprType, _unescape, parse_expression
+from ipb.engine._ops import unescape
+from ipb.engine.expressions import ExprType, parse_expression
 
 __all__ = ["Col", "Frame", "ColumnExpr", "compile_columns", "Vocabulary", "U"]
 
@@ -456,7 +457,7 @@ class _Compiler:
 
     def r_string(self, children: list[Any]) -> ColumnExpr:
         raw = str(children[0])
-        text = _unescape(raw[1:-1])
+        text = unescape(raw[1:-1])
         return ColumnExpr("str", const=True, value=self.vocab.code(text))
 
     def r_true(self, children: list[Any]) -> ColumnExpr:
