@@ -21,6 +21,20 @@ def _two_items() -> list[dict[str, Any]]:
     assert len(items) == 2
     return items
 
+def _hedged_run() -> tuple[list[dict[str, Any]], list[dict[str, Any]], ScoreOptions, list[dict[str, Any]],
+                         dict[str, Any]]:
+    """The two bundled items answered faithfully, plus one hedged answer, scored under ``--min-confidence 0.8``:
+    (items, responses, options, records, summary)."""
+    from ipb.scoring.summary import summarize
+
+    items = _two_items()
+    responses = synthetic_responses(items, corruptions=["none"])
+    responses.append({**responses[0], "model": "hedging-model", "response": HEDGED})
+    options = ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50, min_confidence=0.8)
+    records = score_responses(items, responses, options)
+    return items, responses, options, records, summarize(records, options=options)
+
+
 
 def test_the_injected_extractor_reads_every_answer_and_low_confidence_readings_are_routed_to_review() -> None:
     items = _two_items()
@@ -66,12 +80,7 @@ def test_summary_counts_the_readings_routed_to_review_and_records_the_threshold(
     # printed by ipb score but not in summary.json, so a published summary could not say it.
     from ipb.scoring.summary import summarize, summary_view
 
-    items = _two_items()
-    responses = synthetic_responses(items, corruptions=["none"])
-    responses.append({**responses[0], "model": "hedging-model", "response": HEDGED})
-    options = ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50, min_confidence=0.8)
-    records = score_responses(items, responses, options)
-    summary = summarize(records, options=options)
+    items, responses, options, records, summary = _hedged_run()
     assert summary["options"]["min_confidence"] == 0.8
     assert summary["counts"]["review"] == {"min_confidence": 0.8, "readings": 1, "records": 1}
     assert summarize([summary_view(r) for r in records], options=options)["counts"] == summary["counts"]
@@ -85,12 +94,7 @@ def test_each_model_group_counts_its_own_review_readings() -> None:
     # summary.json (counts.review), so which model's figures rest on low-confidence readings was not said.
     from ipb.scoring.summary import summarize, summary_view
 
-    items = _two_items()
-    responses = synthetic_responses(items, corruptions=["none"])
-    responses.append({**responses[0], "model": "hedging-model", "response": HEDGED})
-    options = ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50, min_confidence=0.8)
-    records = score_responses(items, responses, options)
-    summary = summarize(records, options=options)
+    items, responses, options, records, summary = _hedged_run()
     models = summary["groups"]["model"]
     assert (models["hedging-model"]["n_review"], models["hedging-model"]["n_review_records"]) == (1, 1)
     assert (models["synthetic"]["n_review"], models["synthetic"]["n_review_records"]) == (0, 0)
