@@ -192,16 +192,17 @@ def sector_inputs(frame: Frame) -> list[str]:
 
 
 def regime_inputs(frame: Frame) -> list[str]:
-    """Category inputs carrying a macro-regime label that some gate reads."""
+    """Category inputs carrying a macro-regime label that some gate reads (not one the card says
+    ``describes: company``: a company's own ``cycle_position``)."""
     return [n for n, s in frame.inputs.items()
-            if s.type == "category" and n in frame.regimes.inputs and n in frame.consumers]
+            if s.type == "category" and n in frame.regimes.inputs and n in frame.consumers and s.describes != "company"]
 
 
 def regime_fact_inputs(frame: Frame) -> dict[str, str]:
     """Numeric inputs some gate reads that stand for a registry macro fact -> the fact id."""
     found: dict[str, str] = {}
     for name, spec in frame.inputs.items():
-        if name in frame.consumers and is_numeric(spec):
+        if name in frame.consumers and is_numeric(spec) and spec.describes != "company":
             fact = frame.regimes.fact_for(spec)
             if fact is not None:
                 found[name] = fact.id
