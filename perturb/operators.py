@@ -587,8 +587,10 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
 
 def _check_temporal(frame: Frame) -> None:
     if not regime_inputs(frame) and not regime_fact_inputs(frame):
+        own = [n for n, s in frame.inputs.items() if s.describes == "company" and n in frame.regimes.inputs]
         raise _not_applicable(frame, "has no regime gate: no gate reads a macro-regime input "
-                                     f"({', '.join(frame.regimes.inputs)}) or a macro fact of {frame.regimes.file}")
+                                     f"({', '.join(frame.regimes.inputs)}) or a macro fact of {frame.regimes.file}"
+                              + (f" ({', '.join(own)}: the card's own fact, describes: company)" if own else ""))
 
 
 def _regime_effect(frame: Frame, regime: Regime) -> tuple[dict[str, Any], dict[str, dt.date], list[str]]:

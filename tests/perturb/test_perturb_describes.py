@@ -62,6 +62,7 @@ def test_temporal_no_longer_sets_the_companys_cycle(tmp_path):
     after = generate(Job((str(CARD),), BASE, 7), 120)
     assert not [line for line in after.lines if json.loads(line)["manifest"]["recipe"] == "temporal"]
     assert "skipped temporal" in after.summary()
+    assert "(cycle_position: the card's own fact, describes: company)" in after.summary()
 
 
 def test_an_item_that_moves_the_market_keeps_no_date():
