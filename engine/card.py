@@ -134,7 +134,8 @@ class InputSpec:
     #: How a question shows category values (``value_labels:``): (value, display text) pairs, in file order.
     value_labels: tuple[tuple[str, str], ...] = ()
     #: What the value is a fact about (``describes:``): ``"market"`` (the market or economy at the date),
-    #: ``"company"`` (never a macro regime, whatever its name), or ``""`` (by the regime registry's names).
+    #: ``"company"`` (never a macro regime, whatever its name), ``"sector"`` (a category whose value may name the
+    #: company's industry: sector substitution stays in that sector), or ``""`` (by the registries' names).
     describes: str = ""
 
 

@@ -450,6 +450,19 @@ def _sector_choices(frame: Frame) -> list[Sector]:
     return list(cached)
 
 
+def _stated_sectors(frame: Frame, scenario: PScenario) -> list[Sector]:
+    """On a card without a sector input, the sectors that a stated fact of an input marked ``describes: sector``
+    names (its value is a sector's id or alias: a kind of business ``financial``), so the question's context
+    cannot contradict it (stop 35: "Sector: healthcare." beside "The kind of business is financial."); empty when
+    no such fact names one."""
+    found: list[Sector] = []
+    for name, spec in frame.inputs.items():
+        value = scenario.facts.get(name)
+        if spec.describes == "sector" and isinstance(value, str):
+            found.extend(s for s in frame.sectors.sectors if value in s.names and s not in found)
+    return found
+
+
 def _current_sector(frame: Frame, scenario: PScenario) -> str | None:
     if scenario.sector is not None:
         return scenario.sector
@@ -521,7 +534,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     """
     _check_sector(frame)
     named = sector_inputs(frame)
-    choices = _sector_choices(frame) if named else list(frame.sectors.sectors)
+    choices = _sector_choices(frame) if named else _stated_sectors(frame, scenario) or list(frame.sectors.sectors)
     current = _current_sector(frame, scenario)
     if arg is not None:
         frame.sectors.get(arg)  # unknown id: LoadError with did-you-mean

@@ -18,7 +18,7 @@ import pytest
 
 from ipb.engine.card import load_card_text
 from ipb.errors import ErrorGroup, IpbError
-from ipb.perturb import Job, generate
+from ipb.perturb import Job, generate, parse_recipes
 from ipb.perturb.frame import build_frame
 from ipb.perturb.operators import regime_fact_inputs, regime_inputs
 from perturb_support import CARDS, FIXTURES
@@ -85,10 +85,44 @@ def test_an_item_that_moves_the_market_keeps_no_date():
     assert cycle_moved >= 1, cycle_moved
 
 
-def test_a_value_other_than_market_or_company_is_refused_at_its_line():
-    text = CARD.read_text(encoding="utf-8").replace("describes: company", "describes: sector", 1)
+def test_a_value_other_than_market_company_or_sector_is_refused_at_its_line():
+    text = CARD.read_text(encoding="utf-8").replace("describes: company", "describes: industry", 1)
     with pytest.raises((ErrorGroup, IpbError)) as info:
         load_card_text(text, "neff.yaml")
     errors = info.value.errors if isinstance(info.value, ErrorGroup) else [info.value]
-    line = next(i for i, t in enumerate(text.splitlines(), 1) if "describes: sector" in t)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "describes: industry" in t)
     assert any(e.line == line and "describes" in str(e) for e in errors), [str(e) for e in errors]
+
+
+def _kind_names_the_sector(tmp_path):
+    text = CARD.read_text(encoding="utf-8").replace(
+        "  business_kind:\n    type: category", "  business_kind:\n    describes: sector\n    type: category", 1)
+    assert "describes: sector" in text
+    path = tmp_path / "neff_kind.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _sector_items(card: str) -> list[dict]:
+    result = generate(Job((card,), BASE, 7, parse_recipes("sector")), 25)
+    return [json.loads(line) for line in result.lines]
+
+
+def test_a_kind_of_business_that_names_a_sector_keeps_the_sector(tmp_path):
+    # the base's kind of business is "financial", an alias of the financials sector in frameworks/sectors.yaml
+    before = _sector_items(str(CARD))
+    assert {i["manifest"]["context"]["sector"] for i in before} - {"financials"}   # healthcare, retail... beside it
+    after = _sector_items(_kind_names_the_sector(tmp_path))
+    assert after and {i["manifest"]["context"]["sector"] for i in after} == {"financials"}
+    for item in after:
+        assert "Sector: banking and insurance." in item["question"]   # the financials sector's name
+        assert item["scenario"]["facts"]["business_kind"] == "financial"
+
+
+def test_a_kind_that_names_no_sector_leaves_every_sector_open(tmp_path):
+    base = tmp_path / "base.yaml"
+    base.write_text(open(BASE, encoding="utf-8").read().replace("business_kind: financial",
+                                                                "business_kind: steady_grower"), encoding="utf-8")
+    result = generate(Job((_kind_names_the_sector(tmp_path),), str(base), 7, parse_recipes("sector")), 25)
+    sectors = {json.loads(line)["manifest"]["context"]["sector"] for line in result.lines}
+    assert len(sectors) >= 3, sectors
