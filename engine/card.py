@@ -133,6 +133,10 @@ class InputSpec:
     phrase: str = ""
     #: How a question shows category values (``value_labels:``): (value, display text) pairs, in file order.
     value_labels: tuple[tuple[str, str], ...] = ()
+    #: What the value is a fact about (``describes:``): ``"market"`` (the market or economy at the date),
+    #: ``"company"`` (never a macro regime, whatever its name), ``"sector"`` (a category whose value may name the
+    #: company's industry: sector substitution stays in that sector), or ``""`` (by the registries' names).
+    describes: str = ""
 
 
 @dataclass(frozen=True)
@@ -529,6 +533,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
         inputs[name] = InputSpec(
             name, kind, expr_type, spec.get("description", ""), spec.get("unit"), values, rng, step,
             spec.get("label", ""), spec.get("phrase", ""), _value_labels(col, path, name, values, spec),
+            spec.get("describes", ""),
         )
 
     constants: dict[str, tuple[Decimal, ExprType]] = {}

@@ -192,16 +192,17 @@ def sector_inputs(frame: Frame) -> list[str]:
 
 
 def regime_inputs(frame: Frame) -> list[str]:
-    """Category inputs carrying a macro-regime label that some gate reads."""
+    """Category inputs carrying a macro-regime label that some gate reads (not one the card says
+    ``describes: company``: a company's own ``cycle_position``)."""
     return [n for n, s in frame.inputs.items()
-            if s.type == "category" and n in frame.regimes.inputs and n in frame.consumers]
+            if s.type == "category" and n in frame.regimes.inputs and n in frame.consumers and s.describes != "company"]
 
 
 def regime_fact_inputs(frame: Frame) -> dict[str, str]:
     """Numeric inputs some gate reads that stand for a registry macro fact -> the fact id."""
     found: dict[str, str] = {}
     for name, spec in frame.inputs.items():
-        if name in frame.consumers and is_numeric(spec):
+        if name in frame.consumers and is_numeric(spec) and spec.describes != "company":
             fact = frame.regimes.fact_for(spec)
             if fact is not None:
                 found[name] = fact.id
@@ -449,6 +450,19 @@ def _sector_choices(frame: Frame) -> list[Sector]:
     return list(cached)
 
 
+def _stated_sectors(frame: Frame, scenario: PScenario) -> list[Sector]:
+    """On a card without a sector input, the sectors that a stated fact of an input marked ``describes: sector``
+    names (its value is a sector's id or alias: a kind of business ``financial``), so the question's context
+    cannot contradict it (stop 35: "Sector: healthcare." beside "The kind of business is financial."); empty when
+    no such fact names one."""
+    found: list[Sector] = []
+    for name, spec in frame.inputs.items():
+        value = scenario.facts.get(name)
+        if spec.describes == "sector" and isinstance(value, str):
+            found.extend(s for s in frame.sectors.sectors if value in s.names and s not in found)
+    return found
+
+
 def _current_sector(frame: Frame, scenario: PScenario) -> str | None:
     if scenario.sector is not None:
         return scenario.sector
@@ -520,7 +534,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     """
     _check_sector(frame)
     named = sector_inputs(frame)
-    choices = _sector_choices(frame) if named else list(frame.sectors.sectors)
+    choices = _sector_choices(frame) if named else _stated_sectors(frame, scenario) or list(frame.sectors.sectors)
     current = _current_sector(frame, scenario)
     if arg is not None:
         frame.sectors.get(arg)  # unknown id: LoadError with did-you-mean
@@ -586,8 +600,10 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
 
 def _check_temporal(frame: Frame) -> None:
     if not regime_inputs(frame) and not regime_fact_inputs(frame):
+        own = [n for n, s in frame.inputs.items() if s.describes == "company" and n in frame.regimes.inputs]
         raise _not_applicable(frame, "has no regime gate: no gate reads a macro-regime input "
-                                     f"({', '.join(frame.regimes.inputs)}) or a macro fact of {frame.regimes.file}")
+                                     f"({', '.join(frame.regimes.inputs)}) or a macro fact of {frame.regimes.file}"
+                              + (f" ({', '.join(own)}: the card's own fact, describes: company)" if own else ""))
 
 
 def _regime_effect(frame: Frame, regime: Regime) -> tuple[dict[str, Any], dict[str, dt.date], list[str]]:

@@ -321,6 +321,8 @@ class RegimeRegistry:
     def describes_the_date(self, spec: InputSpec) -> bool:
         """True for a regime input, a macro fact or a market-state input (:meth:`is_market_state`): its value
         is history at a date."""
+        if spec.describes:
+            return spec.describes == "market"
         return spec.name in self.inputs or self.is_market_state(spec) or self.fact_for(spec) is not None
 
     def is_market_state(self, spec: InputSpec) -> bool:
@@ -337,6 +339,8 @@ class RegimeRegistry:
         ...  ("growth", "Sales growth."), ("moody_rating", "Moody's rating of the bonds."))]
         [True, True, True, True, False, False]
         """
+        if spec.describes:  # the card says (``describes: market | company``, stop 35)
+            return spec.describes == "market"
         if spec.name in self.market_state or not _MOOD_WORDS.isdisjoint(spec.name.lower().split("_")):
             return True
         return bool(_MOOD_PHRASE.match(spec.label.strip() or spec.description.strip()))

@@ -27,6 +27,7 @@ from ipb.engine.card import card_from_doc, constraint_errors
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
 from ipb.engine.lint import lint_card, lint_scenario
+from ipb.engine.lint_reach import lint_reach
 from ipb.engine.registry import (DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_option_error, card_table,
                                  compiled_card, find_card, item_card, use_cards)
 from ipb.engine.render import to_dot, to_mermaid
@@ -234,6 +235,7 @@ def check(
             cards[card.id] = compile_card(card)
             warnings.extend(card.warnings)
             warnings.extend(lint_card(card))
+            warnings.extend(lint_reach(card))
             warnings.extend(_unknown_investor(card, doc))
             from ipb.perturb.render import value_word_errors  # (perturb loads only when a card is checked)
 

@@ -1,0 +1,188 @@
+"""Lint for criteria and constraints that no scenario can satisfy (``ipb check``, stop 35).
+
+A card author who writes ``reject: cycle_position == "peak" and cycle_position == "trough"`` has a gate
+that can never reject, and one who writes ``require: pe > 50x`` beside ``range: [2x, 40x]`` has a
+constraint that every scenario breaks: the loader accepts both, ``ipb check`` said nothing, and the
+second surfaced only when a scenario was checked (a new user's Neff card, stop 35). Two checks, each a
+:class:`~ipb.errors.LintWarning` at the criterion or rule:
+
+* ``never-fires``: a gate's kill criterion (its ``reject``, else the negation of its ``proceed``) or its
+  pass criterion (its ``proceed``, else the negation of its ``reject``) holds in no tried combination, so
+  the gate never REJECTs, or never PROCEEDs;
+* ``unsatisfiable-constraint``: a ``require`` rule false in every tried combination, so every scenario
+  breaks it (``ipb perturb`` can make no item).
+
+The combinations are every value of each bool and category input and, for a numeric input with a
+declared ``range``, every point of its grid ``lo + k * step`` when it has fewer than :data:`STEP_LIMIT`,
+else its ends, the seven points between them at eighths and every card constant inside it (the grid of
+the ``shadowed-rule`` check, :func:`ipb.engine.lint._grid_values`). Only an exhaustive product of at most
+:data:`ipb.engine.lint.GRID_LIMIT` combinations warns: a wider product, an input without a range (a
+date, an unbounded number) or an equality over an input not tried on its whole grid says nothing, so
+a narrow band (``pe == 7.5x`` on a grid of eighths) is not reported. A gate criterion that reads a computed value is not checked: a guard such as Buffett's
+``reject: intrinsic_value <= 0`` never holds on the declared ranges by design. A constant criterion
+(``reject: "false"``) is ``constant-criterion``'s (:mod:`ipb.engine.lint`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any, Iterable
+
+from ipb.engine.card import Card, Gate, InputSpec
+from lark import Tree
+
+from ipb.engine.expressions import CompiledExpression, parse_expression
+from ipb.engine.lint import GRID_LIMIT, _at, _grid_values
+from ipb.errors import IpbError, LintWarning
+
+__all__ = ["lint_reach"]
+
+#: A numeric input whose grid (``lo + k * step``) has fewer points is tried on every one of them.
+STEP_LIMIT = 256
+
+
+def _computes(card: Card) -> list[tuple[str, CompiledExpression]]:
+    return [(name, expr) for g in card.gates for name, expr in g.compute.items()]
+
+
+def _inputs_read(card: Card, exprs: Iterable[CompiledExpression]) -> list[str] | None:
+    """The inputs ``exprs`` read, through computed values; None when a name is neither (a classifier's id)."""
+    computes = dict(_computes(card))
+    todo, seen = list(exprs), set[str]()
+    while todo:
+        for name in todo.pop().names - seen:
+            seen.add(name)
+            if name in computes:
+                todo.append(computes[name])
+            elif name not in card.inputs and name not in card.constants:
+                return None
+    return sorted(n for n in seen if n in card.inputs)
+
+
+def _axis(spec: InputSpec, constants: list[Any], fine: bool) -> tuple[list[Any], bool]:
+    """The values tried for one input and whether they are all its values (bool, category, and with ``fine`` a
+    step grid of fewer than ``STEP_LIMIT`` points)."""
+    if spec.type in ("bool", "category") or spec.range is None:
+        return _grid_values(spec, constants), True
+    lo, hi = spec.range
+    if fine and spec.step and spec.step > 0 and (hi - lo) / spec.step < STEP_LIMIT:
+        count = int((hi - lo) // spec.step) + 1
+        return [lo + k * spec.step for k in range(count)], True
+    return _grid_values(spec, constants), False
+
+
+def _equated(source: str) -> set[str]:
+    """The names inside a comparison by ``==`` or ``!=`` in ``source`` (``pe == 7.5x``: a point a coarse grid
+    misses)."""
+    names: set[str] = set()
+    for sub in parse_expression(source).iter_subtrees():
+        if sub.data == "comparison" and any(isinstance(k, Tree) and k.data == "comp_op" and
+                                            str(k.children[0]) in ("==", "!=") for k in sub.children):
+            names |= {str(n.children[0]) for n in sub.iter_subtrees() if n.data == "name"}
+    return names
+
+
+def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, Any]] | None:
+    """Every combination of the inputs' tried values with the constants and computed values, or None when the
+    answer would not be sure: an input without values, more than ``GRID_LIMIT`` combinations, or an equality
+    (``==``, ``!=``) over an input whose tried values are not all its grid. Whole step grids first, the
+    coarse grid when their product is too wide."""
+    constants = [v for v, _ in card.constants.values()]
+    for fine in (True, False):
+        tried = [_axis(card.inputs[name], constants, fine) for name in inputs]
+        if math.prod(len(values) for values, _ in tried) <= GRID_LIMIT:
+            break
+    coarse = {name for name, (_, whole) in zip(inputs, tried) if not whole}
+    if any(coarse & _equated(source) for source in sources):
+        return None
+    axes = [values for values, _ in tried]
+    total = 1
+    for axis in axes:
+        total *= len(axis)
+    if not inputs or total == 0 or total > GRID_LIMIT:
+        return None
+    base = {n: v for n, (v, _) in card.constants.items()}
+    envs = []
+    for combo in itertools.product(*axes):
+        env = {**base, **dict(zip(inputs, combo))}
+        for name, expr in _computes(card):
+            env[name] = expr(env)
+        envs.append(env)
+    return envs
+
+
+def _never(expr: CompiledExpression, envs: list[dict[str, Any]], negate: bool) -> bool:
+    want = False if negate else True
+    return not any(expr(env) is want for env in envs)
+
+
+def _gate_warnings(card: Card, index: int, gate: Gate) -> list[IpbError]:
+    computed = {name for name, _ in _computes(card)}
+    exprs = [e for e in (gate.proceed, gate.reject) if e is not None]
+    if not exprs or gate.classify or gate.branches or any(not e.names or e.names & computed for e in exprs):
+        return []  # a constant criterion is constant-criterion's; a computed value's guard is left alone
+    inputs = _inputs_read(card, exprs)
+    envs = _grid(card, inputs, [e.source for e in exprs]) if inputs else None
+    if envs is None:
+        return []
+    found = []
+    # (what never happens, the criterion, whether its negation is the test, the key it is written at)
+    for outcome, expr, negate, key in (
+            ("REJECTs", gate.reject or gate.proceed, gate.reject is None, "reject" if gate.reject else "proceed"),
+            ("PROCEEDs", gate.proceed or gate.reject, gate.proceed is None, "proceed" if gate.proceed else "reject")):
+        assert expr is not None
+        if _never(expr, envs, negate):
+            side = f"{'the negation of ' if negate else ''}{key} criterion {expr.source.strip()!r}"
+            found.append(_at(card.doc, LintWarning(
+                f"gate {gate.id!r} never {outcome}: {side} holds in none of the {len(envs)} combinations of "
+                f"{', '.join(inputs or [])} tried over their declared values and ranges; check the criterion "
+                "(two tests of one input joined by 'and'?) or the inputs' ranges", rule="never-fires",
+                name=gate.id), ("gates", index, key)))
+    return found
+
+
+def lint_reach(card: Card) -> list[IpbError]:
+    """``never-fires`` and ``unsatisfiable-constraint`` warnings of ``card``, sorted by position.
+
+    Examples
+    --------
+    >>> from ipb.engine.card import load_card_text
+    >>> text = '''
+    ... id: demo
+    ... investor: X
+    ... name: Demo
+    ... topology_type: linear_sequential
+    ... gate_logic: conjunction
+    ... topology_rationale: one test
+    ... vintage: {start: 2000}
+    ... sources: [{tier: 1, document: D, year: 2000}]
+    ... inputs:
+    ...   pe: {type: multiple, range: [2x, 40x]}
+    ...   phase: {type: category, values: [trough, peak]}
+    ... constraints:
+    ...   - {id: impossible, require: pe > 50x}
+    ... gates:
+    ...   - {id: g, name: G, reject: phase == "peak" and phase == "trough", required_elements: [x]}
+    ...   - {id: h, name: H, proceed: pe <= 20x, required_elements: [w]}
+    ... '''
+    >>> for w in lint_reach(load_card_text(text, "demo.yaml")):
+    ...     print(w.rule, w.line, w.column)
+    unsatisfiable-constraint 14 31
+    never-fires 16 30
+    """
+    found: list[IpbError] = []
+    for i, gate in enumerate(card.gates):
+        found.extend(_gate_warnings(card, i, gate))
+    for j, rule in enumerate(card.constraints):
+        if rule.derive is not None:
+            continue
+        inputs = _inputs_read(card, [rule.expr])
+        envs = _grid(card, inputs, [rule.expr.source]) if inputs else None
+        if envs is not None and _never(rule.expr, envs, False):
+            found.append(_at(card.doc, LintWarning(
+                f"constraint {rule.id!r} ({rule.expr.source.strip()}) holds in none of the {len(envs)} "
+                f"combinations of {', '.join(inputs or [])} tried over their declared values and ranges: every "
+                "scenario breaks it and ipb perturb can make no item; check the rule against the inputs' ranges",
+                rule="unsatisfiable-constraint", name=rule.id), ("constraints", j, "require")))
+    return sorted(found, key=lambda e: (e.line or 0, e.column or 0))
