@@ -199,6 +199,14 @@ CASES = [
      {"issuer": "berkshire_hathaway", "repurchase_amount": "$32B", "cash_and_equivalents": "$128B"}, False),
     (REPURCHASE, "berkshire_buyback_within_a_quarter_of_its_cash",
      {"issuer": "other_company", "repurchase_amount": "$49.97B", "cash_and_equivalents": "$128B"}, False),
+    # s35bounds: with a stated $30B reserve #137 leaves $78B and stays refused; $40B of $55B against a $20B reserve
+    # (it would eat into the reserve, the first gate's REJECT) is kept
+    (REPURCHASE, "berkshire_buyback_within_a_quarter_of_its_cash",
+     {"issuer": "berkshire_hathaway", "repurchase_amount": "$49.97B", "cash_and_equivalents": "$128B",
+      "liquidity_reserve": "$30B"}, True),
+    (REPURCHASE, "berkshire_buyback_within_a_quarter_of_its_cash",
+     {"issuer": "berkshire_hathaway", "repurchase_amount": "$40B", "cash_and_equivalents": "$55B",
+      "liquidity_reserve": "$20B"}, False),
 ]
 
 
