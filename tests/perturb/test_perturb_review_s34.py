@@ -149,22 +149,22 @@ CASES = [
      {"market_value": "$12B", "owner_earnings": "$400M", "competitive_advantage": "durable"}, False),
     # Dalio (review #178): half the debt in a currency the central bank cannot print at a -0.75% policy rate
     # (only own-currency borrowers, Switzerland and Denmark, went below the euro area's -0.5%): refused
-    (DALIO, "foreign_debt_is_funded_dearly",
+    (DALIO, "foreign_debt_keeps_the_euro_rate_floor",
      {"foreign_currency_debt_share": "50%", "long_bond_yield": "0.5%", "policy_rate": "-0.75%"}, True),
     # s35bounds: review #4 (65% FX debt at a 0.5% ten-year yield) is Bulgaria in 2019 (lev pegged to the euro, most
     # public debt in euro, ten-year 0.28-0.90%, base rate 0%): kept; Italy 2020 (all of it in euro, ECB deposit rate
     # -0.5%, ten-year near 1%, slump of -9% with prices flat): kept
-    (DALIO, "foreign_debt_is_funded_dearly",
+    (DALIO, "foreign_debt_keeps_the_euro_rate_floor",
      {"foreign_currency_debt_share": "65%", "long_bond_yield": "0.5%", "policy_rate": "0%"}, False),
-    (DALIO, "foreign_debt_is_funded_dearly",
+    (DALIO, "foreign_debt_keeps_the_euro_rate_floor",
      {"foreign_currency_debt_share": "100%", "long_bond_yield": "1%", "policy_rate": "-0.5%",
       "nominal_gdp_growth": "-8%", "real_gdp_growth": "-9%"}, False),
-    (DALIO, "foreign_debt_is_funded_dearly",
+    (DALIO, "foreign_debt_keeps_the_euro_rate_floor",
      {"foreign_currency_debt_share": "65%", "long_bond_yield": "6%", "policy_rate": "2%",
       "nominal_gdp_growth": "5%", "real_gdp_growth": "2%"}, False),
     # negative ten-year yields of own-currency borrowers (Germany, Japan, Switzerland 2016-2021) with a neutral
     # central bank at -0.75% (the Swiss National Bank, prices near flat): no rule refuses them
-    (DALIO, "foreign_debt_is_funded_dearly",
+    (DALIO, "foreign_debt_keeps_the_euro_rate_floor",
      {"foreign_currency_debt_share": "5%", "long_bond_yield": "-0.5%", "policy_rate": "-0.75%",
       "central_bank_stance": "neutral", "nominal_gdp_growth": "1%", "real_gdp_growth": "1%"}, False),
     # review #21: 7 bubble signals while debt shrinks 10 points faster than income; a 2% gap at 1% growth kept
