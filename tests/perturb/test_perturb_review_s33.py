@@ -69,8 +69,8 @@ REVIEW_ITEMS = [
      {"combined_rank_position": 2, "ebit": "$18.7B", "enterprise_value": "$56.55B", "foreign_adr": False,
       "market_cap": "$20B", "net_fixed_assets": "$2B", "net_working_capital": "-$2B", "planned_holding_months": 12,
       "portfolio_positions": 25, "sector": "consumer_staples"},
-     ["earnings_yield_at_most_two_sevenths", "operating_profit_within_half_the_equity_value",
-      "large_earnings_need_capital", "market_value_at_least_four_times_ebit"]),
+     # s35bounds: EV/EBIT 3.03 is above the one EV floor left (2x); the 1.07x market value is still refused
+     ["large_earnings_need_capital", "market_value_at_least_two_and_a_half_times_ebit"]),
     (LYNCH, "LYNCH-6C-011-33ed8a7aa31d30d5",  # a 12%-growth stalwart at 12x with a decade average of 53.5x
      {"cyclical_industry": False, "distressed": False, "dividend_yield": "3%", "earnings_growth": "12%",
       "hidden_asset_value": "$0", "market_cap": "$8B", "pe_historical_average": "53.5x", "pe_ratio": "12x",
@@ -96,7 +96,8 @@ REVIEW_ITEMS = [
      {"competitive_advantage": "durable", "incentives_aligned": False, "long_run_growth": "14.5%",
       "management_integrity": "untrustworthy", "market_value": "$454.8B", "owner_earnings": "$600M",
       "return_on_capital": "17%", "understandable": True},
-     ["price_within_a_century_of_owner_earnings", "price_by_growth"]),
+     # s35bounds: at 14.5% growth the 50x bound gives way to the 200x one, which 758x breaks
+     ["price_within_a_century_of_owner_earnings"]),
     (DALIO, "DAL-DSC-002-d8af734ef0fa1bfb",  # 6.5% real growth with 1.5% nominal
      {"bubble_signals": 5, "central_bank_stance": "easing", "debt_growth_gap": "4%", "foreign_currency_debt_share": "5%",
       "long_bond_yield": "2.5%", "nominal_gdp_growth": "1.5%", "policy_rate": "-0.75%", "real_gdp_growth": "6.5%",
@@ -144,8 +145,9 @@ RELATIONS = {
          lambda f: f["enterprise_value"] >= f["market_cap"]),
         ("a utility: fixed assets >= 3 x working capital and >= EV / 2", lambda f: f["sector"] == "utilities",
          lambda f: f["net_fixed_assets"] >= max(3 * f["net_working_capital"], f["enterprise_value"] / 2)),
-        ("EV / EBIT >= 3.5", lambda f: f["ebit"] > 0, lambda f: f["enterprise_value"] / f["ebit"] >= D("3.5")),
-        ("EBIT <= market cap / 2", lambda f: True, lambda f: f["ebit"] <= f["market_cap"] / 2),
+        # s35bounds: the floors are EV/EBIT 2 and market cap 2.5x EBIT (ITT Educational, end of 2011: ~2.5x, ~3.0x)
+        ("EV / EBIT >= 2", lambda f: f["ebit"] > 0, lambda f: f["enterprise_value"] / f["ebit"] >= 2),
+        ("EBIT <= market cap / 2.5", lambda f: True, lambda f: f["ebit"] <= f["market_cap"] / D("2.5")),
     ],
     LYNCH: [
         ("under 20% growth: decade-average P/E <= 30", lambda f: f["earnings_growth"] < D("0.2"),
@@ -163,8 +165,9 @@ RELATIONS = {
          lambda f: f["reorganization_value"] <= 3 * (f["senior_claims"] + f["class_face"])),
     ],
     MUNGER: [
-        ("price <= 100 x positive owner earnings", lambda f: f["owner_earnings"] > 0,
-         lambda f: f["market_value"] <= 100 * f["owner_earnings"]),
+        # s35bounds: 200x at 12% growth or more (Cisco, March 2000: ~165-225x)
+        ("price <= 100 x positive owner earnings (200 x at 12% growth)", lambda f: f["owner_earnings"] > 0,
+         lambda f: f["market_value"] <= (200 if f["long_run_growth"] >= D("0.12") else 100) * f["owner_earnings"]),
     ],
     DALIO: [
         ("real growth above 3%: deflator >= -3%", lambda f: f["real_gdp_growth"] > D("0.03"),
