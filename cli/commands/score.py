@@ -137,7 +137,7 @@ def score(
     if options.embeddings:
         from ipb.scoring._load_notice import on_model_load
 
-        on_model_load(lambda message: err.print(f"ipb score: {message} (--no-embeddings skips it)", markup=False))
+        on_model_load(lambda message: err.print(f"ipb score: {message} (--no-embeddings skips it)", markup=False), "ipb score")
     callback, bar = _progress(sys.stderr.isatty() if progress is None else progress)
     try:
         from ipb.engine.registry import resolve_pinned, use_cards, use_items
