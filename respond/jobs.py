@@ -11,6 +11,7 @@ unchanged.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -282,12 +283,32 @@ def _sort_existing(
     return kept, previous, done
 
 
+_HTML = re.compile(r"(?i)<(?:!doctype|html|head|body|title)\b")
+_HTML_DROPPED = re.compile(r"(?is)<(script|style)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>")
+
+
+def error_reason(text: str, limit: int = 300) -> str:
+    """A record's error text as one closing line shows it: on one line, an HTML error page's tags and scripts
+    dropped, at most ``limit`` characters (a proxy's whole 502 page was printed under each of three reasons).
+
+    >>> error_reason("server: HTTP 502: <!DOCTYPE html><html><head><title>502 Bad Gateway</title>"
+    ...              "<style>b{}</style></head> <body><h1>Bad   Gateway</h1></body></html>")
+    'server: HTTP 502: 502 Bad Gateway Bad Gateway'
+    >>> error_reason("x" * 400, limit=10)
+    'xxxxxxx...'
+    """
+    if _HTML.search(text):
+        text = _HTML_DROPPED.sub(" ", text)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _count(result: RunResult, record: Mapping[str, Any]) -> None:
     if record.get("status") == "ok":
         result.ok += 1
     else:
         result.errors += 1
-        key = (str(record.get("condition") or "?"), " ".join(str(record.get("error") or "no error text").split()))
+        key = (str(record.get("condition") or "?"), error_reason(str(record.get("error") or "no error text")))
         result.error_reasons[key] = result.error_reasons.get(key, 0) + 1
     if record.get("cached"):
         result.cached += 1

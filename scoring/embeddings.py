@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ipb.errors import ScoreError
-from ipb.scoring._load_notice import notify_model_load, on_model_load, quietly_loaded
+from ipb.scoring._load_notice import MATCHING, notify_model_load, on_model_load, quietly_loaded
 
 __all__ = [
     "Encoder",
@@ -327,7 +327,7 @@ class SentenceTransformerEncoder:
             )
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        notify_model_load("embedding-based matching")
+        notify_model_load(MATCHING)
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:

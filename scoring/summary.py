@@ -70,6 +70,7 @@ __all__ = [
     "subgroup_stats",
     "LEADERBOARD_METRICS",
     "leaderboard",
+    "basp_gate_failures",
 ]
 
 #: Dimensions whose units are responses.
@@ -664,3 +665,47 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
         return (comp is None, -(comp or 0.0), -(strict or 0.0), -(r.get("coverage") or 0.0), str(r["model"]))
 
     return sorted(rows, key=key)
+
+
+def basp_gate_failures(records: Iterable[Mapping[str, Any]] | None, top: int = 3) -> dict[str, list[tuple[str, float]]]:
+    """Per model, the BASP-strict gates (paper §7.15) its scored targets fail most, as shares of those targets.
+
+    A target is one gold card an answer is scored on (an L8 answer has several), so a share is failed targets over
+    scored targets, not over answers. A new user's answers, every gate and verdict right, showed conj. 0.000 and
+    BASP-strict 0.708 with nothing on the terminal saying why: none named a source, so the SAP gate failed on every
+    one (s34user); ``ipb score`` prints these shares under the leaderboard.
+
+    Parameters
+    ----------
+    records : the scored records (``responses.jsonl`` rows); each scored target's ``basp_strict.gates`` is read.
+        Targets that are not dicts, not scored, or carry no gate list are skipped; a not-applicable gate
+        (``passed`` None) is not a failure.
+    top : at most this many gates per model, most failed first (ties by name).
+
+    Returns
+    -------
+    ``{model: [(metric, share), ...]}``, models sorted by name; a model whose targets fail no gate is left out.
+
+    Examples
+    --------
+    >>> rec = {"model": "m", "targets": [{"status": "scored", "basp_strict": {"gates": [
+    ...     {"metric": "sap", "passed": False}, {"metric": "gra", "passed": True}, {"metric": "ivp", "passed": None}]}}]}
+    >>> basp_gate_failures([rec, {**rec, "targets": [{"status": "scored", "basp_strict": {"gates": [
+    ...     {"metric": "sap", "passed": False}, {"metric": "gra", "passed": False}]}}]}])
+    {'m': [('sap', 1.0), ('gra', 0.5)]}
+    """
+    failed: dict[str, Counter[str]] = {}
+    scored: Counter[str] = Counter()
+    for r in records or ():
+        for t in r.get("targets") or ():
+            if not isinstance(t, Mapping) or t.get("status") != "scored":
+                continue
+            gates = (t.get("basp_strict") or {}).get("gates")
+            if not isinstance(gates, list):
+                continue
+            model = str(r.get("model"))
+            scored[model] += 1
+            mine = failed.setdefault(model, Counter())
+            mine.update(str(g.get("metric")) for g in gates if isinstance(g, Mapping) and g.get("passed") is False)
+    return {m: sorted(((k, n / scored[m]) for k, n in gates.items()), key=lambda kv: (-kv[1], kv[0]))[:top]
+            for m, gates in sorted(failed.items()) if gates}

@@ -62,7 +62,7 @@ def parse(
     if embed:
         from ipb.scoring._load_notice import on_model_load
 
-        on_model_load(lambda message: err.print(f"ipb parse: {message} (--no-embed skips it)", markup=False))
+        on_model_load(lambda message: err.print(f"ipb parse: {message} (--no-embed skips it)", markup=False), "ipb parse")
     rules = parse_response(text, loaded, embedder=embedder, score_cutoff=score_cutoff, embed_cutoff=embed_cutoff)
     other = llm(text, loaded, embedder=embedder, embed_cutoff=embed_cutoff) if llm is not None else None
     parsed = other if extractor is Extractor.llm and other is not None else rules

@@ -114,11 +114,14 @@ def _announce_encoder(conditions: Any, retriever: str) -> bool:
     """
     if "B" not in tuple(conditions) or retriever != "embedding":
         return False
-    from ipb.scoring._load_notice import on_model_load
+    from ipb.scoring._load_notice import MATCHING, on_model_load
 
-    on_model_load(lambda message: err.print(
-        f"ipb respond: {message}; condition B then encodes the knowledge cards: up to minutes on a busy machine, "
-        "before the first request (--retriever keyword skips both)", markup=False))
+    def say(message: str) -> None:  # condition B's wording only for B's load, not for the parser's fallback
+        err.print(f"ipb respond: {message}" + ("; condition B then encodes the knowledge cards: up to minutes on a busy "
+                                               "machine, before the first request (--retriever keyword skips both)"
+                                               if MATCHING in message else ""), markup=False)
+
+    on_model_load(say, "ipb respond")
     return True
 
 

@@ -137,7 +137,7 @@ def score(
     if options.embeddings:
         from ipb.scoring._load_notice import on_model_load
 
-        on_model_load(lambda message: err.print(f"ipb score: {message} (--no-embeddings skips it)", markup=False))
+        on_model_load(lambda message: err.print(f"ipb score: {message} (--no-embeddings skips it)", markup=False), "ipb score")
     callback, bar = _progress(sys.stderr.isatty() if progress is None else progress)
     try:
         from ipb.engine.registry import resolve_pinned, use_cards, use_items
@@ -198,9 +198,12 @@ def score(
     counts = result.summary["counts"]
     if show_leaderboard:
         print_leaderboard(result.summary)
+        from ipb.scoring.summary import basp_gate_failures
+
         failed = basp_gate_failures(result.records)
         if failed:
-            err.print("BASP-strict gates failed, share of scored answers (why conj. is low): " + "; ".join(
+            err.print("BASP-strict gates failed, share of scored targets (one per gold card an answer is scored on; "
+                      "why conj. is low): " + "; ".join(
                 f"{model} " + ", ".join(f"{metric} {share:.0%}" for metric, share in gates) for model, gates in failed.items()),
                 markup=False)
     err.print(
@@ -214,37 +217,6 @@ def score(
     )
     if invalid:
         raise typer.Exit(code=1)
-
-
-def basp_gate_failures(records: Any, top: int = 3) -> dict[str, list[tuple[str, float]]]:
-    """Per model, the BASP-strict gates (paper §7.15) its scored answers fail most, as shares of those answers.
-
-    A new user's answers, every gate and verdict right, showed conj. 0.000 and BASP-strict 0.708 with nothing
-    on the terminal saying why: none named a source, so the SAP gate failed on every one (s34user). Reads each
-    scored target's ``basp_strict.gates``; a not-applicable gate (``passed`` None) is not a failure. Models
-    whose answers fail no gate are left out; at most ``top`` gates each, most failed first.
-
-    >>> rec = {"model": "m", "status": "scored", "targets": [{"status": "scored", "basp_strict": {"gates": [
-    ...     {"metric": "sap", "passed": False}, {"metric": "gra", "passed": True}, {"metric": "ivp", "passed": None}]}}]}
-    >>> basp_gate_failures([rec, {**rec, "targets": [{"status": "scored", "basp_strict": {"gates": [
-    ...     {"metric": "sap", "passed": False}, {"metric": "gra", "passed": False}]}}]}])
-    {'m': [('sap', 1.0), ('gra', 0.5)]}
-    """
-    failed: dict[str, dict[str, int]] = {}
-    answered: dict[str, int] = {}
-    for r in records or ():
-        for t in r.get("targets") or ():
-            gates = (t.get("basp_strict") or {}).get("gates") if isinstance(t, dict) else None
-            if t.get("status") != "scored" or not isinstance(gates, list):
-                continue
-            model = str(r.get("model"))
-            answered[model] = answered.get(model, 0) + 1
-            for g in gates:
-                if isinstance(g, dict) and g.get("passed") is False:
-                    mine = failed.setdefault(model, {})
-                    mine[str(g.get("metric"))] = mine.get(str(g.get("metric")), 0) + 1
-    return {m: sorted(((k, n / answered[m]) for k, n in gates.items()), key=lambda kv: (-kv[1], kv[0]))[:top]
-            for m, gates in sorted(failed.items())}
 
 
 def _cell(stat: Any, digits: int = 3) -> str:

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ipb.scoring._text import Trigger
-from ipb.scoring.parse._closing import decision_label_before
+from ipb.scoring.parse._closing import CUE_LABEL, decision_label_before
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._state import _ParserState
 
@@ -152,10 +152,8 @@ _ANSWER_ON = re.compile(r"(?i)answer\s+(?:on|for|to)\s+[^.;:\n]{1,40}?\s+is\s+(?
 _ANSWER_BEFORE = re.compile(r"(?i)\b(?:the|my|our)\s+\Z")
 
 #: A decision label opening its line (after markup or a thread's or list's number: "5/ Verdict:", "**Decision** -"),
-#: right before an act: the act is the decision ("5/ Verdict: buying $KELP, 3% starter").
-_ACT_LABEL = re.compile(r"(?i)(?:^|(?<=\n))[ \t>*_#-]*(?:\d{1,2}[./)][ \t]*)?(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall)[ \t]+)?"
-                        r"(?:decision|verdict|call|action|recommendation|conclusion|bottom[ \t-]+line)[*_]{0,2}[ \t]*"
-                        r"[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*\Z")
+#: right before an act: the act is the decision ("5/ Verdict: buying $KELP, 3% starter"). The cue is :data:`CUE_LABEL`.
+_ACT_LABEL = re.compile(r"(?i)(?:^|(?<=\n))[ \t>*_#-]*(?:\d{1,2}[./)][ \t]*)?" + CUE_LABEL)
 
 #: The act after a decision label is the subject of a judgement, not the decision: "Verdict: buying at this price would
 #: be a mistake", "Decision: selling now is premature" (a few words, no clause break, then a verb of being or seeming).

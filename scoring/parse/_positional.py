@@ -132,18 +132,22 @@ class _PositionalMixin(_ParserState):
         return runs
 
     def _item_lines(self, run: list[int], i: int) -> range:
-        """The lines of item ``i`` of ``run``: its own line and the lines up to the next item (for the last item, its
-        indented or unbroken continuation lines)."""
+        """The lines of item ``i`` of ``run``: its own line and the lines up to the next item. The last item ends
+        where the run's list does: its continuation lines and the items nested under it are its own, as a detail
+        bullet under any other item is (a list item at its level or above, a heading, a table or a paragraph at the
+        margin after a blank line ends it)."""
         li = run[i]
         if self.lines[li].kind == "table":
             return range(li, li + 1)
         if i + 1 < len(run):
             return range(li, run[i + 1])
+        level = self.lines[li].level
         stop = li + 1
         while stop < len(self.lines):
             line = self.lines[stop]
-            if line.kind in ("heading", "list", "table") or (line.kind == "blank" and (
-                    stop + 1 >= len(self.lines) or self.masked[self.lines[stop + 1].start : self.lines[stop + 1].start + 1] not in _INDENT)):
+            if line.kind in ("heading", "table") or (line.kind == "list" and line.level <= level) or (
+                    line.kind == "blank" and (stop + 1 >= len(self.lines) or self.masked[
+                        self.lines[stop + 1].start : self.lines[stop + 1].start + 1] not in _INDENT)):
                 break
             stop += 1
         return range(li, stop)
@@ -159,15 +163,15 @@ class _PositionalMixin(_ParserState):
         verdicts = 0
         for i, li in enumerate(run):
             k = i + 1
-            line = self.lines[li]
             anchor = self.anchors.get(li)
             if anchor is not None and anchor.gate is not None and anchor.gate != k:
                 return False
-            if any(m.how not in ("number", "substance") and m.gates and k not in m.gates
-                   for m in self.mentions if line.start <= m.start < line.end):
-                return False
             lines = self._item_lines(run, i)
             start, end = self.lines[lines.start].start, self.lines[lines.stop - 1].end
+            # over the item's lines, as its verdicts are: a detail line naming another gate is that item's naming
+            if any(m.how not in ("number", "substance") and m.gates and k not in m.gates
+                   for m in self.mentions if start <= m.start < end):
+                return False
             verdicts += any(start <= h.start < end for h in self.hits)
         # a small card (2-3 gates) read from bullets or rows needs a verdict in every item: many short lists have that
         # length by chance; a list numbered 1..N is the writer's own count of the criteria

@@ -7,18 +7,7 @@ from decimal import Decimal as D
 from fractions import Fraction
 
 from ipb.engine.expressions import MONEY, NUMBER, compile_expression
-
-
-class _Reads(dict):
-    """An environment that counts how often each name is read (the engine reads names with ``get``)."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
-        self.reads: dict[str, int] = {}
-
-    def get(self, key, default=None):  # type: ignore[override]
-        self.reads[key] = self.reads.get(key, 0) + 1
-        return super().get(key, default)
+from tests.engine.reads_support import CountingReads
 
 
 SYMBOLS = {"a": NUMBER, "b": NUMBER}
@@ -28,10 +17,10 @@ def test_a_repeated_call_reads_its_inputs_once_and_gives_the_same_value():
     # max(a, 0) written three ways (spacing differs), min(a, 0) once: a read twice, not four times
     e = compile_expression("max(a, 0) + max(a,0) * 2 - max( a , 0 ) + min(a, 0)", SYMBOLS)
     for a, want in ((D(3), D(6)), (D(-2), D(-2)), (D("0.5"), D(1))):
-        env = _Reads(a=a)
+        env = CountingReads(a=a)
         assert e(env) == want
         assert env.reads == {"a": 2}
-    assert e(_Reads()) is None  # unknown stays unknown
+    assert e(CountingReads()) is None  # unknown stays unknown
 
 
 def test_each_evaluation_recomputes_its_calls():

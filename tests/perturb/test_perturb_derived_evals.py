@@ -16,6 +16,7 @@ from ipb.engine import card as card_module
 from ipb.engine.registry import compiled_card
 from ipb.perturb import Job, generate
 from perturb_support import SCENARIOS
+from tests.engine.reads_support import CountingReads
 
 CARD = "greenblatt_magic_formula_screen"
 BASE = SCENARIOS / CARD / "decline_outside_top_group.yaml"
@@ -25,24 +26,12 @@ def _derive() -> card_module.Constraint:
     return next(k for k in compiled_card(CARD).card.constraints if k.derive == "combined_rank_position")
 
 
-class _Reads(dict):
-    """A scenario that counts how often each fact is read (the engine reads names with ``get``)."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
-        self.reads: dict[str, int] = {}
-
-    def get(self, key, default=None):  # type: ignore[override]
-        self.reads[key] = self.reads.get(key, 0) + 1
-        return super().get(key, default)
-
-
 def test_one_computation_of_the_place_reads_each_fact_once_per_distinct_call():
     """EBIT appears in two distinct calls (max(ebit, $0) and max(-ebit, $0)): two reads, not eleven; capital's two
     inputs in one call (max(nwc + nfa, $1M)), written eleven times: one read each (11 each before); the enterprise
     value is no call's argument but a name in two fourth powers and a divisor: 9 reads, as before. The value is the hand-worked
     place: y = 5%, c = 25%: r_e = 2400 / (1 + (5/7)^4) = 1904.3, r_c = 2400 / 2 = 1200, mean 1552.2 -> 1552."""
-    facts = _Reads(ebit=D("5e8"), enterprise_value=D("1e10"), net_working_capital=D("1e9"), net_fixed_assets=D("1e9"))
+    facts = CountingReads(ebit=D("5e8"), enterprise_value=D("1e10"), net_working_capital=D("1e9"), net_fixed_assets=D("1e9"))
     assert _derive().value_for(facts) == 1552
     assert facts.reads == {"ebit": 2, "enterprise_value": 9, "net_working_capital": 1, "net_fixed_assets": 1}
 

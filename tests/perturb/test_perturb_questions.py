@@ -3,59 +3,23 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
 from ipb.engine.registry import compiled_card
-from ipb.engine.scenario import convert_fact
 from ipb.perturb import Job, build_frame, generate, parse_recipes
-from ipb.perturb.render import fact_pattern, read_value
+from ipb.perturb.question_facts import SNAKE_TOKEN, item_facts, read_question_facts
 from perturb_support import CARD_IDS, SCENARIOS
 from perturb_support import BUFFETT, BUFFETT_BASE, CARDS, FIXTURES
 
-SNAKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")  # verdict tokens (NO_REPURCHASE) are the answer vocabulary
+# the reader is the package's (bench/question_round_trip.py uses it too); the other question tests import these names
+SNAKE = SNAKE_TOKEN
+parse_back = read_question_facts
 
 
 def first_base(card_id: str) -> str:
     paths = sorted((SCENARIOS / card_id).glob("*.yaml"))
     return str(next((p for p in paths if p.name.endswith("base.yaml")), paths[0]))
-
-
-def facts_paragraph(question: str) -> str:
-    lines = question.split("\n")
-    i = 1 if lines[0].startswith(("Decision date:", "Sector:")) else 0
-    return lines[i]
-
-
-def parse_back(frame, question: str) -> dict:
-    """The facts a question states: each input's sentence found, its value read back to an engine value.
-
-    Every sentence of the facts paragraph must belong to exactly one input
-    (what is left after removing them must be blank).
-    """
-    text = facts_paragraph(question)
-    found: dict = {}
-    spans: list[tuple[int, int]] = []
-    for name, spec in frame.inputs.items():
-        matches = [m for m in fact_pattern(spec).finditer(text)
-                   if (m.start() == 0 or text[m.start() - 1] == " ")]
-        assert len(matches) <= 1, f"{name} is stated twice: {[m.group(0) for m in matches]}"
-        if matches:
-            m = matches[0]
-            found[name] = convert_fact(spec, read_value(spec, m.group("value")))
-            spans.append((m.start(), m.end()))
-    spans.sort()
-    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), "two facts claim the same words"
-    rest = list(text)
-    for a, b in spans:
-        rest[a:b] = [" "] * (b - a)
-    assert "".join(rest).strip() in ("", "No facts are stated."), f"words that state no fact: {''.join(rest).strip()!r}"
-    return found
-
-
-def item_facts(frame, item) -> dict:
-    return {n: convert_fact(frame.inputs[n], v) for n, v in item["scenario"]["facts"].items()}
 
 
 def test_question_round_trip_on_a_1000_item_run_over_every_card():

@@ -39,3 +39,15 @@ def test_beyond_the_limit_the_rest_is_counted():
 
 def test_no_errors_no_lines():
     assert _run([{"status": "ok", "condition": "A"}]).error_lines() == []
+
+
+def test_an_html_error_page_is_one_short_reason():
+    """A proxy's 502 page (about 2 kB of HTML) under every failed record: one line, its tags gone, shortened
+    (s34read nit: it was printed whole)."""
+    page = ("<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title><script>var x = 1;</script></head>\n"
+            "<body><center><h1>502 Bad Gateway</h1></center>" + "<p>" + "filler " * 300 + "</p></body></html>")
+    records = [{"status": "error", "condition": "A", "error": f"server: HTTP 502: {page}"}] * 4
+    [line] = _run(records).error_lines()
+    assert line.startswith("4 x condition A: server: HTTP 502: 502 Bad Gateway 502 Bad Gateway filler filler")
+    assert "<" not in line and "var x" not in line
+    assert len(line) == len("4 x condition A: ") + 300 and line.endswith("...")

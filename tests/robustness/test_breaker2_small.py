@@ -234,7 +234,7 @@ def test_the_encoder_load_is_announced_before_it_starts(monkeypatch, tmp_path):
     fake = types.ModuleType("sentence_transformers")
     fake.SentenceTransformer = FakeModel  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sentence_transformers", fake)
-    monkeypatch.setattr(_load_notice, "_LOAD_NOTICES", [])
+    monkeypatch.setattr(_load_notice, "_LOAD_NOTICES", {})
     _load_notice.on_model_load(lambda message: events.append(message))
     SentenceTransformerEncoder(model_path=str(tmp_path))._load()
     assert len(events) == 2 and events[1] == "load"

@@ -7,7 +7,7 @@ SAP gate (0.000 < 0.5) failed on every one. The line under the leaderboard now n
 
 from __future__ import annotations
 
-from ipb.cli.commands.score import basp_gate_failures
+from ipb.scoring.summary import basp_gate_failures
 from ipb.respond.synthetic import bundled_items
 from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
 from ipb.scoring.run import ScoreOptions, score_responses
@@ -42,3 +42,17 @@ def test_not_applicable_gates_are_not_failures_and_top_limits():
     assert basp_gate_failures(records) == {"a": [("ogrs", 1.0), ("sap", 1.0), ("gra", 0.5)]}
     assert basp_gate_failures(records, top=1) == {"a": [("ogrs", 1.0)]}
     assert basp_gate_failures([]) == {}
+
+
+def test_shares_are_per_scored_target_and_odd_targets_are_skipped():
+    """Shares count targets (an L8 answer has one per gold card), not answers; a target that is not a dict is
+    skipped, not an AttributeError (the isinstance guard used to come after ``t.get``)."""
+    def target(sap, status="scored"):
+        return {"status": status, "basp_strict": {"gates": [{"metric": "sap", "passed": sap},
+                                                            {"metric": "gra", "passed": True}]}}
+
+    l8 = {"model": "m", "targets": [target(False), target(True), target(False)]}  # one answer, three cards
+    l7 = {"model": "m", "targets": [target(True), "not a target", None, target(False, status="parse_failure")]}
+    # 4 scored targets (3 + 1), 2 fail SAP: 0.5 (over the 2 answers it would be 1.0); the unscored one is not counted
+    assert basp_gate_failures([l8, l7]) == {"m": [("sap", 0.5)]}
+    assert basp_gate_failures([{"model": "m", "targets": [target(True)]}, {"model": "n", "targets": None}]) == {}

@@ -148,3 +148,49 @@ def test_the_same_rows_repeated_for_each_stock_are_not_read_by_position() -> Non
     text = "Alfa SpA\n\n" + table.format(a="4 mld", m="\u2705") + "\nBeta SpA\n\n" + table.format(a="1 mld", m="\u274c")
     result = parse_response(text, BUYBACK, embedder=False)
     assert result.status == "parse_failure" and result.gates == []
+
+
+# ---------------------------------------------------------------- item extents (s34read items 14, 15)
+
+NET_NET = "graham_net_net_screen"  # 1 price at most 2/3 of NCAV, 2 current assets not dissipated by losses
+
+
+def _by_position(text: str, card: str) -> list[tuple[int, str | None]]:
+    return [(g.gate, g.verdict) for g in parse_response(text, card, embedder=False).gates if g.how == "position"]
+
+
+def test_the_last_items_nested_bullets_are_its_own_lines() -> None:
+    # the last item's verdict sits in its detail bullet, as any other item's may: before, the last item was cut at
+    # the bullet, so the two-gate list (a verdict in every item needed) read no gate at all
+    text = ("- Prezzo: PASS, 0,5 volte il capitale circolante netto\n"
+            "- Perdite: il capitale cala\n  - FAIL: perdite da tre anni\n")
+    assert _by_position(text, NET_NET) == [(1, "PROCEED"), (2, "REJECT")]
+    # one verdict of four before (item 1): not half the items; two of four with the last item's bullet
+    text = ("1. Liquidit\u00e0 disponibile \u2014 PASS\n2. Sconto sul valore\n3. Tetto pubblicato\n"
+            "4. Chi ne trae vantaggio\n   - FAIL: nessuno\n")
+    assert _by_position(text, BUYBACK) == [(1, "PROCEED"), (2, None), (3, None), (4, "REJECT")]
+
+
+def test_bullets_nested_under_the_last_numbered_item_are_its_details_not_the_gates() -> None:
+    text = ("1. Liquidit\u00e0 disponibile \u2014 FAIL\n2. Sconto sul valore \u2014 FAIL\n3. Tetto pubblicato \u2014 FAIL\n"
+            "4. Chi ne trae vantaggio \u2014 FAIL\n   - cassa: PASS\n   - debito: PASS\n   - flussi: PASS\n   - riserve: PASS\n")
+    assert _read(text, BUYBACK) == [(1, "REJECT"), (2, "REJECT"), (3, "REJECT"), (4, "REJECT")]
+
+
+def test_a_bulleted_list_of_four_companies_is_no_walk_through_the_gates() -> None:
+    text = "- Apple Inc.: PASS\n- Coca-Cola Co: FAIL\n- Nestl\u00e9 SA: FAIL\n- Walmart Inc.: PASS\n"
+    assert _by_position(text, BUYBACK) == []
+
+
+def test_a_small_list_with_an_item_without_a_verdict_is_not_read_by_position() -> None:
+    # two gates, two bullets, one verdict: a short list has that length by chance
+    assert _by_position("- Prezzo: PASS\n- Perdite: il capitale cala\n", NET_NET) == []
+
+
+def test_an_item_whose_detail_line_names_another_gate_stops_the_run() -> None:
+    # other-gate names are looked for over the item's lines, as its verdicts are: item 1's detail names gate 2
+    # (price below intrinsic value), so the list does not walk through the card in order (before: items 1, 3 and 4
+    # were read by position beside the detail line's gate 2)
+    text = ("1. Prima verifica \u2014 PASS\n   Price below intrinsic value: FAIL\n2. Sconto \u2014 FAIL\n"
+            "3. Tetto \u2014 FAIL\n4. Vantaggio \u2014 PASS\n")
+    assert _by_position(text, BUYBACK) == []
