@@ -14,6 +14,8 @@ a candidate that breaks it), and the fifth is also carried by the sector move:
    airlines, steel, chemicals, tyres, metals)?" (the sector move never set the answer).
 
 Each rule has the review's item (refused, by that rule alone) and a real case beside it (kept by every rule).
+Two implausible kinds the read marked I are refused too: a Graham steady earner priced under a fifth of its book
+(I #15, #90, #147) and a Lynch company neither battered nor cyclical paying out more than it earns (I #37, #130).
 """
 
 from __future__ import annotations
@@ -106,6 +108,18 @@ CASES = [
     (LYNCH, "materials_are_cyclical", {"sector": "materials", "cyclical_industry": False}, True),
     (LYNCH, "materials_are_cyclical", {"sector": "materials", "cyclical_industry": True}, False),
     (LYNCH, "materials_are_cyclical", {"sector": "transport", "cyclical_industry": False}, False),
+    # review I #37: a stalwart at P/E 35.5 yielding 3% (106% paid out) refused; P/E 33 (99%) kept; the same payout
+    # kept for a battered company or a cyclical (a bad year's earnings); I #130: 11.5% at P/E 10 refused
+    (LYNCH, "dividends_within_earnings_unless_battered_or_cyclical",
+     {"distressed": False, "cyclical_industry": False, "dividend_yield": "3%", "pe_ratio": "35.5x"}, True),
+    (LYNCH, "dividends_within_earnings_unless_battered_or_cyclical",
+     {"distressed": False, "cyclical_industry": False, "dividend_yield": "3%", "pe_ratio": "33x"}, False),
+    (LYNCH, "dividends_within_earnings_unless_battered_or_cyclical",
+     {"distressed": True, "cyclical_industry": False, "dividend_yield": "3%", "pe_ratio": "35.5x"}, False),
+    (LYNCH, "dividends_within_earnings_unless_battered_or_cyclical",
+     {"distressed": False, "cyclical_industry": True, "dividend_yield": "3%", "pe_ratio": "35.5x"}, False),
+    (LYNCH, "dividends_within_earnings_unless_battered_or_cyclical",
+     {"distressed": False, "cyclical_industry": False, "dividend_yield": "11.5%", "pe_ratio": "10x"}, True),
 ]
 
 
