@@ -42,11 +42,12 @@ CASES = [
     # review C #132: $9.53B of assets on $2.506B of capital (26%); $3.75B (2 x 3.75 <= 3 x 2.506) kept
     (GRAHAM, "utility_capital_funds_its_assets", {**_UTILITY, "total_assets": "$9.53B"}, True),
     (GRAHAM, "utility_capital_funds_its_assets", {**_UTILITY, "total_assets": "$3.75B"}, False),
-    # the base utility (Con Ed-like: $800M = $500M of debt + $300M of equity) kept; an industrial is not bound by it
+    # the base utility ($800M = $500M of debt + $300M of equity) kept; an industrial is not bound by it ($7.5B on
+    # $2.506B: 3x, its own bound below)
     (GRAHAM, "utility_capital_funds_its_assets", {"company_type": "public_utility", "total_assets": "$800M",
                                                   "long_term_debt": "$500M", "stock_equity": "$300M"}, False),
     (GRAHAM, "utility_capital_funds_its_assets", {**_UTILITY, "company_type": "industrial",
-                                                  "total_assets": "$9.53B"}, False),
+                                                  "total_assets": "$7.5B"}, False),
     # any company stating all three claims: $2B of assets on $1.2B of them refused, $1.8B (1.5x) kept
     (GRAHAM, "stated_claims_fund_the_assets", {"company_type": "industrial", "total_assets": "$2B",
                                                "current_liabilities": "$200M", "long_term_debt": "$300M",
@@ -54,6 +55,12 @@ CASES = [
     (GRAHAM, "stated_claims_fund_the_assets", {"company_type": "industrial", "total_assets": "$1.8B",
                                                "current_liabilities": "$200M", "long_term_debt": "$300M",
                                                "stock_equity": "$700M"}, False),
+    # the rerun at seed 5656: an industrial with $9.77B of assets on $800M of long-term capital refused; $2.4B kept;
+    # a utility is bound by its own, stricter rule above
+    (GRAHAM, "industrial_long_term_capital_funds_a_third", {"company_type": "industrial", "total_assets": "$9.77B",
+                                                            "long_term_debt": "$500M", "stock_equity": "$300M"}, True),
+    (GRAHAM, "industrial_long_term_capital_funds_a_third", {"company_type": "industrial", "total_assets": "$2.4B",
+                                                            "long_term_debt": "$500M", "stock_equity": "$300M"}, False),
     # review I #90: $121.75 of book at $18 with ten earning years refused; $90 (a fifth) kept; 9 earning years kept
     (GRAHAM, "a_steady_earner_sells_above_a_fifth_of_book",
      {"years_with_earnings": 10, "price_per_share": "$18", "book_value_per_share": "$121.75"}, True),
