@@ -20,8 +20,9 @@ The inputs a gate reads that the scenario leaves out are named with their
 articles in one sentence (:func:`unknown_sentence`): ``"The evidence on
 management's integrity is not disclosed."``.
 
-Values are exact (:func:`value_text`): ``$2.5B``, ``95.5%``, ``7x``, a plain
-number with its unit (``10 years``; not repeated when the label names it, an
+Values are exact (:func:`value_text`): ``$2.5B``, ``95.5%``, ``7x`` (money under
+$1M in full: ``$324,001``, ``$2.40``), a plain
+number with its unit (``10 years``, ``1 year``; not repeated when the label names it, an
 ordinal for a place in a ranking: ``12th``), category values as the card's
 ``value_labels:`` show them (``Berkshire Hathaway``), else in words with
 acronyms in capitals (``subscription software``, ``US government``), bools as
