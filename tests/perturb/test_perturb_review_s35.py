@@ -147,3 +147,29 @@ def test_the_sector_move_to_materials_carries_the_cyclical_answer():
         answers.setdefault(facts["sector"], set()).add(facts["cyclical_industry"])
     assert answers.pop("materials") == {True}
     assert answers and all(a == {False} for a in answers.values()), answers
+
+
+@pytest.mark.parametrize("card, name, literal, shown", [
+    # review wording: Berkshire prices were written "$324.001K"; Graham's EPS "$2.4"; Marks "is 1 years"
+    (REPURCHASE, "price_per_share", "$324.001K", "$324,001"),
+    (REPURCHASE, "price_per_share", "$305K", "$305,000"),
+    (GRAHAM, "eps_3yr_avg", "$2.4", "$2.40"),
+    (GRAHAM, "eps_3yr_avg", "-$0.15", "-$0.15"),
+    (GRAHAM, "price_per_share", "$18", "$18"),
+    (GRAHAM, "total_assets", "$9.53B", "$9.53B"),
+    ("marks_distressed_debt", "years_to_resolution", "1", "1 year"),
+    ("marks_distressed_debt", "years_to_resolution", "2", "2 years"),
+    ("marks_distressed_debt", "years_to_resolution", "1.5", "1.5 years"),
+])
+def test_question_values_read_as_a_person_writes_them(card, name, literal, shown):
+    """The question writes each value as shown, and reads it back to the item's value (``read_value`` then
+    ``convert_fact``: the check ``ipb verify`` makes)."""
+    from ipb.engine.registry import compiled_card
+    from ipb.engine.scenario import convert_fact
+    from ipb.perturb.render import fact_sentence, read_value, value_text
+
+    spec = compiled_card(card).card.inputs[name]
+    value = convert_fact(spec, literal)
+    assert value_text(spec, value) == shown
+    assert convert_fact(spec, read_value(spec, shown)) == value
+    assert shown in fact_sentence(spec, value)
