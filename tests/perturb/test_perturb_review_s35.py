@@ -110,6 +110,11 @@ CASES = [
                                                       "price_per_share": "$131000", "price_to_book": "1.16x"}, False),
     (REPURCHASE, "berkshire_book_value_of_its_year", {"issuer": "berkshire_hathaway", "decision_date": "2012-12-12",
                                                       "price_per_share": "$131000", "price_to_book": "0.95x"}, True),
+    # review I #149: $148.9B of cash on 2019-08-30 refused (first held in mid-2020); $122.4B kept; $148.9B in 2020 kept
+    (REPURCHASE, "berkshire_cash_of_its_years", {**_BERKSHIRE_2019, "cash_and_equivalents": "$148.9B"}, True),
+    (REPURCHASE, "berkshire_cash_of_its_years", {**_BERKSHIRE_2019, "cash_and_equivalents": "$122.4B"}, False),
+    (REPURCHASE, "berkshire_cash_of_its_years", {"issuer": "berkshire_hathaway", "decision_date": "2020-06-30",
+                                                 "cash_and_equivalents": "$148.9B"}, False),
     # review C #68: materials answered non-cyclical refused; materials cyclical kept; a transport company (the
     # bundled asset-play railroad) may be non-cyclical
     (LYNCH, "materials_are_cyclical", {"sector": "materials", "cyclical_industry": False}, True),
