@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Sequence
 
+from ipb.engine.card import InputSpec
 from ipb.engine.scenario import convert_fact
 from ipb.errors import PerturbError, did_you_mean
 from ipb.perturb.deck_moves import move_tied, move_tied_or_redraw, untie
@@ -489,12 +490,27 @@ def _sector_sizes(frame: Frame, facts: Mapping[str, Any], sectors: Sequence[Sect
     return held  # type: ignore[no-any-return]
 
 
+def _typical(spec: InputSpec, typical: Sequence[Any]) -> list[Any]:
+    """The values of a sector ``profile`` entry that ``spec`` can take: the card's listed values of a category
+    input, ``true``/``false`` of a yes/no input (s35: a materials or transport company is cyclical), else none.
+
+    >>> from ipb.engine.expressions import RATIO
+    >>> _typical(InputSpec("cyclical_industry", "bool", RATIO, ""), (True,))
+    [True]
+    """
+    if spec.type == "category":
+        return [v for v in typical if v in (spec.values or ())]
+    if spec.type == "bool":
+        return [v for v in typical if isinstance(v, bool)]
+    return []
+
+
 def _sector_size(frame: Frame, facts: Mapping[str, Any], sector: Sector, resample: bool) -> int:
     size = 1
     for name, typical in sector.profile.items():
         spec = frame.inputs.get(name)
-        if spec is not None and spec.type == "category" and name in facts:
-            allowed = [v for v in typical if v in (spec.values or ())]
+        if spec is not None and name in facts:
+            allowed = _typical(spec, typical)
             if allowed and facts[name] not in allowed:
                 size *= len(allowed)
     labelled = bool(sector_inputs(frame))
@@ -557,9 +573,9 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     profile: dict[str, str] = {}
     for name, typical in sector.profile.items():
         spec = frame.inputs.get(name)
-        if spec is None or spec.type != "category" or name not in facts:
+        if spec is None or name not in facts:
             continue
-        allowed = [v for v in typical if v in (spec.values or ())]
+        allowed = _typical(spec, typical)
         if allowed and facts[name] not in allowed:
             facts[name] = rng.choice(allowed)
             profile[name] = facts[name]

@@ -92,9 +92,9 @@ class Sector:
     aliases: tuple[str, ...]
     ranges: dict[str, tuple[Decimal, Decimal]]
     description: str = ""
-    #: Category input name -> the values typical of the sector (``profile:``): sector substitution moves a
+    #: Category (or yes/no) input name -> the values typical of the sector (``profile:``): sector substitution moves a
     #: card's such input to one of them, so the business model travels with the industry.
-    profile: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    profile: dict[str, tuple[str | bool, ...]] = field(default_factory=dict)
     #: Category input name -> values that may occur in the sector without being typical (``allows:``).
     allows: dict[str, tuple[str, ...]] = field(default_factory=dict)
 

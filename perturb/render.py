@@ -20,8 +20,9 @@ The inputs a gate reads that the scenario leaves out are named with their
 articles in one sentence (:func:`unknown_sentence`): ``"The evidence on
 management's integrity is not disclosed."``.
 
-Values are exact (:func:`value_text`): ``$2.5B``, ``95.5%``, ``7x``, a plain
-number with its unit (``10 years``; not repeated when the label names it, an
+Values are exact (:func:`value_text`): ``$2.5B``, ``95.5%``, ``7x`` (money under
+$1M in full: ``$324,001``, ``$2.40``), a plain
+number with its unit (``10 years``, ``1 year``; not repeated when the label names it, an
 ordinal for a place in a ranking: ``12th``), category values as the card's
 ``value_labels:`` show them (``Berkshire Hathaway``), else in words with
 acronyms in capitals (``subscription software``, ``US government``), bools as
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from string import Template
@@ -45,7 +47,7 @@ from ipb.engine.card import Card, InputSpec
 from ipb.errors import PerturbError
 from ipb.engine.execute import INCONCLUSIVE_OUTCOME
 from ipb.perturb.frame import Frame, PScenario, cached_text, card_outcomes
-from ipb.perturb.values import literal
+from ipb.perturb.values import literal, money_text
 
 __all__ = ["template", "render_question", "label", "input_label", "question_label", "label_and_unit", "value_text",
            "category_text", "read_value", "unknown_sentence", "fact_sentence", "fact_pattern", "NO_UNIT", "ORDINAL_UNITS"]
@@ -408,6 +410,8 @@ def value_text(spec: InputSpec, value: Any) -> str:
     'subscription software'
     >>> value_text(InputSpec("p", "number", NUMBER, unit="place"), Decimal(12))
     '12th'
+    >>> value_text(InputSpec("y", "number", NUMBER, unit="years"), Decimal(1))
+    '1 year'
     """
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -415,6 +419,8 @@ def value_text(spec: InputSpec, value: Any) -> str:
         return value.isoformat()
     if spec.type == "category":
         return category_text(spec, str(value))
+    if spec.type == "money" and isinstance(value, Decimal):
+        return money_text(value)
     text = str(literal(spec, value))
     if spec.type != "number":
         return text
@@ -423,7 +429,25 @@ def value_text(spec: InputSpec, value: Any) -> str:
         return _ordinal(int(text))
     if ordinal and spec.unit:
         unit = " ".join(spec.unit.split())  # not a whole place: the bare unit, as before
+    if unit and text == "1":
+        unit = _one_of(unit)
     return f"{text} {unit}" if unit else text
+
+
+#: A plural unit word -> its singular, for a count of one ("is 1 year", not "is 1 years"; s35review).
+_SINGULAR = {**{v: k for k, v in _TIME_UNITS.items()}, "issues": "issue", "points": "point", "companies": "company",
+             "stocks": "stock", "positions": "position", "shares": "share"}
+
+
+def _one_of(unit: str) -> str:
+    """``unit`` for a count of one: its first word singular when it is a plural this module knows.
+
+    >>> _one_of("years"), _one_of("years to resolution"), _one_of("MW"), _one_of("count")
+    ('year', 'year to resolution', 'MW', 'count')
+    """
+    first, _, rest = unit.partition(" ")
+    single = _SINGULAR.get(first)
+    return unit if single is None else f"{single} {rest}".rstrip()
 
 
 def category_text(spec: InputSpec, value: str) -> str:
@@ -508,6 +532,8 @@ def read_value(spec: InputSpec, text: str) -> Any:
             unit = " ".join(spec.unit.split())
         if not unit:
             return text
+        if text == f"1 {_one_of(unit)}":
+            return "1"
         if text.endswith(f" {unit}"):
             return text[: -len(unit) - 1]
     else:

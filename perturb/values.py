@@ -180,6 +180,25 @@ def literal(spec: InputSpec, value: Any) -> Any:
     return _plain(value)
 
 
+def money_text(value: Decimal) -> str:
+    """How a question writes an amount of money (s35review: "$324.001K" and "$2.4" read as a misprint): under $1M
+    in full with thousands separators, a fraction in cents; from $1M the item's own form (:func:`literal`).
+    :func:`ipb.engine.scenario.convert_fact` reads each back to the same value.
+
+    >>> [money_text(Decimal(v)) for v in ("324001", "2.4", "18", "-0.15", "95000", "12500.5", "2.455", "2.5E9")]
+    ['$324,001', '$2.40', '$18', '-$0.15', '$95,000', '$12,500.50', '$2.455', '$2.5B']
+    """
+    sign = "-" if value < 0 else ""
+    mag = abs(value)
+    for suffix, scale in _SCALES[:3]:
+        if mag >= scale:
+            return f"{sign}${_plain(mag / scale)}{suffix}"
+    if mag == mag.to_integral_value():
+        return f"{sign}${mag.to_integral_value():,}"
+    cents = mag.quantize(Decimal("0.01"))
+    return f"{sign}${cents if cents == mag else mag.normalize():,f}"
+
+
 _FAST = re.compile(r"(-?)(\$?)(\d+(?:\.\d+)?)([KMBT%x]?)")
 _UNITS = {"%": "ratio", "x": "multiple"}
 _SCALE = {"K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "B": Decimal(10) ** 9, "T": Decimal(10) ** 12}

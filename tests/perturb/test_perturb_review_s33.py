@@ -64,7 +64,7 @@ REVIEW_ITEMS = [
      {"combined_rank_position": 1205, "ebit": "$1.5B", "enterprise_value": "$70.58B", "foreign_adr": False,
       "market_cap": "$119.11B", "net_fixed_assets": "$2B", "net_working_capital": "$500M",
       "planned_holding_months": 12, "portfolio_positions": 25, "sector": "utilities"},
-     ["utilities_carry_plant_and_debt"]),
+     ["utilities_carry_plant_and_debt", "net_cash_within_ten_years_of_ebit"]),  # s35: $48.5B net cash on $1.5B
     (GREENBLATT, "IPB-GRE-MF-003-3af9da4f6664a06b",  # EBIT $18.7B on a $20B market value
      {"combined_rank_position": 2, "ebit": "$18.7B", "enterprise_value": "$56.55B", "foreign_adr": False,
       "market_cap": "$20B", "net_fixed_assets": "$2B", "net_working_capital": "-$2B", "planned_holding_months": 12,

@@ -60,9 +60,14 @@ REVIEW_ITEMS = [
      {**_UTILITY_1974, "current_liabilities": "$505M", "dividend_years": 40, "long_term_debt": "$500M",
       "price_per_share": "$33", "stock_equity": "$476M", "total_assets": "$800M"},
      ["debt_and_equity_within_assets", "liabilities_and_equity_within_assets"]),
-    (GRAHAM, "GRAHAM-7T-004-edeba53dcf2dde0b",  # kept: $500M + $300M on $1.88B
+    (GRAHAM, "GRAHAM-7T-004-edeba53dcf2dde0b",  # was kept: $500M + $300M on $1.88B; s35review graded
+     # such a balance sheet a contradiction (57% of the assets funded by no stated claim)
      {**_UTILITY_1974, "dividend_years": 40, "long_term_debt": "$500M", "price_per_share": "$27.5",
       "stock_equity": "$300M", "total_assets": "$1.88B"},
+     ["utility_capital_funds_its_assets"]),
+    (GRAHAM, "GRAHAM-7T-004-edeba53dcf2dde0b-s35-neighbour",  # its neighbour kept: $500M + $300M on $1.2B (two thirds funded)
+     {**_UTILITY_1974, "dividend_years": 40, "long_term_debt": "$500M", "price_per_share": "$27.5",
+      "stock_equity": "$300M", "total_assets": "$1.2B"},
      []),
     (GREENBLATT, "IPB-GRE-MF-002-0561f35faf3e0ad7",  # $176.87B of plant on a $2.5B enterprise value
      {**_BANK_2007, "ebit": "-$475M", "net_fixed_assets": "$176.87B", "planned_holding_months": 39,
