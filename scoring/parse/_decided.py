@@ -111,6 +111,10 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(("watch", "wish"), re.compile(r"(?i)(?:watch|wish)[ -]?list\b"), 0,
           re.compile(r"(?i)\b(?:goes|go|went|going|stays?|remains?|put|puts|placed|added|moved?|moves|back|sits?|is|stays)\s+"
                      r"(?:\w+\s+)?(?:on|onto)\s+(?:the|our|my|a)\s+\Z")),
+    # the buy list is the watch list's counterpart: "it goes on our buy list", "Corvane is added to the buy-list"
+    _Rule(("buy",), re.compile(r"(?i)buy[ -]?list\b"), 1,
+          re.compile(r"(?i)\b(?:goes|go|went|going|stays?|remains?|put|puts|placed|added|moved?|moves|back|sits?|is|stays)\s+"
+                     r"(?:\w+\s+)?(?:on|onto|to)\s+(?:the|our|my|a)\s+\Z"), whole=True),  # (its negation is before the verb)
     # "Passing.", "I'm passing.", "So, passing."
     _Rule(("passing",), re.compile(r"(?i)passing(?=[ \t]*[.!](?:\s|$))"), 0,
           re.compile(rf"(?i){_DECIDER}(?:\s+(?:am|are))?\s+\Z"), head=True),

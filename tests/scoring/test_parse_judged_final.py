@@ -30,6 +30,8 @@ CLOSINGS = [
     ("final-label-spanish", "Recommendation: INVEST.\n\nDecisión final: no invertir.", "DECLINE"),
     ("final-label-french", "Recommendation: INVEST.\n\nDécision finale : ne pas investir.", "DECLINE"),
     ("final-label-portuguese", "Recommendation: INVEST.\n\nDecisão final: não investir.", "DECLINE"),
+    ("buy-list", "So there you have it: Corbel checks the boxes and it goes on our buy list.", "INVEST"),
+    ("buy-list-negated", "It is not going on our buy list.", "DECLINE"),
     ("final-label-german", "Empfehlung: INVESTIEREN.\n\nEndgültige Entscheidung: ablehnen.", "DECLINE"),
 ]
 
