@@ -192,7 +192,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
         for _, m in self._scan(ix.rating_triggers, limit=MAX_OCCURRENCES):
             word = vw.synonym_key(m.group("word"))
             u = self._unit_at(m.start("word"))
-            if u < 0 or word not in synonym_of or m.start("word") in rated or other_object(masked, m.end("word")):
+            if u < 0 or word not in synonym_of or m.start("word") in rated or other_object(masked, m.end("word")) \
+                    and not judged_wrong(masked, m.end("word"), self.units[u].end):  # ("acheter serait une erreur": no object)
                 continue  # (not "Decision: avoid the crowded trades": a verdict on them)
             rated.add(m.start("word"))
             outcome = synonym_of[word]
@@ -213,7 +214,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
                 continue
             if masked[m.end() : m.end() + 1] == "-" and masked[m.end() + 1 : m.end() + 2].isalpha():
                 continue  # the first half of a compound ("sell-side analysts", "long-term holders", "buy-and-hold"): no rating
-            if word in _POSITION_WORDS and _FOLLOWED_BY_WORD.match(masked, m.end()) or other_object(masked, m.end()):
+            if word in _POSITION_WORDS and _FOLLOWED_BY_WORD.match(masked, m.end()) or other_object(masked, m.end()) \
+                    and not judged_wrong(masked, m.end(), self.units[u].end):
                 continue  # "Position: long Brazilian real", "short a basket of lenders": the position held, not a rating
             unit = self.units[u]
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
