@@ -110,9 +110,10 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
             words = clause[-4:]  # negation stops at the clause
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
             if judged_wrong(masked, end, unit.end):  # "buying would be a mistake", "comprar sería un error": the act refused
-                outcome = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
-                if outcome is None:
+                swapped = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
+                if swapped is None:
                     return
+                outcome = swapped
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words or in_the_past(masked, unit.start, start, end) \
                     or answers_another(masked, unit.start) or outcome == ix.pass_outcome and at_another_price(masked, unit.start, start, end):
                 return  # a condition, a verdict of then ("In 2021 it was too rich for me"), on a rival, or a buy at another price
@@ -156,9 +157,10 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
             if _unsaid(clause[-6:]):
                 return  # "I won't say DECLINE", "I can't tell you to INVEST": a refusal to state a verdict names one, states none
             if _negated(words) or negated_by_prefix(said):  # "我不会在这个价位买入": a negating prefix in the run touching the word
-                outcome = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
-                if outcome is None:
+                swapped = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
+                if swapped is None:
                     return
+                outcome = swapped
             if any(w in vw.MODALS for w in words):
                 level -= 1
             if _CONCEDED.search(before) or _LEANT.search(before):
