@@ -139,7 +139,8 @@ def _tables() -> dict[str, Any]:
         "guards": guards,
         "negators": merged("negators"), "prefix_negators": merged("prefix_negators"),
         "not_only": merged("not_only"), "yes": merged("answer_yes"), "no": merged("answer_no"),
-        "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"), "labels": merged("labels"),
+        "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"),
+        "labels": tuple(dict.fromkeys(merged("labels") + merged("final_labels"))), "final_labels": merged("final_labels"), "mistakes": merged("mistakes"),
         "names": tuple(b["name"] for b in blocks.values()),
         "gate_words": merged("gate_words"), "gate_frames": merged("gate_frames"),
         "outcomes": {o: tuple(dict.fromkeys(w for b in blocks.values() for w in (b.get("outcomes") or {}).get(o, ())))
@@ -200,6 +201,19 @@ LABEL_PATTERN: Final = "(?:" + "|".join(
     (_body(w) if unspaced(w) else rf"\b{_body(w)}\b").replace(r"\s+", r"[ \t]+") for w in sorted(LABELS, key=len, reverse=True)) + ")"
 #: The literal each label starts with (a long text is scanned for these).
 LABEL_LITERALS: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.split()[0].lower() for w in LABELS))
+
+#: Words that judge an act wrong ("error", "Fehler", "错误"; ``mistakes``): "comprar sería un error" refuses the act.
+MISTAKES: Final[tuple[str, ...]] = _tables()["mistakes"]
+
+#: Decision labels naming the final decision ("Decisión final", "Endgültige Entscheidung", "最终决定"; ``final_labels``): also
+#: in :data:`LABELS`, and final cues, as "Final decision:" is (:data:`ipb.scoring.verdict_words.FINAL_CUE_TRIGGERS`).
+FINAL_LABELS: Final[tuple[str, ...]] = _tables()["final_labels"]
+#: :data:`FINAL_LABELS` followed by its colon (a label, not a mention of the decision in running text).
+FINAL_LABEL_CUE: Final = re.compile("(?i)(?:" + "|".join(
+    (_body(w) if unspaced(w) else rf"\b{_body(w)}\b").replace(r"\s+", r"[ \t]+") for w in sorted(FINAL_LABELS, key=len, reverse=True))
+    + r")[ \t]*[*_]{0,2}[ \t]*[:\uff1a]")
+#: The literal each final label starts with.
+FINAL_LABEL_LITERALS: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.split()[0].lower() for w in FINAL_LABELS))
 
 _LABELLED: Final = re.compile("(?i)" + LABEL_PATTERN + r"[ \t]*[:\uff1a][^\n]*\Z")
 

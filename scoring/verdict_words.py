@@ -328,6 +328,8 @@ FINAL_CUE_TRIGGERS: Final[list[Trigger]] = [
     Trigger("conclude", re.compile(r"(?i)(?<=to )conclude\b")),
     Trigger("recommendation", re.compile(r"(?i)(?<=my )recommendation\b|recommendation\s*[:=]")),
     Trigger("answer", re.compile(r"(?i)(?<=the |our )answer\s+(?:is|would\s+be)\b|(?<=my )answer\s+(?:is|would\s+be)\b|(?<=overall )answer\s+(?:is|would\s+be)\b")),
+    # "Decisión final:", "Endgültige Entscheidung:", "最终决定：" (grammar/languages.yaml final_labels)
+    *(Trigger(w, _fv.FINAL_LABEL_CUE, word=not _fv.unspaced(w)) for w in _fv.FINAL_LABEL_LITERALS),
 ]
 #: A label (heading, bold or "X:") that opens the final-verdict part of a response.
 FINAL_LABEL: Final = re.compile(

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._closing import CUE_LABEL, decision_label_before
+from ipb.scoring.parse._judged import judged_wrong
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._state import _ParserState
 
@@ -110,6 +111,10 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(("watch", "wish"), re.compile(r"(?i)(?:watch|wish)[ -]?list\b"), 0,
           re.compile(r"(?i)\b(?:goes|go|went|going|stays?|remains?|put|puts|placed|added|moved?|moves|back|sits?|is|stays)\s+"
                      r"(?:\w+\s+)?(?:on|onto)\s+(?:the|our|my|a)\s+\Z")),
+    # the buy list is the watch list's counterpart: "it goes on our buy list", "Corvane is added to the buy-list"
+    _Rule(("buy",), re.compile(r"(?i)buy[ -]?list\b"), 1,
+          re.compile(r"(?i)\b(?:goes|go|went|going|stays?|remains?|put|puts|placed|added|moved?|moves|back|sits?|is|stays)\s+"
+                     r"(?:\w+\s+)?(?:on|onto|to)\s+(?:the|our|my|a)\s+\Z"), whole=True),  # (its negation is before the verb)
     # "Passing.", "I'm passing.", "So, passing."
     _Rule(("passing",), re.compile(r"(?i)passing(?=[ \t]*[.!](?:\s|$))"), 0,
           re.compile(rf"(?i){_DECIDER}(?:\s+(?:am|are))?\s+\Z"), head=True),
@@ -306,8 +311,9 @@ class _DecidedMixin(_ParserState):
                 if not ok and not rule.whole:  # the act as a decision label's value: "5/ Verdict: buying", "Decision: passing."
                     line_start = masked.rfind("\n", window, m.start()) + 1
                     # only the answer's own decision labels: "Insider action: buying" is the insiders' act
+                    # "Verdict: buying would be a mistake" is the act refused (:func:`._judged.judged_wrong`, weighed in :mod:`._final`)
                     ok = _ACT_LABEL.search(masked, max(line_start, window), m.start()) is not None \
-                        and _ACT_AS_SUBJECT.match(masked, m.end()) is None
+                        and (_ACT_AS_SUBJECT.match(masked, m.end()) is None or judged_wrong(masked, m.end(), self.units[u].end))
                 if not ok:
                     continue
                 if rule.whole and found is not None:

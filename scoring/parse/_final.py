@@ -41,6 +41,7 @@ from ipb.scoring.parse._final_words import (  # moved there
     _POSITION_WORDS, _REVISION_CUE,
 )
 from ipb.scoring.parse._final_block import _ClosingBlockMixin
+from ipb.scoring.parse._judged import consequence_end, judged_wrong
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
@@ -76,6 +77,11 @@ def _unsaid(words: list[str]) -> bool:
 _SCREEN_PASSED = re.compile(r"(?i)\bscreen(?:ing)?[ \t_-]*(?:result|outcome|status|verdict)[\"']?[ \t]*[:=][ \t]*[\"']?(?-i:PASS)\b")
 
 
+def _swapped(outcome: str, pass_outcome: str, fail_outcome: str) -> str | None:
+    """The other side of a negated or refused outcome: the pass outcome for the fail one and back; None for any other."""
+    return {pass_outcome: fail_outcome, fail_outcome: pass_outcome}.get(outcome)
+
+
 class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
@@ -99,9 +105,15 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
             # "So no, I'm not buying": the words after an answer particle are the answer, and the particle negates nothing
             answered = answer_particle_end(masked, unit.start, start)
             said = masked[max(answered, start - 80) : start] if answered is not None else before
-            clause = [w.lower() for w in _WORDS_APOS.findall(said, _clause_start(said) + 1)]
+            # "It is not, so we decline": a negation reaches no further back than a drawn consequence
+            clause = [w.lower() for w in _WORDS_APOS.findall(said, max(_clause_start(said) + 1, consequence_end(said)))]
             words = clause[-4:]  # negation stops at the clause
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
+            if judged_wrong(masked, end, unit.end):  # "buying would be a mistake", "comprar sería un error": the act refused
+                swapped = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
+                if swapped is None:
+                    return
+                outcome = swapped
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words or in_the_past(masked, unit.start, start, end) \
                     or answers_another(masked, unit.start) or outcome == ix.pass_outcome and at_another_price(masked, unit.start, start, end):
                 return  # a condition, a verdict of then ("In 2021 it was too rich for me"), on a rival, or a buy at another price
@@ -145,12 +157,10 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
             if _unsaid(clause[-6:]):
                 return  # "I won't say DECLINE", "I can't tell you to INVEST": a refusal to state a verdict names one, states none
             if _negated(words) or negated_by_prefix(said):  # "我不会在这个价位买入": a negating prefix in the run touching the word
-                if outcome == ix.pass_outcome:
-                    outcome = ix.fail_outcome
-                elif outcome == ix.fail_outcome:
-                    outcome = ix.pass_outcome
-                else:
+                swapped = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
+                if swapped is None:
                     return
+                outcome = swapped
             if any(w in vw.MODALS for w in words):
                 level -= 1
             if _CONCEDED.search(before) or _LEANT.search(before):
@@ -184,7 +194,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
         for _, m in self._scan(ix.rating_triggers, limit=MAX_OCCURRENCES):
             word = vw.synonym_key(m.group("word"))
             u = self._unit_at(m.start("word"))
-            if u < 0 or word not in synonym_of or m.start("word") in rated or other_object(masked, m.end("word")):
+            if u < 0 or word not in synonym_of or m.start("word") in rated or other_object(masked, m.end("word")) \
+                    and not judged_wrong(masked, m.end("word"), self.units[u].end):  # ("acheter serait une erreur": no object)
                 continue  # (not "Decision: avoid the crowded trades": a verdict on them)
             rated.add(m.start("word"))
             outcome = synonym_of[word]
@@ -205,7 +216,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
                 continue
             if masked[m.end() : m.end() + 1] == "-" and masked[m.end() + 1 : m.end() + 2].isalpha():
                 continue  # the first half of a compound ("sell-side analysts", "long-term holders", "buy-and-hold"): no rating
-            if word in _POSITION_WORDS and _FOLLOWED_BY_WORD.match(masked, m.end()) or other_object(masked, m.end()):
+            if word in _POSITION_WORDS and _FOLLOWED_BY_WORD.match(masked, m.end()) or other_object(masked, m.end()) \
+                    and not judged_wrong(masked, m.end(), self.units[u].end):
                 continue  # "Position: long Brazilian real", "short a basket of lenders": the position held, not a rating
             unit = self.units[u]
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
