@@ -58,7 +58,10 @@ _WORD = re.compile(r"[a-z0-9]+")
 _OPEN_MARK_WORD = vw.VerdictWord(r"\?", vw.INCONCLUSIVE, ("?",), strength=vw.HEDGED, negatable=False)
 #: A question's answer right after its "?": "Understandable business? Yes: it sells glue.", "Durable moat? No - ..." (a Yes or No
 #: closed by punctuation or the line's end, so "No one asked" is no answer), "Fair price? Unknown until ..."; "not yet" is unknown.
-_QUESTION_ANSWER = re.compile(r"[?\uff1f][ \t]*[*_]{0,2}[ \t]*(?:(?P<answer>yes|no|sure|absolutely|definitely|certainly|nope|not\s+yet|"
+#: The answer may open the next line, under a question that ends its own (a heading asked as a question, the writer's
+#: answer below it: "Is the risk actually balanced?\nNo. The stock sleeve ..."); one line break at most, so an answer
+#: is never read across a blank line.
+_QUESTION_ANSWER = re.compile(r"[?\uff1f][ \t]*[*_]{0,2}[ \t]*(?:\n[ \t>]*(?:[-*+\u2022][ \t]+)?[*_]{0,2}[ \t]*)?(?:(?P<answer>yes|no|sure|absolutely|definitely|certainly|nope|not\s+yet|"
                               r"not\s+really|" + _FOREIGN_ANSWERS + r")"
                               r"[*_]{0,2}(?=[ \t]*(?:[.,;:!)\u2014\u2013\u3002\uff0c\uff1b\uff1a\uff01-]|$))|(?P<unknown>unknown|unclear)\b)", re.I | re.M)
 _QUESTION_TRIGGERS = [Trigger("?", _QUESTION_ANSWER, word=False), Trigger("\uff1f", _QUESTION_ANSWER, word=False)]
@@ -236,6 +239,8 @@ class _AnsweredMixin(_ParserState):
         section (its label, however it was resolved: numbering, vocabulary, embedding, prose), sensed as
         :meth:`_asks_failure`; None otherwise."""
         start = self.masked.rfind("\n", 0, hit.start) + 1
+        if start and not self.masked[start : hit.start].strip(" \t>*_-+\u2022"):
+            start = self.masked.rfind("\n", 0, start - 1) + 1  # the answer opens the line under its question
         qu = self._unit_at(start)
         if qu < 0 or qu == hit.unit and self.units[qu].start < start:
             return None
