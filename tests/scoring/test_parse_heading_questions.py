@@ -65,3 +65,17 @@ def test_no_one_opening_the_next_line_is_no_answer() -> None:
     text = "Is it cheap relative to peers?\nNo one has priced the spin-off yet.\n"
     result = parse_response(text, SPIN, embedder=False)
     assert [g.verdict for g in result.gates if g.gate == 3] in ([], [None])
+
+
+def test_a_yes_or_no_opening_a_sentence_under_a_heading_question() -> None:
+    # the writer gives the facts first and the answer after them, in the paragraph under the heading
+    text = (
+        "Spin-off notes: Tamsin Foods\n\n"
+        "Do insiders want it?\n"
+        "The new CEO holds 6% and bought more last month. Yes, they do.\n\n"
+        "Is it cheap relative to peers?\n"
+        "It trades at 14x EV/EBIT; the group trades at 11x. No - not on this yardstick.\n"
+    )
+    gates = _read(text, SPIN)
+    assert (gates.get(2), gates.get(3)) == ("PROCEED", "REJECT")
+
