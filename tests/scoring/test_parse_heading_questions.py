@@ -79,3 +79,16 @@ def test_a_yes_or_no_opening_a_sentence_under_a_heading_question() -> None:
     gates = _read(text, SPIN)
     assert (gates.get(2), gates.get(3)) == ("PROCEED", "REJECT")
 
+
+
+def test_the_heading_questions_own_words_set_the_sense_of_its_answer() -> None:
+    # gate 3 has both tests: a question naming exclusion asks about the failure, so "Yes" under it is REJECT
+    text = (
+        "Hartwell Mining plc\n\n"
+        "1. Does the issuer fall inside the GPFG investment universe?\n"
+        "Yes.\n\n"
+        "2. Has the Council on Ethics recommended an exclusion?\n"
+        "Yes. It did so in May, citing severe environmental damage at two mines.\n"
+    )
+    gates = _read(text, NBIM)
+    assert (gates.get(1), gates.get(3)) == ("PROCEED", "REJECT")
