@@ -58,9 +58,20 @@ _WORD = re.compile(r"[a-z0-9]+")
 _OPEN_MARK_WORD = vw.VerdictWord(r"\?", vw.INCONCLUSIVE, ("?",), strength=vw.HEDGED, negatable=False)
 #: A question's answer right after its "?": "Understandable business? Yes: it sells glue.", "Durable moat? No - ..." (a Yes or No
 #: closed by punctuation or the line's end, so "No one asked" is no answer), "Fair price? Unknown until ..."; "not yet" is unknown.
-_QUESTION_ANSWER = re.compile(r"[?\uff1f][ \t]*[*_]{0,2}[ \t]*(?:(?P<answer>yes|no|sure|absolutely|definitely|certainly|nope|not\s+yet|"
+#: The answer may open the next line, under a question that ends its own (a heading asked as a question, the writer's
+#: answer below it: "Is the risk actually balanced?\nNo. The stock sleeve ..."); one line break at most, so an answer
+#: is never read across a blank line.
+_QUESTION_ANSWER = re.compile(r"[?\uff1f][ \t]*[*_]{0,2}[ \t]*(?:\n[ \t>]*(?:[-*+\u2022][ \t]+)?[*_]{0,2}[ \t]*)?(?:(?P<answer>yes|no|sure|absolutely|definitely|certainly|nope|not\s+yet|"
                               r"not\s+really|" + _FOREIGN_ANSWERS + r")"
                               r"[*_]{0,2}(?=[ \t]*(?:[.,;:!)\u2014\u2013\u3002\uff0c\uff1b\uff1a\uff01-]|$))|(?P<unknown>unknown|unclear)\b)", re.I | re.M)
+#: In the paragraph under a question that ends its line: a Yes or No opening a sentence and closed by punctuation, the
+#: writer's answer to the heading ("Is the risk actually balanced?" ... "No. Measured by volatility ..."); only the
+#: first :data:`_BODY_SPAN` characters of the paragraph are searched.
+_BODY_ANSWER = re.compile(r"(?:^|(?<=\n)|(?<=[.!;:][ \t])|(?<=[.!;:][ \t]{2}))[ \t>*_]*(?P<answer>yes|no)[*_]{0,2}"
+                          r"(?=[ \t]*[.,;:!\u2014\u2013-])")
+_BODY_SPAN = 800
+#: A question that ends its line, with nothing after its "?" (a heading asked as a question); its "?" is group "q".
+_HEADING_QUESTION = re.compile(r"(?P<q>\?)[ \t*_]*$", re.M)
 _QUESTION_TRIGGERS = [Trigger("?", _QUESTION_ANSWER, word=False), Trigger("\uff1f", _QUESTION_ANSWER, word=False)]
 _YES_WORDS = frozenset({"yes", "sure", "absolutely", "definitely", "certainly"}) | _FOREIGN_YES
 #: The answers to a gate's name asked as a question, as verdict words (their own objects, so :meth:`._verdicts._evidence`
@@ -215,34 +226,53 @@ class _AnsweredMixin(_ParserState):
             word = yes if answer in _YES_WORDS else _QUESTION_UNKNOWN if answer in ("unknown", "unclear", "not yet") else no
             out.append(_Hit(a, b, word, u))
             self.__dict__.setdefault("question_gate", {})[a] = gate
+        for k, h in enumerate(_HEADING_QUESTION.finditer(low)):
+            if k < MAX_OCCURRENCES:
+                self._line_answer(h)
         return out
 
     def _line_answer(self, m: re.Match[str]) -> None:
         """A question that opens its line and is answered at once, with no gate named in it ("1. Are prices stretched
         against the usual yardsticks? Sure, the 91st percentile."): kept aside as a pending answer (``line_answers``,
         never a verdict word of its own) that speaks for a gate only when the question opens that gate's section
-        (:meth:`line_answer_for`)."""
+        (:meth:`line_answer_for`). A question that ends its line with no answer after it (a heading asked as a
+        question) takes the first Yes or No that opens a sentence of the paragraph under it (:data:`_BODY_ANSWER`:
+        "Rising growth: stocks. ... Yes - each of the four boxes is covered.")."""
         q = m.start()
-        if m.group("answer") is None or _LINE_QUESTION.match(self.low, self.low.rfind("\n", 0, q) + 1, q) is None:
+        if _LINE_QUESTION.match(self.low, self.low.rfind("\n", 0, q) + 1, q) is None:
             return
-        a, b = m.span("answer")
+        if "answer" in m.re.groupindex and m.group("answer") is not None:
+            a, b = m.span("answer")
+            answer = m.group("answer")
+        else:
+            end = self.low.find("\n", q)
+            if "unknown" in m.re.groupindex or end < 0 or self.low[q + 1 : end].strip(" \t*_"):
+                return  # answered on its own line ("Unknown"), or the last line
+            stop = self.low.find("\n\n", end)
+            body = _BODY_ANSWER.search(self.low, end + 1, min(stop if stop >= 0 else len(self.low), end + 1 + _BODY_SPAN))
+            if body is None:
+                return
+            a, b = body.span("answer")
+            answer = body.group("answer")
         u = self._unit_at(a)
-        if u >= 0:
-            yes = " ".join(m.group("answer").lower().split()) in _YES_WORDS
+        if u >= 0 and a not in self.__dict__.get("answer_question", {}):
+            yes = " ".join(answer.lower().split()) in _YES_WORDS
             self.__dict__.setdefault("line_answers", []).append(_Hit(a, b, _LINE_YES if yes else _LINE_NO, u))
+            self.__dict__.setdefault("answer_question", {})[a] = q
 
     def line_answer_for(self, hit: _Hit) -> tuple[int, _Hit] | None:
         """(gate, the answer as that gate's verdict word) for a pending line answer whose question opens a gate's
         section (its label, however it was resolved: numbering, vocabulary, embedding, prose), sensed as
         :meth:`_asks_failure`; None otherwise."""
-        start = self.masked.rfind("\n", 0, hit.start) + 1
+        q = self.__dict__.get("answer_question", {}).get(hit.start, hit.start)
+        start = self.masked.rfind("\n", 0, q) + 1
         qu = self._unit_at(start)
         if qu < 0 or qu == hit.unit and self.units[qu].start < start:
             return None
         question = self.units[qu]
         if question.gate is None or self.section_first.get(question.section) != qu:
             return None  # the question does not open its gate's section: it is not that gate's label
-        failure = self._asks_failure(question.gate, hit.start, line=True)
+        failure = self._asks_failure(question.gate, q, line=True)
         if failure is None:
             return None
         yes = hit.word is _LINE_YES
