@@ -140,6 +140,25 @@ mul = _decimal_first("*")
 _div = _decimal_first("/")
 
 
+def _after_decimal(op: str) -> Callable[[Exact, Exact], Exact]:
+    """``a op b`` for two Decimals whose :data:`DECIMAL_OPS` attempt raised: what :data:`add`, :data:`sub`,
+    :data:`mul` and :func:`div` then give (the attempt, a pure function of its operands in a fixed context,
+    would raise again), without redoing it."""
+    if op != "/":
+        return lambda a, b: _slow(op, a, b)
+
+    def slow_div(a: Exact, b: Exact) -> Exact:
+        if not b:
+            raise ZeroDivisionError("division by zero")
+        return _slow("/", a, b)
+
+    return slow_div
+
+
+#: ``a op b`` of two Decimals after their Decimal attempt raised (:func:`_after_decimal`).
+AFTER_DECIMAL: dict[str, Callable[[Exact, Exact], Exact]] = {op: _after_decimal(op) for op in "+-*/"}
+
+
 def div(a: Exact, b: Exact) -> Exact:
     """``a / b``, exactly; ZeroDivisionError when ``b`` is zero."""
     if not b:

@@ -103,8 +103,10 @@ def fold(op: str, a: Any, b: Any) -> Any:
 def arith(op: str, left: Node, right: Node) -> Fn:
     """A closure for ``left op right``; exact, and unknown when an operand is unknown or the result undefined."""
     opf = _ARITH[op]
-    # The Decimal attempt of _exact inlined (one call less per operation); opf redoes it exactly.
+    # The Decimal attempt of _exact inlined (one call less per operation); when it raises, sop is what opf
+    # then gives without redoing the attempt (s35speed: the exact path of a long expression paid it twice).
     dop = _exact.DECIMAL_OPS[op]
+    sop = _exact.AFTER_DECIMAL[op]
     lf, rf = left.fn, right.fn
     # try/except costs nothing on the normal path (Python 3.11+).
     if left.ident is not None and right.const:
@@ -120,7 +122,10 @@ def arith(op: str, left: Node, right: Node) -> Fn:
                 try:
                     return dop(a, b)
                 except ArithmeticError:
-                    pass
+                    try:
+                        return sop(a, b)
+                    except ArithmeticError:
+                        return None
             try:
                 return opf(a, b)
             except ArithmeticError:
@@ -140,7 +145,10 @@ def arith(op: str, left: Node, right: Node) -> Fn:
                 try:
                     return dop(a, b)
                 except ArithmeticError:
-                    pass
+                    try:
+                        return sop(a, b)
+                    except ArithmeticError:
+                        return None
             try:
                 return opf(a, b)
             except ArithmeticError:
@@ -161,7 +169,10 @@ def arith(op: str, left: Node, right: Node) -> Fn:
                 try:
                     return dop(a, b)
                 except ArithmeticError:
-                    pass
+                    try:
+                        return sop(a, b)
+                    except ArithmeticError:
+                        return None
             try:
                 return opf(a, b)
             except ArithmeticError:
@@ -180,7 +191,10 @@ def arith(op: str, left: Node, right: Node) -> Fn:
             try:
                 return dop(a, b)
             except ArithmeticError:
-                pass
+                try:
+                    return sop(a, b)
+                except ArithmeticError:
+                    return None
         try:
             return opf(a, b)
         except ArithmeticError:
@@ -192,13 +206,13 @@ def arith(op: str, left: Node, right: Node) -> Fn:
 def chain(head: Node, steps: Sequence[tuple[str, Node]]) -> Fn:
     """``head op1 t1 op2 t2 ...`` left to right in one loop (no nesting, so no recursion limit)."""
     first = head.fn
-    rest = tuple((_ARITH[op], _exact.DECIMAL_OPS[op], node.fn) for op, node in steps)
+    rest = tuple((_ARITH[op], _exact.DECIMAL_OPS[op], _exact.AFTER_DECIMAL[op], node.fn) for op, node in steps)
 
     def chained(env: Env) -> Any:
         acc = first(env)
         if acc is None:
             return None
-        for opf, dop, f in rest:
+        for opf, dop, sop, f in rest:
             v = f(env)
             if v is None:
                 return None
@@ -207,7 +221,11 @@ def chain(head: Node, steps: Sequence[tuple[str, Node]]) -> Fn:
                     acc = dop(acc, v)
                     continue
                 except ArithmeticError:
-                    pass
+                    try:
+                        acc = sop(acc, v)
+                        continue
+                    except ArithmeticError:
+                        return None
             try:
                 acc = opf(acc, v)
             except ArithmeticError:

@@ -184,17 +184,20 @@ class Frame:
         memo = self.memo.get("derived_values")
         if memo is None or len(memo) >= DERIVED_MEMO_LIMIT:
             memo = self.memo["derived_values"] = {}
-        for c in self.cards:
-            for k in c.card.constraints:
-                if k.derive is not None:
-                    key = (c.card.id, k.id, tuple(str(out.get(n)) for n in sorted(k.expr.names)))
-                    value = memo.get(key, memo)
-                    if value is memo:
-                        value = memo[key] = k.value_for(out)
-                    if value is None:
-                        out.pop(k.derive, None)
-                    else:
-                        out[k.derive] = value
+        plan = self.memo.get("derive_plan")
+        if plan is None:  # the derive constraints in card order, each with its sources sorted: read once per frame
+            plan = self.memo["derive_plan"] = tuple((c.card.id, k, tuple(sorted(k.expr.names)))
+                                                    for c in self.cards for k in c.card.constraints
+                                                    if k.derive is not None)
+        for card_id, k, names in plan:
+            key = (card_id, k.id, tuple([str(out.get(n)) for n in names]))
+            value = memo.get(key, memo)
+            if value is memo:
+                value = memo[key] = k.value_for(out)
+            if value is None:
+                out.pop(k.derive, None)
+            else:
+                out[k.derive] = value
         return out
 
     def outcomes_many(self, many: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
