@@ -43,6 +43,8 @@ from ipb.scoring.parse._types import Span
 POSITION = "position"
 #: Whitespace that indents a continuation line under a list item (the ideographic space included).
 _INDENT = " \t\u3000"
+#: a label's separator right after a gate's name: "Price below intrinsic value: FAIL", "Moat \u2014 PASS"
+_LABEL_SEPARATOR = re.compile(r"[ \t]*(?::|\uff1a|[-\u2013\u2014][ \t])")
 
 
 class _PositionalMixin(_ParserState):
@@ -168,8 +170,12 @@ class _PositionalMixin(_ParserState):
                 return False
             lines = self._item_lines(run, i)
             start, end = self.lines[lines.start].start, self.lines[lines.stop - 1].end
-            # over the item's lines, as its verdicts are: a detail line naming another gate is that item's naming
+            # another gate named on the item's own line, or labelling one of its detail lines ("Price below
+            # intrinsic value: FAIL"); a detail sentence that only refers to another gate in passing ("the four
+            # environments are not balanced", under gate 2) is no naming
+            first = self.lines[li]
             if any(m.how not in ("number", "substance") and m.gates and k not in m.gates
+                   and (first.start <= m.start < first.end or self._labels_its_line(m.start, m.end))
                    for m in self.mentions if start <= m.start < end):
                 return False
             verdicts += any(start <= h.start < end for h in self.hits)
@@ -177,6 +183,13 @@ class _PositionalMixin(_ParserState):
         # length by chance; a list numbered 1..N is the writer's own count of the criteria
         numbered = self.lines[run[0]].kind == "list" and self.lines[run[0]].marker == "number"
         return verdicts == len(run) if len(run) <= 3 and not numbered else 2 * verdicts >= len(run)
+
+    def _labels_its_line(self, start: int, end: int) -> bool:
+        """Whether the span ``start:end`` lies in the label of a "label: value" line: the text from the line's start
+        to the span's end is short (at most 60 characters, a list marker included) and a colon or a dash follows the
+        span, before any verdict: "   Price below intrinsic value: FAIL"."""
+        line_start = self.masked.rfind("\n", 0, start) + 1
+        return end - line_start <= 60 and _LABEL_SEPARATOR.match(self.masked, end) is not None
 
     def _named_elsewhere(self, run: list[int]) -> bool:
         """Whether every gate of the card is anchored, by a means other than position, on a line outside ``run``."""

@@ -194,3 +194,15 @@ def test_an_item_whose_detail_line_names_another_gate_stops_the_run() -> None:
     text = ("1. Prima verifica \u2014 PASS\n   Price below intrinsic value: FAIL\n2. Sconto \u2014 FAIL\n"
             "3. Tetto \u2014 FAIL\n4. Vantaggio \u2014 PASS\n")
     assert _by_position(text, BUYBACK) == []
+
+
+def test_a_detail_sentence_that_refers_to_another_gate_in_passing_keeps_the_run() -> None:
+    # n33 (stop 35 blind batch): a model's YAML answer whose gate-2 note says "the four environments are not balanced"
+    # (gate 1's alias) and whose gate-3 note says "not reached after the kill at gate 2". A reference in passing is not
+    # the item naming another gate; only a name that labels a detail line is (the test above). Written here in other
+    # words on the buyback card.
+    text = ("1. Liquidit\u00e0 disponibile \u2014 PASS\n"
+            "2. Sconto \u2014 FAIL\n   thin, even with the excess cash in hand (a kill)\n"
+            "3. Tetto \u2014 N/A\n   not reached after the kill at gate 2\n"
+            "4. Vantaggio \u2014 N/A\n")
+    assert [(k, v) for k, v in _by_position(text, BUYBACK)][:2] == [(1, "PROCEED"), (2, "REJECT")]
