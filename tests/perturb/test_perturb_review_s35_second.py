@@ -8,6 +8,9 @@ The read (``/work/notes/s35review2.md``, 20 items on each of 10 cards) graded tw
    net income <= 25% of sales, so equity <= 25% x sales x book value per share / EPS ($654.5M here).
 2. Klarman #101: a value that "rests mostly on projected growth" beside a liquidation as the catalyst.
 
+One implausible kind is refused too: Berkshire's book value in August 2019 (I #77, $194.2K a share against the
+$233,977 of 30 June 2019), by splitting 2019's book band at its half.
+
 Each rule refuses the review's item (by that rule alone, on the facts it reads) and keeps a real case beside it.
 """
 
@@ -26,6 +29,8 @@ from perturb_support import SCENARIOS, assert_rule_case
 
 GRAHAM = "graham_seven_tests_defensive"
 KLARMAN = "klarman_deep_value_identification"
+REPURCHASE = "buffett_share_repurchase"
+_BERKSHIRE_2019 = {"issuer": "berkshire_hathaway", "decision_date": "2019-08-30"}
 
 #: review C #139, every fact as the item stated it
 _ITEM_139 = {"annual_sales": "$450M", "book_value_per_share": "$32", "company_type": "public_utility",
@@ -83,6 +88,20 @@ CASES = [
     (KLARMAN, "a_liquidation_realises_assets_not_growth",
      {"catalyst": "asset_sale", "catalyst_months": "12", "value_rests_on_growth": True}, False),
     (KLARMAN, "a_liquidation_realises_assets_not_growth", {"catalyst": "none", "value_rests_on_growth": True}, False),
+    # review I #77 (Berkshire, 2019-08-30): $300,961 at 1.55x (book $194.2K) refused now that 2019's second half
+    # starts at $210K; at 1.4x ($215K) kept; the same $194.2K in the first half (from $190K) kept; $305,000 at 1.15x
+    # ($265.2K, within 10% of the year-end $261,417) kept
+    (REPURCHASE, "berkshire_book_value_of_its_year",
+     {**_BERKSHIRE_2019, "price_per_share": "$300961", "price_to_book": "1.55x"}, True),
+    (REPURCHASE, "berkshire_book_value_of_its_year",
+     {**_BERKSHIRE_2019, "price_per_share": "$300961", "price_to_book": "1.4x"}, False),
+    (REPURCHASE, "berkshire_book_value_of_its_year",
+     {**_BERKSHIRE_2019, "decision_date": "2019-03-29", "price_per_share": "$300961", "price_to_book": "1.55x"}, False),
+    (REPURCHASE, "berkshire_book_value_of_its_year",
+     {**_BERKSHIRE_2019, "price_per_share": "$305000", "price_to_book": "1.15x"}, False),
+    # the first half's top: $305,000 at 1.15x on 2019-03-29 ($265.2K, above $260K) refused
+    (REPURCHASE, "berkshire_book_value_of_its_year",
+     {**_BERKSHIRE_2019, "decision_date": "2019-03-29", "price_per_share": "$305000", "price_to_book": "1.15x"}, True),
 ]
 
 
