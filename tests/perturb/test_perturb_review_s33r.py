@@ -127,7 +127,8 @@ REVIEW_ITEMS = [
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$135.7B", "intrinsic_value_per_share": "$90.3K",
       "price_per_share": "$305K", "reinvestment_needs_funded": True, "repurchase_amount": "$28.69B",
       "shareholders_informed": True},
-     ["berkshire_value_at_least_its_book_when_unstated"]),
+     # its $135.7B of cash is above 2019's $135B too (berkshire_cash_of_its_years, added in stop 35 after this case)
+     ["berkshire_cash_of_its_years", "berkshire_value_at_least_its_book_when_unstated"]),
     (REPURCHASE, "BUFFETT-SR-001-b60c63b780b6ec93",  # $98.522K at $305K
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$120B", "intrinsic_value_per_share": "$98.522K",
       "price_per_share": "$305K", "reinvestment_needs_funded": False, "repurchase_amount": "$32.88B",
