@@ -1,0 +1,39 @@
+"""Inputs written to break stop 35's final-verdict changes (s35break; issue 13, paper §7.5).
+
+Hand-written closings on the Graham card (INVEST / DECLINE). Each reading was worked by hand: the verdict the writer
+states, not a word their closing only mentions.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from parse_support import GRAHAM_BODY, final_of
+from ipb.scoring.parse._judged import quoted_label
+
+GRAHAM = "graham_seven_tests_defensive"
+
+QUOTED = [
+    # a final label quoted in running text names the form's field; it is no final cue (INVEST before this fix: the
+    # quoted label made its sentence the final region, outranking the recommendation)
+    ("spanish", "Recommendation: DECLINE.\n\nA 'Decisión final: invertir' would need a cheaper price.", "DECLINE"),
+    ("french", "Recommendation: DECLINE.\n\nThe form's last field, \"Décision finale : investir\", is left for the committee.",
+     "DECLINE"),
+    ("english", "Recommendation: DECLINE.\n\nA 'Final decision: invest' would need a cheaper price.", "DECLINE"),
+    # the writer's own labels still outrank the earlier recommendation
+    ("own-label", "Recommendation: INVEST.\n\nDecisión final: no invertir.", "DECLINE"),
+    ("quoted-line-alone", "Recommendation: INVEST.\n\n\"Final decision: DECLINE\"", "DECLINE"),
+]
+
+
+@pytest.mark.parametrize(("closing", "expected"), [c[1:] for c in QUOTED], ids=[c[0] for c in QUOTED])
+def test_a_quoted_final_label_is_a_mention(closing: str, expected: str) -> None:
+    assert final_of(GRAHAM_BODY, closing, GRAHAM) == expected
+
+
+def test_quoted_label_spans() -> None:
+    t = "A 'Decisión final: invertir' would need a cheaper price."
+    assert quoted_label(t, t.index("Decisión"), t.index(":") + 1) is True
+    j = '{"final_decision": "DECLINE"}'  # a JSON key closes its quote before the colon: a label
+    assert quoted_label(j, 2, 16) is False
+    assert quoted_label('He said "Final decision: ', 9, 23) is False  # the quote runs to the line's end: not closed
