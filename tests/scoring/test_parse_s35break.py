@@ -37,3 +37,20 @@ def test_quoted_label_spans() -> None:
     j = '{"final_decision": "DECLINE"}'  # a JSON key closes its quote before the colon: a label
     assert quoted_label(j, 2, 16) is False
     assert quoted_label('He said "Final decision: ', 9, 23) is False  # the quote runs to the line's end: not closed
+
+
+CONDITIONS = [
+    # a final label became a final cue in 0e5c02c, so a verdict after one in a sentence opening with another language's
+    # "if" outranked the recommendation (INVEST); the English "If the price halves, ..." was a condition already
+    ("spanish-si", "Recommendation: DECLINE.\n\nSi el precio baja a la mitad, la decisión final: invertir.", "DECLINE"),
+    ("portuguese-se", "Recommendation: DECLINE.\n\nSe o preço cair pela metade, decisão final: investir.", "DECLINE"),
+    ("german-wenn", "Recommendation: DECLINE.\n\nWenn der Kurs sich halbiert, endgültige Entscheidung: investieren.", "DECLINE"),
+    # "Si," answers (French "si", an unaccented Spanish "sí"): no condition; "si" inside the sentence is no condition
+    ("si-comma", "Recommendation: INVEST.\n\nSi, decisión final: no invertir.", "DECLINE"),
+    ("si-inside", "Recommendation: INVEST.\n\nEl precio es si acaso alto; decisión final: no invertir.", "DECLINE"),
+]
+
+
+@pytest.mark.parametrize(("closing", "expected"), [c[1:] for c in CONDITIONS], ids=[c[0] for c in CONDITIONS])
+def test_a_sentence_opening_with_another_languages_if_is_a_condition(closing: str, expected: str) -> None:
+    assert final_of(GRAHAM_BODY, closing, GRAHAM) == expected
