@@ -175,10 +175,20 @@ def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, A
     if not inputs or total == 0 or total > GRID_LIMIT:
         return None
     base = {n: v for n, (v, _) in card.constants.items()}
+    computes = _computes(card)
+    # only the computed values the criteria reach, in card order (a card of many gates evaluated every gate's at
+    # every combination of every gate: seconds for a 40-gate card)
+    wanted = {str(n.children[0]) for source in sources for n in parse_expression(source).iter_subtrees() if n.data == "name"}
+    grown = True
+    while grown:  # (to a fixed point: a computed value may read another)
+        before = len(wanted)
+        wanted |= {n for name, expr in computes if name in wanted for n in expr.names}
+        grown = len(wanted) > before
+    computes = [(name, expr) for name, expr in computes if name in wanted]
     envs = []
     for combo in itertools.product(*axes):
         env = {**base, **dict(zip(inputs, combo))}
-        for name, expr in _computes(card):
+        for name, expr in computes:
             env[name] = expr(env)
         envs.append(env)
     return envs

@@ -55,3 +55,40 @@ def test_every_bundled_card_is_quiet() -> None:
     noisy = {p.stem: [str(w) for w in lint_reach(compiled_card(str(p)).card)] for p in bundled_card_paths()}
     assert len(noisy) >= 28
     assert {c: w for c, w in noisy.items() if w} == {}
+
+
+def test_only_the_computed_values_a_criterion_reaches_are_evaluated() -> None:
+    # a 40-gate card evaluated every gate's computed values at every combination of every gate's grid (seconds);
+    body = """\
+gates:
+  - id: g
+    name: G
+    compute:
+      doubled: pe * 2
+    proceed: doubled <= 300x and pe >= 0x
+    required_elements: [x]
+  - id: h
+    name: H
+    compute:
+      halved: market_pe / 2
+    proceed: market_pe <= 20x
+    required_elements: [z]
+"""
+    card = load_card_text(HEAD + body, "coarse.yaml")
+    calls: dict[str, int] = {"doubled": 0, "halved": 0}
+
+    class Counting:
+        def __init__(self, name: str, expr: object) -> None:
+            self.name, self.expr, self.names = name, expr, expr.names  # type: ignore[attr-defined]
+
+        def __call__(self, env: dict) -> object:
+            calls[self.name] += 1
+            return self.expr(env)  # type: ignore[operator]
+
+    for gate in card.gates:
+        for name in list(gate.compute):
+            gate.compute[name] = Counting(name, gate.compute[name])  # type: ignore[index]
+    assert lint_reach(card) == []
+    # g's criterion reads a computed value (not judged: a guard's); h's reads none, so h's combinations evaluate
+    # neither g's "doubled" nor h's own "halved" (each was evaluated at every one of h's combinations before)
+    assert calls == {"doubled": 0, "halved": 0}
