@@ -42,6 +42,10 @@ _ENGLISH = re.compile(
     r"(?:(?:big|serious|clear|costly|grave|huge|real|terrible)[ \t]+)?"
     r"(?:mistake|error|wrong|unwise|imprudent|misguided|folly|reckless|bad[ \t]+(?:idea|call|decision|move))\b")
 
+#: A condition right after the judgement: the act is wrong only then ("a mistake only if rates double", "an error
+#: unless the moat holds"), so the writer refuses nothing.
+_ON_A_CONDITION = re.compile(r"(?i)[ \t]*,?[ \t]*(?:only[ \t]+|just[ \t]+)?(?:if|unless|when|were|should|in[ \t]+case)\b")
+
 _NEGATORS = frozenset(w.lower() for w in fv.NEGATORS) | {"no", "not", "kein", "keine", "ne", "pas", "не", "non", "nem"}
 #: The words of other languages for buying, avoiding and the card's outcomes: only after one is a foreign judgement read.
 _FOREIGN_ACTS = frozenset(w.lower() for w in (*fv.FINAL_WORDS, *(w for ws in fv.OUTCOME_WORDS.values() for w in ws)))
@@ -73,8 +77,8 @@ def judged_wrong(text: str, end: int, limit: int) -> bool:
     if not tail.strip():
         return False
     m = _ENGLISH.match(tail)
-    if m is not None:
-        return m.group("neg") is None
+    if m is not None:  # (not a judgement on a condition: "would be a mistake only if the moat breaks")
+        return m.group("neg") is None and _ON_A_CONDITION.match(text, end + m.end(), limit) is None
     act = _act_before(text, end)
     if act is None:
         return False

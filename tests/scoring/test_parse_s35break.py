@@ -54,3 +54,14 @@ CONDITIONS = [
 @pytest.mark.parametrize(("closing", "expected"), [c[1:] for c in CONDITIONS], ids=[c[0] for c in CONDITIONS])
 def test_a_sentence_opening_with_another_languages_if_is_a_condition(closing: str, expected: str) -> None:
     assert final_of(GRAHAM_BODY, closing, GRAHAM) == expected
+
+
+@pytest.mark.parametrize(("closing", "expected"), [
+    # a judgement on a condition refuses nothing (DECLINE before: judged_wrong stopped at "mistake")
+    ("Verdict: INVEST would be a mistake only if the moat breaks, and it has not.", "INVEST"),
+    ("Verdict: INVEST would be an error if the bank pulled its line, which it has not.", "INVEST"),
+    # an unconditional judgement still refuses the act
+    ("Verdict: INVEST would be a mistake at this price.", "DECLINE"),
+])
+def test_an_act_judged_wrong_on_a_condition_is_not_refused(closing: str, expected: str) -> None:
+    assert final_of(GRAHAM_BODY, closing, GRAHAM) == expected
