@@ -121,6 +121,8 @@ def _thresholds(card: Card, sources: list[str], coarse: set[str]) -> set[Decimal
             return True
         if node.data in ("and_", "or_", "not_"):
             return all(sure(k) for k in node.children)
+        if node.data == "call" and str(node.children[0]) == "known":
+            return True  # (tried with the fact missing: _asked_known)
         if not {str(n.children[0]) for n in node.iter_subtrees() if n.data == "name"} & coarse:
             return True
         if node.data != "comparison":
@@ -149,6 +151,17 @@ def _refined(values: list[Any], thresholds: set[Decimal]) -> list[Any]:
     return sorted(set(points) | {Decimal(m.numerator) / Decimal(m.denominator) for m in mids})
 
 
+#: An input left out of a combination (unknown), for the inputs a criterion asks ``known()`` of.
+_MISSING = object()
+
+
+def _asked_known(sources: list[str]) -> set[str]:
+    """The names inside a ``known(...)`` call in ``sources``."""
+    return {str(n.children[0]) for source in sources for sub in parse_expression(source).iter_subtrees()
+            if sub.data == "call" and str(sub.children[0]) == "known"
+            for n in sub.iter_subtrees() if n.data == "name"}
+
+
 def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, Any]] | None:
     """Every combination of the inputs' tried values with the constants and computed values, or None when the
     answer would not be sure: an input without values, more than ``GRID_LIMIT`` combinations, or an equality
@@ -174,6 +187,12 @@ def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, A
         total *= len(axis)
     if not inputs or total == 0 or total > GRID_LIMIT:
         return None
+    # an input a criterion asks known() of is tried missing too: "reject: not known(opinion)" rejects a scenario
+    # that does not state it (warned never to REJECT before)
+    asked = _asked_known(sources)
+    axes = [[*values, _MISSING] if name in asked else values for name, values in zip(inputs, axes)]
+    if math.prod(len(axis) for axis in axes) > GRID_LIMIT:
+        return None
     base = {n: v for n, (v, _) in card.constants.items()}
     computes = _computes(card)
     # only the computed values the criteria reach, in card order (a card of many gates evaluated every gate's at
@@ -187,7 +206,7 @@ def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, A
     computes = [(name, expr) for name, expr in computes if name in wanted]
     envs = []
     for combo in itertools.product(*axes):
-        env = {**base, **dict(zip(inputs, combo))}
+        env = {**base, **{n: v for n, v in zip(inputs, combo) if v is not _MISSING}}
         for name, expr in computes:
             env[name] = expr(env)
         envs.append(env)

@@ -92,3 +92,17 @@ gates:
     # g's criterion reads a computed value (not judged: a guard's); h's reads none, so h's combinations evaluate
     # neither g's "doubled" nor h's own "halved" (each was evaluated at every one of h's combinations before)
     assert calls == {"doubled": 0, "halved": 0}
+
+
+@pytest.mark.parametrize("criterion,expected", [
+    # a gate rejecting a scenario that does not state a fact: known() is false when the fact is missing
+    ("reject: not known(growth)", []),
+    ("proceed: known(growth) and growth > 3% and growth < 5%", []),
+    # a contradiction beside known() is still one
+    ("reject: known(growth) and growth > 60%", [("never-fires", 16, 13)]),
+])
+def test_known_is_tried_with_the_fact_missing(criterion: str, expected: list[tuple[str, int, int]]) -> None:
+    # s35break: every combination stated every input, so "reject: not known(x)" was warned never to REJECT
+    body = f"gates:\n  - id: g\n    name: G\n    {criterion}\n    required_elements: [x]\n"
+    found = lint_reach(load_card_text(HEAD + body, "coarse.yaml"))
+    assert [(w.rule, w.line, w.column) for w in found] == expected
