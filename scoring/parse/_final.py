@@ -115,9 +115,11 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
                 if swapped is None:
                     return
                 outcome = swapped
-            opening = _WORDS_APOS.search(masked, unit.start, start)  # "Si el precio baja a la mitad, la decisión final: invertir"
-            if opening is not None and opening.group().lower() in fv.CONDITIONALS and masked[opening.end() : opening.end() + 1] in (" ", "\t"):
-                return  # a condition opening the sentence ("Si," is an answer, not "if")
+            # "Si el precio baja a la mitad, la decisión final: invertir": a condition opening the sentence ("Si," answers)
+            opening = _WORDS_APOS.search(masked, unit.start, start)
+            if opening is not None and opening.group().lower() in fv.CONDITIONALS \
+                    and masked[opening.end() : opening.end() + 1] in (" ", "\t"):
+                return
             if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words or in_the_past(masked, unit.start, start, end) \
                     or answers_another(masked, unit.start) or outcome == ix.pass_outcome and at_another_price(masked, unit.start, start, end):
                 return  # a condition, a verdict of then ("In 2021 it was too rich for me"), on a rival, or a buy at another price
