@@ -65,3 +65,17 @@ def test_a_sentence_opening_with_another_languages_if_is_a_condition(closing: st
 ])
 def test_an_act_judged_wrong_on_a_condition_is_not_refused(closing: str, expected: str) -> None:
     assert final_of(GRAHAM_BODY, closing, GRAHAM) == expected
+
+
+@pytest.mark.parametrize(("closing", "expected"), [
+    # a condition, as a negation (0e5c02c), stops at a drawn consequence: the verdict after "so" is stated (None
+    # before: the "if" anywhere in the sentence made the DECLINE a condition too)
+    ("If it were cheaper we would invest, so DECLINE.", "DECLINE"),
+    ("If it were cheaper, we would invest, so not now: DECLINE.", "DECLINE"),
+    # the condition's own verdict stays a condition ("we would invest" is not read as INVEST)
+    ("Recommendation: DECLINE. If it were cheaper, we would invest.", "DECLINE"),
+    # a condition after the connective still conditions
+    ("The margin is thin, so if the price falls we invest.", None),
+])
+def test_a_condition_stops_at_a_drawn_consequence(closing: str, expected: str | None) -> None:
+    assert final_of(GRAHAM_BODY, closing, GRAHAM) == expected
