@@ -118,6 +118,7 @@ def lint_card(card: Card) -> list[IpbError]:
             found.append(_at(doc, LintWarning(
                 f"input {name!r} is read by no criterion, computed value or rule: it cannot change a verdict",
                 rule="unused-input", name=name), ("inputs", name), key=True))
+    found.extend(_describes_sector_ignored(card))
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
             if branch.pass_outcome == branch.fail_outcome:
@@ -128,6 +129,28 @@ def lint_card(card: Card) -> list[IpbError]:
         if g.classify:
             found.extend(_shadowed(card, i))
     return sorted(found, key=lambda e: (e.line or 0, e.column or 0))
+
+
+def _describes_sector_ignored(card: Card) -> list[IpbError]:
+    """``describes: sector`` where perturbation never reads it (s35break): on an input that is not a category (its
+    value names no sector) or on a card with a sector input (that input holds the sector). The key was accepted and
+    did nothing, so sector substitution still wrote "Sector: healthcare." beside the author's "financial"."""
+    own = sorted(n for n in card.inputs if n in _sector_inputs())
+    out: list[IpbError] = []
+    for name, spec in card.inputs.items():
+        if spec.describes != "sector":
+            continue
+        if spec.type != "category":
+            why = f"it is a {spec.type} input, and only a category value can name a sector (a kind of business 'financial')"
+        elif own:
+            why = f"the card has a sector input ({', '.join(own)}), which holds the company's sector"
+        else:
+            continue
+        out.append(_at(card.doc, LintWarning(
+            f"input {name!r} says describes: sector, which perturbation does not read here: {why}; remove the key "
+            "(docs/perturbation.md, 'Dates that fit the facts')", rule="describes-ignored", name=name),
+            ("inputs", name, "describes")))
+    return out
 
 
 @lru_cache(maxsize=1)

@@ -15,7 +15,10 @@ second surfaced only when a scenario was checked (a new user's Neff card, stop 3
 The combinations are every value of each bool and category input and, for a numeric input with a
 declared ``range``, every point of its grid ``lo + k * step`` when it has fewer than :data:`STEP_LIMIT`,
 else its ends, the seven points between them at eighths and every card constant inside it (the grid of
-the ``shadowed-rule`` check, :func:`ipb.engine.lint._grid_values`). Only an exhaustive product of at most
+the ``shadowed-rule`` check, :func:`ipb.engine.lint._grid_values`); on such a coarse axis the thresholds a
+criterion sets the input against alone (literals and constants) and the midpoints between neighbouring points are
+tried too, so a band between two eighths ("pe >= 10x and pe <= 12x" over 0x..100x) is found, and a criterion that
+reads a coarse input through arithmetic or beside another input is not judged. Only an exhaustive product of at most
 :data:`ipb.engine.lint.GRID_LIMIT` combinations warns: a wider product, an input without a range (a
 date, an unbounded number) or an equality over an input not tried on its whole grid says nothing, so
 a narrow band (``pe == 7.5x`` on a grid of eighths) is not reported. A gate criterion that reads a computed value is not checked: a guard such as Buffett's
@@ -27,6 +30,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Iterable
 
 from ipb.engine.card import Card, Gate, InputSpec
@@ -34,6 +39,7 @@ from lark import Tree
 
 from ipb.engine.expressions import CompiledExpression, parse_expression
 from ipb.engine.lint import GRID_LIMIT, _at, _grid_values
+from ipb.engine.numbers import read_number
 from ipb.errors import IpbError, LintWarning
 
 __all__ = ["lint_reach"]
@@ -83,6 +89,79 @@ def _equated(source: str) -> set[str]:
     return names
 
 
+#: Number literals of the expression grammar.
+_LITERALS = frozenset({"percent", "multiple", "money", "scaled", "decimal"})
+
+
+def _fixed(node: Any, card: Card) -> Decimal | None:
+    """The value of a literal, a negated literal or a card constant; None for anything else."""
+    if not isinstance(node, Tree):
+        return None
+    if node.data in _LITERALS:
+        return read_number(str(node.children[0])).value
+    if node.data == "neg":
+        inner = _fixed(node.children[0], card)
+        return None if inner is None else -inner
+    if node.data == "name" and str(node.children[0]) in card.constants:
+        value = card.constants[str(node.children[0])][0]
+        return value if isinstance(value, Decimal) else None
+    return None
+
+
+def _thresholds(card: Card, sources: list[str], coarse: set[str]) -> set[Decimal] | None:
+    """The values at which a criterion over the ``coarse`` inputs (tried at a few points, not their whole grid) can
+    change, or None when that is not sure: every comparison reading one of them must set that input alone against
+    literals or constants ("pe >= 10x and pe <= 12x", "7% <= growth <= max_growth"); its truth is then constant
+    between the thresholds, so trying them and the midpoints between them decides it. A comparison reading a coarse
+    input through arithmetic or beside another input ("pe <= 0.6 * market_pe") makes the answer unsure."""
+    found: set[Decimal] = set()
+
+    def sure(node: Any) -> bool:
+        if not isinstance(node, Tree):
+            return True
+        if node.data in ("and_", "or_", "not_"):
+            return all(sure(k) for k in node.children)
+        if node.data == "call" and str(node.children[0]) == "known":
+            return True  # (tried with the fact missing: _asked_known)
+        if not {str(n.children[0]) for n in node.iter_subtrees() if n.data == "name"} & coarse:
+            return True
+        if node.data != "comparison":
+            return False  # a coarse input outside a comparison
+        subjects = 0
+        for operand in node.children:
+            if isinstance(operand, Tree) and operand.data == "comp_op":
+                continue
+            value = _fixed(operand, card)
+            if value is not None:
+                found.add(value)
+            elif isinstance(operand, Tree) and operand.data == "name" and str(operand.children[0]) in card.inputs:
+                subjects += 1
+            else:
+                return False
+        return subjects == 1
+
+    return found if all(sure(parse_expression(source)) for source in sources) else None
+
+
+def _refined(values: list[Any], thresholds: set[Decimal]) -> list[Any]:
+    """A coarse axis with the thresholds inside it and the midpoint of every two neighbouring points."""
+    lo, hi = values[0], values[-1]
+    points = sorted(set(values) | {t for t in thresholds if lo <= t <= hi})
+    mids = {(Fraction(a) + Fraction(b)) / 2 for a, b in zip(points, points[1:])}  # (a constant may be a Fraction)
+    return sorted(set(points) | {Decimal(m.numerator) / Decimal(m.denominator) for m in mids})
+
+
+#: An input left out of a combination (unknown), for the inputs a criterion asks ``known()`` of.
+_MISSING = object()
+
+
+def _asked_known(sources: list[str]) -> set[str]:
+    """The names inside a ``known(...)`` call in ``sources``."""
+    return {str(n.children[0]) for source in sources for sub in parse_expression(source).iter_subtrees()
+            if sub.data == "call" and str(sub.children[0]) == "known"
+            for n in sub.iter_subtrees() if n.data == "name"}
+
+
 def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, Any]] | None:
     """Every combination of the inputs' tried values with the constants and computed values, or None when the
     answer would not be sure: an input without values, more than ``GRID_LIMIT`` combinations, or an equality
@@ -97,16 +176,38 @@ def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, A
     if any(coarse & _equated(source) for source in sources):
         return None
     axes = [values for values, _ in tried]
+    if coarse:  # a band between two grid points ("pe >= 10x and pe <= 12x" over eighths of 0x..100x) is no "never"
+        thresholds = _thresholds(card, sources, coarse)
+        if thresholds is None:
+            return None
+        axes = [_refined(values, thresholds) if name in coarse and values else values
+                for name, (values, _) in zip(inputs, tried)]
     total = 1
     for axis in axes:
         total *= len(axis)
     if not inputs or total == 0 or total > GRID_LIMIT:
         return None
+    # an input a criterion asks known() of is tried missing too: "reject: not known(opinion)" rejects a scenario
+    # that does not state it (warned never to REJECT before)
+    asked = _asked_known(sources)
+    axes = [[*values, _MISSING] if name in asked else values for name, values in zip(inputs, axes)]
+    if math.prod(len(axis) for axis in axes) > GRID_LIMIT:
+        return None
     base = {n: v for n, (v, _) in card.constants.items()}
+    computes = _computes(card)
+    # only the computed values the criteria reach, in card order (a card of many gates evaluated every gate's at
+    # every combination of every gate: seconds for a 40-gate card)
+    wanted = {str(n.children[0]) for source in sources for n in parse_expression(source).iter_subtrees() if n.data == "name"}
+    grown = True
+    while grown:  # (to a fixed point: a computed value may read another)
+        before = len(wanted)
+        wanted |= {n for name, expr in computes if name in wanted for n in expr.names}
+        grown = len(wanted) > before
+    computes = [(name, expr) for name, expr in computes if name in wanted]
     envs = []
     for combo in itertools.product(*axes):
-        env = {**base, **dict(zip(inputs, combo))}
-        for name, expr in _computes(card):
+        env = {**base, **{n: v for n, v in zip(inputs, combo) if v is not _MISSING}}
+        for name, expr in computes:
             env[name] = expr(env)
         envs.append(env)
     return envs

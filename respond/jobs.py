@@ -11,6 +11,7 @@ unchanged.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import html
 import re
 import threading
 from dataclasses import dataclass, field
@@ -298,7 +299,7 @@ def error_reason(text: str, limit: int = 300) -> str:
     'xxxxxxx...'
     """
     if _HTML.search(text):
-        text = _HTML_DROPPED.sub(" ", text)
+        text = html.unescape(_HTML_DROPPED.sub(" ", text))  # (and its entities: "Service&nbsp;Unavailable")
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 

@@ -141,6 +141,7 @@ def _tables() -> dict[str, Any]:
         "not_only": merged("not_only"), "yes": merged("answer_yes"), "no": merged("answer_no"),
         "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"),
         "labels": tuple(dict.fromkeys(merged("labels") + merged("final_labels"))), "final_labels": merged("final_labels"), "mistakes": merged("mistakes"),
+        "conditionals": merged("conditionals"),
         "names": tuple(b["name"] for b in blocks.values()),
         "gate_words": merged("gate_words"), "gate_frames": merged("gate_frames"),
         "outcomes": {o: tuple(dict.fromkeys(w for b in blocks.values() for w in (b.get("outcomes") or {}).get(o, ())))
@@ -212,6 +213,9 @@ FINAL_LABELS: Final[tuple[str, ...]] = _tables()["final_labels"]
 FINAL_LABEL_CUE: Final = re.compile("(?i)(?:" + "|".join(
     (_body(w) if unspaced(w) else rf"\b{_body(w)}\b").replace(r"\s+", r"[ \t]+") for w in sorted(FINAL_LABELS, key=len, reverse=True))
     + r")[ \t]*[*_]{0,2}[ \t]*[:\uff1a]")
+#: Words for "if" that make a sentence they open a condition ("si", "wenn", "если"; ``conditionals``).
+CONDITIONALS: Final = frozenset(w.lower() for w in _tables()["conditionals"])
+
 #: The literal each final label starts with.
 FINAL_LABEL_LITERALS: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.split()[0].lower() for w in FINAL_LABELS))
 

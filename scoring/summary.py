@@ -678,7 +678,8 @@ def basp_gate_failures(records: Iterable[Mapping[str, Any]] | None, top: int = 3
     Parameters
     ----------
     records : the scored records (``responses.jsonl`` rows); each scored target's ``basp_strict.gates`` is read.
-        Targets that are not dicts, not scored, or carry no gate list are skipped; a not-applicable gate
+        Records and targets that are not dicts, targets not scored or with no gate list are skipped; a gate listed
+        twice in one target fails it once; a not-applicable gate
         (``passed`` None) is not a failure.
     top : at most this many gates per model, most failed first (ties by name).
 
@@ -697,15 +698,19 @@ def basp_gate_failures(records: Iterable[Mapping[str, Any]] | None, top: int = 3
     failed: dict[str, Counter[str]] = {}
     scored: Counter[str] = Counter()
     for r in records or ():
+        if not isinstance(r, Mapping):
+            continue
         for t in r.get("targets") or ():
             if not isinstance(t, Mapping) or t.get("status") != "scored":
                 continue
-            gates = (t.get("basp_strict") or {}).get("gates")
+            strict = t.get("basp_strict")
+            gates = strict.get("gates") if isinstance(strict, Mapping) else None
             if not isinstance(gates, list):
                 continue
             model = str(r.get("model"))
             scored[model] += 1
             mine = failed.setdefault(model, Counter())
-            mine.update(str(g.get("metric")) for g in gates if isinstance(g, Mapping) and g.get("passed") is False)
+            # a gate listed twice fails its target once: a share never passes 1.0
+            mine.update({str(g.get("metric")) for g in gates if isinstance(g, Mapping) and g.get("passed") is False})
     return {m: sorted(((k, n / scored[m]) for k, n in gates.items()), key=lambda kv: (-kv[1], kv[0]))[:top]
             for m, gates in sorted(failed.items()) if gates}

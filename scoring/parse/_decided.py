@@ -92,7 +92,8 @@ _RULES: tuple[_Rule, ...] = (
     # the act in progress or next: "He is buying regardless.", "at these prices we'll keep buying", "we're adding the new
     # shares", "Selling the position this week.", "we are trimming the stake"
     _Rule(("buying", "accumulating", "adding"),
-          re.compile(r"(?i)(?:buying|accumulating)\b(?!\s+(?:time|opportunit|power|price|signal|range|zone|point|spree)|-)"
+          re.compile(r"(?i)(?:buying|accumulating)\b(?!\s+(?:time|opportunit|power|price|signal|range|zone|point|spree|"
+                     r"momentum|pressure|interest|volume|activity|frenzy|back\s+(?:of\s+)?(?:\w+\s+)?(?:shares|stock))|-)"
                      r"|adding\s+(?:to\s+)?(?:it\b|them\b|more\b|(?:the|our|my)\s+(?:[\w-]+\s+)?(?:shares|stock|position|name|stake)\b)"),
           1, _ACTING_BEFORE),
     _Rule(("selling", "exiting", "trimming", "dumping"),
@@ -164,7 +165,8 @@ _ACT_LABEL = re.compile(r"(?i)(?:^|(?<=\n))[ \t>*_#-]*(?:\d{1,2}[./)][ \t]*)?" +
 #: be a mistake", "Decision: selling now is premature" (a few words, no clause break, then a verb of being or seeming).
 _ACT_AS_SUBJECT = re.compile(r"(?i)(?:[ \t]+(?!because\b|since\b|as\b|given\b|while\b|until\b|after\b|before\b|if\b|unless\b)"
                              r"[\w$%'./-]+){0,4}?[ \t]+(?:would|will|is|was|seems|seemed|looks|makes|could|might|should|"
-                             r"remains|isn't|wasn't|would've|'d)\b")
+                             r"remains|isn't|wasn't|would've|'d|did|does|didn't|doesn't|has|had|hasn't|worked|failed|helped|hurt|faded|"
+                             r"paid|backfired)\b")
 
 _TRIGGERS: list[Trigger] = [
     *(Trigger(lit, rule.pattern, k) for k, rule in enumerate(_RULES) for lit in rule.literals),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ipb.scoring import verdict_words as vw
+from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring._foreign_verdicts import caseless_unlabelled, negated_by_prefix
 from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._closing import (
@@ -114,7 +115,15 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
                 if swapped is None:
                     return
                 outcome = swapped
-            if any(w in vw.CONDITIONALS for w in sentence_words) and "even" not in sentence_words or in_the_past(masked, unit.start, start, end) \
+            # "Si el precio baja a la mitad, la decisión final: invertir": a condition opening the sentence ("Si," answers)
+            opening = _WORDS_APOS.search(masked, unit.start, start)
+            if opening is not None and opening.group().lower() in fv.CONDITIONALS \
+                    and masked[opening.end() : opening.end() + 1] in (" ", "\t"):
+                return
+            # "If it were cheaper we would invest, so DECLINE": a condition, as a negation, stops at a drawn consequence
+            drawn = consequence_end(before)
+            conditioned = [w.lower() for w in _WORDS_APOS.findall(before, drawn)][-14:] if drawn else sentence_words
+            if any(w in vw.CONDITIONALS for w in conditioned) and "even" not in conditioned or in_the_past(masked, unit.start, start, end) \
                     or answers_another(masked, unit.start) or outcome == ix.pass_outcome and at_another_price(masked, unit.start, start, end):
                 return  # a condition, a verdict of then ("In 2021 it was too rich for me"), on a rival, or a buy at another price
                 # ("At 35 we'd be buyers"; a decline there, "At $50B ... Buffett would pass", still counts): not today's

@@ -22,7 +22,7 @@ import re
 
 from ipb.scoring import _foreign_verdicts as fv
 
-__all__ = ["consequence_end", "judged_wrong"]
+__all__ = ["consequence_end", "judged_wrong", "quoted_label"]
 
 #: How far after the act its judgement is looked for (characters).
 _REACH = 60
@@ -41,6 +41,10 @@ _ENGLISH = re.compile(
     r"(?P<neg>[ \t]+(?:not|never|hardly)|n't|n\u2019t)?[ \t]+(?:be[ \t]+)?(?:the[ \t]+|an?[ \t]+)?"
     r"(?:(?:big|serious|clear|costly|grave|huge|real|terrible)[ \t]+)?"
     r"(?:mistake|error|wrong|unwise|imprudent|misguided|folly|reckless|bad[ \t]+(?:idea|call|decision|move))\b")
+
+#: A condition right after the judgement: the act is wrong only then ("a mistake only if rates double", "an error
+#: unless the moat holds"), so the writer refuses nothing.
+_ON_A_CONDITION = re.compile(r"(?i)[ \t]*,?[ \t]*(?:only[ \t]+|just[ \t]+)?(?:if|unless|when|were|should|in[ \t]+case)\b")
 
 _NEGATORS = frozenset(w.lower() for w in fv.NEGATORS) | {"no", "not", "kein", "keine", "ne", "pas", "не", "non", "nem"}
 #: The words of other languages for buying, avoiding and the card's outcomes: only after one is a foreign judgement read.
@@ -73,8 +77,8 @@ def judged_wrong(text: str, end: int, limit: int) -> bool:
     if not tail.strip():
         return False
     m = _ENGLISH.match(tail)
-    if m is not None:
-        return m.group("neg") is None
+    if m is not None:  # (not a judgement on a condition: "would be a mistake only if the moat breaks")
+        return m.group("neg") is None and _ON_A_CONDITION.match(text, end + m.end(), limit) is None
     act = _act_before(text, end)
     if act is None:
         return False
@@ -111,3 +115,28 @@ def consequence_end(before: str) -> int:
     for m in _CONSEQUENCE.finditer(before):
         last = m.start("so") if m.group("so") else m.start("word")
     return last
+
+
+#: A quote opening inside running text: a word, a comma or a colon and a space before it ("A 'Final decision: invest' ...").
+_QUOTE_IN_TEXT = re.compile(r"[\w,:;)][ \t]+[\"'\u201c\u2018\u00ab\u201e]\Z")
+#: A closing quote or the end of the line, whichever comes first after the label.
+_QUOTE_OR_LINE_END = re.compile(r"[\"'\u201d\u2019\u00bb\n]")
+
+
+def quoted_label(text: str, start: int, end: int) -> bool:
+    """Whether the final-decision label at ``text[start:end]`` is quoted inside a sentence, its colon and value within
+    the quotes: a mention of the label ("A 'Decisión final: invertir' would need a cheaper price", "the form's
+    \"Final decision: INVEST\" line"), not the writer's own label. A JSON key ('"final_decision": "INVEST"') closes
+    its quote before the colon, and a quoted line standing alone has no text before its quote: both stay labels.
+
+    >>> t = "A 'Final decision: invest' would need more."
+    >>> quoted_label(t, 3, 17), quoted_label('{"final_decision": "INVEST"}', 2, 16), quoted_label('"Final decision: X"', 1, 15)
+    (True, False, False)
+    """
+    if _QUOTE_IN_TEXT.search(text, max(0, start - 40), start) is None:
+        return False
+    close = _QUOTE_OR_LINE_END.search(text, end, end + 80)
+    if close is None or text[close.start()] == "\n":
+        return False  # the quote runs past the line: no quoted label
+    colon = [i for i in (text.find(":", end - 1, end + 4), text.find("\uff1a", end - 1, end + 4)) if i >= 0]
+    return bool(colon) and close.start() > min(colon)

@@ -37,6 +37,7 @@ from ipb.scoring.parse._json_answer import _JsonAnswerMixin
 from ipb.scoring.parse._fact_keys import _FactKeysMixin
 from ipb.scoring.parse._described import _DescribedGatesMixin
 from ipb.scoring.parse._invisible import restore_spans, strip_invisible
+from ipb.scoring.parse._judged import quoted_label
 from ipb.scoring.parse._layout import _LayoutMixin, unwrap_hard_wrapped
 from ipb.scoring.parse._grouped import _GroupedLabelsMixin
 from ipb.scoring.parse._listed import _ListedGatesMixin
@@ -108,7 +109,7 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
         self._layout()
         for _, m in self._scan(vw.FINAL_CUE_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
-            if u >= 0:
+            if u >= 0 and not quoted_label(self.masked, m.start(), m.end()):  # (not "A 'Decisión final: invertir' would ...")
                 self.final_units.add(u)
                 self.final_cue_at.setdefault(u, m.start())
         self._find_mentions()

@@ -51,3 +51,14 @@ def test_an_html_error_page_is_one_short_reason():
     assert line.startswith("4 x condition A: server: HTTP 502: 502 Bad Gateway 502 Bad Gateway filler filler")
     assert "<" not in line and "var x" not in line
     assert len(line) == len("4 x condition A: ") + 300 and line.endswith("...")
+
+
+def test_an_html_pages_entities_are_read_s35break():
+    """s35break: the tags went but the entities stayed ('Service&nbsp;Unavailable &amp; retry'); a reason that is no
+    HTML page keeps its text as written (an API's JSON saying 'must be < 4096' or '&amp;')."""
+    from ipb.respond.jobs import error_reason
+
+    page = "HTTP 503: <html><body><p>Service&nbsp;Unavailable &amp; retry&#33;</p></body></html>"
+    assert error_reason(page) == "HTTP 503: Service Unavailable & retry!"
+    assert error_reason('HTTP 400: {"error": "max_tokens must be < 4096 &amp; > 0"}') == \
+        'HTTP 400: {"error": "max_tokens must be < 4096 &amp; > 0"}'

@@ -56,3 +56,12 @@ def test_shares_are_per_scored_target_and_odd_targets_are_skipped():
     # 4 scored targets (3 + 1), 2 fail SAP: 0.5 (over the 2 answers it would be 1.0); the unscored one is not counted
     assert basp_gate_failures([l8, l7]) == {"m": [("sap", 0.5)]}
     assert basp_gate_failures([{"model": "m", "targets": [target(True)]}, {"model": "n", "targets": None}]) == {}
+
+
+def test_odd_records_and_a_gate_listed_twice_s35break():
+    """s35break: a record that is not a dict and a ``basp_strict`` that is not one raised AttributeError (``.get``
+    on None / a list); a metric listed twice in one target's gates counted twice, a share of 2.0 (over 1.0)."""
+    twice = {"model": "m", "targets": [{"status": "scored", "basp_strict": {"gates": [
+        {"metric": "sap", "passed": False}, {"metric": "sap", "passed": False}]}}]}
+    odd = {"model": "m", "targets": [{"status": "scored", "basp_strict": ["not", "a", "dict"]}]}
+    assert basp_gate_failures([None, "line", twice, odd]) == {"m": [("sap", 1.0)]}  # type: ignore[list-item]

@@ -38,3 +38,20 @@ def test_both_readers_share_the_list() -> None:
         assert _CUE_BEFORE.search(cue) and _ACT_LABEL.search(cue), cue
     assert _ACT_LABEL.search("5/ Verdict: ") and not _CUE_BEFORE.search("5/ Verdict: ")  # the list number: line form only
     assert not re.search(CUE_LABEL, "Insider buying: ")
+
+
+@pytest.mark.parametrize("line", [
+    "Outcome: buying back shares did not help.",  # a buyback, and an act with its own verb: an event, not the decision
+    "Rating: buying momentum strong per analysts.",  # "buying momentum" is a noun: the market's, not the writer's act
+    "Answer: buying pressure faded.",
+    "- Outcome: buying the rumour worked for others.",
+])
+def test_a_cue_line_about_something_else_does_not_overturn_the_verdict(line: str) -> None:
+    # s35break: the cue words the act label gained (outcome, rating, answer) also open lines that report what happened;
+    # the act there is a subject or a noun ("did not help", "momentum"), so the verdict stays the labelled DECLINE
+    assert final_of(GRAHAM_BODY, f"Verdict: DECLINE.\n{line}\n", GRAHAM) == "DECLINE"
+
+
+def test_buying_back_as_buying_again_is_still_an_act() -> None:
+    # only a buyback of shares or stock is excluded: "not buying back until orders bottom" is the writer's act, refused
+    assert final_of(GRAHAM_BODY, "Decision: not buying back until orders bottom.", GRAHAM) == "DECLINE"

@@ -82,8 +82,10 @@ def test_a_list_after_every_gate_was_named_keeps_its_own_titles() -> None:
 
 
 @pytest.mark.parametrize("closing, want", [
-    ("Verdict: buying at this price would be a mistake.", None),  # the act judged, not done: read INVEST (0.60)
-    ("5/ Verdict: buying here would be a mistake.", None),
+    # the act judged, not done: read INVEST (0.60) in stop 34, None after; since stop 35 (0e5c02c, _judged.py) an act
+    # judged wrong is the act refused, so the card's fail outcome
+    ("Verdict: buying at this price would be a mistake.", "DECLINE"),
+    ("5/ Verdict: buying here would be a mistake.", "DECLINE"),
     ("Verdict: buying, because the price is low.", "INVEST"),  # a reason after the act: the act is the decision
     ("Verdict: buying.", "INVEST"),
 ])
