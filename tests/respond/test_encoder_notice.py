@@ -18,7 +18,7 @@ import types
 import pytest
 
 from ipb.cli.commands import respond as cli_respond
-from ipb.respond import RespondConfig, load_items, prepare_requests
+from ipb.respond import RespondConfig, knowledge, load_items, prepare_requests
 from ipb.scoring import _load_notice
 from ipb.scoring import embeddings
 from respond_support import ITEMS
@@ -40,6 +40,11 @@ def notices(monkeypatch, tmp_path):
     fake.SentenceTransformer = Unreadable  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sentence_transformers", fake)
     monkeypatch.setattr(embeddings, "default_model_path", lambda: str(tmp_path))
+    # B's ranking as in a new process: the process-wide default encoder is cached, and a test earlier in the suite
+    # may have loaded the real model through it and encoded the knowledge cards, so B would load nothing here
+    # (fresh-clone CI of stop 35: no notice, no "model read"). A fresh encoder is one the cards were never encoded by.
+    fresh = embeddings.CachedEncoder(embeddings.SentenceTransformerEncoder())
+    monkeypatch.setattr(knowledge, "default_encoder", lambda: fresh)
     return lines
 
 
