@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from ipb.respond.client import Secrets, scrub_record
+from ipb.respond.client import Secrets, _short, scrub_record
 from ipb.respond.records import (
     AppendWriter,
     RunError,
@@ -300,8 +300,7 @@ def error_reason(text: str, limit: int = 300) -> str:
     """
     if _HTML.search(text):
         text = html.unescape(_HTML_DROPPED.sub(" ", text))  # (and its entities: "Service&nbsp;Unavailable")
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return _short(text, limit)  # on one line, cut as the client cuts its own error texts
 
 
 def _count(result: RunResult, record: Mapping[str, Any]) -> None:
