@@ -120,17 +120,13 @@ def _through_derived(frame: Frame, name: str) -> tuple[tuple[Check, frozenset[st
             # A rule that reads only the card's own inputs reads the same values from the whole scenario as from
             # the card's share of it (Frame.facts_for), so it is given the scenario without the copy (s35speed: the
             # copies were 6% of a Greenblatt run, ~2,000 an item). Constants are folded into the compiled rule.
-            own = k.expr.names <= mine
-            if k.derive is None and k.expr.names.isdisjoint(derived):
-                # reads no derived input: complete() would change none of the values it reads (s34slow: the
-                # derived value is no longer computed for a probe such a rule already refuses)
-                def plain(env: Mapping[str, Any], i: int = i, fn: Check = k.expr.fn) -> Any:
+            if k.derive is None:
+                def card_share(env: Mapping[str, Any], i: int = i, fn: Check = k.expr.fn) -> Any:
                     return fn(frame.facts_for(i, env))
-                check = k.expr.fn if own else plain
-            elif k.derive is None:
-                def on_complete(full: Mapping[str, Any], i: int = i, fn: Check = k.expr.fn) -> Any:
-                    return fn(frame.facts_for(i, full))
-                check = _completing(frame, k.expr.fn if own else on_complete)
+                rule = k.expr.fn if k.expr.names <= mine else card_share
+                # a rule reading no derived input is asked as it is: complete() would change none of the values it
+                # reads (s34slow: the derived value is no longer computed for a probe such a rule already refuses)
+                check = rule if k.expr.names.isdisjoint(derived) else _completing(frame, rule)
             else:
                 rng = c.card.inputs[k.derive].range
                 if rng is None:
