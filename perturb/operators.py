@@ -669,7 +669,9 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
     The scenario takes the regime's decision date; each regime input takes
     the first of the regime's labels it allows, and each macro-fact input the
     regime's published value (when the card's range admits it), stamped with
-    its publication date. Date-valued facts move with the scenario date
+    its publication date; a macro-fact input the scenario states and the
+    regime does not set is dropped (the item does not state it: s36review).
+    Date-valued facts move with the scenario date
     (a date ``d`` days before the old date stays ``d`` days before the new
     one; calendar years likewise), so no fact is dated after the new date;
     the operator checks that cutoff and refuses otherwise.
@@ -724,6 +726,9 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
     set_facts, published, skipped = _regime_effect(frame, regime)
     facts = dict(scenario.facts)
     facts.update(set_facts)
+    dropped = _uncovered(frame, facts, set_facts)
+    for name in dropped:
+        del facts[name]
     tied: dict[str, Any] = {}
     if frame.deck:
         _tie(frame, scenario.facts, facts, rng, tied)
@@ -754,10 +759,22 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
         "published": {n: d.isoformat() for n, d in sorted(published.items())},
         "shifted": shifted,
         "outside_card_range": skipped,
+        **({"dropped": dropped} if dropped else {}),
         "fm6": frame.anachronisms(regime.as_of),
         **tied,
     }
     return Step("temporal", new, details)
+
+
+def _uncovered(frame: Frame, facts: Mapping[str, Any], set_facts: Mapping[str, Any]) -> list[str]:
+    """Macro-fact inputs the scenario states that the regime does not set (none published, or outside the card's range).
+
+    A named regime is a claim about the economy at its date: a figure it does not give is left at the base's value
+    only by accident of the registry, and may contradict the regime's own description (s36review, seed 7878, Dalio
+    #51: "inflation above 8%" in October 2022 beside a kept nominal GDP growth of 4.5% on real 2%, i.e. 2.5%
+    inflation). Such inputs are dropped from the item (a derived input reading one is then left out too).
+    """
+    return [n for n in regime_fact_inputs(frame) if n in facts and n not in set_facts]
 
 
 def _era_problems(frame: Frame, scenario: PScenario, regime: Regime) -> list[str]:

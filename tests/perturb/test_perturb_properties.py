@@ -96,6 +96,11 @@ def test_operator_preserves_structure_and_gold_is_execution(card_id, seed, op, p
     assert fresh == grp and item["investment_verdict"] == fresh["investment_verdict"]
     for change in item["manifest"]["changes"]:
         spec = frame.inputs[change["input"]]
+        if change["new"] is None:
+            # a fact the operator dropped (s36fix: temporal drops a macro figure its regime does not give) is
+            # not stated, and the question says what is undisclosed
+            assert change["input"] not in item["scenario"]["facts"] and "not disclosed" in item["question"], change
+            continue
         shown = fact_sentence(spec, step.scenario.facts.get(change["input"]))
         assert shown in item["question"], (change, item["question"])
 

@@ -108,7 +108,9 @@ CASES = [
     # at 0.95x ($137.9K, above the year's $130K) refused
     (REPURCHASE, "berkshire_book_value_of_its_year", {"issuer": "berkshire_hathaway", "decision_date": "2012-12-12",
                                                       "price_per_share": "$131000", "price_to_book": "1.16x"}, False),
-    (REPURCHASE, "berkshire_book_value_of_its_year", {"issuer": "berkshire_hathaway", "decision_date": "2012-12-12",
+    # (the refused case is dated 2012-06-29 since s36fix: on 2012-12-12 the day's own record,
+    # berkshire_book_value_of_its_recorded_day, refuses it too, and this case is the year band's alone)
+    (REPURCHASE, "berkshire_book_value_of_its_year", {"issuer": "berkshire_hathaway", "decision_date": "2012-06-29",
                                                       "price_per_share": "$131000", "price_to_book": "0.95x"}, True),
     # review I #149: $148.9B of cash on 2019-08-30 refused (first held in mid-2020); $122.4B kept; $148.9B in 2020 kept
     (REPURCHASE, "berkshire_cash_of_its_years", {**_BERKSHIRE_2019, "cash_and_equivalents": "$148.9B"}, True),
