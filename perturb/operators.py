@@ -490,6 +490,19 @@ def _sector_sizes(frame: Frame, facts: Mapping[str, Any], sectors: Sequence[Sect
     return held  # type: ignore[no-any-return]
 
 
+def _omitted_inputs(frame: Frame, sector: Sector) -> tuple[str, ...]:
+    """The card inputs whose facts a move to ``sector`` drops (its ``omits:``, by input name or by the registry
+    metric the input stands for), in card order; read once per frame and sector (s36rules, issue 18: a bank has no
+    gross margin and no subscription retention)."""
+    memo = frame.memo.setdefault("sector_omitted", {})
+    held = memo.get(sector.id)
+    if held is None:
+        metrics = _sector_metric_inputs(frame)
+        held = memo[sector.id] = tuple(n for n in frame.inputs
+                                       if n in sector.omits or metrics.get(n) in sector.omits)
+    return held  # type: ignore[no-any-return]
+
+
 def _typical(spec: InputSpec, typical: Sequence[Any]) -> list[Any]:
     """The values of a sector ``profile`` entry that ``spec`` can take: the card's listed values of a category
     input, ``true``/``false`` of a yes/no input (s35: a materials or transport company is cyclical), else none.
@@ -579,6 +592,9 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
         if allowed and facts[name] not in allowed:
             facts[name] = rng.choice(allowed)
             profile[name] = facts[name]
+    omitted = [n for n in _omitted_inputs(frame, sector) if n in facts]
+    for name in omitted:
+        del facts[name]
     resampled: list[str] = []
     kept: list[str] = []
     # Without a sector input the sector is a label no gate reads: the move is only what it does to the
@@ -601,11 +617,13 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                     continue
                 facts[name] = drawn
             resampled.append(name)
-    if not labelled and not resampled and not profile:
+    if not labelled and not resampled and not profile and not omitted:
         raise PerturbError(f"sector {sector.id} changes no fact the card reads (it has no sector input, and its "
                            "sector-typical ranges hold only the scenario's values)", rule="no-candidate")
     details: dict[str, Any] = {"sector": sector.id, "sector_name": sector.name, "from": current,
                                "resampled": resampled, "profile": profile, "outside_card_range": kept}
+    if omitted:
+        details["omitted"] = omitted
     if frame.deck:
         _tie(frame, scenario.facts, facts, rng, details)
     return Step("sector", scenario.with_facts(facts, sector=sector.id), details)

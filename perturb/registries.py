@@ -97,6 +97,10 @@ class Sector:
     profile: dict[str, tuple[str | bool, ...]] = field(default_factory=dict)
     #: Category input name -> values that may occur in the sector without being typical (``allows:``).
     allows: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Metric ids or input names whose facts do not describe a company of the sector (``omits:``): sector substitution
+    #: drops a card's stated input that has one of these names, or that stands for one of these metrics (s36rules: a
+    #: bank or insurer has no gross margin and no subscription retention).
+    omits: tuple[str, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -545,8 +549,12 @@ def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> 
             ranges[mid] = (lo, hi)
         profile = {name: tuple(values) for name, values in (raw.get("profile") or {}).items()}
         allows = {name: tuple(values) for name, values in (raw.get("allows") or {}).items()}
+        omits = tuple(raw.get("omits") or ())
+        for name in set(omits) & set(ranges):
+            errors.add(f"sector {sid!r} both omits {name!r} and gives it a range", ("sectors", i, "omits"), "omits",
+                       name=name)
         sectors.append(Sector(sid, raw["name"], tuple(raw.get("aliases") or ()), ranges, raw.get("description", ""),
-                              profile, allows))
+                              profile, allows, omits))
     errors.raise_if_any()
     return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file)
 

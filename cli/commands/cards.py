@@ -90,8 +90,11 @@ def _print_trace(trace: Trace, scenario: Scenario) -> None:
             text += f"\nkill: {r.gate.kill_criterion}"
         elif r.verdict.value == "N/A" and r.na_reason:
             text += f"\n{r.na_reason}"
-        values = "\n".join(f"{n} = {format_value(v, units.get(n))}" for n, v in r.values.items())
-        computed = "\n".join(f"{n} = {format_value(v, units.get(n))}" for n, v in r.computed.items())
+        # A gate the chain never reached decided nothing: its inputs are not shown beside "N/A" (s36rules: a piped
+        # run read as if the terminated gate had weighed them). --diagnostic evaluates it, and then they are.
+        reached = not (verdict == "N/A" and r.diagnostic_verdict is None)
+        values = "\n".join(f"{n} = {format_value(v, units.get(n))}" for n, v in r.values.items()) if reached else ""
+        computed = "\n".join(f"{n} = {format_value(v, units.get(n))}" for n, v in r.computed.items()) if reached else ""
         table.add_row(str(r.gate.number), _escape(r.gate.name), text, _escape(values), *([_escape(computed)] if computes else []))
     out.print(table)
     style = "bold green" if trace.outcome == card.outcomes["pass"] else "bold red"

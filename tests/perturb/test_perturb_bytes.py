@@ -231,6 +231,23 @@ custody under enterprise software and drew 4 other isolate items
 ids in place, otherwise identical; one flip item (a changed redraw inside the
 rules) gave way to another flip (subscription software at 2x revenue growing
 2%). marks-defaults is unchanged.
+
+Changed deliberately (issue 18, branch s36rules, the s35review2 proposed rules): the
+sector registry's financials omit gross_margin and revenue_retention (a move there
+drops them; their two ranges are gone), and the Buffett checklist gained
+subscription_growth_within_the_record_for_its_size (above $10B of revenue at most 30%
+growth, above $20B 25%, above $30B 20%). Every line's card content hash,
+``ipb-cards/`` source and condition-C key differ. buffett-bench-recipes keeps 204 of
+240 ids (202 in place; their questions and scenarios are otherwise identical); it
+dropped 12 sector items (banks and insurers stating a gross margin and a retention),
+18 flips and 6 metric items (most of them software above $20B of revenue growing
+25-60%, the rest moved by the changed draw sequence), and drew as many of each
+recipe (mix unchanged: metric 79, sector 79, temporal 4, flip 78); the new
+financials state no gross margin and no retention. Verdicts DECLINE 160/INVEST 80 ->
+DECLINE 158/INVEST 79/INCONCLUSIVE 3 (a bank or insurer with no retention to read
+leaves gate 1 undecided). l8-three-investors keeps 81 of 90 ids, all in place; it
+dropped 4 sector (banks, insurers), 4 flip and 1 metric items for the same rules and
+drew as many others, mix unchanged. marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -248,11 +265,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "77c1765f52f1e5cefa2894d72a56a2516d243acddc3ffd8400b24f660934192f"),
+                              "4363ae393176952f54aed1a9e34cd75f775c462906e068325c54949ec69b5dc8"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "37dc8ad59ae2e60aba60b43b04ab7ae160cbbfd022fb7062e3cb09559b86770e"),
+                           7, "", 90, "745e27f0c4939f03bd6d868ae52e4dd9997ccc5b648a99bda77d48d58474bbf1"),
 }
 
 

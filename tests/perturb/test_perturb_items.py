@@ -168,7 +168,9 @@ def test_balance_evens_out_the_verdicts():
     plain = generate(job("metric,sector"), 60)
     balanced = generate(job("metric,sector"), 60, balance=True)
     assert balanced.evenness > plain.evenness
-    assert set(balanced.verdicts) == {"INVEST", "DECLINE"} and balanced.missing == []
+    # s36rules: a move to financials drops the retention and gross margin (sectors.yaml omits), and the checklist's
+    # circle-of-competence gate cannot place a bank whose retention is not disclosed: some sector items are INCONCLUSIVE
+    assert set(balanced.verdicts) == {"INVEST", "DECLINE", "INCONCLUSIVE"} and balanced.missing == []
     assert balanced.to_dict()["balance"] is True and "evenness" in balanced.summary()
 
 

@@ -72,7 +72,8 @@ REVIEW_ITEMS = [
     (GREENBLATT, "IPB-GRE-MF-002-0561f35faf3e0ad7",  # $176.87B of plant on a $2.5B enterprise value
      {**_BANK_2007, "ebit": "-$475M", "net_fixed_assets": "$176.87B", "planned_holding_months": 39,
       "portfolio_positions": 30},
-     ["fixed_assets_within_scale"]),
+     # a financial stating its plant breaks s36rules' a_financial_states_no_tangible_capital too
+     ["a_financial_states_no_tangible_capital", "fixed_assets_within_scale"]),
     (GREENBLATT, "IPB-GRE-MF-002-fff0e1a3d56d6cea",  # $73.14B
      {**_BANK_2007, "sector": "healthcare", "ebit": "$600M", "net_fixed_assets": "$73.14B",
       "planned_holding_months": 50, "portfolio_positions": 30},
@@ -80,7 +81,7 @@ REVIEW_ITEMS = [
     (GREENBLATT, "IPB-GRE-MF-002-056d7d9311eeeaa3",  # $77.575B
      {**_BANK_2007, "ebit": "$600M", "net_fixed_assets": "$77.575B", "planned_holding_months": 12,
       "portfolio_positions": 38},
-     ["fixed_assets_within_scale"]),
+     ["a_financial_states_no_tangible_capital", "fixed_assets_within_scale"]),
     (GREENBLATT, "IPB-GRE-MF-002-2fbe78788f1b4762",  # kept: energy, $715M of working capital, no plant stated
      {**_BANK_2007, "sector": "energy", "ebit": "$600M", "net_working_capital": "$715M",
       "planned_holding_months": 10, "portfolio_positions": 30},
@@ -88,11 +89,13 @@ REVIEW_ITEMS = [
     (GRAHAM, "GRAHAM-7T-004-4781a3367bc0db06",  # a utility at $178.5 on $20 of book (8.9x) in December 1974
      {**_UTILITY_1974, "dividend_years": 40, "long_term_debt": "$500M", "price_per_share": "$178.5",
       "stock_equity": "$300M", "total_assets": "$800M"},
-     ["utility_price_within_reach_of_book", "price_within_sixty_times_earnings"]),
+     # 74x on earnings up 41% in ten years breaks s36rules' a_glamour_multiple_needs_doubled_earnings too
+     ["utility_price_within_reach_of_book", "price_within_sixty_times_earnings", "a_glamour_multiple_needs_doubled_earnings"]),
     (GRAHAM, "GRAHAM-7T-004-87f4158fa9a0e8af",  # $157 (7.9x book)
      {**_UTILITY_1974, "dividend_years": 40, "eps_3yr_avg": "$0.95", "long_term_debt": "$500M",
       "price_per_share": "$157", "stock_equity": "$300M", "total_assets": "$800M", "years_with_earnings": 6},
-     ["utility_price_within_reach_of_book", "price_within_sixty_times_earnings", "price_of_declining_earnings"]),
+     ["utility_price_within_reach_of_book", "price_within_sixty_times_earnings", "price_of_declining_earnings",
+      "a_glamour_multiple_needs_doubled_earnings"]),
     (GRAHAM, "GRAHAM-7T-004-3ad5aca1d2902295",  # kept: an industrial at $83.25 on $79 of book
      {**_UTILITY_1974, "book_value_per_share": "$79", "company_type": "industrial", "dividend_years": 40,
       "long_term_debt": "$500M", "price_per_share": "$83.25", "stock_equity": "$300M", "total_assets": "$800M"},
@@ -128,17 +131,20 @@ REVIEW_ITEMS = [
       "price_per_share": "$305K", "reinvestment_needs_funded": True, "repurchase_amount": "$28.69B",
       "shareholders_informed": True},
      # its $135.7B of cash is above 2019's $135B too (berkshire_cash_of_its_years, added in stop 35 after this case)
-     ["berkshire_cash_of_its_years", "berkshire_value_at_least_its_book_when_unstated"]),
+     # and a value under the $233,977 of book the 30 June 2019 10-Q reported (s36rules, berkshire_value_at_least_its_reported_book)
+     ["berkshire_cash_of_its_years", "berkshire_value_at_least_its_book_when_unstated",
+      "berkshire_value_at_least_its_reported_book"]),
     (REPURCHASE, "BUFFETT-SR-001-b60c63b780b6ec93",  # $98.522K at $305K
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$120B", "intrinsic_value_per_share": "$98.522K",
       "price_per_share": "$305K", "reinvestment_needs_funded": False, "repurchase_amount": "$32.88B",
       "shareholders_informed": False},
-     ["berkshire_value_at_least_its_book_when_unstated", "berkshire_buyback_within_a_quarter_of_its_cash"]),
+     ["berkshire_value_at_least_its_book_when_unstated", "berkshire_value_at_least_its_reported_book",
+      "berkshire_buyback_within_a_quarter_of_its_cash"]),
     (REPURCHASE, "BUFFETT-SR-001-9a740ecec52cef6b",  # $99.528K at $305K
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$113.3B", "intrinsic_value_per_share": "$99.528K",
       "price_per_share": "$305K", "reinvestment_needs_funded": True, "repurchase_amount": "$21.58B",
       "shareholders_informed": True},
-     ["berkshire_value_at_least_its_book_when_unstated"]),
+     ["berkshire_value_at_least_its_book_when_unstated", "berkshire_value_at_least_its_reported_book"]),
     (REPURCHASE, "BUFFETT-SR-001-ba0a7b0c45504b7f",  # kept: $289.175K at $310.629K (above price / 1.7)
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$120B", "intrinsic_value_per_share": "$289.175K",
       "price_per_share": "$310.629K", "reinvestment_needs_funded": False, "repurchase_amount": "$5B",

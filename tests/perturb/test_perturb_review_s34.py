@@ -34,9 +34,16 @@ KLARMAN = "klarman_deep_value_identification"
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 REPURCHASE = "buffett_share_repurchase"
 
-_RISING = {"eps_3yr_avg": "$2.5", "eps_3yr_avg_ten_years_ago": "$1.5", "years_with_earnings": 10}
+# s36rules: the rising record was $1.50 -> $2.50 (67% in ten years); a_glamour_multiple_needs_doubled_earnings now
+# refuses a P/E above 35 on earnings that did not double, so the record rises as the Nifty Fifty's did ($1.00 ->
+# $2.50, the bundled glamour base's), and these cases still test the 60x / 120x bounds alone; the old record at
+# 95x is refused by the new rule (tests/perturb/test_perturb_rules_s36.py).
+_RISING = {"eps_3yr_avg": "$2.5", "eps_3yr_avg_ten_years_ago": "$1", "years_with_earnings": 10}
 _FALLING = {"eps_3yr_avg": "$2.5", "eps_3yr_avg_ten_years_ago": "$3", "years_with_earnings": 10}
-_CLASS = {"class_face": "$800M", "senior_claims": "$200M"}
+# s36rules: the firm was $600M with $200M ahead of the class; a class worth 76% of $800M ($608M) is then worth more
+# than the whole firm, which class_value_within_the_firm refuses too, so the pair is a $1B firm with $600M ahead
+# (the same 50% recovery and the same 75% / 76% boundary, read by this rule alone)
+_CLASS = {"class_face": "$800M", "senior_claims": "$600M"}
 
 #: (card, rule, facts, refused): refused True = the rule (and only it) refuses the facts; False = no rule does.
 CASES = [
@@ -118,9 +125,9 @@ CASES = [
     (MARKS, "stressed_at_least_a_quarter_of_value", {"reorganization_value": "$10.53B", "stressed_value": "$650M"}, True),
     (MARKS, "stressed_at_least_a_quarter_of_value", {"reorganization_value": "$10.53B", "stressed_value": "$2.64B"},
      False),
-    # base recovery (600 - 200) / 800 = 50%: a price of 76% refused, 75% kept; review #6: recovery 0, price 50%
-    (MARKS, "price_within_reach_of_recovery", {**_CLASS, "reorganization_value": "$600M", "purchase_price": "76%"}, True),
-    (MARKS, "price_within_reach_of_recovery", {**_CLASS, "reorganization_value": "$600M", "purchase_price": "75%"},
+    # base recovery (1,000 - 600) / 800 = 50%: a price of 76% refused, 75% kept; review #6: recovery 0, price 50%
+    (MARKS, "price_within_reach_of_recovery", {**_CLASS, "reorganization_value": "$1B", "purchase_price": "76%"}, True),
+    (MARKS, "price_within_reach_of_recovery", {**_CLASS, "reorganization_value": "$1B", "purchase_price": "75%"},
      False),
     (MARKS, "price_within_reach_of_recovery",
      {"class_face": "$800M", "senior_claims": "$5.05B", "reorganization_value": "$1.95B", "purchase_price": "50%"}, True),

@@ -90,7 +90,8 @@ CASES = [
     (KLARMAN, "a_liquidation_realises_assets_not_growth", {"catalyst": "none", "value_rests_on_growth": True}, False),
     # review I #77 (Berkshire, 2019-08-30): $300,961 at 1.55x (book $194.2K) refused now that 2019's second half
     # starts at $210K; at 1.4x ($215K) kept; the same $194.2K in the first half (from $190K) kept; $305,000 at 1.15x
-    # ($265.2K, within 10% of the year-end $261,417) kept
+    # ($265.2K, within 10% of the year-end $261,417) kept -- s36rules: refused on 2019-08-30, when the last reported
+    # book was the 30 June 10-Q's $233,977 (13% under $265.2K; the reviewer's I #81), kept on 2019-12-02
     (REPURCHASE, "berkshire_book_value_of_its_year",
      {**_BERKSHIRE_2019, "price_per_share": "$300961", "price_to_book": "1.55x"}, True),
     (REPURCHASE, "berkshire_book_value_of_its_year",
@@ -98,7 +99,9 @@ CASES = [
     (REPURCHASE, "berkshire_book_value_of_its_year",
      {**_BERKSHIRE_2019, "decision_date": "2019-03-29", "price_per_share": "$300961", "price_to_book": "1.55x"}, False),
     (REPURCHASE, "berkshire_book_value_of_its_year",
-     {**_BERKSHIRE_2019, "price_per_share": "$305000", "price_to_book": "1.15x"}, False),
+     {**_BERKSHIRE_2019, "price_per_share": "$305000", "price_to_book": "1.15x"}, True),
+    (REPURCHASE, "berkshire_book_value_of_its_year",
+     {**_BERKSHIRE_2019, "decision_date": "2019-12-02", "price_per_share": "$305000", "price_to_book": "1.15x"}, False),
     # the first half's top: $305,000 at 1.15x on 2019-03-29 ($265.2K, above $260K) refused
     (REPURCHASE, "berkshire_book_value_of_its_year",
      {**_BERKSHIRE_2019, "decision_date": "2019-03-29", "price_per_share": "$305000", "price_to_book": "1.15x"}, True),
