@@ -1,0 +1,67 @@
+"""A gate's label answered Yes / No with no question mark (issue 13, wild analyses; paper §7.5).
+
+Checklists in blog posts and forum notes write each criterion as a label and answer it at once, in parentheses
+or after a colon or a dash: "Size: yes.", "new buyers entering (yes: ...)". The answer is read as if the label
+were asked as a question: Yes passes a gate whose name states its pass condition and fails a gate named by the
+failure it watches for. A "no" that is a determiner ("no red flags") is never such an answer. Every text here
+was written for these tests; the expected readings were worked by hand against the bundled cards.
+"""
+
+from __future__ import annotations
+
+from ipb.scoring.parse import parse_response
+
+G7 = "graham_seven_tests_defensive"  # every gate: pass test only
+BUBBLE = "dalio_bubble_detection_gauge"  # every gate: fail test only (a bubble sign)
+BUFFETT = "buffett_acquisition_checklist"  # gate 3 management: both tests
+
+
+def _read(text: str, card: str) -> dict[int, str | None]:
+    result = parse_response(text, card, embedder=False)
+    assert result.status == "ok", result.reason
+    return {g.gate: g.verdict for g in result.gates}
+
+
+def test_colon_and_dash_answers_on_pass_named_gates() -> None:
+    text = (
+        "Quick screen of Ostrava Pumps against Graham's list:\n\n"
+        "- Adequate size: yes, sales of $900 million.\n"
+        "- Earnings stability: No. A loss in 2019.\n"
+        "- Dividend record -- yes; paid since 1958.\n"
+    )
+    assert _read(text, G7) == {1: "PROCEED", 3: "REJECT", 4: "PROCEED"}
+
+
+def test_parenthesised_answers_on_failure_named_gates() -> None:
+    # each gauge is a bubble sign: "yes" says the sign is there (the gate's REJECT), "no" that it is not
+    text = (
+        "My run through the gauges for regional bank shares:\n\n"
+        "1) \"new buyers entering\" (yes: brokerage sign-ups doubled),\n\n"
+        "2) \"broadly bullish sentiment\" (no, the survey is gloomy),\n\n"
+        "3) \"purchases financed with high leverage\" (yes: margin loans at a record),\n\n"
+        "4) \"extended forward purchases\" (hard to say; order books are long).\n"
+    )
+    gates = _read(text, BUBBLE)
+    assert {g: gates.get(g) for g in (3, 4, 5, 6)} == {3: "REJECT", 4: "PROCEED", 5: "REJECT", 6: "INCONCLUSIVE"}
+
+
+def test_a_determiner_no_is_not_an_answer() -> None:
+    # "no red flags" / "no moat to speak of" are facts in the gate's section, never a bare No to the label
+    without = _read("- Earnings stability: no losses in ten years.\n- Adequate size: no doubt about it.\n", G7)
+    assert without.get(3) != "REJECT" and without.get(1) != "REJECT"
+
+
+def test_failure_words_in_the_label_turn_the_answer() -> None:
+    # gate 3 has both a pass and a fail test: the label's own words decide what "yes" answers
+    text = (
+        "- Management red flags: yes. The chairman's cousin won the haulage contract.\n"
+        "- Economic moat: yes. Kilns beside the clay pits.\n"
+    )
+    assert _read(text, BUFFETT) == {3: "REJECT", 2: "PROCEED"}
+
+
+def test_an_answer_after_another_gate_named_is_not_the_label_s() -> None:
+    # the "no" follows a second gate's name on the line: neither label is answered by it
+    text = "- Adequate size and earnings stability: no.\n- Dividend record: yes.\n"
+    gates = _read(text, G7)
+    assert gates.get(1) is None and gates.get(4) == "PROCEED"
