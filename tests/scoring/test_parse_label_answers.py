@@ -65,3 +65,13 @@ def test_an_answer_after_another_gate_named_is_not_the_label_s() -> None:
     text = "- Adequate size and earnings stability: no.\n- Dividend record: yes.\n"
     gates = _read(text, G7)
     assert gates.get(1) is None and gates.get(4) == "PROCEED"
+
+
+def test_a_point_called_unresolved_is_inconclusive() -> None:
+    # "unresolved" closing a clause leaves the gate open (hedged INCONCLUSIVE); inside a clause it is a fact
+    text = (
+        "**Management**\n\nThe chairman's cousin won the haulage contract. For now we call it unresolved.\n\n"
+        "**Economic Moat**\n\nNo rival can match the freight cost; I'd call the moat unresolved rather than failed.\n\n"
+        "**Margin of Safety**\n\nAn unresolved lawsuit aside, the 40% discount clears the bar.\n"
+    )
+    assert _read(text, BUFFETT) == {3: "INCONCLUSIVE", 2: "INCONCLUSIVE", 5: "PROCEED"}
