@@ -9,6 +9,11 @@ was written for these tests; the expected readings were worked by hand against t
 
 from __future__ import annotations
 
+import re
+import zlib
+
+import numpy as np
+
 from ipb.scoring.parse import parse_response
 
 G7 = "graham_seven_tests_defensive"  # every gate: pass test only
@@ -75,3 +80,38 @@ def test_a_point_called_unresolved_is_inconclusive() -> None:
         "**Margin of Safety**\n\nAn unresolved lawsuit aside, the 40% discount clears the bar.\n"
     )
     assert _read(text, BUFFETT) == {3: "INCONCLUSIVE", 2: "INCONCLUSIVE", 5: "PROCEED"}
+
+
+class _Moat:
+    """A toy embedder: texts with a moat word lie on one axis, every other word on its own hashed axis."""
+
+    MOAT = frozenset({"moat", "competitive", "advantage", "switching", "pricing", "franchise", "durable", "captivity"})
+
+    def encode(self, sentences: list[str]) -> np.ndarray:
+
+        rows = np.zeros((len(sentences), 65))
+        for r, sentence in enumerate(sentences):
+            for word in re.findall(r"[a-z]+", sentence.lower()):
+                rows[r, 0 if word in self.MOAT else 1 + zlib.crc32(word.encode()) % 64] += 1.0 if word in self.MOAT else 0.2
+        return rows
+
+
+def test_a_second_label_of_a_named_gate_is_no_invented_gate() -> None:
+    # "Customer captivity" is the moat again in the writer's words: with an embedder that places it
+    # by the moat, it is not a gate the card lacks; "Political donations" is near no gate and stays invented
+    text = (
+        "## Circle of Competence\nPASS: tiles, kilns and trucks.\n\n"
+        "## Economic Moat\nPASS: the kilns sit on the clay pits.\n\n"
+        "## Customer captivity\nPASS: builders specify the brand.\n\n"
+        "## Political donations\nFAIL: the founder funds a party.\n\n"
+        "## Margin of Safety\nPASS: 28% below value.\n"
+    )
+    card = "buffett_acquisition_checklist"
+    without = parse_response(text, card, embedder=False)
+    assert sorted(without.invented_gates) == ["Customer captivity", "Political donations"]
+    parsed = parse_response(text, card, embedder=_Moat())
+    assert parsed.invented_gates == ["Political donations"]
+    # the covered label takes no gate and moves none: the moat is still read from its own heading
+    read = {g.gate: (g.verdict, text[slice(*g.mention)]) for g in parsed.gates}
+    assert {k: read.get(k) for k in (1, 2, 5)} == {1: ("PROCEED", "Circle of Competence"), 2: ("PROCEED", "Economic Moat"),
+                                                   5: ("PROCEED", "Margin of Safety")}
