@@ -14,7 +14,9 @@ the way a question is answered ("Moat? No"), but without the "?". The answer cou
   whose name states its pass condition and fails a gate named by the failure it watches for ("New buyers entering the
   market (yes)" is the bubble sign present); for a gate with both tests only the label's own failure words decide.
 
-"Hard to say", "unclear" and "unknown" are INCONCLUSIVE; "not really" is a No. Each answer becomes a verdict word of
+A label alone on its line is answered the same way by a Yes, No or "Not yet" opening the next line (one blank line at
+most between): "Market confirmation" / "Not yet. Reserves fell 4% ...". "Hard to say", "unclear", "unknown" and "not
+yet" are INCONCLUSIVE; "not really" is a No. Each answer becomes a verdict word of
 the label's gate (:data:`._answered.QUESTION_ANSWERS`), judged and ranked like the rest by :mod:`._verdicts`.
 """
 
@@ -36,7 +38,12 @@ _LINE_HEAD = re.compile(r"[ \t>]*(?:(?:[-*+\u2022\u2013\u2014]|\(?\d{1,3}[.):]?|
 _ANSWER = re.compile(r"(?P<rest>[^\n(:?.;!,\u2014\u2013]{0,%d}?)[ \t\"'\u201d\u2019*_]*(?P<sep>\(|:|\u2014|\u2013|--?|->|\u2192|=>)"
                      r"[ \t*_]*(?P<answer>yes|no|not[ \t]+really|hard[ \t]+to[ \t]+say|unclear|unknown)"
                      r"(?=[ \t*_]*(?:[,.;:!)\u2014\u2013-]|$))" % _LABEL_CHARS, re.M)
-_UNKNOWN = ("hard to say", "unclear", "unknown")
+#: A label alone on its line (the rest of the label, then at most a colon or emphasis) and the answer opening the next
+#: line, one blank line at most between: "Market Confirmation\nNot yet. Reserves fell 4%...", "**Moat**\n\nYes. ...".
+_NEXT_LINE = re.compile(r"(?P<rest>[^\n(:?.;!,\u2014\u2013]{0,%d}?)[ \t\"'\u201d\u2019*_]*:?[ \t*_]*\n(?:[ \t]*\n)?"
+                        r"[ \t>*_]*(?P<answer>yes|no|not[ \t]+yet|unclear|unknown)[*_]*(?=[.!;:\u2014\u2013-]|,[ \t])"
+                        r"(?![.:][ \t]*\d)" % _LABEL_CHARS)
+_UNKNOWN = ("hard to say", "unclear", "unknown", "not yet")
 
 
 class _LabelAnswersMixin(_AnsweredMixin):
@@ -54,14 +61,14 @@ class _LabelAnswersMixin(_AnsweredMixin):
             start = masked.rfind("\n", 0, mention.start) + 1
             if _LINE_HEAD.fullmatch(low, start, mention.start) is None:
                 continue
-            m = _ANSWER.match(low, mention.end)
+            m = _ANSWER.match(low, mention.end) or _NEXT_LINE.match(low, mention.end)
             if m is None:
                 continue
             a, b = m.span("answer")
             if a in asked or any(o.gates != mention.gates for o in self.mentions if mention.end <= o.start < a):
                 continue
             gate = mention.gates[0]
-            failure = self._asks_failure(gate, m.start("sep"), line=True)
+            failure = self._asks_failure(gate, m.end("rest"), line=True)
             if failure is None:
                 continue
             u = self._unit_at(a)

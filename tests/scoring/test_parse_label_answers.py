@@ -115,3 +115,17 @@ def test_a_second_label_of_a_named_gate_is_no_invented_gate() -> None:
     read = {g.gate: (g.verdict, text[slice(*g.mention)]) for g in parsed.gates}
     assert {k: read.get(k) for k in (1, 2, 5)} == {1: ("PROCEED", "Circle of Competence"), 2: ("PROCEED", "Economic Moat"),
                                                    5: ("PROCEED", "Margin of Safety")}
+
+
+def test_a_label_alone_on_its_line_answered_on_the_next() -> None:
+    # the answer opens the line under the label (one blank line at most); "No. 1 ..." and "No one ..." are not answers
+    text = (
+        "Case notes: the Varnel peg\n\n"
+        "Prevailing Bias\nYes. Everyone calls the peg unbreakable.\n\n"
+        "**Market Confirmation**\n\nNot yet. Reserves fell 4% but forwards barely moved.\n\n"
+        "Feedback Loop\nNo one doubts that banks borrow in euros.\n"
+    )
+    gates = _read(text, "soros_reflexive_hypothesis_trade_construction")
+    assert gates.get(1) == "PROCEED" and gates.get(4) == "INCONCLUSIVE" and gates.get(2) is None
+    numbered = _read("Adequate Size\nNo. 1 in its market by sales.\n\nDividend record\nNo. Cut in 2016.\n", G7)
+    assert numbered.get(1) != "REJECT" and numbered.get(4) == "REJECT"
