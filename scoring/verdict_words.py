@@ -15,7 +15,7 @@ verdict                   words (case-insensitive unless marked UPPER)
                           ❌ ✗ ✘ ✖ ⛔ 🛑 🔴
 ``INCONCLUSIVE``          inconclusive, unclear, undetermined, indeterminate, unknown,
                           insufficient / no / not enough data, data not provided,
-                          cannot be determined, uncertain (hedged), ❓, ⚠ (weak)
+                          cannot be determined, uncertain, unresolved (hedged), ❓, ⚠ (weak)
 ``N/A``                   N/A, not reached, not applicable, not evaluated, not computed, unreached,
                           never comes up, skipped, moot, terminated by
 ========================  =============================================================
@@ -203,6 +203,8 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     ),
     VerdictWord(_I(r"\buncertain\b"), INCONCLUSIVE, ("uncertain",), strength=HEDGED),
     VerdictWord(_I(r"\b(?:undecided|pending)\b(?=[ \t]*(?:[.;!)]|$|\n))"), INCONCLUSIVE, ("undecided", "pending"), strength=HEDGED),
+    # "for now we call it unresolved.", "I'd call that point unresolved rather than failed": the question left open
+    VerdictWord(_I(r"\bunresolved\b(?=[ \t]*(?:[.;!),]|rather[ \t]+than\b|$|\n))"), INCONCLUSIVE, ("unresolved",), strength=HEDGED),
     VerdictWord("\u2753", INCONCLUSIVE, ("\u2753",), strength=HEDGED, negatable=False),
     VerdictWord("\u26a0", INCONCLUSIVE, ("\u26a0",), strength=WEAK, negatable=False),
     # -- PROCEED

@@ -91,7 +91,7 @@ _LINE_NO = vw.VerdictWord(r"(?!)", vw.INCONCLUSIVE, (), strength=vw.HEDGED, nega
 #: recommended exclusion?", "Story broken?", "P/E far above the growth rate?", "Is the price excessive?").
 _FAILURE_ASKED = re.compile(r"\b(?:broken|deteriorat\w*|breach\w*|violat\w*|tripped|triggered|exclu\w+|divest\w*|restrict\w*|"
                             r"sanction\w*|sell[ \t]+signal|far[ \t]+above|excessive\w*|unsustainable|overvalued|overpriced|"
-                            r"too[ \t]+(?:expensive|rich|high|much)|red[ \t]+flag|warning|fail\w*|kill\w*)\b")
+                            r"too[ \t]+(?:expensive|rich|high|much)|red[ \t]+flags?|warning|fail\w*|kill\w*)\b")
 #: Words by which a question asks whether a criterion is *not* met, with no failure word of the screen itself: an
 #: appraisal of the wrong kind ("Is the company over-leveraged?", "Is the balance sheet weak?", "Is the moat eroding?",
 #: "Has the dividend been cut?", "Is the stock too expensive?"). A Yes to such a question fails the gate even when the

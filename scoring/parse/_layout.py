@@ -234,7 +234,8 @@ class _LayoutMixin(_ParserState):
                 anchor = None  # "2) Where value breaks\n   c. Class face = $800M -> ...": a sub-item of the gate's item is its detail
             if anchor is not None and (structural or anchor.gate is not None or anchor.invented is not None):
                 if anchor.gate is None:
-                    self.invented.append(InventedGate(anchor.invented or "", anchor.mention))
+                    if li not in self.__dict__.get("covered_labels", ()):  # not a second label of a covered gate
+                        self.invented.append(InventedGate(anchor.invented or "", anchor.mention))
                     current, current_line = None, line
                     continue
                 section += 1

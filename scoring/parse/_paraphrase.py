@@ -223,6 +223,15 @@ class _ParaphraseMixin(_ParserState):
                 taken = True
         if taken:
             self._invented_labels(unresolved, recognised_by="embedding")
+        # A label taken for an invented gate that the embedder would read as a gate another label already names is a
+        # second label of a gate the answer covers ("Bad-case enterprise value" beside "Bad-case recovery"): it keeps
+        # closing the section above it, but is no gate the card lacks (never reported as one).
+        covered = self.__dict__.setdefault("covered_labels", set())
+        for li, span, label in candidates:
+            anchor, sim = self.anchors.get(li), sims.get(label)
+            if anchor is not None and anchor.gate is None and anchor.invented is not None and sim is not None \
+                    and sim[1] >= self.embed_cutoff and sim[2] >= EMBED_MARGIN and sim[0] in named:
+                covered.add(li)
 
     def _section_has_verdict(self, li: int) -> bool:
         """A heading, list item or bold label whose following lines (up to its next sibling) state a verdict."""

@@ -14,7 +14,8 @@ from bisect import bisect_right
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._foreign_verdicts import negated_by_prefix
 from ipb.scoring.parse._inline_labels import labels_alone
-from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS, _AnsweredMixin
+from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS
+from ipb.scoring.parse._label_answers import _LabelAnswersMixin
 from ipb.scoring.parse._circumstances import circumstance_factor, circumstances
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES, _Evidence, _Hit, _Mention, _Unit
 from ipb.scoring.parse._pass_sense import declines
@@ -41,7 +42,7 @@ from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_reg
 _ASIDE_BEFORE = re.compile(r"[(\[;:\u2014\u2013]|\s-\s")
 
 
-class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
+class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
     """Finds verdict words (and Yes/No cells of "Pass?" columns), judges them in context and chooses each gate's verdict."""
 
     # ------------------------------------------------------------------ verdict words
@@ -65,7 +66,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _AnsweredMixin):
             self.hits[:] = [h for h in self.hits if not any(a <= h.start < b for a, b in spans)]
             for u in {h.unit for h in unmet}:
                 self.unit_hits[u] = [h for h in self.unit_hits.get(u, []) if not any(a <= h.start < b for a, b in spans)]
-        extra = unmet + self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks() + self._gate_questions()
+        extra = unmet + self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks() + self._gate_questions() \
+            + self._label_answers()
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
