@@ -38,7 +38,7 @@ from ipb.scoring.parse._decided import (
 from ipb.scoring.parse._final_words import (  # moved there
     _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _LIST_AFTER, _LIST_BEFORE, _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _CORRECTION_BETWEEN, _LEANT,
     _count, _COUNT_TRIGGERS, _DECLINE_LABEL_BEFORE, _EVERY_TRIGGERS, _DECLINE_PASS_END, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD, _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE,
-    _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
+    _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASSED_AT_END, _PASSED_SUBJECT, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
     _POSITION_WORDS, _REVISION_CUE,
 )
 from ipb.scoring.parse._acted import _ActedMixin
@@ -364,6 +364,11 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             u = self._unit_at(m.start())
             if u >= 0 and self._declining_pass(m.start(), u):
                 consider(m.start(), m.end(), ix.fail_outcome, 1, u)
+        if ix.pass_outcome == "INVEST":  # "So: great spinoff, wrong time. I passed, and I'd pass again."
+            for _, m in self._scan(_PASSED_AT_END, limit=MAX_OCCURRENCES):
+                u = self._unit_at(m.start())
+                if u >= 0 and _PASSED_SUBJECT.search(masked, max(self.units[u].start, m.start() - 24), m.start()):
+                    consider(m.start(), m.end(), ix.fail_outcome, 1, u, stated=True)
         if not candidates:
             closing = self._closing_verdict()
             if closing is None:

@@ -34,6 +34,24 @@ ALL_WEATHER_BODY = (
     "Leverage to Equalise Returns: PROCEED, 1.8x on the bond sleeves.\n\n"
 )
 
+MAGIC = "greenblatt_magic_formula_screen"
+MAGIC_BODY = (
+    "Market-Capitalisation Floor: PROCEED, $1.1bn.\n"
+    "Earnings Yield and Return on Capital: PROCEED, 12% and 40%.\n"
+    "Combined Rank in the Top Group: PROCEED, 21st of 3,000.\n\n"
+)
+DEFENSIVE = "graham_defensive_portfolio_selection"
+DEFENSIVE_BODY = (
+    "Stock-Bond Allocation Within 25% to 75%: REJECT, 85% in stocks.\n"
+    "High-Grade Bond Component: PROCEED, Treasuries only.\n"
+    "Long Record of Continuous Dividends: PROCEED, every holding has paid for twenty years.\n\n"
+)
+NBIM = "nbim_gpfg_exclusion_screen"
+NBIM_BODY = (
+    "Mandate Investment Universe: PROCEED, listed abroad.\n"
+    "Product-Based Exclusion Criteria: REJECT, the company makes cigarettes.\n\n"
+)
+
 CLOSINGS = [
     # an act on the subject, in the closing paragraph
     ("pass-on-name", QUARRIX, "The cushion is too thin: the reader should pass on Quarrix.", GRAHAM, "DECLINE"),
@@ -57,6 +75,12 @@ CLOSINGS = [
     ("predicate-not-in-closing", "The earlier idea was shelved in 2019.\n\n" + GRAHAM_BODY, "Verdict: INVEST.", GRAHAM, "INVEST"),
     ("committee-approved", GRAHAM_BODY, "The fund's investment committee approved a second tranche on Sunday.\n\nMore soon.", GRAHAM, "INVEST"),
     ("members-backed", GRAHAM_BODY, "Committee members nonetheless backed the funding.\n\nMore soon.", GRAHAM, "INVEST"),
+    # the writer's decline done ("I passed"), a pass again at this price, every step passed, "it needs revising"
+    ("i-passed", GRAHAM_BODY, "So: fine company, wrong price. I passed, and I'd pass again at this price.", GRAHAM, "DECLINE"),
+    ("the-company-passed", GRAHAM_BODY, "Through the slump the company passed, barely, on earnings.", GRAHAM, None),
+    ("passes-every-step", MAGIC_BODY, "**Verdict**\nCalloway passes every step.", MAGIC, "INVEST"),
+    ("it-needs-revising", DEFENSIVE_BODY, "As it stands, it needs revising.", DEFENSIVE, "REVISE"),
+    ("shares-have-been-sold", NBIM_BODY, "The ministry confirmed that the shares have been sold.", NBIM, "DIVEST"),
     ("stated-verdict-outranks-predicate", GRAHAM_BODY, "Verdict: DECLINE. The idea is shelved until the price halves.", GRAHAM, "DECLINE"),
 ]
 
