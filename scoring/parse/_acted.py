@@ -73,12 +73,14 @@ _OBJECT_PRED = re.compile(
     r"(?:[ \t]+(?:is|are|was|were|has[ \t]+been|have[ \t]+been|will[ \t]+be|would[ \t]+be|should[ \t]+be|must[ \t]+be|is[ \t]+to[ \t]+be|"
     r"gets|got))?|it\s+(?:will|should|must|is\s+to|would)\s+be)"
     rf"[ \t]+(?:now[ \t]+|therefore[ \t]+|then[ \t]+)?(?P<pred>{_PRED_ANY})\b")
-#: A decider as the subject of a predicate in the active voice: "the committee approved", "Committee members nonetheless
-#: backed", "the board has rejected" (the object follows: "approved a second tranche").
-_DECIDER_PRED = re.compile(
+#: A decider as the subject of a predicate in the active voice, ending right before it: "the committee ", "Committee
+#: members nonetheless ", "the board has " (then "approved a second tranche").
+_DECIDER_BEFORE = re.compile(
     rf"(?i)\b(?:committee|board|council|fund|ministry|members|trustees|partners|we|i)(?:{_APOS}s)?"
-    r"(?:[ \t]+(?:has|have|had))?(?:[ \t]+(?:now|nonetheless|unanimously|finally|formally|also))?"
-    rf"[ \t]+(?P<pred>approved|backed|funded|rejected|vetoed|turned[ \t]+down|excluded|divested)[ \t]+(?:the|a|an|its|our|their|[$\d]|SAR|USD|EUR)\b")
+    r"(?:[ \t]+(?:has|have|had))?(?:[ \t]+(?:now|nonetheless|unanimously|finally|formally|also))?[ \t]+\Z")
+#: The reported act itself, its object following ("approved a second tranche", "backed the funding").
+_REPORTED = re.compile(r"(?i)(?P<pred>approved|backed|funded|rejected|vetoed|turned[ \t]+down|excluded|divested)[ \t]+"
+                       r"(?:the|a|an|its|our|their|[$\d]|SAR|USD|EUR)\b")
 
 _PRONOUNS = frozenset({"it", "them"})
 #: A capitalised word inside a sentence (after a lower-case word, a comma or a colon): a name, not a sentence opening.
@@ -105,7 +107,7 @@ def subject_names(text: str, investors: set[str]) -> frozenset[str]:
 _TRIGGERS: list[Trigger] = [
     *(Trigger(w.split()[0].lower(), _ACT_RE[side], k) for k, (side, words) in enumerate(ACTS.items()) for w in words),
     *(Trigger(w, _STATUS_LABEL, 10) for w in ("status", "state", "result", "outcome", "decision", "verdict", "ruling")),
-    *(Trigger(w, _DECIDER_PRED, 11) for w in ("committee", "board", "council", "fund", "ministry", "members", "trustees", "partners", "we", "i")),
+    *(Trigger(w, _REPORTED, 11) for w in ("approved", "backed", "funded", "rejected", "vetoed", "turned", "excluded", "divested")),
 ]
 _PRED_TRIGGERS = [Trigger(w.split()[0].lower(), re.compile(rf"(?i)(?P<pred>{re.escape(w).replace(chr(92) + ' ', '[ ' + chr(9) + ']+')})\b"), 12)
                   for side in PREDICATES.values() for w in side]
@@ -157,6 +159,8 @@ class _ActedMixin(_ParserState):
                 side = _side_of_predicate(m.group("pred"))
                 yield m.start("pred"), m.end("pred"), ix.pass_outcome if side else ix.fail_outcome, u, True
             elif key == 11:  # "the committee approved a second tranche"
+                if _DECIDER_BEFORE.search(masked, max(self.units[u].start, m.start() - 60), m.start()) is None:
+                    continue
                 side = _side_of_predicate(m.group("pred"))
                 yield m.start("pred"), m.end("pred"), ix.pass_outcome if side else ix.fail_outcome, u, True
         for _, m in self._scan(_PRED_TRIGGERS):  # "idea shelved", "the programme will be wound down", in the closing
