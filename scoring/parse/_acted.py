@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ipb.scoring._text import Trigger
+from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._state import _ParserState
 
 __all__ = ["ACTS", "PREDICATES", "subject_names"]
@@ -130,7 +131,14 @@ class _ActedMixin(_ParserState):
         return (first if first >= 0 else len(self.units)), len(self.units) - 1
 
     def _acted_decisions(self) -> Iterator[tuple[int, int, str, int, bool]]:
-        """(start, end, outcome, sentence, stated) for every final verdict stated in the writer's own wording."""
+        """(start, end, outcome, sentence, stated) for every final verdict stated in the writer's own wording, less
+        those dated in the past ("the board approved a buyback in 2019": the holding's history, as in :mod:`._decided`)."""
+        for start, end, outcome, u, stated in self._acted_candidates():
+            unit = self.units[u]
+            if past_time(self.masked, unit.start, min(unit.end, end + 40), "act") is None:
+                yield start, end, outcome, u, stated
+
+    def _acted_candidates(self) -> Iterator[tuple[int, int, str, int, bool]]:
         masked, ix = self.masked, self.ix
         first, _ = self._closing_units()
 

@@ -26,7 +26,7 @@ from ipb.scoring.parse._closing import (
     own_answer,
 )
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
-from ipb.scoring.parse._past import in_the_past
+from ipb.scoring.parse._past import in_the_past, past_time
 from ipb.scoring.parse._subject_tables import among_subjects
 from ipb.scoring.parse._destination import TRIGGERS as DESTINATION_TRIGGERS, destination_outcomes, has_destinations
 from ipb.scoring.parse._decided import (
@@ -367,7 +367,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
         if ix.pass_outcome == "INVEST":  # "So: great spinoff, wrong time. I passed, and I'd pass again."
             for _, m in self._scan(_PASSED_AT_END, limit=MAX_OCCURRENCES):
                 u = self._unit_at(m.start())
-                if u >= 0 and _PASSED_SUBJECT.search(masked, max(self.units[u].start, m.start() - 24), m.start()):
+                if u >= 0 and _PASSED_SUBJECT.search(masked, max(self.units[u].start, m.start() - 24), m.start()) \
+                        and not past_time(masked, self.units[u].start, min(self.units[u].end, m.end() + 40), "act"):  # "We passed on it back in 2016"
                     consider(m.start(), m.end(), ix.fail_outcome, 1, u, stated=True)
         if not candidates:
             closing = self._closing_verdict()

@@ -74,6 +74,8 @@ CLOSINGS = [
     ("it-should-be-paused", GRAHAM_BODY, "Revised conclusion: the plan buys above value; it should be paused.", GRAHAM, "DECLINE"),
     ("predicate-not-in-closing", "The earlier idea was shelved in 2019.\n\n" + GRAHAM_BODY, "Verdict: INVEST.", GRAHAM, "INVEST"),
     ("committee-approved", GRAHAM_BODY, "The fund's investment committee approved a second tranche on Sunday.\n\nMore soon.", GRAHAM, "INVEST"),
+    ("reported-act-dated", GRAHAM_BODY, "In 2019 the committee approved a first tranche.\n\nMore soon.", GRAHAM, None),
+    ("i-passed-dated", GRAHAM_BODY, "I passed on it back in 2016; the price has doubled since.", GRAHAM, None),
     ("members-backed", GRAHAM_BODY, "Committee members nonetheless backed the funding.\n\nMore soon.", GRAHAM, "INVEST"),
     # the writer's decline done ("I passed"), a pass again at this price, every step passed, "it needs revising"
     ("i-passed", GRAHAM_BODY, "So: fine company, wrong price. I passed, and I'd pass again at this price.", GRAHAM, "DECLINE"),
