@@ -115,6 +115,26 @@ _PRED_TRIGGERS = [Trigger(w.split()[0].lower(), re.compile(rf"(?i)(?P<pred>{re.e
 _SIDES = list(ACTS)
 
 
+#: Words that leave an act open: a possibility ("we could hold it") or one side of a choice ("lift the payout or hold
+#: it", "either sell it or ...", "whether to buy Acme").
+_OPEN_WORDS = frozenset({"may", "might", "could", "possibly", "perhaps", "or", "either", "whether"})
+_OR_AFTER = re.compile(r"(?i)[ \t,]+(?:or|nor)\b")
+
+
+def _open_choice(text: str, sentence_start: int, start: int, end: int) -> bool:
+    """Whether the act at ``start:end`` (its sentence opening at ``sentence_start``) is a possibility or one side of a
+    choice: a word of :data:`_OPEN_WORDS` among the six words before it in its clause, or "or" right after its object.
+
+    >>> t = "We could lift the payout or hold it; I cannot tell yet."
+    >>> _open_choice(t, 0, t.index("hold"), t.index("hold") + 7), _open_choice("So hold it.", 0, 3, 10)
+    (True, False)
+    """
+    before = text[max(sentence_start, start - 80) : start]
+    clause = re.split(r"[,;:\u2014\u2013]", before)[-1]
+    words = re.findall(r"[\w']+", clause.lower())[-6:]
+    return not _OPEN_WORDS.isdisjoint(words) or _OR_AFTER.match(text, end) is not None
+
+
 def _side_of_predicate(word: str) -> int:
     w = re.sub(r"[ \t]+", " ", word.lower())
     return 1 if w in PREDICATES[1] else 0
@@ -151,7 +171,7 @@ class _ActedMixin(_ParserState):
             if u < 0:
                 continue
             if key < len(_SIDES):  # an act on the subject, in the closing
-                if not closing(u) or not m.group("verb").islower():
+                if not closing(u) or not m.group("verb").islower() or _open_choice(masked, self.units[u].start, m.start(), m.end()):
                     continue
                 obj = m.group("obj").rstrip(".'")
                 if obj not in _PRONOUNS:

@@ -30,7 +30,7 @@ _DECLINE_PASS_END = re.compile(r"[\"'][ \t]*[,}\n]|[\"']?[*_]{0,2}[ \t]*(?:[.!;\
 #: At most this many closing idioms are weighed (the first and the last half).
 _IDIOM_PLACES = 200
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now|again\b"
-                                         r"|at[ \t]+(?:this|these|today['\u2019]s|the[ \t]+current)[ \t]+(?:price|prices|level|levels|valuation)\b))"))]
+                                         r"|at[ \t]+(?:this|these|the[ \t]+current)[ \t]+(?:price|prices|level|levels|valuation)\b))"))]
 #: "I passed, and ...", "We passed on it.": the writer's decline done, its clause ending there (read on a buy decision only).
 _PASSED_AT_END = [Trigger("passed", re.compile(r"(?i)passed\b(?=[ \t]*(?:[.;!,]|$|on[ \t]+(?:it|this[ \t]+one|the[ \t]+(?:stock|shares|name|deal))\b))"))]
 _PASSED_SUBJECT = re.compile(r"(?i)(?:^|[\s,;:(])(?:I|we)(?:[ \t]+(?:have|had|already|simply|just|finally))*[ \t]+\Z")

@@ -63,6 +63,8 @@ CLOSINGS = [
     ("act-on-unrepeated-name", GRAHAM_BODY, "Good business; the reader might buy Nettlecombe instead.", GRAHAM, None),
     ("act-on-the-investor", QUARRIX, "Readers who buy Graham should read chapter 14 first.", GRAHAM, None),
     ("hold-on-a-buy-card", QUARRIX, "For now, hold Quarrix on the watch screen.", GRAHAM, None),
+    ("act-as-a-choice", LYNCH_BODY, "She could trim Pellworth or hold it; the call can wait.", LYNCH, None),
+    ("act-as-a-possibility", QUARRIX, "A braver reader might buy Quarrix anyway.", GRAHAM, None),
     ("act-conditioned", QUARRIX, "If the price halves, buy Quarrix.", GRAHAM, None),
     # decision predicates
     ("status-approved", ALL_WEATHER_BODY, "Status: approved for the model portfolio.", ALL_WEATHER, "IMPLEMENT"),
