@@ -139,7 +139,7 @@ _RULES: tuple[_Rule, ...] = (
           re.compile(r"(?i)\b(?:the|our)\s+fund\s+is\s+(?:again\s+|now\s+|once\s+again\s+)?\Z")),
     # a holding to be sold: "the stake is to be sold in full"
     _Rule(("sold", "divested"), re.compile(r"(?i)(?:sold|divested)\b"), 0,
-          re.compile(r"(?i)\b(?:the|its|our)\s+(?:stake|holding|position|shares|bonds|notes)\s+(?:is|are|will\s+be|must\s+be|should\s+be|"
+          re.compile(r"(?i)\b(?:the|its|our)\s+(?:stake|holding|position|shares|bonds|notes)\s+(?:is|are|will\s+be|must\s+be|should\s+be|has\s+been|have\s+been|"
                      r"is\s+to\s+be|are\s+to\s+be)\s+(?:[a-z]+ly\s+)?\Z")),
     # "Decision: against."
     _Rule(("against",), re.compile(r"(?i)against(?=[ \t]*(?:[.;!]|$))"), 0,
@@ -178,6 +178,9 @@ _TRIGGERS: list[Trigger] = [
 #: redirected to passive", "the portfolio needs revising", "we have declined", "should not be repurchasing").
 _INFLECTED_SUBJECT = re.compile(
     rf"(?i)(?:{_DECIDER}(?:\s+(?:have|has|had|would|will|should|am|are|is))?(?:\s+(?:not|never))?"
+    # the subject as "it", with a verb of need or obligation only ("As it stands, it needs revising", "it must be divested";
+    # not "it is declining", a trend)
+    r"|\bit\s+(?:needs|needs\s+to\s+be|must\s+be|should\s+be|has\s+to\s+be|is\s+to\s+be|will\s+have\s+to\s+be)(?:\s+(?:not|never))?"
     r"|\b(?:the|this|that|its|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|will\s+be|would\s+be|has\s+been|must\s+be|should\s+be|is\s+to\s+be|"
     r"are\s+to\s+be|needs|need|needs\s+to\s+be|need\s+to\s+be)(?:\s+(?:not|never))?"
     # a recommendation or approval of the act: "Staff recommends rebalancing", "we'd suggest trimming", "the committee

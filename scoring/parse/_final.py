@@ -26,7 +26,7 @@ from ipb.scoring.parse._closing import (
     own_answer,
 )
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
-from ipb.scoring.parse._past import in_the_past
+from ipb.scoring.parse._past import in_the_past, past_time
 from ipb.scoring.parse._subject_tables import among_subjects
 from ipb.scoring.parse._destination import TRIGGERS as DESTINATION_TRIGGERS, destination_outcomes, has_destinations
 from ipb.scoring.parse._decided import (
@@ -38,9 +38,10 @@ from ipb.scoring.parse._decided import (
 from ipb.scoring.parse._final_words import (  # moved there
     _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _LIST_AFTER, _LIST_BEFORE, _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _CORRECTION_BETWEEN, _LEANT,
     _count, _COUNT_TRIGGERS, _DECLINE_LABEL_BEFORE, _EVERY_TRIGGERS, _DECLINE_PASS_END, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD, _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE,
-    _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
+    _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASSED_AT_END, _PASSED_SUBJECT, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
     _POSITION_WORDS, _REVISION_CUE,
 )
+from ipb.scoring.parse._acted import _ActedMixin
 from ipb.scoring.parse._final_block import _ClosingBlockMixin
 from ipb.scoring.parse._judged import consequence_end, judged_wrong
 from ipb.scoring.parse._pass_sense import declines
@@ -78,12 +79,29 @@ def _unsaid(words: list[str]) -> bool:
 _SCREEN_PASSED = re.compile(r"(?i)\bscreen(?:ing)?[ \t_-]*(?:result|outcome|status|verdict)[\"']?[ \t]*[:=][ \t]*[\"']?(?-i:PASS)\b")
 
 
+#: "should" opening its clause, after at most a conjunction: the inverted condition "Should the price halve, ..." (after
+#: its subject, "the student should pass on it", "we should sell", it states a duty, not a condition).
+_INVERTED_SHOULD = re.compile(r"(?i)(?:^|[,;:(\u2014\u2013.!?]|\b(?:and|but|or|so|then|yet))[ \t*_>-]*should\b")
+
+
+def _hypothetical(words: list[str], text: str) -> bool:
+    """Whether the clause words before an outcome (``words``, lower case; ``text`` the same stretch) make it a condition:
+    a conditional word ("if", "unless", "were"), or "should" opening its clause (inverted, "Should it fall 30%, buy").
+
+    >>> _hypothetical(["the", "student", "should"], "the student should "), _hypothetical(["should", "it", "fall"], "Should it fall ")
+    (False, True)
+    """
+    if any(w in vw.CONDITIONALS and w != "should" for w in words):
+        return True
+    return "should" in words and _INVERTED_SHOULD.search(text) is not None
+
+
 def _swapped(outcome: str, pass_outcome: str, fail_outcome: str) -> str | None:
     """The other side of a negated or refused outcome: the pass outcome for the fail one and back; None for any other."""
     return {pass_outcome: fail_outcome, fail_outcome: pass_outcome}.get(outcome)
 
 
-class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
+class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBlockMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
     # ------------------------------------------------------------------ final verdict
@@ -123,7 +141,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
             # "If it were cheaper we would invest, so DECLINE": a condition, as a negation, stops at a drawn consequence
             drawn = consequence_end(before)
             conditioned = [w.lower() for w in _WORDS_APOS.findall(before, drawn)][-14:] if drawn else sentence_words
-            if any(w in vw.CONDITIONALS for w in conditioned) and "even" not in conditioned or in_the_past(masked, unit.start, start, end) \
+            if _hypothetical(conditioned, before[drawn:] if drawn else before) and "even" not in conditioned or in_the_past(masked, unit.start, start, end) \
                     or answers_another(masked, unit.start) or outcome == ix.pass_outcome and at_another_price(masked, unit.start, start, end):
                 return  # a condition, a verdict of then ("In 2021 it was too rich for me"), on a rival, or a buy at another price
                 # ("At 35 we'd be buyers"; a decline there, "At $50B ... Buffett would pass", still counts): not today's
@@ -307,6 +325,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
                 consider(m.start(), m.end(), ix.fail_outcome if key == 0 else ix.pass_outcome, 1, u)
         for start, end, outcome, u, stated in self._stated_decisions():
             consider(start, end, outcome, 1, u, stated)  # "So we bought in.", "goes into the model portfolio" (:mod:`._decided`)
+        for start, end, outcome, u, stated in self._acted_decisions():
+            consider(start, end, outcome, 1, u, stated)  # "hold Spinwell", "idea shelved", "Status: approved" (:mod:`._acted`)
         stages = set(getattr(self, "json_not_final", ()))
         tallies = self._tally_sentences()
         for hit in self.hits:
@@ -344,6 +364,12 @@ class _FinalVerdictMixin(_DecidedMixin, _ClosingMixin, _ClosingBlockMixin):
             u = self._unit_at(m.start())
             if u >= 0 and self._declining_pass(m.start(), u):
                 consider(m.start(), m.end(), ix.fail_outcome, 1, u)
+        if ix.pass_outcome == "INVEST":  # "So: great spinoff, wrong time. I passed, and I'd pass again."
+            for _, m in self._scan(_PASSED_AT_END, limit=MAX_OCCURRENCES):
+                u = self._unit_at(m.start())
+                if u >= 0 and _PASSED_SUBJECT.search(masked, max(self.units[u].start, m.start() - 24), m.start()) \
+                        and not past_time(masked, self.units[u].start, min(self.units[u].end, m.end() + 40), "act"):  # "We passed on it back in 2016"
+                    consider(m.start(), m.end(), ix.fail_outcome, 1, u, stated=True)
         if not candidates:
             closing = self._closing_verdict()
             if closing is None:

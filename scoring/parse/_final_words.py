@@ -29,7 +29,11 @@ _DECLINE_PASS_END = re.compile(r"[\"'][ \t]*[,}\n]|[\"']?[*_]{0,2}[ \t]*(?:[.!;\
                                r"[ \t]+(?:for[ \t]+now|on[ \t]+(?:it|this|the)|at[ \t]+(?:this|these|the)))")
 #: At most this many closing idioms are weighed (the first and the last half).
 _IDIOM_PLACES = 200
-_PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now))"))]
+_PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now|again\b"
+                                         r"|at[ \t]+(?:this|these|the[ \t]+current)[ \t]+(?:price|prices|level|levels|valuation)\b))"))]
+#: "I passed, and ...", "We passed on it.": the writer's decline done, its clause ending there (read on a buy decision only).
+_PASSED_AT_END = [Trigger("passed", re.compile(r"(?i)passed\b(?=[ \t]*(?:[.;!,]|$|on[ \t]+(?:it|this[ \t]+one|the[ \t]+(?:stock|shares|name|deal))\b))"))]
+_PASSED_SUBJECT = re.compile(r"(?i)(?:^|[\s,;:(])(?:I|we)(?:[ \t]+(?:have|had|already|simply|just|finally))*[ \t]+\Z")
 _PASS_SUBJECT = re.compile(r"(?i)\b(?:would|will|should|must|to|I'd|we'd|I'll|we'll|I\u2019ll|we\u2019ll|I|we)[ \t]+\Z")
 _LOWER_OUTCOME_CUE = frozenset({"would", "will", "should", "must", "i", "we", "i'd", "we'd", "recommend", "recommendation", "verdict",
                                 "decision", "therefore", "thus", "so", "hence", "to", "ultimately", "buffett", "berkshire"})
@@ -85,7 +89,8 @@ _COUNT_TRIGGERS = [Trigger(w, _COUNT) for w in ("0", "1", "2", "3", "4", "5", "6
 #: gives in words ("fails every test" is no pass); a rule ("a stock must pass every test") is left out where it is read.
 _EVERY_PASSED = re.compile(
     r"(?i)\b(?:passes|passed|clears|cleared|meets|met|ticks|ticked)[ \t]+(?:every|all|each)[ \t]+(?:(?:of[ \t]+)?(?:the|its|our|"
-    rf"{_NUMBER_WORD})[ \t]+)?(?:tests?|tiles?|criteria|criterion|checks?|screens?|filters?|gates?|hurdles?|boxe?s?|conditions?|rules?)\b")
+    rf"{_NUMBER_WORD})[ \t]+)?(?:tests?|tiles?|criteria|criterion|checks?|screens?|filters?|gates?|hurdles?|boxe?s?|conditions?|rules?|steps?|stages?|"
+    r"requirements?)\b")
 _EVERY_TRIGGERS = [Trigger(w, _EVERY_PASSED) for w in ("passes", "passed", "clears", "cleared", "meets", "met", "ticks", "ticked")]
 _WORD_COUNTS = {w: k for k, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"))}
 

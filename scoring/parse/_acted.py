@@ -1,0 +1,203 @@
+"""Final verdicts stated in the writer's own wording: an act on the analysed company, or a decision predicate of the
+decision's object (issue 13, "final verdicts in the wild"; paper §7.5).
+
+Wild write-ups often close without a verdict word: "... so should she: hold Spinwell", "the student should pass on
+Denholm", "We own it, at 8% of the portfolio.", "Test closed, idea shelved.", "Status: approved for the strategy
+marketplace.", "The active programme will be wound down.", and news of a decider's act ("The fund's investment
+committee approved a second tranche"). A reader takes each as the final verdict, on the card's pass or fail side.
+Three readings, each of a kind a reader would name:
+
+* **an act on the subject** -- an act verb (:data:`ACTS`) whose object is the company under analysis: a capitalised
+  name the answer repeats (at least twice, once inside a sentence; never the investor's name) or "it"/"them". Read
+  only in the answer's closing paragraph or final region, where the decision stands ("Lynch would buy Spinwell in
+  1990" earlier in an answer is history);
+* **a decision predicate** (:data:`PREDICATES`, approval or rejection) of the decision's object: as the value of a
+  status or decision label ("Status: approved"), or in the closing paragraph after the object ("idea shelved", "the
+  programme will be wound down", "it should be paused");
+* **a decider's reported act** -- a committee, board, fund or the writer as the subject of an approval or rejection
+  predicate in the active voice ("the committee approved the tranche", "members backed the funding"), anywhere, as a
+  decision "decided to exclude" already counts (:mod:`._decided`).
+
+Each is yielded at the lowest level (1) as a stated decision; :mod:`._final`'s ``consider`` still applies conditions,
+negation ("we don't own it", "not approved"), other voices, the past and labels, and any verdict word or label of the
+answer outranks it. An answer that states none of these gets no final verdict from here: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from ipb.scoring._text import Trigger
+from ipb.scoring.parse._past import past_time
+from ipb.scoring.parse._state import _ParserState
+
+__all__ = ["ACTS", "PREDICATES", "subject_names"]
+
+#: Act verbs by the side they take: 1 the card's pass outcome (enter or keep), 0 its fail outcome (refuse or leave),
+#: "HOLD" the card's HOLD outcome (only on a card that has one: on a buy decision "hold" is neither side).
+ACTS: dict[int | str, tuple[str, ...]] = {
+    1: ("buy", "buys", "own", "owns", "add", "adds", "bet on", "bets on"),
+    0: ("sell", "sells", "avoid", "avoids", "skip", "skips", "pass on", "passes on", "passed on", "exclude", "excludes", "dump",
+        "dumps", "exit", "exits"),
+    "HOLD": ("hold", "holds", "keep", "keeps"),
+}
+
+#: Decision predicates (participles, also simple past of the active voice): 1 approval, 0 rejection.
+PREDICATES: dict[int, tuple[str, ...]] = {
+    1: ("approved", "accepted", "greenlit", "green-lit", "backed", "funded", "adopted", "signed off"),
+    0: ("rejected", "shelved", "dropped", "abandoned", "scrapped", "vetoed", "killed", "paused", "halted", "suspended",
+        "wound down", "shut down", "turned down", "excluded", "divested"),
+}
+
+_APOS = "['\u2019]"
+
+
+def _alternation(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(words, key=len, reverse=True))
+
+
+_ACT_RE = {side: re.compile(rf"(?i)(?P<verb>{_alternation(words)})[ \t]+(?P<obj>[A-Za-z][\w&.'-]*)") for side, words in ACTS.items()}
+_PRED = {side: _alternation(words) for side, words in PREDICATES.items()}
+_PRED_ANY = _alternation(PREDICATES[1] + PREDICATES[0])
+
+#: A status or decision label opening its line, its value a predicate: "Status: approved", "**Outcome** - rejected".
+_STATUS_LABEL = re.compile(
+    rf"(?i)(?:^|(?<=\n))[ \t>*_#-]*(?:[\w'-]+[ \t]+){{0,2}}(?:status|state|result|outcome|decision|verdict|ruling)[*_]{{0,2}}[ \t]*"
+    rf"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{{0,2}}[ \t]*(?:not[ \t]+(?:yet[ \t]+)?)?(?P<pred>{_PRED_ANY})\b")
+#: The decision's object before a predicate, in the closing paragraph: "idea shelved", "the programme will be wound
+#: down", "it should be paused" ("it" only with a verb of obligation or the future: "it is suspended" may be a dividend).
+_OBJECT_PRED = re.compile(
+    r"(?i)\b(?:(?:(?:the|this|our|my|its|that)[ \t]+)?(?:[\w-]+[ \t]+)?(?:idea|thesis|hypothesis|trade|bet|position|stake|proposal|plan|"
+    r"project|programme|program|strategy|deal|investment|tranche|funding|portfolio|mandate|request|test)"
+    r"(?:[ \t]+(?:is|are|was|were|has[ \t]+been|have[ \t]+been|will[ \t]+be|would[ \t]+be|should[ \t]+be|must[ \t]+be|is[ \t]+to[ \t]+be|"
+    r"gets|got))?|it\s+(?:will|should|must|is\s+to|would)\s+be)"
+    rf"[ \t]+(?:now[ \t]+|therefore[ \t]+|then[ \t]+)?(?P<pred>{_PRED_ANY})\b")
+#: A decider as the subject of a predicate in the active voice, ending right before it: "the committee ", "Committee
+#: members nonetheless ", "the board has " (then "approved a second tranche").
+_DECIDER_BEFORE = re.compile(
+    rf"(?i)\b(?:committee|board|council|fund|ministry|members|trustees|partners|we|i)(?:{_APOS}s)?"
+    r"(?:[ \t]+(?:has|have|had))?(?:[ \t]+(?:now|nonetheless|unanimously|finally|formally|also))?[ \t]+\Z")
+#: The reported act itself, its object following ("approved a second tranche", "backed the funding").
+_REPORTED = re.compile(r"(?i)(?P<pred>approved|backed|funded|rejected|vetoed|turned[ \t]+down|excluded|divested)[ \t]+"
+                       r"(?:the|a|an|its|our|their|[$\d]|SAR|USD|EUR)\b")
+
+_PRONOUNS = frozenset({"it", "them"})
+#: A capitalised word inside a sentence (after a lower-case word, a comma or a colon): a name, not a sentence opening.
+_INNER_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z][\w-]{1,}")
+#: Capitalised words that are no company ("Treasury bonds", "Monday"): weekdays, months and a few institutions.
+_NOT_NAMES = frozenset("""Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July
+August September October November December Treasury Treasuries Fed The This That These Those There Here Our We It""".split())
+
+
+def subject_names(text: str, investors: set[str]) -> frozenset[str]:
+    """The names an answer gives its subject: capitalised words it repeats (at least twice in all, once inside a
+    sentence), less the investors' names and calendar words.
+
+    >>> sorted(subject_names("Spinwell opens sites. Lynch likes it, so hold Spinwell.", {"lynch"}))
+    ['Spinwell']
+    >>> sorted(subject_names("So we buy. Lynch said so; Lynch again.", {"lynch"}))
+    []
+    """
+    inner = {m.group() for m in _INNER_NAME.finditer(text)}
+    counts = Counter(re.findall(r"\b[A-Z][a-z][\w-]{1,}\b", text))
+    return frozenset(n for n in inner if counts[n] >= 2 and n not in _NOT_NAMES and n.lower() not in investors)
+
+
+_TRIGGERS: list[Trigger] = [
+    *(Trigger(w.split()[0].lower(), _ACT_RE[side], k) for k, (side, words) in enumerate(ACTS.items()) for w in words),
+    *(Trigger(w, _STATUS_LABEL, 10) for w in ("status", "state", "result", "outcome", "decision", "verdict", "ruling")),
+    *(Trigger(w, _REPORTED, 11) for w in ("approved", "backed", "funded", "rejected", "vetoed", "turned", "excluded", "divested")),
+]
+_PRED_TRIGGERS = [Trigger(w.split()[0].lower(), re.compile(rf"(?i)(?P<pred>{re.escape(w).replace(chr(92) + ' ', '[ ' + chr(9) + ']+')})\b"), 12)
+                  for side in PREDICATES.values() for w in side]
+_SIDES = list(ACTS)
+
+
+#: Words that leave an act open: a possibility ("we could hold it") or one side of a choice ("lift the payout or hold
+#: it", "either sell it or ...", "whether to buy Acme").
+_OPEN_WORDS = frozenset({"may", "might", "could", "possibly", "perhaps", "or", "either", "whether"})
+_OR_AFTER = re.compile(r"(?i)[ \t,]+(?:or|nor)\b")
+
+
+def _open_choice(text: str, sentence_start: int, start: int, end: int) -> bool:
+    """Whether the act at ``start:end`` (its sentence opening at ``sentence_start``) is a possibility or one side of a
+    choice: a word of :data:`_OPEN_WORDS` among the six words before it in its clause, or "or" right after its object.
+
+    >>> t = "We could lift the payout or hold it; I cannot tell yet."
+    >>> _open_choice(t, 0, t.index("hold"), t.index("hold") + 7), _open_choice("So hold it.", 0, 3, 10)
+    (True, False)
+    """
+    before = text[max(sentence_start, start - 80) : start]
+    clause = re.split(r"[,;:\u2014\u2013]", before)[-1]
+    words = re.findall(r"[\w']+", clause.lower())[-6:]
+    return not _OPEN_WORDS.isdisjoint(words) or _OR_AFTER.match(text, end) is not None
+
+
+def _side_of_predicate(word: str) -> int:
+    w = re.sub(r"[ \t]+", " ", word.lower())
+    return 1 if w in PREDICATES[1] else 0
+
+
+class _ActedMixin(_ParserState):
+    """Finds final verdicts stated as an act on the subject or as a decision predicate (:mod:`._acted`)."""
+
+    def _closing_units(self) -> tuple[int, int]:
+        """The first sentence of the answer's closing paragraph (the text after its last blank line) and the last one."""
+        body = self.masked.rstrip()
+        para = body.rfind("\n\n")
+        first = self._unit_at(para + 2) if para >= 0 else 0
+        return (first if first >= 0 else len(self.units)), len(self.units) - 1
+
+    def _acted_decisions(self) -> Iterator[tuple[int, int, str, int, bool]]:
+        """(start, end, outcome, sentence, stated) for every final verdict stated in the writer's own wording, less
+        those dated in the past ("the board approved a buyback in 2019": the holding's history, as in :mod:`._decided`)."""
+        for start, end, outcome, u, stated in self._acted_candidates():
+            unit = self.units[u]
+            if past_time(self.masked, unit.start, min(unit.end, end + 40), "act") is None:
+                yield start, end, outcome, u, stated
+
+    def _acted_candidates(self) -> Iterator[tuple[int, int, str, int, bool]]:
+        masked, ix = self.masked, self.ix
+        first, _ = self._closing_units()
+
+        def closing(u: int) -> bool:
+            return u >= first or self.units[u].final
+
+        names: frozenset[str] | None = None
+        for key, m in self._scan(_TRIGGERS):
+            u = self._unit_at(m.start())
+            if u < 0:
+                continue
+            if key < len(_SIDES):  # an act on the subject, in the closing
+                if not closing(u) or not m.group("verb").islower() or _open_choice(masked, self.units[u].start, m.start(), m.end()):
+                    continue
+                obj = m.group("obj").rstrip(".'")
+                if obj not in _PRONOUNS:
+                    if names is None:
+                        names = subject_names(masked, {w.lower() for n in ix.investor_of for w in n.split()})
+                    if obj not in names:
+                        continue
+                side = _SIDES[key]
+                outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
+                if outcome:
+                    yield m.start(), m.end("verb"), outcome, u, True
+            elif key == 10:  # "Status: approved"
+                side = _side_of_predicate(m.group("pred"))
+                yield m.start("pred"), m.end("pred"), ix.pass_outcome if side else ix.fail_outcome, u, True
+            elif key == 11:  # "the committee approved a second tranche"
+                if _DECIDER_BEFORE.search(masked, max(self.units[u].start, m.start() - 60), m.start()) is None:
+                    continue
+                side = _side_of_predicate(m.group("pred"))
+                yield m.start("pred"), m.end("pred"), ix.pass_outcome if side else ix.fail_outcome, u, True
+        for _, m in self._scan(_PRED_TRIGGERS):  # "idea shelved", "the programme will be wound down", in the closing
+            u = self._unit_at(m.start())
+            if u < 0 or not closing(u):
+                continue
+            unit = self.units[u]
+            found = _OBJECT_PRED.search(masked, max(unit.start, m.start() - 60), m.end())
+            if found is None or found.end() != m.end():
+                continue
+            side = _side_of_predicate(m.group("pred"))
+            yield m.start(), m.end(), ix.pass_outcome if side else ix.fail_outcome, u, True
