@@ -1,6 +1,8 @@
 """The card side of the parser: what one card offers to be recognised by (built once per card and cached).
 
-Gate names, aliases and ids as fuzzy-match choices and as mention patterns,
+Gate names, aliases and ids as fuzzy-match choices and as mention patterns
+(with the names in other languages of the card's translations sidecar,
+:mod:`ipb.engine.translations`, read as aliases: :mod:`._foreign_names`),
 the card's outcome words (any casing, spaces or hyphens for underscores),
 investor names for attributions, entity and book names for citations, the
 gate texts the embedding fallback compares with, and each gate's required
@@ -13,6 +15,7 @@ import re
 from functools import lru_cache
 
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
+from ipb.engine.translations import gate_names
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._foreign_verdicts import unspaced
 from ipb.scoring._text import (
@@ -27,6 +30,7 @@ from ipb.scoring._text import (
 from ipb.scoring.parse._abbreviations import gate_abbreviations
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._element_spec import _elements
+from ipb.scoring.parse._foreign_names import foreign_literal, foreign_name_pattern, name_key
 from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._references import _SEP
 from ipb.scoring.parse._regime_words import REGIME_SYNONYMS, regime_pattern
@@ -195,14 +199,29 @@ def _build_index(card: Card) -> _CardIndex:
     for spelling, info in gate_abbreviations((g.number, (g.name, *g.aliases), (ELEMENT_FIELD.sub(" ", e) for e in g.required_elements))
                                              for g in card.gates).items():
         mention_gate.setdefault(spelling, info)
+    # names in other languages (the card's translations sidecar) read as aliases: fuzzy choices after the English ones
+    # (a tie goes to English) and mentions by their own patterns (word boundaries and endings of their script)
+    foreign: dict[str, int] = {}
+    sidecar = gate_names(card)
+    for g in card.gates:
+        for name in sidecar.get(g.id, ()):
+            key = name_key(name)
+            if key not in mention_gate and key not in foreign:
+                foreign[key] = g.number
+                choices.append(normalize(name))
+                choice_gate.append(g.number)
+    found: list[tuple[str, str, str, bool, tuple[int, str]]] = []  # (key, literal, pattern, word rule, gate and how)
+    for norm, info in mention_gate.items():
+        p = _alias_pattern(norm, inflect=info[1] != "substance")  # a substance phrase is matched as written
+        if p is not None:
+            found.append((norm, norm.split()[0], p, not unspaced(norm), info))
+    for key, number in foreign.items():
+        found.append((key, foreign_literal(key), foreign_name_pattern(key), not unspaced(key), (number, "alias")))
     mention_triggers: list[Trigger] = []
     mention_info: list[tuple[int, str]] = []
-    for norm in sorted(mention_gate, key=len, reverse=True):
-        p = _alias_pattern(norm, inflect=mention_gate[norm][1] != "substance")  # a substance phrase is matched as written
-        if p is None:
-            continue
-        mention_triggers.append(Trigger(norm.split()[0], re.compile("(?i)" + p), len(mention_info), word=not unspaced(norm)))
-        mention_info.append(mention_gate[norm])
+    for norm, literal, p, word, info in sorted(found, key=lambda f: len(f[0]), reverse=True):
+        mention_triggers.append(Trigger(literal, re.compile("(?i)" + p), len(mention_info), word=word))
+        mention_info.append(info)
 
     outcome_of: dict[str, str] = {}
     words: list[str] = []
