@@ -91,8 +91,7 @@ def _doc_errors(doc: YamlDoc, gate_ids: tuple[str, ...] | None, card_id: str | N
             if gate_id not in gate_ids:
                 guess = did_you_mean(gate_id, list(gate_ids))
                 errors.append(doc.error(
-                    f"unknown gate id {gate_id!r} in card {data['card']!r}" + (f"; did you mean {guess!r}?" if guess else
-                                                                              f"; its gates: {', '.join(gate_ids)}"),
+                    f"unknown gate id {gate_id!r} in card {data['card']!r}" + ("" if guess else f"; its gates: {', '.join(gate_ids)}"),
                     ("gates", gate_id), key=True, rule="translations-gate", name=gate_id, suggestion=guess))
     owner: dict[str, str] = {}
     for gate_id, languages in data["gates"].items():
@@ -206,7 +205,7 @@ def _card_of(path: Path, doc: YamlDoc) -> tuple[str | None, tuple[str, ...] | No
     known = {p.stem: p for p in bundled_card_paths()}
     if named not in known:
         guess = did_you_mean(named, list(known))
-        return None, None, doc.error(f"unknown card id {named!r}" + (f"; did you mean {guess!r}?" if guess else ""), ("card",),
+        return None, None, doc.error(f"unknown card id {named!r}: a sidecar in a translations folder names a bundled card", ("card",),
                                      rule="translations-card", name=named, suggestion=guess)
     if path.parent.name == _FOLDER and path.stem != named:
         return None, None, doc.error(f"a bundled sidecar is named after its card: {named}.yaml, not {path.name}", ("card",),
@@ -237,6 +236,9 @@ def missing_note(card: Any) -> str | None:
     """A note for ``ipb check`` when a card has no sidecar (not an error: English answers read without one)."""
     if sidecar_path(card.id, getattr(card, "file", None)) is not None:
         return None
-    stem = Path(card.file).stem if getattr(card, "file", "") not in ("", "<string>") else card.id
+    file = getattr(card, "file", "") or ""
+    bundled = file not in ("", "<string>") and Path(file).resolve().parent == _bundled(card.id).parent.parent.resolve()
+    where = (f"frameworks/{_FOLDER}/{card.id}.yaml" if bundled or file in ("", "<string>")
+             else f"{Path(file).stem}{SIDECAR_SUFFIX} beside it")
     return (f"note: card {card.id!r} has no gate names in other languages; answers in other languages are read by its "
-            f"English names only (add {stem}{SIDECAR_SUFFIX} beside it: docs/scoring.md, 'Gate names in other languages')")
+            f"English names only (add {where}: docs/scoring.md, 'Gate names in other languages')")
