@@ -30,7 +30,7 @@ from ipb.scoring._text import (
 from ipb.scoring.parse._abbreviations import gate_abbreviations
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._element_spec import _elements
-from ipb.scoring.parse._foreign_names import foreign_literal, foreign_name_pattern, name_key
+from ipb.scoring.parse._foreign_names import TRANSLATION, foreign_literal, foreign_name_pattern, name_key
 from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._references import _SEP
 from ipb.scoring.parse._regime_words import REGIME_SYNONYMS, regime_pattern
@@ -199,8 +199,9 @@ def _build_index(card: Card) -> _CardIndex:
     for spelling, info in gate_abbreviations((g.number, (g.name, *g.aliases), (ELEMENT_FIELD.sub(" ", e) for e in g.required_elements))
                                              for g in card.gates).items():
         mention_gate.setdefault(spelling, info)
-    # names in other languages (the card's translations sidecar) read as aliases: fuzzy choices after the English ones
-    # (a tie goes to English) and mentions by their own patterns (word boundaries and endings of their script)
+    # names in other languages (the card's translations sidecar) read as aliases are (how "translation"): fuzzy choices
+    # after the English ones (a tie goes to English) and mentions by their own patterns (boundaries and endings of
+    # their script)
     foreign: dict[str, int] = {}
     sidecar = gate_names(card)
     for g in card.gates:
@@ -216,7 +217,7 @@ def _build_index(card: Card) -> _CardIndex:
         if p is not None:
             found.append((norm, norm.split()[0], p, not unspaced(norm), info))
     for key, number in foreign.items():
-        found.append((key, foreign_literal(key), foreign_name_pattern(key), not unspaced(key), (number, "alias")))
+        found.append((key, foreign_literal(key), foreign_name_pattern(key), not unspaced(key), (number, TRANSLATION)))
     mention_triggers: list[Trigger] = []
     mention_info: list[tuple[int, str]] = []
     for norm, literal, p, word, info in sorted(found, key=lambda f: len(f[0]), reverse=True):

@@ -2,7 +2,7 @@
 translations sidecar (:mod:`ipb.engine.translations`).
 
 The names are read as the card's English aliases are (labels, headings, table rows, mentions; never by the embedding
-fallback), with two differences of script:
+fallback; ``how`` "translation", confidence as an alias), with two differences of script:
 
 * in a spaced script (Latin, Cyrillic, Devanagari) a name is found on word boundaries, and each word of six letters or
   more may end differently in its last two letters (five letters: its last one), followed by up to four more
@@ -23,7 +23,12 @@ import re
 
 from ipb.scoring._foreign_verdicts import unspaced
 
-__all__ = ["foreign_name_pattern", "foreign_literal", "name_key"]
+__all__ = ["TRANSLATION", "foreign_name_pattern", "foreign_literal", "name_key"]
+
+#: How a gate named by a name of its card's sidecar is recognised (``GateTrace.how``): as an alias is, with the same
+#: confidence, but told apart where it matters that the parser reads only part of the answer's language
+#: (:mod:`._positional`).
+TRANSLATION = "translation"
 
 #: Combining marks that are part of a word: Latin combining diacritics and Devanagari signs (not its danda or digits).
 _MARKS = "\u0300-\u036f\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963"

@@ -72,7 +72,7 @@ def _without_sidecar(card_id: str):
 def test_an_answer_in_another_language_reads_gate_by_gate(language: str) -> None:
     parsed = parse_response(ANSWERS[language], BUYBACK, embedder=False)
     assert [(g.gate, g.verdict) for g in parsed.gates] == WANT
-    assert {g.how for g in parsed.gates} == {"alias"}  # by name, not by position
+    assert {g.how for g in parsed.gates} == {"translation"}  # by name, not by position
     assert parsed.final_verdict == "NO_REPURCHASE"
     # the same text, read by the card without its sidecar, does not place the gates so (the names do the work)
     bare = parse_response(ANSWERS[language], _without_sidecar(BUYBACK), embedder=False)
