@@ -176,3 +176,16 @@ def test_a_shipped_sidecar(path: Path) -> None:
                 assert owner.setdefault(key, gate_id) == gate_id, f"{name!r} names two gates"
                 assert normalize(name) not in english, f"{name!r} ({language}) is an English name of the card"
                 assert " " in key or key not in english_words, f"{name!r} ({language}) is an English word of the card"
+
+
+def test_a_title_of_the_writers_own_beside_translated_names_keeps_its_place() -> None:
+    # All Weather construction: 1 four environments, 2 risk parity, 3 leverage. Items 1 and 3 are named by the sidecar;
+    # item 2's title is the writer's own ("an equal share of the danger"): its place makes it gate 2, not an invented
+    # gate (as it would be beside items named in English, where the parser reads the run's language)
+    text = ("Revisión de la cartera All Weather\n\n"
+            "1. Cuatro entornos: cumple. Cada entorno tiene activos que ganan en él.\n"
+            "2. Reparto igualitario del peligro: cumple. Cada entorno aporta cerca de un cuarto.\n"
+            "3. Bonos apalancados: no cumple. El coste de financiación supera el rendimiento esperado.\n")
+    parsed = parse_response(text, "dalio_all_weather_portfolio_construction", embedder=False)
+    assert [(g.gate, g.verdict, g.how) for g in parsed.gates] == [(1, P, "translation"), (2, P, "position"), (3, R, "translation")]
+    assert parsed.invented_gates == []
