@@ -226,9 +226,9 @@ def sidecar_errors(path: Path) -> list[IpbError]:
     schema = _schema_errors(doc, _validator(), "a translations sidecar")
     if schema:
         return schema
-    card_id, gate_ids, error = _card_of(Path(path), doc)
-    if error is not None:
-        return [error]
+    card_id, gate_ids, wrong_card = _card_of(Path(path), doc)
+    if wrong_card is not None:
+        return [wrong_card]
     return _doc_errors(doc, gate_ids, card_id)
 
 
