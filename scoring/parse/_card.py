@@ -12,10 +12,12 @@ elements (:mod:`._elements`).
 from __future__ import annotations
 
 import re
+import sys
 from functools import lru_cache
 
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.engine.translations import gate_names
+from ipb.errors import ErrorGroup, IpbError
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._foreign_verdicts import unspaced
 from ipb.scoring._text import (
@@ -171,6 +173,26 @@ def _outcome_key(text: str) -> str:
     return re.sub(r"[ \t_:-]+", "_", text.strip().upper())
 
 
+#: Sidecar files whose errors were already reported in this process (each is reported once).
+_REPORTED: set[str] = set()
+
+
+def _sidecar_names(card: Card) -> dict[str, tuple[str, ...]]:
+    """:func:`ipb.engine.translations.gate_names` of ``card``; a broken sidecar is reported once on standard error,
+    located (``ipb check`` lists every problem), and its names are not read: the parser never raises on an answer, and
+    the card's English names still read."""
+    try:
+        return gate_names(card)
+    except IpbError as error:
+        errors = error.errors if isinstance(error, ErrorGroup) else [error]
+        key = errors[0].file or card.id
+        if key not in _REPORTED:
+            _REPORTED.add(key)
+            sys.stderr.write(f"warning: {errors[0]}; the names of this translations sidecar are not read "
+                             f"({len(errors)} problem(s); ipb check lists them)\n")
+        return {}
+
+
 @per_object()
 def _index(card: Card) -> _CardIndex:
     """The card's index (:func:`_build_index`), built once per card object."""
@@ -203,7 +225,7 @@ def _build_index(card: Card) -> _CardIndex:
     # after the English ones (a tie goes to English) and mentions by their own patterns (boundaries and endings of
     # their script)
     foreign: dict[str, int] = {}
-    sidecar = gate_names(card)
+    sidecar = _sidecar_names(card)
     for g in card.gates:
         for name in sidecar.get(g.id, ()):
             key = name_key(name)

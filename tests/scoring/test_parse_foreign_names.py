@@ -189,3 +189,16 @@ def test_a_title_of_the_writers_own_beside_translated_names_keeps_its_place() ->
     parsed = parse_response(text, "dalio_all_weather_portfolio_construction", embedder=False)
     assert [(g.gate, g.verdict, g.how) for g in parsed.gates] == [(1, P, "translation"), (2, P, "position"), (3, R, "translation")]
     assert parsed.invented_gates == []
+
+
+def test_a_broken_sidecar_never_breaks_a_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # regression (the parser raised the sidecar's LoadError, a traceback in ipb parse): the error is reported once,
+    # located, and the card's English names still read
+    text = (FRAMEWORKS / f"{BUYBACK}.yaml").read_text(encoding="utf-8")
+    card_file = tmp_path / "broken.yaml"
+    card_file.write_text(re.sub(r"(?m)^id: .*$", "id: broken", text, count=1), encoding="utf-8")
+    (tmp_path / "broken.translations.yaml").write_text("version: 1\ncard: broken\ngates:\n  no_such_gate:\n    es: [uno]\n",
+                                                       encoding="utf-8")
+    parsed = parse_response("Published price limit: PASS\n", load_card(card_file), embedder=False)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(3, P)]
+    assert "broken.translations.yaml:4:3:" in capsys.readouterr().err
