@@ -46,7 +46,7 @@ from ipb.errors import ErrorGroup, IpbError
 
 __all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
            "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
-           "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "edged", "guard", "load_languages"]
+           "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "edged", "MARK_END", "guard", "load_languages"]
 
 _FILE = "languages.yaml"
 
@@ -87,6 +87,8 @@ def bounded(word: str) -> str:
 #: does not count them ("नहीं" ends in one).
 _MARKS: Final = "\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963"
 _DEVANAGARI: Final = re.compile("[\u0900-\u097f]")
+#: The end of a word that closes on a Devanagari mark ("करें"), where ``\b`` finds none: an alternative to it.
+MARK_END: Final = rf"(?<=[{_MARKS}])(?![^\W_])(?![{_MARKS}])"
 
 
 def edged(body: str, word: str) -> str:

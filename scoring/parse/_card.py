@@ -19,7 +19,7 @@ from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.engine.translations import gate_names
 from ipb.errors import ErrorGroup, IpbError
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._foreign_verdicts import unspaced
+from ipb.scoring._foreign_verdicts import MARK_END, unspaced
 from ipb.scoring._text import (
     KNOWN_BOOKS,
     KNOWN_ENTITIES,
@@ -292,7 +292,8 @@ def _build_index(card: Card) -> _CardIndex:
         for k, p in enumerate(parts) if k))(w.split("_"))
         for w in spoken]
     outcome_alts.sort(key=len, reverse=True)
-    outcome_re = re.compile(r"(?i)\b(?:" + "|".join(outcome_alts) + r")(?:s)?\b") if outcome_alts else None
+    # (a Devanagari outcome word may end on a vowel sign, "निवेश करें", where \b finds no end)
+    outcome_re = re.compile(r"(?i)\b(?:" + "|".join(outcome_alts) + r")(?:s)?(?:\b|" + MARK_END + ")") if outcome_alts else None
     outcome_triggers = [Trigger(w.split("_")[0].lower(), outcome_re) for w in spoken] if outcome_re is not None else []
 
     canonical = _investor_names(card.investor)

@@ -202,3 +202,13 @@ def test_a_broken_sidecar_never_breaks_a_parse(tmp_path: Path, capsys: pytest.Ca
     parsed = parse_response("Published price limit: PASS\n", load_card(card_file), embedder=False)
     assert [(g.gate, g.verdict) for g in parsed.gates] == [(3, P)]
     assert "broken.translations.yaml:4:3:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("closing", "want"), [
+    ("अंतिम निर्णय: निवेश करें", "INVEST"), ("अंतिम निर्णय: निवेश न करें", "DECLINE"), ("निष्कर्ष: न खरीदें", "DECLINE"),
+    ("अंतिम निर्णय: खरीदें", "INVEST"),
+], ids=["invest", "do-not-invest", "do-not-buy", "buy"])
+def test_hindi_final_verdicts_that_end_on_a_vowel_sign(closing: str, want: str) -> None:
+    # "करें" and "खरीदें" end on a vowel sign and anusvara, where Python's \b finds no word end (they read nothing before)
+    text = "सुरक्षा मार्जिन: उत्तीर्ण।\n\n" + closing + "\n"
+    assert parse_response(text, "buffett_owner_earnings_dcf", embedder=False).final_verdict == want
