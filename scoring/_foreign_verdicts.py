@@ -46,7 +46,7 @@ from ipb.errors import ErrorGroup, IpbError
 
 __all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
            "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
-           "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "guard", "load_languages"]
+           "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "edged", "MARK_END", "guard", "load_languages"]
 
 _FILE = "languages.yaml"
 
@@ -80,7 +80,29 @@ def bounded(word: str) -> str:
     'ผ่าน(?!มา|ทาง|ไป|พ้น)'
     """
     body = _body(word)
-    return body + guard(word) if unspaced(word) else rf"\b{body}\b"
+    return body + guard(word) if unspaced(word) else edged(body, word)
+
+
+#: Devanagari vowel signs, virama and other combining marks: part of a word, though Python's ``\w`` (and so ``\b``)
+#: does not count them ("नहीं" ends in one).
+_MARKS: Final = "\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963"
+_DEVANAGARI: Final = re.compile("[\u0900-\u097f]")
+#: The end of a word that closes on a Devanagari mark ("करें"), where ``\b`` finds none: an alternative to it.
+MARK_END: Final = rf"(?<=[{_MARKS}])(?![^\W_])(?![{_MARKS}])"
+
+
+def edged(body: str, word: str) -> str:
+    r"""``body`` (the pattern of a spaced-script ``word``) on word boundaries: ``\b``, or for a word written in
+    Devanagari, lookarounds that count its combining marks as letters.
+
+    >>> edged("nicht", "nicht")
+    '\\bnicht\\b'
+    >>> bool(re.search(edged("नहीं", "नहीं"), "उत्तीर्ण नहीं है")), bool(re.search(edged("पूर", "पूर"), "पूरा"))
+    (True, False)
+    """
+    if _DEVANAGARI.search(word) is None:
+        return rf"\b{body}\b"
+    return rf"(?<![^\W_])(?<![{_MARKS}]){body}(?![^\W_])(?![{_MARKS}])"
 
 
 def guard(word: str) -> str:
@@ -199,7 +221,7 @@ GATE_FRAMES: Final[tuple[str, ...]] = _tables()["gate_frames"]
 LABELS: Final[tuple[str, ...]] = _tables()["labels"]
 #: :data:`LABELS` as one alternation (spaced ones on word boundaries).
 LABEL_PATTERN: Final = "(?:" + "|".join(
-    (_body(w) if unspaced(w) else rf"\b{_body(w)}\b").replace(r"\s+", r"[ \t]+") for w in sorted(LABELS, key=len, reverse=True)) + ")"
+    (_body(w) if unspaced(w) else edged(_body(w), w)).replace(r"\s+", r"[ \t]+") for w in sorted(LABELS, key=len, reverse=True)) + ")"
 #: The literal each label starts with (a long text is scanned for these).
 LABEL_LITERALS: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.split()[0].lower() for w in LABELS))
 
@@ -211,7 +233,7 @@ MISTAKES: Final[tuple[str, ...]] = _tables()["mistakes"]
 FINAL_LABELS: Final[tuple[str, ...]] = _tables()["final_labels"]
 #: :data:`FINAL_LABELS` followed by its colon (a label, not a mention of the decision in running text).
 FINAL_LABEL_CUE: Final = re.compile("(?i)(?:" + "|".join(
-    (_body(w) if unspaced(w) else rf"\b{_body(w)}\b").replace(r"\s+", r"[ \t]+") for w in sorted(FINAL_LABELS, key=len, reverse=True))
+    (_body(w) if unspaced(w) else edged(_body(w), w)).replace(r"\s+", r"[ \t]+") for w in sorted(FINAL_LABELS, key=len, reverse=True))
     + r")[ \t]*[*_]{0,2}[ \t]*[:\uff1a]")
 #: Words for "if" that make a sentence they open a condition ("si", "wenn", "если"; ``conditionals``).
 CONDITIONALS: Final = frozenset(w.lower() for w in _tables()["conditionals"])

@@ -515,13 +515,13 @@ def synonym_patterns(words: list[str], rating_only: frozenset[str] = frozenset()
     rating = re.compile(
         rf'(?i)(?:"(?:{labels})"[ \t]*:[ \t]*"[ \t]*'
         rf"|(?:\b(?:{labels})|{_FOREIGN_LABELS})[ \t]*\**[ \t]*[:=\u2014\uff1a-][ \t]*\**[ \t]*)"
-        rf"(?P<word>{alternation(words)})(?:\b|(?<={_UNSPACED_CHAR}))"
+        rf"(?P<word>{alternation(words)})(?:\b|(?<={_UNSPACED_CHAR})|{_fv.MARK_END})"
     )
     rating_triggers = [Trigger(w, rating) for w in ("signal", "recommendation", "rating", "action", "stance", "call", "decision", "verdict",
                                                     "interest", "view", '"')]
     rating_triggers += [Trigger(w, rating, word=not _fv.unspaced(w)) for w in _FOREIGN_LABEL_LITERALS]
     plain = [w for w in words if w not in rating_only]
-    bare = re.compile(rf"(?i)(?:\b|(?={_UNSPACED_CHAR}))(?P<word>{alternation(plain)})(?:\b|(?<={_UNSPACED_CHAR}))")
+    bare = re.compile(rf"(?i)(?:\b|(?={_UNSPACED_CHAR}))(?P<word>{alternation(plain)})(?:\b|(?<={_UNSPACED_CHAR})|{_fv.MARK_END})")
     bare_triggers = [Trigger(first, bare, word=first[:1].isalnum() and not _fv.unspaced(first))
                      for first in dict.fromkeys(w.split()[0] for w in plain)]
     return rating, rating_triggers, bare, bare_triggers

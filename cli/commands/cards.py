@@ -32,6 +32,7 @@ from ipb.engine.registry import (DATA_FILES, bundled_card_paths, bundled_scenari
                                  compiled_card, find_card, item_card, use_cards)
 from ipb.engine.render import to_dot, to_mermaid
 from ipb.engine.scenario import Scenario, check_expected, load_scenario, parse_assignment, scenario_from_doc
+from ipb.engine.translations import is_sidecar, missing_note, sidecar_errors, sidecar_path
 from ipb.errors import ErrorGroup, IpbError, LoadError
 
 
@@ -222,7 +223,14 @@ def check(
     cards: dict[str, Any] = {}
     scenarios: list[tuple[Path, YamlDoc]] = []
     broken: dict[str, Path] = {}  # id -> file of a card on this command line that failed to load
+    sidecars: set[Path] = set()  # translations sidecars checked (given, or found for a card checked)
+    bare: list[Any] = []  # cards checked that have no sidecar (a note, not an error)
     for path in files:
+        if is_sidecar(path):
+            if path.resolve() not in sidecars:
+                sidecars.add(path.resolve())
+                problems.extend(sidecar_errors(path))
+            continue
         if path.name in DATA_FILES:
             problems.extend(DATA_FILES[path.name](path))
             continue
@@ -240,6 +248,12 @@ def check(
             warnings.extend(lint_card(card))
             warnings.extend(lint_reach(card))
             warnings.extend(_unknown_investor(card, doc))
+            side = sidecar_path(card.id, path)
+            if side is None:
+                bare.append(card)
+            elif side.resolve() not in sidecars:  # its gate names in other languages (docs/scoring.md)
+                sidecars.add(side.resolve())
+                problems.extend(sidecar_errors(side))
             from ipb.perturb.render import value_word_errors  # (perturb loads only when a card is checked)
 
             problems.extend(value_word_errors(card, doc))  # category values a question could not tell apart
@@ -318,6 +332,12 @@ def check(
         if warnings:
             status += " (" + ", ".join(f"{rule} {len(group)}" for rule, group in ordered) + ")"
         out.print(f"checked {len(files)} file(s): {status}", markup=False)
+        if len(bare) == 1:
+            err.print(missing_note(bare[0]) or "", markup=False)
+        elif bare:
+            err.print(f"note: {len(bare)} card(s) have no gate names in other languages ({', '.join(c.id for c in bare)}); "
+                      "answers in other languages are read by their English names only (docs/scoring.md, 'Gate names in "
+                      "other languages')", markup=False)
     if problems or (strict and warnings):
         raise typer.Exit(code=1)
 

@@ -1,6 +1,8 @@
 """The card side of the parser: what one card offers to be recognised by (built once per card and cached).
 
-Gate names, aliases and ids as fuzzy-match choices and as mention patterns,
+Gate names, aliases and ids as fuzzy-match choices and as mention patterns
+(with the names in other languages of the card's translations sidecar,
+:mod:`ipb.engine.translations`, read as aliases: :mod:`._foreign_names`),
 the card's outcome words (any casing, spaces or hyphens for underscores),
 investor names for attributions, entity and book names for citations, the
 gate texts the embedding fallback compares with, and each gate's required
@@ -10,11 +12,14 @@ elements (:mod:`._elements`).
 from __future__ import annotations
 
 import re
+import sys
 from functools import lru_cache
 
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
+from ipb.engine.translations import gate_names
+from ipb.errors import ErrorGroup, IpbError
 from ipb.scoring import verdict_words as vw
-from ipb.scoring._foreign_verdicts import unspaced
+from ipb.scoring._foreign_verdicts import MARK_END, unspaced
 from ipb.scoring._text import (
     KNOWN_BOOKS,
     KNOWN_ENTITIES,
@@ -27,6 +32,7 @@ from ipb.scoring._text import (
 from ipb.scoring.parse._abbreviations import gate_abbreviations
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._element_spec import _elements
+from ipb.scoring.parse._foreign_names import TRANSLATION, foreign_literal, foreign_name_pattern, name_key
 from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._references import _SEP
 from ipb.scoring.parse._regime_words import REGIME_SYNONYMS, regime_pattern
@@ -167,6 +173,26 @@ def _outcome_key(text: str) -> str:
     return re.sub(r"[ \t_:-]+", "_", text.strip().upper())
 
 
+#: Sidecar files whose errors were already reported in this process (each is reported once).
+_REPORTED: set[str] = set()
+
+
+def _sidecar_names(card: Card) -> dict[str, tuple[str, ...]]:
+    """:func:`ipb.engine.translations.gate_names` of ``card``; a broken sidecar is reported once on standard error,
+    located (``ipb check`` lists every problem), and its names are not read: the parser never raises on an answer, and
+    the card's English names still read."""
+    try:
+        return gate_names(card)
+    except IpbError as error:
+        errors = error.errors if isinstance(error, ErrorGroup) else [error]
+        key = errors[0].file or card.id
+        if key not in _REPORTED:
+            _REPORTED.add(key)
+            sys.stderr.write(f"warning: {errors[0]}; the names of this translations sidecar are not read "
+                             f"({len(errors)} problem(s); ipb check lists them)\n")
+        return {}
+
+
 @per_object()
 def _index(card: Card) -> _CardIndex:
     """The card's index (:func:`_build_index`), built once per card object."""
@@ -195,14 +221,30 @@ def _build_index(card: Card) -> _CardIndex:
     for spelling, info in gate_abbreviations((g.number, (g.name, *g.aliases), (ELEMENT_FIELD.sub(" ", e) for e in g.required_elements))
                                              for g in card.gates).items():
         mention_gate.setdefault(spelling, info)
+    # names in other languages (the card's translations sidecar) read as aliases are (how "translation"): fuzzy choices
+    # after the English ones (a tie goes to English) and mentions by their own patterns (boundaries and endings of
+    # their script)
+    foreign: dict[str, int] = {}
+    sidecar = _sidecar_names(card)
+    for g in card.gates:
+        for name in sidecar.get(g.id, ()):
+            key = name_key(name)
+            if key not in mention_gate and key not in foreign:
+                foreign[key] = g.number
+                choices.append(normalize(name))
+                choice_gate.append(g.number)
+    found: list[tuple[str, str, str, bool, tuple[int, str]]] = []  # (key, literal, pattern, word rule, gate and how)
+    for norm, info in mention_gate.items():
+        p = _alias_pattern(norm, inflect=info[1] != "substance")  # a substance phrase is matched as written
+        if p is not None:
+            found.append((norm, norm.split()[0], p, not unspaced(norm), info))
+    for key, number in foreign.items():
+        found.append((key, foreign_literal(key), foreign_name_pattern(key), not unspaced(key), (number, TRANSLATION)))
     mention_triggers: list[Trigger] = []
     mention_info: list[tuple[int, str]] = []
-    for norm in sorted(mention_gate, key=len, reverse=True):
-        p = _alias_pattern(norm, inflect=mention_gate[norm][1] != "substance")  # a substance phrase is matched as written
-        if p is None:
-            continue
-        mention_triggers.append(Trigger(norm.split()[0], re.compile("(?i)" + p), len(mention_info), word=not unspaced(norm)))
-        mention_info.append(mention_gate[norm])
+    for norm, literal, p, word, info in sorted(found, key=lambda f: len(f[0]), reverse=True):
+        mention_triggers.append(Trigger(literal, re.compile("(?i)" + p), len(mention_info), word=word))
+        mention_info.append(info)
 
     outcome_of: dict[str, str] = {}
     words: list[str] = []
@@ -250,7 +292,8 @@ def _build_index(card: Card) -> _CardIndex:
         for k, p in enumerate(parts) if k))(w.split("_"))
         for w in spoken]
     outcome_alts.sort(key=len, reverse=True)
-    outcome_re = re.compile(r"(?i)\b(?:" + "|".join(outcome_alts) + r")(?:s)?\b") if outcome_alts else None
+    # (a Devanagari outcome word may end on a vowel sign, "निवेश करें", where \b finds no end)
+    outcome_re = re.compile(r"(?i)\b(?:" + "|".join(outcome_alts) + r")(?:s)?(?:\b|" + MARK_END + ")") if outcome_alts else None
     outcome_triggers = [Trigger(w.split("_")[0].lower(), outcome_re) for w in spoken] if outcome_re is not None else []
 
     canonical = _investor_names(card.investor)

@@ -24,7 +24,9 @@ A run is the numbered items of one list numbered 1..N, the items of one bulleted
 
 An item keeps a reading it had of its own gate. A title the parser took for a gate the card lacks (FM-1) becomes the
 gate of its position only in a run none of whose items the card's words name (a run the parser cannot read by names,
-such as one in another language); beside named items it stays an invented gate.
+such as one in another language); beside named items it stays an invented gate. Items named by the card's names in
+other languages (its translations sidecar, how "translation") do not count as named here: a sidecar gives a few usual
+names per gate, and a title in the same language that none matches is the writer's own name for its place's gate.
 The confidence factor of a gate met this way is that of an embedding match (:data:`._confidence.RECOGNITION`).
 """
 
@@ -34,6 +36,7 @@ import re
 
 from ipb.scoring._text import item_number
 from ipb.scoring.parse._common import _Anchor
+from ipb.scoring.parse._foreign_names import TRANSLATION
 from ipb.scoring.parse._run_subjects import lead_in, names_no_criteria, subject_title
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._subject_tables import keyed_by_subject
@@ -70,7 +73,9 @@ class _PositionalMixin(_ParserState):
                 # a worded title the parser took for a gate the card lacks keeps that reading beside items the card's
                 # words name ("1. Owner earnings", "2. Insider buying", "3. Margin of safety"): the parser reads the
                 # run's language, and the title names no gate of the card
-                named = any((a := self.anchors.get(li)) is not None and a.gate is not None for li in run)
+                # (a name from the card's translations sidecar does not show that: those cover some gates' usual names,
+                # and the writer's own title for another gate in the same language is no invented gate)
+                named = any((a := self.anchors.get(li)) is not None and a.gate is not None and a.how != TRANSLATION for li in run)
                 for k, li in enumerate(run, start=1):
                     anchor = self.anchors.get(li)
                     if anchor is None or (anchor.gate is None and not named):

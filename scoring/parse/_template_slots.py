@@ -88,7 +88,7 @@ def has_content(text: str, *, lone_verdict: bool = True) -> bool:
 
 #: How a label names its gate by the card's words for it (not by the gate's substance, facts or a paraphrase, which
 #: are content of their own).
-NAMED = frozenset({"name", "alias", "id", "number", "fuzzy", "words"})
+NAMED = frozenset({"name", "alias", "translation", "id", "number", "fuzzy", "words"})
 
 
 #: How much of each range is read (characters): a template is short, and content shows in its first lines.

@@ -44,7 +44,8 @@ class GateTrace:
     ``elements`` the card's required elements found in the gate's sections
     (templates such as ``price {price}`` rendered with the number the text
     gives: ``price $50B``), with ``element_spans``. ``how`` is how the gate
-    was recognised: name, alias, id, number, fuzzy, words (a part of one
+    was recognised: name, alias, translation (a name in another language from
+    the card's translations sidecar), id, number, fuzzy, words (a part of one
     gate's name or aliases), substance (a phrase of one gate's name, aliases
     or required elements without its frame words: "the net current asset
     value" for "net current asset value test"; such a gate counts only when

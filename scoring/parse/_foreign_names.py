@@ -1,0 +1,115 @@
+"""Gate names in other languages as the parser reads them (issue 13; paper §7.5): patterns for the names of a card's
+translations sidecar (:mod:`ipb.engine.translations`).
+
+The names are read as the card's English aliases are (labels, headings, table rows, mentions; never by the embedding
+fallback; ``how`` "translation", confidence as an alias), with two differences of script:
+
+* in a spaced script (Latin, Cyrillic, Devanagari) a name is found on word boundaries, and each word of six letters or
+  more may end differently in its last two letters (five letters: its last one), followed by up to four more
+  letters: the cheap inflection tolerance a declined or plural name needs ("запас прочности" reads "запаса
+  прочности", "ventaja competitiva" reads "ventajas competitivas"). A Latin word of four letters or fewer is matched
+  as written; one of another script may change its last letter ("цена", "цены"). A name of one Latin word takes
+  only a plural or definite ending (:data:`_LATIN_ENDINGS`: "Sicherheitsmarge" reads "Sicherheitsmargen",
+  "risikobudsjett" reads "risikobudsjettet"), since its stem could be an English word's ("liquidità" is not
+  "liquidity"). A boundary counts the combining marks of Devanagari (vowel signs, virama) and Latin (U+0300-U+036F)
+  as letters, which Python's ``\\b`` does not;
+* in an unspaced script (CJK ideographs, kana, hangul, Thai) a name is a substring, as the verdict words of those
+  scripts are (``grammar/languages.yaml``); spaces inside it may be left out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring._foreign_verdicts import unspaced
+
+__all__ = ["TRANSLATION", "foreign_name_pattern", "foreign_literal", "name_key"]
+
+#: How a gate named by a name of its card's sidecar is recognised (``GateTrace.how``): as an alias is, with the same
+#: confidence, but told apart where it matters that the parser reads only part of the answer's language
+#: (:mod:`._positional`).
+TRANSLATION = "translation"
+
+#: Combining marks that are part of a word: Latin combining diacritics and Devanagari signs (not its danda or digits).
+_MARKS = "\u0300-\u036f\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963"
+#: One letter of a word, marks included.
+_LETTER = rf"(?:[^\W\d_]|[{_MARKS}])"
+_BEFORE = rf"(?<![^\W_])(?<![{_MARKS}])"
+_AFTER = rf"(?![^\W_])(?![{_MARKS}])"
+
+
+def name_key(name: str) -> str:
+    """A name as the index keys it: lower case, single spaces.
+
+    >>> name_key("  Margen de   Seguridad ")
+    'margen de seguridad'
+    """
+    return " ".join(name.lower().split())
+
+
+#: Endings a one-word Latin-script name may take: plurals and the Scandinavian definite article.
+_LATIN_ENDINGS = r"(?:s|es|n|en|e|er|r|et|ne|ene|erne|ta|te)?"
+
+
+def _latin(word: str) -> bool:
+    return all(ord(ch) < 0x250 for ch in word)
+
+
+def _stem(word: str) -> tuple[str, int]:
+    """(the part of ``word`` matched as written, how many letters may follow it): a word of six characters or more
+    loses two, one of five loses one, one of four outside the Latin script loses one (and takes two), a shorter one
+    or one holding a digit keeps all (and takes none).
+
+    >>> _stem("прочности"), _stem("marge"), _stem("biên"), _stem("цена")
+    (('прочнос', 4), ('marg', 3), ('biên', 0), ('цен', 2))
+    """
+    if any(ch.isdigit() for ch in word) or not any(ch.isalpha() for ch in word):
+        return word, 0
+    if len(word) >= 6:
+        return word[:-2], 4
+    if len(word) == 5:
+        return word[:-1], 3
+    if len(word) == 4 and not _latin(word):
+        return word[:-1], 2  # a short Cyrillic or Devanagari noun declines too: "цена", "цены", "цену"
+    return word, 0
+
+
+def foreign_literal(name: str) -> str:
+    """The lower-case text every match of the name starts with (the scan looks for it before trying the pattern).
+
+    >>> foreign_literal("Запас прочности"), foreign_literal("安全 边际")
+    ('запа', '安全')
+    """
+    key = name_key(name)
+    if unspaced(key):
+        return key.split()[0]
+    if " " not in key and _latin(key):
+        return key
+    return _stem(key.split()[0])[0]
+
+
+def foreign_name_pattern(name: str) -> str:
+    """A regular expression (case-insensitive when compiled with ``(?i)``) that finds ``name`` in an answer.
+
+    >>> p = re.compile("(?i)" + foreign_name_pattern("запас прочности"))
+    >>> [m.group(0) for m in p.finditer("Запаса прочности нет; запасной план")]
+    ['Запаса прочности']
+    >>> bool(re.search(foreign_name_pattern("安全边际"), "本公司的安全边际不足"))
+    True
+    >>> bool(re.search(foreign_name_pattern("सुरक्षा मार्जिन"), "सुरक्षा मार्जिन: विफल"))
+    True
+    >>> bool(re.search(foreign_name_pattern("मूल्य"), "मूल्यांकन"))
+    False
+    >>> [bool(re.search(foreign_name_pattern("liquidità"), t)) for t in ("la liquidità", "liquidity")]
+    [True, False]
+    """
+    words = name_key(name).split()
+    if unspaced(name_key(name)):
+        return r"\s*".join(re.escape(w) for w in words)
+    if len(words) == 1 and _latin(words[0]):
+        return _BEFORE + re.escape(words[0]) + _LATIN_ENDINGS + _AFTER
+    parts = []
+    for word in words:
+        stem, tail = _stem(word)
+        parts.append(re.escape(stem) + (f"{_LETTER}{{0,{tail}}}" if tail else ""))
+    return _BEFORE + r"[ \t\u00a0]+".join(parts) + _AFTER
