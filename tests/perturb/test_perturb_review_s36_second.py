@@ -11,7 +11,8 @@ The read (``/work/notes/s36review2.md``, 20 items on each of 10 cards) graded 7 
 3. graham_seven_tests_defensive #160: total assets $480M below current liabilities $80M + long-term debt $426M
    with a positive book value of $30 a share (equity not stated, so the closure rule read nothing).
 
-Each rule refuses the review's item and keeps a neighbour; every hand-worked bound is written out at its case.
+Two I kinds of the same read that one rule each fixes are here too (R9: a reserve 2-5x all the cash; R7: an
+industrial's current assets 1.7-1.9x its sales). Each rule refuses the review's item and keeps a neighbour; every hand-worked bound is written out at its case.
 """
 
 from __future__ import annotations
@@ -52,6 +53,24 @@ CASES = [
     (GRAHAM, "liabilities_below_assets_with_positive_book", {**_BAL, "long_term_debt": "$400M"}, True),
     (GRAHAM, "liabilities_below_assets_with_positive_book",
      {"total_assets": "$480M", "current_liabilities": "$80M", "long_term_debt": "$426M"}, False),
+    # I kinds the same read found (R9, R7), one rule each:
+    # I #79: $15.25B to keep of $8B of cash (1.9x) refused; 1.5 x $8B = $12B kept, $12.01B refused; unstated kept
+    (REPURCHASE, "reserve_within_reach_of_cash", {"cash_and_equivalents": "$8B", "liquidity_reserve": "$15.25B"}, True),
+    (REPURCHASE, "reserve_within_reach_of_cash", {"cash_and_equivalents": "$8B", "liquidity_reserve": "$12B"}, False),
+    (REPURCHASE, "reserve_within_reach_of_cash", {"cash_and_equivalents": "$8B", "liquidity_reserve": "$12.01B"}, True),
+    (REPURCHASE, "reserve_within_reach_of_cash", {"cash_and_equivalents": "$8B"}, False),
+    # I #115: an industrial with $874M of current assets on $450M of sales (1.94x) refused; 1.2 x $450M = $540M
+    # kept, $541M refused; I #166: $200M on $150M (1.33x) refused; the base's $200M on $450M kept
+    (GRAHAM, "industrial_current_assets_within_sales",
+     {"company_type": "industrial", "annual_sales": "$450M", "current_assets": "$874M"}, True),
+    (GRAHAM, "industrial_current_assets_within_sales",
+     {"company_type": "industrial", "annual_sales": "$450M", "current_assets": "$540M"}, False),
+    (GRAHAM, "industrial_current_assets_within_sales",
+     {"company_type": "industrial", "annual_sales": "$450M", "current_assets": "$541M"}, True),
+    (GRAHAM, "industrial_current_assets_within_sales",
+     {"company_type": "industrial", "annual_sales": "$150M", "current_assets": "$200M"}, True),
+    (GRAHAM, "industrial_current_assets_within_sales",
+     {"company_type": "industrial", "annual_sales": "$450M", "current_assets": "$200M"}, False),
 ]
 
 
