@@ -12,7 +12,8 @@ The read (``/work/notes/s36review2.md``, 20 items on each of 10 cards) graded 7 
    with a positive book value of $30 a share (equity not stated, so the closure rule read nothing).
 
 Two I kinds of the same read that one rule each fixes are here too (R9: a reserve 2-5x all the cash; R7: an
-industrial's current assets 1.7-1.9x its sales). Each rule refuses the review's item and keeps a neighbour; every hand-worked bound is written out at its case.
+industrial's current assets 1.7-1.9x its sales; R8: a negative ten-year yield at a 1.5% policy rate, four bubble
+signals in a 7.5-10% collapse). Each rule refuses the review's item and keeps a neighbour; every hand-worked bound is written out at its case.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from perturb_support import SCENARIOS, assert_rule_case
 REPURCHASE = "buffett_share_repurchase"
 GRAHAM = "graham_seven_tests_defensive"
 LYNCH = "lynch_six_category_framework"
+DALIO = "dalio_debt_supercycle_navigation"
 _2000 = {"issuer": "berkshire_hathaway", "decision_date": "2000-03-31"}
 _BAL = {"total_assets": "$480M", "current_liabilities": "$80M", "book_value_per_share": "$30"}
 
@@ -71,6 +73,21 @@ CASES = [
      {"company_type": "industrial", "annual_sales": "$150M", "current_assets": "$200M"}, True),
     (GRAHAM, "industrial_current_assets_within_sales",
      {"company_type": "industrial", "annual_sales": "$450M", "current_assets": "$200M"}, False),
+    # R8, I #17: a -0.25% ten-year yield at a 1.5% policy rate refused; at 0.5% kept, at 0.51% refused; a +0.25%
+    # yield at 1.5% kept (the slope, long minus policy, is derived and not stated here)
+    (DALIO, "a_negative_long_yield_needs_a_policy_rate_near_zero",
+     {"long_bond_yield": "-0.25%", "policy_rate": "1.5%"}, True),
+    (DALIO, "a_negative_long_yield_needs_a_policy_rate_near_zero",
+     {"long_bond_yield": "-0.25%", "policy_rate": "0.5%"}, False),
+    (DALIO, "a_negative_long_yield_needs_a_policy_rate_near_zero",
+     {"long_bond_yield": "-0.25%", "policy_rate": "0.51%"}, True),
+    (DALIO, "a_negative_long_yield_needs_a_policy_rate_near_zero",
+     {"long_bond_yield": "0.25%", "policy_rate": "1.5%"}, False),
+    # R8, I #3 / #155: 4 bubble signals at real -10% / -7.5% refused; 2 signals at -10% kept; 4 at -5% kept
+    (DALIO, "a_collapse_has_few_bubble_signals", {"real_gdp_growth": "-10%", "bubble_signals": 4}, True),
+    (DALIO, "a_collapse_has_few_bubble_signals", {"real_gdp_growth": "-7.5%", "bubble_signals": 4}, True),
+    (DALIO, "a_collapse_has_few_bubble_signals", {"real_gdp_growth": "-10%", "bubble_signals": 2}, False),
+    (DALIO, "a_collapse_has_few_bubble_signals", {"real_gdp_growth": "-5%", "bubble_signals": 4}, False),
 ]
 
 
