@@ -46,7 +46,8 @@ def _figure(figure_id: str):
 
 
 def test_the_figure_tables_read_as_documented():
-    assert [f.id for f in load_regimes().figures] == ["revenue", "assets", "earnings"]
+    assert [f.id for f in load_regimes().figures] == ["revenue", "cash", "assets", "earnings"]
+    assert _figure("cash").bound(2000) == 30 * B  # s36review2: Microsoft $23.8B at June 2000, rounded up
     assert _figure("revenue").bound(1955) == 13 * B  # General Motors, $12.4B of sales in 1955, rounded up
     assert _figure("revenue").bound(1932) == Decimal("2.5") * B  # between 1929 ($2B) and 1940 ($2.5B): the larger
     assert _figure("assets").bound(1950) == 13 * B  # AT&T, $11.6B of assets in 1950
@@ -68,10 +69,10 @@ BUNDLED = {
     ("greenblatt_magic_formula_screen", "ebit"): "earnings",
     ("greenblatt_magic_formula_screen", "net_fixed_assets"): "assets",
     ("greenblatt_magic_formula_screen", "market_cap"): None,  # a market size: sizes.largest bounds it
-    ("buffett_share_repurchase", "cash_and_equivalents"): "assets",
-    ("buffett_share_repurchase", "liquidity_reserve"): None,
+    ("buffett_share_repurchase", "cash_and_equivalents"): "cash",  # s36review2: own bound
+    ("buffett_share_repurchase", "liquidity_reserve"): "cash",  # named in the cash inputs
     ("buffett_share_repurchase", "repurchase_amount"): None,
-    ("lynch_six_category_framework", "cash"): "assets",
+    ("lynch_six_category_framework", "cash"): "cash",
     ("lynch_six_category_framework", "hidden_asset_value"): None,
     (MUNGER, "owner_earnings"): "earnings",
     ("marks_distressed_debt", "stressed_value"): None,
