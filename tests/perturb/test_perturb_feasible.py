@@ -109,13 +109,14 @@ def test_a_broken_draw_is_redrawn_inside_berkshire_s_band_and_a_good_one_is_kept
 def test_an_input_the_same_step_draws_later_leaves_its_constraints_to_that_draw():
     frame, base = _berkshire_2012()
     facts = dict(base.facts)
-    # intrinsic value $1 breaks value_within_scale_of_price with the base price; both constraints that read
-    # the value (that one and Berkshire's value within twice its price) read the price too, which the same
-    # step draws later: they are checked at the price's draw, so the value is kept here
+    # intrinsic value $1,000,000 breaks value_within_scale_of_price and Berkshire's value within twice its price with
+    # the base price; both read the price too, which the same step draws later: they are checked at the price's
+    # draw, so the value is kept here. (The test used $1 until s36rules added berkshire_value_at_least_its_reported_book,
+    # which reads the value and the date but not the price: $1 now breaks a rule of its own draw and is redrawn.)
     rng = random.Random(0)
-    got = redraw_if_broken(frame, {**facts, "intrinsic_value_per_share": Decimal(1)}, "intrinsic_value_per_share",
+    got = redraw_if_broken(frame, {**facts, "intrinsic_value_per_share": Decimal(1000000)}, "intrinsic_value_per_share",
                            rng, facts["intrinsic_value_per_share"], pending=("price_per_share",))
-    assert got == Decimal(1)
+    assert got == Decimal(1000000)
 
 
 def test_metric_draws_on_the_repurchase_card_are_rarely_rejected_now():
