@@ -121,6 +121,24 @@ def test_ipb_check_names_an_unknown_gate_id_located(tmp_path: Path) -> None:
     assert "below_intrinsic_value" in result.output  # the suggestion
 
 
+def test_ipb_check_refuses_a_name_that_is_another_gates_english_alias(tmp_path: Path) -> None:
+    # New user, stop 36: a German list under gate 2 that repeats gate 1's English alias ("excess cash") passed
+    # `ipb check` although the docs promise no name names two gates; the parser reads it as gate 1's alias.
+    (tmp_path / "buyback.yaml").write_text((FRAMEWORKS / f"{BUYBACK}.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "buyback.translations.yaml").write_text(
+        "version: 1\ncard: buffett_share_repurchase\ngates:\n  funds_beyond_needs:\n    de: [überschüssige Mittel]\n"
+        "  below_intrinsic_value:\n    de: [Abschlag zum inneren Wert, Excess Cash]\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(tmp_path / "buyback.yaml")])
+    assert result.exit_code == 1
+    assert "buyback.translations.yaml:7:37:" in result.output
+    assert "is an English name or alias of gate 'funds_beyond_needs'" in " ".join(result.output.split())
+    # a gate's own English alias repeated in its sidecar list is not this error
+    (tmp_path / "buyback.translations.yaml").write_text(
+        "version: 1\ncard: buffett_share_repurchase\ngates:\n  funds_beyond_needs:\n    de: [excess cash]\n",
+        encoding="utf-8")
+    assert sidecar_errors(tmp_path / "buyback.translations.yaml") == []
+
+
 @pytest.mark.parametrize(("text", "where", "says"), [
     ("version: 1\ncard: c\ngates:\n  a:\n    es: [uno]\n  b:\n    fr: [Uno]\n", ":7:10", "names gate 'a' too"),
     ("version: 1\ncard: c\ngates:\n  a:\n    es: [uno(s)]\n", ":5:10", "does not match"),
