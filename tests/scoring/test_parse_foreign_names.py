@@ -164,6 +164,28 @@ def test_a_card_by_path_reads_the_sidecar_beside_it(tmp_path: Path) -> None:
     assert {g.gate: g.verdict for g in parse_response(answer, card, embedder=False).gates} == {4: R, 1: P}
 
 
+def test_the_items_copy_of_a_card_keeps_its_sidecar(tmp_path: Path) -> None:
+    # New user, stop 36: `ipb score` finds an own card's items by their copy ipb-cards/<sha256>.yaml; the sidecar
+    # stayed beside the original, so German gate names went unread and were scored as invented gates (FM-1).
+    from ipb.engine.registry import write_card_copy
+
+    text = (FRAMEWORKS / f"{BUYBACK}.yaml").read_text(encoding="utf-8")
+    card_file = tmp_path / "mine" / "my_buyback.yaml"
+    card_file.parent.mkdir()
+    card_file.write_text(re.sub(r"(?m)^id: .*$", "id: my_buyback", text, count=1), encoding="utf-8")
+    sidecar = "version: 1\ncard: my_buyback\ngates:\n  continuing_owners_benefit:\n    de: [Zweck des Rückkaufs]\n"
+    (tmp_path / "mine" / "my_buyback.translations.yaml").write_text(sidecar, encoding="utf-8")
+    rel = write_card_copy(load_card(card_file), tmp_path / "run" / "items.jsonl")
+    copy = tmp_path / "run" / rel
+    assert copy.with_name(copy.stem + ".translations.yaml").read_text(encoding="utf-8") == sidecar
+    answer = "- Zweck des Rückkaufs: nicht erfüllt.\n"
+    assert {g.gate: g.verdict for g in parse_response(answer, load_card(copy), embedder=False).gates} == {4: R}
+    # a card without a sidecar gets none beside its copy
+    (tmp_path / "mine" / "my_buyback.translations.yaml").unlink()
+    bundled_copy = tmp_path / "run2" / write_card_copy(load_card(FRAMEWORKS / f"{BUYBACK}.yaml"), tmp_path / "run2" / "i.jsonl")
+    assert sorted(p.name for p in bundled_copy.parent.iterdir()) == [bundled_copy.name]
+
+
 def test_hindi_is_in_the_verdict_vocabulary() -> None:
     assert "Hindi" in " ".join(fv.LANGUAGES)
     assert re.search(fv.bounded("उत्तीर्ण नहीं"), "मानदंड: उत्तीर्ण नहीं।") is not None
