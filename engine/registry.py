@@ -499,9 +499,9 @@ def write_card_copy(card: Card, items: str | os.PathLike[str]) -> str:
         write_text_atomic(target, "\n".join(card.doc.lines) + "\n", make_parents=True)
     own = Path(card.file)
     sidecar = own.with_name(own.stem + SIDECAR_SUFFIX)
-    if own.suffix in (".yaml", ".yml") and sidecar.is_file() and sidecar.resolve() != target.with_name(target.stem + SIDECAR_SUFFIX).resolve():
+    copy = target.with_name(target.stem + SIDECAR_SUFFIX)
+    if own.suffix in (".yaml", ".yml") and sidecar.is_file() and sidecar.resolve() != copy.resolve():
         text = sidecar.read_text(encoding="utf-8")
-        copy = target.with_name(target.stem + SIDECAR_SUFFIX)
         if not copy.is_file() or copy.read_text(encoding="utf-8") != text:
             write_text_atomic(copy, text, make_parents=True)
     return rel
