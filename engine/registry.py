@@ -482,14 +482,28 @@ def write_card_copy(card: Card, items: str | os.PathLike[str]) -> str:
     """Write the canonical source of ``card`` beside an items file; the path relative to it.
 
     The copy is ``ipb-cards/<content_hash>.yaml`` (written atomically; an
-    existing copy is left alone, its name being its hash).
+    existing copy is left alone, its name being its hash). A card given by path
+    with a translations sidecar beside it (``my_card.translations.yaml``, its gate
+    names in other languages) has the sidecar copied too, as
+    ``ipb-cards/<content_hash>.translations.yaml``, so that score, respond and
+    report read those names from the copy (the sidecar is not hashed: the
+    latest one is copied).
     """
+    from ipb.engine.translations import SIDECAR_SUFFIX
+
     rel = f"{CARD_COPIES}/{card.content_hash}.yaml"
     target = Path(items).parent / rel
     if not target.exists():
         if card.doc is None:
             raise LoadError(f"card {card.id!r} has no source text to copy", rule="card", name=card.id)
         write_text_atomic(target, "\n".join(card.doc.lines) + "\n", make_parents=True)
+    own = Path(card.file)
+    sidecar = own.with_name(own.stem + SIDECAR_SUFFIX)
+    copy = target.with_name(target.stem + SIDECAR_SUFFIX)
+    if own.suffix in (".yaml", ".yml") and sidecar.is_file() and sidecar.resolve() != copy.resolve():
+        text = sidecar.read_text(encoding="utf-8")
+        if not copy.is_file() or copy.read_text(encoding="utf-8") != text:
+            write_text_atomic(copy, text, make_parents=True)
     return rel
 
 

@@ -184,8 +184,8 @@ def is_sidecar(path: Path) -> bool:
 _ID_LINE = re.compile(r"""^id:[ \t]*["']?([^"'\s#]+)""", re.MULTILINE)
 
 
-def _card_of(path: Path, doc: YamlDoc) -> tuple[str | None, tuple[str, ...] | None, IpbError | None]:
-    """The card a sidecar belongs to: (id, gate ids, error). Beside a card (``x.translations.yaml`` and ``x.yaml``)
+def _card_of(path: Path, doc: YamlDoc) -> tuple[Any, IpbError | None]:
+    """The card a sidecar belongs to: (card or None, error). Beside a card (``x.translations.yaml`` and ``x.yaml``)
     that card; in a ``translations`` folder the bundled card its ``card`` names (an unknown id is an error)."""
     from ipb.engine.card import load_card
 
@@ -195,28 +195,46 @@ def _card_of(path: Path, doc: YamlDoc) -> tuple[str | None, tuple[str, ...] | No
             try:
                 card = load_card(card_file)
             except IpbError:
-                return None, None, None  # the card's own errors are reported when it is checked
-            return card.id, tuple(g.id for g in card.gates), None
+                return None, None  # the card's own errors are reported when it is checked
+            return card, None
     named = doc.data.get("card") if isinstance(doc.data, dict) else None
     if not isinstance(named, str):
-        return None, None, None  # the schema says so
+        return None, None  # the schema says so
     from ipb.engine.registry import bundled_card_paths
 
     known = {p.stem: p for p in bundled_card_paths()}
     if named not in known:
         guess = did_you_mean(named, list(known))
-        return None, None, doc.error(f"unknown card id {named!r}: a sidecar in a translations folder names a bundled card", ("card",),
+        return None, doc.error(f"unknown card id {named!r}: a sidecar in a translations folder names a bundled card", ("card",),
                                      rule="translations-card", name=named, suggestion=guess)
     if path.parent.name == _FOLDER and path.stem != named:
-        return None, None, doc.error(f"a bundled sidecar is named after its card: {named}.yaml, not {path.name}", ("card",),
+        return None, doc.error(f"a bundled sidecar is named after its card: {named}.yaml, not {path.name}", ("card",),
                                      rule="translations-card", name=named)
-    card = load_card(known[named])
-    return card.id, tuple(g.id for g in card.gates), None
+    return load_card(known[named]), None
+
+
+def _english_clashes(doc: YamlDoc, card: Any) -> list[IpbError]:
+    """A sidecar name that is another gate's English name or alias in the card (``growth runway`` given to gate 2
+    while the card calls gate 1 so): the parser reads it as the card's gate, so the sidecar's entry is dead."""
+    english: dict[str, str] = {}
+    for gate in card.gates:
+        for name in (gate.name, *gate.aliases):
+            english.setdefault(_key(name), gate.id)
+    errors: list[IpbError] = []
+    for gate_id, languages in doc.data["gates"].items():
+        for language, names in languages.items():
+            for k, name in enumerate(names):
+                other = english.get(_key(name))
+                if other is not None and other != gate_id:
+                    errors.append(doc.error(f"{name!r} ({language}) is an English name or alias of gate {other!r} in the card: "
+                                            "a name must name one gate", ("gates", gate_id, language, k),
+                                            rule="translations-duplicate", name=name))
+    return errors
 
 
 def sidecar_errors(path: Path) -> list[IpbError]:
     """What ``ipb check`` reports for a sidecar file: YAML and schema errors, an unknown card id, unknown gate ids, a
-    name shared by two gates, each with file, line and column."""
+    name shared by two gates (or another gate's English name or alias in the card), each with file, line and column."""
     try:
         doc = load_yaml_file(path, collect=True)
     except ErrorGroup as group:
@@ -226,10 +244,12 @@ def sidecar_errors(path: Path) -> list[IpbError]:
     schema = _schema_errors(doc, _validator(), "a translations sidecar")
     if schema:
         return schema
-    card_id, gate_ids, wrong_card = _card_of(Path(path), doc)
+    card, wrong_card = _card_of(Path(path), doc)
     if wrong_card is not None:
         return [wrong_card]
-    return _doc_errors(doc, gate_ids, card_id)
+    if card is None:
+        return _doc_errors(doc, None, None)
+    return _doc_errors(doc, tuple(g.id for g in card.gates), card.id) or _english_clashes(doc, card)
 
 
 def missing_note(card: Any) -> str | None:

@@ -121,6 +121,24 @@ def test_ipb_check_names_an_unknown_gate_id_located(tmp_path: Path) -> None:
     assert "below_intrinsic_value" in result.output  # the suggestion
 
 
+def test_ipb_check_refuses_a_name_that_is_another_gates_english_alias(tmp_path: Path) -> None:
+    # New user, stop 36: a German list under gate 2 that repeats gate 1's English alias ("excess cash") passed
+    # `ipb check` although the docs promise no name names two gates; the parser reads it as gate 1's alias.
+    (tmp_path / "buyback.yaml").write_text((FRAMEWORKS / f"{BUYBACK}.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "buyback.translations.yaml").write_text(
+        "version: 1\ncard: buffett_share_repurchase\ngates:\n  funds_beyond_needs:\n    de: [überschüssige Mittel]\n"
+        "  below_intrinsic_value:\n    de: [Abschlag zum inneren Wert, Excess Cash]\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", str(tmp_path / "buyback.yaml")])
+    assert result.exit_code == 1
+    assert "buyback.translations.yaml:7:37:" in result.output
+    assert "is an English name or alias of gate 'funds_beyond_needs'" in " ".join(result.output.split())
+    # a gate's own English alias repeated in its sidecar list is not this error
+    (tmp_path / "buyback.translations.yaml").write_text(
+        "version: 1\ncard: buffett_share_repurchase\ngates:\n  funds_beyond_needs:\n    de: [excess cash]\n",
+        encoding="utf-8")
+    assert sidecar_errors(tmp_path / "buyback.translations.yaml") == []
+
+
 @pytest.mark.parametrize(("text", "where", "says"), [
     ("version: 1\ncard: c\ngates:\n  a:\n    es: [uno]\n  b:\n    fr: [Uno]\n", ":7:10", "names gate 'a' too"),
     ("version: 1\ncard: c\ngates:\n  a:\n    es: [uno(s)]\n", ":5:10", "does not match"),
@@ -144,6 +162,28 @@ def test_a_card_by_path_reads_the_sidecar_beside_it(tmp_path: Path) -> None:
     card = load_card(card_file)
     assert gate_names(card) == {"funds_beyond_needs": ("überschüssige Mittel",), "continuing_owners_benefit": ("Zweck des Rückkaufs",)}
     assert {g.gate: g.verdict for g in parse_response(answer, card, embedder=False).gates} == {4: R, 1: P}
+
+
+def test_the_items_copy_of_a_card_keeps_its_sidecar(tmp_path: Path) -> None:
+    # New user, stop 36: `ipb score` finds an own card's items by their copy ipb-cards/<sha256>.yaml; the sidecar
+    # stayed beside the original, so German gate names went unread and were scored as invented gates (FM-1).
+    from ipb.engine.registry import write_card_copy
+
+    text = (FRAMEWORKS / f"{BUYBACK}.yaml").read_text(encoding="utf-8")
+    card_file = tmp_path / "mine" / "my_buyback.yaml"
+    card_file.parent.mkdir()
+    card_file.write_text(re.sub(r"(?m)^id: .*$", "id: my_buyback", text, count=1), encoding="utf-8")
+    sidecar = "version: 1\ncard: my_buyback\ngates:\n  continuing_owners_benefit:\n    de: [Zweck des Rückkaufs]\n"
+    (tmp_path / "mine" / "my_buyback.translations.yaml").write_text(sidecar, encoding="utf-8")
+    rel = write_card_copy(load_card(card_file), tmp_path / "run" / "items.jsonl")
+    copy = tmp_path / "run" / rel
+    assert copy.with_name(copy.stem + ".translations.yaml").read_text(encoding="utf-8") == sidecar
+    answer = "- Zweck des Rückkaufs: nicht erfüllt.\n"
+    assert {g.gate: g.verdict for g in parse_response(answer, load_card(copy), embedder=False).gates} == {4: R}
+    # a card without a sidecar gets none beside its copy
+    (tmp_path / "mine" / "my_buyback.translations.yaml").unlink()
+    bundled_copy = tmp_path / "run2" / write_card_copy(load_card(FRAMEWORKS / f"{BUYBACK}.yaml"), tmp_path / "run2" / "i.jsonl")
+    assert sorted(p.name for p in bundled_copy.parent.iterdir()) == [bundled_copy.name]
 
 
 def test_hindi_is_in_the_verdict_vocabulary() -> None:
