@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import jsonschema
+from rapidfuzz.distance import Levenshtein
 
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.card import InputSpec
@@ -506,6 +507,40 @@ def _value(text: Any, metric: MetricDef, errors: _Errors, path: tuple[Any, ...])
     return Decimal(value)
 
 
+def _omits(errors: _Errors, raw: Mapping[str, Any], i: int, metrics: Mapping[str, MetricDef],
+           ranges: Mapping[str, Any], inputs: tuple[str, ...]) -> tuple[str, ...]:
+    """A sector's ``omits:`` checked (s36break): each entry is a metric id, a metric alias (the metric's id is added,
+    so a card input named by the id or any alias is dropped) or a card input name; never the sector input itself, a
+    metric the sector gives a range, a name its ``profile:``/``allows:`` lists values for, or a name one or two
+    letters off a metric name (a typo would silently drop nothing)."""
+    sid = raw["id"]
+    owner = {name: m.id for m in metrics.values() for name in m.names}
+    listed = set(raw.get("profile") or ()) | set(raw.get("allows") or ())
+    out: list[str] = []
+    for k, name in enumerate(raw.get("omits") or ()):
+        path = ("sectors", i, "omits", k)
+        mid = owner.get(name)
+        if name in inputs:
+            errors.add(f"sector {sid!r} omits {name!r}, a sector input: a move to the sector would drop the fact "
+                       "that names it", path, "omits", name=name)
+        elif name in listed:
+            errors.add(f"sector {sid!r} omits {name!r} and lists values for it (profile/allows): a move would set "
+                       "it, then drop it", path, "omits", name=name)
+        elif mid is not None and mid in ranges:
+            what = repr(name) if mid == name else f"{name!r} (metric {mid!r})"
+            errors.add(f"sector {sid!r} both omits {what} and gives it a range", path, "omits", name=name)
+        elif mid is None:
+            near = [n for n in owner if 0 < Levenshtein.distance(name, n) <= 2 and len(n) >= 6]
+            if near:
+                errors.add(f"sector {sid!r} omits {name!r}, which is no metric; did you mean {near[0]!r}? (an input "
+                           "name that close to a metric's would be dropped only from cards that use it)", path,
+                           "omits", name=name, suggestion=near[0])
+        for n in (name, mid):
+            if n is not None and n not in out:
+                out.append(n)
+    return tuple(out)
+
+
 def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> SectorRegistry:
     """Read a sector registry (the bundled ``frameworks/sectors.yaml`` when ``path`` is None).
 
@@ -549,10 +584,7 @@ def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> 
             ranges[mid] = (lo, hi)
         profile = {name: tuple(values) for name, values in (raw.get("profile") or {}).items()}
         allows = {name: tuple(values) for name, values in (raw.get("allows") or {}).items()}
-        omits = tuple(raw.get("omits") or ())
-        for name in set(omits) & set(ranges):
-            errors.add(f"sector {sid!r} both omits {name!r} and gives it a range", ("sectors", i, "omits"), "omits",
-                       name=name)
+        omits = _omits(errors, raw, i, metrics, ranges, tuple(data["inputs"]))
         sectors.append(Sector(sid, raw["name"], tuple(raw.get("aliases") or ()), ranges, raw.get("description", ""),
                               profile, allows, omits))
     errors.raise_if_any()

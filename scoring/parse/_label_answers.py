@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 
-from ipb.scoring.parse._answered import (_FAILURE_NO, _FAILURE_YES, _QUESTION_NO, _QUESTION_UNKNOWN, _QUESTION_YES,
-                                         _AnsweredMixin)
+from ipb.scoring.parse._answered import (_FAILURE_ASKED, _FAILURE_NO, _FAILURE_SENSE, _FAILURE_YES, _QUESTION_NO,
+                                         _QUESTION_UNKNOWN, _QUESTION_YES, _AnsweredMixin)
 from ipb.scoring.parse._common import MAX_OCCURRENCES, _Hit
 
 #: At most this many characters of the label's own words between the gate's mention and the separator.
@@ -44,6 +44,17 @@ _NEXT_LINE = re.compile(r"(?P<rest>[^\n(:?.;!,\u2014\u2013]{0,%d}?)[ \t\"'\u201d
                         r"[ \t>*_]*(?P<answer>yes|no|not[ \t]+yet|unclear|unknown)[*_]*(?=[.!;:\u2014\u2013-]|,[ \t])"
                         r"(?![.:][ \t]*\d)" % _LABEL_CHARS)
 _UNKNOWN = ("hard to say", "unclear", "unknown", "not yet")
+#: A negation in the label's own words turns what its answer means round ("No euphoria: yes" = the sign is absent).
+_LABEL_NEGATION = re.compile(r"\b(?:no|not|non|never|none|without|absen(?:t|ce)|lack\w*|free[ \t]+(?:of|from)|missing)\b")
+#: Words a label may hold beside its gate's own vocabulary without changing what the answer says: articles,
+#: prepositions, pronouns, conjunctions ("prices high against traditional measures", "policy inflating it") and the
+#: words that call a criterion a criterion.
+_LABEL_FILLER = frozenset({"a", "an", "the", "of", "and", "or", "&", "for", "to", "in", "into", "with", "by", "on", "at",
+                           "from", "over", "under", "against", "versus", "vs", "relative", "compared", "as", "than",
+                           "it", "its", "this", "that", "these", "those", "they", "them", "their", "our", "we",
+                           "is", "are", "be", "being", "test", "tests", "check", "criterion", "criteria", "gate", "step",
+                           "screen", "rule", "condition", "requirement", "sign", "signal", "gauge", "measure"})
+_LABEL_WORD = re.compile(r"[a-z][a-z'-]*")
 
 
 class _LabelAnswersMixin(_AnsweredMixin):
@@ -68,6 +79,8 @@ class _LabelAnswersMixin(_AnsweredMixin):
             if a in asked or any(o.gates != mention.gates for o in self.mentions if mention.end <= o.start < a):
                 continue
             gate = mention.gates[0]
+            if not self._label_understood(gate, start, mention.start, mention.end, m.end("rest")):
+                continue
             failure = self._asks_failure(gate, m.end("rest"), line=True)
             if failure is None:
                 continue
@@ -84,3 +97,23 @@ class _LabelAnswersMixin(_AnsweredMixin):
             out.append(_Hit(a, b, word, u))
             asked[a] = gate
         return out
+
+    def _label_understood(self, gate: int, start: int, head: int, end: int, rest: int) -> bool:
+        """Whether the label's own words around the mention (``[start, head)`` before it, ``[end, rest)`` after it) leave
+        the answer's sense to the gate: no negation ("No euphoria", "sentiment absent") and no word outside the gate's
+        name and aliases, :data:`_LABEL_FILLER` and the failure words the sense reader knows ("Moat erosion",
+        "Management concerns", "size questioned by analysts" each ask something the card does not name)."""
+        low = self.low
+        if _LABEL_NEGATION.search(low, start, head) or _LABEL_NEGATION.search(low, end, rest):
+            return False
+        own = low[end:rest]
+        for pattern in (_FAILURE_ASKED, _FAILURE_SENSE):
+            own = pattern.sub(" ", own)
+        words = set(_LABEL_WORD.findall(own)) - _LABEL_FILLER
+        if not words:
+            return True
+        spec = next((g for g in self.ix.card.gates if g.number == gate), None)
+        if spec is None:
+            return False
+        vocabulary = set(_LABEL_WORD.findall(" ".join((spec.name, *spec.aliases)).lower()))
+        return words <= vocabulary

@@ -217,3 +217,31 @@ def test_the_registry_refuses_a_metric_both_omitted_and_ranged():
     assert "both omits 'net_margin' and gives it a range" in str(err.value)
     assert bundled_sectors().get("financials").omits == (
         "gross_margin", "revenue_retention", "net_working_capital", "net_fixed_assets")
+
+
+@pytest.mark.parametrize(("omits", "message"), [
+    # net_profit_margin is an alias of net_margin, which financials give a range: omitted and ranged at once
+    ("[net_profit_margin, gross_margin]", "omits 'net_profit_margin' (metric 'net_margin') and gives it a range"),
+    # the sector input itself: a move to the sector would drop the very fact that names it
+    ("[gross_margin, industry]", "omits 'industry', a sector input"),
+    # business_model is in the sector's profile and allows: the move sets it, then would drop it
+    ("[gross_margin, business_model]", "omits 'business_model' and lists values for it"),
+    # one letter off a metric id: almost surely a typo that would silently drop nothing
+    ("[gros_margin]", "omits 'gros_margin', which is no metric; did you mean 'gross_margin'?"),
+])
+def test_the_registry_refuses_an_omits_entry_that_cannot_mean_what_it_says(omits: str, message: str) -> None:
+    text = open(bundled_sectors().file, encoding="utf-8").read()
+    bad = text.replace("omits: [gross_margin, revenue_retention, net_working_capital, net_fixed_assets]", f"omits: {omits}")
+    assert bad != text
+    with pytest.raises(IpbError) as err:
+        load_sectors(text=bad)
+    assert message in str(err.value)
+    line = 1 + text[: text.index("omits: [gross_margin, revenue")].count("\n")
+    assert f"sectors.yaml>:{line}:" in str(err.value)
+
+
+def test_an_omitted_alias_drops_the_input_named_by_its_metric_id() -> None:
+    # gross_margins (an alias) omitted: a card input called gross_margin stands for the same metric
+    text = open(bundled_sectors().file, encoding="utf-8").read()
+    alias = load_sectors(text=text.replace("omits: [gross_margin, revenue_retention,", "omits: [gross_margins, revenue_retention,"))
+    assert "gross_margin" in alias.get("financials").omits

@@ -129,3 +129,25 @@ def test_a_label_alone_on_its_line_answered_on_the_next() -> None:
     assert gates.get(1) == "PROCEED" and gates.get(4) == "INCONCLUSIVE" and gates.get(2) is None
     numbered = _read("Adequate Size\nNo. 1 in its market by sales.\n\nDividend record\nNo. Cut in 2016.\n", G7)
     assert numbered.get(1) != "REJECT" and numbered.get(4) == "REJECT"
+
+
+def test_a_label_that_negates_its_gate_is_not_answered() -> None:
+    # "No euphoria: yes" says the bubble sign is absent; reading the "yes" as the sign present (REJECT) turns the
+    # writer's answer round, so a label with a negation of its own ("no", "absent", "without") is not read as an
+    # answer; "sentiment absent" still reads as the sign absent (PROCEED) by the ordinary verdict words
+    text = "Bubble gauges, Halden housing:\n\n- No euphoria: yes.\n- Bullish sentiment absent: yes.\n- Without new buyers: yes.\n"
+    gates = _read(text, BUBBLE)
+    assert gates.get(4) == "PROCEED" and gates.get(3) is None
+    alone = _read("- No euphoria: yes.\n- Leveraged buying: yes.\n", BUBBLE)
+    assert alone.get(4) is None and alone.get(5) == "REJECT"
+
+
+def test_label_words_outside_the_gate_s_vocabulary_leave_the_answer_unread() -> None:
+    # "Moat erosion: yes" answers whether the moat erodes, "Management concerns: yes" whether there are concerns,
+    # "size questioned by analysts: no" whether anyone doubts it: the label's own words, which the card does not
+    # know, decide what the answer means, so none of these is read as the gate's Yes or No
+    text = "- Management concerns: yes.\n- Moat erosion: yes.\n"
+    gates = _read(text, BUFFETT)
+    assert gates.get(3) is None and gates.get(2) is None
+    size = _read("Screen notes:\n- Adequate size questioned by analysts: no.\n- Dividend record: yes.\n", G7)
+    assert size.get(1) is None and size.get(4) == "PROCEED"
