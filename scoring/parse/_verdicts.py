@@ -42,6 +42,10 @@ from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_reg
 _ASIDE_BEFORE = re.compile(r"[(\[;:\u2014\u2013]|\s-\s")
 
 
+#: The readers whose verdict words join the hits after the main pass, in this order (each a method of the mixin).
+_EXTRA_READERS = ("_yes_no_cells", "_answered_questions", "_regimes_named", "_open_marks", "_gate_questions", "_label_answers")
+
+
 class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
     """Finds verdict words (and Yes/No cells of "Pass?" columns), judges them in context and chooses each gate's verdict."""
 
@@ -66,8 +70,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             self.hits[:] = [h for h in self.hits if not any(a <= h.start < b for a, b in spans)]
             for u in {h.unit for h in unmet}:
                 self.unit_hits[u] = [h for h in self.unit_hits.get(u, []) if not any(a <= h.start < b for a, b in spans)]
-        extra = unmet + self._yes_no_cells() + self._answered_questions() + self._regimes_named() + self._open_marks() + self._gate_questions() \
-            + self._label_answers()
+        extra = unmet + [hit for name in _EXTRA_READERS for hit in getattr(self, name)()]
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
