@@ -225,11 +225,16 @@ def check(
     broken: dict[str, Path] = {}  # id -> file of a card on this command line that failed to load
     sidecars: set[Path] = set()  # translations sidecars checked (given, or found for a card checked)
     bare: list[Any] = []  # cards checked that have no sidecar (a note, not an error)
+
+    def check_sidecar(side: Path) -> None:
+        """Check a sidecar once, whether given on the command line or found beside a card checked."""
+        if side.resolve() not in sidecars:
+            sidecars.add(side.resolve())
+            problems.extend(sidecar_errors(side))
+
     for path in files:
         if is_sidecar(path):
-            if path.resolve() not in sidecars:
-                sidecars.add(path.resolve())
-                problems.extend(sidecar_errors(path))
+            check_sidecar(path)
             continue
         if path.name in DATA_FILES:
             problems.extend(DATA_FILES[path.name](path))
@@ -251,9 +256,8 @@ def check(
             side = sidecar_path(card.id, path)
             if side is None:
                 bare.append(card)
-            elif side.resolve() not in sidecars:  # its gate names in other languages (docs/scoring.md)
-                sidecars.add(side.resolve())
-                problems.extend(sidecar_errors(side))
+            else:  # its gate names in other languages (docs/scoring.md)
+                check_sidecar(side)
             from ipb.perturb.render import value_word_errors  # (perturb loads only when a card is checked)
 
             problems.extend(value_word_errors(card, doc))  # category values a question could not tell apart
