@@ -22,6 +22,7 @@ from typing import Final, Iterator
 from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._common import MAX_OCCURRENCES
+from ipb.scoring.parse._foreign_names import foreign_name_pattern
 from ipb.scoring.parse._state import _ParserState
 
 __all__ = ["foreign_gate_numbers", "strip_foreign_number", "ideographic_number"]
@@ -78,6 +79,35 @@ _TRIGGERS: Final[list[Trigger]] = [
     *(Trigger((before or after).lower(), pattern if before else re.compile(re.escape(after)), k, word=False)
       for k, (before, after, pattern) in enumerate(_FRAMES)),
 ]
+
+#: Ordinal word (lower case, no spaces) -> its place; 0 for a word meaning "last" (the card's last gate).
+_ORDINAL_OF: Final[dict[str, int]] = {w.lower().replace(" ", ""): k for w, k in _fv.ORDINALS} | {
+    w.lower().replace(" ", ""): 0 for w in _fv.LAST_WORDS}
+
+
+def _edged(word: str) -> str:
+    """``word`` as written in a pattern: on the word edges of its script when it is spaced, anywhere when it is not."""
+    return _body(word) if _fv.unspaced(word) else _fv.edged(_body(word), word)
+
+
+def _noun(word: str) -> str:
+    """A gate noun next to an ordinal, with the endings its script's names may take ("Kriteriums", "критерия")."""
+    return _body(word) if _fv.unspaced(word) else foreign_name_pattern(word)
+
+
+_ORDINAL_WORDS: Final = sorted({w for w, _ in _fv.ORDINALS} | set(_fv.LAST_WORDS), key=len, reverse=True)
+_ORDINAL_ANY: Final = "(?:" + "|".join(_edged(w) for w in _ORDINAL_WORDS) + ")"
+_ORDINAL: Final = f"(?P<o>{_ORDINAL_ANY})"
+_NOUNS: Final = "(?:" + "|".join(_noun(w) for w in sorted(_fv.GATE_NOUNS, key=len, reverse=True)) + ")"
+#: Keys of the ordinal triggers: the ordinal before its noun ("el primer filtro", "세 번째 기준") or after it ("tiêu chí
+#: thứ hai").
+_ORDINAL_FIRST, _NOUN_FIRST = 1000, 1001
+if _ORDINAL_WORDS and _fv.GATE_NOUNS:
+    _TRIGGERS.extend(Trigger(w.split()[0].lower(), re.compile(rf"(?i){_ORDINAL}{_BLANK}{_NOUNS}"), _ORDINAL_FIRST,
+                             word=not _fv.unspaced(w)) for w in _ORDINAL_WORDS)
+    _TRIGGERS.extend(Trigger(w.split()[0].lower(), re.compile(rf"(?i){_NOUNS}{_BLANK}{_ORDINAL}"), _NOUN_FIRST,
+                             word=not _fv.unspaced(w)) for w in _fv.GATE_NOUNS)
+
 #: The number right before a frame's tail ("3단계", "3 단계").
 _NUMBER_BEFORE: Final = re.compile(rf"(?<!\d){_NUMBER}{_BLANK}\Z")
 
@@ -86,6 +116,7 @@ _HEAD: Final = re.compile(
     r"(?i)^[ \t]*(?:" + "|".join(
         [rf"{_body(w)}{_BLANK}{_MARK}(?:{_DIGITS}|[{_IDEOGRAPHS}]{{1,3}})" for w in sorted(_fv.GATE_NOUNS, key=len, reverse=True)]
         + [rf"{_body(b)}{_BLANK}(?:{_DIGITS}|[{_IDEOGRAPHS}]{{1,3}}){_BLANK}{_body(a)}" for b, a, _ in _FRAMES]
+        + ([rf"{_ORDINAL_ANY}{_BLANK}{_NOUNS}", rf"{_NOUNS}{_BLANK}{_ORDINAL_ANY}"] if _ORDINAL_WORDS and _fv.GATE_NOUNS else [])
     ) + r")[ \t\u3000]*[:：.)\-\u2013\u2014]*[ \t\u3000]*"
 ) if _fv.GATE_NOUNS or _FRAMES else None
 
@@ -107,6 +138,11 @@ def foreign_gate_numbers(state: _ParserState) -> Iterator[tuple[int, int, int]]:
     """
     masked = state.masked
     for key, m in state._scan(_TRIGGERS, limit=MAX_OCCURRENCES):
+        if key in (_ORDINAL_FIRST, _NOUN_FIRST):
+            k = _ORDINAL_OF.get("".join(m.group("o").lower().split()))
+            if k is not None:
+                yield m.start(), m.end(), k or len(state.card.gates)
+            continue
         if key < 0 or _FRAMES[key][0]:
             k = ideographic_number(m.group("n"))
             if k is not None:
