@@ -56,7 +56,7 @@ def test_gate_verdicts_in_the_writers_own_words(language: str) -> None:
 ORDINALS = {
     "es": ("El primer filtro no se cumple: la caja no cubre las necesidades.\nEl último criterio se cumple.\n", [(1, R), (4, P)]),
     "de": ("Die zweite Prüfung ist nicht bestanden. Der erste Schritt ist erfüllt.\n", [(2, R), (1, P)]),
-    "fr": ("La troisième condition est respectée. La dernière étape n'est pas remplie.\n", [(3, P), (4, R)]),
+    "fr": ("La troisième étape est respectée. La dernière exigence n'est pas remplie.\n", [(3, P), (4, R)]),
     "ru": ("Второй критерий не выполнен. Последний критерий выполнен.\n", [(2, R), (4, P)]),
     "zh": ("第三个标准：不符合。\n最后一个标准：符合。\n", [(3, R), (4, P)]),
     "ja": ("2番目の基準：不合格。\n最後の基準：合格。\n", [(2, R), (4, P)]),
