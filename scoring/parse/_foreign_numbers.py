@@ -7,7 +7,10 @@ The nouns are data, the ``gate_words`` and ``gate_frames`` of ``grammar/language
 language by adding words:
 
 * a **gate word** stands before its number, as "Gate" does: "Puerta 2", "Kriterium Nr. 3", "ゲート1", "게이트 3";
-* a **frame** writes the number inside or before the noun: "第{n}关" reads "第2关" and "第二关", "{n}단계" reads "3단계".
+* a **frame** writes the number inside or before the noun: "第{n}关" reads "第2关" and "第二关", "{n}단계" reads "3단계";
+* an **ordinal** (``ordinals``; or a word for "last", ``last``) next to a gate noun, before or after it, names the gate of
+  that place: "el primer filtro" gate 1, "tiêu chí thứ hai" gate 2, "세 번째 기준" gate 3, "la dernière étape" the card's
+  last gate (the noun may take the endings its script's names take: "Kriteriums", "критерия").
 
 A number is digits or, in a frame or after a word of an unspaced script, Chinese numerals up to 99 ("第十二关"). Unlike
 English "Gate 7" on a five-gate card (an invented gate, FM-1), a foreign number past the card's gate count is read as
@@ -133,8 +136,8 @@ def strip_foreign_number(label: str) -> str:
 def foreign_gate_numbers(state: _ParserState) -> Iterator[tuple[int, int, int]]:
     """``(start, end, number)`` of every gate number the answer writes in another language, in scan order.
 
-    ``start:end`` spans the noun and its number ("Puerta 2", "第2关", "3단계"); the number may lie past the card's gates
-    (the caller reads those as no gate).
+    ``start:end`` spans the noun and its number ("Puerta 2", "第2关", "3단계") or its ordinal ("el primer filtro"; "last"
+    is the card's gate count); the number may lie past the card's gates (the caller reads those as no gate).
     """
     masked = state.masked
     for key, m in state._scan(_TRIGGERS, limit=MAX_OCCURRENCES):
