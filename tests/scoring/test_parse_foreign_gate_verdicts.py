@@ -27,7 +27,7 @@ P, R, I, NA = vw.PROCEED, vw.REJECT, vw.INCONCLUSIVE, vw.NOT_REACHED
 
 #: Gate 1 fails, 2 does not apply, 3 is open, 4 is met: in each language's own words, gates numbered by its nouns.
 VERDICTS = {
-    "de": "Prüfung des Rückkaufs\n\nKriterium 1: reicht nicht.\nKriterium 2: entfällt.\nKriterium 3: offen.\nKriterium 4: gewährleistet.\n",
+    "de": "Prüfung des Rückkaufs\n\nKriterium 1: reicht nicht.\nKriterium 2: entfällt.\nKriterium 3: bleibt offen.\nKriterium 4: gewährleistet.\n",
     "es": "Revisión de la recompra\n\nCriterio 1: suspenso.\nCriterio 2: no procede.\nCriterio 3: pendiente.\nCriterio 4: se cumple.\n",
     "fr": "Examen du rachat\n\nCritère 1 : non respecté.\nCritère 2 : non pertinent.\nCritère 3 : à vérifier.\nCritère 4 : atteint.\n",
     "ru": "Проверка выкупа\n\nКритерий 1: не выполняется.\nКритерий 2: не требуется.\nКритерий 3: не определено.\n"
