@@ -77,12 +77,19 @@ def _key(name: str) -> str:
 
 
 def _doc_errors(doc: YamlDoc, gate_ids: tuple[str, ...] | None, card_id: str | None) -> list[IpbError]:
-    """Schema errors; then, against the card (``card_id``, ``gate_ids``, when known), a wrong card id, unknown gate ids
-    and a name shared by two gates of the card."""
+    """Schema errors; then a language code the parser does not know (:data:`LANGUAGES`: "sp" for "es" would be read by
+    no one's rule of that language, silently); against the card (``card_id``, ``gate_ids``, when known), a wrong card id,
+    unknown gate ids; and a name shared by two gates of the card."""
     errors = _schema_errors(doc, _validator(), "a translations sidecar")
     if errors:
         return errors
     data = doc.data
+    for gate_id, languages in data["gates"].items():
+        for language in languages:
+            if language not in LANGUAGES:
+                errors.append(doc.error(
+                    f"unknown language {language!r} for gate {gate_id!r}; the known language codes: {', '.join(LANGUAGES)}",
+                    ("gates", gate_id, language), key=True, rule="translations-language", name=language))
     if card_id is not None and data["card"] != card_id:
         errors.append(doc.error(f"this sidecar names card {data['card']!r}, but it belongs to card {card_id!r}", ("card",),
                                 rule="translations-card", name=str(data["card"]), suggestion=card_id))

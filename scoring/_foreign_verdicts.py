@@ -44,7 +44,7 @@ from ipb.engine._json import _schema_errors
 from ipb.engine._yaml import load_yaml
 from ipb.errors import ErrorGroup, IpbError
 
-__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
+__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "ORDINALS", "LAST_WORDS", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
            "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
            "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "edged", "MARK_END", "guard", "load_languages"]
 
@@ -166,6 +166,8 @@ def _tables() -> dict[str, Any]:
         "conditionals": merged("conditionals"),
         "names": tuple(b["name"] for b in blocks.values()),
         "gate_words": merged("gate_words"), "gate_frames": merged("gate_frames"),
+        "ordinals": tuple(dict.fromkeys((w, k) for b in blocks.values() for k, ws in enumerate(b.get("ordinals") or (), 1) for w in ws)),
+        "last": merged("last"),
         "outcomes": {o: tuple(dict.fromkeys(w for b in blocks.values() for w in (b.get("outcomes") or {}).get(o, ())))
                      for o in dict.fromkeys(o for b in blocks.values() for o in b.get("outcomes") or {})},
     }
@@ -216,6 +218,11 @@ OUTCOME_WORDS: Final[dict[str, tuple[str, ...]]] = _tables()["outcomes"]
 #: number inside or before the noun ("第{n}关", "{n}단계"); read by :mod:`ipb.scoring.parse._foreign_numbers`.
 GATE_NOUNS: Final[tuple[str, ...]] = _tables()["gate_words"]
 GATE_FRAMES: Final[tuple[str, ...]] = _tables()["gate_frames"]
+#: Ordinal words with their number ("primer" 1, "zweite" 2, "третий" 3, "세 번째" 3) and words for "last" ("último",
+#: "dernière", "最後の"): before or after a gate noun they name the card's gate of that place ("el primer filtro", "der
+#: zweite Schritt", "tiêu chí thứ hai", "la dernière étape"; :mod:`ipb.scoring.parse._foreign_numbers`).
+ORDINALS: Final[tuple[tuple[str, int], ...]] = _tables()["ordinals"]
+LAST_WORDS: Final[tuple[str, ...]] = _tables()["last"]
 
 #: Decision labels read as "Decision:" or "Recommendation:" ("Fazit:", "结论：", "Вывод:").
 LABELS: Final[tuple[str, ...]] = _tables()["labels"]

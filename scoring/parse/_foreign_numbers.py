@@ -7,7 +7,10 @@ The nouns are data, the ``gate_words`` and ``gate_frames`` of ``grammar/language
 language by adding words:
 
 * a **gate word** stands before its number, as "Gate" does: "Puerta 2", "Kriterium Nr. 3", "ゲート1", "게이트 3";
-* a **frame** writes the number inside or before the noun: "第{n}关" reads "第2关" and "第二关", "{n}단계" reads "3단계".
+* a **frame** writes the number inside or before the noun: "第{n}关" reads "第2关" and "第二关", "{n}단계" reads "3단계";
+* an **ordinal** (``ordinals``; or a word for "last", ``last``) next to a gate noun, before or after it, names the gate of
+  that place: "el primer filtro" gate 1, "tiêu chí thứ hai" gate 2, "세 번째 기준" gate 3, "la dernière étape" the card's
+  last gate (the noun may take the endings its script's names take: "Kriteriums", "критерия").
 
 A number is digits or, in a frame or after a word of an unspaced script, Chinese numerals up to 99 ("第十二关"). Unlike
 English "Gate 7" on a five-gate card (an invented gate, FM-1), a foreign number past the card's gate count is read as
@@ -22,6 +25,7 @@ from typing import Final, Iterator
 from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._common import MAX_OCCURRENCES
+from ipb.scoring.parse._foreign_names import foreign_name_pattern
 from ipb.scoring.parse._state import _ParserState
 
 __all__ = ["foreign_gate_numbers", "strip_foreign_number", "ideographic_number"]
@@ -78,6 +82,35 @@ _TRIGGERS: Final[list[Trigger]] = [
     *(Trigger((before or after).lower(), pattern if before else re.compile(re.escape(after)), k, word=False)
       for k, (before, after, pattern) in enumerate(_FRAMES)),
 ]
+
+#: Ordinal word (lower case, no spaces) -> its place; 0 for a word meaning "last" (the card's last gate).
+_ORDINAL_OF: Final[dict[str, int]] = {w.lower().replace(" ", ""): k for w, k in _fv.ORDINALS} | {
+    w.lower().replace(" ", ""): 0 for w in _fv.LAST_WORDS}
+
+
+def _edged(word: str) -> str:
+    """``word`` as written in a pattern: on the word edges of its script when it is spaced, anywhere when it is not."""
+    return _body(word) if _fv.unspaced(word) else _fv.edged(_body(word), word)
+
+
+def _noun(word: str) -> str:
+    """A gate noun next to an ordinal, with the endings its script's names may take ("Kriteriums", "критерия")."""
+    return _body(word) if _fv.unspaced(word) else foreign_name_pattern(word)
+
+
+_ORDINAL_WORDS: Final = sorted({w for w, _ in _fv.ORDINALS} | set(_fv.LAST_WORDS), key=len, reverse=True)
+_ORDINAL_ANY: Final = "(?:" + "|".join(_edged(w) for w in _ORDINAL_WORDS) + ")"
+_ORDINAL: Final = f"(?P<o>{_ORDINAL_ANY})"
+_NOUNS: Final = "(?:" + "|".join(_noun(w) for w in sorted(_fv.GATE_NOUNS, key=len, reverse=True)) + ")"
+#: Keys of the ordinal triggers: the ordinal before its noun ("el primer filtro", "세 번째 기준") or after it ("tiêu chí
+#: thứ hai").
+_ORDINAL_FIRST, _NOUN_FIRST = 1000, 1001
+if _ORDINAL_WORDS and _fv.GATE_NOUNS:
+    _TRIGGERS.extend(Trigger(w.split()[0].lower(), re.compile(rf"(?i){_ORDINAL}{_BLANK}{_NOUNS}"), _ORDINAL_FIRST,
+                             word=not _fv.unspaced(w)) for w in _ORDINAL_WORDS)
+    _TRIGGERS.extend(Trigger(w.split()[0].lower(), re.compile(rf"(?i){_NOUNS}{_BLANK}{_ORDINAL}"), _NOUN_FIRST,
+                             word=not _fv.unspaced(w)) for w in _fv.GATE_NOUNS)
+
 #: The number right before a frame's tail ("3단계", "3 단계").
 _NUMBER_BEFORE: Final = re.compile(rf"(?<!\d){_NUMBER}{_BLANK}\Z")
 
@@ -86,6 +119,7 @@ _HEAD: Final = re.compile(
     r"(?i)^[ \t]*(?:" + "|".join(
         [rf"{_body(w)}{_BLANK}{_MARK}(?:{_DIGITS}|[{_IDEOGRAPHS}]{{1,3}})" for w in sorted(_fv.GATE_NOUNS, key=len, reverse=True)]
         + [rf"{_body(b)}{_BLANK}(?:{_DIGITS}|[{_IDEOGRAPHS}]{{1,3}}){_BLANK}{_body(a)}" for b, a, _ in _FRAMES]
+        + ([rf"{_ORDINAL_ANY}{_BLANK}{_NOUNS}", rf"{_NOUNS}{_BLANK}{_ORDINAL_ANY}"] if _ORDINAL_WORDS and _fv.GATE_NOUNS else [])
     ) + r")[ \t\u3000]*[:：.)\-\u2013\u2014]*[ \t\u3000]*"
 ) if _fv.GATE_NOUNS or _FRAMES else None
 
@@ -102,11 +136,16 @@ def strip_foreign_number(label: str) -> str:
 def foreign_gate_numbers(state: _ParserState) -> Iterator[tuple[int, int, int]]:
     """``(start, end, number)`` of every gate number the answer writes in another language, in scan order.
 
-    ``start:end`` spans the noun and its number ("Puerta 2", "第2关", "3단계"); the number may lie past the card's gates
-    (the caller reads those as no gate).
+    ``start:end`` spans the noun and its number ("Puerta 2", "第2关", "3단계") or its ordinal ("el primer filtro"; "last"
+    is the card's gate count); the number may lie past the card's gates (the caller reads those as no gate).
     """
     masked = state.masked
     for key, m in state._scan(_TRIGGERS, limit=MAX_OCCURRENCES):
+        if key in (_ORDINAL_FIRST, _NOUN_FIRST):
+            k = _ORDINAL_OF.get("".join(m.group("o").lower().split()))
+            if k is not None:
+                yield m.start(), m.end(), k or len(state.card.gates)
+            continue
         if key < 0 or _FRAMES[key][0]:
             k = ideographic_number(m.group("n"))
             if k is not None:

@@ -16,6 +16,8 @@ import re
 
 from ipb.scoring._text import item_number
 from ipb.scoring.parse._common import _Anchor
+from ipb.scoring.parse._foreign_names import TRANSLATION
+from ipb.scoring.parse._positional import POSITION
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._vocabulary import gate_vocabulary, title_stems
@@ -67,25 +69,31 @@ class _NumberedListMixin(_ParserState):
         vocabulary = gate_vocabulary(self.card)
         taken: set[int] = set()
         for items in self._numbered_lists():
-            named = [(k, gate) for li, k, _ in items if (gate := self._item_names(li)) is not None]
-            if not named or any(gate != k for k, gate in named):
+            named = [(k, *names) for li, k, _ in items if (names := self._item_names(li)) is not None]
+            if not named or any(gate != k for k, gate, _ in named):
                 continue
+            # a list whose gates are named only by the card's names in another language is in a language whose words the
+            # card's vocabulary cannot match: a title of the writer's own there is its place's gate (met by position)
+            foreign = all(how == TRANSLATION for _, _, how in named)
             for li, k, span in items:
                 anchor = self.anchors.get(li)
                 if anchor is None and 1 <= k <= n and (li not in titled or title_stems(titled[li]) & vocabulary[k]):
                     self.anchors[li] = _Anchor(k, "number", span)
                     taken.add(li)
+                elif anchor is None and 1 <= k <= n and foreign and len(items) == n:
+                    self.anchors[li] = _Anchor(k, POSITION, span)
+                    taken.add(li)
         return [u for u in unresolved if u[0] not in taken]
 
-    def _item_names(self, li: int) -> int | None:
-        """The gate a list item names: its anchor's, else the gate whose name or alias opens the item's text
-        ("1) Owner earnings = 1,200 + 340 - 410 = $1,130m")."""
+    def _item_names(self, li: int) -> tuple[int, str] | None:
+        """The gate a list item names and how it was met: its anchor's, else the gate whose name or alias opens the
+        item's text ("1) Owner earnings = 1,200 + 340 - 410 = $1,130m")."""
         anchor = self.anchors.get(li)
         if anchor is not None:
-            return anchor.gate if anchor.how != "number" else None
+            return (anchor.gate, anchor.how) if anchor.how != "number" and anchor.gate is not None else None
         line = self.lines[li]
         for m in self._mentions_in(line.body, line.end):
             if m.how == "number" or m.invented is not None or len(m.gates) != 1:
                 return None
-            return m.gates[0] if not self.masked[line.body : m.start].strip(" \t*_") else None
+            return (m.gates[0], m.how) if not self.masked[line.body : m.start].strip(" \t*_") else None
         return None
