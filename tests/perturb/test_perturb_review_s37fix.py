@@ -34,6 +34,7 @@ MUNGER = "munger_business_quality_price"
 GREENBLATT = "greenblatt_magic_formula_screen"
 LYNCH = "lynch_six_category_framework"
 GRAHAM = "graham_seven_tests_defensive"
+DALIO = "dalio_debt_supercycle_navigation"
 B = Decimal(10) ** 9
 _BRK = {"issuer": "berkshire_hathaway", "decision_date": "2012-06-29"}
 _NOT_BATTERED = {"distressed": False, "sector": "healthcare", "market_cap": "$400M"}
@@ -84,6 +85,24 @@ CASES = [
      {**_STEADY, "dividend_years": 19, "book_value_per_share": "$155.50"}, False),
     (GRAHAM, "a_long_dividend_record_sells_above_two_fifths_of_book",
      {**_STEADY, "years_with_earnings": 9, "book_value_per_share": "$155.50"}, False),
+    # R8, Dalio I #19: a 13.25% ten-year yield at 0.5% inflation (real 12.75%) refused; 9.5% (real 9%) kept, 9.51%
+    # refused; the US of 1984 (12.5% at 3.5% inflation, real 9%) kept
+    (DALIO, "real_long_yield_within_the_record",
+     {"long_bond_yield": "13.25%", "nominal_gdp_growth": "3%", "real_gdp_growth": "2.5%"}, True),
+    (DALIO, "real_long_yield_within_the_record",
+     {"long_bond_yield": "9.5%", "nominal_gdp_growth": "3%", "real_gdp_growth": "2.5%"}, False),
+    (DALIO, "real_long_yield_within_the_record",
+     {"long_bond_yield": "9.51%", "nominal_gdp_growth": "3%", "real_gdp_growth": "2.5%"}, True),
+    (DALIO, "real_long_yield_within_the_record",
+     {"long_bond_yield": "12.5%", "nominal_gdp_growth": "10.5%", "real_gdp_growth": "7%"}, False),
+    # R8, Dalio I #120: neutral at 4% in a 0.5% deflation (real 4.5%) refused; at 3.5% (real 4%) kept; the same
+    # 4% while tightening kept
+    (DALIO, "a_neutral_rate_is_not_tight", {"central_bank_stance": "neutral", "policy_rate": "4%",
+                                            "nominal_gdp_growth": "1.5%", "real_gdp_growth": "2%"}, True),
+    (DALIO, "a_neutral_rate_is_not_tight", {"central_bank_stance": "neutral", "policy_rate": "3.5%",
+                                            "nominal_gdp_growth": "1.5%", "real_gdp_growth": "2%"}, False),
+    (DALIO, "a_neutral_rate_is_not_tight", {"central_bank_stance": "tightening", "policy_rate": "4%",
+                                            "nominal_gdp_growth": "1.5%", "real_gdp_growth": "2%"}, False),
 ]
 
 
