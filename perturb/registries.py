@@ -190,10 +190,24 @@ class MoneyFigure:
     inputs: tuple[str, ...]
     phrases: tuple[str, ...]
     largest: tuple[tuple[int, Decimal], ...]
+    #: s37review (seed 9090, Greenblatt C #80): (first year, multiple), ascending (``priced``): from that year a
+    #: company stating this figure above a third of its year's bound is valued (every market size it states) at
+    #: least the multiple times the figure. Empty: not checked.
+    priced: tuple[tuple[int, Decimal], ...] = ()
 
     def bound(self, year: int) -> Decimal:
         """The largest value of this figure a scenario dated in ``year`` may state (:func:`_bound_at`)."""
         return _bound_at(self.largest, year)
+
+    def price_floor(self, year: int) -> Decimal | None:
+        """The least market size / figure multiple of a top earner in ``year`` (the last ``priced`` row at or
+        before it), or None before the first row.
+
+        >>> MoneyFigure("e", "e", (), (), ((1990, Decimal(9)),), ((1974, Decimal(3)), (1999, Decimal(6)))).price_floor(1995)
+        Decimal('3')
+        """
+        rows = [m for y, m in self.priced if y <= year]
+        return rows[-1] if rows else None
 
     def matches(self, spec: InputSpec) -> bool:
         """True when ``spec`` (a money input) is this figure: named in ``inputs``, or its label, else its
@@ -201,6 +215,24 @@ class MoneyFigure:
         if spec.name in self.inputs:
             return True
         return bool(_phrase_pattern(self.phrases).match(spec.label.strip() or spec.description.strip()))
+
+
+def _underpriced_tops(tops: list[tuple[str, Decimal, "MoneyFigure"]], markets: list[tuple[str, Decimal]],
+                      year: int) -> list[str]:
+    """s37review (seed 9090, Greenblatt C #80: $36.8B of EBIT at a $99B market value in March 2006): a figure above
+    a third of its year's bound (a top earner of the era) beside a market size under the era's least multiple of it
+    (``MoneyFigure.priced``) is a company no market of that year priced so."""
+    found = []
+    for name, value, figure in tops:
+        floor = figure.price_floor(year)
+        if floor is None:
+            continue
+        for market, size in markets:
+            if size < floor * value:
+                found.append(f"{market} {_money(size)} under {floor.normalize():f}x {name} {_money(value)} (a company "
+                             f"earning near the top of {year} was valued at least {floor.normalize():f}x its "
+                             f"{figure.what})")
+    return found
 
 
 def _bound_at(table: tuple[tuple[int, Decimal], ...], year: int) -> Decimal:
@@ -357,6 +389,8 @@ class RegimeRegistry:
         figure above the year's largest company's (``sizes.figures``: $600B of sales in 1950), a streak longer
         than the years since ``streaks.began`` (50 years of dividend raises in 1982)."""
         found: list[str] = []
+        tops: list[tuple[str, Decimal, MoneyFigure]] = []  # s37review: figures above a third of their bound
+        markets: list[tuple[str, Decimal]] = []
         for name, value in facts.items():
             spec = inputs.get(name)
             if spec is None:
@@ -385,6 +419,10 @@ class RegimeRegistry:
                 except KeyError:
                     limit = self._year_memo[key] = (self.size_bound(year) if isinstance(figure, str)
                                                     else figure.bound(year))
+                if isinstance(figure, str):
+                    markets.append((name, value))
+                elif figure.priced and value > 0 and 3 * value > limit:
+                    tops.append((name, value, figure))
                 if limit is None or not value > limit:
                     continue
                 if isinstance(figure, str):
@@ -393,6 +431,8 @@ class RegimeRegistry:
                 else:
                     found.append(f"{name} {_money(value)} (above the largest US company's {figure.what} about "
                                  f"{year}, {_money(limit)})")
+        if tops and markets:
+            found.extend(_underpriced_tops(tops, markets, year))
         return found
 
     def get(self, regime_id: str) -> Regime:
@@ -653,7 +693,9 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
     figures = []
     for i, raw in enumerate(sizes.get("figures") or ()):
         table = _bound_table(raw["largest"], ("sizes", "figures", i, "largest"), f"a company's {raw['what']}", errors)
-        figures.append(MoneyFigure(raw["id"], raw["what"], tuple(raw["inputs"]), tuple(raw["phrases"]), table))
+        priced = _priced_table(raw.get("priced") or (), ("sizes", "figures", i, "priced"), errors)
+        figures.append(MoneyFigure(raw["id"], raw["what"], tuple(raw["inputs"]), tuple(raw["phrases"]), table,
+                                   priced))
     errors.raise_if_any()
     return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
                           {str(k): int(v) for k, v in (since.get("values") or {}).items()},
@@ -677,6 +719,23 @@ def _bound_table(rows: Any, path: tuple[Any, ...], what: str, errors: "_Errors")
                        "(a bound at or below it would make every such figure an anachronism)",
                        path + (k, 1), "sizes")
         elif value is not None:
+            table.append((int(year), value))
+    return tuple(table)
+
+
+def _priced_table(rows: Any, path: tuple[Any, ...], errors: "_Errors") -> tuple[tuple[int, Decimal], ...]:
+    """s37review: a ``[[year, multiple], ...]`` table (ascending years, multiples above 0), its errors added."""
+    table: list[tuple[int, Decimal]] = []
+    where = ".".join(str(p) for p in path)
+    for k, (year, multiple) in enumerate(rows):
+        value = Decimal(str(multiple))
+        if table and year <= table[-1][0]:
+            errors.add(f"{where}: year {year} does not follow {table[-1][0]} (list the years in ascending "
+                       "order, once each)", path + (k, 0), "sizes")
+        elif not value > 0:
+            errors.add(f"{where}: the multiple for {year} is {multiple}; a least market value / figure multiple "
+                       "is above 0", path + (k, 1), "sizes")
+        else:
             table.append((int(year), value))
     return tuple(table)
 

@@ -46,12 +46,13 @@ def _figure(figure_id: str):
 
 
 def test_the_figure_tables_read_as_documented():
-    assert [f.id for f in load_regimes().figures] == ["revenue", "cash", "assets", "earnings"]
+    assert [f.id for f in load_regimes().figures] == ["revenue", "cash", "assets", "net_earnings", "earnings"]
     assert _figure("cash").bound(2000) == 30 * B  # s36review2: Microsoft $23.8B at June 2000, rounded up
     assert _figure("revenue").bound(1955) == 13 * B  # General Motors, $12.4B of sales in 1955, rounded up
     assert _figure("revenue").bound(1932) == Decimal("2.5") * B  # between 1929 ($2B) and 1940 ($2.5B): the larger
     assert _figure("assets").bound(1950) == 13 * B  # AT&T, $11.6B of assets in 1950
     assert _figure("earnings").bound(1995) == 18 * B  # GE, Exxon: about $6.5B each; near 3x (oil taxes)
+    assert _figure("net_earnings").bound(1995) == 9 * B  # s37fix: Royal Dutch/Shell about $6.9B, rounded up 30%
     assert _figure("earnings").bound(1900) == Decimal("0.6") * B and _figure("revenue").bound(2100) == 900 * B
     for figure in load_regimes().figures:
         years = [y for y, _ in figure.largest]
@@ -60,7 +61,7 @@ def test_the_figure_tables_read_as_documented():
 
 # input of a bundled card -> the figure that bounds it (None: not bounded by a figure table)
 BUNDLED = {
-    (BUFFETT, "arr"): "revenue", (BUFFETT, "net_income"): "earnings",
+    (BUFFETT, "arr"): "revenue", (BUFFETT, "net_income"): "net_earnings",
     ("graham_seven_tests_defensive", "annual_sales"): "revenue",
     ("graham_seven_tests_defensive", "total_assets"): "assets",
     ("graham_seven_tests_defensive", "current_assets"): "assets",
@@ -74,7 +75,7 @@ BUNDLED = {
     ("buffett_share_repurchase", "repurchase_amount"): None,
     ("lynch_six_category_framework", "cash"): "cash",
     ("lynch_six_category_framework", "hidden_asset_value"): None,
-    (MUNGER, "owner_earnings"): "earnings",
+    (MUNGER, "owner_earnings"): "net_earnings",  # s37fix: net figures have their own bound
     ("marks_distressed_debt", "stressed_value"): None,
     ("marks_risk_return_assessment", "price"): None,
 }
@@ -92,7 +93,8 @@ AUTHORED = [
     ("rev_usd", "", "Annual revenue of the latest fiscal year, USD.", "revenue"),
     ("topline", "net sales", "What the company sold.", "revenue"),
     ("bs_size", "", "Total assets at the latest balance sheet.", "assets"),
-    ("profit_ttm", "", "Trailing-twelve-month net income, USD.", "earnings"),
+    ("profit_ttm", "", "Trailing-twelve-month net income, USD.", "net_earnings"),
+    ("pretax", "", "Operating income of the latest year, USD.", "earnings"),
     ("op_inc", "", "EBITDA (earnings before interest, taxes, depreciation and amortisation).", "earnings"),
     ("segment_rev", "", "Revenue of the segment being sold.", None),  # goes on: not the company's revenue
     ("buffer", "", "Cash the business must keep for its operations.", None),
@@ -139,8 +141,12 @@ def test_a_base_earning_more_than_its_date_allows_is_refused(tmp_path):
     result = runner.invoke(app, ["perturb", "--card", MUNGER, "--base", str(_munger_base(tmp_path, "$19B")),
                                  "--n", "5", "--out", str(tmp_path / "x.jsonl")])
     assert result.exit_code == 1
-    assert "owner_earnings $19B (above the largest US company's annual earnings about 1995, $18B)" in result.output
-    ok = runner.invoke(app, ["perturb", "--card", MUNGER, "--base", str(_munger_base(tmp_path, "$12B")),
+    assert "owner_earnings $19B (above the largest US company's annual net earnings about 1995, $9B)" in result.output
+    # s37fix: $12B was kept while owner earnings had the pre-tax bound ($18B); the net bound is $9B
+    over = runner.invoke(app, ["perturb", "--card", MUNGER, "--base", str(_munger_base(tmp_path, "$12B")),
+                               "--n", "5", "--out", str(tmp_path / "x.jsonl")])
+    assert over.exit_code == 1 and "annual net earnings about 1995, $9B" in over.output
+    ok = runner.invoke(app, ["perturb", "--card", MUNGER, "--base", str(_munger_base(tmp_path, "$8.5B")),
                              "--n", "5", "--out", str(tmp_path / "x.jsonl")])
     assert ok.exit_code == 0, ok.output  # below the bound: made as before
 
@@ -149,7 +155,7 @@ def test_verify_reports_an_item_earning_more_than_its_date_allows(tmp_path):
     """A self-consistent item (id, question and gold made by the library) dated June 1995 with $19B of owner
     earnings: ``ipb perturb`` refuses such a base and never keeps such a draw dated, so verify must not pass it."""
     frame = build_frame([compiled_card(MUNGER)])
-    base = load_base(_munger_base(tmp_path, "$12B"), frame)
+    base = load_base(_munger_base(tmp_path, "$8.5B"), frame)
     scenario = base.with_facts(dict(base.facts, owner_earnings=19 * B))
     item = build_item(frame, base, scenario, [Step("metric", scenario, {"inputs": ["owner_earnings"]})],
                       recipe="metric", args=[None], seed=0, attempt=0)
@@ -158,7 +164,7 @@ def test_verify_reports_an_item_earning_more_than_its_date_allows(tmp_path):
     write_lines(path, [json.dumps(item)])
     check = verify_items(path)
     assert [c.record for c in check.mismatched] == [1]
-    assert any("owner_earnings $19B (above the largest US company's annual earnings about 1995, $18B)" in p
+    assert any("owner_earnings $19B (above the largest US company's annual net earnings about 1995, $9B)" in p
                for p in check.mismatched[0].problems), check.mismatched[0].problems
 
 
