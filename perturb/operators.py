@@ -518,6 +518,23 @@ def _typical(spec: InputSpec, typical: Sequence[Any]) -> list[Any]:
     return []
 
 
+def _range_in(frame: Frame, facts: Mapping[str, Any], sector: Sector,
+              metric_id: str) -> tuple[Decimal, Decimal] | None:
+    """The range a stated metric takes in ``sector``: the stated business model's own (the registry's ``models:``,
+    s37rules: a software vendor keeps a software gross margin in any industry), else the sector's, else None."""
+    models = frame.sectors.models
+    if models:
+        names = frame.memo.get("model_inputs")
+        if names is None:
+            names = frame.memo["model_inputs"] = tuple(dict.fromkeys(
+                n for s in frame.sectors.sectors for group in (s.profile, s.allows) for n in group))
+        for name in names:
+            value = facts.get(name)
+            if isinstance(value, str) and metric_id in models.get(value, {}):
+                return models[value][metric_id]
+    return sector.ranges.get(metric_id)
+
+
 def _sector_size(frame: Frame, facts: Mapping[str, Any], sector: Sector, resample: bool) -> int:
     size = 1
     for name, typical in sector.profile.items():
@@ -528,8 +545,9 @@ def _sector_size(frame: Frame, facts: Mapping[str, Any], sector: Sector, resampl
                 size *= len(allowed)
     labelled = bool(sector_inputs(frame))
     for name, metric_id in (_sector_metric_inputs(frame).items() if resample else ()):
-        if name in facts and metric_id in sector.ranges:
-            grid = _clipped(frame, name, *sector.ranges[metric_id])
+        bounds = _range_in(frame, facts, sector, metric_id) if name in facts else None
+        if bounds is not None:
+            grid = _clipped(frame, name, *bounds)
             if grid is not None:
                 on = not labelled and isinstance(facts[name], Decimal) and grid.index_of(facts[name]) is not None
                 size *= max(1, grid.count - (1 if on else 0))
@@ -602,10 +620,10 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     labelled = bool(named)
     if resample:
         for name, metric_id in _sector_metric_inputs(frame).items():
-            if name not in facts or metric_id not in sector.ranges:
+            bounds = _range_in(frame, facts, sector, metric_id) if name in facts else None
+            if bounds is None:
                 continue
-            lo, hi = sector.ranges[metric_id]
-            grid = _clipped(frame, name, lo, hi)
+            grid = _clipped(frame, name, *bounds)
             if grid is None:
                 kept.append(name)
                 continue
