@@ -520,8 +520,11 @@ def _typical(spec: InputSpec, typical: Sequence[Any]) -> list[Any]:
 
 def _range_in(frame: Frame, facts: Mapping[str, Any], sector: Sector,
               metric_id: str) -> tuple[Decimal, Decimal] | None:
-    """The range a stated metric takes in ``sector``: the stated business model's own (the registry's ``models:``,
-    s37rules: a software vendor keeps a software gross margin in any industry), else the sector's, else None."""
+    """The range a stated metric takes in ``sector``: None when the sector omits it, else the stated business model's
+    own (the registry's ``models:``, s37rules: a software vendor keeps a software gross margin in any industry), else
+    the sector's, else None."""
+    if metric_id in sector.omits:
+        return None
     models = frame.sectors.models
     if models:
         names = frame.memo.get("model_inputs")
@@ -537,15 +540,18 @@ def _range_in(frame: Frame, facts: Mapping[str, Any], sector: Sector,
 
 def _sector_size(frame: Frame, facts: Mapping[str, Any], sector: Sector, resample: bool) -> int:
     size = 1
+    kept = dict(facts)  # a profiled value the move changes is drawn later: its model's ranges are not read here
     for name, typical in sector.profile.items():
         spec = frame.inputs.get(name)
         if spec is not None and name in facts:
             allowed = _typical(spec, typical)
             if allowed and facts[name] not in allowed:
                 size *= len(allowed)
+                kept[name] = None
     labelled = bool(sector_inputs(frame))
     for name, metric_id in (_sector_metric_inputs(frame).items() if resample else ()):
-        bounds = _range_in(frame, facts, sector, metric_id) if name in facts else None
+        omitted = name in _omitted_inputs(frame, sector)
+        bounds = _range_in(frame, kept, sector, metric_id) if name in facts and not omitted else None
         if bounds is not None:
             grid = _clipped(frame, name, *bounds)
             if grid is not None:
