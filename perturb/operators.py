@@ -518,18 +518,42 @@ def _typical(spec: InputSpec, typical: Sequence[Any]) -> list[Any]:
     return []
 
 
+def _range_in(frame: Frame, facts: Mapping[str, Any], sector: Sector,
+              metric_id: str) -> tuple[Decimal, Decimal] | None:
+    """The range a stated metric takes in ``sector``: None when the sector omits it, else the stated business model's
+    own (the registry's ``models:``, s37rules: a software vendor keeps a software gross margin in any industry), else
+    the sector's, else None."""
+    if metric_id in sector.omits:
+        return None
+    models = frame.sectors.models
+    if models:
+        names = frame.memo.get("model_inputs")
+        if names is None:
+            names = frame.memo["model_inputs"] = tuple(dict.fromkeys(
+                n for s in frame.sectors.sectors for group in (s.profile, s.allows) for n in group))
+        for name in names:
+            value = facts.get(name)
+            if isinstance(value, str) and metric_id in models.get(value, {}):
+                return models[value][metric_id]
+    return sector.ranges.get(metric_id)
+
+
 def _sector_size(frame: Frame, facts: Mapping[str, Any], sector: Sector, resample: bool) -> int:
     size = 1
+    kept = dict(facts)  # a profiled value the move changes is drawn later: its model's ranges are not read here
     for name, typical in sector.profile.items():
         spec = frame.inputs.get(name)
         if spec is not None and name in facts:
             allowed = _typical(spec, typical)
             if allowed and facts[name] not in allowed:
                 size *= len(allowed)
+                kept[name] = None
     labelled = bool(sector_inputs(frame))
     for name, metric_id in (_sector_metric_inputs(frame).items() if resample else ()):
-        if name in facts and metric_id in sector.ranges:
-            grid = _clipped(frame, name, *sector.ranges[metric_id])
+        omitted = name in _omitted_inputs(frame, sector)
+        bounds = _range_in(frame, kept, sector, metric_id) if name in facts and not omitted else None
+        if bounds is not None:
+            grid = _clipped(frame, name, *bounds)
             if grid is not None:
                 on = not labelled and isinstance(facts[name], Decimal) and grid.index_of(facts[name]) is not None
                 size *= max(1, grid.count - (1 if on else 0))
@@ -602,10 +626,10 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     labelled = bool(named)
     if resample:
         for name, metric_id in _sector_metric_inputs(frame).items():
-            if name not in facts or metric_id not in sector.ranges:
+            bounds = _range_in(frame, facts, sector, metric_id) if name in facts else None
+            if bounds is None:
                 continue
-            lo, hi = sector.ranges[metric_id]
-            grid = _clipped(frame, name, lo, hi)
+            grid = _clipped(frame, name, *bounds)
             if grid is None:
                 kept.append(name)
                 continue

@@ -25,7 +25,7 @@ from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import jsonschema
 from rapidfuzz.distance import Levenshtein
@@ -116,6 +116,10 @@ class SectorRegistry:
     metrics: dict[str, MetricDef]
     sectors: tuple[Sector, ...]
     file: str = "<string>"
+    #: Business model (a value of a profiled category input) -> metric id -> (low, high): the model's own range,
+    #: read in place of the sector's (``models:``; s37rules, issue 18: a subscription-software vendor moved to
+    #: industrial automation kept "subscription software" beside the hardware makers' 42% gross margin).
+    models: dict[str, dict[str, tuple[Decimal, Decimal]]] = field(default_factory=dict)
 
     def get(self, sector_id: str) -> Sector:
         """A sector by id.
@@ -606,29 +610,54 @@ def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> 
                 path_ = ("sectors", i, "id") if k == 0 else ("sectors", i, "aliases", k - 1)
                 errors.add(f"{name!r} already names sector {owner[name]!r}", path_, "duplicate-sector", name=name)
             owner.setdefault(name, sid)
-        ranges: dict[str, tuple[Decimal, Decimal]] = {}
-        for mid, (lo_text, hi_text) in raw["ranges"].items():
-            rpath = ("sectors", i, "ranges", mid)
-            metric = metrics.get(mid)
-            if metric is None:
-                errors.add(f"sector {sid!r} gives a range for unknown metric {mid!r}", rpath, "metric", key=True,
-                           name=mid, suggestion=did_you_mean(mid, list(metrics)))
-                continue
-            lo = _value(lo_text, metric, errors, rpath + (0,))
-            hi = _value(hi_text, metric, errors, rpath + (1,))
-            if lo is None or hi is None:
-                continue
-            if lo > hi:
-                errors.add(f"range of {mid!r} in sector {sid!r} is empty: {lo_text} > {hi_text}", rpath, "range")
-                continue
-            ranges[mid] = (lo, hi)
+        ranges = _ranges(errors, raw["ranges"], metrics, ("sectors", i, "ranges"), f"sector {sid!r}")
         profile = {name: tuple(values) for name, values in (raw.get("profile") or {}).items()}
         allows = {name: tuple(values) for name, values in (raw.get("allows") or {}).items()}
         omits = _omits(errors, raw, i, metrics, ranges, tuple(data["inputs"]))
         sectors.append(Sector(sid, raw["name"], tuple(raw.get("aliases") or ()), ranges, raw.get("description", ""),
                               profile, allows, omits))
+    models = _models(errors, data.get("models") or {}, metrics, sectors)
     errors.raise_if_any()
-    return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file)
+    return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file, models)
+
+
+def _ranges(errors: _Errors, raw: Mapping[str, Any], metrics: Mapping[str, MetricDef], path: tuple[Any, ...],
+            owner: str) -> dict[str, tuple[Decimal, Decimal]]:
+    """Metric id -> (low, high) of a sector's ``ranges:`` or a model's entry; each error located and collected."""
+    ranges: dict[str, tuple[Decimal, Decimal]] = {}
+    for mid, (lo_text, hi_text) in raw.items():
+        rpath = path + (mid,)
+        metric = metrics.get(mid)
+        if metric is None:
+            errors.add(f"{owner} gives a range for unknown metric {mid!r}", rpath, "metric", key=True,
+                       name=mid, suggestion=did_you_mean(mid, list(metrics)))
+            continue
+        lo = _value(lo_text, metric, errors, rpath + (0,))
+        hi = _value(hi_text, metric, errors, rpath + (1,))
+        if lo is None or hi is None:
+            continue
+        if lo > hi:
+            errors.add(f"range of {mid!r} in {owner} is empty: {lo_text} > {hi_text}", rpath, "range")
+            continue
+        ranges[mid] = (lo, hi)
+    return ranges
+
+
+def _models(errors: _Errors, raw: Mapping[str, Any], metrics: Mapping[str, MetricDef],
+            sectors: Sequence[Sector]) -> dict[str, dict[str, tuple[Decimal, Decimal]]]:
+    """The ``models:`` block (s37rules): each key a value some sector's ``profile``/``allows`` lists (else a located
+    error with a did-you-mean: a model no sector names would never be read), each range as a sector's."""
+    known = sorted({str(v) for s in sectors for group in (s.profile, s.allows) for vs in group.values() for v in vs})
+    models: dict[str, dict[str, tuple[Decimal, Decimal]]] = {}
+    for model, ranges in raw.items():
+        if model not in known:
+            near = did_you_mean(model, known)
+            errors.add(f"model {model!r} is no value of a sector's profile or allows"
+                       + (f"; did you mean {near!r}?" if near else ""), ("models", model), "model",
+                       key=True, name=model, suggestion=near)
+            continue
+        models[model] = _ranges(errors, ranges, metrics, ("models", model), f"model {model!r}")
+    return models
 
 
 def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> RegimeRegistry:

@@ -248,6 +248,22 @@ DECLINE 158/INVEST 79/INCONCLUSIVE 3 (a bank or insurer with no retention to rea
 leaves gate 1 undecided). l8-three-investors keeps 81 of 90 ids, all in place; it
 dropped 4 sector (banks, insurers), 4 flip and 1 metric items for the same rules and
 drew as many others, mix unchanged. marks-defaults is unchanged.
+
+Changed deliberately (issue 18, branch s37rules, s36review2 R4 and R5): the sector
+registry's ``models:`` gives subscription software a 60-90% gross margin in any
+industry and energy omits revenue_retention (rule R4), and the Buffett checklist
+gained subscription_price_within_reach_of_its_growth (at least 0.1x revenue per point
+of growth, rule R5). Every line's card content hash, ``ipb-cards/`` source and
+condition-C key differ. buffett-bench-recipes keeps 202 of 240 ids, all in place and
+otherwise identical; it dropped 33 sector items (software vendors in industrial
+automation at 36-55% gross margin, oil producers stating the software base's 95%
+retention, and healthcare software whose margin is now drawn on the model's range), 3
+metric and 2 flip items (software at 1-1.5x revenue growing 25-43%, 2x growing 25% and
+4x growing 58%), and drew as many of each recipe (mix unchanged). Verdicts DECLINE
+158/INVEST 79/INCONCLUSIVE 3 -> 156/81/3. l8-three-investors keeps 75 of 90 ids, all in
+place and otherwise identical; it dropped 12 sector items (the same kinds), 2 isolate
+and 1 metric item (software at 1-2x revenue growing 25%) and drew as many others, mix
+unchanged. marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -265,11 +281,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "4363ae393176952f54aed1a9e34cd75f775c462906e068325c54949ec69b5dc8"),
+                              "461fd3bd792e9cc64086dbefa5b45a845298150cb09a8d8d07b3c1bfbb987dad"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "745e27f0c4939f03bd6d868ae52e4dd9997ccc5b648a99bda77d48d58474bbf1"),
+                           7, "", 90, "44ee5d94e79a5c364c85133fba710caf4fe926f2bb0b719238c412cb3a38038d"),
 }
 
 

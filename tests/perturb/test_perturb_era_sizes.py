@@ -136,9 +136,12 @@ def test_a_base_larger_than_its_date_allows_is_refused(tmp_path):
     # owner earnings raised with the price so that only the year's size bound is broken (at $500M the price would
     # be 800x owner earnings, which the card's own rule refuses first since stop 33; at $5B 80x, above the stop-34
     # bound of 50x; $8.5B is 47x, and inside 1995's net earnings bound of $9B: s37fix, the $10B used before is above
-    # it, the largest net income of 1995 being about $6.9B)
+    # it, the largest net income of 1995 being about $6.9B); growth 5% (within the 6% return on capital), since
+    # s37rules prices a business with no growth at most 20x its owner earnings
+    assert "long_run_growth: 0%" in text
     base.write_text(text.replace("market_value: $4B", "market_value: $400B")
-                    .replace("owner_earnings: $500M", "owner_earnings: $8.5B"), encoding="utf-8")
+                    .replace("owner_earnings: $500M", "owner_earnings: $8.5B")
+                    .replace("long_run_growth: 0%", "long_run_growth: 5%"), encoding="utf-8")
     result = runner.invoke(app, ["perturb", "--card", MUNGER, "--base", str(base), "--n", "5",
                                  "--out", str(tmp_path / "x.jsonl")])
     assert result.exit_code == 1
@@ -179,8 +182,11 @@ def _renamed_munger(tmp_path: Path, name: str, description: str, label: str, val
     base = (SCEN / MUNGER / "fair_business_wonderful_price.yaml").read_text(encoding="utf-8")
     base = base.replace("market_value: $4B", f"{name}: {value}").replace(f"card: {MUNGER}", "card: renamed_size_card")
     if value == "$400B":  # so that only the year's size bound is broken (800x owner earnings breaks a card rule,
-        # stop 33, and 80x the stop-34 rule of at most 50x; 47x breaks none; s37fix: $10B is above 1995's net bound)
-        base = base.replace("owner_earnings: $500M", "owner_earnings: $8.5B")
+        # stop 33, and 80x the stop-34 rule of at most 50x; 47x breaks none once the business grows (s37rules prices
+        # one with no growth at most 20x, so growth is 5%, within its 6% return on capital); s37fix: $10B is above
+        # 1995's net bound, so $8.5B)
+        base = base.replace("owner_earnings: $500M", "owner_earnings: $8.5B").replace("long_run_growth: 0%",
+                                                                                    "long_run_growth: 5%")
     (tmp_path / "card.yaml").write_text(card, encoding="utf-8")
     (tmp_path / "base.yaml").write_text(base, encoding="utf-8")
     return tmp_path / "card.yaml", tmp_path / "base.yaml"

@@ -234,9 +234,10 @@ def test_base_outside_the_vintage_needs_the_fm6_flag(tmp_path):
 def test_isolation_changes_exactly_the_named_gate():
     frame = build_frame([BUFFETT])
     base = load_base(BUFFETT_BASE, frame)
-    # Seeds 0, 1 and 3: since issue 15's 25% margin only ev_to_arr <= 3.5x isolates gate 5 (6 of
-    # the 59 grid values), and seed 2's 24-value sample of the grid holds none of them.
-    for seed in (0, 1, 3):
+    # Seeds 0, 4 and 5: since issue 15's 25% margin only ev_to_arr <= 3.5x isolates gate 5, and since s37rules'
+    # subscription_price_within_reach_of_its_growth (at least 10 x 25% growth = 2.5x) only 2.5x-3.5x (3 of the 59
+    # grid values; seeds 1 and 3, used before, drew samples of the grid that hold none of them now, as seed 2 did).
+    for seed in (0, 4, 5):
         step = get_operator("isolate")(frame, base, random.Random(seed), "margin_of_safety")
         before, after = frame.profile(base.facts), frame.profile(step.scenario.facts)
         assert [i for i, (a, b) in enumerate(zip(before, after)) if a != b] == [4]

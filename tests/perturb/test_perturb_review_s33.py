@@ -64,13 +64,17 @@ REVIEW_ITEMS = [
      {"combined_rank_position": 1205, "ebit": "$1.5B", "enterprise_value": "$70.58B", "foreign_adr": False,
       "market_cap": "$119.11B", "net_fixed_assets": "$2B", "net_working_capital": "$500M",
       "planned_holding_months": 12, "portfolio_positions": 25, "sector": "utilities"},
-     ["utilities_carry_plant_and_debt", "net_cash_within_ten_years_of_ebit"]),  # s35: $48.5B net cash on $1.5B
+     # s35: $48.5B net cash on $1.5B; s37rules: 60% on $2.5B of tangible capital, above a large utility's 20%
+     ["utilities_carry_plant_and_debt", "net_cash_within_ten_years_of_ebit",
+      "a_capital_heavy_large_cap_within_its_sector_return"]),
     (GREENBLATT, "IPB-GRE-MF-003-3af9da4f6664a06b",  # EBIT $18.7B on a $20B market value
      {"combined_rank_position": 2, "ebit": "$18.7B", "enterprise_value": "$56.55B", "foreign_adr": False,
       "market_cap": "$20B", "net_fixed_assets": "$2B", "net_working_capital": "-$2B", "planned_holding_months": 12,
       "portfolio_positions": 25, "sector": "consumer_staples"},
-     # s35bounds: EV/EBIT 3.03 is above the one EV floor left (2x); the 1.07x market value is still refused
-     ["large_earnings_need_capital", "market_value_at_least_two_and_a_half_times_ebit"]),
+     # s35bounds: EV/EBIT 3.03 is above the one EV floor left (2x); the 1.07x market value is still refused;
+     # s37rules: 3.03x is under a large staples company's 4.5x floor
+     ["large_earnings_need_capital", "market_value_at_least_two_and_a_half_times_ebit",
+      "a_large_cap_within_its_sector_multiple"]),
     (LYNCH, "LYNCH-6C-011-33ed8a7aa31d30d5",  # a 12%-growth stalwart at 12x with a decade average of 53.5x
      {"cyclical_industry": False, "distressed": False, "dividend_yield": "3%", "earnings_growth": "12%",
       "hidden_asset_value": "$0", "market_cap": "$8B", "pe_historical_average": "53.5x", "pe_ratio": "12x",
