@@ -15,7 +15,8 @@ verdict                   words (case-insensitive unless marked UPPER)
                           ❌ ✗ ✘ ✖ ⛔ 🛑 🔴
 ``INCONCLUSIVE``          inconclusive, unclear, undetermined, indeterminate, unknown,
                           insufficient / no / not enough data, data not provided,
-                          cannot be determined, uncertain, unresolved (hedged), ❓, ⚠ (weak)
+                          cannot be determined, uncertain, unresolved (hedged), ❓, ⚠ (weak),
+                          an open question, too early to tell, hard to say (hedged)
 ``N/A``                   N/A, not reached, not applicable, not evaluated, not computed, unreached,
                           never comes up, skipped, moot, terminated by
 ========================  =============================================================
