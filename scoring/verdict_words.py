@@ -15,7 +15,8 @@ verdict                   words (case-insensitive unless marked UPPER)
                           ❌ ✗ ✘ ✖ ⛔ 🛑 🔴
 ``INCONCLUSIVE``          inconclusive, unclear, undetermined, indeterminate, unknown,
                           insufficient / no / not enough data, data not provided,
-                          cannot be determined, uncertain, unresolved (hedged), ❓, ⚠ (weak)
+                          cannot be determined, uncertain, unresolved (hedged), ❓, ⚠ (weak),
+                          an open question, too early to tell, hard to say (hedged)
 ``N/A``                   N/A, not reached, not applicable, not evaluated, not computed, unreached,
                           never comes up, skipped, moot, terminated by
 ========================  =============================================================
@@ -205,6 +206,12 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     VerdictWord(_I(r"\b(?:undecided|pending)\b(?=[ \t]*(?:[.;!)]|$|\n))"), INCONCLUSIVE, ("undecided", "pending"), strength=HEDGED),
     # "for now we call it unresolved.", "I'd call that point unresolved rather than failed": the question left open
     VerdictWord(_I(r"\bunresolved\b(?=[ \t]*(?:[.;!),]|rather[ \t]+than\b|$|\n))"), INCONCLUSIVE, ("unresolved",), strength=HEDGED),
+    # The question left open in plain words, closing its clause: "The catalyst is an open question.", "whether it lasts remains to
+    # be seen", "too early to tell", "the jury is still out", "hard to say" (s37wild)
+    VerdictWord(_I(r"\bopen[ \t]+question\b" + _CLOSES + r"|\bremains?[ \t]+to[ \t]+be[ \t]+(?:seen|proven|shown)\b"
+                   + _CLOSES + r"|\btoo[ \t]+(?:early|soon)[ \t]+to[ \t]+(?:tell|say|judge|call)\b|\bjury[ \t]+is[ \t]+(?:still[ \t]+)?out\b"
+                   r"|\bhard[ \t]+to[ \t]+(?:say|tell|judge|call)\b" + _CLOSES),
+                INCONCLUSIVE, ("open", "remain", "too", "jury", "hard"), strength=HEDGED),
     VerdictWord("\u2753", INCONCLUSIVE, ("\u2753",), strength=HEDGED, negatable=False),
     VerdictWord("\u26a0", INCONCLUSIVE, ("\u26a0",), strength=WEAK, negatable=False),
     # -- PROCEED

@@ -290,8 +290,8 @@ class _LayoutMixin(_ParserState):
         if line.label is None or line.kind in ("plain", "blank"):
             return line.kind == "heading"
         label = normalize(self.masked[line.label[0] : line.label[1]])
-        if _FIELD_LABEL(label):
-            return False
+        if _FIELD_LABEL(label) or (line.kind == "label" and _PROSE_BEFORE_COLON.fullmatch(self.masked, line.label[0], line.label[1])):
+            return False  # (a sentence that runs on through a colon, "Think of it as a budget test: ...", is no label: s37wild)
         if line.kind == "heading":
             return anchor_line.kind != "heading" or line.level <= anchor_line.level
         if anchor_line.kind == "heading":
@@ -437,6 +437,8 @@ class _LayoutMixin(_ParserState):
         return (self.units[first[0]].start, self.units[first[-1]].end)
 
 
+#: Words before a colon that make a sentence, not a label: six or more words with a pronoun or a copula among them.
+_PROSE_BEFORE_COLON = re.compile(r"(?i)(?=(?:\W*\w+){6})(?=.*\b(?:it|is|are|was|were|we|you|they|this|that)\b)[^?\n]*")
 #: A line that ends a sentence or opens a value: a stop, "!", "?", ":" or ";" (then closing quotes, brackets or emphasis).
 _LINE_STOP = re.compile(r"[.!?:;][\"'\u201d\u2019)\]*_]*[ \t]*\Z")
 #: What a hard-wrapped line may open with and still continue the sentence before it: a lower-case word, a figure, a

@@ -20,8 +20,9 @@ reads the gate's own section (:meth:`_section_units`: from its label or mention 
   the verdict the card's test gives it (:func:`._thresholds.category_verdicts`; a band value is INCONCLUSIVE);
 * the answer to a gate's question label: "Is the purpose to benefit continuing shareholders? - No." (yes: the
   criterion holds, PROCEED; for a gate that watches for a warning sign, or a question that asks about a fault, yes is
-  REJECT), right after it, closing a later sentence ("..., yes.") or as a sentence of its own after the facts ("Is the
-  premium enough? Expected return 13% against 4% on bonds. Yes.").
+  REJECT), right after it, closing a later sentence ("..., yes."), as a sentence of its own after the facts ("Is the
+  premium enough? Expected return 13% against 4% on bonds. Yes.") or opening one that gives its reason ("Yes, the
+  surplus is real.").
 
 A clause that states another gate's facts, a condition ("if the sale fails"), a question, a sentence with a verdict
 word (the verdict readers' text), a final-verdict sentence or text on another profile adds nothing. Every reading of
@@ -75,6 +76,8 @@ _CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
 #: A sentence that is only the answer to the section's question, after the facts that support it ("Is the premium for risk
 #: enough? Expected return 13% against 4% on bonds. Yes."): the writer states the figures, then answers.
 _BARE_ANSWER = re.compile(r"(?i)[ \t*_>\-\u2013\u2014]*(?P<word>" + _WORDS + r")[ \t]*[.!\u3002]?[ \t*_]*")
+#: A sentence that opens on the answer, then gives its reason: "Yes, the surplus is real.", "No: the cash is spoken for."
+_OPENING_ANSWER = re.compile(r"(?i)[ \t*_>]*(?P<word>yes|no)[ \t]*(?:,|:|\u2014|\u2013|[ \t]-)[ \t]+\S")
 #: The writer says the gate was never reached: "We never get to the holding-period question", "Rotation scan: not run
 #: this cycle", "I won't even get to returns on capital", "not worth doing the arithmetic".
 _NOT_REACHED = re.compile(
@@ -305,6 +308,7 @@ class _SectionReadingMixin(_ParserState):
         bars = gate_bars(card).get(gate)
         higher = _higher(bars, direction)
         found: list[tuple[str, str]] = []
+        own_line: tuple[str, str] | None = None  # the last appraisal that stood as a sentence of its own
         named = False  # whether a clause names the gate's own criterion
         foreign: set[int] = set()  # places of ``found`` read from a clause whose subject is another noun
         own_words = set(prose_vocabulary(card).get(gate, {}))
@@ -327,7 +331,8 @@ class _SectionReadingMixin(_ParserState):
                 if answer is not None:
                     found.append((answer, f"the yes/no answer to {self.masked[unit.start : unit.end].strip()[-60:]!r}"))
                 continue
-            closing = (_CLOSING_ANSWER.search(text) or _BARE_ANSWER.fullmatch(text.strip())) if question is not None else None
+            closing = (_CLOSING_ANSWER.search(text) or _BARE_ANSWER.fullmatch(text.strip())
+                       or _OPENING_ANSWER.match(text)) if question is not None else None
             if closing is not None and question is not None:
                 answer = question_answer(question, closing.group("word"), watch)
                 if answer is not None:
@@ -355,6 +360,7 @@ class _SectionReadingMixin(_ParserState):
                                                  appraisals(low, a, b, None, lexicon=lexicon, watch=watch, nouns=own_words)):
                         if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
                             found.append((v, f"the appraisal {self.masked[s:e]!r}"))
+                            own_line = found[-1] if low[s:e] == text.strip(" \t\n*_.!-") else own_line  # "Understandable."
                     for s, e, v in category_verdicts(card, gate, low, a, b):  # "Hot.", "calm rather than hot", "Self-reinforcing."
                         if _on_another_noun(card, gate, low, s, e, own_words):
                             continue
@@ -386,6 +392,8 @@ class _SectionReadingMixin(_ParserState):
         if named:  # a clause names the gate's own criterion: one about another subject does not speak for it ("the balance
             found = [f for k, f in enumerate(found) if k not in foreign]  # sheet is intact, but the moat is gone": no PROCEED)
         verdicts = {v for v, _ in found}
+        if len(verdicts) > 1 and own_line is not None and found[-1] is own_line:
+            return own_line  # the section ends on an appraisal standing as its own sentence: the writer's last word wins
         if len(verdicts) != 1:
             return None
         return next(iter(verdicts)), "; ".join(w for _, w in found[:3])

@@ -271,3 +271,30 @@ def in_another_gates_paragraph(card, low: str, mentions: Sequence, gate: int, st
     text = low[para:start]
     other = gate_of_clause(card, text)
     return other is not None and other != gate and clause_weights(card, text).get(gate, 0) == 0
+
+
+#: Quantifiers that make a bare plural a statement about things in general: "most buybacks fail", "many spin-offs pass".
+_GENERIC_QUANTIFIERS = frozenset({"most", "many", "few"})
+#: Plurals that name the checks themselves or the case's own items: "most criteria pass", "few holdings fail" report on the case.
+_CASE_PLURALS = frozenset({"gates", "tests", "criteria", "checks", "steps", "screens", "rules", "items", "questions", "filters",
+                           "hurdles", "conditions", "boxes", "points", "lenses", "signals", "gauges", "holdings", "positions",
+                           "names", "metrics", "measures", "indicators", "parts", "things", "others", "ones", "years"})
+
+
+def generic_subject(words: Sequence[str]) -> bool:
+    """Whether the words before a verdict verb end in a generic subject: "most", "many" or "few" and a bare plural, at most
+    two words between ("This is where most buybacks fail", "many cheap spin-offs pass this test"). The verb then says how
+    such things usually fare, not how the case fares; the case's own items ("most criteria pass", "few holdings fail"), a
+    determiner ("most of the bonds") or a number do not make one.
+
+    >>> generic_subject(["this", "is", "where", "most", "buybacks"]), generic_subject(["most", "criteria"])
+    (True, False)
+    >>> generic_subject(["most", "of", "the", "bonds"]), generic_subject(["it"])
+    (False, False)
+    """
+    for k in range(len(words) - 1, max(-1, len(words) - 5), -1):
+        if words[k] in _GENERIC_QUANTIFIERS:
+            rest = words[k + 1 :]
+            return (1 <= len(rest) <= 3 and rest[-1].endswith("s") and rest[-1] not in _CASE_PLURALS
+                    and not any(w in ("of", "the", "our", "its", "their", "these", "those") or w[:1].isdigit() for w in rest))
+    return False

@@ -24,7 +24,7 @@ from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
-from ipb.scoring.parse._verdict_clauses import _INSIDE_EVEN_IF, TRAILING_NOT, UNSAID, in_another_gates_paragraph
+from ipb.scoring.parse._verdict_clauses import _INSIDE_EVEN_IF, TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
@@ -117,8 +117,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             rest = after.lstrip()
             if not rest or rest[0] in ".;!,)" or after_words[:1] in (["here"], ["for"]) or _AT_A_PRICE.match(rest):
                 return None  # "I'd pass at this price", "we pass at $88": the investor declines at a price
-        # "a first pass might mark it PROCEED": "pass" the noun (an attempt), not a verdict.
-        if token.startswith("pass") and words and words[-1] in _PASS_NOUN_BEFORE:
+        # "a first pass might mark it PROCEED" (the noun, an attempt), "where most buybacks fail" (things in general): no verdict
+        if (token.startswith("pass") and words and words[-1] in _PASS_NOUN_BEFORE) or (not word.alone and generic_subject(clause_words)):
             return None
         # "the failed takeover of a rival", "the sector's failed breakout", "a rejected rally": a participle before its noun
         # describes that noun; it is no gate's verdict.
