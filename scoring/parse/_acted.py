@@ -18,6 +18,12 @@ Three readings, each of a kind a reader would name:
   predicate in the active voice ("the committee approved the tranche", "members backed the funding"), anywhere, as a
   decision "decided to exclude" already counts (:mod:`._decided`).
 
+The words are data (``acts`` in ``grammar/languages.yaml``, :mod:`._act_words`), a block per language. In the
+languages other than English each entry is a whole phrase that states the decision ("wir steigen ein", "nous passons
+notre tour", "继续观望", "관망"): read in the closing as an act on the subject is, a negator right after it ("wir kaufen
+nicht") turning it to the other side, a condition or question suffix of an unspaced script ("투자한다면", "买入吗") leaving
+it open.
+
 Each is yielded at the lowest level (1) as a stated decision; :mod:`._final`'s ``consider`` still applies conditions,
 negation ("we don't own it", "not approved"), other voices, the past and labels, and any verdict word or label of the
 answer outranks it. An answer that states none of these gets no final verdict from here: nothing is guessed.
@@ -30,26 +36,17 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ipb.scoring._text import Trigger
+from ipb.scoring import _foreign_verdicts as fv
+from ipb.scoring.parse import _act_words as _aw
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._state import _ParserState
 
 __all__ = ["ACTS", "PREDICATES", "subject_names"]
 
-#: Act verbs by the side they take: 1 the card's pass outcome (enter or keep), 0 its fail outcome (refuse or leave),
-#: "HOLD" the card's HOLD outcome (only on a card that has one: on a buy decision "hold" is neither side).
-ACTS: dict[int | str, tuple[str, ...]] = {
-    1: ("buy", "buys", "own", "owns", "add", "adds", "bet on", "bets on"),
-    0: ("sell", "sells", "avoid", "avoids", "skip", "skips", "pass on", "passes on", "passed on", "exclude", "excludes", "dump",
-        "dumps", "exit", "exits"),
-    "HOLD": ("hold", "holds", "keep", "keeps"),
-}
-
-#: Decision predicates (participles, also simple past of the active voice): 1 approval, 0 rejection.
-PREDICATES: dict[int, tuple[str, ...]] = {
-    1: ("approved", "accepted", "greenlit", "green-lit", "backed", "funded", "adopted", "signed off"),
-    0: ("rejected", "shelved", "dropped", "abandoned", "scrapped", "vetoed", "killed", "paused", "halted", "suspended",
-        "wound down", "shut down", "turned down", "excluded", "divested"),
-}
+#: The act verbs (whose object follows) and decision predicates: data, the ``acts`` of ``grammar/languages.yaml`` for the
+#: languages whose acts take their object after them (:mod:`._act_words`).
+ACTS = _aw.ACTS
+PREDICATES = _aw.PREDICATES
 
 _APOS = "['\u2019]"
 
@@ -135,6 +132,37 @@ def _open_choice(text: str, sentence_start: int, start: int, end: int) -> bool:
     return not _OPEN_WORDS.isdisjoint(words) or _OR_AFTER.match(text, end) is not None
 
 
+#: After a phrase of an unspaced script: a condition or question suffix that leaves the act open ("투자한다면", if we
+#: invest; "买入吗", buy?; "投資するか", whether to invest), or a question mark.
+_OPEN_TAIL = re.compile("[\uba74\u304b\u5417\u55ce\u5462?\uff1f]")
+
+
+def _negated_after(text: str, end: int) -> bool:
+    """Whether a negator of a spaced language stands among the two words right after a phrase ending at ``end``
+    ("wir kaufen nicht", "vi kjøper ikke"): its verb is negated after it, as German and Scandinavian write it.
+
+    >>> _negated_after("Wir kaufen nicht.", 10), _negated_after("Wir kaufen jetzt.", 10), _negated_after("Compramos, no vendemos.", 9)
+    (True, False, False)
+    """
+    clause = re.split(r"[,;:.!?\n\u2014\u2013]", text[end : end + 30], maxsplit=1)[0]
+    words = re.findall(r"[^\W\d_]+", clause.lower())[:3] + [""]
+    # (the negator one of the first two words, not "nicht nur": not only)
+    return any(words[i] in fv.NEGATORS and words[i + 1] not in fv.NOT_ONLY for i in range(min(2, len(words) - 1)))
+
+
+def _phrase_outcome(kind: str, ix: object) -> str | None:
+    """The card outcome a phrase of kind ``kind`` states: the pass outcome for entering or approving, the HOLD outcome
+    for keeping (None on a card without one), a WATCH or WAIT outcome of the card's own for watching, else the fail one."""
+    outcome_of: dict[str, str] = getattr(ix, "outcome_of")
+    if kind in ("enter", "approved"):
+        return getattr(ix, "pass_outcome")  # type: ignore[no-any-return]
+    if kind == "keep":
+        return outcome_of.get("HOLD")
+    if kind == "watch":
+        return outcome_of.get("WATCH") or outcome_of.get("WAIT") or getattr(ix, "fail_outcome")
+    return getattr(ix, "fail_outcome")  # type: ignore[no-any-return]
+
+
 def _side_of_predicate(word: str) -> int:
     w = re.sub(r"[ \t]+", " ", word.lower())
     return 1 if w in PREDICATES[1] else 0
@@ -191,6 +219,18 @@ class _ActedMixin(_ParserState):
                     continue
                 side = _side_of_predicate(m.group("pred"))
                 yield m.start("pred"), m.end("pred"), ix.pass_outcome if side else ix.fail_outcome, u, True
+        for _, m in self._scan(_aw.PHRASE_TRIGGERS):  # "wir steigen ein", "nous passons notre tour", "继续观望", in the closing
+            u = self._unit_at(m.start())
+            kind = _aw.PHRASE_SIDES.get(_aw.phrase_key(m.group()))
+            if u < 0 or kind is None or not closing(u):
+                continue
+            if fv.unspaced(m.group()) and _OPEN_TAIL.match(masked, m.end()):
+                continue
+            outcome = _phrase_outcome(kind, ix)
+            if outcome and not fv.unspaced(m.group()) and _negated_after(masked, m.end()):
+                outcome = {ix.pass_outcome: ix.fail_outcome, ix.fail_outcome: ix.pass_outcome}.get(outcome)
+            if outcome:
+                yield m.start(), m.end(), outcome, u, True
         for _, m in self._scan(_PRED_TRIGGERS):  # "idea shelved", "the programme will be wound down", in the closing
             u = self._unit_at(m.start())
             if u < 0 or not closing(u):
