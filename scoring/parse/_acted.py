@@ -39,6 +39,9 @@ from ipb.scoring._text import Trigger
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring.parse import _act_words as _aw
 from ipb.scoring.parse._past import past_time
+from ipb.scoring.parse._writer_acts import (
+    _BARE_TRIGGERS, _BARE_VERBS, _POSITION_TRIGGERS, _RISK_TRIGGERS, _writer_acts, closing_paragraph_start, enters, risk_outcome,
+)
 from ipb.scoring.parse._state import _ParserState
 
 __all__ = ["ACTS", "PREDICATES", "subject_names"]
@@ -172,10 +175,10 @@ class _ActedMixin(_ParserState):
     """Finds final verdicts stated as an act on the subject or as a decision predicate (:mod:`._acted`)."""
 
     def _closing_units(self) -> tuple[int, int]:
-        """The first sentence of the answer's closing paragraph (the text after its last blank line) and the last one."""
-        body = self.masked.rstrip()
-        para = body.rfind("\n\n")
-        first = self._unit_at(para + 2) if para >= 0 else 0
+        """The first sentence of the answer's closing paragraph (the text after its last blank line, less a trailing
+        postscript or sign-off: :func:`closing_paragraph_start`) and the last one."""
+        para = closing_paragraph_start(self.masked)
+        first = self._unit_at(para) if para > 0 else 0
         return (first if first >= 0 else len(self.units)), len(self.units) - 1
 
     def _acted_decisions(self) -> Iterator[tuple[int, int, str, int, bool]]:
@@ -219,6 +222,26 @@ class _ActedMixin(_ParserState):
                     continue
                 side = _side_of_predicate(m.group("pred"))
                 yield m.start("pred"), m.end("pred"), ix.pass_outcome if side else ix.fail_outcome, u, True
+        for _, m in self._scan(_RISK_TRIGGERS):  # "so I'm taking risk off", "I'm cutting risk", in the closing
+            u = self._unit_at(m.start())
+            if u < 0 or not closing(u):
+                continue
+            outcome = risk_outcome(set(ix.outcome_of.values()), m.group("off") is not None)
+            if outcome:
+                yield m.start(), m.end(), outcome, u, True
+        if enters(ix.pass_outcome):
+            for _, m in self._scan(_POSITION_TRIGGERS):  # "My move: starter position this week.", in the closing
+                u = self._unit_at(m.start())
+                if u >= 0 and closing(u):
+                    yield m.start(), m.end(), ix.pass_outcome, u, True
+        for _, m in self._scan(_BARE_TRIGGERS):  # "I'd cut the order to 7% and buy.", closing its sentence
+            u = self._unit_at(m.start())
+            if u < 0 or not closing(u) or not m.group("verb").islower() or not _writer_acts(masked[self.units[u].start : m.start()]):
+                continue
+            side = _BARE_VERBS[m.group("verb").lower()]
+            outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
+            if outcome:
+                yield m.start(), m.end(), outcome, u, True
         for _, m in self._scan(_aw.PHRASE_TRIGGERS):  # "wir steigen ein", "nous passons notre tour", "继续观望", in the closing
             u = self._unit_at(m.start())
             kind = _aw.PHRASE_SIDES.get(_aw.phrase_key(m.group()))
