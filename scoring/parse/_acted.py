@@ -40,7 +40,7 @@ from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring.parse import _act_words as _aw
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._writer_acts import (
-    _BARE_TRIGGERS, _BARE_VERBS, _POSITION_TRIGGERS, _RISK_TRIGGERS, _writer_acts, closing_paragraph_start, enters, risk_outcome,
+    _BARE_TRIGGERS, _BARE_VERBS, _POSITION_TRIGGERS, _RISK_TRIGGERS, _writer_acts, closing_paragraph_start, enters, opens_position, risk_outcome,
 )
 from ipb.scoring.parse._state import _ParserState
 
@@ -232,7 +232,7 @@ class _ActedMixin(_ParserState):
         if enters(ix.pass_outcome):
             for _, m in self._scan(_POSITION_TRIGGERS):  # "My move: starter position this week.", in the closing
                 u = self._unit_at(m.start())
-                if u >= 0 and closing(u):
+                if u >= 0 and closing(u) and opens_position(masked, m.start()):
                     yield m.start(), m.end(), ix.pass_outcome, u, True
         for _, m in self._scan(_BARE_TRIGGERS):  # "I'd cut the order to 7% and buy.", closing its sentence
             u = self._unit_at(m.start())

@@ -22,7 +22,7 @@ import re
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._act_words import ACTS
 
-__all__ = ["closing_paragraph_start", "enters", "risk_outcome"]
+__all__ = ["closing_paragraph_start", "enters", "opens_position", "risk_outcome"]
 
 
 #: The book's risk cut or raised in the writer's words ("taking risk off", "I'm cutting risk", "we de-risk", "adding risk"):
@@ -45,6 +45,23 @@ _POSITION_ACT = re.compile(
     r"establishing)[ \t]+(?:a|an|our|my)[ \t]+(?:[\w.%-]+[ \t]+){0,2}?position\b")
 _POSITION_TRIGGERS = [Trigger(w, _POSITION_ACT, 0) for w in ("starter", "initial", "opening", "pilot", "test", "tracking", "toehold",
                                                               "toe", "open", "start", "initiat", "build", "establish")]
+
+
+#: A verb that ends a position, right before it: "close the test position", "exit our starter position" is no opening.
+_ENDED_BEFORE = re.compile(r"(?i)\b(?:close|closes|closing|closed|exit|exits|exiting|exited|unwind|unwinds|unwinding|unwound|sell|sells|"
+                           r"selling|sold|liquidate|liquidates|liquidating|liquidated|cut|cuts|cutting|trim|trims|trimming|trimmed|drop|"
+                           r"drops|dropping|dropped|stop|stops|stopping|stopped|kill|kills|killing|killed|reduce|reduces|reducing|reduced)"
+                           r"(?:[ \t]+(?:out[ \t]+of|the|our|my|this|that|its|a|an|\d[\d.]*%))*[ \t]+\Z")
+
+
+def opens_position(text: str, start: int) -> bool:
+    """Whether the position phrase at ``start`` is opened, not ended by the verb before it ("close the test position").
+
+    >>> t = "Final call: close the test position."
+    >>> opens_position(t, t.index("test")), opens_position("My move: starter position.", 9)
+    (False, True)
+    """
+    return _ENDED_BEFORE.search(text, max(0, start - 40), start) is None
 
 
 def enters(pass_outcome: str | None) -> bool:

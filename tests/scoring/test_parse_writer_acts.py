@@ -53,6 +53,7 @@ CASES = [
     # a position opened, on a card whose pass outcome is to enter
     ("starter-position", GRAHAM_MET, "The price is fair.\n\nNext step: a starter position this week.", GRAHAM, "INVEST"),
     ("open-position", GRAHAM_MET, "The price is fair, so we are opening a 2% position.", GRAHAM, "INVEST"),
+    ("position-closed", GRAHAM_MET, "The thesis broke.\n\nMy move: close the starter position this week.", GRAHAM, None),
     ("position-condition", GRAHAM_MET, "The price is rich. If it drops to $20 we would open a small position.", GRAHAM, None),
     ("position-not-entering", LYNCH_BODY, "Nothing has broken; we keep building a position in the index fund.", LYNCH, None),
     # the closing paragraph before trailers
