@@ -107,11 +107,25 @@ _NOT_MAIN = frozenset("that which who whom whose where if when unless whether on
 def _writer_acts(before: str) -> bool:
     """Whether the writer is the subject of an act verb that follows ``before`` (its sentence up to the verb).
 
+    The verb follows the subject, a modal, "and" or an adverb: after any other word it is no verb of the writer's
+    ("I am not adding a forecast of my own.": "own" there is an adjective).
+
     >>> _writer_acts("I'd cut the order to 7% and "), _writer_acts("the price at which I would "), _writer_acts("Funds ")
     (True, False, False)
+    >>> _writer_acts("I am not adding a forecast of my "), _writer_acts("We ")
+    (False, True)
     """
     m = _WRITER_OPENS.search(before)
-    return m is not None and _NOT_MAIN.isdisjoint(re.findall(r"[a-z']+", m.group("rest").lower()))
+    if m is None:
+        return False
+    words = re.findall(r"[a-z'’]+", before.lower())
+    last = words[-1] if words else ""
+    return _NOT_MAIN.isdisjoint(re.findall(r"[a-z']+", m.group("rest").lower())) \
+        and (last in _BEFORE_VERB or last.endswith(("'d", "’d", "'ll", "’ll", "ly")))
+
+
+#: The words an act verb of the writer's may follow: its subject, a modal or auxiliary, "and", "then" or an adverb.
+_BEFORE_VERB = frozenset("i we and then would will should shall must can also now just simply still so therefore thus".split())
 
 
 #: A paragraph after the answer's decision that is no part of it: a postscript, links, sources, a disclaimer, a call to
