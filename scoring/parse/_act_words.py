@@ -7,7 +7,7 @@ the card's outcome. Each language's block lists acts for the card's pass outcome
 to act now) and decision predicates of approval and rejection (``approved``, ``rejected``). Where ``object_after`` is
 true (English) an act word is a verb whose object must follow it ("hold Spinwell", "buy it"): those words form
 :data:`ACTS` and :data:`PREDICATES`, read by :mod:`._acted` with their object. In the other languages each entry is a
-whole phrase that states the decision itself: :data:`PHRASE_SIDES` maps each to its side, and :data:`PHRASE_TRIGGERS`
+whole phrase that states the decision itself: :data:`PHRASE_SIDES` maps each to its side, and :data:`PHRASES`
 finds them.
 
 References
@@ -28,9 +28,8 @@ from ipb.engine._json import _schema_errors
 from ipb.engine._yaml import load_yaml
 from ipb.errors import ErrorGroup, IpbError
 from ipb.scoring import _foreign_verdicts as fv
-from ipb.scoring._scan import Trigger
 
-__all__ = ["ACTS", "PREDICATES", "PHRASE_SIDES", "PHRASE_TRIGGERS", "KINDS", "load_acts", "phrase_key"]
+__all__ = ["ACTS", "PREDICATES", "PHRASES", "PHRASE_SIDES", "KINDS", "load_acts", "phrase_key"]
 
 #: The kinds of act a block lists, in file order.
 KINDS: Final = ("enter", "leave", "keep", "watch", "approved", "rejected")
@@ -89,14 +88,7 @@ for _kind in KINDS:
     for _w in _words(_kind, False):
         PHRASE_SIDES.setdefault(phrase_key(_w), _kind)
 
-#: One pattern for every phrase (longest first, so "wir lassen die finger davon" is read whole), tried where a phrase's
-#: first word (its first character in an unspaced script) occurs.
-_PHRASES: Final = re.compile("(?i:" + "|".join(fv.bounded(w) for w in sorted(PHRASE_SIDES, key=len, reverse=True)) + ")")
+#: One pattern for every phrase (longest first, so "wir lassen die finger davon" is read whole), searched in an answer's
+#: closing only (:mod:`._acted`).
+PHRASES: Final = re.compile("(?i:" + "|".join(fv.bounded(w) for w in sorted(PHRASE_SIDES, key=len, reverse=True)) + ")")
 
-
-def _literal(phrase: str) -> str:
-    return phrase[0] if fv.unspaced(phrase) else phrase.split()[0]
-
-
-PHRASE_TRIGGERS: Final[list[Trigger]] = [Trigger(lit, _PHRASES, 20, word=lit[:1].isalnum() and not fv.unspaced(lit))
-                                         for lit in dict.fromkeys(_literal(w) for w in PHRASE_SIDES)]

@@ -40,7 +40,7 @@ from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring.parse import _act_words as _aw
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._writer_acts import (
-    _BARE_TRIGGERS, _BARE_VERBS, _POSITION_TRIGGERS, _RISK_TRIGGERS, _writer_acts, closing_paragraph_start, enters, opens_position, risk_outcome,
+    _BARE_ACT, _BARE_VERBS, _POSITION_ACT, _RISK_ACT, _writer_acts, closing_paragraph_start, enters, opens_position, risk_outcome,
 )
 from ipb.scoring.parse._state import _ParserState
 
@@ -84,6 +84,8 @@ _REPORTED = re.compile(r"(?i)(?P<pred>approved|backed|funded|rejected|vetoed|tur
                        r"(?:the|a|an|its|our|their|[$\d]|SAR|USD|EUR)\b")
 
 _PRONOUNS = frozenset({"it", "them"})
+#: The most matches one closing reading weighs (a closing of a megabyte is no closing).
+_MAX_CLOSING_MATCHES = 200
 #: A capitalised word inside a sentence (after a lower-case word, a comma or a colon): a name, not a sentence opening.
 _INNER_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z][\w-]{1,}")
 #: Capitalised words that are no company ("Treasury bonds", "Monday"): weekdays, months and a few institutions.
@@ -181,6 +183,20 @@ class _ActedMixin(_ParserState):
         first = self._unit_at(para) if para > 0 else 0
         return (first if first >= 0 else len(self.units)), len(self.units) - 1
 
+    def _closing_matches(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        """Matches of ``pattern`` in the closing paragraph and in the final region's sentences before it (at most
+        :data:`_MAX_CLOSING_MATCHES`): the readings of stop 37 look nowhere else, so a long answer costs no more."""
+        first, _ = self._closing_units()
+        start = self.units[first].start if first < len(self.units) else len(self.masked)
+        spans = [(u.start, u.end) for u in self.units[:first] if u.final] + [(start, len(self.masked))]
+        found = 0
+        for s, e in spans:
+            for m in pattern.finditer(self.masked, s, e):
+                yield m
+                found += 1
+                if found >= _MAX_CLOSING_MATCHES:
+                    return
+
     def _acted_decisions(self) -> Iterator[tuple[int, int, str, int, bool]]:
         """(start, end, outcome, sentence, stated) for every final verdict stated in the writer's own wording, less
         those dated in the past ("the board approved a buyback in 2019": the holding's history, as in :mod:`._decided`)."""
@@ -222,7 +238,7 @@ class _ActedMixin(_ParserState):
                     continue
                 side = _side_of_predicate(m.group("pred"))
                 yield m.start("pred"), m.end("pred"), ix.pass_outcome if side else ix.fail_outcome, u, True
-        for _, m in self._scan(_RISK_TRIGGERS):  # "so I'm taking risk off", "I'm cutting risk", in the closing
+        for m in self._closing_matches(_RISK_ACT):  # "so I'm taking risk off", "I'm cutting risk", in the closing
             u = self._unit_at(m.start())
             if u < 0 or not closing(u):
                 continue
@@ -230,11 +246,11 @@ class _ActedMixin(_ParserState):
             if outcome:
                 yield m.start(), m.end(), outcome, u, True
         if enters(ix.pass_outcome):
-            for _, m in self._scan(_POSITION_TRIGGERS):  # "My move: starter position this week.", in the closing
+            for m in self._closing_matches(_POSITION_ACT):  # "My move: starter position this week.", in the closing
                 u = self._unit_at(m.start())
                 if u >= 0 and closing(u) and opens_position(masked, m.start()):
                     yield m.start(), m.end(), ix.pass_outcome, u, True
-        for _, m in self._scan(_BARE_TRIGGERS):  # "I'd cut the order to 7% and buy.", closing its sentence
+        for m in self._closing_matches(_BARE_ACT):  # "I'd cut the order to 7% and buy.", closing its sentence
             u = self._unit_at(m.start())
             if u < 0 or not closing(u) or not m.group("verb").islower() or not _writer_acts(masked[self.units[u].start : m.start()]):
                 continue
@@ -242,7 +258,7 @@ class _ActedMixin(_ParserState):
             outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
             if outcome:
                 yield m.start(), m.end(), outcome, u, True
-        for _, m in self._scan(_aw.PHRASE_TRIGGERS):  # "wir steigen ein", "nous passons notre tour", "继续观望", in the closing
+        for m in self._closing_matches(_aw.PHRASES):  # "wir steigen ein", "nous passons notre tour", "继续观望", in the closing
             u = self._unit_at(m.start())
             kind = _aw.PHRASE_SIDES.get(_aw.phrase_key(m.group()))
             if u < 0 or kind is None or not closing(u):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 
-from ipb.scoring._text import Trigger
 from ipb.scoring.parse._act_words import ACTS
 
 __all__ = ["closing_paragraph_start", "enters", "opens_position", "risk_outcome"]
@@ -29,22 +28,18 @@ __all__ = ["closing_paragraph_start", "enters", "opens_position", "risk_outcome"
 #: the card's outcome that names the same move (REDUCE_RISK, BUBBLE_REDUCE_RISK; INCREASE_RISK, ADD_RISK, RE_RISK_...).
 _RISK_OBJECT = r"(?:[ \t]+(?:the|our|my|some|more|portfolio|book))*[ \t]+risk\b"
 _RISK_ACT = re.compile(
-    r"(?i)(?P<off>(?:take|takes|taking|took)[ \t]+(?:some[ \t]+)?risk[ \t]+off\b|(?:cut|cuts|cutting|reduce|reduces|reducing|"
+    r"(?i)\b(?:(?P<off>(?:take|takes|taking|took)[ \t]+(?:some[ \t]+)?risk[ \t]+off\b|(?:cut|cuts|cutting|reduce|reduces|reducing|"
     r"lower|lowers|lowering|trim|trims|trimming)" + _RISK_OBJECT + r"|de-?risk(?:s|ing)?\b)"
     r"|(?P<on>(?:add|adds|adding|increase|increases|increasing|raise|raises|raising|take|takes|taking)(?:[ \t]+on)?" + _RISK_OBJECT
-    + r"|re-?risk(?:s|ing)?\b)")
-_RISK_TRIGGERS = [Trigger(w, _RISK_ACT, 0) for w in ("take", "took", "taking", "cut", "reduc", "lower", "trim", "de", "add",
-                                                      "increas", "rais", "re")]
+    + r"|re-?risk(?:s|ing)?\b))")
 
 
 #: A position opened or sized in the writer's words ("starter position this week", "a 1.5% test position", "we are
 #: building a position"): the pass outcome of a card that decides whether to enter (:func:`enters`).
 _POSITION_ACT = re.compile(
-    r"(?i)(?:starter|initial|opening|pilot|test|tracking|toehold|toe-hold)[ \t-]+position\b"
-    r"|(?:open|opens|opening|start|starts|starting|initiate|initiates|initiating|build|builds|building|establish|establishes|"
+    r"(?i)\b(?:starter|initial|opening|pilot|test|tracking|toehold|toe-hold)[ \t-]+position\b"
+    r"|\b(?:open|opens|opening|start|starts|starting|initiate|initiates|initiating|build|builds|building|establish|establishes|"
     r"establishing)[ \t]+(?:a|an|our|my)[ \t]+(?:[\w.%-]+[ \t]+){0,2}?position\b")
-_POSITION_TRIGGERS = [Trigger(w, _POSITION_ACT, 0) for w in ("starter", "initial", "opening", "pilot", "test", "tracking", "toehold",
-                                                              "toe", "open", "start", "initiat", "build", "establish")]
 
 
 #: A verb that ends a position, right before it: "close the test position", "exit our starter position" is no opening.
@@ -98,7 +93,6 @@ def risk_outcome(outcomes: set[str], off: bool) -> str | None:
 #: I would buy." is no decision).
 _BARE_VERBS = {w: side for side, words in ACTS.items() for w in words if " " not in w and w[-1:] != "s"}
 _BARE_ACT = re.compile(r"(?i)\b(?P<verb>" + "|".join(sorted(_BARE_VERBS, key=len, reverse=True)) + r")(?=[ \t]*(?:[.!](?:\s|\Z)|\Z))")
-_BARE_TRIGGERS = [Trigger(w, _BARE_ACT, 0) for w in _BARE_VERBS]
 _WRITER_OPENS = re.compile(r"(?i)(?:\A|[,;:\u2014]|\b(?:so|then|and|but|thus|hence|therefore))[ \t*_]*(?:i|we)(?:['\u2019](?:d|ll)|[ \t]+(?:would|will|should|shall|must|can))?\b"
                            r"(?P<rest>[^.;:!?]*)\Z")
 _NOT_MAIN = frozenset("that which who whom whose where if when unless whether once before after until than".split())
