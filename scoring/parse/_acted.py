@@ -188,7 +188,10 @@ class _ActedMixin(_ParserState):
         :data:`_MAX_CLOSING_MATCHES`): the readings of stop 37 look nowhere else, so a long answer costs no more."""
         first, _ = self._closing_units()
         start = self.units[first].start if first < len(self.units) else len(self.masked)
-        spans = [(u.start, u.end) for u in self.units[:first] if u.final] + [(start, len(self.masked))]
+        end = len(self.masked)
+        # (a closing reads its last 4,000 characters, a final sentence its first 1,000, at most 20 of them: an
+        # alternation of hundreds of phrases costs seconds on a megabyte, and no closing is that long)
+        spans = [(u.start, min(u.end, u.start + 1000)) for u in self.units[:first] if u.final][-20:] + [(max(start, end - 4000), end)]
         found = 0
         for s, e in spans:
             for m in pattern.finditer(self.masked, s, e):
