@@ -18,6 +18,12 @@ Three readings, each of a kind a reader would name:
   predicate in the active voice ("the committee approved the tranche", "members backed the funding"), anywhere, as a
   decision "decided to exclude" already counts (:mod:`._decided`).
 
+The words are data (``acts`` in ``grammar/languages.yaml``, :mod:`._act_words`), a block per language. In the
+languages other than English each entry is a whole phrase that states the decision ("wir steigen ein", "nous passons
+notre tour", "继续观望", "관망"): read in the closing as an act on the subject is, a negator right after it ("wir kaufen
+nicht") turning it to the other side, a condition or question suffix of an unspaced script ("투자한다면", "买入吗") leaving
+it open.
+
 Each is yielded at the lowest level (1) as a stated decision; :mod:`._final`'s ``consider`` still applies conditions,
 negation ("we don't own it", "not approved"), other voices, the past and labels, and any verdict word or label of the
 answer outranks it. An answer that states none of these gets no final verdict from here: nothing is guessed.
@@ -30,26 +36,20 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ipb.scoring._text import Trigger
+from ipb.scoring import _foreign_verdicts as fv
+from ipb.scoring.parse import _act_words as _aw
 from ipb.scoring.parse._past import past_time
+from ipb.scoring.parse._writer_acts import (
+    _BARE_ACT, _BARE_VERBS, _POSITION_ACT, _RISK_ACT, _writer_acts, closing_paragraph_start, enters, opens_position, risk_outcome,
+)
 from ipb.scoring.parse._state import _ParserState
 
 __all__ = ["ACTS", "PREDICATES", "subject_names"]
 
-#: Act verbs by the side they take: 1 the card's pass outcome (enter or keep), 0 its fail outcome (refuse or leave),
-#: "HOLD" the card's HOLD outcome (only on a card that has one: on a buy decision "hold" is neither side).
-ACTS: dict[int | str, tuple[str, ...]] = {
-    1: ("buy", "buys", "own", "owns", "add", "adds", "bet on", "bets on"),
-    0: ("sell", "sells", "avoid", "avoids", "skip", "skips", "pass on", "passes on", "passed on", "exclude", "excludes", "dump",
-        "dumps", "exit", "exits"),
-    "HOLD": ("hold", "holds", "keep", "keeps"),
-}
-
-#: Decision predicates (participles, also simple past of the active voice): 1 approval, 0 rejection.
-PREDICATES: dict[int, tuple[str, ...]] = {
-    1: ("approved", "accepted", "greenlit", "green-lit", "backed", "funded", "adopted", "signed off"),
-    0: ("rejected", "shelved", "dropped", "abandoned", "scrapped", "vetoed", "killed", "paused", "halted", "suspended",
-        "wound down", "shut down", "turned down", "excluded", "divested"),
-}
+#: The act verbs (whose object follows) and decision predicates: data, the ``acts`` of ``grammar/languages.yaml`` for the
+#: languages whose acts take their object after them (:mod:`._act_words`).
+ACTS = _aw.ACTS
+PREDICATES = _aw.PREDICATES
 
 _APOS = "['\u2019]"
 
@@ -84,6 +84,8 @@ _REPORTED = re.compile(r"(?i)(?P<pred>approved|backed|funded|rejected|vetoed|tur
                        r"(?:the|a|an|its|our|their|[$\d]|SAR|USD|EUR)\b")
 
 _PRONOUNS = frozenset({"it", "them"})
+#: The most matches one closing reading weighs (a closing of a megabyte is no closing).
+_MAX_CLOSING_MATCHES = 200
 #: A capitalised word inside a sentence (after a lower-case word, a comma or a colon): a name, not a sentence opening.
 _INNER_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z][\w-]{1,}")
 #: Capitalised words that are no company ("Treasury bonds", "Monday"): weekdays, months and a few institutions.
@@ -135,6 +137,37 @@ def _open_choice(text: str, sentence_start: int, start: int, end: int) -> bool:
     return not _OPEN_WORDS.isdisjoint(words) or _OR_AFTER.match(text, end) is not None
 
 
+#: After a phrase of an unspaced script: a condition or question suffix that leaves the act open ("투자한다면", if we
+#: invest; "买入吗", buy?; "投資するか", whether to invest), or a question mark.
+_OPEN_TAIL = re.compile("[\uba74\u304b\u5417\u55ce\u5462?\uff1f]")
+
+
+def _negated_after(text: str, end: int) -> bool:
+    """Whether a negator of a spaced language stands among the two words right after a phrase ending at ``end``
+    ("wir kaufen nicht", "vi kjøper ikke"): its verb is negated after it, as German and Scandinavian write it.
+
+    >>> _negated_after("Wir kaufen nicht.", 10), _negated_after("Wir kaufen jetzt.", 10), _negated_after("Compramos, no vendemos.", 9)
+    (True, False, False)
+    """
+    clause = re.split(r"[,;:.!?\n\u2014\u2013]", text[end : end + 30], maxsplit=1)[0]
+    words = re.findall(r"[^\W\d_]+", clause.lower())[:3] + [""]
+    # (the negator one of the first two words, not "nicht nur": not only)
+    return any(words[i] in fv.NEGATORS and words[i + 1] not in fv.NOT_ONLY for i in range(min(2, len(words) - 1)))
+
+
+def _phrase_outcome(kind: str, ix: object) -> str | None:
+    """The card outcome a phrase of kind ``kind`` states: the pass outcome for entering or approving, the HOLD outcome
+    for keeping (None on a card without one), a WATCH or WAIT outcome of the card's own for watching, else the fail one."""
+    outcome_of: dict[str, str] = getattr(ix, "outcome_of")
+    if kind in ("enter", "approved"):
+        return getattr(ix, "pass_outcome")  # type: ignore[no-any-return]
+    if kind == "keep":
+        return outcome_of.get("HOLD")
+    if kind == "watch":
+        return outcome_of.get("WATCH") or outcome_of.get("WAIT") or getattr(ix, "fail_outcome")
+    return getattr(ix, "fail_outcome")  # type: ignore[no-any-return]
+
+
 def _side_of_predicate(word: str) -> int:
     w = re.sub(r"[ \t]+", " ", word.lower())
     return 1 if w in PREDICATES[1] else 0
@@ -144,11 +177,28 @@ class _ActedMixin(_ParserState):
     """Finds final verdicts stated as an act on the subject or as a decision predicate (:mod:`._acted`)."""
 
     def _closing_units(self) -> tuple[int, int]:
-        """The first sentence of the answer's closing paragraph (the text after its last blank line) and the last one."""
-        body = self.masked.rstrip()
-        para = body.rfind("\n\n")
-        first = self._unit_at(para + 2) if para >= 0 else 0
+        """The first sentence of the answer's closing paragraph (the text after its last blank line, less a trailing
+        postscript or sign-off: :func:`closing_paragraph_start`) and the last one."""
+        para = closing_paragraph_start(self.masked)
+        first = self._unit_at(para) if para > 0 else 0
         return (first if first >= 0 else len(self.units)), len(self.units) - 1
+
+    def _closing_matches(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        """Matches of ``pattern`` in the closing paragraph and in the final region's sentences before it (at most
+        :data:`_MAX_CLOSING_MATCHES`): the readings of stop 37 look nowhere else, so a long answer costs no more."""
+        first, _ = self._closing_units()
+        start = self.units[first].start if first < len(self.units) else len(self.masked)
+        end = len(self.masked)
+        # (a closing reads its last 4,000 characters, a final sentence its first 1,000, at most 20 of them: an
+        # alternation of hundreds of phrases costs seconds on a megabyte, and no closing is that long)
+        spans = [(u.start, min(u.end, u.start + 1000)) for u in self.units[:first] if u.final][-20:] + [(max(start, end - 4000), end)]
+        found = 0
+        for s, e in spans:
+            for m in pattern.finditer(self.masked, s, e):
+                yield m
+                found += 1
+                if found >= _MAX_CLOSING_MATCHES:
+                    return
 
     def _acted_decisions(self) -> Iterator[tuple[int, int, str, int, bool]]:
         """(start, end, outcome, sentence, stated) for every final verdict stated in the writer's own wording, less
@@ -191,6 +241,38 @@ class _ActedMixin(_ParserState):
                     continue
                 side = _side_of_predicate(m.group("pred"))
                 yield m.start("pred"), m.end("pred"), ix.pass_outcome if side else ix.fail_outcome, u, True
+        for m in self._closing_matches(_RISK_ACT):  # "so I'm taking risk off", "I'm cutting risk", in the closing
+            u = self._unit_at(m.start())
+            if u < 0 or not closing(u):
+                continue
+            outcome = risk_outcome(set(ix.outcome_of.values()), m.group("off") is not None)
+            if outcome:
+                yield m.start(), m.end(), outcome, u, True
+        if enters(ix.pass_outcome):
+            for m in self._closing_matches(_POSITION_ACT):  # "My move: starter position this week.", in the closing
+                u = self._unit_at(m.start())
+                if u >= 0 and closing(u) and opens_position(masked, m.start()):
+                    yield m.start(), m.end(), ix.pass_outcome, u, True
+        for m in self._closing_matches(_BARE_ACT):  # "I'd cut the order to 7% and buy.", closing its sentence
+            u = self._unit_at(m.start())
+            if u < 0 or not closing(u) or not m.group("verb").islower() or not _writer_acts(masked[self.units[u].start : m.start()]):
+                continue
+            side = _BARE_VERBS[m.group("verb").lower()]
+            outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
+            if outcome:
+                yield m.start(), m.end(), outcome, u, True
+        for m in self._closing_matches(_aw.PHRASES):  # "wir steigen ein", "nous passons notre tour", "继续观望", in the closing
+            u = self._unit_at(m.start())
+            kind = _aw.PHRASE_SIDES.get(_aw.phrase_key(m.group()))
+            if u < 0 or kind is None or not closing(u):
+                continue
+            if fv.unspaced(m.group()) and _OPEN_TAIL.match(masked, m.end()):
+                continue
+            outcome = _phrase_outcome(kind, ix)
+            if outcome and not fv.unspaced(m.group()) and _negated_after(masked, m.end()):
+                outcome = {ix.pass_outcome: ix.fail_outcome, ix.fail_outcome: ix.pass_outcome}.get(outcome)
+            if outcome:
+                yield m.start(), m.end(), outcome, u, True
         for _, m in self._scan(_PRED_TRIGGERS):  # "idea shelved", "the programme will be wound down", in the closing
             u = self._unit_at(m.start())
             if u < 0 or not closing(u):

@@ -20,15 +20,16 @@ from ipb.scoring.run import ScoreOptions, score_responses
 CARD = "buffett_acquisition_checklist"
 
 # Since s34lang the parser reads "SE SUPERA", "SE RECHAZA", "Puerta N" and "INVERTIR" (grammar/languages.yaml); the
-# answers here use verdict words it still does not read ("VALE", "NO VALE", "ME QUEDO FUERA"), as a model's own
-# phrasing would be.
+# answers here use verdict words it still does not read ("VALE", "NO VALE", "NI HABLAR"), as a model's own
+# phrasing would be. (Since s37final it reads "me quedo fuera", "I stay out", as a decline: the acts of
+# grammar/languages.yaml.)
 SPANISH = ("Puerta 1 - Círculo de competencia: VALE. Software por suscripción.\n"
            "Puerta 2 - Foso económico: VALE. Margen bruto 90%.\n"
            "Puerta 3 - Integridad de la dirección: NO CONCLUYENTE.\n"
            "Puerta 4 - Estimación del valor intrínseco: VALE. Valor intrínseco $25B.\n"
            "Puerta 5 - Margen de seguridad: NO VALE. Precio $50B frente a $25B.\n"
            "Puerta 6 - Economía del periodo de tenencia: NO APLICA.\n"
-           "Veredicto final: ME QUEDO FUERA\n")
+           "Veredicto final: NI HABLAR\n")
 # English gate names, the stopping verdict in words the parser does not read, the later gate N/A.
 STOP_UNREAD = ("Gate 1 (Circle of Competence): vale.\nGate 2 (Economic Moat): vale.\n"
                "Gate 3 (Management Integrity): vale.\nGate 4 (Intrinsic Value Estimation): vale.\n"
