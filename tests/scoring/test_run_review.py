@@ -111,3 +111,21 @@ def test_each_model_group_counts_its_own_review_readings() -> None:
     plain = ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50)
     unrouted = summarize(score_responses(items, responses, plain), options=plain)
     assert all("n_review" not in g for g in unrouted["groups"]["model"].values())
+
+
+def test_records_routed_to_review_still_validate_against_the_published_score_record_schema() -> None:
+    # Regression (s37user): every record `ipb score --min-confidence` wrote carried targets[].review, which
+    # grammar/score_record.schema.json (additionalProperties: false on a target) did not declare, so all of
+    # them failed the published schema ("'review' was unexpected") while plain runs passed.
+    import json
+    from pathlib import Path
+
+    import jsonschema
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "grammar" / "score_record.schema.json").read_text("utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    _, _, _, records, _ = _hedged_run()
+    assert [len(r["targets"][0]["review"]) for r in records] == [0, 0, 1]  # the hedged answer's gate 2 is routed
+    assert [[e.message for e in validator.iter_errors(r)] for r in records] == [[], [], []]
+    bad = {**records[-1], "targets": [{**records[-1]["targets"][0], "review": [{"reading": "gate 2"}]}]}
+    assert list(validator.iter_errors(bad))  # a review entry missing its verdict, confidence, span and runner-up
