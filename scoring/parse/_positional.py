@@ -75,7 +75,11 @@ class _PositionalMixin(_ParserState):
                 # run's language, and the title names no gate of the card
                 # (a name from the card's translations sidecar does not show that: those cover some gates' usual names,
                 # and the writer's own title for another gate in the same language is no invented gate)
-                named = any((a := self.anchors.get(li)) is not None and a.gate is not None and a.how != TRANSLATION for li in run)
+                # (nor does an item read by its number alone: "4. Продажа по оценке рисков" states its place, not
+                # the card's words; and a run with a title the sidecar names is in another language: its other
+                # titles are the writer's own names there, which the card's English words cannot confirm)
+                hows = {a.how for li in run if (a := self.anchors.get(li)) is not None and a.gate is not None}
+                named = TRANSLATION not in hows and bool(hows - {"number"})
                 for k, li in enumerate(run, start=1):
                     anchor = self.anchors.get(li)
                     if anchor is None or (anchor.gate is None and not named):
