@@ -26,7 +26,9 @@ An item keeps a reading it had of its own gate. A title the parser took for a ga
 gate of its position only in a run none of whose items the card's words name (a run the parser cannot read by names,
 such as one in another language); beside named items it stays an invented gate. Items named by the card's names in
 other languages (its translations sidecar, how "translation") do not count as named here: a sidecar gives a few usual
-names per gate, and a title in the same language that none matches is the writer's own name for its place's gate.
+names per gate, and a title in the same language that none matches is the writer's own name for its place's gate; one
+such item marks the whole run as written in another language, where the card's English words can confirm no title.
+Nor does an item read by its number alone ("4. Продажа по оценке рисков" beside a figure) name its gate in words.
 The confidence factor of a gate met this way is that of an embedding match (:data:`._confidence.RECOGNITION`).
 """
 
