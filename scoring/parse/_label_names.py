@@ -26,6 +26,15 @@ _GENERIC_WORDS = frozenset({"check", "checks", "test", "tests", "gate", "gates",
 _UMBRELLA_WORDS = frozenset({"overall", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "the", "of",
                              "s", "investment", "key", "core", "main", "principles", "framework", "checklist"})
 #: Words that open a label restating a gate after a revision: "Revised drift gate:", "Updated price test:".
+#: What may surround a label that is only a verdict: emphasis, a colon, an arrow ("- \u2192 PROCEED" under a gate's item).
+_MARKS = " *_`:=>-\u2013\u2014\u2192\u21d2\u2794\u279c\u27a1\u27f6"
+
+
+def verdict_only_label(label: str) -> bool:
+    """Whether a label is only a verdict word, maybe after an arrow or emphasis ("PASS", "\u2192 PROCEED", "**FAIL**")."""
+    return vw.VERDICT_PATTERN.fullmatch(label.strip(_MARKS)) is not None
+
+
 _REVISING_WORDS = frozenset({"revised", "updated", "corrected", "correcting", "amended", "recomputed", "rechecked", "recalculated", "reestimated"})
 #: Discourse words that may open a label: "First, the downside".
 _DISCOURSE_WORDS = frozenset({"first", "firstly", "second", "secondly", "third", "thirdly", "fourth", "fifth", "next", "then", "finally",
@@ -115,8 +124,8 @@ class _LabelNamesMixin(_ParserState):
             return False  # "Munger's Four Filters Analysis", "Overall Assessment": the title over the criteria, none of them
         if norm in _ANSWER_WORDS or _FIELD_LABEL(norm) or vw.FINAL_LABEL.match(norm) or _STOP_LABELS.match(norm) or _final_cue_label(norm):
             return False
-        if vw.VERDICT_PATTERN.fullmatch(label.strip(" *_`:")):
-            return False
+        if verdict_only_label(label):
+            return False  # "PASS", "\u2192 PROCEED", "=> REJECT": a verdict after an arrow is the item's finding, not a gate's name
         if _REVISION_LABEL.match(norm):
             return False  # "Correction to gate 2", "Update", "Management, second look": a revision, not a new gate
         # a label that states a verdict or an outcome is a statement, not a gate's name: "Looking again, test 2 fails", "This is no DECLINE"

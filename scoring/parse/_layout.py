@@ -41,6 +41,7 @@ from ipb.scoring.parse._common import (
     _final_cue_label,
     _Unit,
 )
+from ipb.scoring.parse._label_names import verdict_only_label
 from ipb.scoring.parse._references import _JSON_GATE_KEYS
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import InventedGate, Span
@@ -234,7 +235,8 @@ class _LayoutMixin(_ParserState):
                 anchor = None  # "2) Where value breaks\n   c. Class face = $800M -> ...": a sub-item of the gate's item is its detail
             if anchor is not None and (structural or anchor.gate is not None or anchor.invented is not None):
                 if anchor.gate is None:
-                    if li not in self.__dict__.get("covered_labels", ()):  # not a second label of a covered gate
+                    if li not in self.__dict__.get("covered_labels", ()) and not self._titles_gates(li):
+                        # not a second label of a covered gate, nor a title over the card's gates
                         self.invented.append(InventedGate(anchor.invented or "", anchor.mention))
                     current, current_line = None, line
                     continue
@@ -290,13 +292,37 @@ class _LayoutMixin(_ParserState):
         if line.label is None or line.kind in ("plain", "blank"):
             return line.kind == "heading"
         label = normalize(self.masked[line.label[0] : line.label[1]])
-        if _FIELD_LABEL(label) or (line.kind == "label" and _PROSE_BEFORE_COLON.fullmatch(self.masked, line.label[0], line.label[1])):
-            return False  # (a sentence that runs on through a colon, "Think of it as a budget test: ...", is no label: s37wild)
+        if (_FIELD_LABEL(label) or verdict_only_label(self.masked[line.label[0] : line.label[1]])
+                or (line.kind == "label" and _PROSE_BEFORE_COLON.fullmatch(self.masked, line.label[0], line.label[1]))):
+            # "- \u2192 PROCEED" under a gate's detail bullets is that gate's finding (s37invent); a sentence that runs
+            # on through a colon, "Think of it as a budget test: ...", is no label (s37wild)
+            return False
         if line.kind == "heading":
             return anchor_line.kind != "heading" or line.level <= anchor_line.level
         if anchor_line.kind == "heading":
             return False
         return line.block == anchor_line.block
+
+    def _titles_gates(self, li: int) -> bool:
+        """Whether the label of line ``li``, stating no verdict of its own, is a title over two or more of the card's
+        gates: the labels of two gates lie in its section (up to its next sibling, or a heading at its level or above).
+        "Step 5: Run the allocation agent" over the agent's four checks on a four-gate card is the writer's own step,
+        no gate the card lacks (FM-1 is a criterion beside the card's, not a heading above them)."""
+        line = self.lines[li]
+        if any(self._level(h) >= vw.COMMITTED for u in self.line_units[li] for h in self.unit_hits.get(u, [])):
+            return False
+        gates: set[int] = set()
+        for k in range(li + 1, len(self.lines)):
+            other = self.lines[k]
+            if other.block == line.block and other.kind not in ("plain", "blank", "fence") and (
+                    other.kind != "label" or k in self.anchors):  # "Key components:" under a title is no sibling step
+                break
+            if other.kind == "heading" and (line.kind != "heading" or other.level <= line.level):
+                break
+            anchor = self.anchors.get(k)
+            if anchor is not None and anchor.gate is not None:
+                gates.add(anchor.gate)
+        return len(gates) >= 2
 
     @staticmethod
     def _nested_under(line: Line, gate_line: Line | None) -> bool:

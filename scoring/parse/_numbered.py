@@ -75,15 +75,27 @@ class _NumberedListMixin(_ParserState):
             # a list whose gates are named only by the card's names in another language is in a language whose words the
             # card's vocabulary cannot match: a title of the writer's own there is its place's gate (met by position)
             foreign = all(how == TRANSLATION for _, _, how in named)
-            for li, k, span in items:
+            for i, (li, k, span) in enumerate(items):
                 anchor = self.anchors.get(li)
-                if anchor is None and 1 <= k <= n and (li not in titled or title_stems(titled[li]) & vocabulary[k]):
+                if anchor is None and 1 <= k <= n and (li not in titled or title_stems(titled[li]) & vocabulary[k]
+                                                       or self._body_names_only(li, items[i + 1][0] if i + 1 < len(items) else None, k)):
                     self.anchors[li] = _Anchor(k, "number", span)
                     taken.add(li)
                 elif anchor is None and 1 <= k <= n and foreign and len(items) == n:
                     self.anchors[li] = _Anchor(k, POSITION, span)
                     taken.add(li)
         return [u for u in unresolved if u[0] not in taken]
+
+    def _body_names_only(self, li: int, next_item: int | None, k: int) -> bool:
+        """Whether the text under item ``li``'s title, up to the list's next item, names gate ``k`` (by its name, an
+        alias, its id or a phrase of its substance) and no other gate: "1. Is it big enough? ... above the market-cap
+        floor. Pass." is the card's gate 1 under the writer's question. The last item of a list is left alone (its
+        text may run on into the conclusion)."""
+        if next_item is None:
+            return False
+        start, end = self.lines[li].end, self.lines[next_item].start
+        gates = {g for m in self._mentions_in(start, end) if m.how != "number" and m.invented is None for g in m.gates}
+        return gates == {k}
 
     def _item_names(self, li: int) -> tuple[int, str] | None:
         """The gate a list item names and how it was met: its anchor's, else the gate whose name or alias opens the

@@ -26,7 +26,9 @@ An item keeps a reading it had of its own gate. A title the parser took for a ga
 gate of its position only in a run none of whose items the card's words name (a run the parser cannot read by names,
 such as one in another language); beside named items it stays an invented gate. Items named by the card's names in
 other languages (its translations sidecar, how "translation") do not count as named here: a sidecar gives a few usual
-names per gate, and a title in the same language that none matches is the writer's own name for its place's gate.
+names per gate, and a title in the same language that none matches is the writer's own name for its place's gate; one
+such item marks the whole run as written in another language, where the card's English words can confirm no title.
+Nor does an item read by its number alone ("4. Продажа по оценке рисков" beside a figure) name its gate in words.
 The confidence factor of a gate met this way is that of an embedding match (:data:`._confidence.RECOGNITION`).
 """
 
@@ -75,7 +77,11 @@ class _PositionalMixin(_ParserState):
                 # run's language, and the title names no gate of the card
                 # (a name from the card's translations sidecar does not show that: those cover some gates' usual names,
                 # and the writer's own title for another gate in the same language is no invented gate)
-                named = any((a := self.anchors.get(li)) is not None and a.gate is not None and a.how != TRANSLATION for li in run)
+                # (nor does an item read by its number alone: "4. Продажа по оценке рисков" states its place, not
+                # the card's words; and a run with a title the sidecar names is in another language: its other
+                # titles are the writer's own names there, which the card's English words cannot confirm)
+                hows = {a.how for li in run if (a := self.anchors.get(li)) is not None and a.gate is not None}
+                named = TRANSLATION not in hows and bool(hows - {"number"})
                 for k, li in enumerate(run, start=1):
                     anchor = self.anchors.get(li)
                     if anchor is None or (anchor.gate is None and not named):

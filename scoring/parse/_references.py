@@ -107,8 +107,9 @@ def _invented_name(number_name: str, rest: str) -> str:
 
 #: A short label opening a sentence: "Psychology: ...", "Moat — ...", "**Valuation**: ..." (after a list marker or a JSON quote).
 _SENTENCE_LABEL = re.compile(r"[ \t>*_\"'-]*(?:\d{1,2}[.)][ \t]+)?[*_]{0,2}(?P<label>[A-Z][A-Za-z/&', -]{1,40}?)[*_]{0,2}[ \t]*(?::|\u2014|[ \t]-[ \t])")
-#: After a bare "Test 8": a dash, then a title up to a colon, a sentence's full stop, a bracket or an arrow.
-_TITLE_AFTER = re.compile(r"[ \t*_]*[\u2013\u2014-][ \t]*(?P<title>[^:\n()\u2192]+?)[ \t*_]*(?=:|\.(?:\s|$)|[()\u2192]|$)")
+#: After a bare "Test 8": a dash or a colon, then a title up to a colon, a sentence's full stop, a bracket, an arrow
+#: or the line's end ("Step 5: Position sizing and exit rules").
+_TITLE_AFTER = re.compile(r"[ \t*_]*(?:[\u2013\u2014-]|:)[ \t]*(?P<title>[^:\n()\u2192]+?)[ \t*_]*(?=:|\.(?:\s|$)|[()\u2192]|$)")
 
 
 
@@ -195,7 +196,7 @@ class _NumberedMentionsMixin(_ParserState):
                 found.append(_Mention(start, m.end(), (numbers[0],), "number"))
                 continue
             inside = tuple(k for k in numbers if 1 <= k <= n)
-            outside = [k for k in numbers if not 1 <= k <= n]
+            outside = [k for k in numbers if k > n]  # "Step 0" is a preliminary (reading the input), never a gate
             if inside:
                 found.append(_Mention(start, m.end(), inside, "number"))
             if outside:
