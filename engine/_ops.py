@@ -18,7 +18,7 @@ from ipb.engine import _exact
 from ipb.engine._exact import Exact
 
 __all__ = ["Env", "Fn", "Node", "constant", "const_fn", "arith", "chain", "fold", "negate", "compare", "kleene_all",
-           "kleene_any", "Span", "unescape"]
+           "kleene_any", "kleene_not", "Span", "unescape"]
 
 Env = Mapping[str, Any]
 Fn = Callable[[Env], Any]
@@ -384,6 +384,30 @@ def compare(op: str, left: Node, right: Node) -> Fn:
             return None if c is None else cmp(a, c)
 
         return name_name
+    # A name against any other operand (``net_income <= arr * gross_margin``) and the mirror: the name read from env
+    # directly, one closure call less per evaluation than through the name's own lookup closure (s37speed).
+    if left.ident is not None:
+        lname = left.ident
+
+        def name_fn(env: Env) -> Any:
+            a = env.get(lname)
+            if a is None:
+                return None
+            c = rf(env)
+            return None if c is None else cmp(a, c)
+
+        return name_fn
+    if right.ident is not None:
+        rname = right.ident
+
+        def fn_name(env: Env) -> Any:
+            a = lf(env)
+            if a is None:
+                return None
+            c = env.get(rname)
+            return None if c is None else cmp(a, c)
+
+        return fn_name
 
     def generic(env: Env) -> Any:
         a = lf(env)
@@ -412,6 +436,7 @@ def kleene_all(fns: Sequence[Fn]) -> Fn:
                 return False
             return None if (a is None or b is None) else True
 
+        and2.kleene = ("all", (f, g))  # type: ignore[attr-defined]
         return and2
 
     def and_n(env: Env) -> Any:
@@ -424,6 +449,7 @@ def kleene_all(fns: Sequence[Fn]) -> Fn:
                 unknown = True
         return None if unknown else True
 
+    and_n.kleene = ("all", tuple(fns))  # type: ignore[attr-defined]
     return and_n
 
 
@@ -441,6 +467,7 @@ def kleene_any(fns: Sequence[Fn]) -> Fn:
                 return True
             return None if (a is None or b is None) else False
 
+        or2.kleene = ("any", (f, g))  # type: ignore[attr-defined]
         return or2
 
     def or_n(env: Env) -> Any:
@@ -453,7 +480,40 @@ def kleene_any(fns: Sequence[Fn]) -> Fn:
                 unknown = True
         return None if unknown else False
 
+    or_n.kleene = ("any", tuple(fns))  # type: ignore[attr-defined]
     return or_n
+
+
+def kleene_not(f: Fn) -> Fn:
+    """Strong-Kleene ``not``: True <-> False, unknown stays unknown.
+
+    ``not`` of an ``and``/``or`` made by :func:`kleene_all`/:func:`kleene_any` is one closure over the same
+    operands (``not (a and b)`` returns True at the first False operand, unknown as the ``and`` would, else
+    False), so the common rule form ``not (x == "utility" and growth > 10%)`` costs one call less per evaluation
+    (s37speed). The value is the negation of the operand's in every case.
+    """
+    tagged = getattr(f, "kleene", None)
+    if tagged is not None:
+        kind, fns = tagged
+        stop = False if kind == "all" else True  # the operand value that decides the and (False) / or (True)
+
+        def not_kleene(env: Env) -> Any:
+            unknown = False
+            for fn in fns:
+                v = fn(env)
+                if v is stop:
+                    return not stop
+                if v is None:
+                    unknown = True
+            return None if unknown else stop
+
+        return not_kleene
+
+    def not_fn(env: Env) -> Any:
+        v = f(env)
+        return None if v is None else not v
+
+    return not_fn
 
 
 def unescape(text: str) -> str:

@@ -48,8 +48,8 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from ipb.engine import _exact
-from ipb.engine._ops import (Env, Fn, Node, Span, arith, chain, compare, const_fn, constant, fold, kleene_all, kleene_any, negate,
-                             unescape)
+from ipb.engine._ops import (Env, Fn, Node, Span, arith, chain, compare, const_fn, constant, fold, kleene_all, kleene_any,
+                             kleene_not, negate, unescape)
 from ipb.engine._shared import repeated_calls, shared, sharing_root
 from ipb.engine.numbers import NumberError, read_number
 from ipb.errors import CompileError, LintWarning, did_you_mean
@@ -340,13 +340,7 @@ class _Compiler(Transformer):
     def not_(self, meta: Any, children: list[Node]) -> Node:
         (operand,) = children
         self._require(operand, "bool", meta, "'not'")
-        f = operand.fn
-
-        def not_fn(env: Env) -> Any:
-            v = f(env)
-            return None if v is None else not v
-
-        return self._node(not_fn, BOOL, children, meta)
+        return self._node(kleene_not(operand.fn), BOOL, children, meta)
 
     # -- comparisons
     def comp_op(self, tokens: list[Token]) -> str:

@@ -163,17 +163,41 @@ def _all_hold(frame: Frame, checks: Sequence[Check]) -> Callable[[Mapping[str, A
     recomputed for every probe of a feasible-set search, ~230 times an item, most of it for probes a
     cheap rule refuses).
     """
-    plain = [fn for fn in checks if getattr(fn, "on_complete", None) is None]
-    full = [fn.on_complete for fn in checks if getattr(fn, "on_complete", None) is not None]  # type: ignore[attr-defined]
+    plain = tuple(fn for fn in checks if getattr(fn, "on_complete", None) is None)
+    full = tuple(fn.on_complete for fn in checks if getattr(fn, "on_complete", None) is not None)  # type: ignore[attr-defined]
+    # plain loops, not all() over a generator: a probe of a feasible-set search is a few checks, and the
+    # generator's frame cost as much as a check (s37speed)
     if not full:
-        return lambda env: all(fn(env) is not False for fn in plain)
+        def hold_plain(env: Mapping[str, Any]) -> bool:
+            for fn in plain:
+                if fn(env) is False:
+                    return False
+            return True
+        return hold_plain
 
     def hold(env: Mapping[str, Any]) -> bool:
-        if not all(fn(env) is not False for fn in plain):
-            return False
+        for fn in plain:
+            if fn(env) is False:
+                return False
         done = frame.complete(env)
-        return all(fn(done) is not False for fn in full)
+        for fn in full:
+            if fn(done) is False:
+                return False
+        return True
     return hold
+
+
+def _hold_for(frame: Frame, checks: Sequence[tuple[Check, frozenset[str]]]) -> Callable[[Mapping[str, Any]], bool]:
+    """:func:`_all_hold` of the checks of ``checks`` (pairs of check and names), made once per frame and tuple (the
+    tuples come from the memos of :func:`constraint_checks` and :func:`checks_without_pending`; held with the
+    function, so an id is not reused while remembered)."""
+    memo = frame.memo.setdefault("feasible_hold", {})
+    held = memo.get(id(checks))
+    if held is None or held[0] is not checks:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        held = memo[id(checks)] = (checks, _all_hold(frame, [fn for fn, _ in checks]))
+    return held[1]  # type: ignore[no-any-return]
 
 
 def checks_without_pending(frame: Frame, name: str, pending: tuple[str, ...],
@@ -276,7 +300,7 @@ def _intervals(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid,
     held = memo.get(key)
     if held is None:
         env = dict(facts)
-        hold = _all_hold(frame, [fn for fn, _ in checks])
+        hold = _hold_for(frame, checks)
 
         def ok(k: int) -> bool:
             env[name] = grid.value(k)
@@ -325,7 +349,7 @@ def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, rng: ran
         checks = checks_without_pending(frame, name, tuple(pending), checks)
         if not checks:
             return value
-    if _all_hold(frame, [fn for fn, _ in checks])(facts):
+    if _hold_for(frame, checks)(facts):
         return value
     grid = frame.grids[name]
     skip = grid.index_of(avoid) if isinstance(avoid, Decimal) else None

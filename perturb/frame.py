@@ -366,16 +366,18 @@ class Frame:
         a run draws its candidates from the same base). Falls back to
         :meth:`violations` when some constraint derives an input.
         """
-        held = self._reference_breaks(reference)
-        if held is None:
+        entry = self._reference_entry(reference)
+        if entry is None:
             return self.violations(facts)
+        held = entry[1]
         moved = frozenset(moved)
         return [label for label, fn, names, was in held
                 if (was if names.isdisjoint(moved) else fn(facts) is False)]
 
-    def _reference_breaks(self, reference: Mapping[str, Any]) -> list[tuple[str, Any, frozenset[str], bool]] | None:
-        """``(label, fn, names read, broken on reference)`` per constraint, remembered for the last few references
-        (None when :meth:`violations` must take its general path)."""
+    def _reference_entry(self, reference: Mapping[str, Any]) -> tuple[Any, list[Any], bool] | None:
+        """``(reference, answers, whether any answer is broken)``, the answers ``(label, fn, names read, broken on
+        reference)`` per constraint, remembered for the last few references (None when :meth:`violations` must take
+        its general path). The flag is worked out once per reference, not per call (s37speed)."""
         checks = self._requires()
         if checks is False:
             return None
@@ -386,17 +388,18 @@ class Frame:
                 recent.clear()
             reads = [k.expr.names for c in self.cards for k in c.card.constraints] + [k.expr.names for k in self.deck]
             # the reference is held with its answers, so its id is not reused while it is remembered
-            held = recent[id(reference)] = (reference, [(label, fn, names, fn(reference) is False)
-                                                        for (label, fn), names in zip(checks, reads)])
-        return held[1]  # type: ignore[no-any-return]
+            answers = [(label, fn, names, fn(reference) is False) for (label, fn), names in zip(checks, reads)]
+            held = recent[id(reference)] = (reference, answers, any(was for _, _, _, was in answers))
+        return held  # type: ignore[no-any-return]
 
     def breaks_constraint(self, reference: Mapping[str, Any], facts: Mapping[str, Any], moved: Iterable[str]) -> bool:
         """``bool(self.violations(facts))``, computed as :meth:`violations_from` and stopping at the first broken one."""
-        held = self._reference_breaks(reference)
-        if held is None:
+        entry = self._reference_entry(reference)
+        if entry is None:
             return bool(self.violations(facts))
+        held = entry[1]
         moved = frozenset(moved)
-        if any(was for _, _, _, was in held):
+        if entry[2]:
             # the reference itself breaks one: whether a moved input mends it decides (rare: check them all)
             return any((was if names.isdisjoint(moved) else fn(facts) is False) for _, fn, names, was in held)
         # none is broken on the reference: only those reading a moved input can be broken now

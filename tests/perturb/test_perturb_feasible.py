@@ -221,3 +221,21 @@ def test_flip_reaches_the_marks_2008_base_through_anchors_redrawn_inside_the_rul
         assert details["input"] == "high_yield_spread"
         psychologies.add(facts["investor_psychology"])
     assert len(psychologies) >= 3  # the anchors left the panicked corner
+
+
+def test_the_hold_of_a_checks_tuple_is_the_plain_conjunction_and_made_once():
+    """s37speed: ``_hold_for`` (plain loops, one function per frame and checks tuple) answers as
+    ``all(check(env) is not False ...)``; an unknown check (None) does not refuse a value."""
+    from ipb.perturb.feasible import _hold_for
+
+    frame = build_frame(["buffett_acquisition_checklist"])
+    checks = ((lambda env: env.get("a") is None or env["a"] > 1, frozenset({"a"})),
+              (lambda env: None if "b" not in env else env["b"] < env.get("a", 0), frozenset({"a", "b"})))
+    hold = _hold_for(frame, checks)
+    assert _hold_for(frame, checks) is hold  # the same tuple: the same function
+    assert _hold_for(frame, tuple(checks)) is hold  # tuple() of a tuple is the tuple itself
+    assert _hold_for(frame, checks[:1]) is not hold
+    cases = [({"a": 2, "b": 1}, True), ({"a": 2, "b": 3}, False), ({"a": 1}, False), ({}, True), ({"a": 5}, True)]
+    for env, want in cases:
+        assert hold(env) is want
+        assert all(fn(env) is not False for fn, _ in checks) is want
