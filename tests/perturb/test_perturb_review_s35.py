@@ -96,15 +96,16 @@ CASES = [
     # 2019's band is $190K-$290K: $344,881 at 1.2x ($287.4K) kept; $290,000 at 1.6x ($181.3K) refused.
     # s36rules: from 5 August to 1 November 2019 the last reported book was the 10-Q's $233,977 (30 June), so the
     # band there is $210K-$260K and $287.4K on 2019-08-30 is refused; it is kept on 2019-12-02 (the half's band).
-    (REPURCHASE, "berkshire_book_value_of_its_year",
+    # s37fix2: on 2019-08-30 the 3% rule on the last reported book ($233,977) refuses these too (both rules named)
+    (REPURCHASE, ("berkshire_book_value_of_its_year", "berkshire_book_value_as_last_reported"),
      {**_BERKSHIRE_2019, "price_per_share": "$344881", "price_to_book": "1.1x"}, True),
     (REPURCHASE, "berkshire_book_value_of_its_year",
      {**_BERKSHIRE_2019, "price_per_share": "$305000", "price_to_book": "1.3x"}, False),
-    (REPURCHASE, "berkshire_book_value_of_its_year",
+    (REPURCHASE, ("berkshire_book_value_of_its_year", "berkshire_book_value_as_last_reported"),
      {**_BERKSHIRE_2019, "price_per_share": "$344881", "price_to_book": "1.2x"}, True),
     (REPURCHASE, "berkshire_book_value_of_its_year",
      {**_BERKSHIRE_2019, "decision_date": "2019-12-02", "price_per_share": "$344881", "price_to_book": "1.2x"}, False),
-    (REPURCHASE, "berkshire_book_value_of_its_year",
+    (REPURCHASE, ("berkshire_book_value_of_its_year", "berkshire_book_value_as_last_reported"),
      {**_BERKSHIRE_2019, "price_per_share": "$290000", "price_to_book": "1.6x"}, True),
     (REPURCHASE, "berkshire_book_value_of_its_year",
      {**_BERKSHIRE_2019, "issuer": "other_company", "price_per_share": "$344", "price_to_book": "1.1x"}, False),

@@ -92,18 +92,21 @@ CASES = [
     # starts at $210K; at 1.4x ($215K) kept; the same $194.2K in the first half (from $190K) kept; $305,000 at 1.15x
     # ($265.2K, within 10% of the year-end $261,417) kept -- s36rules: refused on 2019-08-30, when the last reported
     # book was the 30 June 10-Q's $233,977 (13% under $265.2K; the reviewer's I #81), kept on 2019-12-02
-    (REPURCHASE, "berkshire_book_value_of_its_year",
+    # s37fix2: the 3% rule on the last reported book refuses the 10% band's refusals too (both rules named), and
+    # two former neighbours: $300,961 at 1.4x on 2019-08-30 ($215K, 8% under $233,977) and at 1.55x on 2019-03-29
+    # ($194.2K, 9% under the $212,503 of the 2018 annual report) -- each a book value Berkshire had not reported
+    (REPURCHASE, ("berkshire_book_value_of_its_year", "berkshire_book_value_as_last_reported"),
      {**_BERKSHIRE_2019, "price_per_share": "$300961", "price_to_book": "1.55x"}, True),
-    (REPURCHASE, "berkshire_book_value_of_its_year",
-     {**_BERKSHIRE_2019, "price_per_share": "$300961", "price_to_book": "1.4x"}, False),
-    (REPURCHASE, "berkshire_book_value_of_its_year",
-     {**_BERKSHIRE_2019, "decision_date": "2019-03-29", "price_per_share": "$300961", "price_to_book": "1.55x"}, False),
-    (REPURCHASE, "berkshire_book_value_of_its_year",
+    (REPURCHASE, "berkshire_book_value_as_last_reported",
+     {**_BERKSHIRE_2019, "price_per_share": "$300961", "price_to_book": "1.4x"}, True),
+    (REPURCHASE, "berkshire_book_value_as_last_reported",
+     {**_BERKSHIRE_2019, "decision_date": "2019-03-29", "price_per_share": "$300961", "price_to_book": "1.55x"}, True),
+    (REPURCHASE, ("berkshire_book_value_of_its_year", "berkshire_book_value_as_last_reported"),
      {**_BERKSHIRE_2019, "price_per_share": "$305000", "price_to_book": "1.15x"}, True),
     (REPURCHASE, "berkshire_book_value_of_its_year",
      {**_BERKSHIRE_2019, "decision_date": "2019-12-02", "price_per_share": "$305000", "price_to_book": "1.15x"}, False),
     # the first half's top: $305,000 at 1.15x on 2019-03-29 ($265.2K, above $260K) refused
-    (REPURCHASE, "berkshire_book_value_of_its_year",
+    (REPURCHASE, ("berkshire_book_value_of_its_year", "berkshire_book_value_as_last_reported"),
      {**_BERKSHIRE_2019, "decision_date": "2019-03-29", "price_per_share": "$305000", "price_to_book": "1.15x"}, True),
 ]
 

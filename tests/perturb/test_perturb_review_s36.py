@@ -62,8 +62,10 @@ CASES = [
                                                              "price_to_book": "1.2x"}, False),
     (REPURCHASE, "berkshire_book_value_of_its_recorded_day", {**_DAY, "price_per_share": "$131000",
                                                              "price_to_book": "1.22x"}, True),
-    # a day later the year band alone holds: $131,000 at 1.35x on 2012-12-13 kept
-    (REPURCHASE, "berkshire_book_value_of_its_recorded_day", {**_DAY, "decision_date": "2012-12-13",
+    # outside a window whose reported book is on record the year band alone holds: $131,000 at 1.35x kept on
+    # 2012-06-29 (s37fix2: the day after, 2012-12-13, still reads the $111,718 of 30 Sep 2012 and is now refused
+    # by berkshire_book_value_as_last_reported)
+    (REPURCHASE, "berkshire_book_value_of_its_recorded_day", {**_DAY, "decision_date": "2012-06-29",
                                                              "price_per_share": "$131000", "price_to_book": "1.35x"},
      False),
     # C #130: no debt at a 15% debt share refused; both zero or both positive kept; a share with no debt refused
