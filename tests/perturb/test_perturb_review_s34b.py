@@ -66,8 +66,10 @@ CASES = [
                                               "nominal_gdp_growth": "4%", "real_gdp_growth": "-6%"}, True),
     (DALIO, "neutral_stance_near_inflation", {"policy_rate": "5%", "central_bank_stance": "neutral",
                                               "nominal_gdp_growth": "4%", "real_gdp_growth": "-6%"}, False),
-    (DALIO, "neutral_stance_near_inflation", {"policy_rate": "9%", "central_bank_stance": "neutral",
-                                              "nominal_gdp_growth": "5%", "real_gdp_growth": "2%"}, True),
+    # 9% against 3% inflation is also six points above it, which s37fix's a_neutral_rate_is_not_tight (at most four
+    # points) refuses too: both rules name the item, in card order
+    (DALIO, ("a_neutral_rate_is_not_tight", "neutral_stance_near_inflation"),
+     {"policy_rate": "9%", "central_bank_stance": "neutral", "nominal_gdp_growth": "5%", "real_gdp_growth": "2%"}, True),
     (DALIO, "neutral_stance_near_inflation", {"policy_rate": "0.75%", "central_bank_stance": "neutral",
                                               "nominal_gdp_growth": "4%", "real_gdp_growth": "2.5%"}, False),
     (DALIO, "neutral_stance_near_inflation", {"policy_rate": "0%", "central_bank_stance": "easing",
