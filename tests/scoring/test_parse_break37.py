@@ -1,0 +1,34 @@
+"""Stop 37 break tests (issue 13, final verdicts in other languages; paper §7.5): closings written for these tests
+that the stop's readings got wrong. Each negated closing has its plain counterpart, which must keep its reading.
+Expected values were worked by hand (no corpus text).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from parse_support import final_of
+from ipb.scoring.parse import parse_response
+
+DCF = "buffett_owner_earnings_dcf"  # outcomes INVEST / DECLINE
+BODY = ("1. Owner Earnings: $2.0bn. PROCEED\n2. Discounted Intrinsic Value: $29bn. PROCEED\n"
+        "3. Margin of Safety: none at the price. REJECT\n\n")
+
+CLOSINGS = [
+    # German puts "nicht" at the end of the clause, after the object: the act is negated
+    ("de-object-then-nicht", "Fazit: Wir kaufen die Aktie nicht.", "DECLINE"),
+    ("de-long-object-then-nicht", "Wir kaufen die Aktie von Müller heute nicht.", "DECLINE"),
+    ("de-plain", "Fazit: Wir kaufen die Aktie.", "INVEST"),
+    ("de-nicht-inside-object", "Fazit: Wir kaufen die nicht teure Aktie.", "INVEST"),
+]
+
+
+@pytest.mark.parametrize(("closing", "want"), [c[1:] for c in CLOSINGS], ids=[c[0] for c in CLOSINGS])
+def test_negated_act_in_another_language(closing: str, want: str) -> None:
+    assert final_of(BODY, closing, DCF) == want
+
+
+@pytest.mark.parametrize("closing", ["Fazit: Wir kaufen die Aktie nicht."])
+def test_a_negated_closing_is_never_a_confident_invest(closing: str) -> None:
+    result = parse_response(BODY + closing, DCF, embedder=False)
+    assert not (result.final_verdict == "INVEST" and result.final_confidence >= 0.5)
