@@ -20,6 +20,9 @@ CLOSINGS = [
     ("de-long-object-then-nicht", "Wir kaufen die Aktie von Müller heute nicht.", "DECLINE"),
     ("de-plain", "Fazit: Wir kaufen die Aktie.", "INVEST"),
     ("de-nicht-inside-object", "Fazit: Wir kaufen die nicht teure Aktie.", "INVEST"),
+    # Japanese negates the verb with a suffix: 買いません is "we do not buy"
+    ("ja-kaimasen", "結論：今回は買いません。", "DECLINE"),
+    ("ja-kai-label", "結論：買い。", "INVEST"),
 ]
 
 
@@ -28,7 +31,7 @@ def test_negated_act_in_another_language(closing: str, want: str) -> None:
     assert final_of(BODY, closing, DCF) == want
 
 
-@pytest.mark.parametrize("closing", ["Fazit: Wir kaufen die Aktie nicht."])
+@pytest.mark.parametrize("closing", ["Fazit: Wir kaufen die Aktie nicht.", "結論：今回は買いません。"])
 def test_a_negated_closing_is_never_a_confident_invest(closing: str) -> None:
     result = parse_response(BODY + closing, DCF, embedder=False)
     assert not (result.final_verdict == "INVEST" and result.final_confidence >= 0.5)
