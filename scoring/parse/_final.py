@@ -153,8 +153,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                     # the value of a label followed by "once" is the verdict and when to act on it ("Status: REBALANCE once
                     # the quote is in", "Overall: REBALANCE, once the desk confirms the cost")
             tail = masked[end : unit.end]
-            if tail.rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
-                return
+            if tail.rstrip().rstrip("\"'\u201d\u2019\u00bb\u300d\u300f*_").rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
+                return  # a question, also one in quotes ('You asked "should we DECLINE?"')
             if self._an_alternative(before, masked[end : min(unit.end, end + 40)], outcome):
                 return  # "INVEST or DECLINE", "INVEST/DECLINE", "between INVEST and DECLINE", "INVEST, DECLINE": no choice made
             # the line's start, looked for at most 400 characters back: on a megabyte line of "walk away from the deal" every

@@ -35,3 +35,15 @@ def test_negated_act_in_another_language(closing: str, want: str) -> None:
 def test_a_negated_closing_is_never_a_confident_invest(closing: str) -> None:
     result = parse_response(BODY + closing, DCF, embedder=False)
     assert not (result.final_verdict == "INVEST" and result.final_confidence >= 0.5)
+
+
+# ---------------------------------------------------------------- a final read from a question (paper §7.5)
+
+MET = ("1. Owner Earnings: $2.0bn. PROCEED\n2. Discounted Intrinsic Value: $29bn. PROCEED\n"
+       "3. Margin of Safety: 31% below value. PROCEED\n\n")
+
+
+def test_an_outcome_inside_a_quoted_question_is_no_final() -> None:
+    # the closing quote after the "?" still ends a question
+    assert final_of(MET, 'You asked "should we DECLINE?"', DCF) is None
+    assert final_of(MET, "You asked: should we DECLINE?", DCF) is None
