@@ -47,3 +47,11 @@ def test_an_outcome_inside_a_quoted_question_is_no_final() -> None:
     # the closing quote after the "?" still ends a question
     assert final_of(MET, 'You asked "should we DECLINE?"', DCF) is None
     assert final_of(MET, "You asked: should we DECLINE?", DCF) is None
+
+
+def test_no_to_a_question_that_names_the_fail_outcome_is_not_that_outcome() -> None:
+    # "no" answers "should we DECLINE?": the writer does not decline
+    assert final_of(MET, 'You asked "should we DECLINE?" The answer is no.', DCF) == "INVEST"
+    assert final_of(MET, "Should we INVEST? The answer is no.", DCF) == "DECLINE"
+    # a question that names no outcome keeps the plain reading: "no" is the card's fail outcome
+    assert final_of(MET, "Is this the one for us? The answer is no.", DCF) == "DECLINE"
