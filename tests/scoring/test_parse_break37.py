@@ -55,3 +55,16 @@ def test_no_to_a_question_that_names_the_fail_outcome_is_not_that_outcome() -> N
     assert final_of(MET, "Should we INVEST? The answer is no.", DCF) == "DECLINE"
     # a question that names no outcome keeps the plain reading: "no" is the card's fail outcome
     assert final_of(MET, "Is this the one for us? The answer is no.", DCF) == "DECLINE"
+
+
+# ---------------------------------------------------------------- "would not hesitate to buy" in other languages
+
+@pytest.mark.parametrize(("closing", "want"), [
+    ("Conclusión: no dudaría en comprar.", "INVEST"),
+    ("Conclusion : je n'hésiterais pas à acheter.", "INVEST"),
+    ("Fazit: Wir würden nicht zögern zu kaufen.", "INVEST"),
+    # a plain negation before the verb still declines
+    ("Conclusión: no vamos a comprar.", "DECLINE"),
+])
+def test_a_negated_hesitation_is_no_negation(closing: str, want: str) -> None:
+    assert final_of(MET, closing, DCF) == want
