@@ -142,17 +142,31 @@ def _open_choice(text: str, sentence_start: int, start: int, end: int) -> bool:
 _OPEN_TAIL = re.compile("[\uba74\u304b\u5417\u55ce\u5462?\uff1f]")
 
 
+#: German articles: a negator right after one qualifies the noun's adjective ("die nicht teure Aktie"), not the verb.
+_ARTICLES_BEFORE_ADJECTIVE = frozenset({"die", "der", "das", "dem", "des", "ein", "eine", "einen", "einem", "einer"})
+
+
 def _negated_after(text: str, end: int) -> bool:
-    """Whether a negator of a spaced language stands among the two words right after a phrase ending at ``end``
-    ("wir kaufen nicht", "vi kjøper ikke"): its verb is negated after it, as German and Scandinavian write it.
+    """Whether a negator of a spaced language negates the verb of a phrase ending at ``end``: the first word after it
+    ("wir kaufen nicht", "vi kjøper ikke"), the second unless an article stands before it ("wir kaufen sie nicht", not
+    "wir kaufen die nicht teure Aktie"), or the last word of the clause, where German puts it after the object ("wir
+    kaufen die Aktie heute nicht"; the clause ends at punctuation, within 60 characters).
 
     >>> _negated_after("Wir kaufen nicht.", 10), _negated_after("Wir kaufen jetzt.", 10), _negated_after("Compramos, no vendemos.", 9)
     (True, False, False)
+    >>> _negated_after("Wir kaufen die Aktie nicht.", 10), _negated_after("Wir kaufen die nicht teure Aktie.", 10)
+    (True, False)
     """
-    clause = re.split(r"[,;:.!?\n\u2014\u2013]", text[end : end + 30], maxsplit=1)[0]
-    words = re.findall(r"[^\W\d_]+", clause.lower())[:3] + [""]
-    # (the negator one of the first two words, not "nicht nur": not only)
-    return any(words[i] in fv.NEGATORS and words[i + 1] not in fv.NOT_ONLY for i in range(min(2, len(words) - 1)))
+    clause = re.split(r"[,;:.!?\n\u2014\u2013]", text[end : end + 60], maxsplit=1)[0]
+    words = re.findall(r"[^\W\d_]+", clause.lower()) + ["", ""]
+    # (a negator not followed by "nur": "nicht nur", not only)
+    if words[0] in fv.NEGATORS and words[1] not in fv.NOT_ONLY:
+        return True
+    if words[1] in fv.NEGATORS and words[2] not in fv.NOT_ONLY and words[0] not in _ARTICLES_BEFORE_ADJECTIVE:
+        return True
+    # (the clause's last word; a clause cut at 60 characters has no known end)
+    whole = len(clause) < len(text[end : end + 60]) or end + 60 >= len(text)
+    return whole and len(words) > 3 and words[-3] in fv.NEGATORS
 
 
 def _phrase_outcome(kind: str, ix: object) -> str | None:

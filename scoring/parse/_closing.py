@@ -95,6 +95,24 @@ def answers_another(text: str, sentence_start: int) -> bool:
     return _OTHER_PARTY.search(before, opening + 1) is not None
 
 
+def asked_outcome(text: str, start: int, outcomes: tuple[str, str]) -> int | None:
+    """Which of ``outcomes`` (pass, fail) the question right before an answer at ``start`` names by its word: 0 for the
+    pass outcome, 1 for the fail one, None when it names neither or both (then "no" keeps its plain sense, the fail
+    outcome). The question is the last sentence ending in "?" within 200 characters before ``start``.
+
+    >>> asked_outcome('Should we DECLINE?" The answer is no.', 20, ("INVEST", "DECLINE")), asked_outcome("Is it good? No.", 12, ("INVEST", "DECLINE"))
+    (1, None)
+    """
+    before = text[max(0, start - 200) : start]
+    q = before.rfind("?")
+    if q < 0:
+        return None
+    opening = max(before.rfind("\n", 0, q), before.rfind(". ", 0, q), before.rfind("! ", 0, q), before.rfind("? ", 0, q))
+    question = before[opening + 1 : q].lower()
+    named = [i for i, word in enumerate(outcomes) if re.search(rf"\b{re.escape(word.lower())}\b", question)]
+    return named[0] if len(named) == 1 else None
+
+
 def is_result(text: str, start: int, end: int) -> bool:
     """Whether the word at ``start:end`` is the result of a sum or an arrow ending its line ("4/6 traits = Buy").
 

@@ -18,6 +18,7 @@ from ipb.scoring.parse._closing import (
     decision_label_before,
     answer_particle_end,
     answers_another,
+    asked_outcome,
     buying_answer,
     at_another_price,
     is_result,
@@ -153,8 +154,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                     # the value of a label followed by "once" is the verdict and when to act on it ("Status: REBALANCE once
                     # the quote is in", "Overall: REBALANCE, once the desk confirms the cost")
             tail = masked[end : unit.end]
-            if tail.rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
-                return
+            if tail.rstrip().rstrip("\"'\u201d\u2019\u00bb\u300d\u300f*_").rstrip().endswith("?") and not re.search(r"[.!;:]", tail):
+                return  # a question, also one in quotes ('You asked "should we DECLINE?"')
             if self._an_alternative(before, masked[end : min(unit.end, end + 40)], outcome):
                 return  # "INVEST or DECLINE", "INVEST/DECLINE", "between INVEST and DECLINE", "INVEST, DECLINE": no choice made
             # the line's start, looked for at most 400 characters back: on a megabyte line of "walk away from the deal" every
@@ -312,8 +313,11 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             u = self._unit_at(m.start("answer"))
             if m.re is ANSWER_LABEL and not own_answer(masked, m):
                 continue  # not "The previous analyst's decision: no." or "Bottom line: yes, but only below $20"
-            if u >= 0:  # "the answer is no": the card's fail outcome ("yes": its pass outcome)
-                consider(m.start("answer"), m.end("answer"), ix.fail_outcome if m.group("answer").lower() == "no" else ix.pass_outcome, 3, u)
+            if u >= 0:  # "the answer is no": the card's fail outcome ("yes": its pass outcome), or the other outcome than the
+                # one the question before it names ("Should we DECLINE? The answer is no.")
+                pair, asked = (ix.pass_outcome, ix.fail_outcome), asked_outcome(masked, m.start(), (ix.pass_outcome, ix.fail_outcome))
+                said = 1 if m.group("answer").lower() == "no" else 0
+                consider(m.start("answer"), m.end("answer"), pair[said if asked is None else asked ^ said], 3, u)
         if ix.pass_outcome == "INVEST":  # a buy decision: "Should you buy? No." (:mod:`._closing`)
             for _, m in self._scan(QUESTION_TRIGGERS, limit=MAX_OCCURRENCES):
                 u, says = self._unit_at(m.start("answer")), buying_answer(masked, m)

@@ -129,6 +129,10 @@ _CORRECTIVE_TAIL = re.compile(r"[ \t]*[,;\u2014\u2013-]?[ \t]*(?:not|rather[ \t]
 #: Words after a negator that make it no negation of the verdict: "not merely passes", "without doubt it clears".
 #: (and the words of other languages for "only": ``not_only`` in grammar/languages.yaml)
 _PSEUDO_NEGATION = frozenset({"merely", "just", "only", "simply", "doubt", "question", "hesitate", "hesitation"}) | NOT_ONLY
+#: Verbs of hesitating in other languages: negated, they state the act ("no dudaría en comprar", "nicht zögern zu kaufen";
+#: "n'hésiterais pas", the negator after the verb, as French writes it).
+_HESITATING = frozenset({"dudaría", "dudaríamos", "dudo", "dudamos", "hésiterais", "hésiterions", "hésiterait", "hésite", "hésitons",
+                         "zögern", "zögere", "zögerte", "zögerten", "esiterei", "esiteremmo", "esito", "hesitaria", "hesitaríamos"})
 #: Pronoun negators that negate a verdict a few words on: "nothing here would fail", "none of it fails".
 _NEGATING_PRONOUNS = frozenset({"nothing", "none", "nobody"})
 
@@ -186,7 +190,8 @@ def _negated(words: Sequence[str]) -> bool:
             negators += 1  # "far from passing"
             continue
         if w in vw.NEGATORS or w.endswith("n't") or w in _NEGATING_PRONOUNS or w == "nowhere":  # "nowhere near met"
-            if nxt in _PSEUDO_NEGATION:
+            prev = last[i - 1].split("'")[-1].split("\u2019")[-1] if i > 0 else ""
+            if nxt in _PSEUDO_NEGATION or nxt in _HESITATING or prev in _HESITATING:
                 continue
             negators += 1
     if negators:
