@@ -42,3 +42,53 @@ def test_a_respond_error_for_an_unregistered_investor_says_respond_not_score():
     with pytest.raises(ScoreError) as err:  # still a ScoreError: callers that catch it keep working
         kb.retrieve("Would Geraldine Weiss buy it?", ["Geraldine Weiss"], encoder=HashingEncoder())
     assert str(err.value).startswith("respond error: investor 'Geraldine Weiss' is not in the registry")
+
+
+# An L8 answer about two cards, one terse line each (the shape s37user's terse model wrote).
+_L8 = ("weiss_dividend_growth_screen: Gates: 1 PROCEED; 2 PROCEED; 3 PROCEED; 4 PROCEED; 5 REJECT. Final verdict: PASS\n"
+       "graham_seven_tests_defensive: Gates: 1 PROCEED; 2 REJECT; 3 PROCEED; 4 PROCEED; 5 PROCEED; 6 REJECT; "
+       "7 REJECT. Final verdict: DECLINE\n")
+
+
+def _read(text, card):
+    from ipb.scoring.parse import parse_response
+
+    parsed = parse_response(text, card, embedder=False)
+    return parsed, {g.gate: g.verdict for g in parsed.gates}
+
+
+def test_a_numbered_only_list_of_every_gate_is_read_gate_by_gate():
+    # klarman_downside_first_process has 3 gates: "1 ... 3" counts them all
+    parsed, read = _read("Gates: 1 PROCEED; 2 REJECT; 3 PROCEED. Final verdict: DECLINE", "klarman_downside_first_process")
+    assert read == {1: "PROCEED", 2: "REJECT", 3: "PROCEED"}
+    assert parsed.final_verdict == "DECLINE" and {g.how for g in parsed.gates} == {"number"}
+    # one per line, "N." and "N:" forms
+    _, read = _read("1. PROCEED\n2: INCONCLUSIVE\n3 - REJECT\nDecision: DECLINE", "klarman_downside_first_process")
+    assert read == {1: "PROCEED", 2: "INCONCLUSIVE", 3: "REJECT"}
+
+
+def test_a_count_cut_short_at_its_first_reject_is_read_and_other_counts_are_not():
+    # buffett has 6 gates; the list stops at the kill gate 5, as a sequential card does
+    text = "Gates: 1 PROCEED; 2 PROCEED; 3 INCONCLUSIVE; 4 PROCEED; 5 REJECT. Final verdict: DECLINE"
+    _, read = _read(text, "buffett_acquisition_checklist")
+    assert read == {1: "PROCEED", 2: "PROCEED", 3: "INCONCLUSIVE", 4: "PROCEED", 5: "REJECT"}
+    # a count of 2 that does not stop at a REJECT is no count of buffett's 6 gates: nothing read by number
+    parsed, _ = _read("My top reasons: 1 PROCEED; 2 PROCEED. Final verdict: INVEST", "buffett_acquisition_checklist")
+    assert all(g.how != "number" for g in parsed.gates)
+    # two complete counts (the card judged twice): neither is read by number
+    twice = "Gates: 1 PROCEED; 2 REJECT; 3 PROCEED.\nOn reflection: 1 PROCEED; 2 PROCEED; 3 PROCEED."
+    parsed, _ = _read(twice, "klarman_downside_first_process")
+    assert all(g.how != "number" for g in parsed.gates)
+
+
+def test_a_card_id_with_a_number_word_names_no_gate_and_each_card_reads_its_own_count():
+    parsed, read = _read(_L8, "graham_seven_tests_defensive")
+    # the "seven" of the card id is no gate 7: gate 7 is read from "7 REJECT", as written
+    assert read == {1: "PROCEED", 2: "REJECT", 3: "PROCEED", 4: "PROCEED", 5: "PROCEED", 6: "REJECT", 7: "REJECT"}
+    assert parsed.gates[-1].mention[0] > _L8.index("graham_seven") + len("graham_seven_tests_defensive")
+    assert parsed.final_verdict == "DECLINE"
+    # a number inside an identifier starts no item ("graham_7_tests 1 PROCEED" is still item 1)
+    from ipb.scoring.parse._counted_list import counted_verdicts
+
+    assert counted_verdicts("graham_7 PROCEED; v2 REJECT", 2) == []
+    assert [k for k, *_ in counted_verdicts("card_7 1 PROCEED; 2 REJECT", 2)] == [1, 2]
