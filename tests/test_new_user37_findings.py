@@ -92,3 +92,29 @@ def test_a_card_id_with_a_number_word_names_no_gate_and_each_card_reads_its_own_
 
     assert counted_verdicts("graham_7 PROCEED; v2 REJECT", 2) == []
     assert [k for k, *_ in counted_verdicts("card_7 1 PROCEED; 2 REJECT", 2)] == [1, 2]
+
+
+_NO_VERDICT = ("This depends on many factors, including your risk tolerance and time horizon. The valuation looks "
+               "demanding in places and reasonable in others; a careful investor would want more information before "
+               "deciding.")
+
+
+def test_one_answer_with_no_verdict_is_no_commitment_on_every_card():
+    from ipb.respond.synthetic import bundled_items
+    from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
+    from ipb.scoring.run import ScoreOptions, score_responses
+
+    cards = ["buffett_acquisition_checklist", "graham_net_net_screen", "klarman_downside_first_process"]
+    items = [bundled_items([c])[0] for c in cards]
+    out = score_responses(items, [{"item_id": i["id"], "model": "m", "condition": "A", "response": _NO_VERDICT}
+                                  for i in items],
+                          ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50))
+    # was: buffett scored (gate 4 PROCEED from "reasonable"), net-net off_topic, klarman parse_failure
+    assert [(r["outcome"], r["reason_code"]) for r in out] == [("refusal", "no_commitment")] * 3
+
+
+def test_a_sentence_appraising_a_gate_both_ways_gives_it_no_verdict_unless_a_contrast_weighs_one():
+    _, read = _read("The valuation looks rich in places and reasonable in others.", "buffett_acquisition_checklist")
+    assert read == {4: None}
+    _, read = _read("The valuation looks rich but reasonable overall.", "buffett_acquisition_checklist")
+    assert read == {4: "PROCEED"}  # "but": the later appraisal is the writer's
