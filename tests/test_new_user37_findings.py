@@ -118,3 +118,15 @@ def test_a_sentence_appraising_a_gate_both_ways_gives_it_no_verdict_unless_a_con
     assert read == {4: None}
     _, read = _read("The valuation looks rich but reasonable overall.", "buffett_acquisition_checklist")
     assert read == {4: "PROCEED"}  # "but": the later appraisal is the writer's
+
+
+def test_the_console_scripts_fast_path_refuses_a_repeated_responses_too(tmp_path, capsys):
+    from ipb.cli._app import fast_invocation
+
+    a = _jsonl(tmp_path / "a.jsonl", [])
+    call = fast_invocation(["score", "--items", str(a), "--responses", str(a), "--responses", str(a),
+                            "--out", str(tmp_path / "out")])
+    assert call is not None  # read by the fast path, not handed to typer
+    with pytest.raises(SystemExit) as stop:
+        call()
+    assert stop.value.code == 2 and "--responses was given 2 times" in capsys.readouterr().err
