@@ -306,7 +306,8 @@ def fast_invocation(args: list[str]) -> Any:
                     negative[off.strip()] = name
                 else:
                     options[d] = name
-            values[name] = list(info.default or []) if many else info.default
+            # a required repeatable option (default ...) stays required: typer reports it when missing
+            values[name] = (info.default if info.default is ... else list(info.default or [])) if many else info.default
             envvars = [info.envvar] if isinstance(info.envvar, str) else list(info.envvar or [])
             for var in envvars:
                 if os.environ.get(var):

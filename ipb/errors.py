@@ -23,6 +23,7 @@ __all__ = [
     "PerturbError",
     "ParseError",
     "ScoreError",
+    "RespondError",
     "LintWarning",
     "Location",
     "ErrorGroup",
@@ -188,6 +189,15 @@ class ScoreError(IpbError):
     """A metric cannot be computed from the given traces."""
 
     phase = "score error"
+
+
+class RespondError(ScoreError):
+    """A model run (``ipb respond``) cannot build a request: an unregistered investor, a retrieval setting.
+
+    A :class:`ScoreError` (existing handlers catch it), labelled ``respond error``.
+    """
+
+    phase = "respond error"
 
 
 class LintWarning(IpbError):

@@ -23,7 +23,7 @@ of the card's inputs, constants or values (names are written as words), so
 condition B is not a near copy of condition C.
 
 An investor that the registry does not know is refused
-(:class:`~ipb.errors.ScoreError`, rule ``unknown-investor``) rather than
+(:class:`~ipb.errors.RespondError`, a ScoreError, rule ``unknown-investor``) rather than
 answered with other investors' cards; a question that names no investor
 retrieves from every investor, and the retrieval says so (``scope``).
 
@@ -69,7 +69,7 @@ import numpy as np
 from ipb.engine.card import Card, Gate, Source
 from ipb.engine.execute import format_value
 from ipb.engine.registry import bundled_card_paths, compiled_card
-from ipb.errors import IpbError, ScoreError, did_you_mean
+from ipb.errors import IpbError, RespondError, ScoreError, did_you_mean
 from ipb.scoring._text import content_stems, normalize
 from ipb.scoring.embeddings import Encoder, cosine_matrix, default_encoder, embed
 
@@ -533,18 +533,19 @@ class KnowledgeBase:
 
         Raises
         ------
-        ScoreError
-            ``method`` is not one of :data:`METHODS`, or ``k`` < 1.
+        RespondError
+            ``method`` is not one of :data:`METHODS`, ``k`` < 1, or an investor is not
+            in the registry (a :class:`ScoreError`, labelled ``respond error``).
         """
         if method not in METHODS:
-            raise ScoreError(f"unknown retrieval method {method!r}; expected one of {', '.join(METHODS)}",
+            raise RespondError(f"unknown retrieval method {method!r}; expected one of {', '.join(METHODS)}",
                              rule="retrieval", name=method)
         if k < 1:
-            raise ScoreError(f"top-k must be at least 1, got {k}", rule="retrieval")
+            raise RespondError(f"top-k must be at least 1, got {k}", rule="retrieval")
         unknown = [n for n in investors if self.canonical(n) is None]
         if unknown:
             known = list(self.aliases)
-            raise ScoreError(
+            raise RespondError(
                 f"investor {unknown[0]!r} is not in the registry, so condition B has no knowledge cards for it "
                 "(other investors' cards are not substituted); a card of your own registers its investor in a "
                 "registry file passed with --investors FILE (docs/scoring.md, 'An investor of your own')",

@@ -259,6 +259,11 @@ def _words(texts: Iterable[str]) -> set[str]:
     return {w for t in texts for w in _WORD.findall(t.lower().replace("_", " ")) if w not in _STOP}
 
 
+#: Words of deciding on an investment, whatever the card: an answer using one speaks of the decision it was asked for.
+_DECIDING = re.compile(r"(?i)\b(?:invest(?:s|ed|ing|ment|ments)?|valuation|decid(?:e|ed|ing)|decision|"
+                       r"recommend(?:s|ed|ing|ation)?)\b")
+
+
 def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
     """Why no gate could be read from ``text``: ``(reason_code, reason)``.
 
@@ -275,8 +280,8 @@ def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
     Returns
     -------
     (str, str)
-        ``empty_response``, ``refusal``, ``off_topic`` or ``parse_failure``,
-        and a sentence.
+        ``empty_response``, ``refusal``, ``no_commitment`` (an English answer that speaks of the decision:
+        :data:`_DECIDING`), ``off_topic`` or ``parse_failure``, and a sentence.
 
     Examples
     --------
@@ -286,6 +291,8 @@ def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
     'off_topic'
     >>> classify_unread("The margin looks thin; hard to say.", ["Margin of Safety"])[0]
     'parse_failure'
+    >>> classify_unread("It depends on your horizon; an investor would want more facts before deciding.", ["Net Current Assets"])[0]
+    'no_commitment'
     >>> classify_unread("Margen de seguridad: se rechaza, precio muy alto.", ["Margin of Safety"])
     ('parse_failure', "no gate of the card could be read (the answer does not read as English, the language of the card's names)")
     """
@@ -295,6 +302,11 @@ def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
         snippet = " ".join(text.split())[:80]
         return "refusal", f"the model declined: {snippet!r}"
     words = _words([text])
+    if len(words) >= 3 and _DECIDING.search(text) and reads_as_english(text):
+        # about the decision, and not one verdict read (no gate, no final): the answer holds back, on every card
+        # alike (s37user: one such text was off topic on one card and a parse failure on another)
+        return NO_COMMITMENT, ("the answer speaks of the decision but states no verdict: no gate and no final verdict "
+                               "read (a refusal)")
     if len(words) >= 3 and not (words & _words(vocabulary)):
         if not reads_as_english(text):
             return "parse_failure", ("no gate of the card could be read (the answer does not read as English, "

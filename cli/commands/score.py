@@ -70,7 +70,7 @@ def _progress(enabled: bool) -> tuple[Callable[[str, int, int | None], None] | N
 @app.command()
 def score(
     items: Path = typer.Option(..., "--items", "-i", help="Items file (JSON Lines), as ipb perturb writes it."),
-    responses: Path = typer.Option(..., "--responses", "-r", help="Responses: JSONL {item_id, model, condition, response}, an inspect_ai log (.json/.eval) or lm-eval samples_*.jsonl."),
+    responses_given: list[Path] = typer.Option(..., "--responses", "-r", help="Responses: JSONL {item_id, model, condition, response}, an inspect_ai log (.json/.eval) or lm-eval samples_*.jsonl. One file: several models' JSONL files can be joined with cat; a repeated --responses is refused."),
     out: Path = typer.Option(..., "--out", "-o", help="Output folder for responses.jsonl and summary.json (created if missing)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the bootstrap CIs: the same inputs and seed give byte-identical outputs."),
     no_embeddings: bool = typer.Option(False, "--no-embeddings", help="Load no sentence encoder: lexical matching only; FM-4/FM-5 voice clauses not evaluated."),
@@ -102,6 +102,15 @@ def score(
     investors: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP),
 ) -> None:
     """Score RESPONSES against ITEMS: every metric and FM flag per response, aggregates with bootstrap CIs."""
+    if len(responses_given) > 1:
+        # refused, not read: the summary and the report's drill-down name one scored file and find
+        # each answer text in it by record number, which several files would make ambiguous
+        err.print(f"ipb score: --responses was given {len(responses_given)} times "
+                  f"({', '.join(str(p) for p in responses_given)}); it takes one file. Join JSONL files "
+                  "first (cat a.jsonl b.jsonl > both.jsonl); score each inspect or lm-eval log into its own "
+                  "--out folder (docs/model-runs.md, 'Several models in one leaderboard')", markup=False)
+        raise typer.Exit(code=2)
+    responses = responses_given[0]
     if format not in FORMATS:
         err.print(f"ipb score: unknown --format {format!r}; formats: {', '.join(FORMATS)}", markup=False)
         raise typer.Exit(code=2)

@@ -20,6 +20,7 @@ from ipb.scoring._text import (
 from ipb.scoring.parse._card import _index
 from ipb.scoring.parse._citations import _CitationsMixin
 from ipb.scoring.parse._confidence import _ConfidenceMixin, settled
+from ipb.scoring.parse._counted_list import with_counted
 from ipb.scoring.parse._common import (
     DEFAULT_EMBED_CUTOFF,
     DEFAULT_SCORE_CUTOFF,
@@ -138,6 +139,7 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
             if described:
                 result.gates = described + [g for g in result.gates if g.gate not in {d.gate for d in described}]
         result.gates = drop_unmentioned(self, result.gates)  # a label with nothing of its own is a slot (_template_slots.py)
+        result.gates = with_counted(result.gates, self.masked, self.card)  # "1 PROCEED; 2 REJECT" for all N gates (_counted_list.py)
         self.all_numbers = list(self._all_figures()[0])  # read once: the prose reading may have read them (_prose.py)
         if len(self.all_numbers) >= MAX_NUMBERS:
             self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")

@@ -52,7 +52,7 @@ from ipb.scoring.parse._common import (
 from ipb.scoring.parse._prose_vocabulary import (  # moved there; the names stay importable here
     MIN_SCORE, MAX_WORDS, MAX_UNITS, _WORD, _FRAMED, _CONDITIONAL, _NOUN_SENSE, _NEXT_WORD, _CLOSING, _INVESTOR_PASS,
     _DETERMINERS, _PROSE_WORD, met_is_a_verdict, _BAR_WORD, _LIST_CUT, _stems, prose_vocabulary, clause_weights, gate_of_clause,
-    _appraisal_hit, appraisals, _bar_words, _watches, _direction, _clauses,
+    _appraisal_hit, appraisals, mixed_appraisal, _bar_words, _watches, _direction, _clauses,
 )
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
@@ -223,6 +223,8 @@ class _ProseGatesMixin(_ParserState):
                 found.append(_Attributed(gate, u, (a, b), hits))
                 continue
             said = self._outside_names(u, appraisals(low, a, b, _direction(card, gate), lexicon=lexicon_for(card.id), watch=_watches(card, gate)))
+            if said and mixed_appraisal(low, said):
+                continue  # appraised both ways: no verdict (_prose_vocabulary.mixed_appraisal)
             if said:
                 found.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
                 continue
@@ -257,6 +259,8 @@ class _ProseGatesMixin(_ParserState):
                 continue
             said = self._outside_names(u, appraisals(low, a, b, _direction(self.card, gate), lexicon=lexicon_for(self.card.id),
                                                      watch=_watches(self.card, gate)))
+            if said and mixed_appraisal(low, said):
+                continue
             if said:
                 out.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
         return out

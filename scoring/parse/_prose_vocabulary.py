@@ -274,6 +274,30 @@ def _flip(verdict: str) -> str:
     return vw.REJECT if verdict == vw.PROCEED else vw.PROCEED
 
 
+#: A word that weighs the appraisal after it over the one before it ("narrow but widening"): the later one is the
+#: writer's. Without one ("demanding in places and reasonable in others") two opposite appraisals are a mixed view.
+_CONTRAST = re.compile(r"\b(?:but|yet|though|although|however|nevertheless|still|while|whereas)\b")
+
+
+def mixed_appraisal(text: str, said: list[tuple[int, int, str]]) -> bool:
+    """Whether the appraisals ``said`` of one clause (``(start, end, verdict)``, offsets into ``text``) go both ways
+    with no contrast word between the last two opposite ones: the writer holds a mixed view and states no verdict.
+
+    >>> s = "the valuation looks demanding in places and reasonable in others"
+    >>> mixed_appraisal(s, appraisals(s, 0, len(s), None))
+    True
+    >>> s = "the valuation looks demanding but reasonable overall"
+    >>> mixed_appraisal(s, appraisals(s, 0, len(s), None))
+    False
+    """
+    verdicts = [v for _, _, v in said]
+    if not ("PROCEED" in verdicts and "REJECT" in verdicts):
+        return False
+    last = said[-1]
+    before = max(e for _, e, v in said if v != last[2])
+    return _CONTRAST.search(text, before, last[0]) is None
+
+
 def appraisals(text: str, start: int, end: int, direction: str | None, *, lexicon: Lexicon | None = None,
                watch: bool = False, nouns: frozenset[str] | set[str] = frozenset()) -> list[tuple[int, int, str]]:
     """(start, end, verdict) of the appraisals in ``text[start:end]`` (a clause), negation applied.
