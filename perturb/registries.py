@@ -425,7 +425,7 @@ class RegimeRegistry:
                                                     else figure.bound(year))
                 if isinstance(figure, str):
                     markets.append((name, value))
-                elif figure.priced and value > 0 and 3 * value > limit:
+                elif figure.priced and limit is not None and value > 0 and 3 * value > limit:
                     tops.append((name, value, figure))
                 if limit is None or not value > limit:
                     continue

@@ -107,7 +107,8 @@ _REFUSAL = re.compile(
     r"|\b(?:i|we)\s+(?:can(?:'|’)?t|cannot|can\s+not|won(?:'|’)?t|will\s+not|must\s+decline|(?:have\s+to\s+)?decline\s+to"
     r"|(?:am|'m|’m|are)\s+(?:not\s+able|unable)\s+to|do\s+not\s+feel\s+comfortable|don(?:'|’)?t\s+feel\s+comfortable)\b"
     r"|\bas\s+an\s+ai\b|\bunable\s+to\s+(?:help|assist|comply|provide|answer)\b"
-    r"|\bnot\s+able\s+to\s+(?:help|assist|provide|answer)\b|\bi\s+do\s+not\s+provide\s+(?:investment|financial)\s+advice\b",
+    r"|\bnot\s+able\s+to\s+(?:help|assist|provide|answer)\b|\bi\s+do\s+not\s+provide\s+(?:investment|financial)\s+advice\b"
+    r"|\b(?:i|we)(?:'m|’m|'re|’re)\s+(?:not\s+able|unable)\s+to\b",
     re.IGNORECASE,
 )
 #: A refusal is short: an answer longer than this that no gate could be read from is a parse failure.
@@ -124,6 +125,8 @@ def is_refusal(text: str) -> bool:
     --------
     >>> is_refusal("I cannot help with that."), is_refusal("I'm sorry, but I can't provide investment advice.")
     (True, True)
+    >>> is_refusal("I'm not able to give personalised investment advice; speak to an adviser.")
+    True
     >>> is_refusal("Gate 1: PROCEED. The business is simple."), is_refusal("")
     (False, False)
     """
