@@ -37,6 +37,8 @@ def test_a_repeated_responses_option_reads_every_file_not_only_the_last(tmp_path
     assert f"{a}:1: record 1: unknown_item" in text and f"{b}:1: record 1: unknown_item" in text
     records = [json.loads(line) for line in (tmp_path / "out" / "responses.jsonl").read_text().splitlines()]
     assert [(r["model"], r["file"], r["source"]) for r in records] == [("a", 1, f"{a}:1"), ("b", 2, f"{b}:1")]
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert [(u["file"], u["record"], u["source"]) for u in summary["unscored"]] == [(1, 1, f"{a}:1"), (2, 1, f"{b}:1")]
 
 
 def test_a_respond_error_for_an_unregistered_investor_says_respond_not_score():
