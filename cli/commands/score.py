@@ -78,7 +78,7 @@ def score(
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the bootstrap CIs: the same inputs and seed give byte-identical outputs."),
     no_embeddings: bool = typer.Option(False, "--no-embeddings", help="Load no sentence encoder: lexical matching only; FM-4/FM-5 voice clauses not evaluated."),
     format: str = typer.Option("auto", "--format", "-f", help="Responses format: " + ", ".join(FORMATS) + "."),
-    model: Optional[str] = typer.Option(None, "--model", help="Model name for records (log samples) that do not carry one."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model name for records that do not carry one and for every sample of an inspect log (it replaces the log's own); applies to every --responses file."),
     condition: Optional[str] = typer.Option(None, "--condition", help="Condition (A, B, C or a name) for records that do not carry one."),
     resamples: int = typer.Option(2000, "--resamples", help="Bootstrap resamples per CI."),
     strict_composites: bool = typer.Option(False, "--strict-composites", help="A layer composite with a component that does not apply is null, instead of renormalising the weights over those that do."),

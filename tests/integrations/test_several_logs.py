@@ -186,3 +186,30 @@ def test_an_lm_eval_samples_file_and_a_jsonl_file_score_together(items_file, ite
     folder = _score(items_file, [tmp_path / "lm", native], tmp_path / "out2")
     assert folder.exit_code == 0, folder.output
     assert (tmp_path / "out2" / "responses.jsonl").read_bytes() == (tmp_path / "out" / "responses.jsonl").read_bytes()
+
+
+def test_the_report_of_a_several_file_run_finds_moved_files_given_in_the_order_scored(items_file, items, gold_answers,
+                                                                                      tmp_path):
+    from ipb.report.data import load_results
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    paths = []
+    for model, answer in (("alice", None), ("bob", "No opinion.")):
+        path = runs / f"{model}.jsonl"
+        path.write_text("".join(json.dumps({"item_id": i["id"], "model": model, "condition": "A",
+                                            "response": answer or gold_answers[i["id"]]}) + "\n" for i in items),
+                        encoding="utf-8")
+        paths.append(path)
+    assert _score(items_file, paths, tmp_path / "out").exit_code == 0
+    moved = tmp_path / "elsewhere"
+    runs.rename(moved)
+    lost = load_results(tmp_path / "out")
+    assert all(r.text is None for r in lost.responses)
+    assert any(f"{runs / 'alice.jsonl'} (file 1) was not found" in n for n in lost.notes)
+    found = load_results(tmp_path / "out", responses=[moved / "alice.jsonl", moved / "bob.jsonl"])
+    assert [(r.model, r.text == "No opinion." if r.model == "bob" else r.text == gold_answers[r.item_id])
+            for r in found.responses] == [("alice", True)] * 3 + [("bob", True)] * 3
+    swapped = load_results(tmp_path / "out", responses=[moved / "bob.jsonl", moved / "alice.jsonl"])
+    # in the wrong order each text is checked against the record's SHA-256, and every one is flagged
+    assert all(r.text_note is not None and "SHA-256 mismatch" in r.text_note for r in swapped.responses)
