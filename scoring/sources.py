@@ -17,12 +17,14 @@ turns the ``--responses`` arguments into one stream of
   every record carries ``file``, its file's 1-based position.
 
 Refused before anything is scored or written (:class:`~ipb.errors.LoadError`):
-a file or folder given twice, a folder with no log file in it, a file with no
-record (empty), a file none of whose records could be read (not a log in any
-format: the first bad line is named), and the same answer slot -- item,
-model, condition, epoch, card of an L8 answer, synthetic corruptions -- in two
-files (both files and record numbers named). A repeat *inside* one file stays
-what it always was: an unscored ``duplicate`` record.
+a file given twice, a folder with no log file in it, and, when there are
+several files, a file with no record (empty), a file none of whose records
+is a response (not a log in any format, an items file: the first bad record
+is named), and the same answer slot -- item, model, condition, epoch, card of
+an L8 answer, synthetic corruptions -- in two files (both files and record
+numbers named). One file alone is read as it always was (an empty one is an
+empty run; unreadable lines are unscored records). A repeat *inside* one file
+stays what it always was: an unscored ``duplicate`` record.
 """
 
 from __future__ import annotations
@@ -131,17 +133,17 @@ def read_response_files(paths: Sequence[Path], *, format: str = "auto", model: s
     Raises
     ------
     LoadError
-        As :func:`~ipb.scoring.adapters.read_responses`; a file with no
-        record; a file of which no record could be read (the first bad record
-        is located); with several files, the same answer in two of them
-        (:func:`check_across_files`).
+        As :func:`~ipb.scoring.adapters.read_responses`; and with several
+        files: a file with no record, a file of which no record is a response
+        (the first bad record is located), the same answer in two of them
+        (:func:`check_across_files`). One file alone is read as it always was.
     """
     several = len(paths) > 1
     records: list[InputRecord] = []
     files: list[dict[str, Any]] = []
     for k, path in enumerate(paths, start=1):
         own = list(read_responses(path, format=format, model=model, condition=condition))
-        if not own:
+        if not own and several:  # one file alone scores as it always did: an empty run, "scored 0 of 0"
             raise LoadError(f"{path} holds no response record (an empty file, or a log without samples)",
                             file=str(path), rule="empty")
         if several:

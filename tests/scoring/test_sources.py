@@ -123,6 +123,10 @@ def test_files_are_read_in_the_order_given_and_each_record_names_its_file(tmp_pa
         [(1, str(b), "jsonl", 1), (2, str(a), "jsonl", 2)]
     one, _ = read_response_files([a])
     assert [r.file for r in one] == [None, None]  # one file: records as before, no file number
+    empty = _jsonl(tmp_path / "empty.jsonl", [])
+    assert read_response_files([empty])[0] == []  # one empty file alone: an empty run, as before
+    with pytest.raises(LoadError, match="empty.jsonl holds no response record"):
+        read_response_files([a, empty])
 
 
 def test_a_repeat_inside_one_file_and_slots_no_record_claims_are_left_to_scoring():
