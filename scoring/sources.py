@@ -7,7 +7,8 @@ turns the ``--responses`` arguments into one stream of
 :class:`~ipb.scoring.adapters.InputRecord`:
 
 - each argument is a file (any format :mod:`ipb.scoring.adapters` reads,
-  detected per file with ``--format auto``) or a folder; a folder stands for
+  detected per file with ``--format auto``), a quoted pattern (``'logs/*.eval'``,
+  ``**`` for any depth; its files in sorted order) or a folder; a folder stands for
   the log files under it, at any depth, in sorted path order: inspect_ai logs
   (``*.eval``, and ``*.json`` files that are eval logs: inspect's
   ``--log-dir``) and lm-eval samples files (``samples_*.jsonl``: lm-eval's
@@ -30,6 +31,7 @@ stays what it always was: an unscored ``duplicate`` record.
 from __future__ import annotations
 
 import dataclasses
+import glob
 import json
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -95,6 +97,14 @@ def response_files(given: Sequence[str | Path]) -> list[Path]:
                 raise LoadError(f"the folder {path} (--responses {position}) holds no inspect_ai log (*.eval, or *.json "
                                 "eval log) and no lm-eval samples_*.jsonl file; name JSONL response files one by one",
                                 file=str(path), rule="file")
+        elif not path.exists() and any(c in str(entry) for c in "*?["):
+            # a quoted pattern: expanded here, in sorted order (an unquoted one is the shell's, which would make
+            # every file after the first a stray argument, not a --responses)
+            found = sorted((Path(m) for m in glob.glob(str(entry), recursive=True) if Path(m).is_file()),
+                           key=lambda p: p.as_posix())
+            if not found:
+                raise LoadError(f"no file matches the pattern {entry} (--responses {position})", file=str(entry),
+                                rule="file")
         else:
             found = [path]
         for p in found:

@@ -73,7 +73,7 @@ def _progress(enabled: bool) -> tuple[Callable[[str, int, int | None], None] | N
 @app.command()
 def score(
     items: Path = typer.Option(..., "--items", "-i", help="Items file (JSON Lines), as ipb perturb writes it."),
-    responses_given: list[Path] = typer.Option(..., "--responses", "-r", help="Responses: JSONL {item_id, model, condition, response}, an inspect_ai log (.json/.eval) or lm-eval samples_*.jsonl, or a folder of logs (inspect --log-dir, lm-eval --output_path). Repeatable: every file is read, in the order given, into one run and one leaderboard (one model's answer to an item and condition in two files is refused)."),
+    responses_given: list[Path] = typer.Option(..., "--responses", "-r", help="Responses: JSONL {item_id, model, condition, response}, an inspect_ai log (.json/.eval) or lm-eval samples_*.jsonl, a folder of logs (inspect --log-dir, lm-eval --output_path) or a quoted pattern ('logs/*.eval'). Repeatable: every file is read, in the order given, into one run and one leaderboard (one model's answer to an item and condition in two files is refused)."),
     out: Path = typer.Option(..., "--out", "-o", help="Output folder for responses.jsonl and summary.json (created if missing)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the bootstrap CIs: the same inputs and seed give byte-identical outputs."),
     no_embeddings: bool = typer.Option(False, "--no-embeddings", help="Load no sentence encoder: lexical matching only; FM-4/FM-5 voice clauses not evaluated."),

@@ -154,3 +154,13 @@ def test_a_slot_is_item_model_condition_letter_epoch_card_and_corruptions():
     assert slot_of(_rec("x", condition="oracle", epoch=2, card="c", corruptions=[{"name": "swap"}, "drop"])) == \
         ("x", "m", "C", "2", "c", ("swap", "drop"))
     assert slot_of({"item_id": "x", "model": "m", "condition": "A"}) is None  # no response: claims nothing
+
+
+def test_a_quoted_pattern_is_its_matching_files_in_sorted_order_and_no_match_is_refused(tmp_path):
+    for name in ("m2/samples_t_1.jsonl", "m1/samples_t_2.jsonl", "m1/results_2.json"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("{}\n", encoding="utf-8")
+    found = response_files([f"{tmp_path}/*/samples_*.jsonl"])
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == ["m1/samples_t_2.jsonl", "m2/samples_t_1.jsonl"]
+    with pytest.raises(LoadError, match=r"no file matches the pattern .*\*\.eval \(--responses 2\)"):
+        response_files([found[0], f"{tmp_path}/*.eval"])
