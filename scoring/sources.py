@@ -138,7 +138,8 @@ def read_response_files(paths: Sequence[Path], *, format: str = "auto", model: s
     (records, files)
         The records in file order, each with ``file`` set (1-based) when
         there is more than one path; per file ``{"file", "source", "sha256",
-        "format", "n_records"}``, ``format`` as detected.
+        "format", "n_records"}``, ``format`` as detected when there are
+        several (one file: the ``format`` given).
 
     Raises
     ------
@@ -162,7 +163,10 @@ def read_response_files(paths: Sequence[Path], *, format: str = "auto", model: s
             own = [dataclasses.replace(r, file=k) for r in own]
         records.extend(own)
         files.append({"file": k, "source": str(path), "sha256": file_sha256(path),
-                      "format": detect_format(path) if format == "auto" else format, "n_records": len(own)})
+                      # detected again only for several files (a one-file summary records the --format given; a
+                      # .json log's detection reads the whole file)
+                      "format": detect_format(path) if format == "auto" and several else format,
+                      "n_records": len(own)})
     if several:
         check_across_files(records)
     return records, files
