@@ -68,18 +68,18 @@ def response_files(given: Sequence[str | Path]) -> list[Path]:
     Parameters
     ----------
     given : sequence of path
-        Files and folders, in the order the user gave them.
+        Files, folders and quoted patterns, in the order the user gave them.
 
     Returns
     -------
     list of Path
-        One entry per file; a folder's files in sorted path order.
+        One entry per file; a folder's or a pattern's files in sorted path order.
 
     Raises
     ------
     LoadError
-        A folder holds no log file, or one file is named twice (directly or
-        through a folder).
+        A folder holds no log file, a pattern matches no file, or one file is
+        named twice (directly, through a folder or a pattern).
 
     Examples
     --------

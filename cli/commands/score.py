@@ -23,8 +23,10 @@ hash). Every unusable input record is reported on
 stderr as ``SOURCE: record N: reason`` and kept in the outputs as unscored.
 Exit status: 0 when every record could be used (responses that cannot be
 parsed are results, not errors), 1 when some input record was unusable or
-an input file cannot be read (the outputs are still written in the first
-case), 2 for a usage error.
+an input file cannot be read or several responses files are refused
+together (an empty one, one that is no log, one answer in two files: nothing
+is written then), 2 for a usage error. The outputs are still written in the
+first case.
 """
 
 from __future__ import annotations
