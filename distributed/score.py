@@ -265,7 +265,7 @@ class RayScorer:
         return ScoredLines(lines, views)  # type: ignore[arg-type]
 
 
-def score_ray(items_path: str | Path, responses_path: str | Path, out_dir: str | Path,
+def score_ray(items_path: str | Path, responses_path: str | Path | Sequence[str | Path], out_dir: str | Path,
               options: ScoreOptions | None = None, *, format: str = "auto", model: str | None = None,
               condition: str | None = None, address: str | None = None, encoders: int | None = None,
               embed_cache: str | None = None, records_per_shard: int = RECORDS_PER_SHARD, max_retries: int = 3,
@@ -294,7 +294,10 @@ def score_ray(items_path: str | Path, responses_path: str | Path, out_dir: str |
     shards_dir = writable_checkpoint_dir(out_dir)  # an output path without a folder beside it is refused before Ray starts
     ray = connect(address)
     options = options or ScoreOptions()
-    parts = [file_sha256(Path(responses_path)), str(responses_path), format, model, condition]
+    from ipb.scoring.sources import response_files
+
+    given = [responses_path] if isinstance(responses_path, (str, Path)) else list(responses_path)
+    parts: list[Any] = [x for p in response_files(given) for x in (file_sha256(p), str(p))] + [format, model, condition]
     from ipb.distributed.perturb import CardSources
 
     sources = CardSources.gather({}, list(cards_dirs), items_path)

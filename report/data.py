@@ -229,6 +229,8 @@ class ResponseView:
     messages: list[dict[str, str]] | None = None
     messages_note: str | None = None
     why: dict[str, str] = field(default_factory=dict)
+    #: Where the answer was read: ``FILE:LINE`` or ``FILE:samples/ID_epoch_N.json`` (the record's ``source``).
+    source: str | None = None
 
 
 @dataclass
@@ -263,7 +265,7 @@ def load_results(
     results_dir: str | Path,
     *,
     items: str | Path | None = None,
-    responses: str | Path | None = None,
+    responses: str | Path | Sequence[str | Path] | None = None,
     max_responses: int | None = None,
     title: str | None = None,
     generated: str | None = None,
@@ -277,7 +279,8 @@ def load_results(
     items, responses : path, optional
         The items file and the responses file that were scored (default:
         the paths the summary records, tried as given, then relative to
-        ``results_dir`` and its parent).
+        ``results_dir`` and its parent). When the run scored several
+        responses files, ``responses`` is a list of them in the order scored.
     max_responses : int, optional
         Keep at most this many responses in the drill-down (the first
         ones); None keeps all.
@@ -492,7 +495,7 @@ def _recipe_note(recipe: Mapping[str, Any]) -> str:
 
 
 def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], folder: Path, *,
-           items: str | Path | None, responses: str | Path | None, max_responses: int | None,
+           items: str | Path | None, responses: str | Path | Sequence[str | Path] | None, max_responses: int | None,
            title: str | None, generated: str | None) -> ReportData:
     version = summary.get("version")
     if version not in KNOWN_SUMMARY_VERSIONS:

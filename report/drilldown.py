@@ -10,25 +10,44 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ipb._files import file_sha256, text_sha256
 from ipb.report.data import GateRow, ResponseView, Stat, _f, _mapping, _opt_str, json_pointer
 
 def _responses(summary: Mapping[str, Any], records: list[tuple[int, dict[str, Any]]], folder: Path, *,
-               items: str | Path | None, responses: str | Path | None,
+               items: str | Path | None, responses: str | Path | Sequence[str | Path] | None,
                max_responses: int | None) -> tuple[list[ResponseView], list[str]]:
     notes: list[str] = []
     inputs = _mapping(summary.get("inputs"))
     resp_info = _mapping(inputs.get("responses"))
     item_info = _mapping(inputs.get("items"))
-    texts: dict[int, Mapping[str, Any]] = {}
-    resp_path = _locate(resp_info.get("source"), folder, responses, resp_info.get("sha256"))
-    if resp_path is None:
-        notes.append("The scored responses file was not found, so the drill-down shows parsed traces without the "
-                     "response texts (pass --responses FILE).")
+    texts: dict[tuple[int | None, int], Mapping[str, Any]] = {}
+    given = [responses] if isinstance(responses, (str, Path)) else list(responses or [])
+    files = [_mapping(f) for f in resp_info.get("files") or () if isinstance(f, Mapping)]
+    found_any = False
+    if files:  # several files scored in one run: each record's "file" is its position in this list
+        if given and len(given) != len(files):
+            notes.append(f"{len(given)} responses file(s) were given for a run that scored {len(files)}, so they were "
+                         "not used: each file is looked up where the summary names it (give every file, in the order "
+                         "scored).")
+        for k, info in enumerate(files, start=1):
+            path = _locate(info.get("source"), folder, given[k - 1] if len(given) == len(files) else None,
+                           info.get("sha256"))
+            if path is None:
+                notes.append(f"The scored responses file {info.get('source')} (file {k}) was not found, so its responses "
+                             "are shown without their texts (pass every --responses FILE, in the order scored).")
+                continue
+            found_any = True
+            texts.update(((k, n), d) for n, d in _texts(path, str(info.get("format") or "auto"), notes).items())
     else:
-        texts = _texts(resp_path, str(resp_info.get("format") or "auto"), notes)
+        resp_path = _locate(resp_info.get("source"), folder, given[0] if given else None, resp_info.get("sha256"))
+        if resp_path is None:
+            notes.append("The scored responses file was not found, so the drill-down shows parsed traces without the "
+                         "response texts (pass --responses FILE).")
+        else:
+            found_any = True
+            texts = {(None, n): d for n, d in _texts(resp_path, str(resp_info.get("format") or "auto"), notes).items()}
     golds: dict[str, list[Mapping[str, Any]]] = {}
     questions: dict[str, Mapping[str, Any]] = {}
     item_path = _locate(item_info.get("source"), folder, items, item_info.get("sha256"))
@@ -43,7 +62,7 @@ def _responses(summary: Mapping[str, Any], records: list[tuple[int, dict[str, An
     chosen = records if max_responses is None else records[:max_responses]
     if max_responses is not None and len(records) > max_responses:
         notes.append(f"The drill-down holds the first {max_responses} of {len(records)} responses.")
-    views = [_view(line, r, texts, golds, resp_path is not None, questions) for line, r in chosen]
+    views = [_view(line, r, texts, golds, found_any, questions) for line, r in chosen]
     return views, notes
 
 
@@ -110,11 +129,12 @@ def _span(value: Any) -> tuple[int, int] | None:
     return None
 
 
-def _view(line: int, r: Mapping[str, Any], texts: Mapping[int, Mapping[str, Any]],
+def _view(line: int, r: Mapping[str, Any], texts: Mapping[tuple[int | None, int], Mapping[str, Any]],
           golds: Mapping[str, list[Mapping[str, Any]]], have_file: bool,
           items: Mapping[str, Mapping[str, Any]] | None = None) -> ResponseView:
     number = r.get("record")
-    data = texts.get(number) if isinstance(number, int) else None
+    file = r.get("file") if isinstance(r.get("file"), int) else None  # several files scored: which one
+    data = texts.get((file, number)) if isinstance(number, int) else None
     text = data.get("response") if data is not None else None
     item = (items or {}).get(str(r.get("item_id")))
     question = item.get("question") if item is not None and isinstance(item.get("question"), str) else None
@@ -158,6 +178,7 @@ def _view(line: int, r: Mapping[str, Any], texts: Mapping[int, Mapping[str, Any]
         messages=messages,
         messages_note=messages_note,
         why=_why(r),
+        source=_opt_str(r.get("source")),
     )
 
 

@@ -434,6 +434,7 @@ def _drill_payload(responses: Sequence[ResponseView], metric_names: Sequence[str
             "messages": r.messages,
             "messages_note": r.messages_note,
             "why": r.why,
+            "source": r.source,
         })
     payload = {"metric_names": list(metric_names), "responses": items}
     return _script_json(payload)
@@ -526,7 +527,7 @@ def write_report(
     out: str | Path,
     *,
     items: str | Path | None = None,
-    responses: str | Path | None = None,
+    responses: str | Path | Sequence[str | Path] | None = None,
     max_responses: int | None = None,
     title: str | None = None,
     generated: str | None = None,

@@ -88,12 +88,16 @@ class InputRecord:
         The response record; None when ``error`` is set.
     error : IpbError or None
         Why the record is unusable (not JSON, not an object...).
+    file : int or None
+        Which of several responses files the record came from (1-based, in the
+        order given); None when one file is read.
     """
 
     number: int
     source: str
     data: dict[str, Any] | None
     error: IpbError | None = None
+    file: int | None = None
 
 
 Adapter = Callable[..., Iterator[InputRecord]]

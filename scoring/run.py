@@ -66,9 +66,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ipb.engine._json import parse_json_line
-from ipb._files import file_sha256, text_sha256, write_text_atomic, write_texts_atomic
+from ipb._files import text_sha256, write_text_atomic, write_texts_atomic
 from ipb.errors import IpbError, LoadError, ScoreError, WriteError, did_you_mean
-from ipb.scoring.adapters import InputRecord, read_responses, records_from
+from ipb.scoring.adapters import InputRecord, records_from
 from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
 from ipb.scoring.embeddings import Encoder
 from ipb.scoring.fmdp import FM_NAMES
@@ -279,6 +279,8 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
         "flags": {},
         "targets": [],
     }
+    if record.file is not None:
+        out["file"] = record.file
     work = _Work(record, out)
     if record.error is not None or record.data is None:
         err = record.error or ScoreError("unreadable record", rule="invalid_record")
@@ -804,7 +806,7 @@ def scored_lines(records: Sequence[Mapping[str, Any]]) -> ScoredLines:
 
 def run_score(
     items_path: str | Path,
-    responses_path: str | Path,
+    responses_path: str | Path | Sequence[str | Path],
     out_dir: str | Path,
     options: ScoreOptions | None = None,
     *,
@@ -818,7 +820,12 @@ def run_score(
 
     Parameters
     ----------
-    items_path, responses_path : path
+    items_path : path
+    responses_path : path or sequence of paths
+        One responses file, or several (files or folders of logs,
+        :func:`ipb.scoring.sources.response_files`) read in the order given
+        into one run: each record then carries ``file``, its file's 1-based
+        position, and ``summary.json``'s ``inputs.responses.files`` lists them.
     out_dir : path
         Created if missing.
     options : ScoreOptions
@@ -840,20 +847,26 @@ def run_score(
     Raises
     ------
     LoadError
-        An input file cannot be read at all, or the output folder cannot be written.
+        An input file cannot be read at all, or the output folder cannot be written; with several
+        responses files also an empty one, one that is no log, or one answer in two files
+        (:func:`ipb.scoring.sources.read_response_files`). Nothing is written then.
     """
     from ipb.scoring.summary import summarize
 
+    from ipb.scoring.sources import read_response_files, response_files
+
     options = options or ScoreOptions()
     out = Path(out_dir)
-    for name, given in (("responses", responses_path), ("items", items_path)):
+    paths = response_files([responses_path] if isinstance(responses_path, (str, Path)) else list(responses_path))
+    for name, given in [*(("responses", p) for p in paths), ("items", Path(items_path))]:
         source = Path(given).resolve()
         if source in ((out / "responses.jsonl").resolve(), (out / "summary.json").resolve()):
             raise LoadError(f"the {name} file {given} is an output of this run in {out}: it would be overwritten; "
                             "choose another --out", file=str(given), rule="file")
     items = load_items(items_path)
-    produced = (scorer or score_records)(items, read_responses(responses_path, format=format, model=model,
-                                                               condition=condition), options, progress=progress)
+    # every file read (and checked across files) before anything is scored: a bad file leaves no output
+    read, files = read_response_files(paths, format=format, model=model, condition=condition)
+    produced = (scorer or score_records)(items, read, options, progress=progress)
     records: list[dict[str, Any]] | None
     if isinstance(produced, ScoredLines):
         texts, views, records, lines = produced.lines, produced.views, None, []
@@ -864,8 +877,10 @@ def run_score(
     scored_text = "".join(line + "\n" for line in texts)
     inputs = {
         "items": items.summary(),
-        "responses": {"source": str(responses_path), "sha256": file_sha256(Path(responses_path)),
-                      "format": format, "n_records": len(texts)},
+        "responses": ({"source": str(responses_path if isinstance(responses_path, (str, Path)) and paths == [Path(responses_path)]
+                                  else paths[0]), "sha256": files[0]["sha256"], "format": format, "n_records": len(texts)}
+                      if len(paths) == 1 else  # several: no one source; each file, in the order read
+                      {"source": None, "sha256": None, "format": format, "n_records": len(texts), "files": files}),
         # Ties this summary to the score records written beside it (ipb report checks the pair).
         "scored": {"file": "responses.jsonl", "sha256": text_sha256(scored_text), "n_records": len(texts)},
     }

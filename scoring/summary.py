@@ -431,8 +431,8 @@ def summary_view(record: Mapping[str, Any]) -> dict[str, Any]:
     A record of ``responses.jsonl`` is ~6 kB, mostly per-target evidence (gates, flag evidence, parsed
     answers); its view is the fields the summary groups, counts and averages (a few hundred bytes): the
     record's ``status``, ``reason_code``, ``reason``, ``record``, ``source``, ``model``, ``condition_key``,
-    ``item_id``, ``layer``, ``metrics``, ``owed``, its failure-mode flags as fired (True/False) or not
-    applicable (None), its corruptions' names, and for each target its ``investor``, ``topology``, ``card``,
+    ``item_id``, ``layer``, ``metrics``, ``owed``, ``file`` (several responses files), its failure-mode flags
+    as fired (True/False) or not applicable (None), its corruptions' names, and for each target its ``investor``, ``topology``, ``card``,
     ``status``, ``reason_code``, ``metrics``, ``owed`` and flags (the same way). The values are the record's
     own (unrounded), so the summary computed from views is the one computed from the records. The Ray
     backend builds views on the workers, so the driver never decodes whole records
@@ -473,7 +473,7 @@ def _review_counts(records: Sequence[Mapping[str, Any]], threshold: float) -> di
 
 
 _VIEW_FIELDS = ("status", "reason_code", "reason", "record", "source", "model", "condition_key", "item_id", "layer",
-                "metrics", "owed")
+                "metrics", "owed", "file")
 _TARGET_VIEW_FIELDS = ("investor", "topology", "card", "status", "reason_code", "metrics", "owed")
 
 
@@ -585,7 +585,8 @@ def summarize(
     n_scored = sum(1 for r in records if r.get("status") == "scored")
     errors = [
         {"record": r.get("record"), "source": r.get("source"), "item_id": r.get("item_id"),
-         "reason_code": r.get("reason_code"), "reason": r.get("reason")}
+         "reason_code": r.get("reason_code"), "reason": r.get("reason"),
+         **({"file": r["file"]} if "file" in r else {})}  # several responses files: which one (1-based)
         for r in records if r.get("status") != "scored"
     ]
     return {

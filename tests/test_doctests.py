@@ -20,6 +20,7 @@ MODULES = [
     "ipb.engine.lint",
     "ipb.engine.api",
     "ipb.scoring.api",
+    "ipb.scoring.sources",
 ]
 
 

@@ -23,18 +23,22 @@ def _jsonl(path, rows):
     return path
 
 
-def test_a_repeated_responses_option_is_refused_not_silently_cut_to_the_last(tmp_path):
-    # two models' files: the old CLI kept only the second and printed a one-model leaderboard
+def test_a_repeated_responses_option_reads_every_file_not_only_the_last(tmp_path):
+    # two models' files: the CLI of s37user kept only the second and printed a one-model leaderboard; s37ufix refused
+    # the repeat; since s38logs both files are read into one run, each record naming its file
     a = _jsonl(tmp_path / "a.jsonl", [{"item_id": "x", "model": "a", "condition": "A", "response": "PROCEED"}])
     b = _jsonl(tmp_path / "b.jsonl", [{"item_id": "x", "model": "b", "condition": "A", "response": "PROCEED"}])
     items = _jsonl(tmp_path / "items.jsonl", [])
     result = runner.invoke(app, ["score", "--items", str(items), "--responses", str(a), "--responses", str(b),
                                  "--out", str(tmp_path / "out"), "--no-embeddings", "--no-progress"])
-    assert result.exit_code == 2
     text = result.output + (result.stderr if result.stderr_bytes is not None else "")
-    assert "--responses was given 2 times" in text and str(a) in text and str(b) in text
+    assert result.exit_code == 1, text  # item x is in no items file: both records unusable, both reported
     assert "Traceback" not in text
-    assert not (tmp_path / "out").exists()  # nothing scored, nothing written
+    assert f"{a}:1: record 1: unknown_item" in text and f"{b}:1: record 1: unknown_item" in text
+    records = [json.loads(line) for line in (tmp_path / "out" / "responses.jsonl").read_text().splitlines()]
+    assert [(r["model"], r["file"], r["source"]) for r in records] == [("a", 1, f"{a}:1"), ("b", 2, f"{b}:1")]
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert [(u["file"], u["record"], u["source"]) for u in summary["unscored"]] == [(1, 1, f"{a}:1"), (2, 1, f"{b}:1")]
 
 
 def test_a_respond_error_for_an_unregistered_investor_says_respond_not_score():
@@ -120,7 +124,7 @@ def test_a_sentence_appraising_a_gate_both_ways_gives_it_no_verdict_unless_a_con
     assert read == {4: "PROCEED"}  # "but": the later appraisal is the writer's
 
 
-def test_the_console_scripts_fast_path_refuses_a_repeated_responses_too(tmp_path, capsys):
+def test_the_console_scripts_fast_path_reads_a_repeated_responses_too(tmp_path, capsys):
     from ipb.cli._app import fast_invocation
 
     a = _jsonl(tmp_path / "a.jsonl", [])
@@ -129,4 +133,6 @@ def test_the_console_scripts_fast_path_refuses_a_repeated_responses_too(tmp_path
     assert call is not None  # read by the fast path, not handed to typer
     with pytest.raises(SystemExit) as stop:
         call()
-    assert stop.value.code == 2 and "--responses was given 2 times" in capsys.readouterr().err
+    # both values reach the command (the fast path once kept a list option's last value): the same file twice is refused
+    assert stop.value.code == 1 and "is given twice (--responses 1 and 2)" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

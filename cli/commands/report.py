@@ -1,11 +1,12 @@
 """``ipb report``: a self-contained HTML report of a scored run.
 
-    ipb report RESULTS_DIR [--out report.html] [--items ITEMS.jsonl] [--responses RESPONSES.jsonl]
+    ipb report RESULTS_DIR [--out report.html] [--items ITEMS.jsonl] [--responses RESPONSES.jsonl ...]
                [--title TEXT] [--generated TEXT] [--max-responses N]
 
 RESULTS_DIR is what ``ipb score --out DIR`` wrote (``summary.json`` and
 ``responses.jsonl``). The items and responses files the run scored are found
-through the summary (give ``--items`` / ``--responses`` when they moved);
+through the summary (give ``--items`` / ``--responses`` when they moved; for a
+run that scored several responses files, every one, in the order scored);
 without them the drill-down shows parsed traces only. Exit status 1 when the
 results cannot be read or the report cannot be written.
 """
@@ -26,7 +27,7 @@ def report(
     results_dir: Path = typer.Argument(..., help="Folder written by ipb score --out (summary.json, responses.jsonl)."),
     out_path: Path = typer.Option(Path("report.html"), "--out", "-o", help="HTML file to write (atomically)."),
     items: Optional[Path] = typer.Option(None, "--items", help="Items file that was scored (default: the one the summary names)."),
-    responses: Optional[Path] = typer.Option(None, "--responses", help="Responses file that was scored (default: the one the summary names)."),
+    responses: list[Path] = typer.Option([], "--responses", help="Responses file that was scored (default: the one the summary names); repeat it, in the order scored, for a run that scored several."),
     title: Optional[str] = typer.Option(None, "--title", help="Report title."),
     generated: Optional[str] = typer.Option(None, "--generated", help="A date or label to print in the header (none by default, so the same results give the same file)."),
     max_responses: Optional[int] = typer.Option(None, "--max-responses", min=0, help="Keep only the first N responses in the drill-down."),
@@ -38,7 +39,7 @@ def report(
 
     try:
         use_cards(cards_dir)
-        data = write_report(results_dir, out_path, items=items, responses=responses, max_responses=max_responses,
+        data = write_report(results_dir, out_path, items=items, responses=responses or None, max_responses=max_responses,
                             title=title, generated=generated)
     except IpbError as exc:
         raise _fail(exc) from None

@@ -1,13 +1,16 @@
 """``ipb score``: score model responses against items' gold programs (paper §7.5-§7.15).
 
-    ipb score --items ITEMS.jsonl --responses RESPONSES --out DIR [--seed S] [--no-embeddings]
+    ipb score --items ITEMS.jsonl --responses RESPONSES [--responses MORE ...] --out DIR [--seed S] [--no-embeddings]
               [--format auto|jsonl|inspect|lm-eval] [--model M] [--condition C]
               [--resamples N] [--strict-composites] [--max-chars N] [--progress/--no-progress]
               [--exclude-failures] [--basp-denominator paper|applicable] [--basp-composite layer|w1]
               [--inconclusive a2|flat] [--parallel-order free|sequence] [--leaderboard/--no-leaderboard]
               [--embed-cache DIR] [--backend local|ray [--ray-address ADDR] [--encoders K]]
 
-Writes ``DIR/responses.jsonl`` (one record per input record) and
+Each ``--responses`` is a file or a folder of logs; several are read in
+the order given into one run (:mod:`ipb.scoring.sources`): one record per
+input record, each naming its file, one leaderboard. Writes
+``DIR/responses.jsonl`` (one record per input record) and
 ``DIR/summary.json``, atomically, then prints a leaderboard (one row per
 model, best first: coverage, composite, BASP-strict, GRA, VerdictAcc... with
 95% CIs and n of N). Refusals and parse failures count as 0 on every metric
@@ -20,8 +23,10 @@ hash). Every unusable input record is reported on
 stderr as ``SOURCE: record N: reason`` and kept in the outputs as unscored.
 Exit status: 0 when every record could be used (responses that cannot be
 parsed are results, not errors), 1 when some input record was unusable or
-an input file cannot be read (the outputs are still written in the first
-case), 2 for a usage error.
+an input file cannot be read or several responses files are refused
+together (an empty one, one that is no log, one answer in two files: nothing
+is written then), 2 for a usage error. The outputs are still written in the
+first case.
 """
 
 from __future__ import annotations
@@ -70,12 +75,12 @@ def _progress(enabled: bool) -> tuple[Callable[[str, int, int | None], None] | N
 @app.command()
 def score(
     items: Path = typer.Option(..., "--items", "-i", help="Items file (JSON Lines), as ipb perturb writes it."),
-    responses_given: list[Path] = typer.Option(..., "--responses", "-r", help="Responses: JSONL {item_id, model, condition, response}, an inspect_ai log (.json/.eval) or lm-eval samples_*.jsonl. One file: several models' JSONL files can be joined with cat; a repeated --responses is refused."),
+    responses_given: list[Path] = typer.Option(..., "--responses", "-r", help="Responses: JSONL {item_id, model, condition, response}, an inspect_ai log (.json/.eval) or lm-eval samples_*.jsonl, a folder of logs (inspect --log-dir, lm-eval --output_path) or a quoted pattern ('logs/*.eval'). Repeatable: every file is read, in the order given, into one run and one leaderboard (one model's answer to an item and condition in two files is refused)."),
     out: Path = typer.Option(..., "--out", "-o", help="Output folder for responses.jsonl and summary.json (created if missing)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the bootstrap CIs: the same inputs and seed give byte-identical outputs."),
     no_embeddings: bool = typer.Option(False, "--no-embeddings", help="Load no sentence encoder: lexical matching only; FM-4/FM-5 voice clauses not evaluated."),
     format: str = typer.Option("auto", "--format", "-f", help="Responses format: " + ", ".join(FORMATS) + "."),
-    model: Optional[str] = typer.Option(None, "--model", help="Model name for records (log samples) that do not carry one."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model name for records that do not carry one and for every sample of an inspect log (it replaces the log's own); applies to every --responses file."),
     condition: Optional[str] = typer.Option(None, "--condition", help="Condition (A, B, C or a name) for records that do not carry one."),
     resamples: int = typer.Option(2000, "--resamples", help="Bootstrap resamples per CI."),
     strict_composites: bool = typer.Option(False, "--strict-composites", help="A layer composite with a component that does not apply is null, instead of renormalising the weights over those that do."),
@@ -102,15 +107,8 @@ def score(
     investors: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP),
 ) -> None:
     """Score RESPONSES against ITEMS: every metric and FM flag per response, aggregates with bootstrap CIs."""
-    if len(responses_given) > 1:
-        # refused, not read: the summary and the report's drill-down name one scored file and find
-        # each answer text in it by record number, which several files would make ambiguous
-        err.print(f"ipb score: --responses was given {len(responses_given)} times "
-                  f"({', '.join(str(p) for p in responses_given)}); it takes one file. Join JSONL files "
-                  "first (cat a.jsonl b.jsonl > both.jsonl); score each inspect or lm-eval log into its own "
-                  "--out folder (docs/model-runs.md, 'Several models in one leaderboard')", markup=False)
-        raise typer.Exit(code=2)
-    responses = responses_given[0]
+    # several files (or folders of logs) are read in the order given into one run (ipb.scoring.sources)
+    responses: Path | list[Path] = responses_given[0] if len(responses_given) == 1 else list(responses_given)
     if format not in FORMATS:
         err.print(f"ipb score: unknown --format {format!r}; formats: {', '.join(FORMATS)}", markup=False)
         raise typer.Exit(code=2)

@@ -208,7 +208,7 @@
     });
     while (detail.firstChild) { detail.removeChild(detail.firstChild); }
     detail.appendChild(el("h3", { text: (r.item_id || "?") + " \u2014 " + (r.model || "?") + (r.condition ? " (condition " + r.condition + ")" : "") }));
-    var meta = "record " + (r.line === null ? "?" : r.line) + " of responses.jsonl" + (r.layer ? " \u00b7 layer " + r.layer : "") + " \u00b7 " + (r.outcome || r.status);
+    var meta = "record " + (r.line === null ? "?" : r.line) + " of responses.jsonl" + (r.source ? " (answer read from " + r.source + ")" : "") + (r.layer ? " \u00b7 layer " + r.layer : "") + " \u00b7 " + (r.outcome || r.status);
     if (r.corruptions.length) { meta += " \u00b7 synthetic corruptions: " + r.corruptions.join(", "); }
     detail.appendChild(el("p", { cls: "meta", text: meta }));
     if (r.reason) { detail.appendChild(el("p", { cls: "warn", text: r.reason })); }

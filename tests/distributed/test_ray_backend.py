@@ -117,6 +117,24 @@ def test_score_on_ray_writes_the_local_bytes(responses, tmp_path):
     assert [r["record"] for r in records] == list(range(1, len(records) + 1))
 
 
+def test_score_of_two_responses_files_on_ray_writes_the_local_bytes(responses, tmp_path):
+    items, resp = responses
+    lines = resp.read_text().splitlines(keepends=True)
+    first, second = tmp_path / "m1.jsonl", tmp_path / "m2.jsonl"
+    first.write_text("".join(lines[:90]))  # model m1's records
+    second.write_text("".join(lines[90:180] + lines[181:]))  # m2's and the unusable ones (not the copy of an m1 record)
+    args = ["score", "--items", str(items), "--responses", str(first), "--responses", str(second), "--no-embeddings",
+            "--resamples", "50", "--no-progress"]
+    r = _cli(*args, "--out", str(tmp_path / "local"))
+    assert r.exit_code == 1, r.output
+    r = _cli(*args, "--out", str(tmp_path / "ray"), "--backend", "ray")
+    assert r.exit_code == 1, r.output
+    assert _files(tmp_path / "local") == _files(tmp_path / "ray")
+    records = [json.loads(x) for x in (tmp_path / "ray" / "responses.jsonl").read_text().splitlines()]
+    assert [r["file"] for r in records] == [1] * 90 + [2] * (len(lines) - 91)
+    assert records[90]["source"] == f"{second}:1" and records[90]["model"] == "m2"
+
+
 def test_score_with_embeddings_in_small_shards_on_two_encoder_actors(responses, tmp_path):
     """Embeddings ON: the local run (1 process, the default encoder) and a Ray run (2 nodes, 2 encoder actors,
     shards of about 2 records, disk cache on) write the same bytes.
