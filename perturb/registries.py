@@ -25,7 +25,7 @@ from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import jsonschema
 from rapidfuzz.distance import Levenshtein
@@ -733,40 +733,43 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
                           tuple((data.get("streaks") or {}).get("inputs") or ()), (data.get("streaks") or {}).get("began"))
 
 
-def _bound_table(rows: Any, path: tuple[Any, ...], what: str, errors: "_Errors") -> tuple[tuple[int, Decimal], ...]:
-    """A ``[[year, money], ...]`` table of ``sizes`` (ascending years, bounds above $0), its errors added."""
+def _year_table(rows: Any, path: tuple[Any, ...], errors: "_Errors",
+                read_value: Callable[[Any, tuple[Any, ...]], Decimal | None],
+                check_value: Callable[[int, Any, Decimal], str | None]) -> tuple[tuple[int, Decimal], ...]:
+    """An ascending ``[[year, value], ...]`` table of ``sizes``, its errors added.
+
+    ``read_value(text, path)`` turns a row's value into a Decimal (None: already reported);
+    ``check_value(year, text, value)`` gives the message for a value out of its range (None: kept).
+    A row out of year order or out of range is reported at its own position and left out.
+    """
     table: list[tuple[int, Decimal]] = []
-    money = MetricDef("largest", "money", (), "")
     where = ".".join(str(p) for p in path)
     for k, (year, text) in enumerate(rows):
-        value = _value(text, money, errors, path + (k, 1))
+        value = read_value(text, path + (k, 1))
         if table and year <= table[-1][0]:
             errors.add(f"{where}: year {year} does not follow {table[-1][0]} (list the years in ascending "
                        "order, once each)", path + (k, 0), "sizes")
-        elif value is not None and value <= 0:
-            errors.add(f"{where}: the bound for {year} is {text}; {what} is above $0 "
-                       "(a bound at or below it would make every such figure an anachronism)",
-                       path + (k, 1), "sizes")
+        elif value is not None and (problem := check_value(year, text, value)) is not None:
+            errors.add(f"{where}: {problem}", path + (k, 1), "sizes")
         elif value is not None:
             table.append((int(year), value))
     return tuple(table)
 
 
+def _bound_table(rows: Any, path: tuple[Any, ...], what: str, errors: "_Errors") -> tuple[tuple[int, Decimal], ...]:
+    """A ``[[year, money], ...]`` table of ``sizes`` (ascending years, bounds above $0), its errors added."""
+    money = MetricDef("largest", "money", (), "")
+    return _year_table(rows, path, errors, lambda text, at: _value(text, money, errors, at),
+                       lambda year, text, value: None if value > 0 else (
+                           f"the bound for {year} is {text}; {what} is above $0 (a bound at or below it would "
+                           "make every such figure an anachronism)"))
+
+
 def _priced_table(rows: Any, path: tuple[Any, ...], errors: "_Errors") -> tuple[tuple[int, Decimal], ...]:
     """s37review: a ``[[year, multiple], ...]`` table (ascending years, multiples above 0), its errors added."""
-    table: list[tuple[int, Decimal]] = []
-    where = ".".join(str(p) for p in path)
-    for k, (year, multiple) in enumerate(rows):
-        value = Decimal(str(multiple))
-        if table and year <= table[-1][0]:
-            errors.add(f"{where}: year {year} does not follow {table[-1][0]} (list the years in ascending "
-                       "order, once each)", path + (k, 0), "sizes")
-        elif not value > 0:
-            errors.add(f"{where}: the multiple for {year} is {multiple}; a least market value / figure multiple "
-                       "is above 0", path + (k, 1), "sizes")
-        else:
-            table.append((int(year), value))
-    return tuple(table)
+    return _year_table(rows, path, errors, lambda text, at: Decimal(str(text)),
+                       lambda year, text, value: None if value > 0 else (
+                           f"the multiple for {year} is {text}; a least market value / figure multiple is above 0"))
 
 
 def _money(value: Decimal) -> str:
