@@ -124,3 +124,55 @@ def _money(text: str) -> float:
     text = text.lstrip("-")
     scale = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}.get(text[-1], 1)
     return sign * float(text.rstrip("KMBT")) * scale
+
+
+# Lynch (the review's base is dated 1979-09-30; 34 of 200 items at a P/E of 25x or more, #111 with a decade average
+# of 43.5x): ``multiples`` in frameworks/regimes.yaml bounds a valuation multiple by era, the twin of ``sizes``.
+LYNCH = "lynch_six_category_framework"
+
+
+def test_a_multiple_above_its_eras_highest_is_an_anachronism():
+    """1974-79: at most 30x (current and decade-average P/E); before 1974 and from 1980 not bounded here."""
+    from decimal import Decimal
+
+    from ipb.engine.registry import compiled_card
+    from ipb.perturb.registries import load_regimes
+
+    regimes = load_regimes()
+    specs = compiled_card(LYNCH).card.inputs
+    found = regimes.anachronisms(specs, {"pe_ratio": Decimal(40), "pe_historical_average": Decimal("43.5")}, 1979)
+    assert found == ["pe_ratio 40x (above the highest price / earnings of its era about 1979, 30x)",
+                     "pe_historical_average 43.5x (above the highest price / earnings of its era about 1979, 30x)"]
+    assert regimes.anachronisms(specs, {"pe_ratio": Decimal(30)}, 1979) == []
+    assert regimes.anachronisms(specs, {"pe_ratio": Decimal("30.5")}, 1974) != []
+    # the Nifty Fifty year and the 1983 new-issue boom (the card's own 40x base of June 1983) are kept
+    assert regimes.anachronisms(specs, {"pe_ratio": Decimal(60)}, 1972) == []
+    assert regimes.anachronisms(specs, {"pe_ratio": Decimal(40)}, 1983) == []
+
+
+def test_lynch_items_dated_1979_keep_the_eras_multiples():
+    """The review's base, seed 9191: no dated item states a P/E or a decade-average P/E above 30x."""
+    items = _items(LYNCH, "invest_fast_grower_room_to_expand.yaml")
+    dated = [it for it in items if it["scenario"].get("as_of")]
+    assert len(dated) >= 40
+    high = [it["id"] for it in dated for k in ("pe_ratio", "pe_historical_average")
+            if k in it["scenario"]["facts"] and float(str(it["scenario"]["facts"][k]).rstrip("x")) > 30]
+    assert high == []
+
+
+def test_a_multiples_row_out_of_order_is_a_located_error(tmp_path):
+    from ipb.errors import IpbError
+    from ipb.perturb.registries import load_regimes
+
+    text = ("version: 1\ninputs: [macro_regime]\nfacts:\n  inflation_rate: {type: ratio}\nregimes:\n"
+            "  - {id: r, name: R, labels: [x], known_from: \"2009-01-01\", as_of: \"2009-03-09\"}\n"
+            "multiples:\n  - id: pe\n    what: price / earnings\n    inputs: [pe_ratio]\n    most:\n"
+            "      - [1980, 1000]\n      - [1974, 30]\n      - [1990, 0]\n")
+    path = tmp_path / "regimes.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(IpbError) as err:
+        load_regimes(path)
+    messages = [e.message for e in getattr(err.value, "errors", [err.value])]
+    assert any("multiples.0.most: year 1974 does not follow 1980" in m for m in messages), messages
+    assert any("multiples.0.most: the highest multiple for 1990 is 0; a multiple is above 0" in m
+               for m in messages), messages
