@@ -445,7 +445,7 @@ class RegimeRegistry:
             if self.multiples and isinstance(value, Decimal) and spec.type == "multiple":
                 multiple = self.multiple_bound(name)
                 most = multiple.bound(year) if multiple is not None else None
-                if most is not None and value > most:
+                if multiple is not None and most is not None and value > most:
                     found.append(f"{name} {value.normalize():f}x (above the highest {multiple.what} of its era about "
                                  f"{year}, {most.normalize():f}x)")
             if isinstance(value, Decimal) and spec.type == "money":
