@@ -25,7 +25,7 @@ from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import jsonschema
 from rapidfuzz.distance import Levenshtein
@@ -239,6 +239,29 @@ def _underpriced_tops(tops: list[tuple[str, Decimal, "MoneyFigure"]], markets: l
     return found
 
 
+@dataclass(frozen=True)
+class MultipleBound:
+    """s38rules: how high a valuation multiple stood in an era (``multiples`` of the regime registry), the twin of
+    the size bounds: a P/E of 40 in September 1979, when the market traded near 7x, describes no company of that
+    day. ``most`` holds (first year, the highest multiple from that year), ascending; before the first row the
+    multiple is not bounded.
+
+    >>> m = MultipleBound("pe", "price / earnings", ("pe_ratio",), ((1974, Decimal(30)), (1983, Decimal(1000))))
+    >>> m.bound(1979), m.bound(1990), m.bound(1972)
+    (Decimal('30'), Decimal('1000'), None)
+    """
+
+    id: str
+    what: str
+    inputs: tuple[str, ...]
+    most: tuple[tuple[int, Decimal], ...]
+
+    def bound(self, year: int) -> Decimal | None:
+        """The highest multiple a scenario dated in ``year`` may state (the last row at or before it), or None."""
+        rows = [m for y, m in self.most if y <= year]
+        return rows[-1] if rows else None
+
+
 def _bound_at(table: tuple[tuple[int, Decimal], ...], year: int) -> Decimal:
     """The larger of the bounds of the listed years around ``year`` (the first before the first listed year,
     the last after the last); ``table`` is ascending and not empty.
@@ -295,12 +318,18 @@ class RegimeRegistry:
     streak_inputs: tuple[str, ...] = ()
     #: A streak stated in year Y is at most Y - ``streak_began`` years (``streaks.began``), or None (unbounded).
     streak_began: int | None = None
+    #: s38rules: valuation multiples bounded by era (``multiples``): the twin of ``largest`` for a multiple.
+    multiples: tuple[MultipleBound, ...] = ()
     #: spec key -> "market" (a market size), its figure, or None (unbounded); filled as inputs are met.
     _bound_memo: dict[tuple[str, str, str, str], MoneyFigure | str | None] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False)
     #: ("market" or a figure id, year) -> that year's bound; filled as years are met.
     _year_memo: dict[tuple[str, int], Decimal | None] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False)
+
+    def multiple_bound(self, name: str) -> MultipleBound | None:
+        """The era bound (``multiples``) of the input named ``name``, or None (the first that lists it)."""
+        return next((m for m in self.multiples if name in m.inputs), None)
 
     def size_bound(self, year: int) -> Decimal | None:
         """The largest size figure a scenario dated in ``year`` may state (``sizes.largest``), or None.
@@ -413,6 +442,12 @@ class RegimeRegistry:
                     and not isinstance(value, bool) and value > max(0, year - self.streak_began)):
                 found.append(f"{name} {value} (longer than any such streak about {year}: at most "
                              f"{max(0, year - self.streak_began)} years, counted from {self.streak_began})")
+            if self.multiples and isinstance(value, Decimal) and spec.type == "multiple":
+                multiple = self.multiple_bound(name)
+                most = multiple.bound(year) if multiple is not None else None
+                if multiple is not None and most is not None and value > most:
+                    found.append(f"{name} {value.normalize():f}x (above the highest {multiple.what} of its era about "
+                                 f"{year}, {most.normalize():f}x)")
             if isinstance(value, Decimal) and spec.type == "money":
                 figure = self._bounded(spec)
                 if figure is None:
@@ -725,48 +760,58 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
         priced = _priced_table(raw.get("priced") or (), ("sizes", "figures", i, "priced"), errors)
         figures.append(MoneyFigure(raw["id"], raw["what"], tuple(raw["inputs"]), tuple(raw["phrases"]), table,
                                    priced))
+    multiples = []
+    for i, raw in enumerate(data.get("multiples") or ()):
+        most = _year_table(raw["most"], ("multiples", i, "most"), errors, lambda text, at: Decimal(str(text)),
+                           lambda year, text, value: None if value > 0 else (
+                               f"the highest multiple for {year} is {text}; a multiple is above 0"))
+        multiples.append(MultipleBound(raw["id"], raw["what"], tuple(raw["inputs"]), most))
     errors.raise_if_any()
     return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
                           {str(k): int(v) for k, v in (since.get("values") or {}).items()},
                           {str(k): int(v) for k, v in negative.items()}, tuple(data.get("market_state") or ()),
                           tuple(sizes.get("inputs") or ()), largest, tuple(figures),
-                          tuple((data.get("streaks") or {}).get("inputs") or ()), (data.get("streaks") or {}).get("began"))
+                          tuple((data.get("streaks") or {}).get("inputs") or ()), (data.get("streaks") or {}).get("began"),
+                          tuple(multiples))
 
 
-def _bound_table(rows: Any, path: tuple[Any, ...], what: str, errors: "_Errors") -> tuple[tuple[int, Decimal], ...]:
-    """A ``[[year, money], ...]`` table of ``sizes`` (ascending years, bounds above $0), its errors added."""
+def _year_table(rows: Any, path: tuple[Any, ...], errors: "_Errors",
+                read_value: Callable[[Any, tuple[Any, ...]], Decimal | None],
+                check_value: Callable[[int, Any, Decimal], str | None]) -> tuple[tuple[int, Decimal], ...]:
+    """An ascending ``[[year, value], ...]`` table of ``sizes``, its errors added.
+
+    ``read_value(text, path)`` turns a row's value into a Decimal (None: already reported);
+    ``check_value(year, text, value)`` gives the message for a value out of its range (None: kept).
+    A row out of year order or out of range is reported at its own position and left out.
+    """
     table: list[tuple[int, Decimal]] = []
-    money = MetricDef("largest", "money", (), "")
     where = ".".join(str(p) for p in path)
     for k, (year, text) in enumerate(rows):
-        value = _value(text, money, errors, path + (k, 1))
+        value = read_value(text, path + (k, 1))
         if table and year <= table[-1][0]:
             errors.add(f"{where}: year {year} does not follow {table[-1][0]} (list the years in ascending "
                        "order, once each)", path + (k, 0), "sizes")
-        elif value is not None and value <= 0:
-            errors.add(f"{where}: the bound for {year} is {text}; {what} is above $0 "
-                       "(a bound at or below it would make every such figure an anachronism)",
-                       path + (k, 1), "sizes")
+        elif value is not None and (problem := check_value(year, text, value)) is not None:
+            errors.add(f"{where}: {problem}", path + (k, 1), "sizes")
         elif value is not None:
             table.append((int(year), value))
     return tuple(table)
 
 
+def _bound_table(rows: Any, path: tuple[Any, ...], what: str, errors: "_Errors") -> tuple[tuple[int, Decimal], ...]:
+    """A ``[[year, money], ...]`` table of ``sizes`` (ascending years, bounds above $0), its errors added."""
+    money = MetricDef("largest", "money", (), "")
+    return _year_table(rows, path, errors, lambda text, at: _value(text, money, errors, at),
+                       lambda year, text, value: None if value > 0 else (
+                           f"the bound for {year} is {text}; {what} is above $0 (a bound at or below it would "
+                           "make every such figure an anachronism)"))
+
+
 def _priced_table(rows: Any, path: tuple[Any, ...], errors: "_Errors") -> tuple[tuple[int, Decimal], ...]:
     """s37review: a ``[[year, multiple], ...]`` table (ascending years, multiples above 0), its errors added."""
-    table: list[tuple[int, Decimal]] = []
-    where = ".".join(str(p) for p in path)
-    for k, (year, multiple) in enumerate(rows):
-        value = Decimal(str(multiple))
-        if table and year <= table[-1][0]:
-            errors.add(f"{where}: year {year} does not follow {table[-1][0]} (list the years in ascending "
-                       "order, once each)", path + (k, 0), "sizes")
-        elif not value > 0:
-            errors.add(f"{where}: the multiple for {year} is {multiple}; a least market value / figure multiple "
-                       "is above 0", path + (k, 1), "sizes")
-        else:
-            table.append((int(year), value))
-    return tuple(table)
+    return _year_table(rows, path, errors, lambda text, at: Decimal(str(text)),
+                       lambda year, text, value: None if value > 0 else (
+                           f"the multiple for {year} is {text}; a least market value / figure multiple is above 0"))
 
 
 def _money(value: Decimal) -> str:

@@ -64,8 +64,9 @@ REVIEW_ITEMS = [
      {"combined_rank_position": 1205, "ebit": "$1.5B", "enterprise_value": "$70.58B", "foreign_adr": False,
       "market_cap": "$119.11B", "net_fixed_assets": "$2B", "net_working_capital": "$500M",
       "planned_holding_months": 12, "portfolio_positions": 25, "sector": "utilities"},
-     # s35: $48.5B net cash on $1.5B; s37rules: 60% on $2.5B of tangible capital, above a large utility's 20%
-     ["utilities_carry_plant_and_debt", "net_cash_within_ten_years_of_ebit",
+     # s35: $48.5B net cash on $1.5B; s38rules: and on $2.5B of operating capital; s37rules: 60% on $2.5B of
+     # tangible capital, above a large utility's 20%
+     ["utilities_carry_plant_and_debt", "net_cash_within_ten_years_of_ebit", "net_cash_within_the_operating_capital",
       "a_capital_heavy_large_cap_within_its_sector_return"]),
     (GREENBLATT, "IPB-GRE-MF-003-3af9da4f6664a06b",  # EBIT $18.7B on a $20B market value
      {"combined_rank_position": 2, "ebit": "$18.7B", "enterprise_value": "$56.55B", "foreign_adr": False,
@@ -89,13 +90,15 @@ REVIEW_ITEMS = [
      {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "90%", "reorganization_value": "$17.3B",
       "sector": "telecom", "senior_claims": "$800M", "spread_to_treasuries": "29%", "stressed_value": "$400M",
       "years_to_resolution": "3.75"},
+     # s38rules: 12x the claims is also above twice them
      ["spread_within_coupon_and_pull_to_par", "reorganization_value_within_scale_of_claims",
-      "stressed_at_least_a_quarter_of_value"]),
+      "a_conservative_value_leaves_the_debt_at_risk", "stressed_at_least_a_quarter_of_value"]),
     (MARKS, "IPB-MAR-DD-002-83c1576ba49a18bb",  # worth $28.8B against $1.4B of claims, the class at 15%
      {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "15%", "reorganization_value": "$28.83B",
       "sector": "telecom", "senior_claims": "$800M", "spread_to_treasuries": "40%", "stressed_value": "$400M",
       "years_to_resolution": "1.5"},
-     ["reorganization_value_within_scale_of_claims", "stressed_at_least_a_quarter_of_value"]),
+     ["reorganization_value_within_scale_of_claims", "a_conservative_value_leaves_the_debt_at_risk",
+      "stressed_at_least_a_quarter_of_value"]),
     (MUNGER, "MUNGER-QP-002-67787e80ea43c22d",  # $454.8B for $600M of owner earnings (758x)
      {"competitive_advantage": "durable", "incentives_aligned": False, "long_run_growth": "14.5%",
       "management_integrity": "untrustworthy", "market_value": "$454.8B", "owner_earnings": "$600M",
