@@ -48,6 +48,11 @@ class Quantity:
 
     value: float
     unit: str
+    #: Half a unit of the figure's last written place, on the scale of ``value`` ("16.7%": 0.0005,
+    #: "$1.25B": 5e6); 0 for a fraction, which is exact, and for a figure of one significant digit.
+    #: A gold figure that rounds to the written one is that figure (§7.7's exact match, read as
+    #: answers write numbers).
+    half_unit: float = 0.0
 
 
 _NUMBER = re.compile(
@@ -105,7 +110,10 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             value *= _SCALE[suffix]
         if m.group("neg"):
             value = -value
-        found.append(Quantity(value, unit))
+        half = 0.0  # a figure of one significant digit ("3%") is not read as a rounding: 3.2% is not 3%
+        if not m.group("den") and float(plain) and len(plain.replace(".", "").lstrip("0")) >= 2:
+            half = 0.5 * 10.0 ** -len(plain.partition(".")[2]) * abs(value / float(plain))
+        found.append(Quantity(value, unit, half))
     for m in _WORD_FRACTIONS.finditer(text):
         found.append(Quantity(_FRACTION_VALUES[re.sub(r"[- ]", "", m.group(1).lower())], "plain"))
     return tuple(found)
@@ -223,7 +231,7 @@ def _quantities_match(gold: Sequence[Quantity], predicted: Sequence[Quantity], t
     for g in gold:
         if not any(
             (g.unit == p.unit or "plain" in (g.unit, p.unit))
-            and abs(g.value - p.value) <= tol * max(abs(g.value), abs(p.value))
+            and abs(g.value - p.value) <= max(tol * max(abs(g.value), abs(p.value)), p.half_unit)
             for p in predicted
         ):
             return False
