@@ -133,6 +133,15 @@ _CLOSES = (r"(?=[ \t]*(?:\([^()\n]{1,80}\)[ \t]*)?(?:,[ \t]*not[ \t]+(?:merely[ 
 #: Where an approval closes its clause: at ".", ";", ":", "!", ",", ")" or the line's end ("exactly the fit Marks describes: ...").
 _ENDS = r"(?=[ \t]*(?:[.;:!,)]|$|\n))"
 
+#: The facts just given as a subject, then a copula: "Both are", "it's", "These look".
+_FACTS_ARE = (r"\b(?:(?:that|it)(?:'s|\u2019s)|(?:that|this|these|those|both|it|they)\s+(?:is|are|was|were|looks?|seems?)"
+              r"(?:\s+like)?)\s+(?:an?\s+)?(?:(?:very|really|genuinely|clearly|fairly|pretty)\s+)?")
+_FACTS_TRIGGERS = ("that", "this", "these", "those", "both", "it", "they")
+#: Where that appraisal closes its clause: ".", ";", ":", "!", ")" or the line's end.
+_CLOSED = r"(?=[ \t]*(?:[.;:!)]|$|\n))"
+#: A noun that only stands for the facts appraised: "strong numbers", "a strong one", "a good sign".
+_EMPTY_NOUN = r"\s+(?:numbers?|figures?|ones?|signs?|results?|readings?|prints?|showing)\b"
+
 #: The gate-verdict vocabulary, in the order the combined pattern tries it
 #: (longer phrases first so that "kill criterion triggered" wins over "KILL").
 VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
@@ -238,6 +247,13 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                    + _ENDS + r"|\b(?:would|will|'d|\u2019d)\s+(?:balk|baulk|wince|frown|run\s+a\s+mile|walk\s+away)\b"
                    r"|\b(?:would|will|'d|\u2019d)\s+(?:hate|dislike)\s+(?:that|this|it|these|those)\b" + _ENDS),
                 REJECT, ("would", "will", "'d", "\u2019d", "wouldn", "won"), strength=HEDGED, negatable=False),
+    # An appraisal of the facts just given, as a predicate with an empty noun, closing its clause (s38wild): "Both are strong
+    # numbers.", "That's the prevailing bias, and it's a strong one.", "These are weak figures." Hedged.
+    VerdictWord(_I(_FACTS_ARE + r"(?:strong|solid|good|great|healthy|excellent|decent|encouraging|reassuring|impressive)"
+                   + _EMPTY_NOUN + _CLOSED),
+                PROCEED, _FACTS_TRIGGERS, strength=HEDGED, negatable=False),
+    VerdictWord(_I(_FACTS_ARE + r"(?:weak|poor|bad|ugly|worrying|troubling|alarming|disappointing)" + _EMPTY_NOUN + _CLOSED),
+                REJECT, _FACTS_TRIGGERS, strength=HEDGED, negatable=False),
     # -- PROCEED
     VerdictWord(_I(r"\bproceed(?:s|ed|ing)?\b"), PROCEED, ("proceed",)),
     VerdictWord(_I(r"\bpass(?:es|ed|ing)?\b(?!\s+on\b)"), PROCEED, ("pass",)),

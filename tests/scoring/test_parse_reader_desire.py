@@ -103,3 +103,23 @@ def test_a_measure_not_taken_yet_is_open() -> None:
     assert _read(text, DISTRESSED)[5] == "INCONCLUSIVE"
     said = _said("We cannot quantify the dilution yet.")
     assert said == [(vw.INCONCLUSIVE, "cannot quantify")]
+
+
+MAGIC = "greenblatt_magic_formula_screen"  # 1 size floor, 2 excluded sectors, 3 earnings yield and return on capital
+
+
+def test_the_facts_called_strong_numbers() -> None:
+    text = ("Magic formula, step by step: Pellam Tools\n\n"
+            "3. Earnings Yield and Return on Capital\n\n"
+            "EBIT of $90M on an enterprise value of $700M is an earnings yield near 13%, and return on capital is 38%. "
+            "Both are strong numbers.\n")
+    assert _read(text, MAGIC)[3] == "PROCEED"
+    assert _read(text.replace("Both are strong numbers.", "These are weak figures."), MAGIC)[3] == "REJECT"
+
+
+def test_an_appraisal_with_an_empty_noun_only_as_a_predicate() -> None:
+    assert _said("That's the prevailing bias, and it's a strong one: analysts repeat it.") == [(vw.PROCEED, "it's a strong one")]
+    # an appraisal of a noun that is not the facts ("a strong quarter"), a sign of something named after it, or one that
+    # runs on: no verdict
+    for text in ("It was a strong quarter.", "it is a good sign that margins rose.", "it was a strong one for the sector"):
+        assert _said(text) == [], text
