@@ -130,6 +130,18 @@ _I = "(?i:{})".format
 _CLOSES = (r"(?=[ \t]*(?:\([^()\n]{1,80}\)[ \t]*)?(?:,[ \t]*not[ \t]+(?:merely[ \t]+|just[ \t]+|only[ \t]+|simply[ \t]+)?"
            r"[a-z-]+[ \t]*)?(?:[.;!)]|$|\n))")
 
+#: Where an approval closes its clause: at ".", ";", ":", "!", ",", ")" or the line's end ("exactly the fit Marks describes: ...").
+_ENDS = r"(?=[ \t]*(?:[.;:!,)]|$|\n))"
+
+#: The facts just given as a subject, then a copula: "Both are", "it's", "These look".
+_FACTS_ARE = (r"\b(?:(?:that|it)(?:'s|\u2019s)|(?:that|this|these|those|both|it|they)\s+(?:is|are|was|were|looks?|seems?)"
+              r"(?:\s+like)?)\s+(?:an?\s+)?(?:(?:very|really|genuinely|clearly|fairly|pretty)\s+)?")
+_FACTS_TRIGGERS = ("that", "this", "these", "those", "both", "it", "they")
+#: Where that appraisal closes its clause: ".", ";", ":", "!", ")" or the line's end.
+_CLOSED = r"(?=[ \t]*(?:[.;:!)]|$|\n))"
+#: A noun that only stands for the facts appraised: "strong numbers", "a strong one", "a good sign".
+_EMPTY_NOUN = r"\s+(?:numbers?|figures?|ones?|signs?|results?|readings?|prints?|showing)\b"
+
 #: The gate-verdict vocabulary, in the order the combined pattern tries it
 #: (longer phrases first so that "kill criterion triggered" wins over "KILL").
 VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
@@ -174,6 +186,7 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     # a minimum not reached: "falls short", "comes up short", "misses the bar", "under the hurdle"
     VerdictWord(_I(r"\b(?:falls?|fell|falling)\s+short\b|\b(?:comes?|came|coming)\s+up\s+short\b"
                    r"|\bmiss(?:es|ed)?\s+the\s+(?:bar|mark|hurdle|threshold|cut-?off|minimum|test)\b"
+                   r"|\bmiss(?:es|ed)?\s+(?:the|our|my|its|their)\s+target\b"
                    r"|\b(?:under|below|short\s+of)\s+the\s+hurdle\b"),
                 REJECT, ("fall", "fell", "come", "came", "coming", "miss", "under", "below", "short")),
     VerdictWord("[\u274c\u2717\u2718\u2716\u26d4\U0001f6d1\U0001f534]", REJECT, ("\u274c", "\u2717", "\u2718", "\u2716", "\u26d4", "\U0001f6d1", "\U0001f534"), negatable=False),
@@ -202,6 +215,10 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
         INCONCLUSIVE, ("cannot", "can't", "can", "could", "couldn't", "unable"),
         negatable=False,
     ),
+    # A measure the writer says cannot be taken yet: "We cannot size this risk yet.", "can't quantify the dilution" (hedged: a
+    # committed word of the section outranks it)
+    VerdictWord(_I(r"\b(?:cannot|can't|can\u2019t|can\s+not|unable\s+to)\s+(?:yet\s+)?(?:size|quantify|gauge|measure|estimate|price)\b"),
+                INCONCLUSIVE, ("cannot", "can't", "can\u2019t", "can", "unable"), strength=HEDGED, negatable=False),
     VerdictWord(_I(r"\buncertain\b"), INCONCLUSIVE, ("uncertain",), strength=HEDGED),
     VerdictWord(_I(r"\b(?:undecided|pending)\b(?=[ \t]*(?:[.;!)]|$|\n))"), INCONCLUSIVE, ("undecided", "pending"), strength=HEDGED),
     # "for now we call it unresolved.", "I'd call that point unresolved rather than failed": the question left open
@@ -214,6 +231,29 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                 INCONCLUSIVE, ("open", "remain", "too", "jury", "hard"), strength=HEDGED),
     VerdictWord("\u2753", INCONCLUSIVE, ("\u2753",), strength=HEDGED, negatable=False),
     VerdictWord("\u26a0", INCONCLUSIVE, ("\u26a0",), strength=WEAK, negatable=False),
+    # -- the investor's or the reader's approval standing as the verdict, closing its clause (s38wild): "Lynch would like
+    # that.", "exactly what Soros looks for", "That's exactly the indifference you want."; its refusal: "Lynch would not like
+    # that.", "Graham would balk at this." Hedged: a committed word of the section outranks it.
+    VerdictWord(_I(r"\b(?:would|will|'d|\u2019d)\s+(?:(?:very\s+)?much\s+|certainly\s+|surely\s+|probably\s+)?"
+                   r"(?:like|love|approve\s+of|welcome|applaud)\s+(?:that|this|it|these|those)\b" + _ENDS
+                   + r"|\b(?:exactly|just|precisely)\s+(?:what\s+|the\s+(?:[a-z-]+\s+){1,3}?(?:that\s+)?)"
+                   r"(?:you|we|i|he|she|they|(?:an?\s+|the\s+|any\s+|every\s+)?(?:[a-z-]+\s+)?(?:investors?|buyers?|readers?|holders?)"
+                   r"|(?-i:[A-Z][\w\u2019'-]+))\s+"
+                   r"(?:(?:would|will|should|always|usually|typically)\s+)?"
+                   r"(?:wants?|look(?:s|ing)?\s+for|likes?|prizes?|seeks?|describes?|asks?\s+for|hopes?\s+for|prefers?|needs?)\b" + _ENDS),
+                PROCEED, ("would", "will", "'d", "\u2019d", "exactly", "just", "precisely"), strength=HEDGED, negatable=False),
+    VerdictWord(_I(r"\b(?:would|will|'d|\u2019d)\s+(?:not|never)\s+(?:like|love|approve\s+of|welcome)\s+(?:that|this|it|these|those)\b"
+                   + _ENDS + r"|\b(?:wouldn't|wouldn\u2019t|won't|won\u2019t)\s+(?:like|love|approve\s+of|welcome)\s+(?:that|this|it|these|those)\b"
+                   + _ENDS + r"|\b(?:would|will|'d|\u2019d)\s+(?:balk|baulk|wince|frown|run\s+a\s+mile|walk\s+away)\b"
+                   r"|\b(?:would|will|'d|\u2019d)\s+(?:hate|dislike)\s+(?:that|this|it|these|those)\b" + _ENDS),
+                REJECT, ("would", "will", "'d", "\u2019d", "wouldn", "won"), strength=HEDGED, negatable=False),
+    # An appraisal of the facts just given, as a predicate with an empty noun, closing its clause (s38wild): "Both are strong
+    # numbers.", "That's the prevailing bias, and it's a strong one.", "These are weak figures." Hedged.
+    VerdictWord(_I(_FACTS_ARE + r"(?:strong|solid|good|great|healthy|excellent|decent|encouraging|reassuring|impressive)"
+                   + _EMPTY_NOUN + _CLOSED),
+                PROCEED, _FACTS_TRIGGERS, strength=HEDGED, negatable=False),
+    VerdictWord(_I(_FACTS_ARE + r"(?:weak|poor|bad|ugly|worrying|troubling|alarming|disappointing)" + _EMPTY_NOUN + _CLOSED),
+                REJECT, _FACTS_TRIGGERS, strength=HEDGED, negatable=False),
     # -- PROCEED
     VerdictWord(_I(r"\bproceed(?:s|ed|ing)?\b"), PROCEED, ("proceed",)),
     VerdictWord(_I(r"\bpass(?:es|ed|ing)?\b(?!\s+on\b)"), PROCEED, ("pass",)),
