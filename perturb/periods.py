@@ -14,8 +14,8 @@ that names the other is a contradiction of the date, so:
 - ``ipb check`` reports a card input matched to a regime fact whose period words name a period the fact never
   gives (:func:`card_period_errors`), so the mismatch cannot come back through a new card.
 
-Period names: ``year`` (over the past year, year on year, four quarters) and ``quarter_annualised`` (the latest
-quarter at an annual rate). A text with words of neither, or of both, names no period.
+Period names: ``year`` (over the past year, year on year, four quarters), ``quarter_annualised`` (the latest
+quarter at an annual rate) and ``month`` (month on month). A text with words of neither, or of both, names no period.
 """
 
 from __future__ import annotations
@@ -32,10 +32,16 @@ if TYPE_CHECKING:
 
 __all__ = ["PERIODS", "period_of", "input_period", "period_value", "card_period_errors", "fact_period_errors"]
 
-#: The periods a regime fact may declare, in the order a reader would name them.
-PERIODS = ("quarter_annualised", "year")
+#: The periods a regime fact may declare, in the order a reader would name them (``month`` is read so that a card
+#: input stated month on month is caught by ``ipb check`` against a fact that gives no monthly figure).
+PERIODS = ("month", "quarter_annualised", "year")
+
+_SAID = {"month": "month on month", "quarter_annualised": "for the latest quarter at an annual rate",
+         "year": "over the past year"}
 
 _WORDS = {
+    "month": re.compile(r"\b(?:month[- ]on[- ]month|over the (?:past|last|latest|previous) month|monthly|in the (?:past|last) month)\b",
+                        re.I),
     "quarter_annualised": re.compile(
         r"\b(?:annuali[sz]ed|at an annual rate|latest quarter|last quarter|quarter[- ]on[- ]quarter|quarterly|"
         r"saar)\b", re.I),
@@ -55,6 +61,8 @@ def period_of(text: str) -> str | None:
     'quarter_annualised'
     >>> period_of("Ten-year government bond yield.") is None
     True
+    >>> period_of("Consumer prices, month on month.")
+    'month'
     """
     found = [p for p, words in _WORDS.items() if words.search(text or "")]
     return found[0] if len(found) == 1 else None
@@ -121,8 +129,8 @@ def card_period_errors(card: Card, doc: YamlDoc | None = None, regimes: RegimeRe
         if want is None or want in metric.periods:
             continue
         exc = PerturbError(
-            f"input {spec.name!r} of card {card.id!r} is stated {want.replace('_', ' ')} but stands for the macro "
-            f"fact {metric.id!r} of {regimes.file}, which gives only {', '.join(p.replace('_', ' ') for p in metric.periods)}: "
+            f"input {spec.name!r} of card {card.id!r} is stated {_SAID[want]} but stands for the macro fact "
+            f"{metric.id!r} of {regimes.file}, which gives it only {' or '.join(_SAID[p] for p in metric.periods)}: "
             "a regime figure of another period would contradict its words; reword the input or add that period to the "
             "fact", rule="period", name=spec.name)
         if doc is not None:

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from ipb.engine.card import load_card
+from ipb.engine.card import load_card, load_card_text
 from ipb.engine.registry import compiled_card
 from ipb.errors import ErrorGroup, IpbError
 from ipb.perturb.frame import build_frame, load_base
@@ -61,6 +61,7 @@ def test_registry_gdp_facts_declare_their_periods():
     ("GDP growth at an annual rate in the latest quarter", "quarter_annualised"),
     ("Ten-year government bond yield.", None),
     ("Growth over the past year, annualised", None),  # both: names no one period
+    ("Consumer prices, month on month.", "month"),
 ])
 def test_period_words(text, period):
     assert period_of(text) == period
@@ -101,6 +102,11 @@ def test_check_refuses_a_card_input_worded_over_a_period_the_fact_never_gives():
     quarter_only = _load("'Real GDP growth (latest quarter, annualised).'", "[quarter_annualised]")
     errors = card_period_errors(card, regimes=quarter_only)
     assert [(e.rule, e.name) for e in errors] == [("period", "real_gdp_growth")]
+    monthly = load_card_text((SCENARIOS.parent / f"{DALIO}.yaml").read_text(encoding="utf-8").replace(
+        "description: Real GDP growth over the past year.", "description: Real GDP growth, month on month."))
+    errors = card_period_errors(monthly)
+    assert [(e.rule, e.name) for e in errors] == [("period", "real_gdp_growth")]
+    assert "month on month" in errors[0].message and "over the past year" in errors[0].message
 
 
 # --------------------------------------------------------------------------- I kinds: card constraints
