@@ -47,6 +47,7 @@ from ipb.errors import PerturbError, did_you_mean
 from ipb.perturb.deck_moves import move_tied, move_tied_or_redraw, untie
 from ipb.perturb.feasible import redraw_if_broken
 from ipb.perturb.frame import Frame, PScenario, ordered_inputs
+from ipb.perturb.periods import period_value
 from ipb.perturb.registries import Regime, Sector
 from ipb.perturb.spaces import subset_sizes, unspent
 from ipb.perturb.values import Grid, is_numeric, literal
@@ -678,7 +679,11 @@ def _regime_effect(frame: Frame, regime: Regime) -> tuple[dict[str, Any], dict[s
         fact = regime.facts.get(fact_id)
         if fact is None:
             continue
-        value = convert_fact(frame.inputs[name], fact.value)
+        # s38fix: the figure of the period the input's words name, or none (undisclosed): perturb/periods.py
+        written = period_value(frame.inputs[name], frame.regimes.facts[fact_id], fact)
+        if written is None:
+            continue
+        value = convert_fact(frame.inputs[name], written)
         grid = frame.grids.get(name)
         if grid is not None and not grid.contains(value):
             skipped.append(name)

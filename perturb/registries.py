@@ -71,6 +71,9 @@ class MetricDef:
     type: str
     aliases: tuple[str, ...] = ()
     description: str = ""
+    #: A macro flow figure's periods (``periods:``; :mod:`ipb.perturb.periods`): the first is what a regime's
+    #: ``value`` covers, the others keys of a regime's entry. Empty: a level (a rate, a yield), no period.
+    periods: tuple[str, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -166,6 +169,8 @@ class RegimeFact:
     value: Any
     available: dt.date
     source: str = ""
+    #: The same release's figure over another period (``year: -0.8%``), by period name (:mod:`ipb.perturb.periods`).
+    by_period: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -550,7 +555,8 @@ def _validate(doc: YamlDoc, schema_name: str) -> None:
 
 def _metrics(data: Mapping[str, Any]) -> dict[str, MetricDef]:
     return {
-        mid: MetricDef(mid, spec["type"], tuple(spec.get("aliases") or ()), spec.get("description", ""))
+        mid: MetricDef(mid, spec["type"], tuple(spec.get("aliases") or ()), spec.get("description", ""),
+                       tuple(spec.get("periods") or ()))
         for mid, spec in data.items()
     }
 
@@ -713,6 +719,7 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
     errors = _Errors(doc)
     facts = _metrics(data["facts"])
     _check_aliases(errors, facts, "facts")
+    _check_periods(errors, facts)
     regimes: list[Regime] = []
     seen: set[str] = set()
     for i, raw in enumerate(data["regimes"]):
@@ -740,8 +747,9 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
                            f"decision date {as_of}: it could not be known then", fpath + ("available",), "look-ahead",
                            name=fid)
                 continue
+            by_period = _period_entries(errors, spec, metric, rid, fpath)
             if value is not None and available is not None:
-                regime_facts[fid] = RegimeFact(spec["value"], available, spec.get("source", ""))
+                regime_facts[fid] = RegimeFact(spec["value"], available, spec.get("source", ""), by_period)
         if known_from and as_of:
             regimes.append(Regime(rid, raw["name"], tuple(raw["labels"]), known_from, as_of,
                                   raw.get("description", ""), regime_facts))
@@ -773,6 +781,36 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
                           tuple(sizes.get("inputs") or ()), largest, tuple(figures),
                           tuple((data.get("streaks") or {}).get("inputs") or ()), (data.get("streaks") or {}).get("began"),
                           tuple(multiples))
+
+
+def _check_periods(errors: "_Errors", facts: Mapping[str, MetricDef]) -> None:
+    """s38fix: a fact's description must not name another period than its ``value`` covers (the first of its
+    ``periods``): regimes.yaml once called annualised-quarter GDP what cards read as the year's change."""
+    from ipb.perturb.periods import fact_period_errors
+
+    for metric in facts.values():
+        for message in fact_period_errors(metric):
+            errors.add(message, ("facts", metric.id, "periods"), "period", name=metric.id)
+
+
+def _period_entries(errors: "_Errors", spec: Mapping[str, Any], metric: MetricDef, rid: str,
+                    fpath: tuple[Any, ...]) -> dict[str, Any]:
+    """s38fix: a regime entry's figures over other periods (``year: -0.8%``), each a period its fact declares
+    after the first (the first is ``value``) and a number of the fact's unit."""
+    from ipb.perturb.periods import PERIODS
+
+    found: dict[str, Any] = {}
+    for period in PERIODS:
+        if period not in spec:
+            continue
+        if period not in metric.periods[1:]:
+            errors.add(f"regime {rid!r} gives {metric.id!r} over {period!r}, a period the fact does not declare "
+                       f"after its value's (periods: {list(metric.periods)})", fpath + (period,), "period",
+                       key=True, name=metric.id)
+            continue
+        if _value(spec[period], metric, errors, fpath + (period,)) is not None:
+            found[period] = spec[period]
+    return found
 
 
 def _year_table(rows: Any, path: tuple[Any, ...], errors: "_Errors",

@@ -261,6 +261,9 @@ def check(
             from ipb.perturb.render import value_word_errors  # (perturb loads only when a card is checked)
 
             problems.extend(value_word_errors(card, doc))  # category values a question could not tell apart
+            from ipb.perturb.periods import card_period_errors
+
+            problems.extend(card_period_errors(card, doc))  # a macro input worded over a period no regime figure covers
         except (ErrorGroup, IpbError) as exc:
             problems.extend(exc.errors if isinstance(exc, ErrorGroup) else [exc])
             data = doc.data if doc is not None else None

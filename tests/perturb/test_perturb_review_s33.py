@@ -85,7 +85,10 @@ REVIEW_ITEMS = [
      {"cyclical_industry": False, "distressed": True, "dividend_yield": "10.5%", "earnings_growth": "12%",
       "hidden_asset_value": "$15.51B", "market_cap": "$8B", "pe_historical_average": "13x", "pe_ratio": "12x",
       "sector": "consumer", "total_debt": "$21.93B"},
-     ["a_distressed_grower_pays_no_full_dividend"]),
+     # s38fix (s38review kinds a-c): $15.51B of overlooked assets at an $8B company, a battered company stating P/E
+     # 12 beside 12% growth, and 126% of earnings paid out at 12% growth each break a new rule too
+     ["a_distressed_grower_pays_no_full_dividend", "overlooked_assets_above_the_cap_only_in_a_small_company",
+      "a_battered_company_has_no_healthy_pe_and_growth", "a_grower_keeps_a_fifth_of_its_earnings"]),
     (MARKS, "IPB-MAR-DD-002-f3fa8f33e23cd5a5",  # 90% of face at a 29% spread; worth 12x the claims
      {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "90%", "reorganization_value": "$17.3B",
       "sector": "telecom", "senior_claims": "$800M", "spread_to_treasuries": "29%", "stressed_value": "$400M",
@@ -163,8 +166,11 @@ RELATIONS = {
          lambda f: f["pe_historical_average"] <= 30),
         ("decade-average P/E <= 4 x the current one", lambda f: True,
          lambda f: f["pe_historical_average"] <= 4 * f["pe_ratio"]),
-        ("distressed and growing >= 10%: yield < 4%", lambda f: f["distressed"] and f["earnings_growth"] >= D("0.1"),
-         lambda f: f["dividend_yield"] < D("0.04")),
+        # s38fix: a battered company no longer states a P/E beside growth >= 10% (s38review kind b), so the old
+        # relation (distressed and growing >= 10%: yield < 4%) applied to no item of the run; it is read on every
+        # battered item, joined with the new rule (an item breaking the old relation breaks this one too)
+        ("distressed: growth < 10%, or no P/E and yield < 4%", lambda f: f["distressed"],
+         lambda f: f["earnings_growth"] < D("0.1") or ("pe_ratio" not in f and f["dividend_yield"] < D("0.04"))),
     ],
     MARKS: [
         ("yield on price <= 15% coupon + pull to par", lambda f: True,

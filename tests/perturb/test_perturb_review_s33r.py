@@ -134,8 +134,9 @@ REVIEW_ITEMS = [
       "shareholders_informed": True},
      # its $135.7B of cash is above 2019's $135B too (berkshire_cash_of_its_years, added in stop 35 after this case)
      # and a value under the $233,977 of book the 30 June 2019 10-Q reported (s36rules, berkshire_value_at_least_its_reported_book)
+     # s38fix: and outside the 30 Jun / 30 Sep 2019 quarter-ends +-3% ($118.7B-$132.1B): berkshire_cash_between_its_quarter_ends
      ["berkshire_cash_of_its_years", "berkshire_value_at_least_its_book_when_unstated",
-      "berkshire_value_at_least_its_reported_book"]),
+      "berkshire_value_at_least_its_reported_book", "berkshire_cash_between_its_quarter_ends"]),
     (REPURCHASE, "BUFFETT-SR-001-b60c63b780b6ec93",  # $98.522K at $305K
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$120B", "intrinsic_value_per_share": "$98.522K",
       "price_per_share": "$305K", "reinvestment_needs_funded": False, "repurchase_amount": "$32.88B",
@@ -146,7 +147,9 @@ REVIEW_ITEMS = [
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$113.3B", "intrinsic_value_per_share": "$99.528K",
       "price_per_share": "$305K", "reinvestment_needs_funded": True, "repurchase_amount": "$21.58B",
       "shareholders_informed": True},
-     ["berkshire_value_at_least_its_book_when_unstated", "berkshire_value_at_least_its_reported_book"]),
+     # s38fix: its $113.3B of cash is under the quarter-ends around 2019-08-30 ($118.7B-$132.1B with 3%)
+     ["berkshire_value_at_least_its_book_when_unstated", "berkshire_value_at_least_its_reported_book",
+      "berkshire_cash_between_its_quarter_ends"]),
     (REPURCHASE, "BUFFETT-SR-001-ba0a7b0c45504b7f",  # kept: $289.175K at $310.629K (above price / 1.7)
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$120B", "intrinsic_value_per_share": "$289.175K",
       "price_per_share": "$310.629K", "reinvestment_needs_funded": False, "repurchase_amount": "$5B",

@@ -103,12 +103,16 @@ CASES = [
     # review #64: $8.45B of cash in a $6B company not battered and no hidden asset; $3B kept; battered kept
     (LYNCH, "cash_within_half_the_cap_when_not_battered",
      {"distressed": False, "cash": "$8.45B", "market_cap": "$6B", "hidden_asset_value": "$0"}, True),
-    (LYNCH, "cash_within_half_the_cap_when_not_battered",
+    # (s38fix: $8B of overlooked assets above a $6B cap, a company over $2B, breaks overlooked_assets_above_the_cap_
+    # only_in_a_small_company too)
+    (LYNCH, ("cash_within_half_the_cap_when_not_battered", "overlooked_assets_above_the_cap_only_in_a_small_company"),
      {"distressed": False, "cash": "$8.45B", "market_cap": "$6B", "hidden_asset_value": "$8B"}, True),
     # s35bounds: Lynch's asset play whose hidden asset is its pile of cash (One Up on Wall Street, ch. 7): cash of
     # $8.45B counted in $9B of overlooked assets in a $6B company that is not battered is kept
+    # s38fix: overlooked assets above the cap now only at a company worth $2B or less (s38review kind a), so the kept
+    # cash asset play is the same company at a tenth of the scale: $845M of cash in $900M of overlooked assets at $600M
     (LYNCH, "cash_within_half_the_cap_when_not_battered",
-     {"distressed": False, "cash": "$8.45B", "market_cap": "$6B", "hidden_asset_value": "$9B"}, False),
+     {"distressed": False, "cash": "$845M", "market_cap": "$600M", "hidden_asset_value": "$900M"}, False),
     (LYNCH, "cash_within_half_the_cap_when_not_battered", {"distressed": False, "cash": "$3B", "market_cap": "$6B"},
      False),
     (LYNCH, "cash_within_half_the_cap_when_not_battered", {"distressed": True, "cash": "$8.45B", "market_cap": "$6B"},

@@ -97,11 +97,14 @@ CASES = [
     # s36rules: from 5 August to 1 November 2019 the last reported book was the 10-Q's $233,977 (30 June), so the
     # band there is $210K-$260K and $287.4K on 2019-08-30 is refused; it is kept on 2019-12-02 (the half's band).
     # s37fix2: on 2019-08-30 the 3% rule on the last reported book ($233,977) refuses these too (both rules named)
-    (REPURCHASE, ("berkshire_book_value_of_its_year", "berkshire_book_value_as_last_reported"),
+    # s38fix: and $344,881 lies above August 2019's range +-3% ($287,100-$321,400): berkshire_price_of_its_month too
+    (REPURCHASE, ("berkshire_book_value_of_its_year", "berkshire_price_of_its_month",
+                  "berkshire_book_value_as_last_reported"),
      {**_BERKSHIRE_2019, "price_per_share": "$344881", "price_to_book": "1.1x"}, True),
     (REPURCHASE, "berkshire_book_value_of_its_year",
      {**_BERKSHIRE_2019, "price_per_share": "$305000", "price_to_book": "1.3x"}, False),
-    (REPURCHASE, ("berkshire_book_value_of_its_year", "berkshire_book_value_as_last_reported"),
+    (REPURCHASE, ("berkshire_book_value_of_its_year", "berkshire_price_of_its_month",
+                  "berkshire_book_value_as_last_reported"),
      {**_BERKSHIRE_2019, "price_per_share": "$344881", "price_to_book": "1.2x"}, True),
     (REPURCHASE, "berkshire_book_value_of_its_year",
      {**_BERKSHIRE_2019, "decision_date": "2019-12-02", "price_per_share": "$344881", "price_to_book": "1.2x"}, False),
@@ -118,7 +121,9 @@ CASES = [
     (REPURCHASE, "berkshire_book_value_of_its_year", {"issuer": "berkshire_hathaway", "decision_date": "2012-06-29",
                                                       "price_per_share": "$131000", "price_to_book": "0.95x"}, True),
     # review I #149: $148.9B of cash on 2019-08-30 refused (first held in mid-2020); $122.4B kept; $148.9B in 2020 kept
-    (REPURCHASE, "berkshire_cash_of_its_years", {**_BERKSHIRE_2019, "cash_and_equivalents": "$148.9B"}, True),
+    # (s38fix: on 2019-08-30 the quarter-ends around it, $122.4B-$128.2B +-3%, refuse $148.9B too)
+    (REPURCHASE, ("berkshire_cash_of_its_years", "berkshire_cash_between_its_quarter_ends"),
+     {**_BERKSHIRE_2019, "cash_and_equivalents": "$148.9B"}, True),
     (REPURCHASE, "berkshire_cash_of_its_years", {**_BERKSHIRE_2019, "cash_and_equivalents": "$122.4B"}, False),
     (REPURCHASE, "berkshire_cash_of_its_years", {"issuer": "berkshire_hathaway", "decision_date": "2020-06-30",
                                                  "cash_and_equivalents": "$148.9B"}, False),
