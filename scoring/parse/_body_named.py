@@ -19,11 +19,16 @@ card's gate, named as the subject of the label's value.
 
 The gate is recognised as the mention that named it was (its ``how`` and span), so its confidence factor is that
 of the mention (:data:`._confidence.RECOGNITION`).
+
+A label taken for an invented gate whose content words all lie in the names of two or more of the card's gates
+("inflation" on a card with "Inflation Relative to Expectations" and "Growth-Inflation Quadrant") names the card's
+criteria, not one it lacks: it keeps closing the section above it but is never reported as an invented gate
+(:meth:`_BodyNamedMixin._shared_word_labels`; a word of its own, "Price momentum", keeps it invented).
 """
 
 from __future__ import annotations
 
-from ipb.scoring._text import Line
+from ipb.scoring._text import Line, normalize
 from ipb.scoring.parse._common import _WORDS_APOS, _Anchor, _Mention
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
@@ -53,6 +58,14 @@ class _BodyNamedMixin(_ParserState):
                 li, mention = labels[0]
                 span: Span = (mention.start, mention.end)
                 self.anchors[li] = _Anchor(gate, mention.how.split("+")[0], span)
+        self._shared_word_labels()
+
+    def _shared_word_labels(self) -> None:
+        """Mark each invented label made only of words of two or more gates' names as no invented gate (module docstring)."""
+        covered = self.__dict__.setdefault("covered_labels", set())
+        for li, anchor in self.anchors.items():
+            if anchor.gate is None and anchor.invented is not None and len(self._part_gates(normalize(anchor.invented))) >= 2:
+                covered.add(li)
 
     def _value_subject(self, line: Line) -> _Mention | None:
         """The one gate mention that opens the value after ``line``'s label (None when the rules are not met)."""

@@ -79,3 +79,23 @@ def test_bold_numbered_lines_fewer_than_the_gates_are_not_read_by_position() -> 
     text = _BOLD.split("**4.")[0]
     assert all(g.how != "position" for g in parse_response(text, BUYBACK, embedder=False).gates)
 
+
+
+# ---------------------------------------------------------------- a title made of words of two gates' names
+
+MACHINE = "dalio_economic_machine_positioning"  # 1 growth vs expectations, 2 inflation vs expectations, 3 credit, 4 quadrant
+
+
+def test_a_title_of_words_two_gates_share_is_no_invented_gate() -> None:
+    # "inflation" lies in gate 2's name and in gate 4's ("Growth-Inflation Quadrant"): it names the card's criteria
+    text = ("- Growth relative to expectations: real growth 2.8% against 1.9% priced. PASS\n"
+            "- Inflation: 2.1% expected against breakevens of 2.6%. PASS\n"
+            "- Short-term debt cycle confirmation: credit up 2.4% of GDP. PASS\n")
+    assert _invented(text, MACHINE) == []
+
+
+def test_a_title_with_a_word_of_its_own_beside_shared_words_stays_invented() -> None:
+    text = ("- Growth relative to expectations: real growth 2.8% against 1.9% priced. PASS\n"
+            "- Wage inflation: unit labour costs up 4%. PASS\n"
+            "- Short-term debt cycle confirmation: credit up 2.4% of GDP. PASS\n")
+    assert _invented(text, MACHINE) == ["Wage inflation"]
