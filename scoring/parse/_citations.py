@@ -132,7 +132,7 @@ class _CitationsMixin(_ParserState):
 
     def _read_and_written(self, start: int, end: int) -> tuple[str, str]:
         """``[start, end)`` of the response with look-alikes made plain, and of the text the parser read; line breaks
-        are spaces in both (:func:`~ipb.scoring.parse._layout.unwrap_hard_wrapped` joins wrapped lines so)."""
+        are spaces in both (:func:`~ipb.scoring.parse._unwrap.unwrap_hard_wrapped` joins wrapped lines so)."""
         return plain_spacing(self.text[start:end]).replace("\n", " "), self.masked[start:end].replace("\n", " ")
 
     def _full_investor(self, name: str) -> str:

@@ -112,12 +112,12 @@ class _ParaphrasedGatesMixin(_ParserState):
     def _read_by_named_gates(self, structural: bool) -> set[int]:
         """The units (sentences) a gate named by other means reads, or that the final verdict's region holds.
 
-        The sections are not assigned yet (:meth:`._layout._LayoutMixin._sections` runs after this pass), so this
+        The sections are not assigned yet (:meth:`._layout_sections._SectionsMixin._sections` runs after this pass), so this
         walks the lines with the same rules, erring towards "read": in a structured answer (two or more gates
         labelled) every unit from a gate's label to the next label or a line that closes the section; in prose, every
         unit from the first sentence naming a gate on (each sentence after it is the current gate's until the
         conclusion); in both, a named sentence's rest of paragraph, which a structured answer gives it
-        (:meth:`._layout._LayoutMixin._claim_unanchored`), and every unit of the final verdict's region. A paraphrase
+        (:meth:`._layout_sections._SectionsMixin._claim_unanchored`), and every unit of the final verdict's region. A paraphrase
         mention on such a unit would hand its verdict words, or the sentences after it, to another gate: the pass
         may only add a gate, never take a reading away (tests/scoring/test_parse_embedder_default.py).
         """
@@ -155,7 +155,7 @@ class _ParaphrasedGatesMixin(_ParserState):
         current (``u`` read as a paraphrase of it) as with no gate current.
 
         A gate named late in its sentence ("... covered by the product criteria") opens that gate's section only
-        where no gate is current (:meth:`._layout._LayoutMixin._topic`); after a paraphrased sentence it would stay
+        where no gate is current (:meth:`._layout_sections._SectionsMixin._topic`); after a paraphrased sentence it would stay
         in the paraphrased gate's section and the named gate would lose what it reads. In a structured answer the
         labels open the sections and the subject of a sentence does not: always true there.
         """

@@ -19,6 +19,7 @@ from ipb.scoring._text import (
 )
 from ipb.scoring.parse._card import _index
 from ipb.scoring.parse._citations import _CitationsMixin
+from ipb.scoring.parse._body_named import _BodyNamedMixin
 from ipb.scoring.parse._confidence import _ConfidenceMixin, settled
 from ipb.scoring.parse._counted_list import with_counted
 from ipb.scoring.parse._common import (
@@ -76,7 +77,7 @@ _OTHERS_VIEW = re.compile(r"\b(?:some|many|most|other)\s+(?:readers|investors|an
                           r"|\bothers\s+(?:are|think|say|argue|believe|see|would|will|may|might)\b")
 
 
-class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _PositionalMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _PositionalMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
@@ -122,6 +123,7 @@ class _Parser(_FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLa
         self._invented_labels(labels)
         self._labels_by_vocabulary(labels)
         self._embedding_matches(labels)
+        self._body_named_labels()  # a title of the writer's own whose value opens with a gate's name (_body_named.py)
         self._align_by_position()  # an unnamed run of items, one per gate in the card's order (_positional.py)
         self._prose_gates(labels)  # gates stated in prose by their facts and an appraisal (_prose.py)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2

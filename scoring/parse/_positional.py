@@ -95,6 +95,7 @@ class _PositionalMixin(_ParserState):
         numbered: list[int] = []
         bullets: list[int] = []
         rows: list[int] = []
+        bold = self._bold_numbered_runs()
         levels = {"number": 0, "bullet": 0}  # the indent level of each kind's open run: bullets nest under numbers
         blank_before = False
         for li, line in enumerate(self.lines):
@@ -142,7 +143,38 @@ class _PositionalMixin(_ParserState):
                 numbered, bullets = [], []
             blank_before = False
         runs.extend(r for r in (rows, numbered, bullets) if r)
+        runs.extend({id(r): r for r in bold.values()}.values())  # "**1. Moat**", "**2. Price**": bold numbered items
         return runs
+
+    def _bold_number(self, li: int) -> int | None:
+        """The number a bold label opens with ("**3. Quality of the bond sleeve**", "**2) Price**"), or None."""
+        line = self.lines[li]
+        if line.kind != "bold" or line.label is None:
+            return None
+        marked = item_number(self.masked, line.label[0], line.label[1])
+        return marked[0] if marked is not None and marked[1][0] - line.label[0] <= 1 else None
+
+    def _bold_numbered_runs(self) -> dict[int, list[int]]:
+        """The bold labels numbered 1, 2, 3... in order, each with the paragraphs under it ("**1. Moat**" then its
+        text, a blank line, "**2. Price**" ...): a numbered list written as bold lines. A heading, or a bold label
+        numbered out of order, ends a run; the paragraphs between two items are the first one's. Every item's line
+        maps to its run (a list of line indexes)."""
+        out: dict[int, list[int]] = {}
+        run: list[int] = []
+        for li, line in enumerate(self.lines):
+            if line.kind == "heading":
+                run = []
+                continue
+            k = self._bold_number(li)
+            if k is None:
+                continue
+            if k != len(run) + 1:
+                run = []
+                if k != 1:
+                    continue
+            run.append(li)
+            out[li] = run
+        return {li: r for li, r in out.items() if len(r) >= 2}
 
     def _item_lines(self, run: list[int], i: int) -> range:
         """The lines of item ``i`` of ``run``: its own line and the lines up to the next item. The last item ends
@@ -192,7 +224,7 @@ class _PositionalMixin(_ParserState):
             verdicts += any(start <= h.start < end for h in self.hits)
         # a small card (2-3 gates) read from bullets or rows needs a verdict in every item: many short lists have that
         # length by chance; a list numbered 1..N is the writer's own count of the criteria
-        numbered = self.lines[run[0]].kind == "list" and self.lines[run[0]].marker == "number"
+        numbered = (self.lines[run[0]].kind == "list" and self.lines[run[0]].marker == "number") or self._bold_number(run[0]) is not None
         return verdicts == len(run) if len(run) <= 3 and not numbered else 2 * verdicts >= len(run)
 
     def _labels_its_line(self, start: int, end: int) -> bool:
@@ -237,6 +269,10 @@ class _PositionalMixin(_ParserState):
         line = self.lines[li]
         if line.kind == "list" and line.marker == "number":
             marked = item_number(self.masked, line.start, line.body)
+            if marked is not None:
+                return marked[1]
+        if line.kind == "bold" and line.label is not None:
+            marked = item_number(self.masked, line.label[0], line.label[1])
             if marked is not None:
                 return marked[1]
         if line.kind == "table" and line.cells:
