@@ -277,13 +277,13 @@ class _ActedMixin(_ParserState):
                 yield m.start(), m.end(), outcome, u, True
         for m in self._closing_matches(_aw.PHRASES):  # "wir steigen ein", "nous passons notre tour", "继续观望", in the closing
             u = self._unit_at(m.start())
-            kind = _aw.PHRASE_SIDES.get(_aw.phrase_key(m.group()))
+            kind, negated = _aw.phrase_reading(m.group())  # ("nous n'achetons pas": a form negated round the verb)
             if u < 0 or kind is None or not closing(u):
                 continue
             if fv.unspaced(m.group()) and _OPEN_TAIL.match(masked, m.end()):
                 continue
             outcome = _phrase_outcome(kind, ix)
-            if outcome and not fv.unspaced(m.group()) and _negated_after(masked, m.end()):
+            if outcome and not fv.unspaced(m.group()) and (negated or _negated_after(masked, m.end())):
                 outcome = {ix.pass_outcome: ix.fail_outcome, ix.fail_outcome: ix.pass_outcome}.get(outcome)
             if outcome:
                 yield m.start(), m.end(), outcome, u, True
