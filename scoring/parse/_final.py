@@ -41,9 +41,9 @@ from ipb.scoring.parse._decided import (
 from ipb.scoring.parse._final_words import (  # moved there
     _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _LEANT, _count, _COUNT_TRIGGERS, _EVERY_TRIGGERS, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD,
     _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE, _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASSED_AT_END, _PASSED_SUBJECT,
-    _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS, _POSITION_WORDS, _REVISION_CUE,
+    _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS, _POSITION_WORDS, _REFUSED_TO, _REVISION_CUE, limit_met,
 )
-from ipb.scoring.parse._final_checks import _FinalChecksMixin, _hypothetical, _swapped, _unsaid  # (_hypothetical: imported from here too)
+from ipb.scoring.parse._final_checks import _FinalChecksMixin, _hypothetical, _persons_act, _swapped, _unsaid  # (_hypothetical: imported from here too)
 from ipb.scoring.parse._acted import _ActedMixin
 from ipb.scoring.parse._final_block import _ClosingBlockMixin
 from ipb.scoring.parse._judged import consequence_end, judged_wrong
@@ -139,7 +139,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                 level = max(level, 4)  # "Revised verdict: DECLINE" after "Final verdict: INVEST": the later revision wins
             if _unsaid(clause[-6:]):
                 return  # "I won't say DECLINE", "I can't tell you to INVEST": a refusal to state a verdict names one, states none
-            if _negated(words) or negated_by_prefix(said):  # "我不会在这个价位买入": a negating prefix in the run touching the word
+            if _negated(words) or negated_by_prefix(said) or _REFUSED_TO.search(said) is not None:  # "我不会在这个价位买入": a negating prefix in the run touching the word
                 swapped = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
                 if swapped is None:
                     return
@@ -182,7 +182,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                 continue  # (not "Decision: avoid the crowded trades": a verdict on them)
             rated.add(m.start("word"))
             outcome = synonym_of[word]
-            if outcome == ix.pass_outcome and _BUY_LIMIT.match(masked, m.end("word")) is not None:
+            bought = _BUY_LIMIT.match(masked, m.end("word"))
+            if outcome == ix.pass_outcome and bought is not None and not limit_met(masked, bought):
                 outcome = ix.fail_outcome  # "Recommendation: Buy below $20": a limit under today's price, as for a bare BUY
             consider(m.start("word"), m.end("word"), outcome, 3, u)
         for start, end, outcome, u in getattr(self, "_json_final_fields", lambda: [])():
@@ -206,9 +207,11 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
             lead = [w.lower() for w in _WORDS_APOS.findall(masked, max(unit.start, m.start() - 60), m.start())]
             first_person = self._declining_pass(m.start(), u) and (word.startswith("pass") or not (
-                purpose_infinitive(lead) or relative_clause(lead)))  # not "the proposal to buy", "the group we buy"
+                purpose_infinitive(lead) or relative_clause(lead)) and _persons_act(lead))  # not "the proposal to buy", "the
+            # group we buy", "the platform would add 12% of capacity"
             shouted = m.group("word").isupper() and len(m.group("word")) >= 3  # "this is an AVOID", "9/9 - BUY."
-            limit = _BUY_LIMIT.match(masked, m.end()) is not None
+            bought = _BUY_LIMIT.match(masked, m.end())
+            limit = bought is not None
             answered = answer_particle_end(masked, unit.start, m.start())  # "So no, not a buy.": the particle negates nothing
             denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(answered or unit.start, m.start() - 40), m.start())][-4:]) \
                 or negated_by_prefix(masked[max(answered or unit.start, m.start() - 40) : m.start()])  # "我不会买入"
@@ -221,8 +224,9 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                 # buy"), as "I'd pass at this price", or opening the closing sentence of a last paragraph that names no gate
                 # ("Avoid for now.")
             outcome = synonym_of[word]
-            if outcome == ix.pass_outcome and limit:
+            if outcome == ix.pass_outcome and bought is not None and not limit_met(masked, bought):
                 outcome = ix.fail_outcome  # "watch - buy < $36", "buy below 3,600": a limit under today's price, not a buy now
+                # (a limit above the price the answer states, "trading at $16 ... buy below $17", is a buy now)
             consider(m.start(), m.end(), outcome, 3 if alone or limit or denied or result or (first_person and word.startswith("pass")) else 2, u)
         # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
         for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
@@ -253,7 +257,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             if u < 0:
                 continue
             failing = m.group("fail") is not None
-            if not failing and _BUY_LIMIT.match(masked, m.end()) is not None:
+            bought = _BUY_LIMIT.match(masked, m.end())
+            if not failing and bought is not None and not limit_met(masked, bought):
                 failing = True  # "it is a buy below $40": a limit under today's price, as for a bare BUY
             # an idiom that names its decider ('we stay on the sidelines', 'the fund is selling') or can only be a verdict
             # ('the too-hard pile') counts in lower case anywhere

@@ -16,7 +16,7 @@ from ipb.scoring.parse._final_words import (
     _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _CORRECTION_BETWEEN, _DECLINE_LABEL_BEFORE, _DECLINE_PASS_END, _LIST_AFTER,
     _LIST_BEFORE, _PASS_SUBJECT,
 )
-from ipb.scoring.parse._pass_sense import declines
+from ipb.scoring.parse._pass_sense import _CHAIN, _DECISION, _PERSONS, declines
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start
 from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other
@@ -59,6 +59,21 @@ def _hypothetical(words: list[str], text: str) -> bool:
     if any(w in vw.CONDITIONALS and w != "should" for w in words):
         return True
     return "should" in words and _INVERTED_SHOULD.search(text) is not None
+
+
+def _persons_act(words: list[str]) -> bool:
+    """Whether the act after ``words`` (its clause before it, lower case) is a person's: past the chain of auxiliaries
+    and adverbs (:mod:`._pass_sense`) stands the writer, an investor, no subject at all ("would buy") or a decision word;
+    "the platform would add 12% of capacity" is the platform's, no rating.
+
+    >>> _persons_act(["we", "would"]), _persons_act(["would"]), _persons_act(["the", "platform", "would"])
+    (True, True, False)
+    """
+    i = len(words)
+    while i > 0 and words[i - 1] in _CHAIN:
+        i -= 1
+    return i == 0 or words[i - 1] in _PERSONS or not _PERSONS.isdisjoint(words[i:]) or not _DECISION.isdisjoint(words[i:]) \
+        or not words[i - 1].isalpha()
 
 
 def _swapped(outcome: str, pass_outcome: str, fail_outcome: str) -> str | None:
