@@ -94,7 +94,7 @@ def _base_forms(participles: tuple[str, ...]) -> tuple[str, ...]:
     >>> _base_forms(("approved", "dropped", "greenlit"))
     ('approv', 'approve', 'drop', 'dropp', 'droppe')
     """
-    forms = set()
+    forms: set[str] = set()
     for w in participles:
         if " " in w or "-" in w or not w.endswith("ed"):
             continue

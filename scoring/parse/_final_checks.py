@@ -17,6 +17,7 @@ from ipb.scoring.parse._final_words import (
     _LIST_BEFORE, _PASS_SUBJECT,
 )
 from ipb.scoring.parse._pass_sense import _CHAIN, _DECISION, _PERSONS, declines
+from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start
 from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other
@@ -81,7 +82,7 @@ def _swapped(outcome: str, pass_outcome: str, fail_outcome: str) -> str | None:
     return {pass_outcome: fail_outcome, fail_outcome: pass_outcome}.get(outcome)
 
 
-class _FinalChecksMixin:
+class _FinalChecksMixin(_ParserState):
     """The per-word tests of :class:`._final._FinalVerdictMixin` (they read ``self.masked``, ``self.units``, ``self.ix``)."""
 
     def _value_after_cue_wins(self, candidates: list[tuple[int, int, str, Span]]) -> list[tuple[int, int, str, Span]]:
