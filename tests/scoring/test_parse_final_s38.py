@@ -11,6 +11,7 @@ short answers written for these tests.
 * a decider's act in its base form ("the committee did not approve the proposal", "the fund declined to back the deal");
 * a buy word whose subject is no person ("the platform would add 12% of capacity") is no rating;
 * the company bought or sold in the passive ("it will not be bought");
+* a verdict on the business, "but not at this price": the decline at today's price;
 * a checklist item's yes/no question ("4. Insider buying in the last year? No.") asks no buy question unless it names
   the one who would buy ("4. Should we buy at this price? No.").
 
@@ -82,6 +83,9 @@ CASES = [
     ("checklist-question", EN + "4. Insider buying in the last year? No.\n5. Dividend paid? Yes.\n\n",
      "Score: 7 of 8, so it goes into the portfolio at a 4% weight.", GRAHAM, "INVEST"),
     ("checklist-asks-us", EN + "4. Should we buy at this price? No.\n\n", "The price is too high.", GRAHAM, "DECLINE"),
+    # the decline at today's price after a verdict on the business
+    ("but-not-at-this-price", EN, "Verdict for now: a company to own, but not at this price.", GRAHAM, "DECLINE"),
+    ("not-at-this-price-no-but", EN, "Returns are not at this level anywhere else in the sector.", GRAHAM, None),
     # a buy word whose subject is a thing
     ("thing-would-add", PIF_BODY + "Capacity: the plant would add 12% of national desalination output.\n\n",
      "Outcome. The investment committee did not approve the proposal.", PIF, "DECLINE"),
