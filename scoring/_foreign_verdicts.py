@@ -80,7 +80,7 @@ def bounded(word: str) -> str:
     'ผ่าน(?!มา|ทาง|ไป|พ้น)'
     """
     body = _body(word)
-    return body + guard(word) if unspaced(word) else edged(body, word)
+    return body + guard(word) if unspaced(word) else edged(body, word) + guard(word)
 
 
 #: Devanagari vowel signs, virama and other combining marks: part of a word, though Python's ``\w`` (and so ``\b``)
