@@ -8,8 +8,8 @@ intrinsic value, 3 published price limit, 4 purpose):
   "nicht nur" (not only), a joining word ("und", "men") or a comma before the negator leave the verb unnegated;
 * Polish, Turkish, Indonesian and Arabic: gate nouns with numbers, verdict words for fail / not applicable / open / met,
   ordinals and "last" next to a gate noun;
-* everyday words added this stop (es "no pasa", fr "au rouge", de "geht nicht") and the guards that keep an idiom out
-  ("no pasa nada": nothing happens; "geht nicht hervor": is not evident).
+* everyday words added this stop (es "no pasa", fr "rejet", "pas clair") and the guards that keep an idiom out ("no pasa
+  nada": nothing happens; Polish "przechodzi do": moves on to).
 """
 
 from __future__ import annotations
@@ -108,12 +108,11 @@ def test_the_new_languages_are_listed() -> None:
 EVERYDAY = [
     ("Criterio 2: No pasa.\n", [(2, R)]),
     ("Criterio 2: cumple, no pasa nada.\n", [(2, P)]),
-    ("Critère 2 : au rouge.\n", [(2, R)]),
-    ("Critère 2 : au vert.\n", [(2, P)]),
     ("Critère 2 : rejet.\n", [(2, R)]),
-    ("Critère 2 : on ne sait pas.\n", [(2, I)]),
-    ("Kriterium 2: geht nicht.\n", [(2, R)]),
-    ("Kriterium 2: Aus den Zahlen geht nicht hervor.\n", [(2, None)]),
+    ("Critère 2 : pas clair.\n", [(2, I)]),
+    ("Critère 2 : impossible à dire.\n", [(2, I)]),
+    ("Kryterium 2: przechodzi.\n", [(2, P)]),
+    ("Kryterium 2: spółka przechodzi do kolejnej fazy.\n", [(2, None)]),
 ]
 
 
