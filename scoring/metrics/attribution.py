@@ -87,6 +87,22 @@ def _title_key(title: object) -> str:
     return text[4:] if text.startswith("the ") else text
 
 
+def _source_title_keys(document: object) -> tuple[str, ...]:
+    """A source's title keys: its whole title and, when it has a subtitle after a colon, its main title alone.
+
+    Writers cite a book by its main title ("Margin of Safety (1991)" for *Margin of Safety: Risk-Averse Value
+    Investing Strategies for the Thoughtful Investor*); §7.8's edit distance of 3 is measured against either.
+
+    >>> _source_title_keys("Margin of Safety: Risk-Averse Value Investing")
+    ('margin of safety risk averse value investing', 'margin of safety')
+    >>> _source_title_keys("The Intelligent Investor")
+    ('intelligent investor',)
+    """
+    whole = _title_key(document)
+    main = _title_key(str(document or "").split(":", 1)[0]) if ":" in str(document or "") else ""
+    return (whole, main) if main and main != whole else (whole,)
+
+
 def _document_hits(case: Case, investor: InvestorProfile) -> list[tuple[Mapping[str, Any], SourceRef]]:
     hits = []
     for c in case.parsed.get("citations") or ():
@@ -102,7 +118,7 @@ def _document_hits(case: Case, investor: InvestorProfile) -> list[tuple[Mapping[
         for s in case.sources:
             if s.year is None or abs(year - s.year) > 1:
                 continue
-            if _edit_within(title, _title_key(s.document), 3):
+            if any(_edit_within(title, key, 3) for key in _source_title_keys(s.document)):
                 hits.append((c, s))
     return hits
 

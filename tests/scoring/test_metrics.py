@@ -532,6 +532,23 @@ def test_sap3_reads_the_citations_locator_roman_numerals_and_ranges():
     assert levels(cite, "as Part II argues", sources=roman) == (1.0, 1.0, 0.0)
 
 
+def test_sap2_credits_a_book_cited_by_its_main_title():
+    # s38user: "Margin of Safety (1991)" cites Klarman's book, whose full title carries a subtitle 60 characters long
+    klarman = InvestorProfile("Seth Klarman", aliases=("Klarman",))
+    book = (SourceRef("Margin of Safety: Risk-Averse Value Investing Strategies for the Thoughtful Investor", 1991,
+                      "Seth Klarman", None),)
+    def sap2_of(document, year=1991):
+        c = sap_case([{"investor": "Klarman", "claim": "c"}], [{"entity": None, "document": document, "year": year}],
+                     investor=klarman, sources=book)
+        return sap_at_k(c, 2)
+    assert sap2_of("Margin of Safety") == 1.0
+    assert sap2_of("Margin of Safety: Risk-Averse Value Investing Strategies for the Thoughtful Investor") == 1.0
+    assert sap2_of("Margins of Safety") == 1.0          # within 3 edits of the main title
+    assert sap2_of("Margin of Error") == 0.0            # 6 edits from the main title
+    assert sap2_of("Margin of Safety", year=1995) == 0.0  # the year still binds
+    assert sap2_of("Risk-Averse Value Investing") == 0.0  # the subtitle alone is not the title
+
+
 def test_sap_not_applicable_without_ground_truth():
     c = sap_case([{"investor": "Buffett", "claim": "c"}], [], investor=None)
     assert sap_at_k(c, 1) is None
