@@ -231,6 +231,17 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                 INCONCLUSIVE, ("open", "remain", "too", "jury", "hard"), strength=HEDGED),
     VerdictWord("\u2753", INCONCLUSIVE, ("\u2753",), strength=HEDGED, negatable=False),
     VerdictWord("\u26a0", INCONCLUSIVE, ("\u26a0",), strength=WEAK, negatable=False),
+    # -- the same approval given by nobody ("Nobody would like that.", "No investor would welcome this.", "Few holders would
+    # love that.") or by the investor's adversaries ("The short sellers would love that.", "Competitors would welcome this."):
+    # bad news for the gate (s38break). The match starts at the subject, so it wins over the approval below, which starts later.
+    VerdictWord(_I(r"\b(?:nobody|no[\s-]one|(?:no|few)\s+(?:(?!doubt\b|wonder\b|question\b)[a-z-]+\s+){0,2}?(?:investors?|buyers?|readers?|holders?|owners?"
+                   r"|analysts?|lenders?|shareholders?|one))\s+(?:would|will)\s+(?:ever\s+)?(?:like|love|approve\s+of|welcome|applaud)"
+                   r"\s+(?:that|this|it|these|those)\b" + _ENDS
+                   + r"|\b(?:short[\s-]sellers?|shorts|bears|rivals?|competitors?|critics|sceptics|skeptics)\s+(?:would|will|'d|\u2019d)"
+                   r"\s+(?:(?:very\s+)?much\s+|certainly\s+|surely\s+|probably\s+)?(?:like|love|welcome|applaud)"
+                   r"\s+(?:that|this|it|these|those)\b" + _ENDS),
+                REJECT, ("nobody", "no", "few", "short", "shorts", "bears", "rival", "rivals", "competitor", "competitors",
+                         "critics", "sceptics", "skeptics"), strength=HEDGED, negatable=False),
     # -- the investor's or the reader's approval standing as the verdict, closing its clause (s38wild): "Lynch would like
     # that.", "exactly what Soros looks for", "That's exactly the indifference you want."; its refusal: "Lynch would not like
     # that.", "Graham would balk at this." Hedged: a committed word of the section outranks it.

@@ -1,0 +1,55 @@
+"""Breaks of stop 38's parser changes (issue 13), found by texts written for them (s38break; paper §7.5).
+
+s38wild read the investor's or the reader's approval closing a clause ("Lynch would like that.") as a hedged PROCEED.
+Said by nobody, or by the investor's adversaries, the same words are no approval: the texts below were written for these
+tests, and every expected reading was worked by hand against the bundled Lynch card with the embedder off.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.scoring.parse import parse_response
+
+LYNCH = "lynch_six_category_framework"  # 1 company category, 2 price vs growth, 3 balance sheet, 4 story check
+
+_HEAD = ("Lynch category: stalwart, earnings up 9% a year. Pass.\n\n"
+         "Price versus growth: PEG of 0.8. Pass.\n\n"
+         "Balance sheet strength: debt to equity is 2.5 and rising. ")
+
+
+def _gate3(closing: str) -> tuple[str | None, float]:
+    result = parse_response(_HEAD + closing + "\n", LYNCH, embedder=False)
+    assert result.status == "ok", result.reason
+    (g,) = [g for g in result.gates if g.gate == 3]
+    return g.verdict, g.confidence
+
+
+@pytest.mark.parametrize("closing", [
+    "Nobody would like that.",
+    "No investor would like that.",
+    "No sane value buyer would welcome this.",
+    "Few holders would love that.",
+])
+def test_an_approval_that_nobody_gives_is_a_refusal_not_a_pass(closing: str) -> None:
+    verdict, confidence = _gate3(closing)
+    assert verdict == "REJECT"
+    assert confidence < 0.9  # hedged, as the approval it negates
+
+
+@pytest.mark.parametrize("closing", [
+    "The short sellers would love that.",
+    "Competitors would welcome this.",
+    "The bears will like that.",
+])
+def test_the_adversaries_approval_is_bad_news_for_the_gate(closing: str) -> None:
+    verdict, confidence = _gate3(closing)
+    assert verdict == "REJECT"
+    assert confidence < 0.9
+
+
+def test_the_investors_own_approval_still_passes() -> None:
+    # the control: s38wild's reading is kept
+    assert _gate3("Lynch would like that.")[0] == "PROCEED"
+    assert _gate3("Any investor would like that.")[0] == "PROCEED"
+    assert _gate3("No doubt investors would like that.")[0] == "PROCEED"
