@@ -258,6 +258,16 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                    + _ENDS + r"|\b(?:would|will|'d|\u2019d)\s+(?:balk|baulk|wince|frown|run\s+a\s+mile|walk\s+away)\b"
                    r"|\b(?:would|will|'d|\u2019d)\s+(?:hate|dislike)\s+(?:that|this|it|these|those)\b" + _ENDS),
                 REJECT, ("would", "will", "'d", "\u2019d", "wouldn", "won"), strength=HEDGED, negatable=False),
+    # The same empty noun standing for a downside named just before it: "the main risk here, and it's a strong one.", "a
+    # threat. It is a strong one." -- a strong risk is bad news for the gate (s38break). The match starts at the downside noun,
+    # so it wins over the appraisal below, which starts later.
+    VerdictWord(_I(r"\b(?:risks?|threats?|headwinds?|drags?|dangers?|hazards?|problems?|concerns?|worry|worries|red\s+flags?)\b"
+                   r"(?:\s+(?:here|now|today|to\s+watch))?[ \t]*(?:,[ \t]*and|[.;]|[ \t]+and)?\s+(?:it|that|this)(?:'s|\u2019s|\s+is)"
+                   r"\s+(?:an?\s+)?(?:(?:very|really|genuinely|clearly|pretty)\s+)?(?:strong|big|real|serious|large|major|huge)\s+ones?\b"
+                   + _CLOSED),
+                REJECT, ("risk", "risks", "threat", "threats", "headwind", "headwinds", "drag", "drags", "danger", "dangers",
+                         "hazard", "hazards", "problem", "problems", "concern", "concerns", "worry", "worries", "red"),
+                strength=HEDGED, negatable=False),
     # An appraisal of the facts just given, as a predicate with an empty noun, closing its clause (s38wild): "Both are strong
     # numbers.", "That's the prevailing bias, and it's a strong one.", "These are weak figures." Hedged.
     VerdictWord(_I(_FACTS_ARE + r"(?:strong|solid|good|great|healthy|excellent|decent|encouraging|reassuring|impressive)"

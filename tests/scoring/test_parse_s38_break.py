@@ -53,3 +53,21 @@ def test_the_investors_own_approval_still_passes() -> None:
     assert _gate3("Lynch would like that.")[0] == "PROCEED"
     assert _gate3("Any investor would like that.")[0] == "PROCEED"
     assert _gate3("No doubt investors would like that.")[0] == "PROCEED"
+
+
+# ---------------------------------------------------------------- "it's a strong one" said of a risk
+
+@pytest.mark.parametrize("closing", [
+    "The refinancing wall is the main risk here, and it's a strong one.",
+    "The refinancing wall is a threat. It is a strong one.",
+    "Rising rates are the headwind, and that's a big one.",
+])
+def test_a_strong_one_said_of_a_risk_is_no_pass(closing: str) -> None:
+    # s38wild's empty-noun appraisal ("it's a strong one") stands for the noun before it: a strong risk is bad news
+    verdict, confidence = _gate3(closing)
+    assert verdict == "REJECT"
+    assert confidence < 0.9
+
+
+def test_a_strong_one_said_of_the_facts_still_passes() -> None:
+    assert _gate3("Net cash covers the debt twice, and it's a strong position; both are strong numbers.")[0] == "PROCEED"
