@@ -186,7 +186,10 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     # a minimum not reached: "falls short", "comes up short", "misses the bar", "under the hurdle"
     VerdictWord(_I(r"\b(?:falls?|fell|falling)\s+short\b|\b(?:comes?|came|coming)\s+up\s+short\b"
                    r"|\bmiss(?:es|ed)?\s+the\s+(?:bar|mark|hurdle|threshold|cut-?off|minimum|test)\b"
-                   r"|\bmiss(?:es|ed)?\s+(?:the|our|my|its|their)\s+target\b"
+                   # a target of the gate's own: closing the clause, or "of"/"by" a figure, or "(that) we set" -- not a
+                   # "target date" or a "target for store openings" (s38break)
+                   r"|\bmiss(?:es|ed)?\s+(?:the|our|my|its|their)\s+target(?=[ \t]*(?:[.;:,!)]|$|\n|(?:of|by)\b"
+                   r"|(?:that\s+)?(?:we|i|they|you|he|she)\s+set\b|set\b))"
                    r"|\b(?:under|below|short\s+of)\s+the\s+hurdle\b"),
                 REJECT, ("fall", "fell", "come", "came", "coming", "miss", "under", "below", "short")),
     VerdictWord("[\u274c\u2717\u2718\u2716\u26d4\U0001f6d1\U0001f534]", REJECT, ("\u274c", "\u2717", "\u2718", "\u2716", "\u26d4", "\U0001f6d1", "\U0001f534"), negatable=False),

@@ -71,3 +71,26 @@ def test_a_strong_one_said_of_a_risk_is_no_pass(closing: str) -> None:
 
 def test_a_strong_one_said_of_the_facts_still_passes() -> None:
     assert _gate3("Net cash covers the debt twice, and it's a strong position; both are strong numbers.")[0] == "PROCEED"
+
+
+# ---------------------------------------------------------------- "missed its target" said of another target
+
+@pytest.mark.parametrize("closing", [
+    "Management missed its target date for the new plant, but debt to equity of 0.3 is comfortable.",
+    "The company missed its target for store openings last year; debt to equity is 0.3.",
+])
+def test_a_missed_target_of_something_else_is_no_verdict_on_the_gate(closing: str) -> None:
+    # s38wild widened "misses the bar" to "misses its target"; a target date or a target for store openings is no bar
+    # of the gate (the second read REJECT at confidence 0.95)
+    verdict, confidence = _gate3(closing)
+    assert verdict != "REJECT" or confidence < 0.9
+    assert verdict != "REJECT"
+
+
+@pytest.mark.parametrize("closing", [
+    "Debt to equity is 0.9 and misses our target of 0.5.",
+    "Debt to equity of 0.9 misses the target I set.",
+    "Debt to equity of 0.9 misses the target.",
+])
+def test_a_missed_target_of_the_gate_still_fails(closing: str) -> None:
+    assert _gate3(closing)[0] == "REJECT"
