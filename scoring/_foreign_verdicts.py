@@ -44,7 +44,7 @@ from ipb.engine._json import _schema_errors
 from ipb.engine._yaml import load_yaml
 from ipb.errors import ErrorGroup, IpbError
 
-__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "ORDINALS", "LAST_WORDS", "NEGATORS", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
+__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "ORDINALS", "LAST_WORDS", "NEGATORS", "TRAILING_NEGATOR", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
            "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
            "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "edged", "MARK_END", "guard", "load_languages"]
 
@@ -80,7 +80,7 @@ def bounded(word: str) -> str:
     'ผ่าน(?!มา|ทาง|ไป|พ้น)'
     """
     body = _body(word)
-    return body + guard(word) if unspaced(word) else edged(body, word)
+    return body + guard(word) if unspaced(word) else edged(body, word) + guard(word)
 
 
 #: Devanagari vowel signs, virama and other combining marks: part of a word, though Python's ``\w`` (and so ``\b``)
@@ -108,11 +108,15 @@ def edged(body: str, word: str) -> str:
 def guard(word: str) -> str:
     """The lookahead that keeps ``word`` from matching inside another word it begins; ``""`` when it needs none.
 
-    >>> guard("ซื้อ"), guard("bestanden")
-    ('(?!ขาย|คืน)', '')
+    >>> guard("ซื้อ"), guard("bestanden"), re.search("no pasa" + guard("no pasa"), "no pasa nada") is None
+    ('(?!ขาย|คืน)', '', True)
     """
     after = _tables()["guards"].get(word.lower())
-    return f"(?!{'|'.join(map(re.escape, after))})" if after else ""
+    if not after:
+        return ""
+    if not unspaced(word):  # a spaced word's continuation is the next word: "geht nicht hervor", "no pasa nada"
+        return rf"(?![ \t]+(?:{'|'.join(map(re.escape, after))})\b)"
+    return f"(?!{'|'.join(map(re.escape, after))})"
 
 
 @lru_cache(maxsize=1)
@@ -160,7 +164,7 @@ def _tables() -> dict[str, Any]:
         "plain": {v: merged("plain", v) for v in _PLAIN_ORDER},
         "guards": guards,
         "negators": merged("negators"), "prefix_negators": merged("prefix_negators"),
-        "not_only": merged("not_only"), "yes": merged("answer_yes"), "no": merged("answer_no"),
+        "not_only": merged("not_only"), "negators_after": merged("negators_after"), "clause_joins": merged("clause_joins"), "yes": merged("answer_yes"), "no": merged("answer_no"),
         "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"),
         "labels": tuple(dict.fromkeys(merged("labels") + merged("final_labels"))), "final_labels": merged("final_labels"), "mistakes": merged("mistakes"),
         "conditionals": merged("conditionals"),
@@ -199,6 +203,16 @@ NEGATORS: Final = frozenset(_tables()["negators"])
 
 #: Words right after a negator that make it no negation ("nicht nur erfüllt", "não só atende": not only meets).
 NOT_ONLY: Final = frozenset(w.lower() for w in _tables()["not_only"])
+
+#: Negators that follow the verdict verb they negate, within its clause ("erfüllt das Kriterium nicht", "oppfyller
+#: selskapet ikke kravet", "uygun değil"): after a negatable verdict word, up to three words of the same clause
+#: (no punctuation, no joining word of ``clause_joins`` such as "und", "aber", "weil") and then one of them, not
+#: followed by a word of ``not_only`` ("erfüllt es nicht nur formal": not only), negate it as "not" before it does.
+#: Matched at the end of the verdict word in the lower-cased text.
+TRAILING_NEGATOR: Final = re.compile(
+    r"(?:[ \t]+(?!(?:" + "|".join(map(re.escape, _tables()["clause_joins"] + _tables()["negators_after"])) + r")\b)[\w%'\u2019-]+){0,3}?"
+    r"[ \t]+(?:" + "|".join(map(re.escape, _tables()["negators_after"])) + r")\b"
+    r"(?![ \t]+(?:" + "|".join(map(re.escape, sorted(NOT_ONLY))) + r")\b)") if _tables()["negators_after"] else re.compile(r"(?!)")
 
 #: Answers to a gate's question ("Erfüllt? Ja", "¿Cumple? Sí", "是否符合:是").
 YES_WORDS: Final[tuple[str, ...]] = _tables()["yes"]

@@ -29,7 +29,7 @@ from ipb.engine._yaml import load_yaml
 from ipb.errors import ErrorGroup, IpbError
 from ipb.scoring import _foreign_verdicts as fv
 
-__all__ = ["ACTS", "PREDICATES", "PHRASES", "PHRASE_SIDES", "KINDS", "load_acts", "phrase_key"]
+__all__ = ["ACTS", "ANSWERS", "PREDICATES", "PHRASES", "PHRASE_SIDES", "KINDS", "load_acts", "phrase_key", "phrase_reading"]
 
 #: The kinds of act a block lists, in file order.
 KINDS: Final = ("enter", "leave", "keep", "watch", "approved", "rejected")
@@ -88,7 +88,72 @@ for _kind in KINDS:
     for _w in _words(_kind, False):
         PHRASE_SIDES.setdefault(phrase_key(_w), _kind)
 
-#: One pattern for every phrase (longest first, so "wir lassen die finger davon" is read whole), searched in an answer's
-#: closing only (:mod:`._acted`).
-PHRASES: Final = re.compile("(?i:" + "|".join(fv.bounded(w) for w in sorted(PHRASE_SIDES, key=len, reverse=True)) + ")")
+
+
+def _clitic_variant(phrase: str, clitics: tuple[str, ...], after: tuple[str, ...]) -> str | None:
+    """A pattern for ``phrase`` negated around its verb, French-style: a clitic negator between its first word (the
+    subject) and the second (the verb), a negator optionally after the verb ("nous achetons" -> "nous n'achetons pas",
+    "nous passons notre tour" -> "nous ne passons pas notre tour"); None for a phrase of one word.
+
+    >>> bool(re.fullmatch(_clitic_variant("nous achetons", ("ne", "n'"), ("pas",)) or "", "nous n’achetons pas"))
+    True
+    """
+    words = phrase.split()
+    if len(words) < 2:
+        return None
+    clitic = "(?:" + "|".join(re.escape(c).replace("'", "['\u2019][ \t]*") if c.endswith("'") else re.escape(c) + "[ \t]+"
+                              for c in clitics) + ")"
+    negator = "(?:[ \t]+(?:" + "|".join(re.escape(a) for a in after) + "))?" if after else ""
+    rest = "".join("[ \t]+" + re.escape(w).replace("'", "['\u2019]") for w in words[2:])
+    return (r"\b" + re.escape(words[0]) + "[ \t]+" + clitic + re.escape(words[1]).replace("'", "['\u2019]") + negator + rest
+            + r"(?![^\W_])")
+
+
+#: Negated phrases of the languages that wrap the verb in a negation (``clitic_negators``, ``negators_after``: French
+#: "nous n'achetons pas", "on ne reste pas à l'écart") -> the kind of the phrase they negate.
+_NEGATED: dict[str, str] = {}
+_NEGATED_PATTERNS: list[str] = []
+for _block in _blocks().values():
+    _clitics = tuple(_block.get("clitic_negators") or ())
+    if not _clitics:
+        continue
+    for _kind in KINDS:
+        for _w in _block.get(_kind) or ():
+            _variant = _clitic_variant(phrase_key(_w), _clitics, tuple(_block.get("negators_after") or ()))
+            if _variant is not None:
+                _NEGATED_PATTERNS.append(_variant)
+_NEGATED_RE: Final = re.compile("(?i:" + "|".join(_NEGATED_PATTERNS) + ")") if _NEGATED_PATTERNS else None
+_CLITIC_WORDS: Final = frozenset(phrase_key(w) for b in _blocks().values() for w in (b.get("clitic_negators") or ()))
+_AFTER_WORDS: Final = frozenset(phrase_key(w) for b in _blocks().values() for w in (b.get("negators_after") or ()))
+
+#: One pattern for every phrase (longest first, so "wir lassen die finger davon" is read whole) and, first, every form
+#: negated around the verb ("nous n'achetons pas" read whole), searched in an answer's closing only (:mod:`._acted`).
+PHRASES: Final = re.compile("(?i:" + "|".join(_NEGATED_PATTERNS + [fv.bounded(w) for w in sorted(PHRASE_SIDES, key=len, reverse=True)]) + ")")
+
+
+def phrase_reading(matched: str) -> tuple[str | None, bool]:
+    """(kind, negated) of a phrase :data:`PHRASES` matched: its kind from :data:`PHRASE_SIDES`, or, for a form negated
+    around the verb, the kind of the phrase without its negators and True.
+
+    >>> phrase_reading("Nous achetons"), phrase_reading("nous n’achetons pas"), phrase_reading("on ne reste pas à l'écart")
+    (('enter', False), ('enter', True), ('leave', True))
+    """
+    key = phrase_key(matched)
+    kind = PHRASE_SIDES.get(key)
+    if kind is not None or _NEGATED_RE is None or _NEGATED_RE.fullmatch(matched) is None:
+        return kind, False
+    for clitic in _CLITIC_WORDS:
+        if clitic.endswith("'"):  # "nous n'achetons pas" -> nous, n', achetons, pas
+            key = re.sub(r"(?<![^\W_])" + re.escape(clitic), clitic + " ", key)
+    words = key.split()
+    if len(words) > 2 and words[1] in _CLITIC_WORDS:
+        del words[1]
+    if len(words) > 2 and words[2] in _AFTER_WORDS:
+        del words[2]
+    return PHRASE_SIDES.get(" ".join(words)), True
+
+
+#: Answer particles of the other languages ("Nein,", "Non,", "Нет,"), from each block's ``answers``: opening a sentence
+#: after a question they answer it, and the words after them are the answer (:func:`._closing.answer_particle_end`).
+ANSWERS: Final[tuple[str, ...]] = tuple(dict.fromkeys(phrase_key(w) for b in _blocks().values() for w in (b.get("answers") or ())))
 

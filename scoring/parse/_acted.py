@@ -67,12 +67,14 @@ _STATUS_LABEL = re.compile(
     rf"(?i)(?:^|(?<=\n))[ \t>*_#-]*(?:[\w'-]+[ \t]+){{0,2}}(?:status|state|result|outcome|decision|verdict|ruling)[*_]{{0,2}}[ \t]*"
     rf"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{{0,2}}[ \t]*(?:not[ \t]+(?:yet[ \t]+)?)?(?P<pred>{_PRED_ANY})\b")
 #: The decision's object before a predicate, in the closing paragraph: "idea shelved", "the programme will be wound
-#: down", "it should be paused" ("it" only with a verb of obligation or the future: "it is suspended" may be a dividend).
+#: down", "it should be paused", "it will not be bought" (a negation there is ``consider``'s to apply) ("it" only with a
+#: verb of obligation or the future: "it is suspended" may be a dividend).
 _OBJECT_PRED = re.compile(
     r"(?i)\b(?:(?:(?:the|this|our|my|its|that)[ \t]+)?(?:[\w-]+[ \t]+)?(?:idea|thesis|hypothesis|trade|bet|position|stake|proposal|plan|"
     r"project|programme|program|strategy|deal|investment|tranche|funding|portfolio|mandate|request|test)"
-    r"(?:[ \t]+(?:is|are|was|were|has[ \t]+been|have[ \t]+been|will[ \t]+be|would[ \t]+be|should[ \t]+be|must[ \t]+be|is[ \t]+to[ \t]+be|"
-    r"gets|got))?|it\s+(?:will|should|must|is\s+to|would)\s+be)"
+    r"(?:[ \t]+(?:(?:is|are|was|were|isn't|aren't|wasn't|weren't)(?:[ \t]+not)?|has[ \t]+been|have[ \t]+been|"
+    r"(?:will|would|should|must)(?:[ \t]+(?:not|never))?[ \t]+be|(?:won't|wouldn't|shouldn't)[ \t]+be|is[ \t]+to[ \t]+be|"
+    r"gets|got))?|it\s+(?:(?:will|should|must|is\s+to|would)(?:\s+(?:not|never))?|won't|wouldn't|shouldn't)\s+be)"
     rf"[ \t]+(?:now[ \t]+|therefore[ \t]+|then[ \t]+)?(?P<pred>{_PRED_ANY})\b")
 #: A decider as the subject of a predicate in the active voice, ending right before it: "the committee ", "Committee
 #: members nonetheless ", "the board has " (then "approved a second tranche").
@@ -82,6 +84,43 @@ _DECIDER_BEFORE = re.compile(
 #: The reported act itself, its object following ("approved a second tranche", "backed the funding").
 _REPORTED = re.compile(r"(?i)(?P<pred>approved|backed|funded|rejected|vetoed|turned[ \t]+down|excluded|divested)[ \t]+"
                        r"(?:the|a|an|its|our|their|[$\d]|SAR|USD|EUR)\b")
+
+
+
+def _base_forms(participles: tuple[str, ...]) -> tuple[str, ...]:
+    """The base forms a one-word "-ed" participle may have ("approved" -> approve, "accepted" -> accept, "dropped" ->
+    drop): every candidate, a stem that is no word matching nothing.
+
+    >>> _base_forms(("approved", "dropped", "greenlit"))
+    ('approv', 'approve', 'drop', 'dropp', 'droppe')
+    """
+    forms: set[str] = set()
+    for w in participles:
+        if " " in w or "-" in w or not w.endswith("ed"):
+            continue
+        forms.update((w[:-1], w[:-2]))
+        if len(w) > 4 and w[-3] == w[-4]:
+            forms.add(w[:-3])
+    return tuple(sorted(forms))
+
+
+_BASES = {side: _base_forms(words) for side, words in PREDICATES.items()}
+#: A reported act in its base form after a decider and an auxiliary or a verb of choosing: "the investment committee
+#: did not approve the proposal", "the board voted to fund the tranche", "the fund declined to back the deal" (the
+#: decider and its verb are checked behind it with :data:`_DECIDER_AUX_BEFORE`).
+_REPORTED_BASE = re.compile(rf"(?i)(?P<pred>{_alternation(_BASES[1] + _BASES[0])})[ \t]+(?:the|a|an|its|our|their|this|that|[$\d]|SAR|USD|EUR)\b")
+_DECIDER_AUX_BEFORE = re.compile(
+    rf"(?i)\b(?:committee|board|council|fund|ministry|members|trustees|partners|we|i)(?:{_APOS}s)?[ \t]+"
+    r"(?:(?:has|have|had|nonetheless|unanimously|finally|formally|also|then)[ \t]+){0,2}"
+    rf"(?P<aux>did(?:[ \t]+not|n{_APOS}t)?|will[ \t]+not|won{_APOS}t|would[ \t]+not|wouldn{_APOS}t|"
+    r"(?:declined|refused)[ \t]+to|(?:voted|decided|chose|agreed|opted)[ \t]+(?:not[ \t]+)?to)[ \t]+\Z")
+
+#: The company as the object of a buy or a sale in the passive, the future or an obligation: "it will not be bought",
+#: "the stock should be sold" (negation: ``consider``); group ``act``, the side by :data:`_PASSIVE_SOLD`.
+_PASSIVE_ACT = re.compile(
+    r"(?i)\b(?:it|the[ \t]+(?:stock|shares|company|business|firm|name))[ \t]+(?:(?:will|would|should|must|is[ \t]+to)(?:[ \t]+(?:not|never))?"
+    rf"|won{_APOS}t|wouldn{_APOS}t|shouldn{_APOS}t)[ \t]+be[ \t]+(?P<act>bought|purchased|acquired|added|sold|dumped|exited)\b")
+_PASSIVE_SOLD = frozenset({"sold", "dumped", "exited"})
 
 _PRONOUNS = frozenset({"it", "them"})
 #: The most matches one closing reading weighs (a closing of a megabyte is no closing).
@@ -111,6 +150,7 @@ _TRIGGERS: list[Trigger] = [
     *(Trigger(w.split()[0].lower(), _ACT_RE[side], k) for k, (side, words) in enumerate(ACTS.items()) for w in words),
     *(Trigger(w, _STATUS_LABEL, 10) for w in ("status", "state", "result", "outcome", "decision", "verdict", "ruling")),
     *(Trigger(w, _REPORTED, 11) for w in ("approved", "backed", "funded", "rejected", "vetoed", "turned", "excluded", "divested")),
+    *(Trigger(w, _REPORTED_BASE, 13) for w in _BASES[1] + _BASES[0]),
 ]
 _PRED_TRIGGERS = [Trigger(w.split()[0].lower(), re.compile(rf"(?i)(?P<pred>{re.escape(w).replace(chr(92) + ' ', '[ ' + chr(9) + ']+')})\b"), 12)
                   for side in PREDICATES.values() for w in side]
@@ -255,6 +295,17 @@ class _ActedMixin(_ParserState):
                     continue
                 side = _side_of_predicate(m.group("pred"))
                 yield m.start("pred"), m.end("pred"), ix.pass_outcome if side else ix.fail_outcome, u, True
+            elif key == 13:  # "the investment committee did not approve the proposal" (negation: ``consider``)
+                aux = _DECIDER_AUX_BEFORE.search(masked, max(self.units[u].start, m.start() - 80), m.start())
+                if aux is None:
+                    continue
+                side = m.group("pred").lower() in _BASES[1]  # ("declined to back": :data:`._final_words._REFUSED_TO`)
+                yield m.start("pred"), m.end("pred"), ix.pass_outcome if side else ix.fail_outcome, u, True
+        for m in self._closing_matches(_PASSIVE_ACT):  # "it will not be bought", in the closing
+            u = self._unit_at(m.start("act"))
+            if u >= 0 and closing(u):
+                sold = m.group("act").lower() in _PASSIVE_SOLD
+                yield m.start("act"), m.end("act"), ix.fail_outcome if sold else ix.pass_outcome, u, True
         for m in self._closing_matches(_RISK_ACT):  # "so I'm taking risk off", "I'm cutting risk", in the closing
             u = self._unit_at(m.start())
             if u < 0 or not closing(u):
@@ -277,13 +328,13 @@ class _ActedMixin(_ParserState):
                 yield m.start(), m.end(), outcome, u, True
         for m in self._closing_matches(_aw.PHRASES):  # "wir steigen ein", "nous passons notre tour", "继续观望", in the closing
             u = self._unit_at(m.start())
-            kind = _aw.PHRASE_SIDES.get(_aw.phrase_key(m.group()))
+            kind, negated = _aw.phrase_reading(m.group())  # ("nous n'achetons pas": a form negated round the verb)
             if u < 0 or kind is None or not closing(u):
                 continue
             if fv.unspaced(m.group()) and _OPEN_TAIL.match(masked, m.end()):
                 continue
             outcome = _phrase_outcome(kind, ix)
-            if outcome and not fv.unspaced(m.group()) and _negated_after(masked, m.end()):
+            if outcome and not fv.unspaced(m.group()) and (negated or _negated_after(masked, m.end())):
                 outcome = {ix.pass_outcome: ix.fail_outcome, ix.fail_outcome: ix.pass_outcome}.get(outcome)
             if outcome:
                 yield m.start(), m.end(), outcome, u, True

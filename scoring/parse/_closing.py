@@ -24,6 +24,7 @@ import re
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger
+from ipb.scoring.parse._act_words import ANSWERS
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 
@@ -47,9 +48,10 @@ __all__ = [
 ]
 
 #: A sentence opening with an answer particle, after at most a connective ("So no,", "Then yes:", "In short, no -").
+#: Other languages' particles are the ``answers`` of their acts blocks (grammar/languages.yaml): "Nein, wir kaufen.".
 _ANSWER_OPENS = re.compile(
     r"(?i)[ \t>*_#-]*(?:(?:so|then|well|thus|hence|and|in[ \t]+short|short[ \t]+answer|the[ \t]+short[ \t]+answer[ \t]+is)"
-    r"[ \t]*[,:]?[ \t]+)?(?:yes|no)[ \t]*(?:[,;!:\u2014\u2013]|[ \t]-)")
+    r"[ \t]*[,:]?[ \t]+)?(?:yes|no|" + "|".join(re.escape(w) for w in ANSWERS) + r")[ \t]*(?:[,;!:\u2014\u2013]|[ \t]-)")
 #: Right before a word: a sum's equals sign or an arrow ("... = Buy", "-> SELL", "\u2192 Avoid").
 _RESULT_BEFORE = re.compile(r"(?:=|\u2192|\u21d2|->|=>)[ \t]*[*_]{0,2}[ \t]*\Z")
 #: Right after a word: nothing more on its line but emphasis and a full stop.
@@ -187,6 +189,11 @@ _BUY_QUESTION = re.compile(r"(?i)\b(?:buy|invest|own|purchase|a[ \t]+buy|buying|
 _QUESTION_SPOILERS = re.compile(r"(?i)\b(?:not|never|avoid|sell|selling|short|if|unless|when|should\s+I\s+not|n't)\b|n't\b")
 
 
+#: A line opening a list item ("4. ", "(b) ", "- "); a person who may be the one to buy ("I", "we", "you", "one").
+_LIST_ITEM = re.compile(r"[ \t>]*(?:\(?\d{1,2}[.)]|\(?[a-z][.)]|[-*\u2022])[ \t]+")
+_ASKER = re.compile(r"(?i)\b(?:i|we|you|one|us|me)\b")
+
+
 def buying_answer(text: str, m: re.Match[str]) -> bool | None:
     """For a match of :data:`QUESTION_TRIGGERS`: True when the question before it asks whether to buy and is answered yes,
     False when answered no (or "not yet"), None when the question is about something else.
@@ -197,6 +204,9 @@ def buying_answer(text: str, m: re.Match[str]) -> bool | None:
     >>> m = _ANSWERED.search("Is the debt a problem? No.")
     >>> buying_answer("Is the debt a problem? No.", m) is None
     True
+    >>> t = "4. Insider buying in the last year? No."
+    >>> buying_answer(t, _ANSWERED.search(t)) is None, buying_answer("5. Should we buy? No.", _ANSWERED.search("5. Should we buy? No."))
+    (True, False)
     """
     start = m.start()
     opening = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind("? ", 0, start), text.rfind("! ", 0, start))
@@ -206,6 +216,9 @@ def buying_answer(text: str, m: re.Match[str]) -> bool | None:
         return None
     if other_object(question, buy.end()):
         return None  # "Should you buy the bonds? No.": a question about another thing than the company
+    line_start = text.rfind("\n", 0, start) + 1
+    if _LIST_ITEM.match(text, line_start) is not None and _ASKER.search(question) is None:
+        return None  # "4. Insider buying in the last twelve months? No.": a checklist item asked of the company, no decision
     line_end = text.find("\n", m.end())
     if _ANSWERED.search(text, m.end(), len(text) if line_end < 0 else line_end) is not None:
         return None  # "Worth buying at any price? No. At today's 11x? Yes.": a later question narrows it, and this answer stands back

@@ -127,6 +127,10 @@ _RULES: tuple[_Rule, ...] = (
                                r"(?!(?:to|at|here|now|today|yet|for|more|any|shares|stock|position|exposure|it|them|on|back|"
                                r"until|till|while|again|this|the\s+(?:stock|shares|position|name))\b)[a-z]))\b"
                                r"(?!\s+(?:because|as|on|since)\b)"), 0, stated=False),
+    # "a fine business, but not at this price": the decline at today's price, whatever the verdict on the business
+    _Rule(("not",), re.compile(r"(?i)not\s+at\s+(?:this|these|today['\u2019]s|the\s+current|current|the\s+present)\s+(?:share\s+)?"
+                               r"(?:price|prices|level|levels|valuation|multiple)\b"), 0,
+          re.compile(r"(?i)\b(?:but|just|only|though|yet)[ \t]+\Z")),
     # "I don't need to own it", "we do not want to own the shares"
     _Rule(("own",), re.compile(r"(?i)own\s+(?:it|this|them|the\s+(?:stock|shares|company|business|name|notes|bonds))\b"), 0,
           re.compile(rf"(?i){_DECIDER}\s+(?:don{_APOS}t|do\s+not|wouldn{_APOS}t|would\s+not|won{_APOS}t|will\s+not)\s+(?:want|need)\s+to\s+\Z"),

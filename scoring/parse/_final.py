@@ -1,4 +1,6 @@
-"""The final verdict: the last committed statement of an outcome in the card's words or a verdict word in the conclusion.
+"""The final verdict: the last committed statement of an outcome in the card's words or a verdict word in the conclusion
+(paper §7.5). This module gathers the candidates (outcome words, ratings, idioms, counts, acts) and chooses among them;
+the tests on one word (condition, alternative, another voice, labelled decline) are in :mod:`._final_checks`.
 """
 
 from __future__ import annotations
@@ -37,18 +39,16 @@ from ipb.scoring.parse._decided import (
     relative_clause,
 )
 from ipb.scoring.parse._final_words import (  # moved there
-    _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _LIST_AFTER, _LIST_BEFORE, _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _CORRECTION_BETWEEN, _LEANT,
-    _count, _COUNT_TRIGGERS, _DECLINE_LABEL_BEFORE, _EVERY_TRIGGERS, _DECLINE_PASS_END, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD, _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE,
-    _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASSED_AT_END, _PASSED_SUBJECT, _PASS_SUBJECT, _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS,
-    _POSITION_WORDS, _REVISION_CUE,
+    _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _LEANT, _count, _COUNT_TRIGGERS, _EVERY_TRIGGERS, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD,
+    _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE, _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASSED_AT_END, _PASSED_SUBJECT,
+    _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS, _POSITION_WORDS, _REFUSED_TO, _REVISION_CUE, limit_met,
 )
+from ipb.scoring.parse._final_checks import _FinalChecksMixin, _hypothetical, _persons_act, _swapped, _unsaid  # (_hypothetical: imported from here too)
 from ipb.scoring.parse._acted import _ActedMixin
 from ipb.scoring.parse._final_block import _ClosingBlockMixin
 from ipb.scoring.parse._judged import consequence_end, judged_wrong
-from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
-from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other
 
 
 #: After an outcome word: a noun it names ("the size-up request is denied", "the rebalance proposal", "the divest case"):
@@ -57,52 +57,7 @@ _PROPOSAL_AFTER = re.compile(r"(?i)[ \t-]+(?:request|requests|proposal|proposals
                              r"camp|side|agent|ticket|order)\b")
 
 
-#: A blank line ending right before a line's start; a paragraph break; a character of text (not markup or space).
-_BLANK_BEFORE = re.compile(r"\n[ \t]*\n\Z")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
-_TEXT_CHAR = re.compile(r"[^\s*_#>-]")
-
-
-
-#: Verbs of stating a verdict: negated before an outcome word ("won't say", "can't tell you to"), the outcome is not stated.
-_SAYING = frozenset("say tell give state provide offer declare pick choose name".split())
-
-
-def _unsaid(words: list[str]) -> bool:
-    """Whether a negator precedes a verb of stating among ``words`` (the clause's last words before an outcome word)."""
-    neg = next((i for i, w in enumerate(words) if w in vw.NEGATORS or w.endswith("n't") or w.endswith("n’t")
-                or w == "cannot"), None)
-    return neg is not None and any(w in _SAYING for w in words[neg + 1 :])
-
-
-#: A screen's own result field reading PASS ("Screen result: PASS", '"screen_result": "PASS"'): beside it, a
-#: recommendation's "PASS" in capitals is the screen passed, not the decline.
-_SCREEN_PASSED = re.compile(r"(?i)\bscreen(?:ing)?[ \t_-]*(?:result|outcome|status|verdict)[\"']?[ \t]*[:=][ \t]*[\"']?(?-i:PASS)\b")
-
-
-#: "should" opening its clause, after at most a conjunction: the inverted condition "Should the price halve, ..." (after
-#: its subject, "the student should pass on it", "we should sell", it states a duty, not a condition).
-_INVERTED_SHOULD = re.compile(r"(?i)(?:^|[,;:(\u2014\u2013.!?]|\b(?:and|but|or|so|then|yet))[ \t*_>-]*should\b")
-
-
-def _hypothetical(words: list[str], text: str) -> bool:
-    """Whether the clause words before an outcome (``words``, lower case; ``text`` the same stretch) make it a condition:
-    a conditional word ("if", "unless", "were"), or "should" opening its clause (inverted, "Should it fall 30%, buy").
-
-    >>> _hypothetical(["the", "student", "should"], "the student should "), _hypothetical(["should", "it", "fall"], "Should it fall ")
-    (False, True)
-    """
-    if any(w in vw.CONDITIONALS and w != "should" for w in words):
-        return True
-    return "should" in words and _INVERTED_SHOULD.search(text) is not None
-
-
-def _swapped(outcome: str, pass_outcome: str, fail_outcome: str) -> str | None:
-    """The other side of a negated or refused outcome: the pass outcome for the fail one and back; None for any other."""
-    return {pass_outcome: fail_outcome, fail_outcome: pass_outcome}.get(outcome)
-
-
-class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBlockMixin):
+class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBlockMixin, _FinalChecksMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
     # ------------------------------------------------------------------ final verdict
@@ -184,7 +139,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                 level = max(level, 4)  # "Revised verdict: DECLINE" after "Final verdict: INVEST": the later revision wins
             if _unsaid(clause[-6:]):
                 return  # "I won't say DECLINE", "I can't tell you to INVEST": a refusal to state a verdict names one, states none
-            if _negated(words) or negated_by_prefix(said):  # "我不会在这个价位买入": a negating prefix in the run touching the word
+            if _negated(words) or negated_by_prefix(said) or _REFUSED_TO.search(said) is not None:  # "我不会在这个价位买入": a negating prefix in the run touching the word
                 swapped = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
                 if swapped is None:
                     return
@@ -227,7 +182,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                 continue  # (not "Decision: avoid the crowded trades": a verdict on them)
             rated.add(m.start("word"))
             outcome = synonym_of[word]
-            if outcome == ix.pass_outcome and _BUY_LIMIT.match(masked, m.end("word")) is not None:
+            bought = _BUY_LIMIT.match(masked, m.end("word"))
+            if outcome == ix.pass_outcome and bought is not None and not limit_met(masked, bought):
                 outcome = ix.fail_outcome  # "Recommendation: Buy below $20": a limit under today's price, as for a bare BUY
             consider(m.start("word"), m.end("word"), outcome, 3, u)
         for start, end, outcome, u in getattr(self, "_json_final_fields", lambda: [])():
@@ -251,9 +207,11 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             alone = not masked[unit.start : m.start()].strip(" \t*_#>-") and not masked[m.end() : unit.end].strip(" \t*_.!")
             lead = [w.lower() for w in _WORDS_APOS.findall(masked, max(unit.start, m.start() - 60), m.start())]
             first_person = self._declining_pass(m.start(), u) and (word.startswith("pass") or not (
-                purpose_infinitive(lead) or relative_clause(lead)))  # not "the proposal to buy", "the group we buy"
+                purpose_infinitive(lead) or relative_clause(lead)) and _persons_act(lead))  # not "the proposal to buy", "the
+            # group we buy", "the platform would add 12% of capacity"
             shouted = m.group("word").isupper() and len(m.group("word")) >= 3  # "this is an AVOID", "9/9 - BUY."
-            limit = _BUY_LIMIT.match(masked, m.end()) is not None
+            bought = _BUY_LIMIT.match(masked, m.end())
+            limit = bought is not None
             answered = answer_particle_end(masked, unit.start, m.start())  # "So no, not a buy.": the particle negates nothing
             denied = _negated([w.lower() for w in _WORDS_APOS.findall(masked, max(answered or unit.start, m.start() - 40), m.start())][-4:]) \
                 or negated_by_prefix(masked[max(answered or unit.start, m.start() - 40) : m.start()])  # "我不会买入"
@@ -266,8 +224,9 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                 # buy"), as "I'd pass at this price", or opening the closing sentence of a last paragraph that names no gate
                 # ("Avoid for now.")
             outcome = synonym_of[word]
-            if outcome == ix.pass_outcome and limit:
+            if outcome == ix.pass_outcome and bought is not None and not limit_met(masked, bought):
                 outcome = ix.fail_outcome  # "watch - buy < $36", "buy below 3,600": a limit under today's price, not a buy now
+                # (a limit above the price the answer states, "trading at $16 ... buy below $17", is a buy now)
             consider(m.start(), m.end(), outcome, 3 if alone or limit or denied or result or (first_person and word.startswith("pass")) else 2, u)
         # "3 of 7 tests passed where all 7 are required", "five of six criteria met": the count decides
         for _, m in self._scan(_COUNT_TRIGGERS, limit=MAX_OCCURRENCES):
@@ -298,7 +257,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             if u < 0:
                 continue
             failing = m.group("fail") is not None
-            if not failing and _BUY_LIMIT.match(masked, m.end()) is not None:
+            bought = _BUY_LIMIT.match(masked, m.end())
+            if not failing and bought is not None and not limit_met(masked, bought):
                 failing = True  # "it is a buy below $40": a limit under today's price, as for a bare BUY
             # an idiom that names its decider ('we stay on the sidelines', 'the fund is selling') or can only be a verdict
             # ('the too-hard pile') counts in lower case anywhere
@@ -384,101 +344,3 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
         level, _, outcome, span = max((c for c in candidates if c[0] == top), key=lambda c: c[1])
         self.final_reading = self._final_reading(candidates, set_aside, outcome, span)
         return outcome, span
-
-    def _value_after_cue_wins(self, candidates: list[tuple[int, int, str, Span]]) -> list[tuple[int, int, str, Span]]:
-        """In one sentence after a final cue, the first outcome stated is the verdict; a later, different outcome of the
-        same sentence elaborates it ("Recommendation: increase risk, moving the book toward aggressive" is
-        INCREASE_RISK) and drops one level, unless a corrective "not" or "rather than" stands between them."""
-        first: dict[int, tuple[int, str]] = {}
-        for level, pos, outcome, _ in sorted(candidates, key=lambda c: c[1]):
-            if level >= 4:
-                first.setdefault(self._unit_at(pos), (pos, outcome))
-        out = []
-        for c in candidates:
-            level, pos, outcome, _ = c
-            lead = first.get(self._unit_at(pos)) if level >= 4 else None
-            if lead is not None and lead[0] < pos and lead[1] != outcome \
-                    and _CORRECTION_BETWEEN.search(self.masked, lead[0], pos) is None:
-                c = (level - 1, pos, outcome, c[3])
-            out.append(c)
-        return out
-
-    def _declining_pass(self, start: int, u: int) -> bool:
-        """Whether "pass" at ``start`` (in sentence ``u``) is the investor declining, not a gate passed (:mod:`._pass_sense`)."""
-        if _PASS_SUBJECT.search(self.masked, max(0, start - 12), start) is None:
-            return False
-        before = self.masked[max(self.units[u].start, start - 90) : start]
-        return declines(_WORDS_APOS.findall(before.lower(), _clause_start(before) + 1))
-
-    def _labelled_decline(self, start: int, end: int, final: bool) -> bool:
-        """Whether "pass" at ``start:end`` is the value of a final decision label on a buy decision, in sentence or lower
-        case and closing its sentence: "Verdict: Pass.", "Decision: pass for now" (a decline); not "Final verdict: PASS".
-
-        The label's scope decides between the decision and a gate: the label is the decision's when its sentence is in
-        the final region (``final``) or when it opens the answer's closing paragraph (a blank line before its line, no
-        text after that paragraph); a "Verdict: Pass" line inside a gate's section is that gate's PROCEED.
-        """
-        masked = self.masked
-        if self.ix.pass_outcome != "INVEST" or _DECLINE_PASS_END.match(masked, end) is None:
-            return False
-        label = _DECLINE_LABEL_BEFORE.search(masked, max(0, start - 60), start)
-        if label is None or masked[start:end].isupper() and label.group("advice") is None:
-            return False  # "Verdict: PASS" in capitals may be a checklist's; "Recommendation: PASS" is the action of not buying
-        if label.group("advice") is not None and masked[start:end].isupper() and _SCREEN_PASSED.search(masked) \
-                and not any(masked[h.start : h.end] == "FAIL" for h in self.hits):
-            return False  # "Screen result: PASS / Recommendation: PASS", no test marked FAIL: the screen's own word
-        if final or label.group("advice") is not None:
-            return True  # (a recommendation is the answer's, wherever it stands: '"summary": {"recommendation": "PASS"}')
-        line_start = masked.rfind("\n", 0, label.start() + 1) + 1
-        if not (line_start == 0 or _BLANK_BEFORE.search(masked, max(0, line_start - 8), line_start) is not None):
-            return False
-        after = _PARAGRAPH_BREAK.search(masked, end)  # (the next paragraph break: near, where paragraphs repeat)
-        return after is None or _TEXT_CHAR.search(masked, after.end()) is None
-
-    def _not_the_writers(self, before: str, line_start: int, start: int) -> bool:
-        """Whether an outcome word at ``start`` is someone else's or withdrawn (:mod:`._voice`): another reader's view
-        in its clause, a quotation introduced by a reporting verb, or the value of a label marking it superseded."""
-        masked = self.masked
-        clause = _clause_start(before) + 1
-        if not VOICE_WORDS.isdisjoint(w.lower() for w in _WORDS_APOS.findall(before, clause)) \
-                and OTHER_VOICE.search(before, clause) is not None:
-            return True
-        if quoted_by_other(masked, line_start, start):
-            return True
-        return RETRACTED_LABEL.search(masked, line_start, start) is not None
-
-    def _an_alternative(self, before: str, after: str, outcome: str | None = None) -> bool:
-        """Whether an outcome word is one side of an unresolved alternative with another outcome word:
-        "INVEST or DECLINE", "DECLINE/INVEST", "neither INVEST nor DECLINE", "between INVEST and DECLINE", or an item of
-        a comma list of the card's outcomes ("INVEST, DECLINE, INCONCLUSIVE": every outcome listed is no choice)."""
-        outcome_of, synonym_of = self.ix.outcome_of, self.ix.synonym_of
-        for m in (_LIST_AFTER.match(after), _LIST_BEFORE.search(before)):
-            other = outcome_of.get(_outcome_key(m.group("word"))) if m is not None else None
-            if other is not None and other != outcome:
-                return True
-
-        def verdictive(word: str) -> bool:  # an outcome word, or a word of the synonym table ("buy or sell")
-            return _outcome_key(word) in outcome_of or vw.synonym_key(word) in synonym_of
-
-        m = _ALT_AFTER.match(after)
-        if m is not None and verdictive(m.group("word")):
-            return m.group("join").lower() != "and" or _ALT_BETWEEN.search(before) is not None
-        m = _ALT_BEFORE.search(before)
-        if m is not None and verdictive(m.group("word")):
-            return m.group("join").lower() != "and" or _ALT_BETWEEN.search(before[: m.start()] + " ") is not None
-        return False
-
-    def _after_final_cue(self, u: int, pos: int) -> bool:
-        """Whether ``pos`` follows a final cue in its own sentence: "Final verdict: INVEST" outranks a later
-        "Some investors would DECLINE" of the final region."""
-        cue = self.final_cue_at.get(u)
-        return cue is not None and cue < pos
-
-    def _has_outcome_word(self, u: int) -> bool:
-        """Whether sentence ``u`` holds one of the card's outcome words (searched once per sentence)."""
-        known = self.outcome_units.get(u)
-        if known is None:
-            unit = self.units[u]
-            known = self.ix.outcome_re is not None and self.ix.outcome_re.search(self.masked, unit.start, unit.end) is not None
-            self.outcome_units[u] = known
-        return known

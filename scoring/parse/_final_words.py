@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ipb.engine.numbers import scan_numbers
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._closing import ANSWER_LABEL_TRIGGERS
 
@@ -113,10 +114,49 @@ _ALT_BETWEEN = re.compile(r"\b(?:between|either|neither|whether)\s+\S+\s*\Z|\b(?
                           re.I)
 
 
+#: A verb of refusing right before an act ("the fund declined to back the deal", "we refuse to buy"): the act refused.
+_REFUSED_TO = re.compile(r"(?i)\b(?:declin|refus)(?:e|es|ed|ing)[ \t]+to[ \t]+\Z")
+
+
 #: After a buy word: a price limit under which it would buy ("buy < $36", "buy below 3,600", "buy under $40 only").
 #: The limit names a figure: "buy under the strategy" is no price limit.
 _BUY_LIMIT = re.compile(r"[ \t]*(?:<|\u2264|=<|(?:only\s+)?(?:below|under|beneath|at\s+or\s+below|on\s+a\s+(?:dip|pullback)\s+to)\s+"
                         r"(?:about\s+|around\s+|roughly\s+|~)?(?:[$\u00a3\u20ac\u00a5]|[A-Z]{1,3}\$?\s?)?\d)", re.I)
+
+
+#: Today's price as the answer states it: "trading at $16", "priced at 41.20", "the current price of $16", "share price:
+#: $16", "the $16 price" (group ``num`` of the last form), the figure right after the cue.
+_PRICE_NOW = re.compile(
+    r"(?i)\b(?:(?:trades|trading|traded|priced|quoted|sits|sitting|stands|standing)[ \t]+(?:today[ \t]+|now[ \t]+|currently[ \t]+)?at"
+    r"|(?:current|today's|today\u2019s|share|stock|last)[ \t]+price[ \t]*(?:of|is|at|[:=])|the[ \t]+(?P<num>[$\u00a3\u20ac\u00a5]"
+    r"[ \t]?\d[\d.,]*)[ \t]+(?:share[ \t]+|stock[ \t]+|current[ \t]+)?price\b)")
+_MAX_PRICE_CUES = 20
+
+
+def limit_met(text: str, limit: re.Match[str]) -> bool:
+    """Whether the buy limit ``limit`` (a :data:`_BUY_LIMIT` match: "Buy below $17") is already met: the answer states
+    today's price, one figure however often ("trading at $16 per share", "the $16 price"), and it is under the limit,
+    so the buy is a buy now. Unknown or disputed prices leave the limit a condition (False), as before.
+
+    >>> t = "Marrow trades at $16 a share. Conclusion: buy below $17."
+    >>> limit_met(t, _BUY_LIMIT.match(t, t.index(" below"))), limit_met(t.replace("$16", "$19"), _BUY_LIMIT.match(t, t.index(" below")))
+    (True, False)
+    >>> t = "Conclusion: buy below $17."
+    >>> limit_met(t, _BUY_LIMIT.match(t, t.index(" below")))
+    False
+    """
+    bound = next((n for n in scan_numbers(text, limit.start(), min(len(text), limit.end() + 24)) if n.span[1] >= limit.end()), None)
+    if bound is None or bound.kind not in ("money", "number"):
+        return False
+    prices = set()
+    for i, m in enumerate(_PRICE_NOW.finditer(text)):
+        if i >= _MAX_PRICE_CUES:
+            break
+        start = m.start("num") if m.group("num") else m.end()
+        figure = next(iter(scan_numbers(text, start, min(len(text), start + 16))), None)
+        if figure is not None and figure.kind in ("money", "number") and figure.span[0] - start <= 3:
+            prices.add(figure.value)
+    return len(prices) == 1 and next(iter(prices)) < bound.value
 
 
 #: A rating or signal field that commits to neither outcome: "Signal: neutral", "Overall signal \u2014 neutral", "**Stance:**

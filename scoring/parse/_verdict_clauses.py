@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ipb.scoring._foreign_verdicts import NOT_ONLY
+from ipb.scoring._foreign_verdicts import NOT_ONLY, TRAILING_NEGATOR
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._common import _WORDS_APOS, _Hit
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
@@ -64,8 +64,9 @@ UNSAID = re.compile(r"(?:\bnot|\bnever|n't|\bcannot|\bcan\s+hardly)[ \t]+(?:[a-z
                     r"|,[ \t]*(?:it|this|they|he|she|we|i)\b)[^.;:!?\n(|])*\Z")
 
 
-#: A denial tacked on after a pause: "great, another PASS... not." (sarcasm; the word is negated).
-TRAILING_NOT = re.compile(r"[ \t]*(?:\.{2,}|\u2026)[ \t]*not\b(?![ \t]+[a-z])")
+#: A denial tacked on after a pause: "great, another PASS... not." (sarcasm; the word is negated); or a negator of another
+#: language that follows its verb in the clause ("erfüllt das Kriterium nicht", "oppfyller selskapet ikke kravet": s38lang).
+TRAILING_NOT = re.compile(r"[ \t]*(?:\.{2,}|\u2026)[ \t]*not\b(?![ \t]+[a-z])|" + TRAILING_NEGATOR.pattern)
 
 
 def _clause_start(before: str) -> int:

@@ -49,14 +49,34 @@ _ENDED_BEFORE = re.compile(r"(?i)\b(?:close|closes|closing|closed|exit|exits|exi
                            r"(?:[ \t]+(?:out[ \t]+of|the|our|my|this|that|its|a|an|\d[\d.]*%))*[ \t]+\Z")
 
 
+#: A definite determiner right before a position phrase, no verb of opening before it: "the test position is on",
+#: "that starter position" name a position the text spoke of, they open none ("take the starter position" does).
+_REFERENCE_BEFORE = re.compile(r"(?i)(?<!\w)(?P<verb>(?:open|opens|opening|opened|start|starts|starting|started|take|takes|taking|took|"
+                               r"initiate|initiates|initiating|initiated|put[ \t]+on|putting[ \t]+on|add|adds|adding)[ \t]+)?"
+                               r"(?:the|this|that|its)[ \t]+(?:[\d.,]+%[ \t]+)?\Z")
+
+
+#: A position phrase in title case ("Test Position", "Starter Position"): a heading's topic, no act.
+_TITLED = re.compile(r"[A-Z][\w-]*[ \t-]+Position\b")
+
+
 def opens_position(text: str, start: int) -> bool:
-    """Whether the position phrase at ``start`` is opened, not ended by the verb before it ("close the test position").
+    """Whether the position phrase at ``start`` is opened: not ended by the verb before it ("close the test position"),
+    nor a definite reference without a verb of opening ("the test position is on" speaks of one already named).
 
     >>> t = "Final call: close the test position."
     >>> opens_position(t, t.index("test")), opens_position("My move: starter position.", 9)
     (False, True)
+    >>> t = "The thesis is live and the test position is on; we take the starter position."
+    >>> opens_position(t, t.index("test")), opens_position(t, t.index("starter")), opens_position("A Test Position", 2)
+    (False, True, False)
     """
-    return _ENDED_BEFORE.search(text, max(0, start - 40), start) is None
+    if _ENDED_BEFORE.search(text, max(0, start - 40), start) is not None:
+        return False
+    if _TITLED.match(text, start):
+        return False  # "Reflexivity and a Test Position": a heading's title case names a topic
+    ref = _REFERENCE_BEFORE.search(text, max(0, start - 40), start)
+    return ref is None or ref.group("verb") is not None
 
 
 def enters(pass_outcome: str | None) -> bool:
