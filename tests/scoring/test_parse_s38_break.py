@@ -94,3 +94,25 @@ def test_a_missed_target_of_something_else_is_no_verdict_on_the_gate(closing: st
 ])
 def test_a_missed_target_of_the_gate_still_fails(closing: str) -> None:
     assert _gate3(closing)[0] == "REJECT"
+
+
+# ---------------------------------------------------------------- a buy limit against a price given as a field (s38final)
+
+_EN = ("Adequate Size of the Enterprise: PROCEED, revenue is about $9bn.\n"
+       "Sufficiently Strong Financial Condition: PROCEED, current ratio 2.3.\n"
+       "Earnings Stability: PROCEED, no loss year in the decade.\n\n")
+GRAHAM = "graham_seven_tests_defensive"
+
+
+@pytest.mark.parametrize(("head", "closing", "want"), [
+    # a data block's "Price: $16" is today's price as much as "trades at $16": the limit of $17 is met
+    ("Harlow Mills (HML)\nPrice: $16\n\n", "Conclusion: buy below $17.", "INVEST"),
+    ("", "Conclusion: buy below $17. (Price: $16 at the time of writing.)", "INVEST"),
+    ("Harlow Mills (HML)\n- Ticker: HML\n- **Price:** $16\n\n", "Conclusion: buy below $17.", "INVEST"),
+    ("Harlow Mills (HML)\nPrice: $19\n\n", "Conclusion: buy below $17.", "DECLINE"),
+    # a target or entry price is no price of today: the limit stays a condition
+    ("Harlow Mills (HML)\nTarget price: $16\n\n", "Conclusion: buy below $17.", "DECLINE"),
+])
+def test_a_buy_limit_against_a_price_given_as_a_field(head: str, closing: str, want: str) -> None:
+    result = parse_response(head + _EN + closing, GRAHAM, embedder=False)
+    assert result.final_verdict == want
