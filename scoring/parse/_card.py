@@ -318,7 +318,11 @@ def _build_index(card: Card) -> _CardIndex:
     heads = {n for n in canonical if not (" " in n and n.split()[-1] in canonical)}
     investor_triggers = [Trigger(n.lower(), investor_re) for n in sorted(heads)] + [Trigger("according", investor_re)]
     entity_names = tuple(sorted({*KNOWN_ENTITIES, *investors}, key=len, reverse=True))
-    book_triggers = [Trigger(b.lower(), re.compile(re.escape(b) + r"(?:[ \t]*\((?P<year>(?:1[6-9]|20)\d\d)\))?"), i) for i, b in enumerate(KNOWN_BOOKS)]
+    # the known books and the card's own source titles (s38ufix: SAP@2, paper §7.8, asks no quotes: "in Margin of Safety
+    # (1991)" cites it; without a year a title is read only quoted or emphasised, _citations.py)
+    own_titles = {src.document for src in (*card.sources, *(g.source for g in card.gates if g.source is not None))}
+    books = (*KNOWN_BOOKS, *sorted(t for t in own_titles if t not in KNOWN_BOOKS and len(t.split()) >= 2))
+    book_triggers = [Trigger(b.lower(), re.compile(re.escape(b) + r"(?:[ \t]*\((?P<year>(?:1[6-9]|20)\d\d)\))?"), i) for i, b in enumerate(books)]
 
     gate_texts: list[str] = []
     owner: list[int] = []

@@ -302,10 +302,15 @@ def _nearest_number(text: str, numbers: list[NumberMatch], anchor: int, kind: st
 
 def _stating_number(text: str, numbers: list[NumberMatch], word_spans: list[Span], kind: str | None) -> NumberMatch | None:
     """A figure of ``kind`` written right before the element's first matched word, stating it ("25 years of operating
-    history", "$600M market value"): the writer's own figure for the element, whatever stands after its words."""
+    history", "$600M market value"): the writer's own figure for the element, whatever stands after its words. The
+    element's first word must open its words in the text: where another of its words comes earlier ("the 20% bad-case
+    loss is a portfolio loss in the bad case of 2.4%"), that word is in another figure's clause, and the figure before it
+    is that clause's, not the element's."""
     if not word_spans:
         return None
-    first = min(a for a, _ in word_spans)
+    first = word_spans[0][0]
+    if any(a < first for a, _ in word_spans):
+        return None
     for n in numbers:
         if n.end <= first and _same_kind(n.unit, kind) and _STATES_BEFORE.match(text[n.end : first]) is not None:
             return n

@@ -117,3 +117,27 @@ class _LabelAnswersMixin(_AnsweredMixin):
             return False
         vocabulary = set(_LABEL_WORD.findall(" ".join((spec.name, *spec.aliases)).lower()))
         return words <= vocabulary
+
+    def _answer_embedded_label(self, li: int, gate: int, value: int, answer: str) -> None:
+        """The Yes / No ``answer`` (at ``value``) of a label in the writer's own words that the embedding fallback took
+        for ``gate`` ("2. with favorable long-term prospects: yes, ..."), registered as that gate's verdict word the way
+        :meth:`_label_answers` registers a named label's answer (which ran before the embedder read the label). The
+        answer's sense is told as for a question about the gate; when it cannot be told, nothing is added."""
+        line = self.lines[li]
+        if line.label is None or value in self.__dict__.setdefault("question_gate", {}):
+            return
+        if _LABEL_NEGATION.search(self.low, line.start, line.label[1]):
+            return  # "No leverage: yes" turns the answer round: left unread
+        failure = self._asks_failure(gate, line.label[1], line=True)
+        u = self._unit_at(value)
+        if failure is None or u < 0:
+            return
+        if answer == "yes":
+            word = _FAILURE_YES if failure else _QUESTION_YES
+        else:
+            word = _FAILURE_NO if failure else _QUESTION_NO
+        hit = _Hit(value, value + len(answer), word, u)
+        self.unit_hits.setdefault(u, []).append(hit)
+        self.unit_hits[u].sort(key=lambda h: h.start)
+        self.hits[:] = sorted([*self.hits, hit], key=lambda h: h.start)
+        self.question_gate[value] = gate

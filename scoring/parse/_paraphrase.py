@@ -56,6 +56,8 @@ _DISCOURSE = re.compile(
     r"(?i)^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth|fifth|sixth|seventh|next|then|finally|lastly|also|now|moreover|"
     r"turning\s+to|as\s+for)\b[,:]?\s*"
 )
+#: A label's whole answer: Yes or No closed by punctuation or the line's end (:meth:`_ParaphraseMixin._answered_yes_no`).
+_YES_NO_VALUE = re.compile(r"(?i)(?:yes|no)(?=[ \t*_]*(?:[,.;:!)\u2014\u2013-]|$))")
 _CLAUSES = re.compile(r"[,;:\u2014\u2013]|\s(?:so|because|but|since|hence|therefore|thus)\s", re.I)
 
 
@@ -201,7 +203,7 @@ class _ParaphraseMixin(_ParserState):
             anchor = self.anchors.get(li)
             if anchor is not None and anchor.gate is not None and anchor.how != "vocabulary":
                 continue
-            if anchor is None and not self._section_has_verdict(li):
+            if anchor is None and not self._section_has_verdict(li) and self._answered_yes_no(li) is None:
                 continue
             candidates.append((li, span, label.strip()))
         if not candidates:
@@ -221,6 +223,12 @@ class _ParaphraseMixin(_ParserState):
             if sim is not None and sim[1] >= self.embed_cutoff and sim[2] >= EMBED_MARGIN and sim[0] not in named:
                 self.anchors[li] = _Anchor(sim[0], "embedding", span)
                 taken = True
+        for li, _, _ in candidates:
+            # a label of the writer's own words answered Yes / No, read by the card's vocabulary or the embedder: the
+            # answer is its gate's verdict word (the named labels' answers were read before, by _label_answers.py)
+            anchor, answer = self.anchors.get(li), self._answered_yes_no(li)
+            if anchor is not None and anchor.gate is not None and answer is not None:
+                self._answer_embedded_label(li, anchor.gate, answer.start(), answer.group().lower())
         if taken:
             self._invented_labels(unresolved, recognised_by="embedding")
         # A label taken for an invented gate that the embedder would read as a gate another label already names is a
@@ -250,6 +258,20 @@ class _ParaphraseMixin(_ParserState):
             if any(self._level(h) >= vw.COMMITTED for u in self.line_units[k] for h in self.unit_hits.get(u, [])):
                 return True
         return False
+
+    def _answered_yes_no(self, li: int) -> re.Match[str] | None:
+        """A list item or bold label whose value is a bare Yes or No, then punctuation or the line's end ("2. with
+        favorable long-term prospects: yes, e-commerce keeps the box count rising."): the writer holds the case up
+        against a criterion of their own words, the way a checklist answers a gate. Such a label is worth an embedding
+        look (cut-off and margin unchanged), and its answer is the gate's verdict word once the embedder has taken it
+        (:meth:`._label_answers._LabelAnswersMixin._answer_embedded_label`); "Debt: no long-term debt" ("no" a
+        determiner) is not one. Returns the answer's match in ``masked``, or None."""
+        line = self.lines[li]
+        if line.kind not in ("list", "bold") or line.label is None:
+            return None
+        value = self.masked[line.label[1] : line.end]
+        head = len(value) - len(value.lstrip(" \t*_:\u2014\u2013-"))
+        return _YES_NO_VALUE.match(self.masked, line.label[1] + head, line.end)
 
     def _row_has_verdict(self, li: int) -> bool:
         """A table row with a committed verdict word in one of its cells."""

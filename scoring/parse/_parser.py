@@ -55,6 +55,7 @@ from ipb.scoring.parse._references import _ReferencesMixin
 from ipb.scoring.parse._section_reading import _SectionReadingMixin
 from ipb.scoring.parse._stated_bars import _StatedBarsMixin
 from ipb.scoring.parse._template_slots import drop_unmentioned
+from ipb.scoring.parse._test_terms import drop_test_terms
 from ipb.scoring.parse._types import (
     EmbedderArg,
     GateTrace,
@@ -130,6 +131,8 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswer
         if not structural:
             self._prose_fallback()
         self._paraphrased_gates()  # paragraphs naming no gate matched to an unnamed gate by the card's text (_paraphrased_gates.py)
+        if drop_test_terms(self):  # a gate's name used as a term of the labelled gate's test (_test_terms.py)
+            self.notes.append("a gate name inside another gate's line, as a term of that gate's test, was not read as a gate")
         evidence = self._sections(structural)
         result.gates = self._named_or_judged(self._stated_bars(self._gates(evidence)))  # labelled facts vs a bar (_stated_bars.py)
         result.gates = self._section_readings(result.gates)  # a section that judges its facts in other words (_section_reading.py)

@@ -42,6 +42,7 @@ from ipb.engine.numbers import decimal_comma_convention
 from ipb.scoring._text import NumberMatch, find_numbers
 from ipb.scoring.parse._answered import _REGIME_NAMED
 from ipb.scoring.parse._appraisal_words import lexicon_for
+from ipb.scoring.parse._bar_quantity import names_quantity
 from ipb.scoring.parse._common import (
     MAX_NUMBERS,
     _Evidence,
@@ -230,7 +231,7 @@ class _ProseGatesMixin(_ParserState):
                 continue
             bars = gate_bars(card).get(gate)
             if (bars and (own is not None or inherit is not None) and not _CONDITIONAL.search(low, a, b)
-                    and _bar_words(card, bars[0].name) & _stems(low[a:b])):
+                    and names_quantity(card, bars[0].name, low[a:b])):
                 # "returns on tangible capital have run at 9%" for a gate whose test is return_on_capital >= 15%
                 figure = bar_verdict(bars, self._figures(a, b))
                 if figure is not None:

@@ -40,6 +40,7 @@ from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._numbers import NumberMatch
 from ipb.scoring.parse._appraisal_words import lexicon_for
+from ipb.scoring.parse._bar_quantity import names_quantity
 from ipb.scoring.parse._computed import computed_result
 from ipb.scoring.parse._prose import (
     outside_names,
@@ -275,7 +276,7 @@ class _SectionReadingMixin(_ParserState):
         Value: V = ... = 74.010 VND"); :mod:`._computed`."""
         if "=" not in self.low[a:b] and "\u2248" not in self.low[a:b]:
             return False
-        return self._on_label_line(gate, u) or bool(_bar_words(self.card, name) & _stems(self.low[a:b]))
+        return self._on_label_line(gate, u) or names_quantity(self.card, name, self.low[a:b])
 
     def _on_label_line(self, gate: int, u: int) -> bool:
         """Whether sentence ``u`` is on a line that labels ``gate`` (a heading, list item, "Label:" line or table row), or on
@@ -371,7 +372,7 @@ class _SectionReadingMixin(_ParserState):
                     if blocked or not bars or said is not None:
                         continue
                     figure = None
-                    if _bar_words(card, bars[0].name) & _stems(low[a:b]):
+                    if names_quantity(card, bars[0].name, low[a:b]):
                         # a figure in a clause that names the bar's criterion (a bare figure after a label is a fact)
                         figures = list(self._figures(a, b))  # type: ignore[attr-defined]
                         if bars[0].unit == "multiple":

@@ -40,6 +40,7 @@ from ipb.engine.numbers import NumberError, read_number
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._numbers import ascii_digits
 from ipb.scoring.parse._past import past_time
+from ipb.scoring.parse._bar_quantity import names_quantity
 from ipb.scoring.parse._prose import _CONDITIONAL, _bar_words, _direction, _stems
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import Bar, gate_bars
@@ -270,7 +271,7 @@ class _StatedBarsMixin(_ParserState):
             return None
         figured: str | None = None
         figure_text = ""
-        if bars and not _CONDITIONAL.search(text) and _bar_words(card, bars[0].name) & _stems(labelled.lower()):
+        if bars and not _CONDITIONAL.search(text) and names_quantity(card, bars[0].name, labelled):
             seen: set[str] = set()
             for f in self._figures(a, b):  # type: ignore[attr-defined]
                 if f.unit != bars[0].unit:
