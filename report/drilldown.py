@@ -31,9 +31,9 @@ def _responses(summary: Mapping[str, Any], records: list[tuple[int, dict[str, An
             notes.append(f"{len(given)} responses file(s) were given for a run that scored {len(files)}, so they were "
                          "not used: each file is looked up where the summary names it (give every file, in the order "
                          "scored).")
+        matched = _match_by_digest(given, files) if len(given) == len(files) else [None] * len(files)
         for k, info in enumerate(files, start=1):
-            path = _locate(info.get("source"), folder, given[k - 1] if len(given) == len(files) else None,
-                           info.get("sha256"))
+            path = _locate(info.get("source"), folder, matched[k - 1], info.get("sha256"))
             if path is None:
                 notes.append(f"The scored responses file {info.get('source')} (file {k}) was not found, so its responses "
                              "are shown without their texts (pass every --responses FILE, in the order scored).")
@@ -257,6 +257,34 @@ def _row(number: Any, gold: Mapping[str, Any], said: Mapping[str, Any] | None, o
     name = str(gold.get("name") or (said.get("name") if said else "") or f"gate {number}")
     return GateRow(number if isinstance(number, int) else None, name, gold_verdict, said_verdict, elements, kill, spans,
                    state, _opt_str(said.get("how")) if said else None, order)
+
+
+def _match_by_digest(given: Sequence[str | Path], files: Sequence[Mapping[str, Any]]) -> list[str | Path | None]:
+    """The given responses files put in the scored files' order: each to the scored file with its SHA-256, the rest by
+    position (an edited file matches no digest and is then flagged text by text).
+
+    ``given`` and ``files`` (the summary's ``inputs.responses.files``) have the same length; returns one path per
+    scored file. Files given in another order than scored are thus read back each from its own file.
+    """
+    out: list[str | Path | None] = [None] * len(files)
+    left = list(range(len(given)))
+    digests: dict[int, str | None] = {}
+    for j in left:
+        try:
+            digests[j] = file_sha256(Path(given[j]))
+        except OSError:
+            digests[j] = None
+    for k, info in enumerate(files):
+        j = next((j for j in left if isinstance(info.get("sha256"), str) and digests[j] == info.get("sha256")), None)
+        if j is not None:
+            out[k] = given[j]
+            left.remove(j)
+    for k in range(len(files)):  # no digest matched: by position, among the files left
+        if out[k] is None:
+            j = k if k in left else left[0]
+            out[k] = given[j]
+            left.remove(j)
+    return out
 
 
 def _locate(recorded: Any, folder: Path, override: str | Path | None, sha256: Any = None) -> Path | None:

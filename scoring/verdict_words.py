@@ -186,7 +186,10 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     # a minimum not reached: "falls short", "comes up short", "misses the bar", "under the hurdle"
     VerdictWord(_I(r"\b(?:falls?|fell|falling)\s+short\b|\b(?:comes?|came|coming)\s+up\s+short\b"
                    r"|\bmiss(?:es|ed)?\s+the\s+(?:bar|mark|hurdle|threshold|cut-?off|minimum|test)\b"
-                   r"|\bmiss(?:es|ed)?\s+(?:the|our|my|its|their)\s+target\b"
+                   # a target of the gate's own: closing the clause, or "of"/"by" a figure, or "(that) we set" -- not a
+                   # "target date" or a "target for store openings" (s38break)
+                   r"|\bmiss(?:es|ed)?\s+(?:the|our|my|its|their)\s+target(?=[ \t]*(?:[.;:,!)]|$|\n|(?:of|by)\b"
+                   r"|(?:that\s+)?(?:we|i|they|you|he|she)\s+set\b|set\b))"
                    r"|\b(?:under|below|short\s+of)\s+the\s+hurdle\b"),
                 REJECT, ("fall", "fell", "come", "came", "coming", "miss", "under", "below", "short")),
     VerdictWord("[\u274c\u2717\u2718\u2716\u26d4\U0001f6d1\U0001f534]", REJECT, ("\u274c", "\u2717", "\u2718", "\u2716", "\u26d4", "\U0001f6d1", "\U0001f534"), negatable=False),
@@ -231,6 +234,17 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                 INCONCLUSIVE, ("open", "remain", "too", "jury", "hard"), strength=HEDGED),
     VerdictWord("\u2753", INCONCLUSIVE, ("\u2753",), strength=HEDGED, negatable=False),
     VerdictWord("\u26a0", INCONCLUSIVE, ("\u26a0",), strength=WEAK, negatable=False),
+    # -- the same approval given by nobody ("Nobody would like that.", "No investor would welcome this.", "Few holders would
+    # love that.") or by the investor's adversaries ("The short sellers would love that.", "Competitors would welcome this."):
+    # bad news for the gate (s38break). The match starts at the subject, so it wins over the approval below, which starts later.
+    VerdictWord(_I(r"\b(?:nobody|no[\s-]one|(?:no|few)\s+(?:(?!doubt\b|wonder\b|question\b)[a-z-]+\s+){0,2}?(?:investors?|buyers?|readers?|holders?|owners?"
+                   r"|analysts?|lenders?|shareholders?|one))\s+(?:would|will)\s+(?:ever\s+)?(?:like|love|approve\s+of|welcome|applaud)"
+                   r"\s+(?:that|this|it|these|those)\b" + _ENDS
+                   + r"|\b(?:short[\s-]sellers?|shorts|bears|rivals?|competitors?|critics|sceptics|skeptics)\s+(?:would|will|'d|\u2019d)"
+                   r"\s+(?:(?:very\s+)?much\s+|certainly\s+|surely\s+|probably\s+)?(?:like|love|welcome|applaud)"
+                   r"\s+(?:that|this|it|these|those)\b" + _ENDS),
+                REJECT, ("nobody", "no", "few", "short", "shorts", "bears", "rival", "rivals", "competitor", "competitors",
+                         "critics", "sceptics", "skeptics"), strength=HEDGED, negatable=False),
     # -- the investor's or the reader's approval standing as the verdict, closing its clause (s38wild): "Lynch would like
     # that.", "exactly what Soros looks for", "That's exactly the indifference you want."; its refusal: "Lynch would not like
     # that.", "Graham would balk at this." Hedged: a committed word of the section outranks it.
@@ -247,6 +261,16 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                    + _ENDS + r"|\b(?:would|will|'d|\u2019d)\s+(?:balk|baulk|wince|frown|run\s+a\s+mile|walk\s+away)\b"
                    r"|\b(?:would|will|'d|\u2019d)\s+(?:hate|dislike)\s+(?:that|this|it|these|those)\b" + _ENDS),
                 REJECT, ("would", "will", "'d", "\u2019d", "wouldn", "won"), strength=HEDGED, negatable=False),
+    # The same empty noun standing for a downside named just before it: "the main risk here, and it's a strong one.", "a
+    # threat. It is a strong one." -- a strong risk is bad news for the gate (s38break). The match starts at the downside noun,
+    # so it wins over the appraisal below, which starts later.
+    VerdictWord(_I(r"\b(?:risks?|threats?|headwinds?|drags?|dangers?|hazards?|problems?|concerns?|worry|worries|red\s+flags?)\b"
+                   r"(?:\s+(?:here|now|today|to\s+watch))?[ \t]*(?:,[ \t]*and|[.;]|[ \t]+and)?\s+(?:it|that|this)(?:'s|\u2019s|\s+is)"
+                   r"\s+(?:an?\s+)?(?:(?:very|really|genuinely|clearly|pretty)\s+)?(?:strong|big|real|serious|large|major|huge)\s+ones?\b"
+                   + _CLOSED),
+                REJECT, ("risk", "risks", "threat", "threats", "headwind", "headwinds", "drag", "drags", "danger", "dangers",
+                         "hazard", "hazards", "problem", "problems", "concern", "concerns", "worry", "worries", "red"),
+                strength=HEDGED, negatable=False),
     # An appraisal of the facts just given, as a predicate with an empty noun, closing its clause (s38wild): "Both are strong
     # numbers.", "That's the prevailing bias, and it's a strong one.", "These are weak figures." Hedged.
     VerdictWord(_I(_FACTS_ARE + r"(?:strong|solid|good|great|healthy|excellent|decent|encouraging|reassuring|impressive)"

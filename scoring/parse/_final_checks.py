@@ -62,6 +62,27 @@ def _hypothetical(words: list[str], text: str) -> bool:
     return "should" in words and _INVERTED_SHOULD.search(text) is not None
 
 
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'"})
+
+
+def _plain_apostrophes(words: list[str]) -> list[str]:
+    """``words`` with every apostrophe written "'" and a contraction split at a typographic one joined again ("wouldn",
+    "\u2019", "t" -> "wouldn't"), so that "I wouldn\u2019t hesitate to buy" reads as with "'" (s38break).
+
+    >>> _plain_apostrophes(["i", "wouldn", "\u2019", "t", "hesitate", "to"]), _plain_apostrophes(["i", "wouldn", "t"])
+    (['i', "wouldn't", 'hesitate', 'to'], ['i', "wouldn't"])
+    """
+    out: list[str] = []
+    for w in (w.translate(_APOSTROPHES) for w in words):
+        if w == "'" and out:
+            continue
+        if w == "t" and out and out[-1].endswith("n"):
+            out[-1] += "'t"
+            continue
+        out.append(w)
+    return out
+
+
 def _persons_act(words: list[str]) -> bool:
     """Whether the act after ``words`` (its clause before it, lower case) is a person's: past the chain of auxiliaries
     and adverbs (:mod:`._pass_sense`) stands the writer, an investor, no subject at all ("would buy") or a decision word;
@@ -70,10 +91,12 @@ def _persons_act(words: list[str]) -> bool:
     >>> _persons_act(["we", "would"]), _persons_act(["would"]), _persons_act(["the", "platform", "would"])
     (True, True, False)
     """
+    words = _plain_apostrophes(words)
     i = len(words)
     while i > 0 and words[i - 1] in _CHAIN:
         i -= 1
-    return i == 0 or words[i - 1] in _PERSONS or not _PERSONS.isdisjoint(words[i:]) or not _DECISION.isdisjoint(words[i:]) \
+    # (a person anywhere in the clause: "I wouldn't hesitate to buy", whose "hesitate" is no auxiliary -- s38break)
+    return i == 0 or words[i - 1] in _PERSONS or not _PERSONS.isdisjoint(words) or not _DECISION.isdisjoint(words[i:]) \
         or not words[i - 1].isalpha()
 
 

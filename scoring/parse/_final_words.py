@@ -125,10 +125,13 @@ _BUY_LIMIT = re.compile(r"[ \t]*(?:<|\u2264|=<|(?:only\s+)?(?:below|under|beneat
 
 
 #: Today's price as the answer states it: "trading at $16", "priced at 41.20", "the current price of $16", "share price:
-#: $16", "the $16 price" (group ``num`` of the last form), the figure right after the cue.
+#: $16", "Price: $16" opening its line or a bracket, "the $16 price" (group ``num`` of the last form), the figure right after the cue.
 _PRICE_NOW = re.compile(
     r"(?i)\b(?:(?:trades|trading|traded|priced|quoted|sits|sitting|stands|standing)[ \t]+(?:today[ \t]+|now[ \t]+|currently[ \t]+)?at"
-    r"|(?:current|today's|today\u2019s|share|stock|last)[ \t]+price[ \t]*(?:of|is|at|[:=])|the[ \t]+(?P<num>[$\u00a3\u20ac\u00a5]"
+    r"|(?:current|today's|today\u2019s|share|stock|last)[ \t]+price[ \t]*(?:of|is|at|[:=])"
+    # a field of its own, opening its line or a bracket: "Price: $16" in a data block, "(Price: $16 at the time of
+    # writing)"; "Target price: $20" is no price of today (s38break)
+    r"|(?:^|(?<=[(\n])|(?<=[(\n][-*>][ \t])|(?<=\*\*))price[ \t]*\**[ \t]*[:=]|the[ \t]+(?P<num>[$\u00a3\u20ac\u00a5]"
     r"[ \t]?\d[\d.,]*)[ \t]+(?:share[ \t]+|stock[ \t]+|current[ \t]+)?price\b)")
 _MAX_PRICE_CUES = 20
 

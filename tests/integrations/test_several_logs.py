@@ -210,6 +210,34 @@ def test_the_report_of_a_several_file_run_finds_moved_files_given_in_the_order_s
     found = load_results(tmp_path / "out", responses=[moved / "alice.jsonl", moved / "bob.jsonl"])
     assert [(r.model, r.text == "No opinion." if r.model == "bob" else r.text == gold_answers[r.item_id])
             for r in found.responses] == [("alice", True)] * 3 + [("bob", True)] * 3
+    # a file edited after scoring matches no recorded digest: read by position, each of its texts checked against the
+    # record's SHA-256 and flagged (s38break: files merely given in another order are matched by digest, see below)
+    edited = moved / "bob.jsonl"
+    edited.write_text(edited.read_text(encoding="utf-8").replace("No opinion.", "No view."), encoding="utf-8")
+    changed = load_results(tmp_path / "out", responses=[moved / "alice.jsonl", edited])
+    assert [(r.model, r.text_note is not None and "SHA-256 mismatch" in r.text_note) for r in changed.responses] == (
+        [("alice", False)] * 3 + [("bob", True)] * 3)
+
+
+def test_the_report_reads_each_text_from_its_own_file_when_the_files_are_given_in_another_order(items_file, items,
+                                                                                                gold_answers, tmp_path):
+    # s38break: given in another order than scored, the files were matched by position, so every drill-down text was
+    # another model's answer (flagged as "the responses file changed after scoring", which it had not); the summary
+    # records each file's SHA-256, so each given file is matched to the scored file with its digest
+    from ipb.report.data import load_results
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    paths = []
+    for model, answer in (("alice", None), ("bob", "No opinion.")):
+        path = runs / f"{model}.jsonl"
+        path.write_text("".join(json.dumps({"item_id": i["id"], "model": model, "condition": "A",
+                                            "response": answer or gold_answers[i["id"]]}) + "\n" for i in items),
+                        encoding="utf-8")
+        paths.append(path)
+    assert _score(items_file, paths, tmp_path / "out").exit_code == 0
+    moved = tmp_path / "elsewhere"
+    runs.rename(moved)
     swapped = load_results(tmp_path / "out", responses=[moved / "bob.jsonl", moved / "alice.jsonl"])
-    # in the wrong order each text is checked against the record's SHA-256, and every one is flagged
-    assert all(r.text_note is not None and "SHA-256 mismatch" in r.text_note for r in swapped.responses)
+    assert [(r.model, r.text == ("No opinion." if r.model == "bob" else gold_answers[r.item_id]), r.text_note)
+            for r in swapped.responses] == [("alice", True, None)] * 3 + [("bob", True, None)] * 3
