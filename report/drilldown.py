@@ -275,10 +275,11 @@ def _match_by_digest(given: Sequence[str | Path], files: Sequence[Mapping[str, A
         except OSError:
             digests[j] = None
     for k, info in enumerate(files):
-        j = next((j for j in left if isinstance(info.get("sha256"), str) and digests[j] == info.get("sha256")), None)
-        if j is not None:
-            out[k] = given[j]
-            left.remove(j)
+        found = next((j for j in left if isinstance(info.get("sha256"), str) and digests[j] == info.get("sha256")),
+                     None)
+        if found is not None:
+            out[k] = given[found]
+            left.remove(found)
     for k in range(len(files)):  # no digest matched: by position, among the files left
         if out[k] is None:
             j = k if k in left else left[0]
