@@ -268,12 +268,7 @@ def _match_by_digest(given: Sequence[str | Path], files: Sequence[Mapping[str, A
     """
     out: list[str | Path | None] = [None] * len(files)
     left = list(range(len(given)))
-    digests: dict[int, str | None] = {}
-    for j in left:
-        try:
-            digests[j] = file_sha256(Path(given[j]))
-        except OSError:
-            digests[j] = None
+    digests = {j: file_sha256(given[j]) for j in left}  # None for a file that cannot be read
     for k, info in enumerate(files):
         found = next((j for j in left if isinstance(info.get("sha256"), str) and digests[j] == info.get("sha256")),
                      None)
