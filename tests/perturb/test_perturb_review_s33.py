@@ -85,9 +85,10 @@ REVIEW_ITEMS = [
      {"cyclical_industry": False, "distressed": True, "dividend_yield": "10.5%", "earnings_growth": "12%",
       "hidden_asset_value": "$15.51B", "market_cap": "$8B", "pe_historical_average": "13x", "pe_ratio": "12x",
       "sector": "consumer", "total_debt": "$21.93B"},
-     # s38fix (s38review kinds a-c): $15.51B of overlooked assets at an $8B company, a battered company stating P/E
-     # 12 beside 12% growth, and 126% of earnings paid out at 12% growth each break a new rule too
-     ["a_distressed_grower_pays_no_full_dividend", "overlooked_assets_above_the_cap_only_in_a_small_company",
+     # s38fix (s38review kinds a-c): a battered company stating P/E 12 beside 12% growth, and 126% of earnings paid
+     # out at 12% growth each break a new rule too ($15.51B of overlooked assets at an $8B company, 1.94x, broke
+     # s38fix's "above the cap only at <= $2B"; s39rules' twice-the-cap bound keeps that fact, after Yahoo 2014)
+     ["a_distressed_grower_pays_no_full_dividend",
       "a_battered_company_has_no_healthy_pe_and_growth", "a_grower_keeps_a_fifth_of_its_earnings"]),
     (MARKS, "IPB-MAR-DD-002-f3fa8f33e23cd5a5",  # 90% of face at a 29% spread; worth 12x the claims
      {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "90%", "reorganization_value": "$17.3B",

@@ -137,13 +137,18 @@ RULE_CASES = [
      {**_BRK, "cash_and_equivalents": "$111.1B"}, True),
     ("buffett_share_repurchase", "berkshire_cash_between_its_quarter_ends",
      {**_BRK, "cash_and_equivalents": "$120B"}, False),
-    # Lynch (a): I #137 $9.08B of overlooked assets at an $8B company refused (the 5x rule kept up to $40B); the card's
-    # own asset play, $900M at $400M, kept; $8B at $8B kept
-    ("lynch_six_category_framework", "overlooked_assets_above_the_cap_only_in_a_small_company",
-     {**_LYNCH, "hidden_asset_value": "$9.08B"}, True),
-    ("lynch_six_category_framework", "overlooked_assets_above_the_cap_only_in_a_small_company",
+    # Lynch (a): I #137 $9.08B of overlooked assets at an $8B company was refused (the 5x rule kept up to $40B).
+    # s39rules: s38fix's "above the cap only at <= $2B" was too strict (Yahoo, April 2014: about $49B of Alibaba and
+    # Yahoo Japan stakes in a $36.9B company, 1.33x), so its successor bounds a company over $2B at twice its value:
+    # I #137 (1.14x) is kept now, and $16.01B at $8B is the refused case; the card's own asset play, $900M at $400M,
+    # kept; $8B at $8B kept
+    ("lynch_six_category_framework", "overlooked_assets_within_twice_the_cap_above_two_billion",
+     {**_LYNCH, "hidden_asset_value": "$16.01B"}, True),
+    ("lynch_six_category_framework", "overlooked_assets_within_twice_the_cap_above_two_billion",
+     {**_LYNCH, "hidden_asset_value": "$9.08B"}, False),
+    ("lynch_six_category_framework", "overlooked_assets_within_twice_the_cap_above_two_billion",
      {**_LYNCH, "market_cap": "$400M", "hidden_asset_value": "$900M"}, False),
-    ("lynch_six_category_framework", "overlooked_assets_above_the_cap_only_in_a_small_company",
+    ("lynch_six_category_framework", "overlooked_assets_within_twice_the_cap_above_two_billion",
      {**_LYNCH, "hidden_asset_value": "$8B"}, False),
     # (b): I #197 battered with P/E 12 and 12% growth refused; 5% growth, or no P/E stated, kept
     ("lynch_six_category_framework", "a_battered_company_has_no_healthy_pe_and_growth",
@@ -202,9 +207,10 @@ RUN_KINDS = [
     ("buffett_share_repurchase", "berkshire_2019_below_value.yaml", "cash between the quarter-ends +-3%",
      lambda f: f.get("issuer") == "berkshire_hathaway" and "cash_and_equivalents" in f and "decision_date" in f,
      lambda f: Decimal("118.7E9") <= _n(f["cash_and_equivalents"]) <= Decimal("132.1E9")),
-    ("lynch_six_category_framework", "decline_stalwart_between_poor_and_okay.yaml", "overlooked assets within the cap",
+    # s39rules: within twice the cap (was: within the cap; the s38fix rule it read was replaced, see RULE_CASES)
+    ("lynch_six_category_framework", "decline_stalwart_between_poor_and_okay.yaml", "overlooked assets within 2x the cap",
      lambda f: "hidden_asset_value" in f and "market_cap" in f and _n(f["market_cap"]) > Decimal("2E9"),
-     lambda f: _n(f["hidden_asset_value"]) <= _n(f["market_cap"])),
+     lambda f: _n(f["hidden_asset_value"]) <= 2 * _n(f["market_cap"])),
     ("lynch_six_category_framework", "decline_stalwart_between_poor_and_okay.yaml", "payout at most 80% above 8% growth",
      lambda f: {"dividend_yield", "pe_ratio", "earnings_growth"} <= set(f) and _n(f["earnings_growth"]) > Decimal("0.08"),
      lambda f: _n(f["dividend_yield"]) * _n(f["pe_ratio"]) <= Decimal("0.8")),
