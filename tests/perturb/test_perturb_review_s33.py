@@ -94,9 +94,11 @@ REVIEW_ITEMS = [
      {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "90%", "reorganization_value": "$17.3B",
       "sector": "telecom", "senior_claims": "$800M", "spread_to_treasuries": "29%", "stressed_value": "$400M",
       "years_to_resolution": "3.75"},
-     # s38rules: 12x the claims is also above twice them
+     # s38rules: 12x the claims is also above twice them; s39rules: 29 points is above 10 points plus the 10-point
+     # discount (the price-spread band)
      ["spread_within_coupon_and_pull_to_par", "reorganization_value_within_scale_of_claims",
-      "a_conservative_value_leaves_the_debt_at_risk", "stressed_at_least_a_quarter_of_value"]),
+      "a_conservative_value_leaves_the_debt_at_risk", "stressed_at_least_a_quarter_of_value",
+      "spread_within_ten_points_plus_the_discount"]),
     (MARKS, "IPB-MAR-DD-002-83c1576ba49a18bb",  # worth $28.8B against $1.4B of claims, the class at 15%
      {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "15%", "reorganization_value": "$28.83B",
       "sector": "telecom", "senior_claims": "$800M", "spread_to_treasuries": "40%", "stressed_value": "$400M",

@@ -14,10 +14,16 @@ import pytest
 from perturb_support import assert_rule_case, review_run
 
 LYNCH = "lynch_six_category_framework"
+MARKS = "marks_distressed_debt"
 
 _LYNCH = {"sector": "consumer", "distressed": False, "cyclical_industry": False, "hidden_asset_value": "$0",
           "market_cap": "$8B", "earnings_growth": "12%", "dividend_yield": "3%", "pe_ratio": "12x",
           "pe_historical_average": "13x"}  # the review's base, decline_stalwart_between_poor_and_okay (1984)
+
+
+_MARKS = {"sector": "retail", "spread_to_treasuries": "22%", "purchase_price": "45%", "class_face": "$1B",
+          "senior_claims": "$500M", "reorganization_value": "$1.3B", "stressed_value": "$700M", "years_to_resolution": "2",
+          "legal_process_risk": "low"}  # the review's base, decline_bad_case_loses_money (2008-12-31)
 
 
 def _n(value) -> Decimal:
@@ -42,6 +48,23 @@ RULE_CASES = [
      {**_LYNCH, "market_cap": "$2B", "hidden_asset_value": "$9B"}, False),
     (LYNCH, "overlooked_assets_within_twice_the_cap_above_two_billion",
      {**_LYNCH, "market_cap": "$2.01B", "hidden_asset_value": "$9B"}, True),
+    # kind 2, Marks: a moved price keeps its spread inside the band 20% x (1 - price) .. 10% + (1 - price). Kept, the
+    # record: the high-yield index near 60 cents at about 2,000 bp (December 2008) and near 85 cents at about
+    # 1,100 bp (March 2020); the base's 45% at 22%. Refused, the review's kind: the base's 22% at 95% of face
+    # (above 15%), and 3.5% at 65% (under 7%); the edges (7% at 65%, 15% at 95%) kept.
+    (MARKS, "spread_at_least_a_fifth_of_the_discount", {**_MARKS, "purchase_price": "60%", "spread_to_treasuries": "20%"},
+     False),
+    (MARKS, "spread_at_least_a_fifth_of_the_discount", {**_MARKS, "purchase_price": "85%", "spread_to_treasuries": "11%"},
+     False),
+    (MARKS, "spread_at_least_a_fifth_of_the_discount", {**_MARKS}, False),
+    (MARKS, "spread_at_least_a_fifth_of_the_discount",
+     {**_MARKS, "purchase_price": "65%", "spread_to_treasuries": "3.5%"}, True),
+    (MARKS, "spread_at_least_a_fifth_of_the_discount", {**_MARKS, "purchase_price": "65%", "spread_to_treasuries": "7%"},
+     False),
+    (MARKS, "spread_within_ten_points_plus_the_discount",
+     {**_MARKS, "purchase_price": "95%", "spread_to_treasuries": "22%", "years_to_resolution": "0.5"}, True),
+    (MARKS, "spread_within_ten_points_plus_the_discount",
+     {**_MARKS, "purchase_price": "95%", "spread_to_treasuries": "15%", "years_to_resolution": "0.5"}, False),
 ]
 
 
@@ -57,6 +80,10 @@ RUN_KINDS = [
     (LYNCH, "decline_stalwart_between_poor_and_okay.yaml", "overlooked assets within 2x the cap above $2B",
      lambda f: {"hidden_asset_value", "market_cap"} <= set(f) and _n(f["market_cap"]) > Decimal("2E9"),
      lambda f: _n(f["hidden_asset_value"]) <= 2 * _n(f["market_cap"]), 100),
+    (MARKS, "decline_bad_case_loses_money.yaml", "spread within the price band",
+     lambda f: {"purchase_price", "spread_to_treasuries"} <= set(f),
+     lambda f: Decimal("0.2") * (1 - _n(f["purchase_price"])) <= _n(f["spread_to_treasuries"])
+     <= Decimal("0.1") + 1 - _n(f["purchase_price"]), 150),
 ]
 
 
