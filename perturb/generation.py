@@ -242,7 +242,7 @@ class Generator:
                 if fact is not None and fact.id in regimes.negative_since:
                     timed.add(name)
                 if ((regimes.largest and regimes.is_size(spec)) or name in regimes.streak_inputs
-                        or (spec.type == "multiple" and regimes.multiple_bound(name) is not None)):
+                        or regimes.era_multiple(spec)):
                     timed.add(name)
             held = self.frame.memo["timed_inputs"] = frozenset(timed)
         return held  # type: ignore[no-any-return]

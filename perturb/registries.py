@@ -34,6 +34,7 @@ from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.card import InputSpec
 from ipb.engine.expressions import parse_literal
 from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_mean
+from ipb.perturb.multiples import MultipleBound, ratio_anachronisms
 
 __all__ = [
     "MetricDef",
@@ -244,29 +245,6 @@ def _underpriced_tops(tops: list[tuple[str, Decimal, "MoneyFigure"]], markets: l
     return found
 
 
-@dataclass(frozen=True)
-class MultipleBound:
-    """s38rules: how high a valuation multiple stood in an era (``multiples`` of the regime registry), the twin of
-    the size bounds: a P/E of 40 in September 1979, when the market traded near 7x, describes no company of that
-    day. ``most`` holds (first year, the highest multiple from that year), ascending; before the first row the
-    multiple is not bounded.
-
-    >>> m = MultipleBound("pe", "price / earnings", ("pe_ratio",), ((1974, Decimal(30)), (1983, Decimal(1000))))
-    >>> m.bound(1979), m.bound(1990), m.bound(1972)
-    (Decimal('30'), Decimal('1000'), None)
-    """
-
-    id: str
-    what: str
-    inputs: tuple[str, ...]
-    most: tuple[tuple[int, Decimal], ...]
-
-    def bound(self, year: int) -> Decimal | None:
-        """The highest multiple a scenario dated in ``year`` may state (the last row at or before it), or None."""
-        rows = [m for y, m in self.most if y <= year]
-        return rows[-1] if rows else None
-
-
 def _bound_at(table: tuple[tuple[int, Decimal], ...], year: int) -> Decimal:
     """The larger of the bounds of the listed years around ``year`` (the first before the first listed year,
     the last after the last); ``table`` is ascending and not empty.
@@ -335,6 +313,11 @@ class RegimeRegistry:
     def multiple_bound(self, name: str) -> MultipleBound | None:
         """The era bound (``multiples``) of the input named ``name``, or None (the first that lists it)."""
         return next((m for m in self.multiples if name in m.inputs), None)
+
+    def era_multiple(self, spec: InputSpec) -> bool:
+        """True for an input an era bound of ``multiples`` reads: a multiple input it lists, or either input of
+        a quotient it bounds (``of``: price and earnings per share, s39rules)."""
+        return any((spec.type == "multiple" and spec.name in m.inputs) or spec.name in m.of for m in self.multiples)
 
     def size_bound(self, year: int) -> Decimal | None:
         """The largest size figure a scenario dated in ``year`` may state (``sizes.largest``), or None.
@@ -425,7 +408,8 @@ class RegimeRegistry:
         figure before such figures were seen (e.g. a negative policy rate before 2012), a company larger
         than the year's largest (``sizes``: a $482B business in 1995), a revenue, balance sheet or earnings
         figure above the year's largest company's (``sizes.figures``: $600B of sales in 1950), a streak longer
-        than the years since ``streaks.began`` (50 years of dividend raises in 1982)."""
+        than the years since ``streaks.began`` (50 years of dividend raises in 1982), a multiple outside its era's
+        bounds (``multiples``: 40x earnings in 1979; 3.2x a three-year average EPS in 1973)."""
         found: list[str] = []
         tops: list[tuple[str, Decimal, MoneyFigure]] = []  # s37review: figures above a third of their bound
         markets: list[tuple[str, Decimal]] = []
@@ -449,10 +433,9 @@ class RegimeRegistry:
                              f"{max(0, year - self.streak_began)} years, counted from {self.streak_began})")
             if self.multiples and isinstance(value, Decimal) and spec.type == "multiple":
                 multiple = self.multiple_bound(name)
-                most = multiple.bound(year) if multiple is not None else None
-                if multiple is not None and most is not None and value > most:
-                    found.append(f"{name} {value.normalize():f}x (above the highest {multiple.what} of its era about "
-                                 f"{year}, {most.normalize():f}x)")
+                why = multiple.outside(name, value, year) if multiple is not None else None
+                if why is not None:
+                    found.append(why)
             if isinstance(value, Decimal) and spec.type == "money":
                 figure = self._bounded(spec)
                 if figure is None:
@@ -477,6 +460,8 @@ class RegimeRegistry:
                                  f"{year}, {_money(limit)})")
         if tops and markets:
             found.extend(_underpriced_tops(tops, markets, year))
+        if self.multiples:  # s39rules: a P/E a card states as price and earnings per share (``of``)
+            found.extend(ratio_anachronisms(self.multiples, facts, year))
         return found
 
     def get(self, regime_id: str) -> Regime:
@@ -770,10 +755,14 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
                                    priced))
     multiples = []
     for i, raw in enumerate(data.get("multiples") or ()):
-        most = _year_table(raw["most"], ("multiples", i, "most"), errors, lambda text, at: Decimal(str(text)),
+        most = _year_table(raw.get("most") or (), ("multiples", i, "most"), errors, lambda text, at: Decimal(str(text)),
                            lambda year, text, value: None if value > 0 else (
                                f"the highest multiple for {year} is {text}; a multiple is above 0"))
-        multiples.append(MultipleBound(raw["id"], raw["what"], tuple(raw["inputs"]), most))
+        least = _year_table(raw.get("least") or (), ("multiples", i, "least"), errors,
+                            lambda text, at: Decimal(str(text)), lambda year, text, value: None if value > 0 else (
+                                f"the lowest multiple for {year} is {text}; a multiple is above 0"))
+        multiples.append(MultipleBound(raw["id"], raw["what"], tuple(raw.get("inputs") or ()), most, least,
+                                       tuple(raw.get("of") or ())))
     errors.raise_if_any()
     return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
                           {str(k): int(v) for k, v in (since.get("values") or {}).items()},

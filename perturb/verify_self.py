@@ -345,7 +345,7 @@ def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | N
                 n for n, spec in frame.inputs.items()
                 if (spec.type == "category" and regimes.value_since) or (regimes.largest and regimes.is_size(spec))
                 or n in regimes.streak_inputs
-                or (spec.type == "multiple" and regimes.multiple_bound(n) is not None)
+                or regimes.era_multiple(spec)
                 or (regimes.negative_since and spec.type != "category" and regimes.fact_for(spec) is not None))
         stale = frame.dated_anachronisms(typed, timed, as_of.year) if timed else []
         if stale:

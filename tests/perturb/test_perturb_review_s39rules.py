@@ -7,11 +7,19 @@ of the kind.
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
 
-from perturb_support import assert_rule_case, review_run
+import ipb
+from ipb.engine.registry import compiled_card
+from ipb.perturb import verify_items, write_lines
+from ipb.perturb.frame import build_frame, load_base
+from ipb.perturb.items import build_item
+from ipb.perturb.operators import Step
+
+from perturb_support import SCENARIOS, assert_rule_case, review_run
 
 LYNCH = "lynch_six_category_framework"
 MARKS = "marks_distressed_debt"
@@ -84,6 +92,10 @@ RUN_KINDS = [
      lambda f: {"purchase_price", "spread_to_treasuries"} <= set(f),
      lambda f: Decimal("0.2") * (1 - _n(f["purchase_price"])) <= _n(f["spread_to_treasuries"])
      <= Decimal("0.1") + 1 - _n(f["purchase_price"]), 150),
+    # kind 5: the review's base, dated 30 June 1973 (8 of its 200 items were under 4x before)
+    ("graham_seven_tests_defensive", "pe_16_at_book_limit.yaml", "price at least 4x three-year EPS in 1973",
+     lambda f: {"price_per_share", "eps_3yr_avg"} <= set(f) and _n(f["eps_3yr_avg"]) > 0,
+     lambda f: _n(f["price_per_share"]) >= 4 * _n(f["eps_3yr_avg"]), 150),
 ]
 
 
@@ -95,3 +107,63 @@ def test_review_run_has_none_of_the_kind(card_id, base, name, applies, holds, le
             seen += 1
             assert holds(f), (name, item["id"])
     assert seen >= least, (name, seen)
+
+
+# --------------------------------------------------------------------------- kind 5: Graham's P/E floor by era
+
+GRAHAM = "graham_seven_tests_defensive"
+_GRAHAM_FACTS = {"company_type": "industrial", "annual_sales": "$450M", "eps_3yr_avg": "$3.00", "price_per_share": "$48"}
+
+
+def _graham_anachronisms(year: int, **facts: str) -> list[str]:
+    from ipb.perturb.registries import bundled_regimes
+
+    frame = build_frame([compiled_card(GRAHAM)])
+    typed = ipb.facts(GRAHAM, {**_GRAHAM_FACTS, **facts})
+    return bundled_regimes().anachronisms(frame.inputs, typed, year)
+
+
+@pytest.mark.parametrize("year, price, refused", [
+    (1973, "$9.75", True),   # the review's kind: 3.25x three-year EPS on 30 June 1973
+    (1973, "$11.75", True),  # 3.92x
+    (1973, "$12", False),    # 4x, the floor
+    (1973, "$13.75", False),  # ~4.6x: Chrysler in December 1973 [M]
+    (1974, "$9.75", False),  # the 1974 crash: 3-4x was common, the card's own 3x floor
+    (1975, "$9", False),     # 3x
+    (1972, "$6", False),     # before the table's first row: no era floor (the card keeps its 3x)
+])
+def test_graham_price_within_the_eras_lowest_multiple(year, price, refused):
+    found = _graham_anachronisms(year, price_per_share=price)
+    assert bool(found) == refused, found
+    if refused:
+        assert found[0].startswith("price_per_share / eps_3yr_avg ")
+        assert f"lowest price / three-year average earnings of its era about {year}, 4x" in found[0]
+
+
+def test_graham_floor_reads_a_positive_earnings_figure_only():
+    """A loss has no P/E: a negative or zero average EPS breaks no floor, and an undisclosed price none."""
+    assert _graham_anachronisms(1973, eps_3yr_avg="-$1.00", price_per_share="$2") == []
+    assert _graham_anachronisms(1973, eps_3yr_avg="$0", price_per_share="$2") == []
+    from ipb.perturb.registries import bundled_regimes
+
+    frame = build_frame([compiled_card(GRAHAM)])
+    typed = ipb.facts(GRAHAM, {"eps_3yr_avg": "$3.00"})
+    assert bundled_regimes().anachronisms(frame.inputs, typed, 1973) == []
+
+
+def test_verify_reports_a_1973_item_at_three_times_earnings(tmp_path):
+    """A self-consistent item (built by the library) dated 30 June 1973 at 3.25x: generation never keeps such a
+    draw, and ``ipb verify`` reports it as a fact its date rules out."""
+    frame = build_frame([compiled_card(GRAHAM)])
+    base = load_base(SCENARIOS / GRAHAM / "pe_16_at_book_limit.yaml", frame)
+    scenario = base.with_facts(dict(base.facts, price_per_share=Decimal("9.75")))
+    item = build_item(frame, base, scenario, [Step("metric", scenario, {"inputs": ["price_per_share"]})],
+                      recipe="metric", args=[None], seed=0, attempt=0)
+    assert item["scenario"]["as_of"] == "1973-06-30"
+    path = tmp_path / "items.jsonl"
+    write_lines(path, [json.dumps(item)])
+    check = verify_items(path)
+    assert [c.record for c in check.mismatched] == [1]
+    assert any("price_per_share / eps_3yr_avg 3.25x (below the lowest price / three-year average earnings of its "
+               "era about 1973, 4x)" in p for p in check.mismatched[0].problems), check.mismatched[0].problems
+

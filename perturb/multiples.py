@@ -1,0 +1,91 @@
+"""Valuation multiples bounded by era: the ``multiples`` of ``frameworks/regimes.yaml`` (s38rules, s39rules).
+
+A multiple describes the market of its day as a company's size does: a P/E of 40 in September 1979, when the
+market traded near 7x, or of 3.2 times a large company's three-year average earnings in 1973, when the market
+stood near 12-18x, is a fact no company of that date had. Each bound names the multiple in words (``what``) and
+either the inputs that state it (``inputs``: a card's ``pe_ratio``, of type multiple) or the two money inputs it
+is the quotient of (``of``: price per share and earnings per share, for a card that states no multiple); its
+``most`` rows give the highest multiple from each first year, its ``least`` rows the lowest. Before a table's
+first row the multiple is not bounded on that side.
+
+References
+----------
+Paper §6.5 (operator iii, temporal displacement keeps only facts that hold at the date); issue 18 bar line 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Mapping
+
+__all__ = ["MultipleBound", "ratio_anachronisms"]
+
+
+@dataclass(frozen=True)
+class MultipleBound:
+    """How high (``most``) and how low (``least``) a valuation multiple stood in an era; each table holds
+    (first year, the bound from that year), ascending, and may be empty (that side unbounded).
+
+    >>> m = MultipleBound("pe", "price / earnings", ("pe_ratio",), ((1974, Decimal(30)), (1983, Decimal(1000))))
+    >>> m.bound(1979), m.bound(1990), m.bound(1972), m.floor(1979)
+    (Decimal('30'), Decimal('1000'), None, None)
+    >>> g = MultipleBound("pe3", "price / three-year EPS", (), (), ((1973, Decimal(4)), (1974, Decimal(3))),
+    ...                   ("price_per_share", "eps_3yr_avg"))
+    >>> g.floor(1973), g.floor(1975), g.floor(1972), g.bound(1973)
+    (Decimal('4'), Decimal('3'), None, None)
+    """
+
+    id: str
+    what: str
+    inputs: tuple[str, ...]
+    most: tuple[tuple[int, Decimal], ...]
+    least: tuple[tuple[int, Decimal], ...] = ()
+    #: (numerator, denominator): the two inputs the multiple is the quotient of, or () (s39rules).
+    of: tuple[str, ...] = ()
+
+    def bound(self, year: int) -> Decimal | None:
+        """The highest multiple a scenario dated in ``year`` may state (the last row at or before it), or None."""
+        rows = [m for y, m in self.most if y <= year]
+        return rows[-1] if rows else None
+
+    def floor(self, year: int) -> Decimal | None:
+        """The lowest multiple a scenario dated in ``year`` may state (the last ``least`` row at or before it),
+        or None."""
+        rows = [m for y, m in self.least if y <= year]
+        return rows[-1] if rows else None
+
+    def outside(self, label: str, value: Decimal, year: int) -> str | None:
+        """Why ``value`` (the multiple, read as ``label``) could not be stated in ``year``, or None."""
+        most, least = self.bound(year), self.floor(year)
+        if most is not None and value > most:
+            return (f"{label} {value.normalize():f}x (above the highest {self.what} of its era about {year}, "
+                    f"{most.normalize():f}x)")
+        if least is not None and value < least:
+            return (f"{label} {value.quantize(Decimal('0.01')).normalize():f}x (below the lowest {self.what} of its "
+                    f"era about {year}, {least.normalize():f}x)")
+        return None
+
+
+def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any], year: int) -> list[str]:
+    """The quotient bounds (``of``) that ``facts`` break in ``year``: each needs both inputs stated as numbers and
+    a denominator above zero (a loss has no P/E), so an undisclosed price or earnings figure breaks nothing.
+
+    >>> g = MultipleBound("pe3", "price / three-year average earnings", (), (), ((1973, Decimal(4)),),
+    ...                   ("price_per_share", "eps_3yr_avg"))
+    >>> ratio_anachronisms((g,), {"price_per_share": Decimal("9.75"), "eps_3yr_avg": Decimal(3)}, 1973)
+    ['price_per_share / eps_3yr_avg 3.25x (below the lowest price / three-year average earnings of its era about 1973, 4x)']
+    >>> ratio_anachronisms((g,), {"price_per_share": Decimal(12), "eps_3yr_avg": Decimal(3)}, 1973)
+    []
+    """
+    found: list[str] = []
+    for m in multiples:
+        if len(m.of) != 2:
+            continue
+        top, bottom = (facts.get(n) for n in m.of)
+        if not (isinstance(top, Decimal) and isinstance(bottom, Decimal)) or bottom <= 0:
+            continue
+        why = m.outside(f"{m.of[0]} / {m.of[1]}", top / bottom, year)
+        if why is not None:
+            found.append(why)
+    return found
