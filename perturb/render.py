@@ -50,7 +50,8 @@ from ipb.perturb.frame import Frame, PScenario, cached_text, card_outcomes
 from ipb.perturb.values import literal, money_text
 
 __all__ = ["template", "render_question", "label", "input_label", "question_label", "label_and_unit", "value_text",
-           "category_text", "read_value", "unknown_sentence", "fact_sentence", "fact_pattern", "NO_UNIT", "ORDINAL_UNITS"]
+           "category_text", "read_value", "unknown_sentence", "fact_sentence", "fact_pattern", "fact_sentence_errors",
+           "NO_UNIT", "ORDINAL_UNITS"]
 
 #: Free-text units that add nothing after a plain number (``3 count`` reads ``3``).
 NO_UNIT = frozenset({"count", "number", "n", "score", "index", "ratio"})
@@ -502,6 +503,30 @@ def value_word_errors(card: Card, doc: YamlDoc | None = None) -> list[PerturbErr
                 exc.file, (exc.line, exc.column) = doc.file, doc.locate(("inputs", spec.name, "values"))
                 exc.source_line = doc.source_line(exc.line)
             found.append(exc)
+    return found
+
+
+def fact_sentence_errors(card: Card, doc: YamlDoc | None = None) -> list[PerturbError]:
+    """One error per input of ``card`` whose fact sentence (:func:`fact_sentence_shape`, case aside) is another
+    input's: a question would state two facts in the same words and no reader could tell them apart (a new user's
+    ``leverage`` and ``leverage_prior``, both described "long-term debt over average total assets", the second with
+    ", prior year" after a comma, which ends the clause a label is read from). Placed at the later input's name in
+    ``doc`` when given. ``ipb check`` reports these, and ``ipb perturb`` refuses such a card before any work.
+    """
+    found: list[PerturbError] = []
+    seen: dict[str, str] = {}
+    for spec in card.inputs.values():
+        shape = " ".join(fact_sentence_shape(spec).lower().split())
+        other = seen.setdefault(shape, spec.name)
+        if other == spec.name:
+            continue
+        exc = PerturbError(f"inputs {other!r} and {spec.name!r} are both stated as {fact_sentence_shape(spec)!r} "
+                           "in a question, so a reader cannot tell them apart; give one a label: (or a phrase:) of "
+                           "its own (docs/perturbation.md, 'Questions')", rule="question", name=spec.name)
+        if doc is not None:
+            exc.file, (exc.line, exc.column) = doc.file, doc.locate_key(("inputs", spec.name))
+            exc.source_line = doc.source_line(exc.line)
+        found.append(exc)
     return found
 
 

@@ -258,9 +258,10 @@ def check(
                 bare.append(card)
             else:  # its gate names in other languages (docs/scoring.md)
                 check_sidecar(side)
-            from ipb.perturb.render import value_word_errors  # (perturb loads only when a card is checked)
+            from ipb.perturb.render import fact_sentence_errors, value_word_errors  # (loaded only for a card)
 
             problems.extend(value_word_errors(card, doc))  # category values a question could not tell apart
+            problems.extend(fact_sentence_errors(card, doc))  # two inputs a question would state in the same words
             from ipb.perturb.periods import card_period_errors
 
             problems.extend(card_period_errors(card, doc))  # a macro input worded over a period no regime figure covers

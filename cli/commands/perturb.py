@@ -170,12 +170,14 @@ def _check_outputs(outputs: dict[str, Optional[Path]], base: Path, cards: list[s
 
 
 def _refuse_value_words(cards: list[str]) -> None:
-    """A card two of whose category values would read alike in a question is refused, at its ``values``."""
+    """A card two of whose category values, or two of whose inputs, would read alike in a question is refused, at
+    the input's ``values`` or at the later input's name."""
     from ipb.engine._yaml import load_yaml_file
     from ipb.errors import ErrorGroup
-    from ipb.perturb.render import value_word_errors
+    from ipb.perturb.render import fact_sentence_errors, value_word_errors
 
-    found = [e for c in cards for e in value_word_errors(compiled_card(c).card, load_yaml_file(c))]
+    found = [e for c in cards for doc in [load_yaml_file(c)] for card in [compiled_card(c).card]
+             for e in (*value_word_errors(card, doc), *fact_sentence_errors(card, doc))]
     if found:
         raise ErrorGroup(found)
 
