@@ -249,8 +249,14 @@ def _mtime(file: Path) -> float:
 
 
 def _extra_paths() -> tuple[str, ...]:
+    """The user's registry files, ``IPB_INVESTORS`` first, each file once: one named both in ``IPB_INVESTORS`` and
+    by ``--investors`` (a relative path beside an absolute one, a link) is read once under the first spelling, not
+    refused as redefining its own investors (s39user)."""
     env = tuple(p for p in os.environ.get(INVESTORS_ENV, "").split(os.pathsep) if p.strip())
-    return tuple(dict.fromkeys((*env, *_EXTRA)))
+    first: dict[str, str] = {}
+    for p in (*env, *_EXTRA):
+        first.setdefault(os.path.realpath(p), p)
+    return tuple(first.values())
 
 
 def _registry(path: str | None) -> _Registry:

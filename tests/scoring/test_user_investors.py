@@ -106,6 +106,20 @@ def test_use_investors_adds_to_the_bundled_registry_and_can_be_undone(user: Path
     assert "terry_smith" in load_investors()
 
 
+def test_the_same_file_in_ipb_investors_and_investors_is_read_once(user: Path, monkeypatch: pytest.MonkeyPatch):
+    """s39user: IPB_INVESTORS set to the file and ``--investors`` naming it again (relative, from its folder) was
+    refused: "id 'terry_smith' is already an investor of <the same file>". The file is now read once."""
+    monkeypatch.setenv(INVESTORS_ENV, str(user / "investors.yaml"))
+    monkeypatch.chdir(user)
+    code, output = _check(str(user / "cards" / f"{CARD}.yaml"), "--investors", "investors.yaml")
+    assert code == 0 and "already an investor" not in output and "unknown-investor" not in output, output
+    assert [i for i in load_investors() if i == "terry_smith"] == ["terry_smith"]
+    other = user / "again.yaml"  # a second file with the same investor is still a redefinition
+    other.write_text(REGISTRY, encoding="utf-8")
+    code, output = _check(str(user / "cards" / f"{CARD}.yaml"), "--investors", str(other))
+    assert code == 1 and f"{other}:3:3:" in output and "id 'terry_smith' is already an investor" in output, output
+
+
 def _scored(user: Path, text: str) -> dict:
     use_cards()
     use_items(user / "items.jsonl")
