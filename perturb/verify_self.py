@@ -43,7 +43,7 @@ from ipb.engine.graph import CompiledCard
 from ipb.engine.lint import out_of_range
 from ipb.errors import IpbError
 from ipb.perturb.frame import Frame, PScenario, build_frame
-from ipb.perturb.render import render_question
+from ipb.perturb.render import fact_sentence_errors, render_question
 from ipb.perturb.vintage import cutoff_problems
 
 __all__ = ["SelfCheck", "base_digest", "change_problems", "expected_id", "manifest_problems", "question_problem"]
@@ -255,6 +255,7 @@ class SelfCheck:
             return out
         if question != item["question"]:
             out.append(question_problem(item["question"], question, item["manifest"]))
+        out += _alike_inputs(frame)
         return out + _vintage_problems(frame, item["manifest"]) + _date_problems(frame, item["manifest"], as_of, typed)
 
     def _frame(self, compiled: Sequence[CompiledCard]) -> Frame | None:
@@ -365,6 +366,17 @@ def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | N
         dated = {n: v for n, v in typed.items() if n in names} if names else {}
         out += [f"look-ahead: {p}" for p in cutoff_problems(as_of, dated, published)]
     return out
+
+
+def _alike_inputs(frame: Frame) -> list[str]:
+    """One problem per pair of the frame's inputs that a question states in the same words
+    (:func:`ipb.perturb.render.fact_sentence_errors`): such an item was written faithfully and still cannot be read
+    (s39user: items made before ``ipb perturb`` refused such a card). Worked out once per frame."""
+    said = frame.memo.get("alike_inputs")
+    if said is None:
+        said = frame.memo["alike_inputs"] = [f"question: {e.message}" for c in frame.cards
+                                             for e in fact_sentence_errors(c.card)]
+    return list(said)
 
 
 def question_problem(have: str, want: str, manifest: Mapping[str, Any]) -> str:

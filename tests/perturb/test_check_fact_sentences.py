@@ -114,3 +114,23 @@ def test_a_label_mends_it_and_the_questions_read_back(tmp_path):
         assert f"The prior-year leverage is {facts['leverage_prior']}." in paragraph
         assert f"The ratio of long-term debt to average total assets is {facts['leverage']}." in paragraph
         assert read_question_facts(frame, item["question"]) == item_facts(frame, item)
+
+
+def test_verify_reports_items_made_before_the_refusal(tmp_path, monkeypatch):
+    """Items an older ipb wrote for such a card re-render to the same words, so ``ipb verify`` passed them; it now
+    says why each cannot be read, and exits 1."""
+    import ipb.cli.commands.perturb as perturb_command
+
+    card, base = _files(tmp_path)
+    monkeypatch.setattr(perturb_command, "_refuse_value_words", lambda cards: None)  # as before the refusal
+    out = tmp_path / "items.jsonl"
+    made = runner.invoke(app, ["perturb", "--card", str(card), "--base", str(base), "--n", "3", "--seed", "1",
+                               "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    first = json.loads(out.read_text().splitlines()[0])
+    assert first["question"].count("The ratio of long-term debt to average total assets is ") == 2
+    monkeypatch.undo()
+    result = runner.invoke(app, ["verify", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "question: inputs 'leverage' and 'leverage_prior' are both stated as" in result.output
+    assert "3 disagreeing with themselves" in result.output, result.output
