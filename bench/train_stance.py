@@ -13,13 +13,14 @@ final head
     each case on a card deciding two outcomes gives its close (:func:`closing_text`) labelled PASS (the card's pass
     outcome), FAIL (its fail outcome) or NONE (``final_verdict: null``).
 
-The text is embedded with the parser's default embedder (all-MiniLM-L6-v2) and a multinomial logistic regression
-(scikit-learn, used only here) is fitted per head. Printed first is the cross-validation grouped by batch (train on
+The text's words are hashed into features (:func:`ipb.scoring.parse._stance.features`) and a multinomial logistic
+regression (scikit-learn, used only here) is fitted per head. Printed first is the cross-validation grouped by batch (train on
 every other batch, test on one; the cases before the n24 batch form one group "early"): accuracy of every reading,
 and coverage and accuracy of the readings the reader would make (top class not NONE, probability >= threshold) on
 the items it is applied to (a gate or final the rules left unread), per half: (a) answers to ipb's own prompts,
-(b) wild analyses. ``--write`` then writes the weights fitted on all examples to ``scoring/parse/stance.json``,
-rounded to 6 decimals: the same corpus gives the same bytes.
+(b) wild analyses. ``--write`` then writes the gate head's weights fitted on all examples to
+``scoring/parse/stance.json``, rounded to 5 decimals: the same corpus gives the same bytes. The final head is measured
+only: it reads too few closes right to ship (docs/scoring.md, "Learned stance").
 """
 
 from __future__ import annotations
@@ -42,10 +43,65 @@ WEIGHTS = ROOT / "scoring" / "parse" / "stance.json"
 GATE_CLASSES = ["INCONCLUSIVE", "NONE", "PROCEED", "REJECT"]
 FINAL_CLASSES = ["FAIL", "NONE", "PASS"]
 SEED = 0
-C = 1.0
-#: Per head: the probability a reading needs, and the scale its confidence gets (kept below 0.7, the review bar).
-THRESHOLDS = {"gate": 0.75, "final": 0.75}
-CONFIDENCE_SCALE = 0.68
+#: Inverse L2 strength of the regression (scikit-learn's C); buckets of the hashed words.
+C = 5.0
+BUCKETS = 4096
+#: Per head: the probability a reading needs, and the scale its confidence gets (below 0.5, under the rules' readings).
+THRESHOLDS = {"gate": 0.94, "final": 0.94}
+CONFIDENCE_SCALE = 0.49
+#: The close of an answer: its last paragraphs, until they hold this many characters (at most three paragraphs).
+CLOSING_CHARS = 240
+_PARAGRAPHS = re.compile(r"\n[ \t>]*\n")
+Span = tuple[int, int]
+
+
+def closing_text(text: str) -> tuple[str, Span] | None:
+    """The answer's close: its last paragraph, with the ones before it while together they hold fewer than
+    :data:`CLOSING_CHARS` characters (three at most), and its span in ``text``; None for an empty text.
+
+    Examples
+    --------
+    >>> closing_text("Gate 1 passes.\\n\\nAll told, we buy.")
+    ('All told, we buy.', (16, 33))
+    >>> closing_text("  ") is None
+    True
+    """
+    bounds: list[Span] = []
+    start = 0
+    for m in _PARAGRAPHS.finditer(text):
+        bounds.append((start, m.start()))
+        start = m.end()
+    bounds.append((start, len(text)))
+    chosen: list[Span] = []
+    for a, b in reversed(bounds):
+        if not text[a:b].strip():
+            continue
+        chosen.insert(0, (a, b))
+        if len(chosen) >= 3 or sum(len(text[x:y].strip()) for x, y in chosen) >= CLOSING_CHARS:
+            break
+    if not chosen:
+        return None
+    a, b = chosen[0][0], chosen[-1][1]
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return text[a:b], (a, b)
+
+
+def card_outcome_pair(card: Any) -> tuple[str, str] | None:
+    """The card's (pass, fail) outcomes when its gates decide no other outcome; None for a card whose regimes or
+    branches decide more (Dalio's debt cycle, Marks's cycle positioning: 'pass' is no single outcome there)."""
+    pass_outcome, fail_outcome = card.outcomes.get("pass"), card.outcomes.get("fail")
+    if not pass_outcome or not fail_outcome:
+        return None
+    decided = {pass_outcome, fail_outcome}
+    for gate in card.gates:
+        for branch in gate.branches.values():
+            decided.update((branch.pass_outcome, branch.fail_outcome))
+    return (pass_outcome, fail_outcome) if len(decided) == 2 else None
+
+
 
 
 def batch_of(case_id: str) -> str:
@@ -82,8 +138,8 @@ def examples(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     continue
                 out.append({**common, "head": "gate", "text": case["text"][g.span[0] : g.span[1]],
                             "label": "NONE" if want == "-" else want, "unread": g.verdict is None})
-        pair = _stance.card_outcome_pair(card)
-        closing = _stance.closing_text(case["text"])
+        pair = card_outcome_pair(card)
+        closing = closing_text(case["text"])
         want_final = case["expect"]["final_verdict"]
         if pair is None or closing is None or (want_final is not None and want_final not in pair):
             continue
@@ -94,7 +150,7 @@ def examples(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def fit(x: np.ndarray, y: list[str], classes: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Multinomial logistic regression (L2, C=1, lbfgs, fixed seed): (coef (k, d), intercept (k,)) in ``classes``
+    """Multinomial logistic regression (L2, :data:`C`, lbfgs, fixed seed): (coef (k, d), intercept (k,)) in ``classes``
     order; a class absent from ``y`` gets zero weights and a very low intercept."""
     from sklearn.linear_model import LogisticRegression
 
@@ -112,13 +168,13 @@ def fit(x: np.ndarray, y: list[str], classes: list[str]) -> tuple[np.ndarray, np
 
 def head_json(coef: np.ndarray, intercept: np.ndarray, classes: list[str], threshold: float) -> dict[str, Any]:
     return {"classes": classes, "threshold": threshold, "confidence_scale": CONFIDENCE_SCALE,
-            "coef": [[round(float(v), 6) for v in row] for row in coef],
-            "intercept": [round(float(v), 6) for v in intercept]}
+            "coef": [[round(float(v), 5) for v in row] for row in coef],
+            "intercept": [round(float(v), 5) for v in intercept]}
 
 
-def weights_text(heads: dict[str, dict[str, Any]], probe: list[float]) -> str:
-    """The weights file's text: sorted keys, one line per head row: the same numbers give the same bytes."""
-    body = {"version": 1, "embedder": "all-MiniLM-L6-v2", "probe": [round(float(v), 6) for v in probe], "heads": heads}
+def weights_text(heads: dict[str, dict[str, Any]], buckets: int = BUCKETS) -> str:
+    """The weights file's text, keys sorted: the same numbers give the same bytes."""
+    body = {"version": 1, "features": "crc32 word unigrams and bigrams", "buckets": buckets, "heads": heads}
     return json.dumps(body, sort_keys=True, separators=(",", ":")) + "\n"
 
 
@@ -173,28 +229,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, help="keep the examples and their vectors here (npz) and reuse them")
     ap.add_argument("--write", action="store_true", help="write scoring/parse/stance.json")
     args = ap.parse_args(argv)
-    from ipb.scoring.parse import default_embedder
-    from ipb.scoring.parse._stance import PROBE, features
+    from ipb.scoring.parse._stance import features
 
-    embedder = default_embedder()
     if args.cache is not None and args.cache.exists():
         saved = np.load(args.cache, allow_pickle=False)
         ex = json.loads(str(saved["examples"]))
-        rows = saved["rows"]
     else:
         ex = examples(load_corpus(args.corpus))
-        rows = features(embedder, [e["text"] for e in ex])
         if args.cache is not None:
-            np.savez(args.cache, examples=json.dumps(ex), rows=rows)
+            np.savez(args.cache, examples=json.dumps(ex))
+    rows = features([e["text"] for e in ex], BUCKETS)
     grouped_cv(rows, ex, GATE_CLASSES, "gate")
     grouped_cv(rows, ex, FINAL_CLASSES, "final")
     if args.write:
-        heads = {}
-        for head, classes in (("gate", GATE_CLASSES), ("final", FINAL_CLASSES)):
-            idx = [i for i, e in enumerate(ex) if e["head"] == head]
-            coef, intercept = fit(rows[idx], [ex[i]["label"] for i in idx], classes)
-            heads[head] = head_json(coef, intercept, classes, THRESHOLDS[head])
-        WEIGHTS.write_text(weights_text(heads, list(features(embedder, [PROBE])[0])), encoding="utf-8")
+        idx = [i for i, e in enumerate(ex) if e["head"] == "gate"]
+        coef, intercept = fit(rows[idx], [ex[i]["label"] for i in idx], GATE_CLASSES)
+        heads = {"gate": head_json(coef, intercept, GATE_CLASSES, THRESHOLDS["gate"])}
+        WEIGHTS.write_text(weights_text(heads), encoding="utf-8")
         print(f"wrote {WEIGHTS.relative_to(ROOT)}")
     return 0
 
