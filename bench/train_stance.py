@@ -62,7 +62,7 @@ def closing_text(text: str) -> tuple[str, Span] | None:
     Examples
     --------
     >>> closing_text("Gate 1 passes.\\n\\nAll told, we buy.")
-    ('All told, we buy.', (16, 33))
+    ('Gate 1 passes.\\n\\nAll told, we buy.', (0, 33))
     >>> closing_text("  ") is None
     True
     """
