@@ -126,7 +126,7 @@ def examples(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         card = compiled_card(case["card"]).card
         result = parse_response(case["text"], card)
-        common = {"id": case["id"], "batch": batch_of(case["id"]), "half": half_of(case)}
+        common = {"id": case["id"], "card": case["card"], "batch": batch_of(case["id"]), "half": half_of(case)}
         labelled = {}
         for item in case["expect"]["gates"]:
             number, verdict = str(item).split(" ", 1)
@@ -147,6 +147,15 @@ def examples(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out.append({**common, "head": "final", "text": closing[0], "label": label,
                     "unread": result.final_verdict is None})
     return out
+
+
+def text_rows(ex: list[dict[str, Any]]) -> np.ndarray:
+    """The features of every example, its card's gate names left out (as the parser reads a section)."""
+    from ipb.engine.registry import compiled_card
+    from ipb.scoring.parse._stance import features, name_words
+
+    skip = {card: name_words(compiled_card(card).card) for card in sorted({e["card"] for e in ex})}
+    return np.vstack([features([e["text"]], BUCKETS, skip[e["card"]]) for e in ex])
 
 
 def fit(x: np.ndarray, y: list[str], classes: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -229,16 +238,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, help="keep the examples and their vectors here (npz) and reuse them")
     ap.add_argument("--write", action="store_true", help="write scoring/parse/stance.json")
     args = ap.parse_args(argv)
-    from ipb.scoring.parse._stance import features
-
     if args.cache is not None and args.cache.exists():
         saved = np.load(args.cache, allow_pickle=False)
         ex = json.loads(str(saved["examples"]))
+        if any("card" not in e for e in ex):  # a cache written before the examples carried their card
+            card_of = {str(c["id"]): c["card"] for c in load_corpus(args.corpus)}
+            ex = [{**e, "card": card_of[e["id"]]} for e in ex]
     else:
         ex = examples(load_corpus(args.corpus))
         if args.cache is not None:
             np.savez(args.cache, examples=json.dumps(ex))
-    rows = features([e["text"] for e in ex], BUCKETS)
+    rows = text_rows(ex)
     grouped_cv(rows, ex, GATE_CLASSES, "gate")
     grouped_cv(rows, ex, FINAL_CLASSES, "final")
     if args.write:

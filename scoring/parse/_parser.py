@@ -156,7 +156,7 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswer
         if entailed:
             self.notes.append(f"{entailed} gate(s) discussed without a verdict read as PROCEED: the final verdict "
                               f"{result.final_verdict} clears them under the card's gate logic (how '+entailed')")
-        stanced = stance_gates(self.masked, result.gates) if self.embedder is not False else 0
+        stanced = stance_gates(self.masked, result.gates, self.card) if self.embedder is not False else 0
         if stanced:
             self.notes.append(f"{stanced} gate(s) discussed without a verdict word read by the learned stance reader "
                               f"(how '+stance', confidence below 0.5: _stance.py)")

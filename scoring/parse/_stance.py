@@ -46,10 +46,21 @@ MAX_CHARS = 4000
 _WORD = re.compile(r"[^\W\d_]+|[<>=%]")
 
 
-def features(texts: list[str], buckets: int) -> Any:
-    """Rows of shape (len(texts), buckets): for each text (its first :data:`MAX_CHARS` characters, lower-cased), 1 in
-    the bucket ``crc32(g) % buckets`` of each of its words and pairs of adjacent words ``g``, the row scaled to unit
-    length (an empty row stays 0).
+def name_words(card: Any) -> frozenset[str]:
+    """The words of the card's gate names, aliases and ids (lower case): left out of the features, so a gate is read
+    by what its section says of it, not by how often a gate of that name passes ("Economic moat: vale." must not
+    read PROCEED because moats usually pass)."""
+    words: set[str] = set()
+    for gate in card.gates:
+        for text in (gate.name, gate.id, *(gate.aliases or ())):
+            words.update(_WORD.findall(str(text).replace("_", " ").lower()))
+    return frozenset(words)
+
+
+def features(texts: list[str], buckets: int, skip: frozenset[str] = frozenset()) -> Any:
+    """Rows of shape (len(texts), buckets): for each text (its first :data:`MAX_CHARS` characters, lower-cased) less
+    the words in ``skip`` (:func:`name_words`), 1 in the bucket ``crc32(g) % buckets`` of each of its words and pairs
+    of adjacent words ``g``, the row scaled to unit length (an empty row stays 0).
 
     Examples
     --------
@@ -61,7 +72,7 @@ def features(texts: list[str], buckets: int) -> Any:
 
     rows = np.zeros((len(texts), buckets))
     for i, text in enumerate(texts):
-        words = _WORD.findall(text[:MAX_CHARS].lower())
+        words = [w for w in _WORD.findall(text[:MAX_CHARS].lower()) if w not in skip]
         for gram in words + [a + " " + b for a, b in zip(words, words[1:])]:
             rows[i, zlib.crc32(gram.encode("utf-8")) % buckets] = 1.0
         norm = float(np.linalg.norm(rows[i]))
@@ -130,17 +141,17 @@ def _ready() -> dict[str, Any] | None:
     return load_weights() if STATE["enabled"] else None
 
 
-def stance_gates(text: str, gates: list[GateTrace]) -> int:
+def stance_gates(text: str, gates: list[GateTrace], card: Any) -> int:
     """Give each gate of ``gates`` still without a verdict the ``gate`` head's reading of its section, in place.
 
-    ``text`` is the text the spans index. A gate with a verdict is never touched. Returns how many were read.
+    ``text`` is the text the spans index; ``card`` the card whose gate names are left out (:func:`name_words`). A gate with a verdict is never touched. Returns how many were read.
     """
     todo = [g for g in gates if g.verdict is None and g.span[1] > g.span[0]]
     weights = _ready() if todo else None
     if weights is None:
         return 0
     head = weights["heads"]["gate"]
-    rows = features([text[g.span[0] : g.span[1]] for g in todo], weights["buckets"])
+    rows = features([text[g.span[0] : g.span[1]] for g in todo], weights["buckets"], name_words(card))
     read = 0
     for trace, (label, p) in zip(todo, decide(head, rows)):
         if label is None:

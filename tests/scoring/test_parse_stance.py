@@ -13,7 +13,9 @@ from ipb.scoring.parse import _stance
 from ipb.scoring.parse._types import GateTrace
 from tests.scoring.bench_support import load_bench
 
-CLEAR_PASS = "Comfortably inside the bar; the company clears this easily and we are happy with it."
+CARD = "buffett_acquisition_checklist"
+
+CLEAR_PASS = "Clears it comfortably. Strong, consistent, well within the limit; no concerns."
 LEANS_REJECT = "Fails. Far too expensive: not met, a clear miss, rejected."
 LEANS_UNKNOWN = "We could not find the data; unknown for now."
 
@@ -24,10 +26,10 @@ def _head() -> dict:
     return weights["heads"]["gate"]
 
 
-def _read(text: str) -> tuple[str | None, float]:
+def _read(text: str, skip: frozenset[str] = frozenset()) -> tuple[str | None, float]:
     weights = _stance.load_weights()
     assert weights is not None
-    return _stance.decide(weights["heads"]["gate"], _stance.features([text], weights["buckets"]))[0]
+    return _stance.decide(weights["heads"]["gate"], _stance.features([text], weights["buckets"], skip))[0]
 
 
 def _top(text: str) -> str:
@@ -83,6 +85,12 @@ def test_decide_abstains_on_none_and_under_the_threshold():
     assert label == "PROCEED" and p == pytest.approx(0.98670, abs=1e-5)
 
 
+def _card():
+    from ipb.engine.registry import compiled_card
+
+    return compiled_card(CARD).card
+
+
 def _trace(gate: int, verdict: str | None, span: tuple[int, int]) -> GateTrace:
     return GateTrace(gate, f"gate {gate}", verdict, span, span, "name", span if verdict else None, confidence=0.5)
 
@@ -91,9 +99,9 @@ def test_stance_reads_only_gates_the_rules_left_unread_and_never_overrides_them(
     text = CLEAR_PASS + "\n\n" + LEANS_REJECT + "\n\n" + CLEAR_PASS
     a, b = len(CLEAR_PASS), len(CLEAR_PASS) + 2 + len(LEANS_REJECT)
     gates = [_trace(1, None, (0, a)), _trace(2, None, (a + 2, b)), _trace(3, "REJECT", (b + 2, len(text)))]
-    assert _stance.stance_gates(text, gates) == 1
+    assert _stance.stance_gates(text, gates, _card()) == 1
     first, second, third = gates
-    p = _read(CLEAR_PASS)[1]
+    p = _read(CLEAR_PASS, _stance.name_words(_card()))[1]
     assert (first.verdict, first.how, first.verdict_span) == ("PROCEED", "name+stance", (0, a))
     assert first.confidence == round(p * _head()["confidence_scale"], 3) < 0.5
     assert (second.verdict, second.how) == (None, "name")  # leans REJECT, under the threshold: abstains
@@ -104,16 +112,26 @@ def test_the_reader_switched_off_reads_nothing():
     gates = [_trace(1, None, (0, len(CLEAR_PASS)))]
     _stance.STATE["enabled"] = False
     try:
-        assert _stance.stance_gates(CLEAR_PASS, gates) == 0
+        assert _stance.stance_gates(CLEAR_PASS, gates, _card()) == 0
     finally:
         _stance.STATE["enabled"] = True
     assert gates[0].verdict is None
 
 
+def test_a_gate_is_not_read_by_how_often_a_gate_of_its_name_passes():
+    # regression (stop 39, gate-name prior): "vale" is no word the reader knows; before the card's gate names were
+    # left out of the features, "Economic Moat" alone made this section PROCEED at 0.94 or more
+    words = _stance.name_words(_card())
+    assert {"economic", "moat", "margin", "safety"} <= words and "vale" not in words
+    text = "Gate 2 (Economic Moat): vale."
+    gates = [_trace(2, None, (0, len(text)))]
+    assert _stance.stance_gates(text, gates, _card()) == 0 and gates[0].verdict is None
+
+
 def test_the_rules_only_parse_reads_no_stance():
     from ipb.scoring.parse import parse_response
 
-    result = parse_response("Gate 3: " + CLEAR_PASS, "graham_seven_tests_defensive", embedder=False)
+    result = parse_response("Gate 3: " + CLEAR_PASS, CARD, embedder=False)
     assert all(not g.how.endswith("+stance") for g in result.gates)
 
 
