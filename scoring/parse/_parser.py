@@ -156,12 +156,14 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswer
         if entailed:
             self.notes.append(f"{entailed} gate(s) discussed without a verdict read as PROCEED: the final verdict "
                               f"{result.final_verdict} clears them under the card's gate logic (how '+entailed')")
+        settled(result.gates)  # a gate still without a verdict: its confidence lowered (_confidence.py)
+        result.final_confidence = self._assessed_final(result.gates, result.final_verdict, result.final_verdict_span)
+        # the learned stance reader last: it fills only what every rule left unread, and the final verdict's confidence
+        # is weighed with the rules' readings alone (_stance.py)
         stanced = stance_gates(self.masked, result.gates, self.card) if self.embedder is not False else 0
         if stanced:
             self.notes.append(f"{stanced} gate(s) discussed without a verdict word read by the learned stance reader "
                               f"(how '+stance', confidence below 0.5: _stance.py)")
-        settled(result.gates)  # a gate still without a verdict: its confidence lowered (_confidence.py)
-        result.final_confidence = self._assessed_final(result.gates, result.final_verdict, result.final_verdict_span)
         if result.final_verdict is None:
             result.implied_final_verdict, result.implied_final_gate, result.implied_final_span = implied_final(self.card, result.gates)
         result.invented = self._dedupe_invented()

@@ -7,7 +7,7 @@ absent features, the row scaled to unit length (:func:`features`). It is fitted 
 ``bench/train_stance.py``; only its weights ship, as ``stance.json`` (package data read through
 :mod:`importlib.resources`), and they are applied here with numpy. The words were chosen over the sentence embedding
 of the text (all-MiniLM-L6-v2): in the cross-validation grouped by batch the embedding read unread gates no better
-than ~75% right at any cut-off, the words 88% at the one shipped (the figures: docs/scoring.md, "Learned stance").
+than ~75% right at any cut-off, the words 87% at the one shipped (the figures: docs/scoring.md, "Learned stance").
 
 The ``gate`` head reads the text of a gate's section (``GateTrace.span``) as PROCEED, REJECT, INCONCLUSIVE or NONE
 (discussed, no verdict: the corpus label ``-``). The training script also measures a ``final`` head (the answer's close
