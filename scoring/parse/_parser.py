@@ -53,6 +53,7 @@ from ipb.scoring.parse._loose import _LooseReferencesMixin
 from ipb.scoring.parse._numbered import _NumberedListMixin
 from ipb.scoring.parse._references import _ReferencesMixin
 from ipb.scoring.parse._section_reading import _SectionReadingMixin
+from ipb.scoring.parse._stance import stance_gates
 from ipb.scoring.parse._stated_bars import _StatedBarsMixin
 from ipb.scoring.parse._template_slots import drop_unmentioned
 from ipb.scoring.parse._test_terms import drop_test_terms
@@ -157,6 +158,12 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswer
                               f"{result.final_verdict} clears them under the card's gate logic (how '+entailed')")
         settled(result.gates)  # a gate still without a verdict: its confidence lowered (_confidence.py)
         result.final_confidence = self._assessed_final(result.gates, result.final_verdict, result.final_verdict_span)
+        # the learned stance reader last: it fills only what every rule left unread, and the final verdict's confidence
+        # is weighed with the rules' readings alone (_stance.py)
+        stanced = stance_gates(self.masked, result.gates, self.card) if self.embedder is not False else 0
+        if stanced:
+            self.notes.append(f"{stanced} gate(s) discussed without a verdict word read by the learned stance reader "
+                              f"(how '+stance', confidence below 0.5: _stance.py)")
         if result.final_verdict is None:
             result.implied_final_verdict, result.implied_final_gate, result.implied_final_span = implied_final(self.card, result.gates)
         result.invented = self._dedupe_invented()
