@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ipb.errors import PerturbError, did_you_mean
 from ipb.perturb.deck_moves import deck_tied, follow
-from ipb.perturb.frame import ConstantLine, Frame, PScenario, ordered_inputs
+from ipb.perturb.frame import ConstantLine, Frame, PScenario, cached_text, ordered_inputs
 from ipb.perturb.values import Grid, literal
 
 from ipb.perturb.operators import Step, _draw, _not_applicable, _spec_list, metric_inputs, operator
@@ -587,24 +587,33 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     if best is None:
         raise PerturbError("no change to one input within its declared range flips the verdict "
                            f"({', '.join(frame.outcomes(facts))})", rule="no-candidate")
-    spec = frame.inputs[best.input]
     new_facts = {**facts, best.input: best.boundary, **dict(best.tied)}
+    # literal texts through the frame's memo (the same text: ``literal`` writes equal values alike, normalised)
+    said = _literal_of(frame)
     details = {
         "input": best.input,
         "direction": best.direction,
-        "base": literal(spec, best.base),
-        "boundary": literal(spec, best.boundary),
-        "one_step_short": literal(spec, best.short),
+        "base": said(best.input, best.base),
+        "boundary": said(best.input, best.boundary),
+        "one_step_short": said(best.input, best.short),
         "steps": best.steps,
         "search": best.search,
         "nearest": best.nearest,
         "verdicts_before": list(best.before),
         "verdicts_after": list(best.after),
-        "anchor": {n: literal(frame.inputs[n], facts[n]) for n in anchor},
+        "anchor": {n: said(n, facts[n]) for n in anchor},
     }
     if best.tied:  # the inputs a deck rule ties to the flipped one followed it (stop 31)
         details["tied"] = {n: literal(frame.inputs[n], v) for n, v in best.tied}
     return Step("flip", scenario.with_facts(new_facts), details)
+
+
+def _literal_of(frame: Frame) -> Callable[[str, Any], Any]:
+    """``said(name, value)``: ``literal(frame.inputs[name], value)``, remembered in the frame's ``"literal"`` memo
+    (:func:`~ipb.perturb.frame.cached_text`, which :func:`~ipb.perturb.frame.fact_literals` also fills)."""
+    def said(name: str, value: Any) -> Any:
+        return cached_text(frame, "literal", name, value, literal)
+    return said
 
 
 # --------------------------------------------------------------------------- gate isolation
