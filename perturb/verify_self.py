@@ -46,7 +46,8 @@ from ipb.perturb.frame import Frame, PScenario, build_frame
 from ipb.perturb.render import fact_sentence_errors, render_question
 from ipb.perturb.vintage import cutoff_problems
 
-__all__ = ["SelfCheck", "base_digest", "change_problems", "expected_id", "manifest_problems", "question_problem"]
+__all__ = ["SelfCheck", "base_digest", "change_problems", "expected_id", "manifest_problems", "period_problems",
+           "question_problem"]
 
 #: ``isinstance(x, _MAPPING)`` is ``isinstance(x, Mapping)``, answered without the ABC's check for a dict (what an item
 #: read from JSON holds): some 0.5 us a call less, three calls an item.
@@ -256,7 +257,8 @@ class SelfCheck:
         if question != item["question"]:
             out.append(question_problem(item["question"], question, item["manifest"]))
         out += _alike_inputs(frame)
-        return out + _vintage_problems(frame, item["manifest"]) + _date_problems(frame, item["manifest"], as_of, typed)
+        return (out + _vintage_problems(frame, item["manifest"]) + _date_problems(frame, item["manifest"], as_of, typed)
+                + period_problems(frame, context.get("regime"), typed))
 
     def _frame(self, compiled: Sequence[CompiledCard]) -> Frame | None:
         last = self.last
@@ -377,6 +379,53 @@ def _alike_inputs(frame: Frame) -> list[str]:
         said = frame.memo["alike_inputs"] = [f"question: {e.message}" for c in frame.cards
                                              for e in fact_sentence_errors(c.card)]
     return list(said)
+
+
+def period_problems(frame: Frame, regime_id: Any, typed: Mapping[str, Any]) -> list[str]:
+    """Each regime growth figure the item states under an input whose words name another period (s39, issue 18).
+
+    An item dated into a regime before the s38 period fix (:mod:`ipb.perturb.periods`) copied a fact's ``value``
+    (GDP: the latest quarter at an annual rate) into any input standing for it, so a card input worded "over the
+    past year" stated 2009's -6.2% (Q4 2008 annualised; the four-quarter change was -0.8%). Its question is the one
+    this ipb writes for its facts and its gold is right for them, so no other check saw it. Reported: an input of
+    the frame that stands for a regime fact with declared ``periods:``, whose stated engine value is the fact's
+    ``value`` while the figure for the input's period (:func:`ipb.perturb.periods.period_value`) is another or
+    none. A figure that differs from ``value`` (moved by a later operator, or the base's own) is not the regime's
+    and is not judged here. Empty for an item with no regime (``manifest.context.regime``) or an unknown one.
+    """
+    if not isinstance(regime_id, str) or not typed:
+        return []
+    from ipb.engine.scenario import convert_fact
+    from ipb.perturb.periods import PERIODS, input_period, period_value
+
+    regimes = frame.regimes
+    regime = next((r for r in regimes.regimes if r.id == regime_id), None)
+    if regime is None:
+        return []
+    said = {"quarter_annualised": "the latest quarter at an annual rate", "year": "the past year", "month": "the month"}
+    out: list[str] = []
+    for name, value in typed.items():
+        spec = frame.inputs.get(name)
+        metric = regimes.fact_for(spec) if spec is not None and spec.describes != "company" else None
+        fact = regime.facts.get(metric.id) if metric is not None and metric.periods else None
+        if spec is None or metric is None or fact is None:
+            continue
+        right = period_value(spec, metric, fact)
+        if right is not None and right == fact.value:
+            continue
+        try:
+            if convert_fact(spec, fact.value) != value:
+                continue
+        except (IpbError, ValueError, TypeError, ArithmeticError):
+            continue
+        want = input_period(spec)
+        assert want in PERIODS
+        instead = (f"the regime's figure over {said[want]} is {right}" if right is not None else
+                   f"the regime gives no figure over {said[want]}, so ipb perturb now leaves it undisclosed")
+        out.append(f"fact {name} = {fact.value} is regime {regime_id}'s {metric.id} for {said[metric.periods[0]]}, "
+                   f"but the input is worded over {said[want]} ({instead}): the item was made before the period fix "
+                   "(s38); make it again with this ipb's ipb perturb")
+    return out
 
 
 def question_problem(have: str, want: str, manifest: Mapping[str, Any]) -> str:

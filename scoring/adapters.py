@@ -61,9 +61,11 @@ from typing import Any, BinaryIO, Callable, Iterator, Mapping
 from ipb._files import file_kind
 from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
+from ipb.scoring.items import canonical_condition
 
 __all__ = [
     "InputRecord",
+    "answer_slot",
     "FORMATS",
     "adapters",
     "adapter",
@@ -98,6 +100,46 @@ class InputRecord:
     data: dict[str, Any] | None
     error: IpbError | None = None
     file: int | None = None
+
+
+def answer_slot(data: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The answer slot a response record claims: (item, model, condition letter, epoch, card, corruptions).
+
+    The one key both repeat checks use: ``ipb score`` marks a second record
+    with the key of an earlier one ``duplicate`` (:mod:`ipb.scoring.run`), and
+    several responses files may not share a key (:mod:`ipb.scoring.sources`).
+    An integer item id counts as its text; the condition is its §7.2 letter
+    (:func:`~ipb.scoring.items.canonical_condition`); the epoch is its JSON
+    text (``'null'`` when absent); the card is kept only when it is text; the
+    corruptions are their names in order (a synthetic-corruption entry is a
+    name or an object with a ``name``). None when the record names no item,
+    model or condition. The response is not looked at: whether an empty one
+    claims its slot is the caller's rule.
+
+    >>> answer_slot({"item_id": 7, "model": "m", "condition": "oracle", "epoch": 2,
+    ...              "corruptions": [{"name": "swap"}, "drop", 3]})
+    ('7', 'm', 'C', '2', None, ('swap', 'drop'))
+    >>> answer_slot({"item_id": "q", "model": " ", "condition": "A"}) is None
+    True
+    """
+    item_id = data.get("item_id")
+    if isinstance(item_id, int) and not isinstance(item_id, bool):
+        item_id = str(item_id)
+    model, condition = data.get("model"), data.get("condition")
+    if not (isinstance(item_id, str) and item_id and isinstance(model, str) and model.strip()
+            and isinstance(condition, str) and condition.strip()):
+        return None
+    corruptions = data.get("corruptions")
+    names: list[str] = []
+    if isinstance(corruptions, list):
+        for c in corruptions:
+            if isinstance(c, Mapping) and isinstance(c.get("name"), str):
+                names.append(c["name"])
+            elif isinstance(c, str):
+                names.append(c)
+    card = data.get("card")
+    return (item_id, model, canonical_condition(condition), json.dumps(data.get("epoch"), sort_keys=True),
+            card if isinstance(card, str) else None, tuple(names))
 
 
 Adapter = Callable[..., Iterator[InputRecord]]

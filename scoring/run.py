@@ -64,7 +64,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from ipb.engine._json import parse_json_line
 from ipb._files import text_sha256, write_texts_atomic
 from ipb.errors import IpbError, LoadError, ScoreError, WriteError, did_you_mean
-from ipb.scoring.adapters import InputRecord, records_from
+from ipb.scoring.adapters import InputRecord, answer_slot, records_from
 from ipb.scoring._record_json import (  # noqa: F401  (re-exported: callers import these from here)
     RECORD_DIGITS, _finite, _json_default, _record_text, dumps_record, record_schema, write_atomic,
 )
@@ -243,20 +243,6 @@ def _field_error(work: _Work, code: str, message: str, name: str | None = None, 
     _unscored(work, code, message, err)
 
 
-def _corruption_names(value: Any) -> list[str] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list):
-        return None
-    names = []
-    for c in value:
-        if isinstance(c, Mapping) and isinstance(c.get("name"), str):
-            names.append(c["name"])
-        elif isinstance(c, str):
-            names.append(c)
-    return names
-
-
 def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tuple[int, str]], options: ScoreOptions) -> _Work:
     out: dict[str, Any] = {
         "version": RESULT_VERSION,
@@ -294,7 +280,6 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
         out["condition_key"] = canonical_condition(out["condition"])
     if "epoch" in data:
         out["epoch"] = data["epoch"]
-    corruption_names = _corruption_names(data.get("corruptions"))
     if data.get("corruptions") is not None:
         out["corruptions"] = data["corruptions"]
     item_id = data.get("item_id")
@@ -352,8 +337,8 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
                          "to numbers in [0, 1]", name="judge")
             return work
         work.judge = {k: None if v is None else float(v) for k, v in judge.items()}
-    dedupe = (item_id, out["model"], out["condition_key"], json.dumps(data.get("epoch"), sort_keys=True), card,
-              tuple(corruption_names or ()))
+    dedupe = answer_slot(data)
+    assert dedupe is not None  # item, model and condition were checked above
     first = seen.get(dedupe)
     if first is not None:
         same = first[1] == out["response_sha256"]

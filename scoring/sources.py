@@ -32,14 +32,12 @@ from __future__ import annotations
 
 import dataclasses
 import glob
-import json
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ipb._files import file_sha256
 from ipb.errors import ErrorGroup, IpbError, LoadError
-from ipb.scoring.adapters import InputRecord, detect_format, read_responses
-from ipb.scoring.items import canonical_condition
+from ipb.scoring.adapters import InputRecord, answer_slot, detect_format, read_responses
 
 __all__ = ["response_files", "read_response_files", "slot_of", "check_across_files"]
 
@@ -194,31 +192,18 @@ def slot_of(data: dict[str, Any]) -> tuple[Any, ...] | None:
 
     None when the record lacks an item, model or condition, or its response is
     not a non-empty text (it claims no slot: a retry after it is scored). The
-    same key :func:`ipb.scoring.run.score_records` finds repeats by.
+    key is :func:`~ipb.scoring.adapters.answer_slot`, the one
+    :func:`ipb.scoring.run.score_records` finds repeats by.
 
     >>> slot_of({"item_id": 7, "model": "m", "condition": "closed_book", "response": "x", "epoch": 2})
     ('7', 'm', 'A', '2', None, ())
     >>> slot_of({"item_id": "q", "model": "m", "condition": "A", "response": "  "}) is None
     True
     """
-    item_id = data.get("item_id")
-    if isinstance(item_id, int) and not isinstance(item_id, bool):
-        item_id = str(item_id)
-    model, condition, response = data.get("model"), data.get("condition"), data.get("response")
-    if not (isinstance(item_id, str) and item_id and isinstance(model, str) and model.strip()
-            and isinstance(condition, str) and condition.strip() and isinstance(response, str) and response.strip()):
+    response = data.get("response")
+    if not (isinstance(response, str) and response.strip()):
         return None
-    corruptions = data.get("corruptions")
-    names: list[str] = []
-    if isinstance(corruptions, list):
-        for c in corruptions:
-            if isinstance(c, dict) and isinstance(c.get("name"), str):
-                names.append(c["name"])
-            elif isinstance(c, str):
-                names.append(c)
-    card = data.get("card")
-    return (item_id, model, canonical_condition(condition), json.dumps(data.get("epoch"), sort_keys=True),
-            card if isinstance(card, str) else None, tuple(names))
+    return answer_slot(data)
 
 
 def check_across_files(records: Iterable[InputRecord]) -> None:

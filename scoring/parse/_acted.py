@@ -209,6 +209,27 @@ def _negated_after(text: str, end: int) -> bool:
     return whole and len(words) > 3 and words[-3] in fv.NEGATORS
 
 
+#: Words that, right after a negated act, make the negation the scope's ("we do not buy only for the dividend"): the
+#: ``not_only`` words of every language (:data:`ipb.scoring._foreign_verdicts.NOT_ONLY`) and English ones.
+ONLY_WORDS = fv.NOT_ONLY | frozenset({"only", "just", "merely", "solely", "simply", "purely"})
+
+
+def only_scope(text: str, end: int) -> bool:
+    """Whether a negated act ending at ``end`` is negated only in its scope: the next word of its clause, or the one
+    after a negator there, is a "not only" word ("nous n'achetons pas seulement pour le dividende: nous achetons",
+    "no compramos solo por ...", "non compriamo solo ..."). Such a clause says the act has more reasons than one;
+    the affirmed act, when the writer states it, is read where it stands (s39 breaker, issue 13).
+
+    >>> only_scope("Nous n'achetons pas seulement pour le dividende", 19), only_scope("Nous n'achetons pas.", 19)
+    (True, False)
+    >>> only_scope("No compramos solo por el dividendo", 12), only_scope("We do not buy it; only later.", 13)
+    (True, False)
+    """
+    clause = re.split(r"[,;:.!?\n\u2014\u2013]", text[end : end + 40], maxsplit=1)[0]
+    words = re.findall(r"[^\W\d_]+", clause.lower()) + ["", ""]
+    return words[0] in ONLY_WORDS or (words[0] in fv.NEGATORS and words[1] in ONLY_WORDS)
+
+
 def _phrase_outcome(kind: str, ix: object) -> str | None:
     """The card outcome a phrase of kind ``kind`` states: the pass outcome for entering or approving, the HOLD outcome
     for keeping (None on a card without one), a WATCH or WAIT outcome of the card's own for watching, else the fail one."""
@@ -333,6 +354,8 @@ class _ActedMixin(_ParserState):
                 continue
             if fv.unspaced(m.group()) and _OPEN_TAIL.match(masked, m.end()):
                 continue
+            if negated and only_scope(masked, m.end()):
+                continue  # "nous n'achetons pas seulement pour ...": not the act negated, its reasons widened
             outcome = _phrase_outcome(kind, ix)
             if outcome and not fv.unspaced(m.group()) and (negated or _negated_after(masked, m.end())):
                 outcome = {ix.pass_outcome: ix.fail_outcome, ix.fail_outcome: ix.pass_outcome}.get(outcome)

@@ -43,6 +43,7 @@ from ipb.scoring.parse._final_words import (  # moved there
     _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE, _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASSED_AT_END, _PASSED_SUBJECT,
     _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS, _POSITION_WORDS, _REFUSED_TO, _REVISION_CUE, limit_met,
 )
+from ipb.scoring.parse._acted import only_scope
 from ipb.scoring.parse._final_checks import _FinalChecksMixin, _hypothetical, _persons_act, _swapped, _unsaid  # (_hypothetical: imported from here too)
 from ipb.scoring.parse._acted import _ActedMixin
 from ipb.scoring.parse._final_block import _ClosingBlockMixin
@@ -139,6 +140,9 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                 level = max(level, 4)  # "Revised verdict: DECLINE" after "Final verdict: INVEST": the later revision wins
             if _unsaid(clause[-6:]):
                 return  # "I won't say DECLINE", "I can't tell you to INVEST": a refusal to state a verdict names one, states none
+            if only_scope(masked, end) and (_negated(words) or any(
+                    w in vw.NEGATORS or w == "no" for w in masked[start:end].lower().split()[:-1])):
+                return  # "no compramos solo por el dividendo", "we do not buy only for ...": its reasons widened (_acted.py)
             if _negated(words) or negated_by_prefix(said) or _REFUSED_TO.search(said) is not None:  # "我不会在这个价位买入": a negating prefix in the run touching the word
                 swapped = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
                 if swapped is None:

@@ -67,6 +67,7 @@ from ipb.scoring.parse._types import (
 from ipb.scoring.parse._verdicts import _VerdictsMixin
 from ipb.scoring.parse._vocabulary import _VocabularyMixin
 from ipb.scoring.parse._voice import blank_struck
+from ipb.scoring.parse._footnotes import blank_footnotes
 
 from ipb.errors import ParseError
 
@@ -102,6 +103,9 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswer
         self.masked, struck = blank_struck(self.masked)
         if struck:
             self.notes.append(f"{struck} struck-through passage(s) (~~...~~, <del>, <s>) were not read: the writer withdrew them")
+        self.masked, noted = blank_footnotes(self.masked)  # "¹ Gate 3 figures from ...", a Sources: block (_footnotes.py)
+        if noted:
+            self.notes.append(f"{noted} footnote or reference line(s) under the answer were not read as gate statements")
         self.masked, self.folded = fold_repeated_lines(self.masked)
         if self.folded:
             repeats = sum(text.count("\n", start, stop) + (not text.endswith("\n", start, stop)) for _, start, stop in self.folded)

@@ -156,6 +156,17 @@ def test_a_slot_is_item_model_condition_letter_epoch_card_and_corruptions():
     assert slot_of({"item_id": "x", "model": "m", "condition": "A"}) is None  # no response: claims nothing
 
 
+def test_the_run_and_the_files_check_build_one_slot_key_twin_kind():
+    # twin kind: run._begin and sources.slot_of each rebuilt the key; now both call adapters.answer_slot
+    from ipb.scoring import adapters, run, sources
+    assert run.answer_slot is adapters.answer_slot and sources.answer_slot is adapters.answer_slot
+    # the key ignores the response (an empty one is still a repeat in a run); slot_of adds "a text claims a slot"
+    assert adapters.answer_slot(_rec(7, condition="closed_book", response="", card=3, corruptions="swap")) == \
+        ("7", "m", "A", "null", None, ())
+    assert slot_of(_rec(7, condition="closed_book", response="")) is None
+    assert adapters.answer_slot(_rec("x", model="  ")) is None and adapters.answer_slot(_rec(True)) is None
+
+
 def test_a_quoted_pattern_is_its_matching_files_in_sorted_order_and_no_match_is_refused(tmp_path):
     for name in ("m2/samples_t_1.jsonl", "m1/samples_t_2.jsonl", "m1/results_2.json"):
         (tmp_path / name).parent.mkdir(exist_ok=True)
