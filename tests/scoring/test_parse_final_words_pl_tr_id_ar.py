@@ -44,11 +44,12 @@ def test_look_alikes_are_no_final(closing: str) -> None:
 
 
 def test_the_words_are_tabled() -> None:
-    """Each new word has its side: buy 1, avoid 0; hold words are the HOLD outcome's."""
-    assert [fv.FINAL_WORDS[w] for w in ("kupuję", "omijam", "alırım", "almam", "beli", "hindari", "شراء", "تجنب")] == \
+    """Each new word has its side: buy 1, avoid 0; hold words are the HOLD outcome's (Turkish words are stored folded,
+    :func:`ipb.scoring._foreign_verdicts.fold_dotted_i`)."""
+    assert [fv.FINAL_WORDS[fv.fold_dotted_i(w)] for w in ("kupuję", "omijam", "alırım", "almam", "beli", "hindari", "شراء", "تجنب")] == \
         [1, 0, 1, 0, 1, 0, 1, 0]
     assert {"trzymać", "tut", "tahan", "احتفظ"} <= set(fv.HOLD_WORDS)
-    assert fv.OUTCOME_WORDS["DECLINE"].count("nie inwestować") == 1 and "yatırım yap" in fv.OUTCOME_WORDS["INVEST"]
+    assert fv.OUTCOME_WORDS["DECLINE"].count("nie inwestować") == 1 and "yatirim yap" in fv.OUTCOME_WORDS["INVEST"]
 
 
 #: Three gates met, in each language.
