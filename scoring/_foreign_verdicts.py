@@ -46,7 +46,7 @@ from ipb.errors import ErrorGroup, IpbError
 
 __all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "ORDINALS", "LAST_WORDS", "NEGATORS", "TRAILING_NEGATOR", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
            "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
-           "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "edged", "MARK_END", "guard", "load_languages"]
+           "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "edged", "MARK_END", "guard", "load_languages", "fold_dotted_i"]
 
 _FILE = "languages.yaml"
 
@@ -54,6 +54,24 @@ _FILE = "languages.yaml"
 #: ideographs (unified, extension A, compatibility), hangul syllables, Thai.
 UNSPACED_CHARS: Final = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _UNSPACED = re.compile(f"[{UNSPACED_CHARS}]")
+
+
+#: Turkish capital dotted I and small dotless i, folded to the letters of other languages (length kept).
+_DOTTED_I: Final = str.maketrans({"\u0130": "I", "\u0131": "i"})
+
+
+def fold_dotted_i(text: str) -> str:
+    """``text`` with Turkish capital dotted "İ" written "I" and small dotless "ı" written "i", one character for one.
+
+    Python lower-cases "İ" to two characters ("i" and a combining dot), which breaks both matching and every offset
+    after it, and "I" to "i" where Turkish reads "ı": "KARŞILANMIYOR".lower() is "karşilanmiyor", not the listed
+    "karşılanmıyor". The parser folds the answer and the vocabulary file alike, so a Turkish word matches in any casing
+    ("İYİ", "iyi"; "KARŞILANMIYOR", "karşılanmıyor") and no offset moves. Other languages do not use the two letters.
+
+    >>> fold_dotted_i("İLK KRİTER KARŞILANMIYOR"), fold_dotted_i("karşılanmıyor"), len(fold_dotted_i("İ")), fold_dotted_i("Ilık")
+    ('ILK KRITER KARŞILANMIYOR', 'karşilanmiyor', 1, 'Ilik')
+    """
+    return text.translate(_DOTTED_I)
 
 
 def unspaced(word: str) -> bool:
@@ -148,7 +166,7 @@ _PLAIN_ORDER = ("REJECT", "INCONCLUSIVE", "PROCEED")
 @lru_cache(maxsize=1)
 def _tables() -> dict[str, Any]:
     """Every language's words merged per table, each word once, in file order."""
-    text = resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8")
+    text = fold_dotted_i(resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8"))  # as answers are
     blocks = load_languages(text, f"ipb/grammar/{_FILE}")
 
     def merged(key: str, sub: str | None = None) -> tuple[str, ...]:

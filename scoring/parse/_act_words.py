@@ -56,7 +56,7 @@ def load_acts(text: str, file: str = "<string>") -> dict[str, dict[str, Any]]:
 
 @lru_cache(maxsize=1)
 def _blocks() -> dict[str, dict[str, Any]]:
-    text = resources.files("ipb.grammar").joinpath("languages.yaml").read_text(encoding="utf-8")
+    text = fv.fold_dotted_i(resources.files("ipb.grammar").joinpath("languages.yaml").read_text(encoding="utf-8"))
     return load_acts(text, "ipb/grammar/languages.yaml")
 
 

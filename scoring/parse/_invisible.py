@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from ipb.scoring.parse._types import ParsedResponse, Span
 
-__all__ = ["INVISIBLE", "restore_spans", "strip_invisible"]
+__all__ = ["INVISIBLE", "restore_spans", "retake_copies", "strip_invisible"]
 
 #: Characters that print nothing and only split words: U+00AD soft hyphen, U+200B zero-width space, U+200C/U+200D
 #: zero-width non-joiner/joiner, U+2060 word joiner, U+FEFF byte-order mark / zero-width no-break space.
@@ -123,3 +123,18 @@ def restore_spans(parsed: ParsedResponse, removed: list[int], original: str, str
     restored.notes = [*restored.notes, f"{len(removed)} invisible character(s) (zero-width space or joiner, soft hyphen, "
                                        "byte-order mark) were read through"]
     return restored
+
+
+def retake_copies(parsed: ParsedResponse, written: str, read: str) -> ParsedResponse:
+    """``parsed`` (read from ``read``, a same-length rewriting of ``written`` such as the Turkish dotted-I fold of
+    :func:`ipb.scoring._foreign_verdicts.fold_dotted_i`) with every text it copied taken again from ``written``; spans
+    are unchanged, as the two texts have the same length.
+
+    >>> from ipb.scoring.parse import parse_response
+    >>> text = "İLK KRİTER: KARŞILANMIYOR, satışlar yetersiz.\\nKriter 2: karşılanıyor."
+    >>> parsed = parse_response(text, "graham_seven_tests_defensive", embedder=False)
+    >>> [(g.gate, g.verdict, text[slice(*g.verdict_span)]) for g in parsed.gates]
+    [(1, 'REJECT', 'KARŞILANMIYOR'), (2, 'PROCEED', 'karşılanıyor')]
+    """
+    assert len(written) == len(read)
+    return _restore(parsed, [], written, read)

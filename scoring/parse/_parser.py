@@ -8,6 +8,7 @@ from typing import Any
 
 from ipb.engine.card import Card
 from ipb.scoring import verdict_words as vw
+from ipb.scoring._foreign_verdicts import fold_dotted_i
 from ipb.scoring._text import (
     MIN_REPEAT_RUN,
     binary_reason,
@@ -38,7 +39,7 @@ from ipb.scoring.parse._implied import implied_final
 from ipb.scoring.parse._json_answer import _JsonAnswerMixin
 from ipb.scoring.parse._fact_keys import _FactKeysMixin
 from ipb.scoring.parse._described import _DescribedGatesMixin
-from ipb.scoring.parse._invisible import restore_spans, strip_invisible
+from ipb.scoring.parse._invisible import restore_spans, retake_copies, strip_invisible
 from ipb.scoring.parse._judged import quoted_label
 from ipb.scoring.parse._layout import _LayoutMixin, unwrap_hard_wrapped
 from ipb.scoring.parse._grouped import _GroupedLabelsMixin
@@ -287,5 +288,8 @@ def parse_response(
     elif not isinstance(text, str):
         text = "" if text is None else str(text)
     stripped, removed = strip_invisible(text)  # zero-width characters inside words are read through (:mod:`._invisible`)
-    parsed = _Parser(stripped, _card_of(card), embedder, score_cutoff, embed_cutoff).run()
+    folded = fold_dotted_i(stripped)  # Turkish İ / ı, one character for one, as the vocabulary is folded
+    parsed = _Parser(folded, _card_of(card), embedder, score_cutoff, embed_cutoff).run()
+    if folded != stripped:
+        parsed = retake_copies(parsed, stripped, folded)
     return restore_spans(parsed, removed, text, stripped)
