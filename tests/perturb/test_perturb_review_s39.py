@@ -7,6 +7,9 @@ a real or worked neighbour the rule keeps:
 
 1. S1, soros_reflexive_hypothesis_trade_construction (108 of 1,000): "have prices and events moved the way the trade
    bet? No" beside "2 successive moves in the trade's favour". ``a_failed_hypothesis_had_no_favourable_move``.
+2. DA2, dalio_debt_supercycle_navigation (139 of 1,000 above the yield): 9.5% inflation (real -5.5%, nominal +4%)
+   under a 1.75% ten-year yield. ``inflation_near_the_long_yield_with_its_own_currency`` (five points; an economy
+   with 30% or more of its debt in a currency it cannot print stays under the older eight-point rule).
 """
 
 from __future__ import annotations
@@ -16,11 +19,17 @@ import pytest
 from perturb_support import assert_rule_case
 
 SOROS = "soros_reflexive_hypothesis_trade_construction"
+DALIO = "dalio_debt_supercycle_navigation"
 
 # review39 SOROS #2: not borne out, yet two favourable moves counted
 _SOROS_A22 = {"confirmation_rounds": "2", "feedback_loop": "self_correcting", "hypothesis_confirmed": False,
               "initial_position": "5%", "loss_budget": "3%", "max_position": "25%", "prevailing_bias": "unclear",
               "stop_distance": "30.5%"}
+
+# review39 DALIO #4 (undated): a depression with 9.5% inflation under a 1.75% ten-year yield, debt at home
+_DALIO_563 = {"bubble_signals": "0", "central_bank_stance": "printing", "debt_growth_gap": "-2%",
+              "foreign_currency_debt_share": "5%", "long_bond_yield": "1.75%", "nominal_gdp_growth": "4%",
+              "policy_rate": "0.25%", "real_gdp_growth": "-5.5%", "yield_curve_slope": "1.5%"}
 
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
@@ -29,6 +38,19 @@ CASES = [
     (SOROS, "a_failed_hypothesis_had_no_favourable_move", {**_SOROS_A22, "confirmation_rounds": "0"}, False),
     (SOROS, "a_failed_hypothesis_had_no_favourable_move", {**_SOROS_A22, "confirmation_rounds": "1"}, True),
     (SOROS, "a_failed_hypothesis_had_no_favourable_move", {**_SOROS_A22, "hypothesis_confirmed": True}, False),
+    # DA2: DAL-DSC-007-56325fd6787bfeb0 refused (7.75 points above the yield); the US of 2022 kept (real growth
+    # about 2%, nominal about 9%: a 7% deflator over a 3% ten-year yield, 4 points, while the Fed tightened); the
+    # same item with 45% of its debt in a currency it cannot print (a Baltic euro member of 2022) kept
+    (DALIO, "inflation_near_the_long_yield_with_its_own_currency", _DALIO_563, True),
+    (DALIO, "inflation_near_the_long_yield_with_its_own_currency", {**_DALIO_563, "foreign_currency_debt_share": "45%"},
+     False),
+    (DALIO, "inflation_near_the_long_yield_with_its_own_currency",
+     {**_DALIO_563, "central_bank_stance": "tightening", "real_gdp_growth": "2%", "nominal_gdp_growth": "9%",
+      "long_bond_yield": "3%", "policy_rate": "1.75%", "yield_curve_slope": "1.25%"}, False),
+    # at the bound: 6.75% inflation over the 1.75% yield (exactly five points) kept, 7% refused
+    (DALIO, "inflation_near_the_long_yield_with_its_own_currency", {**_DALIO_563, "nominal_gdp_growth": "1.25%"},
+     False),
+    (DALIO, "inflation_near_the_long_yield_with_its_own_currency", {**_DALIO_563, "nominal_gdp_growth": "1.5%"}, True),
 ]
 
 
