@@ -10,6 +10,8 @@ a real or worked neighbour the rule keeps:
 2. DA2, dalio_debt_supercycle_navigation (139 of 1,000 above the yield): 9.5% inflation (real -5.5%, nominal +4%)
    under a 1.75% ten-year yield. ``inflation_near_the_long_yield_with_its_own_currency`` (five points; an economy
    with 30% or more of its debt in a currency it cannot print stays under the older eight-point rule).
+3. DA1, dalio_debt_supercycle_navigation (98 of 1,000): a 5% ten-year yield at a 0.25% policy rate.
+   ``a_steep_curve_needs_foreign_currency_debt`` (four points, the US record of 2009-10 about 3.8).
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ _SOROS_A22 = {"confirmation_rounds": "2", "feedback_loop": "self_correcting", "h
 _DALIO_563 = {"bubble_signals": "0", "central_bank_stance": "printing", "debt_growth_gap": "-2%",
               "foreign_currency_debt_share": "5%", "long_bond_yield": "1.75%", "nominal_gdp_growth": "4%",
               "policy_rate": "0.25%", "real_gdp_growth": "-5.5%", "yield_curve_slope": "1.5%"}
+# review39 DALIO #1 (undated): a 5% ten-year yield at a 0.25% policy rate while printing
+_DALIO_B26 = {"bubble_signals": "3", "central_bank_stance": "printing", "debt_growth_gap": "5%",
+              "foreign_currency_debt_share": "5%", "long_bond_yield": "5%", "nominal_gdp_growth": "4%",
+              "policy_rate": "0.25%", "real_gdp_growth": "2%", "yield_curve_slope": "4.75%"}
 
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
@@ -51,6 +57,13 @@ CASES = [
     (DALIO, "inflation_near_the_long_yield_with_its_own_currency", {**_DALIO_563, "nominal_gdp_growth": "1.25%"},
      False),
     (DALIO, "inflation_near_the_long_yield_with_its_own_currency", {**_DALIO_563, "nominal_gdp_growth": "1.5%"}, True),
+    # DA1: DAL-DSC-007-b265cb4891a56f42 refused (4.75 points); the US of 2010 kept (3.75% ten-year at 0.25%, printing),
+    # 4.25% at 0.25% (exactly four points) kept
+    (DALIO, "a_steep_curve_needs_foreign_currency_debt", _DALIO_B26, True),
+    (DALIO, "a_steep_curve_needs_foreign_currency_debt",
+     {**_DALIO_B26, "long_bond_yield": "3.75%", "yield_curve_slope": "3.5%"}, False),
+    (DALIO, "a_steep_curve_needs_foreign_currency_debt",
+     {**_DALIO_B26, "long_bond_yield": "4.25%", "yield_curve_slope": "4%"}, False),
 ]
 
 
