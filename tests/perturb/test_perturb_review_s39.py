@@ -12,6 +12,9 @@ a real or worked neighbour the rule keeps:
    with 30% or more of its debt in a currency it cannot print stays under the older eight-point rule).
 3. DA1, dalio_debt_supercycle_navigation (98 of 1,000): a 5% ten-year yield at a 0.25% policy rate.
    ``a_steep_curve_needs_foreign_currency_debt`` (four points, the US record of 2009-10 about 3.8).
+4. G4, graham_seven_tests_defensive (100 of 1,000): a public utility of March 1975 with $120M of long-term debt on
+   $600M of sales. ``utility_debt_at_least_a_quarter_of_sales`` (electrics owed one to two years of sales; a gas
+   distributor near a third).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from perturb_support import assert_rule_case
 
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 DALIO = "dalio_debt_supercycle_navigation"
+GRAHAM = "graham_seven_tests_defensive"
 
 # review39 SOROS #2: not borne out, yet two favourable moves counted
 _SOROS_A22 = {"confirmation_rounds": "2", "feedback_loop": "self_correcting", "hypothesis_confirmed": False,
@@ -36,6 +40,11 @@ _DALIO_563 = {"bubble_signals": "0", "central_bank_stance": "printing", "debt_gr
 _DALIO_B26 = {"bubble_signals": "3", "central_bank_stance": "printing", "debt_growth_gap": "5%",
               "foreign_currency_debt_share": "5%", "long_bond_yield": "5%", "nominal_gdp_growth": "4%",
               "policy_rate": "0.25%", "real_gdp_growth": "2%", "yield_curve_slope": "4.75%"}
+# review39 GRAHAM #20 (1975-03-31): a public utility owing $120M on $600M of sales
+_GRAHAM_B22 = {"annual_sales": "$600M", "book_value_per_share": "$25", "company_type": "public_utility",
+               "current_assets": "$240M", "current_liabilities": "$100M", "dividend_years": "41", "eps_3yr_avg": "$2",
+               "eps_3yr_avg_ten_years_ago": "$1.2", "long_term_debt": "$120M", "price_per_share": "$30",
+               "years_with_earnings": "10"}
 
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
@@ -64,6 +73,14 @@ CASES = [
      {**_DALIO_B26, "long_bond_yield": "3.75%", "yield_curve_slope": "3.5%"}, False),
     (DALIO, "a_steep_curve_needs_foreign_currency_debt",
      {**_DALIO_B26, "long_bond_yield": "4.25%", "yield_curve_slope": "4%"}, False),
+    # G4: GRAHAM-7T-005-b22511a7a49ec7c8 refused (20% of sales); the bundled utility_passes electric ($500M of debt)
+    # on $600M of sales kept; $150M (exactly a quarter, a gas distributor) kept, $140M refused; an industrial with
+    # the item's figures is not bound by it
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", _GRAHAM_B22, True),
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$500M"}, False),
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$150M"}, False),
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$140M"}, True),
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "company_type": "industrial"}, False),
 ]
 
 
