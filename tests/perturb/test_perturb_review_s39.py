@@ -15,6 +15,9 @@ a real or worked neighbour the rule keeps:
 4. G4, graham_seven_tests_defensive (100 of 1,000): a public utility of March 1975 with $120M of long-term debt on
    $600M of sales. ``utility_debt_at_least_a_quarter_of_sales`` (electrics owed one to two years of sales; a gas
    distributor near a third).
+5. SR1, buffett_share_repurchase (380 of 1,000 above $25B, soft): Berkshire "must keep" $28.9B on 12 December 2012.
+   ``berkshire_reserve_near_its_stated_floor_2011_2017``: at most $25B in 2011-2017 (the 2010 letter's customary
+   $20B; Buffett at the 2017 meeting: $20B the absolute minimum, in practice not below $24-25B).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from perturb_support import assert_rule_case
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 DALIO = "dalio_debt_supercycle_navigation"
 GRAHAM = "graham_seven_tests_defensive"
+REPURCHASE = "buffett_share_repurchase"
 
 # review39 SOROS #2: not borne out, yet two favourable moves counted
 _SOROS_A22 = {"confirmation_rounds": "2", "feedback_loop": "self_correcting", "hypothesis_confirmed": False,
@@ -45,6 +49,11 @@ _GRAHAM_B22 = {"annual_sales": "$600M", "book_value_per_share": "$25", "company_
                "current_assets": "$240M", "current_liabilities": "$100M", "dividend_years": "41", "eps_3yr_avg": "$2",
                "eps_3yr_avg_ten_years_ago": "$1.2", "long_term_debt": "$120M", "price_per_share": "$30",
                "years_with_earnings": "10"}
+# review39 REPURCHASE #15 (2012-12-12): Berkshire must keep $28.9B of $37.3B
+_BRK_C93 = {"cash_and_equivalents": "$37.3B", "decision_date": "2012-12-12", "intrinsic_value_per_share": "$150K",
+            "issuer": "berkshire_hathaway", "liquidity_reserve": "$28.9B", "price_per_share": "$131K",
+            "price_to_book": "1.16x", "reinvestment_needs_funded": True, "repurchase_amount": "$8.41B",
+            "repurchase_purpose": "return_value_to_continuing_owners", "shareholders_informed": True}
 
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
@@ -81,6 +90,17 @@ CASES = [
     (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$150M"}, False),
     (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$140M"}, True),
     (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "company_type": "industrial"}, False),
+    # SR1: BUFFETT-SR-003-c93e9cd0134e86ef refused; the recorded $20B (the bundled berkshire_2012_within_limit) kept,
+    # $25B kept, $25.01B refused; the same $28.9B in 2019 (not bound here) and for another company kept
+    (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017", _BRK_C93, True),
+    (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017", {**_BRK_C93, "liquidity_reserve": "$20B"}, False),
+    (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017", {**_BRK_C93, "liquidity_reserve": "$25B"}, False),
+    (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017", {**_BRK_C93, "liquidity_reserve": "$25.01B"},
+     True),
+    (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017",
+     {"issuer": "berkshire_hathaway", "decision_date": "2019-06-28", "liquidity_reserve": "$28.9B"}, False),
+    (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017",
+     {"issuer": "other_company", "decision_date": "2012-12-12", "liquidity_reserve": "$28.9B"}, False),
 ]
 
 
