@@ -18,6 +18,9 @@ a real or worked neighbour the rule keeps:
 5. SR1, buffett_share_repurchase (380 of 1,000 above $25B, soft): Berkshire "must keep" $28.9B on 12 December 2012.
    ``berkshire_reserve_near_its_stated_floor_2011_2017``: at most $25B in 2011-2017 (the 2010 letter's customary
    $20B; Buffett at the 2017 meeting: $20B the absolute minimum, in practice not below $24-25B).
+6. L6, lynch_six_category_framework (78 of 1,000): earnings growing 25% a year with 60% of them paid out (1.5% at
+   40x). ``a_fast_grower_pays_out_at_most_half`` (neither battered nor cyclical; Philip Morris of the mid-1980s,
+   about 20% growth and a 40-45% payout, is kept).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ SOROS = "soros_reflexive_hypothesis_trade_construction"
 DALIO = "dalio_debt_supercycle_navigation"
 GRAHAM = "graham_seven_tests_defensive"
 REPURCHASE = "buffett_share_repurchase"
+LYNCH = "lynch_six_category_framework"
 
 # review39 SOROS #2: not borne out, yet two favourable moves counted
 _SOROS_A22 = {"confirmation_rounds": "2", "feedback_loop": "self_correcting", "hypothesis_confirmed": False,
@@ -54,6 +58,10 @@ _BRK_C93 = {"cash_and_equivalents": "$37.3B", "decision_date": "2012-12-12", "in
             "issuer": "berkshire_hathaway", "liquidity_reserve": "$28.9B", "price_per_share": "$131K",
             "price_to_book": "1.16x", "reinvestment_needs_funded": True, "repurchase_amount": "$8.41B",
             "repurchase_purpose": "return_value_to_continuing_owners", "shareholders_informed": True}
+# review39 LYNCH #17 (1983-06-30): 25% growth, 1.5% yield at 40x (payout 60%)
+_LYNCH_E50 = {"cyclical_industry": False, "debt_share": "80%", "distressed": False, "dividend_yield": "1.5%",
+              "earnings_growth": "25%", "expansion_room": True, "hidden_asset_value": "$0", "market_cap": "$1.5B",
+              "pe_ratio": "40x", "sector": "technology"}
 
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
@@ -101,6 +109,15 @@ CASES = [
      {"issuer": "berkshire_hathaway", "decision_date": "2019-06-28", "liquidity_reserve": "$28.9B"}, False),
     (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017",
      {"issuer": "other_company", "decision_date": "2012-12-12", "liquidity_reserve": "$28.9B"}, False),
+    # L6: IPB-LYN-SC-003-e50afa207b52e5e8 refused; Philip Morris-like (20% growth, 4.5% at 10x: 45%) kept; the item at
+    # 1.25% (exactly half) kept, 1.3% (52%) refused; growth of 19% with the item's 60% kept (a stalwart's payout)
+    (LYNCH, "a_fast_grower_pays_out_at_most_half", _LYNCH_E50, True),
+    (LYNCH, "a_fast_grower_pays_out_at_most_half",
+     {**_LYNCH_E50, "sector": "consumer", "earnings_growth": "20%", "dividend_yield": "4.5%", "pe_ratio": "10x",
+      "debt_share": "30%", "market_cap": "$15B"}, False),
+    (LYNCH, "a_fast_grower_pays_out_at_most_half", {**_LYNCH_E50, "dividend_yield": "1.25%"}, False),
+    (LYNCH, "a_fast_grower_pays_out_at_most_half", {**_LYNCH_E50, "dividend_yield": "1.3%"}, True),
+    (LYNCH, "a_fast_grower_pays_out_at_most_half", {**_LYNCH_E50, "earnings_growth": "19%"}, False),
 ]
 
 
