@@ -21,6 +21,8 @@ a real or worked neighbour the rule keeps:
 6. L6, lynch_six_category_framework (78 of 1,000): earnings growing 25% a year with 60% of them paid out (1.5% at
    40x). ``a_fast_grower_pays_out_at_most_half`` (neither battered nor cyclical; Philip Morris of the mid-1980s,
    about 20% growth and a 40-45% payout, is kept).
+7. DA3, dalio_debt_supercycle_navigation (43 of 1,000): debt growing 9.5 points faster than rising incomes and none
+   of the seven bubble signals. ``a_debt_boom_shows_a_bubble_signal`` (a slump's gap, incomes falling, exempt).
 """
 
 from __future__ import annotations
@@ -62,6 +64,10 @@ _BRK_C93 = {"cash_and_equivalents": "$37.3B", "decision_date": "2012-12-12", "in
 _LYNCH_E50 = {"cyclical_industry": False, "debt_share": "80%", "distressed": False, "dividend_yield": "1.5%",
               "earnings_growth": "25%", "expansion_room": True, "hidden_asset_value": "$0", "market_cap": "$1.5B",
               "pe_ratio": "40x", "sector": "technology"}
+# review39 DALIO #12 (undated): debt 9.5 points ahead of 4% nominal growth, no bubble signal
+_DALIO_6DD = {"bubble_signals": "0", "central_bank_stance": "printing", "debt_growth_gap": "9.5%",
+              "foreign_currency_debt_share": "5%", "long_bond_yield": "2.25%", "nominal_gdp_growth": "4%",
+              "policy_rate": "0.25%", "real_gdp_growth": "2%", "yield_curve_slope": "2%"}
 
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
@@ -118,6 +124,17 @@ CASES = [
     (LYNCH, "a_fast_grower_pays_out_at_most_half", {**_LYNCH_E50, "dividend_yield": "1.25%"}, False),
     (LYNCH, "a_fast_grower_pays_out_at_most_half", {**_LYNCH_E50, "dividend_yield": "1.3%"}, True),
     (LYNCH, "a_fast_grower_pays_out_at_most_half", {**_LYNCH_E50, "earnings_growth": "19%"}, False),
+    # DA3: DAL-DSC-007-6dd75c6b4f96725a refused; one signal (leveraged buying) kept; a 7.5-point gap kept, 8 refused;
+    # a slump like Greece's of 2010 (nominal income -2.5%, debt ten points ahead, no bubble, 60% of the debt in a
+    # currency it cannot print; the ten-year yield held inside the card's slope range) kept
+    (DALIO, "a_debt_boom_shows_a_bubble_signal", _DALIO_6DD, True),
+    (DALIO, "a_debt_boom_shows_a_bubble_signal", {**_DALIO_6DD, "bubble_signals": "1"}, False),
+    (DALIO, "a_debt_boom_shows_a_bubble_signal", {**_DALIO_6DD, "debt_growth_gap": "7.5%"}, False),
+    (DALIO, "a_debt_boom_shows_a_bubble_signal", {**_DALIO_6DD, "debt_growth_gap": "8%"}, True),
+    (DALIO, "a_debt_boom_shows_a_bubble_signal",
+     {**_DALIO_6DD, "central_bank_stance": "easing", "nominal_gdp_growth": "-2.5%", "real_gdp_growth": "-5.5%",
+      "debt_growth_gap": "10%", "foreign_currency_debt_share": "60%", "policy_rate": "1%", "long_bond_yield": "6%",
+      "yield_curve_slope": "5%"}, False),
 ]
 
 
