@@ -23,6 +23,8 @@ a real or worked neighbour the rule keeps:
    about 20% growth and a 40-45% payout, is kept).
 7. DA3, dalio_debt_supercycle_navigation (43 of 1,000): debt growing 9.5 points faster than rising incomes and none
    of the seven bubble signals. ``a_debt_boom_shows_a_bubble_signal`` (a slump's gap, incomes falling, exempt).
+8. SR2, buffett_share_repurchase (28 of 1,000, all Berkshire in December 2012): Berkshire buying back shares to pay
+   greenmail. ``berkshire_pays_no_greenmail`` (its chairman held about a third of the votes; 1987's excise tax).
 """
 
 from __future__ import annotations
@@ -68,6 +70,11 @@ _LYNCH_E50 = {"cyclical_industry": False, "debt_share": "80%", "distressed": Fal
 _DALIO_6DD = {"bubble_signals": "0", "central_bank_stance": "printing", "debt_growth_gap": "9.5%",
               "foreign_currency_debt_share": "5%", "long_bond_yield": "2.25%", "nominal_gdp_growth": "4%",
               "policy_rate": "0.25%", "real_gdp_growth": "2%", "yield_curve_slope": "2%"}
+# review39 REPURCHASE #9 (2012-12-12): Berkshire paying greenmail
+_BRK_5C9 = {"cash_and_equivalents": "$45B", "decision_date": "2012-12-12", "intrinsic_value_per_share": "$150K",
+            "issuer": "berkshire_hathaway", "liquidity_reserve": "$20B", "price_per_share": "$131K",
+            "price_to_book": "1.15x", "reinvestment_needs_funded": True, "repurchase_amount": "$39.86B",
+            "repurchase_purpose": "greenmail", "shareholders_informed": True}
 
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
@@ -135,6 +142,13 @@ CASES = [
      {**_DALIO_6DD, "central_bank_stance": "easing", "nominal_gdp_growth": "-2.5%", "real_gdp_growth": "-5.5%",
       "debt_growth_gap": "10%", "foreign_currency_debt_share": "60%", "policy_rate": "1%", "long_bond_yield": "6%",
       "yield_curve_slope": "5%"}, False),
+    # SR2: BUFFETT-SR-003-5c9b7c41788ae257 refused; the same buyback to support the price kept (the purpose gate
+    # rejects it); another company paying greenmail, undated, kept (not bounded here)
+    (REPURCHASE, "berkshire_pays_no_greenmail", _BRK_5C9, True),
+    (REPURCHASE, "berkshire_pays_no_greenmail", {**_BRK_5C9, "repurchase_purpose": "support_share_price"}, False),
+    (REPURCHASE, "berkshire_pays_no_greenmail",
+     {"issuer": "other_company", "repurchase_purpose": "greenmail", "cash_and_equivalents": "$2B",
+      "liquidity_reserve": "$1B", "repurchase_amount": "$500M"}, False),
 ]
 
 
