@@ -25,6 +25,8 @@ a real or worked neighbour the rule keeps:
    of the seven bubble signals. ``a_debt_boom_shows_a_bubble_signal`` (a slump's gap, incomes falling, exempt).
 8. SR2, buffett_share_repurchase (28 of 1,000, all Berkshire in December 2012): Berkshire buying back shares to pay
    greenmail. ``berkshire_pays_no_greenmail`` (its chairman held about a third of the votes; 1987's excise tax).
+9. G2, graham_seven_tests_defensive (66 of 1,000): three-year EPS of $12.45 a decade ago against $2 now and $25 of
+   book, ten profitable years. ``a_steady_earner_earned_on_a_book_it_kept`` (at most 30% of today's book).
 """
 
 from __future__ import annotations
@@ -75,6 +77,11 @@ _BRK_5C9 = {"cash_and_equivalents": "$45B", "decision_date": "2012-12-12", "intr
             "issuer": "berkshire_hathaway", "liquidity_reserve": "$20B", "price_per_share": "$131K",
             "price_to_book": "1.15x", "reinvestment_needs_funded": True, "repurchase_amount": "$39.86B",
             "repurchase_purpose": "greenmail", "shareholders_informed": True}
+# review39 GRAHAM #3 (1975-03-31): $12.45 of EPS a decade ago on what is now $25 of book, ten profitable years
+_GRAHAM_1A5 = {"annual_sales": "$600M", "book_value_per_share": "$25", "company_type": "industrial",
+               "current_assets": "$240M", "current_liabilities": "$100M", "eps_3yr_avg": "$2",
+               "eps_3yr_avg_ten_years_ago": "$12.45", "long_term_debt": "$120M", "price_per_share": "$40",
+               "years_with_earnings": "10"}
 
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
@@ -149,6 +156,16 @@ CASES = [
     (REPURCHASE, "berkshire_pays_no_greenmail",
      {"issuer": "other_company", "repurchase_purpose": "greenmail", "cash_and_equivalents": "$2B",
       "liquidity_reserve": "$1B", "repurchase_amount": "$500M"}, False),
+    # G2: GRAHAM-7T-005-1a53bae1c849f63d refused; GM-like (1965's $7.41 against 1974's $3.27 and about $42 of
+    # book: 18%) kept; $7.50 (exactly 30%) kept, $7.55 refused; a loss year among the ten kept; $4 (twice today's) kept
+    (GRAHAM, "a_steady_earner_earned_on_a_book_it_kept", _GRAHAM_1A5, True),
+    (GRAHAM, "a_steady_earner_earned_on_a_book_it_kept",
+     {**_GRAHAM_1A5, "eps_3yr_avg_ten_years_ago": "$7.41", "eps_3yr_avg": "$3.27", "book_value_per_share": "$42"},
+     False),
+    (GRAHAM, "a_steady_earner_earned_on_a_book_it_kept", {**_GRAHAM_1A5, "eps_3yr_avg_ten_years_ago": "$7.50"}, False),
+    (GRAHAM, "a_steady_earner_earned_on_a_book_it_kept", {**_GRAHAM_1A5, "eps_3yr_avg_ten_years_ago": "$7.55"}, True),
+    (GRAHAM, "a_steady_earner_earned_on_a_book_it_kept", {**_GRAHAM_1A5, "years_with_earnings": "9"}, False),
+    (GRAHAM, "a_steady_earner_earned_on_a_book_it_kept", {**_GRAHAM_1A5, "eps_3yr_avg_ten_years_ago": "$4"}, False),
 ]
 
 
