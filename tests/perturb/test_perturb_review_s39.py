@@ -27,6 +27,9 @@ a real or worked neighbour the rule keeps:
    greenmail. ``berkshire_pays_no_greenmail`` (its chairman held about a third of the votes; 1987's excise tax).
 9. G2, graham_seven_tests_defensive (66 of 1,000): three-year EPS of $12.45 a decade ago against $2 now and $25 of
    book, ten profitable years. ``a_steady_earner_earned_on_a_book_it_kept`` (at most 30% of today's book).
+10. MU1, munger_business_quality_price (46 of 1,000 eroding above 6%): an eroding advantage beside a conservative
+    long-run growth of 16.5% a year. ``an_eroding_advantage_grows_at_most_with_the_economy`` (10%, the 1970s'
+    nominal growth; the card has no date to hold the later decades' 4-7% to).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ DALIO = "dalio_debt_supercycle_navigation"
 GRAHAM = "graham_seven_tests_defensive"
 REPURCHASE = "buffett_share_repurchase"
 LYNCH = "lynch_six_category_framework"
+MUNGER = "munger_business_quality_price"
 
 # review39 SOROS #2: not borne out, yet two favourable moves counted
 _SOROS_A22 = {"confirmation_rounds": "2", "feedback_loop": "self_correcting", "hypothesis_confirmed": False,
@@ -82,6 +86,10 @@ _GRAHAM_1A5 = {"annual_sales": "$600M", "book_value_per_share": "$25", "company_
                "current_assets": "$240M", "current_liabilities": "$100M", "eps_3yr_avg": "$2",
                "eps_3yr_avg_ten_years_ago": "$12.45", "long_term_debt": "$120M", "price_per_share": "$40",
                "years_with_earnings": "10"}
+# review39 MUNGER #16: an eroding advantage growing 16.5% a year
+_MUNGER_EF2 = {"competitive_advantage": "eroding", "incentives_aligned": True, "long_run_growth": "16.5%",
+               "management_integrity": "trustworthy", "market_value": "$4B", "owner_earnings": "$500M",
+               "return_on_capital": "28%", "understandable": True}
 
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
@@ -166,6 +174,15 @@ CASES = [
     (GRAHAM, "a_steady_earner_earned_on_a_book_it_kept", {**_GRAHAM_1A5, "eps_3yr_avg_ten_years_ago": "$7.55"}, True),
     (GRAHAM, "a_steady_earner_earned_on_a_book_it_kept", {**_GRAHAM_1A5, "years_with_earnings": "9"}, False),
     (GRAHAM, "a_steady_earner_earned_on_a_book_it_kept", {**_GRAHAM_1A5, "eps_3yr_avg_ten_years_ago": "$4"}, False),
+    # MU1: MUNGER-QP-003-ef2ca0b8696859e8 refused; the bundled fair_business_wonderful_price's 0% kept; a 1970s
+    # newspaper growing with inflation at 10% kept, 10.5% refused; a durable advantage at 16.5% kept (not bound here)
+    (MUNGER, "an_eroding_advantage_grows_at_most_with_the_economy", _MUNGER_EF2, True),
+    (MUNGER, "an_eroding_advantage_grows_at_most_with_the_economy", {**_MUNGER_EF2, "long_run_growth": "0%"}, False),
+    (MUNGER, "an_eroding_advantage_grows_at_most_with_the_economy", {**_MUNGER_EF2, "long_run_growth": "10%"}, False),
+    (MUNGER, "an_eroding_advantage_grows_at_most_with_the_economy", {**_MUNGER_EF2, "long_run_growth": "10.5%"},
+     True),
+    (MUNGER, "an_eroding_advantage_grows_at_most_with_the_economy",
+     {**_MUNGER_EF2, "competitive_advantage": "durable"}, False),
 ]
 
 
