@@ -30,6 +30,8 @@ a real or worked neighbour the rule keeps:
 10. MU1, munger_business_quality_price (46 of 1,000 eroding above 6%): an eroding advantage beside a conservative
     long-run growth of 16.5% a year. ``an_eroding_advantage_grows_at_most_with_the_economy`` (10%, the 1970s'
     nominal growth; the card has no date to hold the later decades' 4-7% to).
+11. GR2, greenblatt_magic_formula_screen (47 of 1,000): a staples company with $50B of plant under a $30B
+    enterprise value. ``staples_capital_within_half_again_the_value`` (the sector's cheapest near 0.7-1x, 2008-12).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ GRAHAM = "graham_seven_tests_defensive"
 REPURCHASE = "buffett_share_repurchase"
 LYNCH = "lynch_six_category_framework"
 MUNGER = "munger_business_quality_price"
+GREENBLATT = "greenblatt_magic_formula_screen"
 
 # review39 SOROS #2: not borne out, yet two favourable moves counted
 _SOROS_A22 = {"confirmation_rounds": "2", "feedback_loop": "self_correcting", "hypothesis_confirmed": False,
@@ -90,6 +93,10 @@ _GRAHAM_1A5 = {"annual_sales": "$600M", "book_value_per_share": "$25", "company_
 _MUNGER_EF2 = {"competitive_advantage": "eroding", "incentives_aligned": True, "long_run_growth": "16.5%",
                "management_integrity": "trustworthy", "market_value": "$4B", "owner_earnings": "$500M",
                "return_on_capital": "28%", "understandable": True}
+# review39 GREENBLATT #10 (2008-09-30): $50.07B of net fixed assets under a $30B enterprise value
+_GREENBLATT_120 = {"combined_rank_position": "2211", "ebit": "$1.38B", "enterprise_value": "$30B", "foreign_adr": False,
+                   "market_cap": "$20B", "net_fixed_assets": "$50.07B", "net_working_capital": "$500M",
+                   "planned_holding_months": "12", "portfolio_positions": "25", "sector": "consumer_staples"}
 
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
@@ -183,6 +190,16 @@ CASES = [
      True),
     (MUNGER, "an_eroding_advantage_grows_at_most_with_the_economy",
      {**_MUNGER_EF2, "competitive_advantage": "durable"}, False),
+    # GR2: IPB-GRE-MF-003-120813a8fbb015aa refused; Tyson-like late 2008 (capital about equal to EV) kept; $44.5B of
+    # plant (capital exactly 1.5x) kept, $44.6B refused; the item's figures for a utility kept (the 2x rule holds it)
+    (GREENBLATT, "staples_capital_within_half_again_the_value", _GREENBLATT_120, True),
+    (GREENBLATT, "staples_capital_within_half_again_the_value", {**_GREENBLATT_120, "net_fixed_assets": "$29.5B"},
+     False),
+    (GREENBLATT, "staples_capital_within_half_again_the_value", {**_GREENBLATT_120, "net_fixed_assets": "$44.5B"},
+     False),
+    (GREENBLATT, "staples_capital_within_half_again_the_value", {**_GREENBLATT_120, "net_fixed_assets": "$44.6B"},
+     True),
+    (GREENBLATT, "staples_capital_within_half_again_the_value", {**_GREENBLATT_120, "sector": "utilities"}, False),
 ]
 
 
