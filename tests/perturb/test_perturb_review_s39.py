@@ -12,25 +12,22 @@ a real or worked neighbour the rule keeps:
    with 30% or more of its debt in a currency it cannot print stays under the older eight-point rule).
 3. DA1, dalio_debt_supercycle_navigation (98 of 1,000): a 5% ten-year yield at a 0.25% policy rate.
    ``a_steep_curve_needs_foreign_currency_debt`` (four points, the US record of 2009-10 about 3.8).
-4. G4, graham_seven_tests_defensive (100 of 1,000): a public utility of March 1975 with $120M of long-term debt on
-   $600M of sales. ``utility_debt_at_least_a_quarter_of_sales`` (electrics owed one to two years of sales; a gas
-   distributor near a third).
-5. SR1, buffett_share_repurchase (380 of 1,000 above $25B, soft): Berkshire "must keep" $28.9B on 12 December 2012.
+4. SR1, buffett_share_repurchase (380 of 1,000 above $25B, soft): Berkshire "must keep" $28.9B on 12 December 2012.
    ``berkshire_reserve_near_its_stated_floor_2011_2017``: at most $25B in 2011-2017 (the 2010 letter's customary
    $20B; Buffett at the 2017 meeting: $20B the absolute minimum, in practice not below $24-25B).
-6. L6, lynch_six_category_framework (78 of 1,000): earnings growing 25% a year with 60% of them paid out (1.5% at
+5. L6, lynch_six_category_framework (78 of 1,000): earnings growing 25% a year with 60% of them paid out (1.5% at
    40x). ``a_fast_grower_pays_out_at_most_half`` (neither battered nor cyclical; Philip Morris of the mid-1980s,
    about 20% growth and a 40-45% payout, is kept).
-7. DA3, dalio_debt_supercycle_navigation (43 of 1,000): debt growing 9.5 points faster than rising incomes and none
+6. DA3, dalio_debt_supercycle_navigation (43 of 1,000): debt growing 9.5 points faster than rising incomes and none
    of the seven bubble signals. ``a_debt_boom_shows_a_bubble_signal`` (a slump's gap, incomes falling, exempt).
-8. SR2, buffett_share_repurchase (28 of 1,000, all Berkshire in December 2012): Berkshire buying back shares to pay
+7. SR2, buffett_share_repurchase (28 of 1,000, all Berkshire in December 2012): Berkshire buying back shares to pay
    greenmail. ``berkshire_pays_no_greenmail`` (its chairman held about a third of the votes; 1987's excise tax).
-9. G2, graham_seven_tests_defensive (66 of 1,000): three-year EPS of $12.45 a decade ago against $2 now and $25 of
+8. G2, graham_seven_tests_defensive (66 of 1,000): three-year EPS of $12.45 a decade ago against $2 now and $25 of
    book, ten profitable years. ``a_steady_earner_earned_on_a_book_it_kept`` (at most 30% of today's book).
-10. MU1, munger_business_quality_price (46 of 1,000 eroding above 6%): an eroding advantage beside a conservative
-    long-run growth of 16.5% a year. ``an_eroding_advantage_grows_at_most_with_the_economy`` (10%, the 1970s'
-    nominal growth; the card has no date to hold the later decades' 4-7% to).
-11. GR2, greenblatt_magic_formula_screen (47 of 1,000): a staples company with $50B of plant under a $30B
+9. MU1, munger_business_quality_price (46 of 1,000 eroding above 6%): an eroding advantage beside a conservative
+   long-run growth of 16.5% a year. ``an_eroding_advantage_grows_at_most_with_the_economy`` (10%, the 1970s'
+   nominal growth; the card has no date to hold the later decades' 4-7% to).
+10. GR2, greenblatt_magic_formula_screen (47 of 1,000): a staples company with $50B of plant under a $30B
     enterprise value. ``staples_capital_within_half_again_the_value`` (the sector's cheapest near 0.7-1x, 2008-12).
 """
 
@@ -61,11 +58,6 @@ _DALIO_563 = {"bubble_signals": "0", "central_bank_stance": "printing", "debt_gr
 _DALIO_B26 = {"bubble_signals": "3", "central_bank_stance": "printing", "debt_growth_gap": "5%",
               "foreign_currency_debt_share": "5%", "long_bond_yield": "5%", "nominal_gdp_growth": "4%",
               "policy_rate": "0.25%", "real_gdp_growth": "2%", "yield_curve_slope": "4.75%"}
-# review39 GRAHAM #20 (1975-03-31): a public utility owing $120M on $600M of sales
-_GRAHAM_B22 = {"annual_sales": "$600M", "book_value_per_share": "$25", "company_type": "public_utility",
-               "current_assets": "$240M", "current_liabilities": "$100M", "dividend_years": "41", "eps_3yr_avg": "$2",
-               "eps_3yr_avg_ten_years_ago": "$1.2", "long_term_debt": "$120M", "price_per_share": "$30",
-               "years_with_earnings": "10"}
 # review39 REPURCHASE #15 (2012-12-12): Berkshire must keep $28.9B of $37.3B
 _BRK_C93 = {"cash_and_equivalents": "$37.3B", "decision_date": "2012-12-12", "intrinsic_value_per_share": "$150K",
             "issuer": "berkshire_hathaway", "liquidity_reserve": "$28.9B", "price_per_share": "$131K",
@@ -125,14 +117,6 @@ CASES = [
      {**_DALIO_B26, "long_bond_yield": "3.75%", "yield_curve_slope": "3.5%"}, False),
     (DALIO, "a_steep_curve_needs_foreign_currency_debt",
      {**_DALIO_B26, "long_bond_yield": "4.25%", "yield_curve_slope": "4%"}, False),
-    # G4: GRAHAM-7T-005-b22511a7a49ec7c8 refused (20% of sales); the bundled utility_passes electric ($500M of debt)
-    # on $600M of sales kept; $150M (exactly a quarter, a gas distributor) kept, $140M refused; an industrial with
-    # the item's figures is not bound by it
-    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", _GRAHAM_B22, True),
-    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$500M"}, False),
-    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$150M"}, False),
-    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$140M"}, True),
-    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "company_type": "industrial"}, False),
     # SR1: BUFFETT-SR-003-c93e9cd0134e86ef refused; the recorded $20B (the bundled berkshire_2012_within_limit) kept,
     # $25B kept, $25.01B refused; the same $28.9B in 2019 (not bound here) and for another company kept
     (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017", _BRK_C93, True),
