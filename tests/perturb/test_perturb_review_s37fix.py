@@ -37,6 +37,7 @@ GRAHAM = "graham_seven_tests_defensive"
 DALIO = "dalio_debt_supercycle_navigation"
 B = Decimal(10) ** 9
 _BRK = {"issuer": "berkshire_hathaway", "decision_date": "2012-06-29"}
+_BRK_2019 = {"issuer": "berkshire_hathaway", "decision_date": "2019-06-28"}
 _NOT_BATTERED = {"distressed": False, "sector": "healthcare", "market_cap": "$400M"}
 _STEADY = {"years_with_earnings": 10, "dividend_years": 20, "price_per_share": "$45"}
 
@@ -50,12 +51,18 @@ CASES = [
      {**_BRK, "repurchase_purpose": "return_value_to_continuing_owners"}, False),
     (REPURCHASE, "berkshire_has_no_option_dilution",
      {**_BRK, "issuer": "other_company", "repurchase_purpose": "offset_option_dilution"}, False),
-    # I #156: a $47.89B reserve in 2012 refused; 2 x $20B = $40B kept, $40.01B refused; another company kept
-    (REPURCHASE, "berkshire_reserve_within_twice_its_stated_floor", {**_BRK, "liquidity_reserve": "$47.89B"}, True),
-    (REPURCHASE, "berkshire_reserve_within_twice_its_stated_floor", {**_BRK, "liquidity_reserve": "$40B"}, False),
-    (REPURCHASE, "berkshire_reserve_within_twice_its_stated_floor", {**_BRK, "liquidity_reserve": "$40.01B"}, True),
+    # I #156: a $47.89B reserve refused; 2 x $20B = $40B kept, $40.01B refused; another company kept. s39rfix: in
+    # 2011-2017 a stricter rule (at most $25B, berkshire_reserve_near_its_stated_floor_2011_2017) now refuses any
+    # reserve above $25B, so this rule's own bound is worked at a 2019 date, where it alone applies
+    (REPURCHASE, "berkshire_reserve_within_twice_its_stated_floor", {**_BRK_2019, "liquidity_reserve": "$47.89B"}, True),
+    (REPURCHASE, "berkshire_reserve_within_twice_its_stated_floor", {**_BRK_2019, "liquidity_reserve": "$40B"}, False),
+    (REPURCHASE, "berkshire_reserve_within_twice_its_stated_floor", {**_BRK_2019, "liquidity_reserve": "$40.01B"},
+     True),
     (REPURCHASE, "berkshire_reserve_within_twice_its_stated_floor",
-     {**_BRK, "issuer": "other_company", "liquidity_reserve": "$47.89B"}, False),
+     {**_BRK_2019, "issuer": "other_company", "liquidity_reserve": "$47.89B"}, False),
+    # and the review's 2012 item itself, $47.89B, breaks both rules
+    (REPURCHASE, ("berkshire_reserve_within_twice_its_stated_floor", "berkshire_reserve_near_its_stated_floor_2011_2017"),
+     {**_BRK, "liquidity_reserve": "$47.89B"}, True),
     # I #177: value $249,056 at $127,545 (1.95x) refused; 1.5 x $130,000 = $195,000 kept, $195,001 refused;
     # 2015 at 1.75x kept (the card's 2x holds from 2015)
     (REPURCHASE, "berkshire_value_within_half_again_its_price_2011_2014",
