@@ -54,3 +54,15 @@ def test_a_turkish_name_with_a_dotless_i_in_its_stem(title: str) -> None:
     # "yatırım" (investment) keeps its "ı" in the matched stem: the answer is folded to "yatirim", so the name must be too
     parsed = parse_response(ANSWERS["tr"] + f"- {title}: karşılanıyor. Uzun vadede tutmayı planlıyoruz.\n", BUFFETT, embedder=False)
     assert [(g.gate, g.verdict) for g in parsed.gates] == [*WANT, (6, P)]
+
+
+@pytest.mark.parametrize(("card", "text", "want"), [
+    # Dalio's bubble gauge: 3 new buyers, 5 leveraged purchases; Munger's lenses: 3 mathematics, 1 economics
+    ("dalio_bubble_detection_gauge", "- Zakupy na kredyt: spełnione. Dług maklerski rośnie.\n- Nowi kupujący: nie spełnia.\n",
+     [(5, P), (3, R)]),
+    ("munger_opportunity_evaluation", "- Matematik merceği: karşılanıyor.\n- Ekonomi merceği: karşılanmıyor.\n", [(3, P), (1, R)]),
+    ("dalio_bubble_detection_gauge", "- المشترون الجدد: مستوفى.\n- الشراء بالاقتراض: غير مستوفى.\n", [(3, P), (5, R)]),
+    ("munger_opportunity_evaluation", "- Lensa matematika: terpenuhi.\n- Lensa ekonomi: tidak terpenuhi.\n", [(3, P), (1, R)]),
+], ids=["pl-dalio", "tr-munger", "ar-dalio", "id-munger"])
+def test_more_cards_named_in_the_new_languages(card: str, text: str, want: list[tuple[int, str]]) -> None:
+    assert [(g.gate, g.verdict) for g in parse_response(text, card, embedder=False).gates] == want
