@@ -182,7 +182,7 @@ def _tables() -> dict[str, Any]:
         "plain": {v: merged("plain", v) for v in _PLAIN_ORDER},
         "guards": guards,
         "negators": merged("negators"), "prefix_negators": merged("prefix_negators"),
-        "not_only": merged("not_only"), "negators_after": merged("negators_after"), "clause_joins": merged("clause_joins"), "yes": merged("answer_yes"), "no": merged("answer_no"),
+        "not_only": merged("not_only"), "appearance": merged("appearance"), "negators_after": merged("negators_after"), "clause_joins": merged("clause_joins"), "yes": merged("answer_yes"), "no": merged("answer_no"),
         "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"),
         "labels": tuple(dict.fromkeys(merged("labels") + merged("final_labels"))), "final_labels": merged("final_labels"), "mistakes": merged("mistakes"),
         "conditionals": merged("conditionals"),
@@ -221,6 +221,9 @@ NEGATORS: Final = frozenset(_tables()["negators"])
 
 #: Words right after a negator that make it no negation ("nicht nur erfüllt", "não só atende": not only meets).
 NOT_ONLY: Final = frozenset(w.lower() for w in _tables()["not_only"])
+
+#: Words that make a pass only apparent ("solo en apariencia", "nur auf dem Papier", "表面上": in appearance, on paper).
+APPEARANCE: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.lower() for w in _tables()["appearance"]))
 
 #: Negators that follow the verdict verb they negate, within its clause ("erfüllt das Kriterium nicht", "oppfyller
 #: selskapet ikke kravet", "uygun değil"): after a negatable verdict word, up to three words of the same clause

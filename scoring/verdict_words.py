@@ -59,6 +59,7 @@ __all__ = [
     "CONDITIONALS",
     "MODALS",
     "HEDGES",
+    "APPEARANCE",
     "FIELD_LABELS",
     "FINAL_CUE",
     "FINAL_CUE_TRIGGERS",
@@ -376,6 +377,15 @@ HEDGES: Final = frozenset(
     {"likely", "probably", "arguably", "seems", "seem", "appears", "appear", "borderline", "marginally", "tentatively",
      "provisionally", "leaning", "lean", "presumably", "somewhat", "conditionally", "weakly", "barely", "narrowly"}
 )
+
+#: Words that make a pass only apparent (paper §7.5, verdict-word senses): "passes only on paper", "meets it in name only",
+#: "technically passes, but ...", and their translations in ``languages.yaml`` ("solo en apariencia", "sur le papier",
+#: "表面上"). A pass word with one in its clause is read INCONCLUSIVE, hedged (:func:`ipb.scoring.parse._verdict_clauses.
+#: only_apparent`), not a confident PROCEED.
+APPEARANCE: Final[tuple[str, ...]] = tuple(dict.fromkeys((
+    "only on paper", "on paper only", "on paper", "in name only", "only in name", "nominally", "technically", "only technically",
+    "only in appearance", "in appearance only", "in appearance", "only superficially", "superficially", "only formally",
+    "formally only", "on the surface", "only cosmetically", "on a technicality", *_fv.APPEARANCE)))
 
 #: Labels that name a field of the current gate rather than a new gate.
 FIELD_LABELS: Final = re.compile(

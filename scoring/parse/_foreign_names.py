@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from ipb.scoring._foreign_verdicts import unspaced
+from ipb.scoring._foreign_verdicts import fold_dotted_i, unspaced
 
 __all__ = ["TRANSLATION", "foreign_name_pattern", "foreign_literal", "name_key"]
 
@@ -44,7 +44,7 @@ def name_key(name: str) -> str:
     >>> name_key("  Margen de   Seguridad ")
     'margen de seguridad'
     """
-    return " ".join(name.lower().split())
+    return " ".join(fold_dotted_i(name).lower().split())  # Turkish İ / ı as the answer is folded
 
 
 #: Endings a one-word Latin-script name may take: plurals and the Scandinavian definite article.

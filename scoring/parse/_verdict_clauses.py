@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ipb.scoring._foreign_verdicts import NOT_ONLY, TRAILING_NEGATOR
+from ipb.scoring._foreign_verdicts import NOT_ONLY, TRAILING_NEGATOR, bounded
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._common import _WORDS_APOS, _Hit
+from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
 
 _STATEMENT_END = re.compile(r"[.!;:]")
@@ -304,3 +305,44 @@ def generic_subject(words: Sequence[str]) -> bool:
             return (1 <= len(rest) <= 3 and rest[-1].endswith("s") and rest[-1] not in _CASE_PLURALS
                     and not any(w in ("of", "the", "our", "its", "their", "these", "those") or w[:1].isdigit() for w in rest))
     return False
+
+
+#: A phrase of :data:`ipb.scoring.verdict_words.APPEARANCE` ("only on paper", "solo en apariencia", "表面上"), longest first.
+_APPEARANCE = re.compile("|".join(bounded(w) for w in sorted(vw.APPEARANCE, key=len, reverse=True)))
+#: Where the clause after a verdict word ends, for the phrases that follow it ("cumple solo en apariencia").
+_AFTER_CLAUSE_END = re.compile(r"[.;:!?,\n|(\u2014\u2013\u3002\uff0c\uff1b]|->|=>|\u2192")
+
+
+def only_apparent(low: str, clause_start: int, start: int, end: int, unit_end: int) -> bool:
+    """Whether the verdict word at ``low[start:end]`` is qualified, in its clause, by a phrase that makes it only apparent.
+
+    ``low`` is the lower-cased answer, ``clause_start`` where the word's clause opens and ``unit_end`` where its
+    sentence ends (offsets into ``low``). The phrase stands in the clause before the word ("on paper it passes",
+    "technically passes, but ...", "表面上符合") or after it up to the next punctuation, at most 40 characters on
+    ("cumple solo en apariencia", "rempli sur le papier seulement"). A phrase with a negator in the two words before it
+    denies the hedge ("not only on paper", "nicht nur auf dem Papier") and is skipped. Paper §7.5 (verdict-word senses).
+
+    >>> t = "gate 1: passes only on paper. gate 2: passes not only on paper."
+    >>> only_apparent(t, 8, 8, 14, 29), only_apparent(t, 38, 38, 44, len(t))
+    (True, False)
+    """
+    stop = _AFTER_CLAUSE_END.search(low, end, min(unit_end, end + 40))
+    after_end = stop.start() if stop else min(unit_end, end + 40)
+    for lo, hi in ((clause_start, start), (end, after_end)):
+        for m in _APPEARANCE.finditer(low, lo, hi):
+            if vw.NEGATORS.isdisjoint(_WORDS_APOS.findall(low, max(lo, m.start() - 30), m.start())[-2:]):
+                return True
+    return False
+
+
+def apparent_pass(judged: tuple[str, int, bool], low: str, clause_start: int, span: Span, unit_end: int) -> tuple[str, int, bool]:
+    """``judged`` (verdict, level, derived) of the verdict word at ``span``, or, for a PROCEED that :func:`only_apparent`
+    finds qualified ("cumple solo en apariencia", "passes only on paper"), INCONCLUSIVE at most hedged and derived.
+
+    >>> apparent_pass(("PROCEED", 3, False), "passes only on paper.", 0, (0, 6), 21)[0]
+    'INCONCLUSIVE'
+    """
+    verdict, level, _ = judged
+    if verdict == vw.PROCEED and only_apparent(low, clause_start, span[0], span[1], unit_end):
+        return vw.INCONCLUSIVE, min(level, vw.HEDGED), True
+    return judged

@@ -24,7 +24,8 @@ from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
-from ipb.scoring.parse._verdict_clauses import _INSIDE_EVEN_IF, TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph
+from ipb.scoring.parse._verdict_clauses import _INSIDE_EVEN_IF, TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph, \
+    apparent_pass
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
@@ -185,7 +186,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
                 verdict, level = vw.PROCEED, vw.WEAK
             else:
                 return None
-        return verdict, level, derived
+        return apparent_pass((verdict, level, derived), low, max(unit.start, start - 90) + cut + 1, (start, end), unit.end)
 
     def _in_other_profile(self, pos: int) -> bool:
         """Whether ``pos`` lies in the analysis of another profile or scenario than the answer's first one."""
