@@ -37,8 +37,20 @@ _NOTES_HEAD = re.compile(
 MAX_NOTES_LINES = 12
 
 
+#: A markdown emphasis "*very*" / "*35%*" inside one line: its closing "*" is no reference mark.
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])[^*\n]*?(?<=[^\s*])\*(?![\w*])")
+
+
 def _referred(body: str, mark: str) -> bool:
-    """Whether ``mark`` ("[2]", "*") is attached to a word, figure or closing sign in ``body`` (not opening a line)."""
+    """Whether ``mark`` ("[2]", "*") is attached to a word, figure or closing sign in ``body`` (not opening a line).
+
+    A "*" closing an emphasis ("a *very* ordinary company") is not a mark: the body's emphases are set aside first.
+
+    >>> _referred("a *very* ordinary company", "*"), _referred("a 35%* discount", "*")
+    (False, True)
+    """
+    if mark == "*":
+        body = _EMPHASIS.sub(lambda m: " " * len(m.group()), body)
     after = r"(?!\w)" if mark.startswith("[") else r"(?![\w*])"  # "**bold**" is no "*" mark
     return re.search(rf"[\w%)\].,;:]{re.escape(mark)}{after}", body) is not None
 
@@ -64,6 +76,7 @@ def blank_footnotes(text: str) -> tuple[str, int]:
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     first = len(lines)
+    star = -1  # the line of the run's "* " note: a mark refers to one note, so a second "* " line makes it a list
     i = len(lines) - 1
     while i >= 0:
         line = lines[i]
@@ -76,6 +89,11 @@ def blank_footnotes(text: str) -> tuple[str, int]:
             continue
         m = _LIST_MARK.match(line)
         if m is not None and _referred(text[:starts[i]], m.group("num") or m.group("star")):
+            if m.group("star"):
+                if star >= 0:  # "* a\n* b": a bullet list, not notes; the run starts below the first "* " line
+                    first = star + 1
+                    break
+                star = i
             first = i
             i -= 1
             continue
