@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from ipb.scoring.verdict_words import FINAL_LABEL
+
 __all__ = ["blank_footnotes"]
 
 _SUPERSCRIPT = "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079"
@@ -55,6 +57,21 @@ def _referred(body: str, mark: str) -> bool:
     return re.search(rf"[\w%)\].,;:]{re.escape(mark)}{after}", body) is not None
 
 
+#: The marks and emphasis a note line opens with, before its own words.
+_LEAD = re.compile(rf"[ \t]*(?:[{_SUPERSCRIPT}\u2020\u2021]+|\^\d{{1,2}}|\[\d{{1,2}}\]|[-*\u2022\u2013]|\d{{1,2}}[.)])?[ \t*_#]*")
+
+
+def _states_final(line: str) -> bool:
+    """Whether ``line``, less its mark, opens with a final-verdict label and a colon ("* Final verdict: AVOID",
+    "\u2020 Decision: DECLINE"): the writer's answer, never a note (s39break).
+
+    >>> _states_final("* Final verdict: AVOID"), _states_final("[2] Gate 3: PROCEED per the 2023 draft")
+    (True, False)
+    """
+    head = line[_LEAD.match(line).end():].split(":", 1)  # type: ignore[union-attr]
+    return len(head) == 2 and FINAL_LABEL.match(head[0].strip(" \t*_")) is not None
+
+
 def blank_footnotes(text: str) -> tuple[str, int]:
     """``text`` with its trailing footnotes and reference lines blanked (same length), and how many lines were.
 
@@ -83,6 +100,8 @@ def blank_footnotes(text: str) -> tuple[str, int]:
         if not line.strip():
             i -= 1
             continue
+        if _states_final(line):
+            break
         if _SURE_MARK.match(line):
             first = i
             i -= 1
@@ -102,7 +121,7 @@ def blank_footnotes(text: str) -> tuple[str, int]:
     for j in range(min(first, len(lines)) - 1, max(-1, first - MAX_NOTES_LINES - 2), -1):
         if _NOTES_HEAD.match(lines[j]) and j > 0 and any(s.strip() for s in lines[:j]):
             block = [s for s in lines[j + 1:first] if s.strip()]
-            if len(block) <= MAX_NOTES_LINES and all(_NOTE_ITEM.match(s) for s in block):
+            if len(block) <= MAX_NOTES_LINES and all(_NOTE_ITEM.match(s) and not _states_final(s) for s in block):
                 first = j
             break
     blanked = [k for k in range(first, len(lines)) if lines[k].strip()]

@@ -80,3 +80,20 @@ def test_two_asterisk_lines_are_a_list_even_when_the_body_has_a_mark() -> None:
     # one "* " line under it is still the note, and a superscript note below it is blanked with it
     note = "Margin of Safety: 35%* below value. Final verdict: INVEST\n\n* Per Graham ch. 20\n\u00b9 2023 report\n"
     assert blank_footnotes(note)[1] == 2
+
+
+# s39break: a final verdict written on a marked line under the body ("* Final verdict: DECLINE" under "35%*", a
+# dagger line, a Sources: block whose last item is the conclusion) was blanked as a note: no final verdict read.
+MARKED_FINALS = [
+    ("asterisk-final", "3. Margin of Safety: 35%* below value. PROCEED\n\n* Final verdict: DECLINE\n"),
+    ("dagger-final", "3. Margin of Safety: 35% below value. PROCEED\n\n\u2020 Decision: DECLINE\n"),
+    ("sources-block-final", "3. Margin of Safety: 35% below value. PROCEED\n\nSources:\n- 2023 10-K\n- Conclusion: DECLINE\n"),
+]
+
+
+@pytest.mark.parametrize("tail", [m[1] for m in MARKED_FINALS], ids=[m[0] for m in MARKED_FINALS])
+def test_a_final_verdict_on_a_marked_line_is_the_answer(tail: str) -> None:
+    head = "1. Owner Earnings: $2.0bn. PROCEED\n2. Discounted Intrinsic Value: $29bn. PROCEED\n"
+    result = parse_response(head + tail, DCF, embedder=False)
+    assert result.final_verdict == "DECLINE"
+    assert [(g.gate, g.verdict) for g in result.gates] == [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED")]
