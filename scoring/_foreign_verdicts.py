@@ -219,6 +219,9 @@ WORD_VERDICTS: Final[tuple[tuple[str, str], ...]] = tuple(
 #: Negators written as separate words, read before a verdict word as "not" is.
 NEGATORS: Final = frozenset(_tables()["negators"])
 
+#: Conjunctions that open another clause ("und", "aber", "weil"), every language's ``clause_joins``, lower case.
+CLAUSE_JOINS: Final = frozenset(w.lower() for w in _tables()["clause_joins"])
+
 #: Words right after a negator that make it no negation ("nicht nur erfüllt", "não só atende": not only meets).
 NOT_ONLY: Final = frozenset(w.lower() for w in _tables()["not_only"])
 

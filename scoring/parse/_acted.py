@@ -212,6 +212,14 @@ def _negated_after(text: str, end: int) -> bool:
 #: Words that, right after a negated act, make the negation the scope's ("we do not buy only for the dividend"): the
 #: ``not_only`` words of every language (:data:`ipb.scoring._foreign_verdicts.NOT_ONLY`) and English ones.
 ONLY_WORDS = fv.NOT_ONLY | frozenset({"only", "just", "merely", "solely", "simply", "purely"})
+#: At most this many words of the act's object between it and the "not only" word ("we don't buy it just for ...",
+#: "no compramos la acción solo por ...").
+OBJECT_GAP = 3
+#: Negators of every language and English ones: a "not only" after one in the gap is the reason's ("not only because").
+_NEGATORS = fv.NEGATORS | frozenset({"not", "never", "no", "nor"})
+#: Words that open another clause: a "not only" word after one of them is not the act's ("we do not buy and only watch").
+_JOINS = fv.CLAUSE_JOINS | frozenset({"and", "but", "or", "nor", "because", "so", "then", "yet", "while", "if", "unless",
+                                      "when", "as", "since", "though", "although", "y", "pero", "et", "mais", "e", "ma"})
 
 
 def only_scope(text: str, end: int) -> bool:
@@ -224,10 +232,24 @@ def only_scope(text: str, end: int) -> bool:
     (True, False)
     >>> only_scope("No compramos solo por el dividendo", 12), only_scope("We do not buy it; only later.", 13)
     (True, False)
+
+    The act's object may stand between (up to :data:`OBJECT_GAP` words, none of them a joining word or a negator):
+
+    >>> only_scope("We don't buy it just for the dividend", 12), only_scope("We do not buy and only watch", 13)
+    (True, False)
+    >>> only_scope("We would not buy it not only because of the price", 16)  # "not only" is the reason's: negated
+    False
     """
-    clause = re.split(r"[,;:.!?\n\u2014\u2013]", text[end : end + 40], maxsplit=1)[0]
+    clause = re.split(r"[,;:.!?\n\u2014\u2013]", text[end : end + 60], maxsplit=1)[0]
     words = re.findall(r"[^\W\d_]+", clause.lower()) + ["", ""]
-    return words[0] in ONLY_WORDS or (words[0] in fv.NEGATORS and words[1] in ONLY_WORDS)
+    if words[0] in fv.NEGATORS:  # "n'achetons pas seulement"
+        return words[1] in ONLY_WORDS
+    for word in words[: OBJECT_GAP + 1]:
+        if word in ONLY_WORDS:
+            return True
+        if word in _JOINS or word in _NEGATORS:
+            return False
+    return False
 
 
 def _phrase_outcome(kind: str, ix: object) -> str | None:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from ipb.scoring.verdict_words import FINAL_LABEL
+
 __all__ = ["blank_footnotes"]
 
 _SUPERSCRIPT = "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079"
@@ -37,10 +39,37 @@ _NOTES_HEAD = re.compile(
 MAX_NOTES_LINES = 12
 
 
+#: A markdown emphasis "*very*" / "*35%*" inside one line: its closing "*" is no reference mark.
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])[^*\n]*?(?<=[^\s*])\*(?![\w*])")
+
+
 def _referred(body: str, mark: str) -> bool:
-    """Whether ``mark`` ("[2]", "*") is attached to a word, figure or closing sign in ``body`` (not opening a line)."""
+    """Whether ``mark`` ("[2]", "*") is attached to a word, figure or closing sign in ``body`` (not opening a line).
+
+    A "*" closing an emphasis ("a *very* ordinary company") is not a mark: the body's emphases are set aside first.
+
+    >>> _referred("a *very* ordinary company", "*"), _referred("a 35%* discount", "*")
+    (False, True)
+    """
+    if mark == "*":
+        body = _EMPHASIS.sub(lambda m: " " * len(m.group()), body)
     after = r"(?!\w)" if mark.startswith("[") else r"(?![\w*])"  # "**bold**" is no "*" mark
     return re.search(rf"[\w%)\].,;:]{re.escape(mark)}{after}", body) is not None
+
+
+#: The marks and emphasis a note line opens with, before its own words.
+_LEAD = re.compile(rf"[ \t]*(?:[{_SUPERSCRIPT}\u2020\u2021]+|\^\d{{1,2}}|\[\d{{1,2}}\]|[-*\u2022\u2013]|\d{{1,2}}[.)])?[ \t*_#]*")
+
+
+def _states_final(line: str) -> bool:
+    """Whether ``line``, less its mark, opens with a final-verdict label and a colon ("* Final verdict: AVOID",
+    "\u2020 Decision: DECLINE"): the writer's answer, never a note (s39break).
+
+    >>> _states_final("* Final verdict: AVOID"), _states_final("[2] Gate 3: PROCEED per the 2023 draft")
+    (True, False)
+    """
+    head = line[_LEAD.match(line).end():].split(":", 1)  # type: ignore[union-attr]
+    return len(head) == 2 and FINAL_LABEL.match(head[0].strip(" \t*_")) is not None
 
 
 def blank_footnotes(text: str) -> tuple[str, int]:
@@ -64,18 +93,26 @@ def blank_footnotes(text: str) -> tuple[str, int]:
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     first = len(lines)
+    star = -1  # the line of the run's "* " note: a mark refers to one note, so a second "* " line makes it a list
     i = len(lines) - 1
     while i >= 0:
         line = lines[i]
         if not line.strip():
             i -= 1
             continue
+        if _states_final(line):
+            break
         if _SURE_MARK.match(line):
             first = i
             i -= 1
             continue
         m = _LIST_MARK.match(line)
         if m is not None and _referred(text[:starts[i]], m.group("num") or m.group("star")):
+            if m.group("star"):
+                if star >= 0:  # "* a\n* b": a bullet list, not notes; the run starts below the first "* " line
+                    first = star + 1
+                    break
+                star = i
             first = i
             i -= 1
             continue
@@ -84,7 +121,7 @@ def blank_footnotes(text: str) -> tuple[str, int]:
     for j in range(min(first, len(lines)) - 1, max(-1, first - MAX_NOTES_LINES - 2), -1):
         if _NOTES_HEAD.match(lines[j]) and j > 0 and any(s.strip() for s in lines[:j]):
             block = [s for s in lines[j + 1:first] if s.strip()]
-            if len(block) <= MAX_NOTES_LINES and all(_NOTE_ITEM.match(s) for s in block):
+            if len(block) <= MAX_NOTES_LINES and all(_NOTE_ITEM.match(s) and not _states_final(s) for s in block):
                 first = j
             break
     blanked = [k for k in range(first, len(lines)) if lines[k].strip()]

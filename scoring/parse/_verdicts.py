@@ -40,6 +40,19 @@ from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_reg
 
 #: Punctuation that sets what follows a verdict word apart from it: a bracket, a semicolon, a colon or a dash.
 #: A condition after it is an aside about another case, not the condition of the verdict (s32break).
+#: A hyphen joining a verdict word to a lower-case word, after it ("fail-safe", "pass-through") or before it
+#: ("must-pass"): the word is part of a compound (s39break: "Economic Moat: fail-safe brand" read REJECT 0.95).
+_COMPOUND_AFTER = re.compile(r"-[a-z]")
+_COMPOUND_BEFORE = re.compile(r"[a-z]-\Z")  # matched on the two characters before the word
+
+
+def in_compound(text: str, start: int, end: int) -> bool:
+    """Whether the word ``text[start:end]`` is joined by a hyphen to a lower-case word on either side.
+
+    >>> in_compound("a fail-safe brand", 2, 6), in_compound("a must-pass test", 7, 11), in_compound("FAIL - too dear", 0, 4)
+    (True, True, False)
+    """
+    return _COMPOUND_AFTER.match(text, end) is not None or _COMPOUND_BEFORE.match(text, max(0, start - 2), start) is not None
 _ASIDE_BEFORE = re.compile(r"[(\[;:\u2014\u2013]|\s-\s")
 
 
@@ -55,7 +68,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
     def _find_hits(self) -> None:
         for key, m in self._scan(vw.VERDICT_TRIGGERS, limit=MAX_OCCURRENCES):
             u = self._unit_at(m.start())
-            if u < 0:
+            if u < 0 or in_compound(self.masked, m.start(), m.end()):  # "fail-safe", "pass-through": no verdict
                 continue
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)

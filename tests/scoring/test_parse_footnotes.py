@@ -58,3 +58,42 @@ def test_only_the_trailing_notes_are_blanked_with_offsets_kept() -> None:
     out, n = blank_footnotes(text)
     assert n == 1 and len(out) == len(text)
     assert out.startswith("Gate 3: REJECT\u00b9\n\u00b9 middle note\nFinal: DECLINE\n\n") and not out.strip().endswith("report.")
+
+
+# s39break: an italic "*very*" in the body made its closing "*" a reference mark, so a closing "* " bullet list
+# holding every gate and the final verdict was blanked as notes (no gate read: a parse failure). Hand-read values.
+ITALIC_BODY = "We looked at a *very* ordinary owner of food brands at 28x earnings.\n\nSummary:\n"
+ITALIC_LIST = "* Owner Earnings: PROCEED\n* Discounted Intrinsic Value: PROCEED\n* Margin of Safety: REJECT\n* Final verdict: DECLINE\n"
+
+
+def test_an_italic_word_makes_no_closing_bullet_list_a_footnote() -> None:
+    assert blank_footnotes(ITALIC_BODY + ITALIC_LIST) == (ITALIC_BODY + ITALIC_LIST, 0)
+    result = parse_response(ITALIC_BODY + ITALIC_LIST, DCF, embedder=False)
+    assert [(g.gate, g.verdict) for g in result.gates] == WANT
+    assert result.final_verdict == "DECLINE"
+
+
+def test_two_asterisk_lines_are_a_list_even_when_the_body_has_a_mark() -> None:
+    # "35%*" is a real mark, but one mark refers to one note: two "* " lines under it are list items
+    text = "Margin of Safety: 35%* below value.\n\n* Owner Earnings: PROCEED\n* Final verdict: INVEST\n"
+    assert blank_footnotes(text)[1] == 0
+    # one "* " line under it is still the note, and a superscript note below it is blanked with it
+    note = "Margin of Safety: 35%* below value. Final verdict: INVEST\n\n* Per Graham ch. 20\n\u00b9 2023 report\n"
+    assert blank_footnotes(note)[1] == 2
+
+
+# s39break: a final verdict written on a marked line under the body ("* Final verdict: DECLINE" under "35%*", a
+# dagger line, a Sources: block whose last item is the conclusion) was blanked as a note: no final verdict read.
+MARKED_FINALS = [
+    ("asterisk-final", "3. Margin of Safety: 35%* below value. PROCEED\n\n* Final verdict: DECLINE\n"),
+    ("dagger-final", "3. Margin of Safety: 35% below value. PROCEED\n\n\u2020 Decision: DECLINE\n"),
+    ("sources-block-final", "3. Margin of Safety: 35% below value. PROCEED\n\nSources:\n- 2023 10-K\n- Conclusion: DECLINE\n"),
+]
+
+
+@pytest.mark.parametrize("tail", [m[1] for m in MARKED_FINALS], ids=[m[0] for m in MARKED_FINALS])
+def test_a_final_verdict_on_a_marked_line_is_the_answer(tail: str) -> None:
+    head = "1. Owner Earnings: $2.0bn. PROCEED\n2. Discounted Intrinsic Value: $29bn. PROCEED\n"
+    result = parse_response(head + tail, DCF, embedder=False)
+    assert result.final_verdict == "DECLINE"
+    assert [(g.gate, g.verdict) for g in result.gates] == [(1, "PROCEED"), (2, "PROCEED"), (3, "PROCEED")]

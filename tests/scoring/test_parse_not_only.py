@@ -35,3 +35,18 @@ CLOSINGS = [
 @pytest.mark.parametrize(("closing", "want"), [c[1:] for c in CLOSINGS], ids=[c[0] for c in CLOSINGS])
 def test_a_negated_scope_is_not_a_negated_act(closing: str, want: str) -> None:
     assert final_of(BODY, closing, DCF) == want
+
+
+# s39break: the act's object between it and the "not only" word ("we don't buy it just for ...") was read as a
+# negated act (DECLINE, runner-up INVEST); a joining word or a "not only" of the reason keeps the act negated.
+OBJECT_CLOSINGS = [
+    ("en-object-between", "Final verdict: we don't buy it just for the dividend, we buy it for the moat.", "INVEST"),
+    ("es-object-between", "No compramos la acción solo por el dividendo: compramos.", "INVEST"),
+    ("en-join-then-only", "Final verdict: we do not buy it and only watch.", "DECLINE"),
+    ("en-not-only-of-the-reason", "We would not buy it not only because of the price but because of the debt.", "DECLINE"),
+]
+
+
+@pytest.mark.parametrize(("closing", "want"), [c[1:] for c in OBJECT_CLOSINGS], ids=[c[0] for c in OBJECT_CLOSINGS])
+def test_an_object_between_the_act_and_its_not_only_word(closing: str, want: str) -> None:
+    assert final_of(BODY, closing, DCF) == want
