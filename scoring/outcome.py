@@ -136,6 +136,8 @@ def is_refusal(text: str) -> bool:
 
 #: Gate verdicts that commit; a final verdict commits unless unread (None) or INCONCLUSIVE.
 _DECIDED_GATE = frozenset({"PROCEED", "REJECT"})
+#: the suffix of ``how`` for a gate verdict inferred by the learned stance reader (:mod:`ipb.scoring.parse._stance`)
+_INFERRED = "+stance"
 
 
 def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
@@ -149,6 +151,9 @@ def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
     (``no_commitment``) instead. An answer of INCONCLUSIVE gates with a final
     INVEST / DECLINE committed. A final INCONCLUSIVE commits only where the
     gold final verdict is INCONCLUSIVE too (there it is the right answer).
+    A gate verdict the learned stance reader inferred (``how`` ending in
+    ``+stance``: no verdict word stood in the text) is not a commitment: an
+    answer whose only decided gates are inferred stated no verdict.
 
     Parameters
     ----------
@@ -167,8 +172,11 @@ def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
     True
     >>> commits({"gates": [{"verdict": "INCONCLUSIVE"}], "final_verdict": "INCONCLUSIVE"}, "INCONCLUSIVE")
     True
+    >>> commits({"gates": [{"verdict": "PROCEED", "how": "heading+stance"}], "final_verdict": None})
+    False
     """
-    if any(g.get("verdict") in _DECIDED_GATE for g in parsed.get("gates") or ()):
+    if any(g.get("verdict") in _DECIDED_GATE and not str(g.get("how") or "").endswith(_INFERRED)
+           for g in parsed.get("gates") or ()):
         return True
     final = parsed.get("final_verdict")
     if final is None:
