@@ -42,7 +42,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator, NoReturn
+from typing import Any, Iterator, NoReturn, TypeVar
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -68,7 +68,7 @@ from ipb.engine._yaml_scalars import YAML11_BOOLS as _YAML11_BOOLS
 from ipb.engine._yaml_scalars import describe as _describe
 from ipb.engine._yaml_scalars import quoted as _quoted
 from ipb.engine._yaml_scalars import resolve_plain as _resolve_plain
-from ipb.errors import ErrorGroup, LoadError
+from ipb.errors import ErrorGroup, IpbError, LoadError
 
 __all__ = ["YamlDoc", "load_yaml", "load_yaml_file"]
 
@@ -83,6 +83,8 @@ MAX_YAML_CHARS = 1_000_000
 
 #: A path from the document root: mapping keys (``str``) and list indices (``int``).
 YamlPath = tuple[str | int, ...]
+
+_E = TypeVar("_E", bound=IpbError)
 
 # ruamel.yaml (YAML 1.2 mode) counts "\n", "\r\n" and a lone "\r" as line
 # breaks; ``str.splitlines`` also splits on \v, \f, \x1c-\x1e, \x85, \u2028
@@ -376,17 +378,28 @@ class YamlDoc:
         For later checks on loaded data (schemas, value ranges); the caller
         raises or collects it.
         """
-        line, column = self.locate_key(path) if key else self.locate(path)
-        return LoadError(
-            message,
-            file=self.file,
-            line=line,
-            column=column,
-            rule=rule,
-            name=name,
-            suggestion=suggestion,
-            source_line=self.source_line(line),
-        )
+        return self.place(LoadError(message, rule=rule, name=name, suggestion=suggestion), path, key=key)
+
+    def place(self, exc: _E, path: YamlPath, *, key: bool = False) -> _E:
+        """``exc`` pointed at the value (or, with ``key``, the key) at ``path``: its file, 1-based line and column
+        (:meth:`locate` / :meth:`locate_key`) and source line are set, any earlier ones replaced; returns ``exc``.
+
+        For an error found on compiled data (a card's inputs) that is to point at the text it came from.
+
+        Examples
+        --------
+        >>> from ipb.errors import PerturbError
+        >>> doc = load_yaml("inputs:\\n  debt:\\n    values: [a, b]\\n", file="card.yaml")
+        >>> str(doc.place(PerturbError("alike"), ("inputs", "debt", "values")))
+        'card.yaml:3:13: perturb error: alike'
+        >>> exc = doc.place(PerturbError("alike"), ("inputs", "debt"), key=True)
+        >>> exc.line, exc.column, exc.source_line
+        (2, 3, '  debt:')
+        """
+        exc.file = self.file
+        exc.line, exc.column = self.locate_key(path) if key else self.locate(path)
+        exc.source_line = self.source_line(exc.line)
+        return exc
 
 
 # --------------------------------------------------------------------------

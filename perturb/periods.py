@@ -133,8 +133,5 @@ def card_period_errors(card: Card, doc: YamlDoc | None = None, regimes: RegimeRe
             f"{metric.id!r} of {regimes.file}, which gives it only {' or '.join(_SAID[p] for p in metric.periods)}: "
             "a regime figure of another period would contradict its words; reword the input or add that period to the "
             "fact", rule="period", name=spec.name)
-        if doc is not None:
-            exc.file, (exc.line, exc.column) = doc.file, doc.locate(("inputs", spec.name))
-            exc.source_line = doc.source_line(exc.line)
-        found.append(exc)
+        found.append(exc if doc is None else doc.place(exc, ("inputs", spec.name)))
     return found

@@ -499,10 +499,7 @@ def value_word_errors(card: Card, doc: YamlDoc | None = None) -> list[PerturbErr
         try:
             _value_displays(spec) if spec.values else None
         except PerturbError as exc:
-            if doc is not None:
-                exc.file, (exc.line, exc.column) = doc.file, doc.locate(("inputs", spec.name, "values"))
-                exc.source_line = doc.source_line(exc.line)
-            found.append(exc)
+            found.append(exc if doc is None else doc.place(exc, ("inputs", spec.name, "values")))
     return found
 
 
@@ -523,10 +520,7 @@ def fact_sentence_errors(card: Card, doc: YamlDoc | None = None) -> list[Perturb
         exc = PerturbError(f"inputs {other!r} and {spec.name!r} are both stated as {fact_sentence_shape(spec)!r} "
                            "in a question, so a reader cannot tell them apart; give one a label: (or a phrase:) of "
                            "its own (docs/perturbation.md, 'Questions')", rule="question", name=spec.name)
-        if doc is not None:
-            exc.file, (exc.line, exc.column) = doc.file, doc.locate_key(("inputs", spec.name))
-            exc.source_line = doc.source_line(exc.line)
-        found.append(exc)
+        found.append(exc if doc is None else doc.place(exc, ("inputs", spec.name), key=True))
     return found
 
 

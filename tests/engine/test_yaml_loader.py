@@ -366,6 +366,25 @@ def test_locate_in_string_literal_block_with_indent_indicator_and_keep() -> None
     assert doc.locate_in_string(("b",), 4) == (8, 3)
 
 
+
+def test_place_points_a_later_error_at_the_value_or_key_and_replaces_an_earlier_place() -> None:
+    from ipb.errors import PerturbError
+
+    doc = load_yaml("id: c\ninputs:\n  debt:\n    values: [low, high]\n", file="card.yaml")
+    exc = PerturbError("two values read alike", file="other.yaml", line=9, column=9, source_line="x", name="debt")
+    assert doc.place(exc, ("inputs", "debt", "values")) is exc
+    # the '[' of line 4 (4 spaces and 'values: ' before it); name and message kept
+    assert (exc.file, exc.line, exc.column, exc.source_line) == ("card.yaml", 4, 13, "    values: [low, high]")
+    assert exc.name == "debt" and exc.render().endswith("\n                ^")
+    doc.place(exc, ("inputs", "debt"), key=True)
+    assert (exc.line, exc.column, exc.source_line) == (3, 3, "  debt:")
+    # a path the file does not have: its nearest ancestor's value (the block mapping under inputs:, at its first key)
+    missing = doc.place(PerturbError("x"), ("inputs", "cash", "values"))
+    assert (missing.line, missing.column) == (3, 3)
+    # error() is place() on a new LoadError
+    made = doc.error("bad", ("inputs", "debt"), key=True, rule="r")
+    assert isinstance(made, LoadError) and (made.line, made.column, made.rule) == (3, 3, "r")
+
 def test_locate_in_string_across_folded_quoted_lines() -> None:
     doc = load_yaml("a: 'one\n  two\n\n  three'\nb: \"x\\\n   y\"\n")
     assert doc.data == {"a": "one two\nthree", "b": "xy"}
