@@ -1,0 +1,52 @@
+"""Regression (contradicting facts; real cases refused): card rules review39 left open (issue 18, bar line 2).
+
+1. G4, graham_seven_tests_defensive (review39: 100 of 1,000 items at seed 9393): a public utility of March 1975 with
+   $120M of long-term debt on $600M of sales (#20, ``GRAHAM-7T-005-b22511a7a49ec7c8``). ``utility_debt_at_least_a_
+   quarter_of_sales``: the leanest utilities on record are gas distributors, Washington Gas Light owing 39-41% of its
+   revenues in 1993-97 ($329M on $829M in 1995) and Laclede Gas near 30% in 2007; electrics owe one to two years.
+
+Each rule refuses the reviewed item (by that rule alone, on the facts it states) and keeps the real or worked
+neighbours beside it; the review's own 1,000-item run carries none of the kind afterwards.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from perturb_support import assert_relation_on_run, assert_rule_case
+
+GRAHAM = "graham_seven_tests_defensive"
+
+# review39 GRAHAM #20 (1975-03-31), every fact as the item stated it: a public utility owing $120M on $600M of sales
+_GRAHAM_B22 = {"annual_sales": "$600M", "book_value_per_share": "$25", "company_type": "public_utility",
+               "current_assets": "$240M", "current_liabilities": "$100M", "dividend_years": "41", "eps_3yr_avg": "$2",
+               "eps_3yr_avg_ten_years_ago": "$1.2", "long_term_debt": "$120M", "price_per_share": "$30",
+               "years_with_earnings": "10"}
+
+CASES = [
+    # G4: the item (20% of sales) refused; $150M (exactly a quarter) kept, $149M refused; Washington Gas Light's
+    # 1995 shape ($329M of long-term obligations on $829M of revenues, 40%) kept; the bundled electric's $500M kept;
+    # an industrial with the item's figures is not bound by it
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", _GRAHAM_B22, True),
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$150M"}, False),
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$149M"}, True),
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales",
+     {**_GRAHAM_B22, "annual_sales": "$829M", "current_assets": "$240M", "long_term_debt": "$329M"}, False),
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "long_term_debt": "$500M"}, False),
+    (GRAHAM, "utility_debt_at_least_a_quarter_of_sales", {**_GRAHAM_B22, "company_type": "industrial"}, False),
+]
+
+
+@pytest.mark.parametrize("card, rule, facts, refused", CASES,
+                         ids=[f"{c[1]}-{'refused' if c[3] else 'kept'}-{i}" for i, c in enumerate(CASES)])
+def test_each_rule_refuses_its_item_and_keeps_its_neighbour(card, rule, facts, refused):
+    assert_rule_case(card, rule, facts, refused)
+
+
+def test_the_reviewed_graham_run_has_no_utility_owing_under_a_quarter_of_its_sales():
+    """review39's run (first base in ls order, seed 9393) had 99-100 utilities owing less than a quarter of their
+    sales; every utility stating both figures now owes at least a quarter, and some are still drawn."""
+    assert_relation_on_run(
+        GRAHAM, "dividend_record_unknown.yaml", 9393, "G4",
+        lambda f: f.get("company_type") == "public_utility" and "long_term_debt" in f and "annual_sales" in f,
+        lambda f: 4 * f["long_term_debt"] >= f["annual_sales"], 10)
