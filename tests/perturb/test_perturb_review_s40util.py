@@ -4,6 +4,9 @@
    $120M of long-term debt on $600M of sales (#20, ``GRAHAM-7T-005-b22511a7a49ec7c8``). ``utility_debt_at_least_a_
    quarter_of_sales``: the leanest utilities on record are gas distributors, Washington Gas Light owing 39-41% of its
    revenues in 1993-97 ($329M on $829M in 1995) and Laclede Gas near 30% in 2007; electrics owe one to two years.
+2. buffett_acquisition_checklist ``subscription_price_within_reach_of_its_growth`` refused real prices (0.1x revenue
+   per point of growth): Salesforce near 2x at 44% growth in November 2008, Box near 3.5x at 40% in February 2016. The
+   floor is 0.08x a point, 0.04x in a recession or credit crisis; s36review2's items (3x at 56% and 46%) stay refused.
 
 Each rule refuses the reviewed item (by that rule alone, on the facts it states) and keeps the real or worked
 neighbours beside it; the review's own 1,000-item run carries none of the kind afterwards.
@@ -50,3 +53,42 @@ def test_the_reviewed_graham_run_has_no_utility_owing_under_a_quarter_of_its_sal
         GRAHAM, "dividend_record_unknown.yaml", 9393, "G4",
         lambda f: f.get("company_type") == "public_utility" and "long_term_debt" in f and "annual_sales" in f,
         lambda f: 4 * f["long_term_debt"] >= f["annual_sales"], 10)
+
+
+# ----------------------------------------------------------------------------- rules that refused real cases
+BUFFETT = "buffett_acquisition_checklist"
+
+# Salesforce in November 2008 (fiscal 2009: $1.08B of revenue up 44%, net income $43M; 122.0M shares near $20-25
+# less its cash: about 2x revenue), in the credit crisis
+_SALESFORCE_2008 = {"business_model": "subscription_software", "sector": "enterprise_software", "arr": "$1.08B",
+                    "revenue_growth": "44%", "gross_margin": "80%", "net_income": "$43M", "ev_to_arr": "2x",
+                    "macro_regime": "credit_crisis"}
+# Box in February 2016 (fiscal 2016: $303M of revenue up 40%; shares near $10: about 3.5x revenue), no crisis
+_BOX_2016 = {"business_model": "subscription_software", "sector": "enterprise_software", "arr": "$303M",
+             "revenue_growth": "40%", "gross_margin": "70%", "ev_to_arr": "3.5x", "macro_regime": "expansion"}
+_SAAS_RULE = "subscription_price_within_reach_of_its_growth"
+
+REAL_CASES = [
+    # the real cases kept
+    (BUFFETT, _SAAS_RULE, _SALESFORCE_2008, False),
+    (BUFFETT, _SAAS_RULE, _BOX_2016, False),
+    # Box's floor outside a crisis: 8 x 40% = 3.2x kept, 3.1x refused
+    (BUFFETT, _SAAS_RULE, {**_BOX_2016, "ev_to_arr": "3.2x"}, False),
+    (BUFFETT, _SAAS_RULE, {**_BOX_2016, "ev_to_arr": "3.1x"}, True),
+    # Salesforce's price outside a crisis (a late-cycle or unstated regime) is refused: 2x < 8 x 44% = 3.52x
+    (BUFFETT, _SAAS_RULE, {**_SALESFORCE_2008, "macro_regime": "late_cycle"}, True),
+    (BUFFETT, _SAAS_RULE, {k: v for k, v in _SALESFORCE_2008.items() if k != "macro_regime"}, True),
+    # the crisis floor: 4 x 44% = 1.76x; 1.8x kept, 1.7x refused; a recession relaxes it too
+    (BUFFETT, _SAAS_RULE, {**_SALESFORCE_2008, "ev_to_arr": "1.8x"}, False),
+    (BUFFETT, _SAAS_RULE, {**_SALESFORCE_2008, "ev_to_arr": "1.7x"}, True),
+    (BUFFETT, _SAAS_RULE, {**_SALESFORCE_2008, "macro_regime": "recession"}, False),
+    # the reviewed items the rule was made for (s36review2 R5, I 23 and I 104: 56% and 46% growth at 3x) stay refused
+    (BUFFETT, _SAAS_RULE, {**_BOX_2016, "revenue_growth": "56%", "ev_to_arr": "3x"}, True),
+    (BUFFETT, _SAAS_RULE, {**_BOX_2016, "revenue_growth": "46%", "ev_to_arr": "3x"}, True),
+]
+
+
+@pytest.mark.parametrize("card, rule, facts, refused", REAL_CASES,
+                         ids=[f"{c[1]}-{'refused' if c[3] else 'kept'}-{i}" for i, c in enumerate(REAL_CASES)])
+def test_real_cases_kept_and_reviewed_items_still_refused(card, rule, facts, refused):
+    assert_rule_case(card, rule, facts, refused)
