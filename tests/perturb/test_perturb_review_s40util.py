@@ -7,6 +7,8 @@
 2. buffett_acquisition_checklist ``subscription_price_within_reach_of_its_growth`` refused real prices (0.1x revenue
    per point of growth): Salesforce near 2x at 44% growth in November 2008, Box near 3.5x at 40% in February 2016. The
    floor is 0.08x a point, 0.04x in a recession or credit crisis; s36review2's items (3x at 56% and 46%) stay refused.
+3. munger_business_quality_price ``price_at_least_four_years_of_owner_earnings`` (was five): American Express near
+   4.4x its 2008 earnings in March 2009 is kept; the reviewed 3.0x (June 2004) stays refused.
 
 Each rule refuses the reviewed item (by that rule alone, on the facts it states) and keeps the real or worked
 neighbours beside it; the review's own 1,000-item run carries none of the kind afterwards.
@@ -57,6 +59,7 @@ def test_the_reviewed_graham_run_has_no_utility_owing_under_a_quarter_of_its_sal
 
 # ----------------------------------------------------------------------------- rules that refused real cases
 BUFFETT = "buffett_acquisition_checklist"
+MUNGER = "munger_business_quality_price"
 
 # Salesforce in November 2008 (fiscal 2009: $1.08B of revenue up 44%, net income $43M; 122.0M shares near $20-25
 # less its cash: about 2x revenue), in the credit crisis
@@ -66,12 +69,18 @@ _SALESFORCE_2008 = {"business_model": "subscription_software", "sector": "enterp
 # Box in February 2016 (fiscal 2016: $303M of revenue up 40%; shares near $10: about 3.5x revenue), no crisis
 _BOX_2016 = {"business_model": "subscription_software", "sector": "enterprise_software", "arr": "$303M",
              "revenue_growth": "40%", "gross_margin": "70%", "ev_to_arr": "3.5x", "macro_regime": "expansion"}
+# American Express in March 2009: about $11.9B (1,155M shares near $10.26) on 2008 net income of $2.70B (4.4x)
+_AMEX_2009 = {"understandable": True, "return_on_capital": "20%", "competitive_advantage": "durable",
+              "management_integrity": "trustworthy", "incentives_aligned": True, "owner_earnings": "$2.7B",
+              "market_value": "$11.9B", "long_run_growth": "6%"}
 _SAAS_RULE = "subscription_price_within_reach_of_its_growth"
+_OE_RULE = "price_at_least_four_years_of_owner_earnings"
 
 REAL_CASES = [
     # the real cases kept
     (BUFFETT, _SAAS_RULE, _SALESFORCE_2008, False),
     (BUFFETT, _SAAS_RULE, _BOX_2016, False),
+    (MUNGER, _OE_RULE, _AMEX_2009, False),
     # Box's floor outside a crisis: 8 x 40% = 3.2x kept, 3.1x refused
     (BUFFETT, _SAAS_RULE, {**_BOX_2016, "ev_to_arr": "3.2x"}, False),
     (BUFFETT, _SAAS_RULE, {**_BOX_2016, "ev_to_arr": "3.1x"}, True),
@@ -85,6 +94,13 @@ REAL_CASES = [
     # the reviewed items the rule was made for (s36review2 R5, I 23 and I 104: 56% and 46% growth at 3x) stay refused
     (BUFFETT, _SAAS_RULE, {**_BOX_2016, "revenue_growth": "56%", "ev_to_arr": "3x"}, True),
     (BUFFETT, _SAAS_RULE, {**_BOX_2016, "revenue_growth": "46%", "ev_to_arr": "3x"}, True),
+    # Munger: 4x exactly ($10.8B on $2.7B) kept, $10.7B refused; the reviewed item (MUNGER-QP-001-a09d1b1730ee4f6b,
+    # $40B on $13.29B, 3.0x, June 2004) stays refused
+    (MUNGER, _OE_RULE, {**_AMEX_2009, "market_value": "$10.8B"}, False),
+    (MUNGER, _OE_RULE, {**_AMEX_2009, "market_value": "$10.7B"}, True),
+    (MUNGER, _OE_RULE, {"competitive_advantage": "durable", "incentives_aligned": True, "long_run_growth": "7%",
+                        "management_integrity": "trustworthy", "market_value": "$40B", "owner_earnings": "$13.29B",
+                        "return_on_capital": "29%", "understandable": True}, True),
 ]
 
 
