@@ -264,6 +264,17 @@ metric and 2 flip items (software at 1-1.5x revenue growing 25-43%, 2x growing 2
 place and otherwise identical; it dropped 12 sector items (the same kinds), 2 isolate
 and 1 metric item (software at 1-2x revenue growing 25%) and drew as many others, mix
 unchanged. marks-defaults is unchanged.
+
+Changed deliberately (issue 18, branch s40util): the Buffett checklist's
+subscription_price_within_reach_of_its_growth asks 0.08x revenue per point of growth
+(0.04x in a recession or credit crisis) instead of 0.1x, keeping Box (February 2016)
+and Salesforce (November 2008). Every line's card content hash, ``ipb-cards/`` source
+and condition-C key differ. buffett-bench-recipes keeps 236 of 240 ids, all in place,
+their questions and scenarios byte-identical; 3 metric items and 1 flip gave way to as
+many of the same recipes (the changed redraws: software growing 25% at 2x and 7x, 43%
+at 12.5x); verdicts DECLINE 156/INVEST 81/INCONCLUSIVE 3 -> 157/80/3.
+l8-three-investors keeps 89 of 90 ids, all in place and otherwise identical; one metric
+item gave way to another (software growing 25% at 2x). marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -281,11 +292,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "461fd3bd792e9cc64086dbefa5b45a845298150cb09a8d8d07b3c1bfbb987dad"),
+                              "a9a4da317c08d21d19c31f1b5136b7dd4632f01b99a96c673f649aa4b9d1ab17"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "44ee5d94e79a5c364c85133fba710caf4fe926f2bb0b719238c412cb3a38038d"),
+                           7, "", 90, "774a97d104d1cee410a3f274d565caee34217ed232be871feb1891a76b7cfc96"),
 }
 
 

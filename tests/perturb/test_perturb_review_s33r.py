@@ -114,7 +114,7 @@ REVIEW_ITEMS = [
      {"competitive_advantage": "durable", "incentives_aligned": True, "long_run_growth": "7%",
       "management_integrity": "trustworthy", "market_value": "$40B", "owner_earnings": "$13.29B",
       "return_on_capital": "29%", "understandable": True},
-     ["price_at_least_five_years_of_owner_earnings"]),
+     ["price_at_least_four_years_of_owner_earnings"]),
     (MUNGER, "MUNGER-QP-001-dffdf8001c059b1a",  # kept: $207.5B on $11.37B (18x)
      {"competitive_advantage": "durable", "incentives_aligned": True, "long_run_growth": "5.5%",
       "management_integrity": "trustworthy", "market_value": "$207.5B", "owner_earnings": "$11.37B",
@@ -189,8 +189,9 @@ RELATIONS = {
          lambda f: f["feedback_loop"] != "self_reinforcing"),
     ]),
     MUNGER: ("wonderful_business_fair_price.yaml", [
-        ("market value >= 5 x positive owner earnings", lambda f: f["owner_earnings"] > 0,
-         lambda f: f["market_value"] >= 5 * f["owner_earnings"]),
+        # s40util: the floor is 4x (American Express sold near 4.4x its 2008 earnings in March 2009)
+        ("market value >= 4 x positive owner earnings", lambda f: f["owner_earnings"] > 0,
+         lambda f: f["market_value"] >= 4 * f["owner_earnings"]),
     ]),
     REPURCHASE: ("berkshire_2019_below_value.yaml", [
         ("Berkshire 2014-19: value x 1.7 >= price", _berkshire_2014_19,

@@ -41,14 +41,15 @@ _EARNINGS = {"annual_sales": "$450M", "eps_3yr_avg": "$5.5", "book_value_per_sha
 
 #: (card, rule, facts, refused): refused True = the rule (and only it) refuses the facts; False = no rule does.
 CASES = [
-    # the utility's capital: $90M of debt + at most $654.5M of equity funds at most $1,116.8M (1.5x): #139's $8.06B
-    # refused, $1.11B kept, $1.12B refused
+    # the utility's capital: $150M of debt + at most $654.5M of equity funds at most $1,206.8M (1.5x): #139's $8.06B
+    # refused, $1.20B kept, $1.21B refused. s40util: the utility owes $150M (a third of its $450M of sales, a gas
+    # distributor's share), not #139's $90M (20%), which utility_debt_at_least_a_quarter_of_sales now refuses too
     (GRAHAM, "utility_capital_funds_its_assets_at_most_equity",
-     {**_EARNINGS, "company_type": "public_utility", "long_term_debt": "$90M", "total_assets": "$8.06B"}, True),
+     {**_EARNINGS, "company_type": "public_utility", "long_term_debt": "$150M", "total_assets": "$8.06B"}, True),
     (GRAHAM, "utility_capital_funds_its_assets_at_most_equity",
-     {**_EARNINGS, "company_type": "public_utility", "long_term_debt": "$90M", "total_assets": "$1.11B"}, False),
+     {**_EARNINGS, "company_type": "public_utility", "long_term_debt": "$150M", "total_assets": "$1.2B"}, False),
     (GRAHAM, "utility_capital_funds_its_assets_at_most_equity",
-     {**_EARNINGS, "company_type": "public_utility", "long_term_debt": "$90M", "total_assets": "$1.12B"}, True),
+     {**_EARNINGS, "company_type": "public_utility", "long_term_debt": "$150M", "total_assets": "$1.21B"}, True),
     # all three claims, any company: $80M + $90M + $654.5M = $824.5M funds at most $1,236.8M; an industrial at
     # $1.24B refused (its own third-rule allows $2.23B), $1.23B kept
     (GRAHAM, "stated_claims_fund_the_assets_at_most_equity",
@@ -77,7 +78,7 @@ CASES = [
      {"company_type": "public_utility", "total_assets": "$800M", "long_term_debt": "$500M", "stock_equity": "$300M",
       "annual_sales": "$200M", "eps_3yr_avg": "$2.40", "book_value_per_share": "$20"}, False),
     (GRAHAM, "utility_capital_funds_its_assets_at_most_equity",
-     {**_EARNINGS, "eps_3yr_avg": "-$0.5", "company_type": "public_utility", "long_term_debt": "$90M",
+     {**_EARNINGS, "eps_3yr_avg": "-$0.5", "company_type": "public_utility", "long_term_debt": "$150M",
       "total_assets": "$8.06B"}, False),
     # review C #101: a liquidation beside a growth-resting value refused; a liquidation beside an asset-based value
     # kept; growth beside an asset sale (a buyer may pay for a division's growth) or no catalyst kept
@@ -119,11 +120,13 @@ def test_each_rule_refuses_its_item_and_keeps_its_neighbour(card, rule, facts, r
 
 def test_the_reviewed_utility_breaks_the_two_funding_rules_it_states_the_claims_for():
     """Item #139 as published (current liabilities stated too) breaks the all-claims rule and the utility rule;
-    before this stop it broke none."""
+    before this stop it broke none. Since s40util its $90M of debt on $450M of sales (20%) breaks the utility debt
+    floor as well."""
     card = compiled_card(GRAHAM).card
     names = {e.name for e in constraint_errors(card, ipb.facts(GRAHAM, _ITEM_139))}
     assert names == {"stated_claims_fund_the_assets_at_most_equity",
-                     "utility_capital_funds_its_assets_at_most_equity"}
+                     "utility_capital_funds_its_assets_at_most_equity",
+                     "utility_debt_at_least_a_quarter_of_sales"}
 
 
 def test_generated_utilities_without_equity_are_funded():

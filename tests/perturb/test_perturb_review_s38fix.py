@@ -174,10 +174,12 @@ RULE_CASES = [
     ("graham_seven_tests_defensive", "industrial_current_assets_at_least_fifteen_percent_of_sales",
      {**_GRAHAM, "current_assets": "$67.5M"}, False),
     # a utility with $200M of current assets on $2.42B of sales (8.3%) refused; on $2B (10%) kept
+    # s40util: the utility owes $1B of long-term debt (41-50% of its sales, a gas distributor's share), not the
+    # industrial base's $90M (4-5%), which utility_debt_at_least_a_quarter_of_sales refuses
     ("graham_seven_tests_defensive", "utility_current_assets_at_least_a_tenth_of_sales",
-     {**_GRAHAM, "company_type": "public_utility", "annual_sales": "$2.42B"}, True),
+     {**_GRAHAM, "company_type": "public_utility", "annual_sales": "$2.42B", "long_term_debt": "$1B"}, True),
     ("graham_seven_tests_defensive", "utility_current_assets_at_least_a_tenth_of_sales",
-     {**_GRAHAM, "company_type": "public_utility", "annual_sales": "$2B"}, False),
+     {**_GRAHAM, "company_type": "public_utility", "annual_sales": "$2B", "long_term_debt": "$1B"}, False),
     # Klarman: I #124 $17.63B against $3.95B (4.5x, inside the 5x rule) refused; $9.5B (2.4x) kept; 2.6x at $1.9B kept
     ("klarman_deep_value_identification", "a_large_company_is_valued_within_two_and_a_half_times_its_price",
      {**_KLARMAN, "conservative_value": "$17.63B", "market_value": "$3.95B"}, True),
