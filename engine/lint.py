@@ -193,7 +193,7 @@ def _elements_in_words(card: Card) -> list[IpbError]:
     """``element-number-in-words``: each required element (or ``elements_by_verdict`` one) spelling a figure."""
     out: list[IpbError] = []
     for i, g in enumerate(card.gates):
-        lists = [(("required_elements",), g.required_elements)]
+        lists: list[tuple[tuple[str, ...], tuple[str, ...]]] = [(("required_elements",), g.required_elements)]
         lists += [(("elements_by_verdict", v), items) for v, items in g.elements_by_verdict.items()]
         for keys, items in lists:
             for j, text in enumerate(items):
