@@ -564,14 +564,13 @@ class _Compiler(Transformer):
             type = self.symbols.get(ident)
         except CompileError as exc:
             raise self._error(exc.message, meta, rule=exc.rule or "name", name=ident) from None
-        if type is None:
+        if type is None:  # a category's value written bare (`phase == evasive`) says so (s40user)
+            owner = next((n for n in sorted(self.symbols)
+                          if self.symbols[n].kind == "category" and ident in (self.symbols[n].values or ())), None)
+            quote = f"; it is a value of category input {owner!r}, and a value is a string: write it in quotes, \"{ident}\""
             raise self._error(
-                f"unknown name {ident!r}; it is neither a declared input nor a computed value",
-                meta,
-                rule="name",
-                name=ident,
-                suggestion=did_you_mean(ident, list(self.symbols)),
-            )
+                f"unknown name {ident!r}" + (quote if owner else "; it is neither a declared input nor a computed value"),
+                meta, rule="name", name=ident, suggestion=None if owner else did_you_mean(ident, list(self.symbols)))
 
         if ident in self.constants:
             node = constant(self.constants[ident], type, meta.start_pos, meta.end_pos)

@@ -13,7 +13,16 @@ file:line:col and the source line:
   is unconditional or matches every combination in which it would match
   (checked on a grid over the declared ranges of the inputs the rules read);
 * ``same-verdicts``: a branch whose pass and fail verdicts are the same, so its
-  gates cannot change the outcome.
+  gates cannot change the outcome;
+* ``decisive-unstated``: a card that states no ``decisive_default`` and marks no
+  gate ``decisive``: every gate then lets INCONCLUSIVE continue (paper §7.3), so
+  one PROCEED and every other gate unknown gives the pass verdict (s40user: a
+  new user's card, written from the README's example, said BUY with four of its
+  five facts unknown, trigger ``all_gates_cleared``);
+* ``element-number-in-words``: a required element that spells a figure in words
+  before a unit (``ten percent hurdle``, ``five-times ceiling``): answers write
+  ``10%`` and ``5x``, and the parser finds an element by its words, so KCCS and
+  GRA never credit it (s40user: KCCS 0.889 for an answer citing every element).
 
 Scenario checks (:func:`lint_scenario`):
 
@@ -84,6 +93,7 @@ def lint_card(card: Card) -> list[IpbError]:
     ... name: Demo
     ... topology_type: linear_sequential
     ... gate_logic: conjunction
+    ... decisive_default: true
     ... topology_rationale: one test
     ... vintage: {start: 2000}
     ... sources: [{tier: 1, document: D, year: 2000}]
@@ -95,9 +105,9 @@ def lint_card(card: Card) -> list[IpbError]:
     ... '''
     >>> for w in lint_card(load_card_text(text, "demo.yaml")):
     ...     print(w)
-    demo.yaml:11:3: warning: input 'price' is read by no criterion, computed value or rule: it cannot change a verdict
-    demo.yaml:12:3: warning: input 'spare' is read by no criterion, computed value or rule: it cannot change a verdict
-    demo.yaml:14:30: warning: criterion 'true' of gate 'g' reads no input: its verdict is the same in every scenario
+    demo.yaml:12:3: warning: input 'price' is read by no criterion, computed value or rule: it cannot change a verdict
+    demo.yaml:13:3: warning: input 'spare' is read by no criterion, computed value or rule: it cannot change a verdict
+    demo.yaml:15:30: warning: criterion 'true' of gate 'g' reads no input: its verdict is the same in every scenario
     """
     doc = card.doc
     found: list[IpbError] = []
@@ -119,6 +129,8 @@ def lint_card(card: Card) -> list[IpbError]:
                 f"input {name!r} is read by no criterion, computed value or rule: it cannot change a verdict",
                 rule="unused-input", name=name), ("inputs", name), key=True))
     found.extend(_describes_sector_ignored(card))
+    found.extend(_decisive_unstated(card))
+    found.extend(_elements_in_words(card))
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
             if branch.pass_outcome == branch.fail_outcome:
@@ -150,6 +162,49 @@ def _describes_sector_ignored(card: Card) -> list[IpbError]:
             f"input {name!r} says describes: sector, which perturbation does not read here: {why}; remove the key "
             "(docs/perturbation.md, 'Dates that fit the facts')", rule="describes-ignored", name=name),
             ("inputs", name, "describes")))
+    return out
+
+
+def _decisive_unstated(card: Card) -> list[IpbError]:
+    """``decisive-unstated``: neither ``decisive_default`` nor any gate's ``decisive`` is written in the card."""
+    data = card.doc.data if card.doc is not None else None
+    if not isinstance(data, Mapping) or "decisive_default" in data:
+        return []
+    gates = data.get("gates")
+    if isinstance(gates, list) and any(isinstance(g, Mapping) and "decisive" in g for g in gates):
+        return []
+    passed = card.outcomes.get("pass", "INVEST")
+    return [_at(card.doc, LintWarning(
+        "the card states no decisive_default and no gate says decisive, so no gate is decisive (the default): an "
+        f"INCONCLUSIVE gate never keeps the card from {passed}, and one gate PROCEEDing with every other fact "
+        f"unknown gives {passed}; write decisive_default: true (every gate must be decided, as most bundled cards "
+        "say) or false, or decisive: true on the gates that must be decided (README, 'Decisive gates')",
+        rule="decisive-unstated", name=card.id), ("gate_logic",), key=True)]
+
+
+_NUMBER_WORD = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+                "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred")
+#: A figure in words before a unit that answers write with a symbol (``10%``, ``5x``, ``50 bp``).
+_IN_WORDS = re.compile(rf"\b(?:(?:{_NUMBER_WORD})[ -]?)+[ -](?:percent|per cent|percentage points?|times|fold|"
+                       r"basis points?)\b", re.IGNORECASE)
+
+
+def _elements_in_words(card: Card) -> list[IpbError]:
+    """``element-number-in-words``: each required element (or ``elements_by_verdict`` one) spelling a figure."""
+    out: list[IpbError] = []
+    for i, g in enumerate(card.gates):
+        lists: list[tuple[tuple[str, ...], tuple[str, ...]]] = [(("required_elements",), g.required_elements)]
+        lists += [(("elements_by_verdict", v), items) for v, items in g.elements_by_verdict.items()]
+        for keys, items in lists:
+            for j, text in enumerate(items):
+                m = _IN_WORDS.search(text)
+                if m is None:
+                    continue
+                out.append(_at(card.doc, LintWarning(
+                    f"required element {text!r} of gate {g.id!r} spells a figure in words ({m.group(0)!r}): answers "
+                    "write it in digits (10%, 5x) and the parser finds an element by its words, so no answer is "
+                    "credited with it (KCCS, GRA); write the figure in digits (README, 'Gates')",
+                    rule="element-number-in-words", name=g.id), ("gates", i, *keys, j)))
     return out
 
 

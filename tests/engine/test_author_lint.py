@@ -38,6 +38,7 @@ gates:
     name: Size test
     proceed: sales >= $1B
     required_elements: [sales]
+decisive_default: false
 """
 
 BRANCH = """\
@@ -70,6 +71,7 @@ gates:
     name: Quality check
     proceed: quality >= 50%
     required_elements: [quality]
+decisive_default: false
 """
 
 # (name, card text, [(rule, line, column)]) -- every case the issue lists for cards
@@ -78,6 +80,15 @@ CARD_CASES = [
     ("constant-criterion", LINEAR.replace("reject: leverage > 40%", 'reject: "true"'),
      [("unused-input", 10, 3), ("unused-input", 12, 3), ("constant-criterion", 16, 13)]),
     ("shadowed-rule-and-same-verdicts", BRANCH, [("shadowed-rule", 18, 9), ("same-verdicts", 24, 7)]),
+    # s40user: no decisive_default and no gate's decisive -> one warning at gate_logic
+    ("decisive-unstated", LINEAR.replace("decisive_default: false\n", ""),
+     [("decisive-unstated", 5, 1), ("unused-input", 12, 3)]),
+    ("decisive-on-a-gate-states-it", LINEAR.replace("decisive_default: false\n", "").replace(
+        "required_elements: [leverage]", "decisive: true\n    required_elements: [leverage]"), [("unused-input", 12, 3)]),
+    # s40user: a figure in words before a unit; digits, and a figure in words before no unit, pass
+    ("element-number-in-words", LINEAR.replace(
+        "required_elements: [sales]", "required_elements: [sales, ten percent floor, five-times cover, 10% cap, ten-year record]"),
+     [("unused-input", 12, 3), ("element-number-in-words", 21, 32), ("element-number-in-words", 21, 51)]),
 ]
 
 
@@ -85,6 +96,16 @@ CARD_CASES = [
 def test_card_lint_table(text, expected):
     found = [(w.rule, w.line, w.column) for w in lint_card(load_card_text(text, "c.yaml"))]
     assert found == expected
+
+
+def test_the_new_user_lints_say_what_happens_and_how_to_mend_it():
+    (decisive, _) = lint_card(load_card_text(LINEAR.replace("decisive_default: false\n", ""), "c.yaml"))
+    assert "one gate PROCEEDing with every other fact unknown gives INVEST" in decisive.message
+    assert "write decisive_default: true" in decisive.message
+    text = LINEAR.replace("required_elements: [sales]", 'required_elements: ["twenty five percent margin {sales}"]')
+    (_, words) = lint_card(load_card_text(text, "c.yaml"))
+    assert words.rule == "element-number-in-words" and "('twenty five percent')" in words.message
+    assert "write the figure in digits" in words.message
 
 
 def test_a_shadowed_rule_names_the_wider_rule_before_it():

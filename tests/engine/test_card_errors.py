@@ -43,6 +43,8 @@ CARD_ERRORS: list[tuple[str, str, str, int, int]] = [
     ("unknown_input_name", "name", "unknown name 'revenue_retension'; it is neither a declared input nor a computed value (did you mean 'revenue_retention'?)", 17, 14),
     ("type_mismatch_category_vs_number", "type", "cannot compare 'sector' (category {software, banking}) with '3' (number) using '=='", 19, 43),
     ("unit_mismatch_money_vs_ratio", "unit", "cannot compare money with ratio: 'price' > 'revenue_retention'", 17, 13),
+    # s40user: `reject: sector == banking` with the quotes left off: say it is a value and how to write it
+    ("category_value_unquoted", "name", "unknown name 'banking'; it is a value of category input 'sector', and a value is a string: write it in quotes, \"banking\"", 18, 23),
     ("category_literal_not_allowed", "category", "'sofware' is not a value of 'sector'; allowed: software, banking (did you mean 'software'?)", 18, 24),
     # "revenue_retention >= >= 90%": the string opens at column 14, the second '>=' is at offset 21.
     ("syntax_error_in_quoted_expression", "syntax", "unexpected '>='; expected '('", 16, 36),
