@@ -49,6 +49,26 @@ RULE_CASES = [
      {**_BASE, "business_model": "industrial_manufacturing", "arr": "$35.6B", "gross_margin": "40%",
       "revenue_growth": "6%", "net_income": "$3B", "ev_to_arr": "2.5x"}, False,
      "BA1 kept: an industrial manufacturer of Siemens' or ABB's size (other business models keep the card's $50B)"),
+    # BA3: a subscription-software business with $1.5B of revenue or more loses at most 60% of it.
+    ("subscription_losses_within_the_record_for_their_size",
+     {**_BASE, "net_income": "-$1.6B", "ev_to_arr": "3.5x"}, True,
+     "BA3 IPB-P-011-A-c5f2fef8c7af293e: -$1.6B on $2B of revenue growing 20% at a 90% gross margin"),
+    ("subscription_losses_within_the_record_for_their_size", {**_BASE, "arr": "$1.5B", "net_income": "-$950M"}, True,
+     "BA3 edge: -$950M on $1.5B (63%)"),
+    ("subscription_losses_within_the_record_for_their_size", {**_BASE, "arr": "$1.5B", "net_income": "-$900M"}, False,
+     "BA3 edge kept: -$900M on $1.5B (60%)"),
+    ("subscription_losses_within_the_record_for_their_size",
+     {**_BASE, "sector": "enterprise_software", "arr": "$2.7B", "net_income": "-$1.35B", "revenue_growth": "19%",
+      "gross_margin": "71%", "revenue_retention": "115%"}, False,
+     "BA3 kept: Splunk, fiscal 2022, about -$1.34B on $2.67B of revenue growing 19% [M]"),
+    ("subscription_losses_within_the_record_for_their_size",
+     {**_BASE, "sector": "enterprise_software", "arr": "$1.4B", "net_income": "-$1.05B", "revenue_growth": "6%",
+      "gross_margin": "79%", "revenue_retention": "100%"}, False,
+     "BA3 kept: Nutanix, fiscal 2021, about -$1.03B on $1.39B of revenue at a 79% gross margin [M]"),
+    ("subscription_losses_within_the_record_for_their_size",
+     {**_BASE, "business_model": "industrial_manufacturing", "gross_margin": "40%", "net_income": "-$1.6B",
+      "revenue_growth": "4%", "ev_to_arr": "1.5x"}, False,
+     "BA3 kept: other business models keep the card's loss the size of revenue"),
 ]
 
 
@@ -62,6 +82,10 @@ RUN_KINDS = [
     ("BA1 industrial-automation software at most $10B",
      lambda f: f.get("business_model") == "subscription_software" and f.get("sector") == "industrial_automation",
      lambda f: _n(f["arr"]) <= Decimal("10E9"), 500),
+    ("BA3 subscription software from $1.5B loses at most 60% of revenue",
+     lambda f: f.get("business_model") == "subscription_software" and _n(f["arr"]) >= Decimal("1.5E9")
+     and "net_income" in f,
+     lambda f: _n(f["net_income"]) >= Decimal("-0.6") * _n(f["arr"]), 500),
 ]
 
 
