@@ -75,6 +75,21 @@ RULE_CASES = [
      {**_BASE, "business_model": "industrial_manufacturing", "gross_margin": "40%", "net_income": "-$1.6B",
       "revenue_growth": "4%", "ev_to_arr": "1.5x"}, False,
      "BA3 kept: other business models keep the card's loss the size of revenue"),
+    # BA2: an industrial manufacturer has a gross margin of at most 85%.
+    ("manufacturers_keep_a_manufacturers_gross_margin",
+     {**_BASE, "business_model": "industrial_manufacturing", "net_income": "-$100M", "revenue_growth": "4%",
+      "ev_to_arr": "2x"}, True,
+     "BA2 IPB-P-011-A-cad48258842ef6b0: an industrial manufacturer at a 90% gross margin"),
+    ("manufacturers_keep_a_manufacturers_gross_margin",
+     {**_BASE, "business_model": "industrial_manufacturing", "gross_margin": "86%", "revenue_growth": "4%",
+      "ev_to_arr": "2x"}, True, "BA2 edge: 86%"),
+    ("manufacturers_keep_a_manufacturers_gross_margin",
+     {**_BASE, "business_model": "industrial_manufacturing", "arr": "$7B", "gross_margin": "83%",
+      "revenue_growth": "3%", "net_income": "$2.8B", "ev_to_arr": "12x"}, False,
+     "BA2 kept: Keyence, about 83% gross margin on about $7B of sales of factory sensors (gurufocus)"),
+    ("manufacturers_keep_a_manufacturers_gross_margin",
+     {**_BASE, "business_model": "industrial_manufacturing", "gross_margin": "85%", "revenue_growth": "4%",
+      "ev_to_arr": "2x"}, False, "BA2 edge kept: 85%"),
 ]
 
 
@@ -154,6 +169,9 @@ RUN_KINDS = [
      lambda f: f.get("business_model") == "subscription_software" and _n(f["arr"]) >= Decimal("1.5E9")
      and "net_income" in f,
      lambda f: _n(f["net_income"]) >= Decimal("-0.6") * _n(f["arr"]), 500),
+    ("BA2 industrial manufacturers at most 85% gross margin",
+     lambda f: f.get("business_model") == "industrial_manufacturing" and "gross_margin" in f,
+     lambda f: _n(f["gross_margin"]) <= Decimal("0.85"), 20),
 ]
 
 #: BA4 reads the date, which the typed facts do not hold: (name, applies, holds, least) over (item, facts).
