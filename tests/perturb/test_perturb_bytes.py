@@ -264,6 +264,21 @@ metric and 2 flip items (software at 1-1.5x revenue growing 25-43%, 2x growing 2
 place and otherwise identical; it dropped 12 sector items (the same kinds), 2 isolate
 and 1 metric item (software at 1-2x revenue growing 25%) and drew as many others, mix
 unchanged. marks-defaults is unchanged.
+
+Changed deliberately (issue 18, branch s40buff, review39's Buffett kinds): the Buffett
+checklist gained subscription_revenue_within_its_largest_vendors (BA1),
+subscription_losses_within_the_record_for_their_size (BA3) and
+manufacturers_keep_a_manufacturers_gross_margin (BA2), and frameworks/regimes.yaml's
+``multiples`` the price of subscription-software growth from 2024 (BA4: at least 0.15x
+revenue a point of growth at a 70% gross margin, 0.2x from $2B at 60%). Every line's card
+content hash, ``ipb-cards/`` source and condition-C key differ. buffett-bench-recipes
+keeps 173 of 240 ids (18 in place; their questions and scenarios are otherwise
+identical); it dropped 61 flip and 6 metric items, all subscription software dated
+2024-06-30, every one refused by the new rules: 66 priced under the new floor of the
+price of growth alone (most of them flips to INVEST at 3-3.5x revenue growing 17-25%, $3-27B
+of revenue), 1 with $49.9B of revenue (BA1, under the floor too), and drew as many of each
+recipe (mix unchanged). Verdicts DECLINE 156/INVEST 81/INCONCLUSIVE 3 -> 160/77/3. l8-three-investors keeps all 90 ids in place, otherwise
+identical but for the card blocks. marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -281,11 +296,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "461fd3bd792e9cc64086dbefa5b45a845298150cb09a8d8d07b3c1bfbb987dad"),
+                              "6bd1d2caac04413673e9406e5210ab37f71e03f28bf7ed65dbd07537ff650119"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "44ee5d94e79a5c364c85133fba710caf4fe926f2bb0b719238c412cb3a38038d"),
+                           7, "", 90, "b869e75f1fe1eb8729a723b8105e7b17cf11a5980a21674bd85e186cac858f8a"),
 }
 
 
