@@ -279,15 +279,6 @@ price of growth alone (most of them flips to INVEST at 3-3.5x revenue growing 17
 of revenue), 1 with $49.9B of revenue (BA1, under the floor too), and drew as many of each
 recipe (mix unchanged). Verdicts DECLINE 156/INVEST 81/INCONCLUSIVE 3 -> 160/77/3. l8-three-investors keeps all 90 ids in place, otherwise
 identical but for the card blocks. marks-defaults is unchanged.
-
-Changed deliberately (issue 18, branch s40buff, review39 BA6): regimes.yaml's
-dotcom_bust_2002 no longer carries the label "recession" (NBER: March-November 2001), so
-the Buffett checklist's macro_regime reads "expansion" on 9 October 2002.
-buffett-bench-recipes dropped its one 2002 temporal item ($5B of subscription revenue,
-"recession"): displaced with "expansion" it states the base's facts and only the date
-moves, which is never written; one more flip takes its place (temporal 4 -> 3, flip 78 ->
-79; DECLINE/INVEST/INCONCLUSIVE 160/77/3 -> 159/78/3); the other 239 ids are kept,
-otherwise identical. l8-three-investors and marks-defaults are unchanged.
 """
 
 from __future__ import annotations
@@ -305,7 +296,7 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "0b800a935cc7f2fe50445fb32f5c44ed03c2d59e534c64c600d6f11b44ee3933"),
+                              "6bd1d2caac04413673e9406e5210ab37f71e03f28bf7ed65dbd07537ff650119"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
