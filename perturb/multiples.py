@@ -6,7 +6,10 @@ stood near 12-18x, is a fact no company of that date had. Each bound names the m
 either the inputs that state it (``inputs``: a card's ``pe_ratio``, of type multiple) or the two money inputs it
 is the quotient of (``of``: price per share and earnings per share, for a card that states no multiple); its
 ``most`` rows give the highest multiple from each first year, its ``least`` rows the lowest. Before a table's
-first row the multiple is not bounded on that side.
+first row the multiple is not bounded on that side. A quotient bound may hold only for some businesses
+(s40buff): ``when`` names category inputs and the values it holds for, ``at_least`` numeric inputs and the
+least value from which it holds (subscription software growing 15% or more at a 70% gross margin); a scenario
+that does not state one of them is not bounded.
 
 References
 ----------
@@ -17,9 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-__all__ = ["MultipleBound", "ratio_anachronisms"]
+__all__ = ["MultipleBound", "ratio_anachronisms", "read_conditions"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,33 @@ class MultipleBound:
     least: tuple[tuple[int, Decimal], ...] = ()
     #: (numerator, denominator): the two inputs the multiple is the quotient of, or () (s39rules).
     of: tuple[str, ...] = ()
+    #: s40buff: (category input, the values the bound holds for), each of which must hold (``when``).
+    when: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: s40buff: (numeric input, the least value from which the bound holds), each of which must hold (``at_least``).
+    at_least: tuple[tuple[str, Decimal], ...] = ()
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """Every input the bound reads: the quotient's two and those of its conditions."""
+        return (*self.of, *(n for n, _ in self.when), *(n for n, _ in self.at_least))
+
+    def holds_for(self, facts: Mapping[str, Any]) -> bool:
+        """True when ``facts`` state every condition's input and meet it (always, for a bound with none).
+
+        >>> m = MultipleBound("g", "price / growth", (), (), ((2024, Decimal(15)),), ("ev", "growth"),
+        ...                   (("model", ("saas",)),), (("growth", Decimal("0.15")),))
+        >>> [m.holds_for(f) for f in ({"model": "saas", "growth": Decimal("0.2")}, {"model": "bank",
+        ...  "growth": Decimal("0.2")}, {"model": "saas", "growth": Decimal("0.1")}, {"growth": Decimal("0.2")})]
+        [True, False, False, False]
+        """
+        for name, values in self.when:
+            if facts.get(name) not in values:
+                return False
+        for name, least in self.at_least:
+            value = facts.get(name)
+            if not isinstance(value, Decimal) or value < least:
+                return False
+        return True
 
     def bound(self, year: int) -> Decimal | None:
         """The highest multiple a scenario dated in ``year`` may state (the last row at or before it), or None."""
@@ -80,7 +110,7 @@ def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str,
     """
     found: list[str] = []
     for m in multiples:
-        if len(m.of) != 2:
+        if len(m.of) != 2 or not m.holds_for(facts):
             continue
         top, bottom = (facts.get(n) for n in m.of)
         if not (isinstance(top, Decimal) and isinstance(bottom, Decimal)) or bottom <= 0:
@@ -89,3 +119,29 @@ def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str,
         if why is not None:
             found.append(why)
     return found
+
+
+def read_conditions(raw: Mapping[str, Any], add_error: Callable[[str, tuple[Any, ...]], None]
+                    ) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[tuple[str, Decimal], ...]]:
+    """A ``multiples`` entry's ``when`` and ``at_least`` (s40buff), as :class:`MultipleBound` holds them;
+    ``add_error(message, path)`` gets each ``at_least`` value that is not a number ("70%", "$2B", 0.15).
+
+    >>> read_conditions({"when": {"model": ["saas"]}, "at_least": {"margin": "70%", "revenue": "$2B"}}, print)
+    ((('model', ('saas',)),), (('margin', Decimal('0.70')), ('revenue', Decimal('2000000000'))))
+    """
+    from ipb.engine.expressions import parse_literal
+    from ipb.errors import IpbError
+
+    when = tuple((str(name), tuple(str(v) for v in values)) for name, values in (raw.get("when") or {}).items())
+    at_least: list[tuple[str, Decimal]] = []
+    for name, text in (raw.get("at_least") or {}).items():
+        try:
+            value = parse_literal(str(text))[0]
+        except IpbError as exc:
+            value = exc
+        if isinstance(value, Decimal):
+            at_least.append((str(name), value))
+        else:
+            add_error(f"at_least: {name} {text!r} is not a number (a ratio, an amount or a multiple)",
+                      ("at_least", name))
+    return when, tuple(at_least)

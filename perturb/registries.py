@@ -34,7 +34,7 @@ from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.card import InputSpec
 from ipb.engine.expressions import parse_literal
 from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_mean
-from ipb.perturb.multiples import MultipleBound, ratio_anachronisms
+from ipb.perturb.multiples import MultipleBound, ratio_anachronisms, read_conditions
 
 __all__ = [
     "MetricDef",
@@ -315,9 +315,9 @@ class RegimeRegistry:
         return next((m for m in self.multiples if name in m.inputs), None)
 
     def era_multiple(self, spec: InputSpec) -> bool:
-        """True for an input an era bound of ``multiples`` reads: a multiple input it lists, or either input of
-        a quotient it bounds (``of``: price and earnings per share, s39rules)."""
-        return any((spec.type == "multiple" and spec.name in m.inputs) or spec.name in m.of for m in self.multiples)
+        """True for an input an era bound of ``multiples`` reads: a multiple input it lists, either input of a
+        quotient it bounds (``of``: price and earnings per share, s39rules), or an input of its conditions."""
+        return any((spec.type == "multiple" and spec.name in m.inputs) or spec.name in m.reads for m in self.multiples)
 
     def size_bound(self, year: int) -> Decimal | None:
         """The largest size figure a scenario dated in ``year`` may state (``sizes.largest``), or None.
@@ -761,8 +761,10 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
         least = _year_table(raw.get("least") or (), ("multiples", i, "least"), errors,
                             lambda text, at: Decimal(str(text)), lambda year, text, value: None if value > 0 else (
                                 f"the lowest multiple for {year} is {text}; a multiple is above 0"))
+        when, at_least = read_conditions(raw, lambda message, at: errors.add(message, ("multiples", i, *at),
+                                                                             "multiples"))
         multiples.append(MultipleBound(raw["id"], raw["what"], tuple(raw.get("inputs") or ()), most, least,
-                                       tuple(raw.get("of") or ())))
+                                       tuple(raw.get("of") or ()), when, at_least))
     errors.raise_if_any()
     return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
                           {str(k): int(v) for k, v in (since.get("values") or {}).items()},

@@ -275,6 +275,24 @@ many of the same recipes (the changed redraws: software growing 25% at 2x and 7x
 at 12.5x); verdicts DECLINE 156/INVEST 81/INCONCLUSIVE 3 -> 157/80/3.
 l8-three-investors keeps 89 of 90 ids, all in place and otherwise identical; one metric
 item gave way to another (software growing 25% at 2x). marks-defaults is unchanged.
+
+Changed deliberately (issue 18, branch s40buff, review39's Buffett kinds): the Buffett
+checklist gained subscription_revenue_within_its_largest_vendors (BA1),
+subscription_losses_within_the_record_for_their_size (BA3) and
+manufacturers_keep_a_manufacturers_gross_margin (BA2), and frameworks/regimes.yaml's
+``multiples`` the price of subscription-software growth from 2024 (BA4: at least 0.15x
+revenue a point of growth at a 70% gross margin, 0.2x from $2B at 60%). Every line's card
+content hash, ``ipb-cards/`` source and condition-C key differ. buffett-bench-recipes
+keeps 173 of 240 ids (18 in place; their questions and scenarios are otherwise
+identical); it dropped 61 flip and 6 metric items, all subscription software dated
+2024-06-30, every one refused by the new rules: 66 priced under the new floor of the
+price of growth alone (most of them flips to INVEST at 3-3.5x revenue growing 17-25%, $3-27B
+of revenue), 1 with $49.9B of revenue (BA1, under the floor too), and drew as many of each
+recipe (mix unchanged). Verdicts DECLINE 156/INVEST 81/INCONCLUSIVE 3 -> 160/77/3. l8-three-investors keeps all 90 ids in place, otherwise
+identical but for the card blocks. marks-defaults is unchanged.
+Both together (merged on s40int): against s40buff's pins, buffett-bench-recipes keeps
+237 of 240 ids and l8-three-investors 89 of 90; the few others are items the lower
+s40util floor lets through or refuses differently (same recipes, mix unchanged).
 """
 
 from __future__ import annotations
@@ -292,11 +310,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "a9a4da317c08d21d19c31f1b5136b7dd4632f01b99a96c673f649aa4b9d1ab17"),
+                              "10afc8edc009d0533e54f63ecf32b3891e4d953bd385e6d324ced6099cd67f9d"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "774a97d104d1cee410a3f274d565caee34217ed232be871feb1891a76b7cfc96"),
+                           7, "", 90, "08a7455fd65f7153eab36e13ac936659cf174ddf41441d44787b6f668ea09265"),
 }
 
 

@@ -51,10 +51,13 @@ def test_a_hand_checked_question():
     """Buffett's card states its facts in its own phrases (paper Appendix A.2 base, by hand)."""
     result = generate(Job((BUFFETT,), str(BUFFETT_BASE), 0, parse_recipes("flip")), 1)
     question = json.loads(result.lines[0])["question"]
-    assert question.split("\n")[1] == (
+    # s40buff (review39 BA4): the first flip was $5B growing 25% at 3.5x, dated 30 June 2024 (0.14x revenue a point
+    # of growth, under the 2024 record's floor of 0.2x from $2B in frameworks/regimes.yaml); the first flip now also
+    # moves the macro regime, so it is undated and the facts are the question's first line
+    assert question.split("\n")[0] == (
         "The business model is subscription software. The company is in the enterprise software sector. "
-        "The company has $5B of annual revenue. Existing customers pay 95% of what they paid a year earlier. "
-        "The gross margin is 90%. Revenue is growing 25% a year. The latest annual net income is $0. "
-        "It is offered at 3.5x its annual revenue. The macro regime is expansion.")  # the flip: 0.75 x $25B / $5B = 3.75x, grid 0.5x
+        "The company has $25.3B of annual revenue. Existing customers pay 95% of what they paid a year earlier. "
+        "The gross margin is 92%. Revenue is growing 25% a year. The latest annual net income is $0. "
+        "It is offered at 3.5x its annual revenue. The macro regime is late cycle.")  # value 0.75 x 0.25 x 20x = 3.75x
     # one undisclosed input: a sentence with its article (issue 18: "Not disclosed: evidence ..." read like a dump)
-    assert question.split("\n")[2] == "The evidence on management's integrity and capital allocation is not disclosed."
+    assert question.split("\n")[1] == "The evidence on management's integrity and capital allocation is not disclosed."
