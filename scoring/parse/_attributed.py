@@ -10,8 +10,11 @@ per language), never from one phrase:
   in its clause whose subject is not the writer (``own``: I, we, you): "Critics say it will fail", "Many believe it
   passes", "the bears have long argued it fails"; a phrase naming another's view (``according``: "according to the
   bulls it passes"); or the same written after the word at the sentence's end: "It fails, critics say.", "'fail' says
-  the bear." Not a clause that opens with an ``aside`` word ("As Buffett would say, this passes": the writer agrees),
-  nor the writer's own verb ("We say: pass.", "I'd say it passes"), nor a passive ("as expected").
+  the bear." Not a voice an ``aside`` word sets before the verb ("As Buffett would say, this passes", "despite what
+  the spokesperson said, it fails"), nor the writer's own verb ("We say: pass.", "I'd say it passes"), nor a passive
+  or an adjective ("as expected", "the expected return": ``determiners``), nor the case's own facts ("The question
+  says the bias is unclear": ``facts``), nor a clause after the verb's own object and a comma ("Analysten erwarten 9 %,
+  erreicht wurden 5 %"). A verb with no subject ("dicen que cumple") counts only before a complementiser (``that``).
 * **another time** (``"time"``): a phrase of another time (``past``: back then, back in, used to, years ago) before the
   word in its sentence, the word a verb in the past tense (or right after "used to"), and no word of today (``now``)
   between: "back in 2009 this cleared comfortably". A past verb with such a phrase right after it too ("it passed
@@ -59,7 +62,8 @@ __all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "l
 
 #: What a verdict word is set apart as.
 SetApart = Literal["speaker", "time", "company"]
-KINDS: Final = ("reporting", "own", "skip", "aside", "according", "past", "now", "others", "this_company")
+KINDS: Final = ("reporting", "own", "skip", "aside", "that", "determiners", "facts", "according", "past", "now", "others",
+                "this_company")
 #: A bare past year ("in 2009 it cleared") is another time only when the answer names a year this many years later.
 OLD_YEARS: Final = 3
 #: How far back in its sentence, and forward, a verdict word's clause is looked at (characters).
@@ -155,9 +159,10 @@ def _speaker_before(low: str, clause: int, start: int) -> bool:
     """Whether a reporting verb with a subject other than the writer, or a phrase naming another's view, stands in
     ``low[clause:start]`` (the clause before a verdict word)."""
     w = words()
-    toks = [_apostrophes(t.group()) for t in _tokens(low, clause, start)]
-    if not toks or toks[0] in w.single["aside"]:
-        return False  # "As Buffett would say, this passes": the writer cites a voice it shares
+    found = _tokens(low, clause, start)
+    toks = [_apostrophes(t.group()) for t in found]
+    if not toks:
+        return False
     according = w.phrase["according"]
     if according is not None:
         for m in according.finditer(low, clause, start):
@@ -168,14 +173,19 @@ def _speaker_before(low: str, clause: int, start: int) -> bool:
         verb = toks[k]
         if verb not in w.single["reporting"]:
             continue
+        if not w.single["aside"].isdisjoint(toks[:k]):
+            return False  # "As Buffett would say, this passes", "despite what the spokesperson said, it fails"
+        comma = low.find(",", found[k].end(), start)
+        if comma >= 0 and low[found[k].end() : comma].strip():
+            return False  # "Analysten erwarten 9 %, erreicht wurden 5 %": the verb's own object, then another clause
         j = k - 1
         while j >= 0 and (toks[j] in w.single["skip"] or verb.endswith("ing") and toks[j] in _BE):
             j -= 1
-        if j < 0:
-            return not _own(verb)  # "dicen que cumple" (they say): a verb alone is its own subject's; not "creo que"
+        if j < 0:  # "dicen que cumple" (they say that): a verb alone is its own subject's; not "creo que", "+78% expected"
+            return not _own(verb) and k + 1 < len(toks) and toks[k + 1] in w.single["that"]
         subject = toks[j]
-        if subject in _PASSIVE or subject.endswith("ly"):
-            return False  # "as expected", "better than expected", "it is said": no speaker
+        if subject in _PASSIVE or subject.endswith("ly") or subject in w.single["determiners"] or subject in w.single["facts"]:
+            return False  # "as expected", "the expected return", "the question says ...": no other speaker
         return not _own(subject)
     return False
 
@@ -196,13 +206,13 @@ def _speaker_after(low: str, end: int, ceiling: int) -> bool:
     if not seps or len(_tokens(text, 0, seps[-1].start())) > 6:
         return False
     toks = [_apostrophes(t.group()) for t in _tokens(text, seps[-1].end(), len(text))]
-    if not 2 <= len(toks) <= 4:
-        return False
+    if not 2 <= len(toks) <= 4 or any(c.isdigit() for c in text[seps[-1].end():]):
+        return False  # not "PROCEED (expected return 12%)"
     if toks[0] in w.single["reporting"]:
-        return not _own(toks[1])  # "says the bear"
+        return (not toks[0].endswith("ed") or toks[0] == "said") and not _own(toks[1]) and toks[1] not in w.single["facts"]  # "says the bear"
     if toks[-1] in w.single["reporting"]:
         subject = [t for t in toks[:-1] if t not in w.single["skip"]]
-        return bool(subject) and not _own(subject[-1]) and subject[-1] not in _PASSIVE  # "critics say"; not "I'd say"
+        return bool(subject) and not _own(subject[-1]) and subject[-1] not in _PASSIVE and subject[-1] not in w.single["facts"]
     return False
 
 

@@ -117,6 +117,16 @@ def test_a_competitors_checklist_paragraph_sets_no_verdict_past_the_bar() -> Non
     ("In 2023 it passed.", "passed", None),
     ("Coca-Cola's passes. This company's? Unclear.", "passes", "company"),
     ("Coca-Cola's moat passes.", "passes", None),  # no contrast with this company: the answer's own subject
+    # shapes the first version misread on the corpus's tuned split (rewritten here in other words)
+    ("Lens 2: PROCEED (expected gain 9%).", "PROCEED", None),  # a participle, no speaker after the word
+    ("At 2x leverage the expected gain falls to 4%, which misses our bar.", "misses", None),  # an adjective after 'the'
+    ("+40% x 0.5 = +20% expected, so it passes", "passes", None),  # no subject, no 'that' after the verb
+    ("Whatever the press office claimed, the plan fails the test.", "fails", None),  # the writer sets the voice aside
+    ("The prompt says the trend is unclear.", "unclear", None),  # the case's own facts
+    ("Analysten erwarten 7 %, erreicht wurden 4 %.", "erreicht", None),  # the verb's own object, then another clause
+    ("Los analistas dicen que cumple.", "cumple", "speaker"),
+    ("Dicen que cumple.", "cumple", "speaker"),  # a subject-less verb before 'que' (Spanish drops the subject)
+    ("Creo que cumple.", "cumple", None),
 ])
 def test_attributed_kinds(text: str, word: str, kind: str | None) -> None:
     start = text.index(word)
