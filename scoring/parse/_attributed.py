@@ -229,7 +229,7 @@ def _another_time(text: str, low: str, floor: int, start: int, end: int) -> bool
     marks = list(past.finditer(low, sentence, start))
     if not marks:
         year = _BARE_YEAR.search(low, sentence, start)
-        later = max((int(y) for y in _YEAR.findall(text, max(0, start - 5000), start + 5000)), default=0)
+        later = 0 if year is None else max((int(y) for y in _YEAR.findall(text, max(0, start - 5000), start + 5000)), default=0)
         if year is not None and later - int(year.group(1)) >= OLD_YEARS:
             marks = [year]
     if marks:

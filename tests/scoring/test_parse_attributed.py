@@ -123,6 +123,7 @@ def test_a_competitors_checklist_paragraph_sets_no_verdict_past_the_bar() -> Non
     ("+40% x 0.5 = +20% expected, so it passes", "passes", None),  # no subject, no 'that' after the verb
     ("Whatever the press office claimed, the plan fails the test.", "fails", None),  # the writer sets the voice aside
     ("The prompt says the trend is unclear.", "unclear", None),  # the case's own facts
+    ("After 30 months the checklist says the window has passed.", "passed", None),  # the framework the writer applies
     ("Analysten erwarten 7 %, erreicht wurden 4 %.", "erreicht", None),  # the verb's own object, then another clause
     ("Los analistas dicen que cumple.", "cumple", "speaker"),
     ("Dicen que cumple.", "cumple", "speaker"),  # a subject-less verb before 'que' (Spanish drops the subject)
