@@ -181,7 +181,7 @@ def _print_table(parsed: ParsedResponse, text: str) -> None:
         rows.append(("final verdict", "- (none stated)", ""))
         if parsed.implied_final_verdict is not None:
             rows.append(("implied final verdict", f"{parsed.implied_final_verdict} (not stated; gate {parsed.implied_final_gate} "
-                         "REJECT decides it; not credited by scoring)", _source(text, parsed.implied_final_span)))
+                         f"REJECT decides it, confidence {parsed.implied_final_confidence:.2f}; not credited by scoring)", _source(text, parsed.implied_final_span)))
     for inv in parsed.invented:
         rows.append(("invented gate (FM-1)", inv.name, _source(text, inv.span)))
     for y in parsed.years_found:

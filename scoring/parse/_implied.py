@@ -34,7 +34,7 @@ from ipb.engine.card import Card
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._types import GateTrace, Span
 
-__all__ = ["implied_final"]
+__all__ = ["implied_final", "implied_reading"]
 
 
 def _branch_fail(card: Card, gate_id: str) -> str | None:
@@ -58,31 +58,48 @@ def implied_final(card: Card, gates: list[GateTrace]) -> tuple[str | None, int |
     >>> implied_final(card, [GateTrace(1, "Two-thirds", "PROCEED", (0, 1), (0, 1), "number")])
     (None, None, None)
     """
+    return implied_reading(card, gates)[:3]  # type: ignore[return-value]
+
+
+def implied_reading(card: Card, gates: list[GateTrace]) -> tuple[str | None, int | None, Span | None, float]:
+    """:func:`implied_final` and its confidence: that of the weakest gate reading the implied outcome rests on (the
+    deciding REJECT under a conjunction or disjunction; every REJECT counted up to the threshold, or every REJECT that
+    closes the open weight, under a weighted threshold). 0.0 when nothing is implied. A kill read by the learned stance
+    reader (confidence under 0.5) so implies an outcome under the 0.7 review bar (s39break item 5).
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> card = compiled_card("graham_net_net_screen").card
+    >>> implied_reading(card, [GateTrace(1, "Two-thirds", "REJECT", (0, 1), (0, 1), "number", (0, 1), confidence=0.9),
+    ...                        GateTrace(2, "Losses", "REJECT", (2, 3), (2, 3), "number", (2, 3), confidence=0.4)])
+    ('DECLINE', 1, (0, 1), 0.9)
+    """
     rejected = [g for g in gates if g.verdict == vw.REJECT and g.gate in {c.number for c in card.gates}]
     if not rejected:
-        return None, None, None
+        return None, None, None, 0.0
     logic = card.gate_logic
     by_number = {g.number: g for g in card.gates}
     if logic.startswith("weighted_threshold_"):
         threshold = card.threshold
         if threshold is None:
-            return None, None, None
+            return None, None, None, 0.0
         weight = {g.number: as_fraction(g.weight) for g in card.gates}  # exact sums (issue 16)
         need = as_fraction(threshold.min_weight)
         if threshold.count == vw.REJECT:
             total = Fraction(0)
+            counted: list[GateTrace] = []
             for g in sorted(rejected, key=lambda t: t.gate):
                 total += weight[g.gate]
+                counted.append(g)
                 if total >= need:
-                    return card.outcomes["fail"], g.gate, g.verdict_span
-            return None, None, None
+                    return card.outcomes["fail"], g.gate, g.verdict_span, min(t.confidence for t in counted)
+            return None, None, None, 0.0
         open_weight = sum(weight.values(), Fraction(0)) - sum((weight[g.gate] for g in rejected), Fraction(0))
         if open_weight < need:
             last = max(rejected, key=lambda t: t.gate)
-            return card.outcomes["fail"], last.gate, last.verdict_span
-        return None, None, None
+            return card.outcomes["fail"], last.gate, last.verdict_span, min(t.confidence for t in rejected)
+        return None, None, None, 0.0
     first = min(rejected, key=lambda t: t.gate)
     outcome = _branch_fail(card, by_number[first.gate].id)
     if outcome is None:
-        return None, None, None
-    return outcome, first.gate, first.verdict_span
+        return None, None, None, 0.0
+    return outcome, first.gate, first.verdict_span, first.confidence

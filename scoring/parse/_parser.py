@@ -35,7 +35,7 @@ from ipb.scoring.parse._elements import _ElementsMixin
 from ipb.scoring.parse._final import _FinalVerdictMixin
 from ipb.scoring.parse._final_words import outcomes_named
 from ipb.scoring.parse._entailed import entailed_gates
-from ipb.scoring.parse._implied import implied_final
+from ipb.scoring.parse._implied import implied_reading
 from ipb.scoring.parse._json_answer import _JsonAnswerMixin
 from ipb.scoring.parse._fact_keys import _FactKeysMixin
 from ipb.scoring.parse._described import _DescribedGatesMixin
@@ -170,7 +170,9 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswer
             self.notes.append(f"{stanced} gate(s) discussed without a verdict word read by the learned stance reader "
                               f"(how '+stance', confidence below 0.5: _stance.py)")
         if result.final_verdict is None:
-            result.implied_final_verdict, result.implied_final_gate, result.implied_final_span = implied_final(self.card, result.gates)
+            # after the stance reader: an outcome implied by a stance kill keeps that reading's confidence (under 0.5)
+            (result.implied_final_verdict, result.implied_final_gate, result.implied_final_span,
+             result.implied_final_confidence) = implied_reading(self.card, result.gates)
         result.invented = self._dedupe_invented()
         result.numbers = [NumberMention(n.text, n.value, n.unit, (n.start, n.end)) for n in self.all_numbers]
         result.years_found = [YearMention(y, (s, e)) for y, s, e in find_years(self.masked, limit=MAX_YEARS)]

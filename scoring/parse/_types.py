@@ -159,7 +159,9 @@ class ParsedResponse:
     ``implied_final_verdict`` is the outcome a trace that ends in a kill
     implies when the text states no final verdict (``final_verdict`` then
     stays None: scoring credits only what was said), with the gate whose
-    REJECT decides it and that verdict's span (:mod:`._implied`).
+    REJECT decides it and that verdict's span (:mod:`._implied`), and
+    ``implied_final_confidence`` (0-1; 0.0 when none is implied): the
+    confidence of the weakest gate reading it rests on.
     """
 
     status: str
@@ -174,6 +176,7 @@ class ParsedResponse:
     implied_final_verdict: str | None = None
     implied_final_gate: int | None = None
     implied_final_span: Span | None = None
+    implied_final_confidence: float = 0.0
     invented: list[InventedGate] = field(default_factory=list)
     years_found: list[YearMention] = field(default_factory=list)
     attributions: list[Attribution] = field(default_factory=list)
@@ -220,6 +223,7 @@ class ParsedResponse:
             "implied_final_verdict": self.implied_final_verdict,
             "implied_final_gate": self.implied_final_gate,
             "implied_final_span": _span(self.implied_final_span),
+            "implied_final_confidence": self.implied_final_confidence,
             "invented_gates": self.invented_gates,
             "invented_gate_spans": [_span(g.span) for g in self.invented],
             "years": self.years,

@@ -1,0 +1,337 @@
+"""Whose verdict a gate's verdict word states, and about what: the writer's judgement of this company today, or another
+speaker's, another time's or another company's (issue 13, stop 40; paper §7.5: a reader credits an answer only with
+what its writer commits to).
+
+A verdict word is judged in its clause (:mod:`._verdicts`). Three shapes of clause report a verdict that is not the
+writer's own reading of the case; each is read from word lists of ``grammar/languages.yaml`` (``attribution``, one block
+per language), never from one phrase:
+
+* **another speaker** (``"speaker"``): a reporting verb (``reporting``: say, argue, believe, think, ...) before the word
+  in its clause whose subject is not the writer (``own``: I, we, you): "Critics say it will fail", "Many believe it
+  passes", "the bears have long argued it fails"; a phrase naming another's view (``according``: "according to the
+  bulls it passes"); or the same written after the word at the sentence's end: "It fails, critics say.", "'fail' says
+  the bear." Not a voice an ``aside`` word sets before the verb ("As Buffett would say, this passes", "despite what
+  the spokesperson said, it fails"), nor the writer's own verb ("We say: pass.", "I'd say it passes"), nor a passive
+  or an adjective ("as expected", "the expected return": ``determiners``), nor the case's own facts ("The question
+  says the bias is unclear": ``facts``), nor a clause after the verb's own object and a comma ("Analysten erwarten 9 %,
+  erreicht wurden 5 %"). A verb with no subject ("dicen que cumple") counts only before a complementiser (``that``).
+* **another time** (``"time"``): a phrase of another time (``past``: back then, back in, used to, years ago) before the
+  word in its sentence, the word a verb in the past tense (or right after "used to"), and no word of today (``now``)
+  between: "back in 2009 this cleared comfortably". A past verb with such a phrase right after it too ("it passed
+  back in 2009"). A bare year is no other time (the latest fiscal year's figures are today's case) unless the answer
+  names a year at least :data:`OLD_YEARS` later.
+* **another company** (``"company"``): the word's subject is a possessive of another company: an ``others`` word
+  ("the competitor's passes") or a capitalised name whose possessive the paragraph sets against the answer's own
+  company (``this_company``: "Coca-Cola's clears comfortably. This company's? Unclear."); or the word stands in a
+  paragraph whose lead-in line (ending in a colon) sets it on another's checklist ("For comparison, a competitor's
+  checklist from another fund read:").
+
+:mod:`._verdicts` reads such a word at the weak level (confidence 0.45, under the 0.7 review bar): it is never a
+committed statement, so the writer's own later word in the section wins ("The bears say it fails; I disagree: it
+passes." is PROCEED), and alone it goes to review.
+
+>>> attributed("Critics say it will fail.", 0, 21, 25)
+'speaker'
+>>> attributed("'fail' says the bear.", 0, 1, 5)
+'speaker'
+>>> attributed("Analysts' worries aside, it passes.", 0, 28, 34) is None
+True
+>>> attributed("As Buffett would say, this passes.", 0, 27, 33) is None
+True
+>>> attributed("back in 2009 this cleared comfortably", 0, 18, 25)
+'time'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Final, Literal
+
+import jsonschema
+
+from ipb.engine._json import _schema_errors
+from ipb.engine._yaml import load_yaml
+from ipb.errors import ErrorGroup, IpbError
+from ipb.scoring import _foreign_verdicts as fv
+from ipb.scoring import verdict_words as vw
+
+__all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "load_attribution", "other_lead_in", "words"]
+
+#: What a verdict word is set apart as.
+SetApart = Literal["speaker", "time", "company"]
+KINDS: Final = ("reporting", "own", "skip", "aside", "that", "determiners", "facts", "according", "past", "now", "others",
+                "this_company")
+#: A bare past year ("in 2009 it cleared") is another time only when the answer names a year this many years later.
+OLD_YEARS: Final = 3
+#: How far back in its sentence, and forward, a verdict word's clause is looked at (characters).
+BACK, AHEAD = 160, 60
+
+
+def load_attribution(text: str, file: str = "<string>") -> dict[str, dict[str, Any]]:
+    """The ``attribution`` blocks of a vocabulary file (``grammar/languages.yaml`` format): language code -> block.
+
+    Raises
+    ------
+    LoadError
+        The text is not strict YAML or breaks the schema ``grammar/languages.schema.json``; every problem is reported
+        (an :class:`ipb.errors.ErrorGroup` when there are several), each with the file, line and column.
+
+    >>> load_attribution("version: 1\\nlanguages: {de: {name: German}}\\nattribution: {de: {own: [ich, wir]}}")
+    {'de': {'own': ['ich', 'wir']}}
+    """
+    doc = load_yaml(text, file)
+    errors: list[IpbError] = _schema_errors(doc, jsonschema.Draft202012Validator(fv._schema()), "a language vocabulary")
+    if errors:
+        raise errors[0] if len(errors) == 1 else ErrorGroup(errors)
+    return dict(doc.data.get("attribution") or {})
+
+
+@dataclass(frozen=True)
+class Words:
+    """The attribution words of every language, merged: single words as sets, phrases as one pattern per kind."""
+
+    single: dict[str, frozenset[str]]
+    phrase: dict[str, re.Pattern[str] | None]
+
+
+def _apostrophes(word: str) -> str:
+    return word.replace("\u2019", "'")
+
+
+@lru_cache(maxsize=1)
+def words() -> Words:
+    """The merged word lists of ``grammar/languages.yaml``'s ``attribution`` section (read once)."""
+    text = fv.fold_dotted_i(resources.files("ipb.grammar").joinpath("languages.yaml").read_text(encoding="utf-8"))
+    blocks = load_attribution(text, "ipb/grammar/languages.yaml")
+    single: dict[str, frozenset[str]] = {}
+    phrase: dict[str, re.Pattern[str] | None] = {}
+    for kind in KINDS:
+        every = [_apostrophes(w.lower()) for b in blocks.values() for w in b.get(kind) or ()]
+        single[kind] = frozenset(w for w in every if " " not in w)
+        many = sorted({w for w in every if " " in w}, key=len, reverse=True)
+        alts = "|".join(r"[ \t]+".join(map(re.escape, w.split())) for w in many + sorted(single[kind], key=len, reverse=True))
+        phrase[kind] = re.compile(rf"(?<![^\W_])(?:{alts})(?![^\W_])") if alts else None
+    return Words(single, phrase)
+
+
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
+#: Where a clause begins, looking back from a verdict word: a sentence or line end, a semicolon, a dash, a colon (not
+#: one right after a reporting verb: "Critics say: it fails"), or a word that opens a clause of the writer's own.
+_BOUNDARY = re.compile(r"[.;!?\n\u2014|]|:|\s[-\u2013]\s|->|\u2192|\b(?:but|however|yet|whereas|although|though|while|"
+                       r"instead|disagree|aber|doch|mais|pero|sin embargo|mas|porém|ma|però)\b")
+_SENTENCE_END = re.compile(r"[.;!?\n|]|\s[-\u2013\u2014]\s|\b(?:but|however|yet|whereas|although|though)\b")
+_PASSIVE = frozenset({"is", "are", "was", "were", "be", "been", "being", "than", "as"})
+_BE = frozenset({"is", "are", "was", "were", "am"})
+_YEAR = re.compile(r"\b(?:19|20)[0-9]{2}\b")
+_BARE_YEAR = re.compile(r"\b(?:in|during)\s+(?:(?:early|late|mid)[ \t-]+)?((?:19|20)[0-9]{2})\b")
+_PAST_FORM = re.compile(r"(?:ed|met|held|was|were)\Z")
+_PAST_AUX = frozenset({"was", "were", "had", "did"})
+_POSSESSIVE = re.compile(r"([A-Z][\w&.-]*(?:[ \t]+[A-Z][\w&.-]*){0,2})['\u2019]s\b")
+
+
+def _tokens(low: str, start: int, end: int) -> list[re.Match[str]]:
+    return list(_WORD.finditer(low, start, end))
+
+
+def _clause_start(low: str, floor: int, start: int) -> int:
+    """Where the clause of the word at ``start`` begins: after the last boundary (:data:`_BOUNDARY`) in its window."""
+    cut = floor
+    for m in _BOUNDARY.finditer(low, max(floor, start - BACK), start):
+        if m.group() == ":":
+            prior = _tokens(low, max(floor, m.start() - 30), m.start())
+            if prior and _apostrophes(prior[-1].group()) in words().single["reporting"]:
+                continue  # "Critics say: it fails": the colon opens what they say
+        cut = m.end()
+    return cut
+
+
+def _own(token: str) -> bool:
+    """Whether a subject token is the writer ("i", "we", "i'd", "we've", "you")."""
+    own = words().single["own"]
+    token = _apostrophes(token)
+    return token in own or token.split("'")[0] in own
+
+
+def _speaker_before(low: str, clause: int, start: int) -> bool:
+    """Whether a reporting verb with a subject other than the writer, or a phrase naming another's view, stands in
+    ``low[clause:start]`` (the clause before a verdict word)."""
+    w = words()
+    found = _tokens(low, clause, start)
+    toks = [_apostrophes(t.group()) for t in found]
+    if not toks:
+        return False
+    according = w.phrase["according"]
+    if according is not None:
+        for m in according.finditer(low, clause, start):
+            named = _tokens(low, m.end(), min(start, m.end() + 30))
+            if not named or not _own(named[0].group()):
+                return True  # "according to the bulls it passes"; not "according to us"
+    for k in range(len(toks) - 1, -1, -1):
+        verb = toks[k]
+        if verb not in w.single["reporting"]:
+            continue
+        if not w.single["aside"].isdisjoint(toks[:k]):
+            return False  # "As Buffett would say, this passes", "despite what the spokesperson said, it fails"
+        comma = low.find(",", found[k].end(), start)
+        if comma >= 0 and low[found[k].end() : comma].strip():
+            return False  # "Analysten erwarten 9 %, erreicht wurden 5 %": the verb's own object, then another clause
+        j = k - 1
+        while j >= 0 and (toks[j] in w.single["skip"] or verb.endswith("ing") and toks[j] in _BE):
+            j -= 1
+        if j < 0:  # "dicen que cumple" (they say that): a verb alone is its own subject's; not "creo que", "+78% expected"
+            return not _own(verb) and k + 1 < len(toks) and toks[k + 1] in w.single["that"]
+        subject = toks[j]
+        if subject in _PASSIVE or subject.endswith("ly") or subject in w.single["determiners"] or subject in w.single["facts"]:
+            return False  # "as expected", "the expected return", "the question says ...": no other speaker
+        return not _own(subject)
+    return False
+
+
+_TAIL_SEP = re.compile(r"[,'\"\u2019\u201d()\[\]\u2014]")
+
+
+def _speaker_after(low: str, end: int, ceiling: int) -> bool:
+    """Whether the sentence closes, right after the verdict word, on a reporting verb and a speaker other than the
+    writer: "It fails, critics say.", "'fail' says the bear.", "PROCEED (say the bulls)"."""
+    w = words()
+    stop = _SENTENCE_END.search(low, end, min(ceiling, end + AHEAD))
+    tail_end = stop.start() if stop is not None else min(ceiling, end + AHEAD)
+    if stop is None and tail_end < ceiling:
+        return False  # the sentence runs on: no closing tag
+    text = low[end:tail_end].rstrip(" \t,)]'\"\u2019\u201d")
+    seps = list(_TAIL_SEP.finditer(text))
+    if not seps or len(_tokens(text, 0, seps[-1].start())) > 6:
+        return False
+    toks = [_apostrophes(t.group()) for t in _tokens(text, seps[-1].end(), len(text))]
+    if not 2 <= len(toks) <= 4 or any(c.isdigit() for c in text[seps[-1].end():]):
+        return False  # not "PROCEED (expected return 12%)"
+    if toks[0] in w.single["reporting"]:
+        return (not toks[0].endswith("ed") or toks[0] == "said") and not _own(toks[1]) and toks[1] not in w.single["facts"]  # "says the bear"
+    if toks[-1] in w.single["reporting"]:
+        subject = [t for t in toks[:-1] if t not in w.single["skip"]]
+        return bool(subject) and not _own(subject[-1]) and subject[-1] not in _PASSIVE and subject[-1] not in w.single["facts"]
+    return False
+
+
+def _another_time(text: str, low: str, floor: int, start: int, end: int) -> bool:
+    """Whether the verdict word is a past verb in a clause set in another time (module docstring)."""
+    w = words()
+    token = low[start:end]
+    past = w.phrase["past"]
+    if past is None:
+        return False
+    sentence = floor
+    for m in _SENTENCE_END.finditer(low, max(floor, start - BACK), start):
+        sentence = m.end()
+    marks = list(past.finditer(low, sentence, start))
+    if not marks:
+        year = _BARE_YEAR.search(low, sentence, start)
+        later = 0 if year is None else max((int(y) for y in _YEAR.findall(text, max(0, start - 5000), start + 5000)), default=0)
+        if year is not None and later - int(year.group(1)) >= OLD_YEARS:
+            marks = [year]
+    if marks:
+        mark = marks[-1]
+        between = [_apostrophes(t.group()) for t in _tokens(low, mark.end(), start)]
+        if any(t in w.single["now"] for t in between) or (w.phrase["now"] is not None and w.phrase["now"].search(low, mark.end(), start)):
+            return False  # "back then it failed, but today it passes": the clause turns to today
+        if mark.group().split()[-1] in ("to",) or mark.group() in w.single["past"] and len(between) <= 1:
+            return True  # "it used to pass", "solía cumplir"
+        return _PAST_FORM.search(token) is not None or any(t in _PAST_AUX for t in between)
+    after = past.match(low, end + 1) if low[end : end + 1] == " " else None
+    return after is not None and _PAST_FORM.search(token) is not None  # "it passed back in 2009"
+
+
+def _another_company(text: str, low: str, floor: int, start: int) -> bool:
+    """Whether the verdict word's subject is another company's possessive (module docstring)."""
+    w = words()
+    clause = _clause_start(low, floor, start)
+    toks = _tokens(low, clause, start)[-4:]
+    if any(_apostrophes(t.group()) in w.single["others"] and "'" in _apostrophes(t.group()) for t in toks):
+        return True  # "the competitor's clears", "a rival's passes"
+    if not toks:
+        return False
+    name = None
+    for m in _POSSESSIVE.finditer(text, max(clause, toks[0].start() - 40), start):
+        name = m
+    if name is None:
+        return False
+    para_start = max(low.rfind("\n\n", max(0, start - 2000), start) + 1, start - 2000, 0)
+    para_end = low.find("\n\n", start, start + 2000)
+    para_end = min(len(low), start + 2000) if para_end < 0 else para_end
+    own = w.phrase["this_company"]
+    return own is not None and any(not (clause <= m.start() < start) for m in own.finditer(low, para_start, para_end))
+
+
+def other_lead_in(low: str, pos: int) -> bool:
+    """Whether the paragraph holding ``pos`` opens with a lead-in line (ending in a colon, the word not on it) that sets
+    what follows on another company or another's checklist ("For comparison, a competitor's checklist read:").
+
+    >>> t = "For comparison, a rival fund's checklist read:\\nEconomic Moat: strong."
+    >>> other_lead_in(t.lower(), t.index("strong"))
+    True
+    >>> t = "Our checklist:\\nEconomic Moat: strong."
+    >>> other_lead_in(t.lower(), t.index("strong"))
+    False
+    """
+    para = low.rfind("\n\n", max(0, pos - 4000), pos)
+    head_start = para + 2 if para >= 0 else 0
+    head_end = low.find("\n", head_start, pos)
+    if head_end < 0 or pos - head_start > 4000:
+        return False
+    head = low[head_start:head_end].rstrip(" \t*_")
+    if not head.endswith(":") or len(head) > 200:
+        return False
+    w = words()
+    others = w.phrase["others"]
+    if others is not None and others.search(head) is not None:
+        return True
+    return _speaker_before(low, _clause_start(low, head_start, head_end - 1), len(head) + head_start - 1)
+
+
+def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None = None, low: str | None = None) -> SetApart | None:
+    """Whether the verdict word ``text[start:end]`` (in the sentence or unit ``text[floor:ceiling]``) is another
+    speaker's, another time's or another company's, and which; None when it is the writer's own reading.
+
+    Parameters
+    ----------
+    text
+        The answer (any case; lower-cased here for the word lists).
+    floor, ceiling
+        Offsets bounding the verdict word's sentence (its unit); ``ceiling`` defaults to the text's end.
+    start, end
+        The verdict word's span.
+    low
+        ``text.lower()`` where the caller has it (same length: the parser's lower-cased text).
+
+    References
+    ----------
+    Paper §7.5 (structured response parsing); issue 13 (stop 40).
+
+    >>> attributed("The bears say it fails; I disagree: it passes.", 0, 39, 45) is None
+    True
+    >>> attributed("We say: pass.", 0, 8, 12) is None
+    True
+    >>> attributed("It fails, critics say.", 0, 3, 8)
+    'speaker'
+    """
+    low = text.lower() if low is None else low
+    ceiling = len(text) if ceiling is None else ceiling
+    clause = _clause_start(low, floor, start)
+    if _speaker_before(low, clause, start) or _speaker_after(low, end, ceiling):
+        return "speaker"
+    if _another_time(text, low, floor, start, end):
+        return "time"
+    if _another_company(text, low, floor, start) or other_lead_in(low, start):
+        return "company"
+    return None
+
+
+def capped(level: int, state: Any, unit: Any, start: int, end: int) -> int:
+    """``level`` (:mod:`ipb.scoring.verdict_words` strength) of the verdict word ``state.masked[start:end]`` in ``unit``,
+    capped at the weak level when the word is another speaker's, time's or company's (:func:`attributed`)."""
+    if level <= vw.WEAK or attributed(state.masked, unit.start, start, end, unit.end, state.low) is None:
+        return level
+    return vw.WEAK
