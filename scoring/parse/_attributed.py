@@ -9,8 +9,10 @@ per language), never from one phrase:
 * **another speaker** (``"speaker"``): a reporting verb (``reporting``: say, argue, believe, think, ...) before the word
   in its clause whose subject is not the writer (``own``: I, we, you): "Critics say it will fail", "Many believe it
   passes", "the bears have long argued it fails"; a phrase naming another's view (``according``: "according to the
-  bulls it passes"); or the same written after the word at the sentence's end: "It fails, critics say.", "'fail' says
-  the bear." Not a voice an ``aside`` word sets before the verb ("As Buffett would say, this passes", "despite what
+  bulls it passes"); a side's view (a ``voices`` noun before a ``views`` noun: "Bear case: it fails", "in the bears'
+  view it fails"); or the same written after the word at the sentence's end: "It fails, critics say.", "'fail' says
+  the bear." A subject the writer's possessive opens is the writer's (``own_possessive``: "our analysts think it
+  fails"). Not a voice an ``aside`` word sets before the verb ("As Buffett would say, this passes", "despite what
   the spokesperson said, it fails"), nor the writer's own verb ("We say: pass.", "I'd say it passes"), nor a passive
   or an adjective ("as expected", "the expected return": ``determiners``), nor the case's own facts ("The question
   says the bias is unclear": ``facts``), nor a clause after the verb's own object and a comma ("Analysten erwarten 9 %,
@@ -62,8 +64,8 @@ __all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "l
 
 #: What a verdict word is set apart as.
 SetApart = Literal["speaker", "time", "company"]
-KINDS: Final = ("reporting", "own", "skip", "aside", "that", "determiners", "facts", "according", "past", "now", "others",
-                "this_company")
+KINDS: Final = ("reporting", "own", "own_possessive", "skip", "aside", "that", "determiners", "facts", "according", "voices",
+                "views", "past", "now", "others", "this_company")
 #: A bare past year ("in 2009 it cleared") is another time only when the answer names a year this many years later.
 OLD_YEARS: Final = 3
 #: How far back in its sentence, and forward, a verdict word's clause is looked at (characters).
@@ -141,11 +143,34 @@ def _clause_start(low: str, floor: int, start: int) -> int:
     cut = floor
     for m in _BOUNDARY.finditer(low, max(floor, start - BACK), start):
         if m.group() == ":":
-            prior = _tokens(low, max(floor, m.start() - 30), m.start())
-            if prior and _apostrophes(prior[-1].group()) in words().single["reporting"]:
-                continue  # "Critics say: it fails": the colon opens what they say
+            prior = [_apostrophes(t.group()) for t in _tokens(low, max(floor, m.start() - 30), m.start())]
+            if prior and (prior[-1] in words().single["reporting"] or _voice_view(prior, len(prior) - 1)):
+                continue  # "Critics say: it fails", "Bear case: it fails": the colon opens what they say
         cut = m.end()
     return cut
+
+
+def _voice_view(toks: list[str], k: int) -> bool:
+    """Whether ``toks[k]`` is a view noun held by a side other than the writer ("bear case", "the bulls' view",
+    "consensus take"): a ``voices`` word right before it, or one word before that ("the bear camp's view")."""
+    w = words()
+    if toks[k].split("'")[0] not in w.single["views"]:
+        return False
+    return any(t in w.single["voices"] or t.split("'")[0] in w.single["voices"] for t in toks[max(0, k - 2) : k])
+
+
+def _own_phrase(toks: list[str], j: int) -> bool:
+    """Whether the subject ``toks[j]`` is the writer or a noun phrase the writer's possessive opens ("our team", "my
+    research analysts", "unser Team"): up to three words back, no reporting verb between."""
+    if _own(toks[j]):
+        return True
+    w = words()
+    for t in reversed(toks[max(0, j - 3) : j]):
+        if t in w.single["own_possessive"]:
+            return True
+        if t in w.single["reporting"] or t in w.single["that"]:
+            return False
+    return False
 
 
 def _own(token: str) -> bool:
@@ -170,6 +195,9 @@ def _speaker_before(low: str, clause: int, start: int) -> bool:
             if not named or not _own(named[0].group()):
                 return True  # "according to the bulls it passes"; not "according to us"
     for k in range(len(toks) - 1, -1, -1):
+        if _voice_view(toks, k):
+            # "the bear case: it fails", "in the bears' view it fails"; not "unlike the bear case, it passes"
+            return w.single["aside"].isdisjoint(toks[:k])
         verb = toks[k]
         if verb not in w.single["reporting"]:
             continue
@@ -186,7 +214,7 @@ def _speaker_before(low: str, clause: int, start: int) -> bool:
         subject = toks[j]
         if subject in _PASSIVE or subject.endswith("ly") or subject in w.single["determiners"] or subject in w.single["facts"]:
             return False  # "as expected", "the expected return", "the question says ...": no other speaker
-        return not _own(subject)
+        return not _own_phrase(toks, j)  # not "our team argues it passes"
     return False
 
 
@@ -228,7 +256,9 @@ def _another_time(text: str, low: str, floor: int, start: int, end: int) -> bool
         sentence = m.end()
     marks = list(past.finditer(low, sentence, start))
     if not marks:
-        year = _BARE_YEAR.search(low, sentence, start)
+        year = None
+        for year in _BARE_YEAR.finditer(low, sentence, start):
+            pass  # the year nearest the word: "grew in 2019, and in 2023 the test passed" is 2023's
         later = 0 if year is None else max((int(y) for y in _YEAR.findall(text, max(0, start - 5000), start + 5000)), default=0)
         if year is not None and later - int(year.group(1)) >= OLD_YEARS:
             marks = [year]
