@@ -3,7 +3,7 @@
 Regressions of the attribution reader (:mod:`ipb.scoring.parse._attributed`), each a bug kind:
 
 * a verb of saying missing from the word lists read another speaker's verdict at full confidence ("Critics claim it
-  fails": 'claimed' was listed, 'claim' not; 'allege', 'note', 'tell', 'convinced');
+  fails": 'claimed' was listed, 'claim' not; 'allege', 'noted', 'tell', 'convinced'; not 'note', a table's column heading);
 * a side's labelled view read as the writer's ("Bear case: fails. Our view: passes." gave REJECT 0.76, past the review
   bar): a ``voices`` noun (bulls, bears, critics, consensus) before a ``views`` noun (view, case, take, thesis);
 * the writer's own team read as another speaker ("Our analysts think it fails" was weakened to 0.45): a subject that
@@ -34,7 +34,8 @@ def _moat(section: str) -> tuple[str | None, float]:
     # missing verbs of saying (read at 0.95 before)
     ("Critics claim it fails.", "fails", "speaker"),
     ("Short sellers allege it fails.", "fails", "speaker"),
-    ("Critics note it fails.", "fails", "speaker"),
+    ("Critics noted it fails.", "fails", "speaker"),
+    ("Test Result Note Price vs value Pass 17% below", "Pass", None),  # 'Note' a column heading (corpus n32), no verb
     ("The CEO told investors it passes.", "passes", "speaker"),
     ("Skeptics are convinced it fails.", "fails", "speaker"),
     ("We are convinced it passes.", "passes", None),
