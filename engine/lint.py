@@ -185,8 +185,11 @@ def _decisive_unstated(card: Card) -> list[IpbError]:
 _NUMBER_WORD = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
                 "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred")
 #: A figure in words before a unit that answers write with a symbol (``10%``, ``5x``, ``50 bp``).
-_IN_WORDS = re.compile(rf"\b(?:(?:{_NUMBER_WORD})[ -]?)+[ -](?:percent|per cent|percentage points?|times|fold|"
-                       r"basis points?)\b", re.IGNORECASE)
+#: ``times`` before ``in``/``a``/``per``/``since`` ... counts how often, no multiple: "cut no more than two times in ten
+#: years" is never written "2x" (s40break).
+_IN_WORDS = re.compile(rf"\b(?:(?:{_NUMBER_WORD})[ -]?)+[ -](?:percent|per cent|percentage points?|fold|basis points?|"
+                       r"times(?!\s+(?:in|a|an|per|each|every|since|during|within|out\s+of|over\s+the|this|that|last|"
+                       r"so\s+far)\b))\b", re.IGNORECASE)
 
 
 def _elements_in_words(card: Card) -> list[IpbError]:

@@ -89,6 +89,11 @@ CARD_CASES = [
     ("element-number-in-words", LINEAR.replace(
         "required_elements: [sales]", "required_elements: [sales, ten percent floor, five-times cover, 10% cap, ten-year record]"),
      [("unused-input", 12, 3), ("element-number-in-words", 21, 32), ("element-number-in-words", 21, 51)]),
+    # s40break: 'times' counting how often is no multiple (no '2x' to write); a multiple after it still warns
+    ("element-number-in-words-how-often", LINEAR.replace(
+        "required_elements: [sales]", "required_elements: [sales, dividend cut no more than two times in ten years, "
+        "covered three times over, one-off gains excluded, first-mover advantage]"),
+     [("unused-input", 12, 3), ("element-number-in-words", 21, 82)]),
 ]
 
 
