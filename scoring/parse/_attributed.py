@@ -24,7 +24,8 @@ per language), never from one phrase:
   names a year at least :data:`OLD_YEARS` later.
 * **another company** (``"company"``): the word's subject is a possessive of another company: an ``others`` word
   ("the competitor's passes") or a capitalised name whose possessive the paragraph sets against the answer's own
-  company (``this_company``: "Coca-Cola's clears comfortably. This company's? Unclear."); or the word stands in a
+  company (``this_company``: "Coca-Cola's clears comfortably. This company's? Unclear."), unless the answer's title
+  line names it (its own company); or the word stands in a
   paragraph whose lead-in line (ending in a colon) sets it on another's checklist ("For comparison, a competitor's
   checklist from another fund read:").
 
@@ -274,6 +275,24 @@ def _another_time(text: str, low: str, floor: int, start: int, end: int) -> bool
     return after is not None and _PAST_FORM.search(token) is not None  # "it passed back in 2009"
 
 
+def _in_title(text: str, name: str, before: int) -> bool:
+    """Whether ``name`` (a capitalised name) stands in the answer's first non-blank line, its title or heading, and
+    that line ends before offset ``before`` (the name's use as a possessive): the company the answer is about, never
+    another one set against it.
+
+    >>> t = "## Apple (AAPL): the checklist\\n\\nApple's moat passes."
+    >>> _in_title(t, "Apple", t.rindex("Apple"))
+    True
+    >>> t = "Apple's moat passes. This company's? Unclear."
+    >>> _in_title(t, "Apple", 0)
+    False
+    """
+    m = re.search(r"\S[^\n]*", text[:before])
+    if m is None or "\n" not in text[m.end() : before + 1]:
+        return False
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", m.group()) is not None
+
+
 def _another_company(text: str, low: str, floor: int, start: int) -> bool:
     """Whether the verdict word's subject is another company's possessive (module docstring)."""
     w = words()
@@ -286,8 +305,8 @@ def _another_company(text: str, low: str, floor: int, start: int) -> bool:
     name = None
     for m in _POSSESSIVE.finditer(text, max(clause, toks[0].start() - 40), start):
         name = m
-    if name is None:
-        return False
+    if name is None or _in_title(text, name.group(1), name.start()):
+        return False  # "# Apple: Buffett's checklist ... Apple's moat passes. This company ...": the answer's own company
     para_start = max(low.rfind("\n\n", max(0, start - 2000), start) + 1, start - 2000, 0)
     para_end = low.find("\n\n", start, start + 2000)
     para_end = min(len(low), start + 2000) if para_end < 0 else para_end

@@ -8,6 +8,8 @@ Regressions of the attribution reader (:mod:`ipb.scoring.parse._attributed`), ea
   bar): a ``voices`` noun (bulls, bears, critics, consensus) before a ``views`` noun (view, case, take, thesis);
 * the writer's own team read as another speaker ("Our analysts think it fails" was weakened to 0.45): a subject that
   an ``own_possessive`` word opens is the writer's;
+* the company the answer's title names read as another company ("# Apple: ... Apple's moat passes. This company
+  earns 30%" was weakened to 0.45);
 * a bare year took the sentence's first year, not the one nearest the word ("grew in 2019, and in 2023 the test
   passed" read 2019's history, and weakened today's verdict).
 """
@@ -54,6 +56,9 @@ def _moat(section: str) -> tuple[str | None, float]:
     ("My research team concluded it passes.", "passes", None),
     ("Unser Team meint, das Kriterium ist erfüllt.", "erfüllt", None),
     ("Their analysts think it fails.", "fails", "speaker"),
+    # the company the answer's title names is its own, not another set against "this company"
+    ("# Apple: Buffett checklist\n\nApple's moat passes. This company earns 30% on capital.", "passes", None),
+    ("# Acme Corp review\n\nCoca-Cola's passes. This company's? Unclear.", "passes", "company"),
     # the year nearest the word
     ("Revenue grew 12% in 2019 and in 2023 the test passed.", "passed", None),
     ("In 2009 it passed; the 2024 figures are another story.", "passed", "time"),
