@@ -21,7 +21,8 @@ per language), never from one phrase:
   word in its sentence, the word a verb in the past tense (or right after "used to"), and no word of today (``now``)
   between: "back in 2009 this cleared comfortably". A past verb with such a phrase right after it too ("it passed
   back in 2009"). A bare year is no other time (the latest fiscal year's figures are today's case) unless the answer
-  names a year at least :data:`OLD_YEARS` later.
+  names a year at least :data:`OLD_YEARS` later. A first reading the writer revises is another time too
+  (``first_look``: "FAIL at first glance, but ...", "at first glance it fails"; "was REJECT, now PROCEED").
 * **another company** (``"company"``): the word's subject is a possessive of another company: an ``others`` word
   ("the competitor's passes") or a capitalised name whose possessive the paragraph sets against the answer's own
   company (``this_company``: "Coca-Cola's clears comfortably. This company's? Unclear."), unless the answer's title
@@ -66,7 +67,7 @@ __all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "l
 #: What a verdict word is set apart as.
 SetApart = Literal["speaker", "time", "company"]
 KINDS: Final = ("reporting", "own", "own_possessive", "skip", "aside", "that", "determiners", "facts", "according", "voices",
-                "views", "past", "now", "others", "this_company")
+                "views", "past", "now", "first_look", "others", "this_company")
 #: A bare past year ("in 2009 it cleared") is another time only when the answer names a year this many years later.
 OLD_YEARS: Final = 3
 #: How far back in its sentence, and forward, a verdict word's clause is looked at (characters).
@@ -245,9 +246,33 @@ def _speaker_after(low: str, end: int, ceiling: int) -> bool:
     return False
 
 
-def _another_time(text: str, low: str, floor: int, start: int, end: int) -> bool:
-    """Whether the verdict word is a past verb in a clause set in another time (module docstring)."""
+def _first_look(low: str, floor: int, start: int, end: int) -> bool:
+    """Whether the verdict word is a first reading the writer revises: a ``first_look`` phrase right before it ("at
+    first glance it fails", at most two words between) or right after it ("FAIL at first glance, but PASS ..."), or
+    the word right after "was"/"were" with a word of today later in its sentence ("was REJECT, now PROCEED")."""
     w = words()
+    first = w.phrase["first_look"]
+    if first is not None:
+        marks = list(first.finditer(low, max(floor, start - 60), start))
+        if marks and len(_tokens(low, marks[-1].end(), start)) <= 2:
+            return True
+        after = first.search(low, end, end + 40)
+        if after is not None and not _tokens(low, end, after.start()) and not re.search(r"[.;!?\n]", low[end : after.start()]):
+            return True
+    before = _tokens(low, max(floor, start - 20), start)
+    if before and before[-1].group() in ("was", "were") and before[-1].end() >= start - 2:
+        stop = _SENTENCE_END.search(low, end, end + AHEAD)
+        tail = low[end : stop.start() if stop is not None else end + AHEAD]
+        return any(_apostrophes(t.group()) in w.single["now"] for t in _WORD.finditer(tail))
+    return False
+
+
+def _another_time(text: str, low: str, floor: int, start: int, end: int) -> bool:
+    """Whether the verdict word is a past verb in a clause set in another time (module docstring), or a first reading
+    the writer revises (:func:`_first_look`)."""
+    w = words()
+    if _first_look(low, floor, start, end):
+        return True
     token = low[start:end]
     past = w.phrase["past"]
     if past is None:

@@ -84,3 +84,31 @@ def test_another_speakers_rejection_stays_under_the_bar(section: str) -> None:
 
 def test_the_writers_own_team_keeps_full_confidence() -> None:
     assert _moat("Our analysts think it fails.") == ("REJECT", pytest.approx(0.95))  # was 0.45
+
+
+@pytest.mark.parametrize("section,verdict", [
+    ("was REJECT, now PROCEED.", "PROCEED"),  # was REJECT 0.76: the label's first word outranked the revision
+    ("Initially REJECT; revised to PROCEED.", "PROCEED"),
+])
+def test_a_first_reading_the_writer_revises_yields(section: str, verdict: str) -> None:
+    assert _moat(section)[0] == verdict
+
+
+@pytest.mark.parametrize("section", ["FAIL at first glance, but PASS after adjusting for the one-off.",
+                                     "At first glance it fails."])
+def test_a_first_look_verdict_stays_under_the_bar(section: str) -> None:
+    assert _moat(section)[1] < BAR  # was REJECT 0.76 for the first
+
+
+@pytest.mark.parametrize("text,word,kind", [
+    ("At first glance it fails.", "fails", "time"),
+    ("FAIL at first glance, but PASS after adjusting.", "FAIL", "time"),
+    ("Auf den ersten Blick scheitert es.", "scheitert", "time"),
+    ("was REJECT, now PROCEED.", "REJECT", "time"),
+    ("The test was a PASS.", "PASS", None),  # the writer's own past tense, no revision after it
+    ("It was PASS and is PASS.", "PASS", None),
+    ("Firstly, it passes.", "passes", None),  # an enumeration, no first look
+])
+def test_first_look_kinds(text: str, word: str, kind: str | None) -> None:
+    start = text.index(word)
+    assert attributed(text, 0, start, start + len(word)) == kind
