@@ -74,11 +74,15 @@ def has_content(text: str, *, lone_verdict: bool = True) -> bool:
     True
     >>> has_content(": Unknown"), has_content(": pass?"), has_content("- [x]")
     (True, False, True)
+    >>> has_content("|  | FAIL | PASS |"), has_content("|  | Pass / Fail |")
+    (True, False)
     """
     rest = _SLOT.sub(" ", _NUMBERING.sub(" ", text))
-    words = [w.casefold() for w in _WORD.findall(_ASKED.sub(" ", rest.replace("n/a", "na").replace("N/A", "na")))]
-    if any(w not in _FRAME for w in words) or (lone_verdict and len({w for w in words if w in _STATEMENT}) == 1):
-        return True
+    cells = rest.split("|") if lone_verdict else [rest]  # a table row's cells each state their own ("| FAIL | PASS |")
+    for cell in cells:
+        words = [w.casefold() for w in _WORD.findall(_ASKED.sub(" ", cell.replace("n/a", "na").replace("N/A", "na")))]
+        if any(w not in _FRAME for w in words) or (lone_verdict and len({w for w in words if w in _STATEMENT}) == 1):
+            return True
     rest = _ASKED.sub(" ", rest)
     rest = _WORD.sub(" ", rest)
     if _DIGIT.search(rest):

@@ -112,3 +112,14 @@ def test_a_first_look_verdict_stays_under_the_bar(section: str) -> None:
 def test_first_look_kinds(text: str, word: str, kind: str | None) -> None:
     start = text.index(word)
     assert attributed(text, 0, start, start + len(word)) == kind
+
+
+@pytest.mark.parametrize("header", ["| Gate | Initial | Final |", "| Gate | Bull view | Our view |"])
+def test_a_row_with_two_different_verdict_cells_keeps_its_gate(header: str) -> None:
+    # was a parse failure ("no gate ... recognised"): a row's FAIL and PASS cells were taken for a template's
+    # "Pass / Fail" choice (parse/_template_slots.has_content), and every gate was dropped as unmentioned
+    rows = "".join(f"| {g} | FAIL | PASS |\n" for g in ("Circle of Competence", "Economic Moat", "Management Integrity"))
+    parsed = parse_response(f"{header}\n|---|---|---|\n{rows}", CARD, embedder=None)
+    assert parsed.status == "ok"
+    assert [g.name for g in parsed.gates] == ["Circle of Competence", "Economic Moat", "Management Integrity"]
+    assert all(g.verdict in ("PROCEED", None) and (g.verdict == "PROCEED" or g.confidence < BAR) for g in parsed.gates)
