@@ -1,0 +1,45 @@
+"""s40rfixL: general rules for review40's Lynch and Graham kinds (seed 9494), issue 18 bar line 2.
+
+Each kind holds an item the reviewer read (by id, with its facts) that its rule refuses, beside a real neighbour the
+rule keeps (figures marked [M] in the card comments are recalled, not found with the search tool this stop).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from perturb_support import assert_rule_case
+
+LYNCH = "lynch_six_category_framework"
+GRAHAM = "graham_seven_tests_defensive"
+
+#: The Lynch review base, decline_fast_grower_overpriced (a PC maker, 30 June 1983), as its items state it.
+_LY = {"sector": "technology", "distressed": False, "cyclical_industry": False, "hidden_asset_value": "$0",
+       "market_cap": "$1.5B", "earnings_growth": "25%", "dividend_yield": "0%", "pe_ratio": "40x", "debt_share": "10%",
+       "expansion_room": True}
+
+#: (card, rule, facts, refused, what): a reviewed item (refused by the rule alone) or a real neighbour (kept).
+RULE_CASES = [
+    # LY1: a technology company above $12B at 30x or more.
+    (LYNCH, "a_large_technology_company_is_no_glamour_stock",
+     {**_LY, "market_cap": "$29.87B", "earnings_growth": "60%", "cash": "$6.67B", "pe_historical_average": "23.5x"},
+     True, "review40 Lynch 1, IPB-LYN-SC-003-5692aa10f1035a6b: $29.87B growing 60% at 40x on 1983-06-30"),
+    (LYNCH, "a_large_technology_company_is_no_glamour_stock", {**_LY, "market_cap": "$46.83B"},
+     True, "review40 Lynch 20, IPB-LYN-SC-003-cc2379cc39e08e4d: $46.83B at 40x"),
+    (LYNCH, "a_large_technology_company_is_no_glamour_stock",
+     {**_LY, "market_cap": "$26B", "pe_ratio": "22.5x", "debt_share": "5%"},
+     False, "Digital Equipment, October 1987 [M]: about $26B, earnings up about 25% a year, about 22-23x"),
+    (LYNCH, "a_large_technology_company_is_no_glamour_stock",
+     {**_LY, "market_cap": "$12B", "earnings_growth": "15%", "pe_ratio": "25x", "dividend_yield": "0.5%"},
+     False, "Hewlett-Packard, 1983 [M]: about $11-12B at 20-25x"),
+    (LYNCH, "a_large_technology_company_is_no_glamour_stock", {**_LY, "market_cap": "$12.01B", "pe_ratio": "30x"},
+     True, "the edges: above $12B at 30x"),
+    (LYNCH, "a_large_technology_company_is_no_glamour_stock", {**_LY, "market_cap": "$12.01B", "pe_ratio": "29.5x"},
+     False, "the edges: above $12B at 29.5x"),
+]
+
+
+@pytest.mark.parametrize("card_id, rule, facts, refused, what", RULE_CASES,
+                         ids=[f"{c[1]}-{'refused' if c[3] else 'kept'}-{i}" for i, c in enumerate(RULE_CASES)])
+def test_item_against_the_rule(card_id, rule, facts, refused, what):
+    assert_rule_case(card_id, rule, facts, refused)
