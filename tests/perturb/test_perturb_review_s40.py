@@ -36,6 +36,26 @@ RULE_CASES = [
      True, "the edges: above $12B at 30x"),
     (LYNCH, "a_large_technology_company_is_no_glamour_stock", {**_LY, "market_cap": "$12.01B", "pe_ratio": "29.5x"},
      False, "the edges: above $12B at 29.5x"),
+    # LY4: overlooked assets at or above the market value at more than 30x.
+    (LYNCH, "an_asset_play_is_not_priced_as_a_glamour_grower",
+     {**_LY, "hidden_asset_value": "$5.74B", "earnings_growth": "-15%", "cash": "$450M", "debt_share": "45%"},
+     True, "review40 Lynch 12, IPB-LYN-SC-003-2d5c7a0506e12d47: assets 3.8x a $1.5B value, -15% a year, 40x"),
+    (LYNCH, "an_asset_play_is_not_priced_as_a_glamour_grower",
+     {**_LY, "hidden_asset_value": "$4.46B", "market_cap": "$4.47B", "pe_historical_average": "30x"},
+     False, "review40 Lynch 19, IPB-LYN-SC-003-4a45e74120234af6: assets just under the value, 40x (no asset play)"),
+    (LYNCH, "an_asset_play_is_not_priced_as_a_glamour_grower",
+     {**_LY, "hidden_asset_value": "$4.47B", "market_cap": "$4.47B"},
+     True, "the same at the value: an asset play at 40x"),
+    (LYNCH, "an_asset_play_is_not_priced_as_a_glamour_grower",
+     {**_LY, "sector": "energy", "market_cap": "$7.2B", "hidden_asset_value": "$13.2B", "earnings_growth": "0%",
+      "pe_ratio": "7x", "dividend_yield": "6%", "expansion_room": False},
+     False, "Gulf Oil, December 1983 [M]: reserves 1.8x its ~$7.2B value at about 7x"),
+    (LYNCH, "an_asset_play_is_not_priced_as_a_glamour_grower",
+     {**_LY, "market_cap": "$2B", "hidden_asset_value": "$2.66B", "earnings_growth": "-5%", "pe_ratio": "28x"},
+     False, "Yahoo, April 2014, at the card's scale [M]: stakes ~1.33x its value, ~28x, core earnings shrinking"),
+    (LYNCH, "an_asset_play_is_not_priced_as_a_glamour_grower",
+     {**_LY, "market_cap": "$2B", "hidden_asset_value": "$2.66B", "earnings_growth": "-5%", "pe_ratio": "30.5x"},
+     True, "the edge: the same above 30x"),
 ]
 
 
