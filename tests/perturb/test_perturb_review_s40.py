@@ -56,6 +56,23 @@ RULE_CASES = [
     (LYNCH, "an_asset_play_is_not_priced_as_a_glamour_grower",
      {**_LY, "market_cap": "$2B", "hidden_asset_value": "$2.66B", "earnings_growth": "-5%", "pe_ratio": "30.5x"},
      True, "the edge: the same above 30x"),
+    # LY3: debt at 75% of capital or more at 30x or more, not battered.
+    (LYNCH, "a_heavily_indebted_company_is_not_priced_as_a_glamour_grower",
+     {**_LY, "debt_share": "77%", "earnings_growth": "36%", "pe_ratio": "66.5x"},
+     True, "review40 Lynch 7, IPB-LYN-SC-003-694e59da5bedf9e3: debt 77% of capital at 66.5x"),
+    (LYNCH, ("a_large_technology_company_is_no_glamour_stock", "a_heavily_indebted_company_is_not_priced_as_a_glamour_grower"),
+     {**_LY, "debt_share": "76%", "market_cap": "$17.01B", "pe_ratio": "30x"},
+     True, "a $17B technology company with debt 76% of capital at 30x breaks both"),
+    (LYNCH, "a_heavily_indebted_company_is_not_priced_as_a_glamour_grower",
+     {**_LY, "sector": "consumer", "debt_share": "85%", "earnings_growth": "8%", "pe_ratio": "12x",
+      "expansion_room": False},
+     False, "a 1986-89 leveraged recapitalisation at a modest multiple [M]"),
+    (LYNCH, "a_heavily_indebted_company_is_not_priced_as_a_glamour_grower",
+     {**_LY, "sector": "real_estate", "debt_share": "85%", "earnings_growth": "12%", "pe_ratio": "40x",
+      "dividend_yield": "2%"},
+     False, "a property company, small earnings after depreciation (Rouse Company, 1980s [M])"),
+    (LYNCH, "a_heavily_indebted_company_is_not_priced_as_a_glamour_grower",
+     {**_LY, "debt_share": "74%", "pe_ratio": "40x"}, False, "the edge: 74% at 40x"),
 ]
 
 
