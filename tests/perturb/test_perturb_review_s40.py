@@ -80,3 +80,44 @@ RULE_CASES = [
                          ids=[f"{c[1]}-{'refused' if c[3] else 'kept'}-{i}" for i, c in enumerate(RULE_CASES)])
 def test_item_against_the_rule(card_id, rule, facts, refused, what):
     assert_rule_case(card_id, rule, facts, refused)
+
+
+# --------------------------------------------------------------------------- LY6: the decade's average P/E by era
+
+
+def _lynch_anachronisms(year: int, facts: dict) -> list[str]:
+    import ipb
+    from ipb.engine.registry import compiled_card
+    from ipb.perturb.frame import build_frame
+    from ipb.perturb.registries import bundled_regimes
+
+    frame = build_frame([compiled_card(LYNCH)])
+    return bundled_regimes().anachronisms(frame.inputs, ipb.facts(LYNCH, facts), year)
+
+
+_LY16 = {**_LY, "debt_share": "76%", "market_cap": "$17.01B", "pe_ratio": "16.5x", "pe_historical_average": "53.5x"}
+
+
+@pytest.mark.parametrize("year, average, refused, what", [
+    (1983, "53.5x", True, "review40 Lynch 16, IPB-LYN-SC-003-08f8310c88fcd97f: a 53.5x decade average in June 1983"),
+    (1983, "30.5x", True, "just above the bound"),
+    (1983, "30x", False, "review40 Lynch 19's 30x, at the bound (a generous one: review40 proposed 25x)"),
+    (1983, "17x", False, "a Nifty Fifty survivor, 40-60x in 1973 and 10-15x after 1974 [M]"),
+    (1986, "31x", True, "the decade 1976-86"),
+    (1987, "53.5x", False, "from 1987 the decade takes in the 1983 and 1986-87 growth markets: lifted"),
+    (1979, "31x", True, "1974-79, the current multiple's bound as well"),
+    (1972, "53.5x", False, "before the table: the Nifty Fifty"),
+])
+def test_decade_average_pe_within_its_eras_bound(year, average, refused, what):
+    found = _lynch_anachronisms(year, {**_LY16, "pe_historical_average": average})
+    assert bool(found) == refused, (what, found)
+    if refused:
+        assert found == [f"pe_historical_average {average[:-1]}x (above the highest price / earnings of its "
+                         f"era about {year}, 30x)"], found
+
+
+def test_the_current_pe_keeps_its_own_bound():
+    """The split leaves the current P/E's table as it was: 40x in 1983 (lifted from 1980), 31x refused in 1979."""
+    assert _lynch_anachronisms(1983, {**_LY16, "pe_ratio": "40x", "pe_historical_average": "20x"}) == []
+    assert _lynch_anachronisms(1979, {**_LY16, "pe_ratio": "31x", "pe_historical_average": "20x"}) == [
+        "pe_ratio 31x (above the highest price / earnings of its era about 1979, 30x)"]
