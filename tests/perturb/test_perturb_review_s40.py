@@ -73,6 +73,18 @@ RULE_CASES = [
      False, "a property company, small earnings after depreciation (Rouse Company, 1980s [M])"),
     (LYNCH, "a_heavily_indebted_company_is_not_priced_as_a_glamour_grower",
      {**_LY, "debt_share": "74%", "pe_ratio": "40x"}, False, "the edge: 74% at 40x"),
+    # LY2: shrinking long-run earnings above 35x, not battered, not cyclical, no asset play.
+    (LYNCH, "shrinking_earnings_earn_no_glamour_multiple", {**_LY, "earnings_growth": "-9%", "dividend_yield": "1%"},
+     True, "review40 Lynch 2, IPB-LYN-SC-003-988aa847c60b5a68: earnings shrinking 9% a year at 40x"),
+    (LYNCH, "shrinking_earnings_earn_no_glamour_multiple",
+     {**_LY, "sector": "consumer", "market_cap": "$10B", "earnings_growth": "-6%", "pe_ratio": "31x",
+      "dividend_yield": "2.5%", "expansion_room": False},
+     False, "Eastman Kodak, 1985 [M]: earnings below those of 1975 after charges, near 30x"),
+    (LYNCH, "shrinking_earnings_earn_no_glamour_multiple",
+     {**_LY, "earnings_growth": "-9%", "cyclical_industry": True, "dividend_raised_years": "0"},
+     False, "a cyclical at the trough: 40x on depressed earnings"),
+    (LYNCH, "shrinking_earnings_earn_no_glamour_multiple", {**_LY, "earnings_growth": "-9%", "pe_ratio": "35.5x"},
+     True, "the edge: 35.5x"),
 ]
 
 
