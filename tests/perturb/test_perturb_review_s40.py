@@ -85,6 +85,16 @@ RULE_CASES = [
      False, "a cyclical at the trough: 40x on depressed earnings"),
     (LYNCH, "shrinking_earnings_earn_no_glamour_multiple", {**_LY, "earnings_growth": "-9%", "pe_ratio": "35.5x"},
      True, "the edge: 35.5x"),
+    # LY5: a fast grower under 5x, neither battered nor cyclical.
+    (LYNCH, "a_fast_grower_sells_at_five_times_or_more",
+     {**_LY, "pe_ratio": "3.5x", "dividend_yield": "7%", "hidden_asset_value": "$1.03B"},
+     True, "review40 Lynch 9, IPB-LYN-SC-003-172a23dcdef5f8d7: 25% growth at 3.5x with a 7% yield"),
+    (LYNCH, "a_fast_grower_sells_at_five_times_or_more", {**_LY, "pe_ratio": "5x", "dividend_yield": "2%"},
+     False, "the edge: 5x, a P/E a quarter of the growth rate"),
+    (LYNCH, "a_fast_grower_sells_at_five_times_or_more",
+     {**_LY, "sector": "materials", "cyclical_industry": True, "pe_ratio": "3.5x", "dividend_yield": "4%",
+      "dividend_raised_years": "0"},
+     False, "a cyclical at peak earnings at 3.5x"),
 ]
 
 
