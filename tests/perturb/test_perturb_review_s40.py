@@ -18,6 +18,11 @@ _LY = {"sector": "technology", "distressed": False, "cyclical_industry": False, 
        "market_cap": "$1.5B", "earnings_growth": "25%", "dividend_yield": "0%", "pe_ratio": "40x", "debt_share": "10%",
        "expansion_room": True}
 
+#: The Graham review base, dividend_record_unknown (a chemicals maker, 31 March 1975), as its items state it.
+_GR = {"company_type": "industrial", "annual_sales": "$600M", "current_assets": "$240M", "current_liabilities": "$100M",
+       "long_term_debt": "$120M", "years_with_earnings": "10", "eps_3yr_avg": "$2", "eps_3yr_avg_ten_years_ago": "$1.2",
+       "price_per_share": "$40", "book_value_per_share": "$25"}
+
 #: (card, rule, facts, refused, what): a reviewed item (refused by the rule alone) or a real neighbour (kept).
 RULE_CASES = [
     # LY1: a technology company above $12B at 30x or more.
@@ -95,6 +100,20 @@ RULE_CASES = [
      {**_LY, "sector": "materials", "cyclical_industry": True, "pe_ratio": "3.5x", "dividend_yield": "4%",
       "dividend_raised_years": "0"},
      False, "a cyclical at peak earnings at 3.5x"),
+    # GR3: an industrial short of working capital at 15x or more.
+    (GRAHAM, "an_industrial_short_of_working_capital_sells_under_fifteen_times",
+     {**_GR, "annual_sales": "$850M", "current_liabilities": "$558M", "long_term_debt": "$46M",
+      "years_with_earnings": "8"},
+     True, "review40 Graham 6, GRAHAM-7T-005-653d26df2c76b204: $558M due against $240M of current assets at 20x"),
+    (GRAHAM, "an_industrial_short_of_working_capital_sells_under_fifteen_times",
+     {**_GR, "annual_sales": "$1.36B", "current_liabilities": "$394M", "dividend_years": "32"},
+     True, "review40 Graham 11, GRAHAM-7T-005-dc47969b4f568846: $394M against $240M at 20x"),
+    (GRAHAM, "an_industrial_short_of_working_capital_sells_under_fifteen_times",
+     {**_GR, "current_liabilities": "$394M", "annual_sales": "$1.36B", "price_per_share": "$29.75"},
+     False, "the same squeezed at 14.9x"),
+    (GRAHAM, "an_industrial_short_of_working_capital_sells_under_fifteen_times",
+     {**_GR, "current_assets": "$100M", "current_liabilities": "$130M", "long_term_debt": "$0"},
+     False, "a restaurant chain run on negative working capital (McDonald's [M]): small current assets and debts, 20x"),
 ]
 
 
