@@ -114,6 +114,20 @@ RULE_CASES = [
     (GRAHAM, "an_industrial_short_of_working_capital_sells_under_fifteen_times",
      {**_GR, "current_assets": "$100M", "current_liabilities": "$130M", "long_term_debt": "$0"},
      False, "a restaurant chain run on negative working capital (McDonald's [M]): small current assets and debts, 20x"),
+    # GR2: a growing steady earner under 5x.
+    (GRAHAM, "a_steady_grower_sells_at_five_times_or_more",
+     {**_GR, "eps_3yr_avg": "$13.2", "book_value_per_share": "$169.25", "dividend_years": "14"},
+     True, "review40 Graham 3, GRAHAM-7T-005-a75df85ab74849be: EPS up elevenfold in ten years at 3.0x"),
+    (GRAHAM, "a_steady_grower_sells_at_five_times_or_more",
+     {**_GR, "annual_sales": "$1.08B", "eps_3yr_avg": "$8.8", "eps_3yr_avg_ten_years_ago": "$6.6"},
+     True, "review40 Graham 5, GRAHAM-7T-005-d88d438e582de4ff: 35% on book at 4.5x"),
+    (GRAHAM, "a_steady_grower_sells_at_five_times_or_more",
+     {**_GR, "eps_3yr_avg": "$7", "eps_3yr_avg_ten_years_ago": "$6.6", "book_value_per_share": "$30",
+      "price_per_share": "$24.5"},
+     False, "a steady earner with a flat record at 3.5x, as many were at the December 1974 low [M]"),
+    (GRAHAM, "a_steady_grower_sells_at_five_times_or_more",
+     {**_GR, "eps_3yr_avg": "$8", "eps_3yr_avg_ten_years_ago": "$4", "book_value_per_share": "$30"},
+     False, "doubled in the decade at 5x, the edge"),
 ]
 
 
