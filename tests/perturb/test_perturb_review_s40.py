@@ -176,3 +176,39 @@ def test_the_current_pe_keeps_its_own_bound():
     assert _lynch_anachronisms(1983, {**_LY16, "pe_ratio": "40x", "pe_historical_average": "20x"}) == []
     assert _lynch_anachronisms(1979, {**_LY16, "pe_ratio": "31x", "pe_historical_average": "20x"}) == [
         "pe_ratio 31x (above the highest price / earnings of its era about 1979, 30x)"]
+
+
+# --------------------------------------------------------------------------- GR5: the price / three-year EPS ceiling
+
+
+def _graham_anachronisms(year: int, facts: dict) -> list[str]:
+    import ipb
+    from ipb.engine.registry import compiled_card
+    from ipb.perturb.frame import build_frame
+    from ipb.perturb.registries import bundled_regimes
+
+    frame = build_frame([compiled_card(GRAHAM)])
+    return bundled_regimes().anachronisms(frame.inputs, ipb.facts(GRAHAM, {**_GR, **facts}), year)
+
+
+@pytest.mark.parametrize("year, facts, refused, what", [
+    (1975, {"price_per_share": "$232.5", "eps_3yr_avg": "$3.5", "book_value_per_share": "$163.75",
+            "total_assets": "$630M"}, "66.43x",
+     "review40 Graham 19, GRAHAM-7T-005-2782ade0329147bf: $232.50 on $3.50 in March 1975"),
+    (1975, {"price_per_share": "$62.5", "years_with_earnings": "9", "dividend_years": "4", "stock_equity": "$272M"},
+     "31.25x", "review40 Graham 15, GRAHAM-7T-005-4300d2e40ad87beb: 31x for EPS up 5% a year"),
+    (1975, {"price_per_share": "$60"}, None, "30x, the ceiling: a growth favourite near 25x its latest year [M]"),
+    (1974, {"price_per_share": "$60.5"}, "30.25x", "1974, the same ceiling"),
+    (1976, {"price_per_share": "$70"}, None, "1976: 35x"),
+    (1976, {"price_per_share": "$70.5"}, "35.25x", "1976: above 35x"),
+    (1973, {"price_per_share": "$120"}, None, "1973: the Nifty Fifty's year, not bounded above"),
+    (1980, {"price_per_share": "$120"}, None, "lifted from 1980 with the current P/E's"),
+])
+def test_price_within_the_eras_highest_multiple_of_three_year_earnings(year, facts, refused, what):
+    found = _graham_anachronisms(year, facts)
+    if refused is None:
+        assert found == [], (what, found)
+    else:
+        bound = 35 if year >= 1976 else 30
+        assert found == [f"price_per_share / eps_3yr_avg {refused} (above the highest price / three-year average "
+                         f"earnings of its era about {year}, {bound}x)"], (what, found)
