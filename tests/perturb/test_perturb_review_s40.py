@@ -128,6 +128,16 @@ RULE_CASES = [
     (GRAHAM, "a_steady_grower_sells_at_five_times_or_more",
      {**_GR, "eps_3yr_avg": "$8", "eps_3yr_avg_ten_years_ago": "$4", "book_value_per_share": "$30"},
      False, "doubled in the decade at 5x, the edge"),
+    # GR6 (soft): an industrial's current liabilities under 5% of its sales.
+    (GRAHAM, "industrial_current_liabilities_at_least_five_percent_of_sales",
+     {**_GR, "annual_sales": "$2.13B", "current_assets": "$1.026B", "eps_3yr_avg_ten_years_ago": "$1.1"},
+     True, "review40 Graham 9, GRAHAM-7T-005-42f86bc7caa4d0fb: $100M due on $2.13B of sales (4.7%)"),
+    (GRAHAM, "industrial_current_liabilities_at_least_five_percent_of_sales",
+     {**_GR, "annual_sales": "$2B", "current_assets": "$1B"}, False, "5% of sales, the floor"),
+    (GRAHAM, "industrial_current_liabilities_at_least_five_percent_of_sales",
+     {**_GR, "company_type": "public_utility", "annual_sales": "$2.13B", "total_assets": "$5B",
+      "current_assets": "$300M", "long_term_debt": "$2B", "stock_equity": "$2B"},
+     False, "a utility: not an industrial's payables"),
 ]
 
 
