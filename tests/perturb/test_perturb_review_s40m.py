@@ -1,0 +1,38 @@
+"""s40rfixM: general card rules for review40's Greenblatt, Munger, Berkshire, Dalio and Marks kinds (seed 9494).
+
+Issue 18, bar line 2. Each case holds a reviewed item of /work/notes/review40.md (by id and its facts) that the
+card's new rule refuses, alone of all the card's rules, beside a real neighbour from the record that no rule
+refuses (``ipb check``, ``ipb verify`` and generation read the same constraints).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from perturb_support import assert_rule_case
+
+DALIO = "dalio_debt_supercycle_navigation"
+
+#: DAL-DSC-007-405eaae7743ecff6 (review40 Dalio item 4), undated.
+_DALIO_405E = {"bubble_signals": "2", "central_bank_stance": "neutral", "debt_growth_gap": "-2%",
+               "foreign_currency_debt_share": "5%", "long_bond_yield": "-1%", "nominal_gdp_growth": "1.5%",
+               "policy_rate": "0.25%", "real_gdp_growth": "2%", "yield_curve_slope": "-1.25%"}
+
+#: (card, rule, facts, refused): a reviewed item refused by the rule alone, or a real neighbour kept by every rule.
+RULE_CASES = [
+    # DA1: a ten-year yield of -1% beside a +0.25% policy rate (refused); Switzerland in August 2019, the ten-year
+    # near -1% under the SNB's -0.75% (kept); the older rule's margin, -0.25% at +0.25% (kept, its s36 test).
+    (DALIO, "a_deep_negative_long_yield_needs_a_policy_rate_at_or_below_zero", _DALIO_405E, True),
+    (DALIO, "a_deep_negative_long_yield_needs_a_policy_rate_at_or_below_zero",
+     {**_DALIO_405E, "policy_rate": "-0.75%", "yield_curve_slope": "-0.25%"}, False),
+    (DALIO, "a_deep_negative_long_yield_needs_a_policy_rate_at_or_below_zero",
+     {**_DALIO_405E, "long_bond_yield": "-0.25%", "yield_curve_slope": "-0.5%"}, False),
+    (DALIO, "a_deep_negative_long_yield_needs_a_policy_rate_at_or_below_zero",
+     {**_DALIO_405E, "long_bond_yield": "-0.5%", "yield_curve_slope": "-0.75%"}, True),
+]
+
+
+@pytest.mark.parametrize("card_id, rule, facts, refused", RULE_CASES,
+                         ids=[f"{c[1]}-{'refused' if c[3] else 'kept'}-{i}" for i, c in enumerate(RULE_CASES)])
+def test_item_against_the_rule(card_id, rule, facts, refused):
+    assert_rule_case(card_id, rule, facts, refused)
