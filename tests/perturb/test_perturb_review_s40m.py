@@ -12,12 +12,19 @@ import pytest
 from perturb_support import assert_rule_case
 
 DALIO = "dalio_debt_supercycle_navigation"
+GREENBLATT = "greenblatt_magic_formula_screen"
 
 #: DAL-DSC-007-405eaae7743ecff6 (review40 Dalio item 4), undated.
 _DALIO_405E = {"bubble_signals": "2", "central_bank_stance": "neutral", "debt_growth_gap": "-2%",
                "foreign_currency_debt_share": "5%", "long_bond_yield": "-1%", "nominal_gdp_growth": "1.5%",
                "policy_rate": "0.25%", "real_gdp_growth": "2%", "yield_curve_slope": "-1.25%"}
 
+#: IPB-GRE-MF-003-7c908385f247f687 (review40 Greenblatt item 8), 2008-09-30.
+_GREEN_7C90 = {"combined_rank_position": "1453", "ebit": "$795M", "enterprise_value": "$30B", "foreign_adr": True,
+               "market_cap": "$20B", "net_fixed_assets": "$2B", "net_working_capital": "$500M",
+               "planned_holding_months": "12", "portfolio_positions": "12", "sector": "consumer_staples"}
+#: the same without its rank, which the card's rank rules derive from the two yields a neighbour changes
+_GREEN_UNRANKED = {k: v for k, v in _GREEN_7C90.items() if k != "combined_rank_position"}
 #: (card, rule, facts, refused): a reviewed item refused by the rule alone, or a real neighbour kept by every rule.
 RULE_CASES = [
     # DA1: a ten-year yield of -1% beside a +0.25% policy rate (refused); Switzerland in August 2019, the ten-year
@@ -29,6 +36,14 @@ RULE_CASES = [
      {**_DALIO_405E, "long_bond_yield": "-0.25%", "yield_curve_slope": "-0.5%"}, False),
     (DALIO, "a_deep_negative_long_yield_needs_a_policy_rate_at_or_below_zero",
      {**_DALIO_405E, "long_bond_yield": "-0.5%", "yield_curve_slope": "-0.75%"}, True),
+    # GB1: $10B of net debt on $795M of EBIT (12.6x) under a $20B staples equity (refused); the same at $1B of EBIT
+    # (10x, kept, its rank left out); a cable operator so indebted, Cablevision 2008 ($689.7M of operating income, about $11B of net
+    # debt, near $7B of equity: 16x), kept in communication.
+    (GREENBLATT, "net_debt_within_ten_years_of_ebit", _GREEN_7C90, True),
+    (GREENBLATT, "net_debt_within_ten_years_of_ebit", {**_GREEN_UNRANKED, "ebit": "$1B"}, False),
+    (GREENBLATT, "net_debt_within_ten_years_of_ebit",
+     {**_GREEN_UNRANKED, "sector": "communication", "ebit": "$690M", "market_cap": "$7B", "enterprise_value": "$18B",
+      "net_fixed_assets": "$9B"}, False),
 ]
 
 
