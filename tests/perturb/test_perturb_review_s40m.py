@@ -13,6 +13,7 @@ from perturb_support import assert_rule_case
 
 DALIO = "dalio_debt_supercycle_navigation"
 GREENBLATT = "greenblatt_magic_formula_screen"
+MUNGER = "munger_business_quality_price"
 
 #: DAL-DSC-007-405eaae7743ecff6 (review40 Dalio item 4), undated.
 _DALIO_405E = {"bubble_signals": "2", "central_bank_stance": "neutral", "debt_growth_gap": "-2%",
@@ -25,6 +26,11 @@ _GREEN_7C90 = {"combined_rank_position": "1453", "ebit": "$795M", "enterprise_va
                "planned_holding_months": "12", "portfolio_positions": "12", "sector": "consumer_staples"}
 #: the same without its rank, which the card's rank rules derive from the two yields a neighbour changes
 _GREEN_UNRANKED = {k: v for k, v in _GREEN_7C90.items() if k != "combined_rank_position"}
+#: MUNGER-QP-003-43a7e89caaf376b8 (review40 Munger item 9), 1995-06-30.
+_MUNGER_43A7 = {"competitive_advantage": "eroding", "incentives_aligned": True, "long_run_growth": "6%",
+                "management_integrity": "trustworthy", "market_value": "$4B", "owner_earnings": "$500M",
+                "return_on_capital": "6%", "understandable": True}
+
 #: (card, rule, facts, refused): a reviewed item refused by the rule alone, or a real neighbour kept by every rule.
 RULE_CASES = [
     # DA1: a ten-year yield of -1% beside a +0.25% policy rate (refused); Switzerland in August 2019, the ten-year
@@ -44,6 +50,17 @@ RULE_CASES = [
     (GREENBLATT, "net_debt_within_ten_years_of_ebit",
      {**_GREEN_UNRANKED, "sector": "communication", "ebit": "$690M", "market_cap": "$7B", "enterprise_value": "$18B",
       "net_fixed_assets": "$9B"}, False),
+    # MU2: 6% growth on a 6% return with an eroding advantage (refused); 3% on it, the half (kept); a newspaper of
+    # 1995 earning 20% on its capital and growing 5% as its advantage erodes (kept); a durable compounder growing
+    # at its whole 6% return (kept: the rule reads eroding or absent advantages only).
+    (MUNGER, "an_eroding_advantage_reinvests_at_most_half", _MUNGER_43A7, True),
+    (MUNGER, "an_eroding_advantage_reinvests_at_most_half", {**_MUNGER_43A7, "long_run_growth": "3.5%"}, True),
+    (MUNGER, "an_eroding_advantage_reinvests_at_most_half", {**_MUNGER_43A7, "long_run_growth": "3%"}, False),
+    (MUNGER, "an_eroding_advantage_reinvests_at_most_half",
+     {**_MUNGER_43A7, "return_on_capital": "20%", "long_run_growth": "5%"}, False),
+    (MUNGER, "an_eroding_advantage_reinvests_at_most_half",
+     {**_MUNGER_43A7, "competitive_advantage": "durable", "return_on_capital": "12%", "long_run_growth": "12%",
+      "market_value": "$10B"}, False),
 ]
 
 
