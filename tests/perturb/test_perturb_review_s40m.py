@@ -14,6 +14,7 @@ from perturb_support import assert_rule_case
 DALIO = "dalio_debt_supercycle_navigation"
 GREENBLATT = "greenblatt_magic_formula_screen"
 MUNGER = "munger_business_quality_price"
+REPURCHASE = "buffett_share_repurchase"
 
 #: DAL-DSC-007-405eaae7743ecff6 (review40 Dalio item 4), undated.
 _DALIO_405E = {"bubble_signals": "2", "central_bank_stance": "neutral", "debt_growth_gap": "-2%",
@@ -24,8 +25,19 @@ _DALIO_405E = {"bubble_signals": "2", "central_bank_stance": "neutral", "debt_gr
 _GREEN_7C90 = {"combined_rank_position": "1453", "ebit": "$795M", "enterprise_value": "$30B", "foreign_adr": True,
                "market_cap": "$20B", "net_fixed_assets": "$2B", "net_working_capital": "$500M",
                "planned_holding_months": "12", "portfolio_positions": "12", "sector": "consumer_staples"}
-#: the same without its rank, which the card's rank rules derive from the two yields a neighbour changes
-_GREEN_UNRANKED = {k: v for k, v in _GREEN_7C90.items() if k != "combined_rank_position"}
+#: BUFFETT-SR-003-ed11deb05118422d (review40 share repurchase item 12), 2012-12-12.
+_BRK_ED11 = {"cash_and_equivalents": "$45B", "decision_date": "2012-12-12", "intrinsic_value_per_share": "$118.402K",
+             "issuer": "berkshire_hathaway", "liquidity_reserve": "$20.22B", "price_per_share": "$131K",
+             "price_to_book": "1.16x", "reinvestment_needs_funded": True, "repurchase_amount": "$1.2B",
+             "repurchase_purpose": "return_value_to_continuing_owners", "shareholders_informed": False}
+
+
+def _unranked(facts: dict) -> dict:
+    """An item's facts without its rank, which the card's rank rules derive from the two yields a neighbour moves."""
+    return {k: v for k, v in facts.items() if k != "combined_rank_position"}
+
+
+_GREEN_UNRANKED = _unranked(_GREEN_7C90)
 #: MUNGER-QP-003-43a7e89caaf376b8 (review40 Munger item 9), 1995-06-30.
 _MUNGER_43A7 = {"competitive_advantage": "eroding", "incentives_aligned": True, "long_run_growth": "6%",
                 "management_integrity": "trustworthy", "market_value": "$4B", "owner_earnings": "$500M",
@@ -50,6 +62,22 @@ RULE_CASES = [
     (GREENBLATT, "net_debt_within_ten_years_of_ebit",
      {**_GREEN_UNRANKED, "sector": "communication", "ebit": "$690M", "market_cap": "$7B", "enterprise_value": "$18B",
       "net_fixed_assets": "$9B"}, False),
+    # SR1: a value of $118,402 at $131,000 and 1.16x (1.05x book, $112,931) on 12 December 2012, the day the limit
+    # rose to 120% of book (refused); the base's $150,000 (1.33x, kept); 1.2x book is $135,517 (kept at $135,600,
+    # refused at $135,400); under the 110% limit of 26 September 2011, 1.1x book (kept), not 1.05x (refused);
+    # after the limit gave way to judgement (17 July 2018) the rule is silent.
+    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit", _BRK_ED11, True),
+    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit", {**_BRK_ED11, "intrinsic_value_per_share": "$150K"}, False),
+    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit", {**_BRK_ED11, "intrinsic_value_per_share": "$135.6K"},
+     False),
+    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit", {**_BRK_ED11, "intrinsic_value_per_share": "$135.4K"},
+     True),
+    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit",
+     {**_BRK_ED11, "decision_date": "2011-12-15", "price_per_share": "$115K", "price_to_book": "1.2x",
+      "intrinsic_value_per_share": "$106K"}, False),
+    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit",
+     {**_BRK_ED11, "decision_date": "2011-12-15", "price_per_share": "$115K", "price_to_book": "1.2x",
+      "intrinsic_value_per_share": "$101K"}, True),
     # MU2: 6% growth on a 6% return with an eroding advantage (refused); 3% on it, the half (kept); a newspaper of
     # 1995 earning 20% on its capital and growing 5% as its advantage erodes (kept); a durable compounder growing
     # at its whole 6% return (kept: the rule reads eroding or absent advantages only).
