@@ -25,6 +25,11 @@ _DALIO_405E = {"bubble_signals": "2", "central_bank_stance": "neutral", "debt_gr
 _GREEN_7C90 = {"combined_rank_position": "1453", "ebit": "$795M", "enterprise_value": "$30B", "foreign_adr": True,
                "market_cap": "$20B", "net_fixed_assets": "$2B", "net_working_capital": "$500M",
                "planned_holding_months": "12", "portfolio_positions": "12", "sector": "consumer_staples"}
+#: IPB-GRE-MF-003-e90aa4cdd319c735 (review40 Greenblatt item 9), 2008-09-30.
+_GREEN_E90A = {"combined_rank_position": "2152", "ebit": "$1.5B", "enterprise_value": "$30B", "foreign_adr": False,
+               "market_cap": "$16.48B", "net_fixed_assets": "$2.485B", "net_working_capital": "$28.885B",
+               "planned_holding_months": "12", "portfolio_positions": "25", "sector": "consumer_staples"}
+
 #: BUFFETT-SR-003-ed11deb05118422d (review40 share repurchase item 12), 2012-12-12.
 _BRK_ED11 = {"cash_and_equivalents": "$45B", "decision_date": "2012-12-12", "intrinsic_value_per_share": "$118.402K",
              "issuer": "berkshire_hathaway", "liquidity_reserve": "$20.22B", "price_per_share": "$131K",
@@ -62,6 +67,15 @@ RULE_CASES = [
     (GREENBLATT, "net_debt_within_ten_years_of_ebit",
      {**_GREEN_UNRANKED, "sector": "communication", "ebit": "$690M", "market_cap": "$7B", "enterprise_value": "$18B",
       "net_fixed_assets": "$9B"}, False),
+    # GB2: $28.9B of staples working capital (refused); ADM's $10.834B of 30 June 2008 and the $20B edge (kept, rank
+    # left out: a moved return on capital moves it); a $28.9B in another sector is not this rule's.
+    (GREENBLATT, "staples_working_capital_within_twice_the_grain_merchants", _GREEN_E90A, True),
+    (GREENBLATT, "staples_working_capital_within_twice_the_grain_merchants",
+     {**_unranked(_GREEN_E90A), "net_working_capital": "$10.834B"}, False),
+    (GREENBLATT, "staples_working_capital_within_twice_the_grain_merchants",
+     {**_unranked(_GREEN_E90A), "net_working_capital": "$20B"}, False),
+    (GREENBLATT, "staples_working_capital_within_twice_the_grain_merchants",
+     {**_unranked(_GREEN_E90A), "net_working_capital": "$20.01B"}, True),
     # SR1: a value of $118,402 at $131,000 and 1.16x (1.05x book, $112,931) on 12 December 2012, the day the limit
     # rose to 120% of book (refused); the base's $150,000 (1.33x, kept); 1.2x book is $135,517 (kept at $135,600,
     # refused at $135,400); under the 110% limit of 26 September 2011, 1.1x book (kept), not 1.05x (refused);
