@@ -15,6 +15,7 @@ DALIO = "dalio_debt_supercycle_navigation"
 GREENBLATT = "greenblatt_magic_formula_screen"
 MUNGER = "munger_business_quality_price"
 REPURCHASE = "buffett_share_repurchase"
+MARKS = "marks_distressed_debt"
 
 #: DAL-DSC-007-405eaae7743ecff6 (review40 Dalio item 4), undated.
 _DALIO_405E = {"bubble_signals": "2", "central_bank_stance": "neutral", "debt_growth_gap": "-2%",
@@ -35,6 +36,11 @@ _BRK_ED11 = {"cash_and_equivalents": "$45B", "decision_date": "2012-12-12", "int
              "issuer": "berkshire_hathaway", "liquidity_reserve": "$20.22B", "price_per_share": "$131K",
              "price_to_book": "1.16x", "reinvestment_needs_funded": True, "repurchase_amount": "$1.2B",
              "repurchase_purpose": "return_value_to_continuing_owners", "shareholders_informed": False}
+
+#: IPB-MAR-DD-003-d7bb469faaad64bd (review40 Marks item 1), 2008-12-31.
+_MARKS_D7BB = {"class_face": "$1B", "legal_process_risk": "low", "purchase_price": "55%", "reorganization_value": "$1.3B",
+               "sector": "retail", "senior_claims": "$280M", "spread_to_treasuries": "22%", "stressed_value": "$820M",
+               "years_to_resolution": "0.25"}
 
 
 def _unranked(facts: dict) -> dict:
@@ -103,6 +109,17 @@ RULE_CASES = [
     (MUNGER, "an_eroding_advantage_reinvests_at_most_half",
      {**_MUNGER_43A7, "competitive_advantage": "durable", "return_on_capital": "12%", "long_run_growth": "12%",
       "market_value": "$10B"}, False),
+    # MA1: par in three months bought at 55% (327% a year simple, refused); the same at 85% (70% a year, kept); at
+    # 45% with par in a year (122%, refused) and at 50% (100%, the edge, kept); two years out the rule is silent.
+    (MARKS, "a_near_resolution_earns_at_most_double_a_year", _MARKS_D7BB, True),
+    (MARKS, "a_near_resolution_earns_at_most_double_a_year",
+     {**_MARKS_D7BB, "purchase_price": "85%", "spread_to_treasuries": "12%"}, False),
+    (MARKS, "a_near_resolution_earns_at_most_double_a_year", {**_MARKS_D7BB, "years_to_resolution": "1",
+                                                               "purchase_price": "45%"}, True),
+    (MARKS, "a_near_resolution_earns_at_most_double_a_year", {**_MARKS_D7BB, "years_to_resolution": "1",
+                                                               "purchase_price": "50%"}, False),
+    (MARKS, "a_near_resolution_earns_at_most_double_a_year", {**_MARKS_D7BB, "years_to_resolution": "2",
+                                                               "purchase_price": "45%"}, False),
 ]
 
 
