@@ -42,6 +42,11 @@ _MARKS_D7BB = {"class_face": "$1B", "legal_process_risk": "low", "purchase_price
                "sector": "retail", "senior_claims": "$280M", "spread_to_treasuries": "22%", "stressed_value": "$820M",
                "years_to_resolution": "0.25"}
 
+#: IPB-MAR-DD-003-d261f5c0f16e8885 (review40 Marks item 16), undated.
+_MARKS_D261 = {"class_face": "$15.23B", "legal_process_risk": "low", "purchase_price": "77%",
+               "reorganization_value": "$21.8B", "sector": "retail", "senior_claims": "$500M",
+               "spread_to_treasuries": "21.25%", "stressed_value": "$13.28B", "years_to_resolution": "2"}
+
 
 def _unranked(facts: dict) -> dict:
     """An item's facts without its rank, which the card's rank rules derive from the two yields a neighbour moves."""
@@ -120,6 +125,13 @@ RULE_CASES = [
                                                                "purchase_price": "50%"}, False),
     (MARKS, "a_near_resolution_earns_at_most_double_a_year", {**_MARKS_D7BB, "years_to_resolution": "2",
                                                                "purchase_price": "45%"}, False),
+    # MA3: a retailer with $15.73B of claims at and ahead of the class (refused); Ascena's $12.52B of liabilities
+    # (July 2020) as $11B of class and $1.52B ahead (kept); the edge, $15B (kept); the same claims in telecom (kept).
+    (MARKS, "retail_claims_within_the_largest_retail_reorganisations", _MARKS_D261, True),
+    (MARKS, "retail_claims_within_the_largest_retail_reorganisations",
+     {**_MARKS_D261, "class_face": "$11B", "senior_claims": "$1.52B"}, False),
+    (MARKS, "retail_claims_within_the_largest_retail_reorganisations", {**_MARKS_D261, "class_face": "$14.5B"}, False),
+    (MARKS, "retail_claims_within_the_largest_retail_reorganisations", {**_MARKS_D261, "sector": "telecom"}, False),
 ]
 
 
