@@ -47,6 +47,11 @@ _MARKS_D261 = {"class_face": "$15.23B", "legal_process_risk": "low", "purchase_p
                "reorganization_value": "$21.8B", "sector": "retail", "senior_claims": "$500M",
                "spread_to_treasuries": "21.25%", "stressed_value": "$13.28B", "years_to_resolution": "2"}
 
+#: IPB-MAR-DD-003-0e2b59c9e7fbf9aa (review40 Marks item 15), 2008-12-31.
+_MARKS_0E2B = {"class_face": "$1B", "legal_process_risk": "high", "purchase_price": "25%", "reorganization_value": "$1.3B",
+               "sector": "retail", "senior_claims": "$2.95B", "spread_to_treasuries": "22%", "stressed_value": "$700M",
+               "years_to_resolution": "1.75"}
+
 
 def _unranked(facts: dict) -> dict:
     """An item's facts without its rank, which the card's rank rules derive from the two yields a neighbour moves."""
@@ -132,6 +137,13 @@ RULE_CASES = [
      {**_MARKS_D261, "class_face": "$11B", "senior_claims": "$1.52B"}, False),
     (MARKS, "retail_claims_within_the_largest_retail_reorganisations", {**_MARKS_D261, "class_face": "$14.5B"}, False),
     (MARKS, "retail_claims_within_the_largest_retail_reorganisations", {**_MARKS_D261, "sector": "telecom"}, False),
+    # MA4: $2.95B ahead of a $1.3B value (2.27x) with the class at 25 cents (refused); at 15 cents and a 35% spread
+    # (kept: the near-zero rule's spread); $1.95B ahead (1.5x, kept at 25 cents); $1.96B (refused).
+    (MARKS, "a_class_far_out_of_the_money_trades_near_zero", _MARKS_0E2B, True),
+    (MARKS, "a_class_far_out_of_the_money_trades_near_zero",
+     {**_MARKS_0E2B, "purchase_price": "15%", "spread_to_treasuries": "35%"}, False),
+    (MARKS, "a_class_far_out_of_the_money_trades_near_zero", {**_MARKS_0E2B, "senior_claims": "$1.95B"}, False),
+    (MARKS, "a_class_far_out_of_the_money_trades_near_zero", {**_MARKS_0E2B, "senior_claims": "$1.96B"}, True),
 ]
 
 
