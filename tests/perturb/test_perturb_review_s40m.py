@@ -108,15 +108,16 @@ RULE_CASES = [
     (REPURCHASE, "berkshire_value_at_least_its_buyback_limit",
      {**_BRK_ED11, "decision_date": "2011-12-15", "price_per_share": "$115K", "price_to_book": "1.2x",
       "intrinsic_value_per_share": "$101K"}, True),
-    # MU2: 6% growth on a 6% return with an eroding advantage (refused); 3% on it, the half (kept); a newspaper of
-    # 1995 earning 20% on its capital and growing 5% as its advantage erodes (kept); a durable compounder growing
-    # at its whole 6% return (kept: the rule reads eroding or absent advantages only).
-    (MUNGER, "an_eroding_advantage_reinvests_at_most_half", _MUNGER_43A7, True),
-    (MUNGER, "an_eroding_advantage_reinvests_at_most_half", {**_MUNGER_43A7, "long_run_growth": "3.5%"}, True),
-    (MUNGER, "an_eroding_advantage_reinvests_at_most_half", {**_MUNGER_43A7, "long_run_growth": "3%"}, False),
-    (MUNGER, "an_eroding_advantage_reinvests_at_most_half",
+    # MU2: 6% growth on a 6% return with an eroding advantage (refused), 7% on 7% with none (refused); 5.5% on it, the
+    # reviewer's edge (kept); a 1995 newspaper earning 20% on its capital and growing 5% as its advantage erodes
+    # (kept); a durable compounder growing at its whole 12% return (kept: the rule reads eroding or absent only).
+    (MUNGER, "an_eroding_advantage_keeps_some_owner_earnings", _MUNGER_43A7, True),
+    (MUNGER, "an_eroding_advantage_keeps_some_owner_earnings",
+     {**_MUNGER_43A7, "competitive_advantage": "none", "return_on_capital": "7%", "long_run_growth": "7%"}, True),
+    (MUNGER, "an_eroding_advantage_keeps_some_owner_earnings", {**_MUNGER_43A7, "long_run_growth": "5.5%"}, False),
+    (MUNGER, "an_eroding_advantage_keeps_some_owner_earnings",
      {**_MUNGER_43A7, "return_on_capital": "20%", "long_run_growth": "5%"}, False),
-    (MUNGER, "an_eroding_advantage_reinvests_at_most_half",
+    (MUNGER, "an_eroding_advantage_keeps_some_owner_earnings",
      {**_MUNGER_43A7, "competitive_advantage": "durable", "return_on_capital": "12%", "long_run_growth": "12%",
       "market_value": "$10B"}, False),
     # MA1: par in three months bought at 55% (327% a year simple, refused); the same at 85% (70% a year, kept); at
