@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from ipb.scoring._text import Trigger
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring.parse import _act_words as _aw
+from ipb.scoring.parse._act_objects import gerund_acts, holding_object, progressive_acts
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._writer_acts import (
     _BARE_ACT, _BARE_VERBS, _POSITION_ACT, _RISK_ACT, _writer_acts, closing_paragraph_start, enters, opens_position, risk_outcome,
@@ -155,6 +156,8 @@ _TRIGGERS: list[Trigger] = [
 _PRED_TRIGGERS = [Trigger(w.split()[0].lower(), re.compile(rf"(?i)(?P<pred>{re.escape(w).replace(chr(92) + ' ', '[ ' + chr(9) + ']+')})\b"), 12)
                   for side in PREDICATES.values() for w in side]
 _SIDES = list(ACTS)
+#: Every act verb with its side (1 pass, 0 fail, "HOLD"): their "-ing" forms open a subjectless act (_act_objects.py).
+_ALL_VERBS: dict[str, object] = {w: side for side, words in ACTS.items() for w in words}
 
 
 #: Words that leave an act open: a possibility ("we could hold it") or one side of a choice ("lift the payout or hold
@@ -321,7 +324,7 @@ class _ActedMixin(_ParserState):
                 if not closing(u) or not m.group("verb").islower() or _open_choice(masked, self.units[u].start, m.start(), m.end()):
                     continue
                 obj = m.group("obj").rstrip(".'")
-                if obj not in _PRONOUNS:
+                if obj not in _PRONOUNS and holding_object(masked, m.start("obj")) is None:  # "keeping my shares" (_act_objects.py)
                     if names is None:
                         names = subject_names(masked, {w.lower() for n in ix.investor_of for w in n.split()})
                     if obj not in names:
@@ -369,6 +372,19 @@ class _ActedMixin(_ParserState):
             outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
             if outcome:
                 yield m.start(), m.end(), outcome, u, True
+        last = len(self.units) - 1
+        sentences = ((self.units[u].start, self.units[u].end) for u in range(first, last + 1))
+        for start, end, side in gerund_acts(masked, sentences, _ALL_VERBS):  # "Adding today.", "Passing on this one."
+            u = self._unit_at(start)
+            outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
+            if u >= 0 and outcome:
+                yield start, end, outcome, u, True
+        closing_start = self.units[first].start if first < len(self.units) else len(masked)
+        for start, end, side in progressive_acts(masked, closing_start, len(masked), _ALL_VERBS):  # "I'm keeping my shares"
+            u = self._unit_at(start)
+            outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
+            if u >= 0 and outcome and not _open_choice(masked, self.units[u].start, start, end):
+                yield start, end, outcome, u, True
         for m in self._closing_matches(_aw.PHRASES):  # "wir steigen ein", "nous passons notre tour", "继续观望", in the closing
             u = self._unit_at(m.start())
             kind, negated = _aw.phrase_reading(m.group())  # ("nous n'achetons pas": a form negated round the verb)
