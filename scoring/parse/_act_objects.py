@@ -11,6 +11,7 @@ Wild closings as often name the thing held instead, or drop the subject altogeth
   every act.
 * **the writer's act in progress** (:func:`progressive_acts`): "I'm keeping my shares", "we're adding", "I am not
   buying": the writer, a form of "be", then the act's "-ing" form (a "not" between is ``consider``'s negation);
+* **an irregular past act** (:data:`PAST_ACTS`): "That's why I haven't bought it yet", "so we sold the stake";
 * **a subjectless act opening its sentence** (:func:`gerund_acts`): "Adding today.", "Passing on this one.", "Buying a
   starter position here." -- the act verb's "-ing" form (:func:`gerund`) first in a short sentence (at most
   :data:`MAX_GERUND_WORDS` words) with no verb of its own after it. A gerund that is the subject of a clause
@@ -31,8 +32,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
-__all__ = ["HOLDINGS", "MAX_GERUND_WORDS", "gerund", "gerund_acts", "holding_object", "progressive_acts"]
+__all__ = ["HOLDINGS", "PAST_ACTS", "MAX_GERUND_WORDS", "gerund", "gerund_acts", "holding_object", "progressive_acts"]
 
+#: The irregular past forms of the ``acts`` verbs, by side (1 pass, 0 fail): "That's why I haven't bought it yet", "we
+#: sold the stake". Read in the closing with an object, as the present forms are; an act dated in the past ("bought it
+#: in 2019") is the holding's history and :mod:`._acted` drops it.
+PAST_ACTS: dict[object, tuple[str, ...]] = {1: ("bought",), 0: ("sold",)}
 #: Nouns for what an investor holds or buys: the object of an act that names no company.
 HOLDINGS = ("shares", "share", "stock", "stocks", "stake", "position", "notes", "note", "bonds", "bond", "units",
             "holding", "holdings", "name", "paper")

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from ipb.scoring._text import Trigger
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring.parse import _act_words as _aw
-from ipb.scoring.parse._act_objects import gerund_acts, holding_object, progressive_acts
+from ipb.scoring.parse._act_objects import PAST_ACTS, gerund_acts, holding_object, progressive_acts
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._writer_acts import (
     _BARE_ACT, _BARE_VERBS, _POSITION_ACT, _RISK_ACT, _writer_acts, closing_paragraph_start, enters, opens_position, risk_outcome,
@@ -60,6 +60,8 @@ def _alternation(words: tuple[str, ...]) -> str:
 
 
 _ACT_RE = {side: re.compile(rf"(?i)(?P<verb>{_alternation(words)})[ \t]+(?P<obj>[A-Za-z][\w&.'-]*)") for side, words in ACTS.items()}
+#: The irregular past forms of the act verbs ("I haven't bought it yet", "we sold the stake"), read as the acts are.
+_PAST_ACT_RE = {side: re.compile(rf"(?i)(?P<verb>{_alternation(words)})[ \t]+(?P<obj>[A-Za-z][\w&.'-]*)") for side, words in PAST_ACTS.items()}
 _PRED = {side: _alternation(words) for side, words in PREDICATES.items()}
 _PRED_ANY = _alternation(PREDICATES[1] + PREDICATES[0])
 
@@ -149,6 +151,7 @@ def subject_names(text: str, investors: set[str]) -> frozenset[str]:
 
 _TRIGGERS: list[Trigger] = [
     *(Trigger(w.split()[0].lower(), _ACT_RE[side], k) for k, (side, words) in enumerate(ACTS.items()) for w in words),
+    *(Trigger(w, _PAST_ACT_RE[side], list(ACTS).index(side)) for side, words in PAST_ACTS.items() for w in words),
     *(Trigger(w, _STATUS_LABEL, 10) for w in ("status", "state", "result", "outcome", "decision", "verdict", "ruling")),
     *(Trigger(w, _REPORTED, 11) for w in ("approved", "backed", "funded", "rejected", "vetoed", "turned", "excluded", "divested")),
     *(Trigger(w, _REPORTED_BASE, 13) for w in _BASES[1] + _BASES[0]),

@@ -45,6 +45,9 @@ SOROS_BODY = (
     # a subjectless act opening a short sentence
     (SOROS_BODY, "Adding today.", SOROS, "SIZE_UP"),
     (NETNET_BODY, "Passing on this one.", NETNET, "DECLINE"),
+    # the irregular past forms of buy and sell, negated or not
+    (NETNET_BODY, "That is why I haven't bought it yet; I would rather wait.", NETNET, "DECLINE"),
+    (LYNCH_BODY, "So we sold the stake this week.", LYNCH, "SELL"),
     # first person singular in Spanish and Italian, negated before the verb
     (NETNET_BODY, "El balance aguanta, pero quema caja. De momento no la compro.", NETNET, "DECLINE"),
     (NETNET_BODY, "Il bilancio regge ma brucia cassa. A questo prezzo non entro.", NETNET, "DECLINE"),
@@ -58,6 +61,7 @@ def test_a_wild_closing_act_is_the_final_verdict(body: str, closing: str, card: 
     (NETNET_BODY, "Passing on it now? I cannot tell yet.", NETNET),                     # a question
     (SOROS_BODY, "Adding to a loser is the one thing the process forbids, and this is no loser yet.", SOROS),  # a rule
     (NETNET_BODY, "I'd add the caveat that the data are old.", NETNET),  # the object is no holding
+    (LYNCH_BODY, "I first bought it in 2019 at half the price.", LYNCH),  # a dated act is the holding's history
 ])
 def test_a_near_miss_states_no_final_verdict(body: str, closing: str, card: str) -> None:
     assert final_of(body, closing, card) is None
