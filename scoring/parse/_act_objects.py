@@ -9,8 +9,10 @@ Wild closings as often name the thing held instead, or drop the subject altogeth
   shares", "the second-lien notes"), then a noun for what an investor holds (:data:`HOLDINGS`). Any act verb of the
   ``acts`` lists takes such an object; negation and conditions are :mod:`._final`'s ``consider``'s to apply, as for
   every act.
-* **the writer's act in progress** (:func:`progressive_acts`): "I'm keeping my shares", "we're adding", "I am not
-  buying": the writer, a form of "be", then the act's "-ing" form (a "not" between is ``consider``'s negation);
+* **the writer's act in progress on a holding** (:func:`progressive_acts`): "I'm keeping my shares", "we're adding
+  it": the writer, a form of "be", the act's "-ing" form (a "not" between is ``consider``'s negation), then an object
+  that is the company, "it"/"them" or a holding (an act in progress with another object or none is
+  :mod:`._decided`'s);
 * **an irregular past act** (:data:`PAST_ACTS`): "That's why I haven't bought it yet", "so we sold the stake";
 * **a subjectless act opening its sentence** (:func:`gerund_acts`): "Adding today.", "Passing on this one.", "Buying a
   starter position here." -- the act verb's "-ing" form (:func:`gerund`) first in a short sentence (at most
@@ -123,19 +125,20 @@ def _alternation(forms: Mapping[str, object]) -> str:
 _WRITER_BE = r"\b(?:i['’]m|i[ \t]+am|we['’]re|we[ \t]+are)[ \t]+(?:not[ \t]+)?(?:(?:still|now|just|simply|also|happily)[ \t]+)?"
 
 
-def progressive_acts(text: str, start: int, end: int, sides: Mapping[str, object]) -> Iterator[tuple[int, int, object]]:
-    """(start, end, side) for each act of ``sides`` (verb -> its side) in ``text[start:end]`` that the writer is doing:
-    "I'm keeping my shares", "we're adding", "I am not buying" (the span is the verb's; a "not" before it is left to the
-    caller's negation).
+def progressive_acts(text: str, start: int, end: int, sides: Mapping[str, object]) -> Iterator[tuple[int, int, object, int]]:
+    """(start, end, side, object start) for each act of ``sides`` (verb -> its side) in ``text[start:end]`` that the
+    writer is doing with an object after it: "I'm keeping my shares", "we're adding it", "I am not selling them" (the
+    span is the verb's; a "not" before it is left to the caller's negation, and whether the object is the company, a
+    holding or something else, "we're buying time", "I'm not adding salt", is the caller's to check).
 
-    >>> t = "Verdict: I'm keeping my shares. We are not buying more."
-    >>> [(t[s:e], side) for s, e, side in progressive_acts(t, 0, len(t), {"keep": "HOLD", "buy": 1})]
-    [('keeping', 'HOLD'), ('buying', 1)]
+    >>> t = "Verdict: I'm keeping my shares. We are not buying time."
+    >>> [(t[s:e], side, t[o:o + 2]) for s, e, side, o in progressive_acts(t, 0, len(t), {"keep": "HOLD", "buy": 1})]
+    [('keeping', 'HOLD', 'my'), ('buying', 1, 'ti')]
     """
     forms = _gerund_forms(sides)
     if not forms:
         return
-    pattern = re.compile(rf"(?i){_WRITER_BE}(?P<verb>{_alternation(forms)})\b")
+    pattern = re.compile(rf"(?i){_WRITER_BE}(?P<verb>{_alternation(forms)})[ \t]+(?P<obj>[A-Za-z])")
     for m in pattern.finditer(text, start, end):
         verb = re.sub(r"[ \t]+", " ", m.group("verb").lower())
-        yield m.start("verb"), m.end("verb"), forms[verb]
+        yield m.start("verb"), m.end("verb"), forms[verb], m.start("obj")

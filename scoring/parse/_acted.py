@@ -303,6 +303,17 @@ class _ActedMixin(_ParserState):
                 if found >= _MAX_CLOSING_MATCHES:
                     return
 
+    def _act_object(self, obj: str, at: int) -> bool:
+        """Whether an act's object (its first word ``obj``, at ``at``) is the subject of the answer: "it"/"them", a name
+        the answer repeats (:func:`subject_names`) or a holding ("my shares", "the second-lien notes": _act_objects.py)."""
+        if obj in _PRONOUNS or holding_object(self.masked, at) is not None:
+            return True
+        names: frozenset[str] | None = getattr(self, "_act_names", None)
+        if names is None:
+            names = subject_names(self.masked, {w.lower() for n in self.ix.investor_of for w in n.split()})
+            setattr(self, "_act_names", names)  # (read once per parse: the answer's names do not change)
+        return obj in names
+
     def _acted_decisions(self) -> Iterator[tuple[int, int, str, int, bool]]:
         """(start, end, outcome, sentence, stated) for every final verdict stated in the writer's own wording, less
         those dated in the past ("the board approved a buyback in 2019": the holding's history, as in :mod:`._decided`)."""
@@ -318,7 +329,6 @@ class _ActedMixin(_ParserState):
         def closing(u: int) -> bool:
             return u >= first or self.units[u].final
 
-        names: frozenset[str] | None = None
         for key, m in self._scan(_TRIGGERS):
             u = self._unit_at(m.start())
             if u < 0:
@@ -326,12 +336,8 @@ class _ActedMixin(_ParserState):
             if key < len(_SIDES):  # an act on the subject, in the closing
                 if not closing(u) or not m.group("verb").islower() or _open_choice(masked, self.units[u].start, m.start(), m.end()):
                     continue
-                obj = m.group("obj").rstrip(".'")
-                if obj not in _PRONOUNS and holding_object(masked, m.start("obj")) is None:  # "keeping my shares" (_act_objects.py)
-                    if names is None:
-                        names = subject_names(masked, {w.lower() for n in ix.investor_of for w in n.split()})
-                    if obj not in names:
-                        continue
+                if not self._act_object(m.group("obj").rstrip(".'"), m.start("obj")):
+                    continue
                 side = _SIDES[key]
                 outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
                 if outcome:
@@ -383,8 +389,11 @@ class _ActedMixin(_ParserState):
             if u >= 0 and outcome:
                 yield start, end, outcome, u, True
         closing_start = self.units[first].start if first < len(self.units) else len(masked)
-        for start, end, side in progressive_acts(masked, closing_start, len(masked), _ALL_VERBS):  # "I'm keeping my shares"
+        for start, end, side, at in progressive_acts(masked, closing_start, len(masked), _ALL_VERBS):  # "I'm keeping my shares"
             u = self._unit_at(start)
+            obj = re.match(r"[A-Za-z][\w&.'-]*", masked[at:])
+            if obj is None or not self._act_object(obj.group().rstrip(".'"), at):
+                continue
             outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
             if u >= 0 and outcome and not _open_choice(masked, self.units[u].start, start, end):
                 yield start, end, outcome, u, True

@@ -40,7 +40,7 @@ SOROS_BODY = (
     (LYNCH_BODY, "Time to sell the shares and bank the gain.", LYNCH, "SELL"),
     (NETNET_BODY, "So I did not buy a single note of it, and I will not.", NETNET, "DECLINE"),
     # the writer's act in progress, affirmed and negated
-    (SOROS_BODY, "So we're adding, from 2% to 8% of the fund.", SOROS, "SIZE_UP"),
+    (SOROS_BODY, "So we're adding it, from 2% to 8% of the fund.", SOROS, "SIZE_UP"),
     (NETNET_BODY, "I am not buying at this price.", NETNET, "DECLINE"),
     # a subjectless act opening a short sentence
     (SOROS_BODY, "Adding today.", SOROS, "SIZE_UP"),
@@ -61,6 +61,7 @@ def test_a_wild_closing_act_is_the_final_verdict(body: str, closing: str, card: 
     (NETNET_BODY, "Passing on it now? I cannot tell yet.", NETNET),                     # a question
     (SOROS_BODY, "Adding to a loser is the one thing the process forbids, and this is no loser yet.", SOROS),  # a rule
     (NETNET_BODY, "I'd add the caveat that the data are old.", NETNET),  # the object is no holding
+    (SOROS_BODY, "We're adding colour to the thesis in next week's note.", SOROS),  # an act in progress on no holding
     (LYNCH_BODY, "I first bought it in 2019 at half the price.", LYNCH),  # a dated act is the holding's history
 ])
 def test_a_near_miss_states_no_final_verdict(body: str, closing: str, card: str) -> None:
@@ -101,4 +102,5 @@ def test_gerund_and_progressive_spans() -> None:
     t = "Adding today. We are not selling the stake."
     sentences = iter([(0, 13), (14, len(t))])
     assert [(t[s:e], side) for s, e, side in gerund_acts(t, sentences, {"add": 1, "sell": 0})] == [("Adding", 1)]
-    assert [(t[s:e], side) for s, e, side in progressive_acts(t, 0, len(t), {"add": 1, "sell": 0})] == [("selling", 0)]
+    assert [(t[s:e], side, t[o:]) for s, e, side, o in progressive_acts(t, 0, len(t), {"add": 1, "sell": 0})] == [
+        ("selling", 0, "the stake.")]
