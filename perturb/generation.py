@@ -96,6 +96,7 @@ from ipb.perturb.operators import Step, get_operator
 from ipb.perturb.recipes import DEFAULT_OPERATORS, Recipe, default_recipes, parse_mix, parse_recipes
 from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
                               raw_point, stuck_card_notes)
+from ipb.perturb.targeted import UNREACHED
 
 __all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
            "Generation", "GenerationRun", "RecipeReport", "Diversity", "generate", "write_items", "possible_outcomes"]
@@ -625,6 +626,8 @@ class GenerationRun:
                     rep.rejected += 1
                 elif cand.error.startswith(MIN_CHANGED_PREFIX):
                     rep.too_close += 1
+                elif cand.error.startswith(UNREACHED):
+                    rep.unreached += 1
             elif cand.key is not None:
                 rep.duplicates += 1
             misses[r] += 1

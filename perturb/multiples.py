@@ -89,8 +89,8 @@ class MultipleBound:
         """Why ``value`` (the multiple, read as ``label``) could not be stated in ``year``, or None."""
         most, least = self.bound(year), self.floor(year)
         if most is not None and value > most:
-            return (f"{label} {value.normalize():f}x (above the highest {self.what} of its era about {year}, "
-                    f"{most.normalize():f}x)")
+            return (f"{label} {value.quantize(Decimal('0.01')).normalize():f}x (above the highest {self.what} of its "
+                    f"era about {year}, {most.normalize():f}x)")
         if least is not None and value < least:
             return (f"{label} {value.quantize(Decimal('0.01')).normalize():f}x (below the lowest {self.what} of its "
                     f"era about {year}, {least.normalize():f}x)")

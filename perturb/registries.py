@@ -204,6 +204,8 @@ class MoneyFigure:
     #: company stating this figure above a third of its year's bound is valued (every market size it states) at
     #: least the multiple times the figure. Empty: not checked.
     priced: tuple[tuple[int, Decimal], ...] = ()
+    #: BA5: category inputs and the values this bound is for (``when``), beside the figure without one.
+    when: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def bound(self, year: int) -> Decimal:
         """The largest value of this figure a scenario dated in ``year`` may state (:func:`_bound_at`)."""
@@ -362,7 +364,7 @@ class RegimeRegistry:
             found: MoneyFigure | str | None = None
             if spec.type == "money":
                 found = "market" if self.is_market_size(spec) else next(
-                    (f for f in self.figures if f.matches(spec)), None)
+                    (f for f in self.figures if not f.when and f.matches(spec)), None)
             self._bound_memo[key] = found
             return found
 
@@ -437,6 +439,11 @@ class RegimeRegistry:
                 if why is not None:
                     found.append(why)
             if isinstance(value, Decimal) and spec.type == "money":
+                for kind in self.figures:  # BA5: a business model's own record (subscription software by year)
+                    if kind.when and all(facts.get(n) in vs for n, vs in kind.when) and kind.matches(spec) and \
+                            value > kind.bound(year):
+                        found.append(f"{name} {_money(value)} (above the largest {kind.what} about {year}, "
+                                     f"{_money(kind.bound(year))})")
                 figure = self._bounded(spec)
                 if figure is None:
                     continue
@@ -751,8 +758,9 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
     for i, raw in enumerate(sizes.get("figures") or ()):
         table = _bound_table(raw["largest"], ("sizes", "figures", i, "largest"), f"a company's {raw['what']}", errors)
         priced = _priced_table(raw.get("priced") or (), ("sizes", "figures", i, "priced"), errors)
+        when, _ = read_conditions(raw, lambda message, at: errors.add(message, ("sizes", "figures", i, *at), "regime"))
         figures.append(MoneyFigure(raw["id"], raw["what"], tuple(raw["inputs"]), tuple(raw["phrases"]), table,
-                                   priced))
+                                   priced, when))
     multiples = []
     for i, raw in enumerate(data.get("multiples") or ()):
         most = _year_table(raw.get("most") or (), ("multiples", i, "most"), errors, lambda text, at: Decimal(str(text)),

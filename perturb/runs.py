@@ -43,6 +43,9 @@ class RecipeReport:
     duplicates: int = 0
     #: Candidates that changed fewer facts than ``--min-changed``.
     too_close: int = 0
+    #: ``isolate`` attempts dropped because every gate they could isolate is one the card's run never reaches
+    #: (an earlier gate stops the chain, so the gold would show it N/A; s40user defect 3).
+    unreached: int = 0
     #: Items written whose operator moved inputs tied by an L8 deck rule together (``details.tied``).
     tied: int = 0
     #: Items written without the dated base's date: a fact that describes the day moved, or a figure the date
@@ -59,7 +62,8 @@ class RecipeReport:
                 "distinct": self.distinct, "exhausted": self.exhausted,
                 "errors": dict(self.errors.most_common(3)), "constraint_rejections": self.rejected,
                 "rejection_rate": round(self.rejection_rate, 4), "duplicates": self.duplicates,
-                "too_close": self.too_close, "tied_moves": self.tied, "undated": self.undated}
+                "too_close": self.too_close, "unreached": self.unreached, "tied_moves": self.tied,
+                "undated": self.undated}
 
 
 @dataclass
@@ -156,6 +160,8 @@ class Generation:
                 line += f"; {r.duplicates} duplicate(s) dropped"
             if r.too_close:
                 line += f"; {r.too_close} too close to the base"
+            if r.unreached:
+                line += f"; {r.unreached} dropped: the isolated gate not reached (an earlier gate stops the chain)"
             if r.tied:
                 line += f"; {r.tied} moved inputs tied by a deck rule together"
             if r.undated:

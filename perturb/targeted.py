@@ -14,6 +14,8 @@ from functools import lru_cache
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Sequence
 
+from ipb.engine.execute import execute
+from ipb.engine.logic import Verdict
 from ipb.errors import PerturbError, did_you_mean
 from ipb.perturb.deck_moves import deck_tied, follow
 from ipb.perturb.frame import ConstantLine, Frame, PScenario, cached_text, ordered_inputs
@@ -21,7 +23,7 @@ from ipb.perturb.values import Grid, literal
 
 from ipb.perturb.operators import Step, _draw, _not_applicable, _spec_list, metric_inputs, operator
 
-__all__ = ["Flip", "find_flip", "verdict_flip", "gate_isolation"]
+__all__ = ["Flip", "find_flip", "verdict_flip", "gate_isolation", "UNREACHED"]
 
 
 # --------------------------------------------------------------------------- verdict flip
@@ -620,6 +622,9 @@ def _literal_of(frame: Frame) -> Callable[[str, Any], Any]:
 
 #: At most this many values of one numeric input are tried when isolating a gate.
 ISOLATE_SAMPLES = 24
+#: The error of an isolate attempt whose isolated gate(s) the card's own run never reaches (an earlier gate stops
+#: the chain first, so the gold shows the gate N/A); the run summary counts these (``RecipeReport.unreached``).
+UNREACHED = "isolated gate not reached: "
 
 
 def _check_isolate(frame: Frame) -> None:
@@ -637,6 +642,15 @@ def _isolation_inputs(frame: Frame, gate_key: str) -> list[str]:
             if gate_key in gates and name not in frame.derived
             and (name in frame.grids or frame.inputs[name].type in ("bool", "category")))
     return list(held)
+
+
+def _reached(frame: Frame, facts: Mapping[str, Any], target: str) -> bool:
+    """True when the card's own run on ``facts`` (derived inputs computed, not diagnostic mode) reaches gate
+    ``target`` (``card_id/gate_id``): the item's gold then gives the gate a verdict, not N/A."""
+    card_id, gate_id = target.split("/", 1)
+    index = frame.card_ids.index(card_id)
+    trace = execute(frame.cards[index], frame.facts_for(index, frame.complete(facts)))
+    return any(r.gate.id == gate_id and r.verdict is not Verdict.NOT_REACHED for r in trace.gates)
 
 
 def _resolve_gate(frame: Frame, arg: str) -> str:
@@ -684,11 +698,20 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
     change is made from an anchor (one or two other ranged inputs redrawn,
     as for ``flip``; ``details["anchor"]``), so one base yields many items.
 
+    The isolated gate is always one the card's own run reaches on the new
+    facts, so the item's gold shows its verdict (``verdict_after``), never
+    N/A: a target that an earlier gate's REJECT (or stopping INCONCLUSIVE)
+    cuts off is passed over for the next one (s40user defect 3: 20 of 90
+    isolate items of a five-gate chain showed the gate N/A). Whether a gate is
+    reached depends only on the gates before it, which the change leaves as
+    they were, so the next attempt (a new anchor) may reach it.
+
     Raises
     ------
     PerturbError
         ``not-applicable``, ``operator-arg`` (unknown gate), ``no-candidate``
-        (no single-input change isolates the gate).
+        (no single-input change isolates the gate, or every gate a change
+        isolates is not reached: the message then starts with ``UNREACHED``).
     """
     _check_isolate(frame)
     keys = frame.gate_keys()
@@ -707,6 +730,7 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
     # profiles of the changes tried, by (input, value): the targets share them (the values drawn are the same)
     seen: dict[tuple[str, type, Any], tuple[str, ...]] = {}
     lines: dict[str, Callable[[Sequence[Any]], list[tuple[str, ...]]]] = {}
+    unreached: list[str] = []
     for target in targets:
         index = keys.index(target)
         hits: list[tuple[str, Any, str]] = []
@@ -729,6 +753,10 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
             name, value, verdict = rng.choice(hits)
             facts = {**scenario.facts, name: value}
             card_id, gate_id = target.split("/", 1)
+            if not _reached(frame, facts, target):
+                # an earlier gate stops the chain: the gold would show this gate N/A (s40user defect 3)
+                unreached.append(target)
+                continue
             old = scenario.facts.get(name)
             details = {"card": card_id, "gate": gate_id, "input": name,
                        "from": literal(frame.inputs[name], old) if old is not None else None,
@@ -736,7 +764,10 @@ def gate_isolation(frame: Frame, scenario: PScenario, rng: random.Random, arg: s
                        "verdict_before": base_profile[index], "verdict_after": verdict,
                        "anchor": {n: literal(frame.inputs[n], scenario.facts[n]) for n in anchor}}
             return Step("isolate", scenario.with_facts(facts), details)
-        if arg is not None:
+        if arg is not None and not unreached:
             raise PerturbError(f"no single-input change makes gate {target} the only gate to change verdict",
                                rule="no-candidate", name=target)
+    if unreached:
+        raise PerturbError(f"{UNREACHED}an earlier gate stops the chain before {', '.join(sorted(unreached))}",
+                           rule="no-candidate", name=unreached[0])
     raise PerturbError("no single-input change isolates any gate", rule="no-candidate")

@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from ipb.scoring._text import Trigger
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring.parse import _act_words as _aw
+from ipb.scoring.parse._act_objects import PAST_ACTS, gerund_acts, holding_object, progressive_acts
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._writer_acts import (
     _BARE_ACT, _BARE_VERBS, _POSITION_ACT, _RISK_ACT, _writer_acts, closing_paragraph_start, enters, opens_position, risk_outcome,
@@ -59,6 +60,8 @@ def _alternation(words: tuple[str, ...]) -> str:
 
 
 _ACT_RE = {side: re.compile(rf"(?i)(?P<verb>{_alternation(words)})[ \t]+(?P<obj>[A-Za-z][\w&.'-]*)") for side, words in ACTS.items()}
+#: The irregular past forms of the act verbs ("I haven't bought it yet", "we sold the stake"), read as the acts are.
+_PAST_ACT_RE = {side: re.compile(rf"(?i)(?P<verb>{_alternation(words)})[ \t]+(?P<obj>[A-Za-z][\w&.'-]*)") for side, words in PAST_ACTS.items()}
 _PRED = {side: _alternation(words) for side, words in PREDICATES.items()}
 _PRED_ANY = _alternation(PREDICATES[1] + PREDICATES[0])
 
@@ -148,6 +151,7 @@ def subject_names(text: str, investors: set[str]) -> frozenset[str]:
 
 _TRIGGERS: list[Trigger] = [
     *(Trigger(w.split()[0].lower(), _ACT_RE[side], k) for k, (side, words) in enumerate(ACTS.items()) for w in words),
+    *(Trigger(w, _PAST_ACT_RE[side], list(ACTS).index(side)) for side, words in PAST_ACTS.items() for w in words),
     *(Trigger(w, _STATUS_LABEL, 10) for w in ("status", "state", "result", "outcome", "decision", "verdict", "ruling")),
     *(Trigger(w, _REPORTED, 11) for w in ("approved", "backed", "funded", "rejected", "vetoed", "turned", "excluded", "divested")),
     *(Trigger(w, _REPORTED_BASE, 13) for w in _BASES[1] + _BASES[0]),
@@ -155,6 +159,8 @@ _TRIGGERS: list[Trigger] = [
 _PRED_TRIGGERS = [Trigger(w.split()[0].lower(), re.compile(rf"(?i)(?P<pred>{re.escape(w).replace(chr(92) + ' ', '[ ' + chr(9) + ']+')})\b"), 12)
                   for side in PREDICATES.values() for w in side]
 _SIDES = list(ACTS)
+#: Every act verb with its side (1 pass, 0 fail, "HOLD"): their "-ing" forms open a subjectless act (_act_objects.py).
+_ALL_VERBS: dict[str, object] = {w: side for side, words in ACTS.items() for w in words}
 
 
 #: Words that leave an act open: a possibility ("we could hold it") or one side of a choice ("lift the payout or hold
@@ -297,6 +303,17 @@ class _ActedMixin(_ParserState):
                 if found >= _MAX_CLOSING_MATCHES:
                     return
 
+    def _act_object(self, obj: str, at: int) -> bool:
+        """Whether an act's object (its first word ``obj``, at ``at``) is the subject of the answer: "it"/"them", a name
+        the answer repeats (:func:`subject_names`) or a holding ("my shares", "the second-lien notes": _act_objects.py)."""
+        if obj in _PRONOUNS or holding_object(self.masked, at) is not None:
+            return True
+        names: frozenset[str] | None = getattr(self, "_act_names", None)
+        if names is None:
+            names = subject_names(self.masked, {w.lower() for n in self.ix.investor_of for w in n.split()})
+            setattr(self, "_act_names", names)  # (read once per parse: the answer's names do not change)
+        return obj in names
+
     def _acted_decisions(self) -> Iterator[tuple[int, int, str, int, bool]]:
         """(start, end, outcome, sentence, stated) for every final verdict stated in the writer's own wording, less
         those dated in the past ("the board approved a buyback in 2019": the holding's history, as in :mod:`._decided`)."""
@@ -312,7 +329,6 @@ class _ActedMixin(_ParserState):
         def closing(u: int) -> bool:
             return u >= first or self.units[u].final
 
-        names: frozenset[str] | None = None
         for key, m in self._scan(_TRIGGERS):
             u = self._unit_at(m.start())
             if u < 0:
@@ -320,12 +336,8 @@ class _ActedMixin(_ParserState):
             if key < len(_SIDES):  # an act on the subject, in the closing
                 if not closing(u) or not m.group("verb").islower() or _open_choice(masked, self.units[u].start, m.start(), m.end()):
                     continue
-                obj = m.group("obj").rstrip(".'")
-                if obj not in _PRONOUNS:
-                    if names is None:
-                        names = subject_names(masked, {w.lower() for n in ix.investor_of for w in n.split()})
-                    if obj not in names:
-                        continue
+                if not self._act_object(m.group("obj").rstrip(".'"), m.start("obj")):
+                    continue
                 side = _SIDES[key]
                 outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
                 if outcome:
@@ -369,6 +381,22 @@ class _ActedMixin(_ParserState):
             outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
             if outcome:
                 yield m.start(), m.end(), outcome, u, True
+        last = len(self.units) - 1
+        sentences = ((self.units[u].start, self.units[u].end) for u in range(first, last + 1))
+        for start, end, side in gerund_acts(masked, sentences, _ALL_VERBS):  # "Adding today.", "Passing on this one."
+            u = self._unit_at(start)
+            outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
+            if u >= 0 and outcome:
+                yield start, end, outcome, u, True
+        closing_start = self.units[first].start if first < len(self.units) else len(masked)
+        for start, end, side, at in progressive_acts(masked, closing_start, len(masked), _ALL_VERBS):  # "I'm keeping my shares"
+            u = self._unit_at(start)
+            obj = re.match(r"[A-Za-z][\w&.'-]*", masked[at:])
+            if obj is None or not self._act_object(obj.group().rstrip(".'"), at):
+                continue
+            outcome = ix.outcome_of.get("HOLD") if side == "HOLD" else ix.pass_outcome if side == 1 else ix.fail_outcome
+            if u >= 0 and outcome and not _open_choice(masked, self.units[u].start, start, end):
+                yield start, end, outcome, u, True
         for m in self._closing_matches(_aw.PHRASES):  # "wir steigen ein", "nous passons notre tour", "继续观望", in the closing
             u = self._unit_at(m.start())
             kind, negated = _aw.phrase_reading(m.group())  # ("nous n'achetons pas": a form negated round the verb)

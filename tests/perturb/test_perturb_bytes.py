@@ -293,6 +293,16 @@ identical but for the card blocks. marks-defaults is unchanged.
 Both together (merged on s40int): against s40buff's pins, buffett-bench-recipes keeps
 237 of 240 ids and l8-three-investors 89 of 90; the few others are items the lower
 s40util floor lets through or refuses differently (same recipes, mix unchanged).
+
+Changed deliberately (issue 18, branch s40items, review39 BA6): regimes.yaml's
+dotcom_bust_2002 no longer carries the label "recession" (NBER: March-November 2001), so
+the Buffett checklist's macro_regime reads "expansion" on 9 October 2002.
+buffett-bench-recipes dropped its one 2002 temporal item (IPB-P-011-a816d18191160bee,
+"recession", DECLINE): displaced with "expansion" it states the base's facts and only the
+date moves, which is never written; one more flip (IPB-P-011-a889a05b2602f129, INVEST)
+takes its place (temporal 4 -> 3, flip 78 -> 79; DECLINE/INVEST/INCONCLUSIVE 161/76/3 ->
+160/77/3); the other 239 ids are kept and byte-identical (the lines after the dropped one
+move up). l8-three-investors and marks-defaults are unchanged.
 """
 
 from __future__ import annotations
@@ -310,7 +320,7 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "10afc8edc009d0533e54f63ecf32b3891e4d953bd385e6d324ced6099cd67f9d"),
+                              "e308fcadf3448bad1deb7bc4344af7b09620687ff02220967f3172416735f033"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",

@@ -98,26 +98,28 @@ def test_items_follow_the_schema_and_carry_their_manifest():
 def test_shortfall_is_an_error_not_a_short_file(tmp_path):
     with pytest.raises(PerturbError) as err:
         generate(job("temporal"), 50)
-    # five regimes from 1999 on; one (2017) sets the base's own facts and only moves the date: not an item
-    assert err.value.rule == "shortfall" and "temporal: 4 distinct (exhausted)" in err.value.message
+    # five regimes from 1999 on; two (2002 and 2017, both NBER expansions) set the base's own facts and only move
+    # the date: not items
+    assert err.value.rule == "shortfall" and "temporal: 3 distinct (exhausted)" in err.value.message
     out = tmp_path / "items.jsonl"
     out.write_text("keep me\n")
     result = invoke("perturb", "-c", BUFFETT, "-b", BUFFETT_BASE, "--n", 50, "--ops", "temporal", "--out", out)
-    assert result.exit_code == 1 and "only 4 distinct items" in result.output
+    assert result.exit_code == 1 and "only 3 distinct items" in result.output
     assert out.read_text() == "keep me\n", "a failed run leaves the old file as it was"
     assert [p.name for p in tmp_path.iterdir()] == ["items.jsonl"], "no temporary file is left behind"
     result = invoke("perturb", "-c", BUFFETT, "-b", BUFFETT_BASE, "--n", 50, "--ops", "temporal", "--allow-short",
                     "--out", out)
     assert result.exit_code == 0 and "SHORTFALL" in result.output
-    assert len(out.read_text().splitlines()) == 4
+    assert len(out.read_text().splitlines()) == 3
 
 
 def test_an_exhausted_recipe_hands_its_share_to_the_others():
     # temporal has 5 regimes for this base: those inside Buffett's vintage from 1999 on, when subscription
-    # software exists, less 2017, which sets the base's own facts (flip no longer runs out: it searches from anchors)
+    # software exists, less 2002 and 2017 (NBER expansions), which set the base's own facts (flip no longer runs
+    # out: it searches from anchors)
     result = generate(job("temporal,metric"), 30)
     temporal, metric = result.recipes
-    assert (temporal.items, metric.items) == (4, 26) and temporal.exhausted
+    assert (temporal.items, metric.items) == (3, 27) and temporal.exhausted
     assert "made up by the other recipes" in result.summary()
 
 
@@ -178,7 +180,7 @@ def test_balance_evens_out_the_verdicts():
 
 
 def test_temporal_stays_inside_the_vintage_unless_an_fm6_probe(tmp_path):
-    normal = [json.loads(x) for x in generate(job("temporal"), 4).lines]
+    normal = [json.loads(x) for x in generate(job("temporal"), 3).lines]  # 2009, 2020, 2022: all it has
     assert all(int(i["scenario"]["as_of"][:4]) >= 1977 and not i["manifest"]["fm6_probe"] for i in normal)
     # the probes need a business that existed before 1977 (subscription software dates from 1999)
     railroad = tmp_path / "railroad.yaml"

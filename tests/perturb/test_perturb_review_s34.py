@@ -134,7 +134,8 @@ CASES = [
     (MARKS, "price_within_reach_of_recovery", {**_CLASS, "reorganization_value": "$1B", "purchase_price": "76%"}, True),
     (MARKS, "price_within_reach_of_recovery", {**_CLASS, "reorganization_value": "$1B", "purchase_price": "75%"},
      False),
-    (MARKS, "price_within_reach_of_recovery",
+    # s40rfixM: $5.05B ahead of a $1.95B value (2.6x) also breaks a_class_far_out_of_the_money_trades_near_zero
+    (MARKS, ("price_within_reach_of_recovery", "a_class_far_out_of_the_money_trades_near_zero"),
      {"class_face": "$800M", "senior_claims": "$5.05B", "reorganization_value": "$1.95B", "purchase_price": "50%"}, True),
     # review #97: 6% of face at an 18% spread; 30% kept (s39rules: 18% is also under a fifth of the 94-point discount)
     (MARKS, ("a_price_near_zero_has_a_wide_spread", "spread_at_least_a_fifth_of_the_discount"),

@@ -64,6 +64,7 @@ _BRK_C93 = {"cash_and_equivalents": "$37.3B", "decision_date": "2012-12-12", "in
             "price_to_book": "1.16x", "reinvestment_needs_funded": True, "repurchase_amount": "$8.41B",
             "repurchase_purpose": "return_value_to_continuing_owners", "shareholders_informed": True}
 # review39 LYNCH #17 (1983-06-30): 25% growth, 1.5% yield at 40x (payout 60%)
+_S40_LY3 = "a_heavily_indebted_company_is_not_priced_as_a_glamour_grower"  # s40rfixL, review40 LY3
 _LYNCH_E50 = {"cyclical_industry": False, "debt_share": "80%", "distressed": False, "dividend_yield": "1.5%",
               "earnings_growth": "25%", "expansion_room": True, "hidden_asset_value": "$0", "market_cap": "$1.5B",
               "pe_ratio": "40x", "sector": "technology"}
@@ -130,13 +131,17 @@ CASES = [
      {"issuer": "other_company", "decision_date": "2012-12-12", "liquidity_reserve": "$28.9B"}, False),
     # L6: IPB-LYN-SC-003-e50afa207b52e5e8 refused; Philip Morris-like (20% growth, 4.5% at 10x: 45%) kept; the item at
     # 1.25% (exactly half) kept, 1.3% (52%) refused; growth of 19% with the item's 60% kept (a stalwart's payout)
-    (LYNCH, "a_fast_grower_pays_out_at_most_half", _LYNCH_E50, True),
+    # s40rfixL: the item's debt is 80% of its capital at 40x, not battered, which review40 counted as its own kind (LY3)
+    # and a_heavily_indebted_company_is_not_priced_as_a_glamour_grower now refuses as well: the refused cases name
+    # both rules (card order), and the neighbours this rule keeps are refused by that rule alone (the payout rule is
+    # still asserted not to fire on them).
+    (LYNCH, ("a_fast_grower_pays_out_at_most_half", _S40_LY3), _LYNCH_E50, True),
     (LYNCH, "a_fast_grower_pays_out_at_most_half",
      {**_LYNCH_E50, "sector": "consumer", "earnings_growth": "20%", "dividend_yield": "4.5%", "pe_ratio": "10x",
       "debt_share": "30%", "market_cap": "$15B"}, False),
-    (LYNCH, "a_fast_grower_pays_out_at_most_half", {**_LYNCH_E50, "dividend_yield": "1.25%"}, False),
-    (LYNCH, "a_fast_grower_pays_out_at_most_half", {**_LYNCH_E50, "dividend_yield": "1.3%"}, True),
-    (LYNCH, "a_fast_grower_pays_out_at_most_half", {**_LYNCH_E50, "earnings_growth": "19%"}, False),
+    (LYNCH, _S40_LY3, {**_LYNCH_E50, "dividend_yield": "1.25%"}, True),
+    (LYNCH, ("a_fast_grower_pays_out_at_most_half", _S40_LY3), {**_LYNCH_E50, "dividend_yield": "1.3%"}, True),
+    (LYNCH, _S40_LY3, {**_LYNCH_E50, "earnings_growth": "19%"}, True),
     # DA3: DAL-DSC-007-6dd75c6b4f96725a refused; one signal (leveraged buying) kept; a 7.5-point gap kept, 8 refused;
     # a slump like Greece's of 2010 (nominal income -2.5%, debt ten points ahead, no bubble, 60% of the debt in a
     # currency it cannot print; the ten-year yield held inside the card's slope range) kept

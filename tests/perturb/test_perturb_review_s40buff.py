@@ -205,3 +205,34 @@ def test_review_run_has_none_of_the_dated_kind(name, applies, holds, least):
             seen += 1
             assert holds(f), (name, item["id"])
     assert seen >= least, (name, seen)
+
+
+# --------------------------------------------------------------------------- BA6: the 2002 regime's label
+
+@pytest.mark.parametrize("regime, label", [
+    ("dotcom_bust_2002", "expansion"),  # IPB-P-011-A-9842ddde70555c9d read "recession" on 9 October 2002
+    ("credit_crisis_2009", "credit_crisis"),  # neighbours keep theirs
+    ("pandemic_2020", "pandemic_shock"),
+    ("inflation_2022", "high_inflation"),
+])
+def test_regime_sets_the_nber_phase_of_its_day(regime, label):
+    from ipb.perturb.operators import _regime_effect
+
+    frame = build_frame([compiled_card(BUFFETT)])
+    set_facts, _, _ = _regime_effect(frame, bundled_regimes().get(regime))
+    assert set_facts["macro_regime"] == label
+
+
+def test_no_card_reads_a_recession_on_9_october_2002():
+    """NBER dates the recession March-November 2001: no bundled card's regime input reads "recession" there."""
+    from ipb.engine.registry import bundled_card_paths
+    from ipb.perturb.operators import _regime_effect
+
+    regime = bundled_regimes().get("dotcom_bust_2002")
+    read = 0
+    for path in bundled_card_paths():
+        frame = build_frame([compiled_card(path.stem)])
+        set_facts, _, _ = _regime_effect(frame, regime)
+        read += any(n in bundled_regimes().inputs for n in set_facts)
+        assert "recession" not in set_facts.values(), path.stem
+    assert read >= 3

@@ -40,7 +40,7 @@ def test_a_failed_streamed_run_leaves_no_file(tmp_path):
     out = tmp_path / "items.jsonl"
     with pytest.raises(Exception) as err:
         write_items(out, job("temporal"), 50)
-    assert "only 4 distinct items" in str(err.value)  # 5 regimes; one sets the base's own facts (date only)
+    assert "only 3 distinct items" in str(err.value)  # 5 regimes; two (2002, 2017) set the base's own facts
     assert list(tmp_path.iterdir()) == []
 
 
