@@ -105,6 +105,9 @@ class _Hit:
     verdict: str = ""
     #: True when the verdict comes from a negated word ("does not pass" -> REJECT).
     derived: bool = False
+    #: The level as stated, before another speaker's, time's or company's word is capped at weak (:mod:`._attributed`):
+    #: a label another's checklist gives a verdict is still a label with a verdict (an invented gate, FM-1).
+    stated: int = 0
 
 
 @dataclass

@@ -153,7 +153,8 @@ class _ParaphraseMixin(_ParserState):
         candidates = []
         for li, span, label, number in unresolved[:MAX_EMBED]:
             line = self.lines[li]
-            has_verdict = any(self._level(h) >= vw.COMMITTED for u in self.line_units[li][:1] for h in self.unit_hits.get(u, []))
+            has_verdict = any(self._level(h) > 0 and h.stated >= vw.COMMITTED  # another's checklist's verdict counts too
+                              for u in self.line_units[li][:1] for h in self.unit_hits.get(u, []))
             candidates.append((li, span, label.strip(), number, has_verdict and line.kind in ("heading", "list", "bold", "json", "table")))
         if len(unresolved) > MAX_EMBED:
             self.notes.append(f"more than {MAX_EMBED} unmatched gate-like labels: only the first {MAX_EMBED} were considered")

@@ -99,7 +99,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             hit.judged = True
             judged = self._judge(hit.start, hit.end, hit.word, self.units[hit.unit])
             if judged is not None:  # another speaker's, time's or company's word is weak ("Critics say it fails": _attributed.py)
-                hit.verdict, hit.level, hit.derived = judged[0], capped(judged[1], self, self.units[hit.unit], hit.start, hit.end), judged[2]
+                hit.verdict, hit.level, hit.derived, hit.stated = judged[0], capped(judged[1], self, self.units[hit.unit], hit.start, hit.end), judged[2], judged[1]
         return hit.level
 
     def _judge(self, start: int, end: int, word: vw.VerdictWord, unit: _Unit) -> tuple[str, int, bool] | None:
