@@ -151,11 +151,28 @@ def load_languages(text: str, file: str = "<string>") -> dict[str, dict[str, Any
         The text is not strict YAML or breaks the schema (an unknown key gets a "did you mean"); every problem is
         reported (an :class:`ipb.errors.ErrorGroup` when there are several), each with the file, line and column.
     """
+    return load_section(text, file, "languages")
+
+
+def load_section(text: str, file: str, section: str) -> dict[str, dict[str, Any]]:
+    """One top-level section of a vocabulary file (``languages``, ``acts``, ``attribution`` ...): code -> block.
+
+    The whole file is checked against ``grammar/languages.schema.json`` first, so a section is never read from a file
+    that breaks the schema elsewhere; a section the file leaves out is empty.
+
+    Raises
+    ------
+    LoadError
+        As :func:`load_languages`.
+
+    >>> load_section("version: 1\\nlanguages: {de: {name: German}}", "<string>", "acts")
+    {}
+    """
     doc = load_yaml(text, file)
     errors: list[IpbError] = _schema_errors(doc, jsonschema.Draft202012Validator(_schema()), "a language vocabulary")
     if errors:
         raise errors[0] if len(errors) == 1 else ErrorGroup(errors)
-    return dict(doc.data["languages"])
+    return dict(doc.data.get(section) or {})
 
 
 #: Table order of the gate verdicts: negated forms before plain ones, as the scan tries them at one place.

@@ -22,11 +22,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Final
 
-import jsonschema
-
-from ipb.engine._json import _schema_errors
-from ipb.engine._yaml import load_yaml
-from ipb.errors import ErrorGroup, IpbError
 from ipb.scoring import _foreign_verdicts as fv
 
 __all__ = ["ACTS", "ANSWERS", "PREDICATES", "PHRASES", "PHRASE_SIDES", "KINDS", "load_acts", "phrase_key", "phrase_reading"]
@@ -47,11 +42,7 @@ def load_acts(text: str, file: str = "<string>") -> dict[str, dict[str, Any]]:
     >>> load_acts("version: 1\\nlanguages: {de: {name: German}}\\nacts: {de: {watch: [abwarten]}}")
     {'de': {'watch': ['abwarten']}}
     """
-    doc = load_yaml(text, file)
-    errors: list[IpbError] = _schema_errors(doc, jsonschema.Draft202012Validator(fv._schema()), "a language vocabulary")
-    if errors:
-        raise errors[0] if len(errors) == 1 else ErrorGroup(errors)
-    return dict(doc.data.get("acts") or {})
+    return fv.load_section(text, file, "acts")
 
 
 @lru_cache(maxsize=1)

@@ -54,11 +54,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Final, Literal
 
-import jsonschema
-
-from ipb.engine._json import _schema_errors
-from ipb.engine._yaml import load_yaml
-from ipb.errors import ErrorGroup, IpbError
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring import verdict_words as vw
 
@@ -86,11 +81,7 @@ def load_attribution(text: str, file: str = "<string>") -> dict[str, dict[str, A
     >>> load_attribution("version: 1\\nlanguages: {de: {name: German}}\\nattribution: {de: {own: [ich, wir]}}")
     {'de': {'own': ['ich', 'wir']}}
     """
-    doc = load_yaml(text, file)
-    errors: list[IpbError] = _schema_errors(doc, jsonschema.Draft202012Validator(fv._schema()), "a language vocabulary")
-    if errors:
-        raise errors[0] if len(errors) == 1 else ErrorGroup(errors)
-    return dict(doc.data.get("attribution") or {})
+    return fv.load_section(text, file, "attribution")
 
 
 @dataclass(frozen=True)

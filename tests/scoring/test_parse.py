@@ -276,7 +276,7 @@ def test_a_failing_embedder_leaves_a_note_not_an_exception() -> None:
 
 
 @pytest.mark.parametrize("name", ["ipb.scoring.parse", "ipb.scoring._text", "ipb.scoring._numbers", "ipb.scoring.verdict_words",
-                                  "ipb.scoring._gate_words", "ipb.scoring._final_synonyms"])
+                                  "ipb.scoring._gate_words", "ipb.scoring._final_synonyms", "ipb.scoring._foreign_verdicts"])
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0 and result.attempted > 0
