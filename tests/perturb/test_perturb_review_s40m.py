@@ -30,7 +30,6 @@ from perturb_support import assert_rule_case
 DALIO = "dalio_debt_supercycle_navigation"
 GREENBLATT = "greenblatt_magic_formula_screen"
 MUNGER = "munger_business_quality_price"
-REPURCHASE = "buffett_share_repurchase"
 MARKS = "marks_distressed_debt"
 
 #: DAL-DSC-007-405eaae7743ecff6 (review40 Dalio item 4), undated.
@@ -46,12 +45,6 @@ _GREEN_7C90 = {"combined_rank_position": "1453", "ebit": "$795M", "enterprise_va
 _GREEN_E90A = {"combined_rank_position": "2152", "ebit": "$1.5B", "enterprise_value": "$30B", "foreign_adr": False,
                "market_cap": "$16.48B", "net_fixed_assets": "$2.485B", "net_working_capital": "$28.885B",
                "planned_holding_months": "12", "portfolio_positions": "25", "sector": "consumer_staples"}
-
-#: BUFFETT-SR-003-ed11deb05118422d (review40 share repurchase item 12), 2012-12-12.
-_BRK_ED11 = {"cash_and_equivalents": "$45B", "decision_date": "2012-12-12", "intrinsic_value_per_share": "$118.402K",
-             "issuer": "berkshire_hathaway", "liquidity_reserve": "$20.22B", "price_per_share": "$131K",
-             "price_to_book": "1.16x", "reinvestment_needs_funded": True, "repurchase_amount": "$1.2B",
-             "repurchase_purpose": "return_value_to_continuing_owners", "shareholders_informed": False}
 
 #: IPB-MAR-DD-003-d7bb469faaad64bd (review40 Marks item 1), 2008-12-31.
 _MARKS_D7BB = {"class_face": "$1B", "legal_process_risk": "low", "purchase_price": "55%",
@@ -108,23 +101,6 @@ RULE_CASES = [
      {**_unranked(_GREEN_E90A), "net_working_capital": "$20B"}, False),
     (GREENBLATT, "staples_working_capital_within_twice_the_grain_merchants",
      {**_unranked(_GREEN_E90A), "net_working_capital": "$20.01B"}, True),
-    # SR1: a value of $118,402 at $131,000 and 1.16x (1.05x book, $112,931) on 12 December 2012, the day the limit
-    # rose to 120% of book (refused); the base's $150,000 (1.33x, kept); 1.2x book is $135,517 (kept at $135,600,
-    # refused at $135,400); under the 110% limit of 26 September 2011, 1.1x book (kept), not 1.05x (refused);
-    # after the limit gave way to judgement (17 July 2018) the rule is silent.
-    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit", _BRK_ED11, True),
-    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit", {**_BRK_ED11, "intrinsic_value_per_share": "$150K"},
-     False),
-    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit", {**_BRK_ED11, "intrinsic_value_per_share": "$135.6K"},
-     False),
-    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit", {**_BRK_ED11, "intrinsic_value_per_share": "$135.4K"},
-     True),
-    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit",
-     {**_BRK_ED11, "decision_date": "2011-12-15", "price_per_share": "$115K", "price_to_book": "1.2x",
-      "intrinsic_value_per_share": "$106K"}, False),
-    (REPURCHASE, "berkshire_value_at_least_its_buyback_limit",
-     {**_BRK_ED11, "decision_date": "2011-12-15", "price_per_share": "$115K", "price_to_book": "1.2x",
-      "intrinsic_value_per_share": "$101K"}, True),
     # MU2: 6% growth on a 6% return with an eroding advantage (refused), 7% on 7% with none (refused); 5.5% on it, the
     # reviewer's edge (kept); a 1995 newspaper earning 20% on its capital and growing 5% as its advantage erodes
     # (kept); a durable compounder growing at its whole 12% return (kept: the rule reads eroding or absent only).
