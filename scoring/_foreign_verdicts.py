@@ -175,6 +175,18 @@ def load_section(text: str, file: str, section: str) -> dict[str, dict[str, Any]
     return dict(doc.data.get(section) or {})
 
 
+@lru_cache(maxsize=1)
+def _bundled() -> tuple[str, str]:
+    """The bundled ``grammar/languages.yaml``, folded as answers are (dotted I), and its name for error messages."""
+    return fold_dotted_i(resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8")), f"ipb/grammar/{_FILE}"
+
+
+@lru_cache(maxsize=None)
+def bundled_section(section: str) -> dict[str, dict[str, Any]]:
+    """One section of the bundled vocabulary (:func:`load_section`), read and checked once per section per process."""
+    return load_section(*_bundled(), section)
+
+
 #: Table order of the gate verdicts: negated forms before plain ones, as the scan tries them at one place.
 _NEGATED_ORDER = ("REJECT", "N/A", "INCONCLUSIVE")
 _PLAIN_ORDER = ("REJECT", "INCONCLUSIVE", "PROCEED")
@@ -183,8 +195,7 @@ _PLAIN_ORDER = ("REJECT", "INCONCLUSIVE", "PROCEED")
 @lru_cache(maxsize=1)
 def _tables() -> dict[str, Any]:
     """Every language's words merged per table, each word once, in file order."""
-    text = fold_dotted_i(resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8"))  # as answers are
-    blocks = load_languages(text, f"ipb/grammar/{_FILE}")
+    blocks = bundled_section("languages")
 
     def merged(key: str, sub: str | None = None) -> tuple[str, ...]:
         words = (w for b in blocks.values() for w in ((b.get(key) or {}).get(sub) or () if sub else b.get(key) or ()))

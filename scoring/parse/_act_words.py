@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Final
 
 from ipb.scoring import _foreign_verdicts as fv
@@ -47,8 +46,7 @@ def load_acts(text: str, file: str = "<string>") -> dict[str, dict[str, Any]]:
 
 @lru_cache(maxsize=1)
 def _blocks() -> dict[str, dict[str, Any]]:
-    text = fv.fold_dotted_i(resources.files("ipb.grammar").joinpath("languages.yaml").read_text(encoding="utf-8"))
-    return load_acts(text, "ipb/grammar/languages.yaml")
+    return fv.bundled_section("acts")
 
 
 def _words(kind: str, object_after: bool) -> tuple[str, ...]:

@@ -51,7 +51,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Final, Literal
 
 from ipb.scoring import _foreign_verdicts as fv
@@ -99,8 +98,7 @@ def _apostrophes(word: str) -> str:
 @lru_cache(maxsize=1)
 def words() -> Words:
     """The merged word lists of ``grammar/languages.yaml``'s ``attribution`` section (read once)."""
-    text = fv.fold_dotted_i(resources.files("ipb.grammar").joinpath("languages.yaml").read_text(encoding="utf-8"))
-    blocks = load_attribution(text, "ipb/grammar/languages.yaml")
+    blocks = fv.bundled_section("attribution")
     single: dict[str, frozenset[str]] = {}
     phrase: dict[str, re.Pattern[str] | None] = {}
     for kind in KINDS:
