@@ -174,7 +174,8 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswer
             (result.implied_final_verdict, result.implied_final_gate, result.implied_final_span,
              result.implied_final_confidence) = implied_reading(self.card, result.gates)
         result.invented = self._dedupe_invented()
-        result.numbers = [NumberMention(n.text, n.value, n.unit, (n.start, n.end)) for n in self.all_numbers]
+        # the text as the answer wrote it: the number was read on the masked text, where a hard wrap is a space ("0\n%")
+        result.numbers = [NumberMention(text[n.start : n.end], n.value, n.unit, (n.start, n.end)) for n in self.all_numbers]
         result.years_found = [YearMention(y, (s, e)) for y, s, e in find_years(self.masked, limit=MAX_YEARS)]
         if len(result.years_found) >= MAX_YEARS:
             self.notes.append(f"more than {MAX_YEARS} year mentions: only the first {MAX_YEARS} were read")

@@ -126,7 +126,8 @@ class Citation:
 
 @dataclass(frozen=True)
 class NumberMention:
-    """A number with a unit: ``unit`` is money (USD), multiple, ratio (95% is 0.95), fraction or number."""
+    """A number with a unit: ``unit`` is money (USD), multiple, ratio (95% is 0.95), fraction or number; ``text`` is the
+    answer's own characters at ``span`` (a hard-wrapped "0\\n%" stays so, read as 0%)."""
 
     text: str
     value: float

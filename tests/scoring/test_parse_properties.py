@@ -111,6 +111,7 @@ def test_parse_never_raises_and_spans_hold_on_arbitrary_text(text: str) -> None:
 @example("</think>Buffett wrote that Circle of Competence</think>Circle of Competence")  # regression: the claim ran over a stray tag
 @example("ok</think>\nthe 1986 </think>letter to shareholders")  # regression: a citation's year was read across a stray tag
 @example("ok</think>\nSee *Margin </think>of Safety* (1991).")  # regression: a title was read across a stray tag
+@example("Circle of CompetenceCircle of CompetenceCircle of Competence:0\n%")  # regression: a number read across a hard wrap kept the unwrapped text
 @SETTINGS
 def test_parse_never_raises_and_spans_hold_on_answer_like_text(text: str) -> None:
     _check_spans(text)
