@@ -77,7 +77,7 @@ RULE_CASES = [
             "the card's curve range"),
     (DALIO, _DA2, {**_DA_3508, "real_gdp_growth": "-2.5%", "nominal_gdp_growth": "-2%", "debt_growth_gap": "5%",
                    "long_bond_yield": "3.25%", "yield_curve_slope": "3%"},
-     False, "the US in 2009 [M]: the state borrowing as households paid down, debt up while income fell"),
+     False, "the US in 2009 (Fed Z.1: domestic nonfinancial debt +3.3%, business debt -4.3%) as income fell"),
     # LY1: a grower priced at or above its book owes at most debt_share / (1 - debt_share) of its market value.
     (LYNCH, _LY1, _LY_8214, True, "review41 Lynch 1: $320M due within the year at a 10% debt share of $1.5B, 40x"),
     (LYNCH, _LY1, {**_LY_8214, "bank_debt": "$160M"}, False, "$160M: 0.9 x $160M within 0.1 x $1.5B"),
