@@ -52,12 +52,18 @@ CASES = [
      {**_EARNINGS, "company_type": "public_utility", "long_term_debt": "$150M", "total_assets": "$1.21B"}, True),
     # all three claims, any company: $80M + $90M + $654.5M = $824.5M funds at most $1,236.8M; an industrial at
     # $1.24B refused (its own third-rule allows $2.23B), $1.23B kept
+    # s41rfix: on $450M of sales both sit above industrial_assets_within_two_and_a_half_years_of_sales ($1,125M,
+    # review41 GR3), so the same edge is taken at $1B of sales: equity at most 25% x $1B x $32 / $5.50 = $1,454.5M,
+    # $80M + $90M + $1,454.5M = $1,624.5M funds at most $2,436.8M; $2.44B refused, $2.43B kept (GR3 allows $2.5B)
     (GRAHAM, "stated_claims_fund_the_assets_at_most_equity",
+     {**_EARNINGS, "annual_sales": "$1B", "company_type": "industrial", "current_liabilities": "$80M",
+      "long_term_debt": "$90M", "total_assets": "$2.44B"}, True),
+    (GRAHAM, "stated_claims_fund_the_assets_at_most_equity",
+     {**_EARNINGS, "annual_sales": "$1B", "company_type": "industrial", "current_liabilities": "$80M",
+      "long_term_debt": "$90M", "total_assets": "$2.43B"}, False),
+    (GRAHAM, ("stated_claims_fund_the_assets_at_most_equity", "industrial_assets_within_two_and_a_half_years_of_sales"),
      {**_EARNINGS, "company_type": "industrial", "current_liabilities": "$80M", "long_term_debt": "$90M",
       "total_assets": "$1.24B"}, True),
-    (GRAHAM, "stated_claims_fund_the_assets_at_most_equity",
-     {**_EARNINGS, "company_type": "industrial", "current_liabilities": "$80M", "long_term_debt": "$90M",
-      "total_assets": "$1.23B"}, False),
     # an industrial stating no current liabilities, $1B of sales at EPS $5.50 on $16 of book (ROE 34%): equity at
     # most $727.3M, 3 x ($90M + $727.3M) = $2,451.8M (under its three years' sales); $2.46B refused, $2.45B kept
     (GRAHAM, "industrial_long_term_capital_funds_a_third_at_most_equity",

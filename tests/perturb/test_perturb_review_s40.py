@@ -129,7 +129,8 @@ RULE_CASES = [
      {**_GR, "eps_3yr_avg": "$8", "eps_3yr_avg_ten_years_ago": "$4", "book_value_per_share": "$30"},
      False, "doubled in the decade at 5x, the edge"),
     # GR6 (soft): an industrial's current liabilities under 5% of its sales.
-    (GRAHAM, "industrial_current_liabilities_at_least_five_percent_of_sales",
+    # s41rfix: its current ratio, 10.26, also breaks industrial_current_ratio_at_most_ten (review41 GR2), a later rule.
+    (GRAHAM, ("industrial_current_liabilities_at_least_five_percent_of_sales", "industrial_current_ratio_at_most_ten"),
      {**_GR, "annual_sales": "$2.13B", "current_assets": "$1.026B", "eps_3yr_avg_ten_years_ago": "$1.1"},
      True, "review40 Graham 9, GRAHAM-7T-005-42f86bc7caa4d0fb: $100M due on $2.13B of sales (4.7%)"),
     (GRAHAM, "industrial_current_liabilities_at_least_five_percent_of_sales",
