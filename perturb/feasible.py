@@ -294,8 +294,16 @@ def feasible_intervals(ok: Callable[[int], bool], count: int,
 def _intervals(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid,
                checks: Sequence[tuple[Check, frozenset[str]]], near: int | None) -> list[tuple[int, int]]:
     """:func:`feasible_intervals` of ``name`` with the other facts fixed, remembered by what the checks read."""
-    reads = sorted(set().union(*(names for _, names in checks)) - {name})
-    key = (name, near, tuple(facts.get(n) for n in reads))
+    # the names the checks read besides ``name``, sorted, once per frame, name and checks tuple (the tuples come
+    # from per-frame memos and are held here with their names, so an id is not reused while remembered; s41speed)
+    by_checks = frame.memo.setdefault("feasible_reads", {})
+    held_reads = by_checks.get((name, id(checks)))
+    if held_reads is None or held_reads[0] is not checks:
+        if len(by_checks) >= MEMO_LIMIT:
+            by_checks.clear()
+        held_reads = by_checks[(name, id(checks))] = (
+            checks, tuple(sorted(set().union(*(names for _, names in checks)) - {name})))
+    key = (name, near, tuple(map(facts.get, held_reads[1])))
     memo = frame.memo.setdefault("feasible", {})
     held = memo.get(key)
     if held is None:

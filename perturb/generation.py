@@ -84,7 +84,7 @@ from dataclasses import dataclass, replace
 from dataclasses import replace as dc_replace
 from math import ceil
 from decimal import Decimal
-from typing import Any, Callable, Container, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Container, Iterator, Mapping, NamedTuple, Sequence
 
 from ipb._files import write_lines_atomic
 from ipb.errors import IpbError, PerturbError
@@ -274,6 +274,11 @@ class Generator:
         base = self.base.facts
         return any(scenario.facts.get(n) != base.get(n) for n in dated)
 
+    def _moved(self, facts: Mapping[str, Any]) -> list[str]:
+        """The inputs whose value in ``facts`` differs from the base's (stated in one, not the other, included)."""
+        base = self.base.facts
+        return [n for n, v in facts.items() if base.get(n, _ABSENT) != v] + [n for n in base if n not in facts]
+
     def attempt(self, r: int, j: int, *, seen: Container[int] | None = None, build: bool = True,
                 label: bool = True) -> Candidate:
         """Attempt ``j`` of recipe ``r``: apply its operators to the base and build the item.
@@ -295,22 +300,26 @@ class Generator:
         if isinstance(made, str):
             return Candidate(r, j, None, None, None, made)
         scenario, steps = made
-        literals = fact_literals(self.frame, scenario)
-        k = key_int(relevant_key(self.frame, scenario, literals))
+        facts, base = scenario.facts, self.base.facts
         late: list[str] = []
         if scenario.as_of is not None:
             timed = self._timed_inputs()
             late = [f"date {scenario.as_of.year}: {p}" for p in self.frame.dated_anachronisms(
-                scenario.facts, timed, scenario.as_of.year)]
-        if not late and k != self.base_int and (k in self.built or (seen is not None and k in seen)):
+                facts, timed, scenario.as_of.year)]
+        if late:
+            # refused whatever its key: the literals and the key (pure functions of the scenario) are not made
+            # (s41speed: 65% of the bench card's flip attempts end here, 2024's price-of-growth floor)
+            return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(
+                self.frame.violations_from(base, facts, self._moved(facts)) + late))
+        literals = fact_literals(self.frame, scenario)
+        k = key_int(relevant_key(self.frame, scenario, literals))
+        if k != self.base_int and (k in self.built or (seen is not None and k in seen)):
             # a scenario taken before has these card-relevant facts, and the constraints read only those, so
             # it passed them: a duplicate, as the checks below would find, without running them (the same
             # candidate as theirs: its changed count and point too)
             return Candidate(r, j, k, None, None, None, self.frame.changed(self.base, scenario),
                              raw_point(self.frame, scenario))
-        facts, base = scenario.facts, self.base.facts
-        moved = [n for n, v in facts.items() if base.get(n, _ABSENT) != v] + [n for n in base if n not in facts]
-        broken = self.frame.violations_from(base, facts, moved) + late
+        broken = self.frame.violations_from(base, facts, self._moved(facts))
         if broken:
             return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
         if k == self.base_int:

@@ -87,7 +87,7 @@ class MultipleBound:
 
     def outside(self, label: str, value: Decimal, year: int) -> str | None:
         """Why ``value`` (the multiple, read as ``label``) could not be stated in ``year``, or None."""
-        most, least = self.bound(year), self.floor(year)
+        most, least = _bounds_at(self, year)
         if most is not None and value > most:
             return (f"{label} {value.quantize(Decimal('0.01')).normalize():f}x (above the highest {self.what} of its "
                     f"era about {year}, {most.normalize():f}x)")
@@ -95,6 +95,23 @@ class MultipleBound:
             return (f"{label} {value.quantize(Decimal('0.01')).normalize():f}x (below the lowest {self.what} of its "
                     f"era about {year}, {least.normalize():f}x)")
         return None
+
+
+#: (id of a bound, year) -> (the bound, :meth:`MultipleBound.bound`, :meth:`MultipleBound.floor`) of that year: every
+#: candidate and item of a run is checked against the same few years (s41speed; held with the bound, so an id is not
+#: reused while remembered; cleared at ``YEAR_MEMO_LIMIT`` entries).
+_YEAR_BOUNDS: dict[tuple[int, int], tuple[MultipleBound, Decimal | None, Decimal | None]] = {}
+YEAR_MEMO_LIMIT = 4096
+
+
+def _bounds_at(m: MultipleBound, year: int) -> tuple[Decimal | None, Decimal | None]:
+    """``(m.bound(year), m.floor(year))``, remembered per bound and year."""
+    held = _YEAR_BOUNDS.get((id(m), year))
+    if held is None or held[0] is not m:
+        if len(_YEAR_BOUNDS) >= YEAR_MEMO_LIMIT:
+            _YEAR_BOUNDS.clear()
+        held = _YEAR_BOUNDS[(id(m), year)] = (m, m.bound(year), m.floor(year))
+    return held[1], held[2]
 
 
 def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any], year: int) -> list[str]:
@@ -112,8 +129,10 @@ def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str,
     for m in multiples:
         if len(m.of) != 2 or not m.holds_for(facts):
             continue
-        top, bottom = (facts.get(n) for n in m.of)
+        top, bottom = facts.get(m.of[0]), facts.get(m.of[1])
         if not (isinstance(top, Decimal) and isinstance(bottom, Decimal)) or bottom <= 0:
+            continue
+        if _bounds_at(m, year) == (None, None):  # no bound in that year on either side: nothing to divide for
             continue
         why = m.outside(f"{m.of[0]} / {m.of[1]}", top / bottom, year)
         if why is not None:
