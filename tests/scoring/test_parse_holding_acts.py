@@ -45,3 +45,21 @@ CASES = [
 @pytest.mark.parametrize(("body", "closing", "card", "want"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_holding_acts(body: str, closing: str, card: str, want: str | None) -> None:
     assert final_of(body, closing, card) == want
+
+
+MUNGER = "munger_opportunity_evaluation"
+MUNGER_BODY = "Economics: return on capital 19%, confirms.\n\n"
+
+
+@pytest.mark.parametrize(("closing", "want"), [
+    ("Decision for the course portfolio: pass at this price.", "DECLINE"),
+    ("The price is too high. Decision for the course portfolio: pass at this price.", "DECLINE"),
+    ("Recommendation to the fund: decline.", "DECLINE"),
+    ("Decision for the course portfolio: decline.", "DECLINE"),
+    ("Decision for the course portfolio: we will revisit next term.", None),  # no outcome after the label
+    ("The case for the course portfolio: pass at this price.", None),  # 'case' is no decision cue
+], ids=["label-pass-at-price", "mid-line-label", "advice-to-fund", "label-decline", "label-no-outcome", "no-cue"])
+def test_decision_label_naming_whose_decision(closing: str, want: str | None) -> None:
+    """A decision cue may name whose decision it is before its colon ("Decision for the course portfolio:", n38
+    mental-models); the value is read as after "Decision:"."""
+    assert final_of(MUNGER_BODY, closing, MUNGER) == want
