@@ -62,14 +62,21 @@ MAX_SECTION_UNITS = 12
 #: A question whose verb is a fault: "Could I lose money permanently?", "Can the plan go wrong?", "Will it default?" (yes
 #: is the gate failing); not the noun ("Is the chance of a loss low?").
 _FAULT_VERB = re.compile(r"(?i)\b(?:lose|losing|default|defaults|go\s+wrong|goes\s+wrong|blow\s+up|be\s+wiped\s+out|go\s+bust|"
-                         r"go\s+under|fail|fails)\b")
+                         r"go\s+under|fail|fails|ended|stopped|stalled|run\s+out|run\s+its\s+course)\b")
 #: A likelihood answers a question as yes or no does: "Could I lose money permanently? ... Unlikely.", "Will the
 #: catalyst come? Likely." (a hedged yes); and yes / no in other languages (:mod:`ipb.scoring._foreign_verdicts`).
 _LIKELY_YES = ("likely", "probably", "very likely", "almost certainly")
 _LIKELY_NO = ("unlikely", "doubtful", "very unlikely", "highly unlikely", "improbable")
-_WORDS = "|".join(sorted(("yes", "no", "sure", "nope", *_LIKELY_YES, *_LIKELY_NO, *(re.escape(w) for w in (*_fv.YES_WORDS, *_fv.NO_WORDS))),
+#: A graded answer is a hedged yes or no as a likelihood is: "Is the story intact? Mostly.", "Is the herd leaning one way?
+#: Not really.", "Is the price there? Not yet." (a degree, not a word list of one phrasing: any question of the card reads
+#: them; the section's verdict stays under the review bar, SECTION_CONFIDENCE). Words that grade both ways ("partly",
+#: "barely", "somewhat") are no answer.
+_GRADED_YES = ("mostly", "largely", "broadly", "by and large", "for the most part", "more or less", "basically", "essentially",
+               "so far", "on balance")
+_GRADED_NO = ("not really", "not quite", "not yet", "not at all", "hardly", "far from it", "nowhere near")
+_WORDS = "|".join(sorted(("yes", "no", "sure", "nope", *_LIKELY_YES, *_LIKELY_NO, *_GRADED_YES, *_GRADED_NO, *(re.escape(w) for w in (*_fv.YES_WORDS, *_fv.NO_WORDS))),
                          key=len, reverse=True)).replace(" ", r"[ \t]+")
-_YES = frozenset(("yes", "sure", *_LIKELY_YES, *_fv.YES_WORDS))
+_YES = frozenset(("yes", "sure", *_LIKELY_YES, *_GRADED_YES, *_fv.YES_WORDS))
 _ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>" + _WORDS + r")(?:\b|(?<=[" + _fv.UNSPACED_CHARS + r"]))"
                      r"(?=[ \t]*(?:[.,;:!)\u2192\u2013\u2014\u3002-]|->|$))", re.IGNORECASE | re.MULTILINE)
 #: A sentence that closes on the answer to the section's question: "Four out of four, yes."
