@@ -102,3 +102,20 @@ def test_a_labelled_section_in_everyday_words_reads_hedged(text: str, expected: 
 def test_a_watching_gate_answered_not_really_passes() -> None:
     text = "Q5: Are purchases financed by high leverage?\nNot really. Margin debt sits at its ten-year average.\n"
     assert _read(text, BUBBLE) == [(5, vw.PROCEED)]
+
+
+ALL_WEATHER = "dalio_all_weather_portfolio_construction"  # 1 four environments, 2 risk balance, 3 leverage
+
+
+@pytest.mark.parametrize(("closing", "verdict"), [
+    # a concessive "if" only grades the appraisal
+    ("So the leverage pays for itself, if only just.", vw.PROCEED),
+    ("The leverage is sound, if barely.", vw.PROCEED),
+    # a real condition states no verdict
+    ("It pays for itself if rates stay put.", None),
+    ("The leverage is sound if the spread holds.", None),
+])
+def test_a_concessive_if_is_no_condition(closing: str, verdict: str | None) -> None:
+    text = ("**Leverage:** To lift the bond side the plan levers the Treasuries 1.5 times. Financing costs 4.1%; "
+            f"the bonds earn 4.6%. {closing}\n")
+    assert _read(text, ALL_WEATHER) == [(3, verdict)]
