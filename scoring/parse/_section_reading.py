@@ -107,6 +107,13 @@ _NOUN_SUBJECT = re.compile(r"[\s,;:\u2014\u2013-]*(?:(?:but|and|while|though|alt
                            r"[ \t]+[a-z][a-z'-]+(?:[ \t]+[a-z][a-z'-]+){0,2}?[ \t]+(?:is|are|was|were|remains?|looks?|seems?)\b")
 
 
+#: Two denials side by side put the facts in the middle: "not negligible, not alarming", "neither cheap nor dear", "not
+#: great; not terrible". Each denied appraisal alone would read as a verdict; together they are the writer's "in between",
+#: so the section withholds its verdict (an unread gate is routed to review; a guessed one is not).
+_MIDDLE = re.compile(r"(?i)\b(?:not|neither)[ \t]+(?:[a-z-]+[ \t]+)?[a-z-]+[ \t]*(?:[,;\u2013\u2014][ \t]*(?:and[ \t]+|but[ \t]+)?not|nor)"
+                     r"[ \t]+(?:[a-z-]+[ \t]+)?[a-z-]+")
+
+
 #: An appraisal followed by its complement relates the facts to something else ("aligned with the plan", "attractive to
 #: a buyer"): not the gate's verdict.
 _RELATION_AFTER = re.compile(r"[ \t]+(?:with|to)\b")
@@ -330,6 +337,8 @@ class _SectionReadingMixin(_ParserState):
             text = low[unit.start : unit.end]
             if _SARCASM.search(self.low, unit.start, unit.end):
                 return None  # "Fair price: sure, 90 times earnings is a bargain": sarcasm, no verdict read
+            if _MIDDLE.search(self.low, unit.start, unit.end):
+                return None  # "not negligible, not alarming": the writer's middle, no verdict read
             if text.rstrip().endswith("?"):
                 own = gate_of_clause(card, text)
                 if own is not None and own != gate:

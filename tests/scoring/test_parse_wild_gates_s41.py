@@ -2,7 +2,7 @@
 
 Two general mechanisms, not one phrasing each: a graded answer to a gate's question ("Mostly.", "Not really.", "Not
 yet.") is a hedged yes or no, read with the question's polarity (:func:`ipb.scoring.parse._section_reading.question_answer`);
-and everyday evaluative words of the appraisal lexicon (``grammar/appraisals.yaml``: "good", "plenty", "worse", "more
+and everyday evaluative words of the appraisal lexicon (``grammar/appraisals.yaml``: "excellent", "plenty", "worse", "more
 than I like", "the setup you want", "modest" read with the gate's direction), negation and conditions applied as for every
 appraisal. Every reading is hedged: under the 0.7 review bar.
 
@@ -59,7 +59,7 @@ def test_a_graded_answer_in_an_answer_reads_hedged() -> None:
 
 @pytest.mark.parametrize(("clause", "direction", "said"), [
     # everyday words by polarity
-    ("the founders own 30% and take no bonus. good", None, [("good", vw.PROCEED)]),
+    ("the founders own 30% and take no bonus. excellent", None, [("excellent", vw.PROCEED)]),
     ("cash covers two years of losses, plenty", None, [("plenty", vw.PROCEED)]),
     ("the test case survives", None, [("survives", vw.PROCEED)]),
     ("3% of the account fits with room", None, [("fits", vw.PROCEED)]),
@@ -71,27 +71,32 @@ def test_a_graded_answer_in_an_answer_reads_hedged() -> None:
     ("42 times earnings is more than i like to pay", None, [("more than i like to pay", vw.REJECT)]),
     ("the drawdown is higher than we would accept", None, [("higher than we would accept", vw.REJECT)]),
     # negation flips
-    ("the debt load is not bad", None, [("bad", vw.PROCEED)]),
-    ("the result is not good", None, [("good", vw.REJECT)]),
+    ("the debt load is not alarming", None, [("alarming", vw.PROCEED)]),
+    ("the result is not comfortable", None, [("comfortable", vw.REJECT)]),
     # size words only with the gate's direction (higher leverage: REJECT)
     ("leverage of 1.6x is modest", vw.REJECT, [("modest", vw.PROCEED)]),
     ("leverage of 1.6x is modest", None, []),
     ("debt is hefty", vw.REJECT, [("hefty", vw.REJECT)]),
     # no verdict: a modifier of another noun, a condition, what the framework asks for
-    ("a good quarter for the whole sector", None, []),
-    ("if the spread stays good we add", None, []),
-    ("buffett wants a good business", None, []),
+    ("an excellent quarter for the whole sector", None, []),
+    ("if the spread stays comfortable we add", None, []),
+    ("buffett wants a comfortable cushion", None, []),
+    # "good" and "bad" are not read: names and comparisons in wild text
+    ("repurchases are only as good as the price paid", None, []),
+    ("the bad case leaves 27 cents", None, []),
+    ("plenty of states left to enter", None, []),
+    ("for better or worse the plan is set", None, []),
 ])
 def test_everyday_appraisals(clause: str, direction: str | None, said: list[tuple[str, str]]) -> None:
     assert [(clause[a:b], v) for a, b, v in appraisals(clause, 0, len(clause), direction)] == said
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("Management: the founders own 30% and take a salary of $90k. Good.\n"
+    ("Management: the founders own 30% and take a salary of $90k. Excellent.\n"
      "Fair price: 44 times owner earnings, more than I like to pay for anything.\n",
      [(4, vw.PROCEED), (5, vw.REJECT)]),
     ("Return on capital: 23% on tangible capital for ten years. That is the setup you want.\n"
-     "Fair price: the price is not bad, 13 times earnings.\n",
+     "Fair price: the price is not alarming, 13 times earnings.\n",
      [(2, vw.PROCEED), (5, vw.PROCEED)]),
 ])
 def test_a_labelled_section_in_everyday_words_reads_hedged(text: str, expected: list[tuple[int, str]]) -> None:
@@ -119,3 +124,20 @@ def test_a_concessive_if_is_no_condition(closing: str, verdict: str | None) -> N
     text = ("**Leverage:** To lift the bond side the plan levers the Treasuries 1.5 times. Financing costs 4.1%; "
             f"the bonds earn 4.6%. {closing}\n")
     assert _read(text, ALL_WEATHER) == [(3, verdict)]
+
+
+@pytest.mark.parametrize("middle", [
+    "not tiny, not alarming",
+    "not modest; not alarming",
+    "neither a bargain nor uncomfortable",
+])
+def test_two_denials_side_by_side_are_the_writers_middle_and_no_verdict(middle: str) -> None:
+    # each denial alone would be read ("not alarming": PROCEED); side by side they are the writer's in-between
+    text = ("| Criterion | Weight | Our view |\n|---|---|---|\n| Understandable | 20% | sells glue; clear |\n"
+            f"| Fair price | 30% | 19 times owner earnings: {middle} |\n")
+    assert dict(_read(text, QUALITY))[5] is None
+
+
+def test_a_denial_then_a_contrast_is_still_read() -> None:
+    text = "Fair price: 11 times owner earnings. Not alarming at all; cheap, if anything.\n"
+    assert _read(text, QUALITY) == [(5, vw.PROCEED)]
