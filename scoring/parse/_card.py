@@ -33,6 +33,7 @@ from ipb.scoring.parse._abbreviations import gate_abbreviations
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._element_spec import _elements
 from ipb.scoring.parse._foreign_names import TRANSLATION, foreign_literal, foreign_name_pattern, name_key
+from ipb.scoring.parse._foreign_terms import TERM, term_names
 from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._references import _SEP
 from ipb.scoring.parse._regime_words import REGIME_SYNONYMS, regime_pattern
@@ -233,6 +234,12 @@ def _build_index(card: Card) -> _CardIndex:
                 foreign[key] = g.number
                 choices.append(normalize(name))
                 choice_gate.append(g.number)
+    # key nouns of the gates' metrics in other languages (grammar/gate_terms.yaml: "Verschuldung", "負債比率"), read as
+    # the sidecar's names are but recognised as TERM (under the review bar); never fuzzy choices
+    terms: dict[str, int] = {}
+    for number, names in term_names(card, set(mention_gate) | set(foreign)).items():
+        for name in names:
+            terms.setdefault(name_key(name), number)
     found: list[tuple[str, str, str, bool, tuple[int, str]]] = []  # (key, literal, pattern, word rule, gate and how)
     for norm, info in mention_gate.items():
         p = _alias_pattern(norm, inflect=info[1] != "substance")  # a substance phrase is matched as written
@@ -240,6 +247,8 @@ def _build_index(card: Card) -> _CardIndex:
             found.append((norm, norm.split()[0], p, not unspaced(norm), info))
     for key, number in foreign.items():
         found.append((key, foreign_literal(key), foreign_name_pattern(key), not unspaced(key), (number, TRANSLATION)))
+    for key, number in terms.items():
+        found.append((key, foreign_literal(key), foreign_name_pattern(key), not unspaced(key), (number, TERM)))
     mention_triggers: list[Trigger] = []
     mention_info: list[tuple[int, str]] = []
     for norm, literal, p, word, info in sorted(found, key=lambda f: len(f[0]), reverse=True):
