@@ -89,3 +89,12 @@ def test_no_term_is_an_english_word_of_the_table() -> None:
     english = {w for words, _ in _bundled() for w in words}
     terms = {t.lower() for _, ts in _bundled() for t in ts}
     assert not english & terms
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from ipb.scoring.parse import _foreign_terms
+
+    result = doctest.testmod(_foreign_terms, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted >= 8
