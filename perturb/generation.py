@@ -301,7 +301,7 @@ class Generator:
         if scenario.as_of is not None:
             timed = self._timed_inputs()
             late = [f"date {scenario.as_of.year}: {p}" for p in self.frame.dated_anachronisms(
-                scenario.facts, timed, scenario.as_of.year)]
+                scenario.facts, timed, scenario.as_of)]
         if not late and k != self.base_int and (k in self.built or (seen is not None and k in seen)):
             # a scenario taken before has these card-relevant facts, and the constraints read only those, so
             # it passed them: a duplicate, as the checks below would find, without running them (the same
