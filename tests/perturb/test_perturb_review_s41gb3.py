@@ -74,3 +74,39 @@ def test_review_run_has_no_large_staples_below_the_floor():
             seen += 1
             assert f["enterprise_value"] >= f["ebit"] * 13 / 2, item["id"]
     assert seen >= 100, seen
+
+
+def test_a_dated_multiples_row_out_of_order_or_not_a_day_is_a_located_error(tmp_path):
+    """A day row must be a real day (2008-02-30 is not) and follow the row before it, a year row counting from its
+    1st of January (2008-10-06 then 2008 is out of order); each error names its line and column."""
+    from ipb.errors import IpbError
+    from ipb.perturb.registries import load_regimes
+
+    text = ("version: 1\ninputs: [macro_regime]\nfacts:\n  inflation_rate: {type: ratio}\nregimes:\n"
+            "  - {id: r, name: R, labels: [x], known_from: \"2009-01-01\", as_of: \"2009-03-09\"}\n"
+            "multiples:\n  - id: ev\n    what: EV / EBIT\n    of: [enterprise_value, ebit]\n    least:\n"
+            "      - [\"2008-10-06\", 5]\n      - [2008, 6]\n      - [\"2008-02-30\", 4]\n")
+    path = tmp_path / "regimes.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(IpbError) as err:
+        load_regimes(path)
+    found = [(e.message, e.line, e.column) for e in getattr(err.value, "errors", [err.value])]
+    assert any("year 2008 does not follow 2008-10-06" in m and line == 13 for m, line, _ in found), found
+    assert any("'2008-02-30' is not a real date" in m and line == 14 for m, line, _ in found), found
+
+
+def test_a_flip_to_invest_moves_a_large_staples_company_out_of_its_sector():
+    """Seed 9494, 200 items: the INVEST side of the review base is out of reach for a consumer-staples company worth
+    $10B or more on 30 September 2008 (the card's place model needs an EBIT yield near 17.5% for the top 30, the
+    floor allows 15.4%), so each flip to INVEST there moved the sector (recorded in its anchor) or the size; the run
+    keeps at least a fifth of INVEST items (test_perturb_review_greenblatt's verdict mix)."""
+    invest = moved = 0
+    for item, f in review_run(GREENBLATT, "decline_outside_top_group.yaml", 9494, 200):
+        if item["investment_verdict"] != "INVEST":
+            continue
+        invest += 1
+        assert f["sector"] != "consumer_staples" or f["market_cap"] < 10 ** 10, item["id"]
+        (op,) = item["manifest"]["operators"]
+        if op["name"] == "flip" and "sector" in op["details"]["anchor"]:
+            moved += 1
+    assert invest >= 40 and moved >= invest // 2, (invest, moved)
