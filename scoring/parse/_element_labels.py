@@ -18,6 +18,8 @@ mention of "divergence between perception and reality") is not a label of the ga
 
 from __future__ import annotations
 
+import re
+
 from ipb.scoring._text import STOPWORDS, normalize, stem
 from ipb.scoring.parse._abbreviations import expansion_stems
 from ipb.scoring.parse._element_bags import _Bag
@@ -67,13 +69,23 @@ def label_spans(state: _ParserState, trace: GateTrace) -> list[Span]:
     labels = _label_stems(state, trace.gate)
     if not labels:
         return []
+    text = state.masked
     placed = [trace.mention, *(a.mention for a in state.anchors.values() if a.gate == trace.gate)]
     candidates = set(placed)
     for m in state.mentions:
-        if trace.gate in m.gates and any(m.start < b and a < m.end for a, b in placed):
+        # a mention that overlaps a label, or stands beside it with only marks between ("Gate 1 (Cash coverage)")
+        if trace.gate in m.gates and any(m.start < b and a < m.end or _beside(text, (a, b), (m.start, m.end)) for a, b in placed):
             candidates.add((m.start, m.end))
-    text = state.masked
     return sorted((a, b) for a, b in candidates if b > a and _says_only(text[a:b], labels))
+
+
+#: What may stand between two parts of one label: marks and spacing on one line ("Gate 1 (Cash coverage)", "2. -- ").
+_BETWEEN = re.compile(r"[^\w\n]{0,6}")
+
+
+def _beside(text: str, one: Span, other: Span) -> bool:
+    a, b = sorted((one, other))
+    return a[1] <= b[0] and _BETWEEN.fullmatch(text, a[1], b[0]) is not None
 
 
 def within(span: Span, spans: list[Span]) -> bool:
