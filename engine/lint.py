@@ -27,8 +27,12 @@ file:line:col and the source line:
   name or one of its aliases, or a phrase of two or more words of one (element ``free cash flow
   coverage`` on the gate "Free cash flow coverage"): the parser finds it in
   the label that names the gate, so an answer that only names the gate
-  ("Free cash flow coverage: REJECT") is credited with it (s41user: KCCS 0.222
+  ("Free cash flow coverage: REJECT") was credited with it (s41user: KCCS 0.222
   instead of 0 for three bare gate labels, the L7 composite 0.417 instead of 0.35).
+  Since s41elem the parser no longer credits the label itself
+  (``scoring/parse/_element_labels.py``), but an answer that merely repeats the
+  gate's name in a sentence is still credited: the element asks for nothing the
+  name does not say.
 
 Scenario checks (:func:`lint_scenario`):
 
@@ -239,8 +243,9 @@ def _elements_in_labels(card: Card) -> list[IpbError]:
                 continue
             out.append(_at(card.doc, LintWarning(
                 f"required element {text!r} of gate {g.id!r} is said by the gate's label {hit!r}: an answer that "
-                "only names the gate is credited with it (KCCS, GRA); require what an analysis says beyond the "
-                "label (a figure such as '1.5x floor', a fact, the rule) (README, 'Gates')",
+                "only names the gate is not credited with it, but one that repeats the name in its reasoning is "
+                "(KCCS, GRA); require what an analysis says beyond the label (a figure such as '1.5x floor', a "
+                "fact, the rule) (README, 'Gates')",
                 rule="element-is-gate-label", name=g.id), ("gates", i, "required_elements", j)))
     return out
 
