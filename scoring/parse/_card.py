@@ -208,6 +208,14 @@ def _term_index(card: Card) -> _CardIndex:
     return _build_index(card, terms=True)
 
 
+@per_object()
+def _term_literals(card: Card) -> tuple[str, ...]:
+    """Lower-case literals, one of which an answer holds wherever a term of ``grammar/gate_terms.yaml`` could name a gate
+    of ``card`` (:func:`._foreign_names.foreign_literal` of every term, none left out for being taken): the cheap test
+    :func:`ipb.scoring.parse.parse_response` makes before the term fallback's second reading of the whole answer."""
+    return tuple(sorted({foreign_literal(t) for terms in term_names(card, set()).values() for t in terms}))
+
+
 #: The preposition of an outcome word's direction ("TILT_TO_NOMINAL_BONDS") as reports write it.
 _TO = r"(?:to|towards?|into)"
 

@@ -28,6 +28,7 @@ from ipb.engine._yaml import load_yaml
 from ipb.engine.card import Card
 from ipb.errors import ErrorGroup, IpbError
 from ipb.scoring.parse._foreign_names import name_key
+from ipb.scoring.parse._foreign_numbers import strip_foreign_number
 
 __all__ = ["TERM", "at_title", "load_terms", "term_names"]
 
@@ -110,6 +111,9 @@ def term_names(card: Card, taken: set[str], table: Any = None) -> dict[int, tupl
 _WORD = re.compile(r"[^\W\d_]+")
 #: A label's end: the first colon, question mark or table bar of the line.
 _LABEL_END = re.compile(r"[:：|?？]")
+#: A label's head numbering it in English ("Gate 9 - ", "Step 2:"); other languages' heads are
+#: :func:`._foreign_numbers.strip_foreign_number`'s.
+_GATE_NUMBER_HEAD = re.compile(r"(?i)[ \t>*_#-]*(?:gate|step|stage|criterion|test|check|filter)[ \t]*#?[ \t]*\d{1,2}\b")
 #: The longest line read as a heading, and the furthest a label's end may stand from the line's start.
 TITLE_CHARS = 60
 
@@ -128,6 +132,8 @@ def at_title(text: str, start: int, end: int) -> bool:
     >>> row = "| 扛周期 | 去年净利润2.3亿 | 没问题 |"
     >>> at_title(row, row.index("净利润"), row.index("净利润") + 3), at_title("| 价格 | 100亿 |", 2, 4)
     (False, True)
+    >>> at_title("Puerta 9 - Liquidez: SE SUPERA.", 11, 18), at_title("Gate 9: Bilanz", 8, 14)  # the number decides
+    (False, False)
     """
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
@@ -135,6 +141,8 @@ def at_title(text: str, start: int, end: int) -> bool:
     before = text[line_start:start].lstrip(" \t|")
     if "|" in before or len(_WORD.findall(before)) > 3 or len(before) > TITLE_CHARS:
         return False
+    if _GATE_NUMBER_HEAD.match(before) or strip_foreign_number(before) != before:
+        return False  # "Puerta 9 - Liquidez", "Gate 9: Liquidity": the label's number says which gate it is, or none
     if len(text[line_start:line_end].strip()) <= TITLE_CHARS:
         return True
     label_end = _LABEL_END.search(text, end, line_end)

@@ -18,7 +18,7 @@ from ipb.scoring._text import (
     mask_reasoning,
     plain_spacing,
 )
-from ipb.scoring.parse._card import _index, _term_index
+from ipb.scoring.parse._card import _index, _term_index, _term_literals
 from ipb.scoring.parse._citations import _CitationsMixin
 from ipb.scoring.parse._body_named import _BodyNamedMixin
 from ipb.scoring.parse._confidence import _ConfidenceMixin, settled
@@ -246,6 +246,16 @@ def _card_of(card: Any) -> Card:
     raise ParseError(f"parse_response needs a Card, a CompiledCard or a card id, not {type(card).__name__}", rule="card")
 
 
+#: The longest answer read a second time with the financial-terms names (:mod:`._foreign_terms`); a longer one, far past
+#: any real answer, is read once (bench/parse.py's 1 MB texts).
+TERM_FALLBACK_CHARS = 100_000
+
+
+def _holds_a_term(low: str, literals: tuple[str, ...]) -> bool:
+    """Whether the lower-cased answer ``low`` holds one of ``literals`` (:func:`._card._term_literals`)."""
+    return any(t in low for t in literals)
+
+
 def parse_response(
     text: str,
     card: Card | Any,
@@ -295,11 +305,13 @@ def parse_response(
     folded = fold_dotted_i(stripped)  # Turkish İ / ı, one character for one, as the vocabulary is folded
     target = _card_of(card)
     parsed = _Parser(folded, target, embedder, score_cutoff, embed_cutoff).run()
-    if 2 * len(parsed.gates) < len(target.gates):
+    if 2 * len(parsed.gates) < len(target.gates) and len(folded) <= TERM_FALLBACK_CHARS \
+            and _holds_a_term(folded.lower(), _term_literals(target)):
         # the card's own names (English and its sidecar's) find under half of its gates: an answer in another language
         # may name them by the key nouns of their metrics ("Bilanz", "負債比率"; ._foreign_terms), read as a fallback so
         # that they never displace a reading the card's names give: taken only when it finds more gates and reads every
-        # gate verdict of the first reading alike
+        # gate verdict of the first reading alike; an answer that holds none of the terms is not read twice (a 1 MB
+        # answer of English noise was read twice: bench/parse.py, s41)
         by_terms = _Parser(folded, target, embedder, score_cutoff, embed_cutoff, terms=True).run()
         kept = {g.gate: g.verdict for g in by_terms.gates}
         if len(by_terms.gates) > len(parsed.gates) and all(kept.get(g.gate, "") == g.verdict for g in parsed.gates):

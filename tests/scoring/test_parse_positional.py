@@ -101,7 +101,10 @@ def test_a_run_one_item_short_of_the_card_is_not_read_by_position() -> None:
             "- Sconto : FAIL\n"
             "- Tetto : FAIL\n\n"
             "The purpose of the buyback is to return value to continuing shareholders: PASS.\n")
-    assert [g for g, _ in _read(text, BUYBACK)] == [4]
+    # "Liquidità" names gate 1 by the financial-terms table (s41lang; how 'term', under the review bar), not by its
+    # place in the run: the run's unnamed items, "Sconto" and "Tetto", stay unread
+    assert [g for g, _ in _read(text, BUYBACK)] == [1, 4]
+    assert [g.how for g in parse_response(text, BUYBACK, embedder=False).gates][0] == "term"
 
 
 def test_a_list_with_an_item_naming_another_gate_is_read_by_its_names() -> None:
