@@ -18,6 +18,7 @@ mention of "divergence between perception and reality") is not a label of the ga
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ipb.scoring._text import STOPWORDS, normalize, stem
@@ -70,17 +71,27 @@ def label_spans(state: _ParserState, trace: GateTrace) -> list[Span]:
     if not labels:
         return []
     text = state.masked
-    placed = [trace.mention, *(a.mention for a in state.anchors.values() if a.gate == trace.gate)]
+    placed = sorted({trace.mention, *(a.mention for a in state.anchors.values() if a.gate == trace.gate)})
     candidates = set(placed)
-    for m in state.mentions:
+    reach = max(b - a for a, b in placed) + _NEAR  # a placed span that overlaps a mention or stands beside it starts
+    for m in state.mentions:                       # at most this far before the mention
+        if trace.gate not in m.gates:
+            continue
         # a mention that overlaps a label, or stands beside it with only marks between ("Gate 1 (Cash coverage)")
-        if trace.gate in m.gates and any(m.start < b and a < m.end or _beside(text, (a, b), (m.start, m.end)) for a, b in placed):
-            candidates.add((m.start, m.end))
+        i = bisect.bisect_left(placed, (m.start - reach, -1))
+        while i < len(placed) and placed[i][0] <= m.end + _NEAR:
+            a, b = placed[i]
+            if m.start < b and a < m.end or _beside(text, (a, b), (m.start, m.end)):
+                candidates.add((m.start, m.end))
+                break
+            i += 1
     return sorted((a, b) for a, b in candidates if b > a and _says_only(text[a:b], labels))
 
 
 #: What may stand between two parts of one label: marks and spacing on one line ("Gate 1 (Cash coverage)", "2. -- ").
 _BETWEEN = re.compile(r"[^\w\n]{0,6}")
+#: The most characters :data:`_BETWEEN` lets stand between two parts of one label.
+_NEAR = 6
 
 
 def _beside(text: str, one: Span, other: Span) -> bool:
