@@ -61,7 +61,7 @@ __all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "l
 #: What a verdict word is set apart as.
 SetApart = Literal["speaker", "time", "company"]
 KINDS: Final = ("reporting", "own", "own_possessive", "skip", "aside", "that", "determiners", "facts", "according", "voices",
-                "views", "past", "now", "first_look", "others", "this_company")
+                "views", "past", "now", "first_look", "others", "this_company", "last_look")
 #: A bare past year ("in 2009 it cleared") is another time only when the answer names a year this many years later.
 OLD_YEARS: Final = 3
 #: How far back in its sentence, and forward, a verdict word's clause is looked at (characters).
@@ -135,8 +135,9 @@ def _clause_start(low: str, floor: int, start: int) -> int:
     for m in _BOUNDARY.finditer(low, max(floor, start - BACK), start):
         if m.group() == ":":
             prior = [_apostrophes(t.group()) for t in _tokens(low, max(floor, m.start() - 30), m.start())]
-            if prior and (prior[-1] in words().single["reporting"] or _voice_view(prior, len(prior) - 1)):
-                continue  # "Critics say: it fails", "Bear case: it fails": the colon opens what they say
+            if prior and (prior[-1] in words().single["reporting"] or _voice_view(prior, len(prior) - 1)
+                          or _voice_label(low, floor, m.start())):
+                continue  # "Critics say: it fails", "Bear case: it fails", "Critics: it fails": the colon opens what they say
         cut = m.end()
     return cut
 
@@ -148,6 +149,50 @@ def _voice_view(toks: list[str], k: int) -> bool:
     if toks[k].split("'")[0] not in w.single["views"]:
         return False
     return any(t in w.single["voices"] or t.split("'")[0] in w.single["voices"] for t in toks[max(0, k - 2) : k])
+
+
+def _voice_label(low: str, floor: int, colon: int) -> bool:
+    """Whether the text before the colon at ``colon`` is a bare side as a label: a ``voices`` word, at most a
+    determiner before it, opening its line or sentence ("Critics: it fails", "The bears: fails"); not "Result:",
+    not "Critics' worries aside:" (break40 item 8)."""
+    window = max(floor, colon - 30)
+    cut = max(low.rfind(ch, window, colon) for ch in ".;:!?\n|")
+    if cut < 0 and window > floor:
+        return False  # the label does not open its line or sentence within the window
+    toks = [_apostrophes(t.group()) for t in _WORD.finditer(low, max(window, cut + 1), colon)]
+    if not toks or len(toks) > 2 or (len(toks) == 2 and toks[0] not in words().single["determiners"]):
+        return False
+    return toks[-1] in words().single["voices"]
+
+
+def _per_source(text: str, low: str, clause: int, start: int) -> bool:
+    """Whether the clause opens on "per" + a source other than the writer and a comma before the word ("Per the bears,
+    it fails", "per management, it passes"); not the writer's ("per our model"), the case's facts ("per the filing"),
+    a capitalised name (the framework's investor: "Per Graham, it passes") or "earnings per share" (not the opening)."""
+    found = _tokens(low, clause, start)
+    if len(found) < 2 or found[0].group() != "per":
+        return False
+    comma = low.find(",", found[0].end(), start)
+    named = [m for m in found[1:] if m.end() <= comma]
+    if comma < 0 or not 1 <= len(named) <= 4 or any(text[m.start()].isupper() for m in named):
+        return False
+    w = words()
+    return not any(_own(t) or t in w.single["own_possessive"] or t in w.single["facts"]
+                   for t in (_apostrophes(m.group()) for m in named))
+
+
+#: Subjects that open a new clause after "and" (the writer's own statement, not the reported one).
+_NEW_SUBJECTS: Final = frozenset({"it", "this", "that", "the", "its", "i", "we", "our", "my"})
+
+
+def _new_clause_after(found: list[re.Match[str]], toks: list[str], k: int, start: int) -> bool:
+    """Whether the reporting verb ``toks[k]`` has its own object, then "and" and a new subject before the verdict word
+    (break40 item 7: "Management expects 10% growth and it passes"); not "critics say that it is dear and that it
+    fails" (a second complement) nor "critics say the moat is thin and fails" (no new subject)."""
+    for j in range(len(toks) - 2, k + 1, -1):
+        if toks[j] == "and" and toks[j + 1] in _NEW_SUBJECTS and found[j + 1].end() <= start:
+            return toks[k + 1] not in words().single["that"] and j > k + 1
+    return False
 
 
 def _own_phrase(toks: list[str], j: int) -> bool:
@@ -185,6 +230,9 @@ def _speaker_before(low: str, clause: int, start: int) -> bool:
             named = _tokens(low, m.end(), min(start, m.end() + 30))
             if not named or not _own(named[0].group()):
                 return True  # "according to the bulls it passes"; not "according to us"
+    colon = low.rfind(":", clause, start)
+    if colon >= 0 and _voice_label(low, max(0, clause - 1), colon):
+        return True  # "Critics: it fails"
     for k in range(len(toks) - 1, -1, -1):
         if _voice_view(toks, k):
             # "the bear case: it fails", "in the bears' view it fails"; not "unlike the bear case, it passes"
@@ -197,6 +245,8 @@ def _speaker_before(low: str, clause: int, start: int) -> bool:
         comma = low.find(",", found[k].end(), start)
         if comma >= 0 and low[found[k].end() : comma].strip():
             return False  # "Analysten erwarten 9 %, erreicht wurden 5 %": the verb's own object, then another clause
+        if _new_clause_after(found, toks, k, start):
+            return False  # "Management expects 10% growth and it passes": the verb's object, then "and" + a new subject
         j = k - 1
         while j >= 0 and (toks[j] in w.single["skip"] or verb.endswith("ing") and toks[j] in _BE):
             j -= 1
@@ -238,7 +288,8 @@ def _speaker_after(low: str, end: int, ceiling: int) -> bool:
 def _first_look(low: str, floor: int, start: int, end: int) -> bool:
     """Whether the verdict word is a first reading the writer revises: a ``first_look`` phrase right before it ("at
     first glance it fails", at most two words between) or right after it ("FAIL at first glance, but PASS ..."), or
-    the word right after "was"/"were" with a word of today later in its sentence ("was REJECT, now PROCEED")."""
+    the word right after "was"/"were" with a word of today later in its sentence ("was REJECT, now PROCEED"), or the
+    word right after a bare "first" with a ``last_look`` word later in its sentence ("first FAIL, finally PASS")."""
     w = words()
     first = w.phrase["first_look"]
     if first is not None:
@@ -249,6 +300,10 @@ def _first_look(low: str, floor: int, start: int, end: int) -> bool:
         if after is not None and not _tokens(low, end, after.start()) and not re.search(r"[.;!?\n]", low[end : after.start()]):
             return True
     before = _tokens(low, max(floor, start - 20), start)
+    if before and "first" in [t.group() for t in before[-2:]] and w.phrase["last_look"] is not None:
+        stop = _SENTENCE_END.search(low, end, end + AHEAD)
+        if w.phrase["last_look"].search(low, end, stop.start() if stop is not None else end + AHEAD) is not None:
+            return True  # "first FAIL, finally PASS": the first of a first/finally sequence (break40 item 9)
     if before and before[-1].group() in ("was", "were") and before[-1].end() >= start - 2:
         stop = _SENTENCE_END.search(low, end, end + AHEAD)
         tail = low[end : stop.start() if stop is not None else end + AHEAD]
@@ -383,7 +438,7 @@ def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None 
     low = text.lower() if low is None else low
     ceiling = len(text) if ceiling is None else ceiling
     clause = _clause_start(low, floor, start)
-    if _speaker_before(low, clause, start) or _speaker_after(low, end, ceiling):
+    if _speaker_before(low, clause, start) or _per_source(text, low, clause, start) or _speaker_after(low, end, ceiling):
         return "speaker"
     if _another_time(text, low, floor, start, end):
         return "time"

@@ -33,6 +33,7 @@ from ipb.scoring.parse._abbreviations import gate_abbreviations
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._element_spec import _elements
 from ipb.scoring.parse._foreign_names import TRANSLATION, foreign_literal, foreign_name_pattern, name_key
+from ipb.scoring.parse._foreign_terms import TERM, term_names
 from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._references import _SEP
 from ipb.scoring.parse._regime_words import REGIME_SYNONYMS, regime_pattern
@@ -199,11 +200,19 @@ def _index(card: Card) -> _CardIndex:
     return _build_index(card)
 
 
+@per_object()
+def _term_index(card: Card) -> _CardIndex:
+    """The card's index with the key nouns of ``grammar/gate_terms.yaml`` as names too (:mod:`._foreign_terms`), built
+    once per card object; read by :func:`ipb.scoring.parse.parse_response` only when the card's own names find under
+    half of its gates."""
+    return _build_index(card, terms=True)
+
+
 #: The preposition of an outcome word's direction ("TILT_TO_NOMINAL_BONDS") as reports write it.
 _TO = r"(?:to|towards?|into)"
 
 
-def _build_index(card: Card) -> _CardIndex:
+def _build_index(card: Card, terms: bool = False) -> _CardIndex:
     gates = {g.number: g for g in card.gates}
     choices: list[str] = []
     choice_gate: list[int] = []
@@ -233,6 +242,12 @@ def _build_index(card: Card) -> _CardIndex:
                 foreign[key] = g.number
                 choices.append(normalize(name))
                 choice_gate.append(g.number)
+    # key nouns of the gates' metrics in other languages (grammar/gate_terms.yaml: "Verschuldung", "負債比率"), read as
+    # the sidecar's names are but recognised as TERM (under the review bar); never fuzzy choices
+    named_by_term: dict[str, int] = {}
+    for number, names in (term_names(card, set(mention_gate) | set(foreign)) if terms else {}).items():
+        for name in names:
+            named_by_term.setdefault(name_key(name), number)
     found: list[tuple[str, str, str, bool, tuple[int, str]]] = []  # (key, literal, pattern, word rule, gate and how)
     for norm, info in mention_gate.items():
         p = _alias_pattern(norm, inflect=info[1] != "substance")  # a substance phrase is matched as written
@@ -240,6 +255,8 @@ def _build_index(card: Card) -> _CardIndex:
             found.append((norm, norm.split()[0], p, not unspaced(norm), info))
     for key, number in foreign.items():
         found.append((key, foreign_literal(key), foreign_name_pattern(key), not unspaced(key), (number, TRANSLATION)))
+    for key, number in named_by_term.items():
+        found.append((key, foreign_literal(key), foreign_name_pattern(key), not unspaced(key), (number, TERM)))
     mention_triggers: list[Trigger] = []
     mention_info: list[tuple[int, str]] = []
     for norm, literal, p, word, info in sorted(found, key=lambda f: len(f[0]), reverse=True):

@@ -46,4 +46,4 @@ def inline_label(text: str, start: int, end: int) -> bool:
 
 def labels_alone(text: str, mention: _Mention) -> bool:
     """Whether ``mention`` names one gate by its name or an alias as a label inside a paragraph (:func:`inline_label`)."""
-    return len(mention.gates) == 1 and mention.how in ("name", "alias", "translation") and inline_label(text, mention.start, mention.end)
+    return len(mention.gates) == 1 and mention.how in ("name", "alias", "translation", "term") and inline_label(text, mention.start, mention.end)

@@ -17,6 +17,7 @@ import re
 from ipb.scoring._text import item_number
 from ipb.scoring.parse._common import _Anchor
 from ipb.scoring.parse._foreign_names import TRANSLATION
+from ipb.scoring.parse._foreign_terms import TERM
 from ipb.scoring.parse._positional import POSITION
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
@@ -74,7 +75,7 @@ class _NumberedListMixin(_ParserState):
                 continue
             # a list whose gates are named only by the card's names in another language is in a language whose words the
             # card's vocabulary cannot match: a title of the writer's own there is its place's gate (met by position)
-            foreign = all(how == TRANSLATION for _, _, how in named)
+            foreign = all(how in (TRANSLATION, TERM) for _, _, how in named)
             for i, (li, k, span) in enumerate(items):
                 anchor = self.anchors.get(li)
                 if anchor is None and 1 <= k <= n and (li not in titled or title_stems(titled[li]) & vocabulary[k]

@@ -18,7 +18,7 @@ from ipb.scoring._text import (
     mask_reasoning,
     plain_spacing,
 )
-from ipb.scoring.parse._card import _index
+from ipb.scoring.parse._card import _index, _term_index
 from ipb.scoring.parse._citations import _CitationsMixin
 from ipb.scoring.parse._body_named import _BodyNamedMixin
 from ipb.scoring.parse._confidence import _ConfidenceMixin, settled
@@ -84,8 +84,9 @@ _OTHERS_VIEW = re.compile(r"\b(?:some|many|most|other)\s+(?:readers|investors|an
 class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _PositionalMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
-    def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
-        super().__init__(text, card, _index(card), embedder, score_cutoff, embed_cutoff)
+    def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float,
+                 terms: bool = False) -> None:
+        super().__init__(text, card, _term_index(card) if terms else _index(card), embedder, score_cutoff, embed_cutoff)
 
     # ------------------------------------------------------------------ driver
 
@@ -292,7 +293,17 @@ def parse_response(
         text = "" if text is None else str(text)
     stripped, removed = strip_invisible(text)  # zero-width characters inside words are read through (:mod:`._invisible`)
     folded = fold_dotted_i(stripped)  # Turkish İ / ı, one character for one, as the vocabulary is folded
-    parsed = _Parser(folded, _card_of(card), embedder, score_cutoff, embed_cutoff).run()
+    target = _card_of(card)
+    parsed = _Parser(folded, target, embedder, score_cutoff, embed_cutoff).run()
+    if 2 * len(parsed.gates) < len(target.gates):
+        # the card's own names (English and its sidecar's) find under half of its gates: an answer in another language
+        # may name them by the key nouns of their metrics ("Bilanz", "負債比率"; ._foreign_terms), read as a fallback so
+        # that they never displace a reading the card's names give: taken only when it finds more gates and reads every
+        # gate verdict of the first reading alike
+        by_terms = _Parser(folded, target, embedder, score_cutoff, embed_cutoff, terms=True).run()
+        kept = {g.gate: g.verdict for g in by_terms.gates}
+        if len(by_terms.gates) > len(parsed.gates) and all(kept.get(g.gate, "") == g.verdict for g in parsed.gates):
+            parsed = by_terms
     if folded != stripped:
         parsed = retake_copies(parsed, stripped, folded)
     return restore_spans(parsed, removed, text, stripped)

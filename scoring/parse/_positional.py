@@ -39,6 +39,7 @@ import re
 from ipb.scoring._text import item_number
 from ipb.scoring.parse._common import _Anchor
 from ipb.scoring.parse._foreign_names import TRANSLATION
+from ipb.scoring.parse._foreign_terms import TERM
 from ipb.scoring.parse._run_subjects import lead_in, names_no_criteria, subject_title
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._subject_tables import keyed_by_subject
@@ -81,7 +82,7 @@ class _PositionalMixin(_ParserState):
                 # the card's words; and a run with a title the sidecar names is in another language: its other
                 # titles are the writer's own names there, which the card's English words cannot confirm)
                 hows = {a.how for li in run if (a := self.anchors.get(li)) is not None and a.gate is not None}
-                named = TRANSLATION not in hows and bool(hows - {"number"})
+                named = not hows & {TRANSLATION, TERM} and bool(hows - {"number"})
                 for k, li in enumerate(run, start=1):
                     anchor = self.anchors.get(li)
                     if anchor is None or (anchor.gate is None and not named):

@@ -156,8 +156,11 @@ def gate_of_clause(card: Card, text: str, *, ties: bool = False) -> int | None:
 #: A negator in the few words before an appraisal flips it ("not broken", "isn't cheap", "no longer intact", "hardly durable").
 _NEGATOR = re.compile(r"(?i)(?:(?:\b(?:not|never|hardly|nor|no)\b|n['\u2019]t\b)(?!\s+(?:merely|just|only|simply)\b)(?:\s+(?:[\w'-]+\s+){0,3}?)?"
                       r"|\b(?:nothing|none|nobody|neither)\b(?:\s+(?:[\w'-]+\s+){0,6}?)?)\s*\Z")
-#: A condition or a question before the appraisal states no verdict ("if the thesis breaks", "whether it holds").
-_CONDITIONAL = re.compile(r"(?i)\b(?:if|unless|whether|should|would|could|might|may|until|once|when)\b")
+#: A condition or a question before the appraisal states no verdict ("if the thesis breaks", "whether it holds"). A
+#: concessive "if" that only grades the appraisal ("it pays for itself, if only just", "cheap, if anything", "fine, if
+#: barely") is no condition.
+_CONDITIONAL = re.compile(r"(?i)\b(?:if(?![ \t]+(?:only[ \t]+(?:just|barely|narrowly|slightly|by)|barely|narrowly|just|anything)\b)"
+                          r"|unless|whether|should|would|could|might|may|until|once|when)\b")
 #: A requirement before the appraisal states the bar, not the facts ("Graham asks for 20 years without a break", "Buffett
 #: wants a durable moat").
 _REQUIRED = re.compile(r"(?i)\b(?:asks?\s+for|asked\s+for|wants?|wanted|requires?|required|demands?|insists?\s+on|looks?\s+for|"

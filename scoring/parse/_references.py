@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, Trigger, normalize, stem
+from ipb.scoring.parse._foreign_terms import TERM, at_title
 from ipb.scoring.parse._record_fields import record_fields
 from ipb.scoring.parse._umbrella import UMBRELLA_CELL, UMBRELLA_LABEL, umbrella_parts
 from ipb.scoring.parse._common import (
@@ -293,6 +294,8 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
         found: list[_Mention] = []
         for key, m in self._scan(self.ix.mention_triggers, limit=MAX_OCCURRENCES):
             gate, how = self.ix.mention_info[key]
+            if how == TERM and not at_title(masked, m.start(), m.end()):
+                continue  # a key noun names a gate only as a title (grammar/gate_terms.yaml)
             found.append(_within_sentence(masked, _Mention(m.start(), m.end(), (gate,), how)))
         found.extend(self._numbered_mentions())
         found.extend(self._framed())

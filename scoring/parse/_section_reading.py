@@ -62,14 +62,21 @@ MAX_SECTION_UNITS = 12
 #: A question whose verb is a fault: "Could I lose money permanently?", "Can the plan go wrong?", "Will it default?" (yes
 #: is the gate failing); not the noun ("Is the chance of a loss low?").
 _FAULT_VERB = re.compile(r"(?i)\b(?:lose|losing|default|defaults|go\s+wrong|goes\s+wrong|blow\s+up|be\s+wiped\s+out|go\s+bust|"
-                         r"go\s+under|fail|fails)\b")
+                         r"go\s+under|fail|fails|ended|stopped|stalled|run\s+out|run\s+its\s+course)\b")
 #: A likelihood answers a question as yes or no does: "Could I lose money permanently? ... Unlikely.", "Will the
 #: catalyst come? Likely." (a hedged yes); and yes / no in other languages (:mod:`ipb.scoring._foreign_verdicts`).
 _LIKELY_YES = ("likely", "probably", "very likely", "almost certainly")
 _LIKELY_NO = ("unlikely", "doubtful", "very unlikely", "highly unlikely", "improbable")
-_WORDS = "|".join(sorted(("yes", "no", "sure", "nope", *_LIKELY_YES, *_LIKELY_NO, *(re.escape(w) for w in (*_fv.YES_WORDS, *_fv.NO_WORDS))),
+#: A graded answer is a hedged yes or no as a likelihood is: "Is the story intact? Mostly.", "Is the herd leaning one way?
+#: Not really.", "Is the price there? Not yet." (a degree, not a word list of one phrasing: any question of the card reads
+#: them; the section's verdict stays under the review bar, SECTION_CONFIDENCE). Words that grade both ways ("partly",
+#: "barely", "somewhat") are no answer.
+_GRADED_YES = ("mostly", "largely", "broadly", "by and large", "for the most part", "more or less", "basically", "essentially",
+               "so far", "on balance")
+_GRADED_NO = ("not really", "not quite", "not yet", "not at all", "hardly", "far from it", "nowhere near")
+_WORDS = "|".join(sorted(("yes", "no", "sure", "nope", *_LIKELY_YES, *_LIKELY_NO, *_GRADED_YES, *_GRADED_NO, *(re.escape(w) for w in (*_fv.YES_WORDS, *_fv.NO_WORDS))),
                          key=len, reverse=True)).replace(" ", r"[ \t]+")
-_YES = frozenset(("yes", "sure", *_LIKELY_YES, *_fv.YES_WORDS))
+_YES = frozenset(("yes", "sure", *_LIKELY_YES, *_GRADED_YES, *_fv.YES_WORDS))
 _ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>" + _WORDS + r")(?:\b|(?<=[" + _fv.UNSPACED_CHARS + r"]))"
                      r"(?=[ \t]*(?:[.,;:!)\u2192\u2013\u2014\u3002-]|->|$))", re.IGNORECASE | re.MULTILINE)
 #: A sentence that closes on the answer to the section's question: "Four out of four, yes."
@@ -98,6 +105,13 @@ _SARCASM = re.compile(r"(?i)(?:^|(?<=[:.;!?\n])|(?<=[:.;!?\n][ \t]))[ \t*_-]*(?:
 #: A clause whose subject is a noun phrase ("the balance sheet is ...", "but its forecasts are ..."), not a pronoun.
 _NOUN_SUBJECT = re.compile(r"[\s,;:\u2014\u2013-]*(?:(?:but|and|while|though|although|whereas)[ \t]+)?(?:the|its|their|his|her|our|a|an)"
                            r"[ \t]+[a-z][a-z'-]+(?:[ \t]+[a-z][a-z'-]+){0,2}?[ \t]+(?:is|are|was|were|remains?|looks?|seems?)\b")
+
+
+#: Two denials side by side put the facts in the middle: "not negligible, not alarming", "neither cheap nor dear", "not
+#: great; not terrible". Each denied appraisal alone would read as a verdict; together they are the writer's "in between",
+#: so the section withholds its verdict (an unread gate is routed to review; a guessed one is not).
+_MIDDLE = re.compile(r"(?i)\b(?:not|neither)[ \t]+(?:[a-z-]+[ \t]+)?[a-z-]+[ \t]*(?:[,;\u2013\u2014][ \t]*(?:and[ \t]+|but[ \t]+)?not|nor)"
+                     r"[ \t]+(?:[a-z-]+[ \t]+)?[a-z-]+")
 
 
 #: An appraisal followed by its complement relates the facts to something else ("aligned with the plan", "attractive to
@@ -323,6 +337,8 @@ class _SectionReadingMixin(_ParserState):
             text = low[unit.start : unit.end]
             if _SARCASM.search(self.low, unit.start, unit.end):
                 return None  # "Fair price: sure, 90 times earnings is a bargain": sarcasm, no verdict read
+            if _MIDDLE.search(self.low, unit.start, unit.end):
+                return None  # "not negligible, not alarming": the writer's middle, no verdict read
             if text.rstrip().endswith("?"):
                 own = gate_of_clause(card, text)
                 if own is not None and own != gate:

@@ -26,12 +26,18 @@ __all__ = ["closing_paragraph_start", "enters", "opens_position", "risk_outcome"
 
 #: The book's risk cut or raised in the writer's words ("taking risk off", "I'm cutting risk", "we de-risk", "adding risk"):
 #: the card's outcome that names the same move (REDUCE_RISK, BUBBLE_REDUCE_RISK; INCREASE_RISK, ADD_RISK, RE_RISK_...).
-_RISK_OBJECT = r"(?:[ \t]+(?:the|our|my|some|more|portfolio|book))*[ \t]+risk\b"
+#: Its object is the risk itself or a holding's share of the book ("cut its small-cap weight in half", "we are reducing
+#: our equity exposure", "trim the stock allocation"): the same move on a holding as on risk (s41finals, n38 wild finals).
+#: Past forms stay out ("we trimmed our risk by a third" is history); "cut" is both.
+#: A holding's share takes a possessive or "the" ("adds weight to the case" is an idiom, no act).
+_RISK_OBJECT = (r"(?:(?:[ \t]+(?:the|our|my|some|more|portfolio|book))*[ \t]+risk\b"
+                r"|[ \t]+(?:the|our|my|its|their)(?:[ \t]+[\w-]+)?[ \t]+(?:exposure|weight|weighting|allocation)\b)")
 _RISK_ACT = re.compile(
     r"(?i)\b(?:(?P<off>(?:take|takes|taking|took)[ \t]+(?:some[ \t]+)?risk[ \t]+off\b|(?:cut|cuts|cutting|reduce|reduces|reducing|"
-    r"lower|lowers|lowering|trim|trims|trimming)" + _RISK_OBJECT + r"|de-?risk(?:s|ing)?\b)"
-    r"|(?P<on>(?:add|adds|adding|increase|increases|increasing|raise|raises|raising|take|takes|taking)(?:[ \t]+on)?" + _RISK_OBJECT
-    + r"|re-?risk(?:s|ing)?\b))")
+    r"lower|lowers|lowering|trim|trims|trimming|halve|halves|halving)" + _RISK_OBJECT
+    + r"|de-?risk(?:s|ing)?\b)"
+    r"|(?P<on>(?:add|adds|adding|increase|increases|increasing|raise|raises|raising|take|takes|taking)"
+    r"(?:[ \t]+on)?" + _RISK_OBJECT + r"|re-?risk(?:s|ing)?\b))")
 
 
 #: A position opened or sized in the writer's words ("starter position this week", "a 1.5% test position", "we are

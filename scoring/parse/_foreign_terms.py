@@ -1,0 +1,141 @@
+"""Gate names in other languages made from a table of financial terms (issue 13, class G-C; paper §7.5).
+
+A card's translations sidecar (:mod:`ipb.engine.translations`) gives each gate a few full names per language; a writer
+in that language names a criterion by the key noun of its metric instead: "Bilanz", "Verschuldung", "indebitamento",
+"負債比率", "Welche Kategorie?". ``grammar/gate_terms.yaml`` holds such nouns once per concept (English words ->
+terms per language), not per card, and :func:`term_names` gives them to every card's gates:
+
+* a concept belongs to a gate whose English labels (name and aliases; the id repeats the name) use one of its English words, whole words, a
+  plural "s" allowed; its weight there is the number of labels that use it;
+* a term goes to the one gate where the concepts that list it weigh most; a tie between gates names no gate (the
+  term is ambiguous on that card), and a term that is already a name of the card (English or sidecar) is left to it.
+
+Terms are matched as the sidecar's names are (:mod:`._foreign_names`) but recognised as :data:`TERM`, whose
+confidence factor (:data:`._confidence.RECOGNITION`) keeps a gate named only so under the 0.7 review bar.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from ipb.engine._json import _schema_errors
+from ipb.engine._yaml import load_yaml
+from ipb.engine.card import Card
+from ipb.errors import ErrorGroup, IpbError
+from ipb.scoring.parse._foreign_names import name_key
+
+__all__ = ["TERM", "at_title", "load_terms", "term_names"]
+
+#: How a gate named by a term of ``grammar/gate_terms.yaml`` is recognised (``GateTrace.how``).
+TERM = "term"
+
+_FILE = "gate_terms.yaml"
+_SCHEMA = "gate_terms.schema.json"
+
+
+def load_terms(text: str, file: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """(English words, terms of every language) per concept of a terms file, checked against its schema.
+
+    Raises
+    ------
+    LoadError
+        The file is no YAML or breaks ``grammar/gate_terms.schema.json`` (located: file, line, column).
+
+    >>> load_terms("version: 1\\nterms: [{about: debt, en: [debt], de: [Verschuldung], it: [indebitamento]}]", "<s>")
+    ((('debt',), ('Verschuldung', 'indebitamento')),)
+    """
+    import json
+
+    doc = load_yaml(text, file)
+    schema = json.loads(resources.files("ipb.grammar").joinpath(_SCHEMA).read_text(encoding="utf-8"))
+    errors: list[IpbError] = _schema_errors(doc, jsonschema.Draft202012Validator(schema), "a gate terms table")
+    if errors:
+        raise errors[0] if len(errors) == 1 else ErrorGroup(errors)
+    out = []
+    for entry in doc.data["terms"]:
+        terms = [t for code, words in entry.items() if code not in ("about", "en") for t in words]
+        out.append((tuple(w.lower() for w in entry["en"]), tuple(dict.fromkeys(terms))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """The bundled table, read and checked once per process."""
+    return load_terms(resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8"), f"ipb/grammar/{_FILE}")
+
+
+def _uses(label: str, word: str) -> bool:
+    return re.search(rf"(?<![\w/]){re.escape(word)}s?(?![\w/])", label) is not None
+
+
+def term_names(card: Card, taken: set[str], table: Any = None) -> dict[int, tuple[str, ...]]:
+    """Gate number -> the terms that name it on ``card`` (rule in the module docstring); ``taken`` holds the name keys
+    (:func:`._foreign_names.name_key`) the card already reads, which stay its own; ``table`` is a :func:`load_terms`
+    result (default: the bundled one).
+
+    >>> from types import SimpleNamespace as G
+    >>> card = G(gates=[G(number=1, name="Classify the Company", aliases=("stock category",)),
+    ...                 G(number=2, name="Category Story Check", aliases=("debt factor",))])
+    >>> table = ((("category", "classify"), ("Kategorie",)), (("debt",), ("Verschuldung",)), (("stock", "story"), ("Aktie",)))
+    >>> term_names(card, set(), table)  # "Aktie": one label of each gate, a tie
+    {1: ('Kategorie',), 2: ('Verschuldung',)}
+    >>> term_names(card, {"verschuldung"}, table)
+    {1: ('Kategorie',)}
+    """
+    table = _bundled() if table is None else table
+    labels = {g.number: [name_key(x) for x in (g.name, *g.aliases)] for g in card.gates}
+    weight: dict[str, dict[int, int]] = {}
+    for english, terms in table:
+        for number, texts in labels.items():
+            used = sum(1 for text in texts if any(_uses(text, w) for w in english))
+            if used:
+                for term in terms:
+                    per_gate = weight.setdefault(term, {})
+                    per_gate[number] = per_gate.get(number, 0) + used
+    out: dict[int, list[str]] = {}
+    for term, per_gate in weight.items():
+        best = max(per_gate.values())
+        winners = [n for n, w in per_gate.items() if w == best]
+        if len(winners) == 1 and name_key(term) not in taken:
+            out.setdefault(winners[0], []).append(term)
+    return {n: tuple(ts) for n, ts in sorted(out.items())}
+
+
+#: What a title may hold before its term: list markers, numbers, emoji, markdown and up to three words.
+_WORD = re.compile(r"[^\W\d_]+")
+#: A label's end: the first colon, question mark or table bar of the line.
+_LABEL_END = re.compile(r"[:：|?？]")
+#: The longest line read as a heading, and the furthest a label's end may stand from the line's start.
+TITLE_CHARS = 60
+
+
+def at_title(text: str, start: int, end: int) -> bool:
+    """Whether the term at ``text[start:end]`` stands where a writer names a criterion: in a heading (a line of at most
+    :data:`TITLE_CHARS` characters) or a label (the line's part before its first colon, question mark or table bar,
+    within :data:`TITLE_CHARS` characters), after at most three words. A term in running prose or in a table's later
+    cell ("净利润" in a row headed "扛周期") names no gate: there it is a fact of another criterion.
+
+    >>> at_title("Bilanz\\nNetto-Cash von 140 Mio.", 0, 6), at_title("Welche Kategorie?\\nx", 7, 16)
+    (True, True)
+    >>> text = "Der Gewinn je Aktie wächst seit Jahren um etwa 12 % pro Jahr und die Marge bleibt hoch."
+    >>> at_title(text, 4, 10)
+    False
+    >>> row = "| 扛周期 | 去年净利润2.3亿 | 没问题 |"
+    >>> at_title(row, row.index("净利润"), row.index("净利润") + 3), at_title("| 价格 | 100亿 |", 2, 4)
+    (False, True)
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    before = text[line_start:start].lstrip(" \t|")
+    if "|" in before or len(_WORD.findall(before)) > 3 or len(before) > TITLE_CHARS:
+        return False
+    if len(text[line_start:line_end].strip()) <= TITLE_CHARS:
+        return True
+    label_end = _LABEL_END.search(text, end, line_end)
+    return label_end is not None and label_end.start() - line_start <= TITLE_CHARS
