@@ -4,6 +4,10 @@ at or above the 0.7 review bar, or the writer's own clear verdict pushed under i
 - **An act another wants done** (``._voice.urged_by_other``): "Bottom line: strategists urge clients to cut risk." read
   BUBBLE_REDUCE_RISK at 0.81, and s41finals' holding acts ("cut their equity exposure") carried the same misreading to
   a holding's weight; the writer's own urging ("we urge clients to ...") stays the writer's recommendation.
+- **Japanese polite forms that state no verdict today** (``grammar/languages.yaml`` ja ``guards``): s41lang's
+  "問題ありません" (no problem) read PROCEED at 0.95 inside "問題ありませんとは言えません" (one cannot say there is no
+  problem), and at 0.76 in the past ("問題ありませんでした", there was none then) or quoted from the company, outranking
+  the writer's own "基準を満たしません" (it does not meet the standard) after it.
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -17,6 +21,7 @@ from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._voice import urged_by_other
 
 BUBBLE = "dalio_bubble_detection_gauge"  # outcomes NO_BUBBLE (pass) and BUBBLE_REDUCE_RISK (fail)
+GRAHAM = "graham_seven_tests_defensive"  # gate 4 Dividend Record (ja sidecar name 配当実績)
 
 #: The review bar: a reading at or above it is taken without review.
 REVIEW_BAR = 0.7
@@ -67,4 +72,24 @@ def test_the_writers_own_act_or_urging_still_counts(closing: str) -> None:
 ])
 def test_urged_by_other_reads_the_subject_of_the_urging(clause: str, other: bool) -> None:
     assert urged_by_other(clause) is other
+
+
+@pytest.mark.parametrize(("section", "verdict"), [
+    # one cannot say there is no problem: no verdict (was PROCEED 0.95)
+    ("配当実績：問題ありませんとは言えません。2009年に無配でした。", None),
+    # no problem then, but now it does not meet the standard (was PROCEED 0.76)
+    ("配当実績：以前は問題ありませんでしたが、2009年に無配になり、基準を満たしません。", vw.REJECT),
+    # the company says "no problem"; the writer: it does not meet it (was PROCEED 0.76)
+    ("配当実績：会社は「問題ありません」と言うが、2009年に無配で、基準を満たしていません。", vw.REJECT),
+    # a question is no verdict
+    ("配当実績：問題ありませんか？ 2009年に無配でした。", None),
+    # the plain polite forms stay verdicts (s41lang)
+    ("配当実績：20年間無配なし、問題ありません。", vw.PROCEED),
+    ("配当実績：2009年に無配、基準を満たしません。", vw.REJECT),
+])
+def test_japanese_polite_forms_in_the_past_quoted_or_denied_state_no_verdict(section: str, verdict: str | None) -> None:
+    parsed = parse_response(section + "\n", GRAHAM, embedder=False)
+    read = {g.gate: g for g in parsed.gates}
+    assert 4 in read, parsed.reason
+    assert read[4].verdict == verdict, (read[4].verdict, read[4].confidence)
 
