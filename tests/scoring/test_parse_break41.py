@@ -4,6 +4,8 @@ at or above the 0.7 review bar, or the writer's own clear verdict pushed under i
 - **An act another wants done** (``._voice.urged_by_other``): "Bottom line: strategists urge clients to cut risk." read
   BUBBLE_REDUCE_RISK at 0.81, and s41finals' holding acts ("cut their equity exposure") carried the same misreading to
   a holding's weight; the writer's own urging ("we urge clients to ...") stays the writer's recommendation.
+- **"per" + the case's own rule** (``._attributed._per_source``): "per the card's 15% bar, it passes" read as another's
+  source (0.45), the possessive hiding the fact noun "card"; "bar", "threshold" and like words are the case's rule.
 - **Japanese polite forms that state no verdict today** (``grammar/languages.yaml`` ja ``guards``): s41lang's
   "問題ありません" (no problem) read PROCEED at 0.95 inside "問題ありませんとは言えません" (one cannot say there is no
   problem), and at 0.76 in the past ("問題ありませんでした", there was none then) or quoted from the company, outranking
@@ -93,3 +95,21 @@ def test_japanese_polite_forms_in_the_past_quoted_or_denied_state_no_verdict(sec
     assert 4 in read, parsed.reason
     assert read[4].verdict == verdict, (read[4].verdict, read[4].confidence)
 
+
+MUNGER = "munger_business_quality_price"  # gate 2 High Return on Capital (at least 15%)
+
+
+@pytest.mark.parametrize(("line", "verdict", "writers"), [
+    # the card's own bar cited with a possessive or as a threshold: the writer's reading (s41finals read 0.45)
+    ("High Return on Capital: per the card's 15% bar, it passes (22%).", vw.PROCEED, True),
+    ("High Return on Capital: per the 15% threshold, it passes (22%).", vw.PROCEED, True),
+    ("High Return on Capital: per the filing's figures, it passes (22%).", vw.PROCEED, True),
+    # another's source stays another's (s41finals)
+    ("High Return on Capital: per the bears, it fails.", vw.REJECT, False),
+    ("High Return on Capital: per management's deck, it passes.", vw.PROCEED, False),
+])
+def test_per_the_cases_own_rule_is_the_writers_reading(line: str, verdict: str, writers: bool) -> None:
+    parsed = parse_response(line + "\n", MUNGER, embedder=False)
+    read = {g.gate: g for g in parsed.gates}
+    assert read[2].verdict == verdict
+    assert (read[2].confidence >= REVIEW_BAR) is writers, read[2].confidence
