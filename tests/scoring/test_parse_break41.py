@@ -6,6 +6,8 @@ at or above the 0.7 review bar, or the writer's own clear verdict pushed under i
   a holding's weight; the writer's own urging ("we urge clients to ...") stays the writer's recommendation.
 - **"per" + the case's own rule** (``._attributed._per_source``): "per the card's 15% bar, it passes" read as another's
   source (0.45), the possessive hiding the fact noun "card"; "bar", "threshold" and like words are the case's rule.
+- **A requirement read as a result** (``._verdict_clauses.required``): "this test must be passed", "das Kriterium muss
+  erfüllt sein" read PROCEED at 0.95 (since before stop 41); now weak (0.45), as a modal's verdict is.
 - **Japanese polite forms that state no verdict today** (``grammar/languages.yaml`` ja ``guards``): s41lang's
   "問題ありません" (no problem) read PROCEED at 0.95 inside "問題ありませんとは言えません" (one cannot say there is no
   problem), and at 0.76 in the past ("問題ありませんでした", there was none then) or quoted from the company, outranking
@@ -113,3 +115,19 @@ def test_per_the_cases_own_rule_is_the_writers_reading(line: str, verdict: str, 
     read = {g.gate: g for g in parsed.gates}
     assert read[2].verdict == verdict
     assert (read[2].confidence >= REVIEW_BAR) is writers, read[2].confidence
+
+
+@pytest.mark.parametrize(("text", "confident"), [
+    # the rule stated, not its result (read PROCEED 0.95 at d7bd97b and after): EPS +20% is short of Graham's third
+    ("Earnings Growth: this test must be passed.\nEPS rose 20% in ten years.\n", False),
+    ("Earnings Growth: the criterion has to be met.\nEPS rose 20% in ten years.\n", False),
+    ("Gewinnwachstum: mindestens ein Drittel, das Kriterium muss erfüllt sein.\nDer Gewinn stieg in zehn Jahren um 20 %.\n", False),
+    # a result stays a result
+    ("Earnings Growth: passed, EPS rose 45% in ten years.\n", True),
+    ("Earnings Growth: it must pass, and it does: EPS rose 45% in ten years.\n", True),
+])
+def test_a_requirement_is_no_confident_verdict(text: str, confident: bool) -> None:
+    read = {g.gate: g for g in parse_response(text, GRAHAM, embedder=False).gates}
+    assert 5 in read
+    assert (read[5].verdict == vw.PROCEED and read[5].confidence >= REVIEW_BAR) is confident, (read[5].verdict, read[5].confidence)
+
