@@ -151,6 +151,7 @@ def required(words: list[str], after_words: list[str]) -> bool:
     >>> required(["it", "is"], []), required(["muss"], ["nicht"])
     (False, False)
     """
+    words, after_words = [w.lower() for w in words[-3:]], [w.lower() for w in after_words[:1]]
     if words[-2:] in (["must", "be"], ["doit", "être"], ["doivent", "être"], ["deve", "ser"], ["debe", "ser"]) \
             or words[-3:] in (["has", "to", "be"], ["have", "to", "be"], ["needs", "to", "be"], ["need", "to", "be"], ["is", "to", "be"]):
         return True
