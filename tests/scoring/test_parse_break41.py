@@ -6,6 +6,9 @@ at or above the 0.7 review bar, or the writer's own clear verdict pushed under i
   a holding's weight; the writer's own urging ("we urge clients to ...") stays the writer's recommendation.
 - **"per" + the case's own rule** (``._attributed._per_source``): "per the card's 15% bar, it passes" read as another's
   source (0.45), the possessive hiding the fact noun "card"; "bar", "threshold" and like words are the case's rule.
+- **A dated recommendation label** (``._closing.CUE_LABEL``, ``._final_words``): "Recommendation to the fund in
+  2019: decline." read DECLINE at 0.72, the cue's addressee running on over "in 2019"; an addressee is now words, not
+  a time.
 - **A requirement read as a result** (``._verdict_clauses.required``): "this test must be passed", "das Kriterium muss
   erfüllt sein" read PROCEED at 0.95 (since before stop 41); now weak (0.45), as a modal's verdict is.
 - **Japanese polite forms that state no verdict today** (``grammar/languages.yaml`` ja ``guards``): s41lang's
@@ -131,3 +134,24 @@ def test_a_requirement_is_no_confident_verdict(text: str, confident: bool) -> No
     assert 5 in read
     assert (read[5].verdict == vw.PROCEED and read[5].confidence >= REVIEW_BAR) is confident, (read[5].verdict, read[5].confidence)
 
+
+#: Munger's five gates read, the price failing: a final rests on the closing line.
+MUNGER_BODY = ("Understandable Business (Not Too Hard): PROCEED, it sells insurance.\n"
+               "High Return on Capital: PROCEED, ROIC 22%.\n"
+               "Fair Price: PROCEED, 12x earnings.\n\n")
+
+
+@pytest.mark.parametrize(("closing", "final", "confident"), [
+    # a recommendation of another time is no decision of today's (s41finals' cue label took "the fund in 2019" as its
+    # addressee: DECLINE 0.72)
+    ("Recommendation to the fund in 2019: decline.", None, False),
+    # s41finals' labels themselves (tests/scoring/test_parse_holding_acts.py): unchanged
+    ("Recommendation to the fund: decline.", "DECLINE", True),
+    ("Recommendation to the fund of funds: decline.", "DECLINE", True),
+])
+def test_a_dated_recommendation_label_is_no_decision_of_today(closing: str, final: str | None, confident: bool) -> None:
+    parsed = parse_response(MUNGER_BODY + closing + "\n", MUNGER, embedder=False)
+    if final is None:
+        assert parsed.final_verdict is None or parsed.final_confidence < REVIEW_BAR, (parsed.final_verdict, parsed.final_confidence)
+    else:
+        assert parsed.final_verdict == final and (parsed.final_confidence >= REVIEW_BAR) is confident
