@@ -22,7 +22,17 @@ file:line:col and the source line:
 * ``element-number-in-words``: a required element that spells a figure in words
   before a unit (``ten percent hurdle``, ``five-times ceiling``): answers write
   ``10%`` and ``5x``, and the parser finds an element by its words, so KCCS and
-  GRA never credit it (s40user: KCCS 0.889 for an answer citing every element).
+  GRA never credit it (s40user: KCCS 0.889 for an answer citing every element);
+* ``element-is-gate-label``: a required element whose words are the gate's own
+  name or one of its aliases, or a phrase of two or more words of one (element ``free cash flow
+  coverage`` on the gate "Free cash flow coverage"): the parser finds it in
+  the label that names the gate, so an answer that only names the gate
+  ("Free cash flow coverage: REJECT") was credited with it (s41user: KCCS 0.222
+  instead of 0 for three bare gate labels, the L7 composite 0.417 instead of 0.35).
+  Since s41elem the parser no longer credits the label itself
+  (``scoring/parse/_element_labels.py``), but an answer that merely repeats the
+  gate's name in a sentence is still credited: the element asks for nothing the
+  name does not say.
 
 Scenario checks (:func:`lint_scenario`):
 
@@ -131,6 +141,7 @@ def lint_card(card: Card) -> list[IpbError]:
     found.extend(_describes_sector_ignored(card))
     found.extend(_decisive_unstated(card))
     found.extend(_elements_in_words(card))
+    found.extend(_elements_in_labels(card))
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
             if branch.pass_outcome == branch.fail_outcome:
@@ -208,6 +219,34 @@ def _elements_in_words(card: Card) -> list[IpbError]:
                     "write it in digits (10%, 5x) and the parser finds an element by its words, so no answer is "
                     "credited with it (KCCS, GRA); write the figure in digits (README, 'Gates')",
                     rule="element-number-in-words", name=g.id), ("gates", i, *keys, j)))
+    return out
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _elements_in_labels(card: Card) -> list[IpbError]:
+    """``element-is-gate-label``: each required element (no ``{value}``, no figure) that a gate label already says:
+    the whole label, or two or more of its words in a row."""
+    out: list[IpbError] = []
+    for i, g in enumerate(card.gates):
+        labels = [(lab, _words(lab)) for lab in (g.name, *g.aliases)]
+        for j, text in enumerate(g.required_elements):
+            words = _words(text)
+            if not words or "{" in text or any(ch.isdigit() for ch in text):
+                continue  # a quoted value or a figure is more than the label says
+            n = len(words)  # one word of a longer label ("quality" of "Quality check") is left alone: too common to warn
+            hit = next((lab for lab, lw in labels if lw == words or (n > 1 and any(
+                lw[k:k + n] == words for k in range(len(lw) - n + 1)))), None)
+            if hit is None:
+                continue
+            out.append(_at(card.doc, LintWarning(
+                f"required element {text!r} of gate {g.id!r} is said by the gate's label {hit!r}: an answer that "
+                "only names the gate is not credited with it, but one that repeats the name in its reasoning is "
+                "(KCCS, GRA); require what an analysis says beyond the label (a figure such as '1.5x floor', a "
+                "fact, the rule) (README, 'Gates')",
+                rule="element-is-gate-label", name=g.id), ("gates", i, "required_elements", j)))
     return out
 
 

@@ -458,9 +458,10 @@ class Frame:
         """``card_id/gate_id`` of every gate, in :meth:`profile` order."""
         return tuple(f"{c.card.id}/{g.id}" for c in self.cards for g in c.card.gates)
 
-    def dated_anachronisms(self, facts: Mapping[str, Any], timed: frozenset[str], year: int) -> list[str]:
-        """``regimes.anachronisms`` of those of ``facts`` named in ``timed`` (in ``facts`` order) at ``year``,
-        remembered per frame by the year and those facts' names, types and values (a candidate or an item asks
+    def dated_anachronisms(self, facts: Mapping[str, Any], timed: frozenset[str], year: int | dt.date
+                           ) -> list[str]:
+        """``regimes.anachronisms`` of those of ``facts`` named in ``timed`` (in ``facts`` order) at ``year`` (a
+        year, or the scenario's day, which a multiple's dated rows read: s41gb3), remembered per frame by it and those facts' names, types and values (a candidate or an item asks
         about the few timed facts, whose values recur across a run; the messages depend on nothing else)."""
         memo = self.memo.get("dated_anachronisms")
         if memo is None:
@@ -664,7 +665,7 @@ def check_base(frame: Frame, base: PScenario, where: str) -> None:
     """Refuse a base that states a fact its date rules out, or is dated outside a card's vintage
     unless the frame makes FM-6 probes."""
     if base.as_of is not None:
-        stale = frame.regimes.anachronisms(frame.inputs, base.facts, base.as_of.year)
+        stale = frame.regimes.anachronisms(frame.inputs, base.facts, base.as_of)
         if stale:
             raise PerturbError(f"the base scenario states facts that could not hold on {base.as_of.isoformat()}: "
                                + ", ".join(stale) + f" (since in {frame.regimes.file})", file=where, rule="anachronism")

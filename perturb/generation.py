@@ -305,7 +305,7 @@ class Generator:
         if scenario.as_of is not None:
             timed = self._timed_inputs()
             late = [f"date {scenario.as_of.year}: {p}" for p in self.frame.dated_anachronisms(
-                facts, timed, scenario.as_of.year)]
+                facts, timed, scenario.as_of)]
         if late:
             # refused whatever its key: the literals and the key (pure functions of the scenario) are not made
             # (s41speed: 65% of the bench card's flip attempts end here, 2024's price-of-growth floor)

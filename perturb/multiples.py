@@ -9,7 +9,9 @@ is the quotient of (``of``: price per share and earnings per share, for a card t
 first row the multiple is not bounded on that side. A quotient bound may hold only for some businesses
 (s40buff): ``when`` names category inputs and the values it holds for, ``at_least`` numeric inputs and the
 least value from which it holds (subscription software growing 15% or more at a 70% gross margin); a scenario
-that does not state one of them is not bounded.
+that does not state one of them is not bounded. A row may begin on a day instead of a year (s41gb3: ``"2008-09-15"``):
+a market can reprice within weeks (large consumer staples near 7x EBIT at the end of September 2008, near 5x in
+November), so such a row is read only against a scenario's full date; asked by year, a dated row begins after it.
 
 References
 ----------
@@ -18,17 +20,34 @@ Paper §6.5 (operator iii, temporal displacement keeps only facts that hold at t
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Union
 
-__all__ = ["MultipleBound", "ratio_anachronisms", "read_conditions"]
+__all__ = ["MultipleBound", "When", "ratio_anachronisms", "read_conditions", "row_start"]
+
+#: A row's first day or year, or the day or year a scenario is dated (s41gb3).
+When = Union[int, dt.date]
+
+
+def row_start(when: When) -> dt.date:
+    """The first day of ``when``: the day itself, or the 1st of January of a year (s41gb3).
+
+    >>> row_start(2008), row_start(dt.date(2008, 9, 15))
+    (datetime.date(2008, 1, 1), datetime.date(2008, 9, 15))
+    """
+    return when if isinstance(when, dt.date) else dt.date(when, 1, 1)
+
+
+def _year(when: When) -> int:
+    return when.year if isinstance(when, dt.date) else when
 
 
 @dataclass(frozen=True)
 class MultipleBound:
     """How high (``most``) and how low (``least``) a valuation multiple stood in an era; each table holds
-    (first year, the bound from that year), ascending, and may be empty (that side unbounded).
+    (first year or first day, the bound from then), ascending, and may be empty (that side unbounded).
 
     >>> m = MultipleBound("pe", "price / earnings", ("pe_ratio",), ((1974, Decimal(30)), (1983, Decimal(1000))))
     >>> m.bound(1979), m.bound(1990), m.bound(1972), m.floor(1979)
@@ -37,13 +56,17 @@ class MultipleBound:
     ...                   ("price_per_share", "eps_3yr_avg"))
     >>> g.floor(1973), g.floor(1975), g.floor(1972), g.bound(1973)
     (Decimal('4'), Decimal('3'), None, None)
+    >>> d = MultipleBound("ev", "EV / EBIT", (), (), ((dt.date(2008, 9, 15), Decimal(6)),
+    ...                   (dt.date(2008, 10, 6), Decimal(5))), ("enterprise_value", "ebit"))
+    >>> d.floor(dt.date(2008, 9, 30)), d.floor(dt.date(2008, 11, 20)), d.floor(dt.date(2008, 9, 1)), d.floor(2008)
+    (Decimal('6'), Decimal('5'), None, None)
     """
 
     id: str
     what: str
     inputs: tuple[str, ...]
-    most: tuple[tuple[int, Decimal], ...]
-    least: tuple[tuple[int, Decimal], ...] = ()
+    most: tuple[tuple[When, Decimal], ...]
+    least: tuple[tuple[When, Decimal], ...] = ()
     #: (numerator, denominator): the two inputs the multiple is the quotient of, or () (s39rules).
     of: tuple[str, ...] = ()
     #: s40buff: (category input, the values the bound holds for), each of which must hold (``when``).
@@ -74,20 +97,24 @@ class MultipleBound:
                 return False
         return True
 
-    def bound(self, year: int) -> Decimal | None:
-        """The highest multiple a scenario dated in ``year`` may state (the last row at or before it), or None."""
-        rows = [m for y, m in self.most if y <= year]
+    def bound(self, year: When) -> Decimal | None:
+        """The highest multiple a scenario dated in ``year`` (a year, or a day) may state (the last row at or
+        before it), or None."""
+        at = row_start(year)
+        rows = [m for y, m in self.most if row_start(y) <= at]
         return rows[-1] if rows else None
 
-    def floor(self, year: int) -> Decimal | None:
-        """The lowest multiple a scenario dated in ``year`` may state (the last ``least`` row at or before it),
-        or None."""
-        rows = [m for y, m in self.least if y <= year]
+    def floor(self, year: When) -> Decimal | None:
+        """The lowest multiple a scenario dated in ``year`` (a year, or a day) may state (the last ``least`` row
+        at or before it), or None."""
+        at = row_start(year)
+        rows = [m for y, m in self.least if row_start(y) <= at]
         return rows[-1] if rows else None
 
-    def outside(self, label: str, value: Decimal, year: int) -> str | None:
-        """Why ``value`` (the multiple, read as ``label``) could not be stated in ``year``, or None."""
-        most, least = _bounds_at(self, year)
+    def outside(self, label: str, value: Decimal, when: When) -> str | None:
+        """Why ``value`` (the multiple, read as ``label``) could not be stated on ``when`` (a day or a year),
+        or None; the message names the year."""
+        (most, least), year = _bounds_at(self, when), _year(when)
         if most is not None and value > most:
             return (f"{label} {value.quantize(Decimal('0.01')).normalize():f}x (above the highest {self.what} of its "
                     f"era about {year}, {most.normalize():f}x)")
@@ -97,26 +124,26 @@ class MultipleBound:
         return None
 
 
-#: (id of a bound, year) -> (the bound, :meth:`MultipleBound.bound`, :meth:`MultipleBound.floor`) of that year: every
-#: candidate and item of a run is checked against the same few years (s41speed; held with the bound, so an id is not
+#: (id of a bound, year or day) -> (the bound, :meth:`MultipleBound.bound`, :meth:`MultipleBound.floor`) then: every
+#: candidate and item of a run is checked against the same few dates (s41speed; held with the bound, so an id is not
 #: reused while remembered; cleared at ``YEAR_MEMO_LIMIT`` entries).
-_YEAR_BOUNDS: dict[tuple[int, int], tuple[MultipleBound, Decimal | None, Decimal | None]] = {}
+_YEAR_BOUNDS: dict[tuple[int, When], tuple[MultipleBound, Decimal | None, Decimal | None]] = {}
 YEAR_MEMO_LIMIT = 4096
 
 
-def _bounds_at(m: MultipleBound, year: int) -> tuple[Decimal | None, Decimal | None]:
-    """``(m.bound(year), m.floor(year))``, remembered per bound and year."""
-    held = _YEAR_BOUNDS.get((id(m), year))
+def _bounds_at(m: MultipleBound, when: When) -> tuple[Decimal | None, Decimal | None]:
+    """``(m.bound(when), m.floor(when))``, remembered per bound and year or day."""
+    held = _YEAR_BOUNDS.get((id(m), when))
     if held is None or held[0] is not m:
         if len(_YEAR_BOUNDS) >= YEAR_MEMO_LIMIT:
             _YEAR_BOUNDS.clear()
-        held = _YEAR_BOUNDS[(id(m), year)] = (m, m.bound(year), m.floor(year))
+        held = _YEAR_BOUNDS[(id(m), when)] = (m, m.bound(when), m.floor(when))
     return held[1], held[2]
 
 
-def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any], year: int) -> list[str]:
-    """The quotient bounds (``of``) that ``facts`` break in ``year``: each needs both inputs stated as numbers and
-    a denominator above zero (a loss has no P/E), so an undisclosed price or earnings figure breaks nothing.
+def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any], year: When) -> list[str]:
+    """The quotient bounds (``of``) that ``facts`` break in ``year`` (a year, or the scenario's day): each needs both
+    inputs stated as numbers and a denominator above zero (a loss has no P/E), so an undisclosed price or earnings figure breaks nothing.
 
     >>> g = MultipleBound("pe3", "price / three-year average earnings", (), (), ((1973, Decimal(4)),),
     ...                   ("price_per_share", "eps_3yr_avg"))

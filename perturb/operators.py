@@ -827,7 +827,7 @@ def _uncovered(frame: Frame, facts: Mapping[str, Any], set_facts: Mapping[str, A
 def _era_problems(frame: Frame, scenario: PScenario, regime: Regime) -> list[str]:
     """Facts of ``scenario`` (after ``regime`` sets its own) that could not hold in the regime's year."""
     set_facts, _, _ = _regime_effect(frame, regime)
-    return frame.regimes.anachronisms(frame.inputs, {**scenario.facts, **set_facts}, regime.as_of.year)
+    return frame.regimes.anachronisms(frame.inputs, {**scenario.facts, **set_facts}, regime.as_of)
 
 
 def _dated_values(frame: Frame, scenario: PScenario) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.card import InputSpec
 from ipb.engine.expressions import parse_literal
 from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_mean
-from ipb.perturb.multiples import MultipleBound, ratio_anachronisms, read_conditions
+from ipb.perturb.multiples import MultipleBound, ratio_anachronisms, read_conditions, row_start
 
 __all__ = [
     "MetricDef",
@@ -405,13 +405,16 @@ class RegimeRegistry:
             return True
         return bool(_MOOD_PHRASE.match(spec.label.strip() or spec.description.strip()))
 
-    def anachronisms(self, inputs: Mapping[str, InputSpec], facts: Mapping[str, Any], year: int) -> list[str]:
+    def anachronisms(self, inputs: Mapping[str, InputSpec], facts: Mapping[str, Any], year: int | dt.date
+                     ) -> list[str]:
         """Facts that could not hold in ``year``: a category value that did not exist yet, a negative
         figure before such figures were seen (e.g. a negative policy rate before 2012), a company larger
         than the year's largest (``sizes``: a $482B business in 1995), a revenue, balance sheet or earnings
         figure above the year's largest company's (``sizes.figures``: $600B of sales in 1950), a streak longer
         than the years since ``streaks.began`` (50 years of dividend raises in 1982), a multiple outside its era's
-        bounds (``multiples``: 40x earnings in 1979; 3.2x a three-year average EPS in 1973)."""
+        bounds (``multiples``: 40x earnings in 1979; 3.2x a three-year average EPS in 1973). ``year`` may be the
+        scenario's day, which a multiple's dated rows read (s41gb3); every other bound reads its year."""
+        when, year = year, (year.year if isinstance(year, dt.date) else year)
         found: list[str] = []
         tops: list[tuple[str, Decimal, MoneyFigure]] = []  # s37review: figures above a third of their bound
         markets: list[tuple[str, Decimal]] = []
@@ -435,7 +438,7 @@ class RegimeRegistry:
                              f"{max(0, year - self.streak_began)} years, counted from {self.streak_began})")
             if self.multiples and isinstance(value, Decimal) and spec.type == "multiple":
                 multiple = self.multiple_bound(name)
-                why = multiple.outside(name, value, year) if multiple is not None else None
+                why = multiple.outside(name, value, when) if multiple is not None else None
                 if why is not None:
                     found.append(why)
             if isinstance(value, Decimal) and spec.type == "money":
@@ -468,7 +471,7 @@ class RegimeRegistry:
         if tops and markets:
             found.extend(_underpriced_tops(tops, markets, year))
         if self.multiples:  # s39rules: a P/E a card states as price and earnings per share (``of``)
-            found.extend(ratio_anachronisms(self.multiples, facts, year))
+            found.extend(ratio_anachronisms(self.multiples, facts, when))
         return found
 
     def get(self, regime_id: str) -> Regime:
@@ -765,10 +768,10 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
     for i, raw in enumerate(data.get("multiples") or ()):
         most = _year_table(raw.get("most") or (), ("multiples", i, "most"), errors, lambda text, at: Decimal(str(text)),
                            lambda year, text, value: None if value > 0 else (
-                               f"the highest multiple for {year} is {text}; a multiple is above 0"))
+                               f"the highest multiple for {year} is {text}; a multiple is above 0"), dated=True)
         least = _year_table(raw.get("least") or (), ("multiples", i, "least"), errors,
                             lambda text, at: Decimal(str(text)), lambda year, text, value: None if value > 0 else (
-                                f"the lowest multiple for {year} is {text}; a multiple is above 0"))
+                                f"the lowest multiple for {year} is {text}; a multiple is above 0"), dated=True)
         when, at_least = read_conditions(raw, lambda message, at: errors.add(message, ("multiples", i, *at),
                                                                              "multiples"))
         multiples.append(MultipleBound(raw["id"], raw["what"], tuple(raw.get("inputs") or ()), most, least,
@@ -814,24 +817,28 @@ def _period_entries(errors: "_Errors", spec: Mapping[str, Any], metric: MetricDe
 
 def _year_table(rows: Any, path: tuple[Any, ...], errors: "_Errors",
                 read_value: Callable[[Any, tuple[Any, ...]], Decimal | None],
-                check_value: Callable[[int, Any, Decimal], str | None]) -> tuple[tuple[int, Decimal], ...]:
-    """An ascending ``[[year, value], ...]`` table of ``sizes``, its errors added.
+                check_value: Callable[[int, Any, Decimal], str | None], dated: bool = False
+                ) -> tuple[tuple[Any, Decimal], ...]:
+    """An ascending ``[[year, value], ...]`` table of ``sizes``, its errors added; with ``dated`` (``multiples``,
+    s41gb3) a row may begin on a day, ``"2008-09-15"``.
 
     ``read_value(text, path)`` turns a row's value into a Decimal (None: already reported);
     ``check_value(year, text, value)`` gives the message for a value out of its range (None: kept).
     A row out of year order or out of range is reported at its own position and left out.
     """
-    table: list[tuple[int, Decimal]] = []
+    table: list[tuple[Any, Decimal]] = []
     where = ".".join(str(p) for p in path)
     for k, (year, text) in enumerate(rows):
         value = read_value(text, path + (k, 1))
-        if table and year <= table[-1][0]:
+        if dated and isinstance(year, str) and (year := _date(year, errors, path + (k, 0))) is None:
+            continue
+        if table and row_start(year) <= row_start(table[-1][0]):
             errors.add(f"{where}: year {year} does not follow {table[-1][0]} (list the years in ascending "
                        "order, once each)", path + (k, 0), "sizes")
         elif value is not None and (problem := check_value(year, text, value)) is not None:
             errors.add(f"{where}: {problem}", path + (k, 1), "sizes")
         elif value is not None:
-            table.append((int(year), value))
+            table.append((year if isinstance(year, dt.date) else int(year), value))
     return tuple(table)
 
 

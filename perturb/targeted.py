@@ -18,6 +18,7 @@ from ipb.engine.execute import execute
 from ipb.engine.logic import Verdict
 from ipb.errors import PerturbError, did_you_mean
 from ipb.perturb.deck_moves import deck_tied, follow
+from ipb.perturb.flip_era import off_era_bound
 from ipb.perturb.frame import ConstantLine, Frame, PScenario, cached_text, ordered_inputs
 from ipb.perturb.values import Grid, literal
 
@@ -589,6 +590,13 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     if best is None:
         raise PerturbError("no change to one input within its declared range flips the verdict "
                            f"({', '.join(frame.outcomes(facts))})", rule="no-candidate")
+    if frame.regimes.multiples and not best.tied:  # s41gb3: a boundary outside its era moves the business
+        along = best.input
+        moved_off = off_era_bound(frame, facts, along, best.boundary, scenario.as_of, rng,
+                                  lambda f: find_flip(frame, f, along, before=frame.outcomes(f)))
+        if moved_off is not None:
+            category, _, facts, best = moved_off
+            anchor = [*anchor, category] if category not in anchor else anchor
     new_facts = {**facts, best.input: best.boundary, **dict(best.tied)}
     # literal texts through the frame's memo (the same text: ``literal`` writes equal values alike, normalised)
     said = _literal_of(frame)

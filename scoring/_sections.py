@@ -28,13 +28,17 @@ def _keep(text: str, spans: Sequence[Sequence[int]]) -> str:
 
 
 def _names_of(target: Target) -> list[str]:
-    names = [target.card_id.replace("_", " ")]
-    card = getattr(target.compiled, "card", None)
+    return _card_names(target.card_id, getattr(target.compiled, "card", None), target.investor)
+
+
+def _card_names(card_id: str, card: Any, investor: str | None) -> list[str]:
+    """Lower-cased names of a card and its investor: the id in words, the name, the investor, their surname."""
+    names = [card_id.replace("_", " ")]
     if card is not None:
         names.append(card.name)
-    if target.investor:
-        head = target.investor.split(" (")[0].strip()
-        names += [target.investor, head]
+    if investor:
+        head = investor.split(" (")[0].strip()
+        names += [investor, head]
         if " " in head:
             names.append(head.split()[-1])
     return [n.lower() for n in dict.fromkeys(names) if n]
@@ -92,8 +96,16 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def _vocabulary(target: Target) -> list[str]:
     """Names of a target's card, investor and gates (an answer sharing none of their words is off topic)."""
-    names = list(_names_of(target))
-    card = getattr(target.compiled, "card", None)
+    return _with_gates(_names_of(target), getattr(target.compiled, "card", None))
+
+
+def card_vocabulary(card: Any) -> list[str]:
+    """:func:`_vocabulary` of a loaded card on its own (``ipb parse``: no item, the card's own investor)."""
+    return _with_gates(_card_names(str(card.id), card, getattr(card, "investor", None)), card)
+
+
+def _with_gates(names: list[str], card: Any) -> list[str]:
+    names = list(names)
     for gate in getattr(card, "gates", ()) or ():
         names.append(str(getattr(gate, "name", "") or ""))
         names += [str(a) for a in getattr(gate, "aliases", ()) or ()]

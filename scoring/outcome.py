@@ -54,6 +54,7 @@ __all__ = [
     "reads_as_english",
     "stop_unread",
     "uncommitted_reason",
+    "filing",
 ]
 
 OUTCOMES = ("scored", "parse_failure", "refusal", "unusable")
@@ -344,3 +345,59 @@ def uncommitted_reason(text: str, parsed: Sequence[Mapping[str, Any]]) -> tuple[
                                  "were not recognised (a parse failure, not a refusal)")
     return NO_COMMITMENT, ("the answer commits to no verdict: no gate read PROCEED or REJECT and no decided final "
                            "verdict (a refusal: its gate list alone would earn coverage and order)")
+
+
+def filing(text: str, parsed: Mapping[str, Any], vocabulary: Iterable[str],
+           gold_final: str | None = None) -> tuple[str, str | None, str]:
+    """How ``ipb score`` files one answer to a one-card item: ``(outcome, reason_code, sentence)``.
+
+    The same order of tests as the scorer (:mod:`ipb.scoring.run`): nothing
+    read (no gate, no stated final verdict) -> :func:`classify_unread`; read
+    but committed to nothing -> :func:`uncommitted_reason`; no gate read but a
+    stated final verdict -> scored on that verdict alone (docs/scoring.md, "An
+    answer with no gate read"); otherwise scored. ``ipb parse`` prints it so that
+    its "parse failure" is never taken for the score's verdict on the answer
+    (s41user: "Final verdict: BUY" was a parse failure in ``ipb parse`` and
+    scored 0.20 in ``ipb score``; "I'm sorry, but I can't help with that." a
+    parse failure in one and a refusal in the other).
+
+    Parameters
+    ----------
+    text : str
+        The answer.
+    parsed : mapping
+        ``ParsedResponse.to_dict()`` of the answer against the card.
+    vocabulary : iterable of str
+        The card's words for the off-topic test: card id and name, investor,
+        gate names and aliases.
+    gold_final : str or None
+        The item's gold final verdict, when known (a final INCONCLUSIVE
+        commits only where the gold is INCONCLUSIVE: :func:`commits`).
+
+    Returns
+    -------
+    (str, str or None, str)
+        An outcome of :data:`OUTCOMES` (``scored``, ``refusal`` or
+        ``parse_failure``), its reason code (None when scored) and a sentence.
+
+    Examples
+    --------
+    >>> filing("I'm sorry, but I can't help with that.", {"status": "parse_failure"}, ["Payout ratio"])[:2]
+    ('refusal', 'refusal')
+    >>> filing("Final verdict: BUY", {"status": "parse_failure", "final_verdict": "BUY"}, ["Payout ratio"])[:2]
+    ('scored', None)
+    >>> filing("Payout ratio: unknown", {"status": "ok", "gates": [{"gate": 1, "verdict": "INCONCLUSIVE"}]}, [])[:2]
+    ('refusal', 'no_commitment')
+    """
+    if not (parsed.get("status") == "ok" or parsed.get("final_verdict") is not None):
+        code, why = classify_unread(text, vocabulary)
+        if code == "parse_failure":
+            why = str(parsed.get("reason") or why)
+        return outcome_of("unscored", code), code, why
+    if not commits(parsed, gold_final):
+        code, why = uncommitted_reason(text, [parsed])
+        return outcome_of("unscored", code), code, why
+    if parsed.get("status") != "ok":
+        return "scored", None, (f"on its stated final verdict {parsed.get('final_verdict')} alone: no gate read, "
+                                "every metric but VerdictAcc at its failure value (an L7 composite of 0.20 at most)")
+    return "scored", None, "on the gate trace and final verdict read"

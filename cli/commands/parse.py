@@ -7,7 +7,11 @@ extracted item with where it came from (line:column in RESPONSE) and the
 words themselves, each gate verdict and the final verdict with its confidence
 (0-1) and the competing reading (runner-up) where there is one; ``json`` prints :meth:`ipb.scoring.parse.ParsedResponse.to_dict`
 with character offsets. Exit status: 0 when parsed, 1 on a parse failure
-(the trace still printed, with its reason) or an unreadable file.
+(the trace still printed, with its reason) or an unreadable file. A last line on
+standard error says how ``ipb score`` files the answer (scored on its stated
+final verdict alone; a refusal, off topic, no commitment; a parse failure)
+unless a gate read PROCEED or REJECT: a parse failure here can still be scored
+there.
 """
 
 from __future__ import annotations
@@ -90,7 +94,25 @@ def parse(
             _print_agreement(compared, text)
     if not parsed.ok:
         err.print(f"parse failure: {parsed.reason}", markup=False)
+    _print_filing(text, parsed, loaded)
+    if not parsed.ok:
         raise typer.Exit(code=1)
+
+
+def _print_filing(text: str, parsed: ParsedResponse, card: Any) -> None:
+    """One line on stderr: how ``ipb score`` files this answer (its outcome and reason code), so that a parse failure
+    here is not read as the score's verdict (s41user: a bare "Final verdict: BUY" is scored, a short decline is a
+    refusal). Printed unless a gate read PROCEED or REJECT (then the answer is scored on the trace shown). Without
+    the item's gold a final INCONCLUSIVE is taken as no commitment."""
+    from ipb.scoring._sections import card_vocabulary
+    from ipb.scoring.outcome import filing
+
+    doc = parsed.to_dict()
+    if doc.get("status") == "ok" and any(g.get("verdict") in ("PROCEED", "REJECT") for g in doc.get("gates") or ()):
+        return  # a gate decided: scored on what the trace shows, nothing to add
+    outcome, code, why = filing(text, doc, card_vocabulary(card))
+    label = outcome.replace("_", " ") + (f" ({code})" if code and code != outcome else "")
+    err.print(f"ipb score: {label} -- {why}", markup=False)
 
 
 def _read(path: Path) -> tuple[str, str | None]:

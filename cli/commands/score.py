@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Mapping, Optional
 
 import typer
 
@@ -280,12 +280,42 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
         table.add_row(str(rank), Text(str(r["model"])), str(r.get("n")), "—" if cov is None else f"{100 * cov:.1f}%",
                       *[_cell(r.get(name)) for name in LEADERBOARD_METRICS], f"{comp.get('n', 0)} of {r.get('n')}")
     console.print(table)
+    by_model = _unscored_by_model(summary, [str(r["model"]) for r in rows])
+    if by_model:
+        console.print(by_model, markup=False)
     rules = (summary.get("options") or {}).get("rules") or {}
     note = (summary.get("failures") or {}).get("note") or "failures left out of the means (summary before issue 14)"
     console.print(f"failures: {policy}: {note}", markup=False)
     if rules:
         console.print("rules: " + ", ".join(f"{k}={v}" for k, v in rules.items() if k != "failures"), markup=False)
     console.print(_legend(rules.get("inconclusive")), markup=False)
+
+
+def _unscored_by_model(summary: Mapping[str, Any], models: list[str]) -> str:
+    """Per model, in leaderboard order, its refusals, parse failures and answers scored on a final verdict alone.
+
+    The table shows coverage only, and the closing line totals over every model (s41user: "98 refusal(s)" for two
+    models, all of one); "" when the summary's model groups carry no counts.
+
+    >>> _unscored_by_model({"failures": {"policy": "count"}, "groups": {"model": {"y": {"n_refusals": 3,
+    ...     "n_parse_failures": 1, "n_trace_unread": 2}, "x": {"n_refusals": 0, "n_parse_failures": 0}}}}, ["x", "y"])
+    'refusals and parse failures by model (each in the means at 0): x 0 refusal(s), 0 parse failure(s); y 3 refusal(s), 1 parse failure(s) (and 2 scored on a final verdict alone)'
+    """
+    groups = (summary.get("groups") or {}).get("model") or {}
+    policy = (summary.get("failures") or {}).get("policy", "exclude")
+    parts = []
+    for model in models:
+        g = groups.get(model) or {}
+        if "n_refusals" not in g and "n_parse_failures" not in g:
+            continue
+        part = (f"{model} {int(g.get('n_refusals') or 0)} refusal(s), {int(g.get('n_parse_failures') or 0)} "
+                "parse failure(s)")
+        unread = int(g.get("n_trace_unread") or 0)
+        parts.append(part + (f" (and {unread} scored on a final verdict alone)" if unread else ""))
+    if not parts:
+        return ""
+    how = "each in the means at 0" if policy == "count" else "left out of the means"
+    return f"refusals and parse failures by model ({how}): " + "; ".join(parts)
 
 
 def _legend(inconclusive: object) -> str:

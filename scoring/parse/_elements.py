@@ -24,6 +24,7 @@ from ipb.scoring.parse._common import (
     _Unit,
 )
 from ipb.scoring.parse._element_bags import BARE, _Bag, _stem_hit
+from ipb.scoring.parse._element_labels import label_spans, unlabelled_bags, within
 from ipb.scoring.parse._element_spec import _render_slot
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
@@ -385,9 +386,15 @@ class _ElementsMixin(_ParserState):
                     bag = bag_of[unit.start, unit.end] = _Bag.of(masked, unit.start, unit.end, self.all_numbers[lo:hi])
                 bags.append(bag)
             shared = _shared_stems_of(elements)
+            # the words that named the gate are not its elements (_element_labels.py): an element read only inside
+            # them is looked for again with them blanked (the same words used again in the reasoning count)
+            labels = label_spans(self, trace)
+            free = unlabelled_bags(self, bags, labels) if labels else None
             for element in elements:
                 if element.text in wanted:
                     found = _match_element(element, bags, self.score_cutoff, shared)
+                    if found is not None and free is not None and within(found[1], labels):
+                        found = _match_element(element, free, self.score_cutoff, shared)
                     if found is not None:
                         rendered, span = found
                         if rendered not in trace.elements:

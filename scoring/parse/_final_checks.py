@@ -24,6 +24,10 @@ from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, 
 
 #: A blank line ending right before a line's start; a paragraph break; a character of text (not markup or space).
 _BLANK_BEFORE = re.compile(r"\n[ \t]*\n\Z")
+#: A short title line right above, itself opening a paragraph ("\n\n4. Takeaway\n", "## Bottom line\n"): the line under it
+#: opens that section's first paragraph as a line after a blank one does.
+_HEADING_BEFORE = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]*(?:#{1,6}[ \t]+|\d{1,2}(?:\.\d{1,2})?[.)]?[ \t]+)?[*_]{0,2}"
+                             r"[A-Z][^\n.!?:;|]{0,40}?[*_]{0,2}[ \t]*\n\Z")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _TEXT_CHAR = re.compile(r"[^\s*_#>-]")
 
@@ -138,8 +142,8 @@ class _FinalChecksMixin(_ParserState):
         case and closing its sentence: "Verdict: Pass.", "Decision: pass for now" (a decline); not "Final verdict: PASS".
 
         The label's scope decides between the decision and a gate: the label is the decision's when its sentence is in
-        the final region (``final``) or when it opens the answer's closing paragraph (a blank line before its line, no
-        text after that paragraph); a "Verdict: Pass" line inside a gate's section is that gate's PROCEED.
+        the final region (``final``) or when it opens the answer's closing paragraph (a blank line or a short title line
+        opening the paragraph before its line, no text after that paragraph); a "Verdict: Pass" line inside a gate's section is that gate's PROCEED.
         """
         masked = self.masked
         if self.ix.pass_outcome != "INVEST" or _DECLINE_PASS_END.match(masked, end) is None:
@@ -153,7 +157,8 @@ class _FinalChecksMixin(_ParserState):
         if final or label.group("advice") is not None:
             return True  # (a recommendation is the answer's, wherever it stands: '"summary": {"recommendation": "PASS"}')
         line_start = masked.rfind("\n", 0, label.start() + 1) + 1
-        if not (line_start == 0 or _BLANK_BEFORE.search(masked, max(0, line_start - 8), line_start) is not None):
+        if not (line_start == 0 or _BLANK_BEFORE.search(masked, max(0, line_start - 8), line_start) is not None
+                or _HEADING_BEFORE.search(masked, max(0, line_start - 60), line_start) is not None):
             return False
         after = _PARAGRAPH_BREAK.search(masked, end)  # (the next paragraph break: near, where paragraphs repeat)
         return after is None or _TEXT_CHAR.search(masked, after.end()) is None

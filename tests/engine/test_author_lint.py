@@ -94,6 +94,12 @@ CARD_CASES = [
         "required_elements: [sales]", "required_elements: [sales, dividend cut no more than two times in ten years, "
         "covered three times over, one-off gains excluded, first-mover advantage]"),
      [("unused-input", 12, 3), ("element-number-in-words", 21, 82)]),
+    # s41user: an element the gate's name or an alias already says is credited for naming the gate; a quoted value
+    # or a figure says more, one word of a longer label is left alone, and more words than the label are more
+    ("element-is-gate-label", LINEAR.replace(
+        "required_elements: [sales]", 'aliases: [turnover floor]\n    required_elements: [sales, size test, floor, '
+        'turnover floor, "turnover {sales}", 2x turnover floor, turnover floor breached]'),
+     [("unused-input", 12, 3), ("element-is-gate-label", 22, 32), ("element-is-gate-label", 22, 50)]),
 ]
 
 
@@ -111,6 +117,17 @@ def test_the_new_user_lints_say_what_happens_and_how_to_mend_it():
     (_, words) = lint_card(load_card_text(text, "c.yaml"))
     assert words.rule == "element-number-in-words" and "('twenty five percent')" in words.message
     assert "write the figure in digits" in words.message
+
+
+def test_an_element_the_label_says_names_the_label_and_what_to_require_instead():
+    text = LINEAR.replace("required_elements: [sales]", "required_elements: [Size Test]")
+    (_, label) = lint_card(load_card_text(text, "c.yaml"))
+    assert label.rule == "element-is-gate-label" and label.name == "size"
+    assert "required element 'Size Test' of gate 'size' is said by the gate's label 'Size test'" in label.message
+    # s41elem: the parser no longer credits the bare label (scoring/parse/_element_labels.py); the warning says what
+    # still happens, a restatement of the name in the reasoning being credited
+    assert "an answer that only names the gate is not credited with it, but one that repeats the name in its reasoning is" \
+        in label.message
 
 
 def test_a_shadowed_rule_names_the_wider_rule_before_it():

@@ -5,7 +5,8 @@ the record that no rule refuses (``ipb check``, ``ipb verify`` and generation re
 
 Kinds of the brief left without a rule, counted on this tree with review40's predicates over ``ipb perturb --card
 CARD --base <review40's base> --n 1000 --seed 9494`` (figures marked [M] are recalled, not looked up):
-- GB3 (385: a $10B+ non-energy company at an EBIT yield of 16% or more on 2008-09-30; 291 of them consumer staples,
+- GB3 (385, since given a floor by sector and day: test_perturb_review_s41gb3; a $10B+ non-energy company at an
+  EBIT yield of 16% or more on 2008-09-30; 291 of them consumer staples,
   most of the rest the INVEST flips, which need a yield near 17% for a top-30 place). The card cannot read its date
   and regimes.yaml's multiples rows are by year, so a floor must hold for all of 2008-09: Dell, a technology company
   worth $18-20B, traded near 3.4x its operating profit in February-April 2009 (enterprise value about $11B against

@@ -98,3 +98,14 @@ def test_docstring_examples() -> None:
 
     result = doctest.testmod(_foreign_terms, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0 and result.attempted >= 8
+
+
+def test_terms_are_a_fallback_that_never_displaces_the_cards_own_names() -> None:
+    # two of Lynch's four gates named in English: the card's names find half of its gates, so the German heading
+    # "Kategorie" is not read (it would name gate 1); with one named, the fallback reads it and keeps gate 3's verdict
+    two = "Price Versus Growth: PASS\nBalance Sheet Strength: PASS\n\nKategorie\nEin Stalwart. Erfüllt.\n"
+    assert [(g.gate, g.verdict, g.how) for g in parse_response(two, LYNCH, embedder=False).gates] == [
+        (2, P, "name"), (3, P, "name")]
+    one = "Balance Sheet Strength: FAIL\n\nKategorie\nEin Stalwart. Erfüllt.\n"
+    assert [(g.gate, g.verdict, g.how) for g in parse_response(one, LYNCH, embedder=False).gates] == [
+        (3, R, "name"), (1, P, TERM)]

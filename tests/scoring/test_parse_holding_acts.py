@@ -63,3 +63,14 @@ def test_decision_label_naming_whose_decision(closing: str, want: str | None) ->
     """A decision cue may name whose decision it is before its colon ("Decision for the course portfolio:", n38
     mental-models); the value is read as after "Decision:"."""
     assert final_of(MUNGER_BODY, closing, MUNGER) == want
+
+
+@pytest.mark.parametrize(("closing", "want"), [
+    ("4. Takeaway\nFour lenses look good. Decision for the course portfolio: pass at this price.", "DECLINE"),
+    ("## Bottom line\nThe price is too high. Verdict: pass.", "DECLINE"),
+    ("Takeaway\nFour lenses look good. Decision: pass.\n\nAppendix: the lens table is on the next page.", None),
+], ids=["numbered-title", "markdown-title", "text-after"])
+def test_decision_label_under_a_title_line(closing: str, want: str | None) -> None:
+    """A short title line opening the closing paragraph ("4. Takeaway") stands where a blank line would: the decision
+    label on the line under it is the answer's ('pass' a decline); with a paragraph after it, it is not the closing one."""
+    assert final_of(MUNGER_BODY, closing, MUNGER) == want
