@@ -293,7 +293,7 @@ _LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[\"']?[A-Za-z][\w /'()-]{0,
 #: :data:`_CUE_BEFORE` opens it at a sentence, :mod:`._decided`'s act label at a line or a list item's number).
 CUE_LABEL = (r"(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
              r"(?:decision|verdict|recommendation|conclusion|call|outcome|action|answer|bottom[ \t-]+line|rating|tl;?[ \t]?dr)"
-             r"(?:[ \t]+(?:for|to)[ \t]+(?:the|our|my|your|its|their)[ \t]+[\w-]+(?:[ \t]+[\w-]+){0,2})?"
+             r"(?:[ \t]+(?:for|to)[ \t]+(?:the|our|my|your|its|their)(?:[ \t]+(?!(?:in|on|at|during|since|until|before|after|last)\b)[^\W\d_][\w-]*){1,3})?"
              r"[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
 #: A decision cue opening a sentence in the middle of a line, right before the outcome: "... far above 1.5x. Decision:
 #: pass on it.", "Costs are high; my verdict - decline." (new user 3 finding 2; the line-opening form is ``_LABEL_BEFORE``).

@@ -20,7 +20,7 @@ from ipb.scoring.parse._pass_sense import _CHAIN, _DECISION, _PERSONS, declines
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start
-from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other
+from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other, urged_by_other
 
 #: A blank line ending right before a line's start; a paragraph break; a character of text (not markup or space).
 _BLANK_BEFORE = re.compile(r"\n[ \t]*\n\Z")
@@ -165,14 +165,14 @@ class _FinalChecksMixin(_ParserState):
 
     def _not_the_writers(self, before: str, line_start: int, start: int) -> bool:
         """Whether an outcome word at ``start`` is someone else's or withdrawn (:mod:`._voice`): another reader's view
-        in its clause, a quotation introduced by a reporting verb, or the value of a label marking it superseded."""
+        in its clause, a quotation introduced by a reporting verb, an act another urges or wants done, or the value of a label marking it superseded."""
         masked = self.masked
         clause = _clause_start(before) + 1
         if not VOICE_WORDS.isdisjoint(w.lower() for w in _WORDS_APOS.findall(before, clause)) \
                 and OTHER_VOICE.search(before, clause) is not None:
             return True
-        if quoted_by_other(masked, line_start, start):
-            return True
+        if quoted_by_other(masked, line_start, start) or urged_by_other(before[clause:]):
+            return True  # (an act another wants done: "strategists urge clients to cut risk", "critics want us to sell")
         return RETRACTED_LABEL.search(masked, line_start, start) is not None
 
     def _an_alternative(self, before: str, after: str, outcome: str | None = None) -> bool:

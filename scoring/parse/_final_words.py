@@ -23,7 +23,7 @@ _DECLINE_LABEL_BEFORE = re.compile(
     r"(?i)(?:^|(?<=\n)|(?<=[{,])|(?<=[.!?;])[ \t]+)[ \t]*[*_#>-]{0,3}[ \t]*[\"']?(?:(?:my|our|the)[ \t]+)?"
     r"(?:(?:final|overall|investment|ultimate|net)[ \t_]+)?"
     r"(?:decision|verdict|(?P<advice>recommendation)|call|bottom[ \t-]+line|tl;?[ \t]?dr)"
-    r"(?:[ \t]+(?:for|to)[ \t]+(?:the|our|my|your|its|their)[ \t]+[\w-]+(?:[ \t]+[\w-]+){0,2})?"  # "Decision for the course portfolio:"
+    r"(?:[ \t]+(?:for|to)[ \t]+(?:the|our|my|your|its|their)(?:[ \t]+(?!(?:in|on|at|during|since|until|before|after|last)\b)[^\W\d_][\w-]*){1,3})?"  # "Decision for the course portfolio:"
     r"[\"']?[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?\Z")
 #: Right after that "pass": the sentence ends, the decline's usual tails follow ("Pass for now", "pass on it"), or the
 #: JSON string closes ('"PASS",', '"PASS"}').

@@ -114,6 +114,11 @@ _LABEL_END = re.compile(r"[:：|?？]")
 #: A label's head numbering it in English ("Gate 9 - ", "Step 2:"); other languages' heads are
 #: :func:`._foreign_numbers.strip_foreign_number`'s.
 _GATE_NUMBER_HEAD = re.compile(r"(?i)[ \t>*_#-]*(?:gate|step|stage|criterion|test|check|filter)[ \t]*#?[ \t]*\d{1,2}\b")
+#: A step the writer numbers before the term ("Puerta 9 - Liquidez", "第8关 现金", "Step 12: Bilanz"): the number names the
+#: step (past the card's gates it is the writer's own, never a gate: FM-1), and a term after it names nothing (break41;
+#: tests/scoring/test_parse_gate_words.py). A list marker ("1. Bilanz", "2) Verschuldung") is no step.
+#: The number is a step's when a separator or a step word follows it ("9 -", "8关", "12:"), not a unit ("PER 24倍").
+_STEP = re.compile(r"(?:[^\W\d_][ \t]*#?|第[ \t]*)[0-9]{1,2}(?=[ \t]*(?:[-\u2013\u2014:\uff1a.)\u5173\u95dc\u6761\u689d\u6b65\u9879\u9805]|\Z))")
 #: The longest line read as a heading, and the furthest a label's end may stand from the line's start.
 TITLE_CHARS = 60
 
@@ -129,6 +134,8 @@ def at_title(text: str, start: int, end: int) -> bool:
     >>> text = "Der Gewinn je Aktie wächst seit Jahren um etwa 12 % pro Jahr und die Marge bleibt hoch."
     >>> at_title(text, 4, 10)
     False
+    >>> at_title("Puerta 9 - Liquidez: SE SUPERA.", 12, 20), at_title("第8关 现金：通过。", 4, 6), at_title("2. Bilanz: ok", 3, 9)
+    (False, False, True)
     >>> row = "| 扛周期 | 去年净利润2.3亿 | 没问题 |"
     >>> at_title(row, row.index("净利润"), row.index("净利润") + 3), at_title("| 价格 | 100亿 |", 2, 4)
     (False, True)
@@ -139,7 +146,7 @@ def at_title(text: str, start: int, end: int) -> bool:
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
     before = text[line_start:start].lstrip(" \t|")
-    if "|" in before or len(_WORD.findall(before)) > 3 or len(before) > TITLE_CHARS:
+    if "|" in before or len(_WORD.findall(before)) > 3 or len(before) > TITLE_CHARS or _STEP.search(before):
         return False
     if _GATE_NUMBER_HEAD.match(before) or strip_foreign_number(before) != before:
         return False  # "Puerta 9 - Liquidez", "Gate 9: Liquidity": the label's number says which gate it is, or none

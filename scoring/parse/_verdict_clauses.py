@@ -139,6 +139,25 @@ _HESITATING = frozenset({"dudaría", "dudaríamos", "dudo", "dudamos", "hésiter
 _NEGATING_PRONOUNS = frozenset({"nothing", "none", "nobody"})
 
 
+def required(words: list[str], after_words: list[str]) -> bool:
+    """Whether a verdict word states what a test requires, not its result: a passive after an obligation ("this test
+    must be passed", "has to be met", "das Kriterium muss erfüllt sein", "doit être rempli"). ``words``: the clause's
+    last words before the verdict word; ``after_words``: the first words after it (lower case).
+
+    break41: "Earnings Growth: this test must be passed. EPS rose 20% in ten years." read PROCEED at 0.95.
+
+    >>> required(["test", "must", "be"], []), required(["it", "has", "to", "be"], []), required(["kriterium", "muss"], ["sein"])
+    (True, True, True)
+    >>> required(["it", "is"], []), required(["muss"], ["nicht"])
+    (False, False)
+    """
+    words, after_words = [w.lower() for w in words[-3:]], [w.lower() for w in after_words[:1]]
+    if words[-2:] in (["must", "be"], ["doit", "être"], ["doivent", "être"], ["deve", "ser"], ["debe", "ser"]) \
+            or words[-3:] in (["has", "to", "be"], ["have", "to", "be"], ["needs", "to", "be"], ["need", "to", "be"], ["is", "to", "be"]):
+        return True
+    return bool(words) and words[-1] in ("muss", "müssen", "soll", "sollen") and after_words[:1] in (["sein"], ["werden"])
+
+
 #: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".
 _PASS_NOUN_BEFORE = frozenset({"first", "second", "third", "quick", "initial", "cursory", "brief", "rough", "another", "final"})
 #: Participles that, between a determiner and a noun, describe the noun: "the failed takeover", "a passed motion".

@@ -11,6 +11,9 @@ A careful reader credits an answer only with what its writer commits to
   pass" (:data:`OTHER_VOICE`, matched on the clause before the word).
 * A quotation introduced by someone else's reporting verb ("my colleague
   wrote "Final verdict: INVEST"") is theirs (:func:`quoted_by_other`).
+* An act another wants done is theirs, not done: "strategists urge clients to cut risk", "critics want us to
+  sell" (:func:`urged_by_other`); the writer's own urging ("we urge clients to cut risk", "I want to buy
+  more") is the writer's recommendation and counts.
 * A statement labelled as superseded ("Previous answer (wrong): INVEST",
   "Earlier draft: ...") is withdrawn (:data:`RETRACTED_LABEL`).
 
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["OTHER_VOICE", "VOICE_WORDS", "RETRACTED_LABEL", "blank_struck", "quoted_by_other", "other_profile_regions"]
+__all__ = ["OTHER_VOICE", "VOICE_WORDS", "RETRACTED_LABEL", "blank_struck", "quoted_by_other", "other_profile_regions", "urged_by_other"]
 
 #: A line that opens one of several parallel analyses: "Profile B - aggressive growth investor", "## Scenario 2", "Case II:".
 _PROFILE_HEAD = re.compile(r"(?im)[ \t>#*_]*(?:investor\s+)?(?:profile|scenario|persona|case|variant|portfolio)[ \t]+"
@@ -171,3 +174,44 @@ def quoted_by_other(text: str, line_start: int, pos: int) -> bool:
     if opened < 0:
         return False
     return _REPORTED.search(before, max(0, opened - 60), opened) is not None
+
+
+#: A verb by which a subject wants an act done, closing the clause before the act: "urge clients to ", "want us to ",
+#: "told me to ", "call on holders to " (the act verb follows). Not "recommends that the Board approve": a memo's own
+#: recommendation is written so, its writer naming the house in the third person ("Staff recommends that ...", corpus
+#: n28 memo, tuned), and a recommendation to another is the writer's verdict (s41finals).
+_URGED = re.compile(
+    r"(?i)\b(?:urg(?:e|es|ed|ing)|wants?|wanted|wanting|advis(?:e|es|ed|ing)|tells?|told|telling|ask(?:s|ed|ing)?|"
+    r"push(?:es|ed|ing)?|press(?:es|ed|ing)?|encourag(?:e|es|ed|ing)|expects?|expected|call(?:s|ed|ing)?[ \t]+(?:on|upon)|"
+    r"would[ \t]+(?:like|have)|wish(?:es)?)(?:[ \t]+[\w'\u2019-]+){0,3}?[ \t]+to(?:[ \t]+[a-z]+ly)?[ \t]*\Z")
+#: The writer (or the reader the writer addresses, or "staff", a memo's name for its own house) as the subject of that
+#: verb: then the act is the writer's advice.
+_WRITER_SUBJECT = re.compile(r"(?i)[\s*_>\-\u2014,]*(?:(?:so|and|but|then|thus|hence|therefore|now)[ \t,]+)?"
+                             r"(?:i|we|you|staff|i['\u2019]d|we['\u2019]d|you['\u2019]d|let['\u2019]s|let[ \t]+us)\b")
+
+
+def urged_by_other(clause: str) -> bool:
+    """Whether the act that follows ``clause`` (the text of its clause up to the act verb) is one that someone other
+    than the writer wants done: a verb of urging or wanting closes the clause ("urge clients to", "want us to",
+    "told me to") and its subject is not the writer ("I", "we", "staff", or the "you" the writer addresses).
+
+    Such an act is another's advice, not the writer's decision (break41: "Bottom line: strategists urge clients to cut
+    risk." read BUBBLE_REDUCE_RISK at 0.81; "Critics want us to trim our tech weighting. We won't." at 0.65).
+
+    >>> urged_by_other("Bottom line: strategists urge clients to "), urged_by_other("critics want us to ")
+    (True, True)
+    >>> urged_by_other("My broker told me to quickly "), urged_by_other("Staff recommends that the Board approve ")
+    (True, False)
+    >>> urged_by_other("we urge clients to "), urged_by_other("I want to "), urged_by_other("So we would like to ")
+    (False, False, False)
+    >>> urged_by_other("it is time to "), urged_by_other("we decided to "), urged_by_other("Urge clients to ")
+    (False, False, False)
+    """
+    tail = clause[-160:]
+    m = _URGED.search(tail)
+    if m is None:
+        return False
+    subject = tail[: m.start()]
+    cut = max(subject.rfind(c) for c in ".;:!?\n(")
+    subject = subject[cut + 1 :]
+    return bool(subject.strip()) and _WRITER_SUBJECT.match(subject) is None  # (no subject: the writer's imperative)
