@@ -40,26 +40,31 @@ _DAY = {"issuer": "berkshire_hathaway", "decision_date": "2012-12-12"}
 
 #: (card, rule, facts, refused): refused True = the rule (and only it) refuses the facts; False = no rule does.
 CASES = [
-    # the day's range $130,831-$134,100, 3% either side rounded outwards to $100: $126,900-$138,200.
-    # C #181 ($116,685) and #121 ($111,796) refused; the base's $131,000 and both ends kept; $126,800 refused
+    # the day's range $130,831-$134,100, 3% either side rounded outwards to $100: $126,900-$138,200 (s36fix).
+    # C #181 ($116,685) and #121 ($111,796) refused; the base's $131,000 kept. s41sr (review41 SR2) narrowed the
+    # band to the record, $129,000-$135,000: s36fix's ends $126,900 and $138,200 are refused now (2.8% under the
+    # previous close, above the day's top), the new ends kept (test_perturb_review_s41sr)
     (REPURCHASE, "berkshire_price_of_its_recorded_day", {**_DAY, "price_per_share": "$116685"}, True),
     (REPURCHASE, "berkshire_price_of_its_recorded_day", {**_DAY, "price_per_share": "$111796"}, True),
     (REPURCHASE, "berkshire_price_of_its_recorded_day", {**_DAY, "price_per_share": "$131000"}, False),
-    (REPURCHASE, "berkshire_price_of_its_recorded_day", {**_DAY, "price_per_share": "$126900"}, False),
-    (REPURCHASE, "berkshire_price_of_its_recorded_day", {**_DAY, "price_per_share": "$138200"}, False),
+    (REPURCHASE, "berkshire_price_of_its_recorded_day", {**_DAY, "price_per_share": "$126900"}, True),
+    (REPURCHASE, "berkshire_price_of_its_recorded_day", {**_DAY, "price_per_share": "$138200"}, True),
     (REPURCHASE, "berkshire_price_of_its_recorded_day", {**_DAY, "price_per_share": "$126800"}, True),
     # a day later the year band ($110K-$140K) alone holds: $116,685 on 2012-12-13 kept
     (REPURCHASE, "berkshire_price_of_its_recorded_day",
      {**_DAY, "decision_date": "2012-12-13", "price_per_share": "$116685"}, False),
     # book $111,718, 3% either side rounded outwards: $108,300-$115,100 a share. C #191: $131,000 / 1.35 = $97.0K
-    # refused; the base $131,000 / 1.16 = $112.9K kept; $131,000 / 1.2 = $109.2K kept; $131,000 / 1.22 = $107.4K
-    # refused (the year band, $85K-$130K, kept all four)
+    # refused; the base $131,000 / 1.16 = $112.9K kept; $131,000 / 1.22 = $107.4K refused (the year band,
+    # $85K-$130K, kept all four). s41sr (review41 SR1) raised the bottom to $110,500: $131,000 / 1.2 = $109.2K,
+    # kept by s36fix, is refused now (under the $111,718 reported), $131,000 / 1.18 = $111.0K kept
     (REPURCHASE, "berkshire_book_value_of_its_recorded_day", {**_DAY, "price_per_share": "$131000",
                                                              "price_to_book": "1.35x"}, True),
     (REPURCHASE, "berkshire_book_value_of_its_recorded_day", {**_DAY, "price_per_share": "$131000",
                                                              "price_to_book": "1.16x"}, False),
     (REPURCHASE, "berkshire_book_value_of_its_recorded_day", {**_DAY, "price_per_share": "$131000",
-                                                             "price_to_book": "1.2x"}, False),
+                                                             "price_to_book": "1.2x"}, True),
+    (REPURCHASE, "berkshire_book_value_of_its_recorded_day", {**_DAY, "price_per_share": "$131000",
+                                                             "price_to_book": "1.18x"}, False),
     (REPURCHASE, "berkshire_book_value_of_its_recorded_day", {**_DAY, "price_per_share": "$131000",
                                                              "price_to_book": "1.22x"}, True),
     # outside a window whose reported book is on record the year band alone holds: $131,000 at 1.35x kept on
