@@ -1,0 +1,95 @@
+"""Whose label it is: a short label before an outcome word that names another party or another time ("Decision for
+the bears:", "Their verdict:", "The committee's call in 2019:", "Bull case:", "Analyst consensus:") gives that party's
+outcome, not the writer's decision (paper §7.5; issue 13, break41 item 5c).
+
+The writer's own labels are untouched: a bare cue ("Decision:", "Bottom line:"), the writer's possessive ("My
+decision:", "Our call:"), an addressee or a period the writer decides for ("Decision for the course portfolio:",
+"Recommendation to the board:", "Verdict for Q3:"). Who else speaks comes from ``grammar/languages.yaml``'s
+``attribution`` lists (``voices``, ``others``, ``own_possessive``, ``past``, ``now``), read by :mod:`._attributed`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ipb.scoring.parse._attributed import words
+
+__all__ = ["label_of_another"]
+
+#: A label opening its line (after list or quote marks, a list number) or its sentence, ending right before ``start``
+#: in a colon or a dash: ``label`` is its text (at most 50 characters, no sentence end inside).
+_LABEL = re.compile(r"(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[ \t>*_#-]*(?:\d{1,2}[./)][ \t]+)?[*_]{0,2}"
+                    r"(?P<label>[^\W\d_][^\n:.;!?\u2014\u2013*_]{0,50}?)[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*"
+                    r"[*_]{0,2}[ \t]*[\"'\u201c]?[ \t]*(?:an?[ \t]+)?\Z")
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]*)*")
+#: Third-person possessive determiners opening a label: the verdict belongs to someone the text spoke of before.
+_THIRD_PERSON = frozenset({"their", "his", "her", "its"})
+#: Advice given to someone in the piece ("Her answer to the member:", "Their advice to clients:"): the piece's answer,
+#: as the corpus labels a reported expert's reply (tests/scoring/corpus n38-debt-cycle-member-qa), not a side's view.
+_ADDRESSEE = re.compile(r"\b(?:to|for)[ \t]+(?:the|our|my|your|its|their|her|his)[ \t]+[^\W\d_]")
+#: Another time inside the label: "in 2019", "during 2008", "last year", "previous quarter", "prior cycle".
+_ANOTHER_TIME = re.compile(r"\b(?:(?:in|during|back[ \t]+in)[ \t]+(?:(?:early|late|mid)[ \t-]+)?(?:19|20)[0-9]{2}|"
+                           r"(?:last|previous|prior)[ \t]+(?:year|quarter|month|week|time|cycle|round|review|meeting))\b")
+
+
+def _possessor(token: str) -> str | None:
+    """The owner named by a possessive token ("committee's" -> "committee", "bears'" -> "bears"); None for no possessive."""
+    token = token.replace("\u2019", "'")
+    if token.endswith("'s"):
+        return token[:-2]
+    if token.endswith("s'"):
+        return token[:-1]
+    return None
+
+
+def label_of_another(text: str, line_start: int, start: int) -> bool:
+    """Whether ``text[start:]`` is the value of a label naming another party or another time.
+
+    Parameters
+    ----------
+    text
+        The answer (the parser's masked text; any case).
+    line_start, start
+        Offsets: the start of the line holding the outcome word, and the outcome word's start.
+
+    Returns
+    -------
+    bool
+        True when the label right before ``start`` (on its line or opening its sentence, at most 50 characters) holds
+        a ``voices`` or ``others`` word, also as a possessive ("bears", "the bears'", "consensus", "rival"), opens on
+        their/his/her/its without an addressee ("Their verdict:"; not "Her answer to the member:", the reported reply
+        a piece gives), or names another time ("in 2019", "last year"). Another possessor alone is no other party:
+        "Munger's verdict:" is a lens the writer speaks in, "The strategists' common advice to clients:" the reported
+        answer of a wire story (corpus n32-munger-lenses-issue-example-output-pass, n25-debtcyc-wire-rewrite-...).
+
+    References
+    ----------
+    Paper §7.5 (structured response parsing); issue 13, break41 item 5c.
+
+    >>> t = "Decision for the bears: decline."
+    >>> label_of_another(t, 0, t.index("decline"))
+    True
+    >>> t = "Decision for the course portfolio: decline."
+    >>> label_of_another(t, 0, t.index("decline"))
+    False
+    >>> t = "Our call: decline."
+    >>> label_of_another(t, 0, t.index("decline"))
+    False
+    """
+    m = _LABEL.search(text, max(line_start, start - 70), start)
+    if m is None:
+        return False
+    label = m.group("label").lower()
+    toks = [t.replace("\u2019", "'") for t in _WORD.findall(label)]
+    if not toks:
+        return False
+    w = words()
+    if toks[0] in _THIRD_PERSON and _ADDRESSEE.search(label) is None or _ANOTHER_TIME.search(label) is not None:
+        return True
+    past = w.phrase["past"]
+    if past is not None and past.search(label) is not None:
+        return True
+    others = w.phrase["others"]
+    if others is not None and others.search(label) is not None:
+        return True
+    return any(tok in w.single["voices"] or (_possessor(tok) or tok) in w.single["voices"] for tok in toks)
