@@ -22,6 +22,9 @@ _LABEL = re.compile(r"(?:^|(?<=\n)|(?<=[.!?;])[ \t]+)[ \t>*_#-]*(?:\d{1,2}[./)][
                     r"(?P<label>[^\W\d_][^\n:.;!?\u2014\u2013*_]{0,50}?)[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*"
                     r"[*_]{0,2}[ \t]*[\"'\u201c]?[ \t]*(?:an?[ \t]+)?\Z")
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]*)*")
+#: Nouns of a decision a label names ("verdict", "call"): a label holding one states whose or when the decision is.
+_CUES = frozenset({"decision", "verdict", "recommendation", "call", "conclusion", "outcome", "action", "answer", "rating",
+                   "advice", "ruling", "view", "take", "position", "pick"})
 #: Third-person possessive determiners opening a label: the verdict belongs to someone the text spoke of before.
 _THIRD_PERSON = frozenset({"their", "his", "her", "its"})
 #: Advice given to someone in the piece ("Her answer to the member:", "Their advice to clients:"): the piece's answer,
@@ -81,15 +84,25 @@ def label_of_another(text: str, line_start: int, start: int) -> bool:
         return False
     label = m.group("label").lower()
     toks = [t.replace("\u2019", "'") for t in _WORD.findall(label)]
-    if not toks:
-        return False
     w = words()
-    if toks[0] in _THIRD_PERSON and _ADDRESSEE.search(label) is None or _ANOTHER_TIME.search(label) is not None:
-        return True
+    if not toks or not w.single["aside"].isdisjoint(toks):
+        return False  # "Unlike the bears:", "Despite the critics:": the writer's own verdict against theirs
+    cued = any(t.split("'")[0] in _CUES or t.split("'")[0] in w.single["views"] for t in toks)
+    if toks[0] in _THIRD_PERSON and cued and _ADDRESSEE.search(label) is None:
+        return True  # "Their verdict:"; not "Their problem is debt:" (no label of a verdict), "Her answer to the member:"
     past = w.phrase["past"]
-    if past is not None and past.search(label) is not None:
-        return True
+    if cued and (_ANOTHER_TIME.search(label) is not None or past is not None and past.search(label) is not None):
+        return True  # "The committee's call in 2019:", "Decision for the fund last year:", "Verdict back then:"
     others = w.phrase["others"]
-    if others is not None and others.search(label) is not None:
-        return True
-    return any(tok in w.single["voices"] or (_possessor(tok) or tok) in w.single["voices"] for tok in toks)
+    for k, tok in enumerate(toks):
+        voice = tok in w.single["voices"] or (_possessor(tok) or tok) in w.single["voices"]
+        other = voice or others is not None and others.fullmatch(tok) is not None
+        if not other:
+            continue
+        # the side names the label's owner: its last word or the view's holder ("Analyst consensus:", "Bull case:",
+        # "The bears' verdict:"), or whom the decision is for ("Decision for the bears:", "... for the rival fund:");
+        # not a sentence about them ("The bears are wrong:", "The bears miss the point:")
+        if k == len(toks) - 1 or _possessor(tok) or toks[k + 1].split("'")[0] in w.single["views"] \
+                or any(t in ("for", "to", "of") for t in toks[max(0, k - 3) : k]) and cued:
+            return True
+    return False

@@ -189,6 +189,12 @@ def test_a_label_naming_another_party_is_no_decision_of_the_writers(closing: str
     ("My call for the fund: pass.", "DECLINE"),
     # a reply given to someone is the piece's answer (the corpus labels a columnist's reply so)
     ("Her answer to the member: decline.", "DECLINE"),
+    # a sentence about another side, or the writer's own against theirs, opening the line: the writer's verdict
+    # (a first version of the guard set these aside)
+    ("The bears are wrong: invest.", "INVEST"),
+    ("The bears miss the point: invest.", "INVEST"),
+    ("Unlike the bears: invest.", "INVEST"),
+    ("Despite the critics: invest.", "INVEST"),
 ])
 def test_the_writers_own_label_keeps_its_confidence(closing: str, final: str) -> None:
     parsed = parse_response(MUNGER_BODY + closing + "\n", MUNGER, embedder=False)
