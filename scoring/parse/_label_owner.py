@@ -58,12 +58,16 @@ def label_of_another(text: str, line_start: int, start: int) -> bool:
     Returns
     -------
     bool
-        True when the label right before ``start`` (on its line or opening its sentence, at most 50 characters) holds
-        a ``voices`` or ``others`` word, also as a possessive ("bears", "the bears'", "consensus", "rival"), opens on
-        their/his/her/its without an addressee ("Their verdict:"; not "Her answer to the member:", the reported reply
-        a piece gives), or names another time ("in 2019", "last year"). Another possessor alone is no other party:
-        "Munger's verdict:" is a lens the writer speaks in, "The strategists' common advice to clients:" the reported
-        answer of a wire story (corpus n32-munger-lenses-issue-example-output-pass, n25-debtcyc-wire-rewrite-...).
+        True when the label right before ``start`` (on its line or opening its sentence, at most 50 characters, no
+        ``aside`` word such as "unlike", "despite") names a ``voices`` or ``others`` side as its owner: its last word
+        ("Analyst consensus:"), a possessive ("The bears' verdict:"), the holder of a view noun ("Bull case:") or whom
+        a decision cue is for ("Decision for the bears:", "... for the rival fund:"); or opens on their/his/her/its
+        with a decision noun and no addressee ("Their verdict:"; not "Her answer to the member:", the reply a piece
+        gives); or holds a decision noun and another time ("The committee's call in 2019:", "Verdict back then:").
+        Another possessor alone is no other party: "Munger's verdict:" is a lens the writer speaks in, "The
+        strategists' common advice to clients:" the reported answer of a wire story (corpus
+        n32-munger-lenses-issue-example-output-pass, n25-debtcyc-wire-rewrite-duplicated-lead-01). A sentence about a
+        side ("The bears are wrong:") is no label of theirs.
 
     References
     ----------
