@@ -48,6 +48,7 @@ from ipb.scoring.parse._final_checks import _FinalChecksMixin, _hypothetical, _p
 from ipb.scoring.parse._acted import _ActedMixin
 from ipb.scoring.parse._final_block import _ClosingBlockMixin
 from ipb.scoring.parse._judged import consequence_end, judged_wrong
+from ipb.scoring.parse._label_owner import label_of_another
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
 
@@ -312,7 +313,9 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                     candidates.append((level, hit.start, own, (hit.start, hit.end)))
                 continue
             if _FINAL_PASS_WORD.fullmatch(token) and self._labelled_decline(hit.start, hit.end, unit.final):
-                candidates.append((3 + self._after_final_cue(hit.unit, hit.start), hit.start, ix.fail_outcome, (hit.start, hit.end)))
+                others = label_of_another(masked, max(masked.rfind("\n", max(0, hit.start - 400), hit.start) + 1, hit.start - 400, 0), hit.start)
+                (set_aside if others else candidates).append(  # ("Decision for the bears: pass.": theirs, :mod:`._label_owner`)
+                    (3 + self._after_final_cue(hit.unit, hit.start), hit.start, ix.fail_outcome, (hit.start, hit.end)))
                 continue  # "Verdict: Pass." on a buy decision: the investor declining
             if not unit.final or among_subjects(self, hit.unit):
                 continue  # (a mark in one subject's row of a table of subjects: :mod:`._subject_tables`)

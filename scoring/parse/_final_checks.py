@@ -12,6 +12,7 @@ import re
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._common import _WORDS_APOS
+from ipb.scoring.parse._label_owner import label_of_another
 from ipb.scoring.parse._final_words import (
     _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _CORRECTION_BETWEEN, _DECLINE_LABEL_BEFORE, _DECLINE_PASS_END, _LIST_AFTER,
     _LIST_BEFORE, _PASS_SUBJECT,
@@ -165,7 +166,8 @@ class _FinalChecksMixin(_ParserState):
 
     def _not_the_writers(self, before: str, line_start: int, start: int) -> bool:
         """Whether an outcome word at ``start`` is someone else's or withdrawn (:mod:`._voice`): another reader's view
-        in its clause, a quotation introduced by a reporting verb, an act another urges or wants done, or the value of a label marking it superseded."""
+        in its clause, a quotation introduced by a reporting verb, an act another urges or wants done, the value of a label naming another
+        party or time (:mod:`._label_owner`), or the value of a label marking it superseded."""
         masked = self.masked
         clause = _clause_start(before) + 1
         if not VOICE_WORDS.isdisjoint(w.lower() for w in _WORDS_APOS.findall(before, clause)) \
@@ -173,6 +175,8 @@ class _FinalChecksMixin(_ParserState):
             return True
         if quoted_by_other(masked, line_start, start) or urged_by_other(before[clause:]):
             return True  # (an act another wants done: "strategists urge clients to cut risk", "critics want us to sell")
+        if label_of_another(masked, line_start, start):
+            return True  # the value of a label naming another party or time: "Decision for the bears:", "Their verdict:"
         return RETRACTED_LABEL.search(masked, line_start, start) is not None
 
     def _an_alternative(self, before: str, after: str, outcome: str | None = None) -> bool:

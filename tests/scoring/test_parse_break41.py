@@ -9,6 +9,10 @@ at or above the 0.7 review bar, or the writer's own clear verdict pushed under i
 - **A dated recommendation label** (``._closing.CUE_LABEL``, ``._final_words``): "Recommendation to the fund in
   2019: decline." read DECLINE at 0.72, the cue's addressee running on over "in 2019"; an addressee is now words, not
   a time.
+- **A label naming another party or time** (``._label_owner.label_of_another``): "Decision for the bears: decline.",
+  "Their verdict:", "The committee's call in 2019:", "Analyst consensus: invest." read at 0.72-0.85 as the writer's
+  decision (any short line label made its value the decision); now set aside. The writer's own labels ("Decision:",
+  "Our call:", "Decision for the course portfolio:", "Verdict for Q3:") keep their confidence.
 - **A requirement read as a result** (``._verdict_clauses.required``): "this test must be passed", "das Kriterium muss
   erfüllt sein" read PROCEED at 0.95 (since before stop 41); now weak (0.45), as a modal's verdict is.
 - **Japanese polite forms that state no verdict today** (``grammar/languages.yaml`` ja ``guards``): s41lang's
@@ -155,3 +159,49 @@ def test_a_dated_recommendation_label_is_no_decision_of_today(closing: str, fina
         assert parsed.final_verdict is None or parsed.final_confidence < REVIEW_BAR, (parsed.final_verdict, parsed.final_confidence)
     else:
         assert parsed.final_verdict == final and (parsed.final_confidence >= REVIEW_BAR) is confident
+
+
+@pytest.mark.parametrize("closing", [
+    "Decision for the bears: decline.",          # the label says whose decision: the bears'
+    "Decision for the bears: pass.",             # the same through the label-pass path (a decline on a buy card)
+    "Decision for the fund last year: decline.",  # another time
+    "The committee's call in 2019: decline.",     # another time (and another's)
+    "Their verdict: decline.",                    # a third party the text spoke of
+    "**Their verdict:** decline.",
+    "The bears' verdict: DECLINE.",
+    "Bear case: decline.",                       # a side's scenario, no decision
+    "Analyst consensus: invest.",                # read INVEST 0.85 before
+    "Verdict back then: decline.",
+])
+def test_a_label_naming_another_party_is_no_decision_of_the_writers(closing: str) -> None:
+    parsed = parse_response(MUNGER_BODY + closing + "\n", MUNGER, embedder=False)
+    assert parsed.final_verdict is None or parsed.final_confidence < REVIEW_BAR, (parsed.final_verdict, parsed.final_confidence)
+
+
+@pytest.mark.parametrize(("closing", "final"), [
+    ("Decision: decline.", "DECLINE"),
+    ("My decision: decline.", "DECLINE"),
+    ("Our call: decline.", "DECLINE"),
+    ("Decision for the course portfolio: decline.", "DECLINE"),
+    ("Recommendation to the board: decline.", "DECLINE"),
+    ("Bottom line: decline.", "DECLINE"),
+    ("Verdict for Q3: decline.", "DECLINE"),
+    ("My call for the fund: pass.", "DECLINE"),
+    # a reply given to someone is the piece's answer (the corpus labels a columnist's reply so)
+    ("Her answer to the member: decline.", "DECLINE"),
+    # a sentence about another side, or the writer's own against theirs, opening the line: the writer's verdict
+    # (a first version of the guard set these aside)
+    ("The bears are wrong: invest.", "INVEST"),
+    ("The bears miss the point: invest.", "INVEST"),
+    ("Unlike the bears: invest.", "INVEST"),
+    ("Despite the critics: invest.", "INVEST"),
+])
+def test_the_writers_own_label_keeps_its_confidence(closing: str, final: str) -> None:
+    parsed = parse_response(MUNGER_BODY + closing + "\n", MUNGER, embedder=False)
+    assert parsed.final_verdict == final and parsed.final_confidence >= REVIEW_BAR, (parsed.final_verdict, parsed.final_confidence)
+
+
+def test_another_partys_label_leaves_the_writers_own_verdict_after_it() -> None:
+    # the writer's own label after another's: never the bears' DECLINE (the reading may fall under the bar)
+    parsed = parse_response(MUNGER_BODY + "Decision for the bears: decline.\nMy decision: invest.\n", MUNGER, embedder=False)
+    assert parsed.final_verdict == "INVEST"
