@@ -94,13 +94,19 @@ RULE_CASES = [
       "net_fixed_assets": "$9B"}, False),
     # GB2: $28.9B of staples working capital (refused); ADM's $10.834B of 30 June 2008 and the $20B edge (kept, rank
     # left out: a moved return on capital moves it); a $28.9B in another sector is not this rule's.
-    (GREENBLATT, "staples_working_capital_within_twice_the_grain_merchants", _GREEN_E90A, True),
+    # s41rfix2: review41's GB2 rule (staples_working_capital_within_four_years_of_ebit_and_the_grain_in_store, at most
+    # 4 x EBIT + $4B) refuses the reviewed item too (both rules named, in card order), and the kept rows and the edge
+    # now carry the EBIT that goes with them: ADM's own $3.441B of segment operating profit for fiscal 2008 (the row had
+    # its working capital on the base's $1.5B, 7.2 years of it), and $4.5B under the $20B edge so that only this rule
+    # reads the edge.
+    (GREENBLATT, ("staples_working_capital_within_twice_the_grain_merchants",
+                  "staples_working_capital_within_four_years_of_ebit_and_the_grain_in_store"), _GREEN_E90A, True),
     (GREENBLATT, "staples_working_capital_within_twice_the_grain_merchants",
-     {**_unranked(_GREEN_E90A), "net_working_capital": "$10.834B"}, False),
+     {**_unranked(_GREEN_E90A), "net_working_capital": "$10.834B", "ebit": "$3.44B"}, False),
     (GREENBLATT, "staples_working_capital_within_twice_the_grain_merchants",
-     {**_unranked(_GREEN_E90A), "net_working_capital": "$20B"}, False),
+     {**_unranked(_GREEN_E90A), "net_working_capital": "$20B", "ebit": "$4.5B"}, False),
     (GREENBLATT, "staples_working_capital_within_twice_the_grain_merchants",
-     {**_unranked(_GREEN_E90A), "net_working_capital": "$20.01B"}, True),
+     {**_unranked(_GREEN_E90A), "net_working_capital": "$20.01B", "ebit": "$4.5B"}, True),
     # MU2: 6% growth on a 6% return with an eroding advantage (refused), 7% on 7% with none (refused); 5.5% on it, the
     # reviewer's edge (kept); a 1995 newspaper earning 20% on its capital and growing 5% as its advantage erodes
     # (kept); a durable compounder growing at its whole 12% return (kept: the rule reads eroding or absent only).
