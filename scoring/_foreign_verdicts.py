@@ -204,7 +204,10 @@ def _tables() -> dict[str, Any]:
             out += [w] + ([w.replace("'", "\u2019")] if "'" in w and key in ("buy", "avoid") else [])
         return tuple(dict.fromkeys(out))
 
-    guards = {w.lower(): tuple(after) for b in blocks.values() for w, after in (b.get("guards") or {}).items()}
+    guards: dict[str, tuple[str, ...]] = {}  # a word two languages share ("passa", pt and it) keeps both lists
+    for b in blocks.values():
+        for w, after in (b.get("guards") or {}).items():
+            guards[w.lower()] = tuple(dict.fromkeys(guards.get(w.lower(), ()) + tuple(after)))
     return {
         "negated": {v: merged("negated", v) for v in _NEGATED_ORDER},
         "plain": {v: merged("plain", v) for v in _PLAIN_ORDER},
