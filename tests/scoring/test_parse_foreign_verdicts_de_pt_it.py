@@ -1,6 +1,6 @@
 """German, Portuguese and Italian verdict forms added at stop 41 (issue 13, class G-C; ``grammar/languages.yaml``).
 
-Short texts written for these tests. German "fällt durch" / "durchfällt" (fails), Portuguese "passa" / "passou"
+Short texts written for these tests. German "fällt durch" / "durchfällt" / "scheitert" (fails), Portuguese "passa" / "passou"
 (passes, passed) and "reprova", Italian "passa", "promossa", "bocciata", "respinta" and the negator "non". The senses
 that are no verdict stay unread: Portuguese "passa a ser" (becomes) and "passa de 15%" (exceeds), Italian "passa al"
 (moves to) and "supera il 15%" (exceeds), German "in Ordnung" (a point on a scale as often as a verdict), and German
@@ -23,6 +23,7 @@ MUNGER = "munger_business_quality_price"  # gate 1 circle of competence, gate 3 
 MARKS = [
     ("de-faellt-durch", "bestanden", "das Unternehmen fällt durch"),
     ("de-durchfaellt", "erfüllt", "klar, dass es hier durchfällt"),
+    ("de-scheitert", "bestanden", "hier scheitert das Unternehmen"),
     ("pt-passa", "passa com folga", "não passa"),
     ("pt-passou", "passou", "reprova"),
     ("it-passa", "passa", "non passa"),
@@ -52,6 +53,11 @@ def test_italian_non_flips_a_pass_word(text: str) -> None:
 ], ids=["pt-passa-a", "pt-passa-de", "it-passa-al", "it-supera-il", "de-in-ordnung"])
 def test_senses_that_are_no_verdict(text: str) -> None:
     assert gate_verdicts("1. Circle of competence: bestanden.\n2. " + text + "\n", MUNGER).get(3) is None
+
+
+def test_german_negated_fail_verb_after_it_is_a_pass() -> None:
+    # "daran scheitert es nicht" (it does not fail on that): "nicht" after the verb negates it, as "does not fail"
+    assert gate_verdicts("1. Circle of competence: bestanden.\n2. Moat: daran scheitert es nicht.\n", MUNGER)[3] == vw.PROCEED
 
 
 def test_german_mai_is_no_negator() -> None:
