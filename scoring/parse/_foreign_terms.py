@@ -21,12 +21,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import jsonschema
-
-from ipb.engine._json import _schema_errors
-from ipb.engine._yaml import load_yaml
+from ipb.engine._json import load_document
 from ipb.engine.card import Card
-from ipb.errors import ErrorGroup, IpbError
 from ipb.scoring.parse._foreign_names import name_key
 from ipb.scoring.parse._foreign_numbers import strip_foreign_number
 
@@ -50,13 +46,7 @@ def load_terms(text: str, file: str) -> tuple[tuple[tuple[str, ...], tuple[str, 
     >>> load_terms("version: 1\\nterms: [{about: debt, en: [debt], de: [Verschuldung], it: [indebitamento]}]", "<s>")
     ((('debt',), ('Verschuldung', 'indebitamento')),)
     """
-    import json
-
-    doc = load_yaml(text, file)
-    schema = json.loads(resources.files("ipb.grammar").joinpath(_SCHEMA).read_text(encoding="utf-8"))
-    errors: list[IpbError] = _schema_errors(doc, jsonschema.Draft202012Validator(schema), "a gate terms table")
-    if errors:
-        raise errors[0] if len(errors) == 1 else ErrorGroup(errors)
+    doc = load_document(file, schema=_SCHEMA, what="a gate terms table", text=text)
     out = []
     for entry in doc.data["terms"]:
         terms = [t for code, words in entry.items() if code not in ("about", "en") for t in words]
