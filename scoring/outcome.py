@@ -55,6 +55,7 @@ __all__ = [
     "stop_unread",
     "uncommitted_reason",
     "filing",
+    "read_any",
 ]
 
 OUTCOMES = ("scored", "parse_failure", "refusal", "unusable")
@@ -347,6 +348,16 @@ def uncommitted_reason(text: str, parsed: Sequence[Mapping[str, Any]]) -> tuple[
                            "verdict (a refusal: its gate list alone would earn coverage and order)")
 
 
+def read_any(parsed: Mapping[str, Any]) -> bool:
+    """Whether a parse read anything to score (``ipb score`` and :func:`filing` alike): a gate, or a stated final
+    verdict with no gate recognised.
+
+    >>> read_any({"status": "parse_failure", "final_verdict": "DECLINE"}), read_any({"status": "parse_failure"})
+    (True, False)
+    """
+    return parsed.get("status") == "ok" or parsed.get("final_verdict") is not None
+
+
 def filing(text: str, parsed: Mapping[str, Any], vocabulary: Iterable[str],
            gold_final: str | None = None) -> tuple[str, str | None, str]:
     """How ``ipb score`` files one answer to a one-card item: ``(outcome, reason_code, sentence)``.
@@ -389,7 +400,7 @@ def filing(text: str, parsed: Mapping[str, Any], vocabulary: Iterable[str],
     >>> filing("Payout ratio: unknown", {"status": "ok", "gates": [{"gate": 1, "verdict": "INCONCLUSIVE"}]}, [])[:2]
     ('refusal', 'no_commitment')
     """
-    if not (parsed.get("status") == "ok" or parsed.get("final_verdict") is not None):
+    if not read_any(parsed):
         code, why = classify_unread(text, vocabulary)
         if code == "parse_failure":
             why = str(parsed.get("reason") or why)

@@ -85,6 +85,7 @@ from ipb.scoring.outcome import (
     commits,
     failure_value,
     outcome_of,
+    read_any,
     uncommitted_reason,
 )
 from ipb.scoring._sections import _keep, _target_sections, _vocabulary, _year
@@ -197,7 +198,7 @@ class _TargetWork:
 def _below(parsed: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
     """The readings of one parsed answer whose confidence is below ``threshold``: each gate verdict, then the final verdict.
 
-    An answer with no gate read but a stated final verdict is scored on that verdict (:func:`_read_any`), so its final
+    An answer with no gate read but a stated final verdict is scored on that verdict (:func:`read_any`), so its final
     verdict is reviewed like any other reading.
 
     >>> _below({"status": "ok", "gates": [{"gate": 2, "verdict": "REJECT", "confidence": 0.5, "verdict_span": [4, 10],
@@ -205,7 +206,7 @@ def _below(parsed: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
     ...         "final_verdict_span": None, "final_runner_up": None}, 0.6)
     [{'reading': 'gate 2', 'verdict': 'REJECT', 'confidence': 0.5, 'span': [4, 10], 'runner_up': {'verdict': 'PROCEED', 'span': [0, 3]}}, {'reading': 'final verdict', 'verdict': None, 'confidence': 0.0, 'span': None, 'runner_up': None}]
     """
-    if not _read_any(parsed):
+    if not read_any(parsed):
         return []  # nothing read, nothing scored: a parse failure is counted as one, not reviewed
     out = [{"reading": f"gate {g['gate']}", "verdict": g.get("verdict"), "confidence": g.get("confidence", 1.0),
             "span": g.get("verdict_span"), "runner_up": g.get("runner_up")}
@@ -397,7 +398,7 @@ class _Scorer:
                               embed_cutoff=self.options.embed_cutoff).to_dict()
             if self.options.min_confidence is not None:
                 tw.review = _below(tw.parsed, self.options.min_confidence)
-        if not any(tw.parsed is not None and _read_any(tw.parsed) for tw in work.targets):
+        if not any(tw.parsed is not None and read_any(tw.parsed) for tw in work.targets):
             reasons = list(dict.fromkeys(str((tw.parsed or {}).get("reason") or "unparsed") for tw in work.targets))
             code, why = classify_unread(work.text, [n for tw in work.targets for n in _vocabulary(tw.target)])
             _unscored(work, code, "; ".join(reasons) if code == "parse_failure" else why)
@@ -513,15 +514,6 @@ class _Scorer:
         conjunction = strict["conjunction"] if strict else None
         values["basp_conjunction"] = None if conjunction is None else float(conjunction)
         return values
-
-
-def _read_any(parsed: Mapping[str, Any]) -> bool:
-    """Whether a parse read anything to score: a gate, or a stated final verdict with no gate recognised.
-
-    >>> _read_any({"status": "parse_failure", "final_verdict": "DECLINE"}), _read_any({"status": "parse_failure"})
-    (True, False)
-    """
-    return parsed.get("status") == "ok" or parsed.get("final_verdict") is not None
 
 
 def _silent(profile: InvestorProfile | None) -> InvestorProfile | None:
