@@ -358,11 +358,49 @@ def read_any(parsed: Mapping[str, Any]) -> bool:
     return parsed.get("status") == "ok" or parsed.get("final_verdict") is not None
 
 
+def unscored_reason(text: str, parsed: Sequence[Mapping[str, Any]], vocabulary: Iterable[str],
+                    gold_finals: Sequence[str | None]) -> tuple[str, str] | None:
+    """Why an answer is not scored, ``(reason_code, sentence)``, or None when it is: the one order of tests that
+    ``ipb score`` (:mod:`ipb.scoring.run`, over every card an item names) and :func:`filing` (``ipb parse``, one
+    card) both follow.
+
+    Nothing read against any card (no gate, no stated final verdict: :func:`read_any`) -> :func:`classify_unread`,
+    whose ``parse_failure`` sentence is the parser's own reasons; read but committed to nothing against every card
+    (:func:`commits`) -> :func:`uncommitted_reason`.
+
+    Parameters
+    ----------
+    text : str
+        The answer.
+    parsed : sequence of mapping
+        ``ParsedResponse.to_dict()`` of the answer against each card of the item, in the item's order.
+    vocabulary : iterable of str
+        The cards' words for the off-topic test (card ids and names, investors, gate names and aliases).
+    gold_finals : sequence of str or None
+        The item's gold final verdict per card, aligned with ``parsed`` (None when unknown).
+
+    >>> unscored_reason("I'm sorry, but I can't help with that.", [{"status": "parse_failure"}], ["Payout"], [None])[0]
+    'refusal'
+    >>> unscored_reason("Payout ratio: ???", [{"status": "parse_failure", "reason": "no gate found"}], ["Payout"], [None])
+    ('parse_failure', 'no gate found')
+    >>> unscored_reason("Final verdict: BUY", [{"status": "parse_failure", "final_verdict": "BUY"}], [], [None]) is None
+    True
+    """
+    if not any(read_any(p) for p in parsed):
+        code, why = classify_unread(text, vocabulary)
+        if code == "parse_failure":
+            why = "; ".join(dict.fromkeys(str(p.get("reason") or "unparsed") for p in parsed))
+        return code, why
+    if not any(commits(p, gold) for p, gold in zip(parsed, gold_finals)):
+        return uncommitted_reason(text, parsed)
+    return None
+
+
 def filing(text: str, parsed: Mapping[str, Any], vocabulary: Iterable[str],
            gold_final: str | None = None) -> tuple[str, str | None, str]:
     """How ``ipb score`` files one answer to a one-card item: ``(outcome, reason_code, sentence)``.
 
-    The same order of tests as the scorer (:mod:`ipb.scoring.run`): nothing
+    The scorer's order of tests (:func:`unscored_reason`), for one card: nothing
     read (no gate, no stated final verdict) -> :func:`classify_unread`; read
     but committed to nothing -> :func:`uncommitted_reason`; no gate read but a
     stated final verdict -> scored on that verdict alone (docs/scoring.md, "An
@@ -400,13 +438,9 @@ def filing(text: str, parsed: Mapping[str, Any], vocabulary: Iterable[str],
     >>> filing("Payout ratio: unknown", {"status": "ok", "gates": [{"gate": 1, "verdict": "INCONCLUSIVE"}]}, [])[:2]
     ('refusal', 'no_commitment')
     """
-    if not read_any(parsed):
-        code, why = classify_unread(text, vocabulary)
-        if code == "parse_failure":
-            why = str(parsed.get("reason") or why)
-        return outcome_of("unscored", code), code, why
-    if not commits(parsed, gold_final):
-        code, why = uncommitted_reason(text, [parsed])
+    unscored = unscored_reason(text, [parsed], vocabulary, [gold_final])
+    if unscored is not None:
+        code, why = unscored
         return outcome_of("unscored", code), code, why
     if parsed.get("status") != "ok":
         return "scored", None, (f"on its stated final verdict {parsed.get('final_verdict')} alone: no gate read, "

@@ -81,12 +81,10 @@ from ipb.scoring.options import DEFAULT_MAX_CHARS, NullEncoder, ScoreOptions
 from ipb.scoring.outcome import (
     PARSE_FAILURE_REASONS,
     REFUSAL_REASONS,
-    classify_unread,
-    commits,
     failure_value,
     outcome_of,
     read_any,
-    uncommitted_reason,
+    unscored_reason,
 )
 from ipb.scoring._sections import _keep, _target_sections, _vocabulary, _year
 from ipb.scoring._text import blank_spans
@@ -398,21 +396,17 @@ class _Scorer:
                               embed_cutoff=self.options.embed_cutoff).to_dict()
             if self.options.min_confidence is not None:
                 tw.review = _below(tw.parsed, self.options.min_confidence)
-        if not any(tw.parsed is not None and read_any(tw.parsed) for tw in work.targets):
-            reasons = list(dict.fromkeys(str((tw.parsed or {}).get("reason") or "unparsed") for tw in work.targets))
-            code, why = classify_unread(work.text, [n for tw in work.targets for n in _vocabulary(tw.target)])
-            _unscored(work, code, "; ".join(reasons) if code == "parse_failure" else why)
+        parsed = [tw.parsed for tw in work.targets if tw.parsed is not None]
+        unscored = unscored_reason(work.text, parsed, [n for tw in work.targets for n in _vocabulary(tw.target)],
+                                   [(tw.target.grp or {}).get("investment_verdict") for tw in work.targets])
+        if unscored is not None:
+            code, why = unscored
+            _unscored(work, code, why)
+            unread = not any(read_any(p) for p in parsed)  # the parser's own reason per card, as in the sentence
             for tw in work.targets:
                 tw.reason_code = code
-                tw.reason = (tw.parsed or {}).get("reason") if code == "parse_failure" else why
+                tw.reason = (tw.parsed or {}).get("reason") if code == "parse_failure" and unread else why
                 tw.review = None if tw.review is None else []  # unscored: no reading of it is scored or reviewed
-            return
-        if not any(tw.parsed is not None and commits(tw.parsed, (tw.target.grp or {}).get("investment_verdict"))
-                   for tw in work.targets):
-            code, why = uncommitted_reason(work.text, [tw.parsed for tw in work.targets if tw.parsed is not None])
-            _unscored(work, code, why)
-            for tw in work.targets:
-                tw.reason_code, tw.reason, tw.review = code, why, None if tw.review is None else []  # as above
             return
         for tw in work.targets:
             assert tw.parsed is not None

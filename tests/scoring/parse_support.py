@@ -1,5 +1,5 @@
 """What the parser tests share: reading an answer into its ``(gate, verdict)`` list or its final verdict with the
-embedder off, and a body of Graham gate lines that closing sentences are appended to."""
+embedder off, and bodies of gate lines (Graham's, the Dalio bubble gauge's) that closing sentences are appended to."""
 
 from __future__ import annotations
 
@@ -24,6 +24,16 @@ GRAHAM_BODY = (
     "Adequate Size of the Enterprise: PROCEED, revenue is about $9bn.\n"
     "Sufficiently Strong Financial Condition: REJECT, current assets cover current liabilities only 1.3 times.\n"
     "Earnings Stability: PROCEED, no loss year in the decade.\n\n"
+)
+
+#: Dalio's bubble gauge card and four of its gauges reading hot: the body the closing sentences of the risk-act tests
+#: (a writer cutting or holding their weight) follow.
+BUBBLE = "dalio_bubble_detection_gauge"
+BUBBLE_BODY = (
+    "Prices versus traditional measures: high, 14x sales against a 4x norm.\n"
+    "New buyers entering: yes, account openings doubled.\n"
+    "Leverage financing purchases: yes, margin debt at a record.\n"
+    "Broadly bullish sentiment: yes.\n\n"
 )
 
 

@@ -13,15 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from parse_support import final_of
+from parse_support import BUBBLE, BUBBLE_BODY, final_of
 
-BUBBLE = "dalio_bubble_detection_gauge"
-BUBBLE_BODY = (
-    "Prices versus traditional measures: high, 14x sales against a 4x norm.\n"
-    "New buyers entering: yes, account openings doubled.\n"
-    "Leverage financing purchases: yes, margin debt at a record.\n"
-    "Broadly bullish sentiment: yes.\n\n"
-)
 CYCLE = "marks_market_cycle_positioning"
 CYCLE_BODY = "High-yield spreads are at 9%, investors are fearful and refinancing has dried up: the market is cold.\n\n"
 GRAHAM = "graham_seven_tests_defensive"

@@ -17,16 +17,9 @@ from __future__ import annotations
 
 import pytest
 
-from parse_support import final_of
+from parse_support import BUBBLE, BUBBLE_BODY, final_of
 from ipb.scoring.parse._acted import closing_paragraph_start, risk_outcome
 
-BUBBLE = "dalio_bubble_detection_gauge"
-BUBBLE_BODY = (
-    "Prices versus traditional measures: high, 14x sales against a 4x norm.\n"
-    "New buyers entering: yes, account openings doubled.\n"
-    "Leverage financing purchases: yes, margin debt at a record.\n"
-    "Broadly bullish sentiment: yes.\n\n"
-)
 GRAHAM = "graham_seven_tests_defensive"
 GRAHAM_MET = (
     "Adequate Size of the Enterprise: PROCEED, revenue is about $9bn.\n"
