@@ -69,3 +69,20 @@ def test_a_right_answer_stating_z_is_credited_for_the_z_element(tmp_path):
     record = json.loads((out / "responses.jsonl").read_text(encoding="utf-8").splitlines()[0])
     parsed = record["targets"][0]["parsed"]["gates"][0]
     assert z_element in parsed["elements"]  # before: the element was "Z 286.4%", and "Z 2.864" did not state it
+
+
+# --- ipb graph on a gate shared by two branches (bug kind: its edges did not say which branch takes them)
+
+
+def test_graph_names_the_branch_on_the_edges_of_a_shared_gate():
+    result = runner.invoke(app, ["graph", str(CARD), "--format", "dot"])
+    assert result.exit_code == 0, result.output
+    edges = {line.split(" [label=")[0]: line.split('label="')[1].split('"')[0]
+             for line in result.output.splitlines() if " -> " in line}
+    # z_trend is on the safe branch (fail: REVIEW) and the grey one (fail: DECLINE, then the coverage gate)
+    assert edges["z_trend -> outcome_REVIEW"] == "safe: z_falling_fast"  # before: "z_falling_fast" on both
+    assert edges["z_trend -> outcome_DECLINE"] == "grey: z_falling_fast"
+    assert edges["z_trend -> coverage"] == "grey: PROCEED"  # before: "PROCEED"
+    # a gate on one branch keeps its plain labels
+    assert edges["coverage -> outcome_DECLINE"] == "thin_interest_cover"
+    assert edges["collateral -> outcome_DECLINE"] == "insufficient_collateral"
