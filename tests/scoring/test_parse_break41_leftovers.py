@@ -1,0 +1,60 @@
+"""Whose verdict, and which label names a gate: the stop-41 breaker's leftovers (s42left, /work/notes/break41.md).
+
+Every input is mine, in the shape of the breaker's; each expected reading is worked by hand (who commits to the
+verdict, what the label is about). Precision first: where the writer's own verdict is absent, the expected reading is
+none or one under the 0.7 review bar, never another's verdict at confidence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.scoring.parse import parse_response
+from ipb.scoring.parse._voice import quoted_in_cjk_report
+
+LYNCH = "lynch_six_category_framework"
+#: The review bar of ``ipb score --min-confidence`` (docs/scoring.md).
+BAR = 0.7
+
+
+def _gate(text: str, card: str, number: int) -> tuple[str | None, float]:
+    """(verdict, confidence) of gate ``number`` in the rules-only reading of ``text``; (None, 0.0) when unread."""
+    for g in parse_response(text, card, embedder=False).gates:
+        if g.gate == number:
+            return g.verdict, g.confidence
+    return None, 0.0
+
+
+# --- item 13: a verdict quoted in a Chinese or Japanese report of another's words ------------------------------------
+
+@pytest.mark.parametrize("text,number,verdict,sure", [
+    # the analyst's quoted pass, then the writer's own fail: the writer's REJECT wins (was PROCEED 0.53)
+    ("株価：アナリストは「合格」と言うが、私は不合格と判断する。\n負債：少ない、合格。\n", 2, "REJECT", None),
+    ("类型：分析师认为“通过”，但我们认为不通过。\n负债：很少，通过。\n", 1, "REJECT", None),
+    # the quoted word alone: another's, so under the bar
+    ("株価：アナリストは「合格」と言う。\n負債：少ない、合格。\n", 2, "PROCEED", False),
+    ("类型：分析师认为“通过”。\n负债：很少，通过。\n", 1, "PROCEED", False),
+    # the writer quoting its own judgement keeps it (0.67: a gate named by a term only stays under the bar anyway)
+    ("株価：私は「合格」と判断する。\n負債：少ない、合格。\n", 2, "PROCEED", None),
+])
+def test_a_cjk_quoted_verdict_of_another_does_not_win(text: str, number: int, verdict: str, sure: bool | None) -> None:
+    got, conf = _gate(text, LYNCH, number)
+    assert got == verdict
+    if sure is False:
+        assert conf < 0.5  # the weak level of another speaker's word (0.45 x the term factor)
+    elif sure is None:
+        assert conf >= 0.5
+
+
+@pytest.mark.parametrize("text,word,expected", [
+    ("株価：アナリストは「合格」と言うが、私は不合格と判断する。", "合格", True),
+    ("市場は『合格』と評価しているが、", "合格", True),
+    ("类型：分析师认为“通过”，但我们认为不通过。", "通过", True),
+    ("我们认为“通过”。", "通过", False),  # the writer's own subject
+    ("判定：「合格」", "合格", False),  # a quotation with no report around it
+    ("「合格」", "合格", False),
+    ("アナリストは合格と言う", "合格", False),  # no quotation marks: left to the other rules
+])
+def test_quoted_in_cjk_report(text: str, word: str, expected: bool) -> None:
+    start = text.index(word)
+    assert quoted_in_cjk_report(text, 0, start, start + len(word)) is expected
