@@ -58,3 +58,25 @@ def test_a_cjk_quoted_verdict_of_another_does_not_win(text: str, number: int, ve
 def test_quoted_in_cjk_report(text: str, word: str, expected: bool) -> None:
     start = text.index(word)
     assert quoted_in_cjk_report(text, 0, start, start + len(word)) is expected
+
+
+# --- "Management's recommendation: invest." (break41 leftover, read 0.95): the company's own position ----------------
+
+MUNGER = "munger_business_quality_price"
+_MUNGER_BODY = "Understandable Business (Not Too Hard): PROCEED.\nHigh Return on Capital: PROCEED.\nFair Price: REJECT.\n\n"
+
+
+@pytest.mark.parametrize("tail,final", [
+    ("Management's recommendation: invest.", None),  # the company's management on its own stock: no verdict of the writer
+    ("Management recommendation: invest.", None),
+    ("The CEO's decision: invest.", None),
+    ("Our recommendation: decline.", "DECLINE"),  # the writer's own label keeps its reading
+    ("Recommendation: decline.", "DECLINE"),
+])
+def test_a_decision_label_owned_by_the_company_is_not_the_writers(tail: str, final: str | None) -> None:
+    got = parse_response(_MUNGER_BODY + tail, MUNGER, embedder=False)
+    assert got.final_verdict == final
+    if final is not None:
+        assert got.final_confidence >= BAR
+    alone = parse_response(tail, MUNGER, embedder=False)
+    assert alone.final_verdict == final
