@@ -80,3 +80,24 @@ def test_a_decision_label_owned_by_the_company_is_not_the_writers(tail: str, fin
         assert got.final_confidence >= BAR
     alone = parse_response(tail, MUNGER, embedder=False)
     assert alone.final_verdict == final
+
+
+# --- item 12: a term heading a label about something else names no gate ---------------------------------------------
+
+GRAHAM = "graham_seven_tests_defensive"
+
+
+@pytest.mark.parametrize("text,card,number,verdict", [
+    # the fund's risk class, the study's price, the sample's size: the term is not the label's subject (were 0.67)
+    ("Categoría de riesgo del fondo: 4 de 7, aprobado.\n\nDeuda: baja, aprobado.\n", LYNCH, 1, None),
+    ("Preis der Studie: kostenlos, bestanden.\nVerschuldung: hoch, nicht bestanden.\n", LYNCH, 2, None),
+    ("Dimensione del campione: 500 titoli, superato.\nDividendi: pagati ogni anno dal 1995, superato.\n", GRAHAM, 1, None),
+    ("ファンドの株価：高い、不合格。\n負債：少ない、合格。\n", LYNCH, 2, None),
+    # the same terms heading a label about the company keep their gate
+    ("Categoría de la empresa: stalwart, aprobado.\n\nDeuda: baja, aprobado.\n", LYNCH, 1, "PROCEED"),
+    ("Preis der Aktie: zu hoch, nicht bestanden.\nVerschuldung: gering, bestanden.\n", LYNCH, 2, "REJECT"),
+    ("Dimensione dell'azienda: grande, superato.\nDividendi: pagati ogni anno dal 1995, superato.\n", GRAHAM, 1, "PROCEED"),
+    ("会社の株価：高い、不合格。\n負債：少ない、合格。\n", LYNCH, 2, "REJECT"),
+])
+def test_a_term_must_head_its_label(text: str, card: str, number: int, verdict: str | None) -> None:
+    assert _gate(text, card, number)[0] == verdict
