@@ -11,7 +11,8 @@ ones:
   or "von", Scandinavian "av"/"for"/"på", English "of"): every content word of the complement must be about the
   company (:data:`COMPANY_WORDS`) or a financial term of ``grammar/gate_terms.yaml``; otherwise the label is about
   something else and the term names no gate;
-* a modifier before the term joined by Japanese "の" or Chinese "的": it must be about the company.
+* a modifier before the term joined by Japanese "の": it must be about the company (Chinese "的" also makes
+  adjectives, "永久的损失", and is not read).
 
 A German compound is one word, so "Studienpreis" never holds the term "Preis" (terms match whole words).
 """
@@ -55,9 +56,11 @@ _ARTICLES = frozenset({
     "dieser", "dieses", "questa", "questo", "esta", "este", "cette", "ce",
 })
 _WORD = re.compile(r"[^\W\d_]+")
-#: A modifier joined before the term in Japanese or Chinese: "ファンドの" + term, "基金的" + term.
-_CJK_MODIFIER = re.compile(r"([\u3040-\u30ff\u3400-\u9fff]{1,8})[の的]\s*\Z")
-_CJK_COMPANY = re.compile(r"(?:会社|企業|同社|当社|株式|銘柄|公司|企业|企業|该公司|該公司|本公司|个股|個股|股票|事業|业务|業務)\Z")
+#: A modifier joined before the term in Japanese: "ファンドの" + term. Not Chinese 的 nor a Japanese 〜的 word: they
+#: also make adjectives ("永久的損失", permanent loss: corpus n34-mrr-nihongo-dokusho-noto, tuned, lost its gate 3).
+_CJK_MODIFIER = re.compile(r"([\u3040-\u30ff\u3400-\u9fff]{1,8})の\s*\Z")
+#: Modifiers that keep the term about the company: the company or its stock, or today ("今の株価", the current price).
+_CJK_COMPANY = re.compile(r"(?:会社|企業|同社|当社|株式|銘柄|公司|企业|该公司|該公司|本公司|个股|個股|股票|事業|业务|業務|今|現在|足元|直近|今期|当期)\Z")
 
 
 @lru_cache(maxsize=1)
@@ -90,7 +93,7 @@ def heads_label(text: str, line_start: int, start: int, end: int, label_end: int
     (False, True)
     """
     modifier = _CJK_MODIFIER.search(text, line_start, start)
-    if modifier is not None and _CJK_COMPANY.search(modifier.group(1)) is None:
+    if modifier is not None and not modifier.group(1).endswith("的") and _CJK_COMPANY.search(modifier.group(1)) is None:
         return False  # "ファンドの株価": the fund's price
     words = [w.lower() for w in _WORD.findall(text, end, label_end)]
     if not words or words[0] not in _LINKERS:

@@ -101,3 +101,41 @@ GRAHAM = "graham_seven_tests_defensive"
 ])
 def test_a_term_must_head_its_label(text: str, card: str, number: int, verdict: str | None) -> None:
     assert _gate(text, card, number)[0] == verdict
+
+
+# --- item 8: another's appraisal that the writer denies right after -------------------------------------------------
+
+BUYBACK = "buffett_share_repurchase"
+_AMPLE = "Ample Funds Beyond Business Needs\n"
+
+
+@pytest.mark.parametrize("body,verdict,at_most", [
+    # management's word, denied: the writer's verdict is the denial, under the bar (was PROCEED 0.65)
+    ("Management calls the cash position comfortable. We do not: $3B of debt falls due next year against $2B of cash.\n",
+     "REJECT", 0.5),
+    ("The bulls say the balance sheet is fine; I disagree.\n", "REJECT", 0.5),  # was PROCEED 0.45
+    # management's word alone: another's appraisal, weak (was 0.65 as the writer's own)
+    ("Management calls the cash position comfortable.\n", "PROCEED", 0.5),
+    # the writer's own appraisal keeps its hedged reading
+    ("The cash position is comfortable.\n", "PROCEED", 0.7),
+])
+def test_an_appraisal_of_another_is_not_the_writers(body: str, verdict: str, at_most: float) -> None:
+    got, conf = _gate(_AMPLE + body, BUYBACK, 1)
+    assert got == verdict
+    assert 0.3 <= conf < at_most
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("They call it cheap. We do not.", True),
+    ("Sie nennen es cheap. Wir nicht.", True),
+    ("They call it cheap; I disagree.", True),
+    ("They call it cheap, but we don't agree.", True),
+    ("They call it cheap. Not so.", True),
+    ("They call it cheap. I don't think the price matters.", False),  # the writer's clause runs on: no denial
+    ("They call it cheap, and I agree.", False),
+    ("They call it cheap.\nWe do not own it.", False),
+])
+def test_denied_by_writer(text: str, expected: bool) -> None:
+    from ipb.scoring.parse._denied import denied_by_writer
+
+    assert denied_by_writer(text, text.index("cheap") + 5, len(text)) is expected
