@@ -294,15 +294,14 @@ Both together (merged on s40int): against s40buff's pins, buffett-bench-recipes 
 237 of 240 ids and l8-three-investors 89 of 90; the few others are items the lower
 s40util floor lets through or refuses differently (same recipes, mix unchanged).
 
-Changed deliberately (issue 18, branch s40items, review39 BA6): regimes.yaml's
-dotcom_bust_2002 no longer carries the label "recession" (NBER: March-November 2001), so
-the Buffett checklist's macro_regime reads "expansion" on 9 October 2002.
-buffett-bench-recipes dropped its one 2002 temporal item (IPB-P-011-a816d18191160bee,
-"recession", DECLINE): displaced with "expansion" it states the base's facts and only the
-date moves, which is never written; one more flip (IPB-P-011-a889a05b2602f129, INVEST)
-takes its place (temporal 4 -> 3, flip 78 -> 79; DECLINE/INVEST/INCONCLUSIVE 161/76/3 ->
-160/77/3); the other 239 ids are kept and byte-identical (the lines after the dropped one
-move up). l8-three-investors and marks-defaults are unchanged.
+Changed deliberately (issue 18, branch s42buff, review41 BA3): regimes.yaml's ``multiples``
+gained mid_2024_revenue_multiple_per_unit_of_retention (at most 25x revenue per unit of net
+revenue retention from 2024 to August 2024). buffett-bench-recipes: 3 metric items dated
+2024-06-30 at 24.5-30x revenue with 95% retention (IPB-P-011-4f37ed2a2a8fd613,
+-5432ed6ba464ec0b, -e0d08eb81105625c, all DECLINE) gave way to 3 metric items at 10x
+(DECLINE); the other 237 ids are byte-identical. Recipes metric/sector/flip/temporal
+79/79/79/3 and verdicts DECLINE 160/INVEST 77/INCONCLUSIVE 3 unchanged; ipb verify 240 of
+240, 0 breaking. l8-three-investors and marks-defaults are unchanged (the card is not).
 """
 
 from __future__ import annotations
@@ -320,7 +319,7 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "e308fcadf3448bad1deb7bc4344af7b09620687ff02220967f3172416735f033"),
+                              "2b4a370f962182deef56ad2d936b1414fc7d3c12acf02257ff622e03157cd220"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
