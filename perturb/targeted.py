@@ -18,7 +18,7 @@ from ipb.engine.execute import execute
 from ipb.engine.logic import Verdict
 from ipb.errors import PerturbError, did_you_mean
 from ipb.perturb.deck_moves import deck_tied, follow
-from ipb.perturb.flip_era import off_era_bound
+from ipb.perturb.flip_era import off_era_bound, timed_inputs
 from ipb.perturb.frame import ConstantLine, Frame, PScenario, cached_text, ordered_inputs
 from ipb.perturb.values import Grid, literal
 
@@ -457,8 +457,10 @@ def _dead_move(frame: Frame, facts: Mapping[str, Any], names: Sequence[str]) -> 
 DEAD_MEMO_LIMIT = 1 << 14
 
 
-def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], anchor: Sequence[str]) -> Flip | None:
-    """The nearest flip along the first of ``names`` that has one, from an anchor (``verdict_flip``).
+def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], anchor: Sequence[str],
+                keep: Callable[[Flip], bool] | None = None) -> Flip | None:
+    """The nearest flip along the first of ``names`` that has one (and that ``keep`` takes, when given: the
+    flip's item would not be refused, :func:`_kept_flip`), from an anchor (``verdict_flip``).
 
     The flip along one input is a function of the facts alone
     (:func:`find_flip` from the facts' own verdicts), so the flips found
@@ -495,9 +497,51 @@ def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], an
             if before is None:
                 before = frame.swept_outcomes(facts)
             best = found[name] = find_flip(frame, facts, name, before=before, scan_limit=0)
-        if best is not None:
+        if best is not None and (keep is None or keep(best)):
             return best
     return None
+
+
+def _kept_flip(frame: Frame, scenario: PScenario, facts: Mapping[str, Any], anchor: Sequence[str],
+               rng: random.Random, rescued: list[Any]) -> Callable[[Flip], bool]:
+    """``keep(flip)`` for :func:`_first_flip` from the anchor ``facts``: False when the flip's item would be
+    refused (s42anchor, issue 18 bar line 7), so the search goes on along the next input, then the next anchor.
+
+    Refused: the flipped facts break a card constraint (read from ``scenario``, what the anchor moved and the
+    flipped input with its tied partners), or, on a dated scenario whose date the flip keeps (no input that
+    describes the day moved), state a fact outside its era (:meth:`Frame.dated_anachronisms` over
+    :func:`~ipb.perturb.flip_era.timed_inputs`, as generation refuses it) that no move of the business
+    (:func:`~ipb.perturb.flip_era.off_era_bound`) answers; such a move is put in ``rescued`` (the caller
+    takes it). Before, a flip across 2024's price-of-growth floor was searched, built and refused, and
+    the attempt was spent: 40% of the bench card's generation time (s41speed).
+    """
+    day = scenario.as_of
+    timed = timed_inputs(frame) if day is not None else frozenset()
+    dated: tuple[str, ...] | None = frame.memo.get("dated_inputs")
+    if dated is None:
+        dated = frame.memo["dated_inputs"] = tuple(
+            n for n, spec in frame.inputs.items() if frame.regimes.describes_the_date(spec))
+
+    def keep(flip: Flip) -> bool:
+        tied = dict(flip.tied)
+        flipped = {**facts, flip.input: flip.boundary, **tied}
+        if frame.breaks_constraint(scenario.facts, flipped, (*anchor, flip.input, *tied)):
+            return False
+        if day is None or not timed or any(flipped.get(n) != scenario.facts.get(n) for n in dated):
+            return True
+        if not frame.dated_anachronisms(flipped, timed, day):
+            return True
+        if not frame.regimes.multiples or tied:
+            return False
+        along = flip.input
+        moved = off_era_bound(frame, facts, along, flip.boundary, day, rng,
+                              lambda f: find_flip(frame, f, along, before=frame.outcomes(f)))
+        if moved is None:
+            return False
+        rescued.append(moved)
+        return True
+
+    return keep
 
 
 #: :func:`_first_flip` remembers at most twice this many anchors per frame.
@@ -571,8 +615,12 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
                 continue
             searched += 1
             facts = moved if anchor else scenario.facts
-            best = _first_flip(frame, facts, names, anchor)
+            rescued: list[Any] = []
+            best = _first_flip(frame, facts, names, anchor, _kept_flip(frame, scenario, facts, anchor, rng, rescued))
             if best is not None:
+                if rescued:  # the flip crossed an era bound: the business moved (off_era_bound) answers it
+                    category, _, facts, best = rescued[-1]
+                    anchor = [*anchor, category] if category not in anchor else anchor
                 break
     else:
         best_key: tuple[Any, ...] = ()
@@ -590,7 +638,8 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     if best is None:
         raise PerturbError("no change to one input within its declared range flips the verdict "
                            f"({', '.join(frame.outcomes(facts))})", rule="no-candidate")
-    if frame.regimes.multiples and not best.tied:  # s41gb3: a boundary outside its era moves the business
+    if attempt == 0 and frame.regimes.multiples and not best.tied:
+        # s41gb3: a boundary outside its era moves the business (an anchored flip was moved above: _kept_flip)
         along = best.input
         moved_off = off_era_bound(frame, facts, along, best.boundary, scenario.as_of, rng,
                                   lambda f: find_flip(frame, f, along, before=frame.outcomes(f)))
