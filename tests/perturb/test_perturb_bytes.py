@@ -306,12 +306,13 @@ move up). l8-three-investors and marks-defaults are unchanged.
 
 Changed deliberately (issue 18, branch s42anchor): an anchored flip whose item would be refused
 (a card constraint broken, or a fact outside its era on the kept date, most of them 2024's price of
-subscription-software growth) is no longer taken; the search goes on along the anchor's next input,
-then the next anchor (perturb/targeted._kept_flip). buffett-bench-recipes keeps 182 of 240 ids
-(122 in place); the 58 it dropped are all flips, replaced by the flips earlier attempts now reach
-(the last flip item's attempt 235 -> 83). Mix unchanged (metric 79, sector 79, temporal 3, flip 79),
-verdicts unchanged (DECLINE 160, INVEST 77, INCONCLUSIVE 3); ``ipb verify``: 240 of 240, 0
-mismatches, 0 breaking a constraint. l8-three-investors and marks-defaults are unchanged.
+subscription-software growth) is no longer taken, and the anchor screen counts such flips as none
+(perturb/targeted._kept_flip, _dead_move; SCREENED_ANCHORS 32 -> 128); a metric draw and an anchor's
+repair are made inside an era's bound on a quotient at the scenario's date (perturb/feasible.era_checks).
+buffett-bench-recipes keeps 159 of 240 ids (17 in place); it dropped 74 flips and 7 metric items and
+drew as many of each recipe (the last flip item's attempt 235 -> 82). Mix unchanged (metric 79, sector
+79, temporal 3, flip 79); verdicts DECLINE/INVEST/INCONCLUSIVE 160/77/3 -> 155/82/3; ``ipb verify``:
+240 of 240, 0 mismatches, 0 breaking a constraint. l8-three-investors and marks-defaults are unchanged.
 """
 
 from __future__ import annotations
@@ -329,7 +330,7 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "e54ac46689332466025d483dd1a6e8851f2a57862f50850f42cea318cdab4e84"),
+                              "bda665872308a3afa37661d8c3993d0929f7f07e84175a11c6773e3b3043dcd8"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
