@@ -1,14 +1,22 @@
-"""s42rfixM: card rules for review42's kinds R6 (share repurchase, Klarman), R15, R17 (Marks), R2, R14 (Dalio).
+"""s42rfixM: rules for review42's kinds R6 (share repurchase, Klarman), R15, R17 (Marks), R2, R14 (Dalio), R19, R18 (Munger).
 
 review42 (/work/notes/review42.md, seed 9696) read the last base in ls order of each card. Each case holds one of its
 items (by id, with the facts it states) that the new rule refuses, alone of all the card's rules, beside neighbours
 from the record or the rule's edge that no rule refuses. Figures marked [M] are recalled, not found with the search
-tool this stop.
+tool this stop. Munger's R19 and R18 depend on the date, so they are era bounds in regimes.yaml's multiples
+(durable_honest_price_to_owner_earnings, largest_price_to_owner_earnings), tested by the day they are read against.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
+
+import ipb
+from ipb.engine.registry import compiled_card
+from ipb.perturb.frame import build_frame
+from ipb.perturb.registries import bundled_regimes
 
 from perturb_support import assert_rule_case
 
@@ -118,3 +126,48 @@ RULE_CASES = [
                          ids=[f"{c[1]}-{'refused' if c[3] else 'kept'}-{i}" for i, c in enumerate(RULE_CASES)])
 def test_item_against_the_rule(card_id, rule, facts, refused, what):
     assert_rule_case(card_id, rule, facts, refused)
+
+
+MUNGER = "munger_business_quality_price"
+#: The Munger review base, wonderful_business_fair_price (30 June 2004), as its items state it.
+_MU = {"understandable": True, "return_on_capital": "20%", "competitive_advantage": "durable",
+       "management_integrity": "trustworthy", "incentives_aligned": True, "owner_earnings": "$2B",
+       "market_value": "$40B", "long_run_growth": "6%"}
+_JUN2004 = dt.date(2004, 6, 30)
+_DURABLE = "price / owner earnings of a durable business with trustworthy managers"
+_LARGEST = "price / owner earnings of a company worth $100B or more"
+
+
+def _era_found(when: int | dt.date, **facts: str | bool) -> list[str]:
+    frame = build_frame([compiled_card(MUNGER)])
+    return bundled_regimes().anachronisms(frame.inputs, ipb.facts(MUNGER, {**_MU, **facts}), when)
+
+
+@pytest.mark.parametrize("when, facts, message", [
+    # review42 Munger 10, MUNGER-QP-001-e4c19a98846c4f68: 4.3x owner earnings, durable, honest (here $2B at $8.6B)
+    (_JUN2004, {"market_value": "$8.6B"},
+     f"market_value / owner_earnings 4.3x (below the lowest {_DURABLE} of its era about 2004, 8x)"),
+    # review42 Munger 15: 5.9x (a 17% yield)
+    (_JUN2004, {"market_value": "$11.8B"},
+     f"market_value / owner_earnings 5.9x (below the lowest {_DURABLE} of its era about 2004, 8x)"),
+    # the edge: 8x kept; Fannie Mae in mid-2004 near 9x its earnings [M], kept
+    (_JUN2004, {"market_value": "$16B"}, None),
+    (_JUN2004, {"market_value": "$72B", "owner_earnings": "$8B"}, None),
+    # the same price with mixed managers (Gazprom 2004, review42 Munger 13) or an eroding advantage: not bounded here
+    (_JUN2004, {"market_value": "$8.6B", "management_integrity": "mixed", "incentives_aligned": False}, None),
+    (_JUN2004, {"market_value": "$8.6B", "competitive_advantage": "eroding", "long_run_growth": "2%"}, None),
+    # outside mid-2003 to mid-2008: 1995 (review41 kept 5-7x) and 2009 fall to the card's own floor
+    (dt.date(1995, 6, 30), {"market_value": "$8.6B"}, None),
+    (dt.date(2009, 3, 9), {"market_value": "$8.6B"}, None),
+    # review42 Munger 1, MUNGER-QP-001-d376e62e5dfc97ff: $153.4B at 77x in mid-2004
+    (_JUN2004, {"market_value": "$153.4B", "long_run_growth": "12.5%"},
+     f"market_value / owner_earnings 76.7x (above the highest {_LARGEST} of its era about 2004, 50x)"),
+    # Intel in mid-2004, near $180B at about 22x its free cash flow [M]: kept; the 77x at $90B is under $100B
+    (_JUN2004, {"market_value": "$180B", "owner_earnings": "$8.2B"}, None),
+    (_JUN2004, {"market_value": "$90B", "owner_earnings": "$1.17B", "long_run_growth": "12%"}, None),
+    # Google late in 2007, above $200B at 60-70x its free cash flow [M]: the bound ends with 2004
+    (dt.date(2007, 11, 1), {"market_value": "$220B", "owner_earnings": "$3.4B", "long_run_growth": "12%"}, None),
+])
+def test_munger_price_to_owner_earnings_by_era(when, facts, message):
+    found = _era_found(when, **facts)
+    assert found == ([message] if message else [])
