@@ -1,4 +1,4 @@
-"""s42rfixM: rules for review42's kinds R6 (share repurchase, Klarman), R15, R17 (Marks), R2, R14 (Dalio), R19, R18 (Munger).
+"""s42rfixM: rules for review42's kinds R6 (share repurchase, Klarman), R15, R17 (Marks), R2 (Dalio), R19, R18 (Munger).
 
 review42 (/work/notes/review42.md, seed 9696) read the last base in ls order of each card. Each case holds one of its
 items (by id, with the facts it states) that the new rule refuses, alone of all the card's rules, beside neighbours
@@ -44,7 +44,6 @@ _M = {"class_face": "$1B", "legal_process_risk": "moderate", "purchase_price": "
       "years_to_resolution": "2"}
 
 _D2 = "a_near_full_bubble_reading_needs_real_growth"
-_D14 = "a_foreign_currency_slump_with_inflation_has_high_long_yields"
 #: The Dalio review base, ugly_deleveraging_defensive (undated), as its items state it.
 _D = {"bubble_signals": "0", "central_bank_stance": "easing", "debt_growth_gap": "-1%",
       "foreign_currency_debt_share": "10%", "long_bond_yield": "4%", "nominal_gdp_growth": "1%", "policy_rate": "0.5%",
@@ -114,15 +113,6 @@ RULE_CASES = [
                   "nominal_gdp_growth": "2%"}, True, "just under the edge: 0.75%"),
     (DALIO, _D2, {**_D, "bubble_signals": "5", "debt_growth_gap": "1%"}, False,
      "five indicators at 0.5% with debt outgrowing income: left to the older rules"),
-    (DALIO, _D14, {**_D, "debt_growth_gap": "7.5%", "foreign_currency_debt_share": "50%", "long_bond_yield": "4.5%",
-                   "real_gdp_growth": "-8.5%", "yield_curve_slope": "4%"}, True,
-     "review42 Dalio 12, DAL-DSC-008-4ff07d1f08df2f78: half the debt foreign, -8.5% and 9.5% inflation at 4.5%"),
-    (DALIO, _D14, {**_D, "foreign_currency_debt_share": "50%", "real_gdp_growth": "-8.5%", "nominal_gdp_growth": "1%",
-                   "long_bond_yield": "6%", "policy_rate": "2.5%", "yield_curve_slope": "3.5%"}, False,
-     "the edge: a 6% ten-year yield (Iceland 2009 near 7% [M])"),
-    (DALIO, _D14, {**_D, "foreign_currency_debt_share": "100%", "real_gdp_growth": "-5%", "nominal_gdp_growth": "-5%",
-                   "long_bond_yield": "5%", "policy_rate": "1%", "yield_curve_slope": "4%"}, False,
-     "a euro member's 2009 slump (Ireland: real output about -5%, deflation, a ten-year yield near 5% [M])"),
 ]
 
 
