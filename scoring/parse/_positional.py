@@ -53,6 +53,8 @@ POSITION = "position"
 #: Whitespace that indents a continuation line under a list item (the ideographic space included).
 _INDENT = " \t\u3000"
 #: a label's separator right after a gate's name: "Price below intrinsic value: FAIL", "Moat \u2014 PASS"
+#: a paragraph that opens with a short question of the writer's own (at most ten words) and goes on after it
+_OPENING_QUESTION = re.compile(r"[ \t]*((?:[^\W\d_][\w'\u2019-]*[ \t,]+){0,9}[^\W\d_][\w'\u2019-]*\?)(?=[ \t]+\S)")
 #: the end of an item's first sentence: "?", "!" or "." before a space or the line's end ("1.5x" is no end)
 _SENTENCE_END = re.compile(r"[?!.](?=\s|$)")
 _LABEL_SEPARATOR = re.compile(r"[ \t]*(?::|\uff1a|[-\u2013\u2014][ \t])")
@@ -152,6 +154,61 @@ class _PositionalMixin(_ParserState):
         runs.extend(r for r in (rows, numbered, bullets) if r)
         runs.extend({id(r): r for r in bold.values()}.values())  # "**1. Moat**", "**2. Price**": bold numbered items
         return runs
+
+    def _align_questions(self) -> None:
+        """Anchor paragraph k of a run of question-opened paragraphs, one per gate, to gate k when the questions ask
+        the card's gates in order (:meth:`_asks_in_order`). Run after the prose reading (:mod:`._prose`), which reads
+        an unanchored answer's appraisals clause by clause: the anchors only add the gates it did not find."""
+        n = len(self.card.gates)
+        for run in self._question_runs():
+            if n >= 2 and len(run) == n and not self._named_elsewhere(run) and self._asks_in_order(run):
+                met = {g for m in self.mentions for g in m.gates}  # gates a reader found already keep their reading
+                for k, li in enumerate(run, start=1):
+                    if self.anchors.get(li) is None and k not in met:
+                        self.anchors[li] = _Anchor(k, ALIGNED, self._question_span(li))
+
+    def _question_runs(self) -> list[list[int]]:
+        """The first lines of each run of consecutive paragraphs that open with a short question of the writer's own
+        ("Is the story intact? Mostly. ...", "How big? My first plan ..."): a walk through criteria as questions."""
+        runs: list[list[int]] = []
+        run: list[int] = []
+        opens = True  # the line opens a paragraph (the answer's start, or after a blank line)
+        for li, line in enumerate(self.lines):
+            if line.kind == "blank":
+                opens = True
+                continue
+            if opens:
+                if line.kind in ("plain", "short") and _OPENING_QUESTION.match(self.masked, line.start, line.end):
+                    run.append(li)
+                else:
+                    if len(run) >= 2:
+                        runs.append(run)
+                    run = []
+            opens = False
+        if len(run) >= 2:
+            runs.append(run)
+        return runs
+
+    def _question_span(self, li: int) -> Span:
+        """The opening question of a paragraph of :meth:`_question_runs`."""
+        m = _OPENING_QUESTION.match(self.masked, self.lines[li].start, self.lines[li].end)
+        return (m.start(1), m.end(1)) if m is not None else (self.lines[li].start, self.lines[li].end)
+
+    def _asks_in_order(self, run: list[int]) -> bool:
+        """Whether a run of question-opened paragraphs, one per gate, asks the card's gates in order: no paragraph is
+        matched to another gate, none names another gate on its question, and the questions line up (:mod:`._aligned`)."""
+        if names_no_criteria(lead_in(self.masked, self.lines, run[0])):
+            return False
+        for k, li in enumerate(run, start=1):
+            anchor = self.anchors.get(li)
+            if anchor is not None and anchor.gate is not None and anchor.gate != k:
+                return False
+            a, b = self._question_span(li)
+            if any(m.how not in ("number", "substance") and m.gates and k not in m.gates
+                   for m in self.mentions if a <= m.start < b):
+                return False
+        questions = [self.masked[slice(*self._question_span(li))] for li in run]
+        return aligned(self.card, questions, [self._named_gate(li) for li in run])
 
     def _bold_number(self, li: int) -> int | None:
         """The number a bold label opens with ("**3. Quality of the bond sleeve**", "**2) Price**"), or None."""
