@@ -74,3 +74,42 @@ def test_a_bulleted_run_is_not_read_by_alignment() -> None:
     text = "Brenlow Foods\n\n" + "".join(f"- {t} {b}\n" for t, b in zip(TITLES, BODIES))
     gates = parse_response(text, MARKS, embedder=False).gates
     assert all(not g.how.startswith(ALIGNED) for g in gates)
+
+
+# ---------------------------------------------------------------- paragraphs that open with a question
+
+LYNCH = "lynch_portfolio_story_review"  # 1 story broken, 2 P/E far above growth, 3 category sell signal, 4 better opportunity
+
+QUESTION_PARAGRAPHS = [
+    "Is the thesis still true? The clinics keep opening, eleven this year, and rents are flat.",
+    "What about the price? It trades at 41 times earnings for 15% growth.",
+    "Where is it in its life? Same-store sales still rise in the oldest towns.",
+    "Is anything better on offer? A cement maker I follow, but I have not done the work.",
+]
+
+
+def _paragraphs(paragraphs: list[str]) -> str:
+    return "Rereading my notes on Kestrel Clinics\n\nI bought it in 2022 and look again every spring.\n\n" + "\n\n".join(paragraphs) + "\n"
+
+
+def test_question_paragraphs_that_ask_the_cards_gates_in_order_are_read_by_place() -> None:
+    # questions 1 ("thesis") and 4 ("better") hold words only their place's gate uses; 2 and 3 none: two of four
+    # confirm their place and none names another gate, so all four paragraphs are the card's gates in order
+    result = parse_response(_paragraphs(QUESTION_PARAGRAPHS), LYNCH, embedder=False)
+    assert result.status == "ok", result.reason
+    assert [g.gate for g in result.gates] == [1, 2, 3, 4]
+    found = {g.gate: g for g in result.gates}
+    assert found[3].how.startswith(ALIGNED) and found[3].confidence < 0.7
+
+
+def test_question_paragraphs_out_of_the_cards_order_are_not_read_by_place() -> None:
+    # the "better on offer" question first: gate 4's words in place 1
+    swapped = [QUESTION_PARAGRAPHS[3], QUESTION_PARAGRAPHS[1], QUESTION_PARAGRAPHS[2], QUESTION_PARAGRAPHS[0]]
+    gates = parse_response(_paragraphs(swapped), LYNCH, embedder=False).gates
+    assert all(not g.how.startswith(ALIGNED) for g in gates)
+
+
+def test_a_question_run_longer_than_the_card_is_not_read_by_place() -> None:
+    five = QUESTION_PARAGRAPHS + ["Would I buy it today? Probably not at this price."]
+    gates = parse_response(_paragraphs(five), LYNCH, embedder=False).gates
+    assert all(not g.how.startswith(ALIGNED) for g in gates)
