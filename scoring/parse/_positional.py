@@ -55,6 +55,8 @@ _INDENT = " \t\u3000"
 #: a label's separator right after a gate's name: "Price below intrinsic value: FAIL", "Moat \u2014 PASS"
 #: a paragraph that opens with a short question of the writer's own (at most ten words) and goes on after it
 _OPENING_QUESTION = re.compile(r"[ \t]*((?:[^\W\d_][\w'\u2019-]*[ \t,]+){0,9}[^\W\d_][\w'\u2019-]*\?)(?=[ \t]+\S)")
+#: a reference to a numbered rule of the writer's own: "Rule 1", "test #2", "Criterion 3", "check no. 4"
+_ITEM_REFERENCE = re.compile(r"(?i)\b(?:rule|test|criterion|check|filter|point|step)[ \t]*(?:#|no\.?)?[ \t]*(\d{1,2})\b")
 #: the end of an item's first sentence: "?", "!" or "." before a space or the line's end ("1.5x" is no end)
 _SENTENCE_END = re.compile(r"[?!.](?=\s|$)")
 _LABEL_SEPARATOR = re.compile(r"[ \t]*(?::|\uff1a|[-\u2013\u2014][ \t])")
@@ -154,6 +156,15 @@ class _PositionalMixin(_ParserState):
         runs.extend(r for r in (rows, numbered, bullets) if r)
         runs.extend({id(r): r for r in bold.values()}.values())  # "**1. Moat**", "**2. Price**": bold numbered items
         return runs
+
+    def _referred_elsewhere(self, run: list[int]) -> bool:
+        """Whether the answer refers to an item of ``run`` by its number outside the run ("Rule 1: not a problem at
+        all", "test 2 is where it fails"): the run states the writer's rules, and each is judged where it is referred
+        to, so its items are not the gates' sections."""
+        lines = [self._item_lines(run, i) for i in range(len(run))]
+        start, end = self.lines[lines[0].start].start, self.lines[lines[-1].stop - 1].end
+        return any(not start <= m.start() < end and 1 <= int(m.group(1)) <= len(run)
+                   for m in _ITEM_REFERENCE.finditer(self.masked))
 
     def _align_questions(self) -> None:
         """Anchor paragraph k of a run of question-opened paragraphs, one per gate, to gate k when the questions ask
@@ -295,7 +306,8 @@ class _PositionalMixin(_ParserState):
             return POSITION
         # a numbered run of the writer's own titles, judged in the writer's own words: read by place when its titles
         # line up with the card's gates (_aligned.py)
-        if numbered and aligned(self.card, [self._aligned_title(li) for li in run], [self._named_gate(li) for li in run]):
+        if numbered and not self._referred_elsewhere(run) and aligned(
+                self.card, [self._aligned_title(li) for li in run], [self._named_gate(li) for li in run]):
             return ALIGNED
         return None
 

@@ -113,3 +113,11 @@ def test_a_question_run_longer_than_the_card_is_not_read_by_place() -> None:
     five = QUESTION_PARAGRAPHS + ["Would I buy it today? Probably not at this price."]
     gates = parse_response(_paragraphs(five), LYNCH, embedder=False).gates
     assert all(not g.how.startswith(ALIGNED) for g in gates)
+
+
+def test_a_list_of_rules_judged_elsewhere_by_their_number_is_not_read_by_alignment() -> None:
+    # regression (a gate's verdict lost): the numbered list states the writer's rules and "Rule 1:" judges the first
+    # one further down; anchoring the list would take gate 1's section from the judgement to the rule's statement
+    text = _numbered(TITLES) + "Rule 1: no problem at all, the discount is a real one.\n"
+    gates = parse_response(text, MARKS, embedder=False).gates
+    assert all(not g.how.startswith(ALIGNED) for g in gates)
