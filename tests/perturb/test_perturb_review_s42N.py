@@ -1,4 +1,5 @@
-"""s42rfixN: review42's kind R1 on the Buffett acquisition checklist (new customers' share of growth at scale).
+"""s42rfixN: review42's kinds R1 (Buffett acquisition checklist: new customers' share of growth at scale) and R16
+(Marks distressed debt: an impaired class trades at a distressed spread).
 
 review42 (/work/notes/review42.md, seed 9696) read price_equals_value, the card's last base in ls order; its items
 4, 5, 9, 10, 13, 14 and 15 were subscription software at $5B growing 25-60% while existing customers paid 82-95%
@@ -89,3 +90,52 @@ def test_review_runs_have_no_new_customer_growth_beyond_the_bound(base, seed, le
     no subscription-software item with $2B or more of last year's revenue has more than 35 points of growth from
     new customers, read on enough items that the check cannot pass by reading none."""
     assert_relation_on_run(BUFFETT, base, seed, "R1", _bounded, _within, least)
+
+
+MARKS = "marks_distressed_debt"
+_M16 = "an_impaired_class_trades_at_a_distressed_spread"
+#: review42 Marks 11, MARKS-DD-009-84eb3a5e08b94ec6 (on invest_moderate_process_risk), as it states its facts.
+_M11 = {"class_face": "$1.69B", "legal_process_risk": "moderate", "purchase_price": "76%",
+        "reorganization_value": "$1.4B", "sector": "media", "senior_claims": "$500M", "spread_to_treasuries": "7.25%",
+        "stressed_value": "$1B", "years_to_resolution": "0.75"}
+#: decline_bad_case_loses_money (a retailer, 31 December 2008), the card's first base, as it states its facts.
+_RETAILER = {"sector": "retail", "spread_to_treasuries": "22%", "purchase_price": "45%", "class_face": "$1B",
+             "senior_claims": "$500M", "reorganization_value": "$1.3B", "stressed_value": "$700M",
+             "years_to_resolution": "2", "legal_process_risk": "low"}
+
+MARKS_CASES = [
+    (_M11, True, "review42 Marks 11: 7.25% at 76 while the base case pays the class 53% (the $1.4B covers $1.99B of "
+                 "the $2.19B at and ahead of it)"),
+    ({**_M11, "reorganization_value": "$2.18B"}, True, "just short of cover: $10M under the $2.19B of claims"),
+    ({**_M11, "reorganization_value": "$2.19B"}, False,
+     "the edge: the base case covers the class exactly, so 7.25% is ordinary high yield (gate 1 rejects it)"),
+    ({**_M11, "spread_to_treasuries": "10%"}, False, "the same impaired class at the 1,000 bp distress line"),
+    (_RETAILER, False, "the first base: 80% base-case recovery at 45 cents and 2,200 bp (December 2008)"),
+    ({**_RETAILER, "purchase_price": "85%", "spread_to_treasuries": "11%"}, False,
+     "the index on 23 March 2020: near 85 cents at about 1,100 bp, here an impaired class"),
+    ({**_RETAILER, "purchase_price": "85%", "spread_to_treasuries": "9.5%"}, True,
+     "the same at 950 bp: below the distress line with the class impaired"),
+    ({**_RETAILER, "purchase_price": "65%", "spread_to_treasuries": "7%"}, True,
+     "s39rules' edge of the price-spread band (65 cents at 7%) on this impaired class: now refused (the index near "
+     "60 cents stood at about 2,000 bp in December 2008); test_perturb_review_s39rules keeps the edge on a covered class"),
+]
+
+
+@pytest.mark.parametrize("facts, refused, what", MARKS_CASES,
+                         ids=[f"marks-{'refused' if c[1] else 'kept'}-{i}" for i, c in enumerate(MARKS_CASES)])
+def test_marks_item_against_the_rule(facts, refused, what):
+    assert_rule_case(MARKS, _M16, facts, refused)
+
+
+def _impaired(f) -> bool:
+    return f["reorganization_value"] < f["senior_claims"] + f["class_face"]
+
+
+@pytest.mark.parametrize("base, seed, least", [("invest_moderate_process_risk.yaml", 9696, 600),
+                                               ("decline_bad_case_loses_money.yaml", 9595, 500)])
+def test_marks_review_runs_price_impaired_classes_as_distressed(base, seed, least):
+    """review42's run (40 of 1,000 below 10% with the class impaired before) and review41's first base (62 before):
+    every impaired class trades at 1,000 bp or more, read on enough items that the check cannot pass by reading
+    none."""
+    assert_relation_on_run(MARKS, base, seed, "R16", _impaired,
+                           lambda f: f["spread_to_treasuries"] >= Decimal("0.10"), least)
