@@ -326,6 +326,15 @@ Both together (merged on s42int): against s42anchor's pin, buffett-bench-recipes
 240 ids in place; the other 4 are the metric items s42buff's 2024 multiple-per-retention bound
 refuses or lets through differently. Verdicts DECLINE/INVEST/INCONCLUSIVE 155/82/3 as s42anchor's;
 ``ipb verify``: 240 of 240, 0 mismatches, 0 breaking a constraint.
+
+Changed deliberately (issue 18, branch s42rfixN, review42 R1): the Buffett checklist gained
+new_customers_supply_a_bounded_share_of_growth_at_scale (subscription software with $2B or more of last
+year's revenue grows at most 35 points beyond retention - 100%), so its content hash, ``ipb-cards/``
+source and condition-C key differ. buffett-bench-recipes had 18 items past the bound (0 now); it keeps
+164 of 240 ids (122 in place), all 164 byte-identical but for the card's hash; mix unchanged (metric 79,
+sector 79, temporal 3, flip 79); verdicts DECLINE/INVEST/INCONCLUSIVE 155/82/3 -> 158/79/3.
+l8-three-investors had 5 items past it (0 now); it keeps 80 of 90 ids in place, mix unchanged.
+marks-defaults is unchanged. ``ipb verify``: 240 of 240 and 90 of 90, 0 mismatches, 0 breaking.
 """
 
 from __future__ import annotations
@@ -343,11 +352,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "9380ea06caff53c221311b8285dfdb13799f81af96f1fb80a42717d69ea6b983"),
+                              "2849656fd6aeefb3ecc891e58477425f1996201f1ff80e254ab381a64ef44736"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "08a7455fd65f7153eab36e13ac936659cf174ddf41441d44787b6f668ea09265"),
+                           7, "", 90, "37d729b1977fcba8e9949754d1922343405ef563ca9c89a33c757c021cf1ef63"),
 }
 
 

@@ -65,10 +65,14 @@ RULE_CASES = [
     (MARKS, "spread_at_least_a_fifth_of_the_discount", {**_MARKS, "purchase_price": "85%", "spread_to_treasuries": "11%"},
      False),
     (MARKS, "spread_at_least_a_fifth_of_the_discount", {**_MARKS}, False),
-    (MARKS, "spread_at_least_a_fifth_of_the_discount",
+    # s42rfixN: the base's class is impaired ($1.3B against $1.5B at and ahead of it), so under 10% review42 R16's
+    # an_impaired_class_trades_at_a_distressed_spread refuses it too; the band's edge is kept on a covered class
+    (MARKS, ("spread_at_least_a_fifth_of_the_discount", "an_impaired_class_trades_at_a_distressed_spread"),
      {**_MARKS, "purchase_price": "65%", "spread_to_treasuries": "3.5%"}, True),
-    (MARKS, "spread_at_least_a_fifth_of_the_discount", {**_MARKS, "purchase_price": "65%", "spread_to_treasuries": "7%"},
-     False),
+    (MARKS, "spread_at_least_a_fifth_of_the_discount",
+     {**_MARKS, "purchase_price": "65%", "spread_to_treasuries": "3.5%", "reorganization_value": "$1.5B"}, True),
+    (MARKS, "spread_at_least_a_fifth_of_the_discount",
+     {**_MARKS, "purchase_price": "65%", "spread_to_treasuries": "7%", "reorganization_value": "$1.5B"}, False),
     (MARKS, "spread_within_ten_points_plus_the_discount",
      {**_MARKS, "purchase_price": "95%", "spread_to_treasuries": "22%", "years_to_resolution": "0.5"}, True),
     (MARKS, "spread_within_ten_points_plus_the_discount",
