@@ -368,9 +368,36 @@ def _in_title(text: str, name: str, before: int) -> bool:
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", m.group()) is not None
 
 
+#: Words before an ``others`` word that make it a comparison of the case's own company ("dividend record versus peers").
+_COMPARED: Final = frozenset({"vs", "versus", "against", "than", "to", "with", "relative", "compared", "over", "beats",
+                              "beat", "outpaces", "trails", "lags"})
+
+
+def _label_of_another(low: str, start: int) -> bool:
+    """Whether the verdict word at ``start`` is the value of a line label that names another company: "Dividend history
+    of the competitor: pass.", "Rival's balance sheet: strong". Not a comparison of the case's own company
+    ("Dividend record versus peers: pass")."""
+    line = low.rfind("\n", 0, start) + 1
+    colon = low.find(":", line, start)
+    if colon < 0 or colon - line > 80:
+        return False
+    others = words().phrase["others"]
+    if others is None:
+        return False
+    for m in others.finditer(low, line, colon):
+        before = _tokens(low, max(line, m.start() - 30), m.start())
+        near = [_apostrophes(t.group()) for t in before[-3:]]
+        if m.group().startswith(("for comparison", "by comparison", "unlike")) or _COMPARED.isdisjoint(near):
+            return True
+    return False
+
+
 def _another_company(text: str, low: str, floor: int, start: int) -> bool:
-    """Whether the verdict word's subject is another company's possessive (module docstring)."""
+    """Whether the verdict word's subject is another company's possessive (module docstring), or its line's label names
+    another company (:func:`_label_of_another`)."""
     w = words()
+    if _label_of_another(low, start):
+        return True
     clause = _clause_start(low, floor, start)
     toks = _tokens(low, clause, start)[-4:]
     if any(_apostrophes(t.group()) in w.single["others"] and "'" in _apostrophes(t.group()) for t in toks):
@@ -415,6 +442,39 @@ def other_lead_in(low: str, pos: int) -> bool:
     return _speaker_before(low, _clause_start(low, head_start, head_end - 1), len(head) + head_start - 1)
 
 
+#: Quotation marks, opener -> closer: straight and curly English, German low-high („...“ and ‚...‘), guillemets both
+#: ways (« » French, Italian; » « German), CJK corner brackets. A straight single quote is left out (an apostrophe).
+_QUOTES: Final = {'"': '"', "\u201c": "\u201d", "\u201e": "\u201c\u201d", "\u201a": "\u2018\u2019", "\u00ab": "\u00bb",
+                  "\u00bb": "\u00ab", "\u300c": "\u300d", "\u300e": "\u300f"}
+
+
+def _open_quote(low: str, floor: int, start: int) -> int:
+    """Where the quotation that is still open at ``start`` opens in ``low[floor:start]``, or -1 (none is open).
+
+    >>> _open_quote('the analyst writes: \u201evaluation: passed', 0, 34)
+    20
+    >>> _open_quote('she said "no" and it passes', 0, 21)
+    -1
+    """
+    opened, closers = -1, ""
+    for i in range(floor, start):
+        ch = low[i]
+        if opened >= 0:
+            if ch in closers:
+                opened = -1
+        elif ch in _QUOTES:
+            opened, closers = i, _QUOTES[ch]
+    return opened
+
+
+def _quoted_speaker(low: str, floor: int, start: int) -> bool:
+    """Whether the verdict word at ``start`` stands inside a quotation that another speaker's clause introduces: the
+    analyst writes: "Valuation: passed", der Analyst schreibt: „Bewertung: bestanden“, l'analista scrive: «superato».
+    A quoted label's own colon ("Valuation:") opens no clause of the writer's: the quotation is the speaker's whole."""
+    quote = _open_quote(low, floor, start)
+    return quote > floor and _speaker_before(low, _clause_start(low, floor, quote), quote)
+
+
 def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None = None, low: str | None = None) -> SetApart | None:
     """Whether the verdict word ``text[start:end]`` (in the sentence or unit ``text[floor:ceiling]``) is another
     speaker's, another time's or another company's, and which; None when it is the writer's own reading.
@@ -444,7 +504,8 @@ def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None 
     low = text.lower() if low is None else low
     ceiling = len(text) if ceiling is None else ceiling
     clause = _clause_start(low, floor, start)
-    if _speaker_before(low, clause, start) or _per_source(text, low, clause, start) or _speaker_after(low, end, ceiling):
+    if (_speaker_before(low, clause, start) or _per_source(text, low, clause, start) or _speaker_after(low, end, ceiling)
+            or _quoted_speaker(low, floor, start)):
         return "speaker"
     if _another_time(text, low, floor, start, end):
         return "time"

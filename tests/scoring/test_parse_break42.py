@@ -1,0 +1,86 @@
+"""Regressions of stop 42's adversarial review (break42; issue 13; paper §7.5): a verdict that is not the writer's read
+at or above the 0.7 review bar, or outranking the writer's own.
+
+- **A verdict quoted from another speaker** (``._attributed._quoted_speaker``): 'The analyst writes: "Valuation:
+  passed".' read PROCEED at 0.85 under the card's "Fair Price" heading; in German („...“) and Italian («...») the quoted
+  word outranked the writer's own rejection after it. The quoted label's own colon cut the clause, so the reporting
+  verb before the quotation was never seen. A verdict inside a quotation that another speaker's clause opens is now
+  that speaker's (weak, 0.45); the writer quoting themself ("We wrote: "pass"") keeps it.
+- **A line label naming another company** (``._attributed._label_of_another``): "Dividend history of the competitor:
+  pass." read the Graham card's gate 4 PROCEED at 0.95 (by the alias "dividend history"), as did the German
+  "Dividendenhistorie des Konkurrenten: bestanden."; a label comparing the case's own company with its peers
+  ("Dividend record versus peers: pass") stays the writer's verdict.
+
+Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.scoring.parse import parse_response
+
+GRAHAM = "graham_seven_tests_defensive"  # gate 4 Dividend Record (alias "dividend history"; de "Dividendenhistorie")
+MUNGER = "munger_business_quality_price"  # gate 5 Fair Price
+
+#: The review bar: a reading at or above it is taken without review.
+REVIEW_BAR = 0.7
+
+
+def _gate(text: str, card: str, gate: int) -> tuple[str | None, float]:
+    parsed = parse_response(text, card, embedder=False)
+    assert parsed.status == "ok", parsed.reason
+    found = [g for g in parsed.gates if g.gate == gate]
+    assert found, [g.gate for g in parsed.gates]  # the gate itself is still found: only its verdict is another's
+    return found[0].verdict, found[0].confidence
+
+
+@pytest.mark.parametrize("text", [
+    'Fair Price\nThe analyst writes: "Valuation: passed".\n',  # read PROCEED 0.85 before
+    "Fair Price\nDer Analyst schreibt: \u201eBewertung: bestanden\u201c.\n",  # 0.85
+    "Fair Price\nL'analista scrive: \u00abValutazione: superato\u00bb.\n",  # 0.85
+    "Fair Price\nThe broker's note says: \u201cPrice test: PASS\u201d.\n",
+])
+def test_a_verdict_quoted_from_another_speaker_is_not_taken_at_the_bar(text: str) -> None:
+    verdict, confidence = _gate(text, MUNGER, 5)
+    assert verdict == "PROCEED" and confidence < REVIEW_BAR, (verdict, confidence)
+
+
+@pytest.mark.parametrize("text", [
+    # the writer's own "too expensive" (52x against a fair multiple) outranks the analyst's quoted pass: read PROCEED
+    # 0.68 before, the quotation taken as the writer's
+    'Fair Price\nThe analyst writes: "Valuation: passed". We see it differently: 50x earnings is too expensive.\n',
+    # Portuguese: "reprovado" (failed) is the writer's; the quoted "aprovado" was PROCEED 0.51 over it
+    'Fair Price\nO analista escreve: "Avaliação: aprovado". Discordamos: 50x lucros é caro demais, reprovado.\n',
+])
+def test_the_writers_own_verdict_outranks_a_quoted_one(text: str) -> None:
+    assert _gate(text, MUNGER, 5)[0] == "REJECT"
+
+
+@pytest.mark.parametrize("text", [
+    'Fair Price\nWe wrote in March: "Fair Price: PASS", and we stand by it: 12x earnings.\n',  # the writer's own words
+    'Fair Price: "PASS" (12x earnings).\n',  # quotation marks of emphasis, no speaker
+])
+def test_the_writers_own_quoted_verdict_keeps_its_confidence(text: str) -> None:
+    verdict, confidence = _gate(text, MUNGER, 5)
+    assert verdict == "PROCEED" and confidence >= REVIEW_BAR, (verdict, confidence)
+
+
+@pytest.mark.parametrize("text", [
+    "Dividend history of the competitor: pass.\nOur company cut its dividend in 2009.\n",  # PROCEED 0.95 before
+    "Dividendenhistorie des Konkurrenten: bestanden.\n",  # 0.95 through the German alias
+    "Rival's dividend record: pass.\n",
+])
+def test_a_label_naming_another_company_is_not_the_cases_verdict(text: str) -> None:
+    verdict, confidence = _gate(text, GRAHAM, 4)
+    assert verdict != "PROCEED" or confidence < REVIEW_BAR, (verdict, confidence)
+
+
+@pytest.mark.parametrize("text", [
+    "Dividend record versus peers: pass (paid without a break since 1950).\n",  # the case's company compared
+    "Dividend Record: pass, unlike the competitor's.\n",  # another company after the verdict, not in the label
+    "Dividend Record: pass.\n",
+])
+def test_a_label_about_the_cases_own_company_keeps_its_verdict(text: str) -> None:
+    verdict, confidence = _gate(text, GRAHAM, 4)
+    assert verdict == "PROCEED" and confidence >= REVIEW_BAR, (verdict, confidence)
