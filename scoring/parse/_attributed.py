@@ -56,7 +56,7 @@ from typing import Any, Final, Literal
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring import verdict_words as vw
 
-__all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "load_attribution", "other_lead_in", "words"]
+__all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "load_attribution", "other_lead_in", "quoted_speaker", "words"]
 
 #: What a verdict word is set apart as.
 SetApart = Literal["speaker", "time", "company"]
@@ -467,7 +467,7 @@ def _open_quote(low: str, floor: int, start: int) -> int:
     return opened
 
 
-def _quoted_speaker(low: str, floor: int, start: int) -> bool:
+def quoted_speaker(low: str, floor: int, start: int) -> bool:
     """Whether the verdict word at ``start`` stands inside a quotation that another speaker's clause introduces: the
     analyst writes: "Valuation: passed", der Analyst schreibt: „Bewertung: bestanden“, l'analista scrive: «superato».
     A quoted label's own colon ("Valuation:") opens no clause of the writer's: the quotation is the speaker's whole."""
@@ -505,7 +505,7 @@ def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None 
     ceiling = len(text) if ceiling is None else ceiling
     clause = _clause_start(low, floor, start)
     if (_speaker_before(low, clause, start) or _per_source(text, low, clause, start) or _speaker_after(low, end, ceiling)
-            or _quoted_speaker(low, floor, start)):
+            or quoted_speaker(low, floor, start)):
         return "speaker"
     if _another_time(text, low, floor, start, end):
         return "time"

@@ -10,6 +10,11 @@ at or above the 0.7 review bar, or outranking the writer's own.
   pass." read the Graham card's gate 4 PROCEED at 0.95 (by the alias "dividend history"), as did the German
   "Dividendenhistorie des Konkurrenten: bestanden."; a label comparing the case's own company with its peers
   ("Dividend record versus peers: pass") stays the writer's verdict.
+- **A final decision quoted from, or labelled as, another speaker's** (``._final_checks`` through
+  ``._attributed.quoted_speaker``; ``._label_owner`` speaker labels): 'Der Börsenbrief schreibt: „Entscheidung:
+  INVEST“.' read INVEST at 0.85, and "The bank recommends: invest. We decline." read INVEST at 0.85 over the
+  writer's own decline (a reporting or advising verb closing a label names its speaker); "We recommend:", "Staff
+  recommends:" (a memo's house) and "The card says:" stay the writer's.
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -84,3 +89,37 @@ def test_a_label_naming_another_company_is_not_the_cases_verdict(text: str) -> N
 def test_a_label_about_the_cases_own_company_keeps_its_verdict(text: str) -> None:
     verdict, confidence = _gate(text, GRAHAM, 4)
     assert verdict == "PROCEED" and confidence >= REVIEW_BAR, (verdict, confidence)
+
+
+#: Five gates of the Munger card read PROCEED, so a final INVEST agrees with them (the agreement raises its confidence).
+MUNGER_BODY = ("Understandable Business: PASS\nHigh Return on Capital: PASS\nDurable Competitive Advantage: PASS\n"
+               "Trustworthy Management with Aligned Incentives: PASS\nFair Price: PASS\n\n")
+
+
+def _final(closing: str) -> tuple[str | None, float]:
+    parsed = parse_response(MUNGER_BODY + closing + "\n", MUNGER, embedder=False)
+    assert parsed.status == "ok", parsed.reason
+    return parsed.final_verdict, parsed.final_confidence
+
+
+@pytest.mark.parametrize(("closing", "theirs"), [
+    ("Der B\u00f6rsenbrief schreibt: \u201eEntscheidung: INVEST\u201c.", "INVEST"),  # read INVEST 0.85 before
+    ("The bank recommends: invest. We decline.", "INVEST"),  # INVEST 0.85, the writer's decline lost
+    ("Die Bank empfiehlt: Kaufen. Wir lehnen ab.", "INVEST"),  # INVEST 0.95
+    ("The bank recommends: decline.", "DECLINE"),
+])
+def test_another_speakers_decision_is_not_the_writers_final(closing: str, theirs: str) -> None:
+    verdict, confidence = _final(closing)
+    assert verdict != theirs, (verdict, confidence)
+    assert confidence < REVIEW_BAR  # the writer's own decline, where read, rests on one short sentence
+
+
+@pytest.mark.parametrize("closing", [
+    "We recommend: invest.",
+    "Staff recommends: invest.",  # a memo names its own house so (corpus n28 board memorandum)
+    "I would say: invest.",
+    "The card says: invest when every gate passes. Decision: invest.",
+])
+def test_the_writers_own_recommendation_label_keeps_its_final(closing: str) -> None:
+    verdict, confidence = _final(closing)
+    assert verdict == "INVEST" and confidence >= REVIEW_BAR, (verdict, confidence)
