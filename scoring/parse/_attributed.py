@@ -122,6 +122,9 @@ _YEAR = re.compile(r"\b(?:19|20)[0-9]{2}\b")
 _BARE_YEAR = re.compile(r"\b(?:in|during)\s+(?:(?:early|late|mid)[ \t-]+)?((?:19|20)[0-9]{2})\b")
 _PAST_FORM = re.compile(r"(?:ed|met|held|was|were)\Z")
 _PAST_AUX = frozenset({"was", "were", "had", "did"})
+#: A past verdict verb's limit in time right after it: "passed until 2009", "qualified till the 2020 cut".
+_UNTIL = re.compile(r"[ \t]+(?:[a-z]+ly[ \t]+)?(?:until|till|up[ \t]+to|through)[ \t]+(?:the[ \t]+|its[ \t]+|early[ \t]+|late[ \t]+|mid-?)?"
+                    r"(?:(?:19|20)[0-9]{2}|recently|last|this|that|[a-z]+[ \t]+(?:19|20)[0-9]{2})")
 _POSSESSIVE = re.compile(r"([A-Z][\w&.-]*(?:[ \t]+[A-Z][\w&.-]*){0,2})['\u2019]s\b")
 
 
@@ -347,6 +350,8 @@ def _another_time(text: str, low: str, floor: int, start: int, end: int) -> bool
             return True  # "it used to pass", "solía cumplir"
         return _PAST_FORM.search(token) is not None or any(t in _PAST_AUX for t in between)
     after = past.match(low, end + 1) if low[end : end + 1] == " " else None
+    if _PAST_FORM.search(token) is not None and _UNTIL.match(low, end):
+        return True  # "it passed until 2009", "cleared until the dividend cut": a result that held until a time now gone
     return after is not None and _PAST_FORM.search(token) is not None  # "it passed back in 2009"
 
 
@@ -373,13 +378,21 @@ _COMPARED: Final = frozenset({"vs", "versus", "against", "than", "to", "with", "
                               "beat", "outpaces", "trails", "lags"})
 
 
+#: A sentence end before a label on its line.
+_LABEL_START = re.compile(r"[.!?;][ \t]+")
+
+
 def _label_of_another(low: str, start: int) -> bool:
     """Whether the verdict word at ``start`` is the value of a line label that names another company: "Dividend history
     of the competitor: pass.", "Rival's balance sheet: strong". Not a comparison of the case's own company
     ("Dividend record versus peers: pass")."""
     line = low.rfind("\n", 0, start) + 1
     colon = low.find(":", line, start)
-    if colon < 0 or colon - line > 80:
+    if colon < 0:
+        return False
+    for m in _LABEL_START.finditer(low, line, colon):
+        line = m.end()  # the label opens its sentence: "Rivals undercut it by 20%. Moat: REJECT." is the moat's label
+    if colon - line > 60:
         return False
     others = words().phrase["others"]
     if others is None:
@@ -402,6 +415,9 @@ def _another_company(text: str, low: str, floor: int, start: int) -> bool:
     toks = _tokens(low, clause, start)[-4:]
     if any(_apostrophes(t.group()) in w.single["others"] and "'" in _apostrophes(t.group()) for t in toks):
         return True  # "the competitor's clears", "a rival's passes"
+    subject = [t for t in (_apostrophes(m.group()) for m in toks) if t not in w.single["determiners"] and t not in w.single["skip"]]
+    if len(subject) == 1 and subject[0] in w.single["others"] and subject[0] not in ("unlike",):
+        return True  # "the competitor fails", "Der Konkurrent fällt durch": another company is the verb's subject
     if not toks:
         return False
     name = None

@@ -158,6 +158,33 @@ def required(words: list[str], after_words: list[str]) -> bool:
     return bool(words) and words[-1] in ("muss", "müssen", "soll", "sollen") and after_words[:1] in (["sein"], ["werden"])
 
 
+#: Auxiliaries of a perfect conditional or a past subjunctive: the result did not happen ("it would have passed in
+#: 2015", "wäre bestanden", "hätte bestanden", "teria passado", "habría pasado", "avrebbe superato", "aurait réussi").
+_UNREAL_PAST = frozenset({"wäre", "wären", "hätte", "hätten", "teria", "teriam", "habría", "habrían", "hubiera", "hubieran",
+                          "avrebbe", "avrebbero", "sarebbe", "sarebbero", "aurait", "auraient", "serait", "seraient"})
+
+
+def counterfactual(words: list[str]) -> bool:
+    """Whether the verdict word after ``words`` (the clause's last words before it, any case) is a result that did not
+    happen: a perfect conditional ("would have passed", "could not have failed", "would've cleared") or a past
+    subjunctive auxiliary among the last three words ("wäre bestanden", "hätte ... bestanden").
+
+    break42: "Earnings Growth: it would have passed in 2015. Today growth is 5%." read PROCEED at 0.95.
+
+    >>> counterfactual(["it", "would", "have"]), counterfactual(["would", "not", "have"]), counterfactual(["hätte"])
+    (True, True, True)
+    >>> counterfactual(["it", "would"]), counterfactual(["we", "have"]), counterfactual(["it", "has"])
+    (False, False, False)
+    """
+    last = [w.lower().replace("\u2019", "'") for w in words[-4:]]
+    if not _UNREAL_PAST.isdisjoint(last[-3:]):
+        return True
+    for i, w in enumerate(last):
+        if w in ("would", "could", "might", "should", "wouldn't", "couldn't", "shouldn't") and "have" in last[i + 1 : i + 3]:
+            return True
+    return bool(last) and last[-1] in ("would've", "could've", "might've", "should've")
+
+
 #: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".
 _PASS_NOUN_BEFORE = frozenset({"first", "second", "third", "quick", "initial", "cursory", "brief", "rough", "another", "final"})
 #: Participles that, between a determiner and a noun, describe the noun: "the failed takeover", "a passed motion".

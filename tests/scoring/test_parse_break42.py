@@ -15,6 +15,14 @@ at or above the 0.7 review bar, or outranking the writer's own.
   INVEST“.' read INVEST at 0.85, and "The bank recommends: invest. We decline." read INVEST at 0.85 over the
   writer's own decline (a reporting or advising verb closing a label names its speaker); "We recommend:", "Staff
   recommends:" (a memo's house) and "The card says:" stay the writer's.
+- **A result that did not happen, or no longer holds** (``._verdict_clauses.counterfactual``, ``._attributed``'s
+  "until"): "it would have passed in 2015", "wäre bestanden", "hätte bestanden" read PROCEED at 0.95 (a perfect
+  conditional or a past subjunctive states what did not happen); "passed until 2009, when the dividend was suspended"
+  read PROCEED at 0.95 (a past result limited to a time gone). Both are weak now; "it would pass: EPS grew 40%" and
+  "passed; paid without a break from 1990 until 2024" keep 0.95.
+- **Another company as the verdict's subject** (``._attributed._another_company``): "the competitor fails; ours passes"
+  read REJECT at 0.76 and "Der Konkurrent fällt durch" REJECT at 0.95; only the possessive ("the competitor's fails")
+  was set aside before.
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -123,3 +131,44 @@ def test_another_speakers_decision_is_not_the_writers_final(closing: str, theirs
 def test_the_writers_own_recommendation_label_keeps_its_final(closing: str) -> None:
     verdict, confidence = _final(closing)
     assert verdict == "INVEST" and confidence >= REVIEW_BAR, (verdict, confidence)
+
+
+@pytest.mark.parametrize(("text", "gate"), [
+    ("Earnings Growth: it would have passed in 2015. Today growth is 5% over ten years.\n", 5),  # PROCEED 0.95 before
+    ("Gewinnwachstum: w\u00e4re bestanden, wenn der Gewinn um ein Drittel gestiegen w\u00e4re.\n", 5),  # 0.95
+    ("Gewinnwachstum: h\u00e4tte bestanden.\n", 5),  # 0.95
+    ("Dividend Record: passed until 2009, when the dividend was suspended.\n", 4),  # 0.95: a result that no longer holds
+])
+def test_a_result_that_did_not_happen_or_no_longer_holds_is_not_taken_at_the_bar(text: str, gate: int) -> None:
+    verdict, confidence = _gate(text, GRAHAM, gate)
+    assert verdict != "PROCEED" or confidence < REVIEW_BAR, (verdict, confidence)
+
+
+@pytest.mark.parametrize(("text", "gate", "verdict"), [
+    ("Earnings Growth: would have passed ten years ago; today EPS growth is 5%, so it fails.\n", 5, "REJECT"),  # 0.76 before
+    ("Dividend Record: it passed until the 2009 suspension; it fails now.\n", 4, "REJECT"),  # PROCEED 0.76 before
+    ("Earnings Growth: it would pass: EPS grew 40% in ten years.\n", 5, "PROCEED"),  # a verdict, not a counterfactual
+    ("Dividend Record: passed; paid without a break from 1990 until 2024.\n", 4, "PROCEED"),  # "until" after the facts
+])
+def test_the_writers_verdict_of_today_is_read_at_the_bar(text: str, gate: int, verdict: str) -> None:
+    got, confidence = _gate(text, GRAHAM, gate)
+    assert got == verdict and confidence >= REVIEW_BAR, (got, confidence)
+
+
+@pytest.mark.parametrize("text", [
+    "Gewinnwachstum: Der Konkurrent f\u00e4llt durch.\n",  # REJECT 0.95 before (the case's company is not named)
+    "Earnings Growth: the competitor fails.\n",
+])
+def test_another_company_as_the_subject_is_not_the_cases_verdict(text: str) -> None:
+    verdict, confidence = _gate(text, GRAHAM, 5)
+    assert verdict != "REJECT" or confidence < REVIEW_BAR, (verdict, confidence)
+
+
+@pytest.mark.parametrize("text", [
+    "Earnings Growth: the competitor fails; ours passes with +50%.\n",  # REJECT 0.76 before
+    "Earnings Growth: peers fail; this company passes with +50%.\n",
+    "Earnings Growth: unlike the competitor, it passes.\n",
+])
+def test_the_cases_own_company_outranks_another_as_subject(text: str) -> None:
+    verdict, confidence = _gate(text, GRAHAM, 5)
+    assert verdict == "PROCEED" and confidence >= REVIEW_BAR, (verdict, confidence)
