@@ -171,10 +171,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         if clause_words[:1] == ["with"] and token.endswith("ed") and len(clause_words) <= 4:
             level = min(level, vw.WEAK)  # "With g rejected, the formula value is not computed": a result recalled, not given
         if not vw.MODALS.isdisjoint(words) or (not _LABEL_MODALS.isdisjoint(clause_words)
-                                                and _LABELLED_BY_MODAL.search(before, cut + 1) is not None) or required(clause_words, after_words) \
-                or counterfactual(clause_words):
-            level = min(level, vw.WEAK)  # "may fail"; "one might mark the posture test PROCEED"; "must be passed" (a rule,
-            # no result); "would have passed", "wäre bestanden" (a result that did not happen)
+                                                and _LABELLED_BY_MODAL.search(before, cut + 1) is not None) or required(clause_words, after_words) or counterfactual(clause_words):
+            level = min(level, vw.WEAK)  # "may fail"; "might mark it PROCEED"; "must be passed", "would have passed": no result
         elif not vw.HEDGES.isdisjoint(words) or (after_words and after_words[0] in vw.HEDGES):
             level = min(level, vw.HEDGED)
         paren = before.rfind("(")
