@@ -23,6 +23,10 @@ at or above the 0.7 review bar, or outranking the writer's own.
 - **Another company as the verdict's subject** (``._attributed._another_company``): "the competitor fails; ours passes"
   read REJECT at 0.76 and "Der Konkurrent fällt durch" REJECT at 0.95; only the possessive ("the competitor's fails")
   was set aside before.
+- **"The answer is no" to a question about an act** (``._closing.asked_outcome``): on the bubble card "Should we cut
+  risk? The answer is no." read BUBBLE_REDUCE_RISK at 0.81 (the plain "no" taken as the fail outcome, the opposite
+  of the writer's), as did the indirect "Clients keep asking whether to cut risk. Our answer is no."; the question's
+  risk act now names the outcome the answer turns down.
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -172,3 +176,20 @@ def test_another_company_as_the_subject_is_not_the_cases_verdict(text: str) -> N
 def test_the_cases_own_company_outranks_another_as_subject(text: str) -> None:
     verdict, confidence = _gate(text, GRAHAM, 5)
     assert verdict == "PROCEED" and confidence >= REVIEW_BAR, (verdict, confidence)
+
+
+BUBBLE = "dalio_bubble_detection_gauge"  # outcomes NO_BUBBLE (pass) and BUBBLE_REDUCE_RISK (fail)
+#: Two gates of the bubble card read PROCEED (no warning sign), so the final rests on the closing answer.
+BUBBLE_BODY = ("Prices High Relative to Traditional Measures: PROCEED, the P/E is near its 30-year median.\n"
+               "New Buyers Entering the Market: PROCEED, account openings are flat.\n\n")
+
+
+@pytest.mark.parametrize(("closing", "outcome"), [
+    ("Should we cut risk? The answer is no.", "NO_BUBBLE"),  # BUBBLE_REDUCE_RISK 0.81 before: inverted
+    ("Should we trim our equity allocation? The answer is no.", "NO_BUBBLE"),  # 0.81 before
+    ("Bottom line: clients keep asking whether to cut risk. Our answer is no.", "NO_BUBBLE"),  # 0.81 before
+    ("Clients keep asking whether to cut risk. Our answer is yes.", "BUBBLE_REDUCE_RISK"),
+])
+def test_an_answer_to_a_question_about_an_act_takes_the_acts_outcome(closing: str, outcome: str) -> None:
+    parsed = parse_response(BUBBLE_BODY + closing + "\n", BUBBLE, embedder=False)
+    assert parsed.final_verdict == outcome, (parsed.final_verdict, parsed.final_confidence)
