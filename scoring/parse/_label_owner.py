@@ -35,28 +35,6 @@ _ANOTHER_TIME = re.compile(r"\b(?:(?:in|during|back[ \t]+in)[ \t]+(?:(?:early|la
                            r"(?:last|previous|prior)[ \t]+(?:year|quarter|month|week|time|cycle|round|review|meeting))\b")
 
 
-#: Verbs of advising that close a label with their speaker before them ("The bank recommends:", "Die Bank empfiehlt:"),
-#: beside the ``reporting`` verbs of ``grammar/languages.yaml`` ("Goldman says:", "Der Analyst schreibt:").
-_ADVISING = frozenset({"recommends", "recommended", "advises", "advised", "urges", "urged", "empfiehlt", "empfehlen",
-                       "empfahl", "rät", "riet", "recommande", "recommandent", "conseille", "conseillent", "recomienda",
-                       "recomiendan", "recomendó", "aconseja", "recomenda", "recomendam", "recomendou", "aconselha",
-                       "consiglia", "consigliano", "raccomanda", "raccomandano"})
-#: A memo's name for its own house ("Staff recommends:"): the writer's recommendation (corpus n28 board memorandum).
-_HOUSE = frozenset({"staff"})
-
-
-def _speaker_label(toks: list[str]) -> bool:
-    """Whether a label's words end on a reporting or advising verb whose subject is not the writer: "The bank
-    recommends:", "Goldman says:", "Der Analyst schreibt:"; not "We recommend:", "I'd say:", "Staff recommends:", "The
-    card says:" (the case's own rule: ``facts``)."""
-    w = words()
-    if len(toks) < 2 or (toks[-1] not in w.single["reporting"] and toks[-1] not in _ADVISING):
-        return False
-    subject = toks[:-1]
-    mine = w.single["own"] | w.single["own_possessive"] | _HOUSE
-    return mine.isdisjoint(t.split("'")[0] for t in subject) and w.single["facts"].isdisjoint(subject)
-
-
 def _possessor(token: str) -> str | None:
     """The owner named by a possessive token ("committee's" -> "committee", "bears'" -> "bears"); None for no possessive."""
     token = token.replace("\u2019", "'")
@@ -134,3 +112,25 @@ def label_of_another(text: str, line_start: int, start: int) -> bool:
                 or any(t in ("for", "to", "of") for t in toks[max(0, k - 3) : k]) and cued:
             return True
     return False
+
+
+#: Verbs of advising that close a label with their speaker before them ("The bank recommends:", "Die Bank empfiehlt:"),
+#: beside the ``reporting`` verbs of ``grammar/languages.yaml`` ("Goldman says:", "Der Analyst schreibt:").
+_ADVISING = frozenset({"recommends", "recommended", "advises", "advised", "urges", "urged", "empfiehlt", "empfehlen",
+                       "empfahl", "rät", "riet", "recommande", "recommandent", "conseille", "conseillent", "recomienda",
+                       "recomiendan", "recomendó", "aconseja", "recomenda", "recomendam", "recomendou", "aconselha",
+                       "consiglia", "consigliano", "raccomanda", "raccomandano"})
+#: A memo's name for its own house ("Staff recommends:"): the writer's recommendation (corpus n28 board memorandum).
+_HOUSE = frozenset({"staff"})
+
+
+def _speaker_label(toks: list[str]) -> bool:
+    """Whether a label's words end on a reporting or advising verb whose subject is not the writer: "The bank
+    recommends:", "Goldman says:", "Der Analyst schreibt:"; not "We recommend:", "I'd say:", "Staff recommends:", "The
+    card says:" (the case's own rule: ``facts``)."""
+    w = words()
+    if len(toks) < 2 or (toks[-1] not in w.single["reporting"] and toks[-1] not in _ADVISING):
+        return False
+    subject = toks[:-1]
+    mine = w.single["own"] | w.single["own_possessive"] | _HOUSE
+    return mine.isdisjoint(t.split("'")[0] for t in subject) and w.single["facts"].isdisjoint(subject)
