@@ -520,13 +520,14 @@ def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None 
     low = text.lower() if low is None else low
     ceiling = len(text) if ceiling is None else ceiling
     clause = _clause_start(low, floor, start)
-    if (_speaker_before(low, clause, start) or _per_source(text, low, clause, start) or _speaker_after(low, end, ceiling)
-            or quoted_speaker(low, floor, start)):
+    if _speaker_before(low, clause, start) or _per_source(text, low, clause, start) or _speaker_after(low, end, ceiling):
         return "speaker"
     if _another_time(text, low, floor, start, end):
         return "time"
     if _another_company(text, low, floor, start) or other_lead_in(low, start):
         return "company"
+    if quoted_speaker(low, floor, start):
+        return "speaker"  # 'The analyst writes: "Valuation: passed"': a quotation another speaker's clause opens
     return None
 
 
