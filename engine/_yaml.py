@@ -455,6 +455,7 @@ class _Builder:
                 cm = exc.context_mark
                 message += f", {exc.context} started at line {cm.line + 1}, column {cm.column + 1}"
             line, column = (mark.line, mark.column) if mark is not None else (0, 0)
+            message += self._layout_hint(str(exc.problem or ""), line, exc.context_mark)
         elif isinstance(exc, ReaderError):
             index = exc.position if isinstance(exc.position, int) else 0
             before = self.text[:index]
@@ -470,6 +471,23 @@ class _Builder:
             message, line, column = f"invalid YAML: {exc}", 0, 0
         self.error(message, line, column, "yaml-syntax")
         raise _Stop
+
+    def _layout_hint(self, problem: str, line: int, context: Any) -> str:
+        """What a newcomer should look at after the YAML reader's own words (s42user: "expected <block end>" said
+        nothing of indentation): the offending line's indent against the block it broke, or the colon that ended a
+        plain value. Empty for other problems."""
+        if problem.startswith(("expected <block end>", "did not find expected key")):
+            text = self.doc.source_line(line + 1) or ""
+            indent = len(text) - len(text.lstrip(" "))
+            where = ""
+            if context is not None and context.line != line:
+                where = f"; the block being read when it broke starts at column {context.column + 1}"
+            return (f"; check the indentation of line {line + 1}: it starts at column {indent + 1}{where} (the keys "
+                    "of one mapping, and the items of one list, must line up in one column; indent with spaces)")
+        if problem.startswith("mapping values are not allowed"):
+            return ("; a ': ' inside a plain value starts a mapping: quote the value (\"...\"), or if this line is "
+                    "a key, check that it is indented under a key that has no value of its own")
+        return ""
 
     def next_event(self) -> Event:
         try:

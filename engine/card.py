@@ -584,7 +584,9 @@ def card_from_doc(doc: YamlDoc) -> Card:
     seen_ids: dict[str, int] = {}
     computed_by: dict[str, str] = {}
     names_seen: dict[str, str] = {}
-    broken: set[str] = set()  # computed values whose expression failed (reported); their readers say nothing
+    # values whose own definition failed (reported): constants (s42user's `value: "3 x"`) and computed values; their
+    # readers say nothing more (before: "unknown name 'min_coverage'; it is neither a declared input nor ...")
+    broken: set[str] = set(raw_constants) - set(constants)
     for index, g in enumerate(data["gates"]):
         gpath: tuple[Any, ...] = ("gates", index)
         gid = g["id"]
@@ -834,6 +836,7 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
     symbols: dict[str, ExprType] = dict(BUILTINS)
     symbols.update({n: t for n, (_, t) in constants.items()})
     symbols.update({n: s.expr_type for n, s in inputs.items()})
+    visible = VisibleSymbols(symbols, {}, "", set(data.get("constants") or ()) - set(constants))  # broken: reported
     out: list[Constraint] = []
     seen: set[str] = set()
     derived: dict[str, str] = {}
@@ -849,7 +852,7 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
                               "with 'value' (an input computed from others)", rule="constraint", name=raw["id"]), path)
             continue
         if "require" in raw:
-            expr = col.expression(raw["require"], symbols, path + ("require",), "bool")
+            expr = col.expression(raw["require"], visible, path + ("require",), "bool")
             if expr is not None:
                 out.append(Constraint(raw["id"], expr, raw.get("description", "")))
             continue
@@ -865,7 +868,7 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
             col.add(LoadError(f"constraint {raw['id']!r} derives {target!r} but gives no 'value'", rule="constraint",
                               name=raw["id"]), path)
             continue
-        expr = col.expression(raw["value"], symbols, path + ("value",), "number")
+        expr = col.expression(raw["value"], visible, path + ("value",), "number")
         if expr is None:
             continue
         if target in expr.names or _incompatible(expr.type, spec.expr_type):

@@ -51,6 +51,7 @@ from ipb.engine import _exact
 from ipb.engine._ops import (Env, Fn, Node, Span, arith, chain, compare, const_fn, constant, fold, kleene_all, kleene_any,
                              kleene_not, negate, unescape)
 from ipb.engine._shared import repeated_calls, shared, sharing_root
+from ipb.engine._units import arithmetic_unit, incompatible_units
 from ipb.engine.numbers import NumberError, read_number
 from ipb.errors import CompileError, LintWarning, did_you_mean
 
@@ -81,8 +82,9 @@ class ExprType:
     """The static type of an expression or input.
 
     ``kind`` is one of number, bool, category, string, date, set. Numbers carry
-    a ``unit`` (money, ratio, multiple, years, or None for plain); categories
-    carry their allowed ``values``; sets carry the type of their ``item``.
+    a ``unit`` (money, ratio, multiple, years, ``dimensionless`` for a sum of
+    ratios and multiples (:mod:`ipb.engine._units`), or None for plain);
+    categories carry their allowed ``values``; sets carry the type of their ``item``.
     """
 
     kind: str
@@ -253,27 +255,12 @@ def _line_col(source: str, offset: int) -> tuple[int, int]:
 
 
 def _num_unit(op: str, a: ExprType, b: ExprType) -> str | None:
-    if op in "+-":
-        return a.unit or b.unit
-    if op == "*":
-        if a.unit == "money" or b.unit == "money":
-            return "money"
-        return a.unit if b.unit is None else (b.unit if a.unit is None else None)
-    # division
-    if a.unit == "money" and b.unit != "money":
-        return "money"
-    if a.unit == b.unit:
-        return None
-    return a.unit if b.unit is None else None
+    return arithmetic_unit(op, a.unit, b.unit)
 
 
 def _incompatible(a: ExprType, b: ExprType) -> bool:
     """Two numbers whose units must not be compared or added."""
-    if a.unit is None or b.unit is None or a.unit == b.unit:
-        return False
-    dimensionless = {"ratio", "multiple"}
-    return not (a.unit in dimensionless and b.unit in dimensionless)
-
+    return incompatible_units(a.unit, b.unit)
 
 
 # --------------------------------------------------------------------------- checker

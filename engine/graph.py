@@ -12,7 +12,10 @@ The graph is a :class:`networkx.DiGraph` whose nodes are
 and whose edges carry ``kind``: ``sequence`` (advance), ``kill`` (a REJECT
 ends the chain), ``trigger`` (a trigger card's gate REJECTs: the trigger fired), ``branch``
 (label: the regime), ``join`` (into an n-of-m join), ``result`` (join or last
-gate to an outcome) and ``reentry`` (a declared, bounded loop back).
+gate to an outcome) and ``reentry`` (a declared, bounded loop back). The kill
+and sequence edges out of a gate on two or more branches name the regime
+(``"safe: z_falling_fast"``, ``"grey: PROCEED"``): its branches may fail into
+different verdicts.
 
 Structural checks, each an error at the card's file:line:col:
 
@@ -28,6 +31,7 @@ Structural checks, each an error at the card's file:line:col:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -320,6 +324,9 @@ def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None)
         if classifier.reject is not None or classifier.proceed is not None:
             add_edge(classifier.id, failed, kind="kill", label=classifier.kill_criterion or "REJECT")
         by_id = {g.id: g for g in card.gates}
+        # a gate on two or more branches says on each edge out of it which regime takes it (s42user: a falling Z
+        # led to REVIEW on the safe branch and to DECLINE on the grey one, both edges labelled z_falling_fast)
+        shared_gates = Counter(gid for branch in classifier.branches.values() for gid in dict.fromkeys(branch.gates))
         for regime, branch in classifier.branches.items():
             ok, bad = f"outcome:{branch.pass_outcome}", f"outcome:{branch.fail_outcome}"
             previous, label = classifier.id, regime
@@ -328,8 +335,9 @@ def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None)
                     continue
                 kind = "branch" if previous == classifier.id else "sequence"
                 add_edge(previous, gid, kind=kind, label=label)
-                add_edge(gid, bad, kind="kill", label=by_id[gid].kill_criterion or "REJECT")
-                previous, label = gid, "PROCEED"
+                whose = f"{regime}: " if shared_gates[gid] > 1 else ""
+                add_edge(gid, bad, kind="kill", label=whose + (by_id[gid].kill_criterion or "REJECT"))
+                previous, label = gid, whose + "PROCEED"
             if previous == classifier.id:
                 add_edge(previous, ok, kind="branch", label=regime)
             else:

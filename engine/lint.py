@@ -33,6 +33,11 @@ file:line:col and the source line:
   (``scoring/parse/_element_labels.py``), but an answer that merely repeats the
   gate's name in a sentence is still credited: the element asks for nothing the
   name does not say.
+* ``element-words-too-short``: a required element with a ``{value}`` whose only
+  words are single letters (``Z {z}``, ``k {k}``; ``P/B`` is a word): the parser finds an element's
+  figure after its words of two letters or more, so with none it takes any
+  figure of the kind nearby (s42user: "working capital 0%" read as ``Z 0``) and
+  never "Z = 2.90"; write a word (``Z-score {z}``).
 
 Scenario checks (:func:`lint_scenario`):
 
@@ -142,6 +147,7 @@ def lint_card(card: Card) -> list[IpbError]:
     found.extend(_decisive_unstated(card))
     found.extend(_elements_in_words(card))
     found.extend(_elements_in_labels(card))
+    found.extend(_elements_without_words(card))
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
             if branch.pass_outcome == branch.fail_outcome:
@@ -247,6 +253,28 @@ def _elements_in_labels(card: Card) -> list[IpbError]:
                 "(KCCS, GRA); require what an analysis says beyond the label (a figure such as '1.5x floor', a "
                 "fact, the rule) (README, 'Gates')",
                 rule="element-is-gate-label", name=g.id), ("gates", i, "required_elements", j)))
+    return out
+
+
+def _elements_without_words(card: Card) -> list[IpbError]:
+    """``element-words-too-short``: each required element (or ``elements_by_verdict`` one) with a field whose words
+    outside its fields are all single letters."""
+    out: list[IpbError] = []
+    for i, g in enumerate(card.gates):
+        lists: list[tuple[tuple[str, ...], tuple[str, ...]]] = [(("required_elements",), g.required_elements)]
+        lists += [(("elements_by_verdict", v), items) for v, items in g.elements_by_verdict.items()]
+        for keys, items in lists:
+            for j, text in enumerate(items):
+                if "{" not in text:
+                    continue
+                words = re.findall(r"[A-Za-z]+(?:/[A-Za-z]+)*", re.sub(r"\{[^}]*\}", " ", text))  # P/B is a word
+                if any(len(w) > 1 for w in words):
+                    continue
+                out.append(_at(card.doc, LintWarning(
+                    f"required element {text!r} of gate {g.id!r} has no word of two letters or more beside its "
+                    "figure: the parser finds an element's figure after its words, so it takes any figure of the "
+                    "kind nearby and misses 'Z = 2.90' (KCCS, GRA); name the figure in a word ('Z-score {z}') "
+                    "(README, 'Gates')", rule="element-words-too-short", name=g.id), ("gates", i, *keys, j)))
     return out
 
 

@@ -28,6 +28,7 @@ rejection stays in the run report).
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Sequence
@@ -35,8 +36,8 @@ from typing import Any, Callable, Mapping, Sequence
 from ipb.perturb.frame import Frame
 from ipb.perturb.values import Grid
 
-__all__ = ["SAMPLES", "EXACT_LIMIT", "Check", "constraint_checks", "checks_without_pending", "feasible_intervals",
-           "redraw_if_broken"]
+__all__ = ["SAMPLES", "EXACT_LIMIT", "Check", "constraint_checks", "checks_without_pending", "era_checks",
+           "feasible_intervals", "redraw_if_broken"]
 
 #: Grids with at most this many values are checked value by value.
 EXACT_LIMIT = 64
@@ -200,6 +201,54 @@ def _hold_for(frame: Frame, checks: Sequence[tuple[Check, frozenset[str]]]) -> C
     return held[1]  # type: ignore[no-any-return]
 
 
+def era_checks(frame: Frame, name: str, day: int | dt.date | None) -> tuple[tuple[Check, frozenset[str]], ...]:
+    """The era bounds on a quotient that reads ``name`` (``multiples`` of ``frameworks/regimes.yaml`` with ``of``)
+    as checks on a scenario dated ``day``, each with the inputs it reads (s42anchor, issue 18 bar line 7).
+
+    A check is False when the scenario states the quotient outside its era's bounds on ``day``
+    (:func:`ipb.perturb.multiples.ratio_anachronisms`: both inputs stated, the bound's conditions met, the
+    denominator above zero), as generation's dated refusal finds it: 2024's price of subscription-software
+    growth (``ev_to_arr / revenue_growth`` at least 15x, 20x from $2B of revenue), a large consumer-staples
+    company's EV/EBIT in the autumn of 2008. Empty when ``day`` is None or no such bound reads ``name`` or
+    bounds anything on ``day``; remembered per frame, ``name`` and ``day``.
+    """
+    if day is None or not frame.regimes.multiples:
+        return ()
+    memo = frame.memo.setdefault("era_checks", {})
+    key = (name, day)
+    held = memo.get(key)
+    if held is None:
+        from ipb.perturb.multiples import ratio_anachronisms
+
+        def check_for(bound: Any) -> Check:
+            one = (bound,)
+            return lambda env: not ratio_anachronisms(one, env, day)
+
+        bounds = [m for m in frame.regimes.multiples if len(m.of) == 2 and name in m.reads
+                  and (m.bound(day) is not None or m.floor(day) is not None)]
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        held = memo[key] = tuple((check_for(m), frozenset(m.reads)) for m in bounds)
+    return held  # type: ignore[no-any-return]
+
+
+def _with_era(frame: Frame, name: str, day: int | dt.date,
+              checks: tuple[tuple[Check, frozenset[str]], ...]) -> tuple[tuple[Check, frozenset[str]], ...]:
+    """``checks`` (:func:`constraint_checks` of ``name``) and :func:`era_checks` of ``name`` on ``day``, one tuple
+    remembered per frame, ``name`` and ``day`` (so the memos keyed by a checks tuple see one object)."""
+    era = era_checks(frame, name, day)
+    if not era:
+        return checks
+    memo = frame.memo.setdefault("checks_with_era", {})
+    key = (name, day)
+    held = memo.get(key)
+    if held is None or held[0] is not checks:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        held = memo[key] = (checks, checks + era)
+    return held[1]  # type: ignore[no-any-return]
+
+
 def checks_without_pending(frame: Frame, name: str, pending: tuple[str, ...],
                            checks: tuple[tuple[Check, frozenset[str]], ...]) -> tuple[tuple[Check, frozenset[str]], ...]:
     """``checks`` (:func:`constraint_checks` of ``name``) less those that read an input of ``pending``.
@@ -220,11 +269,13 @@ def checks_without_pending(frame: Frame, name: str, pending: tuple[str, ...],
         and ``pending``.
     """
     memo = frame.memo.setdefault("feasible_without", {})
-    key = (name, pending)
+    key = (name, pending, id(checks))  # with or without a day's era checks (s42anchor): held with them
     held = memo.get(key)
-    if held is None:
-        held = memo[key] = tuple(c for c in checks if not c[1].intersection(pending))
-    return held  # type: ignore[no-any-return]
+    if held is None or held[0] is not checks:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        held = memo[key] = (checks, tuple(c for c in checks if not c[1].intersection(pending)))
+    return held[1]  # type: ignore[no-any-return]
 
 
 def feasible_intervals(ok: Callable[[int], bool], count: int,
@@ -303,7 +354,9 @@ def _intervals(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid,
             by_checks.clear()
         held_reads = by_checks[(name, id(checks))] = (
             checks, tuple(sorted(set().union(*(names for _, names in checks)) - {name})))
-    key = (name, near, tuple(map(facts.get, held_reads[1])))
+    # the checks read these names (a tuple per checks tuple): two sets of checks on the same facts, such as those
+    # with a day's era bounds and those without (s42anchor), are not one feasible set
+    key = (name, near, held_reads[1], tuple(map(facts.get, held_reads[1])), len(checks))
     memo = frame.memo.setdefault("feasible", {})
     held = memo.get(key)
     if held is None:
@@ -322,7 +375,7 @@ def _intervals(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid,
 
 
 def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, rng: random.Random, avoid: Any,
-                     pending: Sequence[str] = ()) -> Decimal:
+                     pending: Sequence[str] = (), day: int | dt.date | None = None) -> Decimal:
     """``facts[name]`` (a uniform draw) if it keeps the constraints, else a uniform draw of the values that do.
 
     Parameters
@@ -337,6 +390,10 @@ def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, rng: ran
         Inputs the same step draws after ``name``: a constraint that reads
         one of them is left to that input's draw (it is checked there, with
         ``name`` fixed).
+    day:
+        The scenario's date (a day or a year), or None: the era bounds on a quotient that reads ``name`` on
+        that date (:func:`era_checks`) count as constraints too, so a draw is made inside the era's floor
+        instead of refused by generation after it (s42anchor: 2024's price of subscription-software growth).
 
     Returns
     -------
@@ -351,6 +408,8 @@ def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, rng: ran
     """
     value: Decimal = facts[name]
     checks = constraint_checks(frame, name)
+    if day is not None:
+        checks = _with_era(frame, name, day, checks)
     if not checks:
         return value
     if pending:

@@ -21,7 +21,7 @@ import datetime as dt
 import random
 from typing import Any, Callable, Mapping
 
-__all__ = ["off_era_bound"]
+__all__ = ["off_era_bound", "timed_inputs"]
 
 
 def off_era_bound(frame: Any, facts: Mapping[str, Any], name: str, boundary: Any, day: dt.date | None,
@@ -59,3 +59,27 @@ def off_era_bound(frame: Any, facts: Mapping[str, Any], name: str, boundary: Any
                     continue
                 return category, value, moved, found
     return None
+
+
+def timed_inputs(frame: Any) -> frozenset[str]:
+    """The inputs whose value can be an anachronism (``RegimeRegistry.anachronisms`` reports nothing else):
+    category inputs that may take a value with a ``since`` year, macro-fact inputs with a ``since.negative``
+    year, size figures, streaks and era-bounded multiples (``frame.regimes``). Read once per frame
+    (``memo["timed_inputs"]``); generation's dated refusal and the flip's anchors (s42anchor) read the same set.
+    """
+    held = frame.memo.get("timed_inputs")
+    if held is None:
+        regimes = frame.regimes
+        timed = set()
+        for name, spec in frame.inputs.items():
+            if spec.type == "category" and regimes.value_since and (
+                    spec.values is None or any(v in regimes.value_since for v in spec.values)):
+                timed.add(name)
+            fact = regimes.fact_for(spec) if regimes.negative_since else None
+            if fact is not None and fact.id in regimes.negative_since:
+                timed.add(name)
+            if ((regimes.largest and regimes.is_size(spec)) or name in regimes.streak_inputs
+                    or regimes.era_multiple(spec)):
+                timed.add(name)
+        held = frame.memo["timed_inputs"] = frozenset(timed)
+    return held  # type: ignore[no-any-return]

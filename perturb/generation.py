@@ -88,6 +88,7 @@ from typing import Any, Callable, Container, Iterator, Mapping, NamedTuple, Sequ
 
 from ipb._files import write_lines_atomic
 from ipb.errors import IpbError, PerturbError
+from ipb.perturb.flip_era import timed_inputs
 from ipb.perturb.frame import (Frame, PScenario, build_frame, digest, fact_literals, load_base, relevant_key,
                                scenario_key)
 from ipb.perturb.items import build_item, dumps_item
@@ -228,25 +229,8 @@ class Generator:
         return scenario, steps
 
     def _timed_inputs(self) -> frozenset[str]:
-        """The inputs whose value can be an anachronism (``RegimeRegistry.anachronisms`` reports nothing
-        else): category inputs that may take a value with a ``since`` year, and macro-fact inputs with a
-        ``since.negative`` year. Read once per frame."""
-        held = self.frame.memo.get("timed_inputs")
-        if held is None:
-            regimes = self.frame.regimes
-            timed = set()
-            for name, spec in self.frame.inputs.items():
-                if spec.type == "category" and regimes.value_since and (
-                        spec.values is None or any(v in regimes.value_since for v in spec.values)):
-                    timed.add(name)
-                fact = regimes.fact_for(spec) if regimes.negative_since else None
-                if fact is not None and fact.id in regimes.negative_since:
-                    timed.add(name)
-                if ((regimes.largest and regimes.is_size(spec)) or name in regimes.streak_inputs
-                        or regimes.era_multiple(spec)):
-                    timed.add(name)
-            held = self.frame.memo["timed_inputs"] = frozenset(timed)
-        return held  # type: ignore[no-any-return]
+        """The inputs whose value can be an anachronism (:func:`ipb.perturb.flip_era.timed_inputs`)."""
+        return timed_inputs(self.frame)
 
     def _outgrew_the_date(self, scenario: PScenario) -> bool:
         """True when a size figure (``sizes`` of the regime registry) moved above the base date's bound: no

@@ -310,7 +310,9 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     other facts as they stand, inputs drawn later in the same step left to
     their own draw) is replaced by a uniform draw among the grid values that
     keep those constraints (:func:`ipb.perturb.feasible.redraw_if_broken`);
-    a draw that keeps them uses no further random number. Given ``values``
+    on a dated scenario an era's bound on a quotient that reads the input
+    (``multiples`` of regimes.yaml with ``of``) counts as such a constraint
+    (s42anchor). A draw that keeps them uses no further random number. Given ``values``
     are never redrawn.
 
     Raises
@@ -375,8 +377,9 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                                                   fixed=chosen, pending=chosen[i + 1:])
                     facts.update(jointly)
                     tied.update(jointly)
-                # a draw that breaks a card constraint is redrawn among the values that keep it (issue 18)
-                facts[name] = redraw_if_broken(frame, facts, name, rng, old, chosen[i + 1:])
+                # a draw that breaks a card constraint, or an era's bound on a quotient at the scenario's date
+                # (s42anchor), is redrawn among the values that keep them (issue 18)
+                facts[name] = redraw_if_broken(frame, facts, name, rng, old, chosen[i + 1:], scenario.as_of)
                 changed.append(name)
         if not changed:
             raise PerturbError(f"the grids of {', '.join(chosen)} hold no other value", rule="no-candidate")

@@ -18,7 +18,8 @@ from ipb.engine.execute import execute
 from ipb.engine.logic import Verdict
 from ipb.errors import PerturbError, did_you_mean
 from ipb.perturb.deck_moves import deck_tied, follow
-from ipb.perturb.flip_era import off_era_bound
+from ipb.perturb.flip_era import off_era_bound, timed_inputs
+from ipb.perturb.multiples import ratio_anachronisms
 from ipb.perturb.frame import ConstantLine, Frame, PScenario, cached_text, ordered_inputs
 from ipb.perturb.values import Grid, literal
 
@@ -276,7 +277,7 @@ ANCHOR_DRAWS = 8
 #: Anchors searched by one flip attempt before it gives up.
 FLIP_ANCHORS = 8
 #: Anchors one flip attempt drops unsearched (:func:`_dead_move`) before it gives up.
-SCREENED_ANCHORS = 32
+SCREENED_ANCHORS = 128
 
 
 def _anchor_pool(frame: Frame, keep: tuple[str, ...]) -> tuple[list[str], list[str]]:
@@ -317,6 +318,7 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     if position is None:
         ordered_inputs(frame, ())  # makes the frame's table of input positions
         position = frame.memo["input_position"]
+    day = scenario.as_of if frame.regimes.multiples else None
     for _ in range(ANCHOR_DRAWS):
         # one ranged numeric input always moves and one or two more of any kind (a large space of anchors)
         first = [rng.choice(numeric)] if numeric else []
@@ -353,16 +355,25 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
             continue
         if dead is not None and any(dead(name, moved[name]) for name in changed):
             return None, changed  # a move no kept input can answer: the flip draws its next anchor
-        if frame.breaks_constraint(facts, moved, changed):  # asked once when it holds (it is a pure function)
-            _repair(frame, facts, moved, changed, keep, rng)
-            if frame.breaks_constraint(facts, moved, changed):
+        if frame.breaks_constraint(facts, moved, changed) or _off_era(frame, moved, day):
+            # asked once when it holds (a pure function); out of its era's bound on a quotient, the anchor is
+            # redrawn inside it as inside a card rule (s42anchor: 2024's price of subscription-software growth)
+            _repair(frame, facts, moved, changed, keep, rng, day)
+            if frame.breaks_constraint(facts, moved, changed) or _off_era(frame, moved, day):
                 continue
         return moved, changed
     return {}, []
 
 
+def _off_era(frame: Frame, facts: Mapping[str, Any], day: Any) -> bool:
+    """True when ``facts`` dated ``day`` (None: never) state a quotient outside its era's bounds
+    (:func:`~ipb.perturb.multiples.ratio_anachronisms` over regimes.yaml's ``multiples``), as generation's dated
+    refusal would find it."""
+    return day is not None and bool(ratio_anachronisms(frame.regimes.multiples, facts, day))
+
+
 def _repair(frame: Frame, facts: Mapping[str, Any], moved: dict[str, Any], changed: list[str],
-            keep: Sequence[str], rng: random.Random) -> None:
+            keep: Sequence[str], rng: random.Random, day: Any = None) -> None:
     """Redraw the numeric inputs of an anchor that breaks a constraint inside the card's rules, the others fixed.
 
     Each ranged numeric input of ``changed`` is redrawn in turn among the grid values that keep the constraints
@@ -372,18 +383,20 @@ def _repair(frame: Frame, facts: Mapping[str, Any], moved: dict[str, Any], chang
     category move that needs a matching number can still be an anchor (s28review: the Marks cycle 2008 base
     made no flip item: at its 18% spread every anchor that moved investor psychology or capital off "panicked,
     tight" broke a rule, and the spread is the flip's own input, kept out of the draw). Random numbers are
-    consumed only by a draw that breaks a rule; ``moved`` and ``changed`` are changed in place.
+    consumed only by a draw that breaks a rule; ``moved`` and ``changed`` are changed in place. With ``day``
+    (the scenario's date), an era's bound on a quotient counts as a rule (:func:`~ipb.perturb.feasible.era_checks`,
+    s42anchor).
     """
     from ipb.perturb.feasible import redraw_if_broken
 
     for name in list(changed):
         if name in frame.grids:
-            moved[name] = redraw_if_broken(frame, moved, name, rng, facts.get(name))
-    if not frame.breaks_constraint(facts, moved, changed):
+            moved[name] = redraw_if_broken(frame, moved, name, rng, facts.get(name), day=day)
+    if not frame.breaks_constraint(facts, moved, changed) and not _off_era(frame, moved, day):
         return
     for name in keep:
         if name in frame.grids and isinstance(facts.get(name), Decimal) and name not in changed:
-            new = redraw_if_broken(frame, moved, name, rng, facts.get(name))
+            new = redraw_if_broken(frame, moved, name, rng, facts.get(name), day=day)
             if new != facts.get(name):
                 moved[name] = new
                 changed.append(name)
@@ -415,7 +428,8 @@ def _draw_way(frame: Frame, name: str, current: Any) -> tuple[Any, ...]:
     return False, [v for v in ((False, True) if spec.type == "bool" else (spec.values or ())) if v != current]
 
 
-def _dead_move(frame: Frame, facts: Mapping[str, Any], names: Sequence[str]) -> Callable[[str, Any], bool]:
+def _dead_move(frame: Frame, facts: Mapping[str, Any], names: Sequence[str],
+               scenario: PScenario | None = None) -> Callable[[str, Any], bool]:
     """``dead(name, value)``: True when ``facts`` with ``name`` moved to ``value`` alone keep the card's
     constraints and no input of ``names`` other than ``name`` has a verdict flip from there (:func:`find_flip`,
     the search :func:`_first_flip` runs). A move that breaks a constraint alone is never dead: the anchor's
@@ -426,12 +440,16 @@ def _dead_move(frame: Frame, facts: Mapping[str, Any], names: Sequence[str]) -> 
     economic moat's floors), or no kept input's range reaches its boundary (the price multiple above what any
     growth could justify). Those anchors were 55% of the anchors drawn on the bench card, each drawn,
     repaired against the constraints and searched along every kept input for nothing; :func:`_anchor` now
-    drops an anchor with such a move as soon as its values are drawn. A pure function of the frame, ``facts``, ``names`` and the move
+    drops an anchor with such a move as soon as its values are drawn. With ``scenario`` (the run's base, whose
+    facts are ``facts``), a flip whose item would be refused (:func:`_kept_flip`: a card constraint broken, a
+    fact outside its era on the base's date) counts as none (s42anchor: on the bench card most flips from a
+    2024 anchor crossed the price-of-growth floor; searched, they were refused one by one).
+    A pure function of the frame, ``facts``, ``names`` and the move
     (remembered per frame for the facts of the last scenario asked about, at most ``DEAD_MEMO_LIMIT``
     moves), so a run's items do not depend on what a process asked before.
     """
     held = frame.memo.get("dead_moves")
-    key = (tuple(facts.items()), tuple(names))
+    key = (tuple(facts.items()), tuple(names), scenario.as_of if scenario is not None else None, scenario is None)
     if held is None or held[0] != key or len(held[1]) >= DEAD_MEMO_LIMIT:
         held = frame.memo["dead_moves"] = (key, {})
     memo: dict[Any, bool] = held[1]
@@ -446,8 +464,14 @@ def _dead_move(frame: Frame, facts: Mapping[str, Any], names: Sequence[str]) -> 
                 found = memo[k] = False
             else:
                 before = frame.swept_outcomes(moved)
-                found = memo[k] = all(find_flip(frame, moved, other, before=before, scan_limit=0) is None
-                                      for other in names if other != name)
+                # whether a business move answers an era bound does not depend on the order values are tried in:
+                # a fixed generator keeps the screen a pure function (no draw of the attempt's own is used)
+                kept = (_kept_flip(frame, scenario, moved, (name,), random.Random(0), [])
+                        if scenario is not None else None)
+                found = memo[k] = all(
+                    f is None or (kept is not None and not kept(f))
+                    for f in (find_flip(frame, moved, other, before=before, scan_limit=0)
+                              for other in names if other != name))
         return found
 
     return dead
@@ -457,8 +481,10 @@ def _dead_move(frame: Frame, facts: Mapping[str, Any], names: Sequence[str]) -> 
 DEAD_MEMO_LIMIT = 1 << 14
 
 
-def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], anchor: Sequence[str]) -> Flip | None:
-    """The nearest flip along the first of ``names`` that has one, from an anchor (``verdict_flip``).
+def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], anchor: Sequence[str],
+                keep: Callable[[Flip], bool] | None = None) -> Flip | None:
+    """The nearest flip along the first of ``names`` that has one (and that ``keep`` takes, when given: the
+    flip's item would not be refused, :func:`_kept_flip`), from an anchor (``verdict_flip``).
 
     The flip along one input is a function of the facts alone
     (:func:`find_flip` from the facts' own verdicts), so the flips found
@@ -495,9 +521,51 @@ def _first_flip(frame: Frame, facts: Mapping[str, Any], names: Sequence[str], an
             if before is None:
                 before = frame.swept_outcomes(facts)
             best = found[name] = find_flip(frame, facts, name, before=before, scan_limit=0)
-        if best is not None:
+        if best is not None and (keep is None or keep(best)):
             return best
     return None
+
+
+def _kept_flip(frame: Frame, scenario: PScenario, facts: Mapping[str, Any], anchor: Sequence[str],
+               rng: random.Random, rescued: list[Any]) -> Callable[[Flip], bool]:
+    """``keep(flip)`` for :func:`_first_flip` from the anchor ``facts``: False when the flip's item would be
+    refused (s42anchor, issue 18 bar line 7), so the search goes on along the next input, then the next anchor.
+
+    Refused: the flipped facts break a card constraint (read from ``scenario``, what the anchor moved and the
+    flipped input with its tied partners), or, on a dated scenario whose date the flip keeps (no input that
+    describes the day moved), state a fact outside its era (:meth:`Frame.dated_anachronisms` over
+    :func:`~ipb.perturb.flip_era.timed_inputs`, as generation refuses it) that no move of the business
+    (:func:`~ipb.perturb.flip_era.off_era_bound`) answers; such a move is put in ``rescued`` (the caller
+    takes it). Before, a flip across 2024's price-of-growth floor was searched, built and refused, and
+    the attempt was spent: 40% of the bench card's generation time (s41speed).
+    """
+    day = scenario.as_of
+    timed = timed_inputs(frame) if day is not None else frozenset()
+    dated: tuple[str, ...] | None = frame.memo.get("dated_inputs")
+    if dated is None:
+        dated = frame.memo["dated_inputs"] = tuple(
+            n for n, spec in frame.inputs.items() if frame.regimes.describes_the_date(spec))
+
+    def keep(flip: Flip) -> bool:
+        tied = dict(flip.tied)
+        flipped = {**facts, flip.input: flip.boundary, **tied}
+        if frame.breaks_constraint(scenario.facts, flipped, (*anchor, flip.input, *tied)):
+            return False
+        if day is None or not timed or any(flipped.get(n) != scenario.facts.get(n) for n in dated):
+            return True
+        if not frame.dated_anachronisms(flipped, timed, day):
+            return True
+        if not frame.regimes.multiples or tied:
+            return False
+        along = flip.input
+        moved = off_era_bound(frame, facts, along, flip.boundary, day, rng,
+                              lambda f: find_flip(frame, f, along, before=frame.outcomes(f)))
+        if moved is None:
+            return False
+        rescued.append(moved)
+        return True
+
+    return keep
 
 
 #: :func:`_first_flip` remembers at most twice this many anchors per frame.
@@ -561,7 +629,7 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
         # (_dead_move); such anchors count apart, up to SCREENED_ANCHORS, so as many are searched as before
         dead = None
         if len(names) > ANCHOR_INPUTS + 1 and frame.memo.get("anchor_base") == scenario.facts:
-            dead = _dead_move(frame, scenario.facts, sorted(names))
+            dead = _dead_move(frame, scenario.facts, sorted(names), scenario)
         searched = screened = 0
         while searched < FLIP_ANCHORS and screened < SCREENED_ANCHORS:
             rng.shuffle(names)
@@ -571,8 +639,12 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
                 continue
             searched += 1
             facts = moved if anchor else scenario.facts
-            best = _first_flip(frame, facts, names, anchor)
+            rescued: list[Any] = []
+            best = _first_flip(frame, facts, names, anchor, _kept_flip(frame, scenario, facts, anchor, rng, rescued))
             if best is not None:
+                if rescued:  # the flip crossed an era bound: the business moved (off_era_bound) answers it
+                    category, _, facts, best = rescued[-1]
+                    anchor = [*anchor, category] if category not in anchor else anchor
                 break
     else:
         best_key: tuple[Any, ...] = ()
@@ -590,7 +662,8 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     if best is None:
         raise PerturbError("no change to one input within its declared range flips the verdict "
                            f"({', '.join(frame.outcomes(facts))})", rule="no-candidate")
-    if frame.regimes.multiples and not best.tied:  # s41gb3: a boundary outside its era moves the business
+    if attempt == 0 and frame.regimes.multiples and not best.tied:
+        # s41gb3: a boundary outside its era moves the business (an anchored flip was moved above: _kept_flip)
         along = best.input
         moved_off = off_era_bound(frame, facts, along, best.boundary, scenario.as_of, rng,
                                   lambda f: find_flip(frame, f, along, before=frame.outcomes(f)))

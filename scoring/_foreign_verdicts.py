@@ -83,8 +83,40 @@ def unspaced(word: str) -> bool:
     return _UNSPACED.search(word) is not None
 
 
+#: The mark of a frame in a word list: "fällt … durch", "besteht … test", "supera … prova" (a verb and its particle or
+#: object, words between).
+GAP: Final = "\u2026"
+#: How many words may stand between a frame's parts.
+GAP_WORDS: Final = 4
+
+
+def _frame(word: str) -> str:
+    r"""The pattern of a frame (a word list entry holding :data:`GAP`): its parts in order, up to :data:`GAP_WORDS`
+    plain words between them (no figure, no punctuation, no negator: "fällt nicht durch" is no "fällt … durch"), the
+    last part closing its clause (a clause end, or a negator and then one: "besteht den Test nicht.") or followed by
+    a conjunction (``clause_joins``). A German separable verb puts its subject or an adverbial between the verb and its
+    particle ("Das Unternehmen fällt bei der Bewertung klar durch"), a transitive verb of passing its object between
+    the verb and the test ("Die Aktie besteht den Test nicht", "L'azienda non supera la prova").
+
+    >>> p = re.compile(_frame("fällt … durch"), re.I)
+    >>> bool(p.search("Das Unternehmen fällt bei der Bewertung klar durch.")), bool(p.search("fällt nicht durch."))
+    (True, False)
+    >>> bool(p.search("Der Kurs fällt seit Monaten durch schwache Zahlen."))
+    False
+    """
+    t = _tables()
+    negators = "|".join(map(re.escape, sorted(t["negators"], key=len, reverse=True)))
+    joins = "|".join(map(re.escape, sorted(t["clause_joins"], key=len, reverse=True)))
+    gap = rf"(?:\s+(?!(?:{negators})\b)[^\W\d_]+(?:['\u2019][^\W\d_]+)?){{0,{GAP_WORDS}}}?\s+"
+    body = gap.join(_body(part.strip()) for part in word.split(GAP))
+    return rf"{body}\b(?=(?:\s+(?:{negators}))?\s*(?:[.,;:!?)\n\u2014]|\Z)|\s+(?:{joins})\b)"
+
+
 def _body(word: str) -> str:
-    """``word`` escaped, a run of blanks for each space, ``'`` matching either apostrophe."""
+    """``word`` escaped, a run of blanks for each space, ``'`` matching either apostrophe; a frame (:data:`GAP`) as
+    :func:`_frame` reads it."""
+    if GAP in word:
+        return _frame(word)
     return r"\s+".join(re.escape(w) for w in word.split()).replace("'", "['\u2019]")
 
 

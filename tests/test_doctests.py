@@ -12,6 +12,7 @@ MODULES = [
     "ipb.engine._yaml",
     "ipb.engine.logic",
     "ipb.engine.expressions",
+    "ipb.engine._units",
     "ipb.engine.graph",
     "ipb.engine.execute",
     "ipb.engine.scenario",

@@ -55,3 +55,27 @@ def test_readme_lists_every_expected_field_of_the_schema():
     expected = schema["properties"]["expected"]
     assert sorted(listed) == sorted(expected["properties"])
     assert "`verdict` (required)" in table and expected["required"] == ["verdict"]
+
+
+def readme_regime_card() -> str:
+    """The regime card of README.md's "A regime card" section."""
+    section = README.read_text(encoding="utf-8").split("### A regime card", 1)[1]
+    return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+
+
+def test_readme_regime_card_gives_the_triggers_its_section_lists():
+    compiled = compile_card(load_card_text(readme_regime_card(), "README.md"))
+    D = Decimal
+
+    def run(**facts):
+        trace = execute(compiled, facts)
+        return trace.outcome, trace.trigger
+
+    # worked by hand: safe above 2.99 with no gates on its branch; 2.99 itself is grey, where 2.5x < 3x cover
+    # rejects gate 2 and 3x meets it; 1.5 is distress with the collateral unknown; no Z-score, no regime
+    assert run(z_score=D(3)) == ("EXTEND_CREDIT", "regime_safe")
+    assert run(z_score=D("2.99"), interest_coverage=D("2.5")) == ("DECLINE", "regime_grey_gate_2_reject")
+    assert run(z_score=D("2.99"), interest_coverage=D(3)) == ("EXTEND_WITH_COVENANTS", "regime_grey")
+    assert run(z_score=D("1.5")) == ("INCONCLUSIVE", "regime_distress_gate_3_inconclusive")
+    assert run(z_score=D("1.5"), collateral_cover=D("1.5")) == ("LEND_SECURED", "regime_distress")
+    assert run(interest_coverage=D(5)) == ("INCONCLUSIVE", "regime_undetermined")

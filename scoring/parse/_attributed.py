@@ -55,6 +55,7 @@ from typing import Any, Final, Literal
 
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._voice import quoted_in_cjk_report
 
 __all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "load_attribution", "other_lead_in", "quoted_speaker", "words"]
 
@@ -520,8 +521,9 @@ def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None 
     low = text.lower() if low is None else low
     ceiling = len(text) if ceiling is None else ceiling
     clause = _clause_start(low, floor, start)
-    if _speaker_before(low, clause, start) or _per_source(text, low, clause, start) or _speaker_after(low, end, ceiling):
-        return "speaker"
+    if _speaker_before(low, clause, start) or _per_source(text, low, clause, start) or _speaker_after(low, end, ceiling) \
+            or quoted_in_cjk_report(text, floor, start, end):
+        return "speaker"  # "Critics say it fails"; アナリストは「合格」と言う (another's word quoted)
     if _another_time(text, low, floor, start, end):
         return "time"
     if _another_company(text, low, floor, start) or other_lead_in(low, start):

@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.engine.execute import format_value
+from ipb.engine._units import MIXED
 from ipb.engine.numbers import NumberError, read_number
 from ipb.scoring._text import STOPWORDS, find_numbers, normalize, stem
 from ipb.scoring.parse._common import _Element
@@ -24,7 +25,8 @@ _GLOSS = re.compile(r"\([^()]*\)\s*\Z")
 
 
 def _elements(gate: Gate, card: Card) -> list[_Element]:
-    units = {name: t.unit for name, t in card.symbols.items()}
+    # a sum of ratios and multiples (Altman's Z) is written as a plain number ("Z = 2.99"): read it as one
+    units = {name: None if t.unit == MIXED else t.unit for name, t in card.symbols.items()}
     seen: dict[str, _Element] = {}
     pool = list(gate.required_elements)
     for more in gate.elements_by_verdict.values():
@@ -95,6 +97,7 @@ def _template_pattern(text: str, card: Card) -> tuple[re.Pattern[str] | None, li
         symbol = card.symbols.get(m.group(1))
         kind = getattr(symbol, "kind", None) or "number"
         unit = getattr(symbol, "unit", None)
+        unit = None if unit == MIXED else unit
         values = tuple(str(v) for v in (getattr(symbol, "values", None) or ()))
         group = f"f{i}"
         if kind == "category" and values:

@@ -25,6 +25,7 @@ from ipb.engine._json import load_document
 from ipb.engine.card import Card
 from ipb.scoring.parse._foreign_names import name_key
 from ipb.scoring.parse._foreign_numbers import strip_foreign_number
+from ipb.scoring.parse._term_heads import heads_label
 
 __all__ = ["TERM", "at_title", "load_terms", "term_names"]
 
@@ -116,7 +117,8 @@ TITLE_CHARS = 60
 def at_title(text: str, start: int, end: int) -> bool:
     """Whether the term at ``text[start:end]`` stands where a writer names a criterion: in a heading (a line of at most
     :data:`TITLE_CHARS` characters) or a label (the line's part before its first colon, question mark or table bar,
-    within :data:`TITLE_CHARS` characters), after at most three words. A term in running prose or in a table's later
+    within :data:`TITLE_CHARS` characters), after at most three words, and heading that label
+    (:func:`._term_heads.heads_label`: not "Preis der Studie"). A term in running prose or in a table's later
     cell ("净利润" in a row headed "扛周期") names no gate: there it is a fact of another criterion.
 
     >>> at_title("Bilanz\\nNetto-Cash von 140 Mio.", 0, 6), at_title("Welche Kategorie?\\nx", 7, 16)
@@ -131,6 +133,8 @@ def at_title(text: str, start: int, end: int) -> bool:
     (False, True)
     >>> at_title("Puerta 9 - Liquidez: SE SUPERA.", 11, 18), at_title("Gate 9: Bilanz", 8, 14)  # the number decides
     (False, False)
+    >>> at_title("Preis der Studie: kostenlos, bestanden.", 0, 5)  # a label about another thing (._term_heads)
+    False
     """
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
@@ -140,7 +144,9 @@ def at_title(text: str, start: int, end: int) -> bool:
         return False
     if _GATE_NUMBER_HEAD.match(before) or strip_foreign_number(before) != before:
         return False  # "Puerta 9 - Liquidez", "Gate 9: Liquidity": the label's number says which gate it is, or none
+    label_end = _LABEL_END.search(text, end, line_end)
+    if not heads_label(text, line_start, start, end, line_end if label_end is None else label_end.start()):
+        return False  # "Preis der Studie:", "Categoría de riesgo del fondo:": the label is about something else
     if len(text[line_start:line_end].strip()) <= TITLE_CHARS:
         return True
-    label_end = _LABEL_END.search(text, end, line_end)
     return label_end is not None and label_end.start() - line_start <= TITLE_CHARS

@@ -35,6 +35,27 @@ _ANOTHER_TIME = re.compile(r"\b(?:(?:in|during|back[ \t]+in)[ \t]+(?:(?:early|la
                            r"(?:last|previous|prior)[ \t]+(?:year|quarter|month|week|time|cycle|round|review|meeting))\b")
 
 
+#: The company's own people and organs, whose decision labels give the company's position, never the writer's verdict on
+#: the company ("Management's recommendation: invest.", "CEO's view: buy", "Management recommendation:"; break41, read
+#: INVEST 0.95). "Board" is left out: a fund's board memo is its own house's decision (corpus n28, tuned).
+_COMPANY_PARTIES = frozenset({"management", "ceo", "cfo", "chairman", "executives", "insiders", "issuer", "company",
+                              "founder", "founders"})
+
+
+def _company_owned(toks: list[str], cued: bool) -> bool:
+    """Whether a decision label is owned by the company's own people: a possessive of a :data:`_COMPANY_PARTIES` word
+    ("Management's recommendation:") or such a word right before the decision noun ("Management recommendation:")."""
+    if not cued:
+        return False
+    for k, tok in enumerate(toks):
+        owner = _possessor(tok)
+        if owner in _COMPANY_PARTIES:
+            return True
+        if tok in _COMPANY_PARTIES and k + 1 < len(toks) and toks[k + 1] in _CUES:
+            return True
+    return False
+
+
 def _possessor(token: str) -> str | None:
     """The owner named by a possessive token ("committee's" -> "committee", "bears'" -> "bears"); None for no possessive."""
     token = token.replace("\u2019", "'")
@@ -79,6 +100,9 @@ def label_of_another(text: str, line_start: int, start: int) -> bool:
     >>> t = "Decision for the course portfolio: decline."
     >>> label_of_another(t, 0, t.index("decline"))
     False
+    >>> t = "Management's recommendation: invest."
+    >>> label_of_another(t, 0, t.index("invest"))
+    True
     >>> t = "Our call: decline."
     >>> label_of_another(t, 0, t.index("decline"))
     False
@@ -94,6 +118,8 @@ def label_of_another(text: str, line_start: int, start: int) -> bool:
     if _speaker_label(toks):
         return True  # "The bank recommends: invest." (the writer's own "We decline." follows)
     cued = any(t.split("'")[0] in _CUES or t.split("'")[0] in w.single["views"] for t in toks)
+    if _company_owned(toks, cued):
+        return True  # "Management's recommendation:", "The CEO's call:": the company's own position on itself
     if toks[0] in _THIRD_PERSON and cued and _ADDRESSEE.search(label) is None:
         return True  # "Their verdict:"; not "Their problem is debt:" (no label of a verdict), "Her answer to the member:"
     past = w.phrase["past"]

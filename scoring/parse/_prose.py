@@ -43,6 +43,7 @@ from ipb.scoring._text import NumberMatch, find_numbers
 from ipb.scoring.parse._answered import _REGIME_NAMED
 from ipb.scoring.parse._appraisal_words import lexicon_for
 from ipb.scoring.parse._bar_quantity import names_quantity
+from ipb.scoring.parse._denied import appraised_by
 from ipb.scoring.parse._common import (
     MAX_NUMBERS,
     _Evidence,
@@ -227,7 +228,9 @@ class _ProseGatesMixin(_ParserState):
             if said and mixed_appraisal(low, said):
                 continue  # appraised both ways: no verdict (_prose_vocabulary.mixed_appraisal)
             if said:
-                found.append(_Attributed(gate, u, (a, b), [_appraisal_hit(said[-1], u)]))
+                hit = _appraisal_hit(said[-1], u)
+                hit.verdict, hit.level = appraised_by(self, self.units[u], hit.start, hit.end, hit.verdict, hit.level)
+                found.append(_Attributed(gate, u, (a, b), [hit]))  # "Management calls it comfortable. We do not.": the denial
                 continue
             bars = gate_bars(card).get(gate)
             if (bars and (own is not None or inherit is not None) and not _CONDITIONAL.search(low, a, b)

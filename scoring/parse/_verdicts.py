@@ -14,7 +14,6 @@ from bisect import bisect_right
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._foreign_verdicts import negated_by_prefix
 from ipb.scoring.parse._inline_labels import labels_alone
-from ipb.scoring.parse._attributed import capped
 from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS
 from ipb.scoring.parse._label_answers import _LabelAnswersMixin
 from ipb.scoring.parse._circumstances import circumstance_factor, circumstances
@@ -36,6 +35,7 @@ from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay 
 )
 from ipb.scoring.parse._vocabulary import gate_by_vocabulary
 from ipb.scoring.parse._types import GateTrace, Span
+from ipb.scoring.parse._denied import owned
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
 
 
@@ -99,7 +99,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             hit.judged = True
             judged = self._judge(hit.start, hit.end, hit.word, self.units[hit.unit])
             if judged is not None:  # another speaker's, time's or company's word is weak ("Critics say it fails": _attributed.py)
-                hit.verdict, hit.level, hit.derived, hit.stated = judged[0], capped(judged[1], self, self.units[hit.unit], hit.start, hit.end), judged[2], judged[1]
+                hit.verdict, hit.level, hit.derived, hit.stated = owned(judged, self, self.units[hit.unit], hit.start, hit.end)  # _denied.py
         return hit.level
 
     def _judge(self, start: int, end: int, word: vw.VerdictWord, unit: _Unit) -> tuple[str, int, bool] | None:

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["OTHER_VOICE", "VOICE_WORDS", "RETRACTED_LABEL", "blank_struck", "quoted_by_other", "other_profile_regions", "urged_by_other"]
+__all__ = ["OTHER_VOICE", "VOICE_WORDS", "RETRACTED_LABEL", "blank_struck", "quoted_by_other", "quoted_in_cjk_report",
+           "other_profile_regions", "urged_by_other"]
 
 #: A line that opens one of several parallel analyses: "Profile B - aggressive growth investor", "## Scenario 2", "Case II:".
 _PROFILE_HEAD = re.compile(r"(?im)[ \t>#*_]*(?:investor\s+)?(?:profile|scenario|persona|case|variant|portfolio)[ \t]+"
@@ -215,3 +216,62 @@ def urged_by_other(clause: str) -> bool:
     cut = max(subject.rfind(c) for c in ".;:!?\n(")
     subject = subject[cut + 1 :]
     return bool(subject.strip()) and _WRITER_SUBJECT.match(subject) is None  # (no subject: the writer's imperative)
+
+
+#: Quotation marks of Chinese and Japanese text: opener -> closer (「合格」, 『合格』, “通过”, ‘通过’).
+_CJK_QUOTES = {"\u300c": "\u300d", "\u300e": "\u300f", "\u201c": "\u201d", "\u2018": "\u2019", "\uff02": "\uff02"}
+#: A verb of saying or judging right before a Chinese quotation: 分析师认为“通过”, 他们说“合格”.
+_ZH_REPORT_BEFORE = re.compile(r"(?:认为|認為|认定|認定|表示|声称|聲稱|称|稱|说|說|觉得|覺得|指出|判断|判斷|评价|評價|看来|看來|给出|給出|给了|給了|打出)"
+                               r"[:：,，\s]*\Z")
+#: A Japanese quotative particle and verb right after the closing mark: 「合格」と言う, 「合格」と評価している, 「合格」って.
+_JA_REPORT_AFTER = re.compile(r"\s*(?:と|って)(?:[\s、]*)(?:言|い[うっ]|云|述べ|主張|評価|判断|考え|見|み|思|呼|し|する|さ|書|話|語|結論)")
+#: Subjects that are the writer: 私は「合格」と判断する, 我们认为“通过” keep the verdict.
+_CJK_OWN = re.compile(r"(?:私|わたし|僕|我々|われわれ|我|我们|我們|当社|弊社|筆者|笔者|本人|本文|当方|小生)")
+#: Where a Chinese or Japanese clause begins, looking back: a sentence end, a comma, a colon, a line break.
+_CJK_CLAUSE = re.compile(r"[。！？!?；;，、,:：\n]")
+
+
+def quoted_in_cjk_report(text: str, floor: int, start: int, end: int) -> bool:
+    """Whether the verdict word ``text[start:end]`` is quoted inside a Chinese or Japanese report of another's words or
+    judgement: the word lies inside 「」, 『』, “” or ‘’ (within its unit, which begins at ``floor``), a verb of saying or
+    judging stands right before the opening mark (Chinese: 分析师认为“通过”) or a quotative と/って and a verb right after
+    the closing mark (Japanese: アナリストは「合格」と言う), and the clause before the quotation names a subject that is
+    not the writer (私, 我们, 当社, 筆者 ... keep it the writer's: 私は「合格」と判断する).
+
+    Such a word is another speaker's (break41 item 13: "株価：アナリストは「合格」と言うが、私は不合格と判断する。" read
+    PROCEED 0.53 over the writer's REJECT); a quotation with no report around it ("判定：「合格」") stays the writer's.
+
+    >>> s = "株価：アナリストは「合格」と言うが、私は不合格と判断する。"
+    >>> quoted_in_cjk_report(s, 0, s.index("合格"), s.index("合格") + 2)
+    True
+    >>> s = "类型：分析师认为“通过”，但我们认为不通过。"
+    >>> quoted_in_cjk_report(s, 0, s.index("通过"), s.index("通过") + 2)
+    True
+    >>> s = "株価：私は「合格」と判断する。"
+    >>> quoted_in_cjk_report(s, 0, s.index("合格"), s.index("合格") + 2)
+    False
+    >>> s = "判定：「合格」"
+    >>> quoted_in_cjk_report(s, 0, s.index("合格"), s.index("合格") + 2)
+    False
+    """
+    window = text[max(floor, start - 40) : start]
+    opened = -1
+    closer = ""
+    for i, ch in enumerate(window):
+        if opened < 0 and ch in _CJK_QUOTES:
+            opened, closer = i, _CJK_QUOTES[ch]
+        elif opened >= 0 and ch == closer:
+            opened = -1
+    if opened < 0:
+        return False
+    close = text.find(closer, end, end + 40)
+    if close < 0 or "\n" in text[end:close]:
+        return False
+    before = window[:opened]
+    cut = max((m.end() for m in _CJK_CLAUSE.finditer(before)), default=0)
+    clause = before[cut:]
+    reported = _ZH_REPORT_BEFORE.search(clause) is not None or _JA_REPORT_AFTER.match(text, close + 1) is not None
+    if not reported:
+        return False
+    subject = _ZH_REPORT_BEFORE.sub("", clause).strip()
+    return bool(subject) and _CJK_OWN.search(subject) is None

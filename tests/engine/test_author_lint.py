@@ -100,6 +100,12 @@ CARD_CASES = [
         "required_elements: [sales]", 'aliases: [turnover floor]\n    required_elements: [sales, size test, floor, '
         'turnover floor, "turnover {sales}", 2x turnover floor, turnover floor breached]'),
      [("unused-input", 12, 3), ("element-is-gate-label", 22, 32), ("element-is-gate-label", 22, 50)]),
+    # s42user: an element whose only words are single letters ("Z {z}"), or that is a bare field, anchors its figure
+    # nowhere; a word of two letters or more ("Z-score", "EV", "P/B"), or no field at all, passes
+    ("element-words-too-short", LINEAR.replace(
+        "required_elements: [sales]", 'required_elements: [sales, "Z {sales}", "Z-score {sales}", "EV {sales}", '
+        '"{sales}", Z, "P/B {sales}"]'),
+     [("unused-input", 12, 3), ("element-words-too-short", 21, 32), ("element-words-too-short", 21, 78)]),
 ]
 
 

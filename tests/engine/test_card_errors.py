@@ -52,6 +52,9 @@ CARD_ERRORS: list[tuple[str, str, str, int, int]] = [
     # a typo in a computed value is one error: no "'roa' is computed later ... move 'roa'" for each reader of
     # the value (its proceed, reject, elements, a later gate, a reentry), nor "names unknown value 'roa'"
     ("unknown_name_in_computed_value", "name", "unknown name 'net_incom'; it is neither a declared input nor a computed value (did you mean 'net_income'?)", 18, 12),
+    # s42user: a constant that is no number is one error; before, each reader added "unknown name 'min_coverage'; it
+    # is neither a declared input nor a computed value (did you mean 'interest_coverage'?)", though it was declared
+    ("constant_not_a_number", "literal", "constant 'min_coverage' must be a number, not '3 x'", 14, 17),
     ("unknown_name_in_block_scalar", "name", "unknown name 'prise'; it is neither a declared input nor a computed value (did you mean 'price'?)", 22, 32),
     ("unknown_name_in_folded_scalar", "name", "unknown name 'prise'", 22, 32),  # the same, folded with '>-'
     ("value_from_later_gate", "order", "'premium' is computed by gate 'valuation', which runs after gate 'margin'", 17, 13),

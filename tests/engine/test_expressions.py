@@ -26,6 +26,7 @@ from ipb.engine.expressions import (
     compile_expression,
     parse_literal,
 )
+from ipb.engine.execute import format_value
 from ipb.errors import CompileError
 
 D = Decimal
@@ -324,6 +325,38 @@ def test_result_units() -> None:
     assert unit("margin + 5%") == "ratio"
     assert unit("multiple * 2") == "multiple"
     assert unit("price * 10x") == "money"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "1.2 * margin + 0.6 * multiple",  # Altman's Z: ratio terms, then multiple terms
+        "0.6 * multiple + 1.2 * margin",
+        "1.2 * margin + 0.6 * multiple + 1.0 * multiple",  # a multiple after the mix does not make it 'x'
+        "margin + multiple + margin",
+        "margin - multiple",
+        "(margin + multiple) + x",  # plus a plain number
+        "x - (margin + multiple)",
+        "(margin + multiple) * 2",
+    ],
+)
+def test_sum_of_ratio_and_multiple_is_a_plain_number(source: str) -> None:
+    """Bug kind: a sum took the unit of its first term (s42user's Altman Z of exactly 2.99 read ``299%``)."""
+    expr = compile_expression(source, SYMBOLS)
+    assert expr.type.unit == "dimensionless"
+    assert "%" not in format_value(D("2.99"), expr.type.unit) and format_value(D("2.99"), expr.type.unit) == "2.99"
+
+
+def test_sum_of_ratio_and_multiple_keeps_its_value_and_reads_plain_thresholds() -> None:
+    # 1.2 * 15% + 0.6 * 1x = 0.18 + 0.6 = 0.78, exactly
+    assert ev("1.2 * margin + 0.6 * multiple == 0.78", margin=D("0.15"), multiple=D(1)) is True
+    assert ev("1.2 * margin + 0.6 * multiple > 0.78", margin=D("0.15"), multiple=D(1)) is False
+    # a plain threshold is right for such a sum: no "write it as a percentage" warning (it said so before)
+    expr = compile_expression("1.2 * margin + 0.6 * multiple > 2.99", SYMBOLS)
+    assert [w.rule for w in expr.warnings] == []
+    # the mix is still not money
+    with pytest.raises(CompileError, match="cannot add money to dimensionless"):
+        compile_expression("margin + multiple + price > 0", SYMBOLS)
 
 
 @pytest.mark.parametrize(

@@ -584,3 +584,27 @@ def test_locate_in_string_points_at_the_character_literal_block(
         assert column - 1 == len(doc.source_line(line))
     else:
         assert doc.source_line(line)[column - 1] == value[offset]
+
+
+@pytest.mark.parametrize(
+    ("snippet", "hint"),
+    [
+        pytest.param("a:\n  b: 1\n c: 2\n", "check the indentation of line 3: it starts at column 2; the block being "
+                     "read when it broke starts at column 1", id="key-between-two-levels"),
+        pytest.param("inputs:\n  a:\n    type: number\n   description: x\n", "check the indentation of line 4: it "
+                     "starts at column 4; the block being read when it broke starts at column 3", id="one-space-short"),
+        pytest.param("a: b: c\n", "a ': ' inside a plain value starts a mapping: quote the value", id="colon-in-value"),
+        pytest.param("a:\n  - x\n - y\n", "check the indentation of line 3", id="list-item-out-of-line"),
+    ],
+)
+def test_layout_errors_say_what_to_look_at(snippet: str, hint: str) -> None:
+    """The YAML reader's own words ("expected <block end>") are followed by what to check (s42user defect 5)."""
+    with pytest.raises(LoadError) as info:
+        load_yaml(snippet, "card.yaml")
+    assert hint in info.value.message, info.value.message
+
+
+def test_other_syntax_errors_carry_no_layout_hint() -> None:
+    with pytest.raises(LoadError) as info:
+        load_yaml("a: [1, 2\n", "card.yaml")
+    assert "indentation" not in info.value.message and "quote the value" not in info.value.message

@@ -99,7 +99,12 @@ def test_the_screen_answers_the_same_whatever_was_asked_before(bench):
 
 def test_anchors_per_flip_fall_and_no_attempt_exhausts(monkeypatch):
     """The screen's purpose, measured: on the bench card 400 flip attempts used 2.2 anchors each before it;
-    with it fewer than 1.4, and every attempt finds a flip."""
+    with it fewer than 1.4, and every attempt found a flip.
+
+    s42anchor: those flips were counted whether or not generation then refused the item, and 268 of the 400
+    were refused (each below 2024's price-of-growth floor: 456 anchors for 132 items, 3.5 an item). A flip
+    whose item would be refused is no flip now (targeted._kept_flip, also in the screen), so the measure is
+    per item generation keeps: 801 anchors for 392 kept items (2.0 an item); 8 attempts find none."""
     gen = Generator(Job((BUFFETT,), str(BUFFETT_BASE), 0, parse_recipes("flip")))
     calls = {"anchors": 0, "none": 0}
     real = targeted._first_flip
@@ -112,8 +117,11 @@ def test_anchors_per_flip_fall_and_no_attempt_exhausts(monkeypatch):
 
     monkeypatch.setattr(targeted, "_first_flip", counting)
     made = [gen.scenario(0, j) for j in range(1, 401)]
-    assert all(not isinstance(m, str) for m in made)
-    assert calls["anchors"] < 1.4 * 400
+    anchors = calls["anchors"]
+    kept = sum(gen.attempt(0, j, build=False, label=False).error is None for j in range(1, 401))
+    assert sum(isinstance(m, str) for m in made) <= 10
+    assert kept == sum(not isinstance(m, str) for m in made)  # every flip made is an item generation keeps
+    assert kept >= 390 and anchors < 2.2 * kept
 
 
 def test_without_the_run_base_the_operator_draws_as_before(bench):

@@ -303,6 +303,29 @@ date moves, which is never written; one more flip (IPB-P-011-a889a05b2602f129, I
 takes its place (temporal 4 -> 3, flip 78 -> 79; DECLINE/INVEST/INCONCLUSIVE 161/76/3 ->
 160/77/3); the other 239 ids are kept and byte-identical (the lines after the dropped one
 move up). l8-three-investors and marks-defaults are unchanged.
+
+Changed deliberately (issue 18, branch s42buff, review41 BA3): regimes.yaml's ``multiples``
+gained mid_2024_revenue_multiple_per_unit_of_retention (at most 25x revenue per unit of net
+revenue retention from 2024 to August 2024). buffett-bench-recipes: 3 metric items dated
+2024-06-30 at 24.5-30x revenue with 95% retention (IPB-P-011-4f37ed2a2a8fd613,
+-5432ed6ba464ec0b, -e0d08eb81105625c, all DECLINE) gave way to 3 metric items at 10x
+(DECLINE); the other 237 ids are byte-identical. Recipes metric/sector/flip/temporal
+79/79/79/3 and verdicts DECLINE 160/INVEST 77/INCONCLUSIVE 3 unchanged; ipb verify 240 of
+240, 0 breaking. l8-three-investors and marks-defaults are unchanged (the card is not).
+
+Changed deliberately (issue 18, branch s42anchor): an anchored flip whose item would be refused
+(a card constraint broken, or a fact outside its era on the kept date, most of them 2024's price of
+subscription-software growth) is no longer taken, and the anchor screen counts such flips as none
+(perturb/targeted._kept_flip, _dead_move; SCREENED_ANCHORS 32 -> 128); a metric draw and an anchor's
+repair are made inside an era's bound on a quotient at the scenario's date (perturb/feasible.era_checks).
+buffett-bench-recipes keeps 159 of 240 ids (17 in place); it dropped 74 flips and 7 metric items and
+drew as many of each recipe (the last flip item's attempt 235 -> 82). Mix unchanged (metric 79, sector
+79, temporal 3, flip 79); verdicts DECLINE/INVEST/INCONCLUSIVE 160/77/3 -> 155/82/3; ``ipb verify``:
+240 of 240, 0 mismatches, 0 breaking a constraint. l8-three-investors and marks-defaults are unchanged.
+Both together (merged on s42int): against s42anchor's pin, buffett-bench-recipes keeps 236 of
+240 ids in place; the other 4 are the metric items s42buff's 2024 multiple-per-retention bound
+refuses or lets through differently. Verdicts DECLINE/INVEST/INCONCLUSIVE 155/82/3 as s42anchor's;
+``ipb verify``: 240 of 240, 0 mismatches, 0 breaking a constraint.
 """
 
 from __future__ import annotations
@@ -320,7 +343,7 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "e308fcadf3448bad1deb7bc4344af7b09620687ff02220967f3172416735f033"),
+                              "9380ea06caff53c221311b8285dfdb13799f81af96f1fb80a42717d69ea6b983"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",

@@ -182,7 +182,9 @@ CASES = [
      {"foreign_currency_debt_share": "5%", "long_bond_yield": "-0.5%", "policy_rate": "-0.75%",
       "central_bank_stance": "neutral", "nominal_gdp_growth": "1%", "real_gdp_growth": "1%"}, False),
     # review #21: 7 bubble signals while debt shrinks 10 points faster than income; a 2% gap at 1% growth kept
-    (DALIO, "many_bubble_signals_need_a_boom",
+    # s42rfixM: a_near_full_bubble_reading_needs_real_growth (review42 R2: six or more at under 1% real growth)
+    # refuses the same item as well
+    (DALIO, ("many_bubble_signals_need_a_boom", "a_near_full_bubble_reading_needs_real_growth"),
      {"bubble_signals": 7, "debt_growth_gap": "-10%", "real_gdp_growth": "-2%"}, True),
     (DALIO, "many_bubble_signals_need_a_boom", {"bubble_signals": 7, "debt_growth_gap": "2%", "real_gdp_growth": "1%"},
      False),

@@ -67,7 +67,9 @@ def test_a_rejection_someone_else_states_implies_a_final_under_the_bar() -> None
 # The writer's own verdict: a reporting verb of the writer, a voice the writer cites in agreement, a noun that only
 # looks like a verb, a clause that turns to today, the writer's word after another's.
 OWN = [
-    ("The bears say it fails; I disagree: it passes.", "PROCEED", 0.855),  # the quoted REJECT is the runner-up: 0.95 x 0.9
+    # the bears' REJECT, denied by the writer's "I disagree", is the writer's PROCEED (weak, _denied.py): no contrary
+    # runner-up is left (it was 0.855 = 0.95 x 0.9 while the bears' REJECT stood as the runner-up; s42left)
+    ("The bears say it fails; I disagree: it passes.", "PROCEED", 0.95),
     ("Analysts' worries aside, it passes.", "PROCEED", 0.95),
     ("We say: pass.", "PROCEED", 0.95),
     ("As Buffett would say, this passes.", "PROCEED", 0.95),

@@ -125,7 +125,11 @@ def test_every_foreign_word_is_a_verdict_word_of_the_scan() -> None:
     # with its verdict
     from ipb.scoring._text import lowered, scan, word_prefixes
     for word, verdict in fv.WORD_VERDICTS:
-        text = f"x {word} y" if not fv.unspaced(word) else f"x\u6d4b{word}y"
+        if fv.GAP in word:  # a frame ("fällt … durch"): one word between its parts, closing its clause
+            word = " ".join(word.replace(fv.GAP, "klar").split())
+            text = f"x {word}. y"
+        else:
+            text = f"x {word} y" if not fv.unspaced(word) else f"x\u6d4b{word}y"
         low = lowered(text)
         found = [(m.group(0).lower(), vw.VERDICT_WORDS[key].verdict)
                  for key, m in scan(text, low, vw.VERDICT_TRIGGERS, prefixes=word_prefixes(low))]
