@@ -13,13 +13,17 @@ import re
 from typing import Sequence
 
 from ipb.scoring._foreign_verdicts import NOT_ONLY, TRAILING_NEGATOR, bounded
+from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._common import _WORDS_APOS, _Hit
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
 
 _STATEMENT_END = re.compile(r"[.!;:]")
-_CONDITIONALS = frozenset(vw.CONDITIONALS)
+#: "if" words: English, and those of other languages (``languages.yaml`` ``conditionals``) that are no word of another
+#: language too: not Italian/Portuguese "se" (Spanish "se cumple", it is met), "si" (Spanish "sí", yes), German "falls"
+#: (English "falls"), "caso" (break42: "Wenn der Gewinn um ein Drittel steigt, ist der Test bestanden." read 0.95).
+_CONDITIONALS = frozenset(vw.CONDITIONALS) | (_fv.CONDITIONALS - {"se", "si", "falls", "caso", "bila"})
 #: Between a verdict word and the gate it is pinned to: "REJECT at gate 2", "a PASS on the moat test", "FAIL for step 3".
 _BRACKETED = re.compile(r"[ \t]*\([ \t*_]*")
 _PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
@@ -183,6 +187,29 @@ def counterfactual(words: list[str]) -> bool:
         if w in ("would", "could", "might", "should", "wouldn't", "couldn't", "shouldn't") and "have" in last[i + 1 : i + 3]:
             return True
     return bool(last) and last[-1] in ("would've", "could've", "might've", "should've")
+
+
+#: Words that make an "if" word a concession: "even if", German "auch wenn", "selbst wenn".
+_EVEN = frozenset({"even", "auch", "selbst"})
+
+
+def supposed(clause_words: list[str], before: str) -> bool:
+    """Whether a verdict word after ``clause_words`` (its clause's words, lower case, holding an "if" word of
+    :data:`_CONDITIONALS`) lies inside a supposition: "if it passes", "wenn der Gewinn steigt, ist der Test bestanden";
+    not after a concession's comma ("even if the margin dips, it passes", "auch wenn die Marge sinkt, ist er bestanden").
+    ``before``: the text before the word (lower case).
+
+    >>> supposed(["if", "it"], "if it "), supposed(["even", "if", "margins", "dip", "it"], "even if margins dip, it ")
+    (True, False)
+    >>> supposed(["auch", "wenn", "die", "marge", "sinkt", "ist"], "auch wenn die marge sinkt, ist ")
+    False
+    """
+    idx = max(i for i, w in enumerate(clause_words) if w in _CONDITIONALS)
+    if not (idx > 0 and clause_words[idx - 1] in _EVEN):
+        return True
+    if clause_words[idx - 1] == "even":
+        return _INSIDE_EVEN_IF.search(before) is not None
+    return re.search(rf"\b{re.escape(clause_words[idx])}\b[^,;:.!?\n]*\Z", before) is not None
 
 
 #: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".

@@ -27,6 +27,10 @@ at or above the 0.7 review bar, or outranking the writer's own.
   risk? The answer is no." read BUBBLE_REDUCE_RISK at 0.81 (the plain "no" taken as the fail outcome, the opposite
   of the writer's), as did the indirect "Clients keep asking whether to cut risk. Our answer is no."; the question's
   risk act now names the outcome the answer turns down.
+- **A condition in another language** (``._verdict_clauses._CONDITIONALS``, ``supposed``): "Gewinnwachstum: Wenn der
+  Gewinn um ein Drittel steigt, ist der Test bestanden." read PROCEED at 0.95 (the English "if" words only set a
+  supposition apart); the unambiguous "if" words of ``languages.yaml`` now do too, and "auch wenn" / "selbst wenn"
+  concede as "even if" does.
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -193,3 +197,22 @@ BUBBLE_BODY = ("Prices High Relative to Traditional Measures: PROCEED, the P/E i
 def test_an_answer_to_a_question_about_an_act_takes_the_acts_outcome(closing: str, outcome: str) -> None:
     parsed = parse_response(BUBBLE_BODY + closing + "\n", BUBBLE, embedder=False)
     assert parsed.final_verdict == outcome, (parsed.final_verdict, parsed.final_confidence)
+
+
+@pytest.mark.parametrize("text", [
+    "Gewinnwachstum: Wenn der Gewinn um ein Drittel steigt, ist der Test bestanden.\n",  # PROCEED 0.95 before
+    "Gewinnwachstum: Wenn der Gewinn um ein Drittel steigt, besteht es den Test.\n",  # 0.95 (s42left's frame)
+    "Earnings Growth: if earnings rise by a third, it passes.\n",  # (English: none before too)
+])
+def test_a_verdict_inside_a_condition_states_nothing(text: str) -> None:
+    assert _gate(text, GRAHAM, 5)[0] is None
+
+
+@pytest.mark.parametrize("text", [
+    "Gewinnwachstum: Auch wenn die Marge sinkt, ist der Test bestanden: +50 %.\n",  # a concession, then the verdict
+    "Earnings Growth: even if margins dip, it passes.\n",
+    "Gewinnwachstum: bestanden, der Gewinn stieg um 50 %.\n",
+])
+def test_a_verdict_after_a_concession_stands(text: str) -> None:
+    verdict, confidence = _gate(text, GRAHAM, 5)
+    assert verdict == "PROCEED" and confidence >= REVIEW_BAR, (verdict, confidence)
