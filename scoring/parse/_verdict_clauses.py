@@ -189,6 +189,15 @@ def counterfactual(words: list[str]) -> bool:
     return bool(last) and last[-1] in ("would've", "could've", "might've", "should've")
 
 
+#: A clause the writer denies as a whole, right before the verdict word's own clause: "it is not true that it fails",
+#: "non è vero che non supera", "não é verdade que", "no es cierto que", "es stimmt nicht, dass", "il est faux que"
+#: (break42: "it is not true that it fails the test" read REJECT at 0.95). The word's verdict turns over (weak).
+DENIED_THAT = re.compile(
+    r"(?:\b(?:not|n't)[ \t]+(?:true|the[ \t]+case|correct|so)[ \t]+that|\bnon[ \t]+è[ \t]+(?:vero|detto)[ \t]+che"
+    r"|\bnão[ \t]+é[ \t]+verdade[ \t]+que|\bno[ \t]+es[ \t]+(?:cierto|verdad)[ \t]+que|\bstimmt[ \t]+nicht,?[ \t]+dass"
+    r"|\b(?:n'est[ \t]+pas[ \t]+vrai|est[ \t]+faux)[ \t]+que?)\b[^,;:.!?\n]{0,60}\Z")
+
+
 #: Words that make an "if" word a concession: "even if", German "auch wenn", "selbst wenn".
 _EVEN = frozenset({"even", "auch", "selbst"})
 

@@ -24,7 +24,7 @@ from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
-from ipb.scoring.parse._verdict_clauses import TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph, \
+from ipb.scoring.parse._verdict_clauses import DENIED_THAT, TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph, \
     apparent_pass, counterfactual, required, supposed
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
@@ -190,6 +190,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
                 return None  # "not a pass and not a fail", "neither PROCEED nor REJECT" states neither
         if word.negatable and TRAILING_NOT.match(low, end):
             negated = not negated  # "another PASS... not."
+        if word.negatable and DENIED_THAT.search(before) is not None:  # "it is not true that it fails", "non è vero che
+            negated, level = not negated, min(level, vw.HEDGED)  # non supera": a denied clause, read with a reservation
         if negated:
             derived = True
             if verdict == vw.PROCEED:

@@ -31,6 +31,9 @@ at or above the 0.7 review bar, or outranking the writer's own.
   Gewinn um ein Drittel steigt, ist der Test bestanden." read PROCEED at 0.95 (the English "if" words only set a
   supposition apart); the unambiguous "if" words of ``languages.yaml`` now do too, and "auch wenn" / "selbst wenn"
   concede as "even if" does.
+- **A clause the writer denies** (``._verdict_clauses.DENIED_THAT``): "it is not true that it fails the test; EPS grew
+  50%" read REJECT at 0.95, and s42left's Italian frame read "non è vero che non supera il test" REJECT at 0.85; the
+  verdict turns over, read with a reservation (under the bar).
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -216,3 +219,13 @@ def test_a_verdict_inside_a_condition_states_nothing(text: str) -> None:
 def test_a_verdict_after_a_concession_stands(text: str) -> None:
     verdict, confidence = _gate(text, GRAHAM, 5)
     assert verdict == "PROCEED" and confidence >= REVIEW_BAR, (verdict, confidence)
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("Earnings Growth: it is not true that it fails the test; EPS grew 50%.\n", "PROCEED"),  # REJECT 0.95 before
+    ("Crescita degli utili: non \u00e8 vero che non supera il test; cresce del 50%.\n", "PROCEED"),  # REJECT 0.85
+    ("Earnings Growth: it is not true that it passes; EPS grew 5%.\n", "REJECT"),
+])
+def test_a_denied_clause_turns_its_verdict_over_with_a_reservation(text: str, verdict: str) -> None:
+    got, confidence = _gate(text, GRAHAM, 5)
+    assert got == verdict and confidence < REVIEW_BAR, (got, confidence)
