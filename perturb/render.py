@@ -116,6 +116,12 @@ _CLAUSE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "since", "wh
 _ORDINAL = re.compile(r"(?P<n>[0-9]+)(?:st|nd|rd|th)")
 #: Leading words of a label that take no article (``All liabilities are ...``).
 _NO_ARTICLE = ("all ", "both ", "each ", "every ", "any ", "its ", "their ", "this ", "these ", "those ")
+#: A possessive that is its own determiner: a time (``last year's Z-score``, ``today's price``) or a name
+#: (``Berkshire's book value``) takes no article (s42user: "The last year's Z-score is 3.5."); a common noun's
+#: (``central bank's stance``, ``company's average P/E``) does.
+_TIME_POSSESSIVE = re.compile(r"(?:today|yesterday|tomorrow|(?:last|this|next|prior|previous|past|current)\s+"
+                              r"(?:year|quarter|month|week|decade|cycle))['\u2019]s\s", re.IGNORECASE)
+_NAME_POSSESSIVE = re.compile(r"[A-Z][\w.&-]*['\u2019]s\s")
 _CLAUSE = re.compile(r"(?<=[A-Za-z0-9%)])[.;:](?:\s|$)| \(|, ")
 _W = r"(?!(?:and|or)\b)[\w'-]+"
 #: After a comma: the rest of a list of three or more short items (``taxes, depreciation and amortisation``), which
@@ -592,7 +598,7 @@ def fact_sentence_shape(spec: InputSpec) -> str:
     if clause is not None:
         return f"{clause} {{value}}." if clause.endswith("?") else f"{clause}: {{value}}."
     name = question_label(spec)
-    bare = _acronym_name(name) or name.lower().startswith(_NO_ARTICLE)
+    bare = _acronym_name(name) or _determined(name)
     verb = "are" if _plural(name) else "is"
     return f"{_sentence_start(name if bare else 'the ' + name)} {verb} {{value}}."
 
@@ -745,10 +751,21 @@ def unknown_sentence(names: list[str]) -> str:
 
 def _noun_phrase(name: str) -> str:
     """A label with the article a sentence gives it (none for acronyms, ``all ...``, ``whether ...``)."""
-    if _acronym_name(name) or name.lower().startswith((*_NO_ARTICLE, "whether ")):
+    if _acronym_name(name) or _determined(name) or name.lower().startswith("whether "):
         return name
     return f"the {name}"
 
+
+def _determined(name: str) -> bool:
+    """Whether a label opens with its own determiner (``all``, ``its``, ``last year's``, ``Berkshire's``) and so takes
+    no article.
+
+    >>> _determined("last year's Z-score"), _determined("Berkshire's book value"), _determined("central bank's stance")
+    (True, True, False)
+    """
+    if name.lower().startswith(_NO_ARTICLE):
+        return True
+    return _TIME_POSSESSIVE.match(name) is not None or _NAME_POSSESSIVE.match(name) is not None
 
 def _unknown_label(spec: InputSpec) -> str:
     """How the undisclosed line names ``spec``: its question label; a bool described by ``Whether ...``

@@ -64,7 +64,7 @@ def _halted(run: list[re.Match[str]], n_gates: int) -> bool:
 
 #: Ways of meeting a gate that a complete count outranks: a reading from other words, an embedding, a position, a
 #: phrase of the gate's substance. A gate met by its name, alias or number keeps its own reading.
-_WEAKER = ("paraphrase", "embedding", "position", "substance", "described")
+_WEAKER = ("paraphrase", "embedding", "position", "aligned", "substance", "described")
 
 
 def with_counted(gates: list, text: str, card) -> list:

@@ -134,6 +134,7 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswer
         self._body_named_labels()  # a title of the writer's own whose value opens with a gate's name (_body_named.py)
         self._align_by_position()  # an unnamed run of items, one per gate in the card's order (_positional.py)
         self._prose_gates(labels)  # gates stated in prose by their facts and an appraisal (_prose.py)
+        self._align_questions()  # question-opened paragraphs, one per gate, asking the card's gates in order (_positional.py)
         structural = len({a.gate for a in self.anchors.values() if a.gate is not None}) >= 2
         if not structural:
             self._prose_fallback()

@@ -20,7 +20,9 @@ A run is the numbered items of one list numbered 1..N, the items of one bulleted
   gates are not all read by their names outside it (then it is a list of the writer's own: risks, notes);
 - at least half of its items state a verdict word in their own lines: a list of facts, reasons or the writer's own
   questions is not a checklist ("1. Revenue in year 1 was $4B." ... "7. ..." for a seven-gate card; five questions of
-  the writer's own whose order is not the card's).
+  the writer's own whose order is not the card's), unless the run is numbered 1..N and its titles line up with the
+  card's gates in order (:mod:`._aligned`: no title in another gate's words, at least half confirm their place): it is
+  then read as ``aligned``.
 
 An item keeps a reading it had of its own gate. A title the parser took for a gate the card lacks (FM-1) becomes the
 gate of its position only in a run none of whose items the card's words name (a run the parser cannot read by names,
@@ -37,6 +39,7 @@ from __future__ import annotations
 import re
 
 from ipb.scoring._text import item_number
+from ipb.scoring.parse._aligned import ALIGNED, aligned
 from ipb.scoring.parse._common import _Anchor
 from ipb.scoring.parse._foreign_names import TRANSLATION
 from ipb.scoring.parse._foreign_terms import TERM
@@ -50,6 +53,12 @@ POSITION = "position"
 #: Whitespace that indents a continuation line under a list item (the ideographic space included).
 _INDENT = " \t\u3000"
 #: a label's separator right after a gate's name: "Price below intrinsic value: FAIL", "Moat \u2014 PASS"
+#: a paragraph that opens with a short question of the writer's own (at most ten words) and goes on after it
+_OPENING_QUESTION = re.compile(r"[ \t]*((?:[^\W\d_][\w'\u2019-]*[ \t,]+){0,9}[^\W\d_][\w'\u2019-]*\?)(?=[ \t]+\S)")
+#: a reference to a numbered rule of the writer's own: "Rule 1", "test #2", "Criterion 3", "check no. 4"
+_ITEM_REFERENCE = re.compile(r"(?i)\b(?:rule|test|criterion|check|filter|point|step)[ \t]*(?:#|no\.?)?[ \t]*(\d{1,2})\b")
+#: the end of an item's first sentence: "?", "!" or "." before a space or the line's end ("1.5x" is no end)
+_SENTENCE_END = re.compile(r"[?!.](?=\s|$)")
 _LABEL_SEPARATOR = re.compile(r"[ \t]*(?::|\uff1a|[-\u2013\u2014][ \t])")
 
 
@@ -72,7 +81,8 @@ class _PositionalMixin(_ParserState):
                 continue  # every gate is read by its name outside the run: the run is the writer's own list (risks, notes)
             if self._led_by_other_investor(run[0]):
                 continue  # "Buffett's own checklist on the same stock:" then 1..N: that investor's checks, not the card's
-            if self._follows_card(run):
+            how = self._follows_card(run)
+            if how is not None:
                 # a worded title the parser took for a gate the card lacks keeps that reading beside items the card's
                 # words name ("1. Owner earnings", "2. Insider buying", "3. Margin of safety"): the parser reads the
                 # run's language, and the title names no gate of the card
@@ -86,7 +96,7 @@ class _PositionalMixin(_ParserState):
                 for k, li in enumerate(run, start=1):
                     anchor = self.anchors.get(li)
                     if anchor is None or (anchor.gate is None and not named):
-                        self.anchors[li] = _Anchor(k, POSITION, self._item_span(li))
+                        self.anchors[li] = _Anchor(k, how, self._item_span(li))
 
     # ------------------------------------------------------------------ runs
 
@@ -147,6 +157,70 @@ class _PositionalMixin(_ParserState):
         runs.extend({id(r): r for r in bold.values()}.values())  # "**1. Moat**", "**2. Price**": bold numbered items
         return runs
 
+    def _referred_elsewhere(self, run: list[int]) -> bool:
+        """Whether the answer refers to an item of ``run`` by its number outside the run ("Rule 1: not a problem at
+        all", "test 2 is where it fails"): the run states the writer's rules, and each is judged where it is referred
+        to, so its items are not the gates' sections."""
+        lines = [self._item_lines(run, i) for i in range(len(run))]
+        start, end = self.lines[lines[0].start].start, self.lines[lines[-1].stop - 1].end
+        return any(not start <= m.start() < end and 1 <= int(m.group(1)) <= len(run)
+                   for m in _ITEM_REFERENCE.finditer(self.masked))
+
+    def _align_questions(self) -> None:
+        """Anchor paragraph k of a run of question-opened paragraphs, one per gate, to gate k when the questions ask
+        the card's gates in order (:meth:`_asks_in_order`). Run after the prose reading (:mod:`._prose`), which reads
+        an unanchored answer's appraisals clause by clause: the anchors only add the gates it did not find."""
+        n = len(self.card.gates)
+        for run in self._question_runs():
+            if n >= 2 and len(run) == n and not self._named_elsewhere(run) and self._asks_in_order(run):
+                met = {g for m in self.mentions for g in m.gates}  # gates a reader found already keep their reading
+                for k, li in enumerate(run, start=1):
+                    if self.anchors.get(li) is None and k not in met:
+                        self.anchors[li] = _Anchor(k, ALIGNED, self._question_span(li))
+
+    def _question_runs(self) -> list[list[int]]:
+        """The first lines of each run of consecutive paragraphs that open with a short question of the writer's own
+        ("Is the story intact? Mostly. ...", "How big? My first plan ..."): a walk through criteria as questions."""
+        runs: list[list[int]] = []
+        run: list[int] = []
+        opens = True  # the line opens a paragraph (the answer's start, or after a blank line)
+        for li, line in enumerate(self.lines):
+            if line.kind == "blank":
+                opens = True
+                continue
+            if opens:
+                if line.kind in ("plain", "short") and _OPENING_QUESTION.match(self.masked, line.start, line.end):
+                    run.append(li)
+                else:
+                    if len(run) >= 2:
+                        runs.append(run)
+                    run = []
+            opens = False
+        if len(run) >= 2:
+            runs.append(run)
+        return runs
+
+    def _question_span(self, li: int) -> Span:
+        """The opening question of a paragraph of :meth:`_question_runs`."""
+        m = _OPENING_QUESTION.match(self.masked, self.lines[li].start, self.lines[li].end)
+        return (m.start(1), m.end(1)) if m is not None else (self.lines[li].start, self.lines[li].end)
+
+    def _asks_in_order(self, run: list[int]) -> bool:
+        """Whether a run of question-opened paragraphs, one per gate, asks the card's gates in order: no paragraph is
+        matched to another gate, none names another gate on its question, and the questions line up (:mod:`._aligned`)."""
+        if names_no_criteria(lead_in(self.masked, self.lines, run[0])):
+            return False
+        for k, li in enumerate(run, start=1):
+            anchor = self.anchors.get(li)
+            if anchor is not None and anchor.gate is not None and anchor.gate != k:
+                return False
+            a, b = self._question_span(li)
+            if any(m.how not in ("number", "substance") and m.gates and k not in m.gates
+                   for m in self.mentions if a <= m.start < b):
+                return False
+        questions = [self.masked[slice(*self._question_span(li))] for li in run]
+        return aligned(self.card, questions, [self._named_gate(li) for li in run])
+
     def _bold_number(self, li: int) -> int | None:
         """The number a bold label opens with ("**3. Quality of the bond sleeve**", "**2) Price**"), or None."""
         line = self.lines[li]
@@ -200,18 +274,20 @@ class _PositionalMixin(_ParserState):
 
     # ------------------------------------------------------------------ rules
 
-    def _follows_card(self, run: list[int]) -> bool:
-        """Whether ``run`` (exactly one item per gate) may be read by position (the module docstring's rules)."""
+    def _follows_card(self, run: list[int]) -> str | None:
+        """How ``run`` (exactly one item per gate) may be read by position (the module docstring's rules): ``position``
+        when enough of its items state a verdict, ``aligned`` when it is numbered and its titles line up with the
+        card's gates (:mod:`._aligned`), else None."""
         if names_no_criteria(lead_in(self.masked, self.lines, run[0])):
-            return False  # "Sources:", "Pros and cons", "Peers:" above the run: its items are no criteria
+            return None  # "Sources:", "Pros and cons", "Peers:" above the run: its items are no criteria
         if all(subject_title(self._item_title(li)) for li in run):
-            return False  # one item per company or ticker ("Apple Inc. — PASS", "| KO | FAIL |"), or Pro / Con
+            return None  # one item per company or ticker ("Apple Inc. — PASS", "| KO | FAIL |"), or Pro / Con
         verdicts = 0
         for i, li in enumerate(run):
             k = i + 1
             anchor = self.anchors.get(li)
             if anchor is not None and anchor.gate is not None and anchor.gate != k:
-                return False
+                return None
             lines = self._item_lines(run, i)
             start, end = self.lines[lines.start].start, self.lines[lines.stop - 1].end
             # another gate named on the item's own line, or labelling one of its detail lines ("Price below
@@ -221,12 +297,37 @@ class _PositionalMixin(_ParserState):
             if any(m.how not in ("number", "substance") and m.gates and k not in m.gates
                    and (first.start <= m.start < first.end or self._labels_its_line(m.start, m.end))
                    for m in self.mentions if start <= m.start < end):
-                return False
+                return None
             verdicts += any(start <= h.start < end for h in self.hits)
         # a small card (2-3 gates) read from bullets or rows needs a verdict in every item: many short lists have that
         # length by chance; a list numbered 1..N is the writer's own count of the criteria
         numbered = (self.lines[run[0]].kind == "list" and self.lines[run[0]].marker == "number") or self._bold_number(run[0]) is not None
-        return verdicts == len(run) if len(run) <= 3 and not numbered else 2 * verdicts >= len(run)
+        if (verdicts == len(run) if len(run) <= 3 and not numbered else 2 * verdicts >= len(run)):
+            return POSITION
+        # a numbered run of the writer's own titles, judged in the writer's own words: read by place when its titles
+        # line up with the card's gates (_aligned.py)
+        if numbered and not self._referred_elsewhere(run) and aligned(
+                self.card, [self._aligned_title(li) for li in run], [self._named_gate(li) for li in run]):
+            return ALIGNED
+        return None
+
+    def _aligned_title(self, li: int) -> str:
+        """An item's title for :func:`._aligned.aligned`: its label, else its first line's text up to the end of its
+        first sentence ("2) Is the return worth the risk? From $49 ..." -> "Is the return worth the risk?")."""
+        title = self._item_title(li)
+        if title:
+            return title
+        line = self.lines[li]
+        text = self.masked[max(line.body, line.start) : line.end]
+        cut = _SENTENCE_END.search(text)
+        return text[: cut.end()] if cut else text
+
+    def _named_gate(self, li: int) -> int | None:
+        """The gate an item was matched to by words of the card (None when by nothing, or by its number only)."""
+        anchor = self.anchors.get(li)
+        if anchor is None or anchor.gate is None or anchor.how in ("number", POSITION, ALIGNED):
+            return None
+        return anchor.gate
 
     def _labels_its_line(self, start: int, end: int) -> bool:
         """Whether the span ``start:end`` lies in the label of a "label: value" line: the text from the line's start

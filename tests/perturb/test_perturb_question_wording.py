@@ -226,3 +226,17 @@ def test_bundled_questions_keep_proper_nouns_ask_their_yes_no_facts_and_name_ins
             assert not re.search(r": (yes|no)\.", body), (card_id, body)
             assert "Not disclosed:" not in question and "The permitted" not in question, (card_id, question)
             assert ")'s " not in question, (card_id, question)
+
+
+@pytest.mark.parametrize(("label", "sentence"), [
+    ("last year's Z-score", "Last year's Z-score is 3.5."),  # s42user: was "The last year's Z-score is 3.5."
+    ("today's price-to-book", "Today's price-to-book is 3.5."),
+    ("Berkshire's price-to-book", "Berkshire's price-to-book is 3.5."),
+    ("central bank's policy multiple", "The central bank's policy multiple is 3.5."),  # a common noun's takes one
+    ("company's average multiple", "The company's average multiple is 3.5."),
+])
+def test_a_possessive_that_is_its_own_determiner_takes_no_article(label, sentence):
+    spec = InputSpec("x", "number", NUMBER, "A figure.", label=label)
+    assert fact_sentence(spec, Decimal("3.5")) == sentence
+    m = fact_pattern(spec).fullmatch(sentence)
+    assert m is not None and read_value(spec, m.group("value")) == "3.5"  # the sentence reads back
