@@ -118,6 +118,11 @@ def asked_outcome(text: str, start: int, outcomes: tuple[str, str]) -> int | Non
     if not named:  # "Clients ask whether to cut risk. Our answer is no.": the act a risk outcome names
         acts = [risk_outcome(set(outcomes), m.group("off") is not None) for m in _RISK_ACT.finditer(question)]
         named = sorted({outcomes.index(a) for a in acts if a in outcomes})
+    if not named:  # "Is this a bubble? Our answer is no.": the state an outcome NO_BUBBLE denies; the other one asked
+        for i, name in enumerate(outcomes):
+            parts = name.lower().split("_")
+            if len(parts) > 1 and parts[0] in ("no", "not") and all(re.search(rf"\b{p}s?\b", question) for p in parts[1:]):
+                named.append(1 - i)
     return named[0] if len(named) == 1 else None
 
 

@@ -26,7 +26,8 @@ at or above the 0.7 review bar, or outranking the writer's own.
 - **"The answer is no" to a question about an act** (``._closing.asked_outcome``): on the bubble card "Should we cut
   risk? The answer is no." read BUBBLE_REDUCE_RISK at 0.81 (the plain "no" taken as the fail outcome, the opposite
   of the writer's), as did the indirect "Clients keep asking whether to cut risk. Our answer is no."; the question's
-  risk act now names the outcome the answer turns down.
+  risk act now names the outcome the answer turns down, and a question about the state an outcome denies ("Is this a
+  bubble?" beside NO_BUBBLE) asks for the other outcome.
 - **A condition in another language** (``._verdict_clauses._CONDITIONALS``, ``supposed``): "Gewinnwachstum: Wenn der
   Gewinn um ein Drittel steigt, ist der Test bestanden." read PROCEED at 0.95 (the English "if" words only set a
   supposition apart); the unambiguous "if" words of ``languages.yaml`` now do too, and "auch wenn" / "selbst wenn"
@@ -196,6 +197,9 @@ BUBBLE_BODY = ("Prices High Relative to Traditional Measures: PROCEED, the P/E i
     ("Should we trim our equity allocation? The answer is no.", "NO_BUBBLE"),  # 0.81 before
     ("Bottom line: clients keep asking whether to cut risk. Our answer is no.", "NO_BUBBLE"),  # 0.81 before
     ("Clients keep asking whether to cut risk. Our answer is yes.", "BUBBLE_REDUCE_RISK"),
+    ("Is this a bubble? Our answer is no.", "NO_BUBBLE"),  # BUBBLE_REDUCE_RISK 0.81 before: the state NO_BUBBLE denies
+    ("Are we in a bubble? The answer is no.", "NO_BUBBLE"),
+    ("Is this a bubble? Our answer is yes.", "BUBBLE_REDUCE_RISK"),
 ])
 def test_an_answer_to_a_question_about_an_act_takes_the_acts_outcome(closing: str, outcome: str) -> None:
     parsed = parse_response(BUBBLE_BODY + closing + "\n", BUBBLE, embedder=False)
