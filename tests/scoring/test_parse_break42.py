@@ -1,7 +1,7 @@
 """Regressions of stop 42's adversarial review (break42; issue 13; paper §7.5): a verdict that is not the writer's read
 at or above the 0.7 review bar, or outranking the writer's own.
 
-- **A verdict quoted from another speaker** (``._attributed._quoted_speaker``): 'The analyst writes: "Valuation:
+- **A verdict quoted from another speaker** (``._attributed.quoted_speaker``): 'The analyst writes: "Valuation:
   passed".' read PROCEED at 0.85 under the card's "Fair Price" heading; in German („...“) and Italian («...») the quoted
   word outranked the writer's own rejection after it. The quoted label's own colon cut the clause, so the reporting
   verb before the quotation was never seen. A verdict inside a quotation that another speaker's clause opens is now
