@@ -57,7 +57,7 @@ from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._voice import quoted_in_cjk_report
 
-__all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "load_attribution", "other_lead_in", "words"]
+__all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "load_attribution", "other_lead_in", "quoted_speaker", "words"]
 
 #: What a verdict word is set apart as.
 SetApart = Literal["speaker", "time", "company"]
@@ -123,6 +123,9 @@ _YEAR = re.compile(r"\b(?:19|20)[0-9]{2}\b")
 _BARE_YEAR = re.compile(r"\b(?:in|during)\s+(?:(?:early|late|mid)[ \t-]+)?((?:19|20)[0-9]{2})\b")
 _PAST_FORM = re.compile(r"(?:ed|met|held|was|were)\Z")
 _PAST_AUX = frozenset({"was", "were", "had", "did"})
+#: A past verdict verb's limit in time right after it: "passed until 2009", "qualified till the 2020 cut".
+_UNTIL = re.compile(r"[ \t]+(?:[a-z]+ly[ \t]+)?(?:until|till|up[ \t]+to|through)[ \t]+(?:the[ \t]+|its[ \t]+|early[ \t]+|late[ \t]+|mid-?)?"
+                    r"(?:(?:19|20)[0-9]{2}|recently|last|this|that|[a-z]+[ \t]+(?:19|20)[0-9]{2})")
 _POSSESSIVE = re.compile(r"([A-Z][\w&.-]*(?:[ \t]+[A-Z][\w&.-]*){0,2})['\u2019]s\b")
 
 
@@ -348,6 +351,8 @@ def _another_time(text: str, low: str, floor: int, start: int, end: int) -> bool
             return True  # "it used to pass", "solía cumplir"
         return _PAST_FORM.search(token) is not None or any(t in _PAST_AUX for t in between)
     after = past.match(low, end + 1) if low[end : end + 1] == " " else None
+    if _PAST_FORM.search(token) is not None and _UNTIL.match(low, end):
+        return True  # "it passed until 2009", "cleared until the dividend cut": a result that held until a time now gone
     return after is not None and _PAST_FORM.search(token) is not None  # "it passed back in 2009"
 
 
@@ -369,13 +374,51 @@ def _in_title(text: str, name: str, before: int) -> bool:
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", m.group()) is not None
 
 
+#: Words before an ``others`` word that make it a comparison of the case's own company ("dividend record versus peers").
+_COMPARED: Final = frozenset({"vs", "versus", "against", "than", "to", "with", "relative", "compared", "over", "beats",
+                              "beat", "outpaces", "trails", "lags"})
+
+
+#: A sentence end before a label on its line.
+_LABEL_START = re.compile(r"[.!?;][ \t]+")
+
+
+def _label_of_another(low: str, start: int) -> bool:
+    """Whether the verdict word at ``start`` is the value of a line label that names another company: "Dividend history
+    of the competitor: pass.", "Rival's balance sheet: strong". Not a comparison of the case's own company
+    ("Dividend record versus peers: pass")."""
+    line = low.rfind("\n", 0, start) + 1
+    colon = low.find(":", line, start)
+    if colon < 0:
+        return False
+    for m in _LABEL_START.finditer(low, line, colon):
+        line = m.end()  # the label opens its sentence: "Rivals undercut it by 20%. Moat: REJECT." is the moat's label
+    if colon - line > 60:
+        return False
+    others = words().phrase["others"]
+    if others is None:
+        return False
+    for m in others.finditer(low, line, colon):
+        before = _tokens(low, max(line, m.start() - 30), m.start())
+        near = [_apostrophes(t.group()) for t in before[-3:]]
+        if m.group().startswith(("for comparison", "by comparison", "unlike")) or _COMPARED.isdisjoint(near):
+            return True
+    return False
+
+
 def _another_company(text: str, low: str, floor: int, start: int) -> bool:
-    """Whether the verdict word's subject is another company's possessive (module docstring)."""
+    """Whether the verdict word's subject is another company's possessive (module docstring), or its line's label names
+    another company (:func:`_label_of_another`)."""
     w = words()
+    if _label_of_another(low, start):
+        return True
     clause = _clause_start(low, floor, start)
     toks = _tokens(low, clause, start)[-4:]
     if any(_apostrophes(t.group()) in w.single["others"] and "'" in _apostrophes(t.group()) for t in toks):
         return True  # "the competitor's clears", "a rival's passes"
+    subject = [t for t in (_apostrophes(m.group()) for m in toks) if t not in w.single["determiners"] and t not in w.single["skip"]]
+    if len(subject) == 1 and subject[0] in w.single["others"] and subject[0] not in ("unlike",):
+        return True  # "the competitor fails", "Der Konkurrent fällt durch": another company is the verb's subject
     if not toks:
         return False
     name = None
@@ -416,6 +459,39 @@ def other_lead_in(low: str, pos: int) -> bool:
     return _speaker_before(low, _clause_start(low, head_start, head_end - 1), len(head) + head_start - 1)
 
 
+#: Quotation marks, opener -> closer: straight and curly English, German low-high („...“ and ‚...‘), guillemets both
+#: ways (« » French, Italian; » « German), CJK corner brackets. A straight single quote is left out (an apostrophe).
+_QUOTES: Final = {'"': '"', "\u201c": "\u201d", "\u201e": "\u201c\u201d", "\u201a": "\u2018\u2019", "\u00ab": "\u00bb",
+                  "\u00bb": "\u00ab", "\u300c": "\u300d", "\u300e": "\u300f"}
+
+
+def _open_quote(low: str, floor: int, start: int) -> int:
+    """Where the quotation that is still open at ``start`` opens in ``low[floor:start]``, or -1 (none is open).
+
+    >>> _open_quote('the analyst writes: \u201evaluation: passed', 0, 34)
+    20
+    >>> _open_quote('she said "no" and it passes', 0, 21)
+    -1
+    """
+    opened, closers = -1, ""
+    for i in range(floor, start):
+        ch = low[i]
+        if opened >= 0:
+            if ch in closers:
+                opened = -1
+        elif ch in _QUOTES:
+            opened, closers = i, _QUOTES[ch]
+    return opened
+
+
+def quoted_speaker(low: str, floor: int, start: int) -> bool:
+    """Whether the verdict word at ``start`` stands inside a quotation that another speaker's clause introduces: the
+    analyst writes: "Valuation: passed", der Analyst schreibt: „Bewertung: bestanden“, l'analista scrive: «superato».
+    A quoted label's own colon ("Valuation:") opens no clause of the writer's: the quotation is the speaker's whole."""
+    quote = _open_quote(low, floor, start)
+    return quote > floor and _speaker_before(low, _clause_start(low, floor, quote), quote)
+
+
 def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None = None, low: str | None = None) -> SetApart | None:
     """Whether the verdict word ``text[start:end]`` (in the sentence or unit ``text[floor:ceiling]``) is another
     speaker's, another time's or another company's, and which; None when it is the writer's own reading.
@@ -452,6 +528,8 @@ def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None 
         return "time"
     if _another_company(text, low, floor, start) or other_lead_in(low, start):
         return "company"
+    if quoted_speaker(low, floor, start):
+        return "speaker"  # 'The analyst writes: "Valuation: passed"': a quotation another speaker's clause opens
     return None
 
 

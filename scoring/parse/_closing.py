@@ -27,6 +27,7 @@ from ipb.scoring._text import Trigger
 from ipb.scoring.parse._act_words import ANSWERS
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
+from ipb.scoring.parse._writer_acts import _RISK_ACT, risk_outcome
 
 __all__ = [
     "_CUE_BEFORE",
@@ -108,11 +109,35 @@ def asked_outcome(text: str, start: int, outcomes: tuple[str, str]) -> int | Non
     before = text[max(0, start - 200) : start]
     q = before.rfind("?")
     if q < 0:
-        return None
+        q = _indirect_question_end(before)
+        if q < 0:
+            return None
     opening = max(before.rfind("\n", 0, q), before.rfind(". ", 0, q), before.rfind("! ", 0, q), before.rfind("? ", 0, q))
     question = before[opening + 1 : q].lower()
     named = [i for i, word in enumerate(outcomes) if re.search(rf"\b{re.escape(word.lower())}\b", question)]
+    if not named:  # "Clients ask whether to cut risk. Our answer is no.": the act a risk outcome names
+        acts = [risk_outcome(set(outcomes), m.group("off") is not None) for m in _RISK_ACT.finditer(question)]
+        named = sorted({outcomes.index(a) for a in acts if a in outcomes})
+    if not named:  # "Is this a bubble? Our answer is no.": the state an outcome NO_BUBBLE denies; the other one asked
+        for i, name in enumerate(outcomes):
+            parts = name.lower().split("_")
+            if len(parts) > 1 and parts[0] in ("no", "not") and all(re.search(rf"\b{p}s?\b", question) for p in parts[1:]):
+                named.append(1 - i)
     return named[0] if len(named) == 1 else None
+
+
+#: An indirect question: "asking whether to cut risk", "wonder if we should trim" (no question mark).
+_INDIRECT = re.compile(r"(?i)\b(?:whether|ask(?:s|ed|ing)?[ \t]+if|wonder(?:s|ed|ing)?[ \t]+if)\b")
+
+
+def _indirect_question_end(before: str) -> int:
+    """Where the last sentence of ``before`` that asks an indirect question ends (its stop), or -1: the sentence right
+    before the answer ("Clients keep asking whether to cut risk. Our answer is no.")."""
+    stop = before.rstrip().rfind(".")
+    if stop < 0:
+        return -1
+    opening = max(before.rfind("\n", 0, stop), before.rfind(". ", 0, stop), before.rfind("! ", 0, stop), before.rfind("? ", 0, stop))
+    return stop if _INDIRECT.search(before, opening + 1, stop) is not None else -1
 
 
 def is_result(text: str, start: int, end: int) -> bool:

@@ -21,6 +21,7 @@ from ipb.scoring.parse._pass_sense import _CHAIN, _DECISION, _PERSONS, declines
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start
+from ipb.scoring.parse._attributed import quoted_speaker
 from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other, urged_by_other
 
 #: A blank line ending right before a line's start; a paragraph break; a character of text (not markup or space).
@@ -175,6 +176,8 @@ class _FinalChecksMixin(_ParserState):
             return True
         if quoted_by_other(masked, line_start, start) or urged_by_other(before[clause:]):
             return True  # (an act another wants done: "strategists urge clients to cut risk", "critics want us to sell")
+        if quoted_speaker(self.low, line_start, start):
+            return True  # 'The bank writes: "Decision: INVEST"', „Kaufen“, «comprare»: a quotation another speaker opens
         if label_of_another(masked, line_start, start):
             return True  # the value of a label naming another party or time: "Decision for the bears:", "Their verdict:"
         return RETRACTED_LABEL.search(masked, line_start, start) is not None

@@ -115,6 +115,8 @@ def label_of_another(text: str, line_start: int, start: int) -> bool:
     w = words()
     if not toks or not w.single["aside"].isdisjoint(toks):
         return False  # "Unlike the bears:", "Despite the critics:": the writer's own verdict against theirs
+    if _speaker_label(toks):
+        return True  # "The bank recommends: invest." (the writer's own "We decline." follows)
     cued = any(t.split("'")[0] in _CUES or t.split("'")[0] in w.single["views"] for t in toks)
     if _company_owned(toks, cued):
         return True  # "Management's recommendation:", "The CEO's call:": the company's own position on itself
@@ -136,3 +138,25 @@ def label_of_another(text: str, line_start: int, start: int) -> bool:
                 or any(t in ("for", "to", "of") for t in toks[max(0, k - 3) : k]) and cued:
             return True
     return False
+
+
+#: Verbs of advising that close a label with their speaker before them ("The bank recommends:", "Die Bank empfiehlt:"),
+#: beside the ``reporting`` verbs of ``grammar/languages.yaml`` ("Goldman says:", "Der Analyst schreibt:").
+_ADVISING = frozenset({"recommends", "recommended", "advises", "advised", "urges", "urged", "empfiehlt", "empfehlen",
+                       "empfahl", "rät", "riet", "recommande", "recommandent", "conseille", "conseillent", "recomienda",
+                       "recomiendan", "recomendó", "aconseja", "recomenda", "recomendam", "recomendou", "aconselha",
+                       "consiglia", "consigliano", "raccomanda", "raccomandano"})
+#: A memo's name for its own house ("Staff recommends:"): the writer's recommendation (corpus n28 board memorandum).
+_HOUSE = frozenset({"staff"})
+
+
+def _speaker_label(toks: list[str]) -> bool:
+    """Whether a label's words end on a reporting or advising verb whose subject is not the writer: "The bank
+    recommends:", "Goldman says:", "Der Analyst schreibt:"; not "We recommend:", "I'd say:", "Staff recommends:", "The
+    card says:" (the case's own rule: ``facts``)."""
+    w = words()
+    if len(toks) < 2 or (toks[-1] not in w.single["reporting"] and toks[-1] not in _ADVISING):
+        return False
+    subject = toks[:-1]
+    mine = w.single["own"] | w.single["own_possessive"] | _HOUSE
+    return mine.isdisjoint(t.split("'")[0] for t in subject) and w.single["facts"].isdisjoint(subject)

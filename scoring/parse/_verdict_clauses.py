@@ -13,13 +13,17 @@ import re
 from typing import Sequence
 
 from ipb.scoring._foreign_verdicts import NOT_ONLY, TRAILING_NEGATOR, bounded
+from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._common import _WORDS_APOS, _Hit
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
 
 _STATEMENT_END = re.compile(r"[.!;:]")
-_CONDITIONALS = frozenset(vw.CONDITIONALS)
+#: "if" words: English, and those of other languages (``languages.yaml`` ``conditionals``) that are no word of another
+#: language too: not Italian/Portuguese "se" (Spanish "se cumple", it is met), "si" (Spanish "sí", yes), German "falls"
+#: (English "falls"), "caso" (break42: "Wenn der Gewinn um ein Drittel steigt, ist der Test bestanden." read 0.95).
+_CONDITIONALS = frozenset(vw.CONDITIONALS) | (_fv.CONDITIONALS - {"se", "si", "falls", "caso", "bila"})
 #: Between a verdict word and the gate it is pinned to: "REJECT at gate 2", "a PASS on the moat test", "FAIL for step 3".
 _BRACKETED = re.compile(r"[ \t]*\([ \t*_]*")
 _PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
@@ -156,6 +160,65 @@ def required(words: list[str], after_words: list[str]) -> bool:
             or words[-3:] in (["has", "to", "be"], ["have", "to", "be"], ["needs", "to", "be"], ["need", "to", "be"], ["is", "to", "be"]):
         return True
     return bool(words) and words[-1] in ("muss", "müssen", "soll", "sollen") and after_words[:1] in (["sein"], ["werden"])
+
+
+#: Auxiliaries of a perfect conditional or a past subjunctive: the result did not happen ("it would have passed in
+#: 2015", "wäre bestanden", "hätte bestanden", "teria passado", "habría pasado", "avrebbe superato", "aurait réussi").
+_UNREAL_PAST = frozenset({"wäre", "wären", "hätte", "hätten", "teria", "teriam", "habría", "habrían", "hubiera", "hubieran",
+                          "avrebbe", "avrebbero", "sarebbe", "sarebbero", "aurait", "auraient", "serait", "seraient"})
+
+
+def counterfactual(words: list[str]) -> bool:
+    """Whether the verdict word after ``words`` (the clause's last words before it, any case) is a result that did not
+    happen: a perfect conditional ("would have passed", "could not have failed", "would've cleared") or a past
+    subjunctive auxiliary among the last three words ("wäre bestanden", "hätte ... bestanden").
+
+    break42: "Earnings Growth: it would have passed in 2015. Today growth is 5%." read PROCEED at 0.95.
+
+    >>> counterfactual(["it", "would", "have"]), counterfactual(["would", "not", "have"]), counterfactual(["hätte"])
+    (True, True, True)
+    >>> counterfactual(["it", "would"]), counterfactual(["we", "have"]), counterfactual(["it", "has"])
+    (False, False, False)
+    """
+    last = [w.lower().replace("\u2019", "'") for w in words[-4:]]
+    if not _UNREAL_PAST.isdisjoint(last[-3:]):
+        return True
+    for i, w in enumerate(last):
+        if w in ("would", "could", "might", "should", "wouldn't", "couldn't", "shouldn't") and "have" in last[i + 1 : i + 3]:
+            return True
+    return bool(last) and last[-1] in ("would've", "could've", "might've", "should've")
+
+
+#: A clause the writer denies as a whole, right before the verdict word's own clause: "it is not true that it fails",
+#: "non è vero che non supera", "não é verdade que", "no es cierto que", "es stimmt nicht, dass", "il est faux que"
+#: (break42: "it is not true that it fails the test" read REJECT at 0.95). The word's verdict turns over (weak).
+DENIED_THAT = re.compile(
+    r"(?:\b(?:not|n't)[ \t]+(?:true|the[ \t]+case|correct|so)[ \t]+that|\bnon[ \t]+è[ \t]+(?:vero|detto)[ \t]+che"
+    r"|\bnão[ \t]+é[ \t]+verdade[ \t]+que|\bno[ \t]+es[ \t]+(?:cierto|verdad)[ \t]+que|\bstimmt[ \t]+nicht,?[ \t]+dass"
+    r"|\b(?:n'est[ \t]+pas[ \t]+vrai|est[ \t]+faux)[ \t]+que?)\b[^,;:.!?\n]{0,60}\Z")
+
+
+#: Words that make an "if" word a concession: "even if", German "auch wenn", "selbst wenn".
+_EVEN = frozenset({"even", "auch", "selbst"})
+
+
+def supposed(clause_words: list[str], before: str) -> bool:
+    """Whether a verdict word after ``clause_words`` (its clause's words, lower case, holding an "if" word of
+    :data:`_CONDITIONALS`) lies inside a supposition: "if it passes", "wenn der Gewinn steigt, ist der Test bestanden";
+    not after a concession's comma ("even if the margin dips, it passes", "auch wenn die Marge sinkt, ist er bestanden").
+    ``before``: the text before the word (lower case).
+
+    >>> supposed(["if", "it"], "if it "), supposed(["even", "if", "margins", "dip", "it"], "even if margins dip, it ")
+    (True, False)
+    >>> supposed(["auch", "wenn", "die", "marge", "sinkt", "ist"], "auch wenn die marge sinkt, ist ")
+    False
+    """
+    idx = max(i for i, w in enumerate(clause_words) if w in _CONDITIONALS)
+    if not (idx > 0 and clause_words[idx - 1] in _EVEN):
+        return True
+    if clause_words[idx - 1] == "even":
+        return _INSIDE_EVEN_IF.search(before) is not None
+    return re.search(rf"\b{re.escape(clause_words[idx])}\b[^,;:.!?\n]*\Z", before) is not None
 
 
 #: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".

@@ -24,8 +24,8 @@ from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
-from ipb.scoring.parse._verdict_clauses import _INSIDE_EVEN_IF, TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph, \
-    apparent_pass, required
+from ipb.scoring.parse._verdict_clauses import DENIED_THAT, TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph, \
+    apparent_pass, counterfactual, required, supposed
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
@@ -148,10 +148,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         # Questions and conditions state no verdict.
         if masked[unit.end - 1] == "?" and unit.end - end < 400 and _STATEMENT_END.search(masked, end, unit.end - 1) is None:
             return None
-        if not _CONDITIONALS.isdisjoint(clause_words):
-            idx = max(i for i, w in enumerate(clause_words) if w in vw.CONDITIONALS)
-            if not (idx > 0 and clause_words[idx - 1] == "even") or _INSIDE_EVEN_IF.search(before):
-                return None  # "if it passes"; "even if the target is met, ...": the word inside the supposition finds nothing
+        if not _CONDITIONALS.isdisjoint(clause_words) and supposed(clause_words, before):
+            return None  # "if it passes"; "even if the target is met, ...": the word inside the supposition finds nothing
         if (cut >= 0 or start - 90 <= unit.start) and _COUNTERFACTUAL.match(before, cut + 1):
             return None  # "Had the multiple been 6x, it would fail": a counterfactual
         concessive = after_words[:3] in _CONCESSIVE_TAILS or after_words[:2] in _CONCESSIVE_TAILS
@@ -171,8 +169,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         if clause_words[:1] == ["with"] and token.endswith("ed") and len(clause_words) <= 4:
             level = min(level, vw.WEAK)  # "With g rejected, the formula value is not computed": a result recalled, not given
         if not vw.MODALS.isdisjoint(words) or (not _LABEL_MODALS.isdisjoint(clause_words)
-                                                and _LABELLED_BY_MODAL.search(before, cut + 1) is not None) or required(clause_words, after_words):
-            level = min(level, vw.WEAK)  # "may fail"; "one might mark the posture test PROCEED"; "must be passed" (a rule, no result)
+                                                and _LABELLED_BY_MODAL.search(before, cut + 1) is not None) or required(clause_words, after_words) or counterfactual(clause_words):
+            level = min(level, vw.WEAK)  # "may fail"; "might mark it PROCEED"; "must be passed", "would have passed": no result
         elif not vw.HEDGES.isdisjoint(words) or (after_words and after_words[0] in vw.HEDGES):
             level = min(level, vw.HEDGED)
         paren = before.rfind("(")
@@ -192,6 +190,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
                 return None  # "not a pass and not a fail", "neither PROCEED nor REJECT" states neither
         if word.negatable and TRAILING_NOT.match(low, end):
             negated = not negated  # "another PASS... not."
+        if word.negatable and DENIED_THAT.search(before) is not None:  # "it is not true that it fails", "non è vero che
+            negated, level = not negated, min(level, vw.HEDGED)  # non supera": a denied clause, read with a reservation
         if negated:
             derived = True
             if verdict == vw.PROCEED:
