@@ -8,7 +8,14 @@ edge beside it. Figures marked [M] are recalled, not found. The Lynch base is in
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
+
+import ipb
+from ipb.engine.registry import compiled_card
+from ipb.perturb.frame import build_frame
+from ipb.perturb.registries import bundled_regimes
 
 from perturb_support import assert_rule_case
 
@@ -41,3 +48,33 @@ RECORD_CASES = [
                          ids=[f"{c[1]}-{'refused' if c[3] else 'kept'}-{i}" for i, c in enumerate(RECORD_CASES)])
 def test_record_case_against_the_rule(card_id, rule, facts, refused, what):
     assert_rule_case(card_id, rule, facts, refused)
+
+
+MUNGER = "munger_business_quality_price"
+#: The Munger review base, wonderful_business_fair_price (30 June 2004), as test_perturb_review_s42M.py states it.
+_MU = {"understandable": True, "return_on_capital": "20%", "competitive_advantage": "durable",
+       "management_integrity": "trustworthy", "incentives_aligned": True, "owner_earnings": "$2B",
+       "market_value": "$40B", "long_run_growth": "6%"}
+_DURABLE = "price / owner earnings of a durable business with trustworthy managers"
+
+
+def _munger_era(when: dt.date, **facts: str | bool) -> list[str]:
+    frame = build_frame([compiled_card(MUNGER)])
+    return [m for m in bundled_regimes().anachronisms(frame.inputs, ipb.facts(MUNGER, {**_MU, **facts}), when)
+            if _DURABLE in m]
+
+
+@pytest.mark.parametrize("when, facts, refused, what", [
+    # Daehan Flour Mills, bought by Buffett for his own account late in 2004 at 2x earnings (a quarter of Korea's
+    # wheat flour; his words as a Value Investors Club write-up of 1 October 2006 quotes them), about $200M [M].
+    (dt.date(2004, 12, 31), {"market_value": "$200M", "owner_earnings": "$100M"}, False,
+     "Daehan Flour Mills late in 2004, 2x earnings"),
+    # The same company in October 2006: under 7x earnings, a 15% free-cash-flow yield, $266M (the write-up).
+    (dt.date(2006, 10, 1), {"market_value": "$266M", "owner_earnings": "$40M"}, False,
+     "Daehan Flour Mills in October 2006, 6.65x"),
+    (dt.date(2004, 6, 30), {"market_value": "$999M", "owner_earnings": "$200M"}, False, "just under the $1B size"),
+    (dt.date(2004, 6, 30), {"market_value": "$1B", "owner_earnings": "$200M"}, True, "the $1B edge at 5x: bounded"),
+    (dt.date(2004, 6, 30), {"market_value": "$8.6B"}, True, "review42 Munger 10, 4.3x at $8.6B: still refused"),
+])
+def test_munger_durable_floor_against_the_record(when, facts, refused, what):
+    assert bool(_munger_era(when, **facts)) == refused
