@@ -20,6 +20,7 @@ from ipb.perturb.registries import bundled_regimes
 from perturb_support import assert_rule_case
 
 LYNCH = "lynch_six_category_framework"
+KLARMAN = "klarman_deep_value_identification"
 
 _LY = {"sector": "consumer", "distressed": False, "cyclical_industry": False, "hidden_asset_value": "$0",
        "market_cap": "$8B", "earnings_growth": "12%", "dividend_yield": "3%", "pe_ratio": "10x",
@@ -29,8 +30,24 @@ _R13 = "a_decades_average_pe_is_five_or_more"
 #: A money-centre bank at the end of 1984: earnings growing 8%, a 6% yield at 5x (30% paid out), [M] figures.
 _BANK = {**_LY, "sector": "financials", "earnings_growth": "8%", "dividend_yield": "6%", "pe_ratio": "5x"}
 
+_K6 = "low_end_value_under_four_times_the_price"
+#: The Klarman review base, invest_orphaned_spinoff (30 September 1993), as test_perturb_review_s42M.py states it.
+_K = {"catalyst": "share_repurchase", "catalyst_months": "12", "conservative_value": "$300M", "market_value": "$180M",
+      "mispricing_source": "spinoff", "sector": "industrials", "value_rests_on_growth": False}
+#: The Washington Post Company of 1973 (a newspaper: consumer; no catalyst, so no catalyst timing).
+_WPO = {k: v for k, v in _K.items() if k != "catalyst_months"} | {"sector": "consumer", "catalyst": "none",
+                                                                   "mispricing_source": "out_of_favor"}
+
 #: (card, rule, facts, refused, what)
 RECORD_CASES = [
+    # The Washington Post Company in 1973: $80M in the market, not less than $400M to any one of ten buyers
+    # (Buffett, The Superinvestors of Graham-and-Doddsville, 1984); $100M against $400-500M in the 1985 letter.
+    (KLARMAN, _K6, {**_WPO, "conservative_value": "$400M", "market_value": "$80M"}, False,
+     "the Washington Post in 1973, $400M against $80M (5x), out of favour"),
+    (KLARMAN, _K6, {**_WPO, "conservative_value": "$400M", "market_value": "$100M"}, False,
+     "the Washington Post in 1973 as the 1985 letter gives it, $400M against $100M (4x)"),
+    (KLARMAN, _K6, {**_K, "conservative_value": "$830M", "mispricing_source": "none_identified"}, True,
+     "review42 Klarman 9's 4.6x with no source identified: still refused"),
     # break42 item 23: large banks' P/Es were 43% of the market's by 1984 (Money, via the Sun-Sentinel, 4 August
     # 1986) and 58% on average from 1980 (KBW's David Berry, American Banker); with the market near 8-10x that is
     # 4-5x, and a bank below the group averages under 5x over 1975-84.
