@@ -162,6 +162,8 @@ def pathological() -> dict[str, str]:
         "nested JSON braces": _megabyte("{"),
         "runs of spaces and colons": _megabyte(" " * 500 + ":"),
         "bullets": _megabyte("- - - - * * *\n"),
+        # one gate named in 38,000 sentences, all inside one unclosed quotation (break42 item 13: once 16 s, quadratic)
+        "one unclosed quotation": ('The analyst writes: "' + "Margin of Safety: passed. " * (MB // 26 + 1))[:MB],
     }
 
 

@@ -194,8 +194,9 @@ class _LexicalReferencesMixin(_ParserState):
             gate, (a, b) = next(iter(found.items()))
             if own and own != {gate}:
                 continue  # the sentence names another gate's criterion: it is that gate's
-            if gate in anchored or named_in.get(gate, {u}) - {u}:
-                continue  # a fallback for the gates the answer names nowhere else
+            units_naming = named_in.get(gate)
+            if gate in anchored or (units_naming is not None and (len(units_naming) > 1 or u not in units_naming)):
+                continue  # a fallback for the gates the answer names nowhere else (tested without copying the set: linear)
             vocabulary = _own_keys(bags).get(gate, frozenset())
             # the mention opens at the sentence's first word of that gate's own vocabulary: "Management bought shares
             # ... which I read as aligned incentives" is about management from its first word
