@@ -12,6 +12,10 @@
   Munger's five-gate card "1. Check the logo: pass." ... "5. Check the app: fail." read gates 1-5 at 0.71 by place.
   A run in an English answer whose every title has content words, none of them any gate's, is read under the bar
   (0.95 x 0.75 x 0.9 = 0.64); a run titled in another language keeps 0.71.
+- **"The answer is no" to a question naming neither outcome nor an act** (``._closing.question_before``, ``._final``'s
+  ``guess``, break42 #15 remainder): on the bubble card "Is it time to worry? The answer is no." read BUBBLE_REDUCE_RISK
+  at 0.81 ("no" taken as the fail outcome, the opposite of the writer's). The question's polarity is unknown, so the
+  plain sense is a guess: read at most at level 2 (under the bar); a question naming an act or a state keeps its reading.
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -98,3 +102,30 @@ def test_a_run_titled_in_another_language_keeps_its_confidence() -> None:
     parsed = parse_response(text, MUNGER, embedder=False)
     position = [g for g in parsed.gates if g.how == "position"]
     assert position and all(g.confidence == 0.712 for g in position), [(g.gate, g.how, g.confidence) for g in parsed.gates]
+
+
+BUBBLE = "dalio_bubble_detection_gauge"  # outcomes NO_BUBBLE (pass) and BUBBLE_REDUCE_RISK (fail)
+#: Two gates of the bubble card read PROCEED (no warning sign), so the final rests on the closing answer.
+BUBBLE_BODY = ("Prices High Relative to Traditional Measures: PROCEED, the P/E is near its 30-year median.\n"
+               "New Buyers Entering the Market: PROCEED, account openings are flat.\n\n")
+
+
+@pytest.mark.parametrize("closing", [
+    "Is it time to worry? The answer is no.",  # BUBBLE_REDUCE_RISK 0.807 before: the opposite of the writer's
+    "Is it time to worry? The answer is yes.",  # NO_BUBBLE 0.95 before: the opposite again
+    "Is the market in good health? The answer is no.",  # a question whose "no" is the fail outcome: right, but a guess
+])
+def test_an_answer_to_a_question_naming_no_outcome_is_read_under_the_bar(closing: str) -> None:
+    parsed = parse_response(BUBBLE_BODY + closing + "\n", BUBBLE, embedder=False)
+    assert parsed.final_verdict is None or parsed.final_confidence < REVIEW_BAR, (parsed.final_verdict, parsed.final_confidence)
+
+
+@pytest.mark.parametrize("closing", [
+    "Should we cut risk? The answer is no.",  # the act names the outcome "no" turns down (break42 #14)
+    "Is this a bubble? Our answer is no.",  # the state NO_BUBBLE denies (break42 #15)
+    "The answer is no.",  # no question before: the plain sense, the card's fail outcome, is no guess
+])
+def test_an_answer_whose_polarity_is_known_keeps_its_confidence(closing: str) -> None:
+    parsed = parse_response(BUBBLE_BODY + closing + "\n", BUBBLE, embedder=False)
+    expected = "BUBBLE_REDUCE_RISK" if closing.startswith("The answer") else "NO_BUBBLE"
+    assert parsed.final_verdict == expected and parsed.final_confidence >= REVIEW_BAR, (parsed.final_verdict, parsed.final_confidence)
