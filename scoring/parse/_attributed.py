@@ -433,6 +433,33 @@ def _another_company(text: str, low: str, floor: int, start: int) -> bool:
     return own is not None and any(not (clause <= m.start() < start) for m in own.finditer(low, para_start, para_end))
 
 
+#: A standard a verdict is measured against, named as someone's: "clears the fund's bar", "beats the bank's 8% hurdle".
+_BAR_NOUNS = r"(?:bar|hurdle|threshold|cut-?off|minimum|standard|benchmark|requirement)s?"
+_POSSESSED_BAR = re.compile(r"\b([a-z]+)['\u2019]s[ \t]+(?:own[ \t]+)?(?:[\w.%-]+[ \t]+){0,2}?" + _BAR_NOUNS + r"\b")
+_OWN_BAR = re.compile(r"\b(?:my|our)[ \t]+(?:own[ \t]+)?(?:[\w.%-]+[ \t]+){0,2}?" + _BAR_NOUNS + r"\b")
+#: Possessors whose bar is the card's own: "passes the card's bar", "clears the framework's threshold".
+_CARD_OWNERS = frozenset({"card", "framework", "checklist", "gate", "test", "rule", "screen", "model", "investor"})
+
+
+def _others_bar(text: str, low: str, end: int, ceiling: int) -> bool:
+    """Whether the verdict word is measured, right after it in its sentence, against a bar the answer sets apart from
+    the writer's own (issue 13, break42 #21): "My bar is 15%; the fund's bar is 8%. ROIC was 12%, which clears the
+    fund's bar" is the fund's pass, not the writer's. Only when the answer also states a bar of the writer's ("my bar",
+    "our hurdle") and the possessor is a lower-case common noun: a name ("Munger's bar") may be the card's investor,
+    and "the card's bar" is the card's.
+
+    >>> t = "My bar is 15%. ROIC 12% clears the fund's bar."
+    >>> _others_bar(t, t.lower(), t.index("clears") + 6, len(t)), _others_bar(t, t.lower(), 0, 0)
+    (True, False)
+    """
+    stop = _SENTENCE_END.search(low, end, min(ceiling, end + AHEAD))
+    tail_end = stop.start() if stop is not None else min(ceiling, end + AHEAD)
+    m = _POSSESSED_BAR.search(low, end, tail_end)
+    if m is None or m.group(1) in _CARD_OWNERS or not text[m.start(1)].islower() or _own(m.group(1)):
+        return False
+    return _OWN_BAR.search(low) is not None
+
+
 def other_lead_in(low: str, pos: int) -> bool:
     """Whether the paragraph holding ``pos`` opens with a lead-in line (ending in a colon, the word not on it) that sets
     what follows on another company or another's checklist ("For comparison, a competitor's checklist read:").
@@ -526,6 +553,8 @@ def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None 
         return "speaker"  # "Critics say it fails"; アナリストは「合格」と言う (another's word quoted)
     if _another_time(text, low, floor, start, end):
         return "time"
+    if _others_bar(text, low, end, ceiling):
+        return "speaker"  # "which clears the fund's bar" beside the writer's own bar: another party's verdict
     if _another_company(text, low, floor, start) or other_lead_in(low, start):
         return "company"
     if quoted_speaker(low, floor, start):

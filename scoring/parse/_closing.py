@@ -106,14 +106,9 @@ def asked_outcome(text: str, start: int, outcomes: tuple[str, str]) -> int | Non
     >>> asked_outcome('Should we DECLINE?" The answer is no.', 20, ("INVEST", "DECLINE")), asked_outcome("Is it good? No.", 12, ("INVEST", "DECLINE"))
     (1, None)
     """
-    before = text[max(0, start - 200) : start]
-    q = before.rfind("?")
-    if q < 0:
-        q = _indirect_question_end(before)
-        if q < 0:
-            return None
-    opening = max(before.rfind("\n", 0, q), before.rfind(". ", 0, q), before.rfind("! ", 0, q), before.rfind("? ", 0, q))
-    question = before[opening + 1 : q].lower()
+    question = question_before(text, start)
+    if question is None:
+        return None
     named = [i for i, word in enumerate(outcomes) if re.search(rf"\b{re.escape(word.lower())}\b", question)]
     if not named:  # "Clients ask whether to cut risk. Our answer is no.": the act a risk outcome names
         acts = [risk_outcome(set(outcomes), m.group("off") is not None) for m in _RISK_ACT.finditer(question)]
@@ -124,6 +119,24 @@ def asked_outcome(text: str, start: int, outcomes: tuple[str, str]) -> int | Non
             if len(parts) > 1 and parts[0] in ("no", "not") and all(re.search(rf"\b{p}s?\b", question) for p in parts[1:]):
                 named.append(1 - i)
     return named[0] if len(named) == 1 else None
+
+
+def question_before(text: str, start: int) -> str | None:
+    """The question (lower case, its "?" left out) that an answer at ``start`` replies to: the last sentence ending in
+    "?" within 200 characters before it, else an indirect one in the sentence right before ("Clients keep asking
+    whether to cut risk."); None when there is none.
+
+    >>> question_before("Is it time to worry? The answer is no.", 21), question_before("The answer is no.", 0)
+    ('is it time to worry', None)
+    """
+    before = text[max(0, start - 200) : start]
+    q = before.rfind("?")
+    if q < 0:
+        q = _indirect_question_end(before)
+        if q < 0:
+            return None
+    opening = max(before.rfind("\n", 0, q), before.rfind(". ", 0, q), before.rfind("! ", 0, q), before.rfind("? ", 0, q))
+    return before[opening + 1 : q].lower().strip()
 
 
 #: An indirect question: "asking whether to cut risk", "wonder if we should trim" (no question mark).

@@ -21,6 +21,7 @@ from ipb.scoring.parse._closing import (
     answer_particle_end,
     answers_another,
     asked_outcome,
+    question_before,
     buying_answer,
     at_another_price,
     is_result,
@@ -72,7 +73,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
         candidates: list[tuple[int, int, str, Span]] = []  # (level, position, outcome, span)
         set_aside: list[tuple[int, int, str, Span]] = []  # the same, for outcomes stated in another voice (:mod:`._voice`)
 
-        def consider(start: int, end: int, outcome: str, base: int, u: int, stated: bool = False, phrase: bool = False) -> None:
+        def consider(start: int, end: int, outcome: str, base: int, u: int, stated: bool = False, phrase: bool = False,
+                     guess: bool = False) -> None:
             unit = self.units[u]
             level = base
             if unit.final:
@@ -154,6 +156,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             if _CONCEDED.search(before) or _LEANT.search(before):
                 level -= 2  # "DECLINE, though an optimist would INVEST", "a lower price could turn this into an INVEST";
                 # "I was leaning INVEST, but DECLINE": a lean the writer leaves
+            if guess:
+                level = min(level, 2)  # an outcome guessed from an answer's plain sense: never a closing statement's level
             pool.append((level, start, outcome, (start, end)))
 
         if ix.outcome_re is not None:
@@ -282,7 +286,10 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                 # one the question before it names ("Should we DECLINE? The answer is no.")
                 pair, asked = (ix.pass_outcome, ix.fail_outcome), asked_outcome(masked, m.start(), (ix.pass_outcome, ix.fail_outcome))
                 said = 1 if m.group("answer").lower() == "no" else 0
-                consider(m.start("answer"), m.end("answer"), pair[said if asked is None else asked ^ said], 3, u)
+                # a question naming neither outcome nor an act ("Is it time to worry? The answer is no.") leaves the
+                # answer's polarity unknown: the plain sense is a guess, read weak (break42 #15)
+                unknown = asked is None and question_before(masked, m.start()) is not None
+                consider(m.start("answer"), m.end("answer"), pair[said if asked is None else asked ^ said], 3, u, guess=unknown)
         if ix.pass_outcome == "INVEST":  # a buy decision: "Should you buy? No." (:mod:`._closing`)
             for _, m in self._scan(QUESTION_TRIGGERS, limit=MAX_OCCURRENCES):
                 u, says = self._unit_at(m.start("answer")), buying_answer(masked, m)

@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 
 from ipb.scoring._text import item_number
+from ipb.scoring.outcome import reads_as_english
 from ipb.scoring.parse._aligned import ALIGNED, aligned
 from ipb.scoring.parse._common import _Anchor
 from ipb.scoring.parse._foreign_names import TRANSLATION
@@ -47,6 +48,7 @@ from ipb.scoring.parse._run_subjects import lead_in, names_no_criteria, subject_
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._subject_tables import keyed_by_subject
 from ipb.scoring.parse._types import Span
+from ipb.scoring.parse._vocabulary import gate_vocabulary, stem_set
 
 #: How a gate met by its item's position is recognised (GateTrace.how).
 POSITION = "position"
@@ -93,10 +95,28 @@ class _PositionalMixin(_ParserState):
                 # titles are the writer's own names there, which the card's English words cannot confirm)
                 hows = {a.how for li in run if (a := self.anchors.get(li)) is not None and a.gate is not None}
                 named = not hows & {TRANSLATION, TERM} and bool(hows - {"number"})
+                unconfirmed = how == POSITION and self._unconfirmed_titles(run)
                 for k, li in enumerate(run, start=1):
                     anchor = self.anchors.get(li)
                     if anchor is None or (anchor.gate is None and not named):
                         self.anchors[li] = _Anchor(k, how, self._item_span(li))
+                        if unconfirmed:
+                            self.unconfirmed.add(self._item_span(li))
+
+    def _unconfirmed_titles(self, run: list[int]) -> bool:
+        """Whether a run read by position is titled in the card's language (an English answer) with words none of which
+        is any gate's (:func:`._vocabulary.gate_vocabulary`): "1. Check the logo: pass." ... "5. Check the app: fail."
+        on a five-gate card are the writer's own five checks, not the card's (break42 #7); its readings go under the
+        review bar (:data:`._vocabulary.UNCONFIRMED_FACTOR`). A title in another language, or an untitled item, says
+        nothing either way and keeps the plain position reading; so does a label every item repeats ("- name: ...",
+        "- step: ..." in a YAML list): a field's key, not the item's title."""
+        if not reads_as_english(self.masked):
+            return False
+        card_words = set().union(*gate_vocabulary(self.card).values())
+        titles = [stem_set(self._aligned_title(li)) for li in run]
+        if not all(titles) or len({frozenset(t) for t in titles}) < len(titles):
+            return False
+        return not any(t & card_words for t in titles)
 
     # ------------------------------------------------------------------ runs
 

@@ -80,6 +80,8 @@ class _ParserState:
     outside_numbers: list[_Mention]
     #: Units whose gate was found from the content words of one gate's phrase (:mod:`._lexical`): that gate is their subject.
     lexical_units: set[int]
+    #: Mentions (item spans) of gates read by a list's positions whose titles no word of the card confirms (:mod:`._positional`).
+    unconfirmed: set[Span]
 
     def __init__(self, text: str, card: Card, ix: _CardIndex, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
         self.text = text
@@ -128,6 +130,7 @@ class _ParserState:
         self.verdict_starts = None
         self.outside_numbers = []
         self.lexical_units = set()
+        self.unconfirmed = set()
 
 
     if TYPE_CHECKING:  # defined by the concern mixins; declared here so each mixin type-checks on its own

@@ -33,7 +33,7 @@ from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay 
     _NOUN_NEXT, _LABELLED_BY_MODAL, _LABEL_MODALS, _place_in_unit, _clause_start, _own_clause_start, _negation_words,
     _negated, _TIGHT_BREAK, offered_choices,
 )
-from ipb.scoring.parse._vocabulary import gate_by_vocabulary
+from ipb.scoring.parse._vocabulary import gate_by_vocabulary, label_factor
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._denied import owned
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
@@ -457,7 +457,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             trace = GateTrace(g, gate.name, verdict, span, mention, how, vspan)
             trace.confidence, trace.runner_up, trace.runner_up_span = self._gate_confidence(by_gate.get(g, []), verdict, vspan, how)
             sign = vw.PROCEED if g in self.ix.proceed_sense else vw.REJECT if _watches(self.card, g) else None
-            trace.confidence = round(trace.confidence * circumstance_factor(  # where the word stands (_circumstances.py)
-                circumstances(self.masked, verdict, vspan, mention, how, sign)), 3)
+            trace.confidence = round(trace.confidence * label_factor(self.card, self.masked, how, mention, g, self.unconfirmed) * circumstance_factor(
+                circumstances(self.masked, verdict, vspan, mention, how, sign)), 3)  # label words; where the word stands
             traces.append(trace)
         return traces

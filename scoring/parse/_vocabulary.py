@@ -25,6 +25,7 @@ import re
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import STOPWORDS, normalize, stem
+from ipb.scoring.outcome import reads_as_english
 from ipb.scoring.parse._common import _Anchor
 from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._state import _ParserState
@@ -93,6 +94,23 @@ def gate_vocabulary(card: Card) -> dict[int, frozenset[str]]:
 
 
 @per_object()
+def alias_only_vocabulary(card: Card) -> dict[int, frozenset[str]]:
+    """Gate number -> its distinctive stems that only its aliases hold: no word of its name, description, required
+    elements or inputs ("cap" of Graham's "earnings multiple cap"; built once per card)."""
+    out: dict[int, frozenset[str]] = {}
+    for g in card.gates:
+        texts = [g.name, g.description, *(ELEMENT_FIELD.sub(" ", e) for e in g.required_elements)]
+        for name in names_read(g):
+            spec = card.inputs.get(name)
+            texts.append(name.replace("_", " "))
+            if spec is not None:
+                texts.append(spec.description)
+        plain = set().union(*(stem_set(t) for t in texts))
+        out[g.number] = frozenset(distinctive_vocabulary(card).get(g.number, frozenset()) - plain)
+    return out
+
+
+@per_object()
 def _vocabularies(card: Card) -> tuple[dict[int, frozenset[str]], dict[int, frozenset[str]]]:
     raw: dict[int, set[str]] = {}
     for g in card.gates:
@@ -135,6 +153,46 @@ def gate_by_vocabulary(card: Card, text: str) -> tuple[int | None, int]:
 _LABEL_FRAME = _COMMON | frozenset({
     "analysis", "analyses", "analys", "metric", "metrics", "calculation", "calculat", "scan", "review", "assessment", "assess",
     "evaluation", "evaluat", "rules", "checks", "tests", "question", "questions", "lens", "lenses", "consideration", "considerat"})
+#: The recognition left to a label that shares one distinctive word with a gate while its other words are none of that
+#: gate's (:func:`partial_label`), as a share of the plain vocabulary reading's 0.9: under the review bar at any level.
+PARTIAL_FACTOR = 0.7 / 0.9
+
+
+def partial_label(card: Card, label: str, gate: int) -> bool:
+    """Whether ``label`` names ``gate`` by one distinctive word only, beside words that are none of that gate's (issue
+    13, break42 #8): "Market cap over $1B" shares "cap" with Graham's "earnings multiple cap", a ceiling on the P/E,
+    while "market" is no word of that gate; one borrowed word of a longer phrase is a guess, read under the review bar.
+    "Can we understand it?" (one word, all the gate's) and "Management incentives" (two of the gate's words) stay whole.
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> card = compiled_card("graham_seven_tests_defensive").card
+    >>> partial_label(card, "Market cap over $1B", 6), partial_label(card, "Earnings multiple cap", 6)
+    (True, False)
+    """
+    stems = stem_set(label, _LABEL_FRAME)
+    own = stems & distinctive_vocabulary(card).get(gate, frozenset())
+    return len(own) == 1 and own <= alias_only_vocabulary(card).get(gate, frozenset()) \
+        and bool(stems - gate_vocabulary(card).get(gate, frozenset()))
+
+
+#: The factor on a gate read by a list's position whose run's titles share no word with any gate of the card
+#: (:meth:`._positional._PositionalMixin._unconfirmed_titles`): 0.95 x 0.75 x 0.9 = 0.64, under the review bar.
+UNCONFIRMED_FACTOR = 0.9
+
+
+def label_factor(card: Card, text: str, how: str, mention: Span, gate: int, unconfirmed: set[Span] | None = None) -> float:
+    """The factor on the confidence of ``gate``'s trace for how its label names it: :data:`PARTIAL_FACTOR` for a
+    vocabulary reading by one borrowed word (:func:`partial_label`) in an English answer, :data:`UNCONFIRMED_FACTOR`
+    for a position reading whose mention is in ``unconfirmed``, else 1. In another language the label's other words
+    are the writer's untranslated ones ("Prix par rapport aux actifs"), no sign of another subject; ``text`` is the
+    answer, ``mention`` the label's span in it."""
+    if unconfirmed and mention in unconfirmed:
+        return UNCONFIRMED_FACTOR
+    if how != "vocabulary" or not partial_label(card, text[mention[0]:mention[1]], gate) or not reads_as_english(text):
+        return 1.0
+    return PARTIAL_FACTOR
+
+
 #: How a label was anchored by a part of a gate's words rather than by its name, alias, id or number.
 _WEAK_HOW = frozenset({"fuzzy", "words"})
 
