@@ -57,7 +57,7 @@ import re
 from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ipb.engine._yaml import YamlDoc
 from ipb.engine.card import Card, InputSpec
@@ -209,22 +209,28 @@ _IN_WORDS = re.compile(rf"\b(?:(?:{_NUMBER_WORD})[ -]?)+[ -](?:percent|per cent|
                        r"so\s+far)\b))\b", re.IGNORECASE)
 
 
-def _elements_in_words(card: Card) -> list[IpbError]:
-    """``element-number-in-words``: each required element (or ``elements_by_verdict`` one) spelling a figure."""
-    out: list[IpbError] = []
+def _each_element(card: Card) -> Iterator[tuple[int, Any, tuple[Any, ...], str]]:
+    """``(gate index, gate, key path under the gate, text)`` of every required element and ``elements_by_verdict`` one."""
     for i, g in enumerate(card.gates):
         lists: list[tuple[tuple[str, ...], tuple[str, ...]]] = [(("required_elements",), g.required_elements)]
         lists += [(("elements_by_verdict", v), items) for v, items in g.elements_by_verdict.items()]
         for keys, items in lists:
             for j, text in enumerate(items):
-                m = _IN_WORDS.search(text)
-                if m is None:
-                    continue
-                out.append(_at(card.doc, LintWarning(
-                    f"required element {text!r} of gate {g.id!r} spells a figure in words ({m.group(0)!r}): answers "
-                    "write it in digits (10%, 5x) and the parser finds an element by its words, so no answer is "
-                    "credited with it (KCCS, GRA); write the figure in digits (README, 'Gates')",
-                    rule="element-number-in-words", name=g.id), ("gates", i, *keys, j)))
+                yield i, g, (*keys, j), text
+
+
+def _elements_in_words(card: Card) -> list[IpbError]:
+    """``element-number-in-words``: each required element (or ``elements_by_verdict`` one) spelling a figure."""
+    out: list[IpbError] = []
+    for i, g, path, text in _each_element(card):
+        m = _IN_WORDS.search(text)
+        if m is None:
+            continue
+        out.append(_at(card.doc, LintWarning(
+            f"required element {text!r} of gate {g.id!r} spells a figure in words ({m.group(0)!r}): answers "
+            "write it in digits (10%, 5x) and the parser finds an element by its words, so no answer is "
+            "credited with it (KCCS, GRA); write the figure in digits (README, 'Gates')",
+            rule="element-number-in-words", name=g.id), ("gates", i, *path)))
     return out
 
 
@@ -260,21 +266,17 @@ def _elements_without_words(card: Card) -> list[IpbError]:
     """``element-words-too-short``: each required element (or ``elements_by_verdict`` one) with a field whose words
     outside its fields are all single letters."""
     out: list[IpbError] = []
-    for i, g in enumerate(card.gates):
-        lists: list[tuple[tuple[str, ...], tuple[str, ...]]] = [(("required_elements",), g.required_elements)]
-        lists += [(("elements_by_verdict", v), items) for v, items in g.elements_by_verdict.items()]
-        for keys, items in lists:
-            for j, text in enumerate(items):
-                if "{" not in text:
-                    continue
-                words = re.findall(r"[A-Za-z]+(?:/[A-Za-z]+)*", re.sub(r"\{[^}]*\}", " ", text))  # P/B is a word
-                if any(len(w) > 1 for w in words):
-                    continue
-                out.append(_at(card.doc, LintWarning(
-                    f"required element {text!r} of gate {g.id!r} has no word of two letters or more beside its "
-                    "figure: the parser finds an element's figure after its words, so it takes any figure of the "
-                    "kind nearby and misses 'Z = 2.90' (KCCS, GRA); name the figure in a word ('Z-score {z}') "
-                    "(README, 'Gates')", rule="element-words-too-short", name=g.id), ("gates", i, *keys, j)))
+    for i, g, path, text in _each_element(card):
+        if "{" not in text:
+            continue
+        words = re.findall(r"[A-Za-z]+(?:/[A-Za-z]+)*", re.sub(r"\{[^}]*\}", " ", text))  # P/B is a word
+        if any(len(w) > 1 for w in words):
+            continue
+        out.append(_at(card.doc, LintWarning(
+            f"required element {text!r} of gate {g.id!r} has no word of two letters or more beside its "
+            "figure: the parser finds an element's figure after its words, so it takes any figure of the "
+            "kind nearby and misses 'Z = 2.90' (KCCS, GRA); name the figure in a word ('Z-score {z}') "
+            "(README, 'Gates')", rule="element-words-too-short", name=g.id), ("gates", i, *path)))
     return out
 
 
