@@ -26,6 +26,7 @@ reader", and a quotation with no reporting verb before it ("my verdict is
 from __future__ import annotations
 
 import re
+from typing import Mapping
 
 __all__ = ["OTHER_VOICE", "VOICE_WORDS", "RETRACTED_LABEL", "blank_struck", "quoted_by_other", "quoted_in_cjk_report",
            "other_profile_regions", "urged_by_other"]
@@ -126,6 +127,22 @@ RETRACTED_LABEL = re.compile(
 )
 
 _QUOTE_OPEN = {'"': '"', "\u201c": "\u201d"}
+
+
+def _still_open(text: str, quotes: Mapping[str, str]) -> tuple[int, str]:
+    """``(index, closing mark)`` of the quotation ``text`` leaves open (``quotes`` maps an opening mark to its closing
+    one; quotations do not nest), or ``(-1, "")`` when every one it opens is closed.
+
+    >>> _still_open('He said "fine" and "no', _QUOTE_OPEN), _still_open('"a" b', _QUOTE_OPEN)
+    ((19, '"'), (-1, ''))
+    """
+    opened, closer = -1, ""
+    for i, ch in enumerate(text):
+        if opened < 0 and ch in quotes:
+            opened, closer = i, quotes[ch]
+        elif opened >= 0 and ch == closer:
+            opened, closer = -1, ""
+    return opened, closer
 _REPORTED = re.compile(
     r"(?i)\b(?:says|said|wrote|writes|write|argued|argues|claims|claimed|suggested|suggests|recommended|recommends|put\s+it|"
     r"called\s+it|calls\s+it|told\s+(?:me|us)|concluded|replied|answered|posted|tweeted|according\s+to)\b[^\n\"\u201c]{0,20}\Z"
@@ -165,13 +182,7 @@ def quoted_by_other(text: str, line_start: int, pos: int) -> bool:
     before = text[line_start:pos]
     if '"' not in before and "\u201c" not in before:
         return False
-    opened = -1
-    closer = ""
-    for i, ch in enumerate(before):
-        if opened < 0 and ch in _QUOTE_OPEN:
-            opened, closer = i, _QUOTE_OPEN[ch]
-        elif opened >= 0 and ch == closer:
-            opened = -1
+    opened, _ = _still_open(before, _QUOTE_OPEN)
     if opened < 0:
         return False
     return _REPORTED.search(before, max(0, opened - 60), opened) is not None
@@ -255,13 +266,7 @@ def quoted_in_cjk_report(text: str, floor: int, start: int, end: int) -> bool:
     False
     """
     window = text[max(floor, start - 40) : start]
-    opened = -1
-    closer = ""
-    for i, ch in enumerate(window):
-        if opened < 0 and ch in _CJK_QUOTES:
-            opened, closer = i, _CJK_QUOTES[ch]
-        elif opened >= 0 and ch == closer:
-            opened = -1
+    opened, closer = _still_open(window, _CJK_QUOTES)
     if opened < 0:
         return False
     close = text.find(closer, end, end + 40)
