@@ -55,7 +55,7 @@ from typing import Any, Final, Literal
 
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring import verdict_words as vw
-from ipb.scoring.parse._voice import quoted_in_cjk_report
+from ipb.scoring.parse._voice import quoted_in_cjk_report, still_open
 
 __all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "load_attribution", "other_lead_in", "quoted_speaker", "words"]
 
@@ -500,15 +500,7 @@ def _open_quote(low: str, floor: int, start: int) -> int:
     >>> _open_quote('she said "no" and it passes', 0, 21)
     -1
     """
-    opened, closers = -1, ""
-    for i in range(floor, start):
-        ch = low[i]
-        if opened >= 0:
-            if ch in closers:
-                opened = -1
-        elif ch in _QUOTES:
-            opened, closers = i, _QUOTES[ch]
-    return opened
+    return still_open(low, _QUOTES, floor, start)[0]
 
 
 def quoted_speaker(low: str, floor: int, start: int) -> bool:

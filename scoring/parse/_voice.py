@@ -29,7 +29,7 @@ import re
 from typing import Mapping
 
 __all__ = ["OTHER_VOICE", "VOICE_WORDS", "RETRACTED_LABEL", "blank_struck", "quoted_by_other", "quoted_in_cjk_report",
-           "other_profile_regions", "urged_by_other"]
+           "other_profile_regions", "still_open", "urged_by_other"]
 
 #: A line that opens one of several parallel analyses: "Profile B - aggressive growth investor", "## Scenario 2", "Case II:".
 _PROFILE_HEAD = re.compile(r"(?im)[ \t>#*_]*(?:investor\s+)?(?:profile|scenario|persona|case|variant|portfolio)[ \t]+"
@@ -129,20 +129,25 @@ RETRACTED_LABEL = re.compile(
 _QUOTE_OPEN = {'"': '"', "\u201c": "\u201d"}
 
 
-def _still_open(text: str, quotes: Mapping[str, str]) -> tuple[int, str]:
-    """``(index, closing mark)`` of the quotation ``text`` leaves open (``quotes`` maps an opening mark to its closing
-    one; quotations do not nest), or ``(-1, "")`` when every one it opens is closed.
+def still_open(text: str, quotes: Mapping[str, str], start: int = 0, stop: int | None = None) -> tuple[int, str]:
+    """``(index, closing marks)`` of the quotation ``text[start:stop]`` leaves open (``quotes`` maps an opening mark to
+    the marks that close it; quotations do not nest), or ``(-1, "")`` when every one it opens is closed. The one scan
+    behind :func:`quoted_by_other`, :func:`quoted_in_cjk_report` and :func:`._attributed.quoted_speaker`.
 
-    >>> _still_open('He said "fine" and "no', _QUOTE_OPEN), _still_open('"a" b', _QUOTE_OPEN)
+    >>> still_open('He said "fine" and "no', _QUOTE_OPEN), still_open('"a" b', _QUOTE_OPEN)
     ((19, '"'), (-1, ''))
+    >>> still_open('x "a" y "b', _QUOTE_OPEN, 5), still_open('x "a" y "b', _QUOTE_OPEN, 0, 4)
+    ((8, '"'), (2, '"'))
     """
-    opened, closer = -1, ""
-    for i, ch in enumerate(text):
-        if opened < 0 and ch in quotes:
-            opened, closer = i, quotes[ch]
-        elif opened >= 0 and ch == closer:
-            opened, closer = -1, ""
-    return opened, closer
+    opened, closers = -1, ""
+    for i in range(start, len(text) if stop is None else stop):
+        ch = text[i]
+        if opened < 0:
+            if ch in quotes:
+                opened, closers = i, quotes[ch]
+        elif ch in closers:
+            opened, closers = -1, ""
+    return opened, closers
 _REPORTED = re.compile(
     r"(?i)\b(?:says|said|wrote|writes|write|argued|argues|claims|claimed|suggested|suggests|recommended|recommends|put\s+it|"
     r"called\s+it|calls\s+it|told\s+(?:me|us)|concluded|replied|answered|posted|tweeted|according\s+to)\b[^\n\"\u201c]{0,20}\Z"
@@ -182,7 +187,7 @@ def quoted_by_other(text: str, line_start: int, pos: int) -> bool:
     before = text[line_start:pos]
     if '"' not in before and "\u201c" not in before:
         return False
-    opened, _ = _still_open(before, _QUOTE_OPEN)
+    opened, _ = still_open(before, _QUOTE_OPEN)
     if opened < 0:
         return False
     return _REPORTED.search(before, max(0, opened - 60), opened) is not None
@@ -266,7 +271,7 @@ def quoted_in_cjk_report(text: str, floor: int, start: int, end: int) -> bool:
     False
     """
     window = text[max(floor, start - 40) : start]
-    opened, closer = _still_open(window, _CJK_QUOTES)
+    opened, closer = still_open(window, _CJK_QUOTES)
     if opened < 0:
         return False
     close = text.find(closer, end, end + 40)
