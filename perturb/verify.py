@@ -48,7 +48,8 @@ __all__ = ["RecordCheck", "Verification", "verify_items", "verify_lines", "gold_
 class RecordCheck:
     """The verdict on one line: ``ok``, ``mismatch`` (gold differs), ``constraint`` (the scenario breaks a
     card constraint), ``error`` (unreadable item) or ``duplicate`` (an earlier line has the same item id:
-    scoring would use one of the two)."""
+    scoring would use one of the two; or the same scenario under another base's id: the question is asked
+    twice)."""
 
     record: int
     line: int
@@ -475,23 +476,51 @@ def reportable(checks: Iterable[RecordCheck]) -> tuple[list[RecordCheck], list[I
     return kept, ids
 
 
+def scenario_key(ident: str) -> str:
+    """The part of an item id that names its scenario: the 16 hex digits of the scenario's SHA-256 after the base
+    id (``IPB-MAR-MC-003-770c788bbd0f5fbd`` -> ``770c788bbd0f5fbd``), or the whole id when it has no such tail.
+
+    >>> scenario_key("IPB-MAR-MC-003-770c788bbd0f5fbd"), scenario_key("q1")
+    ('770c788bbd0f5fbd', 'q1')
+    """
+    _, dash, tail = ident.rpartition("-")
+    if dash and len(tail) == 16 and all(c in "0123456789abcdef" for c in tail):
+        return tail
+    return ident
+
+
+#: What :func:`mark_repeated_ids` says of an item whose scenario an earlier item of another id has.
+REPEATED_SCENARIO = ("repeats the scenario of an earlier item under another base's id (the same 16-hex digest, "
+                     "so the same facts, date and question): a benchmark would ask it twice; items of several "
+                     "bases or runs concatenated keep both, so keep one")
+
+
 def mark_repeated_ids(checks: Sequence[RecordCheck], ids: Iterable[IdAt]) -> list[RecordCheck]:
-    """``checks`` in record order, with status ``duplicate`` on every record whose item id an earlier record used.
+    """``checks`` in record order, with status ``duplicate`` on every record whose item id an earlier record used,
+    or whose scenario (:func:`scenario_key`) an earlier record of another id has.
 
     Two items with one id cannot both be scored (``ipb score`` keeps the first, ``ipb respond`` refuses the
-    file), so the second is a problem even when its gold matches.
+    file), so the second is a problem even when its gold matches. Two ids with one scenario come from runs of
+    one card over several bases (or the same run twice) written into one file: both are scored, so the same
+    question counts twice (s43user: 193 of 1,050 Marks items made from the card's seven bundled bases).
 
     >>> mark_repeated_ids([], [(1, 1, "a"), (2, 3, "a")])[0].problems
     ["item id 'a' is used again (first on line 1); ipb score keeps the first, ipb respond refuses the file"]
+    >>> mark_repeated_ids([], [(1, 1, "B1-770c788bbd0f5fbd"), (2, 2, "B2-770c788bbd0f5fbd")])[0].status
+    'duplicate'
     """
     by_record = {c.record: c for c in checks}
     first: dict[str, int] = {}
+    first_scenario: dict[str, str] = {}
     for record, line, ident in sorted(ids):
         if ident not in first:
             first[ident] = line
-            continue
-        message = (f"item id {ident!r} is used again (first on line {first[ident]}); ipb score keeps the first, "
-                   "ipb respond refuses the file")
+            if first_scenario.setdefault(scenario_key(ident), ident) == ident:
+                continue
+            message = REPEATED_SCENARIO
+        else:
+            message = (f"item id {ident!r} is used again (first on line {first[ident]}); ipb score keeps the first, "
+                       "ipb respond refuses the file")
         check = by_record.get(record)
         if check is None:
             by_record[record] = RecordCheck(record, line, ident, "duplicate", [message])
@@ -526,7 +555,8 @@ def _run_block(task: tuple[str, int, int, int, int]) -> tuple[list[RecordCheck],
 
 
 class _IdLog:
-    """Where each item id was seen, in 16 bytes a record: the record number and a 64-bit BLAKE2b of the id.
+    """Where each item id was seen, in 16 bytes a record: the record number and a 64-bit BLAKE2b of the id's
+    scenario part (:func:`scenario_key`: two records with one id share it, and so do two ids of one scenario).
 
     :func:`reportable` keeps ``(record, line, id)`` tuples, about 200 bytes a
     record (20 MB at 100,000 items); this log keeps two ``array`` columns.
@@ -545,7 +575,8 @@ class _IdLog:
 
     def add(self, record: int, ident: str) -> None:
         self.records.append(record)
-        self.hashes.append(int.from_bytes(blake2b(ident.encode("utf-8", "surrogatepass"), digest_size=8).digest(),
+        key = scenario_key(ident)
+        self.hashes.append(int.from_bytes(blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest(),
                                           "little"))
 
     def extend(self, other: "_IdLog") -> None:
@@ -554,7 +585,8 @@ class _IdLog:
         self.hashes.extend(other.hashes)
 
     def suspects(self) -> set[int]:
-        """Record numbers whose id hash another record shares (a superset of those that repeat an id)."""
+        """Record numbers whose scenario hash another record shares (a superset of those that repeat an id or a
+        scenario)."""
         ordered = sorted(self.hashes)
         twice = {a for a, b in pairwise(ordered) if a == b}
         del ordered

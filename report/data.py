@@ -512,9 +512,10 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
 
     leader = [_leader_row(s, derive, m) for m in models]
     # the order of ipb score's leaderboard (scoring.summary.leaderboard): on equal means the model that answered
-    # more ranks first, never the one whose name sorts first (a refuser tied a right model under --exclude-failures)
-    leader.sort(key=lambda r: (r.basp.value is None, -(r.basp.value or 0.0), -(r.strict.value or 0.0),
-                               -(r.coverage.value or 0.0), r.model))
+    # more ranks first, before BASP-strict (a mean over the answered items too) and never by its name (a refuser
+    # tied a right model under --exclude-failures: s34break by name, s43user by BASP-strict over its subset)
+    leader.sort(key=lambda r: (r.basp.value is None, -(r.basp.value or 0.0), -(r.coverage.value or 0.0),
+                               -(r.strict.value or 0.0), r.model))
     models = [r.model for r in leader]
 
     by_layer = s.at("by_model_layer") or {}

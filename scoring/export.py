@@ -178,7 +178,7 @@ def _parquet(rows: list[dict[str, Any]], columns: list[str]) -> bytes:
 
 
 def write_export(results: str | Path, out: str | Path, *, format: str = "parquet") -> int:
-    """Write the table of ``results`` to ``out`` (atomically); returns the number of rows.
+    """Write the table of ``results`` to ``out`` (atomically, its folder made when missing); returns the number of rows.
 
     Raises
     ------
@@ -190,6 +190,9 @@ def write_export(results: str | Path, out: str | Path, *, format: str = "parquet
     rows = export_rows(results)
     columns = table_columns(rows)
     try:
+        # as ipb perturb, report, lm-eval-task and schema do: a missing folder is made (s43user's
+        # "--out exp/results.parquet" failed with "No such file or directory" and no hint)
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
         if format == "csv":
             write_text_atomic(out, _csv(rows, columns))
         else:

@@ -630,8 +630,9 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     Each row: ``model``, ``n`` (responses), ``n_scored``, ``n_failures``
     (refusals and parse failures), ``coverage`` (share scored) and, for each
     of :data:`LEADERBOARD_METRICS`, the group's ``mean_ci`` dict (or None).
-    Rows are ranked by the mean layer composite (then BASP-strict, then
-    coverage, then name); a model whose composite is None ranks last. Whether failures are
+    Rows are ranked by the mean layer composite (then coverage, then
+    BASP-strict, then name: a model that answered fewer items never wins a
+    tie); a model whose composite is None ranks last. Whether failures are
     in the means is the summary's ``failures.policy``.
 
     Examples
@@ -661,9 +662,11 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
         comp = (r.get("layer_composite") or {}).get("mean")
         strict = (r.get("basp_strict") or {}).get("mean")
-        # on equal means the model that answered more ranks first (under --exclude-failures a model refusing
-        # half the items ties a right one and took rank 1 by its name, s34user), then the name
-        return (comp is None, -(comp or 0.0), -(strict or 0.0), -(r.get("coverage") or 0.0), str(r["model"]))
+        # on an equal composite the model that answered more ranks first (under --exclude-failures a model refusing
+        # half the items ties a right one and took rank 1 by its name, s34user), before BASP-strict, which is a mean
+        # over the answered items too (s43user: a refuser right on its 13 of 20 tied a right model at 0.550 and took
+        # rank 1 by BASP-strict 0.305 over its subset against 0.301); then BASP-strict, then the name
+        return (comp is None, -(comp or 0.0), -(r.get("coverage") or 0.0), -(strict or 0.0), str(r["model"]))
 
     return sorted(rows, key=key)
 

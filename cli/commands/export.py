@@ -13,7 +13,7 @@ from ipb.errors import IpbError
 @app.command()
 def export(
     results: Path = typer.Argument(..., help="A results folder written by ipb score (holds responses.jsonl)."),
-    out: Path = typer.Option(..., "--out", "-o", help="The table to write."),
+    out: Path = typer.Option(..., "--out", "-o", help="The table to write (its folder is made if missing)."),
     format: str = typer.Option("parquet", "--format", "-f", help="parquet (needs pyarrow: ipb[export]) or csv."),
 ) -> None:
     """Write one row per response x target with every metric, flag and status, and the item's card,

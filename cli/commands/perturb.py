@@ -255,7 +255,7 @@ def verify(
                 f"{len(result.inconsistent)} disagreeing with themselves (id, question, ranges or dates), "
                 f"{len(result.violations)} breaking a card constraint, {len(result.errors)} unreadable")
         if result.duplicates:
-            line += f", {len(result.duplicates)} repeating an earlier item's id"
+            line += f", {len(result.duplicates)} repeating an earlier item's id or scenario"
         if result.changed_cards:
             line += f"; card(s) edited since the items were made: {', '.join(result.changed_cards)}"
         if result.migrated:

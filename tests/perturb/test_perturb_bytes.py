@@ -335,6 +335,14 @@ source and condition-C key differ. buffett-bench-recipes had 18 items past the b
 sector 79, temporal 3, flip 79); verdicts DECLINE/INVEST/INCONCLUSIVE 155/82/3 -> 158/79/3.
 l8-three-investors had 5 items past it (0 now); it keeps 80 of 90 ids in place, mix unchanged.
 marks-defaults is unchanged. ``ipb verify``: 240 of 240 and 90 of 90, 0 mismatches, 0 breaking.
+
+Changed deliberately (issue 18, branch s43user, question wording only): the 2009 credit crisis's description in
+frameworks/regimes.yaml ended "stocks at their low (paper Table 9, Perturbation C)." and every question dated in
+that regime printed it, naming the paper to the model ("... stocks at their low (paper Table 9, Perturbation
+C))."); the reference is now a comment. buffett-bench-recipes: one line differs (its 2009 temporal item), in
+``question`` and the condition-B block that hashes it only; its id, scenario, gold, GRP and manifest and the
+other 239 lines are byte-identical (checked line by line against the old file). l8-three-investors and
+marks-defaults are unchanged.
 """
 
 from __future__ import annotations
@@ -352,7 +360,7 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "2849656fd6aeefb3ecc891e58477425f1996201f1ff80e254ab381a64ef44736"),
+                              "8f1183229370413fcb9d01a83b8e3da9e8b470a0eee9ec2ee3841436680214d5"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",

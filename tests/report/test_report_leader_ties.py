@@ -1,10 +1,14 @@
-"""The report's leaderboard breaks ties as ``ipb score`` does: BASP-strict, then coverage, then name (s34break).
+"""The report's leaderboard breaks ties as ``ipb score`` does: coverage, then BASP-strict, then name (s34break, s43user).
 
 s34user made the terminal leaderboard rank equal means by coverage (under ``--exclude-failures`` a model that refuses
 half the items and is right on the rest ties a model right on all of them). ``ipb report`` sorted its own rows by the
 composite, then by name, so the same summary put "aaa-refuser" above "zz-right" on the page. Three models answer the
 same four L7 items with the same figures where they answer; the refuser declines two, the unreadable one's two other
 answers are parse failures. Every expected order is worked by hand.
+
+s43user: BASP-strict came before coverage, and it is a mean over the answered items only, so under
+``--exclude-failures`` a refuser whose answered items carry a higher BASP-strict won the tie (0.305 against 0.301 on
+a real run). Coverage now comes first, on the page and on the terminal.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ ANSWERS = {"zz-right": ["ok"] * 4, "aaa-refuser": ["ok", "refusal", "ok", "refus
            "mm-unreadable": ["ok", "parse_failure", "parse_failure", "ok"]}
 
 
-def _record(n: int, model: str, answer: str) -> dict[str, Any]:
+def _record(n: int, model: str, answer: str, right: dict[str, float] | None = None) -> dict[str, Any]:
     base = {"kind": "ipb.score.response", "version": 1, "record": n, "source": f"responses.jsonl:{n}",
             "item_id": f"G7-{n % 4}", "model": model, "condition": "A", "condition_key": "A", "layer": "L7",
             "flags": {}, "error": None}
@@ -37,8 +41,9 @@ def _record(n: int, model: str, answer: str) -> dict[str, Any]:
         return dict(base, status="unscored", outcome=outcome, reason_code=code, reason="unscored", metrics={},
                     owed=dict(OWED), targets=[dict(target, status="unscored", outcome=outcome, reason_code=code,
                                                    metrics={}, owed=dict(OWED))])
-    return dict(base, status="scored", outcome="scored", reason_code=None, reason=None, metrics=dict(RIGHT),
-                targets=[dict(target, status="scored", outcome="scored", metrics=dict(RIGHT))])
+    metrics = dict(right or RIGHT)
+    return dict(base, status="scored", outcome="scored", reason_code=None, reason=None, metrics=metrics,
+                targets=[dict(target, status="scored", outcome="scored", metrics=dict(metrics))])
 
 
 def _folder(tmp: Path, failures: str) -> tuple[Path, dict[str, Any]]:
@@ -60,3 +65,21 @@ def test_report_and_terminal_rank_the_same_and_a_right_model_first(tmp_path: Pat
     folder, summary = _folder(tmp_path / failures, failures)
     assert [r["model"] for r in leaderboard(summary)] == order
     assert [r.model for r in load_results(folder).leaderboard] == order
+
+
+@pytest.mark.parametrize("failures", ["count", "exclude"])
+def test_a_refuser_whose_answers_carry_a_higher_strict_mean_ranks_below_a_right_model(tmp_path: Path,
+                                                                                      failures: str) -> None:
+    # the refuser answers items 1 and 3 with BASP-strict 0.80 (composite 0.85 as the right model) and declines 2 and 4.
+    # exclude: composites 0.85 and 0.85; coverage 1.0 > 0.5 decides before BASP-strict 0.80 > 0.708 could.
+    # count: 0.85 against 0.85 x 2/4 = 0.425.
+    sharp = dict(RIGHT, basp_strict=0.80)
+    records = [_record(n, "zz-right", "ok") for n in range(1, 5)]
+    records += [_record(n, "aaa-sharp-refuser", a, sharp) for n, a in zip(range(5, 9), ["ok", "refusal"] * 2)]
+    summary = summarize(records, options=ScoreOptions(seed=0, n_resamples=200, embeddings=False, failures=failures))
+    folder = tmp_path / failures
+    folder.mkdir()
+    (folder / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    (folder / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert [r["model"] for r in leaderboard(summary)] == ["zz-right", "aaa-sharp-refuser"]
+    assert [r.model for r in load_results(folder).leaderboard] == ["zz-right", "aaa-sharp-refuser"]

@@ -113,3 +113,22 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_quoted(tmp_path):
     assert _cell("@SUM(A1)") == "'@SUM(A1)" and _cell("-1+1") == "'-1+1"
     assert _cell(-0.5) == -0.5 and _cell(None) == "" and _cell("synthetic-gold") == "synthetic-gold"
     assert list(csv.reader(["'=1+1,2"])) == [["'=1+1", "2"]]
+
+
+def test_the_folder_of_out_is_made_when_missing(results, tmp_path):
+    """Regression (missing output folder, s43user): ``--out exp/results.csv`` with no exp/ failed with "cannot write
+    exp/results.csv: No such file or directory"; ipb perturb, report, lm-eval-task and schema make the folder."""
+    out = tmp_path / "exp" / "deeper" / "results.csv"
+    result = runner.invoke(app, ["export", str(results), "--out", str(out), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0].split(",")[:len(BASE_COLUMNS)] == list(BASE_COLUMNS)
+    assert len(lines) - 1 == len(export_rows(results))
+
+
+def test_an_out_below_a_file_is_a_located_error_not_a_traceback(results, tmp_path):
+    (tmp_path / "plain").write_text("a file, not a folder", encoding="utf-8")
+    out = tmp_path / "plain" / "results.csv"
+    result = runner.invoke(app, ["export", str(results), "--out", str(out), "--format", "csv"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cannot write {out}" in " ".join(result.output.split())
