@@ -115,3 +115,19 @@ def test_an_inflected_outcome_in_the_past_of_another_year_is_not_todays() -> Non
     closing = "In 2019 I was tilting toward equities and credit; today I hold the balanced mix."
     text = "Growth is surprising up, inflation down: quad 1.\n\n" + closing
     assert parse_response(text, DALIO, embedder=False).final_verdict == "HOLD_BALANCED_MIX"
+
+
+OBJECT_PRONOUN = [
+    ("affirmed", "Nous l'achetons à ce cours.", "INVEST"),
+    ("negated-around", "Nous ne l’achetons pas à ce cours ; un repli changerait l'analyse.", "DECLINE"),
+    ("plural-sold", "Nous les vendons.", "DECLINE"),
+    ("plain-negated-unchanged", "Nous n'achetons pas à ce cours.", "DECLINE"),
+]
+
+
+@pytest.mark.parametrize("closing, want", [c[1:] for c in OBJECT_PRONOUN], ids=[c[0] for c in OBJECT_PRONOUN])
+def test_a_french_act_with_its_object_pronoun_before_the_verb(closing: str, want: str) -> None:
+    """``object_clitics`` of the French block: "nous l'achetons" is "nous achetons" with its object, and "nous ne
+    l'achetons pas" its negation (stop 43; the pronoun once hid the act)."""
+    body = "Marge de sécurité : la décote n'est que de 28 %, Graham exigeait un tiers.\n\n"
+    assert parse_response(body + closing, "graham_intrinsic_value_margin_of_safety", embedder=False).final_verdict == want
