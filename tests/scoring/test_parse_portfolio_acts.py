@@ -131,3 +131,14 @@ def test_a_french_act_with_its_object_pronoun_before_the_verb(closing: str, want
     l'achetons pas" its negation (stop 43; the pronoun once hid the act)."""
     body = "Marge de sécurité : la décote n'est que de 28 %, Graham exigeait un tiers.\n\n"
     assert parse_response(body + closing, "graham_intrinsic_value_margin_of_safety", embedder=False).final_verdict == want
+
+
+def test_a_label_sharing_one_word_with_a_gates_inputs_only_is_read_under_the_review_bar() -> None:
+    """break42 leftover: "Check the owners: pass" read Munger's fair price (gate 5) at 0.855 through "owner" of its
+    input owner earnings, a word of neither the gate's name nor its aliases; now the partial-label factor puts it at
+    0.95 x 0.9 x 0.7/0.9 = 0.665, under the 0.7 bar. The gate's own name keeps its reading."""
+    munger = "munger_business_quality_price"
+    owners = parse_response("Check the owners: pass", munger, embedder=False).gates
+    assert [(g.gate, g.verdict) for g in owners] == [(5, "PROCEED")] and owners[0].confidence < 0.7
+    named = parse_response("Fair price: pass", munger, embedder=False).gates
+    assert [(g.gate, g.verdict) for g in named] == [(5, "PROCEED")] and named[0].confidence >= 0.9
