@@ -142,3 +142,19 @@ def test_a_label_sharing_one_word_with_a_gates_inputs_only_is_read_under_the_rev
     assert [(g.gate, g.verdict) for g in owners] == [(5, "PROCEED")] and owners[0].confidence < 0.7
     named = parse_response("Fair price: pass", munger, embedder=False).gates
     assert [(g.gate, g.verdict) for g in named] == [(5, "PROCEED")] and named[0].confidence >= 0.9
+
+
+ITALIAN_SE = [
+    ("whether-it-passes", "Crescita degli utili: se supera la prova lo vedremo nel 2026.", None),
+    ("if-participle", "Crescita degli utili: se il prezzo scende, è superato.", None),
+    ("italian-statement", "Crescita degli utili: la prova è superata, l'utile cresce del 50%.", "PROCEED"),
+    ("spanish-se-cumple", "Crecimiento de beneficios: se supera la prueba, el beneficio crece un 50 %.", "PROCEED"),
+]
+
+
+@pytest.mark.parametrize("text, want", [c[1:] for c in ITALIAN_SE], ids=[c[0] for c in ITALIAN_SE])
+def test_italian_se_is_if_while_spanish_se_is_reflexive(text: str, want: str | None) -> None:
+    """break42 #18: Italian "se" (if) is also Spanish "se" ("se supera": it is passed); an Italian answer (more Italian
+    function words than Spanish ones) reads it as a condition, which states no verdict (once PROCEED 0.95)."""
+    gates = {g.gate: g.verdict for g in parse_response(text, "graham_seven_tests_defensive", embedder=False).gates}
+    assert gates.get(5) == want
