@@ -45,6 +45,21 @@ def conditionals_of(low: str) -> frozenset[str]:
     return _CONDITIONALS | {"se"} if italian >= 2 and italian > spanish else _CONDITIONALS
 
 
+def in_supposition(token: str, clause_words: list[str], before: str, low: str) -> bool:
+    """Whether the verdict word ``token`` (lower case), after its clause's words ``clause_words`` and the text
+    ``before`` it, lies inside a supposition (:func:`supposed`) of the answer ``low``'s "if" words
+    (:func:`conditionals_of`); in an Italian answer also a word read as Spanish "se supera" (it is passed), which there
+    is "if / whether it passes" (break42 #18).
+
+    >>> in_supposition("se supera", [], "crescita degli utili: ", "crescita degli utili: se supera la prova, non lo so.")
+    True
+    """
+    conditionals = conditionals_of(low)
+    if token.startswith("se ") and "se" in conditionals:
+        return True
+    return not conditionals.isdisjoint(clause_words) and supposed(clause_words, before, conditionals)
+
+
 #: Between a verdict word and the gate it is pinned to: "REJECT at gate 2", "a PASS on the moat test", "FAIL for step 3".
 _BRACKETED = re.compile(r"[ \t]*\([ \t*_]*")
 _PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
