@@ -335,6 +335,16 @@ source and condition-C key differ. buffett-bench-recipes had 18 items past the b
 sector 79, temporal 3, flip 79); verdicts DECLINE/INVEST/INCONCLUSIVE 155/82/3 -> 158/79/3.
 l8-three-investors had 5 items past it (0 now); it keeps 80 of 90 ids in place, mix unchanged.
 marks-defaults is unchanged. ``ipb verify``: 240 of 240 and 90 of 90, 0 mismatches, 0 breaking.
+
+Changed deliberately (issue 18, branch s43rfix, review43 R2/R3a/R3b): the Buffett checklist gained three
+rules (at most 12x revenue in a credit crisis, 8x or more needs 10% growth or no loss, a growing profitable
+business with $1B of revenue at 4x its net income or more), so its content hash, ``ipb-cards/`` source and
+condition-C key differ. No item of either run broke a new rule. buffett-bench-recipes keeps 232 of 240 ids
+in place (same scenario, question and GRP); its last 8 flips were drawn anew (the flip search meets the new
+rules on its way), mix unchanged (metric 79, sector 79, temporal 3, flip 79), verdicts DECLINE/INVEST/
+INCONCLUSIVE 158/79/3 unchanged. l8-three-investors keeps all 90 ids, scenarios, questions and golds in
+place; only the card blocks differ. marks-defaults is unchanged. ``ipb verify``: 240 of 240 and 90 of 90,
+0 mismatches, 0 breaking.
 """
 
 from __future__ import annotations
@@ -352,11 +362,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "2849656fd6aeefb3ecc891e58477425f1996201f1ff80e254ab381a64ef44736"),
+                              "55a6dced13551e56029f56a0e9453ad5c1ff80d3c147f538063446a082e9a7e5"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "37d729b1977fcba8e9949754d1922343405ef563ca9c89a33c757c021cf1ef63"),
+                           7, "", 90, "1f674f87930f2671f46fda0677451f9c234fe9273be28af0ec973edee7ba1845"),
 }
 
 
