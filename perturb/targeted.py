@@ -316,7 +316,7 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     ``wide`` (with ``dead``; :func:`verdict_flip` from attempt ``WIDE_FROM`` on): a draw whose moves besides its
     one number are all bool or category moves keeps one of them and moves a second ranged number too, its value
     drawn (up to ``LIVE_DRAWS`` times) until ``dead`` keeps it alive. Without it such an anchor is one of few (on
-    the bench card a macro regime has 4 live values, so a regime and one number make about 1,600 anchors, and 45%
+    the bench card a macro regime has 4 live values, so a regime and one number make about 1,600 anchors, and half
     of a 20,000-attempt run's flips came from them): a long run drew them again and again, and every such flip
     was a duplicate item, searched in full and dropped (s43speed: 18,730 of 32,304 flip attempts at 40k items;
     with it, 20,000 attempts give 16,000 distinct flips, was 9,500). The first attempts keep the narrow anchors:
