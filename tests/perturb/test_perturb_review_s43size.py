@@ -9,6 +9,13 @@ company (``sizes.figures`` with ``when``, read through ``perturb/flip_era.timed_
 ``transport_market_value`` (1979-1990) and ``recurring_software_revenue`` (2008-2009). Each case below is a reviewed
 item's facts (refused, with the exact reason) beside the real company at the bound's edge (kept); the records behind
 each row are in the comment above it.
+
+Counts over 'ipb perturb --card C --base B --n 1000 --seed 9797' on each card's middle and first base (20 runs, all
+1,000 items; /tmp/s43size/count.py, adapted from review43's counter), review43's R1 as it worded it, before -> after:
+Buffett checklist middle base 119 -> 15 (the 15 at $12-14B, under Oracle's support stream rounded up), Lynch middle
+base 242 -> 13 ($8-10B, under the August 1987 high), Munger middle base 25 -> 25; every first base and the other
+seven cards 0 -> 0. Items above the new tables: 339 -> 0. Verdicts: Buffett middle DECLINE/INVEST 742/258 -> 739/261,
+Lynch middle DECLINE/INCONCLUSIVE/INVEST 334/558/108 -> 353/473/174.
 """
 
 from __future__ import annotations
