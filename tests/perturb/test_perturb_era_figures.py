@@ -53,7 +53,10 @@ def test_the_figure_tables_read_as_documented():
         ("consumer_market_value", (("sector", ("consumer",)),)),
         ("spinoff_market_value", (("mispricing_source", ("spinoff",)), ("sector", (
             "industrials", "consumer", "financials", "energy", "real_estate", "technology", "healthcare",
-            "materials"))))]
+            "materials")))),
+        # s43size: review43 R1 (transport at the end of 1987; subscription software in March 2009)
+        ("transport_market_value", (("sector", ("transport",)),)),
+        ("recurring_software_revenue", (("business_model", ("subscription_software",)),))]
     assert _figure("consumer_market_value").bound(1984) == 28 * B  # GM near $25B at the end of 1984, rounded up
     assert _figure("spinoff_market_value").bound(1993) == 8 * B  # Dean Witter Discover near $6B in 1993
     assert _figure("cash").bound(2000) == 30 * B  # s36review2: Microsoft $23.8B at June 2000, rounded up
