@@ -20,7 +20,7 @@ and for the sentence to say something of the case:
   (:func:`._paraphrased_gates.sentence_texts`): its closest gate must be the same gate (no cut-off of its own: it
   confirms the lexical reading, it never makes one);
 - **something said of the case**: a figure (the number reader's, or a spelled count of weeks, months, years or
-  points: "five weeks in"), a comparison ("than", "against", "above", "clears") or an appraisal of the lexicon
+  points: "five weeks in") or an appraisal of the lexicon
   (:mod:`._appraisal_words`). A sentence that only explains the criterion ("Greenblatt says insiders matter") carries
   none of them, or names the investor, and is passed over.
 
@@ -80,14 +80,10 @@ TITLE_WORDS = 10
 #: A sentence of fewer words says too little to be weighed.
 MIN_WORDS = 4
 
-#: A comparison of the case with something: a bar, a peer, a benchmark.
-_COMPARISON = re.compile(r"\b(?:than|against|versus|vs|above|below|under|over|exceeds?|exceeded|clears?|cleared|beats?|"
-                         r"short\s+of|within|ahead\s+of|at\s+most|at\s+least|next\s+to)\b")
-#: A count with what it counts, in digits or words ("five weeks in", "5 weeks", "two-thirds of", "nine straight years"):
-#: the number reader takes money, percentages and multiples, not counts of time.
-_SPELLED_FIGURE = re.compile(r"(?:\b\d+(?:[.,]\d+)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+#: A count spelled out with what it counts ("five weeks in", "two-thirds of", "nine straight years").
+_SPELLED_FIGURE = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
                              r"forty|fifty|a\s+half|half|a\s+third|a\s+quarter|a\s+tenth|a\s+fifth|two-thirds|"
-                             r"two\s+thirds))(?:\s+straight)?\s+(?:weeks?|months?|years?|quarters?|days?|times|points?|"
+                             r"two\s+thirds)(?:\s+straight)?\s+(?:weeks?|months?|years?|quarters?|days?|times|points?|"
                              r"percent|per\s+cent|cents|of)\b")
 #: A condition states no case ("if it passes, the moat disappears"); a modal may ("sizing would not have been the
 #: problem: at a 5% position ..."), so only these words are one here (:data:`._prose_vocabulary._CONDITIONAL` is wider).
@@ -99,7 +95,9 @@ _OTHERS = re.compile(r"\b(?:some|many|most|other)\s+(?:readers|investors|analyst
 
 def describes_case(low: str, start: int, end: int, figures: int) -> bool:
     """Whether the clause ``low[start:end]`` (lower-cased) says something of the case: one of ``figures`` (the number
-    reader's count in it), a spelled count of a unit, or a comparison word (:data:`_COMPARISON`).
+    reader's count in it) or a spelled count of a unit. A comparison word alone is not enough ("Hold it against the
+    list Berkshire prints every year", "to be sold within the divestment period" read gates no label holds on the
+    tuned split): a comparison of the case holds a figure.
 
     >>> s = "and the timing is right: we are five weeks in"
     >>> describes_case(s, 0, len(s), 0)
@@ -108,7 +106,7 @@ def describes_case(low: str, start: int, end: int, figures: int) -> bool:
     >>> describes_case(s, 0, len(s), 0)
     False
     """
-    return figures > 0 or bool(_SPELLED_FIGURE.search(low, start, end)) or bool(_COMPARISON.search(low, start, end))
+    return figures > 0 or bool(_SPELLED_FIGURE.search(low, start, end))
 
 
 class _DescribedProseMixin(_ParserState):
@@ -116,7 +114,7 @@ class _DescribedProseMixin(_ParserState):
 
     def _described_in_prose(self) -> None:
         """Adds a ``described`` mention for each gate nothing else found whose substance a sentence states, with the
-        lexical reading, the embedder and a figure, comparison or appraisal agreeing (the module docstring)."""
+        lexical reading, the embedder and a figure or appraisal agreeing (the module docstring)."""
         if self.embedder is False:
             return
         found = {g for m in self.mentions for g in m.gates} | {a.gate for a in self.anchors.values() if a.gate is not None}
@@ -152,7 +150,7 @@ class _DescribedProseMixin(_ParserState):
                 self.lexical_units.add(u)  # the sentence holds this gate's words and names no other: it is about it
             added.append(m)
             self.notes.append(f"gate {gate} read from a sentence stating its substance in the card's words, with a figure, "
-                              f"comparison or appraisal, the embedder agreeing (similarity {row[1]:.2f}; how "
+                              f"count or appraisal, the embedder agreeing (similarity {row[1]:.2f}; how "
                               f"'{DESCRIBED_PROSE}'): a lower-confidence reading")
         if added:
             self.mentions.extend(added)

@@ -39,7 +39,7 @@ from ipb.scoring.parse._implied import implied_reading
 from ipb.scoring.parse._json_answer import _JsonAnswerMixin
 from ipb.scoring.parse._fact_keys import _FactKeysMixin
 from ipb.scoring.parse._described import _DescribedGatesMixin
-from ipb.scoring.parse._described_prose import _DescribedProseMixin
+from ipb.scoring.parse._described_prose import DESCRIBED_PROSE, _DescribedProseMixin
 from ipb.scoring.parse._invisible import restore_spans, retake_copies, strip_invisible
 from ipb.scoring.parse._judged import quoted_label
 from ipb.scoring.parse._layout import _LayoutMixin, unwrap_hard_wrapped
@@ -147,9 +147,10 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _DescribedP
         result.gates = self._named_or_judged(self._stated_bars(self._gates(evidence)))  # labelled facts vs a bar (_stated_bars.py)
         result.gates = self._section_readings(result.gates)  # a section that judges its facts in other words (_section_reading.py)
         result.gates = self._fact_key_gates(result.gates)  # gates a JSON key states only a fact of (_fact_keys.py)
-        if all(g.how.split("+")[0] == "paraphrase" for g in result.gates):
+        if all(g.how.split("+")[0] in ("paraphrase", DESCRIBED_PROSE) for g in result.gates):
             # the no-gate fallback: clauses in the card's words (_described.py); gates read only in other words
-            # (_paraphrased_gates.py) are added to what it reads, never put in its place
+            # (_paraphrased_gates.py) or from a sentence stating their substance (_described_prose.py) are added to what it
+            # reads, never put in its place
             described = self._described_gates()
             if described:
                 result.gates = described + [g for g in result.gates if g.gate not in {d.gate for d in described}]
