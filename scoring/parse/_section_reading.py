@@ -42,6 +42,7 @@ from ipb.scoring._numbers import NumberMatch
 from ipb.scoring.parse._appraisal_words import lexicon_for
 from ipb.scoring.parse._bar_quantity import names_quantity
 from ipb.scoring.parse._computed import computed_result
+from ipb.scoring.parse._foreign_appraisals import foreign_appraisals, mark_verdicts
 from ipb.scoring.parse._prose import (
     outside_names,
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
@@ -378,6 +379,9 @@ class _SectionReadingMixin(_ParserState):
                         if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
                             found.append((v, f"the appraisal {self.masked[s:e]!r}"))
                             own_line = found[-1] if low[s:e] == text.strip(" \t\n*_.!-") else own_line  # "Understandable."
+                    for s, e, v in foreign_appraisals(low, a, b, watch) + mark_verdicts(low, a, b):  # "solide", "〇" (._foreign_appraisals)
+                        found.append((v, f"the appraisal {self.masked[s:e]!r}"))
+                        own_line = found[-1] if low[s:e] == text.strip(" \t\n*_.!-\u3002") else own_line
                     for s, e, v in category_verdicts(card, gate, low, a, b):  # "Hot.", "calm rather than hot", "Self-reinforcing."
                         if _on_another_noun(card, gate, low, s, e, own_words):
                             continue
