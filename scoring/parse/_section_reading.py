@@ -87,6 +87,13 @@ _CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
 _BARE_ANSWER = re.compile(r"(?i)[ \t*_>\-\u2013\u2014]*(?P<word>" + _WORDS + r")[ \t]*[.!\u3002]?[ \t*_]*")
 #: A sentence that opens on the answer, then gives its reason: "Yes, the surplus is real.", "No: the cash is spoken for."
 _OPENING_ANSWER = re.compile(r"(?i)[ \t*_>]*(?P<word>yes|no)[ \t]*(?:,|:|\u2014|\u2013|[ \t]-)[ \t]+\S")
+#: The writer's instrument gives the section's answer, with or without a question before it: "The lens says yes.", "the
+#: test says no", "the numbers say yes", "the answer is no", "Answer: yes." (yes PROCEED, no REJECT; not for a gate that
+#: watches for a warning sign, where the yes may be the sign's; not "says no to ...", a refusal of something else).
+_SAYS_ANSWER = re.compile(r"(?i)\b(?:(?:the|this|that|our|my|each)[ \t]+(?:lens|test|check|filter|screen|rule|model|numbers|"
+                          r"math|maths|arithmetic|data|criterion|framework|checklist)[ \t]+(?:says|said|say)|the[ \t]+answer[ \t]+"
+                          r"(?:is|was)|^[ \t*_]*answer[ \t]*:)[ \t]+(?:a[ \t]+)?(?:clear[ \t]+|firm[ \t]+)?(?P<word>yes|no)\b"
+                          r"(?![ \t]+to\b)", re.MULTILINE)
 #: The writer says the gate was never reached: "We never get to the holding-period question", "Rotation scan: not run
 #: this cycle", "I won't even get to returns on capital", "not worth doing the arithmetic".
 _NOT_REACHED = re.compile(
@@ -348,6 +355,11 @@ class _SectionReadingMixin(_ParserState):
                 answer = question_answer(text, self.low[unit.end : unit.end + 24], watch)
                 if answer is not None:
                     found.append((answer, f"the yes/no answer to {self.masked[unit.start : unit.end].strip()[-60:]!r}"))
+                continue
+            says = _SAYS_ANSWER.search(text)
+            if says is not None and not watch and not _CONDITIONAL.search(text):
+                verdict = vw.PROCEED if says.group("word").lower() == "yes" else vw.REJECT
+                found.append((verdict, f"the answer {self.masked[unit.start + says.start() : unit.start + says.end()]!r}"))
                 continue
             closing = (_CLOSING_ANSWER.search(text) or _BARE_ANSWER.fullmatch(text.strip())
                        or _OPENING_ANSWER.match(text)) if question is not None else None
