@@ -88,12 +88,12 @@ _BARE_ANSWER = re.compile(r"(?i)[ \t*_>\-\u2013\u2014]*(?P<word>" + _WORDS + r")
 #: A sentence that opens on the answer, then gives its reason: "Yes, the surplus is real.", "No: the cash is spoken for."
 _OPENING_ANSWER = re.compile(r"(?i)[ \t*_>]*(?P<word>yes|no)[ \t]*(?:,|:|\u2014|\u2013|[ \t]-)[ \t]+\S")
 #: The writer's instrument gives the section's answer, with or without a question before it: "The lens says yes.", "the
-#: test says no", "the numbers say yes", "the answer is no", "Answer: yes." (yes PROCEED, no REJECT; not for a gate that
-#: watches for a warning sign, where the yes may be the sign's; not "says no to ...", a refusal of something else).
-_SAYS_ANSWER = re.compile(r"(?i)\b(?:(?:the|this|that|our|my|each)[ \t]+(?:lens|test|check|filter|screen|rule|model|numbers|"
-                          r"math|maths|arithmetic|data|criterion|framework|checklist)[ \t]+(?:says|said|say)|the[ \t]+answer[ \t]+"
-                          r"(?:is|was)|^[ \t*_]*answer[ \t]*:)[ \t]+(?:a[ \t]+)?(?:clear[ \t]+|firm[ \t]+)?(?P<word>yes|no)\b"
-                          r"(?![ \t]+to\b)", re.MULTILINE)
+#: test says no", "the numbers say yes" (yes PROCEED, no REJECT; not for a gate that watches for a warning sign, where
+#: the yes may be the sign's; not "says no to ...", a refusal of something else; "the answer is no" is a final cue, read
+#: by the final-verdict reader, and its sentence is no gate's section).
+_SAYS_ANSWER = re.compile(r"(?i)\b(?:the|this|that|our|my|each)[ \t]+(?:lens|test|check|filter|screen|rule|model|numbers|"
+                          r"math|maths|arithmetic|data|criterion|framework|checklist)[ \t]+(?:says|said|say)[ \t]+(?:a[ \t]+)?"
+                          r"(?:clear[ \t]+|firm[ \t]+)?(?P<word>yes|no)\b(?![ \t]+to\b)")
 #: The writer says the gate was never reached: "We never get to the holding-period question", "Rotation scan: not run
 #: this cycle", "I won't even get to returns on capital", "not worth doing the arithmetic".
 _NOT_REACHED = re.compile(
