@@ -36,7 +36,7 @@ from ipb.engine._yaml import load_yaml
 from ipb.errors import ErrorGroup, LoadError
 from ipb.scoring._foreign_verdicts import NEGATORS, bounded, negated_by_prefix, unspaced
 
-__all__ = ["ForeignLexicon", "foreign_appraisals", "load_foreign_lexicon", "mark_verdicts"]
+__all__ = ["ForeignLexicon", "foreign_appraisals", "in_english", "load_foreign_lexicon", "mark_verdicts"]
 
 _FILE = "appraisals_foreign.yaml"
 PROCEED, REJECT, INCONCLUSIVE = "PROCEED", "REJECT", "INCONCLUSIVE"
@@ -139,10 +139,31 @@ def _flip(verdict: str) -> str:
     return REJECT if verdict == PROCEED else PROCEED
 
 
-def foreign_appraisals(text: str, start: int, end: int, watch: bool,
-                       lexicon: ForeignLexicon | None = None) -> list[tuple[int, int, str]]:
+#: English words that make up a good share of any English text: an answer in English is not read for the spaced words
+#: of other languages, some of which are English words too ("correct": "no drift to correct"; "acceptable", "solid").
+_ENGLISH = frozenset("the and is are was were of to with this that it we i for but not be has have at on".split())
+#: The share of an answer's words that are :data:`_ENGLISH` above which it is read as written in English.
+ENGLISH_SHARE = 0.06
+
+
+def in_english(text: str) -> bool:
+    """Whether ``text`` (lower case) is written in English: at least :data:`ENGLISH_SHARE` of its words are common
+    English words (:data:`_ENGLISH`).
+
+    >>> in_english("nothing is outside the band, so there is no drift to correct.")
+    True
+    >>> in_english("base retenue : correcte. le titre n'est pas cher, mais il n'offre aucun coussin.")
+    False
+    """
+    words = _WORD.findall(text)
+    return bool(words) and sum(w in _ENGLISH for w in words) >= ENGLISH_SHARE * len(words)
+
+
+def foreign_appraisals(text: str, start: int, end: int, watch: bool, lexicon: ForeignLexicon | None = None,
+                       spaced: bool = True) -> list[tuple[int, int, str]]:
     """(start, end, verdict) of the appraisals of the foreign lexicon in ``text[start:end]`` (a clause), negation
-    applied; entries for a gate that watches for a warning sign are read only when ``watch``.
+    applied; entries for a gate that watches for a warning sign are read only when ``watch``; words of a spaced script
+    only when ``spaced`` (the caller passes False for an answer written in English: :func:`in_english`).
 
     Examples
     --------
@@ -167,7 +188,7 @@ def foreign_appraisals(text: str, start: int, end: int, watch: bool,
         name = m.lastgroup
         assert name is not None
         verdict, when = lex.entries[int(name[1:])]
-        if when == "watch" and not watch:
+        if when == "watch" and not watch or not spaced and not unspaced(m.group(0)):
             continue
         if _negated(text, start, m.start(), m.end(), m.group(0), lex):
             verdict = _flip(verdict)

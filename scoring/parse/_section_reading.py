@@ -42,7 +42,7 @@ from ipb.scoring._numbers import NumberMatch
 from ipb.scoring.parse._appraisal_words import lexicon_for
 from ipb.scoring.parse._bar_quantity import names_quantity
 from ipb.scoring.parse._computed import computed_result
-from ipb.scoring.parse._foreign_appraisals import foreign_appraisals, mark_verdicts
+from ipb.scoring.parse._foreign_appraisals import foreign_appraisals, in_english, mark_verdicts
 from ipb.scoring.parse._prose import (
     outside_names,
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
@@ -312,6 +312,14 @@ class _SectionReadingMixin(_ParserState):
             return False
         return len(self.masked[anchor.mention[1] : self.lines[line - 1].end].strip(" \t:-|*_#")) < 4
 
+    def _in_english(self) -> bool:
+        """Whether the answer is written in English (:func:`._foreign_appraisals.in_english`; read once)."""
+        english: bool | None = getattr(self, "_section_in_english", None)
+        if english is None:
+            english = in_english(self.low)
+            self._section_in_english = english
+        return english
+
     def _comma(self) -> bool | None:
         """True when the answer writes decimal commas ("8,5"; :func:`ipb.engine.numbers.decimal_comma_convention`), else None."""
         comma: bool | None = getattr(self, "_section_decimal_comma", None)
@@ -391,7 +399,7 @@ class _SectionReadingMixin(_ParserState):
                         if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
                             found.append((v, f"the appraisal {self.masked[s:e]!r}"))
                             own_line = found[-1] if low[s:e] == text.strip(" \t\n*_.!-") else own_line  # "Understandable."
-                    for s, e, v in foreign_appraisals(low, a, b, watch) + mark_verdicts(low, a, b):  # "solide", "〇" (._foreign_appraisals)
+                    for s, e, v in foreign_appraisals(low, a, b, watch, spaced=not self._in_english()) + mark_verdicts(low, a, b):  # "solide", "〇"
                         found.append((v, f"the appraisal {self.masked[s:e]!r}"))
                         own_line = found[-1] if low[s:e] == text.strip(" \t\n*_.!-\u3002") else own_line
                     for s, e, v in category_verdicts(card, gate, low, a, b):  # "Hot.", "calm rather than hot", "Self-reinforcing."

@@ -55,6 +55,7 @@ def _said(clause: str, watch: bool = False) -> list[tuple[str, str]]:
     ("价格不合理", False, [("不合理", vw.REJECT)]),
     # an ending after an unspaced word denies it; a prefix negator touching it too
     ("株価は割安ではない", False, [("割安", vw.REJECT)]),
+    ("割高とは言えません", False, [("割高", vw.PROCEED)]),
     ("주가가 비싸지 않다", False, [("비싸", vw.PROCEED)]),
     ("财务不稳健", False, [("稳健", vw.REJECT)]),
     # a contrast word weighs the later appraisal; without one both stay (the section then reads none)
@@ -70,6 +71,17 @@ def _said(clause: str, watch: bool = False) -> list[tuple[str, str]]:
 ])
 def test_foreign_appraisal_polarity(clause: str, watch: bool, said: list[tuple[str, str]]) -> None:
     assert _said(clause, watch) == said
+
+
+def test_an_english_answer_is_not_read_for_foreign_words_that_are_english_too() -> None:
+    # "correct" is French for "sound" and an English verb: in an English answer it is the verb (regression: an English
+    # rebalancing note read as PROCEED from "no drift to correct")
+    text = "Prix raisonnable\nThe price is 14 times earnings. The band is where it was, so there is no drift to correct.\n"
+    read = {g.gate: g.verdict for g in parse_response(text, QUALITY, embedder=False).gates}
+    assert read.get(5) is None
+    low = "base retenue : correcte."
+    assert [v for _, _, v in foreign_appraisals(low, 0, len(low), False, spaced=False)] == []
+    assert [v for _, _, v in foreign_appraisals(low, 0, len(low), False)] == [vw.PROCEED]
 
 
 @pytest.mark.parametrize(("text", "marks"), [
