@@ -42,6 +42,8 @@ _FILE = "appraisals_foreign.yaml"
 PROCEED, REJECT, INCONCLUSIVE = "PROCEED", "REJECT", "INCONCLUSIVE"
 #: How many words before a spaced-script appraisal a negator may stand ("n'est vraiment pas chère").
 NEGATOR_REACH = 3
+#: How many words before a spaced-script appraisal a word opening a cause may stand ("gracias a unas cuentas sólidas").
+CAUSE_REACH = 4
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class ForeignLexicon:
     """The compiled lexicon: ``regex`` has one named group ``a<i>`` per entry ``entries[i]`` (verdict, when), longest
     words first; ``without`` the words that deny a spaced word after them; ``after`` the pattern of the endings that
     deny an unspaced word before them; ``contrast`` the pattern of the words that weigh what follows them; ``marks``
-    mark -> verdict."""
+    mark -> verdict; ``cause`` the words that open a cause, which an appraisal after them serves (not read)."""
 
     regex: re.Pattern[str]
     entries: tuple[tuple[str, str], ...]
@@ -57,6 +59,7 @@ class ForeignLexicon:
     after: re.Pattern[str]
     contrast: re.Pattern[str]
     marks: dict[str, str]
+    cause: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -90,7 +93,9 @@ def load_foreign_lexicon(text: str, file: str = "<string>") -> ForeignLexicon:
     without: set[str] = set()
     after: set[str] = set()
     contrast: set[str] = set()
+    cause: set[str] = set()
     for language in doc.data["languages"].values():
+        cause.update(w.lower() for w in language.get("cause", []))
         without.update(w.lower() for w in language.get("without", []))
         contrast.update(bounded(w.lower()) for w in language.get("contrast", []))
         after.update(language.get("negated_after", []))
@@ -106,7 +111,7 @@ def load_foreign_lexicon(text: str, file: str = "<string>") -> ForeignLexicon:
     marks = {m: verdict for verdict, items in (doc.data.get("marks") or {}).items() for m in items}
     contrasts = "|".join(sorted(contrast, key=len, reverse=True))
     return ForeignLexicon(regex, tuple(entries), frozenset(without), re.compile(ending) if ending else re.compile(r"(?!)"),
-                          re.compile("(?i)" + contrasts) if contrasts else re.compile(r"(?!)"), marks)
+                          re.compile("(?i)" + contrasts) if contrasts else re.compile(r"(?!)"), marks, frozenset(cause))
 
 
 @lru_cache(maxsize=1)
@@ -121,18 +126,29 @@ _WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
 _STOP = re.compile(r"[.;:!?,\n\u3002\uff0c\u3001]")
 
 
-def _negated(text: str, start: int, s: int, e: int, word: str, lex: ForeignLexicon) -> bool:
-    """Whether the appraisal ``text[s:e]`` is denied (module docstring)."""
-    if unspaced(word):
-        return negated_by_prefix(text[start:s]) or lex.after.match(text, e) is not None
+def _words_before(text: str, start: int, s: int, reach: int = NEGATOR_REACH) -> list[str]:
+    """The last ``reach`` words (lower case) of the clause before ``s`` (not before ``start``)."""
     before = text[max(start, s - 60) : s]
     stop = None
     for stop in _STOP.finditer(before):
         pass
     if stop is not None:
         before = before[stop.end() :]
-    words = [w.lower() for w in _WORD.findall(before)][-NEGATOR_REACH:]
-    return any(w in NEGATORS or w in lex.without for w in words)
+    return [w.lower() for w in _WORD.findall(before)][-reach:]
+
+
+def _negated(text: str, start: int, s: int, e: int, word: str, lex: ForeignLexicon) -> bool:
+    """Whether the appraisal ``text[s:e]`` is denied (module docstring)."""
+    if unspaced(word):
+        return negated_by_prefix(text[start:s]) or lex.after.match(text, e) is not None
+    return any(w in NEGATORS or w in lex.without for w in _words_before(text, start, s))
+
+
+def _a_cause(text: str, start: int, s: int, word: str, lex: ForeignLexicon) -> bool:
+    """Whether the spaced appraisal at ``s`` stands in a cause ("durch schwache Zahlen", "à cause de la dette
+    excessive"): one of the words of :attr:`ForeignLexicon.cause` among the :data:`CAUSE_REACH` before it in its
+    clause."""
+    return not unspaced(word) and any(w in lex.cause for w in _words_before(text, start, s, CAUSE_REACH))
 
 
 def _flip(verdict: str) -> str:
@@ -178,6 +194,9 @@ def foreign_appraisals(text: str, start: int, end: int, watch: bool, lexicon: Fo
     >>> s = "l'action n'est pas chère, mais elle n'offre pas le coussin que graham exigeait"
     >>> [(s[a:b], v) for a, b, v in foreign_appraisals(s, 0, len(s), False)]
     [('coussin', 'REJECT')]
+    >>> s = "der kurs fällt seit monaten durch schwache zahlen. die bilanz bleibt solide."
+    >>> [(s[a:b], v) for a, b, v in foreign_appraisals(s, 0, len(s), False)]
+    [('solide', 'PROCEED')]
     >>> s = "株価は割安ではない。財務は健全。"
     >>> [(s[a:b], v) for a, b, v in foreign_appraisals(s, 0, len(s), False)]
     [('割安', 'REJECT'), ('健全', 'PROCEED')]
@@ -189,6 +208,8 @@ def foreign_appraisals(text: str, start: int, end: int, watch: bool, lexicon: Fo
         assert name is not None
         verdict, when = lex.entries[int(name[1:])]
         if when == "watch" and not watch or not spaced and not unspaced(m.group(0)):
+            continue
+        if _a_cause(text, start, m.start(), m.group(0), lex):
             continue
         if _negated(text, start, m.start(), m.end(), m.group(0), lex):
             verdict = _flip(verdict)

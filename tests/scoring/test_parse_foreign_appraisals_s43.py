@@ -178,3 +178,18 @@ def test_a_broken_lexicon_names_its_line(text: str, where: int) -> None:
         load_foreign_lexicon(text, "bad.yaml")
     assert "bad.yaml" in str(err.value)
     assert f":{where}:" in str(err.value) or f"line {where}" in str(err.value)
+
+
+# --- an appraisal that says why something else moved (a cause) is not the writer's appraisal of the gate --------------
+
+@pytest.mark.parametrize("clause,said", [
+    ("der kurs fällt seit monaten durch schwache zahlen", []),  # the price falls because of weak figures
+    ("der kurs leidet wegen der schwachen zahlen", []),
+    ("die zahlen sind schwach", [("schwach", "REJECT")]),  # the same word, said of the figures: read
+    ("le titre a reculé à cause de la dette, jugée trop chère", [("trop chère", "REJECT")]),  # a new clause: read
+    ("el precio subió gracias a unas cuentas sólidas", []),
+    ("las cuentas son sólidas", [("sólidas", "PROCEED")]),
+])
+def test_an_appraisal_inside_a_cause_is_not_read(clause: str, said: list[tuple[str, str]]) -> None:
+    got = foreign_appraisals(clause, 0, len(clause), False)
+    assert [(clause[a:b], v) for a, b, v in got] == said
