@@ -62,8 +62,8 @@ ERA_CASES = [
     (GREENBLATT, {"sector": "communication"}, dt.date(2019, 3, 29), [], "the sector in its own time"),
     # R22: EBIT $465M on an EV of $1B is 2.15x (a 46.5% EBIT yield); $330M is 3.03x, inside the 3x floor.
     (GREENBLATT, {**_GB, "ebit": "$465M"}, dt.date(2006, 3, 31),
-     ["enterprise_value / ebit 2.15x (below the lowest enterprise value / EBIT of a profitable company in a calm "
-      "market of its era about 2006, 3x)"],
+     ["enterprise_value / ebit 2.15x (below the lowest enterprise value / EBIT of a non-financial company worth $1B "
+      "or more of its era about 2006, 3x)"],  # one rule with s43rfix's scope once merged
      "review42 Greenblatt 20, 998626fbf3c011f9: $465M of EBIT on $1B in March 2006"),
     (GREENBLATT, {**_GB, "ebit": "$330M"}, dt.date(2006, 3, 31), [], "3.03x: a homebuilder at its 2006 peak"),
     (GREENBLATT, {**_GB, "ebit": "$465M"}, dt.date(2011, 12, 31), [], "2.15x after the calm market: the card's 2x "

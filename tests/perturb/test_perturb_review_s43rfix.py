@@ -199,7 +199,7 @@ _EBIT = "enterprise value / EBIT of a non-financial company worth $1B or more"
     (MUNGER, dt.date(2002, 6, 30), {**_MU, "market_value": "$25.1B"}, None),  # before the table
     # R3b (Greenblatt): an industrial at 2.7x EBIT at the June 2007 peak
     (GREENBLATT, _JUN2007, {**_GB, "ebit": "$930M", "planned_holding_months": "7", "sector": "industrials"},
-     f"enterprise_value / ebit 2.69x (below the lowest {_EBIT} of its era about 2007, 3.5x)"),
+     f"enterprise_value / ebit 2.69x (below the lowest {_EBIT} of its era about 2007, 3x)"),  # s43items' 3x once merged
     # review43 Greenblatt 16 (4.2x, passed as borderline) and the base bank itself (a lender's EV)
     (GREENBLATT, _JUN2007, {**_GB, "market_cap": "$1.55B", "net_fixed_assets": "$2.545B", "sector": "industrials",
                             "planned_holding_months": "49"}, None),
