@@ -37,12 +37,14 @@ class _Ref:
 
 
 def test_columns_give_back_the_local_candidates_points_included(job):
-    # sector attempts 340-539 hold constraint rejections (384, 401, 413) and items; metric draws no longer break
-    # a constraint on this card (s25cards: they are redrawn inside the rules), so its attempts have no failure
-    want = list(Generator(job).run([(1, 340, 540)]))
-    got = list(dp._candidates(1, 340, unpack(pack(dp._attempts(job, 1, 340, 540)))))
+    # sector attempts 600-799 hold constraint rejections (609, 665, 690, 723, 778) and items; metric draws no longer
+    # break a constraint on this card (s25cards: they are redrawn inside the rules), so its attempts have no failure;
+    # since s43items the sector move redraws its ranged values inside the rules too, and the rejections of attempts
+    # 340-539 this test read before (384, 401, 413) became items: the first sector rejection is now attempt 609
+    want = list(Generator(job).run([(1, 600, 800)]))
+    got = list(dp._candidates(1, 600, unpack(pack(dp._attempts(job, 1, 600, 800)))))
     assert [tuple(c[:7]) for c in got] == [tuple(c[:7]) for c in want]
-    assert [c.attempt for c in got] == list(range(340, 540))
+    assert [c.attempt for c in got] == list(range(600, 800))
     assert any(c.error for c in want) and any(c.line for c in want)  # failed attempts and items both travel
     assert [tuple(c.point) for c in got] == [c.point for c in want]
     point = next(c.point for c in got if c.key is not None)
