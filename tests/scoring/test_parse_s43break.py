@@ -8,6 +8,9 @@
   hurdle"), set against the card's, its investor's or the writer's own standard in the same sentence, is that party's
   verdict: read weak (0.45), so the writer's own verdict wins. A party's standard alone keeps its reading: the writer
   may follow that method ("passes Town's 15% bar" in notes on Munger via Phil Town, a corpus case) or run that fund.
+- **An ironic tag after the word** (``._verdict_clauses.IRONIC_TAIL``, break43 #4): on Munger's card "Fair Price: a
+  pass, as if." read gate 5 PROCEED at 0.95 and "... Pass \u2014 yeah, right." gate 4 PROCEED at 0.85. A tag that mocks
+  the word right after it (as if, yeah right, /s, "(not)") leaves it weak: the writer's meaning is not in it.
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -66,4 +69,25 @@ def test_regression_a_pass_of_another_partys_hurdle_set_against_the_writers_is_n
 ])
 def test_a_pass_of_the_writers_or_the_cards_standard_keeps_its_confidence(text: str, card: str, gate: int) -> None:
     reading = _gate(text, card, gate)
+    assert reading is not None and reading[0] == "PROCEED" and reading[1] >= REVIEW_BAR, reading
+
+
+@pytest.mark.parametrize(("text", "gate"), [
+    ("Fair Price: a pass, as if.\n", 5),  # PROCEED 0.95 before
+    ("Trustworthy Management with Aligned Incentives: great, another CEO who sells half his shares every year. "
+     "Pass \u2014 yeah, right.\n", 4),  # PROCEED 0.85 before
+    ("Fair Price: passes /s\n", 5),
+])
+def test_regression_an_ironic_tag_after_the_word_leaves_it_under_the_bar(text: str, gate: int) -> None:
+    reading = _gate(text, MUNGER, gate)
+    assert reading is None or reading[0] != "PROCEED" or reading[1] < REVIEW_BAR, reading
+
+
+@pytest.mark.parametrize("text", [
+    "Fair Price: passes, as if priced for a utility.\n",  # "as if" opening a clause of its own: no tag
+    "Fair Price: passes, right at the edge.\n",
+    "Fair Price: pass. Yeah, right at the 15x bar, but a pass.\n",
+])
+def test_words_of_an_ironic_tag_in_another_sense_keep_the_writers_pass(text: str) -> None:
+    reading = _gate(text, MUNGER, 5)
     assert reading is not None and reading[0] == "PROCEED" and reading[1] >= REVIEW_BAR, reading
