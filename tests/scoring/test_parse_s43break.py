@@ -8,6 +8,10 @@
   hurdle"), set against the card's, its investor's or the writer's own standard in the same sentence, is that party's
   verdict: read weak (0.45), so the writer's own verdict wins. A party's standard alone keeps its reading: the writer
   may follow that method ("passes Town's 15% bar" in notes on Munger via Phil Town, a corpus case) or run that fund.
+- **A past verdict set in a time now gone by a relative date** (``grammar/languages.yaml`` attribution ``past``,
+  break43 #12): on Munger's card "Fair Price: it passed last year. At today's 45x it does not." read gate 5 PROCEED at
+  0.95, and "it passed a year ago; we were wrong." too; "back in 2019" was already another time, "last year", "a year
+  ago", "last quarter", "months ago", "previously" were not. A past verb with one of them right after it is weak.
 - **An ironic tag after the word** (``._verdict_clauses.IRONIC_TAIL``, break43 #4): on Munger's card "Fair Price: a
   pass, as if." read gate 5 PROCEED at 0.95 and "... Pass \u2014 yeah, right." gate 4 PROCEED at 0.85. A tag that mocks
   the word right after it (as if, yeah right, /s, "(not)") leaves it weak: the writer's meaning is not in it.
@@ -90,4 +94,20 @@ def test_regression_an_ironic_tag_after_the_word_leaves_it_under_the_bar(text: s
 ])
 def test_words_of_an_ironic_tag_in_another_sense_keep_the_writers_pass(text: str) -> None:
     reading = _gate(text, MUNGER, 5)
+    assert reading is not None and reading[0] == "PROCEED" and reading[1] >= REVIEW_BAR, reading
+
+
+@pytest.mark.parametrize("text", [
+    "Fair Price: it passed last year. At today's 45x it does not.\n",  # PROCEED 0.95 before
+    "Fair Price: it passed a year ago; we were wrong.\n",  # PROCEED 0.95 before
+    "Fair Price: it passed previously, at 12x earnings.\n",
+])
+def test_regression_a_pass_set_last_year_is_not_todays(text: str) -> None:
+    reading = _gate(text, MUNGER, 5)
+    assert reading is None or reading[0] != "PROCEED" or reading[1] < REVIEW_BAR, reading
+
+
+def test_a_present_pass_on_last_years_figures_keeps_its_confidence() -> None:
+    # the verb is present: last year's figures are the case's own (the latest fiscal year)
+    reading = _gate("Fair Price: at 12x last year's earnings it passes.\n", MUNGER, 5)
     assert reading is not None and reading[0] == "PROCEED" and reading[1] >= REVIEW_BAR, reading
