@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    .venv/bin/python bench/parse.py [--n 2000] [--seed 0] [--embed] [--json OUT]
+    .venv/bin/python bench/parse.py [--n 2000] [--seed 0] [--embed] [--json OUT] [--shape WORDS ...]
 
 Three measurements in one run, on one pinned CPU:
 
@@ -15,6 +15,8 @@ Three measurements in one run, on one pinned CPU:
 2. **1 MB responses**: realistic (many answers concatenated, as a model that
    loops produces) and pathological (unclosed tags, endless brackets, runs of
    spaces, one 1 MB line, 77,000 one-line gates...). Target: under 1 s.
+   ``--shape WORDS`` (repeatable) runs only the rows whose name contains WORDS,
+   without rows 1 and 3 (``--shape all``: every 1 MB row).
 3. **scaling**: the realistic text at 125 KB to 1 MB; the time per MB should
    stay flat (no quadratic behaviour).
 
@@ -167,6 +169,35 @@ def pathological() -> dict[str, str]:
     }
 
 
+def _realistic(corpus: list[tuple[Card, str]]) -> str:
+    """The answers of ``corpus`` concatenated (blank lines between), repeated until 1 MB."""
+    realistic = "\n\n".join(t for _, t in corpus)
+    while len(realistic) < MB:
+        realistic += "\n\n" + realistic
+    return realistic
+
+
+def _megabyte_rows(args: argparse.Namespace, corpus: list[tuple[Card, str]], by_id: dict[str, Card], results: dict[str, Any]) -> int:
+    """The 1 MB rows (all, or those ``--shape`` names), parsed against Buffett's checklist; writes ``--json`` when the run
+    is only these rows."""
+    buffett = by_id["buffett_acquisition_checklist"]
+    inputs = {"realistic (answers concatenated)": _realistic(corpus)[:MB], **pathological()}
+    wanted = [w for w in args.shape if w != "all"]
+    print("1 MB responses (target: under 1 s):")
+    for name, text in inputs.items():
+        if wanted and not any(w in name for w in wanted):
+            continue
+        wall, cpu = _timed(lambda: parse_response(text, buffett, embedder=False), args.repeat)
+        status = parse_response(text, buffett, embedder=False).status
+        results["megabyte"].append({"name": name, "chars": len(text), "best_s": wall, "cpu_s": cpu, "status": status, "under_1s": wall < 1.0})
+        print(f"  {name:34s} {wall:6.2f} s wall  {cpu:6.2f} s CPU  {'ok ' if wall < 1 else 'SLOW'}  ({status})")
+    if args.shape and args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {args.json}")
+    return 0
+
+
 def _pin() -> str:
     if not hasattr(os, "sched_setaffinity"):
         return "not pinned (no sched_setaffinity)"
@@ -183,6 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--embed", action="store_true", help="also time the default embedder (loads all-MiniLM-L6-v2)")
     ap.add_argument("--json", type=Path, help="write the results as JSON")
     ap.add_argument("--no-pin", action="store_true")
+    ap.add_argument("--shape", action="append", default=[], metavar="WORDS",
+                    help="only the 1 MB rows whose name contains WORDS (repeatable; 'all' for every one): the responses/s and "
+                         "scaling rows are left out")
     args = ap.parse_args(argv)
     pinned = "not pinned" if args.no_pin else _pin()
     rng = random.Random(args.seed)
@@ -200,6 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parse_response(corpus[0][1], corpus[0][0], embedder=False)  # warm the card indexes
     for card in cards:
         parse_response("Gate 1: PASS", card, embedder=False)
+    if args.shape:
+        return _megabyte_rows(args, corpus, by_id, results)
     wall, cpu = _timed(lambda: [parse_response(t, c, embedder=False) for c, t in corpus], args.repeat)
     failures = sum(not parse_response(t, c, embedder=False).ok for c, t in corpus)
     row = {"name": "lexical (embedder=False)", "n": len(corpus), "best_s": wall, "cpu_s": cpu, "per_s": len(corpus) / wall,
@@ -220,18 +256,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         results["rows"].append(row)
         print(f"  {row['name']:34s} {row['per_s']:8.0f} responses/s  (model load {load:.1f} s, not counted; {used} answers used it)")
 
-    realistic = "\n\n".join(t for _, t in corpus)
-    while len(realistic) < MB:
-        realistic += "\n\n" + realistic
+    _megabyte_rows(args, corpus, by_id, results)
+    realistic = _realistic(corpus)
     buffett = by_id["buffett_acquisition_checklist"]
-    inputs = {"realistic (answers concatenated)": realistic[:MB], **pathological()}
-    print("1 MB responses (target: under 1 s):")
-    for name, text in inputs.items():
-        wall, cpu = _timed(lambda: parse_response(text, buffett, embedder=False), args.repeat)
-        status = parse_response(text, buffett, embedder=False).status
-        results["megabyte"].append({"name": name, "chars": len(text), "best_s": wall, "cpu_s": cpu, "status": status, "under_1s": wall < 1.0})
-        print(f"  {name:34s} {wall:6.2f} s wall  {cpu:6.2f} s CPU  {'ok ' if wall < 1 else 'SLOW'}  ({status})")
-
     print("scaling of the realistic text (seconds per MB should stay flat):")
     for size in (125_000, 250_000, 500_000, MB):
         text = realistic[:size]

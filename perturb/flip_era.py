@@ -64,7 +64,9 @@ def off_era_bound(frame: Any, facts: Mapping[str, Any], name: str, boundary: Any
 def timed_inputs(frame: Any) -> frozenset[str]:
     """The inputs whose value can be an anachronism (``RegimeRegistry.anachronisms`` reports nothing else):
     category inputs that may take a value with a ``since`` year, macro-fact inputs with a ``since.negative``
-    year, size figures, streaks and era-bounded multiples (``frame.regimes``). Read once per frame
+    year, size figures, streaks and era-bounded multiples (``frame.regimes``), and the category inputs a size
+    figure's ``when`` reads (s43items: a spinoff's market value in 1993, a consumer company's in 1984; without
+    them the condition is never met and the bound never read). Read once per frame
     (``memo["timed_inputs"]``); generation's dated refusal and the flip's anchors (s42anchor) read the same set.
     """
     held = frame.memo.get("timed_inputs")
@@ -81,5 +83,8 @@ def timed_inputs(frame: Any) -> frozenset[str]:
             if ((regimes.largest and regimes.is_size(spec)) or name in regimes.streak_inputs
                     or regimes.era_multiple(spec)):
                 timed.add(name)
+        for figure in regimes.figures:
+            if figure.when and any(figure.matches(spec) for spec in frame.inputs.values() if spec.type == "money"):
+                timed.update(n for n, _ in figure.when if n in frame.inputs)
         held = frame.memo["timed_inputs"] = frozenset(timed)
     return held  # type: ignore[no-any-return]

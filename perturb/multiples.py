@@ -8,7 +8,8 @@ is the quotient of (``of``: price per share and earnings per share, for a card t
 ``most`` rows give the highest multiple from each first year, its ``least`` rows the lowest. Before a table's
 first row the multiple is not bounded on that side. A quotient bound may hold only for some businesses
 (s40buff): ``when`` names category inputs and the values it holds for, ``at_least`` numeric inputs and the
-least value from which it holds (subscription software growing 15% or more at a 70% gross margin); a scenario
+least value from which it holds (subscription software growing 15% or more at a 70% gross margin), ``at_most``
+numeric inputs and the most from which it holds (s43rfix: owner earnings growing 5% a year or less); a scenario
 that does not state one of them is not bounded. A row may begin on a day instead of a year (s41gb3: ``"2008-09-15"``):
 a market can reprice within weeks (large consumer staples near 7x EBIT at the end of September 2008, near 5x in
 November), so such a row is read only against a scenario's full date; asked by year, a dated row begins after it.
@@ -73,11 +74,13 @@ class MultipleBound:
     when: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: s40buff: (numeric input, the least value from which the bound holds), each of which must hold (``at_least``).
     at_least: tuple[tuple[str, Decimal], ...] = ()
+    #: s43rfix: (numeric input, the most value up to which the bound holds), each of which must hold (``at_most``).
+    at_most: tuple[tuple[str, Decimal], ...] = ()
 
     @property
     def reads(self) -> tuple[str, ...]:
         """Every input the bound reads: the quotient's two and those of its conditions."""
-        return (*self.of, *(n for n, _ in self.when), *(n for n, _ in self.at_least))
+        return (*self.of, *(n for n, _ in self.when), *(n for n, _ in self.at_least), *(n for n, _ in self.at_most))
 
     def holds_for(self, facts: Mapping[str, Any]) -> bool:
         """True when ``facts`` state every condition's input and meet it (always, for a bound with none).
@@ -87,6 +90,10 @@ class MultipleBound:
         >>> [m.holds_for(f) for f in ({"model": "saas", "growth": Decimal("0.2")}, {"model": "bank",
         ...  "growth": Decimal("0.2")}, {"model": "saas", "growth": Decimal("0.1")}, {"growth": Decimal("0.2")})]
         [True, False, False, False]
+        >>> s = MultipleBound("p", "price / owner earnings", (), ((2003, Decimal(35)),), (), ("mv", "oe"),
+        ...                   at_most=(("growth", Decimal("0.05")),))
+        >>> [s.holds_for({"growth": Decimal(g)}) for g in ("0.05", "0.055", "-0.02")], s.holds_for({})
+        ([True, False, True], False)
         """
         for name, values in self.when:
             if facts.get(name) not in values:
@@ -94,6 +101,10 @@ class MultipleBound:
         for name, least in self.at_least:
             value = facts.get(name)
             if not isinstance(value, Decimal) or value < least:
+                return False
+        for name, most in self.at_most:
+            value = facts.get(name)
+            if not isinstance(value, Decimal) or value > most:
                 return False
         return True
 
@@ -167,20 +178,26 @@ def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str,
     return found
 
 
-def read_conditions(raw: Mapping[str, Any], add_error: Callable[[str, tuple[Any, ...]], None]
+def read_conditions(raw: Mapping[str, Any], add_error: Callable[[str, tuple[Any, ...]], None],
+                    key: str = "at_least"
                     ) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[tuple[str, Decimal], ...]]:
-    """A ``multiples`` entry's ``when`` and ``at_least`` (s40buff), as :class:`MultipleBound` holds them;
-    ``add_error(message, path)`` gets each ``at_least`` value that is not a number ("70%", "$2B", 0.15).
+    """A ``multiples`` entry's ``when`` and ``at_least`` (s40buff) or, with ``key="at_most"``, ``at_most``
+    (s43rfix), as :class:`MultipleBound` holds them; ``add_error(message, path)`` gets each value under ``key``
+    that is not a number ("70%", "$2B", 0.15).
 
     >>> read_conditions({"when": {"model": ["saas"]}, "at_least": {"margin": "70%", "revenue": "$2B"}}, print)
     ((('model', ('saas',)),), (('margin', Decimal('0.70')), ('revenue', Decimal('2000000000'))))
+    >>> read_conditions({"at_most": {"growth": "5%"}, "at_least": {"revenue": "$2B"}}, print, "at_most")
+    ((), (('growth', Decimal('0.05')),))
+    >>> _ = read_conditions({"at_most": {"growth": "fast"}}, lambda m, at: print(m, at), "at_most")
+    at_most: growth 'fast' is not a number (a ratio, an amount or a multiple) ('at_most', 'growth')
     """
     from ipb.engine.expressions import parse_literal
     from ipb.errors import IpbError
 
     when = tuple((str(name), tuple(str(v) for v in values)) for name, values in (raw.get("when") or {}).items())
     at_least: list[tuple[str, Decimal]] = []
-    for name, text in (raw.get("at_least") or {}).items():
+    for name, text in (raw.get(key) or {}).items():
         try:
             value = parse_literal(str(text))[0]
         except IpbError as exc:
@@ -188,6 +205,6 @@ def read_conditions(raw: Mapping[str, Any], add_error: Callable[[str, tuple[Any,
         if isinstance(value, Decimal):
             at_least.append((str(name), value))
         else:
-            add_error(f"at_least: {name} {text!r} is not a number (a ratio, an amount or a multiple)",
-                      ("at_least", name))
+            add_error(f"{key}: {name} {text!r} is not a number (a ratio, an amount or a multiple)",
+                      (key, name))
     return when, tuple(at_least)

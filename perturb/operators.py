@@ -629,7 +629,8 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     # sector-typical metrics, so each is drawn away from its current value where the sector range allows.
     labelled = bool(named)
     if resample:
-        for name, metric_id in _sector_metric_inputs(frame).items():
+        ranged = _sector_metric_inputs(frame)
+        for i, (name, metric_id) in enumerate(ranged.items()):
             bounds = _range_in(frame, facts, sector, metric_id) if name in facts else None
             if bounds is None:
                 continue
@@ -638,7 +639,13 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                 kept.append(name)
                 continue
             if labelled:
+                old = facts[name]
                 facts[name] = grid.value(rng.randrange(grid.count))
+                # s43items (BA1): a draw that breaks a card rule with a fact the move keeps (an insurer earning the
+                # software base's $0 priced at 4x its premiums) is drawn again among the values that keep the rules;
+                # no random number is taken when it breaks none, so such moves are the same as before
+                facts[name] = redraw_if_broken(frame, facts, name, rng, old, [n for n in list(ranged)[i + 1:]
+                                                                              if n in facts])
             else:
                 drawn = _draw(grid, rng, facts[name])
                 if drawn is None:

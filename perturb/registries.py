@@ -774,8 +774,9 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
                                 f"the lowest multiple for {year} is {text}; a multiple is above 0"), dated=True)
         when, at_least = read_conditions(raw, lambda message, at: errors.add(message, ("multiples", i, *at),
                                                                              "multiples"))
+        _, at_most = read_conditions(raw, lambda m, at: errors.add(m, ("multiples", i, *at), "multiples"), "at_most")
         multiples.append(MultipleBound(raw["id"], raw["what"], tuple(raw.get("inputs") or ()), most, least,
-                                       tuple(raw.get("of") or ()), when, at_least))
+                                       tuple(raw.get("of") or ()), when, at_least, at_most))
     errors.raise_if_any()
     return RegimeRegistry(tuple(data["inputs"]), facts, tuple(regimes), doc.file,
                           {str(k): int(v) for k, v in (since.get("values") or {}).items()},

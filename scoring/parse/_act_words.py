@@ -79,67 +79,88 @@ for _kind in KINDS:
 
 
 
-def _clitic_variant(phrase: str, clitics: tuple[str, ...], after: tuple[str, ...]) -> str | None:
-    """A pattern for ``phrase`` negated around its verb, French-style: a clitic negator between its first word (the
-    subject) and the second (the verb), a negator optionally after the verb ("nous achetons" -> "nous n'achetons pas",
+def _clitic_alternation(clitics: tuple[str, ...]) -> str:
+    """Clitics as a pattern: one ending on an apostrophe touches the next word ("n'", "l'"), any other is a word."""
+    return "(?:" + "|".join(re.escape(c).replace("'", "['\u2019][ \t]*") if c.endswith("'") else re.escape(c) + "[ \t]+"
+                            for c in clitics) + ")"
+
+
+def _clitic_variant(phrase: str, clitics: tuple[str, ...], after: tuple[str, ...], objects: tuple[str, ...] = ()) -> str | None:
+    """A pattern for ``phrase`` negated around its verb, French-style, or with an object pronoun before the verb: a
+    clitic negator, an object clitic or both between its first word (the subject) and the second (the verb), a negator
+    optionally after the verb ("nous achetons" -> "nous n'achetons pas", "nous l'achetons", "nous ne l'achetons pas";
     "nous passons notre tour" -> "nous ne passons pas notre tour"); None for a phrase of one word.
 
-    >>> bool(re.fullmatch(_clitic_variant("nous achetons", ("ne", "n'"), ("pas",)) or "", "nous n’achetons pas"))
-    True
+    >>> v = _clitic_variant("nous achetons", ("ne", "n'"), ("pas",), ("l'", "les"))
+    >>> [bool(re.fullmatch(v or "", t)) for t in ("nous n’achetons pas", "nous l'achetons", "nous ne les achetons pas")]
+    [True, True, True]
     """
     words = phrase.split()
     if len(words) < 2:
         return None
-    clitic = "(?:" + "|".join(re.escape(c).replace("'", "['\u2019][ \t]*") if c.endswith("'") else re.escape(c) + "[ \t]+"
-                              for c in clitics) + ")"
+    clitic = _clitic_alternation(clitics) if clitics else ""
+    if objects:
+        clitic = f"(?:{clitic}{_clitic_alternation(objects)}?|{_clitic_alternation(objects)})" if clitic else _clitic_alternation(objects)
     negator = "(?:[ \t]+(?:" + "|".join(re.escape(a) for a in after) + "))?" if after else ""
     rest = "".join("[ \t]+" + re.escape(w).replace("'", "['\u2019]") for w in words[2:])
     return (r"\b" + re.escape(words[0]) + "[ \t]+" + clitic + re.escape(words[1]).replace("'", "['\u2019]") + negator + rest
             + r"(?![^\W_])")
 
 
-#: Negated phrases of the languages that wrap the verb in a negation (``clitic_negators``, ``negators_after``: French
-#: "nous n'achetons pas", "on ne reste pas à l'écart") -> the kind of the phrase they negate.
-_NEGATED: dict[str, str] = {}
+#: Phrases of the languages that wrap the verb in a negation (``clitic_negators``, ``negators_after``: French "nous
+#: n'achetons pas", "on ne reste pas à l'écart") or put an object pronoun before it (``object_clitics``: "nous l'achetons",
+#: "nous ne l'achetons pas"), as patterns.
 _NEGATED_PATTERNS: list[str] = []
 for _block in _blocks().values():
     _clitics = tuple(_block.get("clitic_negators") or ())
-    if not _clitics:
+    _objects = tuple(_block.get("object_clitics") or ())
+    if not _clitics and not _objects:
         continue
     for _kind in KINDS:
         for _w in _block.get(_kind) or ():
-            _variant = _clitic_variant(phrase_key(_w), _clitics, tuple(_block.get("negators_after") or ()))
+            _variant = _clitic_variant(phrase_key(_w), _clitics, tuple(_block.get("negators_after") or ()), _objects)
             if _variant is not None:
                 _NEGATED_PATTERNS.append(_variant)
 _NEGATED_RE: Final = re.compile("(?i:" + "|".join(_NEGATED_PATTERNS) + ")") if _NEGATED_PATTERNS else None
 _CLITIC_WORDS: Final = frozenset(phrase_key(w) for b in _blocks().values() for w in (b.get("clitic_negators") or ()))
+_OBJECT_WORDS: Final = frozenset(phrase_key(w) for b in _blocks().values() for w in (b.get("object_clitics") or ()))
 _AFTER_WORDS: Final = frozenset(phrase_key(w) for b in _blocks().values() for w in (b.get("negators_after") or ()))
 
 #: One pattern for every phrase (longest first, so "wir lassen die finger davon" is read whole) and, first, every form
-#: negated around the verb ("nous n'achetons pas" read whole), searched in an answer's closing only (:mod:`._acted`).
+#: negated around the verb or with an object pronoun before it ("nous n'achetons pas", "nous l'achetons" read whole),
+#: searched in an answer's closing only (:mod:`._acted`).
 PHRASES: Final = re.compile("(?i:" + "|".join(_NEGATED_PATTERNS + [fv.bounded(w) for w in sorted(PHRASE_SIDES, key=len, reverse=True)]) + ")")
 
 
 def phrase_reading(matched: str) -> tuple[str | None, bool]:
     """(kind, negated) of a phrase :data:`PHRASES` matched: its kind from :data:`PHRASE_SIDES`, or, for a form negated
-    around the verb, the kind of the phrase without its negators and True.
+    around the verb or with an object pronoun before it, the kind of the phrase without its clitics and negators, and
+    whether a negator was among them.
 
     >>> phrase_reading("Nous achetons"), phrase_reading("nous n’achetons pas"), phrase_reading("on ne reste pas à l'écart")
     (('enter', False), ('enter', True), ('leave', True))
+    >>> phrase_reading("nous ne l'achetons pas"), phrase_reading("Nous l’achetons")
+    (('enter', True), ('enter', False))
     """
     key = phrase_key(matched)
     kind = PHRASE_SIDES.get(key)
     if kind is not None or _NEGATED_RE is None or _NEGATED_RE.fullmatch(matched) is None:
         return kind, False
-    for clitic in _CLITIC_WORDS:
+    head, tail = key.split()[:3], key.split()[3:]  # (the clitics stand before the verb: "à l'écart" keeps its "l'")
+    head_text = " ".join(head)
+    for clitic in _CLITIC_WORDS | _OBJECT_WORDS:
         if clitic.endswith("'"):  # "nous n'achetons pas" -> nous, n', achetons, pas
-            key = re.sub(r"(?<![^\W_])" + re.escape(clitic), clitic + " ", key)
-    words = key.split()
-    if len(words) > 2 and words[1] in _CLITIC_WORDS:
-        del words[1]
-    if len(words) > 2 and words[2] in _AFTER_WORDS:
-        del words[2]
-    return PHRASE_SIDES.get(" ".join(words)), True
+            head_text = re.sub(r"(?<![^\W_])" + re.escape(clitic), clitic + " ", head_text)
+    words = head_text.split() + tail
+    kept, k, negated = words[:1], 1, False
+    while k < len(words) - 1 and (words[k] in _CLITIC_WORDS or words[k] in _OBJECT_WORDS):
+        negated = negated or words[k] in _CLITIC_WORDS
+        k += 1
+    kept.append(words[k] if k < len(words) else "")
+    k += 1
+    if k < len(words) and words[k] in _AFTER_WORDS:
+        negated, k = True, k + 1
+    return PHRASE_SIDES.get(" ".join(kept + words[k:])), negated
 
 
 #: Answer particles of the other languages ("Nein,", "Non,", "Нет,"), from each block's ``answers``: opening a sentence

@@ -40,6 +40,7 @@ from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring.parse import _act_words as _aw
 from ipb.scoring.parse._act_objects import PAST_ACTS, gerund_acts, holding_object, progressive_acts
 from ipb.scoring.parse._past import past_time
+from ipb.scoring.parse._portfolio_acts import NOUN, exits, move_at
 from ipb.scoring.parse._writer_acts import (
     _BARE_ACT, _BARE_VERBS, _POSITION_ACT, _RISK_ACT, _writer_acts, closing_paragraph_start, enters, opens_position, risk_outcome,
 )
@@ -411,6 +412,13 @@ class _ActedMixin(_ParserState):
                 outcome = {ix.pass_outcome: ix.fail_outcome, ix.fail_outcome: ix.pass_outcome}.get(outcome)
             if outcome:
                 yield m.start(), m.end(), outcome, u, True
+        if enters(ix.pass_outcome) or exits(ix.fail_outcome):  # "entra en la cartera modelo", "放进组合", in the closing
+            for noun in self._closing_matches(NOUN):
+                move = move_at(masked, noun)
+                u = self._unit_at(noun.start())
+                if move is None or u < 0 or not closing(u) or move[2] == 1 and not enters(ix.pass_outcome):
+                    continue
+                yield move[0], move[1], ix.pass_outcome if move[2] == 1 else ix.fail_outcome, u, True
         for _, m in self._scan(_PRED_TRIGGERS):  # "idea shelved", "the programme will be wound down", in the closing
             u = self._unit_at(m.start())
             if u < 0 or not closing(u):

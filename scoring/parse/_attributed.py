@@ -49,6 +49,7 @@ True
 from __future__ import annotations
 
 import re
+from bisect import bisect_right, insort
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Literal
@@ -388,8 +389,47 @@ def _label_of_another(low: str, start: int) -> bool:
     """Whether the verdict word at ``start`` is the value of a line label that names another company: "Dividend history
     of the competitor: pass.", "Rival's balance sheet: strong". Not a comparison of the case's own company
     ("Dividend record versus peers: pass")."""
-    line = low.rfind("\n", 0, start) + 1
-    colon = low.find(":", line, start)
+    window = max(0, start - _LONG_LINE)
+    newline = low.rfind("\n", window, start)
+    if newline < 0 and window > 0:
+        return _long_line_label(low, start)
+    return _label_names_another(low, newline + 1, low.find(":", newline + 1, start))
+
+
+#: How far back a verdict word's line start is looked for before the line counts as long (characters).
+_LONG_LINE: Final = 4096
+#: The text whose long lines were read last, their starts (sorted) and, per start, (line end, first colon, whether the
+#: label before that colon names another company): a long line is read once, not once per verdict word on it.
+_long_lines: tuple[str, list[int], dict[int, tuple[int, int, bool]]] = ("", [], {})
+
+
+def _long_line_label(low: str, start: int) -> bool:
+    """:func:`_label_of_another` for a verdict word more than :data:`_LONG_LINE` characters into its line. The answer
+    depends only on the line's first colon (before the word or not) and its label, so it is worked out once per line:
+    scanning back to the line's start and forward to its colon for each word made a 1 MB line of prose quadratic
+    (bench/parse.py). Same answers as the plain scan."""
+    global _long_lines
+    memo = _long_lines
+    if memo[0] is not low:
+        memo = _long_lines = (low, [], {})
+    _, starts, read = memo
+    k = bisect_right(starts, start) - 1
+    if k >= 0 and start <= read[starts[k]][0]:
+        line = starts[k]
+    else:
+        line = low.rfind("\n", 0, start) + 1
+        end = low.find("\n", start)
+        end = len(low) if end < 0 else end
+        colon = low.find(":", line, end)
+        read[line] = (end, colon, colon >= 0 and _label_names_another(low, line, colon))
+        insort(starts, line)
+    _, colon, named = read[line]
+    return 0 <= colon < start and named
+
+
+def _label_names_another(low: str, line: int, colon: int) -> bool:
+    """Whether the label from ``line`` (a line's start) to ``colon`` (its first colon; -1: none) names another company
+    (:func:`_label_of_another`)."""
     if colon < 0:
         return False
     for m in _LABEL_START.finditer(low, line, colon):

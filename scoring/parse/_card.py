@@ -30,6 +30,7 @@ from ipb.scoring._text import (
     stem,
 )
 from ipb.scoring.parse._abbreviations import gate_abbreviations
+from ipb.scoring.parse._act_objects import gerund
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._element_spec import _elements
 from ipb.scoring.parse._foreign_names import TRANSLATION, foreign_literal, foreign_name_pattern, name_key
@@ -301,6 +302,15 @@ def _build_index(card: Card, terms: bool = False) -> _CardIndex:
         verb, _, rest = key.partition("_")
         if rest and rest.split("_")[0] not in _PARTICLES and verb.isalpha():
             outcome_of.setdefault(f"{rest}_{_participle(verb)}", outcome)
+    # ... and with its verb in the progressive, or a direction's in the participle, as closing notes state a move under
+    # way or done: "Tilting toward equities and credit.", "now tilted toward equities and credit" (TILT_TO_...), "we are
+    # reducing risk" (REDUCE_RISK); a lower-case outcome word still needs a cue or a decider before it (_final.py)
+    for key, outcome in list(outcome_of.items()):
+        verb, _, rest = key.partition("_")
+        if rest and verb.isalpha() and len(verb) >= 3:
+            outcome_of.setdefault(f"{gerund(verb.lower()).upper()}_{rest}", outcome)
+            if rest.split("_")[0] == "TO":
+                outcome_of.setdefault(f"{_participle(verb)}_{rest}", outcome)
     pass_outcome, fail_outcome = card.outcomes.get("pass", "INVEST"), card.outcomes.get("fail", "DECLINE")
     synonym_of = {w: o for w, o in vw.synonym_table(pass_outcome, fail_outcome).items() if _outcome_key(w) not in outcome_of}
     rating_triggers, synonym_triggers = (vw.RATING_TRIGGERS, vw.SYNONYM_TRIGGERS) \

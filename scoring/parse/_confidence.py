@@ -81,7 +81,7 @@ from ipb.scoring.parse._types import GateTrace, Span
 #: Confidence of a reading by the level of the statement that won it.
 LEVEL_CONFIDENCE = {4: 0.95, 3: 0.85, 2: 0.65, 1: 0.45, 0: 0.35}
 #: Factor by how the gate was recognised.
-RECOGNITION = {"name": 1.0, "alias": 1.0, "translation": 1.0, "term": 0.7, "id": 1.0, "number": 1.0, "fuzzy": 0.945, "words": 0.945, "substance": 0.75, "embedding": 0.75, "position": 0.75, "aligned": 0.7, "paraphrase": 0.6}
+RECOGNITION = {"name": 1.0, "alias": 1.0, "translation": 1.0, "term": 0.7, "id": 1.0, "number": 1.0, "fuzzy": 0.945, "words": 0.945, "substance": 0.75, "embedding": 0.75, "position": 0.75, "aligned": 0.7, "paraphrase": 0.6, "described": 0.6}
 #: Confidence of a final verdict by its level when the gate verdicts read decide the same outcome (:func:`trace_relation`).
 AGREED_CONFIDENCE = {4: 0.95, 3: 0.95, 2: 0.85, 1: 0.75, 0: 0.35}
 #: Factor of a final verdict the gate verdicts read decide otherwise (a kill of another outcome; all gates PROCEED).

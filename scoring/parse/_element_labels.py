@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from ipb.scoring._text import STOPWORDS, normalize, stem
+from ipb.scoring._text import STOPWORDS, NumberMatch, normalize, stem
 from ipb.scoring.parse._abbreviations import expansion_stems
 from ipb.scoring.parse._element_bags import _Bag
 from ipb.scoring.parse._state import _ParserState
@@ -99,6 +99,10 @@ def _beside(text: str, one: Span, other: Span) -> bool:
     return a[1] <= b[0] and _BETWEEN.fullmatch(text, a[1], b[0]) is not None
 
 
+def _start(n: NumberMatch) -> int:
+    return n.start
+
+
 def within(span: Span, spans: list[Span]) -> bool:
     """Whether ``span`` lies inside one of ``spans``."""
     return any(a <= span[0] and span[1] <= b for a, b in spans)
@@ -117,10 +121,16 @@ def unlabelled_bags(state: _ParserState, bags: list[_Bag], spans: list[Span]) ->
         chars[a:b] = " " * (b - a)
     blank = "".join(chars)
     out: list[_Bag] = []
+    figures = state.all_numbers
     for bag, hit in zip(bags, touched):
         if not hit:
             out.append(bag)
             continue
-        numbers = [n for n in state.all_numbers if bag.start <= n.start < bag.end and not within((n.start, n.end), spans)]
+        numbers: list[NumberMatch] = []
+        k = bisect.bisect_left(figures, bag.start, key=_start)  # the figures are in text order: only the bag's are looked at
+        while k < len(figures) and figures[k].start < bag.end:
+            if not within((figures[k].start, figures[k].end), spans):
+                numbers.append(figures[k])
+            k += 1
         out.append(_Bag.of(blank, bag.start, bag.end, numbers))
     return out

@@ -39,6 +39,7 @@ from ipb.scoring.parse._implied import implied_reading
 from ipb.scoring.parse._json_answer import _JsonAnswerMixin
 from ipb.scoring.parse._fact_keys import _FactKeysMixin
 from ipb.scoring.parse._described import _DescribedGatesMixin
+from ipb.scoring.parse._described_prose import DESCRIBED_PROSE, _DescribedProseMixin
 from ipb.scoring.parse._invisible import restore_spans, retake_copies, strip_invisible
 from ipb.scoring.parse._judged import quoted_label
 from ipb.scoring.parse._layout import _LayoutMixin, unwrap_hard_wrapped
@@ -81,7 +82,7 @@ _OTHERS_VIEW = re.compile(r"\b(?:some|many|most|other)\s+(?:readers|investors|an
                           r"|\bothers\s+(?:are|think|say|argue|believe|see|would|will|may|might)\b")
 
 
-class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _PositionalMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _DescribedProseMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _PositionalMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float,
@@ -139,15 +140,17 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _JsonAnswer
         if not structural:
             self._prose_fallback()
         self._paraphrased_gates()  # paragraphs naming no gate matched to an unnamed gate by the card's text (_paraphrased_gates.py)
+        self._described_in_prose()  # untitled sentences stating a gate's substance with a figure (_described_prose.py)
         if drop_test_terms(self):  # a gate's name used as a term of the labelled gate's test (_test_terms.py)
             self.notes.append("a gate name inside another gate's line, as a term of that gate's test, was not read as a gate")
         evidence = self._sections(structural)
         result.gates = self._named_or_judged(self._stated_bars(self._gates(evidence)))  # labelled facts vs a bar (_stated_bars.py)
         result.gates = self._section_readings(result.gates)  # a section that judges its facts in other words (_section_reading.py)
         result.gates = self._fact_key_gates(result.gates)  # gates a JSON key states only a fact of (_fact_keys.py)
-        if all(g.how.split("+")[0] == "paraphrase" for g in result.gates):
+        if all(g.how.split("+")[0] in ("paraphrase", DESCRIBED_PROSE) for g in result.gates):
             # the no-gate fallback: clauses in the card's words (_described.py); gates read only in other words
-            # (_paraphrased_gates.py) are added to what it reads, never put in its place
+            # (_paraphrased_gates.py) or from a sentence stating their substance (_described_prose.py) are added to what it
+            # reads, never put in its place
             described = self._described_gates()
             if described:
                 result.gates = described + [g for g in result.gates if g.gate not in {d.gate for d in described}]

@@ -42,6 +42,7 @@ from ipb.scoring._numbers import NumberMatch
 from ipb.scoring.parse._appraisal_words import lexicon_for
 from ipb.scoring.parse._bar_quantity import names_quantity
 from ipb.scoring.parse._computed import computed_result
+from ipb.scoring.parse._foreign_appraisals import foreign_appraisals, in_english, mark_verdicts
 from ipb.scoring.parse._prose import (
     outside_names,
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
@@ -86,6 +87,13 @@ _CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
 _BARE_ANSWER = re.compile(r"(?i)[ \t*_>\-\u2013\u2014]*(?P<word>" + _WORDS + r")[ \t]*[.!\u3002]?[ \t*_]*")
 #: A sentence that opens on the answer, then gives its reason: "Yes, the surplus is real.", "No: the cash is spoken for."
 _OPENING_ANSWER = re.compile(r"(?i)[ \t*_>]*(?P<word>yes|no)[ \t]*(?:,|:|\u2014|\u2013|[ \t]-)[ \t]+\S")
+#: The writer's instrument gives the section's answer, with or without a question before it: "The lens says yes.", "the
+#: test says no", "the numbers say yes" (yes PROCEED, no REJECT; not for a gate that watches for a warning sign, where
+#: the yes may be the sign's; not "says no to ...", a refusal of something else; "the answer is no" is a final cue, read
+#: by the final-verdict reader, and its sentence is no gate's section).
+_SAYS_ANSWER = re.compile(r"(?i)\b(?:the|this|that|our|my|each)[ \t]+(?:lens|test|check|filter|screen|rule|model|numbers|"
+                          r"math|maths|arithmetic|data|criterion|framework|checklist)[ \t]+(?:says|said|say)[ \t]+(?:a[ \t]+)?"
+                          r"(?:clear[ \t]+|firm[ \t]+)?(?P<word>yes|no)\b(?![ \t]+to\b)")
 #: The writer says the gate was never reached: "We never get to the holding-period question", "Rotation scan: not run
 #: this cycle", "I won't even get to returns on capital", "not worth doing the arithmetic".
 _NOT_REACHED = re.compile(
@@ -304,6 +312,14 @@ class _SectionReadingMixin(_ParserState):
             return False
         return len(self.masked[anchor.mention[1] : self.lines[line - 1].end].strip(" \t:-|*_#")) < 4
 
+    def _in_english(self) -> bool:
+        """Whether the answer is written in English (:func:`._foreign_appraisals.in_english`; read once)."""
+        english: bool | None = getattr(self, "_section_in_english", None)
+        if english is None:
+            english = in_english(self.low)
+            self._section_in_english = english
+        return english
+
     def _comma(self) -> bool | None:
         """True when the answer writes decimal commas ("8,5"; :func:`ipb.engine.numbers.decimal_comma_convention`), else None."""
         comma: bool | None = getattr(self, "_section_decimal_comma", None)
@@ -348,6 +364,11 @@ class _SectionReadingMixin(_ParserState):
                 if answer is not None:
                     found.append((answer, f"the yes/no answer to {self.masked[unit.start : unit.end].strip()[-60:]!r}"))
                 continue
+            says = _SAYS_ANSWER.search(text)
+            if says is not None and not watch and not _CONDITIONAL.search(text):
+                verdict = vw.PROCEED if says.group("word").lower() == "yes" else vw.REJECT
+                found.append((verdict, f"the answer {self.masked[unit.start + says.start() : unit.start + says.end()]!r}"))
+                continue
             closing = (_CLOSING_ANSWER.search(text) or _BARE_ANSWER.fullmatch(text.strip())
                        or _OPENING_ANSWER.match(text)) if question is not None else None
             if closing is not None and question is not None:
@@ -378,6 +399,9 @@ class _SectionReadingMixin(_ParserState):
                         if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
                             found.append((v, f"the appraisal {self.masked[s:e]!r}"))
                             own_line = found[-1] if low[s:e] == text.strip(" \t\n*_.!-") else own_line  # "Understandable."
+                    for s, e, v in foreign_appraisals(low, a, b, watch, spaced=not self._in_english()) + mark_verdicts(low, a, b):  # "solide", "〇"
+                        found.append((v, f"the appraisal {self.masked[s:e]!r}"))
+                        own_line = found[-1] if low[s:e] == text.strip(" \t\n*_.!-\u3002") else own_line
                     for s, e, v in category_verdicts(card, gate, low, a, b):  # "Hot.", "calm rather than hot", "Self-reinforcing."
                         if _on_another_noun(card, gate, low, s, e, own_words):
                             continue

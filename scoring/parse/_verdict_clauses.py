@@ -10,6 +10,7 @@ uses) and the clause helpers :func:`_clause_start`, :func:`_own_clause_start`, :
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from ipb.scoring._foreign_verdicts import NOT_ONLY, TRAILING_NEGATOR, bounded
@@ -24,6 +25,41 @@ _STATEMENT_END = re.compile(r"[.!;:]")
 #: language too: not Italian/Portuguese "se" (Spanish "se cumple", it is met), "si" (Spanish "sí", yes), German "falls"
 #: (English "falls"), "caso" (break42: "Wenn der Gewinn um ein Drittel steigt, ist der Test bestanden." read 0.95).
 _CONDITIONALS = frozenset(vw.CONDITIONALS) | (_fv.CONDITIONALS - {"se", "si", "falls", "caso", "bila"})
+#: Function words of Italian and of Spanish: an answer with more of the first reads "se" as "if" (Italian; Spanish "se
+#: cumple" is "it is met", so "se" is no "if" word in general: break42 #18).
+_ITALIAN = frozenset("il della delle degli dello nel nella che non è gli sono anche più questo questa".split())
+_SPANISH = frozenset("el los las que es está y pero muy también más este esta".split())
+
+
+@lru_cache(maxsize=8)
+def conditionals_of(low: str) -> frozenset[str]:
+    """The "if" words of an answer (``low``, lower case): :data:`_CONDITIONALS`, and "se" in an Italian answer (two
+    distinct Italian function words, more than Spanish ones): "Crescita degli utili: se supera la prova lo vedremo"
+    (whether it passes, we'll see) states no verdict, while Spanish "se cumple" still does.
+
+    >>> "se" in conditionals_of("crescita degli utili: se supera la prova lo vedremo nel 2026, non prima."), "se" in conditionals_of("el margen se cumple y es amplio.")
+    (True, False)
+    """
+    words = set(_WORDS_APOS.findall(low[:20000]))
+    italian, spanish = len(words & _ITALIAN), len(words & _SPANISH)
+    return _CONDITIONALS | {"se"} if italian >= 2 and italian > spanish else _CONDITIONALS
+
+
+def in_supposition(token: str, clause_words: list[str], before: str, low: str) -> bool:
+    """Whether the verdict word ``token`` (lower case), after its clause's words ``clause_words`` and the text
+    ``before`` it, lies inside a supposition (:func:`supposed`) of the answer ``low``'s "if" words
+    (:func:`conditionals_of`); in an Italian answer also a word read as Spanish "se supera" (it is passed), which there
+    is "if / whether it passes" (break42 #18).
+
+    >>> in_supposition("se supera", [], "crescita degli utili: ", "crescita degli utili: se supera la prova, non lo so.")
+    True
+    """
+    conditionals = conditionals_of(low)
+    if token.startswith("se ") and "se" in conditionals:
+        return True
+    return not conditionals.isdisjoint(clause_words) and supposed(clause_words, before, conditionals)
+
+
 #: Between a verdict word and the gate it is pinned to: "REJECT at gate 2", "a PASS on the moat test", "FAIL for step 3".
 _BRACKETED = re.compile(r"[ \t]*\([ \t*_]*")
 _PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
@@ -207,18 +243,18 @@ DENIED_THAT = re.compile(
 _EVEN = frozenset({"even", "auch", "selbst"})
 
 
-def supposed(clause_words: list[str], before: str) -> bool:
+def supposed(clause_words: list[str], before: str, conditionals: frozenset[str] = _CONDITIONALS) -> bool:
     """Whether a verdict word after ``clause_words`` (its clause's words, lower case, holding an "if" word of
     :data:`_CONDITIONALS`) lies inside a supposition: "if it passes", "wenn der Gewinn steigt, ist der Test bestanden";
     not after a concession's comma ("even if the margin dips, it passes", "auch wenn die Marge sinkt, ist er bestanden").
-    ``before``: the text before the word (lower case).
+    ``before``: the text before the word (lower case); ``conditionals`` the answer's "if" words (:func:`conditionals_of`).
 
     >>> supposed(["if", "it"], "if it "), supposed(["even", "if", "margins", "dip", "it"], "even if margins dip, it ")
     (True, False)
     >>> supposed(["auch", "wenn", "die", "marge", "sinkt", "ist"], "auch wenn die marge sinkt, ist ")
     False
     """
-    idx = max(i for i, w in enumerate(clause_words) if w in _CONDITIONALS)
+    idx = max(i for i, w in enumerate(clause_words) if w in conditionals)
     if not (idx > 0 and clause_words[idx - 1] in _EVEN):
         return True
     if clause_words[idx - 1] == "even":

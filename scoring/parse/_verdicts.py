@@ -25,7 +25,7 @@ from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
 from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph, \
-    apparent_pass, counterfactual, required, supposed
+    apparent_pass, counterfactual, in_supposition, required, supposed
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
@@ -148,7 +148,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         # Questions and conditions state no verdict.
         if masked[unit.end - 1] == "?" and unit.end - end < 400 and _STATEMENT_END.search(masked, end, unit.end - 1) is None:
             return None
-        if not _CONDITIONALS.isdisjoint(clause_words) and supposed(clause_words, before):
+        if in_supposition(token, clause_words, before, low):
             return None  # "if it passes"; "even if the target is met, ...": the word inside the supposition finds nothing
         if (cut >= 0 or start - 90 <= unit.start) and _COUNTERFACTUAL.match(before, cut + 1):
             return None  # "Had the multiple been 6x, it would fail": a counterfactual

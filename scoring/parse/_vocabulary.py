@@ -158,21 +158,42 @@ _LABEL_FRAME = _COMMON | frozenset({
 PARTIAL_FACTOR = 0.7 / 0.9
 
 
+@per_object()
+def described_only_vocabulary(card: Card) -> dict[int, frozenset[str]]:
+    """Gate number -> its distinctive stems that neither its name nor its aliases hold: words only its description,
+    its required elements or its inputs' names and descriptions have ("owner" of Munger's fair price, whose input is
+    owner earnings, "cash the owners could take out"; built once per card)."""
+    out: dict[int, frozenset[str]] = {}
+    for g in card.gates:
+        named = set().union(*(stem_set(t) for t in (g.name, *g.aliases)))
+        out[g.number] = frozenset(distinctive_vocabulary(card).get(g.number, frozenset()) - named)
+    return out
+
+
 def partial_label(card: Card, label: str, gate: int) -> bool:
     """Whether ``label`` names ``gate`` by one distinctive word only, beside words that are none of that gate's (issue
     13, break42 #8): "Market cap over $1B" shares "cap" with Graham's "earnings multiple cap", a ceiling on the P/E,
     while "market" is no word of that gate; one borrowed word of a longer phrase is a guess, read under the review bar.
     "Can we understand it?" (one word, all the gate's) and "Management incentives" (two of the gate's words) stay whole.
+    So is a label whose one word of the gate comes only from its description, its elements or its inputs, none from
+    its name or aliases (stop 43, break42 leftovers): "Check the owners" shares "owner" with Munger's fair price only
+    through its input and element, owner earnings.
 
     >>> from ipb.engine.registry import compiled_card
     >>> card = compiled_card("graham_seven_tests_defensive").card
     >>> partial_label(card, "Market cap over $1B", 6), partial_label(card, "Earnings multiple cap", 6)
     (True, False)
+    >>> card = compiled_card("munger_business_quality_price").card
+    >>> partial_label(card, "Check the owners", 5), partial_label(card, "Fair price", 5)
+    (True, False)
     """
     stems = stem_set(label, _LABEL_FRAME)
     own = stems & distinctive_vocabulary(card).get(gate, frozenset())
-    return len(own) == 1 and own <= alias_only_vocabulary(card).get(gate, frozenset()) \
-        and bool(stems - gate_vocabulary(card).get(gate, frozenset()))
+    if len(own) != 1:
+        return False
+    if own <= described_only_vocabulary(card).get(gate, frozenset()):
+        return True
+    return own <= alias_only_vocabulary(card).get(gate, frozenset()) and bool(stems - gate_vocabulary(card).get(gate, frozenset()))
 
 
 #: The factor on a gate read by a list's position whose run's titles share no word with any gate of the card

@@ -343,6 +343,32 @@ C))."); the reference is now a comment. buffett-bench-recipes: one line differs 
 ``question`` and the condition-B block that hashes it only; its id, scenario, gold, GRP and manifest and the
 other 239 lines are byte-identical (checked line by line against the old file). l8-three-investors and
 marks-defaults are unchanged.
+
+Changed deliberately (issue 18, branch s43items, review40/41 BA1): the Buffett checklist gained
+a_large_financial_earning_nothing_is_priced_near_its_revenue (a bank or insurer with $1B or more of revenue and no
+net income at most at 2.5x it), and the sector move draws inside the card's rules (perturb/operators.py,
+redraw_if_broken). buffett-bench-recipes had 7 sector moves to financials at 3-3.5x with the base's $0 of net
+income (and 3 flips whose search now ends elsewhere); it keeps 230 of 240 ids (226 in place), all 230 with the
+same scenario (card hash aside); the 11 banks and insurers earning nothing now sit at 1-2.5x; mix unchanged
+(metric 79, sector 79, temporal 3, flip 79); verdicts DECLINE/INVEST/INCONCLUSIVE 158/79/3 -> 154/79/7 (at
+1-2.5x the price gates of a bank or insurer pass, and its first gates, which lack the retention and gross margin a
+financial states none of, are undecided: INCONCLUSIVE where 3-3.5x declined). l8-three-investors
+keeps all 90 ids in place, scenarios unchanged (card hash only). marks-defaults is unchanged. ``ipb verify``:
+240 of 240 and 90 of 90, 0 mismatches, 0 breaking.
+Both changes together (merged in s43int): buffett-bench-recipes is s43items' file with s43user's one 2009 question line.
+
+Changed deliberately (issue 18, branch s43rfix, review43 R2/R3a/R3b): the Buffett checklist gained three
+rules (at most 12x revenue in a credit crisis, 8x or more needs 10% growth or no loss, a growing profitable
+business with $1B of revenue at 4x its net income or more), so its content hash, ``ipb-cards/`` source and
+condition-C key differ. No item of either run broke a new rule. buffett-bench-recipes keeps 232 of 240 ids
+in place (same scenario, question and GRP); its last 8 flips were drawn anew (the flip search meets the new
+rules on its way), mix unchanged (metric 79, sector 79, temporal 3, flip 79), verdicts DECLINE/INVEST/
+INCONCLUSIVE 158/79/3 unchanged. l8-three-investors keeps all 90 ids, scenarios, questions and golds in
+place; only the card blocks differ. marks-defaults is unchanged. ``ipb verify``: 240 of 240 and 90 of 90,
+0 mismatches, 0 breaking.
+All three together (s43int): buffett-bench-recipes keeps 233 of 240 ids of the s43items+s43user file in place,
+with the same scenario and question (card hash aside), verdicts 154/79/7 unchanged; its last 7 flips drawn anew.
+l8-three-investors: card blocks only.
 """
 
 from __future__ import annotations
@@ -360,11 +386,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "8f1183229370413fcb9d01a83b8e3da9e8b470a0eee9ec2ee3841436680214d5"),
+                              "7f8910582eb958c1328f999b387c3298784b2e0a3fd9f3f2fb831cc0b7edf1ec"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "37d729b1977fcba8e9949754d1922343405ef563ca9c89a33c757c021cf1ef63"),
+                           7, "", 90, "80badeba416190a3908bffd3aea68644f33872ae6f5107ddcbbceec15068a3dd"),
 }
 
 

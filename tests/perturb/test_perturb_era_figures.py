@@ -46,7 +46,19 @@ def _figure(figure_id: str):
 
 
 def test_the_figure_tables_read_as_documented():
-    assert [f.id for f in load_regimes().figures] == ["revenue", "cash", "assets", "net_earnings", "earnings"]
+    # every company's figures, then those bound to a kind of company (``when``; s43items: review42 R12 and R10)
+    assert [f.id for f in load_regimes().figures if not f.when] == ["revenue", "cash", "assets", "net_earnings",
+                                                                     "earnings"]
+    assert [(f.id, f.when) for f in load_regimes().figures if f.when] == [
+        ("consumer_market_value", (("sector", ("consumer",)),)),
+        ("spinoff_market_value", (("mispricing_source", ("spinoff",)), ("sector", (
+            "industrials", "consumer", "financials", "energy", "real_estate", "technology", "healthcare",
+            "materials")))),
+        # s43size: review43 R1 (transport at the end of 1987; subscription software in March 2009)
+        ("transport_market_value", (("sector", ("transport",)),)),
+        ("recurring_software_revenue", (("business_model", ("subscription_software",)),))]
+    assert _figure("consumer_market_value").bound(1984) == 28 * B  # GM near $25B at the end of 1984, rounded up
+    assert _figure("spinoff_market_value").bound(1993) == 8 * B  # Dean Witter Discover near $6B in 1993
     assert _figure("cash").bound(2000) == 30 * B  # s36review2: Microsoft $23.8B at June 2000, rounded up
     assert _figure("revenue").bound(1955) == 13 * B  # General Motors, $12.4B of sales in 1955, rounded up
     assert _figure("revenue").bound(1932) == Decimal("2.5") * B  # between 1929 ($2B) and 1940 ($2.5B): the larger

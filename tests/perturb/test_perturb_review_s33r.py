@@ -96,12 +96,16 @@ REVIEW_ITEMS = [
     (GRAHAM, "GRAHAM-7T-004-87f4158fa9a0e8af",  # $157 (7.9x book)
      {**_UTILITY_1974, "dividend_years": 40, "eps_3yr_avg": "$0.95", "long_term_debt": "$500M",
       "price_per_share": "$157", "stock_equity": "$300M", "total_assets": "$800M", "years_with_earnings": 6},
+     # 165x on $0.95 a share, 4.75% of its $20 book, breaks s43rfix's a_rich_multiple_earns_at_least_five_percent_on_book
      ["utility_price_within_reach_of_book", "price_within_sixty_times_earnings", "price_of_declining_earnings",
-      "a_glamour_multiple_needs_doubled_earnings"]),
-    (GRAHAM, "GRAHAM-7T-004-3ad5aca1d2902295",  # kept: an industrial at $83.25 on $79 of book
+      "a_glamour_multiple_needs_doubled_earnings", "a_rich_multiple_earns_at_least_five_percent_on_book"]),
+    # kept by the utility rules: an industrial at $83.25 on $79 of book. s43rfix (review43 R4): at 34.7 times $2.40, 3% of
+    # its book, it breaks the later a_rich_multiple_earns_at_least_five_percent_on_book (a glamour P/E on a return
+    # below the Treasury bill's), and that rule alone
+    (GRAHAM, "GRAHAM-7T-004-3ad5aca1d2902295",
      {**_UTILITY_1974, "book_value_per_share": "$79", "company_type": "industrial", "dividend_years": 40,
       "long_term_debt": "$500M", "price_per_share": "$83.25", "stock_equity": "$300M", "total_assets": "$800M"},
-     []),
+     ["a_rich_multiple_earns_at_least_five_percent_on_book"]),
     (GREENBLATT, "IPB-GRE-MF-002-653a30416a5f59e9",  # EV $208.44B on $600M of EBIT (347x)
      {**_BANK_2007, "sector": "communication", "ebit": "$600M", "enterprise_value": "$208.44B",
       "market_cap": "$127.47B", "planned_holding_months": 12, "portfolio_positions": 19},

@@ -353,3 +353,20 @@ def test_a_gate_left_unassessed_is_not_applicable(line: str) -> None:
 ])
 def test_a_closing_paragraph_that_opens_with_a_verdict_states_the_final_one(text: str, outcome: str | None) -> None:
     assert _final(text, NET_NET) == outcome
+
+
+def test_an_open_quotation_is_found_from_the_marks_alone_in_a_long_stretch() -> None:
+    """still_open on a stretch over 2,000 characters (one scan kept per text, answered by bisection) reads what the
+    plain scan reads, asked in any order (a 1 MB line of prose once cost a scan per verdict word; stop 43). Hand-placed
+    marks: an opening at 10 closed at 20, a German „ at 3,000 closed by “ at 3,010, an opening at 5,000 never closed."""
+    from ipb.scoring.parse._attributed import _QUOTES
+    from ipb.scoring.parse._voice import still_open
+
+    chars = ["x"] * 6000
+    for at, mark in ((10, '"'), (20, '"'), (3000, "\u201e"), (3010, "\u201c"), (5000, "\u201c")):
+        chars[at] = mark
+    text = "".join(chars)
+    asked = [(0, 15, (10, '"')), (0, 5999, (5000, "\u201d")), (0, 3005, (3000, "\u201c\u201d")), (0, 4000, (-1, "")),
+             (0, 21, (-1, "")), (15, 2500, (20, '"')), (15, 5999, (20, '"')), (0, 5000, (-1, "")), (0, 5001, (5000, "\u201d"))]
+    for start, stop, want in asked:
+        assert still_open(text, _QUOTES, start, stop) == want, (start, stop)
