@@ -24,8 +24,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Final, Iterable, Mapping
 
 from ipb._files import write_bytes_atomic, write_text_atomic
 from ipb.errors import LoadError
@@ -46,6 +47,9 @@ def _records(path: Path) -> Iterable[tuple[int, Mapping[str, Any]]]:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise LoadError(f"cannot read {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
+    except UnicodeDecodeError as exc:  # break43: a table exported over it read as a traceback
+        raise LoadError(f"{path}: not UTF-8 text (byte {exc.start}); is it a table or another file written over the "
+                        "scored responses? run ipb score again", file=str(path), rule="encoding") from None
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -177,6 +181,24 @@ def _parquet(rows: list[dict[str, Any]], columns: list[str]) -> bytes:
     return sink.getvalue()
 
 
+#: The files ``ipb score --out DIR`` writes that a table must never replace (the export's own input).
+SCORE_FILES: Final = ("responses.jsonl", "summary.json")
+
+
+def _check_out(results: str | Path, out: str | Path) -> None:
+    """Refuse an ``out`` that names a folder ("exp/") or one of the results' own files (break43: ``--out
+    DIR/responses.jsonl`` replaced the scored responses with the table, exit 0, and the next export raised a
+    traceback)."""
+    if str(out).endswith(("/", os.sep)):  # Path("exp/") is "exp": the table was written as a file named exp
+        raise LoadError(f"cannot write {out}: it names a folder; give the table's file name (e.g. "
+                        f"{Path(out) / 'results.parquet'})", file=str(out), rule="file")
+    target = Path(out).resolve()
+    for name in SCORE_FILES:
+        if target == (Path(results) / name).resolve():
+            raise LoadError(f"cannot write {out}: it is the results' own {name}, which the table is read from; "
+                            "choose another file name", file=str(out), rule="file")
+
+
 def write_export(results: str | Path, out: str | Path, *, format: str = "parquet") -> int:
     """Write the table of ``results`` to ``out`` (atomically, its folder made when missing); returns the number of rows.
 
@@ -187,6 +209,7 @@ def write_export(results: str | Path, out: str | Path, *, format: str = "parquet
     """
     if format not in FORMATS:
         raise LoadError(f"unknown export format {format!r}; formats: {', '.join(FORMATS)}", rule="format", name=format)
+    _check_out(results, out)
     rows = export_rows(results)
     columns = table_columns(rows)
     try:

@@ -56,6 +56,7 @@ from typing import Any, Final, Literal
 
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._others_test import others_test
 from ipb.scoring.parse._voice import quoted_in_cjk_report, still_open
 
 __all__ = ["SetApart", "capped", "KINDS", "OLD_YEARS", "Words", "attributed", "load_attribution", "other_lead_in", "quoted_speaker", "words"]
@@ -596,7 +597,11 @@ def attributed(text: str, floor: int, start: int, end: int, ceiling: int | None 
 
 def capped(level: int, state: Any, unit: Any, start: int, end: int) -> int:
     """``level`` (:mod:`ipb.scoring.verdict_words` strength) of the verdict word ``state.masked[start:end]`` in ``unit``,
-    capped at the weak level when the word is another speaker's, time's or company's (:func:`attributed`)."""
-    if level <= vw.WEAK or attributed(state.masked, unit.start, start, end, unit.end, state.low) is None:
+    capped at the weak level when the word is another speaker's, time's or company's (:func:`attributed`), or its object
+    is another party's test (:func:`._others_test.others_test`: "passes Lynch's PEG test")."""
+    if level <= vw.WEAK:
         return level
+    if attributed(state.masked, unit.start, start, end, unit.end, state.low) is None \
+            and not others_test(state.masked, unit.start, end, unit.end, state.card.investor):
+        return level  # "passes Lynch's PEG test": another party's test, not the gate's (_others_test.py)
     return vw.WEAK

@@ -108,6 +108,11 @@ UNSAID = re.compile(r"(?:\bnot|\bnever|n't|\bcannot|\bcan\s+hardly)[ \t]+(?:[a-z
 #: A denial tacked on after a pause: "great, another PASS... not." (sarcasm; the word is negated); or a negator of another
 #: language that follows its verb in the clause ("erfüllt das Kriterium nicht", "oppfyller selskapet ikke kravet": s38lang).
 TRAILING_NOT = re.compile(r"[ \t]*(?:\.{2,}|\u2026)[ \t]*not\b(?![ \t]+[a-z])|" + TRAILING_NEGATOR.pattern)
+#: An ironic tag right after the word, closing its clause: "a pass, as if.", "Pass \u2014 yeah, right.", "passes /s"
+#: (break43 #4: read PROCEED 0.95 and 0.85). The writer mocks the word, and what they mean instead is not said in it:
+#: the word is read weak (under the review bar), not turned over.
+IRONIC_TAIL = re.compile(r"[ \t]*[,;:!\u2014\u2013-]*[ \t]*(?:(?:yeah|yea|ya)[ \t]*,?[ \t]*right\b|as[ \t]+if[ \t]*(?=[.!;)\n]|$)"
+                         r"|/s\b|\(not\)|\[sarcasm\])")
 
 
 def _clause_start(before: str) -> int:

@@ -24,7 +24,7 @@ from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
-from ipb.scoring.parse._verdict_clauses import DENIED_THAT, TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph, \
+from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph, \
     apparent_pass, counterfactual, in_supposition, required, supposed
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
@@ -169,8 +169,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         if clause_words[:1] == ["with"] and token.endswith("ed") and len(clause_words) <= 4:
             level = min(level, vw.WEAK)  # "With g rejected, the formula value is not computed": a result recalled, not given
         if not vw.MODALS.isdisjoint(words) or (not _LABEL_MODALS.isdisjoint(clause_words)
-                                                and _LABELLED_BY_MODAL.search(before, cut + 1) is not None) or required(clause_words, after_words) or counterfactual(clause_words):
-            level = min(level, vw.WEAK)  # "may fail"; "might mark it PROCEED"; "must be passed", "would have passed": no result
+                                                and _LABELLED_BY_MODAL.search(before, cut + 1) is not None) or required(clause_words, after_words) or counterfactual(clause_words) or IRONIC_TAIL.match(low, end):
+            level = min(level, vw.WEAK)  # "may fail"; "must be passed", "would have passed": no result; "a pass, as if.": mocked
         elif not vw.HEDGES.isdisjoint(words) or (after_words and after_words[0] in vw.HEDGES):
             level = min(level, vw.HEDGED)
         paren = before.rfind("(")
