@@ -214,6 +214,13 @@ def load_scenario_text(text: str, card: Card, file: str = "<string>") -> Scenari
     return scenario_from_doc(load_yaml(text, file, collect=True), card)
 
 
+def _is_a_card(data: Any) -> bool:
+    """Whether a document handed over as a scenario is a framework card instead: it has ``gates`` and ``inputs`` and
+    no ``facts`` (a newcomer's ``--base frameworks/CARD.yaml``, which would otherwise give one "unknown field" error per
+    card field)."""
+    return isinstance(data, dict) and "facts" not in data and "gates" in data and "inputs" in data
+
+
 def typed_facts(
     doc: YamlDoc, inputs: Mapping[str, InputSpec], card_ids: Sequence[str]
 ) -> tuple[dict[str, Any], dt.date | None]:
@@ -241,6 +248,13 @@ def typed_facts(
             f"facts has {len(given):,} entries; a scenario holds at most {MAX_FACTS:,} (its card has "
             f"{len(inputs)} inputs)", rule="fact-limit", file=doc.file, line=line, column=column,
             source_line=doc.source_line(line))])
+    if _is_a_card(data):
+        line, column = doc.locate_key(("gates",))
+        raise ErrorGroup([LoadError(
+            "this file is a framework card (it has gates), not a scenario: a scenario gives the facts of one decision "
+            "(the bundled ones are frameworks/scenarios/<card id>/*.yaml); give the card where a card is asked for "
+            "(ipb run CARD SCENARIO, ipb perturb --card CARD --base SCENARIO)", rule="card-as-scenario",
+            file=doc.file, line=line, column=column, source_line=doc.source_line(line))])
     errors: list[IpbError] = _schema_errors(doc, scenario_schema(), "the scenario")
     for e in errors:
         if e.rule == "schema:required" and "'facts'" in e.message:
