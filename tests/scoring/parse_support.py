@@ -14,6 +14,15 @@ def read_gates(text: str, card: str) -> list[tuple[int, str | None]]:
     return [(g.gate, g.verdict) for g in result.gates]
 
 
+def gate_reading(text: str, card: str, gate: int) -> tuple[str | None, float] | None:
+    """``(verdict, confidence)`` of gate ``gate`` as the parser reads it in ``text`` for ``card`` (rules only), or None
+    when the gate is not found; the parse must succeed (its reason is the assertion message)."""
+    parsed = parse_response(text, card, embedder=False)
+    assert parsed.status == "ok", parsed.reason
+    found = [g for g in parsed.gates if g.gate == gate]
+    return (found[0].verdict, found[0].confidence) if found else None
+
+
 def gate_verdicts(text: str, card: str) -> dict[int, str | None]:
     """Gate number -> verdict of every gate the parser finds in ``text`` for ``card`` (rules only)."""
     return {g.gate: g.verdict for g in parse_response(text, card, embedder=False).gates}

@@ -23,20 +23,13 @@ from __future__ import annotations
 
 import pytest
 
-from ipb.scoring.parse import parse_response
+from parse_support import gate_reading as _gate
 
 GRAHAM = "graham_seven_tests_defensive"  # gate 6 Moderate Price/Earnings Ratio (the card's bar: 15x)
 MUNGER = "munger_business_quality_price"  # gate 2 High Return on Capital (the card's bar: 15%)
 
 #: The review bar: a reading at or above it is taken without review.
 REVIEW_BAR = 0.7
-
-
-def _gate(text: str, card: str, gate: int) -> tuple[str | None, float] | None:
-    parsed = parse_response(text, card, embedder=False)
-    assert parsed.status == "ok", parsed.reason
-    found = [g for g in parsed.gates if g.gate == gate]
-    return (found[0].verdict, found[0].confidence) if found else None
 
 
 def test_regression_another_partys_test_beside_the_card_investors_does_not_outweigh_the_writers_pass() -> None:
