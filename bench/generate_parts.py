@@ -56,7 +56,7 @@ PARTS = [
     ("    flip: repair", "ipb.perturb.targeted", "_repair"),
     ("    flip: dead-move screen", "ipb.perturb.targeted", "_dead_move"),
     ("    flip: search (_first_flip)", "ipb.perturb.targeted", "_first_flip"),
-    ("      find_flip", "ipb.perturb.targeted", "_find_flip"),
+    ("      find_flip", "ipb.perturb.flip_search", "_find_flip"),
     ("    flip: constraint screen", "ipb.perturb.frame", "Frame.breaks_constraint"),
     ("  derived inputs (complete)", "ipb.perturb.frame", "Frame.complete"),
     ("fact literals", "ipb.perturb.generation", "fact_literals"),

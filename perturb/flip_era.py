@@ -84,7 +84,9 @@ def timed_inputs(frame: Any) -> frozenset[str]:
                     or regimes.era_multiple(spec)):
                 timed.add(name)
         for figure in regimes.figures:
-            if figure.when and any(figure.matches(spec) for spec in frame.inputs.values() if spec.type == "money"):
+            bounded = [n for n, spec in frame.inputs.items() if spec.type == "money" and figure.matches(spec)]
+            if figure.when and bounded:
                 timed.update(n for n, _ in figure.when if n in frame.inputs)
+                timed.update(bounded)  # s44rfix: a figure no other bound reads (a battered company's bank debt)
         held = frame.memo["timed_inputs"] = frozenset(timed)
     return held  # type: ignore[no-any-return]

@@ -70,7 +70,8 @@ class MultipleBound:
     least: tuple[tuple[When, Decimal], ...] = ()
     #: (numerator, denominator): the two inputs the multiple is the quotient of, or () (s39rules).
     of: tuple[str, ...] = ()
-    #: s40buff: (category input, the values the bound holds for), each of which must hold (``when``).
+    #: s40buff: (category input, the values the bound holds for), each of which must hold (``when``); a yes/no input's
+    #: values are "true" and "false" (s44items).
     when: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: s40buff: (numeric input, the least value from which the bound holds), each of which must hold (``at_least``).
     at_least: tuple[tuple[str, Decimal], ...] = ()
@@ -90,13 +91,19 @@ class MultipleBound:
         >>> [m.holds_for(f) for f in ({"model": "saas", "growth": Decimal("0.2")}, {"model": "bank",
         ...  "growth": Decimal("0.2")}, {"model": "saas", "growth": Decimal("0.1")}, {"growth": Decimal("0.2")})]
         [True, False, False, False]
+        >>> b = MultipleBound("d", "debt / value", (), ((1977, Decimal(1)),), (), ("debt", "cap"), (("battered", ("false",)),))
+        >>> [b.holds_for({"battered": v}) for v in (False, True, "false")]
+        [True, False, True]
         >>> s = MultipleBound("p", "price / owner earnings", (), ((2003, Decimal(35)),), (), ("mv", "oe"),
         ...                   at_most=(("growth", Decimal("0.05")),))
         >>> [s.holds_for({"growth": Decimal(g)}) for g in ("0.05", "0.055", "-0.02")], s.holds_for({})
         ([True, False, True], False)
         """
         for name, values in self.when:
-            if facts.get(name) not in values:
+            value = facts.get(name)
+            if isinstance(value, bool):  # s44items: a yes/no input is listed as "true" or "false"
+                value = "true" if value else "false"
+            if value not in values:
                 return False
         for name, least in self.at_least:
             value = facts.get(name)

@@ -33,7 +33,7 @@ import typer
 
 from ipb.cli._app import RunFormat, _fail, app, err, out
 from ipb.distributed import Backend
-from ipb.errors import ErrorGroup, IpbError, LoadError, PerturbError, WriteError
+from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError, WriteError
 from ipb.perturb.generation import Job, parse_mix, parse_recipes, write_items
 from ipb.engine.registry import card_option_error, compiled_card, find_card, use_cards, write_card_copy
 from ipb.perturb.items import write_lines
@@ -121,7 +121,7 @@ def perturb(
 
 def _at_least_one(value: int, flag: str) -> None:
     if value < 1:
-        raise LoadError(f"{flag} must be at least 1, not {value}", file=flag, rule="argument")
+        raise ArgumentError(f"{flag} must be at least 1, not {value}", file=flag, rule="argument")
 
 
 def _identity(path: str | Path) -> tuple[object, ...]:

@@ -369,6 +369,15 @@ place; only the card blocks differ. marks-defaults is unchanged. ``ipb verify``:
 All three together (s43int): buffett-bench-recipes keeps 233 of 240 ids of the s43items+s43user file in place,
 with the same scenario and question (card hash aside), verdicts 154/79/7 unchanged; its last 7 flips drawn anew.
 l8-three-investors: card blocks only.
+Changed deliberately (issue 18, branch s44items, review43b K12a, K12c): the Buffett checklist gained a rule (outside
+software, biotech, pre-revenue technology and crypto, a business earning nothing and growing under 10% is offered at
+most at 2x its revenue), so its content hash and condition-C key differ, and frameworks/regimes.yaml bounds 2024's
+recurring software revenue at $41B. buffett-bench-recipes keeps 211 of 240 ids (210 in place) with the same scenario
+and question; 29 were drawn anew: 22 items of K12a (railroads, retailers, manufacturers, brands, banks, insurers and
+airlines earning $0 at 2.5-5x revenue), 3 of K12c (subscription software above $41B on 30 June 2024) and 4 later
+draws moved by them; verdicts DECLINE/INVEST/INCONCLUSIVE 154/79/7 -> 152/79/9; no new item is of either kind.
+l8-three-investors keeps 86 of 90 ids in place with the same scenario and question; the 4 drawn anew were of K12a.
+marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -386,11 +395,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "7f8910582eb958c1328f999b387c3298784b2e0a3fd9f3f2fb831cc0b7edf1ec"),
+                              "59c0bbc6c83920700950db5f66e31b402e87be6a3de7a4f44caa7e569b1fedc9"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "80badeba416190a3908bffd3aea68644f33872ae6f5107ddcbbceec15068a3dd"),
+                           7, "", 90, "aa3284777ab555d547344e4d982eb880f83e54b69eb7cd690d5f3693df3ee153"),
 }
 
 

@@ -41,6 +41,8 @@ def test_perturb_refuses_a_workers_count_below_one(inputs, tmp_path, value):
     card, base = inputs
     result = invoke("perturb", "-c", card, "-b", base, "--n", 3, "--workers", value, "--out", tmp_path / "x.jsonl")
     assert result.exit_code == 1 and f"--workers must be at least 1, not {value}" in result.output, result.output
+    # an option's value, not a file that failed to load (s43user: it was labelled "load error")
+    assert "argument error" in result.output and "load error" not in result.output, result.output
     assert not (tmp_path / "x.jsonl").exists()
 
 
@@ -51,6 +53,7 @@ def test_verify_refuses_a_workers_count_below_one(inputs, tmp_path, value):
     assert invoke("perturb", "-c", card, "-b", base, "--n", 3, "--out", items).exit_code == 0
     result = invoke("verify", items, "--workers", value)
     assert result.exit_code == 1 and f"--workers must be at least 1, not {value}" in result.output, result.output
+    assert "argument error" in result.output and "load error" not in result.output, result.output
 
 
 @pytest.mark.parametrize("report, words", [

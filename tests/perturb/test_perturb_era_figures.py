@@ -56,7 +56,10 @@ def test_the_figure_tables_read_as_documented():
             "materials")))),
         # s43size: review43 R1 (transport at the end of 1987; subscription software in March 2009)
         ("transport_market_value", (("sector", ("transport",)),)),
-        ("recurring_software_revenue", (("business_model", ("subscription_software",)),))]
+        ("recurring_software_revenue", (("business_model", ("subscription_software",)),)),
+        # s44rfix: review44 LYN-size-era (a battered company in 1990; a yes/no condition reads "true")
+        ("distressed_market_value", (("distressed", ("true",)),)),
+        ("distressed_debt_due_within_a_year", (("distressed", ("true",)),))]
     assert _figure("consumer_market_value").bound(1984) == 28 * B  # GM near $25B at the end of 1984, rounded up
     assert _figure("spinoff_market_value").bound(1993) == 8 * B  # Dean Witter Discover near $6B in 1993
     assert _figure("cash").bound(2000) == 30 * B  # s36review2: Microsoft $23.8B at June 2000, rounded up

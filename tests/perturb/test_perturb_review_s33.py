@@ -43,9 +43,11 @@ REVIEW_ITEMS = [
     (BUFFETT, "IPB-P-011-A-ed79c9cbefea7137",  # an insurer at a 90% gross margin and 7x revenue
      {"arr": "$2B", "business_model": "insurance", "ev_to_arr": "7x", "gross_margin": "90%", "net_income": "$0",
       "revenue_growth": "4%", "revenue_retention": "100%", "sector": "financials"},
-     # earning nothing on $2B at 7x revenue, s43items' rule (at most 2.5x) refuses it too
+     # earning nothing on $2B at 7x revenue, s43items' rule (at most 2.5x) refuses it too, and s44items' (a business
+     # outside software earning nothing and growing under 10% at under 2x revenue)
      ["banks_and_insurers_keep_financial_margins_and_prices",
-      "a_large_financial_earning_nothing_is_priced_near_its_revenue"]),
+      "a_large_financial_earning_nothing_is_priced_near_its_revenue",
+      "a_business_earning_nothing_outside_software_is_priced_under_twice_revenue"]),
     (REPURCHASE, "BUFFETT-SR-003-58d0e5387cb2d959",  # another company's share at $626,748 in December 2012
      {"cash_and_equivalents": "$45B", "decision_date": "2012-12-12", "intrinsic_value_per_share": "$696387",
       "issuer": "other_company", "liquidity_reserve": "$20B", "price_per_share": "$626748", "price_to_book": "1.16x",

@@ -57,9 +57,17 @@ CASES = [
     (MUNGER, "no_growth_is_priced_for_its_yield", {**_OE, "market_value": "$14.2B", "long_run_growth": "1%"}, False),
     (MUNGER, "no_growth_is_priced_for_its_yield", {**_OE, "market_value": "$10.1B", "long_run_growth": "-1%"}, True),
     # R9, Lynch I 116: battered with 18 years of raises refused; 10 kept, 11 refused; not battered with 18 kept
-    (LYNCH, "a_battered_company_has_no_long_raise_streak", {"distressed": True, "dividend_raised_years": "18"}, True),
-    (LYNCH, "a_battered_company_has_no_long_raise_streak", {"distressed": True, "dividend_raised_years": "10"}, False),
-    (LYNCH, "a_battered_company_has_no_long_raise_streak", {"distressed": True, "dividend_raised_years": "11"}, True),
+    # s44rfix: review44 (LYN-div-streak) refused streaks of 3-10 raises at a battered company too; the tighter rule
+    # a_battered_company_raised_its_dividend_at_most_two_years_running breaks beside this one (card order), and 10
+    # years, this rule's edge, is refused by it alone
+    (LYNCH, ("a_battered_company_has_no_long_raise_streak",
+             "a_battered_company_raised_its_dividend_at_most_two_years_running"),
+     {"distressed": True, "dividend_raised_years": "18"}, True),
+    (LYNCH, "a_battered_company_raised_its_dividend_at_most_two_years_running",
+     {"distressed": True, "dividend_raised_years": "10"}, True),
+    (LYNCH, ("a_battered_company_has_no_long_raise_streak",
+             "a_battered_company_raised_its_dividend_at_most_two_years_running"),
+     {"distressed": True, "dividend_raised_years": "11"}, True),
     (LYNCH, "a_battered_company_has_no_long_raise_streak", {"distressed": False, "dividend_raised_years": "18"},
      False),
     # R5, acquisition I 23: 56% growth at 3x refused; at 6x kept (5.6x is the bound); I 199's 55% at 5.5x sits on

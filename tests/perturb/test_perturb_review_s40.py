@@ -116,7 +116,9 @@ RULE_CASES = [
      False, "a restaurant chain run on negative working capital (McDonald's [M]): small current assets and debts, 20x"),
     # GR2: a growing steady earner under 5x.
     # s43rfix: up more than fourfold, it breaks the later a_growth_record_is_priced_at_least_at_six_times_earnings too
-    (GRAHAM, ("a_steady_grower_sells_at_five_times_or_more", "a_growth_record_is_priced_at_least_at_six_times_earnings"),
+    # s44items: $169.25 of book at the base's price is under 0.35x book, so review43b's K5 rule refuses it as well
+    (GRAHAM, ("a_going_concern_sells_above_a_third_of_book", "a_steady_grower_sells_at_five_times_or_more",
+              "a_growth_record_is_priced_at_least_at_six_times_earnings"),
      {**_GR, "eps_3yr_avg": "$13.2", "book_value_per_share": "$169.25", "dividend_years": "14"},
      True, "review40 Graham 3, GRAHAM-7T-005-a75df85ab74849be: EPS up elevenfold in ten years at 3.0x"),
     (GRAHAM, "a_steady_grower_sells_at_five_times_or_more",

@@ -1,0 +1,389 @@
+"""The regime registry's types: dated macro regimes and the era bounds on company figures, as
+:mod:`ipb.perturb.registries` loads them.
+
+``frameworks/regimes.yaml`` lists dated macro regimes with the facts published before each regime's decision
+date, and the bounds by year a scenario's facts must keep (the largest company's market value, revenue, assets and
+earnings; streaks; multiples by era). Split out of :mod:`ipb.perturb.registries` (s44items) with no change; the
+names stay importable from there.
+
+References
+----------
+Paper §6.5 (operator iii, era shift), Table 9 (Perturbation C); Investor's Last Exam, Appendix B.2
+(availability before the cutoff).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any, Mapping
+
+from ipb.engine.card import InputSpec
+from ipb.errors import LoadError, did_you_mean
+from ipb.perturb.multiples import MultipleBound, ratio_anachronisms
+from ipb.perturb.sector_registry import MetricDef, _match
+
+
+@dataclass(frozen=True)
+class RegimeFact:
+    """A macro fact of a regime: its value as written, and the date it was published."""
+
+    value: Any
+    available: dt.date
+    source: str = ""
+    #: The same release's figure over another period (``year: -0.8%``), by period name (:mod:`ipb.perturb.periods`).
+    by_period: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Regime:
+    """A dated macro regime."""
+
+    id: str
+    name: str
+    labels: tuple[str, ...]
+    known_from: dt.date
+    as_of: dt.date
+    description: str = ""
+    facts: dict[str, RegimeFact] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MoneyFigure:
+    """A company figure other than its market value, bounded by year (``sizes.figures`` of the regime registry):
+    annual revenue, total assets, annual earnings.
+
+    ``largest`` holds (year, the largest US company's figure that year, rounded up), ascending.
+    """
+
+    id: str
+    what: str
+    inputs: tuple[str, ...]
+    phrases: tuple[str, ...]
+    largest: tuple[tuple[int, Decimal], ...]
+    #: s37review (seed 9090, Greenblatt C #80): (first year, multiple), ascending (``priced``): from that year a
+    #: company stating this figure above a third of its year's bound is valued (every market size it states) at
+    #: least the multiple times the figure. Empty: not checked.
+    priced: tuple[tuple[int, Decimal], ...] = ()
+    #: BA5: category inputs and the values this bound is for (``when``), beside the figure without one.
+    when: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def bound(self, year: int) -> Decimal:
+        """The largest value of this figure a scenario dated in ``year`` may state (:func:`_bound_at`)."""
+        return _bound_at(self.largest, year)
+
+    def price_floor(self, year: int) -> Decimal | None:
+        """The least market size / figure multiple of a top earner in ``year`` (the last ``priced`` row at or
+        before it), or None before the first row.
+
+        >>> MoneyFigure("e", "e", (), (), ((1990, Decimal(9)),), ((1974, Decimal(3)), (1999, Decimal(6)))).price_floor(1995)
+        Decimal('3')
+        """
+        rows = [m for y, m in self.priced if y <= year]
+        return rows[-1] if rows else None
+
+    def matches(self, spec: InputSpec) -> bool:
+        """True when ``spec`` (a money input) is this figure: named in ``inputs``, or its label, else its
+        description, starts with one of ``phrases`` (:func:`_phrase_pattern`)."""
+        if spec.name in self.inputs:
+            return True
+        return bool(_phrase_pattern(self.phrases).match(spec.label.strip() or spec.description.strip()))
+
+
+def _underpriced_tops(tops: list[tuple[str, Decimal, "MoneyFigure"]], markets: list[tuple[str, Decimal]],
+                      year: int) -> list[str]:
+    """s37review (seed 9090, Greenblatt C #80: $36.8B of EBIT at a $99B market value in March 2006): a figure above
+    a third of its year's bound (a top earner of the era) beside a market size under the era's least multiple of it
+    (``MoneyFigure.priced``) is a company no market of that year priced so."""
+    found = []
+    for name, value, figure in tops:
+        floor = figure.price_floor(year)
+        if floor is None:
+            continue
+        for market, size in markets:
+            if size < floor * value:
+                found.append(f"{market} {_money(size)} under {floor.normalize():f}x {name} {_money(value)} (a company "
+                             f"earning near the top of {year} was valued at least {floor.normalize():f}x its "
+                             f"{figure.what})")
+    return found
+
+
+def _bound_at(table: tuple[tuple[int, Decimal], ...], year: int) -> Decimal:
+    """The larger of the bounds of the listed years around ``year`` (the first before the first listed year,
+    the last after the last); ``table`` is ascending and not empty.
+
+    >>> _bound_at(((1990, Decimal(80)), (1995, Decimal(130))), 1992)
+    Decimal('130')
+    """
+    before = [v for y, v in table if y <= year]
+    after = [v for y, v in table if y >= year]
+    return max(([before[-1]] if before else []) + ([after[0]] if after else []))
+
+
+@lru_cache(maxsize=64)
+def _phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """A label or description that is one of ``phrases``: after qualifiers ("latest", "annual", "total",
+    "reported", "trailing-twelve-month", "the", "its"), the phrase, then the end, punctuation, a unit, or
+    "of/at/for the latest ..." ("Net income of the latest fiscal year", "Total assets at the latest balance
+    sheet"); a phrase that goes on ("Sales of the smallest company held", "Cash the business must keep") is
+    not the company's figure (an author names such an input in ``inputs``).
+
+    >>> p = _phrase_pattern(("net income", "total assets"))
+    >>> [bool(p.match(t)) for t in ("Latest annual net income, USD.", "Total assets at the latest balance sheet",
+    ...                             "Net income of the stake's owner", "net income")]
+    [True, True, False, True]
+    """
+    words = "|".join(r"\s+".join(map(re.escape, p.split())) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(
+        r"(?:(?:the|its|latest|last|annual|yearly|total|reported|trailing[- ]twelve[- ]month|ttm|normal)\s+)*"
+        rf"(?:{words})(?:\s*$|\s*[,.;:(]|\s+(?:usd|in usd|\$)|\s+(?:of|at|for|in) the (?:latest|last|most recent|"
+        r"current|company|firm|business)\b)", re.I)
+
+
+@dataclass(frozen=True)
+class RegimeRegistry:
+    """The regime registry: regime inputs, macro fact definitions and regimes (file order)."""
+
+    inputs: tuple[str, ...]
+    facts: dict[str, MetricDef]
+    regimes: tuple[Regime, ...]
+    file: str = "<string>"
+    #: Category value -> the first calendar year it can be a fact (``since.values``).
+    value_since: dict[str, int] = field(default_factory=dict)
+    #: Macro fact id -> the first calendar year a negative value was seen (``since.negative``).
+    negative_since: dict[str, int] = field(default_factory=dict)
+    #: Inputs describing the market or economy at the decision date (``market_state``).
+    market_state: tuple[str, ...] = ()
+    #: Money inputs that state a company's size (``sizes.inputs``), bounded by the year's largest company.
+    size_inputs: tuple[str, ...] = ()
+    #: (year, the largest company's market value that year, rounded up), ascending (``sizes.largest``).
+    largest: tuple[tuple[int, Decimal], ...] = ()
+    #: Other company figures bounded by year: revenue, total assets, earnings (``sizes.figures``, stop 31).
+    figures: tuple[MoneyFigure, ...] = ()
+    #: Inputs counting consecutive years of a company's record (``streaks.inputs``, s34).
+    streak_inputs: tuple[str, ...] = ()
+    #: A streak stated in year Y is at most Y - ``streak_began`` years (``streaks.began``), or None (unbounded).
+    streak_began: int | None = None
+    #: s38rules: valuation multiples bounded by era (``multiples``): the twin of ``largest`` for a multiple.
+    multiples: tuple[MultipleBound, ...] = ()
+    #: spec key -> "market" (a market size), its figure, or None (unbounded); filled as inputs are met.
+    _bound_memo: dict[tuple[str, str, str, str], MoneyFigure | str | None] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False)
+    #: ("market" or a figure id, year) -> that year's bound; filled as years are met.
+    _year_memo: dict[tuple[str, int], Decimal | None] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False)
+
+    def multiple_bound(self, name: str) -> MultipleBound | None:
+        """The era bound (``multiples``) of the input named ``name``, or None (the first that lists it)."""
+        return next((m for m in self.multiples if name in m.inputs), None)
+
+    def era_multiple(self, spec: InputSpec) -> bool:
+        """True for an input an era bound of ``multiples`` reads: a multiple input it lists, either input of a
+        quotient it bounds (``of``: price and earnings per share, s39rules), or an input of its conditions."""
+        return any((spec.type == "multiple" and spec.name in m.inputs) or spec.name in m.reads for m in self.multiples)
+
+    def size_bound(self, year: int) -> Decimal | None:
+        """The largest size figure a scenario dated in ``year`` may state (``sizes.largest``), or None.
+
+        The larger of the bounds of the listed years around ``year`` (the first before the first
+        listed year, the last after the last).
+
+        >>> reg = RegimeRegistry((), {}, (), largest=((1990, Decimal(80)), (1995, Decimal(130))))
+        >>> reg.size_bound(1995), reg.size_bound(1992), reg.size_bound(1960), reg.size_bound(2020)
+        (Decimal('130'), Decimal('130'), Decimal('80'), Decimal('130'))
+        """
+        if not self.largest:
+            return None
+        return _bound_at(self.largest, year)
+
+    def is_market_size(self, spec: InputSpec) -> bool:
+        """True for a money input that states a company's market size: named in ``sizes.inputs``, or whose
+        ``label``, or else description, is the size figure's own noun phrase ("enterprise value",
+        "Market capitalisation of the company.", "Enterprise value (market cap plus net debt), USD."),
+        so an author's ``ev`` or ``firm_value`` is bounded by its year too. A phrase that goes on
+        ("Enterprise value in the bad case", "Market value of the stake") is not the company's size.
+        """
+        if spec.type != "money":
+            return False
+        if spec.name in self.size_inputs:
+            return True
+        return bool(_SIZE_PHRASE.match(spec.label.strip() or spec.description.strip()))
+
+    def money_figure(self, spec: InputSpec) -> MoneyFigure | None:
+        """The company figure of ``sizes.figures`` (revenue, total assets, earnings) a money input states, or
+        None (not money, a market size of :meth:`is_market_size`, or no listed figure); the first that matches."""
+        found = self._bounded(spec)
+        return found if isinstance(found, MoneyFigure) else None
+
+    def _bounded(self, spec: InputSpec) -> MoneyFigure | str | None:
+        """``"market"`` for a market size, the figure of another bounded company figure, else None (remembered
+        per input: :meth:`anachronisms` asks for every timed fact of every candidate)."""
+        key = (spec.name, spec.type, spec.label, spec.description)
+        try:
+            return self._bound_memo[key]
+        except KeyError:
+            found: MoneyFigure | str | None = None
+            if spec.type == "money":
+                found = "market" if self.is_market_size(spec) else next(
+                    (f for f in self.figures if not f.when and f.matches(spec)), None)
+            self._bound_memo[key] = found
+            return found
+
+    def is_size(self, spec: InputSpec) -> bool:
+        """True for a money input bounded by its year: a market size (:meth:`is_market_size`, bounded by
+        ``sizes.largest``) or another company figure (:meth:`money_figure`, bounded by its own table).
+
+        (Stop 31: ``perturb/generation.py`` compares every such input with :meth:`size_bound`, the market
+        value bound, to decide that a draw outgrew its date; a revenue or earnings figure above its own bound
+        but below that one is refused there by :meth:`anachronisms` instead of made undated.)
+        """
+        return self._bounded(spec) is not None
+
+    def describes_the_date(self, spec: InputSpec) -> bool:
+        """True for a regime input, a macro fact or a market-state input (:meth:`is_market_state`): its value
+        is history at a date."""
+        if spec.describes:
+            return spec.describes == "market"
+        return spec.name in self.inputs or self.is_market_state(spec) or self.fact_for(spec) is not None
+
+    def is_market_state(self, spec: InputSpec) -> bool:
+        """True for an input listed in ``market_state``, or one that states the crowd's mood: a word of its
+        name is ``sentiment``, ``psychology`` or ``mood``, or its ``label``, else description, opens with
+        such a noun phrase ("Prevailing investor mood toward the stock ...", "Market sentiment"), so a new
+        author's ``market_sentiment`` is history at the date as the bundled ``investor_psychology`` is
+        (stop 33: a Templeton card dated 1 October 1974 made items calling the crowd euphoric that day).
+
+        >>> reg = RegimeRegistry((), {}, (), market_state=("investor_psychology",))
+        >>> from ipb.engine.expressions import RATIO
+        >>> [reg.is_market_state(InputSpec(n, "ratio", RATIO, d)) for n, d in (("investor_psychology", ""),
+        ...  ("crowd_sentiment", ""), ("mood_index", ""), ("fear", "Prevailing investor mood."),
+        ...  ("growth", "Sales growth."), ("moody_rating", "Moody's rating of the bonds."))]
+        [True, True, True, True, False, False]
+        """
+        if spec.describes:  # the card says (``describes: market | company``, stop 35)
+            return spec.describes == "market"
+        if spec.name in self.market_state or not _MOOD_WORDS.isdisjoint(spec.name.lower().split("_")):
+            return True
+        return bool(_MOOD_PHRASE.match(spec.label.strip() or spec.description.strip()))
+
+    def anachronisms(self, inputs: Mapping[str, InputSpec], facts: Mapping[str, Any], year: int | dt.date
+                     ) -> list[str]:
+        """Facts that could not hold in ``year``: a category value that did not exist yet, a negative
+        figure before such figures were seen (e.g. a negative policy rate before 2012), a company larger
+        than the year's largest (``sizes``: a $482B business in 1995), a revenue, balance sheet or earnings
+        figure above the year's largest company's (``sizes.figures``: $600B of sales in 1950), a streak longer
+        than the years since ``streaks.began`` (50 years of dividend raises in 1982), a multiple outside its era's
+        bounds (``multiples``: 40x earnings in 1979; 3.2x a three-year average EPS in 1973). ``year`` may be the
+        scenario's day, which a multiple's dated rows read (s41gb3); every other bound reads its year."""
+        when, year = year, (year.year if isinstance(year, dt.date) else year)
+        found: list[str] = []
+        tops: list[tuple[str, Decimal, MoneyFigure]] = []  # s37review: figures above a third of their bound
+        markets: list[tuple[str, Decimal]] = []
+        for name, value in facts.items():
+            spec = inputs.get(name)
+            if spec is None:
+                continue
+            if isinstance(value, str) and spec.type == "category":
+                first = self.value_since.get(value)
+                if first is not None and year < first:
+                    found.append(f"{name} {value.replace('_', ' ')} (exists from {first})")
+            elif self.negative_since and isinstance(value, Decimal) and value < 0:
+                fact = self.fact_for(spec)
+                first = self.negative_since.get(fact.id) if fact is not None else None
+                if first is not None and year < first:
+                    found.append(f"negative {name} (first seen in {first})")
+            # before ``began`` the bound is 0 years, never negative: a streak of 0 (no raise yet) holds in any year
+            if (self.streak_began is not None and name in self.streak_inputs and isinstance(value, (int, Decimal))
+                    and not isinstance(value, bool) and value > max(0, year - self.streak_began)):
+                found.append(f"{name} {value} (longer than any such streak about {year}: at most "
+                             f"{max(0, year - self.streak_began)} years, counted from {self.streak_began})")
+            if self.multiples and isinstance(value, Decimal) and spec.type == "multiple":
+                multiple = self.multiple_bound(name)
+                why = multiple.outside(name, value, when) if multiple is not None else None
+                if why is not None:
+                    found.append(why)
+            if isinstance(value, Decimal) and spec.type == "money":
+                for kind in self.figures:  # BA5: a business model's own record (subscription software by year)
+                    if kind.when and all(_when_text(facts.get(n)) in vs for n, vs in kind.when) and kind.matches(spec) and \
+                            value > kind.bound(year):
+                        found.append(f"{name} {_money(value)} (above the largest {kind.what} about {year}, "
+                                     f"{_money(kind.bound(year))})")
+                figure = self._bounded(spec)
+                if figure is None:
+                    continue
+                key = (figure if isinstance(figure, str) else figure.id, year)
+                try:
+                    limit = self._year_memo[key]
+                except KeyError:
+                    limit = self._year_memo[key] = (self.size_bound(year) if isinstance(figure, str)
+                                                    else figure.bound(year))
+                if isinstance(figure, str):
+                    markets.append((name, value))
+                elif figure.priced and limit is not None and value > 0 and 3 * value > limit:
+                    tops.append((name, value, figure))
+                if limit is None or not value > limit:
+                    continue
+                if isinstance(figure, str):
+                    found.append(f"{name} {_money(value)} (above the largest company's market value about "
+                                 f"{year}, {_money(limit)})")
+                else:
+                    found.append(f"{name} {_money(value)} (above the largest US company's {figure.what} about "
+                                 f"{year}, {_money(limit)})")
+        if tops and markets:
+            found.extend(_underpriced_tops(tops, markets, year))
+        if self.multiples:  # s39rules: a P/E a card states as price and earnings per share (``of``)
+            found.extend(ratio_anachronisms(self.multiples, facts, when))
+        return found
+
+    def get(self, regime_id: str) -> Regime:
+        """A regime by id.
+
+        Raises
+        ------
+        LoadError
+            Rule ``regime``: no such regime (with a "did you mean").
+        """
+        for r in self.regimes:
+            if r.id == regime_id:
+                return r
+        ids = [r.id for r in self.regimes]
+        raise LoadError(f"no regime {regime_id!r} in {self.file}; regimes: {', '.join(ids)}", rule="regime",
+                        name=regime_id, suggestion=did_you_mean(regime_id, ids))
+
+    def fact_for(self, spec: InputSpec) -> MetricDef | None:
+        """The macro fact a card input stands for (by name or alias, and unit family), or None."""
+        return _match(self.facts, spec)
+
+
+#: A size figure's own noun phrase at the start of a label or description, followed by nothing, a
+#: unit or a parenthesis (see :meth:`RegimeRegistry.is_size`).
+#: Words of an input's name that make it the crowd's mood at the date (:meth:`RegimeRegistry.is_market_state`).
+_MOOD_WORDS = frozenset({"sentiment", "psychology", "mood"})
+_MOOD_PHRASE = re.compile(
+    r"(?:the |prevailing |current |overall |general |broad )*(?:(?:investor|investors'|market|crowd|public)\s+)?"
+    r"(?:mood|sentiment|psychology)\b", re.I)
+_SIZE_PHRASE = re.compile(
+    r"(?:the |its |current |the company's |the firm's )?(?:enterprise value|ev|market cap|market capitali[sz]ation|"
+    r"equity market value|market value of (?:all )?(?:the )?(?:common )?(?:equity|shares|company|firm|"
+    r"whole business|business))(?: of the (?:company|firm|business))?\s*(?:$|[,.;:(])", re.I)
+
+
+def _when_text(value: Any) -> Any:
+    """A fact as a ``when`` condition holds its values (strings): a yes/no fact as ``"true"``/``"false"``
+    (s44rfix: ``when: {distressed: ["true"]}``), any other value as it is.
+
+    >>> _when_text(True), _when_text(False), _when_text("transport")
+    ('true', 'false', 'transport')
+    """
+    return ("true" if value else "false") if isinstance(value, bool) else value
+
+
+def _money(value: Decimal) -> str:
+    """``$482B``-style text of an amount (for messages)."""
+    for suffix, scale in (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6)):
+        if abs(value) >= scale:
+            return f"${(value / scale).normalize():f}{suffix}"
+    return f"${value.normalize():f}"
