@@ -41,15 +41,16 @@ from ipb.engine._json import _schema_errors
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.errors import ErrorGroup, IpbError, LoadError, did_you_mean
 
-__all__ = ["LANGUAGES", "OPTIONAL_LANGUAGES", "SIDECAR_SUFFIX", "GateNames", "load_gate_names", "sidecar_path", "gate_names", "sidecar_errors",
+__all__ = ["LANGUAGES", "OPTIONAL_LANGUAGES", "SIDECAR_SUFFIX", "GateNames", "load_gate_names", "sidecar_path", "gate_names", "name_languages", "sidecar_errors",
            "missing_note", "is_sidecar"]
 
 #: The languages every bundled sidecar gives for every gate (those of ``grammar/languages.yaml``).
-LANGUAGES: tuple[str, ...] = ("de", "fr", "es", "pt", "it", "nb", "da", "sv", "vi", "ru", "zh", "ja", "ko", "th", "hi")
-#: Languages the parser reads (``grammar/languages.yaml``) that a sidecar may give, not yet for every bundled card: Polish,
-#: Turkish, Indonesian and Arabic (s39lang2, given for the most-used cards first). A card that gives one gives it for
-#: every gate.
-OPTIONAL_LANGUAGES: tuple[str, ...] = ("pl", "tr", "id", "ar")
+LANGUAGES: tuple[str, ...] = ("de", "fr", "es", "pt", "it", "nb", "da", "sv", "vi", "ru", "zh", "ja", "ko", "th", "hi", "id",
+                              "ar", "he")
+#: Languages the parser reads (``grammar/languages.yaml``) that a sidecar may give, not yet for every bundled card: Polish
+#: and Turkish (s39lang2, given for the most-used cards first); Czech, Greek and Dutch (s44langA). A card that gives one
+#: gives it for every gate.
+OPTIONAL_LANGUAGES: tuple[str, ...] = ("pl", "tr", "cs", "el", "nl")
 #: The file name ending of a sidecar beside a card given by path.
 SIDECAR_SUFFIX = ".translations.yaml"
 #: The folder of the bundled sidecars inside ``ipb.frameworks``.
@@ -179,12 +180,39 @@ def gate_names(card: Any) -> dict[str, tuple[str, ...]]:
     LoadError
         The card's sidecar is broken (see :func:`load_gate_names`).
     """
+    loaded = _card_sidecar(card)
+    if loaded is None:
+        return {}
+    return {g.id: loaded.of_gate(g.id) for g in card.gates if loaded.of_gate(g.id)}
+
+
+def _card_sidecar(card: Any) -> GateNames | None:
+    """The gate names of ``card``'s sidecar, read once per file version (:func:`_load_cached`), or None without one."""
     path = sidecar_path(card.id, getattr(card, "file", None))
     if path is None:
+        return None
+    return _load_cached(str(path), path.stat().st_mtime_ns, card.id, tuple(g.id for g in card.gates))
+
+
+def name_languages(card: Any) -> dict[str, tuple[str, ...]]:
+    """Each name of ``card``'s sidecar, as written -> the language codes it is given under, in file order (empty when
+    the card has no sidecar): the parser declines a name by its language's rules (``grammar/languages.yaml``,
+    ``inflection``).
+
+    Raises
+    ------
+    LoadError
+        The card's sidecar is broken (see :func:`load_gate_names`).
+    """
+    loaded = _card_sidecar(card)
+    if loaded is None:
         return {}
-    gate_ids = tuple(g.id for g in card.gates)
-    loaded = _load_cached(str(path), path.stat().st_mtime_ns, card.id, gate_ids)
-    return {g: loaded.of_gate(g) for g in gate_ids if loaded.of_gate(g)}
+    out: dict[str, tuple[str, ...]] = {}
+    for languages in loaded.names.values():
+        for language, names in languages.items():
+            for name in names:
+                out[name] = tuple(dict.fromkeys((*out.get(name, ()), language)))
+    return out
 
 
 def is_sidecar(path: Path) -> bool:

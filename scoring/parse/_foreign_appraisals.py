@@ -34,7 +34,7 @@ from ipb.engine._json import _schema_errors
 from ipb.engine._yaml import load_yaml
 
 from ipb.errors import ErrorGroup, LoadError
-from ipb.scoring._foreign_verdicts import NEGATORS, bounded, negated_by_prefix, unspaced
+from ipb.scoring._foreign_verdicts import NEGATORS, bounded, fold_dotted_i, negated_by_prefix, unspaced
 
 __all__ = ["ForeignLexicon", "foreign_appraisals", "in_english", "load_foreign_lexicon", "mark_verdicts"]
 
@@ -118,7 +118,8 @@ def load_foreign_lexicon(text: str, file: str = "<string>") -> ForeignLexicon:
 def shipped() -> ForeignLexicon:
     """The lexicon shipped as ``grammar/appraisals_foreign.yaml`` (read once)."""
     text = resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8")
-    return load_foreign_lexicon(text, f"ipb/grammar/{_FILE}")
+    # folded as the answer is (Turkish dotless "ı" as "i"; no other language writes the two letters)
+    return load_foreign_lexicon(fold_dotted_i(text), f"ipb/grammar/{_FILE}")
 
 
 _WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")

@@ -27,7 +27,7 @@ from ipb.scoring.parse._foreign_names import name_key
 from ipb.scoring.parse._foreign_numbers import strip_foreign_number
 from ipb.scoring.parse._term_heads import heads_label
 
-__all__ = ["TERM", "at_title", "load_terms", "term_names"]
+__all__ = ["TERM", "at_title", "load_terms", "term_languages", "term_names"]
 
 #: How a gate named by a term of ``grammar/gate_terms.yaml`` is recognised (``GateTrace.how``).
 TERM = "term"
@@ -59,6 +59,22 @@ def load_terms(text: str, file: str) -> tuple[tuple[tuple[str, ...], tuple[str, 
 def _bundled() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     """The bundled table, read and checked once per process."""
     return load_terms(resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8"), f"ipb/grammar/{_FILE}")
+
+
+@lru_cache(maxsize=1)
+def term_languages() -> dict[str, tuple[str, ...]]:
+    """Each term of the bundled table, keyed as :func:`._foreign_names.name_key` keys it -> the language columns that
+    list it (the parser declines a term by those languages' ``inflection`` rules, ``grammar/languages.yaml``)."""
+    doc = load_document(f"ipb/grammar/{_FILE}", schema=_SCHEMA, what="a gate terms table",
+                        text=resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8"))
+    out: dict[str, tuple[str, ...]] = {}
+    for entry in doc.data["terms"]:
+        for code, words in entry.items():
+            if code not in ("about", "en"):
+                for word in words:
+                    key = name_key(word)
+                    out[key] = tuple(dict.fromkeys((*out.get(key, ()), code)))
+    return out
 
 
 def _uses(label: str, word: str) -> bool:
