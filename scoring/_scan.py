@@ -19,6 +19,7 @@ from operator import add, itemgetter
 from typing import Iterable
 
 from ipb.scoring._foreign_verdicts import unspaced
+from ipb.scoring._proclitics import attaches
 
 __all__ = ["Trigger", "lowered", "scan", "word_prefixes", "WordPrefixes", "JOIN_WORDS_FROM"]
 
@@ -334,7 +335,8 @@ def _plan_for(triggers: "list[Trigger]") -> tuple[list[_Entry], dict[str, list[i
     for i, (literal, _, _) in enumerate(entries):
         # a literal in a script written without spaces (unspaced: CJK ideographs, kana, hangul) may start inside a
         # "word" (a run of such characters), so the word-prefix index cannot tell it absent; it is looked for by search
-        if literal[:3].isalnum() and not unspaced(literal):
+        # and one that a Hebrew or Arabic particle may be written onto ("והחוב") starts inside a word too
+        if literal[:3].isalnum() and not unspaced(literal) and not attaches(literal):
             heads.setdefault(literal[:3], []).append(i)
         else:
             others.append(i)

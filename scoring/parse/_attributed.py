@@ -128,6 +128,8 @@ _PAST_AUX = frozenset({"was", "were", "had", "did"})
 #: A past verdict verb's limit in time right after it: "passed until 2009", "qualified till the 2020 cut".
 _UNTIL = re.compile(r"[ \t]+(?:[a-z]+ly[ \t]+)?(?:until|till|up[ \t]+to|through)[ \t]+(?:the[ \t]+|its[ \t]+|early[ \t]+|late[ \t]+|mid-?)?"
                     r"(?:(?:19|20)[0-9]{2}|recently|last|this|that|[a-z]+[ \t]+(?:19|20)[0-9]{2})")
+#: The object of a past verdict verb before a time right after it: "passed it last year", "cleared the test years ago".
+_OBJECT = re.compile(r"[ \t]+(?:it|them|this|that|the[ \t]+(?:test|screen|bar|hurdle|gate|check|criterion))(?=[ \t])")
 _POSSESSIVE = re.compile(r"([A-Z][\w&.-]*(?:[ \t]+[A-Z][\w&.-]*){0,2})['\u2019]s\b")
 
 
@@ -352,7 +354,8 @@ def _another_time(text: str, low: str, floor: int, start: int, end: int) -> bool
         if mark.group().split()[-1] in ("to",) or mark.group() in w.single["past"] and len(between) <= 1:
             return True  # "it used to pass", "solía cumplir"
         return _PAST_FORM.search(token) is not None or any(t in _PAST_AUX for t in between)
-    after = past.match(low, end + 1) if low[end : end + 1] == " " else None
+    obj = _OBJECT.match(low, end)  # "we passed it last year": the verb's object, then the time (break43 #12 left)
+    after = past.match(low, (obj.end() if obj is not None else end) + 1) if low[end : end + 1] == " " else None
     if _PAST_FORM.search(token) is not None and _UNTIL.match(low, end):
         return True  # "it passed until 2009", "cleared until the dividend cut": a result that held until a time now gone
     return after is not None and _PAST_FORM.search(token) is not None  # "it passed back in 2009"

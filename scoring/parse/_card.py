@@ -16,10 +16,11 @@ import sys
 from functools import lru_cache
 
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
-from ipb.engine.translations import gate_names
+from ipb.engine.translations import gate_names, name_languages
 from ipb.errors import ErrorGroup, IpbError
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._foreign_verdicts import MARK_END, unspaced
+from ipb.scoring._proclitics import attaches
 from ipb.scoring._text import (
     KNOWN_BOOKS,
     KNOWN_ENTITIES,
@@ -33,8 +34,8 @@ from ipb.scoring.parse._abbreviations import gate_abbreviations
 from ipb.scoring.parse._act_objects import gerund
 from ipb.scoring.parse._common import _CardIndex
 from ipb.scoring.parse._element_spec import _elements
-from ipb.scoring.parse._foreign_names import TRANSLATION, foreign_literal, foreign_name_pattern, name_key
-from ipb.scoring.parse._foreign_terms import TERM, term_names
+from ipb.scoring.parse._foreign_names import TRANSLATION, foreign_literal, foreign_literals, foreign_name_pattern, name_key
+from ipb.scoring.parse._foreign_terms import TERM, term_languages, term_names
 from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._references import _SEP
 from ipb.scoring.parse._regime_words import REGIME_SYNONYMS, regime_pattern
@@ -65,6 +66,13 @@ def _investor_names(card_investor: str) -> dict[str, str]:
         if " " in full and last not in _AMBIGUOUS_SURNAMES and not last.isupper():
             names.setdefault(last, names.get(full, full))
     return names
+
+
+def _bounded_word(name: str) -> bool:
+    """Whether a foreign name starts on a word boundary the scan may test (:class:`ipb.scoring._text.Trigger`
+    ``word``): not in an unspaced script, nor where a Hebrew or Arabic particle may be written onto it ("והחוב"); its
+    pattern then carries its own start (:func:`._foreign_names.foreign_name_pattern`)."""
+    return not unspaced(name) and not attaches(name)
 
 
 def _alias_pattern(alias: str, *, inflect: bool = True) -> str | None:
@@ -195,6 +203,19 @@ def _sidecar_names(card: Card) -> dict[str, tuple[str, ...]]:
         return {}
 
 
+def _sidecar_languages(card: Card) -> dict[str, tuple[str, ...]]:
+    """Name key (:func:`._foreign_names.name_key`) of each name of ``card``'s sidecar -> its language codes; empty for a
+    broken sidecar, whose names :func:`_sidecar_names` does not read."""
+    try:
+        written = name_languages(card)
+    except IpbError:
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for name, codes in written.items():
+        out[name_key(name)] = tuple(dict.fromkeys((*out.get(name_key(name), ()), *codes)))
+    return out
+
+
 @per_object()
 def _index(card: Card) -> _CardIndex:
     """The card's index (:func:`_build_index`), built once per card object."""
@@ -214,7 +235,9 @@ def _term_literals(card: Card) -> tuple[str, ...]:
     """Lower-case literals, one of which an answer holds wherever a term of ``grammar/gate_terms.yaml`` could name a gate
     of ``card`` (:func:`._foreign_names.foreign_literal` of every term, none left out for being taken): the cheap test
     :func:`ipb.scoring.parse.parse_response` makes before the term fallback's second reading of the whole answer."""
-    return tuple(sorted({foreign_literal(t) for terms in term_names(card, set()).values() for t in terms}))
+    languages = term_languages()
+    return tuple(sorted({foreign_literal(t, languages.get(name_key(t), ())) for terms in term_names(card, set()).values()
+                         for t in terms}))
 
 
 #: The preposition of an outcome word's direction ("TILT_TO_NOMINAL_BONDS") as reports write it.
@@ -262,10 +285,17 @@ def _build_index(card: Card, terms: bool = False) -> _CardIndex:
         p = _alias_pattern(norm, inflect=info[1] != "substance")  # a substance phrase is matched as written
         if p is not None:
             found.append((norm, norm.split()[0], p, not unspaced(norm), info))
+    # each in the endings of its languages (grammar/languages.yaml, inflection: "zadłużenia", "borcu", "μερίσματος")
+    written = _sidecar_languages(card) if foreign else {}
     for key, number in foreign.items():
-        found.append((key, foreign_literal(key), foreign_name_pattern(key), not unspaced(key), (number, TRANSLATION)))
+        codes = written.get(key, ())
+        pattern = foreign_name_pattern(key, codes)
+        found.extend((key, literal, pattern, _bounded_word(key), (number, TRANSLATION)) for literal in foreign_literals(key, codes))
+    languages = term_languages() if named_by_term else {}
     for key, number in named_by_term.items():
-        found.append((key, foreign_literal(key), foreign_name_pattern(key), not unspaced(key), (number, TERM)))
+        codes = languages.get(key, ())
+        pattern = foreign_name_pattern(key, codes)
+        found.extend((key, literal, pattern, _bounded_word(key), (number, TERM)) for literal in foreign_literals(key, codes))
     mention_triggers: list[Trigger] = []
     mention_info: list[tuple[int, str]] = []
     for norm, literal, p, word, info in sorted(found, key=lambda f: len(f[0]), reverse=True):

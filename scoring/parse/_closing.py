@@ -326,11 +326,12 @@ def at_another_price(text: str, sentence_start: int, pos: int, end: int | None =
 #: ('"tilt": "TILT_TO_NOMINAL_BONDS"', "'decision': 'hold'").
 _LABEL_BEFORE = re.compile(r"(?:^|(?<=\n))[ \t>*_#-]*[\"']?[A-Za-z][\w /'()-]{0,30}?[\"']?[ \t]*[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
 
-#: The decision cue up to the outcome it labels: "my final verdict -", "Decision:", "TL;DR:", "**Call** -", whose
+#: The decision cue up to the outcome it labels: "my final verdict -", "Decision:", "TL;DR:", "**Call** -", "Ours:" (after
+#: another party's verdict: "The newsletter's verdict: invest. Ours: decline.", break43 #9), whose
 #: decision it is named after it ("Decision for the course portfolio:", "Recommendation to the fund:"; s41finals) (one word list:
 #: :data:`_CUE_BEFORE` opens it at a sentence, :mod:`._decided`'s act label at a line or a list item's number).
-CUE_LABEL = (r"(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
-             r"(?:decision|verdict|recommendation|conclusion|call|outcome|action|answer|bottom[ \t-]+line|rating|tl;?[ \t]?dr)"
+CUE_LABEL = (r"(?:ours|mine|(?:(?:my|our|the)[ \t]+)?(?:(?:final|overall|investment|ultimate|net)[ \t]+)?"
+             r"(?:decision|verdict|recommendation|conclusion|call|outcome|action|answer|bottom[ \t-]+line|rating|tl;?[ \t]?dr))"
              r"(?:[ \t]+(?:for|to)[ \t]+(?:the|our|my|your|its|their)(?:[ \t]+(?!(?:in|on|at|during|since|until|before|after|last)\b)[^\W\d_][\w-]*){1,3})?"
              r"[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?[ \t]*(?:an?[ \t]+)?\Z")
 #: A decision cue opening a sentence in the middle of a line, right before the outcome: "... far above 1.5x. Decision:

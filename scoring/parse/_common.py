@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ipb.engine.card import Card, Gate
+from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._types import ParsedResponse, Span
@@ -53,6 +54,11 @@ PREFILTER_CHARS = 2_000_000
 #: At most this many occurrences of one trigger word are examined, the first and the last half (a bound for
 #: pathological input; a realistic 1 MB answer has under 5,000 of its commonest word).
 MAX_OCCURRENCES = 20_000
+#: A sentence holding more verdict words or marks than this is read by no clause, and a mark's line is checked for a
+#: contradicting word among its first this many only (break44 #5: 1 MB of "\u2713 \u2717 \u26a0 " with no sentence end
+#: judged its 21,000 marks as clauses, 103 s, and checked each mark against every other, quadratic; a sentence a writer
+#: states verdicts in holds a few).
+MAX_SENTENCE_HITS = 256
 #: At most this many lines with text are read from one response: the first and the last half of it.
 MAX_LINES = 25_000
 _LINE_WITH_TEXT = re.compile(r"^[ \t]*\S", re.MULTILINE)
@@ -153,9 +159,22 @@ def _FIELD_LABEL(norm: str) -> bool:
 _FINAL_IN_LABEL = re.compile(r"\b(?:final|overall|ultimate)\s+(?:investment\s+)?(?:verdict|decision|recommendation|call|answer|conclusion|outcome)\b")
 
 
+#: A decision label of another language, whole ("Fazit", "Endgültiges Urteil", "结论"; grammar/languages.yaml
+#: ``labels`` and ``final_labels``), on a label already normalised (lower case, punctuation one space).
+_FOREIGN_DECISION_LABEL = re.compile(r"(?i)" + _fv.LABEL_PATTERN + r"\Z")
+
+
 def _final_cue_label(norm: str) -> bool:
     """A short label that names the final verdict in other words: "Revised final verdict", "Final verdict (revised"."""
     return len(norm.split()) <= 5 and _FINAL_IN_LABEL.search(norm) is not None
+
+
+def _decision_label(norm: str) -> bool:
+    """:func:`_final_cue_label`, or a decision label of another language whole ("Endgültiges Urteil", "Fazit"): a
+    label that is never a gate's name (s44user: "**Endgültiges Urteil: INCONCLUSIVE**" under a German table was an
+    invented gate, FM-1). Only a name test: whether the line is the answer's close stays the final reader's question
+    ("Ergebnis: erfüllt" after the last gate's section is that gate's own conclusion)."""
+    return _final_cue_label(norm) or (len(norm.split()) <= 5 and _FOREIGN_DECISION_LABEL.match(norm) is not None)
 
 
 def _failure(result: ParsedResponse, reason: str, *, keep: bool = False) -> ParsedResponse:

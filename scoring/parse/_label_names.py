@@ -10,7 +10,7 @@ import re
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import STOPWORDS, normalize, stem
-from ipb.scoring.parse._common import _ANSWER_WORDS, _FIELD_LABEL, _STOP_LABELS, _CardIndex, _final_cue_label
+from ipb.scoring.parse._common import _ANSWER_WORDS, _FIELD_LABEL, _STOP_LABELS, _CardIndex, _decision_label
 from ipb.scoring.parse._memo import per_object
 from ipb.scoring.parse._state import _ParserState
 from rapidfuzz import fuzz, process
@@ -122,7 +122,7 @@ class _LabelNamesMixin(_ParserState):
             return False  # "Class face = $800M", "Rate = max(...)": a computation, not a criterion's name
         if self._umbrella(words):
             return False  # "Munger's Four Filters Analysis", "Overall Assessment": the title over the criteria, none of them
-        if norm in _ANSWER_WORDS or _FIELD_LABEL(norm) or vw.FINAL_LABEL.match(norm) or _STOP_LABELS.match(norm) or _final_cue_label(norm):
+        if norm in _ANSWER_WORDS or _FIELD_LABEL(norm) or vw.FINAL_LABEL.match(norm) or _STOP_LABELS.match(norm) or _decision_label(norm):
             return False
         if verdict_only_label(label):
             return False  # "PASS", "\u2192 PROCEED", "=> REJECT": a verdict after an arrow is the item's finding, not a gate's name

@@ -56,6 +56,19 @@ def _company_owned(toks: list[str], cued: bool) -> bool:
     return False
 
 
+#: The writer's own decision label later in the paragraph, set against a party's: "Ours:", "Mine:", "Our verdict:",
+#: "My call -" opening a sentence or a line (break43 #9: "The newsletter's verdict: invest. Ours: decline." read INVEST).
+_OWN_LABEL_AFTER = re.compile(r"(?i)(?:(?<=\n)|(?<=[.!?;])[ \t]+)[ \t>*_#-]*(?:ours|mine|(?:my|our)[ \t]+(?:own[ \t]+)?"
+                              r"(?:(?:final|overall)[ \t]+)?(?:decision|verdict|recommendation|call|conclusion|answer|view|take|rating))"
+                              r"[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)")
+
+
+def _paragraph_end(text: str, start: int) -> int:
+    """Where the paragraph holding ``start`` ends (a blank line), at most 300 characters on."""
+    end = text.find("\n\n", start, start + 300)
+    return end if end >= 0 else min(len(text), start + 300)
+
+
 def _possessor(token: str) -> str | None:
     """The owner named by a possessive token ("committee's" -> "committee", "bears'" -> "bears"); None for no possessive."""
     token = token.replace("\u2019", "'")
@@ -106,6 +119,9 @@ def label_of_another(text: str, line_start: int, start: int) -> bool:
     >>> t = "Our call: decline."
     >>> label_of_another(t, 0, t.index("decline"))
     False
+    >>> t = "The newsletter's verdict: invest. Ours: decline."
+    >>> label_of_another(t, 0, t.index("invest")), label_of_another(t, 0, t.index("decline"))
+    (True, False)
     """
     m = _LABEL.search(text, max(line_start, start - 70), start)
     if m is None:
@@ -115,6 +131,8 @@ def label_of_another(text: str, line_start: int, start: int) -> bool:
     w = words()
     if not toks or not w.single["aside"].isdisjoint(toks):
         return False  # "Unlike the bears:", "Despite the critics:": the writer's own verdict against theirs
+    if any(_possessor(t) not in (None, "") for t in toks) and _OWN_LABEL_AFTER.search(text, start, _paragraph_end(text, start)):
+        return True  # "The newsletter's verdict: invest. Ours: decline.": a party's label set against the writer's own
     if _speaker_label(toks):
         return True  # "The bank recommends: invest." (the writer's own "We decline." follows)
     cued = any(t.split("'")[0] in _CUES or t.split("'")[0] in w.single["views"] for t in toks)

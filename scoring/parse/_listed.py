@@ -18,9 +18,11 @@ from __future__ import annotations
 import re
 
 from ipb.scoring._text import item_number
-from ipb.scoring.parse._common import _Anchor, _Evidence, _Hit
+from ipb.scoring.parse._common import MAX_SENTENCE_HITS, _Anchor, _Evidence, _Hit
 from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._positional import POSITION
 from ipb.scoring.parse._types import GateTrace, Span
+from ipb.scoring.parse._vocabulary import distinctive_vocabulary, placed_only
 
 #: A JSON key naming a gate by number, and its value: '"gate_2": "REJECT"', '"step 3": "pass"', '"gate2": {'.
 _GATE_KEY = re.compile(r'(?i)"(?:gate|step|test|criterion|check|screen)[ _-]?(\d{1,2})"[ \t]*:[ \t]*"?')
@@ -72,15 +74,21 @@ class _ListedGatesMixin(_ParserState):
                 return
             if not any(line.start <= h.start < line.end for h in self.hits):
                 return  # a numbered list of reasons or facts, not of verdicts
+        vocabulary = distinctive_vocabulary(self.card)
         for k, li in enumerate(run, start=1):
             if self.anchors.get(li) is None:
-                m = item_number(self.masked, self.lines[li].start, self.lines[li].end)
-                if m is not None:
-                    self.anchors[li] = _Anchor(k, "number", m[1])
+                line = self.lines[li]
+                m = item_number(self.masked, line.start, line.end)
+                if m is not None:  # a sentence of the writer's own with a mark is met by its place only (break44 #1)
+                    own = self.masked[m[1][1] : line.end]
+                    for h in self.hits:
+                        if line.start <= h.start < line.end:
+                            own = own.replace(self.masked[h.start : h.end], " ")
+                    self.anchors[li] = _Anchor(k, POSITION if placed_only(own, vocabulary[k]) else "number", m[1])
 
     def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]:  # type: ignore[override]
         out = super()._evidence(structural, label_units)  # type: ignore[misc]
-        return out + self._keyed_evidence() + self._label_list_evidence()
+        return bounded_evidence(out + self._keyed_evidence() + self._label_list_evidence())
 
     def _gates(self, evidence: list[_Evidence]) -> list[GateTrace]:  # type: ignore[override]
         """The gate traces; a gate named by a JSON key in the sentence that also holds the final verdict
@@ -136,3 +144,29 @@ class _ListedGatesMixin(_ParserState):
             for g in gates:
                 out.append(_Evidence(g, hit, self._section_of(g, u), label=(m.start(), m.end())))
         return out
+
+
+def bounded_evidence(evidence: list[_Evidence]) -> list[_Evidence]:
+    """``evidence`` with at most :data:`MAX_SENTENCE_HITS` pieces per gate: its first and its last half, in their order
+    (a gate's verdict words are each judged in context, about a millisecond each; a gate heading over 1 MB of marks
+    gathered 21,000 of them, break44 #5). A realistic answer states a gate's verdict a few times and loses nothing.
+
+    >>> from types import SimpleNamespace as E
+    >>> ev = [E(gate=1, n=k) for k in range(MAX_SENTENCE_HITS + 10)] + [E(gate=2, n=-1)]
+    >>> kept = bounded_evidence(ev)
+    >>> len(kept), kept[0].n, kept[MAX_SENTENCE_HITS - 1].n, kept[-1].n
+    (257, 0, 265, -1)
+    """
+    counts: dict[int, int] = {}
+    for ev in evidence:
+        counts[ev.gate] = counts.get(ev.gate, 0) + 1
+    if all(n <= MAX_SENTENCE_HITS for n in counts.values()):
+        return evidence
+    half = MAX_SENTENCE_HITS // 2
+    seen: dict[int, int] = {}
+    kept = []
+    for ev in evidence:
+        k = seen[ev.gate] = seen.get(ev.gate, 0) + 1
+        if counts[ev.gate] <= MAX_SENTENCE_HITS or k <= half or k > counts[ev.gate] - half:
+            kept.append(ev)
+    return kept

@@ -21,7 +21,7 @@ from ipb.scoring.parse._foreign_terms import TERM
 from ipb.scoring.parse._positional import POSITION
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
-from ipb.scoring.parse._vocabulary import gate_vocabulary, title_stems
+from ipb.scoring.parse._vocabulary import distinctive_vocabulary, gate_vocabulary, placed_only, title_stems
 
 #: A label that states a figure or a computation ("25 holdings", "Rate = max(4.3%, 10%)") is the item's working or
 #: finding; a label of words only ("ESG screening") is a title, and a title the card lacks is an invented gate.
@@ -68,6 +68,7 @@ class _NumberedListMixin(_ParserState):
         n = len(self.card.gates)
         titled = {u[0]: u[2] for u in unresolved if not _STATES_A_VALUE.search(u[2])}
         vocabulary = gate_vocabulary(self.card)
+        own_words = distinctive_vocabulary(self.card)
         taken: set[int] = set()
         for items in self._numbered_lists():
             named = [(k, *names) for li, k, _ in items if (names := self._item_names(li)) is not None]
@@ -80,7 +81,11 @@ class _NumberedListMixin(_ParserState):
                 anchor = self.anchors.get(li)
                 if anchor is None and 1 <= k <= n and (li not in titled or title_stems(titled[li]) & vocabulary[k]
                                                        or self._body_names_only(li, items[i + 1][0] if i + 1 < len(items) else None, k)):
-                    self.anchors[li] = _Anchor(k, "number", span)
+                    # an untitled item that states no figure and shares no word with its gate is met by its place only
+                    # ("2. Management is honest and owns a stake." under a list whose item 1 named gate 1): break44 #1
+                    line = self.lines[li]
+                    placed = li not in titled and placed_only(self.masked[line.body : line.end], own_words[k])
+                    self.anchors[li] = _Anchor(k, POSITION if placed else "number", span)
                     taken.add(li)
                 elif anchor is None and 1 <= k <= n and foreign and len(items) == n:
                     self.anchors[li] = _Anchor(k, POSITION, span)

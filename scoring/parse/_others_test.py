@@ -35,10 +35,13 @@ False
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final, Sequence
 
-__all__ = ["NEAR", "others_test"]
+from ipb.scoring import verdict_words as vw
+
+__all__ = ["NEAR", "others_standard", "others_test", "figure_fails_card", "figure_fails_necessary"]
 
 #: How far either side of the verdict word (characters, within its unit) the contrasting standard is looked for: a
 #: 1 MB unit is never scanned once per verdict word.
@@ -87,17 +90,79 @@ def others_test(text: str, floor: int, end: int, ceiling: int, investor: str) ->
     ----------
     Paper §7.5 (structured response parsing); issue 13, break43 #1.
     """
-    m = _OBJECT.match(text, end, min(ceiling, end + 90))
-    if m is None:
-        return False
-    who = m.group(1).lower().strip(".-")
-    if who in _OWN_POSSESSORS or who in _names(investor) or who in ("my", "our", "your", "his", "her", "their"):
+    if not others_standard(text, end, ceiling, investor):
         return False
     # a party's standard alone may be the writer's own method or fund ("ROIC 19% passes Town's 15% bar" in notes on
     # Munger via Phil Town; "clears the fund's bar" from the fund's manager): it is another's only set against the
     # card's, the card investor's or the writer's standard in the same unit ("fails Lynch's PEG test but passes
     # Graham's", "clears the bank's 8% hurdle but not mine")
     return _contrast(investor).search(text, max(floor, end - NEAR), min(ceiling, end + NEAR)) is not None
+
+
+def others_standard(text: str, end: int, ceiling: int, investor: str) -> bool:
+    """Whether the verdict word ending at ``end`` has, as its object, a standard whose possessor is another party than
+    the card's investor, the card, the company, a time or the writer ("passes Lynch's growth-at-a-price test", "clears
+    the bank's screen"), contrasted or not (:func:`others_test` asks for the contrast; :func:`figure_fails_card` for a
+    figure the card's own bar reads the other way).
+
+    >>> others_standard("P/E 19, which passes Lynch's test.", 20, 34, "Benjamin Graham")
+    True
+    >>> others_standard("at 12x it passes Graham's test.", 16, 31, "Benjamin Graham")
+    False
+    """
+    m = _OBJECT.match(text, end, min(ceiling, end + 90))
+    if m is None:
+        return False
+    who = m.group(1).lower().strip(".-")
+    return not (who in _OWN_POSSESSORS or who in _names(investor) or who in ("my", "our", "your", "his", "her", "their"))
+
+
+def figure_fails_card(figures: Sequence[Any], bars: Sequence[Any] | None, verdict: str) -> bool:
+    """Whether the figures stated before a verdict word, of the kind of the gate's one bar (:func:`._thresholds.gate_bars`),
+    all give the card's test the verdict other than ``verdict`` (break43 #2: on Graham's card "P/E 19, which passes Lynch's
+    growth-at-a-price test" read PROCEED 0.95, though 19x is over Graham's 15x). ``figures``: the number reader's
+    matches (``unit``, ``value``); ``bars``: the gate's bars. A gate with no bar or two, or no figure of its kind, is
+    no reading (False); so are two figures that disagree.
+
+    >>> from decimal import Decimal
+    >>> from types import SimpleNamespace as N
+    >>> from ipb.scoring.parse._thresholds import Bar
+    >>> pe = [Bar("pe_ratio", "<=", Decimal(15), "multiple", "PROCEED")]
+    >>> figure_fails_card([N(unit="multiple", value=19.0)], pe, "PROCEED"), figure_fails_card([N(unit="multiple", value=12.0)], pe, "PROCEED")
+    (True, False)
+    """
+    if not bars or len(bars) != 1 or verdict not in (vw.PROCEED, vw.REJECT):
+        return False
+    bar = bars[0]
+    seen = set()
+    for f in figures:
+        if f.unit != bar.unit:
+            continue
+        try:
+            seen.add(bar.verdict(Decimal(str(f.value))))
+        except (InvalidOperation, ValueError):
+            return False
+    return len(seen) == 1 and verdict not in seen
+
+
+def figure_fails_necessary(figures: Sequence[Any], bars: Sequence[Any] | None, verdict: str) -> bool:
+    """Whether a PROCEED ``verdict`` is stated beside a figure that fails one of the bars the gate's test cannot pass
+    without (:func:`._thresholds.necessary_bars`: Graham's ``pe_3yr <= 15x`` inside ``eps_3yr_avg > $0 and pe_3yr <=
+    15x``); the figures of each bar's kind must agree, and one bar's kind must be the only one among those bars.
+
+    >>> from decimal import Decimal
+    >>> from types import SimpleNamespace as N
+    >>> from ipb.scoring.parse._thresholds import Bar
+    >>> bars = [Bar("eps", ">", Decimal(0), "money", "PROCEED"), Bar("pe", "<=", Decimal(15), "multiple", "PROCEED")]
+    >>> figure_fails_necessary([N(unit="multiple", value=19.0)], bars, "PROCEED")
+    True
+    >>> figure_fails_necessary([N(unit="multiple", value=12.0)], bars, "PROCEED"), figure_fails_necessary([N(unit="multiple", value=19.0)], bars, "REJECT")
+    (False, False)
+    """
+    if not bars or verdict != vw.PROCEED:
+        return False
+    kinds = [b.unit for b in bars]
+    return any(kinds.count(b.unit) == 1 and figure_fails_card(figures, [b], verdict) for b in bars)
 
 
 @lru_cache(maxsize=64)

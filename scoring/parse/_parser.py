@@ -67,6 +67,7 @@ from ipb.scoring.parse._types import (
     YearMention,
 )
 from ipb.scoring.parse._verdicts import _VerdictsMixin
+from ipb.scoring.parse._wordless import candidate_rewritings, wordless_reading
 from ipb.scoring.parse._vocabulary import _VocabularyMixin
 from ipb.scoring.parse._voice import blank_struck
 from ipb.scoring.parse._footnotes import blank_footnotes
@@ -320,6 +321,15 @@ def parse_response(
         kept = {g.gate: g.verdict for g in by_terms.gates}
         if len(by_terms.gates) > len(parsed.gates) and all(kept.get(g.gate, "") == g.verdict for g in parsed.gates):
             parsed = by_terms
+    if not parsed.gates and (parsed.reason or "").startswith("no gate of card") and len(folded) <= TERM_FALLBACK_CHARS:
+        # no gate named in words the parser knows (a language nobody listed): the items of a run that walks the card's
+        # gates in order, read by their place at a confidence under the review bar (._wordless)
+        for rewritten in candidate_rewritings(folded, len(target.gates)):
+            second = _Parser(rewritten, target, embedder, score_cutoff, embed_cutoff).run()
+            by_place = wordless_reading(parsed, retake_copies(second, folded, rewritten), len(target.gates))
+            if by_place is not None:
+                parsed = by_place
+                break
     if folded != stripped:
         parsed = retake_copies(parsed, stripped, folded)
     return restore_spans(parsed, removed, text, stripped)

@@ -46,6 +46,7 @@ from ipb.scoring.parse._bar_quantity import names_quantity
 from ipb.scoring.parse._denied import appraised_by
 from ipb.scoring.parse._common import (
     MAX_NUMBERS,
+    MAX_SENTENCE_HITS,
     _Evidence,
     _Hit,
     _Mention,
@@ -198,6 +199,8 @@ class _ProseGatesMixin(_ParserState):
         ``strict``: a clause stating another gate's facts than ``inherit`` makes the whole sentence none of its."""
         low, card = self.low, self.card
         unit_hits = self.unit_hits.get(u, [])
+        if len(unit_hits) > MAX_SENTENCE_HITS:
+            return [], None  # a wall of marks or verdict words with no sentence end states no gate's conclusion
         gate: int | None = inherit
         named: int | None = None
         found: list[_Attributed] = []

@@ -20,7 +20,7 @@ from ipb.scoring.parse._common import (
     MAX_OCCURRENCES,
     _Anchor,
     _CardIndex,
-    _final_cue_label,
+    _decision_label,
     _Hit,
     _Mention,
     _mention_order,
@@ -358,7 +358,7 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
             if i < len(starts) and starts[i] < b:  # a mention starts inside the label
                 continue
             norm = normalize(m.group("label"))
-            if (not norm or vw.FINAL_CUE.search(m.group("label")) or vw.FINAL_LABEL.match(norm) or _final_cue_label(norm)
+            if (not norm or vw.FINAL_CUE.search(m.group("label")) or vw.FINAL_LABEL.match(norm) or _decision_label(norm)
                     or _FIELD_LABEL(norm) or _STOP_LABELS.match(norm)):
                 continue  # "Final verdict:", "Verdict:", "Summary:" open a conclusion or a field, never a gate
             if self.ix.outcome_re is not None and self.ix.outcome_re.fullmatch(
@@ -465,7 +465,7 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
                 self.anchors[li] = _Anchor(None, "number", label_span, invented=_invented_name(invented[0].invented or "", title))
                 continue
             blocked = bool(norm) and (_FIELD_LABEL(norm) or bool(vw.FINAL_LABEL.match(norm)) or bool(_STOP_LABELS.match(norm))
-                                      or _final_cue_label(norm) or norm in self.record_fields
+                                      or _decision_label(norm) or norm in self.record_fields
                                       or _NUMBERED_SUBJECT.fullmatch(normalize(label)) is not None)
             if number_gate is not None and number_span is not None:
                 self.anchors[li] = _Anchor(number_gate, "number", number_span)

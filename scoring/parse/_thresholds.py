@@ -25,7 +25,7 @@ from ipb.engine.expressions import parse_expression, parse_literal
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._memo import per_object
 
-__all__ = ["Bar", "bar_verdict", "category_verdicts", "gate_bars", "gate_categories"]
+__all__ = ["Bar", "bar_verdict", "category_verdicts", "gate_bars", "gate_categories", "necessary_bars"]
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _HOLDS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -91,7 +91,12 @@ def _bar(source: str, holds: str, constants: dict[str, Any]) -> Bar | None:
         tree = parse_expression(source)
     except Exception:  # noqa: BLE001 - compiled cards parse; anything else is no bar
         return None
-    if tree.data != "comparison" or len(tree.children) != 3:
+    return _tree_bar(tree, holds, constants)
+
+
+def _tree_bar(tree: Any, holds: str, constants: dict[str, Any]) -> Bar | None:
+    """The bar of one parsed comparison of a name with a literal or a card constant, else None."""
+    if getattr(tree, "data", None) != "comparison" or len(tree.children) != 3:
         return None
     left, op_node, right = tree.children
     op = str(op_node.children[0]) if getattr(op_node, "children", None) else str(op_node)
@@ -131,6 +136,35 @@ def gate_bars(card: Card) -> dict[int, tuple[Bar, ...]]:
         bars = [_bar(e.source, v, constants) for e, v in tests]
         if bars and all(b is not None for b in bars) and len({b.name for b in bars if b is not None}) == 1:
             table[g.number] = tuple(b for b in bars if b is not None)
+    return table
+
+
+@per_object()
+def necessary_bars(card: Card) -> dict[int, tuple[Bar, ...]]:
+    """Gate number -> the bars its ``proceed`` test cannot pass without, for a gate whose ``proceed`` test is an ``and`` of
+    terms: each term that is one comparison of a name with a literal or a card constant (Graham's ``eps_3yr_avg > $0
+    and pe_3yr <= 15x`` -> ``pe_3yr <= 15x`` and ``eps_3yr_avg > $0``). A figure failing one of them fails the gate; one
+    passing it settles nothing. Built once per card; a gate :func:`gate_bars` already reads is left out.
+
+    >>> from ipb.engine.registry import compiled_card
+    >>> [(b.name, b.op, str(b.value)) for b in necessary_bars(compiled_card("graham_seven_tests_defensive").card)[6]][-1]
+    ('pe_3yr', '<=', '15')
+    """
+    table: dict[int, tuple[Bar, ...]] = {}
+    constants = dict(getattr(card, "constants", None) or {})
+    single = gate_bars(card)
+    for g in card.gates:
+        if g.classify or g.branches or g.proceed is None or g.number in single:
+            continue
+        try:
+            tree = parse_expression(g.proceed.source)
+        except Exception:  # noqa: BLE001 - compiled cards parse; anything else is no bar
+            continue
+        if getattr(tree, "data", None) != "and_":
+            continue
+        bars = tuple(b for b in (_tree_bar(t, vw.PROCEED, constants) for t in tree.children) if b is not None)
+        if bars:
+            table[g.number] = bars
     return table
 
 

@@ -17,14 +17,14 @@ from ipb.scoring.parse._inline_labels import labels_alone
 from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS
 from ipb.scoring.parse._label_answers import _LabelAnswersMixin
 from ipb.scoring.parse._circumstances import circumstance_factor, circumstances
-from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES, _Evidence, _Hit, _Mention, _Unit
+from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES, MAX_SENTENCE_HITS, _Evidence, _Hit, _Mention, _Unit
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._prose_vocabulary import _watches, meets_someone
 from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
-from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, TRAILING_NOT, UNSAID, generic_subject, in_another_gates_paragraph, \
+from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, TRAILING_NOT, UNSAID, generic_subject, hits_after, in_another_gates_paragraph, \
     apparent_pass, counterfactual, in_supposition, required, supposed
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
@@ -36,6 +36,7 @@ from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay 
 from ipb.scoring.parse._vocabulary import gate_by_vocabulary, label_factor
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._denied import owned
+from ipb.scoring.parse._elided import elided_hits, own_caveat
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_regions
 
 
@@ -85,7 +86,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             self.hits[:] = [h for h in self.hits if not any(a <= h.start < b for a, b in spans)]
             for u in {h.unit for h in unmet}:
                 self.unit_hits[u] = [h for h in self.unit_hits.get(u, []) if not any(a <= h.start < b for a, b in spans)]
-        extra = unmet + [hit for name in _EXTRA_READERS for hit in getattr(self, name)()]
+        extra = unmet + [hit for name in _EXTRA_READERS for hit in getattr(self, name)()] + elided_hits(self)  # (_elided.py)
         if extra:
             for hit in extra:
                 self.unit_hits.setdefault(hit.unit, []).append(hit)
@@ -169,8 +170,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         if clause_words[:1] == ["with"] and token.endswith("ed") and len(clause_words) <= 4:
             level = min(level, vw.WEAK)  # "With g rejected, the formula value is not computed": a result recalled, not given
         if not vw.MODALS.isdisjoint(words) or (not _LABEL_MODALS.isdisjoint(clause_words)
-                                                and _LABELLED_BY_MODAL.search(before, cut + 1) is not None) or required(clause_words, after_words) or counterfactual(clause_words) or IRONIC_TAIL.match(low, end):
-            level = min(level, vw.WEAK)  # "may fail"; "must be passed", "would have passed": no result; "a pass, as if.": mocked
+                                                and _LABELLED_BY_MODAL.search(before, cut + 1) is not None) or required(clause_words, after_words) or counterfactual(clause_words) or IRONIC_TAIL.match(low, end) or own_caveat(word, token, words):
+            level = min(level, vw.WEAK)  # "may fail"; "must be passed", "would have passed": no result; "a pass, as if.": mocked; "I have not checked"
         elif not vw.HEDGES.isdisjoint(words) or (after_words and after_words[0] in vw.HEDGES):
             level = min(level, vw.HEDGED)
         paren = before.rfind("(")
@@ -327,12 +328,11 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         (fails above 30)", "✅ Dividend: assumed to pass, no data" (INCONCLUSIVE). Icons are marks a writer sets before
         the detail is written; the detail is the reading."""
         li = self.units[icon.unit].line
-        for u in self.line_units[li]:
-            for h in self.unit_hits.get(u, []):
-                if h.start < icon.end or h.word in _ICONS or h.word.sense:
-                    continue
-                if self._level(h) >= vw.HEDGED and h.verdict != icon.word.verdict and h.verdict in (vw.PROCEED, vw.REJECT, vw.INCONCLUSIVE):
-                    return True
+        for h in hits_after(self.line_units[li], self.unit_hits, icon.unit, icon.end, MAX_SENTENCE_HITS):  # break44 #5
+            if h.word in _ICONS or h.word.sense:
+                continue
+            if self._level(h) >= vw.HEDGED and h.verdict != icon.word.verdict and h.verdict in (vw.PROCEED, vw.REJECT, vw.INCONCLUSIVE):
+                return True
         return False
 
     def _figure_between(self, mentions: list[_Mention], owner: tuple[int, ...], hit: _Hit) -> bool:

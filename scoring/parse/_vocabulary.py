@@ -81,6 +81,31 @@ def stem_set(text: str, common: frozenset[str] = _COMMON) -> set[str]:
 
 
 
+#: The fewest content stems an item's own text holds before its words, not its number, must tie it to its gate.
+OWN_WORDS_MIN = 3
+_FIGURE = re.compile(r"\d|=")
+
+
+def placed_only(text: str, vocabulary: frozenset[str]) -> bool:
+    """Whether a numbered item whose own text is ``text`` is tied to its gate by its place alone: it states no figure
+    or computation, holds at least :data:`OWN_WORDS_MIN` content stems (:func:`stem_set`), and none of them is in the
+    gate's ``vocabulary`` (its own words, no other gate's: :func:`distinctive_vocabulary`). A bare verdict ("1. PASS"), a figure ("2. Rate = max(4.3%, 10%)")
+    or a word of the gate's ("1. Profits in every year") ties the item to its number; a sentence of the writer's own
+    ("2. Management is honest and owns a large stake.") does not (break44 #1): such an item is met by position, at an
+    embedding's confidence factor (``RECOGNITION['position']`` in :mod:`._confidence`), not a name's.
+
+    >>> v = frozenset({"profit", "earn"})
+    >>> placed_only("Management is honest and owns a large stake.", v), placed_only("PASS", v)
+    (True, False)
+    >>> placed_only("Profits in every year of the last ten.", v), placed_only("Rate = max(4.3%, 10%) for a long while", v)
+    (False, False)
+    """
+    if _FIGURE.search(text):
+        return False
+    stems = stem_set(text)
+    return len(stems) >= OWN_WORDS_MIN and not stems & vocabulary
+
+
 def distinctive_vocabulary(card: Card) -> dict[int, frozenset[str]]:
     """Gate number -> the stems of its name, aliases, description, required elements and the names and descriptions of
     the inputs its criteria read, less every stem another gate's texts also hold (built once per card)."""

@@ -3,7 +3,27 @@ embedder off, and bodies of gate lines (Graham's, the Dalio bubble gauge's) that
 
 from __future__ import annotations
 
+import contextlib
+import signal
+from typing import Iterator
+
 from ipb.scoring.parse import parse_response
+
+
+@contextlib.contextmanager
+def bounded(seconds: int) -> Iterator[None]:
+    """Fail (not hang) when the block runs longer than ``seconds``: the pathological-input tests' bound."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise TimeoutError(f"over the {seconds} s bound")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def read_gates(text: str, card: str) -> list[tuple[int, str | None]]:

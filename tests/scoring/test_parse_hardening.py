@@ -7,11 +7,8 @@ result is checked by hand-worked values.
 
 from __future__ import annotations
 
-import contextlib
 import random
-import signal
 import types
-from typing import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -23,24 +20,9 @@ from ipb.scoring import _text
 from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._citations import MAX_CITATION_CHARS, _Spans
 from ipb.scoring.parse._element_spec import _template_pattern
+from parse_support import bounded
 
 CARD = compiled_card("buffett_acquisition_checklist").card
-
-
-@contextlib.contextmanager
-def bounded(seconds: int) -> Iterator[None]:
-    """Fail (not hang) when the block runs longer than ``seconds`` (the old code took 30-120 s on these inputs)."""
-
-    def stop(signum: int, frame: object) -> None:
-        raise TimeoutError(f"over the {seconds} s bound")
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def test_a_megabyte_of_citations_on_one_line_is_read_linearly() -> None:
