@@ -21,8 +21,9 @@ so items made from a card outside the package are asked and scored like bundled 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ipb._files import write_text_atomic
 from ipb.engine.registry import CARD_COPIES, use_items
@@ -63,29 +64,53 @@ def _yaml(task: str, data_file: Path, max_gen_toks: int) -> str:
             f"metadata:\n  version: {TASK_VERSION}.0\n")
 
 
-def write_task(items: str | Path, out: str | Path, *, task: str = "ipb_l7", conditions: str = "A",
+def task_name(layers: Iterable[str]) -> str:
+    """The default task name for items of these layers: ``ipb_l7``, ``ipb_l8``, or ``ipb`` for a mix (or none)."""
+    found = sorted(set(layers))
+    return f"ipb_{found[0].lower()}" if len(found) == 1 and found[0] in ("L7", "L8") else "ipb"
+
+
+#: A task name lm-eval selects and the folder's files take (``--task``): no path separator, no space, no leading dot.
+_TASK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,99}")
+
+
+def write_task(items: str | Path, out: str | Path, *, task: str | None = None, conditions: str = "A",
                cot: bool = False, embeddings: bool = False, max_gen_toks: int = 2048) -> list[Path]:
     """Write the task folder for ``items`` into ``out``; returns the files written.
 
+    ``task`` names the task (and its files); by default it follows the items' layers (:func:`task_name`), so a
+    file of L8 items is the task ``ipb_l8``, never ``ipb_l7``.
+
     Raises
     ------
+    ArgumentError
+        ``task`` is no plain name (:data:`_TASK_NAME`: a path separator, a space, a leading dot).
     LoadError
         The items file cannot be read, a card the items name is not found at its recorded
         hash, or an item cannot be asked under a condition.
     """
-    from ipb.errors import LoadError
+    from ipb.errors import ArgumentError, LoadError
 
+    if task is not None and _TASK_NAME.fullmatch(task) is None:
+        # the name is the task's file names too: 'a/../../x' wrote outside the folder, 'bad name/x' raised a traceback
+        raise ArgumentError(f"--task {task!r}: a task name is letters, digits, '_', '-' and '.', starting with a letter "
+                            f"(it names the task's files in the folder)", file="--task", rule="argument")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     config = RespondConfig(model="lm-eval", base_url="", conditions=parse_conditions(conditions), cot=cot)
     run_items = load_items(items)
+    if task is None:
+        task = task_name(str(item.data.get("layer") or "") for item in run_items)
     use_items(items)  # the items' own card copies, as ipb respond and ipb score find them
     copies = []
     for digest in sorted({h for item in run_items for h in item.content_hashes.values()}):
         source = Path(items).parent / CARD_COPIES / f"{digest}.yaml"
-        if source.is_file():
-            copies.append(out / CARD_COPIES / source.name)
-            write_text_atomic(copies[-1], source.read_text(encoding="utf-8"), make_parents=True)
+        # the card and its gate names in other languages beside it (s44user: the sidecar stayed behind, so the
+        # hooks read a German answer's gate names by the English ones only)
+        for path in (source, source.with_name(f"{digest}.translations.yaml")):
+            if path.is_file():
+                copies.append(out / CARD_COPIES / path.name)
+                write_text_atomic(copies[-1], path.read_text(encoding="utf-8"), make_parents=True)
     lines = []
     for req in prepare_requests(run_items, config):
         if req.problem is not None:

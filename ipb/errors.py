@@ -161,6 +161,15 @@ class WriteError(LoadError):
     phase = "write error"
 
 
+class ArgumentError(LoadError):
+    """A command-line option has a value the command cannot use (``--workers 0``).
+
+    A :class:`LoadError` (existing handlers catch it), labelled ``argument error``: the file and the record are fine.
+    """
+
+    phase = "argument error"
+
+
 class CompileError(IpbError):
     """A card is well-formed YAML but its expressions or structure are wrong."""
 

@@ -514,8 +514,17 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     # the order of ipb score's leaderboard (scoring.summary.leaderboard): on equal means the model that answered
     # more ranks first, before BASP-strict (a mean over the answered items too) and never by its name (a refuser
     # tied a right model under --exclude-failures: s34break by name, s43user by BASP-strict over its subset)
-    leader.sort(key=lambda r: (r.basp.value is None, -(r.basp.value or 0.0), -(r.coverage.value or 0.0),
-                               -(r.strict.value or 0.0), r.model))
+    # items the run never answered rank as 0 (mean * n / (n + n_run_errors)), the mean shown stays over the answered
+    # ones: a run that failed never outranks one that answered (break44 #7)
+    def ranked(r: LeaderRow) -> float:
+        n = s.at("groups", "model", r.model, "metrics", COMPOSITE, "n")
+        unanswered = s.at("groups", "model", r.model, "n_run_errors")
+        value = r.basp.value or 0.0
+        if isinstance(n, int) and n > 0 and isinstance(unanswered, int) and unanswered > 0:
+            value = value * n / (n + unanswered)
+        return value
+
+    leader.sort(key=lambda r: (r.basp.value is None, -ranked(r), -(r.coverage.value or 0.0), -(r.strict.value or 0.0), r.model))
     models = [r.model for r in leader]
 
     by_layer = s.at("by_model_layer") or {}

@@ -236,7 +236,11 @@ def _json_object(number: int, source: str, text: str) -> InputRecord:
         value = parse_json_line(text, file, number, exact=False)
     except LoadError as exc:
         if exc.rule == "json-syntax":  # the wording the records have always had
-            message = f"line {number} is not JSON: {exc.message.removeprefix('not JSON: ')} at column {exc.column}"
+            what = exc.message.removeprefix("not JSON: ").removesuffix(" at")  # "starting at at column 86" (s44user)
+            message = f"line {number} is not JSON: {what} at column {exc.column}"
+            if "Unterminated" in what or (exc.column or 0) > len(text.rstrip()):
+                message += ("; the line stops mid-way: a file cut off (a run still writing it, or killed mid-write?); "
+                            "ipb respond drops such a last line when it resumes")
         else:  # depth, duplicate key, NaN: the shared reader's words
             message = f"line {number}: {exc.message}"
         err = ScoreError(message, file=file, line=exc.line, column=exc.column, rule="json", name=exc.name)
@@ -396,10 +400,23 @@ def read_inspect(path: Path, *, model: str | None = None, condition: str | None 
                             "reader reads: pip install 'ipb[inspect]' (or write the log with --log-format json)",
                             file=str(path), rule="inspect") from None
         return
+    with open(path, "rb") as fh:
+        if fh.read(4) == b"PK\x03\x04":
+            # a zip's first member with no readable end: an .eval archive cut off (inspect still writing it, a copy
+            # taken too early); "not JSON: 'utf-8' codec can't decode byte" said nothing of that (s44user)
+            raise LoadError(f"{path} is a cut-off or damaged inspect_ai .eval archive (a zip whose end is missing): "
+                            "was the eval still running, or the log copied before it finished? Let the run finish "
+                            "(or run it again) and give the complete log", file=str(path), rule="inspect")
     try:
-        log = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = Path(path).read_text(encoding="utf-8")
+        log = json.loads(text)
+    except UnicodeDecodeError as exc:
         raise LoadError(f"{path} is not an inspect_ai log (not JSON: {exc})", file=str(path), rule="inspect") from None
+    except json.JSONDecodeError as exc:
+        cut = exc.pos >= len(text.rstrip()) - 1 or "Unterminated" in exc.msg
+        raise LoadError(f"{path} is not an inspect_ai log (not JSON: {exc})"
+                        + ("; the text stops mid-way: a log cut off (the eval still running?)" if cut else ""),
+                        file=str(path), rule="inspect") from None
     if not isinstance(log, Mapping) or not isinstance(log.get("samples"), list):
         raise LoadError(f"{path} is not an inspect_ai log with samples (log_samples off?)", file=str(path), rule="inspect")
     for number, sample in enumerate(log["samples"], start=1):

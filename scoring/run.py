@@ -294,6 +294,9 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
         return work
     response = data.get("response")
     if data.get("status") == "error" and response is None:
+        known = items.items.get(item_id)
+        if known is not None:  # the item's layer, so the by-model-and-layer coverage counts the item unanswered
+            out["layer"] = known.layer
         _field_error(work, "sample_error", f"no response: the run recorded an error ({data.get('error') or 'no message'})",
                      name="response")
         return work

@@ -26,7 +26,9 @@ default (``count``) a refusal or parse failure is in every mean, CI, delta and
 rank with the worst value on every metric it was owed (the record's
 ``owed``: 0, NED 1, tau -1); each group says how many such units it holds
 (``n_failures`` beside each metric, ``n_refusals``, ``n_parse_failures``) and
-its ``coverage``, the share of its usable units that were scored. With
+its ``coverage``, the share of its units asked that were scored: usable units
+and run errors (``n_run_errors``: items the run asked and got no answer to,
+never averaged in but never left out of coverage). With
 ``exclude`` (``ipb score --exclude-failures``) they are left out of the
 means and only counted, as §7.5 prescribes for the paper's judge
 placeholders; the summary's ``failures`` block says which was done, and the
@@ -206,6 +208,12 @@ class _Unit:
         """A refusal or a parse failure: the model's failure, not the input's."""
         return self.outcome in ("refusal", "parse_failure")
 
+    @property
+    def run_error(self) -> bool:
+        """An item asked but never answered: the run recorded an error (``sample_error``: an ``ipb respond`` record
+        with ``status: error``, an inspect or lm-eval sample that errored). Out of the means, in coverage."""
+        return self.reason_code == "sample_error"
+
 
 def _corruption_label(record: Mapping[str, Any]) -> str | None:
     value = record.get("corruptions")
@@ -216,6 +224,14 @@ def _corruption_label(record: Mapping[str, Any]) -> str | None:
 
 
 def _coverage(n_scored: int, n_failed: int) -> float | None:
+    """Scored over asked: ``n_failed`` holds refusals, parse failures and run errors (items with no answer).
+
+    A run error is no wrong answer and stays out of the means, but an item never answered is an item not covered
+    (s44user: a model whose server failed on 7 of its 10 items showed coverage 100% and ranked first).
+
+    >>> _coverage(3, 7), _coverage(0, 0)
+    (0.3, None)
+    """
     return None if n_scored + n_failed == 0 else _r(n_scored / (n_scored + n_failed))
 
 
@@ -231,7 +247,8 @@ def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any, wit
         "n_parse_failures": sum(1 for u in failed if u.outcome == "parse_failure"),
         "n_refusals": sum(1 for u in failed if u.outcome == "refusal"),
         "n_invalid": sum(1 for u in units if u.outcome == "unusable"),
-        "coverage": _coverage(len(scored), len(failed)),
+        "n_run_errors": (n_run_errors := sum(1 for u in units if u.run_error)),
+        "coverage": _coverage(len(scored), len(failed) + n_run_errors),
         "metrics": {},
         "flags": {},
     }
@@ -563,9 +580,10 @@ def summarize(
             if ci is not None:
                 ci["n_failures"] = sum(1 for u in failed if u.values.get(metric) is not None)
             row[metric] = ci
+        n_run_errors = sum(1 for u in units if u.run_error)
         by_model_layer.setdefault(model, {})[layer] = {"n": len(units), "n_scored": len(scored),
                                                        "n_failures": len(failed),
-                                                       "coverage": _coverage(len(scored), len(failed)),
+                                                       "coverage": _coverage(len(scored), len(failed) + n_run_errors),
                                                        "metrics": row}
     conditions = sorted({u.key[1] for u in all_units if u.values and u.key[1] in ("A", "B", "C")})
     deltas: dict[str, Any] | None = None
@@ -603,7 +621,8 @@ def summarize(
             "parse_failures": outcomes["parse_failure"],
             "refusals": outcomes["refusal"],
             "invalid": outcomes["unusable"],
-            "coverage": _coverage(n_scored, outcomes["parse_failure"] + outcomes["refusal"]),
+            "run_errors": (n_run_errors := sum(1 for u in all_units if u.run_error)),
+            "coverage": _coverage(n_scored, outcomes["parse_failure"] + outcomes["refusal"] + n_run_errors),
             "by_reason": dict(sorted(reasons.items())),
             **({"review": _review_counts(records, options.min_confidence)} if options.min_confidence is not None else {}),
         },
@@ -632,7 +651,10 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     of :data:`LEADERBOARD_METRICS`, the group's ``mean_ci`` dict (or None).
     Rows are ranked by the mean layer composite (then coverage, then
     BASP-strict, then name: a model that answered fewer items never wins a
-    tie); a model whose composite is None ranks last. Whether failures are
+    tie); a model whose composite is None ranks last. Items the run asked and
+    never answered (``n_run_errors``) are out of the mean shown but rank as 0:
+    the rank reads ``mean * n / (n + n_run_errors)``, so a run that failed
+    never outranks one that answered. Whether failures are
     in the means is the summary's ``failures.policy``.
 
     Examples
@@ -652,6 +674,7 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             "n": g.get("n"),
             "n_scored": g.get("n_scored"),
             "n_failures": int(g.get("n_parse_failures") or 0) + int(g.get("n_refusals") or 0),
+            "n_run_errors": int(g.get("n_run_errors") or 0),
             "coverage": g.get("coverage"),
         }
         for name in LEADERBOARD_METRICS:
@@ -661,6 +684,11 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
 
     def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
         comp = (r.get("layer_composite") or {}).get("mean")
+        n_comp, unanswered = (r.get("layer_composite") or {}).get("n") or 0, r.get("n_run_errors") or 0
+        if comp is not None and n_comp and unanswered:
+            # an item the run never answered ranks as a 0 (it stays out of the mean shown): a model whose server
+            # failed on 4 of 5 items, right on the fifth (1.000), ranked above one right on 4 of 5 (0.960), break44 #7
+            comp = comp * n_comp / (n_comp + unanswered)
         strict = (r.get("basp_strict") or {}).get("mean")
         # on an equal composite the model that answered more ranks first (under --exclude-failures a model refusing
         # half the items ties a right one and took rank 1 by its name, s34user), before BASP-strict, which is a mean

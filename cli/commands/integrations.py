@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -14,7 +15,7 @@ from ipb.errors import IpbError
 def lm_eval_task(
     items: Path = typer.Argument(..., help="An items file written by ipb perturb."),
     out: Path = typer.Option(..., "--out", "-o", help="The task folder to write (give it to lm_eval --include_path)."),
-    task: str = typer.Option("ipb_l7", "--task", help="The task name lm_eval --tasks selects."),
+    task: Optional[str] = typer.Option(None, "--task", help="The task name lm_eval --tasks selects (default: ipb_l7 for L7 items, ipb_l8 for L8, ipb for a mix)."),
     conditions: str = typer.Option("A", "--conditions", help="Comma-separated conditions (A, B, C)."),
     cot: bool = typer.Option(False, "--cot", help="Append the chain-of-thought instruction."),
     embeddings: bool = typer.Option(False, "--embeddings/--no-embeddings",
@@ -28,5 +29,5 @@ def lm_eval_task(
     except IpbError as exc:
         raise _fail(exc) from None
     err.print(f"wrote {', '.join(str(f) for f in files)}\n"
-              f"run: lm_eval --model MODEL --model_args ... --include_path {out} --tasks {task} "
+              f"run: lm_eval --model MODEL --model_args ... --include_path {out} --tasks {files[0].stem} "
               "--log_samples --output_path OUT", markup=False)

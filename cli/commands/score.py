@@ -183,6 +183,12 @@ def score(
         err.print(f"{r['source']}: record {r['record']}: {r['reason_code']}: {r['reason']}", markup=False)
     if len(invalid) > _SHOWN_ERRORS:
         err.print(f"... and {len(invalid) - _SHOWN_ERRORS} more (every one is in {result.summary_path})", markup=False)
+    unknown = sum(1 for r in invalid if r.get("reason_code") == "unknown_item")
+    if unknown >= 2 and 2 * unknown > result.summary["counts"]["records"]:
+        # s44user: answers to another items file gave one "unknown item id" line per record and no word of why
+        err.print(f"{unknown} of {result.summary['counts']['records']} record(s) name an item id that {items} does not "
+                  "hold: are these answers to another items file? (--items takes the file the answers were made from)",
+                  markup=False)
     for problem in result.summary["inputs"]["items"]["errors"][:_SHOWN_ERRORS]:
         err.print(f"{items}:{problem['line']}: {problem['message']}", markup=False)
     if min_confidence is not None:
@@ -300,6 +306,9 @@ def _unscored_by_model(summary: Mapping[str, Any], models: list[str]) -> str:
     >>> _unscored_by_model({"failures": {"policy": "count"}, "groups": {"model": {"y": {"n_refusals": 3,
     ...     "n_parse_failures": 1, "n_trace_unread": 2}, "x": {"n_refusals": 0, "n_parse_failures": 0}}}}, ["x", "y"])
     'refusals and parse failures by model (each in the means at 0): x 0 refusal(s), 0 parse failure(s); y 3 refusal(s), 1 parse failure(s) (and 2 scored on a final verdict alone)'
+    >>> _unscored_by_model({"failures": {"policy": "count"}, "groups": {"model": {"f": {"n_refusals": 0,
+    ...     "n_parse_failures": 0, "n_run_errors": 7}}}}, ["f"]).partition("): ")[2]
+    'f 0 refusal(s), 0 parse failure(s), 7 unanswered (run errors: out of the means, against coverage; run ipb respond again to ask them)'
     """
     groups = (summary.get("groups") or {}).get("model") or {}
     policy = (summary.get("failures") or {}).get("policy", "exclude")
@@ -311,7 +320,12 @@ def _unscored_by_model(summary: Mapping[str, Any], models: list[str]) -> str:
         part = (f"{model} {int(g.get('n_refusals') or 0)} refusal(s), {int(g.get('n_parse_failures') or 0)} "
                 "parse failure(s)")
         unread = int(g.get("n_trace_unread") or 0)
-        parts.append(part + (f" (and {unread} scored on a final verdict alone)" if unread else ""))
+        part += f" (and {unread} scored on a final verdict alone)" if unread else ""
+        # items asked and never answered (the run's errors): out of the means, so said here, where coverage is read
+        # (s44user: 7 server errors of 10 showed as "0 refusal(s), 0 parse failure(s)" beside coverage 100%)
+        run_errors = int(g.get("n_run_errors") or 0)
+        parts.append(part + (f", {run_errors} unanswered (run errors: out of the means, against coverage; run "
+                             "ipb respond again to ask them)" if run_errors else ""))
     if not parts:
         return ""
     how = "each in the means at 0" if policy == "count" else "left out of the means"

@@ -71,3 +71,20 @@ def test_lm_eval_dummy_model_runs_the_task_and_ipb_scores_its_samples(task_dir, 
     assert result.exit_code == 0, result.output
     summary = json.loads((tmp_path / "scored" / "summary.json").read_text(encoding="utf-8"))
     assert summary["counts"]["records"] == 3 and summary["counts"]["scored"] == 0
+
+
+def test_the_default_task_name_follows_the_items_layer(items_file, tmp_path):
+    """s43user: a file of L8 items made the task ``ipb_l7``; now L8 items are ``ipb_l8`` and a mix is ``ipb``."""
+    lines = items_file.read_text(encoding="utf-8").splitlines()
+    as_l8 = [json.dumps({**json.loads(line), "layer": "L8"}) for line in lines]
+    for name, body in (("ipb_l7", lines), ("ipb_l8", as_l8), ("ipb", [as_l8[0], *lines[1:]])):
+        file = tmp_path / f"{name}-items.jsonl"
+        file.write_text("".join(line + "\n" for line in body), encoding="utf-8")
+        for copies in items_file.parent.glob("ipb-cards"):
+            if not (tmp_path / "ipb-cards").exists():
+                shutil.copytree(copies, tmp_path / "ipb-cards")
+        out = tmp_path / f"{name}-task"
+        result = runner.invoke(app, ["lm-eval-task", str(file), "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        assert sorted(p.name for p in out.glob("*.yaml")) == [f"{name}.yaml"], name
+        assert f"--tasks {name} " in result.output

@@ -479,3 +479,23 @@ def test_items_written_by_ipb_perturb_score_end_to_end(tmp_path):
             assert all(t["section"] for t in record["targets"])
     assert set(result.summary["groups"]["layer"]) == {"L7", "L8"}
     _validate(result.records, result.summary)
+
+
+def test_answers_to_another_items_file_are_said_to_be_so(tmp_path, items_file, buffett):
+    """s44user: a responses file made for another items file gave one 'unknown item id' line per record and no word of
+    why. When most records name items the file does not hold, one line says what that likely means; one stray record
+    among known ones (the test above: 1 of 25) does not."""
+    rows = [{"item_id": f"OTHER-{k}", "model": "m", "condition": "A", "response": "Final verdict: INVEST"} for k in range(3)]
+    rows.append({"item_id": BASE, "model": "m", "condition": "A", "response": "Final verdict: INVEST"})
+    responses = _write_jsonl(tmp_path / "other.jsonl", rows)
+    result = CliRunner().invoke(app, ["score", "--items", str(items_file), "--responses", str(responses), "--out",
+                                      str(tmp_path / "out"), "--no-embeddings", "--resamples", "20", "--no-progress"])
+    assert result.exit_code == 1, result.output
+    assert (f"3 of 4 record(s) name an item id that {items_file} does not hold: are these answers to another items "
+            "file?") in " ".join(result.output.split())
+    stray = _responses_file(tmp_path, buffett)
+    with open(stray, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"item_id": "nope", "model": "m", "condition": "A", "response": "x"}) + "\n")
+    one = CliRunner().invoke(app, ["score", "--items", str(items_file), "--responses", str(stray), "--out",
+                                   str(tmp_path / "out2"), "--no-embeddings", "--resamples", "20", "--no-progress"])
+    assert "another items file" not in one.output
