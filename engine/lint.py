@@ -46,7 +46,11 @@ Scenario checks (:func:`lint_scenario`):
 * ``missing-fact``: a scenario without an ``expected`` block that leaves an
   input out (it is unknown, and gates reading it go INCONCLUSIVE silently);
 * ``unit-mismatch``: a literal with a unit (``1.8x``, ``5%``, ``$3M``) given
-  for a plain number, whose unit is then dropped silently.
+  for a plain number, whose unit is then dropped silently;
+* ``outside-vintage``: an ``as_of`` whose year is outside the card's
+  ``vintage`` (s45user: a Templeton card, vintage 1954-2008, and a base dated
+  2009-03-09 passed ``ipb check`` and ``ipb run``; ``ipb perturb`` then refused
+  it unless ``--fm6-probe``).
 """
 
 from __future__ import annotations
@@ -427,6 +431,7 @@ def lint_scenario(doc: YamlDoc, card: Card, facts: Mapping[str, Any], expected: 
                     f"fact {name} = {raw.strip()!r} carries a unit, but input {name!r} is a plain number"
                     f"{' (' + spec.unit + ')' if spec.unit else ''}: the unit is dropped; write the bare number",
                     rule="unit-mismatch", name=name), ("facts", name)))
+    found.extend(_vintage_problems(doc, card))
     if not expected:
         missing = [n for n in card.inputs if facts.get(n) is None]
         if missing:
@@ -436,3 +441,25 @@ def lint_scenario(doc: YamlDoc, card: Card, facts: Mapping[str, Any], expected: 
                 "block saying what the scenario should produce)", rule="missing-fact", name=missing[0]),
                 ("facts",), key=True))
     return sorted(found, key=lambda e: (e.line or 0, e.column or 0))
+
+
+def _vintage_problems(doc: YamlDoc, card: Card) -> list[IpbError]:
+    """An ``as_of`` dated outside ``card``'s vintage years (``ipb perturb`` refuses such a base without
+    ``--fm6-probe``; ``perturb/vintage.py`` also asks the investor registry, which the engine does not read)."""
+    import datetime as dt
+
+    raw = doc.data.get("as_of") if isinstance(doc.data, Mapping) else None
+    if not isinstance(raw, str):
+        return []
+    try:
+        day = dt.date.fromisoformat(raw)
+    except ValueError:
+        return []  # the scenario loader reports a date that is no date
+    start, end = card.vintage
+    if start <= day.year and (end is None or day.year <= end):
+        return []
+    window = f"{start}-{end if end is not None else 'now'}"
+    return [_at(doc, LintWarning(
+        f"as_of {raw} is outside the vintage {window} of card {card.id!r}: ipb run executes it, but ipb perturb "
+        "refuses it as a base unless --fm6-probe (its items then probe FM-6, anachronistic application); date it "
+        "inside the vintage", rule="outside-vintage", name="as_of"), ("as_of",))]
