@@ -3,6 +3,10 @@
 Card checks (:func:`lint_card`), each a :class:`~ipb.errors.LintWarning` with
 file:line:col and the source line:
 
+* ``range-without-step``: a numeric input with a ``range`` and no ``step``
+  (s45user: ``intrinsic_value`` on ``[$50M, $2T]`` was perturbed on a grid of
+  a hundredth of its range, $19.9995B, to ``$20.0495B`` and ``$1.840004T``, and
+  ``ipb explain`` found no switch point for it); no bundled input lacks one;
 * ``unused-input``: an input that no criterion, computed value, classify rule
   or re-entry condition reads (it can never change a verdict), unless a
   required element quotes it (``"{name}"``) or the sector operator relocates
@@ -147,6 +151,7 @@ def lint_card(card: Card) -> list[IpbError]:
             found.append(_at(doc, LintWarning(
                 f"input {name!r} is read by no criterion, computed value or rule: it cannot change a verdict",
                 rule="unused-input", name=name), ("inputs", name), key=True))
+    found.extend(_ranges_without_step(card))
     found.extend(_describes_sector_ignored(card))
     found.extend(_decisive_unstated(card))
     found.extend(_elements_in_words(card))
@@ -463,3 +468,26 @@ def _vintage_problems(doc: YamlDoc, card: Card) -> list[IpbError]:
         f"as_of {raw} is outside the vintage {window} of card {card.id!r}: ipb run executes it, but ipb perturb "
         "refuses it as a base unless --fm6-probe (its items then probe FM-6, anachronistic application); date it "
         "inside the vintage", rule="outside-vintage", name="as_of"), ("as_of",))]
+
+
+def _ranges_without_step(card: Card) -> list[IpbError]:
+    """A numeric input with a ``range`` but no ``step``: ``ipb perturb`` then draws on a hundredth of the range
+    (``perturb/values.py``) and ``ipb explain`` does not search where a gate switches along it."""
+    from ipb.engine.execute import format_value
+
+    found: list[IpbError] = []
+    for name, spec in card.inputs.items():
+        if spec.range is None or spec.step is not None or spec.type not in ("number", "money", "multiple", "ratio"):
+            continue
+        lo, hi = spec.range
+        if hi <= lo:
+            continue
+        unit = spec.expr_type.unit
+        step, first = (hi - lo) / 100, lo + (hi - lo) / 100
+        found.append(_at(card.doc, LintWarning(
+            f"input {name!r} declares range {_range_text(spec)} but no step: ipb perturb draws its values a "
+            f"hundredth of the range apart ({format_value(step, unit)}: {format_value(lo, unit)}, "
+            f"{format_value(first, unit)}, ...) and ipb explain does not search where a gate switches along it; "
+            "declare a step a person would round to", rule="range-without-step", name=name),
+            ("inputs", name), key=True))
+    return found

@@ -260,3 +260,18 @@ def test_a_scenario_dated_outside_the_card_vintage_warns_in_check(tmp_path):
     for card, as_of in ((closed, "1934-01-02"), (closed, "1976-12-31"), (LINEAR, "2030-06-30")):
         out = _check(tmp_path, card, scenario(as_of)).output
         assert "outside-vintage" not in out, out
+
+
+def test_a_ranged_input_without_a_step_warns_with_the_grid_perturb_would_use(tmp_path):
+    # s45user: intrinsic_value on [$50M, $2T] with no step was perturbed to $20.0495B and $1.840004T, and ipb explain
+    # found no switch point along it. By hand: ($5B - $0) / 100 = $50M, so the grid reads $0, $50M, ...
+    card = LINEAR.replace("sales: {type: money, range: [$0, $5B], step: $100M}",
+                          "sales: {type: money, range: [$0, $5B]}", 1)
+    assert card != LINEAR
+    out = _check(tmp_path, card).output
+    c = str(tmp_path / "card.yaml")
+    assert (f"{c}:11:3: warning: input 'sales' declares range [$0, $5B] but no step: ipb perturb draws its values a "
+            "hundredth of the range apart ($50M: $0, $50M, ...) and ipb explain does not search") in out, out
+    assert "range-without-step 1" in out
+    # the card as written, every range with its step, is not warned about
+    assert "range-without-step" not in _check(tmp_path, LINEAR).output
