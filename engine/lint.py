@@ -3,6 +3,10 @@
 Card checks (:func:`lint_card`), each a :class:`~ipb.errors.LintWarning` with
 file:line:col and the source line:
 
+* ``range-without-step``: a numeric input with a ``range`` and no ``step``
+  (s45user: ``intrinsic_value`` on ``[$50M, $2T]`` was perturbed on a grid of
+  a hundredth of its range, $19.9995B, to ``$20.0495B`` and ``$1.840004T``, and
+  ``ipb explain`` found no switch point for it); no bundled input lacks one;
 * ``unused-input``: an input that no criterion, computed value, classify rule
   or re-entry condition reads (it can never change a verdict), unless a
   required element quotes it (``"{name}"``) or the sector operator relocates
@@ -46,7 +50,11 @@ Scenario checks (:func:`lint_scenario`):
 * ``missing-fact``: a scenario without an ``expected`` block that leaves an
   input out (it is unknown, and gates reading it go INCONCLUSIVE silently);
 * ``unit-mismatch``: a literal with a unit (``1.8x``, ``5%``, ``$3M``) given
-  for a plain number, whose unit is then dropped silently.
+  for a plain number, whose unit is then dropped silently;
+* ``outside-vintage``: an ``as_of`` whose year is outside the card's
+  ``vintage`` (s45user: a Templeton card, vintage 1954-2008, and a base dated
+  2009-03-09 passed ``ipb check`` and ``ipb run``; ``ipb perturb`` then refused
+  it unless ``--fm6-probe``).
 """
 
 from __future__ import annotations
@@ -143,6 +151,7 @@ def lint_card(card: Card) -> list[IpbError]:
             found.append(_at(doc, LintWarning(
                 f"input {name!r} is read by no criterion, computed value or rule: it cannot change a verdict",
                 rule="unused-input", name=name), ("inputs", name), key=True))
+    found.extend(_ranges_without_step(card))
     found.extend(_describes_sector_ignored(card))
     found.extend(_decisive_unstated(card))
     found.extend(_elements_in_words(card))
@@ -427,6 +436,7 @@ def lint_scenario(doc: YamlDoc, card: Card, facts: Mapping[str, Any], expected: 
                     f"fact {name} = {raw.strip()!r} carries a unit, but input {name!r} is a plain number"
                     f"{' (' + spec.unit + ')' if spec.unit else ''}: the unit is dropped; write the bare number",
                     rule="unit-mismatch", name=name), ("facts", name)))
+    found.extend(_vintage_problems(doc, card))
     if not expected:
         missing = [n for n in card.inputs if facts.get(n) is None]
         if missing:
@@ -436,3 +446,48 @@ def lint_scenario(doc: YamlDoc, card: Card, facts: Mapping[str, Any], expected: 
                 "block saying what the scenario should produce)", rule="missing-fact", name=missing[0]),
                 ("facts",), key=True))
     return sorted(found, key=lambda e: (e.line or 0, e.column or 0))
+
+
+def _vintage_problems(doc: YamlDoc, card: Card) -> list[IpbError]:
+    """An ``as_of`` dated outside ``card``'s vintage years (``ipb perturb`` refuses such a base without
+    ``--fm6-probe``; ``perturb/vintage.py`` also asks the investor registry, which the engine does not read)."""
+    import datetime as dt
+
+    raw = doc.data.get("as_of") if isinstance(doc.data, Mapping) else None
+    if not isinstance(raw, str):
+        return []
+    try:
+        day = dt.date.fromisoformat(raw)
+    except ValueError:
+        return []  # the scenario loader reports a date that is no date
+    start, end = card.vintage
+    if start <= day.year and (end is None or day.year <= end):
+        return []
+    window = f"{start}-{end if end is not None else 'now'}"
+    return [_at(doc, LintWarning(
+        f"as_of {raw} is outside the vintage {window} of card {card.id!r}: ipb run executes it, but ipb perturb "
+        "refuses it as a base unless --fm6-probe (its items then probe FM-6, anachronistic application); date it "
+        "inside the vintage", rule="outside-vintage", name="as_of"), ("as_of",))]
+
+
+def _ranges_without_step(card: Card) -> list[IpbError]:
+    """A numeric input with a ``range`` but no ``step``: ``ipb perturb`` then draws on a hundredth of the range
+    (``perturb/values.py``) and ``ipb explain`` does not search where a gate switches along it."""
+    from ipb.engine.execute import format_value
+
+    found: list[IpbError] = []
+    for name, spec in card.inputs.items():
+        if spec.range is None or spec.step is not None or spec.type not in ("number", "money", "multiple", "ratio"):
+            continue
+        lo, hi = spec.range
+        if hi <= lo:
+            continue
+        unit = spec.expr_type.unit
+        step, first = (hi - lo) / 100, lo + (hi - lo) / 100
+        found.append(_at(card.doc, LintWarning(
+            f"input {name!r} declares range {_range_text(spec)} but no step: ipb perturb draws its values a "
+            f"hundredth of the range apart ({format_value(step, unit)}: {format_value(lo, unit)}, "
+            f"{format_value(first, unit)}, ...) and ipb explain does not search where a gate switches along it; "
+            "declare a step a person would round to", rule="range-without-step", name=name),
+            ("inputs", name), key=True))
+    return found

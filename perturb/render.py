@@ -114,8 +114,10 @@ _PARTICIPLES = frozenset({"been", "bought", "made", "taken", "given", "seen", "d
 _CLAUSE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "since", "when", "where", "while", "if",
                            "because", "after", "before", "until", "whether", "than"})
 _ORDINAL = re.compile(r"(?P<n>[0-9]+)(?:st|nd|rd|th)")
-#: Leading words of a label that take no article (``All liabilities are ...``).
-_NO_ARTICLE = ("all ", "both ", "each ", "every ", "any ", "its ", "their ", "this ", "these ", "those ")
+#: Leading words of a label that take no article (``All liabilities are ...``): a label that opens with its own
+#: article keeps it (s45user: ``label: the market's mood about the company`` read "The the market's mood ...").
+_NO_ARTICLE = ("all ", "both ", "each ", "every ", "any ", "its ", "their ", "this ", "these ", "those ",
+               "the ", "a ", "an ")
 #: A possessive that is its own determiner: a time (``last year's Z-score``, ``today's price``) or a name
 #: (``Berkshire's book value``) takes no article (s42user: "The last year's Z-score is 3.5."); a common noun's
 #: (``central bank's stance``, ``company's average P/E``) does.

@@ -565,7 +565,7 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
                  for fm in fm_names for m in models},
                 {fm: f"{fm}: {name}" for fm, name in fm_names.items()},
                 "Share of each model's scored responses the detector flagged, among those where it applies "
-                "(§7.11), with bootstrap 95% CIs. " + FLAG_RULE) if models else None
+                "(§7.11), with bootstrap 95% CIs. " + FLAG_RULE + " " + FM5_RULE) if models else None
 
     investors = sorted(str(i) for i in (s.at("groups", "investor") or {}))
     ivp_cells: dict[tuple[str, str], Stat] = {}
@@ -737,6 +737,12 @@ def _conditions(s: _Summary, derive: _Derive, models: list[str]) -> list[Conditi
 FLAG_RULE = ("Refusals and parse failures are not in the failure-mode rates, which are over scored responses only "
              "(an unread answer has no reasoning to flag); the leaderboard's coverage column says how many there "
              "were.")
+
+#: What the FMDP caption says of FM-5 (s45user: it flagged 3 of 3 German answers and 0 of 3 English ones laid out alike,
+#: the English naming "Gate 1", "Gate 2"...; docs/scoring.md, "Notes on individual metrics").
+FM5_RULE = ("FM-5's sequence clause counts English connectors only (first, then, next, Gate N, Step N, followed by, "
+            "subsequently): it fires on a numbered list, a table or an answer in another language that uses none of "
+            "them, however faithful its order.")
 
 
 def failure_rule(policy: str) -> str:

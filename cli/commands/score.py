@@ -274,7 +274,11 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     labels = {"layer_composite": "composite", "basp_strict": "BASP-strict", "basp_conjunction": "conj.",
               "gra": "GRA", "verdict_acc": "VerdictAcc", "ogrs_k": "OGRS_k", "kccs": "KCCS"}
     table.add_column("#", justify="right")
-    table.add_column("model")
+    # a model's name is its row's only key: never cut it ("local-chat-completions/good" and ".../wrong" both read
+    # "local-chat-compl…" at width 200, s45user). A name of up to 40 characters keeps one line (no_wrap: the table
+    # narrows the metric columns instead, which wrap their CI); a longer one folds onto more lines
+    longest = max((len(str(r["model"])) for r in rows), default=0)
+    table.add_column("model", no_wrap=longest <= 40, overflow="fold")
     table.add_column("n", justify="right")
     table.add_column("coverage", justify="right")
     for name in LEADERBOARD_METRICS:

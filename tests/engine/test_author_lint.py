@@ -239,3 +239,39 @@ def test_an_expected_verdict_mismatch_names_the_trigger_and_the_values(tmp_path)
     out = " ".join(_check(tmp_path, LINEAR, scenario).output.split())
     assert "expected verdict 'INVEST' but the card gives 'DECLINE' (trigger gate_1_reject" in out
     assert "gate 1 debt: reject: leverage 50% > 40%: true" in out
+
+
+def test_a_scenario_dated_outside_the_card_vintage_warns_in_check(tmp_path):
+    # s45user: a Templeton base dated 2009-03-09 on a card of vintage 1954-2008 passed ipb check and ipb run, and only
+    # ipb perturb refused it. By hand: 1977 is a year past 1934-1976, 1933 one before it; both ends are inside.
+    closed = LINEAR.replace("vintage: {start: 2000}", "vintage: {start: 1934, end: 1976}", 1)
+    assert closed != LINEAR
+    s = str(tmp_path / "s.yaml")
+
+    def scenario(as_of: str) -> str:
+        return f'card: lint_author\nas_of: "{as_of}"\nfacts:\n  leverage: 30%\n  sales: $1B\n  current_ratio: 1.8\n'
+
+    for card, as_of, window in ((closed, "1977-01-03", "1934-1976"), (closed, "1933-12-29", "1934-1976"),
+                                (LINEAR, "1999-12-31", "2000-now")):
+        out = _check(tmp_path, card, scenario(as_of)).output
+        assert (f"{s}:2:8: warning: as_of {as_of} is outside the vintage {window} of card 'lint_author': "
+                "ipb run executes it, but ipb perturb refuses it as a base unless --fm6-probe") in out, out
+        assert "outside-vintage 1" in out
+    for card, as_of in ((closed, "1934-01-02"), (closed, "1976-12-31"), (LINEAR, "2030-06-30")):
+        out = _check(tmp_path, card, scenario(as_of)).output
+        assert "outside-vintage" not in out, out
+
+
+def test_a_ranged_input_without_a_step_warns_with_the_grid_perturb_would_use(tmp_path):
+    # s45user: intrinsic_value on [$50M, $2T] with no step was perturbed to $20.0495B and $1.840004T, and ipb explain
+    # found no switch point along it. By hand: ($5B - $0) / 100 = $50M, so the grid reads $0, $50M, ...
+    card = LINEAR.replace("sales: {type: money, range: [$0, $5B], step: $100M}",
+                          "sales: {type: money, range: [$0, $5B]}", 1)
+    assert card != LINEAR
+    out = _check(tmp_path, card).output
+    c = str(tmp_path / "card.yaml")
+    assert (f"{c}:11:3: warning: input 'sales' declares range [$0, $5B] but no step: ipb perturb draws its values a "
+            "hundredth of the range apart ($50M: $0, $50M, ...) and ipb explain does not search") in out, out
+    assert "range-without-step 1" in out
+    # the card as written, every range with its step, is not warned about
+    assert "range-without-step" not in _check(tmp_path, LINEAR).output

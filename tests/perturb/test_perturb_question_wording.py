@@ -240,3 +240,26 @@ def test_a_possessive_that_is_its_own_determiner_takes_no_article(label, sentenc
     assert fact_sentence(spec, Decimal("3.5")) == sentence
     m = fact_pattern(spec).fullmatch(sentence)
     assert m is not None and read_value(spec, m.group("value")) == "3.5"  # the sentence reads back
+
+
+@pytest.mark.parametrize(("label", "sentence"), [
+    # s45user: a Templeton card's labels were stated "The the market's mood about the company is despondent."
+    ("the market's mood about the company", "The market's mood about the company is 3.5."),
+    ("the market's price to earnings", "The market's price to earnings is 3.5."),
+    ("The fall from the five-year high", "The fall from the five-year high is 3.5."),
+    ("a rough estimate of value", "A rough estimate of value is 3.5."),
+    ("an analyst's target multiple", "An analyst's target multiple is 3.5."),
+    ("theme score", "The theme score is 3.5."),  # "the" only as a word of its own: "theme" still takes one
+])
+def test_a_label_that_opens_with_its_own_article_keeps_it_and_gets_no_second(label, sentence):
+    spec = InputSpec("x", "number", NUMBER, "A figure.", label=label)
+    assert fact_sentence(spec, Decimal("3.5")) == sentence
+    m = fact_pattern(spec).fullmatch(sentence)
+    assert m is not None and read_value(spec, m.group("value")) == "3.5"  # the sentence reads back
+
+
+def test_an_undisclosed_input_whose_label_opens_with_an_article_gets_no_second():
+    from ipb.perturb.render import unknown_sentence
+    assert unknown_sentence(["the market's mood"]) == "The market's mood is not disclosed."
+    assert unknown_sentence(["the market's mood", "a rough estimate of value", "cycle position"]) == (
+        "The following are not disclosed: the market's mood; a rough estimate of value; the cycle position.")
