@@ -367,10 +367,11 @@ class RegimeRegistry:
                 if limit is None:
                     continue
                 if not value > limit:
-                    if share is not None and value > limit * share:  # s45items: above its sector's largest
+                    if sector is not None and share is not None and value > limit * share:  # s45items
                         noun = "market value" if isinstance(figure, str) else figure.what
-                        found.append(f"{name} {_money(value)} (above the largest {sector.what}'s {noun} about {year}, "  # type: ignore[union-attr]
-                                     f"{_money(limit * share)}: {_percent(share)} of the largest US company's)")
+                        found.append(f"{name} {_money(value)} (above the largest {sector.what}'s {noun} about "
+                                     f"{year}, {_money(limit * share)}: {_percent(share)} of the largest US "
+                                     "company's)")
                     continue
                 if isinstance(figure, str):
                     found.append(f"{name} {_money(value)} (above the largest company's market value about "

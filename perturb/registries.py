@@ -323,8 +323,8 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
                                f"the share for {year} is {text}; a sector's share of the largest company's figure "
                                "is above 0 and at most 1"))
         if not rows:
-            errors.add(f"sizes.sectors.shares: {raw['what']!r} has no share row left", ("sizes", "sectors", "shares", i),
-                       "sizes")
+            errors.add(f"sizes.sectors.shares: {raw['what']!r} has no share row left",
+                       ("sizes", "sectors", "shares", i), "sizes")
         shares.append(SectorShare(raw["what"], tuple(str(v) for v in raw["values"]), rows))
     listed: dict[str, str] = {}
     for i, table in enumerate(shares):
