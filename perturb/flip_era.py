@@ -64,9 +64,10 @@ def off_era_bound(frame: Any, facts: Mapping[str, Any], name: str, boundary: Any
 def timed_inputs(frame: Any) -> frozenset[str]:
     """The inputs whose value can be an anachronism (``RegimeRegistry.anachronisms`` reports nothing else):
     category inputs that may take a value with a ``since`` year, macro-fact inputs with a ``since.negative``
-    year, size figures, streaks and era-bounded multiples (``frame.regimes``), and the category inputs a size
+    year, size figures, streaks and era-bounded multiples (``frame.regimes``), the category inputs a size
     figure's ``when`` reads (s43items: a spinoff's market value in 1993, a consumer company's in 1984; without
-    them the condition is never met and the bound never read). Read once per frame
+    them the condition is never met and the bound never read), and the sector inputs of ``sizes.sectors`` when
+    the card states a size (s45items: a $30B company moved to transport in 1987). Read once per frame
     (``memo["timed_inputs"]``); generation's dated refusal and the flip's anchors (s42anchor) read the same set.
     """
     held = frame.memo.get("timed_inputs")
@@ -88,5 +89,8 @@ def timed_inputs(frame: Any) -> frozenset[str]:
             if figure.when and bounded:
                 timed.update(n for n, _ in figure.when if n in frame.inputs)
                 timed.update(bounded)  # s44rfix: a figure no other bound reads (a battered company's bank debt)
+        if regimes.sector_shares and any(regimes.is_size(spec) for spec in frame.inputs.values()):
+            # s45items: the sector a size's share reads (a $30B company moved to transport in 1987)
+            timed.update(n for n in regimes.sector_inputs if n in frame.inputs)
         held = frame.memo["timed_inputs"] = frozenset(timed)
     return held  # type: ignore[no-any-return]

@@ -93,6 +93,30 @@ class MoneyFigure:
         return bool(_phrase_pattern(self.phrases).match(spec.label.strip() or spec.description.strip()))
 
 
+@dataclass(frozen=True)
+class SectorShare:
+    """s45items (issue 18): how large a sector's largest company stood beside the largest US company, by year
+    (``sizes.sectors.shares`` of the regime registry). One table for every bounded money figure: a company stating
+    one of ``values`` in a sector input (``sizes.sectors.inputs``) states each size figure (market value, revenue,
+    cash, assets, earnings, debt) at most ``share`` times that figure's bound for its year.
+
+    ``rows`` holds (first year, share), ascending; a share is above 0 and at most 1. The share of a year is the
+    larger of the rows around it (:func:`_bound_at`, as a size bound), so a table speaks for the years it lists.
+
+    >>> t = SectorShare("transport company", ("transport",), ((1929, Decimal(1)), (1955, Decimal("0.25"))))
+    >>> t.share(1929), t.share(1940), t.share(1987)
+    (Decimal('1'), Decimal('1'), Decimal('0.25'))
+    """
+
+    what: str
+    values: tuple[str, ...]
+    rows: tuple[tuple[int, Decimal], ...]
+
+    def share(self, year: int) -> Decimal:
+        """The share of the largest US company's figure this sector's largest company reached in ``year``."""
+        return _bound_at(self.rows, year)
+
+
 def _underpriced_tops(tops: list[tuple[str, Decimal, "MoneyFigure"]], markets: list[tuple[str, Decimal]],
                       year: int) -> list[str]:
     """s37review (seed 9090, Greenblatt C #80: $36.8B of EBIT at a $99B market value in March 2006): a figure above
@@ -169,12 +193,26 @@ class RegimeRegistry:
     streak_began: int | None = None
     #: s38rules: valuation multiples bounded by era (``multiples``): the twin of ``largest`` for a multiple.
     multiples: tuple[MultipleBound, ...] = ()
+    #: s45items: category inputs naming a company's sector (``sizes.sectors.inputs``) and the tables of
+    #: :class:`SectorShare` (``sizes.sectors.shares``) that scale every size bound for a sector value they list.
+    sector_inputs: tuple[str, ...] = ()
+    sector_shares: tuple[SectorShare, ...] = ()
     #: spec key -> "market" (a market size), its figure, or None (unbounded); filled as inputs are met.
     _bound_memo: dict[tuple[str, str, str, str], MoneyFigure | str | None] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False)
     #: ("market" or a figure id, year) -> that year's bound; filled as years are met.
     _year_memo: dict[tuple[str, int], Decimal | None] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False)
+
+    def sector_share(self, facts: Mapping[str, Any]) -> SectorShare | None:
+        """s45items: the :class:`SectorShare` table for the sector ``facts`` state (the first sector input of
+        ``sector_inputs`` they state whose value a table lists), or None (no sector stated, or one whose largest
+        company was the largest of its era's in some figure, which ``sizes.largest`` and ``sizes.figures`` bound)."""
+        for name in self.sector_inputs:
+            value = facts.get(name)
+            if isinstance(value, str):
+                return next((t for t in self.sector_shares if value in t.values), None)
+        return None
 
     def multiple_bound(self, name: str) -> MultipleBound | None:
         """The era bound (``multiples``) of the input named ``name``, or None (the first that lists it)."""
@@ -282,6 +320,8 @@ class RegimeRegistry:
         found: list[str] = []
         tops: list[tuple[str, Decimal, MoneyFigure]] = []  # s37review: figures above a third of their bound
         markets: list[tuple[str, Decimal]] = []
+        sector = self.sector_share(facts) if self.sector_shares else None
+        share = sector.share(year) if sector is not None else None
         for name, value in facts.items():
             spec = inputs.get(name)
             if spec is None:
@@ -324,7 +364,14 @@ class RegimeRegistry:
                     markets.append((name, value))
                 elif figure.priced and limit is not None and value > 0 and 3 * value > limit:
                     tops.append((name, value, figure))
-                if limit is None or not value > limit:
+                if limit is None:
+                    continue
+                if not value > limit:
+                    if sector is not None and share is not None and value > limit * share:  # s45items
+                        noun = "market value" if isinstance(figure, str) else figure.what
+                        found.append(f"{name} {_money(value)} (above the largest {sector.what}'s {noun} about "
+                                     f"{year}, {_money(limit * share)}: {_percent(share)} of the largest US "
+                                     "company's)")
                     continue
                 if isinstance(figure, str):
                     found.append(f"{name} {_money(value)} (above the largest company's market value about "
@@ -387,3 +434,12 @@ def _money(value: Decimal) -> str:
         if abs(value) >= scale:
             return f"${(value / scale).normalize():f}{suffix}"
     return f"${value.normalize():f}"
+
+
+def _percent(share: Decimal) -> str:
+    """``25%``-style text of a share (for messages).
+
+    >>> _percent(Decimal("0.25")), _percent(Decimal("0.6"))
+    ('25%', '60%')
+    """
+    return f"{(share * 100).normalize():f}%"

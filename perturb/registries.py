@@ -33,7 +33,7 @@ from ipb.engine.expressions import parse_literal
 from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_mean
 from ipb.perturb.multiples import MultipleBound, read_conditions, row_start
 # the registries' types live in their own modules (s44items split); their names stay importable from here
-from ipb.perturb.regime_registry import MoneyFigure, Regime, RegimeFact, RegimeRegistry
+from ipb.perturb.regime_registry import MoneyFigure, Regime, RegimeFact, RegimeRegistry, SectorShare
 from ipb.perturb.sector_registry import MetricDef, Sector, SectorRegistry, fits
 
 __all__ = [
@@ -314,6 +314,26 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
         when, _ = read_conditions(raw, lambda message, at: errors.add(message, ("sizes", "figures", i, *at), "regime"))
         figures.append(MoneyFigure(raw["id"], raw["what"], tuple(raw["inputs"]), tuple(raw["phrases"]), table,
                                    priced, when))
+    sectors = sizes.get("sectors") or {}
+    shares = []
+    for i, raw in enumerate(sectors.get("shares") or ()):  # s45items: one table scales every size bound by sector
+        rows = _year_table(raw["share"], ("sizes", "sectors", "shares", i, "share"), errors,
+                           lambda text, at: Decimal(str(text)),
+                           lambda year, text, value: None if 0 < value <= 1 else (
+                               f"the share for {year} is {text}; a sector's share of the largest company's figure "
+                               "is above 0 and at most 1"))
+        if not rows:
+            errors.add(f"sizes.sectors.shares: {raw['what']!r} has no share row left",
+                       ("sizes", "sectors", "shares", i), "sizes")
+        shares.append(SectorShare(raw["what"], tuple(str(v) for v in raw["values"]), rows))
+    listed: dict[str, str] = {}
+    for i, table in enumerate(shares):
+        for value in table.values:
+            if value in listed:
+                errors.add(f"sizes.sectors.shares: {value!r} is listed for both {listed[value]!r} and "
+                           f"{table.what!r} (list a sector value once)", ("sizes", "sectors", "shares", i, "values"),
+                           "sizes")
+            listed.setdefault(value, table.what)
     multiples = []
     for i, raw in enumerate(data.get("multiples") or ()):
         most = _year_table(raw.get("most") or (), ("multiples", i, "most"), errors, lambda text, at: Decimal(str(text)),
@@ -333,7 +353,7 @@ def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> 
                           {str(k): int(v) for k, v in negative.items()}, tuple(data.get("market_state") or ()),
                           tuple(sizes.get("inputs") or ()), largest, tuple(figures),
                           tuple((data.get("streaks") or {}).get("inputs") or ()), (data.get("streaks") or {}).get("began"),
-                          tuple(multiples))
+                          tuple(multiples), tuple(sectors.get("inputs") or ()), tuple(shares))
 
 
 def _check_periods(errors: "_Errors", facts: Mapping[str, MetricDef]) -> None:

@@ -47,8 +47,10 @@ def _figure(figure_id: str):
 
 def test_the_figure_tables_read_as_documented():
     # every company's figures, then those bound to a kind of company (``when``; s43items: review42 R12 and R10)
+    # s45items: debt, bounded by the largest balance sheet (the assets rows), so the sector shares reach it too
     assert [f.id for f in load_regimes().figures if not f.when] == ["revenue", "cash", "assets", "net_earnings",
-                                                                     "earnings"]
+                                                                     "earnings", "debt"]
+    assert _figure("debt").largest == _figure("assets").largest
     assert [(f.id, f.when) for f in load_regimes().figures if f.when] == [
         ("consumer_market_value", (("sector", ("consumer",)),)),
         ("spinoff_market_value", (("mispricing_source", ("spinoff",)), ("sector", (
