@@ -161,14 +161,23 @@ def _own_clause_start(before: str, cut: int, clause_words: Sequence[str] = ("but
     return start
 
 
+#: A self-repair: the writer stops and takes back what it just wrote ("wait, no", "no, wait", "scratch that", "strike that",
+#: "actually, no", "no, actually"). It says nothing unless a verdict follows it in its clause (:data:`_COMMITTED_CUE`).
+_SELF_REPAIR = (r"\b(?:wait|hold\s+on)\b[\s,.:\u2014\u2013\u2026-]{0,4}no\b(?![ \t]+(?:one|doubt)\b)|\bno\b[\s,.\u2014\u2013\u2026-]{0,4}wait\b"
+                r"|\b(?:scratch|strike|scrap)\s+that\b|\bactually\b[\s,.:\u2014\u2013\u2026-]{0,4}no\b(?![ \t]+(?:worse|better|more|less|longer|different|one|doubt)\b)"
+                r"|\bno\b[\s,\u2014\u2013-]{0,3}actually\b")
 #: The writer's own, considered statement: it outranks a plain mention in the same section.
 _COMMITTED_CUE = re.compile(
     r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
     r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|updated|amended|revisiting|"
     r"correction|corrected|correcting|to\s+correct|having\s+re-?checked|on\s+closer\s+inspection)\b[^.;\n]{0,80}\Z"
+    # a self-repair right after a verdict the writer drops ("PROCEED. Wait, no: at 45x it is REJECT", "PROCEED \u2014 scratch
+    # that, REJECT", "PROCEED. Actually, no \u2014 REJECT"): the word after the repair is the writer's (break45)
+    r"|" + _SELF_REPAIR + r"[^.;\n]{0,80}\Z"
 )
 #: Words every revision cue holds (a cheap first look per sentence).
-_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|updated|amended|revisiting|correction|corrected|correcting|correct|re-?checked|closer)\b")
+_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|updated|amended|revisiting|correction|corrected|correcting|correct|re-?checked|closer"
+                       r"|wait|scratch|strike|scrap|actually)\b")
 #: A paragraph that opens as a revision of what came before.
 _REVISION_OPENING = re.compile(
     r"[ \t>*_#-]*(?:correction|corrected|correcting|(?:to|let\s+me)\s+correct\b|update[ds]?|revised|revision|addendum|erratum|wait\b|actually\b|on\s+reflection|looking\s+again|"
