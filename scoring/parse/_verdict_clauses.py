@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import Final, Mapping, Sequence
 
 from ipb.scoring._foreign_verdicts import NOT_ONLY, TRAILING_NEGATOR, bounded
 from ipb.scoring import _foreign_verdicts as _fv
@@ -275,6 +275,12 @@ def supposed(clause_words: list[str], before: str, conditionals: frozenset[str] 
     return re.search(rf"\b{re.escape(clause_words[idx])}\b[^,;:.!?\n]*\Z", before) is not None
 
 
+#: A bare verdict word right before one of these nouns names a kind of case, risk or bar, not the writer's verdict: "the REJECT
+#: case is weak", "the PROCEED thesis depends on 30% growth", "REJECT risk if capex rises", "the pass case is thin" (break45).
+_FRAMED_NOUN = re.compile(r"[ \t]+(?:cases?|scenarios?|thesis|theses|arguments?|camps?|side|risks?|triggers?|thresholds?|territory"
+                          r"|zone|bars?|criteria|criterion|conditions?)\b")
+#: The bare verdict words such a noun may follow (an inflected verb takes an object: "passes risk review" is a pass).
+_FRAMING_WORDS: Final = frozenset({"proceed", "reject", "pass", "fail", "inconclusive"})
 #: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".
 _PASS_NOUN_BEFORE = frozenset({"first", "second", "third", "quick", "initial", "cursory", "brief", "rough", "another", "final"})
 #: Participles that, between a determiner and a noun, describe the noun: "the failed takeover", "a passed motion".

@@ -29,7 +29,7 @@ from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, TRAILIN
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
-    _CUE_WORD, _REVISION_OPENING, _CORRECTIVE_TAIL, _PASS_NOUN_BEFORE, _ATTRIBUTIVE, _DETERMINERS, _NOT_A_NOUN,
+    _CUE_WORD, _REVISION_OPENING, _CORRECTIVE_TAIL, _PASS_NOUN_BEFORE, _FRAMED_NOUN, _FRAMING_WORDS, _ATTRIBUTIVE, _DETERMINERS, _NOT_A_NOUN,
     _NOUN_NEXT, _LABELLED_BY_MODAL, _LABEL_MODALS, _place_in_unit, _clause_start, _own_clause_start, _negation_words,
     _negated, _TIGHT_BREAK, offered_choices,
 )
@@ -141,6 +141,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         if token in _ATTRIBUTIVE and words and (words[-1] in _DETERMINERS or words[-1].endswith("'s")) \
                 and after_words and after_words[0] not in _NOT_A_NOUN and _NOUN_NEXT.match(low, end):
             return None
+        if token in _FRAMING_WORDS and _FRAMED_NOUN.match(low, end):
+            return None  # "the REJECT case is weak", "REJECT risk if capex rises": a kind of case named, no verdict given
         if token in ("met", "meet", "meets") and meets_someone(low, end):  # "met the banks", "met with regulators": a meeting
             return None
         # "fails to justify" says the subject failed at something; the gate word is the verb after it.

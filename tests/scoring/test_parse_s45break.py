@@ -6,6 +6,12 @@
   correction. A verdict after a repair cue ("wait, no", "no, wait", "scratch that", "strike that", "actually, no") in its
   clause is a revision, as one after "correction" or "on reflection" already was: it wins wherever it sits. The dropped
   word stays the runner-up, so the reading is not taken without review (0.57).
+- **A verdict word naming a kind of case** (``._verdict_clauses._FRAMED_NOUN``): on Munger's card "Fair Price: the
+  REJECT case is weak, the PROCEED case is strong: PROCEED." read gate 5 REJECT at 0.76, "the PROCEED thesis depends on
+  30% growth, which is fantasy. REJECT." PROCEED at 0.76, and a list of risks ending in a summary line ("2. High Return
+  on Capital: REJECT risk if capex rises." ... "Verdicts: ... High Return on Capital PROCEED (25%).") read gate 2 REJECT
+  at 0.95. A bare verdict word right before a noun such as case, scenario, thesis, argument, camp, risk, trigger or
+  threshold modifies that noun and states no verdict; an inflected verb keeps its object ("passes risk review").
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -49,4 +55,30 @@ def test_regression_the_repaired_verdict_is_not_taken_without_review() -> None:
 ])
 def test_a_no_that_is_not_a_repair_leaves_the_labels_verdict(text: str, verdict: str) -> None:
     reading = _gate(text, MUNGER, 5)
+    assert reading is not None and reading[0] == verdict and reading[1] >= REVIEW_BAR, reading
+
+
+@pytest.mark.parametrize(("text", "gate", "verdict"), [
+    # REJECT 0.76 before: the first of two equal statements, "the REJECT case"
+    ("Fair Price: the REJECT case is weak, the PROCEED case is strong: PROCEED.\nFinal verdict: INVEST\n", 5, "PROCEED"),
+    # PROCEED 0.76 before
+    ("Fair Price: the PROCEED thesis depends on 30% growth, which is fantasy. REJECT.\nFinal verdict: DECLINE\n", 5, "REJECT"),
+    ("High Return on Capital: the REJECT camp points to 2020's dip, but ROIC averaged 25%: PROCEED.\nFinal verdict: INVEST\n",
+     2, "PROCEED"),
+    # REJECT 0.95 before: the risk list's "REJECT risk" outranked the summary line's PROCEED
+    ("Key risks:\n1. Fair Price: could REJECT if multiples expand further.\n2. High Return on Capital: REJECT risk if capex "
+     "rises.\nVerdicts: Fair Price PROCEED (14x); High Return on Capital PROCEED (25%).\nFinal verdict: INVEST\n", 2, "PROCEED"),
+])
+def test_regression_a_verdict_word_before_a_noun_of_cases_or_risks_states_no_verdict(text: str, gate: int, verdict: str) -> None:
+    reading = _gate(text, MUNGER, gate)
+    assert reading is not None and reading[0] == verdict, reading
+
+
+@pytest.mark.parametrize(("text", "gate", "verdict"), [
+    ("High Return on Capital: passes risk review at 25% ROIC.\nFinal verdict: INVEST\n", 2, "PROCEED"),  # a verb and its object
+    ("Fair Price: FAIL, case closed.\nFinal verdict: DECLINE\n", 5, "REJECT"),  # a comma: the word is not before the noun
+    ("Fair Price: REJECT. Case closed at 45x.\nFinal verdict: DECLINE\n", 5, "REJECT"),
+])
+def test_a_verdict_word_not_modifying_a_noun_keeps_its_reading(text: str, gate: int, verdict: str) -> None:
+    reading = _gate(text, MUNGER, gate)
     assert reading is not None and reading[0] == verdict and reading[1] >= REVIEW_BAR, reading
