@@ -231,8 +231,10 @@ def counterfactual(words: list[str]) -> bool:
 
     >>> counterfactual(["it", "would", "have"]), counterfactual(["would", "not", "have"]), counterfactual(["hätte"])
     (True, True, True)
-    >>> counterfactual(["it", "would"]), counterfactual(["we", "have"]), counterfactual(["it", "has"])
-    (False, False, False)
+    >>> counterfactual(["i'd", "have", "said"]), counterfactual(["we\u2019d", "have"])
+    (True, True)
+    >>> counterfactual(["it", "would"]), counterfactual(["we", "have"]), counterfactual(["it", "has"]), counterfactual(["i'd", "say"])
+    (False, False, False, False)
     """
     last = [w.lower().replace("\u2019", "'") for w in words[-4:]]
     if not _UNREAL_PAST.isdisjoint(last[-3:]):
@@ -240,6 +242,8 @@ def counterfactual(words: list[str]) -> bool:
     for i, w in enumerate(last):
         if w in ("would", "could", "might", "should", "wouldn't", "couldn't", "shouldn't") and "have" in last[i + 1 : i + 3]:
             return True
+        if w.endswith("'d") and len(w) > 2 and last[i + 1 : i + 2] == ["have"]:
+            return True  # "I'd have said PROCEED last week", "we'd have passed it": 'd before "have" is "would" (break45)
     return bool(last) and last[-1] in ("would've", "could've", "might've", "should've")
 
 

@@ -12,6 +12,9 @@
   on Capital: REJECT risk if capex rises." ... "Verdicts: ... High Return on Capital PROCEED (25%).") read gate 2 REJECT
   at 0.95. A bare verdict word right before a noun such as case, scenario, thesis, argument, camp, risk, trigger or
   threshold modifies that noun and states no verdict; an inflected verb keeps its object ("passes risk review").
+- **"I'd have said" as a counterfactual** (``._verdict_clauses.counterfactual``): "Fair Price: I'd have said PROCEED
+  last week, before the rally. REJECT now." read gate 5 PROCEED at 0.76, while "I would have said PROCEED ..." read
+  REJECT: the contraction 'd before "have" is "would" (it cannot be "had" there).
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -82,3 +85,18 @@ def test_regression_a_verdict_word_before_a_noun_of_cases_or_risks_states_no_ver
 def test_a_verdict_word_not_modifying_a_noun_keeps_its_reading(text: str, gate: int, verdict: str) -> None:
     reading = _gate(text, MUNGER, gate)
     assert reading is not None and reading[0] == verdict and reading[1] >= REVIEW_BAR, reading
+
+
+@pytest.mark.parametrize("text", [
+    "Fair Price: I'd have said PROCEED last week, before the rally. REJECT now.\nFinal verdict: DECLINE\n",
+    "Fair Price: we\u2019d have passed it at 12x; at 45x it fails.\nFinal verdict: DECLINE\n",
+])
+def test_regression_a_contracted_would_have_is_a_counterfactual(text: str) -> None:
+    # PROCEED 0.76 before (the first of two equal statements); "I would have said" already read REJECT
+    reading = _gate(text, MUNGER, 5)
+    assert reading is not None and reading[0] == "REJECT", reading
+
+
+def test_a_contracted_would_without_have_keeps_the_verdict() -> None:
+    reading = _gate("Fair Price: I'd say PROCEED at 14x earnings.\nFinal verdict: INVEST\n", MUNGER, 5)
+    assert reading is not None and reading[0] == "PROCEED" and reading[1] >= REVIEW_BAR, reading
