@@ -141,8 +141,9 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         if token in _ATTRIBUTIVE and words and (words[-1] in _DETERMINERS or words[-1].endswith("'s")) \
                 and after_words and after_words[0] not in _NOT_A_NOUN and _NOUN_NEXT.match(low, end):
             return None
-        if token in _FRAMING_WORDS and _FRAMED_NOUN.match(low, end):
-            return None  # "the REJECT case is weak", "REJECT risk if capex rises": a kind of case named, no verdict given
+        if token in _FRAMING_WORDS and (framed := _FRAMED_NOUN.match(low, end)) is not None and "\n" not in self.text[end : framed.end()]:
+            return None  # "the REJECT case is weak", "REJECT risk if capex rises": a kind of case named, no verdict given (on
+            # its line: a hard wrap made a space of "Verdict \u2014 PROCEED\nRisk shares are 25% / 26% ...", the next line's noun)
         if token in ("met", "meet", "meets") and meets_someone(low, end):  # "met the banks", "met with regulators": a meeting
             return None
         # "fails to justify" says the subject failed at something; the gate word is the verb after it.

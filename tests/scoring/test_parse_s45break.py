@@ -11,7 +11,9 @@
   30% growth, which is fantasy. REJECT." PROCEED at 0.76, and a list of risks ending in a summary line ("2. High Return
   on Capital: REJECT risk if capex rises." ... "Verdicts: ... High Return on Capital PROCEED (25%).") read gate 2 REJECT
   at 0.95. A bare verdict word right before a noun such as case, scenario, thesis, argument, camp, risk, trigger or
-  threshold modifies that noun and states no verdict; an inflected verb keeps its object ("passes risk review").
+  threshold modifies that noun and states no verdict; an inflected verb keeps its object ("passes risk review"), and a
+  noun on the next line is no object of the word (a hard wrap is a space to the parser: "Verdict \u2014 PROCEED\nRisk
+  shares are ..." lost gate 2 of a tuned All Weather answer, n42-awc04, in the first version of this rule).
 - **"I'd have said" as a counterfactual** (``._verdict_clauses.counterfactual``): "Fair Price: I'd have said PROCEED
   last week, before the rally. REJECT now." read gate 5 PROCEED at 0.76, while "I would have said PROCEED ..." read
   REJECT: the contraction 'd before "have" is "would" (it cannot be "had" there).
@@ -99,4 +101,13 @@ def test_regression_a_contracted_would_have_is_a_counterfactual(text: str) -> No
 
 def test_a_contracted_would_without_have_keeps_the_verdict() -> None:
     reading = _gate("Fair Price: I'd say PROCEED at 14x earnings.\nFinal verdict: INVEST\n", MUNGER, 5)
+    assert reading is not None and reading[0] == "PROCEED" and reading[1] >= REVIEW_BAR, reading
+
+
+def test_a_noun_on_the_next_line_is_not_modified_by_the_verdict_word() -> None:
+    # the first version of the rule read gate 2 None: "PROCEED\nRisk shares" was "PROCEED risk" once the wrap was undone
+    text = ("**1. Four-Environment Asset Mapping** \u2014 Verdict \u2014 PROCEED\nAll four environments have an asset group.\n\n"
+            "**2. Risk Parity Balance** \u2014 Verdict \u2014 PROCEED\nRisk shares are 25% / 26% / 24% / 25%, inside the band.\n\n"
+            "Final verdict: INVEST\n")
+    reading = _gate(text, "dalio_all_weather_portfolio_construction", 2)
     assert reading is not None and reading[0] == "PROCEED" and reading[1] >= REVIEW_BAR, reading
