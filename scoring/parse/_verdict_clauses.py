@@ -285,6 +285,27 @@ _FRAMED_NOUN = re.compile(r"[ \t]+(?:cases?|scenarios?|thesis|theses|arguments?|
                           r"|zone|bars?|criteria|criterion|conditions?)\b")
 #: The bare verdict words such a noun may follow (an inflected verb takes an object: "passes risk review" is a pass).
 _FRAMING_WORDS: Final = frozenset({"proceed", "reject", "pass", "fail", "inconclusive"})
+
+
+def framed(token: str, text: str, low: str, end: int) -> bool:
+    """Whether the verdict word ``token`` ending at ``end`` modifies a noun of a kind of case right after it on its line
+    (``text``: the answer, where a hard wrap is still a line break; ``low``: the lower-cased text read).
+
+    break45: "Fair Price: the REJECT case is weak, the PROCEED case is strong: PROCEED." read REJECT at 0.76; the first
+    version read "Verdict \u2014 PROCEED\\nRisk shares are 25% ..." (a hard wrap, a space in ``low``) as "PROCEED risk".
+
+    >>> t = "the reject case is weak"
+    >>> framed("reject", t, t, 10), framed("passes", "passes risk review", "passes risk review", 6)
+    (True, False)
+    >>> framed("proceed", "PROCEED\\nRisk shares", "proceed risk shares", 7)
+    False
+    """
+    if token not in _FRAMING_WORDS:
+        return False
+    m = _FRAMED_NOUN.match(low, end)
+    return m is not None and "\n" not in text[end : m.end()]
+
+
 #: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".
 _PASS_NOUN_BEFORE = frozenset({"first", "second", "third", "quick", "initial", "cursory", "brief", "rough", "another", "final"})
 #: Participles that, between a determiner and a noun, describe the noun: "the failed takeover", "a passed motion".
