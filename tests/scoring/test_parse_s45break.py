@@ -17,6 +17,10 @@
 - **"I'd have said" as a counterfactual** (``._verdict_clauses.counterfactual``): "Fair Price: I'd have said PROCEED
   last week, before the rally. REJECT now." read gate 5 PROCEED at 0.76, while "I would have said PROCEED ..." read
   REJECT: the contraction 'd before "have" is "would" (it cannot be "had" there).
+- **An answer in HTML on one line** (``._markup.blank_markup``): "<ul><li>Fair Price: REJECT</li><li>High Return on
+  Capital: PROCEED</li></ul><p>Final verdict: DECLINE</p>", the same with ``<div><b>...</b>: <span ...>REJECT</span>``
+  or ``<br>`` between the gates, read no gate at all (a parse failure: every metric at its failure value). A run of tags
+  is read as the lines it draws, offsets kept.
 
 Answers written for these tests (no corpus text); each expected verdict worked by hand against the card named beside it.
 """
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import pytest
 
+from ipb.scoring.parse import parse_response
 from parse_support import gate_reading as _gate
 
 MUNGER = "munger_business_quality_price"  # gate 5 Fair Price
@@ -111,3 +116,26 @@ def test_a_noun_on_the_next_line_is_not_modified_by_the_verdict_word() -> None:
             "Final verdict: INVEST\n")
     reading = _gate(text, "dalio_all_weather_portfolio_construction", 2)
     assert reading is not None and reading[0] == "PROCEED" and reading[1] >= REVIEW_BAR, reading
+
+
+@pytest.mark.parametrize("text", [
+    "<ul><li>Fair Price: REJECT</li><li>High Return on Capital: PROCEED</li></ul><p>Final verdict: DECLINE</p>",
+    "<div><b>Fair Price</b>: <span style='color:red'>REJECT</span></div><p>High Return on Capital: <i>PROCEED</i></p>"
+    "<p>Final verdict: <b>DECLINE</b></p>",
+    "Fair Price&nbsp;: REJECT<br>High Return on Capital&nbsp;: PROCEED<br>Final verdict: DECLINE",
+])
+def test_regression_an_answer_in_html_on_one_line_reads_its_gates(text: str) -> None:
+    # no gate read before (reason: no gate of the card recognised)
+    parsed = parse_response(text, MUNGER, embedder=False)
+    assert parsed.status == "ok", parsed.reason
+    assert {g.gate: g.verdict for g in parsed.gates} == {5: "REJECT", 2: "PROCEED"}
+    assert min(g.confidence for g in parsed.gates) >= REVIEW_BAR and parsed.final_verdict == "DECLINE"
+
+
+def test_html_paragraphs_with_bold_labels_keep_their_confidence_and_spans() -> None:
+    # a label after <p><strong> starts its line unindented: 0.95 as without the markup (0.64 in a first version)
+    text = ("<p><strong>Fair Price:</strong> REJECT</p>\n<p><strong>High Return on Capital:</strong> PROCEED</p>\n"
+            "<p><strong>Final verdict:</strong> DECLINE</p>")
+    parsed = parse_response(text, MUNGER, embedder=False)
+    assert [(g.gate, g.verdict, g.confidence) for g in parsed.gates] == [(5, "REJECT", 0.95), (2, "PROCEED", 0.95)]
+    assert text[slice(*parsed.gates[0].verdict_span)] == "REJECT" and text[slice(*parsed.final_verdict_span)] == "DECLINE"
