@@ -71,6 +71,7 @@ from ipb.scoring.parse._wordless import candidate_rewritings, wordless_reading
 from ipb.scoring.parse._vocabulary import _VocabularyMixin
 from ipb.scoring.parse._voice import blank_struck
 from ipb.scoring.parse._footnotes import blank_footnotes
+from ipb.scoring.parse._markup import blank_markup
 
 from ipb.errors import ParseError
 
@@ -107,6 +108,9 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _DescribedP
         self.masked, struck = blank_struck(self.masked)
         if struck:
             self.notes.append(f"{struck} struck-through passage(s) (~~...~~, <del>, <s>) were not read: the writer withdrew them")
+        self.masked, tags = blank_markup(self.masked)  # "<li>Fair Price: REJECT</li><li>...": the lines HTML draws (_markup.py)
+        if tags:
+            self.notes.append(f"{tags} HTML tag(s) read as the layout they draw (a block tag a line break, an inline tag a space)")
         self.masked, noted = blank_footnotes(self.masked)  # "¹ Gate 3 figures from ...", a Sources: block (_footnotes.py)
         if noted:
             self.notes.append(f"{noted} footnote or reference line(s) under the answer were not read as gate statements")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import Final, Mapping, Sequence
 
 from ipb.scoring._foreign_verdicts import NOT_ONLY, TRAILING_NEGATOR, bounded
 from ipb.scoring import _foreign_verdicts as _fv
@@ -161,14 +161,23 @@ def _own_clause_start(before: str, cut: int, clause_words: Sequence[str] = ("but
     return start
 
 
+#: A self-repair: the writer stops and takes back what it just wrote ("wait, no", "no, wait", "scratch that", "strike that",
+#: "actually, no", "no, actually"). It says nothing unless a verdict follows it in its clause (:data:`_COMMITTED_CUE`).
+_SELF_REPAIR = (r"\b(?:wait|hold\s+on)\b[\s,.:\u2014\u2013\u2026-]{0,4}no\b(?![ \t]+(?:one|doubt)\b)|\bno\b[\s,.\u2014\u2013\u2026-]{0,4}wait\b"
+                r"|\b(?:scratch|strike|scrap)\s+that\b|\bactually\b[\s,.:\u2014\u2013\u2026-]{0,4}no\b(?![ \t]+(?:worse|better|more|less|longer|different|one|doubt)\b)"
+                r"|\bno\b[\s,\u2014\u2013-]{0,3}actually\b")
 #: The writer's own, considered statement: it outranks a plain mention in the same section.
 _COMMITTED_CUE = re.compile(
     r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
     r"|\b(?:looking\s+again|on\s+reflection|on\s+second\s+thought|on\s+a\s+second\s+look|second\s+look|revised|updated|amended|revisiting|"
     r"correction|corrected|correcting|to\s+correct|having\s+re-?checked|on\s+closer\s+inspection)\b[^.;\n]{0,80}\Z"
+    # a self-repair right after a verdict the writer drops ("PROCEED. Wait, no: at 45x it is REJECT", "PROCEED \u2014 scratch
+    # that, REJECT", "PROCEED. Actually, no \u2014 REJECT"): the word after the repair is the writer's (break45)
+    r"|" + _SELF_REPAIR + r"[^.;\n]{0,80}\Z"
 )
 #: Words every revision cue holds (a cheap first look per sentence).
-_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|updated|amended|revisiting|correction|corrected|correcting|correct|re-?checked|closer)\b")
+_CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|updated|amended|revisiting|correction|corrected|correcting|correct|re-?checked|closer"
+                       r"|wait|scratch|strike|scrap|actually)\b")
 #: A paragraph that opens as a revision of what came before.
 _REVISION_OPENING = re.compile(
     r"[ \t>*_#-]*(?:correction|corrected|correcting|(?:to|let\s+me)\s+correct\b|update[ds]?|revised|revision|addendum|erratum|wait\b|actually\b|on\s+reflection|looking\s+again|"
@@ -222,8 +231,10 @@ def counterfactual(words: list[str]) -> bool:
 
     >>> counterfactual(["it", "would", "have"]), counterfactual(["would", "not", "have"]), counterfactual(["hätte"])
     (True, True, True)
-    >>> counterfactual(["it", "would"]), counterfactual(["we", "have"]), counterfactual(["it", "has"])
-    (False, False, False)
+    >>> counterfactual(["i'd", "have", "said"]), counterfactual(["we\u2019d", "have"])
+    (True, True)
+    >>> counterfactual(["it", "would"]), counterfactual(["we", "have"]), counterfactual(["it", "has"]), counterfactual(["i'd", "say"])
+    (False, False, False, False)
     """
     last = [w.lower().replace("\u2019", "'") for w in words[-4:]]
     if not _UNREAL_PAST.isdisjoint(last[-3:]):
@@ -231,6 +242,8 @@ def counterfactual(words: list[str]) -> bool:
     for i, w in enumerate(last):
         if w in ("would", "could", "might", "should", "wouldn't", "couldn't", "shouldn't") and "have" in last[i + 1 : i + 3]:
             return True
+        if w.endswith("'d") and len(w) > 2 and last[i + 1 : i + 2] == ["have"]:
+            return True  # "I'd have said PROCEED last week", "we'd have passed it": 'd before "have" is "would" (break45)
     return bool(last) and last[-1] in ("would've", "could've", "might've", "should've")
 
 
@@ -264,6 +277,33 @@ def supposed(clause_words: list[str], before: str, conditionals: frozenset[str] 
     if clause_words[idx - 1] == "even":
         return _INSIDE_EVEN_IF.search(before) is not None
     return re.search(rf"\b{re.escape(clause_words[idx])}\b[^,;:.!?\n]*\Z", before) is not None
+
+
+#: A bare verdict word right before one of these nouns names a kind of case, risk or bar, not the writer's verdict: "the REJECT
+#: case is weak", "the PROCEED thesis depends on 30% growth", "REJECT risk if capex rises", "the pass case is thin" (break45).
+_FRAMED_NOUN = re.compile(r"[ \t]+(?:cases?|scenarios?|thesis|theses|arguments?|camps?|side|risks?|triggers?|thresholds?|territory"
+                          r"|zone|bars?|criteria|criterion|conditions?)\b")
+#: The bare verdict words such a noun may follow (an inflected verb takes an object: "passes risk review" is a pass).
+_FRAMING_WORDS: Final = frozenset({"proceed", "reject", "pass", "fail", "inconclusive"})
+
+
+def framed(token: str, text: str, low: str, end: int) -> bool:
+    """Whether the verdict word ``token`` ending at ``end`` modifies a noun of a kind of case right after it on its line
+    (``text``: the answer, where a hard wrap is still a line break; ``low``: the lower-cased text read).
+
+    break45: "Fair Price: the REJECT case is weak, the PROCEED case is strong: PROCEED." read REJECT at 0.76; the first
+    version read "Verdict \u2014 PROCEED\\nRisk shares are 25% ..." (a hard wrap, a space in ``low``) as "PROCEED risk".
+
+    >>> t = "the reject case is weak"
+    >>> framed("reject", t, t, 10), framed("passes", "passes risk review", "passes risk review", 6)
+    (True, False)
+    >>> framed("proceed", "PROCEED\\nRisk shares", "proceed risk shares", 7)
+    False
+    """
+    if token not in _FRAMING_WORDS:
+        return False
+    m = _FRAMED_NOUN.match(low, end)
+    return m is not None and "\n" not in text[end : m.end()]
 
 
 #: Words before "pass" that make it the noun (an attempt): "a first pass", "on a quick pass", "another pass".

@@ -29,7 +29,7 @@ from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, TRAILIN
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
-    _CUE_WORD, _REVISION_OPENING, _CORRECTIVE_TAIL, _PASS_NOUN_BEFORE, _ATTRIBUTIVE, _DETERMINERS, _NOT_A_NOUN,
+    _CUE_WORD, _REVISION_OPENING, _CORRECTIVE_TAIL, _PASS_NOUN_BEFORE, framed, _ATTRIBUTIVE, _DETERMINERS, _NOT_A_NOUN,
     _NOUN_NEXT, _LABELLED_BY_MODAL, _LABEL_MODALS, _place_in_unit, _clause_start, _own_clause_start, _negation_words,
     _negated, _TIGHT_BREAK, offered_choices,
 )
@@ -133,8 +133,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             rest = after.lstrip()
             if not rest or rest[0] in ".;!,)" or after_words[:1] in (["here"], ["for"]) or _AT_A_PRICE.match(rest):
                 return None  # "I'd pass at this price", "we pass at $88": the investor declines at a price
-        # "a first pass might mark it PROCEED" (the noun, an attempt), "where most buybacks fail" (things in general): no verdict
-        if (token.startswith("pass") and words and words[-1] in _PASS_NOUN_BEFORE) or (not word.alone and generic_subject(clause_words)):
+        # "a first pass might mark it PROCEED" (the noun, an attempt), "where most buybacks fail" (things in general), "the REJECT case": no verdict
+        if (token.startswith("pass") and words and words[-1] in _PASS_NOUN_BEFORE) or (not word.alone and generic_subject(clause_words)) or framed(token, self.text, low, end):
             return None
         # "the failed takeover of a rival", "the sector's failed breakout", "a rejected rally": a participle before its noun
         # describes that noun; it is no gate's verdict.
