@@ -13,11 +13,21 @@ from __future__ import annotations
 
 import pytest
 
+import ipb
+
 from perturb_support import assert_rule_case
 
+DALIO = "dalio_debt_supercycle_navigation"
 LYNCH = "lynch_six_category_framework"
 
+_DAL_BUB = "a_shrinking_economy_has_few_bubble_signals"
 _LYN_PB = "price_to_book_within_the_sector_when_not_battered"
+
+#: s45review Dalio 8, DAL-DSC-006-2a9534d093be92dd (undated): four bubble signals while real output falls 2% and
+#: nominal incomes 1%.
+_D8 = {"bubble_signals": "4", "central_bank_stance": "printing", "debt_growth_gap": "7%",
+       "foreign_currency_debt_share": "5%", "long_bond_yield": "2.25%", "nominal_gdp_growth": "-1%",
+       "policy_rate": "0.25%", "real_gdp_growth": "-2%", "yield_curve_slope": "2%"}
 
 #: s45review Lynch 7, IPB-LYN-SC-007-0e755e481babd6b7 (31 December 1987): $100M of debt at 54% of capital implies
 #: 100 x 0.46 / 0.54 = $85.2M of book equity under a $500M market value, 5.87 times book, for a railroad.
@@ -26,6 +36,14 @@ _L7 = {"cyclical_industry": False, "debt_share": "54%", "distressed": False, "hi
 
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    # Dalio: with real or nominal growth below zero, at most two of the seven bubble signals
+    (DALIO, _DAL_BUB, _D8, True, "review Dalio 8: four signals, real -2%, nominal -1%"),
+    (DALIO, _DAL_BUB, {**_D8, "bubble_signals": "3"}, True, "three signals"),
+    (DALIO, _DAL_BUB, {**_D8, "bubble_signals": "2"}, False, "the edge: two signals"),
+    (DALIO, _DAL_BUB, {**_D8, "real_gdp_growth": "0%", "nominal_gdp_growth": "-1%", "bubble_signals": "3"}, True,
+     "review Dalio 13: three signals, real 0%, nominal -1%"),
+    (DALIO, _DAL_BUB, {**_D8, "real_gdp_growth": "0%", "nominal_gdp_growth": "0.5%", "bubble_signals": "3"}, False,
+     "stagnant output with nominal incomes still rising"),
     (LYNCH, _LYN_PB, _L7, True, "review Lynch 7: a railroad at 5.87 times the book its debt implies"),
     # review Lynch 18, IPB-LYN-SC-007-9b6cf33cf69aaa7a: $10M at 26% is $28.5M of book, 17.6 times
     (LYNCH, _LYN_PB, {**_L7, "debt_share": "26%", "total_debt": "$10M", "hidden_asset_value": "$520M"}, True,
@@ -47,3 +65,27 @@ RULE_CASES = [
                          ids=[f"{c[1]}-{'refused' if c[3] else 'kept'}-{i}" for i, c in enumerate(RULE_CASES)])
 def test_each_rule_refuses_its_item_and_keeps_its_neighbour(card, rule, facts, refused, what):
     assert_rule_case(card, rule, facts, refused)
+
+
+#: s45review Dalio 12, DAL-DSC-006-752921a3c3c749a0 (undated): real growth 0%, nominal -1%, a 4.5% policy rate over a
+#: 2.25% ten-year, debt outgrowing incomes by 3 points, no bubble signal, the central bank easing.
+_D12 = {"bubble_signals": "0", "central_bank_stance": "easing", "debt_growth_gap": "3%",
+        "foreign_currency_debt_share": "25%", "long_bond_yield": "2.25%", "nominal_gdp_growth": "-1%",
+        "policy_rate": "4.5%", "real_gdp_growth": "0%", "yield_curve_slope": "-2.25%"}
+
+
+@pytest.mark.parametrize("over, phase, outcome, what", [
+    # real 0% is no contraction; 4.5% is above the 0.5% floor; easing is no top; 0 signals no bubble; a 3% gap is
+    # no normalization; nominal -1% is a shrinking income: depression, and easing (not printing) fails its test
+    ({}, "depression", "HOLD_CASH_AND_BONDS", "review Dalio 12: stagnant, deflating, was 'early'"),
+    ({"policy_rate": "0.25%", "yield_curve_slope": "2%", "nominal_gdp_growth": "-3.5%", "bubble_signals": "2"},
+     "depression", "HOLD_CASH_AND_BONDS", "review Dalio 2 (its three signals lowered to two): nominal -3.5%"),
+    ({"central_bank_stance": "printing", "policy_rate": "0.25%", "yield_curve_slope": "2%"},
+     "depression", "BUY_RISK_ASSETS", "printing at the floor with a 2.25% ten-year (above the 1% string floor)"),
+    # nominal 0% is not shrinking: early, and 0% < 2.25% fails the early test
+    ({"nominal_gdp_growth": "0%"}, "early", "HOLD_NEUTRAL", "the edge: nominal incomes flat"),
+    ({"nominal_gdp_growth": "5%", "real_gdp_growth": "3%"}, "early", "ADD_RISK", "a growing economy stays early"),
+], ids=lambda v: v if isinstance(v, str) and " " in v else None)
+def test_a_shrinking_nominal_economy_is_no_early_phase(over, phase, outcome, what):
+    trace = ipb.execute(DALIO, {**_D12, **over})
+    assert trace.regime == phase and trace.outcome == outcome
