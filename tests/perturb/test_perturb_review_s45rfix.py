@@ -19,9 +19,11 @@ from perturb_support import assert_rule_case
 
 DALIO = "dalio_debt_supercycle_navigation"
 LYNCH = "lynch_six_category_framework"
+SOROS = "soros_reflexive_hypothesis_trade_construction"
 
 _DAL_BUB = "a_shrinking_economy_has_few_bubble_signals"
 _LYN_PB = "price_to_book_within_the_sector_when_not_battered"
+_SOR_STOP = "a_stop_is_at_most_a_fifth_from_entry"
 
 #: s45review Dalio 8, DAL-DSC-006-2a9534d093be92dd (undated): four bubble signals while real output falls 2% and
 #: nominal incomes 1%.
@@ -33,6 +35,10 @@ _D8 = {"bubble_signals": "4", "central_bank_stance": "printing", "debt_growth_ga
 #: 100 x 0.46 / 0.54 = $85.2M of book equity under a $500M market value, 5.87 times book, for a railroad.
 _L7 = {"cyclical_industry": False, "debt_share": "54%", "distressed": False, "hidden_asset_value": "$50M",
        "market_cap": "$500M", "sector": "transport", "total_debt": "$100M"}
+
+#: s45review Soros 1, SOR-RHT-003-ea65ac34f50d0ce0 (30 June 2003): a stop 37.5% from entry.
+_S1 = {"confirmation_rounds": "2", "feedback_loop": "absent", "hypothesis_confirmed": True, "initial_position": "5%",
+       "loss_budget": "9.5%", "max_position": "20%", "prevailing_bias": "identified", "stop_distance": "37.5%"}
 
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
@@ -58,6 +64,12 @@ RULE_CASES = [
     (LYNCH, _LYN_PB, {**_L7, "sector": "consumer", "debt_share": "67%"}, True,
      "a consumer brand at 10.2 times book ($100M at 67% is $49.3M)"),
     (LYNCH, _LYN_PB, {**_L7, "distressed": True}, False, "a battered company may have lost its equity"),
+    # Soros: a stop at most 20% from entry
+    (SOROS, _SOR_STOP, _S1, True, "review Soros 1: 37.5%"),
+    (SOROS, _SOR_STOP, {**_S1, "stop_distance": "30%"}, True, "30%, the lowest the review flagged"),
+    (SOROS, _SOR_STOP, {**_S1, "stop_distance": "20.5%"}, True, "half a point over"),
+    (SOROS, _SOR_STOP, {**_S1, "stop_distance": "20%"}, False, "the edge, the widest bundled stop"),
+    (SOROS, _SOR_STOP, {**_S1, "stop_distance": "10%"}, False, "the base's 10%"),
 ]
 
 
