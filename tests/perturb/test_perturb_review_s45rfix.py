@@ -11,11 +11,19 @@ Counts over 'ipb perturb --card C --base B --n 1000 --seed 10202' (the review's 
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 
 import ipb
+from ipb.engine.registry import compiled_card
+from ipb.errors import ErrorGroup, IpbError
+from ipb.perturb import build_frame, get_operator, load_base
+from ipb.perturb.registries import load_sectors
+from perturb_support import SCENARIOS, assert_rule_case
 
-from perturb_support import assert_rule_case
+REPO = Path(__file__).resolve().parents[2]
 
 DALIO = "dalio_debt_supercycle_navigation"
 LYNCH = "lynch_six_category_framework"
@@ -101,3 +109,39 @@ _D12 = {"bubble_signals": "0", "central_bank_stance": "easing", "debt_growth_gap
 def test_a_shrinking_nominal_economy_is_no_early_phase(over, phase, outcome, what):
     trace = ipb.execute(DALIO, {**_D12, **over})
     assert trace.regime == phase and trace.outcome == outcome
+
+
+ACQ = "buffett_acquisition_checklist"
+
+
+@pytest.fixture(scope="module")
+def acq_review_base():
+    """The review's Buffett base: subscription software stating 85% retention (moat_between_thresholds, 2024)."""
+    frame = build_frame([compiled_card(ACQ)])
+    return frame, load_base(SCENARIOS / ACQ / "moat_between_thresholds.yaml", frame)
+
+
+@pytest.mark.parametrize("sector, models", [("transport", {"airline", "railroad"}),
+                                            ("materials", {"industrial_manufacturing"}),
+                                            ("consumer", {"retail", "consumer_brand"})])
+def test_a_move_to_a_model_without_subscriptions_drops_the_retention(acq_review_base, sector, models):
+    """s45review B4 (114 of 1,000 items; I 1 an airline, I 2 a manufacturer): "Existing customers pay 92% of what
+    they paid a year earlier" beside a business that sells no subscription. The model the move sets omits it."""
+    frame, base = acq_review_base
+    assert base.facts["business_model"] == "subscription_software" and "revenue_retention" in base.facts
+    for seed in range(4):
+        step = get_operator("sector")(frame, base, random.Random(seed), sector)
+        facts = step.scenario.facts
+        assert facts["business_model"] in models
+        assert "revenue_retention" not in facts and step.details["omitted"] == ["revenue_retention"]
+        assert "gross_margin" in facts  # the sector omits nothing itself
+
+
+def test_a_model_that_omits_an_unknown_metric_is_refused_with_its_line():
+    text = (REPO / "frameworks" / "sectors.yaml").read_text().replace(
+        "  airline:\n    omits: [revenue_retention]", "  airline:\n    omits: [revenue_retension]")
+    with pytest.raises(IpbError) as err:
+        load_sectors("sectors.yaml", text=text)
+    errors = err.value.errors if isinstance(err.value, ErrorGroup) else [err.value]
+    hit = [e for e in errors if "model 'airline' omits 'revenue_retension', which is no metric" in e.message]
+    assert hit and hit[0].line is not None and hit[0].line > 1 and "did you mean 'revenue_retention'" in str(hit[0])
