@@ -24,11 +24,14 @@ from ipb.perturb.registries import load_sectors
 from perturb_support import SCENARIOS, assert_rule_case
 
 REPO = Path(__file__).resolve().parents[2]
-
+ACQ = "buffett_acquisition_checklist"
 DALIO = "dalio_debt_supercycle_navigation"
 LYNCH = "lynch_six_category_framework"
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 
+_ACQ_BIG = "a_large_subscription_business_earns_a_profit"
+_ACQ_PE = "profitable_growing_software_is_priced_at_fifteen_times_earnings"
+_ACQ_PS = "thirteen_times_revenue_needs_fast_growth_or_a_rich_margin"
 _DAL_BUB = "a_shrinking_economy_has_few_bubble_signals"
 _LYN_PB = "price_to_book_within_the_sector_when_not_battered"
 _SOR_STOP = "a_stop_is_at_most_a_fifth_from_entry"
@@ -48,8 +51,35 @@ _L7 = {"cyclical_industry": False, "debt_share": "54%", "distressed": False, "hi
 _S1 = {"confirmation_rounds": "2", "feedback_loop": "absent", "hypothesis_confirmed": True, "initial_position": "5%",
        "loss_budget": "9.5%", "max_position": "20%", "prevailing_bias": "identified", "stop_distance": "37.5%"}
 
+#: s45review Buffett acquisition 7, IPB-P-011-F-4cffdb680f29cf9e (30 June 2024): $25.2B of software revenue, no profit.
+_B7 = {"arr": "$25.2B", "business_model": "subscription_software", "ev_to_arr": "3x", "gross_margin": "59%",
+       "macro_regime": "expansion", "net_income": "$0", "revenue_growth": "15%", "revenue_retention": "114%",
+       "sector": "enterprise_software"}
+#: s45review Buffett acquisition 15, IPB-P-011-F-1632a0b8044b33c3: $1.25B of net income, 3 x $5B = $15B, P/E 12.
+_B15 = {**_B7, "arr": "$5B", "gross_margin": "60%", "net_income": "$1.25B", "revenue_retention": "107%"}
+#: s45review Buffett acquisition 6, IPB-P-011-F-a5ddb47da5a42f7a: 21x revenue at 15% growth, no profit.
+_B6 = {**_B7, "arr": "$5B", "ev_to_arr": "21x", "gross_margin": "60%", "revenue_retention": "95%"}
+
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    # Buffett acquisition: above $10B of revenue subscription software earns a profit
+    (ACQ, _ACQ_BIG, _B7, True, "review Buffett 7: $25.2B, net income $0"),
+    (ACQ, _ACQ_BIG, {**_B7, "arr": "$10.1B"}, True, "$10.1B, net income $0"),
+    (ACQ, _ACQ_BIG, {**_B7, "arr": "$10B"}, False, "the edge: $10B"),
+    (ACQ, _ACQ_BIG, {**_B7, "arr": "$6.2B", "net_income": "-$350M"}, False, "Workday fiscal 2023: a loss on $6.2B"),
+    (ACQ, _ACQ_BIG, {**_B7, "net_income": "$50M"}, False, "a profit of $50M on $25.2B"),
+    # profitable software growing 10% or more at 15x net income or more, outside a recession or credit crisis
+    (ACQ, _ACQ_PE, _B15, True, "review Buffett 15: $15B over $1.25B is 12x"),
+    (ACQ, _ACQ_PE, {**_B15, "net_income": "$1B"}, False, "the edge: $15B over $1B is 15x"),
+    (ACQ, _ACQ_PE, {**_B15, "net_income": "$1.05B"}, True, "14.3x"),
+    (ACQ, _ACQ_PE, {**_B15, "revenue_growth": "9%", "revenue_retention": "100%"}, False, "12x at 9% growth"),
+    (ACQ, _ACQ_PE, {**_B15, "macro_regime": "credit_crisis"}, False, "12x in a credit crisis (Microsoft, March 2009)"),
+    # 13x revenue or more needs growth above 15% or a 25% net margin
+    (ACQ, _ACQ_PS, _B6, True, "review Buffett 6: 21x at 15% growth, no profit"),
+    (ACQ, _ACQ_PS, {**_B6, "ev_to_arr": "12.5x"}, False, "12.5x at 15%"),
+    (ACQ, _ACQ_PS, {**_B6, "revenue_growth": "16%"}, False, "21x at 16%"),
+    (ACQ, _ACQ_PS, {**_B6, "net_income": "$1.25B"}, False, "21x at a 25% net margin (84x earnings, Visa's kind)"),
+    (ACQ, _ACQ_PS, {**_B6, "net_income": "$1.2B"}, True, "21x at a 24% net margin"),
     # Dalio: with real or nominal growth below zero, at most two of the seven bubble signals
     (DALIO, _DAL_BUB, _D8, True, "review Dalio 8: four signals, real -2%, nominal -1%"),
     (DALIO, _DAL_BUB, {**_D8, "bubble_signals": "3"}, True, "three signals"),
@@ -110,8 +140,6 @@ def test_a_shrinking_nominal_economy_is_no_early_phase(over, phase, outcome, wha
     trace = ipb.execute(DALIO, {**_D12, **over})
     assert trace.regime == phase and trace.outcome == outcome
 
-
-ACQ = "buffett_acquisition_checklist"
 
 
 @pytest.fixture(scope="module")
