@@ -387,15 +387,13 @@ and its other sector metrics (gross margin, growth, multiple) are drawn anew, si
 taken (checked line by line against the old file); verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 unchanged.
 l8-three-investors keeps 84 of 90 ids in place; its 6 others are such moves (airline, railroad, manufacturer), same
 place, model, sector and verdicts, retention dropped. marks-defaults is unchanged.
-Changed deliberately (issue 18, branch s45rfix, s45review B1-B3): the Buffett checklist gained three rules
-(subscription software above $10B of revenue earns a profit; profitable software growing 10% or more at 15 times
-its net income or more outside a recession or credit crisis; 13x revenue or more needs growth above 15% or a 25% net
-margin), so its content hash and condition-C key differ. Of the file above, buffett-bench-recipes had 25 items that
-break a new rule (22 profitless software at $12-42.5B of revenue, 2 profitable growers under 15x earnings, 1 at 21.5x
-revenue growing 1%); it keeps 177 of 240 ids (167 in place, same scenario and question), the rest drawn anew as the
-draw sequence moved; no new item breaks a new rule; verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 -> 154/77/9.
-l8-three-investors had 5 (profitless software at $17-30B); it keeps 82 of 90 ids in place. marks-defaults is
-unchanged.
+Changed deliberately (issue 18, branch s45rfix, s45review B2-B3): the Buffett checklist gained two rules
+(profitable software growing 10% or more at 15 times its net income or more outside a recession or credit crisis;
+13x revenue or more needs growth above 15% or a 25% net margin), so its content hash and condition-C key differ. Of
+the file above, buffett-bench-recipes had 3 items that break a new rule (2 profitable growers under 15x earnings, 1
+at 21.5x revenue growing 1%); it keeps 230 of 240 ids in place with the same question, the others drawn anew; no
+new item breaks a new rule; verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 unchanged. l8-three-investors keeps 89
+of 90 ids in place (none of its items broke a new rule; one later draw moved). marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -413,11 +411,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "d77ec74774181662e0c4507df6dbe6119da106223762c4640acc79c3ce20e866"),
+                              "8ea6ff720a05165350645b5e8843b4f75af069478bd414866ddf2d7aab95ea1e"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "ab752da83943e15203dbbe1eec5f7dfdeea8e2996e1d4c7a97a8ffdb62b4ad59"),
+                           7, "", 90, "dea9daac87952be9c9a3116ec63d61c290be83018e49c1bce5da7ba294b2c8e6"),
 }
 
 

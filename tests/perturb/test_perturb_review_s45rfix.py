@@ -29,7 +29,6 @@ DALIO = "dalio_debt_supercycle_navigation"
 LYNCH = "lynch_six_category_framework"
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 
-_ACQ_BIG = "a_large_subscription_business_earns_a_profit"
 _ACQ_PE = "profitable_growing_software_is_priced_at_fifteen_times_earnings"
 _ACQ_PS = "thirteen_times_revenue_needs_fast_growth_or_a_rich_margin"
 _DAL_BUB = "a_shrinking_economy_has_few_bubble_signals"
@@ -62,12 +61,6 @@ _B6 = {**_B7, "arr": "$5B", "ev_to_arr": "21x", "gross_margin": "60%", "revenue_
 
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
-    # Buffett acquisition: above $10B of revenue subscription software earns a profit
-    (ACQ, _ACQ_BIG, _B7, True, "review Buffett 7: $25.2B, net income $0"),
-    (ACQ, _ACQ_BIG, {**_B7, "arr": "$10.1B"}, True, "$10.1B, net income $0"),
-    (ACQ, _ACQ_BIG, {**_B7, "arr": "$10B"}, False, "the edge: $10B"),
-    (ACQ, _ACQ_BIG, {**_B7, "arr": "$6.2B", "net_income": "-$350M"}, False, "Workday fiscal 2023: a loss on $6.2B"),
-    (ACQ, _ACQ_BIG, {**_B7, "net_income": "$50M"}, False, "a profit of $50M on $25.2B"),
     # profitable software growing 10% or more at 15x net income or more, outside a recession or credit crisis
     (ACQ, _ACQ_PE, _B15, True, "review Buffett 15: $15B over $1.25B is 12x"),
     (ACQ, _ACQ_PE, {**_B15, "net_income": "$1B"}, False, "the edge: $15B over $1B is 15x"),
