@@ -27,6 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 ACQ = "buffett_acquisition_checklist"
 DALIO = "dalio_debt_supercycle_navigation"
 LYNCH = "lynch_six_category_framework"
+MARKS = "marks_distressed_debt"
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 
 _ACQ_PE = "profitable_growing_software_is_priced_at_fifteen_times_earnings"
@@ -34,6 +35,18 @@ _ACQ_PS = "thirteen_times_revenue_needs_fast_growth_or_a_rich_margin"
 _DAL_BUB = "a_shrinking_economy_has_few_bubble_signals"
 _LYN_PB = "price_to_book_within_the_sector_when_not_battered"
 _SOR_STOP = "a_stop_is_at_most_a_fifth_from_entry"
+_MAR_YEARS = "a_reorganisation_resolves_within_four_years"
+_MAR_BAD = "price_at_least_three_fifths_of_the_bad_case"
+
+#: s45review Marks 2, MARKS-DD-009-f71cfae1d14e07d7 (31 March 2009): six years to resolution. Bad-case recovery
+#: (980 - 500) / 1,000 = 48% of face, so 45 cents is 94% of it.
+_MK2 = {"class_face": "$1B", "legal_process_risk": "moderate", "purchase_price": "45%", "reorganization_value": "$1.4B",
+        "sector": "media", "senior_claims": "$500M", "spread_to_treasuries": "25%", "stressed_value": "$980M",
+        "years_to_resolution": "6"}
+#: s45review Marks 8, MARKS-DD-009-cdd9f656c45352fa (undated): 27 cents while the bad case recovers (1,000 - 500) /
+#: 1,000 = 50% of face; 60% of 50 is 30 cents.
+_MK8 = {**_MK2, "purchase_price": "27%", "spread_to_treasuries": "35.75%", "stressed_value": "$1B",
+        "years_to_resolution": "2"}
 
 #: s45review Dalio 8, DAL-DSC-006-2a9534d093be92dd (undated): four bubble signals while real output falls 2% and
 #: nominal incomes 1%.
@@ -95,6 +108,14 @@ RULE_CASES = [
     (LYNCH, _LYN_PB, {**_L7, "sector": "consumer", "debt_share": "67%"}, True,
      "a consumer brand at 10.2 times book ($100M at 67% is $49.3M)"),
     (LYNCH, _LYN_PB, {**_L7, "distressed": True}, False, "a battered company may have lost its equity"),
+    # Marks: resolution within four years; the price at least 60% of the bad-case recovery
+    (MARKS, _MAR_YEARS, _MK2, True, "review Marks 2: six years"),
+    (MARKS, _MAR_YEARS, {**_MK2, "years_to_resolution": "4.25"}, True, "4.25 years"),
+    (MARKS, _MAR_YEARS, {**_MK2, "years_to_resolution": "4"}, False, "the edge: four years (Tribune)"),
+    (MARKS, _MAR_BAD, _MK8, True, "review Marks 8: 27 cents against a 50% bad case"),
+    (MARKS, _MAR_BAD, {**_MK8, "purchase_price": "29%"}, True, "29 cents"),
+    (MARKS, _MAR_BAD, {**_MK8, "purchase_price": "30%"}, False, "the edge: 30 cents, 60% of 50"),
+    (MARKS, _MAR_BAD, {**_MK8, "legal_process_risk": "high"}, False, "high legal risk: the bad case itself in doubt"),
     # Soros: a stop at most 20% from entry
     (SOROS, _SOR_STOP, _S1, True, "review Soros 1: 37.5%"),
     (SOROS, _SOR_STOP, {**_S1, "stop_distance": "30%"}, True, "30%, the lowest the review flagged"),
