@@ -187,3 +187,24 @@ def test_a_model_that_omits_an_unknown_metric_is_refused_with_its_line():
     errors = err.value.errors if isinstance(err.value, ErrorGroup) else [err.value]
     hit = [e for e in errors if "model 'airline' omits 'revenue_retension', which is no metric" in e.message]
     assert hit and hit[0].line is not None and hit[0].line > 1 and "did you mean 'revenue_retention'" in str(hit[0])
+
+
+#: s45review Munger 1, MUNGER-QP-003-2c28bfbe975188d9 (30 June 1995): "the people running the business are of mixed
+#: honesty and candour", gold INVEST before s45rfix.
+_MU1 = {"competitive_advantage": "durable", "incentives_aligned": True, "long_run_growth": "0%",
+        "management_integrity": "mixed", "market_value": "$5.5B", "owner_earnings": "$550M", "return_on_capital": "34%",
+        "understandable": True}
+
+
+@pytest.mark.parametrize("integrity, gate4, outcome", [
+    ("mixed", "REJECT", "DECLINE"),  # review Munger 1: stated evidence against trust kills (the card's decisive_reason)
+    ("untrustworthy", "REJECT", "DECLINE"),
+    ("trustworthy", "PROCEED", "INVEST"),  # honest, candid and aligned: the same business passes
+    (None, "INCONCLUSIVE", "INVEST"),  # no evidence on the people: the paper's Perturbation B, the analysis continues
+])
+def test_managers_of_mixed_honesty_kill_the_investment(integrity, gate4, outcome):
+    facts = {k: v for k, v in _MU1.items() if k != "management_integrity" or integrity is not None}
+    if integrity is not None:
+        facts["management_integrity"] = integrity
+    trace = ipb.execute("munger_business_quality_price", facts)
+    assert list(trace.verdicts())[3] == gate4 and trace.outcome == outcome
