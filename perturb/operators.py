@@ -507,6 +507,21 @@ def _omitted_inputs(frame: Frame, sector: Sector) -> tuple[str, ...]:
     return held  # type: ignore[no-any-return]
 
 
+def _model_omitted_inputs(frame: Frame, facts: Mapping[str, Any]) -> list[str]:
+    """The card inputs whose facts the business models ``facts`` state omit (the registry's ``models:`` ``omits:``,
+    by input name or by the metric the input stands for), in card order (s45rfix, s45review B4: a subscription
+    retention figure for an airline, a railroad, a retailer or a manufacturer the move had made of a software base)."""
+    omits = frame.sectors.model_omits
+    if not omits:
+        return []
+    names = {n for s in frame.sectors.sectors for group in (s.profile, s.allows) for n in group}
+    dropped = {m for n in names if isinstance(facts.get(n), str) for m in omits.get(facts[n], ())}
+    if not dropped:
+        return []
+    metrics = _sector_metric_inputs(frame)
+    return [n for n in frame.inputs if n in dropped or metrics.get(n) in dropped]
+
+
 def _typical(spec: InputSpec, typical: Sequence[Any]) -> list[Any]:
     """The values of a sector ``profile`` entry that ``spec`` can take: the card's listed values of a category
     input, ``true``/``false`` of a yes/no input (s35: a materials or transport company is cyclical), else none.
@@ -621,6 +636,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
             facts[name] = rng.choice(allowed)
             profile[name] = facts[name]
     omitted = [n for n in _omitted_inputs(frame, sector) if n in facts]
+    omitted += [n for n in _model_omitted_inputs(frame, facts) if n in facts and n not in omitted]
     for name in omitted:
         del facts[name]
     resampled: list[str] = []

@@ -202,9 +202,9 @@ def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> 
         omits = _omits(errors, raw, i, metrics, ranges, tuple(data["inputs"]))
         sectors.append(Sector(sid, raw["name"], tuple(raw.get("aliases") or ()), ranges, raw.get("description", ""),
                               profile, allows, omits))
-    models = _models(errors, data.get("models") or {}, metrics, sectors)
+    models, model_omits = _models(errors, data.get("models") or {}, metrics, sectors)
     errors.raise_if_any()
-    return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file, models)
+    return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file, models, model_omits)
 
 
 def _ranges(errors: _Errors, raw: Mapping[str, Any], metrics: Mapping[str, MetricDef], path: tuple[Any, ...],
@@ -230,20 +230,43 @@ def _ranges(errors: _Errors, raw: Mapping[str, Any], metrics: Mapping[str, Metri
 
 
 def _models(errors: _Errors, raw: Mapping[str, Any], metrics: Mapping[str, MetricDef],
-            sectors: Sequence[Sector]) -> dict[str, dict[str, tuple[Decimal, Decimal]]]:
+            sectors: Sequence[Sector]) -> tuple[dict[str, dict[str, tuple[Decimal, Decimal]]],
+                                                dict[str, tuple[str, ...]]]:
     """The ``models:`` block (s37rules): each key a value some sector's ``profile``/``allows`` lists (else a located
-    error with a did-you-mean: a model no sector names would never be read), each range as a sector's."""
+    error with a did-you-mean: a model no sector names would never be read), each range as a sector's. A model's
+    ``omits:`` (s45rfix) lists metric ids or aliases whose facts do not describe a business of the model (an airline
+    has no subscription retention): each must name a metric (else a located error) that the model gives no range;
+    the metric's id is added beside an alias, as for a sector's ``omits:``. Returns (ranges, omits) by model."""
     known = sorted({str(v) for s in sectors for group in (s.profile, s.allows) for vs in group.values() for v in vs})
+    owner = {name: m.id for m in metrics.values() for name in m.names}
     models: dict[str, dict[str, tuple[Decimal, Decimal]]] = {}
-    for model, ranges in raw.items():
+    omitted: dict[str, tuple[str, ...]] = {}
+    for model, entry in raw.items():
         if model not in known:
             near = did_you_mean(model, known)
             errors.add(f"model {model!r} is no value of a sector's profile or allows"
                        + (f"; did you mean {near!r}?" if near else ""), ("models", model), "model",
                        key=True, name=model, suggestion=near)
             continue
+        ranges = {k: v for k, v in entry.items() if k != "omits"}
         models[model] = _ranges(errors, ranges, metrics, ("models", model), f"model {model!r}")
-    return models
+        out: list[str] = []
+        for k, name in enumerate(entry.get("omits") or ()):
+            path = ("models", model, "omits", k)
+            mid = owner.get(name)
+            if mid is None:
+                near = did_you_mean(name, list(owner))
+                errors.add(f"model {model!r} omits {name!r}, which is no metric"
+                           + (f"; did you mean {near!r}?" if near else ""), path, "omits", name=name, suggestion=near)
+                continue
+            if mid in models[model]:
+                errors.add(f"model {model!r} both omits {name!r} and gives it a range", path, "omits", name=name)
+            for n in (name, mid):
+                if n not in out:
+                    out.append(n)
+        if out:
+            omitted[model] = tuple(out)
+    return models, omitted
 
 
 def load_regimes(path: str | Path | None = None, *, text: str | None = None) -> RegimeRegistry:

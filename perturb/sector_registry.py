@@ -92,6 +92,10 @@ class SectorRegistry:
     #: read in place of the sector's (``models:``; s37rules, issue 18: a subscription-software vendor moved to
     #: industrial automation kept "subscription software" beside the hardware makers' 42% gross margin).
     models: dict[str, dict[str, tuple[Decimal, Decimal]]] = field(default_factory=dict)
+    #: Business model -> metric ids and aliases whose facts do not describe a business of the model (a model's
+    #: ``omits:``; s45rfix, s45review B4: "Existing customers pay 92% of what they paid a year earlier" for an
+    #: airline): sector substitution drops them once the move has set the model, as it drops a sector's ``omits:``.
+    model_omits: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def get(self, sector_id: str) -> Sector:
         """A sector by id.

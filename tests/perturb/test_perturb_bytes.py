@@ -378,6 +378,22 @@ airlines earning $0 at 2.5-5x revenue), 3 of K12c (subscription software above $
 draws moved by them; verdicts DECLINE/INVEST/INCONCLUSIVE 154/79/7 -> 152/79/9; no new item is of either kind.
 l8-three-investors keeps 86 of 90 ids in place with the same scenario and question; the 4 drawn anew were of K12a.
 marks-defaults is unchanged.
+Changed deliberately (issue 18, branch s45rfix, s45review B4): frameworks/sectors.yaml's ``models:`` gained ``omits:``
+(airline, railroad, retail, consumer brand, industrial manufacturing, utility omit revenue_retention), and the sector
+move drops what the model it leaves omits. buffett-bench-recipes keeps 206 of 240 ids in place with the same scenario
+and question; the other 34 are the sector moves that made the SaaS base one of those models: each keeps its place,
+business model, sector and verdict, no longer states "Existing customers pay N% of what they paid a year earlier",
+and its other sector metrics (gross margin, growth, multiple) are drawn anew, since the retention draw is no longer
+taken (checked line by line against the old file); verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 unchanged.
+l8-three-investors keeps 84 of 90 ids in place; its 6 others are such moves (airline, railroad, manufacturer), same
+place, model, sector and verdicts, retention dropped. marks-defaults is unchanged.
+Changed deliberately (issue 18, branch s45rfix, s45review B2-B3): the Buffett checklist gained two rules
+(profitable software growing 10% or more at 15 times its net income or more outside a recession or credit crisis;
+13x revenue or more needs growth above 15% or a 25% net margin), so its content hash and condition-C key differ. Of
+the file above, buffett-bench-recipes had 3 items that break a new rule (2 profitable growers under 15x earnings, 1
+at 21.5x revenue growing 1%); it keeps 230 of 240 ids in place with the same question, the others drawn anew; no
+new item breaks a new rule; verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 unchanged. l8-three-investors keeps 89
+of 90 ids in place (none of its items broke a new rule; one later draw moved). marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -395,11 +411,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "59c0bbc6c83920700950db5f66e31b402e87be6a3de7a4f44caa7e569b1fedc9"),
+                              "8ea6ff720a05165350645b5e8843b4f75af069478bd414866ddf2d7aab95ea1e"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "aa3284777ab555d547344e4d982eb880f83e54b69eb7cd690d5f3693df3ee153"),
+                           7, "", 90, "dea9daac87952be9c9a3116ec63d61c290be83018e49c1bce5da7ba294b2c8e6"),
 }
 
 

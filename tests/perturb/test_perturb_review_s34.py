@@ -184,11 +184,16 @@ CASES = [
     # review #21: 7 bubble signals while debt shrinks 10 points faster than income; a 2% gap at 1% growth kept
     # s42rfixM: a_near_full_bubble_reading_needs_real_growth (review42 R2: six or more at under 1% real growth)
     # refuses the same item as well
-    (DALIO, ("many_bubble_signals_need_a_boom", "a_near_full_bubble_reading_needs_real_growth"),
+    # s45rfix: a_shrinking_economy_has_few_bubble_signals (s45review D3: at most two signals while real output or
+    # nominal incomes shrink) refuses it too, and the neighbour with four signals at -2% growth by itself
+    (DALIO, ("many_bubble_signals_need_a_boom", "a_near_full_bubble_reading_needs_real_growth",
+             "a_shrinking_economy_has_few_bubble_signals"),
      {"bubble_signals": 7, "debt_growth_gap": "-10%", "real_gdp_growth": "-2%"}, True),
     (DALIO, "many_bubble_signals_need_a_boom", {"bubble_signals": 7, "debt_growth_gap": "2%", "real_gdp_growth": "1%"},
      False),
-    (DALIO, "many_bubble_signals_need_a_boom", {"bubble_signals": 4, "debt_growth_gap": "-10%", "real_gdp_growth": "-2%"},
+    (DALIO, "a_shrinking_economy_has_few_bubble_signals",
+     {"bubble_signals": 4, "debt_growth_gap": "-10%", "real_gdp_growth": "-2%"}, True),
+    (DALIO, "many_bubble_signals_need_a_boom", {"bubble_signals": 2, "debt_growth_gap": "-10%", "real_gdp_growth": "-2%"},
      False),
     # Klarman: a neglected security of $11.34B refused; $5B kept; s35bounds: spinoffs are out of the rule (2010s
     # spinoffs ran across the card's range and beyond: Marathon Petroleum 2011, Fortive 2016; AbbVie 2013, PayPal

@@ -84,10 +84,14 @@ CASES = [
     (DALIO, "a_negative_long_yield_needs_a_policy_rate_near_zero",
      {"long_bond_yield": "0.25%", "policy_rate": "1.5%"}, False),
     # R8, I #3 / #155: 4 bubble signals at real -10% / -7.5% refused; 2 signals at -10% kept; 4 at -5% kept
-    (DALIO, "a_collapse_has_few_bubble_signals", {"real_gdp_growth": "-10%", "bubble_signals": 4}, True),
-    (DALIO, "a_collapse_has_few_bubble_signals", {"real_gdp_growth": "-7.5%", "bubble_signals": 4}, True),
+    # s45rfix: a_shrinking_economy_has_few_bubble_signals (s45review D3: at most two signals at any negative growth)
+    # refuses the two items as well, and the 4 signals at -5% (kept by the collapse rule's edge) by itself
+    (DALIO, ("a_collapse_has_few_bubble_signals", "a_shrinking_economy_has_few_bubble_signals"),
+     {"real_gdp_growth": "-10%", "bubble_signals": 4}, True),
+    (DALIO, ("a_collapse_has_few_bubble_signals", "a_shrinking_economy_has_few_bubble_signals"),
+     {"real_gdp_growth": "-7.5%", "bubble_signals": 4}, True),
     (DALIO, "a_collapse_has_few_bubble_signals", {"real_gdp_growth": "-10%", "bubble_signals": 2}, False),
-    (DALIO, "a_collapse_has_few_bubble_signals", {"real_gdp_growth": "-5%", "bubble_signals": 4}, False),
+    (DALIO, "a_shrinking_economy_has_few_bubble_signals", {"real_gdp_growth": "-5%", "bubble_signals": 4}, True),
 ]
 
 

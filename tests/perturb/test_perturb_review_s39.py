@@ -46,6 +46,7 @@ MUNGER = "munger_business_quality_price"
 GREENBLATT = "greenblatt_magic_formula_screen"
 
 # review39 SOROS #2: not borne out, yet two favourable moves counted
+_SOR_STOP = "a_stop_is_at_most_a_fifth_from_entry"
 _SOROS_A22 = {"confirmation_rounds": "2", "feedback_loop": "self_correcting", "hypothesis_confirmed": False,
               "initial_position": "5%", "loss_budget": "3%", "max_position": "25%", "prevailing_bias": "unclear",
               "stop_distance": "30.5%"}
@@ -94,10 +95,20 @@ _GREENBLATT_120 = {"combined_rank_position": "2211", "ebit": "$1.38B", "enterpri
 CASES = [
     # S1: SOR-RHT-004-a22355d644c3cedb refused; the same trade with no move counted kept (the bundled
     # hypothesis_not_confirmed_abandon shape), and one move refused; a confirmed hypothesis with two moves kept
-    (SOROS, "a_failed_hypothesis_had_no_favourable_move", _SOROS_A22, True),
-    (SOROS, "a_failed_hypothesis_had_no_favourable_move", {**_SOROS_A22, "confirmation_rounds": "0"}, False),
-    (SOROS, "a_failed_hypothesis_had_no_favourable_move", {**_SOROS_A22, "confirmation_rounds": "1"}, True),
-    (SOROS, "a_failed_hypothesis_had_no_favourable_move", {**_SOROS_A22, "hypothesis_confirmed": True}, False),
+    # s45rfix: its 30.5% stop breaks a_stop_is_at_most_a_fifth_from_entry (s45review S1) too, so each case is also
+    # asked with a 20% stop, where only this rule speaks
+    (SOROS, ("a_failed_hypothesis_had_no_favourable_move", _SOR_STOP), _SOROS_A22, True),
+    (SOROS, _SOR_STOP, {**_SOROS_A22, "confirmation_rounds": "0"}, True),
+    (SOROS, ("a_failed_hypothesis_had_no_favourable_move", _SOR_STOP), {**_SOROS_A22, "confirmation_rounds": "1"},
+     True),
+    (SOROS, _SOR_STOP, {**_SOROS_A22, "hypothesis_confirmed": True}, True),
+    (SOROS, "a_failed_hypothesis_had_no_favourable_move", {**_SOROS_A22, "stop_distance": "20%"}, True),
+    (SOROS, "a_failed_hypothesis_had_no_favourable_move",
+     {**_SOROS_A22, "stop_distance": "20%", "confirmation_rounds": "0"}, False),
+    (SOROS, "a_failed_hypothesis_had_no_favourable_move",
+     {**_SOROS_A22, "stop_distance": "20%", "confirmation_rounds": "1"}, True),
+    (SOROS, "a_failed_hypothesis_had_no_favourable_move",
+     {**_SOROS_A22, "stop_distance": "20%", "hypothesis_confirmed": True}, False),
     # DA2: DAL-DSC-007-56325fd6787bfeb0 refused (7.75 points above the yield); the US of 2022 kept (real growth
     # about 2%, nominal about 9%: a 7% deflator over a 3% ten-year yield, 4 points, while the Fed tightened); the
     # same item with 45% of its debt in a currency it cannot print (a Baltic euro member of 2022) kept

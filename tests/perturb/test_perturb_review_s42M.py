@@ -38,6 +38,7 @@ _K = {"catalyst": "share_repurchase", "catalyst_months": "12", "conservative_val
 
 _M15 = "price_within_thirty_points_of_the_bad_case"
 _M17 = "media_within_the_largest_media_reorganisations"
+_M45 = "price_at_least_three_fifths_of_the_bad_case"
 #: The Marks review base, invest_moderate_process_risk (31 March 2009), as its items state it.
 _M = {"class_face": "$1B", "legal_process_risk": "moderate", "purchase_price": "45%", "reorganization_value": "$1.4B",
       "sector": "media", "senior_claims": "$500M", "spread_to_treasuries": "25%", "stressed_value": "$1B",
@@ -76,15 +77,18 @@ RULE_CASES = [
      "just under the edge: $719M against $180M, no source identified"),
     (KLARMAN, _K6, {**_K, "conservative_value": "$720M", "mispricing_source": "none_identified"}, True,
      "the edge: four times the market value, no source identified"),
-    (MARKS, _M15, {**_M, "class_face": "$3.4B", "reorganization_value": "$3.77B", "stressed_value": "$3.39B"}, True,
+    # s45rfix: price_at_least_three_fifths_of_the_bad_case (s45review MK1) refuses these three items as well (45 cents
+    # under 60% of an 85%, 89% and 76% bad-case recovery); the edge at 75% (45 = 60% of 75) stays kept by both
+    (MARKS, (_M15, _M45), {**_M, "class_face": "$3.4B", "reorganization_value": "$3.77B", "stressed_value": "$3.39B"},
+     True,
      "review42 Marks 3, MARKS-DD-009-fc29ab3b8e75eca5: bought at 45 with an 85% bad-case recovery"),
-    (MARKS, _M15, {**_M, "class_face": "$560M"}, True,
+    (MARKS, (_M15, _M45), {**_M, "class_face": "$560M"}, True,
      "review42 Marks 20, MARKS-DD-009-cb6fe26163c18dbb: bought at 45 with an 89% bad-case recovery"),
     (MARKS, _M15, {**_M, "class_face": "$300M", "legal_process_risk": "high", "stressed_value": "$1.25B"}, False,
      "review42 Marks 1, MARKS-DD-009-9a7520c09af53625: full recovery in both cases at 45 with high legal risk "
      "(Tribune 2009's LBO litigation), kept"),
     (MARKS, _M15, {**_M, "stressed_value": "$1.25B"}, False, "the edge: bad case 75%, price 45"),
-    (MARKS, _M15, {**_M, "stressed_value": "$1.26B"}, True, "just past the edge: bad case 76%, price 45"),
+    (MARKS, (_M15, _M45), {**_M, "stressed_value": "$1.26B"}, True, "just past the edge: bad case 76%, price 45"),
     (MARKS, _M15, {**_M, "purchase_price": "70%", "spread_to_treasuries": "12%", "stressed_value": "$1.4B",
                    "class_face": "$500M"}, False, "a bad case above par: at 70 the cap at par keeps it"),
     (MARKS, _M17, {**_M, "legal_process_risk": "high", "reorganization_value": "$42.1B", "senior_claims": "$25.96B",
@@ -104,8 +108,10 @@ RULE_CASES = [
     (DALIO, _D2, {**_D, "bubble_signals": "6", "debt_growth_gap": "4%", "policy_rate": "1.5%",
                   "yield_curve_slope": "2.5%"}, True,
      "review42 Dalio 20, DAL-DSC-008-0d04f2625ed63972: six at 0.5%"),
-    (DALIO, _D2, {**_D, "bubble_signals": "7", "debt_growth_gap": "7%", "nominal_gdp_growth": "3%",
-                  "real_gdp_growth": "-1%"}, True,
+    # s45rfix: a_shrinking_economy_has_few_bubble_signals (s45review D3) refuses it too
+    (DALIO, (_D2, "a_shrinking_economy_has_few_bubble_signals"),
+     {**_D, "bubble_signals": "7", "debt_growth_gap": "7%", "nominal_gdp_growth": "3%", "real_gdp_growth": "-1%"},
+     True,
      "review42 Dalio 5, DAL-DSC-008-e48d326c61d315d1: seven while real output falls 1%"),
     (DALIO, _D2, {**_D, "bubble_signals": "6", "debt_growth_gap": "4%", "real_gdp_growth": "2%",
                   "nominal_gdp_growth": "4.5%", "policy_rate": "4.5%", "long_bond_yield": "4.5%",

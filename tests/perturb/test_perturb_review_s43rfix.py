@@ -50,6 +50,7 @@ _D6C = "no_tightening_in_a_boom_under_negative_long_yields"
 _L = {"cyclical_industry": False, "debt_share": "15%", "distressed": False, "hidden_asset_value": "$900M",
       "market_cap": "$500M", "sector": "transport", "total_debt": "$100M"}
 _L5 = "debt_share_debt_and_market_value_agree"
+_LPB = "price_to_book_within_the_sector_when_not_battered"
 _L7 = "net_cash_within_the_market_value_unless_battered"
 
 #: (card, rule, facts, refused, what): a reviewed item (refused by the rule alone) or a neighbour (kept by every rule).
@@ -110,9 +111,11 @@ RULE_CASES = [
     (GRAHAM, _G3B, {**_G, "eps_3yr_avg": "$3.9", "book_value_per_share": "$30", "price_per_share": "$20"}, False,
      "EPS up 3.9 times (under four) at 5.1x: not a growth record by the rule"),
     # R6: three macro identities (the Dalio review base, dollar_debt_kill, undated in its items)
-    (DALIO, _D6A, {"bubble_signals": "3", "central_bank_stance": "tightening", "debt_growth_gap": "6%",
-                   "foreign_currency_debt_share": "45%", "nominal_gdp_growth": "-3%", "policy_rate": "40%",
-                   "real_gdp_growth": "-2%"}, True,
+    # s45rfix: its three bubble signals beside shrinking output break a_shrinking_economy_has_few_bubble_signals too
+    (DALIO, (_D6A, "a_shrinking_economy_has_few_bubble_signals"),
+     {"bubble_signals": "3", "central_bank_stance": "tightening", "debt_growth_gap": "6%",
+      "foreign_currency_debt_share": "45%", "nominal_gdp_growth": "-3%", "policy_rate": "40%",
+      "real_gdp_growth": "-2%"}, True,
      "review43 Dalio 6, DAL-DSC-010-06fc10f53d4698d3: prices falling 1% under a 40% policy rate"),
     (DALIO, _D6A, {"bubble_signals": "4", "central_bank_stance": "tightening", "foreign_currency_debt_share": "35%",
                    "nominal_gdp_growth": "6.5%", "policy_rate": "40%", "real_gdp_growth": "9.5%"}, True,
@@ -141,10 +144,12 @@ RULE_CASES = [
                    "yield_curve_slope": "0.25%"}, False,
      "the euro area in 2021: 5.3% growth, the Bund near -0.3%, the ECB on hold [M]"),
     # R5: the debt share moved alone
-    (LYNCH, _L5, {**_L, "debt_share": "82%", "hidden_asset_value": "$1.65B"}, True,
+    # s45rfix: price_to_book_within_the_sector_when_not_battered (at most 5 times book for a railroad) is stricter, so
+    # these items break it too, and the old edge (20 times book) is refused by it alone
+    (LYNCH, (_L5, _LPB), {**_L, "debt_share": "82%", "hidden_asset_value": "$1.65B"}, True,
      "review43 Lynch 3, IPB-LYN-SC-007-3b5f38c4836b3cad: $100M at 82% leaves $22M of book under $500M"),
-    (LYNCH, _L5, {**_L, "debt_share": "80%"}, False, "the edge: $25M of book under $500M, 20 times"),
-    (LYNCH, _L5, {**_L, "debt_share": "81%"}, True, "just past the edge"),
+    (LYNCH, _LPB, {**_L, "debt_share": "80%"}, True, "the old edge: $25M of book under $500M, 20 times"),
+    (LYNCH, (_L5, _LPB), {**_L, "debt_share": "81%"}, True, "just past the old edge"),
     (LYNCH, _L5, {**_L, "debt_share": "82%", "distressed": True}, False, "a battered company may have lost its equity"),
     (LYNCH, _L5, {**_L, "debt_share": "42%", "earnings_growth": "-17%", "pe_historical_average": "6x",
                   "pe_ratio": "3x"}, False,

@@ -188,9 +188,16 @@ def test_a_move_to_financials_drops_the_facts_no_bank_reports(acq):
         assert facts["business_model"] in ("banking", "insurance")
         assert "gross_margin" not in facts and "revenue_retention" not in facts
         assert step.details["omitted"] == ["revenue_retention", "gross_margin"]  # in the card's input order
-    # another sector omits nothing
+    # another sector omits nothing: a healthcare sector keeps the subscription-software model (its allows), and with
+    # it the retention and gross margin
+    step = get_operator("sector")(frame, base, random.Random(0), "healthcare")
+    assert step.scenario.facts["business_model"] == "subscription_software"
+    assert "omitted" not in step.details and {"gross_margin", "revenue_retention"} <= set(step.scenario.facts)
+    # s45rfix (s45review B4): consumer omits nothing itself, but the retailer or brand the move makes of the software
+    # base drops the retention its model omits (frameworks/sectors.yaml, models:) and keeps its gross margin
     step = get_operator("sector")(frame, base, random.Random(0), "consumer")
-    assert "omitted" not in step.details and "gross_margin" in step.scenario.facts
+    assert step.scenario.facts["business_model"] in ("retail", "consumer_brand")
+    assert step.details["omitted"] == ["revenue_retention"] and "gross_margin" in step.scenario.facts
 
 
 def test_a_move_to_financials_drops_the_capital_of_the_ranking():
