@@ -246,10 +246,15 @@ _WORD_VALUES = {"half": Decimal("0.5"), "a third": Decimal(1) / Decimal(3), "a q
 #: A mark of judgement: ok, fine, a tick; a cross, or a lone x after a bracket or a dash.
 _MARK = re.compile(r"(?i)(?:(?<![\w'])(?P<ok>ok(?:ay)?|fine)\b|(?P<tick>[\u2713\u2714\u2705\u2611])|(?P<cross>[\u2717\u2718\u274c])"
                    r"|(?<=[)\u2013\u2014:=>-])[ \t]*(?P<x>x)(?![\w]))")
+#: An answer opening the sentence ("Yes, 11x average earnings."): the writer's side, the card's direction confirming it.
+_YES_NO = re.compile(r"[ \t*_>-]*(yes|no)\b[ \t]*[,.:;\u2014\u2013-]")
 #: A sentence on risks: its figures are what might go wrong, not the gate's reading.
 _RISKS = re.compile(r"(?i)\b(?:risks?|downside\s+scenario|bear\s+case|what\s+could\s+go\s+wrong|worst\s+case)\b")
 #: A date the figure is set in: "In 2019 the P/E was 25", "back in 2008", "since 2015": history, not the case's reading.
 _DATED = re.compile(r"(?i)\b(?:in|during|since|until|by|back\s+in|as\s+of)\s+(?:fy\s?)?(?:19|20)\d\d\b")
+#: What a multiple is a multiple of: "14.0 times (three-year) average earnings", "1.3 times book value" (at most four
+#: words, up to a stop).
+_TIMES_AFTER = re.compile(r"(?i)[ \t]+(?:(?:its|the|their|our)[ \t]+)?(?P<what>[a-z][\w'/-]*(?:[ \t]+[a-z][\w'/-]*){0,3})")
 _KIND_OF = {"percent": "ratio", "money": "money", "multiple": "multiple", "number": "plain"}
 
 
@@ -291,6 +296,23 @@ def _quantities(card: Card) -> dict[str, tuple[frozenset[str], frozenset[str], f
     return out
 
 
+#: A value a gate computes as one input over another: "price_per_share / eps_3yr_avg * 1x".
+_RATIO_SOURCE = re.compile(r"\s*([A-Za-z_]\w*)\s*/\s*([A-Za-z_]\w*)\s*(?:\*\s*1x\s*)?\Z")
+
+
+@per_object()
+def _ratio_parts(card: Card) -> dict[str, tuple[str, str]]:
+    """Computed value -> (numerator, denominator) for a value computed as one input over another (``pe_3yr`` ->
+    price per share, three-year average EPS): "14.0 times average earnings" names it by its denominator."""
+    out: dict[str, tuple[str, str]] = {}
+    for g in card.gates:
+        for key, expr in (getattr(g, "compute", {}) or {}).items():
+            m = _RATIO_SOURCE.match(getattr(expr, "source", "") or "")
+            if m and m.group(1) in card.inputs and m.group(2) in card.inputs:
+                out[key] = (m.group(1), m.group(2))
+    return out
+
+
 def _word_stems(word: str) -> frozenset[str]:
     """The stems a word of the answer gives: its own, and for an abbreviation ("p/e", "roic", "d/e") the words it stands
     for; a word with a slash gives both sides ("debt/equity")."""
@@ -304,10 +326,16 @@ def _word_stems(word: str) -> frozenset[str]:
     return _words(key) | frozenset(expansion_stems(word))
 
 
-def _named(card: Card, term: Term, said: frozenset[str]) -> int:
+def _named(card: Card, term: Term, said: frozenset[str], after: frozenset[str] = frozenset()) -> int:
     """How many of the stems ``said`` (a few words before a figure) name ``term``'s quantity; 0 when they do not name
-    it: a single quantity needs a stem no other quantity holds or every stem of its name, a ratio a stem of each side."""
+    it: a single quantity needs a stem no other quantity holds or every stem of its name, a ratio a stem of each side.
+    ``after``: the stems of the words after a multiple ("14.0 times average earnings", "1.6 times book"), which name a
+    ratio by its denominator (the numerator, the price or the assets, is the sentence's subject)."""
     table = _quantities(card)
+    parts = term.names if len(term.names) == 2 else _ratio_parts(card).get(term.names[0])
+    if after and parts is not None:
+        below = table[parts[1]][0] & after
+        return len(below) + len(table[parts[0]][0] & said) + 1 if below else 0
     if len(term.names) == 2:
         sides = [table[n][0] & said for n in term.names]
         return len(sides[0] | sides[1]) if all(sides) else 0
@@ -388,18 +416,25 @@ class _FigureBarsMixin(_ParserState):
             if start < prev:
                 continue
             before = [w for w in words if prev <= w[0] and w[1] <= start and w[1] >= start - 40]
-            if before and _BETWEEN.search(text, before[-1][1], start):
-                best, hit, q_start = 0, [], -1
-                for k in range(len(before) - 1, -1, -1):
-                    said = frozenset().union(*(w[2] for w in before[k:]))
-                    for t in terms:
-                        score = _named(self.card, t, said) if _fits(t, n.kind) else 0
-                        if score > best:
-                            best, hit, q_start = score, [t], before[k][0]
-                        elif score and score == best and t not in hit:
-                            hit.append(t)
-                if hit:
-                    named.append((n, hit, q_start))
+            if not (before and _BETWEEN.search(text, before[-1][1], start)):
+                before = []
+            after: frozenset[str] = frozenset()
+            times = _TIMES_AFTER.match(text, n.span[1], b) if n.kind == "multiple" else None
+            if times is not None:  # "14.0 times three-year average earnings", "1.6x book"
+                after = frozenset().union(*(w[2] for w in words if times.start("what") <= w[0] and w[1] <= times.end()))
+            best, hit, q_start = 0, [], -1
+            for k in range(len(before), -1, -1):
+                said = frozenset().union(*(w[2] for w in before[k:])) if k < len(before) else frozenset()
+                if not said and not after:
+                    continue
+                for t in terms:
+                    score = _named(self.card, t, said, after) if _fits(t, n.kind) else 0
+                    if score > best:
+                        best, hit, q_start = score, [t], before[k][0] if k < len(before) else start
+                    elif score and score == best and t not in hit:
+                        hit.append(t)
+            if hit:
+                named.append((n, hit, q_start))
             prev = n.span[1]
         out = []
         for i, (n, hit, q_start) in enumerate(named):
@@ -407,10 +442,13 @@ class _FigureBarsMixin(_ParserState):
             if _CONDITIONAL.search(low, a, n.span[0]) or past_time(text, a, end, "comparison") or _DATED.search(low, a, n.span[0]):
                 continue
             figure = n.value
+            # a judgement ahead of the sentence's one figure ("Yes, 11x average earnings."): read from the sentence's
+            # start when nothing else stands before it (no other figure, no gate's name)
+            judged_from = a if i == 0 and n is figures[0] and not self.unit_mentions.get(u) else n.span[1]
             readings: dict[int, set[str]] = {}
             why: dict[int, str] = {}
             for term in hit:
-                sides = self._writer_sides(term, n, end)
+                sides = self._writer_sides(term, n, end, judged_from)
                 if sides is None or not sides:
                     readings.setdefault(term.gate, set()).add("?")
                     continue
@@ -450,9 +488,10 @@ class _FigureBarsMixin(_ParserState):
             out.append((_WORD_VALUES[" ".join(m.group("word").lower().split())], None))
         return out
 
-    def _writer_sides(self, term: Term, n: Any, end: int) -> set[str] | None:
-        """The sides the writer gives figure ``n`` of ``term`` between it and ``end``: from each stated bar (read in the
-        card's direction; None when a bar's noun contradicts the card's direction) and each judgement."""
+    def _writer_sides(self, term: Term, n: Any, end: int, judged_from: int) -> set[str] | None:
+        """The sides the writer gives figure ``n`` of ``term``: from each bar stated between it and ``end`` (read in the
+        card's direction; None when a bar's noun contradicts the card's direction) and each judgement between
+        ``judged_from`` and ``end`` other than the figure itself."""
         text, low = self.masked, self.low
         sides: set[str] = set()
         for value, bound in self._stated(n, end):
@@ -460,14 +499,23 @@ class _FigureBarsMixin(_ParserState):
                 return None  # "(max 15)" on a test that wants the figure high: the writer's bar is another's
             sides.add(term_side(term, n.value, value))
         for h in self.hits:
-            if n.span[1] <= h.start < end and self._level(h) > 0 and h.verdict in (vw.PROCEED, vw.REJECT):
+            if judged_from <= h.start < end and not n.span[0] <= h.start < n.span[1] and self._level(h) > 0 and h.verdict in (vw.PROCEED, vw.REJECT):
                 sides.add(h.verdict)
-        for _, _, v in appraisals(low, n.span[1], end, term.higher, lexicon=lexicon_for(self.card.id)):
-            if v in (vw.PROCEED, vw.REJECT):
+        for x, _, v in appraisals(low, judged_from, end, term.higher, lexicon=lexicon_for(self.card.id)):
+            if v in (vw.PROCEED, vw.REJECT) and not n.span[0] <= x < n.span[1]:
                 sides.add(v)
-        for m in _MARK.finditer(text, n.span[1], end):
+        opening = _YES_NO.match(low, judged_from, end)
+        if opening is not None and judged_from == self._unit_start(judged_from):
+            sides.add(vw.PROCEED if opening.group(1) == "yes" else vw.REJECT)
+        for m in _MARK.finditer(text, judged_from, end):
+            if n.span[0] <= m.start() < n.span[1]:
+                continue
             sides.add(vw.PROCEED if m.group("ok") or m.group("tick") else vw.REJECT)
         return sides
+
+    def _unit_start(self, at: int) -> int:
+        u = self._unit_at(at)
+        return self.units[u].start if u >= 0 else -1
 
     def _under_risks(self, line: int) -> bool:
         """Whether line ``line`` is an item of a list headed by a line on risks ("Risks:", "## Key risks")."""

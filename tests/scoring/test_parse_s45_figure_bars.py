@@ -94,3 +94,24 @@ def test_a_verdict_stated_in_words_is_never_changed() -> None:
     got = _gates("Moderate P/E ratio: pass. P/E 19 (max 15) x")
     assert got[6][0] == vw.PROCEED
     assert FIGURE_HOW not in got[6][1]
+
+
+@pytest.mark.parametrize(
+    ("text", "gate", "verdict"),
+    [
+        # a multiple named by what it is a multiple of: pe_3yr is computed as price / three-year average EPS, so
+        # "times average earnings" is the P/E; 1.3 <= 1.5 (price <= 1.5 * book) and "comfortably cheap" agrees
+        ("It trades at 1.3 times book value, comfortably cheap.", 7, vw.PROCEED),
+        # "Yes" answering the sentence's one figure: 11 <= 15, the passing side, so the answer and the card agree
+        ("Yes, 11x average earnings.", 6, vw.PROCEED),
+        ("No. 19x average earnings.", 6, vw.REJECT),  # 19 > 15: the failing side, and "No" agrees
+    ],
+)
+def test_a_multiple_of_the_ratios_denominator_names_the_ratio(text: str, gate: int, verdict: str) -> None:
+    got = _gates(text)
+    assert got[gate][:2] == (verdict, FIGURE_HOW)
+
+
+def test_an_answer_that_disagrees_with_the_cards_side_reads_nothing() -> None:
+    # "No" on 11x: the card passes 11 (<= 15); the writer's side and the card's disagree, so no reading
+    assert 6 not in _gates("No, 11x average earnings.")
