@@ -360,15 +360,17 @@ class _FigureBarsMixin(_ParserState):
             return traces
         have = {t.gate: t for t in traces}
         open_gates = {g for g in range(1, len(self.card.gates) + 1) if g not in have or have[g].verdict is None}
-        terms = [t for t in terms if t.gate in open_gates]
-        if not terms:
+        if not {t.gate for t in terms} & open_gates:
             return traces
         read: dict[int, list[tuple[str, int, int, str]]] = {}
         for u, unit in enumerate(self.units):
             if u in self.final_units or unit.final:
                 continue
+            # every gate's terms name the figure (the quantity the words name most fully wins: "P/E x P/B = 31" is the
+            # product of gate 7, not gate 6's P/E), and only an open gate takes the reading
             for gate, verdict, a, b, why in self._figures_in(u, terms):
-                read.setdefault(gate, []).append((verdict, a, b, why))
+                if gate in open_gates:
+                    read.setdefault(gate, []).append((verdict, a, b, why))
         added: list[GateTrace] = []
         for gate, found in read.items():
             if len({v for v, *_ in found}) != 1:

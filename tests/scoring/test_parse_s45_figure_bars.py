@@ -115,3 +115,12 @@ def test_a_multiple_of_the_ratios_denominator_names_the_ratio(text: str, gate: i
 def test_an_answer_that_disagrees_with_the_cards_side_reads_nothing() -> None:
     # "No" on 11x: the card passes 11 (<= 15); the writer's side and the card's disagree, so no reading
     assert 6 not in _gates("No, 11x average earnings.")
+
+
+def test_the_quantity_named_most_fully_wins_even_when_its_gate_is_read() -> None:
+    # "P/E x P/B = 31" names gate 7's product (pe_times_pb: price, earnings, book), not gate 6's P/E (price, earnings);
+    # gate 7 is read in words ("No"), so nothing is left for the figure to give gate 6 (parse_cases.yaml,
+    # short-labels-that-are-part-of-one-gates-name)
+    got = _gates("| Criterion | Figure | Pass? |\n|---|---|---|\n| Price to assets | P/E x P/B = 31 | No |\n")
+    assert got.get(7, (None,))[0] == vw.REJECT
+    assert 6 not in got
