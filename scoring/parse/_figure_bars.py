@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import islice
 from decimal import Decimal
 from typing import Any
 
@@ -220,6 +222,11 @@ def figure_terms(card: Card) -> dict[int, tuple[Term, ...]]:
 
 # --------------------------------------------------------------------------- the answer's figures
 
+#: The longest sentence read, and the most figures read in one: bounds on the work on pathological answers.
+MAX_SENTENCE = 2000
+MAX_FIGURES = 24
+#: The most numbers read in one answer (a dump of thousands of figures is read no further).
+MAX_NUMBERS_READ = 2000
 #: A word of the answer: "p/e", "debt/equity" and "d/e" are one word (both sides of a ratio).
 _TOKEN = re.compile(r"[a-z][a-z0-9']*(?:/[a-z][a-z0-9']*)?")
 #: What may stand between a quantity's words and its figure: at most three short words, no digit, no sentence stop
@@ -313,6 +320,7 @@ def _ratio_parts(card: Card) -> dict[str, tuple[str, str]]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def _word_stems(word: str) -> frozenset[str]:
     """The stems a word of the answer gives: its own, and for an abbreviation ("p/e", "roic", "d/e") the words it stands
     for; a word with a slash gives both sides ("debt/equity")."""
@@ -354,6 +362,8 @@ def _fits(term: Term, kind: str) -> bool:
 class _FigureBarsMixin(_ParserState):
     """Reads gates from a figure of their quantity and the writer's bar or judgement (module docstring)."""
 
+    figures_read: int
+
     def _figure_bar_gates(self, traces: list[GateTrace]) -> list[GateTrace]:
         terms = [t for ts in figure_terms(self.card).values() for t in ts]
         if not terms:
@@ -362,6 +372,7 @@ class _FigureBarsMixin(_ParserState):
         open_gates = {g for g in range(1, len(self.card.gates) + 1) if g not in have or have[g].verdict is None}
         if not {t.gate for t in terms} & open_gates:
             return traces
+        self.figures_read = 0
         read: dict[int, list[tuple[str, int, int, str]]] = {}
         for u, unit in enumerate(self.units):
             if u in self.final_units or unit.final:
@@ -403,10 +414,14 @@ class _FigureBarsMixin(_ParserState):
         unit = self.units[u]
         text, low = self.masked, self.low
         a, b = unit.start, unit.end
-        if b - a < 4 or text[a:b].rstrip().endswith("?") or _RISKS.search(low, a, b) or self._under_risks(unit.line):
+        if not 4 <= b - a <= MAX_SENTENCE or text[a:b].rstrip().endswith("?") or _RISKS.search(low, a, b) \
+                or self._under_risks(unit.line):
+            return []  # (a "sentence" of thousands of characters is no statement of a gate: a run of figures, a dump)
+        if self.figures_read >= MAX_NUMBERS_READ:
             return []
-        figures = [n for n in scan_numbers(text, a, b) if not (n.kind == "number" and n.value == n.value.to_integral()
-                                                              and 1900 <= n.value <= 2100)]
+        scanned = list(islice(scan_numbers(text, a, b), MAX_FIGURES))
+        self.figures_read += len(scanned)
+        figures = [n for n in scanned if not (n.kind == "number" and n.value == n.value.to_integral() and 1900 <= n.value <= 2100)]
         if not figures:
             return []
         words = [(m.start(), m.end(), _word_stems(m.group(0))) for m in _TOKEN.finditer(low, a, b)]
