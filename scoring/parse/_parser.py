@@ -38,6 +38,7 @@ from ipb.scoring.parse._entailed import entailed_gates
 from ipb.scoring.parse._implied import implied_reading
 from ipb.scoring.parse._json_answer import _JsonAnswerMixin
 from ipb.scoring.parse._fact_keys import _FactKeysMixin
+from ipb.scoring.parse._figure_bars import _FigureBarsMixin
 from ipb.scoring.parse._described import _DescribedGatesMixin
 from ipb.scoring.parse._described_prose import DESCRIBED_PROSE, _DescribedProseMixin
 from ipb.scoring.parse._invisible import restore_spans, retake_copies, strip_invisible
@@ -84,7 +85,7 @@ _OTHERS_VIEW = re.compile(r"\b(?:some|many|most|other)\s+(?:readers|investors|an
                           r"|\bothers\s+(?:are|think|say|argue|believe|see|would|will|may|might)\b")
 
 
-class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _DescribedProseMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _PositionalMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
+class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGatesMixin, _DescribedProseMixin, _JsonAnswerMixin, _GroupedLabelsMixin, _LayoutMixin, _ReferencesMixin, _LooseReferencesMixin, _LexicalReferencesMixin, _NumberedListMixin, _ParaphraseMixin, _ParaphrasedGatesMixin, _VocabularyMixin, _ProseGatesMixin, _StatedBarsMixin, _SectionReadingMixin, _SubjectMixin, _ListedGatesMixin, _PositionalMixin, _VerdictsMixin, _FinalVerdictMixin, _ElementsMixin, _CitationsMixin, _ConfidenceMixin):
     """One parse of one response: runs the concerns in order (layout, gate references, verdict words, sections, elements, final verdict, citations)."""
 
     def __init__(self, text: str, card: Card, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float,
@@ -161,6 +162,7 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _DescribedGatesMixin, _DescribedP
                 result.gates = described + [g for g in result.gates if g.gate not in {d.gate for d in described}]
         result.gates = drop_unmentioned(self, result.gates)  # a label with nothing of its own is a slot (_template_slots.py)
         result.gates = with_counted(result.gates, self.masked, self.card)  # "1 PROCEED; 2 REJECT" for all N gates (_counted_list.py)
+        result.gates = self._figure_bar_gates(result.gates)  # a figure of a gate's quantity and the writer's bar (_figure_bars.py)
         self.all_numbers = list(self._all_figures()[0])  # read once: the prose reading may have read them (_prose.py)
         if len(self.all_numbers) >= MAX_NUMBERS:
             self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")
