@@ -1,0 +1,106 @@
+"""The parser's known leftovers (issue 13, s45left; paper §7.5).
+
+- **A list that is not the card's gates read by position** (``._wordless``, ``._positional``, ``._listed``,
+  ``._numbered``): a numbered list of risks, catalysts, questions or facts with as many items as the card has gates was
+  read as gates 1..N by place. A run read by place must plausibly walk the gates: in an English answer, at least half
+  of its items carry a verdict; no item label names a kind of the writer's own ("Risk:", "Catalyst:", "Question 2");
+  no lead-in names the list as risks, catalysts or questions for management.
+
+Every answer below is written for this file (no corpus text); each expected reading is worked by hand against the
+card named beside it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.scoring.parse import parse_response
+
+REVIEW_BAR = 0.7
+BY_PLACE = ("position", "wordless", "aligned")
+
+
+def _by_place(text: str, card: str) -> list[tuple[int, str | None, float, str]]:
+    """The gates read by their item's place (how position / wordless / aligned)."""
+    parsed = parse_response(text, card, embedder=False)
+    return [(g.gate, g.verdict, g.confidence, g.how) for g in parsed.gates if g.how.startswith(BY_PLACE)]
+
+
+# ---------------------------------------------------------------------------------------------------- item 1: lists
+
+@pytest.mark.parametrize("text, card", [
+    # four risks, one per line, all titled "Risk:", on Lynch's four-gate card: read as gates 1-4 (0.25) before
+    ("Main risks for the thesis:\n\n"
+     "1. Risk: a new competitor could undercut prices and take share in the core market.\n"
+     "2. Risk: the founder may sell part of the stake once the lock-up expires next year.\n"
+     "3. Risk: input costs are volatile and the firm has never hedged any of them.\n"
+     "4. Risk: the largest customer accounts for a third of revenue and can leave anytime.\n",
+     "lynch_six_category_framework"),
+    # five questions for management on Munger's five-lens card: no judgement in any item
+    ("Questions I would put to management:\n\n"
+     "1. Why did the company change auditors twice in three years without explanation?\n"
+     "2. What happens to the distribution deal when the current contract ends in 2027?\n"
+     "3. How much of last year's margin gain came from one-off supplier rebates?\n"
+     "4. Who decides capital allocation now that the founder has stepped back from the board?\n"
+     "5. When will the new plant reach the output it was promised to reach two years ago?\n",
+     "munger_opportunity_evaluation"),
+    # four bare facts of some length on Klarman's four-gate card: no verdict anywhere
+    ("Facts on the company:\n"
+     "1. Revenue was $4.1bn in fiscal 2024, up from $3.6bn the year before.\n"
+     "2. The company employs about 12,000 people across nine countries in Europe.\n"
+     "3. Headquarters moved from Lyon to Amsterdam in 2019 after the merger closed.\n"
+     "4. Two share classes trade, with the founding family holding most votes.\n",
+     "klarman_deep_value_identification"),
+    # "Risk 1" .. "Risk 4": a repeated English label word, exactly the card's count, but no item judges anything
+    ("Risk 1: a competitor with deeper pockets could start a price war in the core market.\n"
+     "Risk 2: the founder's stake comes off lock-up next spring and may be sold in blocks.\n"
+     "Risk 3: the firm imports most inputs and has never hedged its currency exposure.\n"
+     "Risk 4: a third of revenue comes from one customer that could switch suppliers.\n",
+     "lynch_six_category_framework"),
+    # the same in Czech, "Riziko:" on every item: a list of one kind in any language (the label repeats)
+    ("Riziko:\n\n1. Riziko: konkurent může snížit ceny a vzít podíl na hlavním trhu.\n"
+     "2. Riziko: zakladatel může prodat část podílu po skončení lhůty.\n"
+     "3. Riziko: náklady na vstupy jsou volatilní a firma je nezajišťuje.\n"
+     "4. Riziko: největší zákazník tvoří třetinu tržeb a může kdykoli odejít.\n",
+     "lynch_six_category_framework"),
+    # five risks worded with verdict words ("fails", "passes") under "Risks I see:": 0.71 by position before
+    ("Risks I see:\n\n1. The refinancing fails if the bond window stays shut into next year.\n"
+     "2. The launch in Brazil fails, as the last two launches there did.\n"
+     "3. The union deal passes and wage costs jump by a tenth.\n"
+     "4. The merger fails antitrust review in Europe.\n"
+     "5. The founder's heir passes the chair to an outsider.\n",
+     "munger_opportunity_evaluation"),
+    # bullets all titled "Risk:" with verdict words in them
+    ("Risks I see:\n\n- Risk: the refinancing fails if the bond window stays shut into next year.\n"
+     "- Risk: the launch in Brazil fails, as the last two launches there did.\n"
+     "- Risk: the union deal passes and wage costs jump by a tenth.\n"
+     "- Risk: the merger fails antitrust review in Europe.\n"
+     "- Risk: the founder's heir passes the chair to an outsider.\n",
+     "munger_opportunity_evaluation"),
+], ids=["risk-labels", "questions", "facts", "risk-n-labels", "czech-riziko", "risks-lead-in-verdict-words",
+        "risk-bullets-verdict-words"])
+def test_regression_a_list_of_the_writers_own_is_not_read_as_the_cards_gates_by_place(text: str, card: str) -> None:
+    assert _by_place(text, card) == []
+
+
+def test_a_numbered_list_that_judges_each_gate_in_order_is_still_read_by_place() -> None:
+    # Lynch's four gates walked in order, untitled, each item judged (Pass / Fail): item k is gate k
+    text = ("My read:\n\n"
+            "1. Slow grower, a mature utility with steady earnings, this is clear. Pass.\n"
+            "2. Price looks fine against growth, the PEG is below one. Pass.\n"
+            "3. Debt is heavy relative to equity and rising each year. Fail.\n"
+            "4. The story still holds, dividends keep coming. Pass.\n")
+    parsed = parse_response(text, "lynch_six_category_framework", embedder=False)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT"), (4, "PROCEED")]
+
+
+def test_a_list_titled_pass_on_every_item_is_a_judgement_not_a_kind() -> None:
+    # a walk in Czech with one verdict word as every item's label ("Pass:"): the label is the verdict, not the kind of
+    # the list, so the run is still read as gates 1-5 (a bare numbered list of verdicts, ._listed), every one PROCEED
+    text = ("Hodnocení:\n\n1. Pass: podnik je jednoduchý a jeho výrobky zná každý zákazník v zemi.\n"
+            "2. Pass: výnos z kapitálu je vysoký už řadu let a drží se nad průměrem odvětví.\n"
+            "3. Pass: zákazníci zůstávají přes deset let, přechod ke konkurenci je drahý.\n"
+            "4. Pass: vedení drží velký podíl a odměny jsou vázány na dlouhodobé výsledky.\n"
+            "5. Pass: očekávaný výnos je asi 11 % ročně, tedy nad mou hranicí deseti procent.\n")
+    parsed = parse_response(text, "munger_business_quality_price", embedder=False)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(k, "PROCEED") for k in range(1, 6)]
