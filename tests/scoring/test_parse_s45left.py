@@ -5,6 +5,15 @@
   read as gates 1..N by place. A run read by place must plausibly walk the gates: in an English answer, at least half
   of its items carry a verdict; no item label names a kind of the writer's own ("Risk:", "Catalyst:", "Question 2");
   no lead-in names the list as risks, catalysts or questions for management.
+- **A pass of another party's test that the stated figure fails on the card** (``._contradicted``, ``._denied``): "P/E
+  19 passes Lynch's test" on Graham's card (P/E at most 15) read PROCEED 0.95: a plain number after "P/E" was no
+  multiple, and a figure after the verdict word was not looked at. Now weak (0.45), the verdict kept.
+- **Hypothetical verdicts** (``._verdict_clauses.hypothetical``): "it would pass at a lower price" read PROCEED 0.95,
+  "it would fail were the multiple to expand" REJECT 0.95. A verdict word in a conditional mood is weak; with its
+  condition after it ("were ... to", "should rates rise", "if", "unless") it states no verdict.
+- **A stated bar's side** (``._stated_bars``): "2.5x against a minimum of 3x", "60% against a limit of no more than
+  50%", "18%, above our limit of at least 15%" read nothing (a limit taken for a cap blocked the last). "At least", "no
+  less than", "a minimum of" make a floor and "at most", "no more than", "up to" a cap, whatever the noun.
 
 Every answer below is written for this file (no corpus text); each expected reading is worked by hand against the
 card named beside it.
@@ -104,3 +113,111 @@ def test_a_list_titled_pass_on_every_item_is_a_judgement_not_a_kind() -> None:
             "5. Pass: očekávaný výnos je asi 11 % ročně, tedy nad mou hranicí deseti procent.\n")
     parsed = parse_response(text, "munger_business_quality_price", embedder=False)
     assert [(g.gate, g.verdict) for g in parsed.gates] == [(k, "PROCEED") for k in range(1, 6)]
+
+
+# ------------------------------------------------------------------------------------- item 2: another's test, a figure
+
+GRAHAM = "graham_seven_tests_defensive"  # gate 6 Moderate Price/Earnings Ratio: eps_3yr_avg > $0 and pe_3yr <= 15x
+MUNGER = "munger_business_quality_price"  # gate 2 return_on_capital >= 15%; gate 5 expected_return >= 10%
+
+
+def _gate(text: str, card: str, gate: int) -> tuple[str | None, float] | None:
+    parsed = parse_response(text, card, embedder=False)
+    found = [g for g in parsed.gates if g.gate == gate]
+    return (found[0].verdict, found[0].confidence) if found else None
+
+
+@pytest.mark.parametrize("text, card, gate, verdict", [
+    # 19 > 15: the card's bar fails what Lynch's test passes; "P/E 19" is a multiple though it has no "x"
+    ("Moderate Price/Earnings Ratio: P/E 19 passes Lynch's test.\n", GRAHAM, 6, "PROCEED"),
+    # the figure after the verdict word: 19 > 15
+    ("Moderate Price/Earnings Ratio: it passes Lynch's growth test at a P/E of 19.\n", GRAHAM, 6, "PROCEED"),
+    # 9% < Munger's 15% floor, Buffett's bar passed
+    ("High Return on Capital: it clears Buffett's bar with ROIC of 9%.\n", MUNGER, 2, "PROCEED"),
+    # 24% >= 15%: the card passes what the lender's test fails
+    ("High Return on Capital: return on capital of 24% fails the lender's test.\n", MUNGER, 2, "REJECT"),
+])
+def test_regression_a_verdict_on_anothers_test_that_the_figure_contradicts_on_the_card_is_weak(
+        text: str, card: str, gate: int, verdict: str) -> None:
+    reading = _gate(text, card, gate)
+    assert reading is not None and reading[0] == verdict and reading[1] <= 0.6, reading
+
+
+@pytest.mark.parametrize("text, card, gate, verdict", [
+    ("Moderate Price/Earnings Ratio: P/E 12 passes Lynch's test.\n", GRAHAM, 6, "PROCEED"),  # 12 <= 15: the card agrees
+    ("High Return on Capital: ROIC of 24% clears Buffett's bar.\n", MUNGER, 2, "PROCEED"),  # 24% >= 15%
+    # the bar's own figure is no case figure: 15 is the limit stated, 12 the case's
+    ("Moderate Price/Earnings Ratio: P/E 12 passes Lynch's test of 15 or less.\n", GRAHAM, 6, "PROCEED"),
+])
+def test_a_verdict_on_anothers_test_that_the_card_agrees_with_keeps_its_confidence(
+        text: str, card: str, gate: int, verdict: str) -> None:
+    reading = _gate(text, card, gate)
+    assert reading is not None and reading[0] == verdict and reading[1] >= REVIEW_BAR, reading
+
+
+# ------------------------------------------------------------------------------------------ item 3: hypothetical verdicts
+
+@pytest.mark.parametrize("text, card, gate", [
+    # the condition follows the verdict word in its clause: no verdict (None)
+    ("Fair Price: it would fail were the multiple to expand to 30x.\n", MUNGER, 5),
+    ("Trustworthy Management with Aligned Incentives: management would fail this test should the founder leave.\n",
+     MUNGER, 4),
+    ("Balance Sheet Strength: the balance sheet could fail should rates rise another two points.\n",
+     "lynch_six_category_framework", 3),
+])
+def test_regression_a_verdict_under_a_condition_after_it_states_none(text: str, card: str, gate: int) -> None:
+    reading = _gate(text, card, gate)
+    assert reading is None or reading[0] is None, reading
+
+
+@pytest.mark.parametrize("text, card, gate, verdict", [
+    ("Fair Price: it would pass at a lower price, say 14x earnings.\n", MUNGER, 5, "PROCEED"),  # 0.95 before
+    ("Moderate Price/Earnings Ratio: a P/E of 14 would pass the test.\n", GRAHAM, 6, "PROCEED"),  # 0.95 before
+])
+def test_regression_a_verdict_in_a_conditional_mood_is_weak(text: str, card: str, gate: int, verdict: str) -> None:
+    reading = _gate(text, card, gate)
+    assert reading is not None and reading[0] == verdict and reading[1] < REVIEW_BAR, reading
+
+
+@pytest.mark.parametrize("text, verdict", [
+    # committed first; the hypothetical after it is an aside that does not displace it
+    ("Fair Price: it passes at 14x. It would still pass if the price rose 10%.\n", "PROCEED"),
+    ("Fair Price: fails today; it would pass only at a lower price.\n", "REJECT"),
+    ("Fair Price: it passes; it would pass at 20x as well.\n", "PROCEED"),
+])
+def test_a_committed_verdict_beside_a_hypothetical_one_wins_above_the_bar(text: str, verdict: str) -> None:
+    reading = _gate(text, MUNGER, 5)
+    assert reading is not None and reading[0] == verdict and reading[1] >= REVIEW_BAR, reading
+
+
+# ------------------------------------------------------------------------------------------ item 4: a stated bar's side
+
+SOROS = "soros_conviction_weighted_position_sizing"  # gate 2 payoff_ratio >= 3x
+KLARMAN = "klarman_downside_first_process"  # gate 1 downside_loss <= 25%
+
+
+@pytest.mark.parametrize("text, card, gate, verdict", [
+    ("Payoff Asymmetry: the payoff ratio is 2.5x against a minimum of 3x.\n", SOROS, 2, "REJECT"),  # 2.5 < floor 3
+    ("Payoff Asymmetry: the payoff ratio is 3.5x, against a bar of no less than 3x.\n", SOROS, 2, "PROCEED"),
+    ("Payoff Asymmetry: the payoff ratio is 3x against a minimum of 3x.\n", SOROS, 2, "PROCEED"),  # at the floor: met
+    ("Downside Assessment: downside loss of 30% against a cap of 25%.\n", KLARMAN, 1, "REJECT"),  # 30 > cap 25
+    ("Downside Assessment: downside loss of 20% against a bar of at most 25%.\n", KLARMAN, 1, "PROCEED"),
+    ("High Return on Capital: return on capital 12% versus a bar of at least 15%.\n", MUNGER, 2, "REJECT"),
+    # "limit" alone is a cap, but "of at least" makes this one a floor: 18% above it passes
+    ("High Return on Capital: return on capital 18%, above our limit of at least 15%.\n", MUNGER, 2, "PROCEED"),
+    ("Fair Price: expected return 8% a year against a required minimum of 10%.\n", MUNGER, 5, "REJECT"),
+])
+def test_regression_a_stated_bars_floor_or_cap_keeps_its_side(text: str, card: str, gate: int, verdict: str) -> None:
+    reading = _gate(text, card, gate)
+    assert reading is not None and reading[0] == verdict and reading[1] < REVIEW_BAR, reading
+
+
+@pytest.mark.parametrize("text, card, gate", [
+    # the text's floor on a loss the card caps: the two sides disagree, no reading
+    ("Downside Assessment: downside loss 20% against a floor of at least 25%.\n", KLARMAN, 1),
+    # no side stated: "against 15%" alone
+    ("High Return on Capital: return on capital 18% against 15%.\n", MUNGER, 2),
+])
+def test_a_stated_bar_whose_side_is_unknown_or_contradicts_the_card_reads_nothing(text: str, card: str, gate: int) -> None:
+    reading = _gate(text, card, gate)
+    assert reading is None or reading[0] is None, reading
