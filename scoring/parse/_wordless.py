@@ -66,9 +66,10 @@ _WORD = re.compile(r"[^\W\d_]+")
 #: Characters of an item's title the rewriting may cover: letters, spaces and plain punctuation (never a mark, a digit
 #: or an emoji, which may carry the verdict).
 _COVERABLE = re.compile(r"[^\W\d_]|[ \t#.,:;'\"\u2018\u2019\u201c\u201d\u201e\u00ab\u00bb()*_-]")
-#: An item's opening label: a word (two joined by a hyphen) and a separator (":", " -", a dash) after the number and any
-#: emphasis ("1. Risk: ...", "2) **Catalyst** – ..."); one label on every item names the kind of the list's items.
-_ITEM_LABEL = re.compile(r"[ \t]*[*_]*[ \t]*(?P<word>[^\W\d_]{2,24}(?:-[^\W\d_]{2,12})?)[*_]*[ \t]*(?::|\uff1a|[-\u2013\u2014](?=[ \t]))")
+#: An item's opening label: a word (two joined by a hyphen) and a colon after the number and any emphasis ("1. Risk:
+#: ...", "2) **Catalyst:** ..."); one label on every item names the kind of the list's items. A dash after the word is
+#: left out: "1. lépés – A négy környezet" (Hungarian "step 1 – <title>") is an ordinal and a title, a walk.
+_ITEM_LABEL = re.compile(r"[ \t]*[*_]*[ \t]*(?P<word>[^\W\d_]{2,24}(?:-[^\W\d_]{2,12})?)[*_]*[ \t]*(?::|\uff1a)")
 #: The least share of an English run's items the second reading must find a committed verdict in (PROCEED, REJECT,
 #: INCONCLUSIVE or N/A): a list of risks, catalysts, questions or facts states none, and is no walk through the gates.
 JUDGED_SHARE = 0.5

@@ -221,3 +221,15 @@ def test_regression_a_stated_bars_floor_or_cap_keeps_its_side(text: str, card: s
 def test_a_stated_bar_whose_side_is_unknown_or_contradicts_the_card_reads_nothing(text: str, card: str, gate: int) -> None:
     reading = _gate(text, card, gate)
     assert reading is None or reading[0] is None, reading
+
+
+def test_an_ordinal_label_with_a_dash_on_every_item_is_still_a_walk() -> None:
+    # Hungarian "1. lépés – <title>" ("step 1 – ..."): the repeated word is an ordinal before each gate's own title, not
+    # the kind of a list of the writer's own (only "Word:" with a colon names a kind); Dalio's three construction gates
+    text = ("Az All Weather portfólió ellenőrzése\n\n"
+            "1. lépés – A négy környezet lefedése\nMind a négy gazdasági környezetre jut legalább egy eszközcsoport. ✅\n\n"
+            "2. lépés – Kockázati egyensúly\nA kockázat megoszlása 25%, 26%, 24% és 25%, vagyis nagyjából egyenlő. ✅\n\n"
+            "3. lépés – Tőkeáttétel\nA finanszírozás költségét nem közölték, így ez a lépés nem dönthető el. ⚠️\n")
+    got = _by_place(text, "dalio_all_weather_portfolio_construction")
+    assert [(g, v) for g, v, _, _ in got] == [(1, "PROCEED"), (2, "PROCEED"), (3, "INCONCLUSIVE")]
+    assert all(c < REVIEW_BAR for _, _, c, _ in got)
