@@ -76,6 +76,11 @@ _CONDITION_AFTER = re.compile(
     r"|had[ \t]+(?:it|they|the|we|management|rates|prices?)\b|if|unless|provided|providing|once|in[ \t]+case|assuming)\b")
 
 
+#: Grounds right after the verdict word: a colon or a dash, or "because" / "since" / "given" ("it would pass: EPS grew
+#: 40%"): the writer states a finding, not a case supposed.
+_GROUNDS_NEXT = re.compile(r"[ \t]*(?::|\u2014|\u2013|[ \t]-[ \t]|,?[ \t]*(?:because|since|given)\b)")
+
+
 def hypothetical(clause_words: list[str], after: str) -> str | None:
     """How a verdict word in a conditional mood reads (s45left): ``"supposed"`` when its condition follows in the clause
     ("it would fail were the multiple to expand", "could fail should rates rise": no verdict), ``"mood"`` when no
@@ -92,6 +97,8 @@ def hypothetical(clause_words: list[str], after: str) -> str | None:
         tail.pop()
     if not tail or tail[-1] not in _HYPOTHETICAL_MOODS:
         return None
+    if _GROUNDS_NEXT.match(after):
+        return None  # "it would pass: EPS grew 40% in ten years" (break42): the grounds follow, a finding in a polite mood
     stop = re.search(r"[.;:!?\n\u2014]|,[ \t]+(?:but|so|and|yet)\b", after)
     clause = after[: stop.start()] if stop else after
     return "supposed" if _CONDITION_AFTER.search(clause) else "mood"
