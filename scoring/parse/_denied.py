@@ -18,6 +18,7 @@ from typing import Any
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._attributed import attributed, capped
+from ipb.scoring.parse._contradicted import contradicted
 from ipb.scoring.parse._elided import taken_back
 from ipb.scoring.parse._others_test import figure_fails_card, figure_fails_necessary, others_standard
 from ipb.scoring.parse._thresholds import gate_bars, necessary_bars
@@ -98,8 +99,11 @@ def owned(judged: tuple[str, int, bool], state: Any, unit: Any, start: int, end:
     got = capped(level, state, unit, start, end)
     if got == level > vw.WEAK and unit.gate is not None and others_standard(state.masked, end, unit.end, state.card.investor) \
             and (figure_fails_card(figures := state._figures(unit.start, start), gate_bars(state.card).get(unit.gate), verdict)
-                 or figure_fails_necessary(figures, necessary_bars(state.card).get(unit.gate), verdict)):
-        got = vw.WEAK  # "P/E 19, which passes Lynch's test" on Graham's 15x bar: another party's bar, not the gate's
+                 or figure_fails_necessary(figures, necessary_bars(state.card).get(unit.gate), verdict)
+                 or contradicted(state, unit, verdict)):
+        # "P/E 19, which passes Lynch's test" on Graham's 15x bar: another party's bar, not the gate's; the figure may
+        # be a plain number after "P/E" or stand after the word ("passes Lynch's test at a P/E of 19": s45left)
+        got = vw.WEAK
     if got < level and writer_denies(state, unit, start, end, verdict):
         return (vw.REJECT if verdict == vw.PROCEED else vw.PROCEED), got, True, level
     if got > vw.WEAK and taken_back(state, start, end):

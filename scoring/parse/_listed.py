@@ -21,6 +21,7 @@ from ipb.scoring._text import item_number
 from ipb.scoring.parse._common import MAX_SENTENCE_HITS, _Anchor, _Evidence, _Hit
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._positional import POSITION
+from ipb.scoring.parse._run_subjects import lead_in, names_no_criteria
 from ipb.scoring.parse._types import GateTrace, Span
 from ipb.scoring.parse._vocabulary import distinctive_vocabulary, placed_only
 
@@ -64,6 +65,8 @@ class _ListedGatesMixin(_ParserState):
     def _anchor_run(self, run: list[int], n: int) -> None:
         if len(run) != n or n < 2:
             return
+        if names_no_criteria(lead_in(self.masked, self.lines, run[0])):
+            return  # "Risks I see:" above "1. The refinancing fails ...": the writer's own list, not the card's gates
         for k, li in enumerate(run, start=1):
             line = self.lines[li]
             anchor = self.anchors.get(li)

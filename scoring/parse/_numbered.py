@@ -19,6 +19,7 @@ from ipb.scoring.parse._common import _Anchor
 from ipb.scoring.parse._foreign_names import TRANSLATION
 from ipb.scoring.parse._foreign_terms import TERM
 from ipb.scoring.parse._positional import POSITION
+from ipb.scoring.parse._run_subjects import lead_in, names_no_criteria
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._vocabulary import distinctive_vocabulary, gate_vocabulary, placed_only, title_stems
@@ -74,6 +75,8 @@ class _NumberedListMixin(_ParserState):
             named = [(k, *names) for li, k, _ in items if (names := self._item_names(li)) is not None]
             if not named or any(gate != k for k, gate, _ in named):
                 continue
+            if names_no_criteria(lead_in(self.masked, self.lines, items[0][0])):
+                continue  # "Risks I see:" above the list: the writer's own items; one naming a gate by chance leads none
             # a list whose gates are named only by the card's names in another language is in a language whose words the
             # card's vocabulary cannot match: a title of the writer's own there is its place's gate (met by position)
             foreign = all(how in (TRANSLATION, TERM) for _, _, how in named)

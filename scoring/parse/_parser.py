@@ -68,7 +68,7 @@ from ipb.scoring.parse._types import (
     YearMention,
 )
 from ipb.scoring.parse._verdicts import _VerdictsMixin
-from ipb.scoring.parse._wordless import candidate_rewritings, wordless_reading
+from ipb.scoring.parse._wordless import candidate_rewritings, reads_as_english, wordless_reading
 from ipb.scoring.parse._vocabulary import _VocabularyMixin
 from ipb.scoring.parse._voice import blank_struck
 from ipb.scoring.parse._footnotes import blank_footnotes
@@ -332,7 +332,8 @@ def parse_response(
         # gates in order, read by their place at a confidence under the review bar (._wordless)
         for rewritten in candidate_rewritings(folded, len(target.gates)):
             second = _Parser(rewritten, target, embedder, score_cutoff, embed_cutoff).run()
-            by_place = wordless_reading(parsed, retake_copies(second, folded, rewritten), len(target.gates))
+            by_place = wordless_reading(parsed, retake_copies(second, folded, rewritten), len(target.gates),
+                                        english=reads_as_english(folded))
             if by_place is not None:
                 parsed = by_place
                 break

@@ -4,8 +4,9 @@
 short lists have the right length and a verdict-like word somewhere, yet walk through no criterion:
 
 - a list under a title that names what its items are, and they are not criteria ("Sources:", "### References",
-  "Pros and cons", "Peers:", "Companies screened:");
-- a pair or triple titled by its side of an argument ("- Pro: ...", "- Con: ...", "Bull case", "Bear case");
+  "Pros and cons", "Peers:", "Companies screened:", "Key risks:", "Catalysts", "Questions for management:");
+- a pair or triple titled by its side of an argument ("- Pro: ...", "- Con: ...", "Bull case", "Bear case"), or a list
+  every item of which is titled as one kind of the writer's own ("- Risk: ...", "- Catalyst: ...", "Question 2");
 - one item per company or ticker, each marked PASS or FAIL (an L8 answer about several subjects:
   "1. Apple Inc. — PASS", "| KO | FAIL |").
 
@@ -25,10 +26,15 @@ _NON_CRITERIA = re.compile(
     r"(?i)\b(?:sources?|references?|citations?|bibliography|footnotes?|further\s+reading|links?|pros?|cons?"
     r"|pros\s+(?:and|&|/)\s+cons|advantages|disadvantages|bull\s+case|bear\s+case|companies|company\s+list"
     r"|tickers?|symbols?|peers?|peer\s+group|comparables|comps|candidates|holdings|watch\s*list|stocks\s+screened"
+    r"|risks|catalysts|concerns|worries|headwinds|tailwinds|threats|upcoming\s+events|key\s+dates|open\s+questions"
+    r"|questions\s+(?:for|to)\b|questions\s+(?:I|we)(?:\s+would|'d)?\s+(?:ask|put|raise)"
     r"|quellen|fuentes|références|参考|来源|出典)\b")
 
 #: A title that is one side of an argument, or a source, never a criterion: "Pro", "Cons", "Bull case", "Source 2".
-_SIDE = re.compile(r"(?i)^(?:pros?|cons?|bull(?:\s+case)?|bear(?:\s+case)?|upside|downside|source(?:\s+\d+)?)$")
+#: Or one kind of the writer's own list, every item titled alike: "Risk", "Catalyst", "Question" (s45left).
+_SIDE = re.compile(r"(?i)^(?:pros?|cons?|bull(?:\s+case)?|bear(?:\s+case)?|upside|downside|source(?:\s+\d+)?"
+                   r"|(?:key\s+)?(?:risk|catalyst|concern|worry|headwind|tailwind|threat|event|question|observation)"
+                   r"(?:\s+\d{1,2})?)$")
 
 #: A company's legal-form word ending a title ("Apple Inc.", "Nestlé SA", "Coca-Cola Co").
 _LEGAL_FORM = re.compile(

@@ -64,6 +64,22 @@ _AGAINST = re.compile(
     r"(?i)(?<![\w.,])(?P<fig>" + _NUM + r")[ \t]*(?P<fu>%|x\b|times\b)?(?:[ \t]+(?:a|per)[ \t]+(?:year|share|annum))?[ \t]*,?[ \t]+"
     r"(?:against|versus|vs\.?|compared[ \t]+(?:with|to))[ \t]+(?:(?:a|an|the|our|my|his|her|its|their)[ \t]+)?"
     r"(?P<bar>" + _NUM + r")[ \t]*(?P<bu>%|x\b|times\b)?[ \t]+(?:[a-z-]+[ \t]+){0,2}?(?P<noun>floor|minimum|hurdle|cap|ceiling|maximum|limit)\b")
+#: Words that give a stated bar its side whatever its noun (s45left): "at least 2.0", "no less than 15%", "a minimum of"
+#: make a floor; "at most", "no more than", "up to", "a maximum of" a cap ("a limit of at least 15%" is a floor).
+_FLOOR_WORDS = r"at[ \t]+least|no[ \t]+less[ \t]+than|not[ \t]+less[ \t]+than|not[ \t]+below|no[ \t]+lower[ \t]+than|(?:a[ \t]+)?minimum[ \t]+of|min\.?"
+_CAP_WORDS = (r"at[ \t]+most|no[ \t]+more[ \t]+than|not[ \t]+more[ \t]+than|not[ \t]+above|no[ \t]+higher[ \t]+than|up[ \t]+to"
+              r"|not[ \t]+(?:to[ \t]+)?exceed(?:ing)?|(?:a[ \t]+)?maximum[ \t]+of|max\.?")
+_QUALIFIER = re.compile(r"(?i)(?P<floor>" + _FLOOR_WORDS + r")|(?P<cap>" + _CAP_WORDS + r")")
+#: A figure set against a bar worded with its noun or its side before the bar's figure: "2.5x against a minimum of 3x",
+#: "12% versus a bar of at least 15%", "60% against a limit of no more than 50%", "17% vs at least 15%". Up to five
+#: words may stand between the figure and "against" ("1.5% in the bad case, against a maximum of 2%").
+_AGAINST_WORDED = re.compile(
+    r"(?i)(?<![\w.,])(?P<fig>" + _NUM + r")[ \t]*(?P<fu>%|x\b|times\b)?(?:[ \t]+[a-z'-]+){0,5}?[ \t]*,?[ \t]+"
+    r"(?:against|versus|vs\.?|compared[ \t]+(?:with|to))[ \t]+(?:(?:a|an|the|our|my|his|her|its|their)[ \t]+)?"
+    r"(?:(?:required|stated|stricter|strict|own|card's|hard|soft)[ \t]+)?"
+    r"(?:(?P<noun>floor|minimum|hurdle|cap|ceiling|maximum|limit|bar|threshold|cut-?off|target|requirement)[ \t]+(?:of|at|is|=|:)[ \t]*)?"
+    r"(?P<qual>(?:" + _FLOOR_WORDS + r"|" + _CAP_WORDS + r")[ \t]+)?"
+    r"(?P<bar>" + _NUM + r")(?![\d])[ \t]*(?P<bu>%|x\b|times\b)?")
 #: A comparison with a figure the text says is required or allowed: "an 11 percent return, above the 9 percent it asks of
 #: mature industrials", "fell below the 10 percent the fund requires", "under the 2.5x the lenders allow". A figure that
 #: is asked for, required, needed or targeted is a floor; one that is allowed, permitted or tolerated is a cap.
@@ -83,7 +99,33 @@ _BANDS = {"band", "tolerance"}
 _NEGATED = re.compile(r"(?i)\b(?:not|never|no)\s+(?:\w+\s+)?\Z|n't\s+(?:\w+\s+)?\Z")
 #: a figure that is the stated bar: followed by its noun ("$50 million floor") or just after it ("limit of 2").
 _BAR_AFTER = re.compile(r"(?i)\s*(?:" + _NOUNS + r")\b")
-_BAR_BEFORE = re.compile(r"(?i)\b(?:" + _NOUNS + r")\s+(?:of|at|is|=|:)?\s*\Z")
+_BAR_BEFORE = re.compile(r"(?i)\b(?:(?:" + _NOUNS + r")\s+(?:of|at|is|=|:)?\s*(?:(?:" + _FLOOR_WORDS + r"|" + _CAP_WORDS
+                         + r")\s+)?|(?:against|versus|vs\.?)\s+(?:" + _FLOOR_WORDS + r"|" + _CAP_WORDS + r")\s+)\Z")
+
+
+_OF = re.compile(r"[ \t]+(?:of|at|is|=|:)[ \t]*")
+
+
+def _bound(qualifier: str | None, noun: str | None, higher: str | None) -> str | None:
+    """The verdict a value above a stated bar gets: its side words first ("at least" a floor, "at most" a cap, whatever
+    the noun), then its noun (a floor, minimum or hurdle; a cap, ceiling, maximum or limit), else the card's direction
+    for a sideless noun (bar, threshold, target); None when nothing gives a side.
+
+    >>> _bound("at least ", "limit", None), _bound("no more than ", None, None), _bound(None, "minimum", None)
+    ('PROCEED', 'REJECT', 'PROCEED')
+    >>> _bound(None, "cap", None), _bound(None, "bar", "REJECT"), _bound(None, "threshold", None) is None
+    ('REJECT', 'REJECT', True)
+    """
+    if qualifier:
+        q = _QUALIFIER.match(qualifier.strip())
+        if q is not None:
+            return vw.PROCEED if q.group("floor") else vw.REJECT
+    n = (noun or "").lower()
+    if n in _LOWER_BOUND or n == "requirement":
+        return vw.PROCEED
+    if n in _UPPER_BOUND:
+        return vw.REJECT
+    return higher if noun else None
 
 
 def _flip(verdict: str) -> str:
@@ -133,6 +175,28 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
             verdicts.add(vw.PROCEED)  # at the floor or the cap: the bar is met
         else:
             verdicts.add(bound_high if said_value > bar_value else _flip(bound_high))
+    for m in _AGAINST_WORDED.finditer(text):
+        if m.group("noun") is None and m.group("qual") is None:
+            continue  # "14% against 10%": no side stated (the bare form with a noun after the figure is _AGAINST's)
+        if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
+            return None, True
+        if past_time(text, max(text.rfind(";", 0, m.start()), text.rfind(". ", 0, m.start()), 0), m.end(), "comparison"):
+            return None, True
+        unit = lambda u: (u or "").lower().replace("times", "x")  # noqa: E731 - "12 times" is "12x"
+        money = m.group("fig").startswith(("$", "\u00a3", "\u20ac")), m.group("bar").startswith(("$", "\u00a3", "\u20ac"))
+        if unit(m.group("fu")) != unit(m.group("bu")) or money[0] != money[1]:
+            continue
+        bound_high = _bound(m.group("qual"), m.group("noun"), higher)
+        if bound_high is None or (higher is not None and higher != bound_high):
+            return None, True  # no side stated or known, or the card's direction and the answer's bound disagree
+        try:
+            said_value, bar_value = (read_number(ascii_digits(m.group(k))).value for k in ("fig", "bar"))
+        except NumberError:  # pragma: no cover - the pattern's figures are digits with at most one decimal point
+            continue
+        if said_value == bar_value:
+            verdicts.add(vw.PROCEED)  # "at least 15%" met by 15%, "at most 2%" by 2%
+        else:
+            verdicts.add(bound_high if said_value > bar_value else _flip(bound_high))
     for m in _REQUIRED.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
             return None, True
@@ -157,7 +221,13 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
             continue
         if bar.startswith("top"):
             return None, True  # "above the top 30" does not say which side of the rank it is on
-        if bar in _LOWER_BOUND or bar in _UPPER_BOUND:
+        qualified = _QUALIFIER.match(text, _OF.match(text, m.end()).end()) if _OF.match(text, m.end()) else None
+        if qualified is not None:  # "above our limit of at least 15%": the words after the noun give the side
+            bound_high = vw.PROCEED if qualified.group("floor") else vw.REJECT
+            if higher is not None and higher != bound_high:
+                return None, True
+            higher_here = bound_high
+        elif bar in _LOWER_BOUND or bar in _UPPER_BOUND:
             bound_high = vw.PROCEED if bar in _LOWER_BOUND else vw.REJECT
             if higher is not None and higher != bound_high:
                 return None, True  # the card's direction and the answer's noun disagree

@@ -64,6 +64,46 @@ def in_supposition(token: str, clause_words: list[str], before: str, low: str) -
 #: Between a verdict word and the gate it is pinned to: "REJECT at gate 2", "a PASS on the moat test", "FAIL for step 3".
 _BRACKETED = re.compile(r"[ \t]*\([ \t*_]*")
 _PINNED_TO = re.compile(r"[ \t]+(?:at|for|on|in)[ \t]+(?:the[ \t]+)?")
+#: A conditional mood just before a verdict word ("it would pass", "could fail", "might well clear"): the result of a
+#: case supposed, not one found (s45left). Adverbs may stand between ("would still pass", "could easily fail").
+_HYPOTHETICAL_MOODS = frozenset({"would", "wouldn't", "could", "couldn't", "might", "i'd", "we'd", "it'd"})
+_MOOD_ADVERBS = frozenset({"still", "easily", "probably", "likely", "certainly", "surely", "clearly", "also", "then",
+                           "well", "not", "never", "comfortably", "only", "just", "narrowly", "all", "definitely"})
+#: The condition of a conditional mood after its verdict word, in the same clause: "were the multiple to expand",
+#: "should rates rise", "had it been", "if ...", "unless ...", "provided ...", "once ...", "in case ...".
+_CONDITION_AFTER = re.compile(
+    r"\b(?:were[ \t]+(?:\w+[ \t]+){1,4}?to[ \t]+\w+|should[ \t]+(?!be\b|not\b|have\b)\w+[ \t]+(?:\w+[ \t]+){0,3}?\w+"
+    r"|had[ \t]+(?:it|they|the|we|management|rates|prices?)\b|if|unless|provided|providing|once|in[ \t]+case|assuming)\b")
+
+
+#: Grounds right after the verdict word: a colon or a dash, or "because" / "since" / "given" ("it would pass: EPS grew
+#: 40%"): the writer states a finding, not a case supposed.
+_GROUNDS_NEXT = re.compile(r"[ \t]*(?::|\u2014|\u2013|[ \t]-[ \t]|,?[ \t]*(?:because|since|given)\b)")
+
+
+def hypothetical(clause_words: list[str], after: str) -> str | None:
+    """How a verdict word in a conditional mood reads (s45left): ``"supposed"`` when its condition follows in the clause
+    ("it would fail were the multiple to expand", "could fail should rates rise": no verdict), ``"mood"`` when no
+    condition is given ("it would pass at a lower price": the writer's guess, read weak), else None. ``clause_words``:
+    the clause's words before the verdict word (lower case); ``after``: the clause's text after it (lower case).
+
+    >>> hypothetical(["it", "would"], " were the multiple to expand to 30x."), hypothetical(["it", "would", "still"], " at 14x.")
+    ('supposed', 'mood')
+    >>> hypothetical(["it"], " should rates rise."), hypothetical(["the", "balance", "sheet", "could"], " should rates rise")
+    (None, 'supposed')
+    """
+    tail = [w for w in clause_words[-4:]]
+    while tail and tail[-1] in _MOOD_ADVERBS:
+        tail.pop()
+    if not tail or tail[-1] not in _HYPOTHETICAL_MOODS:
+        return None
+    if _GROUNDS_NEXT.match(after):
+        return None  # "it would pass: EPS grew 40% in ten years" (break42): the grounds follow, a finding in a polite mood
+    stop = re.search(r"[.;:!?\n\u2014]|,[ \t]+(?:but|so|and|yet)\b", after)
+    clause = after[: stop.start()] if stop else after
+    return "supposed" if _CONDITION_AFTER.search(clause) else "mood"
+
+
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
 _COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
 #: "passes, if only just": a concession after the verdict, not a condition on it.

@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse._run_subjects import names_no_criteria
 from ipb.scoring.parse._types import ParsedResponse
 
 #: GateTrace.how of a gate found by its item's place in a run (the rest of ``how`` says how the rewritten label was read).
@@ -64,6 +66,13 @@ _WORD = re.compile(r"[^\W\d_]+")
 #: Characters of an item's title the rewriting may cover: letters, spaces and plain punctuation (never a mark, a digit
 #: or an emoji, which may carry the verdict).
 _COVERABLE = re.compile(r"[^\W\d_]|[ \t#.,:;'\"\u2018\u2019\u201c\u201d\u201e\u00ab\u00bb()*_-]")
+#: An item's opening label: a word (two joined by a hyphen) and a colon after the number and any emphasis ("1. Risk:
+#: ...", "2) **Catalyst:** ..."); one label on every item names the kind of the list's items. A dash after the word is
+#: left out: "1. lépés – A négy környezet" (Hungarian "step 1 – <title>") is an ordinal and a title, a walk.
+_ITEM_LABEL = re.compile(r"[ \t]*[*_]*[ \t]*(?P<word>[^\W\d_]{2,24}(?:-[^\W\d_]{2,12})?)[*_]*[ \t]*(?::|\uff1a)")
+#: The least share of an English run's items the second reading must find a committed verdict in (PROCEED, REJECT,
+#: INCONCLUSIVE or N/A): a list of risks, catalysts, questions or facts states none, and is no walk through the gates.
+JUDGED_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -138,6 +147,30 @@ def _sections(text: str, run: list[_Item]) -> list[tuple[int, int]]:
     return bounds
 
 
+def _kind_label(text: str, run: list[_Item]) -> str | None:
+    """The label every item of a numbered run opens with ("Risk" of "1. Risk: ...", "2. Risk: ..."), lower-cased, or
+    None when the items differ or one has none. A verdict word as the label ("1. Pass: ...") is a judgement, not a kind:
+    None too."""
+    words = set()
+    for item in run:
+        m = _ITEM_LABEL.match(text, item.end_label)
+        if m is None:
+            return None
+        words.add(m.group("word").lower())
+    if len(words) != 1:
+        return None
+    word = words.pop()
+    if any(re.fullmatch(v.pattern, word, re.IGNORECASE) for v in vw.VERDICT_WORDS):
+        return None
+    return word
+
+
+def _lead(text: str, start: int) -> str:
+    """The paragraph right above offset ``start`` (across one blank line): a run's lead-in, "Key risks:" or a heading."""
+    above = text[:start].rstrip().rsplit("\n\n", 1)[-1]
+    return above[-300:]
+
+
 def _rewritten(text: str, run: list[_Item], labelled: bool) -> str | None:
     """``text`` with each item's opening overwritten by "Gate k" (labelled form) or "Gate k: " (numbered form), length
     for length; None when an item's title is too short or holds a mark the rewriting would cover."""
@@ -183,6 +216,10 @@ def candidate_rewritings(text: str, n: int) -> list[str]:
             sizes = [sum(not c.isspace() for c in text[a:b]) for a, b in sections]
             if min(sizes) < MIN_ITEM_CHARS:
                 continue
+            if not labelled and len(run) >= 2 and _kind_label(text, run) is not None:
+                continue  # "1. Risk: ...", "2. Risk: ...": a list of one kind of thing (risks, catalysts), not of gates
+            if names_no_criteria(_lead(text, run[0].start)):
+                continue  # "Risks I see:", "Sources:" right above the run: its items are the writer's own, not gates
             new = _rewritten(text, run, labelled)
             if new is not None:
                 scored.append((int(labelled), run[0].indent, -sum(sizes), new))
@@ -190,12 +227,16 @@ def candidate_rewritings(text: str, n: int) -> list[str]:
     return [t[3] for t in scored[:MAX_REWRITINGS]]
 
 
-def wordless_reading(first: ParsedResponse, second: ParsedResponse, n: int) -> ParsedResponse | None:
+def wordless_reading(first: ParsedResponse, second: ParsedResponse, n: int, english: bool = False) -> ParsedResponse | None:
     """The reading ``second`` of a rewritten answer, as the answer's reading: every gate's confidence capped at
     :data:`WORDLESS_CAP` and its ``how`` prefixed with :data:`WORDLESS`; the final verdict, its confidence and runner-up
     those of ``first`` (the reading of the answer as written), and the implied final verdict ``second``'s only where
-    ``first`` states none. None when ``second`` reads no gate, or a gate outside 1..``n``."""
+    ``first`` states none. None when ``second`` reads no gate, or a gate outside 1..``n``, or, in an ``english``
+    answer, a committed verdict in fewer than :data:`JUDGED_SHARE` of the ``n`` items: the parser knows English verdict
+    words, so a run without them is a list of the writer's own (risks, catalysts, questions, facts), not a walk."""
     if not second.gates or any(not 1 <= g.gate <= n for g in second.gates):
+        return None
+    if english and sum(g.verdict is not None for g in second.gates) < JUDGED_SHARE * n:
         return None
     gates = [replace(g, confidence=round(min(g.confidence, WORDLESS_CAP), 4), how=f"{WORDLESS}+{g.how}")
              for g in second.gates]
