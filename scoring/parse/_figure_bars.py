@@ -176,6 +176,7 @@ def _terms(node: Any, card: Card, constants: dict[str, Any], gate: int, holds: s
         if op not in _FLIP:
             continue
         (ln, lk), (rn, rk) = _side(left, card, constants), _side(right, card, constants)
+        names: tuple[str, ...]
         if len(ln) == 1 and lk is None and not rn and rk is not None:
             names, lit = ln, rk
         elif len(rn) == 1 and rk is None and not ln and lk is not None:
@@ -243,6 +244,8 @@ _CUE_BEFORE = re.compile(
 _NOUN_AFTER = re.compile(
     r"(?i)[ \t)]*(?:(?P<noun>needed|required|min(?:imum)?|max(?:imum)?|limit|cap|ceiling|floor|hurdle|target|threshold|bar|"
     r"cut-?off)\b|or\s+(?P<more>more|higher|better|above)\b|or\s+(?P<less>less|lower|below|under)\b)")
+#: A comparison that states no side: "vs 2.0", "against 15%", "compared with 12" (unless a noun after gives one).
+_SIDELESS = re.compile(r"(?i)(?:vs\.?|versus|against|compared\s+(?:with|to))\b")
 _UPPER = {"max", "maximum", "limit", "cap", "ceiling"}
 _LOWER = {"min", "minimum", "floor", "hurdle", "needed", "required", "need", "needs", "require", "requires", "target"}
 #: A bar in words: "under half", "more than twice", "below a third".
@@ -497,7 +500,12 @@ class _FigureBarsMixin(_ParserState):
             after = _NOUN_AFTER.match(text, m.span[1], end)
             if cue is None and after is None:
                 continue
-            noun = ((after.group("noun") if after else None) or (cue.group("noun") if cue else None) or "").lower()
+            trailing = set(re.findall(r"[a-z]+", cue.group(0).lower())) if cue is not None else set()
+            if after is None and cue is not None and cue.group("noun") is None and _SIDELESS.match(cue.group(0)) \
+                    and not trailing & (_UPPER | _LOWER):
+                continue  # "18% against 15%": a comparison that names no side is no bar (s45left item 4)
+            noun_in_cue = next(iter(sorted(trailing & (_UPPER | _LOWER))), "") if cue is not None and cue.group("noun") is None else ""
+            noun = ((after.group("noun") if after else None) or (cue.group("noun") if cue else None) or noun_in_cue).lower()
             bound = "upper" if noun in _UPPER or (after and after.group("less")) else \
                     "lower" if noun in _LOWER or (after and after.group("more")) else None
             out.append((m.value, bound))

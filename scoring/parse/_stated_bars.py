@@ -221,7 +221,8 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
             continue
         if bar.startswith("top"):
             return None, True  # "above the top 30" does not say which side of the rank it is on
-        qualified = _QUALIFIER.match(text, _OF.match(text, m.end()).end()) if _OF.match(text, m.end()) else None
+        of = _OF.match(text, m.end())
+        qualified = _QUALIFIER.match(text, of.end()) if of is not None else None
         if qualified is not None:  # "above our limit of at least 15%": the words after the noun give the side
             bound_high = vw.PROCEED if qualified.group("floor") else vw.REJECT
             if higher is not None and higher != bound_high:

@@ -104,6 +104,22 @@ def hypothetical(clause_words: list[str], after: str) -> str | None:
     return "supposed" if _CONDITION_AFTER.search(clause) else "mood"
 
 
+
+def mood_level(verdict: str | None, strength: int, clause_words: list[str], after: str) -> int | None:
+    """The strength of a verdict word once its mood is read (:func:`hypothetical`, s45left): None for a case supposed
+    ("it would fail were the multiple to expand": no verdict), at most :data:`vw.WEAK` for a guess in a conditional
+    mood ("it would pass at a lower price"), else ``strength``. Only PROCEED and REJECT words have a mood.
+
+    >>> mood_level(vw.PROCEED, 3, ["it", "would"], " at a lower price.") == vw.WEAK
+    True
+    >>> mood_level(vw.REJECT, 3, ["it", "could"], " should rates rise."), mood_level(vw.PROCEED, 3, ["it"], " now.")
+    (None, 3)
+    """
+    mood = hypothetical(clause_words, after) if verdict in (vw.PROCEED, vw.REJECT) else None
+    if mood == "supposed":
+        return None
+    return min(strength, vw.WEAK) if mood == "mood" else strength
+
 #: A clause opening with "had" ("Had the price been lower, it would pass") states no verdict.
 _COUNTERFACTUAL = re.compile(r"[\s*_]*had\s+(?!to\b|been\s+(?:no|none)\b)")
 #: "passes, if only just": a concession after the verdict, not a condition on it.

@@ -24,7 +24,7 @@ from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
-from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, hypothetical, TRAILING_NOT, UNSAID, generic_subject, hits_after, in_another_gates_paragraph, \
+from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, mood_level, TRAILING_NOT, UNSAID, generic_subject, hits_after, in_another_gates_paragraph, \
     apparent_pass, counterfactual, in_supposition, required, supposed
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
@@ -157,12 +157,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         if not concessive and (after_words and after_words[0] in vw.CONNECTIVE_TAIL or after_words[:2] == ["only", "if"]) \
                 and not _ASIDE_BEFORE.search(after, 0, _WORDS_APOS.search(after).start()):  # type: ignore[union-attr]
             return None  # "REJECT when price > value"; not "REJECT (if the price were lower it would PROCEED)"
-        mood = hypothetical(clause_words, low[end : unit.end]) if word.verdict in (vw.PROCEED, vw.REJECT) else None
-        if mood == "supposed":
+        if (level := mood_level(word.verdict, word.strength, clause_words, low[end : unit.end])) is None:  # s45left
             return None  # "it would fail were the multiple to expand", "could fail should rates rise": a case supposed
-        level = word.strength
-        if mood == "mood":
-            level = min(level, vw.WEAK)  # "it would pass at a lower price": no result found, the writer's guess (s45left)
         if _SET_ASIDE_WORDS.isdisjoint(clause_words):
             pass  # nothing in the clause could set the word aside (the common case: no pattern is tried)
         elif _SUPERSEDED.search(own := before[_own_clause_start(before, cut, clause_words):]) \
