@@ -24,6 +24,7 @@ from __future__ import annotations
 import pytest
 
 from ipb.scoring.parse import parse_response
+from parse_support import gate_reading as _gate
 
 REVIEW_BAR = 0.7
 BY_PLACE = ("position", "wordless", "aligned")
@@ -119,12 +120,6 @@ def test_a_list_titled_pass_on_every_item_is_a_judgement_not_a_kind() -> None:
 
 GRAHAM = "graham_seven_tests_defensive"  # gate 6 Moderate Price/Earnings Ratio: eps_3yr_avg > $0 and pe_3yr <= 15x
 MUNGER = "munger_business_quality_price"  # gate 2 return_on_capital >= 15%; gate 5 expected_return >= 10%
-
-
-def _gate(text: str, card: str, gate: int) -> tuple[str | None, float] | None:
-    parsed = parse_response(text, card, embedder=False)
-    found = [g for g in parsed.gates if g.gate == gate]
-    return (found[0].verdict, found[0].confidence) if found else None
 
 
 @pytest.mark.parametrize("text, card, gate, verdict", [
