@@ -104,3 +104,20 @@ def assert_rule_case(card_id: str, rule: str | tuple[str, ...], facts: dict[str,
     assert set(rules) <= {k.id for k in card.constraints}
     errors = constraint_errors(card, ipb.facts(card_id, facts))
     assert [e.name for e in errors] == (rules if refused else [])
+
+
+def assert_located_regimes_error(text: str, words: str, line: int, tmp_path: Path) -> None:
+    """Loading ``text`` as a user's ``regimes.yaml`` fails with an error whose message holds ``words``, located at
+    ``line`` of that file."""
+    from ipb.errors import ErrorGroup
+    from ipb.perturb.registries import load_regimes
+    import pytest
+
+    path = tmp_path / "regimes.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(IpbError) as err:
+        load_regimes(path)
+    errors = err.value.errors if isinstance(err.value, ErrorGroup) else [err.value]
+    hit = [e for e in errors if words in e.message]
+    assert hit, [e.message for e in errors]
+    assert hit[0].file and hit[0].file.endswith("regimes.yaml") and hit[0].line == line, hit[0]

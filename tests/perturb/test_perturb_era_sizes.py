@@ -28,6 +28,7 @@ from ipb.errors import PerturbError
 from ipb.perturb.frame import build_frame, load_base
 from ipb.perturb.operators import get_operator
 from ipb.perturb.registries import load_regimes
+from perturb_support import assert_located_regimes_error
 
 runner = CliRunner()
 SCEN = Path(__file__).resolve().parents[2] / "frameworks" / "scenarios"
@@ -236,15 +237,7 @@ BAD_SIZES = [
 
 @pytest.mark.parametrize("block,words,line", BAD_SIZES, ids=[b[1][:30] for b in BAD_SIZES])
 def test_a_bad_sizes_entry_in_a_users_regimes_file_is_a_located_error(block, words, line, tmp_path):
-    from ipb.errors import ErrorGroup, IpbError
-    path = tmp_path / "regimes.yaml"
-    path.write_text(_SIZES_HEAD + block, encoding="utf-8")
-    with pytest.raises(IpbError) as err:
-        load_regimes(path)
-    errors = err.value.errors if isinstance(err.value, ErrorGroup) else [err.value]
-    hit = [e for e in errors if words in e.message]
-    assert hit, [e.message for e in errors]
-    assert hit[0].file and hit[0].file.endswith("regimes.yaml") and hit[0].line == line, hit[0]
+    assert_located_regimes_error(_SIZES_HEAD + block, words, line, tmp_path)
 
 
 def test_verify_reports_a_published_item_larger_than_its_date_allows(tmp_path, monkeypatch):

@@ -21,9 +21,9 @@ import ipb
 from ipb.engine.registry import compiled_card
 from ipb.perturb.flip_era import timed_inputs
 from ipb.perturb.frame import build_frame
-from ipb.perturb.registries import bundled_regimes, load_regimes
+from ipb.perturb.registries import bundled_regimes
 
-from perturb_support import review_run
+from perturb_support import assert_located_regimes_error, review_run
 
 LYNCH = "lynch_six_category_framework"
 BUFFETT = "buffett_acquisition_checklist"
@@ -137,12 +137,4 @@ BAD = [
 
 @pytest.mark.parametrize("block, words, line", BAD, ids=[b[1][:30] for b in BAD])
 def test_a_bad_sector_share_is_a_located_error(block, words, line, tmp_path):
-    from ipb.errors import ErrorGroup, IpbError
-    path = tmp_path / "regimes.yaml"
-    path.write_text(_HEAD + block, encoding="utf-8")
-    with pytest.raises(IpbError) as err:
-        load_regimes(path)
-    errors = err.value.errors if isinstance(err.value, ErrorGroup) else [err.value]
-    hit = [e for e in errors if words in e.message]
-    assert hit, [e.message for e in errors]
-    assert hit[0].file and hit[0].file.endswith("regimes.yaml") and hit[0].line == line, hit[0]
+    assert_located_regimes_error(_HEAD + block, words, line, tmp_path)
