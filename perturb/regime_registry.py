@@ -22,9 +22,8 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ipb.engine.card import InputSpec
-from ipb.errors import LoadError, did_you_mean
 from ipb.perturb.multiples import MultipleBound, ratio_anachronisms
-from ipb.perturb.sector_registry import MetricDef, _match
+from ipb.perturb.sector_registry import MetricDef, _match, by_id
 
 
 @dataclass(frozen=True)
@@ -393,12 +392,7 @@ class RegimeRegistry:
         LoadError
             Rule ``regime``: no such regime (with a "did you mean").
         """
-        for r in self.regimes:
-            if r.id == regime_id:
-                return r
-        ids = [r.id for r in self.regimes]
-        raise LoadError(f"no regime {regime_id!r} in {self.file}; regimes: {', '.join(ids)}", rule="regime",
-                        name=regime_id, suggestion=did_you_mean(regime_id, ids))
+        return by_id(self.regimes, regime_id, "regime", self.file)
 
     def fact_for(self, spec: InputSpec) -> MetricDef | None:
         """The macro fact a card input stands for (by name or alias, and unit family), or None."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Mapping
+from typing import Any, Mapping
 
 from ipb.engine.card import InputSpec
 from ipb.errors import LoadError, did_you_mean
@@ -30,6 +30,17 @@ _FITS = {
 def fits(metric_type: str, spec: InputSpec) -> bool:
     """True when a registry metric of ``metric_type`` can give a value to input ``spec``."""
     return spec.type in _FITS.get(metric_type, frozenset())
+
+
+def by_id(entries: Any, wanted: str, kind: str, file: str) -> Any:
+    """The entry of ``entries`` (objects with an ``id``) whose id is ``wanted``; else a :class:`LoadError` of rule
+    ``kind`` ("no sector 'x' in FILE; sectors: ...", with a "did you mean"). Shared by the sector and regime registries."""
+    for entry in entries:
+        if entry.id == wanted:
+            return entry
+    ids = [entry.id for entry in entries]
+    raise LoadError(f"no {kind} {wanted!r} in {file}; {kind}s: {', '.join(ids)}", rule=kind, name=wanted,
+                    suggestion=did_you_mean(wanted, ids))
 
 
 @dataclass(frozen=True)
@@ -105,12 +116,7 @@ class SectorRegistry:
         LoadError
             Rule ``sector``: no such sector (with a "did you mean").
         """
-        for s in self.sectors:
-            if s.id == sector_id:
-                return s
-        ids = [s.id for s in self.sectors]
-        raise LoadError(f"no sector {sector_id!r} in {self.file}; sectors: {', '.join(ids)}", rule="sector",
-                        name=sector_id, suggestion=did_you_mean(sector_id, ids))
+        return by_id(self.sectors, sector_id, "sector", self.file)
 
     def pair_allowed(self, name: str, value: str, sector_id: str) -> bool | None:
         """Whether category input ``name`` may take ``value`` in sector ``sector_id`` (an id or alias): True when
