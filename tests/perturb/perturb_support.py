@@ -121,3 +121,12 @@ def assert_located_regimes_error(text: str, words: str, line: int, tmp_path: Pat
     hit = [e for e in errors if words in e.message]
     assert hit, [e.message for e in errors]
     assert hit[0].file and hit[0].file.endswith("regimes.yaml") and hit[0].line == line, hit[0]
+
+
+def anachronisms_of(card_id: str, facts: dict, when) -> list[str]:
+    """The bundled regimes' anachronism messages for a bundled card's ``facts`` (fact strings by input) dated ``when``
+    (a year or a date): what the date checks of every operator and ``ipb verify`` refuse."""
+    from ipb.perturb.registries import bundled_regimes
+
+    frame = build_frame([compiled_card(card_id)])
+    return bundled_regimes().anachronisms(frame.inputs, ipb.facts(card_id, facts), when)

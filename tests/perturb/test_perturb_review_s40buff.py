@@ -18,7 +18,7 @@ from ipb.errors import IpbError
 from ipb.perturb.frame import build_frame
 from ipb.perturb.registries import bundled_regimes, load_regimes
 
-from perturb_support import BUFFETT, assert_rule_case, review_run
+from perturb_support import BUFFETT, anachronisms_of, assert_rule_case, review_run
 
 #: The reviewed base, ipb_p_011_a.yaml (dated 2024-06-30).
 _BASE = {"business_model": "subscription_software", "sector": "industrial_automation", "gross_margin": "90%",
@@ -101,8 +101,7 @@ def test_item_against_the_rule(rule, facts, refused, what):
 # --------------------------------------------------------------------------- BA4: the price of growth in 2024
 
 def _anachronisms(year: int, **facts: str) -> list[str]:
-    frame = build_frame([compiled_card(BUFFETT)])
-    return bundled_regimes().anachronisms(frame.inputs, ipb.facts(BUFFETT, {**_BASE, **facts}), year)
+    return anachronisms_of(BUFFETT, {**_BASE, **facts}, year)
 
 
 #: (year, facts, refused, what): the era floor of ``multiples`` in frameworks/regimes.yaml (0.15x revenue per point

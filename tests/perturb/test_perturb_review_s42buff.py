@@ -16,12 +16,7 @@ from decimal import Decimal
 
 import pytest
 
-import ipb
-from ipb.engine.registry import compiled_card
-from ipb.perturb.frame import build_frame
-from ipb.perturb.registries import bundled_regimes
-
-from perturb_support import BUFFETT, assert_rule_case, review_run
+from perturb_support import BUFFETT, anachronisms_of, assert_rule_case, review_run
 
 #: The reviewed base, ipb_p_011_a.yaml (dated 2024-06-30).
 _BASE = {"business_model": "subscription_software", "sector": "industrial_automation", "gross_margin": "90%",
@@ -32,8 +27,7 @@ _BASE = {"business_model": "subscription_software", "sector": "industrial_automa
 # --------------------------------------------------------------------------- BA3: revenue multiple and retention
 
 def _anachronisms(when: int | dt.date, **facts: str) -> list[str]:
-    frame = build_frame([compiled_card(BUFFETT)])
-    return bundled_regimes().anachronisms(frame.inputs, ipb.facts(BUFFETT, {**_BASE, **facts}), when)
+    return anachronisms_of(BUFFETT, {**_BASE, **facts}, when)
 
 
 _MID_2024 = dt.date(2024, 6, 30)

@@ -24,9 +24,8 @@ from ipb.perturb import Job, generate
 from ipb.perturb.flip_era import timed_inputs
 from ipb.perturb.frame import build_frame
 from ipb.perturb.recipes import parse_recipes
-from ipb.perturb.registries import bundled_regimes
 
-from perturb_support import SCENARIOS, assert_rule_case
+from perturb_support import SCENARIOS, anachronisms_of, assert_rule_case
 
 REPURCHASE = "buffett_share_repurchase"
 GREENBLATT = "greenblatt_magic_formula_screen"
@@ -34,11 +33,6 @@ LYNCH = "lynch_six_category_framework"
 KLARMAN = "klarman_deep_value_identification"
 GRAHAM = "graham_seven_tests_defensive"
 BUFFETT = "buffett_acquisition_checklist"
-
-
-def _anachronisms(card: str, facts: dict, when) -> list[str]:
-    frame = build_frame([compiled_card(card)])
-    return bundled_regimes().anachronisms(frame.inputs, ipb.facts(card, facts), when)
 
 
 _GB = {"sector": "industrials", "market_cap": "$1.2B", "enterprise_value": "$1B"}
@@ -109,7 +103,7 @@ ERA_CASES = [
 
 @pytest.mark.parametrize("card, facts, when, refused, what", ERA_CASES, ids=[c[4][:60] for c in ERA_CASES])
 def test_each_reviewed_fact_against_its_date(card, facts, when, refused, what):
-    assert _anachronisms(card, facts, when) == refused, what
+    assert anachronisms_of(card, facts, when) == refused, what
 
 
 def test_a_size_figures_condition_is_read_by_generation():
@@ -184,4 +178,4 @@ def test_grahams_first_base_is_priced_as_its_date():
     assert scenario.expected == expected
     trace = ipb.execute(GRAHAM, facts)
     assert list(trace.verdicts()) == expected["verdicts"] and trace.outcome == "DECLINE"
-    assert _anachronisms(GRAHAM, dict(facts), scenario.as_of) == []
+    assert anachronisms_of(GRAHAM, dict(facts), scenario.as_of) == []

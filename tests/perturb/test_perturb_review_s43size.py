@@ -27,25 +27,19 @@ from decimal import Decimal
 import pytest
 
 import ipb
-from ipb.engine.registry import compiled_card
 from ipb.perturb import Job, generate
 from ipb.perturb.flip_era import timed_inputs
 from ipb.perturb.frame import build_frame
 from ipb.perturb.recipes import parse_recipes
 from ipb.perturb.registries import bundled_regimes
 
-from perturb_support import SCENARIOS
+from perturb_support import SCENARIOS, anachronisms_of
 
 LYNCH = "lynch_six_category_framework"
 BUFFETT = "buffett_acquisition_checklist"
 MUNGER = "munger_business_quality_price"
 SAAS = "subscription_software"
 B = Decimal(10) ** 9
-
-
-def _anachronisms(card: str, facts: dict, year: int) -> list[str]:
-    frame = build_frame([compiled_card(card)])
-    return bundled_regimes().anachronisms(frame.inputs, ipb.facts(card, facts), year)
 
 
 def test_the_new_rows_read_as_documented():
@@ -103,7 +97,7 @@ SIZE_CASES = [
 
 @pytest.mark.parametrize("card, facts, year, refused, what", SIZE_CASES, ids=[c[4][:60] for c in SIZE_CASES])
 def test_each_reviewed_size_against_its_sector_and_date(card, facts, year, refused, what):
-    assert _anachronisms(card, facts, year) == refused, what
+    assert anachronisms_of(card, facts, year) == refused, what
 
 
 def test_the_tables_conditions_are_read_by_generation():

@@ -18,22 +18,12 @@ import datetime as dt
 
 import pytest
 
-import ipb
-from ipb.engine.registry import compiled_card
-from ipb.perturb.frame import build_frame
-from ipb.perturb.registries import bundled_regimes
-
-from perturb_support import assert_rule_case, review_run
+from perturb_support import anachronisms_of, assert_rule_case, review_run
 
 REPURCHASE = "buffett_share_repurchase"
 MUNGER = "munger_business_quality_price"
 GRAHAM = "graham_seven_tests_defensive"
 LYNCH = "lynch_six_category_framework"
-
-
-def _anachronisms(card: str, facts: dict, when) -> list[str]:
-    frame = build_frame([compiled_card(card)])
-    return bundled_regimes().anachronisms(frame.inputs, ipb.facts(card, facts), when)
 
 
 # --------------------------------------------------------------------------- K1: Berkshire on 30 June 2014
@@ -133,7 +123,7 @@ K10_CASES = [
 
 @pytest.mark.parametrize("when, facts, refused, what", K10_CASES, ids=[c[3].split(":")[0] for c in K10_CASES])
 def test_growing_durable_franchise_at_eight_times_or_more(when, facts, refused, what):
-    found = [m for m in _anachronisms(MUNGER, {**_MUNGER_2021, **facts}, when) if "owner earnings" in m]
+    found = [m for m in anachronisms_of(MUNGER, {**_MUNGER_2021, **facts}, when) if "owner earnings" in m]
     assert bool(found) == refused, found
     if refused:
         assert "durable business earning 25% or more on capital" in found[0], found
@@ -190,7 +180,7 @@ K2_CASES = [
 
 @pytest.mark.parametrize("when, facts, refused, what", K2_CASES, ids=[c[3].split(":")[0] for c in K2_CASES])
 def test_unbattered_debt_within_the_market_value_before_1986(when, facts, refused, what):
-    found = [m for m in _anachronisms(LYNCH, {**_LYNCH_1984, **facts}, when) if m.startswith("total_debt / ")]
+    found = [m for m in anachronisms_of(LYNCH, {**_LYNCH_1984, **facts}, when) if m.startswith("total_debt / ")]
     assert bool(found) == refused, found
 
 
@@ -250,7 +240,7 @@ def test_a_high_yield_needs_a_reason(facts, refused):
 ])
 def test_subscription_revenue_within_mid_2024s_largest(when, arr, refused):
     facts = {**_ACQ_B, "arr": arr, "net_income": "$0"}
-    found = [m for m in _anachronisms(BUFFETT, facts, when) if "recurring software revenue" in m]
+    found = [m for m in anachronisms_of(BUFFETT, facts, when) if "recurring software revenue" in m]
     assert bool(found) == refused, found
 
 

@@ -17,21 +17,14 @@ from decimal import Decimal
 
 import pytest
 
-import ipb
-from ipb.engine.registry import compiled_card
 from ipb.perturb.flip_era import timed_inputs
 from ipb.perturb.frame import build_frame
 from ipb.perturb.registries import bundled_regimes
 
-from perturb_support import assert_located_regimes_error, review_run
+from perturb_support import anachronisms_of, assert_located_regimes_error, review_run
 
 LYNCH = "lynch_six_category_framework"
 BUFFETT = "buffett_acquisition_checklist"
-
-
-def _anachronisms(card: str, facts: dict, when) -> list[str]:
-    frame = build_frame([compiled_card(card)])
-    return bundled_regimes().anachronisms(frame.inputs, ipb.facts(card, facts), when)
 
 
 _LYNCH = {"distressed": False, "cyclical_industry": False, "hidden_asset_value": "$0", "earnings_growth": "4%",
@@ -73,7 +66,7 @@ CASES = [
 
 @pytest.mark.parametrize("facts, when, want, what", CASES, ids=[c[3].split(":")[0] for c in CASES])
 def test_every_size_figure_is_bounded_by_its_sectors_share(facts, when, want, what):
-    assert sorted(_anachronisms(LYNCH, {**_LYNCH, **facts}, when)) == sorted(want), what
+    assert sorted(anachronisms_of(LYNCH, {**_LYNCH, **facts}, when)) == sorted(want), what
 
 
 def test_the_share_reads_the_rows_around_the_year():
@@ -102,8 +95,8 @@ def test_a_sector_move_is_a_timed_fact_of_a_card_stating_a_size():
     facts = {"sector": "transport", "business_model": "railroad", "arr": "$100B", "ev_to_arr": "2x",
              "gross_margin": "30%", "net_income": "$5B", "revenue_growth": "5%", "revenue_retention": "90%"}
     # 2024's revenue bound: the rows 2023 $660B and 2025 $750B around it -> $750B; transport 0.25 -> $187.5B
-    assert _anachronisms(BUFFETT, facts, dt.date(2024, 6, 30)) == []
-    assert _anachronisms(BUFFETT, {**facts, "arr": "$200B"}, dt.date(2024, 6, 30)) == [
+    assert anachronisms_of(BUFFETT, facts, dt.date(2024, 6, 30)) == []
+    assert anachronisms_of(BUFFETT, {**facts, "arr": "$200B"}, dt.date(2024, 6, 30)) == [
         "arr $200B (above the largest transport company's annual revenue about 2024, $187.5B: 25% of the largest "
         "US company's)"]
 
