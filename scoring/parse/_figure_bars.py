@@ -500,12 +500,12 @@ class _FigureBarsMixin(_ParserState):
             after = _NOUN_AFTER.match(text, m.span[1], end)
             if cue is None and after is None:
                 continue
-            trailing = set(re.findall(r"[a-z]+", cue.group(0).lower())) if cue is not None else set()
-            if after is None and cue is not None and cue.group("noun") is None and _SIDELESS.match(cue.group(0)) \
-                    and not trailing & (_UPPER | _LOWER):
+            # the cue's noun, or one among the words after a bare comparison ("against a minimum of 3x")
+            cue_noun = None if cue is None else \
+                cue.group("noun") or min(set(re.findall(r"[a-z]+", cue.group(0).lower())) & (_UPPER | _LOWER), default=None)
+            if after is None and cue is not None and cue_noun is None and _SIDELESS.match(cue.group(0)):
                 continue  # "18% against 15%": a comparison that names no side is no bar (s45left item 4)
-            noun_in_cue = next(iter(sorted(trailing & (_UPPER | _LOWER))), "") if cue is not None and cue.group("noun") is None else ""
-            noun = ((after.group("noun") if after else None) or (cue.group("noun") if cue else None) or noun_in_cue).lower()
+            noun = ((after.group("noun") if after else None) or cue_noun or "").lower()
             bound = "upper" if noun in _UPPER or (after and after.group("less")) else \
                     "lower" if noun in _LOWER or (after and after.group("more")) else None
             out.append((m.value, bound))
