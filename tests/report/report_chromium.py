@@ -236,13 +236,18 @@ class Browser:
         self.binary = binary
         self.width, self.height, self.timeout = width, height, timeout
         self.profile = tempfile.mkdtemp(prefix="ipb-chromium-")
+        self.scratch = tempfile.mkdtemp(prefix="ipb-chromium-tmp-")
         self.proc: subprocess.Popen[bytes] | None = None
         self.port: int | None = None
 
     def __enter__(self) -> "Browser":
         args = [self.binary, *FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-port=0",
                 "--remote-debugging-address=127.0.0.1", f"--window-size={self.width},{self.height}", "about:blank"]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # Chromium makes org.chromium.Chromium.* folders in TMPDIR and leaves them behind when
+        # terminated; a TMPDIR of its own is removed with the profile (a separate, short path:
+        # its socket path must stay under the 108 bytes a unix socket allows).
+        env = {**os.environ, "TMPDIR": self.scratch}
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         marker = Path(self.profile) / "DevToolsActivePort"
         deadline = time.monotonic() + self.timeout
         while time.monotonic() < deadline:
@@ -269,6 +274,7 @@ class Browser:
         if self.proc is not None and self.proc.stderr is not None:
             self.proc.stderr.close()
         shutil.rmtree(self.profile, ignore_errors=True)
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
     def _targets(self) -> list[dict[str, Any]]:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/list", timeout=self.timeout) as response:

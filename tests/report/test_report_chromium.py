@@ -118,3 +118,20 @@ def record_text(run_dir: Path, record: dict) -> str:
 
     line = (run_dir / "responses.jsonl").read_text(encoding="utf-8").split("\n")[record["record"] - 1]
     return json.loads(line)["response"]
+
+
+def test_the_browser_leaves_nothing_in_the_temporary_folder(report_path: Path, request: pytest.FixtureRequest,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chromium's own org.chromium.Chromium.* folders and the profile go when the browser closes."""
+    import shutil
+    import tempfile
+
+    outer = Path(tempfile.mkdtemp(prefix="ipbt-", dir="/tmp"))  # short: Chromium's socket path is bounded
+    request.addfinalizer(lambda: shutil.rmtree(outer, ignore_errors=True))
+    monkeypatch.setenv("TMPDIR", str(outer))
+    monkeypatch.setattr(tempfile, "tempdir", str(outer))
+    with Browser(width=WIDTH, height=HEIGHT) as browser:
+        page = browser.open(report_path)
+        assert page.errors == [], page.errors
+        assert any(outer.iterdir())  # the profile is there while the browser runs
+    assert sorted(p.name for p in outer.iterdir()) == []
