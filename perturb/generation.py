@@ -96,7 +96,7 @@ from ipb.perturb.keyset import KeySet
 from ipb.perturb.operators import Step, get_operator
 from ipb.perturb.recipes import DEFAULT_OPERATORS, Recipe, default_recipes, parse_mix, parse_recipes
 from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
-                              raw_point, stuck_card_notes)
+                              raw_point, stuck_card_notes, unreachable_inconclusive)
 from ipb.perturb.targeted import UNREACHED
 
 __all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
@@ -556,6 +556,7 @@ class GenerationRun:
         result = Generation([], n, reports, dict(verdicts), self.balance, possible_outcomes(frame), notes=self.notes,
                             written=written, diversity=diversity)
         result.notes = result.notes + stuck_card_notes(frame, self.gen.base.facts, result.per_card)
+        result.missing_why = unreachable_inconclusive(frame, self.gen.base.facts, result.missing)
         if written < n:
             why = "; ".join(
                 f"{r.recipe}: {r.distinct} distinct" + (" (exhausted)" if r.exhausted else "")

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 #: Items whose nearest-neighbour distance the diversity summary measures.
 NEIGHBOUR_SAMPLE = 500
 
-__all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance", "stuck_card_notes"]
+__all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance", "stuck_card_notes",
+           "unreachable_inconclusive"]
 
 
 
@@ -82,6 +83,8 @@ class Generation:
     #: Items made (equals ``len(lines)`` unless the lines were streamed to a file).
     written: int = -1
     diversity: "Diversity | None" = None
+    #: Why a verdict the card can give was never produced, where no item could have it (``missing_why``).
+    missing_why: str | None = None
 
     def __post_init__(self) -> None:
         if self.written < 0:
@@ -126,6 +129,7 @@ class Generation:
             "balance": self.balance,
             "possible": self.possible,
             "missing": self.missing,
+            "missing_why": self.missing_why,
             "shortfall": self.shortfall,
             "notes": self.notes,
             "constraint_rejections": sum(r.rejected for r in self.recipes),
@@ -146,7 +150,8 @@ class Generation:
         if per_card:
             text.extend(f"  {c:>{len(str(self.written))}} x {v}" for v, c in sorted(self.verdicts.items()))
         if self.missing:
-            text.append(f"never produced: {', '.join(self.missing)}")
+            text.append(f"never produced: {', '.join(self.missing)}"
+                        + (f" ({self.missing_why})" if self.missing_why else ""))
         for card, counts in per_card.items():
             text.append(f"  {card}: " + ", ".join(f"{v} {c}" for v, c in counts.items()))
         text.extend(f"  note: {note}" for note in self.notes)
@@ -338,3 +343,23 @@ def stuck_card_notes(frame: Frame, facts: Any, per_card: dict[str, dict[str, int
             notes.append(f"card {card_id} is INCONCLUSIVE on every item: the base does not state {shown}, which "
                          "its gates read, and no operator draws an unstated input; state them in the base")
     return notes
+
+
+def unreachable_inconclusive(frame: Frame, facts: Any, missing: Sequence[str]) -> str | None:
+    """Why an L7 run never produced INCONCLUSIVE, when it cannot: the base states every input the card's gates
+    read, no operator leaves a stated input unknown, and no gate of the card can be undecided on stated values.
+
+    A new user (s46user) perturbed a nine-signal F-score card from a base stating all eight of its facts: the
+    summary said "evenness 0.00" and "never produced: INCONCLUSIVE" beside BUY 24 and AVOID 36, which reads like
+    a failed run. The evenness counts a verdict the card can give and no item has as 0; this says why it is 0.
+    None where INCONCLUSIVE was produced, or an item could be.
+    """
+    from ipb.perturb.undecided import undecided_gates
+
+    if frame.layer != "L7" or "INCONCLUSIVE" not in missing:
+        return None
+    if any(name not in facts for name in frame.consumers) or undecided_gates(frame.cards[0]):
+        return None
+    return ("no item can be INCONCLUSIVE: the base states every input the card's gates read and no gate is "
+            "undecided on stated values, so the evenness counts it as 0; a base that leaves a fact out gives "
+            "INCONCLUSIVE items")

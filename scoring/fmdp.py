@@ -39,6 +39,7 @@ from ipb.scoring.metrics import (
     gcf,
     split_sentences,
 )
+from ipb.scoring.outcome import reads_as_english
 from ipb.scoring.registry import detectors, failure_mode
 
 __all__ = [
@@ -152,10 +153,17 @@ def fm1(case: Case) -> FailureFlag:
     invented), ``n_G`` the card's gates. An invented label that reads as a
     section of the answer, not a gate (:func:`looks_like_a_gate`: "Results
     summary", "Verdict", "Checks passed"), is ignored and listed under
-    ``ignored_labels``.
+    ``ignored_labels``. So is every invented name of an answer that does not
+    read as English (:func:`ipb.scoring.outcome.reads_as_english`), listed
+    under ``unread_labels``: the parser matches gates by the card's English
+    names (and the languages of its translations sidecar), so a faithful
+    answer in French that names each gate in French had every gate "invented"
+    and FM-1 fired on all of them (s46user: a nine-gate Piotroski card, four
+    right answers, FM-1 100%); a name the parser cannot read is no evidence
+    of a gate the framework lacks.
 
-    Evidence: ``invented`` names, ``ignored_labels``, ``unknown_numbers``,
-    ``n_asserted``, ``n_framework``.
+    Evidence: ``invented`` names, ``ignored_labels``, ``unread_labels``,
+    ``unknown_numbers``, ``n_asserted``, ``n_framework``.
 
     References
     ----------
@@ -164,13 +172,15 @@ def fm1(case: Case) -> FailureFlag:
     case.require_ok()
     framework = set(case.card_gates) if case.card_gates is not None else {g.number for g in case.gold_gates}
     labels = [str(name) for name in case.parsed.get("invented_gates") or ()]
-    invented = [name for name in labels if looks_like_a_gate(name)]
+    unread = [] if reads_as_english(case.text) else [name for name in labels if looks_like_a_gate(name)]
+    invented = [name for name in labels if looks_like_a_gate(name) and name not in unread]
     unknown = [n for n in case.response_gates if n not in framework]
     real = [n for n in case.response_gates if n in framework]
     asserted = len(real) + len(unknown) + len(dict.fromkeys(invented))
     evidence = {
         "invented": invented,
-        "ignored_labels": [name for name in labels if name not in invented],
+        "ignored_labels": [name for name in labels if name not in invented and name not in unread],
+        "unread_labels": unread,
         "unknown_numbers": unknown,
         "n_asserted": asserted,
         "n_framework": len(framework),

@@ -27,7 +27,7 @@ from ipb.engine._yaml import YamlDoc, load_yaml_file
 from ipb.engine.card import card_from_doc, constraint_errors
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
-from ipb.engine.lint import lint_card, lint_scenario
+from ipb.engine.lint import lint_card, lint_scenario, out_of_range
 from ipb.engine.lint_reach import lint_reach
 from ipb.engine.registry import (DATA_FILES, bundled_card_paths, bundled_scenario_paths, card_option_error, card_table,
                                  compiled_card, find_card, item_card, use_cards)
@@ -61,6 +61,7 @@ def run(
         trace = execute(compiled, facts, diagnostic=diagnostic, scenario_id=scen.id, layer=scen.layer)
     except IpbError as exc:
         raise _fail(exc) from None
+    _warn_set_out_of_range(compiled.card, facts, set_)
     _warn_broken_constraints(compiled.card, facts)
     if format is RunFormat.json:
         out.print(json.dumps(trace.to_grp(), indent=2, default=_json_default), markup=False)
@@ -166,6 +167,7 @@ def explain(
         result = explain_card(compiled, facts, scenario_id=scen.id)
     except IpbError as exc:
         raise _fail(exc) from None
+    _warn_set_out_of_range(compiled.card, facts, set_)
     _warn_broken_constraints(compiled.card, facts)
     if format is RunFormat.json:
         out.print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False), markup=False)
@@ -181,6 +183,23 @@ def _warn_broken_constraints(card: Any, facts: dict[str, Any]) -> None:
     for problem in constraint_errors(card, facts):
         err.print(f"warning: {problem.message.rstrip('.')}. The trace reads these facts as given; ipb check "
                   "reports such a scenario as an error and ipb perturb never states one.", markup=False)
+
+
+def _warn_set_out_of_range(card: Any, facts: dict[str, Any], assignments: list[str]) -> None:
+    """Say on standard error which ``--set`` value lies outside its input's declared ``range``: ``run`` and
+    ``explain`` read it as given (a what-if), but ``ipb check`` warns about such a fact in a scenario file and
+    ``ipb perturb`` refuses it in a base (s46user: ``--set roa=50%`` on a ``[-30%, 30%]`` input ran silently)."""
+    names = dict.fromkeys(assignment.partition("=")[0].strip() for assignment in assignments)
+    for name in names:
+        spec = card.inputs.get(name)
+        if spec is None or not out_of_range(spec, facts.get(name)):
+            continue
+        unit = spec.expr_type.unit
+        lo, hi = spec.range
+        err.print(f"warning: --set {name} = {format_value(facts[name], unit)} is outside the range "
+                  f"[{format_value(lo, unit)}, {format_value(hi, unit)}] that card {card.id!r} declares for it. "
+                  "The trace reads it as given; ipb check warns about such a fact and ipb perturb refuses it in a "
+                  "base.", markup=False)
 
 
 def _with_overrides(facts: dict[str, Any], assignments: list[str], card: Any) -> dict[str, Any]:

@@ -149,3 +149,14 @@ def test_the_gra_sentence_has_one_wording_in_the_caption_and_the_score_legend(tm
                   if c.startswith("Mean over each model's responses"))
     for flat in ("flat", "a2"):
         assert leader.count(GRA_INCONCLUSIVE_RULE) == 1 and _legend(flat).count(GRA_INCONCLUSIVE_RULE) == 1
+
+
+def test_the_leaderboard_caption_names_the_sap_level_the_conjunction_uses(tmp_path: Path) -> None:
+    # Regression (s46user): the caption listed "SAP@3" among the BASP-strict gates, but under the default
+    # basp_composite=layer an L7 answer's SAP gate is SAP@1 (scoring.composite: the layer weights' sap key), and a
+    # new user's faithful answers failed it with SAP@1 = 0 (no attribution) while the caption pointed at SAP@3.
+    page = render_report(load_results(_results(tmp_path / "results")))
+    leader = next(c for c in (c.replace("&#x27;", "'") for c in _captions(page))
+                  if c.startswith("Mean over each model's responses"))
+    assert "SAP@3, IVP" not in leader
+    assert "its SAP gate at the SAP level of the response's layer composite (SAP@1 on L7" in leader

@@ -53,7 +53,7 @@ def _cli(*args: str) -> Any:
 
 def _final(result: Any) -> tuple[str, str]:
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)  # the GRP; warnings (a --set value outside its range: s46user) go to stderr
     return data["investment_verdict"], data["verdict_trigger"]
 
 

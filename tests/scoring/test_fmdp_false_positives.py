@@ -98,3 +98,27 @@ def test_fm4_persona_inversion_needs_the_other_investors_own_words():
         flag = fm4(case)
         assert flag.evidence["closest_investor"] == "Howard Marks"  # closest by the embedding either way
         assert flag.fired is fired, flag.evidence
+
+
+FRENCH = ("1. Rentabilité des actifs positive : ROA de 6 %, supérieur à zéro. PROCEED.\n"
+          "2. Flux de trésorerie d'exploitation positif : 9 % des actifs. PROCEED.\n"
+          "Verdict final : BUY")
+ENGLISH = ("1. Return on assets positive: ROA is 6%, above zero. PROCEED.\n"
+           "2. Operating cash flow positive: it is 9% of the assets. PROCEED.\n"
+           "Final verdict: BUY")
+
+
+@pytest.mark.parametrize("text, fired", [(FRENCH, False), (ENGLISH, True)], ids=["french", "english"])
+def test_fm1_does_not_call_gate_names_in_an_unread_language_invented(text, fired):
+    """s46user: a right answer in French naming a card's gates in French had every name 'invented', FM-1 on 100%.
+
+    The same two labels in an English answer are names the card lacks, and FM-1 still fires on them.
+    """
+    labels = ["Rentabilité des actifs positive", "Flux de trésorerie d'exploitation positif"]
+    case = Case(_gold("PP"), {"status": "ok", "gates": [], "invented_gates": labels, "text": text},
+                card_gates=(1, 2), encoder=ENC)
+    flag = fm1(case)
+    assert flag.fired is fired
+    assert flag.evidence["invented"] == ([] if not fired else labels)
+    assert flag.evidence["unread_labels"] == (labels if not fired else [])
+    assert flag.evidence["ignored_labels"] == []
