@@ -30,7 +30,7 @@ from array import array
 from collections import abc
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterator, Mapping, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, Mapping, Sequence, Tuple
 
 from ipb._files import check_target, file_sha256
 from ipb.distributed._ray import connect
@@ -383,9 +383,20 @@ class CardSources:
             h.update(f"{name}\0{len(data)}\0".encode("utf-8", "surrogatepass") + data)
         return h.hexdigest()
 
-    def place(self, root: Path) -> tuple[dict[str, str], list[str], str]:
-        """Worker side: ``(--card files, --cards folders, items path)`` to search, in place or under ``root``."""
+    def place(self, root: Path | Callable[[], Path]) -> tuple[dict[str, str], list[str], str]:
+        """Worker side: ``(--card files, --cards folders, items path)`` to search, in place or under ``root``.
+
+        ``root`` may be a function that makes the folder: it is called once, and only when a file must be
+        written (a worker that sees every file in place makes no folder at all).
+        """
         from ipb.engine.registry import CARD_COPIES
+
+        made: list[Path] = []
+
+        def under() -> Path:
+            if not made:
+                made.append(root() if callable(root) else root)
+            return made[0]
 
         def same_file(path: str, data: bytes) -> bool:
             try:
@@ -408,20 +419,20 @@ class CardSources:
         cards = {}
         for k, (ident, path, data) in enumerate(self.files):
             if not same_file(path, data):
-                target = root / f"card-{k}" / (Path(path).name or "card.yaml")
+                target = under() / f"card-{k}" / (Path(path).name or "card.yaml")
                 write(target.parent, {target.name: data})
                 path = str(target)
             cards[ident] = path
         dirs = []
         for k, (path, files) in enumerate(self.folders):
             if not same_folder(Path(path), files):
-                write(root / f"cards-{k}", files)
-                path = str(root / f"cards-{k}")
+                write(under() / f"cards-{k}", files)
+                path = str(under() / f"cards-{k}")
             dirs.append(path)
         items = self.items
         if self.copies and not same_folder(Path(items).parent / CARD_COPIES, self.copies):
-            write(root / "items" / CARD_COPIES, self.copies)
-            items = str(root / "items" / (Path(items).name or "items.jsonl"))
+            write(under() / "items" / CARD_COPIES, self.copies)
+            items = str(under() / "items" / (Path(items).name or "items.jsonl"))
         return cards, dirs, items
 
 
@@ -429,16 +440,24 @@ _PLACED: dict[str, tuple[dict[str, str], list[str], str]] = {}
 
 
 def _placed(sources: CardSources, digest: str) -> tuple[dict[str, str], list[str], str]:
-    """Worker side: the sources placed once per process (a temporary folder removed at exit when needed)."""
+    """Worker side: the sources placed once per process.
+
+    A temporary folder is made only when a file must be written there (the worker does not see the driver's
+    file at its path), and removed at exit. Making it up front left one empty ``ipb-cards-*`` folder in the
+    temporary directory per worker process and run: a Ray worker is stopped without running ``atexit``.
+    """
     found = _PLACED.get(digest)
     if found is None:
         import atexit
         import shutil
         import tempfile
 
-        root = Path(tempfile.mkdtemp(prefix="ipb-cards-"))
-        atexit.register(shutil.rmtree, root, True)
-        found = _PLACED[digest] = sources.place(root)
+        def make() -> Path:
+            root = Path(tempfile.mkdtemp(prefix="ipb-cards-"))
+            atexit.register(shutil.rmtree, root, True)
+            return root
+
+        found = _PLACED[digest] = sources.place(make)
     return found
 
 

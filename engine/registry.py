@@ -312,6 +312,9 @@ def _find_id(ref: str, sha256: str | None, current_first: bool) -> Path:
         return bundled
     copy = _copy(ref, sha256)
     if copy is not None:
+        # the copy is named by the hash the items were made with; an edited copy keeps its name but not its hash
+        if check and card_file_sha256(copy) != sha256:
+            raise _hash_mismatch(ref, copy, card_file_sha256(copy), str(sha256), "the items' own copy, edited since")
         return copy
     if bundled is not None:
         if check and card_file_sha256(bundled) != sha256:

@@ -66,6 +66,24 @@ class CachedResponse:
     latency_s: float | None
 
 
+def _to_sql(text: str) -> str | bytes:
+    """``text`` as SQLite can store it: a string, or its bytes when it holds a lone surrogate.
+
+    A model's answer may carry one (sent as the JSON escape ``\\ud800``); SQLite's text is UTF-8, which cannot
+    hold it, so such a text is kept as a blob of its ``surrogatepass`` bytes and :func:`_from_sql` gives it back.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+    return text
+
+
+def _from_sql(value: str | bytes) -> str:
+    """The text :func:`_to_sql` stored."""
+    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
+
+
 class ResponseCache:
     """Responses by request key, in ``DIR/responses.sqlite3``.
 
@@ -101,7 +119,7 @@ class ResponseCache:
             return None
         self.hits += 1
         usage = json.loads(row[2]) if row[2] else None
-        return CachedResponse(row[0], row[1], usage, row[3])
+        return CachedResponse(_from_sql(row[0]), row[1], usage, row[3])
 
     def put(self, key: str, *, kind: str, model: str, text: str, finish_reason: str | None,
             usage: Mapping[str, Any] | None, latency_s: float | None, request: Mapping[str, Any]) -> None:
@@ -110,7 +128,8 @@ class ResponseCache:
             self._db.execute(
                 "INSERT OR REPLACE INTO responses (key, kind, model, text, finish_reason, usage, latency_s, request, created) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, kind, model, text, finish_reason, json.dumps(dict(usage)) if usage is not None else None, latency_s,
+                (key, kind, _to_sql(model), _to_sql(text), finish_reason,
+                 json.dumps(dict(usage)) if usage is not None else None, latency_s,
                  json.dumps(dict(request), sort_keys=True, default=str), time.time()),
             )
             self.stores += 1

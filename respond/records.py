@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -228,9 +229,19 @@ def validate_record(record: Mapping[str, Any]) -> list[str]:
     return [f"{'/'.join(str(p) for p in e.absolute_path) or '(record)'}: {e.message}" for e in errors]
 
 
+#: A lone surrogate: a string may hold one (a model's answer sent as the JSON escape "\\ud800"), UTF-8 cannot.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def dumps_record(record: Mapping[str, Any]) -> str:
-    """One JSON line (no newline): sorted keys, UTF-8 text."""
-    return json.dumps(record, sort_keys=True, ensure_ascii=False)
+    r"""One JSON line (no newline): sorted keys, UTF-8 text; a lone surrogate is written as its JSON escape.
+
+    >>> print(dumps_record({"response": "caf\u00e9 \ud800"}))
+    {"response": "café \ud800"}
+    """
+    line = json.dumps(record, sort_keys=True, ensure_ascii=False)
+    # json.dumps leaves a lone surrogate as it stands inside its string; the escape reads back to the same string
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
 
 
 @dataclass

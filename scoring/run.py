@@ -135,6 +135,11 @@ PARSE_FAILURES = PARSE_FAILURE_REASONS | REFUSAL_REASONS
 # =========================================================================== records
 
 
+#: How ``ipb respond`` begins the ``error`` of a record whose completion held no text (its kind ``empty``: "empty:
+#: empty completion (finish_reason=stop)"); such a record is scored as an empty response.
+EMPTY_COMPLETION = "empty: "
+
+
 def summary_metric_names() -> list[str]:
     """Every value a record carries under ``metrics`` (and the summary aggregates), in order.
 
@@ -293,6 +298,11 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
                      name=missing[0])
         return work
     response = data.get("response")
+    error = data.get("error")
+    if data.get("status") == "error" and response is None and isinstance(error, str) and error.startswith(EMPTY_COMPLETION):
+        # the model answered, with nothing: the empty answer it is (a refusal, in every mean at 0), not a run error kept
+        # out of the means (an empty "response" from any other client already was one)
+        response = ""
     if data.get("status") == "error" and response is None:
         known = items.items.get(item_id)
         if known is not None:  # the item's layer, so the by-model-and-layer coverage counts the item unanswered

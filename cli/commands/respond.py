@@ -22,6 +22,7 @@ stopped (401, 403, 404), or on an input error; 2 on a usage error.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -81,9 +82,43 @@ def _temperature(text: str) -> float | None:
     if text.strip().lower() in ("none", "default", ""):
         return None
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise typer.BadParameter(f"expected a number or 'none', got {text!r}", param_hint="--temperature") from None
+    if not math.isfinite(value):
+        raise typer.BadParameter(f"expected a finite number or 'none', got {text!r}", param_hint="--temperature")
+    return value
+
+
+def _not_json_number(word: str) -> Any:
+    """``json.loads`` reads NaN and Infinity, which no request body may hold: refuse them in --extra-body."""
+    from ipb.respond.records import RunError
+
+    raise RunError(f"--extra-body holds {word}, which is not a JSON number", rule="usage")
+
+
+#: The longest wait, in seconds, --backoff and --timeout may ask for (a day; the system's sleep has its own bound).
+LONGEST_WAIT_S = 86400.0
+
+
+def _check_numbers(**given: float | None) -> None:
+    """Refuse a number option that is not finite, or a wait longer than :data:`LONGEST_WAIT_S`, before any request.
+
+    Hostile tester, stop 46: ``--backoff 1e308`` stopped ``ipb respond`` with an OverflowError traceback at the first
+    retry; ``--timeout inf`` made every record an ``internal: OverflowError`` error; ``--temperature nan`` and
+    ``--top-p nan`` failed every request as a "malformed response body" (the request body is not JSON), retried.
+    Keys are the option names with ``_`` for ``-`` (``top_p`` is ``--top-p``).
+    """
+    from ipb.respond.records import RunError
+
+    for name, value in given.items():
+        option = "--" + name.replace("_", "-")
+        if value is None:
+            continue
+        if not math.isfinite(value):
+            raise RunError(f"{option} must be a finite number, not {value}", rule="usage")
+        if name in ("backoff", "timeout") and value > LONGEST_WAIT_S:
+            raise RunError(f"{option} must be at most {LONGEST_WAIT_S:g} seconds (a day), not {value:g}", rule="usage")
 
 
 def _cache_dir(no_cache: bool, cache_dir: Optional[Path]) -> Path | None:
@@ -216,13 +251,14 @@ def respond(
         extra: dict[str, Any] = {}
         if extra_body:
             try:
-                extra = json.loads(extra_body)
+                extra = json.loads(extra_body, parse_constant=_not_json_number)
             except json.JSONDecodeError as exc:
                 raise RunError(f"--extra-body is not JSON: {exc.msg}", rule="usage") from None
             if not isinstance(extra, dict):
                 raise RunError("--extra-body must be a JSON object", rule="usage")
         if retriever not in ("embedding", "keyword"):
             raise RunError(f"--retriever must be embedding or keyword, not {retriever!r}", rule="usage")
+        _check_numbers(backoff=backoff, timeout=timeout, top_p=top_p, judge_temperature=judge_temperature)
         _announce_encoder(conds, retriever)
         policy = RetryPolicy(retries=retries, base_s=backoff, max_s=max(60.0, backoff))
         judge = None
@@ -359,6 +395,7 @@ def judge(
     from ipb.respond.records import load_items, read_output
 
     try:
+        _check_numbers(backoff=backoff, timeout=timeout, temperature=temperature)
         config = JudgeConfig(
             model, base_url, samples=samples, temperature=temperature,
             max_tokens=max_tokens if max_tokens is not None else default_max_tokens(),

@@ -61,7 +61,7 @@ from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
 from ipb.scoring.parse._types import GateTrace, Span
 
-__all__ = ["MIN_SCORE", "prose_vocabulary", "clause_weights", "gate_of_clause", "appraisals"]
+__all__ = ["MIN_SCORE", "prose_vocabulary", "clause_weights", "gate_of_clause", "appraisals", "in_titled_name"]
 
 
 def outside_names(low: str, mentions: Iterable[_Mention], said: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -81,6 +81,26 @@ def outside_names(low: str, mentions: Iterable[_Mention], said: list[tuple[int, 
     if not spans or not said:
         return said
     return [s for s in said if not any(s[0] < b and a < s[1] and _asked(low, a, b) for a, b in spans)]
+
+
+def in_titled_name(text: str, name: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (an appraisal) lies inside the gate's ``name`` written as the card writes it, in
+    title case: "Fair Price." or "Fair Price is a gate." names the gate, it does not appraise it (hostile tester,
+    stop 46: either read gate 5 of munger_business_quality_price as PROCEED). The same words in running text ("at
+    14x it is a fair price") stay an appraisal; so does a name of one capitalised word, which any sentence's first
+    word could be.
+
+    >>> in_titled_name("Fair Price is a gate.", "Fair Price", 0, 10)
+    True
+    >>> in_titled_name("At 14x it is a fair price.", "Fair Price", 15, 25)
+    False
+    >>> in_titled_name("Fair price at 14x.", "Fair Price", 0, 10)
+    False
+    """
+    if sum(w[:1].isupper() for w in name.split()) < 2:
+        return False
+    k = text.find(name, max(0, end - len(name)), start + len(name))
+    return k >= 0 and k <= start and end <= k + len(name)
 
 
 def _asked(low: str, start: int, end: int) -> bool:
@@ -228,6 +248,7 @@ class _ProseGatesMixin(_ParserState):
                 found.append(_Attributed(gate, u, (a, b), hits))
                 continue
             said = self._outside_names(u, appraisals(low, a, b, _direction(card, gate), lexicon=lexicon_for(card.id), watch=_watches(card, gate)))
+            said = [x for x in said if not in_titled_name(self.masked, card.gate(gate).name, x[0], x[1])]  # "Next: Fair Price."
             if said and mixed_appraisal(low, said):
                 continue  # appraised both ways: no verdict (_prose_vocabulary.mixed_appraisal)
             if said:

@@ -44,7 +44,7 @@ from ipb.scoring.parse._bar_quantity import names_quantity
 from ipb.scoring.parse._computed import computed_result
 from ipb.scoring.parse._foreign_appraisals import foreign_appraisals, in_english, mark_verdicts
 from ipb.scoring.parse._prose import (
-    outside_names,
+    in_titled_name, outside_names,
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._stated_bars import _compared, _higher
@@ -394,8 +394,9 @@ class _SectionReadingMixin(_ParserState):
                     # no direction: "high" and "low" are read only where the clause's subject is the gate's criterion
                     # (:mod:`._prose`); a section's "switching costs are high" or "costs are high" may be about anything
                     # not an appraisal inside a gate's name as written ("is it at a sensible price?")
-                    for s, e, v in outside_names(low, self.unit_mentions.get(u, ()),
-                                                 appraisals(low, a, b, None, lexicon=lexicon, watch=watch, nouns=own_words)):
+                    said = appraisals(low, a, b, None, lexicon=lexicon, watch=watch, nouns=own_words)
+                    said = [x for x in said if not in_titled_name(self.masked, card.gate(gate).name, x[0], x[1])]
+                    for s, e, v in outside_names(low, self.unit_mentions.get(u, ()), said):
                         if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
                             found.append((v, f"the appraisal {self.masked[s:e]!r}"))
                             own_line = found[-1] if low[s:e] == text.strip(" \t\n*_.!-") else own_line  # "Understandable."

@@ -81,3 +81,44 @@ def test_a_missing_folder_or_card_file_is_a_load_error_on_the_driver(tmp_path):
     with pytest.raises(LoadError, match="--card x=") as caught:
         CardSources.gather({"x": str(tmp_path / "nope.yaml")}, [], items)
     assert caught.value.rule == "card"
+
+
+def _temporary_folders(monkeypatch, tmp_path: Path) -> Path:
+    """Point tempfile at a folder of the test's own, to see what a worker leaves there."""
+    import tempfile
+
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    return temp
+
+
+def test_a_worker_that_sees_every_file_in_place_makes_no_temporary_folder(tmp_path, monkeypatch):
+    """Leak, stop 46: `ipb verify --backend ray` made an ipb-cards-* folder in the temporary directory in every worker
+    process, whether or not it wrote a file there, and a Ray worker is stopped without running atexit: 49 empty
+    folders (mode 700) were found in /tmp, two more per run of test_verify_on_ray_reads_the_cards_folder_from_the_driver."""
+    from ipb.distributed import perturb as distributed_perturb
+
+    temp = _temporary_folders(monkeypatch, tmp_path)
+    cards, items, single = _layout(tmp_path)
+    sources = CardSources.gather({"user_d": str(single)}, [cards], items)
+    monkeypatch.setattr(distributed_perturb, "_PLACED", {})
+    placed = distributed_perturb._placed(sources, sources.digest())
+    assert placed == ({"user_d": str(single)}, [str(cards)], str(items))
+    assert list(temp.iterdir()) == []
+
+
+def test_a_worker_that_must_write_the_shipped_files_makes_one_temporary_folder(tmp_path, monkeypatch):
+    from ipb.distributed import perturb as distributed_perturb
+
+    temp = _temporary_folders(monkeypatch, tmp_path)
+    cards, items, single = _layout(tmp_path)
+    sources = CardSources.gather({"user_d": str(single)}, [cards], items)
+    (cards / "a.yaml").write_text("id: user_a\nversion: 9\n")  # only the folder differs on this worker
+    monkeypatch.setattr(distributed_perturb, "_PLACED", {})
+    files, dirs, items_there = distributed_perturb._placed(sources, sources.digest())
+    made = list(temp.iterdir())
+    assert len(made) == 1 and made[0].name.startswith("ipb-cards-")
+    assert files == {"user_d": str(single)} and items_there == str(items)  # these two are used in place
+    assert dirs == [str(made[0] / "cards-0")]
+    assert (made[0] / "cards-0" / "a.yaml").read_text() == "id: user_a\nversion: 1\n"
