@@ -60,3 +60,26 @@ def test_a_repaired_final_verdict_is_the_later_word(closing):
 
 def test_i_mean_it_is_no_repair():
     assert _final("Fair Price: REJECT.\nFinal verdict: DECLINE, and I mean it.")[0] == "DECLINE"
+
+
+# -- s45break 14: French present tense ("échoue", "réussit"), as the participles "échoué" / "réussi" were read -----------
+
+def test_french_present_tense_verdicts():
+    text = "Fair Price: échoue \u2014 le P/E de 45 est trop élevé.\nHigh Return on Capital: réussit (ROIC 28 %)."
+    assert gate_reading(text, MUNGER, 5)[0] == "REJECT"   # was None 0.25
+    assert gate_reading(text, MUNGER, 2)[0] == "PROCEED"  # was None 0.25
+
+
+@pytest.mark.parametrize("text, gate, verdict", [
+    # three of my own
+    ("Fair Price: il échoue nettement, 45 fois les bénéfices.", 5, "REJECT"),
+    ("High Return on Capital: les deux divisions réussissent, ROIC 28 %.", 2, "PROCEED"),
+    ("Fair Price: le titre ne réussit pas ce test (P/E 45).", 5, "REJECT"),  # negated, listed as a whole
+])
+def test_french_present_tense_phrasings(text, gate, verdict):
+    assert gate_reading(text, MUNGER, gate)[0] == verdict
+
+
+def test_french_failure_negated_after_the_verb_is_not_a_failure():
+    # "n'échoue pas": the negator follows the verb, where the French words are not negated; unread rather than REJECT
+    assert gate_reading("High Return on Capital: n'échoue pas, ROIC 28 %.", MUNGER, 2)[0] != "REJECT"
