@@ -299,16 +299,21 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
         return work
     response = data.get("response")
     error = data.get("error")
-    if data.get("status") == "error" and response is None and isinstance(error, str) and error.startswith(EMPTY_COMPLETION):
+    if data.get("status") == "error" and not response and isinstance(error, str) and error.startswith(EMPTY_COMPLETION):
         # the model answered, with nothing: the empty answer it is (a refusal, in every mean at 0), not a run error kept
         # out of the means (an empty "response" from any other client already was one)
         response = ""
-    if data.get("status") == "error" and response is None:
+    elif data.get("status") == "error":
+        # A record the run marked failed is a run error even when it carries text: a client may write the partial
+        # text of a call that timed out, and scoring it could reward a failure (s45break 15). It counts against
+        # coverage and ranks as a 0 (docs/scoring.md, run errors), never as an answer.
         known = items.items.get(item_id)
         if known is not None:  # the item's layer, so the by-model-and-layer coverage counts the item unanswered
             out["layer"] = known.layer
-        _field_error(work, "sample_error", f"no response: the run recorded an error ({data.get('error') or 'no message'})",
-                     name="response")
+        kept = (f"; its {len(response)}-character partial response is not scored"
+                if isinstance(response, str) and response.strip() else "")
+        _field_error(work, "sample_error", f"no response: the run recorded an error ({data.get('error') or 'no message'})"
+                     + kept, name="response")
         return work
     if not isinstance(response, str):
         what = "no 'response'" if response is None else f"a {type(response).__name__} 'response', not text"

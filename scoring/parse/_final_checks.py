@@ -14,13 +14,14 @@ from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._common import _WORDS_APOS
 from ipb.scoring.parse._label_owner import label_of_another
 from ipb.scoring.parse._final_words import (
-    _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _CORRECTION_BETWEEN, _DECLINE_LABEL_BEFORE, _DECLINE_PASS_END, _LIST_AFTER,
+    _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _CORRECTION_BETWEEN, _REVISION_CUE, _DECLINE_LABEL_BEFORE, _DECLINE_PASS_END, _LIST_AFTER,
     _LIST_BEFORE, _PASS_SUBJECT,
 )
 from ipb.scoring.parse._pass_sense import _CHAIN, _DECISION, _PERSONS, declines
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start
+from ipb.scoring.parse._verdict_clauses import SELF_REPAIR
 from ipb.scoring.parse._attributed import quoted_speaker
 from ipb.scoring.parse._voice import OTHER_VOICE, RETRACTED_LABEL, VOICE_WORDS, quoted_by_other, urged_by_other
 
@@ -127,7 +128,10 @@ class _FinalChecksMixin(_ParserState):
             level, pos, outcome, _ = c
             lead = first.get(self._unit_at(pos)) if level >= 4 else None
             if lead is not None and lead[0] < pos and lead[1] != outcome \
-                    and _CORRECTION_BETWEEN.search(self.masked, lead[0], pos) is None:
+                    and _CORRECTION_BETWEEN.search(self.masked, lead[0], pos) is None \
+                    and SELF_REPAIR.search(self.masked.lower(), lead[0], pos) is None \
+                    and _REVISION_CUE.search(self.masked, lead[0], pos) is None:  # "INVEST — I mean DECLINE", "INVEST — on
+                # reflection, DECLINE": the writer repairs the first word, the later one is the verdict (s45break 11)
                 c = (level - 1, pos, outcome, c[3])
             out.append(c)
         return out

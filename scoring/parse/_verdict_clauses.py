@@ -221,7 +221,13 @@ def _own_clause_start(before: str, cut: int, clause_words: Sequence[str] = ("but
 #: "actually, no", "no, actually"). It says nothing unless a verdict follows it in its clause (:data:`_COMMITTED_CUE`).
 _SELF_REPAIR = (r"\b(?:wait|hold\s+on)\b[\s,.:\u2014\u2013\u2026-]{0,4}no\b(?![ \t]+(?:one|doubt)\b)|\bno\b[\s,.\u2014\u2013\u2026-]{0,4}wait\b"
                 r"|\b(?:scratch|strike|scrap)\s+that\b|\bactually\b[\s,.:\u2014\u2013\u2026-]{0,4}no\b(?![ \t]+(?:worse|better|more|less|longer|different|one|doubt)\b)"
-                r"|\bno\b[\s,\u2014\u2013-]{0,3}actually\b")
+                r"|\bno\b[\s,\u2014\u2013-]{0,3}actually\b"
+                # the writer disowns the verdict just written in other words: "that call was wrong", "I was wrong",
+                # "(just kidding)", "I mean", "I meant" (s45break 7, 8, 11)
+                r"|\b(?:that|this|the|my|our)\s+(?:call|verdict|reading|rating|conclusion|answer)\s+(?:was|is)\s+(?:wrong|mistaken|a\s+mistake|an\s+error)\b"
+                r"|\b(?:i|we)\s+(?:was|were)\s+wrong\b(?!\s+(?:about|on|in|to)\b)|\b(?:just\s+|only\s+)?kidding\b|\bi\s+meant?\b(?!\s+(?:it|that|this)\b)")
+#: The self-repair alone, for the final verdict's check of two outcomes in one sentence (:mod:`._final_checks`).
+SELF_REPAIR: Final = re.compile(_SELF_REPAIR)
 #: The writer's own, considered statement: it outranks a plain mention in the same section.
 _COMMITTED_CUE = re.compile(
     r"(?:\bmy|\bour)\s+(?:(?:final|revised|considered|actual)\s+)?(?:verdict|call|reading|answer|conclusion)\b[^.;\n]{0,40}\Z"
@@ -233,7 +239,7 @@ _COMMITTED_CUE = re.compile(
 )
 #: Words every revision cue holds (a cheap first look per sentence).
 _CUE_WORD = re.compile(r"\b(?:my|our|looking|reflection|second|revised|updated|amended|revisiting|correction|corrected|correcting|correct|re-?checked|closer"
-                       r"|wait|scratch|strike|scrap|actually)\b")
+                       r"|wait|scratch|strike|scrap|actually|wrong|mistaken|mistake|error|kidding|mean|meant)\b")
 #: A paragraph that opens as a revision of what came before.
 _REVISION_OPENING = re.compile(
     r"[ \t>*_#-]*(?:correction|corrected|correcting|(?:to|let\s+me)\s+correct\b|update[ds]?|revised|revision|addendum|erratum|wait\b|actually\b|on\s+reflection|looking\s+again|"
