@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from ipb.scoring.parse import parse_response
 from tests.scoring.parse_support import final_of, read_gates
 
 #: Klarman's downside-first card: gate 1 Downside Assessment, 2 Margin of Safety, 3 Position Sizing and Portfolio Risk;
@@ -90,3 +91,130 @@ def test_a_final_label_and_the_card_outcome_in_the_language(closing: str, outcom
 ])
 def test_words_of_the_new_languages_that_are_other_prose_elsewhere_stay_out(text: str) -> None:
     assert read_gates(text, KLARMAN) == [(2, "PROCEED")]
+
+
+# -- the fallback for an answer in a language with no word list: Welsh, Basque and Albanian (none has a block in
+# grammar/languages.yaml, and no corpus case is written in one). Its gates are read by the list's order, the marks and
+# signs beside them, "Yes" / "No" in the card's own language, figures against the card's bars and the card's outcome
+# words, each at a confidence of at most 0.55 (under the review bar 0.7); no item becomes a gate the card lacks.
+
+#: The fallback's highest confidence (scoring.parse._wordless.WORDLESS_CAP), written out as the brief states it.
+FALLBACK_CAP = 0.55
+
+# Welsh: "Proses Klarman, risg yn gyntaf" (Klarman's process, risk first); items: the downside assessment, the margin of
+# safety, the size of the position; "Dyfarniad" is "verdict", "Penderfyniad terfynol" is "final decision".
+WELSH_MARKS = """Proses Klarman, risg yn gyntaf, yn ôl y cerdyn:
+
+1. Asesiad o'r anfantais
+Colled yn yr achos gwael: (540 − 470) / 540 = 12,96%. Terfyn y cerdyn: 25%.
+Dyfarniad: ✓
+
+2. Ymyl diogelwch
+Pris fel cyfran o'r gwerth ceidwadol: 22%. Terfyn y cerdyn: 66,67%.
+Dyfarniad: ✗
+
+3. Maint y safle a risg y portffolio
+Nid yw pwysau'r safle yn hysbys, felly ni ellir ei gymharu â'r gyllideb o 2%.
+Dyfarniad: ⚠
+
+Penderfyniad terfynol: DECLINE
+"""
+
+
+def _readings(text: str) -> list[tuple[int, str | None, float]]:
+    parsed = parse_response(text, KLARMAN, embedder=False)
+    assert parsed.status == "ok", parsed.reason
+    return [(g.gate, g.verdict, g.confidence) for g in parsed.gates]
+
+
+def test_welsh_list_walking_the_gates_reads_its_marks_by_place_under_the_cap() -> None:
+    # ✓ pass, ✗ fail, ⚠ open (the corpus conventions); each item is its place's gate, nothing names it, so each
+    # reading is a guess by order: at most 0.55 (a place reading used to claim 0.75 x the mark's strength, 0.57)
+    readings = _readings(WELSH_MARKS)
+    assert [(g, v) for g, v, _ in readings] == [(1, "PROCEED"), (2, "REJECT"), (3, "INCONCLUSIVE")]
+    assert all(c <= FALLBACK_CAP for _, _, c in readings)
+    assert final_of(WELSH_MARKS, "", KLARMAN) == "DECLINE"  # the card's own outcome word
+
+
+# Albanian: items the downside assessment, the margin of safety, the size of the position, each title ending in a
+# sign; "Vendimi përfundimtar" is "final decision".
+ALBANIAN_SIGNS = """Procesi i Klarmanit, rreziku në radhë të parë:
+
+1. Vlerësimi i humbjes së mundshme: +
+Humbja në skenarin e keq është 12,96% e çmimit.
+
+2. Marzhi i sigurisë: +
+Çmimi është 22% e vlerës konservatore.
+
+3. Madhësia e pozicionit: -
+Humbja e portofolit do të ishte 3,24%, mbi buxhetin.
+
+Vendimi përfundimtar: DECLINE
+"""
+
+
+def test_albanian_plus_and_minus_after_an_item_title_are_its_pass_and_fail() -> None:
+    readings = _readings(ALBANIAN_SIGNS)
+    assert [(g, v) for g, v, _ in readings] == [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")]
+    assert all(c <= FALLBACK_CAP for _, _, c in readings)
+
+
+def test_albanian_yes_and_no_answering_an_item_label_are_its_pass_and_fail() -> None:
+    # "Kalon" is "passes?": the answer is in the card's language, English; the label itself is a word nobody listed
+    text = ALBANIAN_SIGNS.replace(": +\n", "\nKalon: Yes\n").replace(": -\n", "\nKalon: No\n")
+    readings = _readings(text)
+    assert [(g, v) for g, v, _ in readings] == [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")]
+    assert all(c <= FALLBACK_CAP for _, _, c in readings)
+
+
+def test_a_minus_after_a_figure_is_no_verdict() -> None:
+    # "12,96 -": a figure and a dash (a writer's unit left blank), not a sign standing alone: the items are found by
+    # place, with no verdict
+    text = """Procesi i Klarmanit:
+
+1. Vlerësimi i humbjes së mundshme
+Humbja ne skenarin e keq, ne perqindje te cmimit: 12,96 -
+Kufiri i kartes eshte njezet e pese perqind.
+
+2. Marzhi i sigurisë
+Cmimi si pjese e vleres konservatore: 22,04 -
+Kufiri i kartes eshte dy te tretat.
+
+3. Madhësia e pozicionit
+Humbja e portofolit ne rastin e keq: 3,24 -
+Buxheti i kartes eshte dy perqind.
+"""
+    assert [(g, v) for g, v, _ in _readings(text)] == [(1, None), (2, None), (3, None)]
+
+
+def test_basque_figures_of_the_card_quantities_read_against_the_card_bars() -> None:
+    # "downside_loss = 70 / 540 = 12,96%": 12.96 <= 25 (the card's max_downside_loss) passes gate 1; "portfolio_loss =
+    # 0,25 x 12,96% = 3,24%": 3.24 > 2 (portfolio_loss_budget) fails gate 3. Gate 2's test compares price with value,
+    # not price_to_value, so its figure settles nothing.
+    text = """Klarmanen prozesua, arriskua lehenik:
+
+1. Galera posiblearen ebaluazioa
+downside_loss = 70 / 540 = 12,96%.
+
+2. Segurtasun marjina
+price_to_value = 22,04%.
+
+3. Posizioaren tamaina
+portfolio_loss = 0,25 x 12,96% = 3,24%.
+"""
+    readings = {g: (v, c) for g, v, c in _readings(text)}
+    assert readings[1][0] == "PROCEED" and readings[3][0] == "REJECT"
+    assert readings.get(2, (None, 0.0))[0] is None
+    assert all(c <= FALLBACK_CAP for _, c in readings.values())
+
+
+def test_a_welsh_list_longer_than_the_card_invents_no_gate() -> None:
+    # four items for a three-gate card: no walk through its gates by place, and the fourth (the managers' quality) is
+    # no gate of the card
+    text = WELSH_MARKS.split("\n\nPenderfyniad")[0] + (
+        "\n\n4. Ansawdd y rheolwyr a'u hanes blaenorol\nMae'r rheolwyr wedi bod yn y swydd ers deng mlynedd.\n"
+        "Dyfarniad: ✓\n")
+    parsed = parse_response(text, KLARMAN, embedder=False)
+    assert all(1 <= g.gate <= 3 for g in parsed.gates)
+    assert not any(g.how.split("+")[0] in ("position", "wordless") for g in parsed.gates)
+    assert parsed.invented == []
