@@ -70,6 +70,19 @@ _COVERABLE = re.compile(r"[^\W\d_]|[ \t#.,:;'\"\u2018\u2019\u201c\u201d\u201e\u0
 #: ...", "2) **Catalyst:** ..."); one label on every item names the kind of the list's items. A dash after the word is
 #: left out: "1. lépés – A négy környezet" (Hungarian "step 1 – <title>") is an ordinal and a title, a walk.
 _ITEM_LABEL = re.compile(r"[ \t]*[*_]*[ \t]*(?P<word>[^\W\d_]{2,24}(?:-[^\W\d_]{2,12})?)[*_]*[ \t]*(?::|\uff1a)")
+#: A plus or minus sign standing as an item's verdict: alone at the end of a line, after a colon or a space ("3.
+#: Madhësia e pozicionit: -", "Vlerësimi: (+)"), or alone on its line; never a figure's sign ("25 -", "-3%") nor a
+#: bullet, whose text follows it. A writer with no verdict word the parser knows marks a pass and a fail so.
+_SIGN = re.compile(r"(?:(?<=[:\uff1a])|(?<=[ \t])|(?<=^))[ \t]*\(?(?P<sign>[+\-\u2212\u2013])\)?[ \t]*$", re.MULTILINE)
+#: "Yes" or "No", the card's own language, as the answer after an item's label ("Kalon: Yes", "Vendimi: **No**"), the
+#: last word of its line: a writer in another language answers the card's question so.
+_YES_NO = re.compile(r"(?<=[:\uff1a])[ \t]*[*_]*(?P<word>yes|no)[*_]*[ \t.!]*$", re.MULTILINE | re.IGNORECASE)
+#: A line of an item that is a label of the writer's language and a mark alone ("Kalon: ✓", "Dyfarniad: ⚠"): the
+#: label, a word the parser does not know, would hold the mark as a field of its own; blanked, the mark is the item's.
+_LABELLED_MARK = re.compile(r"^(?P<label>[ \t]*[*_]*[^\W\d_][^\W\d_' -]{0,30}[*_]*[:\uff1a])[ \t]*[*_]*"
+                            r"[\u2713\u2714\u2705\u2717\u2718\u274c\u26a0]\ufe0f?[*_]*[ \t.!]*$", re.MULTILINE)
+#: The sign -> the mark of the same verdict the parser reads (✓ PROCEED, ✗ REJECT), one character for one.
+_SIGN_MARKS = {"+": "\u2713", "-": "\u2717", "\u2212": "\u2717", "\u2013": "\u2717"}
 #: The least share of an English run's items the second reading must find a committed verdict in (PROCEED, REJECT,
 #: INCONCLUSIVE or N/A): a list of risks, catalysts, questions or facts states none, and is no walk through the gates.
 JUDGED_SHARE = 0.5
@@ -172,8 +185,11 @@ def _lead(text: str, start: int) -> str:
 
 
 def _rewritten(text: str, run: list[_Item], labelled: bool) -> str | None:
-    """``text`` with each item's opening overwritten by "Gate k" (labelled form) or "Gate k: " (numbered form), length
-    for length; None when an item's title is too short or holds a mark the rewriting would cover."""
+    """``text`` with each item's opening overwritten by "Gate k" (labelled form) or "Gate k: " (numbered form), and a
+    lone plus or minus sign in an item standing as its verdict (:data:`_SIGN`), or a "Yes" or "No" answering its label
+    (:data:`_YES_NO`), by the mark ✓ or ✗, and a label of the writer's own before a mark alone on its line blanked
+    (:data:`_LABELLED_MARK`), length for length;
+    None when an item's title is too short or holds a mark the rewriting would cover."""
     chars = list(text)
     for item in run:
         label = f"Gate {item.k}"
@@ -192,6 +208,21 @@ def _rewritten(text: str, run: list[_Item], labelled: bool) -> str | None:
             if stop > line_end or not all(_COVERABLE.match(c) for c in text[item.end_label : stop]):
                 return None
         chars[start : start + len(new)] = list(new)
+    for a, b in _sections(text, run):
+        for m in _SIGN.finditer(text, a, b):
+            before = text[a : m.start()].rstrip(" \t(")
+            if before[-1:].isdigit() or before[-1:] in "+-\u2212\u2013=<>":
+                continue  # "limit 25 -", "a - b -": a figure's or a formula's, not a verdict
+            chars[m.start("sign")] = _SIGN_MARKS[m.group("sign")]
+        for m in _YES_NO.finditer(text, a, b):
+            word = m.group("word")
+            mark = "\u2713" if word.lower() == "yes" else "\u2717"
+            chars[m.start("word") : m.end("word")] = list(mark + " " * (len(word) - 1))
+    marked = "".join(chars)
+    for a, b in _sections(text, run):
+        for m in _LABELLED_MARK.finditer(marked, a, b):
+            if marked[m.start() : m.start() + 5] != "Gate ":  # an item's own rewritten opening keeps its label
+                chars[m.start("label") : m.end("label")] = list(" " * (m.end("label") - m.start("label")))
     return "".join(chars)
 
 
@@ -250,3 +281,18 @@ def wordless_reading(first: ParsedResponse, second: ParsedResponse, n: int, engl
         result = replace(result, implied_final_verdict=None, implied_final_gate=None, implied_final_span=None,
                          implied_final_confidence=0.0)
     return result
+
+
+def placed_only(parsed: ParsedResponse, english: bool) -> ParsedResponse:
+    """``parsed`` with every gate's confidence capped at :data:`WORDLESS_CAP` where the answer is not ``english`` and
+    every gate it reads was met by its item's place alone (how ``position``, :mod:`._positional`): no title named a
+    gate in words the parser knows, so the link of each item to its gate is the list's order, as a wordless reading's
+    is (a Welsh list "1. Asesiad o'r anfantais ... ✓" for Klarman's card); unchanged otherwise."""
+    if english or not parsed.gates or any(g.how.split("+")[0] != "position" for g in parsed.gates):
+        return parsed
+    if all(g.confidence <= WORDLESS_CAP for g in parsed.gates):
+        return parsed
+    gates = [replace(g, confidence=round(min(g.confidence, WORDLESS_CAP), 4)) for g in parsed.gates]
+    note = (f"every gate met by its item's place in a list, none named in words the parser knows: confidence at most "
+            f"{WORDLESS_CAP}")
+    return replace(parsed, gates=gates, notes=[*parsed.notes, note])
