@@ -16,7 +16,10 @@ import pytest
 from ipb.perturb.frame import build_frame, load_base
 from ipb.perturb.operators import get_operator  # noqa: F401  (loads the operators before targeted, as they do)
 import ipb.perturb.targeted as targeted
-from perturb_support import BUFFETT, BUFFETT_BASE
+from perturb_support import BUFFETT, BUFFETT_BASE, assert_relation_on_run, assert_rule_case
+
+ACQ = BUFFETT
+_ACQ_PROFIT = "a_large_subscription_business_earns_a_profit"
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +74,39 @@ def test_an_anchor_with_two_refused_draws_replaced_by_dead_values_is_screened(be
     frame, facts = bench
     moved = {**facts, **moved}
     assert targeted._refused_twice(frame, facts, drawn, moved, lambda name, value: name in dead_names) is screened
+
+
+#: s45review Buffett acquisition 7, IPB-P-011-F-4cffdb680f29cf9e (30 June 2024): $25.2B of subscription revenue, no
+#: profit. 15% growth at 114% retention is 1 point from new customers; 3x revenue is above 0.08 x 15 = 1.2x.
+_B7 = {"arr": "$25.2B", "business_model": "subscription_software", "ev_to_arr": "3x", "gross_margin": "59%",
+       "macro_regime": "expansion", "net_income": "$0", "revenue_growth": "15%", "revenue_retention": "114%",
+       "sector": "enterprise_software"}
+
+#: (card, rule, facts, refused, what)
+RULE_CASES = [
+    (ACQ, _ACQ_PROFIT, _B7, True, "review Buffett 7: $25.2B of software revenue earning nothing"),
+    (ACQ, _ACQ_PROFIT, {**_B7, "arr": "$10.1B"}, True, "$100M over the bound"),
+    (ACQ, _ACQ_PROFIT, {**_B7, "arr": "$10B"}, False, "the edge: $10B"),
+    (ACQ, _ACQ_PROFIT, {**_B7, "arr": "$6.2B", "net_income": "-$350M"}, False, "Workday, fiscal 2023"),
+    (ACQ, _ACQ_PROFIT, {**_B7, "arr": "$12B", "net_income": "-$350M"}, True, "Workday's loss at $12B"),
+    # $50M on $25.2B; at 15% growth the price floor is 15 times that, $0.75B, far under 3 x $25.2B
+    (ACQ, _ACQ_PROFIT, {**_B7, "net_income": "$50M"}, False, "the same business earning $50M"),
+    (ACQ, _ACQ_PROFIT, {**_B7, "business_model": "retail", "sector": "consumer", "gross_margin": "30%",
+                        "ev_to_arr": "0.5x", "revenue_growth": "5%", "revenue_retention": "100%"}, False,
+     "a retailer of $25.2B breaking even (not subscription software)"),
+]
+
+
+@pytest.mark.parametrize("card, rule, facts, refused, what", RULE_CASES,
+                         ids=[f"{c[1]}-{'refused' if c[3] else 'kept'}-{i}" for i, c in enumerate(RULE_CASES)])
+def test_each_rule_refuses_its_item_and_keeps_its_neighbour(card, rule, facts, refused, what):
+    assert_rule_case(card, rule, facts, refused)
+
+
+def test_the_review_run_has_no_profitless_software_above_ten_billion():
+    """s45review B1 on its own run (moat_between_thresholds, seed 10202): 74 items of 1,000 had $20B or more of
+    subscription revenue and no profit (115 above $10B at HEAD before s46rfix); the run still holds large software,
+    all of it profitable (42 items above $10B)."""
+    assert_relation_on_run(ACQ, "moat_between_thresholds.yaml", 10202, "B1",
+                           lambda f: f.get("business_model") == "subscription_software" and f["arr"] > Decimal("1E10"),
+                           lambda f: f["net_income"] > 0, 30)
