@@ -19,7 +19,9 @@ import ipb.perturb.targeted as targeted
 from perturb_support import BUFFETT, BUFFETT_BASE, assert_relation_on_run, assert_rule_case
 
 ACQ = BUFFETT
+LYNCH = "lynch_six_category_framework"
 _ACQ_PROFIT = "a_large_subscription_business_earns_a_profit"
+_LYN_CASH = "cash_within_the_total_capital_its_debt_share_implies"
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +84,22 @@ _B7 = {"arr": "$25.2B", "business_model": "subscription_software", "ev_to_arr": 
        "macro_regime": "expansion", "net_income": "$0", "revenue_growth": "15%", "revenue_retention": "114%",
        "sector": "enterprise_software"}
 
+#: s45review Lynch 4, IPB-LYN-SC-007-6750aeeb5adfb7e6 (31 December 1987): $100M of debt at 39% of capital is
+#: 100 / 0.39 = $256.4M of total capital, under $400M of cash.
+_L4 = {"cash": "$400M", "cyclical_industry": False, "debt_share": "39%", "distressed": False,
+       "dividend_raised_years": "8", "hidden_asset_value": "$900M", "market_cap": "$500M", "sector": "transport",
+       "total_debt": "$100M"}
+
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    (LYNCH, _LYN_CASH, _L4, True, "review Lynch 4: $400M of cash, $256.4M of capital"),
+    (LYNCH, _LYN_CASH, {**_L4, "cash": "$260M"}, True, "$260M: just over 100 / 0.39"),
+    (LYNCH, _LYN_CASH, {**_L4, "cash": "$250M"}, False, "$250M: under 100 / 0.39"),
+    (LYNCH, _LYN_CASH, {**_L4, "cash": "$400M", "debt_share": "25%"}, False, "the edge: 100 / 0.25 is $400M"),
+    (LYNCH, _LYN_CASH, {**_L4, "cash": "$400M", "debt_share": "26%"}, True, "100 / 0.26 is $384.6M"),
+    (LYNCH, _LYN_CASH, {**_L4, "sector": "financials"}, False, "a bank's cash is funded by its deposits"),
+    (LYNCH, _LYN_CASH, {**_L4, "distressed": True, "hidden_asset_value": "$0", "dividend_raised_years": "0"}, False,
+     "a battered company (losses written off, claims frozen)"),
     (ACQ, _ACQ_PROFIT, _B7, True, "review Buffett 7: $25.2B of software revenue earning nothing"),
     (ACQ, _ACQ_PROFIT, {**_B7, "arr": "$10.1B"}, True, "$100M over the bound"),
     (ACQ, _ACQ_PROFIT, {**_B7, "arr": "$10B"}, False, "the edge: $10B"),
@@ -110,3 +126,13 @@ def test_the_review_run_has_no_profitless_software_above_ten_billion():
     assert_relation_on_run(ACQ, "moat_between_thresholds.yaml", 10202, "B1",
                            lambda f: f.get("business_model") == "subscription_software" and f["arr"] > Decimal("1E10"),
                            lambda f: f["net_income"] > 0, 30)
+
+
+def test_the_review_run_holds_no_cash_above_the_total_capital():
+    """s45review L2 on its own run (invest_asset_play_hidden_land, seed 10202): 22 items of 1,000 held more cash than
+    the debt over its share of capital; now none that is not battered, outside banking and insurance (114 state
+    their cash)."""
+    assert_relation_on_run(LYNCH, "invest_asset_play_hidden_land.yaml", 10202, "L2",
+                           lambda f: not f.get("distressed") and f.get("sector") != "financials"
+                           and f.get("debt_share") and f.get("cash") is not None and f.get("total_debt") is not None,
+                           lambda f: f["cash"] * f["debt_share"] <= f["total_debt"], 80)
