@@ -22,6 +22,7 @@ ACQ = BUFFETT
 LYNCH = "lynch_six_category_framework"
 _ACQ_PROFIT = "a_large_subscription_business_earns_a_profit"
 _LYN_CASH = "cash_within_the_total_capital_its_debt_share_implies"
+_LYN_CYC_PE = "a_cyclical_averages_at_most_thirty_times_earnings"
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +91,17 @@ _L4 = {"cash": "$400M", "cyclical_industry": False, "debt_share": "39%", "distre
        "dividend_raised_years": "8", "hidden_asset_value": "$900M", "market_cap": "$500M", "sector": "transport",
        "total_debt": "$100M"}
 
+#: s46review LY1, IPB-LYN-SC-005-e00f5c0a655de54b (undated): a cyclical at its peak averaging 42.5x over the decade,
+#: its growth undisclosed.
+_LY18 = {"bank_debt": "$1.43B", "cycle_position": "peak", "cyclical_industry": True, "debt_share": "20%",
+         "distressed": False, "market_cap": "$6B", "pe_historical_average": "42.5x", "sector": "industrials"}
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    (LYNCH, _LYN_CYC_PE, _LY18, True, "review46 LY1: a cyclical averaging 42.5x, growth undisclosed"),
+    (LYNCH, _LYN_CYC_PE, {**_LY18, "pe_historical_average": "30.5x"}, True, "30.5x"),
+    (LYNCH, _LYN_CYC_PE, {**_LY18, "pe_historical_average": "30x"}, False, "the edge: 30x"),
+    (LYNCH, _LYN_CYC_PE, {**{k: v for k, v in _LY18.items() if k != "cycle_position"}, "cyclical_industry": False,
+                          "earnings_growth": "22%"}, False, "a fast grower that is no cyclical may average 42.5x"),
     (LYNCH, _LYN_CASH, _L4, True, "review Lynch 4: $400M of cash, $256.4M of capital"),
     (LYNCH, _LYN_CASH, {**_L4, "cash": "$260M"}, True, "$260M: just over 100 / 0.39"),
     (LYNCH, _LYN_CASH, {**_L4, "cash": "$250M"}, False, "$250M: under 100 / 0.39"),
