@@ -23,6 +23,8 @@ LYNCH = "lynch_six_category_framework"
 _ACQ_PROFIT = "a_large_subscription_business_earns_a_profit"
 _LYN_CASH = "cash_within_the_total_capital_its_debt_share_implies"
 _LYN_CYC_PE = "a_cyclical_averages_at_most_thirty_times_earnings"
+GREEN = "greenblatt_magic_formula_screen"
+_GRE_LOSS = "an_operating_loss_within_the_tangible_capital"
 
 
 @pytest.fixture(scope="module")
@@ -95,8 +97,18 @@ _L4 = {"cash": "$400M", "cyclical_industry": False, "debt_share": "39%", "distre
 #: its growth undisclosed.
 _LY18 = {"bank_debt": "$1.43B", "cycle_position": "peak", "cyclical_industry": True, "debt_share": "20%",
          "distressed": False, "market_cap": "$6B", "pe_historical_average": "42.5x", "sector": "industrials"}
+#: s45review Greenblatt 20, IPB-GRE-MF-001-d8391d40056cadae (31 March 2006): EBIT -$385M against $40M + $150M = $190M
+#: of tangible capital (a return on capital of -203%).
+_GR20 = {"combined_rank_position": "3000", "ebit": "-$385M", "enterprise_value": "$1B", "foreign_adr": False,
+         "market_cap": "$660M", "net_fixed_assets": "$150M", "net_working_capital": "$40M",
+         "planned_holding_months": "12", "portfolio_positions": "25", "sector": "industrials"}
+
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    (GREEN, _GRE_LOSS, _GR20, True, "review Greenblatt 20: -$385M on $190M of tangible capital"),
+    (GREEN, _GRE_LOSS, {**_GR20, "ebit": "-$195M"}, True, "-$195M on $190M"),
+    (GREEN, _GRE_LOSS, {**_GR20, "ebit": "-$190M"}, False, "the edge: -$190M, a return on capital of -100%"),
+    (GREEN, _GRE_LOSS, {**_GR20, "sector": "technology"}, False, "a software house may spend more than its plant"),
     (LYNCH, _LYN_CYC_PE, _LY18, True, "review46 LY1: a cyclical averaging 42.5x, growth undisclosed"),
     (LYNCH, _LYN_CYC_PE, {**_LY18, "pe_historical_average": "30.5x"}, True, "30.5x"),
     (LYNCH, _LYN_CYC_PE, {**_LY18, "pe_historical_average": "30x"}, False, "the edge: 30x"),
