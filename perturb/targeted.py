@@ -148,37 +148,11 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
         if frame.breaks_constraint(facts, moved, changed) or _off_era(frame, moved, day):
             # asked once when it holds (a pure function); out of its era's bound on a quotient, the anchor is
             # redrawn inside it as inside a card rule (s42anchor: 2024's price of subscription-software growth)
-            drawn = {name: moved[name] for name in changed}
             _repair(frame, facts, moved, changed, keep, rng, day)
             if frame.breaks_constraint(facts, moved, changed) or _off_era(frame, moved, day):
                 continue
-            if dead is not None and _refused_twice(frame, facts, drawn, moved, dead):
-                return None, changed  # two draws a rule refused, both replaced by dead values: screened (s46rfix)
         return moved, changed
     return {}, []
-
-
-def _refused_twice(frame: Frame, facts: Mapping[str, Any], drawn: Mapping[str, Any], moved: Mapping[str, Any],
-                   dead: Callable[[str, Any], bool]) -> bool:
-    """True when two or more of an anchor's ``drawn`` values each broke a card rule beside the base's ``facts``
-    alone and :func:`_repair` replaced each by a value (in ``moved``) that ``dead`` rules out on its own.
-
-    A draw that breaks a rule alone is never dead (:func:`_dead_move`): the repair moves something. When the
-    repair answers it by redrawing that same input, the new value is a draw the screen has not seen. An anchor
-    with one such value is still searched; with two, both dead, it is a draw the screen would have dropped twice
-    over, and searching it is mostly wasted (s46rfix, the first 400 flip attempts of test_perturb_anchor_screen's
-    bench run with the card rule below: 54 of 318 such anchors found a kept flip, the others 345 of 642). A card
-    rule that refuses most values of one input made them common: the acquisition card's profit above $10B of
-    software revenue refuses 80% of the revenue grid beside the bench base's $0 of income. Pure: no random draw.
-    """
-    replaced = 0
-    for name, value in drawn.items():
-        new = moved[name]
-        if new != value and frame.breaks_constraint(facts, {**facts, name: value}, (name,)) and dead(name, new):
-            replaced += 1
-            if replaced >= 2:
-                return True
-    return False
 
 
 def _off_era(frame: Frame, facts: Mapping[str, Any], day: Any) -> bool:

@@ -394,16 +394,6 @@ the file above, buffett-bench-recipes had 3 items that break a new rule (2 profi
 at 21.5x revenue growing 1%); it keeps 230 of 240 ids in place with the same question, the others drawn anew; no
 new item breaks a new rule; verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 unchanged. l8-three-investors keeps 89
 of 90 ids in place (none of its items broke a new rule; one later draw moved). marks-defaults is unchanged.
-Changed deliberately (issue 18, branch s46rfix, first commit): a flip anchor two of whose draws broke a card rule
-alone and were replaced by the repair with values the dead-move screen rules out is screened (targeted._refused_twice).
-buffett-bench-recipes keeps 212 of 240 ids, the kept records byte-equal; verdicts 152/79/9 unchanged; no new item
-breaks a card rule. l8-three-investors and marks-defaults are unchanged.
-Changed deliberately (issue 18, branch s46rfix, s45review B1): the Buffett checklist regained s45rfix's rule that
-subscription software above $10B of revenue earns a profit, so its content hash and condition-C key differ. Of the
-file above, buffett-bench-recipes had 28 items that break it; it keeps 176 of 240 ids (records equal but for the card
-hash), no new item breaks a card rule, verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 -> 153/78/9.
-l8-three-investors had 5 such items; it keeps 83 of 90 ids, no new item breaks a card rule, the three cards' golds
-counted alike. marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -421,11 +411,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "d30c3c02164fca08a64044b71a0b60fb4081d511fb78ddf5c6d3ddfefc7fb68f"),
+                              "8ea6ff720a05165350645b5e8843b4f75af069478bd414866ddf2d7aab95ea1e"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "4f0be8fbdc5dc91c1bf05c5029e55a5aa29a9391fd25131682e338d910ed095a"),
+                           7, "", 90, "dea9daac87952be9c9a3116ec63d61c290be83018e49c1bce5da7ba294b2c8e6"),
 }
 
 
