@@ -155,7 +155,9 @@ RULE_CASES = [
                   "pe_ratio": "3x"}, False,
      "review43 Lynch 16, IPB-LYN-SC-007-9b861665b06e1852: 42% gives $138M of book, passed"),
     # R7: net cash above the market value
-    (LYNCH, _L7, {**_L, "cash": "$830M", "cyclical_industry": True, "expansion_room": True}, True,
+    # s46rfix: $830M of cash is also above the $667M of total capital that $100M of debt at 15% implies
+    (LYNCH, (_L7, "cash_within_the_total_capital_its_debt_share_implies"),
+     {**_L, "cash": "$830M", "cyclical_industry": True, "expansion_room": True}, True,
      "review43 Lynch 17, IPB-LYN-SC-007-80a40f0ed41d4367: $730M of net cash under a $500M market value"),
     (LYNCH, _L7, {**_L, "cash": "$600M"}, False, "the edge: net cash equal to the market value"),
     (LYNCH, _L7, {**_L, "cash": "$830M", "distressed": True, "hidden_asset_value": "$0"}, False,
