@@ -125,8 +125,10 @@ REVIEW_ITEMS = [
      {"confirmation_rounds": 10, "feedback_loop": "self_reinforcing", "hypothesis_confirmed": False,
       "initial_position": "40%", "loss_budget": "5%", "max_position": "86%", "prevailing_bias": "identified",
       "stop_distance": "20%"},
-     # s39rfix: the stop-33 rule (at most three) gave way to a stricter one (none), which still refuses it
-     ["a_failed_hypothesis_had_no_favourable_move", "the_test_position_is_a_probe"]),
+     # s39rfix: the stop-33 rule (at most three) gave way to a stricter one (none), which still refuses it;
+     # s46rfix2: the 40% probe stopped 20% out loses 8% against a 5% budget
+     ["a_failed_hypothesis_had_no_favourable_move", "the_test_position_is_a_probe",
+      "the_test_position_fits_the_loss_budget"]),
 ]
 
 
