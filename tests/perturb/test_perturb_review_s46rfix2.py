@@ -20,6 +20,7 @@ from perturb_support import assert_rule_case
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 
 _SOR_PROBE = "the_test_position_fits_the_loss_budget"
+_SOR_BUDGET = "a_trade_risks_at_most_a_tenth_of_the_fund"
 
 #: s46review Soros 4, SOR-RHT-002-3b921d86ff195a9f (28 February 1994): confirmed after 10 favourable moves; the 12%
 #: test position stopped 16.5% out loses 12 x 0.165 = 1.98% of capital against a 1.5% budget.
@@ -27,8 +28,22 @@ _S4 = {"confirmation_rounds": "10", "feedback_loop": "self_reinforcing", "hypoth
        "initial_position": "12%", "loss_budget": "1.5%", "max_position": "30%", "prevailing_bias": "identified",
        "stop_distance": "16.5%"}
 
+#: s46review Soros 14, SOR-RHT-002-9e09eae6907b40da (28 February 1994): an 18% loss budget for a 5% test position,
+#: 30% at most, with a 10% stop (the whole plan at full size can lose 30 x 0.10 = 3%).
+_S14 = {"confirmation_rounds": "0", "feedback_loop": "self_reinforcing", "hypothesis_confirmed": False,
+        "initial_position": "5%", "loss_budget": "18%", "max_position": "30%", "prevailing_bias": "identified",
+        "stop_distance": "10%"}
+
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    # Soros: one trade's loss budget at most 10% of the fund
+    (SOROS, _SOR_BUDGET, _S14, True, "review Soros 14: 18%"),
+    (SOROS, _SOR_BUDGET, {**_S14, "initial_position": "1%", "loss_budget": "20%", "stop_distance": "7.5%"}, True,
+     "review Soros 6 (SOR-RHT-002-d4ecc66058c8cb70): 20% beside a 1% test position"),
+    (SOROS, _SOR_BUDGET, {**_S14, "initial_position": "1%", "loss_budget": "10.5%"}, True,
+     "review Soros 3 (SOR-RHT-002-918eb3f8e9d3e9ae): 10.5%"),
+    (SOROS, _SOR_BUDGET, {**_S14, "loss_budget": "10%"}, False, "the edge: 10%"),
+    (SOROS, _SOR_BUDGET, {**_S14, "loss_budget": "5%"}, False, "the 1992 peg break's 5%"),
     # Soros: the probe's stop-out loss fits the loss budget
     (SOROS, _SOR_PROBE, _S4, True, "review Soros 4: 1.98% against 1.5%"),
     # review Soros 5, SOR-RHT-002-736538a2f76221fc: 13% x 15.5% = 2.015% against 2%
