@@ -17,8 +17,10 @@ import pytest
 import ipb
 from perturb_support import assert_rule_case
 
+DALIO = "dalio_debt_supercycle_navigation"
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 
+_DAL_SLUMP = "a_slump_at_the_rate_floor_has_no_high_inflation"
 _SOR_PROBE = "the_test_position_fits_the_loss_budget"
 _SOR_BUDGET = "a_trade_risks_at_most_a_tenth_of_the_fund"
 
@@ -34,8 +36,28 @@ _S14 = {"confirmation_rounds": "0", "feedback_loop": "self_reinforcing", "hypoth
         "initial_position": "5%", "loss_budget": "18%", "max_position": "30%", "prevailing_bias": "identified",
         "stop_distance": "10%"}
 
+#: s46review Dalio 14, DAL-DSC-005-8f0ce1553010ebf0 (undated): real output -3% and nominal +4.5%, a deflator of
+#: 4.5 - (-3) = 7.5%, at a 0.25% policy rate with the central bank printing.
+_D14 = {"bubble_signals": "0", "central_bank_stance": "printing", "debt_growth_gap": "2%",
+        "foreign_currency_debt_share": "5%", "long_bond_yield": "2.75%", "nominal_gdp_growth": "4.5%",
+        "policy_rate": "0.25%", "real_gdp_growth": "-3%", "yield_curve_slope": "2.5%"}
+
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    # Dalio: output down 2% or more at a policy rate of 1% or less, the deflator at most 3%
+    (DALIO, _DAL_SLUMP, _D14, True, "review Dalio 14: real -3%, nominal +4.5%, deflator 7.5%"),
+    (DALIO, _DAL_SLUMP, {**_D14, "real_gdp_growth": "-9%", "nominal_gdp_growth": "-2%"}, True,
+     "review Dalio 10 (DAL-DSC-005-6cfb6e108d4e21d8): real -9%, nominal -2%, deflator 7%"),
+    (DALIO, _DAL_SLUMP, {**_D14, "nominal_gdp_growth": "0.25%"}, True, "deflator 3.25%"),
+    (DALIO, _DAL_SLUMP, {**_D14, "nominal_gdp_growth": "0%"}, False, "the edge: deflator 3%"),
+    (DALIO, _DAL_SLUMP, {**_D14, "nominal_gdp_growth": "-2%"}, False, "the base: real -3%, nominal -2%, deflator 1%"),
+    (DALIO, _DAL_SLUMP, {**_D14, "real_gdp_growth": "-1.75%"}, False, "output down 1.75%: outside the rule"),
+    (DALIO, _DAL_SLUMP, {**_D14, "central_bank_stance": "easing", "policy_rate": "1.25%", "yield_curve_slope": "1.5%"},
+     False, "a 1.25% policy rate (a central bank still able to cut): outside the rule"),
+    (DALIO, _DAL_SLUMP, {**_D14, "foreign_currency_debt_share": "30%", "central_bank_stance": "easing"}, False,
+     "30% of the debt abroad (a peg's rate, Bulgaria 2020): outside the rule"),
+    (DALIO, _DAL_SLUMP, {**_D14, "foreign_currency_debt_share": "25%", "central_bank_stance": "easing"}, True,
+     "25% of the debt abroad: own currency"),
     # Soros: one trade's loss budget at most 10% of the fund
     (SOROS, _SOR_BUDGET, _S14, True, "review Soros 14: 18%"),
     (SOROS, _SOR_BUDGET, {**_S14, "initial_position": "1%", "loss_budget": "20%", "stop_distance": "7.5%"}, True,
