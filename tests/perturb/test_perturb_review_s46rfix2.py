@@ -18,9 +18,13 @@ import ipb
 from perturb_support import assert_rule_case
 
 DALIO = "dalio_debt_supercycle_navigation"
+GRAHAM = "graham_seven_tests_defensive"
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 
 _DAL_SLUMP = "a_slump_at_the_rate_floor_has_no_high_inflation"
+_DAL_NEG = "a_negative_policy_rate_keeps_the_own_currency_long_yield_low"
+_GRA_ASSETS = "industrial_assets_within_scale_of_sales"
+_GRA_IMPLIED = "industrial_implied_assets_within_scale_of_sales"
 _SOR_PROBE = "the_test_position_fits_the_loss_budget"
 _SOR_BUDGET = "a_trade_risks_at_most_a_tenth_of_the_fund"
 
@@ -42,8 +46,43 @@ _D14 = {"bubble_signals": "0", "central_bank_stance": "printing", "debt_growth_g
         "foreign_currency_debt_share": "5%", "long_bond_yield": "2.75%", "nominal_gdp_growth": "4.5%",
         "policy_rate": "0.25%", "real_gdp_growth": "-3%", "yield_curve_slope": "2.5%"}
 
+#: s46review Dalio 9, DAL-DSC-005-e59168b3f97db700 (undated): a -0.75% policy rate under a 2.75% ten-year yield
+#: (slope 2.75 - (-0.75) = 3.5 points), 5% of the debt abroad, real -3% and nominal -3.5% (a -0.5% deflator), easing.
+_D9 = {"bubble_signals": "0", "central_bank_stance": "easing", "debt_growth_gap": "2%",
+       "foreign_currency_debt_share": "5%", "long_bond_yield": "2.75%", "nominal_gdp_growth": "-3.5%",
+       "policy_rate": "-0.75%", "real_gdp_growth": "-3%", "yield_curve_slope": "3.5%"}
+
+#: s46review Graham 4, GRAHAM-7T-001-0e3330c3816b6110 (30 June 1973): $450M of sales, $897M of book equity, $90M of
+#: long-term debt and $80M of current liabilities: assets at least 897 + 90 + 80 = $1.067B, 2.37 years' sales.
+_G4 = {"annual_sales": "$450M", "book_value_per_share": "$30", "company_type": "industrial", "current_assets": "$535M",
+       "current_liabilities": "$80M", "dividend_years": "35", "eps_3yr_avg": "$3", "eps_3yr_avg_ten_years_ago": "$2",
+       "long_term_debt": "$90M", "price_per_share": "$45.25", "stock_equity": "$897M", "years_with_earnings": "10"}
+#: The same company stating its total assets instead of its equity (s46review Graham 7: $980M, 2.18 years' sales).
+_G7 = {**{k: v for k, v in _G4.items() if k != "stock_equity"}, "total_assets": "$980M"}
+
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    # Graham: an industrial's assets (stated, or the floor its equity and liabilities set) at most two years' sales
+    (GRAHAM, _GRA_IMPLIED, _G4, True, "review Graham 4: at least $1.067B on $450M"),
+    (GRAHAM, _GRA_IMPLIED, {**_G4, "stock_equity": "$1.052B", "current_assets": "$170M", "book_value_per_share": "$50"},
+     True, "review Graham 15 (GRAHAM-7T-001-1ac402732779677d): at least $1.222B, 2.7 years"),
+    (GRAHAM, _GRA_IMPLIED, {**_G4, "stock_equity": "$730M"}, False, "the edge: 730 + 90 + 80 = $900M, two years"),
+    (GRAHAM, _GRA_IMPLIED, {**_G4, "stock_equity": "$740M"}, True, "$910M"),
+    (GRAHAM, _GRA_ASSETS, _G7, True, "review Graham 7: $980M of assets on $450M"),
+    (GRAHAM, _GRA_ASSETS, {**_G7, "total_assets": "$900M"}, False, "the edge: two years' sales"),
+    (GRAHAM, _GRA_ASSETS, {**_G7, "total_assets": "$600M"}, False, "1.33 years' sales (turnover 0.75, US Steel's)"),
+    (GRAHAM, (), {**_G7, "company_type": "public_utility", "current_assets": "$200M", "long_term_debt": "$500M",
+                  "total_assets": "$1.35B", "stock_equity": "$600M"}, False,
+     "a utility's three years' sales: no industrial rule"),
+    # Dalio: below-zero policy rate, own-currency debt: the ten-year at most 1.5%
+    (DALIO, _DAL_NEG, _D9, True, "review Dalio 9: -0.75% under 2.75%"),
+    (DALIO, _DAL_NEG, {**_D9, "policy_rate": "-0.25%", "yield_curve_slope": "3%"}, True,
+     "review Dalio 11 (DAL-DSC-005-4c4dafc4fd40fad0's rates): -0.25% under 2.75%"),
+    (DALIO, _DAL_NEG, {**_D9, "long_bond_yield": "1.75%", "yield_curve_slope": "2.5%"}, True, "-0.75% under 1.75%"),
+    (DALIO, _DAL_NEG, {**_D9, "long_bond_yield": "1.5%", "yield_curve_slope": "2.25%"}, False, "the edge: 1.5%"),
+    (DALIO, _DAL_NEG, {**_D9, "long_bond_yield": "-0.25%", "yield_curve_slope": "0.5%"}, False,
+     "Switzerland 2015: the ten-year just below zero"),
+    (DALIO, _DAL_NEG, {**_D9, "policy_rate": "0%", "yield_curve_slope": "2.75%"}, False, "a zero rate: outside the rule"),
     # Dalio: output down 2% or more at a policy rate of 1% or less, the deflator at most 3%
     (DALIO, _DAL_SLUMP, _D14, True, "review Dalio 14: real -3%, nominal +4.5%, deflator 7.5%"),
     (DALIO, _DAL_SLUMP, {**_D14, "real_gdp_growth": "-9%", "nominal_gdp_growth": "-2%"}, True,
