@@ -25,6 +25,7 @@ _DAL_SLUMP = "a_slump_at_the_rate_floor_has_no_high_inflation"
 _DAL_NEG = "a_negative_policy_rate_keeps_the_own_currency_long_yield_low"
 _GRA_ASSETS = "industrial_assets_within_scale_of_sales"
 _GRA_IMPLIED = "industrial_implied_assets_within_scale_of_sales"
+_GRA_PE = "doubled_earnings_sell_at_six_times_or_more"
 _SOR_PROBE = "the_test_position_fits_the_loss_budget"
 _SOR_BUDGET = "a_trade_risks_at_most_a_tenth_of_the_fund"
 
@@ -60,8 +61,21 @@ _G4 = {"annual_sales": "$450M", "book_value_per_share": "$30", "company_type": "
 #: The same company stating its total assets instead of its equity (s46review Graham 7: $980M, 2.18 years' sales).
 _G7 = {**{k: v for k, v in _G4.items() if k != "stock_equity"}, "total_assets": "$980M"}
 
+#: s46review Graham 1, GRAHAM-7T-001-3b7f4b5111297bfc (30 June 1973): three-year EPS $7.05 against $2 ten years
+#: before (3.5 times), price $36: 36 / 7.05 = 5.1 times; gold INVEST.
+_G1 = {"annual_sales": "$450M", "book_value_per_share": "$30", "company_type": "industrial", "current_assets": "$200M",
+       "current_liabilities": "$80M", "dividend_years": "35", "eps_3yr_avg": "$7.05", "eps_3yr_avg_ten_years_ago": "$2",
+       "long_term_debt": "$90M", "price_per_share": "$36", "years_with_earnings": "10"}
+
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    # Graham: EPS at least doubled in ten years, price at least six times it
+    (GRAHAM, _GRA_PE, _G1, True, "review Graham 1: 5.1 times EPS up 3.5-fold"),
+    (GRAHAM, _GRA_PE, {**_G1, "eps_3yr_avg": "$6"}, False, "the edge: 36 / 6 = 6 times"),
+    (GRAHAM, _GRA_PE, {**_G1, "eps_3yr_avg": "$4", "price_per_share": "$23.5"}, True, "EPS doubled, 5.9 times"),
+    (GRAHAM, _GRA_PE, {**_G1, "eps_3yr_avg": "$4", "price_per_share": "$24"}, False, "EPS doubled, 6 times"),
+    (GRAHAM, _GRA_PE, {**_G1, "eps_3yr_avg": "$3.9", "price_per_share": "$20"}, False,
+     "EPS up 1.95-fold at 5.1 times: not doubled, outside the rule"),
     # Graham: an industrial's assets (stated, or the floor its equity and liabilities set) at most two years' sales
     (GRAHAM, _GRA_IMPLIED, _G4, True, "review Graham 4: at least $1.067B on $450M"),
     (GRAHAM, _GRA_IMPLIED, {**_G4, "stock_equity": "$1.052B", "current_assets": "$170M", "book_value_per_share": "$50"},
