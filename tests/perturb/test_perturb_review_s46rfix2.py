@@ -19,13 +19,15 @@ from perturb_support import assert_rule_case
 
 DALIO = "dalio_debt_supercycle_navigation"
 GRAHAM = "graham_seven_tests_defensive"
+MARKS = "marks_distressed_debt"
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 
 _DAL_SLUMP = "a_slump_at_the_rate_floor_has_no_high_inflation"
 _DAL_NEG = "a_negative_policy_rate_keeps_the_own_currency_long_yield_low"
 _GRA_ASSETS = "industrial_assets_within_scale_of_sales"
 _GRA_IMPLIED = "industrial_implied_assets_within_scale_of_sales"
-_GRA_PE = "doubled_earnings_sell_at_six_times_or_more"
+_GRA_PE = "a_growth_record_is_priced_at_least_at_six_times_earnings"
+_MAR_BAD = "the_bad_case_is_at_least_two_fifths_of_the_conservative_value"
 _SOR_PROBE = "the_test_position_fits_the_loss_budget"
 _SOR_BUDGET = "a_trade_risks_at_most_a_tenth_of_the_fund"
 
@@ -67,8 +69,21 @@ _G1 = {"annual_sales": "$450M", "book_value_per_share": "$30", "company_type": "
        "current_liabilities": "$80M", "dividend_years": "35", "eps_3yr_avg": "$7.05", "eps_3yr_avg_ten_years_ago": "$2",
        "long_term_debt": "$90M", "price_per_share": "$36", "years_with_earnings": "10"}
 
+#: s46review Marks 19, IPB-MAR-DD-002-53ff61c94b6390c3 (30 September 2002): a conservative base case of $1.57B
+#: beside a $400M bad case, 400 / 1,570 = 25.5%; gold INVEST.
+_MK19 = {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "15%",
+         "reorganization_value": "$1.57B", "sector": "telecom", "senior_claims": "$800M",
+         "spread_to_treasuries": "40%", "stressed_value": "$400M", "years_to_resolution": "1.5"}
+
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    # Marks: the bad case at least two fifths of the conservative base case
+    (MARKS, _MAR_BAD, _MK19, True, "review Marks 19: $400M against $1.57B, 25.5%"),
+    (MARKS, _MAR_BAD, {**_MK19, "reorganization_value": "$1.36B"}, True,
+     "review Marks 10 (IPB-MAR-DD-002-a3353f38810d8f1d): $400M against $1.36B, 29.4%"),
+    (MARKS, _MAR_BAD, {**_MK19, "reorganization_value": "$1B"}, False, "the edge: $400M against $1B, 40%"),
+    (MARKS, _MAR_BAD, {**_MK19, "reorganization_value": "$1.01B"}, True, "39.6%"),
+    (MARKS, _MAR_BAD, {**_MK19, "reorganization_value": "$600M"}, False, "the base: $400M against $600M, 67%"),
     # Graham: EPS at least doubled in ten years, price at least six times it
     (GRAHAM, _GRA_PE, _G1, True, "review Graham 1: 5.1 times EPS up 3.5-fold"),
     (GRAHAM, _GRA_PE, {**_G1, "eps_3yr_avg": "$6"}, False, "the edge: 36 / 6 = 6 times"),
