@@ -102,13 +102,15 @@ REVIEW_ITEMS = [
      # discount (the price-spread band)
      ["spread_within_coupon_and_pull_to_par", "reorganization_value_within_scale_of_claims",
       "a_conservative_value_leaves_the_debt_at_risk", "stressed_at_least_a_quarter_of_value",
+      "the_bad_case_is_at_least_two_fifths_of_the_conservative_value",  # s46rfix2: 400 / 17,300 = 2.3%
       "spread_within_ten_points_plus_the_discount"]),
     (MARKS, "IPB-MAR-DD-002-83c1576ba49a18bb",  # worth $28.8B against $1.4B of claims, the class at 15%
      {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "15%", "reorganization_value": "$28.83B",
       "sector": "telecom", "senior_claims": "$800M", "spread_to_treasuries": "40%", "stressed_value": "$400M",
       "years_to_resolution": "1.5"},
      ["reorganization_value_within_scale_of_claims", "a_conservative_value_leaves_the_debt_at_risk",
-      "stressed_at_least_a_quarter_of_value"]),
+      "stressed_at_least_a_quarter_of_value",
+      "the_bad_case_is_at_least_two_fifths_of_the_conservative_value"]),  # s46rfix2: 400 / 28,830 = 1.4%
     (MUNGER, "MUNGER-QP-002-67787e80ea43c22d",  # $454.8B for $600M of owner earnings (758x)
      {"competitive_advantage": "durable", "incentives_aligned": False, "long_run_growth": "14.5%",
       "management_integrity": "untrustworthy", "market_value": "$454.8B", "owner_earnings": "$600M",
