@@ -15,11 +15,14 @@ from __future__ import annotations
 import pytest
 
 import ipb
+from ipb.engine.card import constraint_errors
+from ipb.engine.registry import compiled_card
 from perturb_support import assert_rule_case
 
 DALIO = "dalio_debt_supercycle_navigation"
 GRAHAM = "graham_seven_tests_defensive"
 MARKS = "marks_distressed_debt"
+REPURCHASE = "buffett_share_repurchase"
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 
 _DAL_SLUMP = "a_slump_at_the_rate_floor_has_no_high_inflation"
@@ -28,6 +31,7 @@ _GRA_ASSETS = "industrial_assets_within_scale_of_sales"
 _GRA_IMPLIED = "industrial_implied_assets_within_scale_of_sales"
 _GRA_PE = "a_growth_record_is_priced_at_least_at_six_times_earnings"
 _MAR_BAD = "the_bad_case_is_at_least_two_fifths_of_the_conservative_value"
+_REP_BRK = "berkshire_buyback_before_its_2018_policy_at_most_fifteen_billion"
 _SOR_PROBE = "the_test_position_fits_the_loss_budget"
 _SOR_BUDGET = "a_trade_risks_at_most_a_tenth_of_the_fund"
 
@@ -75,8 +79,26 @@ _MK19 = {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_pric
          "reorganization_value": "$1.57B", "sector": "telecom", "senior_claims": "$800M",
          "spread_to_treasuries": "40%", "stressed_value": "$400M", "years_to_resolution": "1.5"}
 
+#: s46review share repurchase 15, BUFFETT-SR-002-edeaa43b247133ab (30 June 2014): Berkshire proposing $44.48B with
+#: $55B of cash and a $21.59B reserve (55 - 44.48 = $10.52B left, under the reserve, so the quarter rule lets it by).
+_SR15 = {"cash_and_equivalents": "$55B", "decision_date": "2014-06-30", "intrinsic_value_per_share": "$187.611K",
+         "issuer": "berkshire_hathaway", "liquidity_reserve": "$21.59B", "price_per_share": "$190K",
+         "price_to_book": "1.45x", "reinvestment_needs_funded": True, "repurchase_amount": "$44.48B",
+         "repurchase_purpose": "return_value_to_continuing_owners", "shareholders_informed": True}
+
 #: (card, rule, facts, refused, what)
 RULE_CASES = [
+    # Berkshire before its July 2018 policy change: a repurchase of at most $15B
+    (REPURCHASE, _REP_BRK, _SR15, True, "review repurchase 15: $44.48B in mid-2014"),
+    (REPURCHASE, _REP_BRK, {**_SR15, "repurchase_amount": "$34.21B"}, True,
+     "review repurchase 2 (BUFFETT-SR-002-1a95c7d2c770e147): $34.21B"),
+    # $15B of $55B is above a quarter of the cash ($13.75B), which the quarter rule refuses on its own: the edge
+    # shows as this rule joining it above $15B
+    (REPURCHASE, ("berkshire_buyback_within_a_quarter_of_its_cash", _REP_BRK), {**_SR15, "repurchase_amount": "$15.1B"},
+     True, "$15.1B"),
+    (REPURCHASE, "berkshire_buyback_within_a_quarter_of_its_cash", {**_SR15, "repurchase_amount": "$15B"}, True,
+     "the edge: $15B, refused by the quarter rule alone"),
+    (REPURCHASE, _REP_BRK, {**_SR15, "repurchase_amount": "$3B"}, False, "the base's $3B"),
     # Marks: the bad case at least two fifths of the conservative base case
     (MARKS, _MAR_BAD, _MK19, True, "review Marks 19: $400M against $1.57B, 25.5%"),
     (MARKS, _MAR_BAD, {**_MK19, "reorganization_value": "$1.36B"}, True,
@@ -166,3 +188,13 @@ def test_a_confirmed_probe_within_its_budget_is_taken(over, outcome, trigger):
     """s46review S5: with the probe inside its budget only the market's test abandons a hypothesis."""
     trace = ipb.execute(SOROS, {**_S4, **over})
     assert (trace.outcome, trace.trigger) == (outcome, trigger)
+
+
+@pytest.mark.parametrize("when, refused", [("2018-07-16", True), ("2018-07-17", False), ("2021-06-30", False)])
+def test_the_berkshire_buyback_bound_ends_with_its_2018_policy(when, refused):
+    """s46review SR3: from the policy change of 17 July 2018 Berkshire's larger buybacks are on record ($24.7B in
+    2020, about $27B in 2021), so $20B is refused only before it (other dated rules may speak of the other facts;
+    only this rule's presence is read)."""
+    facts = {**_SR15, "decision_date": when, "repurchase_amount": "$20B"}
+    names = [e.name for e in constraint_errors(compiled_card(REPURCHASE).card, ipb.facts(REPURCHASE, facts))]
+    assert (_REP_BRK in names) == refused
