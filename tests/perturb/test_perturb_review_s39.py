@@ -170,11 +170,8 @@ CASES = [
       "yield_curve_slope": "5%"}, False),
     # SR2: BUFFETT-SR-003-5c9b7c41788ae257 refused; the same buyback to support the price kept (the purpose gate
     # rejects it); another company paying greenmail, undated, kept (not bounded here)
-    # s46rfix2 (s46review SR3): $39.86B in December 2012 is also over $15B before Berkshire's 2018 policy change
-    (REPURCHASE, ("berkshire_buyback_before_its_2018_policy_at_most_fifteen_billion", "berkshire_pays_no_greenmail"),
-     _BRK_5C9, True),
-    (REPURCHASE, "berkshire_buyback_before_its_2018_policy_at_most_fifteen_billion",
-     {**_BRK_5C9, "repurchase_purpose": "support_share_price"}, True),
+    (REPURCHASE, "berkshire_pays_no_greenmail", _BRK_5C9, True),
+    (REPURCHASE, "berkshire_pays_no_greenmail", {**_BRK_5C9, "repurchase_purpose": "support_share_price"}, False),
     (REPURCHASE, "berkshire_pays_no_greenmail",
      {"issuer": "other_company", "repurchase_purpose": "greenmail", "cash_and_equivalents": "$2B",
       "liquidity_reserve": "$1B", "repurchase_amount": "$500M"}, False),

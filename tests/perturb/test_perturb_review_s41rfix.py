@@ -100,14 +100,11 @@ RULE_CASES = [
     (LYNCH, _LY2, {**_LY, "dividend_yield": "2.5%", "earnings_growth": "0%"}, False, "earnings not growing: the "
      "older rule's 100% stands"),
     # GR3: an industrial's total assets above two and a half years' sales.
-    # s46rfix2 (s46review G4): industrial_assets_within_scale_of_sales now stops at two years' sales, so it refuses
-    # these too, and the edge of two and a half years is refused by it alone
-    (GRAHAM, ("industrial_assets_within_scale_of_sales", _GR3),
-     {**_GR, "eps_3yr_avg": "$5.1", "long_term_debt": "$322M", "price_per_share": "$62", "total_assets": "$1.72B"}, True,
+    (GRAHAM, _GR3, {**_GR, "eps_3yr_avg": "$5.1", "long_term_debt": "$322M", "price_per_share": "$62",
+                    "total_assets": "$1.72B"}, True,
      "review41 Graham 16, GRAHAM-7T-005-93561aace93d1c56: $1.72B of assets on $600M of sales"),
-    (GRAHAM, "industrial_assets_within_scale_of_sales", {**_GR, "total_assets": "$1.5B"}, True,
-     "2.5 times sales, this rule's edge"),
-    (GRAHAM, ("industrial_assets_within_scale_of_sales", _GR3), {**_GR, "total_assets": "$1.501B"}, True, "just above"),
+    (GRAHAM, _GR3, {**_GR, "total_assets": "$1.5B"}, False, "2.5 times sales, the edge"),
+    (GRAHAM, _GR3, {**_GR, "total_assets": "$1.501B"}, True, "just above"),
     (GRAHAM, _GR3, {**_GR, "total_assets": "$620M"}, False, "Alcoa's 1996 turnover, 1.03 times sales"),
     # GR1: ten profitable years beside current liabilities above 75% of sales or 1.8 times current assets.
     (GRAHAM, _GR1, {**_GR, "current_liabilities": "$493M", "eps_3yr_avg_ten_years_ago": "$6.6",
