@@ -102,13 +102,15 @@ REVIEW_ITEMS = [
      # discount (the price-spread band)
      ["spread_within_coupon_and_pull_to_par", "reorganization_value_within_scale_of_claims",
       "a_conservative_value_leaves_the_debt_at_risk", "stressed_at_least_a_quarter_of_value",
+      "the_bad_case_is_at_least_two_fifths_of_the_conservative_value",  # s46rfix2: 400 / 17,300 = 2.3%
       "spread_within_ten_points_plus_the_discount"]),
     (MARKS, "IPB-MAR-DD-002-83c1576ba49a18bb",  # worth $28.8B against $1.4B of claims, the class at 15%
      {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "15%", "reorganization_value": "$28.83B",
       "sector": "telecom", "senior_claims": "$800M", "spread_to_treasuries": "40%", "stressed_value": "$400M",
       "years_to_resolution": "1.5"},
      ["reorganization_value_within_scale_of_claims", "a_conservative_value_leaves_the_debt_at_risk",
-      "stressed_at_least_a_quarter_of_value"]),
+      "stressed_at_least_a_quarter_of_value",
+      "the_bad_case_is_at_least_two_fifths_of_the_conservative_value"]),  # s46rfix2: 400 / 28,830 = 1.4%
     (MUNGER, "MUNGER-QP-002-67787e80ea43c22d",  # $454.8B for $600M of owner earnings (758x)
      {"competitive_advantage": "durable", "incentives_aligned": False, "long_run_growth": "14.5%",
       "management_integrity": "untrustworthy", "market_value": "$454.8B", "owner_earnings": "$600M",
@@ -119,14 +121,18 @@ REVIEW_ITEMS = [
      {"bubble_signals": 5, "central_bank_stance": "easing", "debt_growth_gap": "4%", "foreign_currency_debt_share": "5%",
       "long_bond_yield": "2.5%", "nominal_gdp_growth": "1.5%", "policy_rate": "-0.75%", "real_gdp_growth": "6.5%",
       "yield_curve_slope": "3.25%"},
-     # a -5% deflator with growth and 5% of the debt abroad breaks s36rules' rule too
-     ["a_real_boom_has_no_deep_deflation", "deep_deflation_with_growth_needs_a_fixed_currency"]),
+     # a -5% deflator with growth and 5% of the debt abroad breaks s36rules' rule too; s46rfix2: and a -0.75% policy
+     # rate under a 2.5% ten-year with own-currency debt breaks the negative-rate rule
+     ["a_real_boom_has_no_deep_deflation", "deep_deflation_with_growth_needs_a_fixed_currency",
+      "a_negative_policy_rate_keeps_the_own_currency_long_yield_low"]),
     (SOROS, "SOR-RHT-005-f4a0a5d78902f676",  # not borne out after ten confirmations
      {"confirmation_rounds": 10, "feedback_loop": "self_reinforcing", "hypothesis_confirmed": False,
       "initial_position": "40%", "loss_budget": "5%", "max_position": "86%", "prevailing_bias": "identified",
       "stop_distance": "20%"},
-     # s39rfix: the stop-33 rule (at most three) gave way to a stricter one (none), which still refuses it
-     ["a_failed_hypothesis_had_no_favourable_move", "the_test_position_is_a_probe"]),
+     # s39rfix: the stop-33 rule (at most three) gave way to a stricter one (none), which still refuses it;
+     # s46rfix2: the 40% probe stopped 20% out loses 8% against a 5% budget
+     ["a_failed_hypothesis_had_no_favourable_move", "the_test_position_is_a_probe",
+      "the_test_position_fits_the_loss_budget"]),
 ]
 
 

@@ -127,7 +127,8 @@ REVIEW_ITEMS = [
     (SOROS, "SOR-RHT-005-1035b524e60ef458",  # bias absent, loop self-reinforcing
      {**_SOROS, "confirmation_rounds": 5, "feedback_loop": "self_reinforcing", "initial_position": "38%",
       "prevailing_bias": "absent"},
-     ["a_reinforcing_loop_has_a_bias", "the_test_position_is_a_probe"]),
+     # s46rfix2: the 38% probe stopped 20% out loses 7.6% against a 5% budget
+     ["a_reinforcing_loop_has_a_bias", "the_test_position_is_a_probe", "the_test_position_fits_the_loss_budget"]),
     (SOROS, "SOR-RHT-005-70a3ff666009f47a",  # kept (implausible only): bias absent, loop self-correcting
      {**_SOROS, "feedback_loop": "self_correcting", "loss_budget": "6%", "max_position": "126%",
       "prevailing_bias": "absent"},

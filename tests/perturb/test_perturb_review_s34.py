@@ -126,9 +126,13 @@ CASES = [
      {"class_face": "$17.65B", "senior_claims": "$200M", "reorganization_value": "$1B"}, True),
     (MARKS, "claims_within_four_times_value",
      {"class_face": "$3.8B", "senior_claims": "$200M", "reorganization_value": "$1B"}, False),
-    # review #116: base $10.53B, bad case $650M (6%); $2.64B (25.1%) kept
-    (MARKS, "stressed_at_least_a_quarter_of_value", {"reorganization_value": "$10.53B", "stressed_value": "$650M"}, True),
-    (MARKS, "stressed_at_least_a_quarter_of_value", {"reorganization_value": "$10.53B", "stressed_value": "$2.64B"},
+    # review #116: base $10.53B, bad case $650M (6%); $2.64B (25.1%) kept by this rule (s46rfix2: refused by the
+    # two-fifths rule alone, which keeps $4.212B, exactly 40%)
+    (MARKS, ("stressed_at_least_a_quarter_of_value", "the_bad_case_is_at_least_two_fifths_of_the_conservative_value"),
+     {"reorganization_value": "$10.53B", "stressed_value": "$650M"}, True),
+    (MARKS, "the_bad_case_is_at_least_two_fifths_of_the_conservative_value",
+     {"reorganization_value": "$10.53B", "stressed_value": "$2.64B"}, True),
+    (MARKS, "stressed_at_least_a_quarter_of_value", {"reorganization_value": "$10.53B", "stressed_value": "$4.212B"},
      False),
     # base recovery (1,000 - 600) / 800 = 50%: a price of 76% refused, 75% kept; review #6: recovery 0, price 50%
     (MARKS, "price_within_reach_of_recovery", {**_CLASS, "reorganization_value": "$1B", "purchase_price": "76%"}, True),

@@ -112,16 +112,20 @@ CASES = [
     # DA2: DAL-DSC-007-56325fd6787bfeb0 refused (7.75 points above the yield); the US of 2022 kept (real growth
     # about 2%, nominal about 9%: a 7% deflator over a 3% ten-year yield, 4 points, while the Fed tightened); the
     # same item with 45% of its debt in a currency it cannot print (a Baltic euro member of 2022) kept
-    (DALIO, "inflation_near_the_long_yield_with_its_own_currency", _DALIO_563, True),
+    # (s46rfix2: its real -5.5% beside nominal +4% at a 0.25% rate, a 9.5% deflator, also breaks the slump rule)
+    (DALIO, ("a_slump_at_the_rate_floor_has_no_high_inflation", "inflation_near_the_long_yield_with_its_own_currency"),
+     _DALIO_563, True),
     (DALIO, "inflation_near_the_long_yield_with_its_own_currency", {**_DALIO_563, "foreign_currency_debt_share": "45%"},
      False),
     (DALIO, "inflation_near_the_long_yield_with_its_own_currency",
      {**_DALIO_563, "central_bank_stance": "tightening", "real_gdp_growth": "2%", "nominal_gdp_growth": "9%",
       "long_bond_yield": "3%", "policy_rate": "1.75%", "yield_curve_slope": "1.25%"}, False),
-    # at the bound: 6.75% inflation over the 1.75% yield (exactly five points) kept, 7% refused
-    (DALIO, "inflation_near_the_long_yield_with_its_own_currency", {**_DALIO_563, "nominal_gdp_growth": "1.25%"},
-     False),
-    (DALIO, "inflation_near_the_long_yield_with_its_own_currency", {**_DALIO_563, "nominal_gdp_growth": "1.5%"}, True),
+    # at the bound: 6.75% inflation over the 1.75% yield (exactly five points) kept, 7% refused (s46rfix2: with real
+    # growth -1.5%, nominal 5.25% and 5.5%, since at -5.5% the slump rule, deflator at most 3%, refuses both)
+    (DALIO, "inflation_near_the_long_yield_with_its_own_currency",
+     {**_DALIO_563, "real_gdp_growth": "-1.5%", "nominal_gdp_growth": "5.25%"}, False),
+    (DALIO, "inflation_near_the_long_yield_with_its_own_currency",
+     {**_DALIO_563, "real_gdp_growth": "-1.5%", "nominal_gdp_growth": "5.5%"}, True),
     # DA1: DAL-DSC-007-b265cb4891a56f42 refused (4.75 points); the US of 2010 kept (3.75% ten-year at 0.25%, printing),
     # 4.25% at 0.25% (exactly four points) kept
     (DALIO, "a_steep_curve_needs_foreign_currency_debt", _DALIO_B26, True),
