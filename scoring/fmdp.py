@@ -172,14 +172,15 @@ def fm1(case: Case) -> FailureFlag:
     case.require_ok()
     framework = set(case.card_gates) if case.card_gates is not None else {g.number for g in case.gold_gates}
     labels = [str(name) for name in case.parsed.get("invented_gates") or ()]
-    unread = [] if reads_as_english(case.text) else [name for name in labels if looks_like_a_gate(name)]
-    invented = [name for name in labels if looks_like_a_gate(name) and name not in unread]
+    gate_like = [name for name in labels if looks_like_a_gate(name)]
+    unread = [] if reads_as_english(case.text) else gate_like
+    invented = [] if unread else gate_like
     unknown = [n for n in case.response_gates if n not in framework]
     real = [n for n in case.response_gates if n in framework]
     asserted = len(real) + len(unknown) + len(dict.fromkeys(invented))
     evidence = {
         "invented": invented,
-        "ignored_labels": [name for name in labels if name not in invented and name not in unread],
+        "ignored_labels": [name for name in labels if name not in gate_like],
         "unread_labels": unread,
         "unknown_numbers": unknown,
         "n_asserted": asserted,

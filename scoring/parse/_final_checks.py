@@ -129,7 +129,7 @@ class _FinalChecksMixin(_ParserState):
             lead = first.get(self._unit_at(pos)) if level >= 4 else None
             if lead is not None and lead[0] < pos and lead[1] != outcome \
                     and _CORRECTION_BETWEEN.search(self.masked, lead[0], pos) is None \
-                    and SELF_REPAIR.search(self.masked.lower(), lead[0], pos) is None \
+                    and SELF_REPAIR.search(self.low, lead[0], pos) is None \
                     and _REVISION_CUE.search(self.masked, lead[0], pos) is None:  # "INVEST — I mean DECLINE", "INVEST — on
                 # reflection, DECLINE": the writer repairs the first word, the later one is the verdict (s45break 11)
                 c = (level - 1, pos, outcome, c[3])

@@ -68,7 +68,7 @@ from ipb.scoring.parse._types import (
     YearMention,
 )
 from ipb.scoring.parse._verdicts import _VerdictsMixin
-from ipb.scoring.parse._wordless import candidate_rewritings, placed_only, reads_as_english, wordless_reading
+from ipb.scoring.parse._wordless import candidate_rewritings, capped_by_place, reads_as_english, wordless_reading
 from ipb.scoring.parse._vocabulary import _VocabularyMixin
 from ipb.scoring.parse._voice import blank_struck
 from ipb.scoring.parse._footnotes import blank_footnotes
@@ -337,7 +337,7 @@ def parse_response(
             if by_place is not None:
                 parsed = by_place
                 break
-    parsed = placed_only(parsed, reads_as_english(folded))  # a list in another language read by its order alone
+    parsed = capped_by_place(parsed, folded)  # a list in another language read by its order alone
     if folded != stripped:
         parsed = retake_copies(parsed, stripped, folded)
     return restore_spans(parsed, removed, text, stripped)

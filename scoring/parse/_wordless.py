@@ -208,7 +208,8 @@ def _rewritten(text: str, run: list[_Item], labelled: bool) -> str | None:
             if stop > line_end or not all(_COVERABLE.match(c) for c in text[item.end_label : stop]):
                 return None
         chars[start : start + len(new)] = list(new)
-    for a, b in _sections(text, run):
+    sections = _sections(text, run)
+    for a, b in sections:
         for m in _SIGN.finditer(text, a, b):
             before = text[a : m.start()].rstrip(" \t(")
             if before[-1:].isdigit() or before[-1:] in "+-\u2212\u2013=<>":
@@ -219,7 +220,7 @@ def _rewritten(text: str, run: list[_Item], labelled: bool) -> str | None:
             mark = "\u2713" if word.lower() == "yes" else "\u2717"
             chars[m.start("word") : m.end("word")] = list(mark + " " * (len(word) - 1))
     marked = "".join(chars)
-    for a, b in _sections(text, run):
+    for a, b in sections:
         for m in _LABELLED_MARK.finditer(marked, a, b):
             if marked[m.start() : m.start() + 5] != "Gate ":  # an item's own rewritten opening keeps its label
                 chars[m.start("label") : m.end("label")] = list(" " * (m.end("label") - m.start("label")))
@@ -283,14 +284,15 @@ def wordless_reading(first: ParsedResponse, second: ParsedResponse, n: int, engl
     return result
 
 
-def placed_only(parsed: ParsedResponse, english: bool) -> ParsedResponse:
-    """``parsed`` with every gate's confidence capped at :data:`WORDLESS_CAP` where the answer is not ``english`` and
-    every gate it reads was met by its item's place alone (how ``position``, :mod:`._positional`): no title named a
-    gate in words the parser knows, so the link of each item to its gate is the list's order, as a wordless reading's
-    is (a Welsh list "1. Asesiad o'r anfantais ... ✓" for Klarman's card); unchanged otherwise."""
-    if english or not parsed.gates or any(g.how.split("+")[0] != "position" for g in parsed.gates):
+def capped_by_place(parsed: ParsedResponse, text: str) -> ParsedResponse:
+    """``parsed`` with every gate's confidence capped at :data:`WORDLESS_CAP` where ``text`` does not read as English
+    (:func:`reads_as_english`) and every gate it reads was met by its item's place alone (how ``position``,
+    :mod:`._positional`): no title named a gate in words the parser knows, so the link of each item to its gate is the
+    list's order, as a wordless reading's is (a Welsh list "1. Asesiad o'r anfantais ... ✓" for Klarman's card);
+    unchanged otherwise. The language is read last, only for a reading the cap can change."""
+    if not parsed.gates or any(g.how.split("+")[0] != "position" for g in parsed.gates):
         return parsed
-    if all(g.confidence <= WORDLESS_CAP for g in parsed.gates):
+    if all(g.confidence <= WORDLESS_CAP for g in parsed.gates) or reads_as_english(text):
         return parsed
     gates = [replace(g, confidence=round(min(g.confidence, WORDLESS_CAP), 4)) for g in parsed.gates]
     note = (f"every gate met by its item's place in a list, none named in words the parser knows: confidence at most "
