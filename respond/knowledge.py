@@ -393,8 +393,18 @@ def card_text(card: Card) -> str:
 
 
 def _logic_sentence(card: Card) -> str:
+    """One line saying how the gates combine, as engine/execute.py runs them (paper §7.3): a chain stops at its first
+    REJECT (later gates N/A); a parallel card runs every gate, so nothing after a REJECT is N/A."""
     pass_, fail = card.outcomes.get("pass", "INVEST"), card.outcomes.get("fail", "DECLINE")
     logic = card.gate_logic
+    parallel = card.topology_type == "parallel_threshold"
+    if logic == "conjunction" and parallel:
+        return (f"Logic: evaluate every gate, also after a REJECT (no gate is N/A because an earlier one rejected); "
+                f"any REJECT gives {fail}; {pass_} when no gate rejects. A gate whose facts are missing is "
+                f"INCONCLUSIVE, and a decisive gate that is INCONCLUSIVE leaves the final verdict INCONCLUSIVE.")
+    if logic == "disjunction" and parallel:
+        return (f"Logic: each gate checks one trigger and every trigger is checked; a trigger that fires is that "
+                f"gate's REJECT and gives {fail}; {pass_} only when every trigger has been checked and none fires.")
     if logic == "conjunction":
         return (f"Logic: apply the gates in order; the first REJECT ends the analysis with {fail} (later gates N/A); "
                 f"{pass_} when no gate rejects. A gate whose facts are missing is INCONCLUSIVE and the analysis continues, "
