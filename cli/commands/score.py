@@ -219,6 +219,9 @@ def score(
                       "why conj. is low): " + "; ".join(
                 f"{model} " + ", ".join(f"{metric} {share:.0%}" for metric, share in gates) for model, gates in failed.items()),
                 markup=False)
+    unanswered = _unanswered_items(result.records, result.summary["inputs"]["items"].get("n_items") or 0)
+    if unanswered:
+        err.print(unanswered.replace("ITEMS", str(items)), markup=False)
     err.print(
         f"scored {counts['scored']} of {counts['records']} record(s)"
         + (f" ({counts['scored_trace_unread']} with no gate read, scored on their stated final verdict only)"
@@ -230,6 +233,32 @@ def score(
     )
     if invalid:
         raise typer.Exit(code=1)
+
+
+def _unanswered_items(records: list[dict[str, Any]], n_items: int) -> str | None:
+    """A line naming each model that answered fewer of the items file's items than it holds, or None.
+
+    An item with no record at all is not a run error (there is no record to say it was asked): it is in no mean, no
+    coverage and no rank, so a model scored on 8 of 40 items shows coverage 100% beside one that answered all 40
+    (s47user). ``ITEMS`` in the line stands for the items file's name.
+
+    >>> rec = lambda m, i: {"model": m, "item_id": i, "outcome": "scored"}
+    >>> _unanswered_items([rec("a", "x"), rec("a", "y"), rec("b", "x")], 2)
+    'items answered, by model: b 1 of 2 (an item of ITEMS with no record from a model is in none of its means, its coverage or its rank: compare models on the items they all answered, or give each its missing answers)'
+    >>> _unanswered_items([rec("a", "x"), rec("a", "y")], 2) is None
+    True
+    """
+    answered: dict[str, set[str]] = {}
+    for r in records:
+        if r.get("outcome") == "unusable" or not r.get("model") or r.get("item_id") is None:
+            continue
+        answered.setdefault(str(r["model"]), set()).add(str(r["item_id"]))
+    short = [(m, len(ids)) for m, ids in answered.items() if len(ids) < n_items]
+    if not short:
+        return None
+    return ("items answered, by model: " + "; ".join(f"{m} {k} of {n_items}" for m, k in short)
+            + " (an item of ITEMS with no record from a model is in none of its means, its coverage or its rank: "
+            "compare models on the items they all answered, or give each its missing answers)")
 
 
 def _cell(stat: Any, digits: int = 3) -> str:

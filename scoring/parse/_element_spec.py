@@ -63,16 +63,32 @@ def _elements(gate: Gate, card: Card) -> list[_Element]:
 #: ("{a}{b}{c}{d}") cannot split a run of digits in every possible way: the pattern stays linear (issue 16).
 _TEMPLATE_NUMBER = r"[-\u2212]?\$?\d(?:,\d{3}|\d)*+(?:\.\d++)?(?:[ \t]?(?:[TBMK%xX\u00d7]|bn)(?![^\W\d_]))?"
 _TEMPLATE_GAP = r"[\W_]+"
+#: The marks that end a label, a clause or a table cell: the gap between two of an element's words never crosses one
+#: unless the element itself has it there. A gate named "Low P/E against the market" followed by ": P/E 15.5x" read
+#: as the element "market P/E {market_pe}" with the stock's own P/E (s47user: KCCS 0.67 on answers stating every
+#: element verbatim); a table row "| ... the market | P/E 6x |" did the same.
+_BOUNDARY_MARKS = ":;,|\r\n"
+_WORD_GAP = r"(?:[^\w" + re.escape(_BOUNDARY_MARKS) + r"]|_)+"
 
 
 def _flexible(literal: str) -> str:
-    """A regex for literal element text: its words in order, any punctuation, spacing or underscores between them."""
-    words = re.findall(r"[^\W_]+", literal)
-    if not words:
+    """A regex for literal element text: its words in order, any punctuation, spacing or underscores between them
+    except a mark that ends a label, a clause or a cell (:data:`_BOUNDARY_MARKS`) where the literal has none.
+
+    >>> bool(re.fullmatch(_flexible("market P/E"), "market P/E")), bool(re.fullmatch(_flexible("market P/E"), "market: P/E"))
+    (True, False)
+    """
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^\W_]+", literal)]
+    if not spans:
         return _junction(literal)
-    lead = literal[: literal.index(words[0])]
-    trail = literal[literal.rindex(words[-1]) + len(words[-1]) :]
-    return _junction(lead) + _TEMPLATE_GAP.join(re.escape(w) for w in words) + _junction(trail)
+    lead = literal[: spans[0][0]]
+    trail = literal[spans[-1][1] :]
+    out = [re.escape(literal[spans[0][0] : spans[0][1]])]
+    for (_, prev_end), (a, b) in zip(spans, spans[1:]):
+        own = literal[prev_end:a]
+        out.append(_TEMPLATE_GAP if any(c in _BOUNDARY_MARKS for c in own) else _WORD_GAP)
+        out.append(re.escape(literal[a:b]))
+    return _junction(lead) + "".join(out) + _junction(trail)
 
 
 def _junction(chars: str) -> str:

@@ -25,7 +25,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._element_bags import BARE, _Bag, _stem_hit
 from ipb.scoring.parse._element_labels import label_spans, unlabelled_bags, within
-from ipb.scoring.parse._element_spec import _render_slot
+from ipb.scoring.parse._element_spec import _flexible, _render_slot
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import GateTrace, Span
 
@@ -67,19 +67,24 @@ _COMPARE = {
 }
 
 
-def _match_element(element: _Element, bags: list[_Bag], cutoff: float, shared: frozenset[str] = frozenset()) -> tuple[str, Span] | None:
+def _match_element(element: _Element, bags: list[_Bag], cutoff: float, shared: frozenset[str] = frozenset(),
+                   avoid: tuple[Span, ...] = ()) -> tuple[str, Span] | None:
     """Whether the gate's sections mention ``element``: its words (one alternative of "A or B"), its numbers, its fields.
 
     Words, numbers and fields are looked for in one sentence; words alone may
     also be spread over the gate's sentences. Last, a figure may be stated by
     part of its words (:func:`_match_partial`; ``shared``: the stems two of the
-    gate's figures have in common).
+    gate's figures have in common; ``avoid``: where the gate's other elements are read verbatim, see
+    :func:`_match_template`).
     """
     for bag in bags:
-        found = _match_template(element, bag)
+        found = _match_template(element, bag, avoid=avoid)
         if found is not None:
             return found
-    for bag in bags:
+    # a sentence that writes the words before a field together ("The market P/E is 12x") before one that has them
+    # apart ("Low P/E against the market: the stock's P/E is 15.5x"; s47user)
+    phrased = [bag for bag in bags if _has_lead_phrase(element, bag)]
+    for bag in phrased + [bag for bag in bags if bag not in phrased]:
         found = _match_in_unit(element, bag, cutoff)
         if found is not None:
             return found
@@ -97,14 +102,18 @@ def _match_element(element: _Element, bags: list[_Bag], cutoff: float, shared: f
     return None
 
 
-def _match_template(element: _Element, bag: _Bag, *, plain: bool = False) -> tuple[str, Span] | None:
+def _match_template(element: _Element, bag: _Bag, *, plain: bool = False, avoid: tuple[Span, ...] = ()) -> tuple[str, Span] | None:
     """The element read back verbatim in one sentence: its words in order, every field filled from its own slot.
 
-    An element without fields is read this way only when ``plain``; otherwise its words are matched loosely.
+    An element without fields is read this way only when ``plain``; otherwise its words are matched loosely. A match
+    lying inside a longer one of ``avoid`` (another element of the gate read verbatim) is that element's: "P/E {pe}"
+    is not read from "market P/E 12x", which states ``market P/E {market_pe}`` (s47user).
     """
     if element.pattern is None or bag.end < 0 or not (element.slots or plain):
         return None
     for m in element.pattern.finditer(bag.text, bag.start, bag.end):
+        if any(a <= m.start() and m.end() <= b and b - a > m.end() - m.start() for a, b in avoid):
+            continue
         filled: list[str] = []
         for group, kind, unit, values in element.slots:
             value = _render_slot(m.group(group), kind, unit, values)
@@ -248,11 +257,38 @@ def _field_anchor(text: str, name: str, bag: _Bag, cutoff: float, word_spans: li
     figure; "peer EV/EBIT {p}" in "EV/EBIT 6.5x vs peers 11x": after "peers"), or before the first word that follows a
     leading field; else the first matched word. Two fields of one element never share a figure."""
     stems = _anchor_stems(text, name, before)
+    phrase = None if before else _lead_phrase(text, name)
+    if phrase is not None:
+        # the words before the field written together ("The market P/E is 12x"): after them, not after the first of
+        # each word, which may be another figure's ("the stock's P/E is 15.5x" before it; s47user)
+        m = phrase.search(bag.text, bag.start, bag.end)
+        if m is not None:
+            return m.end()
     if before:
         spans = [h for h in (_stem_hit(st, bag, cutoff) for st in stems[:1]) if h is not None]
         return min(a for a, _ in spans) if spans else (word_spans[0][0] if word_spans else bag.start)
     spans = [h for h in (_stem_hit(st, bag, cutoff) for st in stems) if h is not None]
     return max(b for _, b in spans) if spans else (word_spans[0][0] if word_spans else bag.start)
+
+
+def _has_lead_phrase(element: _Element, bag: _Bag) -> bool:
+    """Whether ``bag`` writes the words before one of ``element``'s fields together (:func:`_lead_phrase`)."""
+    for name, _ in element.fields:
+        phrase = _lead_phrase(element.text, name)
+        if phrase is not None and bag.end >= 0 and phrase.search(bag.text, bag.start, bag.end) is not None:
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)  # of an element's text and field: pure
+def _lead_phrase(text: str, name: str) -> re.Pattern[str] | None:
+    """The words right before field ``name`` in the element ``text`` as one phrase (two words at least: "market P/E"
+    in ``market P/E {market_pe}``), or None."""
+    at = text.find("{" + name + "}")
+    lead = ELEMENT_FIELD.split(text[:at])[-1].strip()
+    if len(re.findall(r"[^\W_]+", lead)) < 2:
+        return None
+    return re.compile(r"(?i)(?<![^\W_])" + _flexible(lead) + r"(?![^\W_])")
 
 
 @lru_cache(maxsize=4096)  # of an element's text and field: pure
@@ -316,6 +352,14 @@ def _stating_number(text: str, numbers: list[NumberMatch], word_spans: list[Span
         if n.end <= first and _same_kind(n.unit, kind) and _STATES_BEFORE.match(text[n.end : first]) is not None:
             return n
     return None
+
+
+def _verbatim_spans(element: _Element, bags: list[_Bag]) -> tuple[Span, ...]:
+    """Every place in ``bags`` where ``element`` (a template with fields) is read back verbatim."""
+    if element.pattern is None:
+        return ()
+    return tuple((m.start(), m.end()) for bag in bags if bag.end >= 0
+                 for m in element.pattern.finditer(bag.text, bag.start, bag.end))
 
 
 def _shared_stems(elements: list[_Element]) -> frozenset[str]:
@@ -386,15 +430,17 @@ class _ElementsMixin(_ParserState):
                     bag = bag_of[unit.start, unit.end] = _Bag.of(masked, unit.start, unit.end, self.all_numbers[lo:hi])
                 bags.append(bag)
             shared = _shared_stems_of(elements)
+            verbatim = {e.text: _verbatim_spans(e, bags) for e in elements if e.text in wanted and e.slots}
             # the words that named the gate are not its elements (_element_labels.py): an element read only inside
             # them is looked for again with them blanked (the same words used again in the reasoning count)
             labels = label_spans(self, trace)
             free = unlabelled_bags(self, bags, labels) if labels else None
             for element in elements:
                 if element.text in wanted:
-                    found = _match_element(element, bags, self.score_cutoff, shared)
+                    avoid = tuple(span for text, spans in verbatim.items() if text != element.text for span in spans)
+                    found = _match_element(element, bags, self.score_cutoff, shared, avoid)
                     if found is not None and free is not None and within(found[1], labels):
-                        found = _match_element(element, free, self.score_cutoff, shared)
+                        found = _match_element(element, free, self.score_cutoff, shared, avoid)
                     if found is not None:
                         rendered, span = found
                         if rendered not in trace.elements:

@@ -50,6 +50,7 @@ from ipb.scoring.parse._acted import _ActedMixin
 from ipb.scoring.parse._final_block import _ClosingBlockMixin
 from ipb.scoring.parse._judged import consequence_end, judged_wrong
 from ipb.scoring.parse._label_owner import label_of_another
+from ipb.scoring.parse._relevance_if import relevance_condition_end
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
 
@@ -80,7 +81,6 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             if unit.final:
                 level = 4 if self._after_final_cue(u, start) else 3
             before = masked[max(unit.start, start - 80) : start]
-            sentence_words = [w.lower() for w in _WORDS_APOS.findall(before)][-14:]
             # "So no, I'm not buying": the words after an answer particle are the answer, and the particle negates nothing
             answered = answer_particle_end(masked, unit.start, start)
             said = masked[max(answered, start - 80) : start] if answered is not None else before
@@ -94,14 +94,19 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
                     return
                 outcome = swapped
             # "Si el precio baja a la mitad, la decisión final: invertir": a condition opening the sentence ("Si," answers)
+            # "If you ask me, the final verdict is BUY": a condition on the conversation, not on the facts
+            # (:mod:`._relevance_if`); the sentence is read as if it began after it
+            relevance = relevance_condition_end(masked, unit.start, start)
             opening = _WORDS_APOS.search(masked, unit.start, start)
-            if opening is not None and opening.group().lower() in fv.CONDITIONALS \
+            if relevance is None and opening is not None and opening.group().lower() in fv.CONDITIONALS \
                     and masked[opening.end() : opening.end() + 1] in (" ", "\t"):
                 return
             # "If it were cheaper we would invest, so DECLINE": a condition, as a negation, stops at a drawn consequence
-            drawn = consequence_end(before)
-            conditioned = [w.lower() for w in _WORDS_APOS.findall(before, drawn)][-14:] if drawn else sentence_words
-            if _hypothetical(conditioned, before[drawn:] if drawn else before) and "even" not in conditioned or in_the_past(masked, unit.start, start, end) \
+            cond_before = before if relevance is None else masked[max(relevance, start - 80) : start]
+            drawn = consequence_end(cond_before)
+            conditioned = [w.lower() for w in _WORDS_APOS.findall(cond_before, drawn)][-14:] if drawn \
+                else [w.lower() for w in _WORDS_APOS.findall(cond_before)][-14:]
+            if _hypothetical(conditioned, cond_before[drawn:] if drawn else cond_before) and "even" not in conditioned or in_the_past(masked, unit.start, start, end) \
                     or answers_another(masked, unit.start) or outcome == ix.pass_outcome and at_another_price(masked, unit.start, start, end):
                 return  # a condition, a verdict of then ("In 2021 it was too rich for me"), on a rival, or a buy at another price
                 # ("At 35 we'd be buyers"; a decline there, "At $50B ... Buffett would pass", still counts): not today's
