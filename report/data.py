@@ -516,13 +516,16 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     # tied a right model under --exclude-failures: s34break by name, s43user by BASP-strict over its subset)
     # items the run never answered rank as 0 (mean * n / (n + n_run_errors)), the mean shown stays over the answered
     # ones: a run that failed never outranks one that answered (break44 #7)
+    # (and so does an item of the items file the model has no record for, s47user)
+    from ipb.scoring.summary import rank_value
+
     def ranked(r: LeaderRow) -> float:
-        n = s.at("groups", "model", r.model, "metrics", COMPOSITE, "n")
-        unanswered = s.at("groups", "model", r.model, "n_run_errors")
-        value = r.basp.value or 0.0
-        if isinstance(n, int) and n > 0 and isinstance(unanswered, int) and unanswered > 0:
-            value = value * n / (n + unanswered)
-        return value
+        def count(*path: str) -> int:
+            v = s.at("groups", "model", r.model, *path)
+            return v if isinstance(v, int) and not isinstance(v, bool) else 0
+        value = rank_value(r.basp.value or 0.0, count("metrics", COMPOSITE, "n"), count("n_run_errors"),
+                           count("n_items_unanswered"), count("n_items"))
+        return value or 0.0
 
     leader.sort(key=lambda r: (r.basp.value is None, -ranked(r), -(r.coverage.value or 0.0), -(r.strict.value or 0.0), r.model))
     models = [r.model for r in leader]

@@ -565,6 +565,7 @@ def summarize(
         if dim == "corruption" and not has_corruptions:
             continue
         groups[dim] = {k: stats_of(v) for k, v in sorted(response_units[dim].items())}
+    _mark_unanswered_items(groups.get("model") or {}, records, (inputs or {}).get("items"))
     by_model_layer: dict[str, Any] = {}
     cells: dict[tuple[str, str], list[_Unit]] = defaultdict(list)
     for r, u in zip(records, all_units):
@@ -639,6 +640,55 @@ def summarize(
     }
 
 
+def _mark_unanswered_items(model_groups: dict[str, Any], records: Sequence[Mapping[str, Any]], items: Any) -> None:
+    """Add ``n_items_unanswered`` and ``n_items`` to each model group that has no record for some of the items file's items.
+
+    An item with no record from a model is no run error (nothing says it was asked), so it stays out of that model's
+    means and coverage; :func:`leaderboard` ranks it as a 0 (s47user: a model answering 8 of 40 items showed coverage
+    100% and ranked as if it had answered all). Items are counted by id over all conditions; a record that could not
+    be matched to an item (``unusable``) answers none.
+
+    >>> g = {"a": {"n": 1}, "b": {"n": 2}}
+    >>> recs = [{"model": "a", "item_id": "x"}, {"model": "b", "item_id": "x"}, {"model": "b", "item_id": "y"}]
+    >>> _mark_unanswered_items(g, recs, {"n_items": 2}); g["a"], g["b"]
+    ({'n': 1, 'n_items_unanswered': 1, 'n_items': 2}, {'n': 2})
+    """
+    n_items = items.get("n_items") if isinstance(items, Mapping) else None
+    if not isinstance(n_items, int) or n_items < 1:
+        return
+    answered: dict[str, set[str]] = defaultdict(set)
+    for r in records:
+        if r.get("item_id") is not None and r.get("reason_code") != "unusable" and r.get("outcome") != "unusable":
+            answered[str(r.get("model") or "(none)")].add(str(r["item_id"]))
+    for model, group in model_groups.items():
+        missing = n_items - len(answered.get(model, ()))
+        if missing > 0:
+            group["n_items_unanswered"] = missing
+            group["n_items"] = n_items
+
+
+def rank_value(mean: float | None, n: int, n_run_errors: int = 0, n_items_unanswered: int = 0,
+               n_items: int = 0) -> float | None:
+    """The value a model is ranked by: its mean composite with every item it left unanswered counted as 0.
+
+    ``mean`` is over ``n`` answered responses; ``n_run_errors`` responses were asked and never answered (they rank as
+    0 among the responses: ``mean * n / (n + n_run_errors)``, break44 #7); ``n_items_unanswered`` of the items file's
+    ``n_items`` items have no record at all (they rank as 0 among the items: times ``(n_items - k) / n_items``,
+    s47user). Models that all answered the same subset keep their order.
+
+    >>> rank_value(1.0, 1, 0, 3, 4), rank_value(0.75, 4), rank_value(1.0, 1, 4), rank_value(None, 0)
+    (0.25, 0.75, 0.2, None)
+    """
+    if mean is None:
+        return None
+    value = mean
+    if n > 0 and n_run_errors > 0:
+        value = value * n / (n + n_run_errors)
+    if n_items > 0 and 0 < n_items_unanswered <= n_items:
+        value = value * (n_items - n_items_unanswered) / n_items
+    return value
+
+
 #: Columns of :func:`leaderboard` after model, n and coverage; ranked by the first.
 LEADERBOARD_METRICS = ("layer_composite", "basp_strict", "basp_conjunction", "gra", "verdict_acc", "ogrs_k", "kccs")
 
@@ -675,6 +725,8 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             "n_scored": g.get("n_scored"),
             "n_failures": int(g.get("n_parse_failures") or 0) + int(g.get("n_refusals") or 0),
             "n_run_errors": int(g.get("n_run_errors") or 0),
+            "n_items_unanswered": int(g.get("n_items_unanswered") or 0),
+            "n_items": int(g.get("n_items") or 0),
             "coverage": g.get("coverage"),
         }
         for name in LEADERBOARD_METRICS:
@@ -683,12 +735,11 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
         rows.append(row)
 
     def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
-        comp = (r.get("layer_composite") or {}).get("mean")
-        n_comp, unanswered = (r.get("layer_composite") or {}).get("n") or 0, r.get("n_run_errors") or 0
-        if comp is not None and n_comp and unanswered:
-            # an item the run never answered ranks as a 0 (it stays out of the mean shown): a model whose server
-            # failed on 4 of 5 items, right on the fifth (1.000), ranked above one right on 4 of 5 (0.960), break44 #7
-            comp = comp * n_comp / (n_comp + unanswered)
+        # an item the run never answered ranks as a 0 (it stays out of the mean shown): a model whose server failed
+        # on 4 of 5 items, right on the fifth (1.000), ranked above one right on 4 of 5 (0.960), break44 #7; so does
+        # an item of the items file the model has no record for (s47user)
+        comp = rank_value((r.get("layer_composite") or {}).get("mean"), (r.get("layer_composite") or {}).get("n") or 0,
+                          r.get("n_run_errors") or 0, r.get("n_items_unanswered") or 0, r.get("n_items") or 0)
         strict = (r.get("basp_strict") or {}).get("mean")
         # on an equal composite the model that answered more ranks first (under --exclude-failures a model refusing
         # half the items ties a right one and took rank 1 by its name, s34user), before BASP-strict, which is a mean

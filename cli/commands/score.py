@@ -244,7 +244,7 @@ def _unanswered_items(records: list[dict[str, Any]], n_items: int) -> str | None
 
     >>> rec = lambda m, i: {"model": m, "item_id": i, "outcome": "scored"}
     >>> _unanswered_items([rec("a", "x"), rec("a", "y"), rec("b", "x")], 2)
-    'items answered, by model: b 1 of 2 (an item of ITEMS with no record from a model is in none of its means, its coverage or its rank: compare models on the items they all answered, or give each its missing answers)'
+    'items answered, by model: b 1 of 2 (an item of ITEMS with no record from a model is in none of its means or its coverage, and the leaderboard ranks it as a 0: compare models on the items they all answered, or give each its missing answers)'
     >>> _unanswered_items([rec("a", "x"), rec("a", "y")], 2) is None
     True
     """
@@ -257,8 +257,9 @@ def _unanswered_items(records: list[dict[str, Any]], n_items: int) -> str | None
     if not short:
         return None
     return ("items answered, by model: " + "; ".join(f"{m} {k} of {n_items}" for m, k in short)
-            + " (an item of ITEMS with no record from a model is in none of its means, its coverage or its rank: "
-            "compare models on the items they all answered, or give each its missing answers)")
+            + " (an item of ITEMS with no record from a model is in none of its means or its coverage, and the "
+            "leaderboard ranks it as a 0: compare models on the items they all answered, or give each its missing "
+            "answers)")
 
 
 def _cell(stat: Any, digits: int = 3) -> str:

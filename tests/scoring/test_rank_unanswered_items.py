@@ -1,0 +1,58 @@
+"""An item of the items file a model has no record for ranks as 0 (s47user's finding, scoring/summary.py rank_value).
+
+s47user scored answers to 8 of a 40-item file: every model showed coverage 100%, and a model that skipped the items it
+would get wrong ranked as if it had answered all. The missing items stay out of the means and the coverage (nothing
+says they were asked), but the board, in the terminal and in the report, multiplies the ranked composite by the share
+of the file's items the model answered.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ipb.report.data import load_results
+from ipb.respond.synthetic import bundled_items, synthetic_responses
+from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
+from ipb.scoring.run import ScoreOptions, run_score
+from ipb.scoring.summary import leaderboard, rank_value
+
+
+def _score(tmp_path):
+    items = bundled_items(["graham_net_net_screen"])[:4]
+    records = []
+    for k, item in enumerate(items):
+        [gold] = synthetic_responses([item], corruptions=["none"])
+        if k == 0:  # skipper: the gold answer to the first item, no record at all for the other three
+            records.append(dict(gold, model="skipper"))
+        # worker: the gold answer to three items and a refusal on the fourth
+        records.append(dict(gold, model="worker") if k < 3 else
+                       dict(gold, model="worker", response="I cannot give investment advice."))
+    (tmp_path / "r.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (tmp_path / "i.jsonl").write_text("".join(json.dumps(i) + "\n" for i in items))
+    return run_score(tmp_path / "i.jsonl", tmp_path / "r.jsonl", tmp_path / "out",
+                     ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=200))
+
+
+def test_rank_value_by_hand():
+    # 1 right item of 4 (3 with no record): 1.0 * 1 / 4; a run error among 5 asked: 1.0 * 1 / 5; both: 0.8 * 2/3 * 3/6
+    assert rank_value(1.0, 1, 0, 3, 4) == 0.25
+    assert rank_value(1.0, 1, 4) == 0.2
+    assert abs(rank_value(0.8, 2, 1, 3, 6) - 0.8 * 2 / 3 * 3 / 6) < 1e-12
+    assert rank_value(0.9, 4, 0, 0, 4) == 0.9 and rank_value(None, 0, 0, 3, 4) is None
+
+
+def test_a_model_that_skipped_items_ranks_below_one_that_answered_them(tmp_path):
+    summary = _score(tmp_path).summary
+    skipper, worker = summary["groups"]["model"]["skipper"], summary["groups"]["model"]["worker"]
+    assert (skipper["n_items_unanswered"], skipper["n_items"]) == (3, 4)
+    assert "n_items_unanswered" not in worker and "n_items_unanswered" not in summary["groups"]["overall"]["all"]
+    # the shown figures are unchanged: the skipper's mean is its one gold answer, coverage 100%; the worker's mean
+    # counts its refusal at 0, so it is 3/4 of the skipper's
+    s_mean = skipper["metrics"]["layer_composite"]["mean"]
+    w_mean = worker["metrics"]["layer_composite"]["mean"]
+    assert skipper["coverage"] == 1.0 and worker["coverage"] == 0.75
+    assert abs(w_mean - 0.75 * s_mean) < 1e-3 and s_mean > w_mean
+    # ... but the board ranks the skipper at s_mean / 4 < w_mean (before: skipper first)
+    assert [r["model"] for r in leaderboard(summary)] == ["worker", "skipper"]
+    report = load_results(tmp_path / "out")
+    assert [r.model for r in report.leaderboard] == ["worker", "skipper"]
