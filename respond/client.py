@@ -401,7 +401,8 @@ def _classify(exc: BaseException) -> RequestFailed:
         if status in FATAL_STATUSES:
             return RequestFailed(message, kind="fatal", status=status, fatal=True)
         return RequestFailed(message, kind="client", status=status)
-    if isinstance(exc, (json.JSONDecodeError, ValueError, TypeError, AttributeError, KeyError, IndexError)):
+    if isinstance(exc, (json.JSONDecodeError, ValueError, TypeError, AttributeError, KeyError, IndexError,
+                        RecursionError)):  # (RecursionError: a body nested too deep to decode, s47break)
         # the client could not make sense of the body (pydantic's ValidationError is a ValueError)
         return RequestFailed(f"malformed response body: {type(exc).__name__}: {_short(str(exc))}", kind="malformed",
                              retryable=True)

@@ -56,6 +56,12 @@ def serve() -> Iterator[Any]:
                     self.end_headers()
                     self.wfile.write(b'{"choices": [')
                     return
+                if mode == "deep":
+                    body = b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
                 body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "Final verdict: INVEST"},
                                                 "finish_reason": "stop", "index": 0}]}).encode()
                 self.send_header("Content-Length", str(len(body)))
@@ -103,3 +109,14 @@ def test_a_body_under_the_cap_is_read(serve, monkeypatch) -> None:
     done = client.complete("m", [{"role": "user", "content": "hi"}], {}, "k")
     assert done.text == "Final verdict: INVEST"
     assert done.finish_reason == "stop"
+
+
+def test_a_body_nested_too_deep_is_malformed_not_internal(serve) -> None:
+    # {"choices": [[[[...]]]]} 100,000 deep: the JSON decoder runs out of recursion; before, the record said
+    # "internal: RecursionError", a kind kept for ipb's own faults
+    url, _ = serve("deep")
+    client = ChatClient(url, api_key="k", timeout_s=20.0, policy=ONE_TRY)
+    with pytest.raises(RequestFailed) as info:
+        client.complete("m", [{"role": "user", "content": "hi"}], {}, "k")
+    assert info.value.kind == "malformed"
+    assert "RecursionError" in info.value.message
