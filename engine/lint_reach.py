@@ -167,7 +167,14 @@ def _asked_known(sources: list[str]) -> set[str]:
             for n in sub.iter_subtrees() if n.data == "name"}
 
 
-def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, Any]] | None:
+def _computed_inputs(card: Card) -> dict[str, set[str]]:
+    """The inputs each computed value of ``card`` reads, through other computed values (found once per card: a
+    card of many gates asked it of every computed value at every criterion, s47break's 300-gate card)."""
+    return {name: set(_inputs_read(card, [expr]) or ()) for name, expr in _computes(card)}
+
+
+def _grid(card: Card, inputs: list[str], sources: list[str],
+          deps: dict[str, set[str]] | None = None) -> list[dict[str, Any]] | None:
     """Every combination of the inputs' tried values with the constants and computed values, or None when the
     answer would not be sure: an input without values, more than ``GRID_LIMIT`` combinations, or an equality
     (``==``, ``!=``) over an input whose tried values are not all its grid. Whole step grids first, the
@@ -180,7 +187,8 @@ def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, A
     coarse = {name for name, (_, whole) in zip(inputs, tried) if not whole}
     # a computed value over a coarse input is coarse too: its thresholds are not the input's ("ncav" over a money
     # input tried at eighths), so a criterion comparing it is unsure (a "never" there would be a guess)
-    coarse |= {name for name, expr in _computes(card) if set(_inputs_read(card, [expr]) or ()) & coarse}
+    if coarse:
+        coarse |= {name for name, read in (deps if deps is not None else _computed_inputs(card)).items() if read & coarse}
     if any(coarse & _equated(source) for source in sources):
         return None
     axes = [values for values, _ in tried]
@@ -253,20 +261,21 @@ def _parts(card: Card, expr: CompiledExpression) -> list[CompiledExpression]:
     return found
 
 
-def _never_in(card: Card, expr: CompiledExpression, negate: bool) -> tuple[CompiledExpression, list[str], int] | None:
+def _never_in(card: Card, expr: CompiledExpression, negate: bool,
+              deps: dict[str, set[str]]) -> tuple[CompiledExpression, list[str], int] | None:
     """The part of ``expr`` (itself first) that never holds (never fails with ``negate``) on an exhaustive grid,
     with the inputs tried and the number of combinations; None when none is sure to."""
     for part in (_parts(card, expr) if not negate else [expr]):
         if part.constant or not part.names:
             continue
         inputs = _inputs_read(card, [part])
-        envs = _grid(card, inputs, [part.source]) if inputs else None
+        envs = _grid(card, inputs, [part.source], deps) if inputs else None
         if envs is not None and _never(part, envs, negate):
             return part, inputs or [], len(envs)
     return None
 
 
-def _gate_warnings(card: Card, index: int, gate: Gate) -> list[IpbError]:
+def _gate_warnings(card: Card, index: int, gate: Gate, deps: dict[str, set[str]]) -> list[IpbError]:
     computed = {name for name, _ in _computes(card)}
     exprs = [e for e in (gate.proceed, gate.reject) if e is not None]
     if not exprs or gate.classify or gate.branches or any(not e.names for e in exprs):
@@ -283,7 +292,7 @@ def _gate_warnings(card: Card, index: int, gate: Gate) -> list[IpbError]:
         assert expr is not None
         if guard and outcome == "REJECTs":
             continue
-        never = _never_in(card, expr, negate)
+        never = _never_in(card, expr, negate, deps)
         if never is None:
             continue
         part, inputs, count = never
@@ -328,13 +337,14 @@ def lint_reach(card: Card) -> list[IpbError]:
     never-fires 16 30
     """
     found: list[IpbError] = []
+    deps = _computed_inputs(card)
     for i, gate in enumerate(card.gates):
-        found.extend(_gate_warnings(card, i, gate))
+        found.extend(_gate_warnings(card, i, gate, deps))
     for j, rule in enumerate(card.constraints):
         if rule.derive is not None:
             continue
         inputs = _inputs_read(card, [rule.expr])
-        envs = _grid(card, inputs, [rule.expr.source]) if inputs else None
+        envs = _grid(card, inputs, [rule.expr.source], deps) if inputs else None
         if envs is not None and _never(rule.expr, envs, False):
             found.append(_at(card.doc, LintWarning(
                 f"constraint {rule.id!r} ({rule.expr.source.strip()}) holds in none of the {len(envs)} "

@@ -102,3 +102,32 @@ def test_message_for_a_computed_value_counts_the_whole_grid() -> None:
     (w,) = lint_reach(load_card_text(HEAD + CASES[0][1], "s47reach.yaml"))
     assert "gate 'yield_gate' never PROCEEDs: proceed criterion 'earnings_yield > 60%' holds in none of the 77 " \
            "combinations of pe" in str(w)
+
+
+def test_a_card_of_many_computed_gates_reads_each_computed_value_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 60 gates, each computing a value over pe (77 points) and reading market_value (500 points: tried coarsely).
+    # The first version of this check asked every computed value's inputs at every criterion tried: 60 gates x 3
+    # criteria (the whole and its two parts) x 60 values = 10,800 calls (a 300-gate card took 37 s, 1.9 s before).
+    # Once per card: 60, plus one per criterion tried (at most 3 per gate) = at most 240.
+    import ipb.engine.lint_reach as module
+
+    body = "".join(f"""\
+  - id: g{i}
+    name: Gate {i}
+    compute:
+      v{i}: pe * {i + 1}
+    proceed: v{i} <= {40 * (i + 1)}x and market_value >= $2M
+    required_elements: [pe]
+""" for i in range(60))
+    card = load_card_text(HEAD + body, "s47reach.yaml")
+    calls = 0
+    real = module._inputs_read
+
+    def counted(*args: object) -> object:
+        nonlocal calls
+        calls += 1
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "_inputs_read", counted)
+    assert lint_reach(card) == []
+    assert calls <= 240
