@@ -60,3 +60,31 @@ def test_a_summary_as_score_wrote_it_still_loads(run_dir: Path) -> None:
     results = load_results(run_dir / "results")
     assert json.loads((run_dir / "results" / "summary.json").read_text(encoding="utf-8"))["kind"] == "ipb.score.summary"
     assert results is not None
+
+
+@pytest.mark.parametrize("name", ["responses.jsonl", "summary.json"])
+def test_out_over_a_results_file_is_refused_and_the_file_kept(run_dir: Path, tmp_path: Path, name: str) -> None:
+    # `ipb report results -o results/responses.jsonl` (a slip of the finger) replaced the scored records with
+    # the page; the next report then failed on the SHA-256 and the run was lost
+    folder = tmp_path / "results"
+    shutil.copytree(run_dir / "results", folder)
+    target = folder / name
+    before = target.read_bytes()
+    result = runner.invoke(app, ["report", str(folder), "-o", str(target)])
+    assert result.exit_code == 1
+    assert "exists and is not an HTML page" in result.output
+    assert target.read_bytes() == before
+    again = runner.invoke(app, ["report", str(folder), "-o", str(tmp_path / "page.html")])
+    assert again.exit_code == 0, again.output
+
+
+def test_out_over_an_earlier_report_or_an_empty_file_is_written(run_dir: Path, tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    for _ in range(2):  # the second run replaces the first page
+        result = runner.invoke(app, ["report", str(run_dir / "results"), "-o", str(page)])
+        assert result.exit_code == 0, result.output
+    assert page.read_bytes().lstrip().lower().startswith(b"<!doctype html")
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    assert runner.invoke(app, ["report", str(run_dir / "results"), "-o", str(empty)]).exit_code == 0
+    assert empty.stat().st_size > 0
