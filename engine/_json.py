@@ -506,8 +506,10 @@ def load_json_text(text: str, file: str = "<string>", *, first_line: int = 1, re
             source_line=lines[exc.lineno - 1] if exc.lineno - 1 < len(lines) else "",
         ) from None
     except ValueError as exc:
-        raise LoadError(f"{where}{exc}", file=file, line=first_line, column=1, rule="json-constant",
-                        source_line=lines[0]) from None
+        at = next((m.start("constant") for m in _CONSTANT.finditer(text) if m.group("constant")), 0)
+        row = text.count("\n", 0, at)
+        raise LoadError(f"{where}{exc}", file=file, line=first_line + row, column=at - (text.rfind("\n", 0, at) + 1) + 1,
+                        rule="json-constant", source_line=lines[row]) from None
     doc = JsonDoc(data, text, file, first_line=first_line, record=record)
     if doc.duplicates:
         key, offset, first_offset = doc.duplicates[0]

@@ -21,8 +21,13 @@ tried too, so a band between two eighths ("pe >= 10x and pe <= 12x" over 0x..100
 reads a coarse input through arithmetic or beside another input is not judged. Only an exhaustive product of at most
 :data:`ipb.engine.lint.GRID_LIMIT` combinations warns: a wider product, an input without a range (a
 date, an unbounded number) or an equality over an input not tried on its whole grid says nothing, so
-a narrow band (``pe == 7.5x`` on a grid of eighths) is not reported. A gate criterion that reads a computed value is not checked: a guard such as Buffett's
-``reject: intrinsic_value <= 0`` never holds on the declared ranges by design. A constant criterion
+a narrow band (``pe == 7.5x`` on a grid of eighths) is not reported. A gate criterion that reads a computed value is checked on its pass side only (``never PROCEEDs``: such
+a gate stops every scenario and the gates after it are never reached, s47break): a guard such as Buffett's
+``reject: intrinsic_value <= 0`` never holds on the declared ranges by design, so "never REJECTs" says nothing
+there. A computed value over an input tried at a few points counts as tried at a few points too, so a criterion
+comparing it is not judged. A ``proceed`` written as parts joined by ``and`` is also judged part by part: a part
+that never holds over its own inputs (``market_value < $0`` over [$1M, $500M]) is a whole that never holds,
+though the whole reads too many inputs to try. A constant criterion
 (``reject: "false"``) is ``constant-criterion``'s (:mod:`ipb.engine.lint`).
 """
 
@@ -34,10 +39,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable
 
-from ipb.engine.card import Card, Gate, InputSpec
+from ipb.engine.card import BUILTINS, Card, Gate, InputSpec
 from lark import Tree
 
-from ipb.engine.expressions import CompiledExpression, parse_expression
+from ipb.engine.expressions import CompiledExpression, ExprType, category, compile_expression, parse_expression
 from ipb.engine.lint import GRID_LIMIT, _at, _grid_values
 from ipb.engine.numbers import read_number
 from ipb.errors import IpbError, LintWarning
@@ -162,7 +167,14 @@ def _asked_known(sources: list[str]) -> set[str]:
             for n in sub.iter_subtrees() if n.data == "name"}
 
 
-def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, Any]] | None:
+def _computed_inputs(card: Card) -> dict[str, set[str]]:
+    """The inputs each computed value of ``card`` reads, through other computed values (found once per card: a
+    card of many gates asked it of every computed value at every criterion, s47break's 300-gate card)."""
+    return {name: set(_inputs_read(card, [expr]) or ()) for name, expr in _computes(card)}
+
+
+def _grid(card: Card, inputs: list[str], sources: list[str],
+          deps: dict[str, set[str]] | None = None) -> list[dict[str, Any]] | None:
     """Every combination of the inputs' tried values with the constants and computed values, or None when the
     answer would not be sure: an input without values, more than ``GRID_LIMIT`` combinations, or an equality
     (``==``, ``!=``) over an input whose tried values are not all its grid. Whole step grids first, the
@@ -173,6 +185,10 @@ def _grid(card: Card, inputs: list[str], sources: list[str]) -> list[dict[str, A
         if math.prod(len(values) for values, _ in tried) <= GRID_LIMIT:
             break
     coarse = {name for name, (_, whole) in zip(inputs, tried) if not whole}
+    # a computed value over a coarse input is coarse too: its thresholds are not the input's ("ncav" over a money
+    # input tried at eighths), so a criterion comparing it is unsure (a "never" there would be a guess)
+    if coarse:
+        coarse |= {name for name, read in (deps if deps is not None else _computed_inputs(card)).items() if read & coarse}
     if any(coarse & _equated(source) for source in sources):
         return None
     axes = [values for values, _ in tried]
@@ -218,28 +234,76 @@ def _never(expr: CompiledExpression, envs: list[dict[str, Any]], negate: bool) -
     return not any(expr(env) is want for env in envs)
 
 
-def _gate_warnings(card: Card, index: int, gate: Gate) -> list[IpbError]:
+def _parts(card: Card, expr: CompiledExpression) -> list[CompiledExpression]:
+    """``expr`` and, when it is an ``and`` of parts, each part compiled alone: a part that never holds is a whole
+    that never holds, and a part reads fewer inputs, so its grid may be exhaustive where the whole's is too wide
+    (``market_value <= 2/3 * ncav and market_value < $0``: the second part alone, over one input)."""
+    found = [expr]
+    tree = parse_expression(expr.source)
+    if tree.data != "and_":
+        return found
+    constants = {n: v for n, (v, _) in card.constants.items()}
+    # the card's names (Card.symbols, built here: a computed value that is not a compiled expression is left out,
+    # so a part reading it does not compile and is left to the whole)
+    symbols: dict[str, ExprType] = dict(BUILTINS)
+    symbols.update({n: t for n, (_, t) in card.constants.items()})
+    symbols.update({n: spec.expr_type for n, spec in card.inputs.items()})
+    symbols.update({n: e.type for n, e in _computes(card) if isinstance(e, CompiledExpression)})
+    symbols.update({g.id: category(r for r, _ in g.classify) for g in card.gates if g.classify})
+    for child in tree.children:
+        start, end = getattr(child.meta, "start_pos", None), getattr(child.meta, "end_pos", None)
+        if start is None or end is None:
+            continue
+        try:
+            found.append(compile_expression(expr.source[start:end], symbols, expect="bool", constants=constants))
+        except IpbError:
+            continue  # (a part the card's own compile accepted only in its context: left to the whole)
+    return found
+
+
+def _never_in(card: Card, expr: CompiledExpression, negate: bool,
+              deps: dict[str, set[str]]) -> tuple[CompiledExpression, list[str], int] | None:
+    """The part of ``expr`` (itself first) that never holds (never fails with ``negate``) on an exhaustive grid,
+    with the inputs tried and the number of combinations; None when none is sure to."""
+    for part in (_parts(card, expr) if not negate else [expr]):
+        if part.constant or not part.names:
+            continue
+        inputs = _inputs_read(card, [part])
+        envs = _grid(card, inputs, [part.source], deps) if inputs else None
+        if envs is not None and _never(part, envs, negate):
+            return part, inputs or [], len(envs)
+    return None
+
+
+def _gate_warnings(card: Card, index: int, gate: Gate, deps: dict[str, set[str]]) -> list[IpbError]:
     computed = {name for name, _ in _computes(card)}
     exprs = [e for e in (gate.proceed, gate.reject) if e is not None]
-    if not exprs or gate.classify or gate.branches or any(not e.names or e.names & computed for e in exprs):
-        return []  # a constant criterion is constant-criterion's; a computed value's guard is left alone
-    inputs = _inputs_read(card, exprs)
-    envs = _grid(card, inputs, [e.source for e in exprs]) if inputs else None
-    if envs is None:
-        return []
+    if not exprs or gate.classify or gate.branches or any(not e.names for e in exprs):
+        return []  # a constant criterion is constant-criterion's
+    # A criterion over a computed value is checked on its pass side only: a guard such as Buffett's
+    # ``reject: intrinsic_value <= 0`` never holds on the declared ranges by design, but a gate that can never
+    # PROCEED stops every scenario there and leaves the gates after it unreached (s46break's leftover 10).
+    guard = any(e.names & computed for e in exprs)
     found = []
     # (what never happens, the criterion, whether its negation is the test, the key it is written at)
     for outcome, expr, negate, key in (
             ("REJECTs", gate.reject or gate.proceed, gate.reject is None, "reject" if gate.reject else "proceed"),
             ("PROCEEDs", gate.proceed or gate.reject, gate.proceed is None, "proceed" if gate.proceed else "reject")):
         assert expr is not None
-        if _never(expr, envs, negate):
-            side = f"{'the negation of ' if negate else ''}{key} criterion {expr.source.strip()!r}"
-            found.append(_at(card.doc, LintWarning(
-                f"gate {gate.id!r} never {outcome}: {side} holds in none of the {len(envs)} combinations of "
-                f"{', '.join(inputs or [])} tried over their declared values and ranges; check the criterion "
-                "(two tests of one input joined by 'and'?) or the inputs' ranges", rule="never-fires",
-                name=gate.id), ("gates", index, key)))
+        if guard and outcome == "REJECTs":
+            continue
+        never = _never_in(card, expr, negate, deps)
+        if never is None:
+            continue
+        part, inputs, count = never
+        side = f"{'the negation of ' if negate else ''}{key} criterion {expr.source.strip()!r}"
+        if part is not expr:
+            side += f": its part {part.source.strip()!r}"
+        found.append(_at(card.doc, LintWarning(
+            f"gate {gate.id!r} never {outcome}: {side} holds in none of the {count} combinations of "
+            f"{', '.join(inputs)} tried over their declared values and ranges; check the criterion "
+            "(two tests of one input joined by 'and'?) or the inputs' ranges", rule="never-fires",
+            name=gate.id), ("gates", index, key)))
     return found
 
 
@@ -273,13 +337,14 @@ def lint_reach(card: Card) -> list[IpbError]:
     never-fires 16 30
     """
     found: list[IpbError] = []
+    deps = _computed_inputs(card)
     for i, gate in enumerate(card.gates):
-        found.extend(_gate_warnings(card, i, gate))
+        found.extend(_gate_warnings(card, i, gate, deps))
     for j, rule in enumerate(card.constraints):
         if rule.derive is not None:
             continue
         inputs = _inputs_read(card, [rule.expr])
-        envs = _grid(card, inputs, [rule.expr.source]) if inputs else None
+        envs = _grid(card, inputs, [rule.expr.source], deps) if inputs else None
         if envs is not None and _never(rule.expr, envs, False):
             found.append(_at(card.doc, LintWarning(
                 f"constraint {rule.id!r} ({rule.expr.source.strip()}) holds in none of the {len(envs)} "

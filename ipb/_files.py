@@ -34,6 +34,7 @@ except ImportError:  # not POSIX: temporary files are then cleaned by age only
 
 __all__ = [
     "check_target",
+    "compressed_format",
     "clean_stale",
     "file_kind",
     "file_sha256",
@@ -75,6 +76,27 @@ def check_target(path: str | Path) -> None:
         return  # the write itself reports an unreadable folder
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise OSError(errno.EINVAL, f"it is {file_kind(mode)}; ipb writes results only to regular files", str(path))
+
+
+#: The first bytes of the compressed and archive formats a results or items file is most often given in by mistake.
+_MAGIC = ((b"\x1f\x8b", "gzip", "gunzip -k"), (b"BZh", "bzip2", "bunzip2 -k"),
+          (b"\xfd7zXZ\x00", "xz", "unxz -k"), (b"\x28\xb5\x2f\xfd", "zstd", "unzstd"),
+          (b"PK\x03\x04", "zip", "unzip"))
+
+
+def compressed_format(head: bytes) -> tuple[str, str] | None:
+    r"""(format, the command that unpacks it) when ``head``, a file's first bytes, starts like a compressed file
+    or an archive; None for anything else (JSON Lines text starts with ``{``, a blank or a byte-order mark).
+
+    >>> compressed_format(b"\x1f\x8b\x08\x00")
+    ('gzip', 'gunzip -k')
+    >>> compressed_format(b'{"id": 1}') is None
+    True
+    """
+    for magic, name, command in _MAGIC:
+        if head.startswith(magic):
+            return name, command
+    return None
 
 
 def file_kind(mode: int) -> str:

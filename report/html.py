@@ -524,6 +524,24 @@ def render_report(data: ReportData) -> str:
     return page
 
 
+def _refuse_to_replace(out: Path) -> None:
+    """A LoadError when ``out`` is a file with something in it that is not an HTML page (s47break: ``ipb report
+    results -o results/responses.jsonl`` replaced the scored records with the page, and the run was lost)."""
+    from ipb.errors import LoadError
+
+    try:
+        if not out.is_file() or out.stat().st_size == 0:
+            return
+        with open(out, "rb") as handle:
+            head = handle.read(512).lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    except OSError:
+        return  # (the write says what is wrong)
+    if not head.startswith((b"<!doctype html", b"<html")):
+        raise LoadError(f"{out} exists and is not an HTML page (a report would replace it: results, items or "
+                        "responses are lost that way); give --out another name, or remove the file first",
+                        file=str(out), rule="file")
+
+
 def write_report(
     results_dir: str | Path,
     out: str | Path,
@@ -545,6 +563,7 @@ def write_report(
     from ipb.errors import LoadError
     from ipb.scoring.run import write_atomic
 
+    _refuse_to_replace(Path(out))
     data = load_results(results_dir, items=items, responses=responses, max_responses=max_responses, title=title,
                         generated=generated)
     page = render_report(data)

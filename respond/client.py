@@ -23,6 +23,7 @@ reproducible.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -291,6 +292,71 @@ class _Deadline(Exception):
     pass
 
 
+#: The most bytes one response body may hold: far beyond any completion (a model's token budget is some
+#: thousands of tokens), near enough that a server streaming without end cannot fill the memory before the
+#: time-out ends the attempt (one such stream held 3.2 GB after 30 s, s47break).
+MAX_BODY_BYTES = 64 * 1024 * 1024
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+def _capped_body(limit: int) -> Callable[[Any], None]:
+    """An httpx response hook that ends the read of a body longer than ``limit`` bytes with :class:`_BodyTooLarge`.
+
+    It wraps the response's byte stream before the client reads it, so the cap holds for a body without a length
+    (chunked, or ended by closing the connection) as well as for one that states a length. The wrapper derives
+    from the ``SyncByteStream`` of the HTTP package the response comes from (the openai client may bring its own
+    copy of httpx under another name, and the response checks the stream's class).
+    """
+    made: dict[type, type] = {}
+
+    def capped(base: type) -> type:
+        if base not in made:
+            def iterate(self: Any) -> Any:
+                seen = 0
+                for chunk in self.inner:
+                    seen += len(chunk)
+                    if seen > limit:
+                        raise _BodyTooLarge(f"the response body is longer than {limit:,} bytes; the read was "
+                                            "stopped there (a server sending without end?)")
+                    yield chunk
+
+            def close(self: Any) -> None:
+                inner_close = getattr(self.inner, "close", None)
+                if inner_close is not None:
+                    inner_close()
+
+            made[base] = type("CappedStream", (base,), {"__iter__": iterate, "close": close})
+        return made[base]
+
+    def hook(response: Any) -> None:
+        length = response.headers.get("content-length", "")
+        if length.isdigit() and int(length) > limit:
+            raise _BodyTooLarge(f"the response body is {int(length):,} bytes, longer than {limit:,}; it was not "
+                                "read")
+        package = importlib.import_module(type(response).__module__.split(".")[0])
+        stream = capped(package.SyncByteStream)()
+        stream.inner = response.stream
+        response.stream = stream
+
+    return hook
+
+
+def _too_large(exc: BaseException) -> _BodyTooLarge | None:
+    """The :class:`_BodyTooLarge` that ``exc`` is or was raised from (the openai client wraps it in a connection
+    error), or None."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, _BodyTooLarge):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
+
+
 def _retry_after(exc: Any) -> float | None:
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
@@ -311,6 +377,9 @@ def _short(text: str, limit: int = 500) -> str:
 def _classify(exc: BaseException) -> RequestFailed:
     import openai
 
+    too_large = _too_large(exc)
+    if too_large is not None:  # not retried: the same server would send the same endless body again
+        return RequestFailed(str(too_large), kind="malformed")
     if isinstance(exc, _Malformed):
         return RequestFailed(f"malformed response body: {_short(str(exc))}", kind="malformed", retryable=True)
     if isinstance(exc, _Deadline):
@@ -332,7 +401,8 @@ def _classify(exc: BaseException) -> RequestFailed:
         if status in FATAL_STATUSES:
             return RequestFailed(message, kind="fatal", status=status, fatal=True)
         return RequestFailed(message, kind="client", status=status)
-    if isinstance(exc, (json.JSONDecodeError, ValueError, TypeError, AttributeError, KeyError, IndexError)):
+    if isinstance(exc, (json.JSONDecodeError, ValueError, TypeError, AttributeError, KeyError, IndexError,
+                        RecursionError)):  # (RecursionError: a body nested too deep to decode, s47break)
         # the client could not make sense of the body (pydantic's ValidationError is a ValueError)
         return RequestFailed(f"malformed response body: {type(exc).__name__}: {_short(str(exc))}", kind="malformed",
                              retryable=True)
@@ -467,7 +537,9 @@ class ChatClient:
         base_url, timeout_s = self.base_url, self.timeout_s
 
         def new_client() -> Any:
-            return openai.OpenAI(api_key=key or NO_KEY, base_url=base_url, max_retries=0, timeout=timeout_s)
+            http = openai.DefaultHttpxClient(event_hooks={"response": [_capped_body(MAX_BODY_BYTES)]})
+            return openai.OpenAI(api_key=key or NO_KEY, base_url=base_url, max_retries=0, timeout=timeout_s,
+                                 http_client=http)
 
         self._new_client = new_client
         self._slots = threading.BoundedSemaphore(max(1, self.concurrency))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ipb._files import compressed_format
 from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.perturb._golds import golds_of
@@ -196,6 +197,10 @@ def load_items(path: str | Path) -> ItemSet:
         raw = p.read_bytes()
     except OSError as exc:
         raise LoadError(f"cannot read items file {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
+    packed = compressed_format(raw[:8])
+    if packed is not None:  # every line would be a "not UTF-8" error, and nothing scored
+        raise LoadError(f"items file {p} is compressed ({packed[0]}), not JSON Lines text: unpack it first "
+                        f"({packed[1]} {p})", file=str(p), rule="file")
     out = ItemSet({}, [], str(p), hashlib.sha256(raw).hexdigest())
     cache: dict[str, Any] = {}
     for line, chunk in enumerate(raw.split(b"\n"), start=1):

@@ -402,10 +402,30 @@ def _why(compiled: Any, facts: dict[str, Any], trace: Trace) -> str:
     return text + "; `ipb explain` shows every gate)"
 
 
+#: The format a --out suffix names (s47break: "-o card.png" wrote DOT text into card.png and said "wrote card.png").
+_GRAPH_SUFFIXES = {".svg": GraphFormat.svg, ".png": GraphFormat.png, ".dot": GraphFormat.dot, ".gv": GraphFormat.dot,
+                   ".mmd": GraphFormat.mermaid, ".mermaid": GraphFormat.mermaid}
+
+
+def _graph_format(given: GraphFormat | None, output: Path | None) -> GraphFormat:
+    """The format to write: ``given``, else the one ``output``'s suffix names, else dot; a usage error (exit 2)
+    when both are given and disagree, since the file would hold one format under another's name."""
+    named = _GRAPH_SUFFIXES.get(output.suffix.lower()) if output is not None else None
+    if given is None:
+        return named or GraphFormat.dot
+    if named is not None and named is not given:
+        assert output is not None
+        err.print(f"--format {given.value} but --out {output} names a {named.value} file: the file would hold "
+                  f"{given.value} under a {output.suffix} name; drop --format (the suffix chooses) or change one",
+                  markup=False)
+        raise typer.Exit(code=2)
+    return given
+
+
 @app.command()
 def graph(
     card: str = typer.Argument(..., help="Card file or bundled card id."),
-    format: GraphFormat = typer.Option(GraphFormat.dot, "--format", "-f", help="dot, mermaid (text) or svg, png (pictures)."),
+    format: Optional[GraphFormat] = typer.Option(None, "--format", "-f", help="dot, mermaid (text) or svg, png (pictures); default: from the --out suffix (.svg, .png, .dot/.gv, .mmd), else dot."),
     scenario: Optional[Path] = typer.Option(None, "--scenario", "-s", help="Colour gates by their verdict on this scenario."),
     output: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to FILE instead of standard output (needed for png on a terminal)."),
     renderer: str = typer.Option("auto", "--renderer", "-r", help="svg/png: auto (Graphviz's dot if installed, else built-in), graphviz, or python (built-in)."),
@@ -416,6 +436,7 @@ def graph(
     SVG and PNG come from Graphviz when its ``dot`` program is installed and
     from the built-in matplotlib renderer otherwise (``--renderer`` chooses).
     """
+    format = _graph_format(format, output)
     try:
         use_cards(cards_dir)
         compiled = compiled_card(card)
