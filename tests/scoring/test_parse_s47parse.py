@@ -1,0 +1,55 @@
+"""Stop 47's parser work on s46break's leftovers and the n44 blind batch's tuned English answers (s47parse).
+
+Expected readings worked by hand against the card munger_business_quality_price (gates: 1 Understandable Business,
+2 High Return on Capital, 3 Durable Competitive Advantage, 4 Trustworthy Management with Aligned Incentives, 5 Fair
+Price; outcomes INVEST / DECLINE). Rules only (embedder off), as in ``parse_support``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.scoring.parse import parse_response
+
+from tests.scoring.parse_support import gate_reading, read_gates
+
+MUNGER = "munger_business_quality_price"
+
+
+def _final(text: str, card: str = MUNGER) -> tuple[str | None, float]:
+    parsed = parse_response(text, card, embedder=False)
+    assert parsed.status == "ok", parsed.reason
+    return parsed.final_verdict, parsed.final_confidence
+
+
+# -- s46break 7: one gate labelled twice in one line, with two verdicts ------------------------------------------------
+# The corpus README: "A gate stated twice carries the verdict that wins (the later committed one, a correction, ...)".
+# Written on two lines the later label already won (PROCEED 0.57); in one line the first label's word won at 0.76,
+# above the review bar, though the answer contradicts itself. Now the later label's verdict, below 0.8 either way.
+
+@pytest.mark.parametrize(("text", "later"), [
+    ("Fair Price: REJECT. Fair Price: PROCEED.", "PROCEED"),                 # s46break 7 (was REJECT 0.76)
+    ("Fair Price: PROCEED. Fair Price: REJECT.", "REJECT"),                  # s46break 7 reversed (was PROCEED 0.76)
+    # three phrasings of my own
+    ("**Fair Price**: REJECT at 45x. **Fair Price**: PROCEED after the drop to 14x.", "PROCEED"),
+    ("Fair Price: PROCEED on last year's multiple. Fair Price: REJECT on today's 45x.", "REJECT"),
+    ("Fair Price: REJECT at 45x earnings! __Fair Price__: PROCEED at 14x after the fall.", "PROCEED"),
+])
+def test_a_gate_labelled_twice_in_a_line_reads_the_later_label(text, later):
+    verdict, confidence = gate_reading(text, MUNGER, 5)
+    assert verdict == later
+    assert confidence < 0.8  # two verdicts on one gate: they compete
+
+
+def test_the_two_line_form_is_unchanged():
+    assert gate_reading("Fair Price: REJECT\nFair Price: PROCEED", MUNGER, 5) == ("PROCEED", 0.57)
+
+
+@pytest.mark.parametrize("text", [
+    "Fair Price: PROCEED. At 14x it is fair. Fair Price: PROCEED.",          # the same verdict twice: no contest
+    "Fair Price: PROCEED. At a fair price: the buyback adds to it.",          # no label of the gate restated
+])
+def test_a_restatement_that_agrees_or_no_restatement_stays_clean(text):
+    verdict, confidence = gate_reading(text, MUNGER, 5)
+    assert verdict == "PROCEED"
+    assert confidence >= 0.8
