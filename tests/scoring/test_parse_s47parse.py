@@ -53,3 +53,28 @@ def test_a_restatement_that_agrees_or_no_restatement_stays_clean(text):
     verdict, confidence = gate_reading(text, MUNGER, 5)
     assert verdict == "PROCEED"
     assert confidence >= 0.8
+
+
+# -- s46break 8: a JSON list of (name, verdict) rows -------------------------------------------------------------------
+# Each row is a pair, the way an object's key and value are: the first item names the gate, the second is its verdict.
+# Before, only the first row was read (REJECT 0.51), or the text was a parse failure.
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('[["Fair Price", "REJECT"], ["High Return on Capital", "PROCEED"]]', [(5, "REJECT"), (2, "PROCEED")]),  # s46break 8
+    ('[["Gate 1","PROCEED"],["Gate 2","REJECT"]]', [(1, "PROCEED"), (2, "REJECT")]),  # the brief's form
+    # three of my own: booleans as values, a fenced block over several lines, a final-verdict row
+    ('[["Gate 1", true], ["Gate 5", false]]', [(1, "PROCEED"), (5, "REJECT")]),
+    ('```json\n[\n  ["Durable Competitive Advantage", "pass"],\n  ["Fair Price", "fail"]\n]\n```', [(3, "PROCEED"), (5, "REJECT")]),
+    ('[["Gate 2", "PROCEED"], ["Gate 5", "REJECT"], ["Final verdict", "DECLINE"]]', [(2, "PROCEED"), (5, "REJECT")]),
+])
+def test_a_json_list_of_rows_reads_every_row(text, expected):
+    assert read_gates(text, MUNGER) == expected
+
+
+def test_a_final_verdict_row_is_the_final_verdict():
+    assert _final('[["Gate 2", "PROCEED"], ["Gate 5", "REJECT"], ["Final verdict", "DECLINE"]]')[0] == "DECLINE"
+
+
+def test_a_list_of_figures_is_no_list_of_rows():
+    # pairs of numbers name no gate: the list says nothing, and the sentence after it is read as before
+    assert read_gates('[[2019, 14.2], [2020, 15.1]]\nFair Price: REJECT at 45x.', MUNGER) == [(5, "REJECT")]
