@@ -78,3 +78,30 @@ def test_a_final_verdict_row_is_the_final_verdict():
 def test_a_list_of_figures_is_no_list_of_rows():
     # pairs of numbers name no gate: the list says nothing, and the sentence after it is read as before
     assert read_gates('[[2019, 14.2], [2020, 15.1]]\nFair Price: REJECT at 45x.', MUNGER) == [(5, "REJECT")]
+
+
+# -- s45break 11, third form: "INVEST... no, DECLINE" --------------------------------------------------------------
+# The writer breaks off and repairs the outcome. Three dots before a lower-case word no longer end the sentence (as the
+# one-character ellipsis never did), and a "no" between breaks repairs: it negates nothing (it read "no, DECLINE" as a
+# refused DECLINE, INVEST). The repaired word wins, below the review bar (two outcomes in one sentence).
+
+@pytest.mark.parametrize("closing", [
+    "Final verdict: INVEST... no, DECLINE.",          # s45break 11 / s46parse "Left" (was INVEST 0.43)
+    # three phrasings of my own
+    "Final verdict: INVEST, wait, no, DECLINE.",
+    "Final verdict: INVEST \u2014 no: DECLINE.",
+    "Final verdict: INVEST\u2026 hmm, no, DECLINE.",
+])
+def test_an_outcome_broken_off_with_no_is_repaired(closing):
+    outcome, confidence = _final("Fair Price: REJECT.\n" + closing)
+    assert outcome == "DECLINE"
+    assert confidence < 0.8
+
+
+@pytest.mark.parametrize(("closing", "outcome"), [
+    ("Final verdict: DECLINE, no doubt.", "DECLINE"),                   # "no doubt" is no repair
+    ("Final verdict: no, we will not INVEST.", "DECLINE"),             # "no" opening the answer; "not INVEST" negated
+    ("Final verdict: DECLINE... with no hesitation.", "DECLINE"),      # the ellipsis goes on; "no" negates a noun
+])
+def test_no_that_repairs_nothing_reads_as_before(closing, outcome):
+    assert _final("Fair Price: REJECT.\n" + closing)[0] == outcome
