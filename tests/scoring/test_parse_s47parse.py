@@ -105,3 +105,29 @@ def test_an_outcome_broken_off_with_no_is_repaired(closing):
 ])
 def test_no_that_repairs_nothing_reads_as_before(closing, outcome):
     assert _final("Fair Price: REJECT.\n" + closing)[0] == outcome
+
+
+# -- n44-mmc01-small-spread-neutral: the card's own name as the answer's title ------------------------------------------
+# marks_market_cycle_positioning is named "Marks Market Cycle Positioning Framework"; gate 2's aliases include "cycle
+# positioning". A title that writes the card's name named gate 2 first, so the order read [2, 1] for an answer that
+# takes gate 1 first. A gate word inside the card's name names the card.
+
+MARKS = "marks_market_cycle_positioning"
+_MARKS_BODY = ("Gate 1: Take the Market's Temperature\nThe spread is 5.7%, between the cut-offs. Verdict: PROCEED\n\n"
+               "Gate 2: Position Against the Pendulum\nThe posture is defensive, not balanced. Verdict: REJECT\n")
+
+
+@pytest.mark.parametrize("title", [
+    "Marks Market Cycle Positioning Framework\n\n",                           # the corpus case's shape
+    # three of my own
+    "# Marks Market Cycle Positioning Framework \u2014 my reading\n\n",
+    "Marks Market Cycle Positioning Framework\nAnswer for the Ardent fund\n\n",
+    "**MARKS MARKET CYCLE POSITIONING FRAMEWORK** (worked answer)\n\n",
+])
+def test_the_cards_name_as_a_title_names_no_gate(title):
+    assert read_gates(title + _MARKS_BODY, MARKS) == [(1, "PROCEED"), (2, "REJECT")]
+
+
+def test_a_gate_alias_outside_the_cards_name_still_names_the_gate():
+    text = "Cycle positioning: the posture is defensive in a neutral market, REJECT.\n" + _MARKS_BODY
+    assert [g for g, _ in read_gates(text, MARKS)][0] == 2
