@@ -13,6 +13,8 @@ _SENTENCE_END = re.compile(r"[.!?]{1,3}[\"'\u201d\u2019)\]*_]{0,3}(?=\s)")
 #: Abbreviations that stand before a number ("No. 5", "p. 12", "pp. 3-4", "vol. 2", "ch. 7", "sec. 4", "fig. 2").
 _BEFORE_NUMBER = frozenset({"no", "p", "pp", "vol", "ch", "sec", "fig"})
 _NUMBER_NEXT = re.compile(r"[ \t]*[(#]?\d")
+#: A lower-case word after the spacing that follows a sentence end: the sentence goes on after an ellipsis.
+_LOWER_NEXT = re.compile(r"[ \t]+[a-z]")
 _ABBREV = frozenset(
     {"e.g", "i.e", "vs", "approx", "etc", "no", "mr", "mrs", "ms", "dr", "inc", "co", "corp", "ltd", "st", "jr", "sr", "u.s", "fig",
      "cf", "al", "est", "ca", "incl", "resp", "p", "pp", "vol", "ch", "sec", "op", "cit"}
@@ -28,6 +30,9 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
     >>> t = "Gate 1 (story broken?) is unclear. Next?"
     >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
     ['Gate 1 (story broken?) is unclear.', 'Next?']
+    >>> t = "INVEST... no, DECLINE. Done... Next"
+    >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
+    ['INVEST... no, DECLINE.', 'Done...', 'Next']
     """
     pos = start
     # brackets opened and closed in text[pos:counted], counted forward only (linear, like ``lettered``)
@@ -49,6 +54,8 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
             counted = m.start()
             if opened > closed:
                 continue  # "the first gate (story broken?) is INCONCLUSIVE": a question inside brackets ends no sentence
+        if m.group().startswith("...") and _LOWER_NEXT.match(text, m.end(), end):
+            continue  # "INVEST... no, DECLINE": three dots before a lower-case word are a pause, as "\u2026" is
         if text[m.start()] == ".":
             w = m.start()
             k = w

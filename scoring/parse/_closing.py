@@ -72,6 +72,27 @@ def answer_particle_end(text: str, sentence_start: int, pos: int) -> int | None:
     return None if m is None else m.end()
 
 
+#: A "no" the writer breaks off with inside a sentence, after a break (comma, ellipsis, dash) and before punctuation:
+#: "INVEST... no, DECLINE", "INVEST, wait, no, DECLINE", "INVEST \u2014 no: DECLINE". Not "no debt", "no, " opening a
+#: sentence is :data:`_ANSWER_OPENS`'s.
+_REPAIR_NO = re.compile(r"(?i)(?:[,;\u2026\u2014\u2013]|\.\.\.|[ \t]-)[ \t]*(?:(?:wait|hmm|um|oh|well)[ \t,.\u2026\u2014\u2013-]+)?no[ \t]*[,:;\u2014\u2013][ \t]*")
+
+
+def repair_no_end(text: str, start: int, pos: int) -> int | None:
+    """Where the last repairing "no" (:data:`_REPAIR_NO`) in ``text[start:pos]`` ends, or None.
+
+    >>> t = "Final verdict: INVEST... no, DECLINE."
+    >>> t[repair_no_end(t, 0, t.index("DECLINE")):]
+    'DECLINE.'
+    >>> repair_no_end("We see no, or little, risk in DECLINE.", 0, 30) is None
+    True
+    """
+    end = None
+    for m in _REPAIR_NO.finditer(text, start, pos):
+        end = m.end()
+    return end
+
+
 #: A question about another company or instrument than the one under analysis ("Its rival Beta Corp, though?", "And the
 #: competitor?", "What about the bonds?").
 _OTHER_PARTY = re.compile(r"(?i)\b(?:rivals?|competitors?|peers?|the[ \t]+other|another[ \t]+(?:company|name|stock)|bonds?|notes|"

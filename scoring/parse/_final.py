@@ -28,6 +28,7 @@ from ipb.scoring.parse._closing import (
     other_object,
     last_sentence,
     own_answer,
+    repair_no_end,
 )
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._past import in_the_past, past_time
@@ -83,6 +84,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             before = masked[max(unit.start, start - 80) : start]
             # "So no, I'm not buying": the words after an answer particle are the answer, and the particle negates nothing
             answered = answer_particle_end(masked, unit.start, start)
+            if answered is None:  # "INVEST... no, DECLINE", "INVEST, wait, no, DECLINE": the writer breaks off; "no" negates nothing
+                answered = repair_no_end(masked, max(unit.start, start - 80), start)
             said = masked[max(answered, start - 80) : start] if answered is not None else before
             # "It is not, so we decline": a negation reaches no further back than a drawn consequence
             clause = [w.lower() for w in _WORDS_APOS.findall(said, max(_clause_start(said) + 1, consequence_end(said)))]

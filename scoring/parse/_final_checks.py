@@ -14,7 +14,7 @@ from ipb.scoring.parse._card import _outcome_key
 from ipb.scoring.parse._common import _WORDS_APOS
 from ipb.scoring.parse._label_owner import label_of_another
 from ipb.scoring.parse._final_words import (
-    _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _CORRECTION_BETWEEN, _REVISION_CUE, _DECLINE_LABEL_BEFORE, _DECLINE_PASS_END, _LIST_AFTER,
+    _ALT_AFTER, _ALT_BEFORE, _ALT_BETWEEN, _CORRECTION_BETWEEN, _NO_BETWEEN, _REVISION_CUE, _DECLINE_LABEL_BEFORE, _DECLINE_PASS_END, _LIST_AFTER,
     _LIST_BEFORE, _PASS_SUBJECT,
 )
 from ipb.scoring.parse._pass_sense import _CHAIN, _DECISION, _PERSONS, declines
@@ -119,10 +119,10 @@ class _FinalChecksMixin(_ParserState):
         """In one sentence after a final cue, the first outcome stated is the verdict; a later, different outcome of the
         same sentence elaborates it ("Recommendation: increase risk, moving the book toward aggressive" is
         INCREASE_RISK) and drops one level, unless a corrective "not" or "rather than" stands between them."""
-        first: dict[int, tuple[int, str]] = {}
-        for level, pos, outcome, _ in sorted(candidates, key=lambda c: c[1]):
+        first: dict[int, tuple[int, str, int]] = {}
+        for level, pos, outcome, span in sorted(candidates, key=lambda c: c[1]):
             if level >= 4:
-                first.setdefault(self._unit_at(pos), (pos, outcome))
+                first.setdefault(self._unit_at(pos), (pos, outcome, span[1]))
         out = []
         for c in candidates:
             level, pos, outcome, _ = c
@@ -130,6 +130,7 @@ class _FinalChecksMixin(_ParserState):
             if lead is not None and lead[0] < pos and lead[1] != outcome \
                     and _CORRECTION_BETWEEN.search(self.masked, lead[0], pos) is None \
                     and SELF_REPAIR.search(self.low, lead[0], pos) is None \
+                    and _NO_BETWEEN.fullmatch(self.low, lead[2], pos) is None \
                     and _REVISION_CUE.search(self.masked, lead[0], pos) is None:  # "INVEST — I mean DECLINE", "INVEST — on
                 # reflection, DECLINE": the writer repairs the first word, the later one is the verdict (s45break 11)
                 c = (level - 1, pos, outcome, c[3])

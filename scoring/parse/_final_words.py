@@ -185,6 +185,9 @@ _ANSWER_YES_NO_TRIGGERS = [Trigger("answer", re.compile(r"(?i)answer\s+(?:is|wou
 _ANSWER_YES_NO_TRIGGERS += ANSWER_LABEL_TRIGGERS  # "Final answer: no.", "Decision: no." (:mod:`._closing`)
 #: Between two outcomes of one sentence: the second corrects the first ("INVEST - no, rather DECLINE").
 _CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actually)\b")
+#: All that stands between two outcomes of one sentence is a "no" the writer breaks off with ("INVEST... no, DECLINE",
+#: "INVEST \u2014 no: DECLINE", "INVEST, hmm, no, DECLINE"): the second repairs the first (s45break 11). Lower-cased text.
+_NO_BETWEEN = re.compile(r"[*_]*[\s.,;:\u2026\u2014\u2013-]*(?:(?:wait|hmm|um|oh|well)[\s.,\u2026\u2014\u2013-]+)?no[\s.,;:!\u2026\u2014\u2013-]+[*_]*")
 #: Before a lower-case outcome word: the decision's subject in the passive ("the deal is declined").
 _PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|stake|proposal|position|purchase|acquisition|trade|idea|"
                               r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")

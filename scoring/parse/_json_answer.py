@@ -70,7 +70,7 @@ class _JsonAnswerMixin(_ParserState):
     json_leading_facts: set[int]
 
     def _layout(self) -> None:
-        self.json_blocks = scan_json(self.masked) if "{" in self.masked else []
+        self.json_blocks = scan_json(self.masked) if "{" in self.masked or "[" in self.masked else []
         self.json_not_final = set()
         self.json_leading_facts = set()
         self.json_pairs = {}

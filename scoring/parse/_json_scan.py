@@ -47,6 +47,8 @@ class JsonNode:
     quote: str = ""
     pairs: list[tuple[str, Span, JsonNode]] = field(default_factory=list)
     items: list[JsonNode] = field(default_factory=list)
+    #: An array of two-item rows read as an object (:func:`_rows_as_pairs`): its pairs are the rows' (name, value).
+    rows: bool = False
 
 
 
@@ -131,7 +133,7 @@ def scan_json(text: str) -> list[JsonNode]:
     >>> scan_json("no JSON here {")
     []
     """
-    if "{" not in text:
+    if "{" not in text and "[[" not in text.replace(" ", ""):
         return []
     out: list[JsonNode] = []
     pos = 0
@@ -142,10 +144,32 @@ def scan_json(text: str) -> list[JsonNode]:
         if m.start(1) < pos:
             continue
         node, after = _value(text, m.start(1), len(text), 0, budget)
+        if node is not None and node.kind == "array":
+            node = _rows_as_pairs(text, node)
         if node is None or not _has_pairs(node):
             continue
         out.append(node)
         pos = after
+    return out
+
+
+def _rows_as_pairs(text: str, node: JsonNode) -> JsonNode:
+    """A top-level array of two or more rows, each a two-item array whose first item is a string (``[["Fair Price",
+    "REJECT"], ["Gate 2", "PROCEED"]]``), as the object it stands for: each row's first item its key, its second the
+    value (s46break 8: only the first row was read). Any other array is returned as it is.
+
+    >>> t = '[["Moat", "PROCEED"], ["Price", "REJECT"]]'
+    >>> [(k, t[v.start:v.end]) for k, _, v in _rows_as_pairs(t, scan_json(t)[0]).pairs]
+    [('Moat', '"PROCEED"'), ('Price', '"REJECT"')]
+    """
+    rows = node.items
+    if len(rows) < 2 or not all(r.kind == "array" and len(r.items) == 2 and r.items[0].kind == "string"
+                                and r.items[1].kind in ("string", "literal") for r in rows):
+        return node
+    out = JsonNode("object", node.start, node.end, rows=True)
+    for r in rows:
+        key, val = r.items
+        out.pairs.append((text[key.start + 1 : key.end - 1], (key.start + 1, key.end - 1), val))
     return out
 
 
@@ -197,6 +221,14 @@ def json_view(text: str, blocks: list[JsonNode]) -> str:
         return text
     chars = list(text)
     for block in blocks:
+        if block.rows:  # '[["Moat", "PROCEED"], ["Price", "REJECT"]]': a row a line, its comma read as a key's colon
+            for k, (_, (ks, _), val) in enumerate(block.pairs):
+                row = text.rfind("[", block.start, ks)
+                if k and row > 0 and chars[row - 1] in " \t,":
+                    chars[row - 1] = "\n"
+                comma = text.find(",", ks, val.start)
+                if comma >= 0:
+                    chars[comma] = ":"
         objects = list(_walk(block))
         whole = any(_gate_object(o) for o, _, _ in objects)
         for obj, _, _ in objects:

@@ -30,6 +30,11 @@ _REVISIT = re.compile(r"(?i)\b(?:once\s+more|again|second\s+look|another\s+look|
 #: Words before a colon that make a sentence, not a label: six or more words with a pronoun or a copula among them.
 _PROSE_BEFORE_COLON = re.compile(r"(?i)(?=(?:\W*\w+){6})(?=.*\b(?:it|is|are|was|were|we|you|they|this|that)\b)[^?\n]*")
 
+#: What may stand before a gate's name restated as a label inside a line: spaces and emphasis marks only.
+_RESTATED_LEAD = re.compile(r"[\s*_]*")
+#: The colon after it ("Fair Price: PROCEED", "**Fair Price**: PROCEED").
+_RESTATED_COLON = re.compile(r"[*_]*[ \t]*:")
+
 
 class _SectionsMixin(_ParserState):
     """Assigns every unit to a gate section (or none) and reads the sections' spans."""
@@ -94,9 +99,27 @@ class _SectionsMixin(_ParserState):
                 unit.gate = current
                 unit.section = section if current is not None else -1
                 unit.final = final_region or unit_text_final
+                if k > 0 and current is not None and not unit.final:
+                    restated = self._restated_label(u, current)
+                    if restated is not None:
+                        label_level_units[u] = restated
         if structural:
             self._claim_unanchored(section)
         return self._evidence(structural, label_level_units)
+
+    def _restated_label(self, u: int, gate: int) -> Span | None:
+        """The span of the gate's name when sentence ``u``, not the first of its line, opens by naming its section's gate
+        again as a label ("Fair Price: REJECT. Fair Price: PROCEED."): the writer states the gate's verdict a second
+        time, and that statement ranks as a label's (the corpus README: of two committed statements of one gate the
+        later one wins; :meth:`._verdicts._VerdictsMixin._choose`). None for anything else ("At a fair price: ...",
+        a name mid-sentence, another gate's name)."""
+        unit = self.units[u]
+        for m in self.unit_mentions.get(u, ()):
+            if m.gates != (gate,) or m.how == "number" or _RESTATED_LEAD.fullmatch(self.masked, unit.start, m.start) is None:
+                continue
+            if _RESTATED_COLON.match(self.masked, m.end) is not None:
+                return (m.start, m.end)
+        return None
 
     def _closes(self, line: Line, anchor_line: Line | None, first_text: str, structural: bool) -> bool:
         if self._is_final_line(line, first_text):

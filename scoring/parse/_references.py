@@ -7,6 +7,7 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
+from ipb.engine.card import Card
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, Trigger, normalize, stem
 from ipb.scoring.parse._foreign_terms import TERM, at_title
@@ -284,6 +285,17 @@ class _NumberedMentionsMixin(_ParserState):
 _NUMBERED_SUBJECT = re.compile(r"(?:company|stock|ticker|candidate|pick|holding|idea|name|security|issuer)[ \t]*#?[ \t]*\d{1,3}")
 
 
+def card_name_spans(low: str, card: Card) -> list[tuple[int, int]]:
+    """Where the lower-cased answer ``low`` writes the card's own name (n44-mmc01-small-spread-neutral's title "Marks
+    Market Cycle Positioning Framework"): a gate's name or alias inside it names the card, not the gate. None is looked
+    for when a gate's name holds the card's whole name (the card would then be that gate), or the name is one word."""
+    words = re.findall(r"[a-z0-9]+", (card.name or "").lower())
+    if len(words) < 2 or any(" ".join(words) in " ".join(re.findall(r"[a-z0-9]+", g.name.lower())) for g in card.gates):
+        return []
+    pattern = re.compile(r"\b" + r"[\W_]+".join(map(re.escape, words)) + r"\b")
+    return [(m.start(), m.end()) for m in pattern.finditer(low)][:50]
+
+
 class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
     """Finds gate mentions and resolves labels (headings, list items, bold labels, table rows, JSON objects) to card gates or invented gates."""
 
@@ -302,6 +314,9 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
         found.extend(self._coordinated())
         found.extend(self._quantified(found))
         found.sort(key=_mention_order)
+        titles = card_name_spans(self.low, self.card)
+        if titles:  # "Marks Market Cycle Positioning Framework" as the answer's title: the card, not gate 2's "cycle positioning"
+            found = [m for m in found if not any(a <= m.start and m.end <= b for a, b in titles)]
         kept: list[_Mention] = []
         for mention in found:
             if kept and mention.start < kept[-1].end:

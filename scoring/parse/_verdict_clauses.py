@@ -388,16 +388,24 @@ _LABELLED_BY_MODAL = re.compile(r"\b(?:may|might|could|would)\s+(?:well\s+|easil
 _LABEL_MODALS = frozenset({"may", "might", "could", "would"})
 
 
+#: Words that may stand before an answer's "no" in its comma-closed part: "Wait, no, ...", "Hmm no, ...", "Oh no, ...".
+_BEFORE_ANSWER_NO = frozenset({"wait", "hmm", "um", "uh", "oh", "well", "actually", "so", "and", "but"})
+#: Where a writer breaks off inside a sentence: an ellipsis or a dash.
+_AFTER_BREAK = re.compile(r"\.\.\.|\u2026|\u2014|\u2013|\s-\s")
+
+
 def _negation_words(clause: str, words: list[str]) -> list[str]:
     """The words whose negators negate a verdict word: ``words`` (the clause's last four), less those before a comma
     that closes the negated phrase. "not high grade, REJECT" and "no debt, passes" are not negated; "not, in my
-    view, a pass" is (the comma directly follows the negator), and "No, it fails" is not (an answer word)."""
+    view, a pass" is (the comma directly follows the negator), and "No, it fails" is not (an answer word), nor is
+    "INVEST, wait, no, DECLINE" (a lone "no" between commas, or after an interjection, repairs; it negates nothing)."""
     if "," not in clause:
         return words
     parts = clause.split(",")
     for k, part in enumerate(parts[:-1]):
         pw = _WORDS_APOS.findall(part)
-        if pw and (pw[-1] in vw.NEGATORS or pw[-1].endswith("n't")) and not (k == 0 and pw == ["no"]):
+        tail = _WORDS_APOS.findall(_AFTER_BREAK.split(part)[-1])  # "INVEST... no": the words after the break
+        if pw and (pw[-1] in vw.NEGATORS or pw[-1].endswith("n't")) and not (tail[-1:] == ["no"] and set(tail[:-1]) <= _BEFORE_ANSWER_NO):
             # the aside between the commas is skipped: "does not, on these figures, pass" reads "does not pass"
             return (_WORDS_APOS.findall(",".join(parts[: k + 1])) + _WORDS_APOS.findall(parts[-1]))[-4:]
     return _WORDS_APOS.findall(parts[-1])[-4:]

@@ -62,6 +62,14 @@ _ASIDE_BEFORE = re.compile(r"[(\[;:\u2014\u2013]|\s-\s")
 _EXTRA_READERS = ("_yes_no_cells", "_answered_questions", "_regimes_named", "_open_marks", "_gate_questions", "_label_answers")
 
 
+def _restates(earlier: _Evidence, later: _Evidence) -> bool:
+    """Whether ``later`` states its gate's verdict under a label of its own after ``earlier`` did under another, both
+    at a label's level: "Fair Price: REJECT. Fair Price: PROCEED." The later committed statement wins (the corpus
+    README); the two compete, so the confidence stays under the review bar (:meth:`_gate_confidence`'s runner-up)."""
+    return (earlier.label is not None and later.label is not None and later.label[0] > earlier.label[0]
+            and later.hit.start >= later.label[1] and earlier.hit.start < later.label[0])
+
+
 class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
     """Finds verdict words (and Yes/No cells of "Pass?" columns), judges them in context and chooses each gate's verdict."""
 
@@ -395,7 +403,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
                 best: tuple[tuple[int, bool, bool], int, _Evidence] | None = None
                 for ev in sorted(evs, key=lambda e: e.hit.start):
                     rank = self._rank(ev)
-                    if rank[0] > 0 and (best is None or rank > best[0]):
+                    if rank[0] > 0 and (best is None or rank > best[0] or (rank == best[0] and _restates(best[2], ev))):
                         best = (rank, -ev.hit.start, ev)
                 if best is None:
                     continue
