@@ -537,7 +537,7 @@ class GenerationRun:
                     rep.items = 0
                 for cand, line in zip(chosen, pool.lines([(c.recipe, c.attempt) for c in chosen])):
                     reports[cand.recipe].items += 1
-                    if frame.deck and TIED in line:
+                    if frame.tied_rules and TIED in line:
                         reports[cand.recipe].tied += 1
                     if cand.undated:
                         reports[cand.recipe].undated += 1
@@ -581,7 +581,7 @@ class GenerationRun:
         misses = [0] * k
         cap = max(20 * self.n, 5 * MISS_LIMIT)  # attempts per recipe, at most
         seen = KeySet([self.gen.base_int])
-        deck = bool(self.gen.frame.deck)
+        deck = bool(self.gen.frame.tied_rules)
 
         def wanted(r: int) -> bool:
             return not reports[r].exhausted and taken[r] < targets[r]
