@@ -95,3 +95,16 @@ def test_a_tie_on_a_derived_input_is_refused_at_its_line():
     assert "'tie' goes with 'require'" in message
     line = text[:text.index(anchor)].count("\n") + 2
     assert f":{line}:" in message
+
+
+def test_the_flip_moves_the_answer_with_the_count_it_probes():
+    # Before, the flip recipe made 0 items on this base: no one-input change flipped ABANDON_HYPOTHESIS (a count
+    # of 1 beside "No" broke a rule). Its nearest flip is now one favourable move, with "Yes" beside it.
+    run = review_run(SOROS, SOROS_BASE, 10303, 1000)
+    flips = [(item, f) for item, f in run if item["manifest"]["recipe"] == "flip"]
+    assert len(flips) >= 300
+    for item, f in flips:
+        op = item["manifest"]["operators"][-1]["details"]
+        assert (op["input"], op["one_step_short"], op["boundary"]) == ("confirmation_rounds", "0", "1"), item["id"]
+        assert f["hypothesis_confirmed"] is True and f["confirmation_rounds"] == 1
+        assert item["investment_verdict"] == "TAKE_POSITION"
