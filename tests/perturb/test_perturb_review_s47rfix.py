@@ -6,7 +6,9 @@ are in /work/notes/s47rfix.md. Each test below fails without its fix (checked by
 
 from __future__ import annotations
 
+import datetime as dt
 import random
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from ipb.engine.card import load_card_text
 from ipb.errors import IpbError
 from ipb.perturb.frame import build_frame, load_base
 from ipb.perturb.operators import metric_substitution
-from perturb_support import SCENARIOS, review_run
+from perturb_support import SCENARIOS, anachronisms_of, review_run
 
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 SOROS_BASE = "hypothesis_not_confirmed_abandon.yaml"
@@ -108,3 +110,58 @@ def test_the_flip_moves_the_answer_with_the_count_it_probes():
         assert (op["input"], op["one_step_short"], op["boundary"]) == ("confirmation_rounds", "0", "1"), item["id"]
         assert f["hypothesis_confirmed"] is True and f["confirmation_rounds"] == 1
         assert item["investment_verdict"] == "TAKE_POSITION"
+
+
+# --------------------------------------------------------------------------- Marks MK4: half of face at 30+ points
+#
+# s46review MK4 (seed 10303 on decline_class_out_of_the_money, 30 September 2002): the price moved from 15 to 60-63
+# cents with the base's 40-point spread kept. An 8% note with seven years left yields 18.7% at 60 cents (13-15 points
+# over 2002's Treasuries); the whole high-yield index at its widest (1 December 2008) stood 18.91 points over.
+
+MARKS = "marks_distressed_debt"
+MARKS_BASE = "decline_class_out_of_the_money.yaml"
+_MK_SPREAD = "half_of_face_or_more_trades_under_thirty_points"
+
+#: s46review Marks 20, IPB-MAR-DD-002-9fa684052f39b848: subordinated telecom notes at 60% of face, 40 points over.
+_MK20 = {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "60%",
+         "reorganization_value": "$1.34B", "sector": "telecom", "senior_claims": "$800M",
+         "spread_to_treasuries": "40%", "stressed_value": "$1.16B", "years_to_resolution": "1.5"}
+
+#: s47review Marks 1, IPB-MAR-DD-004-3f359f24c23f8799 (undated): airline equipment notes at 50% of face, 58.25 points.
+_MK47_1 = {"class_face": "$1.34B", "purchase_price": "50%", "reorganization_value": "$1B", "sector": "transport",
+           "senior_claims": "$200M", "spread_to_treasuries": "58.25%", "stressed_value": "$650M",
+           "years_to_resolution": "1.5"}
+
+MK4_CASES = [
+    (_MK20, True, "review Marks 20: 60 cents at 40 points"),
+    ({**_MK20, "purchase_price": "63%"}, True, "review Marks 3 (IPB-MAR-DD-002-9a82b0245e08d078): 63 cents at 40"),
+    ({**_MK20, "spread_to_treasuries": "30%"}, True, "60 cents at 30 points: the edge is refused"),
+    ({**_MK20, "spread_to_treasuries": "29.75%"}, False, "60 cents at 29.75 points"),
+    ({**_MK20, "spread_to_treasuries": "14%"}, False, "60 cents at 14 points, the worked 8% seven-year note"),
+    ({**_MK20, "purchase_price": "50%"}, True, "half of face at 40 points"),
+    ({**_MK20, "purchase_price": "49%"}, False, "49 cents at 40 points: under half of face"),
+    ({**_MK20, "purchase_price": "50%", "spread_to_treasuries": "18%"}, False,
+     "inconclusive_process_risk_unassessed's 50 cents at 18 points"),
+    # s47review MK4 (seed 10404 on inconclusive_process_risk_unassessed: 154 of 1,000 items, undated): airline
+    # equipment notes; an 8% note at 50 cents yields 23% to seven years (18-19 points), not 58
+    (_MK47_1, True, "s47review Marks 1: 50 cents at 58.25 points"),
+    ({**_MK47_1, "class_face": "$800M", "purchase_price": "57%", "reorganization_value": "$1.39B",
+      "spread_to_treasuries": "48.75%"}, True, "s47review Marks 16 (IPB-MAR-DD-004-df226763fbfd50a1): 57 cents at 48.75"),
+    ({**_MK47_1, "spread_to_treasuries": "18%"}, False, "the base's 18 points at 50 cents"),
+]
+
+
+@pytest.mark.parametrize("facts, refused, what", MK4_CASES, ids=[c[2] for c in MK4_CASES])
+def test_half_of_face_or_more_trades_under_thirty_points(facts, refused, what):
+    from perturb_support import assert_rule_case
+    assert_rule_case(MARKS, _MK_SPREAD, facts, refused)
+
+
+def test_the_review_run_has_no_half_of_face_claim_at_thirty_points():
+    # 23 of 1,000 items before the rule (38 in the review's run, before the two-fifths rule)
+    run = review_run(MARKS, MARKS_BASE, 10303, 1000)
+    flagged = [item["id"] for item, f in run
+               if f["purchase_price"] >= Decimal("0.5") and f["spread_to_treasuries"] >= Decimal("0.3")]
+    assert flagged == []
+    assert sum(f["purchase_price"] >= Decimal("0.5") for _, f in run) >= 10  # read on 14 items, not vacuous
+
