@@ -165,3 +165,61 @@ def test_the_review_run_has_no_half_of_face_claim_at_thirty_points():
     assert flagged == []
     assert sum(f["purchase_price"] >= Decimal("0.5") for _, f in run) >= 10  # read on 14 items, not vacuous
 
+
+# --------------------------------------------------------------------------- Munger M4: a dated floor, 2013-2021
+#
+# s46review M4 (seed 10303 on management_record_missing, 31 March 2021): a durable business earning 25% or more on
+# capital priced so that its owner-earnings yield plus its growth is 16% or more. Floors by growth band from 2013 to
+# the end of 2021 (frameworks/regimes.yaml, durable_price_to_owner_earnings_*_2013_2021): 7x at any growth, 9x from
+# 3%, 10x from 6%, 12.5x from 8%, 16x from 10%, 25x from 12%.
+
+MUNGER = "munger_business_quality_price"
+MUNGER_BASE = "management_record_missing.yaml"
+_M4_DATE = dt.date(2021, 3, 31)
+
+#: s46review Munger 9, MUNGER-QP-004-dff15dbefd76ee11: $5.14B of owner earnings at $50B (9.73x, a 10.3% yield),
+#: growing 9.5%, 40% on capital: 19.8% a year.
+_M9 = {"competitive_advantage": "durable", "incentives_aligned": False, "long_run_growth": "9.5%",
+       "market_value": "$50B", "owner_earnings": "$5.14B", "return_on_capital": "40%", "understandable": True}
+
+M4_CASES = [
+    (_M9, _M4_DATE, ["6%", "8%"], "review Munger 9: 9.73x growing 9.5% (floors 10x and 12.5x)"),
+    ({**_M9, "owner_earnings": "$9.58B", "long_run_growth": "4.5%"}, _M4_DATE, ["any", "3%"],
+     "review Munger 11 (MUNGER-QP-004-d25fc8b4cc510c2e): 5.22x growing 4.5% (floors 7x and 9x)"),
+    ({**_M9, "owner_earnings": "$5.92B", "long_run_growth": "5%"}, _M4_DATE, ["3%"],
+     "review Munger 16 (MUNGER-QP-004-b2ed155b2e020ff3): 8.45x growing 5%, 11.8% + 5%"),
+    ({**_M9, "owner_earnings": "$5.26B", "long_run_growth": "5%"}, _M4_DATE, [],
+     "Altria-like, s46review's correction: 9.51x growing 5%, 10.5% + 5% = 15.5%, kept"),
+    ({**_M9, "owner_earnings": "$7.14B", "long_run_growth": "0%"}, _M4_DATE, [], "7.00x not growing: the edge, kept"),
+    ({**_M9, "owner_earnings": "$7.25B", "long_run_growth": "0%"}, _M4_DATE, ["any"], "6.90x not growing"),
+    ({**_M9, "owner_earnings": "$2B", "long_run_growth": "12%"}, _M4_DATE, [], "25x growing 12%: the edge, kept"),
+    ({**_M9, "owner_earnings": "$2.02B", "long_run_growth": "12%"}, _M4_DATE, ["12%"], "24.75x growing 12%"),
+    ({**_M9, "return_on_capital": "24%"}, _M4_DATE, [], "24% on capital: outside the bound"),
+    ({**_M9, "competitive_advantage": "eroding"}, _M4_DATE, [], "not durable: outside the bound"),
+    (_M9, dt.date(1982, 6, 30), [], "1982: durable businesses sold at 5-8x, not bounded"),
+    (_M9, dt.date(2012, 12, 31), [], "the day before the floors"),
+    (_M9, dt.date(2022, 6, 30), [], "2022: rates rose, not bounded"),
+]
+
+_BAND = {"any": "on capital of its era", "3%": "growing 3% a year", "6%": "growing 6% a year",
+         "8%": "growing 8% a year", "10%": "growing 10% a year", "12%": "growing 12% a year"}
+
+
+@pytest.mark.parametrize("facts, when, bands, what", M4_CASES, ids=[c[3] for c in M4_CASES])
+def test_a_durable_business_of_2013_2021_is_priced_for_its_growth(facts, when, bands, what):
+    found = [m for m in anachronisms_of(MUNGER, facts, when)
+             if "durable business earning 25%" in m and "growing 5% a year" not in m]  # s44items keeps its own
+    assert len(found) == len(bands), found
+    for band in bands:
+        assert any(_BAND[band] in m for m in found), (band, found)
+
+
+def test_the_review_run_prices_durable_businesses_for_their_growth():
+    # 40 of 1,000 items below 15% growth had a yield plus growth of 16% or more (up to 26.8%); 6 now, all within a
+    # band's width of 16% (at most 17.4%). The 25 at 15-20% growth are growth alone, priced at 25x or more.
+    run = review_run(MUNGER, MUNGER_BASE, 10303, 1000)
+    sums = [f["owner_earnings"] / f["market_value"] + f["long_run_growth"] for _, f in run
+            if f.get("competitive_advantage") == "durable" and f["return_on_capital"] >= Decimal("0.25")
+            and f["long_run_growth"] < Decimal("0.15") and f["market_value"] >= Decimal("1e9")]
+    assert len(sums) >= 100
+    assert max(sums) < Decimal("0.18"), max(sums)
