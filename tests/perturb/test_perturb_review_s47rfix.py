@@ -223,3 +223,42 @@ def test_the_review_run_prices_durable_businesses_for_their_growth():
             and f["long_run_growth"] < Decimal("0.15") and f["market_value"] >= Decimal("1e9")]
     assert len(sums) >= 100
     assert max(sums) < Decimal("0.18"), max(sums)
+
+
+# --------------------------------------------------------------------------- Dalio D6: an emergency rate in a boom
+#
+# s47review D6 (seed 10404 on dollar_debt_kill, undated items): a policy rate of 40% or more beside real growth of 6% or
+# more (138 of 1,000). Emergency rates came with output falling or flat; the fastest growth beside one in the card's
+# vintage is Argentina 2022, 75% with real growth near 5%.
+
+DALIO = "dalio_debt_supercycle_navigation"
+DALIO_BASE = "dollar_debt_kill.yaml"
+_D6_RULE = "an_emergency_rate_comes_without_a_boom"
+
+#: s47review Dalio 19, DAL-DSC-010-ac98c9328aa11b45: 65% of the debt in dollars, a 40% rate, real growth 8%.
+_D19 = {"central_bank_stance": "tightening", "foreign_currency_debt_share": "65%", "policy_rate": "40%",
+        "real_gdp_growth": "8%"}
+
+D6_CASES = [
+    (_D19, True, "s47review Dalio 19: 40% and +8%"),
+    ({**_D19, "bubble_signals": "4", "foreign_currency_debt_share": "45%", "policy_rate": "55.75%",
+      "real_gdp_growth": "9.5%"}, True, "s47review Dalio 7 (DAL-DSC-010-12ecffe48bbffe93): 55.75% and +9.5%"),
+    ({**_D19, "real_gdp_growth": "5.5%"}, True, "40% and +5.5%"),
+    ({**_D19, "real_gdp_growth": "5%"}, False, "the edge: 40% and +5%, Argentina 2022"),
+    ({**_D19, "policy_rate": "39.75%"}, False, "39.75% and +8%: under the rule's rate"),
+    ({**_D19, "real_gdp_growth": "-2%"}, False, "the base: 40% and -2%"),
+]
+
+
+@pytest.mark.parametrize("facts, refused, what", D6_CASES, ids=[c[2] for c in D6_CASES])
+def test_an_emergency_rate_comes_without_a_boom(facts, refused, what):
+    from perturb_support import assert_rule_case
+    assert_rule_case(DALIO, _D6_RULE, facts, refused)
+
+
+def test_the_review_run_has_no_boom_under_an_emergency_rate():
+    run = review_run(DALIO, DALIO_BASE, 10404, 1000)
+    read = [(item["id"], f) for item, f in run if "policy_rate" in f and "real_gdp_growth" in f
+            and f["policy_rate"] >= Decimal("0.4")]
+    assert len(read) >= 100  # 138 of 1,000 items grew 6% or more under such a rate before
+    assert [i for i, f in read if f["real_gdp_growth"] > Decimal("0.05")] == []
