@@ -149,11 +149,7 @@ class Constraint:
     holds). ``derive: INPUT`` with ``value: EXPR``: input ``derive`` equals
     the numeric expression ``expr`` of other inputs (to within
     ``DERIVE_TOLERANCE``); perturbation computes it from the drawn inputs
-    instead of drawing it (:meth:`value_for`). ``tie: true`` on a ``require``
-    marks two facts that state one thing (a yes/no answer and its count): when
-    perturbation moves one and the relation breaks, the other moves with it
-    (:mod:`ipb.perturb.deck_moves`), as an L8 deck's rules do, instead of the
-    move being refused.
+    instead of drawing it (:meth:`value_for`).
     """
 
     id: str
@@ -162,7 +158,6 @@ class Constraint:
     derive: str | None = None
     #: How the derived input is written (:func:`ipb.engine._written.written_form`): its value is rounded so.
     written: tuple[Decimal | None, int | None] = (None, None)
-    #: ``tie: true``: the inputs this relation reads move together under perturbation (``require`` only).
     tie: bool = False
 
     def value_for(self, facts: Mapping[str, Any], exact: bool = False) -> Decimal | None:
@@ -857,16 +852,13 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
             col.add(LoadError(f"constraint {raw['id']!r} needs exactly one of 'require' (a relation) or 'derive' "
                               "with 'value' (an input computed from others)", rule="constraint", name=raw["id"]), path)
             continue
-        tie = raw.get("tie", False)
-        if "tie" in raw and (not isinstance(tie, bool) or "require" not in raw):
-            why = "is true or false" if not isinstance(tie, bool) else "goes with 'require' (a derived input already follows its sources)"
-            col.add(LoadError(f"constraint {raw['id']!r}: 'tie' {why}", rule="constraint", name=raw["id"]),
-                    path + ("tie",))
+        if "tie" in raw and "require" not in raw:  # tie: true moves a require's inputs together (perturb/deck_moves)
+            col.add(LoadError(f"constraint {raw['id']!r}: 'tie' goes with 'require' (a derived input follows its sources)", rule="constraint", name=raw["id"]), path + ("tie",))
             continue
         if "require" in raw:
             expr = col.expression(raw["require"], visible, path + ("require",), "bool")
             if expr is not None:
-                out.append(Constraint(raw["id"], expr, raw.get("description", ""), tie=tie))
+                out.append(Constraint(raw["id"], expr, raw.get("description", ""), tie=raw.get("tie") is True))
             continue
         target = raw["derive"]
         spec = inputs.get(target)

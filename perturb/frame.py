@@ -147,16 +147,6 @@ class Frame:
         return found  # type: ignore[no-any-return]
 
     @property
-    def tied_rules(self) -> tuple[Constraint, ...]:
-        """The relations whose inputs move together (:mod:`ipb.perturb.deck_moves`): the L8 deck's rules, then
-        each card's ``tie: true`` constraints (s47rfix: a yes/no answer and its count)."""
-        found = self.memo.get("tied_rules")
-        if found is None:
-            found = self.memo["tied_rules"] = self.deck + tuple(k for c in self.cards for k in c.card.constraints
-                                                                if k.tie)
-        return found  # type: ignore[no-any-return]
-
-    @property
     def relevant(self) -> tuple[str, ...]:
         """The card-relevant inputs, in input order: those some gate, computed value or constraint of
         some card reads (:func:`ipb.perturb.values.read_inputs`). The others are labels only."""
