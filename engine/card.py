@@ -158,6 +158,7 @@ class Constraint:
     derive: str | None = None
     #: How the derived input is written (:func:`ipb.engine._written.written_form`): its value is rounded so.
     written: tuple[Decimal | None, int | None] = (None, None)
+    tie: bool = False
 
     def value_for(self, facts: Mapping[str, Any], exact: bool = False) -> Decimal | None:
         """The derived input's value on ``facts``, as the input is written (``_written``; ``exact``: unrounded);
@@ -851,10 +852,13 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
             col.add(LoadError(f"constraint {raw['id']!r} needs exactly one of 'require' (a relation) or 'derive' "
                               "with 'value' (an input computed from others)", rule="constraint", name=raw["id"]), path)
             continue
+        if "tie" in raw and "require" not in raw:  # tie: true moves a require's inputs together (perturb/deck_moves)
+            col.add(LoadError(f"constraint {raw['id']!r}: 'tie' goes with 'require' (a derived input follows its sources)", rule="constraint", name=raw["id"]), path + ("tie",))
+            continue
         if "require" in raw:
             expr = col.expression(raw["require"], visible, path + ("require",), "bool")
             if expr is not None:
-                out.append(Constraint(raw["id"], expr, raw.get("description", "")))
+                out.append(Constraint(raw["id"], expr, raw.get("description", ""), tie=raw.get("tie") is True))
             continue
         target = raw["derive"]
         spec = inputs.get(target)

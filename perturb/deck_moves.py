@@ -50,10 +50,20 @@ from ipb.perturb.feasible import checks_without_pending, constraint_checks, feas
 from ipb.perturb.frame import Frame
 from ipb.perturb.values import Grid
 
-__all__ = ["move_tied", "move_tied_or_redraw", "untie", "follow", "deck_tied", "TIE_REDRAWS"]
+__all__ = ["move_tied", "move_tied_or_redraw", "untie", "follow", "deck_tied", "tied_rules", "TIE_REDRAWS"]
 
 #: Draws of a metric input tried before its partners can follow it through the deck rules (stop 31).
 TIE_REDRAWS = 32
+
+
+def tied_rules(frame: Frame) -> tuple[Any, ...]:
+    """The relations whose inputs move together: the L8 deck's rules, then each card's ``tie: true`` constraints
+    (s47rfix: a yes/no answer and its count). Remembered per frame (``frame.memo``, emptied when the deck changes)."""
+    found = frame.memo.get("tied_rules")
+    if found is None:
+        found = frame.memo["tied_rules"] = frame.deck + tuple(k for c in frame.cards for k in c.card.constraints
+                                                              if k.tie)
+    return found  # type: ignore[no-any-return]
 
 
 def _movable(frame: Frame, name: str) -> bool:
@@ -152,12 +162,12 @@ def move_tied(frame: Frame, facts: Mapping[str, Any], moved: Sequence[str], rng:
         Partner -> new engine value; empty when no deck rule reading ``moved`` is broken, or when
         some partner has no value that keeps the rules (then nothing moves jointly).
     """
-    if not frame.deck:
+    if not tied_rules(frame):
         return {}
     moved_set = set(moved)
     skip = set(pending)
     env_for_rules = frame.complete(facts) if frame.derived else facts
-    broken = [k for k in frame.deck if k.expr.names & moved_set and not k.expr.names & skip
+    broken = [k for k in tied_rules(frame) if k.expr.names & moved_set and not k.expr.names & skip
               and k.expr.fn(env_for_rules) is False]
     if not broken:
         return {}
@@ -196,7 +206,7 @@ def _chained(frame: Frame, facts: Mapping[str, Any], partners: Sequence[str], ex
     ring, out = list(partners), []
     while ring:
         reached = set()
-        for k in frame.deck:
+        for k in tied_rules(frame):
             if k.expr.names & set(ring) and not k.expr.names & set(skip):
                 reached |= k.expr.names
         ring = [n for n in frame.inputs if n in reached and n not in seen and n in facts and _movable(frame, n)]
@@ -227,7 +237,7 @@ def _move_in_order(frame: Frame, facts: Mapping[str, Any], partners: Sequence[st
 
 def deck_tied(frame: Frame, name: str) -> bool:
     """True when some deck rule of ``frame`` reads input ``name`` (its partners may have to follow its moves)."""
-    return any(name in k.expr.names for k in frame.deck)
+    return any(name in k.expr.names for k in tied_rules(frame))
 
 
 def follow(frame: Frame, facts: Mapping[str, Any], name: str, value: Any, base: Any) -> dict[str, Any] | None:
@@ -259,7 +269,7 @@ def follow(frame: Frame, facts: Mapping[str, Any], name: str, value: Any, base: 
     moved = {**facts, name: value}
     env = frame.complete(moved) if frame.derived else moved
     out: dict[str, Any] = {}
-    broken = [k for k in frame.deck if name in k.expr.names and k.expr.fn(env) is False]
+    broken = [k for k in tied_rules(frame) if name in k.expr.names and k.expr.fn(env) is False]
     if broken:
         found = _follow_by_rule(frame, moved, name, value, base, broken)
         if not found:
@@ -281,7 +291,8 @@ def _follow_by_rule(frame: Frame, moved: dict[str, Any], name: str, value: Any, 
     each with its two grid neighbours, nearest the current value first; the first under which every rule it
     reads that was broken holds is taken. None unless, at the end, every broken rule and every constraint
     reading a moved partner holds. Cheap (a few evaluations per partner, no search of the grid), and a partner
-    moves by what the rule asks, not by a draw.
+    moves by what the rule asks, not by a draw. A bool partner of a card's ``tie: true`` rule (a yes/no answer
+    tied to its count, s47rfix) takes its other value when that keeps the rule.
     """
     names = {n for k in broken for n in k.expr.names} - {name}
     changes: dict[str, tuple[Any, Any]] = {name: (base, value)}
@@ -299,7 +310,17 @@ def _follow_by_rule(frame: Frame, moved: dict[str, Any], name: str, value: Any, 
             mine = [k for k in broken if partner in k.expr.names]
             grid = frame.grids.get(partner)
             current = moved[partner]
-            if holds(mine) or grid is None or not isinstance(current, Decimal):
+            if holds(mine):
+                continue
+            if isinstance(current, bool) and any(k.tie for k in mine):
+                # a card's tie (s47rfix): a yes/no answer follows its count, the one other value, no draw
+                moved[partner] = not current
+                if holds(mine):
+                    out[partner] = moved[partner]
+                else:
+                    moved[partner] = current
+                continue
+            if grid is None or not isinstance(current, Decimal):
                 continue
             ks = sorted({j for k in _guesses(grid, current, changes)[1:] for j in (k - 1, k, k + 1)
                          if 0 <= j < grid.count}, key=lambda j: abs(grid.value(j) - current))
@@ -346,7 +367,7 @@ def move_tied_or_redraw(frame: Frame, facts: dict[str, Any], name: str, old: Any
             return jointly
         env = frame.complete(facts) if frame.derived else facts
         if not any(name in k.expr.names and not k.expr.names & skip and k.expr.fn(env) is False
-                   for k in frame.deck):
+                   for k in tied_rules(frame)):
             return {}
         if attempt + 1 < TIE_REDRAWS:
             value = draw()
@@ -365,6 +386,6 @@ def untie(frame: Frame, chosen: Sequence[str]) -> list[str]:
     """
     kept: list[str] = []
     for name in chosen:
-        if not any(name in k.expr.names and k.expr.names & set(kept) for k in frame.deck):
+        if not any(name in k.expr.names and k.expr.names & set(kept) for k in tied_rules(frame)):
             kept.append(name)
     return kept

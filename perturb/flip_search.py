@@ -12,7 +12,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
-from ipb.perturb.deck_moves import deck_tied, follow
+from ipb.perturb.deck_moves import deck_tied, follow, tied_rules
 from ipb.perturb.frame import ConstantLine, Frame
 from ipb.perturb.values import Grid
 
@@ -143,7 +143,7 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
     base = facts.get(name)
     if not isinstance(base, Decimal):
         return None
-    if frame.deck and deck_tied(frame, name):
+    if tied_rules(frame) and deck_tied(frame, name):
         # its partners follow it through the deck's rules, and the gates reading them move too: no sweep of
         # one input, no shortcut through the gates that do not read it, no memo keyed by them (stop 31)
         if before is None:

@@ -88,6 +88,7 @@ from typing import Any, Callable, Container, Iterator, Mapping, NamedTuple, Sequ
 
 from ipb._files import write_lines_atomic
 from ipb.errors import IpbError, PerturbError
+from ipb.perturb.deck_moves import tied_rules
 from ipb.perturb.flip_era import timed_inputs
 from ipb.perturb.frame import (Frame, PScenario, build_frame, digest, fact_literals, load_base, relevant_key,
                                scenario_key)
@@ -537,7 +538,7 @@ class GenerationRun:
                     rep.items = 0
                 for cand, line in zip(chosen, pool.lines([(c.recipe, c.attempt) for c in chosen])):
                     reports[cand.recipe].items += 1
-                    if frame.deck and TIED in line:
+                    if tied_rules(frame) and TIED in line:
                         reports[cand.recipe].tied += 1
                     if cand.undated:
                         reports[cand.recipe].undated += 1
@@ -581,7 +582,7 @@ class GenerationRun:
         misses = [0] * k
         cap = max(20 * self.n, 5 * MISS_LIMIT)  # attempts per recipe, at most
         seen = KeySet([self.gen.base_int])
-        deck = bool(self.gen.frame.deck)
+        deck = bool(tied_rules(self.gen.frame))
 
         def wanted(r: int) -> bool:
             return not reports[r].exhausted and taken[r] < targets[r]

@@ -44,7 +44,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ipb.engine.card import InputSpec
 from ipb.engine.scenario import convert_fact
 from ipb.errors import PerturbError, did_you_mean
-from ipb.perturb.deck_moves import move_tied, move_tied_or_redraw, untie
+from ipb.perturb.deck_moves import move_tied, move_tied_or_redraw, tied_rules, untie
 from ipb.perturb.feasible import redraw_if_broken
 from ipb.perturb.frame import Frame, PScenario, ordered_inputs
 from ipb.perturb.periods import period_value
@@ -364,7 +364,7 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                     if own and not set(own) & set(picked):
                         picked.append(rng.choice(own))
             chosen = ordered_inputs(frame, picked)
-            if frame.deck:  # an input tied to one chosen before it follows that one (stop 31)
+            if tied_rules(frame):  # an input tied to one chosen before it follows that one (stop 31)
                 chosen = untie(frame, chosen)
         for i, name in enumerate(chosen):
             old = facts.get(name)
@@ -372,7 +372,7 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
             value = _draw(grid, rng, old)
             if value is not None:
                 facts[name] = value
-                if frame.deck:  # inputs a deck rule ties to this one move with it (stop 30), redrawn if they cannot
+                if tied_rules(frame):  # inputs a deck rule ties to this one move with it (stop 30), redrawn if they cannot
                     jointly = move_tied_or_redraw(frame, facts, name, old, lambda: _draw(grid, rng, old), rng,
                                                   fixed=chosen, pending=chosen[i + 1:])
                     facts.update(jointly)
@@ -675,7 +675,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                                "resampled": resampled, "profile": profile, "outside_card_range": kept}
     if omitted:
         details["omitted"] = omitted
-    if frame.deck:
+    if tied_rules(frame):
         _tie(frame, scenario.facts, facts, rng, details)
     return Step("sector", scenario.with_facts(facts, sector=sector.id), details)
 
@@ -803,7 +803,7 @@ def temporal_displacement(frame: Frame, scenario: PScenario, rng: random.Random,
     for name in dropped:
         del facts[name]
     tied: dict[str, Any] = {}
-    if frame.deck:
+    if tied_rules(frame):
         _tie(frame, scenario.facts, facts, rng, tied)
     shifted: dict[str, list[Any]] = {}
     if scenario.as_of is not None:

@@ -117,8 +117,10 @@ RULE_CASES = [
       "foreign_currency_debt_share": "45%", "nominal_gdp_growth": "-3%", "policy_rate": "40%",
       "real_gdp_growth": "-2%"}, True,
      "review43 Dalio 6, DAL-DSC-010-06fc10f53d4698d3: prices falling 1% under a 40% policy rate"),
-    (DALIO, _D6A, {"bubble_signals": "4", "central_bank_stance": "tightening", "foreign_currency_debt_share": "35%",
-                   "nominal_gdp_growth": "6.5%", "policy_rate": "40%", "real_gdp_growth": "9.5%"}, True,
+    # s47rfix: 9.5% real growth under a 40% rate also breaks an_emergency_rate_comes_without_a_boom (s47review D6)
+    (DALIO, (_D6A, "an_emergency_rate_comes_without_a_boom"),
+     {"bubble_signals": "4", "central_bank_stance": "tightening", "foreign_currency_debt_share": "35%",
+      "nominal_gdp_growth": "6.5%", "policy_rate": "40%", "real_gdp_growth": "9.5%"}, True,
      "review43 Dalio 14, DAL-DSC-010-0750ea6eaaa1db9d: prices falling 3% under 40%"),
     (DALIO, _D6A, {"central_bank_stance": "tightening", "foreign_currency_debt_share": "65%",
                    "nominal_gdp_growth": "-2%", "policy_rate": "40%", "real_gdp_growth": "-2%"}, False,
@@ -132,9 +134,16 @@ RULE_CASES = [
     (DALIO, _D6B, {"central_bank_stance": "tightening", "foreign_currency_debt_share": "100%",
                    "policy_rate": "4.25%", "real_gdp_growth": "1%"}, False,
      "the edge: a euro member at the ECB's 4.25% of July 2008"),
+    # s47rfix: the item's 10% real growth under a 40% rate breaks an_emergency_rate_comes_without_a_boom (s47review
+    # D6), so the kept neighbour of this rule now grows 5%, the new rule's edge; the item itself is refused by it alone
     (DALIO, _D6B, {"bubble_signals": "5", "central_bank_stance": "tightening", "foreign_currency_debt_share": "95%",
-                   "policy_rate": "40%", "real_gdp_growth": "10%"}, False,
-     "review43 Dalio 19, DAL-DSC-010-443d59291eb8b3d0: 95% dollar debt at 40%, Ecuador before dollarisation"),
+                   "policy_rate": "40%", "real_gdp_growth": "5%"}, False,
+     "review43 Dalio 19, DAL-DSC-010-443d59291eb8b3d0, at 5% real growth: 95% dollar debt at 40%, Ecuador before "
+     "dollarisation"),
+    (DALIO, "an_emergency_rate_comes_without_a_boom",
+     {"bubble_signals": "5", "central_bank_stance": "tightening", "foreign_currency_debt_share": "95%",
+      "policy_rate": "40%", "real_gdp_growth": "10%"}, True,
+     "review43 Dalio 19 as drawn: 10% real growth under a 40% rate"),
     (DALIO, _D6C, {"central_bank_stance": "tightening", "foreign_currency_debt_share": "10%",
                    "long_bond_yield": "-0.75%", "policy_rate": "-0.25%", "real_gdp_growth": "5.5%",
                    "yield_curve_slope": "-0.5%"}, True,
