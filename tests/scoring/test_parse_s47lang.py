@@ -1,0 +1,129 @@
+"""Stop 47 (s47lang, issue 13): gate names in the twelve languages stop 46 gave word lists, one test of an answer's
+language, and a foreign table row read by its place beside a row named by a borrowed English acronym.
+
+Every answer here was written for these tests. Expected readings are worked by hand from the cards' gate lists:
+Lynch's six-category card has 1 category, 2 price versus growth, 3 balance sheet (debt), 4 category story check; the
+PIF dual-kill card has 1 portfolio investment-policy fit, 2 IRR hurdle, 3 Vision 2030 alignment.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+import yaml
+
+from ipb.scoring import outcome
+from ipb.scoring import verdict_words as vw
+from ipb.scoring.parse import parse_response
+from ipb.scoring.parse import _wordless
+from ipb.scoring.parse._foreign_terms import TERM
+from ipb.scoring.parse._positional import POSITION
+
+LYNCH = "lynch_six_category_framework"
+PIF = "pif_dual_kill_investment_screen"
+P, R, I = vw.PROCEED, vw.REJECT, vw.INCONCLUSIVE
+
+# ---------------------------------------------------------------------------------------------- gate terms
+
+#: Lithuanian: sections headed by the key nouns "Kategorija" (category, gate 1) and "Įsiskolinimas" (indebtedness, the
+#: debt concept, gate 3), closed by "Atitinka." (meets) and "Neatitinka." (does not meet).
+LT_HEADED = ("Baltijos staklės\n\n"
+             "Kategorija\n"
+             "Pardavimai auga po 4 % per metus, verslas beveik necikliškas: lėtai augantis gigantas. Atitinka.\n\n"
+             "Įsiskolinimas\n"
+             "Grynoji skola keturis kartus viršija EBITDA. Neatitinka.\n")
+
+#: Croatian: the same two sections, "Kategorija" and "Zaduženost" (indebtedness), closed by "Ispunjava." (meets) and
+#: "Ne ispunjava." (does not meet).
+HR_HEADED = ("Jadranske armature\n\n"
+             "Kategorija\n"
+             "Prihodi rastu 4 % godišnje, posao gotovo nije cikličan: spori rast, stabilna tvrtka. Ispunjava.\n\n"
+             "Zaduženost\n"
+             "Neto dug je četiri puta veći od EBITDA. Ne ispunjava.\n")
+
+
+@pytest.mark.parametrize("text", [LT_HEADED, HR_HEADED], ids=["lt", "hr"])
+def test_sections_headed_by_key_nouns_of_the_new_languages_read_by_term_under_the_review_bar(text: str) -> None:
+    result = parse_response(text, LYNCH, embedder=False)
+    assert result.status == "ok"
+    assert {g.gate: (g.verdict, g.how) for g in result.gates} == {1: (P, TERM), 3: (R, TERM)}
+    assert all(g.confidence < 0.7 for g in result.gates)
+
+
+#: Words left out of the twelve new columns on purpose: English words ("dug", "strata", "tap", "hind", "per",
+#: "dividend"), or everyday words of a language the parser reads ("dolg" is Slovenian "long", "benefici" Italian
+#: "benefits", "bei" German "at", "rang" German/French "rank" in any sense, "deni" too short a form to be safe; "rast" and "kasv", growth, whose
+#: forms are the verb "grow" in running prose: "Prihodi rastu 4 %").
+LEFT_OUT = {"dug", "dolg", "benefici", "strata", "tap", "hind", "dividend", "dividends", "per", "bei", "rang", "deni", "rast", "kasv"}
+
+
+NEW_COLUMNS = ("lt", "is", "hr", "sr", "sk", "sl", "lv", "et", "sw", "ur", "tl", "ca")
+
+
+def test_no_left_out_word_is_a_term_of_the_new_columns() -> None:
+    table = yaml.safe_load(resources.files("ipb.grammar").joinpath("gate_terms.yaml").read_text(encoding="utf-8"))
+    terms = {t.lower() for entry in table["terms"] for code in NEW_COLUMNS for t in entry.get(code, ())}
+    assert len(terms) > 12 * 27  # every column holds a term or more for nearly every one of the 27 concepts
+    assert not terms & LEFT_OUT
+
+
+# ------------------------------------------------------------------------------- one test of the language
+
+
+def test_one_function_tells_the_language_for_the_parser_and_the_outcome() -> None:
+    assert _wordless.reads_as_english is outcome.reads_as_english
+
+
+@pytest.mark.parametrize("text, english", [
+    # English prose: 4 of 9 words are function words
+    ("The price is below the bar, so it passes.", True),
+    # an English JSON record: no function word, no mark of another language
+    ('{"gate": 1, "name": "Circle of Competence", "verdict": "PASS"}', True),
+    # terse English lines: one function word in 11
+    ("drift check: OK (33% vs 25% target)\nmotive: OK\ncost check: FAIL", True),
+    # Lithuanian prose: two English look-alikes at most, 6 of 11 words hold a diacritic
+    ("Kainos riba: bendrovė viešai nurodė didžiausią kainą, virš jos supirkimas sustabdomas.", False),
+    # Swahili: "kwa", "wa" ... two function words of the list ("kwa", "katika"), no diacritic
+    ("Uchambuzi kwa mfumo wa Soros: hatua ya kwanza ni kutambua upendeleo katika soko.", False),
+    # Tagalog: "ang", "ng", "sa" are function words of the list
+    ("Narito ang pagsusuri ng trade sa merkado ngayong taon.", False),
+    # Finnish headings: 3 of 13 words hold "ä" or "ö" (23%, over 5%)
+    ("Ymmärränkö liiketoiminnan? Tuottaako pääoma hyvin? Kestääkö kilpailuetu? Voiko johtoon luottaa? Onko hinta "
+     "kohtuullinen?", False),
+])
+def test_reads_as_english(text: str, english: bool) -> None:
+    assert outcome.reads_as_english(text) is english
+
+
+# --------------------------------------------------------------- a foreign table row read by its place
+
+#: A Croatian table on the PIF card: row 2 is named by the borrowed acronym "IRR" (the card's English words), rows 1
+#: and 3 by Croatian titles no name of the card matches. Verdicts: "NEODREĐENO" (undetermined) -> INCONCLUSIVE,
+#: "NIJE ISPUNJENO" (not met) -> REJECT, "ISPUNJENO" (met) -> PROCEED.
+HR_TABLE = ("Procjena ulaganja u desalinizacijsko postrojenje prema PIF-ovom okviru:\n\n"
+            "| Korak | Test | Činjenice | Ocjena |\n"
+            "|---|---|---|---|\n"
+            "| 1 | Sklad s ulagačkom politikom portfelja | Portfelj za domaće sektore dopušta infrastrukturu | ISPUNJENO |\n"
+            "| 2 | Prag interne stope povrata (IRR) | Prag 10 %, projicirani IRR 7 % | NIJE ISPUNJENO |\n"
+            "| 3 | Sklad s Vizijom 2030 | Projekt služi cilju vodne sigurnosti | ISPUNJENO |\n\n"
+            "Konačna odluka: odbijeno.\n")
+
+
+def test_foreign_rows_beside_a_row_named_by_a_borrowed_acronym_are_their_places_gates_not_invented() -> None:
+    result = parse_response(HR_TABLE, PIF, embedder=False)
+    assert result.status == "ok"
+    assert result.invented == []
+    assert [(g.gate, g.verdict) for g in result.gates] == [(1, P), (2, R), (3, P)]
+    by_place = [g for g in result.gates if g.how.split("+")[0] == POSITION]
+    assert [g.gate for g in by_place] == [1, 3]
+    assert all(g.confidence < 0.7 for g in by_place)  # the place alone links each row to its gate
+
+
+def test_in_english_the_same_table_keeps_its_unknown_rows_invented() -> None:
+    english = (HR_TABLE.replace("Sklad s ulagačkom politikom portfelja", "Local content quota of the project")
+               .replace("Sklad s Vizijom 2030", "Water tariff reform")
+               .replace("Procjena ulaganja u desalinizacijsko postrojenje prema PIF-ovom okviru:",
+                        "This is the assessment of the plant under the PIF screen, and it is what the fund uses:"))
+    result = parse_response(english, PIF, embedder=False)
+    assert not any(g.how.split("+")[0] == POSITION for g in result.gates if g.gate in (1, 3))
