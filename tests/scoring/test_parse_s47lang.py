@@ -98,14 +98,15 @@ def test_reads_as_english(text: str, english: bool) -> None:
 
 # --------------------------------------------------------------- a foreign table row read by its place
 
-#: A Croatian table on the PIF card: row 2 is named by the borrowed acronym "IRR" (the card's English words), rows 1
+#: A Croatian table on the PIF card: row 2, "Projicirani IRR" (projected IRR), is named by the borrowed acronym "IRR"
+#: alone (the card's English words; no name of the card's translations sidecar), rows 1
 #: and 3 by Croatian titles no name of the card matches. Verdicts: "NEODREĐENO" (undetermined) -> INCONCLUSIVE,
 #: "NIJE ISPUNJENO" (not met) -> REJECT, "ISPUNJENO" (met) -> PROCEED.
 HR_TABLE = ("Procjena ulaganja u desalinizacijsko postrojenje prema PIF-ovom okviru:\n\n"
             "| Korak | Test | Činjenice | Ocjena |\n"
             "|---|---|---|---|\n"
             "| 1 | Sklad s ulagačkom politikom portfelja | Portfelj za domaće sektore dopušta infrastrukturu | ISPUNJENO |\n"
-            "| 2 | Prag interne stope povrata (IRR) | Prag 10 %, projicirani IRR 7 % | NIJE ISPUNJENO |\n"
+            "| 2 | Projicirani IRR | Prag 10 %, projicirani IRR 7 % | NIJE ISPUNJENO |\n"
             "| 3 | Sklad s Vizijom 2030 | Projekt služi cilju vodne sigurnosti | ISPUNJENO |\n\n"
             "Konačna odluka: odbijeno.\n")
 
@@ -120,10 +121,43 @@ def test_foreign_rows_beside_a_row_named_by_a_borrowed_acronym_are_their_places_
     assert all(g.confidence < 0.7 for g in by_place)  # the place alone links each row to its gate
 
 
+#: A table in English, row 2 named by the card's own name "IRR hurdle", rows 1 and 3 titled with checks of the writer's
+#: own: the parser reads the language, and a title that names no gate beside a row the card's words name is a gate the
+#: card lacks (FM-1), as before stop 47.
+EN_TABLE = ("This is the assessment of the plant under the PIF screen, and it is what the fund uses:\n\n"
+            "| Step | Test | Facts | Verdict |\n"
+            "|---|---|---|---|\n"
+            "| 1 | Local content quota | 40% of the contracts go to local firms | PASS |\n"
+            "| 2 | IRR hurdle | Hurdle 10%, projected IRR 7% | FAIL |\n"
+            "| 3 | Water tariff reform | The tariff is set by the ministry | PASS |\n\n"
+            "Final verdict: DECLINE\n")
+
+
 def test_in_english_the_same_table_keeps_its_unknown_rows_invented() -> None:
-    english = (HR_TABLE.replace("Sklad s ulagačkom politikom portfelja", "Local content quota of the project")
-               .replace("Sklad s Vizijom 2030", "Water tariff reform")
-               .replace("Procjena ulaganja u desalinizacijsko postrojenje prema PIF-ovom okviru:",
-                        "This is the assessment of the plant under the PIF screen, and it is what the fund uses:"))
-    result = parse_response(english, PIF, embedder=False)
-    assert not any(g.how.split("+")[0] == POSITION for g in result.gates if g.gate in (1, 3))
+    result = parse_response(EN_TABLE, PIF, embedder=False)
+    assert [g.name for g in result.invented] == ["Local content quota", "Water tariff reform"]
+    assert (2, R) in [(g.gate, g.verdict) for g in result.gates]
+    assert not any(g.how.split("+")[0] == POSITION for g in result.gates)
+
+
+# ------------------------------------------------------------------------------ translation sidecars
+
+#: Lithuanian sections on Buffett's buyback card, headed by names of its sidecar: "Laisvos lėšos" (spare funds, gate 1),
+#: "Kaina ir vertė" (price and value, gate 2), "Kainos riba" (price limit, gate 3), "Supirkimo tikslas" (the buyback's
+#: purpose, gate 4); "Atitinka." (meets) closes 1, 2 and 4, "Neatitinka." (does not meet) closes 3.
+LT_BUYBACK = ("Akcijų supirkimas „Dzūkijos duonoje“\n\n"
+              "Laisvos lėšos\n"
+              "Po supirkimo bendrovei liks 30 mln. eurų, o veiklai reikia 12 mln. Atitinka.\n\n"
+              "Kaina ir vertė\n"
+              "Akcija kainuoja 5 eurus, mūsų vertinimu ji verta 8 eurų. Atitinka.\n\n"
+              "Kainos riba\n"
+              "Valdyba nepaskelbė, kiek daugiausia mokės už akciją. Neatitinka.\n\n"
+              "Supirkimo tikslas\n"
+              "Supirktos akcijos bus anuliuotos, likę akcininkai turės didesnę dalį. Atitinka.\n")
+
+
+def test_lithuanian_sections_headed_by_sidecar_names_read_by_translation() -> None:
+    result = parse_response(LT_BUYBACK, "buffett_share_repurchase", embedder=False)
+    assert result.status == "ok"
+    assert [(g.gate, g.verdict, g.how) for g in result.gates] == [
+        (1, P, "translation"), (2, P, "translation"), (3, R, "translation"), (4, P, "translation")]
