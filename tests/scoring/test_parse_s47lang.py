@@ -161,3 +161,48 @@ def test_lithuanian_sections_headed_by_sidecar_names_read_by_translation() -> No
     assert result.status == "ok"
     assert [(g.gate, g.verdict, g.how) for g in result.gates] == [
         (1, P, "translation"), (2, P, "translation"), (3, R, "translation"), (4, P, "translation")]
+
+
+# ------------------------------------------------------------------ worked figures against the card's bar
+
+KLARMAN = "klarman_downside_first_process"  # gate 1: downside_loss <= max_downside_loss (25%) proceeds
+
+#: Basque items (no word list), each stating a card quantity: item 1 as a worked formula. (540 - 470) / 540 = 70 / 540
+#: = 12.96%, at most 25%: gate 1 PROCEED; portfolio_loss 3.24% over the 2% budget: gate 3 REJECT.
+BASQUE = """Klarmanen prozesua, arriskua lehenik:
+
+1. Galera posiblearen ebaluazioa
+{formula}
+
+2. Segurtasun marjina
+price_to_value = 22,04%.
+
+3. Posizioaren tamaina
+portfolio_loss = 0,25 x 12,96% = 3,24%.
+"""
+
+
+@pytest.mark.parametrize("formula", [
+    "downside_loss = (540 - 470) / 540 = 12,96%.",        # brackets and a hyphen-minus
+    "downside_loss = (540 \u2212 470) / 540 = 12,96%.",   # the minus sign
+    "downside_loss = 70 / 540 = 12,96%.",                 # read before stop 47 too
+])
+def test_a_worked_formula_with_brackets_reads_against_the_bar(formula: str) -> None:
+    parsed = parse_response(BASQUE.format(formula=formula), KLARMAN, embedder=False)
+    readings = {g.gate: (g.verdict, g.confidence) for g in parsed.gates}
+    assert readings[1][0] == P and readings[3][0] == R
+    assert all(c <= 0.55 for _, c in readings.values())  # read by place and figure: a guess's confidence
+
+
+@pytest.mark.parametrize("line, verdict", [
+    ("downside_loss: 12,96%.", P),   # 12.96% <= 25%
+    ("Downside loss: 12,96%.", P),
+    ("Downside loss: 31,5%.", R),    # 31.5% > 25%
+    ("Dividend yield: 12,96%.", None),  # another key: a fact, no verdict
+])
+def test_the_bar_quantity_as_a_key_with_a_colon_reads_its_figure(line: str, verdict: str | None) -> None:
+    text = (f"1. Procjena negativnog scenarija\n{line}\n\n2. Margin of safety\nprice_to_value = 22,04%.\n\n"
+            "3. Position sizing\nportfolio_loss = 0,25 x 12,96% = 3,24%.\n")
+    gate1 = next(g for g in parse_response(text, KLARMAN, embedder=False).gates if g.gate == 1)
+    assert gate1.verdict == verdict
+    assert gate1.confidence < 0.7
