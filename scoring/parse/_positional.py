@@ -93,9 +93,16 @@ class _PositionalMixin(_ParserState):
                 # (nor does an item read by its number alone: "4. Продажа по оценке рисков" states its place, not
                 # the card's words; and a run with a title the sidecar names is in another language: its other
                 # titles are the writer's own names there, which the card's English words cannot confirm)
+                # (nor, in an answer that does not read as English, does an item the card's English words name: there
+                # they are a borrowed acronym or term, "Prag interne stope povrata (IRR)" in a Croatian table, and the
+                # rows beside it, "Usklađenost s Vizijom 2030", are the writer's own names for their places' gates;
+                # s47lang, n43-pif07-hrvatski-tablica; such a row is read under the review bar, as an unconfirmed
+                # title is: its place alone links it to its gate)
                 hows = {a.how for li in run if (a := self.anchors.get(li)) is not None and a.gate is not None}
-                named = not hows & {TRANSLATION, TERM} and bool(hows - {"number"})
-                unconfirmed = how == POSITION and self._unconfirmed_titles(run)
+                worded = not hows & {TRANSLATION, TERM} and bool(hows - {"number"})
+                borrowed = worded and not reads_as_english(self.masked)
+                named = worded and not borrowed
+                unconfirmed = how == POSITION and (borrowed or self._unconfirmed_titles(run))
                 for k, li in enumerate(run, start=1):
                     anchor = self.anchors.get(li)
                     if anchor is None or (anchor.gate is None and not named):

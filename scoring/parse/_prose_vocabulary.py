@@ -390,10 +390,37 @@ _CLAUSE_END = re.compile(r";|:(?=\s)|\s[\u2014\u2013-]\s|\u2014|\)|,\s+(?=(?:and
 _LIST_CUT = re.compile(r"[,;:](?=\s)|\Z|$")
 
 
+#: A figure or a bracket closing one right before a boundary, and a figure, a bracket or an operator right after it: the
+#: boundary is arithmetic ("(540 - 470) / 540 = 12,96%": a minus and a bracket of a worked formula), no clause's end.
+_FIGURE_BEFORE = re.compile(r"[\d%)][ \t]*\Z")
+_ARITHMETIC_AFTER = re.compile(r"[ \t]*(?:[\d(]|[/*\u00d7\u00f7+=\u2212-][ \t]*[\d(])")
+
+
+def _arithmetic(text: str, m: re.Match[str]) -> bool:
+    """Whether the boundary ``m`` of :data:`_CLAUSE_END` is a minus or a closing bracket inside a worked formula.
+
+    >>> text = "downside_loss = (540 - 470) / 540 = 12,96%"
+    >>> [_arithmetic(text, m) for m in _CLAUSE_END.finditer(text)]
+    [True, True]
+    >>> text = "earns 17% on capital (pass) and the moat - a brand - holds"
+    >>> [_arithmetic(text, m) for m in _CLAUSE_END.finditer(text)]
+    [False, False, False]
+    """
+    if m.group(0) not in (")",) and m.group(0).strip() not in ("-", "\u2013"):
+        return False
+    before = text[max(0, m.start() - 12) : m.start() + (1 if m.group(0) == ")" else 0)]
+    return bool(_FIGURE_BEFORE.search(before)) and _ARITHMETIC_AFTER.match(text, m.end()) is not None
+
+
 def _clauses(text: str, start: int, end: int) -> list[Span]:
+    """The clauses of ``text[start:end]`` (:data:`_CLAUSE_END`), a worked formula's minus and brackets kept inside one
+    (s47lang: "downside_loss = (540 - 470) / 540 = 12,96%" was cut into three, none holding both the name and the
+    figure, and read no verdict where "downside_loss = 70 / 540 = 12,96%" did)."""
     out: list[Span] = []
     pos = start
     for m in _CLAUSE_END.finditer(text, start, end):
+        if _arithmetic(text, m):
+            continue
         if m.end() - pos > 1:
             out.append((pos, m.end()))
         pos = m.end()

@@ -49,8 +49,8 @@ from ipb.scoring.parse._prose import (
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._stated_bars import _compared, _higher
 from ipb.scoring.parse._state import _ParserState
-from ipb.scoring.parse._thresholds import bar_verdict, category_verdicts, gate_bars, gate_categories
-from ipb.scoring.parse._types import GateTrace
+from ipb.scoring.parse._thresholds import Bar, bar_verdict, category_verdicts, gate_bars, gate_categories
+from ipb.scoring.parse._types import GateTrace, Span
 
 __all__ = ["HEADING_REACH", "SECTION_CONFIDENCE", "heading_polarity", "question_answer"]
 
@@ -245,6 +245,31 @@ def question_answer(question: str, answer_after: str, watch: bool, direction: st
     return _flip(verdict) if asks_fault else verdict
 
 
+#: A clause that is a key and its colon alone, at most four words: "downside_loss:", "Downside loss:".
+_KEY_CLAUSE = re.compile(r"[ \t*_>-]*[^\W\d][\w' -]{0,40}:[ \t]*\Z")
+
+
+def _keyed_clauses(card: Card, bars: tuple[Bar, ...] | None, low: str, clauses: list[Span]) -> list[Span]:
+    """``clauses`` with a clause that is the name of the gate's bar quantity and a colon alone joined to the clause after
+    it: "downside_loss: 12,96%" states the quantity as "downside_loss = 12,96%" does (s47lang: the colon cut the name
+    from its figure, and the figure alone named nothing). A key that is not the bar's quantity stays apart (a bare
+    figure after another label is a fact)."""
+    if not bars or len(clauses) < 2:
+        return clauses
+    out: list[Span] = []
+    k = 0
+    while k < len(clauses):
+        a, b = clauses[k]
+        if (k + 1 < len(clauses) and _KEY_CLAUSE.fullmatch(low, a, b) and len(low[a:b].split()) <= 4
+                and names_quantity(card, bars[0].name, low[a:b])):
+            out.append((a, clauses[k + 1][1]))
+            k += 2
+            continue
+        out.append((a, b))
+        k += 1
+    return out
+
+
 class _SectionReadingMixin(_ParserState):
     """Gives a gate with no verdict the verdict its own section states in other words (module docstring)."""
 
@@ -376,7 +401,7 @@ class _SectionReadingMixin(_ParserState):
                 if answer is not None:
                     found.append((answer, f"the answer {self.masked[unit.start : unit.end].strip()!r} to its question"))
                 continue
-            for a, b in _clauses(low, unit.start, unit.end):
+            for a, b in _keyed_clauses(card, bars, low, _clauses(low, unit.start, unit.end)):
                 n0, mine = len(found), bool(_stems(low[a:b]) & own_words)
                 named = named or mine
                 try:

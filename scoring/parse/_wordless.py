@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ipb.scoring import verdict_words as vw
+from ipb.scoring.outcome import reads_as_english
 from ipb.scoring.parse._run_subjects import names_no_criteria
 from ipb.scoring.parse._types import ParsedResponse
 
@@ -57,11 +58,6 @@ _LABELLED = re.compile(r"^(?P<indent>[ \t]*)(?P<lead>(?:[*_#>]+[ \t]*)?)"
 _HEADING = re.compile(r"^[ \t]*(?:(?P<hashes>#{1,6})[ \t]+(?!\d{1,2}[.):/][ \t])\S[^\n]{2,120}"
                       r"|(?P<bold>\*\*|__)(?!\d{1,2}[.):/][ \t])[^\n*_]{3,120}(?P=bold)[ \t]*(?:\[\d{1,2}\])?)[ \t]*$",
                       re.MULTILINE)
-#: English function words; an answer is read as English when at least :data:`ENGLISH_SHARE` of its words are among them
-#: (English prose runs at 15-25%; ``ipb.scoring.outcome.reads_as_english`` also says English where nothing marks another
-#: language it knows, which a Finnish or Hungarian answer does not).
-_ENGLISH_WORDS = frozenset("the and of to is are be it that this with for not would was were has have".split())
-ENGLISH_SHARE = 0.06
 _WORD = re.compile(r"[^\W\d_]+")
 #: Characters of an item's title the rewriting may cover: letters, spaces and plain punctuation (never a mark, a digit
 #: or an emoji, which may carry the verdict).
@@ -96,16 +92,6 @@ class _Item:
     k: int
     indent: int
     end_label: int  # where the title the rewriting may cover starts: after the number and its ".", ")"; a heading's start
-
-
-def reads_as_english(text: str) -> bool:
-    """Whether at least :data:`ENGLISH_SHARE` of the words of ``text`` are English function words.
-
-    >>> reads_as_english("The price is below the bar, so it passes."), reads_as_english("Hinta on kohtuullinen, ja raja on 10%.")
-    (True, False)
-    """
-    words = _WORD.findall(text.lower())
-    return bool(words) and sum(w in _ENGLISH_WORDS for w in words) >= ENGLISH_SHARE * len(words)
 
 
 def _numbered_runs(text: str) -> list[list[_Item]]:
