@@ -565,7 +565,8 @@ def summarize(
         if dim == "corruption" and not has_corruptions:
             continue
         groups[dim] = {k: stats_of(v) for k, v in sorted(response_units[dim].items())}
-    _mark_unanswered_items(groups.get("model") or {}, records, (inputs or {}).get("items"))
+    _mark_unanswered_items(groups.get("model") or {},
+                           [r for r, u in zip(records, all_units) if u.outcome != "unusable"], (inputs or {}).get("items"))
     by_model_layer: dict[str, Any] = {}
     cells: dict[tuple[str, str], list[_Unit]] = defaultdict(list)
     for r, u in zip(records, all_units):
@@ -645,8 +646,8 @@ def _mark_unanswered_items(model_groups: dict[str, Any], records: Sequence[Mappi
 
     An item with no record from a model is no run error (nothing says it was asked), so it stays out of that model's
     means and coverage; :func:`leaderboard` ranks it as a 0 (s47user: a model answering 8 of 40 items showed coverage
-    100% and ranked as if it had answered all). Items are counted by id over all conditions; a record that could not
-    be matched to an item (``unusable``) answers none.
+    100% and ranked as if it had answered all). Items are counted by id over all conditions; ``records`` are the usable
+    ones (a record that could not be matched to an item answers none; the caller leaves those out).
 
     >>> g = {"a": {"n": 1}, "b": {"n": 2}}
     >>> recs = [{"model": "a", "item_id": "x"}, {"model": "b", "item_id": "x"}, {"model": "b", "item_id": "y"}]
@@ -658,7 +659,7 @@ def _mark_unanswered_items(model_groups: dict[str, Any], records: Sequence[Mappi
         return
     answered: dict[str, set[str]] = defaultdict(set)
     for r in records:
-        if r.get("item_id") is not None and r.get("reason_code") != "unusable" and r.get("outcome") != "unusable":
+        if r.get("item_id") is not None:
             answered[str(r.get("model") or "(none)")].add(str(r["item_id"]))
     for model, group in model_groups.items():
         missing = n_items - len(answered.get(model, ()))

@@ -182,8 +182,24 @@ def test_leaderboard_rows_match_the_summary(run_dir: Path, report_path: Path) ->
     rows = [a.get("data-model") for tag, a in page.tags if tag == "tr" and "data-model" in a]
     models = set(summary["groups"]["model"])
     assert set(rows[: len(models)]) == models
-    composites = [summary["groups"]["model"][m]["metrics"]["layer_composite"]["mean"] for m in rows[: len(models)]]
-    assert composites == sorted(composites, reverse=True)
+    # ranked by the composite with every unanswered item at 0 (docs/scoring.md, "Failures count"): the mean times
+    # n / (n + run errors) times the share of the items file's items the model has a record for (s47 rank rule)
+    groups = summary["groups"]["model"]
+
+    def ranked(m: str) -> float:
+        g = groups[m]
+        comp = g["metrics"]["layer_composite"]
+        value = comp["mean"] * comp["n"] / (comp["n"] + g.get("n_run_errors", 0))
+        if g.get("n_items_unanswered"):
+            value *= (g["n_items"] - g["n_items_unanswered"]) / g["n_items"]
+        return value
+
+    values = [ranked(m) for m in rows[: len(models)]]
+    assert values == sorted(values, reverse=True)
+    # the fixture's prompted model answered one item, rightly: its shown mean is the highest, yet it ranks last
+    assert rows[len(models) - 1] == "model-prompted"
+    assert groups["model-prompted"]["metrics"]["layer_composite"]["mean"] == max(
+        g["metrics"]["layer_composite"]["mean"] for g in groups.values())
 
 
 def test_condition_deltas_are_shown_when_conditions_differ(report_path: Path) -> None:
