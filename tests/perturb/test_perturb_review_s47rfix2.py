@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from perturb_support import anachronisms_of
+from perturb_support import anachronisms_of, assert_rule_case
 
 KLARMAN = "klarman_deep_value_identification"
+REPURCHASE = "buffett_share_repurchase"
 
 
 # --------------------------------------------------------------------------- K3: a 2003 reorganised equity's size
@@ -45,3 +46,33 @@ def test_a_2003_reorganised_equity_worth_over_four_billion_is_an_anachronism(val
 def test_a_reorganised_equity_within_its_years_record_is_kept(facts, year, what):
     problems = anachronisms_of(KLARMAN, {**_K3, **facts}, year)
     assert not any("bankruptcy or reorganisation" in p for p in problems), (what, problems)
+
+
+# --------------------------------------------------------------------------- SR4: Berkshire's 2019 value near its price
+#
+# s47review SR4: on the 30 August 2019 base ($305,000 against a conservative $360,000, 1.18x) the metric and isolate
+# drew the value to $444-606K, 1.46-1.99x the price and 1.9-2.6x the $233,977 book value; the rule keeps 2019's value
+# under 1.4x the price (7 x price > 5 x value).
+
+_SR4 = "berkshire_value_within_two_fifths_above_its_price_2019"
+_BRK19 = {"cash_and_equivalents": "$120B", "decision_date": "2019-08-30", "issuer": "berkshire_hathaway",
+          "liquidity_reserve": "$20B", "price_per_share": "$305K", "reinvestment_needs_funded": True,
+          "repurchase_amount": "$5B", "repurchase_purpose": "return_value_to_continuing_owners",
+          "shareholders_informed": True}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    ({"intrinsic_value_per_share": "$605.506K", "cash_and_equivalents": "$129.4B", "reinvestment_needs_funded": False},
+     True, "s47review repurchase 4, BUFFETT-SR-001-a6e29fd53a197329: $605,506 against $305,000 (1.99x)"),
+    ({"intrinsic_value_per_share": "$583.651K", "price_per_share": "$310.841K", "liquidity_reserve": "$39.52B"}, True,
+     "s47review repurchase 19, BUFFETT-SR-001-efa5722033eff794: 1.88x"),
+    ({"intrinsic_value_per_share": "$444.335K"}, True,
+     "s47review repurchase 11, BUFFETT-SR-001-a0df99bb839bfa72: $444,335 against $305,000 (1.46x)"),
+    ({"intrinsic_value_per_share": "$427K"}, True, "the edge: 1.4 x $305,000 = $427,000"),
+    ({"intrinsic_value_per_share": "$426.9K"}, False, "$100 under the edge"),
+    ({"intrinsic_value_per_share": "$360K"}, False, "the base: $360,000 (1.18x)"),
+    ({"intrinsic_value_per_share": "$444.335K", "decision_date": "2020-03-31", "price_per_share": "$270K",
+      "cash_and_equivalents": "$137B"}, False, "2020 is left to the card's 2x ($444,335 against $270,000, 1.65x)"),
+])
+def test_berkshires_2019_value_is_under_two_fifths_above_its_price(facts, refused, what):
+    assert_rule_case(REPURCHASE, _SR4, {**_BRK19, **facts}, refused)
