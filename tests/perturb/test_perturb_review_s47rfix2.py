@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import pytest
 
+import ipb
+from ipb.engine.card import constraint_errors
+from ipb.engine.registry import compiled_card
 from perturb_support import anachronisms_of, assert_rule_case
 
 KLARMAN = "klarman_deep_value_identification"
 REPURCHASE = "buffett_share_repurchase"
+GRAHAM = "graham_seven_tests_defensive"
 
 
 # --------------------------------------------------------------------------- K3: a 2003 reorganised equity's size
@@ -76,3 +80,36 @@ _BRK19 = {"cash_and_equivalents": "$120B", "decision_date": "2019-08-30", "issue
 ])
 def test_berkshires_2019_value_is_under_two_fifths_above_its_price(facts, refused, what):
     assert_rule_case(REPURCHASE, _SR4, {**_BRK19, **facts}, refused)
+
+
+# --------------------------------------------------------------------------- G8: a utility's current assets
+#
+# s47review G8: on the 31 December 1974 electric utility ($800M of assets, $500M of bonds, $300M of equity) current
+# assets were drawn at $4-19M (0.5-2.4%) or $292-314M (36-39%). The new rule refuses under 2% ($16M here: a month of
+# billing on sales of 0.2-0.25x assets); the high side stays with s34b's 40% rule, whose kept edge ($320M) a tighter
+# line would refuse, and s35's item 139 (2.5%) names exactly the rules it broke before.
+
+_G8 = "utility_current_assets_at_least_two_percent"
+_UTIL = {"book_value_per_share": "$20", "company_type": "public_utility", "dividend_years": "40", "eps_3yr_avg": "$2.4",
+         "eps_3yr_avg_ten_years_ago": "$1.7", "long_term_debt": "$500M", "price_per_share": "$18",
+         "stock_equity": "$300M", "total_assets": "$800M", "years_with_earnings": "10"}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    ({"current_assets": "$4M", "dividend_years": "28", "price_per_share": "$18.5"}, True,
+     "s47review Graham 11, GRAHAM-7T-004-03991aaddcec620d: $4M of $800M (0.5%)"),
+    ({"current_assets": "$10M"}, True, "1.25% of $800M, one of the run's 12 low items"),
+    ({"current_assets": "$15.9M"}, True, "$0.1M under the 2% line ($16M)"),
+    ({"current_assets": "$16M"}, False, "the edge: 2% of $800M"),
+    ({"current_assets": "$19M"}, False, "s47review Graham 17's $19M (2.4%): kept, under the reviewer's 3%"),
+    ({"current_assets": "$80M"}, False, "10%, the middle of the reviewer's 5-15%"),
+    ({"current_assets": "$320M"}, False, "s34b's kept edge of the 40% rule (36-39% items are left to it)"),
+])
+def test_a_utilitys_current_assets_are_at_least_two_percent_of_its_assets(facts, refused, what):
+    assert_rule_case(GRAHAM, _G8, {**_UTIL, **facts}, refused)
+
+
+def test_an_industrials_current_assets_are_not_this_rules():
+    facts = {**_UTIL, "company_type": "industrial", "current_assets": "$4M", "annual_sales": "$20M"}
+    names = [e.name for e in constraint_errors(compiled_card(GRAHAM).card, ipb.facts(GRAHAM, facts))]
+    assert _G8 not in names, names
