@@ -238,9 +238,10 @@ def score(
 def _unanswered_items(records: list[dict[str, Any]], n_items: int) -> str | None:
     """A line naming each model that answered fewer of the items file's items than it holds, or None.
 
-    An item with no record at all is not a run error (there is no record to say it was asked): it is in no mean, no
-    coverage and no rank, so a model scored on 8 of 40 items shows coverage 100% beside one that answered all 40
-    (s47user). ``ITEMS`` in the line stands for the items file's name.
+    An item with no record at all is not a run error (there is no record to say it was asked): it is in no mean and no
+    coverage, so a model scored on 8 of 40 items shows coverage 100% beside one that answered all 40 (s47user); the
+    leaderboard ranks it as a 0 (:func:`ipb.scoring.summary.rank_value`). ``ITEMS`` in the line stands for the items
+    file's name.
 
     >>> rec = lambda m, i: {"model": m, "item_id": i, "outcome": "scored"}
     >>> _unanswered_items([rec("a", "x"), rec("a", "y"), rec("b", "x")], 2)
