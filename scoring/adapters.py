@@ -58,10 +58,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator, Mapping
 
-from ipb._files import compressed_format, file_kind
+from ipb._files import file_kind
 from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
-from ipb.scoring.items import canonical_condition
+from ipb.scoring.items import canonical_condition, refuse_compressed
 
 __all__ = [
     "InputRecord",
@@ -178,10 +178,7 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
     record, not a bad file.
     """
     with open(path, "rb") as handle:
-        packed = compressed_format(handle.peek(8)[:8])
-        if packed is not None:  # every line would be a "not UTF-8" record, and nothing scored
-            raise LoadError(f"responses file {path} is compressed ({packed[0]}), not JSON Lines text: unpack it first "
-                            f"({packed[1]} {path})", file=str(path), rule="file")
+        refuse_compressed(handle.peek(8)[:8], path, "responses")
         if handle.peek(2)[:2] in _UTF16_BOMS:
             yield from _utf16_lines(handle)
             return

@@ -22,7 +22,7 @@ from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.perturb._golds import golds_of
 
-__all__ = ["Target", "PreparedItem", "ItemSet", "load_items", "item_set", "canonical_condition"]
+__all__ = ["Target", "PreparedItem", "ItemSet", "load_items", "item_set", "canonical_condition", "refuse_compressed"]
 
 @dataclass
 class Target:
@@ -184,6 +184,16 @@ def _add_item(out: ItemSet, item: Any, line: int, source: str, cache: dict[str, 
     out.items[ident] = _prepare_item(item, line, source, cache)
 
 
+def refuse_compressed(head: bytes, path: Path, what: str) -> None:
+    """A LoadError when ``head``, the first bytes of the ``what`` ("items", "responses") file ``path``, starts like a
+    compressed file or an archive (:func:`ipb._files.compressed_format`): every line of it would be a "not UTF-8" error
+    and nothing would be scored (s47break)."""
+    packed = compressed_format(head)
+    if packed is not None:
+        raise LoadError(f"{what} file {path} is compressed ({packed[0]}), not JSON Lines text: unpack it first "
+                        f"({packed[1]} {path})", file=str(path), rule="file")
+
+
 def load_items(path: str | Path) -> ItemSet:
     """Read an items JSONL file; bad lines are listed in ``errors``, the rest are kept.
 
@@ -197,10 +207,7 @@ def load_items(path: str | Path) -> ItemSet:
         raw = p.read_bytes()
     except OSError as exc:
         raise LoadError(f"cannot read items file {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
-    packed = compressed_format(raw[:8])
-    if packed is not None:  # every line would be a "not UTF-8" error, and nothing scored
-        raise LoadError(f"items file {p} is compressed ({packed[0]}), not JSON Lines text: unpack it first "
-                        f"({packed[1]} {p})", file=str(p), rule="file")
+    refuse_compressed(raw[:8], p, "items")
     out = ItemSet({}, [], str(p), hashlib.sha256(raw).hexdigest())
     cache: dict[str, Any] = {}
     for line, chunk in enumerate(raw.split(b"\n"), start=1):
