@@ -219,7 +219,7 @@ def score(
                       "why conj. is low): " + "; ".join(
                 f"{model} " + ", ".join(f"{metric} {share:.0%}" for metric, share in gates) for model, gates in failed.items()),
                 markup=False)
-    unanswered = _unanswered_items(result.records, result.summary["inputs"]["items"].get("n_items") or 0)
+    unanswered = _unanswered_items(result.summary["groups"].get("model") or {})
     if unanswered:
         err.print(unanswered.replace("ITEMS", str(items)), markup=False)
     err.print(
@@ -235,29 +235,25 @@ def score(
         raise typer.Exit(code=1)
 
 
-def _unanswered_items(records: list[dict[str, Any]], n_items: int) -> str | None:
+def _unanswered_items(model_groups: Mapping[str, Any]) -> str | None:
     """A line naming each model that answered fewer of the items file's items than it holds, or None.
 
     An item with no record at all is not a run error (there is no record to say it was asked): it is in no mean and no
     coverage, so a model scored on 8 of 40 items shows coverage 100% beside one that answered all 40 (s47user); the
-    leaderboard ranks it as a 0 (:func:`ipb.scoring.summary.rank_value`). ``ITEMS`` in the line stands for the items
-    file's name.
+    leaderboard ranks it as a 0 (:func:`ipb.scoring.summary.rank_value`). The counts are the summary's own
+    (``groups.model.M.n_items_unanswered`` of ``n_items``), so the line names what the rank uses; records with no
+    model are not named. ``ITEMS`` in the line stands for the items file's name.
 
-    >>> rec = lambda m, i: {"model": m, "item_id": i, "outcome": "scored"}
-    >>> _unanswered_items([rec("a", "x"), rec("a", "y"), rec("b", "x")], 2)
+    >>> _unanswered_items({"a": {"n": 2}, "b": {"n": 1, "n_items_unanswered": 1, "n_items": 2}})
     'items answered, by model: b 1 of 2 (an item of ITEMS with no record from a model is in none of its means or its coverage, and the leaderboard ranks it as a 0: compare models on the items they all answered, or give each its missing answers)'
-    >>> _unanswered_items([rec("a", "x"), rec("a", "y")], 2) is None
+    >>> _unanswered_items({"a": {"n": 2}}) is None
     True
     """
-    answered: dict[str, set[str]] = {}
-    for r in records:
-        if r.get("outcome") == "unusable" or not r.get("model") or r.get("item_id") is None:
-            continue
-        answered.setdefault(str(r["model"]), set()).add(str(r["item_id"]))
-    short = [(m, len(ids)) for m, ids in answered.items() if len(ids) < n_items]
+    short = [(m, g["n_items"] - g["n_items_unanswered"], g["n_items"]) for m, g in model_groups.items()
+             if m != "(none)" and g.get("n_items_unanswered")]
     if not short:
         return None
-    return ("items answered, by model: " + "; ".join(f"{m} {k} of {n_items}" for m, k in short)
+    return ("items answered, by model: " + "; ".join(f"{m} {k} of {n}" for m, k, n in short)
             + " (an item of ITEMS with no record from a model is in none of its means or its coverage, and the "
             "leaderboard ranks it as a 0: compare models on the items they all answered, or give each its missing "
             "answers)")
