@@ -177,7 +177,9 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
                   "mean, CI and rank (ipb score's default)." if failures == "count" else
                   "Refusals and parse failures are LEFT OUT of every mean here (ipb score --exclude-failures, or a "
                   "summary written before failures counted): read each mean beside its coverage.")
-               + " Each cell says how many responses its mean is over (n of N).")
+               + " Each cell says how many responses its mean is over (n of N). Rows are ranked by the composite with "
+                 "every item the model was asked and never answered (run errors) and every item of the items file it "
+                 "has no response to counted as 0, so a model that skipped items ranks below its mean.")
     if pooled:
         caption += (f" {', '.join(pooled)}: pooled over the conditions answered; the condition table below "
                     "separates them.")

@@ -56,3 +56,13 @@ def test_a_model_that_skipped_items_ranks_below_one_that_answered_them(tmp_path)
     assert [r["model"] for r in leaderboard(summary)] == ["worker", "skipper"]
     report = load_results(tmp_path / "out")
     assert [r.model for r in report.leaderboard] == ["worker", "skipper"]
+
+
+def test_the_report_caption_says_skipped_items_rank_as_zero(tmp_path):
+    from ipb.report.html import write_report
+
+    _score(tmp_path)
+    write_report(tmp_path / "out", tmp_path / "report.html")
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    # the skipper's shown mean is the highest and it ranks last: the caption says why beside the figures
+    assert "every item of the items file it has no response to counted as 0" in page
