@@ -720,8 +720,11 @@ def _coverage_stat(s: _Summary, m: str) -> Stat:
         return Stat(None, kind="rate", note="this summary predates coverage (issue 14): rescore to see it")
     group = s.at("groups", "model", m) or {}
     failed = (_i(group.get("n_parse_failures")) or 0) + (_i(group.get("n_refusals")) or 0)
-    return Stat(float(value), src=json_pointer("groups", "model", m, "coverage"), kind="rate",
-                note=f"scored {group.get('n_scored')} of {(_i(group.get('n_scored')) or 0) + failed} usable responses")
+    note = f"scored {group.get('n_scored')} of {(_i(group.get('n_scored')) or 0) + failed} usable responses"
+    missing, n_items = _i(group.get("n_items_unanswered")), _i(group.get("n_items"))
+    if missing and n_items:
+        note += f"; {missing} of the items file's {n_items} items have no response and count as not scored"
+    return Stat(float(value), src=json_pointer("groups", "model", m, "coverage"), kind="rate", note=note)
 
 
 def _conditions(s: _Summary, derive: _Derive, models: list[str]) -> list[ConditionRow]:

@@ -566,7 +566,9 @@ def summarize(
             continue
         groups[dim] = {k: stats_of(v) for k, v in sorted(response_units[dim].items())}
     _mark_unanswered_items(groups.get("model") or {},
-                           [r for r, u in zip(records, all_units) if u.outcome != "unusable"], (inputs or {}).get("items"))
+                           # a run error was asked (it is owed through n_run_errors): its item is not unanswered too
+                           [r for r, u in zip(records, all_units) if u.outcome != "unusable" or u.run_error],
+                           (inputs or {}).get("items"))
     by_model_layer: dict[str, Any] = {}
     cells: dict[tuple[str, str], list[_Unit]] = defaultdict(list)
     for r, u in zip(records, all_units):
@@ -645,14 +647,17 @@ def _mark_unanswered_items(model_groups: dict[str, Any], records: Sequence[Mappi
     """Add ``n_items_unanswered`` and ``n_items`` to each model group that has no record for some of the items file's items.
 
     An item with no record from a model is no run error (nothing says it was asked), so it stays out of that model's
-    means and coverage; :func:`leaderboard` ranks it as a 0 (s47user: a model answering 8 of 40 items showed coverage
-    100% and ranked as if it had answered all). Items are counted by id over all conditions; ``records`` are the usable
-    ones (a record that could not be matched to an item answers none; the caller leaves those out).
+    means; :func:`leaderboard` ranks it as a 0 (s47user: a model answering 8 of 40 items showed coverage 100% and
+    ranked as if it had answered all). It counts against coverage too (stop 48): the group's ``coverage`` becomes the
+    share of the units it owed that were scored, an unanswered item owing as many units as the model's answered items
+    do on average, i.e. ``coverage_of_asked * (n_items - n_items_unanswered) / n_items``; ``coverage_of_asked`` keeps
+    the share of the units it was asked. Items are counted by id over all conditions; ``records`` are the usable ones
+    (a record that could not be matched to an item answers none; the caller leaves those out).
 
-    >>> g = {"a": {"n": 1}, "b": {"n": 2}}
+    >>> g = {"a": {"n": 1, "coverage": 1.0}, "b": {"n": 2, "coverage": 0.5}}
     >>> recs = [{"model": "a", "item_id": "x"}, {"model": "b", "item_id": "x"}, {"model": "b", "item_id": "y"}]
     >>> _mark_unanswered_items(g, recs, {"n_items": 2}); g["a"], g["b"]
-    ({'n': 1, 'n_items_unanswered': 1, 'n_items': 2}, {'n': 2})
+    ({'n': 1, 'coverage': 0.5, 'n_items_unanswered': 1, 'n_items': 2, 'coverage_of_asked': 1.0}, {'n': 2, 'coverage': 0.5})
     """
     n_items = items.get("n_items") if isinstance(items, Mapping) else None
     if not isinstance(n_items, int) or n_items < 1:
@@ -666,6 +671,10 @@ def _mark_unanswered_items(model_groups: dict[str, Any], records: Sequence[Mappi
         if missing > 0:
             group["n_items_unanswered"] = missing
             group["n_items"] = n_items
+            asked = group.get("coverage")
+            if isinstance(asked, (int, float)):
+                group["coverage_of_asked"] = asked
+                group["coverage"] = asked * (n_items - missing) / n_items
 
 
 def rank_value(mean: float | None, n: int, n_run_errors: int = 0, n_items_unanswered: int = 0,

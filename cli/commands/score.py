@@ -238,14 +238,14 @@ def score(
 def _unanswered_items(model_groups: Mapping[str, Any]) -> str | None:
     """A line naming each model that answered fewer of the items file's items than it holds, or None.
 
-    An item with no record at all is not a run error (there is no record to say it was asked): it is in no mean and no
-    coverage, so a model scored on 8 of 40 items shows coverage 100% beside one that answered all 40 (s47user); the
-    leaderboard ranks it as a 0 (:func:`ipb.scoring.summary.rank_value`). The counts are the summary's own
+    An item with no record at all is not a run error (there is no record to say it was asked): it is in no mean, but it
+    counts against the model's coverage (stop 48; before, a model scored on 8 of 40 items showed coverage 100% beside
+    one that answered all 40, s47user) and the leaderboard ranks it as a 0 (:func:`ipb.scoring.summary.rank_value`). The counts are the summary's own
     (``groups.model.M.n_items_unanswered`` of ``n_items``), so the line names what the rank uses; records with no
     model are not named. ``ITEMS`` in the line stands for the items file's name.
 
     >>> _unanswered_items({"a": {"n": 2}, "b": {"n": 1, "n_items_unanswered": 1, "n_items": 2}})
-    'items answered, by model: b 1 of 2 (an item of ITEMS with no record from a model is in none of its means or its coverage, and the leaderboard ranks it as a 0: compare models on the items they all answered, or give each its missing answers)'
+    'items answered, by model: b 1 of 2 (an item of ITEMS with no record from a model is in none of its means, counts against its coverage, and the leaderboard ranks it as a 0: compare models on the items they all answered, or give each its missing answers)'
     >>> _unanswered_items({"a": {"n": 2}}) is None
     True
     """
@@ -254,8 +254,8 @@ def _unanswered_items(model_groups: Mapping[str, Any]) -> str | None:
     if not short:
         return None
     return ("items answered, by model: " + "; ".join(f"{m} {k} of {n}" for m, k, n in short)
-            + " (an item of ITEMS with no record from a model is in none of its means or its coverage, and the "
-            "leaderboard ranks it as a 0: compare models on the items they all answered, or give each its missing "
+            + " (an item of ITEMS with no record from a model is in none of its means, counts against its coverage, "
+            "and the leaderboard ranks it as a 0: compare models on the items they all answered, or give each its missing "
             "answers)")
 
 

@@ -1,9 +1,9 @@
 """An item of the items file a model has no record for ranks as 0 (s47user's finding, scoring/summary.py rank_value).
 
 s47user scored answers to 8 of a 40-item file: every model showed coverage 100%, and a model that skipped the items it
-would get wrong ranked as if it had answered all. The missing items stay out of the means and the coverage (nothing
-says they were asked), but the board, in the terminal and in the report, multiplies the ranked composite by the share
-of the file's items the model answered.
+would get wrong ranked as if it had answered all. The missing items stay out of the means (nothing says they were
+asked), but the board, in the terminal and in the report, multiplies the ranked composite by the share of the file's
+items the model answered, and (stop 48) so does the model's coverage.
 """
 
 from __future__ import annotations
@@ -46,11 +46,13 @@ def test_a_model_that_skipped_items_ranks_below_one_that_answered_them(tmp_path)
     skipper, worker = summary["groups"]["model"]["skipper"], summary["groups"]["model"]["worker"]
     assert (skipper["n_items_unanswered"], skipper["n_items"]) == (3, 4)
     assert "n_items_unanswered" not in worker and "n_items_unanswered" not in summary["groups"]["overall"]["all"]
-    # the shown figures are unchanged: the skipper's mean is its one gold answer, coverage 100%; the worker's mean
-    # counts its refusal at 0, so it is 3/4 of the skipper's
+    # the means are over the answers: the skipper's is its one gold answer; the worker's counts its refusal at 0, so
+    # it is 3/4 of the skipper's. Coverage counts the skipped items (stop 48): the skipper scored its 1 asked response
+    # (coverage_of_asked 1.0) and answered 1 of the 4 items, so 1.0 * 1/4; the worker, 3 scored of 4 asked, 0.75
     s_mean = skipper["metrics"]["layer_composite"]["mean"]
     w_mean = worker["metrics"]["layer_composite"]["mean"]
-    assert skipper["coverage"] == 1.0 and worker["coverage"] == 0.75
+    assert skipper["coverage_of_asked"] == 1.0 and skipper["coverage"] == 0.25
+    assert worker["coverage"] == 0.75 and "coverage_of_asked" not in worker
     assert abs(w_mean - 0.75 * s_mean) < 1e-3 and s_mean > w_mean
     # ... but the board ranks the skipper at s_mean / 4 < w_mean (before: skipper first)
     assert [r["model"] for r in leaderboard(summary)] == ["worker", "skipper"]
@@ -66,3 +68,6 @@ def test_the_report_caption_says_skipped_items_rank_as_zero(tmp_path):
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     # the skipper's shown mean is the highest and it ranks last: the caption says why beside the figures
     assert "every item of the items file it has no response to counted as 0" in page
+    # and its coverage cell says what the 25% is made of
+    assert "3 of the items file&#x27;s 4 items have no response and count as not scored" in page or \
+        "3 of the items file's 4 items have no response and count as not scored" in page

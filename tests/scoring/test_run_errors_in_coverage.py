@@ -52,6 +52,9 @@ def test_run_errors_lower_coverage_and_lose_the_tie(tmp_path):
     # ... and the tie goes by coverage to the model that answered every item (was: flaky first)
     assert [(r["model"], r["n_run_errors"]) for r in rows] == [("complete", 0), ("flaky", 3)]
     assert summary["by_model_layer"]["flaky"]["L7"]["coverage"] == 0.25
+    # its three run errors were asked: they are not items it has no record for as well (stop 48: they were, so the
+    # rank read mean * 1/4 * 1/4 and, once unanswered items counted in coverage, coverage 1/16)
+    assert "n_items_unanswered" not in flaky and "coverage_of_asked" not in flaky
 
 
 def test_the_line_under_the_board_names_the_unanswered_items(tmp_path):
