@@ -290,7 +290,7 @@ class _SectionReadingMixin(_ParserState):
                               f"word (how '+section')")
         return traces
 
-    def _names_gate(self, gate: int, a: int, b: int) -> bool:
+    def _mentions_gate_in(self, gate: int, a: int, b: int) -> bool:
         """Whether a mention of ``gate`` (its name, alias or words) lies inside ``[a, b)``."""
         return any(gate in m.gates and a <= m.start < b for m in self.mentions)
 
@@ -407,7 +407,7 @@ class _SectionReadingMixin(_ParserState):
                 try:
                     own = gate_of_clause(card, low[a:b])
                     reached = _NOT_REACHED.search(low, a, b)
-                    if own is not None and own != gate and not (reached and self._names_gate(gate, a, b)):
+                    if own is not None and own != gate and not (reached and self._mentions_gate_in(gate, a, b)):
                         continue  # another gate's facts ("I won't even get to returns on capital, the moat or the price" is each one's)
                     if _CONDITIONAL.search(low, a, b) or past_time(low, a, b, "comparison"):
                         continue
