@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import pytest
 
+import ipb
+from ipb.engine.card import constraint_errors
+from ipb.engine.registry import compiled_card
 from perturb_support import assert_rule_case
 
 ACQ = "buffett_acquisition_checklist"
@@ -59,3 +62,49 @@ _BA5 = "a_large_slow_subscription_business_earning_little_is_priced_under_eight_
 ])
 def test_large_slow_profitless_subscription_software_is_priced_under_eight_times_revenue(facts, refused, what):
     assert_rule_case(ACQ, _BA5, {**_BASE, **facts}, refused)
+
+
+# --------------------------------------------------------------------------- Soros gate 5: accepted as never killing
+#
+# Since s46rfix2 the test position's stop-out loss fits the budget (the_test_position_fits_the_loss_budget) and the
+# re-entry enlarges only while the next size fits, so resize_on_confirmation never REJECTs a plan the card's rules
+# keep; the card's comment above the gate gives the argument (stop 48's brief, item 4). These guard the argument:
+# if a rule change lets a kept plan reach the kill, the first fails and the comment is wrong.
+
+SOROS = "soros_reflexive_hypothesis_trade_construction"
+_PLAN = {"prevailing_bias": "identified", "feedback_loop": "self_reinforcing", "hypothesis_confirmed": True}
+
+
+def _run(facts):
+    from ipb.engine.execute import execute
+    from ipb.engine.scenario import facts_from_mapping
+
+    compiled = compiled_card(SOROS)
+    return execute(compiled, facts_from_mapping(compiled.card, facts))
+
+
+def test_no_plan_the_soros_rules_keep_reaches_the_resize_kill():
+    card = compiled_card(SOROS).card
+    kept = 0
+    for initial in ("1%", "5%", "12%", "20%", "25%"):
+        for stop in ("1%", "3%", "8%", "16.5%", "20%"):
+            for budget in ("0.5%", "1.5%", "3%", "5%", "10%"):
+                for top in ("50%", "100%", "200%"):
+                    for rounds in (1, 3, 10):
+                        facts = {**_PLAN, "initial_position": initial, "stop_distance": stop, "loss_budget": budget,
+                                 "max_position": top, "confirmation_rounds": rounds}
+                        if constraint_errors(card, ipb.facts(SOROS, facts)):
+                            continue
+                        kept += 1
+                        assert _run(facts).verdicts()[4] != "REJECT", facts
+    assert kept >= 200, kept  # the grid is not empty of kept plans (non-vacuity)
+
+
+def test_the_resize_kill_still_declines_a_plan_that_breaks_its_budget():
+    # s46review S5's plan, which the probe rule now refuses: 12% x 16.5% = 1.98% of the fund against a 1.5% budget.
+    facts = {**_PLAN, "initial_position": "12%", "stop_distance": "16.5%", "loss_budget": "1.5%",
+             "max_position": "100%", "confirmation_rounds": 3}
+    names = [e.name for e in constraint_errors(compiled_card(SOROS).card, ipb.facts(SOROS, facts))]
+    assert names == ["the_test_position_fits_the_loss_budget"]
+    t = _run(facts)
+    assert t.verdicts()[4] == "REJECT" and t.outcome == "ABANDON_HYPOTHESIS"
