@@ -394,6 +394,17 @@ the file above, buffett-bench-recipes had 3 items that break a new rule (2 profi
 at 21.5x revenue growing 1%); it keeps 230 of 240 ids in place with the same question, the others drawn anew; no
 new item breaks a new rule; verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 unchanged. l8-three-investors keeps 89
 of 90 ids in place (none of its items broke a new rule; one later draw moved). marks-defaults is unchanged.
+Changed deliberately (issue 18, branch s48rfix, s47review BA5): the Buffett checklist gained
+a_large_slow_subscription_business_earning_little_is_priced_under_eight_times_revenue (subscription software with
+$10B of revenue or more, growing 12% or less and earning 5% of it or less, is offered under 8x), so its content
+hash, ``ipb-cards/`` source and condition-C key differ. buffett-bench-recipes had 2 items that break it ($35B growing
+9% and $41.2B growing 4%, both at 10x with no profit, metric); it keeps 231 of 240 ids in place, each the same but
+for the card blocks; 9 were drawn anew: the 2, one later metric draw ($38.8B growing 1% at 3x, now at 2x) and 6
+flips from anchors the rule now refuses (profitless $25-42B growing 1-12% at 10x, flipped to 1.5-2.5x); the new
+flips are $1.3-6.4B growing 1-12% at 1.5-2.5x, gold INVEST (worked by hand, e.g. $3.2B growing 11% at 2.5x: value
+0.8 x (10 + 4.4) = $11.52B, price $8B <= $8.64B); mix unchanged (metric 79, sector 79, temporal 3, flip 79),
+verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 unchanged; no new item breaks a card rule. l8-three-investors keeps
+all 90 ids in place, only the card blocks differ. marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -411,11 +422,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "8ea6ff720a05165350645b5e8843b4f75af069478bd414866ddf2d7aab95ea1e"),
+                              "74dc32658c8cf80ec937e0e9ac203cbeddd3eeb7241d933324a5677cd84294e5"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "dea9daac87952be9c9a3116ec63d61c290be83018e49c1bce5da7ba294b2c8e6"),
+                           7, "", 90, "18a8a206af63e62b30ca6cd4c20fcefcb5e598020ac4c38c2f1488a65b9214ba"),
 }
 
 
