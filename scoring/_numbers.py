@@ -29,7 +29,10 @@ _MSCALE = r"(?i:trillion|billion|million|thousand|tn|bn|mm|mn|[tbmk])"
 _NUMBER = re.compile(
     r"(?<![\w.$])(?P<money>(?P<msign>[-\u2212\u2013][ \t]?)?(?:US|USD[ \t]?)?\$[ \t]?(?P<msign2>[-\u2212])?"
     r"(?P<mnum>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<mdec>\.\d{1,8})?(?:[ \t]?(?P<mscale>" + _MSCALE + r")\b)?)"
-    r"|(?<![\w.$/])(?P<sign>[-\u2212][ \t]?)?(?P<num>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})(?P<dec>\.\d{1,8})?"
+    r"|(?<![\w.$/])(?<!\d,)(?P<sign>[-\u2212][ \t]?)?(?P<num>\d{1,3}(?:,\d{3}){1,6}|\d{1,15})"
+    # a decimal comma with one or two decimals before a multiple's "x" ("0,9x", "1,25x"): no thousands group can be that
+    # short, so the figure is 0.9x in any convention; its digits after the comma are never a figure of their own ("9x")
+    r"(?:(?P<dec>\.\d{1,8})|(?P<cdec>,\d{1,2})(?=[xX\u00d7](?![A-Za-z0-9])|[ \t]\u00d7))?"
     r"(?:(?P<x>[xX](?![A-Za-z0-9])|[ \t]?\u00d7)"
     r"|[ \t]?(?P<pct>%|percent\b|per[ \t]cent\b|pct\b)"
     # a difference of percentages: "6.5 percentage points", "3pp", "6.5 points over Treasuries" (a spread); basis points
@@ -314,7 +317,8 @@ def find_numbers(text: str, limit: int | None = None, decimal_comma: bool | None
         # the one reader reads the figure in its plain spelling ("-1,234.5 percent" as "-1234.5%"): its groups were
         # checked by the pattern, and no convention may turn them into a decimal mark
         # (exact, then one rounding to a float: "66.017 billion" is 66017000000.0, not 66016999999.99999)
-        plain = ("-" if m.group("sign") else "") + m.group("num").replace(",", "") + (m.group("dec") or "")
+        plain = ("-" if m.group("sign") else "") + m.group("num").replace(",", "") + (m.group("dec") or "") \
+            + ("." + m.group("cdec")[1:] if m.group("cdec") else "")
         if m.group("frac") is not None:
             den = int(m.group("den"))
             if den == 0 or m.group("dec") or den > 1000:

@@ -165,10 +165,20 @@ def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Sp
         extra.append((hit_number.start, hit_number.end))
     rendered = element.text
     if element.fields:
-        if any(slot[1] != "number" for slot in element.slots):
-            return None  # a category or yes/no value is read only verbatim, never from a nearby number
+        if any(slot[1] not in ("number", "category") or (slot[1] == "category" and not slot[3]) for slot in element.slots):
+            return None  # a yes/no value is read only verbatim, never from a nearby number
         used: set[int] = set()
-        for name, kind in element.fields:
+        for k, (name, kind) in enumerate(element.fields):
+            slot = element.slots[k] if k < len(element.slots) else None
+            if slot is not None and slot[1] == "category":
+                # a category value in the element's sentence, written as the question writes it ("The expected
+                # catalyst is a capital raise" for "expected catalyst {catalyst}", rendered "capital_raise"; s48user)
+                value = _category_value(bag, slot[3], word_spans)
+                if value is None:
+                    return None
+                rendered = rendered.replace("{" + name + "}", value[0])
+                extra.append(value[1])
+                continue
             field_before = element.text.find("{" + name + "}") < _first_word_pos(element.text)
             anchor = _field_anchor(element.text, name, bag, cutoff, word_spans, before=field_before)
             free = [n for n in numbers if n.start not in used]
@@ -190,6 +200,28 @@ def _match_in_unit(element: _Element, bag: _Bag, cutoff: float) -> tuple[str, Sp
     if not spans:
         return None
     return rendered, (min(a for a, _ in spans), max(b for _, b in spans))
+
+
+def _category_value(bag: _Bag, values: tuple[str, ...], word_spans: list[Span]) -> tuple[str, Span] | None:
+    """The category value named in ``bag``'s sentence nearest the element's words, as the card spells it, and where.
+
+    A value is read by its words, whatever joins them ("capital raise", "capital-raise" for ``capital_raise``); among
+    several, the one nearest the end of the element's words wins.
+    """
+    after = max((b for _, b in word_spans), default=bag.start)
+    best: tuple[int, str, Span] | None = None
+    for v in values:
+        words = re.findall(r"[^\W_]+", v)
+        if not words:
+            continue
+        pattern = re.compile(r"(?i)(?<![^\W_])" + r"[\W_]+".join(re.escape(w) for w in words) + r"(?![^\W_])")
+        for m in pattern.finditer(bag.text, bag.start, bag.end):
+            if any(a <= m.start() < b for a, b in word_spans):
+                continue  # a value word that is one of the element's own words
+            distance = m.start() - after if m.start() >= after else after - m.end() + 1000
+            if best is None or distance < best[0]:
+                best = (distance, v, (m.start(), m.end()))
+    return None if best is None else (best[1], best[2])
 
 
 #: A figure stated by part of its words must stand this close (characters) to one of them.

@@ -40,11 +40,28 @@ _TEXT_CHAR = re.compile(r"[^\s*_#>-]")
 _SAYING = frozenset("say tell give state provide offer declare pick choose name".split())
 
 
+#: Verbs of advising: after a denied ability ("not able to recommend", "unable to advise"), the outcome is not stated.
+_ADVISING = frozenset("recommend advise suggest endorse".split())
+#: A denied ability or permission right before a verb of advising: "am not able to", "unable to", "not in a position to",
+#: "not allowed to", "not permitted to" (s48user: "As an AI language model I am not able to recommend shorting a
+#: company." read SHORT, the word the refusal names; "I would not recommend shorting" stays a negated decision).
+_UNABLE = re.compile(r"(?:\bnot|n't|n’t)[ ](?:able|allowed|permitted|in[ ]a[ ]position)[ ]to[ ]\Z|\bunable[ ]to[ ]\Z")
+
+
 def _unsaid(words: list[str]) -> bool:
-    """Whether a negator precedes a verb of stating among ``words`` (the clause's last words before an outcome word)."""
+    """Whether a negator precedes a verb of stating among ``words`` (the clause's last words before an outcome word),
+    or a denied ability precedes a verb of advising ("not able to recommend", "unable to advise").
+
+    >>> _unsaid(["i", "am", "not", "able", "to", "recommend"]), _unsaid(["not", "in", "a", "position", "to", "recommend"])
+    (True, True)
+    >>> _unsaid(["i", "would", "not", "recommend"]), _unsaid(["i", "am", "able", "to", "recommend"])
+    (False, False)
+    """
     neg = next((i for i, w in enumerate(words) if w in vw.NEGATORS or w.endswith("n't") or w.endswith("n’t")
                 or w == "cannot"), None)
-    return neg is not None and any(w in _SAYING for w in words[neg + 1 :])
+    if neg is not None and any(w in _SAYING for w in words[neg + 1 :]):
+        return True
+    return any(w in _ADVISING and _UNABLE.search(" ".join(words[:i]) + " ") is not None for i, w in enumerate(words))
 
 
 #: A screen's own result field reading PASS ("Screen result: PASS", '"screen_result": "PASS"'): beside it, a
