@@ -345,9 +345,9 @@ class _Inflation:
         if depth == len(self.layers):
             self.total += len(data)
             if self.total > self.limit:
-                raise _BodyTooLarge(f"the response body decodes (Content-Encoding: {', '.join(reversed(self.codings))}) "
-                                    f"to more than {self.limit:,} bytes; the read was stopped there (a compressed "
-                                    "bomb?)")
+                sent = ", ".join(reversed(self.codings))
+                raise _BodyTooLarge(f"the response body decodes (Content-Encoding: {sent}) to more than "
+                                    f"{self.limit:,} bytes; the read was stopped there (a compressed bomb?)")
             return
         while data:
             layer = self.layers[depth]
