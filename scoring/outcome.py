@@ -56,6 +56,7 @@ __all__ = [
     "uncommitted_reason",
     "filing",
     "read_any",
+    "EXTRACTOR_FAILURE",
 ]
 
 OUTCOMES = ("scored", "parse_failure", "refusal", "unusable")
@@ -67,6 +68,12 @@ NO_COMMITMENT = "no_commitment"
 REFUSAL_REASONS = frozenset({"refusal", "empty_response", "off_topic", NO_COMMITMENT})
 #: Reason codes whose outcome is ``parse_failure``.
 PARSE_FAILURE_REASONS = frozenset({"parse_failure", "response_too_large"})
+#: How the reason of a parse starts when the LLM extractor (``--extractor llm``) gave no reading of the answer: its
+#: request failed, or its reply was not the JSON asked for (:mod:`ipb.respond.extract`). Such an answer is a parse
+#: failure with that reason, never the model's refusal: the extractor read nothing, so nothing says the model held
+#: back (s48break: with the extractor's server down, six answers that each ended "Final verdict: INVEST" were filed
+#: as ``no_commitment`` refusals).
+EXTRACTOR_FAILURE = "llm extractor: "
 
 #: Metrics where lower is better, or whose worst value is not 0.
 _WORST = {"ned": 1.0, "kendall_tau": -1.0}
@@ -418,6 +425,10 @@ def unscored_reason(text: str, parsed: Sequence[Mapping[str, Any]], vocabulary: 
     """
     if not any(read_any(p) for p in parsed):
         code, why = classify_unread(text, vocabulary)
+        failed = [str(p.get("reason")) for p in parsed if str(p.get("reason") or "").startswith(EXTRACTOR_FAILURE)]
+        if failed and code not in ("empty_response", "refusal"):
+            # the extractor read nothing: only what the text alone shows (empty, a refusal's words) is the model's
+            return "parse_failure", "; ".join(dict.fromkeys(failed))
         if code == "parse_failure":
             why = "; ".join(dict.fromkeys(str(p.get("reason") or "unparsed") for p in parsed))
         return code, why
