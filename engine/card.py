@@ -30,7 +30,7 @@ from typing import Any, Iterator, Mapping
 import jsonschema
 
 from ipb.engine._card_checks import (FOLLOW_ON, VisibleSymbols, all_computed_names, bound as _bound,
-                                     broken_constraint_errors,
+                                     broken_constraint_errors, date_message,
                                      check_outcomes as _check_outcomes, find_cycles, grid_problem, names_in,
                                      number_value as _number, plain_number, value_labels as _value_labels)
 from ipb.engine._written import as_written, written_form
@@ -436,21 +436,11 @@ def _schema_errors(doc: YamlDoc, schema: Mapping[str, Any], what: str) -> list[I
             message = min(err.context, key=lambda e: len(e.message)).message
         if err.validator == "type" and not isinstance(err.instance, (dict, list)):
             message = _type_message(err.instance, err.validator_value)
-            if err.schema.get("pattern") == DATE_PATTERN:
-                message = message.split(", but ")[0] + f", but a date is expected: {DATE_HINT}"
-        if err.validator == "pattern" and err.validator_value == DATE_PATTERN:
-            message = f"{err.instance!r} is not a date: {DATE_HINT}"
         where = "/".join(map(str, path)) or "the top level"
-        e = LoadError(f"{message} (at {where})", rule=f"schema:{err.validator}")
+        e = LoadError(f"{date_message(err, message)} (at {where})", rule=f"schema:{err.validator}")
         line, column = doc.locate_key(path) if on_key else doc.locate(path)
         found.append(e.with_location(doc.file, line, column, doc.source_line(line)))
     return found
-
-
-#: The schemas' pattern of a calendar date, and what a value that misses it is told (s47break leftover 10: a bare
-#: ``as_of: 2019`` was told "quote it ('2019')", and the quoted '2019' then failed this pattern).
-DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
-DATE_HINT = "write the day as a quoted 'YYYY-MM-DD' (e.g. '2019-12-31')"
 
 
 def _type_message(value: Any, expected: Any) -> str:

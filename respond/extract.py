@@ -39,8 +39,7 @@ from ipb.engine.card import Card
 from ipb.respond.cache import ResponseCache
 from ipb.respond.client import ChatClient, RequestFailed, Secrets, api_key_from_env, public_url
 from ipb.respond.records import canonical_hash
-from ipb.scoring.outcome import EXTRACTOR_FAILURE
-from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF, GateTrace, InventedGate, ParsedResponse, parse_response
+from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF, EXTRACTOR_FAILURE, GateTrace, InventedGate, ParsedResponse, parse_response
 
 __all__ = ["READING_SCHEMA", "ExtractorConfig", "LLMExtractor", "both_extractor", "agreement", "cohen_kappa"]
 

@@ -39,6 +39,7 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from ipb.scoring import _foreign_verdicts as _fv
+from ipb.scoring.parse._types import EXTRACTOR_FAILURE
 
 __all__ = [
     "OUTCOMES",
@@ -68,12 +69,6 @@ NO_COMMITMENT = "no_commitment"
 REFUSAL_REASONS = frozenset({"refusal", "empty_response", "off_topic", NO_COMMITMENT})
 #: Reason codes whose outcome is ``parse_failure``.
 PARSE_FAILURE_REASONS = frozenset({"parse_failure", "response_too_large"})
-#: How the reason of a parse starts when the LLM extractor (``--extractor llm``) gave no reading of the answer: its
-#: request failed, or its reply was not the JSON asked for (:mod:`ipb.respond.extract`). Such an answer is a parse
-#: failure with that reason, never the model's refusal: the extractor read nothing, so nothing says the model held
-#: back (s48break: with the extractor's server down, six answers that each ended "Final verdict: INVEST" were filed
-#: as ``no_commitment`` refusals).
-EXTRACTOR_FAILURE = "llm extractor: "
 
 #: Metrics where lower is better, or whose worst value is not 0.
 _WORST = {"ned": 1.0, "kendall_tau": -1.0}
