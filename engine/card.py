@@ -30,7 +30,7 @@ from typing import Any, Iterator, Mapping
 import jsonschema
 
 from ipb.engine._card_checks import (FOLLOW_ON, VisibleSymbols, all_computed_names, bound as _bound,
-                                     broken_constraint_errors,
+                                     broken_constraint_errors, date_message,
                                      check_outcomes as _check_outcomes, find_cycles, grid_problem, names_in,
                                      number_value as _number, plain_number, value_labels as _value_labels)
 from ipb.engine._written import as_written, written_form
@@ -437,7 +437,7 @@ def _schema_errors(doc: YamlDoc, schema: Mapping[str, Any], what: str) -> list[I
         if err.validator == "type" and not isinstance(err.instance, (dict, list)):
             message = _type_message(err.instance, err.validator_value)
         where = "/".join(map(str, path)) or "the top level"
-        e = LoadError(f"{message} (at {where})", rule=f"schema:{err.validator}")
+        e = LoadError(f"{date_message(err, message)} (at {where})", rule=f"schema:{err.validator}")
         line, column = doc.locate_key(path) if on_key else doc.locate(path)
         found.append(e.with_location(doc.file, line, column, doc.source_line(line)))
     return found

@@ -42,6 +42,10 @@ file:line:col and the source line:
   figure after its words of two letters or more, so with none it takes any
   figure of the kind nearby (s42user: "working capital 0%" read as ``Z 0``) and
   never "Z = 2.90"; write a word (``Z-score {z}``).
+* ``invisible-character``: a card, gate or alias name holding a control or
+  format character, such as a right-to-left override (U+202E) or a zero-width
+  space (s47break leftover 12): the name a reader sees is not the text that
+  answers are matched against.
 
 Scenario checks (:func:`lint_scenario`):
 
@@ -62,6 +66,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import unicodedata
 from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
@@ -157,6 +162,7 @@ def lint_card(card: Card) -> list[IpbError]:
     found.extend(_elements_in_words(card))
     found.extend(_elements_in_labels(card))
     found.extend(_elements_without_words(card))
+    found.extend(_invisible_characters(card))
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
             if branch.pass_outcome == branch.fail_outcome:
@@ -167,6 +173,47 @@ def lint_card(card: Card) -> list[IpbError]:
         if g.classify:
             found.extend(_shadowed(card, i))
     return sorted(found, key=lambda e: (e.line or 0, e.column or 0))
+
+
+#: Characters a reader does not see as they are: controls, and format characters (Unicode category Cf: the
+#: bidirectional overrides, embeddings, isolates and marks, zero-width spaces, the byte-order mark), but for the
+#: zero-width (non-)joiners U+200C/U+200D that Persian, Indic scripts and emoji need.
+_SEEN_AS_IS = frozenset({"\u200c", "\u200d"})
+
+
+def _unseen(text: str) -> list[tuple[int, str]]:
+    """``(position, character)`` of each character of ``text`` that a reader does not see as it is.
+
+    >>> _unseen("Mo\u202eat"), _unseen("\u0645\u200c\u0627"), _unseen("Moat")
+    ([(2, '\u202e')], [], [])
+    """
+    return [(k, ch) for k, ch in enumerate(text) if ch not in _SEEN_AS_IS and (
+        unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"))]
+
+
+def _invisible_characters(card: Card) -> list[IpbError]:
+    """``invisible-character``: a card, gate or alias name holding a control or format character (s47break leftover
+    12, s48break): a right-to-left override (U+202E) shows "Moat" reversed, a zero-width space splits a name in two
+    where the eye sees one word; answers quoting the name as it looks do not match it."""
+    out: list[IpbError] = []
+    places: list[tuple[str, str, tuple[Any, ...]]] = [("card name", card.name, ("name",))]
+    for i, g in enumerate(card.gates):
+        places.append((f"name of gate {g.id!r}", g.name, ("gates", i, "name")))
+        places.extend((f"alias of gate {g.id!r}", alias, ("gates", i, "aliases", k)) for k, alias in enumerate(g.aliases))
+    for what, text, path in places:
+        bad = _unseen(text or "")
+        if not bad:
+            continue
+        k, ch = bad[0]
+        code = f"U+{ord(ch):04X}"
+        name = unicodedata.name(ch, "a control character")
+        shown = "".join(f"\\u{ord(c):04x}" if (j, c) in bad else c for j, c in enumerate(text))
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        out.append(_at(card.doc, LintWarning(
+            f"{what} '{shown}' holds {code} {name} at character {k + 1}{more}, which a reader does not see as it is: "
+            "the name shown differs from the text answers are matched against; remove it", rule="invisible-character",
+            name=text), path))
+    return out
 
 
 def _describes_sector_ignored(card: Card) -> list[IpbError]:

@@ -32,7 +32,7 @@ from ipb.engine._card_checks import MAX_GRID_POINTS  # checked when the card loa
 from ipb.engine.numbers import read_number
 from ipb.engine.card import Card, InputSpec
 from ipb.engine.execute import format_value
-from ipb.errors import PerturbError
+from ipb.errors import IpbError, PerturbError
 
 __all__ = [
     "Grid",
@@ -137,7 +137,37 @@ def input_grid(spec: InputSpec) -> Grid | None:
             f"input {spec.name!r}: range {lo}..{hi} with step {step} is about 10^{len(str(int(points))) - 1} grid "
             f"points; at most 10^{len(str(MAX_GRID_POINTS)) - 1} are supported (declare a coarser step)",
             rule="step", name=spec.name)
+    _check_writable(spec, (lo, hi, lo + step, hi - step))
     return Grid(lo, step, hi)
+
+
+def _check_writable(spec: InputSpec, values: Iterable[Decimal]) -> None:
+    """PerturbError unless every value is written (:func:`literal`) as a fact that the scenario reader reads back.
+
+    A card may declare a range in exponent form (``range: [0, "1e99"]``), which it reads, while an item writes its
+    facts in full (``"340000...0"``, 99 digits) and the reader stops at :data:`ipb.engine.numbers.MAX_DIGITS`
+    digits: ``ipb perturb`` wrote items that ``ipb verify``, ``respond`` and ``score`` could not read (s48break).
+    """
+    from ipb.engine.scenario import convert_fact
+
+    for value in values:
+        text = literal(spec, value)
+        try:
+            convert_fact(spec, text)
+        except IpbError as exc:
+            shown = text if len(text) <= 24 else f"{text[:8]}...{text[-4:]} ({len(text)} characters)"
+            lo, hi = spec.range or (value, value)
+            raise PerturbError(
+                f"input {spec.name!r}: its range {_brief(lo)}..{_brief(hi)} has values that an item cannot state: "
+                f"{_brief(value)} is written {shown}, which ipb does not read back "
+                f"({exc.message.replace(text, shown)}); declare a narrower range", rule="range",
+                name=spec.name) from None
+
+
+def _brief(value: Decimal) -> str:
+    """``value`` in full when short, else in exponent form (``1E+99``)."""
+    text = _plain(value)
+    return text if len(text) <= 24 else format(value.normalize(), "E")
 
 
 def _plain(value: Decimal) -> str:

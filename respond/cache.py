@@ -18,6 +18,7 @@ share it; one connection serves every thread of a run behind a lock.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -84,6 +85,41 @@ def _from_sql(value: str | bytes) -> str:
     return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
 
 
+#: The columns :data:`_SCHEMA` makes, which every lookup and store reads or writes.
+_COLUMNS = ("key", "kind", "model", "text", "finish_reason", "usage", "latency_s", "request", "created")
+
+
+def _cached(row: tuple[Any, ...]) -> CachedResponse | None:
+    """The response of a row ``(text, finish_reason, usage, latency_s)``, or None for a row that ipb's
+    :meth:`ResponseCache.put` did not write as it stands (a text that is not text, usage that is not a JSON object
+    of whole numbers, a latency that is not a finite number of seconds).
+
+    >>> _cached(("Final verdict: INVEST", "stop", '{"total_tokens": 2}', 0.5))
+    CachedResponse(text='Final verdict: INVEST', finish_reason='stop', usage={'total_tokens': 2}, latency_s=0.5)
+    >>> [_cached(r) for r in [(None, None, None, None), ("x", None, "not json", None), ("x", None, None, -5.0)]]
+    [None, None, None]
+    """
+    text, finish_reason, usage_text, latency = row
+    if not isinstance(text, (str, bytes)) or not (finish_reason is None or isinstance(finish_reason, str)):
+        return None
+    usage: dict[str, int | None] | None = None
+    if usage_text:
+        try:
+            usage = json.loads(usage_text)
+        except (TypeError, ValueError, RecursionError):
+            return None
+        if not isinstance(usage, dict) or not all(
+                isinstance(k, str) and (v is None or (isinstance(v, int) and not isinstance(v, bool)))
+                for k, v in usage.items()):
+            return None
+    if latency is not None and not (isinstance(latency, (int, float)) and math.isfinite(latency) and latency >= 0):
+        return None
+    try:
+        return CachedResponse(_from_sql(text), finish_reason, usage, latency)
+    except UnicodeDecodeError:  # a blob that is not the surrogatepass bytes put stores
+        return None
+
+
 class ResponseCache:
     """Responses by request key, in ``DIR/responses.sqlite3``.
 
@@ -105,11 +141,21 @@ class ResponseCache:
             self._db = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(_SCHEMA)
+            columns = {str(row[1]) for row in self._db.execute("PRAGMA table_info(responses)")}
         except (OSError, sqlite3.Error) as exc:
             raise RunError(f"cannot open the response cache {self.path}: {exc}", file=str(self.path), rule="cache") from None
+        missing = [name for name in _COLUMNS if name not in columns]
+        if missing:
+            # another tool's or an edited file: every read would fail on the first lookup (s48break: a traceback)
+            self._db.close()
+            raise RunError(f"the response cache {self.path} is not one ipb wrote: its table 'responses' has no column "
+                           f"{', '.join(missing)}; give another --cache-dir, remove the file, or run with --no-cache",
+                           file=str(self.path), rule="cache")
         self._lock = threading.Lock()
         self.hits = 0
         self.stores = 0
+        #: rows found but not readable as a response (edited by hand or by another tool): asked again, and replaced
+        self.unreadable = 0
 
     def get(self, key: str) -> CachedResponse | None:
         """The response stored under ``key``, or None."""
@@ -117,9 +163,12 @@ class ResponseCache:
             row = self._db.execute("SELECT text, finish_reason, usage, latency_s FROM responses WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
+        found = _cached(row)
+        if found is None:
+            self.unreadable += 1
+            return None
         self.hits += 1
-        usage = json.loads(row[2]) if row[2] else None
-        return CachedResponse(_from_sql(row[0]), row[1], usage, row[3])
+        return found
 
     def put(self, key: str, *, kind: str, model: str, text: str, finish_reason: str | None,
             usage: Mapping[str, Any] | None, latency_s: float | None, request: Mapping[str, Any]) -> None:

@@ -30,6 +30,7 @@ import random
 import re
 import threading
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import urlsplit, urlunsplit
@@ -302,6 +303,68 @@ class _BodyTooLarge(Exception):
     pass
 
 
+class _UnknownCoding(_BodyTooLarge):
+    """A body in a content coding other than gzip or deflate (the only ones ipb asks for): refused unread, since
+    its decoded size could not be counted against the cap."""
+
+
+#: The content codings ipb accepts (and names in its Accept-Encoding header); zlib window bits for each.
+_CODINGS = {"gzip": 16 + 15, "deflate": 15}
+
+
+class _Inflation:
+    """Counts the bytes a gzip- or deflate-encoded body decodes to, in bounded pieces, without keeping them.
+
+    The cap in :func:`_capped_body` counts the bytes on the wire, but the HTTP client decodes a body sent with
+    ``Content-Encoding: gzip`` after that, so 200 KB of gzip became 200 MB in memory (s48break). This decodes the
+    same bytes a second time only to count them; a body the decoder cannot read is left to the HTTP client's
+    own error.
+    """
+
+    def __init__(self, codings: Sequence[str], limit: int) -> None:
+        # decoded in the reverse of the order in which the codings were applied
+        self.layers = [self._decoder(name) for name in reversed(codings)]
+        self.first = [True] * len(self.layers)
+        self.codings = list(reversed(codings))
+        self.limit = limit
+        self.total = 0
+        self.broken = False
+
+    @staticmethod
+    def _decoder(name: str) -> Any:
+        return zlib.decompressobj(_CODINGS[name])
+
+    def feed(self, data: bytes) -> None:
+        if not self.broken:
+            try:
+                self._push(0, data)
+            except zlib.error:
+                self.broken = True  # the HTTP client's decoder fails on the same bytes and says so
+
+    def _push(self, depth: int, data: bytes) -> None:
+        if depth == len(self.layers):
+            self.total += len(data)
+            if self.total > self.limit:
+                sent = ", ".join(reversed(self.codings))
+                raise _BodyTooLarge(f"the response body decodes (Content-Encoding: {sent}) to more than "
+                                    f"{self.limit:,} bytes; the read was stopped there (a compressed bomb?)")
+            return
+        while data:
+            layer = self.layers[depth]
+            try:
+                out = layer.decompress(data, 1 << 20)
+            except zlib.error:
+                if not (self.first[depth] and self.codings[depth] == "deflate"):
+                    raise
+                # 'deflate' is sent both with and without the zlib header; raw deflate is tried next
+                self.layers[depth] = zlib.decompressobj(-15)
+                self.first[depth] = False
+                continue
+            self.first[depth] = False
+            self._push(depth + 1, out)
+            data = layer.unconsumed_tail
+
+
 def _capped_body(limit: int) -> Callable[[Any], None]:
     """An httpx response hook that ends the read of a body longer than ``limit`` bytes with :class:`_BodyTooLarge`.
 
@@ -321,6 +384,8 @@ def _capped_body(limit: int) -> Callable[[Any], None]:
                     if seen > limit:
                         raise _BodyTooLarge(f"the response body is longer than {limit:,} bytes; the read was "
                                             "stopped there (a server sending without end?)")
+                    if self.inflation is not None:
+                        self.inflation.feed(chunk)
                     yield chunk
 
             def close(self: Any) -> None:
@@ -336,9 +401,16 @@ def _capped_body(limit: int) -> Callable[[Any], None]:
         if length.isdigit() and int(length) > limit:
             raise _BodyTooLarge(f"the response body is {int(length):,} bytes, longer than {limit:,}; it was not "
                                 "read")
+        codings = [part.strip().lower() for part in response.headers.get("content-encoding", "").split(",")]
+        codings = [name for name in codings if name not in ("", "identity")]
+        unknown = [name for name in codings if name not in _CODINGS]
+        if unknown:
+            raise _UnknownCoding(f"the response body is sent in content coding {unknown[0]!r}, which ipb did not ask "
+                                 "for (it reads gzip, deflate or none); it was not read")
         package = importlib.import_module(type(response).__module__.split(".")[0])
         stream = capped(package.SyncByteStream)()
         stream.inner = response.stream
+        stream.inflation = _Inflation(codings, limit) if codings else None
         response.stream = stream
 
     return hook
@@ -537,7 +609,8 @@ class ChatClient:
         base_url, timeout_s = self.base_url, self.timeout_s
 
         def new_client() -> Any:
-            http = openai.DefaultHttpxClient(event_hooks={"response": [_capped_body(MAX_BODY_BYTES)]})
+            http = openai.DefaultHttpxClient(event_hooks={"response": [_capped_body(MAX_BODY_BYTES)]},
+                                             headers={"Accept-Encoding": ", ".join(_CODINGS)})
             return openai.OpenAI(api_key=key or NO_KEY, base_url=base_url, max_retries=0, timeout=timeout_s,
                                  http_client=http)
 

@@ -39,7 +39,7 @@ from ipb.engine.card import Card
 from ipb.respond.cache import ResponseCache
 from ipb.respond.client import ChatClient, RequestFailed, Secrets, api_key_from_env, public_url
 from ipb.respond.records import canonical_hash
-from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF, GateTrace, InventedGate, ParsedResponse, parse_response
+from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF, EXTRACTOR_FAILURE, GateTrace, InventedGate, ParsedResponse, parse_response
 
 __all__ = ["READING_SCHEMA", "ExtractorConfig", "LLMExtractor", "both_extractor", "agreement", "cohen_kappa"]
 
@@ -169,11 +169,11 @@ class LLMExtractor:
         try:
             reply = self._reply(self.messages(text, compiled))
         except RequestFailed as exc:
-            return _failed(result, self.secrets.scrub_error(f"llm extractor: request failed ({exc.kind}): {getattr(exc, 'message', exc)}"))
+            return _failed(result, self.secrets.scrub_error(f"{EXTRACTOR_FAILURE}request failed ({exc.kind}): {getattr(exc, 'message', exc)}"))
         try:
             reading = _reading(reply)
         except ValueError as exc:
-            return _failed(result, f"llm extractor: unreadable reply: {exc}")
+            return _failed(result, f"{EXTRACTOR_FAILURE}unreadable reply: {exc}")
         return _to_parsed(result, reading, text, compiled, self.config.model)
 
 

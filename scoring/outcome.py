@@ -39,6 +39,7 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from ipb.scoring import _foreign_verdicts as _fv
+from ipb.scoring.parse._types import EXTRACTOR_FAILURE
 
 __all__ = [
     "OUTCOMES",
@@ -56,6 +57,7 @@ __all__ = [
     "uncommitted_reason",
     "filing",
     "read_any",
+    "EXTRACTOR_FAILURE",
 ]
 
 OUTCOMES = ("scored", "parse_failure", "refusal", "unusable")
@@ -418,6 +420,10 @@ def unscored_reason(text: str, parsed: Sequence[Mapping[str, Any]], vocabulary: 
     """
     if not any(read_any(p) for p in parsed):
         code, why = classify_unread(text, vocabulary)
+        failed = [str(p.get("reason")) for p in parsed if str(p.get("reason") or "").startswith(EXTRACTOR_FAILURE)]
+        if failed and code not in ("empty_response", "refusal"):
+            # the extractor read nothing: only what the text alone shows (empty, a refusal's words) is the model's
+            return "parse_failure", "; ".join(dict.fromkeys(failed))
         if code == "parse_failure":
             why = "; ".join(dict.fromkeys(str(p.get("reason") or "unparsed") for p in parsed))
         return code, why

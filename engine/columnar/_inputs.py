@@ -18,7 +18,7 @@ from ipb.engine.card import Card
 from ipb.engine.columnar._expr import U, Col, Vocabulary
 from ipb.errors import ExecuteError, did_you_mean
 
-__all__ = ["Encoded", "input_columns", "BadColumn"]
+__all__ = ["Encoded", "input_columns", "BadColumn", "BadColumns"]
 
 _EPOCH = np.datetime64("1970-01-01", "D")
 
@@ -45,6 +45,30 @@ class BadColumn(ExecuteError):
         self.row = row
 
 
+class BadColumns(BadColumn):
+    """Several bad values found in one pass, in ``found`` (each a :class:`BadColumn`); it reads as the first of them,
+    so a caller that reports one error still can (s47break leftover 9: ``ipb screen`` stopped at the first bad
+    cell, the guide says collect)."""
+
+    def __init__(self, found: Sequence[BadColumn]) -> None:
+        first = found[0]
+        super().__init__(first.message, name=first.name or "", row=first.row, suggestion=first.suggestion)
+        self.found = list(found)
+
+
+def raise_found(found: Sequence[BadColumn]) -> None:
+    """Raise the one :class:`BadColumn` of ``found``, or :class:`BadColumns` for several; nothing when empty."""
+    if len(found) == 1:
+        raise found[0]
+    if found:
+        raise BadColumns(found)
+
+
+def each_bad(exc: BadColumn) -> list[BadColumn]:
+    """The bad values ``exc`` stands for: itself, or every one of a :class:`BadColumns`."""
+    return [x for one in exc.found for x in each_bad(one)] if isinstance(exc, BadColumns) else [exc]
+
+
 def input_columns(card: Card, columns: Mapping[str, Any], n: int | None, vocab: Vocabulary) -> tuple[dict[str, Col], int]:
     """The card's inputs as columns; a missing input is unknown on every row.
 
@@ -59,6 +83,7 @@ def input_columns(card: Card, columns: Mapping[str, Any], n: int | None, vocab: 
     if n is None:
         n = len(columns[used[0]]) if used else 0
     env: dict[str, Col] = {}
+    found: list[BadColumn] = []  # the first bad value of every column, not only of the first bad column
     for name, spec in card.inputs.items():
         if name not in columns:
             env[name] = _UNKNOWN[spec.expr_type.kind]
@@ -67,16 +92,20 @@ def input_columns(card: Card, columns: Mapping[str, Any], n: int | None, vocab: 
         if len(data) != n:
             raise BadColumn(f"column for input {name!r} has {len(data)} rows, expected {n}", name=name)
         kind = spec.expr_type.kind
-        if kind == "number":
-            env[name] = _number(name, data)
-        elif kind == "bool":
-            env[name] = _bool(name, data)
-        elif kind == "category":
-            env[name] = _category(name, data, spec.values or (), vocab)
-        elif kind == "date":
-            env[name] = _date(name, data)
-        else:  # pragma: no cover - INPUT_TYPES has no other kinds
-            raise BadColumn(f"input {name!r} has type {kind}, which columns do not support", name=name)
+        try:
+            if kind == "number":
+                env[name] = _number(name, data)
+            elif kind == "bool":
+                env[name] = _bool(name, data)
+            elif kind == "category":
+                env[name] = _category(name, data, spec.values or (), vocab)
+            elif kind == "date":
+                env[name] = _date(name, data)
+            else:  # pragma: no cover - INPUT_TYPES has no other kinds
+                raise BadColumn(f"input {name!r} has type {kind}, which columns do not support", name=name)
+        except BadColumn as exc:
+            found.append(exc)
+    raise_found(found)
     return env, n
 
 

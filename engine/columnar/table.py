@@ -33,10 +33,11 @@ import numpy as np
 
 from ipb._files import check_target, write_path_atomic
 from ipb.engine.card import Card
-from ipb.engine.columnar._inputs import BadColumn, Encoded
+from ipb.engine.columnar._expr import Vocabulary
+from ipb.engine.columnar._inputs import BadColumn, Encoded, each_bad, input_columns, raise_found
 from ipb.engine.columnar._run import VERDICT_WORDS, ColumnarResult, execute_columns
 from ipb.engine.graph import CompiledCard
-from ipb.errors import IpbError, LoadError, did_you_mean
+from ipb.errors import ErrorGroup, IpbError, LoadError, did_you_mean
 
 __all__ = ["FORMATS", "SCALES", "ScreenResult", "read_table", "write_table", "screen_table", "parse_pairs", "require_pyarrow"]
 
@@ -288,15 +289,28 @@ def screen_table(
                             + " (% is for ratio inputs; K, M, B, T for money and numbers)", file=file, rule="usage",
                             name=input_name)
     columns: dict[str, Any] = {}
+    bad: list[IpbError] = []  # every column's bad cells, then one error listing them all (collect, not stop)
     for input_name, column in source.items():
         try:
             columns[input_name] = _column(pa, card, input_name, table.column(column), units.get(input_name))
         except BadColumn as exc:
-            raise _located(exc, column, file) from None
-    try:
-        result = execute_columns(compiled, columns, table.num_rows, progress=progress, exact=exact)
-    except BadColumn as exc:
-        raise _located(exc, source.get(exc.name or "", exc.name or "?"), file) from None
+            bad.extend(_located(one, column, file) for one in each_bad(exc))
+    if not bad:
+        try:
+            result = execute_columns(compiled, columns, table.num_rows, progress=progress, exact=exact)
+        except BadColumn as exc:
+            bad.extend(_located(one, source.get(one.name or "", one.name or "?"), file) for one in each_bad(exc))
+    else:
+        # the columns read so far are checked too, so that a bad true/false or category cell is not left for
+        # the next run
+        try:
+            input_columns(card, columns, table.num_rows, Vocabulary())
+        except BadColumn as exc:
+            bad.extend(_located(one, source.get(one.name or "", one.name or "?"), file) for one in each_bad(exc))
+    if len(bad) == 1:
+        raise bad[0]
+    if bad:
+        raise ErrorGroup(bad)
     renamed: dict[str, str] = {}
     out = _output(pa, card, result, [] if only_results else names, table, renamed)
     return ScreenResult(out, result, [n for n in card.inputs if n not in source], renamed, loose.matched,
@@ -404,13 +418,17 @@ def _column(pa: Any, card: Card, name: str, col: Any, scale: str | None) -> Any:
     raise BadColumn(f"input {name!r} has type {kind}, which tables do not support", name=name)  # pragma: no cover
 
 
+#: The most unreadable cells of one number column that ``ipb screen`` lists (then it stops reading that column).
+MAX_BAD_CELLS = 20
+
+
 def _parse_numbers(pa: Any, pc: Any, spec: Any, col: Any) -> Any:
     """A text column of numbers (a CSV whose cells carry units or signs pyarrow does not read).
 
     Plain numbers are read by pyarrow; otherwise every cell is read like a
     scenario fact (:func:`ipb.engine.scenario.convert_fact`: ``95%``, ``$5B``,
     ``($7M)``, ``1,234.5``; a unit that contradicts the input is an error).
-    The first unreadable cell is a located error.
+    Every unreadable cell (the first :data:`MAX_BAD_CELLS`) is a located error.
     """
     from ipb.engine.scenario import convert_fact
 
@@ -432,9 +450,16 @@ def _parse_numbers(pa: Any, pc: Any, spec: Any, col: Any) -> Any:
             exact[i] = _exact_cell(spec, cells[i], i, convert_fact)
         return np.where(np.isnan(values), None, exact)
     out = np.full(len(text), None, dtype=object)
+    found: list[BadColumn] = []
     for i, cell in enumerate(text.to_pylist()):
         if cell is not None and cell.strip():
-            out[i] = _exact_cell(spec, cell, i, convert_fact)
+            try:
+                out[i] = _exact_cell(spec, cell, i, convert_fact)
+            except BadColumn as exc:
+                found.append(exc)
+                if len(found) == MAX_BAD_CELLS:
+                    break  # a column of text where numbers belong: enough said
+    raise_found(found)
     return out
 
 

@@ -110,6 +110,7 @@ from ipb.scoring.parse._common import (
 from ipb.scoring.parse._paraphrase import _encode, _unit_rows, default_embedder
 from ipb.scoring.parse._parser import _Parser, parse_response
 from ipb.scoring.parse._types import (
+    EXTRACTOR_FAILURE,
     FORMAT_VERSION,
     Attribution,
     Citation,
@@ -124,6 +125,7 @@ from ipb.scoring.parse._types import (
 )
 
 __all__ = [
+    "EXTRACTOR_FAILURE",
     "parse_response",
     "ParsedResponse",
     "GateTrace",

@@ -145,6 +145,13 @@ class YearMention:
     span: Span
 
 
+#: How the reason of a parse starts when the LLM extractor (``--extractor llm``) gave no reading of the answer: its
+#: request failed, or its reply was not the JSON asked for (:mod:`ipb.respond.extract`). Such an answer is a parse
+#: failure with that reason, never the model's refusal (:func:`ipb.scoring.outcome.unscored_reason`; s48break: with
+#: the extractor's server down, six answers that each ended "Final verdict: INVEST" were filed as refusals).
+EXTRACTOR_FAILURE = "llm extractor: "
+
+
 @dataclass
 class ParsedResponse:
     """The parsed trace of one response; :meth:`to_dict` is the JSON form.
