@@ -282,7 +282,10 @@ def _cell(stat: Any, digits: int = 3) -> str:
 def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     """The leaderboard as a rich table on stdout (lm-evaluation-harness style), with the rules under it.
 
-    Columns: rank, model, n (responses), coverage (share scored), then the
+    Columns: rank, model, n (responses), coverage (share scored), "ranked on"
+    (the composite the row is ranked by: :func:`ipb.scoring.summary.rank_value`,
+    with run errors and items the model has no response to counted as 0; s48user
+    saw a row show 0.850 and rank on 0.425 with no figure saying so), then the
     mean and the 95% percentile-bootstrap interval ``[low,high]`` of each of
     :data:`ipb.scoring.summary.LEADERBOARD_METRICS`, and the n of N the
     composite is over. "—" is a metric that applies to none of the model's
@@ -291,7 +294,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ipb.scoring.summary import LEADERBOARD_METRICS, leaderboard
+    from ipb.scoring.summary import LEADERBOARD_METRICS, leaderboard, rank_value
 
     # model names come from the responses: printed through printable (bidirectional controls, ESC), never as markup
     console = console or SafeConsole(highlight=False, soft_wrap=False, width=200)
@@ -308,13 +311,17 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     table.add_column("model", no_wrap=longest <= 40, overflow="fold")
     table.add_column("n", justify="right")
     table.add_column("coverage", justify="right")
+    table.add_column("ranked on", justify="right")
     for name in LEADERBOARD_METRICS:
         table.add_column(labels.get(name, name), justify="right")
     table.add_column("composite over", justify="right")
     for rank, r in enumerate(rows, start=1):
         cov = r.get("coverage")
         comp = r.get("layer_composite") or {}
+        ranked = rank_value(comp.get("mean"), comp.get("n") or 0, r.get("n_run_errors") or 0,
+                            r.get("n_items_unanswered") or 0, r.get("n_items") or 0)
         table.add_row(str(rank), Text(str(r["model"])), str(r.get("n")), "—" if cov is None else f"{100 * cov:.1f}%",
+                      "—" if ranked is None else f"{ranked:.3f}",
                       *[_cell(r.get(name)) for name in LEADERBOARD_METRICS], f"{comp.get('n', 0)} of {r.get('n')}")
     console.print(table)
     by_model = _unscored_by_model(summary, [str(r["model"]) for r in rows])

@@ -71,3 +71,24 @@ def test_the_report_caption_says_skipped_items_rank_as_zero(tmp_path):
     # and its coverage cell says what the 25% is made of
     assert "3 of the items file&#x27;s 4 items have no response and count as not scored" in page or \
         "3 of the items file's 4 items have no response and count as not scored" in page
+
+
+def test_the_terminal_board_shows_the_figure_each_row_is_ranked_on(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from ipb.cli.commands.score import print_leaderboard
+
+    summary = _score(tmp_path).summary
+    out = io.StringIO()
+    print_leaderboard(summary, Console(file=out, width=240, highlight=False, soft_wrap=False))
+    text = out.getvalue()
+    assert "ranked on" in text
+    lines = {m: next(line for line in text.splitlines() if f" {m} " in line) for m in ("skipper", "worker")}
+    s_mean = summary["groups"]["model"]["skipper"]["metrics"]["layer_composite"]["mean"]
+    w_mean = summary["groups"]["model"]["worker"]["metrics"]["layer_composite"]["mean"]
+    # by hand: the skipper's row is ranked on its mean times 1 answered item of 4; the worker's on its own mean (its
+    # refusal is already in it at 0). s48user: the row showed only the mean, 0.850, and ranked on 0.425
+    assert f"{s_mean / 4:.3f}" in lines["skipper"] and f"{w_mean:.3f}" in lines["worker"]
+    assert text.index(" worker ") < text.index(" skipper ")
