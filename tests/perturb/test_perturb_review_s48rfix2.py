@@ -1,0 +1,72 @@
+"""s48rfix2: the kinds s47review left open, fixed by dated bounds and card rules (issue 18).
+
+Counts over 'ipb perturb --card C --base B --n 1000 --seed 10404' before -> after (the bases s47review read) are in
+/work/notes/s48rfix2.md. Each test below fails without its fix (checked by putting the previous file back).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from perturb_support import anachronisms_of
+
+GREENBLATT = "greenblatt_magic_formula_screen"
+
+JUNE_2007 = dt.date(2007, 6, 30)
+
+
+# --------------------------------------------------------------------------- GR5, GR4: a financial's price before the crunch
+#
+# s47review GR5 and GR4: on the 30 June 2007 base (a $3B regional bank earning $600M before tax, 5x) the metric moved
+# EBIT or the market value alone, to 2.5-4x (GR5) and, for financials worth $25-220B, 19-88x (GR4). Before July 2007
+# the cheapest financial worth $1B or more sold near 4.5x its pre-tax earnings (floor 3x, as outside financials); a
+# financial worth $20B or
+# more at most 30x (CME near 25x at $18B), one worth $50B or more at most 15x (American Express near 13x).
+
+_BANK = {"sector": "financials", "foreign_adr": False, "planned_holding_months": 12, "portfolio_positions": 30}
+_FLOOR = "market value / pre-tax earnings (EBIT) of a financial company worth $1B or more"
+_LARGE = "market value / pre-tax earnings (EBIT) of a financial company worth $20B or more"
+_LARGEST = "market value / pre-tax earnings (EBIT) of a financial company worth $50B or more"
+
+
+@pytest.mark.parametrize("facts, bound, what", [
+    ({"market_cap": "$3B", "ebit": "$1.145B", "enterprise_value": "$2.5B"}, _FLOOR,
+     "s47review Greenblatt 19, IPB-GRE-MF-002-7d6fb99e20298279: $3B on $1.145B (2.62x)"),
+    ({"market_cap": "$1.51B", "ebit": "$600M", "enterprise_value": "$1B"}, _FLOOR,
+     "a GR5 item of the reviewer's run: $1.51B on $600M (2.52x)"),
+    ({"market_cap": "$2.99B", "ebit": "$1B", "enterprise_value": "$2.5B"}, _FLOOR, "just under 3x"),
+    ({"market_cap": "$87.92B", "ebit": "$4.59B", "enterprise_value": "$233.73B"}, _LARGEST,
+     "s47review Greenblatt 9, IPB-GRE-MF-002-6667481914966a12: $87.92B on $4.59B (19.15x)"),
+    ({"market_cap": "$50B", "ebit": "$3.3B", "enterprise_value": "$60B"}, _LARGEST, "$50B at 15.15x"),
+    ({"market_cap": "$26.37B", "ebit": "$600M", "enterprise_value": "$25B"}, _LARGE,
+     "a GR4 item of the reviewer's run: $26.37B on $600M (43.95x)"),
+    ({"market_cap": "$20B", "ebit": "$660M", "enterprise_value": "$20B"}, _LARGE, "$20B at 30.3x"),
+])
+def test_a_financial_priced_outside_its_precrunch_multiples_is_an_anachronism(facts, bound, what):
+    problems = anachronisms_of(GREENBLATT, {**_BANK, **facts}, JUNE_2007)
+    assert any(bound in p for p in problems), (what, problems)
+
+
+@pytest.mark.parametrize("facts, when, what", [
+    ({"market_cap": "$3B", "ebit": "$600M", "enterprise_value": "$2.5B"}, JUNE_2007, "the base: 5x"),
+    ({"market_cap": "$3B", "ebit": "$1B", "enterprise_value": "$2.5B"}, JUNE_2007, "the floor's edge: 3x"),
+    ({"market_cap": "$3B", "ebit": "$980M", "enterprise_value": "$2.5B"}, JUNE_2007,
+     "s47review Greenblatt 14, IPB-GRE-MF-002-138f7f9fb10594a5 (3.06x): left, as s43rfix keeps $930M (3.23x)"),
+    ({"market_cap": "$900M", "ebit": "$450M", "enterprise_value": "$800M"}, JUNE_2007,
+     "under $1B: a small lender is not bounded (2x)"),
+    ({"market_cap": "$3B", "ebit": "$1.145B", "enterprise_value": "$2.5B"}, dt.date(2007, 9, 30),
+     "after the crunch began (2.62x on 30 September 2007)"),
+    ({"market_cap": "$3B", "ebit": "$1.145B", "enterprise_value": "$2.5B"}, dt.date(2003, 12, 31),
+     "before 2004 (2.62x)"),
+    ({"market_cap": "$18B", "ebit": "$720M", "enterprise_value": "$17B"}, JUNE_2007, "CME's size and 25x: under $20B"),
+    ({"market_cap": "$20B", "ebit": "$667M", "enterprise_value": "$20B"}, JUNE_2007, "$20B at 29.99x"),
+    ({"market_cap": "$72B", "ebit": "$5.5B", "enterprise_value": "$80B"}, JUNE_2007, "American Express: 13.1x"),
+    ({"market_cap": "$49.9B", "ebit": "$2B", "enterprise_value": "$50B"}, JUNE_2007, "under $50B at 24.95x"),
+    ({"market_cap": "$35B", "ebit": "$1.1B", "enterprise_value": "$36B"}, dt.date(2007, 12, 31),
+     "CME Group at the end of 2007 (31.8x) is past the window"),
+])
+def test_a_financial_within_its_precrunch_multiples_is_kept(facts, when, what):
+    problems = anachronisms_of(GREENBLATT, {**_BANK, **facts}, when)
+    assert not any("of a financial company" in p for p in problems), (what, problems)
