@@ -13,6 +13,7 @@ import pytest
 from perturb_support import anachronisms_of
 
 GREENBLATT = "greenblatt_magic_formula_screen"
+MARKS = "marks_distressed_debt"
 
 JUNE_2007 = dt.date(2007, 6, 30)
 
@@ -70,3 +71,37 @@ def test_a_financial_priced_outside_its_precrunch_multiples_is_an_anachronism(fa
 def test_a_financial_within_its_precrunch_multiples_is_kept(facts, when, what):
     problems = anachronisms_of(GREENBLATT, {**_BANK, **facts}, when)
     assert not any("of a financial company" in p for p in problems), (what, problems)
+
+
+# --------------------------------------------------------------------------- MK6: a bankrupt carrier's reorganisation value
+#
+# s47review MK6: on the 30 September 2005 base (airline equipment notes, a $1B reorganisation value) the metric and flip
+# operators drew $15.5-49.7B. The largest transport reorganisation of 2002-2007, Delta's, was $9.4-12B; bound $15B.
+
+_NOTES = {"sector": "transport", "spread_to_treasuries": "18%", "purchase_price": "50%", "class_face": "$800M",
+          "senior_claims": "$200M", "stressed_value": "$650M", "years_to_resolution": 1.5}
+_REORG = "reorganisation value of a bankrupt transport company"
+
+
+@pytest.mark.parametrize("facts, what", [
+    ({"reorganization_value": "$28.25B", "stressed_value": "$23.3B", "senior_claims": "$25.48B"},
+     "s47review Marks 10, IPB-MAR-DD-004-4e3d08ceb038144c: $28.25B"),
+    ({"reorganization_value": "$19.24B", "class_face": "$16.77B", "purchase_price": "79%"},
+     "s47review Marks 18, IPB-MAR-DD-004-06ffa4c7736cded6: $19.24B"),
+    ({"reorganization_value": "$15.01B"}, "just over $15B"),
+])
+def test_a_transport_reorganisation_value_above_fifteen_billion_in_2005_is_an_anachronism(facts, what):
+    problems = anachronisms_of(MARKS, {**_NOTES, **facts}, dt.date(2005, 9, 30))
+    assert any(_REORG in p for p in problems), (what, problems)
+
+
+@pytest.mark.parametrize("facts, year, what", [
+    ({"reorganization_value": "$1B"}, 2005, "the base: $1B"),
+    ({"reorganization_value": "$15B"}, 2005, "the edge: exactly $15B"),
+    ({"reorganization_value": "$12B"}, 2007, "Delta's plan's top, 2007"),
+    ({"reorganization_value": "$20B"}, 2009, "2009 is not bounded"),
+    ({"reorganization_value": "$20B", "sector": "energy"}, 2005, "another sector (Calpine filed in December 2005)"),
+])
+def test_a_reorganisation_value_within_its_record_is_kept(facts, year, what):
+    problems = anachronisms_of(MARKS, {**_NOTES, **facts}, year)
+    assert not any(_REORG in p for p in problems), (what, problems)
