@@ -14,6 +14,7 @@ from perturb_support import anachronisms_of
 
 GREENBLATT = "greenblatt_magic_formula_screen"
 MARKS = "marks_distressed_debt"
+LYNCH = "lynch_six_category_framework"
 
 JUNE_2007 = dt.date(2007, 6, 30)
 
@@ -105,3 +106,37 @@ def test_a_transport_reorganisation_value_above_fifteen_billion_in_2005_is_an_an
 def test_a_reorganisation_value_within_its_record_is_kept(facts, year, what):
     problems = anachronisms_of(MARKS, {**_NOTES, **facts}, year)
     assert not any(_REORG in p for p in problems), (what, problems)
+
+
+# --------------------------------------------------------------------------- LY5: a 1979 financial's size
+#
+# s47review LY5: on the 30 September 1979 base (a $300M restaurant chain) the flip and metric operators gave a financial
+# company $18.7-43.9B. The largest financials of 1979-82 (Citicorp, BankAmerica, American Express) were worth about
+# $2-4B; the bound is $8B for 1979-1982.
+
+_FAST = {"cyclical_industry": False, "debt_share": "10%", "distressed": False, "dividend_raised_years": "0",
+         "dividend_yield": "0%", "earnings_growth": "30%", "expansion_room": True, "hidden_asset_value": "$0",
+         "pe_ratio": "19.5x", "sector": "financials"}
+_FINANCIAL = "market value of a financial company"
+
+
+@pytest.mark.parametrize("market, year, what", [
+    ("$18.68B", 1979, "s47review Lynch 17, IPB-LYN-SC-004-ce91ab769d705fa4: $18.68B"),
+    ("$43.92B", 1979, "the largest LY5 financial of the reviewer's run"),
+    ("$8.01B", 1982, "just over $8B in 1982"),
+])
+def test_a_financial_worth_over_eight_billion_in_1979_1982_is_an_anachronism(market, year, what):
+    problems = anachronisms_of(LYNCH, {**_FAST, "market_cap": market}, year)
+    assert any(_FINANCIAL in p for p in problems), (what, problems)
+
+
+@pytest.mark.parametrize("facts, year, what", [
+    ({"market_cap": "$300M"}, 1979, "the base's size"),
+    ({"market_cap": "$8B"}, 1979, "the edge: exactly $8B"),
+    ({"market_cap": "$12B"}, 1984, "1984 is not bounded by this table"),
+    ({"market_cap": "$12B", "sector": "consumer"}, 1979, "a consumer company is the consumer table's ($18B)"),
+])
+def test_a_financial_within_its_years_record_is_kept(facts, year, what):
+    problems = anachronisms_of(LYNCH, {**_FAST, **facts}, year)
+    assert not any(_FINANCIAL in p for p in problems), (what, problems)
+
