@@ -10,11 +10,15 @@ import datetime as dt
 
 import pytest
 
-from perturb_support import anachronisms_of
+import ipb
+from ipb.engine.card import constraint_errors
+from ipb.engine.registry import compiled_card
+from perturb_support import anachronisms_of, assert_rule_case
 
 GREENBLATT = "greenblatt_magic_formula_screen"
 MARKS = "marks_distressed_debt"
 LYNCH = "lynch_six_category_framework"
+GRAHAM = "graham_seven_tests_defensive"
 
 JUNE_2007 = dt.date(2007, 6, 30)
 
@@ -140,3 +144,38 @@ def test_a_financial_within_its_years_record_is_kept(facts, year, what):
     problems = anachronisms_of(LYNCH, {**_FAST, **facts}, year)
     assert not any(_FINANCIAL in p for p in problems), (what, problems)
 
+
+# --------------------------------------------------------------------------- G5: a utility's equity and its bonds
+#
+# s47review G5: on the 31 December 1974 electric utility ($800M of assets, $500M of bonds, $300M of equity) the isolate
+# operator set equity and assets freely, to equity of 66-95% of the long-term capital. A utility with $500M or more of
+# assets keeps its equity at most three times its long-term debt (75% of the two).
+
+_G5 = "utility_equity_at_most_three_times_its_long_term_debt"
+_UTIL = {"book_value_per_share": "$20", "company_type": "public_utility", "dividend_years": "40", "eps_3yr_avg": "$2.4",
+         "eps_3yr_avg_ten_years_ago": "$1.7", "long_term_debt": "$500M", "price_per_share": "$18",
+         "stock_equity": "$300M", "total_assets": "$800M", "years_with_earnings": "10"}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    ({"current_liabilities": "$690M", "stock_equity": "$3.461B", "total_assets": "$4.7B", "years_with_earnings": "9"},
+     True, "s47review Graham 15, GRAHAM-7T-004-8b6507aeb1df2bab: $3.461B beside $500M (87%)"),
+    ({"stock_equity": "$565M", "long_term_debt": "$69M"}, True, "a G5 item of the run: $565M beside $69M (89%)"),
+    ({"stock_equity": "$603M", "long_term_debt": "$200M", "total_assets": "$900M"}, True, "just over three times ($600M)"),
+    ({"stock_equity": "$600M", "long_term_debt": "$200M", "total_assets": "$900M"}, False,
+     "the edge: exactly three times (75%)"),
+    ({}, False, "the base: $300M beside $500M (37.5%)"),
+    ({"stock_equity": "$390M", "long_term_debt": "$159M"}, False,
+     "a G5 item of the run at 71%: kept, under this line"),
+    ({"stock_equity": "$400M", "long_term_debt": "$20M", "total_assets": "$450M"}, False,
+     "a utility under $500M of assets is left open"),
+])
+def test_a_large_utilitys_equity_is_at_most_three_times_its_bonds(facts, refused, what):
+    assert_rule_case(GRAHAM, _G5, {**_UTIL, **facts}, refused)
+
+
+def test_an_industrials_equity_is_not_this_rules():
+    facts = {**_UTIL, "company_type": "industrial", "stock_equity": "$700M", "long_term_debt": "$50M",
+             "current_assets": "$400M", "current_liabilities": "$100M"}
+    names = [e.name for e in constraint_errors(compiled_card(GRAHAM).card, ipb.facts(GRAHAM, facts))]
+    assert _G5 not in names, names
