@@ -179,3 +179,42 @@ def test_an_industrials_equity_is_not_this_rules():
              "current_assets": "$400M", "current_liabilities": "$100M"}
     names = [e.name for e in constraint_errors(compiled_card(GRAHAM).card, ipb.facts(GRAHAM, facts))]
     assert _G5 not in names, names
+
+
+# --------------------------------------------------------------------------- LY8: a slow grower's P/E in 1980-84
+#
+# s48review LY8: on the 30 June 1982 base (a $2B electric utility growing 4% at 7x) the sector and metric operators
+# priced a company growing 4% a year, neither cyclical nor battered, at 15-31x, when the market sold near 7-8x. From
+# 1980 through 1984 such a slow grower is priced at most 14x (regimes.yaml slow_grower_price_earnings_1980_1984).
+
+_SLOW = {"cyclical_industry": False, "distressed": False, "dividend_raised_years": "15", "dividend_yield": "7%",
+         "earnings_growth": "4%", "hidden_asset_value": "$0",
+         "market_cap": "$2B", "pe_ratio": "7x", "sector": "utilities"}
+_SLOW_PE = "price / earnings of a slow grower neither cyclical nor battered"
+JUNE_1982 = dt.date(1982, 6, 30)
+
+
+@pytest.mark.parametrize("facts, when, what", [
+    ({"pe_ratio": "31x", "sector": "technology", "dividend_yield": "1.5%"}, JUNE_1982,
+     "s48review Lynch 5, IPB-LYN-SC-001-9d025dcc8342fa77: technology growing 4% at 31x"),
+    ({"pe_ratio": "17x", "dividend_yield": "2.5%"}, JUNE_1982, "s48review Lynch 8, IPB-LYN-SC-001-fb1d2a7691100999: a utility at 17x"),
+    ({"pe_ratio": "14.5x", "earnings_growth": "6%"}, dt.date(1984, 12, 31), "just over 14x, growing 6%, end of 1984"),
+    ({"pe_ratio": "15x", "earnings_growth": "-5%"}, dt.date(1980, 3, 31), "a shrinking company, not battered, 1980"),
+])
+def test_a_slow_grower_above_fourteen_times_in_1980_1984_is_an_anachronism(facts, when, what):
+    problems = anachronisms_of(LYNCH, {**_SLOW, **facts}, when)
+    assert any(_SLOW_PE in p for p in problems), (what, problems)
+
+
+@pytest.mark.parametrize("facts, when, what", [
+    ({}, JUNE_1982, "the base: 7x"),
+    ({"pe_ratio": "14x"}, JUNE_1982, "the edge: 14x"),
+    ({"pe_ratio": "20x", "earnings_growth": "6.5%"}, JUNE_1982, "growing over 6% a year"),
+    ({"pe_ratio": "20x", "cyclical_industry": True}, JUNE_1982, "a cyclical at its earnings' low"),
+    ({"pe_ratio": "20x", "distressed": True}, JUNE_1982, "a battered company"),
+    ({"pe_ratio": "20x"}, dt.date(1985, 6, 30), "1985 is not bounded"),
+    ({"pe_ratio": "20x"}, dt.date(1979, 9, 30), "1979 is not bounded by this row"),
+])
+def test_a_slow_grower_within_its_eras_multiple_is_kept(facts, when, what):
+    problems = anachronisms_of(LYNCH, {**_SLOW, **facts}, when)
+    assert not any(_SLOW_PE in p for p in problems), (what, problems)
