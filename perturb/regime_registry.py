@@ -217,6 +217,12 @@ class RegimeRegistry:
         """The era bound (``multiples``) of the input named ``name``, or None (the first that lists it)."""
         return next((m for m in self.multiples if name in m.inputs), None)
 
+    def multiple_bounds(self, name: str, facts: Mapping[str, Any]) -> tuple[MultipleBound, ...]:
+        """Every era bound (``multiples``) that lists the input named ``name`` and whose conditions (``when``,
+        ``at_least``, ``at_most``) ``facts`` meet; a bound without conditions always does. s48rfix2: a multiple's
+        bound may hold only for some companies, as a quotient's does (a slow grower's P/E in 1980-84)."""
+        return tuple(m for m in self.multiples if name in m.inputs and m.holds_for(facts))
+
     def era_multiple(self, spec: InputSpec) -> bool:
         """True for an input an era bound of ``multiples`` reads: a multiple input it lists, either input of a
         quotient it bounds (``of``: price and earnings per share, s39rules), or an input of its conditions."""
@@ -340,10 +346,10 @@ class RegimeRegistry:
                 found.append(f"{name} {value} (longer than any such streak about {year}: at most "
                              f"{max(0, year - self.streak_began)} years, counted from {self.streak_began})")
             if self.multiples and isinstance(value, Decimal) and spec.type == "multiple":
-                multiple = self.multiple_bound(name)
-                why = multiple.outside(name, value, when) if multiple is not None else None
-                if why is not None:
-                    found.append(why)
+                for multiple in self.multiple_bounds(name, facts):
+                    why = multiple.outside(name, value, when)
+                    if why is not None:
+                        found.append(why)
             if isinstance(value, Decimal) and spec.type == "money":
                 for kind in self.figures:  # BA5: a business model's own record (subscription software by year)
                     if kind.when and all(_when_text(facts.get(n)) in vs for n, vs in kind.when) and kind.matches(spec) and \

@@ -63,7 +63,11 @@ def test_the_figure_tables_read_as_documented():
         ("distressed_market_value", (("distressed", ("true",)),)),
         ("distressed_debt_due_within_a_year", (("distressed", ("true",)),)),
         # s47rfix2: s47review K3 (a reorganised equity in 2003)
-        ("reorganised_market_value", (("mispricing_source", ("bankruptcy_or_restructuring",)),))]
+        ("reorganised_market_value", (("mispricing_source", ("bankruptcy_or_restructuring",)),)),
+        # s48rfix2: s47review MK6 (a bankrupt carrier's reorganisation value, 2002-2007)
+        ("transport_reorganisation_value", (("sector", ("transport",)),)),
+        # s48rfix2: s47review LY5 (a financial company in 1979-1982)
+        ("financial_market_value", (("sector", ("financials",)),))]
     assert _figure("consumer_market_value").bound(1984) == 28 * B  # GM near $25B at the end of 1984, rounded up
     assert _figure("spinoff_market_value").bound(1993) == 8 * B  # Dean Witter Discover near $6B in 1993
     assert _figure("cash").bound(2000) == 30 * B  # s36review2: Microsoft $23.8B at June 2000, rounded up
