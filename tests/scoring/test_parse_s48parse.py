@@ -129,3 +129,52 @@ def test_ragged_json_rows_are_no_table():
         reading = gate_reading(text, MUNGER, gate)
         assert reading is None or reading[1] < 0.8
 
+
+# -- n45 screener export: rows of a dotted report are rows, not one wrapped sentence ------------------------------------
+# n45-b-screener-export-magic-formula's "Test Tickers" block ("Not an ADR ........ PASS") was read as one hard-wrapped
+# sentence: each row is 45 characters or more and ends with no stop, so the unwrapper joined it to the next row and the
+# rows' verdicts ran together. Two lines in a row that each hold a dot leader are two rows.
+
+GREENBLATT = "greenblatt_magic_formula_screen"  # 1 market-cap floor, 2 excluded sectors, 3 the two ratios, 4 combined rank
+
+
+@pytest.mark.parametrize(("text", "card", "expected"), [
+    # the corpus case's rows (n45-b-screener-export-magic-formula), the sector row's leader lengthened to four dots
+    ("Sector is not Financials or Utilities .... PASS  (Industrials)\n"
+     "EBIT greater than 0 ..................... PASS  (earnings yield 14.1%, ROC 41%)\n"
+     "Combined rank 30 or better .............. FAIL  (rank 34)", GREENBLATT, [(2, "PROCEED"), (3, "PROCEED"), (4, "REJECT")]),
+    # three phrasings of my own
+    ("High Return on Capital, five-year average above twenty ..... PASS\n"
+     "Durable Competitive Advantage, brand and network ..... PASS\n"
+     "Fair Price at forty-five times earnings ..... FAIL", MUNGER, [(2, "PROCEED"), (3, "PROCEED"), (5, "REJECT")]),
+    ("Durable Competitive Advantage (two brands and a network) ...... PROCEED\n"
+     "Fair Price: forty-five times earnings against our fifteen ....... REJECT", MUNGER, [(3, "PROCEED"), (5, "REJECT")]),
+    ("Excluded Sectors: the company makes machine tools, no bank ........ PASS\n"
+     "Combined Rank in the Top Group, the rank came out at 34 ........... FAIL", GREENBLATT, [(2, "PROCEED"), (4, "REJECT")]),
+])
+def test_dot_leader_rows_are_read_one_row_each(text, card, expected):
+    assert read_gates(text, card) == expected
+
+
+# -- n45 screener export: a pasted settings file names no gate ----------------------------------------------------------
+# The export's "[Screener]" block ("Filter1=MarketCap|>|50000000", ..., "Filter5=MF_CombinedRank|<=|30", "Ranked=1") is
+# the tool's configuration: "Filter1" counted as gate 1 and "Filter5" as gate 5, and "Ranked=1" was fuzzily gate 4
+# (REJECT 0.48 was read from it). The block is now skipped, with a note; the writer's own lines after it are read.
+
+@pytest.mark.parametrize("settings", [
+    "[Screener]\nName=quality_screen\nFilter1=ROIC|>|0.15\nFilter2=PE|<|20\nFilter5=Moat|=|wide",
+    # three phrasings of my own
+    "[Export]\nVersion=7\nRanked=1\nCheck1=ROC>0.15\nCheck5=PE<20",
+    "[screen.settings]\nuniverse=US\nfilter_1=roic|>|15\nfilter_5=pe|<|20\nsort=rank",
+    "  [Criteria]\n  Step1=Understandable\n  Step2=ROIC|>|15\n  Step5=PE|<|15\n  Notes=rerun in January",
+])
+def test_a_settings_block_is_not_read_as_gates(settings):
+    text = settings + "\n\nHigh Return on Capital: PROCEED (ROC 25%)\nFair Price: REJECT (45x)"
+    parsed = parse_response(text, MUNGER, embedder=False)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(2, "PROCEED"), (5, "REJECT")]
+    assert any("settings file" in note for note in parsed.notes)
+
+
+def test_a_settings_block_of_verdicts_is_the_writers_answer():
+    # "Gate1=PROCEED": the values are verdicts, so this is the writer's compact answer, read as before
+    assert read_gates("[Gates]\nGate1=PROCEED\nGate2=PROCEED\nGate5=REJECT", MUNGER) == [(1, "PROCEED"), (2, "PROCEED"), (5, "REJECT")]
