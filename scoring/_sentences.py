@@ -15,6 +15,9 @@ _BEFORE_NUMBER = frozenset({"no", "p", "pp", "vol", "ch", "sec", "fig"})
 _NUMBER_NEXT = re.compile(r"[ \t]*[(#]?\d")
 #: A lower-case word after the spacing that follows a sentence end: the sentence goes on after an ellipsis.
 _LOWER_NEXT = re.compile(r"[ \t]+[a-z]")
+#: A self-repair opening after an ellipsis ("INVEST... I mean DECLINE", "... Sorry, DECLINE"): the writer corrects the
+#: word before the dots in the same breath, so the sentence goes on, as before a lower-case word.
+_REPAIR_NEXT = re.compile(r"[ \t]+(?:I[ \t]+meant?|Sorry|Make[ \t]+that|Scratch[ \t]+that|Or[ \t]+rather|Rather)\b")
 _ABBREV = frozenset(
     {"e.g", "i.e", "vs", "approx", "etc", "no", "mr", "mrs", "ms", "dr", "inc", "co", "corp", "ltd", "st", "jr", "sr", "u.s", "fig",
      "cf", "al", "est", "ca", "incl", "resp", "p", "pp", "vol", "ch", "sec", "op", "cit"}
@@ -33,6 +36,9 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
     >>> t = "INVEST... no, DECLINE. Done... Next"
     >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
     ['INVEST... no, DECLINE.', 'Done...', 'Next']
+    >>> t = "INVEST... I mean DECLINE. Done... I left"
+    >>> [t[s:e] for s, e in sentence_spans(t, 0, len(t))]
+    ['INVEST... I mean DECLINE.', 'Done...', 'I left']
     """
     pos = start
     # brackets opened and closed in text[pos:counted], counted forward only (linear, like ``lettered``)
@@ -54,8 +60,9 @@ def sentence_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]
             counted = m.start()
             if opened > closed:
                 continue  # "the first gate (story broken?) is INCONCLUSIVE": a question inside brackets ends no sentence
-        if m.group().startswith("...") and _LOWER_NEXT.match(text, m.end(), end):
-            continue  # "INVEST... no, DECLINE": three dots before a lower-case word are a pause, as "\u2026" is
+        if m.group().startswith("...") and (_LOWER_NEXT.match(text, m.end(), end) or _REPAIR_NEXT.match(text, m.end(), end)):
+            continue  # "INVEST... no, DECLINE", "INVEST... I mean DECLINE": three dots before a lower-case word or a
+            # self-repair are a pause, as "\u2026" is
         if text[m.start()] == ".":
             w = m.start()
             k = w

@@ -52,6 +52,7 @@ from ipb.scoring.parse._final_block import _ClosingBlockMixin
 from ipb.scoring.parse._judged import consequence_end, judged_wrong
 from ipb.scoring.parse._label_owner import label_of_another
 from ipb.scoring.parse._relevance_if import relevance_condition_end
+from ipb.scoring.parse._retracted import withdrawn_after
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._verdicts import _clause_start, _negated
 
@@ -66,6 +67,15 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
 
     # ------------------------------------------------------------------ final verdict
+
+    def _withdrawn(self, end: int, u: int) -> bool:
+        """Whether the outcome word ending at ``end`` in sentence ``u`` is taken back at once: "INVEST -- no, that's a
+        joke", "INVEST (not)", "INVEST. Just kidding." (:mod:`._retracted`); never the verdict, at most the runner-up."""
+        unit = self.units[u]
+        nxt = self.units[u + 1] if u + 1 < len(self.units) else None
+        if nxt is not None and self.masked.count("\n", unit.end, nxt.start) > 1:
+            nxt = None  # (a withdrawal opens no new paragraph)
+        return withdrawn_after(self.masked, end, unit.end, nxt.start if nxt else None, nxt.end if nxt else None)
 
     def _final_verdict(self) -> tuple[str | None, Span | None]:
         """The final verdict and its span; its confidence and runner-up are left in ``self.final_reading``."""
@@ -131,7 +141,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             # "a naive investor would say INVEST", 'my colleague wrote "INVEST"', "Previous answer (wrong): INVEST": never the
             # verdict, at most the runner-up
             pool = set_aside if self._not_the_writers(before, line_start, start) or self._in_other_profile(start) \
-                or self._in_other_investor(start) or among_subjects(self, u) else candidates  # (:mod:`._decided`, :mod:`._subject_tables`)
+                or self._in_other_investor(start) or among_subjects(self, u) or self._withdrawn(end, u) \
+                else candidates  # (:mod:`._decided`, :mod:`._subject_tables`, :mod:`._retracted`)
             if level < 3 and (_LABEL_BEFORE.search(masked, max(line_start, start - 60), start) is not None
                               or _CUE_BEFORE.search(masked, max(line_start, start - 60), start) is not None
                               or decision_label_before(masked, line_start, start)):

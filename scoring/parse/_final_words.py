@@ -184,7 +184,8 @@ _ANSWER_YES_NO = re.compile(r"(?i)\b(?:the|my|our)\s+(?:overall\s+|short\s+)?ans
 _ANSWER_YES_NO_TRIGGERS = [Trigger("answer", re.compile(r"(?i)answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))"))]
 _ANSWER_YES_NO_TRIGGERS += ANSWER_LABEL_TRIGGERS  # "Final answer: no.", "Decision: no." (:mod:`._closing`)
 #: Between two outcomes of one sentence: the second corrects the first ("INVEST - no, rather DECLINE").
-_CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actually)\b")
+_CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actually|sorry|make\s+that)\b")  # ("INVEST... Sorry,
+# DECLINE", "INVEST... make that DECLINE": s48parse)
 #: All that stands between two outcomes of one sentence is a "no" the writer breaks off with ("INVEST... no, DECLINE",
 #: "INVEST \u2014 no: DECLINE", "INVEST, hmm, no, DECLINE"): the second repairs the first (s45break 11). Lower-cased text.
 _NO_BETWEEN = re.compile(r"[*_]*[\s.,;:\u2026\u2014\u2013-]*(?:(?:wait|hmm|um|oh|well)[\s.,\u2026\u2014\u2013-]+)?no[\s.,;:!\u2026\u2014\u2013-]+[*_]*")

@@ -154,21 +154,27 @@ def scan_json(text: str) -> list[JsonNode]:
 
 
 def _rows_as_pairs(text: str, node: JsonNode) -> JsonNode:
-    """A top-level array of two or more rows, each a two-item array whose first item is a string (``[["Fair Price",
-    "REJECT"], ["Gate 2", "PROCEED"]]``), as the object it stands for: each row's first item its key, its second the
-    value (s46break 8: only the first row was read). Any other array is returned as it is.
+    """A top-level array of two or more rows, each an array of strings or literals whose first item is a string, all
+    rows of one length (a table: ``[["Fair Price", "REJECT"], ["Gate 2", "PROCEED"]]``, or with a note column,
+    ``[["Gate 1", "PROCEED", "note"], ...]``), as the object it stands for: each row's first item its key, its second
+    the value, the rest the value's note on the row's line (s46break 8: only the first row was read; s47parse left
+    rows of three items unread). Any other array is returned as it is.
 
     >>> t = '[["Moat", "PROCEED"], ["Price", "REJECT"]]'
     >>> [(k, t[v.start:v.end]) for k, _, v in _rows_as_pairs(t, scan_json(t)[0]).pairs]
     [('Moat', '"PROCEED"'), ('Price', '"REJECT"')]
+    >>> t = '[["Moat", "PROCEED", "wide"], ["Price", "REJECT", "rich"]]'
+    >>> [(k, t[v.start:v.end]) for k, _, v in _rows_as_pairs(t, scan_json(t)[0]).pairs]
+    [('Moat', '"PROCEED"'), ('Price', '"REJECT"')]
     """
     rows = node.items
-    if len(rows) < 2 or not all(r.kind == "array" and len(r.items) == 2 and r.items[0].kind == "string"
-                                and r.items[1].kind in ("string", "literal") for r in rows):
+    width = len(rows[0].items) if rows and rows[0].kind == "array" else 0
+    if len(rows) < 2 or width < 2 or not all(r.kind == "array" and len(r.items) == width and r.items[0].kind == "string"
+                                             and all(i.kind in ("string", "literal") for i in r.items[1:]) for r in rows):
         return node
     out = JsonNode("object", node.start, node.end, rows=True)
     for r in rows:
-        key, val = r.items
+        key, val = r.items[:2]
         out.pairs.append((text[key.start + 1 : key.end - 1], (key.start + 1, key.end - 1), val))
     return out
 

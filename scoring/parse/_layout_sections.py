@@ -34,6 +34,9 @@ _PROSE_BEFORE_COLON = re.compile(r"(?i)(?=(?:\W*\w+){6})(?=.*\b(?:it|is|are|was|
 _RESTATED_LEAD = re.compile(r"[\s*_]*")
 #: The colon after it ("Fair Price: PROCEED", "**Fair Price**: PROCEED").
 _RESTATED_COLON = re.compile(r"[*_]*[ \t]*:")
+#: What may stand before a gate's name restated as a label after a semicolon inside a sentence ("Fair Price: REJECT;
+#: Fair Price: PROCEED"): the semicolon, then spaces and emphasis marks only.
+_CLAUSE_LEAD = re.compile(r";[\s*_]*")
 
 
 class _SectionsMixin(_ParserState):
@@ -50,6 +53,7 @@ class _SectionsMixin(_ParserState):
         self.gate_mention: dict[int, tuple[Span, str]] = {}
         self.gate_sections: dict[int, list[int]] = {}
         label_level_units: dict[int, Span] = {}
+        self.clause_labels: dict[int, list[Span]] = {}
         for li, line in enumerate(self.lines):
             unit_ids = self.line_units[li]
             anchor = self.anchors.get(li)
@@ -103,6 +107,10 @@ class _SectionsMixin(_ParserState):
                     restated = self._restated_label(u, current)
                     if restated is not None:
                         label_level_units[u] = restated
+                if current is not None and not unit.final and (u in label_level_units or k == 0 and anchor is not None):
+                    clauses = self._clause_labels(u, current)
+                    if clauses:
+                        self.clause_labels[u] = clauses
         if structural:
             self._claim_unanchored(section)
         return self._evidence(structural, label_level_units)
@@ -120,6 +128,24 @@ class _SectionsMixin(_ParserState):
             if _RESTATED_COLON.match(self.masked, m.end) is not None:
                 return (m.start, m.end)
         return None
+
+    def _clause_labels(self, u: int, gate: int) -> list[Span]:
+        """The spans of the gate's name restated as a label after a semicolon inside sentence ``u``, which opens under
+        that gate's label ("Fair Price: REJECT; Fair Price: PROCEED"): each is a label of its own for the words after
+        it, as a restated label opening the next sentence is (:meth:`_restated_label`). Empty for a name after a
+        semicolon with no colon ("...; fair price aside, ...") or another gate's name."""
+        unit = self.units[u]
+        if ";" not in self.masked[unit.start : unit.end]:
+            return []
+        out = []
+        for m in self.unit_mentions.get(u, ()):
+            if m.gates != (gate,) or m.how == "number":
+                continue
+            semi = self.masked.rfind(";", unit.start, m.start)
+            if semi >= 0 and _CLAUSE_LEAD.fullmatch(self.masked, semi, m.start) is not None \
+                    and _RESTATED_COLON.match(self.masked, m.end) is not None:
+                out.append((m.start, m.end))
+        return out
 
     def _closes(self, line: Line, anchor_line: Line | None, first_text: str, structural: bool) -> bool:
         if self._is_final_line(line, first_text):

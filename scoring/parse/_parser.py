@@ -18,6 +18,7 @@ from ipb.scoring._text import (
     mask_reasoning,
     plain_spacing,
 )
+from ipb.scoring.parse._settings_block import blank_settings
 from ipb.scoring.parse._card import _index, _term_index, _term_literals
 from ipb.scoring.parse._citations import _CitationsMixin
 from ipb.scoring.parse._body_named import _BodyNamedMixin
@@ -115,6 +116,9 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
         self.masked, noted = blank_footnotes(self.masked)  # "¹ Gate 3 figures from ...", a Sources: block (_footnotes.py)
         if noted:
             self.notes.append(f"{noted} footnote or reference line(s) under the answer were not read as gate statements")
+        self.masked, settings = blank_settings(self.masked)  # "[Screener]\nFilter1=MarketCap|>|5e7": a tool's settings (_settings_block.py)
+        if settings:
+            self.notes.append(f"{settings} line(s) of a pasted settings file ([Section] and Key=value lines) were not read as gate statements")
         self.masked, self.folded = fold_repeated_lines(self.masked)
         if self.folded:
             repeats = sum(text.count("\n", start, stop) + (not text.endswith("\n", start, stop)) for _, start, stop in self.folded)

@@ -63,6 +63,8 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
     'The price is fine and the business is easy to understand here.\\nand more'
     >>> unwrap_hard_wrapped("Normal earnings (five-year average EPS $3.10): Pass\\nGrowth estimate (7% expected, 5% record): Fail")
     'Normal earnings (five-year average EPS $3.10): Pass\\nGrowth estimate (7% expected, 5% record): Fail'
+    >>> unwrap_hard_wrapped("Market cap above the floor of fifty million ....... PASS\\nNot an ADR ........ PASS")
+    'Market cap above the floor of fifty million ....... PASS\\nNot an ADR ........ PASS'
     """
     if "\n" not in text:
         return text
@@ -84,6 +86,9 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
         stop = _LINE_STOP.search(text, pos, nl)
         if stop is None and _RECORD_END.search(text, pos, nl) and _RECORD_END.search(text, nxt, nend):
             joins = False  # "Normal Earnings (5-yr EPS $3.10): Pass\nGrowth Estimate (7% vs 5%): Fail": two records
+        elif _LEADER.search(text, pos, nl) and _LEADER.search(text, nxt, nend):
+            joins = False  # "Not an ADR ........ PASS\nEBIT greater than 0 ..... PASS (ROC 41%)": two rows of a dotted
+            # report (a screener's test, a contents page); prose never runs its sentence through dot leaders (n45 screener)
         elif stop is None:
             # inside a paragraph already found wrapped, a word in capitals continues it too ("... would become\nREDESIGN.")
             joins = _joins(text, nxt, nend, runs_on=_RUNS_ON.search(text, pos, nl) is not None, inside=joined_at == pos - 1)
@@ -102,6 +107,9 @@ _LONG_LINE = re.compile(rf"(?m)^[^\n]{{{MIN_WRAPPED_LINE},}}(?=\n[^\S\n]*[^\s])"
 #: The end of a record line, a label with a short value after its colon: "...: Pass", "...: Fail", "...: $52.40",
 #: "...: Significantly Below". Two such lines in a row are two records, never one wrapped sentence.
 _RECORD_END = re.compile(r":[ \t]+[^\s:]+(?:[ \t]+[^\s:]+){0,2}[ \t]*$")
+#: A dot leader between a row's name and its value: a run of three or more dots with spacing on both sides
+#: ("Not an ADR ....... PASS", "Sector is not Financials ... PASS"). Two lines in a row that hold one are two rows.
+_LEADER = re.compile(r"[ \t]\.{3,}[ \t]")
 #: A line opening or closing fenced code.
 _FENCE_LINE = re.compile(r"(?m)^[ \t]*(?:```|~~~)")
 

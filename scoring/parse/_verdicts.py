@@ -229,6 +229,9 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             if unit.final and not self._revises_after_final(hit):
                 continue
             label = label_units.get(hit.unit)
+            for span in self.__dict__.get("clause_labels", {}).get(hit.unit, ()):
+                if span[1] <= hit.start:
+                    label = span  # "Fair Price: REJECT; Fair Price: PROCEED": the label restated after the semicolon is PROCEED's
             if hit.word in QUESTION_ANSWERS:  # "Dividend record? No - ...": the answer is the question's gate's, wherever it sits
                 asked = self.__dict__.get("question_gate", {}).get(hit.start)
                 if asked is not None:
