@@ -1,0 +1,89 @@
+"""Stop 48's prose work (s48prose, issue 13): long prose loses gates when one sentence takes up two criteria.
+
+Expected readings worked by hand against the card graham_seven_tests_defensive (gates: 1 Adequate Size of the
+Enterprise, 2 Sufficiently Strong Financial Condition, 3 Earnings Stability, 4 Dividend Record, 5 Earnings Growth,
+6 Moderate Price/Earnings Ratio, 7 Moderate Ratio of Price to Assets). Rules only (embedder off), as in
+``parse_support``.
+
+A chatty answer in flowing paragraphs (s46user's chatty0, s47parse "Long prose") states several criteria in one
+sentence: "leverage fell by 2%, so that passes; the current ratio rose by 0.2, so ... that passes; and no new shares
+were issued ..." or "the gross margin widened by 1%, a pass, but asset turnover slipped by 0.05, so that one fails".
+Read one topic per sentence, the first criterion took the sentence and the others (the only REJECT among them) were
+lost. A plain prose sentence is now cut into clauses at a semicolon, at a comma before "but", "while", "whereas",
+"yet", "although" or "though", before "whereas", and at a dash set off by spaces; each clause of four words or more is a
+unit of its own, so each criterion is found, and its verdict read, within its clause.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.scoring.parse import parse_response
+from ipb.scoring.parse._layout import _prose_clauses
+
+from tests.scoring.parse_support import read_gates
+
+GRAHAM = "graham_seven_tests_defensive"
+
+
+def _cut(text: str) -> list[str]:
+    return [text[a:b] for a, b in _prose_clauses(text, [(0, len(text))])]
+
+
+# -- where a sentence is cut -------------------------------------------------------------------------------------------
+
+def test_a_sentence_is_cut_at_a_semicolon_and_a_comma_before_but():
+    text = "Leverage fell by 2%, so that passes; the current ratio rose by 0.2, a pass, but turnover slipped, so it fails."
+    assert _cut(text) == ["Leverage fell by 2%, so that passes; ", "the current ratio rose by 0.2, a pass, ",
+                          "but turnover slipped, so it fails."]
+
+
+def test_a_dash_set_off_by_spaces_and_whereas_cut_but_a_hyphen_does_not():
+    text = "The long-term debt is low \u2014 the current ratio is 2.3 whereas the dividend record is only eight years long."
+    assert _cut(text) == ["The long-term debt is low \u2014 ", "the current ratio is 2.3 ",
+                          "whereas the dividend record is only eight years long."]
+
+
+def test_a_clause_under_four_words_stays_with_its_sentence():
+    # "it passes" (two words) is the verdict of the clause before it, not a statement of its own
+    assert _cut("The dividend record is fine; it passes.") == ["The dividend record is fine; it passes."]
+    # a short opening clause joins the next one
+    assert _cut("Yes; the dividend record is fine.") == ["Yes; the dividend record is fine."]
+
+
+# -- what the clauses read -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # three gates in one sentence, the last one a REJECT after ", but" (was: 1 PROCEED, 3 REJECT; gate 4 lost)
+    ("The company is large, with sales of $9bn, so the size test is met; the dividend record runs unbroken for forty "
+     "years, so it passes, but earnings stability fails because of a loss in 2019.",
+     [(1, "PROCEED"), (4, "PROCEED"), (3, "REJECT")]),
+    # "whereas" between two criteria (was: gate 3 REJECT, the dividend record's verdict given to earnings stability)
+    ("Earnings stability is fine with ten straight profitable years, whereas the dividend record is too short at eight "
+     "years and fails.",
+     [(3, "PROCEED"), (4, "REJECT")]),
+    # a dash between two criteria, then ", while" (was: gate 3 REJECT, gate 4 lost)
+    ("Earnings stability fails on the 2019 loss \u2014 the dividend record is a clear pass with forty years unbroken, "
+     "while earnings growth fails at 10% over the decade.",
+     [(3, "REJECT"), (4, "PROCEED"), (5, "REJECT")]),
+])
+def test_each_clause_of_a_prose_sentence_reads_its_own_criterion(text, expected):
+    assert read_gates(text, GRAHAM) == expected
+
+
+def test_a_gate_named_in_its_clause_keeps_a_named_gates_confidence():
+    # The lexical reader opens the gate at "company is large"; the alias "size test" in the same clause still names it,
+    # so the reading is a named gate's (how 'alias', 0.85 like "Earnings stability fails ..." alone), not a
+    # substance-only one (0.64, under the 0.8 review bar).
+    parsed = parse_response("The company is large, with sales of $9bn, so the size test is met; the dividend record "
+                            "runs unbroken for forty years, so it passes.", GRAHAM, embedder=False)
+    first = parsed.gates[0]
+    assert (first.gate, first.verdict, first.how) == (1, "PROCEED", "alias")
+    assert first.confidence >= 0.8
+
+
+def test_a_list_item_or_a_labelled_line_is_not_cut():
+    # only plain prose lines are cut: a list item keeps its sentence (its label names the gate for all of it)
+    text = "- Earnings Stability: fails; the 2019 loss breaks the ten-year record, though 2020 recovered.\n"
+    assert read_gates(text, GRAHAM) == [(3, "REJECT")]
+
