@@ -21,7 +21,7 @@ import pytest
 from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._layout import _prose_clauses
 
-from tests.scoring.parse_support import read_gates
+from tests.scoring.parse_support import gate_verdicts, read_gates
 
 GRAHAM = "graham_seven_tests_defensive"
 
@@ -87,3 +87,51 @@ def test_a_list_item_or_a_labelled_line_is_not_cut():
     text = "- Earnings Stability: fails; the 2019 loss breaks the ten-year record, though 2020 recovered.\n"
     assert read_gates(text, GRAHAM) == [(3, "REJECT")]
 
+
+# == a figure against a limit in the writer's own words ================================================================
+# "P/E of 22x, well outside our band", "above our ceiling", "within the limit", "clears the hurdle": the writer names a
+# bar without its figure, and the verdict is the stated figure against the card's own threshold. The figure-bar reader
+# (:mod:`._figure_bars`) now takes such a relation as the writer's side (through ``_stated_bars.compared_verdict``, which
+# also gains "clears/meets/misses/breaches the <bar>"); the card's test on the figure must agree, and the reading stays
+# under the 0.8 review bar (how 'figure-bar': inferred from the card's test, not named by the writer).
+# Graham's gate 6 passes on pe_3yr <= 15x (with positive earnings); gate 4 on dividend_years >= 20.
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("A P/E of 22x, well outside our band.", "REJECT"),              # the brief's phrasing: 22 > 15 fails, outside a band
+    ("The P/E multiple is 22x, above our ceiling.", "REJECT"),        # 22 > 15; above a ceiling fails
+    ("At 12x earnings the P/E sits within the limit.", "PROCEED"),    # 12 <= 15; within a limit passes
+    ("The P/E of 22x is above our ceiling.", "REJECT"),               # a verb after the multiple, not its denominator
+    ("The P/E of 12x is well within our limit.", "PROCEED"),
+])
+def test_a_figure_against_a_bar_named_without_its_figure_reads_the_cards_test(text, verdict):
+    parsed = parse_response(text, GRAHAM, embedder=False)
+    found = [g for g in parsed.gates if g.gate == 6]
+    assert [(g.verdict, g.how) for g in found] == [(verdict, "figure-bar")]
+    assert found[0].confidence < 0.8  # inferred from the card's threshold: under the review bar
+    assert any("figure" in note and "gate 6" in note for note in parsed.notes)
+
+
+@pytest.mark.parametrize("text", [
+    "The P/E multiple is 12x, above our ceiling.",   # 12 passes the card's 15x, the writer says above the ceiling
+    "The P/E multiple is 22x, comfortably within the limit.",  # 22 fails the card, the writer says within the limit
+])
+def test_a_relation_the_cards_threshold_contradicts_reads_nothing(text):
+    assert 6 not in gate_verdicts(text, GRAHAM)
+
+
+def test_clearing_or_missing_a_bar_is_its_side_whatever_the_bar():
+    from ipb.scoring.parse._stated_bars import compared_verdict
+
+    assert compared_verdict("the yield clears the hurdle comfortably", None) == "PROCEED"
+    assert compared_verdict("which meets our bar", "REJECT") == "PROCEED"
+    assert compared_verdict("twelve years, which misses the bar", None) == "REJECT"
+    assert compared_verdict("it breaches the ceiling", "REJECT") == "REJECT"
+    assert compared_verdict("it does not clear the hurdle", None) is None      # negated: no reading
+    assert compared_verdict("if it clears the hurdle we buy", None) is None    # conditional: no reading
+
+
+def test_a_labelled_gate_that_misses_the_bar_reads_reject_under_the_review_bar():
+    # gate 4 named, no verdict word: 12 < 20 years, and "misses our bar" (was: no verdict)
+    parsed = parse_response("The dividend record of 12 years misses our bar.", GRAHAM, embedder=False)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(4, "REJECT")]
+    assert parsed.gates[0].confidence < 0.8
