@@ -151,6 +151,7 @@ class _LayoutMixin(_SectionsMixin):
         self.lines = self._splice_json(split_lines(masked, self.folded))
         for li, line in enumerate(self.lines):
             ids: list[int] = []
+            whole: dict[Span, Span] = {}
             if line.kind in ("blank", "fence", "table_sep"):
                 self.line_units.append(ids)
                 continue
@@ -166,13 +167,14 @@ class _LayoutMixin(_SectionsMixin):
                 found = list(sentence_spans(masked, line.body, line.end)) or [(line.body, line.end)]
                 found[0] = (line.start, found[0][1])
                 spans = _gate_clauses(masked, found) if ";" in masked[line.start : line.end] else found
-                if line.kind == "plain":
+                if line.kind == "plain":  # each clause remembers its sentence (the described-prose reader weighs it whole)
+                    whole = {c: sentence for sentence in spans for c in _prose_clauses(masked, [sentence]) if c != sentence}
                     spans = _prose_clauses(masked, spans)
             units, starts = self.units, self.unit_starts
             for s0, e0 in spans:
                 for s, e in _chunks(masked, s0, e0) if e0 - s0 > MAX_UNIT else ((s0, e0),):
                     ids.append(len(units))
-                    units.append(_Unit(s, e, li, len(ids) == 1))
+                    units.append(_Unit(s, e, li, len(ids) == 1, sentence=whole.get((s0, e0))))
                     starts.append(s)
             self.line_units.append(ids)
 
