@@ -80,6 +80,8 @@ class _Unit:
     gate: int | None = None
     section: int = -1
     final: bool = False
+    #: The whole sentence when this unit is one clause of it (:func:`._layout._prose_clauses`), else None.
+    sentence: tuple[int, int] | None = None
 
 
 @dataclass

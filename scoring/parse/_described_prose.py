@@ -164,15 +164,20 @@ class _DescribedProseMixin(_ParserState):
         if line.kind not in _PROSE_KINDS or u in self.final_units or unit.line in self.anchors:
             return None
         low = self.low
-        if self.masked[unit.start : unit.end].rstrip().endswith("?"):
+        # a clause cut from a prose sentence (:func:`._layout._prose_clauses`) is weighed with its whole sentence: a
+        # sentence whose clauses lean to two gates is neither's this way, and a clause is taken by the unit it opens in
+        start, end = unit.sentence or (unit.start, unit.end)
+        if self.masked[start:end].rstrip().endswith("?"):
             return None
-        words = len(_WORD.findall(low, unit.start, unit.end))
-        if words < MIN_WORDS or words > MAX_WORDS or _FRAMED.search(low, unit.start, unit.end) or _OTHERS.search(low, unit.start, unit.end):
+        words = len(_WORD.findall(low, start, end))
+        if words < MIN_WORDS or words > MAX_WORDS or _FRAMED.search(low, start, end) or _OTHERS.search(low, start, end):
             return None
-        others = [m for m in self.unit_mentions.get(u, ()) if m.gates or m.invented is not None]
+        others = [m for v, ms in self.unit_mentions.items() if start <= self.units[v].start < end for m in ms
+                  if m.gates or m.invented is not None] if unit.sentence else \
+            [m for m in self.unit_mentions.get(u, ()) if m.gates or m.invented is not None]
         chosen: tuple[int, tuple[int, int]] | None = None
         leaning: set[int] = set()
-        for a, b in _clauses(low, unit.start, unit.end):
+        for a, b in _clauses(low, start, end):
             weights = clause_weights(self.card, low[a:b])
             if not weights:
                 continue
@@ -186,7 +191,7 @@ class _DescribedProseMixin(_ParserState):
                 continue
             if any(m.start < b and a < m.end for m in others) or (others and not self._names(best, a, b)):
                 continue  # another gate's mention in this clause, or in the sentence without this gate's name beside it
-            s, e = unit.start, unit.end  # the sentence, not only the clause, carries the figure ("Sizing ...: at a 5% position")
+            s, e = start, end  # the sentence, not only the clause, carries the figure ("Sizing ...: at a 5% position")
             if not (describes_case(low, s, e, len(self._figures(s, e)))  # type: ignore[attr-defined]
                     or appraisals(low, s, e, _direction(self.card, best), lexicon=lexicon_for(self.card.id),
                                   watch=_watches(self.card, best))):
@@ -195,6 +200,8 @@ class _DescribedProseMixin(_ParserState):
                 chosen = (best, (a, b))
         if chosen is None or len(leaning) > 1:
             return None  # no clause, or clauses leaning to two gates: the sentence is neither's this way
+        if not unit.start <= max(chosen[1][0], start) < unit.end:
+            return None  # the clause opens in another unit of the sentence: that unit takes it
         return chosen
 
     def _names(self, gate: int, a: int, b: int) -> bool:

@@ -58,6 +58,7 @@ from ipb.scoring.parse._past import past_time
 from ipb.scoring._text import stem
 from ipb.scoring.parse._prose_vocabulary import _CONDITIONAL, appraisals
 from ipb.scoring.parse._state import _ParserState
+from ipb.scoring.parse._stated_bars import compared_verdict
 from ipb.scoring.parse._types import GateTrace
 
 __all__ = ["FIGURE_HOW", "Term", "figure_terms", "term_side"]
@@ -346,7 +347,10 @@ def _named(card: Card, term: Term, said: frozenset[str], after: frozenset[str] =
     parts = term.names if len(term.names) == 2 else _ratio_parts(card).get(term.names[0])
     if after and parts is not None:
         below = table[parts[1]][0] & after
-        return len(below) + len(table[parts[0]][0] & said) + 1 if below else 0
+        if below:
+            return len(below) + len(table[parts[0]][0] & said) + 1
+        # the words after the multiple name no denominator ("The P/E of 22x is above our ceiling"): the words before
+        # name the quantity, as for any figure
     if len(term.names) == 2:
         sides = [table[n][0] & said for n in term.names]
         return len(sides[0] | sides[1]) if all(sides) else 0
@@ -529,6 +533,11 @@ class _FigureBarsMixin(_ParserState):
         for x, _, v in appraisals(low, judged_from, end, term.higher, lexicon=lexicon_for(self.card.id)):
             if v in (vw.PROCEED, vw.REJECT) and not n.span[0] <= x < n.span[1]:
                 sides.add(v)
+        # the figure against a bar the writer names without its figure ("22x, above our ceiling", "within the limit",
+        # "well outside our band", "clears the hurdle"): the side the comparison states, read in the card's direction
+        related = compared_verdict(text[n.span[1]:end], term.higher)
+        if related in (vw.PROCEED, vw.REJECT):
+            sides.add(related)
         opening = _YES_NO.match(low, judged_from, end)
         if opening is not None and judged_from == self._unit_start(judged_from):
             sides.add(vw.PROCEED if opening.group(1) == "yes" else vw.REJECT)

@@ -66,6 +66,36 @@ def _gate_clauses(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+#: Where a plain prose sentence divides into clauses that may each take up a criterion of their own: a semicolon, a comma
+#: before "but", "while", "whereas", "yet" or "although", "whereas" alone, or a dash set off by spaces.
+_CLAUSE_BREAK = re.compile(r"(?i)(?:;|,[ \t]+(?=(?:but|while|whereas|yet|although|though)\b)|[ \t]+(?=whereas\b)|[ \t]+[\u2013\u2014][ \t]+|[ \t]+--?[ \t]+)[ \t]*")
+#: A clause shorter than this many words stays with its sentence ("yes; it passes" is one statement).
+MIN_CLAUSE_WORDS = 4
+
+
+def _prose_clauses(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` (sentences of a plain prose line) cut into clauses at :data:`_CLAUSE_BREAK`, each clause of at least
+    :data:`MIN_CLAUSE_WORDS` words (a shorter one stays with the clause before it), so that a sentence taking up two
+    criteria ("the gross margin widened, a pass, but asset turnover slipped, so that one fails") gives each its own unit.
+    """
+    out: list[Span] = []
+    for start, end in spans:
+        cuts = [m.end() for m in _CLAUSE_BREAK.finditer(text, start, end)]
+        pieces: list[Span] = []
+        at = start
+        for cut in [*cuts, end]:
+            if cut <= at:
+                continue
+            if pieces and len(re.findall(r"\w+", text[at:cut])) < MIN_CLAUSE_WORDS:
+                pieces[-1] = (pieces[-1][0], cut)
+            elif pieces and len(re.findall(r"\w+", text[pieces[-1][0]:pieces[-1][1]])) < MIN_CLAUSE_WORDS:
+                pieces[-1] = (pieces[-1][0], cut)
+            else:
+                pieces.append((at, cut))
+            at = cut
+        out.extend(pieces or [(start, end)])
+    return out
+
 
 class _LayoutMixin(_SectionsMixin):
     """Splits the masked text into lines and units; :class:`._layout_sections._SectionsMixin` assigns units to gate sections."""
@@ -121,6 +151,7 @@ class _LayoutMixin(_SectionsMixin):
         self.lines = self._splice_json(split_lines(masked, self.folded))
         for li, line in enumerate(self.lines):
             ids: list[int] = []
+            whole: dict[Span, Span] = {}
             if line.kind in ("blank", "fence", "table_sep"):
                 self.line_units.append(ids)
                 continue
@@ -136,11 +167,14 @@ class _LayoutMixin(_SectionsMixin):
                 found = list(sentence_spans(masked, line.body, line.end)) or [(line.body, line.end)]
                 found[0] = (line.start, found[0][1])
                 spans = _gate_clauses(masked, found) if ";" in masked[line.start : line.end] else found
+                if line.kind == "plain":  # each clause remembers its sentence (the described-prose reader weighs it whole)
+                    whole = {c: sentence for sentence in spans for c in _prose_clauses(masked, [sentence]) if c != sentence}
+                    spans = _prose_clauses(masked, spans)
             units, starts = self.units, self.unit_starts
             for s0, e0 in spans:
                 for s, e in _chunks(masked, s0, e0) if e0 - s0 > MAX_UNIT else ((s0, e0),):
                     ids.append(len(units))
-                    units.append(_Unit(s, e, li, len(ids) == 1))
+                    units.append(_Unit(s, e, li, len(ids) == 1, sentence=whole.get((s0, e0))))
                     starts.append(s)
             self.line_units.append(ids)
 

@@ -9,6 +9,7 @@ holding a verdict pinned to it). Units and lines come from :mod:`._layout`.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._text import Line, normalize
@@ -37,6 +38,16 @@ _RESTATED_COLON = re.compile(r"[*_]*[ \t]*:")
 #: What may stand before a gate's name restated as a label after a semicolon inside a sentence ("Fair Price: REJECT;
 #: Fair Price: PROCEED"): the semicolon, then spaces and emphasis marks only.
 _CLAUSE_LEAD = re.compile(r";[\s*_]*")
+
+
+def _opening(mentions: list[Any], gate: int) -> tuple[Span, str]:
+    """The span of the first of ``mentions`` (one sentence's) that names ``gate``, and how the sentence names it: the
+    way of a mention by the gate's name, an alias or a number when the sentence has one, else the first mention's. The
+    lexical reader opens the gate at the sentence's first word of the gate's vocabulary ("The company is large, ... so
+    the size test is met"); the alias in the same sentence still names it, and its confidence is a named gate's."""
+    first = next(m for m in mentions if gate in m.gates)
+    named = next((m.how for m in mentions if gate in m.gates and m.how != "substance"), first.how)
+    return (first.start, first.end), named
 
 
 class _SectionsMixin(_ParserState):
@@ -98,8 +109,7 @@ class _SectionsMixin(_ParserState):
                         self.section_gate[section] = current
                         self.section_first[section] = u
                         self.gate_sections.setdefault(current, []).append(section)
-                        first = next(m for m in self.unit_mentions[u] if topic in m.gates)
-                        self.gate_mention.setdefault(current, ((first.start, first.end), first.how))
+                        self.gate_mention.setdefault(current, _opening(self.unit_mentions[u], topic))
                 unit.gate = current
                 unit.section = section if current is not None else -1
                 unit.final = final_region or unit_text_final
@@ -280,8 +290,7 @@ class _SectionsMixin(_ParserState):
             self.section_first[section] = u
             self.gate_sections.setdefault(topic, []).append(section)
             self.gate_sections[topic].sort(key=lambda k: self.units[self.section_first[k]].start if self.section_first.get(k, -1) >= 0 else -1)
-            first = next(m for m in mentions if topic in m.gates)
-            self.gate_mention.setdefault(topic, ((first.start, first.end), first.how))
+            self.gate_mention.setdefault(topic, _opening(mentions, topic))
 
     def _judged(self, units: list[int]) -> bool:
         """Whether one of ``units`` states a committed verdict."""

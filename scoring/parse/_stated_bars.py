@@ -89,6 +89,10 @@ _REQUIRED = re.compile(
     r"(?:(?:that|which)\s+)?(?:(?:it|we|they|i|(?:the|our|its|their)\s+[a-z-]+)\s+)?(?:(?:still|typically|normally|usually|now)\s+)?"
     r"(?P<verb>asks?|requires?|demands?|needs?|wants?|targets?|expects?|seeks?|allows?|permits?|tolerates?|accepts?)\b")
 _CAP_VERBS = ("allow", "permit", "tolerate", "accept")
+#: A bar cleared or missed, whatever its side: "the yield clears the hurdle comfortably", "meets our bar", "misses the
+#: threshold", "breaches the ceiling". Clearing or meeting a bar passes it; missing or breaching one fails it.
+_MET = re.compile(r"(?i)\b(?P<act>clear(?:s|ed|ing)?|meet(?:s|ing)?|met|miss(?:es|ed|ing)?|breach(?:es|ed|ing)?)\s+"
+                  r"(?:(?!of\b)[^\s,;:.!?()]+\s+){0,3}?(?P<bar>(?:" + _NOUNS + r")s?)\b")
 _HIGH = {"above", "over", "beyond", "exceed", "exceeds", "exceeding", "higher than", "greater than", "more than"}
 _LOW = {"below", "under", "beneath", "short of", "less than", "lower than"}
 _LOWER_BOUND = {"floor", "minimum", "hurdle"}
@@ -146,6 +150,8 @@ def compared_verdict(text: str, higher: str | None) -> str | None:
     >>> compared_verdict("yield 7%, above the threshold", None) is None
     True
     >>> compared_verdict("14% a year against our 10% hurdle", None), compared_verdict("leverage 1.9x against a 1.6x limit", None)
+    ('PROCEED', 'REJECT')
+    >>> compared_verdict("the yield clears the hurdle comfortably", None), compared_verdict("it misses our bar", None)
     ('PROCEED', 'REJECT')
     """
     return _compared(text, higher)[0]
@@ -238,6 +244,10 @@ def _compared(text: str, higher: str | None) -> tuple[str | None, bool]:
         else:
             higher_here = higher
         verdicts.add(higher_here if side in _HIGH else _flip(higher_here))
+    for m in _MET.finditer(text):
+        if _NEGATED.search(text, max(0, m.start() - 20), m.start()) or _CONDITIONAL.search(text, 0, m.start()):
+            return None, True  # "does not clear the hurdle", "if it meets the bar"
+        verdicts.add(vw.REJECT if m.group("act").lower().startswith(("miss", "breach")) else vw.PROCEED)
     if len(verdicts) > 1:
         return None, True
     return (next(iter(verdicts)) if verdicts else None), False
