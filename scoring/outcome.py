@@ -39,7 +39,13 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from ipb.scoring import _foreign_verdicts as _fv
-from ipb.scoring.parse._types import EXTRACTOR_FAILURE
+
+#: How the reason of a parse starts when the LLM extractor (``--extractor llm``) gave no reading of the answer: its
+#: request failed, or its reply was not the JSON asked for (:mod:`ipb.respond.extract`). Such an answer is a parse
+#: failure with that reason, never the model's refusal (:func:`unscored_reason`; s48break: with the extractor's
+#: server down, six answers that each ended "Final verdict: INVEST" were filed as refusals). The parser package
+#: re-exports it (``ipb.scoring.parse.EXTRACTOR_FAILURE``), which is where ``ipb.respond`` reads it.
+EXTRACTOR_FAILURE = "llm extractor: "
 
 __all__ = [
     "OUTCOMES",

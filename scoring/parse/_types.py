@@ -145,11 +145,10 @@ class YearMention:
     span: Span
 
 
-#: How the reason of a parse starts when the LLM extractor (``--extractor llm``) gave no reading of the answer: its
-#: request failed, or its reply was not the JSON asked for (:mod:`ipb.respond.extract`). Such an answer is a parse
-#: failure with that reason, never the model's refusal (:func:`ipb.scoring.outcome.unscored_reason`; s48break: with
-#: the extractor's server down, six answers that each ended "Final verdict: INVEST" were filed as refusals).
-EXTRACTOR_FAILURE = "llm extractor: "
+#: How the reason of a parse starts when the LLM extractor gave no reading (defined in :mod:`ipb.scoring.outcome`,
+#: which reads it; importing it here from there keeps outcome free of the parser package, whose modules import
+#: outcome: the other way round was a circular import whenever outcome loaded first).
+from ipb.scoring.outcome import EXTRACTOR_FAILURE  # noqa: E402
 
 
 @dataclass

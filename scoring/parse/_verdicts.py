@@ -70,6 +70,15 @@ def _restates(earlier: _Evidence, later: _Evidence) -> bool:
             and later.hit.start >= later.label[1] and earlier.hit.start < later.label[0])
 
 
+def _restated_label(clause_labels: dict[int, list[Span]], hit: _Hit, label: Span | None) -> Span | None:
+    """The label a verdict word reads under: the last one restated in its unit before it, else the unit's own
+    ("Fair Price: REJECT; Fair Price: PROCEED": the label restated after the semicolon is PROCEED's; s48parse)."""
+    for span in clause_labels.get(hit.unit, ()):
+        if span[1] <= hit.start:
+            label = span
+    return label
+
+
 class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
     """Finds verdict words (and Yes/No cells of "Pass?" columns), judges them in context and chooses each gate's verdict."""
 
@@ -228,10 +237,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             unit = self.units[hit.unit]
             if unit.final and not self._revises_after_final(hit):
                 continue
-            label = label_units.get(hit.unit)
-            for span in self.__dict__.get("clause_labels", {}).get(hit.unit, ()):
-                if span[1] <= hit.start:
-                    label = span  # "Fair Price: REJECT; Fair Price: PROCEED": the label restated after the semicolon is PROCEED's
+            label = _restated_label(self.__dict__.get("clause_labels", {}), hit, label_units.get(hit.unit))
             if hit.word in QUESTION_ANSWERS:  # "Dividend record? No - ...": the answer is the question's gate's, wherever it sits
                 asked = self.__dict__.get("question_gate", {}).get(hit.start)
                 if asked is not None:
