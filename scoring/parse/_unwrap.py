@@ -82,7 +82,9 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
         nend = text.find("\n", nxt)
         nend = n if nend < 0 else nend
         stop = _LINE_STOP.search(text, pos, nl)
-        if stop is None and _RECORD_END.search(text, pos, nl) and _RECORD_END.search(text, nxt, nend):
+        if stop is None and _closed_by_mark(text, pos, nl):
+            joins = False  # "6. Баға/пайда коэффициенті — ӨТПЕДІ\n$103 / $3 = 34,3x": a title and its verdict, then the body
+        elif stop is None and _RECORD_END.search(text, pos, nl) and _RECORD_END.search(text, nxt, nend):
             joins = False  # "Normal Earnings (5-yr EPS $3.10): Pass\nGrowth Estimate (7% vs 5%): Fail": two records
         elif stop is None:
             # inside a paragraph already found wrapped, a word in capitals continues it too ("... would become\nREDESIGN.")
@@ -102,6 +104,23 @@ _LONG_LINE = re.compile(rf"(?m)^[^\n]{{{MIN_WRAPPED_LINE},}}(?=\n[^\S\n]*[^\s])"
 #: The end of a record line, a label with a short value after its colon: "...: Pass", "...: Fail", "...: $52.40",
 #: "...: Significantly Below". Two such lines in a row are two records, never one wrapped sentence.
 _RECORD_END = re.compile(r":[ \t]+[^\s:]+(?:[ \t]+[^\s:]+){0,2}[ \t]*$")
+#: The end of a title line closed by its mark after a dash: " — PASS", " – ӨТПЕДІ", " - AR AGHAIDH" (one to three words).
+_DASH_TAIL = re.compile(r"[ \t][\u2014\u2013-][ \t]+([^\s\u2014\u2013]+(?:[ \t]+[^\s\u2014\u2013]+){0,2})[ \t]*$")
+
+
+def _closed_by_mark(text: str, start: int, end: int) -> bool:
+    """Whether the line ``text[start:end]`` ends in a mark after a dash written with no lower-case letter (in capitals,
+    or in a script without case): "1. Cistí flúirseacha — AR AGHAIDH", "6. Баға/пайда коэффициенті — ӨТПЕДІ",
+    "1. მანდატის სამყარო — გაგრძელება". Such a line is a title and its verdict, whole; the line after it opens the body
+    (often with a figure, "$103 / $3 = 34,3x"), which a foreign verdict word followed by a figure would otherwise read
+    as a verb of measure ("đạt 3.200 tỷ")."""
+    m = _DASH_TAIL.search(text, start, end)
+    if m is None:
+        return False
+    tail = m.group(1)
+    return any(c.isalpha() for c in tail) and not any(c.islower() for c in tail)
+
+
 #: A line opening or closing fenced code.
 _FENCE_LINE = re.compile(r"(?m)^[ \t]*(?:```|~~~)")
 
