@@ -151,3 +151,53 @@ def test_the_verdict_after_the_title_carries_no_high_confidence_when_read_by_pla
     parsed = parse_response(text, GRAHAM7, embedder=False)
     assert parsed.status == "ok", parsed.reason
     assert all(g.confidence < 0.9 for g in parsed.gates)
+
+
+# -- gate terms (grammar/gate_terms.yaml) in the nine new columns: key nouns heading sections, on Lynch's six-category
+# card (gate 1 the category, gate 3 the balance sheet and its debt)
+
+LYNCH = "lynch_six_category_framework"
+
+#: Sections headed by the category noun (gate 1) and the debt noun (gate 3), closed by a pass and a fail of the language.
+TERM_HEADED = {
+    # Kazakh "Санат" (category), "Қарыз" (debt); "Өтті." passed, "Өтпеді." did not pass
+    "kk": "Алматы Тоқыма\n\nСанат\nСатылым жылына 4%-ға өседі, баяу өсетін алып. Өтті.\n\n"
+          "Қарыз\nТаза қарыз EBITDA-дан төрт есе көп. Өтпеді.\n",
+    # Uzbek "Toifa" (category), "Qarz" (debt); "Bajarildi." met, "Bajarilmadi." not met
+    "uz": "Samarqand To'qimachilik\n\nToifa\nSotuvlar yiliga 4% oshadi, sekin o'suvchi yirik kompaniya. Bajarildi.\n\n"
+          "Qarz\nSof qarz EBITDA'dan to'rt baravar ko'p. Bajarilmadi.\n",
+    # Irish "Catagóir" (category), "Fiachas" (indebtedness); "Comhlíonta." fulfilled, "Diúltaithe." rejected
+    "ga": "Teicstílí an Chláir\n\nCatagóir\nFásann na díolacháin 4% in aghaidh na bliana: fathach mall. Comhlíonta.\n\n"
+          "Fiachas\nTá an glanfhiachas ceithre huaire níos mó ná an EBITDA. Diúltaithe.\n",
+    # Georgian "კატეგორია" (category), "ვალი" (debt); "აკმაყოფილებს." satisfies, "არ აკმაყოფილებს." does not satisfy
+    "ka": "თბილისის ქსოვილები\n\nკატეგორია\nგაყიდვები წელიწადში 4%-ით იზრდება: ნელა მზარდი გიგანტი. აკმაყოფილებს.\n\n"
+          "ვალი\nწმინდა ვალი EBITDA-ს ოთხჯერ აღემატება. არ აკმაყოფილებს.\n",
+}
+
+
+@pytest.mark.parametrize("language", sorted(TERM_HEADED))
+def test_sections_headed_by_key_nouns_of_the_new_languages_read_by_term_under_the_review_bar(language: str) -> None:
+    result = parse_response(TERM_HEADED[language], LYNCH, embedder=False)
+    assert result.status == "ok", result.reason
+    assert {g.gate: (g.verdict, g.how) for g in result.gates} == {1: ("PROCEED", "term"), 3: ("REJECT", "term")}
+    assert all(g.confidence < 0.7 for g in result.gates)
+
+
+@pytest.mark.parametrize("language, word, forms, other", [
+    ("kk", "қарыз", ["қарызы", "қарыздың", "қарызға"], "қарызсыз"),   # debt: its debt, of the debt, to the debt; "debt-free"
+    ("ka", "კაპიტალი", ["კაპიტალის", "კაპიტალზე"], "კაპიტალური"),     # capital: of, on; "capital" the adjective
+    ("uz", "qarz", ["qarzi", "qarzning", "qarzlar"], "qarzdor"),          # debt: its, of, debts; "indebted"
+    ("hy", "պարտք", ["պարտքը", "պարտքի", "պարտքերը"], "պարտքում"),     # debt: the, of, the debts; "in debt" left out
+])
+def test_a_term_is_read_in_its_declined_forms_and_not_in_another_word(language: str, word: str, forms: list[str],
+                                                                          other: str) -> None:
+    import re
+
+    from ipb.scoring.parse._inflection import declined, inflection
+
+    rule = inflection(language)
+    assert rule is not None
+    pattern = declined(word, [rule])
+    assert pattern is not None
+    assert all(re.fullmatch(pattern, f, re.IGNORECASE) for f in forms)
+    assert re.fullmatch(pattern, other, re.IGNORECASE) is None
