@@ -201,3 +201,35 @@ def test_a_term_is_read_in_its_declined_forms_and_not_in_another_word(language: 
     assert pattern is not None
     assert all(re.fullmatch(pattern, f, re.IGNORECASE) for f in forms)
     assert re.fullmatch(pattern, other, re.IGNORECASE) is None
+
+
+# -- sidecar names (frameworks/translations/) of stop 46's twelve languages on two more cards: Graham's seven tests and
+# Buffett's acquisition checklist
+
+#: Slovak headings of Graham's gates 6 and 7 by their sidecar names ("primeraný pomer ceny a zisku": moderate
+#: price/earnings ratio; "pomer ceny a účtovnej hodnoty": price to book value), each closed by "nespĺňa" (does not
+#: meet); Estonian "kasumi stabiilsus" (earnings stability, gate 3) closed by "läbitud" (passed).
+SK_ET_GRAHAM = ("Kasumi stabiilsus: viimase kümne aasta kõigil aastatel oli kasum. Läbitud.\n\n"
+                "Primeraný pomer ceny a zisku: 34,3-násobok, limit je 15. Nespĺňa.\n\n"
+                "Pomer ceny a účtovnej hodnoty: 3,43-násobok, limit je 1,5. Nespĺňa.\n")
+
+
+def test_sidecar_names_of_the_twelve_languages_name_grahams_tests() -> None:
+    assert read_gates(SK_ET_GRAHAM, GRAHAM7) == [(3, "PROCEED"), (6, "REJECT"), (7, "REJECT")]
+
+
+#: Lithuanian, Icelandic and Estonian headings on Buffett's checklist that only the new sidecar names: "Suprantamas
+#: verslas" (an understandable business, gate 1), "Skiljanlegur rekstur" (the same in Icelandic), "Juhtkonna ausus"
+#: (the management's honesty, gate 3); closed by "Atitinka." (meets) and "Ei vasta." (does not meet).
+LT_ET_BUFFETT = ("Suprantamas verslas: bendrovė gamina plytas, tai paprasta. Atitinka.\n\n"
+                 "Juhtkonna ausus: juhid varjasid kahjumit kaks aastat. Ei vasta.\n")
+
+
+def test_sidecar_names_of_the_twelve_languages_name_buffetts_checklist() -> None:
+    parsed = parse_response(LT_ET_BUFFETT, "buffett_acquisition_checklist", embedder=False)
+    assert parsed.status == "ok", parsed.reason
+    assert [(g.gate, g.verdict, g.how) for g in parsed.gates] == [(1, "PROCEED", "translation"),
+                                                                  (3, "REJECT", "translation")]
+    icelandic = parse_response("Skiljanlegur rekstur: einfaldur rekstur. Stenst.\n", "buffett_acquisition_checklist",
+                               embedder=False)
+    assert [(g.gate, g.verdict) for g in icelandic.gates] == [(1, "PROCEED")]
