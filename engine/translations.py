@@ -50,7 +50,7 @@ LANGUAGES: tuple[str, ...] = ("de", "fr", "es", "pt", "it", "nb", "da", "sv", "v
 #: Languages the parser reads (``grammar/languages.yaml``) that a sidecar may give, not yet for every bundled card: Polish
 #: and Turkish (s39lang2, given for the most-used cards first); Czech, Greek and Dutch (s44langA); Lithuanian, Icelandic,
 #: Croatian, Serbian (both alphabets in one list), Slovak, Slovenian, Latvian, Estonian, Swahili, Urdu, Tagalog and Catalan
-#: (s47lang, given for ten cards so far). A card that gives one gives it for every gate.
+#: (s47lang, given for ten cards; s48lang added two more). A card that gives one gives it for every gate.
 OPTIONAL_LANGUAGES: tuple[str, ...] = ("pl", "tr", "cs", "el", "nl", "lt", "is", "hr", "sr", "sk", "sl", "lv", "et", "sw",
                                        "ur", "tl", "ca")
 #: The file name ending of a sidecar beside a card given by path.

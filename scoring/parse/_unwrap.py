@@ -84,7 +84,9 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
         nend = text.find("\n", nxt)
         nend = n if nend < 0 else nend
         stop = _LINE_STOP.search(text, pos, nl)
-        if stop is None and _RECORD_END.search(text, pos, nl) and _RECORD_END.search(text, nxt, nend):
+        if stop is None and _closed_by_mark(text, pos, nl):
+            joins = False  # "6. Баға/пайда коэффициенті — ӨТПЕДІ\n$103 / $3 = 34,3x": a title and its verdict, then the body
+        elif stop is None and _RECORD_END.search(text, pos, nl) and _RECORD_END.search(text, nxt, nend):
             joins = False  # "Normal Earnings (5-yr EPS $3.10): Pass\nGrowth Estimate (7% vs 5%): Fail": two records
         elif _LEADER.search(text, pos, nl) and _LEADER.search(text, nxt, nend):
             joins = False  # "Not an ADR ........ PASS\nEBIT greater than 0 ..... PASS (ROC 41%)": two rows of a dotted
@@ -110,6 +112,23 @@ _RECORD_END = re.compile(r":[ \t]+[^\s:]+(?:[ \t]+[^\s:]+){0,2}[ \t]*$")
 #: A dot leader between a row's name and its value: a run of three or more dots with spacing on both sides
 #: ("Not an ADR ....... PASS", "Sector is not Financials ... PASS"). Two lines in a row that hold one are two rows.
 _LEADER = re.compile(r"[ \t]\.{3,}[ \t]")
+#: The end of a title line closed by its mark after a dash: " — PASS", " – ӨТПЕДІ", " - AR AGHAIDH" (one to three words).
+_DASH_TAIL = re.compile(r"[ \t][\u2014\u2013-][ \t]+([^\s\u2014\u2013]+(?:[ \t]+[^\s\u2014\u2013]+){0,2})[ \t]*$")
+
+
+def _closed_by_mark(text: str, start: int, end: int) -> bool:
+    """Whether the line ``text[start:end]`` ends in a mark after a dash written with no lower-case letter (in capitals,
+    or in a script without case): "1. Cistí flúirseacha — AR AGHAIDH", "6. Баға/пайда коэффициенті — ӨТПЕДІ",
+    "1. მანდატის სამყარო — გაგრძელება". Such a line is a title and its verdict, whole; the line after it opens the body
+    (often with a figure, "$103 / $3 = 34,3x"), which a foreign verdict word followed by a figure would otherwise read
+    as a verb of measure ("đạt 3.200 tỷ")."""
+    m = _DASH_TAIL.search(text, start, end)
+    if m is None:
+        return False
+    tail = m.group(1)
+    return any(c.isalpha() for c in tail) and not any(c.islower() for c in tail)
+
+
 #: A line opening or closing fenced code.
 _FENCE_LINE = re.compile(r"(?m)^[ \t]*(?:```|~~~)")
 
