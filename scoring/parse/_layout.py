@@ -71,6 +71,10 @@ def _gate_clauses(text: str, spans: list[Span]) -> list[Span]:
 _CLAUSE_BREAK = re.compile(r"(?i)(?:;|,[ \t]+(?=(?:but|while|whereas|yet|although|though)\b)|[ \t]+(?=whereas\b)|[ \t]+[\u2013\u2014][ \t]+|[ \t]+--?[ \t]+)[ \t]*")
 #: A clause shorter than this many words stays with its sentence ("yes; it passes" is one statement).
 MIN_CLAUSE_WORDS = 4
+#: Longest line (characters) whose sentences are cut into clauses: a longer one is no answer's paragraph but a paste or
+#: an attack, and cutting its sentences made a 3 MB line take minutes (tests/robustness/test_reproducers_io.py's 5 MB
+#: of "In 1999 ..." sentences: 5 s before the clause cut, over 2 min with it).
+MAX_CLAUSED_LINE = 100_000
 
 
 def _prose_clauses(text: str, spans: list[Span]) -> list[Span]:
@@ -167,7 +171,8 @@ class _LayoutMixin(_SectionsMixin):
                 found = list(sentence_spans(masked, line.body, line.end)) or [(line.body, line.end)]
                 found[0] = (line.start, found[0][1])
                 spans = _gate_clauses(masked, found) if ";" in masked[line.start : line.end] else found
-                if line.kind == "plain":  # each clause remembers its sentence (the described-prose reader weighs it whole)
+                if line.kind == "plain" and line.end - line.start <= MAX_CLAUSED_LINE:
+                    # each clause remembers its sentence (the described-prose reader weighs it whole)
                     whole = {c: sentence for sentence in spans for c in _prose_clauses(masked, [sentence]) if c != sentence}
                     spans = _prose_clauses(masked, spans)
             units, starts = self.units, self.unit_starts
