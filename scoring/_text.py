@@ -204,11 +204,23 @@ _SPOOFED_WORD = re.compile("(?:[A-Za-z]|" + _HOMOGLYPH.pattern + ")+")
 _HOMOGLYPH_TABLE = str.maketrans(_HOMOGLYPHS)
 
 
+#: A Cyrillic or Greek letter that passes for no Latin one ("\u041f", "\u0439", "\u03bb"): a line holding one is written
+#: in that script, so its words of look-alikes only ("\u041d\u0415", "\u0441", "\u0430") are that script's words too.
+_OWN_SCRIPT_LETTER = re.compile("(?![" + "".join(_HOMOGLYPHS) + "])[\u0370-\u03ff\u0400-\u052f]")
+
+
 def _unspoof_words(text: str) -> str:
-    """``text`` with each word of Latin letters and look-alikes only made Latin; a word holding any other letter
-    ("\u041c\u043e\u0441\u043a\u0432\u0430") stays. Only the words around a look-alike are examined (linear)."""
+    r"""``text`` with each word of Latin letters and look-alikes only made Latin; a word holding any other letter
+    ("Москва") stays, and so does a word of look-alikes alone (no Latin letter) on a line written in Cyrillic or Greek:
+    "НЕ ПРОЙДЕН" (not passed) read "HE ПРОЙДЕН", losing its negation, so a Russian REJECT read PROCEED (s48lang). Only
+    the words around a look-alike are examined, and each line's script once (linear).
+
+    >>> _unspoof_words("РROCEED; НЕ ПРОЙДЕН\nРЕЕК")
+    'PROCEED; НЕ ПРОЙДЕН\nPEEK'
+    """
     parts: list[str] = []
     last = 0
+    own_script: dict[int, bool] = {}  # line start -> whether the line holds a letter of its own script
     for m in _HOMOGLYPH.finditer(text):
         if m.start() < last:
             continue  # inside the word just examined
@@ -219,7 +231,14 @@ def _unspoof_words(text: str) -> str:
         while end < len(text) and text[end].isalpha():
             end += 1
         word = text[start:end]  # start >= last: the word before ended at a character that is no letter
-        parts += [text[last:start], word.translate(_HOMOGLYPH_TABLE) if _SPOOFED_WORD.fullmatch(word) else word]
+        spoofed = _SPOOFED_WORD.fullmatch(word) is not None
+        if spoofed and not any("a" <= c.lower() <= "z" for c in word):
+            line = text.rfind("\n", 0, start) + 1
+            if line not in own_script:
+                line_end = text.find("\n", end)
+                own_script[line] = _OWN_SCRIPT_LETTER.search(text, line, len(text) if line_end < 0 else line_end) is not None
+            spoofed = not own_script[line]
+        parts += [text[last:start], word.translate(_HOMOGLYPH_TABLE) if spoofed else word]
         last = end
     parts.append(text[last:])
     return "".join(parts)
