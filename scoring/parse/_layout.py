@@ -173,8 +173,12 @@ class _LayoutMixin(_SectionsMixin):
                 spans = _gate_clauses(masked, found) if ";" in masked[line.start : line.end] else found
                 if line.kind == "plain" and line.end - line.start <= MAX_CLAUSED_LINE:
                     # each clause remembers its sentence (the described-prose reader weighs it whole)
-                    whole = {c: sentence for sentence in spans for c in _prose_clauses(masked, [sentence]) if c != sentence}
-                    spans = _prose_clauses(masked, spans)
+                    clauses: list[Span] = []
+                    for sentence in spans:
+                        cut = _prose_clauses(masked, [sentence])
+                        clauses.extend(cut)
+                        whole.update((c, sentence) for c in cut if c != sentence)
+                    spans = clauses
             units, starts = self.units, self.unit_starts
             for s0, e0 in spans:
                 for s, e in _chunks(masked, s0, e0) if e0 - s0 > MAX_UNIT else ((s0, e0),):
