@@ -707,7 +707,8 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per model, best first: the figures ``ipb score`` prints and the report's leaderboard shows.
 
     Each row: ``model``, ``n`` (responses), ``n_scored``, ``n_failures``
-    (refusals and parse failures), ``coverage`` (share scored) and, for each
+    (refusals and parse failures), ``coverage`` (share scored), ``rank_value``
+    (the value it is ranked by, :func:`rank_value`) and, for each
     of :data:`LEADERBOARD_METRICS`, the group's ``mean_ci`` dict (or None).
     Rows are ranked by the mean layer composite (then coverage, then
     BASP-strict, then name: a model that answered fewer items never wins a
@@ -741,15 +742,17 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
         }
         for name in LEADERBOARD_METRICS:
             row[name] = metrics.get(name)
-
+        comp = row["layer_composite"] or {}
+        # the value the row is ranked by (shown by ipb score's board as "ranked on")
+        row["rank_value"] = rank_value(comp.get("mean"), comp.get("n") or 0, row["n_run_errors"],
+                                       row["n_items_unanswered"], row["n_items"])
         rows.append(row)
 
     def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
         # an item the run never answered ranks as a 0 (it stays out of the mean shown): a model whose server failed
         # on 4 of 5 items, right on the fifth (1.000), ranked above one right on 4 of 5 (0.960), break44 #7; so does
         # an item of the items file the model has no record for (s47user)
-        comp = rank_value((r.get("layer_composite") or {}).get("mean"), (r.get("layer_composite") or {}).get("n") or 0,
-                          r.get("n_run_errors") or 0, r.get("n_items_unanswered") or 0, r.get("n_items") or 0)
+        comp = r["rank_value"]
         strict = (r.get("basp_strict") or {}).get("mean")
         # on an equal composite the model that answered more ranks first (under --exclude-failures a model refusing
         # half the items ties a right one and took rank 1 by its name, s34user), before BASP-strict, which is a mean

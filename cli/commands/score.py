@@ -283,7 +283,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     """The leaderboard as a rich table on stdout (lm-evaluation-harness style), with the rules under it.
 
     Columns: rank, model, n (responses), coverage (share scored), "ranked on"
-    (the composite the row is ranked by: :func:`ipb.scoring.summary.rank_value`,
+    (the row's ``rank_value``, the composite it is ranked by: :func:`ipb.scoring.summary.rank_value`,
     with run errors and items the model has no response to counted as 0; s48user
     saw a row show 0.850 and rank on 0.425 with no figure saying so), then the
     mean and the 95% percentile-bootstrap interval ``[low,high]`` of each of
@@ -294,7 +294,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ipb.scoring.summary import LEADERBOARD_METRICS, leaderboard, rank_value
+    from ipb.scoring.summary import LEADERBOARD_METRICS, leaderboard
 
     # model names come from the responses: printed through printable (bidirectional controls, ESC), never as markup
     console = console or SafeConsole(highlight=False, soft_wrap=False, width=200)
@@ -318,8 +318,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     for rank, r in enumerate(rows, start=1):
         cov = r.get("coverage")
         comp = r.get("layer_composite") or {}
-        ranked = rank_value(comp.get("mean"), comp.get("n") or 0, r.get("n_run_errors") or 0,
-                            r.get("n_items_unanswered") or 0, r.get("n_items") or 0)
+        ranked = r["rank_value"]
         table.add_row(str(rank), Text(str(r["model"])), str(r.get("n")), "—" if cov is None else f"{100 * cov:.1f}%",
                       "—" if ranked is None else f"{ranked:.3f}",
                       *[_cell(r.get(name)) for name in LEADERBOARD_METRICS], f"{comp.get('n', 0)} of {r.get('n')}")
