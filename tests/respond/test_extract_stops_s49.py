@@ -57,7 +57,8 @@ def test_after_a_connection_failure_no_later_answer_is_sent() -> None:
     reasons = [extractor(BUFFETT_ANSWER, BUFFETT).reason for _ in range(5)]
     assert CountingClient.asked == 1 and extractor.skipped == 4
     assert reasons[0].startswith("llm extractor: request failed (connection): ")
-    assert all(r.startswith("llm extractor: not asked: an earlier answer's request failed (connection): ") for r in reasons[1:])
+    unasked = "llm extractor: not asked: an earlier answer's request failed (connection): "
+    assert all(r.startswith(unasked) for r in reasons[1:])
     # an empty answer is not the server's fault and is not counted as skipped
     assert extractor("   ", BUFFETT).reason == "empty response" and extractor.skipped == 4
 
