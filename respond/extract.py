@@ -41,7 +41,7 @@ from ipb.respond.client import ChatClient, RequestFailed, Secrets, api_key_from_
 from ipb.respond.records import canonical_hash
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF, EXTRACTOR_FAILURE, GateTrace, InventedGate, ParsedResponse, parse_response
 
-__all__ = ["READING_SCHEMA", "ExtractorConfig", "LLMExtractor", "both_extractor", "agreement", "cohen_kappa"]
+__all__ = ["READING_SCHEMA", "STOPPING", "ExtractorConfig", "LLMExtractor", "both_extractor", "agreement", "cohen_kappa"]
 
 #: The JSON the model must return (also sent as the request's ``response_format``).
 READING_SCHEMA: dict[str, Any] = {
@@ -91,6 +91,10 @@ The analysis:
 {text}
 >>>"""
 
+#: Failure kinds after which no further answer is sent: the server cannot be reached (after the client's retries)
+#: or refuses the key or the model (401/403/404). Rate limits, timeouts and bad replies are per answer.
+STOPPING = frozenset({"connection", "fatal"})
+
 #: Confidence of an LLM reading whose quote is found verbatim in the answer, and of one whose quote is not.
 QUOTED, UNQUOTED = 0.8, 0.5
 
@@ -134,6 +138,11 @@ class LLMExtractor:
             self.secrets.add(value)
         self.cache = cache
         self.calls = 0
+        #: Why the extractor stopped asking (the server unreachable, or refusing the key or model), and how many
+        #: answers it has filed unread since: a run with the server down costs one answer's retries, not each one's
+        #: (s48break: six answers took 4 min 49 s of back-off and said nothing).
+        self.stopped: str | None = None
+        self.skipped = 0
 
     def messages(self, text: str, card: Card) -> list[dict[str, str]]:
         gates = "\n".join(f"{g.number}. {g.name}" + (f" (also: {', '.join(g.aliases[:5])})" if g.aliases else "") for g in card.gates)
@@ -166,10 +175,16 @@ class LLMExtractor:
                                 citations=rules.citations, numbers=rules.numbers, reasoning_spans=rules.reasoning_spans)
         if not text.strip():
             return _failed(result, "empty response")
+        if self.stopped is not None:
+            self.skipped += 1
+            return _failed(result, f"{EXTRACTOR_FAILURE}not asked: {self.stopped}")
         try:
             reply = self._reply(self.messages(text, compiled))
         except RequestFailed as exc:
-            return _failed(result, self.secrets.scrub_error(f"{EXTRACTOR_FAILURE}request failed ({exc.kind}): {getattr(exc, 'message', exc)}"))
+            reason = self.secrets.scrub_error(f"request failed ({exc.kind}): {getattr(exc, 'message', exc)}")
+            if exc.kind in STOPPING:
+                self.stopped = f"an earlier answer's {reason}"
+            return _failed(result, f"{EXTRACTOR_FAILURE}{reason}")
         try:
             reading = _reading(reply)
         except ValueError as exc:

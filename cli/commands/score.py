@@ -41,6 +41,7 @@ from ipb.cli._app import INVESTORS_HELP, SafeConsole, _fail, app, err, use_inves
 from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
 from ipb.distributed import Backend
 from ipb.errors import IpbError
+from ipb.respond.client import public_url
 from ipb.scoring.adapters import FORMATS
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
 from ipb.scoring.run import DEFAULT_MAX_CHARS, ScoreOptions, run_score
@@ -202,6 +203,10 @@ def score(
             err.print("  by model: " + "; ".join(
                 f"{m} {g.get('n_review', 0)} in {g.get('n_review_records', 0)} of {g.get('n')}"
                 for m, g in by_model.items()) + " (groups.*.n_review, n_review_records in summary.json)", markup=False)
+    if llm is not None and llm.stopped is not None:
+        err.print(f"ipb score: the LLM extractor stopped asking {public_url(llm.config.base_url)}: {llm.stopped}; "
+                  f"{llm.skipped} later answer(s) were not sent and are filed as extractor failures "
+                  "(counted as parse failures, never dropped)", markup=False)
     if compared is not None:
         agreement = compared.summary()
         parts = [f"{name.replace('_', ' ')} kappa {'-' if f['kappa'] is None else round(f['kappa'], 3)} (n={f['n']})"

@@ -68,7 +68,10 @@ def _gate_clauses(text: str, spans: list[Span]) -> list[Span]:
 
 #: Where a plain prose sentence divides into clauses that may each take up a criterion of their own: a semicolon, a comma
 #: before "but", "while", "whereas", "yet" or "although", "whereas" alone, or a dash set off by spaces.
-_CLAUSE_BREAK = re.compile(r"(?i)(?:;|,[ \t]+(?=(?:but|while|whereas|yet|although|though)\b)|[ \t]+(?=whereas\b)|[ \t]+[\u2013\u2014][ \t]+|[ \t]+--?[ \t]+)[ \t]*")
+#: A run of spacing is entered only at its first character (the look-behind): else each of its n places starts a match
+#: that runs to the end of the run and gives back, n * n steps (a 20,000-space run took 39 s; the middle of a line past
+#: MAX_CHARS is blanked to such a run, which made a 3 MB line take minutes).
+_CLAUSE_BREAK = re.compile(r"(?i)(?:;|,[ \t]+(?=(?:but|while|whereas|yet|although|though)\b)|(?<![ \t])[ \t]+(?=whereas\b)|(?<![ \t])[ \t]+[\u2013\u2014][ \t]+|(?<![ \t])[ \t]+--?[ \t]+)[ \t]*")
 #: A clause shorter than this many words stays with its sentence ("yes; it passes" is one statement).
 MIN_CLAUSE_WORDS = 4
 #: Longest line (characters) whose sentences are cut into clauses: a longer one is no answer's paragraph but a paste or
@@ -86,19 +89,24 @@ def _prose_clauses(text: str, spans: list[Span]) -> list[Span]:
     for start, end in spans:
         cuts = [m.end() for m in _CLAUSE_BREAK.finditer(text, start, end)]
         pieces: list[Span] = []
+        last_words = 0  # words of pieces[-1]: a cut ends after a non-word character, so counts add up across cuts
         at = start
         for cut in [*cuts, end]:
             if cut <= at:
                 continue
-            if pieces and len(re.findall(r"\w+", text[at:cut])) < MIN_CLAUSE_WORDS:
+            words = len(_WORD.findall(text, at, cut))
+            if pieces and (words < MIN_CLAUSE_WORDS or last_words < MIN_CLAUSE_WORDS):
                 pieces[-1] = (pieces[-1][0], cut)
-            elif pieces and len(re.findall(r"\w+", text[pieces[-1][0]:pieces[-1][1]])) < MIN_CLAUSE_WORDS:
-                pieces[-1] = (pieces[-1][0], cut)
+                last_words += words
             else:
                 pieces.append((at, cut))
+                last_words = words
             at = cut
         out.extend(pieces or [(start, end)])
     return out
+
+
+_WORD = re.compile(r"\w+")
 
 
 class _LayoutMixin(_SectionsMixin):

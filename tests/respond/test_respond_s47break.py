@@ -10,9 +10,8 @@ small; each server is our own, on 127.0.0.1.
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from http.server import BaseHTTPRequestHandler
+from typing import Any
 
 import pytest
 
@@ -25,59 +24,45 @@ LIMIT = 100_000
 
 
 @pytest.fixture
-def serve() -> Iterator[Any]:
-    """Start a server in a given mode; returns its base URL and the list of requests it saw."""
-    servers: list[ThreadingHTTPServer] = []
+def serve(serve_posts) -> Any:
+    """Start a server in a given mode (the shared ``serve_posts``); returns its base URL and the requests it saw."""
 
     def start(mode: str) -> tuple[str, list[int]]:
         seen: list[int] = []
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:  # quiet
-                pass
-
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                seen.append(1)
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                if mode == "endless":  # the start of a valid body, then letters until the client hangs up
-                    self.end_headers()
-                    try:
-                        self.wfile.write(b'{"choices": [{"message": {"content": "')
-                        while True:
-                            self.wfile.write(b"A" * 16384)
-                    except OSError:
-                        return
-                if mode == "huge-length":  # a stated length far above the cap, and a few bytes of it
-                    self.send_header("Content-Length", str(10 ** 12))
-                    self.end_headers()
-                    self.wfile.write(b'{"choices": [')
+        def answer(handler: BaseHTTPRequestHandler) -> None:
+            handler.rfile.read(int(handler.headers.get("Content-Length", 0)))
+            seen.append(1)
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            if mode == "endless":  # the start of a valid body, then letters until the client hangs up
+                handler.end_headers()
+                try:
+                    handler.wfile.write(b'{"choices": [{"message": {"content": "')
+                    while True:
+                        handler.wfile.write(b"A" * 16384)
+                except OSError:
                     return
-                if mode == "deep":
-                    body = b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-                    return
-                body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "Final verdict: INVEST"},
-                                                "finish_reason": "stop", "index": 0}]}).encode()
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+            if mode == "huge-length":  # a stated length far above the cap, and a few bytes of it
+                handler.send_header("Content-Length", str(10 ** 12))
+                handler.end_headers()
+                handler.wfile.write(b'{"choices": [')
+                return
+            if mode == "deep":
+                body = b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+                handler.send_header("Content-Length", str(len(body)))
+                handler.end_headers()
+                handler.wfile.write(body)
+                return
+            body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "Final verdict: INVEST"},
+                                            "finish_reason": "stop", "index": 0}]}).encode()
+            handler.send_header("Content-Length", str(len(body)))
+            handler.end_headers()
+            handler.wfile.write(body)
 
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}/v1", seen
+        return serve_posts(answer), seen
 
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+    return start
 
 
 def test_an_endless_body_is_cut_at_the_cap_and_not_retried(serve, monkeypatch) -> None:

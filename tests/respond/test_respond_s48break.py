@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import gzip
 import json
-import threading
 import zlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from http.server import BaseHTTPRequestHandler
+from typing import Any
 
 import pytest
 
@@ -54,40 +53,29 @@ BODIES = {
 
 
 @pytest.fixture
-def serve() -> Iterator[Any]:
-    """Start a server sending one of BODIES; returns its base URL and the Accept-Encoding of each request."""
-    servers: list[ThreadingHTTPServer] = []
+def serve(serve_posts) -> Any:
+    """Start a server sending one of BODIES (the shared ``serve_posts``).
+
+    Returns its base URL and the Accept-Encoding of each request it saw.
+    """
 
     def start(mode: str) -> tuple[str, list[str]]:
         seen: list[str] = []
         coding, body = BODIES[mode]
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
+        def answer(handler: BaseHTTPRequestHandler) -> None:
+            handler.rfile.read(int(handler.headers.get("Content-Length", 0)))
+            seen.append(handler.headers.get("Accept-Encoding", ""))
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Encoding", coding)
+            handler.send_header("Content-Length", str(len(body)))
+            handler.end_headers()
+            handler.wfile.write(body)
 
-            def log_message(self, format: str, *args: Any) -> None:  # quiet
-                pass
+        return serve_posts(answer), seen
 
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                seen.append(self.headers.get("Accept-Encoding", ""))
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Encoding", coding)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}/v1", seen
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+    return start
 
 
 def test_the_bombs_are_small_on_the_wire() -> None:

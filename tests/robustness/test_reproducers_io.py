@@ -66,6 +66,17 @@ def r_parse_5mb_of_years_json(tmp: Path) -> None:
     assert any("year mentions" in n for n in doc["notes"]) and any("bound" in n for n in doc["notes"])
 
 
+def r_parse_a_prose_line_with_a_long_run_of_spacing(tmp: Path) -> None:
+    """The clause cut's spacing alternatives backtracked over every place of a run of spaces or tabs (n * n steps: 20,000
+    spaces took 39 s); a line under the clause-cut bound (MAX_CLAUSED_LINE) could hold 90,000 of them."""
+    p = tmp / "spacing.txt"
+    p.write_text("1. Circle of Competence: the business is one we understand" + " " * 30_000 + "\t" * 30_000
+                 + "and the price is far above intrinsic value, so Margin of Safety is a REJECT.\n"
+                 "Final verdict: DECLINE\n", encoding="utf-8")
+    doc = json.loads(_cli("parse", "buffett_acquisition_checklist", str(p), "--format", "json", "--no-embed").stdout)
+    assert doc["final_verdict"] == "DECLINE"
+
+
 def r_number_scan_skips_bare_years(tmp: Path) -> None:
     from ipb.scoring import _numbers
 
