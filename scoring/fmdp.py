@@ -55,6 +55,7 @@ __all__ = [
     "fm6",
     "detect_all",
     "sequential_connector_count",
+    "foreign_connector_count",
     "looks_like_a_gate",
 ]
 
@@ -432,6 +433,41 @@ SEQUENTIAL_CONNECTORS = re.compile(
 )
 
 
+def _foreign_connectors() -> re.Pattern[str]:
+    """The §7.11 connectors an answer in another language writes in its own words: a gate noun of a language of
+    ``grammar/languages.yaml`` before a gate number ("Paso 2", "Schritt 3", "Критерий 4": the paper's "Gate [1-9]",
+    "Step [1-9]"), that language's word for "first", and a list item opened by its number at a line's start ("2.",
+    "3)"), which numbers the walk through the gates as "Step 2" does."""
+    global _FOREIGN_CONNECTORS
+    if _FOREIGN_CONNECTORS is None:
+        from ipb.scoring import _foreign_verdicts as fv
+
+        tables = fv._tables()
+        nouns = sorted(tables["gate_words"], key=len, reverse=True)
+        firsts = sorted({w for w, k in tables["ordinals"] if k == 1}, key=len, reverse=True)
+        numbered = "|".join(fv.bounded(n) for n in nouns)
+        first = "|".join(fv.bounded(w) for w in firsts)
+        _FOREIGN_CONNECTORS = re.compile(
+            rf"(?:{numbered})[ \t]*[1-9](?!\d)|(?:{first})|^[ \t]*(?:[-*][ \t]+)?[1-9][.)](?=[ \t])",
+            re.IGNORECASE | re.MULTILINE,
+        )
+    return _FOREIGN_CONNECTORS
+
+
+_FOREIGN_CONNECTORS: re.Pattern[str] | None = None
+
+
+def foreign_connector_count(text: str) -> int:
+    """Sequence connectors of :func:`_foreign_connectors` in ``text`` (an answer not in English; s49fair).
+
+    >>> foreign_connector_count("1. Beneficios: se cumple.\\n2. Activos: se cumple.\\nPaso 3: no se cumple.")
+    3
+    >>> foreign_connector_count("Zuerst die Bilanz. Schritt 2 ist die Bewertung; das erste Kriterium ist erfüllt.")
+    2
+    """
+    return len(_foreign_connectors().findall(text))
+
+
 def sequential_connector_count(text: str) -> int:
     """Occurrences of the FM-5 sequential connectors in ``text``.
 
@@ -462,7 +498,16 @@ def fm5(
        (:func:`~ipb.scoring.metrics.gcf` over the gold gates);
     2. **sequence**: :math:`\\mathrm{SeqScore} = \\text{count(seq. conn.)}
        / (n_G - 1) < 0.40` (:func:`sequential_connector_count`; skipped for a
-       one-gate program, where it is 0/0);
+       one-gate program, where it is 0/0). The paper's connectors are
+       English ("first", "then", "Gate [1-9]", "Step [1-9]"); for an answer
+       that does not read as English (:func:`ipb.scoring.outcome.reads_as_english`;
+       s49fair) they are counted with the same connectors in its own words
+       (:func:`foreign_connector_count`: a gate noun of a language of
+       ``grammar/languages.yaml`` before a number, "Paso 2", "Schritt 3"; its
+       word for "first"; a list item opened by its number, "2."). A
+       non-English answer in which none of these is found is not judged on
+       this clause: ``seq_score`` is None and ``sequence`` in the evidence says
+       why (unknown, neither fired nor passed as seen);
     3. **cross_school**: :math:`\\mathrm{sim}(R, GT_{I_{correct}}) < 0.65`
        AND :math:`\\mathrm{sim}(R, GT_{I_{surface}}) > 0.72` for a peer of the
        same school (``InvestorProfile.school``); GT is the investor's
@@ -480,7 +525,16 @@ def fm5(
     evidence: dict[str, Any] = {"gcf_det": coverage, "connectors": connectors, "n_gates": n_gates}
     if coverage < min_gcf:
         return FailureFlag("FM-5", True, "coverage", evidence)
-    if n_gates > 1:
+    english = reads_as_english(case.text)
+    if not english:
+        connectors += foreign_connector_count(case.text)
+        evidence["connectors"] = connectors
+    if n_gates > 1 and not english and connectors == 0:
+        # no connector of any language the scorer knows: the answer's own may be there, unread; the clause is not
+        # evaluated (said in the evidence), neither fired (a silent 0) nor passed as seen
+        evidence["seq_score"] = None
+        evidence["sequence"] = "unknown: the answer is not in English and no connector of its language is known"
+    elif n_gates > 1:
         seq = connectors / (n_gates - 1)
         evidence["seq_score"] = seq
         if seq < min_seq:
