@@ -455,6 +455,28 @@ def _foreign_connectors() -> re.Pattern[str]:
 
 
 _FOREIGN_CONNECTORS: re.Pattern[str] | None = None
+_LISTED_WORDS: re.Pattern[str] | None = None
+
+
+def writes_a_listed_language(text: str) -> bool:
+    """Whether ``text`` holds a word of a language block of ``grammar/languages.yaml``: a gate verdict word, a gate
+    noun, an ordinal or a decision label ("se cumple", "Kriterium", "segundo", "Veredicto"). Such an answer's language
+    has words the scorer reads, so finding none of its connectors is evidence (FM-5 is judged); an answer with none
+    of them is in a language the scorer has no words for (FM-5's sequence clause is unknown).
+
+    >>> writes_a_listed_language("El segundo criterio se cumple."), writes_a_listed_language("Velka on alhainen.")
+    (True, False)
+    """
+    global _LISTED_WORDS
+    if _LISTED_WORDS is None:
+        from ipb.scoring import _foreign_verdicts as fv
+
+        tables = fv._tables()
+        verdicts = {w for table in ("plain", "negated") for ws in tables[table].values() for w in ws}
+        words = verdicts | set(fv.GATE_NOUNS) | {w for w, _ in fv.ORDINALS} | set(fv.LABELS)
+        ordered = sorted((w for w in words if w.strip() and fv.GAP not in w), key=len, reverse=True)
+        _LISTED_WORDS = re.compile("|".join(fv.bounded(w) for w in ordered), re.IGNORECASE)
+    return _LISTED_WORDS.search(text) is not None
 
 
 def foreign_connector_count(text: str) -> int:
@@ -504,10 +526,11 @@ def fm5(
        s49fair) they are counted with the same connectors in its own words
        (:func:`foreign_connector_count`: a gate noun of a language of
        ``grammar/languages.yaml`` before a number, "Paso 2", "Schritt 3"; its
-       word for "first"; a list item opened by its number, "2."). A
-       non-English answer in which none of these is found is not judged on
-       this clause: ``seq_score`` is None and ``sequence`` in the evidence says
-       why (unknown, neither fired nor passed as seen);
+       word for "first"; a list item opened by its number, "2."). An
+       answer in a language with no words at all in that file
+       (:func:`writes_a_listed_language` false) and none of these connectors
+       is not judged on this clause: ``seq_score`` is None and ``sequence``
+       in the evidence says why (unknown, neither fired nor passed as seen);
     3. **cross_school**: :math:`\\mathrm{sim}(R, GT_{I_{correct}}) < 0.65`
        AND :math:`\\mathrm{sim}(R, GT_{I_{surface}}) > 0.72` for a peer of the
        same school (``InvestorProfile.school``); GT is the investor's
@@ -529,11 +552,11 @@ def fm5(
     if not english:
         connectors += foreign_connector_count(case.text)
         evidence["connectors"] = connectors
-    if n_gates > 1 and not english and connectors == 0:
-        # no connector of any language the scorer knows: the answer's own may be there, unread; the clause is not
-        # evaluated (said in the evidence), neither fired (a silent 0) nor passed as seen
+    if n_gates > 1 and not english and connectors == 0 and not writes_a_listed_language(case.text):
+        # a language the scorer has no words for: its connectors may be there, unread; the clause is not evaluated
+        # (said in the evidence), neither fired (a silent 0) nor passed as seen
         evidence["seq_score"] = None
-        evidence["sequence"] = "unknown: the answer is not in English and no connector of its language is known"
+        evidence["sequence"] = "unknown: the answer is in a language with no words in grammar/languages.yaml"
     elif n_gates > 1:
         seq = connectors / (n_gates - 1)
         evidence["seq_score"] = seq

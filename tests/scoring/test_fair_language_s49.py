@@ -153,6 +153,14 @@ def test_fm5_says_unknown_where_no_connector_of_the_language_is_known():
     assert flag.evidence["sequence"].startswith("unknown")
 
 
+def test_fm5_judges_a_listed_language_without_connectors():
+    # Spanish prose: its verdict words ("se cumple", "no se cumple") are listed, none of its connectors is used:
+    # 0 connectors / 1 gap < 0.40, the clause fires as it does on English prose
+    flag = fm5(_two_gate_case("La deuda es baja y se cumple. No hay un foso duradero, así que no se cumple."))
+    assert (flag.fired, flag.rule) == (True, "sequence")
+    assert flag.evidence["seq_score"] == 0.0
+
+
 def test_fm5_still_fires_on_english_prose_without_connectors():
     # the paper's rule as written: 0 connectors / 1 gap < 0.40
     flag = fm5(_two_gate_case("The debt is low, so that passes. There is no durable moat, so it is rejected."))
