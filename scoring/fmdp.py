@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -433,29 +434,67 @@ SEQUENTIAL_CONNECTORS = re.compile(
 )
 
 
-def _foreign_connectors() -> re.Pattern[str]:
-    """The §7.11 connectors an answer in another language writes in its own words: a gate noun of a language of
-    ``grammar/languages.yaml`` before a gate number ("Paso 2", "Schritt 3", "Критерий 4": the paper's "Gate [1-9]",
-    "Step [1-9]"), that language's word for "first", and a list item opened by its number at a line's start ("2.",
-    "3)"), which numbers the walk through the gates as "Step 2" does."""
-    global _FOREIGN_CONNECTORS
-    if _FOREIGN_CONNECTORS is None:
+#: A word as the FM-5 look-ups below cut it: letters, with an inner apostrophe ("n'est").
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
+#: A word (or run of unspaced letters) and the gate number after it: "Paso 2", "Schritt 3", "关卡2".
+_WORD_NUMBER = re.compile(r"([^\W\d_]+)[ \t]*[1-9](?![\d.,]\d)(?!\d)")
+#: A list item opened by its number at a line's start: "2. ", "3) ", "- 4. ".
+_NUMBERED_ITEM = re.compile(r"^[ \t]*(?:[-*][ \t]+)?[1-9][.)](?=[ \t])", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class _Phrases:
+    """Words of ``grammar/languages.yaml`` for the FM-5 look-ups, as sets (linear in the answer, whatever its length:
+    one alternation of ~3,000 bounded words took 51 s on a megabyte of Spanish)."""
+
+    spaced: frozenset[tuple[str, ...]]  # a phrase of a spaced script, as its lower-case words
+    unspaced: tuple[str, ...]  # a word of an unspaced script (Chinese, Japanese, Korean, Thai): a substring
+    lengths: Mapping[str, tuple[int, ...]]  # a phrase's first word -> the lengths of the phrases it opens
+
+    @classmethod
+    def of(cls, words: set[str]) -> "_Phrases":
         from ipb.scoring import _foreign_verdicts as fv
 
-        tables = fv._tables()
-        nouns = sorted(tables["gate_words"], key=len, reverse=True)
-        firsts = sorted({w for w, k in tables["ordinals"] if k == 1}, key=len, reverse=True)
-        numbered = "|".join(fv.bounded(n) for n in nouns)
-        first = "|".join(fv.bounded(w) for w in firsts)
-        _FOREIGN_CONNECTORS = re.compile(
-            rf"(?:{numbered})[ \t]*[1-9](?!\d)|(?:{first})|^[ \t]*(?:[-*][ \t]+)?[1-9][.)](?=[ \t])",
-            re.IGNORECASE | re.MULTILINE,
-        )
-    return _FOREIGN_CONNECTORS
+        spaced = {tuple(_WORD.findall(w.lower())) for w in words if not fv.unspaced(w)}
+        spaced.discard(())
+        unspaced = tuple(sorted(w.replace(" ", "") for w in words if fv.unspaced(w)))
+        lengths: dict[str, set[int]] = {}
+        for phrase in spaced:
+            lengths.setdefault(phrase[0], set()).add(len(phrase))
+        return cls(frozenset(spaced), unspaced, {w: tuple(sorted(n)) for w, n in lengths.items()})
+
+    def occurrences(self, text: str, *, stop_at_one: bool = False) -> int:
+        """How many times a phrase occurs in ``text`` (each word position once; unspaced words by substring)."""
+        words = _WORD.findall(text.lower())
+        count = 0
+        for i, word in enumerate(words):
+            for n in self.lengths.get(word, ()):
+                if tuple(words[i : i + n]) in self.spaced:
+                    count += 1
+                    break
+            if stop_at_one and count:
+                return count
+        compact = re.sub(r"\s+", "", text)
+        for w in self.unspaced:
+            count += compact.count(w)
+            if stop_at_one and count:
+                return count
+        return count
 
 
-_FOREIGN_CONNECTORS: re.Pattern[str] | None = None
-_LISTED_WORDS: re.Pattern[str] | None = None
+@lru_cache(maxsize=1)
+def _vocabulary() -> tuple[frozenset[str], tuple[str, ...], _Phrases, _Phrases]:
+    """Gate nouns (spaced, lower case), gate nouns of unspaced scripts, words for "first", and every listed word."""
+    from ipb.scoring import _foreign_verdicts as fv
+
+    tables = fv._tables()
+    nouns = {n.lower() for n in tables["gate_words"] if not fv.unspaced(n) and " " not in n.strip()}
+    unspaced_nouns = tuple(n for n in tables["gate_words"] if fv.unspaced(n))
+    firsts = _Phrases.of({w for w, k in tables["ordinals"] if k == 1})
+    verdicts = {w for table in ("plain", "negated") for ws in tables[table].values() for w in ws}
+    listed = {w for w in verdicts | set(tables["gate_words"]) | {w for w, _ in tables["ordinals"]} | set(tables["labels"])
+              if w.strip() and fv.GAP not in w}
+    return frozenset(nouns), unspaced_nouns, firsts, _Phrases.of(listed)
 
 
 def writes_a_listed_language(text: str) -> bool:
@@ -467,27 +506,27 @@ def writes_a_listed_language(text: str) -> bool:
     >>> writes_a_listed_language("El segundo criterio se cumple."), writes_a_listed_language("Velka on alhainen.")
     (True, False)
     """
-    global _LISTED_WORDS
-    if _LISTED_WORDS is None:
-        from ipb.scoring import _foreign_verdicts as fv
-
-        tables = fv._tables()
-        verdicts = {w for table in ("plain", "negated") for ws in tables[table].values() for w in ws}
-        words = verdicts | set(fv.GATE_NOUNS) | {w for w, _ in fv.ORDINALS} | set(fv.LABELS)
-        ordered = sorted((w for w in words if w.strip() and fv.GAP not in w), key=len, reverse=True)
-        _LISTED_WORDS = re.compile("|".join(fv.bounded(w) for w in ordered), re.IGNORECASE)
-    return _LISTED_WORDS.search(text) is not None
+    return _vocabulary()[3].occurrences(text, stop_at_one=True) > 0
 
 
 def foreign_connector_count(text: str) -> int:
-    """Sequence connectors of :func:`_foreign_connectors` in ``text`` (an answer not in English; s49fair).
+    """The §7.11 connectors an answer in another language writes in its own words (s49fair): a gate noun of a
+    language of ``grammar/languages.yaml`` before a gate number ("Paso 2", "Schritt 3", "Критерий 4": the paper's
+    "Gate [1-9]", "Step [1-9]"), that language's word for "first", and a list item opened by its number at a line's
+    start ("2.", "3)"), which numbers the walk through the gates as "Step 2" does.
 
     >>> foreign_connector_count("1. Beneficios: se cumple.\\n2. Activos: se cumple.\\nPaso 3: no se cumple.")
     3
     >>> foreign_connector_count("Zuerst die Bilanz. Schritt 2 ist die Bewertung; das erste Kriterium ist erfüllt.")
     2
     """
-    return len(_foreign_connectors().findall(text))
+    nouns, unspaced_nouns, firsts, _ = _vocabulary()
+    count = len(_NUMBERED_ITEM.findall(text))
+    for m in _WORD_NUMBER.finditer(text):
+        word = m.group(1)
+        if word.lower() in nouns or any(word.endswith(n) for n in unspaced_nouns):
+            count += 1
+    return count + firsts.occurrences(text)
 
 
 def sequential_connector_count(text: str) -> int:

@@ -30,9 +30,10 @@ An English answer is read exactly as before: every element is read or missed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
-from ipb.scoring._numbers import find_numbers
+from ipb.scoring._numbers import NumberMatch, find_numbers
 from ipb.scoring.metrics._case import Case, GoldGate
 from ipb.scoring.metrics._matching import _WORD_FRACTIONS, ElementMatcher, Quantity, _quantities
 
@@ -82,13 +83,25 @@ def _answer_figures(case: Case, number: int) -> list[Quantity]:
         return []
     text = case.text
     out: list[Quantity] = []
-    for n in find_numbers(text):
+    for n in _numbers_of(text):
         if any(a <= n.start and n.end <= b for a, b in gate.spans):
             unit = n.unit if n.unit in ("money", "ratio", "multiple") or n.unit.startswith("money:") else "plain"
             out.append(Quantity(n.value, unit))
     for a, b in gate.spans:
         out.extend(q for q in _quantities(text[a:b]) if q.unit == "plain")
     return out
+
+
+@lru_cache(maxsize=8)  # of the answer's text: every gate and both metrics read the same answer
+def _numbers_of(text: str) -> tuple[NumberMatch, ...]:
+    return tuple(find_numbers(text))
+
+
+@lru_cache(maxsize=8)
+def _english(text: str) -> bool:
+    from ipb.scoring.outcome import reads_as_english  # the outcome module reads the metrics: imported here
+
+    return reads_as_english(text)
 
 
 def _figure_met(gold: Sequence[Quantity], stated: Sequence[Quantity], tol: float) -> bool:
@@ -104,9 +117,7 @@ def _figure_met(gold: Sequence[Quantity], stated: Sequence[Quantity], tol: float
 
 def reads_english(case: Case) -> bool:
     """Whether the case's answer reads as English (the one test of an answer's language, shared with the outcome)."""
-    from ipb.scoring.outcome import reads_as_english  # the outcome module reads the metrics: imported here
-
-    return reads_as_english(case.text)
+    return _english(case.text)
 
 
 def element_credit(case: Case, gate: GoldGate, matcher: ElementMatcher) -> ElementCredit:
