@@ -755,9 +755,11 @@ FLAG_RULE = ("Refusals and parse failures are not in the failure-mode rates, whi
 
 #: What the FMDP caption says of FM-5 (s45user: it flagged 3 of 3 German answers and 0 of 3 English ones laid out alike,
 #: the English naming "Gate 1", "Gate 2"...; docs/scoring.md, "Notes on individual metrics").
-FM5_RULE = ("FM-5's sequence clause counts English connectors only (first, then, next, Gate N, Step N, followed by, "
-            "subsequently): it fires on a numbered list, a table or an answer in another language that uses none of "
-            "them, however faithful its order.")
+FM5_RULE = ("FM-5's sequence clause counts English connectors (first, then, next, Gate N, Step N, followed by, "
+            "subsequently): it fires on an English numbered list or table that uses none of them, however faithful "
+            "its order. In an answer in another language it also counts that language's gate nouns before a number "
+            "(Paso 2), its word for first and numbered items, and it is not judged on an answer in a language "
+            "with no word lists (s49fair).")
 
 
 def failure_rule(policy: str) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -55,6 +56,7 @@ __all__ = [
     "fm6",
     "detect_all",
     "sequential_connector_count",
+    "foreign_connector_count",
     "looks_like_a_gate",
 ]
 
@@ -432,6 +434,101 @@ SEQUENTIAL_CONNECTORS = re.compile(
 )
 
 
+#: A word as the FM-5 look-ups below cut it: letters, with an inner apostrophe ("n'est").
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*")
+#: A word (or run of unspaced letters) and the gate number after it: "Paso 2", "Schritt 3", "关卡2".
+_WORD_NUMBER = re.compile(r"([^\W\d_]+)[ \t]*[1-9](?![\d.,]\d)(?!\d)")
+#: A list item opened by its number at a line's start: "2. ", "3) ", "- 4. ".
+_NUMBERED_ITEM = re.compile(r"^[ \t]*(?:[-*][ \t]+)?[1-9][.)](?=[ \t])", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class _Phrases:
+    """Words of ``grammar/languages.yaml`` for the FM-5 look-ups, as sets (linear in the answer, whatever its length:
+    one alternation of ~3,000 bounded words took 51 s on a megabyte of Spanish)."""
+
+    spaced: frozenset[tuple[str, ...]]  # a phrase of a spaced script, as its lower-case words
+    unspaced: tuple[str, ...]  # a word of an unspaced script (Chinese, Japanese, Korean, Thai): a substring
+    lengths: Mapping[str, tuple[int, ...]]  # a phrase's first word -> the lengths of the phrases it opens
+
+    @classmethod
+    def of(cls, words: set[str]) -> "_Phrases":
+        from ipb.scoring import _foreign_verdicts as fv
+
+        spaced = {tuple(_WORD.findall(w.lower())) for w in words if not fv.unspaced(w)}
+        spaced.discard(())
+        unspaced = tuple(sorted(w.replace(" ", "") for w in words if fv.unspaced(w)))
+        lengths: dict[str, set[int]] = {}
+        for phrase in spaced:
+            lengths.setdefault(phrase[0], set()).add(len(phrase))
+        return cls(frozenset(spaced), unspaced, {w: tuple(sorted(n)) for w, n in lengths.items()})
+
+    def occurrences(self, text: str, *, stop_at_one: bool = False) -> int:
+        """How many times a phrase occurs in ``text`` (each word position once; unspaced words by substring)."""
+        words = _WORD.findall(text.lower())
+        count = 0
+        for i, word in enumerate(words):
+            for n in self.lengths.get(word, ()):
+                if tuple(words[i : i + n]) in self.spaced:
+                    count += 1
+                    break
+            if stop_at_one and count:
+                return count
+        compact = re.sub(r"\s+", "", text)
+        for w in self.unspaced:
+            count += compact.count(w)
+            if stop_at_one and count:
+                return count
+        return count
+
+
+@lru_cache(maxsize=1)
+def _vocabulary() -> tuple[frozenset[str], tuple[str, ...], _Phrases, _Phrases]:
+    """Gate nouns (spaced, lower case), gate nouns of unspaced scripts, words for "first", and every listed word."""
+    from ipb.scoring import _foreign_verdicts as fv
+
+    tables = fv._tables()
+    nouns = {n.lower() for n in tables["gate_words"] if not fv.unspaced(n) and " " not in n.strip()}
+    unspaced_nouns = tuple(n for n in tables["gate_words"] if fv.unspaced(n))
+    firsts = _Phrases.of({w for w, k in tables["ordinals"] if k == 1})
+    verdicts = {w for table in ("plain", "negated") for ws in tables[table].values() for w in ws}
+    listed = {w for w in verdicts | set(tables["gate_words"]) | {w for w, _ in tables["ordinals"]} | set(tables["labels"])
+              if w.strip() and fv.GAP not in w}
+    return frozenset(nouns), unspaced_nouns, firsts, _Phrases.of(listed)
+
+
+def writes_a_listed_language(text: str) -> bool:
+    """Whether ``text`` holds a word of a language block of ``grammar/languages.yaml``: a gate verdict word, a gate
+    noun, an ordinal or a decision label ("se cumple", "Kriterium", "segundo", "Veredicto"). Such an answer's language
+    has words the scorer reads, so finding none of its connectors is evidence (FM-5 is judged); an answer with none
+    of them is in a language the scorer has no words for (FM-5's sequence clause is unknown).
+
+    >>> writes_a_listed_language("El segundo criterio se cumple."), writes_a_listed_language("Velka on alhainen.")
+    (True, False)
+    """
+    return _vocabulary()[3].occurrences(text, stop_at_one=True) > 0
+
+
+def foreign_connector_count(text: str) -> int:
+    """The §7.11 connectors an answer in another language writes in its own words (s49fair): a gate noun of a
+    language of ``grammar/languages.yaml`` before a gate number ("Paso 2", "Schritt 3", "Критерий 4": the paper's
+    "Gate [1-9]", "Step [1-9]"), that language's word for "first", and a list item opened by its number at a line's
+    start ("2.", "3)"), which numbers the walk through the gates as "Step 2" does.
+
+    >>> foreign_connector_count("1. Beneficios: se cumple.\\n2. Activos: se cumple.\\nPaso 3: no se cumple.")
+    3
+    >>> foreign_connector_count("Zuerst die Bilanz. Schritt 2 ist die Bewertung; das erste Kriterium ist erfüllt.")
+    2
+    """
+    nouns, unspaced_nouns, firsts, _ = _vocabulary()
+    count = len(_NUMBERED_ITEM.findall(text))
+    for m in _WORD_NUMBER.finditer(text):
+        word = m.group(1)
+        if word.lower() in nouns or any(word.endswith(n) for n in unspaced_nouns):
+            count += 1
+    return count + firsts.occurrences(text)
+
+
 def sequential_connector_count(text: str) -> int:
     """Occurrences of the FM-5 sequential connectors in ``text``.
 
@@ -462,7 +559,17 @@ def fm5(
        (:func:`~ipb.scoring.metrics.gcf` over the gold gates);
     2. **sequence**: :math:`\\mathrm{SeqScore} = \\text{count(seq. conn.)}
        / (n_G - 1) < 0.40` (:func:`sequential_connector_count`; skipped for a
-       one-gate program, where it is 0/0);
+       one-gate program, where it is 0/0). The paper's connectors are
+       English ("first", "then", "Gate [1-9]", "Step [1-9]"); for an answer
+       that does not read as English (:func:`ipb.scoring.outcome.reads_as_english`;
+       s49fair) they are counted with the same connectors in its own words
+       (:func:`foreign_connector_count`: a gate noun of a language of
+       ``grammar/languages.yaml`` before a number, "Paso 2", "Schritt 3"; its
+       word for "first"; a list item opened by its number, "2."). An
+       answer in a language with no words at all in that file
+       (:func:`writes_a_listed_language` false) and none of these connectors
+       is not judged on this clause: ``seq_score`` is None and ``sequence``
+       in the evidence says why (unknown, neither fired nor passed as seen);
     3. **cross_school**: :math:`\\mathrm{sim}(R, GT_{I_{correct}}) < 0.65`
        AND :math:`\\mathrm{sim}(R, GT_{I_{surface}}) > 0.72` for a peer of the
        same school (``InvestorProfile.school``); GT is the investor's
@@ -480,7 +587,16 @@ def fm5(
     evidence: dict[str, Any] = {"gcf_det": coverage, "connectors": connectors, "n_gates": n_gates}
     if coverage < min_gcf:
         return FailureFlag("FM-5", True, "coverage", evidence)
-    if n_gates > 1:
+    english = reads_as_english(case.text)
+    if not english:
+        connectors += foreign_connector_count(case.text)
+        evidence["connectors"] = connectors
+    if n_gates > 1 and not english and connectors == 0 and not writes_a_listed_language(case.text):
+        # a language the scorer has no words for: its connectors may be there, unread; the clause is not evaluated
+        # (said in the evidence), neither fired (a silent 0) nor passed as seen
+        evidence["seq_score"] = None
+        evidence["sequence"] = "unknown: the answer is in a language with no words in grammar/languages.yaml"
+    elif n_gates > 1:
         seq = connectors / (n_gates - 1)
         evidence["seq_score"] = seq
         if seq < min_seq:

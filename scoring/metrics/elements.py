@@ -10,6 +10,7 @@ from typing import Iterable
 
 from ipb.scoring.embeddings import Encoder, default_encoder
 from ipb.scoring.metrics._case import Case
+from ipb.scoring.metrics._foreign_elements import element_credit
 from ipb.scoring.metrics._labels import NOT_APPLICABLE
 from ipb.scoring.metrics._matching import (  # noqa: F401
     DEFAULT_APPROX_REL_TOL,
@@ -31,17 +32,22 @@ from ipb.scoring.registry import metric
 
 
 def kccs_gates(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> dict[int, float]:
-    """Gate-level KCCS_g for each kill gate the chain reached (see :func:`kccs`)."""
+    """Gate-level KCCS_g for each kill gate the chain reached (see :func:`kccs`).
+
+    A gate whose every required element is unknown in the answer's language
+    (an answer not in English, elements of words only the parser did not
+    read; :mod:`._foreign_elements`) has no KCCS_g and is left out.
+    """
     case.require_ok()
     matcher = ElementMatcher(case.encoder, threshold)
     kill = case.kill_gate_numbers
-    response = case.response_gates
     out = {}
     for g in case.gold_gates:
         if g.number not in kill or g.verdict == NOT_APPLICABLE:
             continue
-        r = response.get(g.number)
-        out[g.number] = matcher.f1(g.required_elements, r.elements if r else ())
+        value = element_credit(case, g, matcher).f1
+        if value is not None:
+            out[g.number] = value
     return out
 
 
@@ -61,6 +67,18 @@ def kccs(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> float |
     for gold numbers marked approximate), concepts by cosine >= ``threshold``
     behind the negation and direction guards.
 
+    **An answer not in English** (:func:`ipb.scoring.outcome.reads_as_english`
+    false; s49fair): the parser reads elements by the card's English words, so
+    an element it did not read counts by its figures when it has any (the
+    gate's own text states each figure: "0,9x" and "1,2x" meet "price to book
+    0.9x" and "1.2x floor") and is *unknown* when it is words only: left out of
+    ``E_g``, neither missed nor met. A gate with every element unknown is left
+    out of the mean; with every reached kill gate so, KCCS is None (unknown),
+    and the layer composite is taken over its other terms (``renormalize``, the
+    default). So a Spanish or German answer stating the English answer's
+    figures gets the English answer's KCCS on a card whose kill elements are
+    figures, and never a 0 for writing in its own language.
+
     Parameters
     ----------
     threshold : float
@@ -70,7 +88,8 @@ def kccs(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> float |
 
     Returns
     -------
-    float in [0, 1], or None when the item has no reached kill gate.
+    float in [0, 1], or None when the item has no reached kill gate, or (an
+    answer not in English) none whose elements can be told.
 
     Examples
     --------

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ipb.scoring.metrics._case import Case
+from ipb.scoring.metrics._foreign_elements import element_credit
 from ipb.scoring.metrics._labels import INCONCLUSIVE, PROCEED, REJECT, acknowledges_data_gap, verdict_credit
 from ipb.scoring.metrics._matching import DEFAULT_CONCEPT_THRESHOLD, ElementMatcher
 from ipb.scoring.registry import metric
@@ -106,7 +107,7 @@ class GateScore:
     gate: int
     name_match: int
     verdict_match: int
-    elements_match: float
+    elements_match: float | None
     score: float
 
 
@@ -152,8 +153,11 @@ def gra_gates(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> li
             out.append(GateScore(g.number, 0, 0, 0.0, 0.0))
             continue
         verdict_match = _gra_verdict_match(g.verdict, r.verdict)
-        elements = matcher.recall(g.required_elements, r.elements)
-        out.append(GateScore(g.number, 1, verdict_match, elements, (1 + verdict_match + elements) / 3))
+        elements = element_credit(case, g, matcher).recall
+        if elements is None:  # every element unknown in the answer's language: the two terms that can be told
+            out.append(GateScore(g.number, 1, verdict_match, None, (1 + verdict_match) / 2))
+        else:
+            out.append(GateScore(g.number, 1, verdict_match, elements, (1 + verdict_match + elements) / 3))
     return out
 
 
@@ -175,7 +179,15 @@ def gra(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> float | 
       every gate). No verdict: 0.
     - elements_match: fraction of ``required_elements`` matched one-to-one
       by the gate's detected elements (:class:`ElementMatcher`); 1.0 for a
-      gate with none required.
+      gate with none required. An answer not in English
+      (:func:`ipb.scoring.outcome.reads_as_english` false; s49fair): an
+      element the parser did not read counts by its figures (the gate's text
+      states each of them), and one of words only is unknown, left out of the
+      fraction; a gate with every element unknown scores
+      (name_match + verdict_match)/2, the terms that can be told, and its
+      elements_match is None. So a translation of an English answer with
+      every figure stated gets the English answer's GRA on such gates, and
+      a right answer is never held to 2/3 for writing in its own language.
 
     Scored gates are those with a gold verdict (N/A gates are not scored).
     Hand-worked: name hit, wrong verdict class, 1 of 3 elements:

@@ -1,4 +1,4 @@
-"""The FMDP table says beside its figures that FM-5 reads English connectors only (s45user).
+"""The FMDP table says beside its figures which connectors FM-5 reads (s45user; s49fair: its own in another language).
 
 A new evaluator's German answers, laid out as the English ones were but naming
 their gates "Maximaler Pessimismus:" rather than "Gate 1,", were all flagged
@@ -23,7 +23,10 @@ def test_the_fmdp_caption_says_fm5_counts_english_connectors_only(tmp_path: Path
     fmdp = [c for c in _captions(page) if "the detector flagged" in c]
     assert len(fmdp) == 1
     caption = re.sub(r"\s+", " ", fmdp[0]).replace("&#x27;", "'")
-    assert "FM-5's sequence clause counts English connectors only" in caption
-    assert "an answer in another language" in caption
+    assert "FM-5's sequence clause counts English connectors" in caption
+    assert "fires on an English numbered list or table that uses none of them" in caption
+    # s49fair: an answer in another language has its own connectors counted, and is not judged without word lists
+    assert "In an answer in another language it also counts that language's gate nouns before a number" in caption
+    assert "not judged on an answer in a language with no word lists" in caption
     # only the FMDP table carries it
     assert sum("sequence clause counts English" in c for c in _captions(page)) == 1
