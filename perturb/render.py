@@ -363,12 +363,15 @@ def label_and_unit(spec: InputSpec) -> tuple[str, str | None, bool]:
     not ``"... is 2.6 t-statistic."``) or counts something (``"The number of years ... is 7."``; a label that
     opens with the plural unit counts it: ``Years the business has operated`` reads ``number of years ...``); a label
     whose time unit is its own word is reworded (``planned holding months`` -> ``planned holding period``,
-    ``months between A and B`` -> ``time between A and B``) and keeps the unit; a unit that names a place
+    ``months between A and B`` -> ``time between A and B``) and keeps the unit, and a label ending "in <the unit>"
+    drops those words (``time to close in years`` -> ``time to close``, the unit after the value); a unit that names a place
     in an order (:data:`ORDINAL_UNITS`) makes the value an ordinal (``12th``), never ``12 place``.
 
     >>> from ipb.engine.expressions import NUMBER
     >>> label_and_unit(InputSpec("planned_holding_months", "number", NUMBER, unit="months"))
     ('planned holding period', 'months', False)
+    >>> label_and_unit(InputSpec("years_to_close", "number", NUMBER, "Expected time to close in years.", unit="years"))
+    ('expected time to close', 'years', False)
     >>> label_and_unit(InputSpec("rank", "number", NUMBER, "Place of the stock in the ranking.", unit="place"))
     ('place of the stock in the ranking', None, True)
     >>> label_and_unit(InputSpec("age", "number", NUMBER, "Years the business has operated.", unit="years"))
@@ -390,6 +393,10 @@ def label_and_unit(spec: InputSpec) -> tuple[str, str | None, bool]:
     for i, w in enumerate(lowered):
         if w not in forms:
             continue
+        if singular and i == len(words) - 1 and i >= 2 and lowered[i - 1] == "in":
+            # "expected time to close in years" says the unit the value is given in: the unit follows the value
+            # ("... to close is 2.3 years"; s49user's item read "The expected time to close in period is 2.3 years.")
+            return " ".join(words[: i - 1]), unit, False
         if singular and (i == len(words) - 1 or lowered[i + 1] in _SPAN_WORDS):
             words[i] = "period" if i == len(words) - 1 else "time"
             return " ".join(words), unit, False

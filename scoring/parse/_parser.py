@@ -59,6 +59,7 @@ from ipb.scoring.parse._references import _ReferencesMixin
 from ipb.scoring.parse._section_reading import _SectionReadingMixin
 from ipb.scoring.parse._stance import stance_gates
 from ipb.scoring.parse._stated_bars import _StatedBarsMixin
+from ipb.scoring.parse._withheld import withheld
 from ipb.scoring.parse._template_slots import drop_unmentioned
 from ipb.scoring.parse._test_terms import drop_test_terms
 from ipb.scoring.parse._types import (
@@ -167,6 +168,7 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
         result.gates = drop_unmentioned(self, result.gates)  # a label with nothing of its own is a slot (_template_slots.py)
         result.gates = with_counted(result.gates, self.masked, self.card)  # "1 PROCEED; 2 REJECT" for all N gates (_counted_list.py)
         result.gates = self._figure_bar_gates(result.gates)  # a figure of a gate's quantity and the writer's bar (_figure_bars.py)
+        withheld(self.low, result.gates, self.notes)  # "it could go either way": no verdict from the facts (_withheld.py)
         self.all_numbers = list(self._all_figures()[0])  # read once: the prose reading may have read them (_prose.py)
         if len(self.all_numbers) >= MAX_NUMBERS:
             self.notes.append(f"more than {MAX_NUMBERS} numbers: only the first {MAX_NUMBERS} were read")
@@ -182,6 +184,8 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
         # the learned stance reader last: it fills only what every rule left unread, and the final verdict's confidence
         # is weighed with the rules' readings alone (_stance.py)
         stanced = stance_gates(self.masked, result.gates, self.card) if self.embedder is not False else 0
+        if stanced:
+            withheld(self.low, result.gates, self.notes, only_how="+stance")
         if stanced:
             self.notes.append(f"{stanced} gate(s) discussed without a verdict word read by the learned stance reader "
                               f"(how '+stance', confidence below 0.5: _stance.py)")

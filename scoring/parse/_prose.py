@@ -61,7 +61,7 @@ from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import bar_verdict, gate_bars
 from ipb.scoring.parse._types import GateTrace, Span
 
-__all__ = ["MIN_SCORE", "prose_vocabulary", "clause_weights", "gate_of_clause", "appraisals", "in_titled_name"]
+__all__ = ["MIN_SCORE", "prose_vocabulary", "clause_weights", "gate_of_clause", "appraisals", "in_titled_name", "in_longer_name"]
 
 
 def outside_names(low: str, mentions: Iterable[_Mention], said: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -101,6 +101,32 @@ def in_titled_name(text: str, name: str, start: int, end: int) -> bool:
         return False
     k = text.find(name, max(0, end - len(name)), start + len(name))
     return k >= 0 and k <= start and end <= k + len(name)
+
+
+def in_longer_name(low: str, name: str, start: int, end: int) -> bool:
+    """Whether ``low[start:end]`` (a category value, lower case) is a part of the gate's ``name`` written out in
+    full, in any case: the gate "Announced deal only" names its test's value "announced", so "Gate 1 - Announced
+    deal only: it could go either way." names the gate and reads no value (s49user: read PROCEED, and every answer
+    that named the gate without a verdict for it was credited with one). A value that is the whole name, or the
+    value said elsewhere in the sentence ("the deal is announced"), stays a reading.
+
+    >>> low = "gate 1 - announced deal only: the deal is announced."
+    >>> in_longer_name(low, "Announced deal only", 9, 18), in_longer_name(low, "Announced deal only", 42, 51)
+    (True, False)
+    >>> in_longer_name("hot.", "Hot", 0, 3)
+    False
+    """
+    name = " ".join(name.lower().split())
+    if len(name) <= end - start:
+        return False
+    lo = max(0, end - len(name))
+    k = low.find(name, lo, start + len(name))
+    while k >= 0:
+        if k <= start and end <= k + len(name) and not (k > 0 and low[k - 1].isalnum()) \
+                and not (k + len(name) < len(low) and low[k + len(name)].isalnum()):
+            return True
+        k = low.find(name, k + 1, start + len(name))
+    return False
 
 
 def _asked(low: str, start: int, end: int) -> bool:

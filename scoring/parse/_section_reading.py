@@ -44,9 +44,10 @@ from ipb.scoring.parse._bar_quantity import names_quantity
 from ipb.scoring.parse._computed import computed_result
 from ipb.scoring.parse._foreign_appraisals import foreign_appraisals, in_english, mark_verdicts
 from ipb.scoring.parse._prose import (
-    in_titled_name, outside_names,
+    in_longer_name, in_titled_name, outside_names,
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
 from ipb.scoring.parse._past import past_time
+from ipb.scoring.parse._verdict_clauses import BOTH_WAYS
 from ipb.scoring.parse._stated_bars import _compared, _higher
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import Bar, bar_verdict, category_verdicts, gate_bars, gate_categories
@@ -120,7 +121,6 @@ _NOUN_SUBJECT = re.compile(r"[\s,;:\u2014\u2013-]*(?:(?:but|and|while|though|alt
 #: so the section withholds its verdict (an unread gate is routed to review; a guessed one is not).
 _MIDDLE = re.compile(r"(?i)\b(?:not|neither)[ \t]+(?:[a-z-]+[ \t]+)?[a-z-]+[ \t]*(?:[,;\u2013\u2014][ \t]*(?:and[ \t]+|but[ \t]+)?not|nor)"
                      r"[ \t]+(?:[a-z-]+[ \t]+)?[a-z-]+")
-
 
 #: An appraisal followed by its complement relates the facts to something else ("aligned with the plan", "attractive to
 #: a buyer"): not the gate's verdict.
@@ -380,6 +380,8 @@ class _SectionReadingMixin(_ParserState):
                 return None  # "Fair price: sure, 90 times earnings is a bargain": sarcasm, no verdict read
             if _MIDDLE.search(self.low, unit.start, unit.end):
                 return None  # "not negligible, not alarming": the writer's middle, no verdict read
+            if BOTH_WAYS.search(self.low, unit.start, unit.end):
+                return None  # "it could go either way", "may pass or may fail": the writer withholds the verdict
             if text.rstrip().endswith("?"):
                 own = gate_of_clause(card, text)
                 if own is not None and own != gate:
@@ -429,8 +431,8 @@ class _SectionReadingMixin(_ParserState):
                         found.append((v, f"the appraisal {self.masked[s:e]!r}"))
                         own_line = found[-1] if low[s:e] == text.strip(" \t\n*_.!-\u3002") else own_line
                     for s, e, v in category_verdicts(card, gate, low, a, b):  # "Hot.", "calm rather than hot", "Self-reinforcing."
-                        if _on_another_noun(card, gate, low, s, e, own_words):
-                            continue
+                        if _on_another_noun(card, gate, low, s, e, own_words) or in_longer_name(low, card.gate(gate).name, s, e):
+                            continue  # another noun's word, or a word of the gate's own name ("Announced deal only")
                         found.append((v, f"the value {self.masked[s:e]!r} of the card's category test"))
                     said, blocked = _compared(low[a:b], higher)
                     if said is not None:

@@ -45,6 +45,7 @@ from ipb.scoring.parse._prose import _CONDITIONAL, _bar_words, _direction, _stem
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._thresholds import Bar, gate_bars
 from ipb.scoring.parse._types import GateTrace
+from ipb.scoring.parse._verdict_clauses import BOTH_WAYS
 
 __all__ = ["compared_verdict"]
 
@@ -290,6 +291,8 @@ class _StatedBarsMixin(_ParserState):
                 a, b = self.units[nxt].start, self.units[nxt].end
             if b - a < 4 or any(a <= h.start < b and self._level(h) > 0 for h in self.hits):
                 continue  # nothing after the label, or a verdict word: the verdict readers' text
+            if BOTH_WAYS.search(self.low, a, b):
+                continue  # "90% against the 70% floor, but it could go either way": the writer withholds the verdict
             said = self._bar_reading(trace.gate, a, b, self.masked[mention[0] : b])
             if said is None:
                 continue

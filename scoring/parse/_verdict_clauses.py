@@ -496,6 +496,48 @@ def offered_choices(hits: list[_Hit], low: str) -> set[int]:
     return drop
 
 
+#: The writer says the gate could go both ways: "it could go either way", "this gate may pass or may fail", "it might
+#: fail, it might pass". The facts beside it are the reasons for the doubt, not a verdict (s49user: "the completion
+#: probability is 90% against the 70% floor, but ... this gate may pass or may fail" read PROCEED from the comparison,
+#: and a hedge-every-gate answer kept a GRA of 0.94).
+BOTH_WAYS = re.compile(
+    r"(?i)\b(?:could|can|may|might)[ \t]+(?:well[ \t]+)?go[ \t]+either[ \t]+way\b"
+    r"|\b(?:may|might|could|can)[ \t]+(?:pass|proceed|clear|fail|reject)\w{0,3}\b[^.;\n]{0,30}?"
+    r"\b(?:may|might|could|can)[ \t]+(?:(?:just[ \t]+as[ \t]+easily|equally|also|well)[ \t]+)?(?:pass|proceed|clear|fail|reject)\w{0,3}\b")
+
+#: A modal verb right before a verdict word: "may pass", "could well fail", "might equally proceed".
+_MODAL_BEFORE = re.compile(r"\b(?:may|might|could|can)(?:[ \t]+(?:well|equally|also|just[ \t]+as[ \t]+easily))?[ \t]+\Z")
+#: What joins two such words into one hedge: "may pass or may fail", "might pass, it might fail", "could pass or it
+#: could just as easily fail" (the second modal repeated, its subject optional).
+_MODAL_JOIN = re.compile(
+    r"[ \t]*(?:,|;|\u2014|\u2013|[ \t]-)?[ \t]*(?:(?:or|and|but)[ \t]+)?(?:(?:it|this(?:[ \t]+gate)?|that|the[ \t]+gate)[ \t]+)?"
+    r"(?:may|might|could|can)(?:[ \t]+(?:well|equally|also|just[ \t]+as[ \t]+easily))?[ \t]+\Z")
+
+
+def modal_choices(hits: list[_Hit], low: str) -> set[int]:
+    """The ``id`` of both verdict words of a hedge that names both ways, each under its own modal, in one sentence:
+    "this gate may pass or may fail", "it might pass, it might fail" (s49user: a hedge-every-gate answer read PROCEED
+    on each gate, the first of the two, and ranked above wrong and skipped answers). Like "PASS or FAIL"
+    (:func:`offered_choices`) such a sentence states neither verdict. One modal verdict alone ("it may pass") stays a
+    weak reading.
+
+    >>> from types import SimpleNamespace
+    >>> low = "gate 2: this gate may pass or may fail. gate 3: it may pass."
+    >>> p, f = SimpleNamespace(verdict=vw.PROCEED), SimpleNamespace(verdict=vw.REJECT)
+    >>> at = [low.index("pass"), low.index("fail"), low.rindex("pass")]
+    >>> hits = [_Hit(at[0], at[0] + 4, p, 0), _Hit(at[1], at[1] + 4, f, 0), _Hit(at[2], at[2] + 4, p, 1)]
+    >>> [low[h.start : h.end + 1] for h in hits if id(h) in modal_choices(hits, low)]
+    ['pass ', 'fail.']
+    """
+    drop: set[int] = set()
+    for a, b in zip(hits, hits[1:]):
+        if a.unit != b.unit or {a.word.verdict, b.word.verdict} != {vw.PROCEED, vw.REJECT} or b.start - a.end > 40:
+            continue
+        if _MODAL_BEFORE.search(low, max(0, a.start - 30), a.start) and _MODAL_JOIN.fullmatch(low, a.end, b.start):
+            drop.update((id(a), id(b)))
+    return drop
+
+
 def in_another_gates_paragraph(card, low: str, mentions: Sequence, gate: int, start: int, floor: int) -> bool:
     """Whether a verdict word said alone at ``start`` ("Good.", "Also fine.") closes a paragraph about another gate
     than ``gate``, the section it sits in: a later paragraph of the section (it opens after ``floor``, the section's

@@ -25,7 +25,7 @@ from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
 from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, mood_level, TRAILING_NOT, UNSAID, generic_subject, hits_after, in_another_gates_paragraph, \
-    apparent_pass, counterfactual, in_supposition, required, supposed
+    apparent_pass, counterfactual, in_supposition, modal_choices, required, supposed
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
@@ -92,7 +92,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
-        choices = offered_choices(self.hits, self.low)  # "PASS/FAIL": a template's options, no verdict
+        choices = offered_choices(self.hits, self.low) | modal_choices(self.hits, self.low)  # "PASS/FAIL", "may pass or may fail"
         if choices:
             self.hits[:] = [h for h in self.hits if id(h) not in choices]
             for u, hits in self.unit_hits.items():

@@ -67,6 +67,12 @@ WORDING = [
     ("years_to_exit", "number", NUMBER, "years",
      "Expected years until the claim is paid or converted in a reorganisation.", Decimal("4.25"),
      "The expected time until the claim is paid or converted in a reorganisation is 4.25 years."),
+    # s49user: a label ending "in years" had its unit word made "period" ("The expected time to close in period is
+    # 2.3 years."); the words naming the unit go, and the unit follows the value
+    ("years_to_close", "number", NUMBER, "years", "Expected time to close in years.", Decimal("2.3"),
+     "The expected time to close is 2.3 years."),
+    ("holding_months", "number", NUMBER, "months", "Holding period of the position in months.", Decimal(18),
+     "The holding period of the position is 18 months."),
     ("dividend_raised_years", "number", NUMBER, "years", "Consecutive years in which the dividend has been raised.",
      Decimal(12), "The consecutive years in which the dividend has been raised are 12."),
     ("alpha_t_stat", "number", NUMBER, "t-statistic",
