@@ -526,15 +526,15 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     # items the run never answered rank as 0 (mean * n / (n + n_run_errors)), the mean shown stays over the answered
     # ones: a run that failed never outranks one that answered (break44 #7)
     # (and so does an item of the items file the model has no record for, s47user)
-    from ipb.scoring.summary import rank_value
+    # ipb score's own rows carry the value each is ranked by (scoring.summary.leaderboard, 8990b223): the report reads
+    # it from there, so the two orders cannot drift apart through a second computation of it
+    from ipb.scoring.summary import leaderboard as score_leaderboard
+
+    rank_values = {str(row["model"]): row.get("rank_value") for row in score_leaderboard(summary)}
 
     def ranked(r: LeaderRow) -> float:
-        def count(*path: str) -> int:
-            v = s.at("groups", "model", r.model, *path)
-            return v if isinstance(v, int) and not isinstance(v, bool) else 0
-        value = rank_value(r.basp.value or 0.0, count("metrics", COMPOSITE, "n"), count("n_run_errors"),
-                           count("n_items_unanswered"), count("n_items"))
-        return value or 0.0
+        value = rank_values.get(r.model)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
     leader.sort(key=lambda r: (r.basp.value is None, -ranked(r), -(r.coverage.value or 0.0), -(r.strict.value or 0.0), r.model))
     models = [r.model for r in leader]
