@@ -36,7 +36,7 @@ drill-down still shows the parsed traces and says what is missing.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -139,6 +139,7 @@ class LeaderRow:
     parse_failure: Stat
     n_records: Stat
     coverage: Stat = field(default_factory=lambda: Stat(None, kind="rate"))
+    rank: Stat = field(default_factory=lambda: Stat(None))  # the value it is ranked by (ipb score's "ranked on")
 
 
 @dataclass(frozen=True)
@@ -536,6 +537,22 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
         value = rank_values.get(r.model)
         return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
+    def rank_stat(r: LeaderRow) -> Stat:
+        group = s.at("groups", "model", r.model) or {}
+        pointer = json_pointer("groups", "model", r.model)
+        recipe: dict[str, Any] = {"rank": "mean x n / (n + n_run_errors) x (n_items - n_items_unanswered) / n_items",
+                                  "mean": f"{pointer}/metrics/{COMPOSITE}/mean", "n": f"{pointer}/metrics/{COMPOSITE}/n"}
+        recipe.update({key: f"{pointer}/{key}" for key in ("n_run_errors", "n_items_unanswered", "n_items")
+                       if isinstance(group, Mapping) and key in group})
+        value = rank_values.get(r.model)
+        note = ("the value this row is ranked by: the BASP composite with every item the model was asked and never "
+                "answered (run errors) and every item of the items file it has no response to counted as 0; "
+                + ("refusals and parse failures are in it at 0" if s.policy == "count" else
+                   "refusals and parse failures are left out of it (--exclude-failures)"))
+        return Stat(float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None,
+                    derived=recipe, note=note)
+
+    leader = [replace(r, rank=rank_stat(r)) for r in leader]
     leader.sort(key=lambda r: (r.basp.value is None, -ranked(r), -(r.coverage.value or 0.0), -(r.strict.value or 0.0), r.model))
     models = [r.model for r in leader]
 
