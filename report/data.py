@@ -785,6 +785,9 @@ def failure_rule(policy: str) -> str:
     """
     unread = (" An answer with no gate read but a stated final verdict is scored and in coverage: VerdictAcc reads its "
               "verdict, every other metric is at its failure value.")
+    # a figure users rank by must not reward failing: say where skipped items went, beside every mean (s49report)
+    unread += (" Skipped items (asked and never answered: run errors; or in the items file with no response) are in "
+               "no mean here: the leaderboard ranks each as 0 (its Ranked on column) and its coverage counts them.")
     if policy == "count":
         return ("Refusals and parse failures count in each mean, CI and rank: each is in it at the value it was owed "
                 "(0; NED 1, tau -1), as in the leaderboard; each cell says how many (n of N, and in its tooltip)." + unread)

@@ -65,3 +65,16 @@ def test_every_profile_is_on_the_page_the_tail_drawn_plainly(folded: tuple[str, 
 def test_no_fold_below_the_limits(run_dir: Path) -> None:
     page = report_html.render_report(load_results(run_dir / "results"))
     assert 'id="leaderboard-more"' not in page and 'id="profiles-more"' not in page
+
+
+def test_every_caption_with_a_failure_rule_says_where_skipped_items_go(report_path: Path) -> None:
+    # a figure users rank by must not reward failing: beside each mean, the page says that refusals and parse
+    # failures count (or are left out) and that skipped items are in no mean but rank as 0 on the leaderboard
+    page = report_path.read_text(encoding="utf-8")
+    captions = re.findall(r"<(?:caption|figcaption)>(.*?)</(?:caption|figcaption)>", page)
+    # (the FMDP rates are over scored responses only and say so; they are no mean a model is ranked by)
+    ruled = [c for c in captions
+             if re.search(r"Refusals and parse failures (count in each mean|are LEFT OUT of each mean|COUNT)", c)]
+    assert len(ruled) >= 6, captions  # layers, FMDP, topology, conditions, the profiles, Figure 6 (and the board)
+    for caption in ruled:
+        assert "never answered" in caption and ("ranks each as 0" in caption or "counted as 0" in caption), caption
