@@ -36,7 +36,7 @@ drill-down still shows the parsed traces and says what is missing.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -139,6 +139,7 @@ class LeaderRow:
     parse_failure: Stat
     n_records: Stat
     coverage: Stat = field(default_factory=lambda: Stat(None, kind="rate"))
+    rank: Stat = field(default_factory=lambda: Stat(None))  # the value it is ranked by (ipb score's "ranked on")
 
 
 @dataclass(frozen=True)
@@ -526,16 +527,32 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     # items the run never answered rank as 0 (mean * n / (n + n_run_errors)), the mean shown stays over the answered
     # ones: a run that failed never outranks one that answered (break44 #7)
     # (and so does an item of the items file the model has no record for, s47user)
-    from ipb.scoring.summary import rank_value
+    # ipb score's own rows carry the value each is ranked by (scoring.summary.leaderboard, 8990b223): the report reads
+    # it from there, so the two orders cannot drift apart through a second computation of it
+    from ipb.scoring.summary import leaderboard as score_leaderboard
+
+    rank_values = {str(row["model"]): row.get("rank_value") for row in score_leaderboard(summary)}
 
     def ranked(r: LeaderRow) -> float:
-        def count(*path: str) -> int:
-            v = s.at("groups", "model", r.model, *path)
-            return v if isinstance(v, int) and not isinstance(v, bool) else 0
-        value = rank_value(r.basp.value or 0.0, count("metrics", COMPOSITE, "n"), count("n_run_errors"),
-                           count("n_items_unanswered"), count("n_items"))
-        return value or 0.0
+        value = rank_values.get(r.model)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
+    def rank_stat(r: LeaderRow) -> Stat:
+        group = s.at("groups", "model", r.model) or {}
+        pointer = json_pointer("groups", "model", r.model)
+        recipe: dict[str, Any] = {"rank": "mean x n / (n + n_run_errors) x (n_items - n_items_unanswered) / n_items",
+                                  "mean": f"{pointer}/metrics/{COMPOSITE}/mean", "n": f"{pointer}/metrics/{COMPOSITE}/n"}
+        recipe.update({key: f"{pointer}/{key}" for key in ("n_run_errors", "n_items_unanswered", "n_items")
+                       if isinstance(group, Mapping) and key in group})
+        value = rank_values.get(r.model)
+        note = ("the value this row is ranked by: the BASP composite with every item the model was asked and never "
+                "answered (run errors) and every item of the items file it has no response to counted as 0; "
+                + ("refusals and parse failures are in it at 0" if s.policy == "count" else
+                   "refusals and parse failures are left out of it (--exclude-failures)"))
+        return Stat(float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None,
+                    derived=recipe, note=note)
+
+    leader = [replace(r, rank=rank_stat(r)) for r in leader]
     leader.sort(key=lambda r: (r.basp.value is None, -ranked(r), -(r.coverage.value or 0.0), -(r.strict.value or 0.0), r.model))
     models = [r.model for r in leader]
 
@@ -770,6 +787,9 @@ def failure_rule(policy: str) -> str:
     """
     unread = (" An answer with no gate read but a stated final verdict is scored and in coverage: VerdictAcc reads its "
               "verdict, every other metric is at its failure value.")
+    # a figure users rank by must not reward failing: say where skipped items went, beside every mean (s49report)
+    unread += (" Skipped items (asked and never answered: run errors; or in the items file with no response) are in "
+               "no mean here: the leaderboard ranks each as 0 (its Ranked on column) and its coverage counts them.")
     if policy == "count":
         return ("Refusals and parse failures count in each mean, CI and rank: each is in it at the value it was owed "
                 "(0; NED 1, tau -1), as in the leaderboard; each cell says how many (n of N, and in its tooltip)." + unread)

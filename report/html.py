@@ -151,15 +151,15 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
 
     if not rows:
         return '<p class="lead">No model has a scored response.</p>'
-    head = ("<tr><th>#</th><th>Model</th><th class=\"num\">BASP composite</th><th class=\"num\">BASP-strict "
-            "conjunction</th><th class=\"num\">L4 GRA</th><th class=\"num\">L7 GRA</th><th class=\"num\">VerdictAcc"
+    head = ("<tr><th>#</th><th>Model</th><th class=\"num\">Ranked on</th><th class=\"num\">BASP composite</th>"
+            "<th class=\"num\">BASP-strict conjunction</th><th class=\"num\">L4 GRA</th><th class=\"num\">L7 GRA</th><th class=\"num\">VerdictAcc"
             "</th><th class=\"num\">Coverage</th><th class=\"num\">Parse failures</th><th class=\"num\">Responses"
             "</th></tr>")
     body = []
     for rank, r in enumerate(rows, start=1):
         body.append(
             f'<tr data-model="{_e(r.model)}"><td class="rank">{rank}</td><td class="model">{_e(r.model)}</td>'
-            + _num_cell(r.basp) + _num_cell(r.strict) + _num_cell(r.gra_l4) + _num_cell(r.gra_l7)
+            + _num_cell(r.rank) + _num_cell(r.basp) + _num_cell(r.strict) + _num_cell(r.gra_l4) + _num_cell(r.gra_l7)
             + _num_cell(r.verdict_acc) + _num_cell(r.coverage) + _num_cell(r.parse_failure) + _num_cell(r.n_records)
             + "</tr>"
         )
@@ -183,8 +183,17 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
     if pooled:
         caption += (f" {', '.join(pooled)}: pooled over the conditions answered; the condition table below "
                     "separates them.")
-    return (f'<div class="scroll"><table class="leader" id="leaderboard-table"><caption>{_e(caption)}</caption>'
-            f"<thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>")
+    caption += (" Ranked on: that value, the one each row is ranked by (the BASP composite beside it is the mean over "
+                "the model's responses only).")
+    out = (f'<div class="scroll"><table class="leader" id="leaderboard-table"><caption>{_e(caption)}</caption>'
+           f"<thead>{head}</thead><tbody>{''.join(body[:LEADER_ROWS])}</tbody></table></div>")
+    if len(body) > LEADER_ROWS:
+        # a long board stays usable: its tail is folded, never dropped (s48break: 500 rows on one page)
+        out += (f'<details class="more" id="leaderboard-more"><summary>Ranks {LEADER_ROWS + 1} to {len(body)}'
+                "</summary>"
+                f'<div class="scroll"><table class="leader" id="leaderboard-table-more"><caption>{_e(caption)}'
+                f"</caption><thead>{head}</thead><tbody>{''.join(body[LEADER_ROWS:])}</tbody></table></div></details>")
+    return out
 
 
 def _grid(grid: Grid | None, table_id: str, *, empty: str) -> str:
@@ -393,15 +402,71 @@ def _err(stat: Stat) -> Any:
     return [[max(0.0, stat.value - stat.low)], [max(0.0, stat.high - stat.value)]]
 
 
+#: Above this many models the page stays usable: the first ``PROFILE_CHARTS`` profiles (in rank order) are drawn by
+#: matplotlib, the rest by :func:`radar_svg_light` inside one folded ``<details>`` (500 matplotlib radars took 10 of
+#: the 11 minutes of a 500-model report and 29.5 of its 37 MB, s48break); the first ``LEADER_ROWS`` leaderboard rows
+#: are open and the rest are folded below them.
+PROFILE_CHARTS = 24
+LEADER_ROWS = 50
+
+
+def radar_svg_light(profile: Profile) -> str:
+    """``profile``'s radar and FMDP flag bars as a small hand-written SVG (no matplotlib), for the folded tail.
+
+    Same content as :func:`radar_svg`: each axis's value (n/a drawn at 0 as an open dot) and each flag rate.
+
+    >>> from ipb.report.data import Stat
+    >>> svg = radar_svg_light(Profile("m", [("KCCS", Stat(0.5)), ("IVP", Stat(None))], [("FM-1", "x", Stat(0.25))]))
+    >>> "KCCS 0.50" in svg, "IVP n/a" in svg, "FM-1 25.0%" in svg, svg.startswith("<svg")
+    (True, True, True, True)
+    """
+    cx, cy, radius = 110.0, 110.0, 70.0
+    k = max(len(profile.axes), 1)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="420" height="220" viewBox="0 0 420 220" role="img" '
+             f'aria-label="{_e(_chart_text(profile.model))}" font-family="DejaVu Sans, sans-serif" font-size="9">']
+    for ring in (0.25, 0.5, 0.75, 1.0):
+        parts.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{radius * ring:.1f}" fill="none" stroke="#d9dee5"/>')
+
+    def point(i: int, value: float) -> tuple[float, float]:
+        angle = 2 * math.pi * i / k  # clockwise from the top, as radar_svg
+        return cx + radius * value * math.sin(angle), cy - radius * value * math.cos(angle)
+
+    polygon = []
+    for i, (label, stat) in enumerate(profile.axes):
+        x, y = point(i, 1.0)
+        parts.append(f'<line x1="{cx:g}" y1="{cy:g}" x2="{x:.1f}" y2="{y:.1f}" stroke="#d9dee5"/>')
+        lx, ly = point(i, 1.22)
+        anchor = "middle" if abs(lx - cx) < 1 else ("start" if lx > cx else "end")
+        shown = "n/a" if stat.value is None else f"{stat.value:.2f}"
+        parts.append(f'<text x="{lx:.1f}" y="{ly + 3:.1f}" text-anchor="{anchor}" fill="#1f2933">{_e(label)} {shown}</text>')
+        px, py = point(i, min(max(stat.value or 0.0, 0.0), 1.0))
+        polygon.append(f"{px:.1f},{py:.1f}")
+        if stat.value is None:
+            parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="#fff" stroke="#9e9e9e"/>')
+    if polygon:
+        parts.append(f'<polygon points="{" ".join(polygon)}" fill="#1565c0" fill-opacity="0.18" stroke="#1565c0" '
+                     'stroke-width="1.6"/>')
+    parts.append('<text x="250" y="18" font-size="10" fill="#1f2933">FMDP flag rate (FM-1 ... FM-6)</text>')
+    for j, (fm, _name, stat) in enumerate(profile.flags):
+        y = 34 + 26 * j
+        width = 120.0 * min(max(stat.value or 0.0, 0.0), 1.0)
+        shown = "n/a" if stat.value is None else f"{100 * stat.value:.1f}%"
+        parts.append(f'<text x="250" y="{y + 11}" fill="#1f2933">{_e(fm)}</text>'
+                     f'<rect x="285" y="{y + 2}" width="{width:.1f}" height="12" fill="#c62828" fill-opacity="0.8"/>'
+                     f'<text x="{289 + width:.1f}" y="{y + 11}" fill="#1f2933">{_e(fm)} {shown}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def _profiles(profiles: Sequence[Profile], policy: str = "exclude") -> str:
     if not profiles:
         return '<p class="lead empty">No model has a scored response.</p>'
-    figures = []
-    for i, p in enumerate(profiles):
+
+    def figure(i: int, p: Profile, svg: str) -> str:
         rows = "".join(f"<tr><th scope=\"row\">{_e(name)}</th>{_num_cell(s)}</tr>" for name, s in p.axes)
         rows += "".join(f"<tr><th scope=\"row\">{_e(fm)} {_e(name)}</th>{_num_cell(s)}</tr>" for fm, name, s in p.flags)
-        figures.append(
-            f'<figure class="chart profile" data-model="{_e(p.model)}">{radar_svg(p, i)}'
+        return (
+            f'<figure class="chart profile" data-model="{_e(p.model)}">{svg}'
             f"<figcaption>{_e(p.model)}: mean of each BASP sub-metric over the model's responses (axes with no "
             "applicable response are drawn at 0 and marked n/a; n of N under values). "
             f"{_e(failure_rule(policy))} Bars: share of scored responses each FMDP detector flagged, of those "
@@ -409,7 +474,16 @@ def _profiles(profiles: Sequence[Profile], policy: str = "exclude") -> str:
             f'<details class="data"><summary>values</summary><table class="grid">'
             f"<tbody>{rows}</tbody></table></details></figure>"
         )
-    return f'<div class="charts">{"".join(figures)}</div>'
+
+    head = [figure(i, p, radar_svg(p, i)) for i, p in enumerate(profiles[:PROFILE_CHARTS])]
+    out = f'<div class="charts">{"".join(head)}</div>'
+    tail = profiles[PROFILE_CHARTS:]
+    if tail:
+        rest = "".join(figure(i, p, radar_svg_light(p)) for i, p in enumerate(tail, start=PROFILE_CHARTS))
+        out += (f'<details class="more" id="profiles-more"><summary>The other {len(tail)} models\' profiles (ranks '
+                f"{PROFILE_CHARTS + 1} to {len(profiles)}), drawn plainly</summary>"
+                f'<div class="charts">{rest}</div></details>')
+    return out
 
 
 # =========================================================================== drill-down

@@ -152,7 +152,17 @@ def test_every_figure_equals_its_source(run_dir: Path, report_path: Path) -> Non
             checked["summary"] += 1
             continue
         recipe = json.loads(a["data-derived"])
-        if "numerator" in recipe:  # a share of two summary counts
+        if "rank" in recipe:  # the leaderboard's "Ranked on": the mean with every unanswered item at 0
+            mean, n = resolve_pointer(summary, recipe["mean"]), resolve_pointer(summary, recipe["n"])
+            errors = resolve_pointer(summary, recipe["n_run_errors"]) if "n_run_errors" in recipe else 0
+            expected = mean * n / (n + errors)
+            if "n_items_unanswered" in recipe and resolve_pointer(summary, recipe["n_items_unanswered"]):
+                total = resolve_pointer(summary, recipe["n_items"])
+                expected *= (total - resolve_pointer(summary, recipe["n_items_unanswered"])) / total
+            assert value == pytest.approx(expected, abs=1e-9), recipe
+            assert "never answered" in a.get("title", ""), a
+            checked["rank"] = checked.get("rank", 0) + 1
+        elif "numerator" in recipe:  # a share of two summary counts
             num = resolve_pointer(summary, recipe["numerator"])
             den_a, _, den_b = recipe["denominator"].partition(" - ")
             den = resolve_pointer(summary, den_a) - (resolve_pointer(summary, den_b) if den_b else 0)
@@ -165,6 +175,7 @@ def test_every_figure_equals_its_source(run_dir: Path, report_path: Path) -> Non
                 checked["derived with failures"] += 1
         checked["derived"] += 1
     assert checked["summary"] > 50 and checked["derived"] > 10, checked
+    assert checked.get("rank") == len(summary["groups"]["model"]), checked  # one "Ranked on" per leaderboard row
     # the fixture's blank answer and unreadable answer are in some derived cells, at 0 (regression: newuser3's
     # topology table left them out of the per-model cells while its "all models" column counted them)
     assert checked["derived with failures"] > 0, checked
