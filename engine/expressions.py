@@ -37,6 +37,7 @@ True
 from __future__ import annotations
 
 import datetime as _dt
+import re
 import threading
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -220,6 +221,10 @@ _AFTER_OPERATOR = {"START", "LPAR", "LBRACE", "COMMA", "MINUS", "PLUS", "STAR", 
                    "LESSTHAN", "MORETHAN", "__ANON_0", "__ANON_1", "__ANON_2", "__ANON_3", "IN"}
 
 
+#: ``$-10M``: a sign written after the dollar sign (the sign, then the amount as it should follow the ``$``).
+_SIGN_AFTER_DOLLAR = re.compile(r"\$\s*([-+\u2212])\s*([0-9][0-9.]*(?:[eE][+-]?[0-9]+)?[KMBT]?)")
+
+
 def _syntax_error(source: str, exc: UnexpectedInput) -> CompileError:
     if isinstance(exc, UnexpectedEOF):
         offset = len(source)
@@ -235,6 +240,9 @@ def _syntax_error(source: str, exc: UnexpectedInput) -> CompileError:
         message = f"unexpected character {source[offset]!r}"
         if source[offset].isdigit():  # fullwidth, Arabic-Indic...: Python's int() would take them, ipb does not
             message += f" (U+{ord(source[offset]):04X} is not an ASCII digit; write 0-9)"
+        elif _SIGN_AFTER_DOLLAR.match(source, offset):  # s48break: '$-10M' listed everything but what was meant
+            sign, rest = _SIGN_AFTER_DOLLAR.match(source, offset).group(1, 2)
+            message += f"; a sign goes before the '$': write '{'-' if sign != '+' else ''}${rest}'"
         elif exc.allowed:
             message += f"; expected {_expected_words(exc.allowed)}"
     else:  # pragma: no cover - lark has no other subclasses today

@@ -320,6 +320,8 @@ def _find_id(ref: str, sha256: str | None, current_first: bool) -> Path:
         if check and card_file_sha256(bundled) != sha256:
             raise _hash_mismatch(ref, bundled, card_file_sha256(bundled), str(sha256), "bundled with ipb")
         return bundled
+    if sha256 is not None:
+        _refuse_other_copy(ref, sha256)
     known = sorted(set(_bundled_ids()) | {i for f in card_dirs() for i in _folder_ids(f)})
     raise LoadError(
         f"{_shown(ref) if _shown(ref) != ref else repr(ref)} is neither a card file nor a known card id (searched: "
@@ -402,6 +404,20 @@ def item_card(ref: object, sources: Mapping[str, str] | None = None) -> str:
         raise LoadError(f"an item names its card by id (lower-case letters, digits, '_'), not a path: {ref!r}",
                         rule="card-ref", name=str(ref)[:100])
     return ref
+
+
+def _refuse_other_copy(card_id: str, sha256: str) -> None:
+    """Name the cause when the items' copies hold ``card_id`` only under another hash (s48break: an edited
+    ``content_hash`` was told the card id was unknown, though ``ipb-cards/`` held that card)."""
+    for folder in _COPY_DIRS:
+        path = _folder_ids(folder).get(card_id) if folder.is_dir() else None
+        if path is not None:
+            raise LoadError(
+                f"the item names card {card_id!r} at sha256 {sha256[:12]}..., but {folder} holds no card with "
+                f"that hash; it holds {card_id!r} as {path.name} (sha256 {card_file_sha256(path)[:12]}...): "
+                f"the item's content_hash was edited, or its copy was removed. Restore the item's content_hash, "
+                f"or give the card the items were made with (--cards / {CARDS_ENV})",
+                file=str(path), rule="card-hash", name=card_id)
 
 
 def _copy(card_id: str, sha256: str | None) -> Path | None:

@@ -202,7 +202,18 @@ class Generator:
         return notes
 
     def check(self) -> None:
-        """Raise ``not-applicable`` now if some operator of some recipe cannot apply to the cards."""
+        """Raise ``not-applicable`` now if some operator of some recipe cannot apply to the cards, and ``cards`` if
+        two cards of an L8 item would be named alike in its question (s48break: two "Test Investor: Division
+        attack" cards made a question no answer could be read back to one card by)."""
+        named: dict[str, str] = {}
+        for c in self.frame.cards:
+            shown = f"{c.card.investor}: {c.card.name}"
+            if shown.casefold() in named:
+                raise PerturbError(
+                    f"cards {named[shown.casefold()]} and {c.card.id} are both named {shown!r}: an L8 question names "
+                    "each framework by investor and name, so neither a model nor the scorer could tell them apart; "
+                    "give one of them another name", rule="cards")
+            named[shown.casefold()] = c.card.id
         for recipe in self.job.recipes:
             for name, _ in recipe.steps:
                 get_operator(name).check(self.frame)

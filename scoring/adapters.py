@@ -239,7 +239,9 @@ def _json_object(number: int, source: str, text: str) -> InputRecord:
         if exc.rule == "json-syntax":  # the wording the records have always had
             what = exc.message.removeprefix("not JSON: ").removesuffix(" at")  # "starting at at column 86" (s44user)
             message = f"line {number} is not JSON: {what} at column {exc.column}"
-            if "Unterminated" in what or (exc.column or 0) > len(text.rstrip()):
+            if "\x00" in text:  # s49break: three NUL bytes on a line were told only "Expecting value at column 1"
+                message += f"; the line holds {text.count(chr(0))} NUL byte(s) (a file padded or damaged on disk?)"
+            elif "Unterminated" in what or (exc.column or 0) > len(text.rstrip()):
                 message += ("; the line stops mid-way: a file cut off (a run still writing it, or killed mid-write?); "
                             "ipb respond drops such a last line when it resumes")
         else:  # depth, duplicate key, NaN: the shared reader's words

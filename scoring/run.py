@@ -316,7 +316,8 @@ def _begin(record: InputRecord, items: ItemSet, seen: dict[tuple[Any, ...], tupl
                      + kept, name="response")
         return work
     if not isinstance(response, str):
-        what = "no 'response'" if response is None else f"a {type(response).__name__} 'response', not text"
+        kind = type(response).__name__
+        what = "no 'response'" if response is None else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} 'response', not text"
         _field_error(work, "missing_field" if response is None else "bad_field", f"the record has {what}",
                      name="response")
         return work
