@@ -77,6 +77,17 @@ def r_parse_a_prose_line_with_a_long_run_of_spacing(tmp: Path) -> None:
     assert doc["final_verdict"] == "DECLINE"
 
 
+def r_parse_a_run_of_spacing_after_a_gate_word(tmp: Path) -> None:
+    """Two regular expressions let two stars in a row split one run of spaces every way: the gate-number reference
+    after "test" ("[ \\t]*(?:no)?[ \\t]*") and a label answered on the next line ("[ \\t]*:?[ \\t]*\\n"); 6,000
+    spaces after "test" took 12 s, 16,000 took minutes."""
+    p = tmp / "gap.txt"
+    p.write_text("The firm passes the first test" + " " * 20_000 + " and the price is low.\n"
+                 "Net current assets" + "\t" * 20_000 + "\nYes.\nFinal verdict: DECLINE\n", encoding="utf-8")
+    doc = json.loads(_cli("parse", "graham_net_net_screen", str(p), "--format", "json", "--no-embed").stdout)
+    assert doc["final_verdict"] == "DECLINE"
+
+
 def r_number_scan_skips_bare_years(tmp: Path) -> None:
     from ipb.scoring import _numbers
 
