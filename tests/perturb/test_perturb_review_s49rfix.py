@@ -28,6 +28,11 @@ _GLAMOUR = {"company_type": "industrial", "annual_sales": "$2B", "current_assets
             "dividend_years": "20", "eps_3yr_avg": "$2.5", "eps_3yr_avg_ten_years_ago": "$1",
             "price_per_share": "$100", "book_value_per_share": "$12.5"}
 
+#: s49review's Graham base, pe_16_at_book_limit (30 June 1973), as its items state it.
+_PE16 = {**_GLAMOUR, "annual_sales": "$450M", "current_assets": "$200M", "current_liabilities": "$80M",
+         "long_term_debt": "$90M", "dividend_years": "35", "eps_3yr_avg": "$3", "eps_3yr_avg_ten_years_ago": "$2",
+         "price_per_share": "$48", "book_value_per_share": "$32"}
+
 _DOUBLED = "price / three-year EPS of a record at least doubled in ten years"
 _GROWTH = "price / three-year EPS of a record 2.5 times that of ten years before or more"
 
@@ -47,6 +52,13 @@ RECORD_CASES = [
                     "eps_3yr_avg_ten_years_ago": "$2", "price_per_share": "$36", "book_value_per_share": "$30"},
      [_below("5.11", _DOUBLED, "6"), _below("5.11", _GROWTH, "8")],
      "s46review G3 #1, GRAHAM-7T-001-3b7f4b5111297bfc: $7.05 against $2 (3.5 times) at $36, 5.1x"),
+    # s49review G10 (seed 10606 on pe_16_at_book_limit, 30 June 1973: 125 of 1,000 by s48's predicate, 83 under 8x)
+    ("1973-06-30", {**_PE16, "eps_3yr_avg": "$7.85", "long_term_debt": "$121M", "stock_equity": "$152M"},
+     [_below("6.11", _GROWTH, "8")], "s49review G10 #10, GRAHAM-7T-008-d709938e95bed332: $7.85 against $2 at $48"),
+    ("1973-06-30", {**_PE16, "annual_sales": "$1.25B", "current_liabilities": "$147M", "eps_3yr_avg": "$7.55"},
+     [_below("6.36", _GROWTH, "8")], "s49review G10 #5, GRAHAM-7T-008-091859211311a089: $7.55 against $2 at $48"),
+    ("1973-06-30", {**_PE16, "dividend_years": "24", "eps_3yr_avg": "$6.35", "years_with_earnings": "5"},
+     [_below("7.56", _GROWTH, "8")], "s49review G10 #7, GRAHAM-7T-008-ef15d2a74ab02460: $6.35 against $2 at $48"),
     # kept: the reviewer's 11x line is not taken
     ("1973-01-31", {"eps_3yr_avg": "$10.25", "book_value_per_share": "$61.75"}, [],
      "s48review G10 #9, GRAHAM-7T-003-bacbe87299c6774e: $10.25 against $1 at 9.76x, kept (ELTRA's 9.7x)"),
