@@ -9,8 +9,10 @@ is the quotient of (``of``: price per share and earnings per share, for a card t
 first row the multiple is not bounded on that side. A quotient bound may hold only for some businesses
 (s40buff): ``when`` names category inputs and the values it holds for, ``at_least`` numeric inputs and the
 least value from which it holds (subscription software growing 15% or more at a 70% gross margin), ``at_most``
-numeric inputs and the most from which it holds (s43rfix: owner earnings growing 5% a year or less); a scenario
-that does not state one of them is not bounded. A row may begin on a day instead of a year (s41gb3: ``"2008-09-15"``):
+numeric inputs and the most from which it holds (s43rfix: owner earnings growing 5% a year or less), ``ratios``
+the quotient of two inputs and the least (or most) quotient from which it holds (s49rfix: three-year EPS at least
+2.5 times its level ten years before); a scenario that does not state one of them, or states a denominator of zero
+or less, is not bounded. A row may begin on a day instead of a year (s41gb3: ``"2008-09-15"``):
 a market can reprice within weeks (large consumer staples near 7x EBIT at the end of September 2008, near 5x in
 November), so such a row is read only against a scenario's full date; asked by year, a dated row begins after it.
 
@@ -26,7 +28,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Union
 
-__all__ = ["MultipleBound", "When", "ratio_anachronisms", "read_conditions", "row_start"]
+__all__ = ["MultipleBound", "RatioCondition", "When", "ratio_anachronisms", "read_conditions", "read_ratios",
+           "row_start"]
 
 #: A row's first day or year, or the day or year a scenario is dated (s41gb3).
 When = Union[int, dt.date]
@@ -43,6 +46,34 @@ def row_start(when: When) -> dt.date:
 
 def _year(when: When) -> int:
     return when.year if isinstance(when, dt.date) else when
+
+
+@dataclass(frozen=True)
+class RatioCondition:
+    """s49rfix: a condition on the quotient of two inputs (``numerator / denominator``), met when both are stated as
+    numbers, the denominator is above zero and the quotient is at least ``least`` and at most ``most`` (either may be
+    None: that side is open).
+
+    >>> grew = RatioCondition("eps", "eps_ten_years_ago", Decimal("2.5"))
+    >>> [grew.met({"eps": Decimal(e), "eps_ten_years_ago": Decimal(1)}) for e in ("2.5", "2.49", "16")]
+    [True, False, True]
+    >>> grew.met({"eps": Decimal(3)}), grew.met({"eps": Decimal(3), "eps_ten_years_ago": Decimal(0)})
+    (False, False)
+    >>> RatioCondition("a", "b", None, Decimal(2)).met({"a": Decimal(-4), "b": Decimal(1)})
+    True
+    """
+
+    numerator: str
+    denominator: str
+    least: Decimal | None = None
+    most: Decimal | None = None
+
+    def met(self, facts: Mapping[str, Any]) -> bool:
+        top, bottom = facts.get(self.numerator), facts.get(self.denominator)
+        if not (isinstance(top, Decimal) and isinstance(bottom, Decimal)) or isinstance(top, bool) or bottom <= 0:
+            return False
+        quotient = top / bottom
+        return (self.least is None or quotient >= self.least) and (self.most is None or quotient <= self.most)
 
 
 @dataclass(frozen=True)
@@ -77,11 +108,14 @@ class MultipleBound:
     at_least: tuple[tuple[str, Decimal], ...] = ()
     #: s43rfix: (numeric input, the most value up to which the bound holds), each of which must hold (``at_most``).
     at_most: tuple[tuple[str, Decimal], ...] = ()
+    #: s49rfix: conditions on the quotient of two inputs (``ratios``), each of which must hold.
+    ratios: tuple[RatioCondition, ...] = ()
 
     @property
     def reads(self) -> tuple[str, ...]:
         """Every input the bound reads: the quotient's two and those of its conditions."""
-        return (*self.of, *(n for n, _ in self.when), *(n for n, _ in self.at_least), *(n for n, _ in self.at_most))
+        return (*self.of, *(n for n, _ in self.when), *(n for n, _ in self.at_least), *(n for n, _ in self.at_most),
+                *(n for r in self.ratios for n in (r.numerator, r.denominator)))
 
     def holds_for(self, facts: Mapping[str, Any]) -> bool:
         """True when ``facts`` state every condition's input and meet it (always, for a bound with none).
@@ -98,6 +132,12 @@ class MultipleBound:
         ...                   at_most=(("growth", Decimal("0.05")),))
         >>> [s.holds_for({"growth": Decimal(g)}) for g in ("0.05", "0.055", "-0.02")], s.holds_for({})
         ([True, False, True], False)
+        >>> r = MultipleBound("r", "price / EPS", (), (), ((1973, Decimal(8)),), ("p", "e"),
+        ...                   ratios=(RatioCondition("e", "e10", Decimal("2.5")),))
+        >>> [r.holds_for({"e": Decimal(e), "e10": Decimal(1)}) for e in ("2.5", "2")], r.holds_for({"e": Decimal(3)})
+        ([True, False], False)
+        >>> r.reads
+        ('p', 'e', 'e', 'e10')
         """
         for name, values in self.when:
             value = facts.get(name)
@@ -113,7 +153,7 @@ class MultipleBound:
             value = facts.get(name)
             if not isinstance(value, Decimal) or value > most:
                 return False
-        return True
+        return all(r.met(facts) for r in self.ratios)
 
     def bound(self, year: When) -> Decimal | None:
         """The highest multiple a scenario dated in ``year`` (a year, or a day) may state (the last row at or
@@ -215,3 +255,52 @@ def read_conditions(raw: Mapping[str, Any], add_error: Callable[[str, tuple[Any,
             add_error(f"{key}: {name} {text!r} is not a number (a ratio, an amount or a multiple)",
                       (key, name))
     return when, tuple(at_least)
+
+
+def read_ratios(raw: Mapping[str, Any], add_error: Callable[[str, tuple[Any, ...]], None]) -> tuple[RatioCondition, ...]:
+    """A ``multiples`` entry's ``ratios`` (s49rfix) as :class:`RatioCondition` values; ``add_error(message, path)``
+    gets each bound that is not a number above zero ("2.5", "250%", 2.5), a condition with neither ``at_least`` nor
+    ``at_most``, and one whose ``at_least`` is above its ``at_most`` (a condition no quotient meets).
+
+    >>> read_ratios({"ratios": [{"of": ["eps", "eps_ten_years_ago"], "at_least": 2.5}]}, print)
+    (RatioCondition(numerator='eps', denominator='eps_ten_years_ago', least=Decimal('2.5'), most=None),)
+    >>> _ = read_ratios({"ratios": [{"of": ["a", "b"], "at_least": "fast"}]}, lambda m, at: print(m, at))
+    ratios: a / b at_least 'fast' is not a number above zero (a ratio or a multiple: 2.5, 250%) ('ratios', 0, 'at_least')
+    >>> _ = read_ratios({"ratios": [{"of": ["a", "b"], "at_least": 3, "at_most": 2}]}, lambda m, at: print(m, at))
+    ratios: a / b holds from 3 up to 2, which no quotient meets (at_least must be at most at_most) ('ratios', 0)
+    >>> _ = read_ratios({"ratios": [{"of": ["a", "b"]}]}, lambda m, at: print(m, at))
+    ratios: a / b gives neither at_least nor at_most (a condition that always holds) ('ratios', 0)
+    """
+    from ipb.engine.expressions import parse_literal
+    from ipb.errors import IpbError
+
+    found: list[RatioCondition] = []
+    for i, entry in enumerate(raw.get("ratios") or ()):
+        numerator, denominator = (str(n) for n in entry["of"])
+        sides: dict[str, Decimal | None] = {}
+        for side in ("at_least", "at_most"):
+            text = entry.get(side)
+            if text is None:
+                sides[side] = None
+                continue
+            try:
+                value = parse_literal(str(text))[0]
+            except IpbError as exc:
+                value = exc
+            if isinstance(value, Decimal) and value > 0:
+                sides[side] = value
+            else:
+                add_error(f"ratios: {numerator} / {denominator} {side} {text!r} is not a number above zero (a ratio "
+                          "or a multiple: 2.5, 250%)", ("ratios", i, side))
+                sides[side] = None
+        least, most = sides["at_least"], sides["at_most"]
+        if "at_least" not in entry and "at_most" not in entry:
+            add_error(f"ratios: {numerator} / {denominator} gives neither at_least nor at_most (a condition that "
+                      "always holds)", ("ratios", i))
+            continue
+        if least is not None and most is not None and least > most:
+            add_error(f"ratios: {numerator} / {denominator} holds from {entry['at_least']} up to {entry['at_most']}, "
+                      "which no quotient meets (at_least must be at most at_most)", ("ratios", i))
+            continue
+        found.append(RatioCondition(numerator, denominator, least, most))
+    return tuple(found)

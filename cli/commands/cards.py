@@ -227,6 +227,8 @@ def check(
     differs from the recorded one is an error. An L8 base (no ``card``) is checked against
     the ``--card`` cards as ``ipb perturb`` reads it (ranges, card and deck rules, vintage).
     """
+    import ipb.perturb.registries  # noqa: F401  (s49rfix: registers the validator of regimes.yaml)
+
     try:
         use_cards(cards_dir)
         use_investor_files(investors)
