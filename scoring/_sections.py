@@ -57,21 +57,26 @@ def _target_sections(text: str, targets: Sequence[Target]) -> list[list[tuple[in
     Each target's section runs from each of its headings to the next heading
     of another target. When some target has no heading the answer is parsed
     whole for every card (numbered references such as "Gate 2" are then
-    ambiguous between the cards).
+    ambiguous between the cards), unless a heading naming a target is marked
+    as one (``#``, ``**``, ``__`` or a trailing colon): the answer is then laid
+    out per card, and a target with no heading gets only the text under no
+    target's heading (none, when the answer starts with a heading).
     """
     names = [_names_of(t) for t in targets]
     starts: list[tuple[int, int]] = []
+    laid_out = False
     pos = 0
     for line in text.splitlines(keepends=True):
         stripped = line.strip().lower()
         if stripped and len(stripped) <= _HEADING_CHARS:
             hits = [k for k, ns in enumerate(names) if any(n in stripped for n in ns)]
-            if len(set(hits)) == 1 and (stripped.startswith(("#", "**", "__")) or stripped.endswith(":")
-                                        or not stripped.startswith(("gate", "step", "-", "*", "|"))):
+            marked = stripped.startswith(("#", "**", "__")) or stripped.endswith(":")
+            if len(set(hits)) == 1 and (marked or not stripped.startswith(("gate", "step", "-", "*", "|"))):
                 starts.append((pos, hits[0]))
+                laid_out = laid_out or marked
         pos += len(line)
     owners = {k for _, k in starts}
-    if owners != set(range(len(targets))):
+    if owners != set(range(len(targets))) and not (owners and laid_out):
         return None
     sections: list[list[tuple[int, int]]] = [[] for _ in targets]
     for i, (start, k) in enumerate(starts):
@@ -81,7 +86,21 @@ def _target_sections(text: str, targets: Sequence[Target]) -> list[list[tuple[in
                 end = later
                 break
         sections[k].append((start, end))
-    return [_merge(s) for s in sections]
+    merged = [_merge(s) for s in sections]
+    if len(owners) < len(targets):
+        # s49break: an answer laid out under marked headings (a markdown heading, a bold label, a line ending in
+        # a colon) for some cards only was parsed whole for the others, so one investor's section scored every
+        # card (GRA 1.0 on a card it never named). A card with no heading gets only the text under no heading.
+        claimed = _merge([span for spans in merged for span in spans])
+        free, at = [], 0
+        for a, b in claimed:
+            if a > at:
+                free.append((at, a))
+            at = max(at, b)
+        if at < len(text):
+            free.append((at, len(text)))
+        merged = [spans if k in owners else list(free) for k, spans in enumerate(merged)]
+    return merged
 
 
 def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

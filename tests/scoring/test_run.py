@@ -248,7 +248,13 @@ def test_l8_items_are_scored_per_card(buffett):
     assert missing["metrics"]["gcf"] == 0.0
     assert half["metrics"]["gcf"] == 0.5  # mean over the two cards
     whole = score_responses([l8], [dict(only_a, response=text.split("## Benjamin")[0], model="whole")], _options())[0]
-    assert all(t["section"] is None for t in whole["targets"])  # no heading for Graham: parsed whole for both
+    # s49break: laid out under a marked heading for Buffett only. Before, an answer with no heading for Graham was
+    # parsed whole for both cards, and Graham's card was credited with Buffett's numbered gates; now Graham's card
+    # gets only the text under no card's heading (none here): it addresses none of his gates, as the "half" answer.
+    buffett_part, graham_part = whole["targets"]
+    assert buffett_part["section"] is not None and buffett_part["metrics"]["gcf"] == 1.0
+    assert graham_part["status"] == "scored" and "addresses none" in graham_part["note"]
+    assert graham_part["metrics"]["gcf"] == 0.0 and whole["metrics"]["gcf"] == 0.5
     one_card = score_responses([l8], [dict(only_a, card=a["card"], model="one")], _options())[0]
     assert [t["card"] for t in one_card["targets"]] == [a["card"]] and one_card["metrics"]["gcf"] == 1.0
 
