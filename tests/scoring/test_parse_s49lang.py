@@ -93,3 +93,30 @@ def test_latin_script_prose_of_the_new_languages_does_not_read_as_english() -> N
     assert not reads_as_english("Kodwa inkampani incane futhi inzuzo yayo iyehla ngoba izindleko ziyakhula.")
     assert not reads_as_english("Kuma wannan kamfani yana da bashi mai yawa, amma suna samun riba domin kasuwa.")
     assert reads_as_english("The company is small, but the price and the assets show value.")
+
+
+# -- a gate met by its place alone reads under the 0.7 review bar, whatever the level of its verdict word
+
+ZULU_TABLE = """| # | Isihloko | Isinqumo |
+|---|---|---|
+| 1 | {one} | QHUBEKA |
+| 2 | {two} | QHUBEKA |
+| 3 | {three} | KWENQATSHWA |
+"""
+
+
+def test_rows_read_by_their_place_alone_stay_under_the_review_bar() -> None:
+    from ipb.scoring.parse import parse_response
+    # the writer's own isiZulu titles (the risk of loss, a very low price, the size of the position) name no gate:
+    # row k is gate k by its place; the verdict cells say continue, continue, rejected. A verdict cell's word is the
+    # strongest level (0.95), and the place factor 0.75 made 0.71: over the bar, with nothing naming the gate
+    text = ZULU_TABLE.format(one="Ingozi yokulahlekelwa", two="Intengo ephansi kakhulu", three="Usayizi wesikhundla")
+    gates = parse_response(text, KLARMAN, embedder=False).gates
+    assert [(g.gate, g.verdict, g.how) for g in gates] == [(1, "PROCEED", "position"), (2, "PROCEED", "position"),
+                                                           (3, "REJECT", "position")]
+    assert all(g.confidence < 0.7 for g in gates)
+    # the same rows titled with the card's names are read by name, over the bar
+    named = ZULU_TABLE.format(one="Downside Assessment", two="Margin of Safety", three="Position Sizing and Portfolio Risk")
+    gates = parse_response(named, KLARMAN, embedder=False).gates
+    assert [(g.gate, g.verdict) for g in gates] == [(1, "PROCEED"), (2, "PROCEED"), (3, "REJECT")]
+    assert all(g.how != "position" and g.confidence >= 0.7 for g in gates)
