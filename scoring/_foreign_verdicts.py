@@ -133,24 +133,43 @@ def bounded(word: str) -> str:
     return body + guard(word) if unspaced(word) else edged(body, word) + guard(word)
 
 
-#: Devanagari vowel signs, virama and other combining marks: part of a word, though Python's ``\w`` (and so ``\b``)
-#: does not count them ("नहीं" ends in one).
-_MARKS: Final = "\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963"
+def _mark_ranges() -> str:
+    """Every combining mark of the Basic Multilingual Plane (Unicode categories Mn, Mc, Me) as the inside of a character
+    class, in ranges: Devanagari, Gujarati and Telugu vowel signs and viramas, and the Latin combining accents that
+    Yoruba writes its tones with ("kọ̀" ends in U+0300)."""
+    import unicodedata
+    ranges: list[list[int]] = []
+    for code in range(0x300, 0x10000):
+        if unicodedata.category(chr(code)).startswith("M"):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+
+
+#: Combining marks: part of a word, though Python's ``\w`` (and so ``\b``) does not count them ("नहीं", Gujarati "નથી"
+#: and Telugu "లేదు" end in a vowel sign, Yoruba "kọ̀" in a tone mark). Stop 49 widened the Devanagari signs to all.
+_MARKS: Final = _mark_ranges()
+_HAS_MARK: Final = re.compile(f"[{_MARKS}]")
 _DEVANAGARI: Final = re.compile("[\u0900-\u097f]")
-#: The end of a word that closes on a Devanagari mark ("करें"), where ``\b`` finds none: an alternative to it.
+#: The end of a word, a combining mark counted as a letter: Gujarati "નથી" (is not) and Marathi "नाही" end in a vowel sign,
+#: after which ``\b`` finds no end, so a negator written after the word (``negators_after``) was never read there.
+WORD_END: Final = rf"(?![^\W_])(?![{_MARKS}])"
+#: The end of a word that closes on a combining mark ("करें", "કરો"), where ``\b`` finds none: an alternative to it.
 MARK_END: Final = rf"(?<=[{_MARKS}])(?![^\W_])(?![{_MARKS}])"
 
 
 def edged(body: str, word: str) -> str:
-    r"""``body`` (the pattern of a spaced-script ``word``) on word boundaries: ``\b``, or for a word written in
-    Devanagari, lookarounds that count its combining marks as letters.
+    r"""``body`` (the pattern of a spaced-script ``word``) on word boundaries: ``\b``, or for a word that holds a
+    combining mark (Devanagari, Gujarati and Telugu signs; a Yoruba tone), lookarounds that count the marks as letters.
 
     >>> edged("nicht", "nicht")
     '\\bnicht\\b'
     >>> bool(re.search(edged("नहीं", "नहीं"), "उत्तीर्ण नहीं है")), bool(re.search(edged("पूर", "पूर"), "पूरा"))
     (True, False)
     """
-    if _DEVANAGARI.search(word) is None:
+    if _HAS_MARK.search(word) is None and _DEVANAGARI.search(word) is None:
         return rf"\b{body}\b"
     return rf"(?<![^\W_])(?<![{_MARKS}]){body}(?![^\W_])(?![{_MARKS}])"
 
@@ -297,8 +316,9 @@ APPEARANCE: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.lower() for w in _tab
 #: followed by a word of ``not_only`` ("erfüllt es nicht nur formal": not only), negate it as "not" before it does.
 #: Matched at the end of the verdict word in the lower-cased text.
 TRAILING_NEGATOR: Final = re.compile(
-    r"(?:[ \t]+(?!(?:" + "|".join(map(re.escape, _tables()["clause_joins"] + _tables()["negators_after"])) + r")\b)[\w%'\u2019-]+){0,3}?"
-    r"[ \t]+(?:" + "|".join(map(re.escape, _tables()["negators_after"])) + r")\b"
+    r"(?:[ \t]+(?!(?:" + "|".join(map(re.escape, _tables()["clause_joins"] + _tables()["negators_after"])) + r")" + WORD_END + r")"
+    r"[\w%'\u2019" + _MARKS + r"-]+){0,3}?"
+    r"[ \t]+(?:" + "|".join(map(re.escape, _tables()["negators_after"])) + r")" + WORD_END +
     r"(?![ \t]+(?:" + "|".join(map(re.escape, sorted(NOT_ONLY))) + r")\b)") if _tables()["negators_after"] else re.compile(r"(?!)")
 
 #: Answers to a gate's question ("Erfüllt? Ja", "¿Cumple? Sí", "是否符合:是").

@@ -211,7 +211,8 @@ _TOKEN = re.compile(r"[^\W\d_]+")
 #: Dutch, Polish, Czech, Slovak, Croatian, Serbian, Slovenian, Lithuanian, Latvian, Estonian, Icelandic, Catalan,
 #: Swahili, Tagalog, Indonesian, Turkish and Finnish (English words and look-alikes such as "on", "at", "to", "do",
 #: "in", "per", "ve" (of "I've"), "ir" ("IR"), "un" ("UN") and "ali" left out); stop 48 those of Irish, Maltese,
-#: Luxembourgish and Uzbek (not "an", "ar", "is", "ass", "net", "fir", "ham", "va").
+#: Luxembourgish and Uzbek (not "an", "ar", "is", "ass", "net", "fir", "ham", "va"); stop 49 those of Somali, isiZulu,
+#: Hausa and Scottish Gaelic (not "oo", "ee", "ka", "la", "da", "ne", "ce", "ta", "air", "sin", "tha", "ann", "ma").
 _FOREIGN = frozenset("""
 der die das und ist nicht ein eine mit von zu auf den dem des
 de en el la los las del que es por para una se lo muy
@@ -237,6 +238,10 @@ agus seo faoi chun freisin bhfuil atá
 għal huwa mhux biex ukoll kull minn
 vun vum hunn sinn gëtt dëst eis
 uchun bilan emas esa yoki lekin keyin
+waa iyo ayaa waxay waxaa laakiin sida
+futhi kodwa ukuthi noma ngoba kanye
+kuma amma wannan domin yana suna
+bha aig leis gu
 """.split())
 #: Decision labels of grammar/languages.yaml that are English words too: no mark of another language.
 _ENGLISH_LABELS = frozenset("conclusion decision verdict recommendation result summary".split())

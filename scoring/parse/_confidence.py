@@ -17,7 +17,8 @@ winning level             base   then
 4 / 3 / 2 / 1             0.95 / 0.85 / 0.65 / 0.45
 negated word ("does not pass")   -0.10
 gate recognised by                name, alias, number x1.0; fuzzy x0.9; part of a
-                                 name x0.85; substance phrase x0.8; embedding x0.75
+                                 name x0.85; substance phrase x0.8; embedding x0.75;
+                                 by its place in a run alone at most 0.69 (:data:`PLACE_CAP`)
 competitor at the same or a       x0.6 (same or higher), x0.8 (one level lower),
 lower level                      x0.9 (lower still)
 where the word stands            "Step N" number x0.8; its line says the evidence is
@@ -108,6 +109,11 @@ MAX_COMPETITORS = 256
 NO_VERDICT = 0.5
 #: A gate still without a verdict once every reader has had its turn keeps this share of its confidence (:func:`settled`).
 UNREAD_FACTOR = 0.5
+#: The highest confidence of a gate met by its item's place in a run alone (how ``position``, :mod:`._positional`): under
+#: the 0.7 review bar of ``ipb score --min-confidence``, whatever the level of its verdict word. A verdict cell's word
+#: (level 4, 0.95) times the position factor (0.75) was 0.71, so a row of a table in another language, linked to its
+#: gate by its place only, passed unreviewed (stop 48: n45's Georgian NBIM gates; stop 49).
+PLACE_CAP = 0.69
 
 
 def competed(confidence: float, winner: int, runner_up: int | None) -> float:

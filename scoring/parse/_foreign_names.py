@@ -25,6 +25,7 @@ import os
 import re
 from typing import Iterable
 
+from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring import _proclitics
 from ipb.scoring._foreign_verdicts import fold_dotted_i, unspaced
 from ipb.scoring.parse._inflection import declined, folded, inflection, stems
@@ -36,8 +37,9 @@ __all__ = ["TRANSLATION", "foreign_name_pattern", "foreign_literal", "foreign_li
 #: (:mod:`._positional`).
 TRANSLATION = "translation"
 
-#: Combining marks that are part of a word: Latin combining diacritics and Devanagari signs (not its danda or digits).
-_MARKS = "\u0300-\u036f\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963"
+#: Combining marks that are part of a word: every one of the Basic Multilingual Plane (Latin combining diacritics,
+#: Devanagari, Gujarati and Telugu signs; not a danda or a digit), as the verdict words read them.
+_MARKS = _fv._MARKS
 #: One letter of a word, marks included.
 _LETTER = rf"(?:[^\W\d_]|[{_MARKS}])"
 _BEFORE = rf"(?<![^\W_])(?<![{_MARKS}])"

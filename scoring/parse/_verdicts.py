@@ -17,6 +17,7 @@ from ipb.scoring.parse._inline_labels import labels_alone
 from ipb.scoring.parse._answered import _OPEN_MARK_WORD, _REGIME_NAMED, QUESTION_ANSWERS
 from ipb.scoring.parse._label_answers import _LabelAnswersMixin
 from ipb.scoring.parse._circumstances import circumstance_factor, circumstances
+from ipb.scoring.parse._confidence import PLACE_CAP
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES, MAX_SENTENCE_HITS, _Evidence, _Hit, _Mention, _Unit
 from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._prose_vocabulary import _watches, meets_someone
@@ -477,5 +478,7 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             sign = vw.PROCEED if g in self.ix.proceed_sense else vw.REJECT if _watches(self.card, g) else None
             trace.confidence = round(trace.confidence * label_factor(self.card, self.masked, how, mention, g, self.unconfirmed) * circumstance_factor(
                 circumstances(self.masked, verdict, vspan, mention, how, sign)), 3)  # label words; where the word stands
+            if how == "position":  # a gate met by its place alone reads under the review bar (._confidence.PLACE_CAP)
+                trace.confidence = min(trace.confidence, PLACE_CAP)
             traces.append(trace)
         return traces
