@@ -54,3 +54,47 @@ def test_gold_elements_write_a_share_price_in_thousands_as_the_question_does():
 def test_money_under_a_million_is_written_in_full(value, text):
     assert format_value(Decimal(value), "money") == text
 
+
+# --------------------------------------------------------------------------- SR9 (and SR10): a cash-rich company's buyback
+#
+# s49review SR9 (286 of 1,000 on the 2016-09-30 base): the metric, flip and isolate operators scaled the base's $3B of
+# cash up to $260B and kept its $1B buyback. Only five US non-financials held more than $50B at the end of 2015
+# (Moody's), and their programmes ran 7% of cash and more (Alphabet, the smallest, $5.1B of $73.1B). A company other
+# than Berkshire with more than $50B proposes at least 2% of it: $1B is 0.39% of $259.7B, 0.75% of $133.7B.
+
+_SR_BASE = {"decision_date": "2016-09-30", "issuer": "other_company", "intrinsic_value_per_share": "$60",
+            "price_per_share": "$57", "repurchase_purpose": "return_value_to_continuing_owners",
+            "shareholders_informed": True}
+_CASH_RICH = "a_cash_rich_company_buys_back_in_proportion_to_its_cash"
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    ({"cash_and_equivalents": "$259.7B", "repurchase_amount": "$1B", "price_per_share": "$54",
+      "price_to_book": "2.04x", "reinvestment_needs_funded": True}, True,
+     "s49review SR9 #18, BUFFETT-SR-005-125c42dc44e1ba7e: $1B of $259.7B (0.39%)"),
+    ({"cash_and_equivalents": "$133.7B", "repurchase_amount": "$1B", "intrinsic_value_per_share": "$50",
+      "reinvestment_needs_funded": False}, True,
+     "s49review SR9/SR10 #6, BUFFETT-SR-005-52d9c748fbe8c519: $1B of $133.7B, reinvestment not funded"),
+    ({"cash_and_equivalents": "$100B", "repurchase_amount": "$1.99B"}, True, "just under 2%: $1.99B of $100B"),
+    ({"cash_and_equivalents": "$100B", "repurchase_amount": "$2B"}, False, "the edge: 2% of $100B"),
+    ({"cash_and_equivalents": "$50B", "repurchase_amount": "$100M"}, False, "$50B is not above the line"),
+    ({"cash_and_equivalents": "$3B", "repurchase_amount": "$1B"}, False, "the base: $1B of $3B"),
+    ({"cash_and_equivalents": "$73.1B", "repurchase_amount": "$5.1B"}, False,
+     "Alphabet's first programme (October 2015) against its end-2015 cash: 7%"),
+    ({"cash_and_equivalents": "$246.1B", "repurchase_amount": "$7B"}, False,
+     "an Apple-sized quarter: $7B of $246.1B (2.8%)"),
+])
+def test_a_company_with_over_50b_of_cash_proposes_at_least_2_percent_of_it(facts, refused, what):
+    assert_rule_case(REPURCHASE, _CASH_RICH, {**_SR_BASE, **facts}, refused), what
+
+
+def test_the_cash_rich_rule_leaves_berkshire_and_the_kept_s34_case_alone():
+    # Berkshire has its own cash bands: $1.2B of $45B in 2012 is 2.7%, but even $1B of $120B in 2019 is not this rule's
+    berkshire = {"issuer": "berkshire_hathaway", "decision_date": "2019-08-30", "cash_and_equivalents": "$120B",
+                 "repurchase_amount": "$1B"}
+    card = compiled_card(REPURCHASE).card
+    assert _CASH_RICH not in [e.name for e in constraint_errors(card, ipb.facts(REPURCHASE, berkshire))]
+    # s34's kept neighbour: another company, undated, $49.97B of $128B (39%)
+    assert_rule_case(REPURCHASE, _CASH_RICH, {"issuer": "other_company", "repurchase_amount": "$49.97B",
+                                              "cash_and_equivalents": "$128B"}, False)
+
