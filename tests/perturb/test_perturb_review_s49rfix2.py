@@ -98,3 +98,51 @@ def test_the_cash_rich_rule_leaves_berkshire_and_the_kept_s34_case_alone():
     assert_rule_case(REPURCHASE, _CASH_RICH, {"issuer": "other_company", "repurchase_amount": "$49.97B",
                                               "cash_and_equivalents": "$128B"}, False)
 
+
+# --------------------------------------------------------------------------- LY12: a steady grower's decade-average P/E
+#
+# s49review LY12 (96 of 1,000 on the 31 December 1984 stalwart base; 70 of them above 20x): the metric and flip
+# operators drew the decade-average P/E alone, 20.5-30x, for a consumer company growing 12% (or 7%) at 10x today. The
+# S&P 500 sold at 7.26-11.76x at the year-ends of 1975-84 (9.6x on average); a company growing 15% a year or less,
+# neither cyclical nor battered, averages at most twice that, 20x, over a decade ending 1984-86.
+
+LYNCH = "lynch_six_category_framework"
+_STALWART_AVG = ("pe_historical_average {}x (above the highest ten-year average price / earnings of a company growing "
+                 "15% a year or less, neither cyclical nor battered, of its era about {}, 20x)")
+_LY_BASE = {"sector": "consumer", "distressed": False, "cyclical_industry": False, "hidden_asset_value": "$0",
+            "market_cap": "$8B", "earnings_growth": "12%", "dividend_yield": "3%", "pe_ratio": "10x",
+            "pe_historical_average": "13x"}
+_DEC_1984 = dt.date(1984, 12, 31)
+
+
+@pytest.mark.parametrize("facts, when, refused, what", [
+    ({**_LY_BASE, "earnings_growth": "7%", "hidden_asset_value": "$6.01B", "pe_historical_average": "29.5x"},
+     _DEC_1984, True, "s49review LY12 #7, IPB-LYN-SC-002-b74e5b3dd1e7bbab: 29.5x for a 7% grower"),
+    ({**_LY_BASE, "cash": "$4B", "dividend_yield": "2.5%", "pe_historical_average": "28.5x"}, _DEC_1984, True,
+     "s49review LY12 #19, IPB-LYN-SC-002-8275445870223206: 28.5x for a 12% grower"),
+    ({**_LY_BASE, "pe_historical_average": "20.5x"}, _DEC_1984, True, "just above 20x"),
+    ({**_LY_BASE, "earnings_growth": "15%", "pe_historical_average": "20.5x"}, dt.date(1986, 6, 30), True,
+     "15% growth, the decade 1976-86"),
+    ({**_LY_BASE, "earnings_growth": "-4%", "pe_historical_average": "26x"}, dt.date(1984, 1, 1), True,
+     "a shrinking company averaging 26x over 1974-83"),
+])
+def test_a_steady_growers_decade_average_above_twenty_is_an_anachronism_in_1984_86(facts, when, refused, what):
+    found = anachronisms_of(LYNCH, facts, when)
+    average = facts["pe_historical_average"][:-1]
+    assert found == [_STALWART_AVG.format(average, when.year)], (what, found)
+
+
+@pytest.mark.parametrize("facts, when, what", [
+    (_LY_BASE, _DEC_1984, "the base: 13x"),
+    ({**_LY_BASE, "pe_historical_average": "20x"}, _DEC_1984, "the edge: 20x"),
+    ({**_LY_BASE, "earnings_growth": "16%", "pe_historical_average": "29.5x"}, _DEC_1984,
+     "a company growing 16% is above the steady growers (the fast growers' bound, 30x, holds)"),
+    ({**_LY_BASE, "cyclical_industry": True, "pe_historical_average": "29.5x"}, _DEC_1984,
+     "a cyclical's average takes in its trough years' multiples"),
+    ({**_LY_BASE, "pe_historical_average": "29.5x"}, dt.date(1983, 12, 31), "a decade taking in 1973 (Nifty Fifty)"),
+    ({**_LY_BASE, "pe_historical_average": "29.5x"}, dt.date(1987, 12, 31), "from 1987: not checked here"),
+])
+def test_a_steady_growers_decade_average_is_kept_outside_the_bound(facts, when, what):
+    found = anachronisms_of(LYNCH, facts, when)
+    assert not any("of a company growing 15% a year or less" in p for p in found), (what, found)
+
