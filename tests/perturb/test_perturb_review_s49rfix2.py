@@ -146,3 +146,21 @@ def test_a_steady_growers_decade_average_is_kept_outside_the_bound(facts, when, 
     found = anachronisms_of(LYNCH, facts, when)
     assert not any("of a company growing 15% a year or less" in p for p in found), (what, found)
 
+
+# --------------------------------------------------------------------------- wording: Lynch's sector sentence
+#
+# s49review (wording): every Lynch item read "The industry of the company is consumer." (or "... is utilities."); an
+# analyst writes "The company is in the consumer sector." The card's sector input now has that phrase.
+
+@pytest.mark.parametrize("value, sentence", [
+    ("consumer", "The company is in the consumer sector."),
+    ("utilities", "The company is in the utilities sector."),
+    ("real_estate", "The company is in the real estate sector."),
+])
+def test_lynch_states_the_sector_as_an_analyst_does(value, sentence):
+    from ipb.perturb.render import fact_pattern, fact_sentence, read_value
+
+    spec = compiled_card(LYNCH).card.inputs["sector"]
+    assert fact_sentence(spec, value) == sentence
+    found = fact_pattern(spec).match(sentence)  # and a question's sentence reads back to the value
+    assert found is not None and read_value(spec, found.group("value")) == value
