@@ -164,3 +164,37 @@ def test_lynch_states_the_sector_as_an_analyst_does(value, sentence):
     assert fact_sentence(spec, value) == sentence
     found = fact_pattern(spec).match(sentence)  # and a question's sentence reads back to the value
     assert found is not None and read_value(spec, found.group("value")) == value
+
+
+# --------------------------------------------------------------------------- M10: a durable advantage's owner earnings
+#
+# s49review M10 (15 of 1,000 on Munger's wonderful_business_fair_price): owner earnings of -$900M for a business with a
+# durable advantage earning 20% on its capital for a decade (I 8, gold owner-earnings yield -0.19%). Owner earnings are
+# earnings plus depreciation less the spending that keeps the business's position (1986 letter); a durable advantage
+# earns at least the card's 10% hurdle, so they are positive.
+
+MUNGER = "munger_business_quality_price"
+_DURABLE_OE = "a_durable_advantage_leaves_owner_earnings"
+_MU8 = {"competitive_advantage": "durable", "incentives_aligned": True, "long_run_growth": "-1.5%",
+        "management_integrity": "trustworthy", "market_value": "$485.3B", "owner_earnings": "-$900M",
+        "return_on_capital": "20%", "understandable": True}
+_MU_BASE = {**_MU8, "long_run_growth": "6%", "market_value": "$40B", "owner_earnings": "$2B"}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    (_MU8, True, "s49review M10 #8, MUNGER-QP-001-8f275d0016f60e21: -$900M at 20%, durable"),
+    ({**_MU_BASE, "owner_earnings": "$0", "long_run_growth": "0%"}, True, "the edge: nothing for the owners"),
+    ({**_MU_BASE, "owner_earnings": "$10M", "market_value": "$200M", "long_run_growth": "0%"}, False,
+     "$10M a year, 20 times, no growth"),
+    (_MU_BASE, False, "the base: $2B on $40B"),
+    ({**_MU_BASE, "competitive_advantage": "eroding", "return_on_capital": "6%", "owner_earnings": "-$200M",
+      "long_run_growth": "-2%", "market_value": "$4B"}, False, "an eroding advantage may lose money"),
+])
+def test_a_durable_advantage_has_positive_owner_earnings(facts, refused, what):
+    assert_rule_case(MUNGER, _DURABLE_OE, facts, refused), what
+
+
+def test_the_durable_rule_leaves_s34bs_kept_loss_alone():
+    # s34b's kept neighbour states no advantage: -$1B of owner earnings at 0% growth on $50B
+    assert_rule_case(MUNGER, _DURABLE_OE, {"owner_earnings": "-$1B", "market_value": "$50B", "long_run_growth": "0%"},
+                     False)
