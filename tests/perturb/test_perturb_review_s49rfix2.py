@@ -198,3 +198,39 @@ def test_the_durable_rule_leaves_s34bs_kept_loss_alone():
     # s34b's kept neighbour states no advantage: -$1B of owner earnings at 0% growth on $50B
     assert_rule_case(MUNGER, _DURABLE_OE, {"owner_earnings": "-$1B", "market_value": "$50B", "long_run_growth": "0%"},
                      False)
+
+
+# --------------------------------------------------------------------------- LY13: a steady grower's P/E in 1980-84
+#
+# s49review LY13 (162 of 1,000 on the 31 December 1984 stalwart base; 111 of them a company growing 12% or less,
+# neither cyclical nor battered, above 20x): I 13 the base's consumer company at 23x with a 3% yield (a 69% payout).
+# The market sold at 7.26-11.76x at the year-ends of 1979-84 (10.05x at the end of 1984); such a company is priced at
+# most 20x from 1980 through 1984. A 15% grower (s40's Hewlett-Packard of 1983 at 25x) is left to the market's table.
+
+_STEADY_PE = ("pe_ratio {}x (above the highest price / earnings of a company growing 12% a year or less, neither "
+              "cyclical nor battered, of its era about {}, 20x)")
+
+
+@pytest.mark.parametrize("facts, when, what", [
+    ({**_LY_BASE, "pe_ratio": "23x"}, _DEC_1984, "s49review LY13 #13, IPB-LYN-SC-002-2a2826165eab9c58: 23x, 12% growth"),
+    ({**_LY_BASE, "pe_ratio": "20.5x"}, _DEC_1984, "just above 20x"),
+    ({**_LY_BASE, "pe_ratio": "25x", "earnings_growth": "8%", "dividend_yield": "2%"}, dt.date(1980, 1, 1),
+     "an 8% grower at 25x on the first day of 1980"),
+])
+def test_a_steady_grower_above_twenty_times_in_1980_84_is_an_anachronism(facts, when, what):
+    found = anachronisms_of(LYNCH, facts, when)
+    assert _STEADY_PE.format(facts["pe_ratio"][:-1], when.year) in found, (what, found)
+
+
+@pytest.mark.parametrize("facts, when, what", [
+    ({**_LY_BASE, "pe_ratio": "20x", "dividend_yield": "2%"}, _DEC_1984, "the edge: 20x"),
+    ({**_LY_BASE, "pe_ratio": "25x", "earnings_growth": "15%", "dividend_yield": "0.5%"}, dt.date(1983, 6, 30),
+     "s40's Hewlett-Packard of 1983: 15% growth at 25x"),
+    ({**_LY_BASE, "pe_ratio": "23x", "cyclical_industry": True}, _DEC_1984, "a cyclical at its earnings' low"),
+    ({**_LY_BASE, "pe_ratio": "23x", "distressed": True, "dividend_yield": "0%"}, _DEC_1984, "a battered company"),
+    ({**_LY_BASE, "pe_ratio": "23x"}, dt.date(1985, 6, 30), "1985 is not bounded here"),
+    ({**_LY_BASE, "pe_ratio": "23x"}, dt.date(1979, 12, 31), "1979: the market's own table"),
+])
+def test_a_steady_grower_within_its_eras_multiple_is_kept(facts, when, what):
+    found = anachronisms_of(LYNCH, facts, when)
+    assert not any("of a company growing 12% a year or less" in p for p in found), (what, found)
