@@ -686,7 +686,7 @@ def _computed_text(r: GateResult) -> str | None:
 
 
 def format_value(value: Any, unit: str | None = None) -> str:
-    """Human form of a value: money as $25B / $1.25B, ratios as 25%, multiples as 20x.
+    """Human form of a value: money as $25B / $1.25B (under $1M in full: $1,107), ratios as 25%, multiples as 20x.
 
     >>> format_value(Decimal("25000000000"), "money"), format_value(Decimal("0.955"), "ratio")
     ('$25B', '95.5%')
@@ -727,11 +727,25 @@ def _format_value(value: Any, unit: str | None) -> str:
     if unit == "money":
         sign = "-" if value < 0 else ""
         mag = abs(value)
-        for suffix, scale in (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6), ("K", Decimal(10) ** 3)):
+        for suffix, scale in (("T", Decimal(10) ** 12), ("B", Decimal(10) ** 9), ("M", Decimal(10) ** 6)):
             if mag >= scale:
                 return f"{sign}${_trim(mag / scale)}{suffix}"
+        if mag >= 1000:
+            return f"{sign}${_thousands(mag)}"
         return f"{sign}${_trim(mag)}"
     return _trim(value)
+
+
+def _thousands(mag: Decimal) -> str:
+    """An amount from $1,000 to under $1M as the question writes it, in full with thousands separators and a
+    fraction in cents (s49review SR11: gold elements read "price $1.107K" where the question said "$1,107").
+
+    >>> [_thousands(Decimal(v)) for v in ("1107", "324001", "12500.5", "2399.125", "999999.99999")]
+    ['1,107', '324,001', '12,500.50', '2,399.125', '1,000,000']
+    """
+    whole, _, fraction = _trim(mag).partition(".")
+    text = f"{int(whole):,}"
+    return f"{text}.{fraction.ljust(2, '0')}" if fraction else text
 
 
 def _trim(value: Decimal) -> str:
