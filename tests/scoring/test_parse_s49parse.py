@@ -1,0 +1,74 @@
+"""Stop 49's parser work on the n46 blind batch's English answers (s49parse).
+
+Expected readings worked by hand. Cards: munger_business_quality_price (1 Understandable Business, also "too-hard
+pile"; 2 High Return on Capital; 3 Durable Competitive Advantage; 5 Fair Price), marks_risk_return_assessment (1 Price
+Relative to Value, 3 Risk of Permanent Loss, 4 Second-Level Thinking), graham_defensive_portfolio_selection (5 Large,
+prominent, conservatively financed) and dalio_debt_supercycle_navigation (1 Long-Term Debt Cycle Phase, 2 Phase
+Positioning Test). Rules only (embedder off). Each behaviour has the corpus's or the brief's input, three phrasings of
+my own, and controls that must read as before.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ipb.scoring.parse import parse_response
+
+from tests.scoring.parse_support import gate_reading
+
+MUNGER = "munger_business_quality_price"
+MARKS = "marks_risk_return_assessment"
+GRAHAM = "graham_defensive_portfolio_selection"
+DALIO = "dalio_debt_supercycle_navigation"
+
+
+def _parse(text: str, card: str):
+    parsed = parse_response(text, card, embedder=False)
+    assert parsed.status == "ok", parsed.reason
+    return parsed
+
+
+# -- a verdict keyword set down alone after the reasoning ------------------------------------------------------------
+# "... 25% meets the 25% "excessive" cut-off in [2]. ❌ REJECT" (n46-a-mrr04-pendulum-assumed-retrieved) read PROCEED
+# 0.76: "meets", the first verdict word after the label, took a label's level and the closing REJECT only the
+# runner-up's. The brief's "Too-hard pile? Nope! ... PROCEED ✅" read REJECT 0.51 the same way, and "... their separate
+# test does not arise. PROCEED." (n46-a-gdp03-frontier-all-seven, gate 5) read N/A. The capitalised keyword alone in
+# its sentence is the verdict stated for the gate and now wins; the earlier word stays the runner-up, so the
+# confidence stays under the 0.8 bar where the two disagree.
+
+@pytest.mark.parametrize(("text", "card", "gate", "verdict"), [
+    ('- **Permanent loss:** 25% meets the 25% "excessive" cut-off in [2]. \u274c REJECT', MARKS, 3, "REJECT"),  # corpus
+    ("**Too-hard pile?** Nope! Selling soap is easy to understand. PROCEED \u2705", MUNGER, 1, "PROCEED"),  # the brief
+    ("5. **Large, prominent, conservatively financed** \u2014 sales of $4.26B; no utilities or rails, so their separate\n"
+     "   test does not arise. PROCEED.", GRAHAM, 5, "PROCEED"),                                              # corpus
+    # three phrasings of my own
+    ("Fair Price: the stock clears the 10% hurdle only on last year's peak earnings. REJECT.", MUNGER, 5, "REJECT"),
+    ("Durable Competitive Advantage: the moat does not apply to the new segment, which is small. **PROCEED**",
+     MUNGER, 3, "PROCEED"),
+    ("High Return on Capital: returns met the bar only in the boom year of 2021. \u2717 REJECT", MUNGER, 2, "REJECT"),
+])
+def test_a_keyword_alone_after_the_reasoning_is_the_gates_verdict(text, card, gate, verdict):
+    reading = gate_reading(text, card, gate)
+    assert reading is not None
+    assert reading[0] == verdict
+    assert reading[1] < 0.8  # an earlier word said otherwise: the reading competes
+
+
+def test_a_keyword_alone_that_agrees_raises_no_doubt():
+    # "Nope" is not in the way here: the label's own word and the closing keyword agree
+    verdict, confidence = gate_reading("Fair Price: 12x earnings for a 20% return business is fine. PROCEED \u2705",
+                                       MUNGER, 5)
+    assert verdict == "PROCEED" and confidence >= 0.8
+
+
+@pytest.mark.parametrize("text", [
+    "Fair Price: REJECT. The price is 30x earnings.",        # the label's word, then a fact: as before
+    "Fair Price: REJECT. The price is 30x earnings. Pass.",  # a lower-case sentence word is no keyword set down
+])
+def test_controls_the_label_word_stands(text):
+    assert gate_reading(text, MUNGER, 5)[0] == "REJECT"
+
+
+def test_an_answer_particle_alone_is_no_keyword():
+    # "No." after a statement answers no question the reader can see: it states no verdict for Fair Price
+    assert gate_reading("Fair Price: the price is 30x earnings. No.", MUNGER, 5)[0] is None
