@@ -312,6 +312,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         level = self._level(hit)
         if level == 0:
             return (0, False, True)
+        if self.units[hit.unit].line in self.__dict__.get("tally_lines", ()):
+            return (0, False, True)  # "**Tally:** 2 favourable, 1 unfavourable": a count of the gates, no gate's word (s49parse)
         line = self.lines[self.units[hit.unit].line]
         if line.kind == "table":
             column = self._verdict_column(self.units[hit.unit].line)

@@ -72,3 +72,71 @@ def test_controls_the_label_word_stands(text):
 def test_an_answer_particle_alone_is_no_keyword():
     # "No." after a statement answers no question the reader can see: it states no verdict for Fair Price
     assert gate_reading("Fair Price: the price is 30x earnings. No.", MUNGER, 5)[0] is None
+
+
+# -- labels of the answer's own apparatus: a point under a gate's label, a tally -------------------------------------
+# "Gate 1 — Long-Term Debt Cycle Phase\n- Kill check: ..., not triggered." (n46-a-dsc01-refusal-then-card) reported the
+# bullet "Kill check" as an invented gate; "**Tally:** 2 favourable, 1 unfavourable, 2 undetermined."
+# (n46-a-mrr04-frontier-count) reported "Tally". Neither is a gate the card lacks: the first is a step of gate 1's
+# working, the second counts the gates.
+
+REFUSAL = (
+    "Gate 1 \u2014 Long-Term Debt Cycle Phase\n"
+    "- Kill check: foreign_currency_debt_share 20% < 50%, not triggered.\n"
+    "- Verdict: PROCEED, phase = early.\n\n"
+    "Gate 2 \u2014 Phase Positioning Test\n"
+    "- Early phase: REJECT only if nominal_gdp_growth < long_bond_yield. Here 8% \u2265 6%.\n"
+    "- Verdict: PROCEED.\n"
+)
+
+MARKS_TALLY = (
+    "1. **Price relative to value \u2014 PROCEED.** $75M for $100M of value.\n"
+    "2. **Risk of permanent loss \u2014 REJECT.** A 25% probability is high.\n"
+    "3. **Second-level thinking \u2014 INCONCLUSIVE.** The investor's view is not disclosed.\n\n"
+    "**Tally:** 1 favourable, 1 unfavourable, 1 undetermined.\n"
+)
+
+
+def test_a_point_under_a_gate_line_is_no_invented_gate():
+    parsed = _parse(REFUSAL, DALIO)
+    assert parsed.invented_gates == []
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(1, "PROCEED"), (2, "PROCEED")]
+
+
+def test_a_tally_is_no_invented_gate_and_no_gates_evidence():
+    parsed = _parse(MARKS_TALLY, MARKS)
+    assert parsed.invented_gates == []
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(1, "PROCEED"), (3, "REJECT"), (4, "INCONCLUSIVE")]
+    assert parsed.gates[-1].confidence >= 0.8  # "1 favourable" in the tally is not gate 4's runner-up
+
+
+@pytest.mark.parametrize(("text", "gates"), [
+    # three phrasings of my own: points under a gate's own line
+    ("Gate 5 \u2014 Fair Price\n- Kill check: price 12x earnings, not triggered.\n- Verdict: PROCEED", [(5, "PROCEED")]),
+    ("Gate 3 \u2014 Durable Competitive Advantage\n- Switching-cost test: passes, churn 3%.\n- Verdict: PROCEED",
+     [(3, "PROCEED")]),
+    ("### Durable Competitive Advantage\n- Brand test: passes easily\n- Verdict: PROCEED\n### Fair Price\n- Verdict: REJECT",
+     [(3, "PROCEED"), (5, "REJECT")]),
+    # and tallies
+    ("1. **Understandable Business \u2014 PASS.** Soap.\n2. **Fair Price \u2014 FAIL.** 40x.\n\n**Tally:** 1 pass, 1 fail.",
+     [(1, "PROCEED"), (5, "REJECT")]),
+    ("1. **Understandable Business \u2014 PASS.** Soap.\n2. **Fair Price \u2014 FAIL.** 40x.\n\n"
+     "**Scoreboard:** 1 PROCEED / 1 REJECT", [(1, "PROCEED"), (5, "REJECT")]),
+])
+def test_apparatus_labels_of_my_own(text, gates):
+    parsed = _parse(text, MUNGER)
+    assert parsed.invented_gates == []
+    assert [(g.gate, g.verdict) for g in parsed.gates] == gates
+
+
+def test_control_a_sibling_item_with_a_verdict_stays_invented():
+    # the gates are items of this very list: a third item with a verdict is a gate the card lacks (FM-1)
+    parsed = _parse("- Understandable Business: PASS\n- ESG screen: FAIL\n- Fair Price: PASS", MUNGER)
+    assert parsed.invented_gates == ["ESG screen"]
+
+
+def test_control_one_counted_group_is_no_tally():
+    # "2 of 7 directors" counts directors, not verdicts: the label keeps its reading as before (an invented gate)
+    parsed = _parse("- Understandable Business: PASS\n- Board independence: 2 of 7 directors, FAIL\n- Fair Price: PASS",
+                    MUNGER)
+    assert parsed.invented_gates == ["Board independence"]
