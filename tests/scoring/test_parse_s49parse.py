@@ -140,3 +140,41 @@ def test_control_one_counted_group_is_no_tally():
     parsed = _parse("- Understandable Business: PASS\n- Board independence: 2 of 7 directors, FAIL\n- Fair Price: PASS",
                     MUNGER)
     assert parsed.invented_gates == ["Board independence"]
+
+
+# -- JSON rows that open on lines of their own ------------------------------------------------------------------------
+# s48parse "Left": '[\n ["Durable Competitive Advantage", "PROCEED"],\n ["Fair Price", "PROCEED"]\n]' read only the first
+# row (0.85): the quick test for a table of rows looked for "[[" with spaces removed, so a line break between the two
+# brackets hid the table and the rows were read as loose lines. An array opening an array across any white space is
+# now scanned as the table it is: each row's first item the gate, its second the verdict.
+
+@pytest.mark.parametrize("text", [
+    '[\n ["Durable Competitive Advantage", "PROCEED"],\n ["Fair Price", "REJECT"]\n]',                 # s48parse left
+    '[\n ["Durable Competitive Advantage", "PROCEED", "brand"],\n ["Fair Price", "REJECT", "40x"]\n]',  # three items
+    # three phrasings of my own
+    '[\n  ["Durable Competitive Advantage", "PROCEED"],\n  ["Fair Price", "REJECT"]\n]',                 # two spaces
+    '[\n["Durable Competitive Advantage", "PROCEED"],\n["Fair Price", "REJECT"]\n]',                     # no indent
+    'Scores:\n[\n    ["Durable Competitive Advantage", "PROCEED", "pricing power"],\n    ["Fair Price", "REJECT", "40x"],\n]',
+])
+def test_json_rows_over_several_lines_read_every_row(text):
+    parsed = _parse(text, MUNGER)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(3, "PROCEED"), (5, "REJECT")]
+    assert min(g.confidence for g in parsed.gates) >= 0.8  # each row states its gate's verdict outright
+
+
+@pytest.mark.parametrize("text", [
+    # shapes another reader already took row by row before this change: they must keep reading both rows
+    '[\n\t["Durable Competitive Advantage", "PROCEED"],\n\n\t["Fair Price", "REJECT"]\n]',
+    '```json\n[\n  ["Durable Competitive Advantage", "PROCEED"],\n  ["Fair Price", "REJECT"],\n]\n```',
+    'Gate table:\n[\n    [\n      "Durable Competitive Advantage", "PROCEED"\n    ],\n    [\n      "Fair Price", "REJECT"\n    ]\n]',
+])
+def test_control_row_tables_read_before_still_read(text):
+    parsed = _parse(text, MUNGER)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(3, "PROCEED"), (5, "REJECT")]
+
+
+def test_control_citations_on_lines_of_their_own_are_no_table():
+    # "[1]" and "[2]" opening lines are references, not rows: the answer's labels are read as before
+    text = "Durable Competitive Advantage: PROCEED [1]\nFair Price: REJECT [2]\n\n[1] Annual report.\n[2] Price data."
+    parsed = _parse(text, MUNGER)
+    assert [(g.gate, g.verdict) for g in parsed.gates] == [(3, "PROCEED"), (5, "REJECT")]
