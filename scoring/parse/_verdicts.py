@@ -332,8 +332,6 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
                 level = 4
             elif not hit.derived and _GATE_SUBJECT.search(self.low, max(self.units[hit.unit].start, hit.start - 40), hit.start):
                 level = 4  # "this gate FAILS", "the test is a PROCEED"
-            elif self._alone(ev):
-                level = 4  # "... does not arise. PROCEED.": the verdict set down alone after the reasoning (s49parse)
         if ev.passing:
             level = max(level - 1, vw.WEAK)
         return (level, not hit.derived, not told)
@@ -432,6 +430,9 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
                 best: tuple[tuple[int, bool, bool], int, _Evidence] | None = None
                 for ev in sorted(evs, key=lambda e: e.hit.start):
                     rank = self._rank(ev)
+                    if (best is not None and vw.COMMITTED <= rank[0] < best[0][0] and best[2].hit.verdict != ev.hit.verdict
+                            and self._alone(ev) and not self._alone(best[2])):
+                        rank = (best[0][0], rank[1], rank[2])  # "... meets the cut-off. \u274c REJECT": the word set down alone wins (s49parse)
                     if rank[0] > 0 and (best is None or rank > best[0] or (rank == best[0] and (
                             _restates(best[2], ev) or (self._alone(ev) and not self._alone(best[2]))))):
                         best = (rank, -ev.hit.start, ev)
