@@ -34,6 +34,8 @@ LONG_STRING = 80
 _OPENING = re.compile(r"(?m)^[ \t>]{0,12}(?:```[ \t]*(?:json|python|js|javascript)?[ \t]*\n[ \t]*)?([{\[])")
 _LITERAL = re.compile(r"[^\s,:{}\[\]\"']{1,60}")
 _SPACE = re.compile(r"\s*")
+#: An array opening an array, line breaks and spaces between: a table of rows (:func:`_rows_as_pairs`).
+_ROWS_OPEN = re.compile(r"\[\s*\[")
 
 
 @dataclass
@@ -133,8 +135,8 @@ def scan_json(text: str) -> list[JsonNode]:
     >>> scan_json("no JSON here {")
     []
     """
-    if "{" not in text and "[[" not in text.replace(" ", ""):
-        return []
+    if "{" not in text and _ROWS_OPEN.search(text) is None:
+        return []  # rows may open on lines of their own: "[\n  [\"Fair Price\", \"REJECT\"],\n ...]" (s49parse)
     out: list[JsonNode] = []
     pos = 0
     budget = [MAX_VALUES]

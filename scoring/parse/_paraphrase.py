@@ -20,6 +20,7 @@ from ipb.scoring.parse._common import (
 )
 from ipb.scoring.parse._decided import company_label
 from ipb.scoring.parse._other_checklists import other_checklist
+from ipb.scoring.parse._sub_labels import apparatus_label
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._types import Embedder, EmbedderArg, Span
 
@@ -168,6 +169,8 @@ class _ParaphraseMixin(_ParserState):
                 continue  # "Gate 3: ..." stays gate 3
             if has_verdict and other_checklist(self, li, checks, blocks, memo):
                 continue  # a scorecard of its own beside the card's gates (_other_checklists.py)
+            if apparatus_label(self, li, span):
+                continue  # a point under a gate's own label, or a tally of the verdicts (_sub_labels.py; s49parse)
             line = self.lines[li]
             if line.kind == "table" and not self._table_has_anchor(li, named=True) and named:
                 # a table none of whose rows names a card gate (by name, alias or number) is a table of figures or

@@ -24,6 +24,7 @@ from ipb.scoring.parse._prose_vocabulary import _watches, meets_someone
 from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
+from ipb.scoring.parse._stated_verdict import stands_alone
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
 from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, mood_level, TRAILING_NOT, UNSAID, generic_subject, hits_after, in_another_gates_paragraph, \
     apparent_pass, counterfactual, in_supposition, modal_choices, required, supposed
@@ -47,6 +48,8 @@ from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS, other_profile_reg
 #: ("must-pass"): the word is part of a compound (s39break: "Economic Moat: fail-safe brand" read REJECT 0.95).
 _COMPOUND_AFTER = re.compile(r"-[a-z]")
 _COMPOUND_BEFORE = re.compile(r"[a-z]-\Z")  # matched on the two characters before the word
+#: A blank line: the end of a list item or a paragraph (:meth:`_VerdictsMixin._alone`).
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def in_compound(text: str, start: int, end: int) -> bool:
@@ -310,6 +313,8 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         level = self._level(hit)
         if level == 0:
             return (0, False, True)
+        if self.units[hit.unit].line in self.__dict__.get("tally_lines", ()):
+            return (0, False, True)  # "**Tally:** 2 favourable, 1 unfavourable": a count of the gates, no gate's word (s49parse)
         line = self.lines[self.units[hit.unit].line]
         if line.kind == "table":
             column = self._verdict_column(self.units[hit.unit].line)
@@ -331,6 +336,19 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         if ev.passing:
             level = max(level - 1, vw.WEAK)
         return (level, not hit.derived, not told)
+
+    def _alone(self, ev: _Evidence) -> bool:
+        """Whether the hit is a capitalised verdict keyword that is its sentence's only word (:mod:`._stated_verdict`),
+        in the item its gate's section opens with (no blank line between) and not the answer's final verdict: it outranks
+        an earlier word of the label's level in its section ("... cut-off in [2]. \u274c REJECT")."""
+        hit = ev.hit
+        unit = self.units[hit.unit]
+        first = self.section_first.get(ev.section)
+        if hit.derived or unit.final or first is None or ev.passing:
+            return False
+        if _BLANK_LINE.search(self.masked, self.units[first].start, hit.start) is not None:
+            return False  # "...: PROCEED.\n...\n\nINCONCLUSIVE.": a paragraph of its own closes the answer, not the item
+        return stands_alone(self.masked, hit.start, hit.end, unit.start, unit.end)
 
     def _subject_of_another_gate(self, hit: _Hit, gate: int) -> bool:
         """Whether an appraisal read as a clause's predicate (:mod:`._predicate`) has a subject in another gate's
@@ -413,7 +431,11 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
                 best: tuple[tuple[int, bool, bool], int, _Evidence] | None = None
                 for ev in sorted(evs, key=lambda e: e.hit.start):
                     rank = self._rank(ev)
-                    if rank[0] > 0 and (best is None or rank > best[0] or (rank == best[0] and _restates(best[2], ev))):
+                    if (best is not None and vw.COMMITTED <= rank[0] < best[0][0] and best[2].hit.verdict != ev.hit.verdict
+                            and self._alone(ev) and not self._alone(best[2])):
+                        rank = (best[0][0], rank[1], rank[2])  # "... meets the cut-off. \u274c REJECT": the word set down alone wins (s49parse)
+                    if rank[0] > 0 and (best is None or rank > best[0] or (rank == best[0] and (
+                            _restates(best[2], ev) or (self._alone(ev) and not self._alone(best[2]))))):
                         best = (rank, -ev.hit.start, ev)
                 if best is None:
                     continue
