@@ -35,7 +35,7 @@ from typing import Sequence
 
 from ipb.scoring._numbers import NumberMatch, find_numbers
 from ipb.scoring.metrics._case import Case, GoldGate
-from ipb.scoring.metrics._matching import _WORD_FRACTIONS, ElementMatcher, Quantity, _quantities
+from ipb.scoring.metrics._matching import _WORD_FRACTIONS, ElementMatcher, Quantity, _quantities, _quantities_match
 
 
 @dataclass(frozen=True)
@@ -104,17 +104,6 @@ def _english(text: str) -> bool:
     return reads_as_english(text)
 
 
-def _figure_met(gold: Sequence[Quantity], stated: Sequence[Quantity], tol: float) -> bool:
-    for g in gold:
-        if not any(
-            (g.unit == p.unit or "plain" in (g.unit, p.unit))
-            and abs(g.value - p.value) <= max(tol * max(abs(g.value), abs(p.value)), p.half_unit)
-            for p in stated
-        ):
-            return False
-    return True
-
-
 def reads_english(case: Case) -> bool:
     """Whether the case's answer reads as English (the one test of an answer's language, shared with the outcome)."""
     return _english(case.text)
@@ -150,6 +139,6 @@ def element_credit(case: Case, gate: GoldGate, matcher: ElementMatcher) -> Eleme
             continue
         if stated is None:
             stated = _answer_figures(case, gate.number)
-        if _figure_met(wanted, stated, matcher.rel_tol):
+        if _quantities_match(wanted, stated, matcher.rel_tol):  # the English path's own test of figures
             figures += 1
     return ElementCredit(len(pairs) + figures, len(gold) - unknown, len(detected) + figures, unknown)
