@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from ipb.scoring._numbers import NumberMatch, find_numbers
 from ipb.scoring.metrics._case import Case, GoldGate
@@ -139,6 +138,6 @@ def element_credit(case: Case, gate: GoldGate, matcher: ElementMatcher) -> Eleme
             continue
         if stated is None:
             stated = _answer_figures(case, gate.number)
-        if _quantities_match(wanted, stated, matcher.rel_tol):  # the English path's own test of figures
+        if _quantities_match(wanted, stated, matcher.rel_tol):  # the English path's test
             figures += 1
     return ElementCredit(len(pairs) + figures, len(gold) - unknown, len(detected) + figures, unknown)
