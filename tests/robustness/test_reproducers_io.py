@@ -88,16 +88,6 @@ def r_parse_a_run_of_spacing_after_a_gate_word(tmp: Path) -> None:
     assert doc["final_verdict"] == "DECLINE"
 
 
-def r_parse_runs_of_spacing_in_a_heading_and_a_table_cell(tmp: Path) -> None:
-    """A notes heading's marks ("##" + spaces) and a counted list's item ("| 1" + spaces) had two stars in a row over one
-    run of spaces (n * n steps: 20,000 spaces after "##" took over 20 s, 10,000 in a table cell 4 s)."""
-    p = tmp / "cells.txt"
-    p.write_text("##" + " " * 20_000 + "\n| Gate | Verdict |\n|---|---|\n| 1" + " " * 20_000 + "| PROCEED |\n"
-                 "| 2 | REJECT |\nFinal verdict:" + "\t" * 20_000 + "DECLINE\n", encoding="utf-8")
-    doc = json.loads(_cli("parse", "graham_net_net_screen", str(p), "--format", "json", "--no-embed").stdout)
-    assert doc["final_verdict"] == "DECLINE"
-
-
 def r_number_scan_skips_bare_years(tmp: Path) -> None:
     from ipb.scoring import _numbers
 
