@@ -387,8 +387,6 @@ class _Compiler(Transformer):
         if lt.kind == "number" and rt.kind == "number":
             self._warn_unitless(left, right)
             self._warn_unitless(right, left)
-            self._warn_plain_against_ratio(left, right)
-            self._warn_plain_against_ratio(right, left)
         return self._node(compare(op, left, right), BOOL, [left, right], span)
 
     def _warn_unitless(self, subject: Node, threshold: Node) -> None:
@@ -411,29 +409,6 @@ class _Compiler(Transformer):
                 column=column,
                 offset=offset,
                 rule="unitless-threshold",
-            )
-        )
-
-    def _warn_plain_against_ratio(self, subject: Node, threshold: Node) -> None:
-        """A plain number computed from the facts against a ratio threshold ("expected_return >= hurdle", the hurdle
-        20%): the comparison is right (0.24 >= 20%), but the GRP and every required element quoting the value write
-        it as the plain number 0.24 where answers write 24%, so KCCS never credits it (s49user: a return divided by
-        years to close, ``/ (target_price * years_to_close)``, is a plain number; ``* 100%`` makes it a ratio)."""
-        if subject.type.unit is not None or subject.const or getattr(subject, "ident", None) is None:
-            return  # only a name read bare: an expression such as Lynch's "dividend_yield * pe_ratio > 60%" is the author's
-        if not threshold.const or threshold.type.unit != "ratio":
-            return
-        offset = subject.start
-        line, column = _line_col(self.source, offset)
-        self.warnings.append(
-            LintWarning(
-                f"{self._text(subject)!r} is a plain number but {self._text(threshold)!r} is a ratio: the trace and "
-                f"the required elements write it as a plain number (0.24) where answers write a percentage (24%); "
-                f"if it is a share, multiply its definition by 100% to make it a ratio",
-                line=line,
-                column=column,
-                offset=offset,
-                rule="plain-against-ratio",
             )
         )
 
