@@ -240,8 +240,8 @@ def _syntax_error(source: str, exc: UnexpectedInput) -> CompileError:
         message = f"unexpected character {source[offset]!r}"
         if source[offset].isdigit():  # fullwidth, Arabic-Indic...: Python's int() would take them, ipb does not
             message += f" (U+{ord(source[offset]):04X} is not an ASCII digit; write 0-9)"
-        elif _SIGN_AFTER_DOLLAR.match(source, offset):  # s48break: '$-10M' listed everything but what was meant
-            sign, rest = _SIGN_AFTER_DOLLAR.match(source, offset).group(1, 2)
+        elif (dollar := _SIGN_AFTER_DOLLAR.match(source, offset)) is not None:  # s48break: '$-10M' named all but it
+            sign, rest = dollar.group(1, 2)
             message += f"; a sign goes before the '$': write '{'-' if sign != '+' else ''}${rest}'"
         elif exc.allowed:
             message += f"; expected {_expected_words(exc.allowed)}"
