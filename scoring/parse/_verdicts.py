@@ -25,6 +25,7 @@ from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._stated_verdict import stands_alone
+from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
 from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, mood_level, TRAILING_NOT, UNSAID, generic_subject, hits_after, in_another_gates_paragraph, \
     apparent_pass, counterfactual, in_supposition, modal_choices, required, supposed
@@ -83,7 +84,68 @@ def _restated_label(clause_labels: dict[int, list[Span]], hit: _Hit, label: Span
     return label
 
 
-class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
+class _VerdictScopeMixin(_ParserState):
+    """Where a verdict word stands: another profile's analysis, a gate pinned after it, a revision after the final,
+    another gate's subject, an icon its detail contradicts, a figure between mention and word (used by
+    :class:`_VerdictsMixin`; split out to keep each class under the 400-line bound of tests/test_layers.py)."""
+
+    def _in_other_profile(self, pos: int) -> bool:
+        """Whether ``pos`` lies in the analysis of another profile or scenario than the answer's first one."""
+        regions: list[tuple[int, int]] | None = self.__dict__.get("profile_regions")
+        if regions is None:
+            regions = self.__dict__["profile_regions"] = other_profile_regions(self.masked)
+        return any(a <= pos < b for a, b in regions)
+
+    def _owner_after(self, hit: _Hit, mentions: list[_Mention]) -> tuple[int, ...] | None:
+        """The gates a verdict word is pinned to by a preposition right after it ("No REJECT at gate 1; the REJECT at
+        gate 2 decides", "a PASS on the moat", "FAIL for step 3") or by the bracket it opens after the gate's name
+        ("our catalyst (PROCEED)")."""
+        k = bisect_right(self._mention_starts(hit.unit), hit.start)
+        j = k - 1
+        while j >= 0 and k - j <= 8 and (mentions[j].end > hit.start or not mentions[j].gates):
+            j -= 1
+        if j >= 0 and mentions[j].gates and mentions[j].end <= hit.start and _BRACKETED.fullmatch(self.low, mentions[j].end, hit.start):
+            return tuple(mentions[j].gates)  # "will be returned as a special dividend: our catalyst (PROCEED)"
+        for m in mentions[k : k + 8]:
+            if m.start >= hit.end and m.gates:
+                return tuple(m.gates) if _PINNED_TO.fullmatch(self.low, hit.end, m.start) else None
+        return None
+
+    def _revises_after_final(self, hit: _Hit) -> bool:
+        """Whether a verdict word in the final region revises a gate: "Final verdict: AVOID. Wait, I made a mistake:
+        gate 5 is REJECT, not PROCEED" (a revision cue, :meth:`_revision`, and a gate named tightly around the word).
+        docs/scoring.md: revisions win for their gate wherever they sit."""
+        return bool(self.unit_mentions.get(hit.unit)) and self._revision(hit) and self._tight_owner(hit, hit.unit) is not None
+
+    def _subject_of_another_gate(self, hit: _Hit, gate: int) -> bool:
+        """Whether an appraisal read as a clause's predicate (:mod:`._predicate`) has a subject in another gate's
+        distinctive vocabulary (:func:`._vocabulary.gate_by_vocabulary`): "the advantage is not durable" speaks for the
+        moat, not for the section of the return-on-capital gate it sits in when the answer names no gate there."""
+        subject = self.__dict__.get("predicate_subjects", {}).get(hit.start)
+        if not subject:
+            return False
+        owner, _ = gate_by_vocabulary(self.ix.card, subject)
+        return owner is not None and owner != gate
+
+    def _icon_contradicted(self, icon: _Hit) -> bool:
+        """Whether a status icon's own line, after it, states another verdict in words (at least hedged): "✅ 34 names
+        (fails above 30)", "✅ Dividend: assumed to pass, no data" (INCONCLUSIVE). Icons are marks a writer sets before
+        the detail is written; the detail is the reading."""
+        li = self.units[icon.unit].line
+        for h in hits_after(self.line_units[li], self.unit_hits, icon.unit, icon.end, MAX_SENTENCE_HITS):  # break44 #5
+            if h.word in _ICONS or h.word.sense:
+                continue
+            if self._level(h) >= vw.HEDGED and h.verdict != icon.word.verdict and h.verdict in (vw.PROCEED, vw.REJECT, vw.INCONCLUSIVE):
+                return True
+        return False
+
+    def _figure_between(self, mentions: list[_Mention], owner: tuple[int, ...], hit: _Hit) -> bool:
+        """Whether a figure stands between the owner's last mention (by name, not number) and the verdict word."""
+        last = max((m for m in mentions if m.gates and set(m.gates) <= set(owner) and m.end <= hit.start), key=lambda m: m.end, default=None)
+        return last is not None and last.how != "number" and any(c.isdigit() for c in self.masked[last.end : hit.start])
+
+
+class _VerdictsMixin(_VerdictScopeMixin, _VerdictCellsMixin, _LabelAnswersMixin):
     """Finds verdict words (and Yes/No cells of "Pass?" columns), judges them in context and chooses each gate's verdict."""
 
     # ------------------------------------------------------------------ verdict words
@@ -225,13 +287,6 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
                 return None
         return apparent_pass((verdict, level, derived), low, max(unit.start, start - 90) + cut + 1, (start, end), unit.end)
 
-    def _in_other_profile(self, pos: int) -> bool:
-        """Whether ``pos`` lies in the analysis of another profile or scenario than the answer's first one."""
-        regions: list[tuple[int, int]] | None = self.__dict__.get("profile_regions")
-        if regions is None:
-            regions = self.__dict__["profile_regions"] = other_profile_regions(self.masked)
-        return any(a <= pos < b for a, b in regions)
-
     def _evidence(self, structural: bool, label_units: dict[int, Span]) -> list[_Evidence]:
         """Who each verdict word speaks for; words are judged later, and only where the choice needs them."""
         self.structural = structural
@@ -284,27 +339,6 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
             out = [ev for ev in out if not ev.hit.word.pass_named or ev.gate in self._pass_named_gates()]
         return out
 
-    def _owner_after(self, hit: _Hit, mentions: list[_Mention]) -> tuple[int, ...] | None:
-        """The gates a verdict word is pinned to by a preposition right after it ("No REJECT at gate 1; the REJECT at
-        gate 2 decides", "a PASS on the moat", "FAIL for step 3") or by the bracket it opens after the gate's name
-        ("our catalyst (PROCEED)")."""
-        k = bisect_right(self._mention_starts(hit.unit), hit.start)
-        j = k - 1
-        while j >= 0 and k - j <= 8 and (mentions[j].end > hit.start or not mentions[j].gates):
-            j -= 1
-        if j >= 0 and mentions[j].gates and mentions[j].end <= hit.start and _BRACKETED.fullmatch(self.low, mentions[j].end, hit.start):
-            return tuple(mentions[j].gates)  # "will be returned as a special dividend: our catalyst (PROCEED)"
-        for m in mentions[k : k + 8]:
-            if m.start >= hit.end and m.gates:
-                return tuple(m.gates) if _PINNED_TO.fullmatch(self.low, hit.end, m.start) else None
-        return None
-
-    def _revises_after_final(self, hit: _Hit) -> bool:
-        """Whether a verdict word in the final region revises a gate: "Final verdict: AVOID. Wait, I made a mistake:
-        gate 5 is REJECT, not PROCEED" (a revision cue, :meth:`_revision`, and a gate named tightly around the word).
-        docs/scoring.md: revisions win for their gate wherever they sit."""
-        return bool(self.unit_mentions.get(hit.unit)) and self._revision(hit) and self._tight_owner(hit, hit.unit) is not None
-
     def _rank(self, ev: _Evidence) -> tuple[int, bool, bool]:
         """(level, said outright, the writer's own): a label's or verdict field's word is 4, a word in another gate's
         section one less; a verb telling what someone else did (:func:`._narrated.narrated`) ranks below the writer's
@@ -349,33 +383,6 @@ class _VerdictsMixin(_VerdictCellsMixin, _LabelAnswersMixin):
         if _BLANK_LINE.search(self.masked, self.units[first].start, hit.start) is not None:
             return False  # "...: PROCEED.\n...\n\nINCONCLUSIVE.": a paragraph of its own closes the answer, not the item
         return stands_alone(self.masked, hit.start, hit.end, unit.start, unit.end)
-
-    def _subject_of_another_gate(self, hit: _Hit, gate: int) -> bool:
-        """Whether an appraisal read as a clause's predicate (:mod:`._predicate`) has a subject in another gate's
-        distinctive vocabulary (:func:`._vocabulary.gate_by_vocabulary`): "the advantage is not durable" speaks for the
-        moat, not for the section of the return-on-capital gate it sits in when the answer names no gate there."""
-        subject = self.__dict__.get("predicate_subjects", {}).get(hit.start)
-        if not subject:
-            return False
-        owner, _ = gate_by_vocabulary(self.ix.card, subject)
-        return owner is not None and owner != gate
-
-    def _icon_contradicted(self, icon: _Hit) -> bool:
-        """Whether a status icon's own line, after it, states another verdict in words (at least hedged): "✅ 34 names
-        (fails above 30)", "✅ Dividend: assumed to pass, no data" (INCONCLUSIVE). Icons are marks a writer sets before
-        the detail is written; the detail is the reading."""
-        li = self.units[icon.unit].line
-        for h in hits_after(self.line_units[li], self.unit_hits, icon.unit, icon.end, MAX_SENTENCE_HITS):  # break44 #5
-            if h.word in _ICONS or h.word.sense:
-                continue
-            if self._level(h) >= vw.HEDGED and h.verdict != icon.word.verdict and h.verdict in (vw.PROCEED, vw.REJECT, vw.INCONCLUSIVE):
-                return True
-        return False
-
-    def _figure_between(self, mentions: list[_Mention], owner: tuple[int, ...], hit: _Hit) -> bool:
-        """Whether a figure stands between the owner's last mention (by name, not number) and the verdict word."""
-        last = max((m for m in mentions if m.gates and set(m.gates) <= set(owner) and m.end <= hit.start), key=lambda m: m.end, default=None)
-        return last is not None and last.how != "number" and any(c.isdigit() for c in self.masked[last.end : hit.start])
 
     def _revision(self, hit: _Hit) -> bool:
         """Whether the verdict word follows a cue of a considered or revised statement in its sentence, or its

@@ -95,7 +95,8 @@ def test_a_run_titled_in_another_language_keeps_its_confidence() -> None:
             "5. Preis: nicht bestanden.\n")
     parsed = parse_response(text, MUNGER, embedder=False)
     position = [g for g in parsed.gates if g.how == "position"]
-    assert position and all(g.confidence == 0.712 for g in position), [(g.gate, g.how, g.confidence) for g in parsed.gates]
+    # 0.712 until s49lang: a reading by place alone now stays under the 0.7 review bar (PLACE_CAP, 0.69); it is kept
+    assert position and all(g.confidence == 0.69 for g in position), [(g.gate, g.how, g.confidence) for g in parsed.gates]
 
 
 BUBBLE = "dalio_bubble_detection_gauge"  # outcomes NO_BUBBLE (pass) and BUBBLE_REDUCE_RISK (fail)
