@@ -133,27 +133,12 @@ def bounded(word: str) -> str:
     return body + guard(word) if unspaced(word) else edged(body, word) + guard(word)
 
 
-def _mark_ranges() -> str:
-    """Every combining mark of the Basic Multilingual Plane (Unicode categories Mn, Mc, Me) as the inside of a character
-    class, in ranges: Devanagari, Gujarati and Telugu vowel signs and viramas, and the Latin combining accents that
-    Yoruba writes its tones with ("kọ̀" ends in U+0300)."""
-    import unicodedata
-    ranges: list[list[int]] = []
-    # the blocks of the scripts read that write marks inside words: every BMP block made each trigger's class hundreds
-    # of ranges long, and compiling the scan's patterns took 13 s of a first parse (3.8 s before)
-    blocks = [(0x300, 0x36F), (0x900, 0x97F), (0xA80, 0xAFF), (0xC00, 0xC7F)]  # Latin, Devanagari, Gujarati, Telugu
-    for code in (c for a, b in blocks for c in range(a, b + 1)):
-        if unicodedata.category(chr(code)).startswith("M"):
-            if ranges and ranges[-1][1] == code - 1:
-                ranges[-1][1] = code
-            else:
-                ranges.append([code, code])
-    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
-
-
 #: Combining marks: part of a word, though Python's ``\w`` (and so ``\b``) does not count them ("नहीं", Gujarati "નથી"
 #: and Telugu "లేదు" end in a vowel sign, Yoruba "kọ̀" in a tone mark). Stop 49 widened the Devanagari signs to all.
-_MARKS: Final = _mark_ranges()
+#: Written as whole blocks (their letters and digits are word characters already, so counting them changes nothing;
+#: the dandas U+0964-U+0965 stay out): the exact ranges of marks made every foreign trigger's class dozens of ranges
+#: long, and compiling the scan's patterns cost seconds of each first parse (13.7 s for the whole BMP's marks).
+_MARKS: Final = "\u0300-\u036f\u0900-\u0963\u0966-\u097f\u0a80-\u0aef\u0c00-\u0c7f"
 _HAS_MARK: Final = re.compile(f"[{_MARKS}]")
 _DEVANAGARI: Final = re.compile("[\u0900-\u097f]")
 #: The end of a word, a combining mark counted as a letter: Gujarati "નથી" (is not) and Marathi "नाही" end in a vowel sign,
