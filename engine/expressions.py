@@ -51,6 +51,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ipb.engine import _exact
 from ipb.engine._ops import (Env, Fn, Node, Span, arith, chain, compare, const_fn, constant, fold, kleene_all, kleene_any,
                              kleene_not, negate, unescape)
+from ipb.engine._comparison_lints import line_col as _line_col
+from ipb.engine._comparison_lints import plain_against_ratio, unitless_threshold
 from ipb.engine._shared import repeated_calls, shared, sharing_root
 from ipb.engine._units import MIXED, arithmetic_unit, incompatible_units
 from ipb.engine.numbers import NumberError, read_number
@@ -252,13 +254,6 @@ def _syntax_error(source: str, exc: UnexpectedInput) -> CompileError:
     return CompileError(message, line=line, column=column, offset=offset, rule="syntax")
 
 
-def _line_col(source: str, offset: int) -> tuple[int, int]:
-    before = source[:offset]
-    line = before.count("\n") + 1
-    column = offset - (before.rfind("\n") + 1) + 1
-    return line, column
-
-
 # --------------------------------------------------------------------------- units
 
 
@@ -385,32 +380,12 @@ class _Compiler(Transformer):
                     rule="unit",
                 )
         if lt.kind == "number" and rt.kind == "number":
-            self._warn_unitless(left, right)
-            self._warn_unitless(right, left)
+            for subject, threshold in ((left, right), (right, left)):
+                for lint in (unitless_threshold, plain_against_ratio):
+                    found = lint(self.source, subject, threshold)
+                    if found is not None:
+                        self.warnings.append(found)
         return self._node(compare(op, left, right), BOOL, [left, right], span)
-
-    def _warn_unitless(self, subject: Node, threshold: Node) -> None:
-        """A plain literal threshold against a ratio, money or multiple ("retention >= 90")."""
-        unit = subject.type.unit
-        if unit not in ("ratio", "money", "multiple") or subject.const:
-            return
-        if not threshold.const or threshold.type.unit is not None or threshold.names:
-            return
-        if threshold.value is None or threshold.value == 0:
-            return
-        hint = {"ratio": "write it as a percentage such as 90%", "money": "write it as money such as $5B",
-                "multiple": "write it as a multiple such as 10x"}[unit]
-        offset = threshold.start
-        line, column = _line_col(self.source, offset)
-        self.warnings.append(
-            LintWarning(
-                f"threshold {self._text(threshold)!r} has no unit but {self._text(subject)!r} is a {unit}; {hint}",
-                line=line,
-                column=column,
-                offset=offset,
-                rule="unitless-threshold",
-            )
-        )
 
     def _check_same_kind(self, left: Node, right: Node, op: str, span: Any) -> None:
         kinds = {left.type.kind, right.type.kind}

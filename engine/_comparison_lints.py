@@ -1,0 +1,78 @@
+"""Warnings ``ipb check`` gives on a comparison whose two sides are numbers of units that do not read alike.
+
+Both rules look at one side (the *subject*, a value computed from the facts) and the other (the *threshold*, a
+constant): the comparison itself decides right, but the card, its trace or its required elements say the figure in a
+way an answer never will.
+
+- ``unitless-threshold``: a plain literal against a ratio, money or multiple (``retention >= 90``: 90 means 9,000%).
+- ``plain-against-ratio``: a plain number read by name against a ratio (``expected_return >= hurdle``, the hurdle 20%,
+  where ``expected_return`` divides money by money times years). The GRP and every element quoting the value write
+  0.24 where answers write 24%, so KCCS never credits it (s49user's Graham risk-arbitrage card: a faultless answer's
+  KCCS was 0.95 on every item reaching gate 3). ``* 100%`` in the definition makes it a ratio.
+
+Each function returns the warning, or None when the rule does not apply; ``source`` is the whole expression text
+and offsets count characters in it.
+"""
+
+from __future__ import annotations
+
+from ipb.engine._ops import Node
+from ipb.errors import LintWarning
+
+__all__ = ["line_col", "plain_against_ratio", "unitless_threshold"]
+
+_UNIT_HINT = {"ratio": "write it as a percentage such as 90%", "money": "write it as money such as $5B",
+              "multiple": "write it as a multiple such as 10x"}
+
+
+def line_col(source: str, offset: int) -> tuple[int, int]:
+    """(line, column), both from 1, of character ``offset`` of ``source``."""
+    before = source[:offset]
+    line = before.count("\n") + 1
+    column = offset - (before.rfind("\n") + 1) + 1
+    return line, column
+
+
+def _warning(source: str, at: int, message: str, rule: str) -> LintWarning:
+    line, column = line_col(source, at)
+    return LintWarning(message, line=line, column=column, offset=at, rule=rule)
+
+
+def _text(source: str, node: Node) -> str:
+    return source[node.start : node.end]
+
+
+def unitless_threshold(source: str, subject: Node, threshold: Node) -> LintWarning | None:
+    """A plain literal threshold against a ratio, money or multiple ("retention >= 90"), or None."""
+    unit = subject.type.unit
+    if unit not in _UNIT_HINT or subject.const:
+        return None
+    if not threshold.const or threshold.type.unit is not None or threshold.names:
+        return None
+    if threshold.value is None or threshold.value == 0:
+        return None
+    return _warning(
+        source, threshold.start,
+        f"threshold {_text(source, threshold)!r} has no unit but {_text(source, subject)!r} is a {unit}; "
+        f"{_UNIT_HINT[unit]}",
+        "unitless-threshold",
+    )
+
+
+def plain_against_ratio(source: str, subject: Node, threshold: Node) -> LintWarning | None:
+    """A plain number read by name against a constant ratio ("expected_return >= hurdle", the hurdle 20%), or None.
+
+    Only a bare name warns: an expression such as Lynch's ``dividend_yield * pe_ratio > 60%`` is the author's own
+    arithmetic, not a value an element quotes by name.
+    """
+    if subject.type.unit is not None or subject.const or subject.ident is None:
+        return None
+    if not threshold.const or threshold.type.unit != "ratio":
+        return None
+    return _warning(
+        source, subject.start,
+        f"{_text(source, subject)!r} is a plain number but {_text(source, threshold)!r} is a ratio: the trace and "
+        "the required elements write it as a plain number (0.24) where answers write a percentage (24%); "
+        "if it is a share, multiply its definition by 100% to make it a ratio",
+        "plain-against-ratio",
+    )
