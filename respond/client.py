@@ -78,7 +78,17 @@ def api_key_from_env(variables: Sequence[str] = KEY_VARIABLES, environ: Mapping[
 
 
 #: An authorization scheme and its credentials, as an echoed header shows them ("Authorization: Basic dXNlcjpw").
-_AUTH_VALUE = re.compile(r"(?i)\b(basic|bearer|token)\s+[A-Za-z0-9+/=._~-]{6,}")
+_AUTH_VALUE = re.compile(r"(?i)\b(basic|bearer|token)\s+([A-Za-z0-9+/=._~-]{6,})")
+#: A credential has a digit or a sign in it, or is long; a short run of letters is a word of prose (s50break: ipb's
+#: own "the token budget ran out" was recorded as "the token [REDACTED] ran out").
+_CREDENTIAL = re.compile(r"[0-9+/=_~-]|[A-Za-z]\.[A-Za-z0-9]|^.{20,}$")
+
+
+def _mask_auth(match: re.Match[str], mask: str) -> str:
+    value = match.group(2)
+    if _CREDENTIAL.search(value.rstrip(".")) is None:
+        return match.group(0)
+    return f"{match.group(1)} {mask}"
 #: The user info of a URL ("https://user:password@host").
 _URL_USERINFO = re.compile(r"://[^/\s@:]*:[^/\s@]*@")
 #: A key-like query parameter of a URL ("?api_key=...", "&token=...").
@@ -137,7 +147,7 @@ class Secrets:
     def scrub_error(self, text: str) -> str:
         """:meth:`scrub`, and credentials in headers and URLs masked whether known or not (for error messages only:
         the header pattern would also hit prose such as "Basic Materials")."""
-        text = _AUTH_VALUE.sub(lambda m: f"{m.group(1)} {self.MASK}", self.scrub(text))
+        text = _AUTH_VALUE.sub(lambda m: _mask_auth(m, self.MASK), self.scrub(text))
         text = _URL_USERINFO.sub(f"://{self.MASK}@", text)
         return _URL_KEY.sub(lambda m: m.group(1) + self.MASK, text)
 
