@@ -442,10 +442,17 @@ def stop_on_terminate() -> None:
         os.register_at_fork(after_in_child=default_actions)
 
 
+#: True in the ``ipb`` console process (set by :func:`main`), False under a test runner or an embedding program: a
+#: command may end the process at once (``os._exit``) only when it owns it.
+CONSOLE_PROCESS = False
+
+
 def main() -> None:  # pragma: no cover - console entry point
     """The ``ipb`` console script: :func:`fast_invocation` for a plain ``ipb run`` line, typer otherwise."""
     import sys
 
+    global CONSOLE_PROCESS
+    CONSOLE_PROCESS = True
     stop_on_terminate()
     call = fast_invocation(sys.argv[1:])
     if call is not None:

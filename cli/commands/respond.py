@@ -176,6 +176,28 @@ def _finish(result: Any) -> None:
         raise typer.Exit(code=1)
 
 
+def _interrupted(out_path: Path, code: int, *, local: bool) -> None:
+    """Say what an interrupted run kept, then, in the ``ipb`` console process with local workers, end it at once.
+
+    The records already answered are in ``out_path`` (its writer closed as the interrupt passed through it). The
+    worker threads still waiting on a request are not daemons, so Python would join them at exit: Ctrl-C would
+    wait up to ``--timeout`` (120 s) for each request in flight, saying nothing (s50break: 36.8 s). Their answers
+    would be dropped anyway, so the process ends now with ``code`` (130 for Ctrl-C, 128 + the signal otherwise).
+    Under a test runner or an embedding program (or with Ray workers, whose clean-up must run) the interrupt is
+    re-raised by the caller instead.
+    """
+    import os
+
+    from ipb.cli import _app
+
+    err.print(f"interrupted: the records answered so far are kept in {out_path}; requests still in flight are dropped; "
+              "run the same command again to resume", markup=False)
+    if _app.CONSOLE_PROCESS and local:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
 @app.command()
 def respond(
     ctx: typer.Context,
@@ -306,7 +328,15 @@ def respond(
 
             client = RayChatClient(connect(ray_address), config.base_url, timeout_s=timeout, concurrency=concurrency,
                                    policy=policy)
-        result = run_respond(loaded, out_path, config, client=client, console=None if quiet else err, warn=_warn)
+        try:
+            result = run_respond(loaded, out_path, config, client=client, console=None if quiet else err, warn=_warn)
+        except KeyboardInterrupt:
+            _interrupted(out_path, 130, local=client is None)
+            raise
+        except SystemExit as exc:  # SIGTERM / SIGHUP, made an exception by stop_on_terminate
+            if isinstance(exc.code, int) and exc.code > 128:
+                _interrupted(out_path, exc.code, local=client is None)
+            raise
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
