@@ -1,0 +1,123 @@
+"""Figures users rank by must not reward failing or chatter (issue 13, scoring side; s49user findings 4 and 8).
+
+1. An attribution the L7 question never asked for ("Graham wrote up the method in 1946") lifted a chatty answer above
+   the faultless one: SAP@1 was 0 for an answer attributing nothing, 15% of the L7 composite. §7.8 defines SAP@k as a
+   precision over the attributions an answer makes, so on an item that asks for no source an answer that makes none
+   is not scored on it (None, the composite renormalises); a wrong attribution is still 0.
+
+Every value below is worked by hand from the paper's weights and the card's facts, not read from the code.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ipb.engine.api import load_card
+from ipb.scoring.api import _item_for, score
+from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
+from ipb.scoring.metrics import Case
+from ipb.scoring.metrics.attribution import sap_at_k
+from ipb.scoring.metrics._case import InvestorProfile
+from ipb.scoring.run import ScoreOptions, run_score
+from ipb.scoring.summary import leaderboard
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "new_user49"
+CARD = str(FIXTURE / "graham_risk_arbitrage_spread.yaml")
+# GRAHAM-ARB-1: price $40, offer $46, fallback $34, 90%, half a year. Gain $6, loss $6; the expected annual return is
+# (6 x 0.9 - 6 x 0.1) / (40 x 0.5) = 0.24 >= 20%; the loss $6 <= 25% of $40 = $10. Every gate PROCEED: ARBITRAGE.
+FACTS = yaml.safe_load((FIXTURE / "arb.yaml").read_text(encoding="utf-8"))["facts"]
+
+# Every gate named, with its verdict and each of its gold elements (gate 3's return written as the GRP writes it,
+# 0.24, s49user finding 3): OGRS_k 1, KCCS 1, VerdictAcc 1, GRA 1.
+FAULTLESS = (
+    "Gate 1 - Announced deal only: PROCEED. The deal status is definitive agreement; Graham takes no position on "
+    "rumours.\n"
+    "Gate 2 - Chance of completion: PROCEED. The completion probability is 90% against the 70% floor.\n"
+    "Gate 3 - Expected annual return on Graham's formula: PROCEED. The spread is $6. The expected annual return is "
+    "0.24. That clears the 20% hurdle.\n"
+    "Gate 4 - Loss if the deal breaks: PROCEED. The loss on a break is $6, against 25% of the price ($10).\n"
+    "Final verdict: ARBITRAGE")
+# s49user's chatty opening, the same gates after it
+CHATTY = ("Great question! Merger arbitrage was one of the favourite special situations. A little history: Graham "
+          "wrote up the method in 1946. Anyway, let's dig in.\n\n" + FAULTLESS)
+# the same sentence crediting the wrong investor
+MISATTRIBUTED = CHATTY.replace("Graham wrote up", "Buffett wrote up")
+
+
+def _metrics(text: str) -> dict:
+    record = score(text, card=CARD, facts=FACTS)
+    assert record["status"] == "scored", record
+    return record["metrics"]
+
+
+def test_the_faultless_answer_attributing_nothing_scores_the_whole_composite():
+    m = _metrics(FAULTLESS)
+    assert (m["ogrs_k"], m["kccs"], m["verdict_acc"], m["gra"]) == (1.0, 1.0, 1.0, 1.0)
+    # no attribution on an L7 item, which asks for none: SAP@1 not applicable; the L7 weights renormalise over
+    # OGRS_k, KCCS and VerdictAcc: (0.35 + 0.30 + 0.20) / 0.85 = 1 (it was 0.85 with SAP@1 at 0)
+    assert m["sap@1"] is None
+    assert m["layer_composite"] == pytest.approx(1.0)
+    # BASP-strict: the SAP gate is not evaluated, counted passed under the paper's denominator: 1.0 x 6/6
+    assert m["basp_strict"] == pytest.approx(1.0)
+    assert m["basp_conjunction"] == 1.0
+
+
+def test_the_chatty_answer_does_not_rise_above_the_faultless_one():
+    m = _metrics(CHATTY)
+    # "Graham wrote up the method in 1946" credits the card's investor: SAP@1 = 1;
+    # 0.35 + 0.30 + 0.20 + 0.15 = 1.0, the faultless answer's value, not above it (before: 1.0 against 0.85)
+    assert m["sap@1"] == 1.0
+    assert m["layer_composite"] == pytest.approx(1.0)
+    assert m["layer_composite"] <= _metrics(FAULTLESS)["layer_composite"]
+
+
+def test_a_wrong_attribution_still_costs_its_term():
+    m = _metrics(MISATTRIBUTED)
+    # the method credited to Buffett on a Graham card: SAP@1 = 0 and the term counts: 0.35 + 0.30 + 0.20 = 0.85
+    assert m["sap@1"] == 0.0
+    assert m["layer_composite"] == pytest.approx(0.85)
+    # BASP-strict: SAP gate 0 < 0.50 fails, 5 of 6 gates pass: 0.85 x 5/6
+    assert m["basp_strict"] == pytest.approx(0.85 * 5 / 6)
+
+
+def _case(layer: str, **parsed) -> Case:
+    return Case(gold={"gold_program": []}, parsed={"status": "ok", "gates": [], **parsed}, layer=layer,
+                investor=InvestorProfile(name="Benjamin Graham", aliases=("Graham",)))
+
+
+@pytest.mark.parametrize("layer, parsed, expected", [
+    ("L7", {}, None),                                                      # asked for no source, gave none
+    ("L4", {}, None),
+    ("L2", {}, 0.0),                                                       # an attribution question unanswered
+    ("L1", {}, 0.0),
+    ("L7", {"trace_unread": True}, 0.0),                                   # a bare final verdict lifts nothing
+    ("L7", {"attributions": [{"investor": "Benjamin Graham"}]}, 1.0),
+    ("L7", {"attributions": [{"investor": "Warren Buffett"}]}, 0.0),
+    ("L2", {"attributions": [{"investor": "Benjamin Graham"}]}, 1.0),
+], ids=["L7-none", "L4-none", "L2-none", "L1-none", "L7-bare-verdict", "L7-right", "L7-wrong", "L2-right"])
+def test_sap1_by_layer_and_attribution(layer, parsed, expected):
+    assert sap_at_k(_case(layer, **parsed), 1) == expected
+
+
+def test_the_leaderboard_puts_the_faultless_answer_level_with_the_chatty_one(tmp_path):
+    card = load_card(CARD)
+    item = _item_for(card, FACTS, "arb-1")
+    (tmp_path / "items.jsonl").write_text(json.dumps(item) + "\n")
+    records = [{"item_id": "arb-1", "model": model, "condition": "A", "response": text}
+               for model, text in (("m-chatty", CHATTY), ("m-faultless", FAULTLESS), ("m-misattributed",
+                                                                                      MISATTRIBUTED))]
+    (tmp_path / "r.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    from ipb.engine.registry import add_card_file
+
+    add_card_file(card.card.id, card.card.file)
+    result = run_score(tmp_path / "items.jsonl", tmp_path / "r.jsonl", tmp_path / "out",
+                       ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50))
+    rows = {r["model"]: r for r in leaderboard(result.summary)}
+    # before stop 50: chatty 1.0, faultless 0.85, misattributed 0.85
+    assert rows["m-faultless"]["rank_value"] == pytest.approx(1.0)
+    assert rows["m-chatty"]["rank_value"] == pytest.approx(1.0)
+    assert rows["m-misattributed"]["rank_value"] == pytest.approx(0.85)
