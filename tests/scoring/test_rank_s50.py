@@ -5,6 +5,10 @@
    precision over the attributions an answer makes, so on an item that asks for no source an answer that makes none
    is not scored on it (None, the composite renormalises); a wrong attribution is still 0.
 
+2. "I don't know." (and "No idea.", "Cannot say.", "Keine Ahnung." ...) was a parse failure: the parser missed
+   nothing, the answer commits to no verdict. It is now a refusal of kind ``no_commitment``, the kind of an answer
+   that lists the gates and writes "unknown" after each (scored 0 either way; only the count changes).
+
 Every value below is worked by hand from the paper's weights and the card's facts, not read from the code.
 """
 
@@ -22,6 +26,7 @@ from ipb.scoring.embeddings import CachedEncoder, HashingEncoder
 from ipb.scoring.metrics import Case
 from ipb.scoring.metrics.attribution import sap_at_k
 from ipb.scoring.metrics._case import InvestorProfile
+from ipb.scoring.outcome import classify_unread, filing, professes_ignorance, unscored_reason
 from ipb.scoring.run import ScoreOptions, run_score
 from ipb.scoring.summary import leaderboard
 
@@ -121,3 +126,60 @@ def test_the_leaderboard_puts_the_faultless_answer_level_with_the_chatty_one(tmp
     assert rows["m-faultless"]["rank_value"] == pytest.approx(1.0)
     assert rows["m-chatty"]["rank_value"] == pytest.approx(1.0)
     assert rows["m-misattributed"]["rank_value"] == pytest.approx(0.85)
+
+
+IGNORANCE = ["I don't know.", "I do not know", "No idea.", "I have no idea!", "Cannot say.", "I can't say.",
+             "Not sure.", "Sorry, I don't know.", "Honestly? I don't know.", "**I don't know.**",
+             "No lo sé.", "Ni idea.", "Je ne sais pas.", "Aucune idée.", "Ich weiß es nicht.", "Keine Ahnung.",
+             "Non lo so.", "Não sei.", "Ik weet het niet.", "Geen idee."]
+NOT_IGNORANCE = ["I don't know the deal's fallback price, so gate 4 is open.", "I know.", "Sorry.", "No.",
+                 "Gate 1 - Announced deal only: I don't know.\nFinal verdict: ARBITRAGE",
+                 "I don't know. " * 12]  # 168 characters: not a short answer
+
+
+@pytest.mark.parametrize("text", IGNORANCE)
+def test_a_profession_of_not_knowing_is_a_no_commitment_refusal(text):
+    assert professes_ignorance(text)
+    # nothing read from it: classify_unread files it as the model's, a refusal that commits to nothing
+    assert classify_unread(text, ["Announced deal only", "Benjamin Graham"])[0] == "no_commitment"
+    # ipb parse's filing line and ipb score's filing agree
+    assert filing(text, {"status": "parse_failure", "reason": "no gate found"}, ["Announced deal only"])[:2] == (
+        "refusal", "no_commitment")
+
+
+@pytest.mark.parametrize("text", NOT_IGNORANCE)
+def test_other_answers_are_not_read_as_not_knowing(text):
+    assert not professes_ignorance(text)
+
+
+def test_a_decline_stays_a_refusal_and_an_extractor_failure_does_not_hide_i_dont_know():
+    assert classify_unread("I cannot help with that.", [])[0] == "refusal"
+    parsed = [{"status": "parse_failure", "reason": "llm extractor: request failed"}]
+    # the text alone shows that the model did not know: the extractor's failure takes nothing from the model's filing
+    assert unscored_reason("I don't know.", parsed, ["Announced deal only"], [None])[0] == "no_commitment"
+    # while an answer the extractor could not read stays the parser's gap
+    assert unscored_reason("The spread is wide.", parsed, ["Announced deal only"], [None])[0] == "parse_failure"
+
+
+def test_the_refuser_counts_six_refusals_and_no_parse_failure(tmp_path):
+    # s49user's refuser: five declines and one "I don't know." on six items; before stop 50: "5 refusal(s), 1 parse
+    # failure(s)". Each is 0 on every owed metric either way; the counts say 6 refusals (one no_commitment), 0 parse
+    # failures.
+    card = load_card(CARD)
+    item = _item_for(card, FACTS, "arb-1")
+    (tmp_path / "items.jsonl").write_text(json.dumps(item) + "\n")
+    texts = ["I'm sorry, but I can't help with decisions about buying or selling specific securities.",
+             "I must decline to answer this question.", "I don't know."]
+    records = [{"item_id": "arb-1", "model": f"refuser-{i}", "condition": "A", "response": t}
+               for i, t in enumerate(texts)]
+    (tmp_path / "r.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    from ipb.engine.registry import add_card_file
+
+    add_card_file(card.card.id, card.card.file)
+    result = run_score(tmp_path / "items.jsonl", tmp_path / "r.jsonl", tmp_path / "out",
+                       ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50))
+    out = [json.loads(line) for line in (tmp_path / "out" / "responses.jsonl").read_text().splitlines()]
+    assert [(r["outcome"], r["reason_code"]) for r in out] == [
+        ("refusal", "refusal"), ("refusal", "refusal"), ("refusal", "no_commitment")]
+    rows = {r["model"]: r for r in leaderboard(result.summary)}
+    assert rows["refuser-2"]["rank_value"] == 0.0
