@@ -9,6 +9,12 @@
    nothing, the answer commits to no verdict. It is now a refusal of kind ``no_commitment``, the kind of an answer
    that lists the gates and writes "unknown" after each (scored 0 either way; only the count changes).
 
+3. KCCS is unknown (None, out of the mean) on an answer not in English whose reached kill gates have words-only
+   elements (s49fair); the leaderboard now says "unknown on k" beside the KCCS figure and the summary counts k per
+   group (``n_kccs_unknown``).
+4. The leaderboard's footer says how it ranks (the paper's §7.13 composite, read beside its profile, GRA the metric
+   of record, §11.9/§8.7) and, when SAP@1 may decide rank 1, what GRA says of the top two.
+
 Every value below is worked by hand from the paper's weights and the card's facts, not read from the code.
 """
 
@@ -28,7 +34,7 @@ from ipb.scoring.metrics.attribution import sap_at_k
 from ipb.scoring.metrics._case import InvestorProfile
 from ipb.scoring.outcome import classify_unread, filing, professes_ignorance, unscored_reason
 from ipb.scoring.run import ScoreOptions, run_score
-from ipb.scoring.summary import leaderboard
+from ipb.scoring.summary import RANK_RULE, leaderboard, rank_note
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "new_user49"
 CARD = str(FIXTURE / "graham_risk_arbitrage_spread.yaml")
@@ -183,3 +189,103 @@ def test_the_refuser_counts_six_refusals_and_no_parse_failure(tmp_path):
         ("refusal", "refusal"), ("refusal", "refusal"), ("refusal", "no_commitment")]
     rows = {r["model"]: r for r in leaderboard(result.summary)}
     assert rows["refuser-2"]["rank_value"] == 0.0
+
+
+# GRAHAM-ARB-1 with the deal only rumoured: gate 1 (a kill gate) REJECT, the chain stops, PASS. Gate 1's elements,
+# "deal status rumoured" and "no position on rumours", are words only.
+RUMOURED = {**FACTS, "deal_status": "rumoured"}
+RUMOURED_EN = ("Gate 1 - Announced deal only: REJECT. The deal status is rumoured; Graham takes no position on "
+               "rumours.\nGate 2 - Chance of completion: N/A\nGate 3 - Expected annual return on Graham's formula: N/A\n"
+               "Gate 4 - Loss if the deal breaks: N/A\nFinal verdict: PASS")
+RUMOURED_ES = ("Criterio 1 - Solo operaciones anunciadas: NO SE CUMPLE. La operación es solo un rumor; Graham no toma "
+               "posiciones sobre rumores.\nCriterio 2 - Probabilidad de cierre: NO APLICA\nCriterio 3 - Rentabilidad "
+               "anual esperada: NO APLICA\nCriterio 4 - Pérdida si la operación fracasa: NO APLICA\n"
+               "Veredicto final: PASS")
+
+
+def _board(tmp_path, facts, answers):
+    card = load_card(CARD)
+    item = _item_for(card, facts, "arb-1")
+    (tmp_path / "items.jsonl").write_text(json.dumps(item) + "\n")
+    records = [{"item_id": "arb-1", "model": model, "condition": "A", "response": text} for model, text in answers]
+    (tmp_path / "r.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    from ipb.engine.registry import add_card_file
+
+    add_card_file(card.card.id, card.card.file)
+    return run_score(tmp_path / "items.jsonl", tmp_path / "r.jsonl", tmp_path / "out",
+                     ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50))
+
+
+def _printed(summary) -> str:
+    import io
+
+    from ipb.cli.commands.score import print_leaderboard
+    from ipb.cli._app import SafeConsole
+
+    sink = io.StringIO()
+    print_leaderboard(summary, SafeConsole(width=200, file=sink, highlight=False))
+    return sink.getvalue()
+
+
+def test_kccs_unknown_is_counted_and_shown_per_model(tmp_path):
+    result = _board(tmp_path, RUMOURED, [("m-en", RUMOURED_EN), ("m-es", RUMOURED_ES)])
+    out = {r["model"]: r for r in (json.loads(line) for line in
+                                   (tmp_path / "out" / "responses.jsonl").read_text(encoding="utf-8").splitlines())}
+    # English: both elements read, F1 1. Spanish: gate 1 reached, its two elements words only, unknown: KCCS None
+    assert out["m-en"]["metrics"]["kccs"] == 1.0 and "kccs_unknown" not in out["m-en"]["metrics"]
+    assert out["m-es"]["metrics"]["kccs"] is None and out["m-es"]["metrics"]["kccs_unknown"] == 1.0
+    # the composite renormalises over OGRS_k and VerdictAcc (SAP@1 not applicable, no attribution): (0.35+0.20)/0.55
+    assert out["m-es"]["metrics"]["layer_composite"] == pytest.approx(1.0)
+    groups = result.summary["groups"]["model"]
+    assert (groups["m-en"]["n_kccs_unknown"], groups["m-es"]["n_kccs_unknown"]) == (0, 1)
+    rows = {r["model"]: r for r in leaderboard(result.summary)}
+    assert (rows["m-en"]["n_kccs_unknown"], rows["m-es"]["n_kccs_unknown"]) == (0, 1)
+    text = _printed(result.summary)
+    assert "unknown on 1" in text
+    flat = " ".join(text.split())
+    start = flat.index("KCCS unknown on k answers")
+    # by model, only the models with k > 0
+    assert flat[start:].split(" rank: ")[0].endswith("; by model: m-es 1")
+
+
+def test_an_english_answer_that_reaches_no_kill_gate_is_not_unknown(tmp_path):
+    # a gold with no kill gate reached makes KCCS not applicable, never "unknown"
+    from ipb.scoring.metrics.elements import kccs_unknown
+
+    gold = {"gold_program": [{"gate": 1, "verdict": "PROCEED", "required_elements": ["durable moat"]}]}
+    assert kccs_unknown(Case(gold, {"status": "ok", "gates": []}), None) is False
+
+
+def test_the_footer_says_how_the_board_ranks(tmp_path):
+    result = _board(tmp_path, FACTS, [("m-faultless", FAULTLESS), ("m-misattributed", MISATTRIBUTED)])
+    text = _printed(result.summary)
+    assert RANK_RULE in " ".join(text.split()) or RANK_RULE[:60] in text
+    assert "§8.7" in text and "GRA" in text
+
+
+# s49user's chatty and table answers, on the same flawed gates: gate 3 gives the return as "24% a year", which the
+# GRP's element "expected annual return 0.24" does not match (s49user finding 3), so gate 3's F1 is
+# 2*2/(3+2) = 0.8 and KCCS over the four reached kill gates (1 + 1 + 0.8 + 1)/4 = 0.95; GRA (3 + (1 + 1 + 2/3)/3)/4
+QUIET_FLAWED = FAULTLESS.replace("The spread is $6. The expected annual return is 0.24. That clears the 20% hurdle.",
+                                 "The spread is $6, and ($6 x 90% - $6 x 10%) / ($40 x 0.5 years) = 24% a year, "
+                                 "against the 20% hurdle.")
+CHATTY_FLAWED = ("Great question! A little history: Graham wrote up the method in 1946. Anyway, let's dig in.\n\n"
+                 + QUIET_FLAWED)
+
+
+def test_the_footer_says_when_sap1_decides_rank_one(tmp_path):
+    result = _board(tmp_path, FACTS, [("m-chatty", CHATTY_FLAWED), ("m-quiet", QUIET_FLAWED)])
+    rows = leaderboard(result.summary)
+    # chatty: 0.35 + 0.30*0.95 + 0.20 + 0.15 = 0.985; quiet (SAP@1 not applicable): (0.35 + 0.285 + 0.20)/0.85
+    # = 0.98235: chatty first by 0.00265, less than SAP@1's 0.15 weight
+    assert [r["model"] for r in rows] == ["m-chatty", "m-quiet"]
+    assert rows[0]["rank_value"] == pytest.approx(0.985)
+    assert rows[1]["rank_value"] == pytest.approx(0.835 / 0.85)
+    note = rank_note(result.summary, rows)
+    assert note.splitlines()[0] == RANK_RULE
+    line = note.splitlines()[1]
+    assert line.startswith("rank 1 (m-chatty) is 0.003 above rank 2 (m-quiet), less than the 0.15 SAP@1 weight")
+    assert "SAP@1 1.000 against n/a" in line
+    # GRA reads the same gates alike: 3 gates whole and gate 3 (1 + 1 + 2/3)/3, (3 + 8/9)/4 = 0.972
+    assert "by GRA they read 0.972 and 0.972" in line
+    assert line in " ".join(_printed(result.summary).split()) or line[:80] in _printed(result.summary)
