@@ -72,6 +72,7 @@ __all__ = [
     "subgroup_stats",
     "LEADERBOARD_METRICS",
     "RANK_RULE",
+    "KCCS_UNKNOWN_NOTE",
     "rank_note",
     "leaderboard",
     "basp_gate_failures",
@@ -770,6 +771,12 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
 
     return sorted(rows, key=key)
 
+
+#: What "unknown on k" beside a KCCS figure means (s49fair; docs/scoring.md, "What the metrics give an answer in
+#: another language"); ``ipb score`` and ``ipb report`` print it with the models' k.
+KCCS_UNKNOWN_NOTE = ("KCCS unknown on k answers: a kill gate was reached, but none of its elements could be told in the "
+                     "answer's language (words only, not read; a figure counts when stated), so KCCS is out of that "
+                     "answer's composite (renormalised) and out of the KCCS mean, neither 0 nor 1; by model")
 
 #: How the leaderboard ranks, and what the paper asks a reader to do with it (§7.13, §11.9, Appendix D.2, §8.7).
 RANK_RULE = ("rank: by the mean §7.13 layer composite, a weighted average (L7: 0.35 OGRS_k + 0.30 KCCS + 0.20 "

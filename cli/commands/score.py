@@ -299,7 +299,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ipb.scoring.summary import LEADERBOARD_METRICS, leaderboard, rank_note
+    from ipb.scoring.summary import KCCS_UNKNOWN_NOTE, LEADERBOARD_METRICS, leaderboard, rank_note
 
     # model names come from the responses: printed through printable (bidirectional controls, ESC), never as markup
     console = console or SafeConsole(highlight=False, soft_wrap=False, width=200)
@@ -343,13 +343,6 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     note = rank_note(summary, rows)
     if note:
         console.print(note, markup=False)
-
-
-#: What "unknown on k" beside a KCCS figure means (s49fair; docs/scoring.md, "What the metrics give an answer in
-#: another language").
-KCCS_UNKNOWN_NOTE = ("KCCS unknown on k answers: a kill gate was reached, but none of its elements could be told in the "
-                     "answer's language (words only, not read; a figure counts when stated), so KCCS is out of that "
-                     "answer's composite (renormalised) and out of the KCCS mean, neither 0 nor 1; by model")
 
 
 def _metric_cell(row: Mapping[str, Any], name: str) -> str:

@@ -289,3 +289,20 @@ def test_the_footer_says_when_sap1_decides_rank_one(tmp_path):
     # GRA reads the same gates alike: 3 gates whole and gate 3 (1 + 1 + 2/3)/3, (3 + 8/9)/4 = 0.972
     assert "by GRA they read 0.972 and 0.972" in line
     assert line in " ".join(_printed(result.summary).split()) or line[:80] in _printed(result.summary)
+
+
+def test_the_report_says_unknown_on_k_and_how_it_ranks(tmp_path):
+    from ipb.report.data import load_results
+    from ipb.report.html import render_report
+
+    _board(tmp_path, RUMOURED, [("m-en", RUMOURED_EN), ("m-es", RUMOURED_ES)])
+    data = load_results(tmp_path / "out")
+    axes = {p.model: [label for label, _ in p.axes] for p in data.profiles}
+    # the KCCS axis of the profile (Appendix D.2's radar) says how many answers it is unknown on
+    assert "KCCS (unknown on 1)" in axes["m-es"]
+    assert "KCCS" in axes["m-en"] and not any("unknown" in a for a in axes["m-en"])
+    assert any(n.startswith("KCCS unknown on k answers") and n.endswith("m-es 1 (the profiles' KCCS axis says so too)")
+               for n in data.notes)
+    assert RANK_RULE in data.notes[-1]
+    page = render_report(data)
+    assert "KCCS (unknown on 1)" in page
