@@ -207,9 +207,10 @@ def sap_at_k(case: Case, k: int) -> float | None:
     that added "Graham wrote up the method in 1946" to the same gates
     outranked the faultless answer without it (s49user: 0.982 against
     0.839). A wrong attribution still scores 0 on every layer, and on L1-L3,
-    where the question asks for the source, so does none. An answer whose
-    trace went unread (``trace_unread``: a bare final verdict) keeps 0 too,
-    so the term lifts no answer the scorer could not read.
+    where the question asks for the source, so does none. An answer of which
+    no gate was read (``trace_unread``: a bare final verdict) keeps 0 too, so
+    the term lifts no answer the scorer could not read, and a refusal or
+    parse failure still owes SAP (0) wherever the item has an investor.
 
     Returns
     -------
@@ -235,7 +236,8 @@ def sap_at_k(case: Case, k: int) -> float | None:
         return None
     if k == 3 and not any(s.context for s in case.sources):
         return None
-    if unasked(case) and attributes_nothing(case) and not case.parsed.get("trace_unread"):
+    if unasked(case) and attributes_nothing(case) and case.parsed.get("gates"):
+        # no gate read (a bare final verdict, or the empty answer a failure's owed metrics are probed with) keeps 0
         return None
     if not _primary_investor_hit(case, case.investor):
         return 0.0

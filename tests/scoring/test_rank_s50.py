@@ -96,7 +96,8 @@ def test_a_wrong_attribution_still_costs_its_term():
 
 
 def _case(layer: str, **parsed) -> Case:
-    return Case(gold={"gold_program": []}, parsed={"status": "ok", "gates": [], **parsed}, layer=layer,
+    parsed = {"status": "ok", "gates": [{"gate": 1, "verdict": "PROCEED"}], **parsed}
+    return Case(gold={"gold_program": []}, parsed=parsed, layer=layer,
                 investor=InvestorProfile(name="Benjamin Graham", aliases=("Graham",)))
 
 
@@ -105,11 +106,13 @@ def _case(layer: str, **parsed) -> Case:
     ("L4", {}, None),
     ("L2", {}, 0.0),                                                       # an attribution question unanswered
     ("L1", {}, 0.0),
-    ("L7", {"trace_unread": True}, 0.0),                                   # a bare final verdict lifts nothing
+    ("L7", {"trace_unread": True, "gates": []}, 0.0),                      # a bare final verdict lifts nothing
+    ("L7", {"gates": []}, 0.0),                                            # a failure's owed probe: SAP is owed
     ("L7", {"attributions": [{"investor": "Benjamin Graham"}]}, 1.0),
     ("L7", {"attributions": [{"investor": "Warren Buffett"}]}, 0.0),
     ("L2", {"attributions": [{"investor": "Benjamin Graham"}]}, 1.0),
-], ids=["L7-none", "L4-none", "L2-none", "L1-none", "L7-bare-verdict", "L7-right", "L7-wrong", "L2-right"])
+], ids=["L7-none", "L4-none", "L2-none", "L1-none", "L7-bare-verdict", "L7-empty", "L7-right", "L7-wrong",
+        "L2-right"])
 def test_sap1_by_layer_and_attribution(layer, parsed, expected):
     assert sap_at_k(_case(layer, **parsed), 1) == expected
 
