@@ -621,8 +621,14 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
                         "summary.json's groups are. " + failure_rule(s.policy)) if topologies else None
 
     conditions = _conditions(s, derive, models)
+    def axis_label(m: str, label: str, metric: str) -> str:
+        # KCCS unknown on some answers (s49fair): said where the figure is shown, so its mean is read over the rest
+        k = int(s.at("groups", "model", m, "n_kccs_unknown") or 0) if metric == "kccs" else 0
+        return f"{label} (unknown on {k})" if k else label
+
     profiles = [
-        Profile(m, [(label, s.mean("groups", "model", m, "metrics", metric) or Stat(None)) for label, metric in RADAR_AXES],
+        Profile(m, [(axis_label(m, label, metric), s.mean("groups", "model", m, "metrics", metric) or Stat(None))
+                    for label, metric in RADAR_AXES],
                 [(fm, name, s.rate("groups", "model", m, "flags", fm) or Stat(None, kind="rate"))
                  for fm, name in fm_names.items()])
         for m in models
@@ -635,6 +641,17 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
                                     max_responses=max_responses)
     notes += drill_notes
     notes += _option_notes(options, s.policy)
+    unknown = [(m, int(s.at("groups", "model", m, "n_kccs_unknown") or 0)) for m in models]
+    if any(k for _, k in unknown):
+        from ipb.scoring.summary import KCCS_UNKNOWN_NOTE
+
+        notes.append(KCCS_UNKNOWN_NOTE + ": " + "; ".join(f"{m} {k}" for m, k in unknown if k)
+                     + " (the profiles' KCCS axis says so too)")
+    from ipb.scoring.summary import rank_note
+
+    rank = rank_note(summary)
+    if rank:
+        notes.append(rank)
     counts = {}
     how = "scored 0" if s.policy == "count" else "left out of the means"
     for key, label in (("records", "responses"), ("scored", "scored"), ("refusals", f"refusals ({how})"),

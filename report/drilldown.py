@@ -343,7 +343,8 @@ _NOT_APPLICABLE = {
     "verdict_acc_gates": "no gold gate has a verdict",
     "gra": "no gold gate has a verdict to reconstruct",
     "kccs": "the chain reached no kill gate on this item",
-    "sap@1": "no investor is known for this card",
+    "sap@1": "no investor is known for this card, or the answer attributes nothing on an item that asks for no "
+             "source (SAP is a precision over the attributions made, §7.8)",
     "sap@2": "the card lists no gold source document",
     "sap@3": "the card's sources give no chapter or section",
     "ckca": "not an institutional card (NBIM, CPPIB, PIF) with a triggered kill component",

@@ -11,7 +11,9 @@ Every record ``ipb score`` writes carries one ``outcome``:
     name of the card, its investor or any of its gates), or committed to
     nothing (``no_commitment``: gates read but none PROCEED or REJECT, and
     no decided final verdict, e.g. "unknown" or "I'm not sure." after every
-    gate name; see :func:`commits`);
+    gate name; see :func:`commits`; or an answer that is only a profession
+    of not knowing, "I don't know.", "No idea.", "Keine Ahnung.": see
+    :func:`professes_ignorance`);
 ``parse_failure``
     the model answered but no gate of the card could be read
     (``parse_failure``), or the answer is over ``--max-chars``
@@ -55,6 +57,7 @@ __all__ = [
     "outcome_of",
     "failure_value",
     "is_refusal",
+    "professes_ignorance",
     "commits",
     "NO_COMMITMENT",
     "classify_unread",
@@ -142,6 +145,64 @@ def is_refusal(text: str) -> bool:
     """
     head = text.strip()
     return bool(head) and len(head) <= _REFUSAL_CHARS and _REFUSAL.search(head) is not None
+
+
+#: One sentence that says only "I do not know", in English and a few languages the verdict lists cover (es, fr, de,
+#: it, pt, nl). Matched against a whole sentence, never searched inside one.
+_IGNORANCE = re.compile(
+    r"(?:i\s+)?(?:really\s+|honestly\s+|just\s+)?(?:do\s+not|don[’']?t)\s+know(?:\s+(?:that|this|it|the\s+answer))?"
+    r"|(?:i\s+)?(?:have\s+)?(?:no|not\s+(?:an?|the\s+slightest))\s+(?:idea|clue)"
+    r"|(?:i(?:[’']m|\s+am)\s+)?(?:not|un)\s*sure|unknown|who\s+knows|no\s+comment"
+    r"|(?:i\s+)?(?:cannot|can\s+not|can[’']?t|couldn[’']?t|could\s+not)\s+(?:say|tell)"
+    r"|no\s+(?:lo\s+)?s[ée]|(?:no\s+tengo\s+)?ni\s+idea|no\s+tengo\s+idea|no\s+sabr[ií]a(?:\s+decir)?"
+    r"|je\s+ne\s+(?:le\s+)?sais\s+pas|(?:je\s+n[’']ai\s+)?aucune\s+id[ée]e|je\s+n[’']en\s+sais\s+rien"
+    r"|ich\s+wei(?:ß|ss)\s+(?:es\s+|das\s+)?nicht|wei(?:ß|ss)\s+nicht|keine\s+ahnung"
+    r"|non\s+(?:lo\s+)?so|non\s+saprei(?:\s+dire)?|nessuna\s+idea"
+    r"|n[ãa]o\s+sei|n[ãa]o\s+fa[çc]o\s+(?:a\s+m[íi]nima\s+)?ideia"
+    r"|ik\s+weet\s+het\s+niet|geen\s+idee",
+    re.IGNORECASE,
+)
+#: Words that may stand beside it as a sentence of their own or its opening ("Sorry, I don't know.").
+_IGNORANCE_FILLER = re.compile(
+    r"(?:(?:i[’']m\s+|i\s+am\s+)?sorry|apologies|honestly|to\s+be\s+honest|frankly|well|hmm+|um+|"
+    r"lo\s+siento|perd[oó]n|d[ée]sol[ée]e?|tut\s+mir\s+leid|entschuldigung|mi\s+dispiace|desculpe?|sorry)",
+    re.IGNORECASE,
+)
+_IGNORANCE_CHARS = 120
+
+
+def professes_ignorance(text: str) -> bool:
+    """Whether the whole of ``text`` says only that the model does not know: "I don't know.", "No idea.",
+    "Cannot say.", "No lo sé.", "Je ne sais pas.", "Keine Ahnung." (s49user finding 8).
+
+    Such an answer commits to no verdict; it is filed ``no_commitment`` (a refusal), not a parse failure: the parser
+    missed nothing. Every sentence must be such a phrase or a word of apology beside one ("Sorry, I don't know.
+    Apologies."), and the answer at most 120 characters; a sentence naming anything else ("I don't know the margin
+    of safety here.") is not one, and an answer that says it does not know after reasoning is read as any other.
+
+    >>> [professes_ignorance(t) for t in ("I don't know.", "No idea", "Cannot say.", "Sorry, I don't know.",
+    ...                                   "No lo sé.", "Je ne sais pas.", "Keine Ahnung!", "Não sei.")]
+    [True, True, True, True, True, True, True, True]
+    >>> [professes_ignorance(t) for t in ("", "I don't know the margin here.", "Gate 1: unknown. Final verdict: BUY",
+    ...                                   "I know.", "Sorry.")]
+    [False, False, False, False, False]
+    """
+    body = " ".join(text.split()).strip(" \"'“”‘’*_`")
+    if not body or len(body) > _IGNORANCE_CHARS:
+        return False
+    said = False
+    for sentence in re.split(r"[.!?…;]+\s*|\s+[-–—]\s+", body):
+        sentence = sentence.strip(" ,\"'“”‘’*_`()")
+        if not sentence:
+            continue
+        head = re.match(_IGNORANCE_FILLER.pattern + r"\s*[,:]?\s*", sentence, re.IGNORECASE)
+        rest = sentence[head.end():] if head else sentence
+        if not rest or _IGNORANCE_FILLER.fullmatch(rest):
+            continue
+        if not _IGNORANCE.fullmatch(rest.rstrip(" ,")):
+            return False
+        said = True
+    return said
 
 
 #: Gate verdicts that commit; a final verdict commits unless unread (None) or INCONCLUSIVE.
@@ -368,6 +429,8 @@ def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
     --------
     >>> classify_unread("   ", ["Margin of Safety"])[0], classify_unread("I cannot help with that.", [])[0]
     ('empty_response', 'refusal')
+    >>> classify_unread("I don't know.", [])[0], classify_unread("Keine Ahnung.", [])[0]
+    ('no_commitment', 'no_commitment')
     >>> classify_unread("Paris is the capital of France.", ["Margin of Safety", "Warren Buffett"])[0]
     'off_topic'
     >>> classify_unread("The margin looks thin; hard to say.", ["Margin of Safety"])[0]
@@ -379,6 +442,9 @@ def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
     """
     if not text.strip():
         return "empty_response", "the response is empty"
+    if professes_ignorance(text):
+        snippet = " ".join(text.split())[:80]
+        return NO_COMMITMENT, f"the answer says only that it does not know: {snippet!r} (a refusal: it commits to nothing)"
     if is_refusal(text):
         snippet = " ".join(text.split())[:80]
         return "refusal", f"the model declined: {snippet!r}"
@@ -457,7 +523,7 @@ def unscored_reason(text: str, parsed: Sequence[Mapping[str, Any]], vocabulary: 
     if not any(read_any(p) for p in parsed):
         code, why = classify_unread(text, vocabulary)
         failed = [str(p.get("reason")) for p in parsed if str(p.get("reason") or "").startswith(EXTRACTOR_FAILURE)]
-        if failed and code not in ("empty_response", "refusal"):
+        if failed and code not in ("empty_response", "refusal") and not professes_ignorance(text):
             # the extractor read nothing: only what the text alone shows (empty, a refusal's words) is the model's
             return "parse_failure", "; ".join(dict.fromkeys(failed))
         if code == "parse_failure":

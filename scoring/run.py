@@ -77,6 +77,7 @@ from ipb.scoring.metrics import (
     pairwise_sdi,
     prefetch_embeddings,
 )
+from ipb.scoring.metrics.elements import kccs_unknown
 from ipb.scoring.options import DEFAULT_MAX_CHARS, NullEncoder, ScoreOptions
 from ipb.scoring.outcome import (
     PARSE_FAILURE_REASONS,
@@ -489,6 +490,9 @@ class _Scorer:
                 continue
             d = scores.to_dict()
             values = self._values(d)
+            if "kccs" in values and kccs_unknown(tw.case, values["kccs"]):
+                # KCCS unknown, not "not applicable": the leaderboard counts these (summary n_kccs_unknown)
+                values["kccs_unknown"] = 1.0
             tw.status = "scored"
             tw.scores = {"metrics": values, "flags": d["flags"], "layer_composite": d["layer_composite"],
                          "w1_composite": d["w1_composite"], "basp_strict": d["basp_strict"]}
@@ -501,6 +505,8 @@ class _Scorer:
         for name in summary_metric_names():
             vals = [tw.scores["metrics"][name] for tw in scored if tw.scores["metrics"].get(name) is not None]
             means[name] = sum(vals) / len(vals) if vals else None
+        if means.get("kccs") is None and any(tw.scores["metrics"].get("kccs_unknown") for tw in scored):
+            means["kccs_unknown"] = 1.0
         flags: dict[str, bool | None] = {}
         for fm in FM_NAMES:
             fired = [tw.scores["flags"][fm]["fired"] for tw in scored

@@ -71,6 +71,9 @@ __all__ = [
     "summary_view",
     "subgroup_stats",
     "LEADERBOARD_METRICS",
+    "RANK_RULE",
+    "KCCS_UNKNOWN_NOTE",
+    "rank_note",
     "leaderboard",
     "basp_gate_failures",
 ]
@@ -248,6 +251,9 @@ def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any, wit
         "n_refusals": sum(1 for u in failed if u.outcome == "refusal"),
         "n_invalid": sum(1 for u in units if u.outcome == "unusable"),
         "n_run_errors": (n_run_errors := sum(1 for u in units if u.run_error)),
+        # scored answers whose KCCS is unknown (a reached kill gate, no element that could be told in the answer's
+        # language: s49fair), not "not applicable"; out of the KCCS mean like those, shown as "unknown on k"
+        "n_kccs_unknown": sum(1 for u in scored if (u.metrics or {}).get("kccs_unknown")),
         "coverage": _coverage(len(scored), len(failed) + n_run_errors),
         "metrics": {},
         "flags": {},
@@ -708,7 +714,8 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
 
     Each row: ``model``, ``n`` (responses), ``n_scored``, ``n_failures``
     (refusals and parse failures), ``coverage`` (share scored), ``rank_value``
-    (the value it is ranked by, :func:`rank_value`) and, for each
+    (the value it is ranked by, :func:`rank_value`), ``n_kccs_unknown`` (scored answers whose KCCS is unknown:
+    a reached kill gate none of whose elements could be told in the answer's language) and, for each
     of :data:`LEADERBOARD_METRICS`, the group's ``mean_ci`` dict (or None).
     Rows are ranked by the mean layer composite (then coverage, then
     BASP-strict, then name: a model that answered fewer items never wins a
@@ -739,6 +746,8 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             "n_items_unanswered": int(g.get("n_items_unanswered") or 0),
             "n_items": int(g.get("n_items") or 0),
             "coverage": g.get("coverage"),
+            # answers whose KCCS is unknown (out of the KCCS mean; shown beside it as "unknown on k")
+            "n_kccs_unknown": int(g.get("n_kccs_unknown") or 0),
         }
         for name in LEADERBOARD_METRICS:
             row[name] = metrics.get(name)
@@ -761,6 +770,63 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
         return (comp is None, -(comp or 0.0), -(r.get("coverage") or 0.0), -(strict or 0.0), str(r["model"]))
 
     return sorted(rows, key=key)
+
+
+#: What "unknown on k" beside a KCCS figure means (s49fair; docs/scoring.md, "What the metrics give an answer in
+#: another language"); ``ipb score`` and ``ipb report`` print it with the models' k.
+KCCS_UNKNOWN_NOTE = ("KCCS unknown on k answers: a kill gate was reached, but none of its elements could be told in the "
+                     "answer's language (words only, not read; a figure counts when stated), so KCCS is out of that "
+                     "answer's composite (renormalised) and out of the KCCS mean, neither 0 nor 1; by model")
+
+#: How the leaderboard ranks, and what the paper asks a reader to do with it (§7.13, §11.9, Appendix D.2, §8.7).
+RANK_RULE = ("rank: by the mean §7.13 layer composite, a weighted average (L7: 0.35 OGRS_k + 0.30 KCCS + 0.20 "
+             "VerdictAcc + 0.15 SAP@1), as the paper ranks; it asks that the composite be read beside its per-metric "
+             "profile (§11.9, App. D.2) and takes GRA as the metric of record for a claim that one model reasons "
+             "through the gates better (§8.7); SAP@1 judges only the attributions an answer makes (an L4-L8 answer "
+             "that attributes nothing is not scored on it), so an unasked attribution lifts no answer above a "
+             "faultless one")
+
+
+def rank_note(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The leaderboard's footer on its order: :data:`RANK_RULE`, and, when SAP@1 may decide rank 1, which way GRA
+    reads the top two (s49user finding 4: a chatty answer crediting Graham ranked first on SAP@1 alone).
+
+    SAP@1 may decide rank 1 when the top two rows' ranked values differ by less than SAP@1's weight (0.15) and the
+    first row's mean SAP@1 is above the second's (or the second has none: it attributed nothing). "" with fewer than
+    two rows.
+
+    >>> g = lambda comp, sap, gra: {"n": 1, "n_scored": 1, "coverage": 1.0, "metrics": {
+    ...     "layer_composite": {"mean": comp, "low": comp, "high": comp, "n": 1},
+    ...     "sap@1": None if sap is None else {"mean": sap, "low": sap, "high": sap, "n": 1},
+    ...     "gra": {"mean": gra, "low": gra, "high": gra, "n": 1}}}
+    >>> note = rank_note({"groups": {"model": {"chatty": g(0.985, 1.0, 0.97), "quiet": g(0.982, None, 0.97)}}})
+    >>> note.splitlines()[1]
+    'rank 1 (chatty) is 0.003 above rank 2 (quiet), less than the 0.15 SAP@1 weight, and credits the investor where quiet does not (SAP@1 1.000 against n/a): by GRA they read 0.970 and 0.970'
+    >>> len(rank_note({"groups": {"model": {"a": g(0.9, 0.0, 0.9), "b": g(0.5, 0.0, 0.5)}}}).splitlines())
+    1
+    """
+    rows = list(rows) if rows is not None else leaderboard(summary)
+    if len(rows) < 2:
+        return ""
+    lines = [RANK_RULE]
+    groups = (summary.get("groups") or {}).get("model") or {}
+    first, second = rows[0], rows[1]
+
+    def mean(row: Mapping[str, Any], name: str) -> float | None:
+        stat = ((groups.get(row["model"]) or {}).get("metrics") or {}).get(name)
+        return None if not stat else stat.get("mean")
+
+    a, b = first.get("rank_value"), second.get("rank_value")
+    sap_a, sap_b = mean(first, "sap@1"), mean(second, "sap@1")
+    if a is not None and b is not None and a - b < 0.15 and sap_a is not None and (sap_b is None or sap_a > sap_b):
+        def fmt(v: float | None) -> str:
+            return "n/a" if v is None else f"{v:.3f}"
+
+        lines.append(f"rank 1 ({first['model']}) is {a - b:.3f} above rank 2 ({second['model']}), less than the 0.15 "
+                     f"SAP@1 weight, and credits the investor where {second['model']} does not (SAP@1 {fmt(sap_a)} "
+                     f"against {fmt(sap_b)}): by GRA they read {fmt(mean(first, 'gra'))} and "
+                     f"{fmt(mean(second, 'gra'))}")
+    return "\n".join(lines)
 
 
 def basp_gate_failures(records: Iterable[Mapping[str, Any]] | None, top: int = 3) -> dict[str, list[tuple[str, float]]]:

@@ -299,7 +299,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ipb.scoring.summary import LEADERBOARD_METRICS, leaderboard
+    from ipb.scoring.summary import KCCS_UNKNOWN_NOTE, LEADERBOARD_METRICS, leaderboard, rank_note
 
     # model names come from the responses: printed through printable (bidirectional controls, ESC), never as markup
     console = console or SafeConsole(highlight=False, soft_wrap=False, width=200)
@@ -326,7 +326,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
         ranked = r["rank_value"]
         table.add_row(str(rank), Text(str(r["model"])), str(r.get("n")), "—" if cov is None else f"{100 * cov:.1f}%",
                       "—" if ranked is None else f"{ranked:.3f}",
-                      *[_cell(r.get(name)) for name in LEADERBOARD_METRICS], f"{comp.get('n', 0)} of {r.get('n')}")
+                      *[_metric_cell(r, name) for name in LEADERBOARD_METRICS], f"{comp.get('n', 0)} of {r.get('n')}")
     console.print(table)
     by_model = _unscored_by_model(summary, [str(r["model"]) for r in rows])
     if by_model:
@@ -337,6 +337,25 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     if rules:
         console.print("rules: " + ", ".join(f"{k}={v}" for k, v in rules.items() if k != "failures"), markup=False)
     console.print(_legend(rules.get("inconclusive")), markup=False)
+    unknown = [(str(r["model"]), int(r.get("n_kccs_unknown") or 0)) for r in rows if r.get("n_kccs_unknown")]
+    if unknown:
+        console.print(KCCS_UNKNOWN_NOTE + ": " + "; ".join(f"{m} {k}" for m, k in unknown), markup=False)
+    note = rank_note(summary, rows)
+    if note:
+        console.print(note, markup=False)
+
+
+def _metric_cell(row: Mapping[str, Any], name: str) -> str:
+    """A leaderboard cell: :func:`_cell`, and for KCCS "unknown on k" when k of the model's answers have it unknown.
+
+    >>> _metric_cell({"kccs": {"mean": 1.0, "low": 1.0, "high": 1.0, "n": 1}, "n_kccs_unknown": 2}, "kccs")
+    '1.000 [1.000,1.000] unknown on 2'
+    >>> _metric_cell({"kccs": None, "n_kccs_unknown": 0}, "kccs")
+    '—'
+    """
+    cell = _cell(row.get(name))
+    k = int(row.get("n_kccs_unknown") or 0) if name == "kccs" else 0
+    return f"{cell} unknown on {k}" if k else cell
 
 
 def _unscored_by_model(summary: Mapping[str, Any], models: list[str]) -> str:

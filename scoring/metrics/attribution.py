@@ -141,6 +141,38 @@ def _context_hit(case: Case, citation: Mapping[str, Any], source: SourceRef) -> 
     return f" {key} " in f" {_norm(case.text)} "
 
 
+#: The layers whose questions ask for a source (§5.4's L1 principle, L2 source and L3 context questions; Appendix D
+#: gives SAP@k these as its primary layers). On every other layer the question asks for a decision or a
+#: reconstruction, and an answer that attributes nothing has no attribution to be precise about (:func:`sap_at_k`).
+ATTRIBUTION_LAYERS = frozenset({"L1", "L2", "L3"})
+
+
+def attributes_nothing(case: Case) -> bool:
+    """True when the parsed answer names no attributed investor and cites no document.
+
+    >>> from ipb.scoring.metrics import Case
+    >>> attributes_nothing(Case(gold={}, parsed={"status": "ok", "attributions": [], "citations": []}))
+    True
+    >>> attributes_nothing(Case(gold={}, parsed={"status": "ok", "attributions": [{"investor": "Graham"}]}))
+    False
+    """
+    for key in ("attributions", "citations"):
+        if any(isinstance(a, Mapping) and any(a.get(f) for f in ("investor", "entity", "document"))
+               for a in case.parsed.get(key) or ()):
+            return False
+    return True
+
+
+def unasked(case: Case) -> bool:
+    """True when the item's question does not ask for a source: a known layer outside :data:`ATTRIBUTION_LAYERS`.
+
+    >>> from ipb.scoring.metrics import Case
+    >>> unasked(Case(gold={}, parsed={}, layer="L7")), unasked(Case(gold={}, parsed={}, layer="L2"))
+    (True, False)
+    """
+    return case.layer is not None and case.layer.upper() not in ATTRIBUTION_LAYERS
+
+
 def sap_at_k(case: Case, k: int) -> float | None:
     """Source Attribution Precision at level ``k`` for one response (§7.8).
 
@@ -163,10 +195,28 @@ def sap_at_k(case: Case, k: int) -> float | None:
        deterministic stand-in for the paper's LLM-judge check, lenient in one
        way: a matching number anywhere in the response counts.
 
+    **An attribution the question never asked for.** SAP@k is a precision
+    (§7.8: "fraction of responses whose attributed investor matches ground
+    truth"): it judges the attributions an answer makes. On an item whose
+    question asks for a decision or a reconstruction, not a source (a layer
+    outside :data:`ATTRIBUTION_LAYERS`, L4-L8), an answer whose gates were
+    read and that attributes nothing and cites nothing has nothing to be
+    precise about, so every level is None there (not applicable: the layer
+    composite renormalises over its other terms, and the BASP-strict SAP
+    gate is not evaluated). Before stop 50 it was 0, and a chatty L7 answer
+    that added "Graham wrote up the method in 1946" to the same gates
+    outranked the faultless answer without it (s49user: 0.982 against
+    0.839). A wrong attribution still scores 0 on every layer, and on L1-L3,
+    where the question asks for the source, so does none. An answer of which
+    no gate was read (``trace_unread``: a bare final verdict) keeps 0 too, so
+    the term lifts no answer the scorer could not read, and a refusal or
+    parse failure still owes SAP (0) wherever the item has an investor.
+
     Returns
     -------
     float in {0, 1}, or None when the level has no ground truth (no investor;
-    no gold source for k >= 2; no source context for k = 3).
+    no gold source for k >= 2; no source context for k = 3) or when the
+    answer attributes nothing on an item that did not ask for a source.
 
     Raises
     ------
@@ -185,6 +235,9 @@ def sap_at_k(case: Case, k: int) -> float | None:
     if k >= 2 and not case.sources:
         return None
     if k == 3 and not any(s.context for s in case.sources):
+        return None
+    if unasked(case) and attributes_nothing(case) and case.parsed.get("gates"):
+        # no gate read (a bare final verdict, or the empty answer a failure's owed metrics are probed with) keeps 0
         return None
     if not _primary_investor_hit(case, case.investor):
         return 0.0

@@ -51,6 +51,27 @@ def kccs_gates(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> d
     return out
 
 
+def kccs_unknown(case: Case, value: float | None) -> bool:
+    """Whether a KCCS of ``value`` (None) is *unknown* rather than not applicable: the chain reached a kill gate, but
+    every reached kill gate was left out because none of its elements could be told in the answer's language
+    (:func:`kccs_gates`; s49fair). Not applicable (False) when the chain reached no kill gate.
+
+    ``ipb score`` marks such a record ``metrics["kccs_unknown"] = 1`` and the summary counts them per group
+    (``n_kccs_unknown``), so the leaderboard can say "KCCS unknown on k answers" beside the KCCS figure.
+
+    >>> gold = {"gold_program": [{"gate": 1, "verdict": "REJECT", "kill_triggered": True,
+    ...                           "required_elements": ["durable moat"]}]}
+    >>> kccs_unknown(Case(gold, {"gates": []}), None), kccs_unknown(Case(gold, {"gates": []}), 0.5)
+    (True, False)
+    >>> kccs_unknown(Case({"gold_program": [{"gate": 1, "verdict": "PROCEED"}]}, {"gates": []}), None)
+    False
+    """
+    if value is not None:
+        return False
+    kill = case.kill_gate_numbers
+    return any(g.number in kill and g.verdict != NOT_APPLICABLE for g in case.gold_gates)
+
+
 @metric("kccs", section="§7.7", layers=("L4", "L5", "L7", "W1"))
 def kccs(case: Case, *, threshold: float = DEFAULT_CONCEPT_THRESHOLD) -> float | None:
     """Kill Criterion Coverage Score: mean element F1 over the kill gates.

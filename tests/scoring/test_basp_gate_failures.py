@@ -3,6 +3,9 @@
 A new user's "right" model (every gate and final verdict of the gold, in the layout the prompt asks for) showed
 conj. 0.000 and BASP-strict 0.708 on the leaderboard with nothing saying why: its answers name no source, so the
 SAP gate (0.000 < 0.5) failed on every one. The line under the leaderboard now names the failed gates per model.
+
+Since stop 50 an L4-L8 answer that attributes nothing is not scored on SAP (§7.8's precision: test_rank_s50), so the
+right answer passes every gate; the same answer crediting its reasoning to the wrong investor fails the SAP gate alone.
 """
 
 from __future__ import annotations
@@ -16,19 +19,25 @@ NAMES = ["Circle of Competence", "Economic Moat", "Management Integrity", "Intri
          "Margin of Safety", "Holding Period Economics"]
 
 
-def test_a_right_answer_without_a_source_fails_only_the_sap_gate():
+def test_a_right_answer_crediting_the_wrong_investor_fails_only_the_sap_gate():
     item = bundled_items(["buffett_acquisition_checklist"])[0]
     gold = item["grp"]["gold_program"]
     text = "\n".join(f"Gate {g['gate']} ({NAMES[g['gate'] - 1]}): {g['verdict']}. " + ", ".join(g["required_elements"])
                      for g in gold) + f"\nFinal verdict: {item['grp']['investment_verdict']}\n"
+    wrong = "As Peter Lynch wrote in One Up on Wall Street, know what you own.\n" + text
     unscored = {"item_id": item["id"], "condition": "A", "model": "refuser", "response": "I cannot help with that."}
     records = score_responses([item], [{"item_id": item["id"], "condition": "A", "model": "right", "response": text},
+                                       {"item_id": item["id"], "condition": "A", "model": "lynch", "response": wrong},
                                        unscored],
                               ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50))
-    right = records[0]["targets"][0]
-    assert right["metrics"]["verdict_acc"] == 1.0 and right["metrics"]["basp_conjunction"] == 0.0
-    # the refusal has no scored target: it is not counted here (coverage says it)
-    assert basp_gate_failures(records) == {"right": [("sap", 1.0)]}
+    right, lynch = records[0]["targets"][0], records[1]["targets"][0]
+    # no source named: SAP not applicable, every evaluated gate passes (conj. was 0 before stop 50)
+    assert right["metrics"]["verdict_acc"] == 1.0 and right["metrics"]["sap@1"] is None
+    assert right["metrics"]["basp_conjunction"] == 1.0
+    # the reasoning credited to Lynch on a Buffett card: SAP@1 0 < 0.5, the one gate failed
+    assert lynch["metrics"]["sap@1"] == 0.0 and lynch["metrics"]["basp_conjunction"] == 0.0
+    # the refusal has no scored target: it is not counted here (coverage says it); "right" fails nothing
+    assert basp_gate_failures(records) == {"lynch": [("sap", 1.0)]}
 
 
 def test_not_applicable_gates_are_not_failures_and_top_limits():

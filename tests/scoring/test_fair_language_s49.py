@@ -181,5 +181,7 @@ def test_the_right_spanish_answer_ranks_above_the_wrong_english_one(tmp_path):
                        ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=50))
     rows = leaderboard(result.summary)
     assert [r["model"] for r in rows] == ["m-es", "m-wrong"]
-    # m-es: L7 composite 0.35*OGRS_k + 0.30*KCCS + 0.20*VerdictAcc + 0.15*SAP@1 = 0.35 + 0.30*8/9 + 0.20 + 0 = 0.81667
-    assert rows[0]["rank_value"] == pytest.approx(0.35 + 0.30 * 8 / 9 + 0.20)
+    # m-es: L7 composite 0.35*OGRS_k + 0.30*KCCS + 0.20*VerdictAcc + 0.15*SAP@1. The answer attributes nothing and the
+    # L7 question asks for no source, so SAP@1 is not applicable (stop 50) and the weights renormalise over the other
+    # three: (0.35 + 0.30*8/9 + 0.20) / 0.85 = 0.81667 / 0.85 = 0.96078 (0.81667 before stop 50, SAP@1 at 0)
+    assert rows[0]["rank_value"] == pytest.approx((0.35 + 0.30 * 8 / 9 + 0.20) / 0.85)

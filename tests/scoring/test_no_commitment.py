@@ -69,9 +69,13 @@ def test_an_honest_partial_answer_now_ranks_above_it(records):
     m = partial["metrics"]
     # 5 gold gates are reached (gate 6 is N/A); the answer covers 4 of them in order: GCF = OGRS_k = 4/5.
     assert m["gcf"] == pytest.approx(0.8) and m["ogrs_k"] == pytest.approx(0.8)
-    # L7 composite: 0.35 x OGRS_k = 0.28 (final wrong: VerdictAcc 0; KCCS 0); BASP-strict = 0.28 x 3/6.
+    # L7 composite: 0.35 x OGRS_k = 0.28 (final wrong: VerdictAcc 0; KCCS 0), over 0.85: the answer attributes
+    # nothing, so SAP@1 is not applicable (stop 50) and the weights renormalise: 0.28 / 0.85 = 0.3294.
+    # BASP-strict: OGRS passes, KCCS and GRA fail, SAP/IVP/CKCA not applicable (counted passed): 0.3294 x 4/6
+    # (it was 0.28 x 3/6 = 0.14 with the SAP gate failed at SAP@1 0)
     assert m["verdict_acc"] == 0.0
-    assert m["layer_composite"] == pytest.approx(0.28) and m["basp_strict"] == pytest.approx(0.14)
+    assert m["layer_composite"] == pytest.approx(0.28 / 0.85)
+    assert m["basp_strict"] == pytest.approx(0.28 / 0.85 * 4 / 6)
     rows = {row["model"]: row for row in leaderboard(summarize(list(records.values())))}
     for model in ("unknown", "notsure"):
         assert rows[model]["coverage"] == 0.0 and rows[model]["n_failures"] == 1
@@ -83,9 +87,12 @@ def test_inconclusive_gates_with_a_final_verdict_still_score(records):
     r = records["inconclusive-final"]
     assert (r["status"], r["outcome"], r["reason_code"]) == ("scored", "scored", None)
     m = r["metrics"]
-    # all 5 reached gates covered in order (OGRS_k 1), the right final (VerdictAcc 1): 0.35 + 0.20 = 0.55
+    # all 5 reached gates covered in order (OGRS_k 1), the right final (VerdictAcc 1): 0.35 + 0.20 = 0.55, over 0.85
+    # with SAP@1 not applicable (no attribution, stop 50): 0.6471; BASP-strict 4 of 6 gates (KCCS and GRA fail; it
+    # was 0.55 x 3/6 = 0.275 with the SAP gate failed)
     assert m["ogrs_k"] == 1.0 and m["verdict_acc"] == 1.0
-    assert m["layer_composite"] == pytest.approx(0.55) and m["basp_strict"] == pytest.approx(0.275)
+    assert m["layer_composite"] == pytest.approx(0.55 / 0.85)
+    assert m["basp_strict"] == pytest.approx(0.55 / 0.85 * 4 / 6)
 
 
 @pytest.mark.parametrize("parsed, gold, expected", [

@@ -62,17 +62,19 @@ def card(tmp_path: Path) -> str:
 
 # By hand: G_K = {gate 1} (gate 2 not reached), E_1 = {cash coverage, 1.5x floor}; KCCS = KCCS_1 = 2|E∩Ê|/(|E|+|Ê|).
 # Every answer names gate 1 alone with the right verdict and AVOID: OGRS_k = 1 (GCF 1, tau_n 1), VerdictAcc = 1, no
-# citation: SAP@1 = 0. L7 composite = 0.35 OGRS_k + 0.30 KCCS + 0.20 VerdictAcc + 0.15 SAP@1 = 0.55 + 0.30 KCCS.
+# attribution or citation on an L7 item, which asks for none: SAP@1 not applicable (stop 50; it was 0), so the L7
+# composite 0.35 OGRS_k + 0.30 KCCS + 0.20 VerdictAcc + 0.15 SAP@1 renormalises: (0.55 + 0.30 KCCS) / 0.85.
 # GRA_1 = (name 1 + verdict 1 + elements |E∩Ê|/|E|) / 3.
 @pytest.mark.parametrize("answer, elements, kccs, composite, gra", [
     # the label alone: Ê = {} -> KCCS 0 (it was 2*1/(2+1) = 0.667 and composite 0.75 when the label was credited)
-    ("Cash coverage: REJECT\nFinal verdict: AVOID", [], 0.0, 0.55, 2 / 3),
-    # the label, then the element's words in the reasoning: Ê = {cash coverage} -> 2*1/(2+1) = 2/3, composite 0.75
+    ("Cash coverage: REJECT\nFinal verdict: AVOID", [], 0.0, 0.55 / 0.85, 2 / 3),
+    # the label, then the element's words in the reasoning: Ê = {cash coverage} -> 2*1/(2+1) = 2/3, composite
+    # (0.55 + 0.20) / 0.85 = 0.882
     ("Cash coverage: REJECT. Cash coverage is far too thin to carry the dividend.\nFinal verdict: AVOID",
-     ["cash coverage"], 2 / 3, 0.75, (2 + 0.5) / 3),
-    # ... and the bar too: Ê = E -> 1, composite 0.85
+     ["cash coverage"], 2 / 3, 0.75 / 0.85, (2 + 0.5) / 3),
+    # ... and the bar too: Ê = E -> 1, composite 0.85 / 0.85 = 1
     ("Cash coverage: REJECT. Cash coverage is only 0.9x, under the 1.5x floor.\nFinal verdict: AVOID",
-     ["cash coverage", "1.5x floor"], 1.0, 0.85, 1.0),
+     ["cash coverage", "1.5x floor"], 1.0, 1.0, 1.0),
 ], ids=["label-only", "label-then-reasoning", "label-reasoning-and-bar"])
 def test_naming_the_gate_earns_no_element(card: str, answer: str, elements: list[str], kccs: float, composite: float,
                                           gra: float) -> None:
@@ -82,7 +84,7 @@ def test_naming_the_gate_earns_no_element(card: str, answer: str, elements: list
     record = score(answer, card=card, facts=FACTS)
     assert record["status"] == "scored"
     m = record["metrics"]
-    assert (m["ogrs_k"], m["verdict_acc"], m["sap@1"]) == (1.0, 1.0, 0.0)
+    assert (m["ogrs_k"], m["verdict_acc"], m["sap@1"]) == (1.0, 1.0, None)
     assert m["kccs"] == pytest.approx(kccs)
     assert m["layer_composite"] == pytest.approx(composite)
     assert m["gra"] == pytest.approx(gra)
