@@ -807,7 +807,9 @@ def _option_notes(options: Mapping[str, Any], policy: str = "exclude") -> list[s
     notes = []
     if policy == "count":
         notes.append("Failures count: refusals and parse failures score 0 on every metric they were owed (NED 1, "
-                     "tau -1) and are in every mean, CI and rank; coverage is the share scored.")
+                     "tau -1) and are in every mean, CI and rank; coverage is the share of what was owed that was "
+                     "scored (a refusal, a parse failure, a run error and an item of the items file with no answer "
+                     "each count against it).")
     else:
         notes.append("Failures excluded: refusals and parse failures are left out of every mean and CI here "
                      "(ipb score --exclude-failures, or a summary written before failures counted); coverage shows "

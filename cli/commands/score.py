@@ -287,7 +287,7 @@ def _cell(stat: Any, digits: int = 3) -> str:
 def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     """The leaderboard as a rich table on stdout (lm-evaluation-harness style), with the rules under it.
 
-    Columns: rank, model, n (responses), coverage (share scored), "ranked on"
+    Columns: rank, model, n (responses), coverage (share of what was owed that was scored), "ranked on"
     (the row's ``rank_value``, the composite it is ranked by: :func:`ipb.scoring.summary.rank_value`,
     with run errors and items the model has no response to counted as 0; s48user
     saw a row show 0.850 and rank on 0.425 with no figure saying so), then the
