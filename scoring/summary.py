@@ -610,7 +610,7 @@ def summarize(
     outcomes = Counter(u.outcome for u in all_units)
     n_scored = sum(1 for r in records if r.get("status") == "scored")
     errors = [
-        {"record": r.get("record"), "source": r.get("source"), "item_id": r.get("item_id"),
+        {"record": r.get("record"), "source": r.get("source"), "item_id": r.get("item_id"), "model": r.get("model"),
          "reason_code": r.get("reason_code"), "reason": r.get("reason"),
          **({"file": r["file"]} if "file" in r else {})}  # several responses files: which one (1-based)
         for r in records if r.get("status") != "scored"
