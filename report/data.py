@@ -531,7 +531,13 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     # it from there, so the two orders cannot drift apart through a second computation of it
     from ipb.scoring.summary import leaderboard as score_leaderboard
 
-    rank_values = {str(row["model"]): row.get("rank_value") for row in score_leaderboard(summary)}
+    score_rows = score_leaderboard(summary)
+    rank_values = {str(row["model"]): row.get("rank_value") for row in score_rows}
+    # rows rank by the row's rank_value and a tie keeps ipb score's order: breaking it again here took an equal
+    # composite by the BASP-strict conjunction rate (r.strict) where the terminal takes BASP-strict, so three models
+    # with the same verdicts and no source named (conjunction 0 each) stood chatty, good, table on the page and good,
+    # table, chatty on the terminal (s50user)
+    score_order = {str(row["model"]): k for k, row in enumerate(score_rows)}
 
     def ranked(r: LeaderRow) -> float:
         value = rank_values.get(r.model)
@@ -553,7 +559,7 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
                     derived=recipe, note=note)
 
     leader = [replace(r, rank=rank_stat(r)) for r in leader]
-    leader.sort(key=lambda r: (r.basp.value is None, -ranked(r), -(r.coverage.value or 0.0), -(r.strict.value or 0.0), r.model))
+    leader.sort(key=lambda r: (r.basp.value is None, -ranked(r), score_order.get(r.model, len(score_order)), r.model))
     models = [r.model for r in leader]
 
     by_layer = s.at("by_model_layer") or {}
@@ -818,7 +824,9 @@ def _option_notes(options: Mapping[str, Any], policy: str = "exclude") -> list[s
     notes = []
     if policy == "count":
         notes.append("Failures count: refusals and parse failures score 0 on every metric they were owed (NED 1, "
-                     "tau -1) and are in every mean, CI and rank; coverage is the share scored.")
+                     "tau -1) and are in every mean, CI and rank; coverage is the share of what was owed that was "
+                     "scored (a refusal, a parse failure, a run error and an item of the items file with no answer "
+                     "each count against it).")
     else:
         notes.append("Failures excluded: refusals and parse failures are left out of every mean and CI here "
                      "(ipb score --exclude-failures, or a summary written before failures counted); coverage shows "

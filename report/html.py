@@ -174,7 +174,8 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
                "faultless one. L4 and L7 GRA: gate reconstruction accuracy on "
                "the items of that layer (§7.15). VerdictAcc: the final verdict (§7.13); an INCONCLUSIVE one scores 0 "
                f"where the gold is decided ({GRA_INCONCLUSIVE_RULE}). "
-               "Coverage: the share of usable responses that were scored. "
+               "Coverage: the share of what the model owed that was scored (a refusal, a parse failure, a run "
+               "error and an item of the items file with no answer each count against it). "
                + ("Refusals and parse failures COUNT: each scores 0 on every metric it was owed and is in every "
                   "mean, CI and rank (ipb score's default)." if failures == "count" else
                   "Refusals and parse failures are LEFT OUT of every mean here (ipb score --exclude-failures, or a "

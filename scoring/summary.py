@@ -91,10 +91,14 @@ DELTA_METRICS = ("layer_composite", "w1_composite", "basp_strict", "gra", "verdi
 #: The §7.2 diagnostic quantities: name -> (minuend condition, subtrahend condition).
 DELTAS = {"C-A": ("C", "A"), "B-C": ("B", "C")}
 #: What the summary's ``failures.note`` says under each policy (the report repeats it).
+#: What coverage is, in both notes: since stop 48 it counts the items of the items file a model has no answer to, and
+#: "the share scored" read as 100% to s50user, whose model with every answer scored showed 15.0% (6 of 40 items).
+COVERAGE_NOTE = ("coverage is the share of what was owed that was scored (a refusal, a parse failure, a run error and "
+                 "an item of the items file with no answer each count against it)")
 FAILURES_COUNTED = ("refusals and parse failures are in every mean, CI and rank, scored 0 on every metric they were "
-                    "owed (NED 1, tau -1); coverage is the share scored")
+                    "owed (NED 1, tau -1); " + COVERAGE_NOTE)
 FAILURES_EXCLUDED = ("refusals and parse failures are left out of every mean and CI (--exclude-failures): the means "
-                     "are over scored responses only; coverage is the share scored")
+                     "are over scored responses only; " + COVERAGE_NOTE)
 #: Added to either note: the answers scored although no gate was read (docs/scoring.md "An answer with no gate read").
 TRACE_UNREAD_NOTE = ("; an answer with no gate read but a stated final verdict is scored and in coverage (n_trace_unread "
                      "counts them): VerdictAcc reads its verdict, every other metric is at its failure value")
@@ -612,7 +616,7 @@ def summarize(
     outcomes = Counter(u.outcome for u in all_units)
     n_scored = sum(1 for r in records if r.get("status") == "scored")
     errors = [
-        {"record": r.get("record"), "source": r.get("source"), "item_id": r.get("item_id"),
+        {"record": r.get("record"), "source": r.get("source"), "item_id": r.get("item_id"), "model": r.get("model"),
          "reason_code": r.get("reason_code"), "reason": r.get("reason"),
          **({"file": r["file"]} if "file" in r else {})}  # several responses files: which one (1-based)
         for r in records if r.get("status") != "scored"

@@ -32,6 +32,7 @@ first case.
 from __future__ import annotations
 
 import sys
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
 
@@ -287,7 +288,7 @@ def _cell(stat: Any, digits: int = 3) -> str:
 def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     """The leaderboard as a rich table on stdout (lm-evaluation-harness style), with the rules under it.
 
-    Columns: rank, model, n (responses), coverage (share scored), "ranked on"
+    Columns: rank, model, n (responses), coverage (share of what was owed that was scored), "ranked on"
     (the row's ``rank_value``, the composite it is ranked by: :func:`ipb.scoring.summary.rank_value`,
     with run errors and items the model has no response to counted as 0; s48user
     saw a row show 0.850 and rank on 0.425 with no figure saying so), then the
@@ -371,8 +372,17 @@ def _unscored_by_model(summary: Mapping[str, Any], models: list[str]) -> str:
     ...     "n_parse_failures": 0, "n_run_errors": 7}}}}, ["f"]).partition("): ")[2]
     'f 0 refusal(s), 0 parse failure(s), 7 unanswered (run errors: out of the means, against coverage; run ipb respond again to ask them)'
     """
+    from ipb.scoring.outcome import REFUSAL_REASONS
+
     groups = (summary.get("groups") or {}).get("model") or {}
     policy = (summary.get("failures") or {}).get("policy", "exclude")
+    # the reasons behind each model's refusals: an answer hedging every gate (no_commitment) and keyboard noise
+    # (off_topic) both showed as "6 refusal(s)", like a model that declined (s50user); summaries written before the
+    # unscored list named its records' model have none, and the line keeps the short form
+    reasons: dict[str, Counter[str]] = defaultdict(Counter)
+    for u in summary.get("unscored") or ():
+        if isinstance(u, Mapping) and u.get("model") is not None and u.get("reason_code") in REFUSAL_REASONS:
+            reasons[str(u["model"])][str(u["reason_code"])] += 1
     parts = []
     for model in models:
         g = groups.get(model) or {}
@@ -385,8 +395,12 @@ def _unscored_by_model(summary: Mapping[str, Any], models: list[str]) -> str:
         # items asked and never answered (the run's errors): out of the means, so said here, where coverage is read
         # (s44user: 7 server errors of 10 showed as "0 refusal(s), 0 parse failure(s)" beside coverage 100%)
         run_errors = int(g.get("n_run_errors") or 0)
-        parts.append(part + (f", {run_errors} unanswered (run errors: out of the means, against coverage; run "
-                             "ipb respond again to ask them)" if run_errors else ""))
+        part += (f", {run_errors} unanswered (run errors: out of the means, against coverage; run "
+                 "ipb respond again to ask them)" if run_errors else "")
+        why = reasons.get(model) or Counter()
+        if set(why) - {"refusal"}:
+            part += " [of the refusals: " + ", ".join(f"{n} {code}" for code, n in sorted(why.items())) + "]"
+        parts.append(part)
     if not parts:
         return ""
     how = "each in the means at 0" if policy == "count" else "left out of the means"

@@ -83,3 +83,25 @@ def test_a_refuser_whose_answers_carry_a_higher_strict_mean_ranks_below_a_right_
     (folder / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     assert [r["model"] for r in leaderboard(summary)] == ["zz-right", "aaa-sharp-refuser"]
     assert [r.model for r in load_results(folder).leaderboard] == ["zz-right", "aaa-sharp-refuser"]
+
+
+def test_an_equal_composite_is_broken_by_basp_strict_on_the_page_as_on_the_terminal(tmp_path: Path) -> None:
+    # s50user: "good", "table" and "chatty" answered six Dhandho items with the same verdicts (composite 0.833,
+    # coverage 15% each); the terminal ranked good, table, chatty by BASP-strict (0.694, 0.694, 0.556), the page
+    # chatty, good, table: it broke the tie by the BASP-strict *conjunction rate* (0 for all three: no answer named
+    # a source), then by name. Here two models, both right on four items with composite 0.85, differ only in
+    # BASP-strict: 0.708 for "zz-cites" against 0.60 for "aaa-chatty", neither passing every gate; so "zz-cites" is
+    # first on both.
+    chatty = dict(RIGHT, basp_strict=0.60)
+    records = [_record(n, "zz-cites", "ok") for n in range(1, 5)]
+    records += [_record(n, "aaa-chatty", "ok", chatty) for n in range(5, 9)]
+    summary = summarize(records, options=ScoreOptions(seed=0, n_resamples=200, embeddings=False, failures="count"))
+    rows = {r["model"]: r for r in leaderboard(summary)}
+    assert rows["zz-cites"]["basp_strict"]["mean"] == pytest.approx(0.708)
+    assert rows["aaa-chatty"]["basp_strict"]["mean"] == pytest.approx(0.60)
+    folder = tmp_path / "ties"
+    folder.mkdir()
+    (folder / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    (folder / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert [r["model"] for r in leaderboard(summary)] == ["zz-cites", "aaa-chatty"]
+    assert [r.model for r in load_results(folder).leaderboard] == ["zz-cites", "aaa-chatty"]

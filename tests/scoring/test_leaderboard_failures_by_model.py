@@ -44,3 +44,32 @@ def test_each_model_s_refusals_parse_failures_and_bare_verdicts_are_named(tmp_pa
     console = Console(record=True, width=400)
     print_leaderboard(excluded.summary, console)
     assert "refusals and parse failures by model (left out of the means): careful" in " ".join(console.export_text().split())
+
+
+def test_refusals_that_declined_nothing_are_named_by_their_reason(tmp_path):
+    # s50user: a model that hedged every gate ("it could go either way ... INCONCLUSIVE") and one that wrote keyboard
+    # noise each showed "6 refusal(s)", as a model that declined did; the records say no_commitment and off_topic.
+    # Here: "hedger" writes INCONCLUSIVE on both net-net gates with no final verdict (no_commitment) on items 1-2;
+    # "mixed" writes noise (off_topic) on item 1 and declines (refusal) on item 2; "decliner" declines on both.
+    items = bundled_items(["graham_net_net_screen"])[:2]
+    hedge = ("Price at most two-thirds of NCAV: INCONCLUSIVE, it could go either way.\n"
+             "Positive earnings: INCONCLUSIVE, there are arguments on both sides.")
+    records = []
+    for k, item in enumerate(items):
+        [gold] = synthetic_responses([item], corruptions=["none"])
+        records.append(dict(gold, model="hedger", response=hedge))
+        records.append(dict(gold, model="mixed", response=[NOISE, REFUSAL][k]))
+        records.append(dict(gold, model="decliner", response=REFUSAL))
+    (tmp_path / "r.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (tmp_path / "i.jsonl").write_text("".join(json.dumps(i) + "\n" for i in items))
+    result = run_score(tmp_path / "i.jsonl", tmp_path / "r.jsonl", tmp_path / "out",
+                       ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=200))
+    codes = {(u["item_id"], u["model"]): u["reason_code"] for u in result.summary["unscored"]}
+    assert codes[(items[0]["id"], "hedger")] == "no_commitment" and codes[(items[0]["id"], "mixed")] == "off_topic"
+    console = Console(record=True, width=400)
+    print_leaderboard(result.summary, console)
+    text = " ".join(console.export_text().split())
+    assert "hedger 2 refusal(s), 0 parse failure(s) [of the refusals: 2 no_commitment]" in text
+    assert "mixed 2 refusal(s), 0 parse failure(s) [of the refusals: 1 off_topic, 1 refusal]" in text
+    # a model whose refusals all declined keeps the short form
+    assert "decliner 2 refusal(s), 0 parse failure(s)" in text and "decliner 2 refusal(s), 0 parse failure(s) [" not in text
