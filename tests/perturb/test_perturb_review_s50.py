@@ -117,3 +117,71 @@ def test_generation_states_no_profitless_software_giant_and_keeps_large_revenue(
                 bad += 1
     assert bad == 0
     assert large >= 10, large
+
+
+# --------------------------------------------------------------------------- D10 and D11 (Dalio's supercycle card)
+#
+# s49review, seed 10606 on normalization_add_risk (undated items): D10, real growth above nominal growth (111 of
+# 1,000), and D11, gold "early" with debt outgrowing rising incomes by 4 points or more (79 of 1,000).
+
+DALIO = "dalio_debt_supercycle_navigation"
+BOOM = "a_five_percent_boom_has_prices_near_flat"
+CREDIT = "a_credit_boom_without_printing_is_a_bubble"
+_DAL = {"bubble_signals": "1", "central_bank_stance": "neutral", "debt_growth_gap": "-0.5%",
+        "foreign_currency_debt_share": "5%", "long_bond_yield": "2.25%", "nominal_gdp_growth": "4%",
+        "policy_rate": "0.75%", "real_gdp_growth": "2.5%", "yield_curve_slope": "1.5%"}  # the base's facts
+
+
+@pytest.mark.parametrize("rule, facts, refused", [
+    # D10 #20 DAL-DSC-009-9268a7f175358407: real 6%, nominal 4% (prices falling 2%) with 4 bubble signals
+    (BOOM, {**_DAL, "real_gdp_growth": "6%", "bubble_signals": "4", "debt_growth_gap": "0.5%"}, True),
+    # the edges at 5% real growth: a deflator of -1.5% kept, -2% refused; at 4.5% -2% kept (Japan's 2010 rebound,
+    # about 4% with about -2%); 30% of the debt in a foreign currency kept (the card's fixed-currency line)
+    (BOOM, {**_DAL, "real_gdp_growth": "5%", "nominal_gdp_growth": "3.5%"}, False),
+    (BOOM, {**_DAL, "real_gdp_growth": "5%", "nominal_gdp_growth": "3%"}, True),
+    (BOOM, {**_DAL, "real_gdp_growth": "4.5%", "nominal_gdp_growth": "2.5%"}, False),
+    (BOOM, {**_DAL, "real_gdp_growth": "6%", "foreign_currency_debt_share": "30%"}, False),
+    # China 1999 as an own-currency economy, rounded to the card's grid: 7.5% real, 6.5% nominal (-1%): kept
+    (BOOM, {**_DAL, "real_gdp_growth": "7.5%", "nominal_gdp_growth": "6.5%", "long_bond_yield": "4%",
+            "yield_curve_slope": "3.25%"}, False),
+    # D10 #15 DAL-DSC-009-5224b0e7b87ad742 (real 4.5%, nominal 4%): the milder part, left (kept)
+    (BOOM, {**_DAL, "real_gdp_growth": "4.5%", "bubble_signals": "2", "long_bond_yield": "3.5%",
+            "yield_curve_slope": "2.75%"}, False),
+    # D11 #14 a3d8d60b63ca9f18: debt 8 points ahead of 4% incomes, tightening, 1 signal, gold "early, ADD_RISK"
+    (CREDIT, {**_DAL, "debt_growth_gap": "8%", "central_bank_stance": "tightening", "long_bond_yield": "4%",
+              "yield_curve_slope": "3.25%"}, True),
+    # D11 #8 902bfff4daf3898b: 6.5 points, ten-year 0.75%, flat curve
+    (CREDIT, {**_DAL, "debt_growth_gap": "6.5%", "long_bond_yield": "0.75%", "yield_curve_slope": "0%"}, True),
+    # D11 #17 4c3ffe1cc05a1bfa: 9.5 points ahead of 1.5% incomes
+    (CREDIT, {**_DAL, "debt_growth_gap": "9.5%", "nominal_gdp_growth": "1.5%", "long_bond_yield": "3%",
+              "yield_curve_slope": "2.25%"}, True),
+    # the edges: 3.5 points kept and 4 refused with 1 signal; 4 points with 4 signals kept (a bubble);
+    # with nominal incomes falling, real growth below zero or the central bank printing: kept (s39's neighbour)
+    (CREDIT, {**_DAL, "debt_growth_gap": "3.5%"}, False),
+    (CREDIT, {**_DAL, "debt_growth_gap": "4%"}, True),
+    (CREDIT, {**_DAL, "debt_growth_gap": "4%", "bubble_signals": "4"}, False),
+    (CREDIT, {**_DAL, "debt_growth_gap": "6%", "real_gdp_growth": "-0.5%", "nominal_gdp_growth": "1%"}, False),
+    (CREDIT, {**_DAL, "debt_growth_gap": "7.5%", "bubble_signals": "0", "central_bank_stance": "printing",
+              "policy_rate": "0.25%", "yield_curve_slope": "2%", "real_gdp_growth": "2%"}, False),
+])
+def test_dalio_booms_keep_prices_and_credit_booms_are_bubbles(rule, facts, refused):
+    assert_rule_case(DALIO, rule, facts, refused)
+
+
+def test_dalio_review_run_has_no_deflationary_boom_and_no_early_credit_boom():
+    """s49review's run: no item states real growth of 5% or more with a deflator under -1.5% in an own-currency
+    economy (16 before, HEAD 8209559c), and none has gold 'early' with debt 4 points or more ahead of rising incomes outside
+    printing (71 before); both kinds of fact still occur apart (non-vacuity)."""
+    booms = credit = 0
+    for item, f in review_run(DALIO, "normalization_add_risk.yaml", 10606, 1000):
+        real, nominal = f.get("real_gdp_growth"), f.get("nominal_gdp_growth")
+        if isinstance(real, Decimal) and isinstance(nominal, Decimal):
+            if real >= Decimal("0.05"):
+                booms += 1
+                if f.get("foreign_currency_debt_share", Decimal(0)) < Decimal("0.3"):
+                    assert nominal - real >= Decimal("-0.015"), item["id"]
+        gap = f.get("debt_growth_gap")
+        if isinstance(gap, Decimal) and gap >= Decimal("0.04") and f.get("central_bank_stance") != "printing":
+            credit += 1
+            assert item["grp"].get("regime") != "early", item["id"]
+    assert booms >= 20 and credit >= 20, (booms, credit)
