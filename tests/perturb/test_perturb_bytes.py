@@ -405,6 +405,19 @@ flips are $1.3-6.4B growing 1-12% at 1.5-2.5x, gold INVEST (worked by hand, e.g.
 0.8 x (10 + 4.4) = $11.52B, price $8B <= $8.64B); mix unchanged (metric 79, sector 79, temporal 3, flip 79),
 verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 unchanged; no new item breaks a card rule. l8-three-investors keeps
 all 90 ids in place, only the card blocks differ. marks-defaults is unchanged.
+Changed deliberately (issue 18, branch s50rfix, s45-s48 reviews B1, s49review BA14): the Buffett checklist gained
+a_large_subscription_business_earns_a_profit (subscription software past $10B of revenue earns more than $0), with
+``tie: true``, and a flip's anchor that breaks a tie is repaired by the partner following (targeted._tied_partners,
+also in the dead-move screen). buffett-bench-recipes keeps 210 of 240 ids in place, each the same but for the card
+blocks; 30 were drawn anew. The 30 dropped: 19 subscription businesses of $10.1-41.2B, 16 of them earning $0 or less
+(e.g. $41.2B growing 15% at 10x with no income), and 11 items of $1.3-9.2B, flips and draws later in the same
+streams. The 30 added: 18 of $10.1-41.2B, all earning $200M-$4.95B (e.g. $34.5B earning $4.95B, growing 7%, at 2x
+in high inflation, gold INVEST: value 0.25 x $34.5B x (10 + 40 x 7%) = $110.4B, price $69B <= 0.75 x value =
+$82.8B), and 12 of $400M-$8.4B; mix and verdicts DECLINE/INVEST/INCONCLUSIVE 152/79/9 unchanged; ``ipb verify``
+passes all 240. l8-three-investors keeps 82 of 90 ids in place, the same but for the card blocks; the other 8 are
+Buffett draws, 6 of which stated $17.4-29.9B with no income: 3 now state $17.4-26.3B with $250M-$4.2B of income,
+5 state $1.5-8B with none; the verdict vectors move by one item (DECLINE/REDUCE_RISK/NO_BUBBLE 8 -> 7,
+DECLINE/REDUCE_RISK/BUBBLE_REDUCE_RISK 47 -> 48); ``ipb verify`` passes all 90. marks-defaults is unchanged.
 """
 
 from __future__ import annotations
@@ -422,11 +435,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "74dc32658c8cf80ec937e0e9ac203cbeddd3eeb7241d933324a5677cd84294e5"),
+                              "9ee39816770f963d8d964feb06e2ffd0bc4337b59364f3f5f936657c62da04eb"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "18a8a206af63e62b30ca6cd4c20fcefcb5e598020ac4c38c2f1488a65b9214ba"),
+                           7, "", 90, "8698818d4d8c225f7b61a47dd8628f3a858f5bcf2f15e9a0f95398ef894e2dd6"),
 }
 
 

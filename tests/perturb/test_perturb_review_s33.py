@@ -122,9 +122,10 @@ REVIEW_ITEMS = [
       "long_bond_yield": "2.5%", "nominal_gdp_growth": "1.5%", "policy_rate": "-0.75%", "real_gdp_growth": "6.5%",
       "yield_curve_slope": "3.25%"},
      # a -5% deflator with growth and 5% of the debt abroad breaks s36rules' rule too; s46rfix2: and a -0.75% policy
-     # rate under a 2.5% ten-year with own-currency debt breaks the negative-rate rule
+     # rate under a 2.5% ten-year with own-currency debt breaks the negative-rate rule; s50rfix: and 6.5% real growth
+     # with a -5% deflator breaks the five-percent boom's -1.5% floor
      ["a_real_boom_has_no_deep_deflation", "deep_deflation_with_growth_needs_a_fixed_currency",
-      "a_negative_policy_rate_keeps_the_own_currency_long_yield_low"]),
+      "a_negative_policy_rate_keeps_the_own_currency_long_yield_low", "a_five_percent_boom_has_prices_near_flat"]),
     (SOROS, "SOR-RHT-005-f4a0a5d78902f676",  # not borne out after ten confirmations
      {"confirmation_rounds": 10, "feedback_loop": "self_reinforcing", "hypothesis_confirmed": False,
       "initial_position": "40%", "loss_budget": "5%", "max_position": "86%", "prevailing_bias": "identified",

@@ -61,7 +61,11 @@ _BA5 = "a_large_slow_subscription_business_earning_little_is_priced_under_eight_
     ({}, False, "the base: 25% growth at 10x"),
 ])
 def test_large_slow_profitless_subscription_software_is_priced_under_eight_times_revenue(facts, refused, what):
-    assert_rule_case(ACQ, _BA5, {**_BASE, **facts}, refused)
+    # s50rfix: a refused item with $0 of income past $10B also breaks a_large_subscription_business_earns_a_profit,
+    # which comes before this rule in the card (the four reviewed items; the edges state $500M)
+    also_profitless = refused and "net_income" not in facts
+    rule = ("a_large_subscription_business_earns_a_profit", _BA5) if also_profitless else _BA5
+    assert_rule_case(ACQ, rule, {**_BASE, **facts}, refused)
 
 
 # --------------------------------------------------------------------------- Soros gate 5: accepted as never killing
