@@ -197,10 +197,12 @@ def last_sentence(units: list, masked: str, u: int) -> bool:
 
 #: A decision label whose whole value is yes or no, opening its line: "Final answer: no.", "**Short answer** - yes",
 #: "Decision: no.", "Bottom line: yes, buy.", "TL;DR: no". ("Verdict" only after final / overall: a gate's own "Verdict: No"
-#: is that gate's.)
+#: is that gate's.) The spacing and emphasis around the mark are atomic: neither the mark nor the answer opens with a space, tab,
+#: "*" or "_", so only the longest run can be followed by them ("[ \t]*[*_]{0,2}[ \t]*" split a run of n tabs every way:
+#: "Final verdict:" + 20,000 tabs hung).
 ANSWER_LABEL = re.compile(
-    r"(?i)(?:(?:final|overall|short)[ \t]+(?:answer|verdict|decision)|decision|bottom[ \t-]+line|tl;?[ \t]?dr)[ \t]*[*_]{0,2}[ \t]*"
-    r"[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*(?P<answer>no|yes)\b(?=[ \t*_]*(?:[.;!,]|$))", re.M)
+    r"(?i)(?:(?:final|overall|short)[ \t]+(?:answer|verdict|decision)|decision|bottom[ \t-]+line|tl;?[ \t]?dr)(?>[ \t]*[*_]{0,2}[ \t]*)"
+    r"[:\u2014\u2013-](?>[ \t]*[*_]{0,2}[ \t]*)(?P<answer>no|yes)\b(?=[ \t*_]*+(?:[.;!,]|$))", re.M)
 ANSWER_LABEL_TRIGGERS = [Trigger(w, ANSWER_LABEL) for w in ("final", "overall", "short", "decision", "bottom", "tl;dr", "tldr", "tl dr")]
 #: What may stand before such a label in its line or sentence: emphasis and at most two plain words ("Committee
 #: decision: no.", "My final answer - yes"), none of them someone else's or a past one's.
