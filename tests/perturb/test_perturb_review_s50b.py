@@ -10,14 +10,9 @@ from __future__ import annotations
 import pytest
 
 import ipb
-from ipb.engine.card import constraint_errors
-from ipb.engine.registry import compiled_card
+from perturb_support import SCENARIOS, assert_rule_case
 
 P, I, R = "PROCEED", "INCONCLUSIVE", "REJECT"
-
-
-def _broken(card: str, facts: dict) -> list[str]:
-    return [e.constraint_id for e in constraint_errors(compiled_card(card), facts)]
 
 
 # --------------------------------------------------------------------------- M12 (gold): pay stated as misaligned
@@ -60,10 +55,75 @@ def test_munger_gate_4_rejects_pay_stated_not_to_reward_long_run_value(facts, ex
 def test_munger_bundled_record_missing_scenario_now_fails_gate_4_on_its_pay_plan():
     """The card's own base (short-term revenue bonuses, so incentives_aligned false; no record on the new chief
     executive): gate 4 REJECT, gate 5 REJECT ($1B / $50B = 2% + 5% = 7% < 10%), trigger gate 4."""
-    from perturb_support import SCENARIOS
     import yaml
 
     doc = yaml.safe_load((SCENARIOS / MUNGER / "management_record_missing.yaml").read_text())
     assert doc["expected"] == {"verdict": "DECLINE", "trigger": "gate_4_reject", "verdicts": [P, P, P, R, R]}
     facts = {k: v for k, v in doc["facts"].items()}
     assert _verdicts(MUNGER, facts) == ([P, P, P, R, R], "DECLINE", "gate_4_reject")
+
+
+# --------------------------------------------------------------------------- S11: a position limit the budget never reaches
+#
+# s50review S11 (309 of 1,000 items on bias_unclear_gate1_inconclusive, 31 January 2000): the metric and flip scaled
+# max_position alone, to 81-161% beside a 3-4% loss budget and a 19-20% stop. The limit stopped out may lose at most
+# 4 x the budget, the widest plan the card's own scenarios write (loss_budget_stops_loop: 100% x 20% = 20% = 4 x 5%).
+
+SOROS = "soros_reflexive_hypothesis_trade_construction"
+_SOR_LIMIT = "the_position_limit_is_within_reach_of_the_loss_budget"
+_S11 = {"confirmation_rounds": "0", "feedback_loop": "self_reinforcing", "hypothesis_confirmed": False,
+        "initial_position": "3%", "loss_budget": "3%", "max_position": "161%", "prevailing_bias": "unclear",
+        "stop_distance": "19%"}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    (_S11, True, "s50review S11 #12, SOR-RHT-004-3d06ebea63b75e87: 161% x 19% = 30.59% against 4 x 3% = 12%"),
+    ({**_S11, "confirmation_rounds": "1", "hypothesis_confirmed": True, "initial_position": "10%",
+      "max_position": "81%", "stop_distance": "20%"}, True,
+     "s50review S11 #2, SOR-RHT-004-c1495f74240e7645: 81% x 20% = 16.2% against 12%"),
+    ({**_S11, "confirmation_rounds": "1", "hypothesis_confirmed": True, "feedback_loop": "self_correcting",
+      "initial_position": "5%", "loss_budget": "4%", "max_position": "86%", "stop_distance": "20%"}, True,
+     "s50review S11 #5, SOR-RHT-004-8b911047ac36b942: 86% x 20% = 17.2% against 4 x 4% = 16%"),
+    ({**_S11, "max_position": "65%", "stop_distance": "20%"}, True, "just over: 65% x 20% = 13% against 12%"),
+    ({**_S11, "max_position": "60%", "stop_distance": "20%"}, False, "the edge: 60% x 20% = 12% = 4 x 3%"),
+    ({**_S11, "max_position": "25%", "stop_distance": "20%"}, False, "the base: 25% x 20% = 5% against 3%"),
+    ({**_S11, "initial_position": "10%", "loss_budget": "5%", "max_position": "100%", "stop_distance": "20%"}, False,
+     "loss_budget_stops_loop (2007): 100% x 20% = 20% = 4 x 5%"),
+    ({**_S11, "initial_position": "10%", "loss_budget": "5%", "max_position": "150%", "stop_distance": "3%"}, False,
+     "peg_break_loop_to_bound (1992 sterling): 150% x 3% = 4.5% against 5%"),
+])
+def test_soros_position_limit_within_four_loss_budgets_at_its_stop(facts, refused, what):
+    assert_rule_case(SOROS, _SOR_LIMIT, facts, refused)
+
+
+# --------------------------------------------------------------------------- LY14: cash beside undisclosed hidden assets
+#
+# s50review LY14 (79 of 1,000 items on invest_cyclical_early_recovery, 31 December 1982): $8.67-9.55B of cash in a
+# $6B automaker that is not battered passed cash_within_half_the_cap_when_not_battered, because its escape (overlooked
+# assets at least the cash) was read with the overlooked assets undisclosed. Now the escape needs them stated.
+
+LYNCH = "lynch_six_category_framework"
+_LY_CASH = "cash_within_half_the_cap_when_not_battered"
+_LY14 = {"cash": "$9.55B", "cycle_position": "early_recovery", "cyclical_industry": True, "debt_share": "26%",
+         "distressed": False, "earnings_growth": "-13%", "expansion_room": True, "market_cap": "$6B",
+         "sector": "industrials"}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    (_LY14, True, "s50review LY14 #1, IPB-LYN-SC-005-39b2956a47324992: $9.55B of cash in a $6B company (159%)"),
+    ({**{k: v for k, v in _LY14.items() if k != "expansion_room"}, "cash": "$8.67B", "earnings_growth": "-8%",
+      "total_debt": "$2.98B"}, True, "s50review LY14 #13, IPB-LYN-SC-005-8dccb468ca8c1a2c: $8.67B in $6B"),
+    ({**_LY14, "cash": "$3.01B"}, True, "just over half: $3.01B in $6B, overlooked assets unstated"),
+    ({**_LY14, "cash": "$3B"}, False, "the edge: half of $6B"),
+    ({**_LY14, "distressed": True}, False, "battered: the rule does not apply"),
+])
+def test_lynch_cash_above_half_the_cap_needs_stated_overlooked_assets(facts, refused, what):
+    assert_rule_case(LYNCH, _LY_CASH, facts, refused)
+
+
+def test_lynch_stated_overlooked_assets_counting_the_cash_still_keep_the_asset_play():
+    """s35bounds' kept asset play (test_perturb_review_s34): $845M of cash counted in $900M of overlooked assets at
+    $600M stays kept; $900M >= $845M by hand. With $800M stated (< $845M) it is refused."""
+    kept = {"distressed": False, "cash": "$845M", "market_cap": "$600M", "hidden_asset_value": "$900M"}
+    assert_rule_case(LYNCH, _LY_CASH, kept, False)
+    assert_rule_case(LYNCH, _LY_CASH, {**kept, "hidden_asset_value": "$800M"}, True)
