@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import ipb
-from perturb_support import SCENARIOS, assert_rule_case
+from perturb_support import SCENARIOS, anachronisms_of, assert_rule_case
 
 P, I, R = "PROCEED", "INCONCLUSIVE", "REJECT"
 
@@ -127,3 +127,38 @@ def test_lynch_stated_overlooked_assets_counting_the_cash_still_keep_the_asset_p
     kept = {"distressed": False, "cash": "$845M", "market_cap": "$600M", "hidden_asset_value": "$900M"}
     assert_rule_case(LYNCH, _LY_CASH, kept, False)
     assert_rule_case(LYNCH, _LY_CASH, {**kept, "hidden_asset_value": "$800M"}, True)
+
+
+# --------------------------------------------------------------------------- K7: a neglected security's size in 1998
+#
+# s50review K7 (155 of 1,000 items on decline_growth_valuation, 31 December 1998): "complexity or neglect" beside a
+# market value of $2-5B. At the Russell reconstitution of 30 June 1998 the smallest company of the large-cap Russell
+# 1000 was worth about $1,404.7M; the 1998 bound for a neglected security is $2B.
+
+KLARMAN = "klarman_deep_value_identification"
+_K7 = {"sector": "technology", "mispricing_source": "complexity_or_neglect", "value_rests_on_growth": False,
+       "catalyst": "none"}
+_NEGLECTED = "market value of a security mispriced by complexity or neglect"
+
+
+@pytest.mark.parametrize("value, market, what", [
+    ("$12.02B", "$4.86B", "s50review K7 #10, IPB-KLA-DV-004-0d87341c6b8366db"),
+    ("$5.39B", "$3.055B", "s50review K7 #6, IPB-KLA-DV-004-1d5710586d1f1222 (gold INVEST)"),
+    ("$3B", "$2.01B", "just over the $2B line"),
+])
+def test_a_1998_neglected_security_worth_over_two_billion_is_an_anachronism(value, market, what):
+    problems = anachronisms_of(KLARMAN, {**_K7, "conservative_value": value, "market_value": market}, 1998)
+    assert any(_NEGLECTED in p for p in problems), (what, problems)
+
+
+@pytest.mark.parametrize("facts, year, what", [
+    ({"market_value": "$120M", "conservative_value": "$400M"}, 1998, "the base: $120M against $400M"),
+    ({"market_value": "$2B", "conservative_value": "$3B"}, 1998, "the edge: exactly $2B"),
+    ({"market_value": "$1.4B", "conservative_value": "$2B"}, 1998, "the Russell 2000's largest, $1,402.7M"),
+    ({"market_value": "$4B", "conservative_value": "$6B"}, 2003, "2003 is not bounded here"),
+    ({"market_value": "$4B", "conservative_value": "$6B", "mispricing_source": "spinoff"}, 1998,
+     "a spinoff keeps its own table"),
+])
+def test_a_neglected_security_within_its_years_record_is_kept(facts, year, what):
+    problems = anachronisms_of(KLARMAN, {**_K7, **facts}, year)
+    assert not any(_NEGLECTED in p for p in problems), (what, problems)
