@@ -67,7 +67,8 @@ def test_munger_bundled_record_missing_scenario_now_fails_gate_4_on_its_pay_plan
 #
 # s50review S11 (309 of 1,000 items on bias_unclear_gate1_inconclusive, 31 January 2000): the metric and flip scaled
 # max_position alone, to 81-161% beside a 3-4% loss budget and a 19-20% stop. The limit stopped out may lose at most
-# 4 x the budget, the widest plan the card's own scenarios write (loss_budget_stops_loop: 100% x 20% = 20% = 4 x 5%).
+# 4.5 x the budget: the card's scenarios write up to 4x (loss_budget_stops_loop: 100% x 20% = 4 x 5%) and s33r keeps
+# 126% x 20% = 25.2% against 6% (4.2x). A plan whose probe already breaks the budget is left to the probe rule.
 
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 _SOR_LIMIT = "the_position_limit_is_within_reach_of_the_loss_budget"
@@ -77,22 +78,26 @@ _S11 = {"confirmation_rounds": "0", "feedback_loop": "self_reinforcing", "hypoth
 
 
 @pytest.mark.parametrize("facts, refused, what", [
-    (_S11, True, "s50review S11 #12, SOR-RHT-004-3d06ebea63b75e87: 161% x 19% = 30.59% against 4 x 3% = 12%"),
+    (_S11, True, "s50review S11 #12, SOR-RHT-004-3d06ebea63b75e87: 161% x 19% = 30.59% against 4.5 x 3% = 13.5%"),
+    ({**_S11, "max_position": "161%", "stop_distance": "20%"}, True,
+     "s50review S11 #20, SOR-RHT-004-2f229b1da9bd1389: 161% x 20% = 32.2% against 13.5%"),
     ({**_S11, "confirmation_rounds": "1", "hypothesis_confirmed": True, "initial_position": "10%",
       "max_position": "81%", "stop_distance": "20%"}, True,
-     "s50review S11 #2, SOR-RHT-004-c1495f74240e7645: 81% x 20% = 16.2% against 12%"),
+     "s50review S11 #2, SOR-RHT-004-c1495f74240e7645: 81% x 20% = 16.2% against 13.5%"),
+    ({**_S11, "max_position": "70%", "stop_distance": "20%"}, True, "just over: 70% x 20% = 14% against 13.5%"),
+    ({**_S11, "max_position": "67.5%", "stop_distance": "20%"}, False, "the edge: 67.5% x 20% = 13.5% = 4.5 x 3%"),
     ({**_S11, "confirmation_rounds": "1", "hypothesis_confirmed": True, "feedback_loop": "self_correcting",
-      "initial_position": "5%", "loss_budget": "4%", "max_position": "86%", "stop_distance": "20%"}, True,
-     "s50review S11 #5, SOR-RHT-004-8b911047ac36b942: 86% x 20% = 17.2% against 4 x 4% = 16%"),
-    ({**_S11, "max_position": "65%", "stop_distance": "20%"}, True, "just over: 65% x 20% = 13% against 12%"),
-    ({**_S11, "max_position": "60%", "stop_distance": "20%"}, False, "the edge: 60% x 20% = 12% = 4 x 3%"),
+      "initial_position": "5%", "loss_budget": "4%", "max_position": "86%", "stop_distance": "20%"}, False,
+     "s50review S11 #5, SOR-RHT-004-8b911047ac36b942: 86% x 20% = 17.2% against 4.5 x 4% = 18% (kept: 4.3x)"),
     ({**_S11, "max_position": "25%", "stop_distance": "20%"}, False, "the base: 25% x 20% = 5% against 3%"),
     ({**_S11, "initial_position": "10%", "loss_budget": "5%", "max_position": "100%", "stop_distance": "20%"}, False,
      "loss_budget_stops_loop (2007): 100% x 20% = 20% = 4 x 5%"),
+    ({**_S11, "initial_position": "10%", "loss_budget": "6%", "max_position": "126%", "stop_distance": "20%"}, False,
+     "s33r's kept SOR-RHT-005-70a3ff666009f47a: 25.2% against 27%"),
     ({**_S11, "initial_position": "10%", "loss_budget": "5%", "max_position": "150%", "stop_distance": "3%"}, False,
      "peg_break_loop_to_bound (1992 sterling): 150% x 3% = 4.5% against 5%"),
 ])
-def test_soros_position_limit_within_four_loss_budgets_at_its_stop(facts, refused, what):
+def test_soros_position_limit_within_four_and_a_half_loss_budgets_at_its_stop(facts, refused, what):
     assert_rule_case(SOROS, _SOR_LIMIT, facts, refused)
 
 
@@ -162,3 +167,13 @@ def test_a_1998_neglected_security_worth_over_two_billion_is_an_anachronism(valu
 def test_a_neglected_security_within_its_years_record_is_kept(facts, year, what):
     problems = anachronisms_of(KLARMAN, {**_K7, **facts}, year)
     assert not any(_NEGLECTED in p for p in problems), (what, problems)
+
+
+def test_soros_a_plan_whose_probe_breaks_the_budget_is_named_by_the_probe_rule_alone():
+    """s48rfix's plan (12% x 16.5% = 1.98% against 1.5%, limit 100%: 16.5% = 11 x the budget) breaks the probe rule;
+    the limit rule does not name it twice. With a 10% probe (1.65% > 1.5%) still the probe rule alone; with a 9% probe
+    (1.485% <= 1.5%) the probe fits and the limit rule refuses the plan (16.5% > 4.5 x 1.5% = 6.75%)."""
+    plan = {**_S11, "initial_position": "12%", "stop_distance": "16.5%", "loss_budget": "1.5%", "max_position": "100%"}
+    assert_rule_case(SOROS, "the_test_position_fits_the_loss_budget", plan, True)
+    assert_rule_case(SOROS, "the_test_position_fits_the_loss_budget", {**plan, "initial_position": "10%"}, True)
+    assert_rule_case(SOROS, _SOR_LIMIT, {**plan, "initial_position": "9%"}, True)
