@@ -177,3 +177,40 @@ def test_soros_a_plan_whose_probe_breaks_the_budget_is_named_by_the_probe_rule_a
     assert_rule_case(SOROS, "the_test_position_fits_the_loss_budget", plan, True)
     assert_rule_case(SOROS, "the_test_position_fits_the_loss_budget", {**plan, "initial_position": "10%"}, True)
     assert_rule_case(SOROS, _SOR_LIMIT, {**plan, "initial_position": "9%"}, True)
+
+
+# --------------------------------------------------------------------------- LY16: a large cyclical mostly in debt
+#
+# s50review LY16 (90 of 1,000 items on invest_cyclical_early_recovery): a cyclical worth $5B+ that is not battered
+# with 75-88% debt in its capital (88% on $13.74B of market value is about 7.3 x $13.74B = $100B of debt). A cyclical
+# worth more than $2B that is not battered carries under 75%; smaller ones keep the general 90% rule, so the
+# balance-sheet gate can still reject a cyclical at Lynch's weak 80%.
+
+_LY_DEBT = "a_large_cyclical_not_battered_is_not_mostly_debt"
+_LY16 = {"cycle_position": "early_recovery", "cyclical_industry": True, "debt_share": "88%", "distressed": False,
+         "market_cap": "$13.74B", "sector": "industrials"}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    (_LY16, True, "s50review LY16 #9, IPB-LYN-SC-005-f24bba0eeaec526c: 88% at $13.74B"),
+    ({**_LY16, "debt_share": "77%", "market_cap": "$8.93B"}, True,
+     "s50review LY16 #8, IPB-LYN-SC-005-deb70234b4da4964: 77% at $8.93B"),
+    ({**_LY16, "debt_share": "75%"}, True, "the line: 75% is Lynch's weak side"),
+    ({**_LY16, "debt_share": "74%"}, False, "just under"),
+    ({**_LY16, "market_cap": "$2B"}, False, "a $2B cyclical keeps the 90% rule (the balance-sheet gate's reject)"),
+    ({**_LY16, "market_cap": "$2.01B", "debt_share": "80%"}, True, "just over $2B at the weak 80%"),
+    ({**_LY16, "distressed": True}, False, "battered: a turnaround may owe this much"),
+    ({k: v for k, v in _LY16.items() if k != "cycle_position"} | {"cyclical_industry": False, "debt_share": "80%"},
+     False, "not a cyclical (so no cycle position): the 90% rule only"),
+])
+def test_lynch_a_large_cyclical_not_battered_carries_under_three_quarters_debt(facts, refused, what):
+    assert_rule_case(LYNCH, _LY_DEBT, facts, refused)
+
+
+def test_lynch_balance_sheet_gate_still_rejects_a_small_cyclical_at_the_weak_eighty_percent():
+    """A $1.5B cyclical, not battered, early recovery, at 80% debt: the facts pass the card's rules and gate 3
+    (balance sheet) rejects at debt share 80% >= the weak 80%."""
+    facts = {**_LY16, "market_cap": "$1.5B", "debt_share": "80%"}
+    assert_rule_case(LYNCH, _LY_DEBT, facts, False)
+    gates = ipb.execute(LYNCH, facts).to_grp()["gold_program"]
+    assert next(g for g in gates if g["gate"] == 3)["verdict"] == R
