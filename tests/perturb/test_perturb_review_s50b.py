@@ -7,6 +7,8 @@ the previous file back, never by stashing).
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 import ipb
@@ -214,3 +216,30 @@ def test_lynch_balance_sheet_gate_still_rejects_a_small_cyclical_at_the_weak_eig
     assert_rule_case(LYNCH, _LY_DEBT, facts, False)
     gates = ipb.execute(LYNCH, facts).to_grp()["gold_program"]
     assert next(g for g in gates if g["gate"] == 3)["verdict"] == R
+
+
+# --------------------------------------------------------------------------- GR10: a large staples company at 49x EBIT
+#
+# s50review GR10 (25 of 1,000 items on decline_outside_top_group, 30 September 2008): the metric moved market value and
+# enterprise value together ($20B -> $67.66B, EV $73.78B) on the base's $1.5B of EBIT: 73.78 / 1.5 = 49.19x. Large
+# staples traded near 10-15x EBIT then; the ceiling for 2008 is 30x (Mars paid near 23x for Wrigley that April [M]).
+
+GREENBLATT = "greenblatt_magic_formula_screen"
+_GR10 = {"combined_rank_position": "1206", "ebit": "$1.5B", "enterprise_value": "$73.78B", "foreign_adr": False,
+         "market_cap": "$67.66B", "net_fixed_assets": "$2B", "net_working_capital": "$500M",
+         "planned_holding_months": "25", "portfolio_positions": "25", "sector": "consumer_staples"}
+_STAPLES_CEILING = "above the highest enterprise value / EBIT of a consumer-staples company worth $10B or more"
+_SEP2008 = dt.date(2008, 9, 30)
+
+
+@pytest.mark.parametrize("facts, when, refused, what", [
+    (_GR10, _SEP2008, True, "s50review GR10 #8, IPB-GRE-MF-003-8d43f552ddba1621: 49.19x"),
+    ({**_GR10, "enterprise_value": "$45.15B", "market_cap": "$39B"}, _SEP2008, True, "just over: 45.15 / 1.5 = 30.1x"),
+    ({**_GR10, "enterprise_value": "$45B", "market_cap": "$39B"}, _SEP2008, False, "the edge: 45 / 1.5 = 30x"),
+    ({**_GR10, "enterprise_value": "$30B", "market_cap": "$20B"}, _SEP2008, False, "the base: 20x"),
+    (_GR10, dt.date(2009, 3, 31), False, "2009 is not bounded here"),
+    ({**_GR10, "sector": "technology"}, _SEP2008, False, "another sector is not this bound's"),
+])
+def test_greenblatt_a_large_staples_company_in_2008_is_priced_at_most_30x_ebit(facts, when, refused, what):
+    problems = anachronisms_of(GREENBLATT, facts, when)
+    assert any(_STAPLES_CEILING in p for p in problems) == refused, (what, problems)
