@@ -243,3 +243,24 @@ _SEP2008 = dt.date(2008, 9, 30)
 def test_greenblatt_a_large_staples_company_in_2008_is_priced_at_most_30x_ebit(facts, when, refused, what):
     problems = anachronisms_of(GREENBLATT, facts, when)
     assert any(_STAPLES_CEILING in p for p in problems) == refused, (what, problems)
+
+
+# --------------------------------------------------------------------------- LY15: a health-care cyclical
+#
+# s50review LY15 (2 of 1,000 items): the sector operator moved the automaker to health care and kept "sales and
+# profits rise and fall with the economy? Yes". Health care and utilities are not cyclicals (the mirror of
+# materials_are_cyclical).
+
+_LY15 = {"cycle_position": "early_recovery", "cyclical_industry": True, "debt_share": "20%", "distressed": False,
+         "market_cap": "$6B", "sector": "healthcare"}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    (_LY15, True, "s50review LY15 #12, IPB-LYN-SC-005-70872c75087b6acf: a health-care cyclical"),
+    ({**_LY15, "sector": "utilities"}, True, "a utility stated to be cyclical"),
+    ({**_LY15, "sector": "industrials"}, False, "the base: an industrial cyclical"),
+    ({k: v for k, v in _LY15.items() if k != "cycle_position"} | {"cyclical_industry": False}, False,
+     "a health-care company that is not cyclical"),
+])
+def test_lynch_health_care_and_utilities_are_not_cyclicals(facts, refused, what):
+    assert_rule_case(LYNCH, "defensive_sectors_are_not_cyclical", facts, refused)
