@@ -64,6 +64,8 @@ def test_the_figure_tables_read_as_documented():
         ("distressed_debt_due_within_a_year", (("distressed", ("true",)),)),
         # s47rfix2: s47review K3 (a reorganised equity in 2003)
         ("reorganised_market_value", (("mispricing_source", ("bankruptcy_or_restructuring",)),)),
+        # s50rfix2: s50review K7 (a neglected security in 1998)
+        ("neglected_market_value", (("mispricing_source", ("complexity_or_neglect",)),)),
         # s48rfix2: s47review MK6 (a bankrupt carrier's reorganisation value, 2002-2007)
         ("transport_reorganisation_value", (("sector", ("transport",)),)),
         # s48rfix2: s47review LY5 (a financial company in 1979-1982)
