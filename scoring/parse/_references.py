@@ -136,8 +136,6 @@ def _within_sentence(masked: str, mention: _Mention) -> _Mention:
 _RELATIVE_GAP = re.compile(r"[ \t]*,[ \t]*which[ \t]+(?:(?:is|was|also|clearly|plainly)[ \t]+){0,2}")
 #: What may stand between a verdict verb and the quantifier it governs: spacing only ("meets all seven criteria").
 _VERB_BEFORE_QUANTIFIER = re.compile(r"[ \t]{1,3}")
-#: Between a verdict verb and the one gate it takes as its object: "fails *the* margin test", "passes *its* price test".
-_VERB_BEFORE_OBJECT = re.compile(r"(?i)[ \t]{1,3}(?:the|its|our|their|this|that)[ \t]{1,3}")
 #: Verdict verbs that take the gates as their object: "meets / passes / clears / satisfies / fails all seven tests".
 _QUANTIFIER_VERB = re.compile(r"(?i)(?:meets?|met|pass(?:es|ed)?|clears?|cleared|satisf(?:y|ies|ied)|fails?|failed|flunks?|flunked)")
 
@@ -598,13 +596,6 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
                 and _QUANTIFIER_BEFORE.search(self.masked, max(0, hit.start - 16), hit.start) is None):
             # "it meets all seven defensive criteria", "passes every test"; never "must pass all seven tests", "does not
             # pass all seven tests" (a rule, or not every gate)
-            return all_mentions[after].gates
-        if (after < len(all_mentions) and len(all_mentions[after].gates) == 1 and all_mentions[after].how in ("words", "alias", "name")
-                and _VERB_BEFORE_OBJECT.fullmatch(self.masked, hit.end, all_mentions[after].start) is not None
-                and _QUANTIFIER_VERB.fullmatch(self.masked, hit.start, hit.end) is not None
-                and _QUANTIFIER_BEFORE.search(self.masked, max(0, hit.start - 16), hit.start) is None):
-            # "because the price fails the margin test": the verb's object is the other gate, whose verdict it is,
-            # not the verdict of the section it stands in; never "must pass the price test", "does not fail the ..."
             return all_mentions[after].gates
         k = bisect_right(self._mention_starts(u), hit.start) - 1
         while k >= 0 and (all_mentions[k].end > hit.start or not all_mentions[k].gates):
