@@ -65,6 +65,11 @@ _PART = r"[A-Za-z][A-Za-z'/-]*(?:\s+[A-Za-z][A-Za-z'/-]*){0,2}"
 _COORDINATED = re.compile(r"(?i)\b(?:the|both|its|our|their)\s+(?P<list>" + _PART + r"(?:\s*,\s*" + _PART + r"){0,6},?\s+(?:and|or|&)\s+"
                           + _PART + r")\s+\Z")
 _CONJUNCT_SPLIT = re.compile(r"(?i)\s*,\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+")
+#: The writer's own numbers in brackets after a group of gates: "the remaining checks (4-7)", "the other tests (3, 5
+#: and 6)", "all four screens (gates 1–4)". Each run of spacing is one star between fixed tokens.
+_BRACKETED_NUMBERS = re.compile(r"[ \t]*\((?:(?:gates?|tests?|checks?|steps?|criteria|nos?\.?|#)[ \t]*)?(?P<a>\d{1,2})"
+                                r"(?:[ \t]*(?:-|\u2013|\u2014|to|through)[ \t]*(?P<b>\d{1,2})"
+                                r"|(?P<more>(?:[ \t]*(?:,|and|&)[ \t]*\d{1,2})+))?[ \t]*\)")
 #: A quantifier that is itself negated or hypothetical ("not all tests pass", "if every test is met") is no verdict on each gate.
 _QUANTIFIER_BEFORE = re.compile(r"(?i)(?:\bnot|n't|\bif|\bunless|\bwhether|\bwhen|\bonce|\bmust|\bshould|\bneeds?[ \t]+to|\bto)[ \t]+\Z")
 
@@ -80,6 +85,31 @@ _ORDINAL_OPENING = {"first": 1, "firstly": 1, "second": 2, "secondly": 2, "third
 #: Line kinds whose label may be settled by the other labels (a sentence's first words are not a label).
 _LABEL_KINDS = ("label", "bold", "list", "heading", "short", "table")
 _FRAMED = re.compile(r"(?i)\b(?:the|this|that|our|its|a)[ \t]+(?P<words>[A-Za-z][A-Za-z'/-]*(?:[ \t]+[A-Za-z][A-Za-z'/-]*){0,2})[ \t]+\Z")
+
+
+def _bracketed_gates(text: str, at: int, n: int) -> tuple[tuple[int, ...], int] | None:
+    """The gates a bracket right at ``at`` numbers, and where the bracket ends; None when there is no such bracket or
+    a number in it is not one of the card's ``n`` gates.
+
+    >>> _bracketed_gates("checks (4-7) are not needed", 6, 7)
+    ((4, 5, 6, 7), 12)
+    >>> _bracketed_gates("tests (2, 5 and 6) fail", 5, 7)
+    ((2, 5, 6), 18)
+    >>> _bracketed_gates("tests (4-9) fail", 5, 7) is None
+    True
+    """
+    m = _BRACKETED_NUMBERS.match(text, at)
+    if m is None:
+        return None
+    a = int(m.group("a"))
+    if m.group("b") is not None:
+        b = int(m.group("b"))
+        numbers = list(range(a, b + 1)) if a < b else []
+    else:
+        numbers = [a] + [int(x) for x in re.findall(r"\d{1,2}", m.group("more") or "")]
+    if not numbers or any(not 1 <= k <= n for k in numbers) or len(set(numbers)) != len(numbers):
+        return None
+    return tuple(numbers), m.end()
 
 
 class _LooseReferencesMixin(_ParserState):
@@ -200,10 +230,13 @@ class _LooseReferencesMixin(_ParserState):
             if remaining:
                 before = named_by[bisect_right(ends, start)]
                 gates = tuple(g for g in gates if not before >> g & 1)
+            end = m.end()
+            listed = _bracketed_gates(self.masked, end, n)
+            if listed is not None:  # the writer's numbers say which gates the group is, whatever was named before
+                gates, end = listed
             count = m.group("count")
             if count is not None and (int(count) if count.isdigit() else _COUNT_WORDS[count.lower()]) != len(gates):
                 continue
-            end = m.end()
             if gates:  # "all six gates pass except the fifth": the fifth is not among them (:mod:`._excepted`)
                 taken, own, stop = excepted(self.masked, end, found, n)
                 if taken:
