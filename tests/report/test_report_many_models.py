@@ -49,7 +49,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> str:
     from ipb.scoring.options import ScoreOptions
     from ipb.scoring.summary import summarize
 
-    records = []
+    records: list[dict[str, Any]] = []
     for i, model in enumerate(MODELS):
         value = round(0.9 - i / 100, 2)
         records.append(_record(len(records) + 1, model, "L7", value))
