@@ -199,18 +199,62 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
     return out
 
 
-def _grid(grid: Grid | None, table_id: str, *, empty: str) -> str:
+def _grid(grid: Grid | None, table_id: str, *, empty: str, models: Sequence[str] = (),
+          models_in: str = "columns") -> str:
+    """``grid`` as a table; with more than ``LEADER_ROWS`` models, one row per model and the rows past it folded.
+
+    ``models`` is the report's models in rank order and ``models_in`` says whether ``grid`` holds them in its
+    ``"columns"`` (Table 11, 16, 17, the topology table) or its ``"rows"`` (Table 13). Up to ``LEADER_ROWS`` models the
+    grid is written as it is. Past it, a model-column grid is transposed (500 models made 500-column tables, 1.1 MB
+    for FMDP alone, s49report), and the model rows after the first ``LEADER_ROWS`` move into a folded
+    ``<details id="{section}-more">`` holding a second table with the same header and caption, as the leaderboard's
+    tail is; rows that are not models (``all models``) stay in the open table, after the models.
+    """
     if grid is None or not grid.rows or not grid.columns:
         return f'<p class="lead empty">{_e(empty)}</p>'
-    head = "<tr><th></th>" + "".join(f'<th class="num">{_e(c)}</th>' for c in grid.columns) + "</tr>"
-    body = []
-    for row in grid.rows:
-        label = grid.row_labels.get(row, row)
-        cells = "".join(_num_cell(grid.get(row, c)) for c in grid.columns)
-        body.append(f'<tr data-row="{_e(row)}"><th scope="row">{_e(label)}</th>{cells}</tr>')
     caption = f"<caption>{_e(grid.caption)}</caption>" if grid.caption else ""
-    return (f'<div class="scroll"><table class="grid" id="{_e(table_id)}">{caption}<thead>{head}</thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+    model_axis = grid.columns if models_in == "columns" else grid.rows
+    rank_of = {m: i for i, m in enumerate(models, start=1)}
+    n_models = sum(1 for m in model_axis if m in rank_of)
+    if n_models <= LEADER_ROWS:
+        head = "<tr><th></th>" + "".join(f'<th class="num">{_e(c)}</th>' for c in grid.columns) + "</tr>"
+        body = []
+        for row in grid.rows:
+            label = grid.row_labels.get(row, row)
+            cells = "".join(_num_cell(grid.get(row, c)) for c in grid.columns)
+            body.append(f'<tr data-row="{_e(row)}"><th scope="row">{_e(label)}</th>{cells}</tr>')
+        return (f'<div class="scroll"><table class="grid" id="{_e(table_id)}">{caption}<thead>{head}</thead>'
+                f"<tbody>{''.join(body)}</tbody></table></div>")
+
+    # one row per model from here on: (row key, its label, the stat in each of the columns)
+    if models_in == "columns":
+        columns = [(r, grid.row_labels.get(r, r)) for r in grid.rows]
+        rows = [(m, [grid.get(r, m) for r, _ in columns]) for m in grid.columns]
+    else:
+        columns = [(c, c) for c in grid.columns]
+        rows = [(m, [grid.get(m, c) for c, _ in columns]) for m in grid.rows]
+    head = ('<tr><th class="rank">#</th><th>Model</th>'
+            + "".join(f'<th class="num">{_e(label)}</th>' for _, label in columns) + "</tr>")
+
+    def line(key: str, stats: Sequence[Stat]) -> str:
+        rank = rank_of.get(key)
+        return (f'<tr data-row="{_e(key)}"' + (f' data-model="{_e(key)}"' if rank else "")
+                + f'><td class="rank">{rank or ""}</td><th scope="row">{_e(key)}</th>'
+                + "".join(_num_cell(s) for s in stats) + "</tr>")
+
+    ranked = sorted((r for r in rows if r[0] in rank_of), key=lambda r: rank_of[r[0]])
+    others = [r for r in rows if r[0] not in rank_of]
+    shown, folded = ranked[:LEADER_ROWS], ranked[LEADER_ROWS:]
+    section = table_id.removesuffix("-table")
+    out = (f'<div class="scroll"><table class="grid models-in-rows" id="{_e(table_id)}">{caption}<thead>{head}</thead>'
+           f"<tbody>{''.join(line(k, s) for k, s in shown + others)}</tbody></table></div>")
+    if folded:
+        first, last = rank_of[folded[0][0]], rank_of[folded[-1][0]]
+        out += (f'<details class="more" id="{_e(section)}-more"><summary>Ranks {first} to {last}'
+                + ("" if last - first + 1 == len(folded) else f" ({len(folded)} models)") + "</summary>"
+                f'<div class="scroll"><table class="grid models-in-rows" id="{_e(table_id)}-more">{caption}'
+                f"<thead>{head}</thead><tbody>{''.join(line(k, s) for k, s in folded)}</tbody></table></div></details>")
+    return out
 
 
 def _conditions(rows: Sequence[ConditionRow], policy: str = "exclude") -> str:
@@ -361,7 +405,22 @@ def scatter_svg(rows: Sequence[LeaderRow]) -> str:
             xs: list[float] = []
             ys: list[float] = []
             handles: list[Any] = []
-            for i, r in enumerate(rows):
+            # past LEADER_ROWS models only the first SCATTER_LABELS (in rank order) get a colour, CIs and a legend
+            # entry; the others are grey points with no CIs, under one legend entry (500 labels overlapped, s49report)
+            labelled = rows if len(rows) <= LEADER_ROWS else rows[:SCATTER_LABELS]
+            grey: dict[str, tuple[list[float], list[float]]] = {"o": ([], []), "^": ([], [])}
+            for r in rows[len(labelled):]:
+                for stat, marker in ((r.gra_l4, "o"), (r.gra_l7, "^")):
+                    if r.basp.value is not None and stat.value is not None:
+                        grey[marker][0].append(r.basp.value)
+                        grey[marker][1].append(stat.value)
+                        xs.append(r.basp.value)
+                        ys.append(stat.value)
+            for marker, (gx, gy) in grey.items():
+                if gx:
+                    ax.scatter(gx, gy, s=14, marker=marker, color="#9e9e9e", facecolors="#9e9e9e" if marker == "o"
+                               else "white", linewidths=0.9, zorder=2)
+            for i, r in enumerate(labelled):
                 colour = _PALETTE[i % len(_PALETTE)]
                 if r.basp.value is None:
                     continue
@@ -378,6 +437,9 @@ def scatter_svg(rows: Sequence[LeaderRow]) -> str:
                 if drawn:
                     handles.append(Line2D([], [], linestyle="none", marker="s", markersize=7, color=colour,
                                           label=_chart_text(r.model)))
+            if len(labelled) < len(rows):
+                handles.append(Line2D([], [], linestyle="none", marker="s", markersize=5, color="#9e9e9e",
+                                      label=f"ranks {len(labelled) + 1} to {len(rows)} (no CIs)"))
             lo = min([0.5] + xs + ys)
             lo = max(0.0, math.floor((lo - 0.05) * 10) / 10)
             ax.plot([lo, 1], [lo, 1], linestyle=(0, (4, 3)), color="#9e9e9e", linewidth=0.9, zorder=1)
@@ -411,6 +473,9 @@ def _err(stat: Stat) -> Any:
 #: are open and the rest are folded below them.
 PROFILE_CHARTS = 24
 LEADER_ROWS = 50
+#: Past ``LEADER_ROWS`` models, Figure 6 gives a colour, CIs and a legend entry to this many models (in rank order)
+#: and draws the others as grey points with no CIs; the model-column tables are written with models as rows.
+SCATTER_LABELS = 24
 
 
 def radar_svg_light(profile: Profile) -> str:
@@ -545,23 +610,30 @@ def render_report(data: ReportData) -> str:
     sections.append(("leaderboard", "Leaderboard", _leaderboard(data.leaderboard, [c.model for c in data.conditions],
                                                                  data.policy)))
     sections.append(("layers", "BASP composite by cognitive layer (Table 11)",
-                     _grid(data.layers, "layers-table", empty="No layer has scored responses.")))
+                     _grid(data.layers, "layers-table", empty="No layer has scored responses.", models=data.models)))
     sections.append(("l4", "Framework reconstruction: BASP sub-metrics on L4 (Table 13)",
-                     _grid(data.l4, "l4-table", empty="No L4 (framework reconstruction) item was scored.")))
+                     _grid(data.l4, "l4-table", empty="No L4 (framework reconstruction) item was scored.",
+                           models=data.models, models_in="rows")))
     sections.append(("fmdp", "FMDP flag rates per model (Table 16)",
-                     _grid(data.fmdp, "fmdp-table", empty="No failure-mode detector applied to any response.")))
+                     _grid(data.fmdp, "fmdp-table", empty="No failure-mode detector applied to any response.",
+                           models=data.models)))
     sections.append(("ivp", "Investor voice precision by investor (Table 17)",
                      _grid(data.investor_ivp, "ivp-table", empty="IVP needs responses about several investors on "
-                           "the same question group; none were scored.")))
+                           "the same question group; none were scored.", models=data.models)))
     sections.append(("topology", "GRA by framework topology (\u00a710.4)",
-                     _grid(data.topology_gra, "topology-table", empty="No item with gold gates was scored.")))
+                     _grid(data.topology_gra, "topology-table", empty="No item with gold gates was scored.",
+                           models=data.models)))
     if data.conditions:
         sections.append(("conditions", "Evaluation conditions (Table 14)", _conditions(data.conditions, data.policy)))
     sections.append(("profiles", "BASP profiles and failure modes (Appendix D.2)", _profiles(data.profiles, data.policy)))
     scatter = (f'<div class="charts"><figure class="chart" id="figure6">{scatter_svg(data.leaderboard)}<figcaption>'
                "Figure 6: the BASP composite against gate-level GRA, per model, on L4 (filled circles) and L7 "
                "(open triangles) items, with 95% CIs. A model far below the diagonal writes better prose than it "
-               f"reconstructs gates. {_e(failure_rule(data.policy))}</figcaption></figure></div>") if data.leaderboard else ""
+               "reconstructs gates. "
+               + (f"Past {LEADER_ROWS} models only the first {SCATTER_LABELS} in rank order are coloured, named and "
+                  f"drawn with CIs; ranks {SCATTER_LABELS + 1} to {len(data.leaderboard)} are grey points without "
+                  "CIs (their values are in the leaderboard). " if len(data.leaderboard) > LEADER_ROWS else "")
+               + f"{_e(failure_rule(data.policy))}</figcaption></figure></div>") if data.leaderboard else ""
     sections.append(("scatter", "Composite against gate reconstruction (Figure 6)", scatter or
                      '<p class="lead empty">No model has a scored response.</p>'))
     drill = ('<p class="lead">Pick a response: its parsed trace is aligned gate by gate with the gold trace '
