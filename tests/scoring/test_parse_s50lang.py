@@ -17,7 +17,7 @@ import pytest
 
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring._foreign_verdicts import NEGATORS
-from tests.scoring.parse_support import final_of, read_gates
+from tests.scoring.parse_support import final_of, gate_reading, read_gates
 
 #: Klarman's downside-first card: gate 1 Downside Assessment, 2 Margin of Safety, 3 Position Sizing and Portfolio Risk;
 #: outcomes INVEST (pass) and DECLINE (fail).
@@ -132,3 +132,15 @@ def test_words_that_are_other_prose_in_a_language_already_read_stay_out() -> Non
     assert "mat-tre" in listed  # the Breton word is read where it cannot be another
     assert "mat" not in listed and "bastant" not in listed
     assert "raha" not in fv.CONDITIONALS and "ki te" not in fv.CONDITIONALS
+
+
+@pytest.mark.parametrize("title, verdict, expected", [
+    ("Коопсуздук маржасы", "четке кагылды", "REJECT"),   # KY margin of safety: was rejected
+    ("ಸುರಕ್ಷತಾ ಅಂಚು", "ಉತ್ತೀರ್ಣ", "PROCEED"),             # KN margin of safety: passed
+    ("Feilichheidsmarzje", "ôfwiisd", "REJECT"),          # FY margin of safety: rejected
+])
+def test_a_gate_term_of_the_language_names_the_gate_under_the_review_bar(title: str, verdict: str, expected: str) -> None:
+    # the term (grammar/gate_terms.yaml, margin of safety) is the key noun of Klarman's gate 2, Margin of Safety: a
+    # gate named by a term alone is read, at the term's confidence factor 0.7, under the 0.7 review bar
+    reading = gate_reading(f"{title}: {verdict}.\n", KLARMAN, 2)
+    assert reading is not None and reading[0] == expected and reading[1] < 0.7
