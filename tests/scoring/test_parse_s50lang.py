@@ -144,18 +144,3 @@ def test_a_gate_term_of_the_language_names_the_gate_under_the_review_bar(title: 
     # gate named by a term alone is read, at the term's confidence factor 0.7, under the 0.7 review bar
     reading = gate_reading(f"{title}: {verdict}.\n", KLARMAN, 2)
     assert reading is not None and reading[0] == expected and reading[1] < 0.7
-
-
-@pytest.mark.parametrize("card, body, closing, outcome", [
-    # FO "five of seven; Graham wants all seven, so we voted against buying": the fail outcome
-    ("graham_seven_tests_defensive", "Earnings Stability: PASS.\n\n",
-     "Fimm av sjey. Graham krevur øll sjey, so vit atkvøddu ímóti at keypa.", "DECLINE"),
-    # BR "result: I do not buy for now", the writer's own act, no outcome word
-    ("klarman_downside_first_process", "Margin of Safety: PASS.\n\n", "Disoc'h: ne brenan ket evit bremañ.", "DECLINE"),
-    # MI "so we have bought it" ("hoko mai": buy, toward the speaker)
-    ("klarman_downside_first_process", "Margin of Safety: PASS.\n\n", "Nā reira kua hokona mai e mātou.", "INVEST"),
-    # MI "so we have sold it" ("hoko atu": sell, away from the speaker): the other side
-    ("klarman_downside_first_process", "Margin of Safety: PASS.\n\n", "Nā reira kua hokona atu e mātou.", "DECLINE"),
-])
-def test_a_closing_act_in_the_language_is_the_final_verdict(card: str, body: str, closing: str, outcome: str) -> None:
-    assert final_of(body, closing + "\n", card) == outcome
