@@ -46,13 +46,14 @@ from ipb.errors import ErrorGroup, IpbError
 
 __all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "ORDINALS", "LAST_WORDS", "NEGATORS", "TRAILING_NEGATOR", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
            "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
-           "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "edged", "MARK_END", "guard", "load_languages", "fold_dotted_i"]
+           "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "edged", "MARK", "MARK_END", "guard", "load_languages", "fold_dotted_i"]
 
 _FILE = "languages.yaml"
 
 #: Characters of scripts written without spaces between words, as the inside of a character class: kana, CJK
-#: ideographs (unified, extension A, compatibility), hangul syllables, Thai.
-UNSPACED_CHARS: Final = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+#: ideographs (unified, extension A, compatibility), hangul syllables, Thai, Khmer (stop 50: "មិនអាចសន្និដ្ឋានបាន",
+#: cannot be concluded, is one run with no space; its vowel signs are no word characters either).
+UNSPACED_CHARS: Final = "\u0e00-\u0e7f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _UNSPACED = re.compile(f"[{UNSPACED_CHARS}]")
 
 
@@ -138,14 +139,22 @@ def bounded(word: str) -> str:
 #: Written as whole blocks (their letters and digits are word characters already, so counting them changes nothing;
 #: the dandas U+0964-U+0965 stay out): the exact ranges of marks made every foreign trigger's class dozens of ranges
 #: long, and compiling the scan's patterns cost seconds of each first parse (13.7 s for the whole BMP's marks).
-_MARKS: Final = "\u0300-\u036f\u0900-\u0963\u0966-\u097f\u0a80-\u0aef\u0c00-\u0c7f"
+#: Stop 50 joins the Indic blocks from the Devanagari digits through Sinhala into one range (Gurmukhi "ਨਹੀਂ" ends in a
+#: bindi, Kannada "ಮುಂದುವರಿಯಿರಿ" and Sinhala "නොවේ" in vowel signs; Bengali, Oriya, Tamil and Malayalam come along at no
+#: cost): three ranges where there were five. The zero-width joiner Sinhala writes inside "ප්‍ර" needs none: the parser
+#: reads the answer without it (ipb.scoring.parse._invisible) and :func:`_bundled` the word lists alike.
+_MARKS: Final = "\u0300-\u036f\u0900-\u0963\u0966-\u0dff"
+#: The class of :data:`_MARKS` as patterns write it: case-sensitive inside a case-insensitive pattern (marks have no case),
+#: as Python compiles a case-insensitive class by folding each of its characters, over a thousand in the Indic range,
+#: once for every word that carries the class (stop 50: the class cost a first parse half a second more than this one).
+MARK: Final = f"(?-i:[{_MARKS}])"
 _HAS_MARK: Final = re.compile(f"[{_MARKS}]")
 _DEVANAGARI: Final = re.compile("[\u0900-\u097f]")
 #: The end of a word, a combining mark counted as a letter: Gujarati "નથી" (is not) and Marathi "नाही" end in a vowel sign,
 #: after which ``\b`` finds no end, so a negator written after the word (``negators_after``) was never read there.
-WORD_END: Final = rf"(?![^\W_])(?![{_MARKS}])"
+WORD_END: Final = rf"(?![^\W_])(?!{MARK})"
 #: The end of a word that closes on a combining mark ("करें", "કરો"), where ``\b`` finds none: an alternative to it.
-MARK_END: Final = rf"(?<=[{_MARKS}])(?![^\W_])(?![{_MARKS}])"
+MARK_END: Final = rf"(?<={MARK})(?![^\W_])(?!{MARK})"
 
 
 def edged(body: str, word: str) -> str:
@@ -159,7 +168,7 @@ def edged(body: str, word: str) -> str:
     """
     if _HAS_MARK.search(word) is None and _DEVANAGARI.search(word) is None:
         return rf"\b{body}\b"
-    return rf"(?<![^\W_])(?<![{_MARKS}]){body}(?![^\W_])(?![{_MARKS}])"
+    return rf"(?<![^\W_])(?<!{MARK}){body}(?![^\W_])(?!{MARK})"
 
 
 def guard(word: str) -> str:
@@ -214,10 +223,18 @@ def load_section(text: str, file: str, section: str) -> dict[str, dict[str, Any]
     return dict(doc.data.get(section) or {})
 
 
+#: The zero-width joiner and non-joiner: Sinhala writes one inside "ප්‍රතික්ෂේපිත" (rejected), Persian-script and Indic
+#: words carry them too. The parser reads an answer with them taken out (ipb.scoring.parse._invisible), so a listed word
+#: that holds one never matched (stop 50: Sinhala "ප්‍රතික්ෂේපිතයි" was read as no verdict).
+_JOINERS: Final = re.compile("[\u200c\u200d]")
+
+
 @lru_cache(maxsize=1)
 def _bundled() -> tuple[str, str]:
-    """The bundled ``grammar/languages.yaml``, folded as answers are (dotted I), and its name for error messages."""
-    return fold_dotted_i(resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8")), f"ipb/grammar/{_FILE}"
+    """The bundled ``grammar/languages.yaml``, folded as answers are (dotted I, no joiners), and its name for error
+    messages."""
+    text = resources.files("ipb.grammar").joinpath(_FILE).read_text(encoding="utf-8")
+    return fold_dotted_i(_JOINERS.sub("", text)), f"ipb/grammar/{_FILE}"
 
 
 @lru_cache(maxsize=None)

@@ -37,13 +37,11 @@ __all__ = ["TRANSLATION", "foreign_name_pattern", "foreign_literal", "foreign_li
 #: (:mod:`._positional`).
 TRANSLATION = "translation"
 
-#: Combining marks that are part of a word: every one of the Basic Multilingual Plane (Latin combining diacritics,
-#: Devanagari, Gujarati and Telugu signs; not a danda or a digit), as the verdict words read them.
-_MARKS = _fv._MARKS
-#: One letter of a word, marks included.
-_LETTER = rf"(?:[^\W\d_]|[{_MARKS}])"
-_BEFORE = rf"(?<![^\W_])(?<![{_MARKS}])"
-_AFTER = rf"(?![^\W_])(?![{_MARKS}])"
+#: One letter of a word, combining marks included (Latin combining diacritics, the Indic signs from Devanagari through
+#: Sinhala; not a danda), as the verdict words read them (:data:`ipb.scoring._foreign_verdicts.MARK`).
+_LETTER = rf"(?:[^\W\d_]|{_fv.MARK})"
+_BEFORE = rf"(?<![^\W_])(?<!{_fv.MARK})"
+_AFTER = rf"(?![^\W_])(?!{_fv.MARK})"
 
 
 def name_key(name: str) -> str:
