@@ -71,3 +71,14 @@ def final_of(body: str, closing: str, card: str) -> str | None:
     result = parse_response(body + closing, card, embedder=False)
     assert result.status == "ok", result.reason
     return result.final_verdict
+
+
+KLARMAN = "klarman_downside_first_process"
+
+
+def klarman_three_gates(passed: str, failed: str, unknown: str) -> list[tuple[int, str | None]]:
+    """Klarman's first three gates written as labels answered by a pass, a fail and an open word of one language,
+    as read: the shape every language test file (s46lang onwards) checks its new word lists with."""
+    text = (f"Downside Assessment: {passed}.\nMargin of Safety: {failed}.\n"
+            f"Position Sizing and Portfolio Risk: {unknown}.\n")
+    return read_gates(text, KLARMAN)

@@ -14,7 +14,7 @@ import pytest
 from ipb.scoring._foreign_verdicts import NEGATORS, WORD_VERDICTS
 from ipb.scoring.outcome import reads_as_english
 from ipb.scoring.parse import parse_response
-from tests.scoring.parse_support import final_of, read_gates
+from tests.scoring.parse_support import final_of, klarman_three_gates, read_gates
 
 #: Klarman's downside-first card: gate 1 Downside Assessment, 2 Margin of Safety, 3 Position Sizing and Portfolio Risk;
 #: outcomes INVEST (pass) and DECLINE (fail).
@@ -38,10 +38,7 @@ VERDICTS = {
 
 @pytest.mark.parametrize("language", sorted(VERDICTS))
 def test_a_pass_a_fail_and_an_open_gate_in_each_new_language(language: str) -> None:
-    passed, failed, unknown = VERDICTS[language]
-    text = (f"Downside Assessment: {passed}.\nMargin of Safety: {failed}.\n"
-            f"Position Sizing and Portfolio Risk: {unknown}.\n")
-    assert read_gates(text, KLARMAN) == [(1, "PROCEED"), (2, "REJECT"), (3, "INCONCLUSIVE")]
+    assert klarman_three_gates(*VERDICTS[language]) == [(1, "PROCEED"), (2, "REJECT"), (3, "INCONCLUSIVE")]
 
 
 #: A negator written apart before a pass word, or after it: the pass reads as a fail.
