@@ -170,7 +170,7 @@ TRAILING_NOT = re.compile(r"[ \t]*(?:\.{2,}|\u2026)[ \t]*not\b(?![ \t]+[a-z])|" 
 #: the word is read weak (under the review bar), not turned over.
 #: The tag may also be a sentence of its own after the word's ("Fair Price: pass. Yeah, right.", break43 #4 left): the
 #: word's sentence runs at most 80 characters on, and the tag sentence is nothing but the tag.
-IRONIC_TAIL = re.compile(r"[ \t]*[,;:!\u2014\u2013-]*[ \t]*(?:(?:yeah|yea|ya)[ \t]*,?[ \t]*right\b|as[ \t]+if[ \t]*(?=[.!;)\n]|$)"
+IRONIC_TAIL = re.compile(r"[ \t]*(?:[,;:!\u2014\u2013-]+[ \t]*)?(?:(?:yeah|yea|ya)[ \t]*,?[ \t]*right\b|as[ \t]+if[ \t]*(?=[.!;)\n]|$)"
                          r"|/s\b|\(not\)|\[sarcasm\])"
                          r"|[^.!?\n]{0,80}[.!?]+[ \t]+(?:(?:yeah|yea|ya)[ \t]*,?[ \t]*right|as[ \t]+if|/s)[ \t]*[.!]*[ \t]*(?=\n|$|[.!])")
 
@@ -246,7 +246,7 @@ _REVISION_OPENING = re.compile(
     r"on\s+(?:a\s+)?second\s+(?:look|thought)|second\s+look|having\s+re-?(?:read|checked)|i\s+(?:forgot|missed|overlooked))"
 )
 #: After a verdict word: the verdict it replaces ("REJECT, not PROCEED", "fails rather than passes"), a correction.
-_CORRECTIVE_TAIL = re.compile(r"[ \t]*[,;\u2014\u2013-]?[ \t]*(?:not|rather[ \t]+than|instead[ \t]+of)[ \t]+(?:an?[ \t]+)?"
+_CORRECTIVE_TAIL = re.compile(r"[ \t]*(?:[,;\u2014\u2013-][ \t]*)?(?:not|rather[ \t]+than|instead[ \t]+of)[ \t]+(?:an?[ \t]+)?"
                               r"(?:proceed|reject|pass|fail|inconclusive)(?:s|ed|es)?\b")
 #: Words after a negator that make it no negation of the verdict: "not merely passes", "without doubt it clears".
 #: (and the words of other languages for "only": ``not_only`` in grammar/languages.yaml)

@@ -37,3 +37,24 @@ def test_a_long_run_after_the_final_label_is_read_within_the_bar(run: str) -> No
 def test_labels_with_spacing_and_emphasis_around_the_colon_are_still_read(answer: str) -> None:
     # "avoid" is a fail synonym and "no" the answer to "should we invest": both the card's fail outcome, DECLINE
     assert _parse("Gate 1: REJECT\n" + answer + "\n").final_verdict == "DECLINE"
+
+
+@pytest.mark.parametrize("run", [" " * 20_000, "\t" * 20_000])
+def test_a_json_answer_with_long_runs_after_its_verdicts_is_read_within_the_bar(run: str) -> None:
+    """A JSON answer padded after each verdict word: the correction tail ("REJECT, not PROCEED") and the ironic tail
+    ("pass, yeah right") after a verdict word split the run between two stars around an optional mark (20,000 spaces:
+    6.6 s of CPU, 2.1 s and 1.2 s of it in those two matches; now one star per run unless a mark stands between)."""
+    _parse("Gate 1: REJECT\nFinal verdict: DECLINE\n")
+    cpu = time.process_time()
+    trace = _parse('{"gates": [{"gate": 1, "verdict": "REJECT' + run + '"}], "final_verdict":' + run + '"DECLINE"}')
+    cpu = time.process_time() - cpu
+    assert trace.final_verdict == "DECLINE"
+    assert cpu < 2.0, f"{cpu:.1f} s of CPU"
+
+
+@pytest.mark.parametrize(("answer", "verdict"), [
+    ("Gate 1: REJECT, not PROCEED.\n", "REJECT"),        # the correction tail still sets the other word aside
+    ("Gate 1: REJECT \u2014 not a pass.\n", "REJECT"),
+])
+def test_the_correction_tail_still_reads(answer: str, verdict: str) -> None:
+    assert _parse(answer).gates[0].verdict == verdict
