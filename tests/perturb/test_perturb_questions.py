@@ -50,17 +50,22 @@ def test_l8_questions_round_trip_too():
 def test_a_hand_checked_question():
     """Buffett's card states its facts in its own phrases (paper Appendix A.2 base, by hand)."""
     result = generate(Job((BUFFETT,), str(BUFFETT_BASE), 0, parse_recipes("flip")), 1)
-    question = json.loads(result.lines[0])["question"]
+    item = json.loads(result.lines[0])
+    question = item["question"]
     # s40buff (review39 BA4): the first flip was $5B growing 25% at 3.5x, dated 30 June 2024 (0.14x revenue a point
     # of growth, under the 2024 record's floor of 0.2x from $2B in frameworks/regimes.yaml); the first flip now also
     # moves the macro regime, so it is undated and the facts are the question's first line
+    # s50rfix: a subscription business with over $10B of revenue earns a profit (the acquisition card's rule
+    # a_large_subscription_business_earns_a_profit), so the earlier first flip ($17.5B of revenue, net income $0) is no
+    # longer drawn; the first flip is now $8.4B at a 71% gross margin
     assert question.split("\n")[0] == (
         "The business model is subscription software. The company is in the enterprise software sector. "
-        "The company has $17.5B of annual revenue. Existing customers pay 95% of what they paid a year earlier. "
-        "The gross margin is 75%. Revenue is growing 25% a year. The latest annual net income is $0. "
-        "It is offered at 3.5x its annual revenue. The macro regime is high inflation.")  # value 0.75 x 0.25 x 20x = 3.75x
+        "The company has $8.4B of annual revenue. Existing customers pay 95% of what they paid a year earlier. "
+        "The gross margin is 71%. Revenue is growing 25% a year. The latest annual net income is $0. "
+        "It is offered at 3.5x its annual revenue. The macro regime is high inflation.")
     # s42anchor + s42rfixN: anchors whose flip generation would refuse are no longer taken, so the first flip is another
-    # one; by hand: owner earnings $17.5B x 25% = $4.375B, at 1/10% + 40 x 25% = 20x worth $87.5B; the price 3.5 x
-    # $17.5B = $61.25B is under (1 - 25%) x $87.5B = $65.6B (gate 5 PROCEED); no loss in a credit crisis (gate 6): INVEST
+    # one; by hand: owner earnings $8.4B x 25% = $2.1B, at 1/10% + 40 x 25% = 20x worth $42B; the price 3.5 x
+    # $8.4B = $29.4B is under (1 - 25%) x $42B = $31.5B (gate 5 PROCEED); no loss in a credit crisis (gate 6): INVEST
+    assert item["investment_verdict"] == "INVEST"
     # one undisclosed input: a sentence with its article (issue 18: "Not disclosed: evidence ..." read like a dump)
     assert question.split("\n")[1] == "The evidence on management's integrity and capital allocation is not disclosed."
