@@ -348,6 +348,7 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
         chosen = ordered_inputs(frame, changed)
     else:
         chosen_arg = _spec_list(arg, frame, candidates, "a ranged numeric input that a gate reads")
+        followers: list[str] = []  # picked inputs left to follow a tied leader (untie)
         if chosen_arg is not None:
             chosen = chosen_arg
         else:
@@ -365,7 +366,9 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                         picked.append(rng.choice(own))
             chosen = ordered_inputs(frame, picked)
             if tied_rules(frame):  # an input tied to one chosen before it follows that one (stop 31)
-                chosen = untie(frame, chosen)
+                untied = untie(frame, chosen)
+                followers = [n for n in chosen if n not in untied]
+                chosen = untied
         for i, name in enumerate(chosen):
             old = facts.get(name)
             grid = frame.grids[name]
@@ -381,6 +384,19 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                 # (s42anchor), is redrawn among the values that keep them (issue 18)
                 facts[name] = redraw_if_broken(frame, facts, name, rng, old, chosen[i + 1:], scenario.as_of)
                 changed.append(name)
+        for name in followers:
+            # a picked input left to follow its tied leader that the leader's move did not move (an inequality such as
+            # "past $10B of revenue, a profit" that still held): drawn on its own, so the step changes as many inputs as
+            # were picked (stop 50: late attempts, whose one-input draws are spent, made 3 of 300 one-input changes)
+            if name in tied:
+                continue
+            old = facts.get(name)
+            value = _draw(frame.grids[name], rng, old)
+            if value is not None:
+                facts[name] = value
+                facts[name] = redraw_if_broken(frame, facts, name, rng, old, [], scenario.as_of)
+                if facts[name] != old:
+                    changed.append(name)
         if not changed:
             raise PerturbError(f"the grids of {', '.join(chosen)} hold no other value", rule="no-candidate")
     details: dict[str, Any] = {"inputs": ordered_inputs(frame, changed)}
