@@ -25,8 +25,11 @@ def test_ctrl_c_with_a_slow_request_in_flight_ends_at_once(server, tmp_path):
     args = respond_args(server, out, tmp_path, "--conditions", "A,C", "--concurrency", "1", "--no-cache",
                         "--timeout", "100")
     env = {**os.environ, "IPB_API_KEY": SECRET}
+    # a job started in the background by a non-interactive shell (CI runners, nohup) inherits SIGINT ignored, and
+    # Python then installs no KeyboardInterrupt handler: the child gets SIGINT's default back, as a terminal gives it
     proc = subprocess.Popen([sys.executable, "-c", "from ipb.cli import main; main()", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
