@@ -264,6 +264,12 @@ def check(
         doc = None
         try:
             doc = load_yaml_file(path, collect=True)
+            registry = _registry_kind(doc.data)
+            if registry is not None:  # s50break: a registry under another name was checked as a card or a scenario
+                raise IpbError(f"this looks like a {registry} registry (a top-level '{registry}:' and no gates), which "
+                               f"ipb check knows by its file name only: save it as {registry}.yaml "
+                               f"(frameworks/{registry}.yaml is the bundled one) and check that",
+                               file=str(path), line=1, column=1, rule="registry-name")
             # a scenario: it has facts, or names a card and has none of a card's own parts
             if isinstance(doc.data, dict) and ("facts" in doc.data or (
                     "card" in doc.data and not {"gates", "inputs", "investor"} & set(doc.data))):
@@ -520,3 +526,16 @@ def _unknown_investor(card: Any, doc: YamlDoc) -> list[IpbError]:
             "--investors FILE (docs/scoring.md, 'An investor of your own')", rule="unknown-investor", name=card.investor)
         return [warning.with_location(doc.file, line, column, doc.source_line(line))]
     return []
+
+
+def _registry_kind(data: object) -> str | None:
+    """The registry kind, "regimes" or "sectors", of a document shaped like frameworks/regimes.yaml or
+    sectors.yaml (a top-level entry of that name, no gates and no card), else None: ipb check tells registries by
+    file name, so one saved under another name was read as a card or a scenario and failed with messages about
+    'gates' or 'card' (s50break)."""
+    if not isinstance(data, dict) or {"gates", "card"} & set(data):
+        return None
+    for kind in ("regimes", "sectors"):
+        if kind in data:
+            return kind
+    return None
