@@ -1,0 +1,72 @@
+"""s51rfix: SR12 on the lead's ruling, then s51review's kinds (issue 18).
+
+Counts over the review's 1,000 items before -> after, with the commands, are in /work/notes/s51rfix.md. Each test
+below fails without its fix (checked by putting the previous file back, never by stashing).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+import ipb
+from ipb.perturb import Job, generate
+from perturb_support import SCENARIOS, assert_rule_case
+
+
+# --------------------------------------------------------------------------- SR12: Berkshire's buybacks under its price limit
+#
+# s50review SR12 (409 of 1,000 items on berkshire_2012_within_limit, seed 10707): Berkshire proposing $10-48B on
+# 12 December 2012, the day it bought its largest block ever, $1.2B. The lead's ruling (stop 51): from
+# 26 September 2011 to 16 July 2018, while a price limit of 110-120% of book stood, Berkshire bought in amounts far
+# below $10B, so a proposal of those days is at most $8B. The base's facts: $45B of cash, a $20B reserve.
+
+REPURCHASE = "buffett_share_repurchase"
+_SR12_RULE = "berkshire_buyback_of_its_price_limit_years"
+_SR12 = {"issuer": "berkshire_hathaway", "decision_date": "2012-12-12", "cash_and_equivalents": "$55B",
+         "liquidity_reserve": "$20B", "reinvestment_needs_funded": True}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    ({**_SR12, "repurchase_amount": "$48.03B"}, True,
+     "s50review SR12, BUFFETT-SR-003-aa999c27eae8e029's $48.03B (leaves $6.97B, under the reserve, so the quarter "
+     "rule lets it through to the cash gate)"),
+    ({**_SR12, "repurchase_amount": "$12.67B"}, True,
+     "s50review SR12, BUFFETT-SR-003-b923954e012855af's $12.67B (23% of $55B: within a quarter)"),
+    ({**_SR12, "repurchase_amount": "$8.01B"}, True, "just over the cap"),
+    ({**_SR12, "repurchase_amount": "$8B"}, False, "the cap itself"),
+    ({**_SR12, "repurchase_amount": "$1.2B"}, False, "the record: 9,200 class A shares at $131,000, 12 December 2012"),
+    ({**_SR12, "decision_date": "2011-09-26", "repurchase_amount": "$8.01B", "cash_and_equivalents": "$40B"}, True,
+     "the window's first day, the 110% limit's release"),
+    ({**_SR12, "decision_date": "2011-09-23", "repurchase_amount": "$9B", "cash_and_equivalents": "$40B"}, False,
+     "the Friday before the limit: no buyback programme, the cap does not apply"),
+    ({**_SR12, "decision_date": "2018-07-16", "repurchase_amount": "$8.01B", "cash_and_equivalents": "$110B"}, True,
+     "the window's last day"),
+    ({**_SR12, "decision_date": "2018-07-17", "repurchase_amount": "$12B", "cash_and_equivalents": "$110B"}, False,
+     "17 July 2018: the limit replaced by a judgement of value (11% of $110B, within a quarter)"),
+    ({k: v for k, v in _SR12.items() if k != "decision_date"} | {"repurchase_amount": "$40B"}, False,
+     "undated (test_perturb_bounds_s35's $40B of $55B, kept for the cash gate)"),
+    ({**_SR12, "issuer": "other_company", "repurchase_amount": "$40B"}, False, "another company: not Berkshire's limit"),
+])
+def test_berkshire_proposes_at_most_eight_billion_while_its_price_limit_stood(facts, refused, what):
+    assert_rule_case(REPURCHASE, _SR12_RULE, facts, refused)
+
+
+@pytest.mark.parametrize("base", ["berkshire_2012_within_limit.yaml", "berkshire_2014_above_book_limit.yaml"])
+def test_no_berkshire_item_inside_the_price_limit_years_proposes_more_than_the_cap(base):
+    """A default run (seed 0, 120 items) of each base dated inside the window: every Berkshire item dated
+    26 September 2011 to 16 July 2018 proposes at most $8B, and such items are most of the run (non-vacuity)."""
+    cap = ipb.facts(REPURCHASE, {"repurchase_amount": "$8B"})["repurchase_amount"]
+    lines = generate(Job((REPURCHASE,), str(SCENARIOS / REPURCHASE / base), 0), 120).lines
+    inside = 0
+    for line in lines:
+        f = json.loads(line)["scenario"]["facts"]
+        when = f.get("decision_date")
+        if f.get("issuer") != "berkshire_hathaway" or when is None:
+            continue
+        if dt.date(2011, 9, 26) <= dt.date.fromisoformat(when) <= dt.date(2018, 7, 16):
+            inside += 1
+            assert ipb.facts(REPURCHASE, f)["repurchase_amount"] <= cap, f
+    assert inside >= 60, inside
