@@ -70,3 +70,45 @@ def test_no_berkshire_item_inside_the_price_limit_years_proposes_more_than_the_c
             inside += 1
             assert ipb.facts(REPURCHASE, f)["repurchase_amount"] <= cap, f
     assert inside >= 60, inside
+
+
+# --------------------------------------------------------------------------- G17: a utility's bonds beside a sliver of equity
+#
+# s51review G17 (65 of 1,000 items on utility_passes, 31 December 1974; 51 of them public utilities): the operators
+# shrink book equity under the base's $500M of long-term debt to fail gate 2 (debt at most twice equity) and leave
+# the bonds, the assets and the record. A regulated utility's equity was a third to a half of its capital; the line
+# is debt at most three times equity for a system with $500M or more of assets (the mirror of s48rfix2's rule).
+
+GRAHAM = "graham_seven_tests_defensive"
+_G17_RULE = "utility_long_term_debt_at_most_three_times_its_equity"
+_G17 = {"book_value_per_share": "$20", "company_type": "public_utility", "dividend_years": "2", "eps_3yr_avg": "$2.4",
+        "eps_3yr_avg_ten_years_ago": "$3.6", "long_term_debt": "$500M", "price_per_share": "$18",
+        "stock_equity": "$77M", "total_assets": "$800M", "years_with_earnings": "10"}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    (_G17, True, "s51review G17 #5, GRAHAM-7T-004-5773028a2ce7771b: $500M of bonds on $77M of equity (6.5x)"),
+    ({**_G17, "dividend_years": "40", "eps_3yr_avg": "$1.8", "eps_3yr_avg_ten_years_ago": "$1.7",
+      "stock_equity": "$107M", "total_assets": "$890M", "years_with_earnings": "6"}, True,
+     "s51review G17 #17, GRAHAM-7T-004-81f0497e2c5ab1dd: $500M on $107M (4.7x)"),
+    ({**_G17, "stock_equity": "$166M"}, True, "just over: $500M > 3 x $166M = $498M"),
+    ({**_G17, "stock_equity": "$167M"}, False, "the edge side: $500M <= 3 x $167M = $501M"),
+    ({**_G17, "stock_equity": "$200M"}, False, "2.5x: the reviewer's realistic band for a gate-2 REJECT"),
+    ({**_G17, "stock_equity": "$300M"}, False, "the base: 1.67x"),
+    ({**_G17, "total_assets": "$450M", "long_term_debt": "$300M", "stock_equity": "$77M"}, False,
+     "a system under $500M of assets is left open (3.9x)"),
+    ({**_G17, "company_type": "industrial"}, False, "an industrial is left open"),
+])
+def test_graham_a_large_utility_owes_at_most_three_times_its_equity(facts, refused, what):
+    assert_rule_case(GRAHAM, _G17_RULE, facts, refused)
+
+
+def test_graham_gate_2_still_rejects_a_utility_between_twice_and_three_times_its_equity():
+    """The base with $200M of equity: $500M of long-term debt is 2.5 times it, over Graham's twice (gate 2 REJECT), and
+    the new rule keeps it."""
+    facts = {**_G17, "dividend_years": "40", "eps_3yr_avg": "$2.4", "eps_3yr_avg_ten_years_ago": "$1.7",
+             "stock_equity": "$200M"}
+    assert_rule_case(GRAHAM, _G17_RULE, facts, False)
+    gates = {g.gate.id: g.verdict for g in ipb.execute(GRAHAM, facts).gates}
+    assert gates["strong_financial_condition"] == "REJECT", gates
+
