@@ -112,3 +112,35 @@ def test_graham_gate_2_still_rejects_a_utility_between_twice_and_three_times_its
     gates = {g.gate.id: g.verdict for g in ipb.execute(GRAHAM, facts).gates}
     assert gates["strong_financial_condition"] == "REJECT", gates
 
+
+# --------------------------------------------------------------------------- LY17: a cyclical compounding like a fast grower
+#
+# s51review LY17 (153 of 1,000 items on invest_fast_grower_room_to_expand, 30 September 1979): the sector and isolate
+# operators made the base's 22% consumer grower a transport or materials cyclical and left its long-run growth. A
+# cyclical's long-run growth now stays under the card's fast-grower floor (20%).
+
+LYNCH = "lynch_six_category_framework"
+_LY17_RULE = "a_cyclical_grows_below_the_fast_grower_floor"
+_LY17 = {"cyclical_industry": True, "debt_share": "10%", "distressed": False, "dividend_yield": "1%",
+         "earnings_growth": "22%", "expansion_room": True, "hidden_asset_value": "$0", "market_cap": "$300M",
+         "pe_ratio": "19.5x", "sector": "transport"}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    (_LY17, True, "s51review LY17 #10, IPB-LYN-SC-004-68bab38750f06da0: a transport cyclical growing 22% a year"),
+    ({**_LY17, "dividend_yield": "3%", "pe_ratio": "17x", "sector": "materials"}, True,
+     "s51review LY17 #16, IPB-LYN-SC-004-5a653d2b6846d533: materials, 22%"),
+    ({**_LY17, "earnings_growth": "20%"}, True, "at the floor: 20% is a fast grower's rate"),
+    ({**_LY17, "earnings_growth": "19%"}, False, "just under the floor"),
+    ({**_LY17, "earnings_growth": "8%"}, False, "a cyclical's few points a year"),
+    ({**_LY17, "cyclical_industry": False, "sector": "consumer"}, False, "the base itself: a consumer fast grower"),
+])
+def test_lynch_a_cyclical_grows_below_the_fast_grower_floor(facts, refused, what):
+    assert_rule_case(LYNCH, _LY17_RULE, facts, refused)
+
+
+def test_lynch_a_cyclical_above_a_quarter_a_year_names_both_growth_rules():
+    """s36rules' I 74 kind (a cyclical growing 46% a year), here on the LY17 item: refused by the 25% rule and the new
+    floor, in card order."""
+    facts = {**_LY17, "earnings_growth": "46%"}
+    assert_rule_case(LYNCH, ("a_cyclical_does_not_grow_like_a_fast_grower", _LY17_RULE), facts, True)
