@@ -144,3 +144,31 @@ def test_lynch_a_cyclical_above_a_quarter_a_year_names_both_growth_rules():
     floor, in card order."""
     facts = {**_LY17, "earnings_growth": "46%"}
     assert_rule_case(LYNCH, ("a_cyclical_does_not_grow_like_a_fast_grower", _LY17_RULE), facts, True)
+
+
+# --------------------------------------------------------------------------- D10: fast deflation while the central bank prints
+#
+# s51review D10 (141 of 1,000 items on pushing_on_a_string_inflation_hedges, undated; 60 of them printing with prices
+# falling more than 2% a year): the metric and flip moved nominal growth alone under the base's printing. Deflation of
+# 3-10% a year is 1930-32, before anyone printed; under printing the record runs from about -2% (US 1933, Japan 2010)
+# upwards. The card's -5% floor for any slump stays.
+
+DALIO = "dalio_debt_supercycle_navigation"
+_D10_RULE = "printing_stops_a_fast_deflation"
+_D10 = {"bubble_signals": "2", "central_bank_stance": "printing", "debt_growth_gap": "5%",
+        "foreign_currency_debt_share": "5%", "long_bond_yield": "0.7%", "nominal_gdp_growth": "-8%",
+        "policy_rate": "0.1%", "real_gdp_growth": "-3.5%", "yield_curve_slope": "0.6%"}
+
+
+@pytest.mark.parametrize("facts, refused, what", [
+    (_D10, True, "DALIO-DC-013-0975cfe281f7e6b1 (s51review's run): real -3.5%, nominal -8%, a 4.5% deflation"),
+    ({**_D10, "debt_growth_gap": "8%", "nominal_gdp_growth": "-7.5%", "policy_rate": "0.75%",
+      "yield_curve_slope": "-0.05%"}, True, "DALIO-DC-013-5badccdafa661aac: a 4% deflation at 0.75%"),
+    ({**_D10, "nominal_gdp_growth": "-5.75%"}, True, "just over: prices falling 2.25% a year"),
+    ({**_D10, "nominal_gdp_growth": "-5.5%"}, False, "the edge: -2%, Japan 2010 and the US 1933"),
+    ({**_D10, "nominal_gdp_growth": "-2%"}, False, "the base: prices rising 1.5%"),
+    ({**_D10, "central_bank_stance": "easing"}, False,
+     "s51review D10 #1 (DALIO-DC-013-b26ea8ace513569c's kind): easing, not printing, is not bound here (1931-32)"),
+])
+def test_dalio_printing_holds_deflation_to_two_percent(facts, refused, what):
+    assert_rule_case(DALIO, _D10_RULE, facts, refused)
