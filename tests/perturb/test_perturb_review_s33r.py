@@ -55,8 +55,9 @@ REVIEW_ITEMS = [
     (GRAHAM, "GRAHAM-7T-004-351c5cfc3bcd016e",  # $1.759B debt + $300M equity + $946M current on $1.82B of assets
      {**_UTILITY_1974, "current_liabilities": "$946M", "dividend_years": 18, "long_term_debt": "$1.759B",
       "price_per_share": "$18", "stock_equity": "$300M", "total_assets": "$1.82B"},
+     # s51rfix (s51review G17): $1.759B of bonds on $300M of equity (5.9x) breaks the utility's 3x line too
      ["debt_and_equity_within_assets", "liabilities_and_equity_within_assets",
-      "liabilities_below_assets_with_positive_book"]),
+      "utility_long_term_debt_at_most_three_times_its_equity", "liabilities_below_assets_with_positive_book"]),
     (GRAHAM, "GRAHAM-7T-004-334878a3587e6817",  # $500M + $476M + $505M on $800M
      {**_UTILITY_1974, "current_liabilities": "$505M", "dividend_years": 40, "long_term_debt": "$500M",
       "price_per_share": "$33", "stock_equity": "$476M", "total_assets": "$800M"},

@@ -40,8 +40,12 @@ _BERKSHIRE_2019 = {"issuer": "berkshire_hathaway", "decision_date": "2019-08-30"
 #: (card, rule, facts, refused): refused True = the rule (and only it) refuses the facts; False = no rule does.
 CASES = [
     # review C #132: $9.53B of assets on $2.506B of capital (26%); $3.75B (2 x 3.75 <= 3 x 2.506) kept
-    (GRAHAM, "utility_capital_funds_its_assets", {**_UTILITY, "total_assets": "$9.53B"}, True),
-    (GRAHAM, "utility_capital_funds_its_assets", {**_UTILITY, "total_assets": "$3.75B"}, False),
+    # s51rfix (s51review G17): the item's $2.206B of long-term debt is 7.4x its $300M of equity, over the utility's 3x
+    # line, so the refused case names that rule too (card order) and the neighbour is refused by it alone (this rule
+    # still asserted not to fire on it)
+    (GRAHAM, ("utility_long_term_debt_at_most_three_times_its_equity", "utility_capital_funds_its_assets"),
+     {**_UTILITY, "total_assets": "$9.53B"}, True),
+    (GRAHAM, "utility_long_term_debt_at_most_three_times_its_equity", {**_UTILITY, "total_assets": "$3.75B"}, True),
     # the base utility ($800M = $500M of debt + $300M of equity) kept; an industrial is not bound by it ($7.5B on
     # $2.506B: 3x, its own bound below)
     (GRAHAM, "utility_capital_funds_its_assets", {"company_type": "public_utility", "total_assets": "$800M",

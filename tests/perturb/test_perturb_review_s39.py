@@ -74,6 +74,7 @@ _DALIO_6DD = {"bubble_signals": "0", "central_bank_stance": "printing", "debt_gr
               "foreign_currency_debt_share": "5%", "long_bond_yield": "2.25%", "nominal_gdp_growth": "4%",
               "policy_rate": "0.25%", "real_gdp_growth": "2%", "yield_curve_slope": "2%"}
 # review39 REPURCHASE #9 (2012-12-12): Berkshire paying greenmail
+_SR12_CAP = "berkshire_buyback_of_its_price_limit_years"  # s51rfix, the lead's SR12 ruling
 _BRK_5C9 = {"cash_and_equivalents": "$45B", "decision_date": "2012-12-12", "intrinsic_value_per_share": "$150K",
             "issuer": "berkshire_hathaway", "liquidity_reserve": "$20B", "price_per_share": "$131K",
             "price_to_book": "1.15x", "reinvestment_needs_funded": True, "repurchase_amount": "$39.86B",
@@ -135,11 +136,14 @@ CASES = [
      {**_DALIO_B26, "long_bond_yield": "4.25%", "yield_curve_slope": "4%"}, False),
     # SR1: BUFFETT-SR-003-c93e9cd0134e86ef refused; the recorded $20B (the bundled berkshire_2012_within_limit) kept,
     # $25B kept, $25.01B refused; the same $28.9B in 2019 (not bound here) and for another company kept
-    (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017", _BRK_C93, True),
-    (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017", {**_BRK_C93, "liquidity_reserve": "$20B"}, False),
-    (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017", {**_BRK_C93, "liquidity_reserve": "$25B"}, False),
-    (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017", {**_BRK_C93, "liquidity_reserve": "$25.01B"},
-     True),
+    # s51rfix (SR12, the lead's ruling): the item's $8.41B on 12 December 2012 is also over the $8B Berkshire proposes
+    # while its price limit stood, so the refused cases name that rule too (card order) and the neighbours this rule
+    # keeps are refused by that rule alone (this rule is still asserted not to fire on them)
+    (REPURCHASE, (_SR12_CAP, "berkshire_reserve_near_its_stated_floor_2011_2017"), _BRK_C93, True),
+    (REPURCHASE, _SR12_CAP, {**_BRK_C93, "liquidity_reserve": "$20B"}, True),
+    (REPURCHASE, _SR12_CAP, {**_BRK_C93, "liquidity_reserve": "$25B"}, True),
+    (REPURCHASE, (_SR12_CAP, "berkshire_reserve_near_its_stated_floor_2011_2017"),
+     {**_BRK_C93, "liquidity_reserve": "$25.01B"}, True),
     (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017",
      {"issuer": "berkshire_hathaway", "decision_date": "2019-06-28", "liquidity_reserve": "$28.9B"}, False),
     (REPURCHASE, "berkshire_reserve_near_its_stated_floor_2011_2017",
@@ -170,8 +174,10 @@ CASES = [
       "yield_curve_slope": "5%"}, False),
     # SR2: BUFFETT-SR-003-5c9b7c41788ae257 refused; the same buyback to support the price kept (the purpose gate
     # rejects it); another company paying greenmail, undated, kept (not bounded here)
-    (REPURCHASE, "berkshire_pays_no_greenmail", _BRK_5C9, True),
-    (REPURCHASE, "berkshire_pays_no_greenmail", {**_BRK_5C9, "repurchase_purpose": "support_share_price"}, False),
+    # s51rfix (SR12): the item's $39.86B is over the $8B cap as well (named first, card order); its neighbour is refused
+    # by the cap alone
+    (REPURCHASE, (_SR12_CAP, "berkshire_pays_no_greenmail"), _BRK_5C9, True),
+    (REPURCHASE, _SR12_CAP, {**_BRK_5C9, "repurchase_purpose": "support_share_price"}, True),
     (REPURCHASE, "berkshire_pays_no_greenmail",
      {"issuer": "other_company", "repurchase_purpose": "greenmail", "cash_and_equivalents": "$2B",
       "liquidity_reserve": "$1B", "repurchase_amount": "$500M"}, False),
