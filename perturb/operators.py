@@ -369,34 +369,31 @@ def metric_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                 untied = untie(frame, chosen)
                 followers = [n for n in chosen if n not in untied]
                 chosen = untied
-        for i, name in enumerate(chosen):
+        # the chosen inputs, then each picked input left to follow its tied leader that the leader's move did not
+        # move (an inequality such as "past $10B of revenue, a profit" that still held): a follower is drawn on its
+        # own, so the step changes as many inputs as were picked (stop 50: late attempts, whose one-input draws are
+        # spent, made 3 of 300 one-input changes)
+        for i, name in enumerate([*chosen, *followers]):
+            leader = i < len(chosen)
+            if not leader and name in tied:
+                continue
             old = facts.get(name)
             grid = frame.grids[name]
             value = _draw(grid, rng, old)
-            if value is not None:
-                facts[name] = value
-                if tied_rules(frame):  # inputs a deck rule ties to this one move with it (stop 30), redrawn if they cannot
-                    jointly = move_tied_or_redraw(frame, facts, name, old, lambda: _draw(grid, rng, old), rng,
-                                                  fixed=chosen, pending=chosen[i + 1:])
-                    facts.update(jointly)
-                    tied.update(jointly)
-                # a draw that breaks a card constraint, or an era's bound on a quotient at the scenario's date
-                # (s42anchor), is redrawn among the values that keep them (issue 18)
-                facts[name] = redraw_if_broken(frame, facts, name, rng, old, chosen[i + 1:], scenario.as_of)
-                changed.append(name)
-        for name in followers:
-            # a picked input left to follow its tied leader that the leader's move did not move (an inequality such as
-            # "past $10B of revenue, a profit" that still held): drawn on its own, so the step changes as many inputs as
-            # were picked (stop 50: late attempts, whose one-input draws are spent, made 3 of 300 one-input changes)
-            if name in tied:
+            if value is None:
                 continue
-            old = facts.get(name)
-            value = _draw(frame.grids[name], rng, old)
-            if value is not None:
-                facts[name] = value
-                facts[name] = redraw_if_broken(frame, facts, name, rng, old, [], scenario.as_of)
-                if facts[name] != old:
-                    changed.append(name)
+            facts[name] = value
+            if leader and tied_rules(frame):
+                # inputs a deck rule ties to this one move with it (stop 30), redrawn if they cannot
+                jointly = move_tied_or_redraw(frame, facts, name, old, lambda: _draw(grid, rng, old), rng,
+                                              fixed=chosen, pending=chosen[i + 1:])
+                facts.update(jointly)
+                tied.update(jointly)
+            # a draw that breaks a card constraint, or an era's bound on a quotient at the scenario's date
+            # (s42anchor), is redrawn among the values that keep them (issue 18); a follower's pending list is empty
+            facts[name] = redraw_if_broken(frame, facts, name, rng, old, chosen[i + 1:], scenario.as_of)
+            if leader or facts[name] != old:  # a follower redrawn back to its old value changed nothing
+                changed.append(name)
         if not changed:
             raise PerturbError(f"the grids of {', '.join(chosen)} hold no other value", rule="no-candidate")
     details: dict[str, Any] = {"inputs": ordered_inputs(frame, changed)}

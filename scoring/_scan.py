@@ -16,7 +16,7 @@ from functools import lru_cache
 from bisect import bisect_right
 from itertools import accumulate, chain
 from operator import add, itemgetter
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Protocol
 
 from ipb.scoring._foreign_verdicts import unspaced
 from ipb.scoring._proclitics import attaches
@@ -298,7 +298,16 @@ def _overlaps(literal: str) -> bool:
 
 
 _GLOBAL_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
-_Tried = list[tuple[re.Pattern[str], dict[str, int] | None, int]]
+
+
+class _Matcher(Protocol):
+    """What :func:`scan` asks of a pattern, a match at a position: a compiled ``re.Pattern`` has it, and so has
+    :class:`_Merged`, which compiles its alternation on the first call."""
+
+    def match(self, text: str, pos: int, /) -> "re.Match[str] | None": ...
+
+
+_Tried = list[tuple[_Matcher, dict[str, int] | None, int]]
 
 
 _GROUPED: dict[int, tuple["list[Trigger]", dict[str, tuple[bool, _Tried]]]] = {}
@@ -369,7 +378,7 @@ def _grouped(triggers: "tuple[Trigger, ...]") -> dict[str, tuple[bool, _Tried]]:
             body = _GLOBAL_FLAGS.sub("", t.pattern.pattern)
             branches.append(f"(?P<t{i}>(?{flags}:{body}))" if flags else f"(?P<t{i}>{body})")
             keys[f"t{i}"] = t.key
-        out[literal] = (word, [(_Merged("|".join(branches)), keys, group[0].key)])  # type: ignore[list-item]
+        out[literal] = (word, [(_Merged("|".join(branches)), keys, group[0].key)])
     return out
 
 

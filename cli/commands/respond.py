@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -30,6 +31,7 @@ from typing import Any, Optional
 
 import typer
 
+from ipb.cli import _app  # the module, not the name: _interrupted reads CONSOLE_PROCESS as main() left it
 from ipb.cli._app import INVESTORS_HELP, _fail, _write_failed, app, err, json_printable, out, use_investor_files
 from ipb.distributed import Backend
 from ipb.errors import IpbError, LoadError
@@ -186,10 +188,6 @@ def _interrupted(out_path: Path, code: int, *, local: bool) -> None:
     Under a test runner or an embedding program (or with Ray workers, whose clean-up must run) the interrupt is
     re-raised by the caller instead.
     """
-    import os
-
-    from ipb.cli import _app
-
     err.print(f"interrupted: the records answered so far are kept in {out_path}; requests still in flight are dropped; "
               "run the same command again to resume", markup=False)
     if _app.CONSOLE_PROCESS and local:

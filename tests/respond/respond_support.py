@@ -1,4 +1,5 @@
-"""A local OpenAI-compatible chat server for the model-run tests, and shared paths.
+"""A local OpenAI-compatible chat server for the model-run tests, shared paths, and :func:`respond_process`
+(``ipb respond`` in a child process, for the kill and Ctrl-C tests).
 
 :class:`FakeServer` listens on 127.0.0.1 (an ephemeral port) with the
 standard library's ``ThreadingHTTPServer`` and answers
@@ -22,12 +23,19 @@ any, else with ``{"score": 1, "reason": "fine"}``.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
@@ -197,3 +205,37 @@ def _is_judge(body: dict[str, Any]) -> bool:
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@contextmanager
+def respond_process(args: list[str], out: Path, *, records: int, within_s: float,
+                    then: str) -> Iterator["subprocess.Popen[bytes]"]:
+    """``ipb respond`` run with ``args`` by the console entry point in a child process, yielded as soon as ``out``
+    holds ``records`` lines; killed on the way out if it still runs.
+
+    The child has the test key (:data:`SECRET`) in its environment and SIGINT's default action restored: a job
+    that a non-interactive shell starts in the background (CI runners, nohup) inherits SIGINT ignored, and Python
+    then installs no KeyboardInterrupt handler. The test fails when the run ends first (the message says it could
+    not be ``then``, what the test does next: "killed", "interrupted") or when ``within_s`` seconds pass first
+    ("no records appeared").
+    """
+    env = {**os.environ, "IPB_API_KEY": SECRET}
+    proc = subprocess.Popen([sys.executable, "-c", "from ipb.cli import main; main()", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + within_s
+        while time.monotonic() < deadline:
+            if out.exists() and out.read_text(encoding="utf-8").count("\n") >= records:
+                break
+            if proc.poll() is not None:
+                assert proc.stderr is not None
+                pytest.fail(f"the run ended before it could be {then}: " + proc.stderr.read().decode())
+            time.sleep(0.02)
+        else:
+            pytest.fail("no records appeared")
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
 import sys
-import time
 import types
 
 import pytest
@@ -16,7 +13,7 @@ from typer.testing import CliRunner
 from ipb.cli import app
 from ipb.respond import load_items, validate_record
 from ipb.respond.judge import Judge, JudgeConfig, geval, parse_judge_reply
-from respond_support import DALIO_TEST_CARD, ITEMS, ROOT, SECRET, read_jsonl
+from respond_support import DALIO_TEST_CARD, ITEMS, SECRET, read_jsonl, respond_process
 
 runner = CliRunner()
 L8_ID = "IPB-P-019-46e640f76f35e265"
@@ -272,25 +269,9 @@ def test_a_killed_run_resumes_without_corruption_or_duplicates(server, tmp_path)
     server.slow_s = 0.15
     out = tmp_path / "r.jsonl"
     args = respond_args(server, out, tmp_path, "--conditions", "A,C", "--concurrency", "1", "--no-cache")
-    env = {**os.environ, "IPB_API_KEY": SECRET}
-    proc = subprocess.Popen([sys.executable, "-c", "from ipb.cli import main; main()", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if out.exists() and out.read_text(encoding="utf-8").count("\n") >= 3:
-                break
-            if proc.poll() is not None:
-                pytest.fail("the run ended before it could be killed: " + proc.stderr.read().decode())
-            time.sleep(0.02)
-        else:
-            pytest.fail("no records appeared")
+    with respond_process(args, out, records=3, within_s=20, then="killed") as proc:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
     done_before = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines() if x.strip()]
     assert 3 <= len(done_before) < 8
     sent_before = len(server.chat_requests())
