@@ -269,7 +269,7 @@ def test_a_killed_run_resumes_without_corruption_or_duplicates(server, tmp_path)
     server.slow_s = 0.15
     out = tmp_path / "r.jsonl"
     args = respond_args(server, out, tmp_path, "--conditions", "A,C", "--concurrency", "1", "--no-cache")
-    with respond_process(args, out, records=3, within_s=20, then="killed") as proc:
+    with respond_process(args, out, records=3, within_s=90, then="killed") as proc:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
     done_before = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines() if x.strip()]
