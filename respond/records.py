@@ -158,7 +158,10 @@ def load_items(path: str | Path) -> list[RunItem]:
     except OSError as exc:
         raise LoadError(f"cannot read items file: {exc.strerror or exc}", file=file, rule="file") from None
     except UnicodeDecodeError as exc:
-        raise LoadError(f"items file is not UTF-8 text ({exc.reason})", file=file, rule="file") from None
+        from ipb._files import compressed_note
+
+        raise LoadError(f"items file is not UTF-8 text ({exc.reason}){compressed_note(file)}", file=file,
+                        rule="file") from None
     problems: list[IpbError] = []
     rows: list[tuple[int, Any]] = []
     for number, raw in jsonl_lines(text):
