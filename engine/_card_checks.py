@@ -361,3 +361,21 @@ def date_message(err: Any, message: str) -> str:
     if err.validator == "pattern":
         return f"{err.instance!r} is not a date: {DATE_HINT}"
     return message
+
+
+def reachable_threshold(threshold: Any, gates: Any) -> Any:
+    """``threshold`` when its ``min_weight`` can be reached by the gates' weights together.
+
+    s51break: ``min_weight: 100`` over five gates of weight 1 was checked "ok", and the card could then never give
+    its counted decision (4 of 5 lenses confirming ran to DECLINE, ``threshold_not_met_4_of_5``).
+
+    Raises
+    ------
+    CompileError
+        ``min_weight`` is more than the sum of every gate's weight.
+    """
+    total = sum((g.weight for g in gates), Decimal(0))
+    if gates and threshold.min_weight > total:
+        raise CompileError(f"min_weight {threshold.min_weight} is more than the {len(gates)} gates' weights add up to "
+                           f"({total}): {threshold.count} verdicts could never reach it", rule="weight")
+    return threshold

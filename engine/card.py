@@ -30,7 +30,7 @@ from typing import Any, Iterator, Mapping
 import jsonschema
 
 from ipb.engine._card_checks import (FOLLOW_ON, VisibleSymbols, all_computed_names, bound as _bound,
-                                     broken_constraint_errors, date_message,
+                                     broken_constraint_errors, date_message, reachable_threshold,
                                      check_outcomes as _check_outcomes, find_cycles, grid_problem, names_in,
                                      number_value as _number, plain_number, value_labels as _value_labels)
 from ipb.engine._written import as_written, written_form
@@ -769,7 +769,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
             min_weight = plain_number(t["min_weight"], "min_weight") if "min_weight" in t else Decimal(t["at_least"])
             if min_weight <= 0:
                 raise CompileError(f"min_weight must be positive, not {min_weight}", rule="weight")
-            threshold = Threshold(t.get("count", "PROCEED"), int(t["at_least"]), min_weight)
+            threshold = reachable_threshold(Threshold(t.get("count", "PROCEED"), int(t["at_least"]), min_weight), gates)
         except CompileError as exc:
             col.add(exc, ("threshold", "min_weight"))
 

@@ -35,6 +35,7 @@ except ImportError:  # not POSIX: temporary files are then cleaned by age only
 __all__ = [
     "check_target",
     "compressed_format",
+    "compressed_note",
     "clean_stale",
     "file_kind",
     "file_sha256",
@@ -97,6 +98,19 @@ def compressed_format(head: bytes) -> tuple[str, str] | None:
         if head.startswith(magic):
             return name, command
     return None
+
+
+def compressed_note(path: str | Path) -> str:
+    """``": it is compressed (gzip): unpack it first (gunzip -k PATH)"`` when the file at ``path`` starts like a
+    compressed file or an archive (:func:`compressed_format`), else ``""``: the end of a "not UTF-8" error."""
+    try:
+        with open(path, "rb") as handle:
+            packed = compressed_format(handle.read(8))
+    except OSError:
+        return ""
+    if packed is None:
+        return ""
+    return f": it is compressed ({packed[0]}), not JSON Lines text: unpack it first ({packed[1]} {path})"
 
 
 def file_kind(mode: int) -> str:

@@ -724,7 +724,9 @@ def _unreadable(name: str, exc: OSError) -> LoadError:
 
 
 def _not_utf8(name: str) -> LoadError:
-    return LoadError(f"{name} is not valid UTF-8", file=name, rule="encoding")
+    from ipb._files import compressed_note
+
+    return LoadError(f"{name} is not valid UTF-8{compressed_note(name)}", file=name, rule="encoding")
 
 
 def verify_lines(

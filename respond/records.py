@@ -158,7 +158,10 @@ def load_items(path: str | Path) -> list[RunItem]:
     except OSError as exc:
         raise LoadError(f"cannot read items file: {exc.strerror or exc}", file=file, rule="file") from None
     except UnicodeDecodeError as exc:
-        raise LoadError(f"items file is not UTF-8 text ({exc.reason})", file=file, rule="file") from None
+        from ipb._files import compressed_note
+
+        raise LoadError(f"items file is not UTF-8 text ({exc.reason}){compressed_note(file)}", file=file,
+                        rule="file") from None
     problems: list[IpbError] = []
     rows: list[tuple[int, Any]] = []
     for number, raw in jsonl_lines(text):
@@ -339,7 +342,9 @@ class AppendWriter:
 def output_lock(path: str | Path) -> Iterator[None]:
     """Hold an exclusive lock on ``PATH.lock`` while a run writes ``path``.
 
-    The empty lock file is left in place afterwards.
+    The lock file is removed when the run ends (s49break leftover 4: every run left ``OUT.lock`` behind). It is
+    removed while still locked, and a run that locks a file no longer at ``PATH.lock`` (removed by the run
+    before it) opens the new one, so two runs never hold locks on two different files.
 
     Raises
     ------
@@ -348,24 +353,41 @@ def output_lock(path: str | Path) -> Iterator[None]:
     """
     lock_path = Path(str(path) + ".lock")
     lock_path.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(lock_path, "a+")
     try:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not POSIX: no lock
-            yield
-            return
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock
+        yield
+        return
+    for _ in range(100):
+        handle = open(lock_path, "a+")
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
+            handle.close()
             raise RunError(f"another run is writing {path} (lock {lock_path} is held)", file=str(path),
                            rule="lock") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        if _same_inode(lock_path, handle.fileno()):
+            break
+        handle.close()  # the run before removed the file this one locked: lock the file there now
+    else:  # pragma: no cover - the lock file replaced 100 times over
+        raise RunError(f"cannot lock {lock_path}: it keeps being replaced", file=str(path), rule="lock")
+    try:
+        yield
     finally:
-        handle.close()  # the lock file stays: removing it would let a third run lock another inode
+        with contextlib.suppress(OSError):
+            if _same_inode(lock_path, handle.fileno()):
+                lock_path.unlink()
+        handle.close()  # closing drops the lock
+
+
+def _same_inode(path: Path, fd: int) -> bool:
+    """Whether ``path`` is still the file open as ``fd``."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    here = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (here.st_dev, here.st_ino)
 
 
 def ordered(records: Sequence[Mapping[str, Any]], keys: Sequence[tuple[str, str]]) -> list[Mapping[str, Any]]:

@@ -252,6 +252,7 @@ def respond(
         use_investor_files(investors)
         if items is not None:
             use_items(items)
+        _refuse_out_over_items(out_path, items)
         if synthetic:
             result, items_path, n_items = _respond_synthetic(ctx, items, out_path, model, conditions, corruptions, seed,
                                                              overwrite, bundled)
@@ -397,6 +398,25 @@ def _respond_synthetic(ctx: typer.Context, items: Optional[Path], out_path: Opti
     return result, items_path, len(rows)
 
 
+def _refuse_out_over_items(out_path: Optional[Path], items: Optional[Path]) -> None:
+    """Refuse an ``--out`` that is the ``--items`` file (the same path, or a link to it), before anything is written.
+
+    s51break: ``ipb respond -i I -o I --overwrite`` (and ``ipb judge`` alike) replaced the items file with
+    the responses; without --overwrite the error only said the items were "not a valid response record".
+    """
+    from ipb.respond.records import RunError
+
+    if out_path is None or items is None:
+        return
+    try:
+        same = out_path.exists() and items.exists() and out_path.samefile(items)
+    except OSError:
+        same = False
+    if same or out_path.resolve() == items.resolve():
+        raise RunError(f"--out {out_path} is the items file {items}; the responses would replace the items: "
+                       "name another file", file=str(out_path), rule="file")
+
+
 @app.command()
 def judge(
     items: Path = typer.Option(..., "--items", "-i", help="Items file the responses answer."),
@@ -424,6 +444,7 @@ def judge(
 
     try:
         _check_numbers(backoff=backoff, timeout=timeout, temperature=temperature)
+        _refuse_out_over_items(out_path, items)
         config = JudgeConfig(
             model, base_url, samples=samples, temperature=temperature,
             max_tokens=max_tokens if max_tokens is not None else default_max_tokens(),

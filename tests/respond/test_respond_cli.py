@@ -205,7 +205,7 @@ def test_synthetic_resumes_an_existing_out_as_a_model_run_does(tmp_path):
     fresh = runner.invoke(app, synthetic_args(items, out, "--corruptions", "none", "--seed", "3", "--overwrite"))
     assert fresh.exit_code == 0, fresh.output
     assert [r["settings"]["seed"] for r in read_jsonl(out)] == [3, 3, 3]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["l7.jsonl", "s.jsonl", "s.jsonl.lock"]  # no temporary file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["l7.jsonl", "s.jsonl"]  # no temporary file, no lock file
 
 
 def test_synthetic_refuses_to_mix_with_a_model_run(server, tmp_path):

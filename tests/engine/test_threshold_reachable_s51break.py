@@ -1,0 +1,39 @@
+"""s51break: a ``min_weight`` no set of gates can reach was checked "ok".
+
+Munger's card (five lenses of weight 1, 3 of 5) with ``min_weight: 100`` passed ``ipb check``, and four
+confirming lenses then ran to DECLINE (``threshold_not_met_4_of_5``): the card could never clear. Now a min_weight
+above the sum of every gate's weight is a compile error at the min_weight.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ipb.engine.card import load_card_text
+from ipb.errors import IpbError
+
+CARD = (Path(__file__).parent / "cards" / "good" / "weighted_2_of_4.yaml").read_text(encoding="utf-8")
+LINE = "threshold: {count: PROCEED, at_least: 2, min_weight: 3}"
+
+
+def _with(min_weight: str) -> str:
+    assert LINE in CARD
+    return CARD.replace(LINE, f"threshold: {{count: PROCEED, at_least: 2, min_weight: {min_weight}}}")
+
+
+def test_min_weight_above_all_the_weights_is_refused_at_its_place() -> None:
+    # weights 2 + 1 + 1 + 1 = 5: 6 can never be reached, even with every gate proceeding
+    with pytest.raises(IpbError) as caught:
+        load_card_text(_with("6"), "w.yaml")
+    text = str(caught.value)
+    assert "min_weight 6 is more than the 4 gates' weights add up to (5)" in text
+    line = 1 + CARD.splitlines().index(LINE)
+    assert f"w.yaml:{line}:" in text
+
+
+def test_min_weight_equal_to_all_the_weights_loads() -> None:
+    card = load_card_text(_with("5"), "w.yaml")  # every gate proceeding reaches exactly 5
+    assert card.threshold is not None and card.threshold.min_weight == 5
+
