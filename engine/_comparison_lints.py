@@ -7,8 +7,9 @@ way an answer never will.
 - ``unitless-threshold``: a plain literal against a ratio, money or multiple (``retention >= 90``: 90 means 9,000%).
 - ``plain-against-ratio``: a plain number read by name against a ratio (``expected_return >= hurdle``, the hurdle 20%,
   where ``expected_return`` divides money by money times years). The GRP and every element quoting the value write
-  0.24 where answers write 24%, so KCCS never credits it (s49user's Graham risk-arbitrage card: a faultless answer's
-  KCCS was 0.95 on every item reaching gate 3). ``* 100%`` in the definition makes it a ratio. A value that adds a
+  0.24 where answers write 24% (s49user's Graham risk-arbitrage card: a faultless answer's KCCS was then 0.95 on
+  every item reaching gate 3; KCCS now matches the two by value, s51user). ``* 100%`` in the definition makes it a
+  ratio. A value that adds a
   ratio to a plain term reading an input (``expense_ratio + turnover * trading_cost``, where a product of two ratios
   is plain) is shown plain too (``0.0023``, s51user's Bogle fund-cost card, where the author meant 0.23%); for it the
   ``* 100%`` goes on the plain term, since the whole sum times 100% stays plain.

@@ -59,3 +59,24 @@ def test_the_whole_sum_times_100_percent_stays_plain_and_still_warns(tmp_path):
     assert "plain-against-ratio 1" in runner.invoke(app, ["check", str(path)]).output
     step = ipb.execute(str(path), FACTS).to_grp()["gold_program"][2]
     assert step["computed_value"] == "all_in_cost = 0.0023; cost_gap = 0.0011"
+
+
+def test_kccs_matches_a_plain_gold_figure_with_the_answers_percentage():
+    # README says what the warning is for: the trace and the elements read 0.0144, but KCCS matches by value, so a
+    # faultless answer writing 1.44% is credited. Item: turnover 126%. By hand: 0.18% + 126% x 1% = 1.44% all-in,
+    # 1.32% above the 0.12% index fund, over the 0.75% limit: gate 3 REJECT, AVOID; KCCS over gates 1-3 all met: 1.0.
+    facts = {**FACTS, "turnover": "126%"}
+    assert ipb.execute(str(CARD), facts).to_grp()["gold_program"][2]["required_elements"][0] == "all-in cost 0.0144"
+    answer = "\n".join([
+        "Gate 1, Expense ratio under the cap: PROCEED. The expense ratio is 0.18%, under the 0.50% cap.",
+        "Gate 2, No sales load: PROCEED. The front-end load is 0%.",
+        "Gate 3, All-in cost against an index fund: REJECT. All-in cost is 0.18% + 126% x 1% = 1.44%, against an "
+        "index fund cost of 0.12%: a gap of 1.32%, above the 0.75% gap limit.",
+        "Gate 4, Broad diversification: N/A, never reached.",
+        "Final verdict: AVOID",
+    ])
+    r = ipb.score(answer, card=str(CARD), facts=facts)
+    assert r["status"] == "scored" and r["metrics"]["kccs"] == 1.0 and r["metrics"]["verdict_acc"] == 1.0
+    # The same answer with a wrong all-in figure (0.23%) loses that element on gate 3: F1 2/3 there, (1 + 1 + 2/3) / 3.
+    wrong = ipb.score(answer.replace("= 1.44%", "= 0.23%"), card=str(CARD), facts=facts)
+    assert abs(wrong["metrics"]["kccs"] - 8 / 9) < 1e-9
