@@ -7,8 +7,12 @@ way an answer never will.
 - ``unitless-threshold``: a plain literal against a ratio, money or multiple (``retention >= 90``: 90 means 9,000%).
 - ``plain-against-ratio``: a plain number read by name against a ratio (``expected_return >= hurdle``, the hurdle 20%,
   where ``expected_return`` divides money by money times years). The GRP and every element quoting the value write
-  0.24 where answers write 24%, so KCCS never credits it (s49user's Graham risk-arbitrage card: a faultless answer's
-  KCCS was 0.95 on every item reaching gate 3). ``* 100%`` in the definition makes it a ratio.
+  0.24 where answers write 24% (s49user's Graham risk-arbitrage card: a faultless answer's KCCS was then 0.95 on
+  every item reaching gate 3; KCCS now matches the two by value, s51user). ``* 100%`` in the definition makes it a
+  ratio. A value that adds a
+  ratio to a plain term reading an input (``expense_ratio + turnover * trading_cost``, where a product of two ratios
+  is plain) is shown plain too (``0.0023``, s51user's Bogle fund-cost card, where the author meant 0.23%); for it the
+  ``* 100%`` goes on the plain term, since the whole sum times 100% stays plain.
 
 Each function returns the warning, or None when the rule does not apply; ``source`` is the whole expression text
 and offsets count characters in it.
@@ -17,6 +21,7 @@ and offsets count characters in it.
 from __future__ import annotations
 
 from ipb.engine._ops import Node
+from ipb.engine._units import MIXED
 from ipb.errors import LintWarning
 
 __all__ = ["line_col", "plain_against_ratio", "unitless_threshold"]
@@ -64,15 +69,23 @@ def plain_against_ratio(source: str, subject: Node, threshold: Node) -> LintWarn
 
     Only a bare name warns: an expression such as Lynch's ``dividend_yield * pe_ratio > 60%`` is the author's own
     arithmetic, not a value an element quotes by name.
+
+    A sum of a ratio and a plain term that reads an input (:data:`~ipb.engine._units.MIXED`, shown plain) warns too,
+    with the advice that fits it: the ``100%`` goes on the plain term.
     """
-    if subject.type.unit is not None or subject.const or subject.ident is None:
+    if subject.type.unit not in (None, MIXED) or subject.const or subject.ident is None:
         return None
     if not threshold.const or threshold.type.unit != "ratio":
         return None
+    if subject.type.unit == MIXED:
+        advice = ("it adds a ratio to a plain term (a product or quotient of two ratios, or of a ratio and a plain "
+                  "number, is plain): if it is a share, multiply that term by 100% to make it a ratio "
+                  "(rate * cost * 100%); the whole sum times 100% stays plain")
+    else:
+        advice = "if it is a share, multiply its definition by 100% to make it a ratio"
     return _warning(
         source, subject.start,
         f"{_text(source, subject)!r} is a plain number but {_text(source, threshold)!r} is a ratio: the trace and "
-        "the required elements write it as a plain number (0.24) where answers write a percentage (24%); "
-        "if it is a share, multiply its definition by 100% to make it a ratio",
+        f"the required elements write it as a plain number (0.24) where answers write a percentage (24%); {advice}",
         "plain-against-ratio",
     )

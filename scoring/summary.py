@@ -784,7 +784,10 @@ KCCS_UNKNOWN_NOTE = ("KCCS unknown on k answers: a kill gate was reached, but no
 
 #: How the leaderboard ranks, and what the paper asks a reader to do with it (§7.13, §11.9, Appendix D.2, §8.7).
 RANK_RULE = ("rank: by the mean §7.13 layer composite, a weighted average (L7: 0.35 OGRS_k + 0.30 KCCS + 0.20 "
-             "VerdictAcc + 0.15 SAP@1), as the paper ranks; it asks that the composite be read beside its per-metric "
+             "VerdictAcc + 0.15 SAP@1), as the paper ranks, with each item of the items file a model has no answer to "
+             "and each run error counted 0 (the 'ranked on' column; the composite itself where the model answered "
+             "every item); an equal value goes to the higher coverage, then the higher BASP-strict, then the model's "
+             "name, so rows with every figure equal get different numbers in name order; it asks that the composite be read beside its per-metric "
              "profile (§11.9, App. D.2) and takes GRA as the metric of record for a claim that one model reasons "
              "through the gates better (§8.7); SAP@1 judges only the attributions an answer makes (an L4-L8 answer "
              "that attributes nothing is not scored on it), so an unasked attribution lifts no answer above a "

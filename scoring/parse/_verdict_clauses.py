@@ -503,7 +503,17 @@ def offered_choices(hits: list[_Hit], low: str) -> set[int]:
 BOTH_WAYS = re.compile(
     r"(?i)\b(?:could|can|may|might)[ \t]+(?:well[ \t]+)?go[ \t]+either[ \t]+way\b"
     r"|\b(?:may|might|could|can)[ \t]+(?:pass|proceed|clear|fail|reject)\w{0,3}\b[^.;\n]{0,30}?"
-    r"\b(?:may|might|could|can)[ \t]+(?:(?:just[ \t]+as[ \t]+easily|equally|also|well)[ \t]+)?(?:pass|proceed|clear|fail|reject)\w{0,3}\b")
+    r"\b(?:may|might|could|can)[ \t]+(?:(?:just[ \t]+as[ \t]+easily|equally|also|well)[ \t]+)?(?:pass|proceed|clear|fail|reject)\w{0,3}\b"
+    r"|\b(?P<both>may|might|could|will|would|does|do|did)[ \t]+or[ \t]+(?:(?P=both)[ \t]+not|(?P=both)n['\u2019]t|won['\u2019]t)"
+    r"[ \t]+(?:be[ \t]+)?(?:an?[ \t]+)?(?:pass|proceed|clear|fail|reject|met\b|meet)\w{0,3}\b")
+
+#: A modal said with its own negation just before a verdict word: "may or may not PROCEED", "might or might not pass",
+#: "will or won't fail", "does or does not clear", "may or may not be met". The "not" belongs to the doubt, not to the
+#: verdict (s51user: "this may or may not PROCEED" read REJECT 0.35 from the "not", so an answer hedging every gate
+#: was scored, composite 0.412 at full coverage, instead of being filed as committing to nothing).
+_OR_NOT_BEFORE = re.compile(
+    r"\b(?P<m>may|might|could|will|would|does|do|did)[ \t]+or[ \t]+(?:(?P=m)[ \t]+not|(?P=m)n['\u2019]t|won['\u2019]t)"
+    r"[ \t]+(?:be[ \t]+)?(?:an?[ \t]+)?\Z")
 
 #: A modal verb right before a verdict word: "may pass", "could well fail", "might equally proceed".
 _MODAL_BEFORE = re.compile(r"\b(?:may|might|could|can)(?:[ \t]+(?:well|equally|also|just[ \t]+as[ \t]+easily))?[ \t]+\Z")
@@ -536,6 +546,22 @@ def modal_choices(hits: list[_Hit], low: str) -> set[int]:
         if _MODAL_BEFORE.search(low, max(0, a.start - 30), a.start) and _MODAL_JOIN.fullmatch(low, a.end, b.start):
             drop.update((id(a), id(b)))
     return drop
+
+
+def or_not_choices(hits: list[_Hit], low: str) -> set[int]:
+    """The ``id`` of each verdict word said right after a modal and its own negation ("may or may not PROCEED",
+    "might or might not pass": :data:`_OR_NOT_BEFORE`): such a word states neither verdict, as "may pass or may fail"
+    states neither (:func:`modal_choices`). "It may not pass" alone is still a weak REJECT.
+
+    >>> from types import SimpleNamespace
+    >>> low = "gate 1: it may or may not proceed. gate 2: it may not proceed."
+    >>> p = SimpleNamespace(verdict=vw.PROCEED)
+    >>> at = [low.index("proceed"), low.rindex("proceed")]
+    >>> hits = [_Hit(at[0], at[0] + 7, p, 0), _Hit(at[1], at[1] + 7, p, 1)]
+    >>> [h.unit for h in hits if id(h) in or_not_choices(hits, low)]
+    [0]
+    """
+    return {id(h) for h in hits if _OR_NOT_BEFORE.search(low, max(0, h.start - 40), h.start)}
 
 
 def in_another_gates_paragraph(card, low: str, mentions: Sequence, gate: int, start: int, floor: int) -> bool:

@@ -28,7 +28,7 @@ from ipb.scoring.parse._stated_verdict import stands_alone
 from ipb.scoring.parse._state import _ParserState
 from ipb.scoring.parse._verdict_cells import _VerdictCellsMixin, _is_verdict_cell  # moved there; importable here
 from ipb.scoring.parse._verdict_clauses import DENIED_THAT, IRONIC_TAIL, mood_level, TRAILING_NOT, UNSAID, generic_subject, hits_after, in_another_gates_paragraph, \
-    apparent_pass, counterfactual, in_supposition, modal_choices, required, supposed
+    apparent_pass, counterfactual, in_supposition, modal_choices, or_not_choices, required, supposed
 from ipb.scoring.parse._verdict_clauses import (  # moved there; the names stay importable here
     _STATEMENT_END, _CONDITIONALS, _BRACKETED, _PINNED_TO, _COUNTERFACTUAL, _CONCESSIVE_TAILS, _AT_A_PRICE,
     _PASS_SUBJECTS, _CLAUSE_CUT, _GATE_SUBJECT, _NEITHER, _ICONS, _SUPERSEDED, _SET_ASIDE_WORDS, _COMMITTED_CUE,
@@ -158,7 +158,8 @@ class _VerdictsMixin(_VerdictScopeMixin, _VerdictCellsMixin, _LabelAnswersMixin)
             hit = _Hit(m.start(), m.end(), vw.VERDICT_WORDS[key], u)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
-        choices = offered_choices(self.hits, self.low) | modal_choices(self.hits, self.low)  # "PASS/FAIL", "may pass or may fail"
+        choices = offered_choices(self.hits, self.low) | modal_choices(self.hits, self.low) | or_not_choices(self.hits, self.low)
+        # "PASS/FAIL", "may pass or may fail", "may or may not pass": none of them states a verdict
         if choices:
             self.hits[:] = [h for h in self.hits if id(h) not in choices]
             for u, hits in self.unit_hits.items():
