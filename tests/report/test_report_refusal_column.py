@@ -93,7 +93,9 @@ def test_the_refusing_model_ranks_below_the_good_one(page: str) -> None:
 
 
 def test_the_caption_says_how_each_kind_counts(page: str) -> None:
-    caption = _text(re.search(r'id="leaderboard-table"><caption>(.*?)</caption>', page, re.S).group(1))
+    found = re.search(r'id="leaderboard-table"><caption>(.*?)</caption>', page, re.S)
+    assert found is not None
+    caption = _text(found.group(1))
     assert "Refusals, unreadable, unknowns: per model, its refusals by the kind the scorer gave them" in caption
     assert ("a refusal of any kind and an unreadable answer are WRONG: 0 on every metric it was owed" in caption)
     assert "an answer scored on a final verdict alone is 0 on every metric but VerdictAcc" in caption
