@@ -50,6 +50,7 @@ from typing import Any, Sequence, cast
 
 from ipb.report.data import (
     ConditionRow,
+    FailureCounts,
     Grid,
     LeaderRow,
     Profile,
@@ -57,6 +58,7 @@ from ipb.report.data import (
     ResponseView,
     Stat,
     failure_rule,
+    json_pointer,
     load_results,
 )
 
@@ -153,15 +155,16 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
         return '<p class="lead">No model has a scored response.</p>'
     head = ("<tr><th>#</th><th>Model</th><th class=\"num\">Ranked on</th><th class=\"num\">BASP composite</th>"
             "<th class=\"num\">BASP-strict conjunction</th><th class=\"num\">L4 GRA</th><th class=\"num\">L7 GRA</th><th class=\"num\">VerdictAcc"
-            "</th><th class=\"num\">Coverage</th><th class=\"num\">Parse failures</th><th class=\"num\">Responses"
+            "</th><th class=\"num\">Coverage</th><th class=\"num\">Parse failures</th>"
+            "<th class=\"failures\">Refusals, unreadable, unknowns</th><th class=\"num\">Responses"
             "</th></tr>")
     body = []
     for rank, r in enumerate(rows, start=1):
         body.append(
             f'<tr data-model="{_e(r.model)}"><td class="rank">{rank}</td><td class="model">{_e(r.model)}</td>'
             + _num_cell(r.rank) + _num_cell(r.basp) + _num_cell(r.strict) + _num_cell(r.gra_l4) + _num_cell(r.gra_l7)
-            + _num_cell(r.verdict_acc) + _num_cell(r.coverage) + _num_cell(r.parse_failure) + _num_cell(r.n_records)
-            + "</tr>"
+            + _num_cell(r.verdict_acc) + _num_cell(r.coverage) + _num_cell(r.parse_failure)
+            + _failures_cell(r.model, r.failures) + _num_cell(r.n_records) + "</tr>"
         )
     caption = ("Mean over each model's responses with percentile-bootstrap 95% CIs in brackets. BASP "
                "composite: the §7.13 composite of each response's layer (e.g. L7: 0.35 OGRS_k + 0.30 KCCS + 0.20 "
@@ -187,7 +190,7 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
         caption += (f" {', '.join(pooled)}: pooled over the conditions answered; the condition table below "
                     "separates them.")
     caption += (" Ranked on: that value, the one each row is ranked by (the BASP composite beside it is the mean over "
-                "the model's responses only).")
+                "the model's responses only). " + FAILURES_COLUMN_RULE[failures == "count"])
     out = (f'<div class="scroll"><table class="leader" id="leaderboard-table"><caption>{_e(caption)}</caption>'
            f"<thead>{head}</thead><tbody>{''.join(body[:LEADER_ROWS])}</tbody></table></div>")
     if len(body) > LEADER_ROWS:
@@ -197,6 +200,58 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
                 f'<div class="scroll"><table class="leader" id="leaderboard-table-more"><caption>{_e(caption)}'
                 f"</caption><thead>{head}</thead><tbody>{''.join(body[LEADER_ROWS:])}</tbody></table></div></details>")
     return out
+
+
+#: How the leaderboard's "Refusals, unreadable, unknowns" column's counts enter the figures beside it, under
+#: ``--exclude-failures`` (False) and the default (True): a figure users rank by must not reward failing (s51report).
+FAILURES_COLUMN_RULE = {
+    flag: ("Refusals, unreadable, unknowns: per model, its refusals by the kind the scorer gave them (refusal: "
+           "declined; empty_response; off_topic; no_commitment: committed to nothing, or only said it did not "
+           "know), its unreadable answers (parse failures: nothing read), its answers scored on a final verdict "
+           "alone (no gate read), each as a count and a share of its usable responses, and its gates read "
+           "INCONCLUSIVE (unknown) as a share of the gates read in its scored answers. How each counts: "
+           + ("a refusal of any kind and an unreadable answer are WRONG: 0 on every metric it was owed (NED 1, tau "
+              "-1), in every mean, CI, the composite, Ranked on and against coverage; "
+              if flag else
+              "a refusal of any kind and an unreadable answer are LEFT OUT of every mean and CI here "
+              "(--exclude-failures) and of the composite, but count against coverage; ")
+           + "Ranked on counts a skipped item as 0; an answer scored on a final verdict alone is 0 on every metric "
+             "but VerdictAcc (it is in the means and in coverage); an unknown gate is a gate covered for GCF and "
+             "OGRS, wrong on GRA unless the gold is INCONCLUSIVE, and an answer with no gate PROCEED or REJECT and "
+             "no decided final verdict is a no_commitment refusal; a KCCS unknown (kill gate reached, elements not "
+             "told in the answer's language) is LEFT OUT of the KCCS mean and the composite is renormalised over "
+             "its other terms. Failure-mode rates are over scored answers only.")
+    for flag in (False, True)
+}
+
+
+def _failures_cell(model: str, counts: FailureCounts | None) -> str:
+    """The leaderboard cell of ``model``'s refusals by kind, unreadable answers and unknowns, each a count and a
+    share (``FAILURES_COLUMN_RULE`` says how each counts)."""
+    if counts is None:
+        return '<td class="failures missing">\u2014</td>'
+    base = json_pointer("groups", "model", model)
+
+    def share(k: int, n: int) -> str:
+        return f"{k} of {n} ({format_stat(k / n, 'rate')})" if n else f"{k} of 0"
+
+    lines = [f'<span class="f" data-src="{_e(base)}/n_refusals">refusals {_e(share(counts.n_refusals, counts.n))}'
+             + "</span>"]
+    if counts.refusals:
+        lines.append('<span class="f">by kind: ' + ", ".join(f"{_e(code)} {k}" for code, k in counts.refusals.items())
+                     + "</span>")
+    lines.append(f'<span class="f" data-src="{_e(base)}/n_parse_failures">unreadable '
+                 f"{_e(share(counts.unreadable, counts.n))}</span>")
+    if counts.verdict_only:
+        lines.append(f'<span class="f" data-src="{_e(base)}/n_trace_unread">verdict only, no gate read '
+                     f"{_e(share(counts.verdict_only, counts.n))}</span>")
+    lines.append('<span class="f" data-derived="responses.jsonl: targets[].parsed.gates[].verdict == INCONCLUSIVE, '
+                 f'scored records of this model">unknown gates {_e(share(counts.gates_unknown, counts.gates_read))}'
+                 "</span>")
+    if counts.kccs_unknown:
+        lines.append(f'<span class="f" data-src="{_e(base)}/n_kccs_unknown">KCCS unknown '
+                     f"{_e(share(counts.kccs_unknown, counts.n))}</span>")
+    return f'<td class="failures" data-model="{_e(model)}">' + "".join(lines) + "</td>"
 
 
 def _grid(grid: Grid | None, table_id: str, *, empty: str, models: Sequence[str] = (),

@@ -233,7 +233,11 @@ def score(
         + (f" ({counts['scored_trace_unread']} with no gate read, scored on their stated final verdict only)"
            if counts.get("scored_trace_unread") else "")
         + f": {counts['parse_failures']} parse failure(s), "
-        f"{counts.get('refusals', 0)} refusal(s), {counts['invalid']} unusable record(s); "
+        f"{counts.get('refusals', 0)} refusal(s) "
+        # how they count, said where the totals are shown, also under --no-leaderboard (s51report)
+        + ("(each in every mean at 0)" if (result.summary.get("failures") or {}).get("policy") == "count"
+           else "(left out of the means, against coverage)")
+        + f", {counts['invalid']} unusable record(s); "
         f"wrote {result.responses_path} and {result.summary_path}",
         markup=False,
     )
