@@ -109,7 +109,10 @@ RULE_CASES = [
                   "yield_curve_slope": "2.5%"}, True,
      "review42 Dalio 20, DAL-DSC-008-0d04f2625ed63972: six at 0.5%"),
     # s45rfix: a_shrinking_economy_has_few_bubble_signals (s45review D3) refuses it too
-    (DALIO, (_D2, "a_shrinking_economy_has_few_bubble_signals"),
+    # s51rfix2: a slump at a 0.5% rate, easing, with 4% inflation (nominal 3% less real -1%) also breaks the later
+    # a_deflationary_slump_at_the_rate_floor_has_low_inflation (s51review D12, the lead's 2% bound)
+    (DALIO, (_D2, "a_shrinking_economy_has_few_bubble_signals",
+             "a_deflationary_slump_at_the_rate_floor_has_low_inflation"),
      {**_D, "bubble_signals": "7", "debt_growth_gap": "7%", "nominal_gdp_growth": "3%", "real_gdp_growth": "-1%"},
      True,
      "review42 Dalio 5, DAL-DSC-008-e48d326c61d315d1: seven while real output falls 1%"),

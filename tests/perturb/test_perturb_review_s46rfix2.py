@@ -23,6 +23,7 @@ MARKS = "marks_distressed_debt"
 SOROS = "soros_reflexive_hypothesis_trade_construction"
 
 _DAL_SLUMP = "a_slump_at_the_rate_floor_has_no_high_inflation"
+_DAL_FLOOR_SLUMP = "a_deflationary_slump_at_the_rate_floor_has_low_inflation"
 _DAL_NEG = "a_negative_policy_rate_keeps_the_own_currency_long_yield_low"
 _MAR_BAD = "the_bad_case_is_at_least_two_fifths_of_the_conservative_value"
 _SOR_PROBE = "the_test_position_fits_the_loss_budget"
@@ -86,10 +87,14 @@ RULE_CASES = [
     (DALIO, _DAL_SLUMP, {**_D14, "real_gdp_growth": "-1.75%"}, False, "output down 1.75%: outside the rule"),
     (DALIO, _DAL_SLUMP, {**_D14, "central_bank_stance": "easing", "policy_rate": "1.25%", "yield_curve_slope": "1.5%"},
      False, "a 1.25% policy rate (a central bank still able to cut): outside the rule"),
-    (DALIO, _DAL_SLUMP, {**_D14, "foreign_currency_debt_share": "30%", "central_bank_stance": "easing"}, False,
-     "30% of the debt abroad (a peg's rate, Bulgaria 2020): outside the rule"),
-    (DALIO, _DAL_SLUMP, {**_D14, "foreign_currency_debt_share": "25%", "central_bank_stance": "easing"}, True,
-     "25% of the debt abroad: own currency"),
+    # s51rfix2 (s51review D12, the lead's ruling): 30% abroad stays outside this rule, and the later
+    # a_deflationary_slump_at_the_rate_floor_has_low_inflation (a slump at the floor, not printing, under half the
+    # debt abroad: inflation at most 2%, the setting of the cash-and-bonds gold) refuses it alone
+    (DALIO, _DAL_FLOOR_SLUMP, {**_D14, "foreign_currency_debt_share": "30%", "central_bank_stance": "easing"}, True,
+     "30% of the debt abroad (a peg's rate, Bulgaria 2020): outside the rule, refused by s51rfix2's 2% bound"),
+    (DALIO, (_DAL_SLUMP, _DAL_FLOOR_SLUMP), {**_D14, "foreign_currency_debt_share": "25%",
+                                             "central_bank_stance": "easing"}, True,
+     "25% of the debt abroad: own currency (and, not printing, s51rfix2's 2% bound)"),
     # Soros: one trade's loss budget at most 10% of the fund
     (SOROS, _SOR_BUDGET, _S14, True, "review Soros 14: 18%"),
     (SOROS, _SOR_BUDGET, {**_S14, "initial_position": "1%", "loss_budget": "20%", "stop_distance": "7.5%"}, True,

@@ -109,7 +109,9 @@ def test_the_flip_moves_the_answer_with_the_count_it_probes():
         op = item["manifest"]["operators"][-1]["details"]
         assert (op["input"], op["one_step_short"], op["boundary"]) == ("confirmation_rounds", "0", "1"), item["id"]
         assert f["hypothesis_confirmed"] is True and f["confirmation_rounds"] == 1
-        assert item["investment_verdict"] == "TAKE_POSITION"
+        # s51rfix2 (s51review S7, the lead's ruling): gate 1 is decisive, so a flip beside an unclear bias ends
+        # INCONCLUSIVE; beside a named one it takes the position
+        assert item["investment_verdict"] == ("INCONCLUSIVE" if f["prevailing_bias"] == "unclear" else "TAKE_POSITION")
 
 
 # --------------------------------------------------------------------------- Marks MK4: half of face at 30+ points
