@@ -43,6 +43,7 @@ from typing import Any, Mapping, Sequence
 from ipb.engine._json import jsonl_lines, load_json_text, parse_json_line
 from ipb._files import file_sha256, text_sha256
 from ipb.errors import LoadError
+from ipb.report.failures import FailureCounts, failure_counts
 
 __all__ = [
     "Stat",
@@ -141,32 +142,6 @@ class LeaderRow:
     coverage: Stat = field(default_factory=lambda: Stat(None, kind="rate"))
     rank: Stat = field(default_factory=lambda: Stat(None))  # the value it is ranked by (ipb score's "ranked on")
     failures: FailureCounts | None = None  # its refusals by kind, unreadable answers and unknowns (s51report)
-
-
-@dataclass(frozen=True)
-class FailureCounts:
-    """One model's refusals by kind, unreadable answers and unknowns: the leaderboard's "Refusals, unreadable,
-    unknowns" column (s51report; the terminal's line under the board gives the same refusal kinds).
-
-    ``n`` is the model's usable responses (``n - n_invalid``), the share's denominator for the answers;
-    ``refusals`` maps each refusal reason code the scorer gave (``refusal``, ``empty_response``, ``off_topic``,
-    ``no_commitment``; ``unrecorded`` for refusals of a summary whose ``unscored`` list names no model) to its count;
-    ``unreadable`` is the parse failures; ``verdict_only`` the scored answers with no gate read but a stated final
-    verdict (``n_trace_unread``); ``kccs_unknown`` the scored answers whose KCCS is unknown; ``gates_unknown`` of
-    ``gates_read`` the gates of its scored answers read INCONCLUSIVE (an "unknown" verdict).
-    """
-
-    n: int
-    refusals: Mapping[str, int]
-    unreadable: int
-    verdict_only: int = 0
-    kccs_unknown: int = 0
-    gates_unknown: int = 0
-    gates_read: int = 0
-
-    @property
-    def n_refusals(self) -> int:
-        return sum(self.refusals.values())
 
 
 @dataclass(frozen=True)
@@ -778,42 +753,7 @@ def _leader_row(s: _Summary, derive: _Derive, m: str) -> LeaderRow:
         parse_failure=parse,
         n_records=s.count("groups", "model", m, "n"),
         coverage=_coverage_stat(s, m),
-        failures=_failure_counts(s, derive, m),
-    )
-
-
-def _failure_counts(s: _Summary, derive: _Derive, m: str) -> FailureCounts:
-    """``m``'s refusals by kind (summary.json's ``unscored`` entries, which name their model since s50user),
-    parse failures, answers scored on a final verdict alone, KCCS unknowns and, from the records, its scored answers'
-    gates read INCONCLUSIVE."""
-    from ipb.scoring.outcome import REFUSAL_REASONS
-
-    group = s.at("groups", "model", m) or {}
-    kinds: dict[str, int] = {}
-    for u in s.at("unscored") or ():
-        if isinstance(u, Mapping) and str(u.get("model")) == m and u.get("reason_code") in REFUSAL_REASONS:
-            kinds[str(u["reason_code"])] = kinds.get(str(u["reason_code"]), 0) + 1
-    n_refusals = _i(group.get("n_refusals")) or 0
-    if n_refusals > sum(kinds.values()):  # an older summary: its unscored entries carry no model
-        kinds["unrecorded"] = n_refusals - sum(kinds.values())
-    read = unknown = 0
-    for r in derive.records:
-        if str(r.get("model")) != m or r.get("status") != "scored":
-            continue
-        for t in r.get("targets") or ():
-            parsed = t.get("parsed") if isinstance(t, Mapping) else None
-            for g in (parsed.get("gates") or ()) if isinstance(parsed, Mapping) else ():
-                if isinstance(g, Mapping):
-                    read += 1
-                    unknown += g.get("verdict") == "INCONCLUSIVE"
-    return FailureCounts(
-        n=(_i(group.get("n")) or 0) - (_i(group.get("n_invalid")) or 0),
-        refusals=dict(sorted(kinds.items())),
-        unreadable=_i(group.get("n_parse_failures")) or 0,
-        verdict_only=_i(group.get("n_trace_unread")) or 0,
-        kccs_unknown=_i(group.get("n_kccs_unknown")) or 0,
-        gates_unknown=unknown,
-        gates_read=read,
+        failures=failure_counts(m, s.at("groups", "model", m) or {}, s.at("unscored") or (), derive.records),
     )
 
 

@@ -50,7 +50,6 @@ from typing import Any, Sequence, cast
 
 from ipb.report.data import (
     ConditionRow,
-    FailureCounts,
     Grid,
     LeaderRow,
     Profile,
@@ -61,6 +60,7 @@ from ipb.report.data import (
     json_pointer,
     load_results,
 )
+from ipb.report.failures import FailureCounts
 
 __all__ = [
     "REPORT_VERSION",
