@@ -71,6 +71,7 @@ from ipb.scoring.parse._types import (
 )
 from ipb.scoring.parse._verdicts import _VerdictsMixin
 from ipb.scoring.parse._wordless import candidate_rewritings, capped_by_place, reads_as_english, wordless_reading
+from ipb.scoring.parse._run_in_embedded import embed_run_in_heads
 from ipb.scoring.parse._vocabulary import _VocabularyMixin
 from ipb.scoring.parse._voice import blank_struck
 from ipb.scoring.parse._footnotes import blank_footnotes
@@ -143,6 +144,7 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
         self._invented_labels(labels)
         self._labels_by_vocabulary(labels)
         self._embedding_matches(labels)
+        embed_run_in_heads(self)  # run-in heads in the writer's own words ("Where we are today.") by the embedder (_run_in_embedded.py)
         self._body_named_labels()  # a title of the writer's own whose value opens with a gate's name (_body_named.py)
         self._align_by_position()  # an unnamed run of items, one per gate in the card's order (_positional.py)
         self._prose_gates(labels)  # gates stated in prose by their facts and an appraisal (_prose.py)

@@ -59,6 +59,9 @@ _ORDINAL_BEFORE = re.compile(r"(?i)(?<![-\u2010\u2011])\b(first|second|third|fou
 _SOFT_NUMBER_WORDS = frozenset({"lens", "lense", "condition", "question", "requirement", "indicator"})
 #: A run-in head: a title of one to four words opening the line, a stop, then the paragraph ("Permanent loss. Ninety-two").
 _RUN_IN_HEAD = re.compile(r"(?P<title>[A-Z][\w'/-]*(?:[ \t]+[\w'/-]+){0,3})\.[ \t]+(?=[A-Z0-9\"\u201c])")
+#: A run-in head opened by a wh-word is a clause, not a sentence, though it holds a verb: "Where we are today.", "What
+#: we are doing about it.", "How we got here." (a question would end in "?"). Up to seven words.
+_RUN_IN_CLAUSE = re.compile(r"(?P<title>(?:Where|What|How|Why|When)(?:[ \t]+[\w'/-]+){1,6})\.[ \t]+(?=[A-Z0-9\"\u201c])")
 #: A verb in a head makes it a short sentence, not a title ("The fix is cheap. It goes through this week.").
 _RUN_IN_VERB = re.compile(r"(?i)\b(?:is|are|was|were|be|been|has|have|had|do|does|did|looks?|seems?|will|would|can|could|should|may|might|must|i|we|you|it|they)\b")
 #: Running prose after a soft numbering word: "Question 4 from the client", "Condition 4 of the loan covenant" name the
@@ -572,18 +575,23 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
         part of one gate's name); any other head ("No. Nobody is calling a slowdown") is prose, never an invented gate."""
         m = _RUN_IN_HEAD.match(self.masked, line.body, min(line.end, line.body + 48))
         if m is None or _RUN_IN_VERB.search(self.masked, m.start("title"), m.end("title")):
-            return
+            m = _RUN_IN_CLAUSE.match(self.masked, line.body, min(line.end, line.body + 64))  # "Where we are today."
+            if m is None:
+                return
         span = (m.start("title"), m.end("title"))
+        heads: list[tuple[int, Span, str]] = self.__dict__.setdefault("run_in_heads", [])
         names = [x for x in self._mentions_in(*span) if x.how != "number" and x.invented is None and x.gates]
         if names:
             if self._label_is_prefix(names[0], span):
                 self.anchors[li] = _Anchor(names[0].gates[0], names[0].how, (names[0].start, names[0].end))
+                heads.append((li, span, ""))
             return
         norm = normalize(self.masked[span[0] : span[1]])
         if norm and not _FIELD_LABEL(norm) and not vw.FINAL_LABEL.match(norm) and not _STOP_LABELS.match(norm):
             match = self._fuzzy(norm, cache)
             if match is not None:
                 self.anchors[li] = _Anchor(match[0], "fuzzy", span)
+            heads.append((li, span, "" if match is not None else self.masked[span[0] : span[1]]))  # left to the embedder
 
     def _tight_owner(self, hit: _Hit, u: int) -> tuple[int, ...] | None:
         """The gates whose mention the verdict word directly follows ("gate 3 is inconclusive", "gates 1 and 2 pass")."""
