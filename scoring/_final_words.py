@@ -50,7 +50,7 @@ FINAL_CUE_TRIGGERS: Final[list[Trigger]] = [
 ]
 #: A label (heading, bold or "X:") that opens the final-verdict part of a response.
 FINAL_LABEL: Final = re.compile(
-    r"(?i)^(?:the\s+)?(?:final|overall|investment|ultimate|net)?[\s_-]*(?:verdict|decision|recommendation|conclusion|outcome|"
+    r"(?i)^(?:the\s++)?(?:final|overall|investment|ultimate|net)?[\s_-]*(?:verdict|decision|recommendation|conclusion|outcome|"
     r"answer|summary|bottom[\s-]+line|result|call|action)s?$|^overall$|^in\s+(?:conclusion|summary)$|^final$|^summary\s+table$|"
     r"^(?:final|overall)\s+(?:investment\s+)?(?:verdict|decision)(?:\s+and\s+trigger)?$"
 )

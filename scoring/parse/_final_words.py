@@ -20,11 +20,11 @@ _FINAL_PASS_WORD = re.compile(r"(?i)\bpass\b")
 #: "pass" beside a gate, stays unread here, except after "recommendation" (group ``advice``): a recommendation is an action,
 #: and "PASS" there is the action of not buying, whatever its case (the passed tests are what "passed" / "Status: PASS" say).
 _DECLINE_LABEL_BEFORE = re.compile(
-    r"(?i)(?:^|(?<=\n)|(?<=[{,])|(?<=[.!?;])[ \t]+)[ \t]*[*_#>-]{0,3}[ \t]*[\"']?(?:(?:my|our|the)[ \t]+)?"
+    r"(?i)(?:(?:^|(?<=\n)|(?<=[{,]))[ \t]*+|(?<=[.!?;])[ \t]++)[*_#>-]{0,3}[ \t]*+[\"']?(?:(?:my|our|the)[ \t]+)?"
     r"(?:(?:final|overall|investment|ultimate|net)[ \t_]+)?"
     r"(?:decision|verdict|(?P<advice>recommendation)|call|bottom[ \t-]+line|tl;?[ \t]?dr)"
     r"(?:[ \t]+(?:for|to)[ \t]+(?:the|our|my|your|its|their)(?:[ \t]+(?!(?:in|on|at|during|since|until|before|after|last)\b)[^\W\d_][\w-]*){1,3})?"  # "Decision for the course portfolio:"
-    r"[\"']?[*_]{0,2}[ \t]*(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{0,2}[ \t]*[\"']?\Z")
+    r"[\"']?[*_]{0,2}(?:[ \t]*+(?::|\u2014|\u2013)|[ \t]++-)[ \t]*+[*_]{0,2}[ \t]*+[\"']?\Z")
 #: Right after that "pass": the sentence ends, the decline's usual tails follow ("Pass for now", "pass on it"), or the
 #: JSON string closes ('"PASS",', '"PASS"}').
 _DECLINE_PASS_END = re.compile(r"[\"'][ \t]*[,}\n]|[\"']?[*_]{0,2}[ \t]*(?:[.!;\n]|\Z|"
