@@ -114,14 +114,25 @@ if _ORDINAL_WORDS and _fv.GATE_NOUNS:
 #: The number right before a frame's tail ("3단계", "3 단계").
 _NUMBER_BEFORE: Final = re.compile(rf"(?<!\d){_NUMBER}{_BLANK}\Z")
 
-#: A label's head that numbers it in another language ("Puerta 1 - ", "第1关 ", "ゲート2："), stripped as "Gate 1 - " is.
-_HEAD: Final = re.compile(
+#: The source of a label's head that numbers it in another language ("Puerta 1 - ", "第1关 ", "ゲート2："), stripped as
+#: "Gate 1 - " is; compiled at its first use (:func:`_head`): its 170,000 characters took about 0.7 s to compile, paid by
+#: every process that imported the parser, as scoring/_scan.py's ``_Merged`` does for merged trigger alternations.
+_HEAD_SOURCE: Final = (
     r"(?i)^[ \t]*(?:" + "|".join(
         [rf"{_body(w)}{_BLANK}{_MARK}(?:{_DIGITS}|[{_IDEOGRAPHS}]{{1,3}})" for w in sorted(_fv.GATE_NOUNS, key=len, reverse=True)]
         + [rf"{_body(b)}{_BLANK}(?:{_DIGITS}|[{_IDEOGRAPHS}]{{1,3}}){_BLANK}{_body(a)}" for b, a, _ in _FRAMES]
         + ([rf"{_ORDINAL_ANY}{_BLANK}{_NOUNS}", rf"{_NOUNS}{_BLANK}{_ORDINAL_ANY}"] if _ORDINAL_WORDS and _fv.GATE_NOUNS else [])
     ) + r")[ \t\u3000]*[:：.)\-\u2013\u2014]*[ \t\u3000]*"
 ) if _fv.GATE_NOUNS or _FRAMES else None
+_HEAD: "re.Pattern[str] | None" = None
+
+
+def _head() -> "re.Pattern[str] | None":
+    """The compiled :data:`_HEAD_SOURCE`, compiled at the first call (None where no language names a gate noun)."""
+    global _HEAD
+    if _HEAD is None and _HEAD_SOURCE is not None:
+        _HEAD = re.compile(_HEAD_SOURCE)
+    return _HEAD
 
 
 def strip_foreign_number(label: str) -> str:
@@ -130,7 +141,8 @@ def strip_foreign_number(label: str) -> str:
     >>> strip_foreign_number("Puerta 1 - Foso económico"), strip_foreign_number("第2关 股息保护"), strip_foreign_number("Moat")
     ('Foso económico', '股息保护', 'Moat')
     """
-    return _HEAD.sub("", label, count=1) if _HEAD is not None else label
+    head = _head()
+    return head.sub("", label, count=1) if head is not None else label
 
 
 def foreign_gate_numbers(state: _ParserState) -> Iterator[tuple[int, int, int]]:
