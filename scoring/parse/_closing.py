@@ -51,8 +51,8 @@ __all__ = [
 #: A sentence opening with an answer particle, after at most a connective ("So no,", "Then yes:", "In short, no -").
 #: Other languages' particles are the ``answers`` of their acts blocks (grammar/languages.yaml): "Nein, wir kaufen.".
 _ANSWER_OPENS = re.compile(
-    r"(?i)[ \t>*_#-]*(?:(?:so|then|well|thus|hence|and|in[ \t]+short|short[ \t]+answer|the[ \t]+short[ \t]+answer[ \t]+is)"
-    r"[ \t]*[,:]?[ \t]+)?(?:yes|no|" + "|".join(re.escape(w) for w in ANSWERS) + r")[ \t]*(?:[,;!:\u2014\u2013]|[ \t]-)")
+    r"(?i)[ \t>*_#-]*+(?:(?:so|then|well|thus|hence|and|in[ \t]++short|short[ \t]++answer|the[ \t]++short[ \t]++answer[ \t]++is)"
+    r"(?:[ \t]*+[,:])?[ \t]++)?(?:yes|no|" + "|".join(re.escape(w) for w in ANSWERS) + r")(?:[ \t]*+[,;!:\u2014\u2013]|[ \t]++-)")
 #: Right before a word: a sum's equals sign or an arrow ("... = Buy", "-> SELL", "\u2192 Avoid").
 _RESULT_BEFORE = re.compile(r"(?:=|\u2192|\u21d2|->|=>)[ \t]*[*_]{0,2}[ \t]*\Z")
 #: Right after a word: nothing more on its line but emphasis and a full stop.

@@ -58,3 +58,30 @@ def test_answer_yes_no_reads_as_before(text: str, answer: str | None) -> None:
     assert (None if m is None else m.group("answer")) == answer
     t = _ANSWER_YES_NO_TRIGGERS[0].pattern.search(text)
     assert (None if t is None else t.group("answer")) == answer
+
+
+def test_answer_opens_after_a_long_run_of_spaces_ends() -> None:
+    _runs_in_a_child(
+        "from ipb.scoring.parse._closing import answer_particle_end as f\n"
+        "for run in (' ' * 50_000, '\\t' * 50_000):\n"
+        "    t = ' so' + run + '\\u2603'\n"
+        "    assert f(t, 0, len(t)) is None\n"
+        "    t = run + 'so' + run + ',' + run + 'no' + run + '\\u2603'\n"
+        "    assert f(t, 0, len(t)) is None\n"
+        "    t = 'so' + run + ',' + run + 'no' + run + '-'\n"
+        "    assert f(t, 0, len(t)) == len(t)\n"
+        "print('ok')\n")
+
+
+@pytest.mark.parametrize(("text", "end"), [
+    ("So no, not a buy.", 6),              # the docstring's own example, from the sentence start
+    ("In  short :  yes - buy it", 18),     # spacing around the connective's colon; " -" closes the answer
+    ("> Then,no; wait", None),             # after a mark the connective needs spacing before its answer
+    ("Thus  yes!", 10),
+    ("Well no good", None),                # no punctuation after the particle
+    ("no -", 4),
+    ("no-", None),                         # a dash needs spacing before it
+    ("Nein, wir kaufen.", 5),              # another language's particle (grammar/languages.yaml)
+])
+def test_answer_opens_reads_as_before(text: str, end: int | None) -> None:
+    assert answer_particle_end(text, 0, len(text)) == end
