@@ -210,8 +210,8 @@ _LABEL_HEAD = re.compile(r"(?i)[ \t>*_#-]*(?:[a-z]+[ \t]+){0,2}[*_]{0,2}")
 _OTHERS_HEAD = re.compile(r"(?i)\b(?:their|his|her|its|previous|prior|earlier|former|original|old|last|past)\b")
 #: Right after a "yes": a condition or a price limit ("yes, but only below $20", "yes if it falls 30%", "Yes, once the
 #: debt is refinanced"): a buy at another price or time, not the answer for today.
-_LIMITED_YES = re.compile(r"(?i)[ \t*_]*[,;:\u2014\u2013-]?[ \t]*(?:but[ \t]+)?(?:only[ \t]+)?"
-                          r"(?:if|once|when|unless|provided|below|under|beneath|after|on[ \t]+a[ \t]+(?:pullback|dip|drop))\b")
+_LIMITED_YES = re.compile(r"(?i)[ \t*_]*+(?:[,;:\u2014\u2013-][ \t]*+)?(?:but[ \t]++)?(?:only[ \t]++)?"
+                          r"(?:if|once|when|unless|provided|below|under|beneath|after|on[ \t]++a[ \t]++(?:pullback|dip|drop))\b")
 
 
 def own_answer(text: str, m: re.Match[str]) -> bool:

@@ -85,3 +85,26 @@ def test_answer_opens_after_a_long_run_of_spaces_ends() -> None:
 ])
 def test_answer_opens_reads_as_before(text: str, end: int | None) -> None:
     assert answer_particle_end(text, 0, len(text)) == end
+
+
+def test_limited_yes_after_a_long_run_of_spaces_ends() -> None:
+    _runs_in_a_child(
+        "from ipb.scoring.parse._closing import _LIMITED_YES as P\n"
+        "for run in (' ' * 50_000, '\\t' * 50_000, ' *' * 25_000):\n"
+        "    assert P.match(run + '\\u2603') is None\n"
+        "    assert P.match(run + ',' + run.replace('*', ' ') + 'unless the price falls') is not None\n"
+        "print('ok')\n")
+
+
+@pytest.mark.parametrize(("tail", "limited"), [
+    (", but only below $20.", True),
+    (" * \u2014 if rates fall", True),
+    ("__; on a \t pullback", True),
+    (", once", True),
+    (", ongoing", False),          # "on" without "a pullback"; not "once"
+    ("; only", False),             # "only" needs a condition after it
+    (",, if", False),               # at most one mark
+    (". If rates fall", False),    # a full stop is not one of its marks
+])
+def test_limited_yes_reads_as_before(tail: str, limited: bool) -> None:
+    assert (_LIMITED_YES.match(tail) is not None) is limited
