@@ -108,3 +108,32 @@ def test_limited_yes_after_a_long_run_of_spaces_ends() -> None:
 ])
 def test_limited_yes_reads_as_before(tail: str, limited: bool) -> None:
     assert (_LIMITED_YES.match(tail) is not None) is limited
+
+
+def test_on_a_condition_after_a_long_run_of_spaces_ends() -> None:
+    _runs_in_a_child(
+        "from ipb.scoring.parse._judged import _ON_A_CONDITION as P\n"
+        "for run in (' ' * 50_000, '\\t' * 50_000):\n"
+        "    assert P.match(run + '\\u2603') is None\n"
+        "    assert P.match(run + ',' + run + '\\u2603') is None\n"
+        "    assert P.match(run + ',' + run + 'only' + run + 'if') is not None\n"
+        "print('ok')\n")
+
+
+@pytest.mark.parametrize(("tail", "condition"), [
+    ("  ,  only if rates double", True),
+    (" in \t case", True),
+    (", just when", True),
+    (" iffy", False),              # "if" must end its word
+    (" ,, if", False),             # at most one comma
+    (", only", False),
+])
+def test_on_a_condition_reads_as_before(tail: str, condition: bool) -> None:
+    assert (_ON_A_CONDITION.match(tail) is not None) is condition
+
+
+def test_judged_wrong_still_spares_a_condition_after_spacing() -> None:
+    text = "Buying would be a mistake   ,   only if rates double."
+    assert judged_wrong(text, 6, len(text)) is False
+    text = "Buying would be a mistake   ,   rates are high."
+    assert judged_wrong(text, 6, len(text)) is True
