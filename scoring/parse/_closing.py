@@ -317,8 +317,9 @@ def other_object(text: str, end: int) -> bool:
 #: A sentence opening with a price other than today's ("At 35 we'd be buyers", "Below $20 I would buy", "Under 10x earnings,
 #: I'd consider it", "At a lower price we'd look again").
 _PRICE_OPENING = re.compile(
-    r"(?i)[ \t>*_#-]*(?:(?:so|but|and|then)[ \t]*,?[ \t]+)?(?:at|below|under|beneath|above|over|nearer)[ \t]+(?:about[ \t]+|around[ \t]+|roughly[ \t]+|~)?"
-    r"(?:(?:[$\u00a3\u20ac\u00a5]|[A-Z]{1,3}\$?[ \t]?)?\d|an?[ \t]+(?:lower|better|cheaper|higher)[ \t]+(?:price|level|valuation|multiple)\b)")
+    r"(?i)[ \t>*_#-]*+(?:(?:so|but|and|then)(?:[ \t]*+,)?[ \t]++)?(?:at|below|under|beneath|above|over|nearer)[ \t]++"
+    r"(?:about[ \t]++|around[ \t]++|roughly[ \t]++|~)?"
+    r"(?:(?:[$\u00a3\u20ac\u00a5]|[A-Z]{1,3}\$?[ \t]?)?\d|an?[ \t]++(?:lower|better|cheaper|higher)[ \t]++(?:price|level|valuation|multiple)\b)")
 #: The conditional mood of a decider ("we'd", "I would", "could"): what the writer would do, not what they did or do.
 _WOULD = re.compile(r"(?i)\b(?:would|could|might)\b|['\u2019]d\b")
 

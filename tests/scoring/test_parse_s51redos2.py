@@ -22,7 +22,7 @@ import sys
 
 import pytest
 
-from ipb.scoring.parse._closing import _LIMITED_YES, answer_particle_end
+from ipb.scoring.parse._closing import _LIMITED_YES, _PRICE_OPENING, answer_particle_end
 from ipb.scoring.parse._final_words import _ANSWER_YES_NO, _ANSWER_YES_NO_TRIGGERS
 from ipb.scoring.parse._judged import _ON_A_CONDITION, judged_wrong
 
@@ -137,3 +137,28 @@ def test_judged_wrong_still_spares_a_condition_after_spacing() -> None:
     assert judged_wrong(text, 6, len(text)) is False
     text = "Buying would be a mistake   ,   rates are high."
     assert judged_wrong(text, 6, len(text)) is True
+
+
+def test_price_opening_after_a_long_run_of_spaces_ends() -> None:
+    """``_closing._PRICE_OPENING`` ("So, below $20 ..."): the same two stars around the connective's comma as
+    ``_ANSWER_OPENS``; " so" + 8,000 spaces took over 3 s in one match."""
+    _runs_in_a_child(
+        "from ipb.scoring.parse._closing import _PRICE_OPENING as P\n"
+        "for run in (' ' * 50_000, '\\t' * 50_000):\n"
+        "    assert P.match(' so' + run + '\\u2603') is None\n"
+        "    assert P.match(' so' + run + ',' + run + 'at' + run + '\\u2603') is None\n"
+        "    assert P.match('so' + run + ',' + run + 'at' + run + 'about' + run + '5') is not None\n"
+        "print('ok')\n")
+
+
+@pytest.mark.parametrize(("text", "end"), [
+    ("At 35 we'd be buyers", 4),
+    ("So ,  below $20 I would buy", 14),      # spacing on both sides of the connective's comma
+    ("> but at around ~5", None),             # one of "around" or "~", not both
+    ("Then at a  lower \t price", 24),
+    ("at a lower priced", None),              # the price word must end its word
+    ("So,below 5", None),                     # after the comma the connective needs spacing
+])
+def test_price_opening_reads_as_before(text: str, end: int | None) -> None:
+    m = _PRICE_OPENING.match(text)
+    assert (None if m is None else m.end()) == end
