@@ -51,8 +51,8 @@ __all__ = [
 #: A sentence opening with an answer particle, after at most a connective ("So no,", "Then yes:", "In short, no -").
 #: Other languages' particles are the ``answers`` of their acts blocks (grammar/languages.yaml): "Nein, wir kaufen.".
 _ANSWER_OPENS = re.compile(
-    r"(?i)[ \t>*_#-]*(?:(?:so|then|well|thus|hence|and|in[ \t]+short|short[ \t]+answer|the[ \t]+short[ \t]+answer[ \t]+is)"
-    r"[ \t]*[,:]?[ \t]+)?(?:yes|no|" + "|".join(re.escape(w) for w in ANSWERS) + r")[ \t]*(?:[,;!:\u2014\u2013]|[ \t]-)")
+    r"(?i)[ \t>*_#-]*+(?:(?:so|then|well|thus|hence|and|in[ \t]++short|short[ \t]++answer|the[ \t]++short[ \t]++answer[ \t]++is)"
+    r"(?:[ \t]*+[,:])?[ \t]++)?(?:yes|no|" + "|".join(re.escape(w) for w in ANSWERS) + r")(?:[ \t]*+[,;!:\u2014\u2013]|[ \t]++-)")
 #: Right before a word: a sum's equals sign or an arrow ("... = Buy", "-> SELL", "\u2192 Avoid").
 _RESULT_BEFORE = re.compile(r"(?:=|\u2192|\u21d2|->|=>)[ \t]*[*_]{0,2}[ \t]*\Z")
 #: Right after a word: nothing more on its line but emphasis and a full stop.
@@ -210,8 +210,8 @@ _LABEL_HEAD = re.compile(r"(?i)[ \t>*_#-]*(?:[a-z]+[ \t]+){0,2}[*_]{0,2}")
 _OTHERS_HEAD = re.compile(r"(?i)\b(?:their|his|her|its|previous|prior|earlier|former|original|old|last|past)\b")
 #: Right after a "yes": a condition or a price limit ("yes, but only below $20", "yes if it falls 30%", "Yes, once the
 #: debt is refinanced"): a buy at another price or time, not the answer for today.
-_LIMITED_YES = re.compile(r"(?i)[ \t*_]*[,;:\u2014\u2013-]?[ \t]*(?:but[ \t]+)?(?:only[ \t]+)?"
-                          r"(?:if|once|when|unless|provided|below|under|beneath|after|on[ \t]+a[ \t]+(?:pullback|dip|drop))\b")
+_LIMITED_YES = re.compile(r"(?i)[ \t*_]*+(?:[,;:\u2014\u2013-][ \t]*+)?(?:but[ \t]++)?(?:only[ \t]++)?"
+                          r"(?:if|once|when|unless|provided|below|under|beneath|after|on[ \t]++a[ \t]++(?:pullback|dip|drop))\b")
 
 
 def own_answer(text: str, m: re.Match[str]) -> bool:
@@ -317,8 +317,9 @@ def other_object(text: str, end: int) -> bool:
 #: A sentence opening with a price other than today's ("At 35 we'd be buyers", "Below $20 I would buy", "Under 10x earnings,
 #: I'd consider it", "At a lower price we'd look again").
 _PRICE_OPENING = re.compile(
-    r"(?i)[ \t>*_#-]*(?:(?:so|but|and|then)[ \t]*,?[ \t]+)?(?:at|below|under|beneath|above|over|nearer)[ \t]+(?:about[ \t]+|around[ \t]+|roughly[ \t]+|~)?"
-    r"(?:(?:[$\u00a3\u20ac\u00a5]|[A-Z]{1,3}\$?[ \t]?)?\d|an?[ \t]+(?:lower|better|cheaper|higher)[ \t]+(?:price|level|valuation|multiple)\b)")
+    r"(?i)[ \t>*_#-]*+(?:(?:so|but|and|then)(?:[ \t]*+,)?[ \t]++)?(?:at|below|under|beneath|above|over|nearer)[ \t]++"
+    r"(?:about[ \t]++|around[ \t]++|roughly[ \t]++|~)?"
+    r"(?:(?:[$\u00a3\u20ac\u00a5]|[A-Z]{1,3}\$?[ \t]?)?\d|an?[ \t]++(?:lower|better|cheaper|higher)[ \t]++(?:price|level|valuation|multiple)\b)")
 #: The conditional mood of a decider ("we'd", "I would", "could"): what the writer would do, not what they did or do.
 _WOULD = re.compile(r"(?i)\b(?:would|could|might)\b|['\u2019]d\b")
 

@@ -180,8 +180,8 @@ _DECISION_NOUNS = ("deal", "investment", "stake", "proposal", "position", "purch
 _PASSIVE_TRIGGERS = [Trigger(w, re.compile(rf"(?i){w}\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+"
                                            r"(?P<word>[a-z]+?)e?d\b")) for w in _DECISION_NOUNS]
 #: "the answer is no" / "our answer would be: yes" (after the final cue "the answer is").
-_ANSWER_YES_NO = re.compile(r"(?i)\b(?:the|my|our)\s+(?:overall\s+|short\s+)?answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))")
-_ANSWER_YES_NO_TRIGGERS = [Trigger("answer", re.compile(r"(?i)answer\s+(?:is|would\s+be)\s*[:\u2014-]?\s*\**(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))"))]
+_ANSWER_YES_NO = re.compile(r"(?i)\b(?:the|my|our)\s+(?:overall\s+|short\s+)?answer\s+(?:is|would\s+be)\s*+[:\u2014-]?\s*+\**+(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))")
+_ANSWER_YES_NO_TRIGGERS = [Trigger("answer", re.compile(r"(?i)answer\s+(?:is|would\s+be)\s*+[:\u2014-]?\s*+\**+(?P<answer>no|yes)\b(?!\s+\w+\s+(?:is|are|was))"))]
 _ANSWER_YES_NO_TRIGGERS += ANSWER_LABEL_TRIGGERS  # "Final answer: no.", "Decision: no." (:mod:`._closing`)
 #: Between two outcomes of one sentence: the second corrects the first ("INVEST - no, rather DECLINE").
 _CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actually|sorry|make\s+that)\b")  # ("INVEST... Sorry,

@@ -44,7 +44,7 @@ _ENGLISH = re.compile(
 
 #: A condition right after the judgement: the act is wrong only then ("a mistake only if rates double", "an error
 #: unless the moat holds"), so the writer refuses nothing.
-_ON_A_CONDITION = re.compile(r"(?i)[ \t]*,?[ \t]*(?:only[ \t]+|just[ \t]+)?(?:if|unless|when|were|should|in[ \t]+case)\b")
+_ON_A_CONDITION = re.compile(r"(?i)[ \t]*+(?:,[ \t]*+)?(?:only[ \t]++|just[ \t]++)?(?:if|unless|when|were|should|in[ \t]++case)\b")
 
 _NEGATORS = frozenset(w.lower() for w in fv.NEGATORS) | {"no", "not", "kein", "keine", "ne", "pas", "не", "non", "nem"}
 #: The words of other languages for buying, avoiding and the card's outcomes: only after one is a foreign judgement read.
