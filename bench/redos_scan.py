@@ -99,6 +99,8 @@ def _walk(obj: Any, where: str, depth: int, seen: set[int], out: dict[tuple[str,
     kind = type(obj).__name__
     if kind == "Trigger":
         pat = obj.pattern
+        if type(pat).__name__ == "LazyPattern":  # compiled at its first match in use; compiled here to be timed
+            pat = pat.compiled()
         if isinstance(pat, re.Pattern):
             key = (pat.pattern, pat.flags)
             if key not in out or not out[key][2]:

@@ -23,6 +23,7 @@ import re
 from typing import Final, Iterator
 
 from ipb.scoring import _foreign_verdicts as _fv
+from ipb.scoring._scan import LazyPattern
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._common import MAX_OCCURRENCES
 from ipb.scoring.parse._foreign_names import foreign_name_pattern
@@ -106,10 +107,13 @@ _NOUNS: Final = "(?:" + "|".join(_noun(w) for w in sorted(_fv.GATE_NOUNS, key=le
 #: thứ hai").
 _ORDINAL_FIRST, _NOUN_FIRST = 1000, 1001
 if _ORDINAL_WORDS and _fv.GATE_NOUNS:
-    _TRIGGERS.extend(Trigger(w.split()[0].lower(), re.compile(rf"(?i){_ORDINAL}{_BLANK}{_NOUNS}"), _ORDINAL_FIRST,
-                             word=not _fv.unspaced(w)) for w in _ORDINAL_WORDS)
-    _TRIGGERS.extend(Trigger(w.split()[0].lower(), re.compile(rf"(?i){_NOUNS}{_BLANK}{_ORDINAL}"), _NOUN_FIRST,
-                             word=not _fv.unspaced(w)) for w in _fv.GATE_NOUNS)
+    # each order's pattern (every ordinal beside every gate noun) compiled at its first match: most answers meet none
+    _ORDINAL_THEN_NOUN = LazyPattern(rf"(?i){_ORDINAL}{_BLANK}{_NOUNS}", ("o",))
+    _NOUN_THEN_ORDINAL = LazyPattern(rf"(?i){_NOUNS}{_BLANK}{_ORDINAL}", ("o",))
+    _TRIGGERS.extend(Trigger(w.split()[0].lower(), _ORDINAL_THEN_NOUN, _ORDINAL_FIRST, word=not _fv.unspaced(w))
+                     for w in _ORDINAL_WORDS)
+    _TRIGGERS.extend(Trigger(w.split()[0].lower(), _NOUN_THEN_ORDINAL, _NOUN_FIRST, word=not _fv.unspaced(w))
+                     for w in _fv.GATE_NOUNS)
 
 #: The number right before a frame's tail ("3단계", "3 단계").
 _NUMBER_BEFORE: Final = re.compile(rf"(?<!\d){_NUMBER}{_BLANK}\Z")
