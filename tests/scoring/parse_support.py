@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import subprocess
+import sys
 from typing import Iterator
 
 from ipb.scoring.parse import parse_response
@@ -82,3 +84,11 @@ def klarman_three_gates(passed: str, failed: str, unknown: str) -> list[tuple[in
     text = (f"Downside Assessment: {passed}.\nMargin of Safety: {failed}.\n"
             f"Position Sizing and Portfolio Risk: {unknown}.\n")
     return read_gates(text, KLARMAN)
+
+
+def runs_in_a_child(code: str) -> None:
+    """Run ``code`` in a fresh Python process and require it to print "ok" within 60 s: a slow pattern's bad input
+    (s51redos, s51redos2) is timed out there, never by a tight timed assertion in the test process."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok", done.stdout[-500:]

@@ -14,23 +14,15 @@ at every position, search ending at every position). The slow inputs run in a ch
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from ipb.scoring import verdict_words as vw
 from ipb.scoring.parse._final_words import _DECLINE_LABEL_BEFORE
-
-
-def _runs_in_a_child(code: str) -> None:
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "ok", done.stdout[-500:]
+from parse_support import runs_in_a_child
 
 
 def test_final_label_after_the_and_a_long_run_of_spaces_ends() -> None:
-    _runs_in_a_child(
+    runs_in_a_child(
         "from ipb.scoring._final_words import FINAL_LABEL as P\n"
         "for run in (' ' * 50_000, '\\t' * 50_000, ' \\n' * 25_000):\n"
         "    assert P.match('the' + run + '\\u2603') is None\n"
@@ -39,7 +31,7 @@ def test_final_label_after_the_and_a_long_run_of_spaces_ends() -> None:
 
 
 def test_decline_label_after_a_line_break_and_a_long_run_of_spaces_ends() -> None:
-    _runs_in_a_child(
+    runs_in_a_child(
         "from ipb.scoring.parse._final_words import _DECLINE_LABEL_BEFORE as P\n"
         "for run in (' ' * 50_000, '\\t' * 50_000):\n"
         "    assert P.search('\\n' + run + '\\u2603') is None\n"

@@ -17,24 +17,16 @@ well under a second now), never a tight timed assertion; the readings below were
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from ipb.scoring.parse._closing import _LIMITED_YES, _PRICE_OPENING, answer_particle_end
 from ipb.scoring.parse._final_words import _ANSWER_YES_NO, _ANSWER_YES_NO_TRIGGERS
 from ipb.scoring.parse._judged import _ON_A_CONDITION, judged_wrong
-
-
-def _runs_in_a_child(code: str) -> None:
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "ok", done.stdout[-500:]
+from parse_support import runs_in_a_child
 
 
 def test_answer_yes_no_after_a_long_run_of_spaces_ends() -> None:
-    _runs_in_a_child(
+    runs_in_a_child(
         "from ipb.scoring.parse._final_words import _ANSWER_YES_NO as P, _ANSWER_YES_NO_TRIGGERS as T\n"
         "for run in (' ' * 50_000, '\\t' * 50_000, ' \\n' * 25_000):\n"
         "    assert P.match('the overall answer is' + run + '\\u2603') is None\n"
@@ -61,7 +53,7 @@ def test_answer_yes_no_reads_as_before(text: str, answer: str | None) -> None:
 
 
 def test_answer_opens_after_a_long_run_of_spaces_ends() -> None:
-    _runs_in_a_child(
+    runs_in_a_child(
         "from ipb.scoring.parse._closing import answer_particle_end as f\n"
         "for run in (' ' * 50_000, '\\t' * 50_000):\n"
         "    t = ' so' + run + '\\u2603'\n"
@@ -88,7 +80,7 @@ def test_answer_opens_reads_as_before(text: str, end: int | None) -> None:
 
 
 def test_limited_yes_after_a_long_run_of_spaces_ends() -> None:
-    _runs_in_a_child(
+    runs_in_a_child(
         "from ipb.scoring.parse._closing import _LIMITED_YES as P\n"
         "for run in (' ' * 50_000, '\\t' * 50_000, ' *' * 25_000):\n"
         "    assert P.match(run + '\\u2603') is None\n"
@@ -111,7 +103,7 @@ def test_limited_yes_reads_as_before(tail: str, limited: bool) -> None:
 
 
 def test_on_a_condition_after_a_long_run_of_spaces_ends() -> None:
-    _runs_in_a_child(
+    runs_in_a_child(
         "from ipb.scoring.parse._judged import _ON_A_CONDITION as P\n"
         "for run in (' ' * 50_000, '\\t' * 50_000):\n"
         "    assert P.match(run + '\\u2603') is None\n"
@@ -142,7 +134,7 @@ def test_judged_wrong_still_spares_a_condition_after_spacing() -> None:
 def test_price_opening_after_a_long_run_of_spaces_ends() -> None:
     """``_closing._PRICE_OPENING`` ("So, below $20 ..."): the same two stars around the connective's comma as
     ``_ANSWER_OPENS``; " so" + 8,000 spaces took over 3 s in one match."""
-    _runs_in_a_child(
+    runs_in_a_child(
         "from ipb.scoring.parse._closing import _PRICE_OPENING as P\n"
         "for run in (' ' * 50_000, '\\t' * 50_000):\n"
         "    assert P.match(' so' + run + '\\u2603') is None\n"
