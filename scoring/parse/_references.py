@@ -579,7 +579,7 @@ class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
             if m is None:
                 return
         span = (m.start("title"), m.end("title"))
-        heads: list[tuple[int, Span, str]] = self.__dict__.setdefault("run_in_heads", [])
+        heads = self.run_in_heads
         names = [x for x in self._mentions_in(*span) if x.how != "number" and x.invented is None and x.gates]
         if names:
             if self._label_is_prefix(names[0], span):

@@ -18,16 +18,21 @@ It is never an invented gate: a head far from every gate stays prose. Without an
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ipb.scoring.parse._common import EMBED_MARGIN, _Anchor
 from ipb.scoring.parse._types import Span
+
+if TYPE_CHECKING:
+    from ipb.scoring.parse._parser import _Parser
 
 #: Fewest run-in heads an answer must set before one in the writer's own words is read as a gate's title.
 MIN_RUN_IN_HEADS = 2
 
 
-def embed_run_in_heads(p) -> None:  # p: the parser (_ParserState with the paraphrase mixin)
+def embed_run_in_heads(p: "_Parser") -> None:
     """Anchor the unnamed run-in heads the embedder places on one gate each (module docstring)."""
-    heads: list[tuple[int, Span, str]] = p.__dict__.get("run_in_heads", [])
+    heads = p.run_in_heads
     if p.embedder is False or len(heads) < MIN_RUN_IN_HEADS:
         return
     left = [(li, span, text) for li, span, text in heads if text and li not in p.anchors]

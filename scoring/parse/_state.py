@@ -82,6 +82,9 @@ class _ParserState:
     lexical_units: set[int]
     #: Mentions (item spans) of gates read by a list's positions whose titles no word of the card confirms (:mod:`._positional`).
     unconfirmed: set[Span]
+    #: Run-in heads ("The loop. A high price ..."): (line, title span, the title's text where no card word named it, else
+    #: ""), set by ``_references._run_in_head`` and read by :func:`._run_in_embedded.embed_run_in_heads`.
+    run_in_heads: list[tuple[int, Span, str]]
 
     def __init__(self, text: str, card: Card, ix: _CardIndex, embedder: EmbedderArg, score_cutoff: float, embed_cutoff: float) -> None:
         self.text = text
@@ -131,6 +134,7 @@ class _ParserState:
         self.outside_numbers = []
         self.lexical_units = set()
         self.unconfirmed = set()
+        self.run_in_heads = []
 
 
     if TYPE_CHECKING:  # defined by the concern mixins; declared here so each mixin type-checks on its own
