@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ipb.engine._exact import Exact, public
+from ipb.engine._exact import Exact, as_fraction, public
 from ipb.engine.expressions import NUMBER, ExprType, parse_literal
 from ipb.engine.numbers import NumberError, check_magnitude
 
@@ -374,8 +374,9 @@ def reachable_threshold(threshold: Any, gates: Any) -> Any:
     CompileError
         ``min_weight`` is more than the sum of every gate's weight.
     """
-    total = sum((g.weight for g in gates), Decimal(0))
-    if gates and threshold.min_weight > total:
+    # exact sums, as the executor's (a weight may be a Decimal or a Fraction such as 1/3: Decimal + Fraction raises)
+    total = sum((as_fraction(g.weight) for g in gates), Fraction(0))
+    if gates and as_fraction(threshold.min_weight) > total:
         raise CompileError(f"min_weight {threshold.min_weight} is more than the {len(gates)} gates' weights add up to "
-                           f"({total}): {threshold.count} verdicts could never reach it", rule="weight")
+                           f"({public(total)}): {threshold.count} verdicts could never reach it", rule="weight")
     return threshold

@@ -37,3 +37,21 @@ def test_min_weight_equal_to_all_the_weights_loads() -> None:
     card = load_card_text(_with("5"), "w.yaml")  # every gate proceeding reaches exactly 5
     assert card.threshold is not None and card.threshold.min_weight == 5
 
+
+
+def test_fraction_weights_are_summed_exactly() -> None:
+    """A weight or min_weight written as a fraction is a Fraction, the others Decimals: the sum is exact, as the
+    executor's (the first version added Decimal to Fraction and raised TypeError on every card with a 1/3 weight).
+    Weights 2 + 1 + 1 + 1 = 5: 16/3 (5.33...) can never be reached, 14/3 (4.66...) can."""
+    with pytest.raises(IpbError) as caught:
+        load_card_text(_with('"16/3"'), "w.yaml")
+    assert "gates' weights add up to (5)" in str(caught.value)
+    card = load_card_text(_with('"14/3"'), "w.yaml")
+    assert card.threshold is not None
+    thirds = CARD.replace("weight: 2", 'weight: "1/3"', 1)
+    assert thirds != CARD
+    card = load_card_text(thirds.replace(LINE, 'threshold: {count: PROCEED, at_least: 2, min_weight: "10/3"}'), "w.yaml")
+    assert card.threshold is not None  # 1/3 + 1 + 1 + 1 = 10/3 exactly: reachable
+    with pytest.raises(IpbError) as caught:
+        load_card_text(thirds.replace(LINE, 'threshold: {count: PROCEED, at_least: 2, min_weight: "7/2"}'), "w.yaml")
+    assert "add up to (3.333333333333333333333333333)" in str(caught.value)
