@@ -106,8 +106,8 @@ def _walk(obj: Any, where: str, depth: int, seen: set[int], out: dict[tuple[str,
             if key not in out or not out[key][2]:
                 out[key] = (pat, where + f"[trigger {obj.literal!r}]", obj.literal)
         return
-    if kind == "_Merged":
-        pat = re.compile(obj.source)
+    if kind == "LazyPattern":  # a merged alternation (or another lazy pattern) outside a trigger
+        pat = obj.compiled()
         out.setdefault((pat.pattern, pat.flags), (pat, where + "[merged]", ""))
         return
     if isinstance(obj, (str, bytes, int, float, bool, type(None))) or callable(obj) and not hasattr(obj, "__dict__"):

@@ -16,7 +16,7 @@ from functools import lru_cache
 from bisect import bisect_right
 from itertools import accumulate, chain
 from operator import add, itemgetter
-from typing import Callable, Iterable, Protocol
+from typing import Iterable, Protocol
 
 from ipb.scoring._foreign_verdicts import unspaced
 from ipb.scoring._proclitics import attaches
@@ -44,13 +44,15 @@ class Trigger:
 
 
 class LazyPattern:
-    """A pattern with named groups compiled at its first ``match`` (or :meth:`compiled`): for a trigger whose regex is
-    long and rarely met, such as the foreign gate-number ordinals (every language's ordinal words beside every gate
-    noun, about 71,000 characters, 0.25 s to compile each of the two orders), which a first ``ipb parse`` paid on
-    import though most answers hold none of their literals.
+    """A pattern with named groups compiled at its first ``match`` (or :meth:`compiled`): a regex that is long and
+    rarely met. :func:`_grouped` makes one of each literal's merged alternation (most literals of a card's trigger
+    lists never occur in a given answer, and compiling every alternation up front cost a first ``ipb parse`` about
+    1.9 s of its 5.4 s of CPU at stop 50: the foreign word lists' merged verdict words are hundreds of branches long);
+    the foreign gate-number ordinals are triggers of this kind (every language's ordinal words beside every gate noun,
+    about 71,000 characters, 0.25 s to compile each of the two orders).
 
-    ``source`` must hold a named group (``groups`` names them): :func:`_grouped` then tries the trigger on its own, never
-    merging it into an alternation, which is all it asks of ``groupindex`` before a match.
+    ``source`` must hold a named group (``groups`` names them): :func:`_grouped` then tries such a trigger on its own,
+    never merging it into an alternation, which is all it asks of ``groupindex`` before a match.
     """
 
     __slots__ = ("pattern", "flags", "groupindex", "_compiled")
@@ -69,7 +71,8 @@ class LazyPattern:
         return self._compiled
 
     def match(self, text: str, pos: int = 0) -> "re.Match[str] | None":
-        return self.compiled().match(text, pos)
+        compiled = self._compiled
+        return (compiled if compiled is not None else self.compiled()).match(text, pos)
 
 
 def lowered(text: str) -> str:
@@ -331,7 +334,7 @@ _GLOBAL_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
 
 class _Matcher(Protocol):
     """What :func:`scan` asks of a pattern, a match at a position: a compiled ``re.Pattern`` has it, and so has
-    :class:`_Merged`, which compiles its alternation on the first call."""
+    :class:`LazyPattern`, which compiles on the first call."""
 
     def match(self, text: str, pos: int, /) -> "re.Match[str] | None": ...
 
@@ -407,22 +410,7 @@ def _grouped(triggers: "tuple[Trigger, ...]") -> dict[str, tuple[bool, _Tried]]:
             body = _GLOBAL_FLAGS.sub("", t.pattern.pattern)
             branches.append(f"(?P<t{i}>(?{flags}:{body}))" if flags else f"(?P<t{i}>{body})")
             keys[f"t{i}"] = t.key
-        out[literal] = (word, [(_Merged("|".join(branches)), keys, group[0].key)])
+        out[literal] = (word, [(LazyPattern("|".join(branches), tuple(keys)), keys, group[0].key)])
     return out
 
 
-class _Merged:
-    """A merged alternation compiled at its first ``match``: most literals of a card's trigger lists never occur in
-    a given answer, and compiling every alternation up front cost a first ``ipb parse`` about 1.9 s of its 5.4 s of
-    CPU (stop 50; the foreign word lists' merged verdict words are hundreds of branches long)."""
-
-    __slots__ = ("source", "_match")
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self._match: "Callable[[str, int], re.Match[str] | None] | None" = None
-
-    def match(self, text: str, pos: int) -> "re.Match[str] | None":
-        if self._match is None:
-            self._match = re.compile(self.source).match
-        return self._match(text, pos)

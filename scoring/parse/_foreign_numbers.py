@@ -120,7 +120,7 @@ _NUMBER_BEFORE: Final = re.compile(rf"(?<!\d){_NUMBER}{_BLANK}\Z")
 
 #: The source of a label's head that numbers it in another language ("Puerta 1 - ", "第1关 ", "ゲート2："), stripped as
 #: "Gate 1 - " is; compiled at its first use (:func:`_head`): its 170,000 characters took about 0.7 s to compile, paid by
-#: every process that imported the parser, as scoring/_scan.py's ``_Merged`` does for merged trigger alternations.
+#: every process that imported the parser, as scoring/_scan.py's ``LazyPattern`` does for merged trigger alternations.
 _HEAD_SOURCE: Final = (
     r"(?i)^[ \t]*(?:" + "|".join(
         [rf"{_body(w)}{_BLANK}{_MARK}(?:{_DIGITS}|[{_IDEOGRAPHS}]{{1,3}})" for w in sorted(_fv.GATE_NOUNS, key=len, reverse=True)]
