@@ -43,7 +43,7 @@ from typing import Any, Mapping, Sequence
 from ipb.engine._json import jsonl_lines, load_json_text, parse_json_line
 from ipb._files import file_sha256, text_sha256
 from ipb.errors import LoadError
-from ipb.report.failures import FailureCounts, failure_counts
+from ipb.report.failures import FailureCounts, failure_counts, int_or_none as _i
 
 __all__ = [
     "Stat",
@@ -432,10 +432,6 @@ class _Summary:
 
 def _f(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
-def _i(value: Any) -> int | None:
-    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class _Derive:

@@ -38,7 +38,8 @@ class FailureCounts:
         return sum(self.refusals.values())
 
 
-def _i(value: Any) -> int | None:
+def int_or_none(value: Any) -> int | None:
+    """A summary count as an int; None for anything else (a bool, a float, a string, a missing value)."""
     return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -53,7 +54,7 @@ def failure_counts(model: str, group: Mapping[str, Any], unscored: Iterable[Any]
     for u in unscored:
         if isinstance(u, Mapping) and str(u.get("model")) == model and u.get("reason_code") in REFUSAL_REASONS:
             kinds[str(u["reason_code"])] = kinds.get(str(u["reason_code"]), 0) + 1
-    n_refusals = _i(group.get("n_refusals")) or 0
+    n_refusals = int_or_none(group.get("n_refusals")) or 0
     if n_refusals > sum(kinds.values()):  # an older summary: its unscored entries carry no model
         kinds["unrecorded"] = n_refusals - sum(kinds.values())
     read = unknown = 0
@@ -67,11 +68,11 @@ def failure_counts(model: str, group: Mapping[str, Any], unscored: Iterable[Any]
                     read += 1
                     unknown += g.get("verdict") == "INCONCLUSIVE"
     return FailureCounts(
-        n=(_i(group.get("n")) or 0) - (_i(group.get("n_invalid")) or 0),
+        n=(int_or_none(group.get("n")) or 0) - (int_or_none(group.get("n_invalid")) or 0),
         refusals=dict(sorted(kinds.items())),
-        unreadable=_i(group.get("n_parse_failures")) or 0,
-        verdict_only=_i(group.get("n_trace_unread")) or 0,
-        kccs_unknown=_i(group.get("n_kccs_unknown")) or 0,
+        unreadable=int_or_none(group.get("n_parse_failures")) or 0,
+        verdict_only=int_or_none(group.get("n_trace_unread")) or 0,
+        kccs_unknown=int_or_none(group.get("n_kccs_unknown")) or 0,
         gates_unknown=unknown,
         gates_read=read,
     )
