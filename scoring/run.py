@@ -754,8 +754,9 @@ def run_score(
     Raises
     ------
     LoadError
-        An input file cannot be read at all, or the output folder cannot be written; with several
-        responses files also an empty one, one that is no log, or one answer in two files
+        An input file cannot be read at all, a responses file holds no record (empty, a log without
+        samples: also the only one), or the output folder cannot be written; with several
+        responses files also one that is no log, or one answer in two files
         (:func:`ipb.scoring.sources.read_response_files`). Nothing is written then.
     """
     from ipb.scoring.summary import summarize
