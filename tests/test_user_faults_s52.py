@@ -6,6 +6,12 @@
    an input file it refuses, as for several files; 2 is kept for option errors), the file named, nothing written.
    ``ipb report`` and ``ipb export`` of a folder holding no results already stopped (exit 1, the file named).
 
+3. Bug kind: the same, on the items side (found using ipb from the README with a card of one's own). ``ipb score
+   --items EMPTY.jsonl`` (or the responses file given as ``--items``, the two swapped) wrote a results folder in
+   which every answer was an unusable "unknown item" record, and exited 1 with one line per record; ``ipb respond``
+   and ``ipb verify`` refuse such a file. ``ipb score`` now refuses it too, naming the file and its first bad line,
+   with nothing written.
+
 The lint of contradicting tests (issue item 2) is tested beside its code: tests/engine/test_lint_intervals_s52.py.
 """
 
@@ -55,3 +61,32 @@ def test_report_and_export_of_a_folder_without_results_name_what_is_missing(tmp_
     assert report.exit_code == 1 and "summary.json" in report.output and not page.exists()
     export = runner.invoke(app, ["export", str(folder), "--out", str(table), "--format", "csv"])
     assert export.exit_code == 1 and "no responses.jsonl in" in export.output and not table.exists()
+
+
+def _one_answer(tmp_path: Path, items: Path) -> Path:
+    import json
+
+    first = json.loads(items.read_text(encoding="utf-8").splitlines()[0])["id"]
+    path = tmp_path / "responses.jsonl"
+    path.write_text(json.dumps({"item_id": first, "model": "m", "condition": "A", "response": "Final verdict: DECLINE"})
+                    + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("swapped", [False, True], ids=["empty-items", "responses-given-as-items"])
+def test_an_items_file_with_no_item_stops_the_run_with_nothing_written(items: Path, tmp_path: Path, swapped: bool):
+    responses = _one_answer(tmp_path, items)
+    if swapped:
+        given_items, given_responses = responses, items
+        why = "(item on line 1 has no string 'id')"
+    else:
+        given_items, given_responses = tmp_path / "none.jsonl", responses
+        given_items.write_bytes(b"\n\n")
+        why = "(an empty file, or only blank lines)"
+    out = tmp_path / "results"
+    result = runner.invoke(app, ["score", "--items", str(given_items), "--responses", str(given_responses),
+                                 "--out", str(out), "--no-embeddings", "--no-progress"])
+    assert result.exit_code == 1, result.output
+    assert f"{given_items} holds no item {why}: nothing to score the answers against, nothing written; --items takes " \
+           "the file ipb perturb wrote" in " ".join(result.output.split())
+    assert not out.exists()
