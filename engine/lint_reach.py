@@ -29,6 +29,11 @@ comparing it is not judged. A ``proceed`` written as parts joined by ``and`` is 
 that never holds over its own inputs (``market_value < $0`` over [$1M, $500M]) is a whole that never holds,
 though the whole reads too many inputs to try. A constant criterion
 (``reject: "false"``) is ``constant-criterion``'s (:mod:`ipb.engine.lint`).
+
+Where the grid says nothing (an input without a ``range``, a grid too wide, a guard over a computed value), a gate's
+``reject`` or ``proceed`` and a ``require`` rule are also read by intervals (:mod:`ipb.engine._intervals`, s52user):
+tests of one value against numbers joined by ``and`` that no number passes together (``a < 0 and a > 0``) give the
+same two warnings, naming the tests.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from typing import Any, Iterable
 from ipb.engine.card import BUILTINS, Card, Gate, InputSpec
 from lark import Tree
 
+from ipb.engine._intervals import first_conflict
 from ipb.engine.expressions import CompiledExpression, ExprType, category, compile_expression, parse_expression
 from ipb.engine.lint import GRID_LIMIT, _at, _grid_values
 from ipb.engine.numbers import read_number
@@ -290,10 +296,11 @@ def _gate_warnings(card: Card, index: int, gate: Gate, deps: dict[str, set[str]]
             ("REJECTs", gate.reject or gate.proceed, gate.reject is None, "reject" if gate.reject else "proceed"),
             ("PROCEEDs", gate.proceed or gate.reject, gate.proceed is None, "proceed" if gate.proceed else "reject")):
         assert expr is not None
-        if guard and outcome == "REJECTs":
-            continue
-        never = _never_in(card, expr, negate, deps)
+        never = None if guard and outcome == "REJECTs" else _never_in(card, expr, negate, deps)
         if never is None:
+            if not negate:  # no grid (an input without a range) or a guard: tests of one value that contradict
+                found.extend(_contradiction(card, expr, f"gate {gate.id!r} never {outcome}: {key} criterion",
+                                            "never-fires", gate.id, ("gates", index, key)))
             continue
         part, inputs, count = never
         side = f"{'the negation of ' if negate else ''}{key} criterion {expr.source.strip()!r}"
@@ -305,6 +312,21 @@ def _gate_warnings(card: Card, index: int, gate: Gate, deps: dict[str, set[str]]
             "(two tests of one input joined by 'and'?) or the inputs' ranges", rule="never-fires",
             name=gate.id), ("gates", index, key)))
     return found
+
+
+def _contradiction(card: Card, expr: CompiledExpression, what: str, rule: str, name: str,
+                   path: tuple[Any, ...]) -> list[IpbError]:
+    """A warning when tests of one value joined by ``and`` in ``expr`` admit no number (:mod:`ipb.engine._intervals`:
+    needs no declared range, s52user), at ``path``; else none."""
+    subjects = set(card.inputs) | {n for n, _ in _computes(card)}
+    hit = first_conflict(expr.source, {n: v for n, (v, _) in card.constants.items()}, subjects)
+    if hit is None:
+        return []
+    tests = " and ".join(repr(t.text.strip()) for t in hit.tests)
+    return [_at(card.doc, LintWarning(
+        f"{what} {expr.source.strip()!r} holds for no value of {hit.name}: its tests {tests} admit no number "
+        "together, whatever the scenario; check the criterion (one test meant to be 'or', or a bound the wrong "
+        "way round?)", rule=rule, name=name), path)]
 
 
 def lint_reach(card: Card) -> list[IpbError]:
@@ -345,7 +367,10 @@ def lint_reach(card: Card) -> list[IpbError]:
             continue
         inputs = _inputs_read(card, [rule.expr])
         envs = _grid(card, inputs, [rule.expr.source], deps) if inputs else None
-        if envs is not None and _never(rule.expr, envs, False):
+        if envs is None:
+            found.extend(_contradiction(card, rule.expr, f"constraint {rule.id!r}", "unsatisfiable-constraint",
+                                        rule.id, ("constraints", j, "require")))
+        elif _never(rule.expr, envs, False):
             found.append(_at(card.doc, LintWarning(
                 f"constraint {rule.id!r} ({rule.expr.source.strip()}) holds in none of the {len(envs)} "
                 f"combinations of {', '.join(inputs or [])} tried over their declared values and ranges: every "

@@ -754,8 +754,10 @@ def run_score(
     Raises
     ------
     LoadError
-        An input file cannot be read at all, or the output folder cannot be written; with several
-        responses files also an empty one, one that is no log, or one answer in two files
+        An input file cannot be read at all, a responses file holds no record (empty, a log without
+        samples: also the only one), the items file holds no item (empty, or no line of it is an
+        item: a responses file given as --items), or the output folder cannot be written; with several
+        responses files also one that is no log, or one answer in two files
         (:func:`ipb.scoring.sources.read_response_files`). Nothing is written then.
     """
     from ipb.scoring.summary import summarize
@@ -773,6 +775,10 @@ def run_score(
     items = load_items(items_path)
     # every file read (and checked across files) before anything is scored: a bad file leaves no output
     read, files = read_response_files(paths, format=format, model=model, condition=condition)
+    if not items.items:  # s52user: every record was then an unusable "unknown item", written as a run (exit 1)
+        why = items.errors[0]["message"] if items.errors else "an empty file, or only blank lines"
+        raise LoadError(f"{items_path} holds no item ({why}): nothing to score the answers against, nothing written; "
+                        "--items takes the file ipb perturb wrote", file=str(items_path), rule="empty")
     produced = (scorer or score_records)(items, read, options, progress=progress)
     records: list[dict[str, Any]] | None
     if isinstance(produced, ScoredLines):

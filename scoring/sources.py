@@ -18,14 +18,16 @@ turns the ``--responses`` arguments into one stream of
   every record carries ``file``, its file's 1-based position.
 
 Refused before anything is scored or written (:class:`~ipb.errors.LoadError`):
-a file given twice, a folder with no log file in it, and, when there are
-several files, a file with no record (empty), a file none of whose records
-is a response (not a log in any format, an items file: the first bad record
-is named), and the same answer slot -- item, model, condition, epoch, card of
+a file given twice, a folder with no log file in it, a file with no record
+(empty, only blank lines, a log without samples: also when it is the only
+file, which until s52user scored an empty run, "scored 0 of 0", and exited
+0), and, when there are several files, a file none of whose records is a
+response (not a log in any format, an items file: the first bad record is
+named), and the same answer slot -- item, model, condition, epoch, card of
 an L8 answer, synthetic corruptions -- in two files (both files and record
-numbers named). One file alone is read as it always was (an empty one is an
-empty run; unreadable lines are unscored records). A repeat *inside* one file
-stays what it always was: an unscored ``duplicate`` record.
+numbers named). Unreadable lines of one file alone are unscored records, as
+they always were. A repeat *inside* one file stays what it always was: an
+unscored ``duplicate`` record.
 """
 
 from __future__ import annotations
@@ -142,19 +144,20 @@ def read_response_files(paths: Sequence[Path], *, format: str = "auto", model: s
     Raises
     ------
     LoadError
-        As :func:`~ipb.scoring.adapters.read_responses`; and with several
-        files: a file with no record, a file of which no record is a response
-        (the first bad record is located), the same answer in two of them
-        (:func:`check_across_files`). One file alone is read as it always was.
+        As :func:`~ipb.scoring.adapters.read_responses`; a file with no
+        record (empty, blank lines only, a log without samples), also when it
+        is the only one; and with several files: a file of which no record is
+        a response (the first bad record is located), the same answer in two
+        of them (:func:`check_across_files`).
     """
     several = len(paths) > 1
     records: list[InputRecord] = []
     files: list[dict[str, Any]] = []
     for k, path in enumerate(paths, start=1):
         own = list(read_responses(path, format=format, model=model, condition=condition))
-        if not own and several:  # one file alone scores as it always did: an empty run, "scored 0 of 0"
-            raise LoadError(f"{path} holds no response record (an empty file, or a log without samples)",
-                            file=str(path), rule="empty")
+        if not own:  # also one file alone (s52user): an empty run printed "scored 0 of 0" and exited 0
+            raise LoadError(f"{path} holds no response record (an empty file, or a log without samples)"
+                            + ("" if several else ": nothing to score, nothing written"), file=str(path), rule="empty")
         if several:
             _refuse_not_responses(path, own)
         if several:

@@ -23,9 +23,11 @@ hash). Every unusable input record is reported on
 stderr as ``SOURCE: record N: reason`` and kept in the outputs as unscored.
 Exit status: 0 when every record could be used (responses that cannot be
 parsed are results, not errors), 1 when some input record was unusable or
-an input file cannot be read or several responses files are refused
-together (an empty one, one that is no log, one answer in two files: nothing
-is written then), 2 for a usage error. The outputs are still written in the
+an input file cannot be read, a responses file holds no record (empty,
+blank lines only, a log without samples: also the only one), the items file
+holds no item (empty, or the responses file given as --items), or several
+responses files are refused together (one that is no log, one answer in two
+files): nothing is written then; 2 for a usage error. The outputs are still written in the
 first case.
 """
 

@@ -124,7 +124,9 @@ def test_files_are_read_in_the_order_given_and_each_record_names_its_file(tmp_pa
     one, _ = read_response_files([a])
     assert [r.file for r in one] == [None, None]  # one file: records as before, no file number
     empty = _jsonl(tmp_path / "empty.jsonl", [])
-    assert read_response_files([empty])[0] == []  # one empty file alone: an empty run, as before
+    # one empty file alone is refused too (s52user: it was an empty run, "scored 0 of 0", exit 0)
+    with pytest.raises(LoadError, match="empty.jsonl holds no response record .*: nothing to score, nothing written"):
+        read_response_files([empty])
     with pytest.raises(LoadError, match="empty.jsonl holds no response record"):
         read_response_files([a, empty])
 
