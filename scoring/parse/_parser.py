@@ -225,7 +225,7 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
         return result
 
 
-    def _undecided_final(self, result: ParseResult) -> None:
+    def _undecided_final(self, result: ParsedResponse) -> None:
         """Clear the final verdict read from before the writer's last statement declining the decision ("I would not
         commit either way", "possibly AVOID, possibly BUY"): that statement is the last one on the decision, and it
         commits to none (:mod:`._undecided`)."""
