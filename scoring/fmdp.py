@@ -19,6 +19,7 @@ FM-3), §11.6 (career boundaries).
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from functools import lru_cache
@@ -529,6 +530,65 @@ def foreign_connector_count(text: str) -> int:
     return count + firsts.occurrences(text)
 
 
+#: A table row whose first cell is its number: "| 2 | Research effort | PROCEED |".
+_NUMBERED_ROW = re.compile(r"^[ \t]*\|[ \t]*[1-9][.)]?[ \t]*\|", re.MULTILINE)
+#: A table's body row: a line opening with "|" after a separator row ("|---|---|").
+_TABLE_SEPARATOR = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$", re.MULTILINE)
+_TABLE_ROW = re.compile(r"[ \t]*\|[^\n]*\|[ \t]*(?:\n|\Z)")
+#: A JSON answer, bare or in a code fence.
+_JSON_FENCE = re.compile(r"\A\s*(?:```(?:json)?[ \t]*\n)?(?P<body>[\[{].*[\]}])\s*(?:```)?\s*\Z", re.DOTALL)
+#: Longer answers are not parsed as JSON here (a bound: the parser reads them).
+_MAX_JSON = 200_000
+
+
+def _json_list_items(text: str) -> int:
+    """The objects of the longest list of objects in ``text`` when it is a JSON document (bare or fenced), at the top
+    level or one key down (``{"gates": [{...}, ...]}``); 0 otherwise."""
+    m = _JSON_FENCE.match(text) if len(text) <= _MAX_JSON else None
+    if m is None:
+        return 0
+    try:
+        doc = json.loads(m.group("body"))
+    except ValueError:
+        return 0
+    lists = [doc] if isinstance(doc, list) else [v for v in doc.values() if isinstance(v, list)] if isinstance(doc, dict) else []
+    return max((sum(isinstance(x, dict) for x in lst) for lst in lists), default=0)
+
+
+def _table_rows(text: str) -> int:
+    """The body rows of the longest Markdown table of ``text`` (the rows right after a separator row)."""
+    best = 0
+    for sep in _TABLE_SEPARATOR.finditer(text):
+        pos, rows = sep.end() + 1, 0
+        while (m := _TABLE_ROW.match(text, pos)) is not None and m.end() > pos:
+            rows, pos = rows + 1, m.end()
+        best = max(best, rows)
+    return best
+
+
+def layout_connector_count(text: str, *, numbered_items: bool = True) -> int:
+    """The §7.11 sequence markers an answer gives by its layout (s52hedge): a list item opened by its number ("2."),
+    a table row whose first cell is its number ("| 2 | ... |"; in a table with no such rows, each body row after the
+    first) and each object after the first of a JSON list of objects (``{"gates": [{"gate": ...}, {"gate": ...}]}``);
+    the rows of a table and the objects of a JSON list are in order, and that order is the sequence. Each numbers one step of the
+    walk through the gates as the paper's "Gate [1-9]" / "Step [1-9]" does, in the layout's own form; without them
+    a faultless table or JSON answer had SeqScore 0 and was flagged FM-5 for its layout, not for flattening.
+    ``numbered_items`` False leaves list items out (:func:`foreign_connector_count` counts them already).
+
+    >>> layout_connector_count("| # | Gate | Verdict |\\n|---|---|---|\\n| 1 | Moat | PROCEED |\\n| 2 | Price | REJECT |")
+    2
+    >>> layout_connector_count('{"gates": [{"gate": "Moat"}, {"gate": "Price"}, {"gate": "Debt"}]}')
+    2
+    >>> layout_connector_count("| Gate | Verdict |\\n|---|---|\\n| Moat | PROCEED |\\n| Price | REJECT |\\n| Debt | N/A |")
+    2
+    >>> layout_connector_count("Moat ok. Price ok.")
+    0
+    """
+    numbered = len(_NUMBERED_ROW.findall(text))
+    count = (numbered or max(_table_rows(text) - 1, 0)) + max(_json_list_items(text) - 1, 0)
+    return count + (len(_NUMBERED_ITEM.findall(text)) if numbered_items else 0)
+
+
 def sequential_connector_count(text: str) -> int:
     """Occurrences of the FM-5 sequential connectors in ``text``.
 
@@ -569,7 +629,12 @@ def fm5(
        answer in a language with no words at all in that file
        (:func:`writes_a_listed_language` false) and none of these connectors
        is not judged on this clause: ``seq_score`` is None and ``sequence``
-       in the evidence says why (unknown, neither fired nor passed as seen);
+       in the evidence says why (unknown, neither fired nor passed as seen).
+       In any language the layout's own markers count too
+       (:func:`layout_connector_count`: numbered list items, table rows
+       opened by their number, the objects of a JSON list after the first):
+       they number the walk through the gates as "Step 2" does, so a table or
+       JSON answer giving every gate is not flagged for its layout;
     3. **cross_school**: :math:`\\mathrm{sim}(R, GT_{I_{correct}}) < 0.65`
        AND :math:`\\mathrm{sim}(R, GT_{I_{surface}}) > 0.72` for a peer of the
        same school (``InvestorProfile.school``); GT is the investor's
@@ -588,9 +653,13 @@ def fm5(
     if coverage < min_gcf:
         return FailureFlag("FM-5", True, "coverage", evidence)
     english = reads_as_english(case.text)
+    layout = layout_connector_count(case.text, numbered_items=english)
+    if layout:
+        connectors += layout
+        evidence["layout_connectors"] = layout
     if not english:
         connectors += foreign_connector_count(case.text)
-        evidence["connectors"] = connectors
+    evidence["connectors"] = connectors
     if n_gates > 1 and not english and connectors == 0 and not writes_a_listed_language(case.text):
         # a language the scorer has no words for: its connectors may be there, unread; the clause is not evaluated
         # (said in the evidence), neither fired (a silent 0) nor passed as seen

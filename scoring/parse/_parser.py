@@ -60,6 +60,7 @@ from ipb.scoring.parse._section_reading import _SectionReadingMixin
 from ipb.scoring.parse._stance import stance_gates
 from ipb.scoring.parse._stated_bars import _StatedBarsMixin
 from ipb.scoring.parse._withheld import withheld
+from ipb.scoring.parse._undecided import undecided_end
 from ipb.scoring.parse._template_slots import drop_unmentioned
 from ipb.scoring.parse._test_terms import drop_test_terms
 from ipb.scoring.parse._types import (
@@ -177,6 +178,7 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
         self._find_elements(result.gates)
         result.final_verdict, result.final_verdict_span = self._final_verdict()
         result.final_confidence, result.final_runner_up, result.final_runner_up_span = self.final_reading
+        self._undecided_final(result)  # "I would not commit either way": no final from before it (_undecided.py)
         entailed = entailed_gates(self.card, result.gates, result.final_verdict, result.final_verdict_span, result.final_confidence)
         if entailed:
             self.notes.append(f"{entailed} gate(s) discussed without a verdict read as PROCEED: the final verdict "
@@ -222,6 +224,20 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
             return _failure(result, reason, keep=True)
         return result
 
+
+    def _undecided_final(self, result: ParsedResponse) -> None:
+        """Clear the final verdict read from before the writer's last statement declining the decision ("I would not
+        commit either way", "possibly AVOID, possibly BUY"): that statement is the last one on the decision, and it
+        commits to none (:mod:`._undecided`)."""
+        if result.final_verdict is None or result.final_verdict_span is None:
+            return
+        found = undecided_end(self.masked, self.ix.outcome_re, self.ix.outcome_of, [g.span for g in result.gates])
+        if found is None or result.final_verdict_span[0] >= found[0]:
+            return
+        self.notes.append(f"no final verdict: {result.final_verdict} was read before the answer says {found[1]!r}, "
+                          "declining the decision")
+        result.final_verdict = result.final_verdict_span = None
+        result.final_confidence, result.final_runner_up, result.final_runner_up_span = 0.0, None, None
 
     def _named_or_judged(self, traces: list[GateTrace]) -> list[GateTrace]:
         """``traces`` less the gates met only through their substance and given no verdict in a remark rather than a

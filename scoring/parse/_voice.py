@@ -106,16 +106,17 @@ _STRUCK = re.compile(r"~~(?=\S)[^~\n]{1,200}?~~|<(del|s|strike)>[^<\n]{0,200}</\
 
 _PEOPLE = (r"(?:reader|investor|analyst|observer|critic|sceptic|skeptic|bear|bull|optimist|pessimist|purist|person|people|"
            r"one|colleague|partner|committee|commentator|strategist|manager|shareholder|holder|trader|economist|model|"
-           r"assistant|someone|somebody|others|pundit|screen|algorithm)s?")
+           r"assistant|someone|somebody|others|pundit|screen|algorithm|follower|disciple|adherent)s?")
 #: One group: a bare verb ("argues") is another reader's only with one of OTHER_VOICE's subjects before it; ungrouped, its
 #: alternation once matched "argues" after any subject ("Our team argues it passes" read 0.45, break40 item 6).
 _REPORTING = (r"(?:(?:would|might|could|may|will)(?:\s+(?:probably|likely|perhaps|still))?(?:\s+(?:say|call|label|mark|rate|"
               r"argue(?:\s+for)?|recommend|vote(?:\s+for)?|choose|pick|answer|conclude|suggest|read\s+(?:it|this)\s+as|see))?"
               r"|(?:says|said|wrote|writes|argued|argues|claims|claimed|suggested|suggests|recommended|recommends|calls|called|"
               r"labels|labelled|labeled|rates|rated|concluded|concludes|answered|answers|voted\s+for|votes\s+for))")
-#: The clause before a verdict word names another reader as its speaker ("a strict reader would ", "some analysts call it ").
+#: The clause before a verdict word names another reader as its speaker ("a strict reader would ", "some analysts call it ",
+#: "some Fisher followers might still ", or a pronoun for other people: "others would ", "some would ", s52hedge).
 OTHER_VOICE = re.compile(
-    rf"(?i)(?:\b(?:an?|some|many|most|other|another|one|any)\s+(?:[a-z-]+\s+){{0,2}}?{_PEOPLE}"
+    rf"(?i)(?:\b(?:an?|some|many|most|other|another|one|any)\s+(?:[a-z-]+\s+){{0,2}}?{_PEOPLE}|\b(?:others|some|many|most)"
     rf"|\bmy\s+(?:[a-z-]+\s+)?{_PEOPLE}|\bthe\s+(?:other|previous|first|naive|strict|cautious|bullish|bearish)\s+(?:[a-z-]+\s+)?{_PEOPLE})"
     rf"\s+{_REPORTING}\b(?:\s+(?:it|this|that|the\s+\w+))?(?:\s+(?:an?|as))?[\s:,*_\"'\u201c]*\Z"
 )

@@ -1,0 +1,116 @@
+"""A final decision the writer declines to make: no final verdict is read from before it (issue 13, s52hedge).
+
+The final verdict is the last committed statement of an outcome (paper §7.5). A writer who says, after weighing both
+sides, that they will not decide has made a last statement too, of no outcome, and a careful reader credits no verdict
+said before it. Two kinds of statement count, each a rule a reader states:
+
+* the writer's own refusal to decide (:data:`REFUSAL`): "I would not commit either way", "I can't call it", "we won't
+  take a side", "I'm not prepared to make the call", "this could go either way" (the last only outside every gate's
+  section, where it withholds that gate's verdict instead, :mod:`._withheld`). "Commit" counts only with "either way",
+  "one way or the other" or "to a verdict": alone, or with an object, it is the act of investing ("I would not commit
+  capital: AVOID", "we would not commit until the price falls" decline to buy), and "I can't call it a bargain" is an
+  appraisal;
+* two different outcomes of the card offered as alternatives in one sentence, each under its own hedge or after
+  "either" (:func:`alternatives`): "Possibly AVOID, possibly BUY", "It might be a BUY for a patient investor, or it
+  could be better to AVOID it", "either BUY or AVOID". One hedged outcome beside a plain one ("it might be a BUY for
+  some, but I would AVOID") states the plain one; a hedge on something else ("possibly the best business in the
+  sector. BUY") is no hedge of the outcome.
+
+A verdict stated after the last such statement ("I would not commit either way. Final verdict: AVOID", "I can't call
+it, but BUY") is the last committed statement and stands. An outcome other people are said to choose ("others would
+pass", "some would buy") is theirs, not the writer's (:data:`._voice.OTHER_VOICE`).
+
+An answer whose final verdict is withdrawn this way and that commits to no gate commits to nothing: it is filed as a
+refusal (``no_commitment``) and scored 0, as docs/scoring.md, "An answer that commits to nothing", says; one that
+commits to gates is scored on them with no final verdict (VerdictAcc 0).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+__all__ = ["REFUSAL", "EITHER_WAY", "alternatives", "undecided_end"]
+
+#: The writer's own refusal to decide, its verb taking no object but "either way" and the like, or ending its clause.
+REFUSAL = re.compile(
+    r"(?i)\b(?:i|we)(?:[ \t]+(?:would|will|can|could|do|shall|should)[ \t]*(?:n['\u2019]t|[ \t]not|not)|[ \t]+(?:won|can|don)['\u2019]t"
+    r"|['\u2019]d[ \t]+rather[ \t]+not|[ \t]+(?:would|had)[ \t]+rather[ \t]+not"
+    r"|(?:['\u2019]m|[ \t]+am|['\u2019]re|[ \t]+are)[ \t]+not[ \t]+(?:able|willing|prepared|ready|going)[ \t]+to)"
+    r"(?:[ \t]+(?:really|honestly|confidently|responsibly))?[ \t]+"
+    r"(?:commit(?:[ \t]+(?:myself|ourselves))?(?=[ \t]+(?:either[ \t]+way|one[ \t]+way[ \t]+or[ \t]+the[ \t]+other"
+    r"|to[ \t]+(?:either(?![ \t]+\w+ing)|a[ \t]+(?:verdict|side|call|decision|final[ \t]+verdict))\b))"
+    r"|(?:decide|choose|call[ \t]+(?:it|this(?:[ \t]+one)?)|make[ \t]+(?:a|the|that|this)[ \t]+(?:call|decision)"
+    r"|take[ \t]+(?:a[ \t]+)?(?:side|view|position|stance)|pick[ \t]+(?:a[ \t]+side|one|either))"
+    r"(?=[ \t]*(?:[.;!,:)\n]|\Z|[-\u2013\u2014][ \t])"
+    r"|[ \t]+(?:either[ \t]+way|one[ \t]+way[ \t]+or[ \t]+the[ \t]+other|here|yet|now|without|until|based|from"
+    r"|on[ \t]+(?:this|it|a[ \t]+(?:verdict|final[ \t]+verdict|decision))|with[ \t]+(?:what|the[ \t]+information)"
+    r"|at[ \t]+this)\b))")
+
+#: "It could go either way", "this one may go either way": undecided, about the decision only outside a gate's section.
+EITHER_WAY = re.compile(r"(?i)\b(?:could|can|may|might)[ \t]+(?:well[ \t]+|really[ \t]+|honestly[ \t]+)?go[ \t]+either[ \t]+way\b")
+
+#: A hedge before an outcome word, in its own stretch of the sentence.
+_HEDGE = re.compile(r"(?i)\b(?:possibly|perhaps|maybe|might|could|may(?![ \t]+\d))\b")
+_EITHER = re.compile(r"(?i)\beither[ \t]+(?:an?[ \t]+|to[ \t]+)?\Z")
+#: A sentence's end between two words: a full stop, "!" or "?" before a space or a line's end, or a line break.
+_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
+#: At most this many characters between two outcomes offered as alternatives, and before the first for its hedge.
+_BETWEEN, _BEFORE = 120, 60
+#: At most this many outcome mentions are looked at (a bound for pathological input).
+_MAX_MENTIONS = 400
+
+
+def alternatives(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str]) -> list[tuple[int, int]]:
+    """Spans of ``text`` offering two different outcomes as alternatives: consecutive mentions of two outcomes of the
+    card (``outcome_re``, its words to outcome in ``outcome_of``) in one sentence, at most :data:`_BETWEEN` characters
+    apart, the first after "either" or with a hedge (possibly, perhaps, maybe, might, could, may) in the
+    :data:`_BEFORE` characters of its sentence before it, and the second with a hedge of its own between the two (or
+    after "either ... or").
+
+    >>> import re
+    >>> words = re.compile(r"(?i)\\b(?:buy|avoid)\\b")
+    >>> alternatives("Possibly AVOID, possibly BUY; it is close.", words, {"BUY": "BUY", "AVOID": "AVOID"})
+    [(9, 28)]
+    >>> alternatives("It might be a BUY for some, but I would AVOID.", words, {"BUY": "BUY", "AVOID": "AVOID"})
+    []
+    """
+    if outcome_re is None:
+        return []
+    found: list[tuple[int, int, str]] = []
+    for m in outcome_re.finditer(text):
+        key = re.sub(r"[ \t_:-]+", "_", m.group(0).strip().upper())
+        outcome = outcome_of.get(key) or (outcome_of.get(key[:-1]) if key.endswith("S") else None)
+        if outcome is not None:
+            found.append((m.start(), m.end(), outcome))
+            if len(found) >= _MAX_MENTIONS:
+                break
+    spans: list[tuple[int, int]] = []
+    for (a0, a1, a), (b0, b1, b) in zip(found, found[1:]):
+        if a == b or b0 - a1 > _BETWEEN or _SENTENCE_END.search(text, a1, b0):
+            continue
+        lead_from = max(0, a0 - _BEFORE)
+        ends = list(_SENTENCE_END.finditer(text, lead_from, a0))
+        lead = text[ends[-1].end() if ends else lead_from : a0]
+        either = _EITHER.search(lead) is not None and re.fullmatch(r"(?i)[ \t]*,?[ \t]*or[ \t]+(?:an?[ \t]+|to[ \t]+)?",
+                                                                   text[a1:b0]) is not None
+        if either or (_HEDGE.search(lead) and _HEDGE.search(text, a1, b0)):
+            spans.append((a0, b1))
+    return spans
+
+
+def undecided_end(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str],
+                  gate_spans: Iterable[tuple[int, int]]) -> tuple[int, str] | None:
+    """The end of the last statement in ``text`` declining the final decision, and its words; None if there is none.
+
+    A statement is a :data:`REFUSAL`, an :data:`EITHER_WAY` outside every span of ``gate_spans`` (the gates'
+    sections, (start, end) offsets), or a pair of :func:`alternatives`.
+    """
+    spans = [(m.start(), m.end()) for m in REFUSAL.finditer(text)]
+    inside = list(gate_spans)
+    spans += [(m.start(), m.end()) for m in EITHER_WAY.finditer(text) if not any(a <= m.start() < b for a, b in inside)]
+    spans += alternatives(text, outcome_re, outcome_of)
+    if not spans:
+        return None
+    start, end = max(spans, key=lambda s: s[1])
+    return end, text[start:end]
