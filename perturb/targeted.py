@@ -507,6 +507,8 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
         "base": said(best.input, best.base),
         "boundary": said(best.input, best.boundary),
         "one_step_short": said(best.input, best.short),
+        # the nearest value that flips; the boundary is the first visibly past the line from there (SR13)
+        "line": said(best.input, best.line if best.line is not None else best.boundary),
         "steps": best.steps,
         "search": best.search,
         "nearest": best.nearest,
