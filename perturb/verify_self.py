@@ -300,8 +300,10 @@ def margin_problems(frame: Frame, manifest: Mapping[str, Any], typed: Mapping[st
         if op.get("name") != "flip" or not isinstance(details, _MAPPING):
             continue
         name, direction = details.get("input"), details.get("direction")
-        spec = frame.inputs.get(name) if isinstance(name, str) else None
-        value = typed.get(name) if spec is not None else None
+        if not isinstance(name, str):
+            continue
+        spec = frame.inputs.get(name)
+        value = typed.get(name)
         if spec is None or direction not in ("up", "down") or not isinstance(value, Decimal):
             continue
         grid = frame.grids.get(name)
