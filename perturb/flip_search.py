@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ipb.perturb.deck_moves import deck_tied, follow, tied_rules
 from ipb.perturb.frame import ConstantLine, Frame
 from ipb.perturb.values import Grid
+from ipb.perturb.visible import back_value, display_step
 
 __all__ = ["Flip", "find_flip", "SCAN_LIMIT", "FLIP_MEMO_LIMIT"]
 
@@ -23,8 +24,11 @@ __all__ = ["Flip", "find_flip", "SCAN_LIMIT", "FLIP_MEMO_LIMIT"]
 class Flip:
     """The nearest value of one input that flips the final verdict.
 
-    ``boundary`` flips it; ``short`` (one grid step nearer the base value, or
-    the base value itself) does not. ``steps`` counts grid values from the
+    ``boundary`` flips it, and so does ``boundary`` moved one display step
+    back towards the base (it is visibly past the line, SR13:
+    :mod:`ipb.perturb.visible`); ``line`` is the nearest grid value that
+    flips, where the verdict first changes; ``short`` (one grid step nearer
+    the base value than ``line``, or the base value itself) does not. ``steps`` counts grid values from the
     base to the boundary; ``search`` is ``scan`` (every grid value checked in
     order) or ``bisect`` (galloping then bisection, for directions longer
     than ``SCAN_LIMIT``); ``nearest`` is True when no nearer flip can exist:
@@ -46,6 +50,9 @@ class Flip:
     #: On an L8 deck, the inputs that follow ``input`` to the boundary through the deck's rules, as
     #: (name, engine value) pairs (:func:`ipb.perturb.deck_moves.follow`); empty otherwise.
     tied: tuple[tuple[str, Any], ...] = ()
+    #: The nearest grid value that flips the verdicts (where the line is crossed); ``boundary`` is the first value
+    #: from there outwards that is visibly past the line (:mod:`ipb.perturb.visible`, SR13), often the same.
+    line: Decimal | None = None
 
 
 #: Directions with more grid values than this are searched by galloping and bisection.
@@ -125,7 +132,45 @@ def _direction(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid, ba
         first = hi
     short = at(first - 1) if first > 0 else base
     nearest = search == "scan" or _monotone(frame, name)
-    return Flip(name, "up" if up else "down", base, at(first), short, first + 1, search, nearest, before, after)
+    line_value = at(first)
+    shown = _visible(sweep, grid, at, first, full, up, before)
+    if shown is None:
+        return None  # no value along this direction is visibly past the line (SR13)
+    first, after = shown
+    return Flip(name, "up" if up else "down", base, at(first), short, first + 1, search, nearest, before, after,
+                line=line_value)
+
+
+#: How many values past the line :func:`_visible` tries before giving up on a direction.
+VISIBLE_TRIES = 8
+
+
+def _visible(sweep: Callable[[Sequence[Any]], list[tuple[str, ...]]], grid: Grid, at: Callable[[int], Decimal],
+             first: int, full: int, up: bool, before: tuple[str, ...]) -> tuple[int, tuple[str, ...]] | None:
+    """``(t, verdicts)``: the first value ``at(t)`` from the nearest flipping value ``at(first)`` outwards that is
+    visibly past the line (:mod:`ipb.perturb.visible`, SR13): it flips the verdicts, and so does its
+    :func:`~ipb.perturb.visible.back_value`; None when none is found within ``VISIBLE_TRIES`` tries or the grid.
+
+    A value that fails sends the next try out by its display step less one grid step (at least one grid value).
+    """
+    t = first
+    for _ in range(VISIBLE_TRIES):
+        if t >= full:
+            return None
+        value = at(t)
+        back = back_value(value, grid.step, up)
+        here, there = sweep([value, back]) if back != value else [sweep([value])[0]] * 2
+        if here != before and there == here:
+            return t, here
+        gap = display_step(value, grid.step) - grid.step
+        target = value + gap if up else value - gap
+        below = grid.below(target)
+        if up:  # the first grid value at or above the target
+            t_next = below - grid.below(at(0))
+        else:  # the last grid value at or below it
+            t_next = grid.below(at(0)) - (below + (1 if grid.index_of(target) is not None else 0) - 1)
+        t = max(t + 1, t_next)
+    return None
 
 
 def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int | None = None,

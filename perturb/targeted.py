@@ -411,8 +411,10 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
     in grid steps, ties going to the smaller share of the input's declared
     range, then to the input that comes first in the card. The new scenario
     sets that input to the boundary value: it flips the verdict, exactly,
-    under the engine's decimal arithmetic, and the value one step short does
-    not. For an L8 frame a flip is any change in the vector of the cards'
+    under the engine's decimal arithmetic, and lies visibly past the line
+    (:mod:`ipb.perturb.visible`, SR13: at least its display step beyond the
+    value one grid step short of the nearest flip, ``details["line"]``, which
+    does not flip). For an L8 frame a flip is any change in the vector of the cards'
     final verdicts.
 
     With ``attempt`` above 0 (the attempts of a generation run after the
@@ -507,6 +509,8 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
         "base": said(best.input, best.base),
         "boundary": said(best.input, best.boundary),
         "one_step_short": said(best.input, best.short),
+        # the nearest value that flips; the boundary is the first visibly past the line from there (SR13)
+        "line": said(best.input, best.line if best.line is not None else best.boundary),
         "steps": best.steps,
         "search": best.search,
         "nearest": best.nearest,

@@ -26,7 +26,10 @@ id and a fact outside the card's declared range. For a current-version item:
   macro figure of ``fact_dates`` (nor a date-valued fact) is dated on or after
   it (the decision-time cutoff); these are checked only while every card is
   the one the item was made with (a card edit that rewords a phrase or moves
-  a vintage is reported as a changed card, not as a tampered item).
+  a vintage is reported as a changed card, not as a tampered item);
+* a flip item's moved fact is visibly past its gate's line: one display step
+  back towards the base (less one grid step) it gives the same verdicts (:func:`margin_problems`,
+  review finding SR13, :mod:`ipb.perturb.visible`).
 
 A version 1 item (older question wording) gets the range check only.
 """
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
 from ipb.engine._json import canonical_json
@@ -42,12 +46,14 @@ from ipb.engine.card import Card
 from ipb.engine.graph import CompiledCard
 from ipb.engine.lint import out_of_range
 from ipb.errors import IpbError
+from ipb.perturb.deck_moves import follow
 from ipb.perturb.frame import Frame, PScenario, build_frame
 from ipb.perturb.render import fact_sentence_errors, render_question
 from ipb.perturb.vintage import cutoff_problems
+from ipb.perturb.visible import back_value, visible_problem
 
-__all__ = ["SelfCheck", "base_digest", "change_problems", "expected_id", "manifest_problems", "period_problems",
-           "question_problem"]
+__all__ = ["SelfCheck", "base_digest", "change_problems", "expected_id", "manifest_problems", "margin_problems",
+           "period_problems", "question_problem"]
 
 #: ``isinstance(x, _MAPPING)`` is ``isinstance(x, Mapping)``, answered without the ABC's check for a dict (what an item
 #: read from JSON holds): some 0.5 us a call less, three calls an item.
@@ -257,6 +263,7 @@ class SelfCheck:
         if question != item["question"]:
             out.append(question_problem(item["question"], question, item["manifest"]))
         out += _alike_inputs(frame)
+        out += margin_problems(frame, item["manifest"], typed)
         return (out + _vintage_problems(frame, item["manifest"]) + _date_problems(frame, item["manifest"], as_of, typed)
                 + period_problems(frame, context.get("regime"), typed))
 
@@ -276,6 +283,46 @@ class SelfCheck:
             found = self.frames[key] = (tuple(compiled), frame)
         self.last = found
         return found[1]
+
+
+def margin_problems(frame: Frame, manifest: Mapping[str, Any], typed: Mapping[str, Any]) -> list[str]:
+    """A line for each flip of ``manifest`` whose moved fact is not visibly past its gate's line (SR13).
+
+    The fact moved back towards the base by its display step less one grid step
+    (:func:`ipb.perturb.visible.back_value`; with its deck partners following, :func:`ipb.perturb.deck_moves.follow`,
+    when the flip moved them) must give every card the final verdict the item's facts give; a flip item made
+    before the rule can fail this. Only the ``flip`` operator places a value at a line on purpose: a drawn value
+    near one is left alone.
+    """
+    out: list[str] = []
+    for op in manifest.get("operators") or ():
+        details = op.get("details") if isinstance(op, _MAPPING) else None
+        if op.get("name") != "flip" or not isinstance(details, _MAPPING):
+            continue
+        name, direction = details.get("input"), details.get("direction")
+        if not isinstance(name, str):
+            continue
+        spec = frame.inputs.get(name)
+        value = typed.get(name)
+        if spec is None or direction not in ("up", "down") or not isinstance(value, Decimal):
+            continue
+        grid = frame.grids.get(name)
+        if grid is None:
+            continue
+        back = back_value(value, grid.step, direction == "up")
+        if back == value:
+            continue  # the question shows every digit of the grid at this size: the nearest flip is visible
+        moved = {**typed, name: back}
+        if details.get("tied"):
+            partners = follow(frame, typed, name, back, value)
+            if partners is None:
+                continue  # no deck scenario states that value: nothing a reader could misread it as
+            moved.update(partners)
+        problem = visible_problem(spec, value, grid.step, direction == "up", frame.outcomes(typed),
+                                  frame.outcomes(moved))
+        if problem is not None:
+            out.append(f"flip: {problem}")
+    return out
 
 
 def manifest_problems(manifest: Mapping[str, Any], scenario: Mapping[str, Any]) -> list[str]:

@@ -442,11 +442,11 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "c718bc2253dfea5fa105ce2dbd23e279d09ba13ca1d556980cac507e01e09642"),
+                              "bc186ff2ae4ff6f7571f7fd2c27f004e29d69b6cbea68fc35d02035e6569bbe2"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "a54f1e9e14b4d422563c753e7cfdcd9ef4c3e15e0d1796245e95ad2259af12c4"),
+                       "e17811cdef3d630382db2ff7c68634328bedb48455daddbf67e9b9e3d8c6b11d"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "8698818d4d8c225f7b61a47dd8628f3a858f5bcf2f15e9a0f95398ef894e2dd6"),
+                           7, "", 90, "2c6f2ee203e99b70ab2a0dbc1c843cdb2b013add3a9cb7b8f89dda7986f3b7f9"),
 }
 
 

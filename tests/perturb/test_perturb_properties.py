@@ -172,12 +172,24 @@ def test_verdict_flip_flips_and_one_step_short_does_not(card_id, seed, pick, per
     name, spec, grid = d["input"], frame.inputs[d["input"]], frame.grids[d["input"]]
     boundary = flip.scenario.facts[name]
     before = frame.outcomes(scenario.facts)
-    assert frame.outcomes(flip.scenario.facts) != before
+    after = frame.outcomes(flip.scenario.facts)
+    assert after != before
     old = scenario.facts[name]
-    short = boundary - grid.step if boundary > old else boundary + grid.step
-    if (boundary > old and short <= old) or (boundary < old and short >= old):
-        short = old  # the boundary is the first grid value past the base value
+    # the line (the nearest value that flips, s52sr13) flips and the value one grid step short of it does not
+    from ipb.engine.scenario import convert_fact
+    line = convert_fact(spec, d["line"])
+    at_line = {**scenario.facts, name: line}
+    if d.get("tied"):  # the inputs a rule ties to it follow it to the line, as the search moved them
+        from ipb.perturb.deck_moves import follow
+        at_line.update(follow(frame, scenario.facts, name, line, old) or {})
+    assert frame.outcomes(at_line) != before
+    short = line - grid.step if line > old else line + grid.step
+    if (line > old and short <= old) or (line < old and short >= old):
+        short = old  # the line is the first grid value past the base value
     assert frame.outcomes({**scenario.facts, name: short}) == before
+    # the stated value is visibly past the line (SR13): moved back its display step less a grid step, it still flips
+    from ipb.perturb.visible import back_value
+    assert frame.outcomes({**flip.scenario.facts, name: back_value(boundary, grid.step, boundary > old)}) == after
     from ipb.perturb.values import literal
     assert d["boundary"] == literal(spec, boundary) and d["one_step_short"] == literal(spec, short)
 
