@@ -49,6 +49,7 @@ def run(
     """Execute CARD on SCENARIO and print the gate-by-gate trace or the GRP."""
     try:
         use_cards(cards_dir)
+        card, scenario = _scenario_given_alone(card, scenario, "run")
         compiled = compiled_card(card)
         scen = load_scenario(scenario, compiled.card) if scenario is not None else Scenario(facts={})
         facts = dict(scen.facts)
@@ -67,6 +68,36 @@ def run(
         out.print(json.dumps(trace.to_grp(), indent=2, default=_json_default), markup=False)
     else:
         _print_trace(trace, scen)
+
+
+def _scenario_given_alone(card: str, scenario: Optional[Path], command: str) -> tuple[str, Optional[Path]]:
+    """``ipb run SCENARIO.yaml``: the card its ``card:`` field names and the file as the scenario.
+
+    A file given as the only argument is read as a scenario when it is a mapping with ``facts:`` and no
+    ``gates:``; a note on standard error says so. Anything else is returned unchanged (s52newuser: a scenario
+    given alone was read as a card and gave 13 card-schema errors).
+
+    Raises
+    ------
+    LoadError
+        The scenario names no card (rule ``usage``): the message says to give the card first.
+    """
+    path = Path(card)
+    if scenario is not None or path.suffix not in (".yaml", ".yml") or not path.is_file():
+        return card, scenario
+    try:
+        data = load_yaml_file(path).data
+    except IpbError:
+        return card, scenario  # the card loader reports the broken file with its position
+    if not isinstance(data, dict) or "gates" in data or "facts" not in data:
+        return card, scenario
+    named = data.get("card")
+    if not isinstance(named, str) or not named.strip():
+        raise LoadError(f"{card} is a scenario (facts:, no gates:) and names no card: give the card first, "
+                        f"ipb {command} CARD {card}", file=card, line=1, column=1, rule="usage")
+    err.print(f"note: {card} is a scenario, not a card; running it with the card its 'card:' field names, "
+              f"{named!r} (to choose the card: ipb {command} CARD {card})", markup=False)
+    return named, path
 
 
 def _print_trace(trace: Trace, scenario: Scenario) -> None:
@@ -161,6 +192,7 @@ def explain(
 
     try:
         use_cards(cards_dir)
+        card, scenario = _scenario_given_alone(card, scenario, "explain")
         compiled = compiled_card(card)
         scen = load_scenario(scenario, compiled.card) if scenario is not None else Scenario(facts={})
         facts = _with_overrides(dict(scen.facts), set_, compiled.card)
