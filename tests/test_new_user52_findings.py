@@ -53,3 +53,38 @@ def test_a_scenario_naming_no_card_says_to_give_the_card(tmp_path):
     assert result.exit_code == 1
     assert "is a scenario" in result.output and f"ipb run CARD {scenario}" in result.output
     assert "required property" not in result.output and "Traceback" not in result.output
+
+
+# Finding 3, bug kind: a kill criterion that silently does not kill. On the user's 2-of-3 covenant screen the size
+# gate REJECTs (kill: too_small) and the card still says APPROVE (threshold_met_2_of_3); nothing said so.
+COVENANT = HERE / "covenant_screen.yaml"
+VETO = HERE / "covenant_screen_veto.yaml"
+SMALL = ["--set", "ebitda=$20M", "--set", "debt=$40M", "--set", "coverage=5x", "--format", "json"]
+
+
+def test_check_warns_where_a_kill_criterion_cannot_stop_a_threshold_card():
+    result = runner.invoke(app, ["check", str(COVENANT)])
+    assert result.exit_code == 0, result.output
+    # line 34, column 5: the size gate's 'kill_criterion: too_small'
+    assert f"{COVENANT}:34:5: warning: gate 'size' has kill_criterion 'too_small'" in result.output
+    # hand-worked veto for 3 gates, 2 of 3: the size gate weighs 2 (the other two together), min_weight 2 + 1 = 3
+    assert "weight: 2 on this gate and min_weight: 3" in result.output
+    assert "kill-not-veto 1" in result.output
+
+
+def test_the_engine_semantics_are_unchanged_and_the_weighted_veto_stops_the_card():
+    # debt $40M / EBITDA $20M = 2 <= 4 PROCEED, cover 5x >= 3x PROCEED, EBITDA $20M < $50M REJECT
+    plain = json.loads(runner.invoke(app, ["run", str(COVENANT), *SMALL]).output)
+    assert [g["verdict"] for g in plain["gold_program"]] == ["PROCEED", "PROCEED", "REJECT"]
+    assert (plain["investment_verdict"], plain["verdict_trigger"]) == ("APPROVE", "threshold_met_2_of_3")
+    # with the veto: PROCEED weight 1 + 1 = 2 < min_weight 3, so the size REJECT declines the loan
+    veto = json.loads(runner.invoke(app, ["run", str(VETO), *SMALL]).output)
+    assert [g["verdict"] for g in veto["gold_program"]] == ["PROCEED", "PROCEED", "REJECT"]
+    assert veto["investment_verdict"] == "DECLINE"
+    checked = runner.invoke(app, ["check", str(VETO)])
+    assert checked.exit_code == 0 and "kill-not-veto" not in checked.output, checked.output
+
+
+def test_no_bundled_card_gets_the_kill_not_veto_warning():
+    result = runner.invoke(app, ["check", *map(str, sorted((ROOT / "frameworks").glob("*.yaml")))])
+    assert "kill-not-veto" not in result.output
