@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ipb.cli import app
@@ -88,3 +89,40 @@ def test_the_engine_semantics_are_unchanged_and_the_weighted_veto_stops_the_card
 def test_no_bundled_card_gets_the_kill_not_veto_warning():
     result = runner.invoke(app, ["check", *map(str, sorted((ROOT / "frameworks").glob("*.yaml")))])
     assert "kill-not-veto" not in result.output
+
+
+# Finding 8, bug kind: errors hidden behind the first kind. A gate missing 'required_elements' (a schema error)
+# stopped ipb check before the expressions were compiled; two typos in other gates showed only after the fix.
+def test_check_lists_schema_and_expression_errors_in_one_run():
+    card = HERE / "fisher_three_errors.yaml"
+    result = runner.invoke(app, ["check", str(card)])
+    assert result.exit_code == 1
+    assert f"{card}:29:5: load error: 'required_elements' is a required property (at gates/0)" in result.output
+    assert f"{card}:35:34: compile error: unknown name 'revenu'" in result.output
+    assert f"{card}:45:34: compile error: 'evasiv' is not a value of 'management_candor'" in result.output
+    assert "checked 1 file(s): 3 error(s)" in result.output
+
+
+# (edit to the user's good card, errors expected in the output, text that must not appear)
+PAST_SCHEMA = [
+    pytest.param(("    proceed: sales_growth >= min_growth", "    procede: sales_growth >= min_growth"),
+                 ["unknown field 'procede'", "has no criterion", "'evasiv' is not a value"], [], id="typo-field"),
+    pytest.param(("inputs:", "inputz:"), ["'inputs' is a required property"], ["evasiv"], id="no-inputs-no-second-pass"),
+    pytest.param(("    compute:\n      rnd_intensity", "    compute: 5\n    computex:\n      rnd_intensity"),
+                 ["a mapping (key: value lines) is expected", "'evasiv' is not a value"], ["rnd_intensity"],
+                 id="broken-gate-stands-in"),
+]
+
+
+@pytest.mark.parametrize(("edit", "said", "unsaid"), PAST_SCHEMA)
+def test_check_compiles_what_a_schema_error_leaves_alone(tmp_path, edit, said, unsaid):
+    text = (HERE / "fisher_five_points.yaml").read_text(encoding="utf-8")
+    assert edit[0] in text
+    card = tmp_path / "card.yaml"
+    card.write_text(text.replace(edit[0], edit[1]).replace('== "evasive"', '== "evasiv"'), encoding="utf-8")
+    result = runner.invoke(app, ["check", str(card)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    for text_ in said:
+        assert text_ in result.output
+    for text_ in unsaid:
+        assert text_ not in result.output.split("checked 1 file")[0].replace("computex", "")

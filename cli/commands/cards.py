@@ -24,7 +24,8 @@ from ipb._files import write_bytes_atomic
 from ipb.cli._app import (_VERDICT_STYLE, INVESTORS_HELP, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out,
                           printable, use_investor_files)
 from ipb.engine._yaml import YamlDoc, load_yaml_file
-from ipb.engine.card import card_from_doc, constraint_errors
+from ipb.engine._schema_repair import errors_past_schema
+from ipb.engine.card import card_from_doc, card_schema, constraint_errors
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
 from ipb.engine.lint import lint_card, lint_scenario, out_of_range
@@ -327,6 +328,9 @@ def check(
             problems.extend(card_period_errors(card, doc))  # a macro input worded over a period no regime figure covers
         except (ErrorGroup, IpbError) as exc:
             problems.extend(exc.errors if isinstance(exc, ErrorGroup) else [exc])
+            if isinstance(exc, ErrorGroup) and doc is not None and all((e.rule or "").startswith("schema:") for e in exc.errors):
+                # s52newuser: the expressions a schema error did not touch are compiled too, so one run lists all
+                problems.extend(errors_past_schema(doc, card_schema()))
             data = doc.data if doc is not None else None
             if isinstance(data, dict) and isinstance(data.get("id"), str):
                 broken[data["id"]] = path
