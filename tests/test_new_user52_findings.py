@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 from typer.testing import CliRunner
 
 from ipb.cli import app
@@ -126,3 +127,56 @@ def test_check_compiles_what_a_schema_error_leaves_alone(tmp_path, edit, said, u
         assert text_ in result.output
     for text_ in unsaid:
         assert text_ not in result.output.split("checked 1 file")[0].replace("computex", "")
+
+
+# Finding 9, bug kind: a unit guessed silently. A bare number for a money input ran as dollars (--set rnd_spend=600:
+# R&D $600 of $8B, "R&D over sales 0%", gate 2 REJECT) while a ratio written 18 was refused with a hint.
+FISHER, BUY = HERE / "fisher_five_points.yaml", HERE / "buy.yaml"
+
+
+@pytest.mark.parametrize(("given", "hint"), [("600", "$600M"), ("600M", "$600M"), ("-2.5B", "-$2.5B"), ("(7M)", "($7M)")])
+def test_set_refuses_a_money_input_without_its_currency(given, hint):
+    result = runner.invoke(app, ["run", str(FISHER), str(BUY), "--set", f"rnd_spend={given}"])
+    assert result.exit_code == 1
+    assert f"rnd_spend is money; '{given}' has no currency" in result.output
+    assert f"did you mean '{hint}'?" in result.output
+
+
+def test_money_with_its_currency_and_a_bare_zero_still_run():
+    # R&D $600M over revenue $8B = 7.5% >= 3%: every gate PROCEEDs (the scenario's note)
+    result = runner.invoke(app, ["run", str(FISHER), str(BUY), "--set", "rnd_spend=$600M", "--format", "json"])
+    assert json.loads(result.output)["investment_verdict"] == "BUY"
+    # $0 of R&D is 0% < 3%: gate 2 REJECTs; 0 needs no currency
+    result = runner.invoke(app, ["run", str(FISHER), str(BUY), "--set", "rnd_spend=0", "--format", "json"])
+    assert json.loads(result.output)["verdict_trigger"] == "gate_2_reject"
+
+
+def test_a_scenario_file_refuses_a_bare_money_fact_with_its_position(tmp_path):
+    scenario = tmp_path / "bare.yaml"
+    scenario.write_text(BUY.read_text(encoding="utf-8").replace("rnd_spend: $600M", "rnd_spend: 600"), encoding="utf-8")
+    for command in (["run", str(FISHER), str(scenario)], ["check", str(FISHER), str(scenario)]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 1
+        # line 11 'rnd_spend: 600', the value at column 14
+        assert f"{scenario}:11:14: load error: rnd_spend is money; 600 has no currency (write $600 if you mean 600 " \
+               "dollars) (did you mean '$600M'?)" in result.output
+
+
+@given(st.integers(min_value=1, max_value=10**12), st.sampled_from(["", "K", "M", "B"]))
+def test_any_bare_amount_is_refused_and_its_hint_reads_back_as_money(amount, scale):
+    from ipb.engine.scenario import parse_assignment
+    from ipb.errors import LoadError
+
+    card = _fisher()
+    with pytest.raises(LoadError) as caught:
+        parse_assignment(f"rnd_spend={amount}{scale}", card)
+    hint = caught.value.suggestion
+    assert hint == f"${amount}{scale or 'M'}"
+    factor = {"": 10**6, "K": 10**3, "M": 10**6, "B": 10**9}[scale]
+    assert parse_assignment(f"rnd_spend={hint}", card)[1] == amount * factor
+
+
+def _fisher():
+    from ipb.engine.registry import compiled_card
+
+    return compiled_card(str(FISHER)).card
