@@ -94,8 +94,8 @@ def errors_past_schema(doc: YamlDoc, schema: dict[str, Any]) -> list[IpbError]:
                 target.pop(key, None)
             continue
         if not path:
-            missing = [k for k in err.validator_value if k not in data] if err.validator == "required" else [None]
-            if any(k not in _TOP_FILL for k in missing):
+            missing = [str(k) for k in err.validator_value if k not in data] if err.validator == "required" else []
+            if err.validator != "required" or any(k not in _TOP_FILL for k in missing):
                 return []  # a structural part is missing or wrong: nothing more can be compiled
             fixed.update({k: copy.deepcopy(_TOP_FILL[k]) for k in missing})
             continue

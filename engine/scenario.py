@@ -130,8 +130,8 @@ def convert_fact(spec: InputSpec, value: Any, *, strict: bool = False, written: 
         raise LoadError(f"{spec.name} is a date; write it quoted as \"YYYY-MM-DD\", not {value!r}", rule="fact-type", name=spec.name)
     # numbers
     if isinstance(value, bool):
-        written = "true" if value else "false"
-        raise LoadError(f"{spec.name} is a {kind}; {written} is a bool", rule="fact-type", name=spec.name)
+        shown = "true" if value else "false"
+        raise LoadError(f"{spec.name} is a {kind}; {shown} is a bool", rule="fact-type", name=spec.name)
     if isinstance(value, (int, Decimal)):
         try:
             number, unit = check_magnitude(Decimal(value), spec.name), None
