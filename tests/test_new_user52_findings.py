@@ -180,3 +180,68 @@ def _fisher():
     from ipb.engine.registry import compiled_card
 
     return compiled_card(str(FISHER)).card
+
+
+# Finding 12, bug kind: noise that buries the signal.
+def test_check_notes_a_missing_translations_sidecar_only_when_asked():
+    quiet = runner.invoke(app, ["check", str(FISHER)])
+    assert quiet.exit_code == 0 and "gate names in other languages" not in quiet.output
+    verbose = runner.invoke(app, ["check", str(FISHER), "--verbose"])
+    assert "note: card 'fisher_five_points' has no gate names in other languages" in verbose.output
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("scored52")
+    items = tmp / "items.jsonl"
+    made = runner.invoke(app, ["perturb", "--card", str(FISHER), "--base", str(BUY), "--n", "3", "--ops", "metric",
+                               "--seed", "52", "--out", str(items)])
+    assert made.exit_code == 0, made.output
+    ids = [json.loads(line)["id"] for line in items.read_text(encoding="utf-8").splitlines()]
+    answers = {"a-model-with-a-name-of-thirty-chars": "Final verdict: BUY", "terse": "Final verdict: AVOID"}
+    (tmp / "responses.jsonl").write_text("".join(
+        json.dumps({"item_id": i, "model": m, "condition": "A", "response": text}) + "\n"
+        for i in ids for m, text in answers.items()), encoding="utf-8")
+    return tmp
+
+
+def _score(tmp: Path, columns: str) -> str:
+    result = runner.invoke(app, ["score", "--items", str(tmp / "items.jsonl"), "--responses",
+                                 str(tmp / "responses.jsonl"), "--out", str(tmp / "results"), "--no-embeddings",
+                                 "--no-progress", "--resamples", "100"], env={"COLUMNS": columns})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize(("columns", "width"), [("", 100), ("160", 160), ("90", 90)])
+def test_the_leaderboard_fits_the_width_and_cuts_no_figure(scored, columns, width):
+    text = _score(scored, columns)
+    board = text[text.index("ipb score: leaderboard"):text.index("refusals and parse failures by model")]
+    assert max(len(line) for line in board.splitlines()) <= width  # was 200 whatever the output
+    assert "…" not in board
+    # a long model name folds (at 100 columns) but is whole when read down its column
+    lines = board.splitlines()
+    header = next(line for line in lines if " model " in line)
+    start = header.index(" model ") + 1
+    end = header.index(" n ", start) + 1
+    column = "".join(line[start:end].strip() for line in lines[lines.index(header) + 1:])
+    assert "a-model-with-a-name-of-thirty-chars" in column and "terse" in column
+    assert "of 3" in board  # the last column, 'composite over', is there, not cropped
+
+
+def test_the_report_says_the_failure_rule_once_and_links_to_it(scored):
+    import re
+
+    _score(scored, "")
+    page = scored / "report.html"
+    result = runner.invoke(app, ["report", str(scored / "results"), "--out", str(page)])
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    # the full rule (its sentence on skipped items' run errors is in the full text only) is on the page once
+    assert html.count("Skipped items (asked and never answered: run errors") == 1
+    assert html.count('id="failures"') == 1
+    captions = re.findall(r"<(?:caption|figcaption)>(.*?)</(?:caption|figcaption)>", html, re.S)
+    ruled = [c for c in captions if "Refusals and parse failures count in each mean" in c]
+    assert len(ruled) >= 4  # layers, topology, the two profiles, Figure 6
+    assert all('<a href="#failures">How failures count</a>' in c for c in ruled)
+    assert all(len(re.sub(r"<[^>]+>", "", c)) < 1500 for c in ruled)  # each caption said ~900 characters of rule

@@ -253,6 +253,7 @@ def check(
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files in which a scenario's 'card' id is looked up first (repeatable; then IPB_CARDS, then the bundled cards)."),
     l8_cards: list[str] = typer.Option([], "--card", "-c", help="Card id or file an L8 base (a scenario with no 'card') is read by; repeat for each investor's card, as for ipb perturb (a scenario naming its card ignores it); with no PATHS, the cards it names are checked."),
     investors: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Also note the cards that have no gate names in other languages (no translations sidecar)."),
 ) -> None:
     """Validate cards and scenarios (schema + semantic lint); exit 1 on any error.
 
@@ -406,9 +407,10 @@ def check(
         if warnings:
             status += " (" + ", ".join(f"{rule} {len(group)}" for rule, group in ordered) + ")"
         out.print(f"checked {len(files)} file(s): {status}", markup=False)
-        if len(bare) == 1:
+        # s52newuser: the note came with every check of a card of one's own, which mostly has no sidecar; on ask only
+        if verbose and len(bare) == 1:
             err.print(missing_note(bare[0]) or "", markup=False)
-        elif bare:
+        elif verbose and bare:
             err.print(f"note: {len(bare)} card(s) have no gate names in other languages ({', '.join(c.id for c in bare)}); "
                       "answers in other languages are read by their English names only (docs/scoring.md, 'Gate names in "
                       "other languages')", markup=False)
