@@ -42,6 +42,11 @@ file:line:col and the source line:
   figure after its words of two letters or more, so with none it takes any
   figure of the kind nearby (s42user: "working capital 0%" read as ``Z 0``) and
   never "Z = 2.90"; write a word (``Z-score {z}``).
+* ``kill-not-veto``: a gate with a ``kill_criterion`` on a ``weighted_threshold`` card that counts PROCEED,
+  when the other gates' weights alone reach ``min_weight``: its REJECT only withholds its weight and the card
+  can still give its pass verdict (s52newuser: "Gate 3 Minimum size: REJECT (kill: too_small)" and then
+  "Final verdict: APPROVE (threshold_met_2_of_3)"). The warning says how to write a veto: a weight the
+  threshold cannot do without, or ``gate_logic: conjunction`` (README, 'Kill criteria').
 * ``invisible-character``: a card, gate or alias name holding a control or
   format character, such as a right-to-left override (U+202E) or a zero-width
   space (s47break leftover 12): the name a reader sees is not the text that
@@ -159,6 +164,7 @@ def lint_card(card: Card) -> list[IpbError]:
     found.extend(_ranges_without_step(card))
     found.extend(_describes_sector_ignored(card))
     found.extend(_decisive_unstated(card))
+    found.extend(_kills_not_vetoes(card))
     found.extend(_elements_in_words(card))
     found.extend(_elements_in_labels(card))
     found.extend(_elements_without_words(card))
@@ -253,6 +259,41 @@ def _decisive_unstated(card: Card) -> list[IpbError]:
         f"unknown gives {passed}; write decisive_default: true (every gate must be decided, as most bundled cards "
         "say) or false, or decisive: true on the gates that must be decided (README, 'Decisive gates')",
         rule="decisive-unstated", name=card.id), ("gate_logic",), key=True)]
+
+
+def _kills_not_vetoes(card: Card) -> list[IpbError]:
+    """``kill-not-veto``: kill criteria whose REJECT cannot keep a PROCEED-counting threshold card from passing.
+
+    With weights :math:`w_g` and ``min_weight`` :math:`W`, gate :math:`k` vetoes only when
+    :math:`\\sum_{g \\ne k} w_g < W`. For equal weights of 1 the warning names the numbers of a veto:
+    weight :math:`m - 1` on gate :math:`k` (the others' total) and ``min_weight`` :math:`m - 1 + (N - 1)`, so the
+    card passes exactly when gate :math:`k` and :math:`N - 1` others PROCEED (``N``: ``at_least``, ``m``: gates).
+    """
+    from fractions import Fraction
+
+    from ipb.engine._exact import as_fraction
+
+    threshold = card.threshold
+    if threshold is None or threshold.count != "PROCEED" or card.topology_type != "parallel_threshold":
+        return []
+    weights = [as_fraction(g.weight) for g in card.gates]
+    need = as_fraction(threshold.min_weight)
+    plain = all(w == 1 for w in weights) and need == threshold.n
+    out: list[IpbError] = []
+    for i, g in enumerate(card.gates):
+        if g.kill_criterion is None or sum(weights, Fraction(0)) - weights[i] < need:
+            continue
+        others = len(card.gates) - 1
+        how = (f"weight: {others} on this gate and min_weight: {others + threshold.n - 1}, so the card passes only when "
+               f"it and {threshold.n - 1} other(s) PROCEED" if plain and threshold.n >= 2 else
+               "a weight on this gate larger than the other gates' weights together, with min_weight above that total")
+        out.append(_at(card.doc, LintWarning(
+            f"gate {g.id!r} has kill_criterion {g.kill_criterion!r}, but on this {card.gate_logic} card its REJECT "
+            f"only withholds its weight: the other gates can still reach the threshold and give "
+            f"{card.outcomes.get('pass', 'INVEST')!r}. For an absolute veto write {how}, or gate_logic: conjunction "
+            "(every gate must pass) (README, 'Kill criteria')", rule="kill-not-veto", name=g.id),
+            ("gates", i, "kill_criterion"), key=True))
+    return out
 
 
 _NUMBER_WORD = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"

@@ -75,7 +75,7 @@ MAX_FACT_ERRORS = 50
 _UNITS = {"number": None, "money": "money", "percent": "ratio", "multiple": "multiple"}
 
 
-def convert_fact(spec: InputSpec, value: Any, *, strict: bool = False) -> Any:
+def convert_fact(spec: InputSpec, value: Any, *, strict: bool = False, written: bool = False) -> Any:
     """Convert one raw fact to the engine value for input ``spec``.
 
     ``strict`` is for values a person typed (scenario facts, ``--set``,
@@ -83,6 +83,12 @@ def convert_fact(spec: InputSpec, value: Any, *, strict: bool = False) -> Any:
     (``$20.000``, ``$20,5``) is an error; see
     :func:`ipb.engine.numbers.read_number`. Machine-written item literals are
     read with ``strict=False``.
+
+    ``written`` is for a scenario file's facts and ``--set``, where a money input
+    needs its currency: a bare number other than 0 (``600``, ``600M``) is refused
+    with the amount written both ways, as a ratio written ``18`` is (s52newuser:
+    ``--set rnd_spend=600`` ran as $600). The Python API, ``ipb screen`` (whose
+    ``--unit`` gives the scale) and items read bare numbers as dollars.
 
     Returns
     -------
@@ -124,8 +130,8 @@ def convert_fact(spec: InputSpec, value: Any, *, strict: bool = False) -> Any:
         raise LoadError(f"{spec.name} is a date; write it quoted as \"YYYY-MM-DD\", not {value!r}", rule="fact-type", name=spec.name)
     # numbers
     if isinstance(value, bool):
-        written = "true" if value else "false"
-        raise LoadError(f"{spec.name} is a {kind}; {written} is a bool", rule="fact-type", name=spec.name)
+        shown = "true" if value else "false"
+        raise LoadError(f"{spec.name} is a {kind}; {shown} is a bool", rule="fact-type", name=spec.name)
     if isinstance(value, (int, Decimal)):
         try:
             number, unit = check_magnitude(Decimal(value), spec.name), None
@@ -153,6 +159,11 @@ def convert_fact(spec: InputSpec, value: Any, *, strict: bool = False) -> Any:
         )
     if unit is not None and expected is None and unit == "money":
         raise LoadError(f"{spec.name} is a plain number, but {value!r} is money", rule="fact-unit", name=spec.name)
+    if written and kind == "money" and unit is None and number != 0:
+        likely, literal = _as_money(value)
+        raise LoadError(f"{spec.name} is money; {value!r} has no currency" + (
+            f" (write {literal} if you mean {literal.strip('()-+$')} dollars)" if literal else ""),
+            rule="fact-unit", name=spec.name, suggestion=likely)
     if kind == "ratio" and unit is None and abs(number) > 10:
         raise LoadError(
             f"{spec.name} is a ratio (0.95 means 95%); {value!r} looks like a percentage: write {value}% instead",
@@ -160,6 +171,29 @@ def convert_fact(spec: InputSpec, value: Any, *, strict: bool = False) -> Any:
             name=spec.name,
         )
     return number
+
+
+def _as_money(value: Any) -> tuple[str, str | None]:
+    """The bare amount ``value`` written as money: the likely reading and, for a number with no scale, the literal one.
+
+    ``600M`` -> ``$600M``; ``600`` -> ``$600M`` (millions, the scale cards write) and ``$600`` (dollars).
+
+    >>> _as_money("600"), _as_money("-2.5B"), _as_money("(7M)"), _as_money(Decimal("20.000"))
+    (('$600M', '$600'), ('-$2.5B', None), ('($7M)', None), ('$20M', '$20'))
+    """
+    # a YAML number as its value reads, with no trailing zeros that would look like a thousands group ('20.000')
+    text = format(value.normalize(), "f") if isinstance(value, Decimal) else str(value).strip()
+    paren = text.startswith("(") and text.endswith(")")  # ($7M): an accountant's negative
+    core = text[1:-1] if paren else text
+    sign = core[:1] if core[:1] in ("-", "+") else ""
+    rest = core[len(sign):]
+
+    def wrap(amount: str) -> str:
+        return f"({amount})" if paren else amount
+
+    if rest[-1:].upper() in ("K", "M", "B", "T"):
+        return wrap(f"{sign}${rest}"), None
+    return wrap(f"{sign}${rest}M"), wrap(f"{sign}${rest}")
 
 
 def parse_assignment(text: str, card: Card) -> tuple[str, Any]:
@@ -190,7 +224,7 @@ def parse_assignment(text: str, card: Card) -> tuple[str, Any]:
     elif raw in ("null", "unknown"):
         value = None
     try:
-        return name, convert_fact(spec, value, strict=True)
+        return name, convert_fact(spec, value, strict=True, written=True)
     except LoadError as exc:
         exc.file = "--set"
         raise
@@ -294,7 +328,7 @@ def typed_facts(
             )
             continue
         try:
-            value = convert_fact(spec, raw, strict=True)
+            value = convert_fact(spec, raw, strict=True, written=True)
         except LoadError as exc:
             add(exc, ("facts", name))
             continue

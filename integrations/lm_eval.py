@@ -11,7 +11,9 @@ condition: the prompt ``ipb respond`` would send, the item itself as JSON, the g
 verdict) and ``ipb_hooks.py``, whose ``process_results`` parses each generation with ipb's
 parser and returns VerdictAcc, GRA and OGRS (paper §7); lm-eval averages them. An answer ipb
 cannot read scores 0 on all three. The documents are written flat (the item as a JSON string)
-so that the ``json`` dataset loader never has to infer a schema for the items' nested facts.
+so that no dataset loader has to infer a schema for the items' nested facts. The yaml names the
+documents by file name only and its ``custom_dataset`` hook reads them from beside ``ipb_hooks.py``,
+so the folder is self-contained: copy or move it anywhere ``ipb`` and lm-eval are installed.
 ``ipb score`` reads the ``samples_ipb_l7_*.jsonl`` that ``--log_samples`` writes, with the model
 name taken from the ``results_*.json`` beside it. The items' own card copies (``ipb-cards/``
 beside the items file) are copied into the folder, and the hooks add them to the card search,
@@ -31,7 +33,7 @@ from ipb.integrations.answers import HEADLINE, score_answer
 from ipb.respond.records import load_items
 from ipb.respond.run import RespondConfig, parse_conditions, prepare_requests
 
-__all__ = ["TASK_VERSION", "write_task", "doc_to_text", "process_results"]
+__all__ = ["TASK_VERSION", "write_task", "load_documents", "doc_to_text", "process_results"]
 
 #: Version of the written task (lm-eval records it with the results).
 TASK_VERSION = 1
@@ -41,19 +43,26 @@ _HOOKS = '''"""Hooks of the ipb lm-evaluation-harness task (written by ``ipb lm-
 from pathlib import Path
 
 from ipb.engine.registry import use_items
-from ipb.integrations.lm_eval import doc_to_text, process_results  # noqa: F401
+from ipb.integrations.lm_eval import doc_to_text, load_documents, process_results  # noqa: F401
+
+HERE = Path(__file__).parent
 
 # the card copies of this folder (ipb-cards/), so that a card outside the package is found
-use_items(Path(__file__).parent / "ipb_hooks.py", pin=False)
+use_items(HERE / "ipb_hooks.py", pin=False)
+
+
+def load_docs(**kwargs):
+    """The task's documents, read from beside this file wherever the folder was moved."""
+    return load_documents(HERE, **kwargs)
 '''
 
 
-def _yaml(task: str, data_file: Path, max_gen_toks: int) -> str:
+def _yaml(task: str, data_file: str, max_gen_toks: int) -> str:
     metrics = "".join(f"  - metric: {name}\n    aggregation: mean\n    higher_is_better: true\n" for name in HEADLINE)
     return (f"# InvestPhilBench items as an lm-evaluation-harness task (written by ipb lm-eval-task).\n"
             f"task: {task}\n"
-            f"dataset_path: json\n"
-            f"dataset_kwargs:\n  data_files:\n    test: {json.dumps(str(data_file))}\n"
+            f"custom_dataset: !function ipb_hooks.load_docs\n"
+            f"dataset_kwargs:\n  data_file: {json.dumps(data_file)}\n"
             f"test_split: test\n"
             f"output_type: generate_until\n"
             f"doc_to_text: !function ipb_hooks.doc_to_text\n"
@@ -124,9 +133,34 @@ def write_task(items: str | Path, out: str | Path, *, task: str | None = None, c
                                 sort_keys=True, ensure_ascii=False))
     data_file = out / f"{task}.jsonl"
     write_text_atomic(data_file, "".join(line + "\n" for line in lines))
-    write_text_atomic(out / f"{task}.yaml", _yaml(task, data_file.resolve(), max_gen_toks))
+    write_text_atomic(out / f"{task}.yaml", _yaml(task, data_file.name, max_gen_toks))
     write_text_atomic(out / "ipb_hooks.py", _HOOKS)
     return [out / f"{task}.yaml", data_file, out / "ipb_hooks.py", *copies]
+
+
+def load_documents(folder: str | Path, *, data_file: str, **_metadata: Any) -> Any:
+    """The documents of a written task as a ``datasets.DatasetDict`` with one split, ``test``.
+
+    ``data_file`` is the documents' file name as the task's yaml records it, read from ``folder`` (the folder
+    of ``ipb_hooks.py``), so the folder can be copied or moved as a whole (s52newuser: the yaml recorded an
+    absolute path and a copied folder failed). lm-eval calls the hook with the task's metadata too (its
+    ``version``, anything given with ``--metadata``); those are ignored.
+
+    Raises
+    ------
+    LoadError
+        ``data_file`` is not a plain file name in ``folder`` or that file is missing.
+    """
+    import datasets
+
+    from ipb.errors import LoadError
+
+    path = Path(folder) / data_file
+    if Path(data_file).name != data_file or not path.is_file():
+        raise LoadError(f"the task's documents {data_file!r} are not in the task folder {str(folder)!r} "
+                        f"(write the folder again with ipb lm-eval-task)", file=str(path), rule="lm-eval-task")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
 
 
 def doc_to_text(doc: Mapping[str, Any]) -> str:

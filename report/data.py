@@ -58,6 +58,8 @@ __all__ = [
     "json_pointer",
     "resolve_pointer",
     "failure_rule",
+    "failure_rule_in_full",
+    "FAILURE_RULE_LINK",
 ]
 
 
@@ -801,10 +803,33 @@ FM5_RULE = ("FM-5's sequence clause counts English connectors (first, then, next
             "with no word lists (s49fair).")
 
 
+#: The words of :func:`failure_rule` that the page links to the full rule (``report/html.py``).
+FAILURE_RULE_LINK = "How failures count"
+
+
 def failure_rule(policy: str) -> str:
-    """The sentence every caption carries: how refusals and parse failures enter the means beside it.
+    """The sentence every caption carries: how refusals and parse failures enter the means beside it, in short.
+
+    The rule in full (:func:`failure_rule_in_full`, about 900 characters) is on the page once, under the leaderboard;
+    each caption says the gist and points there (s52newuser: the full paragraph under every section).
 
     >>> failure_rule("count")[:46]
+    'Refusals and parse failures count in each mean'
+    """
+    rest = (" Skipped items (asked and never answered) are in no mean; the leaderboard ranks each as 0. A KCCS unknown "
+            "is left out of the KCCS mean and its composite is renormalised, never 0 or 1. In full: "
+            f"{FAILURE_RULE_LINK}, under the leaderboard.")
+    if policy == "count":
+        return ("Refusals and parse failures count in each mean, CI and rank at the value they were owed (0; NED 1, "
+                "tau -1), refusals of every kind (committed to nothing included)." + rest)
+    return ("Refusals and parse failures are LEFT OUT of each mean here (ipb score --exclude-failures, or a summary "
+            "written before failures counted): read each mean beside its coverage." + rest)
+
+
+def failure_rule_in_full(policy: str) -> str:
+    """How refusals, parse failures, skipped items and KCCS unknowns enter the means: said once, under the leaderboard.
+
+    >>> failure_rule_in_full("count")[:46]
     'Refusals and parse failures count in each mean'
     """
     unread = (" An answer with no gate read but a stated final verdict is scored and in coverage: VerdictAcc reads its "

@@ -56,7 +56,9 @@ from ipb.report.data import (
     ReportData,
     ResponseView,
     Stat,
+    FAILURE_RULE_LINK,
     failure_rule,
+    failure_rule_in_full,
     json_pointer,
     load_results,
 )
@@ -103,6 +105,11 @@ def format_stat(value: float | None, kind: str = "score") -> str:
 
 def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
+
+
+def _caption(text: str) -> str:
+    """``text`` escaped, with the failure rule's pointer (:data:`FAILURE_RULE_LINK`) a link to the rule in full."""
+    return _e(text).replace(FAILURE_RULE_LINK, f'<a href="#failures">{FAILURE_RULE_LINK}</a>', 1)
 
 
 def _num_cell(stat: Stat, *, extra_class: str = "") -> str:
@@ -267,7 +274,7 @@ def _grid(grid: Grid | None, table_id: str, *, empty: str, models: Sequence[str]
     """
     if grid is None or not grid.rows or not grid.columns:
         return f'<p class="lead empty">{_e(empty)}</p>'
-    caption = f"<caption>{_e(grid.caption)}</caption>" if grid.caption else ""
+    caption = f"<caption>{_caption(grid.caption)}</caption>" if grid.caption else ""
     model_axis = grid.columns if models_in == "columns" else grid.rows
     rank_of = {m: i for i, m in enumerate(models, start=1)}
     n_models = sum(1 for m in model_axis if m in rank_of)
@@ -325,7 +332,7 @@ def _conditions(rows: Sequence[ConditionRow], policy: str = "exclude") -> str:
     caption = ("Mean BASP composite of the responses under each condition (§7.2), and the deltas with bootstrap 95% "
                "CIs. The deltas are paired by item (an item counts when it was answered under both conditions), so "
                "they can differ from the difference of the column means. " + failure_rule(policy))
-    return (f'<div class="scroll"><table class="grid" id="conditions-table"><caption>{_e(caption)}</caption>'
+    return (f'<div class="scroll"><table class="grid" id="conditions-table"><caption>{_caption(caption)}</caption>'
             f"<thead>{head}</thead><tbody>{body}</tbody></table></div>")
 
 
@@ -592,7 +599,7 @@ def _profiles(profiles: Sequence[Profile], policy: str = "exclude") -> str:
             f'<figure class="chart profile" data-model="{_e(p.model)}">{svg}'
             f"<figcaption>{_e(p.model)}: mean of each BASP sub-metric over the model's responses (axes with no "
             "applicable response are drawn at 0 and marked n/a; n of N under values). "
-            f"{_e(failure_rule(policy))} Bars: share of scored responses each FMDP detector flagged, of those "
+            f"{_caption(failure_rule(policy))} Bars: share of scored responses each FMDP detector flagged, of those "
             "where it applies.</figcaption>"
             f'<details class="data"><summary>values</summary><table class="grid">'
             f"<tbody>{rows}</tbody></table></details></figure>"
@@ -662,8 +669,11 @@ _DRILL_METRICS = ("w1_composite", "layer_composite", "basp_strict", "ogrs", "ogr
 def render_report(data: ReportData) -> str:
     """The report page for ``data`` (see the module docstring)."""
     sections: list[tuple[str, str, str]] = []
+    # the rule every caption points to, in full, once (s52newuser: ~900 characters under every section)
+    rule = (f'<p class="lead" id="failures"><strong>{FAILURE_RULE_LINK}.</strong> '
+            f"{_e(failure_rule_in_full(data.policy))}</p>")
     sections.append(("leaderboard", "Leaderboard", _leaderboard(data.leaderboard, [c.model for c in data.conditions],
-                                                                 data.policy)))
+                                                                 data.policy) + rule))
     sections.append(("layers", "BASP composite by cognitive layer (Table 11)",
                      _grid(data.layers, "layers-table", empty="No layer has scored responses.", models=data.models)))
     sections.append(("l4", "Framework reconstruction: BASP sub-metrics on L4 (Table 13)",
@@ -688,7 +698,7 @@ def render_report(data: ReportData) -> str:
                + (f"Past {LEADER_ROWS} models only the first {SCATTER_LABELS} in rank order are coloured, named and "
                   f"drawn with CIs; ranks {SCATTER_LABELS + 1} to {len(data.leaderboard)} are grey points without "
                   "CIs (their values are in the leaderboard). " if len(data.leaderboard) > LEADER_ROWS else "")
-               + f"{_e(failure_rule(data.policy))}</figcaption></figure></div>") if data.leaderboard else ""
+               + f"{_caption(failure_rule(data.policy))}</figcaption></figure></div>") if data.leaderboard else ""
     sections.append(("scatter", "Composite against gate reconstruction (Figure 6)", scatter or
                      '<p class="lead empty">No model has a scored response.</p>'))
     drill = ('<p class="lead">Pick a response: its parsed trace is aligned gate by gate with the gold trace '

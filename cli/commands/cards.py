@@ -24,7 +24,8 @@ from ipb._files import write_bytes_atomic
 from ipb.cli._app import (_VERDICT_STYLE, INVESTORS_HELP, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out,
                           printable, use_investor_files)
 from ipb.engine._yaml import YamlDoc, load_yaml_file
-from ipb.engine.card import card_from_doc, constraint_errors
+from ipb.engine._schema_repair import errors_past_schema
+from ipb.engine.card import card_from_doc, card_schema, constraint_errors
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
 from ipb.engine.lint import lint_card, lint_scenario, out_of_range
@@ -49,6 +50,7 @@ def run(
     """Execute CARD on SCENARIO and print the gate-by-gate trace or the GRP."""
     try:
         use_cards(cards_dir)
+        card, scenario = _scenario_given_alone(card, scenario, "run")
         compiled = compiled_card(card)
         scen = load_scenario(scenario, compiled.card) if scenario is not None else Scenario(facts={})
         facts = dict(scen.facts)
@@ -67,6 +69,36 @@ def run(
         out.print(json.dumps(trace.to_grp(), indent=2, default=_json_default), markup=False)
     else:
         _print_trace(trace, scen)
+
+
+def _scenario_given_alone(card: str, scenario: Optional[Path], command: str) -> tuple[str, Optional[Path]]:
+    """``ipb run SCENARIO.yaml``: the card its ``card:`` field names and the file as the scenario.
+
+    A file given as the only argument is read as a scenario when it is a mapping with ``facts:`` and no
+    ``gates:``; a note on standard error says so. Anything else is returned unchanged (s52newuser: a scenario
+    given alone was read as a card and gave 13 card-schema errors).
+
+    Raises
+    ------
+    LoadError
+        The scenario names no card (rule ``usage``): the message says to give the card first.
+    """
+    path = Path(card)
+    if scenario is not None or path.suffix not in (".yaml", ".yml") or not path.is_file():
+        return card, scenario
+    try:
+        data = load_yaml_file(path).data
+    except IpbError:
+        return card, scenario  # the card loader reports the broken file with its position
+    if not isinstance(data, dict) or "gates" in data or "facts" not in data:
+        return card, scenario
+    named = data.get("card")
+    if not isinstance(named, str) or not named.strip():
+        raise LoadError(f"{card} is a scenario (facts:, no gates:) and names no card: give the card first, "
+                        f"ipb {command} CARD {card}", file=card, line=1, column=1, rule="usage")
+    err.print(f"note: {card} is a scenario, not a card; running it with the card its 'card:' field names, "
+              f"{named!r} (to choose the card: ipb {command} CARD {card})", markup=False)
+    return named, path
 
 
 def _print_trace(trace: Trace, scenario: Scenario) -> None:
@@ -161,6 +193,7 @@ def explain(
 
     try:
         use_cards(cards_dir)
+        card, scenario = _scenario_given_alone(card, scenario, "explain")
         compiled = compiled_card(card)
         scen = load_scenario(scenario, compiled.card) if scenario is not None else Scenario(facts={})
         facts = _with_overrides(dict(scen.facts), set_, compiled.card)
@@ -220,6 +253,7 @@ def check(
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files in which a scenario's 'card' id is looked up first (repeatable; then IPB_CARDS, then the bundled cards)."),
     l8_cards: list[str] = typer.Option([], "--card", "-c", help="Card id or file an L8 base (a scenario with no 'card') is read by; repeat for each investor's card, as for ipb perturb (a scenario naming its card ignores it); with no PATHS, the cards it names are checked."),
     investors: list[Path] = typer.Option([], "--investors", help=INVESTORS_HELP),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Also note the cards that have no gate names in other languages (no translations sidecar)."),
 ) -> None:
     """Validate cards and scenarios (schema + semantic lint); exit 1 on any error.
 
@@ -295,6 +329,9 @@ def check(
             problems.extend(card_period_errors(card, doc))  # a macro input worded over a period no regime figure covers
         except (ErrorGroup, IpbError) as exc:
             problems.extend(exc.errors if isinstance(exc, ErrorGroup) else [exc])
+            if isinstance(exc, ErrorGroup) and doc is not None and all((e.rule or "").startswith("schema:") for e in exc.errors):
+                # s52newuser: the expressions a schema error did not touch are compiled too, so one run lists all
+                problems.extend(errors_past_schema(doc, card_schema()))
             data = doc.data if doc is not None else None
             if isinstance(data, dict) and isinstance(data.get("id"), str):
                 broken[data["id"]] = path
@@ -370,9 +407,10 @@ def check(
         if warnings:
             status += " (" + ", ".join(f"{rule} {len(group)}" for rule, group in ordered) + ")"
         out.print(f"checked {len(files)} file(s): {status}", markup=False)
-        if len(bare) == 1:
+        # s52newuser: the note came with every check of a card of one's own, which mostly has no sidecar; on ask only
+        if verbose and len(bare) == 1:
             err.print(missing_note(bare[0]) or "", markup=False)
-        elif bare:
+        elif verbose and bare:
             err.print(f"note: {len(bare)} card(s) have no gate names in other languages ({', '.join(c.id for c in bare)}); "
                       "answers in other languages are read by their English names only (docs/scoring.md, 'Gate names in "
                       "other languages')", markup=False)

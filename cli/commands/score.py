@@ -291,6 +291,23 @@ def _cell(stat: Any, digits: int = 3) -> str:
     return f"{stat['mean']:.{digits}f} [{stat['low']:.{digits}f},{stat['high']:.{digits}f}]"
 
 
+#: Columns of the leaderboard printed to a pipe or file with no ``COLUMNS`` set (``ipb run``'s tables take 80 there).
+PIPE_WIDTH = 100
+
+
+def board_width() -> int | None:
+    """The leaderboard's width: the terminal's, else ``$COLUMNS``, else :data:`PIPE_WIDTH` (None: rich measures).
+
+    s52newuser: the board was drawn 200 columns wide whatever the output, so on a pipe each row ran past the screen.
+    """
+    import os
+
+    columns = os.environ.get("COLUMNS", "").strip()
+    if sys.stdout.isatty() or (columns.isdigit() and int(columns) > 0):
+        return None  # rich reads the terminal's size, or COLUMNS
+    return PIPE_WIDTH
+
+
 def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     """The leaderboard as a rich table on stdout (lm-evaluation-harness style), with the rules under it.
 
@@ -309,7 +326,7 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     from ipb.scoring.summary import KCCS_UNKNOWN_NOTE, LEADERBOARD_METRICS, leaderboard, rank_note
 
     # model names come from the responses: printed through printable (bidirectional controls, ESC), never as markup
-    console = console or SafeConsole(highlight=False, soft_wrap=False, width=200)
+    console = console or SafeConsole(highlight=False, soft_wrap=False, width=board_width())
     rows = leaderboard(summary)
     policy = (summary.get("failures") or {}).get("policy", "exclude")
     table = Table(title="ipb score: leaderboard (mean [95% bootstrap CI])", title_justify="left")
@@ -321,12 +338,15 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     # narrows the metric columns instead, which wrap their CI); a longer one folds onto more lines
     longest = max((len(str(r["model"])) for r in rows), default=0)
     table.add_column("model", no_wrap=longest <= 40, overflow="fold")
-    table.add_column("n", justify="right")
-    table.add_column("coverage", justify="right")
-    table.add_column("ranked on", justify="right")
+    # s52newuser: narrower than its natural width (a pipe: 100 columns), the board cuts no figure: a number keeps
+    # its width, a metric cell wraps between its mean and its interval and folds the interval at its comma (7
+    # columns: "[0.000," then "0.500]"), and a header folds
+    table.add_column("n", justify="right", min_width=max((len(str(r.get("n"))) for r in rows), default=1), overflow="fold")
+    table.add_column("coverage", justify="right", min_width=6, overflow="fold")
+    table.add_column("ranked on", justify="right", min_width=5, overflow="fold")
     for name in LEADERBOARD_METRICS:
-        table.add_column(labels.get(name, name), justify="right")
-    table.add_column("composite over", justify="right")
+        table.add_column(labels.get(name, name), justify="right", min_width=7, overflow="fold")
+    table.add_column("composite over", justify="right", min_width=6, overflow="fold")
     for rank, r in enumerate(rows, start=1):
         cov = r.get("coverage")
         comp = r.get("layer_composite") or {}
@@ -334,6 +354,18 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
         table.add_row(str(rank), Text(str(r["model"])), str(r.get("n")), "—" if cov is None else f"{100 * cov:.1f}%",
                       "—" if ranked is None else f"{ranked:.3f}",
                       *[_metric_cell(r, name) for name in LEADERBOARD_METRICS], f"{comp.get('n', 0)} of {r.get('n')}")
+    from rich import box
+
+    # the least width of the ruled layout: each metric cell wraps to its interval, "[0.000,1.000]" (13 columns); a
+    # name keeps up to 40; three columns of rule and padding per column
+    least = (3 * len(table.columns) + 1 + len(str(len(rows))) + min(longest, 40) + 13 * len(LEADERBOARD_METRICS)
+             + sum(c.min_width or 0 for c in table.columns[2:5]) + 6)
+    if least > console.width:
+        # too wide for the console even so: no vertical rules and one space between columns (a column each fewer per cell)
+        table.box, table.padding, table.collapse_padding, table.show_edge = box.SIMPLE_HEAD, (0, 0, 0, 0), True, False
+        for column in table.columns[2:]:  # n, coverage, ranked on, the metrics, composite over: at their least
+            column.max_width = column.min_width
+        table.columns[1].no_wrap = False  # a long model name folds rather than pushes the board past the width
     console.print(table)
     by_model = _unscored_by_model(summary, [str(r["model"]) for r in rows])
     if by_model:
