@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from ipb.scoring import _foreign_verdicts as fv
-from tests.scoring.parse_support import final_of, klarman_three_gates, read_gates
+from tests.scoring.parse_support import final_of, gate_reading, klarman_three_gates, read_gates
 
 #: Klarman's downside-first card: gate 1 Downside Assessment, 2 Margin of Safety, 3 Position Sizing and Portfolio Risk;
 #: outcomes INVEST (pass) and DECLINE (fail).
@@ -106,3 +106,14 @@ def test_words_that_are_other_prose_in_a_language_already_read_stay_out() -> Non
     # an Assamese fact "there is no preferred stock" ("নাই") and an Oromo "last year" state no gate verdict
     assert read_gates("Margin of Safety: preferred stock নাই।\n", KLARMAN) != [(2, "REJECT")]
     assert read_gates("Margin of Safety: bara darbe 30% ture.\n", KLARMAN) != [(2, "PROCEED")]
+
+
+@pytest.mark.parametrize("title, verdict, expected", [
+    ("সুৰক্ষা মাৰ্জিন", "নাকচ", "REJECT"),             # AS margin of safety: rejected
+    ("ସୁରକ୍ଷା ମାର୍ଜିନ", "ଉତ୍ତୀର୍ଣ୍ଣ", "PROCEED"),       # OR margin of safety: passed
+])
+def test_a_gate_term_of_the_language_names_the_gate_under_the_review_bar(title: str, verdict: str, expected: str) -> None:
+    # the term (grammar/gate_terms.yaml, margin of safety) is the key noun of Klarman's gate 2, Margin of Safety: a gate
+    # named by a term alone is read at the term's confidence factor, under the 0.7 review bar
+    reading = gate_reading(f"{title}: {verdict}।\n", KLARMAN, 2)
+    assert reading is not None and reading[0] == expected and reading[1] < 0.7
