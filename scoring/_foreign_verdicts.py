@@ -52,8 +52,9 @@ _FILE = "languages.yaml"
 
 #: Characters of scripts written without spaces between words, as the inside of a character class: kana, CJK
 #: ideographs (unified, extension A, compatibility), hangul syllables, Thai, Khmer (stop 50: "មិនអាចសន្និដ្ឋានបាន",
-#: cannot be concluded, is one run with no space; its vowel signs are no word characters either).
-UNSPACED_CHARS: Final = "\u0e00-\u0e7f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+#: cannot be concluded, is one run with no space; its vowel signs are no word characters either), Lao (stop 52, the
+#: block after Thai's: "ຄຳຕັດສິນສຸດທ້າຍ", final verdict, is one run) and Burmese (stop 52: "မဝယ်ဘူး", will not buy).
+UNSPACED_CHARS: Final = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _UNSPACED = re.compile(f"[{UNSPACED_CHARS}]")
 
 
