@@ -113,6 +113,13 @@ _CLOSES = (r"(?=[ \t]*(?:\([^()\n]{1,80}\)[ \t]*)?(?:,[ \t]*not[ \t]+(?:merely[ 
 #: Where an approval closes its clause: at ".", ";", ":", "!", ",", ")" or the line's end ("exactly the fit Marks describes: ...").
 _ENDS = r"(?=[ \t]*(?:[.;:!,)]|$|\n))"
 
+#: Right after a label and its separator, where a mark stands as the label's value: "Debt: ", "Moat -- ", "Size \u2014 ".
+_LABEL_VALUE = (r"(?:(?<=[\w)*]:[ \t])|(?<=[\w)*]:)|(?<=[\w)*] \u2014 )|(?<=[\w)*] \u2013 )|(?<=[\w)*] - )|(?<=[\w)*] -- )"
+                r"|(?<=[\w)*]\u2014)|(?<=[\w)*]\u2013))")
+
+#: A mark's detail after it: a comma, dash or colon, not opening a thought of the writer's ("OK, let me check", "OK, so").
+_MARK_DETAIL = (r"(?=[ \t]*(?:\u2014|\u2013|--?[ \t]|:|,(?![ \t]*(?:let|let's|so|well|now|but|then|here|i|we|you)\b)))")
+
 #: The facts just given as a subject, then a copula: "Both are", "it's", "These look".
 _FACTS_ARE = (r"\b(?:(?:that|it)(?:'s|\u2019s)|(?:that|this|these|those|both|it|they)\s+(?:is|are|was|were|looks?|seems?)"
               r"(?:\s+like)?)\s+(?:an?\s+)?(?:(?:very|really|genuinely|clearly|fairly|pretty)\s+)?")
@@ -212,6 +219,10 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
                    + _CLOSES + r"|\btoo[ \t]+(?:early|soon)[ \t]+to[ \t]+(?:tell|say|judge|call)\b|\bjury[ \t]+is[ \t]+(?:still[ \t]+)?out\b"
                    r"|\bhard[ \t]+to[ \t]+(?:say|tell|judge|call)\b" + _CLOSES),
                 INCONCLUSIVE, ("open", "remain", "too", "jury", "hard"), strength=HEDGED),
+    # An OK mark questioned, as a label's value or a table cell ("Debt: OK?", "| OK? |"): the writer is not sure it holds
+    # (s52parse); "Is the debt OK?" is a question, which the question reader answers.
+    VerdictWord(_I(r"(?:" + _LABEL_VALUE + r"|(?<=\| )|(?<=\|))(?:OK|okay)[ \t]*\?(?![\w?])"), INCONCLUSIVE, ("ok", "okay"),
+                strength=HEDGED, negatable=False),
     VerdictWord("\u2753", INCONCLUSIVE, ("\u2753",), strength=HEDGED, negatable=False),
     VerdictWord("\u26a0", INCONCLUSIVE, ("\u26a0",), strength=WEAK, negatable=False),
     # -- the same approval given by nobody ("Nobody would like that.", "No investor would welcome this.", "Few holders would
@@ -266,6 +277,12 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     # "Strategic, not tactical: OK.", "Universe: listed equity. Clear.", "both fine": a short answer that closes its clause (hedged:
     # any committed word of the section outranks it)
     VerdictWord(_I(r"\b(?:OK|okay|fine|clear|holds)\b" + _CLOSES), PROCEED, ("ok", "okay", "fine", "clear", "holds"), strength=HEDGED),
+    # An OK as a mark (s52parse): a table cell of its own ("| Debt | OK |", "| NOT OK |": the cell border closes it as a line end
+    # does), or the value of a label with its detail after a comma or dash ("Debt: OK, 0.4x equity", "Moat -- not ok: no
+    # pricing power"); an OK inside a sentence ("the CEO said it was OK to wait", "OK, let's look at debt") is neither.
+    VerdictWord(_I(r"\b(?:OK|okay)\b(?=[ \t]*\|)|" + _LABEL_VALUE + r"(?:OK|okay)\b" + _MARK_DETAIL), PROCEED, ("ok", "okay"), strength=HEDGED),
+    VerdictWord(_I(_LABEL_VALUE + r"not[ \t]+(?:OK|okay)\b(?:" + _MARK_DETAIL + r"|" + _CLOSES + r")"), REJECT, ("not",), strength=HEDGED,
+                negatable=False),
     # Appraisals standing as the whole answer of their clause: "68 cents against 90. Favourable.", "Leverage: weak."
     VerdictWord(_I(r"\b(?:favou?rable|satisfactory|acceptable|adequate|attractive|strong|solid|healthy|good|robust|sound|"
                    r"comfortable|positive|supportive|confirmed|confirms|intact|aligned|eligible|permitted|compliant|clean|identified|"

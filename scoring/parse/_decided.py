@@ -150,12 +150,16 @@ _RULES: tuple[_Rule, ...] = (
           re.compile(r"(?i)\b(?:decision|verdict|vote|recommendation|answer)[*_]{0,2}[ \t]*[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*\Z")),
 )
 
-#: "decided (not) to fund / exclude ...": the verb's side, flipped by "not".
+#: "decided (not) to fund / exclude ...": the verb's side, flipped by "not"; a body's formal decision words are the same
+#: decision ("the board resolved to exclude", "the committee voted to fund", "trustees elected not to sell"; s52parse).
+_DECISION_VERBS = ("decided", "resolved", "voted", "elected", "opted")
 _DECIDED = re.compile(
-    r"(?i)decided\s+(?P<neg>not\s+)?to\s+(?P<verb>fund|invest|buy|back|approve|proceed|acquire|go\s+ahead|exclude|divest|sell|exit|"
+    r"(?i)(?:decided|resolved|voted|elected|opted)\s+(?P<neg>not\s+)?to\s+(?P<verb>fund|invest|buy|back|approve|proceed|acquire|go\s+ahead|exclude|divest|sell|exit|"
     r"reject|decline|pass|abandon|drop)\b")
 _DECIDED_BEFORE = re.compile(rf"(?i)(?:\b(?:fund|board|committee|council|panel|bank|ministry|team)(?:{_APOS}s)?|{_DECIDER})"
-                             r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|finally\s+|unanimously\s+)?\Z")
+                             r"\s+(?:has\s+|have\s+|had\s+)?(?:now\s+|finally\s+|unanimously\s+)?"
+                             # its second predicate: "the board concurred with the council and resolved to exclude"
+                             r"(?:(?:[\w'\u2019-]+\s+){1,6}and\s+(?:then\s+|unanimously\s+)?)?\Z")
 _FAIL_VERBS = frozenset({"exclude", "divest", "sell", "exit", "reject", "decline", "pass", "abandon", "drop"})
 #: "the answer on 8% is no", "our answer for the notes is yes"
 _ANSWER_ON = re.compile(r"(?i)answer\s+(?:on|for|to)\s+[^.;:\n]{1,40}?\s+is\s+(?P<ans>no|yes)\b")
@@ -174,7 +178,7 @@ _ACT_AS_SUBJECT = re.compile(r"(?i)(?:[ \t]+(?!because\b|since\b|as\b|given\b|wh
 
 _TRIGGERS: list[Trigger] = [
     *(Trigger(lit, rule.pattern, k) for k, rule in enumerate(_RULES) for lit in rule.literals),
-    Trigger("decided", _DECIDED, len(_RULES)),
+    *(Trigger(verb, _DECIDED, len(_RULES)) for verb in _DECISION_VERBS),
     Trigger("answer", _ANSWER_ON, len(_RULES) + 1),
 ]
 

@@ -61,6 +61,10 @@ _SENTENCE_END: Final = re.compile("[.!?\n\u3002\uff01\uff1f]")
 _NEGATORS: Final = fv.NEGATORS | frozenset({"not", "never", "no", "non", "ne", "n'"})
 _CONDITIONALS: Final = fv.CONDITIONALS | frozenset({"if", "unless", "should", "when", "如果", "若", "もし", "만약", "ถ้า"})
 _WORD: Final = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]*)?")
+#: After the English holding nouns "position" and "stake" (s52parse: "we have added to the position"): what makes the noun
+#: another thing's or a post ("the position of chief risk officer", "the position it held in the index") rather than the
+#: analysed holding.
+_NOT_A_HOLDING: Final = re.compile(r"(?i)[ \t]+(?:of|it|that|which|who|he|she|they|we|i|as)\b")
 
 
 def exits(fail_outcome: str | None) -> bool:
@@ -140,6 +144,8 @@ def move_at(text: str, noun: re.Match[str]) -> tuple[int, int, int] | None:
     >>> move_at(t, NOUN.search(t)) is None, move_at("La cartera sube un 5 %.", NOUN.search("La cartera sube un 5 %.")) is None
     (True, True)
     """
+    if _NOT_A_HOLDING.match(text, noun.end()) is not None and noun.group().lower().endswith(("position", "stake")):
+        return None  # "added to the position of chief risk officer", "leaves the position it held": not the holding
     act = _act_near(text, noun)
     if act is None or _open(text, act.start()):
         return None

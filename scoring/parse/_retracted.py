@@ -5,6 +5,11 @@ same breath. A careful reader credits no verdict there (s47break 7). The withdra
 outcome's own sentence, after a break ("INVEST -- no, that's a joke", "INVEST (not)", "INVEST, just kidding"), or as
 the whole of the next sentence ("INVEST. Okay, not really.", "INVEST. Just kidding!").
 
+A withdrawal commits to nothing, also on a card with two outcomes: "Final: INVEST (not)" is no verdict, never the other
+outcome, since the writer has said what the answer is not, not what it is (s52parse). The
+bracketed forms are "(not)", "(not really)", "(not seriously)", "(kidding)", "(jk)" and the sarcasm tag "(/s)" or a
+trailing " /s"; "(not yet)", "(not quite)" and "(not financial advice)" qualify a verdict and withdraw nothing.
+
 Only a withdrawal with no outcome of its own is read here: "INVEST -- no, DECLINE" is a repair, which the final
 reader already takes (:data:`._final_words._NO_BETWEEN`).
 
@@ -31,7 +36,8 @@ _WITHDRAWAL = (
 #: The rest of an outcome's sentence, when it is only a withdrawal after a break: "-- no, that's a joke.", " (not)",
 #: ", just kidding!" ("no joke" is no withdrawal: it vouches for the statement).
 _TAIL = re.compile(r"(?i)[ \t*_]*(?:[,;:\u2026\u2014\u2013]|--?|\.\.\.)[ \t]*\(?" + _WITHDRAWAL + r"[ \t]*\)?[ \t]*[.!\u2026]*[ \t*_]*\Z"
-                   r"|[ \t*_]*\([ \t]*(?:not|kidding|joking|just[ \t]+kidding)[ \t]*\)[ \t]*[.!]*[ \t*_]*\Z")
+                   r"|[ \t*_]*\([ \t]*(?:not(?:[ \t]+(?:really|seriously))?|kidding|joking|just[ \t]+kidding|jk|/s)[ \t]*[.!]*\)[ \t]*[.!]*[ \t*_]*\Z"
+                   r"|[ \t]+/s[ \t]*\Z")
 #: A whole sentence that only withdraws the one before it: "Okay, not really.", "Just kidding!", "That was a joke."
 _SENTENCE = re.compile(r"(?i)[ \t*_(]*" + _WITHDRAWAL + r"[ \t]*\)?[ \t]*[.!\u2026]*[ \t*_)]*\Z")
 

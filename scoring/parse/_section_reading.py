@@ -68,7 +68,8 @@ _FAULT_VERB = re.compile(r"(?i)\b(?:lose|losing|default|defaults|go\s+wrong|goes
 #: A likelihood answers a question as yes or no does: "Could I lose money permanently? ... Unlikely.", "Will the
 #: catalyst come? Likely." (a hedged yes); and yes / no in other languages (:mod:`ipb.scoring._foreign_verdicts`).
 _LIKELY_YES = ("likely", "probably", "very likely", "almost certainly")
-_LIKELY_NO = ("unlikely", "doubtful", "very unlikely", "highly unlikely", "improbable")
+_LIKELY_NO = ("unlikely", "doubtful", "very unlikely", "highly unlikely", "improbable", "probably not", "likely not", "not likely",
+              "almost certainly not")
 #: A graded answer is a hedged yes or no as a likelihood is: "Is the story intact? Mostly.", "Is the herd leaning one way?
 #: Not really.", "Is the price there? Not yet." (a degree, not a word list of one phrasing: any question of the card reads
 #: them; the section's verdict stays under the review bar, SECTION_CONFIDENCE). Words that grade both ways ("partly",
@@ -79,7 +80,8 @@ _GRADED_NO = ("not really", "not quite", "not yet", "not at all", "hardly", "far
 _WORDS = "|".join(sorted(("yes", "no", "sure", "nope", *_LIKELY_YES, *_LIKELY_NO, *_GRADED_YES, *_GRADED_NO, *(re.escape(w) for w in (*_fv.YES_WORDS, *_fv.NO_WORDS))),
                          key=len, reverse=True)).replace(" ", r"[ \t]+")
 _YES = frozenset(("yes", "sure", *_LIKELY_YES, *_GRADED_YES, *_fv.YES_WORDS))
-_ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?P<word>" + _WORDS + r")(?:\b|(?<=[" + _fv.UNSPACED_CHARS + r"]))"
+#: (after an answer label of a Q/A layout: "Q: Is the debt safe?" / "A: Yes."; s52parse)
+_ANSWER = re.compile(r"[\s\-\u2013\u2014*_>:]*(?:(?:a|ans|answer)[ \t]*:[ \t*_]*)?(?P<word>" + _WORDS + r")(?:\b|(?<=[" + _fv.UNSPACED_CHARS + r"]))"
                      r"(?=[ \t]*(?:[.,;:!)\u2192\u2013\u2014\u3002-]|->|$))", re.IGNORECASE | re.MULTILINE)
 #: A sentence that closes on the answer to the section's question: "Four out of four, yes."
 _CLOSING_ANSWER = re.compile(r"(?i),[ \t]*(?P<word>yes|no)[ \t]*[.!]?[\s*_]*\Z")
@@ -382,7 +384,7 @@ class _SectionReadingMixin(_ParserState):
                 return None  # "not negligible, not alarming": the writer's middle, no verdict read
             if BOTH_WAYS.search(self.low, unit.start, unit.end):
                 return None  # "it could go either way", "may pass or may fail": the writer withholds the verdict
-            if text.rstrip().endswith("?"):
+            if text.rstrip(" \t*_").endswith("?"):  # (also a bold question: "**Is leverage excessive?** Yes.")
                 own = gate_of_clause(card, text)
                 if own is not None and own != gate:
                     break  # another gate's question: the section has moved on
