@@ -28,7 +28,11 @@ anything else that is not refused    ``str``
 ===================================  ==========================================
 
 Quoted and block scalars (``'...'``, ``"..."``, ``|``, ``>``) are always
-strings.  Mappings load as plain ``dict`` (in file order) with ``str`` keys,
+strings. Every string, keys included, loads in composed Unicode (NFC,
+:mod:`ipb._composed`): a file saved decomposed (macOS writes "é" as "e" and
+U+0301) gives the names an NFC file gives, so two keys or gate ids that differ
+only by normalisation are duplicates; positions inside a string
+(:meth:`YamlDoc.locate_in_string`) still point at the file's characters.  Mappings load as plain ``dict`` (in file order) with ``str`` keys,
 sequences as ``list``.
 
 The returned :class:`YamlDoc` remembers where every value and key came from,
@@ -62,6 +66,7 @@ from ruamel.yaml.events import (
 )
 from ruamel.yaml.reader import ReaderError
 
+from ipb._composed import compose, nfc
 from ipb.engine._nesting import too_deep_at
 from ipb.engine._yaml_scalars import CAPITAL_BOOLS as _CAPITAL_BOOLS
 from ipb.engine._yaml_scalars import YAML11_BOOLS as _YAML11_BOOLS
@@ -108,7 +113,7 @@ def _split_lines(text: str) -> list[str]:
 class _Scalar:
     """Where a scalar sits in the source (0-based marks, as ruamel gives them)."""
 
-    value: str  # the scalar's text after unquoting/unescaping/folding
+    value: str  # the scalar's text after unquoting/unescaping/folding, before composition (NFC): as the file spells it
     style: str | None  # None (plain), "'", '"', "|" or ">"
     line: int
     column: int
@@ -348,6 +353,7 @@ class YamlDoc:
         sc = self._scalars.get(tuple(path))
         if sc is None:
             return self.locate(path)
+        offset = compose(sc.value).offset(offset)  # an offset into the loaded (composed) string, as the file spells it
         offset = max(0, min(offset, len(sc.value)))
         if sc.style == "|":
             line, col = _literal_char_position(self.lines, sc, offset)
@@ -629,6 +635,7 @@ class _Builder:
                 event.start_mark.column,
                 event.end_mark.line,
             )
+        value = nfc(value)  # a file saved decomposed ("e" + U+0301) loads as the composed names answers are read in
         if event.style is not None:
             return value
         resolved, problem = _resolve_plain(value)

@@ -20,8 +20,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-#: Bump when the stored form changes.
-FORMAT = 1
+#: Bump when the stored form changes (2: strings are stored composed, NFC: a document cached before held them as written).
+FORMAT = 2
 
 
 def cache_dir() -> Path:

@@ -9,6 +9,7 @@ import pytest
 
 MODULES = [
     "ipb.errors",
+    "ipb._composed",
     "ipb.engine._yaml",
     "ipb.engine.logic",
     "ipb.engine.expressions",

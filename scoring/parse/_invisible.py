@@ -19,11 +19,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import fields, replace
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 from ipb.scoring.parse._types import ParsedResponse, Span
 
-__all__ = ["INVISIBLE", "restore_spans", "retake_copies", "strip_invisible"]
+__all__ = ["INVISIBLE", "remap_spans", "restore_spans", "retake_copies", "strip_invisible"]
 
 #: Characters that print nothing and only split words: U+00AD soft hyphen, U+200B zero-width space, U+200C/U+200D
 #: zero-width non-joiner/joiner, U+2060 word joiner, U+FEFF byte-order mark / zero-width no-break space.
@@ -82,25 +82,31 @@ def _span(removed: list[int], span: Span) -> Span:
     return (_start(removed, start), _start(removed, end - 1) + 1)
 
 
-def _restore(record: T, removed: list[int], original: str, stripped: str) -> T:
+def remap_spans(record: T, to_original: Callable[[Span], Span], original: str, read: str) -> T:
+    """``record`` (read from ``read``) with every span mapped onto ``original`` by ``to_original``, and every text it
+    copied from the answer (an attribution's claim, a number as written) taken again from ``original``.
+
+    Used for the invisible characters stripped here and for the decomposed sequences composed before the parse
+    (:mod:`ipb._composed`, wired in :func:`ipb.scoring.parse._parser.parse_response`).
+    """
     changes: dict[str, Any] = {}
     for f in fields(record):  # type: ignore[arg-type]
         value = getattr(record, f.name)
         if value is None:
             continue
         if f.name in _SPAN_FIELDS:
-            changes[f.name] = _span(removed, value)
+            changes[f.name] = to_original(value)
         elif f.name in _SPAN_LIST_FIELDS:
-            changes[f.name] = [_span(removed, s) for s in value]
+            changes[f.name] = [to_original(s) for s in value]
         elif f.name in _RECORD_LIST_FIELDS:
-            changes[f.name] = [_restore(r, removed, original, stripped) for r in value]
+            changes[f.name] = [remap_spans(r, to_original, original, read) for r in value]
     span = getattr(record, "span", None)
     for name in _COPIED_TEXT_FIELDS:
         value = getattr(record, name, None)
         if isinstance(value, str) and value and span is not None:
-            at = stripped.rfind(value, span[0], span[1])  # the whole span (a number), or its end (a claim after "wrote that")
+            at = read.rfind(value, span[0], span[1])  # the whole span (a number), or its end (a claim after "wrote that")
             if at >= 0:
-                new = _span(removed, (at, at + len(value)))
+                new = to_original((at, at + len(value)))
                 changes[name] = original[new[0] : new[1]]  # a claim or number as written, its invisible characters kept
     return replace(record, **changes) if changes else record  # type: ignore[type-var]
 
@@ -119,7 +125,7 @@ def restore_spans(parsed: ParsedResponse, removed: list[int], original: str, str
     """
     if not removed:
         return parsed
-    restored = _restore(parsed, removed, original, stripped)
+    restored = remap_spans(parsed, lambda span: _span(removed, span), original, stripped)
     restored.notes = [*restored.notes, f"{len(removed)} invisible character(s) (zero-width space or joiner, soft hyphen, "
                                        "byte-order mark) were read through"]
     return restored
@@ -137,4 +143,4 @@ def retake_copies(parsed: ParsedResponse, written: str, read: str) -> ParsedResp
     [(1, 'REJECT', 'KARŞILANMIYOR'), (2, 'PROCEED', 'karşılanıyor')]
     """
     assert len(written) == len(read)
-    return _restore(parsed, [], written, read)
+    return remap_spans(parsed, lambda span: span, written, read)

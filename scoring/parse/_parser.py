@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ipb._composed import compose
 from ipb.engine.card import Card
 from ipb.scoring import verdict_words as vw
 from ipb.scoring._foreign_verdicts import fold_dotted_i
@@ -42,7 +43,7 @@ from ipb.scoring.parse._fact_keys import _FactKeysMixin
 from ipb.scoring.parse._figure_bars import _FigureBarsMixin
 from ipb.scoring.parse._described import _DescribedGatesMixin
 from ipb.scoring.parse._described_prose import DESCRIBED_PROSE, _DescribedProseMixin
-from ipb.scoring.parse._invisible import restore_spans, retake_copies, strip_invisible
+from ipb.scoring.parse._invisible import remap_spans, restore_spans, retake_copies, strip_invisible
 from ipb.scoring.parse._judged import quoted_label
 from ipb.scoring.parse._layout import _LayoutMixin, unwrap_hard_wrapped
 from ipb.scoring.parse._grouped import _GroupedLabelsMixin
@@ -339,7 +340,8 @@ def parse_response(
     elif not isinstance(text, str):
         text = "" if text is None else str(text)
     stripped, removed = strip_invisible(text)  # zero-width characters inside words are read through (:mod:`._invisible`)
-    folded = fold_dotted_i(stripped)  # Turkish İ / ı, one character for one, as the vocabulary is folded
+    composed = compose(stripped)  # decomposed accents ("e" + U+0301) composed, as every word list and name is (ipb._composed)
+    folded = fold_dotted_i(composed.text)  # Turkish İ / ı, one character for one, as the vocabulary is folded
     target = _card_of(card)
     parsed = _Parser(folded, target, embedder, score_cutoff, embed_cutoff).run()
     if 2 * len(parsed.gates) < len(target.gates) and len(folded) <= TERM_FALLBACK_CHARS \
@@ -364,6 +366,10 @@ def parse_response(
                 parsed = by_place
                 break
     parsed = capped_by_place(parsed, folded)  # a list in another language read by its order alone
-    if folded != stripped:
-        parsed = retake_copies(parsed, stripped, folded)
+    if folded != composed.text:
+        parsed = retake_copies(parsed, composed.text, folded)
+    if composed.runs:
+        parsed = remap_spans(parsed, composed.span, stripped, composed.text)
+        parsed.notes = [*parsed.notes, f"{len(composed.runs)} decomposed character sequence(s) (a letter and its "
+                                       "combining marks) were read in composed form (NFC)"]
     return restore_spans(parsed, removed, text, stripped)
