@@ -12,7 +12,7 @@ from decimal import Decimal
 
 import pytest
 
-from perturb_support import anachronisms_of, review_run
+from perturb_support import anachronisms_of, assert_rule_case, review_run
 
 SEED = 10909
 ALL_WEATHER = "dalio_all_weather_portfolio_construction"
@@ -73,3 +73,32 @@ def test_graham_dated_items_price_normal_eps_inside_the_eras_bounds():
             outside += 1
     assert outside == 0
     assert dated >= 200, dated  # 296 before, 279 after
+
+
+# --------------------------------------------------------------------------- kind 8: maintenance capex over D&A
+#
+# s52review OE (5 of 20 items; 283 of 1,000 at 3x or more): the networking maker's base spends $300M against $400M of
+# D&A; the moves gave it maintenance capex 3.4-15 times D&A. The card now holds it at most 2.5 times (replacing
+# assets bought 10-15 years ago at 3-6% inflation: 1.34-2.40 times their historic cost).
+OWNER_EARNINGS = "buffett_owner_earnings_dcf"
+_OE_RULE = "maintenance_within_replacement_of_depreciation"
+
+
+@pytest.mark.parametrize("capex, da, refused", [
+    ("$1.36B", "$400M", True),    # 3.4x, the review's lowest
+    ("$1.01B", "$400M", True),    # 2.525x
+    ("$1B", "$400M", False),      # 2.5x, the edge
+    ("$450M", "$300M", False),    # 1.5x, the airline base
+    ("$10M", "$0", True),         # maintenance with no D&A at all
+])
+def test_maintenance_capex_is_at_most_two_and_a_half_times_da(capex, da, refused):
+    assert_rule_case(OWNER_EARNINGS, _OE_RULE, {"maintenance_capex": capex, "depreciation_amortization": da,
+                                                "market_value": "$200B"}, refused)
+
+
+def test_owner_earnings_items_keep_maintenance_capex_within_two_and_a_half_times_da():
+    run = review_run(OWNER_EARNINGS, "unpredictable_technology.yaml", SEED)
+    read = [(item["id"], f["maintenance_capex"] / f["depreciation_amortization"]) for item, f in run
+            if f.get("maintenance_capex") is not None and f.get("depreciation_amortization")]
+    assert [i for i, r in read if r > Decimal("2.5")] == []
+    assert len(read) >= 900, len(read)
