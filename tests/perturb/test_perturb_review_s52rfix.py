@@ -102,3 +102,48 @@ def test_owner_earnings_items_keep_maintenance_capex_within_two_and_a_half_times
             if f.get("maintenance_capex") is not None and f.get("depreciation_amortization")]
     assert [i for i, r in read if r > Decimal("2.5")] == []
     assert len(read) >= 900, len(read)
+
+
+# --------------------------------------------------------------------------- kind 3: the investor's estimates agree
+#
+# s52review Marks RR (7 of 20): #939 a 70% permanent loss beside +9% a year; #461 40% a year at 80% of value. With a
+# 40% chance of losing the stake, the rest must end at 1.159 / 0.6 = 1.93 times the price over five years at 3%
+# Treasuries (1.03^5 = 1.159), which only a price at half of value or less offers; at 75% of value or more the
+# return is at most Treasuries plus 15 points (the gap closing over three years, 1.333^(1/3) = 1.10, plus 5 points).
+RISK_RETURN = "marks_risk_return_assessment"
+_RR = {"asset_class": "equity", "risk_free_rate": "3%"}
+
+
+@pytest.mark.parametrize("facts, rule, refused", [
+    ({"price": "$750M", "intrinsic_value": "$1B", "expected_return": "9%", "permanent_loss_probability": "70%"},
+     "likely_loss_needs_a_deep_discount", True),                       # review #939's pair
+    ({"price": "$750M", "intrinsic_value": "$1B", "expected_return": "3%", "permanent_loss_probability": "70%"},
+     "likely_loss_needs_a_deep_discount", False),                      # return at Treasuries: kept
+    ({"price": "$500M", "intrinsic_value": "$1B", "expected_return": "12%", "permanent_loss_probability": "45%"},
+     "likely_loss_needs_a_deep_discount", False),                      # at half of value: kept
+    ({"price": "$501M", "intrinsic_value": "$1B", "expected_return": "12%", "permanent_loss_probability": "40%"},
+     "likely_loss_needs_a_deep_discount", True),
+    ({"price": "$800M", "intrinsic_value": "$1B", "expected_return": "40%", "permanent_loss_probability": "15%"},
+     "small_discount_caps_the_return", True),                          # review #461
+    ({"price": "$750M", "intrinsic_value": "$1B", "expected_return": "18%", "permanent_loss_probability": "15%"},
+     "small_discount_caps_the_return", False),                         # 3% + 15 points, the edge
+    ({"price": "$740M", "intrinsic_value": "$1B", "expected_return": "25%", "permanent_loss_probability": "15%"},
+     "small_discount_caps_the_return", False),                         # under 75% of value: not this rule's
+])
+def test_marks_loss_and_return_estimates_agree(facts, rule, refused):
+    assert_rule_case(RISK_RETURN, rule, {**_RR, **facts}, refused)
+
+
+def test_marks_items_keep_loss_and_return_estimates_together():
+    run = review_run(RISK_RETURN, "invest_three_of_five_mixed.yaml", SEED)
+    likely = small = read = 0
+    for _, f in run:
+        if any(f.get(k) is None for k in ("price", "intrinsic_value", "expected_return", "risk_free_rate",
+                                           "permanent_loss_probability")):
+            continue
+        read += 1
+        p, v, r, rf = f["price"], f["intrinsic_value"], f["expected_return"], f["risk_free_rate"]
+        likely += f["permanent_loss_probability"] >= Decimal("0.4") and r > rf and p > v / 2
+        small += p >= Decimal("0.75") * v and r > rf + Decimal("0.15")
+    assert (likely, small) == (0, 0)
+    assert read >= 900, read
