@@ -147,3 +147,37 @@ def test_marks_items_keep_loss_and_return_estimates_together():
         small += p >= Decimal("0.75") * v and r > rf + Decimal("0.15")
     assert (likely, small) == (0, 0)
     assert read >= 900, read
+
+
+# --------------------------------------------------------------------------- kind 7: the mood against the spread
+#
+# s52review MMC (7 of 20): balanced at 9.3-12%, optimistic at 7.8%, a 2% spread below any on record. Balanced stops at
+# the cold spread of 8%, optimism and euphoria at 6.5% (1999's euphoric equities came with spreads near 5-6%), and
+# no spread is below 2.3% (about the record low, June 2007).
+MARKET_CYCLE = "marks_market_cycle_positioning"
+_MC = {"thesis_basis": "present_conditions", "capital_availability": "normal", "proposed_posture": "balanced"}
+
+
+@pytest.mark.parametrize("spread, mood, rule, refused", [
+    ("9.3%", "balanced", "balanced_mood_has_a_normal_spread", True),    # the review's lowest balanced
+    ("8.05%", "balanced", "balanced_mood_has_a_normal_spread", True),
+    ("8%", "balanced", "balanced_mood_has_a_normal_spread", False),     # the edge
+    ("7.8%", "optimistic", "optimism_has_a_narrow_spread", True),       # the review's optimistic
+    ("6.55%", "euphoric", "optimism_has_a_narrow_spread", True),
+    ("6.5%", "optimistic", "optimism_has_a_narrow_spread", False),      # the edge
+    ("2%", "balanced", "spread_above_its_record_low", True),            # the review's 2%
+    ("2.25%", "balanced", "spread_above_its_record_low", True),
+    ("2.3%", "balanced", "spread_above_its_record_low", False),
+])
+def test_market_mood_agrees_with_the_spread(spread, mood, rule, refused):
+    assert_rule_case(MARKET_CYCLE, rule, {**_MC, "high_yield_spread": spread, "investor_psychology": mood}, refused)
+
+
+def test_market_cycle_items_keep_mood_and_spread_together():
+    run = review_run(MARKET_CYCLE, "reject_macro_forecast.yaml", SEED)
+    broken = [item["id"] for item, f in run if f.get("high_yield_spread") is not None and (
+        f["high_yield_spread"] < Decimal("0.023")
+        or (f.get("investor_psychology") == "balanced" and f["high_yield_spread"] > Decimal("0.08"))
+        or (f.get("investor_psychology") in ("optimistic", "euphoric") and f["high_yield_spread"] > Decimal("0.065")))]
+    assert broken == []
+    assert sum(1 for _, f in run if f.get("high_yield_spread") is not None) >= 900
