@@ -181,3 +181,32 @@ def test_market_cycle_items_keep_mood_and_spread_together():
         or (f.get("investor_psychology") in ("optimistic", "euphoric") and f["high_yield_spread"] > Decimal("0.065")))]
     assert broken == []
     assert sum(1 for _, f in run if f.get("high_yield_spread") is not None) >= 900
+
+
+# --------------------------------------------------------------------------- kind 9: expected against priced inflation
+#
+# s52review DEM (3 of 20): the investor's expected inflation 8-15 points from the breakeven the market prices (286 of
+# 1,000 more than 5 points apart). The card now holds the two within 5 points either way.
+MACHINE = "dalio_economic_machine_positioning"
+_DEM = {"expected_growth": "1.5%", "discounted_growth": "3%", "credit_impulse": "-1%", "favoured_risk_share": "40%"}
+
+
+@pytest.mark.parametrize("expected, priced, refused", [
+    ("15%", "3.5%", True),     # 11.5 points
+    ("8.75%", "3.5%", True),   # 5.25 points
+    ("8.5%", "3.5%", False),   # 5 points, the edge
+    ("6%", "3.5%", False),     # the base: 2.5 points
+    ("-2%", "3.25%", True),    # 5.25 points below
+    ("-1.5%", "3.5%", False),  # 5 points below
+])
+def test_inflation_view_stays_within_five_points_of_the_breakeven(expected, priced, refused):
+    assert_rule_case(MACHINE, "inflation_view_near_the_breakeven",
+                     {**_DEM, "expected_inflation": expected, "discounted_inflation": priced}, refused)
+
+
+def test_economic_machine_items_keep_the_inflation_view_near_the_breakeven():
+    run = review_run(MACHINE, "stagflation_linkers_gold.yaml", SEED)
+    read = [(item["id"], abs(f["expected_inflation"] - f["discounted_inflation"])) for item, f in run
+            if f.get("expected_inflation") is not None and f.get("discounted_inflation") is not None]
+    assert [i for i, gap in read if gap > Decimal("0.05")] == []
+    assert len(read) >= 900, len(read)
