@@ -431,6 +431,10 @@ went from 0.1% to 0.05% so that every base still makes 1,000 items with no --ops
 draws: marks-defaults keeps 11 of 150 ids in place (verdicts AGGRESSIVE/INCREASE_RISK/RETURN_TO_BALANCED/BALANCED
 89/20/13/13 -> 87/16/16/13), l8-three-investors 63 of 90; ``ipb verify`` passes all 150 and all 90.
 buffett-bench-recipes is unchanged.
+Changed deliberately (issue 18, branch s52rfix, s52review kind 11, question wording only): the Marks cycle card's
+thesis_basis reads "The proposed posture rests on a reading of present market conditions." (was "The thesis basis
+is present conditions."). marks-defaults and l8-three-investors keep every id and scenario in place; only
+``question`` and the blocks that hash the card or the question differ; ``ipb verify`` passes both.
 """
 
 from __future__ import annotations
@@ -450,9 +454,9 @@ RUNS = {
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
                               "c718bc2253dfea5fa105ce2dbd23e279d09ba13ca1d556980cac507e01e09642"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "d03eab939269871c70764ba585be0459044cea2b32969bc0565f030d4cacffce"),
+                       "fe50289ad648f0a52d9f2220976f744b1233b806ec75e128126b6a4fb1f368ae"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "99f7e6cb62f515bd15b506b598b206926a03372e95ac8303562138b4527e014f"),
+                           7, "", 90, "cef7a4d3078aa1f17f00e7e248bdc49cb2a995a6bd1fb5ace93b3c28c5a9f779"),
 }
 
 

@@ -210,3 +210,27 @@ def test_economic_machine_items_keep_the_inflation_view_near_the_breakeven():
             if f.get("expected_inflation") is not None and f.get("discounted_inflation") is not None]
     assert [i for i, gap in read if gap > Decimal("0.05")] == []
     assert len(read) >= 900, len(read)
+
+
+# --------------------------------------------------------------------------- kind 11: wording
+#
+# s52review: "The issuer is another company." (SR, 20 of 20), "The conduct criterion the Council on Ethics' case
+# concerns is none." (NBIM, 20 of 20), "The thesis basis is present conditions." (MMC, 20 of 20), and "at the
+# decision date" in 21 undated Graham and owner-earnings items (704 and 306 of 1,000 before). Each input now has a
+# phrase or a label that reads as a sentence with or without a date.
+
+@pytest.mark.parametrize("card, base, banned, wanted", [
+    ("buffett_share_repurchase", "reserve_policy_unknown.yaml", "The issuer is",
+     "The company buying back its shares is not Berkshire Hathaway."),
+    ("nbim_gpfg_exclusion_screen", "k5_ministry_restriction.yaml", "concerns is none",
+     "The Council on Ethics has no conduct case on the company."),
+    (MARKET_CYCLE, "reject_macro_forecast.yaml", "The thesis basis is",
+     "The proposed posture rests on a forecast of the economy, rates or markets."),
+    (GRAHAM_IV, "no_margin_of_safety.yaml", "at the decision date", "The current yield on AAA corporate bonds is "),
+    (OWNER_EARNINGS, "unpredictable_technology.yaml", "at the decision date",
+     "The yield on long-term US Treasury bonds is "),
+])
+def test_questions_state_these_facts_in_plain_sentences(card, base, banned, wanted):
+    questions = [item["question"] for item, _ in review_run(card, base, SEED)]
+    assert [q for q in questions if banned in q] == []
+    assert sum(wanted in q for q in questions) >= 100
