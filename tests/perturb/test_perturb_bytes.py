@@ -425,6 +425,16 @@ changes; tests/perturb/test_perturb_spaces.py). Such a follower is now drawn on 
 237 of 240 items byte for byte; the 3 others keep their other facts and now state net income -$400M, -$450M and $1.2B
 where they stated $0 (same DECLINE each); verdicts 152/79/9 unchanged; ``ipb verify`` passes all 240.
 l8-three-investors and marks-defaults are unchanged.
+Changed deliberately (issue 18, branch s52rfix, s52review kind 7): the Marks cycle card gained three mood-against-
+spread rules (balanced at most 8%, optimistic or euphoric at most 6.5%, no spread under 2.3%) and its spread step
+went from 0.1% to 0.05% so that every base still makes 1,000 items with no --ops. The finer grid changes the
+draws: marks-defaults keeps 11 of 150 ids in place (verdicts AGGRESSIVE/INCREASE_RISK/RETURN_TO_BALANCED/BALANCED
+89/20/13/13 -> 87/16/16/13), l8-three-investors 63 of 90; ``ipb verify`` passes all 150 and all 90.
+buffett-bench-recipes is unchanged.
+Changed deliberately (issue 18, branch s52rfix, s52review kind 11, question wording only): the Marks cycle card's
+thesis_basis reads "The proposed posture rests on a reading of present market conditions." (was "The thesis basis
+is present conditions."). marks-defaults and l8-three-investors keep every id and scenario in place; only
+``question`` and the blocks that hash the card or the question differ; ``ipb verify`` passes both.
 """
 
 from __future__ import annotations
@@ -444,9 +454,9 @@ RUNS = {
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
                               "bc186ff2ae4ff6f7571f7fd2c27f004e29d69b6cbea68fc35d02035e6569bbe2"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "e17811cdef3d630382db2ff7c68634328bedb48455daddbf67e9b9e3d8c6b11d"),
+                       "3d7653e3fc6425e20f08b7c99d87b0e1041f2d4f348230c8da0f0ccb00e4499a"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "2c6f2ee203e99b70ab2a0dbc1c843cdb2b013add3a9cb7b8f89dda7986f3b7f9"),
+                           7, "", 90, "5ec724737ba3d7a1c9a78bdc5a1891f5bec5dd764ebfc712e59ce68545e6685b"),
 }
 
 
