@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TextIO
 
+from ipb.errors import WriteError
+
 try:
     import fcntl
 except ImportError:  # not POSIX: temporary files are then cleaned by age only
@@ -34,6 +36,7 @@ except ImportError:  # not POSIX: temporary files are then cleaned by age only
 
 __all__ = [
     "check_target",
+    "refuse_overwriting",
     "compressed_format",
     "compressed_note",
     "clean_stale",
@@ -77,6 +80,48 @@ def check_target(path: str | Path) -> None:
         return  # the write itself reports an unreadable folder
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise OSError(errno.EINVAL, f"it is {file_kind(mode)}; ipb writes results only to regular files", str(path))
+
+
+
+def _same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: :func:`os.path.samefile` (symlinks followed) when both exist, else
+    their resolved paths (an output not yet written can still be another output)."""
+    try:
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def refuse_overwriting(outputs: Mapping[str, str | Path | None],
+                       inputs: Mapping[str, str | Path | None] | Iterable[tuple[str, str | Path | None]],
+                       *, command: str) -> None:
+    """Refuse, before any work, an output path that is one of the command's inputs or another of its outputs.
+
+    ``outputs`` maps a flag (``"--out"``) and ``inputs`` a label (``"card
+    file"``; or give (label, path) pairs) to a path; None is skipped, and so is an input that does not exist (it cannot
+    be overwritten, and its loader reports it). Two paths are one file when
+    :func:`os.path.samefile` says so (a symlink or hard link counts), or, for
+    paths not yet there, when their resolved paths are equal. s52break item 7:
+    ``ipb graph c.yaml -f svg --out c.yaml`` replaced the card with its picture.
+
+    Raises
+    ------
+    WriteError
+        Naming both paths (``rule="file"``), so the command exits 1 with nothing written.
+    """
+    pairs = inputs.items() if isinstance(inputs, Mapping) else inputs
+    named_inputs = [(label, path) for label, path in pairs if path is not None and os.path.exists(path)]
+    seen: list[tuple[str, str | Path]] = []
+    for flag, out in outputs.items():
+        if out is None:
+            continue
+        for label, path in [*named_inputs, *seen]:
+            if _same_file(out, path):
+                raise WriteError(f"{flag} {out} is the {label} {path}; ipb {command} never writes over its own inputs or "
+                                 "outputs: name another file", file=str(out), rule="file")
+        seen.append((f"{flag} file", out))
 
 
 #: The first bytes of the compressed and archive formats a results or items file is most often given in by mistake.

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Optional
 import typer
 from rich.table import Table
 
-from ipb._files import write_bytes_atomic
+from ipb._files import refuse_overwriting, write_bytes_atomic
 from ipb.cli._app import (_VERDICT_STYLE, INVESTORS_HELP, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out,
                           printable, use_investor_files)
 from ipb.engine._yaml import YamlDoc, load_yaml_file
@@ -446,6 +446,7 @@ def graph(
     """
     format = _graph_format(format, output)
     try:
+        refuse_overwriting({"--out": output}, {"card file": Path(card), "scenario": scenario}, command="graph")
         use_cards(cards_dir)
         compiled = compiled_card(card)
         trace = None
