@@ -837,24 +837,7 @@ def load_yaml_file(
         UTF-8 (rule ``encoding``, with the position of the first bad byte),
         or breaks a rule of :func:`load_yaml`.
     """
-    name = str(path)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise LoadError(f"cannot read {name}: {reason}", file=name, rule="file") from exc
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = raw[: exc.start].decode("utf-8", "replace")
-        line = before.count("\n") + 1
-        column = len(before) - (before.rfind("\n") + 1) + 1
-        raise LoadError(
-            f"{name} is not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8",
-            file=name,
-            line=line,
-            column=column,
-            rule="encoding",
-        ) from exc
-    return load_yaml(text, name, require_mapping=require_mapping, collect=collect)
+    from ipb._files import read_text_limited
+
+    text = read_text_limited(path, MAX_YAML_CHARS, what="YAML document")
+    return load_yaml(text, str(path), require_mapping=require_mapping, collect=collect)

@@ -15,8 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
-from ipb._files import write_text_atomic
-from ipb.engine._yaml import _split_lines
+from ipb._files import read_bytes_limited, write_text_atomic
+from ipb.engine._yaml import MAX_YAML_CHARS, _split_lines
 from ipb.engine.card import Card, load_card
 from ipb.errors import IpbError, LoadError, did_you_mean, nearest_names
 
@@ -201,9 +201,9 @@ def _folder_ids_cached(stamp: tuple[tuple[str, int], ...]) -> dict[str, Path]:
         path = Path(name)
         if path.name in NOT_CARDS:
             continue
-        try:
-            head = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        try:  # a FIFO or device named *.yaml in a cards folder is skipped, not read (s52break item 10)
+            head = read_bytes_limited(path, 4 * MAX_YAML_CHARS + 4, what="card").decode("utf-8", "replace")
+        except LoadError:
             continue
         m = _ID_LINE.search(head)
         if m and "\nfacts:" not in head and not head.startswith("facts:"):

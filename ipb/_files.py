@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TextIO
 
+from ipb.errors import LoadError, WriteError
+
 try:
     import fcntl
 except ImportError:  # not POSIX: temporary files are then cleaned by age only
@@ -34,11 +36,14 @@ except ImportError:  # not POSIX: temporary files are then cleaned by age only
 
 __all__ = [
     "check_target",
+    "refuse_overwriting",
     "compressed_format",
     "compressed_note",
     "clean_stale",
     "file_kind",
     "file_sha256",
+    "read_bytes_limited",
+    "read_text_limited",
     "text_sha256",
     "write_bytes_atomic",
     "write_lines_atomic",
@@ -77,6 +82,119 @@ def check_target(path: str | Path) -> None:
         return  # the write itself reports an unreadable folder
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise OSError(errno.EINVAL, f"it is {file_kind(mode)}; ipb writes results only to regular files", str(path))
+
+
+
+def _same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: :func:`os.path.samefile` (symlinks followed) when both exist, else
+    their resolved paths (an output not yet written can still be another output)."""
+    try:
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def refuse_overwriting(outputs: Mapping[str, str | Path | None],
+                       inputs: Mapping[str, str | Path | None] | Iterable[tuple[str, str | Path | None]],
+                       *, command: str) -> None:
+    """Refuse, before any work, an output path that is one of the command's inputs or another of its outputs.
+
+    ``outputs`` maps a flag (``"--out"``) and ``inputs`` a label (``"card
+    file"``; or give (label, path) pairs) to a path; None is skipped, and so is an input that does not exist (it cannot
+    be overwritten, and its loader reports it). Two paths are one file when
+    :func:`os.path.samefile` says so (a symlink or hard link counts), or, for
+    paths not yet there, when their resolved paths are equal. s52break item 7:
+    ``ipb graph c.yaml -f svg --out c.yaml`` replaced the card with its picture.
+
+    Raises
+    ------
+    WriteError
+        Naming both paths (``rule="file"``), so the command exits 1 with nothing written.
+    """
+    pairs = inputs.items() if isinstance(inputs, Mapping) else inputs
+    named_inputs = [(label, path) for label, path in pairs if path is not None and os.path.exists(path)]
+    seen: list[tuple[str, str | Path]] = []
+    for flag, out in outputs.items():
+        if out is None:
+            continue
+        for label, path in [*named_inputs, *seen]:
+            if _same_file(out, path):
+                raise WriteError(f"{flag} {out} is the {label} {path}; ipb {command} never writes over its own inputs or "
+                                 "outputs: name another file", file=str(out), rule="file")
+        seen.append((f"{flag} file", out))
+
+
+
+#: The most bytes one character takes in UTF-8: past a BOM, ``4 * n + 1`` bytes hold more than ``n`` characters.
+_UTF8_MAX = 4
+
+
+def read_bytes_limited(path: str | os.PathLike[str], max_bytes: int, *, what: str = "file") -> bytes:
+    """At most ``max_bytes`` bytes from the start of the regular file at ``path`` (-1: all of it).
+
+    The file is opened without blocking and checked with ``fstat`` before a
+    byte is read: a FIFO (which would wait for a writer for ever), a device
+    (``/dev/zero`` never ends) or a folder is refused (s52break item 10:
+    ``ipb check /dev/zero`` filled memory and ``ipb check`` on a FIFO hung).
+
+    Raises
+    ------
+    LoadError
+        Rule ``file``: the file is missing, unreadable or not a regular file.
+    """
+    name = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from None
+    with open(fd, "rb", closefd=True) as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise LoadError(f"cannot read {name}: it is {file_kind(mode)}; ipb reads {what}s only from "
+                            "regular files", file=name, rule="file")
+        try:
+            return handle.read(max_bytes)
+        except OSError as exc:
+            raise LoadError(f"cannot read {name}: {exc.strerror or exc}", file=name, rule="file") from None
+
+
+def read_text_limited(path: str | os.PathLike[str], max_chars: int, *, what: str = "document") -> str:
+    """The UTF-8 text of the regular file at ``path`` (:func:`read_bytes_limited`), reading at most
+    ``4 * max_chars + 4`` bytes: the most a byte-order mark and ``max_chars`` UTF-8 characters can take, plus one.
+
+    A file longer than ``max_chars`` characters is refused at the line its
+    limit falls on, without the rest of it being read. A leading byte-order
+    mark is dropped.
+
+    Raises
+    ------
+    LoadError
+        Rule ``file`` (as :func:`read_bytes_limited`), ``encoding`` (not UTF-8,
+        with the line and column of the first bad byte) or ``yaml-size`` (over
+        ``max_chars``; the message gives the limit).
+    """
+    name = str(path)
+    cap = _UTF8_MAX * max_chars + 4
+    raw = read_bytes_limited(path, cap, what=what)
+    full = len(raw) == cap  # more than max_chars characters, whatever they are: the rest was never read
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8", "replace") if full else raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start].decode("utf-8", "replace")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        raise LoadError(f"{name} is not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8",
+                        file=name, line=line, column=column, rule="encoding") from None
+    if full or len(text) > max_chars:
+        line = text.count("\n", 0, max_chars) + 1
+        size = f"over {cap - 1:,} bytes" if full else f"{len(text):,} characters"
+        raise LoadError(f"the {what} is {size} long; ipb reads {what}s of at most {max_chars:,} characters",
+                        file=name, line=line, column=1, rule="yaml-size")
+    return text
 
 
 #: The first bytes of the compressed and archive formats a results or items file is most often given in by mistake.

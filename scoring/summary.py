@@ -499,8 +499,8 @@ def _review_counts(records: Sequence[Mapping[str, Any]], threshold: float) -> di
     return {"min_confidence": threshold, "readings": sum(per_record), "records": sum(1 for n in per_record if n)}
 
 
-_VIEW_FIELDS = ("status", "reason_code", "reason", "record", "source", "model", "condition_key", "item_id", "layer",
-                "metrics", "owed", "file")
+_VIEW_FIELDS = ("status", "reason_code", "reason", "record", "source", "model", "model_as_given", "condition_key",
+                "item_id", "layer", "metrics", "owed", "file")
 _TARGET_VIEW_FIELDS = ("investor", "topology", "card", "status", "reason_code", "metrics", "owed")
 
 

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Optional
 import typer
 from rich.table import Table
 
-from ipb._files import write_bytes_atomic
+from ipb._files import refuse_overwriting, write_bytes_atomic
 from ipb.cli._app import (_VERDICT_STYLE, INVESTORS_HELP, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out,
                           printable, use_investor_files)
 from ipb.engine._yaml import YamlDoc, load_yaml_file
@@ -424,9 +424,12 @@ def _id_line(path: Path) -> str | None:
     A card with a YAML error has no data to read its id from, and a scenario naming it was told the id was
     unknown and to "check the card and the scenario together", which the user had done (s40user).
     """
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    from ipb._files import read_bytes_limited
+    from ipb.engine._yaml import MAX_YAML_CHARS
+
+    try:  # (a FIFO or a device is not read: s52break item 10)
+        text = read_bytes_limited(path, 4 * MAX_YAML_CHARS + 4, what="YAML document").decode("utf-8", "replace")
+    except IpbError:
         return None
     m = re.search(r"^id:[ \t]*([\"']?)([A-Za-z_][A-Za-z0-9_]*)\1[ \t]*(?:#.*)?$", text, re.MULTILINE)
     return m.group(2) if m else None
@@ -484,6 +487,7 @@ def graph(
     """
     format = _graph_format(format, output)
     try:
+        refuse_overwriting({"--out": output}, {"card file": Path(card), "scenario": scenario}, command="graph")
         use_cards(cards_dir)
         compiled = compiled_card(card)
         trace = None

@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 import typer
 
+from ipb._files import refuse_overwriting
 from ipb.cli._app import app, err
 from ipb.cli.commands.records import OUTPUT, OUTPUT_VERSION, emit_json, errors_of, fail
 from ipb.neighbours.dependencies import convert_facts, load_facts, load_graph, run_graph
@@ -56,6 +57,8 @@ def run(
 ) -> None:
     """Execute the graph: each node SUPPORTED, FAILED, MISSING or UNSUPPORTED, with the dependency that broke."""
     try:
+        refuse_overwriting({"--output": output}, {"graph": graph_file, "facts": facts_file, "evidence store": evidence},
+                           command="depgraph run")
         graph = load_graph(graph_file)
         facts: dict[str, Any] = load_facts(facts_file, graph) if facts_file is not None else {}
         for text in set_:

@@ -18,9 +18,12 @@ def export(
 ) -> None:
     """Write one row per response x target with every metric, flag and status, and the item's card,
     layer, investor, topology and condition (query it with pandas or DuckDB)."""
+    from ipb._files import refuse_overwriting
     from ipb.scoring.export import write_export
 
     try:
+        refuse_overwriting({"--out": out}, [("results' responses", results / "responses.jsonl"),
+                                            ("results' summary", results / "summary.json")], command="export")
         n = write_export(results, out, format=format)
     except IpbError as exc:
         raise _fail(exc) from None

@@ -15,6 +15,7 @@ from typing import Any, Optional
 import typer
 
 from ipb.engine.numbers import NumberError, read_number
+from ipb._files import refuse_overwriting
 from ipb.cli._app import app
 from ipb.cli.commands.records import OUTPUT, OUTPUT_VERSION, emit_json, fail
 from ipb.errors import IpbError, ScoreError
@@ -91,6 +92,7 @@ def score(
 ) -> None:
     """Grade one submission: point, interval and analysis criteria, and the task score under both modes."""
     try:
+        refuse_overwriting({"--output": output}, {"task": task, "submission": submission}, command="forecast score")
         spec = load_forecast_task(task)
         doc, data = load_submission(submission)
         result = score_submission(spec, doc, data)

@@ -124,15 +124,6 @@ def _at_least_one(value: int, flag: str) -> None:
         raise ArgumentError(f"{flag} must be at least 1, not {value}", file=flag, rule="argument")
 
 
-def _identity(path: str | Path) -> tuple[object, ...]:
-    """What makes two paths the same file: device and inode of an existing file, else the resolved path."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return ("path", os.path.realpath(path))
-    return ("inode", st.st_dev, st.st_ino)
-
-
 def _first_existing(folder: Path) -> Path:
     """The nearest of ``folder`` and its parents that exists (a path below a regular file is the writer's to refuse)."""
     while not os.path.lexists(folder) and folder != folder.parent:
@@ -147,19 +138,13 @@ def _check_outputs(outputs: dict[str, Optional[Path]], base: Path, cards: list[s
     Found by the s29break18 review (issue 18): ``--report`` naming a folder failed after the items were
     written, and ``--out``/``--report`` naming the base or a card file overwrote it.
     """
-    from ipb._files import check_target
+    from ipb._files import check_target, refuse_overwriting
 
-    taken: dict[tuple[object, ...], str] = {_identity(base): f"the base scenario {base}"}
-    for card_path in cards:
-        taken.setdefault(_identity(card_path), f"the card file {card_path}")
+    refuse_overwriting(outputs, [("base scenario", base), *(("card file", c) for c in cards)],
+                       command="perturb")
     for flag, path in outputs.items():
         if path is None:
             continue
-        same = taken.get(_identity(path))
-        if same is not None:
-            raise WriteError(f"{flag} {path} is {same}; ipb perturb never writes over its inputs or its other "
-                             "output: name another file", file=flag, rule="file")
-        taken[_identity(path)] = f"the {flag} file"
         try:
             check_target(path)
         except OSError as exc:

@@ -22,7 +22,7 @@ from typing import Any, Optional
 
 import typer
 
-from ipb._files import write_text_atomic
+from ipb._files import refuse_overwriting, write_text_atomic
 from ipb.cli._app import _fail, app, err, json_printable
 from ipb.engine._json import json_value
 from ipb.errors import ErrorGroup, IpbError, ScoreError
@@ -130,6 +130,8 @@ def score(
 ) -> None:
     """Score an agent's decisions against an expert: S_profit, S_win, S_outcome, S_reasoning, S_overall."""
     try:
+        refuse_overwriting({"--output": output}, {"agent records": agent, "expert records": expert},
+                           command="records score")
         mine = summarise(load_records(agent).decisions, profit=profit.value)
         if mine.total_profit is None or mine.win_rate is None:
             raise ScoreError(f"{agent}: no decision has an outcome yet", file=str(agent), rule="no-outcome")

@@ -398,23 +398,17 @@ def _respond_synthetic(ctx: typer.Context, items: Optional[Path], out_path: Opti
     return result, items_path, len(rows)
 
 
-def _refuse_out_over_items(out_path: Optional[Path], items: Optional[Path]) -> None:
-    """Refuse an ``--out`` that is the ``--items`` file (the same path, or a link to it), before anything is written.
+def _refuse_out_over_items(out_path: Optional[Path], items: Optional[Path], *, command: str = "respond",
+                           responses: Optional[Path] = None) -> None:
+    """Refuse an ``--out`` that is the ``--items`` file or (judge) the ``--responses`` file, before anything is
+    written (:func:`ipb._files.refuse_overwriting`: the same path, or a link to it).
 
     s51break: ``ipb respond -i I -o I --overwrite`` (and ``ipb judge`` alike) replaced the items file with
     the responses; without --overwrite the error only said the items were "not a valid response record".
     """
-    from ipb.respond.records import RunError
+    from ipb._files import refuse_overwriting
 
-    if out_path is None or items is None:
-        return
-    try:
-        same = out_path.exists() and items.exists() and out_path.samefile(items)
-    except OSError:
-        same = False
-    if same or out_path.resolve() == items.resolve():
-        raise RunError(f"--out {out_path} is the items file {items}; the responses would replace the items: "
-                       "name another file", file=str(out_path), rule="file")
+    refuse_overwriting({"--out": out_path}, {"items file": items, "responses file": responses}, command=command)
 
 
 @app.command()
@@ -444,7 +438,7 @@ def judge(
 
     try:
         _check_numbers(backoff=backoff, timeout=timeout, temperature=temperature)
-        _refuse_out_over_items(out_path, items)
+        _refuse_out_over_items(out_path, items, command="judge", responses=responses)
         config = JudgeConfig(
             model, base_url, samples=samples, temperature=temperature,
             max_tokens=max_tokens if max_tokens is not None else default_max_tokens(),

@@ -40,7 +40,7 @@ from typing import Any, Callable, Mapping, Optional
 
 import typer
 
-from ipb.cli._app import INVESTORS_HELP, SafeConsole, _fail, app, err, use_investor_files
+from ipb.cli._app import INVESTORS_HELP, SafeConsole, _fail, app, err, printable, use_investor_files
 from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
 from ipb.distributed import Backend
 from ipb.errors import IpbError
@@ -230,6 +230,8 @@ def score(
     unanswered = _unanswered_items(result.summary["groups"].get("model") or {})
     if unanswered:
         err.print(unanswered.replace("ITEMS", str(items)), markup=False)
+    for warning in result.summary.get("model_name_warnings") or ():  # s52break item 8: rows that print alike
+        err.print(f"warning: {printable(warning)}", markup=False)
     err.print(
         f"scored {counts['scored']} of {counts['records']} record(s)"
         + (f" ({counts['scored_trace_unread']} with no gate read, scored on their stated final verdict only)"
@@ -426,7 +428,9 @@ def _unscored_by_model(summary: Mapping[str, Any], models: list[str]) -> str:
         g = groups.get(model) or {}
         if "n_refusals" not in g and "n_parse_failures" not in g:
             continue
-        part = (f"{model} {int(g.get('n_refusals') or 0)} refusal(s), {int(g.get('n_parse_failures') or 0)} "
+        # records that name no model are grouped as "(none)" in the summary; the line says what that means (s52break)
+        label = "records naming no model:" if model == "(none)" else model
+        part = (f"{label} {int(g.get('n_refusals') or 0)} refusal(s), {int(g.get('n_parse_failures') or 0)} "
                 "parse failure(s)")
         unread = int(g.get("n_trace_unread") or 0)
         part += f" (and {unread} scored on a final verdict alone)" if unread else ""

@@ -43,6 +43,7 @@ def screen(
 ) -> None:
     """Run CARD on every row of TABLE and write its verdict columns to OUT."""
     from ipb.engine.columnar.table import check_output, parse_pairs, read_table, screen_table, write_table
+    from ipb._files import refuse_overwriting
     from ipb.engine.registry import compiled_card
 
     start = time.perf_counter()
@@ -50,6 +51,7 @@ def screen(
         mapping = parse_pairs(map_, "--map")
         units = parse_pairs(unit, "--unit")
         check_output(out_path)  # a FIFO, device or folder is refused before any work
+        refuse_overwriting({"--out": out_path}, {"card file": Path(card), "table": table}, command="screen")
         compiled = compiled_card(card)
         data = read_table(table)
         n = data.num_rows
