@@ -16,13 +16,23 @@ from typing import Final
 
 from ipb.scoring import _foreign_verdicts as _fv
 
-__all__ = ["NEGATORS", "CONDITIONALS", "MODALS", "HEDGES", "APPEARANCE", "CONNECTIVE_TAIL"]
+__all__ = ["NEGATORS", "BARE_NEGATORS", "BARE_AMBIGUOUS_NEGATORS", "CONDITIONALS", "MODALS", "HEDGES", "APPEARANCE", "CONNECTIVE_TAIL"]
+
+#: The negated auxiliaries written without their apostrophe ("I wouldnt INVEST", "dont PROCEED"), a common slip of a
+#: hurried writer and of a model at a low temperature. None of them is an English word, so each negates as its spelled
+#: form does. "wont" and "cant" are also words (a habit, hypocrisy): they are :data:`BARE_AMBIGUOUS_NEGATORS`, read as
+#: negators only where they stand as an auxiliary (:func:`ipb.scoring.parse._verdict_clauses._negated`).
+BARE_NEGATORS: Final = frozenset(
+    {"isnt", "doesnt", "dont", "didnt", "wouldnt", "couldnt", "shouldnt", "wasnt", "arent", "werent", "hasnt", "havent",
+     "hadnt", "mustnt", "neednt", "aint"})
+#: "wont" and "cant": a negated "will"/"can" only before a verb or a verdict word, never in "as is his wont" or "wont to".
+BARE_AMBIGUOUS_NEGATORS: Final = frozenset({"wont", "cant"})
 
 #: Words that negate a verdict word up to three words before it.
 NEGATORS: Final = frozenset(
     {"not", "no", "never", "cannot", "without", "neither", "nor", "hardly", "fails", "failed", "unable", "rather", "instead", "isn't",
      "doesn't", "don't", "didn't", "won't", "wouldn't", "can't", "couldn't", "shouldn't", "wasn't", "aren't", "weren't", "hasn't",
-     "haven't", "n't", "non"} | _fv.NEGATORS
+     "haven't", "n't", "non"} | _fv.NEGATORS | BARE_NEGATORS
 )
 
 #: Words that make a clause hypothetical: a verdict inside it is not stated.

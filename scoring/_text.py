@@ -19,6 +19,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Any, Iterable, Iterator, Sequence
 
+from ipb.scoring._json_cut import closed_json
 from ipb.scoring._numbers import NumberMatch, find_numbers, find_years
 from ipb.scoring._scan import (  # re-exported: the scanner lived here
     JOIN_WORDS_FROM,
@@ -709,6 +710,7 @@ def json_gate_objects(text: str, start: int, end: int) -> list[Line]:
         return []
     decoder = json.JSONDecoder(strict=False)  # a line break inside a string: the reader's view of a "\\n" escape (json_view)
     chunk = text[idx:end]
+    kept = len(chunk)  # characters of the text the decoded chunk stands for (less when a cut answer is closed)
     try:
         value, stop = decoder.raw_decode(chunk)
     except Exception:  # noqa: BLE001 - ValueError, or RecursionError on deep nesting
@@ -716,7 +718,10 @@ def json_gate_objects(text: str, start: int, end: int) -> list[Line]:
         try:
             value, stop = decoder.raw_decode(chunk)
         except Exception:  # noqa: BLE001
-            return []
+            decoded = _decode_cut(decoder, chunk)  # an answer cut at the token limit: its complete pairs (s52break #6)
+            if decoded is None:
+                return []
+            value, stop, chunk, kept = decoded
     spans: list[tuple[int, int]] = []
     stack: list[int] = []
     for m in _JSON_TOKEN.finditer(chunk, 0, stop):
@@ -726,7 +731,7 @@ def json_gate_objects(text: str, start: int, end: int) -> list[Line]:
             spans.append((m.start(), -1))
         elif token == "}" and stack:
             k = stack.pop()
-            spans[k] = (spans[k][0], m.end())
+            spans[k] = (spans[k][0], min(m.end(), kept))  # a brace added to close a cut block: the block ends at the cut
     dicts = list(_preorder_dicts(value))
     if len(dicts) != len(spans):
         return []
@@ -754,6 +759,19 @@ def json_gate_objects(text: str, start: int, end: int) -> list[Line]:
                 break
         out.append(Line(s, e, "json", label=label, body=s, key="object", number=number))
     return out
+
+
+def _decode_cut(decoder: json.JSONDecoder, chunk: str) -> tuple[Any, int, str, int] | None:
+    """A block cut short (no closing brace, or a last string that never ends) decoded after its last complete value
+    (:func:`ipb.scoring._json_cut.closed_json`): the value, the decoder's stop, the closed text and how many characters
+    of ``chunk`` it keeps; None when no closing decodes."""
+    for closed, kept in closed_json(chunk):
+        try:
+            value, stop = decoder.raw_decode(closed)
+        except Exception:  # noqa: BLE001 - ValueError, or RecursionError on deep nesting
+            continue
+        return value, stop, closed, kept
+    return None
 
 
 def _preorder_dicts(value: Any) -> Iterator[dict[Any, Any]]:

@@ -32,6 +32,8 @@ from ipb.scoring.parse._closing import (
 )
 from ipb.scoring.parse._common import _WORDS_APOS, MAX_OCCURRENCES
 from ipb.scoring.parse._past import in_the_past, past_time
+from ipb.scoring.parse._soft_break import carried_words
+from ipb.scoring.parse._tick_boxes import unticked
 from ipb.scoring.parse._subject_tables import among_subjects
 from ipb.scoring.parse._destination import TRIGGERS as DESTINATION_TRIGGERS, destination_outcomes, has_destinations
 from ipb.scoring.parse._decided import (
@@ -49,7 +51,7 @@ from ipb.scoring.parse._acted import only_scope
 from ipb.scoring.parse._final_checks import _FinalChecksMixin, _hypothetical, _persons_act, _swapped, _unsaid  # (_hypothetical: imported from here too)
 from ipb.scoring.parse._acted import _ActedMixin
 from ipb.scoring.parse._final_block import _ClosingBlockMixin
-from ipb.scoring.parse._judged import consequence_end, judged_wrong
+from ipb.scoring.parse._judged import consequence_end, judged_wrong, judged_wrong_before
 from ipb.scoring.parse._label_owner import label_of_another
 from ipb.scoring.parse._relevance_if import relevance_condition_end
 from ipb.scoring.parse._retracted import withdrawn_after
@@ -87,6 +89,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
 
         def consider(start: int, end: int, outcome: str, base: int, u: int, stated: bool = False, phrase: bool = False,
                      guess: bool = False) -> None:
+            if unticked(masked, start):
+                return  # "Final verdict: [ ] INVEST [x] DECLINE": an option not taken (_tick_boxes.py)
             unit = self.units[u]
             level = base
             if unit.final:
@@ -99,7 +103,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             said = masked[max(answered, start - 80) : start] if answered is not None else before
             # "It is not, so we decline": a negation reaches no further back than a drawn consequence
             clause = [w.lower() for w in _WORDS_APOS.findall(said, max(_clause_start(said) + 1, consequence_end(said)))]
-            words = clause[-4:]  # negation stops at the clause
+            words = clause[-4:] or carried_words(masked, start)  # negation stops at the clause; "DO NOT\nINVEST": a soft break
             after_words = [w.lower() for w in _WORDS_APOS.findall(masked[end : min(unit.end, end + 40)])][:3]
             if judged_wrong(masked, end, unit.end):  # "buying would be a mistake", "comprar sería un error": the act refused
                 swapped = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
@@ -165,7 +169,8 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             if only_scope(masked, end) and (_negated(words) or any(
                     w in vw.NEGATORS or w == "no" for w in masked[start:end].lower().split()[:-1])):
                 return  # "no compramos solo por el dividendo", "we do not buy only for ...": its reasons widened (_acted.py)
-            if _negated(words) or negated_by_prefix(said) or _REFUSED_TO.search(said) is not None:  # "我不会在这个价位买入": a negating prefix in the run touching the word
+            if _negated(words) or negated_by_prefix(said) or _REFUSED_TO.search(said) is not None \
+                    or judged_wrong_before(said, 0, len(said)):  # "it would be a mistake to INVEST" (_judged.py)  # "我不会在这个价位买入": a negating prefix in the run touching the word
                 swapped = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)
                 if swapped is None:
                     return

@@ -22,7 +22,7 @@ import re
 
 from ipb.scoring import _foreign_verdicts as fv
 
-__all__ = ["consequence_end", "judged_wrong", "quoted_label"]
+__all__ = ["consequence_end", "judged_wrong", "judged_wrong_before", "quoted_label"]
 
 #: How far after the act its judgement is looked for (characters).
 _REACH = 60
@@ -89,6 +89,34 @@ def judged_wrong(text: str, end: int, limit: int) -> bool:
     if m is None:
         return False
     return not any(w.lower() in _NEGATORS for w in m.group("between").split())
+
+
+#: A judgement that the act after it is wrong, ending right before it: "it would be a mistake to", "it is wrong to",
+#: "foolish to", "too early to", "premature to" (at most one adverb between "to" and the act: "a mistake to simply").
+_WRONG_TO = re.compile(
+    r"(?i)\b(?:(?:an?[ \t]+)?(?:(?:big|serious|clear|costly|grave|huge|real|terrible)[ \t]+)?(?:mistake|error|folly)"
+    r"|wrong|unwise|imprudent|misguided|foolish|reckless|premature|too[ \t]+(?:early|soon)"
+    r"|(?:a[ \t]+)?bad[ \t]+(?:idea|call|move))[ \t]+to[ \t]+(?:[a-z]+ly[ \t]+)?[*_\"'\u201c]*\Z")
+#: Words before such a judgement that deny it ("it would not be a mistake to", "no mistake to", "never wrong to").
+_DENYING = re.compile(r"(?i)\b(?:not|never|no|hardly|isn't|wouldn't|won't|wasn't|isnt|wouldnt|wont)\b(?:[ \t]+[\w']+){0,2}[ \t]+\Z")
+
+
+def judged_wrong_before(text: str, floor: int, start: int) -> bool:
+    """Whether the act (a verdict or outcome word) starting at ``start`` follows a judgement that it is wrong, in the
+    same clause after ``floor``: "It would be a mistake to PROCEED", "wrong to INVEST", "too early to PROCEED" refuse
+    the act (s52break #3), as "buying would be a mistake" does after it (:func:`judged_wrong`). A denied judgement
+    ("it would not be a mistake to PROCEED") refuses nothing.
+
+    >>> t = "Gate 1: It would be a mistake to PROCEED."
+    >>> judged_wrong_before(t, 0, t.index("PROCEED")), judged_wrong_before("It would not be a mistake to INVEST", 0, 29)
+    (True, False)
+    >>> judged_wrong_before("I am ready to INVEST", 0, 14), judged_wrong_before("it is too early to INVEST", 0, 19)
+    (False, True)
+    """
+    m = _WRONG_TO.search(text, max(floor, start - 60), start)
+    if m is None:
+        return False
+    return _DENYING.search(text, max(floor, m.start() - 40), m.start()) is None
 
 
 def _act_before(text: str, end: int) -> str | None:

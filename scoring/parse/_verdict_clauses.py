@@ -17,6 +17,7 @@ from typing import Final, Mapping, Sequence
 from ipb.scoring._foreign_verdicts import NOT_ONLY, TRAILING_NEGATOR, bounded
 from ipb.scoring import _foreign_verdicts as _fv
 from ipb.scoring import verdict_words as vw
+from ipb.scoring._clause_words import BARE_AMBIGUOUS_NEGATORS
 from ipb.scoring.parse._common import _WORDS_APOS, _Hit
 from ipb.scoring.parse._types import Span
 from ipb.scoring.parse._voice import OTHER_VOICE, VOICE_WORDS
@@ -411,6 +412,10 @@ def _negation_words(clause: str, words: list[str]) -> list[str]:
     return _WORDS_APOS.findall(parts[-1])[-4:]
 
 
+#: Words before a noun: "his wont", "the cant" are the nouns, not "won't" and "can't".
+_OWNERS_OF_A_NOUN = frozenset({"a", "an", "the", "his", "her", "its", "their", "our", "my", "your", "of", "pious", "usual"})
+
+
 def _negated(words: Sequence[str]) -> bool:
     """Whether the words before a verdict word (its clause, at most the last 4) negate it.
 
@@ -423,6 +428,10 @@ def _negated(words: Sequence[str]) -> bool:
         nxt = last[i + 1] if i + 1 < len(last) else ""
         if w in ("rather", "instead", "fails", "failed", "unable"):
             if nxt in ("than", "of", "to"):
+                negators += 1
+            continue
+        if w in BARE_AMBIGUOUS_NEGATORS:  # "I cant PROCEED", "it wont pass"; not "as is his wont", "wont to"
+            if nxt != "to" and (i == 0 or last[i - 1] not in _OWNERS_OF_A_NOUN):
                 negators += 1
             continue
         if w == "from" and i > 0 and last[i - 1] == "far":

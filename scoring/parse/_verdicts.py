@@ -23,6 +23,9 @@ from ipb.scoring.parse._pass_sense import declines
 from ipb.scoring.parse._prose_vocabulary import _watches, meets_someone
 from ipb.scoring.parse._narrated import inline_field, narrated
 from ipb.scoring.parse._predicate import last_clause, predicative
+from ipb.scoring.parse._soft_break import carried_words
+from ipb.scoring.parse._tick_boxes import boxed_icon, unticked
+from ipb.scoring.parse._judged import judged_wrong, judged_wrong_before
 from ipb.scoring.parse._split import after_summary, failing_part
 from ipb.scoring.parse._stated_verdict import stands_alone
 from ipb.scoring.parse._state import _ParserState
@@ -159,6 +162,8 @@ class _VerdictsMixin(_VerdictScopeMixin, _VerdictCellsMixin, _LabelAnswersMixin)
             self.hits.append(hit)
             self.unit_hits.setdefault(u, []).append(hit)
         choices = offered_choices(self.hits, self.low) | modal_choices(self.hits, self.low) | or_not_choices(self.hits, self.low)
+        starts = {h.start for h in self.hits}  # "[ ] PROCEED [x] REJECT", "☐ PROCEED ☑ REJECT": the ticked option (_tick_boxes.py)
+        choices |= {id(h) for h in self.hits if unticked(self.masked, h.start) or boxed_icon(self.masked, h.start, h.end, starts)}
         # "PASS/FAIL", "may pass or may fail", "may or may not pass": none of them states a verdict
         if choices:
             self.hits[:] = [h for h in self.hits if id(h) not in choices]
@@ -269,7 +274,10 @@ class _VerdictsMixin(_VerdictScopeMixin, _VerdictCellsMixin, _LabelAnswersMixin)
         negated = word.negatable and (_negated(
             _negation_words(clause_text, words) if "," in (clause_text := before[cut + 1 :])
             and (not vw.NEGATORS.isdisjoint(clause_words) or "n't" in clause_text) else words)
-            or negated_by_prefix(before))  # "品牌不能通过": a negating prefix in the run of CJK or Thai touching the word
+            or negated_by_prefix(before)  # "品牌不能通过": a negating prefix in the run of CJK or Thai touching the word
+            or not clause_words and _negated(carried_words(low, start))  # "I would not\nPROCEED": a soft break (_soft_break.py)
+            or judged_wrong_before(low, max(unit.start, start - 90) + cut + 1, start) or judged_wrong(low, end, unit.end))
+        # "It would be a mistake to PROCEED", "Proceeding would be a mistake": the act judged wrong is refused (_judged.py)
         if word.negatable and (negated or "nor" in clause_words):
             neither = _NEITHER.search(masked, max(unit.start, start - 60), min(unit.end, end + 60))
             if neither is not None and neither.start() <= start < neither.end():
