@@ -13,7 +13,9 @@ Every record ``ipb score`` writes carries one ``outcome``:
     no decided final verdict, e.g. "unknown" or "I'm not sure." after every
     gate name; see :func:`commits`; or an answer that is only a profession
     of not knowing, "I don't know.", "No idea.", "Keine Ahnung.": see
-    :func:`professes_ignorance`);
+    :func:`professes_ignorance`), or restated its own prompt (the question, its
+    facts, the condition context) and judged nothing in words of its own
+    (``echo``: :mod:`ipb.scoring.echo`);
 ``parse_failure``
     the model answered but no gate of the card could be read
     (``parse_failure``), or the answer is over ``--max-chars``
@@ -75,7 +77,8 @@ FAILURE_POLICIES = ("count", "exclude")
 #: Reason codes whose outcome is ``refusal``.
 #: Reason code of an answer that names gates but commits to no verdict (:func:`commits`).
 NO_COMMITMENT = "no_commitment"
-REFUSAL_REASONS = frozenset({"refusal", "empty_response", "off_topic", NO_COMMITMENT})
+#: ``echo``: an answer that only restates its prompt and judges nothing in words of its own (:mod:`ipb.scoring.echo`).
+REFUSAL_REASONS = frozenset({"refusal", "empty_response", "off_topic", NO_COMMITMENT, "echo"})
 #: Reason codes whose outcome is ``parse_failure``.
 PARSE_FAILURE_REASONS = frozenset({"parse_failure", "response_too_large"})
 
