@@ -81,6 +81,7 @@ from ipb.scoring.metrics import (
 from ipb.scoring.metrics.elements import kccs_unknown
 from ipb.scoring.options import DEFAULT_MAX_CHARS, NullEncoder, ScoreOptions
 from ipb.scoring.outcome import (
+    NO_COMMITMENT,
     PARSE_FAILURE_REASONS,
     REFUSAL_REASONS,
     failure_value,
