@@ -212,6 +212,9 @@ def professes_ignorance(text: str) -> bool:
 _DECIDED_GATE = frozenset({"PROCEED", "REJECT"})
 #: the suffix of ``how`` for a gate verdict inferred by the learned stance reader (:mod:`ipb.scoring.parse._stance`)
 _INFERRED = "+stance"
+#: the mark in ``how`` of a gate verdict the parser gave a restated figure by the card's own test, with no verdict or
+#: appraisal word (``+threshold``; s52echo: the corpus keeps the reading, but alone it commits to nothing)
+_THRESHOLD = "+threshold"
 
 
 def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
@@ -227,7 +230,10 @@ def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
     gold final verdict is INCONCLUSIVE too (there it is the right answer).
     A gate verdict the learned stance reader inferred (``how`` ending in
     ``+stance``: no verdict word stood in the text) is not a commitment: an
-    answer whose only decided gates are inferred stated no verdict.
+    answer whose only decided gates are inferred stated no verdict. Nor is a
+    verdict the parser gave a restated figure by the card's own threshold
+    (``how`` holding ``+threshold``: "The net income ... is -$6M." read gate
+    2 REJECT with no word of judgement; s52break finding 1).
 
     Parameters
     ----------
@@ -248,9 +254,11 @@ def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
     True
     >>> commits({"gates": [{"verdict": "PROCEED", "how": "heading+stance"}], "final_verdict": None})
     False
+    >>> commits({"gates": [{"verdict": "REJECT", "how": "substance+threshold"}], "final_verdict": None})
+    False
     """
     if any(g.get("verdict") in _DECIDED_GATE and not str(g.get("how") or "").endswith(_INFERRED)
-           for g in parsed.get("gates") or ()):
+           and _THRESHOLD not in str(g.get("how") or "") for g in parsed.get("gates") or ()):
         return True
     final = parsed.get("final_verdict")
     if final is None:
