@@ -19,7 +19,7 @@ class FailureCounts:
 
     ``n`` is the model's usable responses (``n - n_invalid``), the share's denominator for the answers;
     ``refusals`` maps each refusal reason code the scorer gave (``refusal``, ``empty_response``, ``off_topic``,
-    ``no_commitment``; ``unrecorded`` for refusals of a summary whose ``unscored`` list names no model) to its count;
+    ``no_commitment``, ``echo``; ``unrecorded`` for refusals of a summary whose ``unscored`` list names no model) to its count;
     ``unreadable`` is the parse failures; ``verdict_only`` the scored answers with no gate read but a stated final
     verdict (``n_trace_unread``); ``kccs_unknown`` the scored answers whose KCCS is unknown; ``gates_unknown`` of
     ``gates_read`` the gates of its scored answers read INCONCLUSIVE (an "unknown" verdict).

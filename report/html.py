@@ -214,7 +214,7 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
 FAILURES_COLUMN_RULE = {
     flag: ("Refusals, unreadable, unknowns: per model, its refusals by the kind the scorer gave them (refusal: "
            "declined; empty_response; off_topic; no_commitment: committed to nothing, or only said it did not "
-           "know), its unreadable answers (parse failures: nothing read), its answers scored on a final verdict "
+           "know; echo: only restated its prompt), its unreadable answers (parse failures: nothing read), its answers scored on a final verdict "
            "alone (no gate read), each as a count and a share of its usable responses, and its gates read "
            "INCONCLUSIVE (unknown) as a share of the gates read in its scored answers. How each counts: "
            + ("a refusal of any kind and an unreadable answer are WRONG: 0 on every metric it was owed (NED 1, tau "

@@ -82,6 +82,7 @@ __all__ = [
     "framework_cards",
     "investor_cards",
     "encoder_name",
+    "prompt_texts",
 ]
 
 #: Version of the knowledge-card and card-text renderings (recorded with condition B and C runs).
@@ -390,6 +391,30 @@ def card_text(card: Card) -> str:
         if source:
             lines.append(f"  Source: {source}")
     return "\n".join(lines)
+
+
+def prompt_texts(item: Mapping[str, Any], cards: Sequence[Card]) -> list[str]:
+    """What a prompt about ``cards`` may show besides the item's question: the bundled prompt set's parts, each card's
+    condition C text (:func:`card_text`) and its condition B knowledge cards (:func:`framework_cards`).
+
+    ``ipb score`` gives this to :class:`ipb.scoring.options.ScoreOptions` (``prompt_texts``) for the echo test
+    (:mod:`ipb.scoring.echo`): an answer made of these texts restated judges nothing. A superset of one prompt's
+    context is enough there (restating any of it is no judgement), so no retrieval is run.
+
+    >>> texts = prompt_texts({}, [compiled_card("graham_net_net_screen").card])
+    >>> any(t.startswith("Framework card: Graham Net-Net") for t in texts)
+    True
+    """
+    from ipb.respond.prompts import load_prompts, prompt_sets
+
+    texts: list[str] = []
+    for name in prompt_sets():
+        if name.startswith("respond-"):
+            texts += list(load_prompts(name).parts.values())
+    for card in cards:
+        texts.append(card_text(card))
+        texts += [k.text for k in framework_cards(card)]
+    return texts
 
 
 def _logic_sentence(card: Card) -> str:

@@ -60,6 +60,11 @@ class ScoreOptions:
         default :func:`ipb.scoring.parse.parse_response` (the rules). ``ipb score
         --extractor llm|both`` injects one from :mod:`ipb.respond.extract` (scoring imports
         nothing of respond).
+    prompt_texts : callable, optional
+        ``prompt_texts(item, cards) -> sequence of str``: texts the item's prompt showed besides its question (the
+        condition B/C context, the instructions), for the echo test (:mod:`ipb.scoring.echo`). Without it the
+        question, the item's other strings and each card's own strings stand for the prompt. ``ipb score`` injects
+        :func:`ipb.respond.knowledge.prompt_texts` (scoring imports nothing of respond).
     min_confidence : float, optional
         Readings (gate verdicts, the final verdict) below this confidence are listed in the
         target's ``review`` entry for a human to check; still scored and counted. None: no
@@ -95,6 +100,7 @@ class ScoreOptions:
     metric_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     embed_cutoff: float = DEFAULT_EMBED_CUTOFF
     parse: Callable[..., Any] | None = None
+    prompt_texts: Callable[..., Sequence[str]] | None = None
     min_confidence: float | None = None
     failures: str = "count"
     basp_denominator: str = "paper"

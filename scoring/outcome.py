@@ -13,7 +13,9 @@ Every record ``ipb score`` writes carries one ``outcome``:
     no decided final verdict, e.g. "unknown" or "I'm not sure." after every
     gate name; see :func:`commits`; or an answer that is only a profession
     of not knowing, "I don't know.", "No idea.", "Keine Ahnung.": see
-    :func:`professes_ignorance`);
+    :func:`professes_ignorance`), or restated its own prompt (the question, its
+    facts, the condition context) and judged nothing in words of its own
+    (``echo``: :mod:`ipb.scoring.echo`);
 ``parse_failure``
     the model answered but no gate of the card could be read
     (``parse_failure``), or the answer is over ``--max-chars``
@@ -75,7 +77,8 @@ FAILURE_POLICIES = ("count", "exclude")
 #: Reason codes whose outcome is ``refusal``.
 #: Reason code of an answer that names gates but commits to no verdict (:func:`commits`).
 NO_COMMITMENT = "no_commitment"
-REFUSAL_REASONS = frozenset({"refusal", "empty_response", "off_topic", NO_COMMITMENT})
+#: ``echo``: an answer that only restates its prompt and judges nothing in words of its own (:mod:`ipb.scoring.echo`).
+REFUSAL_REASONS = frozenset({"refusal", "empty_response", "off_topic", NO_COMMITMENT, "echo"})
 #: Reason codes whose outcome is ``parse_failure``.
 PARSE_FAILURE_REASONS = frozenset({"parse_failure", "response_too_large"})
 
@@ -209,6 +212,9 @@ def professes_ignorance(text: str) -> bool:
 _DECIDED_GATE = frozenset({"PROCEED", "REJECT"})
 #: the suffix of ``how`` for a gate verdict inferred by the learned stance reader (:mod:`ipb.scoring.parse._stance`)
 _INFERRED = "+stance"
+#: the mark in ``how`` of a gate verdict the parser gave a restated figure by the card's own test, with no verdict or
+#: appraisal word (``+threshold``; s52echo: the corpus keeps the reading, but alone it commits to nothing)
+_THRESHOLD = "+threshold"
 
 
 def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
@@ -224,7 +230,10 @@ def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
     gold final verdict is INCONCLUSIVE too (there it is the right answer).
     A gate verdict the learned stance reader inferred (``how`` ending in
     ``+stance``: no verdict word stood in the text) is not a commitment: an
-    answer whose only decided gates are inferred stated no verdict.
+    answer whose only decided gates are inferred stated no verdict. Nor is a
+    verdict the parser gave a restated figure by the card's own threshold
+    (``how`` holding ``+threshold``: "The net income ... is -$6M." read gate
+    2 REJECT with no word of judgement; s52break finding 1).
 
     Parameters
     ----------
@@ -245,9 +254,11 @@ def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
     True
     >>> commits({"gates": [{"verdict": "PROCEED", "how": "heading+stance"}], "final_verdict": None})
     False
+    >>> commits({"gates": [{"verdict": "REJECT", "how": "substance+threshold"}], "final_verdict": None})
+    False
     """
     if any(g.get("verdict") in _DECIDED_GATE and not str(g.get("how") or "").endswith(_INFERRED)
-           for g in parsed.get("gates") or ()):
+           and _THRESHOLD not in str(g.get("how") or "") for g in parsed.get("gates") or ()):
         return True
     final = parsed.get("final_verdict")
     if final is None:

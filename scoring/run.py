@@ -69,6 +69,7 @@ from ipb.scoring._record_json import (  # noqa: F401  (re-exported: callers impo
     RECORD_DIGITS, _finite, _json_default, _record_text, dumps_record, record_schema, write_atomic,
 )
 from ipb.scoring.composite import JUDGE_COMPONENTS, score_case
+from ipb.scoring.echo import echo_reason, strings_of
 from ipb.scoring.embeddings import Encoder
 from ipb.scoring.fmdp import FM_NAMES
 from ipb.scoring.metrics import (
@@ -81,6 +82,7 @@ from ipb.scoring.metrics.elements import kccs_unknown
 from ipb.scoring.model_names import given_model, model_name_warnings
 from ipb.scoring.options import DEFAULT_MAX_CHARS, NullEncoder, ScoreOptions
 from ipb.scoring.outcome import (
+    NO_COMMITMENT,
     PARSE_FAILURE_REASONS,
     REFUSAL_REASONS,
     failure_value,
@@ -408,6 +410,19 @@ class _Scorer:
             self.protos[target.card_id] = proto
         return self.protos[target.card_id]
 
+    def prompt_sources(self, prepared: PreparedItem) -> list[str]:
+        """The texts an answer to ``prepared`` may restate without judging (:mod:`ipb.scoring.echo`): the item's
+        question, each card's strings and, when ``ScoreOptions.prompt_texts`` is given, the
+        condition context and instructions it renders."""
+        cards = [t.compiled.card for t in prepared.targets if t.compiled is not None]
+        texts = strings_of(prepared.item.get("question"))  # not the gold program or manifest: the model never saw them
+        for card in cards:
+            doc = getattr(card, "doc", None)
+            texts += strings_of(getattr(doc, "data", None))
+        if self.options.prompt_texts is not None:
+            texts += list(self.options.prompt_texts(prepared.item, cards))
+        return texts
+
     def parse(self, work: _Work) -> None:
         """Parse the response against each target's card and build each target's case."""
         from ipb.scoring.parse import parse_response
@@ -425,6 +440,9 @@ class _Scorer:
         parsed = [tw.parsed for tw in work.targets if tw.parsed is not None]
         unscored = unscored_reason(work.text, parsed, [n for tw in work.targets for n in _vocabulary(tw.target)],
                                    [(tw.target.grp or {}).get("investment_verdict") for tw in work.targets])
+        if (unscored is None or unscored[0] == NO_COMMITMENT) and all(tw.section is None for tw in work.targets):
+            # an echo is the more telling refusal: it also covers a restated prompt that reads as committing
+            unscored = echo_reason(work.text, self.prompt_sources(work.prepared), parsed) or unscored
         if unscored is not None:
             code, why = unscored
             _unscored(work, code, why)

@@ -45,6 +45,7 @@ from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MOD
 from ipb.distributed import Backend
 from ipb.errors import IpbError
 from ipb.respond.client import public_url
+from ipb.respond.knowledge import prompt_texts
 from ipb.scoring.adapters import FORMATS
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF
 from ipb.scoring.run import DEFAULT_MAX_CHARS, ScoreOptions, run_score
@@ -139,7 +140,7 @@ def score(
     try:
         options = ScoreOptions(seed=seed, n_resamples=resamples, embeddings=not no_embeddings,
                                renormalize=not strict_composites, max_chars=max_chars, embed_cutoff=embed_cutoff,
-                               parse=parse_fn, min_confidence=min_confidence,
+                               parse=parse_fn, prompt_texts=prompt_texts, min_confidence=min_confidence,
                                failures="exclude" if exclude_failures else "count", basp_denominator=basp_denominator,
                                basp_composite=basp_composite, inconclusive=inconclusive, parallel_order=parallel_order)
     except IpbError as exc:

@@ -129,6 +129,12 @@ def in_longer_name(low: str, name: str, start: int, end: int) -> bool:
     return False
 
 
+#: The highest confidence of a gate verdict read from a restated figure by the card's own threshold (``+threshold``):
+#: the section reader's bar (:data:`._section_reading.SECTION_CONFIDENCE`), under the review bar. s52echo kept the
+#: reading (the corpus labels support it) but a fact with no judgement is the weakest reading there is.
+THRESHOLD_CONFIDENCE = 0.55
+
+
 def _asked(low: str, start: int, end: int) -> bool:
     """Whether the sentence around ``low[start:end]`` asks: it ends with "?" or a clause of it opens with an auxiliary
     and its subject ("is it", "does the business", "can they")."""
@@ -410,6 +416,7 @@ class _ProseGatesMixin(_ParserState):
             if hit.word is _BAR_WORD:
                 tests = " / ".join(f"{b.name} {b.op} {b.value}" for b in gate_bars(self.card)[trace.gate])
                 trace.how = f"{trace.how}+threshold"
+                trace.confidence = min(trace.confidence, THRESHOLD_CONFIDENCE)  # no word of judgement: hedged (s52echo)
                 self.notes.append(f"gate {trace.gate} read as {trace.verdict} from the figure {self.masked[hit.start : hit.end]!r} "
                                   f"(characters {hit.start}-{hit.end}) against the card's test {tests} (how '+threshold')")
                 continue

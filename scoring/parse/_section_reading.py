@@ -57,6 +57,9 @@ __all__ = ["HEADING_REACH", "SECTION_CONFIDENCE", "heading_polarity", "question_
 
 #: The highest confidence a verdict read from a section's appraisals may carry.
 SECTION_CONFIDENCE = 0.55
+#: How the words of a section reading that applied the card's test to a figure begin (:meth:`_section_verdict`); a
+#: reading made only of these gains ``+threshold`` (:func:`ipb.scoring.outcome.commits`: alone it commits to nothing).
+_FIGURE_WORDS = "the figure "
 #: At most this many sentences of a section are read (a gate's section in a real answer is a few sentences).
 MAX_SECTION_UNITS = 12
 
@@ -287,6 +290,8 @@ class _SectionReadingMixin(_ParserState):
             verdict, words = said
             trace.verdict = verdict
             trace.how = f"{trace.how}+section"
+            if all(w.startswith(_FIGURE_WORDS) for w in words.split("; ")):
+                trace.how += "+threshold"  # only restated figures against the card's test: hedged, commits to nothing
             trace.confidence = min(trace.confidence, SECTION_CONFIDENCE)
             self.notes.append(f"gate {trace.gate} read as {verdict} from {words} in its section, which states no verdict "
                               f"word (how '+section')")
