@@ -56,3 +56,48 @@ def test_locate_names_the_file_and_line_of_the_global() -> None:
     with open(fw.__file__, encoding="utf-8") as fh:
         assert fh.read().splitlines()[int(line) - 1].startswith("FINAL_LABEL")
     assert bench.locate("re._cache") == "?"
+
+
+# --- _acted._STATUS_LABEL ("Outcome: rejected") ---------------------------------------------------------------------
+# The scan of stop 52 (parts of --only ipb.scoring.parse) and a profile of parse_response on "Outcome :" + a run of
+# spaces + "declined" found the label's tail ``[ \t]*[*_]{0,2}[ \t]*`` after the separator splitting one run two ways:
+# 4,000 spaces cost 3.6 s of CPU in this trigger's one match, 8,000 spaces 7 s for the whole parse. Each run is now
+# read by one possessive star; on 60,000 random label strings the old and the new pattern gave the same spans and
+# groups at every position.
+
+
+def test_status_label_reads_each_run_of_spacing_with_one_possessive_star() -> None:
+    from ipb.scoring.parse._acted import _STATUS_LABEL
+
+    tail = _STATUS_LABEL.pattern.split("ruling)", 1)[1]
+    assert tail.startswith(r"[*_]{0,2}(?:[ \t]*+(?::|\u2014|\u2013)|[ \t]++-)[ \t]*+(?:[*_]{1,2}+[ \t]*+)?(?:not")
+
+
+@pytest.mark.parametrize(("text", "pred"), [
+    ("Outcome :  ** not yet approved", "approved"),  # spacing, stars and spacing between the colon and the value
+    ("**Outcome** - rejected", "rejected"),          # a spaced dash is a separator
+    ("Status -approved", "approved"),
+    ("Status- approved", None),                      # a dash needs spacing before it
+    ("Outcome:***approved", None),                   # at most two stars before the value
+    ("Outcome: ** ** approved", None),               # one group of stars
+])
+def test_status_label_reads_as_before(text: str, pred: str | None) -> None:
+    from ipb.scoring.parse._acted import _STATUS_LABEL
+
+    m = _STATUS_LABEL.match(text)
+    assert (None if m is None else m.group("pred")) == pred
+
+
+def test_an_answer_with_a_long_run_after_a_status_label_parses() -> None:
+    from parse_support import runs_in_a_child
+
+    runs_in_a_child(
+        "from ipb.scoring.parse._acted import _STATUS_LABEL as P\n"
+        "for run in (' ' * 50_000, '\\t' * 50_000):\n"
+        "    assert P.match('Outcome :' + run + '\\u2603') is None\n"
+        "    assert P.match('Outcome' + run + ':' + run + 'rejected').group('pred') == 'rejected'\n"
+        "from ipb.engine.registry import bundled_card_paths, compiled_card\n"
+        "from ipb.scoring.parse import parse_response\n"
+        "card = compiled_card(str(sorted(bundled_card_paths())[0])).card\n"
+        "parse_response('Gate 1: PROCEED\\nOutcome :' + ' ' * 20_000 + 'declined\\n', card)\n"
+        "print('ok')\n")
