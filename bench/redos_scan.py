@@ -3,6 +3,11 @@
 Run from the repository root::
 
     .venv/bin/python bench/redos_scan.py [--sizes 2000,4000,8000] [--floor 0.05] [--only MODULE_WORDS] [--finditer]
+        [--part K/N]
+
+``--part K/N`` scans only the K-th of N deterministic slices (patterns sorted by their text and flags, every N-th
+taken from the K-th, 1-based), so a full scan can run as N short runs on a busy machine; the parts of one N cover
+every pattern once. Each flag names the module file and line where the global holding the pattern is assigned.
 
 Stop 50's scan put a long run between "x" and "y." and timed every pattern on it; the two patterns that really hung
 (the correction and ironic tails read after a verdict word) were not flagged, because their two stars over spacing
@@ -258,6 +263,44 @@ def _growth(times: list[float]) -> float:
     return math.pow(hi / lo, 1 / (len(times) - 1))
 
 
+def part_of(pats: list[tuple[re.Pattern[str], str, str]], part: str) -> list[tuple[re.Pattern[str], str, str]]:
+    """The K-th (1-based) of N slices of ``pats`` for ``part`` = "K/N": sorted by (pattern text, flags), every N-th.
+
+    Raises ValueError naming the bad value unless 1 <= K <= N.
+    """
+    try:
+        k, n = (int(x) for x in part.split("/"))
+    except ValueError:
+        raise ValueError(f"--part must be K/N with whole numbers, got {part!r}") from None
+    if not 1 <= k <= n:
+        raise ValueError(f"--part K/N needs 1 <= K <= N, got {part!r}")
+    ordered = sorted(pats, key=lambda t: (t[0].pattern, t[0].flags))
+    return ordered[k - 1::n]
+
+
+def _rel(path: str) -> str:
+    """``path`` from the package's folder on (scoring/...), the repository's own layout."""
+    return path[path.rfind("/scoring/") + 1:] if "/scoring/" in path else path
+
+
+def locate(where: str) -> str:
+    """"file:line" of the assignment of the module global that ``where`` starts with (ipb.scoring.mod.NAME...)."""
+    bits = where.split("[")[0].split(".")
+    if bits[0] != "ipb":  # re._cache: compiled inside a function, no global to point at
+        return "?"
+    for cut in range(len(bits) - 1, 0, -1):
+        mod = sys.modules.get(".".join(bits[:cut]))
+        path = getattr(mod, "__file__", None)
+        if path:
+            name = bits[cut]
+            with open(path, encoding="utf-8") as fh:
+                for no, line in enumerate(fh, 1):
+                    if re.match(rf"{re.escape(name)}\s*(:[^=]*)?=", line):
+                        return f"{_rel(path)}:{no}"
+            return f"{_rel(path)}:?"
+    return "?"
+
+
 def scan(pats: list[tuple[re.Pattern[str], str, str]], sizes: list[int], floor: float, finditer: bool) -> Iterator[str]:
     how = [("match", lambda p, s: p.match(s))] + ([("finditer", lambda p, s: list(p.finditer(s)))] if finditer else [])
     for pat, where, literal in pats:
@@ -271,7 +314,7 @@ def scan(pats: list[tuple[re.Pattern[str], str, str]], sizes: list[int], floor: 
                     growth = _growth(times)
                     if growth > 2.8 and times[-1] > floor:
                         yield (f"{mode}\t{growth:.1f}x/doubling\t" + "\t".join(f"{t:.3f}" for t in times)
-                               + f"\t{where}\tprefix={prefix!r}\trun={run_name}\t/{pat.pattern[:160]}/")
+                               + f"\t{where}\t{locate(where)}\tprefix={prefix!r}\trun={run_name}\t/{pat.pattern[:160]}/")
                         break
                 else:
                     continue
@@ -286,13 +329,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="2000,4000,8000", help="run lengths, each double the last (default 2000,4000,8000)")
     ap.add_argument("--floor", type=float, default=0.05, help="flag only pairs over this many CPU seconds at the largest size")
     ap.add_argument("--only", default="", help="only patterns of modules whose name contains this")
+    ap.add_argument("--part", default="", help="K/N: scan only the K-th of N deterministic slices of the patterns")
     ap.add_argument("--finditer", action="store_true", help="also time finditer over the whole text")
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     signal.signal(signal.SIGALRM, _alarm)
     started = time.process_time()
     pats = patterns(args.only)
-    print(f"# {len(pats)} patterns; sizes {sizes}; runs {', '.join(RUNS)}", flush=True)
+    if args.part:
+        try:
+            pats = part_of(pats, args.part)
+        except ValueError as exc:
+            print(f"redos_scan: {exc}", file=sys.stderr)
+            return 2
+    print(f"# {len(pats)} patterns{' (part ' + args.part + ')' if args.part else ''}; sizes {sizes}; runs {', '.join(RUNS)}", flush=True)
     flagged = 0
     for line in scan(pats, sizes, args.floor, args.finditer):
         flagged += 1

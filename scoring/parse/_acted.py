@@ -67,9 +67,12 @@ _PRED = {side: _alternation(words) for side, words in PREDICATES.items()}
 _PRED_ANY = _alternation(PREDICATES[1] + PREDICATES[0])
 
 #: A status or decision label opening its line, its value a predicate: "Status: approved", "**Outcome** - rejected".
+#: Each run of spacing around the separator is read by one possessive star (s52redos: ``[ \t]*[*_]{0,2}[ \t]*`` after
+#: the colon split a long run two ways, "Outcome:" + 8,000 spaces cost seconds); what follows each run (a separator, a
+#: star, "not" or a predicate word) never opens with spacing, so no other split could match.
 _STATUS_LABEL = re.compile(
-    rf"(?i)(?:^|(?<=\n))[ \t>*_#-]*(?:[\w'-]+[ \t]+){{0,2}}(?:status|state|result|outcome|decision|verdict|ruling)[*_]{{0,2}}[ \t]*"
-    rf"(?::|\u2014|\u2013|[ \t]-)[ \t]*[*_]{{0,2}}[ \t]*(?:not[ \t]+(?:yet[ \t]+)?)?(?P<pred>{_PRED_ANY})\b")
+    rf"(?i)(?:^|(?<=\n))[ \t>*_#-]*(?:[\w'-]+[ \t]+){{0,2}}(?:status|state|result|outcome|decision|verdict|ruling)[*_]{{0,2}}"
+    rf"(?:[ \t]*+(?::|\u2014|\u2013)|[ \t]++-)[ \t]*+(?:[*_]{{1,2}}+[ \t]*+)?(?:not[ \t]+(?:yet[ \t]+)?)?(?P<pred>{_PRED_ANY})\b")
 #: The decision's object before a predicate, in the closing paragraph: "idea shelved", "the programme will be wound
 #: down", "it should be paused", "it will not be bought" (a negation there is ``consider``'s to apply) ("it" only with a
 #: verb of obligation or the future: "it is suspended" may be a dividend).
