@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -36,6 +37,11 @@ def no_ray(monkeypatch, tmp_path):
     work.mkdir()
     monkeypatch.chdir(work)
     (work / "r.jsonl").write_text("", encoding="utf-8")
+    # one answer to the items file's item, for `ipb score` on the local backend: since stop 52 an empty responses
+    # file stops it before any output path is looked at, and these tests are about the output path
+    item_id = json.loads(ITEMS.read_text(encoding="utf-8").splitlines()[0])["id"]
+    record = {"item_id": item_id, "model": "m", "condition": "A", "response": "Gate 1: PROCEED. Final: INVEST."}
+    (work / "one.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
     return work
 
 
@@ -157,7 +163,7 @@ def test_the_checkpoint_probe_leaves_nothing_behind(tmp_path):
 @pytest.mark.parametrize("case", ["proc", "file"])
 def test_score_on_the_local_backend_calls_an_unwritable_output_a_write_error(case, no_ray):
     out = _unwritable(no_ray)[case]
-    result = CliRunner().invoke(app, ["score", "-i", str(ITEMS), "-r", "r.jsonl", "-o", out, "--no-embeddings",
+    result = CliRunner().invoke(app, ["score", "-i", str(ITEMS), "-r", "one.jsonl", "-o", out, "--no-embeddings",
                                       "--no-progress", "--no-leaderboard"])
     assert result.exit_code == 1 and "Traceback" not in result.output and "load error" not in result.output
     assert f"write error: cannot write {out}" in result.output
