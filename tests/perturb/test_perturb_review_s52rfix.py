@@ -223,7 +223,7 @@ def test_economic_machine_items_keep_the_inflation_view_near_the_breakeven():
     ("buffett_share_repurchase", "reserve_policy_unknown.yaml", "The issuer is",
      "The company buying back its shares is not Berkshire Hathaway."),
     ("nbim_gpfg_exclusion_screen", "k5_ministry_restriction.yaml", "concerns is none",
-     "The Council on Ethics has no conduct case on the company."),
+     "On conduct, the Council on Ethics has no conduct case on the company."),
     (MARKET_CYCLE, "reject_macro_forecast.yaml", "The thesis basis is",
      "The proposed posture rests on a forecast of the economy, rates or markets."),
     (GRAHAM_IV, "no_margin_of_safety.yaml", "at the decision date", "The current yield on AAA corporate bonds is "),
