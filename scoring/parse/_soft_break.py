@@ -28,6 +28,12 @@ _HEAD_MARKUP: Final = re.compile(r"[ \t*_`]*")
 _CLAUSE_MARK: Final = re.compile(r"[.!?;:]")
 #: Characters left off a line's end before looking at its last mark: spaces, emphasis and closing quotes.
 _TRAILING: Final = " \t*_`\"'\u201d\u2019"
+#: Words a line cannot end a clause on, so the verdict word opening the next line continues it: negators, auxiliaries,
+#: "to", "than", conjunctions, articles and subject pronouns ("I would not\nPROCEED", "rather than\nPROCEED").
+_OPEN_ENDINGS: Final = frozenset(
+    "not never no cannot can't won't wouldn't don't doesn't isn't shouldn't couldn't mustn't cant wont wouldnt dont "
+    "doesnt isnt shouldnt couldnt hardly neither nor to than would will should could must can may might shall do "
+    "does did i we they you the a an and or but".split())
 #: How far back the line before is looked at, in characters (a bound: a megabyte line is read from its last 200).
 _LOOK_BACK: Final = 200
 
@@ -70,4 +76,7 @@ def carried_words(text: str, start: int) -> list[str]:
     long = [w for w in words if len(w) >= 4]
     if len(long) >= 2 and all(w[0].isupper() and any(c.islower() for c in w[1:]) for w in long):
         return []  # a title ("Gate 2 - Not Dissipated by Losses"): a gate's name, whose "Not" negates no verdict
-    return [w.lower() for w in words][-4:]
+    tail = [w.lower() for w in words][-4:]
+    if not tail or tail[-1].replace("\u2019", "'") not in _OPEN_ENDINGS:
+        return []  # the line ends on a word that can end a clause ("Actual: 31 years without a gap"): a field's value
+    return tail

@@ -160,7 +160,6 @@ def test_a_template_of_gate_names_never_outranks_an_honest_answer():
 @pytest.mark.parametrize("text", [
     "INVEST DECLINE INCONCLUSIVE",
     "- INVEST\n- DECLINE\n- INCONCLUSIVE",
-    "Verdict: [ ] INVEST [ ] DECLINE",
     "Verdict: INVEST and DECLINE",
     "Final verdict: INVEST (or DECLINE)",
 ])
@@ -168,6 +167,13 @@ def test_with_no_gate_read_an_answer_naming_several_outcomes_states_no_final_ver
     result = parse_response(text, BUFFETT, embedder=False)
     assert result.status == "parse_failure" and result.final_verdict is None
     assert any("more than one of the card's outcomes" in n for n in result.notes)
+
+
+def test_two_unticked_boxes_state_no_final_verdict():
+    # since stop 52 (s52neg) an outcome after an empty box is an option not taken, so this answer names no outcome
+    # at all (it was read as naming two); it stays a parse failure with no final verdict
+    result = parse_response("Verdict: [ ] INVEST [ ] DECLINE", BUFFETT, embedder=False)
+    assert result.status == "parse_failure" and result.final_verdict is None
 
 
 def test_with_no_gate_read_one_outcome_however_often_is_still_the_stated_verdict():
