@@ -6,6 +6,7 @@ Texts and records here are written for these tests (notes: /work/notes/s37user.m
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -28,7 +29,9 @@ def test_a_repeated_responses_option_reads_every_file_not_only_the_last(tmp_path
     # the repeat; since s38logs both files are read into one run, each record naming its file
     a = _jsonl(tmp_path / "a.jsonl", [{"item_id": "x", "model": "a", "condition": "A", "response": "PROCEED"}])
     b = _jsonl(tmp_path / "b.jsonl", [{"item_id": "x", "model": "b", "condition": "A", "response": "PROCEED"}])
-    items = _jsonl(tmp_path / "items.jsonl", [])
+    # one real item, so that item x is unknown (an empty items file stops the run since s52user)
+    item = json.loads((Path(__file__).parent / "respond" / "data" / "items.jsonl").read_text().splitlines()[0])
+    items = _jsonl(tmp_path / "items.jsonl", [item])
     result = runner.invoke(app, ["score", "--items", str(items), "--responses", str(a), "--responses", str(b),
                                  "--out", str(tmp_path / "out"), "--no-embeddings", "--no-progress"])
     text = result.output + (result.stderr if result.stderr_bytes is not None else "")
