@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from ipb.scoring._clause_words import BARE_AMBIGUOUS_NEGATORS, BARE_NEGATORS
 from ipb.scoring.parse._common import _WORDS_APOS
 
 __all__ = ["carried_words"]
@@ -30,10 +31,9 @@ _CLAUSE_MARK: Final = re.compile(r"[.!?;:]")
 _TRAILING: Final = " \t*_`\"'\u201d\u2019"
 #: Words a line cannot end a clause on, so the verdict word opening the next line continues it: negators, auxiliaries,
 #: "to", "than", conjunctions, articles and subject pronouns ("I would not\nPROCEED", "rather than\nPROCEED").
-_OPEN_ENDINGS: Final = frozenset(
-    "not never no cannot can't won't wouldn't don't doesn't isn't shouldn't couldn't mustn't cant wont wouldnt dont "
-    "doesnt isnt shouldnt couldnt hardly neither nor to than would will should could must can may might shall do "
-    "does did i we they you the a an and or but".split())
+_OPEN_ENDINGS: Final = BARE_NEGATORS | BARE_AMBIGUOUS_NEGATORS | frozenset(
+    "not never no cannot can't won't wouldn't don't doesn't isn't shouldn't couldn't mustn't hardly neither nor to "
+    "than would will should could must can may might shall do does did i we they you the a an and or but".split())
 #: How far back the line before is looked at, in characters (a bound: a megabyte line is read from its last 200).
 _LOOK_BACK: Final = 200
 
