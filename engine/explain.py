@@ -85,6 +85,9 @@ class GateExplanation:
     #: A missing ranged input -> each place its grid switches the gate between two tried values: ``[(value
     #: literal, verdict), (the next grid value, its verdict)]`` (the threshold an author looks for, stop 33).
     boundaries: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = field(default_factory=dict)
+    #: INCONCLUSIVE with both ``reject`` and ``proceed`` false on the facts: a gap between the criteria, which no
+    #: missing fact explains (s53newuser; ``ipb check`` rule ``criteria-gap``).
+    neither: bool = False
 
     def lines(self) -> list[str]:
         head = f"Gate {self.number} {self.name} [{self.id}]: {self.verdict}" + (f" ({self.note})" if self.note else "")
@@ -97,6 +100,9 @@ class GateExplanation:
             out.extend("  " + line for line in sub[1:])
         if self.unknown:
             out.append("  unknown facts: " + ", ".join(self.unknown))
+        if self.neither:
+            out.append("  neither criterion held: reject and proceed are both false on these facts, so the gate is "
+                       "INCONCLUSIVE by a gap between its criteria (ipb check, rule criteria-gap), not for a missing fact")
         if self.verdict == "INCONCLUSIVE":
             if self.deciders:
                 for name, outcomes in self.deciders.items():
@@ -133,7 +139,7 @@ class Explanation:
                 "gates": [{"gate": g.number, "id": g.id, "name": g.name, "verdict": g.verdict, "note": g.note,
                            "computed": [part(p) for p in g.computed],
                            "criteria": [{"criterion": label, **part(p)} for label, p in g.criteria],
-                           "unknown": g.unknown,
+                           "unknown": g.unknown, "neither_held": g.neither,
                            "decided_by": {n: [{"value": v, "verdict": r} for v, r in o] for n, o in g.deciders.items()},
                            "refused": {n: [{"value": v, "breaks": ids} for v, ids in o] for n, o in g.refused.items()},
                            "boundaries": {n: [[{"value": v, "verdict": r} for v, r in pair] for pair in o]
@@ -335,6 +341,8 @@ def explain(compiled: CompiledCard, facts: Mapping[str, Any], *, scenario_id: st
                 pairs = _boundaries(compiled, facts, name, r.gate.number, tried)
                 if pairs:
                     boundaries[name] = [((_show(a, unit), ra), (_show(b, unit), rb)) for (a, ra), (b, rb) in pairs]
+        labels = {label: part.value for label, part in criteria}
+        neither = effective == "INCONCLUSIVE" and labels.get("reject") is False and labels.get("proceed") is False
         gates.append(GateExplanation(r.gate.number, r.gate.id, r.gate.name, verdict, note, criteria, computed,
-                                     unknown, deciders, refused, boundaries))
+                                     unknown, deciders, refused, boundaries, neither))
     return Explanation(card.id, trace.outcome, trace.trigger, gates)
