@@ -8,8 +8,9 @@ way an answer never will.
 - ``plain-against-ratio``: a plain number read by name against a ratio (``expected_return >= hurdle``, the hurdle 20%,
   where ``expected_return`` divides money by money times years). The GRP and every element quoting the value write
   0.24 where answers write 24% (s49user's Graham risk-arbitrage card: a faultless answer's KCCS was then 0.95 on
-  every item reaching gate 3; KCCS now matches the two by value, s51user). ``* 100%`` in the definition makes it a
-  ratio. A value that adds a
+  every item reaching gate 3; KCCS now matches the two by value, s51user). ``* 100%`` on a plain definition makes it
+  a ratio (not on one that is already a ratio or mixed: ratio times ratio is plain; ``ipb check`` advises a rewrite
+  checked by the compiler, :mod:`ipb.engine._ratio_advice`, s53newuser). A value that adds a
   ratio to a plain term reading an input (``expense_ratio + turnover * trading_cost``, where a product of two ratios
   is plain) is shown plain too (``0.0023``, s51user's Bogle fund-cost card, where the author meant 0.23%); for it the
   ``* 100%`` goes on the plain term, since the whole sum times 100% stays plain.
@@ -24,7 +25,7 @@ from ipb.engine._ops import Node
 from ipb.engine._units import MIXED
 from ipb.errors import LintWarning
 
-__all__ = ["line_col", "plain_against_ratio", "unitless_threshold"]
+__all__ = ["ADVICE", "line_col", "plain_against_ratio", "unitless_threshold"]
 
 _UNIT_HINT = {"ratio": "write it as a percentage such as 90%", "money": "write it as money such as $5B",
               "multiple": "write it as a multiple such as 10x"}
@@ -82,10 +83,18 @@ def plain_against_ratio(source: str, subject: Node, threshold: Node) -> LintWarn
                   "number, is plain): if it is a share, multiply that term by 100% to make it a ratio "
                   "(rate * cost * 100%); the whole sum times 100% stays plain")
     else:
-        advice = "if it is a share, multiply its definition by 100% to make it a ratio"
-    return _warning(
+        advice = ("if it is a share, make its definition a ratio: '* 100%' makes a plain number a ratio, but a ratio "
+                  "times 100% is plain again (a product of two ratios), so the 100% goes on the plain part only")
+    found = _warning(
         source, subject.start,
         f"{_text(source, subject)!r} is a plain number but {_text(source, threshold)!r} is a ratio: the trace and "
-        f"the required elements write it as a plain number (0.24) where answers write a percentage (24%); {advice}",
+        f"the required elements write it as a plain number (0.24) where answers write a percentage (24%){ADVICE}"
+        f"{advice}",
         "plain-against-ratio",
     )
+    found.name = subject.ident  # (ipb check replaces the advice with a checked rewrite of its definition)
+    return found
+
+
+#: Where a ``plain-against-ratio`` warning's advice starts (:func:`ipb.engine._ratio_advice.advised`).
+ADVICE = "; "

@@ -25,6 +25,7 @@ from ipb.cli._app import (_VERDICT_STYLE, INVESTORS_HELP, GraphFormat, RunFormat
                           printable, use_investor_files)
 from ipb.engine._yaml import YamlDoc, load_yaml_file
 from ipb.engine._schema_repair import errors_past_schema
+from ipb.engine._ratio_advice import advised
 from ipb.engine.card import card_from_doc, card_schema, constraint_errors
 from ipb.engine.execute import Trace, execute, format_value
 from ipb.engine.graph import compile_card
@@ -311,7 +312,7 @@ def check(
                 continue
             card = card_from_doc(doc)
             cards[card.id] = compile_card(card)
-            warnings.extend(card.warnings)
+            warnings.extend(advised(card))  # (card.warnings, the plain-against-ratio advice checked)
             warnings.extend(lint_card(card))
             warnings.extend(lint_reach(card))
             warnings.extend(_unknown_investor(card, doc))
