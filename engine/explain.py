@@ -33,7 +33,7 @@ from typing import Any, Mapping, Sequence
 from lark import Token, Tree
 
 from ipb.engine.card import Card, Gate
-from ipb.engine.execute import Trace, execute, format_value
+from ipb.engine.execute import Trace, execute, format_value, weight_note
 from ipb.engine.expressions import CompiledExpression, compile_expression, get_parser
 from ipb.engine.graph import CompiledCard
 from ipb.engine._trials import _admissible_trials, _boundaries, _gate_verdict
@@ -129,6 +129,8 @@ class Explanation:
     outcome: str
     trigger: str
     gates: list[GateExplanation]
+    #: A weighted threshold's counted weight against its ``min_weight`` (``weight 3 < min_weight 4``), or None.
+    weight: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (values as the card's literals, unknown as null)."""
@@ -136,6 +138,7 @@ class Explanation:
             return {"source": p.source, "shown": p.shown, "value": None if p.value is None else _show(p.value, p.unit),
                     "parts": [part(q) for q in p.parts]}
         return {"card": self.card, "investment_verdict": self.outcome, "verdict_trigger": self.trigger,
+                "weight": self.weight,
                 "gates": [{"gate": g.number, "id": g.id, "name": g.name, "verdict": g.verdict, "note": g.note,
                            "computed": [part(p) for p in g.computed],
                            "criteria": [{"criterion": label, **part(p)} for label, p in g.criteria],
@@ -150,7 +153,7 @@ class Explanation:
         out: list[str] = []
         for g in self.gates:
             out.extend(g.lines())
-        out.append(f"Final verdict: {self.outcome} (trigger: {self.trigger})")
+        out.append(f"Final verdict: {self.outcome} (trigger: {self.trigger}{'; ' + self.weight if self.weight else ''})")
         return out
 
     def text(self) -> str:
@@ -345,4 +348,4 @@ def explain(compiled: CompiledCard, facts: Mapping[str, Any], *, scenario_id: st
         neither = effective == "INCONCLUSIVE" and labels.get("reject") is False and labels.get("proceed") is False
         gates.append(GateExplanation(r.gate.number, r.gate.id, r.gate.name, verdict, note, criteria, computed,
                                      unknown, deciders, refused, boundaries, neither))
-    return Explanation(card.id, trace.outcome, trace.trigger, gates)
+    return Explanation(card.id, trace.outcome, trace.trigger, gates, weight_note(trace))
