@@ -236,10 +236,15 @@ def find_gap(reject: Any, proceed: Any, constants: dict[str, Any], subjects: dic
                     if not all(gap(ix) for ix in cells):
                         break
                     box, grown = trial, True
-    shown, bounds = [], []
+    shown: list[str] = []
+    bounds: list[tuple[str, Any, bool, Any, bool]] = []
     for n, axis, (lo, hi) in zip(names, axes, box):
         unit = subjects[n].unit
-        got = _describe(n, axis, lo, hi, lambda v, u=unit: show(_value(v), u), subjects[n].kind)
+
+        def written(v: Any, u: str | None = unit) -> str:
+            return show(_value(v), u)
+
+        got = _describe(n, axis, lo, hi, written, subjects[n].kind)
         if got is not None:
             shown.append(got[0])
             bounds.append(got[1])

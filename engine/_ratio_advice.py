@@ -77,19 +77,19 @@ class _Rewriter:
             return None
         if node.data == "sum":
             kids = node.children
-            pieces = [self.term(kids[0])]
+            pieces: list[str | None] = [self.term(kids[0])]
             for k in range(1, len(kids), 2):
                 pieces += [str(kids[k].children[0]), self.term(kids[k + 1])]
             return None if None in pieces else " ".join(p for p in pieces if p is not None)
         if node.data == "product":
             kids = node.children
-            pieces = [self.factor(kids[0])]
+            factors: list[str | None] = [self.factor(kids[0])]
             for k in range(1, len(kids), 2):
-                pieces += [str(kids[k].children[0]), self.factor(kids[k + 1])]
-            return None if None in pieces else " ".join(p for p in pieces if p is not None)
+                factors += [str(kids[k].children[0]), self.factor(kids[k + 1])]
+            return None if None in factors else " ".join(p for p in factors if p is not None)
         if node.data == "neg":
-            inner = self.ratio(node.children[0])
-            return None if inner is None else f"-({inner})"
+            negated = self.ratio(node.children[0])
+            return None if negated is None else f"-({negated})"
         return None
 
     def term(self, node: Any) -> str | None:
