@@ -4,12 +4,14 @@ Both rules look at one side (the *subject*, a value computed from the facts) and
 constant): the comparison itself decides right, but the card, its trace or its required elements say the figure in a
 way an answer never will.
 
-- ``unitless-threshold``: a plain literal against a ratio, money or multiple (``retention >= 90``: 90 means 9,000%).
+- ``unitless-threshold``: a plain literal against a ratio, money or multiple (``retention >= 90``: 90 means 9,000%),
+  or a plain card constant read by name (``discount >= min_discount`` with ``min_discount: 50``, s53newuser).
 - ``plain-against-ratio``: a plain number read by name against a ratio (``expected_return >= hurdle``, the hurdle 20%,
   where ``expected_return`` divides money by money times years). The GRP and every element quoting the value write
   0.24 where answers write 24% (s49user's Graham risk-arbitrage card: a faultless answer's KCCS was then 0.95 on
-  every item reaching gate 3; KCCS now matches the two by value, s51user). ``* 100%`` in the definition makes it a
-  ratio. A value that adds a
+  every item reaching gate 3; KCCS now matches the two by value, s51user). ``* 100%`` on a plain definition makes it
+  a ratio (not on one that is already a ratio or mixed: ratio times ratio is plain; ``ipb check`` advises a rewrite
+  checked by the compiler, :mod:`ipb.engine._ratio_advice`, s53newuser). A value that adds a
   ratio to a plain term reading an input (``expense_ratio + turnover * trading_cost``, where a product of two ratios
   is plain) is shown plain too (``0.0023``, s51user's Bogle fund-cost card, where the author meant 0.23%); for it the
   ``* 100%`` goes on the plain term, since the whole sum times 100% stays plain.
@@ -20,14 +22,28 @@ and offsets count characters in it.
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
 from ipb.engine._ops import Node
 from ipb.engine._units import MIXED
 from ipb.errors import LintWarning
 
-__all__ = ["line_col", "plain_against_ratio", "unitless_threshold"]
+__all__ = ["ADVICE", "line_col", "plain_against_ratio", "unitless_threshold"]
 
 _UNIT_HINT = {"ratio": "write it as a percentage such as 90%", "money": "write it as money such as $5B",
               "multiple": "write it as a multiple such as 10x"}
+
+
+def _percent(value: Any) -> str:
+    """``value`` (a share: 0.5) written as a percentage (``50%``).
+
+    >>> _percent(Decimal("0.5")), _percent(Fraction(1, 8))
+    ('50%', '12.5%')
+    """
+    share = Decimal(value.numerator) / Decimal(value.denominator) if isinstance(value, Fraction) else Decimal(value)
+    return f"{(share * 100).normalize():f}%"
 
 
 def line_col(source: str, offset: int) -> tuple[int, int]:
@@ -52,14 +68,31 @@ def unitless_threshold(source: str, subject: Node, threshold: Node) -> LintWarni
     unit = subject.type.unit
     if unit not in _UNIT_HINT or subject.const:
         return None
-    if not threshold.const or threshold.type.unit is not None or threshold.names:
+    # a constant read by name is folded to a constant node that keeps its name: judged as its literal would be
+    # (s53newuser: "constants: {min_discount: 50}" against a ratio passed silently while ">= 50" warned)
+    if not threshold.const or threshold.type.unit is not None:
         return None
     if threshold.value is None or threshold.value == 0:
         return None
+    text = _text(source, threshold)
+    if threshold.names:
+        named = ", ".join(sorted(threshold.names))
+        shown = {"ratio": "{}%", "money": "${}", "multiple": "{}x"}[unit].format(threshold.value)
+        kind = {"ratio": "a percentage", "money": "money", "multiple": "a multiple"}[unit]
+        advice = (f"if {threshold.value} is meant as {kind}, declare it '{named}: {shown}'" if len(threshold.names) == 1
+                  else f"declare the constants with a unit ({_UNIT_HINT[unit]})")
+        if unit == "ratio" and len(threshold.names) == 1 and abs(threshold.value) <= 1:
+            # (0.5 against a ratio is 50% already; written plain, the trace and the elements show 0.5)
+            advice += f", or '{named}: {_percent(threshold.value)}' if it is already the share"
+        return _warning(
+            source, threshold.start,
+            f"threshold {text!r} has no unit (card constant {named} is a plain number, {threshold.value}) but "
+            f"{_text(source, subject)!r} is a {unit}; {advice}",
+            "unitless-threshold",
+        )
     return _warning(
         source, threshold.start,
-        f"threshold {_text(source, threshold)!r} has no unit but {_text(source, subject)!r} is a {unit}; "
-        f"{_UNIT_HINT[unit]}",
+        f"threshold {text!r} has no unit but {_text(source, subject)!r} is a {unit}; {_UNIT_HINT[unit]}",
         "unitless-threshold",
     )
 
@@ -82,10 +115,18 @@ def plain_against_ratio(source: str, subject: Node, threshold: Node) -> LintWarn
                   "number, is plain): if it is a share, multiply that term by 100% to make it a ratio "
                   "(rate * cost * 100%); the whole sum times 100% stays plain")
     else:
-        advice = "if it is a share, multiply its definition by 100% to make it a ratio"
-    return _warning(
+        advice = ("if it is a share, make its definition a ratio: '* 100%' makes a plain number a ratio, but a ratio "
+                  "times 100% is plain again (a product of two ratios), so the 100% goes on the plain part only")
+    found = _warning(
         source, subject.start,
         f"{_text(source, subject)!r} is a plain number but {_text(source, threshold)!r} is a ratio: the trace and "
-        f"the required elements write it as a plain number (0.24) where answers write a percentage (24%); {advice}",
+        f"the required elements write it as a plain number (0.24) where answers write a percentage (24%){ADVICE}"
+        f"{advice}",
         "plain-against-ratio",
     )
+    found.name = subject.ident  # (ipb check replaces the advice with a checked rewrite of its definition)
+    return found
+
+
+#: Where a ``plain-against-ratio`` warning's advice starts (:func:`ipb.engine._ratio_advice.advised`).
+ADVICE = "; "

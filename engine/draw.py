@@ -56,7 +56,7 @@ from typing import Any, Literal, cast
 
 import networkx as nx
 
-from ipb.engine.execute import Trace
+from ipb.engine.execute import Trace, weight_note
 from ipb.engine.graph import CompiledCard
 from ipb.engine.render import VERDICT_COLOURS, _dot_id, to_dot
 from ipb.errors import IpbError, did_you_mean
@@ -615,7 +615,8 @@ def _python(compiled: CompiledCard, trace: Trace | None, format: str, title: str
     sub = f"{card.topology_type}, {card.gate_logic}"
     if trace is not None:
         scen = f"scenario {trace.scenario_id}: " if trace.scenario_id else ""
-        sub += f"\n{scen}final verdict {trace.outcome} (trigger: {trace.trigger})"
+        weight = weight_note(trace)  # (a veto by weight: "weight 3 < min_weight 4", s53newuser)
+        sub += f"\n{scen}final verdict {trace.outcome} (trigger: {trace.trigger}{'; ' + weight if weight else ''})"
     xmin, xmax, ymin, ymax = lay.bounds()
     measure = _Measure()
     xmax = max(xmax, xmin + measure(heading, 11, "bold")[0] + 0.1,

@@ -57,7 +57,7 @@ from ipb.engine.logic import Verdict
 if TYPE_CHECKING:  # annotations only: importing the graph module loads networkx (a third of a second)
     from ipb.engine.graph import CompiledCard
 
-__all__ = ["GateResult", "Trace", "execute", "execute_many", "BatchResult", "format_value", "shown_names", "program_key"]
+__all__ = ["GateResult", "Trace", "execute", "execute_many", "BatchResult", "format_value", "shown_names", "program_key", "weight_note"]
 
 PROCEED, REJECT, INCONCLUSIVE, NOT_REACHED = (
     Verdict.PROCEED,
@@ -412,8 +412,29 @@ def _threshold(
     if hit >= need:
         return _Run(verdicts, met_outcome, f"threshold_met_{count}_of_{m}")
     if hit + open_ < need:
-        return _Run(verdicts, unmet_outcome, f"threshold_not_met_{count}_of_{m}")
+        # enough gates counted but too little weight (a veto by weight, s53newuser): said so, not "threshold"
+        reason = "weight" if count >= threshold.n else "threshold"
+        return _Run(verdicts, unmet_outcome, f"{reason}_not_met_{count}_of_{m}")
     return _Run(verdicts, INCONCLUSIVE_OUTCOME, f"threshold_undecided_{count}_of_{m}")
+
+
+def weight_note(trace: "Trace") -> str | None:
+    """For a weighted-threshold verdict whose weights decided it: the counted weight against ``min_weight``.
+
+    ``weight_not_met_3_of_4`` (three gates counted, as ``at_least`` asks, their weights 3 short of
+    ``min_weight: 4``) reads ``weight 3 < min_weight 4``; None where the weights do not matter (every weight 1 and
+    ``min_weight`` equal to ``at_least``) or the card has no threshold.
+    """
+    threshold = trace.card.threshold
+    if threshold is None or not trace.trigger.startswith(("threshold_", "weight_")):
+        return None
+    weights = [as_fraction(g.weight) for g in trace.card.gates]
+    if all(w == 1 for w in weights) and as_fraction(threshold.min_weight) == threshold.n:
+        return None
+    counted = threshold.count
+    hit = sum((w for r, w in zip(trace.gates, weights) if r.verdict.value == counted), Fraction(0))
+    sign = ">=" if hit >= as_fraction(threshold.min_weight) else "<"
+    return f"weight {format_value(public(hit))} {sign} min_weight {format_value(threshold.min_weight)}"
 
 
 # --------------------------------------------------------------------------- traces

@@ -33,7 +33,7 @@ from typing import Any, Mapping, Sequence
 from lark import Token, Tree
 
 from ipb.engine.card import Card, Gate
-from ipb.engine.execute import Trace, execute, format_value
+from ipb.engine.execute import Trace, execute, format_value, weight_note
 from ipb.engine.expressions import CompiledExpression, compile_expression, get_parser
 from ipb.engine.graph import CompiledCard
 from ipb.engine._trials import _admissible_trials, _boundaries, _gate_verdict
@@ -85,6 +85,9 @@ class GateExplanation:
     #: A missing ranged input -> each place its grid switches the gate between two tried values: ``[(value
     #: literal, verdict), (the next grid value, its verdict)]`` (the threshold an author looks for, stop 33).
     boundaries: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = field(default_factory=dict)
+    #: INCONCLUSIVE with both ``reject`` and ``proceed`` false on the facts: a gap between the criteria, which no
+    #: missing fact explains (s53newuser; ``ipb check`` rule ``criteria-gap``).
+    neither: bool = False
 
     def lines(self) -> list[str]:
         head = f"Gate {self.number} {self.name} [{self.id}]: {self.verdict}" + (f" ({self.note})" if self.note else "")
@@ -97,6 +100,9 @@ class GateExplanation:
             out.extend("  " + line for line in sub[1:])
         if self.unknown:
             out.append("  unknown facts: " + ", ".join(self.unknown))
+        if self.neither:
+            out.append("  neither criterion held: reject and proceed are both false on these facts, so the gate is "
+                       "INCONCLUSIVE by a gap between its criteria (ipb check, rule criteria-gap), not for a missing fact")
         if self.verdict == "INCONCLUSIVE":
             if self.deciders:
                 for name, outcomes in self.deciders.items():
@@ -123,6 +129,8 @@ class Explanation:
     outcome: str
     trigger: str
     gates: list[GateExplanation]
+    #: A weighted threshold's counted weight against its ``min_weight`` (``weight 3 < min_weight 4``), or None.
+    weight: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (values as the card's literals, unknown as null)."""
@@ -130,10 +138,11 @@ class Explanation:
             return {"source": p.source, "shown": p.shown, "value": None if p.value is None else _show(p.value, p.unit),
                     "parts": [part(q) for q in p.parts]}
         return {"card": self.card, "investment_verdict": self.outcome, "verdict_trigger": self.trigger,
+                "weight": self.weight,
                 "gates": [{"gate": g.number, "id": g.id, "name": g.name, "verdict": g.verdict, "note": g.note,
                            "computed": [part(p) for p in g.computed],
                            "criteria": [{"criterion": label, **part(p)} for label, p in g.criteria],
-                           "unknown": g.unknown,
+                           "unknown": g.unknown, "neither_held": g.neither,
                            "decided_by": {n: [{"value": v, "verdict": r} for v, r in o] for n, o in g.deciders.items()},
                            "refused": {n: [{"value": v, "breaks": ids} for v, ids in o] for n, o in g.refused.items()},
                            "boundaries": {n: [[{"value": v, "verdict": r} for v, r in pair] for pair in o]
@@ -144,7 +153,7 @@ class Explanation:
         out: list[str] = []
         for g in self.gates:
             out.extend(g.lines())
-        out.append(f"Final verdict: {self.outcome} (trigger: {self.trigger})")
+        out.append(f"Final verdict: {self.outcome} (trigger: {self.trigger}{'; ' + self.weight if self.weight else ''})")
         return out
 
     def text(self) -> str:
@@ -335,6 +344,8 @@ def explain(compiled: CompiledCard, facts: Mapping[str, Any], *, scenario_id: st
                 pairs = _boundaries(compiled, facts, name, r.gate.number, tried)
                 if pairs:
                     boundaries[name] = [((_show(a, unit), ra), (_show(b, unit), rb)) for (a, ra), (b, rb) in pairs]
+        labels = {label: part.value for label, part in criteria}
+        neither = effective == "INCONCLUSIVE" and labels.get("reject") is False and labels.get("proceed") is False
         gates.append(GateExplanation(r.gate.number, r.gate.id, r.gate.name, verdict, note, criteria, computed,
-                                     unknown, deciders, refused, boundaries))
-    return Explanation(card.id, trace.outcome, trace.trigger, gates)
+                                     unknown, deciders, refused, boundaries, neither))
+    return Explanation(card.id, trace.outcome, trace.trigger, gates, weight_note(trace))

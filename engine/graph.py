@@ -294,6 +294,8 @@ def build_graph(card: Card, family: str, n: int | None, classifier: Gate | None)
     elif card.topology_type == "parallel_threshold":
         if family == "weighted_threshold" and card.threshold is not None:
             label = f"{card.threshold.n} of {len(card.gates)} {card.threshold.count}"
+            if card.threshold.min_weight != card.threshold.n or any(g.weight != 1 for g in card.gates):
+                label += f", weight >= {card.threshold.min_weight}"  # (a veto by weight shows, s53newuser)
         else:
             label = "all" if family == "conjunction" else "any"
         graph.add_node("join", kind="join", label=label)

@@ -171,7 +171,9 @@ def lint_card(card: Card) -> list[IpbError]:
     found.extend(_invisible_characters(card))
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
-            if branch.pass_outcome == branch.fail_outcome:
+            # (a branch with no gates has nothing to pass or fail, and the schema asks for both outcomes: it must
+            # be written "{gates: [], pass: X, fail: X}", so no warning there, s53newuser)
+            if branch.gates and branch.pass_outcome == branch.fail_outcome:
                 found.append(_at(doc, LintWarning(
                     f"branch {regime!r} of gate {g.id!r} gives {branch.pass_outcome!r} whether its gates pass or "
                     "fail: they cannot change the outcome", rule="same-verdicts", name=regime),

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable
@@ -47,7 +48,9 @@ from typing import Any, Iterable
 from ipb.engine.card import BUILTINS, Card, Gate, InputSpec
 from lark import Tree
 
+from ipb.engine._gaps import find_gap
 from ipb.engine._intervals import first_conflict
+from ipb.engine.execute import format_value
 from ipb.engine.expressions import CompiledExpression, ExprType, category, compile_expression, parse_expression
 from ipb.engine.lint import GRID_LIMIT, _at, _grid_values
 from ipb.engine.numbers import read_number
@@ -311,7 +314,42 @@ def _gate_warnings(card: Card, index: int, gate: Gate, deps: dict[str, set[str]]
             f"{', '.join(inputs)} tried over their declared values and ranges; check the criterion "
             "(two tests of one input joined by 'and'?) or the inputs' ranges", rule="never-fires",
             name=gate.id), ("gates", index, key)))
-    return found
+    return found + _gap(card, index, gate)
+
+
+#: A gate description that says known values may leave it undecided ("INCONCLUSIVE in between", "a flat impulse
+#: leaves it undecided"): its gap is meant (eleven bundled gates, each so described).
+_MEANT = re.compile(r"\b(?:inconclusive|undecided)\b", re.IGNORECASE)
+
+
+def _undecided_meant(gate: Gate) -> bool:
+    """Whether the author says the gate may be INCONCLUSIVE: its ``description`` says so or its
+    ``elements_by_verdict`` lists what an INCONCLUSIVE answer states."""
+    return "INCONCLUSIVE" in gate.elements_by_verdict or bool(_MEANT.search(gate.description or ""))
+
+
+def _gap(card: Card, index: int, gate: Gate) -> list[IpbError]:
+    """A ``criteria-gap`` warning when known values leave both of a gate's criteria false (:mod:`ipb.engine._gaps`,
+    s53newuser): the gate is INCONCLUSIVE there with every fact known; else none."""
+    if gate.reject is None or gate.proceed is None or _undecided_meant(gate):
+        return []
+    computed = {n for n, _ in _computes(card)}
+    subjects = {n: t for n, t in card.symbols.items() if n in card.inputs or n in computed}
+    ranges = {n: spec.range for n, spec in card.inputs.items() if spec.range is not None}
+    found = find_gap(gate.reject, gate.proceed, {n: v for n, (v, _) in card.constants.items()}, subjects, ranges,
+                     computed, format_value)
+    if found is None:
+        return []
+    free = ""
+    if found.free:
+        free = (f" ({', '.join(found.free)} {'is' if len(found.free) == 1 else 'are'} computed and taken as free here: "
+                "the gap is real where the formula can reach it)")
+    return [_at(card.doc, LintWarning(
+        f"gate {gate.id!r} has a gap between its criteria: with {found.text} neither reject "
+        f"{gate.reject.source.strip()!r} nor proceed {gate.proceed.source.strip()!r} holds, so the gate is "
+        f"INCONCLUSIVE with every fact known{free}; make one criterion the negation of the other (or write only "
+        "one of them) unless such a scenario is meant to stay undecided", rule="criteria-gap", name=gate.id),
+        ("gates", index, "proceed"))]
 
 
 def _contradiction(card: Card, expr: CompiledExpression, what: str, rule: str, name: str,

@@ -47,6 +47,7 @@ def to_dot(compiled: CompiledCard, trace: Trace | None = None) -> str:
     dot = pydot.Dot(graph_name=_dot_id(compiled.id), graph_type="digraph", rankdir="TB",
                     label=f"{compiled.card.name} ({compiled.card.topology_type}, {compiled.card.gate_logic})",
                     labelloc="t", fontname="Helvetica")
+    ids = _dot_ids(graph.nodes)
     for node, data in graph.nodes(data=True):
         attrs: dict[str, Any] = {
             "label": _gate_label(graph, node),
@@ -58,25 +59,55 @@ def to_dot(compiled: CompiledCard, trace: Trace | None = None) -> str:
             attrs["label"] += f"\\n[{verdicts[node]}]"
         elif trace is not None and data["kind"] == "outcome" and data["label"] == trace.outcome:
             attrs.update(style="filled", fillcolor="#1565c0", fontcolor="white")
-        dot_node = pydot.Node(_dot_id(node))
+        dot_node = pydot.Node(ids[node])
         for key, value in attrs.items():
             dot_node.set(key, _quote(value))
         dot.add_node(dot_node)
     for u, v, data in graph.edges(data=True):
-        edge: dict[str, Any] = {"label": data.get("label", "")}
+        # (the label's colour is stated: a gate's fontcolor must never reach it, s53newuser finding 6)
+        edge: dict[str, Any] = {"label": data.get("label", ""), "fontcolor": "black", "fontname": "Helvetica"}
         if data["kind"] in _EDGE_STYLES:
             edge["style"] = _EDGE_STYLES[data["kind"]]
         if data["kind"] == "reentry":
             edge["label"] += f" (max {data['max_iterations']})"
-        dot_edge = pydot.Edge(_dot_id(u), _dot_id(v))
+        dot_edge = pydot.Edge(ids[u], ids[v])
         for key, value in edge.items():
             dot_edge.set(key, _quote(value))
         dot.add_edge(dot_edge)
     return str(dot.to_string())
 
 
+#: DOT's keywords (case-insensitive): a node named ``edge`` was written ``edge [label="1. Edge", fontcolor="white",
+#: ...]``, which Graphviz reads as the default attributes of every edge (white labels on white), and the gate itself
+#: became an unstyled ellipse named "edge" (s53newuser finding 6: Thorp's classify gate ``edge``).
+_DOT_KEYWORDS = frozenset({"node", "edge", "graph", "digraph", "subgraph", "strict"})
+
+
 def _dot_id(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_]", "_", name)
+    """A DOT identifier for ``name``: letters, digits and ``_``, not starting with a digit, never a DOT keyword.
+
+    >>> _dot_id("edge"), _dot_id("Node"), _dot_id("p/e test"), _dot_id("3rd")
+    ('edge_', 'Node_', 'p_e_test', 'n_3rd')
+    """
+    text = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    if not text or text[0].isdigit():
+        text = "n_" + text
+    return text + "_" if text.lower() in _DOT_KEYWORDS else text
+
+
+def _dot_ids(nodes: Any) -> dict[str, str]:
+    """Each node's DOT identifier, distinct (``a-b`` and ``a_b`` would both be ``a_b``: the later one gets a
+    number)."""
+    ids: dict[str, str] = {}
+    taken: set[str] = set()
+    for node in nodes:
+        base = candidate = _dot_id(node)
+        k = 2
+        while candidate.lower() in taken:
+            candidate, k = f"{base}_{k}", k + 1
+        ids[node] = candidate
+        taken.add(candidate.lower())
+    return ids
 
 
 def _quote(value: str) -> str:

@@ -25,8 +25,9 @@ from ipb.cli._app import (_VERDICT_STYLE, INVESTORS_HELP, GraphFormat, RunFormat
                           printable, use_investor_files)
 from ipb.engine._yaml import YamlDoc, load_yaml_file
 from ipb.engine._schema_repair import errors_past_schema
+from ipb.engine._ratio_advice import advised
 from ipb.engine.card import card_from_doc, card_schema, constraint_errors
-from ipb.engine.execute import Trace, execute, format_value
+from ipb.engine.execute import Trace, execute, format_value, weight_note
 from ipb.engine.graph import compile_card
 from ipb.engine.lint import lint_card, lint_scenario, out_of_range
 from ipb.engine.lint_reach import lint_reach
@@ -136,6 +137,8 @@ def _print_trace(trace: Trace, scenario: Scenario) -> None:
     if trace.outcome == "INCONCLUSIVE":
         style = "bold yellow"
     loops = f", re-entry loop taken {trace.iterations} time(s)" if "iterations" in trace.to_grp() else ""
+    weight = weight_note(trace)  # (a veto by weight says the weight fell short, s53newuser)
+    loops += f"; {weight}" if weight else ""
     out.print(f"Final verdict: [{style}]{trace.outcome}[/]  (trigger: {trace.trigger}{loops})")
 
 
@@ -311,7 +314,7 @@ def check(
                 continue
             card = card_from_doc(doc)
             cards[card.id] = compile_card(card)
-            warnings.extend(card.warnings)
+            warnings.extend(advised(card))  # (card.warnings, the plain-against-ratio advice checked)
             warnings.extend(lint_card(card))
             warnings.extend(lint_reach(card))
             warnings.extend(_unknown_investor(card, doc))

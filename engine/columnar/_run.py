@@ -177,7 +177,8 @@ class _FinalVerdicts:
         for k in range(m + 1):
             at = count == k
             out.set(at & met, met_word, f"threshold_met_{k}_of_{m}")
-            out.set(at & unmet, unmet_word, f"threshold_not_met_{k}_of_{m}")
+            reason = "weight" if k >= threshold.n else "threshold"  # (as execute._threshold: a veto by weight)
+            out.set(at & unmet, unmet_word, f"{reason}_not_met_{k}_of_{m}")
             out.set(at & undecided, _INC_OUTCOME, f"threshold_undecided_{k}_of_{m}")
 
     def _regime(self, out: "_Outcomes", raw: Sequence[np.ndarray], regime: np.ndarray | None, bad_word: str) -> None:

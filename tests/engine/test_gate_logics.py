@@ -332,8 +332,9 @@ def test_weighted_threshold_4_of_7_counts_reject(row: str, outcome: str, trigger
 WEIGHTED_2_OF_4 = [
     # weights a=2, b=c=d=1; count PROCEED; min_weight 3 (not n = 2).
     ("heavy-plus-one", "++--", "INVEST", "threshold_met_2_of_4"),
-    # Two PROCEED gates (n = 2) but only weight 2 < 3: not met.
-    ("two-light-gates-are-not-enough", "-++-", "DECLINE", "threshold_not_met_2_of_4"),
+    # Two PROCEED gates (n = 2) but only weight 2 < 3: not met, and the trigger says the weight fell short
+    # (s53lint, s53newuser finding 7: it read threshold_not_met_2_of_4 though the count was met).
+    ("two-light-gates-are-not-enough", "-++-", "DECLINE", "weight_not_met_2_of_4"),
     ("three-light-gates", "-+++", "INVEST", "threshold_met_3_of_4"),
     ("heavy-alone", "+---", "DECLINE", "threshold_not_met_1_of_4"),
     # weight 2 proceeding + 1 open = 3 could reach min_weight.

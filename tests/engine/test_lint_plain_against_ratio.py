@@ -30,7 +30,8 @@ def test_a_plain_number_against_a_ratio_is_warned_at_its_name(tmp_path):
     out = _check(tmp_path, CARD.read_text(encoding="utf-8"))
     # line 76 is "    proceed: expected_return >= hurdle"; the name starts after 4 spaces and "proceed: " (column 14)
     assert "card.yaml:76:14: warning: 'expected_return' is a plain number but 'hurdle' is a ratio" in out
-    assert "multiply its definition by 100%" in out
+    # (s53lint) the advice is the definition rewritten, here the plain quotient times 100%, checked a ratio below
+    assert f"define it as a ratio: expected_return: {FORMULA} * 100%" in " ".join(out.split())
     assert "plain-against-ratio 1" in out
 
 

@@ -90,7 +90,7 @@ gates:
     name: Cycle
     reject: phase == "peak"
     required_elements: [cycle]
-""", []),
+""", [("criteria-gap", 19, 14)]),  # (s53lint) 10x < pe <= 20x neither proceeds nor rejects: HEAD's 12 lines + 7
     ("narrow-band-between-grid-points-quiet", """\
 gates:
   - id: exact
