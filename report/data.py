@@ -533,6 +533,8 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
 
     score_rows = score_leaderboard(summary)
     rank_values = {str(row["model"]): row.get("rank_value") for row in score_rows}
+    # the figure the rows rank on: the composite, or VerdictAcc where no model has one (s53newuser finding 1)
+    rank_on = str((score_rows[0].get("rank_on") if score_rows else None) or COMPOSITE)
     # rows rank by the row's rank_value and a tie keeps ipb score's order: breaking it again here took an equal
     # composite by the BASP-strict conjunction rate (r.strict) where the terminal takes BASP-strict, so three models
     # with the same verdicts and no source named (conjunction 0 each) stood chatty, good, table on the page and good,
@@ -547,11 +549,13 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
         group = s.at("groups", "model", r.model) or {}
         pointer = json_pointer("groups", "model", r.model)
         recipe: dict[str, Any] = {"rank": "mean x n / (n + n_run_errors) x (n_items - n_items_unanswered) / n_items",
-                                  "mean": f"{pointer}/metrics/{COMPOSITE}/mean", "n": f"{pointer}/metrics/{COMPOSITE}/n"}
+                                  "mean": f"{pointer}/metrics/{rank_on}/mean", "n": f"{pointer}/metrics/{rank_on}/n"}
         recipe.update({key: f"{pointer}/{key}" for key in ("n_run_errors", "n_items_unanswered", "n_items")
                        if isinstance(group, Mapping) and key in group})
         value = rank_values.get(r.model)
-        note = ("the value this row is ranked by: the BASP composite with every item the model was asked and never "
+        figure = ("the BASP composite" if rank_on == COMPOSITE else
+                  f"{rank_on} (no model has a composite: see the note on it under the leaderboard)")
+        note = (f"the value this row is ranked by: {figure} with every item the model was asked and never "
                 "answered (run errors) and every item of the items file it has no response to counted as 0; "
                 + ("refusals and parse failures are in it at 0" if s.policy == "count" else
                    "refusals and parse failures are left out of it (--exclude-failures)"))
