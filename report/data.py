@@ -599,12 +599,15 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
                   + failure_rule(s.policy) + " " + FLAG_RULE)
 
     fm_names = _fm_names()
+    unread = {m: int(s.at("groups", "model", m, "n_trace_unread") or 0) for m in models}
     fmdp = Grid("FMDP", list(fm_names), models,
-                {(fm, m): s.rate("groups", "model", m, "flags", fm) or Stat(None, kind="rate")
+                {(fm, m): s.rate("groups", "model", m, "flags", fm) or Stat(
+                    None, kind="rate", note=UNREAD_FLAG_RULE if unread[m] else None)
                  for fm in fm_names for m in models},
                 {fm: f"{fm}: {name}" for fm, name in fm_names.items()},
                 "Share of each model's scored responses the detector flagged, among those where it applies "
-                "(§7.11), with bootstrap 95% CIs. " + FLAG_RULE + " " + FM5_RULE) if models else None
+                "(§7.11), with bootstrap 95% CIs. " + FLAG_RULE + " " + FM5_RULE
+                + (" " + UNREAD_FLAG_RULE if any(unread.values()) else "")) if models else None
 
     investors = sorted(str(i) for i in (s.at("groups", "investor") or {}))
     ivp_cells: dict[tuple[str, str], Stat] = {}
@@ -798,6 +801,11 @@ FLAG_RULE = ("Refusals and parse failures are not in the failure-mode rates, whi
              "(an unread answer has no reasoning to flag); the leaderboard's coverage column says how many there "
              "were.")
 
+#: Why a model answering on final verdicts alone shows "—" for FM-3 and FM-5 (s53newuser finding 12).
+UNREAD_FLAG_RULE = ("—: no answer of the model where the detector applies. An answer scored on its final verdict alone "
+                    "(no gate read) is flagged by no detector, as a parse failure is not: FM-3 and FM-5 are read off "
+                    "the gates an answer states (§7.11, KCR_det and GCF_det), and its empty trace is already at its "
+                    "failure value on every gate metric (GCF, KCCS, OGRS_k, GRA 0).")
 #: What the FMDP caption says of FM-5 (s45user: it flagged 3 of 3 German answers and 0 of 3 English ones laid out alike,
 #: the English naming "Gate 1", "Gate 2"...; docs/scoring.md, "Notes on individual metrics").
 FM5_RULE = ("FM-5's sequence clause counts English connectors (first, then, next, Gate N, Step N, followed by, "
