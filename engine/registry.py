@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # networkx (a third of a second to import) only where a graph
 
 __all__ = ["bundled_card_paths", "bundled_scenario_paths", "resolve_card", "compiled_card", "loaded_card", "card_table", "find_card",
            "use_cards", "use_items", "card_dirs", "pin_card", "resolve_pinned", "pin_item_cards", "write_card_copy", "canonical_source", "source_sha256",
-           "CARDS_ENV", "CARD_COPIES", "item_card", "add_card_file", "card_option_error"]
+           "CARDS_ENV", "CARD_COPIES", "item_card", "add_card_file", "card_option_error", "item_card_pairs", "copy_dirs"]
 
 #: Files in ``frameworks/`` that are data but not cards.
 NOT_CARDS = {"investors.yaml", "sectors.yaml", "regimes.yaml"}
@@ -190,13 +190,49 @@ def card_dirs() -> list[Path]:
 
 def _folder_ids(folder: Path) -> dict[str, Path]:
     """Card id -> file for the card files directly in ``folder`` or below it (first file per id, by path)."""
+    return {card_id: paths[0] for card_id, paths in _folder_all_ids(folder).items()}
+
+
+def _folder_all_ids(folder: Path) -> dict[str, list[Path]]:
+    """Card id -> every card file with that id in ``folder`` or below it, by path."""
     stamp = tuple((str(p), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*.y*ml")) if p.suffix in (".yaml", ".yml"))
     return _folder_ids_cached(stamp)
 
 
+def _one_in_folder(card_id: str, paths: Sequence[Path], folder: Path, sha256: str | None) -> Path:
+    """The one file of ``card_id`` a ``--cards`` / IPB_CARDS folder gives, never a silent first pick among several.
+
+    Several files of one id with the same content are one card (the first is taken); with ``sha256`` (an item's
+    pinned hash) the files of that hash are. Otherwise which one is meant cannot be told: s53newuser's
+    ``ipb verify --cards .`` took ``bad/m1_atleast.yaml``, the first of 17 files with that id, and read all 500 items
+    as unreadable.
+
+    Raises
+    ------
+    LoadError
+        Several files of ``card_id`` in ``folder`` with different contents, none or more than one content matching
+        ``sha256`` (rule ``card-ambiguous``); the message names the files.
+    """
+    if len(paths) == 1:
+        return paths[0]
+    hashes = [card_file_sha256(p) for p in paths]
+    if len(set(hashes)) == 1:
+        return paths[0]
+    if sha256 is not None and sha256 in hashes:
+        return paths[hashes.index(sha256)]
+    shown = ", ".join(str(p) for p in paths[:10]) + (f" and {len(paths) - 10} more" if len(paths) > 10 else "")
+    raise LoadError(
+        f"card id {card_id!r} is in {len(paths)} files of --cards / {CARDS_ENV} folder {folder}, with "
+        f"{len(set(hashes))} different contents: {shown}"
+        + (f"; none has the item's sha256 {sha256[:12]}..." if sha256 is not None else "")
+        + ". Which one is meant cannot be told: keep one file per card id in the folder, point --cards at a "
+        "folder that holds only the one you mean, or name it with --card ID=PATH",
+        file=str(paths[0]), rule="card-ambiguous", name=card_id)
+
+
 @lru_cache(maxsize=64)
-def _folder_ids_cached(stamp: tuple[tuple[str, int], ...]) -> dict[str, Path]:
-    ids: dict[str, Path] = {}
+def _folder_ids_cached(stamp: tuple[tuple[str, int], ...]) -> dict[str, list[Path]]:
+    ids: dict[str, list[Path]] = {}
     for name, _ in stamp:
         path = Path(name)
         if path.name in NOT_CARDS:
@@ -207,7 +243,7 @@ def _folder_ids_cached(stamp: tuple[tuple[str, int], ...]) -> dict[str, Path]:
             continue
         m = _ID_LINE.search(head)
         if m and "\nfacts:" not in head and not head.startswith("facts:"):
-            ids.setdefault(m.group(1), path)
+            ids.setdefault(m.group(1), []).append(path)
     return ids
 
 
@@ -301,8 +337,9 @@ def _find_id(ref: str, sha256: str | None, current_first: bool) -> Path:
             raise _hash_mismatch(ref, path, card_file_sha256(path), str(sha256), "given with --card")
         return path
     for folder in card_dirs():
-        in_folder = _folder_ids(folder).get(ref)
-        if in_folder is not None:
+        paths = _folder_all_ids(folder).get(ref)
+        if paths:
+            in_folder = _one_in_folder(ref, paths, folder, sha256 if check else None)
             if check and card_file_sha256(in_folder) != sha256:
                 raise _hash_mismatch(ref, in_folder, card_file_sha256(in_folder), str(sha256),
                                      f"--cards / {CARDS_ENV} folder {folder}")
@@ -459,6 +496,17 @@ def pin_item_cards(items: str | os.PathLike[str]) -> list[tuple[str, str]]:
     Nothing is looked up yet: a card that cannot be found at its hash is an
     error when a command first needs it.
     """
+    pairs = item_card_pairs(items)
+    for card_id, sha in pairs:
+        pin_card(card_id, sha)
+    return pairs
+
+
+def item_card_pairs(items: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """The (card id, sha256) pairs an items file names (``manifest.cards[]``), in first-seen order; nothing pinned.
+
+    Lines that are not JSON objects with such a manifest are skipped; an unreadable file gives [].
+    """
     seen: dict[tuple[str, str], None] = {}
     try:
         handle = open(items, encoding="utf-8", errors="replace")
@@ -477,9 +525,12 @@ def pin_item_cards(items: str | os.PathLike[str]) -> list[tuple[str, str]]:
                         seen.setdefault((str(c["id"]), str(c["content_hash"])), None)
                 except (ValueError, KeyError, TypeError):
                     continue
-    for card_id, sha in seen:
-        pin_card(card_id, sha)
     return list(seen)
+
+
+def copy_dirs() -> list[Path]:
+    """The items' copy folders (``ipb-cards/`` beside an items file) searched now, after the card folders."""
+    return list(_COPY_DIRS)
 
 
 def resolve_pinned() -> dict[str, Path]:

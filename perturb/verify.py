@@ -81,6 +81,9 @@ class Verification:
     file: str
     total: int
     checks: list[RecordCheck]
+    #: Per card of the items, the card checked against and whether its hash differs from the items'
+    #: (:func:`ipb.perturb.verify_cards.card_sources`; s53newuser finding 10).
+    cards: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def mismatched(self) -> list[RecordCheck]:
@@ -135,6 +138,7 @@ class Verification:
             "errors": len(self.errors),
             "duplicates": len(self.duplicates),
             "changed_cards": self.changed_cards,
+            "cards": self.cards,
             "migrated": self.migrated,
             "problems": [c.to_dict() for c in self.checks if c.status != "ok"],
         }
@@ -748,6 +752,26 @@ def verify_items(
     card_dirs: Sequence[str | Path] = (),
 ) -> Verification:
     """Re-execute every item of a JSONL file against the current cards.
+
+    The result's ``cards`` says, per card of the items, which card it was checked against and whether that card's
+    hash differs from the one the items were made with (:func:`ipb.perturb.verify_cards.card_sources`).
+    """
+    from ipb.perturb.verify_cards import card_sources
+
+    result = _verify_items(path, cards=cards, schema=schema, workers=workers, card_dirs=card_dirs)
+    result.cards = card_sources(path, cards)
+    return result
+
+
+def _verify_items(
+    path: str | Path,
+    *,
+    cards: Mapping[str, str] | None = None,
+    schema: bool = True,
+    workers: int = 1,
+    card_dirs: Sequence[str | Path] = (),
+) -> Verification:
+    """Re-execute every item of a JSONL file against the current cards (:func:`verify_items` without ``cards``).
 
     Parameters
     ----------

@@ -533,6 +533,8 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
 
     score_rows = score_leaderboard(summary)
     rank_values = {str(row["model"]): row.get("rank_value") for row in score_rows}
+    # the figure the rows rank on: the composite, or VerdictAcc where no model has one (s53newuser finding 1)
+    rank_on = str((score_rows[0].get("rank_on") if score_rows else None) or COMPOSITE)
     # rows rank by the row's rank_value and a tie keeps ipb score's order: breaking it again here took an equal
     # composite by the BASP-strict conjunction rate (r.strict) where the terminal takes BASP-strict, so three models
     # with the same verdicts and no source named (conjunction 0 each) stood chatty, good, table on the page and good,
@@ -547,11 +549,13 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
         group = s.at("groups", "model", r.model) or {}
         pointer = json_pointer("groups", "model", r.model)
         recipe: dict[str, Any] = {"rank": "mean x n / (n + n_run_errors) x (n_items - n_items_unanswered) / n_items",
-                                  "mean": f"{pointer}/metrics/{COMPOSITE}/mean", "n": f"{pointer}/metrics/{COMPOSITE}/n"}
+                                  "mean": f"{pointer}/metrics/{rank_on}/mean", "n": f"{pointer}/metrics/{rank_on}/n"}
         recipe.update({key: f"{pointer}/{key}" for key in ("n_run_errors", "n_items_unanswered", "n_items")
                        if isinstance(group, Mapping) and key in group})
         value = rank_values.get(r.model)
-        note = ("the value this row is ranked by: the BASP composite with every item the model was asked and never "
+        figure = ("the BASP composite" if rank_on == COMPOSITE else
+                  f"{rank_on} (no model has a composite: see the note on it under the leaderboard)")
+        note = (f"the value this row is ranked by: {figure} with every item the model was asked and never "
                 "answered (run errors) and every item of the items file it has no response to counted as 0; "
                 + ("refusals and parse failures are in it at 0" if s.policy == "count" else
                    "refusals and parse failures are left out of it (--exclude-failures)"))
@@ -595,12 +599,15 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
                   + failure_rule(s.policy) + " " + FLAG_RULE)
 
     fm_names = _fm_names()
+    unread = {m: int(s.at("groups", "model", m, "n_trace_unread") or 0) for m in models}
     fmdp = Grid("FMDP", list(fm_names), models,
-                {(fm, m): s.rate("groups", "model", m, "flags", fm) or Stat(None, kind="rate")
+                {(fm, m): s.rate("groups", "model", m, "flags", fm) or Stat(
+                    None, kind="rate", note=UNREAD_FLAG_RULE if unread[m] else None)
                  for fm in fm_names for m in models},
                 {fm: f"{fm}: {name}" for fm, name in fm_names.items()},
                 "Share of each model's scored responses the detector flagged, among those where it applies "
-                "(§7.11), with bootstrap 95% CIs. " + FLAG_RULE + " " + FM5_RULE) if models else None
+                "(§7.11), with bootstrap 95% CIs. " + FLAG_RULE + " " + FM5_RULE
+                + (" " + UNREAD_FLAG_RULE if any(unread.values()) else "")) if models else None
 
     investors = sorted(str(i) for i in (s.at("groups", "investor") or {}))
     ivp_cells: dict[tuple[str, str], Stat] = {}
@@ -794,6 +801,11 @@ FLAG_RULE = ("Refusals and parse failures are not in the failure-mode rates, whi
              "(an unread answer has no reasoning to flag); the leaderboard's coverage column says how many there "
              "were.")
 
+#: Why a model answering on final verdicts alone shows "—" for FM-3 and FM-5 (s53newuser finding 12).
+UNREAD_FLAG_RULE = ("—: no answer of the model where the detector applies. An answer scored on its final verdict alone "
+                    "(no gate read) is flagged by no detector, as a parse failure is not: FM-3 and FM-5 are read off "
+                    "the gates an answer states (§7.11, KCR_det and GCF_det), and its empty trace is already at its "
+                    "failure value on every gate metric (GCF, KCCS, OGRS_k, GRA 0).")
 #: What the FMDP caption says of FM-5 (s45user: it flagged 3 of 3 German answers and 0 of 3 English ones laid out alike,
 #: the English naming "Gate 1", "Gate 2"...; docs/scoring.md, "Notes on individual metrics").
 FM5_RULE = ("FM-5's sequence clause counts English connectors (first, then, next, Gate N, Step N, followed by, "

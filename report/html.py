@@ -155,6 +155,10 @@ def _repr(value: float | None) -> str:
 # =========================================================================== tables
 
 
+#: The figures a leaderboard may rank on other than the composite, as its caption names them.
+_RANK_LABELS = {"verdict_acc": "VerdictAcc", "gra": "GRA", "basp_strict": "BASP-strict"}
+
+
 def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures: str = "exclude") -> str:
     from ipb.scoring.metrics.verdict import GRA_INCONCLUSIVE_RULE  # one wording with ipb score's legend
 
@@ -193,6 +197,13 @@ def _leaderboard(rows: Sequence[LeaderRow], pooled: Sequence[str] = (), failures
                + " Each cell says how many responses its mean is over (n of N). Rows are ranked by the composite with "
                  "every item the model was asked and never answered (run errors) and every item of the items file it "
                  "has no response to counted as 0, so a model that skipped items ranks below its mean.")
+    on = str((rows[0].rank.derived or {}).get("mean") or "")
+    if on and "/metrics/layer_composite/" not in on:
+        # no model has a composite (an L8 run with no judge): the rows rank on VerdictAcc, and the caption says so
+        # rather than "ranked by the composite" over an empty column (s53newuser finding 1)
+        caption += (" No model has a BASP composite here (the note under the leaderboard says which layers and why): "
+                    f"rows are ranked on {_RANK_LABELS.get(on.rsplit('/', 2)[-2], on.rsplit('/', 2)[-2])} instead, with "
+                    "the same zeros for skipped items.")
     if pooled:
         caption += (f" {', '.join(pooled)}: pooled over the conditions answered; the condition table below "
                     "separates them.")

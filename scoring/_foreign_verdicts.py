@@ -44,7 +44,7 @@ from ipb.engine._json import _schema_errors
 from ipb.engine._yaml import load_yaml
 from ipb.errors import ErrorGroup, IpbError
 
-__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "ORDINALS", "LAST_WORDS", "NEGATORS", "TRAILING_NEGATOR", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
+__all__ = ["GATE_WORDS", "WORD_VERDICTS", "HOLD_WORDS", "OUTCOME_WORDS", "GATE_NOUNS", "GATE_FRAMES", "ORDINALS", "LAST_WORDS", "REFUSAL_WORDS", "NEGATORS", "TRAILING_NEGATOR", "FINAL_WORDS", "YES_WORDS", "NO_WORDS", "LABELS",
            "LABEL_PATTERN", "LABEL_LITERALS", "LANGUAGES", "prefix_negated",
            "negated_by_prefix", "caseless_unlabelled", "UNSPACED_CHARS", "unspaced", "bounded", "edged", "MARK", "MARK_END", "guard", "load_languages", "fold_dotted_i"]
 
@@ -273,6 +273,7 @@ def _tables() -> dict[str, Any]:
         "not_only": merged("not_only"), "appearance": merged("appearance"), "negators_after": merged("negators_after"), "clause_joins": merged("clause_joins"), "yes": merged("answer_yes"), "no": merged("answer_no"),
         "buy": merged("buy"), "avoid": merged("avoid"), "hold": merged("hold"),
         "labels": tuple(dict.fromkeys(merged("labels") + merged("final_labels"))), "final_labels": merged("final_labels"), "mistakes": merged("mistakes"),
+        "refusals": merged("refusals"),
         "conditionals": merged("conditionals"),
         "names": tuple(b["name"] for b in blocks.values()),
         "gate_words": merged("gate_words"), "gate_frames": merged("gate_frames"),
@@ -361,6 +362,10 @@ LABEL_LITERALS: Final[tuple[str, ...]] = tuple(dict.fromkeys(w.split()[0].lower(
 
 #: Words that judge an act wrong ("error", "Fehler", "错误"; ``mistakes``): "comprar sería un error" refuses the act.
 MISTAKES: Final[tuple[str, ...]] = _tables()["mistakes"]
+
+#: Words a model declines the task with in the other languages ("ich kann keine", "je ne peux pas", "我无法";
+#: ``refusals``): a short answer with no gate read that holds one is a refusal (:func:`ipb.scoring.outcome.is_refusal`).
+REFUSAL_WORDS: Final[tuple[str, ...]] = _tables()["refusals"]
 
 #: Decision labels naming the final decision ("Decisión final", "Endgültige Entscheidung", "最终决定"; ``final_labels``): also
 #: in :data:`LABELS`, and final cues, as "Final decision:" is (:data:`ipb.scoring.verdict_words.FINAL_CUE_TRIGGERS`).

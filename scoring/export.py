@@ -3,7 +3,9 @@
 One row per response x target (a target is one gold card: L7 items have one, L8 items one per
 investor). Every row carries the response's model, condition, item, layer, record number,
 status and reason (``condition_key`` is the canonical condition the summary groups by); the
-target's card, investor, topology and status; every metric the
+target's card, investor, topology and status; its gold final verdict (``gold_verdict``, the GRP's
+``investment_verdict``) and the final verdict read from the answer (``final_verdict``, empty where none was read);
+every metric the
 response and the target were scored on (``metric.NAME`` for the response-level value that
 the summary's ``overall``/``model``/``condition``/``layer`` groups average, ``target.NAME``
 for the target-level value its ``investor``/``topology``/``card`` groups average); and every
@@ -39,7 +41,7 @@ FORMATS = ("csv", "parquet")
 #: The fixed columns, in order; metric and flag columns follow, sorted by name.
 BASE_COLUMNS = ("export_version", "model", "condition", "condition_key", "item_id", "layer", "record", "status",
                 "reason_code", "reason", "counted_failure", "n_targets", "target_index", "card", "investor", "topology", "target_status",
-                "target_reason_code")
+                "target_reason_code", "gold_verdict", "final_verdict")
 
 
 def _records(path: Path) -> Iterable[tuple[int, Mapping[str, Any]]]:
@@ -110,7 +112,12 @@ def export_rows(results: str | Path) -> list[dict[str, Any]]:
             if target is not None:
                 row.update({"card": target.get("card"), "investor": target.get("investor"),
                             "topology": target.get("topology"), "target_status": target.get("status"),
-                            "target_reason_code": target.get("reason_code")})
+                            "target_reason_code": target.get("reason_code"),
+                            # the target's gold final verdict and the one read from the answer (None: none stated or
+                            # read; the gold is empty for records an ipb before s53 wrote), s53newuser finding 12
+                            "gold_verdict": target.get("gold_verdict"),
+                            "final_verdict": (target.get("parsed") or {}).get("final_verdict")
+                            if isinstance(target.get("parsed"), Mapping) else None})
                 row.update({f"target.{k}": _number(v) for k, v in (target.get("metrics") or {}).items()})
                 if target.get("status") != "scored" and isinstance(target.get("owed"), Mapping):
                     for k, v in target["owed"].items():

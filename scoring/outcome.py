@@ -127,6 +127,9 @@ _REFUSAL = re.compile(
     r"|\b(?:i|we)(?:'m|’m|'re|’re)\s+(?:not\s+able|unable)\s+to\b",
     re.IGNORECASE,
 )
+#: A refusal in another language: the ``refusals`` words of grammar/languages.yaml (case folded, on word edges).
+_FOREIGN_REFUSAL = re.compile("|".join(_fv.bounded(w) for w in sorted(_fv.REFUSAL_WORDS, key=len, reverse=True))
+                              or r"(?!x)x", re.IGNORECASE)
 #: A refusal is short: an answer longer than this that no gate could be read from is a parse failure.
 _REFUSAL_CHARS = 600
 
@@ -145,9 +148,15 @@ def is_refusal(text: str) -> bool:
     True
     >>> is_refusal("Gate 1: PROCEED. The business is simple."), is_refusal("")
     (False, False)
+    >>> is_refusal("Ich kann keine Anlageberatung geben."), is_refusal("Je ne peux pas donner de conseil.")
+    (True, True)
+
+    In another language a refusal is told by the ``refusals`` words of its block in ``grammar/languages.yaml``
+    (s53newuser: "Ich kann keine Anlageberatung geben." was filed ``off_topic``).
     """
     head = text.strip()
-    return bool(head) and len(head) <= _REFUSAL_CHARS and _REFUSAL.search(head) is not None
+    return bool(head) and len(head) <= _REFUSAL_CHARS and (
+        _REFUSAL.search(head) is not None or _FOREIGN_REFUSAL.search(head) is not None)
 
 
 #: One sentence that says only "I do not know", in English and a few languages the verdict lists cover (es, fr, de,

@@ -185,6 +185,9 @@ class _TargetWork:
             "card": self.target.card_id,
             "investor": self.target.investor,
             "topology": self.target.topology,
+            # the gold final verdict (the GRP's investment_verdict), beside the parsed one: ipb export's columns
+            # (s53newuser finding 12)
+            "gold_verdict": _gold_verdict(self.target.grp),
             "section": None if self.section is None else [list(s) for s in self.section],
             "status": self.status,
             "outcome": outcome_of(self.status, self.reason_code),
@@ -200,6 +203,12 @@ class _TargetWork:
             "basp_strict": self.scores.get("basp_strict"),
             **extra,
         }
+
+
+def _gold_verdict(grp: Any) -> str | None:
+    """The gold final verdict of a target's GRP (its ``investment_verdict``), None where it has none."""
+    verdict = grp.get("investment_verdict") if isinstance(grp, Mapping) else None
+    return verdict if isinstance(verdict, str) else None
 
 
 def _below(parsed: dict[str, Any], threshold: float) -> list[dict[str, Any]]:

@@ -58,6 +58,8 @@ import numpy as np
 
 from ipb.scoring.bootstrap import bootstrap_ci, bootstrap_delta_ci
 from ipb.scoring.fmdp import FM_NAMES
+from ipb.scoring.leaderboard import (KCCS_UNKNOWN_NOTE, LEADERBOARD_METRICS, RANK_RULE, leaderboard, rank_note,
+                                     rank_value)
 from ipb.scoring.outcome import outcome_of
 
 __all__ = [
@@ -74,6 +76,7 @@ __all__ = [
     "RANK_RULE",
     "KCCS_UNKNOWN_NOTE",
     "rank_note",
+    "rank_value",
     "leaderboard",
     "basp_gate_failures",
 ]
@@ -685,155 +688,6 @@ def _mark_unanswered_items(model_groups: dict[str, Any], records: Sequence[Mappi
             if isinstance(asked, (int, float)):
                 group["coverage_of_asked"] = asked
                 group["coverage"] = asked * (n_items - missing) / n_items
-
-
-def rank_value(mean: float | None, n: int, n_run_errors: int = 0, n_items_unanswered: int = 0,
-               n_items: int = 0) -> float | None:
-    """The value a model is ranked by: its mean composite with every item it left unanswered counted as 0.
-
-    ``mean`` is over ``n`` answered responses; ``n_run_errors`` responses were asked and never answered (they rank as
-    0 among the responses: ``mean * n / (n + n_run_errors)``, break44 #7); ``n_items_unanswered`` of the items file's
-    ``n_items`` items have no record at all (they rank as 0 among the items: times ``(n_items - k) / n_items``,
-    s47user). Models that all answered the same subset keep their order.
-
-    >>> rank_value(1.0, 1, 0, 3, 4), rank_value(0.75, 4), rank_value(1.0, 1, 4), rank_value(None, 0)
-    (0.25, 0.75, 0.2, None)
-    """
-    if mean is None:
-        return None
-    value = mean
-    if n > 0 and n_run_errors > 0:
-        value = value * n / (n + n_run_errors)
-    if n_items > 0 and 0 < n_items_unanswered <= n_items:
-        value = value * (n_items - n_items_unanswered) / n_items
-    return value
-
-
-#: Columns of :func:`leaderboard` after model, n and coverage; ranked by the first.
-LEADERBOARD_METRICS = ("layer_composite", "basp_strict", "basp_conjunction", "gra", "verdict_acc", "ogrs_k", "kccs")
-
-
-def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One row per model, best first: the figures ``ipb score`` prints and the report's leaderboard shows.
-
-    Each row: ``model``, ``n`` (responses), ``n_scored``, ``n_failures``
-    (refusals and parse failures), ``coverage`` (share scored), ``rank_value``
-    (the value it is ranked by, :func:`rank_value`), ``n_kccs_unknown`` (scored answers whose KCCS is unknown:
-    a reached kill gate none of whose elements could be told in the answer's language) and, for each
-    of :data:`LEADERBOARD_METRICS`, the group's ``mean_ci`` dict (or None).
-    Rows are ranked by the mean layer composite (then coverage, then
-    BASP-strict, then name: a model that answered fewer items never wins a
-    tie); a model whose composite is None ranks last. Items the run asked and
-    never answered (``n_run_errors``) are out of the mean shown but rank as 0:
-    the rank reads ``mean * n / (n + n_run_errors)``, so a run that failed
-    never outranks one that answered. Whether failures are
-    in the means is the summary's ``failures.policy``.
-
-    Examples
-    --------
-    >>> s = {"groups": {"model": {"a": {"n": 2, "n_scored": 1, "n_parse_failures": 0, "n_refusals": 1,
-    ...      "coverage": 0.5, "metrics": {"layer_composite": {"mean": 0.5, "low": 0.0, "high": 1.0, "n": 2}}},
-    ...      "b": {"n": 2, "n_scored": 2, "n_parse_failures": 0, "n_refusals": 0, "coverage": 1.0,
-    ...      "metrics": {"layer_composite": {"mean": 1.0, "low": 1.0, "high": 1.0, "n": 2}}}}}}
-    >>> [(r["model"], r["coverage"]) for r in leaderboard(s)]
-    [('b', 1.0), ('a', 0.5)]
-    """
-    rows = []
-    for model, g in (summary.get("groups", {}).get("model") or {}).items():
-        metrics = g.get("metrics") or {}
-        row: dict[str, Any] = {
-            "model": model,
-            "n": g.get("n"),
-            "n_scored": g.get("n_scored"),
-            "n_failures": int(g.get("n_parse_failures") or 0) + int(g.get("n_refusals") or 0),
-            "n_run_errors": int(g.get("n_run_errors") or 0),
-            "n_items_unanswered": int(g.get("n_items_unanswered") or 0),
-            "n_items": int(g.get("n_items") or 0),
-            "coverage": g.get("coverage"),
-            # answers whose KCCS is unknown (out of the KCCS mean; shown beside it as "unknown on k")
-            "n_kccs_unknown": int(g.get("n_kccs_unknown") or 0),
-        }
-        for name in LEADERBOARD_METRICS:
-            row[name] = metrics.get(name)
-        comp = row["layer_composite"] or {}
-        # the value the row is ranked by (shown by ipb score's board as "ranked on")
-        row["rank_value"] = rank_value(comp.get("mean"), comp.get("n") or 0, row["n_run_errors"],
-                                       row["n_items_unanswered"], row["n_items"])
-        rows.append(row)
-
-    def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
-        # an item the run never answered ranks as a 0 (it stays out of the mean shown): a model whose server failed
-        # on 4 of 5 items, right on the fifth (1.000), ranked above one right on 4 of 5 (0.960), break44 #7; so does
-        # an item of the items file the model has no record for (s47user)
-        comp = r["rank_value"]
-        strict = (r.get("basp_strict") or {}).get("mean")
-        # on an equal composite the model that answered more ranks first (under --exclude-failures a model refusing
-        # half the items ties a right one and took rank 1 by its name, s34user), before BASP-strict, which is a mean
-        # over the answered items too (s43user: a refuser right on its 13 of 20 tied a right model at 0.550 and took
-        # rank 1 by BASP-strict 0.305 over its subset against 0.301); then BASP-strict, then the name
-        return (comp is None, -(comp or 0.0), -(r.get("coverage") or 0.0), -(strict or 0.0), str(r["model"]))
-
-    return sorted(rows, key=key)
-
-
-#: What "unknown on k" beside a KCCS figure means (s49fair; docs/scoring.md, "What the metrics give an answer in
-#: another language"); ``ipb score`` and ``ipb report`` print it with the models' k.
-KCCS_UNKNOWN_NOTE = ("KCCS unknown on k answers: a kill gate was reached, but none of its elements could be told in the "
-                     "answer's language (words only, not read; a figure counts when stated), so KCCS is out of that "
-                     "answer's composite (renormalised) and out of the KCCS mean, neither 0 nor 1; by model")
-
-#: How the leaderboard ranks, and what the paper asks a reader to do with it (§7.13, §11.9, Appendix D.2, §8.7).
-RANK_RULE = ("rank: by the mean §7.13 layer composite, a weighted average (L7: 0.35 OGRS_k + 0.30 KCCS + 0.20 "
-             "VerdictAcc + 0.15 SAP@1), as the paper ranks, with each item of the items file a model has no answer to "
-             "and each run error counted 0 (the 'ranked on' column; the composite itself where the model answered "
-             "every item); an equal value goes to the higher coverage, then the higher BASP-strict, then the model's "
-             "name, so rows with every figure equal get different numbers in name order; it asks that the composite be read beside its per-metric "
-             "profile (§11.9, App. D.2) and takes GRA as the metric of record for a claim that one model reasons "
-             "through the gates better (§8.7); SAP@1 judges only the attributions an answer makes (an L4-L8 answer "
-             "that attributes nothing is not scored on it), so an unasked attribution lifts no answer above a "
-             "faultless one")
-
-
-def rank_note(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]] | None = None) -> str:
-    """The leaderboard's footer on its order: :data:`RANK_RULE`, and, when SAP@1 may decide rank 1, which way GRA
-    reads the top two (s49user finding 4: a chatty answer crediting Graham ranked first on SAP@1 alone).
-
-    SAP@1 may decide rank 1 when the top two rows' ranked values differ by less than SAP@1's weight (0.15) and the
-    first row's mean SAP@1 is above the second's (or the second has none: it attributed nothing). "" with fewer than
-    two rows.
-
-    >>> g = lambda comp, sap, gra: {"n": 1, "n_scored": 1, "coverage": 1.0, "metrics": {
-    ...     "layer_composite": {"mean": comp, "low": comp, "high": comp, "n": 1},
-    ...     "sap@1": None if sap is None else {"mean": sap, "low": sap, "high": sap, "n": 1},
-    ...     "gra": {"mean": gra, "low": gra, "high": gra, "n": 1}}}
-    >>> note = rank_note({"groups": {"model": {"chatty": g(0.985, 1.0, 0.97), "quiet": g(0.982, None, 0.97)}}})
-    >>> note.splitlines()[1]
-    'rank 1 (chatty) is 0.003 above rank 2 (quiet), less than the 0.15 SAP@1 weight, and credits the investor where quiet does not (SAP@1 1.000 against n/a): by GRA they read 0.970 and 0.970'
-    >>> len(rank_note({"groups": {"model": {"a": g(0.9, 0.0, 0.9), "b": g(0.5, 0.0, 0.5)}}}).splitlines())
-    1
-    """
-    rows = list(rows) if rows is not None else leaderboard(summary)
-    if len(rows) < 2:
-        return ""
-    lines = [RANK_RULE]
-    groups = (summary.get("groups") or {}).get("model") or {}
-    first, second = rows[0], rows[1]
-
-    def mean(row: Mapping[str, Any], name: str) -> float | None:
-        stat = ((groups.get(row["model"]) or {}).get("metrics") or {}).get(name)
-        return None if not stat else stat.get("mean")
-
-    a, b = first.get("rank_value"), second.get("rank_value")
-    sap_a, sap_b = mean(first, "sap@1"), mean(second, "sap@1")
-    if a is not None and b is not None and a - b < 0.15 and sap_a is not None and (sap_b is None or sap_a > sap_b):
-        def fmt(v: float | None) -> str:
-            return "n/a" if v is None else f"{v:.3f}"
-
-        lines.append(f"rank 1 ({first['model']}) is {a - b:.3f} above rank 2 ({second['model']}), less than the 0.15 "
-                     f"SAP@1 weight, and credits the investor where {second['model']} does not (SAP@1 {fmt(sap_a)} "
-                     f"against {fmt(sap_b)}): by GRA they read {fmt(mean(first, 'gra'))} and "
-                     f"{fmt(mean(second, 'gra'))}")
-    return "\n".join(lines)
 
 
 def basp_gate_failures(records: Iterable[Mapping[str, Any]] | None, top: int = 3) -> dict[str, list[tuple[str, float]]]:

@@ -291,6 +291,7 @@ def check(
             sidecars.add(side.resolve())
             problems.extend(sidecar_errors(side))
 
+    investor_files = 0
     for path in files:
         if is_sidecar(path):
             check_sidecar(path)
@@ -301,6 +302,12 @@ def check(
         doc = None
         try:
             doc = load_yaml_file(path, collect=True)
+            if _is_investors_file(doc.data):
+                # s53newuser finding 5: an investors file under its own name (my_investors.yaml, the file --investors
+                # takes) was read as a card: 11 errors about 'gates'. It is checked as what it is, alone (docs/scoring.md)
+                problems.extend(DATA_FILES["investors.yaml"](path))
+                investor_files += 1
+                continue
             registry = _registry_kind(doc.data)
             if registry is not None:  # s50break: a registry under another name was checked as a card or a scenario
                 raise IpbError(f"this looks like a {registry} registry (a top-level '{registry}:' and no gates), which "
@@ -409,7 +416,8 @@ def check(
         status = status if everything else "ok"
         if warnings:
             status += " (" + ", ".join(f"{rule} {len(group)}" for rule, group in ordered) + ")"
-        out.print(f"checked {len(files)} file(s): {status}", markup=False)
+        kinds = f" ({investor_files} of them investors file(s), checked as such)" if investor_files else ""
+        out.print(f"checked {len(files)} file(s){kinds}: {status}", markup=False)
         # s52newuser: the note came with every check of a card of one's own, which mostly has no sidecar; on ask only
         if verbose and len(bare) == 1:
             err.print(missing_note(bare[0]) or "", markup=False)
@@ -571,6 +579,13 @@ def _unknown_investor(card: Any, doc: YamlDoc) -> list[IpbError]:
             "--investors FILE (docs/scoring.md, 'An investor of your own')", rule="unknown-investor", name=card.investor)
         return [warning.with_location(doc.file, line, column, doc.source_line(line))]
     return []
+
+
+def _is_investors_file(data: object) -> bool:
+    """A document shaped like an investors file (frameworks/investors.yaml, or a user's file for ``--investors``):
+    a top-level ``investors:`` mapping and none of a card's or a scenario's own parts."""
+    return (isinstance(data, dict) and isinstance(data.get("investors"), dict)
+            and not {"gates", "card", "facts", "inputs"} & set(data))
 
 
 def _registry_kind(data: object) -> str | None:

@@ -315,7 +315,8 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     """The leaderboard as a rich table on stdout (lm-evaluation-harness style), with the rules under it.
 
     Columns: rank, model, n (responses), coverage (share of what was owed that was scored), "ranked on"
-    (the row's ``rank_value``, the composite it is ranked by: :func:`ipb.scoring.summary.rank_value`,
+    (the row's ``rank_value``, the composite it is ranked by: :func:`ipb.scoring.summary.rank_value`; its header
+    names the figure where no model has a composite, "ranked on VerdictAcc": :func:`ipb.scoring.leaderboard.rank_metric`,
     with run errors and items the model has no response to counted as 0; s48user
     saw a row show 0.850 and rank on 0.425 with no figure saying so), then the
     mean and the 95% percentile-bootstrap interval ``[low,high]`` of each of
@@ -346,7 +347,11 @@ def print_leaderboard(summary: dict[str, Any], console: Any = None) -> None:
     # columns: "[0.000," then "0.500]"), and a header folds
     table.add_column("n", justify="right", min_width=max((len(str(r.get("n"))) for r in rows), default=1), overflow="fold")
     table.add_column("coverage", justify="right", min_width=6, overflow="fold")
-    table.add_column("ranked on", justify="right", min_width=5, overflow="fold")
+    # the figure ranked on, named in the header where it is not the composite (VerdictAcc on an L8 board with no
+    # judge, s53newuser finding 1; the note under the board says why)
+    on = rows[0].get("rank_on", "layer_composite") if rows else "layer_composite"
+    table.add_column("ranked on" if on == "layer_composite" else f"ranked on {labels.get(str(on), on)}",
+                     justify="right", min_width=5 if on == "layer_composite" else 10, overflow="fold")
     for name in LEADERBOARD_METRICS:
         table.add_column(labels.get(name, name), justify="right", min_width=7, overflow="fold")
     table.add_column("composite over", justify="right", min_width=6, overflow="fold")

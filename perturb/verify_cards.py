@@ -1,0 +1,80 @@
+"""Which card ``ipb verify`` checks each of the items' cards against, and whether it is the one the items were made
+with (s53newuser finding 10).
+
+After a card edit a user ran ``ipb verify items.jsonl`` and read "500 of 500 verified": the edited card was in no
+folder ``ipb verify`` searches, so every item was re-executed against its own copy (``ipb-cards/<sha256>.yaml``),
+which cannot disagree with it. :func:`card_sources` says, per card id of the items, what was found and where, so the
+command can say so: a current card whose hash differs from the items' is a warning naming both hashes (the run
+fails only where a gold no longer matches: docs/perturbation.md, "Verifying items after a card edit"), and a card
+taken from the items' own copy is named as such.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from ipb.engine.registry import bundled_card_paths, card_file_sha256, copy_dirs, find_card, item_card_pairs
+from ipb.errors import IpbError
+
+__all__ = ["card_sources", "card_source_lines"]
+
+
+def card_sources(items: str | Path, overrides: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """Per (card id, sha256) pair of an items file's manifests, the card ``ipb verify`` checks it against.
+
+    Call it after the card search is set (:func:`ipb.engine.registry.use_cards` with the items file, as
+    :func:`ipb.perturb.verify.verify_items` does). Each entry: ``id``, ``item_sha256`` (the hash the items were made
+    with), ``file`` and ``sha256`` of the card found (None where none is found: the items report that card as
+    unreadable), ``source`` (``--card``, ``folder`` for ``--cards`` / IPB_CARDS, ``bundled``, ``copy`` for the
+    items' own copy, or ``none``) and ``changed`` (the found card's hash differs from the items').
+    """
+    overrides = overrides or {}
+    copies = {d.resolve() for d in copy_dirs()}
+    bundled = {p.resolve() for p in bundled_card_paths()}
+    out: list[dict[str, Any]] = []
+    for card_id, sha in item_card_pairs(items):
+        entry: dict[str, Any] = {"id": card_id, "item_sha256": sha, "file": None, "sha256": None, "source": "none",
+                                 "changed": False}
+        try:
+            path = find_card(overrides.get(card_id, card_id), sha, current_first=True)
+            found = card_file_sha256(path)
+        except (IpbError, OSError):
+            out.append(entry)
+            continue
+        where = path.resolve()
+        source = ("--card" if card_id in overrides else "copy" if where.parent in copies
+                  else "bundled" if where in bundled else "folder")
+        entry.update(file=str(path), sha256=found, source=source, changed=found != sha)
+        out.append(entry)
+    return out
+
+
+def card_source_lines(sources: list[Mapping[str, Any]]) -> list[str]:
+    """The lines ``ipb verify`` prints under its count about the cards it checked against ("" entries left out).
+
+    >>> card_source_lines([{"id": "c", "item_sha256": "a" * 64, "sha256": "b" * 64, "file": "c.yaml",
+    ...                     "source": "folder", "changed": True}])[0][:96]
+    "warning: card 'c' changed since the items were made: they were made with sha256 aaaaaaaaaaaa..."
+    >>> card_source_lines([{"id": "c", "item_sha256": "a" * 64, "sha256": "a" * 64, "file": "ipb-cards/a.yaml",
+    ...                     "source": "copy", "changed": False}])[0][:60]
+    "note: card 'c' was checked against the items' own copy (ipb-"
+    """
+    lines = []
+    for s in sources:
+        if s.get("changed"):
+            lines.append(f"warning: card {s['id']!r} changed since the items were made: they were made with sha256 "
+                         f"{str(s['item_sha256'])[:12]}..., the card found now ({s['file']}, "
+                         f"{_SOURCES.get(str(s['source']), s['source'])}) has sha256 {str(s['sha256'])[:12]}...; every "
+                         "item was re-executed against the card found now, and fails only where its gold no longer "
+                         "matches")
+        elif s.get("source") == "copy":
+            lines.append(f"note: card {s['id']!r} was checked against the items' own copy ({s['file']}): no card "
+                         "with that id is in --card, --cards, IPB_CARDS or the bundled cards, and the copy always "
+                         "agrees with the items; to check them against an edited card, give it with "
+                         f"--card {s['id']}=PATH or its folder with --cards DIR")
+    return lines
+
+
+_SOURCES = {"--card": "given with --card", "folder": "from a --cards / IPB_CARDS folder", "bundled": "bundled with ipb",
+            "copy": "the items' own copy"}
