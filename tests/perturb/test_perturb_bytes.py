@@ -425,6 +425,18 @@ changes; tests/perturb/test_perturb_spaces.py). Such a follower is now drawn on 
 237 of 240 items byte for byte; the 3 others keep their other facts and now state net income -$400M, -$450M and $1.2B
 where they stated $0 (same DECLINE each); verdicts 152/79/9 unchanged; ``ipb verify`` passes all 240.
 l8-three-investors and marks-defaults are unchanged.
+Changed deliberately (issue 18 item 4, branch s52dup, s52newuser findings 5 and 6), checked one change at a time
+(/tmp script: each run with the old title and no near rule gives its old pin). (a) The L7 question no longer names the
+investor twice: "Apply Warren Buffett's Acquisition Checklist" (was "Warren Buffett's Buffett Acquisition
+Checklist"), Marks likewise; alone it changes only ``question`` and the condition blocks that hash it, same ids in
+order (buffett-bench-recipes 023e01dd..., marks-defaults d1c2c3b9...). (b) A recipe keeps one item per near key
+(ipb.perturb.near: numeric facts in 20 buckets of their range): buffett-bench-recipes keeps 221 of 240 ids, 19 near
+duplicates (metric 7, sector 10, flip 8 dropped in all) replaced by later draws, mix 79/79/3/79 unchanged, verdicts
+DECLINE/INVEST/INCONCLUSIVE 155/79/6 (were 152/79/9); marks-defaults keeps 86 of 150 ids, mix metric/flip/isolate
+14/21/115 (were 62/27/61: metric has 6 one-point buckets of the spread per category set it reaches), verdicts
+AGGRESSIVE/INCREASE_RISK/BALANCED/DEFENSIVE/RETURN_TO_BALANCED/REDUCE_RISK 53/39/24/17/12/5 (were 89/20/13/9/13/6);
+neither run needs the second pass (near duplicates admitted: 0). l8-three-investors
+is unchanged (its 4 sector near duplicates were surplus draws, never written; no L8 question has the "Apply" line).
 """
 
 from __future__ import annotations
@@ -442,9 +454,9 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "bc186ff2ae4ff6f7571f7fd2c27f004e29d69b6cbea68fc35d02035e6569bbe2"),
+                              "1ee4f251ad96473423c2c0cdd18e7634058950942c7049f1190db68089b6fb5f"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "e17811cdef3d630382db2ff7c68634328bedb48455daddbf67e9b9e3d8c6b11d"),
+                       "61b1f17763444eaf7b4658444bdf426e7976401c823195593918ee8112095be7"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
                            7, "", 90, "2c6f2ee203e99b70ab2a0dbc1c843cdb2b013add3a9cb7b8f89dda7986f3b7f9"),
 }
