@@ -96,7 +96,8 @@ from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.keyset import KeySet
 from ipb.perturb.near import near_key
 from ipb.perturb.operators import Step, get_operator
-from ipb.perturb.recipes import DEFAULT_OPERATORS, Recipe, default_recipes, parse_mix, parse_recipes
+from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, inapplicable_recipes, parse_mix,
+                                 parse_recipes)
 from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
                               raw_point, stuck_card_notes, unreachable_inconclusive)
 from ipb.perturb.targeted import UNREACHED
@@ -193,6 +194,7 @@ class Generator:
         self.built = KeySet([self.base_int])
         #: the flip operator screens its anchors' moves from this scenario (ipb.perturb.targeted._dead_move)
         self.frame.memo["anchor_base"] = self.base.facts
+        self.near_run: Any = None  # the run whose near keys this in-process generator reads (not to build them)
 
     def resolve(self) -> list[str]:
         """Fill in the default recipes when the job names none; the notes on operators skipped."""
@@ -223,22 +225,13 @@ class Generator:
             named[shown.casefold()] = c.card.id
 
     def inapplicable(self) -> dict[int, str]:
-        """Of a ``--mix`` job: the recipes (by index) an operator of which cannot apply to the cards, and why;
-        the run gives them no attempt and reports each as a shortfall with that reason (issue 18 item 3). Raises
-        as :meth:`check` for any other job, or when no recipe of the mix applies."""
+        """Of a ``--mix`` job: the inapplicable recipes and why, reported as shortfalls (issue 18 item 3); else
+        (or when no recipe of the mix applies) raises as :meth:`check`."""
         if self.job.weights is None:
             self.check()
             return {}
         self._check_names()
-        out: dict[int, str] = {}
-        for r, recipe in enumerate(self.job.recipes):
-            try:
-                for name, _ in recipe.steps:
-                    get_operator(name).check(self.frame)
-            except PerturbError as exc:
-                if exc.rule != "not-applicable":
-                    raise
-                out[r] = exc.message
+        out = inapplicable_recipes(self.frame, self.job.recipes)
         if len(out) == len(self.job.recipes):
             self.check()  # raises the first recipe's reason
         return out
@@ -338,6 +331,11 @@ class Generator:
             # a scenario taken before has these card-relevant facts, and the constraints read only those, so
             # it passed them: a duplicate, as the checks below would find, without running them (the same
             # candidate as theirs: its changed count and point too)
+            return Candidate(r, j, k, None, None, None, self.frame.changed(self.base, scenario),
+                             raw_point(self.frame, scenario))
+        run = self.near_run
+        if run is not None and not run.relaxed and near_key(r, run.near_spans, raw_point(self.frame, scenario),
+                                                            run.near_relevant) in run.near:
             return Candidate(r, j, k, None, None, None, self.frame.changed(self.base, scenario),
                              raw_point(self.frame, scenario))
         broken = self.frame.violations_from(base, facts, self._moved(facts))
@@ -561,6 +559,7 @@ class GenerationRun:
         self.near = KeySet()
         #: True in the second pass of a run whose recipes all ran out of visibly new items
         self.relaxed = False
+        self.gen.near_run = self
         self.near_spans = grid_spans(frame)
         self.near_relevant = (*(n in frame.relevant for n in frame.inputs), frame.fm6_probe, False, False)
 
@@ -695,9 +694,7 @@ class GenerationRun:
             near = near_key(r, self.near_spans, cand.point, self.near_relevant)
             if near in self.near and self.relaxed:
                 rep.near_admitted += 1
-            elif near in self.near:
-                # within a visible step of an item this recipe took (ipb.perturb.near): a miss, not an item (its
-                # exact key stays out of ``seen``: the second pass may take it)
+            elif near in self.near:  # a miss, not an item; its exact key stays out of ``seen`` for the second pass
                 rep.near += 1
                 misses[r] += 1
                 if misses[r] >= max(MISS_LIMIT, rep.distinct):
