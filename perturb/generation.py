@@ -94,8 +94,10 @@ from ipb.perturb.frame import (Frame, PScenario, build_frame, digest, fact_liter
                                scenario_key)
 from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.keyset import KeySet
+from ipb.perturb.near import near_key
 from ipb.perturb.operators import Step, get_operator
-from ipb.perturb.recipes import DEFAULT_OPERATORS, Recipe, default_recipes, parse_mix, parse_recipes
+from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, inapplicable_recipes, parse_mix,
+                                 parse_recipes)
 from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
                               raw_point, stuck_card_notes, unreachable_inconclusive)
 from ipb.perturb.targeted import UNREACHED
@@ -192,6 +194,7 @@ class Generator:
         self.built = KeySet([self.base_int])
         #: the flip operator screens its anchors' moves from this scenario (ipb.perturb.targeted._dead_move)
         self.frame.memo["anchor_base"] = self.base.facts
+        self.near_run: Any = None  # the run whose near keys this in-process generator reads (not to build them)
 
     def resolve(self) -> list[str]:
         """Fill in the default recipes when the job names none; the notes on operators skipped."""
@@ -205,6 +208,12 @@ class Generator:
         """Raise ``not-applicable`` now if some operator of some recipe cannot apply to the cards, and ``cards`` if
         two cards of an L8 item would be named alike in its question (s48break: two "Test Investor: Division
         attack" cards made a question no answer could be read back to one card by)."""
+        self._check_names()
+        for recipe in self.job.recipes:
+            for name, _ in recipe.steps:
+                get_operator(name).check(self.frame)
+
+    def _check_names(self) -> None:
         named: dict[str, str] = {}
         for c in self.frame.cards:
             shown = f"{c.card.investor}: {c.card.name}"
@@ -214,9 +223,18 @@ class Generator:
                     "each framework by investor and name, so neither a model nor the scorer could tell them apart; "
                     "give one of them another name", rule="cards")
             named[shown.casefold()] = c.card.id
-        for recipe in self.job.recipes:
-            for name, _ in recipe.steps:
-                get_operator(name).check(self.frame)
+
+    def inapplicable(self) -> dict[int, str]:
+        """Of a ``--mix`` job: the inapplicable recipes and why, reported as shortfalls (issue 18 item 3); else
+        (or when no recipe of the mix applies) raises as :meth:`check`."""
+        if self.job.weights is None:
+            self.check()
+            return {}
+        self._check_names()
+        out = inapplicable_recipes(self.frame, self.job.recipes)
+        if len(out) == len(self.job.recipes):
+            self.check()  # raises the first recipe's reason
+        return out
 
     def scenario(self, r: int, j: int) -> tuple[PScenario, list[Step]] | str:
         """Attempt ``j`` of recipe ``r``'s scenario and steps, or why it failed (derived inputs computed)."""
@@ -313,6 +331,11 @@ class Generator:
             # a scenario taken before has these card-relevant facts, and the constraints read only those, so
             # it passed them: a duplicate, as the checks below would find, without running them (the same
             # candidate as theirs: its changed count and point too)
+            return Candidate(r, j, k, None, None, None, self.frame.changed(self.base, scenario),
+                             raw_point(self.frame, scenario))
+        run = self.near_run
+        if run is not None and not run.relaxed and near_key(r, run.near_spans, raw_point(self.frame, scenario),
+                                                            run.near_relevant) in run.near:
             return Candidate(r, j, k, None, None, None, self.frame.changed(self.base, scenario),
                              raw_point(self.frame, scenario))
         broken = self.frame.violations_from(base, facts, self._moved(facts))
@@ -521,7 +544,8 @@ class GenerationRun:
         self.gen = generator if generator is not None else Generator(job)
         self.notes = self.gen.resolve()
         self.job = self.gen.job
-        self.gen.check()
+        #: --mix recipes that cannot apply to the cards, and why: reported as a shortfall, not an error
+        self.inapplicable = self.gen.inapplicable()
         if self.job.weights is not None and len(self.job.weights) != len(self.job.recipes):
             raise PerturbError(f"{len(self.job.weights)} weights for {len(self.job.recipes)} recipes", rule="mix")
         self.n = n
@@ -530,12 +554,23 @@ class GenerationRun:
         self.allow_short = allow_short
         self.runner = runner
         self.result: Generation | None = None
+        frame = self.gen.frame
+        #: near keys (ipb.perturb.near) each recipe has taken, and the columns of a raw point they read
+        self.near = KeySet()
+        #: True in the second pass of a run whose recipes all ran out of visibly new items
+        self.relaxed = False
+        self.gen.near_run = self
+        self.near_spans = grid_spans(frame)
+        self.near_relevant = (*(n in frame.relevant for n in frame.inputs), frame.fm6_probe, False, False)
 
     def lines(self) -> Iterator[str]:
         job, gen, n = self.job, self.gen, self.n
         k = len(job.recipes)
         shares = _shares(n, k) if job.weights is None else _weighted_shares(n, job.weights)
         reports = [RecipeReport(r.text, s) for r, s in zip(job.recipes, shares)]
+        for r, why in self.inapplicable.items():
+            reports[r].exhausted = True
+            reports[r].errors[f"not applicable: {why}"] += 1
         frame = gen.frame
         diversity = Diversity(base=_point(frame, gen.base),
                               numeric=tuple(name in frame.grids for name in frame.inputs) + (False,) * 3,
@@ -575,8 +610,12 @@ class GenerationRun:
                 + (f", e.g. {r.errors.most_common(1)[0][0]}" if r.errors and r.distinct == 0 else "")
                 for r in reports
             )
+            near = sum(r.near for r in reports)
             result.shortfall = (f"only {written} distinct items can be made of the {n} requested ({why}); "
-                                "ask for fewer, add recipes (e.g. metric or sector+metric), or widen the card's ranges")
+                                + (f"{near} near duplicate(s) dropped (within a visible step of an item of the same "
+                                   "recipe: docs/perturbation.md, \"Near duplicates\"); " if near else "")
+                                + "ask for fewer, draw from several bases, add recipes (e.g. metric or "
+                                "sector+metric), or widen the card's ranges")
             self.result = result
             if not self.allow_short:
                 raise PerturbError(result.shortfall, rule="shortfall")
@@ -602,7 +641,17 @@ class GenerationRun:
             _redistribute(targets, taken, reports)
             tasks = self._round(reports, targets, taken, next_attempt, cap)
             if not tasks:
-                break
+                if self.relaxed or sum(taken) >= self.n or not any(rep.near for rep in reports):
+                    break
+                # every recipe ran out of visibly new items: a second pass admits near duplicates, counted and
+                # warned about (ipb.perturb.near); the shares start again from the run's
+                self.relaxed = True
+                targets[:] = shares
+                for r, rep in enumerate(reports):
+                    rep.exhausted = r in self.inapplicable
+                misses[:] = [0] * k
+                next_attempt[:] = [0] * k
+                continue
             for cand in pool.map(tasks, seen=seen, wanted=wanted):
                 r = cand.recipe
                 rep = reports[r]
@@ -611,16 +660,17 @@ class GenerationRun:
                     continue
                 if not wanted(r):
                     continue  # a new scenario this recipe no longer needs (its round asked for a margin)
-                assert cand.line is not None
+                # a worker that built this scenario for a near duplicate answers it line-less: build it again here
+                line = cand.line if cand.line is not None else next(iter(pool.lines([(r, cand.attempt)])))
                 taken[r] += 1
                 rep.items += 1
-                if deck and TIED in cand.line:
+                if deck and TIED in line:
                     rep.tied += 1
                 if cand.undated:
                     rep.undated += 1
                 verdicts[cand.label or ""] += 1
                 diversity.add(cand)
-                yield cand.line
+                yield line
 
     def _novel(self, cand: Candidate, rep: RecipeReport, seen: KeySet, misses: list[int]) -> bool:
         """Count the candidate in its recipe's report; True when its scenario is new (it joins ``seen``)."""
@@ -640,6 +690,17 @@ class GenerationRun:
             if misses[r] >= max(MISS_LIMIT, rep.distinct):
                 rep.exhausted = True
             return False
+        if cand.point:
+            near = near_key(r, self.near_spans, cand.point, self.near_relevant)
+            if near in self.near and self.relaxed:
+                rep.near_admitted += 1
+            elif near in self.near:  # a miss, not an item; its exact key stays out of ``seen`` for the second pass
+                rep.near += 1
+                misses[r] += 1
+                if misses[r] >= max(MISS_LIMIT, rep.distinct):
+                    rep.exhausted = True
+                return False
+            self.near.add(near)
         seen.add(cand.key)
         misses[r] = 0
         rep.distinct += 1
