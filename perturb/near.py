@@ -23,10 +23,11 @@ numeric fact's range, or of one category change: 0.02 is two fifths of a visible
 from __future__ import annotations
 
 import hashlib
+from array import array
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
-__all__ = ["VISIBLE_BUCKETS", "NN_FLOOR", "near_key", "nn_warning"]
+__all__ = ["VISIBLE_BUCKETS", "NN_FLOOR", "near_key", "nn_warning", "NearHits"]
 
 #: Buckets across each numeric fact's declared range; one bucket is the visible step of the near-duplicate rule.
 VISIBLE_BUCKETS = 20
@@ -77,3 +78,34 @@ def nn_warning(median: float | None, sample: int) -> str | None:
     return (f"WARNING: nearest-neighbour median {median} over {sample} items is below the floor {NN_FLOOR} "
             "(docs/perturbation.md, \"Near duplicates\"): many items differ from another by less than a visible "
             "step of one fact; publish fewer items or draw them from several bases")
+
+
+class NearHits:
+    """The near duplicates a run has accepted and put off, in the order accepted: (recipe, attempt) pairs as small
+    ints (2 and 8 bytes), all the second pass needs to rebuild them after the visibly new items (s53dup). No item
+    is held, so memory stays flat in N apart from these ten bytes an item.
+
+    >>> hits = NearHits()
+    >>> for r, j in [(0, 4), (2, 9), (0, 12)]:
+    ...     hits.add(r, j)
+    >>> len(hits), list(hits.chunks(2))
+    (3, [[(0, 4), (2, 9)], [(0, 12)]])
+    """
+
+    def __init__(self) -> None:
+        self._recipes = array("H")
+        self._attempts = array("q")
+
+    def add(self, recipe: int, attempt: int) -> None:
+        """Put off attempt ``attempt`` of recipe ``recipe`` (its scenario is rebuilt from these two)."""
+        self._recipes.append(recipe)
+        self._attempts.append(attempt)
+
+    def __len__(self) -> int:
+        return len(self._attempts)
+
+    def chunks(self, size: int) -> Iterator[list[tuple[int, int]]]:
+        """The pairs in the order added, ``size`` at a time."""
+        for start in range(0, len(self._attempts), size):
+            stop = start + size
+            yield list(zip(self._recipes[start:stop], self._attempts[start:stop]))

@@ -57,7 +57,7 @@ class RecipeReport:
     undated: int = 0
     #: Candidates dropped as near duplicates: within a visible step of an item the recipe took (ipb.perturb.near).
     near: int = 0
-    #: Items written in a run's second pass within a visible step of an earlier item of the recipe.
+    #: Items within a visible step of an earlier item of the recipe, written after the visibly new items.
     near_admitted: int = 0
 
     @property
@@ -187,7 +187,7 @@ class Generation:
             if r.near:
                 line += f"; {r.near} near duplicate(s) dropped (within a visible step of an item it made)"
             if r.near_admitted:
-                line += f"; {r.near_admitted} admitted within a visible step of an item it made (second pass)"
+                line += f"; {r.near_admitted} within a visible step of an item it made (written last)"
             if r.too_close:
                 line += f"; {r.too_close} too close to the base"
             if r.unreached:
@@ -216,8 +216,8 @@ class Generation:
         admitted = sum(r.near_admitted for r in self.recipes)
         if admitted:
             text.append(f"WARNING: {admitted} of {self.written} items are within a visible step of an item of the same "
-                        "recipe: every recipe ran out of visibly new items first (docs/perturbation.md, \"Near "
-                        "duplicates\"); publish fewer items or draw them from several bases")
+                        "recipe, written after the others (docs/perturbation.md, \"Near duplicates\"); publish fewer "
+                        "items, draw them from several bases, or refuse them with --no-near-duplicates")
         dominant = self.dominant()
         if dominant:
             text.append(dominant)
@@ -254,8 +254,12 @@ class Diversity:
 
     def add(self, cand: Candidate) -> None:
         self.changed[cand.changed] += 1
+        self.place(cand.point)
+
+    def place(self, point: tuple[Any, ...]) -> None:
+        """Sample an item's raw point while the sample has room (its ``changed`` is counted by the caller)."""
         if len(self.sample) < NEIGHBOUR_SAMPLE:
-            self.sample.append(place(self.spans, cand.point) if self.spans else cand.point)
+            self.sample.append(place(self.spans, point) if self.spans else point)
 
     def distances(self) -> tuple[list[float], list[float]]:
         """(nearest-neighbour distance of each sampled item, its distance to the base)."""

@@ -453,11 +453,19 @@ l8-three-investors unchanged (5ec72473...) with either or both; marks-defaults: 
 the title alone changes only the question (d1b4a227..., same ids in order); the near rule keeps 82 of 150 ids,
 mix metric/flip/isolate 14/18/118 (were 63/25/62), verdicts AGGRESSIVE/INCREASE_RISK/BALANCED/DEFENSIVE/
 RETURN_TO_BALANCED/REDUCE_RISK 49/37/27/18/13/6 (were 87/16/13/12/16/6); near duplicates admitted: 0.
+Changed deliberately (issue 18 item 4, branch s53dup: near duplicates are put off, not hunted past): a recipe no
+longer treats a near duplicate as a miss; it takes it as main did, counts it towards its share and writes it after
+the visibly new items, rebuilt from its (recipe, attempt). Each file now holds main's items (the same ids as with the
+near rule patched out) in main's order, visibly new first: buffett-bench-recipes 221 then 19 near duplicates, mix
+79/79/3/79, verdicts 152/79/9 as main; marks-defaults 81 then 69, mix 63/25/62, verdicts as main (87/16/13/12/16/6);
+l8-three-investors has none and is unchanged. The s52dup pins above are those of the hunting rule, which
+``--no-near-duplicates`` keeps.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import pytest
 
@@ -470,9 +478,9 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "1ee4f251ad96473423c2c0cdd18e7634058950942c7049f1190db68089b6fb5f"),
+                              "f4359fbb4178fd841fafb78a63fa7c53db526b867cec83289b4b3bcd7e512e4a"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "549c34b0099cf29bae570a5e3b06efc9b05d9ddea87b968e9c5bfb5e4d2ecd90"),
+                       "8623ea816553668d9c46bc3235c2956f6341b067bae2dcd3ea643071c720216f"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
                            7, "", 90, "5ec724737ba3d7a1c9a78bdc5a1891f5bec5dd764ebfc712e59ce68545e6685b"),
 }
@@ -496,3 +504,12 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
     out = tmp_path / "items.jsonl"
     write_items(out, _job(cards, base, seed, ops), n, workers=2)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == digest
+
+
+def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
+    # --no-near-duplicates hunts past near duplicates as s52dup's default did: its buffett-bench-recipes pin
+    cards, base, seed, ops, n, _ = RUNS["buffett-bench-recipes"]
+    out = tmp_path / "items.jsonl"
+    write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == \
+        "1ee4f251ad96473423c2c0cdd18e7634058950942c7049f1190db68089b6fb5f"

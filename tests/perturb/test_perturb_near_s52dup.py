@@ -2,7 +2,7 @@
 recipe of a mix, and the question's "Apply <investor>'s <framework>" line.
 
 The user's run: Marks's market-cycle card from hot_defensive_2007 (``--seed 3``). Its one numeric input, the
-high-yield spread, has the declared range 2%-22% in steps of 0.1 point, so a visible step (one of
+high-yield spread, has the declared range 2%-22% (in steps of 0.1 point then, 0.05 since s52rfix), so a visible step (one of
 ``VISIBLE_BUCKETS`` = 20 buckets) is 1 point: 5.05% and 5.95% share bucket int((0.0505 - 0.02) / 0.2 * 20) = 3,
 6.05% is in bucket 4. Before the change 425 of 500 items were isolate items, up to 60 of them in one bucket of the
 spread with the same category facts, and the nearest-neighbour median was 0.005 (0.1 point over a 20-point range).
@@ -49,13 +49,14 @@ def test_near_key_buckets_by_hand():
 
 
 def test_a_recipe_keeps_one_item_per_visible_step_while_it_can():
-    # 150 fit in the visibly new items (159 exist from this base; the user's 500 do not)
-    result = generate(Job((MARKS,), str(BASE), 3, ()), 150)
+    # the strict rule (--no-near-duplicates, s53dup; s52dup's default): 120 fit in the visibly new items (134 exist
+    # from this base since s52rfix's mood-against-spread rules, 159 before them; the user's 500 do not)
+    result = generate(Job((MARKS,), str(BASE), 3, (), strict_near=True), 120)
     counts = _bucket_sets(result.lines)
     assert max(counts.values()) == 1, counts.most_common(3)
     assert sum(r.near_admitted for r in result.recipes) == 0
     assert sum(r.near for r in result.recipes) > 0  # near duplicates were met and dropped
-    assert "admitted within a visible step" not in result.summary()
+    assert "within a visible step of an item it made (written last)" not in result.summary()
 
 
 def test_the_users_run_warns_and_writes_the_visibly_new_items_first():
@@ -72,10 +73,10 @@ def test_the_users_run_warns_and_writes_the_visibly_new_items_first():
     assert f"WARNING: nearest-neighbour median {doc['nearest_neighbour']['median']} over 500 items is below the " \
            f"floor {NN_FLOOR}" in text
     assert f"WARNING: {admitted} of 500 items are within a visible step" in text
+    # isolate makes 407 of 500 (81%) since s53dup (main's items, the near duplicates put last), under the 85% of
+    # the one-recipe warning: tests/perturb/test_perturb_near_s53dup.py works that warning by hand
     top = max(result.recipes, key=lambda r: r.items)
-    assert top.recipe == "isolate" and top.items >= 0.85 * 500
-    assert f"WARNING: isolate made {top.items} of 500 items" in text
-    assert "metric" in text.split("WARNING: isolate made")[1] and "(exhausted)" in text.split("WARNING: isolate")[1]
+    assert top.recipe == "isolate" and 0.5 * 500 < top.items
 
 
 def test_an_inapplicable_recipe_of_a_mix_is_a_shortfall_with_its_reason():
