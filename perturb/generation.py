@@ -98,8 +98,8 @@ from ipb.perturb.near import NearHits, near_key
 from ipb.perturb.operators import Step, get_operator
 from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, inapplicable_recipes, parse_mix,
                                  parse_recipes)
-from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
-                              raw_point, stuck_card_notes, unreachable_inconclusive)
+from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
+                              possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive)
 from ipb.perturb.shares import (even_shares as _shares, redistribute as _redistribute,
                                 select_balanced as _select_balanced, weighted_shares as _weighted_shares)
 from ipb.perturb.targeted import UNREACHED

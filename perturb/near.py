@@ -9,12 +9,15 @@ times.
 The rule (docs/perturbation.md, "Near duplicates"). A numeric fact's declared range is cut into
 :data:`VISIBLE_BUCKETS` equal buckets (the *visible step* is one bucket: 1 percentage point of the 0-20% spread);
 an item's *near key* is its card-relevant facts with every numeric one replaced by its bucket index (a category,
-bool or unstated fact as it is). A recipe keeps at most one item per near key; a later candidate of the same
-recipe with a near key it has taken is dropped as a near duplicate (counted on the recipe's summary line) and
-counts as a miss towards the recipe's exhaustion, so the share passes to recipes that can still make visibly new
-items. Two recipes may still make items in one bucket (a flip and an isolate near the same line ask different
-questions). The keys are computed in the main process, in the order candidates are accepted, so the items do not
-depend on ``--workers``.
+bool or unstated fact as it is). A candidate whose recipe has taken an item with its near key is a near duplicate.
+By default (s53dup) it is taken as any new item, counts towards its recipe's share and is put off: the run keeps
+its (recipe, attempt) in :class:`NearHits` and rebuilds it after the visibly new items, so a file holds the items
+it held before the rule, the visibly distinct ones first, at the cost it had before. With ``--no-near-duplicates``
+(``Job.strict_near``) it is dropped and counts as a miss towards its recipe's exhaustion (s52dup's rule), so the
+share passes to recipes that can still make visibly new items, and the run falls short when too few exist. Two
+recipes may still make items in one bucket (a flip and an isolate near the same line ask different questions).
+The keys are computed in the main process, in the order candidates are accepted, so the items do not depend on
+``--workers``.
 
 The summary warns when the nearest-neighbour median of the sampled items is below :data:`NN_FLOOR` (a share of one
 numeric fact's range, or of one category change: 0.02 is two fifths of a visible step).
