@@ -94,10 +94,14 @@ from ipb.perturb.frame import (Frame, PScenario, build_frame, digest, fact_liter
                                scenario_key)
 from ipb.perturb.items import build_item, dumps_item
 from ipb.perturb.keyset import KeySet
+from ipb.perturb.near import NearHits, near_key
 from ipb.perturb.operators import Step, get_operator
-from ipb.perturb.recipes import DEFAULT_OPERATORS, Recipe, default_recipes, parse_mix, parse_recipes
-from ipb.perturb.runs import (Diversity, Generation, RecipeReport, grid_spans, point as _point, possible_outcomes,
-                              raw_point, stuck_card_notes, unreachable_inconclusive)
+from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, inapplicable_recipes, parse_mix,
+                                 parse_recipes)
+from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
+                              possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive)
+from ipb.perturb.shares import (even_shares as _shares, redistribute as _redistribute,
+                                select_balanced as _select_balanced, weighted_shares as _weighted_shares)
 from ipb.perturb.targeted import UNREACHED
 
 __all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
@@ -121,6 +125,9 @@ SAME_AS_BASE = "the perturbed scenario has the base's card-relevant facts (only 
 COLLECT_EVERY = 4096
 #: Fewer attempts than this in one round are made in this process even with workers (start-up costs more).
 POOL_MIN = 512
+#: Near duplicates rebuilt per call of the pool's ``lines`` in the second pass (bounds the pairs listed at once).
+REPLAY_CHUNK = 4096
+_NEW, _NEAR = 1, 2  # GenerationRun._novel: a new scenario, visibly new or within a visible step of its recipe's
 #: With balance, each recipe's pool grows to this many times its share,
 BALANCE_POOL = 3
 #: and, while a verdict is short of an even share, the whole pool up to this many times N.
@@ -144,6 +151,8 @@ class Job:
     weights: tuple[float, ...] | None = None
     #: An item must differ from the base in at least this many facts (``--min-changed``).
     min_changed: int = 1
+    #: Refuse near duplicates outright (``--no-near-duplicates``): no second pass, a shortfall instead.
+    strict_near: bool = False
 
 
 class Candidate(NamedTuple):
@@ -192,6 +201,7 @@ class Generator:
         self.built = KeySet([self.base_int])
         #: the flip operator screens its anchors' moves from this scenario (ipb.perturb.targeted._dead_move)
         self.frame.memo["anchor_base"] = self.base.facts
+        self.near_run: Any = None  # the run whose near keys this in-process generator reads (not to build them)
 
     def resolve(self) -> list[str]:
         """Fill in the default recipes when the job names none; the notes on operators skipped."""
@@ -205,6 +215,12 @@ class Generator:
         """Raise ``not-applicable`` now if some operator of some recipe cannot apply to the cards, and ``cards`` if
         two cards of an L8 item would be named alike in its question (s48break: two "Test Investor: Division
         attack" cards made a question no answer could be read back to one card by)."""
+        self._check_names()
+        for recipe in self.job.recipes:
+            for name, _ in recipe.steps:
+                get_operator(name).check(self.frame)
+
+    def _check_names(self) -> None:
         named: dict[str, str] = {}
         for c in self.frame.cards:
             shown = f"{c.card.investor}: {c.card.name}"
@@ -214,9 +230,18 @@ class Generator:
                     "each framework by investor and name, so neither a model nor the scorer could tell them apart; "
                     "give one of them another name", rule="cards")
             named[shown.casefold()] = c.card.id
-        for recipe in self.job.recipes:
-            for name, _ in recipe.steps:
-                get_operator(name).check(self.frame)
+
+    def inapplicable(self) -> dict[int, str]:
+        """Of a ``--mix`` job: the inapplicable recipes and why, reported as shortfalls (issue 18 item 3); else
+        (or when no recipe of the mix applies) raises as :meth:`check`."""
+        if self.job.weights is None:
+            self.check()
+            return {}
+        self._check_names()
+        out = inapplicable_recipes(self.frame, self.job.recipes)
+        if len(out) == len(self.job.recipes):
+            self.check()  # raises the first recipe's reason
+        return out
 
     def scenario(self, r: int, j: int) -> tuple[PScenario, list[Step]] | str:
         """Attempt ``j`` of recipe ``r``'s scenario and steps, or why it failed (derived inputs computed)."""
@@ -325,6 +350,12 @@ class Generator:
             return Candidate(r, j, None, None, None, f"{MIN_CHANGED_PREFIX}{changed} fact(s) differ from the base, "
                                                      f"fewer than --min-changed {self.job.min_changed}")
         point = raw_point(self.frame, scenario)  # placed by Diversity.add when sampled
+        run = self.near_run
+        if seen is not None and run is not None and run.near_mode and near_key(
+                r, run.near_spans, point, run.near_relevant) in run.near:
+            if run.near_mode == "strict":
+                return Candidate(r, j, k, None, None, None, changed, point)  # a near duplicate: refused
+            build = False  # put off (GenerationRun._defer): its line is built after the visibly new items
         undated = scenario.as_of is None and self.base.as_of is not None
         # (a taken key was answered above: a candidate that gets here with ``late`` or the base's key has returned)
         if not build and not label:
@@ -403,24 +434,6 @@ def _collected(items: Iterator[Any]) -> Iterator[Any]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def _shares(n: int, k: int) -> list[int]:
-    return [n // k + (1 if i < n % k else 0) for i in range(k)]
-
-
-def _weighted_shares(n: int, weights: Sequence[float]) -> list[int]:
-    """``n`` split in proportion to ``weights``, largest remainders first (ties: earlier recipe).
-
-    >>> _weighted_shares(10, [0.4, 0.2, 0.4]), _weighted_shares(7, [0.5, 0.5])
-    ([4, 2, 4], [4, 3])
-    """
-    raw = [n * w for w in weights]
-    shares = [int(x) for x in raw]
-    order = sorted(range(len(raw)), key=lambda i: (-(raw[i] - shares[i]), i))
-    for i in order[: n - sum(shares)]:
-        shares[i] += 1
-    return shares
 
 
 def generate(
@@ -521,7 +534,8 @@ class GenerationRun:
         self.gen = generator if generator is not None else Generator(job)
         self.notes = self.gen.resolve()
         self.job = self.gen.job
-        self.gen.check()
+        #: --mix recipes that cannot apply to the cards, and why: reported as a shortfall, not an error
+        self.inapplicable = self.gen.inapplicable()
         if self.job.weights is not None and len(self.job.weights) != len(self.job.recipes):
             raise PerturbError(f"{len(self.job.weights)} weights for {len(self.job.recipes)} recipes", rule="mix")
         self.n = n
@@ -530,12 +544,28 @@ class GenerationRun:
         self.allow_short = allow_short
         self.runner = runner
         self.result: Generation | None = None
+        frame = self.gen.frame
+        #: near keys (ipb.perturb.near) each recipe has taken, and the columns of a raw point they read
+        self.near = KeySet()
+        #: the near duplicates accepted and put off (attempts), rebuilt after the visibly new items
+        self.near_hits = NearHits()
+        #: the raw points of the first NEIGHBOUR_SAMPLE of them (the diversity sample takes them in file order)
+        self.near_points: list[tuple[Any, ...]] = []
+        #: "defer": near duplicates written last; "strict" (--no-near-duplicates): refused, a miss; None: no rule
+        #: (--balance without --no-near-duplicates)
+        self.near_mode = "strict" if job.strict_near else (None if balance else "defer")
+        self.gen.near_run = self
+        self.near_spans = grid_spans(frame)
+        self.near_relevant = (*(n in frame.relevant for n in frame.inputs), frame.fm6_probe, False, False)
 
     def lines(self) -> Iterator[str]:
         job, gen, n = self.job, self.gen, self.n
         k = len(job.recipes)
         shares = _shares(n, k) if job.weights is None else _weighted_shares(n, job.weights)
         reports = [RecipeReport(r.text, s) for r, s in zip(job.recipes, shares)]
+        for r, why in self.inapplicable.items():
+            reports[r].exhausted = True
+            reports[r].errors[f"not applicable: {why}"] += 1
         frame = gen.frame
         diversity = Diversity(base=_point(frame, gen.base),
                               numeric=tuple(name in frame.grids for name in frame.inputs) + (False,) * 3,
@@ -575,8 +605,12 @@ class GenerationRun:
                 + (f", e.g. {r.errors.most_common(1)[0][0]}" if r.errors and r.distinct == 0 else "")
                 for r in reports
             )
+            near = sum(r.near for r in reports)
             result.shortfall = (f"only {written} distinct items can be made of the {n} requested ({why}); "
-                                "ask for fewer, add recipes (e.g. metric or sector+metric), or widen the card's ranges")
+                                + (f"{near} near duplicate(s) dropped (within a visible step of an item of the same "
+                                   "recipe: docs/perturbation.md, \"Near duplicates\"); " if near else "")
+                                + "ask for fewer, draw from several bases, add recipes (e.g. metric or "
+                                "sector+metric), or widen the card's ranges")
             self.result = result
             if not self.allow_short:
                 raise PerturbError(result.shortfall, rule="shortfall")
@@ -602,28 +636,61 @@ class GenerationRun:
             _redistribute(targets, taken, reports)
             tasks = self._round(reports, targets, taken, next_attempt, cap)
             if not tasks:
+                yield from self._replay(reports, pool, diversity)  # the near duplicates put off, if any
                 break
             for cand in pool.map(tasks, seen=seen, wanted=wanted):
                 r = cand.recipe
                 rep = reports[r]
                 rep.attempts += 1
-                if not self._novel(cand, rep, seen, misses):
-                    continue
-                if not wanted(r):
-                    continue  # a new scenario this recipe no longer needs (its round asked for a margin)
-                assert cand.line is not None
+                kind = self._novel(cand, rep, seen, misses)
+                if not kind or not wanted(r):
+                    continue  # not new, or new but no longer needed (its round asked for a margin)
                 taken[r] += 1
+                if kind == _NEAR:
+                    self._defer(cand, rep, verdicts, diversity)
+                    continue
+                line = cand.line
+                if line is None:  # a worker built it before, as another recipe's near duplicate: again here
+                    cand = self.gen.attempt(r, cand.attempt, build=False)
+                    line = next(iter(pool.lines([(r, cand.attempt)])))
                 rep.items += 1
-                if deck and TIED in cand.line:
+                if deck and TIED in line:
                     rep.tied += 1
                 if cand.undated:
                     rep.undated += 1
                 verdicts[cand.label or ""] += 1
                 diversity.add(cand)
-                yield cand.line
+                yield line
 
-    def _novel(self, cand: Candidate, rep: RecipeReport, seen: KeySet, misses: list[int]) -> bool:
-        """Count the candidate in its recipe's report; True when its scenario is new (it joins ``seen``)."""
+    def _defer(self, cand: Candidate, rep: RecipeReport, verdicts: Counter[str], diversity: Diversity) -> None:
+        """Count a near duplicate as an item of its recipe and put it off: only its (recipe, attempt) is kept."""
+        if cand.label is None:  # a worker built it before, as another recipe's near duplicate: label it here
+            cand = self.gen.attempt(cand.recipe, cand.attempt, build=False)
+        self.near_hits.add(cand.recipe, cand.attempt)
+        rep.items += 1
+        rep.near_admitted += 1
+        rep.undated += cand.undated
+        verdicts[cand.label or ""] += 1
+        diversity.changed[cand.changed] += 1
+        if len(self.near_points) < NEIGHBOUR_SAMPLE:
+            self.near_points.append(cand.point)
+
+    def _replay(self, reports: list[RecipeReport], pool: "_Pool", diversity: Diversity) -> Iterator[str]:
+        """The second pass: the near duplicates put off, rebuilt from their (recipe, attempt) in the order they were
+        accepted (lines from ``pool``: the bytes do not depend on ``--workers``)."""
+        deck = bool(tied_rules(self.gen.frame))
+        points = iter(self.near_points)
+        for pairs in self.near_hits.chunks(REPLAY_CHUNK):
+            for (r, _), line in zip(pairs, pool.lines(pairs)):
+                reports[r].tied += bool(deck and TIED in line)
+                point = next(points, None)
+                if point is not None:
+                    diversity.place(point)
+                yield line
+
+    def _novel(self, cand: Candidate, rep: RecipeReport, seen: KeySet, misses: list[int]) -> int:
+        """Count the candidate in its recipe's report; ``_NEW`` or ``_NEAR`` (within a visible step of an item of
+        its recipe, ipb.perturb.near) when its scenario is new (it joins ``seen``), else 0."""
         r = cand.recipe
         if cand.key is None or cand.key in seen:
             if cand.error:
@@ -639,11 +706,22 @@ class GenerationRun:
             misses[r] += 1
             if misses[r] >= max(MISS_LIMIT, rep.distinct):
                 rep.exhausted = True
-            return False
+            return 0
+        kind = _NEW
+        if cand.point and self.near_mode:
+            near = near_key(r, self.near_spans, cand.point, self.near_relevant)
+            if near in self.near and self.near_mode == "strict":  # a miss, not an item
+                rep.near += 1
+                misses[r] += 1
+                if misses[r] >= max(MISS_LIMIT, rep.distinct):
+                    rep.exhausted = True
+                return 0
+            kind = _NEAR if near in self.near else _NEW
+            self.near.add(near)
         seen.add(cand.key)
         misses[r] = 0
         rep.distinct += 1
-        return True
+        return kind
 
     def _round(self, reports: list[RecipeReport], targets: list[int], have: list[int], next_attempt: list[int],
                cap: int) -> list[tuple[int, int, int]]:
@@ -729,43 +807,6 @@ def _split(r: int, start: int, stop: int, workers: int) -> list[tuple[int, int, 
         return [(r, start, stop)]
     size = max(32, ceil((stop - start) / (workers * 4)))
     return [(r, s, min(s + size, stop)) for s in range(start, stop, size)]
-
-
-def _redistribute(targets: list[int], have: list[int], reports: list[RecipeReport]) -> None:
-    """Give the unmet share of exhausted recipes to the recipes that can still grow."""
-    deficit = sum(max(0, t - h) for t, h, rep in zip(targets, have, reports) if rep.exhausted)
-    growing = [r for r, rep in enumerate(reports) if not rep.exhausted]
-    if deficit <= 0 or not growing:
-        return
-    for r, rep in enumerate(reports):
-        if rep.exhausted:
-            targets[r] = have[r]
-    for extra, r in zip(_shares(deficit, len(growing)), growing):
-        targets[r] += extra
-
-
-def _select_balanced(pools: list[list[Candidate]], n: int, ranks: dict[tuple[int, int], int]) -> list[Candidate]:
-    """Take candidates so each verdict gets as equal a share as the pool allows."""
-    merged = sorted((c for pool in pools for c in pool), key=lambda c: (ranks[(c.recipe, c.attempt)], c.recipe))
-    buckets: dict[str, list[Candidate]] = {}
-    for c in merged:
-        buckets.setdefault(c.label or "", []).append(c)
-    labels = sorted(buckets)
-    if not labels:
-        return []
-    take = dict(zip(labels, _shares(n, len(labels))))
-    take = {lab: min(q, len(buckets[lab])) for lab, q in take.items()}
-    left = n - sum(take.values())
-    while left > 0:
-        spare = [lab for lab in labels if len(buckets[lab]) > take[lab]]
-        if not spare:
-            break
-        for lab in spare:
-            if left == 0:
-                break
-            take[lab] += 1
-            left -= 1
-    return [c for lab in labels for c in buckets[lab][: take[lab]]]
 
 
 def _line_task(task: list[tuple[int, int]]) -> list[str]:

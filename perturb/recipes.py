@@ -18,7 +18,7 @@ from ipb.errors import PerturbError
 from ipb.perturb.frame import Frame
 from ipb.perturb.operators import get_operator, sector_context_note
 
-__all__ = ["DEFAULT_OPERATORS", "Recipe", "parse_recipes", "parse_mix", "default_recipes"]
+__all__ = ["DEFAULT_OPERATORS", "Recipe", "parse_recipes", "parse_mix", "default_recipes", "inapplicable_recipes"]
 
 #: The operators a card gets when no ``--ops`` is given (each its own recipe), in this order.
 DEFAULT_OPERATORS = ("metric", "sector", "temporal", "flip", "isolate")
@@ -136,3 +136,18 @@ def default_recipes(frame: Frame) -> tuple[tuple[Recipe, ...], list[str]]:
         raise PerturbError("no perturbation operator applies to card " + " and ".join(frame.card_ids) + ": "
                            + "; ".join(notes), rule="not-applicable")
     return tuple(recipes), notes
+
+
+def inapplicable_recipes(frame: Frame, recipes: Sequence[Recipe]) -> dict[int, str]:
+    """The recipes (by index) an operator of which cannot apply to the frame's cards (rule ``not-applicable``), with
+    the operator's reason; any other error of an operator's check is raised."""
+    out: dict[int, str] = {}
+    for r, recipe in enumerate(recipes):
+        try:
+            for name, _ in recipe.steps:
+                get_operator(name).check(frame)
+        except PerturbError as exc:
+            if exc.rule != "not-applicable":
+                raise
+            out[r] = exc.message
+    return out

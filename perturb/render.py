@@ -792,12 +792,33 @@ def _possessor(investor: str) -> str:
     return short if sep and investor.endswith(")") and short else investor
 
 
+def _own_title(possessor: str, name: str) -> str:
+    """A card's name as the question writes it after its investor's possessive: a name that starts with the
+    investor (full name or surname, with or without ``'s``) loses that word, so the question does not name the
+    investor twice (s52newuser finding 6: "Apply Howard Marks's Marks Market Cycle ...").
+
+    >>> _own_title("Howard Marks", "Marks Market Cycle Positioning Framework")
+    'Market Cycle Positioning Framework'
+    >>> _own_title("Benjamin Graham", "Graham’s Seven Tests"), _own_title("NBIM", "NBIM Exclusion Screen")
+    ('Seven Tests', 'Exclusion Screen')
+    >>> _own_title("Ray Dalio", "All-Weather Portfolio Construction"), _own_title("Howard Marks", "Marks")
+    ('All-Weather Portfolio Construction', 'Marks')
+    """
+    words = possessor.split()
+    for who in dict.fromkeys((possessor, words[-1] if words else possessor)):
+        for prefix in (f"{who}'s ", f"{who}’s ", f"{who} "):
+            if name.startswith(prefix) and name[len(prefix):].strip():
+                return name[len(prefix):].lstrip()
+    return name
+
+
 def _fixed_parts(frame: Frame) -> tuple[dict[str, str], dict[str, str], list[tuple[str, str | None]]]:
     """Per frame: the label of each input a gate reads, the template's card fields, the template in pieces."""
     labels = {n: _unknown_label(frame.inputs[n]) for n in frame.inputs if n in frame.consumers}
     if frame.layer == "L7":
         card = frame.cards[0].card
-        context = {"investor": _possessor(card.investor), "framework": card.name, "outcomes": _outcomes(frame)}
+        investor = _possessor(card.investor)
+        context = {"investor": investor, "framework": _own_title(investor, card.name), "outcomes": _outcomes(frame)}
     else:
         context = {"investors": _join(list(dict.fromkeys(c.card.investor for c in frame.cards))),
                    "frameworks": "; ".join(f"{c.card.investor}: {c.card.name}" for c in frame.cards)}

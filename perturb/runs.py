@@ -14,10 +14,13 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ipb.perturb.frame import Frame, PScenario, card_outcomes
+from ipb.perturb.near import nn_warning
 
 if TYPE_CHECKING:
     from ipb.perturb.generation import Candidate
 
+#: The share of a run's items one recipe of several may make before the summary warns (issue 18 item 4).
+DOMINANT_SHARE = 0.85
 #: Items whose nearest-neighbour distance the diversity summary measures.
 NEIGHBOUR_SAMPLE = 500
 
@@ -52,6 +55,10 @@ class RecipeReport:
     #: Items written without the dated base's date: a fact that describes the day moved, or a figure the date
     #: rules out (docs/perturbation.md, "Dates that fit the facts"; stop 33). Local backend only (Ray: 0).
     undated: int = 0
+    #: Candidates dropped as near duplicates: within a visible step of an item the recipe took (ipb.perturb.near).
+    near: int = 0
+    #: Items within a visible step of an earlier item of the recipe, written after the visibly new items.
+    near_admitted: int = 0
 
     @property
     def rejection_rate(self) -> float:
@@ -64,7 +71,8 @@ class RecipeReport:
                 "errors": dict(self.errors.most_common(3)), "constraint_rejections": self.rejected,
                 "rejection_rate": round(self.rejection_rate, 4), "duplicates": self.duplicates,
                 "too_close": self.too_close, "unreached": self.unreached, "tied_moves": self.tied,
-                "undated": self.undated}
+                "undated": self.undated, "near_duplicates": self.near,
+                "near_admitted": self.near_admitted}
 
 
 @dataclass
@@ -138,6 +146,19 @@ class Generation:
             "diversity": self.diversity.to_dict() if self.diversity is not None else None,
         }
 
+    def dominant(self) -> str | None:
+        """A warning when one recipe of several made at least :data:`DOMINANT_SHARE` of the items, naming the
+        recipes that ran short of their shares and by how many (they ran out of distinct, visibly new items)."""
+        if len(self.recipes) < 2 or self.written < 1:
+            return None
+        top = max(self.recipes, key=lambda r: r.items)
+        if top.items < DOMINANT_SHARE * self.written:
+            return None
+        short = [f"{r.recipe} {r.items} of {r.share}" + (" (exhausted)" if r.exhausted else "")
+                 for r in self.recipes if r is not top and r.items < r.share]
+        return (f"WARNING: {top.recipe} made {top.items} of {self.written} items ({top.items / self.written:.0%}); "
+                f"short of their shares: {', '.join(short) or 'none'}")
+
     def summary(self) -> str:
         """A few lines for people: counts per verdict and recipe, evenness, shortfall."""
         per_card = self.per_card
@@ -163,6 +184,10 @@ class Generation:
                 line += f"; {r.rejected} broke a constraint ({r.rejection_rate:.1%} of attempts)"
             if r.duplicates:
                 line += f"; {r.duplicates} duplicate(s) dropped"
+            if r.near:
+                line += f"; {r.near} near duplicate(s) dropped (within a visible step of an item it made)"
+            if r.near_admitted:
+                line += f"; {r.near_admitted} within a visible step of an item it made (written last)"
             if r.too_close:
                 line += f"; {r.too_close} too close to the base"
             if r.unreached:
@@ -184,6 +209,18 @@ class Generation:
             text.append(line)
         if self.diversity is not None and self.diversity.items:
             text.append("  " + self.diversity.summary())
+            nn = self.diversity.to_dict()["nearest_neighbour"]
+            warning = nn_warning(nn["median"] if nn else None, len(self.diversity.sample))
+            if warning:
+                text.append(warning)
+        admitted = sum(r.near_admitted for r in self.recipes)
+        if admitted:
+            text.append(f"WARNING: {admitted} of {self.written} items are within a visible step of an item of the same "
+                        "recipe, written after the others (docs/perturbation.md, \"Near duplicates\"); publish fewer "
+                        "items, draw them from several bases, or refuse them with --no-near-duplicates")
+        dominant = self.dominant()
+        if dominant:
+            text.append(dominant)
         if self.shortfall:
             text.append(f"SHORTFALL: {self.shortfall}")
         return "\n".join(text)
@@ -217,8 +254,12 @@ class Diversity:
 
     def add(self, cand: Candidate) -> None:
         self.changed[cand.changed] += 1
+        self.place(cand.point)
+
+    def place(self, point: tuple[Any, ...]) -> None:
+        """Sample an item's raw point while the sample has room (its ``changed`` is counted by the caller)."""
         if len(self.sample) < NEIGHBOUR_SAMPLE:
-            self.sample.append(place(self.spans, cand.point) if self.spans else cand.point)
+            self.sample.append(place(self.spans, point) if self.spans else point)
 
     def distances(self) -> tuple[list[float], list[float]]:
         """(nearest-neighbour distance of each sampled item, its distance to the base)."""

@@ -64,6 +64,7 @@ def perturb(
     allow_short: bool = typer.Option(False, "--allow-short", help="Write fewer than N items when no more distinct ones exist (with a SHORTFALL line) instead of failing."),
     workers: int = typer.Option(1, "--workers", "-j", help="Processes to generate with (the output does not depend on it)."),
     min_changed: int = typer.Option(1, "--min-changed", help="Each item differs from the base in at least this many facts that some gate, computed value or constraint reads (a context label such as a sector no gate reads, or a new date, does not count; the date does in --fm6-probe runs)."),
+    no_near: bool = typer.Option(False, "--no-near-duplicates", help="Refuse items within a visible step of another item of the same recipe (docs/perturbation.md, \"Near duplicates\"): when the visibly new items run out, stop with the shortfall (or write them alone with --allow-short) instead of adding near duplicates after them."),
     out_path: Path = typer.Option(..., "--out", "-o", help="Items file to write (JSON Lines), atomically; its folder is made if missing."),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local: processes on this machine; ray: a Ray cluster (pip install 'ipb\\[ray]'). The output does not depend on it."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", envvar="RAY_ADDRESS", help="Ray head HOST:PORT (default: RAY_ADDRESS, else a fresh local Ray instance)."),
@@ -89,7 +90,7 @@ def perturb(
         if ops is not None and mix is not None:
             raise PerturbError("give --ops or --mix, not both (--mix names its recipes)", rule="mix")
         recipes, weights = parse_mix(mix) if mix is not None else (parse_recipes(ops) if ops is not None else (), None)
-        job = Job(tuple(paths), str(base), seed, recipes, fm6_probe, weights, min_changed)
+        job = Job(tuple(paths), str(base), seed, recipes, fm6_probe, weights, min_changed, no_near)
         store = runner = None
         for target in (out_path, report):  # a new folder for the items (and the report) is made, as demo and score do
             if target is not None and not os.path.lexists(target.parent):

@@ -435,11 +435,37 @@ Changed deliberately (issue 18, branch s52rfix, s52review kind 11, question word
 thesis_basis reads "The proposed posture rests on a reading of present market conditions." (was "The thesis basis
 is present conditions."). marks-defaults and l8-three-investors keep every id and scenario in place; only
 ``question`` and the blocks that hash the card or the question differ; ``ipb verify`` passes both.
+Changed deliberately (issue 18 item 4, branch s52dup, s52newuser findings 5 and 6), checked one change at a time
+(/tmp script: each run with the old title and no near rule gives its old pin). (a) The L7 question no longer names the
+investor twice: "Apply Warren Buffett's Acquisition Checklist" (was "Warren Buffett's Buffett Acquisition
+Checklist"), Marks likewise; alone it changes only ``question`` and the condition blocks that hash it, same ids in
+order (buffett-bench-recipes 023e01dd..., marks-defaults d1c2c3b9...). (b) A recipe keeps one item per near key
+(ipb.perturb.near: numeric facts in 20 buckets of their range): buffett-bench-recipes keeps 221 of 240 ids, 19 near
+duplicates (metric 7, sector 10, flip 8 dropped in all) replaced by later draws, mix 79/79/3/79 unchanged, verdicts
+DECLINE/INVEST/INCONCLUSIVE 155/79/6 (were 152/79/9); marks-defaults keeps 86 of 150 ids, mix metric/flip/isolate
+14/21/115 (were 62/27/61: metric has 6 one-point buckets of the spread per category set it reaches), verdicts
+AGGRESSIVE/INCREASE_RISK/BALANCED/DEFENSIVE/RETURN_TO_BALANCED/REDUCE_RISK 53/39/24/17/12/5 (were 89/20/13/9/13/6);
+neither run needs the second pass (near duplicates admitted: 0). l8-three-investors
+is unchanged (its 4 sector near duplicates were surplus draws, never written; no L8 question has the "Apply" line).
+Merged onto main after s52rfix (branch s53dup; /tmp script patching out the near rule, the title or both):
+buffett-bench-recipes as above (neither change gives main's bc186ff2..., the title alone 023e01dd...);
+l8-three-investors unchanged (5ec72473...) with either or both; marks-defaults: with neither, main's 3d7653e3...;
+the title alone changes only the question (d1b4a227..., same ids in order); the near rule keeps 82 of 150 ids,
+mix metric/flip/isolate 14/18/118 (were 63/25/62), verdicts AGGRESSIVE/INCREASE_RISK/BALANCED/DEFENSIVE/
+RETURN_TO_BALANCED/REDUCE_RISK 49/37/27/18/13/6 (were 87/16/13/12/16/6); near duplicates admitted: 0.
+Changed deliberately (issue 18 item 4, branch s53dup: near duplicates are put off, not hunted past): a recipe no
+longer treats a near duplicate as a miss; it takes it as main did, counts it towards its share and writes it after
+the visibly new items, rebuilt from its (recipe, attempt). Each file now holds main's items (the same ids as with the
+near rule patched out) in main's order, visibly new first: buffett-bench-recipes 221 then 19 near duplicates, mix
+79/79/3/79, verdicts 152/79/9 as main; marks-defaults 81 then 69, mix 63/25/62, verdicts as main (87/16/13/12/16/6);
+l8-three-investors has none and is unchanged. The s52dup pins above are those of the hunting rule, which
+``--no-near-duplicates`` keeps.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import pytest
 
@@ -452,9 +478,9 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "bc186ff2ae4ff6f7571f7fd2c27f004e29d69b6cbea68fc35d02035e6569bbe2"),
+                              "f4359fbb4178fd841fafb78a63fa7c53db526b867cec83289b4b3bcd7e512e4a"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "3d7653e3fc6425e20f08b7c99d87b0e1041f2d4f348230c8da0f0ccb00e4499a"),
+                       "8623ea816553668d9c46bc3235c2956f6341b067bae2dcd3ea643071c720216f"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
                            7, "", 90, "5ec724737ba3d7a1c9a78bdc5a1891f5bec5dd764ebfc712e59ce68545e6685b"),
 }
@@ -478,3 +504,12 @@ def test_pinned_bytes_in_two_worker_processes(tmp_path, monkeypatch):
     out = tmp_path / "items.jsonl"
     write_items(out, _job(cards, base, seed, ops), n, workers=2)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == digest
+
+
+def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
+    # --no-near-duplicates hunts past near duplicates as s52dup's default did: its buffett-bench-recipes pin
+    cards, base, seed, ops, n, _ = RUNS["buffett-bench-recipes"]
+    out = tmp_path / "items.jsonl"
+    write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == \
+        "1ee4f251ad96473423c2c0cdd18e7634058950942c7049f1190db68089b6fb5f"
