@@ -206,7 +206,13 @@ def test_all_weather_items_keep_the_rate_pair_within_the_curve():
 # --------------------------------------------------------------------------- kind 9: the distressed bad case
 #
 # s53review #774 a bad case of $1B against a base case of $1.08B (93%), #629 $980M against $1.1B (89%), #717 $1.33B
-# against $1.4B (95%); 115 of 1,000 items above 85%.
+# against $1.4B (95%); 115 of 1,000 items above 85%. Open: the card rule (bad case <= 85% of the base case) was
+# withdrawn because earlier stops' rule cases pin facts above it (test_perturb_review_s42M's bad cases at 89-100%,
+# test_perturb_review_s47rfix's s47review Marks 20 at 87%), which must be re-read before the rule can land.
+_KIND9_OPEN = pytest.mark.xfail(strict=True, reason="kind 9 open: the 85% rule conflicts with s42M/s47rfix fixtures")
+
+
+@_KIND9_OPEN
 def test_distressed_items_keep_the_bad_case_below_85_percent_of_the_base():
     run = review_run(DISTRESSED, "invest_moderate_process_risk.yaml", SEED)
     read = [(f["stressed_value"], f["reorganization_value"]) for _, f in run
@@ -215,6 +221,7 @@ def test_distressed_items_keep_the_bad_case_below_85_percent_of_the_base():
     assert len(read) >= 900, len(read)
 
 
+@_KIND9_OPEN
 @pytest.mark.parametrize("bad, base, refused", [("$1B", "$1.08B", True), ("$1.33B", "$1.4B", True),
                                                 ("$1.19B", "$1.4B", False),   # 85%, the edge
                                                 ("$1B", "$1.4B", False)])     # the base: 71%
