@@ -158,8 +158,9 @@ def test_no_new_latin_word_occurs_in_an_earlier_tuned_corpus_answer() -> None:
     hits = []
     for path in sorted((Path(__file__).parent / "corpus").glob("*.yaml")):
         for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            if case["split"] != "tuned" or case["id"].startswith("n50-"):
-                continue
+            batch = re.match(r"n(\d+)-", case["id"])
+            if case["split"] != "tuned" or (batch is not None and int(batch.group(1)) >= 50):
+                continue        # n50 is the batch these words are for; later batches (n51 on) were written after them
             text = case["text"].lower()
             hits += [(case["id"], w) for w in words if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
     assert hits == [("n43-pif07-hrvatski-tablica", "prihvatljivo")]
