@@ -13,7 +13,8 @@ Every record ``ipb score`` writes carries one ``outcome``:
     no decided final verdict, e.g. "unknown" or "I'm not sure." after every
     gate name; see :func:`commits`; or an answer that is only a profession
     of not knowing, "I don't know.", "No idea.", "Keine Ahnung.": see
-    :func:`professes_ignorance`), or restated its own prompt (the question, its
+    :func:`professes_ignorance`; or only a deferral to the reader, "It
+    depends on your risk tolerance.": see :func:`defers_the_decision`), or restated its own prompt (the question, its
     facts, the condition context) and judged nothing in words of its own
     (``echo``: :mod:`ipb.scoring.echo`);
 ``parse_failure``
@@ -60,6 +61,7 @@ __all__ = [
     "failure_value",
     "is_refusal",
     "professes_ignorance",
+    "defers_the_decision",
     "commits",
     "NO_COMMITMENT",
     "classify_unread",
@@ -217,6 +219,52 @@ def professes_ignorance(text: str) -> bool:
     return said
 
 
+#: One sentence that hands the decision to the reader's circumstances: "It depends on your risk tolerance.", "That
+#: depends on what you need.", "This really depends on your horizon", "Depends on the investor." (its subject a pronoun
+#: for the decision, or none). Matched against a whole sentence, never searched inside one.
+_DEFERRED = re.compile(
+    r"(?:(?:it|that|this|the\s+(?:answer|decision|choice|verdict|call))(?:[’']s|\s+(?:all|really|entirely|ultimately))?\s+)?"
+    r"(?:all\s+|really\s+|entirely\s+|ultimately\s+)?depends?(?:\s+(?:on|upon)\s+[^.!?;]{1,90})?")
+_DEFERRED_CHARS = 160
+
+
+def defers_the_decision(text: str) -> bool:
+    """Whether the whole of ``text`` hands the decision to the reader's circumstances and states nothing else: "It
+    depends on your risk tolerance.", "That depends on what you need.", "Honestly, it depends." (issue 13, "final
+    verdicts in the wild"; s53wild).
+
+    Such an answer names no outcome and commits to nothing: it is filed ``no_commitment`` (a refusal, as a profession
+    of not knowing is: :func:`professes_ignorance`), not ``off_topic`` (it answers the question asked) nor a parse
+    failure (the parser missed nothing). Every sentence must be such a deferral or a filler word beside one, and the
+    answer at most 160 characters; a sentence naming a verdict ("It depends on the price; at $20 I would buy.") is
+    not one, and a deferral after a gate-by-gate analysis leaves its gates to be read as any other (the parser states
+    no final verdict from it).
+
+    >>> [defers_the_decision(t) for t in ("It depends on your risk tolerance.", "That depends on what you need.",
+    ...                                   "Honestly, it depends.", "It all depends on your horizon")]
+    [True, True, True, True]
+    >>> [defers_the_decision(t) for t in ("", "It depends on the price; at $20 I would buy.", "Final verdict: BUY",
+    ...                                   "Gate 1 depends on the debt.")]
+    [False, False, False, False]
+    """
+    body = " ".join(text.split()).strip(" \"'“”‘’*_`")
+    if not body or len(body) > _DEFERRED_CHARS:
+        return False
+    said = False
+    for sentence in re.split(r"[.!?…;]+\s*|\s+[-–—]\s+", body):
+        sentence = sentence.strip(" ,\"'“”‘’*_`()")
+        if not sentence:
+            continue
+        head = re.match(_IGNORANCE_FILLER.pattern + r"\s*[,:]?\s*", sentence, re.IGNORECASE)
+        rest = sentence[head.end():] if head else sentence
+        if not rest or _IGNORANCE_FILLER.fullmatch(rest):
+            continue
+        if not _DEFERRED.fullmatch(rest.rstrip(" ,").lower()):
+            return False
+        said = True
+    return said
+
+
 #: Gate verdicts that commit; a final verdict commits unless unread (None) or INCONCLUSIVE.
 _DECIDED_GATE = frozenset({"PROCEED", "REJECT"})
 #: the suffix of ``how`` for a gate verdict inferred by the learned stance reader (:mod:`ipb.scoring.parse._stance`)
@@ -224,6 +272,9 @@ _INFERRED = "+stance"
 #: the mark in ``how`` of a gate verdict the parser gave a restated figure by the card's own test, with no verdict or
 #: appraisal word (``+threshold``; s52echo: the corpus keeps the reading, but alone it commits to nothing)
 _THRESHOLD = "+threshold"
+#: the mark in ``how`` of a gate verdict read from a mild appraisal ("the margin is thin", "a bit rich"; s53wild,
+#: :mod:`ipb.scoring.parse._mild`): a lean the writer does not tie to the gate's verdict, no commitment
+_MILD = "+mild"
 
 
 def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
@@ -242,7 +293,9 @@ def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
     answer whose only decided gates are inferred stated no verdict. Nor is a
     verdict the parser gave a restated figure by the card's own threshold
     (``how`` holding ``+threshold``: "The net income ... is -$6M." read gate
-    2 REJECT with no word of judgement; s52break finding 1).
+    2 REJECT with no word of judgement; s52break finding 1), nor one read
+    from a mild appraisal (``+mild``: "the margin is thin", "valuation is a
+    bit rich"; s53wild).
 
     Parameters
     ----------
@@ -265,9 +318,11 @@ def commits(parsed: Mapping[str, Any], gold_final: str | None = None) -> bool:
     False
     >>> commits({"gates": [{"verdict": "REJECT", "how": "substance+threshold"}], "final_verdict": None})
     False
+    >>> commits({"gates": [{"verdict": "REJECT", "how": "name+mild+appraisal"}], "final_verdict": None})
+    False
     """
     if any(g.get("verdict") in _DECIDED_GATE and not str(g.get("how") or "").endswith(_INFERRED)
-           and _THRESHOLD not in str(g.get("how") or "") for g in parsed.get("gates") or ()):
+           and _THRESHOLD not in str(g.get("how") or "") and _MILD not in str(g.get("how") or "") for g in parsed.get("gates") or ()):
         return True
     final = parsed.get("final_verdict")
     if final is None:
@@ -465,6 +520,10 @@ def classify_unread(text: str, vocabulary: Iterable[str]) -> tuple[str, str]:
     if professes_ignorance(text):
         snippet = " ".join(text.split())[:80]
         return NO_COMMITMENT, f"the answer says only that it does not know: {snippet!r} (a refusal: it commits to nothing)"
+    if defers_the_decision(text):
+        snippet = " ".join(text.split())[:80]
+        return NO_COMMITMENT, (f"the answer says only that the decision depends on the reader: {snippet!r} (a refusal: it "
+                               "commits to nothing)")
     if is_refusal(text):
         snippet = " ".join(text.split())[:80]
         return "refusal", f"the model declined: {snippet!r}"
@@ -543,7 +602,8 @@ def unscored_reason(text: str, parsed: Sequence[Mapping[str, Any]], vocabulary: 
     if not any(read_any(p) for p in parsed):
         code, why = classify_unread(text, vocabulary)
         failed = [str(p.get("reason")) for p in parsed if str(p.get("reason") or "").startswith(EXTRACTOR_FAILURE)]
-        if failed and code not in ("empty_response", "refusal") and not professes_ignorance(text):
+        if failed and code not in ("empty_response", "refusal") and not professes_ignorance(text) \
+                and not defers_the_decision(text):
             # the extractor read nothing: only what the text alone shows (empty, a refusal's words) is the model's
             return "parse_failure", "; ".join(dict.fromkeys(failed))
         if code == "parse_failure":

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from ipb.scoring._text import Trigger
 from ipb.scoring.parse._closing import CUE_LABEL, decision_label_before
 from ipb.scoring.parse._judged import judged_wrong
+from ipb.scoring.parse._final_words import _SENT_BACK
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._state import _ParserState
 
@@ -65,6 +66,9 @@ class _Rule:
     stated: bool = True
     #: The statement starts where ``before`` matched (it holds the statement's own negation: "I don't need to own it").
     whole: bool = False
+    #: Before the match, within its sentence: the act is the decider's own, stated whatever ``stated`` says ("I am
+    #: keeping what I own and not adding at this price": the decider, then the refused act after "and"; s53wild).
+    stated_before: re.Pattern[str] | None = None
 
 
 _OBJECT = r"(?:out\b|it\b|them\b|(?:half|a\s+third|a\s+quarter|some|everything|it\s+all|the\s+lot)\b(?!\s+(?:of\s+)?(?:the|its)\s+(?!position|stake|holding|shares)\w)|(?:the|our|my|its|this|that|half\s+(?:of\s+)?(?:the|our|my))\s+(?:[\w%.-]+\s+){0,2}?" \
@@ -75,6 +79,12 @@ _OBJECT = r"(?:out\b|it\b|them\b|(?:half|a\s+third|a\s+quarter|some|everything|i
 _ACTING_BEFORE = re.compile(
     rf"(?i)(?:{_DECIDER}|\b(?:he|she)(?:{_APOS}s)?)(?:\s+(?:am|is|are|will|shall|been|keep|keeps|continue\s+to|continues\s+to|"
     r"have|has))*\s+(?:now\s+|still\s+|also\s+|quietly\s+|steadily\s+)?\Z")
+#: The case as the object of money put in or kept out: "it", "them", "the stock", "the shares", a company's name.
+_CASE = r"(?:it|them|this\s+one|(?:the|its)\s+(?:stock|shares|company|name|business)|(?-i:[A-Z][\w&'.-]*))\b"
+#: The decider opening its sentence, then a first predicate and "and" / "but" before the act: "I am keeping what I own
+#: and ", "we hold the shares but are "; or the decider right before it: "I'm ", "we are ".
+_DECIDER_COORDINATED = re.compile(
+    rf"(?im)(?:^|(?<=[.!?;:])|(?<=[.!?;:][ \t])|(?<=[.!?;:][ \t]{{2}})|(?<=^[ \t*_>-]))[ \t*_>-]*{_DECIDER}(?:\s+(?:am|are|will|would|shall))?\s+(?:[^.;:!?\n]{{1,60}}?\s+(?:and|but)\s+(?:(?:am|are|is|will|would)\s+)?)?\Z")
 #: A time just after an act that dates it now ("Bought today:", "sold this morning").
 _NOW = r"\s+(?:today|yesterday|this\s+(?:morning|afternoon|week|month|quarter))\b"
 
@@ -126,7 +136,14 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(("not",), re.compile(r"(?i)not\s+(?:an?\s+)?(?:purchase|buying|adding\b(?!\s+(?:(?:more|any|an?)\s+)?"
                                r"(?!(?:to|at|here|now|today|yet|for|more|any|shares|stock|position|exposure|it|them|on|back|"
                                r"until|till|while|again|this|the\s+(?:stock|shares|position|name))\b)[a-z]))\b"
-                               r"(?!\s+(?:because|as|on|since)\b)"), 0, stated=False),
+                               r"(?!\s+(?:because|as|on|since)\b)"), 0, stated=False,
+          stated_before=_DECIDER_COORDINATED),
+    # money kept out of the case: "no new money goes into it this year", "we are not putting fresh money into the shares"
+    _Rule(("no",), re.compile(r"(?i)no\s+(?:new|fresh|more|further|additional)\s+(?:money|cash|capital)\s+(?:goes|is\s+going|will\s+go|"
+                              r"gets\s+put|is\s+put)\s+(?:in|into)\s+" + _CASE), 0),
+    _Rule(("not",), re.compile(r"(?i)not\s+(?:be\s+)?putting\s+(?:any\s+)?(?:(?:new|fresh|more|further|additional)\s+)?(?:money|cash|capital)\s+"
+                               r"(?:in|into)\s+" + _CASE), 0,
+          re.compile(rf"(?i){_DECIDER}(?:\s+(?:am|are|will|would|shall))?\s+\Z")),
     # "a fine business, but not at this price": the decline at today's price, whatever the verdict on the business
     _Rule(("not",), re.compile(r"(?i)not\s+at\s+(?:this|these|today['\u2019]s|the\s+current|current|the\s+present)\s+(?:share\s+)?"
                                r"(?:price|prices|level|levels|valuation|multiple)\b"), 0,
@@ -145,6 +162,13 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(("sold", "divested"), re.compile(r"(?i)(?:sold|divested)\b"), 0,
           re.compile(r"(?i)\b(?:the|its|our)\s+(?:stake|holding|position|shares|bonds|notes)\s+(?:is|are|will\s+be|must\s+be|should\s+be|has\s+been|have\s+been|"
                      r"is\s+to\s+be|are\s+to\s+be)\s+(?:[a-z]+ly\s+)?\Z")),
+    # the case by its name called a buy: "By Lynch's checklist, Harlow Foods is a buy." (as "this is a buy", :data:`FINAL_IDIOMS`;
+    # a limit after it, "a buy below $40", is left to the bare BUY's reading; s53wild)
+    _Rule(("is",), re.compile(r"(?i)is\s+a\s+(?:clear\s+|strong\s+|solid\s+)?buy\b(?![\s-]+(?:signal|case|thesis|rating|list|side|order|back|"
+                              r"below|under|at|if|when|only|once|on|for)\b)"), 1,
+          re.compile(r"(?m)(?:^|(?<=[.!?;:,])|(?<=[.!?;:,][ \t])|(?<=[.!?;:,][ \t]{2}))[ \t*_>-]*"
+                     r"(?!(?:It|This|That|Gate|Step|Test|Criterion|What|Which|Who|Everything|Nothing)\b)"
+                     r"[A-Z][\w&'.\u2019-]*(?:[ \t]+(?:[A-Z][\w&'.\u2019-]*|&|of|and))*[ \t]+\Z")),
     # "Decision: against."
     _Rule(("against",), re.compile(r"(?i)against(?=[ \t]*(?:[.;!]|$))"), 0,
           re.compile(r"(?i)\b(?:decision|verdict|vote|recommendation|answer)[*_]{0,2}[ \t]*[:\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*\Z")),
@@ -337,7 +361,8 @@ class _DecidedMixin(_ParserState):
                     r"(?i)\b(?:have|has|had|hold|holds|own|owns|with|take|taking|holding|currently|there\s+is|there's)\s+\Z",
                     masked[window : m.start()]):
                 continue  # "I have no position in the stock": a disclosure
-            yield start, m.end(), ix.fail_outcome if rule.key == 0 else ix.pass_outcome, u, rule.stated
+            stated = rule.stated or rule.stated_before is not None and rule.stated_before.search(masked, window, m.start()) is not None
+            yield start, m.end(), ix.fail_outcome if rule.key == 0 else ix.pass_outcome, u, stated
         built = self._inflected_outcomes()
         if built is None:
             return
@@ -347,8 +372,9 @@ class _DecidedMixin(_ParserState):
             if u < 0 or m.lastgroup is None:
                 continue
             line_start = masked.rfind("\n", max(0, m.start() - 80), m.start()) + 1
-            if _INFLECTED_SUBJECT.search(masked, max(self.units[u].start, m.start() - 60), m.start()) is not None:
-                yield m.start(), m.end(), outcome_at[m.lastgroup], u, True
+            if _INFLECTED_SUBJECT.search(masked, max(self.units[u].start, m.start() - 60), m.start()) is not None \
+                    or _SENT_BACK.search(masked, max(self.units[u].start, m.start() - 60), m.start()) is not None:
+                yield m.start(), m.end(), outcome_at[m.lastgroup], u, True  # (also "the draft goes back to be redesigned")
             elif _LABELLED.search(masked, max(line_start, m.start() - 60), m.start()) is not None \
                     or decision_label_before(masked, line_start, m.start()):
                 yield m.start(), m.end(), outcome_at[m.lastgroup], u, False  # "Outcome: declined as proposed."

@@ -45,7 +45,7 @@ from ipb.scoring.parse._decided import (
 from ipb.scoring.parse._final_words import (  # moved there
     _ANSWER_YES_NO_TRIGGERS, _BUY_LIMIT, _CONCEDED, _LEANT, _count, _COUNT_TRIGGERS, _EVERY_TRIGGERS, _FINAL_PASS_WORD, _FOLLOWED_BY_WORD,
     _GENERIC_OBJECT, _IDIOM_PLACES, _LOWER_OUTCOME_CUE, _NEUTRAL_LABEL_OPENS, _NEUTRAL_TRIGGERS, _PASS_AT_END, _PASSED_AT_END, _PASSED_SUBJECT,
-    _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS, _POSITION_WORDS, _REFUSED_TO, _REVISION_CUE, limit_met,
+    _PASSIVE_SUBJECT, _PASSIVE_TRIGGERS, _POSITION_WORDS, _REFUSED_TO, _REVISION_CUE, _SENT_BACK, limit_met,
 )
 from ipb.scoring.parse._acted import only_scope
 from ipb.scoring.parse._final_checks import _FinalChecksMixin, _hypothetical, _persons_act, _swapped, _unsaid  # (_hypothetical: imported from here too)
@@ -156,7 +156,7 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             if opens:
                 level = max(level, 2)  # "No rebalance this quarter.", "Cut the position and take the profit." closing the answer
             if level < 3 and (masked[start:end].islower() or caseless_unlabelled(before, masked[start:end])) and not (words and words[-1] in _LOWER_OUTCOME_CUE) and not opens \
-                    and not stated and answered is None and _PASSIVE_SUBJECT.search(before) is None \
+                    and not stated and answered is None and _PASSIVE_SUBJECT.search(before) is None and _SENT_BACK.search(before) is None \
                     and vw.DECIDER_BEFORE.search(before) is None and not decider_moves_before(before) \
                     and not (phrase and " " in masked[start:end].strip() and last_sentence(self.units, masked, u)):
                 return  # a lower-case (or caseless, unlabelled: 投资, 투자) outcome word counts after a cue, opening the closing sentence, as a passive decision

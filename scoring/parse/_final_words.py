@@ -190,6 +190,11 @@ _CORRECTION_BETWEEN = re.compile(r"(?i)\b(?:not|rather|instead|correction|actual
 #: "INVEST \u2014 no: DECLINE", "INVEST, hmm, no, DECLINE"): the second repairs the first (s45break 11). Lower-cased text.
 _NO_BETWEEN = re.compile(r"[*_]*[\s.,;:\u2026\u2014\u2013-]*(?:(?:wait|hmm|um|oh|well)[\s.,\u2026\u2014\u2013-]+)?no[\s.,;:!\u2026\u2014\u2013-]+[*_]*")
 #: Before a lower-case outcome word: the decision's subject in the passive ("the deal is declined").
+#: A draft, plan or proposal returned for the card's outcome: "the draft goes back for redesign", "goes back to be
+#: redesigned", "was sent back for revision": the lower-case outcome word after it is the decision (s53wild).
+_SENT_BACK = re.compile(r"(?i)\b(?:go|goes|went|going|gone|is|are|was|were|be|been|being|get|gets|got)[ \t]+(?:sent[ \t]+)?back"
+                        r"(?:[ \t]+to[ \t]+(?:the|its)[ \t]+[a-z-]+(?:[ \t]+[a-z-]+)?)?[ \t]+(?:for(?:[ \t]+(?:an?|the))?|to[ \t]+be)[ \t]+\Z"
+                        r"|\bsent[ \t]+back[ \t]+(?:for(?:[ \t]+(?:an?|the))?|to[ \t]+be)[ \t]+\Z")
 _PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|stake|proposal|position|purchase|acquisition|trade|idea|"
                               r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")
 

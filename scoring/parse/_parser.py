@@ -239,6 +239,7 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
                           "declining the decision")
         result.final_verdict = result.final_verdict_span = None
         result.final_confidence, result.final_runner_up, result.final_runner_up_span = 0.0, None, None
+        self.final_reading = (0.0, None, None)  # (no verdict read: 0.0, not the withdrawn reading's weighed confidence)
 
     def _named_or_judged(self, traces: list[GateTrace]) -> list[GateTrace]:
         """``traces`` less the gates met only through their substance and given no verdict in a remark rather than a

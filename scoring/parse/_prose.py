@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 from ipb.engine.numbers import decimal_comma_convention
 from ipb.scoring._text import NumberMatch, find_numbers
+from ipb.scoring.parse._mild import MILD, MILD_CONFIDENCE, mild
 from ipb.scoring.parse._answered import _REGIME_NAMED
 from ipb.scoring.parse._appraisal_words import lexicon_for
 from ipb.scoring.parse._bar_quantity import names_quantity
@@ -420,7 +421,11 @@ class _ProseGatesMixin(_ParserState):
                 self.notes.append(f"gate {trace.gate} read as {trace.verdict} from the figure {self.masked[hit.start : hit.end]!r} "
                                   f"(characters {hit.start}-{hit.end}) against the card's test {tests} (how '+threshold')")
                 continue
-            trace.how = f"{trace.how}+appraisal"
-            self.notes.append(f"gate {trace.gate} read as {trace.verdict} from the appraisal {self.masked[hit.start : hit.end]!r} "
-                              f"(characters {hit.start}-{hit.end}) in a sentence stating its facts (how '+appraisal')")
+            softly = mild(self.low, hit.start, hit.end)  # "the margin is thin": a lean, no commitment (_mild.py)
+            trace.how = f"{trace.how}{MILD if softly else ''}+appraisal"
+            if softly:
+                trace.confidence = min(trace.confidence, MILD_CONFIDENCE)
+            self.notes.append(f"gate {trace.gate} read as {trace.verdict} from the {'mild ' if softly else ''}appraisal "
+                              f"{self.masked[hit.start : hit.end]!r} (characters {hit.start}-{hit.end}) in a sentence stating its "
+                              f"facts (how '{MILD if softly else ''}+appraisal')")
         return traces

@@ -46,6 +46,7 @@ from ipb.scoring.parse._foreign_appraisals import foreign_appraisals, in_english
 from ipb.scoring.parse._prose import (
     in_longer_name, in_titled_name, outside_names,
     _CONDITIONAL, _bar_words, _clauses, _direction, _stems, _watches, appraisals, gate_of_clause, prose_vocabulary)
+from ipb.scoring.parse._mild import MILD, MILD_CONFIDENCE, mild
 from ipb.scoring.parse._past import past_time
 from ipb.scoring.parse._verdict_clauses import BOTH_WAYS
 from ipb.scoring.parse._stated_bars import _compared, _higher
@@ -60,6 +61,8 @@ SECTION_CONFIDENCE = 0.55
 #: How the words of a section reading that applied the card's test to a figure begin (:meth:`_section_verdict`); a
 #: reading made only of these gains ``+threshold`` (:func:`ipb.scoring.outcome.commits`: alone it commits to nothing).
 _FIGURE_WORDS = "the figure "
+#: How the words of a section reading from a mild appraisal begin (:mod:`._mild`).
+_MILD_WORDS = "the mild appraisal "
 #: At most this many sentences of a section are read (a gate's section in a real answer is a few sentences).
 MAX_SECTION_UNITS = 12
 
@@ -292,7 +295,10 @@ class _SectionReadingMixin(_ParserState):
             trace.how = f"{trace.how}+section"
             if all(w.startswith(_FIGURE_WORDS) for w in words.split("; ")):
                 trace.how += "+threshold"  # only restated figures against the card's test: hedged, commits to nothing
-            trace.confidence = min(trace.confidence, SECTION_CONFIDENCE)
+            softly = all(w.startswith(_MILD_WORDS) for w in words.split("; "))
+            if softly:  # only mild appraisals ("the margin is thin", "a bit rich"): a lean, no commitment (_mild.py)
+                trace.how = trace.how[: -len("+section")] + MILD + "+section"
+            trace.confidence = min(trace.confidence, MILD_CONFIDENCE if softly else SECTION_CONFIDENCE)
             self.notes.append(f"gate {trace.gate} read as {verdict} from {words} in its section, which states no verdict "
                               f"word (how '+section')")
         return traces
@@ -432,7 +438,7 @@ class _SectionReadingMixin(_ParserState):
                     said = [x for x in said if not in_titled_name(self.masked, card.gate(gate).name, x[0], x[1])]
                     for s, e, v in outside_names(low, self.unit_mentions.get(u, ()), said):
                         if not _RELATION_AFTER.match(low, e):  # "aligned with the plan": a relation to something else
-                            found.append((v, f"the appraisal {self.masked[s:e]!r}"))
+                            found.append((v, f"the {'mild ' if mild(low, s, e) else ''}appraisal {self.masked[s:e]!r}"))
                             own_line = found[-1] if low[s:e] == text.strip(" \t\n*_.!-") else own_line  # "Understandable."
                     for s, e, v in foreign_appraisals(low, a, b, watch, spaced=not self._in_english()) + mark_verdicts(low, a, b):  # "solide", "〇"
                         found.append((v, f"the appraisal {self.masked[s:e]!r}"))

@@ -10,6 +10,8 @@ said before it. Two kinds of statement count, each a rule a reader states:
   "one way or the other" or "to a verdict": alone, or with an object, it is the act of investing ("I would not commit
   capital: AVOID", "we would not commit until the price falls" decline to buy), and "I can't call it a bargain" is an
   appraisal;
+* the decision handed to the reader (:data:`DEFERRED`): "It depends on your risk tolerance.", "Final verdict: that
+  depends on what you need." (s53wild), outside every gate's section as "either way", or in the last paragraph;
 * two different outcomes of the card offered as alternatives in one sentence, each under its own hedge or after
   "either" (:func:`alternatives`): "Possibly AVOID, possibly BUY", "It might be a BUY for a patient investor, or it
   could be better to AVOID it", "either BUY or AVOID". One hedged outcome beside a plain one ("it might be a BUY for
@@ -30,7 +32,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-__all__ = ["REFUSAL", "EITHER_WAY", "alternatives", "undecided_end"]
+__all__ = ["REFUSAL", "EITHER_WAY", "DEFERRED", "alternatives", "undecided_end"]
 
 #: The writer's own refusal to decide, its verb taking no object but "either way" and the like, or ending its clause.
 REFUSAL = re.compile(
@@ -50,9 +52,21 @@ REFUSAL = re.compile(
 #: "It could go either way", "this one may go either way": undecided, about the decision only outside a gate's section.
 EITHER_WAY = re.compile(r"(?i)\b(?:could|can|may|might)[ \t]+(?:well[ \t]+|really[ \t]+|honestly[ \t]+)?go[ \t]+either[ \t]+way\b")
 
+#: The decision handed to the reader, opening its sentence or after a label's colon: "It depends on your risk tolerance.",
+#: "Final verdict: that depends on what you need.", "Ultimately, the decision depends on your horizon." (s53wild). Its
+#: subject is a pronoun or a noun for the decision, and what it depends on is the reader ("your", "you", "the investor"),
+#: so "It depends on the price; at $20 it is a BUY" (a condition on the facts, with its verdict) is not one; counted,
+#: as :data:`EITHER_WAY`, outside every gate's section, and also in the text's last paragraph.
+DEFERRED = re.compile(
+    r"(?im)(?:^|(?<=[.!?:])[ \t]+|(?<=[.!?:]))[ \t*_>-]*(?:(?:ultimately|in[ \t]+the[ \t]+end|honestly|frankly|well|so),?[ \t]+)?"
+    r"(?:it|that|this|the[ \t]+(?:answer|decision|choice|verdict|call|final[ \t]+verdict))(?:[ \t]+(?:all|really|entirely|ultimately|simply))?"
+    r"[ \t]+depends[ \t]+(?:up)?on[ \t]+(?:your|you\b|what[ \t]+you|how[ \t]+you|whether[ \t]+you|each[ \t]+investor|the[ \t]+(?:individual[ \t]+)?"
+    r"(?:investor|reader)|one['\u2019]s|personal|individual)")
 #: A hedge before an outcome word, in its own stretch of the sentence.
 _HEDGE = re.compile(r"(?i)\b(?:possibly|perhaps|maybe|might|could|may(?![ \t]+\d))\b")
 _EITHER = re.compile(r"(?i)\beither[ \t]+(?:an?[ \t]+|to[ \t]+)?\Z")
+#: After a hedged outcome, the same hedge on its negation: "Perhaps INVEST, perhaps not", "maybe BUY - or maybe not".
+_OR_NOT = re.compile(r"(?i)[ \t]*[,;\u2014\u2013-]?[ \t]*(?:or[ \t]+)?(?:perhaps|maybe|possibly)[ \t]+not\b")
 #: A sentence's end between two words: a full stop, "!" or "?" before a space or a line's end, or a line break.
 _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
 #: At most this many characters between two outcomes offered as alternatives, and before the first for its hedge.
@@ -61,12 +75,20 @@ _BETWEEN, _BEFORE = 120, 60
 _MAX_MENTIONS = 400
 
 
+def _lead(text: str, start: int) -> str:
+    """The :data:`_BEFORE` characters of the sentence before ``start`` (from the sentence's start when it is nearer)."""
+    lead_from = max(0, start - _BEFORE)
+    ends = list(_SENTENCE_END.finditer(text, lead_from, start))
+    return text[ends[-1].end() if ends else lead_from : start]
+
+
 def alternatives(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str]) -> list[tuple[int, int]]:
     """Spans of ``text`` offering two different outcomes as alternatives: consecutive mentions of two outcomes of the
     card (``outcome_re``, its words to outcome in ``outcome_of``) in one sentence, at most :data:`_BETWEEN` characters
     apart, the first after "either" or with a hedge (possibly, perhaps, maybe, might, could, may) in the
     :data:`_BEFORE` characters of its sentence before it, and the second with a hedge of its own between the two (or
-    after "either ... or").
+    after "either ... or"); also one hedged outcome followed by the hedge on its negation
+    (:data:`_OR_NOT`: "Perhaps INVEST, perhaps not"), from the outcome to the "not".
 
     >>> import re
     >>> words = re.compile(r"(?i)\\b(?:buy|avoid)\\b")
@@ -74,6 +96,8 @@ def alternatives(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict
     [(9, 28)]
     >>> alternatives("It might be a BUY for some, but I would AVOID.", words, {"BUY": "BUY", "AVOID": "AVOID"})
     []
+    >>> alternatives("Perhaps BUY, perhaps not.", words, {"BUY": "BUY", "AVOID": "AVOID"})
+    [(8, 24)]
     """
     if outcome_re is None:
         return []
@@ -86,12 +110,14 @@ def alternatives(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict
             if len(found) >= _MAX_MENTIONS:
                 break
     spans: list[tuple[int, int]] = []
+    for a0, a1, _ in found:  # "Perhaps INVEST, perhaps not.": one outcome offered against its own negation (s53wild)
+        own = _OR_NOT.match(text, a1)
+        if own is not None and _HEDGE.search(_lead(text, a0)):
+            spans.append((a0, own.end()))
     for (a0, a1, a), (b0, b1, b) in zip(found, found[1:]):
         if a == b or b0 - a1 > _BETWEEN or _SENTENCE_END.search(text, a1, b0):
             continue
-        lead_from = max(0, a0 - _BEFORE)
-        ends = list(_SENTENCE_END.finditer(text, lead_from, a0))
-        lead = text[ends[-1].end() if ends else lead_from : a0]
+        lead = _lead(text, a0)
         either = _EITHER.search(lead) is not None and re.fullmatch(r"(?i)[ \t]*,?[ \t]*or[ \t]+(?:an?[ \t]+|to[ \t]+)?",
                                                                    text[a1:b0]) is not None
         if either or (_HEDGE.search(lead) and _HEDGE.search(text, a1, b0)):
@@ -103,14 +129,18 @@ def undecided_end(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dic
                   gate_spans: Iterable[tuple[int, int]]) -> tuple[int, str] | None:
     """The end of the last statement in ``text`` declining the final decision, and its words; None if there is none.
 
-    A statement is a :data:`REFUSAL`, an :data:`EITHER_WAY` outside every span of ``gate_spans`` (the gates'
-    sections, (start, end) offsets), or a pair of :func:`alternatives`.
+    A statement is a :data:`REFUSAL`, an :data:`EITHER_WAY` or a :data:`DEFERRED` outside every span of ``gate_spans`` (the gates'
+    sections, (start, end) offsets; a :data:`DEFERRED` also in the text's last paragraph, which closes the answer even
+    when the last gate's section runs on to the end), or a pair of :func:`alternatives`.
     """
     spans = [(m.start(), m.end()) for m in REFUSAL.finditer(text)]
     inside = list(gate_spans)
     spans += [(m.start(), m.end()) for m in EITHER_WAY.finditer(text) if not any(a <= m.start() < b for a, b in inside)]
+    closing = text.rstrip().rfind("\n\n") + 2  # the last paragraph: a section running to the text's end closes there
+    spans += [(m.start(), m.end()) for m in DEFERRED.finditer(text)
+              if m.start() >= closing or not any(a <= m.start() < b for a, b in inside)]
     spans += alternatives(text, outcome_re, outcome_of)
     if not spans:
         return None
     start, end = max(spans, key=lambda s: s[1])
-    return end, text[start:end]
+    return end, text[start:end].strip()
