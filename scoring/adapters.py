@@ -44,6 +44,11 @@ Formats
 ``samples`` and ``eval``, is inspect; a ``.jsonl`` whose first record has
 ``doc_id`` and ``resps`` or ``filtered_resps`` is lm-eval; anything else is
 native JSONL.
+
+Limits (:mod:`ipb.scoring._log_limits`): a JSONL line or ``.eval`` member holds at most 64 MiB (the cap ``ipb
+respond`` puts on a response body), a ``.json`` log at most 1 GiB, and JSON nests at most 100 levels; past them a
+record (or, for a log header or a whole ``.json`` log, the file) is refused with a message naming it and the limit.
+Responses and items are read only from regular files (a FIFO or device is refused).
 """
 
 from __future__ import annotations

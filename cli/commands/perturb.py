@@ -75,7 +75,9 @@ def perturb(
 
     Each card's canonical source is copied beside the items, as
     ``ipb-cards/<sha256>.yaml``, so that verify, respond, score and report can
-    re-execute the items without the card being installed anywhere.
+    re-execute the items without the card being installed anywhere. While it
+    runs it holds a lock on ``.OUT.lock`` beside ``--out``; a second perturb
+    naming the same ``--out`` meanwhile exits 1 at once, writing nothing.
     """
     try:
         _at_least_one(workers, "--workers")
