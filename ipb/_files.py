@@ -23,7 +23,7 @@ import shutil
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -42,6 +42,7 @@ __all__ = [
     "clean_stale",
     "file_kind",
     "file_sha256",
+    "output_lock",
     "read_bytes_limited",
     "read_text_limited",
     "text_sha256",
@@ -125,6 +126,57 @@ def refuse_overwriting(outputs: Mapping[str, str | Path | None],
                                  "outputs: name another file", file=str(out), rule="file")
         seen.append((f"{flag} file", out))
 
+
+
+class OutputBusy(WriteError):
+    """Another process holds the lock of an output (:func:`output_lock`)."""
+
+
+@contextlib.contextmanager
+def output_lock(path: str | Path, *, flag: str = "--out") -> Iterator[None]:
+    """Hold an exclusive lock on the output ``path`` for the length of the ``with`` block.
+
+    The lock is an ``flock`` on ``.NAME.lock`` beside ``path``, made if
+    missing and removed on release. A second run that names the same output
+    while the first is working is refused at once, before any work, instead
+    of both reporting success while the file holds only one run's lines
+    (s53break item 5). The lock goes with the process (a killed run leaves a
+    file no one holds, which the next run takes). Where ``fcntl`` is missing
+    (not POSIX) nothing is locked.
+
+    Raises
+    ------
+    OutputBusy
+        Another process holds the lock; the message names the output and the lock file.
+    OSError
+        The lock file cannot be made (an unwritable folder): the write would fail too.
+    """
+    if fcntl is None:
+        yield
+        return
+    target = Path(path)
+    lock = target.parent / f".{target.name}.lock"
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise OutputBusy(f"{flag} {target} is being written by another ipb run (it holds {lock}); wait for it to "
+                             "finish or name another file", file=str(target), rule="file") from None
+        try:  # the file locked must still be the one at ``lock`` (a run finishing removes it): else lock again
+            same = os.path.samestat(os.fstat(fd), os.stat(lock))
+        except OSError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)  # while still held, so that no run waits on a file no longer there
+        os.close(fd)
 
 
 #: The most bytes one character takes in UTF-8: past a BOM, ``4 * n + 1`` bytes hold more than ``n`` characters.

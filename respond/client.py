@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 import random
 import re
@@ -493,14 +494,36 @@ def _classify(exc: BaseException) -> RequestFailed:
     return RequestFailed(f"{type(exc).__name__}: {_short(str(exc))}", kind="internal")
 
 
+#: Largest token count kept from a server's ``usage``: a count beyond it (``1e300``) is not a count.
+MAX_USAGE_TOKENS = 10**15
+
+
 def _usage(raw: Any) -> dict[str, int | None] | None:
+    """The token counts of a response's ``usage``: each a non-negative whole number up to :data:`MAX_USAGE_TOKENS`,
+    else None; the whole of it None when nothing is there or no count is usable.
+
+    A server that sent ``"prompt_tokens": Infinity`` (Python's JSON reader accepts it) made ``int()`` raise
+    OverflowError and the answer was lost (s53break item 6); such a count is now None and the answer is kept.
+
+    >>> _usage({"prompt_tokens": float("inf"), "completion_tokens": 12.0, "total_tokens": float("nan")})
+    {'prompt_tokens': None, 'completion_tokens': 12, 'total_tokens': None}
+    >>> _usage({"prompt_tokens": 1e300}) is None
+    True
+    """
     if raw is None:
         return None
     out: dict[str, int | None] = {}
     for name in ("prompt_tokens", "completion_tokens", "total_tokens"):
-        value = getattr(raw, name, None) if not isinstance(raw, dict) else raw.get(name)
-        out[name] = int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-    return out
+        try:
+            value = getattr(raw, name, None) if not isinstance(raw, dict) else raw.get(name)
+        except Exception:  # a server object whose attribute raises: no count, the answer still stands
+            value = None
+        count: int | None = None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
+                and 0 <= value <= MAX_USAGE_TOKENS:
+            count = int(value)
+        out[name] = count
+    return out if any(v is not None for v in out.values()) else None
 
 
 def message_text(content: Any) -> str | None:

@@ -44,6 +44,11 @@ Formats
 ``samples`` and ``eval``, is inspect; a ``.jsonl`` whose first record has
 ``doc_id`` and ``resps`` or ``filtered_resps`` is lm-eval; anything else is
 native JSONL.
+
+Limits (:mod:`ipb.scoring._log_limits`): a JSONL line or ``.eval`` member holds at most 64 MiB (the cap ``ipb
+respond`` puts on a response body), a ``.json`` log at most 1 GiB, and JSON nests at most 100 levels; past them a
+record (or, for a log header or a whole ``.json`` log, the file) is refused with a message naming it and the limit.
+Responses and items are read only from regular files (a FIFO or device is refused).
 """
 
 from __future__ import annotations
@@ -61,6 +66,8 @@ from typing import Any, BinaryIO, Callable, Iterator, Mapping
 from ipb._files import file_kind
 from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
+from ipb.scoring._log_limits import (MAX_LOG_BYTES, MAX_RECORD_BYTES, log_document, looks_like_inspect_log,
+                                     member_problem, read_line_limited, read_member)
 from ipb.scoring.items import canonical_condition, refuse_compressed
 
 __all__ = [
@@ -175,14 +182,23 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
 
     The lines of :func:`ipb.engine._json.jsonl_lines` (a byte-order mark dropped, ``\r\n`` accepted,
     only ``\n`` splits), streamed, and decoded one at a time so that a line that is not UTF-8 is one bad
-    record, not a bad file.
+    record, not a bad file. A line longer than :data:`~ipb.scoring._log_limits.MAX_RECORD_BYTES` is one bad
+    record too, skipped without being held whole (s53break item 3).
     """
     with open(path, "rb") as handle:
         refuse_compressed(handle.peek(8)[:8], path, "responses")
         if handle.peek(2)[:2] in _UTF16_BOMS:
             yield from _utf16_lines(handle)
             return
-        for number, raw in enumerate(handle, start=1):
+        number = 0
+        while True:
+            raw, too_long = read_line_limited(handle)
+            if not raw:
+                return
+            number += 1
+            if too_long:
+                yield number, None, _long_line(number)
+                continue
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]  # a byte-order mark some editors write at the start of a UTF-8 file
             stripped = raw.strip()
@@ -194,6 +210,11 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
                 yield number, None, f"line {number} is not UTF-8 text (byte {exc.start + 1} is {raw[exc.start]:#04x})"
 
 
+def _long_line(number: int) -> str:
+    return (f"line {number} is longer than {MAX_RECORD_BYTES // 2**20} MiB; ipb reads records of at most "
+            f"{MAX_RECORD_BYTES // 2**20} MiB (the cap ipb respond puts on one response)")
+
+
 #: Byte-order marks of UTF-16 (little- and big-endian): Windows tools (PowerShell's ``>``, Notepad's "Unicode") write them.
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
@@ -202,7 +223,20 @@ def _utf16_lines(handle: BinaryIO) -> Iterator[tuple[int, str | None, str | None
     """:func:`_jsonl_lines` for a file that opens with a UTF-16 byte-order mark: decoded as UTF-16 (the mark gives the
     byte order), split at ``\n`` only, streamed. A line holding bytes that are not UTF-16 is one bad record."""
     lines = io.TextIOWrapper(handle, encoding="utf-16", errors=_UNDECODED_ERRORS, newline="\n")
-    for number, line in enumerate(lines, start=1):
+    limit = MAX_RECORD_BYTES // 2  # characters: two bytes each
+    number = 0
+    while True:
+        line = lines.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > limit and not line.endswith("\n"):
+            while True:  # skip the rest of the long line
+                rest = lines.readline(1 << 20)
+                if not rest or rest.endswith("\n"):
+                    break
+            yield number, None, _long_line(number)
+            continue
         stripped = line.strip()
         if not stripped:
             continue
@@ -320,6 +354,13 @@ def _inspect_record(number: int, source: str, sample: Any, header: Mapping[str, 
         message = error.get("message") if isinstance(error, Mapping) else str(error)
         return _record_error(number, source, f"sample {item_id!r} ended in an error and has no output: {message}",
                              "sample_error")
+    if response is None and output and not ({"completion", "choices"} & set(output)):
+        # s53break item 7: a log of a newer schema ("output": {"generations": [...]}) read "'response' is null"
+        version = header.get("version")
+        return _record_error(number, source, f"sample {item_id!r} has no answer where ipb looks for one: its output "
+                             f"holds {', '.join(repr(str(k)) for k in list(output)[:6])}, not 'completion' or "
+                             f"'choices'; the log is inspect_ai schema version {version!r} (ipb's own reader knows "
+                             f"versions {', '.join(map(str, _KNOWN_VERSIONS))})", "inspect_schema")
     data: dict[str, Any] = {
         "item_id": None if item_id is None else str(item_id),
         "model": model or spec.get("model") or output.get("model"),
@@ -332,6 +373,10 @@ def _inspect_record(number: int, source: str, sample: Any, header: Mapping[str, 
         if key in meta:
             data[key] = meta[key]
     return InputRecord(number, source, data)
+
+
+#: The inspect_ai log schema versions whose samples the direct reader reads (``EvalLog.version``).
+_KNOWN_VERSIONS = (1, 2)
 
 
 def _sample_key(name: str) -> tuple[str, int]:
@@ -391,11 +436,19 @@ def read_inspect(path: Path, *, model: str | None = None, condition: str | None 
         inspect_ai's reader and the extra is not installed.
     """
     log_module = _inspect_reader()
-    through_inspect = _read_with_inspect(log_module, path, model, condition) if log_module is not None else None
+    archive = zipfile.is_zipfile(path)
+    log: Any = None
+    if archive:
+        fits = log_module is None or _members_fit(path)
+    else:
+        log = _json_log(path)  # size, depth and syntax first: inspect's reader would overflow the stack too
+        fits = True
+    through_inspect = (_read_with_inspect(log_module, path, model, condition)
+                       if log_module is not None and fits else None)
     if through_inspect is not None:
         yield from through_inspect
         return
-    if zipfile.is_zipfile(path):
+    if archive:
         try:
             yield from _read_eval_archive(path, model, condition)
         except NotImplementedError:
@@ -403,23 +456,6 @@ def read_inspect(path: Path, *, model: str | None = None, condition: str | None 
                             "reader reads: pip install 'ipb[inspect]' (or write the log with --log-format json)",
                             file=str(path), rule="inspect") from None
         return
-    with open(path, "rb") as fh:
-        if fh.read(4) == b"PK\x03\x04":
-            # a zip's first member with no readable end: an .eval archive cut off (inspect still writing it, a copy
-            # taken too early); "not JSON: 'utf-8' codec can't decode byte" said nothing of that (s44user)
-            raise LoadError(f"{path} is a cut-off or damaged inspect_ai .eval archive (a zip whose end is missing): "
-                            "was the eval still running, or the log copied before it finished? Let the run finish "
-                            "(or run it again) and give the complete log", file=str(path), rule="inspect")
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        log = json.loads(text)
-    except UnicodeDecodeError as exc:
-        raise LoadError(f"{path} is not an inspect_ai log (not JSON: {exc})", file=str(path), rule="inspect") from None
-    except json.JSONDecodeError as exc:
-        cut = exc.pos >= len(text.rstrip()) - 1 or "Unterminated" in exc.msg
-        raise LoadError(f"{path} is not an inspect_ai log (not JSON: {exc})"
-                        + ("; the text stops mid-way: a log cut off (the eval still running?)" if cut else ""),
-                        file=str(path), rule="inspect") from None
     if not isinstance(log, Mapping) or not isinstance(log.get("samples"), list):
         raise LoadError(f"{path} is not an inspect_ai log with samples (log_samples off?)", file=str(path), rule="inspect")
     for number, sample in enumerate(log["samples"], start=1):
@@ -428,22 +464,82 @@ def read_inspect(path: Path, *, model: str | None = None, condition: str | None 
         yield _inspect_record(number, f"{path}:samples[{number - 1}] (id {sid}, epoch {epoch})", sample, log, model, condition)
 
 
+def _members_fit(path: Path) -> bool:
+    """Whether every member of the ``.eval`` archive at ``path`` declares a size ipb reads (:func:`member_problem`)
+    and holds what it declares (read through once, a chunk at a time, within the limit, CRC-checked).
+
+    inspect_ai's reader inflates a member whole, whatever it declares; so when a member is refused here the
+    archive is read by the direct reader instead, which reads every member with a limit and makes a refused
+    sample one error record (s53break item 3: inspect's reader inflated a 1.5 MB log to 1.6 GB). The check costs
+    one more decompression of the log."""
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if member_problem(info) is not None:
+                return False
+            try:
+                read_member(archive, info, keep=False)
+            except ValueError:
+                return False
+            except NotImplementedError:  # a method this Python's zipfile lacks: inspect's reader reads it, unchecked
+                continue
+    return True
+
+
+def _json_log(path: Path) -> Any:
+    """The JSON document of the ``.json`` log at ``path``: at most :data:`MAX_LOG_BYTES`, nested at most
+    ``MAX_JSON_DEPTH`` levels (s53break item 1), not cut off (item 7); else a LoadError that says which."""
+    with open(path, "rb") as fh:
+        head = fh.read(4)
+        if head == b"PK\x03\x04":
+            # a zip's first member with no readable end: an .eval archive cut off (inspect still writing it, a copy
+            # taken too early); "not JSON: 'utf-8' codec can't decode byte" said nothing of that (s44user)
+            raise LoadError(f"{path} is a cut-off or damaged inspect_ai .eval archive (a zip whose end is missing): "
+                            "was the eval still running, or the log copied before it finished? Let the run finish "
+                            "(or run it again) and give the complete log", file=str(path), rule="inspect")
+        raw = head + fh.read(MAX_LOG_BYTES + 1 - len(head))
+    if len(raw) > MAX_LOG_BYTES:
+        raise LoadError(f"{path} is larger than {MAX_LOG_BYTES // 2**30} GiB; ipb reads inspect_ai .json logs of at "
+                        "most 1 GiB (write the log as .eval, whose samples are read one at a time)",
+                        file=str(path), rule="inspect")
+    try:
+        return log_document(raw, str(path))
+    except LoadError as exc:
+        raise LoadError(f"{path} is not a readable inspect_ai log: {exc.message}",
+                        file=str(path), line=exc.line, column=exc.column, rule="inspect") from None
+
+
 def _read_eval_archive(path: Path, model: str | None, condition: str | None) -> Iterator[InputRecord]:
     with zipfile.ZipFile(path) as archive:
         names = archive.namelist()
         header: Mapping[str, Any] = {}
         for candidate in ("header.json", "_journal/start.json"):
             if candidate in names:
-                loaded = json.loads(archive.read(candidate).decode("utf-8"))
-                header = loaded if isinstance(loaded, Mapping) else {}
+                where = f"{path}:{candidate}"
+                try:
+                    loaded = log_document(read_member(archive, archive.getinfo(candidate)), where)
+                except ValueError as exc:  # too big, damaged
+                    raise LoadError(f"{path}: {exc}", file=where, rule="inspect") from None
+                except LoadError as exc:  # s53break item 2: '{not json' was a JSONDecodeError traceback
+                    raise LoadError(f"{path}: {candidate} is not a readable log header: "
+                                    f"{exc.message}", file=where, line=exc.line,
+                                    column=exc.column, rule="inspect") from None
+                if not isinstance(loaded, Mapping):  # a list header was silently ignored
+                    raise LoadError(f"{path}: {candidate} is a JSON {type(loaded).__name__}, not an object; an "
+                                    "inspect_ai log header is an object with 'version' and 'eval'", file=where,
+                                    rule="inspect")
+                header = loaded
                 break
         samples = sorted((n for n in names if n.startswith("samples/") and n.endswith(".json")), key=_sample_key)
         for number, name in enumerate(samples, start=1):
             source = f"{path}:{name}"
             try:
-                sample = json.loads(archive.read(name).decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                yield _record_error(number, source, f"{name} is not a JSON sample ({exc})", "inspect")
+                sample = log_document(read_member(archive, archive.getinfo(name)), source)
+            except ValueError as exc:  # over the limit or damaged: this sample only
+                yield _record_error(number, source, str(exc), "inspect")
+                continue
+            except LoadError as exc:
+                yield _record_error(number, source, f"{name} is not a JSON sample ({exc.message})",
+                                    "inspect")
                 continue
             yield _inspect_record(number, source, sample, header, model, condition)
 
@@ -555,9 +651,12 @@ def detect_format(path: str | Path) -> str:
     except OSError as exc:
         raise LoadError(f"cannot read {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
     if p.suffix == ".json" and head.startswith(b"{"):
+        if looks_like_inspect_log(head):  # by its opening, so that a cut-off or too deep log is still told as one
+            return "inspect"  # (s53break items 1 and 7: a RecursionError here; a cut-off log read as JSON Lines)
         try:
-            doc = json.loads(p.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
+            size = p.stat().st_size
+            doc = json.loads(p.read_text(encoding="utf-8")) if size <= MAX_LOG_BYTES else None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
             return "jsonl"
         if isinstance(doc, Mapping) and "samples" in doc and "eval" in doc:
             return "inspect"

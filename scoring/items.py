@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, BinaryIO, Iterable, Mapping
 
-from ipb._files import compressed_format
+from ipb._files import compressed_format, file_kind
 from ipb.engine._json import parse_json_line
 from ipb.errors import IpbError, LoadError, ScoreError, did_you_mean
 from ipb.perturb._golds import golds_of
+from ipb.scoring._log_limits import MAX_RECORD_BYTES, read_line_limited
 
 __all__ = ["Target", "PreparedItem", "ItemSet", "load_items", "item_set", "canonical_condition", "refuse_compressed"]
 
@@ -197,20 +200,52 @@ def refuse_compressed(head: bytes, path: Path, what: str) -> None:
 def load_items(path: str | Path) -> ItemSet:
     """Read an items JSONL file; bad lines are listed in ``errors``, the rest are kept.
 
+    Read one line at a time; a line longer than 64 MiB (:data:`~ipb.scoring._log_limits.MAX_RECORD_BYTES`)
+    is a bad line, skipped without being held whole.
+
     Raises
     ------
     LoadError
-        The file cannot be read.
+        The file cannot be read, or it is not a regular file (a FIFO, which would block, or a device).
     """
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block before it is refused
     except OSError as exc:
         raise LoadError(f"cannot read items file {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
-    refuse_compressed(raw[:8], p, "items")
-    out = ItemSet({}, [], str(p), hashlib.sha256(raw).hexdigest())
+    with open(fd, "rb", closefd=True) as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):  # s52paths: a FIFO hung, a device never ends
+            raise LoadError(f"cannot read items file {p}: it is {file_kind(mode)}; ipb reads items only from regular "
+                            "files (save a stream to a file first)", file=str(p), rule="file")
+        os.set_blocking(handle.fileno(), True)
+        try:
+            refuse_compressed(handle.peek(8)[:8], p, "items")
+            return _read_items(handle, p)
+        except OSError as exc:
+            raise LoadError(f"cannot read items file {p}: {exc.strerror or exc}", file=str(p), rule="file") from None
+
+
+def _read_items(handle: BinaryIO, p: Path) -> ItemSet:
+    """:func:`load_items` on an open regular file: one line at a time, a line longer than ``MAX_RECORD_BYTES``
+    (64 MiB) one bad line skipped without being held whole (s53break item 3), the SHA-256 of every byte read."""
+    digest = hashlib.sha256()
+    out = ItemSet({}, [], str(p))
     cache: dict[str, Any] = {}
-    for line, chunk in enumerate(raw.split(b"\n"), start=1):
+    line = 0
+    while True:
+        chunk, too_long = read_line_limited(handle)
+        if not chunk:
+            break
+        line += 1
+        digest.update(chunk)
+        if too_long:
+            out.n_lines += 1
+            out.errors.append({"line": line, "id": None, "message": f"line {line} is longer than "
+                               f"{MAX_RECORD_BYTES // 2**20} MiB; ipb reads items of at most "
+                               f"{MAX_RECORD_BYTES // 2**20} MiB (the sha256 of this file covers only what was read)"})
+            continue
+        chunk = chunk.removesuffix(b"\n")
         if not chunk.strip():
             continue
         out.n_lines += 1
@@ -225,6 +260,7 @@ def load_items(path: str | Path) -> ItemSet:
                                "message": f"line {line} is not a JSON item ({exc.message} at column {exc.column})"})
             continue
         _add_item(out, item, line, str(p), cache)
+    out.sha256 = digest.hexdigest()
     return out
 
 

@@ -27,10 +27,11 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
+from ipb._files import output_lock
 from ipb.cli._app import RunFormat, _fail, app, err, out
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError, WriteError
@@ -75,7 +76,9 @@ def perturb(
 
     Each card's canonical source is copied beside the items, as
     ``ipb-cards/<sha256>.yaml``, so that verify, respond, score and report can
-    re-execute the items without the card being installed anywhere.
+    re-execute the items without the card being installed anywhere. While it
+    runs it holds a lock on ``.OUT.lock`` beside ``--out``; a second perturb
+    naming the same ``--out`` meanwhile exits 1 at once, writing nothing.
     """
     try:
         _at_least_one(workers, "--workers")
@@ -95,20 +98,9 @@ def perturb(
         for target in (out_path, report):  # a new folder for the items (and the report) is made, as demo and score do
             if target is not None and not os.path.lexists(target.parent):
                 target.parent.mkdir(parents=True)
-        if backend is Backend.ray:
-            from ipb.distributed.perturb import generate_ray
-
-            result, runner = generate_ray(job, n, out_path, balance=balance, allow_short=allow_short,
-                                          address=ray_address)
-            store = runner.store
-        else:
-            result = write_items(out_path, job, n, balance=balance, workers=workers, allow_short=allow_short)
-        for path in dict.fromkeys(paths):
-            write_card_copy(compiled_card(path).card, out_path)
-        if store is not None:
-            store.remove()
-        if report is not None:
-            write_lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
+        with output_lock(out_path):  # a second perturb to the same --out is refused while this one runs (s53break 5)
+            result, runner, store = _generate(job, n, out_path, paths, report, backend, balance, allow_short,
+                                              workers, ray_address)
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
@@ -118,6 +110,27 @@ def perturb(
         err.print(f"ray: resumed {runner.resumed} finished shard(s), computed {runner.computed}", markup=False)
     if runner is not None and runner.store.note():
         err.print(runner.store.note(), markup=False)
+
+
+def _generate(job: Job, n: int, out_path: Path, paths: list[str], report: Optional[Path], backend: Backend,
+              balance: bool, allow_short: bool, workers: int, ray_address: Optional[str]) -> tuple[Any, Any, Any]:
+    """Generate and write the items, the card copies and the report: (result, Ray runner or None, its store or None)."""
+    store = runner = None
+    if backend is Backend.ray:
+        from ipb.distributed.perturb import generate_ray
+
+        result, runner = generate_ray(job, n, out_path, balance=balance, allow_short=allow_short,
+                                      address=ray_address)
+        store = runner.store
+    else:
+        result = write_items(out_path, job, n, balance=balance, workers=workers, allow_short=allow_short)
+    for path in dict.fromkeys(paths):
+        write_card_copy(compiled_card(path).card, out_path)
+    if store is not None:
+        store.remove()
+    if report is not None:
+        write_lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
+    return result, runner, store
 
 
 def _at_least_one(value: int, flag: str) -> None:
