@@ -435,6 +435,12 @@ Changed deliberately (issue 18, branch s52rfix, s52review kind 11, question word
 thesis_basis reads "The proposed posture rests on a reading of present market conditions." (was "The thesis basis
 is present conditions."). marks-defaults and l8-three-investors keep every id and scenario in place; only
 ``question`` and the blocks that hash the card or the question differ; ``ipb verify`` passes both.
+Changed deliberately (issue 18, branch s53rfix, s52review kind 6): a sector move whose draw broke a card rule is
+drawn again on the sector's range only (it was drawn over the card's whole range and could leave the sector's:
+a Lynch utility moved to software at a 4x P/E and a 5% yield). In buffett-bench-recipes one sector item's redraw
+now picks among fewer values: it is dropped (healthcare, 3.5x revenue) and another sector item drawn (industrial
+automation, 2x revenue, 66% gross margin); the other 239 keep id, order and bytes; ``ipb verify`` passes all 240.
+marks-defaults and l8-three-investors are unchanged.
 """
 
 from __future__ import annotations
@@ -452,7 +458,7 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "bc186ff2ae4ff6f7571f7fd2c27f004e29d69b6cbea68fc35d02035e6569bbe2"),
+                              "881e5633b08bc44d72314bc45471ecd7f3ff904a8438818e7028aad47a91a92f"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "3d7653e3fc6425e20f08b7c99d87b0e1041f2d4f348230c8da0f0ccb00e4499a"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",

@@ -54,6 +54,68 @@ def test_all_weather_items_at_one_times_state_no_levered_asset_facts(base):
     assert at_one >= 100, at_one  # the rule is read: many items keep the bases' 1x
 
 
+# --------------------------------------------------------------------------- 2. Inside the sector's ranges
+#
+# s52review kind 6, #591 of the Lynch run: a utility moved to enterprise software was drawn a P/E and a yield in the
+# sector's 20-60x and 0-2%, broke a card rule (raised dividends are paid, payout within earnings) and was redrawn
+# over the card's whole 3-80x and 0-12%, ending at 4x and 5%. The redraw now stays on the sector's range.
+LYNCH = "lynch_six_category_framework"
+ACQUISITION = "buffett_acquisition_checklist"
+
+
+def _outside_the_moves_sector(card_id: str, run) -> tuple[list[str], int]:
+    """Sector-move items whose resampled metric lies outside the range the move drew it in (the stated business
+    model's own, else the sector's: :func:`ipb.perturb.operators._range_in`), and how many metrics were read."""
+    from ipb.perturb.frame import build_frame
+    from ipb.perturb.operators import _range_in, _sector_metric_inputs
+
+    frame = build_frame([card_id])
+    metric_of = _sector_metric_inputs(frame)
+    bad, read = [], 0
+    for item, f in run:
+        for op in item["manifest"]["operators"]:
+            if op["name"] != "sector":
+                continue
+            sector = frame.sectors.get(op["details"]["sector"])
+            for name in op["details"]["resampled"]:
+                bounds = _range_in(frame, f, sector, metric_of[name])
+                read += 1
+                if bounds is not None and not bounds[0] <= f[name] <= bounds[1]:
+                    bad.append(f"{item['id']} {name}={f[name]}")
+    return bad, read
+
+
+@pytest.mark.parametrize("card_id, base, least", [
+    (LYNCH, "invest_slow_grower_utility.yaml", 400),    # 15 of 250 sector items outside before
+    (ACQUISITION, "price_equals_value.yaml", 400),      # 2 of 249 before
+])
+def test_sector_moves_keep_their_draws_inside_the_sectors_ranges(card_id, base, least):
+    bad, read = _outside_the_moves_sector(card_id, review_run(card_id, base, SEED))
+    assert bad == []
+    assert read >= least, read
+
+
+@pytest.mark.parametrize("facts, refused", [
+    ({"sector": "utilities", "earnings_growth": "21%"}, True),    # the review's lowest
+    ({"sector": "utilities", "earnings_growth": "12.5%"}, True),
+    ({"sector": "utilities", "earnings_growth": "12%"}, False),   # the top of Lynch's stalwart band
+    ({"sector": "utilities", "earnings_growth": "4%"}, False),    # the bundled base
+    ({"sector": "healthcare", "earnings_growth": "21%"}, False),  # the rule reads utilities only
+])
+def test_a_utility_grows_at_most_like_a_stalwart(facts, refused):
+    base = {"distressed": False, "cyclical_industry": False, "market_cap": "$2B", "pe_ratio": "7x",
+            "dividend_yield": "1%"}
+    assert_rule_case(LYNCH, "a_utility_grows_at_most_like_a_stalwart", {**base, **facts}, refused)
+
+
+def test_lynch_utilities_grow_at_most_twelve_percent():
+    run = review_run(LYNCH, "invest_slow_grower_utility.yaml", SEED)
+    utilities = [(item["id"], f["earnings_growth"]) for item, f in run
+                 if f.get("sector") == "utilities" and f.get("earnings_growth") is not None]
+    assert [i for i, g in utilities if g > Decimal("0.12")] == []  # 97 of 1,000 before
+    assert len(utilities) >= 500, len(utilities)
+
+
 # --------------------------------------------------------------------------- 4. Owner earnings: g >= r
 #
 # s52review trip: the gold of BUFFETT-OE-004's items showed "intrinsic value -$393.12B" (owner earnings $7.02B growing
