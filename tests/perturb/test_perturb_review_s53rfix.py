@@ -116,6 +116,51 @@ def test_lynch_utilities_grow_at_most_twelve_percent():
     assert len(utilities) >= 500, len(utilities)
 
 
+# --------------------------------------------------------------------------- 3. Knife edges of drawn values
+#
+# s52review kind 10: Graham's price a few cents from its limit. At seed 10909 an isolate draw on no_margin_of_safety
+# stated normal EPS $10.90, AAA 5.1%, growth 5% and a price of $115.25: value 10.90 * (8.5 + 2 * 5) * (4.4 / 5.1)
+# = $173.97, buy limit 2/3 of it = $115.98, so INVEST; a reader holding "$115.25" to three figures ($1, the display
+# step, on a $0.25 grid) may read $116, which is DECLINE. Generation now refuses such a metric/isolate draw.
+GRAHAM_IV = "graham_intrinsic_value_margin_of_safety"
+_GRAHAM = {"normal_eps": "$10.9", "eps_years_averaged": "7", "expected_growth": "5%", "historical_growth": "6%",
+           "aaa_yield": "5.1%"}
+
+
+@pytest.mark.parametrize("price, edge", [
+    ("$115.25", True),    # $116.00 > $115.98: the side a reader may take is the other verdict
+    ("$114.75", False),   # $114.00 and $115.50 both <= $115.98: INVEST either way
+    ("$116.50", True),    # DECLINE, but $115.75 <= $115.98 is INVEST: the line is within a step below
+    ("$117", False),      # $116.25 and $117.75 both > $115.98: DECLINE either way
+    ("$30", False),       # the base's price, far from the line
+])
+def test_knife_edges_are_values_within_a_display_step_of_a_line(price, edge):
+    from ipb.perturb.frame import build_frame
+    from ipb.perturb.visible import knife_edges
+
+    frame = build_frame([GRAHAM_IV])
+    facts = dict(ipb.facts(GRAHAM_IV, {**_GRAHAM, "price_per_share": price}))
+    found = knife_edges(frame, facts, ["price_per_share"])
+    assert bool(found) == edge, found
+
+
+def test_graham_drawn_items_keep_off_the_line():
+    from ipb.perturb.frame import build_frame
+    from ipb.perturb.visible import knife_edges
+
+    frame = build_frame([GRAHAM_IV])
+    edges, read = [], 0
+    for item, f in review_run(GRAHAM_IV, "no_margin_of_safety.yaml", SEED):
+        if not {o["name"] for o in item["manifest"]["operators"]} & {"metric", "isolate"}:
+            continue
+        moved = [c["input"] for c in item["manifest"]["changes"]]
+        read += 1
+        if knife_edges(frame, f, moved):
+            edges.append(item["id"])
+    assert edges == []  # 1 of 1,000 before (the $115.25 item)
+    assert read >= 500, read
+
+
 # --------------------------------------------------------------------------- 4. Owner earnings: g >= r
 #
 # s52review trip: the gold of BUFFETT-OE-004's items showed "intrinsic value -$393.12B" (owner earnings $7.02B growing
