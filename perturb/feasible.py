@@ -375,7 +375,8 @@ def _intervals(frame: Frame, facts: Mapping[str, Any], name: str, grid: Grid,
 
 
 def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, rng: random.Random, avoid: Any,
-                     pending: Sequence[str] = (), day: int | dt.date | None = None) -> Decimal:
+                     pending: Sequence[str] = (), day: int | dt.date | None = None,
+                     within: Grid | None = None) -> Decimal:
     """``facts[name]`` (a uniform draw) if it keeps the constraints, else a uniform draw of the values that do.
 
     Parameters
@@ -394,6 +395,12 @@ def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, rng: ran
         The scenario's date (a day or a year), or None: the era bounds on a quotient that reads ``name`` on
         that date (:func:`era_checks`) count as constraints too, so a draw is made inside the era's floor
         instead of refused by generation after it (s42anchor: 2024's price of subscription-software growth).
+    within:
+        The part of the input's grid the first draw was made on (a sector's range clipped to the card's,
+        on the card's step), or None for the whole grid: a redraw stays on it too, so a sector move whose
+        draw broke a card rule is drawn again inside the sector's range, not over the card's whole range
+        (s53rfix, s52review kind 6: a Lynch utility moved to enterprise software was redrawn to a 4x P/E and
+        a 5% yield, the sector's 20-60x and 0-2% left; 15 of 250 sector items).
 
     Returns
     -------
@@ -421,6 +428,10 @@ def redraw_if_broken(frame: Frame, facts: Mapping[str, Any], name: str, rng: ran
     grid = frame.grids[name]
     skip = grid.index_of(avoid) if isinstance(avoid, Decimal) else None
     intervals = _intervals(frame, facts, name, grid, checks, skip)
+    if within is not None:  # the same step: the clipped grid's values are a run of indices of the whole one
+        first = grid.below(within.lo)
+        last = first + within.count - 1
+        intervals = [(max(lo, first), min(hi, last)) for lo, hi in intervals if hi >= first and lo <= last]
     total = sum(hi - lo + 1 for lo, hi in intervals)
     if skip is not None and any(lo <= skip <= hi for lo, hi in intervals):
         total -= 1

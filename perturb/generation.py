@@ -103,6 +103,7 @@ from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeRep
 from ipb.perturb.shares import (even_shares as _shares, redistribute as _redistribute,
                                 select_balanced as _select_balanced, weighted_shares as _weighted_shares)
 from ipb.perturb.targeted import UNREACHED
+from ipb.perturb.visible import KNIFE_EDGE_PREFIX, knife_edges
 
 __all__ = ["Recipe", "parse_recipes", "parse_mix", "default_recipes", "DEFAULT_OPERATORS", "Job", "Generator",
            "Generation", "GenerationRun", "RecipeReport", "Diversity", "generate", "write_items", "possible_outcomes"]
@@ -295,6 +296,19 @@ class Generator:
         base = self.base.facts
         return any(scenario.facts.get(n) != base.get(n) for n in dated)
 
+    def _knife_edges(self, facts: Mapping[str, Any], steps: Sequence[Step]) -> list[str]:
+        """The facts a ``metric`` or ``isolate`` step drew onto a gate's line (:func:`ipb.perturb.visible.knife_edges`).
+
+        Only the inputs that differ from the base and that no flip placed (a flip keeps its own visible margin,
+        :mod:`ipb.perturb.flip_search`) are read; an L8 deck, whose rules move inputs together, is not checked.
+        """
+        if self.frame.deck or not any(st.operator in ("metric", "isolate") for st in steps):
+            return []
+        placed = {st.details.get("input") for st in steps if st.operator == "flip"}
+        derived = self.frame.derived
+        names = [n for n in self._moved(facts) if n not in placed and n not in derived]
+        return knife_edges(self.frame, facts, names) if names else []
+
     def _moved(self, facts: Mapping[str, Any]) -> list[str]:
         """The inputs whose value in ``facts`` differs from the base's (stated in one, not the other, included)."""
         base = self.base.facts
@@ -343,6 +357,9 @@ class Generator:
         broken = self.frame.violations_from(base, facts, self._moved(facts))
         if broken:
             return Candidate(r, j, None, None, None, CONSTRAINT_PREFIX + ", ".join(broken))
+        edges = self._knife_edges(facts, steps)
+        if edges:
+            return Candidate(r, j, None, None, None, KNIFE_EDGE_PREFIX + "; ".join(edges))
         if k == self.base_int:
             return Candidate(r, j, None, None, None, SAME_AS_BASE)
         changed = self.frame.changed(self.base, scenario)

@@ -674,7 +674,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
                 # software base's $0 priced at 4x its premiums) is drawn again among the values that keep the rules;
                 # no random number is taken when it breaks none, so such moves are the same as before
                 facts[name] = redraw_if_broken(frame, facts, name, rng, old, [n for n in list(ranged)[i + 1:]
-                                                                              if n in facts])
+                                                                              if n in facts], within=grid)
             else:
                 drawn = _draw(grid, rng, facts[name])
                 if drawn is None:

@@ -305,6 +305,25 @@ def _dead_move(frame: Frame, facts: Mapping[str, Any], names: Sequence[str],
     return dead
 
 
+def _base_flips(frame: Frame, facts: Mapping[str, Any], names: Sequence[str]) -> bool:
+    """True when ``facts`` (the run's base) have a verdict flip along some input of ``names``
+    (:func:`find_flip` as :func:`_dead_move` searches), remembered per frame for the last base asked about.
+
+    The anchor screen (:func:`_dead_move`) judges each move of an anchor alone, which is sound when the base
+    is one move from a flip. A base held by two kills at once has none: every single move is "dead" and the
+    screen dropped every anchor, so an anchor that moves both (predictability and growth, or predictability
+    and the price) was never searched (s53rfix, s52review trip: BUFFETT-OE-004, unpredictable and growing 12%
+    over a 10% discount, made 0 flip items in 64 attempts). On such a base anchors are searched unscreened.
+    """
+    key = (tuple(facts.items()), tuple(names))
+    held = frame.memo.get("base_flips")
+    if held is None or held[0] != key:
+        before = frame.swept_outcomes(facts)
+        found = any(find_flip(frame, facts, n, before=before, scan_limit=0) is not None for n in names)
+        held = frame.memo["base_flips"] = (key, found)
+    return bool(held[1])
+
+
 #: :func:`_dead_move` remembers at most this many moves from one scenario (then starts again).
 DEAD_MEMO_LIMIT = 1 << 14
 
@@ -458,7 +477,8 @@ def verdict_flip(frame: Frame, scenario: PScenario, rng: random.Random, arg: str
         # not searched, an anchor with a move after which no other input can flip is dropped unsearched
         # (_dead_move); such anchors count apart, up to SCREENED_ANCHORS, so as many are searched as before
         dead = None
-        if len(names) > ANCHOR_INPUTS + 1 and frame.memo.get("anchor_base") == scenario.facts:
+        if (len(names) > ANCHOR_INPUTS + 1 and frame.memo.get("anchor_base") == scenario.facts
+                and _base_flips(frame, scenario.facts, sorted(names))):
             dead = _dead_move(frame, scenario.facts, sorted(names), scenario)
         searched = screened = 0
         while searched < FLIP_ANCHORS and screened < SCREENED_ANCHORS:

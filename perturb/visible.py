@@ -31,11 +31,17 @@ visible one and :func:`ipb.perturb.verify_self.margin_problems` fails a flip ite
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ipb.engine.card import InputSpec
 
-__all__ = ["display_step", "back_value", "visible_problem"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ipb.perturb.frame import Frame
+
+__all__ = ["display_step", "back_value", "visible_problem", "knife_edges", "KNIFE_EDGE_PREFIX"]
+
+#: The refusal a generation run records for a drawn item with a knife-edge value (:func:`knife_edges`).
+KNIFE_EDGE_PREFIX = "knife edge: "
 
 
 def display_step(value: Decimal, grid_step: Decimal) -> Decimal:
@@ -76,3 +82,36 @@ def visible_problem(spec: InputSpec, value: Any, grid_step: Decimal, line_below:
             f"display step ({value_text(spec, display_step(value, grid_step))}) of the last value short of it; at "
             f"{value_text(spec, back)} the verdict is {', '.join(map(str, outcome_back))}, not "
             f"{', '.join(map(str, outcome))}")
+
+
+def knife_edges(frame: "Frame", facts: Mapping[str, Any], names: Iterable[str]) -> list[str]:
+    """The drawn facts of ``names`` that lie within their display step of a gate's line, on either side (SR13).
+
+    s53rfix (s52review kind 10): a metric or isolate draw lands anywhere on the grid, so it can land on a line
+    by chance: Marks' risk-return card priced at 79.98-80.06% of value against "at most 80%", Graham's price
+    within 4 cents of its limit. The flip keeps a visible margin on the one side it crosses (:func:`back_value`);
+    a drawn value has no side, so both are checked: ``v`` moved ``m(v) - g`` up and down (``m``:
+    :func:`display_step`, ``g`` the grid step) must give the verdicts ``v`` gives. Where the question shows every
+    digit of the grid (``m(v) == g``) nothing is hidden and the value is kept. Derived inputs follow the moved one
+    (:meth:`Frame.complete`); a name without a grid, or not a number in ``facts``, is skipped.
+
+    Returns one line per knife-edge fact (empty when none), naming the fact, its step and the verdict it hides.
+    """
+    out: list[str] = []
+    outcome: Any = None
+    for name in names:
+        value, grid, spec = facts.get(name), frame.grids.get(name), frame.inputs.get(name)
+        if not isinstance(value, Decimal) or grid is None or spec is None:
+            continue
+        if display_step(value, grid.step) == grid.step:
+            continue
+        if outcome is None:
+            outcome = frame.outcomes(facts)
+        for line_below in (True, False):
+            moved = frame.complete({**facts, name: back_value(value, grid.step, line_below)})
+            problem = visible_problem(spec, value, grid.step, line_below, outcome, frame.outcomes(moved))
+            if problem is not None:
+                out.append(problem.replace("is not visibly past its gate's line (SR13)",
+                                           "lies on a gate's line to the precision a reader holds (SR13)"))
+                break
+    return out

@@ -460,6 +460,15 @@ near rule patched out) in main's order, visibly new first: buffett-bench-recipes
 79/79/3/79, verdicts 152/79/9 as main; marks-defaults 81 then 69, mix 63/25/62, verdicts as main (87/16/13/12/16/6);
 l8-three-investors has none and is unchanged. The s52dup pins above are those of the hunting rule, which
 ``--no-near-duplicates`` keeps.
+Changed deliberately (issue 18, branch s53rfix, s52review kind 6): a sector move whose draw broke a card rule is
+drawn again on the sector's range only (it was drawn over the card's whole range and could leave the sector's:
+a Lynch utility moved to software at a 4x P/E and a 5% yield). In buffett-bench-recipes one sector item's redraw
+now picks among fewer values: it is dropped (healthcare, 3.5x revenue) and another sector item drawn (industrial
+automation, 2x revenue, 66% gross margin); the other 239 keep id, order and bytes; ``ipb verify`` passes all 240.
+marks-defaults and l8-three-investors are unchanged.
+Merged (s53dup with s53rfix): buffett-bench-recipes holds the same 240 ids as s53rfix's own pin (881e5633...), in
+s53dup's order (visibly new first); its lines differ from s53rfix's only by s53dup's title in ``question`` and the
+condition blocks that hash it. The ``--no-near-duplicates`` pin (s52dup's hunt) takes s53rfix's sector redraw too.
 """
 
 from __future__ import annotations
@@ -478,7 +487,7 @@ MARKS = "marks_market_cycle_positioning"
 RUNS = {
     # name: (cards, base, seed, ops ("" = the card's defaults), n, sha256 of the file)
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
-                              "f4359fbb4178fd841fafb78a63fa7c53db526b867cec83289b4b3bcd7e512e4a"),
+                              "5d270507c4c5c6e238b3b03e33a53d69489359bef9204ffaf265ea4146316e48"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
                        "8623ea816553668d9c46bc3235c2956f6341b067bae2dcd3ea643071c720216f"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
@@ -512,4 +521,4 @@ def test_strict_near_rule_keeps_the_s52dup_bytes(tmp_path):
     out = tmp_path / "items.jsonl"
     write_items(out, replace(_job(cards, base, seed, ops), strict_near=True), n)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == \
-        "1ee4f251ad96473423c2c0cdd18e7634058950942c7049f1190db68089b6fb5f"
+        "ec99e2e2ad652ebbf8511b82d625e2b7bde74a2113817ba0d7a1a6e29137f92e"
