@@ -44,9 +44,9 @@ _SEP = r"[\W_]{1,3}"
 #: run of n spaces after a gate word (n * n steps: 3,000 spaces after "test" took 8 s).
 _NUMBERED = re.compile(
     r"(?i)\b(?P<word>gates?|steps?|stages?|criteri(?:on|a)|filters?|hurdles?|tests?|checks?|screens?|lens(?:es)?|conditions?|questions?|requirements?|indicators?)(?:\"[ \t]*:)?(?:[ \t]*(?:(?:no\.?|number|#)[ \t]*)?|[_-](?:(?:no\.?|number|#)[ \t]*|[ \t]*))"
-    r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,[ \t]*(?:and|or|&)|,|&|and|or|to|through|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
+    r"(?:(?P<nums>\d{1,3}(?:[ \t]*(?:,[ \t]*(?:and|or|&)|,|&|and|or|to|through|thru|-|\u2013)[ \t]*\d{1,3}){0,8})\b(?![.,]\d|%|x\b|/)"
     r"|(?P<roman>(?-i:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?=[ \t]*[:.)\u2013\u2014-])"
-    r"|(?P<srange>(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?:[ \t]*(?:,|and|to|through|-|\u2013)[ \t]*"
+    r"|(?P<srange>(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?:[ \t]*(?:,|and|to|through|thru|-|\u2013)[ \t]*"
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))+)\b"
     r"|(?P<spelled>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?=[ \t]*[:.)\u2013\u2014-]))"
     r"|(?i:(?<=[ \t])(?P<ordword>gate|step|stage|test|criterion|filter|hurdle|check|screen|condition|requirement|question|lens|"
@@ -93,7 +93,7 @@ _NUMBERED_TRIGGERS = [Trigger(w, _NUMBERED) for w in ("gate", "step", "stage", "
                                                       "condition", "requirement", "question", "lens", "indicator")]
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
              "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "10th": 10}
-_NUMBER_IN_LIST = re.compile(r"\d{1,3}|to|through|-|\u2013")
+_NUMBER_IN_LIST = re.compile(r"\d{1,3}|to|through|thru|[ \t]+[-\u2013][ \t]+|-|\u2013")
 _SPELLED_NUMBERS = {w: k for k, w in enumerate(("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                                                 "eleven", "twelve"), start=1)}
 _SPELLED_NUMBERS.update({w: k for k, w in enumerate(("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"), start=1)})
@@ -183,12 +183,12 @@ class _NumberedMentionsMixin(_ParserState):
                 numbers = [_ORDINALS.get(word_text) or int(word_text[:-2])]
                 start = o.start()
             elif m.group("nums") is not None:
-                numbers = self._numbers_of(m.group("nums"))
+                numbers = self._numbers_of(m.group("nums"), n)
             elif m.group("srange") is not None:  # "gates one to three", "steps two and four" (gate, step, stage words only)
                 if m.group("word").lower().rstrip("s") not in ("gate", "step", "stage"):
                     continue
                 numbers = self._numbers_of(re.sub(r"[a-z]+", lambda w: str(_SPELLED_NUMBERS.get(w.group(0), w.group(0))),
-                                                  m.group("srange").lower()))
+                                                  m.group("srange").lower()), n)
             else:  # "Gate II:", "Step two:" (gate, step and stage words only)
                 if m.group("word").lower().rstrip("s") not in ("gate", "step", "stage"):
                     continue
@@ -265,22 +265,42 @@ class _NumberedMentionsMixin(_ParserState):
         return i < len(starts) and starts[i] < stop
 
     @staticmethod
-    def _numbers_of(text: str) -> list[int]:
+    def _numbers_of(text: str, last: int) -> list[int]:
+        """The gate numbers of a list after a gate word ("3 and 4", "1, 3-5 and 7", "3 thru 6"), first mention first.
+
+        A range ("3 to 6", "3-6", "3\u20136", "3 through 6", "3 thru 6") covers every gate from its first number to its
+        last, but no further than the card's last gate ``last`` (an int, the card's gate count): "Gates 5 to 9" of a
+        seven-gate card is gates 5, 6 and 7, and invents no gate 8 or 9. A range that runs down ("6 to 3") or ends past
+        twice the card's gates ("1-100" of seven) is no list of gates a careful writer means: it covers nothing, not
+        even its two ends (issue 13, gate references; paper \u00a77.5). After a spaced dash the number opens the label's
+        own text ("Gate 5 - 3 of 3 years positive", "Gate 1 - 100 names screened"): the first number stands alone.
+
+        >>> _NumberedMentionsMixin._numbers_of("3 to 6", 7), _NumberedMentionsMixin._numbers_of("5 thru 9", 7)
+        ([3, 4, 5, 6], [5, 6, 7])
+        >>> _NumberedMentionsMixin._numbers_of("6 to 3", 7), _NumberedMentionsMixin._numbers_of("1-100", 7)
+        ([], [])
+        >>> _NumberedMentionsMixin._numbers_of("1, 3-4 and 12", 7), _NumberedMentionsMixin._numbers_of("5 - 3", 7)
+        ([1, 3, 4, 12], [5])
+        """
         if text.isdigit():
             return [int(text)]
         tokens = _NUMBER_IN_LIST.findall(text)
         numbers: list[int] = []
-        pending_range = False
+        pending_range = spaced_dash = False
         for t in tokens:
             if t.isdigit():
                 k = int(t)
-                if pending_range and numbers and numbers[-1] < k <= numbers[-1] + 50:
-                    numbers.extend(range(numbers[-1] + 1, k + 1))
+                if pending_range and numbers:
+                    first = numbers[-1]
+                    if first < k <= 2 * last:
+                        numbers.extend(range(first + 1, min(k, last) + 1))
+                    elif not spaced_dash:
+                        numbers.pop()  # "6 to 3", "1-100": neither end is a gate meant
                 else:
                     numbers.append(k)
-                pending_range = False
+                pending_range = spaced_dash = False
             else:
-                pending_range = True
+                pending_range, spaced_dash = True, t != t.strip()
         return list(dict.fromkeys(numbers))
 
 
