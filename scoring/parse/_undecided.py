@@ -58,7 +58,7 @@ EITHER_WAY = re.compile(r"(?i)\b(?:could|can|may|might)[ \t]+(?:well[ \t]+|reall
 #: so "It depends on the price; at $20 it is a BUY" (a condition on the facts, with its verdict) is not one; counted,
 #: as :data:`EITHER_WAY`, outside every gate's section, and also in the text's last paragraph.
 DEFERRED = re.compile(
-    r"(?im)(?:^|(?<=[.!?:])[ \t]+|(?<=[.!?:]))[ \t*_>-]*(?:(?:ultimately|in[ \t]+the[ \t]+end|honestly|frankly|well|so),?[ \t]+)?"
+    r"(?im)(?:^|(?<=[.!?:]))[ \t*_>-]*+(?:(?:ultimately|in[ \t]+the[ \t]+end|honestly|frankly|well|so),?[ \t]+)?"
     r"(?:it|that|this|the[ \t]+(?:answer|decision|choice|verdict|call|final[ \t]+verdict))(?:[ \t]+(?:all|really|entirely|ultimately|simply))?"
     r"[ \t]+depends[ \t]+(?:up)?on[ \t]+(?:your|you\b|what[ \t]+you|how[ \t]+you|whether[ \t]+you|each[ \t]+investor|the[ \t]+(?:individual[ \t]+)?"
     r"(?:investor|reader)|one['\u2019]s|personal|individual)")
@@ -66,7 +66,10 @@ DEFERRED = re.compile(
 _HEDGE = re.compile(r"(?i)\b(?:possibly|perhaps|maybe|might|could|may(?![ \t]+\d))\b")
 _EITHER = re.compile(r"(?i)\beither[ \t]+(?:an?[ \t]+|to[ \t]+)?\Z")
 #: After a hedged outcome, the same hedge on its negation: "Perhaps INVEST, perhaps not", "maybe BUY - or maybe not".
-_OR_NOT = re.compile(r"(?i)[ \t]*[,;\u2014\u2013-]?[ \t]*(?:or[ \t]+)?(?:perhaps|maybe|possibly)[ \t]+not\b")
+#: Each run of spacing is read by one possessive star (what follows it is a mark or a letter, never a space), so a long
+#: run after an outcome word costs linear time (s53 integration: 20,000 spaces after "REJECT" in a JSON answer took
+#: 24 s of CPU with two stars around the optional mark; tests/scoring/test_parse_s50redos.py).
+_OR_NOT = re.compile(r"(?i)[ \t]*+(?:[,;\u2014\u2013-][ \t]*+)?(?:or[ \t]++)?(?:perhaps|maybe|possibly)[ \t]+not\b")
 #: A sentence's end between two words: a full stop, "!" or "?" before a space or a line's end, or a line break.
 _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
 #: At most this many characters between two outcomes offered as alternatives, and before the first for its hedge.
