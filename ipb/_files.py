@@ -142,14 +142,14 @@ def output_lock(path: str | Path, *, flag: str = "--out") -> Iterator[None]:
     of both reporting success while the file holds only one run's lines
     (s53break item 5). The lock goes with the process (a killed run leaves a
     file no one holds, which the next run takes). Where ``fcntl`` is missing
-    (not POSIX) nothing is locked.
+    (not POSIX) nothing is locked, nor where the lock file cannot be made (an
+    unwritable folder): the write fails there too, with its own message naming
+    the output (and, on the ray backend, its checkpoints folder).
 
     Raises
     ------
     OutputBusy
         Another process holds the lock; the message names the output and the lock file.
-    OSError
-        The lock file cannot be made (an unwritable folder): the write would fail too.
     """
     if fcntl is None:
         yield
@@ -157,7 +157,11 @@ def output_lock(path: str | Path, *, flag: str = "--out") -> Iterator[None]:
     target = Path(path)
     lock = target.parent / f".{target.name}.lock"
     while True:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError:  # an unwritable folder: the write itself fails there, with its own message naming the output
+            yield        # (and the ray backend's naming its checkpoints folder), so nothing is locked
+            return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
