@@ -8,10 +8,12 @@ import importlib
 import pytest
 
 MODULES = ["ipb.perturb", "ipb.perturb.values", "ipb.perturb.vintage", "ipb.perturb.render",
-           "ipb.perturb.generation", "ipb.perturb.recipes", "ipb.perturb.verify",
+           "ipb.perturb.recipes", "ipb.perturb.verify",
            "ipb.perturb.feasible", "ipb.perturb.spaces", "ipb.perturb.registries",
            # s44items split registries.py: the sector and regime registries' examples moved with them
-           "ipb.perturb.sector_registry", "ipb.perturb.regime_registry"]
+           "ipb.perturb.sector_registry", "ipb.perturb.regime_registry",
+           # s53dup split the share arithmetic out of generation.py (perturb/shares.py): its examples moved with it
+           "ipb.perturb.shares", "ipb.perturb.near"]
 
 
 @pytest.mark.parametrize("name", MODULES)
