@@ -41,7 +41,7 @@ failure mode; it is counted under ``coverage`` instead).
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ipb.scoring import _foreign_verdicts as _fv
 
@@ -204,19 +204,7 @@ def professes_ignorance(text: str) -> bool:
     body = " ".join(text.split()).strip(" \"'“”‘’*_`")
     if not body or len(body) > _IGNORANCE_CHARS:
         return False
-    said = False
-    for sentence in re.split(r"[.!?…;]+\s*|\s+[-–—]\s+", body):
-        sentence = sentence.strip(" ,\"'“”‘’*_`()")
-        if not sentence:
-            continue
-        head = re.match(_IGNORANCE_FILLER.pattern + r"\s*[,:]?\s*", sentence, re.IGNORECASE)
-        rest = sentence[head.end():] if head else sentence
-        if not rest or _IGNORANCE_FILLER.fullmatch(rest):
-            continue
-        if not _IGNORANCE.fullmatch(rest.rstrip(" ,")):
-            return False
-        said = True
-    return said
+    return _every_sentence(body, lambda rest: _IGNORANCE.fullmatch(rest) is not None)
 
 
 #: One sentence that hands the decision to the reader's circumstances: "It depends on your risk tolerance.", "That
@@ -250,19 +238,7 @@ def defers_the_decision(text: str) -> bool:
     body = " ".join(text.split()).strip(" \"'“”‘’*_`")
     if not body or len(body) > _DEFERRED_CHARS:
         return False
-    said = False
-    for sentence in re.split(r"[.!?…;]+\s*|\s+[-–—]\s+", body):
-        sentence = sentence.strip(" ,\"'“”‘’*_`()")
-        if not sentence:
-            continue
-        head = re.match(_IGNORANCE_FILLER.pattern + r"\s*[,:]?\s*", sentence, re.IGNORECASE)
-        rest = sentence[head.end():] if head else sentence
-        if not rest or _IGNORANCE_FILLER.fullmatch(rest):
-            continue
-        if not _DEFERRED.fullmatch(rest.rstrip(" ,").lower()):
-            return False
-        said = True
-    return said
+    return _every_sentence(body, lambda rest: _DEFERRED.fullmatch(rest.lower()) is not None)
 
 
 #: Gate verdicts that commit; a final verdict commits unless unread (None) or INCONCLUSIVE.
@@ -664,3 +640,22 @@ def filing(text: str, parsed: Mapping[str, Any], vocabulary: Iterable[str],
         return "scored", None, (f"on its stated final verdict {parsed.get('final_verdict')} alone: no gate read, "
                                 "every metric but VerdictAcc at its failure value (an L7 composite of 0.20 at most)")
     return "scored", None, "on the gate trace and final verdict read"
+
+
+def _every_sentence(body: str, says: Callable[[str], bool]) -> bool:
+    """Whether every sentence of ``body`` (one line of text), its filler words ("Sorry,", "Honestly,") set aside, is
+    one that ``says`` accepts, and at least one is: the shared test of :func:`professes_ignorance` and
+    :func:`defers_the_decision`."""
+    said = False
+    for sentence in re.split(r"[.!?…;]+\s*|\s+[-–—]\s+", body):
+        sentence = sentence.strip(" ,\"'“”‘’*_`()")
+        if not sentence:
+            continue
+        head = re.match(_IGNORANCE_FILLER.pattern + r"\s*[,:]?\s*", sentence, re.IGNORECASE)
+        rest = sentence[head.end():] if head else sentence
+        if not rest or _IGNORANCE_FILLER.fullmatch(rest):
+            continue
+        if not says(rest.rstrip(" ,")):
+            return False
+        said = True
+    return said
