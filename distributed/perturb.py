@@ -517,4 +517,11 @@ def verify_ray(path: str | Path, *, cards: Mapping[str, str] | None = None, sche
                     (records[i:i + chunk], sources_ref, digest, schema)) for i in range(0, len(records), chunk)]
     run = run_shards(ray, shards, ShardStore(None, ""), max_retries=max_retries)
     checks = [c for part, _ in run.results for c in part]
-    return Verification(name, len(records), mark_repeated_ids(checks, [i for _, ids in run.results for i in ids]))
+    result = Verification(name, len(records), mark_repeated_ids(checks, [i for _, ids in run.results for i in ids]))
+    # which card each of the items' cards was checked against, as verify_items reports it (s53nufix), from the driver
+    from ipb.engine.registry import use_cards
+    from ipb.perturb.verify_cards import card_sources
+
+    use_cards(card_dirs, path)
+    result.cards = card_sources(path, cards)
+    return result
