@@ -200,7 +200,9 @@ def test_all_weather_items_keep_the_rate_pair_within_the_curve():
              if f.get("levered_asset_expected_return") is not None and f.get("financing_rate") is not None]
     assert [(r, c) for r, c in pairs if r - c > Decimal("0.04") or c - r > Decimal("0.025")] == []
     assert [f for _, f in run if (f.get("levered_asset_expected_return") or 0) < Decimal("-0.01")] == []
-    assert len(pairs) >= 100, len(pairs)  # 144 state both rates
+    # 144 stated both rates on s53rfix2 alone; s53rfix states them only above 1x (an unlevered mix borrows nothing),
+    # which leaves 52 on this 60/40 base: still enough for the rule above to be tested
+    assert len(pairs) >= 50, len(pairs)
 
 
 # --------------------------------------------------------------------------- kind 9: the distressed bad case
