@@ -440,6 +440,7 @@ def value_text(spec: InputSpec, value: Any) -> str:
     text = str(literal(spec, value))
     if spec.type != "number":
         return text
+    text = _grouped(text)
     _, unit, ordinal = label_and_unit(spec)
     if ordinal and text.isdigit():
         return _ordinal(int(text))
@@ -448,6 +449,23 @@ def value_text(spec: InputSpec, value: Any) -> str:
     if unit and text == "1":
         unit = _one_of(unit)
     return f"{text} {unit}" if unit else text
+
+
+def _grouped(text: str) -> str:
+    """A plain number of five or more whole digits with thousands separators, as a reader writes it (s53review: NBIM's
+    "10000 MW"); four digits stay bare ("2500 MW", never a year-like "2,024"). :func:`read_value` removes them again.
+
+    >>> [_grouped(t) for t in ("10000", "-56500", "1234567.25", "9999", "2.5", "1E+5")]
+    ['10,000', '-56,500', '1,234,567.25', '9999', '2.5', '1E+5']
+    """
+    m = _PLAIN_NUMBER.fullmatch(text)
+    if m is None or len(m.group("whole")) < 5:
+        return text
+    return f"{m.group('sign')}{int(m.group('whole')):,}{m.group('frac')}"
+
+
+_PLAIN_NUMBER = re.compile(r"(?P<sign>-?)(?P<whole>[0-9]+)(?P<frac>(?:\.[0-9]+)?)")
+_GROUPED_NUMBER = re.compile(r"-?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 
 
 #: A plural unit word -> its singular, for a count of one ("is 1 year", not "is 1 years"; s35review).
@@ -565,14 +583,20 @@ def read_value(spec: InputSpec, text: str) -> Any:
         if ordinal and spec.unit:
             unit = " ".join(spec.unit.split())
         if not unit:
-            return text
+            return _ungrouped(text)
         if text == f"1 {_one_of(unit)}":
             return "1"
         if text.endswith(f" {unit}"):
-            return text[: -len(unit) - 1]
+            return _ungrouped(text[: -len(unit) - 1])
     else:
         return text
     raise PerturbError(f"{text!r} is not a value of input {spec.name!r}", rule="question", name=spec.name)
+
+
+def _ungrouped(text: str) -> str:
+    """``text`` without the thousands separators :func:`_grouped` wrote (``"10,000"`` -> ``"10000"``); anything else
+    as it is."""
+    return text.replace(",", "") if _GROUPED_NUMBER.fullmatch(text) else text
 
 
 def fact_sentence(spec: InputSpec, value: Any) -> str:
