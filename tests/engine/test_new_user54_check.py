@@ -250,3 +250,45 @@ def test_yes_says_write_true(word: str, literal: str) -> None:
 def test_explain_tries_the_grid_value_at_the_middle() -> None:
     # [$500M, $3T] step $500M: the midpoint $1.50025T floors to the grid value $500M + 2999 x $500M = $1.5T
     assert _trial_values(_card(), "market_cap") == [Decimal("5E+8"), Decimal("1.5E+12"), Decimal("3E+12")]
+
+
+# ------------------------------------------------------------------------------------------ 7. unlinked ranges
+
+
+def test_a_quotient_of_two_wide_unlinked_money_inputs_warns() -> None:
+    by_name = {w.name: w for w in _rules(_card(), "unlinked-range")}
+    assert set(by_name) == {"roce", "earnings_yield"}
+    roce = by_name["roce"]
+    assert (roce.line, roce.column) == (27, 7)  # the key 'roce' under compute
+    # [$10M, $50B] over [$50M, $200B]: log10((50e9 / 50e6) / (10e6 / 200e9)) = log10(1000 / 0.00005) = 7.3
+    assert "(7.3 orders of magnitude between their extremes)" in roce.message
+    assert "operating_profit $50B on capital_employed $50M, 1,000 times it" in roce.message
+    assert "'require: operating_profit <= 10 * capital_employed'" in roce.message
+
+
+def test_a_constraint_reading_both_or_narrow_ranges_silence_it() -> None:
+    tied = _text(rule="net_income <= operating_profit and operating_profit <= capital_employed")
+    assert {w.name for w in _rules(load_card_text(tied, "s54_quality.yaml"), "unlinked-range")} == {"earnings_yield"}
+    # [$1B, $5B] over [$2B, $9B]: log10((5 / 2) / (1 / 9)) = 1.35 decades, under 4
+    narrow = _text().replace("operating_profit: {type: money, range: [$10M, $50B]",
+                             "operating_profit: {type: money, range: [$1B, $5B]").replace("[$50M, $200B]", "[$2B, $9B]")
+    assert "[$2B, $9B]" in narrow and "[$1B, $5B]" in narrow
+    assert "roce" not in {w.name for w in _rules(load_card_text(narrow, "s54_quality.yaml"), "unlinked-range")}
+
+
+# --------------------------------------------------------------------------------------- 9. names as labels
+
+
+@pytest.mark.parametrize("spec, warned", [
+    ("{type: multiple}", True),
+    ("{type: multiple, label: net debt to EBITDA}", False),
+    ("{type: multiple, description: Net debt over EBITDA.}", False),
+], ids=["bare", "label", "description"])
+def test_an_acronym_named_input_without_label_warns(spec: str, warned: bool) -> None:
+    text = _text().replace("  disrupted: {type: bool}\n", f"  disrupted: {{type: bool}}\n  net_debt_to_ebitda: {spec}\n")
+    found = _rules(load_card_text(text, "s54_quality.yaml"), "name-as-label")
+    assert len(found) == warned
+    if warned:
+        assert (found[0].line, found[0].column) == (19, 3)  # the key, on the line after 'disrupted'
+        assert "'The net debt to ebitda is ...'" in found[0].message
+        assert "'label: net debt to EBITDA'" in found[0].message
