@@ -837,7 +837,7 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
     symbols: dict[str, ExprType] = dict(BUILTINS)
     symbols.update({n: t for n, (_, t) in constants.items()})
     symbols.update({n: s.expr_type for n, s in inputs.items()})
-    visible = VisibleSymbols(symbols, all_computed_names(data["gates"]), CONSTRAINTS, set(data.get("constants") or ()) - set(constants))
+    visible = VisibleSymbols(symbols, all_computed_names(data.get("gates") or []), CONSTRAINTS, set(data.get("constants") or ()) - set(constants))
     out: list[Constraint] = []
     seen: set[str] = set()
     derived: dict[str, str] = {}

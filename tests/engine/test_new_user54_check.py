@@ -292,3 +292,21 @@ def test_an_acronym_named_input_without_label_warns(spec: str, warned: bool) -> 
         assert (found[0].line, found[0].column) == (19, 3)  # the key, on the line after 'disrupted'
         assert "'The net debt to ebitda is ...'" in found[0].message
         assert "'label: net debt to EBITDA'" in found[0].message
+
+
+def test_readme_reentry_example_loops_as_its_section_says() -> None:
+    """README 'Re-entry loops': with target 3 the review sends the chain back while attempt (iteration + 1) < 3,
+    so twice (attempts 1 and 2), and a while over facts alone is warned about."""
+    from ipb.engine.execute import execute
+    from ipb.engine.graph import compile_card
+
+    readme = Path("README.md").read_text(encoding="utf-8").split("### Re-entry loops", 1)[1]
+    gates = re.search(r"```yaml\n(.*?)```", readme, re.S).group(1)  # type: ignore[union-attr]
+    head = Path("tests/engine/cards/good/reentry_loop.yaml").read_text().split("gates:\n", 1)[0]
+    card = load_card_text(head + gates, "README.md")
+    trace = execute(compile_card(card), {"target": Decimal(3)})
+    assert (trace.iterations, trace.trigger) == (2, "all_gates_cleared")
+    assert execute(compile_card(card), {"target": Decimal(1)}).iterations == 0
+    assert _rules(card, "fixed-reentry") == []
+    fixed = load_card_text(head + gates.replace("while: attempt < target", "while: target > 1"), "README.md")
+    assert len(_rules(fixed, "fixed-reentry")) == 1
