@@ -118,6 +118,9 @@ def _warn_broken(broken: Any, table: Path) -> None:
         for message in messages:
             err.print(f"warning: {where}: {message.rstrip('.')}; its verdict reads these facts as given",
                       markup=False)
-    if broken.by_row:
-        err.print(f"{len(broken.by_row):,} row(s) break a constraint of the card (column constraints_broken)",
+    if broken.unchecked:
+        err.print("not checked on the rows (the rule calls a function the columnar executor lacks; ipb run checks "
+                  "it): constraint " + ", ".join(broken.unchecked), markup=False)
+    if broken.count:
+        err.print(f"{broken.count:,} row(s) break a constraint of the card (column constraints_broken)",
                   markup=False)

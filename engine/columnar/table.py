@@ -539,7 +539,7 @@ def _output(pa: Any, card: Card, result: ColumnarResult, keep: list[str], table:
         arrays.append(pa.array(values, type=pa.float64(), mask=~ok))
     if card.constraints:  # the ids of the constraints each row breaks, null where it breaks none
         names.append(fresh("constraints_broken"))
-        arrays.append(pa.array((broken or Broken()).column(result.n), type=pa.string()))
+        arrays.append(words(*(broken or Broken()).column(result.n)))
     meta = {"version": SCREEN_VERSION, "card": card.id, "card_sha256": card.content_hash, "rows": result.n,
             "rows_decided_by_scalar_engine": result.fallback}
     return pa.table(arrays, names=names).replace_schema_metadata({"ipb.screen": json.dumps(meta, sort_keys=True)})
