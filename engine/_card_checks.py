@@ -245,6 +245,10 @@ def all_computed_names(raw_gates: list[dict[str, Any]]) -> dict[str, str]:
 FOLLOW_ON = "follow-on"
 
 
+#: The ``current`` gate of :class:`VisibleSymbols` for the card's ``constraints:`` (no gate id is empty).
+CONSTRAINTS = ""
+
+
 class VisibleSymbols(Mapping[str, ExprType]):
     """The live symbol table as one gate sees it.
 
@@ -252,7 +256,9 @@ class VisibleSymbols(Mapping[str, ExprType]):
     pointed error rather than an "unknown name". A value in ``broken`` (its
     own expression failed, and that error is reported) raises a
     :data:`FOLLOW_ON` error, which the card loader drops: a typo is one error,
-    not one per reader of the value it spoils.
+    not one per reader of the value it spoils. With ``current`` :data:`CONSTRAINTS`, a computed value in ``later``
+    is an error saying that constraints read inputs and constants only (s54newuser: "unknown name 'roce' ... did you
+    mean 'min_roce'?" for a rule over a computed ratio).
     """
 
     def __init__(self, symbols: Mapping[str, ExprType], later: Mapping[str, str], current: str,
@@ -268,6 +274,12 @@ class VisibleSymbols(Mapping[str, ExprType]):
         if key in self._broken:  # its own expression failed and was reported: say nothing more
             raise CompileError(f"{key!r} could not be computed (reported above)", rule=FOLLOW_ON, name=key)
         owner = self._later.get(key)
+        if owner is not None and self._current == CONSTRAINTS:
+            what = f"the regime of gate {owner!r}" if key == owner else f"a value computed by gate {owner!r}"
+            raise CompileError(
+                f"a constraint reads inputs and constants only, and {key!r} is {what}: write the rule over the inputs "
+                f"{key!r} is computed from (constraints bound the facts a scenario states, before any gate runs)",
+                rule="constraint-reads-value", name=key)
         if owner is not None and owner != self._current:
             raise CompileError(
                 f"{key!r} is computed by gate {owner!r}, which runs after gate {self._current!r}",

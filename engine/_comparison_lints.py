@@ -22,6 +22,7 @@ and offsets count characters in it.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -30,7 +31,7 @@ from ipb.engine._ops import Node
 from ipb.engine._units import MIXED
 from ipb.errors import LintWarning
 
-__all__ = ["ADVICE", "line_col", "plain_against_ratio", "unitless_threshold"]
+__all__ = ["ADVICE", "line_col", "plain_against_ratio", "same_unit_quotient", "unitless_threshold"]
 
 _UNIT_HINT = {"ratio": "write it as a percentage such as 90%", "money": "write it as money such as $5B",
               "multiple": "write it as a multiple such as 10x"}
@@ -63,8 +64,37 @@ def _text(source: str, node: Node) -> str:
     return source[node.start : node.end]
 
 
+def same_unit_quotient(op: str, a: Node, b: Node) -> bool:
+    """Whether ``a / b`` divides two values read from the facts in one unit: money by money, or plain numbers of one
+    declared ``unit:`` (a share such as 0.3, not a ratio, a multiple or a count). Only the first step of a chain
+    is asked: in ``p / e * p / b`` (Graham's P/E times P/B) the last division's dividend is a product.
+
+    >>> from ipb.engine.expressions import MONEY
+    >>> from ipb.engine._ops import constant
+    >>> money = Node(lambda env: None, MONEY)
+    >>> same_unit_quotient("/", money, money), same_unit_quotient("*", money, money)
+    (True, False)
+    >>> same_unit_quotient("/", money, constant(Decimal(2), MONEY, 0, 2))
+    False
+    """
+    if op != "/" or a.const or b.const or a.type.fraction or b.type.fraction:
+        return False
+    if a.type.unit == b.type.unit == "money":
+        return True
+    return a.type.unit is None and b.type.unit is None and a.type.measure is not None and a.type.measure == b.type.measure
+
+
 def unitless_threshold(source: str, subject: Node, threshold: Node) -> LintWarning | None:
-    """A plain literal threshold against a ratio, money or multiple ("retention >= 90"), or None."""
+    """A plain literal threshold against a ratio, money or multiple ("retention >= 90"), or None.
+
+    A plain quotient of two values in one unit (``ExprType.fraction``: ``operating_profit / capital_employed``, 0.3
+    for 30%) is judged as a ratio when the threshold is above 1 in size: ``roce >= 20`` with the author's "20%
+    minimum" is never met (s54newuser's Terry Smith card: every scenario failed gate 1, silently). A share such as
+    0.2 or 1 against it stays silent, and so does a threshold above 1 against a quotient of money by money whose
+    name says it is a multiple or a ratio of prices (``pe``, ``price_to_...``, ``..._multiple``).
+    """
+    if subject.type.fraction and not subject.const:
+        return _fraction_threshold(source, subject, threshold)
     unit = subject.type.unit
     if unit not in _UNIT_HINT or subject.const:
         return None
@@ -93,6 +123,33 @@ def unitless_threshold(source: str, subject: Node, threshold: Node) -> LintWarni
     return _warning(
         source, threshold.start,
         f"threshold {text!r} has no unit but {_text(source, subject)!r} is a {unit}; {_UNIT_HINT[unit]}",
+        "unitless-threshold",
+    )
+
+
+#: Words in a quotient's name (or the name it is compared under) that say it is a multiple, not a share.
+_MULTIPLE_WORDS = frozenset({"pe", "per", "multiple", "times", "price", "to", "cover", "coverage", "turns", "x",
+                             "ev", "pb", "ps", "pcf"})
+
+
+def _fraction_threshold(source: str, subject: Node, threshold: Node) -> LintWarning | None:
+    """The ``unitless-threshold`` warning for a plain threshold above 1 against a same-unit quotient, or None."""
+    if not threshold.const or threshold.type.unit is not None or threshold.value is None or abs(threshold.value) <= 1:
+        return None
+    named = sorted(threshold.names)
+    words = set(re.split(r"[_\W]+", " ".join([_text(source, subject), *named]).casefold()))
+    if words & _MULTIPLE_WORDS:
+        return None
+    value = threshold.value
+    meant = f"{value}%"
+    text, said = _text(source, threshold), _text(source, subject)
+    what = f"card constant {named[0]} is a plain number, {value}" if len(named) == 1 else f"{value}"
+    declare = f"declare '{named[0]}: {meant}'" if len(named) == 1 else f"write '{meant}'"
+    return _warning(
+        source, threshold.start,
+        f"threshold {text!r} has no unit ({what}) but {said!r} divides two values in one unit, a share such as "
+        f"0.3 for 30%: {value} would mean {_percent(value)}, so the comparison is almost never met; if {value} is "
+        f"meant as a percentage, {declare} and make {said!r} a ratio by multiplying its definition by 100%",
         "unitless-threshold",
     )
 

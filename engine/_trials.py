@@ -22,7 +22,12 @@ def _trial_values(card: Card, name: str) -> list[Any]:
         return list(spec.values or ())
     if spec.range is not None:
         lo, hi = spec.range
-        return [lo, (lo + hi) / 2, hi]
+        middle = (lo + hi) / 2
+        if spec.step and isinstance(lo, Decimal):
+            # the grid value at or below the midpoint, as perturbation draws it (s54newuser: "$1.5002T" was
+            # tried for a market cap in [$500M, $3T] with step $500M; now $1.5T)
+            middle = lo + ((hi - lo) / 2 / spec.step).to_integral_value(rounding=ROUND_FLOOR) * spec.step
+        return [lo, middle, hi]
     if spec.type in ("number", "money", "multiple", "ratio", "year"):
         big = Decimal(10) ** 12 if spec.type == "money" else Decimal(10) ** 6
         return [-big, Decimal(0), Decimal("0.5") if spec.type == "ratio" else Decimal(1), big]

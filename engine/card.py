@@ -29,7 +29,7 @@ from typing import Any, Iterator, Mapping
 
 import jsonschema
 
-from ipb.engine._card_checks import (FOLLOW_ON, VisibleSymbols, all_computed_names, bound as _bound,
+from ipb.engine._card_checks import (CONSTRAINTS, FOLLOW_ON, VisibleSymbols, all_computed_names, bound as _bound,
                                      broken_constraint_errors, date_message, reachable_threshold,
                                      check_outcomes as _check_outcomes, find_cycles, grid_problem, names_in,
                                      number_value as _number, plain_number, value_labels as _value_labels)
@@ -505,7 +505,7 @@ def card_from_doc(doc: YamlDoc) -> Card:
         else:
             if values is not None:
                 col.add(LoadError(f"only category inputs take 'values' ({name!r} is {kind})", rule="input"), path + ("values",))
-            expr_type = INPUT_TYPES[kind]
+            expr_type = ExprType("number", measure=str(spec["unit"])) if kind == "number" and spec.get("unit") else INPUT_TYPES[kind]
         rng = None
         if "range" in spec:
             bounds = []
@@ -837,7 +837,7 @@ def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, 
     symbols: dict[str, ExprType] = dict(BUILTINS)
     symbols.update({n: t for n, (_, t) in constants.items()})
     symbols.update({n: s.expr_type for n, s in inputs.items()})
-    visible = VisibleSymbols(symbols, {}, "", set(data.get("constants") or ()) - set(constants))  # broken: reported
+    visible = VisibleSymbols(symbols, all_computed_names(data.get("gates") or []), CONSTRAINTS, set(data.get("constants") or ()) - set(constants))
     out: list[Constraint] = []
     seen: set[str] = set()
     derived: dict[str, str] = {}

@@ -39,7 +39,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache, partial
 from importlib import resources
@@ -52,7 +52,7 @@ from ipb.engine import _exact
 from ipb.engine._ops import (Env, Fn, Node, Span, arith, chain, compare, const_fn, constant, fold, kleene_all, kleene_any,
                              kleene_not, negate, unescape)
 from ipb.engine._comparison_lints import line_col as _line_col
-from ipb.engine._comparison_lints import plain_against_ratio, unitless_threshold
+from ipb.engine._comparison_lints import plain_against_ratio, same_unit_quotient, unitless_threshold
 from ipb.engine._shared import repeated_calls, shared, sharing_root
 from ipb.engine._units import MIXED, arithmetic_unit, incompatible_units
 from ipb.engine.numbers import NumberError, read_number
@@ -88,12 +88,19 @@ class ExprType:
     a ``unit`` (money, ratio, multiple, years, ``dimensionless`` for a sum of
     ratios and multiples (:mod:`ipb.engine._units`), or None for plain);
     categories carry their allowed ``values``; sets carry the type of their ``item``.
+
+    Two fields only the lints read, left out of equality: ``measure`` is a plain number input's declared ``unit:``
+    (``count``, ``issues``), and ``fraction`` marks a plain quotient of two values in one unit (money over money,
+    count over count: ``operating_profit / capital_employed`` is 0.3 for 30%, s54newuser), so that a plain
+    threshold such as 20 against it is flagged as one against a ratio is.
     """
 
     kind: str
     unit: str | None = None
     values: tuple[str, ...] | None = None
     item: "ExprType | None" = None
+    measure: str | None = field(default=None, compare=False)
+    fraction: bool = field(default=False, compare=False)
 
     def describe(self) -> str:
         if self.kind == "number":
@@ -283,6 +290,10 @@ def _num_unit(op: str, a: Node, b: Node) -> str | None:
         if not plain.const:
             return MIXED
     return unit
+
+
+#: Words an author may write for a truth value, and the literal the grammar reads.
+_TRUTH_WORDS = {"yes": "true", "no": "false", "true": "true", "false": "false", "y": "true", "n": "false"}
 
 
 def _incompatible(a: ExprType, b: ExprType) -> bool:
@@ -518,7 +529,7 @@ class _Compiler(Transformer):
                 self.warnings.append(LintWarning(
                     f"division by zero: the divisor {self._text(right)!r} is always 0, so the quotient is always "
                     "unknown", line=line, column=column, offset=right.start, rule="zero-division"))
-            result_type = ExprType("number", _num_unit(op, acc, right))
+            result_type = ExprType("number", _num_unit(op, acc, right), fraction=not steps and same_unit_quotient(op, acc, right))
             if not steps and acc.const and right.const and acc.value is not None and right.value is not None:
                 names = acc.names | right.names
                 try:
@@ -563,9 +574,11 @@ class _Compiler(Transformer):
             owner = next((n for n in sorted(self.symbols)
                           if self.symbols[n].kind == "category" and ident in (self.symbols[n].values or ())), None)
             quote = f"; it is a value of category input {owner!r}, and a value is a string: write it in quotes, \"{ident}\""
-            raise self._error(
-                f"unknown name {ident!r}" + (quote if owner else "; it is neither a declared input nor a computed value"),
-                meta, rule="name", name=ident, suggestion=None if owner else did_you_mean(ident, list(self.symbols)))
+            truth = _TRUTH_WORDS.get(ident.casefold())  # `== yes` (s54newuser): true and false are the words
+            unknown = f"; a truth value is written {truth} (lower case), not {ident}" if truth else \
+                "; it is neither a declared input nor a computed value"
+            raise self._error(f"unknown name {ident!r}" + (quote if owner else unknown), meta, rule="name", name=ident,
+                              suggestion=truth or (None if owner else did_you_mean(ident, list(self.symbols))))
 
         if ident in self.constants:
             node = constant(self.constants[ident], type, meta.start_pos, meta.end_pos)

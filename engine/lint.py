@@ -77,6 +77,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from ipb.engine._range_lints import bare_acronyms, unlinked_ranges
 from ipb.engine._yaml import YamlDoc
 from ipb.engine.card import Card, InputSpec
 from ipb.engine.expressions import CompiledExpression
@@ -169,6 +170,8 @@ def lint_card(card: Card) -> list[IpbError]:
     found.extend(_elements_in_labels(card))
     found.extend(_elements_without_words(card))
     found.extend(_invisible_characters(card))
+    found.extend(_fixed_reentry(card))
+    found.extend(_at(doc, warning, path, key=True) for path, warning in [*unlinked_ranges(card), *bare_acronyms(card)])
     for i, g in enumerate(card.gates):
         for regime, branch in g.branches.items():
             # (a branch with no gates has nothing to pass or fail, and the schema asks for both outcomes: it must
@@ -181,6 +184,42 @@ def lint_card(card: Card) -> list[IpbError]:
         if g.classify:
             found.extend(_shadowed(card, i))
     return sorted(found, key=lambda e: (e.line or 0, e.column or 0))
+
+
+def _fixed_reentry(card: Card) -> list[IpbError]:
+    """A ``reentry`` whose ``while`` reads nothing a pass through the loop changes (rule ``fixed-reentry``).
+
+    The engine (:func:`ipb.engine.execute._chain`) goes back to gate ``to`` while the condition holds after the
+    looping gate, at most ``max_iterations`` times; the facts stay as stated, and only ``iteration`` (the passes
+    taken so far) and the values computed from it differ between passes. A condition that reads neither holds on
+    every pass or on none, so the loop is taken ``max_iterations`` times or never (s54newuser:
+    ``while: fcf_yield >= bond_yield`` looped twice on unchanged facts).
+    """
+    reads: dict[str, frozenset[str]] = {}
+    for g in card.gates:
+        reads.update({name: expr.names for name, expr in g.compute.items()})
+        if g.classify:
+            reads[g.id] = frozenset().union(*(when.names for _, when in g.classify if when is not None))
+    found: list[IpbError] = []
+    for i, g in enumerate(card.gates):
+        if g.reentry is None:
+            continue
+        seen: set[str] = set()
+        todo = list(g.reentry.condition.names)
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(reads.get(name, ()))
+        if "iteration" in seen:
+            continue
+        found.append(_at(card.doc, LintWarning(
+            f"the reentry of gate {g.id!r} loops while {g.reentry.condition.source.strip()!r}, which reads no value a "
+            "pass through the loop changes (the facts stay as stated; only 'iteration', the passes taken so far, and "
+            f"values computed from it change): on any facts the loop is taken {g.reentry.max_iterations} time(s) "
+            "or not at all, never a number of passes the facts decide; read iteration in the condition (e.g. "
+            "'iteration < rounds and ...') or drop the reentry (README, 'Re-entry loops')", rule="fixed-reentry", name=g.id), ("gates", i, "reentry", "while")))
+    return found
 
 
 #: Characters a reader does not see as they are: controls, and format characters (Unicode category Cf: the

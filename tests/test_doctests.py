@@ -14,6 +14,7 @@ MODULES = [
     "ipb.engine.logic",
     "ipb.engine.expressions",
     "ipb.engine._units",
+    "ipb.engine._comparison_lints",
     "ipb.engine.graph",
     "ipb.engine.execute",
     "ipb.engine.scenario",

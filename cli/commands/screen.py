@@ -91,6 +91,7 @@ def screen(
                               f"spaces; {name} is read from column {read!r})"
                               for name, (read, columns) in done.ignored.items()),
                   markup=False)
+    _warn_broken(done.broken, table)
     if done.unmapped:
         err.print("unknown on every row (no column): " + ", ".join(_why_unknown(done, name) for name in done.unmapped),
                   markup=False)
@@ -105,3 +106,21 @@ def _why_unknown(done: Any, name: str) -> str:
     if name in done.hints:
         return f"{name} (did you mean column {done.hints[name]!r}? --map '{done.hints[name]}={name}')"
     return name
+
+
+def _warn_broken(broken: Any, table: Path) -> None:
+    """One warning per row (the first ten) whose facts break a constraint of the card, as ``ipb run`` gives on them,
+    naming the row (0-based) and, for a CSV, its file line; then how many rows break one in all (s54newuser: row
+    Zeta, net income above operating profit, came out BUY with no word)."""
+    csv = table.suffix.lower() == ".csv"
+    for row, messages in broken.messages.items():
+        where = f"{table}: row {row}" + (f" (line {row + 2})" if csv else "")
+        for message in messages:
+            err.print(f"warning: {where}: {message.rstrip('.')}; its verdict reads these facts as given",
+                      markup=False)
+    if broken.unchecked:
+        err.print("not checked on the rows (the rule calls a function the columnar executor lacks; ipb run checks "
+                  "it): constraint " + ", ".join(broken.unchecked), markup=False)
+    if broken.count:
+        err.print(f"{broken.count:,} row(s) break a constraint of the card (column constraints_broken)",
+                  markup=False)

@@ -33,6 +33,7 @@ import numpy as np
 
 from ipb._files import check_target, write_path_atomic
 from ipb.engine.card import Card
+from ipb.engine.columnar._constraints import Broken, broken_rows
 from ipb.engine.columnar._expr import Vocabulary
 from ipb.engine.columnar._inputs import BadColumn, Encoded, each_bad, input_columns, raise_found
 from ipb.engine.columnar._run import VERDICT_WORDS, ColumnarResult, execute_columns
@@ -213,6 +214,8 @@ class ScreenResult:
     #: Unmapped input -> the two or more headers that each differ from its name only in case or spaces, so none
     #: is read; ``ipb screen`` says which, and that ``--map`` picks one.
     ambiguous: dict[str, list[str]] = field(default_factory=dict)
+    #: The rows that break the card's ``constraints:`` (:mod:`._constraints`); ``ipb screen`` warns about each.
+    broken: Broken = field(default_factory=Broken)
 
 
 def screen_table(
@@ -312,9 +315,10 @@ def screen_table(
     if bad:
         raise ErrorGroup(bad)
     renamed: dict[str, str] = {}
-    out = _output(pa, card, result, [] if only_results else names, table, renamed)
+    broken = broken_rows(compiled, columns, table.num_rows)
+    out = _output(pa, card, result, [] if only_results else names, table, renamed, broken)
     return ScreenResult(out, result, [n for n in card.inputs if n not in source], renamed, loose.matched,
-                        loose.hints, loose.ignored, loose.ambiguous)
+                        loose.hints, loose.ignored, loose.ambiguous, broken)
 
 
 @dataclass
@@ -499,7 +503,7 @@ def _scale(values: np.ndarray, power: int) -> np.ndarray:
 
 
 def _output(pa: Any, card: Card, result: ColumnarResult, keep: list[str], table: Any,
-            renamed: dict[str, str] | None = None) -> Any:
+            renamed: dict[str, str] | None = None, broken: Broken | None = None) -> Any:
     taken = set(keep)
 
     def fresh(name: str) -> str:
@@ -533,6 +537,9 @@ def _output(pa: Any, card: Card, result: ColumnarResult, keep: list[str], table:
     for name, (values, ok) in result.computed.items():
         names.append(fresh(name))
         arrays.append(pa.array(values, type=pa.float64(), mask=~ok))
+    if card.constraints:  # the ids of the constraints each row breaks, null where it breaks none
+        names.append(fresh("constraints_broken"))
+        arrays.append(words(*(broken or Broken()).column(result.n)))
     meta = {"version": SCREEN_VERSION, "card": card.id, "card_sha256": card.content_hash, "rows": result.n,
             "rows_decided_by_scalar_engine": result.fallback}
     return pa.table(arrays, names=names).replace_schema_metadata({"ipb.screen": json.dumps(meta, sort_keys=True)})
