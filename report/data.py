@@ -809,10 +809,12 @@ UNREAD_FLAG_RULE = ("—: no answer of the model where the detector applies. An 
 #: What the FMDP caption says of FM-5 (s45user: it flagged 3 of 3 German answers and 0 of 3 English ones laid out alike,
 #: the English naming "Gate 1", "Gate 2"...; docs/scoring.md, "Notes on individual metrics").
 FM5_RULE = ("FM-5's sequence clause counts English connectors (first, then, next, Gate N, Step N, followed by, "
-            "subsequently): it fires on an English numbered list or table that uses none of them, however faithful "
-            "its order. In an answer in another language it also counts that language's gate nouns before a number "
-            "(Paso 2), its word for first and numbered items, and it is not judged on an answer in a language "
-            "with no word lists (s49fair).")
+            "subsequently) and a layout's numbered items, numbered table rows and JSON list objects, and fires when "
+            "they are fewer than 0.40 (n_G - 1), n_G every gate of the card, reached or not (§7.11): so it fires on "
+            "faithful prose that walks the gates in other words (s54newuser: first ... too ... But on a 5-gate card, "
+            "1/4 = 0.25), not on a numbered list or table. In an answer in another language it also counts that "
+            "language's gate nouns before a number (Paso 2) and its word for first, and it is not judged on an "
+            "answer in a language with no word lists (s49fair).")
 
 
 #: The words of :func:`failure_rule` that the page links to the full rule (``report/html.py``).
