@@ -13,7 +13,95 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import jsonschema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ipb.scoring.leaderboard import leaderboard, rank_value
+from ipb.scoring.run import ScoreOptions, summary_metric_names
+from ipb.scoring.summary import summarize
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# --------------------------------------------------------------------------- finding 5: --exclude-failures and rank
+
+
+def _record(model: str, item: str, composite: float | None = None) -> dict:
+    """A score record: scored at ``composite`` (VerdictAcc 1), or, with None, a no_commitment refusal owed both."""
+    names = summary_metric_names()
+    base = {"model": model, "item_id": item, "condition": "A", "condition_key": "A", "layer": "L7", "flags": {}}
+    if composite is None:
+        return {**base, "status": "unscored", "reason_code": "no_commitment", "metrics": dict.fromkeys(names),
+                "owed": {"layer_composite": 0.0, "verdict_acc": 0.0}}
+    return {**base, "status": "scored", "reason_code": None, "owed": None,
+            "metrics": {**dict.fromkeys(names), "layer_composite": composite, "verdict_acc": 1.0}}
+
+
+# hedger: 0.27451 and a refusal; steady: 0.2 on both items; refuser: two refusals
+RECORDS = [_record("hedger", "i1", 0.27451), _record("hedger", "i2"), _record("steady", "i1", 0.2),
+           _record("steady", "i2", 0.2), _record("refuser", "i1"), _record("refuser", "i2")]
+
+
+def _board(policy: str) -> tuple[dict, list[dict]]:
+    summary = summarize(RECORDS, options=ScoreOptions(failures=policy, n_resamples=50))
+    return summary, leaderboard(summary)
+
+
+def test_rank_value_counts_an_excluded_refusal_as_zero() -> None:
+    # the user's hedger: 0.27451 over 1 answer, 1 refusal left out, 2 of 4 items with no record:
+    # 0.27451 x 1/(1+1) x (4-2)/4 = 0.0686275 (it was 0.27451 x 2/4 = 0.137255)
+    assert abs(rank_value(0.27451, 1, 0, 2, 4, n_failures_excluded=1) - 0.0686275) < 1e-7
+    # a run error and a left-out refusal both rank as 0: 0.9 x 2/(2+1+1) = 0.45
+    assert abs(rank_value(0.9, 2, 1, n_failures_excluded=1) - 0.45) < 1e-12
+    # every answer a left-out failure: 0, not "no value" (which ranks below every 0)
+    assert rank_value(None, 0, n_failures_excluded=2) == 0.0
+    assert rank_value(None, 0) is None
+
+
+def test_exclude_failures_ranks_as_failures_counted_at_zero() -> None:
+    counted, counted_rows = _board("count")
+    excluded, excluded_rows = _board("exclude")
+    # counted: hedger's mean is (0.27451 + 0) / 2 = 0.137255, steady's 0.2: steady first
+    assert [(r["model"], r["rank_value"]) for r in counted_rows] == [("steady", 0.2), ("hedger", 0.137255),
+                                                                     ("refuser", 0.0)]
+    # excluded: the mean shown is 0.27451 over 1, but the rank is 0.27451 x 1/2 = 0.137255 (before: 0.27451, hedger
+    # first above steady's 0.2); the refuser, with no mean at all, ranks on 0.0
+    means = {m: g["metrics"]["layer_composite"] for m, g in excluded["groups"]["model"].items()}
+    assert means["hedger"]["mean"] == 0.27451 and means["hedger"]["n"] == 1 and means["refuser"] is None
+    assert [(r["model"], r["rank_value"]) for r in excluded_rows] == [("steady", 0.2), ("hedger", 0.137255),
+                                                                      ("refuser", 0.0)]
+    assert excluded["groups"]["model"]["hedger"]["n_failures_excluded"] == {"layer_composite": 1, "verdict_acc": 1}
+    assert excluded["groups"]["model"]["refuser"]["n_failures_excluded"]["layer_composite"] == 2
+    assert "n_failures_excluded" not in excluded["groups"]["model"]["steady"]
+    assert "n_failures_excluded" not in counted["groups"]["model"]["hedger"]
+    # the notes say it where the figures are read
+    assert "the leaderboard's rank ('ranked on') still counts each as 0" in excluded["failures"]["note"]
+    schema = json.loads((ROOT / "grammar" / "summary.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(excluded)
+
+
+def test_a_summary_written_before_s54_ranks_each_excluded_failure_as_zero() -> None:
+    # no n_failures_excluded in the group: under --exclude-failures each refusal is taken as owed the figure
+    stat = {"mean": 0.27451, "low": 0.27451, "high": 0.27451, "n": 1}
+    group = {"n": 2, "n_scored": 1, "n_parse_failures": 0, "n_refusals": 1, "coverage": 0.25, "n_items_unanswered": 2,
+             "n_items": 4, "metrics": {"layer_composite": stat}}
+    old = {"failures": {"policy": "exclude"}, "groups": {"model": {"hedger": group}}}
+    (row,) = leaderboard(old)
+    assert abs(row["rank_value"] - 0.0686275) < 1e-7 and row["n_failures_excluded"] == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=12), st.integers(0, 6), st.integers(0, 4))
+def test_rank_under_exclude_is_the_mean_with_failures_at_zero(scores: list[float], k: int, errors: int) -> None:
+    # law: mean(scores) x n / (n + k + e) == mean(scores + k zeros) x n' / (n' + e), n' = n + k
+    n = len(scores)
+    excluded = rank_value(sum(scores) / n, n, errors, n_failures_excluded=k)
+    counted = rank_value(sum(scores) / (n + k), n + k, errors)
+    assert excluded is not None and counted is not None and abs(excluded - counted) < 1e-9
+
 
 # --------------------------------------------------------------------------- finding 6: acronyms and FM-5
 
