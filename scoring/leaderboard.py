@@ -21,6 +21,7 @@ __all__ = [
     "RANK_METRICS",
     "RANK_RULE",
     "KCCS_UNKNOWN_NOTE",
+    "STRICT_NO_VERDICT",
     "rank_value",
     "rank_metric",
     "composite_note",
@@ -205,6 +206,16 @@ RANK_RULE = ("rank: by the mean §7.13 layer composite, a weighted average (L7: 
              "faultless one")
 
 
+#: Why BASP-strict and conj. cannot see a wrong final verdict on a board with no composite (s54newuser finding 8): by
+#: §7.15 BASP-strict is a composite times the share of its metric gates passed, and with no layer composite it scales
+#: the W1 one, whose terms (OGRS, KCCS, SAP@3, IVP, CKCA) read no verdict.
+STRICT_NO_VERDICT = ("BASP-strict and conj. here scale the W1 composite (0.35 OGRS + 0.25 KCCS + 0.20 SAP@3 + 0.10 IVP "
+                     "+ 0.10 CKCA, §7.13) by the share of the §7.15 gates passed (OGRS, KCCS, SAP, IVP, CKCA, GRA); "
+                     "none reads a verdict, so an answer with one investor's final verdict or kill gate wrong keeps "
+                     "the right answer's BASP-strict unless a gate falls under its threshold: VerdictAcc (ranked on) "
+                     "and GRA (its gate verdicts) show it.")
+
+
 def composite_note(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str:
     """The line that says which layers have no §7.13 composite, why, and what the board ranks on instead; "" if none.
 
@@ -244,7 +255,7 @@ def composite_note(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
             + " (its 'ranked on' column), with each item a model has no answer to, each run error and each refusal "
             "or parse failure counted 0 (--exclude-failures or not); an "
             "equal value goes to the higher coverage, then the higher VerdictAcc, then the higher GRA, then the "
-            "higher BASP-strict, then the model's name")
+            "higher BASP-strict, then the model's name. " + STRICT_NO_VERDICT)
 
 
 def _label(component: str) -> str:

@@ -20,7 +20,7 @@ import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ipb.scoring.leaderboard import leaderboard, rank_value
+from ipb.scoring.leaderboard import composite_note, leaderboard, rank_value
 from ipb.scoring.run import ScoreOptions, summary_metric_names
 from ipb.scoring.summary import summarize
 
@@ -209,3 +209,25 @@ def test_the_fm5_caption_says_prose_fires_and_lists_do_not() -> None:
 
     assert "fires on faithful prose that walks the gates in other words" in FM5_RULE
     assert "1/4 = 0.25" in FM5_RULE and "not on a numbered list or table" in FM5_RULE
+
+
+# --------------------------------------------------------------------------- finding 8: BASP-strict at L8
+
+
+def test_basp_strict_reads_no_verdict_and_the_board_says_so() -> None:
+    from ipb.scoring.composite import basp_strict, w1_composite
+    from ipb.scoring.leaderboard import STRICT_NO_VERDICT
+
+    # the user's two L8 answers on Smith's card: OGRS 1, KCCS 5/6 both; SAP, IVP, CKCA not applicable; GRA 14/15
+    # right, 13/15 with gate 5's verdict wrong (1/3 of one gate of 5). W1 renormalised over OGRS and KCCS:
+    # (0.35 x 1 + 0.25 x 5/6) / 0.60 = 0.930556; every gate passes, so both are 0.930556 x 1
+    values = {"ogrs": 1.0, "kccs": 5 / 6, "sap@3": None, "ivp": None, "ckca": None}
+    composite = w1_composite(values, renormalize=True).value
+    assert composite is not None and abs(composite - 0.930556) < 1e-6
+    right = basp_strict(composite, values, gra=14 / 15, composite_name="W1")
+    wrong = basp_strict(composite, values, gra=13 / 15, composite_name="W1")
+    assert right.value == wrong.value and abs(wrong.value - 0.930556) < 1e-6
+    # the board with no composite ranks on VerdictAcc and now says why BASP-strict cannot tell them apart
+    summary = {"groups": {"layer": {"L8": {"metrics": {"layer_composite": None}}}}}
+    note = composite_note(summary, [{"rank_on": "verdict_acc"}])
+    assert note.endswith(STRICT_NO_VERDICT) and "none reads a verdict" in note
