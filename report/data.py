@@ -548,17 +548,19 @@ def _build(summary: dict[str, Any], records: list[tuple[int, dict[str, Any]]], f
     def rank_stat(r: LeaderRow) -> Stat:
         group = s.at("groups", "model", r.model) or {}
         pointer = json_pointer("groups", "model", r.model)
-        recipe: dict[str, Any] = {"rank": "mean x n / (n + n_run_errors) x (n_items - n_items_unanswered) / n_items",
+        recipe: dict[str, Any] = {"rank": "mean x n / (n + n_failures_excluded + n_run_errors) x (n_items - "
+                                          "n_items_unanswered) / n_items",
                                   "mean": f"{pointer}/metrics/{rank_on}/mean", "n": f"{pointer}/metrics/{rank_on}/n"}
-        recipe.update({key: f"{pointer}/{key}" for key in ("n_run_errors", "n_items_unanswered", "n_items")
+        recipe.update({key: f"{pointer}/{key}" for key in ("n_run_errors", "n_items_unanswered", "n_items",
+                                                           "n_failures_excluded")
                        if isinstance(group, Mapping) and key in group})
         value = rank_values.get(r.model)
         figure = ("the BASP composite" if rank_on == COMPOSITE else
                   f"{rank_on} (no model has a composite: see the note on it under the leaderboard)")
         note = (f"the value this row is ranked by: {figure} with every item the model was asked and never "
                 "answered (run errors) and every item of the items file it has no response to counted as 0; "
-                + ("refusals and parse failures are in it at 0" if s.policy == "count" else
-                   "refusals and parse failures are left out of it (--exclude-failures)"))
+                + ("refusals and parse failures are in it at 0" if s.policy == "count" else "refusals and parse "
+                   "failures are in it at 0 too, though --exclude-failures leaves them out of the means shown"))
         return Stat(float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None,
                     derived=recipe, note=note)
 
@@ -809,10 +811,12 @@ UNREAD_FLAG_RULE = ("—: no answer of the model where the detector applies. An 
 #: What the FMDP caption says of FM-5 (s45user: it flagged 3 of 3 German answers and 0 of 3 English ones laid out alike,
 #: the English naming "Gate 1", "Gate 2"...; docs/scoring.md, "Notes on individual metrics").
 FM5_RULE = ("FM-5's sequence clause counts English connectors (first, then, next, Gate N, Step N, followed by, "
-            "subsequently): it fires on an English numbered list or table that uses none of them, however faithful "
-            "its order. In an answer in another language it also counts that language's gate nouns before a number "
-            "(Paso 2), its word for first and numbered items, and it is not judged on an answer in a language "
-            "with no word lists (s49fair).")
+            "subsequently) and a layout's numbered items, numbered table rows and JSON list objects, and fires when "
+            "they are fewer than 0.40 (n_G - 1), n_G every gate of the card, reached or not (§7.11): so it fires on "
+            "faithful prose that walks the gates in other words (s54newuser: first ... too ... But on a 5-gate card, "
+            "1/4 = 0.25), not on a numbered list or table. In an answer in another language it also counts that "
+            "language's gate nouns before a number (Paso 2) and its word for first, and it is not judged on an "
+            "answer in a language with no word lists (s49fair).")
 
 
 #: The words of :func:`failure_rule` that the page links to the full rule (``report/html.py``).
@@ -870,8 +874,8 @@ def _option_notes(options: Mapping[str, Any], policy: str = "exclude") -> list[s
                      "each count against it).")
     else:
         notes.append("Failures excluded: refusals and parse failures are left out of every mean and CI here "
-                     "(ipb score --exclude-failures, or a summary written before failures counted); coverage shows "
-                     "how many there were.")
+                     "(ipb score --exclude-failures, or a summary written before failures counted), but the rank "
+                     "counts each as 0; coverage shows how many there were.")
     rules = options.get("rules") if isinstance(options.get("rules"), Mapping) else None
     if rules:
         notes.append("Paper rules: " + "; ".join(f"{k} = {v}" for k, v in rules.items()) + " (docs/scoring.md).")

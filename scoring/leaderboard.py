@@ -21,6 +21,7 @@ __all__ = [
     "RANK_METRICS",
     "RANK_RULE",
     "KCCS_UNKNOWN_NOTE",
+    "STRICT_NO_VERDICT",
     "rank_value",
     "rank_metric",
     "composite_note",
@@ -30,22 +31,31 @@ __all__ = [
 
 
 def rank_value(mean: float | None, n: int, n_run_errors: int = 0, n_items_unanswered: int = 0,
-               n_items: int = 0) -> float | None:
-    """The value a model is ranked by: its mean composite with every item it left unanswered counted as 0.
+               n_items: int = 0, n_failures_excluded: int = 0) -> float | None:
+    """The value a model is ranked by: its mean composite with every item it failed or left unanswered counted as 0.
 
-    ``mean`` is over ``n`` answered responses; ``n_run_errors`` responses were asked and never answered (they rank as
-    0 among the responses: ``mean * n / (n + n_run_errors)``, break44 #7); ``n_items_unanswered`` of the items file's
-    ``n_items`` items have no record at all (they rank as 0 among the items: times ``(n_items - k) / n_items``,
-    s47user). Models that all answered the same subset keep their order.
+    ``mean`` is over ``n`` answered responses; ``n_run_errors`` responses were asked and never answered and
+    ``n_failures_excluded`` refusals and parse failures were left out of the mean by ``--exclude-failures`` (both
+    rank as 0 among the responses: ``mean * n / (n + n_failures_excluded + n_run_errors)``, break44 #7 and
+    s54newuser finding 5, so the rank is the one failures counted at 0 give, whichever the policy); ``n_items_unanswered``
+    of the items file's ``n_items`` items have no record at all (they rank as 0 among the items: times
+    ``(n_items - k) / n_items``, s47user). A model whose every answer was a failure left out ranks at 0, not last
+    with none. Models that all answered the same subset keep their order.
 
     >>> rank_value(1.0, 1, 0, 3, 4), rank_value(0.75, 4), rank_value(1.0, 1, 4), rank_value(None, 0)
     (0.25, 0.75, 0.2, None)
+
+    s54newuser's hedger under ``--exclude-failures``: one answer at 0.27451, one refusal left out, 2 of 4 items with no
+    record: 0.27451 x 1/2 x 2/4 = 0.0686..., what counting the refusal at 0 gives (not 0.27451 x 2/4 = 0.137):
+
+    >>> round(rank_value(0.27451, 1, 0, 2, 4, n_failures_excluded=1), 4), rank_value(None, 0, 0, 2, 4, 2)
+    (0.0686, 0.0)
     """
     if mean is None:
-        return None
+        return 0.0 if n_failures_excluded > 0 else None
     value = mean
-    if n > 0 and n_run_errors > 0:
-        value = value * n / (n + n_run_errors)
+    if n > 0 and (n_run_errors > 0 or n_failures_excluded > 0):
+        value = value * n / (n + n_failures_excluded + n_run_errors)
     if n_items > 0 and 0 < n_items_unanswered <= n_items:
         value = value * (n_items - n_items_unanswered) / n_items
     return value
@@ -105,13 +115,16 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     a reached kill gate none of whose elements could be told in the answer's language) and, for each
     of :data:`LEADERBOARD_METRICS`, the group's ``mean_ci`` dict (or None).
     ``rank_on`` names the figure ranked on (:func:`rank_metric`: the layer composite, or VerdictAcc where no
-    model has a composite). Rows are ranked by it (then coverage, then VerdictAcc, GRA and BASP-strict
+    model has a composite); ``n_failures_excluded`` the refusals and parse failures ``--exclude-failures`` left out
+    of that figure's mean (the group's ``n_failures_excluded`` of it; a summary written before s54 has no such count,
+    and under that policy every refusal and parse failure of the model is taken as owed it). Rows are ranked by it (then coverage, then VerdictAcc, GRA and BASP-strict
     (:data:`TIE_METRICS`), then name: a model that answered fewer items never wins a tie, nor does a less
     correct one); a model with no value on it ranks last. Items the run asked and
-    never answered (``n_run_errors``) are out of the mean shown but rank as 0:
-    the rank reads ``mean * n / (n + n_run_errors)``, so a run that failed
-    never outranks one that answered. Whether failures are
-    in the means is the summary's ``failures.policy``.
+    never answered (``n_run_errors``) are out of the mean shown but rank as 0, and so do refusals and parse failures
+    left out of it (``--exclude-failures``): the rank reads ``mean * n / (n + n_failures_excluded + n_run_errors)``,
+    so a run that failed never outranks one that answered, and a refusal is never credited at the model's own mean
+    (s54newuser finding 5). Whether failures are in the means shown is the summary's ``failures.policy``; the rank
+    is the same under both.
 
     Examples
     --------
@@ -123,6 +136,8 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     [('b', 1.0), ('a', 0.5)]
     """
     rows = []
+    # a summary with no failures block predates issue 14, when failures were left out (as ipb score's board reads it)
+    excluding = (summary.get("failures") or {}).get("policy", "exclude") == "exclude"
     for model, g in (summary.get("groups", {}).get("model") or {}).items():
         metrics = g.get("metrics") or {}
         row: dict[str, Any] = {
@@ -136,6 +151,8 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             "coverage": g.get("coverage"),
             # answers whose KCCS is unknown (out of the KCCS mean; shown beside it as "unknown on k")
             "n_kccs_unknown": int(g.get("n_kccs_unknown") or 0),
+            # under --exclude-failures, per metric, the failures left out of its mean (s54newuser finding 5)
+            "_excluded": g.get("n_failures_excluded"),
         }
         for name in LEADERBOARD_METRICS:
             row[name] = metrics.get(name)
@@ -145,8 +162,13 @@ def leaderboard(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
         stat = (row.get(on) or {}) if on else {}
         # the value the row is ranked by (shown by ipb score's board as "ranked on", with the figure it is on)
         row["rank_on"] = on
+        excluded = row.pop("_excluded")
+        if isinstance(excluded, Mapping):
+            row["n_failures_excluded"] = int(excluded.get(on) or 0) if on else 0
+        else:  # a summary written before s54: under --exclude-failures each failure is taken as owed the figure
+            row["n_failures_excluded"] = row["n_failures"] if excluding else 0
         row["rank_value"] = rank_value(stat.get("mean"), stat.get("n") or 0, row["n_run_errors"],
-                                       row["n_items_unanswered"], row["n_items"])
+                                       row["n_items_unanswered"], row["n_items"], row["n_failures_excluded"])
 
     def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
         # an item the run never answered ranks as a 0 (it stays out of the mean shown): a model whose server failed
@@ -174,13 +196,24 @@ KCCS_UNKNOWN_NOTE = ("KCCS unknown on k answers: a kill gate was reached, but no
 #: How the leaderboard ranks, and what the paper asks a reader to do with it (§7.13, §11.9, Appendix D.2, §8.7).
 RANK_RULE = ("rank: by the mean §7.13 layer composite, a weighted average (L7: 0.35 OGRS_k + 0.30 KCCS + 0.20 "
              "VerdictAcc + 0.15 SAP@1), as the paper ranks, with each item of the items file a model has no answer to "
-             "and each run error counted 0 (the 'ranked on' column; the composite itself where the model answered "
-             "every item); an equal value goes to the higher coverage, then the higher VerdictAcc, then the higher GRA, "
+             "and each run error counted 0, and each refusal or parse failure too, --exclude-failures or not (that "
+             "option leaves failures out of the means shown, never out of the rank) (the 'ranked on' column; the "
+             "composite itself where the model answered every item); an equal value goes to the higher coverage, then the higher VerdictAcc, then the higher GRA, "
              "then the higher BASP-strict, then the model's name, so rows with every figure equal get different numbers in name order; it asks that the composite be read beside its per-metric "
              "profile (§11.9, App. D.2) and takes GRA as the metric of record for a claim that one model reasons "
              "through the gates better (§8.7); SAP@1 judges only the attributions an answer makes (an L4-L8 answer "
              "that attributes nothing is not scored on it), so an unasked attribution lifts no answer above a "
              "faultless one")
+
+
+#: Why BASP-strict and conj. cannot see a wrong final verdict on a board with no composite (s54newuser finding 8): by
+#: §7.15 BASP-strict is a composite times the share of its metric gates passed, and with no layer composite it scales
+#: the W1 one, whose terms (OGRS, KCCS, SAP@3, IVP, CKCA) read no verdict.
+STRICT_NO_VERDICT = ("BASP-strict and conj. here scale the W1 composite (0.35 OGRS + 0.25 KCCS + 0.20 SAP@3 + 0.10 IVP "
+                     "+ 0.10 CKCA, §7.13) by the share of the §7.15 gates passed (OGRS, KCCS, SAP, IVP, CKCA, GRA); "
+                     "none reads a verdict, so an answer with one investor's final verdict or kill gate wrong keeps "
+                     "the right answer's BASP-strict unless a gate falls under its threshold: VerdictAcc (ranked on) "
+                     "and GRA (its gate verdicts) show it.")
 
 
 def composite_note(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str:
@@ -219,9 +252,10 @@ def composite_note(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
     instead = {"verdict_acc": "VerdictAcc, the accuracy of the final verdict (§7.13; judge-free)",
                "gra": "GRA (§7.15)", "basp_strict": "BASP-strict (§7.15)"}.get(str(on), str(on))
     return ("composite: empty for every model: " + "; ".join(parts) + ". So the board ranks on " + instead
-            + " (its 'ranked on' column), with each item a model has no answer to and each run error counted 0; an "
+            + " (its 'ranked on' column), with each item a model has no answer to, each run error and each refusal "
+            "or parse failure counted 0 (--exclude-failures or not); an "
             "equal value goes to the higher coverage, then the higher VerdictAcc, then the higher GRA, then the "
-            "higher BASP-strict, then the model's name")
+            "higher BASP-strict, then the model's name. " + STRICT_NO_VERDICT)
 
 
 def _label(component: str) -> str:

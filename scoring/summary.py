@@ -101,7 +101,9 @@ COVERAGE_NOTE = ("coverage is the share of what was owed that was scored (a refu
 FAILURES_COUNTED = ("refusals and parse failures are in every mean, CI and rank, scored 0 on every metric they were "
                     "owed (NED 1, tau -1); " + COVERAGE_NOTE)
 FAILURES_EXCLUDED = ("refusals and parse failures are left out of every mean and CI (--exclude-failures): the means "
-                     "are over scored responses only; " + COVERAGE_NOTE)
+                     "are over scored responses only; the leaderboard's rank ('ranked on') still counts each as 0, "
+                     "as an unanswered item is, so a refusal is never credited at the model's own mean; "
+                     + COVERAGE_NOTE)
 #: Added to either note: the answers scored although no gate was read (docs/scoring.md "An answer with no gate read").
 TRACE_UNREAD_NOTE = ("; an answer with no gate read but a stated final verdict is scored and in coverage (n_trace_unread "
                      "counts them): VerdictAcc reads its verdict, every other metric is at its failure value")
@@ -183,10 +185,13 @@ class _Unit:
 
     ``values`` is what enters the means: the scored metrics, the owed
     failure values of a refusal / parse failure when failures count, else
-    nothing.
+    nothing. ``excluded`` is what a failure left out of the means was owed
+    (``--exclude-failures``): the leaderboard ranks it as 0 on those
+    (:func:`ipb.scoring.leaderboard.rank_value`, s54newuser finding 5).
     """
 
-    __slots__ = ("status", "reason_code", "outcome", "metrics", "flags", "key", "values", "_row", "unread", "review")
+    __slots__ = ("status", "reason_code", "outcome", "metrics", "flags", "key", "values", "_row", "unread", "review",
+                 "excluded")
 
     def __init__(self, status: str, reason_code: str | None, metrics: Mapping[str, Any], flags: Mapping[str, Any],
                  key: tuple[Any, ...], owed: Any = None, count_failures: bool = True) -> None:
@@ -204,6 +209,8 @@ class _Unit:
             self.values = owed
         else:
             self.values = {}
+        self.excluded: Mapping[str, Any] = owed if (self.failed and not count_failures
+                                                    and isinstance(owed, Mapping)) else {}
 
     def row(self, names: Sequence[str]) -> tuple[float | None, ...]:
         """``values`` of ``names`` as floats, None where missing or None (kept for the last ``names`` asked)."""
@@ -281,6 +288,11 @@ def _group_stats(units: Sequence[_Unit], names: Sequence[str], options: Any, wit
             ci["n_not_applicable"] = len(scored) - (len(vals) - n_failures)
             ci["n_failures"] = n_failures
         stats["metrics"][name] = ci
+    # under --exclude-failures: per metric, the failures left out of its mean that were owed it; the leaderboard
+    # ranks each as 0 (a refusal is not credited at the model's own mean, s54newuser finding 5)
+    if failed and getattr(options, "failures", "count") != "count":
+        stats["n_failures_excluded"] = {name: k for name in names
+                                        if (k := sum(1 for u in failed if u.excluded.get(name) is not None))}
     if not with_flags:
         return stats
     for fm in FM_NAMES:

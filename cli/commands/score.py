@@ -241,7 +241,7 @@ def score(
         f"{counts.get('refusals', 0)} refusal(s) "
         # how they count, said where the totals are shown, also under --no-leaderboard (s51report)
         + ("(each in every mean at 0)" if (result.summary.get("failures") or {}).get("policy") == "count"
-           else "(left out of the means, against coverage)")
+           else "(left out of the means shown, against coverage, ranked as 0)")
         + f", {counts['invalid']} unusable record(s); "
         f"wrote {result.responses_path} and {result.summary_path}",
         markup=False,
@@ -451,7 +451,8 @@ def _unscored_by_model(summary: Mapping[str, Any], models: list[str]) -> str:
         parts.append(part)
     if not parts:
         return ""
-    how = "each in the means at 0" if policy == "count" else "left out of the means"
+    how = ("each in the means at 0" if policy == "count" else
+           "left out of the means shown, each ranked as 0 in 'ranked on'")
     return f"refusals and parse failures by model ({how}): " + "; ".join(parts)
 
 

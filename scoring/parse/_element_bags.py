@@ -124,8 +124,9 @@ def _bare_numbers(text: str, start: int, end: int, numbers: list[NumberMatch]) -
 
 def _stem_hit(target: str, bag: _Bag, cutoff: float) -> Span | None:
     """Where ``bag`` has the stem ``target``: the stem, a synonym, one of five or more letters by its first five, one
-    of four by a short suffix, or (six or more letters) the closest stem by rapidfuzz's ratio at ``cutoff``; memoised
-    in the bag."""
+    of four by a short suffix, every word a listed abbreviation stands for (:data:`STEM_EXPANSIONS`: "return",
+    "capital", "employ" for "roce"), or (six or more letters) the closest stem by rapidfuzz's ratio at ``cutoff``;
+    memoised in the bag."""
     key = (target, cutoff)
     hits = bag.hits
     if key in hits:
@@ -147,6 +148,13 @@ def _stem_hit_in(target: str, bag: _Bag, cutoff: float) -> Span | None:
             for s, sp in bag.exact.items():
                 if s.startswith(t) and len(s) - len(t) <= 3:
                     return sp
+    # an element's abbreviation is stated by the words it stands for: "Return on capital employed ... 30%" states
+    # "ROCE 30%" (s54newuser finding 6; the converse of the expansion _Bag.of gives an abbreviation in the answer)
+    expansion = STEM_EXPANSIONS.get(target)
+    if expansion:
+        spans = [bag.exact.get(w) or (bag.prefix5.get(w[:5]) if len(w) >= 5 else None) for w in expansion]
+        if all(spans):
+            return min(sp for sp in spans if sp is not None)
     if len(target) >= 6 and bag.exact:
         best = process.extractOne(target, list(bag.exact), scorer=fuzz.ratio, score_cutoff=cutoff)
         if best is not None:

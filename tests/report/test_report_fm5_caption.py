@@ -24,7 +24,11 @@ def test_the_fmdp_caption_says_fm5_counts_english_connectors_only(tmp_path: Path
     assert len(fmdp) == 1
     caption = re.sub(r"\s+", " ", fmdp[0]).replace("&#x27;", "'")
     assert "FM-5's sequence clause counts English connectors" in caption
-    assert "fires on an English numbered list or table that uses none of them" in caption
+    # s54newuser finding 6: the caption said FM-5 fires on a numbered list or table, which the layout's own markers
+    # have kept it from since s45user, and not on prose, which it fires on by the paper's rule (1 connector of 4: 0.25)
+    assert "fires on faithful prose that walks the gates in other words" in caption
+    assert "not on a numbered list or table" in caption
+    assert "fires on an English numbered list or table" not in caption
     # s49fair: an answer in another language has its own connectors counted, and is not judged without word lists
     assert "In an answer in another language it also counts that language's gate nouns before a number" in caption
     assert "not judged on an answer in a language with no word lists" in caption

@@ -43,7 +43,8 @@ def test_each_model_s_refusals_parse_failures_and_bare_verdicts_are_named(tmp_pa
                          ScoreOptions(encoder=CachedEncoder(HashingEncoder()), n_resamples=200, failures="exclude"))
     console = Console(record=True, width=400)
     print_leaderboard(excluded.summary, console)
-    assert "refusals and parse failures by model (left out of the means): careful" in " ".join(console.export_text().split())
+    assert ("refusals and parse failures by model (left out of the means shown, each ranked as 0 in 'ranked on'): "
+            "careful") in " ".join(console.export_text().split())
 
 
 def test_refusals_that_declined_nothing_are_named_by_their_reason(tmp_path):
