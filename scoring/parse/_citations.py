@@ -42,8 +42,13 @@ def _doc_prefix(text: str, window_start: int, doc: int) -> tuple[int, int, str |
         return title, words[i - 1].start(), words[i - 1].group()
     return title, title, None
 _BY_ENTITY = re.compile(r"[ \t]+(?:by|from)[ \t]+")
+#: "(Security Analysis, 1934)", "(1934; ch. 3)": a year in parentheses, with what stands before or after it inside. The
+#: lookahead after the comma only lets the optional tail start where a closing parenthesis follows within its reach
+#: (s54redos: without it, a comma and a long run of spaces with no ")" after them were tried at every split of the run
+#: and every length of the tail, 8.8 s of CPU in one parse with 8,000 spaces; a tail it stops never matched).
 _TITLE_YEAR = [Trigger("(", re.compile(
-    rf"\((?:[^()\n]{{0,30}}?,[ \t]*)?(?P<year>{_YEAR_RE})(?:[ \t]*[,;][ \t]*(?P<inner>[^()\n]{{1,80}}?))?[ \t]*\)"), word=False)]
+    rf"\((?:[^()\n]{{0,30}}?,[ \t]*)?(?P<year>{_YEAR_RE})(?:[ \t]*[,;](?=[ \t]*+[^()\n]{{0,80}}[ \t]*+\))[ \t]*(?P<inner>[^()\n]{{1,80}}?))?[ \t]*\)"),
+    word=False)]
 #: A citation's locator: after a comma on the citation's line, a chapter/section/part/page... reference
 #: (it runs to the sentence's end).
 _LOCATOR_WORDS = (r"(?i:ch(?:apters?|s)?\b|sec(?:tions?|s)?\b|parts?\b|§|pp?\.|pages?\b|appendix|preface|"

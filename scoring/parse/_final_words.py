@@ -26,9 +26,10 @@ _DECLINE_LABEL_BEFORE = re.compile(
     r"(?:[ \t]+(?:for|to)[ \t]+(?:the|our|my|your|its|their)(?:[ \t]+(?!(?:in|on|at|during|since|until|before|after|last)\b)[^\W\d_][\w-]*){1,3})?"  # "Decision for the course portfolio:"
     r"[\"']?[*_]{0,2}(?:[ \t]*+(?::|\u2014|\u2013)|[ \t]++-)[ \t]*+[*_]{0,2}[ \t]*+[\"']?\Z")
 #: Right after that "pass": the sentence ends, the decline's usual tails follow ("Pass for now", "pass on it"), or the
-#: JSON string closes ('"PASS",', '"PASS"}').
-_DECLINE_PASS_END = re.compile(r"[\"'][ \t]*[,}\n]|[\"']?[*_]{0,2}[ \t]*(?:[.!;\n]|\Z|"
-                               r"[ \t]+(?:for[ \t]+now|on[ \t]+(?:it|this|the)|at[ \t]+(?:this|these|the)))")
+#: JSON string closes ('"PASS",', '"PASS"}'). The spacing before the end or the tail is one possessive run (s54redos:
+#: ``[ \t]*`` and the tail's ``[ \t]+`` split 8,000 spaces after "pass" two ways, 0.55 s in one parse).
+_DECLINE_PASS_END = re.compile(r"[\"'][ \t]*[,}\n]|[\"']?[*_]{0,2}(?:[ \t]*+(?:[.!;\n]|\Z)|"
+                               r"[ \t]++(?:for[ \t]+now|on[ \t]+(?:it|this|the)|at[ \t]+(?:this|these|the)))")
 #: At most this many closing idioms are weighed (the first and the last half).
 _IDIOM_PLACES = 200
 _PASS_AT_END = [Trigger("pass", re.compile(r"(?i)pass\b(?=[ \t]*(?:[.;!,)]|$|here\b|for\s+now|again\b"
@@ -165,11 +166,12 @@ def limit_met(text: str, limit: re.Match[str]) -> bool:
 
 #: A rating or signal field that commits to neither outcome: "Signal: neutral", "Overall signal \u2014 neutral", "**Stance:**
 #: Neutral." (the word ends its clause: "Signal: neutral on rates, bearish on credit" is not read; the label opens its line,
-#: after at most a qualifier: "The market's signal: neutral" is someone else's); INCONCLUSIVE.
+#: after at most a qualifier: "The market's signal: neutral" is someone else's); INCONCLUSIVE. Every repeat before the
+#: word is possessive (s54redos: "Signal" and 8,000 spaces were split two ways, 0.6 s in one parse).
 _NEUTRAL_LABELS = ("signal", "stance", "rating", "recommendation", "call")
 _NEUTRAL_LABEL_OPENS = re.compile(r"[ \t>*_#-]*(?:(?:my|our|the|overall|final|net|investment)[ \t]+){0,2}\Z", re.IGNORECASE)
 _NEUTRAL_RATING = re.compile(
-    r"(?im)(?:" + "|".join(_NEUTRAL_LABELS) + r")[ \t]*\**[ \t]*[:=\u2014\u2013-][ \t]*[*_]{0,2}[ \t]*(?P<word>neutral)[*_]{0,2}"
+    r"(?im)(?:" + "|".join(_NEUTRAL_LABELS) + r")[ \t]*+\**+[ \t]*+[:=\u2014\u2013-][ \t]*+[*_]{0,2}+[ \t]*+(?P<word>neutral)[*_]{0,2}"
     r"(?=[ \t]*(?:[.;,!(\u2014\u2013]|$))")
 _NEUTRAL_TRIGGERS = [Trigger(w, _NEUTRAL_RATING) for w in _NEUTRAL_LABELS]
 #: Report words that also describe the position held: a rating only when nothing follows them ("Signal: long.").

@@ -20,7 +20,7 @@ _OPENS = re.compile(
     r"(?i)(?:^|[.;!?\u2014\u2013]|[ \t]-[ \t]|,[ \t]+(?:and|but)\b)[ \t*_]*(?:(?:and|but|now|then|finally|lastly|next)[ \t,]+)?"
     r"(?:(?:on|as[ \t]+for|as[ \t]+to|as[ \t]+regards|regarding|re|turning[ \t]+to|concerning)[ \t]+)?"
     r"(?:(?:the|its|their|our)[ \t]+)?[*_]*$")
-_CLOSES = re.compile(r"[*_]*[ \t]*(?::|[ \t]+[-\u2013\u2014][ \t]+|\u2014|\u2013)[ \t]*[*_]*[^\s:\-\u2013\u2014]")
+_CLOSES = re.compile(r"[*_]*+(?:[ \t]*+(?::|\u2014|\u2013)|[ \t]++[-\u2013\u2014][ \t]+)[ \t]*+[*_]*[^\s:\-\u2013\u2014]")
 
 
 def inline_label(text: str, start: int, end: int) -> bool:

@@ -30,9 +30,10 @@ _BOOL = {"true": True, "false": False, "yes": True, "no": False}
 #: A key that holds a verdict word: its yes / no answer is a verdict ("passed": false, "meets_test": true).
 _VERDICT_KEY = re.compile(r"(?i)pass|(?<![a-z])met(?![a-z])|meet|satisf|clear|qualif|eligible|(?<![a-z])ok(?![a-z])")
 #: A key-value line whose whole value is a yes / no answer, in a YAML-like block or a JSON object:
-#: "economic_moat: true", "  - management_integrity: no", '"moat": "yes",'.
+#: "economic_moat: true", "  - management_integrity: no", '"moat": "yes",'. The tail after the value is possessive
+#: (s54redos: a run of spaces after "true" was split two ways around the optional brackets on every line start).
 _YAML_ANSWER = re.compile(r"(?im)^[ \t>]*(?:[-*][ \t]+)?[\"']?(?P<key>[A-Za-z_][\w /-]{0,40}?)[\"']?[ \t]*:[ \t]*[\"']?"
-                          r"(?P<value>true|false|yes|no)[\"']?[ \t]*[,}\]]{0,4}[ \t]*$")
+                          r"(?P<value>true|false|yes|no)[\"']?[ \t]*+[,}\]]{0,4}+[ \t]*+$")
 _YAML_ANSWER_HINT = re.compile(r"(?i):[ \t]*[\"']?(?:true|false|yes|no)\b")
 #: Keys that state a score's pass mark beside it.
 _PASS_MARK_KEYS = frozenset({"pass_threshold", "threshold", "passing_score", "pass_score", "pass_mark", "min_score", "minimum_score",
@@ -51,6 +52,6 @@ _JSON_FALSE = vw.VerdictWord(r"(?!)", vw.REJECT, (), negatable=False)
 _JSON_RATING = vw.VerdictWord(r"(?!)", vw.PROCEED, (), negatable=False)
 
 #: A string value that is one figure: an optional sign or bracket, currency, digits, a scale or unit ("$1.2B", "(3.5)%",
-#: "2.3x", "EUR 40m", "14 %").
-_FIGURE = re.compile(r"(?i)[-+(]?[ \t]*(?:[$\u20ac\u00a3\u00a5]|usd|eur|gbp|jpy)?[ \t]*[-+]?\d[\d,.]*(?:e[-+]?\d+)?\)?[ \t]*"
+#: "2.3x", "EUR 40m", "14 %"). Each run of spacing is possessive (s54redos: "(" and 8,000 spaces split two ways, 1.8 s).
+_FIGURE = re.compile(r"(?i)[-+(]?[ \t]*+(?:[$\u20ac\u00a3\u00a5]|usd|eur|gbp|jpy)?[ \t]*+[-+]?\d[\d,.]*(?:e[-+]?\d+)?\)?[ \t]*+"
                      r"(?:%|x|bps?|bp|[kmbt]n?|mm|bn|tn|million|billion|trillion|thousand|times|years?)?\)?|n/m|not\s+meaningful")
