@@ -147,3 +147,166 @@ def test_all_weather_items_give_every_covered_environment_risk():
               "risk_share_falling_inflation")
     assert [f for f in four if any(f.get(s) in (0, 1) for s in shares)] == []
     assert len(four) >= 50, len(four)
+
+
+# --------------------------------------------------------------------------- wording: Graham's years averaged
+def test_graham_years_averaged_reads_as_a_fact():
+    spec = build_frame([GRAHAM_IV]).inputs["eps_years_averaged"]
+    assert fact_sentence(spec, Decimal(7)) == "Fiscal years the normal EPS averages: 7."
+
+
+# --------------------------------------------------------------------------- kind 4: Klarman's portfolio by date
+#
+# s54review: stakes of $4-19B in mid-1995 at 2.5-24% of the portfolio (#336 $17.75B at 5%, a $355B portfolio; #115
+# $12.61B at 2.5%, $504B): 325 of 1,000 items imply a portfolio above regimes.yaml's value_investor_portfolio_size
+# for their year ($60B from 1995).
+KLARMAN = "klarman_downside_first_process"
+
+
+@pytest.mark.parametrize("price, weight, year, refused", [
+    ("$17.75B", "5%", 1995, True),     # #336: $355B
+    ("$12.61B", "2.5%", 1995, True),   # #115: $504B
+    ("$3B", "5%", 1995, False),        # $60B, the edge
+    ("$60M", "5%", 1995, False),       # the base: $1.2B
+    ("$17.75B", "5%", 2019, False),    # $355B in 2019: under $400B
+])
+def test_klarman_portfolio_stays_within_its_era(price, weight, year, refused):
+    from perturb_support import anachronisms_of
+    facts = {"sector": "financials", "purchase_price": price, "downside_value": "$50M", "conservative_value": price,
+             "position_weight": weight}
+    found = [m for m in anachronisms_of(KLARMAN, facts, year) if "purchase_price / position_weight" in m]
+    assert bool(found) == refused, found
+
+
+def test_klarman_items_imply_no_portfolio_above_its_era():
+    run = review_run(KLARMAN, "invest_asset_backed_bargain.yaml", SEED)
+    dated = [(item["manifest"]["context"]["as_of"], f) for item, f in run if item["manifest"]["context"]["as_of"]]
+    assert len(dated) >= 900, len(dated)
+    for when, f in dated:
+        if int(when[:4]) >= 1995 and int(when[:4]) < 2000:
+            assert f["purchase_price"] <= Decimal("60e9") * f["position_weight"], (when, f)
+
+
+# --------------------------------------------------------------------------- kinds 5 and 7: Graham's net-nets
+#
+# s54review: 246 of 1,000 items price the common under a quarter of NCAV (#365 $35M against $825M, 4%); 45 state
+# more preferred stock than current assets (#970 $93M against $60M).
+NET_NET = "graham_net_net_screen"
+
+
+@pytest.mark.parametrize("facts, rule, refused", [
+    ({"market_value": "$35M", "current_assets": "$882M", "total_liabilities": "$15M", "preferred_stock": "$42M"},
+     "price_at_least_a_quarter_of_ncav", True),             # #365: NCAV $825M, 4 x 35 = 140
+    ({"market_value": "$11M", "current_assets": "$60M", "total_liabilities": "$15M", "preferred_stock": "$3M"},
+     "price_at_least_a_quarter_of_ncav", False),            # NCAV $42M: 4 x 11 = 44 >= 42, kept
+    ({"market_value": "$10M", "current_assets": "$60M", "total_liabilities": "$15M", "preferred_stock": "$3M"},
+     "price_at_least_a_quarter_of_ncav", True),             # 4 x 10 = 40 < 42
+    ({"market_value": "$20M", "current_assets": "$60M", "total_liabilities": "$15M", "preferred_stock": "$3M"},
+     "price_at_least_a_quarter_of_ncav", False),            # net_net_bargain: 48% of NCAV
+    ({"market_value": "$35M", "current_assets": "$60M", "total_liabilities": "$5M", "preferred_stock": "$93M"},
+     "preferred_within_current_assets", True),              # #970
+    ({"market_value": "$35M", "current_assets": "$60M", "total_liabilities": "$5M", "preferred_stock": "$60M"},
+     "preferred_within_current_assets", False),
+])
+def test_graham_net_net_price_and_preferred_in_scale(facts, rule, refused):
+    assert_rule_case(NET_NET, rule, {**facts, "net_income": "$2M"}, refused)
+
+
+def test_graham_net_net_items_keep_price_and_preferred_in_scale():
+    run = review_run(NET_NET, "price_above_two_thirds.yaml", SEED)
+    full = [f for _, f in run if all(k in f for k in ("market_value", "current_assets", "total_liabilities",
+                                                        "preferred_stock"))]
+    assert len(full) >= 900, len(full)
+    ncav = [(f["market_value"], f["current_assets"] - f["total_liabilities"] - f["preferred_stock"]) for f in full]
+    assert [(m, n) for m, n in ncav if 4 * m < n] == []
+    assert [f for f in full if f["preferred_stock"] > f["current_assets"]] == []
+    assert min(m / n for m, n in ncav if n > 0) < Decimal("0.35")  # the cheap side is still drawn
+
+
+# --------------------------------------------------------------------------- kind 7: All Weather's sub-portfolios
+#
+# s54review: 281 of 1,000 items give a sub-portfolio under 5% of the risk, 81 at 0% (#410 0% and 1% by "risk drift").
+REBALANCING = "dalio_all_weather_rebalancing"
+_DAR_SHARES = ("risk_share_rising_growth", "risk_share_falling_growth", "risk_share_rising_inflation",
+               "risk_share_falling_inflation")
+
+
+@pytest.mark.parametrize("shares, refused", [
+    (("0%", "11%", "88%"), True),     # #410: falling inflation derived, 1%
+    (("0%", "34%", "66%"), True),     # #133: two at 0%
+    (("5%", "30%", "60%"), False),    # 5% each side, the edge
+    (("28%", "23%", "26%"), False),   # the base
+])
+def test_all_weather_every_held_sub_portfolio_carries_risk(shares, refused):
+    facts = dict(zip(_DAR_SHARES, shares))
+    facts.update({"rebalance_reason": "risk_drift", "trading_cost": "0.1%", "post_rebalance_leverage": "1.8x"})
+    assert_rule_case(REBALANCING, "every_held_sub_portfolio_carries_risk", facts, refused)
+
+
+def test_all_weather_rebalancing_items_keep_every_sub_portfolio():
+    run = review_run(REBALANCING, "within_band_hold.yaml", SEED)
+    shares = [f[s] for _, f in run for s in _DAR_SHARES if f.get(s) is not None]
+    assert len(shares) >= 3600, len(shares)
+    assert [s for s in shares if s < Decimal("0.05")] == []
+
+
+# --------------------------------------------------------------------------- kind 6: Marks's estimates together
+#
+# s54review: 72 of 1,000 items buy at 82% of the appraised value or less yet expect less than Treasuries (#368 $750M
+# on $937M, 2.5% against 3%); 45 give a permanent loss over 50% at or under the value (#521 63% at 2.66x, INVEST).
+MARKS = "marks_risk_return_assessment"
+_MRR = {"asset_class": "equity", "view_vs_consensus": "variant_and_supported", "asset_popularity": "neutral",
+        "market_temperature": "hot"}
+
+
+@pytest.mark.parametrize("price, value, ret, loss, rule, refused", [
+    ("$750M", "$937M", "2.5%", "15%", "a_discount_promises_at_least_treasuries", True),    # #368
+    ("$750M", "$937M", "3%", "15%", "a_discount_promises_at_least_treasuries", False),
+    ("$830M", "$1B", "2.5%", "15%", "a_discount_promises_at_least_treasuries", False),    # 83%: not this rule's
+    ("$750M", "$1995M", "9%", "63%", "a_likely_loss_puts_the_value_under_the_price", True),  # #521: 2.66x
+    ("$750M", "$1995M", "9%", "50%", "a_likely_loss_puts_the_value_under_the_price", False),
+])
+def test_marks_estimates_hold_together(price, value, ret, loss, rule, refused):
+    facts = {**_MRR, "price": price, "intrinsic_value": value, "expected_return": ret, "risk_free_rate": "3%",
+             "permanent_loss_probability": loss}
+    assert_rule_case(MARKS, rule, facts, refused)
+
+
+def test_marks_items_keep_estimates_together():
+    run = review_run(MARKS, "invest_three_of_five_mixed.yaml", SEED)
+    full = [f for _, f in run if all(f.get(k) is not None for k in ("price", "intrinsic_value", "expected_return",
+                                                                     "risk_free_rate"))]
+    assert len(full) >= 500, len(full)
+    assert [f for f in full if f["price"] <= Decimal("0.82") * f["intrinsic_value"]
+            and f["expected_return"] < f["risk_free_rate"]] == []
+    assert [f for _, f in run if f.get("permanent_loss_probability") is not None and f.get("price") is not None
+            and f.get("intrinsic_value") is not None and f["permanent_loss_probability"] > Decimal("0.5")
+            and f["price"] <= f["intrinsic_value"]] == []
+
+
+# --------------------------------------------------------------------------- kind 6: Graham's formula value
+#
+# s54review: 94 of 1,000 items price the share under a quarter of the formula value (#336 $30 on $8.60 with 18.5%
+# growth: $202.6 at an 8.5% AAA yield; #692 $30 on $7.25 with 21.5%).
+_GIV = {"eps_years_averaged": "7", "historical_growth": "6%", "aaa_yield": "8.5%"}
+
+
+@pytest.mark.parametrize("eps, growth, price, refused", [
+    ("$8.60", "18.5%", "$30", True),   # #336: 4 x 30 = 120 < 202.6
+    ("$7.25", "21.5%", "$30", True),   # #692
+    ("$4", "5%", "$22", False),        # bear_market_bargain: $38.3
+    ("$8.60", "18.5%", "$51", False),  # 4 x 51 = 204 >= 202.6
+])
+def test_graham_price_at_least_a_quarter_of_the_formula_value(eps, growth, price, refused):
+    facts = {**_GIV, "normal_eps": eps, "expected_growth": growth, "price_per_share": price}
+    assert_rule_case(GRAHAM_IV, "price_at_least_a_quarter_of_the_formula_value", facts, refused)
+
+
+def test_graham_items_price_at_least_a_quarter_of_the_formula_value():
+    run = review_run(GRAHAM_IV, "no_margin_of_safety.yaml", SEED)
+    full = [f for _, f in run if all(f.get(k) is not None for k in ("price_per_share", "normal_eps",
+                                                                     "expected_growth", "aaa_yield"))]
+    assert len(full) >= 900, len(full)
+    value = [f["normal_eps"] * (Decimal("8.5") + 200 * f["expected_growth"]) * Decimal("0.044") / f["aaa_yield"]
+             for f in full]
+    assert [(f["price_per_share"], v) for f, v in zip(full, value) if 4 * f["price_per_share"] < v] == []
