@@ -113,7 +113,7 @@ def _boundaries(compiled: CompiledCard, facts: Mapping[str, Any], name: str, num
     >>> from ipb.engine.registry import compiled_card
     >>> card = compiled_card("graham_net_net_screen")   # $15M <= 2/3 * ($33M - preferred): preferred <= $10.5M
     >>> facts = {"market_value": Decimal(15e6), "current_assets": Decimal(45e6), "total_liabilities": Decimal(12e6)}
-    >>> _boundaries(card, facts, "preferred_stock", 1, [(Decimal(0), "PROCEED"), (Decimal(5e7), "REJECT")])
+    >>> _boundaries(card, facts, "preferred_stock", 1, [(Decimal(0), "PROCEED"), (Decimal(45e6), "REJECT")])
     [((Decimal('10000000'), 'PROCEED'), (Decimal('11000000'), 'REJECT'))]
     """
     card = compiled.card

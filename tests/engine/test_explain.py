@@ -34,14 +34,16 @@ def test_a_rejected_comparison_shows_each_operand_with_its_value():
 
 
 def test_an_inconclusive_gate_names_the_missing_fact_that_would_decide_it():
-    # preferred stock unknown -> NCAV unknown. Tried on its range [$0, $100M]: $0 gives NCAV $33M,
-    # ceiling $22M, $15M <= $22M PROCEED; $50M gives NCAV -$17M -> REJECT; $100M -> REJECT.
+    # preferred stock unknown -> NCAV unknown. Tried on the values the card's rules leave: since s54rfix the
+    # preferred stock is at most the current assets ($45M; preferred_within_current_assets), so [$0, $45M], not its
+    # whole range [$0, $100M]: $0 gives NCAV $33M, ceiling $22M, $15M <= $22M PROCEED; $45M gives NCAV -$12M ->
+    # REJECT. (Before: $0, $50M and $100M, the last two above the current assets.)
     e = explain(compiled_card("graham_net_net_screen"),
                 {"market_value": 15 * M, "current_assets": 45 * M, "total_liabilities": 12 * M, "net_income": M})
     gate = e.gates[0]
     assert gate.verdict == "INCONCLUSIVE"
     assert gate.unknown == ["preferred_stock"]
-    assert gate.deciders == {"preferred_stock": [("$0", "PROCEED"), ("$50M", "REJECT"), ("$100M", "REJECT")]}
+    assert gate.deciders == {"preferred_stock": [("$0", "PROCEED"), ("$45M", "REJECT")]}
     assert "  proceed: market_value $15M <= 2/3 * ncav ?: unknown" in gate.lines()
 
 

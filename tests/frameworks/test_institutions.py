@@ -183,7 +183,7 @@ def test_nbim_exclusion_is_absolute_whatever_the_other_gates_say():
 def test_cppib_factor_kill_hand_worked():
     # strategy 10% - benchmark 7% = excess 3% > 0 -> gate 1 PROCEED.
     # residual alpha = 3% - factor 3.2% = -0.2% <= 0 -> gate 2 REJECT, kill
-    # factor_substitutable (the t-statistic of 3.0 does not save it).
+    # factor_substitutable (its t-statistic, -0.3 since s54rfix, carries the residual's sign; it was 3.0).
     # Linear conjunction: the chain stops; gates 3 and 4 N/A, terminated by gate 2.
     trace = run(CPPIB, "k2_factor_substitutable")
     assert trace.verdicts() == ["PROCEED", "REJECT", "N/A", "N/A"]
