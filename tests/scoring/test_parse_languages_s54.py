@@ -131,8 +131,9 @@ def test_a_gate_term_names_its_gate_under_the_review_bar(heading: str, card: str
 def test_words_that_are_other_prose_in_a_language_already_read_stay_out() -> None:
     listed = {w.lower() for w, _ in fv.WORD_VERDICTS}
     negators = {w.lower() for w in fv.NEGATORS}
-    # Asturian and Sicilian "nun" is German "now"; Tetum "la" the Romance article: no negators
-    assert not {"nun", "la"} & negators
+    # Asturian and Sicilian "nun" is German "now"; Tetum "la" the Romance article; Friulian "nol" Indonesian "zero":
+    # no negators
+    assert not {"nun", "la", "nol"} & negators
     # Papiamentu "sigui" is Catalan "be"; "no ta aplika" tells that a kill criterion binds no one (a pass); Asturian
     # "refugáu" is also "shunned"; Interlingua "rejecta" describes a rule; Sicilian "nun teni" dismisses an objection;
     # Tetum "liu" is also "more", "la liu" "not over"; Krio "pas" (pass) alone is the French negator
