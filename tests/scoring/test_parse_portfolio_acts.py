@@ -87,7 +87,7 @@ def test_the_portfolio_lists_are_in_every_language_block() -> None:
     blocks = aw._blocks()
     missing = [lang for lang, b in blocks.items() if not (b.get("portfolio") and b.get("into_portfolio") and b.get("out_of_portfolio"))]
     assert missing == []
-    assert len(blocks) == 21  # English and the 20 languages of the languages section (s44langB added Hebrew)
+    assert len(blocks) == 28  # English and 20 languages (s44langB added Hebrew); s54lang added ast vec scn tet ml su ku
 
 
 def test_a_portfolio_list_that_is_not_a_list_of_words_is_refused_with_its_place() -> None:
