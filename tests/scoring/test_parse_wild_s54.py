@@ -1,0 +1,83 @@
+"""Wild layouts of the n51 batch's tuned half (s54wild, issue 13; paper §7.5 reading, §7.11 FM-1 invented gates).
+
+The rules, each stated once in its module:
+
+* a label whose value names a card gate by its number ("- caption: ..., step 2 passes") is where that gate's statement
+  stands, not a gate the card lacks (:func:`ipb.scoring.parse._sub_labels.names_numbered_gate`);
+* the top row of a pipe table drawn with no ``|---|`` rule, with no digit and no verdict in it and two rows or more of
+  as many cells under it, is the table's header ("Indicator | Reading | Signal present |"), not a gate
+  (:func:`ipb.scoring.parse._sub_labels.header_row`).
+
+The tests named for what stays (a gate number in passing, a judged top row) pass without the fixes too:
+they pin the rules' limits.
+
+Every text here is written for this file; each expected reading is worked by hand in its comment.
+"""
+
+from __future__ import annotations
+
+from ipb.engine.registry import compiled_card
+from ipb.scoring.parse import parse_response
+
+#: dalio_all_weather_portfolio_construction: gate 1 Four-Environment Asset Mapping, 2 Risk Parity Balance,
+#: 3 leverage feasibility; steps are its gates by number.
+ALL_WEATHER = "dalio_all_weather_portfolio_construction"
+#: dalio_bubble_detection_gauge: seven gauges, 1 Prices High Relative to Traditional Measures ... 7 Stimulative Monetary
+#: Policy Inflating the Bubble.
+BUBBLE = "dalio_bubble_detection_gauge"
+
+
+def _parse(card_id: str, text: str):
+    return parse_response(text, compiled_card(card_id).card, embedder=False)
+
+
+def test_slide_parts_naming_a_step_by_number_are_no_invented_gates() -> None:
+    # A deck specification: each slide's bullets say where a statement goes (a banner, a footnote strip) and the
+    # statement names the step by number. By hand: step 1 passes (1 PROCEED), step 2 fails (2 REJECT); "banner in
+    # green" and "footnote strip" are places on a slide, not gates the card lacks: no invented gate.
+    text = ("Slide A - Mapping\n"
+            "- a 2x2 grid, one quadrant per environment\n"
+            "- banner in green: every environment has an asset, step 1 passes\n"
+            "Slide B - Risk\n"
+            "- bars for the four risk shares: 40%, 30%, 20%, 10%\n"
+            "- footnote strip: the 40% share is over the 35% cap, so step 2 fails\n")
+    parsed = _parse(ALL_WEATHER, text)
+    assert parsed.invented_gates == []
+    got = {g.gate: g.verdict for g in parsed.gates}
+    assert got.get(1) == "PROCEED" and got.get(2) == "REJECT"
+
+
+def test_a_gate_number_in_passing_leaves_the_label_an_invented_gate() -> None:
+    # The rule needs the step's verdict right after its number: "ESG overlay: FAIL, ..., unlike step 2" names step 2
+    # only in passing, and "ESG overlay" is no card gate and is judged, so it stays an invented gate (FM-1).
+    text = ("- Four-Environment Asset Mapping: PASS, an asset for every environment\n"
+            "- Risk Parity Balance: PASS, shares of 26%, 25%, 24%, 25%\n"
+            "- ESG overlay: FAIL, two holdings are coal miners, unlike step 2 where nothing is screened\n")
+    parsed = _parse(ALL_WEATHER, text)
+    assert parsed.invented_gates == ["ESG overlay"]
+
+
+def test_the_header_row_of_a_table_without_a_rule_is_no_invented_gate() -> None:
+    # A help page's table with no |---| rule under its first row. Its third column is headed "Signal present", words
+    # that judge a gauge on this card, so the header row looked judged. By hand: the first row names the columns
+    # ("Measure", "Level", "Signal present"); "Measure" is no gate and nothing is invented. The rows are gauges 1, 3
+    # and 4.
+    text = ("Measure | Level | Signal present |\n"
+            "Prices High Relative to Traditional Measures | 93rd percentile | Yes |\n"
+            "New Buyers Entering the Market | 40th percentile | No |\n"
+            "Broadly Bullish Sentiment | 85th percentile | Yes |\n"
+            "Three of the gauges are read here.\n")
+    parsed = _parse(BUBBLE, text)
+    assert parsed.invented_gates == []
+    assert [g.gate for g in parsed.gates] == [1, 3, 4]
+
+
+def test_a_judged_top_row_is_a_row_not_a_header() -> None:
+    # The top row carries a verdict ("FAIL"), so it is a row: "Insider selling" is no card gate and is judged, an
+    # invented gate, even though the table has no |---| rule.
+    text = ("Insider selling | FAIL |\n"
+            "Prices High Relative to Traditional Measures | REJECT |\n"
+            "New Buyers Entering the Market | PROCEED |\n")
+    parsed = _parse(BUBBLE, text)
+    assert [n.lower() for n in parsed.invented_gates] == ["insider selling"]
+
