@@ -6,9 +6,11 @@ The rules, each stated once in its module:
   stands, not a gate the card lacks (:func:`ipb.scoring.parse._sub_labels.names_numbered_gate`);
 * the top row of a pipe table drawn with no ``|---|`` rule, with no digit and no verdict in it and two rows or more of
   as many cells under it, is the table's header ("Indicator | Reading | Signal present |"), not a gate
-  (:func:`ipb.scoring.parse._sub_labels.header_row`).
+  (:func:`ipb.scoring.parse._sub_labels.header_row`);
+* a step "not run" (its clause closing there, or "because ...") is not reached, N/A, as "not evaluated" is
+  (:data:`ipb.scoring._gate_words.VERDICT_WORDS`).
 
-The tests named for what stays (a gate number in passing, a judged top row) pass without the fixes too:
+The two tests named for what stays (a gate number in passing, "does not run out of money") pass without the fixes too:
 they pin the rules' limits.
 
 Every text here is written for this file; each expected reading is worked by hand in its comment.
@@ -80,4 +82,28 @@ def test_a_judged_top_row_is_a_row_not_a_header() -> None:
             "New Buyers Entering the Market | PROCEED |\n")
     parsed = _parse(BUBBLE, text)
     assert [n.lower() for n in parsed.invented_gates] == ["insider selling"]
+
+
+#: soros_conviction_weighted_position_sizing: 1 Thesis Confirmation, 2 Payoff Asymmetry, 3 Conviction-Weighted Size,
+#: 4 Survival First.
+SOROS = "soros_conviction_weighted_position_sizing"
+
+
+def test_steps_not_run_are_not_reached() -> None:
+    # A step-by-step answer that stops early. By hand: step 1 confirmed (PROCEED), step 2 fails (REJECT), steps 3 and
+    # 4 "not run" because of it: not reached (N/A), as "not evaluated" would be.
+    text = ("Step 1 - Thesis Confirmation: confirmed, orders up 12% on the quarter. PROCEED\n"
+            "Step 2 - Payoff Asymmetry: $9 up against $5 down, 1.8 to 1, under 3 to 1. REJECT\n"
+            "Step 3 - Conviction-Weighted Size: not run, because step 2 failed.\n"
+            "Step 4 - Survival First: not run.\n")
+    got = {g.gate: g.verdict for g in _parse(SOROS, text).gates}
+    assert got == {1: "PROCEED", 2: "REJECT", 3: "N/A", 4: "N/A"}
+
+
+def test_not_run_going_on_is_no_verdict() -> None:
+    # "does not run out of cash" goes on after "run": a fact about the firm, no N/A. By hand: gate 4 is discussed
+    # with its verdict stated as PROCEED ("survives"), never N/A.
+    text = ("Survival First: with $40M of cash the fund does not run out of money in a 50% drawdown; it survives. PROCEED\n")
+    got = {g.gate: g.verdict for g in _parse(SOROS, text).gates}
+    assert got == {4: "PROCEED"}
 
