@@ -8,10 +8,12 @@ The rules, each stated once in its module:
   as many cells under it, is the table's header ("Indicator | Reading | Signal present |"), not a gate
   (:func:`ipb.scoring.parse._sub_labels.header_row`);
 * a step "not run" (its clause closing there, or "because ...") is not reached, N/A, as "not evaluated" is
-  (:data:`ipb.scoring._gate_words.VERDICT_WORDS`).
+  (:data:`ipb.scoring._gate_words.VERDICT_WORDS`);
+* an outcome its own sentence calls unsettled after it ("likely INVEST, though ... before treating that as settled",
+  "DECLINE for now, but that's not a final call") is no final verdict (:data:`ipb.scoring.parse._undecided.UNSETTLED`).
 
-The two tests named for what stays (a gate number in passing, "does not run out of money") pass without the fixes too:
-they pin the rules' limits.
+The tests that pin a rule's limit (a gate number in passing, a judged top row, "does not run out of money",
+unsettled words in another sentence) pass without the fixes too; every other test fails without its fix.
 
 Every text here is written for this file; each expected reading is worked by hand in its comment.
 """
@@ -106,4 +108,32 @@ def test_not_run_going_on_is_no_verdict() -> None:
     text = ("Survival First: with $40M of cash the fund does not run out of money in a 50% drawdown; it survives. PROCEED\n")
     got = {g.gate: g.verdict for g in _parse(SOROS, text).gates}
     assert got == {4: "PROCEED"}
+
+
+#: marks_risk_return_assessment: outcomes INVEST (pass) / DECLINE (fail); 1 Price Relative to Value.
+MARKS = "marks_risk_return_assessment"
+
+
+def test_an_outcome_its_own_sentence_calls_unsettled_is_no_final() -> None:
+    # By hand: the writer names INVEST and, in the same sentence, says it is not to be treated as settled: no final
+    # verdict is committed (the label convention: hedges commit to none). Gate 1 stays PROCEED.
+    text = ("Price Relative to Value: PROCEED, $60M for $90M of value.\n\n"
+            "Final verdict: likely INVEST, though I would have the value estimate audited before treating that as "
+            "settled.\n")
+    parsed = _parse(MARKS, text)
+    assert parsed.final_verdict is None
+    assert {g.gate: g.verdict for g in parsed.gates} == {1: "PROCEED"}
+
+
+def test_it_is_not_final_withdraws_the_outcome_before_it() -> None:
+    # "DECLINE, but that's not a final call" in one sentence: by hand, no final verdict.
+    text = "Price Relative to Value: REJECT, $95M for $90M of value.\n\nDECLINE for now, but that's not a final call.\n"
+    assert _parse(MARKS, text).final_verdict is None
+
+
+def test_unsettled_words_in_another_sentence_leave_the_outcome() -> None:
+    # The unsettled phrase is about the estimate in a later sentence, not the outcome: by hand, INVEST stands.
+    text = ("Price Relative to Value: PROCEED, $60M for $90M of value.\n\nFinal verdict: INVEST. The appraisal will be "
+            "redone next year before treating it as final.\n")
+    assert _parse(MARKS, text).final_verdict == "INVEST"
 
