@@ -10,10 +10,12 @@ The rules, each stated once in its module:
 * a step "not run" (its clause closing there, or "because ...") is not reached, N/A, as "not evaluated" is
   (:data:`ipb.scoring._gate_words.VERDICT_WORDS`);
 * an outcome its own sentence calls unsettled after it ("likely INVEST, though ... before treating that as settled",
-  "DECLINE for now, but that's not a final call") is no final verdict (:data:`ipb.scoring.parse._undecided.UNSETTLED`).
+  "DECLINE for now, but that's not a final call") is no final verdict (:data:`ipb.scoring.parse._undecided.UNSETTLED`);
+* the case kept or taken off the buy list ("stays off my buy list") is the fail outcome, as "on our buy list" is the
+  pass one (:mod:`ipb.scoring.parse._decided`).
 
 The tests that pin a rule's limit (a gate number in passing, a judged top row, "does not run out of money",
-unsettled words in another sentence) pass without the fixes too; every other test fails without its fix.
+unsettled words in another sentence, "on our buy list") pass without the fixes too; every other test fails without its fix.
 
 Every text here is written for this file; each expected reading is worked by hand in its comment.
 """
@@ -137,3 +139,20 @@ def test_unsettled_words_in_another_sentence_leave_the_outcome() -> None:
             "redone next year before treating it as final.\n")
     assert _parse(MARKS, text).final_verdict == "INVEST"
 
+
+#: graham_seven_tests_defensive: outcomes INVEST / DECLINE; 7 Moderate Ratio of Price to Assets.
+GRAHAM = "graham_seven_tests_defensive"
+
+
+def test_off_the_buy_list_is_the_fail_outcome() -> None:
+    # A blog post ends with the writer's act: the company stays off the buy list. By hand: the decline, DECLINE.
+    text = ("Test 7, Moderate Ratio of Price to Assets: 2.1 times book and 14 x 2.1 = 29.4, over 22.5. It fails.\n\n"
+            "Ashgrove Textiles stays off my buy list for now.\n")
+    assert _parse(GRAHAM, text).final_verdict == "DECLINE"
+
+
+def test_on_the_buy_list_is_still_the_pass_outcome() -> None:
+    # The counterpart was read before this change and still is: "goes on our buy list" is INVEST.
+    text = ("Test 7, Moderate Ratio of Price to Assets: 1.2 times book and 12 x 1.2 = 14.4, under 22.5. It passes.\n\n"
+            "Ashgrove Textiles goes on our buy list.\n")
+    assert _parse(GRAHAM, text).final_verdict == "INVEST"
