@@ -136,7 +136,10 @@ VERDICT_WORDS: Final[tuple[VerdictWord, ...]] = (
     VerdictWord(r"\bN/A\b|\bn/a\b|\bN\.A\.", NOT_REACHED, ("n/a", "n.a."), negatable=False),
     VerdictWord(
         _I(r"\b(?:not|never)\s+(?:yet\s+)?(?:reached|evaluated|applicable|tested|examined|needed|applied|assessed|checked|"
-           r"considered|performed|meaningful|computed|calculated|estimated)\b|\b(?:does\s+not|do\s+not|doesn't|don't)\s+apply\b"),
+           r"considered|performed|meaningful|computed|calculated|estimated)\b|\b(?:does\s+not|do\s+not|doesn't|don't)\s+apply\b"
+           # "STEP 3 — not run, because step 2 failed" (s54wild): a step not carried out, the clause closed after "run";
+           # "does not run out of cash", "not run by insiders" go on and are no verdict
+           r"|\b(?:not|never)\s+(?:yet\s+)?(?:been\s+)?run\b(?=[ \t]*(?:[,.;:!)]|$|\n|\u2014|\u2013|--|(?:because|since|as)\b))"),
         NOT_REACHED, ("not", "never", "does", "do", "doesn't", "don't"),
         negatable=False,
     ),

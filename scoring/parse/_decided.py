@@ -126,6 +126,10 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(("buy",), re.compile(r"(?i)buy[ -]?list\b"), 1,
           re.compile(r"(?i)\b(?:goes|go|went|going|stays?|remains?|put|puts|placed|added|moved?|moves|back|sits?|is|stays)\s+"
                      r"(?:\w+\s+)?(?:on|onto|to)\s+(?:the|our|my|a)\s+\Z"), whole=True),  # (its negation is before the verb)
+    # the buy list's other side: "Quillon stays off my buy list for now", "it comes off our buy list" (s54wild)
+    _Rule(("off",), re.compile(r"(?i)off\s+(?:the|our|my)\s+buy[ -]?list\b"), 0,
+          re.compile(r"(?i)\b(?:goes|go|went|going|stays?|remains?|is|are|kept|keep|keeps|keeping|taken|takes?|comes?|came|"
+                     r"drops?|dropped|moved?|moves)\s+(?:\w+\s+)?\Z")),
     # "Passing.", "I'm passing.", "So, passing."
     _Rule(("passing",), re.compile(r"(?i)passing(?=[ \t]*[.!](?:\s|$))"), 0,
           re.compile(rf"(?i){_DECIDER}(?:\s+(?:am|are))?\s+\Z"), head=True),

@@ -7,7 +7,13 @@ Two layout classes whose labels carry verdict words and are no gate the card lac
   triggered.", "- Classification: ...", "- Verdict: PROCEED"). The bullets are the gate's section; their labels
   are the writer's steps inside it;
 * a **tally**: a label whose value counts the verdicts given ("**Tally:** 2 favourable, 1 unfavourable, 2
-  undetermined", "Score: 4 pass / 1 fail"). It sums the gates and is none of them.
+  undetermined", "Score: 4 pass / 1 fail"). It sums the gates and is none of them;
+* a **place of a statement on a numbered gate** (s54wild, the n51 slide spec): a label whose value names a card gate by
+  its number ("- footer in bold: 4 of 4 environments covered, step 1 passes", "- caption: ..., so step 2 passes"). The
+  label says where the statement stands (a caption, a footer, a callout); the statement is the numbered gate's;
+* a **table's header row** (s54wild, the n51 help article): the top row of a table with no ``|---|`` rule under it,
+  whose cells hold no digit and no verdict word, when two rows or more of as many cells follow it ("Indicator | Reading | Signal present |"). Its first
+  cell names the column of gate labels, not a gate.
 
 >>> tally(" 2 favourable, 1 unfavourable, 2 undetermined. If both ...")
 True
@@ -26,7 +32,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["tally", "point_of_gate", "apparatus_label"]
+from ipb.scoring import verdict_words as vw
+from ipb.scoring._text import table_top
+
+__all__ = ["tally", "point_of_gate", "apparatus_label", "names_numbered_gate", "header_row"]
 
 _COUNT = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
 #: One counted group: a count and a verdict class ("2 favourable", "1 FAIL", "two passes", "3 of 5 met").
@@ -73,4 +82,33 @@ def apparatus_label(parser: Any, li: int, span: tuple[int, int]) -> bool:
     if tally(parser.masked[span[1]:end].lstrip(":*_ \t")):
         parser.__dict__.setdefault("tally_lines", set()).add(li)
         return True
-    return point_of_gate(parser, li)
+    return point_of_gate(parser, li) or names_numbered_gate(parser, li, span) or header_row(parser, li)
+
+
+#: "step 1 passes", "gate 3: fails": the verdict right after the gate's number, at most this many characters on.
+_AFTER_NUMBER = 16
+
+
+def names_numbered_gate(parser: Any, li: int, span: tuple[int, int]) -> bool:
+    """Whether the value after the label ``span`` on line ``li`` names a card gate by its number with its verdict right
+    after ("step 1 passes", "step 3: fails"): the label is where that gate's statement stands, not a gate of its own.
+    A number in passing ("ESG overlay: FAIL, unlike step 2") leaves the label to be judged as a gate."""
+    end = parser.lines[li].end
+    return any(m.how == "number" and m.gates and span[1] <= m.start < end
+               and vw.VERDICT_PATTERN.search(parser.masked, m.end, min(end, m.end + _AFTER_NUMBER)) is not None
+               for m in parser.mentions)
+
+
+def header_row(parser: Any, li: int) -> bool:
+    """Whether table line ``li`` is the header row of a table drawn with no ``|---|`` rule: the table's top row, no
+    digit and no verdict word in it, two rows or more of as many cells under it. (A table with the rule has its header told by the rule already.)"""
+    lines = parser.lines
+    if lines[li].kind != "table" or table_top(lines, li) != li:
+        return False
+    row = parser.masked[lines[li].start : lines[li].end]
+    if re.search(r"(?i)\d|\b(?:yes|no)\b|[\u2713\u2714\u2717\u2718\u2705\u274c]", row) or vw.VERDICT_PATTERN.search(row):
+        return False  # "ESG | FAIL |", "Moat | yes |" on top are rows of their own ("Signal present" names a column)
+    rows, k = 0, li + 1
+    while k < len(lines) and lines[k].kind == "table" and len(lines[k].cells) == len(lines[li].cells):
+        rows, k = rows + 1, k + 1
+    return rows >= 2

@@ -18,6 +18,10 @@ said before it. Two kinds of statement count, each a rule a reader states:
   some, but I would AVOID") states the plain one; a hedge on something else ("possibly the best business in the
   sector. BUY") is no hedge of the outcome.
 
+* an outcome its own sentence calls unsettled, after it (:data:`UNSETTLED`, s54wild): "probably INVEST, but I'd want
+  the loss estimate checked before treating that as settled", "BUY, though that is not a final call". The writer
+  names the outcome and withholds the commitment in one breath.
+
 A verdict stated after the last such statement ("I would not commit either way. Final verdict: AVOID", "I can't call
 it, but BUY") is the last committed statement and stands. An outcome other people are said to choose ("others would
 pass", "some would buy") is theirs, not the writer's (:data:`._voice.OTHER_VOICE`).
@@ -32,7 +36,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-__all__ = ["REFUSAL", "EITHER_WAY", "DEFERRED", "alternatives", "undecided_end"]
+__all__ = ["REFUSAL", "EITHER_WAY", "DEFERRED", "UNSETTLED", "alternatives", "unsettled", "undecided_end"]
 
 #: The writer's own refusal to decide, its verb taking no object but "either way" and the like, or ending its clause.
 REFUSAL = re.compile(
@@ -62,6 +66,13 @@ DEFERRED = re.compile(
     r"(?:it|that|this|the[ \t]+(?:answer|decision|choice|verdict|call|final[ \t]+verdict))(?:[ \t]+(?:all|really|entirely|ultimately|simply))?"
     r"[ \t]+depends[ \t]+(?:up)?on[ \t]+(?:your|you\b|what[ \t]+you|how[ \t]+you|whether[ \t]+you|each[ \t]+investor|the[ \t]+(?:individual[ \t]+)?"
     r"(?:investor|reader)|one['\u2019]s|personal|individual)")
+#: The writer saying the outcome just named is not settled: "before treating that as settled", "before calling it
+#: final", "that is not a final call", "not yet settled". Read only after an outcome, in the outcome's own sentence.
+UNSETTLED = re.compile(
+    r"(?i)\bbefore[ \t]+(?:treating|taking|calling|regarding|considering)[ \t]+(?:that|this|it)[ \t]+(?:as[ \t]+)?"
+    r"(?:settled|final|firm|decided|a[ \t]+(?:settled|final|firm)[ \t]+(?:call|verdict|view|decision|answer))\b"
+    r"|\b(?:that|this|it)(?:[ \t]+is|['\u2019]s)[ \t]+not[ \t]+(?:yet[ \t]+)?(?:settled|final|a[ \t]+(?:settled|final|firm)"
+    r"[ \t]+(?:call|verdict|view|decision|answer))\b")
 #: A hedge before an outcome word, in its own stretch of the sentence.
 _HEDGE = re.compile(r"(?i)\b(?:possibly|perhaps|maybe|might|could|may(?![ \t]+\d))\b")
 _EITHER = re.compile(r"(?i)\beither[ \t]+(?:an?[ \t]+|to[ \t]+)?\Z")
@@ -128,13 +139,38 @@ def alternatives(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict
     return spans
 
 
+def unsettled(text: str, outcome_re: re.Pattern[str] | None) -> list[tuple[int, int]]:
+    """Spans of ``text`` from an outcome word of the card (``outcome_re``) to an :data:`UNSETTLED` phrase after it in
+    the same sentence.
+
+    >>> import re
+    >>> words = re.compile(r"(?i)\\b(?:buy|avoid)\\b")
+    >>> unsettled("Final verdict: probably BUY, but check the loss figure before treating that as settled.", words)
+    [(24, 86)]
+    >>> unsettled("BUY. The loss figure needs a check before treating that as settled.", words)
+    []
+    """
+    if outcome_re is None:
+        return []
+    spans: list[tuple[int, int]] = []
+    for k, m in enumerate(outcome_re.finditer(text)):
+        if k >= _MAX_MENTIONS:
+            break
+        stop = _SENTENCE_END.search(text, m.end())
+        found = UNSETTLED.search(text, m.end(), stop.start() if stop else len(text))
+        if found is not None:
+            spans.append((m.start(), found.end()))
+    return spans
+
+
 def undecided_end(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str],
                   gate_spans: Iterable[tuple[int, int]]) -> tuple[int, str] | None:
     """The end of the last statement in ``text`` declining the final decision, and its words; None if there is none.
 
     A statement is a :data:`REFUSAL`, an :data:`EITHER_WAY` or a :data:`DEFERRED` outside every span of ``gate_spans`` (the gates'
     sections, (start, end) offsets; a :data:`DEFERRED` also in the text's last paragraph, which closes the answer even
-    when the last gate's section runs on to the end), or a pair of :func:`alternatives`.
+    when the last gate's section runs on to the end), a pair of :func:`alternatives`, or an outcome called
+    :func:`unsettled` in its own sentence.
     """
     spans = [(m.start(), m.end()) for m in REFUSAL.finditer(text)]
     inside = list(gate_spans)
@@ -143,6 +179,7 @@ def undecided_end(text: str, outcome_re: re.Pattern[str] | None, outcome_of: dic
     spans += [(m.start(), m.end()) for m in DEFERRED.finditer(text)
               if m.start() >= closing or not any(a <= m.start() < b for a, b in inside)]
     spans += alternatives(text, outcome_re, outcome_of)
+    spans += unsettled(text, outcome_re)
     if not spans:
         return None
     start, end = max(spans, key=lambda s: s[1])
