@@ -125,9 +125,13 @@ MARKS_BASE = "decline_class_out_of_the_money.yaml"
 _MK_SPREAD = "half_of_face_or_more_trades_under_thirty_points"
 
 #: s46review Marks 20, IPB-MAR-DD-002-9fa684052f39b848: subordinated telecom notes at 60% of face, 40 points over.
-_MK20 = {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "60%",
-         "reorganization_value": "$1.34B", "sector": "telecom", "senior_claims": "$800M",
-         "spread_to_treasuries": "40%", "stressed_value": "$1.16B", "years_to_resolution": "1.5"}
+#: s54kind9: the item states a base case of $1.34B, so its $1.16B bad case is 86.6% of it and s53review's kind 9 rule
+#: (the_bad_case_is_at_most_85_percent_of_the_conservative_value) refuses it too (test below); these cases take a
+#: base case of $1.37B (84.7%) so that they test the spread rule alone, as before.
+_MK20_RECORD = {"class_face": "$600M", "legal_process_risk": "moderate", "purchase_price": "60%",
+                "reorganization_value": "$1.34B", "sector": "telecom", "senior_claims": "$800M",
+                "spread_to_treasuries": "40%", "stressed_value": "$1.16B", "years_to_resolution": "1.5"}
+_MK20 = {**_MK20_RECORD, "reorganization_value": "$1.37B"}
 
 #: s47review Marks 1, IPB-MAR-DD-004-3f359f24c23f8799 (undated): airline equipment notes at 50% of face, 58.25 points.
 _MK47_1 = {"class_face": "$1.34B", "purchase_price": "50%", "reorganization_value": "$1B", "sector": "transport",
@@ -157,6 +161,12 @@ MK4_CASES = [
 def test_half_of_face_or_more_trades_under_thirty_points(facts, refused, what):
     from perturb_support import assert_rule_case
     assert_rule_case(MARKS, _MK_SPREAD, facts, refused)
+
+
+def test_the_recorded_item_breaks_the_85_percent_rule_too():
+    from perturb_support import assert_rule_case
+    assert_rule_case(MARKS, ("the_bad_case_is_at_most_85_percent_of_the_conservative_value", _MK_SPREAD),
+                     _MK20_RECORD, True)
 
 
 def test_the_review_run_has_no_half_of_face_claim_at_thirty_points():

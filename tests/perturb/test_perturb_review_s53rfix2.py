@@ -218,7 +218,6 @@ def test_all_weather_items_keep_the_rate_pair_within_the_curve():
 _KIND9_OPEN = pytest.mark.xfail(strict=True, reason="kind 9 open: the 85% rule conflicts with s42M/s47rfix fixtures")
 
 
-@_KIND9_OPEN
 def test_distressed_items_keep_the_bad_case_below_85_percent_of_the_base():
     run = review_run(DISTRESSED, "invest_moderate_process_risk.yaml", SEED)
     read = [(f["stressed_value"], f["reorganization_value"]) for _, f in run
@@ -227,7 +226,6 @@ def test_distressed_items_keep_the_bad_case_below_85_percent_of_the_base():
     assert len(read) >= 900, len(read)
 
 
-@_KIND9_OPEN
 @pytest.mark.parametrize("bad, base, refused", [("$1B", "$1.08B", True), ("$1.33B", "$1.4B", True),
                                                 ("$1.19B", "$1.4B", False),   # 85%, the edge
                                                 ("$1B", "$1.4B", False)])     # the base: 71%
