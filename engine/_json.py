@@ -42,6 +42,7 @@ __all__ = [
     "NOT_CANONICAL",
     "json_depth_error",
     "MAX_JSON_DEPTH",
+    "json_document",
     "canonical_json",
 ]
 
@@ -295,6 +296,55 @@ def json_depth_error(text: str, file: str, *, first_line: int = 1, record: int |
     where = "" if record is None else f"record {record}: "
     return LoadError(f"{where}JSON nested deeper than {MAX_JSON_DEPTH} levels; ipb reads at most {MAX_JSON_DEPTH}",
                      file=file, line=first_line + line, column=column, rule="json-depth")
+
+
+def json_document(raw: bytes | str, file: str, *, allow_nan: bool = True) -> Any:
+    """The JSON value of one whole document (a log, a results or summary file, a model's reply), bounded in depth.
+
+    The one reader of whole JSON documents whose nesting nobody checked (s53break item 1, s54break items 1-3):
+    ``raw`` is bytes read as UTF-8 (a byte-order mark dropped) or text already decoded. Numbers are read as the
+    standard library reads them (floats); ``allow_nan=False`` refuses ``NaN`` and ``Infinity`` (rule
+    ``json-constant``, located at the first by :func:`load_json_text`). The caller bounds the size before reading.
+
+    Raises
+    ------
+    LoadError
+        Its message says what is wrong without naming the file (``file`` is set and printed before it). Rule
+        ``json-depth`` (nested deeper than :data:`MAX_JSON_DEPTH`, located at the bracket), ``encoding`` or
+        ``json-syntax`` (located by line and column).
+
+    >>> json_document(b'{"a": [1, 2]}', "r.json")
+    {'a': [1, 2]}
+    >>> print(json_document("[" * 101 + "]" * 101, "r.json"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ipb.errors.LoadError: r.json:1:101: load error: JSON nested deeper than 100 levels; ipb reads at most 100
+    """
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise LoadError(f"not UTF-8 text (byte {exc.start + 1} is {raw[exc.start]:#04x})", file=file,
+                            rule="encoding") from None
+    else:
+        text = raw.removeprefix("\ufeff")
+    deep = json_depth_error(text, file)
+    if deep is not None:
+        raise deep
+    try:
+        return json.loads(text) if allow_nan else json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        cut = exc.pos >= len(text.rstrip()) - 1 or "Unterminated" in exc.msg
+        raise LoadError(f"not JSON: {exc.msg.removesuffix(' at')} (line {exc.lineno}, column {exc.colno})"
+                        + ("; the text stops mid-way: a log cut off (the eval still running, or the log copied "
+                           "before it finished?)" if cut else ""),
+                        file=file, line=exc.lineno, column=exc.colno, rule="json-syntax") from None
+    except RecursionError:  # not reached past json_depth_error; kept so that no traceback can escape
+        raise LoadError("JSON nested too deeply to read", file=file, rule="json-depth") from None
+    except ValueError:  # NaN or Infinity (allow_nan=False): located at the first one
+        load_json_text(text, file)
+        raise LoadError("holds NaN or Infinity, which is not a JSON number", file=file,
+                        rule="json-constant") from None
 
 
 def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:

@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from ipb._files import write_text_atomic
+from ipb._files import refuse_overwriting, write_text_atomic
 from ipb.engine.registry import CARD_COPIES, use_items
 from ipb.integrations.answers import HEADLINE, score_answer
 from ipb.respond.records import load_items
@@ -97,19 +97,32 @@ def write_task(items: str | Path, out: str | Path, *, task: str | None = None, c
     LoadError
         The items file cannot be read, a card the items name is not found at its recorded
         hash, or an item cannot be asked under a condition.
+    WriteError
+        ``out`` is a file, or a file the task writes there is the items file (s54break item 4); nothing is written.
     """
-    from ipb.errors import ArgumentError, LoadError
+    from ipb.errors import ArgumentError, LoadError, WriteError
 
     if task is not None and _TASK_NAME.fullmatch(task) is None:
         # the name is the task's file names too: 'a/../../x' wrote outside the folder, 'bad name/x' raised a traceback
         raise ArgumentError(f"--task {task!r}: a task name is letters, digits, '_', '-' and '.', starting with a letter "
                             f"(it names the task's files in the folder)", file="--task", rule="argument")
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():  # s54break item 4: a FileExistsError traceback
+        raise WriteError(f"--out {out} is a file; ipb lm-eval-task writes a task folder: name a folder (a new one, or "
+                         "one to add the task to)", file=str(out), rule="file")
     config = RespondConfig(model="lm-eval", base_url="", conditions=parse_conditions(conditions), cot=cot)
     run_items = load_items(items)
     if task is None:
         task = task_name(str(item.data.get("layer") or "") for item in run_items)
+    # s54break item 4: '--out D' with the items at D/ipb_l7.jsonl replaced them with the task's documents (exit 0)
+    refuse_overwriting({f"--out {out}'s {kind}": out / name for kind, name in
+                        (("task documents", f"{task}.jsonl"), ("task file", f"{task}.yaml"), ("hooks", "ipb_hooks.py"))},
+                       {"items file": items}, command="lm-eval-task")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file where a parent folder should be, no permission
+        raise WriteError(f"cannot make the task folder --out {out}: {exc.strerror or exc}", file=str(out),
+                         rule="file") from None
     use_items(items)  # the items' own card copies, as ipb respond and ipb score find them
     copies = []
     for digest in sorted({h for item in run_items for h in item.content_hashes.values()}):

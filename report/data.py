@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ipb.engine._json import jsonl_lines, load_json_text, parse_json_line
+from ipb.engine._json import json_document, jsonl_lines, parse_json_line
 from ipb._files import file_sha256, text_sha256
 from ipb.errors import LoadError
 from ipb.report.failures import FailureCounts, failure_counts, int_or_none as _i
@@ -331,23 +331,21 @@ def _check_pair(summary: Mapping[str, Any], records: Sequence[tuple[int, Any]], 
                         "the folder that one run wrote", file=str(path), rule="mismatch")
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
 def _read_json(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path`` (a ``summary.json``), read by the project's one bounded reader of whole JSON
+    documents (:func:`ipb.engine._json.json_document`: nested at most ``MAX_JSON_DEPTH`` levels, s54break item 2;
+    NaN and Infinity refused at the number, s47break); a LoadError naming the file otherwise."""
     try:
-        text = path.read_text(encoding="utf-8")
-        data = json.loads(text, parse_constant=_refuse_constant)
+        raw = path.read_bytes()
     except OSError as exc:
         raise LoadError(f"cannot read {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
-    except json.JSONDecodeError as exc:
-        raise LoadError(f"{path} is not JSON: {exc.msg}", file=str(path), line=exc.lineno, column=exc.colno,
-                        rule="json") from None
-    except ValueError:  # NaN or Infinity, which ipb score never writes: a mean shown as "-" would hide it
-        load_json_text(text, str(path))  # raises at the first one, by line and column
-        raise LoadError(f"{path} holds NaN or Infinity, which is not a JSON number", file=str(path),
-                        rule="json-constant") from None
+    try:
+        data = json_document(raw, str(path), allow_nan=False)
+    except LoadError as exc:
+        if exc.rule == "json-constant":  # located at the NaN by load_json_text (the s47break words)
+            raise
+        raise LoadError(f"{path} is not readable: {exc.message}", file=str(path), line=exc.line, column=exc.column,
+                        rule=exc.rule) from None
     if not isinstance(data, dict):
         raise LoadError(f"{path} does not hold a JSON object", file=str(path), rule="json")
     return data

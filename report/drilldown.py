@@ -8,7 +8,6 @@ with the gold ones row by row.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -83,26 +82,32 @@ def _texts(path: Path, format: str, notes: list[str]) -> dict[int, Mapping[str, 
 
 def _golds(path: Path, notes: list[str], items: dict[str, Mapping[str, Any]] | None = None,
            ) -> dict[str, list[Mapping[str, Any]]]:
-    from ipb.errors import IpbError
+    from ipb.engine._json import jsonl_lines, parse_json_line
+    from ipb.errors import IpbError, LoadError
     from ipb.perturb.items import golds_of
 
     out: dict[str, list[Mapping[str, Any]]] = {}
     try:
         raw = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        notes.append(f"The items file {path} could not be read ({exc.strerror or exc}); gold traces are left out.")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = (exc.strerror or exc) if isinstance(exc, OSError) else "it is not UTF-8 text"
+        notes.append(f"The items file {path} could not be read ({why}); gold traces are left out.")
         return out
-    for line in raw.split("\n"):
-        if not line.strip():
-            continue
+    skipped: list[str] = []
+    for number, line in jsonl_lines(raw):  # the project's one JSON Lines reader (nesting limit: s54break item 2)
         try:
-            item = json.loads(line)
+            item = parse_json_line(line, str(path), number, exact=False)
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 if items is not None:
                     items[item["id"]] = item
                 out[item["id"]] = list(golds_of(item))
-        except (json.JSONDecodeError, IpbError):
+        except LoadError as exc:
+            skipped.append(str(exc))
+        except IpbError:
             continue
+    if skipped:
+        notes.append(f"{len(skipped)} line(s) of the items file {path} could not be read and their gold traces are "
+                     f"left out; the first: {skipped[0]}")
     return out
 
 

@@ -27,7 +27,6 @@ Layering: this module is in ``respond`` (it makes model calls) and imports
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -35,10 +34,13 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import jsonschema
 
+from ipb.engine._json import json_document
 from ipb.engine.card import Card
+from ipb.errors import LoadError
 from ipb.respond.cache import ResponseCache
 from ipb.respond.client import ChatClient, RequestFailed, Secrets, api_key_from_env, public_url
 from ipb.respond.records import canonical_hash
+from ipb.scoring._text import plain_spacing
 from ipb.scoring.parse import DEFAULT_EMBED_CUTOFF, EXTRACTOR_FAILURE, GateTrace, InventedGate, ParsedResponse, parse_response
 
 __all__ = ["READING_SCHEMA", "STOPPING", "ExtractorConfig", "LLMExtractor", "both_extractor", "agreement", "cohen_kappa"]
@@ -213,10 +215,10 @@ _FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$")
 
 def _reading(reply: str) -> dict[str, Any]:
     """The model's JSON reading, checked against :data:`READING_SCHEMA`; ValueError says what is wrong."""
-    try:
-        value = json.loads(_FENCE.sub("", reply))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON ({exc.msg} at character {exc.pos})") from None
+    try:  # the one bounded reader of whole documents: a reply nested past MAX_JSON_DEPTH is a failed extraction
+        value = json_document(_FENCE.sub("", reply), "the extractor's reply")  # (s54break item 3), not a crash
+    except LoadError as exc:
+        raise ValueError(exc.message) from None
     try:
         jsonschema.validate(value, READING_SCHEMA)
     except jsonschema.ValidationError as exc:
@@ -262,10 +264,16 @@ def _to_parsed(result: ParsedResponse, reading: Mapping[str, Any], text: str, ca
                  *(x for g in card.gates for b in g.branches.values() for x in (b.pass_outcome, b.fail_outcome))]}
     final = reading.get("final_verdict")
     if isinstance(final, str) and final.strip():
-        key = re.sub(r"[ _-]+", "_", final.strip().upper())
-        result.final_verdict = outcomes.get(key, final.strip())
-        result.final_verdict_span = _find(text, reading.get("final_quote"))
-        result.final_confidence = QUOTED if result.final_verdict_span else UNQUOTED
+        # the rules parser's own folding (look-alike letters, full-width forms: "INV\u0415ST" with a Cyrillic Ie is
+        # INVEST), then the card's outcome words; any other word is unreadable, never scored as written (s54break 5)
+        key = re.sub(r"[ _-]+", "_", plain_spacing(final).strip().upper())
+        if key in outcomes:
+            result.final_verdict = outcomes[key]
+            result.final_verdict_span = _find(text, reading.get("final_quote"))
+            result.final_confidence = QUOTED if result.final_verdict_span else UNQUOTED
+        else:
+            result.notes.append(f"the LLM extractor's final verdict {final.strip()[:80]!r} is none of the card's outcome "
+                                "words; read as no final verdict")
     for name in reading.get("invented_gates", []):
         if name.strip():
             result.invented.append(InventedGate(name.strip(), _find(text, name) or (0, 0)))

@@ -18,13 +18,11 @@ library's parser could overflow Python's stack.
 
 from __future__ import annotations
 
-import json
 import re
 import zipfile
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
-from ipb.engine._json import json_depth_error
-from ipb.errors import LoadError
+from ipb.engine._json import json_document
 
 __all__ = ["MAX_RECORD_BYTES", "MAX_LOG_BYTES", "read_line_limited", "member_problem", "read_member",
            "log_document", "looks_like_inspect_log"]
@@ -140,30 +138,7 @@ def looks_like_inspect_log(head: bytes) -> bool:
     return _INSPECT_OPENING.match(head) is not None
 
 
-def log_document(raw: bytes, file: str) -> Any:
-    """The JSON value of a log's bytes (a whole ``.json`` log or one ``.eval`` member), read as UTF-8.
-
-    Raises
-    ------
-    LoadError
-        Its message says what is wrong without naming the file (the caller names it; ``file`` is set). Rule ``json-depth`` (nested deeper than ``MAX_JSON_DEPTH``, located at the bracket), ``encoding``
-        or ``json-syntax``; ``file`` names the file or ``FILE:MEMBER``.
-    """
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise LoadError(f"not UTF-8 text (byte {exc.start + 1} is {raw[exc.start]:#04x})", file=file,
-                        rule="encoding") from None
-    deep = json_depth_error(text, file)
-    if deep is not None:
-        raise deep
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        cut = exc.pos >= len(text.rstrip()) - 1 or "Unterminated" in exc.msg
-        raise LoadError(f"not JSON: {exc.msg.removesuffix(' at')} (line {exc.lineno}, column {exc.colno})"
-                        + ("; the text stops mid-way: a log cut off (the eval still running, or the log copied "
-                           "before it finished?)" if cut else ""),
-                        file=file, line=exc.lineno, column=exc.colno, rule="json-syntax") from None
-    except RecursionError:  # not reached past json_depth_error; kept so that no traceback can escape
-        raise LoadError("JSON nested too deeply to read", file=file, rule="json-depth") from None
+#: The value of a log's bytes (a whole ``.json`` log or one ``.eval`` member): the project's one bounded reader of
+#: whole JSON documents, :func:`ipb.engine._json.json_document` (rules ``json-depth``, ``encoding``, ``json-syntax``;
+#: ``file`` names the file or ``FILE:MEMBER``). It lived here until s54brfix moved it where report and respond reach it.
+log_document = json_document

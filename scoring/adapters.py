@@ -554,16 +554,31 @@ def _first_text(value: Any) -> str | None:
 
 
 def _lm_eval_results(path: Path) -> Mapping[str, Any]:
-    """The ``results_<stamp>.json`` written beside ``samples_<task>_<stamp>.jsonl``, or {}."""
+    """The ``results_<stamp>.json`` written beside ``samples_<task>_<stamp>.jsonl``, or {} when there is none
+    (or it is not a JSON object); a LoadError naming it (with line and column where known) when it is larger
+    than ``MAX_RECORD_BYTES``, nested deeper than ``MAX_JSON_DEPTH`` levels, not UTF-8 or not JSON."""
     m = re.match(r"samples_.+_(\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl$", path.name)
     if not m:
         return {}
     results = path.with_name(f"results_{m.group(1)}.json")
     try:
-        loaded = json.loads(results.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        with open(results, "rb") as fh:
+            raw = fh.read(MAX_RECORD_BYTES + 1)
+    except OSError:  # none written (or none copied along): the model is named some other way
         return {}
-    return loaded if isinstance(loaded, Mapping) else {}
+    why = (f"it is larger than {MAX_RECORD_BYTES // 2**20} MiB" if len(raw) > MAX_RECORD_BYTES else None)
+    if why is None:
+        try:  # the one bounded reader of whole documents (s54break item 1: a deep file was a RecursionError)
+            loaded = log_document(raw, str(results))
+        except LoadError as exc:
+            why, line, column = exc.message, exc.line, exc.column
+        else:
+            return loaded if isinstance(loaded, Mapping) else {}
+    else:
+        line = column = None
+    raise LoadError(f"{results}, the lm-eval results file beside {path.name} that names the model, cannot be read: "
+                    f"{why} (give --model to score without it)", file=str(results), line=line, column=column,
+                    rule="lm-eval")
 
 
 def lm_eval_model_name(results: Mapping[str, Any]) -> str | None:

@@ -201,11 +201,26 @@ _PASSIVE_SUBJECT = re.compile(r"(?i)\b(?:the|this|that)\s+(?:deal|investment|sta
                               r"transaction|bid)\s+(?:is|was|gets|get|should\s+be|must\s+be|will\s+be|has\s+been|would\s+be)\s+\Z")
 
 
+#: Right after an outcome word: a question mark and the writer's own "no" to it ("INVEST? Absolutely not. DECLINE.",
+#: "BUY? No -- AVOID"). An outcome put as a question and answered no is the suggestion turned down, not an outcome
+#: named beside the one chosen (s54break item 6: the answer above was filed a refusal for naming two outcomes).
+_QUESTIONED_NO = re.compile(
+    r"[*_\"']{0,2}[ \t]*\?+[ \t]*(?:(?:absolutely|certainly|definitely|of[ \t]+course|surely)[ \t]+not|no(?:pe)?"
+    r"|not[ \t]+at[ \t]+all|hardly|never)\b", re.I)
+
+
 def outcomes_named(outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str], text: str) -> set[str]:
     """The distinct outcomes of a card that ``text`` names (its outcome words and their spoken forms, any case).
 
     One scan of ``text``; asked only of an answer with no gate read, where no trace tells a chosen outcome from one
-    listed ("INVEST DECLINE INCONCLUSIVE", a bullet per outcome, "[ ] INVEST [ ] DECLINE").
+    listed ("INVEST DECLINE INCONCLUSIVE", a bullet per outcome, "[ ] INVEST [ ] DECLINE"). An outcome asked and
+    answered no (:data:`_QUESTIONED_NO`: "INVEST? Absolutely not.") is not counted.
+
+    >>> words = re.compile(r"(?i)\\b(?:invest|decline)\\b")
+    >>> sorted(outcomes_named(words, {"INVEST": "INVEST", "DECLINE": "DECLINE"}, "INVEST? Absolutely not. DECLINE."))
+    ['DECLINE']
+    >>> sorted(outcomes_named(words, {"INVEST": "INVEST", "DECLINE": "DECLINE"}, "INVEST? DECLINE?"))
+    ['DECLINE', 'INVEST']
     """
     if outcome_re is None:
         return set()
@@ -213,7 +228,7 @@ def outcomes_named(outcome_re: re.Pattern[str] | None, outcome_of: dict[str, str
     for m in outcome_re.finditer(text):
         key = re.sub(r"[ \t_:-]+", "_", m.group(0).strip().upper())
         outcome = outcome_of.get(key) or (outcome_of.get(key[:-1]) if key.endswith("S") else None)
-        if outcome is not None:
+        if outcome is not None and _QUESTIONED_NO.match(text, m.end()) is None:
             found.add(outcome)
             if len(found) > 1:
                 break
