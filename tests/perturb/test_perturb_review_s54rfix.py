@@ -112,10 +112,14 @@ def test_pif_items_never_permit_what_no_portfolio_covers():
     assert sum(1 for _, f in run if f.get("pool") == "none") >= 10  # tie: pool none with "no" (15)
 
 
-def test_pif_permission_is_stated_as_a_fact_not_a_question():
+def test_pif_permission_stays_a_question_answered_yes_or_no():
+    # s54rfix first stated it as a fact ("Permitted by ...: yes."); integration kept the question, because every bundled
+    # yes/no fact is asked (test_perturb_question_wording: no bundled question states "...: yes."), and the review
+    # counted the question form as wording only
     spec = build_frame([PIF]).inputs["permitted_by_portfolio_policy"]
-    text = fact_sentence(spec, True)
-    assert "?" not in text and text.endswith(": yes."), text
+    assert fact_sentence(spec, True) == ("Does the portfolio's investment policy permit the asset, within its risk "
+                                         "tolerance? Yes.")
+    assert fact_sentence(spec, False).endswith("? No.")
 
 
 # --------------------------------------------------------------------------- strict: All Weather's four environments
