@@ -1,0 +1,138 @@
+"""s55rfix: s55review's strict kinds (issue 18 bar: no fact contradicts another or its date).
+
+Each kind has rule cases worked by hand (a review item's facts refused, its neighbour kept) and a run of the
+review's own ('ipb perturb --card C --base B --n 1000 --seed 11212', the bases s55review read) asserting the kind's
+count is 0; before -> after counts are in /work/notes/s55review.md. Each run test fails without its fix (checked by
+putting the previous card back).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from perturb_support import assert_rule_case, review_run
+
+SEED = 11212
+CONVICTION = "soros_conviction_weighted_position_sizing"
+MARKS = "marks_risk_return_assessment"
+
+# --------------------------------------------------------------------------- kind 1: Soros's thesis and its return
+#
+# s55review (asymmetry_spent_cut, 31 March 2000): #42 "events and market action have confirmed the thesis" beside a
+# position down 36% since it was opened, #724 down 23% (118 of 1,000 items confirmed at a loss worse than 10%);
+# #141 and #707 call the thesis contradicted beside gains of 35% and 63% (19 of 1,000 above +10%).
+_DEEP = "confirmation_is_not_a_deep_loss"
+_GAIN = "contradiction_is_not_a_large_gain"
+_TEST = "a_test_position_is_at_most_a_quarter"
+
+
+@pytest.mark.parametrize("status, ret, stop, test, rule, refused", [
+    ("confirmed", "-36%", "4%", "10%", _DEEP, True),                 # #42
+    ("confirmed", "-23%", "4%", "48%", (_DEEP, _TEST), True),        # #724: its 48% probe breaks kind 2 too
+    ("confirmed", "-11%", "4%", "10%", _DEEP, True),
+    ("confirmed", "-10%", "4%", "10%", _DEEP, False),                # the edge
+    ("confirmed", "-8%", "8%", "10%", _DEEP, False),                 # test_dalio_soros's stop-out: gate 1 reachable
+    ("not_confirmed", "-36%", "4%", "10%", _DEEP, False),            # not this rule's
+    ("contradicted", "35%", "48.5%", "10%", _GAIN, True),            # #141
+    ("contradicted", "63%", "4%", "10%", _GAIN, True),               # #707
+    ("contradicted", "10%", "4%", "10%", _GAIN, False),              # the edge
+    ("contradicted", "-20%", "4%", "10%", _GAIN, False),
+    ("confirmed", "35%", "4%", "10%", _DEEP, False),                 # the base
+])
+def test_soros_thesis_status_agrees_with_the_return(status, ret, stop, test, rule, refused):
+    facts = {"thesis_status": status, "position_return": ret, "stop_loss": stop, "remaining_upside": "40%",
+             "test_position": test, "conviction_multiple": "3x"}
+    assert_rule_case(CONVICTION, rule, facts, refused)
+
+
+def test_soros_items_never_confirm_a_deep_loss_or_contradict_a_large_gain():
+    run = review_run(CONVICTION, "asymmetry_spent_cut.yaml", SEED)
+    both = [f for _, f in run if f.get("thesis_status") is not None and f.get("position_return") is not None]
+    assert len(both) >= 900, len(both)
+    assert [f for f in both if f["thesis_status"] == "confirmed" and f["position_return"] < Decimal("-0.10")] == []
+    assert [f for f in both if f["thesis_status"] == "contradicted" and f["position_return"] > Decimal("0.10")] == []
+    # not vacuous: confirmed losses within the allowance and contradicted theses are still drawn
+    assert any(f["thesis_status"] == "confirmed" and f["position_return"] < 0 for f in both)
+    assert any(f["thesis_status"] == "contradicted" for f in both)
+
+
+# --------------------------------------------------------------------------- kind 2: Soros's test position
+#
+# s55review: #106 an 80% "test position", #755 73% (334 of 1,000 above a quarter of the fund, 212 above half).
+@pytest.mark.parametrize("test, refused", [("80%", True), ("73%", True), ("26%", True), ("25%", False),
+                                           ("10%", False)])
+def test_soros_test_position_is_at_most_a_quarter(test, refused):
+    facts = {"thesis_status": "confirmed", "position_return": "19%", "stop_loss": "12.5%", "remaining_upside": "61%",
+             "test_position": test, "conviction_multiple": "3x"}   # #106's other facts
+    assert_rule_case(CONVICTION, _TEST, facts, refused)
+
+
+def test_soros_items_keep_the_test_position_a_probe():
+    run = review_run(CONVICTION, "asymmetry_spent_cut.yaml", SEED)
+    tests = [f["test_position"] for _, f in run if f.get("test_position") is not None]
+    assert len(tests) >= 900, len(tests)
+    assert [t for t in tests if t > Decimal("0.25")] == []
+    assert max(tests) > Decimal("0.15")  # larger probes are still drawn
+    # the card's cut and size-up outcomes both remain
+    assert {item["investment_verdict"] for item, _ in run} >= {"CUT", "SIZE_UP"}
+
+
+# --------------------------------------------------------------------------- kind 3: Marks's speculative debt
+#
+# s55review (decline_loved_credit_2007): #42 a high-yield bond with a 0% probability of a permanent loss (11 of 1,000
+# high-yield items at 0%, 19 under 2%).
+_MRR = {"price": "$110M", "intrinsic_value": "$100M", "expected_return": "10%", "risk_free_rate": "4.75%",
+        "view_vs_consensus": "consensus", "asset_popularity": "shunned", "market_temperature": "neutral"}
+
+
+@pytest.mark.parametrize("asset, loss, refused", [
+    ("high_yield_bond", "0%", True),     # #42
+    ("bank_loan", "1%", True),
+    ("high_yield_bond", "2%", False),    # the edge
+    ("bank_loan", "8%", False),          # the bank-loan base
+    ("equity", "0%", False),             # not this rule's
+])
+def test_marks_speculative_debt_can_default(asset, loss, refused):
+    facts = {**_MRR, "asset_class": asset, "permanent_loss_probability": loss}
+    assert_rule_case(MARKS, "speculative_debt_can_default", facts, refused)
+
+
+# --------------------------------------------------------------------------- kind 4: Marks's loved asset
+#
+# s55review: #262 a loved high-yield bond in a hot market at $52M against a value of $100M (94 of 1,000 items loved at
+# 60% of value or less).
+_LOVED = {"intrinsic_value": "$100M", "expected_return": "26.5%", "risk_free_rate": "10%",
+          "permanent_loss_probability": "15%", "view_vs_consensus": "consensus", "market_temperature": "hot",
+          "asset_class": "high_yield_bond"}
+
+
+@pytest.mark.parametrize("price, popularity, refused", [
+    ("$52M", "loved", True),      # #262
+    ("$60M", "loved", True),      # the edge: 60% refused
+    ("$61M", "loved", False),
+    ("$52M", "neutral", False),   # not this rule's
+    ("$52M", "shunned", False),
+])
+def test_marks_loved_asset_is_not_a_deep_bargain(price, popularity, refused):
+    facts = {**_LOVED, "price": price, "asset_popularity": popularity}
+    assert_rule_case(MARKS, "a_loved_asset_is_not_a_deep_bargain", facts, refused)
+
+
+def test_marks_items_give_speculative_debt_a_risk_of_loss():
+    run = review_run(MARKS, "decline_loved_credit_2007.yaml", SEED)
+    debt = [f for _, f in run if f.get("asset_class") in ("high_yield_bond", "bank_loan")
+            and f.get("permanent_loss_probability") is not None]
+    assert len(debt) >= 500, len(debt)
+    assert [f for f in debt if f["permanent_loss_probability"] < Decimal("0.02")] == []
+    assert min(f["permanent_loss_probability"] for f in debt) < Decimal("0.05")  # low risks are still drawn
+
+
+def test_marks_items_price_a_loved_asset_near_its_value():
+    run = review_run(MARKS, "decline_loved_credit_2007.yaml", SEED)
+    loved = [f for _, f in run if f.get("asset_popularity") == "loved" and f.get("price") is not None
+             and f.get("intrinsic_value") is not None]
+    assert len(loved) >= 300, len(loved)
+    assert [f for f in loved if f["price"] <= Decimal("0.6") * f["intrinsic_value"]] == []
+    assert any(f["price"] < Decimal("0.8") * f["intrinsic_value"] for f in loved)  # cheaper loved items remain
