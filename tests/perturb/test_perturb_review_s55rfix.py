@@ -136,3 +136,38 @@ def test_marks_items_price_a_loved_asset_near_its_value():
     assert len(loved) >= 300, len(loved)
     assert [f for f in loved if f["price"] <= Decimal("0.6") * f["intrinsic_value"]] == []
     assert any(f["price"] < Decimal("0.8") * f["intrinsic_value"] for f in loved)  # cheaper loved items remain
+
+
+# --------------------------------------------------------------------------- kind 5: Marks's debt below Treasuries
+#
+# s55review (a weak finding promoted): #666 a high-yield bond at $110M against a value of $133M (83%) promising 6% a
+# year against Treasuries at 8.5% (49 of 1,000 high-yield or loan items at or under value promise less than
+# Treasuries).
+_DEBT = "debt_at_or_under_value_beats_treasuries"
+_D666 = {"asset_popularity": "loved", "market_temperature": "cold", "permanent_loss_probability": "28%",
+         "view_vs_consensus": "consensus", "risk_free_rate": "8.5%"}
+
+
+@pytest.mark.parametrize("asset, price, value, ret, refused", [
+    ("high_yield_bond", "$110M", "$133M", "6%", True),     # #666
+    ("bank_loan", "$100M", "$100M", "8%", True),           # at the value itself
+    ("high_yield_bond", "$110M", "$133M", "8.5%", False),  # the edge: Treasuries
+    ("high_yield_bond", "$110M", "$100M", "6%", False),    # above its value: not this rule's
+    ("equity", "$110M", "$133M", "6%", False),             # not debt (and above 82% of value)
+])
+def test_marks_debt_at_or_under_value_beats_treasuries(asset, price, value, ret, refused):
+    facts = {**_D666, "asset_class": asset, "price": price, "intrinsic_value": value, "expected_return": ret}
+    assert_rule_case(MARKS, _DEBT, facts, refused)
+
+
+def test_marks_items_give_debt_under_value_at_least_treasuries():
+    run = review_run(MARKS, "decline_loved_credit_2007.yaml", SEED)
+    keys = ("price", "intrinsic_value", "expected_return", "risk_free_rate")
+    debt = [f for _, f in run if f.get("asset_class") in ("high_yield_bond", "bank_loan")
+            and all(f.get(k) is not None for k in keys) and f["price"] <= f["intrinsic_value"]]
+    assert len(debt) >= 200, len(debt)
+    assert [f for f in debt if f["expected_return"] < f["risk_free_rate"]] == []
+    # above its value a bond may still promise less than Treasuries (the base: loved, 110% of value)
+    assert any(f["price"] > f["intrinsic_value"] and f["expected_return"] < f["risk_free_rate"]
+               for _, f in run if f.get("asset_class") in ("high_yield_bond", "bank_loan")
+               and all(f.get(k) is not None for k in keys))
