@@ -469,6 +469,11 @@ marks-defaults and l8-three-investors are unchanged.
 Merged (s53dup with s53rfix): buffett-bench-recipes holds the same 240 ids as s53rfix's own pin (881e5633...), in
 s53dup's order (visibly new first); its lines differ from s53rfix's only by s53dup's title in ``question`` and the
 condition blocks that hash it. The ``--no-near-duplicates`` pin (s52dup's hunt) takes s53rfix's sector redraw too.
+Changed deliberately (issue 18, branch s55review): Marks's cycle card gained "loose capital has a spread of at most
+6%" (every line's card content hash, ``ipb-cards/`` source and condition-C key differ). marks-defaults dropped 5
+items (2 loose at 6.5% and 7.3%, the other 3 follow from the changed draw sequence) and drew 5 others, none loose
+above 6%; the 145 kept keep scenario, question and gold (3 with other operator details); mix metric/flip/isolate
+63/25/62 -> 61/28/61. l8-three-investors: the same 90 items; only the card blocks differ.
 """
 
 from __future__ import annotations
@@ -489,9 +494,9 @@ RUNS = {
     "buffett-bench-recipes": ((BUFFETT,), BUFFETT_BASE, 0, "metric,sector,temporal,flip", 240,
                               "5d270507c4c5c6e238b3b03e33a53d69489359bef9204ffaf265ea4146316e48"),
     "marks-defaults": ((MARKS,), SCENARIOS / MARKS / "cold_aggressive_2008.yaml", 1, "", 150,
-                       "8623ea816553668d9c46bc3235c2956f6341b067bae2dcd3ea643071c720216f"),
+                       "b23f142994b2ebe8ee462f2826a5672389e16ce440e6171a6f50abd28a779fca"),
     "l8-three-investors": ((BUFFETT, MARKS, "dalio_bubble_detection_gauge"), FIXTURES / "l8_three_investors.yaml",
-                           7, "", 90, "5ec724737ba3d7a1c9a78bdc5a1891f5bec5dd764ebfc712e59ce68545e6685b"),
+                           7, "", 90, "b5d12f93413ff51f8eb9b0026bc777e45cbb3ec00d5d90623bddcff37e8fbe2c"),
 }
 
 

@@ -171,3 +171,32 @@ def test_marks_items_give_debt_under_value_at_least_treasuries():
     assert any(f["price"] > f["intrinsic_value"] and f["expected_return"] < f["risk_free_rate"]
                for _, f in run if f.get("asset_class") in ("high_yield_bond", "bank_loan")
                and all(f.get(k) is not None for k in keys))
+
+
+# --------------------------------------------------------------------------- kind 6: Marks's loose capital
+#
+# s55review (a weak finding promoted; neutral_balanced_2016): #761 capital loose at a 6.1% high-yield spread, #106 at
+# 6.5% (77 of 1,000 items loose above 6%).
+CYCLE = "marks_market_cycle_positioning"
+_LOOSE = "loose_capital_has_a_narrow_spread"
+
+
+@pytest.mark.parametrize("spread, mood, capital, refused", [
+    ("6.1%", "balanced", "loose", True),     # #761
+    ("6.5%", "euphoric", "loose", True),     # #106 (6.5% is optimism's own edge)
+    ("6%", "balanced", "loose", False),      # the edge
+    ("5.6%", "balanced", "loose", False),    # #648, kept
+    ("6.1%", "balanced", "normal", False),   # not this rule's
+])
+def test_marks_loose_capital_has_a_narrow_spread(spread, mood, capital, refused):
+    facts = {"high_yield_spread": spread, "investor_psychology": mood, "capital_availability": capital,
+             "proposed_posture": "balanced", "thesis_basis": "present_conditions"}
+    assert_rule_case(CYCLE, _LOOSE, facts, refused)
+
+
+def test_marks_cycle_items_keep_loose_capital_under_a_6_percent_spread():
+    run = review_run(CYCLE, "neutral_balanced_2016.yaml", SEED)
+    loose = [f for _, f in run if f.get("capital_availability") == "loose" and f.get("high_yield_spread") is not None]
+    assert len(loose) >= 100, len(loose)
+    assert [f["high_yield_spread"] for f in loose if f["high_yield_spread"] > Decimal("0.06")] == []
+    assert max(f["high_yield_spread"] for f in loose) > Decimal("0.05")  # loose up to the edge is still drawn
