@@ -27,13 +27,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-import jsonschema
-
-from ipb.engine._card_checks import (CONSTRAINTS, FOLLOW_ON, VisibleSymbols, all_computed_names, bound as _bound,
-                                     broken_constraint_errors, date_message, reachable_threshold,
+from ipb.engine._card_checks import (FOLLOW_ON, VisibleSymbols, all_computed_names, bound as _bound,
+                                     broken_constraint_errors, reachable_threshold,
                                      check_outcomes as _check_outcomes, find_cycles, grid_problem, names_in,
                                      number_value as _number, plain_number, value_labels as _value_labels)
-from ipb.engine._written import as_written, written_form
+from ipb.engine._written import as_written
 from ipb.engine._yaml import YamlDoc, load_yaml, load_yaml_file
 from ipb.engine.expressions import (
     BOOL,
@@ -45,12 +43,13 @@ from ipb.engine.expressions import (
     YEARS,
     CompiledExpression,
     ExprType,
-    _incompatible,
     category,
     compile_expression,
 )
 from ipb.errors import CompileError, ErrorGroup, IpbError, LintWarning, LoadError, did_you_mean
 from ipb.engine._synonyms import verdict_synonyms_of
+from ipb.engine._card_constraints import _constraints, _lint_source_years
+from ipb.engine._card_schema import _schema_errors  # also imported from here by engine.investors and engine.scenario
 
 __all__ = [
     "Card",
@@ -410,64 +409,6 @@ def load_card_text(text: str, file: str = "<string>") -> Card:
     return card_from_doc(load_yaml(text, file, collect=True))
 
 
-def _schema_errors(doc: YamlDoc, schema: Mapping[str, Any], what: str) -> list[IpbError]:
-    validator = jsonschema.Draft202012Validator(schema)
-    found: list[IpbError] = []
-    for err in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
-        path = tuple(err.absolute_path)
-        on_key = False
-        message = err.message
-        if err.validator == "additionalProperties":
-            extra = _extra_keys(err)
-            allowed = list(err.schema.get("properties", {}))
-            for key in extra:
-                e = LoadError(
-                    f"unknown field {key!r} in {what}; expected one of: {', '.join(allowed)}",
-                    rule="schema:additionalProperties",
-                    name=key,
-                    suggestion=did_you_mean(key, allowed),
-                )
-                line, column = doc.locate_key(path + (key,))
-                found.append(e.with_location(doc.file, line, column, doc.source_line(line)))
-            continue
-        if err.validator == "required":
-            on_key = bool(path)
-        if err.validator == "oneOf" and err.context:
-            message = min(err.context, key=lambda e: len(e.message)).message
-        if err.validator == "type" and not isinstance(err.instance, (dict, list)):
-            message = _type_message(err.instance, err.validator_value)
-        where = "/".join(map(str, path)) or "the top level"
-        e = LoadError(f"{date_message(err, message)} (at {where})", rule=f"schema:{err.validator}")
-        line, column = doc.locate_key(path) if on_key else doc.locate(path)
-        found.append(e.with_location(doc.file, line, column, doc.source_line(line)))
-    return found
-
-
-def _type_message(value: Any, expected: Any) -> str:
-    """A type error in the author's words: YAML's reading of the text, and what to write instead.
-
-    >>> _type_message(True, "string")
-    "YAML reads true here as a boolean, but a string (an expression or text) is expected: quote it ('true')"
-    """
-    kinds = {bool: "a boolean", int: "a whole number", float: "a number", str: "text", type(None): "nothing (null)"}
-    read = kinds.get(type(value), type(value).__name__)
-    shown = "true" if value is True else "false" if value is False else "null" if value is None else str(value)
-    wanted = expected if isinstance(expected, list) else [expected]
-    words: dict[str, str] = {"string": "a string (an expression or text)", "integer": "a whole number", "number": "a number",
-             "boolean": "true or false", "object": "a mapping (key: value lines)", "array": "a list ([a, b] or - items)",
-             "null": "nothing"}
-    text = f"YAML reads {shown} here as {read}, but {' or '.join(words.get(str(w), str(w)) for w in wanted)} is expected"
-    if "string" in wanted and not isinstance(value, str):
-        text += f": quote it ('{shown}')"
-    return text
-
-
-def _extra_keys(err: jsonschema.ValidationError) -> list[str]:
-    props = set(err.schema.get("properties", {}))
-    instance = err.instance if isinstance(err.instance, dict) else {}
-    return [k for k in instance if k not in props]
-
-
 #: Words an expression reads as operators, literals or functions: never usable as input names.
 RESERVED_NAMES = frozenset({"and", "or", "not", "in", "true", "false", "min", "max", "abs", "round", "known", "date", "year"})
 
@@ -809,89 +750,6 @@ def card_from_doc(doc: YamlDoc) -> Card:
         content_hash=hashlib.sha256("\n".join(doc.lines).encode("utf-8")).hexdigest(),
         doc=doc,
     )
-
-
-def _lint_source_years(data: dict[str, Any], col: Any) -> None:
-    """Warn (rule ``source-year``) about a source dated after the card's vintage end.
-
-    A framework used until its vintage end cannot rest on a document written
-    later unless the card says why (``after_vintage``: retrospective,
-    posthumous or secondary; issue 15, defect 11). The investor's career end
-    is checked against the registry by ``ipb.engine.investors``.
-    """
-    end = (data.get("vintage") or {}).get("end")
-    if end is None:
-        return
-    located: list[tuple[tuple[Any, ...], Any]] = [(("sources", k), s) for k, s in enumerate(data.get("sources") or [])]
-    located += [(("gates", i, "source"), g["source"]) for i, g in enumerate(data.get("gates") or []) if "source" in g]
-    for path, source in located:
-        year = source.get("year")
-        if isinstance(year, int) and year > end and not source.get("after_vintage"):
-            col.warn(LintWarning(
-                f"source {source.get('document')!r} ({year}) is dated after the vintage end {end}; mark it "
-                "after_vintage: retrospective, posthumous or secondary, or cite an earlier source",
-                rule="source-year", name=str(source.get("document"))), path + ("year",))
-def _constraints(col: _Collector, data: Mapping[str, Any], inputs: Mapping[str, InputSpec],
-                 constants: Mapping[str, tuple[Decimal, ExprType]]) -> tuple[Constraint, ...]:
-    """Compile ``constraints:``: boolean expressions over inputs and constants only, ids unique."""
-    symbols: dict[str, ExprType] = dict(BUILTINS)
-    symbols.update({n: t for n, (_, t) in constants.items()})
-    symbols.update({n: s.expr_type for n, s in inputs.items()})
-    visible = VisibleSymbols(symbols, all_computed_names(data.get("gates") or []), CONSTRAINTS, set(data.get("constants") or ()) - set(constants))
-    out: list[Constraint] = []
-    seen: set[str] = set()
-    derived: dict[str, str] = {}
-    index: dict[str, int] = {}  # constraint id -> its place (each error points at its own constraint)
-    for k, raw in enumerate(data.get("constraints") or []):
-        path, _ = ("constraints", k), index.setdefault(raw["id"], k)
-        if raw["id"] in seen:
-            col.add(LoadError(f"duplicate constraint id {raw['id']!r}", rule="duplicate-name", name=raw["id"]),
-                    path + ("id",))
-        seen.add(raw["id"])
-        if ("require" in raw) == ("derive" in raw):
-            col.add(LoadError(f"constraint {raw['id']!r} needs exactly one of 'require' (a relation) or 'derive' "
-                              "with 'value' (an input computed from others)", rule="constraint", name=raw["id"]), path)
-            continue
-        if "tie" in raw and "require" not in raw:  # tie: true moves a require's inputs together (perturb/deck_moves)
-            col.add(LoadError(f"constraint {raw['id']!r}: 'tie' goes with 'require' (a derived input follows its sources)", rule="constraint", name=raw["id"]), path + ("tie",))
-            continue
-        if "require" in raw:
-            expr = col.expression(raw["require"], visible, path + ("require",), "bool")
-            if expr is not None:
-                out.append(Constraint(raw["id"], expr, raw.get("description", ""), tie=raw.get("tie") is True))
-            continue
-        target = raw["derive"]
-        spec = inputs.get(target)
-        if spec is None or spec.expr_type.kind != "number":
-            numeric = [] if spec is not None else [n for n, s in inputs.items() if s.expr_type.kind == "number"]
-            why = f"it is a {spec.type} input; derive a number, ratio, money, multiple or year input" if spec else "no input has that name"
-            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r}, which is not a numeric input ({why})",
-                              rule="constraint", name=target, suggestion=did_you_mean(target, numeric)), path + ("derive",))
-            continue
-        if "value" not in raw:
-            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r} but gives no 'value'", rule="constraint",
-                              name=raw["id"]), path)
-            continue
-        expr = col.expression(raw["value"], visible, path + ("value",), "number")
-        if expr is None:
-            continue
-        if target in expr.names or _incompatible(expr.type, spec.expr_type):
-            why = "from itself" if target in expr.names else f"({spec.type}) from a value in {expr.type.unit}"
-            col.add(LoadError(f"constraint {raw['id']!r} derives {target!r} {why}", rule="constraint" if
-                              target in expr.names else "unit", name=target), path + ("value",))
-            continue
-        if target in derived:
-            col.add(LoadError(f"{target!r} is derived twice (constraint {derived[target]!r} derives it too)",
-                              rule="constraint", name=target), path + ("derive",))
-            continue
-        derived[target] = raw["id"]
-        out.append(Constraint(raw["id"], expr, raw.get("description", ""), derive=target, written=written_form(spec)))
-    for c in out:
-        if c.derive is not None and c.expr.names & set(derived):
-            col.add(LoadError(f"constraint {c.id!r} derives {c.derive!r} from another derived input "
-                              f"({', '.join(sorted(c.expr.names & set(derived)))}); derive from drawn inputs only",
-                              rule="constraint", name=c.id), ("constraints", index[c.id], "value"))
-    return tuple(out)
 
 
 def constraint_errors(card: Card, facts: Mapping[str, Any], doc: YamlDoc | None = None) -> list[LoadError]:

@@ -74,8 +74,6 @@ can give that never occurred.
 
 from __future__ import annotations
 
-import gc
-import multiprocessing
 import os
 import random
 from pathlib import Path
@@ -88,6 +86,7 @@ from typing import Any, Callable, Container, Iterator, Mapping, NamedTuple, Sequ
 
 from ipb._files import write_lines_atomic
 from ipb.errors import IpbError, PerturbError
+from ipb.perturb._pool import COLLECT_EVERY, _Pool, _split  # noqa: F401 (COLLECT_EVERY: re-exported)
 from ipb.perturb.deck_moves import tied_rules
 from ipb.perturb.flip_era import timed_inputs
 from ipb.perturb.frame import (Frame, PScenario, build_frame, digest, fact_literals, load_base, relevant_key,
@@ -121,9 +120,6 @@ CONSTRAINT_PREFIX = "breaks constraint "
 MIN_CHANGED_PREFIX = "only "
 #: The error of a candidate whose card-relevant facts are the base's (only a label no card reads changed).
 SAME_AS_BASE = "the perturbed scenario has the base's card-relevant facts (only a label no card reads changed)"
-#: Attempts made between two collections of young cyclic garbage while the collector's own passes are off
-#: (:func:`_collected`).
-COLLECT_EVERY = 4096
 #: Fewer attempts than this in one round are made in this process even with workers (start-up costs more).
 POOL_MIN = 512
 #: Near duplicates rebuilt per call of the pool's ``lines`` in the second pass (bounds the pairs listed at once).
@@ -414,44 +410,6 @@ class Generator:
 
 _ABSENT = object()
 
-# --------------------------------------------------------------------------- worker processes
-
-_WORKER: Generator | None = None
-_BUILD = True
-
-
-def _init_worker(job: Job, build: bool) -> None:
-    global _WORKER, _BUILD
-    _WORKER = Generator(job)
-    _BUILD = build
-
-
-def _run_task(task: tuple[int, int, int]) -> list[Candidate]:
-    assert _WORKER is not None
-    return list(_collected(_WORKER.run([task], build=_BUILD)))
-
-
-def _collected(items: Iterator[Any]) -> Iterator[Any]:
-    """``items``, made while the cyclic garbage collector does not run by itself.
-
-    An attempt makes a few hundred containers that reference counting frees,
-    so the collector's automatic passes (a full one walks every object of the
-    process: cards, memos) were about 3% of generation's CPU with nothing to
-    gain. Young cyclic garbage is collected every :data:`COLLECT_EVERY` items
-    instead (``gc.collect(1)``), so memory stays flat in N; the collector's
-    state is restored when ``items`` ends or is closed. Changes no output byte.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for n, item in enumerate(items, start=1):
-            yield item
-            if n % COLLECT_EVERY == 0:
-                gc.collect(1)
-    finally:
-        if was_enabled:
-            gc.enable()
-
 
 def generate(
     job: Job,
@@ -588,7 +546,8 @@ class GenerationRun:
                               numeric=tuple(name in frame.grids for name in frame.inputs) + (False,) * 3,
                               spans=grid_spans(frame))
         verdicts: Counter[str] = Counter()
-        pool = self.runner if self.runner is not None else _Pool(job, gen, self.workers, build=not self.balance)
+        pool = self.runner if self.runner is not None else _Pool(job, gen, self.workers, build=not self.balance,
+                                                                  pool_min=POOL_MIN)
         try:
             if self.balance:
                 chosen = self._balanced_pool(reports, shares, pool)
@@ -818,77 +777,3 @@ def _grow_for_balance(targets: list[int], pools: list[list[Candidate]], reports:
         targets[r] = len(pools[r]) + share
     return True
 
-
-def _split(r: int, start: int, stop: int, workers: int) -> list[tuple[int, int, int]]:
-    if workers == 1:
-        return [(r, start, stop)]
-    size = max(32, ceil((stop - start) / (workers * 4)))
-    return [(r, s, min(s + size, stop)) for s in range(start, stop, size)]
-
-
-def _line_task(task: list[tuple[int, int]]) -> list[str]:
-    assert _WORKER is not None
-    return list(_collected(_WORKER.line(r, j) for r, j in task))
-
-
-class _Pool:
-    """Runs attempt ranges in this process or in worker processes, results in task order."""
-
-    def __init__(self, job: Job, gen: Generator, workers: int, build: bool = True) -> None:
-        self.gen = gen
-        self.workers = workers
-        self.build = build
-        self._pool: Any = None
-        self.job = job
-
-    def _start(self) -> Any:
-        if self._pool is None:
-            global _WORKER, _BUILD
-            if "fork" in multiprocessing.get_all_start_methods():
-                _WORKER, _BUILD = self.gen, self.build  # forked workers inherit the loaded cards and base
-                self._pool = multiprocessing.get_context("fork").Pool(self.workers)
-            else:
-                ctx = multiprocessing.get_context("spawn")
-                self._pool = ctx.Pool(self.workers, initializer=_init_worker, initargs=(self.job, self.build))
-        return self._pool
-
-    def map(self, tasks: list[tuple[int, int, int]], *, seen: Container[int] | None = None,
-            wanted: Callable[[int], bool] | None = None) -> Iterator[Candidate]:
-        """Candidates of ``tasks`` in order; in this process, ``seen`` and ``wanted`` spare building items
-        that would be dropped (workers skip only the duplicates they built themselves)."""
-        total = sum(stop - start for _, start, stop in tasks)
-        if self.workers == 1 or total < POOL_MIN:
-            yield from _collected(self._local(tasks, seen, wanted))
-            return
-        for chunk in self._start().imap(_run_task, tasks):
-            yield from chunk
-
-    def _local(self, tasks: list[tuple[int, int, int]], seen: Container[int] | None,
-               wanted: Callable[[int], bool] | None) -> Iterator[Candidate]:
-        for r, start, stop in tasks:
-            for j in range(start, stop):
-                want = wanted is None or wanted(r)
-                yield self.gen.attempt(r, j, seen=seen, build=self.build and want, label=want)
-
-    def lines(self, chosen: list[tuple[int, int]]) -> Iterator[str]:
-        """The item lines of chosen attempts, in order (built in workers when there are many)."""
-        if self.workers == 1 or len(chosen) < POOL_MIN:
-            yield from _collected(self.gen.line(r, j) for r, j in chosen)
-            return
-        size = max(32, ceil(len(chosen) / (self.workers * 4)))
-        blocks = [chosen[i:i + size] for i in range(0, len(chosen), size)]
-        for block in self._start().imap(_line_task, blocks):
-            yield from block
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.close()
-            self._pool.join()
-            self._pool = None
-
-    def terminate(self) -> None:
-        """End the workers at once, their queued tasks dropped (a stopped run)."""
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None

@@ -40,9 +40,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ipb.engine._json import json_document, jsonl_lines, parse_json_line
-from ipb._files import file_sha256, text_sha256
+from ipb._files import text_sha256
 from ipb.errors import LoadError
+from ipb.report._captions import (FAILURE_RULE_LINK, FLAG_RULE, FM5_RULE, UNREAD_FLAG_RULE, _option_notes,
+                                  failure_rule, failure_rule_in_full)
+from ipb.report._read import _check_pair, _read_json, _read_records
 from ipb.report.failures import FailureCounts, failure_counts, int_or_none as _i
 
 __all__ = [
@@ -304,64 +306,6 @@ def load_results(
     records = _read_records(folder / "responses.jsonl")
     return _build(summary, records, folder, items=items, responses=responses, max_responses=max_responses,
                   title=title, generated=generated)
-
-
-def _check_pair(summary: Mapping[str, Any], records: Sequence[tuple[int, Any]], folder: Path) -> None:
-    """Refuse a ``responses.jsonl`` that is not the one ``summary.json`` was computed from.
-
-    A summary written by ``ipb score`` records the SHA-256 of its score records
-    (``inputs.scored``); an older one is checked by its record count.
-    """
-    raw_inputs = summary.get("inputs")
-    inputs: Mapping[str, Any] = raw_inputs if isinstance(raw_inputs, Mapping) else {}
-    raw_scored = inputs.get("scored")
-    scored: Mapping[str, Any] = raw_scored if isinstance(raw_scored, Mapping) else {}
-    path = folder / "responses.jsonl"
-    problem = None
-    if isinstance(scored.get("sha256"), str):
-        if file_sha256(path) != scored["sha256"]:
-            problem = "its SHA-256 is not the one summary.json records for the scored records"
-    else:
-        raw_counts = summary.get("counts")
-        counts: Mapping[str, Any] = raw_counts if isinstance(raw_counts, Mapping) else {}
-        if isinstance(counts.get("records"), int) and counts["records"] != len(records):
-            problem = f"it holds {len(records)} records, summary.json counts {counts['records']}"
-    if problem is not None:
-        raise LoadError(f"{path} and summary.json do not belong together ({problem}); re-run ipb score, or give "
-                        "the folder that one run wrote", file=str(path), rule="mismatch")
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    """The JSON object in ``path`` (a ``summary.json``), read by the project's one bounded reader of whole JSON
-    documents (:func:`ipb.engine._json.json_document`: nested at most ``MAX_JSON_DEPTH`` levels, s54break item 2;
-    NaN and Infinity refused at the number, s47break); a LoadError naming the file otherwise."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise LoadError(f"cannot read {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
-    try:
-        data = json_document(raw, str(path), allow_nan=False)
-    except LoadError as exc:
-        if exc.rule == "json-constant":  # located at the NaN by load_json_text (the s47break words)
-            raise
-        raise LoadError(f"{path} is not readable: {exc.message}", file=str(path), line=exc.line, column=exc.column,
-                        rule=exc.rule) from None
-    if not isinstance(data, dict):
-        raise LoadError(f"{path} does not hold a JSON object", file=str(path), rule="json")
-    return data
-
-
-def _read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise LoadError(f"cannot read {path}: {exc.strerror or exc}", file=str(path), rule="file") from None
-    out = []
-    for number, line in jsonl_lines(raw):  # the project's one JSON Lines reader (BOM, nesting limit)
-        record = parse_json_line(line, str(path), number, exact=False)
-        if isinstance(record, dict):
-            out.append((number, record))
-    return out
 
 
 #: ``summary.json`` format versions this adapter reads.
@@ -794,97 +738,6 @@ def _conditions(s: _Summary, derive: _Derive, models: list[str]) -> list[Conditi
             s.estimate(*path, "1-C", COMPOSITE, kind="score") or Stat(None),
         ))
     return rows
-
-
-#: What the report says beside every failure-mode rate (flags are rates among scored responses, as in the summary).
-FLAG_RULE = ("Refusals and parse failures are not in the failure-mode rates, which are over scored responses only "
-             "(an unread answer has no reasoning to flag); the leaderboard's coverage column says how many there "
-             "were.")
-
-#: Why a model answering on final verdicts alone shows "—" for FM-3 and FM-5 (s53newuser finding 12).
-UNREAD_FLAG_RULE = ("—: no answer of the model where the detector applies. An answer scored on its final verdict alone "
-                    "(no gate read) is flagged by no detector, as a parse failure is not: FM-3 and FM-5 are read off "
-                    "the gates an answer states (§7.11, KCR_det and GCF_det), and its empty trace is already at its "
-                    "failure value on every gate metric (GCF, KCCS, OGRS_k, GRA 0).")
-#: What the FMDP caption says of FM-5 (s45user: it flagged 3 of 3 German answers and 0 of 3 English ones laid out alike,
-#: the English naming "Gate 1", "Gate 2"...; docs/scoring.md, "Notes on individual metrics").
-FM5_RULE = ("FM-5's sequence clause counts English connectors (first, then, next, Gate N, Step N, followed by, "
-            "subsequently) and a layout's numbered items, numbered table rows and JSON list objects, and fires when "
-            "they are fewer than 0.40 (n_G - 1), n_G every gate of the card, reached or not (§7.11): so it fires on "
-            "faithful prose that walks the gates in other words (s54newuser: first ... too ... But on a 5-gate card, "
-            "1/4 = 0.25), not on a numbered list or table. In an answer in another language it also counts that "
-            "language's gate nouns before a number (Paso 2) and its word for first, and it is not judged on an "
-            "answer in a language with no word lists (s49fair).")
-
-
-#: The words of :func:`failure_rule` that the page links to the full rule (``report/html.py``).
-FAILURE_RULE_LINK = "How failures count"
-
-
-def failure_rule(policy: str) -> str:
-    """The sentence every caption carries: how refusals and parse failures enter the means beside it, in short.
-
-    The rule in full (:func:`failure_rule_in_full`, about 900 characters) is on the page once, under the leaderboard;
-    each caption says the gist and points there (s52newuser: the full paragraph under every section).
-
-    >>> failure_rule("count")[:46]
-    'Refusals and parse failures count in each mean'
-    """
-    rest = (" Skipped items (asked and never answered) are in no mean; the leaderboard ranks each as 0. A KCCS unknown "
-            "is left out of the KCCS mean and its composite is renormalised, never 0 or 1. In full: "
-            f"{FAILURE_RULE_LINK}, under the leaderboard.")
-    if policy == "count":
-        return ("Refusals and parse failures count in each mean, CI and rank at the value they were owed (0; NED 1, "
-                "tau -1), refusals of every kind (committed to nothing included)." + rest)
-    return ("Refusals and parse failures are LEFT OUT of each mean here (ipb score --exclude-failures, or a summary "
-            "written before failures counted): read each mean beside its coverage." + rest)
-
-
-def failure_rule_in_full(policy: str) -> str:
-    """How refusals, parse failures, skipped items and KCCS unknowns enter the means: said once, under the leaderboard.
-
-    >>> failure_rule_in_full("count")[:46]
-    'Refusals and parse failures count in each mean'
-    """
-    unread = (" An answer with no gate read but a stated final verdict is scored and in coverage: VerdictAcc reads its "
-              "verdict, every other metric is at its failure value.")
-    # a figure users rank by must not reward failing: say where skipped items went, beside every mean (s49report)
-    unread += (" Skipped items (asked and never answered: run errors; or in the items file with no response) are in "
-               "no mean here: the leaderboard ranks each as 0 (its Ranked on column) and its coverage counts them.")
-    # unknowns count too, and say how where a composite or KCCS is shown (s51report: only the notes and the profiles'
-    # axis said it, not the tables' captions)
-    unread += (" Refusals are of every kind the scorer gives (declined, empty, off-topic, committed to nothing); a "
-               "KCCS unknown (a kill gate reached, its elements not told in the answer's language) is left out of "
-               "the KCCS mean and its composite is renormalised over the other terms, never 0 or 1.")
-    if policy == "count":
-        return ("Refusals and parse failures count in each mean, CI and rank: each is in it at the value it was owed "
-                "(0; NED 1, tau -1), as in the leaderboard; each cell says how many (n of N, and in its tooltip)." + unread)
-    return ("Refusals and parse failures are LEFT OUT of each mean here (ipb score --exclude-failures, or a summary "
-            "written before failures counted): read each mean beside its coverage." + unread)
-
-
-def _option_notes(options: Mapping[str, Any], policy: str = "exclude") -> list[str]:
-    notes = []
-    if policy == "count":
-        notes.append("Failures count: refusals and parse failures score 0 on every metric they were owed (NED 1, "
-                     "tau -1) and are in every mean, CI and rank; coverage is the share of what was owed that was "
-                     "scored (a refusal, a parse failure, a run error and an item of the items file with no answer "
-                     "each count against it).")
-    else:
-        notes.append("Failures excluded: refusals and parse failures are left out of every mean and CI here "
-                     "(ipb score --exclude-failures, or a summary written before failures counted), but the rank "
-                     "counts each as 0; coverage shows how many there were.")
-    rules = options.get("rules") if isinstance(options.get("rules"), Mapping) else None
-    if rules:
-        notes.append("Paper rules: " + "; ".join(f"{k} = {v}" for k, v in rules.items()) + " (docs/scoring.md).")
-    if options:
-        notes.append(
-            f"Intervals: percentile bootstrap, {options.get('n_resamples', '?')} resamples, seed "
-            f"{options.get('seed', '?')}, confidence {options.get('confidence', '?')}. Encoder: "
-            f"{options.get('encoder', '?')}.")
-    notes.append("Each number's source is in its tooltip: a JSON pointer into summary.json, or how it was derived "
-                 "from responses.jsonl where the summary has no such breakdown.")
-    return notes
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:

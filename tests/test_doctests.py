@@ -13,6 +13,7 @@ MODULES = [
     "ipb.engine._yaml",
     "ipb.engine.logic",
     "ipb.engine.expressions",
+    "ipb.engine._expr_parser",
     "ipb.engine._units",
     "ipb.engine._comparison_lints",
     "ipb.engine.graph",

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["ipb.report.html", "ipb.report.data"])
+@pytest.mark.parametrize("name", ["ipb.report.html", "ipb.report.data", "ipb.report._captions"])
 def test_report_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
