@@ -183,3 +183,13 @@ def test_no_new_word_occurs_in_an_earlier_tuned_corpus_answer() -> None:
             text = case["text"].lower()
             hits += [(case["id"], w) for w in words if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
     assert sorted(hits) == []
+
+
+def test_a_figure_inside_a_judged_table_row_names_no_other_gate() -> None:
+    # A side-by-side revision diff prints each line twice in one table row. Gate 6's row holds "13.5 on three-year
+    # average earnings": before this stop the figure-bar reading took the figure and "earnings" for gate 3 (Earnings
+    # Stability, years with earnings) and added a gate the writer never named. The row judges gate 6 itself.
+    rows = ["'''5. Earnings growth:''' average EPS $3.00 now against $2.00 a decade back, up 50%. Pass.",
+            "'''6. P/E:''' 13.5 on three-year average earnings, under 15. Pass."]
+    text = "\n".join(f"| {r} | {r} |" for r in rows) + "\n"
+    assert read_gates(text, "graham_seven_tests_defensive") == [(5, "PROCEED"), (6, "PROCEED")]
