@@ -401,6 +401,8 @@ class _FigureBarsMixin(_ParserState):
                 trace.confidence = min(trace.confidence, 0.6)
                 trace.verdict_span = (a, b)
                 self.notes.append(f"gate {gate} read as {verdict} from {why} (characters {a}-{b}; how '+{FIGURE_HOW}')")
+            elif _inside_judged_line(self.masked, traces, gate, a, b):
+                continue  # "6. P/E: 14.2 on three-year average earnings ... Pass.": that line's gate's figure, not gate 3's
             else:
                 card_gate = self.card.gates[gate - 1]
                 added.append(GateTrace(gate=gate, name=card_gate.name, verdict=verdict, span=(a, b), mention=(a, b),
@@ -557,3 +559,15 @@ class _FigureBarsMixin(_ParserState):
         while k > 0 and self.lines[k].kind == "list":
             k -= 1
         return k != line and bool(_RISKS.search(self.low, self.lines[k].start, self.lines[k].end))
+
+
+def _inside_judged_line(text: str, traces: list[GateTrace], gate: int, a: int, b: int) -> bool:
+    """Whether ``text[a:b]`` lies inside the one-line span of another gate that the line judges itself (a list item
+    or labelled line "6. P/E: 14.2 on three-year average earnings, under 15. Pass."): a figure there is a term of
+    that line's gate, so it names no unmentioned gate (n52-b-wiki-diff-seven-tests read gate 3 from gate 6's line)."""
+    for t in traces:
+        if t.gate == gate or t.verdict is None or not (t.span[0] <= a and b <= t.span[1]):
+            continue
+        if "\n" not in text[t.span[0]:t.span[1]].strip():
+            return True
+    return False

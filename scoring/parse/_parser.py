@@ -20,6 +20,7 @@ from ipb.scoring._text import (
     plain_spacing,
 )
 from ipb.scoring.parse._settings_block import blank_settings
+from ipb.scoring.parse._notebook import blank_notebook_script
 from ipb.scoring.parse._card import _index, _term_index, _term_literals
 from ipb.scoring.parse._citations import _CitationsMixin
 from ipb.scoring.parse._body_named import _BodyNamedMixin
@@ -123,6 +124,10 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
         self.masked, settings = blank_settings(self.masked)  # "[Screener]\nFilter1=MarketCap|>|5e7": a tool's settings (_settings_block.py)
         if settings:
             self.notes.append(f"{settings} line(s) of a pasted settings file ([Section] and Key=value lines) were not read as gate statements")
+        self.masked, cells = blank_notebook_script(self.masked)  # "# ## Growth" ... "# In[2]:": a notebook script (_notebook.py)
+        if cells:
+            self.notes.append(f"{cells} line(s) of a notebook exported as a script were read as its cells show them "
+                              f"(comment marks as layout, code cells not read as gate statements)")
         self.masked, self.folded = fold_repeated_lines(self.masked)
         if self.folded:
             repeats = sum(text.count("\n", start, stop) + (not text.endswith("\n", start, stop)) for _, start, stop in self.folded)

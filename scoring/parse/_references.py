@@ -316,10 +316,22 @@ def card_name_spans(low: str, card: Card) -> list[tuple[int, int]]:
     Market Cycle Positioning Framework"): a gate's name or alias inside it names the card, not the gate. None is looked
     for when a gate's name holds the card's whole name (the card would then be that gate), or the name is one word."""
     words = re.findall(r"[a-z0-9]+", (card.name or "").lower())
-    if len(words) < 2 or any(" ".join(words) in " ".join(re.findall(r"[a-z0-9]+", g.name.lower())) for g in card.gates):
+    gate_names = [" ".join(re.findall(r"[a-z0-9]+", g.name.lower())) for g in card.gates]
+    if len(words) < 2 or any(" ".join(words) in name for name in gate_names):
         return []
-    pattern = re.compile(r"\b" + r"[\W_]+".join(map(re.escape, words)) + r"\b")
+    head = r"[\W_]+".join(map(re.escape, words[:-1]))
+    if words[-1] in _GENERIC_NAME_ENDS and len(words) >= 3 and not any(" ".join(words[:-1]) in name for name in gate_names):
+        # "Marks Market Cycle Positioning — an dhew yet" for "... Positioning Framework": the card's name less its
+        # generic last noun, then a subtitle in the writer's language; the last noun stays optional in the pattern
+        pattern = re.compile(r"\b" + head + r"(?:[\W_]+" + re.escape(words[-1]) + r")?\b")
+    else:
+        pattern = re.compile(r"\b" + r"[\W_]+".join(map(re.escape, words)) + r"\b")
     return [(m.start(), m.end()) for m in pattern.finditer(low)][:50]
+
+
+#: Nouns that close a card's name without naming anything of its own ("... Positioning Framework", "... Process"): a
+#: title may leave them out.
+_GENERIC_NAME_ENDS = frozenset({"framework", "process", "checklist", "method", "model", "approach", "screen", "test", "tests"})
 
 
 class _ReferencesMixin(_NumberedMentionsMixin, _LabelNamesMixin):
