@@ -414,7 +414,7 @@ def reads_as_english(text: str) -> bool:
     letters = sum(len(w) for w in words)
     if letters and 3 * len(_NON_LATIN.findall(text)) >= letters:
         return False
-    labels = {m.group(0).lower() for m in re.finditer(_fv.LABEL_PATTERN, text, re.IGNORECASE)} - _ENGLISH_LABELS
+    labels = {m.group(0).lower() for m in _fv.label_finder().finditer(text)} - _ENGLISH_LABELS  # s55split
     if len(set(words) & _FOREIGN) + len(labels) >= 2:
         return False
     return not words or sum(bool(_MARKED.search(w)) for w in words) < MARKED_SHARE * len(words)
