@@ -119,3 +119,36 @@ def test_munger_items_never_profit_in_the_unfavourable_case():
     assert [d for d in downs if d > 0] == []
     assert sum(d >= Decimal("-0.05") for d in downs) >= 10  # shallow bad cases up to break-even are still drawn
     assert {item["investment_verdict"] for item, _ in run} == {"DECLINE", "INCONCLUSIVE", "INVEST"}
+
+
+# --------------------------------------------------------------------------- kind 4: Greenblatt's financial peers
+#
+# s55review (invest_small_spinoff_insiders_aligned, 31 May 1996): #189 an insurance-services spinoff whose comparable
+# companies trade at a median of 21.5x EBIT (77 of 1,000 items above 20x, every item of the run a financials spinoff).
+SPINOFF = "greenblatt_spinoff_checklist"
+_PEERS = "financial_peers_trade_at_most_twenty_times_ebit"
+_G189 = {"ev_to_ebit": "39.5x", "index_eligible": False, "insider_buying": False, "insider_stake": "29.5%",
+         "months_since_spin": "3", "relative_size": "8%"}
+
+
+@pytest.mark.parametrize("sector, peers, refused", [
+    ("financials", "21.5x", True),     # #189
+    ("financials", "40x", True),       # the range's top
+    ("financials", "20x", False),      # the edge
+    ("financials", "10x", False),      # the base
+    ("technology", "21.5x", False),    # not this rule's: other sectors keep the card's range
+])
+def test_greenblatt_financial_peers_trade_at_most_twenty_times_ebit(sector, peers, refused):
+    facts = {**_G189, "sector": sector, "peer_ev_to_ebit": peers}
+    assert_rule_case(SPINOFF, _PEERS, facts, refused)
+
+
+def test_greenblatt_items_price_financial_peers_as_financials():
+    run = review_run(SPINOFF, "invest_small_spinoff_insiders_aligned.yaml", SEED)
+    peers = [f for _, f in run if f.get("sector") == "financials" and f.get("peer_ev_to_ebit") is not None]
+    assert len(peers) >= 900, len(peers)
+    assert [f["peer_ev_to_ebit"] for f in peers if f["peer_ev_to_ebit"] > 20] == []
+    assert sum(f["peer_ev_to_ebit"] > 15 for f in peers) >= 50  # rich peer groups up to the edge are still drawn
+    # the spinoff's own multiple keeps the card's range, so the gate's reject side is still drawn
+    assert any(f.get("ev_to_ebit") is not None and f["ev_to_ebit"] > 20 for f in peers)
+    assert {item["investment_verdict"] for item, _ in run} == {"DECLINE", "INCONCLUSIVE", "INVEST"}
