@@ -152,3 +152,25 @@ def test_greenblatt_items_price_financial_peers_as_financials():
     # the spinoff's own multiple keeps the card's range, so the gate's reject side is still drawn
     assert any(f.get("ev_to_ebit") is not None and f["ev_to_ebit"] > 20 for f in peers)
     assert {item["investment_verdict"] for item, _ in run} == {"DECLINE", "INCONCLUSIVE", "INVEST"}
+
+
+# --------------------------------------------------------------------------- kind 6: Graham's 1973 bond grade
+#
+# s55review (balanced_portfolio, 1973): #724 "The lowest grade held in the bond component is high-yield bonds.", a
+# name and a market from the late 1970s (19 of 1,000 items). The label now names the grade in words of every year.
+GRAHAM = "graham_defensive_portfolio_selection"
+
+
+def test_graham_bond_grade_label_names_no_later_market():
+    from ipb.engine.registry import compiled_card
+    labels = dict(compiled_card(GRAHAM).card.inputs["bond_quality"].value_labels)
+    assert labels["high_yield"] == "speculative-grade bonds (below investment grade)"
+    assert not any("high-yield" in label.lower() or "junk" in label.lower() for label in labels.values())
+
+
+def test_graham_1973_items_never_say_high_yield():
+    run = review_run(GRAHAM, "balanced_portfolio.yaml", SEED)
+    graded = [item for item, f in run if f.get("bond_quality") == "high_yield"]
+    assert len(graded) >= 10, len(graded)  # the grade is still drawn (19 items)
+    assert [item["id"] for item, _ in run if "high-yield" in item["question"].lower()] == []
+    assert all("speculative-grade bonds (below investment grade)" in item["question"] for item in graded)
