@@ -4,10 +4,14 @@ embedder off, and bodies of gate lines (Graham's, the Dalio bubble gauge's) that
 from __future__ import annotations
 
 import contextlib
+import re
 import signal
 import subprocess
 import sys
-from typing import Iterator
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import yaml
 
 from ipb.scoring.parse import parse_response
 
@@ -92,3 +96,49 @@ def runs_in_a_child(code: str) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "ok", done.stdout[-500:]
+
+
+_ROOT = Path(__file__).parents[2]
+
+
+def language_words(codes: Iterable[str], acts_codes: Iterable[str] | None = None) -> tuple[set[str], set[str]]:
+    """The words of grammar/languages.yaml, lower-cased, as ``(new, old)``: every string of the ``languages``
+    blocks named in ``codes`` and of all other blocks (a block's ``name`` is no word). With ``acts_codes`` the
+    ``acts`` blocks are read too, those named there counting as new; without it they are not read."""
+    doc = yaml.safe_load((_ROOT / "grammar" / "languages.yaml").read_text(encoding="utf-8"))
+    codes, acts = set(codes), None if acts_codes is None else set(acts_codes)
+
+    def walk(node: object, into: set[str]) -> None:
+        if isinstance(node, str):
+            into.add(node.lower())
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, into)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if key != "name":
+                    walk(value, into)
+
+    new: set[str] = set()
+    old: set[str] = set()
+    for code, block in doc["languages"].items():
+        walk(block, new if code in codes else old)
+    for code, block in (doc["acts"].items() if acts is not None else ()):
+        walk(block, new if code in acts else old)
+    return new, old
+
+
+def words_in_earlier_tuned_answers(words: Iterable[str], batch: int) -> list[tuple[str, str]]:
+    """``(case id, word)``, sorted, for each of ``words`` that stands as a whole word in a tuned corpus answer of a
+    batch written before ``batch`` (``n<batch>-`` and later ids are left out; ids without a batch number are
+    earlier). Held-out answers are never read."""
+    words = sorted(set(words))
+    hits = []
+    for path in sorted((_ROOT / "tests" / "scoring" / "corpus").glob("*.yaml")):
+        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            number = re.match(r"n(\d+)-", case["id"])
+            if case["split"] != "tuned" or (number is not None and int(number.group(1)) >= batch):
+                continue
+            text = case["text"].lower()
+            hits += [(case["id"], w) for w in words if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
+    return sorted(hits)

@@ -9,14 +9,12 @@ case.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 
 import pytest
-import yaml
 
 from ipb.scoring import _foreign_verdicts as fv
-from tests.scoring.parse_support import final_of, klarman_three_gates, read_gates
+from tests.scoring.parse_support import (final_of, klarman_three_gates, language_words, read_gates,
+                                         words_in_earlier_tuned_answers)
 
 #: Klarman's downside-first card: gate 1 Downside Assessment, 2 Margin of Safety, 3 Position Sizing and Portfolio Risk;
 #: outcomes INVEST (pass) and DECLINE (fail).
@@ -123,27 +121,6 @@ def test_an_occitan_during_is_no_catalan_pending() -> None:
                       KLARMAN) == [(2, "PROCEED")]
 
 
-def _new_latin_words() -> set[str]:
-    """Every Latin-script word of the new blocks that no earlier block lists, lower-cased."""
-    doc = yaml.safe_load((Path(__file__).parents[2] / "grammar" / "languages.yaml").read_text(encoding="utf-8"))
-    new_codes = ("ht", "eo", "ceb", "tpi", "jv", "bs", "oc", "sco", "su", "ku")
-
-    def walk(node: object, into: set[str]) -> None:
-        if isinstance(node, str):
-            into.add(node.lower())
-        elif isinstance(node, list):
-            for item in node:
-                walk(item, into)
-        elif isinstance(node, dict):
-            for key, value in node.items():
-                if key != "name":
-                    walk(value, into)
-
-    new: set[str] = set()
-    old: set[str] = set()
-    for code, block in doc["languages"].items():
-        walk(block, new if code in new_codes else old)
-    return new - old
 
 
 def test_no_new_latin_word_occurs_in_an_earlier_tuned_corpus_answer() -> None:
@@ -153,14 +130,8 @@ def test_no_new_latin_word_occurs_in_an_earlier_tuned_corpus_answer() -> None:
     # "prihvatljivo" (acceptable), the same Croatian word in the same sense: the Croatian answer that holds it
     # (n43-pif07-hrvatski-tablica, "je li ulaganje prihvatljivo", whether the investment is acceptable) reads as
     # before. Heldout answers are never read.
-    words = _new_latin_words()
+    new, old = language_words(("ht", "eo", "ceb", "tpi", "jv", "bs", "oc", "sco", "su", "ku"))
+    words = new - old
     assert {"kontinye", "daŭrigi", "padayon", "go het", "nyumponan"} <= words    # the test reads the blocks it means
-    hits = []
-    for path in sorted((Path(__file__).parent / "corpus").glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            batch = re.match(r"n(\d+)-", case["id"])
-            if case["split"] != "tuned" or (batch is not None and int(batch.group(1)) >= 50):
-                continue        # n50 is the batch these words are for; later batches (n51 on) were written after them
-            text = case["text"].lower()
-            hits += [(case["id"], w) for w in words if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
+    hits = words_in_earlier_tuned_answers(words, 50)
     assert hits == [("n43-pif07-hrvatski-tablica", "prihvatljivo")]

@@ -10,14 +10,13 @@ none is a corpus case.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-import yaml
 
 from ipb.scoring import _foreign_verdicts as fv
 from ipb.scoring.parse import _act_words as aw
-from tests.scoring.parse_support import final_of, gate_reading, klarman_three_gates, read_gates
+from tests.scoring.parse_support import (final_of, gate_reading, klarman_three_gates, language_words, read_gates,
+                                         words_in_earlier_tuned_answers)
 
 #: Klarman's downside-first card: gate 1 Downside Assessment, 2 Margin of Safety, 3 Position Sizing and Portfolio Risk;
 #: outcomes INVEST (pass) and DECLINE (fail).
@@ -151,28 +150,6 @@ def test_a_papiamentu_kill_criterion_that_does_not_apply_is_a_pass() -> None:
     assert read_gates(text, KLARMAN) == [(1, "PROCEED")]
 
 
-def _new_latin_words() -> set[str]:
-    """Every Latin-script word of the new blocks (languages and acts) that no earlier block lists, lower-cased."""
-    doc = yaml.safe_load((Path(__file__).parents[2] / "grammar" / "languages.yaml").read_text(encoding="utf-8"))
-
-    def walk(node: object, into: set[str]) -> None:
-        if isinstance(node, str):
-            into.add(node.lower())
-        elif isinstance(node, list):
-            for item in node:
-                walk(item, into)
-        elif isinstance(node, dict):
-            for key, value in node.items():
-                if key != "name":
-                    walk(value, into)
-
-    new: set[str] = set()
-    old: set[str] = set()
-    for section in ("languages", "acts"):
-        for code, block in doc[section].items():
-            walk(block, new if code in NEW_CODES or (section == "acts" and code in ("ast", "vec", "scn", "tet", "ku", "su"))
-                 else old)
-    return {w for w in new - old if re.search(r"[a-z]", w)}
 
 
 def test_no_new_latin_word_occurs_in_an_earlier_tuned_corpus_answer() -> None:
@@ -181,14 +158,8 @@ def test_no_new_latin_word_occurs_in_an_earlier_tuned_corpus_answer() -> None:
     # Krio and Bislama with English). No word added here may stand as a whole word in a tuned corpus answer of an
     # earlier batch, so those answers' readings cannot change through it; the exceptions are listed with the reason
     # each reads the same. Heldout answers are never read.
-    words = _new_latin_words()
+    new, old = language_words(NEW_CODES, acts_codes=NEW_CODES + ("ast", "vec", "scn", "tet", "ku", "su"))
+    words = {w for w in new - old if re.search(r"[a-z]", w)}
     assert {"siguir", "gohed", "i pas", "merqué", "accattai", "indak"} <= words    # the test reads the blocks it means
-    hits = []
-    for path in sorted((Path(__file__).parent / "corpus").glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            batch = re.match(r"n(\d+)-", case["id"])
-            if case["split"] != "tuned" or (batch is not None and int(batch.group(1)) >= 51):
-                continue        # n51 is the batch these words are for
-            text = case["text"].lower()
-            hits += [(case["id"], w) for w in words if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
+    hits = words_in_earlier_tuned_answers(words, 51)
     assert sorted(hits) == []

@@ -9,13 +9,11 @@ corpus case. Each test below, but the collision check, fails on the parser befor
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 
 import pytest
-import yaml
 
-from tests.scoring.parse_support import final_of, klarman_three_gates, read_gates
+from tests.scoring.parse_support import (final_of, klarman_three_gates, language_words, read_gates,
+                                         words_in_earlier_tuned_answers)
 
 KLARMAN = "klarman_downside_first_process"
 NEW_CODES = ("gsw", "co", "nds", "an", "haw", "nap")
@@ -70,40 +68,14 @@ def test_a_final_label_and_a_closing_in_the_language(closing: str, outcome: str)
     assert final_of("Margin of Safety: PASS.\n\n", closing + "\n", KLARMAN) == outcome
 
 
-def _words(codes: tuple[str, ...]) -> tuple[set[str], set[str]]:
-    doc = yaml.safe_load((Path(__file__).parents[2] / "grammar" / "languages.yaml").read_text(encoding="utf-8"))
-
-    def walk(node: object, into: set[str]) -> None:
-        if isinstance(node, str):
-            into.add(node.lower())
-        elif isinstance(node, list):
-            for item in node:
-                walk(item, into)
-        elif isinstance(node, dict):
-            for key, value in node.items():
-                if key != "name":
-                    walk(value, into)
-
-    new: set[str] = set()
-    old: set[str] = set()
-    for code, block in doc["languages"].items():
-        walk(block, new if code in codes else old)
-    return new, old
 
 
 def test_no_new_word_occurs_in_an_earlier_tuned_corpus_answer() -> None:
     # German, Dutch, Italian, Spanish and Scandinavian words sit close to these ("nöd" is Swedish "distress", "goot"
     # Dutch "gutter"): no word added here, other than one an earlier block already reads, may stand as a whole word
     # in a tuned corpus answer of an earlier batch. Heldout answers are not read.
-    new, old = _words(NEW_CODES)
+    new, old = language_words(NEW_CODES)
     words = {w for w in new - old if "…" not in w}
     assert {"nöd klar", "ùn passa", "dörchfullen", "refusau", "ua hala", "nun se capisce"} <= words
-    hits = []
-    for path in sorted((Path(__file__).parent / "corpus").glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            batch = re.match(r"n(\d+)-", case["id"])
-            if case["split"] != "tuned" or (batch is not None and int(batch.group(1)) >= 52):
-                continue
-            text = case["text"].lower()
-            hits += [(case["id"], w) for w in words if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
+    hits = words_in_earlier_tuned_answers(words, 52)
     assert sorted(hits) == []

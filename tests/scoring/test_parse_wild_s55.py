@@ -14,15 +14,13 @@ corpus case. Each test below fails on the parser before this stop.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 
 import pytest
-import yaml
 
 from ipb.scoring.parse import parse_response
 from ipb.scoring.parse._notebook import blank_notebook_script
-from tests.scoring.parse_support import final_of, klarman_three_gates, read_gates
+from tests.scoring.parse_support import (final_of, klarman_three_gates, language_words, read_gates,
+                                         words_in_earlier_tuned_answers)
 
 KLARMAN = "klarman_downside_first_process"
 NEW_CODES = ("hil", "sc", "kw", "rm", "fj")
@@ -148,40 +146,15 @@ def test_the_notebook_blanking_is_linear_on_long_inputs() -> None:
     assert time.perf_counter() - started < 2.0
 
 
-def _new_latin_words() -> set[str]:
-    doc = yaml.safe_load((Path(__file__).parents[2] / "grammar" / "languages.yaml").read_text(encoding="utf-8"))
-
-    def walk(node: object, into: set[str]) -> None:
-        if isinstance(node, str):
-            into.add(node.lower())
-        elif isinstance(node, list):
-            for item in node:
-                walk(item, into)
-        elif isinstance(node, dict):
-            for key, value in node.items():
-                if key != "name":
-                    walk(value, into)
-
-    new: set[str] = set()
-    old: set[str] = set()
-    for code, block in doc["languages"].items():
-        walk(block, new if code in NEW_CODES else old)
-    return new - old
 
 
 def test_no_new_word_occurs_in_an_earlier_tuned_corpus_answer() -> None:
     # Short Latin-script words collide with other languages ("toso" is Venetian "boy", "incert" Catalan): no word
     # added here may stand as a whole word in a tuned corpus answer of an earlier batch. Heldout answers are not read.
-    words = _new_latin_words()
+    new, old = language_words(NEW_CODES)
+    words = new - old
     assert {"ginbalibaran", "refudadu", "fyllys", "betg", "biu"} <= words
-    hits = []
-    for path in sorted((Path(__file__).parent / "corpus").glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            batch = re.match(r"n(\d+)-", case["id"])
-            if case["split"] != "tuned" or (batch is not None and int(batch.group(1)) >= 52):
-                continue
-            text = case["text"].lower()
-            hits += [(case["id"], w) for w in words if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)]
+    hits = words_in_earlier_tuned_answers(words, 52)
     assert sorted(hits) == []
 
 
