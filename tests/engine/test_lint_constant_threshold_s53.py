@@ -10,17 +10,9 @@ from __future__ import annotations
 import pytest
 
 from ipb.engine.card import load_card_text
+from tests.engine.card_support import lint_card_head
 
-CARD = """\
-id: s53_const
-investor: Test Investor
-name: Constant thresholds
-topology_type: linear_sequential
-gate_logic: conjunction
-topology_rationale: one test
-decisive_default: true
-vintage: {{start: 2000}}
-sources: [{{tier: 1, document: Notes, year: 2000}}]
+CARD = lint_card_head("s53_const", "Constant thresholds") + """\
 constants:
   bound: {constant}
 inputs:

@@ -19,19 +19,11 @@ from typer.testing import CliRunner
 from ipb.cli import app
 from ipb.engine.card import load_card_text
 from ipb.engine.lint_reach import lint_reach
+from tests.engine.card_support import lint_card_head
 
 runner = CliRunner()
 
-CARD = """\
-id: s54_dead
-investor: Test Investor
-name: Dead rules
-topology_type: linear_sequential
-gate_logic: conjunction
-topology_rationale: one test
-decisive_default: true
-vintage: {{start: 2000}}
-sources: [{{tier: 1, document: Notes, year: 2000}}]
+CARD = lint_card_head("s54_dead", "Dead rules") + """\
 inputs:
   market_value: {{type: money, range: [$1M, $500M], step: $1M}}
   ncav: {{type: money, range: [$1M, $900M], step: $1M}}

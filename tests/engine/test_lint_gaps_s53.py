@@ -24,19 +24,11 @@ from ipb.engine.explain import explain
 from ipb.engine.expressions import NUMBER, RATIO, compile_expression
 from ipb.engine.graph import compile_card
 from ipb.engine.lint_reach import lint_reach
+from tests.engine.card_support import lint_card_head
 
 FRAMEWORKS = Path(__file__).resolve().parents[2] / "frameworks"
 
-CARD = """\
-id: s53_gap
-investor: Test Investor
-name: Gaps
-topology_type: linear_sequential
-gate_logic: conjunction
-topology_rationale: one test
-decisive_default: true
-vintage: {{start: 2000}}
-sources: [{{tier: 1, document: Notes, year: 2000}}]
+CARD = lint_card_head("s53_gap", "Gaps") + """\
 constants:
   cap: 20%
 inputs:

@@ -20,19 +20,11 @@ from ipb.cli import app
 from ipb.engine.card import load_card_text
 from ipb.engine.execute import execute, format_value
 from ipb.engine.graph import compile_card
+from tests.engine.card_support import lint_card_head
 
 runner = CliRunner()
 
-CARD = """\
-id: s53_ratio
-investor: Test Investor
-name: Ratio advice
-topology_type: linear_sequential
-gate_logic: conjunction
-topology_rationale: one test
-decisive_default: true
-vintage: {{start: 2000}}
-sources: [{{tier: 1, document: Notes, year: 2000}}]
+CARD = lint_card_head("s53_ratio", "Ratio advice") + """\
 inputs:
   p: {{type: ratio}}
   iv: {{type: money}}
