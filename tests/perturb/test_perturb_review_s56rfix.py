@@ -45,3 +45,42 @@ def test_cppib_items_date_only_the_bases_benchmark():
     assert len(moved) >= 300, len(moved)            # the benchmark is still moved (undated)
     assert max(moved) > Decimal("0.15") and min(moved) < Decimal("-0.03")   # over its whole range
     assert sum(1 for item, _ in run if item["manifest"]["context"]["as_of"]) >= 300  # dated items remain
+
+
+# --------------------------------------------------------------------------- kind 2: All Weather's coverage
+#
+# s56review (financing_unknown_gate3_inconclusive): #921 "an asset group expected to do well in 0 of the four
+# environments" beside 25/38/5/32% of the risk budget, #221 1 of 4 beside 41/26/24/9%, #89 3 of 4 beside 15/26/24/35%
+# (319 of 1,000 items: fewer environments covered than sub-portfolios carrying risk).
+_UNCOVERED = "an_uncovered_environment_carries_no_risk"
+
+
+@pytest.mark.parametrize("covered, shares, refused", [
+    ("3", ("15%", "26%", "24%", "35%"), True),     # #89
+    ("3", ("40%", "36%", "24%", "0%"), False),     # one uncovered environment at 0%
+    ("2", ("50%", "30%", "20%", "0%"), True),      # two covered, three sub-portfolios carry risk
+    ("2", ("60%", "0%", "40%", "0%"), False),
+    ("1", ("41%", "26%", "24%", "9%"), True),      # #221
+    ("1", ("100%", "0%", "0%", "0%"), False),
+    ("0", ("25%", "38%", "5%", "32%"), True),      # #921
+    ("4", ("25%", "26%", "24%", "25%"), False),    # the base: not this rule's
+])
+def test_all_weather_uncovered_environment_carries_no_risk(covered, shares, refused):
+    names = ("risk_share_rising_growth", "risk_share_falling_growth", "risk_share_rising_inflation",
+             "risk_share_falling_inflation")
+    facts = {"environments_covered": covered, "gross_leverage": "2.2x", "levered_asset_expected_return": "2.5%",
+             **dict(zip(names, shares))}
+    assert_rule_case(ALL_WEATHER, _UNCOVERED, facts, refused)
+
+
+def test_all_weather_items_give_risk_only_to_covered_environments():
+    run = review_run(ALL_WEATHER, "financing_unknown_gate3_inconclusive.yaml", SEED)
+    names = ("risk_share_rising_growth", "risk_share_falling_growth", "risk_share_rising_inflation",
+             "risk_share_falling_inflation")
+    stated = [f for _, f in run if f.get("environments_covered") is not None and all(f.get(k) is not None
+                                                                                       for k in names)]
+    assert len(stated) >= 900, len(stated)
+    assert [f for f in stated if sum(1 for k in names if f[k] > 0) > f["environments_covered"]] == []
+    # not vacuous: items covering fewer than four environments remain, and the card's three verdicts
+    assert sum(1 for f in stated if f["environments_covered"] < 4) >= 50
+    assert {item["investment_verdict"] for item, _ in run} == {"IMPLEMENT", "INCONCLUSIVE", "REDESIGN"}
