@@ -84,3 +84,36 @@ def test_all_weather_items_give_risk_only_to_covered_environments():
     # not vacuous: items covering fewer than four environments remain, and the card's three verdicts
     assert sum(1 for f in stated if f["environments_covered"] < 4) >= 50
     assert {item["investment_verdict"] for item, _ in run} == {"IMPLEMENT", "INCONCLUSIVE", "REDESIGN"}
+
+
+# --------------------------------------------------------------------------- kind 3: PIF's giga-projects abroad
+#
+# s56review (invest_ev_manufacturing, 30 June 2022): #89 an investment in PIF's International Strategic portfolio that
+# "serves the Vision 2030 objective of a giga-project" (21 of 1,000 items in an international portfolio).
+_GIGA = "a_giga_project_is_not_held_abroad"
+
+
+@pytest.mark.parametrize("pool, link, refused", [
+    ("international_strategic", "giga_project", True),      # #89
+    ("international_diversified", "giga_project", True),
+    ("saudi_giga_projects", "giga_project", False),         # the irr_unknown_undecided base
+    ("international_strategic", "localisation_of_technology_and_knowledge", False),   # #61
+    ("saudi_sector_development", "new_sector_development", False),                    # the reviewed base
+])
+def test_pif_giga_project_is_not_held_abroad(pool, link, refused):
+    facts = {"pool": pool, "permitted_by_portfolio_policy": True, "projected_irr": "11%", "hurdle_irr": "11%",
+             "vision_2030_link": link}
+    assert_rule_case(PIF, _GIGA, facts, refused)
+
+
+def test_pif_items_hold_giga_projects_at_home_and_name_the_funds_hurdle():
+    run = review_run(PIF, "invest_ev_manufacturing.yaml", SEED)
+    abroad = {"international_strategic", "international_diversified"}
+    assert [item["id"] for item, f in run if f.get("pool") in abroad and f.get("vision_2030_link") == "giga_project"] == []
+    assert sum(1 for _, f in run if f.get("pool") in abroad) >= 50         # international pools still drawn
+    assert sum(1 for _, f in run if f.get("vision_2030_link") == "giga_project") >= 30   # and the objective
+    # the known open kind: a pool "none" beside "the hurdle the portfolio's investment policy sets"
+    none = [item for item, f in run if f.get("pool") == "none" and f.get("hurdle_irr") is not None]
+    assert len(none) >= 5, len(none)
+    assert [i["id"] for i in none if "hurdle the portfolio's investment policy sets" in i["question"]] == []
+    assert all("The return hurdle PIF sets for this kind of investment is " in i["question"] for i in none)
