@@ -205,8 +205,9 @@ def test_all_weather_items_keep_the_rate_pair_within_the_curve():
     assert [(r, c) for r, c in pairs if r - c > Decimal("0.04") or c - r > Decimal("0.025")] == []
     assert [f for _, f in run if (f.get("levered_asset_expected_return") or 0) < Decimal("-0.01")] == []
     # 144 stated both rates on s53rfix2 alone; s53rfix states them only above 1x (an unlevered mix borrows nothing),
-    # which leaves 52 on this 60/40 base: still enough for the rule above to be tested
-    assert len(pairs) >= 50, len(pairs)
+    # which leaves 52 on this 60/40 base: still enough for the rule above to be tested (s56rfix: 49, since a stated
+    # risk share beside this base's 3 covered environments now comes with one share at 0%, which changes the draws)
+    assert len(pairs) >= 45, len(pairs)
 
 
 # --------------------------------------------------------------------------- kind 9: the distressed bad case
