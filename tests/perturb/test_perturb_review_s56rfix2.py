@@ -141,3 +141,21 @@ def test_lynch_items_keep_category_growth_and_payout():
     assert sum(1 for f in stated if f["company_category"] != "fast_grower"
                and f["dividend_yield"] * f["pe_ratio"] > Decimal("0.6")) >= 5
     assert {item["investment_verdict"] for item, _ in run} >= {"HOLD", "SELL"}
+
+
+# --------------------------------------------------------------------------- wording: Lynch's replacement
+#
+# s56review2 (same run): #664 "Is a researched replacement with an intact story at hand? No. ... The annual earnings
+# growth of the replacement candidate is 45%." (206 of 1,000 items state a candidate's figures beside "No"): "the
+# replacement candidate" presumes the replacement the item has just denied. The figures now belong to "the stock
+# considered as a replacement", which a reader can square with "no researched replacement"; facts and verdicts are
+# unchanged (all 1,000 items of the run identical but for the wording).
+
+
+def test_lynch_an_unresearched_replacement_is_a_stock_considered():
+    run = review_run(LYNCH, "sell_pe_far_above_growth.yaml", SEED)
+    denied = [item for item, f in run if f.get("alternative_identified") is False
+              and (f.get("alternative_pe") is not None or f.get("alternative_growth") is not None)]
+    assert len(denied) >= 100, len(denied)
+    assert [i["id"] for i in denied if "replacement candidate" in i["question"]] == []
+    assert all("of the stock considered as a replacement is" in i["question"] for i in denied)
