@@ -11,11 +11,12 @@ recovery): their tests pin what the decision keeps, so that a later rule that re
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 import pytest
 
-from perturb_support import assert_rule_case, review_run
+from perturb_support import anachronisms_of, assert_rule_case, review_run
 
 CPPIB = "cppib_total_portfolio_active_strategy"
 GRAHAM_IV = "graham_intrinsic_value_margin_of_safety"
@@ -77,3 +78,62 @@ def test_cppib_items_imply_a_standard_error_of_a_quarter_point_to_3_5_points(bas
     assert sum(1 for _, f in stated if 0 < f["alpha_t_stat"] < 2) >= 20
     assert sum(1 for _, f in stated if abs(_residual(f)) > Decimal("0.025") * abs(f["alpha_t_stat"])) >= 30
     assert {item["investment_verdict"] for item, _ in run} == {"ALLOCATE_ACTIVE", "REDIRECT_TO_PASSIVE"}
+
+
+# ------------------------------------------------------------------------ Graham intrinsic value: the price's ceiling
+#
+# s56review (growth_beyond_formula, 29 December 1972, seed 11313): #144 $94.75 on a normal EPS of $1.50 at 0.5%
+# growth, about 11 times its formula value; 141 of 1,000 items above four times it. And 37 dated items above 100
+# times normal EPS (#345 $242.75, #928 $256.25 on $1.50): regimes.yaml's price_to_normal_earnings now has a ceiling
+# from 1962.
+_CEILING = "price_at_most_four_times_the_formula_value"
+_FLOOR = "price_at_least_a_quarter_of_the_formula_value"
+
+
+@pytest.mark.parametrize("eps, growth, aaa, price, broken", [
+    ("$1.50", "0.5%", "7.2%", "$94.75", (_CEILING,)),   # #144: 4 x 1.50 x 9.5 x 4.4/7.2 = $34.83
+    ("$1.50", "0.5%", "7.2%", "$34.75", ()),
+    ("$1.50", "0.5%", "7.2%", "$35", (_CEILING,)),
+    ("$1.50", "25%", "7.2%", "$60", ()),                # the base: $53.63, 112%
+    ("$1", "-3%", "7.2%", "$20", ()),                   # growth under 0 read as 0: 4 x 8.5 x 4.4/7.2 = $20.78
+    ("$1", "-3%", "7.2%", "$21", (_CEILING,)),
+    ("-$0.50", "5%", "7.2%", "$150", ()),               # no formula value, no ceiling
+    ("$8.60", "18.5%", "8.5%", "$30", (_FLOOR,)),       # s54rfix's floor case is still the floor's alone
+])
+def test_graham_price_at_most_four_times_the_formula_value(eps, growth, aaa, price, broken):
+    facts = {"normal_eps": eps, "eps_years_averaged": "7", "expected_growth": growth, "historical_growth": "28%",
+             "aaa_yield": aaa, "price_per_share": price}
+    assert_rule_case(GRAHAM_IV, broken or _CEILING, facts, bool(broken))
+
+
+def test_graham_1972_price_at_most_100_times_normal_eps():
+    facts = {"normal_eps": "$1.50", "eps_years_averaged": "5", "expected_growth": "25%", "historical_growth": "28%",
+             "aaa_yield": "7.2%"}
+    over = anachronisms_of(GRAHAM_IV, {**facts, "price_per_share": "$242.75"}, dt.date(1972, 12, 29))   # #345, 162x
+    assert over == ["price_per_share / normal_eps 161.83x (above the highest price / normal (several-year average) "
+                    "earnings of its era about 1972, 100x)"]
+    assert anachronisms_of(GRAHAM_IV, {**facts, "price_per_share": "$150"}, dt.date(1972, 12, 29)) == []       # 100x
+    assert anachronisms_of(GRAHAM_IV, {**facts, "price_per_share": "$150.25"}, dt.date(1962, 6, 29)) != []
+    assert anachronisms_of(GRAHAM_IV, {**facts, "price_per_share": "$242.75"}, 1961) == []  # before the card's era
+    assert anachronisms_of(GRAHAM_IV, {**facts, "price_per_share": "$45"}, dt.date(1974, 12, 31)) == []        # 30x
+    assert anachronisms_of(GRAHAM_IV, {**facts, "price_per_share": "$45.25"}, dt.date(1974, 12, 31)) != []
+
+
+def test_graham_items_price_within_four_times_the_formula_value_and_100x_in_1972():
+    run = review_run(GRAHAM_IV, "growth_beyond_formula.yaml", 11313)
+
+    def value(f):
+        growth = max(f["expected_growth"], Decimal(0))
+        return f["normal_eps"] * (Decimal("8.5") + 200 * growth) * Decimal("0.044") / f["aaa_yield"]
+
+    stated = [(item, f) for item, f in run if all(f.get(k) is not None for k in
+                                                  ("normal_eps", "expected_growth", "aaa_yield", "price_per_share"))
+              and f["normal_eps"] > 0]
+    assert len(stated) >= 700, len(stated)
+    assert [item["id"] for item, f in stated if f["price_per_share"] > 4 * value(f)] == []          # was 141
+    dated = [(item, f) for item, f in stated if item["manifest"]["context"]["as_of"]]
+    assert len(dated) >= 150, len(dated)
+    assert [item["id"] for item, f in dated if f["price_per_share"] > 100 * f["normal_eps"]] == []  # was 37
+    # not vacuous: dear prices remain, dated and undated
+    assert sum(1 for _, f in stated if f["price_per_share"] > 2 * value(f)) >= 20
+    assert sum(1 for _, f in dated if f["price_per_share"] > 50 * f["normal_eps"]) >= 10
