@@ -137,3 +137,40 @@ def test_graham_items_price_within_four_times_the_formula_value_and_100x_in_1972
     # not vacuous: dear prices remain, dated and undated
     assert sum(1 for _, f in stated if f["price_per_share"] > 2 * value(f)) >= 20
     assert sum(1 for _, f in dated if f["price_per_share"] > 50 * f["normal_eps"]) >= 10
+
+
+# --------------------------------------------------------------------------- Graham net-net: liabilities and earnings
+#
+# s56review (losses_dissipate_assets, 30 June 1975, seed 11313): #132 all liabilities of $60M against $962M of current
+# assets; 165 of 1,000 items under a tenth of $100M or more of current assets (187 at any size). Kept by decision:
+# 70 items priced under three times a positive net income (#221 $180M on $81M), see the card's note on
+# earnings_within_price.
+_TENTH = "liabilities_at_least_a_tenth_of_current_assets"
+
+
+@pytest.mark.parametrize("current, liabilities, broken", [
+    ("$962M", "$60M", (_TENTH,)),      # #132: 6%
+    ("$962M", "$97M", ()),             # 10.1%
+    ("$40M", "$3M", (_TENTH,)),        # small companies too: 7.5%
+    ("$40M", "$4M", ()),               # a tenth
+    ("$40M", "$18M", ()),              # the base: 45%
+])
+def test_graham_net_net_liabilities_at_least_a_tenth_of_current_assets(current, liabilities, broken):
+    # a market value within price_at_least_a_quarter_of_ncav (4 x $250M >= $902M; 4 x $10M >= $37M)
+    facts = {"market_value": "$250M" if current == "$962M" else "$10M", "current_assets": current,
+             "total_liabilities": liabilities, "preferred_stock": "$0", "net_income": "-$4M"}
+    assert_rule_case(NET_NET, broken or _TENTH, facts, bool(broken))
+
+
+def test_graham_net_net_items_state_liabilities_of_a_tenth_or_more_and_keep_low_multiples():
+    run = review_run(NET_NET, "losses_dissipate_assets.yaml", 11313)
+    stated = [(item, f) for item, f in run
+              if f.get("current_assets") is not None and f.get("total_liabilities") is not None]
+    assert len(stated) >= 900, len(stated)
+    assert [item["id"] for item, f in stated if 10 * f["total_liabilities"] < f["current_assets"]] == []  # was 187
+    assert sum(1 for _, f in stated if f["current_assets"] >= Decimal("1e8")) >= 100    # large balance sheets remain
+    # the decision: a P/E of 2-3 on a positive net income stays possible (the card's floor is 2)
+    earning = [f for _, f in run if f.get("net_income") is not None and f["net_income"] > 0]
+    low = [f for f in earning if f["market_value"] < 3 * f["net_income"]]
+    assert len(low) >= 20, len(low)
+    assert all(f["market_value"] >= 2 * f["net_income"] for f in earning)
