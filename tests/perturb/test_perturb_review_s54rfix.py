@@ -117,8 +117,9 @@ def test_pif_permission_stays_a_question_answered_yes_or_no():
     # yes/no fact is asked (test_perturb_question_wording: no bundled question states "...: yes."), and the review
     # counted the question form as wording only
     spec = build_frame([PIF]).inputs["permitted_by_portfolio_policy"]
-    assert fact_sentence(spec, True) == ("Does the portfolio's investment policy permit the asset, within its risk "
-                                         "tolerance? Yes.")
+    # s56rweak: the question names no particular portfolio (it follows "no PIF portfolio whose policy covers it" too)
+    assert fact_sentence(spec, True) == ("Does a PIF portfolio's investment policy permit the asset, within that "
+                                         "portfolio's risk tolerance? Yes.")
     assert fact_sentence(spec, False).endswith("? No.")
 
 

@@ -174,3 +174,39 @@ def test_graham_net_net_items_state_liabilities_of_a_tenth_or_more_and_keep_low_
     low = [f for f in earning if f["market_value"] < 3 * f["net_income"]]
     assert len(low) >= 20, len(low)
     assert all(f["market_value"] >= 2 * f["net_income"] for f in earning)
+
+
+# --------------------------------------------------------------------------- PIF: a giga-project is no established holding
+#
+# s56review (invest_ev_manufacturing, 30 June 2022, seed 11313): 8 of 1,000 items put an investment serving the
+# giga-project objective in PIF's Saudi Equity Holdings portfolio (#89's neighbours). Wording: 18 items read "The
+# investment would belong to no PIF portfolio whose policy covers it. Does the portfolio's investment policy permit the
+# asset, within its risk tolerance? No." (a portfolio the sentence before says there is not).
+_HOLDING = "a_giga_project_is_not_an_established_holding"
+
+
+@pytest.mark.parametrize("pool, link, refused", [
+    ("saudi_equity_holdings", "giga_project", True),
+    ("saudi_equity_holdings", "diversified_asset_growth", False),
+    ("saudi_real_estate_and_infrastructure", "giga_project", False),
+    ("saudi_sector_development", "giga_project", False),   # a sector company may build for one
+    ("saudi_giga_projects", "giga_project", False),
+])
+def test_pif_giga_project_is_not_an_established_holding(pool, link, refused):
+    facts = {"pool": pool, "permitted_by_portfolio_policy": True, "projected_irr": "11%", "hurdle_irr": "11%",
+             "vision_2030_link": link}
+    assert_rule_case(PIF, _HOLDING, facts, refused)
+
+
+def test_pif_items_keep_giga_projects_out_of_equity_holdings_and_name_no_missing_portfolio():
+    run = review_run(PIF, "invest_ev_manufacturing.yaml", 11313)
+    assert [item["id"] for item, f in run
+            if f.get("pool") == "saudi_equity_holdings" and f.get("vision_2030_link") == "giga_project"] == []  # was 8
+    assert sum(1 for _, f in run if f.get("pool") == "saudi_equity_holdings") >= 30
+    assert sum(1 for _, f in run if f.get("vision_2030_link") == "giga_project") >= 30
+    # wording (was 18): no item asks about "the portfolio" after saying there is none; the question is still asked
+    none = [item for item, f in run if f.get("pool") == "none" and f.get("permitted_by_portfolio_policy") is not None]
+    assert len(none) >= 5, len(none)
+    assert [item["id"] for item, _ in run if "the portfolio's investment policy" in item["question"]] == []
+    assert all("Does a PIF portfolio's investment policy permit the asset, within that portfolio's risk tolerance? "
+               "No." in item["question"] for item in none)
