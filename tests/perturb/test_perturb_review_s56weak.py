@@ -176,7 +176,7 @@ def test_graham_net_net_items_state_liabilities_of_a_tenth_or_more_and_keep_low_
     assert all(f["market_value"] >= 2 * f["net_income"] for f in earning)
 
 
-# --------------------------------------------------------------------------- PIF: a giga-project is no established holding
+# ------------------------------------------------------------------- PIF: a giga-project is no established holding
 #
 # s56review (invest_ev_manufacturing, 30 June 2022, seed 11313): 8 of 1,000 items put an investment serving the
 # giga-project objective in PIF's Saudi Equity Holdings portfolio (#89's neighbours). Wording: 18 items read "The
