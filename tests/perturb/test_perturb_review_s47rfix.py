@@ -236,7 +236,11 @@ def test_the_review_run_prices_durable_businesses_for_their_growth():
             if f.get("competitive_advantage") == "durable" and f["return_on_capital"] >= Decimal("0.25")
             and f["long_run_growth"] < Decimal("0.15") and f["market_value"] >= Decimal("1e9")]
     assert len(sums) >= 100
-    assert max(sums) < Decimal("0.18"), max(sums)
+    # s56rfix3: its too-hard rule refuses draws on this base (a durable advantage beside "too hard to understand"),
+    # which moves the later draws; the run's highest sum is now 18.64% ($50B on $8.07B, 6.20x, growing 2.5%, dated
+    # 2021-03-31), inside the card's floors (below 3% growth the floor is 6x: at most 16.7% + 2.5%). The bound keeps
+    # the review's 26.8% refused and takes the width of one band more (was 18%).
+    assert max(sums) < Decimal("0.19"), max(sums)
 
 
 # --------------------------------------------------------------------------- Dalio D6: an emergency rate in a boom
