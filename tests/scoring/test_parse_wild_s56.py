@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from ipb.scoring.parse import parse_response
-from tests.scoring.parse_support import _ROOT, gate_reading, words_in_earlier_tuned_answers
+from tests.scoring.parse_support import _ROOT, gate_reading, read_gates, words_in_earlier_tuned_answers
 
 #: Munger's quality card: 1 Understandable Business, 2 High Return on Capital, 3 Durable Competitive Advantage,
 #: 4 Trustworthy Management, 5 Fair Price.
@@ -106,3 +106,21 @@ def test_no_new_term_occurs_in_an_earlier_tuned_corpus_answer() -> None:
     new = {w for w in _new_terms() if w not in old and re.search(r"[a-z]", w)}
     assert {"priis", "schulde", "pretsch", "schuldezyklus"} <= new
     assert words_in_earlier_tuned_answers(new, 52) == []
+
+
+# ---------------------------------------------------------------- a dataset row: the prompt field is not the answer
+
+def test_a_dataset_rows_prompt_field_is_not_read_as_the_answer() -> None:
+    # a JSON-lines row of a fine-tuning set: the prompt lists the criteria (Fair Price first, with an example verdict
+    # word) and the completion judges them; only the completion is the answer, so management comes first and the
+    # prompt's "Fair Price: PASS" example is no verdict
+    row = ('{"prompt": "<|im_start|>user\\nJudge Fair Price (e.g. Fair Price: PASS) and then Trustworthy '
+           'Management.<|im_end|>\\n", "completion": "Trustworthy Management: PASS, the founders own 40% and '
+           'take modest pay.\\nFair Price: FAIL, 38 times earnings is too dear."}\n')
+    assert read_gates(row, MUNGER) == [(4, "PROCEED"), (5, "REJECT")]
+
+
+def test_a_row_whose_answer_is_a_short_label_keeps_its_prompt() -> None:
+    # a multiple-choice row ("answer": "B") is no answer text: its question stays readable
+    row = '{"question": "Fair Price: FAIL, 38 times earnings.", "answer": "B"}\n'
+    assert read_gates(row, MUNGER) == [(5, "REJECT")]
