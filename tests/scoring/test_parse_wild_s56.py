@@ -124,3 +124,35 @@ def test_a_row_whose_answer_is_a_short_label_keeps_its_prompt() -> None:
     # a multiple-choice row ("answer": "B") is no answer text: its question stays readable
     row = '{"question": "Fair Price: FAIL, 38 times earnings.", "answer": "B"}\n'
     assert read_gates(row, MUNGER) == [(5, "REJECT")]
+
+
+# ---------------------------------------------------------------- "never add without ...": a standing rule, no final
+
+#: Soros's sizing card: 1 Thesis Confirmation, 2 Payoff Asymmetry, ...; outcomes SIZE_UP (pass) and CUT (fail).
+SOROS = "soros_conviction_weighted_position_sizing"
+
+
+@pytest.mark.parametrize("rule", [
+    "I never add without running my checks.",      # the act always comes after the checks: no CUT
+    "We don't buy without a margin of safety.",    # the same with "don't"
+])
+def test_a_negated_act_followed_by_without_is_a_rule_not_the_final(rule: str) -> None:
+    text = f"{rule}\nThesis Confirmation: PASS, the story is playing out.\n"
+    assert parse_response(text, SOROS, embedder=False).final_verdict is None
+
+
+@pytest.mark.parametrize("text", [
+    "I never add to a loser.\nThesis Confirmation: FAIL.\n",        # no "without": the negated act stands
+    "I would not add, without doubt.\nThesis Confirmation: FAIL.\n",  # "without" in another clause after the comma
+])
+def test_a_negated_act_without_the_rule_shape_is_still_the_other_outcome(text: str) -> None:
+    assert parse_response(text, SOROS, embedder=False).final_verdict == "CUT"
+
+
+def test_the_without_check_reads_a_bounded_window_on_a_long_run_of_spaces() -> None:
+    # ReDoS guard (style of test_redos_s55): the pattern is matched at the outcome word's end within 12 characters,
+    # so a run of 200,000 spaces before "without" costs one short match, and no match (the word is too far)
+    from ipb.scoring.parse._final import _WITHOUT_AFTER
+    text = "add" + " " * 200_000 + "without"
+    assert _WITHOUT_AFTER.match(text, 3, 3 + 12) is None
+    assert _WITHOUT_AFTER.match("add without", 3, 3 + 12) is not None
