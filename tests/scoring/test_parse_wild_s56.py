@@ -156,3 +156,37 @@ def test_the_without_check_reads_a_bounded_window_on_a_long_run_of_spaces() -> N
     text = "add" + " " * 200_000 + "without"
     assert _WITHOUT_AFTER.match(text, 3, 3 + 12) is None
     assert _WITHOUT_AFTER.match("add without", 3, 3 + 12) is not None
+
+
+# ---------------------------------------------------------------- a lean after the final label: no committed final
+
+#: Klarman's downside-first card: 1 Downside Assessment, 2 Margin of Safety, 3 Position Sizing; INVEST / DECLINE.
+KLARMAN = "klarman_downside_first_process"
+_KLARMAN_BODY = "Downside Assessment: PROCEED, the floor is the cash.\nMargin of Safety: REJECT, only 10% under value.\n\n"
+
+
+@pytest.mark.parametrize("closing", [
+    "Final verdict: leaning DECLINE, pending the audit.",
+    "Final verdict: I'd lean DECLINE on what we know.",
+    "On balance this leans toward DECLINE, though the audit could change it.",
+])
+def test_a_lean_toward_an_outcome_is_no_committed_final(closing: str) -> None:
+    # a lean is the writer's inclination, not a verdict: no final, and the gates' implied outcome is DECLINE
+    result = parse_response(_KLARMAN_BODY + closing + "\n", KLARMAN, embedder=False)
+    assert (result.final_verdict, result.implied_final_verdict) == (None, "DECLINE")
+
+
+@pytest.mark.parametrize("closing, outcome", [
+    ("I was leaning INVEST, but DECLINE.", "DECLINE"),   # the lean left for a committed word
+    ("Final verdict: DECLINE.", "DECLINE"),              # no lean
+    ("Final verdict: clean DECLINE.", "DECLINE"),        # "clean" is no lean verb (whole words only)
+])
+def test_a_committed_final_beside_or_without_a_lean_is_read(closing: str, outcome: str) -> None:
+    assert parse_response(_KLARMAN_BODY + closing + "\n", KLARMAN, embedder=False).final_verdict == outcome
+
+
+def test_the_lean_check_reads_a_bounded_window() -> None:
+    # ReDoS guard: searched in the 80 characters before the outcome word and anchored at their end
+    from ipb.scoring.parse._final import _LEAN_ON
+    assert _LEAN_ON.search(("lean " * 40_000)[:80] + "x") is None
+    assert _LEAN_ON.search("we are leaning towards ") is not None
