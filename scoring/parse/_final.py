@@ -64,6 +64,12 @@ from ipb.scoring.parse._verdicts import _clause_start, _negated
 _PROPOSAL_AFTER = re.compile(r"(?i)[ \t-]+(?:request|requests|proposal|proposals|plan|plans|case|argument|idea|scenario|option|"
                              r"camp|side|agent|ticket|order)\b")
 
+#: "without" right after a negated outcome word, in the same clause ("I never add without ...": a standing rule).
+_WITHOUT_AFTER = re.compile(r"(?i)[ \t]+without\b")
+#: A lean verb right before an outcome word ("leaning DECLINE", "leans toward INVEST", "I'd lean DECLINE"); searched in
+#: the 80 characters before the word, anchored at their end.
+_LEAN_ON = re.compile(r"(?i)\blean(?:s|ing|ed|t)?(?:[ \t]+towards?|[ \t]+to)?[ \t]+[*_\"']*\Z")
+
 
 class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBlockMixin, _FinalChecksMixin):
     """Chooses the final verdict among outcome words, action words ("buy", "pass on it") and verdict words in the final region."""
@@ -169,6 +175,12 @@ class _FinalVerdictMixin(_DecidedMixin, _ActedMixin, _ClosingMixin, _ClosingBloc
             if only_scope(masked, end) and (_negated(words) or any(
                     w in vw.NEGATORS or w == "no" for w in masked[start:end].lower().split()[:-1])):
                 return  # "no compramos solo por el dividendo", "we do not buy only for ...": its reasons widened (_acted.py)
+            if _LEAN_ON.search(before) is not None:
+                return  # "Final verdict: leaning DECLINE, pending ...", "I'd lean INVEST": a lean the writer does not commit to
+                # (the gates may still imply it); "I was leaning INVEST, but DECLINE" keeps its DECLINE
+            if _negated(words) and _WITHOUT_AFTER.match(masked, end, min(unit.end, end + 12)) is not None:
+                return  # "I never add without running the checks", "we don't buy without a margin": the writer's standing
+                # rule (the act always comes after the condition), neither this decision nor its opposite
             if _negated(words) or negated_by_prefix(said) or _REFUSED_TO.search(said) is not None \
                     or judged_wrong_before(said, 0, len(said)):  # "it would be a mistake to INVEST" (_judged.py)  # "我不会在这个价位买入": a negating prefix in the run touching the word
                 swapped = _swapped(outcome, ix.pass_outcome, ix.fail_outcome)

@@ -20,6 +20,7 @@ from ipb.scoring._text import (
     plain_spacing,
 )
 from ipb.scoring.parse._settings_block import blank_settings
+from ipb.scoring.parse._dataset_row import blank_prompt_fields
 from ipb.scoring.parse._notebook import blank_notebook_script
 from ipb.scoring.parse._card import _index, _term_index, _term_literals
 from ipb.scoring.parse._citations import _CitationsMixin
@@ -124,6 +125,9 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
         self.masked, settings = blank_settings(self.masked)  # "[Screener]\nFilter1=MarketCap|>|5e7": a tool's settings (_settings_block.py)
         if settings:
             self.notes.append(f"{settings} line(s) of a pasted settings file ([Section] and Key=value lines) were not read as gate statements")
+        self.masked, prompts = blank_prompt_fields(self.masked)  # {"prompt": "...", "completion": "..."}: a dataset row (_dataset_row.py)
+        if prompts:
+            self.notes.append(f"{prompts} prompt field(s) of a dataset row were not read: the row's answer field is the answer")
         self.masked, cells = blank_notebook_script(self.masked)  # "# ## Growth" ... "# In[2]:": a notebook script (_notebook.py)
         if cells:
             self.notes.append(f"{cells} line(s) of a notebook exported as a script were read as its cells show them "
