@@ -51,6 +51,7 @@ from ipb.engine._deciders import Decide
 from ipb.engine._deciders import classifier as _classifier
 from ipb.engine._deciders import decider as _decider
 from ipb.engine._exact import as_fraction, public
+from ipb.engine._scene import _Scene
 from ipb.engine.card import ELEMENT_FIELD, Card, Gate
 from ipb.engine.logic import Verdict
 
@@ -459,7 +460,7 @@ class GateResult:
         verdict: Verdict,
         kill_triggered: bool,
         na_reason: str | None,
-        trace: "Trace",
+        trace: "Trace | _Scene",
     ) -> None:
         self.gate = gate
         self.verdict = verdict
@@ -525,10 +526,26 @@ class Trace:
         self.diagnostic = diagnostic
         self.scenario_id = scenario_id
         self.layer = layer
-        self.env = env
-        #: The environment in which diagnostic mode ran the skipped gates.
-        self.diagnostic_env: dict[str, Any] | None = None
+        self._scene = _Scene(env, self._plan)
         self._run = run
+
+    @property
+    def env(self) -> dict[str, Any]:
+        """The environment the gates ran in (the facts and every computed value)."""
+        return self._scene.env
+
+    @env.setter
+    def env(self, env: dict[str, Any]) -> None:
+        self._scene.env = env
+
+    @property
+    def diagnostic_env(self) -> dict[str, Any] | None:
+        """The environment in which diagnostic mode ran the skipped gates."""
+        return self._scene.diagnostic_env
+
+    @diagnostic_env.setter
+    def diagnostic_env(self, env: dict[str, Any] | None) -> None:
+        self._scene.diagnostic_env = env
 
     @cached_property
     def gates(self) -> list[GateResult]:
@@ -537,7 +554,7 @@ class Trace:
         results = []
         for i, (g, v) in enumerate(zip(self.card.gates, run.verdicts)):
             na_reason = self._na_reason(i) if v is NOT_REACHED else None
-            results.append(GateResult(g, v, v is REJECT and g.kill_criterion is not None, na_reason, self))
+            results.append(GateResult(g, v, v is REJECT and g.kill_criterion is not None, na_reason, self._scene))
         return results
 
     def gate(self, key: str | int) -> GateResult:

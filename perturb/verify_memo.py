@@ -29,10 +29,17 @@ from ipb.engine.card import Card, Constraint
 from ipb.engine.grp_view import GrpView
 from ipb.perturb.items import conditions
 
-__all__ = ["GrpMemo", "ConstraintMemo", "MEMO_LIMIT", "conditions_agree"]
+__all__ = ["GrpMemo", "ConstraintMemo", "MEMO_LIMIT", "CONSTRAINT_MEMO_LIMIT", "conditions_agree"]
 
 #: Entries a memo keeps per card before it is emptied (a GRP is kept as some 1.3 KB of text, so about 6 MB a card).
 MEMO_LIMIT = 4_096
+#: Answers :class:`ConstraintMemo` keeps per constraint before that constraint's memo is emptied. An entry (its key
+#: of (type, value) pairs and the dict slot) is some 200 bytes, and a card has one memo per constraint: the bundled
+#: Buffett card's 25 constraints at 4,096 entries each came to up to some 20 MB, reached only after tens of
+#: thousands of items (s56mem: ``ipb verify``'s peak at 100k items was 1.11x that at 10k). At 1,024 the memos that
+#: fill do so within the first few thousand items, and those that never fill hold few distinct values (the
+#: constraints that read category facts), so the peak no longer grows with N.
+CONSTRAINT_MEMO_LIMIT = 1_024
 
 class GrpMemo:
     """Whole GRPs and gate entries already rendered, per card: ``gold == view.to_grp(...)`` fast.
@@ -141,10 +148,11 @@ class ConstraintMemo:
     ``derive:`` constraint, the derived input). When every such name is an
     input of the card, the answer is keyed by those inputs' values (with
     their types, or their absence); a constraint that reads a computed value
-    is evaluated every time.
+    is evaluated every time. Each constraint's memo holds at most ``limit``
+    answers (:data:`CONSTRAINT_MEMO_LIMIT`) and is emptied when full.
     """
 
-    def __init__(self, limit: int = MEMO_LIMIT) -> None:
+    def __init__(self, limit: int = CONSTRAINT_MEMO_LIMIT) -> None:
         self.limit = limit
         self._cards: dict[int, tuple[Card, list[tuple[Constraint, tuple[str, ...] | None, dict[Any, bool]]]]] = {}
 

@@ -126,3 +126,36 @@ def test_a_hash_shared_by_different_ids_marks_nothing(items_file, tmp_path, monk
     assert verify_items(items_file).ok and not verify_items(items_file).duplicates
     path, ids = _with_repeats(items_file, tmp_path)
     assert _repeats(verify_items(path)) == _expected(ids)
+
+
+# ------------------------------------------------------------------ verify's constraint memo (s56mem)
+
+
+def test_the_constraint_memo_is_bounded_per_constraint():
+    """s56mem: ``ipb verify`` kept up to 4,096 answers per constraint, 25 memos on the Buffett card (some 30 MB when
+    all were full, reached only after tens of thousands of items: the peak grew with N). Now each memo keeps at most
+    :data:`CONSTRAINT_MEMO_LIMIT` (1,024) answers. Hand bound: an entry is a key tuple of at most four (type, value)
+    pairs (40 + 8 x 4 bytes; the pairs are shared by the constraints of one scenario) and its dict slot, under 256
+    bytes; 25 x 1,024 x 256 B = 6.4 MiB. 4,096 distinct scenarios fed to the old limit held 10.6 MiB (fails)."""
+    from ipb.engine.registry import compiled_card
+    from ipb.perturb.verify_memo import CONSTRAINT_MEMO_LIMIT, ConstraintMemo
+
+    card = compiled_card(BUFFETT).card
+    checker = verify_mod._Checker(schema=False)
+    rows = [checker.typed(card, {
+        "business_model": "subscription_software", "sector": "enterprise_software",
+        "gross_margin": f"{60 + i % 37}%", "revenue_retention": f"{80 + i % 19}%", "revenue_growth": f"{i % 41}%",
+        "net_income": f"${i}M", "arr": f"${1000 + 7 * i}M", "ev_to_arr": f"{1 + i % 23}x",
+        "macro_regime": "expansion"})[0] for i in range(4 * CONSTRAINT_MEMO_LIMIT)]
+    memo = ConstraintMemo()
+    tracemalloc.start()
+    try:
+        answers = [memo.broken(card, typed) for typed in rows]
+        size, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert CONSTRAINT_MEMO_LIMIT == 1024 and len(card.constraints) == 25
+    assert max(len(held) for _, _, held in memo._cards[id(card)][1]) <= CONSTRAINT_MEMO_LIMIT
+    assert size < 25 * 1024 * 256
+    # the answers are those of evaluating each constraint (the memo was emptied three times on the way)
+    assert answers == [[k for k in card.constraints if k.broken(typed)] for typed in rows]
