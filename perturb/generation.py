@@ -463,6 +463,11 @@ def generate(
     return result
 
 
+#: The most items one run may ask for: 100x the largest run measured (100k, docs/perturbation.md "Largest run");
+#: a bigger N would run for hours and hold a key per distinct scenario, so it is refused before any work.
+MAX_ITEMS = 10_000_000
+
+
 def write_items(
     path: str | Path,
     job: Job,
@@ -504,6 +509,9 @@ class GenerationRun:
                  generator: Generator | None = None, runner: Any = None) -> None:
         if n < 1:
             raise PerturbError(f"--n must be at least 1, not {n}", rule="count")
+        if n > MAX_ITEMS:
+            raise PerturbError(f"--n must be at most {MAX_ITEMS:,}, not {n:,} (docs/perturbation.md, \"Largest run\")",
+                               rule="count")
         if job.min_changed < 1:
             raise PerturbError(f"--min-changed must be at least 1, not {job.min_changed}", rule="count")
         self.gen = generator if generator is not None else Generator(job)

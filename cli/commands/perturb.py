@@ -35,7 +35,7 @@ from ipb._files import output_lock
 from ipb.cli._app import RunFormat, _fail, app, err, out
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError, WriteError
-from ipb.perturb.generation import Job, parse_mix, parse_recipes, write_items
+from ipb.perturb.generation import MAX_ITEMS, Job, parse_mix, parse_recipes, write_items
 from ipb.engine.registry import card_option_error, compiled_card, find_card, use_cards, write_card_copy
 from ipb.perturb.items import write_lines
 from ipb.perturb.operators import get_operator, operator_names
@@ -82,6 +82,9 @@ def perturb(
     """
     try:
         _at_least_one(workers, "--workers")
+        if n > MAX_ITEMS:  # refused before any card is read (s56fixrep: 10**19 ran until killed)
+            raise ArgumentError(f"--n must be at most {MAX_ITEMS:,}, not {n:,} (docs/perturbation.md, \"Largest run\")",
+                                file="--n", rule="argument")
         use_cards(cards_dir)
         bad = [e for e in (card_option_error("--card", c) for c in card) if e is not None]
         if bad:
@@ -104,7 +107,9 @@ def perturb(
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
-        raise _fail(WriteError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", rule="file")) from None
+        flag = "--report" if report is not None and str(exc.filename) == str(report) else "--out"
+        raise _fail(WriteError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", file=flag,
+                               rule="file")) from None
     err.print(f"wrote {out_path}: " + result.summary(), markup=False)
     if runner is not None and runner.resumed:
         err.print(f"ray: resumed {runner.resumed} finished shard(s), computed {runner.computed}", markup=False)
@@ -131,6 +136,22 @@ def _generate(job: Job, n: int, out_path: Path, paths: list[str], report: Option
     if report is not None:
         write_lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
     return result, runner, store
+
+
+def _check_card_file(spec: str, path: str) -> None:
+    """One error naming ``--card`` and the file when a ``--card ID=PATH`` file is missing, not a regular file,
+    unreadable or not a valid card (s56fixrep: a missing one was reported once per record, 1,000 "unreadable")."""
+    if not os.path.exists(path):
+        raise LoadError(f"--card {spec}: no such card file: {path}", file="--card", rule="card")
+    if not os.path.isfile(path):
+        raise LoadError(f"--card {spec}: {path} is not a regular file", file="--card", rule="card")
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise LoadError(f"--card {spec}: cannot read {path}: {exc.strerror or exc}", file="--card",
+                        rule="card") from None
+    compiled_card(path)  # a broken card: its own load or compile error, naming the file, once
 
 
 def _at_least_one(value: int, flag: str) -> None:
@@ -166,6 +187,26 @@ def _check_outputs(outputs: dict[str, Optional[Path]], base: Path, cards: list[s
         above = _first_existing(path.parent if str(path.parent) else Path("."))
         if not above.is_dir():
             raise WriteError(f"cannot write {path}: {above} is not a folder", file=flag, rule="file")
+        _probe_folder(path, above, flag)
+
+
+def _probe_folder(path: Path, above: Path, flag: str) -> None:
+    """Make and remove a temporary file in ``above`` (the output's folder, or its nearest existing parent): a
+    folder where no file can be made (``/proc``, read-only, no permission) is refused before any item is written.
+
+    s56fixrep: ``--report /proc/r.json`` failed only after ``--out`` had been replaced by the new items.
+    """
+    import tempfile
+
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=above)
+    except OSError as exc:
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}", file=flag, rule="file") from None
+    os.close(fd)
+    try:
+        os.unlink(probe)
+    except OSError:
+        pass
 
 
 def _refuse_value_words(cards: list[str]) -> None:
@@ -219,6 +260,7 @@ def verify(
             ident, sep, path = spec.partition("=")
             if not sep or not ident or not path:
                 raise LoadError(f"--card expects ID=PATH, got {spec!r}", file="--card", rule="card")
+            _check_card_file(spec, path)
             overrides[ident] = path
         if backend is Backend.ray:
             from ipb.distributed.perturb import verify_ray
