@@ -56,7 +56,7 @@ def _ops_help() -> str:
 def perturb(
     card: list[str] = typer.Option(..., "--card", "-c", help="Card id or file; repeat for an L8 item over several investors' cards."),
     base: Path = typer.Option(..., "--base", "-b", help="Base scenario file (its facts are shared by every card)."),
-    n: int = typer.Option(..., "--n", "-n", help="How many distinct items to write."),
+    n: int = typer.Option(..., "--n", "-n", help=f"How many distinct items to write (at most {MAX_ITEMS:,}; docs/perturbation.md, \"Largest run\")."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: the same inputs and seed give a byte-identical file."),
     ops: Optional[str] = typer.Option(None, "--ops", help="Recipes separated by ',', operators in a recipe by '+', an argument after ':' (default: every operator that applies to the card, the others skipped with a note). Operators: " + _ops_help()),
     mix: Optional[str] = typer.Option(None, "--mix", help="Proportions instead of even shares: RECIPE=WEIGHT pairs, e.g. metric=0.4,flip=0.2,sector+metric=0.4; each recipe's shortfall is reported and made up by the others."),
