@@ -859,8 +859,17 @@ def _uncovered(frame: Frame, facts: Mapping[str, Any], set_facts: Mapping[str, A
     only by accident of the registry, and may contradict the regime's own description (s36review, seed 7878, Dalio
     #51: "inflation above 8%" in October 2022 beside a kept nominal GDP growth of 4.5% on real 2%, i.e. 2.5%
     inflation). Such inputs are dropped from the item (a derived input reading one is then left out too).
+
+    A market-state input (``market_state`` of ``frameworks/regimes.yaml``, a mood word, ``describes: market``) is
+    history at the base's date just as a macro fact is, and no regime gives a figure for it, so it goes too
+    (s56fixdsc, issue 18: Dalio's debt-supercycle items moved to 23 March 2020 kept the base's 65% of debt in
+    dollars, five of seven bubble signals and its debt-growth gap beside the pandemic regime's figures). A derived
+    input (``derive:`` of a card rule, the curve's slope) is not dropped for being market state: it is recomputed
+    from its sources, and left out when one of them is.
     """
-    return [n for n in regime_fact_inputs(frame) if n in facts and n not in set_facts]
+    macro = regime_fact_inputs(frame)
+    return [n for n, spec in frame.inputs.items() if n in facts and n not in set_facts
+            and (n in macro or (n not in frame.derived and frame.regimes.is_market_state(spec)))]
 
 
 def _era_problems(frame: Frame, scenario: PScenario, regime: Regime) -> list[str]:

@@ -118,7 +118,9 @@ def test_temporal_into_2022_states_the_regime_gdp_not_the_base():
     step = get_operator("temporal")(frame, base, random.Random(0), "inflation_2022")
     facts = step.scenario.facts
     assert "real_gdp_growth" not in facts and "nominal_gdp_growth" not in facts
-    assert step.details["dropped"] == ["real_gdp_growth", "nominal_gdp_growth"]
+    # s56fixdsc: the base's market-state facts (dollar share 5%, debt gap 3%, 3 bubble signals) go too
+    assert step.details["dropped"] == ["foreign_currency_debt_share", "real_gdp_growth", "nominal_gdp_growth",
+                                       "debt_growth_gap", "bubble_signals"]
 
 
 def test_temporal_drops_a_macro_figure_its_regime_does_not_give():
@@ -128,13 +130,16 @@ def test_temporal_drops_a_macro_figure_its_regime_does_not_give():
     base = load_base(SCENARIOS / DALIO / "top_rotate_to_bonds.yaml", frame)
     temporal = get_operator("temporal")
     step = temporal(frame, base, random.Random(0), "pandemic_2020")
-    assert step.details["dropped"] == ["real_gdp_growth", "nominal_gdp_growth"]
+    # s56fixdsc: the base's market-state facts (dollar share 5%, debt gap 3%, 3 bubble signals) go too
+    assert step.details["dropped"] == ["foreign_currency_debt_share", "real_gdp_growth", "nominal_gdp_growth",
+                                       "debt_growth_gap", "bubble_signals"]
     assert "real_gdp_growth" not in step.scenario.facts and "nominal_gdp_growth" not in step.scenario.facts
     assert step.scenario.facts["policy_rate"] == Decimal("0.0025")
     assert step.scenario.facts["long_bond_yield"] == Decimal("0.008")
     full = temporal(frame, base, random.Random(0), "credit_crisis_2009")
     # s38fix: 2009 gives the year's real change (-0.8%) but no four-quarter nominal change: nominal is dropped
-    assert full.details["dropped"] == ["nominal_gdp_growth"] and full.scenario.facts["real_gdp_growth"] == Decimal("-0.008")
+    assert full.details["dropped"] == ["foreign_currency_debt_share", "nominal_gdp_growth", "debt_growth_gap",
+                                       "bubble_signals"] and full.scenario.facts["real_gdp_growth"] == Decimal("-0.008")
 
 
 def test_generated_dalio_regime_items_state_only_their_regime_macro_figures():
