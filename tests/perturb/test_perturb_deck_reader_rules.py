@@ -99,18 +99,29 @@ THREE = Path(__file__).resolve().parent / "fixtures" / "l8_three_investors.yaml"
 
 
 def three_breaks(facts: dict) -> list[str]:
-    """The stop-32 rules of the three-investor deck (Buffett, Marks, Dalio) that ``facts`` break, by hand."""
+    """The stop-32 rules of the three-investor deck (Buffett, Marks, Dalio) that ``facts`` break, by hand.
+
+    A rule is judged only where the facts it reads are stated: a temporal move drops a market-state fact the new
+    regime does not set (s56fixdsc), and a fact that is not stated cannot contradict another.
+    """
     out = []
-    mood, bullish = facts["investor_psychology"], _ratio(facts["sentiment_percentile"])
+
+    def stated(*names: str) -> bool:
+        return all(name in facts for name in names)
+
     low, high = Decimal("0.4"), Decimal("0.6")
-    if (mood in ("euphoric", "optimistic") and bullish < low) or (mood == "euphoric" and bullish < Decimal("0.7")):
-        out.append("optimism_reads_as_bullish_sentiment")
-    if (mood in ("fearful", "panicked") and bullish > high) or (mood == "panicked" and bullish > Decimal("0.3")):
-        out.append("fear_reads_as_bearish_sentiment")
-    if facts["capital_availability"] == "tight" and _ratio(facts["leverage_percentile"]) > Decimal("0.75"):
+    if stated("investor_psychology", "sentiment_percentile"):
+        mood, bullish = facts["investor_psychology"], _ratio(facts["sentiment_percentile"])
+        if (mood in ("euphoric", "optimistic") and bullish < low) or (mood == "euphoric" and bullish < Decimal("0.7")):
+            out.append("optimism_reads_as_bullish_sentiment")
+        if (mood in ("fearful", "panicked") and bullish > high) or (mood == "panicked" and bullish > Decimal("0.3")):
+            out.append("fear_reads_as_bearish_sentiment")
+    if stated("capital_availability", "leverage_percentile") and facts["capital_availability"] == "tight" \
+            and _ratio(facts["leverage_percentile"]) > Decimal("0.75"):
         out.append("tight_capital_is_not_leveraged_buying")
-    if facts["macro_regime"] == "credit_crisis" and (facts["capital_availability"] == "loose"
-                                                      or _ratio(facts["high_yield_spread"]) < Decimal("0.06")):
+    if stated("macro_regime") and facts["macro_regime"] == "credit_crisis" and (
+            facts.get("capital_availability") == "loose"
+            or ("high_yield_spread" in facts and _ratio(facts["high_yield_spread"]) < Decimal("0.06"))):
         out.append("credit_crisis_means_tight_credit")
     return out
 
@@ -128,6 +139,11 @@ def test_three_breaks_by_hand():
     assert three_breaks({**calm, "macro_regime": "credit_crisis"}) == ["credit_crisis_means_tight_credit"]
     assert three_breaks({**calm, "macro_regime": "credit_crisis", "capital_availability": "normal",
                          "high_yield_spread": "6%"}) == []
+    # a dropped fact breaks nothing, and the rules on the facts still stated are still judged
+    dropped = {k: v for k, v in calm.items() if k not in ("investor_psychology", "capital_availability")}
+    assert three_breaks({**dropped, "sentiment_percentile": "39%"}) == []
+    assert three_breaks({**dropped, "macro_regime": "credit_crisis", "high_yield_spread": "4%"}) == [
+        "credit_crisis_means_tight_credit"]
 
 
 def test_every_item_of_the_three_investor_deck_keeps_its_rules(tmp_path):
@@ -142,4 +158,6 @@ def test_every_item_of_the_three_investor_deck_keeps_its_rules(tmp_path):
             if three_breaks(i["scenario"]["facts"])] == []
     for name in ("investor_psychology", "sentiment_percentile", "capital_availability", "leverage_percentile",
                  "macro_regime"):
-        assert len({i["scenario"]["facts"][name] for i in items}) >= 2, name  # the rules' figures move
+        stated = [i["scenario"]["facts"][name] for i in items if name in i["scenario"]["facts"]]
+        assert len(stated) >= 250, (name, len(stated))  # most items state it: the rules above are judged
+        assert len(set(stated)) >= 2, name  # the rules' figures move
