@@ -468,6 +468,14 @@ def generate(
 MAX_ITEMS = 10_000_000
 
 
+def count_above_cap(n: int) -> str | None:
+    """Why ``n`` items is too many for one run (above :data:`MAX_ITEMS`), or None: the one message the CLI's early
+    check and :class:`GenerationRun` both give."""
+    if n <= MAX_ITEMS:
+        return None
+    return f"--n must be at most {MAX_ITEMS:,}, not {n:,} (docs/perturbation.md, \"Largest run\")"
+
+
 def write_items(
     path: str | Path,
     job: Job,
@@ -509,9 +517,9 @@ class GenerationRun:
                  generator: Generator | None = None, runner: Any = None) -> None:
         if n < 1:
             raise PerturbError(f"--n must be at least 1, not {n}", rule="count")
-        if n > MAX_ITEMS:
-            raise PerturbError(f"--n must be at most {MAX_ITEMS:,}, not {n:,} (docs/perturbation.md, \"Largest run\")",
-                               rule="count")
+        too_many = count_above_cap(n)
+        if too_many is not None:
+            raise PerturbError(too_many, rule="count")
         if job.min_changed < 1:
             raise PerturbError(f"--min-changed must be at least 1, not {job.min_changed}", rule="count")
         self.gen = generator if generator is not None else Generator(job)

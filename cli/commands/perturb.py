@@ -35,7 +35,7 @@ from ipb._files import output_lock
 from ipb.cli._app import RunFormat, _fail, app, err, out
 from ipb.distributed import Backend
 from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError, WriteError
-from ipb.perturb.generation import MAX_ITEMS, Job, parse_mix, parse_recipes, write_items
+from ipb.perturb.generation import MAX_ITEMS, Job, count_above_cap, parse_mix, parse_recipes, write_items
 from ipb.engine.registry import card_option_error, compiled_card, find_card, use_cards, write_card_copy
 from ipb.perturb.items import write_lines
 from ipb.perturb.operators import get_operator, operator_names
@@ -82,9 +82,9 @@ def perturb(
     """
     try:
         _at_least_one(workers, "--workers")
-        if n > MAX_ITEMS:  # refused before any card is read (s56fixrep: 10**19 ran until killed)
-            raise ArgumentError(f"--n must be at most {MAX_ITEMS:,}, not {n:,} (docs/perturbation.md, \"Largest run\")",
-                                file="--n", rule="argument")
+        too_many = count_above_cap(n)  # refused before any card is read (s56fixrep: 10**19 ran until killed)
+        if too_many is not None:
+            raise ArgumentError(too_many, file="--n", rule="argument")
         use_cards(cards_dir)
         bad = [e for e in (card_option_error("--card", c) for c in card) if e is not None]
         if bad:
