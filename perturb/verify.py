@@ -270,11 +270,13 @@ class _Checker:
             held = self.deck_memo[key] = (deck, constraints_from_record(deck, inputs))
         return held[1]  # type: ignore[no-any-return]
 
-    def typed(self, card: Card, facts: Mapping[str, Any],
-              outside: list[str] | None = None) -> tuple[dict[str, Any], int]:
+    def typed(self, card: Card, facts: Mapping[str, Any], outside: list[str] | None = None,
+              literals: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
         """Those of ``facts`` that are inputs of ``card``, typed (``facts_from_mapping``, each distinct hashable
         literal converted once; in ``facts`` order), and how many of ``facts`` those are (all of them: no fact is
-        left for another card).
+        left for another card). ``literals``, when given, gets each of those facts' literal as the memo of values
+        keys it (a string, or ``(type, literal)``; an unhashable literal itself), for
+        :meth:`ipb.perturb.verify_memo.ConstraintMemo.broken`.
 
         A line per typed fact outside the range ``card`` declares for it is added to ``outside`` (in ``facts``
         order; :meth:`ipb.perturb.verify_self.SelfCheck.range_problems`): the range is checked when a literal is
@@ -297,6 +299,8 @@ class _Checker:
             # a literal other than a string is remembered with its type: 1 and true are equal keys of a dict, but
             # a bool input refuses 1 and a number input refuses true
             key = raw if raw.__class__ is str else (raw.__class__, raw)
+            if literals is not None:
+                literals[name] = key
             try:
                 value = known[key]
             except KeyError:
@@ -407,10 +411,11 @@ class _Checker:
             card = compiled.card
             cards.append(card)
             decks.append(compiled)
-            typed, mine = self.typed(card, facts, own_problems)  # with the facts outside the card's ranges
+            literals: dict[str, Any] = {}
+            typed, mine = self.typed(card, facts, own_problems, literals)  # with the facts outside the card's ranges
             stated.update(typed)
             claimed_all = claimed_all or mine == len(facts)
-            for k in self.constraints.broken(card, typed):
+            for k in self.constraints.broken(card, typed, literals):
                 rule = f"{k.derive} == {k.expr.source}" if k.derive else k.expr.source
                 broken.append(f"breaks constraint {card.id}/{k.id}: {rule}")
             # only what the GRP shows (the engine's grp_view), rendered only when it differs from the item's

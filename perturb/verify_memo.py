@@ -29,7 +29,7 @@ from ipb.engine.card import Card, Constraint
 from ipb.engine.grp_view import GrpView
 from ipb.perturb.items import conditions
 
-__all__ = ["GrpMemo", "ConstraintMemo", "MEMO_LIMIT", "CONSTRAINT_MEMO_LIMIT", "conditions_agree"]
+__all__ = ["GrpMemo", "ConstraintMemo", "MEMO_LIMIT", "CONSTRAINT_MEMO_LIMIT", "MEMO_TRIAL", "conditions_agree"]
 
 #: Entries a memo keeps per card before it is emptied (a GRP is kept as some 1.3 KB of text, so about 6 MB a card).
 MEMO_LIMIT = 4_096
@@ -40,6 +40,8 @@ MEMO_LIMIT = 4_096
 #: fill do so within the first few thousand items, and those that never fill hold few distinct values (the
 #: constraints that read category facts), so the peak no longer grows with N.
 CONSTRAINT_MEMO_LIMIT = 1_024
+#: Lookups after which a constraint's memo by literals that missed on more than half of them is dropped.
+MEMO_TRIAL = 256
 
 class GrpMemo:
     """Whole GRPs and gate entries already rendered, per card: ``gold == view.to_grp(...)`` fast.
@@ -154,17 +156,34 @@ class ConstraintMemo:
 
     def __init__(self, limit: int = CONSTRAINT_MEMO_LIMIT) -> None:
         self.limit = limit
-        self._cards: dict[int, tuple[Card, list[tuple[Constraint, tuple[str, ...] | None, dict[Any, bool]]]]] = {}
+        #: id of a card -> (the card, its plans keyed by values, its plans keyed by literals): one memo per
+        #: constraint in each; a plan by literals is ``[constraint, names, memo or None, lookups, misses]``
+        self._cards: dict[int, tuple[Card, list[tuple[Constraint, tuple[str, ...] | None, dict[Any, bool]]],
+                                     list[list[Any]]]] = {}
 
-    def broken(self, card: Card, facts: Mapping[str, Any]) -> list[Constraint]:
-        """The constraints of ``card`` that ``facts`` (engine values of the card's inputs) break, in card order."""
+    def broken(self, card: Card, facts: Mapping[str, Any],
+               literals: Mapping[str, Any] | None = None) -> list[Constraint]:
+        """The constraints of ``card`` that ``facts`` (engine values of the card's inputs) break, in card order.
+
+        ``literals``, when given, holds each of the item's facts that is an input of ``card`` (stated or not as a
+        value) by the literal it was read from (a string, or ``(type, literal)``): ``facts`` must be what this
+        card reads from those literals, a function of them alone (:meth:`ipb.perturb.verify._Checker.typed`).
+        The answers are then remembered by the literals (in memos apart from those keyed by values): a string
+        keeps its hash, where a ``Decimal`` works its hash out again at every lookup, and the pairs of each value
+        with its type are not made. A constraint whose memo missed on more than half of its first
+        :data:`MEMO_TRIAL` lookups is evaluated directly from then on: on the bench card an evaluation costs about
+        what a lookup does, so such a memo only adds its lookups (s57speedver).
+        """
         held = self._cards.get(id(card))
         if held is None or held[0] is not card:
             plans: list[tuple[Constraint, tuple[str, ...] | None, dict[Any, bool]]] = []
             for k in card.constraints:
                 reads = set(k.expr.names) | ({k.derive} if k.derive is not None else set())
                 plans.append((k, tuple(sorted(reads)) if reads <= set(card.inputs) else None, {}))
-            held = self._cards[id(card)] = (card, plans)
+            held = self._cards[id(card)] = (card, plans, [[k, names, None if names is None else {}, 0, 0]
+                                                          for k, names, _ in plans])
+        if literals is not None:
+            return self._by_literals(held[2], facts, literals)
         # each fact's value with its type, made once for all the constraints (Decimal(1) == 1 == True)
         typed = {name: (v.__class__, v) for name, v in facts.items()}
         get = typed.get
@@ -186,6 +205,37 @@ class ConstraintMemo:
                         known = memo[key] = k.broken(facts)
                     found = known
             if found:
+                out.append(k)
+        return out
+
+    def _by_literals(self, plan: list[list[Any]], facts: Mapping[str, Any],
+                     literals: Mapping[str, Any]) -> list[Constraint]:
+        """:meth:`broken` with ``literals``: each plan's memo keyed by the literals of the names it reads, or
+        direct evaluation (no memo: a computed value is read, or the memo missed too often)."""
+        get = literals.get
+        out = []
+        for plan_ in plan:
+            k, names, memo = plan_[0], plan_[1], plan_[2]
+            if memo is None:
+                if k.broken(facts):
+                    out.append(k)
+                continue
+            key = tuple(map(get, names))  # None: the input is not stated
+            try:
+                known = memo.get(key)
+            except TypeError:  # a literal that cannot be a key
+                if k.broken(facts):
+                    out.append(k)
+                continue
+            if known is None:
+                if len(memo) >= self.limit:
+                    memo.clear()
+                known = memo[key] = k.broken(facts)
+                plan_[4] += 1
+            plan_[3] += 1
+            if plan_[3] == MEMO_TRIAL and 2 * plan_[4] > MEMO_TRIAL:
+                plan_[2] = None  # mostly misses: evaluate directly from now on
+            if known:
                 out.append(k)
         return out
 
