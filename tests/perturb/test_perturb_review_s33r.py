@@ -133,8 +133,9 @@ REVIEW_ITEMS = [
     (SOROS, "SOR-RHT-005-70a3ff666009f47a",  # kept then (implausible only): bias absent, loop self-correcting
      {**_SOROS, "feedback_loop": "self_correcting", "loss_budget": "6%", "max_position": "126%",
       "prevailing_bias": "absent"},
-     # s55rfix2 (s55review, issue 18): a limit above the fund's capital with no bias and no reinforcing loop
-     ["leverage_needs_a_complete_hypothesis"]),
+     # s55rfix2 (s55review, issue 18): a limit above the fund's capital with no bias and no reinforcing loop;
+     # s57weak: and 126% stopped 20% out loses 25.2% against the 6% budget
+     ["leverage_needs_a_complete_hypothesis", "leverage_only_where_the_whole_limit_fits_the_loss_budget"]),
     (REPURCHASE, "BUFFETT-SR-001-f0c4ffa74c5e03f8",  # value $90.3K at $305K (1.7 x 90.3K = 153.5K < 305K)
      {**_BERKSHIRE_2019, "cash_and_equivalents": "$135.7B", "intrinsic_value_per_share": "$90.3K",
       "price_per_share": "$305K", "reinvestment_needs_funded": True, "repurchase_amount": "$28.69B",

@@ -82,7 +82,10 @@ _S11 = {"confirmation_rounds": "0", "feedback_loop": "self_reinforcing", "hypoth
 # s55rfix2: a limit above the fund's capital beside an unclear bias also breaks leverage_needs_a_complete_hypothesis
 # (s55review, issue 18), so the two 161% items name both rules (``refused`` is then the tuple of rules), and the two
 # kept plans above 100% state the identified bias of the plans they stand for (the 1992 sterling base's own).
-_SOR_LEVER = (_SOR_LIMIT, "leverage_needs_a_complete_hypothesis")
+# s57weak: above 100% of capital the limit stopped out must also fit the budget itself
+# (leverage_only_where_the_whole_limit_fits_the_loss_budget), which the two 161% items break as well
+_SOR_LEVER = (_SOR_LIMIT, "leverage_needs_a_complete_hypothesis",
+              "leverage_only_where_the_whole_limit_fits_the_loss_budget")
 
 
 @pytest.mark.parametrize("facts, refused, what", [
@@ -101,8 +104,9 @@ _SOR_LEVER = (_SOR_LIMIT, "leverage_needs_a_complete_hypothesis")
     ({**_S11, "initial_position": "10%", "loss_budget": "5%", "max_position": "100%", "stop_distance": "20%"}, False,
      "loss_budget_stops_loop (2007): 100% x 20% = 20% = 4 x 5%"),
     ({**_S11, "initial_position": "10%", "loss_budget": "6%", "max_position": "126%", "stop_distance": "20%",
-      "prevailing_bias": "identified"}, False,
-     "s33r's kept SOR-RHT-005-70a3ff666009f47a: 25.2% against 27%"),
+      "prevailing_bias": "identified"}, ("leverage_only_where_the_whole_limit_fits_the_loss_budget",),
+     "s33r's kept SOR-RHT-005-70a3ff666009f47a: 25.2% against 27%, kept by this rule; s57weak refuses it "
+     "(borrowed beyond the fund, it loses 25.2% against a 6% budget)"),
     ({**_S11, "initial_position": "10%", "loss_budget": "5%", "max_position": "150%", "stop_distance": "3%",
       "prevailing_bias": "identified"}, False,
      "peg_break_loop_to_bound (1992 sterling): 150% x 3% = 4.5% against 5%"),

@@ -27,17 +27,20 @@ REPURCHASE = "buffett_share_repurchase"
 _SR12_RULE = "berkshire_buyback_of_its_price_limit_years"
 _SR12 = {"issuer": "berkshire_hathaway", "decision_date": "2012-12-12", "cash_and_equivalents": "$55B",
          "liquidity_reserve": "$20B", "reinvestment_needs_funded": True}
+_CASH_TOO = ("berkshire_cash_of_its_years", _SR12_RULE)
 
 
 @pytest.mark.parametrize("facts, refused, what", [
-    ({**_SR12, "repurchase_amount": "$48.03B"}, True,
+    # s57weak: 2012's cash band now ends at $50B, so the $55B these items state is refused too (the tuples)
+    ({**_SR12, "repurchase_amount": "$48.03B"}, _CASH_TOO,
      "s50review SR12, BUFFETT-SR-003-aa999c27eae8e029's $48.03B (leaves $6.97B, under the reserve, so the quarter "
      "rule lets it through to the cash gate)"),
-    ({**_SR12, "repurchase_amount": "$12.67B"}, True,
+    ({**_SR12, "repurchase_amount": "$12.67B"}, _CASH_TOO,
      "s50review SR12, BUFFETT-SR-003-b923954e012855af's $12.67B (23% of $55B: within a quarter)"),
-    ({**_SR12, "repurchase_amount": "$8.01B"}, True, "just over the cap"),
-    ({**_SR12, "repurchase_amount": "$8B"}, False, "the cap itself"),
-    ({**_SR12, "repurchase_amount": "$1.2B"}, False, "the record: 9,200 class A shares at $131,000, 12 December 2012"),
+    ({**_SR12, "repurchase_amount": "$8.01B"}, _CASH_TOO, "just over the cap"),
+    ({**_SR12, "repurchase_amount": "$8B", "cash_and_equivalents": "$50B"}, False, "the cap itself"),
+    ({**_SR12, "repurchase_amount": "$1.2B", "cash_and_equivalents": "$50B"}, False,
+     "the record: 9,200 class A shares at $131,000, 12 December 2012"),
     ({**_SR12, "decision_date": "2011-09-26", "repurchase_amount": "$8.01B", "cash_and_equivalents": "$40B"}, True,
      "the window's first day, the 110% limit's release"),
     ({**_SR12, "decision_date": "2011-09-23", "repurchase_amount": "$9B", "cash_and_equivalents": "$40B"}, False,
@@ -51,7 +54,7 @@ _SR12 = {"issuer": "berkshire_hathaway", "decision_date": "2012-12-12", "cash_an
     ({**_SR12, "issuer": "other_company", "repurchase_amount": "$40B"}, False, "another company: not Berkshire's limit"),
 ])
 def test_berkshire_proposes_at_most_eight_billion_while_its_price_limit_stood(facts, refused, what):
-    assert_rule_case(REPURCHASE, _SR12_RULE, facts, refused)
+    assert_rule_case(REPURCHASE, refused if isinstance(refused, tuple) else _SR12_RULE, facts, bool(refused))
 
 
 @pytest.mark.parametrize("base", ["berkshire_2012_within_limit.yaml", "berkshire_2014_above_book_limit.yaml"])

@@ -117,6 +117,8 @@ _LOVED = {"intrinsic_value": "$100M", "expected_return": "26.5%", "risk_free_rat
 ])
 def test_marks_loved_asset_is_not_a_deep_bargain(price, popularity, refused):
     facts = {**_LOVED, "price": price, "asset_popularity": popularity}
+    if popularity == "shunned":   # s57weak: the consensus view on a shunned asset at 52% has its own rule
+        facts["view_vs_consensus"] = "variant_and_supported"
     assert_rule_case(MARKS, "a_loved_asset_is_not_a_deep_bargain", facts, refused)
 
 
