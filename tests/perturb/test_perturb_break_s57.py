@@ -1,0 +1,193 @@
+"""Regression (write failures of every writing command; perturb's items and report landing together): found by the
+s56 break pass, left for stop 57.
+
+House rule: a write the operating system refuses gives one line naming the flag and the path the user gave, never a
+traceback, a bare ``write error`` or a partial file. Before the fix:
+
+- ``respond``, ``judge``, ``screen`` said ``write error: cannot write /proc/x.jsonl: ...`` (no flag); ``report`` and
+  ``export`` called it a ``load error``; ``records score``, ``forecast score`` and ``depgraph run -o /proc/x.json``
+  ended in a traceback;
+- ``ipb perturb`` renamed ``--out`` into place before writing ``--report``, so a full disk while writing the report
+  left the new items beside no report (or the old one).
+
+``/proc`` refuses new files even to root, so those paths cannot be written whoever runs the tests; a full disk is
+made by a patched ``os.fsync`` (or temporary-file writer) raising ``ENOSPC``.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import ipb._files
+from ipb._files import Staging, staged_outputs
+from ipb.cli import app
+from perturb_support import CARDS, FIXTURES, ROOT
+
+runner = CliRunner()
+ITEMS = ROOT / "tests" / "robustness" / "data" / "item_l7.jsonl"
+GRAHAM = ROOT / "frameworks" / "graham_seven_tests_defensive.yaml"
+ISSUE8 = ROOT / "tests" / "fixtures" / "issue8"
+CARD = CARDS / "new_author_screen.yaml"
+BASE = FIXTURES / "new_author_base.yaml"
+FULL = "No space left on device"
+
+
+def invoke(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def _results(folder: Path) -> Path:
+    """A scored results folder (one answer to the item of ITEMS), for report and export."""
+    item_id = json.loads(ITEMS.read_text(encoding="utf-8").splitlines()[0])["id"]
+    answers = folder / "one.jsonl"
+    answers.write_text(json.dumps({"item_id": item_id, "model": "m", "condition": "A",
+                                   "response": "Gate 1: PROCEED. Final: INVEST."}) + "\n", encoding="utf-8")
+    results = folder / "results"
+    done = invoke("score", "-i", ITEMS, "-r", answers, "-o", results, "--no-embeddings", "--no-progress",
+                  "--no-leaderboard")
+    assert done.exit_code == 0, done.output
+    return results
+
+
+def _writers(folder: Path) -> dict[str, tuple[list[object], str]]:
+    """Each writing command's arguments before its output option, and that option's name."""
+    (folder / "t.csv").write_text("annual_sales,price_per_share\n500000000,120\n", encoding="utf-8")
+    (folder / "r.jsonl").write_text("", encoding="utf-8")
+    model = ["--model", "m", "--base-url", "http://127.0.0.1:9", "--no-cache"]
+    return {
+        "respond": (["respond", "-i", ITEMS, *model, "-c", "A", "-o"], "--out"),
+        "respond-synthetic": (["respond", "--synthetic", "-i", ITEMS, "-o"], "--out"),
+        "judge": (["judge", "-i", ITEMS, "-r", folder / "r.jsonl", *model, "-o"], "--out"),
+        "screen": (["screen", GRAHAM, folder / "t.csv", "-o"], "--out"),
+        "records-score": (["records", "score", ISSUE8 / "records" / "agent.jsonl", "--expert",
+                           ISSUE8 / "records" / "cathie_wood.yaml", "-o"], "--output"),
+        "forecast-score": (["forecast", "score", ISSUE8 / "forecast" / "msft_task.yaml",
+                            ISSUE8 / "forecast" / "msft_submission.yaml", "-o"], "--output"),
+        "depgraph-run": (["depgraph", "run", ISSUE8 / "depgraph" / "aep_funding.yaml",
+                          ISSUE8 / "depgraph" / "aep_answer.yaml", "-o"], "--output"),
+    }
+
+
+@pytest.mark.parametrize("command", ["respond", "respond-synthetic", "judge", "screen", "records-score",
+                                     "forecast-score", "depgraph-run", "report", "export"])
+def test_an_unwritable_output_names_the_flag_and_the_path(tmp_path: Path, monkeypatch, command: str) -> None:
+    """Bug kind: message (and, for records / forecast / depgraph, a traceback). Fails without the fix: all nine."""
+    monkeypatch.chdir(tmp_path)
+    if command in ("report", "export"):
+        results = _results(tmp_path)
+        args, flag = ([command, results, *(["-f", "csv"] if command == "export" else []), "--out"], "--out")
+    else:
+        args, flag = _writers(tmp_path)[command]
+    out = "/proc/ipb-s57" + (".csv" if command in ("screen", "export") else ".html" if command == "report"
+                             else ".jsonl")
+    result = invoke(*args, out)
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith(f"{flag}: write error: cannot write {out}: "), result.output
+    assert ".tmp" not in lines[0] and ".probe" not in lines[0] and "Traceback" not in result.output
+
+
+def _disk_full(monkeypatch) -> None:
+    def fsync(fd: int) -> None:
+        raise OSError(errno.ENOSPC, FULL)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+
+
+@pytest.mark.parametrize("command", ["screen", "respond-synthetic", "records-score"])
+def test_a_full_disk_names_the_flag_and_leaves_the_old_output(tmp_path: Path, monkeypatch, command: str) -> None:
+    """Bug kind: message; the old output keeps its bytes and no temporary file is left. Fails without the fix:
+    all three (no flag; records score: a traceback)."""
+    monkeypatch.chdir(tmp_path)
+    args, flag = _writers(tmp_path)[command]
+    out = tmp_path / ("out.csv" if command == "screen" else "out.json" if command == "records-score" else "o.jsonl")
+    if command != "respond-synthetic":  # respond resumes an existing file: it is a new one there
+        out.write_bytes(b"old bytes\n")
+    listing = sorted(p.name for p in tmp_path.iterdir())
+    _disk_full(monkeypatch)
+    result = invoke(*args, out)
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert f"{flag}: write error: cannot write {out}: {FULL}" in result.output, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == listing
+    if command != "respond-synthetic":
+        assert out.read_bytes() == b"old bytes\n"
+
+
+def test_perturb_keeps_the_old_items_when_the_report_cannot_be_written(tmp_path: Path, monkeypatch) -> None:
+    """Bug kind: partial output. The report's write fails (a full disk) after the items are complete: the old
+    --out and --report keep their bytes, nothing new but the card copies remains, and the flag is --report.
+    Fails without the fix: --out had already been replaced by the new items."""
+    items, report = tmp_path / "items.jsonl", tmp_path / "r.json"
+    items.write_bytes(b"old items\n")
+    report.write_bytes(b"old report\n")
+    real = ipb._files._write_temp
+    written: list[str] = []
+
+    def write_temp(target: Path, fill):
+        if target.name == report.name:
+            assert items.name in written  # the items were complete when the report was begun
+            raise OSError(errno.ENOSPC, FULL)
+        tmp = real(target, fill)
+        written.append(target.name)
+        return tmp
+
+    monkeypatch.setattr(ipb._files, "_write_temp", write_temp)
+    result = invoke("perturb", "-c", CARD, "-b", BASE, "--n", 5, "--out", items, "--report", report)
+    assert result.exit_code == 1, result.output
+    assert f"--report: write error: cannot write {report}: {FULL}" in result.output, result.output
+    assert items.read_bytes() == b"old items\n"
+    assert report.read_bytes() == b"old report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ipb-cards", "items.jsonl", "r.json"]
+
+
+def test_perturb_writes_items_and_report_together(tmp_path: Path) -> None:
+    """The ordinary run still writes both, the report counting the items written."""
+    items, report = tmp_path / "items.jsonl", tmp_path / "r.json"
+    result = invoke("perturb", "-c", CARD, "-b", BASE, "--n", 5, "--out", items, "--report", report)
+    assert result.exit_code == 0, result.output
+    assert len(items.read_text(encoding="utf-8").splitlines()) == 5
+    assert json.loads(report.read_text(encoding="utf-8"))["written"] == 5
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_a_failed_second_rename_puts_the_first_file_back(tmp_path: Path, monkeypatch) -> None:
+    """Staging: when the report's rename fails, the items already renamed get their old bytes back."""
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.json"
+    a.write_bytes(b"old a\n")
+    b.write_bytes(b"old b\n")
+    real = os.replace
+
+    def replace(src, dst):
+        if Path(dst) == b:
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(OSError) as caught:
+        with staged_outputs() as stage:
+            stage.lines(a, ["new a"])
+            stage.text(b, "new b\n")
+    assert caught.value.filename == str(b)
+    assert (a.read_bytes(), b.read_bytes()) == (b"old a\n", b"old b\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl", "b.json"]
+
+
+def test_nothing_is_renamed_before_the_block_ends(tmp_path: Path) -> None:
+    a = tmp_path / "a.jsonl"
+    with staged_outputs() as stage:
+        stage.lines(a, ["1", "2"])
+        assert not a.exists()
+    assert a.read_text(encoding="utf-8") == "1\n2\n"
+    stage = Staging()
+    stage.text(tmp_path / "b.txt", "x")
+    stage.discard()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl"]
