@@ -25,7 +25,6 @@ import pytest
 from typer.testing import CliRunner
 
 import ipb._files
-from ipb._files import Staging, staged_outputs
 from ipb.cli import app
 from perturb_support import CARDS, FIXTURES, ROOT
 
@@ -171,6 +170,8 @@ def test_a_failed_second_rename_puts_the_first_file_back(tmp_path: Path, monkeyp
             raise OSError(errno.EROFS, "Read-only file system")
         return real(src, dst)
 
+    from ipb._files import staged_outputs
+
     monkeypatch.setattr(os, "replace", replace)
     with pytest.raises(OSError) as caught:
         with staged_outputs() as stage:
@@ -182,6 +183,8 @@ def test_a_failed_second_rename_puts_the_first_file_back(tmp_path: Path, monkeyp
 
 
 def test_nothing_is_renamed_before_the_block_ends(tmp_path: Path) -> None:
+    from ipb._files import Staging, staged_outputs
+
     a = tmp_path / "a.jsonl"
     with staged_outputs() as stage:
         stage.lines(a, ["1", "2"])
