@@ -194,3 +194,58 @@ def test_nothing_is_renamed_before_the_block_ends(tmp_path: Path) -> None:
     stage.text(tmp_path / "b.txt", "x")
     stage.discard()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl"]
+
+
+# ------------------------------------------------------------------ misleading messages (break pass, stop 56)
+
+
+def test_verify_counts_a_question_edited_alone_as_the_item_disagreeing_with_itself(tmp_path: Path) -> None:
+    """Bug kind: misleading count. An edit to the question alone changes condition B's hash of it; that was counted
+    as a gold mismatch (the gold, executed again, matches). Fails without the fix: '1 gold mismatch(es)'."""
+    items = tmp_path / "items.jsonl"
+    made = invoke("perturb", "-c", CARD, "-b", BASE, "--n", 3, "--out", items)
+    assert made.exit_code == 0, made.output
+    lines = items.read_text(encoding="utf-8").splitlines()
+    item = json.loads(lines[0])
+    item["question"] += " Extra."
+    lines[0] = json.dumps(item)
+    items.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = invoke("verify", items)
+    assert result.exit_code == 1, result.output
+    assert ("verified 2 of 3 item(s): 0 gold mismatch(es), 1 disagreeing with themselves (id, question, ranges or "
+            "dates)") in result.output, result.output
+    assert "the question (or conditions.B) was edited after the item was made" in result.output, result.output
+
+
+def test_a_base_outside_the_investors_career_gives_the_career_dates(tmp_path: Path) -> None:
+    """Bug kind: message. Lynch's registry career is 1977 to 1990-05; a base dated 1990-06-30 was refused naming the
+    investor only. Fails without the fix: no '(active 1977 to 1990-05)'."""
+    source = ROOT / "frameworks" / "scenarios" / "lynch_six_category_framework" / "decline_fast_grower_overpriced.yaml"
+    text = source.read_text(encoding="utf-8")
+    assert 'as_of: "1983-06-30"' in text
+    base = tmp_path / "late.yaml"
+    base.write_text(text.replace('as_of: "1983-06-30"', 'as_of: "1990-06-30"'), encoding="utf-8")
+    result = invoke("perturb", "-c", "lynch_six_category_framework", "-b", base, "--n", 3, "--out",
+                    tmp_path / "x.jsonl")
+    assert result.exit_code == 1, result.output
+    assert ("lynch_six_category_framework: 1990-06-30 is outside the career of investor 'lynch' "
+            "(active 1977 to 1990-05)") in result.output, result.output
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_an_open_career_reads_to_present() -> None:
+    import datetime as dt
+
+    from ipb.perturb.vintage import Window, date_problem
+
+    window = Window("c", 1900, None, "someone", lambda day: day.year >= 1980, "1980 to present")
+    assert date_problem(window, dt.date(1970, 1, 1)) == ("c: 1970-01-01 is outside the career of investor "
+                                                        "'someone' (active 1980 to present)")
+    assert date_problem(window, dt.date(1990, 1, 1)) is None
+    from types import SimpleNamespace
+
+    from ipb.perturb.vintage import _career
+
+    record = SimpleNamespace(id="someone", active_start="1980", active_end=None)
+    assert _career({"someone": record}, "someone") == "1980 to present"
+    assert _career({"someone": record}, "nobody") is None
