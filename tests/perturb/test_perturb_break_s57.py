@@ -249,3 +249,69 @@ def test_an_open_career_reads_to_present() -> None:
     record = SimpleNamespace(id="someone", active_start="1980", active_end=None)
     assert _career({"someone": record}, "someone") == "1980 to present"
     assert _career({"someone": record}, "nobody") is None
+
+
+# ------------------------------------------------------------------ ipb verify: market-state facts of another date
+
+DALIO = "dalio_debt_supercycle_navigation"
+DOLLAR_DEBT = ROOT / "frameworks" / "scenarios" / DALIO / "dollar_debt_kill.yaml"
+
+
+def _macro_only(frame, facts, set_facts):
+    """``temporal``'s drop rule before s56fixdsc: macro facts the regime gives no figure for, market state kept."""
+    from ipb.perturb.operators import regime_fact_inputs
+
+    macro = regime_fact_inputs(frame)
+    return [n for n in frame.inputs if n in facts and n not in set_facts and n in macro]
+
+
+def _temporal_items(path: Path) -> list[dict]:
+    made = invoke("perturb", "-c", DALIO, "-b", DOLLAR_DEBT, "--ops", "temporal", "--n", 3, "--seed", 5601,
+                  "--out", path)
+    assert made.exit_code == 0, made.output
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_verify_reports_market_state_facts_an_older_temporal_kept(tmp_path: Path, monkeypatch) -> None:
+    """Bug kind: incoherent item passed. Items made with the old drop rule keep the base's market state (the base
+    of 2018-08-31 states 65% of debt in dollars, 5 of 7 bubble signals, a 4% debt-growth gap) beside another
+    regime's date; verify now names each fact, its value and the regime. Fails without the fix: exit 0."""
+    import ipb.perturb.operators as operators
+
+    with monkeypatch.context() as patch:
+        patch.setattr(operators, "_uncovered", _macro_only)
+        items = _temporal_items(tmp_path / "old.jsonl")
+    base_facts = {"foreign_currency_debt_share": "65%", "bubble_signals": "5", "debt_growth_gap": "4%"}
+    result = invoke("verify", tmp_path / "old.jsonl", "--format", "json")
+    assert result.exit_code == 1, result.output
+    checks = {c["id"]: c for c in json.loads(result.output)["problems"]}
+    assert sorted(checks) == sorted(i["id"] for i in items)
+    for item in items:
+        regime = item["manifest"]["context"]["regime"]
+        as_of = item["scenario"]["as_of"]
+        kept = {n: v for n, v in item["scenario"]["facts"].items() if n in base_facts}
+        assert kept == {n: v for n, v in base_facts.items() if n in kept} and kept, item["scenario"]["facts"]
+        found = checks[item["id"]]["inconsistencies"]
+        assert len(found) == len(kept) and checks[item["id"]]["status"] == "mismatch"
+        for (name, value), sentence in zip(kept.items(), found):
+            assert sentence.startswith(f"dated {as_of} by regime {regime} (") and \
+                f"it states the market-state fact {name} ({value}), which that regime does not set" in sentence
+    table = invoke("verify", tmp_path / "old.jsonl")
+    assert f"({items[0]['id']}): mismatch: dated " in table.output, table.output
+    assert "0 gold mismatch(es), 3 disagreeing with themselves" in table.output, table.output
+
+
+def test_verify_passes_the_items_temporal_makes_now(tmp_path: Path) -> None:
+    """No false alarm: the market-state facts of these items were dropped (or set by the regime)."""
+    items = _temporal_items(tmp_path / "new.jsonl")
+    assert all(i["manifest"]["context"]["regime"] for i in items)
+    result = invoke("verify", tmp_path / "new.jsonl")
+    assert result.exit_code == 0, result.output
+    assert "verified 3 of 3 item(s)" in result.output, result.output
+
+
+def test_an_item_no_regime_dates_is_not_read_for_market_state() -> None:
+    from ipb.perturb.verify_market import MarketCheck
+
+    item = {"manifest": {"context": {"regime": None}}, "scenario": {"facts": {"investor_psychology": "optimistic"}}}
+    assert MarketCheck().problems(item, []) == []
