@@ -600,6 +600,7 @@ def staged_outputs() -> Iterator[Staging]:
     []
     >>> (folder / "a.jsonl").read_text(), (folder / "b.json").read_text()
     ('1\\n2\\n', '{}')
+    >>> shutil.rmtree(folder)
     """
     stage = Staging()
     try:
