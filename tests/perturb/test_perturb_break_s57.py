@@ -5,7 +5,7 @@ House rule: a write the operating system refuses gives one line naming the flag 
 traceback, a bare ``write error`` or a partial file. Before the fix:
 
 - ``respond``, ``judge``, ``screen`` said ``write error: cannot write /proc/x.jsonl: ...`` (no flag); ``report`` and
-  ``export`` called it a ``load error``; ``records score``, ``forecast score`` and ``depgraph run -o /proc/x.json``
+  ``export`` called it a ``load error``; ``graph`` and ``schema`` said ``PATH: cannot write: ...``; ``records score``, ``forecast score`` and ``depgraph run -o /proc/x.json``
   ended in a traceback;
 - ``ipb perturb`` renamed ``--out`` into place before writing ``--report``, so a full disk while writing the report
   left the new items beside no report (or the old one).
@@ -70,13 +70,16 @@ def _writers(folder: Path) -> dict[str, tuple[list[object], str]]:
                             ISSUE8 / "forecast" / "msft_submission.yaml", "-o"], "--output"),
         "depgraph-run": (["depgraph", "run", ISSUE8 / "depgraph" / "aep_funding.yaml",
                           ISSUE8 / "depgraph" / "aep_answer.yaml", "-o"], "--output"),
+        "graph": (["graph", GRAHAM, "-f", "dot", "--out"], "--out"),
+        "schema": (["schema", "--out"], "--out"),
     }
 
 
 @pytest.mark.parametrize("command", ["respond", "respond-synthetic", "judge", "screen", "records-score",
-                                     "forecast-score", "depgraph-run", "report", "export"])
+                                     "forecast-score", "depgraph-run", "report", "export", "graph", "schema"])
 def test_an_unwritable_output_names_the_flag_and_the_path(tmp_path: Path, monkeypatch, command: str) -> None:
-    """Bug kind: message (and, for records / forecast / depgraph, a traceback). Fails without the fix: all nine."""
+    """Bug kind: message (and, for records / forecast / depgraph, a traceback; graph and schema said
+    "PATH: cannot write: ..."). Fails without the fix: all eleven."""
     monkeypatch.chdir(tmp_path)
     if command in ("report", "export"):
         results = _results(tmp_path)
@@ -84,7 +87,7 @@ def test_an_unwritable_output_names_the_flag_and_the_path(tmp_path: Path, monkey
     else:
         args, flag = _writers(tmp_path)[command]
     out = "/proc/ipb-s57" + (".csv" if command in ("screen", "export") else ".html" if command == "report"
-                             else ".jsonl")
+                             else ".dot" if command == "graph" else "" if command == "schema" else ".jsonl")
     result = invoke(*args, out)
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
