@@ -202,20 +202,22 @@ def use_investor_files(paths: list[Path] | None) -> None:
     use_investors(*(paths or ()))
 
 
-def _write_failed(exc: OSError, target: Path | None) -> "typer.Exit":
-    """Print a ``write error`` naming ``target``, the output path the user gave, and return the exit to raise.
+def _write_failed(exc: OSError, target: Path | None, flag: str | None = None) -> "typer.Exit":
+    """Print a ``write error`` naming ``flag`` (``--out``) and ``target``, the output path the user gave, and
+    return the exit to raise: ``--out: write error: cannot write PATH: REASON``.
 
     The failing path the operating system reports is added in brackets when it
     is neither ``target`` nor a file beside it (a parent that is a file, say); a
     temporary or lock file beside ``target`` is an internal name and is left out.
+    s57fixio: ``respond``, ``judge`` and ``screen`` said a bare ``write error``; perturb named the flag.
     """
     why = exc.strerror or str(exc)
     where = exc.filename
     if target is None:  # no --out yet: all there is to name is what the system reports
-        return _fail(WriteError(f"cannot write {where}: {why}", rule="file"))
+        return _fail(WriteError(f"cannot write {where}: {why}", file=flag, rule="file"))
     if where is not None and Path(str(where)) != target and Path(str(where)).parent != target.parent:
         why += f" ({where})"
-    return _fail(WriteError(f"cannot write {target}: {why}", rule="file"))
+    return _fail(WriteError(f"cannot write {target}: {why}", file=flag, rule="file"))
 
 
 def _json_default(value: Any) -> Any:

@@ -279,7 +279,8 @@ def _job_fingerprint(job: Job, n: int, balance: bool, allow_short: bool) -> str:
 
 
 def generate_ray(job: Job, n: int, out: str | Path, *, balance: bool = False, allow_short: bool = False,
-                 address: str | None = None, chunk: int = PERTURB_CHUNK, max_retries: int = 3) -> tuple[Generation, RayRunner]:
+                 address: str | None = None, chunk: int = PERTURB_CHUNK, max_retries: int = 3,
+                 stage: Any = None) -> tuple[Generation, RayRunner]:
     """:func:`~ipb.perturb.generation.write_items` with the candidates computed on Ray: the items are
     written to ``out`` as the driver chooses them, the same bytes as a local run.
 
@@ -305,7 +306,8 @@ def generate_ray(job: Job, n: int, out: str | Path, *, balance: bool = False, al
     store = ShardStore(shards_dir, _job_fingerprint(job, n, balance, allow_short))
     gen = Generator(job)
     runner = RayRunner(ray, job, store, chunk=chunk, max_retries=max_retries, build=not balance, generator=gen)
-    result = write_items(out, job, n, balance=balance, allow_short=allow_short, generator=gen, runner=runner)
+    result = write_items(out, job, n, balance=balance, allow_short=allow_short, generator=gen, runner=runner,
+                         stage=stage)
     return result, runner
 
 

@@ -36,7 +36,10 @@ except ImportError:  # not POSIX: temporary files are then cleaned by age only
 
 __all__ = [
     "check_target",
+    "check_writable",
     "refuse_overwriting",
+    "Staging",
+    "staged_outputs",
     "compressed_format",
     "compressed_note",
     "clean_stale",
@@ -126,6 +129,51 @@ def refuse_overwriting(outputs: Mapping[str, str | Path | None],
                                  "outputs: name another file", file=str(out), rule="file")
         seen.append((f"{flag} file", out))
 
+
+
+def _first_existing(folder: Path) -> Path:
+    """The nearest of ``folder`` and its parents that exists (a path below a regular file is refused by the caller)."""
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
+def check_writable(outputs: Mapping[str, str | Path | None]) -> None:
+    """Refuse, before any work, an output that cannot be written, naming its flag (``--out: write error: ...``).
+
+    ``outputs`` maps a flag to a path (None is skipped). Refused: a path that is
+    a folder, FIFO, device or socket (:func:`check_target`); a path whose
+    nearest existing parent is not a folder; a folder where no file can be made
+    (``/proc``, read-only, no permission), found by making and removing a
+    temporary file there. A missing folder is not made here: its nearest
+    existing parent is tried instead.
+
+    s56fixrep: ``ipb perturb --report /proc/r.json`` failed only after ``--out``
+    had been replaced; s57fixio: ``respond``, ``judge`` and ``screen`` use it too.
+
+    Raises
+    ------
+    WriteError
+        ``file`` is the flag, the message names the path.
+    """
+    for flag, given in outputs.items():
+        if given is None:
+            continue
+        path = Path(given)
+        try:
+            check_target(path)
+        except OSError as exc:
+            raise WriteError(f"cannot write {path}: {exc.strerror}", file=flag, rule="file") from None
+        above = _first_existing(path.parent if str(path.parent) else Path("."))
+        if not above.is_dir():
+            raise WriteError(f"cannot write {path}: {above} is not a folder", file=flag, rule="file")
+        try:
+            fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=above)
+        except OSError as exc:
+            raise WriteError(f"cannot write {path}: {exc.strerror or exc}", file=flag, rule="file") from None
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(probe)
 
 
 class OutputBusy(WriteError):
@@ -427,25 +475,32 @@ def write_texts_atomic(texts: Mapping[str | Path, str]) -> None:
     """Replace several files together: every one gets its new text, or (on failure) every one keeps its old.
 
     Each text is first written to a temporary file beside its target; only
-    when all are written are the targets replaced, in order. If a
-    replacement fails (a read-only or immutable target, a folder in the
-    way), the targets already replaced get their old contents back and new
-    files are removed. A reader may see the new version of one file and the
-    old of another for the moment between two renames.
+    when all are written are the targets replaced, in order
+    (:func:`_replace_together`). A reader may see the new version of one file
+    and the old of another for the moment between two renames.
 
     Raises
     ------
     OSError
         A file cannot be written or replaced; ``filename`` names it. Nothing is left changed.
     """
-    targets = [Path(p) for p in texts]
-    temps: list[str] = []
+    with staged_outputs() as stage:
+        for target, text in texts.items():
+            stage.text(target, text)
+
+
+def _replace_together(pairs: list[tuple[Path, str]]) -> None:
+    """Put each temporary file ``tmp`` of ``pairs`` (target, tmp) in place of its target, in order.
+
+    If a replacement fails (a read-only or immutable target, a folder in the
+    way), the targets already replaced get their old contents back, new files
+    are removed and the temporary files not yet used are removed; the
+    ``OSError`` is raised again with ``filename`` naming the target.
+    """
     backups: list[str | None] = []
     done = 0
     try:
-        for target, text in zip(targets, texts.values()):
-            temps.append(_write_temp(target, _text_fill(_writer(text))))
-        for target in targets:
+        for target, _tmp in pairs:
             backup = None
             if target.is_file():
                 fd, backup = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent)
@@ -456,7 +511,7 @@ def write_texts_atomic(texts: Mapping[str | Path, str]) -> None:
                 except OSError:
                     shutil.copy2(target, backup)
             backups.append(backup)
-        for target, tmp in zip(targets, temps):
+        for target, tmp in pairs:
             try:
                 os.replace(tmp, target)
             except OSError as exc:
@@ -465,18 +520,18 @@ def write_texts_atomic(texts: Mapping[str | Path, str]) -> None:
                 raise
             done += 1
     except BaseException:
-        for target, backup in list(zip(targets, backups))[:done]:
+        for (target, _tmp), backup in list(zip(pairs, backups))[:done]:
             with contextlib.suppress(OSError):
                 if backup is not None:
                     os.replace(backup, target)
                 else:
                     os.unlink(target)
-        for tmp in temps[done:]:
+        for _target, tmp in pairs[done:]:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
         raise
     finally:
-        for tmp in temps:
+        for _target, tmp in pairs:
             _release(tmp)
         for backup in backups:
             if backup is not None:
@@ -484,23 +539,84 @@ def write_texts_atomic(texts: Mapping[str | Path, str]) -> None:
                     os.unlink(backup)
 
 
+class Staging:
+    """Output files written now under temporary names beside their targets, put in place together later.
+
+    :meth:`lines` and :meth:`text` each write a complete, fsync-ed temporary
+    file (as :func:`write_lines_atomic` does) and no target changes;
+    :meth:`commit` then renames them all, in the order they were staged
+    (:func:`_replace_together`: on a failed rename the targets already renamed
+    get their old bytes back); :meth:`discard` removes them. Use it through
+    :func:`staged_outputs`.
+
+    What is still not atomic: the renames are one per file, so for the moment
+    between two of them (or if the process is killed there) a reader sees the
+    new first file beside the old second one.
+    """
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[Path, str]] = []
+
+    def _stage(self, path: str | Path, fill: Callable[[int, str], None]) -> None:
+        target = Path(path)
+        try:
+            self._staged.append((target, _write_temp(target, fill)))
+        except OSError as exc:  # name the user's file, never the temporary one beside it
+            exc.filename = str(target)
+            raise
+
+    def lines(self, path: str | Path, lines: Iterable[str]) -> None:
+        """Stage ``lines`` (each without its newline) for ``path``."""
+        self._stage(path, _text_fill(_lines_writer(lines)))
+
+    def text(self, path: str | Path, text: str) -> None:
+        """Stage ``text``, exactly as given, for ``path``."""
+        self._stage(path, _text_fill(_writer(text)))
+
+    def commit(self) -> None:
+        """Rename every staged file onto its target (see the class's note on what is not atomic)."""
+        staged, self._staged = self._staged, []
+        _replace_together(staged)
+
+    def discard(self) -> None:
+        """Remove every staged temporary file; no target changes."""
+        staged, self._staged = self._staged, []
+        for _target, tmp in staged:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            _release(tmp)
+
+
+@contextlib.contextmanager
+def staged_outputs() -> Iterator[Staging]:
+    """A :class:`Staging` whose files are committed when the block ends normally and discarded when it raises.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> with staged_outputs() as stage:
+    ...     stage.lines(folder / "a.jsonl", ["1", "2"])
+    ...     stage.text(folder / "b.json", "{}")
+    ...     sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
+    []
+    >>> (folder / "a.jsonl").read_text(), (folder / "b.json").read_text()
+    ('1\\n2\\n', '{}')
+    >>> shutil.rmtree(folder)
+    """
+    stage = Staging()
+    try:
+        yield stage
+    except BaseException:
+        stage.discard()
+        raise
+    stage.commit()
+
+
 #: :func:`write_lines_atomic` writes its lines in blocks of about this many characters.
 WRITE_BLOCK = 1 << 16
 
 
-def write_lines_atomic(path: str | Path, lines: Iterable[str], *, make_parents: bool = False) -> None:
-    """Write ``lines`` (each without its newline, each then ended by one) to ``path`` atomically.
-
-    Parameters
-    ----------
-    make_parents:
-        Create missing parent folders first.
-
-    Raises
-    ------
-    OSError
-        The folder cannot be written; the old file, if any, is untouched.
-    """
+def _lines_writer(lines: Iterable[str]) -> Callable[[TextIO], None]:
+    """An ``emit`` writing ``lines``, each ended by one newline, in blocks of about :data:`WRITE_BLOCK` characters."""
 
     def emit(handle: TextIO) -> None:
         # lines are joined into blocks of about WRITE_BLOCK characters: one write per block, not two per line
@@ -517,7 +633,23 @@ def write_lines_atomic(path: str | Path, lines: Iterable[str], *, make_parents: 
             block.append("")
             handle.write("\n".join(block))
 
-    _write_atomic(path, _text_fill(emit), make_parents)
+    return emit
+
+
+def write_lines_atomic(path: str | Path, lines: Iterable[str], *, make_parents: bool = False) -> None:
+    """Write ``lines`` (each without its newline, each then ended by one) to ``path`` atomically.
+
+    Parameters
+    ----------
+    make_parents:
+        Create missing parent folders first.
+
+    Raises
+    ------
+    OSError
+        The folder cannot be written; the old file, if any, is untouched.
+    """
+    _write_atomic(path, _text_fill(_lines_writer(lines)), make_parents)
 
 
 def write_text_atomic(path: str | Path, text: str, *, make_parents: bool = False) -> None:

@@ -486,6 +486,7 @@ def write_items(
     allow_short: bool = False,
     generator: Generator | None = None,
     runner: Any = None,
+    stage: Any = None,
 ) -> Generation:
     """Make ``n`` items for ``job`` and write them to ``path`` as they are made, atomically.
 
@@ -494,11 +495,12 @@ def write_items(
     On any error, a shortfall included, no file is left and an old one is
     untouched. The returned report has empty ``lines``. Parameters and
     errors as :func:`generate`, plus ``OSError`` when ``path`` cannot be
-    written.
+    written. With ``stage`` (an :class:`ipb._files.Staging`) the file is only staged, and put in place by its
+    ``commit`` together with the run's other outputs (``ipb perturb``'s ``--report``).
     """
     run = GenerationRun(job, n, balance=balance, workers=workers, allow_short=allow_short, generator=generator,
                         runner=runner)
-    write_lines_atomic(path, run.lines())
+    (write_lines_atomic if stage is None else stage.lines)(path, run.lines())
     assert run.result is not None
     return run.result
 

@@ -151,6 +151,11 @@ def made_by(manifest: Mapping[str, Any], what: str) -> str:
     return f"ipb {made}, whose {what} may differ from this ipb's ({mine})"
 
 
+#: How the condition problem of an edited question begins (condition B's hash of the question): ``ipb verify`` counts
+#: it with the items that disagree with themselves, not as a gold mismatch (s57fixio; the break pass of stop 56).
+QUESTION_EDITED = "condition B context differs from the item's question and investors: its query_sha256 is not"
+
+
 def condition_problems(item: Mapping[str, Any], decks: dict[Any, Any] | None = None) -> list[str]:
     """Where an item's stored ``conditions`` disagree with its question and manifest (empty: they agree).
 

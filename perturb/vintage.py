@@ -50,6 +50,8 @@ class Window:
     end: int | None
     investor_id: str | None
     active: Callable[[dt.date], bool] | None
+    #: The investor's active period as the registry gives it ("1977 to 1990-05"), named when a date falls outside
+    career: str | None = None
 
     @property
     def source(self) -> str:
@@ -104,6 +106,7 @@ def framework_window(card: Card) -> Window:
     registry = _investor_registry()
     investor_id = None
     active: Callable[[dt.date], bool] | None = None
+    career = None
     if registry is not None:
         investors, active_on = registry
         try:
@@ -112,7 +115,22 @@ def framework_window(card: Card) -> Window:
             investor_id = None
         if investor_id is not None:
             active = _active_check(active_on, investor_id)
-    return Window(card.id, start, end, investor_id, active)
+            career = _career(investors, investor_id)
+    return Window(card.id, start, end, investor_id, active, career)
+
+
+def _career(investors: Any, investor_id: str) -> str | None:
+    """The registry's active period of ``investor_id`` in words ("1977 to 1990-05", "1978 to present"), or None
+    when its record has another shape."""
+    try:
+        records = investors.values() if isinstance(investors, Mapping) else investors
+        record = next(r for r in records if _field(r, "id") == investor_id)
+        begin, end = _field(record, "active_start"), _field(record, "active_end")
+    except (AttributeError, TypeError, ValueError, StopIteration):
+        return None
+    if begin is None:
+        return None
+    return f"{begin} to {end if end is not None else 'present'}"
 
 
 def _active_check(active_on: Callable[[str, dt.date], Any], investor_id: str) -> Callable[[dt.date], bool]:
@@ -139,7 +157,8 @@ def date_problem(window: Window, day: dt.date) -> str | None:
         except IpbError:
             inside = True  # the registry cannot judge this date; the card's vintage has
         if not inside:
-            return f"{window.card_id}: {day.isoformat()} is outside the career of investor {window.investor_id!r}"
+            career = f" (active {window.career})" if window.career else ""  # s57fixio: the dates, not only the name
+            return f"{window.card_id}: {day.isoformat()} is outside the career of investor {window.investor_id!r}{career}"
     return None
 
 

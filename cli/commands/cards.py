@@ -22,7 +22,7 @@ from rich.table import Table
 
 from ipb._files import refuse_overwriting, write_bytes_atomic
 from ipb.cli._app import (_VERDICT_STYLE, INVESTORS_HELP, GraphFormat, RunFormat, _escape, _fail, _json_default, app, err, out,
-                          printable, use_investor_files)
+                          _write_failed, printable, use_investor_files)
 from ipb.engine._yaml import YamlDoc, load_yaml_file
 from ipb.engine._schema_repair import errors_past_schema
 from ipb.engine._ratio_advice import advised
@@ -520,9 +520,8 @@ def graph(
     if output is not None:
         try:
             write_bytes_atomic(output, data)
-        except OSError as exc:
-            err.print(f"{output}: cannot write: {exc.strerror or exc}", markup=False)
-            raise typer.Exit(code=1) from None
+        except OSError as exc:  # s57fixio: "--out: write error: ..." as every writing command (was "PATH: cannot write")
+            raise _write_failed(exc, output, "--out") from None
         err.print(f"wrote {output}", markup=False)
     elif format is GraphFormat.png and sys.stdout.isatty():
         err.print("a PNG is binary: write it with --out FILE or redirect standard output", markup=False)

@@ -18,12 +18,13 @@ def export(
 ) -> None:
     """Write one row per response x target with every metric, flag and status, and the item's card,
     layer, investor, topology and condition (query it with pandas or DuckDB)."""
-    from ipb._files import refuse_overwriting
+    from ipb._files import check_writable, refuse_overwriting
     from ipb.scoring.export import write_export
 
     try:
         refuse_overwriting({"--out": out}, [("results' responses", results / "responses.jsonl"),
                                             ("results' summary", results / "summary.json")], command="export")
+        check_writable({"--out": out})  # s57fixio: a folder where no file can be made, named with its flag
         n = write_export(results, out, format=format)
     except IpbError as exc:
         raise _fail(exc) from None

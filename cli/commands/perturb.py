@@ -31,13 +31,12 @@ from typing import Any, Optional
 
 import typer
 
-from ipb._files import output_lock
-from ipb.cli._app import RunFormat, _fail, app, err, out
+from ipb._files import output_lock, staged_outputs
+from ipb.cli._app import RunFormat, _fail, _write_failed, app, err, out
 from ipb.distributed import Backend
-from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError, WriteError
+from ipb.errors import ArgumentError, ErrorGroup, IpbError, LoadError, PerturbError
 from ipb.perturb.generation import MAX_ITEMS, Job, count_above_cap, parse_mix, parse_recipes, write_items
 from ipb.engine.registry import card_option_error, compiled_card, find_card, use_cards, write_card_copy
-from ipb.perturb.items import write_lines
 from ipb.perturb.operators import get_operator, operator_names
 from ipb.perturb.verify import verify_items
 
@@ -107,9 +106,8 @@ def perturb(
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
-        flag = "--report" if report is not None and str(exc.filename) == str(report) else "--out"
-        raise _fail(WriteError(f"cannot write {exc.filename or out_path}: {exc.strerror or exc}", file=flag,
-                               rule="file")) from None
+        on_report = report is not None and str(exc.filename) == str(report)
+        raise _write_failed(exc, report if on_report else out_path, "--report" if on_report else "--out") from None
     err.print(f"wrote {out_path}: " + result.summary(), markup=False)
     if runner is not None and runner.resumed:
         err.print(f"ray: resumed {runner.resumed} finished shard(s), computed {runner.computed}", markup=False)
@@ -119,22 +117,30 @@ def perturb(
 
 def _generate(job: Job, n: int, out_path: Path, paths: list[str], report: Optional[Path], backend: Backend,
               balance: bool, allow_short: bool, workers: int, ray_address: Optional[str]) -> tuple[Any, Any, Any]:
-    """Generate and write the items, the card copies and the report: (result, Ray runner or None, its store or None)."""
-    store = runner = None
-    if backend is Backend.ray:
-        from ipb.distributed.perturb import generate_ray
+    """Generate and write the items, the card copies and the report: (result, Ray runner or None, its store or None).
 
-        result, runner = generate_ray(job, n, out_path, balance=balance, allow_short=allow_short,
-                                      address=ray_address)
-        store = runner.store
-    else:
-        result = write_items(out_path, job, n, balance=balance, workers=workers, allow_short=allow_short)
-    for path in dict.fromkeys(paths):
-        write_card_copy(compiled_card(path).card, out_path)
+    The items and the report are both written to temporary files first and renamed only once both are complete
+    (:func:`ipb._files.staged_outputs`), so a failure while writing the report (a full disk) leaves the old
+    ``--out`` and ``--report`` as they were (s57fixio; before, ``--out`` was renamed into place first). The card
+    copies, named by their hash, are written before the renames.
+    """
+    store = runner = None
+    with staged_outputs() as stage:
+        if backend is Backend.ray:
+            from ipb.distributed.perturb import generate_ray
+
+            result, runner = generate_ray(job, n, out_path, balance=balance, allow_short=allow_short,
+                                          address=ray_address, stage=stage)
+            store = runner.store
+        else:
+            result = write_items(out_path, job, n, balance=balance, workers=workers, allow_short=allow_short,
+                                 stage=stage)
+        for path in dict.fromkeys(paths):
+            write_card_copy(compiled_card(path).card, out_path)
+        if report is not None:
+            stage.lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
     if store is not None:
         store.remove()
-    if report is not None:
-        write_lines(report, [json.dumps(result.to_dict(), indent=2, sort_keys=True)])
     return result, runner, store
 
 
@@ -159,54 +165,19 @@ def _at_least_one(value: int, flag: str) -> None:
         raise ArgumentError(f"{flag} must be at least 1, not {value}", file=flag, rule="argument")
 
 
-def _first_existing(folder: Path) -> Path:
-    """The nearest of ``folder`` and its parents that exists (a path below a regular file is the writer's to refuse)."""
-    while not os.path.lexists(folder) and folder != folder.parent:
-        folder = folder.parent
-    return folder
-
-
 def _check_outputs(outputs: dict[str, Optional[Path]], base: Path, cards: list[str]) -> None:
     """Refuse, before any work, an output that would overwrite an input or another output, or that cannot be
-    written (a folder, a FIFO, a path below a regular file); a missing folder is made later: a failed run leaves no items file behind.
+    written (:func:`ipb._files.check_writable`: a folder, a FIFO, a path below a regular file, a folder where no
+    file can be made); a missing folder is made later: a failed run leaves no items file behind.
 
     Found by the s29break18 review (issue 18): ``--report`` naming a folder failed after the items were
     written, and ``--out``/``--report`` naming the base or a card file overwrote it.
     """
-    from ipb._files import check_target, refuse_overwriting
+    from ipb._files import check_writable, refuse_overwriting
 
     refuse_overwriting(outputs, [("base scenario", base), *(("card file", c) for c in cards)],
                        command="perturb")
-    for flag, path in outputs.items():
-        if path is None:
-            continue
-        try:
-            check_target(path)
-        except OSError as exc:
-            raise WriteError(f"cannot write {path}: {exc.strerror}", file=flag, rule="file") from None
-        above = _first_existing(path.parent if str(path.parent) else Path("."))
-        if not above.is_dir():
-            raise WriteError(f"cannot write {path}: {above} is not a folder", file=flag, rule="file")
-        _probe_folder(path, above, flag)
-
-
-def _probe_folder(path: Path, above: Path, flag: str) -> None:
-    """Make and remove a temporary file in ``above`` (the output's folder, or its nearest existing parent): a
-    folder where no file can be made (``/proc``, read-only, no permission) is refused before any item is written.
-
-    s56fixrep: ``--report /proc/r.json`` failed only after ``--out`` had been replaced by the new items.
-    """
-    import tempfile
-
-    try:
-        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=above)
-    except OSError as exc:
-        raise WriteError(f"cannot write {path}: {exc.strerror or exc}", file=flag, rule="file") from None
-    os.close(fd)
-    try:
-        os.unlink(probe)
-    except OSError:
-        pass
+    check_writable(outputs)
 
 
 def _refuse_value_words(cards: list[str]) -> None:

@@ -23,7 +23,7 @@ from typing import Any, Optional
 import typer
 
 from ipb._files import refuse_overwriting, write_text_atomic
-from ipb.cli._app import _fail, app, err, json_printable
+from ipb.cli._app import _fail, _write_failed, app, err, json_printable
 from ipb.engine._json import json_value
 from ipb.errors import ErrorGroup, IpbError, ScoreError
 from ipb.neighbours.records import load_records, parse_finlogic, score_outcomes, summarise
@@ -56,7 +56,10 @@ def emit_json(payload: dict[str, Any], output: Optional[Path], *, compact: bool 
     if output is None:
         sys.stdout.write(json_printable(text))  # a terminal sees escapes, not bidirectional controls
     else:
-        write_atomic(output, text)
+        try:
+            write_atomic(output, text)
+        except OSError as exc:  # s57fixio: a traceback before (records score, forecast score, depgraph run -o /proc/x)
+            raise _write_failed(exc, output, "--output") from None
 
 
 def fail(exc: IpbError) -> typer.Exit:

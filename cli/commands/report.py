@@ -34,7 +34,7 @@ def report(
     cards_dir: list[Path] = typer.Option([], "--cards", help="Folder of card files (repeatable): looked up before IPB_CARDS, the items' own copies (ipb-cards/) and the bundled cards; a card whose sha256 differs from the item's is refused."),
 ) -> None:
     """Write one self-contained HTML report (tables, charts, per-response drill-down) of RESULTS_DIR."""
-    from ipb._files import refuse_overwriting
+    from ipb._files import check_writable, refuse_overwriting
     from ipb.engine.registry import use_cards
     from ipb.report.html import write_report
 
@@ -42,6 +42,7 @@ def report(
         # (an --out over the results' own files is refused by write_report, which reads what --out holds)
         refuse_overwriting({"--out": out_path}, [("items file", items), *(("responses file", r) for r in responses)],
                            command="report")
+        check_writable({"--out": out_path})  # s57fixio: a folder where no file can be made, named with its flag
         use_cards(cards_dir)
         data = write_report(results_dir, out_path, items=items, responses=responses or None, max_responses=max_responses,
                             title=title, generated=generated)

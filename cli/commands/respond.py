@@ -314,6 +314,7 @@ def respond(
             return
         if out_path is None:
             raise RunError("--out is required", rule="usage")
+        _check_writable(out_path)
         client = None
         if backend is Backend.ray:
             from ipb.distributed import connect
@@ -339,7 +340,7 @@ def respond(
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
-        raise _write_failed(exc, out_path) from None
+        raise _write_failed(exc, out_path, "--out") from None
     _finish(result)
 
 
@@ -371,6 +372,7 @@ def _respond_synthetic(ctx: typer.Context, items: Optional[Path], out_path: Opti
                      f"{_bundled_items_path(out_path)}; leave out --items")
     if not bundled and items is None:
         raise _usage("--synthetic needs --items (or --bundled)")
+    _check_writable(out_path)
 
     conds = parse_conditions(conditions if conditions is not None else "A")
     specs = [c.strip() for c in corruptions.split(",") if c.strip()] if corruptions is not None else None
@@ -411,6 +413,14 @@ def _refuse_out_over_items(out_path: Optional[Path], items: Optional[Path], *, c
     refuse_overwriting({"--out": out_path}, {"items file": items, "responses file": responses}, command=command)
 
 
+def _check_writable(out_path: Path) -> None:
+    """Refuse an ``--out`` that cannot be written before any request is made or record read
+    (:func:`ipb._files.check_writable`, as ``ipb perturb`` does; s57fixio)."""
+    from ipb._files import check_writable
+
+    check_writable({"--out": out_path})
+
+
 @app.command()
 def judge(
     items: Path = typer.Option(..., "--items", "-i", help="Items file the responses answer."),
@@ -439,6 +449,7 @@ def judge(
     try:
         _check_numbers(backoff=backoff, timeout=timeout, temperature=temperature)
         _refuse_out_over_items(out_path, items, command="judge", responses=responses)
+        _check_writable(out_path)
         config = JudgeConfig(
             model, base_url, samples=samples, temperature=temperature,
             max_tokens=max_tokens if max_tokens is not None else default_max_tokens(),
@@ -451,7 +462,7 @@ def judge(
     except IpbError as exc:
         raise _fail(exc) from None
     except OSError as exc:
-        raise _write_failed(exc, out_path) from None
+        raise _write_failed(exc, out_path, "--out") from None
     cells: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     excluded: dict[tuple[str, str, str], int] = defaultdict(int)
     for record in judged:

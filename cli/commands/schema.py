@@ -19,7 +19,7 @@ from typing import Optional
 import typer
 
 from ipb._files import write_texts_atomic
-from ipb.cli._app import app, err, out
+from ipb.cli._app import _write_failed, app, err, out
 
 #: Schema name -> what it describes.
 SCHEMAS: dict[str, str] = {
@@ -57,9 +57,8 @@ def schema(
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         write_texts_atomic({out_dir / f"{n}.schema.json": schema_text(n) for n in chosen})
-    except OSError as exc:
-        err.print(f"{out_dir}: cannot write: {exc.strerror or exc}", markup=False)
-        raise typer.Exit(code=1) from None
+    except OSError as exc:  # s57fixio: "--out: write error: ..." as every writing command (was "PATH: cannot write")
+        raise _write_failed(exc, out_dir, "--out") from None
     for n in chosen:
         err.print(f"wrote {out_dir / f'{n}.schema.json'}: {SCHEMAS[n]}", markup=False)
     where = out_dir.resolve()

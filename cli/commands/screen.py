@@ -43,7 +43,7 @@ def screen(
 ) -> None:
     """Run CARD on every row of TABLE and write its verdict columns to OUT."""
     from ipb.engine.columnar.table import check_output, parse_pairs, read_table, screen_table, write_table
-    from ipb._files import refuse_overwriting
+    from ipb._files import check_writable, refuse_overwriting
     from ipb.engine.registry import compiled_card
 
     start = time.perf_counter()
@@ -52,6 +52,7 @@ def screen(
         units = parse_pairs(unit, "--unit")
         check_output(out_path)  # a FIFO, device or folder is refused before any work
         refuse_overwriting({"--out": out_path}, {"card file": Path(card), "table": table}, command="screen")
+        check_writable({"--out": out_path})  # a folder where no file can be made, before the table is read
         compiled = compiled_card(card)
         data = read_table(table)
         n = data.num_rows
@@ -73,7 +74,7 @@ def screen(
             raise typer.Exit(code=2) from None
         raise failure from None
     except OSError as exc:
-        raise _write_failed(exc, out_path) from None
+        raise _write_failed(exc, out_path, "--out") from None
     result = done.result
     counts = Counter(result.outcomes[c] for c in result.outcome.tolist())
     mix = ", ".join(f"{word} {k:,}" for word, k in sorted(counts.items())) or "no rows"
