@@ -43,7 +43,7 @@ import typer
 from ipb.cli._app import INVESTORS_HELP, SafeConsole, _fail, app, err, printable, use_investor_files
 from ipb.cli._extractors import CACHE_DIR, EXTRACTOR_HELP, LLM_BASE_URL, LLM_MODEL, NO_CACHE, Extractor, llm_extractor
 from ipb.distributed import Backend
-from ipb.errors import IpbError
+from ipb.errors import IpbError, WriteError
 from ipb.respond.client import public_url
 from ipb.respond.knowledge import prompt_texts
 from ipb.scoring.adapters import FORMATS
@@ -52,6 +52,12 @@ from ipb.scoring.run import DEFAULT_MAX_CHARS, ScoreOptions, run_score
 
 #: Unusable records listed on stderr before "... and N more".
 _SHOWN_ERRORS = 20
+
+
+def _under(path: str, out: Path) -> bool:
+    """Whether ``path`` is the ``--out`` folder, a file in it or its checkpoints folder beside it."""
+    given = Path(path)
+    return given in (out, out.parent / f"{out.name}.ipb-shards") or given.parent == out
 
 
 def _progress(enabled: bool) -> tuple[Callable[[str, int, int | None], None] | None, Any]:
@@ -179,6 +185,8 @@ def score(
             result = run_score(items, responses, out, options, format=format, model=model, condition=condition,
                                progress=callback)
     except IpbError as exc:
+        if isinstance(exc, WriteError) and exc.file is not None and _under(exc.file, out):
+            exc.file = "--out"  # s57fixio: the flag, as every writing command names it (the message names the path)
         raise _fail(exc) from None
     finally:
         if bar is not None:

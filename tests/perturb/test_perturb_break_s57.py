@@ -5,7 +5,8 @@ House rule: a write the operating system refuses gives one line naming the flag 
 traceback, a bare ``write error`` or a partial file. Before the fix:
 
 - ``respond``, ``judge``, ``screen`` said ``write error: cannot write /proc/x.jsonl: ...`` (no flag); ``report`` and
-  ``export`` called it a ``load error``; ``graph`` and ``schema`` said ``PATH: cannot write: ...``; ``records score``, ``forecast score`` and ``depgraph run -o /proc/x.json``
+  ``export`` called it a ``load error``; ``graph`` and ``schema`` said ``PATH: cannot write: ...``, ``score``
+  ``PATH: write error: ...``; ``records score``, ``forecast score`` and ``depgraph run -o /proc/x.json``
   ended in a traceback;
 - ``ipb perturb`` renamed ``--out`` into place before writing ``--report``, so a full disk while writing the report
   left the new items beside no report (or the old one).
@@ -41,12 +42,18 @@ def invoke(*args: object):
     return runner.invoke(app, [str(a) for a in args])
 
 
-def _results(folder: Path) -> Path:
-    """A scored results folder (one answer to the item of ITEMS), for report and export."""
+def _answers(folder: Path) -> Path:
+    """One answer to the item of ITEMS."""
     item_id = json.loads(ITEMS.read_text(encoding="utf-8").splitlines()[0])["id"]
     answers = folder / "one.jsonl"
     answers.write_text(json.dumps({"item_id": item_id, "model": "m", "condition": "A",
                                    "response": "Gate 1: PROCEED. Final: INVEST."}) + "\n", encoding="utf-8")
+    return answers
+
+
+def _results(folder: Path) -> Path:
+    """A scored results folder (one answer to the item of ITEMS), for report and export."""
+    answers = _answers(folder)
     results = folder / "results"
     done = invoke("score", "-i", ITEMS, "-r", answers, "-o", results, "--no-embeddings", "--no-progress",
                   "--no-leaderboard")
@@ -72,14 +79,17 @@ def _writers(folder: Path) -> dict[str, tuple[list[object], str]]:
                           ISSUE8 / "depgraph" / "aep_answer.yaml", "-o"], "--output"),
         "graph": (["graph", GRAHAM, "-f", "dot", "--out"], "--out"),
         "schema": (["schema", "--out"], "--out"),
+        "score": (["score", "-i", ITEMS, "-r", _answers(folder), "--no-embeddings", "--no-progress",
+                   "--no-leaderboard", "-o"], "--out"),
     }
 
 
 @pytest.mark.parametrize("command", ["respond", "respond-synthetic", "judge", "screen", "records-score",
-                                     "forecast-score", "depgraph-run", "report", "export", "graph", "schema"])
+                                     "forecast-score", "depgraph-run", "report", "export", "graph", "schema",
+                                     "score"])
 def test_an_unwritable_output_names_the_flag_and_the_path(tmp_path: Path, monkeypatch, command: str) -> None:
     """Bug kind: message (and, for records / forecast / depgraph, a traceback; graph and schema said
-    "PATH: cannot write: ..."). Fails without the fix: all eleven."""
+    "PATH: cannot write: ...", score "PATH: write error: ..."). Fails without the fix: all twelve."""
     monkeypatch.chdir(tmp_path)
     if command in ("report", "export"):
         results = _results(tmp_path)
@@ -87,7 +97,7 @@ def test_an_unwritable_output_names_the_flag_and_the_path(tmp_path: Path, monkey
     else:
         args, flag = _writers(tmp_path)[command]
     out = "/proc/ipb-s57" + (".csv" if command in ("screen", "export") else ".html" if command == "report"
-                             else ".dot" if command == "graph" else "" if command == "schema" else ".jsonl")
+                             else ".dot" if command == "graph" else "" if command in ("schema", "score") else ".jsonl")
     result = invoke(*args, out)
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
