@@ -218,11 +218,11 @@ def era_checks(frame: Frame, name: str, day: int | dt.date | None) -> tuple[tupl
     key = (name, day)
     held = memo.get(key)
     if held is None:
-        from ipb.perturb.multiples import ratio_anachronisms
+        from ipb.perturb.multiples import ratio_outside
 
         def check_for(bound: Any) -> Check:
             one = (bound,)
-            return lambda env: not ratio_anachronisms(one, env, day)
+            return lambda env: not ratio_outside(one, env, day)
 
         bounds = [m for m in frame.regimes.multiples if len(m.of) == 2 and name in m.reads
                   and (m.bound(day) is not None or m.floor(day) is not None)]

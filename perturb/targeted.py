@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ipb.errors import PerturbError
 from ipb.perturb.deck_moves import follow, tied_rules
 from ipb.perturb.flip_era import off_era_bound, timed_inputs
-from ipb.perturb.multiples import ratio_anachronisms
+from ipb.perturb.multiples import ratio_outside
 from ipb.perturb.frame import Frame, PScenario, cached_text, ordered_inputs
 from ipb.perturb.flip_search import FLIP_MEMO_LIMIT, SCAN_LIMIT, Flip, _Recent, find_flip  # noqa: F401
 from ipb.perturb.flip_search import _find_flip  # noqa: F401  (tests and bench/generate_parts read it here)
@@ -160,7 +160,7 @@ def _off_era(frame: Frame, facts: Mapping[str, Any], day: Any) -> bool:
     """True when ``facts`` dated ``day`` (None: never) state a quotient outside its era's bounds
     (:func:`~ipb.perturb.multiples.ratio_anachronisms` over regimes.yaml's ``multiples``), as generation's dated
     refusal would find it."""
-    return day is not None and bool(ratio_anachronisms(frame.regimes.multiples, facts, day))
+    return day is not None and ratio_outside(frame.regimes.multiples, facts, day)
 
 
 def _repair(frame: Frame, facts: Mapping[str, Any], moved: dict[str, Any], changed: list[str],
