@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from ipb.perturb import deck_moves, flip_search
+from ipb.perturb import deck_moves, feasible, flip_search
 from ipb.perturb.frame import build_frame, held_by_reject_of, load_base
 from ipb.perturb.multiples import MultipleBound, ratio_anachronisms, ratio_outside
 from perturb_support import BUFFETT, BUFFETT_BASE
@@ -146,3 +146,33 @@ def test_held_by_reject_of_tied_inputs(bench, changes, held):
             partners = deck_moves.follow(frame, facts, "arr", grid.value(k), facts["arr"])
             if partners is not None:
                 assert frame.outcomes({**facts, "arr": grid.value(k), **partners}) == before
+
+
+def _direct(frame, facts, name):
+    """The feasible grid indices of ``name`` by asking every constraint reading it at every value."""
+    grid, checks = frame.grids[name], feasible.constraint_checks(frame, name)
+    return [k for k in range(grid.count)
+            if not any(fn({**facts, name: grid.value(k)}) is False for fn, _ in checks)]
+
+
+@pytest.mark.parametrize("growth, top", [("0.25", "1.25"), ("0.10", "1.10")])
+def test_probe_rows_give_the_feasible_set_of_the_checks(bench, growth, top):
+    frame, base = bench
+    facts = {**base.facts, "revenue_growth": Decimal(growth)}
+    name, grid = "revenue_retention", frame.grids["revenue_retention"]
+    checks = feasible.constraint_checks(frame, name)
+    frame.memo.pop("probe_rows", None)
+    ok = feasible._probe(frame, facts, name, grid, checks)
+    found = feasible.feasible_intervals(ok, grid.count)
+    # growth_includes_what_existing_customers_add: retention at most 1 + growth (hand-worked top of the set)
+    assert grid.value(found[-1][1]) == Decimal(top)
+    assert [k for lo, hi in found for k in range(lo, hi + 1)] == _direct(frame, facts, name)
+    rows = frame.memo["probe_rows"]
+    made = len(rows)
+    assert made == len(checks)  # one row a check, each keyed by the other values it reads
+    again = feasible._probe(frame, dict(facts), name, grid, checks)
+    assert len(rows) == made and [again(k) for k in range(grid.count)] == [ok(k) for k in range(grid.count)]
+    # a moved fact that a check reads gives that check a new row (the growth: the rules that read it)
+    feasible._probe(frame, {**facts, "revenue_growth": Decimal("0.3")}, name, grid, checks)
+    reading = sum(1 for _, names in checks if "revenue_growth" in names)
+    assert reading > 0 and len(rows) == made + reading
