@@ -46,7 +46,7 @@ import random
 from decimal import Decimal
 from typing import Any, Callable, Collection, Mapping, Sequence
 
-from ipb.perturb.feasible import checks_without_pending, constraint_checks, feasible_intervals
+from ipb.perturb.feasible import _hold_for, checks_without_pending, constraint_checks, feasible_intervals
 from ipb.perturb.frame import Frame
 from ipb.perturb.values import Grid
 
@@ -269,7 +269,7 @@ def follow(frame: Frame, facts: Mapping[str, Any], name: str, value: Any, base: 
     moved = {**facts, name: value}
     env = frame.complete(moved) if frame.derived else moved
     out: dict[str, Any] = {}
-    broken = [k for k in tied_rules(frame) if name in k.expr.names and k.expr.fn(env) is False]
+    broken = [k for k in _tied_reading(frame, name) if k.expr.fn(env) is False]
     if broken:
         found = _follow_by_rule(frame, moved, name, value, base, broken)
         if not found:
@@ -277,9 +277,26 @@ def follow(frame: Frame, facts: Mapping[str, Any], name: str, value: Any, base: 
         out = found
         moved.update(out)
     for n in (name, *out):
-        if any(fn(moved) is False for fn, _ in constraint_checks(frame, n)):
+        if not _holds_for(frame, n)(moved):
             return None
     return out
+
+
+def _tied_reading(frame: Frame, name: str) -> tuple[Any, ...]:
+    """:func:`tied_rules` that read ``name``, in their order, remembered per frame (s57speedgen: :func:`follow`
+    asked every rule for every value a tied flip search probes)."""
+    memo = frame.memo.setdefault("tied_reading", {})
+    found = memo.get(name)
+    if found is None:
+        found = memo[name] = tuple(k for k in tied_rules(frame) if name in k.expr.names)
+    return found  # type: ignore[no-any-return]
+
+
+def _holds_for(frame: Frame, name: str) -> Callable[[Mapping[str, Any]], bool]:
+    """``env -> no constraint reading name is False on env`` (:func:`~ipb.perturb.feasible.constraint_checks`
+    of ``name``), as the feasible-set probes' plain loop (:func:`~ipb.perturb.feasible._hold_for`), per frame;
+    the same answer as ``not any(fn(env) is False ...)`` over the checks (s57speedgen)."""
+    return _hold_for(frame, constraint_checks(frame, name))
 
 
 def _follow_by_rule(frame: Frame, moved: dict[str, Any], name: str, value: Any, base: Any,

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 from ipb.perturb.deck_moves import deck_tied, follow, tied_rules
-from ipb.perturb.frame import ConstantLine, Frame
+from ipb.perturb.frame import ConstantLine, Frame, held_by_reject_of
 from ipb.perturb.values import Grid
 from ipb.perturb.visible import back_value, display_step
 
@@ -191,6 +191,8 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
     if tied_rules(frame) and deck_tied(frame, name):
         # its partners follow it through the deck's rules, and the gates reading them move too: no sweep of
         # one input, no shortcut through the gates that do not read it, no memo keyed by them (stop 31)
+        if held_by_reject_of(frame, facts, _tied_names(frame, name)):
+            return None  # a gate that reads neither it nor a partner rejects: no value moves the verdict (s57speedgen)
         if before is None:
             before = frame.outcomes(facts)
         return _find_tied_flip(frame, facts, name, grid, base, limit, tuple(before), scan_limit)
@@ -211,6 +213,17 @@ def find_flip(frame: Frame, facts: Mapping[str, Any], name: str, *, limit: int |
     if found is memo:
         found = memo[key] = _find_flip(frame, facts, name, grid, base, limit, tuple(before), scan_limit)
     return found  # type: ignore[return-value]
+
+
+def _tied_names(frame: Frame, name: str) -> tuple[str, ...]:
+    """``name`` and every input a deck or ``tie: true`` rule reading it may move with it (:func:`follow`'s
+    partners are among them), in input order after ``name``; remembered per frame."""
+    memo = frame.memo.setdefault("tied_names", {})
+    found = memo.get(name)
+    if found is None:
+        read = {n for k in tied_rules(frame) if name in k.expr.names for n in k.expr.names}
+        found = memo[name] = (name, *(n for n in frame.inputs if n in read and n != name))
+    return found  # type: ignore[no-any-return]
 
 
 #: :func:`find_flip` remembers at most twice this many searches per frame (memory stays flat in N).
@@ -281,15 +294,28 @@ def _find_tied_flip(frame: Frame, facts: Mapping[str, Any], name: str, grid: Gri
     67% of its attempts on the bundled deck base broke a deck rule and were rejected.
     """
 
+    alone: list[Callable[[Sequence[Any]], list[tuple[str, ...]]]] = []
+
     def line(values: Sequence[Any]) -> list[tuple[str, ...]]:
         scenarios: list[dict[str, Any]] = []
         where: list[int] = []
+        plain: list[Any] = []
+        at: list[int] = []
         out: list[tuple[str, ...]] = [before] * len(values)
         for i, v in enumerate(values):
             partners = follow(frame, facts, name, v, base)
-            if partners is not None:
+            if partners:
                 scenarios.append({**facts, name: v, **partners})
                 where.append(i)
+            elif partners is not None:  # no partner moves: the scenario differs from ``facts`` in ``name`` alone
+                plain.append(v)
+                at.append(i)
+        if plain:
+            # :meth:`Frame.line` (the gates that read ``name``) gives the verdicts outcomes_many would (s57speedgen)
+            if not alone:
+                alone.append(frame.line(facts, name))
+            for i, outcome in zip(at, alone[0](plain)):
+                out[i] = outcome
         for i, outcome in zip(where, frame.outcomes_many(scenarios) if scenarios else ()):
             out[i] = outcome
         return out

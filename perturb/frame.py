@@ -44,7 +44,8 @@ from ipb.perturb.vintage import Window, date_problem, framework_window
 
 _REJECT = Verdict.REJECT
 
-__all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes", "relevant_key"]
+__all__ = ["PScenario", "Frame", "build_frame", "load_base", "base_from_facts", "card_outcomes", "relevant_key",
+           "held_by_reject_of"]
 
 
 @dataclass(frozen=True)
@@ -500,6 +501,35 @@ class ConstantLine:
 
     def __call__(self, values: Sequence[Any]) -> list[tuple[str, ...]]:
         return [self.outcomes] * len(values)
+
+
+def held_by_reject_of(frame: Frame, facts: Mapping[str, Any], names: tuple[str, ...]) -> bool:
+    """:meth:`Frame.held_by_reject` for inputs that move together (a tied flip's input and its partners,
+    s57speedgen): True when, in every card that reads one of ``names``, a gate whose verdict can depend on none
+    of them rejects, so no values of them move any card's final verdict; False whenever :meth:`Frame.line`
+    would not sweep (a derived input, a card that cannot be swept)."""
+    if frame.derived:
+        return False
+    fixed: dict[tuple[str, ...], list[tuple[int, tuple[int, ...] | None]]] = frame.memo.setdefault(
+        "fixed_gates_of", {})
+    parts = fixed.get(names)
+    if parts is None:
+        # per card that reads one of ``names``: the gates whose verdict depends on none of them (None: no sweep)
+        parts = fixed[names] = []
+        for i, c in enumerate(frame.cards):
+            deps = [dependent_gates(c, n) for n in names if n in frame._card_inputs[i]]
+            if deps:  # a card that reads none of them keeps its outcome at every value
+                parts.append((i, None if any(d is None for d in deps) else tuple(
+                    g for g in range(len(deps[0])) if not any(d[g] for d in deps))))  # type: ignore[index]
+    held = frame._prepared(facts)[2]
+    for i, gates in parts:
+        prepared = held[i]
+        if gates is None or prepared is None:
+            return False
+        verdicts = prepared.verdicts
+        if not any(verdicts[g] is _REJECT for g in gates):
+            return False
+    return True
 
 
 def card_outcomes(card: Card | CompiledCard) -> list[str]:

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Mapping, Union
 
-__all__ = ["MultipleBound", "RatioCondition", "When", "ratio_anachronisms", "read_conditions", "read_ratios",
-           "row_start"]
+__all__ = ["MultipleBound", "RatioCondition", "When", "ratio_anachronisms", "ratio_outside", "read_conditions",
+           "read_ratios", "row_start"]
 
 #: A row's first day or year, or the day or year a scenario is dated (s41gb3).
 When = Union[int, dt.date]
@@ -223,6 +223,44 @@ def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str,
         if why is not None:
             found.append(why)
     return found
+
+
+#: (id of a tuple of bounds, year or day) -> (the tuple, its bounds with a quotient and a limit then: each with
+#: :meth:`MultipleBound.bound` and :meth:`MultipleBound.floor` of that date) (s57speedgen; cleared as ``_YEAR_BOUNDS``).
+_DATED: dict[tuple[int, When], tuple[tuple[MultipleBound, ...], tuple[tuple[MultipleBound, Decimal | None,
+                                                                           Decimal | None], ...]]] = {}
+
+
+def ratio_outside(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any], year: When) -> bool:
+    """``bool(ratio_anachronisms(multiples, facts, year))``, without writing the messages: True when ``facts`` state
+    some quotient of ``multiples`` outside its bounds on ``year`` (s57speedgen: the flip's anchor draw and the
+    feasible-set probes ask this yes/no question tens of thousands of times a run). The bounds with no limit on
+    ``year`` are set aside once per tuple and date.
+
+    >>> g = MultipleBound("pe3", "price / three-year average earnings", (), (), ((1973, Decimal(4)),),
+    ...                   ("price_per_share", "eps_3yr_avg"))
+    >>> [ratio_outside((g,), {"price_per_share": Decimal(p), "eps_3yr_avg": Decimal(3)}, y)
+    ...  for p, y in (("9.75", 1973), ("12", 1973), ("9.75", 1972))]
+    [True, False, False]
+    >>> ratio_outside((g,), {"price_per_share": Decimal(1), "eps_3yr_avg": Decimal(0)}, 1973)  # no quotient of a loss
+    False
+    """
+    held = _DATED.get((id(multiples), year))
+    if held is None or held[0] is not multiples:
+        if len(_DATED) >= YEAR_MEMO_LIMIT:
+            _DATED.clear()
+        dated = tuple((m, *_bounds_at(m, year)) for m in multiples if len(m.of) == 2)
+        held = _DATED[(id(multiples), year)] = (multiples, tuple(d for d in dated if d[1:] != (None, None)))
+    for m, most, least in held[1]:
+        if not m.holds_for(facts):
+            continue
+        top, bottom = facts.get(m.of[0]), facts.get(m.of[1])
+        if not (isinstance(top, Decimal) and isinstance(bottom, Decimal)) or bottom <= 0:
+            continue
+        value = top / bottom
+        if (most is not None and value > most) or (least is not None and value < least):
+            return True
+    return False
 
 
 def read_conditions(raw: Mapping[str, Any], add_error: Callable[[str, tuple[Any, ...]], None],

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ipb.errors import PerturbError
 from ipb.perturb.deck_moves import follow, tied_rules
 from ipb.perturb.flip_era import off_era_bound, timed_inputs
-from ipb.perturb.multiples import ratio_anachronisms
+from ipb.perturb.multiples import ratio_outside
 from ipb.perturb.frame import Frame, PScenario, cached_text, ordered_inputs
 from ipb.perturb.flip_search import FLIP_MEMO_LIMIT, SCAN_LIMIT, Flip, _Recent, find_flip  # noqa: F401
 from ipb.perturb.flip_search import _find_flip  # noqa: F401  (tests and bench/generate_parts read it here)
@@ -87,11 +87,19 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
     they are found with fewer searches (2.18 anchors a kept flip over 2,000 attempts, 2.31 wide).
     """
     facts = scenario.facts
-    pool, numeric = _anchor_pool(frame, tuple(keep))
+    # the pool, its numeric inputs and what is left of each once one is drawn, per frame and kept inputs
+    plans = frame.memo.setdefault("anchor_plans", {})
+    kept = tuple(keep)
+    plan = plans.get(kept)
+    if plan is None:
+        pool_, numeric_ = _anchor_pool(frame, kept)
+        plan = plans[kept] = (pool_, numeric_, _anchor_rests(frame, kept, tuple(pool_)),
+                              _anchor_rests(frame, kept, tuple(numeric_)))
+    pool, numeric, rests, numeric_rests = plan
     if not pool:
         return {}, []
-    rests = _anchor_rests(frame, tuple(keep), tuple(pool))
-    numeric_rests = _anchor_rests(frame, tuple(keep), tuple(numeric)) if wide and dead is not None else {}
+    if not (wide and dead is not None):
+        numeric_rests = {}
     # what each input's draw needs from its current value, remembered per frame (anchors are drawn again and again
     # from the same facts); the pool is in input order, so a draw's inputs are put in order by their positions
     ways: dict[tuple[Any, ...], tuple[Any, ...]] = frame.memo.setdefault("draw_ways", {})
@@ -113,8 +121,8 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
             second = rng.choice(numeric_rests[first[0]])
             picked.append(second)
         chosen = sorted(first + picked, key=position.__getitem__)  # ordered_inputs: distinct, known
-        moved = dict(facts)
         changed = []
+        values = []  # the drawn value of each input of ``changed``
         for name in chosen:
             current = facts.get(name)
             wkey = (name, current.__class__, current)
@@ -140,12 +148,16 @@ def _anchor(frame: Frame, scenario: PScenario, rng: random.Random, keep: Sequenc
                 if not others:
                     continue
                 value = rng.choice(others)
-            moved[name] = value
+            values.append(value)
             changed.append(name)
         if not changed:
             continue
-        if dead is not None and any(dead(name, moved[name]) for name in changed):
-            return None, changed  # a move no kept input can answer: the flip draws its next anchor
+        if dead is not None:
+            for name, value in zip(changed, values):
+                if dead(name, value):
+                    return None, changed  # a move no kept input can answer: the flip draws its next anchor
+        moved = dict(facts)
+        moved.update(zip(changed, values))
         if frame.breaks_constraint(facts, moved, changed) or _off_era(frame, moved, day):
             # asked once when it holds (a pure function); out of its era's bound on a quotient, the anchor is
             # redrawn inside it as inside a card rule (s42anchor: 2024's price of subscription-software growth)
@@ -160,7 +172,7 @@ def _off_era(frame: Frame, facts: Mapping[str, Any], day: Any) -> bool:
     """True when ``facts`` dated ``day`` (None: never) state a quotient outside its era's bounds
     (:func:`~ipb.perturb.multiples.ratio_anachronisms` over regimes.yaml's ``multiples``), as generation's dated
     refusal would find it."""
-    return day is not None and bool(ratio_anachronisms(frame.regimes.multiples, facts, day))
+    return day is not None and ratio_outside(frame.regimes.multiples, facts, day)
 
 
 def _repair(frame: Frame, facts: Mapping[str, Any], moved: dict[str, Any], changed: list[str],
