@@ -164,3 +164,51 @@ def test_the_count_sees_an_out_of_era_item():
     assert bench.problems(item("industrial_automation", "14.5x"), card, bundled_sectors(), bundled_regimes()) == []
     assert bench.problems(item("enterprise_software", "14.5x"), card, bundled_sectors(), bundled_regimes())[0] == \
         "sector enterprise_software before 1980"
+
+
+# --------------------------------------------------------------------------- near duplicates (issue 18 item 4)
+#
+# The default today ("defer", s53dup; --min-changed 1) writes every near duplicate (an item whose card-relevant facts
+# share a recipe's near key: each numeric fact in the same twentieth of its declared range, ipb.perturb.near) after
+# the visibly new items. Measured at --n 1000 --seed 5701 with the cards' default operators: Buffett's acquisition
+# checklist (ipb_p_011_base) 173 near duplicates, Lynch's six categories (invest_stalwart_below_normal_pe) 226, Marks's
+# cycle card (hot_defensive_2007) 870. "fill" (s57era, perturb/generation.py DEFAULT_NEAR) hunts on past them as
+# --no-near-duplicates does, keeping each aside, and writes them only to make up N: 0, 0 and 882 (Marks's card has
+# about 117 visibly new items from this base, so its 1,000 are mostly near duplicates, written last, and the run is
+# whole where --no-near-duplicates stops short).
+
+import ipb.perturb.generation as gen  # noqa: E402
+from ipb.perturb import Job, generate  # noqa: E402
+
+MARKS = "marks_market_cycle_positioning"
+NEAR_RUNS = [("buffett_acquisition_checklist", "ipb_p_011_base.yaml", 173, 0),
+             (LYNCH, "invest_stalwart_below_normal_pe.yaml", 226, 0),
+             (MARKS, "hot_defensive_2007.yaml", 870, 882)]
+
+
+@pytest.mark.parametrize("card, base, deferred, filled", NEAR_RUNS, ids=["buffett", "lynch", "marks"])
+def test_near_duplicates_at_n_1000(monkeypatch, card, base, deferred, filled):
+    job = Job((card,), str(SCENARIOS / card / base), 5701, ())
+    assert gen.DEFAULT_NEAR == "defer"
+    before = generate(job, 1000)
+    monkeypatch.setattr(gen, "DEFAULT_NEAR", "fill")
+    after = generate(job, 1000)
+    assert len(before.lines) == len(after.lines) == 1000  # no card is starved
+    assert sum(r.near_admitted for r in before.recipes) == deferred
+    assert sum(r.near_admitted for r in after.recipes) == filled
+    assert len(set(after.lines)) == 1000
+
+
+def test_fill_writes_the_strict_items_first_then_the_near_duplicates_kept_aside(monkeypatch):
+    # 200 from Marks's base: the hunt makes the --no-near-duplicates items (117), then 83 of the near duplicates it
+    # kept aside, in the order met, make up N
+    job = Job((MARKS,), str(SCENARIOS / MARKS / "hot_defensive_2007.yaml"), 5701, ())
+    strict = generate(Job(job.cards, job.base, 5701, (), strict_near=True), 200, allow_short=True)
+    monkeypatch.setattr(gen, "DEFAULT_NEAR", "fill")
+    filled = generate(job, 200)
+    visible = len(strict.lines)
+    assert visible == 117
+    assert filled.lines[:visible] == strict.lines
+    assert sum(r.near_admitted for r in filled.recipes) == 200 - visible and len(set(filled.lines)) == 200
+    monkeypatch.setattr(gen, "POOL_MIN", 0)  # worker processes: the same bytes
+    assert generate(job, 200, workers=2).lines == filled.lines
