@@ -124,6 +124,10 @@ SAME_AS_BASE = "the perturbed scenario has the base's card-relevant facts (only 
 POOL_MIN = 512
 #: Near duplicates rebuilt per call of the pool's ``lines`` in the second pass (bounds the pairs listed at once).
 REPLAY_CHUNK = 4096
+#: How a run without --no-near-duplicates or --balance treats a near duplicate (issue 18 item 4): "defer" (s53dup) takes
+#: it at once as an item and writes it last; "fill" (s57era, not yet the default: its bytes change most default runs)
+#: refuses it while a recipe can still make visibly new items and writes one only to make up N.
+DEFAULT_NEAR = "defer"
 _NEW, _NEAR = 1, 2  # GenerationRun._novel: a new scenario, visibly new or within a visible step of its recipe's
 #: With balance, each recipe's pool grows to this many times its share,
 BALANCE_POOL = 3
@@ -366,8 +370,8 @@ class Generator:
         run = self.near_run
         if seen is not None and run is not None and run.near_mode and near_key(
                 r, run.near_spans, point, run.near_relevant) in run.near:
-            if run.near_mode == "strict":
-                return Candidate(r, j, k, None, None, None, changed, point)  # a near duplicate: refused
+            if run.near_mode != "defer":  # strict, or fill (s57era): a near duplicate is refused while the hunt lasts
+                return Candidate(r, j, k, None, None, None, changed, point)
             build = False  # put off (GenerationRun._defer): its line is built after the visibly new items
         undated = scenario.as_of is None and self.base.as_of is not None
         # (a taken key was answered above: a candidate that gets here with ``late`` or the base's key has returned)
@@ -544,9 +548,13 @@ class GenerationRun:
         self.near_hits = NearHits()
         #: the raw points of the first NEIGHBOUR_SAMPLE of them (the diversity sample takes them in file order)
         self.near_points: list[tuple[Any, ...]] = []
-        #: "defer": near duplicates written last; "strict" (--no-near-duplicates): refused, a miss; None: no rule
+        #: DEFAULT_NEAR: "defer" (s53dup), near duplicates taken as items and written last, or "fill" (s57era), refused
+        #: as misses while a recipe can still make visibly new items, each new one kept aside, and as many as the run
+        #: is short of N written last; "strict" (--no-near-duplicates): refused, a miss, never written; None: no rule
         #: (--balance without --no-near-duplicates)
-        self.near_mode = "strict" if job.strict_near else (None if balance else "defer")
+        self.near_mode = "strict" if job.strict_near else (None if balance else DEFAULT_NEAR)
+        #: fill: the exact keys of the near duplicates kept aside (each scenario once)
+        self.aside = KeySet()
         self.gen.near_run = self
         self.near_spans = grid_spans(frame)
         self.near_relevant = (*(n in frame.relevant for n in frame.inputs), frame.fm6_probe, False, False)
@@ -630,7 +638,24 @@ class GenerationRun:
             _redistribute(targets, taken, reports)
             tasks = self._round(reports, targets, taken, next_attempt, cap)
             if not tasks:
-                yield from self._replay(reports, pool, diversity)  # the near duplicates put off, if any
+                if self.near_mode == "fill":
+                    need = self.n - sum(r.items for r in reports)
+                    chosen = list(self._aside(seen, need)) if need > 0 else []
+                    if len(chosen) < need and len(self.inapplicable) < k:
+                        # too few even with the near duplicates kept aside: they become items written last, and the
+                        # recipes hunt on taking near duplicates as s53dup's default did (small cards' runs stay whole)
+                        self._admit_aside(chosen, reports, taken, verdicts, diversity)
+                        growing = [r for r in range(k) if r not in self.inapplicable]
+                        for r, rep in enumerate(reports):
+                            rep.exhausted = r in self.inapplicable
+                            targets[r] = taken[r]
+                        for extra, r in zip(_shares(max(0, self.n - sum(taken)), len(growing)), growing):
+                            targets[r] += extra
+                        misses = [0] * k
+                        continue
+                    yield from self._fill(chosen, reports, pool, verdicts, diversity)  # kept aside, if short
+                else:
+                    yield from self._replay(reports, pool, diversity)  # the near duplicates put off, if any
                 break
             for cand in pool.map(tasks, seen=seen, wanted=wanted):
                 r = cand.recipe
@@ -669,6 +694,59 @@ class GenerationRun:
         if len(self.near_points) < NEIGHBOUR_SAMPLE:
             self.near_points.append(cand.point)
 
+    def _aside(self, seen: KeySet, need: int) -> Iterator[Candidate]:
+        """Up to ``need`` near duplicates kept aside, in the order met, labelled and not built; one whose scenario
+        another recipe has taken since is skipped, and each given joins ``seen`` (s57era)."""
+        for pairs in self.near_hits.chunks(REPLAY_CHUNK):
+            for r, j in pairs:
+                if need <= 0:
+                    return
+                cand = self.gen.attempt(r, j, build=False)
+                if cand.key is None or cand.key in seen or cand.label is None:
+                    continue
+                seen.add(cand.key)
+                need -= 1
+                yield cand
+
+    def _admit_aside(self, chosen: list[Candidate], reports: list[RecipeReport], taken: list[int],
+                     verdicts: Counter[str], diversity: Diversity) -> None:
+        """Count every near duplicate kept aside (``chosen``) as an item of its recipe, put off as ``defer`` puts
+        one off, and turn the run to ``defer`` (s57era: the default's fallback when the visibly new items and those
+        kept aside together fall short of N)."""
+        self.near_mode = "defer"
+        kept = NearHits()
+        for cand in chosen:
+            rep = reports[cand.recipe]
+            kept.add(cand.recipe, cand.attempt)
+            taken[cand.recipe] += 1
+            rep.items += 1
+            rep.near_admitted += 1
+            rep.undated += cand.undated
+            verdicts[cand.label or ""] += 1
+            diversity.changed[cand.changed] += 1
+            if len(self.near_points) < NEIGHBOUR_SAMPLE:
+                self.near_points.append(cand.point)
+        self.near_hits = kept
+
+    def _fill(self, chosen: list[Candidate], reports: list[RecipeReport], pool: "_Pool", verdicts: Counter[str],
+              diversity: Diversity) -> Iterator[str]:
+        """The default's second pass (s57era): when every recipe has run out of visibly new items short of N, the near
+        duplicates kept aside (``chosen`` by :meth:`_aside`: as many as the run is short of N), rebuilt from their
+        (recipe, attempt) (lines from ``pool``: the bytes do not depend on ``--workers``); none when the visibly new
+        items sufficed."""
+        deck = bool(tied_rules(self.gen.frame))
+        for start in range(0, len(chosen), REPLAY_CHUNK):
+            part = chosen[start:start + REPLAY_CHUNK]
+            for cand, line in zip(part, pool.lines([(c.recipe, c.attempt) for c in part])):
+                rep = reports[cand.recipe]
+                rep.items += 1
+                rep.near_admitted += 1
+                rep.undated += cand.undated
+                rep.tied += bool(deck and TIED in line)
+                verdicts[cand.label or ""] += 1
+                diversity.add(cand)
+                yield line
+
     def _replay(self, reports: list[RecipeReport], pool: "_Pool", diversity: Diversity) -> Iterator[str]:
         """The second pass: the near duplicates put off, rebuilt from their (recipe, attempt) in the order they were
         accepted (lines from ``pool``: the bytes do not depend on ``--workers``)."""
@@ -704,8 +782,11 @@ class GenerationRun:
         kind = _NEW
         if cand.point and self.near_mode:
             near = near_key(r, self.near_spans, cand.point, self.near_relevant)
-            if near in self.near and self.near_mode == "strict":  # a miss, not an item
+            if near in self.near and self.near_mode != "defer":  # a miss, not an item
                 rep.near += 1
+                if self.near_mode == "fill" and cand.key not in self.aside:  # kept aside in case the run falls short
+                    self.aside.add(cand.key)
+                    self.near_hits.add(r, cand.attempt)
                 misses[r] += 1
                 if misses[r] >= max(MISS_LIMIT, rep.distinct):
                     rep.exhausted = True

@@ -492,7 +492,8 @@ def _current_sector(frame: Frame, scenario: PScenario) -> str | None:
     return None
 
 
-def _sector_sizes(frame: Frame, facts: Mapping[str, Any], sectors: Sequence[Sector], resample: bool) -> list[int]:
+def _sector_sizes(frame: Frame, facts: Mapping[str, Any], sectors: Sequence[Sector], resample: bool,
+                  year: int | None = None) -> list[int]:
     """How many scenarios a move to each of ``sectors`` reaches from ``facts``: the choices of its profile's
     category values times the grid values of its sector-typical metrics (per frame)."""
     memo = frame.memo.setdefault("sector_sizes", {})
@@ -500,10 +501,10 @@ def _sector_sizes(frame: Frame, facts: Mapping[str, Any], sectors: Sequence[Sect
     if names is None:
         profiled = {n for s in frame.sectors.sectors for n in s.profile}
         names = memo[None] = tuple(sorted(profiled | set(_sector_metric_inputs(frame))))
-    key = (tuple(s.id for s in sectors), resample, tuple(facts.get(n) for n in names))
+    key = (tuple(s.id for s in sectors), resample, year, tuple(facts.get(n) for n in names))
     held = memo.get(key)
     if held is None:
-        held = memo[key] = [_sector_size(frame, facts, s, resample) for s in sectors]
+        held = memo[key] = [_sector_size(frame, facts, s, resample, year) for s in sectors]
     return held  # type: ignore[no-any-return]
 
 
@@ -550,11 +551,18 @@ def _typical(spec: InputSpec, typical: Sequence[Any]) -> list[Any]:
     return []
 
 
-def _range_in(frame: Frame, facts: Mapping[str, Any], sector: Sector,
-              metric_id: str) -> tuple[Decimal, Decimal] | None:
-    """The range a stated metric takes in ``sector``: None when the sector omits it, else the stated business model's
-    own (the registry's ``models:``, s37rules: a software vendor keeps a software gross margin in any industry), else
-    the sector's, else None."""
+def _range_in(frame: Frame, facts: Mapping[str, Any], sector: Sector, metric_id: str,
+              year: int | None = None) -> tuple[Decimal, Decimal] | None:
+    """The range a stated metric takes in ``sector`` in ``year`` (None: undated): None when the sector omits it, else
+    the stated business model's own (the registry's ``models:``, s37rules: a software vendor keeps a software gross
+    margin in any industry), else the sector's, else None; a multiple's read through the registry's ``eras:``
+    (s57era: a 1979 scenario is not priced at a 2020s multiple)."""
+    bounds = _undated_range(frame, facts, sector, metric_id)
+    return None if bounds is None else frame.sectors.dated(metric_id, bounds, year)
+
+
+def _undated_range(frame: Frame, facts: Mapping[str, Any], sector: Sector,
+                   metric_id: str) -> tuple[Decimal, Decimal] | None:
     if metric_id in sector.omits:
         return None
     models = frame.sectors.models
@@ -570,7 +578,7 @@ def _range_in(frame: Frame, facts: Mapping[str, Any], sector: Sector,
     return sector.ranges.get(metric_id)
 
 
-def _sector_size(frame: Frame, facts: Mapping[str, Any], sector: Sector, resample: bool) -> int:
+def _sector_size(frame: Frame, facts: Mapping[str, Any], sector: Sector, resample: bool, year: int | None) -> int:
     size = 1
     kept = dict(facts)  # a profiled value the move changes is drawn later: its model's ranges are not read here
     for name, typical in sector.profile.items():
@@ -583,7 +591,7 @@ def _sector_size(frame: Frame, facts: Mapping[str, Any], sector: Sector, resampl
     labelled = bool(sector_inputs(frame))
     for name, metric_id in (_sector_metric_inputs(frame).items() if resample else ()):
         omitted = name in _omitted_inputs(frame, sector)
-        bounds = _range_in(frame, kept, sector, metric_id) if name in facts and not omitted else None
+        bounds = _range_in(frame, kept, sector, metric_id, year) if name in facts and not omitted else None
         if bounds is not None:
             grid = _clipped(frame, name, *bounds)
             if grid is not None:
@@ -621,18 +629,23 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     named = sector_inputs(frame)
     choices = _sector_choices(frame) if named else _stated_sectors(frame, scenario) or list(frame.sectors.sectors)
     current = _current_sector(frame, scenario)
+    year = scenario.as_of.year if scenario.as_of is not None else None
     if arg is not None:
         frame.sectors.get(arg)  # unknown id: LoadError with did-you-mean
         if arg not in [s.id for s in choices]:
             raise PerturbError(f"sector {arg!r} has no value in the card's sector input", rule="operator-arg", name=arg)
         sector = frame.sectors.get(arg)
+        if not sector.exists(year):  # s57era: a sector listed only from a year is not offered before it
+            raise PerturbError(f"sector {arg!r} is listed only from {sector.since}; the scenario is dated {year}",
+                               rule="operator-arg", name=arg)
     else:
-        others = [s for s in choices if s.id != current]
+        others = [s for s in choices if s.id != current and s.exists(year)]
         if not others:
-            raise PerturbError("no other sector to move to", rule="no-candidate")
+            raise PerturbError("no other sector to move to" + (f" in {year}" if year is not None else ""),
+                               rule="no-candidate")
         sector = rng.choice(others)
         if attempt > 0:
-            sizes = _sector_sizes(frame, scenario.facts, others, resample)
+            sizes = _sector_sizes(frame, scenario.facts, others, resample, year)
             sector = others[unspent(others.index(sector), sizes, attempt, rng)]
     facts = dict(scenario.facts)
     for name in named:
@@ -660,7 +673,7 @@ def sector_substitution(frame: Frame, scenario: PScenario, rng: random.Random, a
     if resample:
         ranged = _sector_metric_inputs(frame)
         for i, (name, metric_id) in enumerate(ranged.items()):
-            bounds = _range_in(frame, facts, sector, metric_id) if name in facts else None
+            bounds = _range_in(frame, facts, sector, metric_id, year) if name in facts else None
             if bounds is None:
                 continue
             grid = _clipped(frame, name, *bounds)

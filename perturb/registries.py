@@ -35,7 +35,7 @@ from ipb.errors import CompileError, ErrorGroup, IpbError, LoadError, did_you_me
 from ipb.perturb.multiples import MultipleBound, read_conditions, read_ratios, row_start
 # the registries' types live in their own modules (s44items split); their names stay importable from here
 from ipb.perturb.regime_registry import MoneyFigure, Regime, RegimeFact, RegimeRegistry, SectorShare
-from ipb.perturb.sector_registry import MetricDef, Sector, SectorRegistry, fits
+from ipb.perturb.sector_registry import Era, MetricDef, Sector, SectorRegistry, fits
 
 __all__ = [
     "MetricDef",
@@ -202,10 +202,44 @@ def load_sectors(path: str | Path | None = None, *, text: str | None = None) -> 
         allows = {name: tuple(values) for name, values in (raw.get("allows") or {}).items()}
         omits = _omits(errors, raw, i, metrics, ranges, tuple(data["inputs"]))
         sectors.append(Sector(sid, raw["name"], tuple(raw.get("aliases") or ()), ranges, raw.get("description", ""),
-                              profile, allows, omits))
+                              profile, allows, omits, raw.get("from")))
     models, model_omits = _models(errors, data.get("models") or {}, metrics, sectors)
+    eras = _eras(errors, data.get("eras") or (), metrics)
     errors.raise_if_any()
-    return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file, models, model_omits)
+    return SectorRegistry(tuple(data["inputs"]), metrics, tuple(sectors), doc.file, models, model_omits, eras)
+
+
+def _eras(errors: _Errors, raw: Sequence[Mapping[str, Any]], metrics: Mapping[str, MetricDef]) -> tuple[Era, ...]:
+    """The ``eras:`` block (s57era): each era's ``from``/``until`` years (inclusive, either open) and its ``scale``,
+    metric id -> a positive factor on that metric's ranges; a factor may apply to a multiple only (a margin or a
+    growth rate is not scaled), the years must not run backwards and two eras must not share a year (each a located
+    error)."""
+    eras: list[Era] = []
+    for i, entry in enumerate(raw):
+        first, last = entry.get("from"), entry.get("until")
+        if first is not None and last is not None and first > last:
+            errors.add(f"era {i + 1} runs backwards: from {first} until {last}", ("eras", i), "era")
+            continue
+        scale: dict[str, Decimal] = {}
+        for mid, factor in entry["scale"].items():
+            metric = metrics.get(mid)
+            if metric is None:
+                errors.add(f"era {i + 1} scales unknown metric {mid!r}", ("eras", i, "scale", mid), "metric", key=True,
+                           name=mid, suggestion=did_you_mean(mid, list(metrics)))
+            elif metric.type not in ("multiple", "number"):
+                errors.add(f"era {i + 1} scales {mid!r}, a {metric.type}: only a multiple's range is scaled by era",
+                           ("eras", i, "scale", mid), "era", key=True, name=mid)
+            else:
+                scale[mid] = Decimal(str(factor))
+        era = Era(first, last, scale)
+        for k, other in enumerate(eras):
+            if (era.first is None or other.last is None or era.first <= other.last) and \
+                    (era.last is None or other.first is None or other.first <= era.last):
+                errors.add(f"era {i + 1} overlaps era {k + 1}: a year belongs to one era", ("eras", i), "era")
+                break
+        else:
+            eras.append(era)
+    return tuple(eras)
 
 
 def _ranges(errors: _Errors, raw: Mapping[str, Any], metrics: Mapping[str, MetricDef], path: tuple[Any, ...],

@@ -85,10 +85,37 @@ class Sector:
     #: drops a card's stated input that has one of these names, or that stands for one of these metrics (s36rules: a
     #: bank or insurer has no gross margin and no subscription retention).
     omits: tuple[str, ...] = ()
+    #: The first calendar year the industry is a listed sector (``from:``; s57era, issue 18): a dated scenario is not
+    #: moved to it before that year. None: at any date.
+    since: int | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
         return (self.id, *self.aliases)
+
+    def exists(self, year: int | None) -> bool:
+        """True when a scenario of ``year`` (None: undated) may be moved to this sector.
+
+        >>> Sector("enterprise_software", "enterprise software", (), {}, since=1980).exists(1979)
+        False
+        >>> [Sector("x", "x", (), {}, since=1980).exists(y) for y in (1980, None)]
+        [True, True]
+        """
+        return year is None or self.since is None or year >= self.since
+
+
+@dataclass(frozen=True)
+class Era:
+    """A span of years whose markets priced companies apart from the modern ranges (``eras:``; s57era, issue 18):
+    each multiple metric of ``scale`` has its sector (or business-model) range multiplied by the factor there."""
+
+    first: int | None
+    last: int | None
+    scale: dict[str, Decimal]
+
+    def holds(self, year: int) -> bool:
+        """True when ``year`` lies in the era (both ends inclusive; None: open)."""
+        return (self.first is None or year >= self.first) and (self.last is None or year <= self.last)
 
 
 @dataclass(frozen=True)
@@ -107,6 +134,30 @@ class SectorRegistry:
     #: ``omits:``; s45rfix, s45review B4: "Existing customers pay 92% of what they paid a year earlier" for an
     #: airline): sector substitution drops them once the move has set the model, as it drops a sector's ``omits:``.
     model_omits: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Dated factors on the multiples' ranges (``eras:``, file order; s57era): the ranges are written for the markets of
+    #: about 2005-2025, and a scenario dated in an era listed here reads them scaled (:meth:`dated`).
+    eras: tuple[Era, ...] = ()
+
+    def dated(self, metric_id: str, bounds: tuple[Decimal, Decimal], year: int | None) -> tuple[Decimal, Decimal]:
+        """``bounds`` (a sector's or a business model's range of ``metric_id``) as they read in ``year``: both ends
+        times the factor of the era holding ``year`` for that metric; unchanged when undated, or when no era holds
+        the year or scales the metric (s57era, issue 18: a software multiple of 45x earnings in 1979).
+
+        >>> reg = SectorRegistry((), {}, (), eras=(Era(1974, 1982, {"pe_ratio": Decimal("0.5")}),))
+        >>> reg.dated("pe_ratio", (Decimal(20), Decimal(60)), 1979)
+        (Decimal('10.0'), Decimal('30.0'))
+        >>> reg.dated("pe_ratio", (Decimal(20), Decimal(60)), 1983)
+        (Decimal('20'), Decimal('60'))
+        """
+        if year is None:
+            return bounds
+        for era in self.eras:
+            if era.holds(year):
+                factor = era.scale.get(metric_id)
+                if factor is not None:
+                    return bounds[0] * factor, bounds[1] * factor
+                return bounds
+        return bounds
 
     def get(self, sector_id: str) -> Sector:
         """A sector by id.

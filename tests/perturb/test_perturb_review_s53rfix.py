@@ -77,8 +77,11 @@ def _outside_the_moves_sector(card_id: str, run) -> tuple[list[str], int]:
             if op["name"] != "sector":
                 continue
             sector = frame.sectors.get(op["details"]["sector"])
+            # s57era: the range is read at the item's date (a multiple's scaled by the registry's eras:)
+            when = item["manifest"]["context"]["as_of"]
+            year = int(when[:4]) if when else None
             for name in op["details"]["resampled"]:
-                bounds = _range_in(frame, f, sector, metric_of[name])
+                bounds = _range_in(frame, f, sector, metric_of[name], year)
                 read += 1
                 if bounds is not None and not bounds[0] <= f[name] <= bounds[1]:
                     bad.append(f"{item['id']} {name}={f[name]}")
