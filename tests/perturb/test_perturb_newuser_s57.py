@@ -126,3 +126,31 @@ def test_check_warns_about_a_market_value_it_does_not_recognise(tmp_path):
     # a stake's market value is not the company's: no warning
     stake = load_card_text(_card_text("mve", "Market value of the stake bought"), "c.yaml")
     assert unbounded_size_warnings(stake) == []
+
+
+# C2 (bug kind: an error that does not say the fix): a stated derived value that differs from its rule printed
+# the rule and the facts but not the value the rule gives; the user evaluated a nine-line formula by hand, twice.
+DERIVE_CARD = CARD.replace(
+    "  EQUITY: {type: money, description: DESCRIPTION, range: [$50M, $200B], step: $50M}\n",
+    "  book_equity: {type: money, description: assets less liabilities, range: [-$45B, $50B], step: $50M}\n",
+).replace(
+    "    description: Liabilities at most the assets.\n",
+    "    description: Liabilities at most the assets.\n"
+    "  - id: equity_is_assets_less_liabilities\n    derive: book_equity\n"
+    "    value: total_assets - total_liabilities\n    description: What the assets leave after the debt.\n",
+).replace("reject: EQUITY < total_liabilities", "reject: book_equity < $0")
+
+
+def test_a_wrong_derived_value_is_told_the_value_to_state(tmp_path):
+    card = tmp_path / "card.yaml"
+    card.write_text(DERIVE_CARD, "utf-8")
+    base = tmp_path / "base.yaml"
+    base.write_text(BASE.replace("EQUITY: $800M", "book_equity: $1.2B"), "utf-8")
+    result = runner.invoke(app, ["check", str(card), str(base)])
+    assert result.exit_code == 1
+    out = " ".join(result.output.split())
+    # $4B - $3B, worked by hand
+    assert "book_equity = $1.2B, total_assets = $4B, total_liabilities = $3B; the rule gives book_equity = $1B: " \
+           "state that; What the assets leave after the debt." in out, out
+    base.write_text(BASE.replace("EQUITY: $800M", "book_equity: $1B"), "utf-8")
+    assert runner.invoke(app, ["check", str(card), str(base)]).exit_code == 0
