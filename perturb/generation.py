@@ -98,7 +98,8 @@ from ipb.perturb.operators import Step, get_operator
 from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, inapplicable_recipes, parse_mix,
                                  parse_recipes)
 from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
-                              possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive)
+                              possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive,
+                              frozen_input_notes)
 from ipb.perturb.shares import (even_shares as _shares, redistribute as _redistribute,
                                 select_balanced as _select_balanced, weighted_shares as _weighted_shares)
 from ipb.perturb.targeted import UNREACHED
@@ -590,6 +591,7 @@ class GenerationRun:
         result = Generation([], n, reports, dict(verdicts), self.balance, possible_outcomes(frame), notes=self.notes,
                             written=written, diversity=diversity)
         result.notes = result.notes + stuck_card_notes(frame, self.gen.base.facts, result.per_card)
+        result.notes += frozen_input_notes(frame, self.gen.base.facts)  # s57nufix C1: an input no range moves
         result.missing_why = unreachable_inconclusive(frame, self.gen.base.facts, result.missing)
         if written < n:
             why = "; ".join(

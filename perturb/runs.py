@@ -25,6 +25,7 @@ DOMINANT_SHARE = 0.85
 NEIGHBOUR_SAMPLE = 500
 
 __all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance", "stuck_card_notes",
+           "frozen_input_notes",
            "unreachable_inconclusive"]
 
 
@@ -383,6 +384,28 @@ def stuck_card_notes(frame: Frame, facts: Any, per_card: dict[str, dict[str, int
             shown = ", ".join(unstated[:5]) + (f" and {len(unstated) - 5} more" if len(unstated) > 5 else "")
             notes.append(f"card {card_id} is INCONCLUSIVE on every item: the base does not state {shown}, which "
                          "its gates read, and no operator draws an unstated input; state them in the base")
+    return notes
+
+
+def frozen_input_notes(frame: Frame, facts: Any) -> list[str]:
+    """A note for each numeric input a gate reads that the base states but that declares no ``range`` and is no
+    derived input: metric, flip and isolate draw only on a declared range, so the input keeps the base's value in
+    every item they make.
+
+    s57nufix (new user C1): a user removed the range of ``interest_expense``; ``ipb check`` was clean and 300 of 300
+    items stated $200M with nothing in the summary to say so, while every question offered INCONCLUSIVE (a gate
+    dividing by an input with no range counts as possibly undecided, docs/perturbation.md "Questions").
+    """
+    derived = {c.derive for compiled in frame.cards for c in compiled.card.constraints if c.derive}
+    notes = []
+    for name, gates in frame.consumers.items():
+        spec = frame.inputs.get(name)
+        if (spec is None or spec.type not in ("number", "money", "multiple", "ratio") or name not in facts
+                or name in frame.grids or name in derived or not gates):
+            continue
+        notes.append(f"input {name!r} declares no range: metric, flip and isolate never change it, so it keeps the "
+                     "base's value in every item they make (and a gate dividing by it counts as able to be "
+                     "INCONCLUSIVE, so questions offer INCONCLUSIVE); declare a range and a step in the card")
     return notes
 
 

@@ -154,3 +154,32 @@ def test_a_wrong_derived_value_is_told_the_value_to_state(tmp_path):
            "state that; What the assets leave after the debt." in out, out
     base.write_text(BASE.replace("EQUITY: $800M", "book_equity: $1B"), "utf-8")
     assert runner.invoke(app, ["check", str(card), str(base)]).exit_code == 0
+
+
+# C1 (bug kind: a silent no-op): an input without a range is never moved by metric, flip or isolate; the user
+# removed interest_expense's range and every item stated the base's $200M with nothing said.
+def test_the_run_summary_names_an_input_no_range_moves(tmp_path):
+    card = tmp_path / "card.yaml"
+    text = _card_text("market_equity", "market value of the common and preferred equity")
+    card.write_text(text.replace(
+        "total_liabilities: {type: money, description: total liabilities on the latest balance sheet, "
+        "range: [$50M, $45B], step: $50M}", "total_liabilities: {type: money, description: total liabilities}"),
+        "utf-8")
+    base = tmp_path / "base.yaml"
+    base.write_text(BASE.replace("EQUITY", "market_equity").replace('as_of: "1990-12-31"\n', ""), "utf-8")
+    out, report = tmp_path / "items.jsonl", tmp_path / "report.json"
+    result = runner.invoke(app, ["perturb", "--card", str(card), "--base", str(base), "--n", "60", "--seed", "1",
+                                 "--out", str(out), "--report", str(report)])
+    assert result.exit_code == 0, result.output
+    stated = {json.loads(line)["scenario"]["facts"]["total_liabilities"] for line in out.read_text("utf-8").splitlines()}
+    assert stated == {"$3B"}  # frozen, as the note says
+    notes = [n for n in json.loads(report.read_text("utf-8"))["notes"] if "declares no range" in n]
+    assert len(notes) == 1 and notes[0].startswith("input 'total_liabilities' declares no range: metric, flip and "
+                                                   "isolate never change it")
+    assert "note: input 'total_liabilities' declares no range" in " ".join(result.output.split())
+    # with its range back, no note
+    card.write_text(text, "utf-8")
+    result = runner.invoke(app, ["perturb", "--card", str(card), "--base", str(base), "--n", "20", "--seed", "1",
+                                 "--out", str(out), "--report", str(report)])
+    assert result.exit_code == 0 and not any("declares no range" in n
+                                             for n in json.loads(report.read_text("utf-8"))["notes"])
