@@ -183,3 +183,21 @@ def test_the_run_summary_names_an_input_no_range_moves(tmp_path):
                                  "--out", str(out), "--report", str(report)])
     assert result.exit_code == 0 and not any("declares no range" in n
                                              for n in json.loads(report.read_text("utf-8"))["notes"])
+
+
+# C7 (bug kind: advice that breaks the card): unlinked-range suggested 'require: ebit <= 10 * interest_expense',
+# which forbids interest cover above 10x (a sound borrower's), a fixed template whatever the gate's threshold.
+def test_unlinked_range_gives_a_shape_with_the_factor_left_to_the_author():
+    from ipb.engine.lint import lint_card
+
+    text = CARD.replace("  EQUITY: {type: money, description: DESCRIPTION, range: [$50M, $200B], step: $50M}\n",
+                        "  ebit: {type: money, description: operating profit, range: [$10M, $10B], step: $10M}\n"
+                        "  interest_expense: {type: money, description: interest paid, range: [$1M, $3B], step: $1M}\n"
+                        ).replace("    reject: EQUITY < total_liabilities\n",
+                                  "    compute:\n      interest_cover: ebit / interest_expense\n"
+                                  "    reject: interest_cover < 3\n")
+    [warning] = [w for w in lint_card(load_card_text(text, "c.yaml")) if w.rule == "unlinked-range"]
+    message = " ".join(str(warning).split())
+    assert "10 * interest_expense" not in message
+    assert ("constraint of the shape 'require: ebit <= K * interest_expense', K the largest interest_cover the "
+            "investor's world allows, above every threshold a gate compares interest_cover with") in message
