@@ -56,6 +56,8 @@ class RecipeReport:
     #: Items written without the dated base's date: a fact that describes the day moved, or a figure the date
     #: rules out (docs/perturbation.md, "Dates that fit the facts"; stop 33). Local backend only (Ray: 0).
     undated: int = 0
+    #: Why those items keep no date, counted (s57nufix C3: "sales above 1990's market-value bound ($80B)").
+    undated_why: Counter[str] = field(default_factory=Counter)
     #: Candidates dropped as near duplicates: within a visible step of an item the recipe took (ipb.perturb.near).
     near: int = 0
     #: Items within a visible step of an earlier item of the recipe, written after the visibly new items.
@@ -72,7 +74,8 @@ class RecipeReport:
                 "errors": dict(self.errors.most_common(3)), "constraint_rejections": self.rejected,
                 "rejection_rate": round(self.rejection_rate, 4), "duplicates": self.duplicates,
                 "too_close": self.too_close, "unreached": self.unreached, "tied_moves": self.tied,
-                "undated": self.undated, "near_duplicates": self.near,
+                "undated": self.undated, "undated_why": dict(self.undated_why.most_common()),
+                "near_duplicates": self.near,
                 "near_admitted": self.near_admitted}
 
 
@@ -197,6 +200,9 @@ class Generation:
                 line += f"; {r.tied} moved inputs tied by a deck rule together"
             if r.undated:
                 line += f"; {r.undated} undated (a fact that describes the day moved, or the date rules one out)"
+                if r.undated_why:
+                    line += ": " + ", ".join(f"{count} {why}" for why, count in r.undated_why.most_common(3)) + (
+                        f" and {len(r.undated_why) - 3} more reasons" if len(r.undated_why) > 3 else "")
             line += ")"
             if r.items < r.share and self.balance and r.distinct >= r.share:
                 # it had enough items: --balance chose others to even the verdicts (new user 18)

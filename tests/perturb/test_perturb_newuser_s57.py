@@ -201,3 +201,24 @@ def test_unlinked_range_gives_a_shape_with_the_factor_left_to_the_author():
     assert "10 * interest_expense" not in message
     assert ("constraint of the shape 'require: ebit <= K * interest_expense', K the largest interest_cover the "
             "investor's world allows, above every threshold a gate compares interest_cover with") in message
+
+
+# C3 (bug kind: a dropped date with no reason): 14 items of the user's 1990 base lost their date because sales
+# passed the $80B market-value bound; the summary said only "14 undated (a fact that describes the day moved, or
+# the date rules one out)". The summary and --report now count the reasons.
+def test_the_summary_says_why_items_lost_their_date(tmp_path):
+    card = tmp_path / "card.yaml"
+    card.write_text(_card_text("market_equity", "market value of the common and preferred equity"), "utf-8")
+    base = tmp_path / "base.yaml"
+    base.write_text(BASE.replace("EQUITY", "market_equity"), "utf-8")
+    out, report = tmp_path / "items.jsonl", tmp_path / "report.json"
+    result = runner.invoke(app, ["perturb", "--card", str(card), "--base", str(base), "--ops", "metric",
+                                 "--n", "300", "--seed", "3", "--out", str(out), "--report", str(report)])
+    assert result.exit_code == 0, result.output
+    undated = sum(json.loads(line)["manifest"]["context"]["as_of"] is None
+                  for line in out.read_text("utf-8").splitlines())
+    [metric] = json.loads(report.read_text("utf-8"))["recipes"]
+    why = "market_equity above 1990's market-value bound ($80B)"  # the only input that can pass it here
+    assert undated > 0 and metric["undated"] == undated and metric["undated_why"] == {why: undated}
+    assert (f"{undated} undated (a fact that describes the day moved, or the date rules one out): {undated} {why}"
+            in " ".join(result.output.split()))
