@@ -347,7 +347,11 @@ def broken_constraint_errors(constraints: tuple[Constraint, ...], inputs: Mappin
         names = sorted(c.expr.names | ({c.derive} if c.derive else set()))
         shown = ", ".join(f"{n} = {format_value(facts[n], inputs[n].type)}" for n in names if n in facts)
         rule = f"{c.derive} == {c.expr.source}" if c.derive else c.expr.source
-        err = LoadError(f"scenario breaks constraint {c.id!r} of {owner} ({rule}): {shown}"
+        # s57nufix (C2): a derived value's mismatch says the value to write, not only the formula
+        want = c.value_for(facts) if c.derive else None
+        fix = (f"; the rule gives {c.derive} = {format_value(want, inputs[c.derive].type)}: state that"
+               if want is not None and c.derive in inputs else "")
+        err = LoadError(f"scenario breaks constraint {c.id!r} of {owner} ({rule}): {shown}{fix}"
                         + (f"; {c.description}" if c.description else ""), rule="constraint", name=c.id)
         if doc is not None:
             first = next((n for n in names if n in facts), None)

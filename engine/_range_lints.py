@@ -82,8 +82,10 @@ def unlinked_ranges(card: Card) -> list[tuple[tuple[Any, ...], LintWarning]]:
                     f"({spread:.1f} orders of magnitude between their extremes) that no constraint reads together: "
                     f"perturbed items will pair figures no company reports ({a} {format_value(top[1], 'money')} on "
                     f"{b} {format_value(bottom[0], 'money')}, {most.normalize():,f} times it); tie them with a "
-                    f"constraint such as 'require: {a} <= 10 * {b}' (the bound the investor's world allows) or "
-                    "narrow the ranges (README, 'Writing a framework card', constraints:)", rule="unlinked-range", name=name)))
+                    f"constraint of the shape 'require: {a} <= K * {b}', K the largest {name} the investor's world "
+                    f"allows, above every threshold a gate compares {name} with (so each verdict stays reachable), "
+                    "or narrow the ranges (README, 'Writing a framework card', constraints:)", rule="unlinked-range",
+                    name=name)))
     return found
 
 

@@ -98,7 +98,8 @@ from ipb.perturb.operators import Step, get_operator
 from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, inapplicable_recipes, parse_mix,
                                  parse_recipes)
 from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
-                              possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive)
+                              possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive,
+                              frozen_input_notes)
 from ipb.perturb.shares import (even_shares as _shares, redistribute as _redistribute,
                                 select_balanced as _select_balanced, weighted_shares as _weighted_shares)
 from ipb.perturb.targeted import UNREACHED
@@ -176,8 +177,9 @@ class Candidate(NamedTuple):
     error: str | None
     changed: int = 0
     point: tuple[Any, ...] = ()
-    #: The base is dated and this scenario is not (a fact that describes the day moved, or the date rules one out).
-    undated: bool = False
+    #: The base is dated and this scenario is not: why, in words (a fact that describes the day moved, or the date
+    #: rules one out; s57nufix C3: the summary counts the reasons); "" when dated.
+    undated: str = ""
 
 
 def key_int(key: str) -> int:
@@ -287,6 +289,25 @@ class Generator:
         return bound is not None and any(
             isinstance(v := scenario.facts.get(n), Decimal) and v > bound and v != base.get(n) for n in sizes)
 
+    def _undated_why(self, scenario: PScenario) -> str:
+        """Why an item of a dated base keeps no date, in words for the run summary (s57nufix, new user C3: 14 items
+        of a 1990 base lost their date because sales passed the $80B market-value bound, and nothing said so)."""
+        from ipb.engine.execute import format_value
+
+        assert self.base.as_of is not None
+        self._outgrew_the_date(scenario), self._market_moved(scenario)  # (they fill the memos read below)
+        year = self.base.as_of.year
+        bound = self.frame.regimes.size_bound(year) if self.frame.regimes.largest else None
+        base = self.base.facts
+        for name in self.frame.memo.get("size_inputs") or ():
+            value = scenario.facts.get(name)
+            if bound is not None and isinstance(value, Decimal) and value > bound and value != base.get(name):
+                return f"{name} above {year}'s market-value bound ({format_value(bound, 'money')})"
+        for name in self.frame.memo.get("dated_inputs") or ():
+            if scenario.facts.get(name) != base.get(name):
+                return f"{name} moved (it describes the day)"
+        return "the date rules out a fact"
+
     def _market_moved(self, scenario: PScenario) -> bool:
         """True when an input that describes the market at the date differs from the base (see ``undated``)."""
         dated = self.frame.memo.get("dated_inputs")
@@ -373,7 +394,7 @@ class Generator:
             if run.near_mode != "defer":  # strict, or fill (s57era): a near duplicate is refused while the hunt lasts
                 return Candidate(r, j, k, None, None, None, changed, point)
             build = False  # put off (GenerationRun._defer): its line is built after the visibly new items
-        undated = scenario.as_of is None and self.base.as_of is not None
+        undated = self._undated_why(scenario) if scenario.as_of is None and self.base.as_of is not None else ""
         # (a taken key was answered above: a candidate that gets here with ``late`` or the base's key has returned)
         if not build and not label:
             return Candidate(r, j, k, None, None, None, changed, point, undated)
@@ -585,6 +606,7 @@ class GenerationRun:
                         reports[cand.recipe].tied += 1
                     if cand.undated:
                         reports[cand.recipe].undated += 1
+                        reports[cand.recipe].undated_why[cand.undated] += 1
                     verdicts[cand.label or ""] += 1
                     diversity.add(cand)
                     yield line
@@ -600,6 +622,7 @@ class GenerationRun:
         result = Generation([], n, reports, dict(verdicts), self.balance, possible_outcomes(frame), notes=self.notes,
                             written=written, diversity=diversity)
         result.notes = result.notes + stuck_card_notes(frame, self.gen.base.facts, result.per_card)
+        result.notes += frozen_input_notes(frame, self.gen.base.facts)  # s57nufix C1: an input no range moves
         result.missing_why = unreachable_inconclusive(frame, self.gen.base.facts, result.missing)
         if written < n:
             why = "; ".join(
@@ -677,6 +700,7 @@ class GenerationRun:
                     rep.tied += 1
                 if cand.undated:
                     rep.undated += 1
+                    rep.undated_why[cand.undated] += 1
                 verdicts[cand.label or ""] += 1
                 diversity.add(cand)
                 yield line
@@ -688,7 +712,9 @@ class GenerationRun:
         self.near_hits.add(cand.recipe, cand.attempt)
         rep.items += 1
         rep.near_admitted += 1
-        rep.undated += cand.undated
+        rep.undated += bool(cand.undated)
+        if cand.undated:
+            rep.undated_why[cand.undated] += 1
         verdicts[cand.label or ""] += 1
         diversity.changed[cand.changed] += 1
         if len(self.near_points) < NEIGHBOUR_SAMPLE:

@@ -245,13 +245,14 @@ class RegimeRegistry:
     def is_market_size(self, spec: InputSpec) -> bool:
         """True for a money input that states a company's market size: named in ``sizes.inputs``, or whose
         ``label``, or else description, is the size figure's own noun phrase ("enterprise value",
-        "Market capitalisation of the company.", "Enterprise value (market cap plus net debt), USD."),
+        "Market capitalisation of the company.", "Enterprise value (market cap plus net debt), USD.",
+        "market value of the common and preferred equity"), or whose name is the figure (``market_equity``),
         so an author's ``ev`` or ``firm_value`` is bounded by its year too. A phrase that goes on
         ("Enterprise value in the bad case", "Market value of the stake") is not the company's size.
         """
         if spec.type != "money":
             return False
-        if spec.name in self.size_inputs:
+        if spec.name in self.size_inputs or _SIZE_NAME.fullmatch(spec.name):
             return True
         return bool(_SIZE_PHRASE.match(spec.label.strip() or spec.description.strip()))
 
@@ -412,10 +413,17 @@ _MOOD_WORDS = frozenset({"sentiment", "psychology", "mood"})
 _MOOD_PHRASE = re.compile(
     r"(?:the |prevailing |current |overall |general |broad )*(?:(?:investor|investors'|market|crowd|public)\s+)?"
     r"(?:mood|sentiment|psychology)\b", re.I)
+#: s57nufix (W1): the kinds of a company's shares may be named ("market value of the common and preferred
+#: equity", "... of the ordinary shares"), and "market equity" is the figure too.
 _SIZE_PHRASE = re.compile(
     r"(?:the |its |current |the company's |the firm's )?(?:enterprise value|ev|market cap|market capitali[sz]ation|"
-    r"equity market value|market value of (?:all )?(?:the )?(?:common )?(?:equity|shares|company|firm|"
+    r"equity market value|market equity|market value of (?:all )?(?:the )?(?:company's |firm's )?"
+    r"(?:(?:common|ordinary|preferred)(?: and (?:common|ordinary|preferred))? )?(?:equity|shares|stock|company|firm|"
     r"whole business|business))(?: of the (?:company|firm|business))?\s*(?:$|[,.;:(])", re.I)
+#: s57nufix (W1): an input name that is the figure itself: ``market_equity``, ``mkt_value``,
+#: ``equity_market_value``, ``market_capitalization_usd``; ``market_value_of_stake`` is not.
+_SIZE_NAME = re.compile(
+    r"(?:equity_)?(?:mkt|market)_(?:cap|capitali[sz]ation|value|equity)(?:_value)?(?:_(?:usd|musd|bn|m))?", re.I)
 
 
 def _when_text(value: Any) -> Any:

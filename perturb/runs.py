@@ -25,6 +25,7 @@ DOMINANT_SHARE = 0.85
 NEIGHBOUR_SAMPLE = 500
 
 __all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance", "stuck_card_notes",
+           "frozen_input_notes",
            "unreachable_inconclusive"]
 
 
@@ -55,6 +56,8 @@ class RecipeReport:
     #: Items written without the dated base's date: a fact that describes the day moved, or a figure the date
     #: rules out (docs/perturbation.md, "Dates that fit the facts"; stop 33). Local backend only (Ray: 0).
     undated: int = 0
+    #: Why those items keep no date, counted (s57nufix C3: "sales above 1990's market-value bound ($80B)").
+    undated_why: Counter[str] = field(default_factory=Counter)
     #: Candidates dropped as near duplicates: within a visible step of an item the recipe took (ipb.perturb.near).
     near: int = 0
     #: Items within a visible step of an earlier item of the recipe, written after the visibly new items.
@@ -71,7 +74,8 @@ class RecipeReport:
                 "errors": dict(self.errors.most_common(3)), "constraint_rejections": self.rejected,
                 "rejection_rate": round(self.rejection_rate, 4), "duplicates": self.duplicates,
                 "too_close": self.too_close, "unreached": self.unreached, "tied_moves": self.tied,
-                "undated": self.undated, "near_duplicates": self.near,
+                "undated": self.undated, "undated_why": dict(self.undated_why.most_common()),
+                "near_duplicates": self.near,
                 "near_admitted": self.near_admitted}
 
 
@@ -196,6 +200,9 @@ class Generation:
                 line += f"; {r.tied} moved inputs tied by a deck rule together"
             if r.undated:
                 line += f"; {r.undated} undated (a fact that describes the day moved, or the date rules one out)"
+                if r.undated_why:
+                    line += ": " + ", ".join(f"{count} {why}" for why, count in r.undated_why.most_common(3)) + (
+                        f" and {len(r.undated_why) - 3} more reasons" if len(r.undated_why) > 3 else "")
             line += ")"
             if r.items < r.share and self.balance and r.distinct >= r.share:
                 # it had enough items: --balance chose others to even the verdicts (new user 18)
@@ -383,6 +390,28 @@ def stuck_card_notes(frame: Frame, facts: Any, per_card: dict[str, dict[str, int
             shown = ", ".join(unstated[:5]) + (f" and {len(unstated) - 5} more" if len(unstated) > 5 else "")
             notes.append(f"card {card_id} is INCONCLUSIVE on every item: the base does not state {shown}, which "
                          "its gates read, and no operator draws an unstated input; state them in the base")
+    return notes
+
+
+def frozen_input_notes(frame: Frame, facts: Any) -> list[str]:
+    """A note for each numeric input a gate reads that the base states but that declares no ``range`` and is no
+    derived input: metric, flip and isolate draw only on a declared range, so the input keeps the base's value in
+    every item they make.
+
+    s57nufix (new user C1): a user removed the range of ``interest_expense``; ``ipb check`` was clean and 300 of 300
+    items stated $200M with nothing in the summary to say so, while every question offered INCONCLUSIVE (a gate
+    dividing by an input with no range counts as possibly undecided, docs/perturbation.md "Questions").
+    """
+    derived = {c.derive for compiled in frame.cards for c in compiled.card.constraints if c.derive}
+    notes = []
+    for name, gates in frame.consumers.items():
+        spec = frame.inputs.get(name)
+        if (spec is None or spec.type not in ("number", "money", "multiple", "ratio") or name not in facts
+                or name in frame.grids or name in derived or not gates):
+            continue
+        notes.append(f"input {name!r} declares no range: metric, flip and isolate never change it, so it keeps the "
+                     "base's value in every item they make (and a gate dividing by it counts as able to be "
+                     "INCONCLUSIVE, so questions offer INCONCLUSIVE); declare a range and a step in the card")
     return notes
 
 
