@@ -99,9 +99,10 @@ from ipb.perturb.recipes import (DEFAULT_OPERATORS, Recipe, default_recipes, ina
                                  parse_recipes)
 from ipb.perturb.runs import (NEIGHBOUR_SAMPLE, Diversity, Generation, RecipeReport, grid_spans, point as _point,
                               possible_outcomes, raw_point, stuck_card_notes, unreachable_inconclusive,
-                              frozen_input_notes)
-from ipb.perturb.shares import (even_shares as _shares, redistribute as _redistribute,
-                                select_balanced as _select_balanced, weighted_shares as _weighted_shares)
+                              frozen_input_notes, one_sided_card_notes)
+from ipb.perturb.shares import (even_shares as _shares, grow_for_balance as _grow_for_balance,
+                                redistribute as _redistribute, select_balanced as _select_balanced,
+                                weighted_shares as _weighted_shares)
 from ipb.perturb.targeted import UNREACHED
 from ipb.perturb.visible import KNIFE_EDGE_PREFIX, knife_edges
 
@@ -132,8 +133,6 @@ DEFAULT_NEAR = "defer"
 _NEW, _NEAR = 1, 2  # GenerationRun._novel: a new scenario, visibly new or within a visible step of its recipe's
 #: With balance, each recipe's pool grows to this many times its share,
 BALANCE_POOL = 3
-#: and, while a verdict is short of an even share, the whole pool up to this many times N.
-BALANCE_POOL_LIMIT = 10
 
 
 @dataclass(frozen=True)
@@ -623,6 +622,7 @@ class GenerationRun:
                             written=written, diversity=diversity)
         result.notes = result.notes + stuck_card_notes(frame, self.gen.base.facts, result.per_card)
         result.notes += frozen_input_notes(frame, self.gen.base.facts)  # s57nufix C1: an input no range moves
+        result.notes += one_sided_card_notes(result.per_card)  # s57 new user W2: an L8 card whose verdict barely moves
         result.missing_why = unreachable_inconclusive(frame, self.gen.base.facts, result.missing)
         if written < n:
             why = "; ".join(
@@ -877,28 +877,4 @@ class GenerationRun:
         chosen = _select_balanced(pools, self.n, ranks)
         chosen.sort(key=lambda c: (ranks[(c.recipe, c.attempt)], c.recipe))
         return chosen
-
-
-def _grow_for_balance(targets: list[int], pools: list[list[Candidate]], reports: list[RecipeReport], n: int,
-                      cap: list[int]) -> bool:
-    """Enlarge the pools when a verdict that occurs is still short of an even share; False when done.
-
-    The rarest verdict's share of the pool so far estimates how much more
-    must be drawn; recipes stop at their attempt cap or when exhausted.
-    """
-    counts = Counter(c.label for pool in pools for c in pool)
-    if len(counts) < 2 or sum(counts.values()) >= BALANCE_POOL_LIMIT * n:
-        return False  # one verdict only, or the pool is already ten times N: as even as it gets
-    quota = ceil(n / len(counts))
-    rarest = min(counts.values())
-    total = sum(counts.values())
-    if rarest >= quota:
-        return False
-    growing = [r for r, rep in enumerate(reports) if not rep.exhausted and rep.attempts < cap[r]]
-    if not growing:
-        return False
-    extra = ceil((quota - rarest) * total / max(1, rarest))
-    for share, r in zip(_shares(extra, len(growing)), growing):
-        targets[r] = len(pools[r]) + share
-    return True
 

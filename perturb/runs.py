@@ -25,7 +25,7 @@ DOMINANT_SHARE = 0.85
 NEIGHBOUR_SAMPLE = 500
 
 __all__ = ["RecipeReport", "Generation", "Diversity", "possible_outcomes", "point", "distance", "stuck_card_notes",
-           "frozen_input_notes",
+           "one_sided_card_notes", "frozen_input_notes",
            "unreachable_inconclusive"]
 
 
@@ -390,6 +390,38 @@ def stuck_card_notes(frame: Frame, facts: Any, per_card: dict[str, dict[str, int
             shown = ", ".join(unstated[:5]) + (f" and {len(unstated) - 5} more" if len(unstated) > 5 else "")
             notes.append(f"card {card_id} is INCONCLUSIVE on every item: the base does not state {shown}, which "
                          "its gates read, and no operator draws an unstated input; state them in the base")
+    return notes
+
+
+#: Share of an L8 run's items at or above which one card's single outcome earns a note (``one_sided_card_notes``).
+ONE_SIDED_SHARE = 0.95
+
+
+def one_sided_card_notes(per_card: dict[str, dict[str, int]], least: int = 20) -> list[str]:
+    """A note for each card of an L8 run (two cards or more) whose one outcome covers ``ONE_SIDED_SHARE`` or more of
+    at least ``least`` items: the set barely varies that investor's verdict (issue 18 item 2 asks L8 items to vary
+    every investor's outcome). Cards INCONCLUSIVE on every item are left to :func:`stuck_card_notes`.
+
+    s57 new user W2: in a three-investor deck Greenblatt's card said DECLINE on 998 of 1,000 items (the base's rank
+    480 lay far from the top 30) and the summary said nothing.
+
+    >>> one_sided_card_notes({"a": {"DECLINE": 998, "INVEST": 2}, "b": {"BUY": 600, "AVOID": 400}})[0][:50]
+    'card a gives DECLINE on 998 of 1,000 items (99.8%)'
+    >>> one_sided_card_notes({"a": {"DECLINE": 19}, "b": {"BUY": 19}})
+    []
+    """
+    if len(per_card) < 2:
+        return []
+    notes = []
+    for card_id, counts in per_card.items():
+        total = sum(counts.values())
+        if total < least or set(counts) == {"INCONCLUSIVE"}:
+            continue
+        outcome, top = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+        if top >= ONE_SIDED_SHARE * total:
+            notes.append(f"card {card_id} gives {outcome} on {top:,} of {total:,} items ({100 * top / total:.1f}%): "
+                         "the set barely varies this investor's verdict; a base nearer that card's boundary "
+                         "gives a more even set")
     return notes
 
 

@@ -4,6 +4,8 @@ and chosen for ``--balance`` (docs/perturbation.md, "Recipes, N, balance, shortf
 
 from __future__ import annotations
 
+from collections import Counter
+from math import ceil
 from typing import TYPE_CHECKING, Sequence
 
 from ipb.perturb.runs import RecipeReport
@@ -11,7 +13,11 @@ from ipb.perturb.runs import RecipeReport
 if TYPE_CHECKING:
     from ipb.perturb.generation import Candidate
 
-__all__ = ["even_shares", "weighted_shares", "redistribute", "select_balanced"]
+__all__ = ["even_shares", "weighted_shares", "redistribute", "select_balanced", "grow_for_balance",
+           "BALANCE_POOL_LIMIT"]
+
+#: With ``--balance``, while a verdict is short of an even share, the whole pool grows up to this many times N.
+BALANCE_POOL_LIMIT = 10
 
 
 def even_shares(n: int, k: int) -> list[int]:
@@ -72,3 +78,27 @@ def select_balanced(pools: list[list[Candidate]], n: int, ranks: dict[tuple[int,
             take[lab] += 1
             left -= 1
     return [c for lab in labels for c in buckets[lab][: take[lab]]]
+
+
+def grow_for_balance(targets: list[int], pools: list[list[Candidate]], reports: list[RecipeReport], n: int,
+                     cap: list[int]) -> bool:
+    """Enlarge the pools when a verdict that occurs is still short of an even share; False when done.
+
+    The rarest verdict's share of the pool so far estimates how much more
+    must be drawn; recipes stop at their attempt cap or when exhausted.
+    """
+    counts = Counter(c.label for pool in pools for c in pool)
+    if len(counts) < 2 or sum(counts.values()) >= BALANCE_POOL_LIMIT * n:
+        return False  # one verdict only, or the pool is already ten times N: as even as it gets
+    quota = ceil(n / len(counts))
+    rarest = min(counts.values())
+    total = sum(counts.values())
+    if rarest >= quota:
+        return False
+    growing = [r for r, rep in enumerate(reports) if not rep.exhausted and rep.attempts < cap[r]]
+    if not growing:
+        return False
+    extra = ceil((quota - rarest) * total / max(1, rarest))
+    for share, r in zip(even_shares(extra, len(growing)), growing):
+        targets[r] = len(pools[r]) + share
+    return True
