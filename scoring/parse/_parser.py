@@ -20,6 +20,7 @@ from ipb.scoring._text import (
     plain_spacing,
 )
 from ipb.scoring.parse._settings_block import blank_settings
+from ipb.scoring.parse._source_lists import blank_source_lists
 from ipb.scoring.parse._dataset_row import blank_prompt_fields
 from ipb.scoring.parse._notebook import blank_notebook_script
 from ipb.scoring.parse._card import _index, _term_index, _term_literals
@@ -122,6 +123,9 @@ class _Parser(_BodyNamedMixin, _FactKeysMixin, _FigureBarsMixin, _DescribedGates
         self.masked, noted = blank_footnotes(self.masked)  # "¹ Gate 3 figures from ...", a Sources: block (_footnotes.py)
         if noted:
             self.notes.append(f"{noted} footnote or reference line(s) under the answer were not read as gate statements")
+        self.masked, sourced = blank_source_lists(self.masked)  # "sources:\n- [1] ...": retrieved documents' titles (_source_lists.py)
+        if sourced:
+            self.notes.append(f"{sourced} line(s) of a numbered list of sources were not read as gate statements")
         self.masked, settings = blank_settings(self.masked)  # "[Screener]\nFilter1=MarketCap|>|5e7": a tool's settings (_settings_block.py)
         if settings:
             self.notes.append(f"{settings} line(s) of a pasted settings file ([Section] and Key=value lines) were not read as gate statements")

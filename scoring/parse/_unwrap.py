@@ -18,6 +18,11 @@ _CONTINUES = re.compile(r"[ \t]*(?:[a-z]|\d|[($\u20ac\u00a3\u00a5~\u2248%&\u2014
 #: A capitalised word opening a line that starts a new item rather than continuing a sentence: a gate or final label.
 _NEW_ITEM = re.compile(r"(?:gates?|steps?|stages?|tests?|criteri(?:on|a)|checks?|lens(?:es)?|verdict|decision|conclusion|"
                        r"recommendation|summary|overall|final|bottom[ \t]+line|result|outcome|rating|signal|action|note|answer)\b", re.IGNORECASE)
+#: A line opening with a numbered gate or step label in lower case ("gate 2 margin of safety: ...", "step 3 - sizing"),
+#: the way a writer who never capitalises numbers the items of a list: a new item, not the rest of a wrapped sentence
+#: (a sentence running on into "gate 2" ends its line with a word no sentence ends with, "... as in\ngate 2", and
+#: still joins).
+_NUMBERED_ITEM = re.compile(r"[ \t]*(?:gate|step|stage|test|criterion|check|lens)[ \t]*(?:#|no\.?[ \t]*)?\d{1,2}\b(?![.,]\d)")
 #: A word in capitals opening a line: an outcome or a verdict ("DECLINE", "PROCEED"), or an acronym heading a new item.
 _CAPS_WORD = re.compile(r"[A-Z][A-Z0-9_/&-]+\b")
 #: A word that cannot end a sentence: a line ending with it (or a comma) runs on into the next, whatever that opens with.
@@ -44,7 +49,9 @@ def unwrap_hard_wrapped(text: str, folded: list[tuple[int, int, int]] | None = N
     sign or a dash, or with a capitalised word whose line carries no label mark (":", " - ", "->") in its first 40
     characters and which is no gate, step or final label ("Gate 2", "Verdict") and no word in capitals ("DECLINE"),
     unless the line before ends with a comma, an arrow or a word no sentence ends with ("... so\nPROCEED again.",
-    "... ->\nPROCEED"), or the break before it was a wrap too. A question's short answer wrapped onto the next line ("... Pass?\nYes.") joins it too.
+    "... ->\nPROCEED"), or the break before it was a wrap too. A line opening with a numbered gate or step label in lower
+    case ("gate 2 margin of safety: ...") is a new item unless the line before runs on. A question's short answer
+    wrapped onto the next line ("... Pass?\nYes.") joins it too.
 
     Parameters
     ----------
@@ -140,7 +147,11 @@ def _joins(text: str, start: int, end: int, *, runs_on: bool = False, inside: bo
         return False
     if classify_line(text, start, end).kind not in ("plain", "short", "label"):
         return False  # a heading, list item, table row, JSON line, bold label or status mark starts a new item
-    if runs_on or _CONTINUES.match(text, start, end) is not None:
+    if runs_on:
+        return True
+    if _NUMBERED_ITEM.match(text, start, end) is not None:
+        return False  # "gate 2 margin of safety: ... -> REJECT" from a writer who never capitalises: a new item
+    if _CONTINUES.match(text, start, end) is not None:
         return True
     line = text[start:end].lstrip(" \t")
     if not line[:1].isupper() or _NEW_ITEM.match(line) is not None or (_CAPS_WORD.match(line) is not None and not inside):
