@@ -747,7 +747,9 @@ class GenerationRun:
             taken[cand.recipe] += 1
             rep.items += 1
             rep.near_admitted += 1
-            rep.undated += cand.undated
+            if cand.undated:  # a reason since s57nufix C3
+                rep.undated += 1
+                rep.undated_why[cand.undated] += 1
             verdicts[cand.label or ""] += 1
             diversity.changed[cand.changed] += 1
             if len(self.near_points) < NEIGHBOUR_SAMPLE:
@@ -767,7 +769,9 @@ class GenerationRun:
                 rep = reports[cand.recipe]
                 rep.items += 1
                 rep.near_admitted += 1
-                rep.undated += cand.undated
+                if cand.undated:
+                    rep.undated += 1
+                    rep.undated_why[cand.undated] += 1
                 rep.tied += bool(deck and TIED in line)
                 verdicts[cand.label or ""] += 1
                 diversity.add(cand)
