@@ -279,26 +279,7 @@ class Frame:
         whenever :meth:`line` would not sweep (a derived input, a card that
         cannot be swept), so the caller searches as before.
         """
-        if self.derived:
-            return False
-        fixed: dict[str, list[tuple[int, tuple[int, ...] | None]]] = self.memo.setdefault("fixed_gates", {})
-        parts = fixed.get(name)
-        if parts is None:
-            # per card that reads ``name``: the gates whose verdict cannot depend on it (None: no sweep)
-            parts = fixed[name] = []
-            for i, c in enumerate(self.cards):
-                if name in self._card_inputs[i]:  # a card that does not read it keeps its outcome at every value
-                    dep = dependent_gates(c, name)
-                    parts.append((i, None if dep is None else tuple(g for g, d in enumerate(dep) if not d)))
-        held = self._prepared(facts)[2]
-        for i, gates in parts:
-            prepared = held[i]
-            if gates is None or prepared is None:
-                return False
-            verdicts = prepared.verdicts
-            if not any(verdicts[g] is _REJECT for g in gates):
-                return False
-        return True
+        return held_by_reject_of(self, facts, (name,))  # one input is the tied case with no partners
 
     def line_key(self, facts: Mapping[str, Any], name: str) -> tuple[Any, ...] | None:
         """A hashable key of :meth:`line` along ``name``: two scenarios with the same key give the same
