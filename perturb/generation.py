@@ -87,6 +87,7 @@ from typing import Any, Callable, Container, Iterator, Mapping, NamedTuple, Sequ
 from ipb._files import write_lines_atomic
 from ipb.errors import IpbError, PerturbError
 from ipb.perturb._pool import COLLECT_EVERY, _Pool, _split  # noqa: F401 (COLLECT_EVERY: re-exported)
+from ipb.perturb._spool import LineSpool
 from ipb.perturb.deck_moves import tied_rules
 from ipb.perturb.flip_era import timed_inputs
 from ipb.perturb.frame import (Frame, PScenario, build_frame, digest, fact_literals, load_base, relevant_key,
@@ -392,7 +393,7 @@ class Generator:
                 r, run.near_spans, point, run.near_relevant) in run.near:
             if run.near_mode != "defer":  # strict, or fill (s57era): a near duplicate is refused while the hunt lasts
                 return Candidate(r, j, k, None, None, None, changed, point)
-            build = False  # put off (GenerationRun._defer): its line is built after the visibly new items
+            # defer: built now and spooled by GenerationRun._defer, written after the visibly new items (s58speedgen)
         undated = self._undated_why(scenario) if scenario.as_of is None and self.base.as_of is not None else ""
         # (a taken key was answered above: a candidate that gets here with ``late`` or the base's key has returned)
         if not build and not label:
@@ -566,6 +567,8 @@ class GenerationRun:
         self.near = KeySet()
         #: the near duplicates accepted and put off (attempts), rebuilt after the visibly new items
         self.near_hits = NearHits()
+        #: the lines of the near duplicates deferred, in the order accepted (ipb.perturb._spool, s58speedgen)
+        self.spool = LineSpool()
         #: the raw points of the first NEIGHBOUR_SAMPLE of them (the diversity sample takes them in file order)
         self.near_points: list[tuple[Any, ...]] = []
         #: DEFAULT_NEAR: "defer" (s53dup), near duplicates taken as items and written last, or "fill" (s57era), refused
@@ -615,6 +618,7 @@ class GenerationRun:
             # stopped (SIGTERM, Ctrl-C, the consumer gone, an error): end the workers now; close() would wait for every
             # queued task, and a run of -n 1e9 stopped by kill hung with its workers' results filling memory
             getattr(pool, "terminate", pool.close)()
+            self.spool.close()
             raise
         pool.close()
         written = sum(r.items for r in reports)
@@ -709,7 +713,9 @@ class GenerationRun:
         """Count a near duplicate as an item of its recipe and put it off: only its (recipe, attempt) is kept."""
         if cand.label is None:  # a worker built it before, as another recipe's near duplicate: label it here
             cand = self.gen.attempt(cand.recipe, cand.attempt, build=False)
-        self.near_hits.add(cand.recipe, cand.attempt)
+        line = cand.line if cand.line is not None else self.gen.line(cand.recipe, cand.attempt)
+        self.spool.add(line)  # s58speedgen: kept built (on disk), not rebuilt by a second run of its operator
+        rep.tied += bool(tied_rules(self.gen.frame) and TIED in line)
         rep.items += 1
         rep.near_admitted += 1
         rep.undated += bool(cand.undated)
@@ -782,13 +788,18 @@ class GenerationRun:
         accepted (lines from ``pool``: the bytes do not depend on ``--workers``)."""
         deck = bool(tied_rules(self.gen.frame))
         points = iter(self.near_points)
-        for pairs in self.near_hits.chunks(REPLAY_CHUNK):
+        for pairs in self.near_hits.chunks(REPLAY_CHUNK):  # those kept aside before a fill run turned to defer
             for (r, _), line in zip(pairs, pool.lines(pairs)):
                 reports[r].tied += bool(deck and TIED in line)
                 point = next(points, None)
                 if point is not None:
                     diversity.place(point)
                 yield line
+        for line in self.spool.drain():  # then those deferred, as built (their tied count was taken then)
+            point = next(points, None)
+            if point is not None:
+                diversity.place(point)
+            yield line
 
     def _novel(self, cand: Candidate, rep: RecipeReport, seen: KeySet, misses: list[int]) -> int:
         """Count the candidate in its recipe's report; ``_NEW`` or ``_NEAR`` (within a visible step of an item of

@@ -11,8 +11,9 @@ The rule (docs/perturbation.md, "Near duplicates"). A numeric fact's declared ra
 an item's *near key* is its card-relevant facts with every numeric one replaced by its bucket index (a category,
 bool or unstated fact as it is). A candidate whose recipe has taken an item with its near key is a near duplicate.
 By default (s53dup) it is taken as any new item, counts towards its recipe's share and is put off: the run keeps
-its (recipe, attempt) in :class:`NearHits` and rebuilds it after the visibly new items, so a file holds the items
-it held before the rule, the visibly distinct ones first, at the cost it had before. With ``--no-near-duplicates``
+its line on disk (:class:`ipb.perturb._spool.LineSpool`, s58speedgen; before, its (recipe, attempt), rebuilt) and
+writes it after the visibly new items, so a file holds the items it held before the rule, the visibly distinct ones
+first, at the cost it had before. With ``--no-near-duplicates``
 (``Job.strict_near``) it is dropped and counts as a miss towards its recipe's exhaustion (s52dup's rule), so the
 share passes to recipes that can still make visibly new items, and the run falls short when too few exist. Two
 recipes may still make items in one bucket (a flip and an isolate near the same line ask different questions).
