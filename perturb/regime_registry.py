@@ -369,6 +369,8 @@ class RegimeRegistry:
             mode = plan[2]
             if mode == _SILENT:
                 continue
+            said: tuple[tuple[str, ...], MoneyFigure | None, bool] | None
+            key: tuple[Any, ...]
             if mode == _AFRESH or not memo:
                 said = self._fact_problems(spec, name, value, facts, year, when, sector)
             else:
@@ -388,6 +390,7 @@ class RegimeRegistry:
                         if len(known) >= FACT_MEMO_LIMIT:
                             known.clear()
                         said = known[key] = self._fact_problems(spec, name, value, facts, year, when, sector)
+            assert said is not None
             if said[0]:
                 found.extend(said[0])
             if said[1] is not None:
