@@ -239,7 +239,7 @@ def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str,
 #: or None) (s58speedver; held with the bound, so an id is not reused while remembered; emptied at
 #: ``QUOTIENT_MEMO_LIMIT`` entries).
 _QUOTIENTS: dict[tuple[int, When, Decimal, Decimal], tuple[MultipleBound, str | None]] = {}
-QUOTIENT_MEMO_LIMIT = 1 << 15
+QUOTIENT_MEMO_LIMIT = 1 << 13
 
 
 def _quotient_outside(m: MultipleBound, top: Decimal, bottom: Decimal, year: When) -> str | None:

@@ -120,7 +120,7 @@ class SectorShare:
 #: reads it, its answer is remembered, or it is worked out every time.
 _SILENT, _KEYED, _AFRESH = 0, 1, 2
 #: :meth:`RegimeRegistry.anachronisms` remembers at most this many facts' answers (then starts again).
-FACT_MEMO_LIMIT = 1 << 16
+FACT_MEMO_LIMIT = 1 << 14
 
 
 def _underpriced_tops(tops: list[tuple[str, Decimal, "MoneyFigure"]], markets: list[tuple[str, Decimal]],
