@@ -199,9 +199,15 @@ def _bounds_at(m: MultipleBound, when: When) -> tuple[Decimal | None, Decimal | 
     return held[1], held[2]
 
 
-def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any], year: When) -> list[str]:
+def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any], year: When,
+                       memo: bool = True) -> list[str]:
     """The quotient bounds (``of``) that ``facts`` break in ``year`` (a year, or the scenario's day): each needs both
     inputs stated as numbers and a denominator above zero (a loss has no P/E), so an undisclosed price or earnings figure breaks nothing.
+
+    s58speedver: the bounds with no limit on ``year`` are set aside once per tuple and date (:func:`_dated`, as
+    :func:`ratio_outside` does), a bound whose two inputs are not both stated is passed before its conditions are
+    read, and the message of a quotient is remembered by its bound, the date and the two values
+    (:func:`_quotient_outside`; ``memo=False`` writes it afresh).
 
     >>> g = MultipleBound("pe3", "price / three-year average earnings", (), (), ((1973, Decimal(4)),),
     ...                   ("price_per_share", "eps_3yr_avg"))
@@ -210,25 +216,53 @@ def ratio_anachronisms(multiples: tuple[MultipleBound, ...], facts: Mapping[str,
     >>> ratio_anachronisms((g,), {"price_per_share": Decimal(12), "eps_3yr_avg": Decimal(3)}, 1973)
     []
     """
-    found: list[str] = []
-    for m in multiples:
-        if len(m.of) != 2 or not m.holds_for(facts):
+    found: list[tuple[int, str]] = []
+    get = facts.get
+    for numerator, rows in _dated(multiples, year):
+        top = get(numerator)
+        if not isinstance(top, Decimal):
             continue
-        top, bottom = facts.get(m.of[0]), facts.get(m.of[1])
-        if not (isinstance(top, Decimal) and isinstance(bottom, Decimal)) or bottom <= 0:
-            continue
-        if _bounds_at(m, year) == (None, None):  # no bound in that year on either side: nothing to divide for
-            continue
-        why = m.outside(f"{m.of[0]} / {m.of[1]}", top / bottom, year)
-        if why is not None:
-            found.append(why)
-    return found
+        for i, m, _, _ in rows:
+            bottom = get(m.of[1])
+            if not isinstance(bottom, Decimal) or bottom <= 0 or not m.holds_for(facts):
+                continue
+            why = _quotient_outside(m, top, bottom, year) if memo else m.outside(f"{m.of[0]} / {m.of[1]}",
+                                                                                     top / bottom, year)
+            if why is not None:
+                found.append((i, why))
+    if len(found) > 1:
+        found.sort()  # in the order of ``multiples`` (the groups by numerator interleave)
+    return [why for _, why in found]
+
+
+#: (id of a bound, year or day, numerator, denominator) -> (the bound, the message of :meth:`MultipleBound.outside`
+#: or None) (s58speedver; held with the bound, so an id is not reused while remembered; emptied at
+#: ``QUOTIENT_MEMO_LIMIT`` entries).
+_QUOTIENTS: dict[tuple[int, When, Decimal, Decimal], tuple[MultipleBound, str | None]] = {}
+QUOTIENT_MEMO_LIMIT = 1 << 13
+
+
+def _quotient_outside(m: MultipleBound, top: Decimal, bottom: Decimal, year: When) -> str | None:
+    """``m.outside("numerator / denominator", top / bottom, year)``, remembered by the bound, the date and the two
+    values (equal values give the same message: it shows the quotient rounded to 0.01 and normalised).
+
+    >>> g = MultipleBound("pe3", "price / EPS", (), (), ((1973, Decimal(4)),), ("p", "e"))
+    >>> _quotient_outside(g, Decimal("9.75"), Decimal(3), 1973), _quotient_outside(g, Decimal("9.750"), Decimal("3.0"), 1973)
+    ('p / e 3.25x (below the lowest price / EPS of its era about 1973, 4x)', 'p / e 3.25x (below the lowest price / EPS of its era about 1973, 4x)')
+    """
+    key = (id(m), year, top, bottom)
+    held = _QUOTIENTS.get(key)
+    if held is None or held[0] is not m:
+        if len(_QUOTIENTS) >= QUOTIENT_MEMO_LIMIT:
+            _QUOTIENTS.clear()
+        held = _QUOTIENTS[key] = (m, m.outside(f"{m.of[0]} / {m.of[1]}", top / bottom, year))
+    return held[1]
 
 
 #: (id of a tuple of bounds, year or day) -> (the tuple, its bounds with a quotient and a limit then: each with
 #: :meth:`MultipleBound.bound` and :meth:`MultipleBound.floor` of that date) (s57speedgen; cleared as ``_YEAR_BOUNDS``).
-_DATED: dict[tuple[int, When], tuple[tuple[MultipleBound, ...], tuple[tuple[MultipleBound, Decimal | None,
-                                                                           Decimal | None], ...]]] = {}
+_DATED: dict[tuple[int, When], tuple[tuple[MultipleBound, ...], tuple[tuple[str, tuple[tuple[
+    int, MultipleBound, Decimal | None, Decimal | None], ...]], ...]]] = {}
 
 
 def ratio_outside(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any], year: When) -> bool:
@@ -245,22 +279,46 @@ def ratio_outside(multiples: tuple[MultipleBound, ...], facts: Mapping[str, Any]
     >>> ratio_outside((g,), {"price_per_share": Decimal(1), "eps_3yr_avg": Decimal(0)}, 1973)  # no quotient of a loss
     False
     """
+    get = facts.get
+    for numerator, rows in _dated(multiples, year):
+        top = get(numerator)  # s58speedver: both inputs stated before the conditions are read
+        if not isinstance(top, Decimal):
+            continue
+        for _, m, most, least in rows:
+            bottom = get(m.of[1])
+            if not isinstance(bottom, Decimal) or bottom <= 0 or not m.holds_for(facts):
+                continue
+            value = top / bottom
+            if (most is not None and value > most) or (least is not None and value < least):
+                return True
+    return False
+
+
+def _dated(multiples: tuple[MultipleBound, ...], year: When
+           ) -> tuple[tuple[str, tuple[tuple[int, MultipleBound, Decimal | None, Decimal | None], ...]], ...]:
+    """The quotient bounds (``of``) of ``multiples`` with a limit on ``year``, grouped by their numerator (groups in
+    the order of their first bound): each as (its place in ``multiples``, the bound, its highest and lowest
+    multiple then), in order. Worked out once per tuple and date (s57speedgen; grouped in s58speedver, so a
+    scenario that states no price reads one fact for all the bounds of a price).
+
+    >>> pe = MultipleBound("a", "p/e", (), (), ((1973, Decimal(4)),), ("p", "e"))
+    >>> pb = MultipleBound("b", "p/b", (), ((1974, Decimal(2)),), (), ("p", "b"))
+    >>> ev = MultipleBound("c", "ev/ebit", (), (), ((1980, Decimal(3)),), ("ev", "ebit"))
+    >>> [(n, [(i, m.id, hi, lo) for i, m, hi, lo in rows]) for n, rows in _dated((pe, ev, pb), 1975)]
+    [('p', [(0, 'a', None, Decimal('4')), (2, 'b', Decimal('2'), None)])]
+    """
     held = _DATED.get((id(multiples), year))
     if held is None or held[0] is not multiples:
         if len(_DATED) >= YEAR_MEMO_LIMIT:
             _DATED.clear()
-        dated = tuple((m, *_bounds_at(m, year)) for m in multiples if len(m.of) == 2)
-        held = _DATED[(id(multiples), year)] = (multiples, tuple(d for d in dated if d[1:] != (None, None)))
-    for m, most, least in held[1]:
-        if not m.holds_for(facts):
-            continue
-        top, bottom = facts.get(m.of[0]), facts.get(m.of[1])
-        if not (isinstance(top, Decimal) and isinstance(bottom, Decimal)) or bottom <= 0:
-            continue
-        value = top / bottom
-        if (most is not None and value > most) or (least is not None and value < least):
-            return True
-    return False
+        groups: dict[str, list[tuple[int, MultipleBound, Decimal | None, Decimal | None]]] = {}
+        for i, m in enumerate(multiples):
+            if len(m.of) == 2:
+                most, least = _bounds_at(m, year)
+                if (most, least) != (None, None):
+                    groups.setdefault(m.of[0], []).append((i, m, most, least))
+        held = _DATED[(id(multiples), year)] = (multiples, tuple((n, tuple(rows)) for n, rows in groups.items()))
+    return held[1]
 
 
 def read_conditions(raw: Mapping[str, Any], add_error: Callable[[str, tuple[Any, ...]], None],

@@ -116,6 +116,13 @@ class SectorShare:
         return _bound_at(self.rows, year)
 
 
+#: How :meth:`RegimeRegistry.anachronisms` answers for an input (:meth:`RegimeRegistry._fact_plan`): no bound
+#: reads it, its answer is remembered, or it is worked out every time.
+_SILENT, _KEYED, _AFRESH = 0, 1, 2
+#: :meth:`RegimeRegistry.anachronisms` remembers at most this many facts' answers (then starts again).
+FACT_MEMO_LIMIT = 1 << 14
+
+
 def _underpriced_tops(tops: list[tuple[str, Decimal, "MoneyFigure"]], markets: list[tuple[str, Decimal]],
                       year: int) -> list[str]:
     """s37review (seed 9090, Greenblatt C #80: $36.8B of EBIT at a $99B market value in March 2006): a figure above
@@ -202,6 +209,18 @@ class RegimeRegistry:
     #: ("market" or a figure id, year) -> that year's bound; filled as years are met.
     _year_memo: dict[tuple[str, int], Decimal | None] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False)
+    #: s58speedver: input name -> its plan in :meth:`anachronisms` (:meth:`_fact_plan`), and every plan made, by
+    #: (name, id of its spec); a plan holds its spec, so an id is not reused while its plan is remembered.
+    _plans: dict[str, tuple[Any, ...]] = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
+    _all_plans: dict[tuple[str, int], tuple[Any, ...]] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False)
+    #: s58speedver: (date, plan token, type, value, conditions met, BA5 figures met, sector) -> one fact's share of
+    #: :meth:`anachronisms` (:meth:`_fact_problems`); emptied at ``FACT_MEMO_LIMIT`` entries.
+    _fact_memo: dict[tuple[Any, ...], tuple[tuple[str, ...], "MoneyFigure | None", bool]] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False)
+    #: s58speedver: a sector input's value -> its :class:`SectorShare` (or None), for :meth:`sector_share`.
+    _share_memo: dict[str, "SectorShare | None"] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     def sector_share(self, facts: Mapping[str, Any]) -> SectorShare | None:
         """s45items: the :class:`SectorShare` table for the sector ``facts`` state (the first sector input of
@@ -210,7 +229,11 @@ class RegimeRegistry:
         for name in self.sector_inputs:
             value = facts.get(name)
             if isinstance(value, str):
-                return next((t for t in self.sector_shares if value in t.values), None)
+                try:
+                    return self._share_memo[value]
+                except KeyError:
+                    found = self._share_memo[value] = next((t for t in self.sector_shares if value in t.values), None)
+                    return found
         return None
 
     def multiple_bound(self, name: str) -> MultipleBound | None:
@@ -313,83 +336,172 @@ class RegimeRegistry:
             return True
         return bool(_MOOD_PHRASE.match(spec.label.strip() or spec.description.strip()))
 
-    def anachronisms(self, inputs: Mapping[str, InputSpec], facts: Mapping[str, Any], year: int | dt.date
-                     ) -> list[str]:
+    def anachronisms(self, inputs: Mapping[str, InputSpec], facts: Mapping[str, Any], year: int | dt.date,
+                     memo: bool = True) -> list[str]:
         """Facts that could not hold in ``year``: a category value that did not exist yet, a negative
         figure before such figures were seen (e.g. a negative policy rate before 2012), a company larger
         than the year's largest (``sizes``: a $482B business in 1995), a revenue, balance sheet or earnings
         figure above the year's largest company's (``sizes.figures``: $600B of sales in 1950), a streak longer
         than the years since ``streaks.began`` (50 years of dividend raises in 1982), a multiple outside its era's
         bounds (``multiples``: 40x earnings in 1979; 3.2x a three-year average EPS in 1973). ``year`` may be the
-        scenario's day, which a multiple's dated rows read (s41gb3); every other bound reads its year."""
+        scenario's day, which a multiple's dated rows read (s41gb3); every other bound reads its year.
+
+        s58speedver: the answer is put together fact by fact (:meth:`_fact_problems`, in ``facts`` order, then the
+        under-priced top earners and the quotient bounds of :func:`ipb.perturb.multiples.ratio_anachronisms`), and
+        each fact's share is remembered by the date, the input, the value and the few other facts its bounds read
+        (:meth:`_fact_plan`): a run states the same values again and again, but rarely all of them together, so a
+        memo keyed by every stated fact (:meth:`ipb.perturb.frame.Frame.dated_anachronisms`) missed on nearly
+        every verified item. ``memo=False`` works every fact out afresh (the same messages, in the same order).
+        """
         when, year = year, (year.year if isinstance(year, dt.date) else year)
         found: list[str] = []
         tops: list[tuple[str, Decimal, MoneyFigure]] = []  # s37review: figures above a third of their bound
         markets: list[tuple[str, Decimal]] = []
         sector = self.sector_share(facts) if self.sector_shares else None
-        share = sector.share(year) if sector is not None else None
+        plans, known = self._plans, self._fact_memo
         for name, value in facts.items():
             spec = inputs.get(name)
             if spec is None:
                 continue
-            if isinstance(value, str) and spec.type == "category":
-                first = self.value_since.get(value)
-                if first is not None and year < first:
-                    found.append(f"{name} {value.replace('_', ' ')} (exists from {first})")
-            elif self.negative_since and isinstance(value, Decimal) and value < 0:
-                fact = self.fact_for(spec)
-                first = self.negative_since.get(fact.id) if fact is not None else None
-                if first is not None and year < first:
-                    found.append(f"negative {name} (first seen in {first})")
-            # before ``began`` the bound is 0 years, never negative: a streak of 0 (no raise yet) holds in any year
-            if (self.streak_began is not None and name in self.streak_inputs and isinstance(value, (int, Decimal))
-                    and not isinstance(value, bool) and value > max(0, year - self.streak_began)):
-                found.append(f"{name} {value} (longer than any such streak about {year}: at most "
-                             f"{max(0, year - self.streak_began)} years, counted from {self.streak_began})")
-            if self.multiples and isinstance(value, Decimal) and spec.type == "multiple":
-                for multiple in self.multiple_bounds(name, facts):
-                    why = multiple.outside(name, value, when)
-                    if why is not None:
-                        found.append(why)
-            if isinstance(value, Decimal) and spec.type == "money":
-                for kind in self.figures:  # BA5: a business model's own record (subscription software by year)
-                    if kind.when and all(_when_text(facts.get(n)) in vs for n, vs in kind.when) and kind.matches(spec) and \
-                            value > kind.bound(year):
-                        found.append(f"{name} {_money(value)} (above the largest {kind.what} about {year}, "
-                                     f"{_money(kind.bound(year))})")
-                figure = self._bounded(spec)
-                if figure is None:
-                    continue
-                key = (figure if isinstance(figure, str) else figure.id, year)
-                try:
-                    limit = self._year_memo[key]
-                except KeyError:
-                    limit = self._year_memo[key] = (self.size_bound(year) if isinstance(figure, str)
-                                                    else figure.bound(year))
-                if isinstance(figure, str):
-                    markets.append((name, value))
-                elif figure.priced and limit is not None and value > 0 and 3 * value > limit:
-                    tops.append((name, value, figure))
-                if limit is None:
-                    continue
-                if not value > limit:
-                    if sector is not None and share is not None and value > limit * share:  # s45items
-                        noun = "market value" if isinstance(figure, str) else figure.what
-                        found.append(f"{name} {_money(value)} (above the largest {sector.what}'s {noun} about "
-                                     f"{year}, {_money(limit * share)}: {_percent(share)} of the largest US "
-                                     "company's)")
-                    continue
-                if isinstance(figure, str):
-                    found.append(f"{name} {_money(value)} (above the largest company's market value about "
-                                 f"{year}, {_money(limit)})")
+            plan = plans.get(name)
+            if plan is None or plan[0] is not spec:
+                plan = self._fact_plan(name, spec)
+            mode = plan[2]
+            if mode == _SILENT:
+                continue
+            said: tuple[tuple[str, ...], MoneyFigure | None, bool] | None
+            key: tuple[Any, ...]
+            if mode == _AFRESH or not memo:
+                said = self._fact_problems(spec, name, value, facts, year, when, sector)
+            else:
+                reads = plan[3]
+                if reads:  # the other facts the bounds' conditions read, each with its type (1 == True)
+                    read = tuple(map(facts.get, reads))
+                    key = (when, plan[1], value.__class__, value, read, tuple(map(type, read)),
+                           id(sector) if plan[4] and sector is not None else None)
                 else:
-                    found.append(f"{name} {_money(value)} (above the largest US company's {figure.what} about "
-                                 f"{year}, {_money(limit)})")
+                    key = (when, plan[1], value.__class__, value, id(sector) if plan[4] and sector is not None else None)
+                try:
+                    said = known.get(key)
+                except TypeError:  # a value that cannot be a key
+                    said = self._fact_problems(spec, name, value, facts, year, when, sector)
+                else:
+                    if said is None:
+                        if len(known) >= FACT_MEMO_LIMIT:
+                            known.clear()
+                        said = known[key] = self._fact_problems(spec, name, value, facts, year, when, sector)
+            assert said is not None
+            if said[0]:
+                found.extend(said[0])
+            if said[1] is not None:
+                tops.append((name, value, said[1]))
+            elif said[2]:
+                markets.append((name, value))
         if tops and markets:
             found.extend(_underpriced_tops(tops, markets, year))
         if self.multiples:  # s39rules: a P/E a card states as price and earnings per share (``of``)
-            found.extend(ratio_anachronisms(self.multiples, facts, when))
+            found.extend(ratio_anachronisms(self.multiples, facts, when, memo))
         return found
+
+    def _fact_plan(self, name: str, spec: InputSpec) -> tuple[Any, ...]:
+        """How :meth:`anachronisms` answers for the fact ``name`` stated as ``spec`` (s58speedver), remembered per
+        input: ``(spec, token, mode, reads, sized)``. ``mode`` is ``_SILENT`` for an input no bound reads
+        (whatever its value), ``_AFRESH`` for a streak (its message shows the value as written, so equal values
+        written apart, ``5`` and ``5.0``, are not one answer), else ``_KEYED``; ``reads`` names the other inputs
+        that decide which bounds apply to it (the conditions, ``when``, ``at_least`` ..., of a multiple input's era
+        bounds; the ``when`` of the figures kept for some businesses, ``sizes.figures``, that a money input
+        states), ``sized`` says whether a sector's share can scale its bound. The memo key of a fact is the date, ``token`` (one per input
+        met, never reused), the value with its type and, for these, the values and types of the facts those
+        conditions read (``reads``) and which sector is stated.
+        """
+        held = self._all_plans.get((name, id(spec)))
+        if held is None or held[0] is not spec:
+            money, multiple = spec.type == "money", spec.type == "multiple"
+            fact = self.fact_for(spec) if self.negative_since else None
+            negative = fact is not None and self.negative_since.get(fact.id) is not None
+            if self.streak_began is not None and name in self.streak_inputs:
+                mode = _AFRESH
+            elif money or (multiple and self.multiples) or negative or (spec.type == "category" and self.value_since):
+                mode = _KEYED
+            else:
+                mode = _SILENT
+            reads: dict[str, None] = {}
+            if multiple:  # the conditions of the era bounds of this multiple (``multiple_bounds``)
+                for m in self.multiples:
+                    if name in m.inputs:
+                        reads.update(dict.fromkeys(m.reads))
+            if money:  # the conditions of the figures kept for some businesses (BA5)
+                for k in self.figures:
+                    if k.when and k.matches(spec):
+                        reads.update(dict.fromkeys(n for n, _ in k.when))
+            sized = money and self._bounded(spec) is not None and bool(self.sector_shares)
+            held = self._all_plans[(name, id(spec))] = (spec, len(self._all_plans), mode, tuple(reads), sized)
+        self._plans[name] = held
+        return held
+
+    def _fact_problems(self, spec: InputSpec, name: str, value: Any, facts: Mapping[str, Any], year: int,
+                       when: int | dt.date, sector: SectorShare | None
+                       ) -> tuple[tuple[str, ...], MoneyFigure | None, bool]:
+        """One fact's share of :meth:`anachronisms`: its messages (in the order they are written), the figure it
+        states near the top of its year (a top earner, or None) and whether it states a market size."""
+        found: list[str] = []
+        top: MoneyFigure | None = None
+        market = False
+        if isinstance(value, str) and spec.type == "category":
+            first = self.value_since.get(value)
+            if first is not None and year < first:
+                found.append(f"{name} {value.replace('_', ' ')} (exists from {first})")
+        elif self.negative_since and isinstance(value, Decimal) and value < 0:
+            fact = self.fact_for(spec)
+            first = self.negative_since.get(fact.id) if fact is not None else None
+            if first is not None and year < first:
+                found.append(f"negative {name} (first seen in {first})")
+        # before ``began`` the bound is 0 years, never negative: a streak of 0 (no raise yet) holds in any year
+        if (self.streak_began is not None and name in self.streak_inputs and isinstance(value, (int, Decimal))
+                and not isinstance(value, bool) and value > max(0, year - self.streak_began)):
+            found.append(f"{name} {value} (longer than any such streak about {year}: at most "
+                         f"{max(0, year - self.streak_began)} years, counted from {self.streak_began})")
+        if self.multiples and isinstance(value, Decimal) and spec.type == "multiple":
+            for multiple in self.multiple_bounds(name, facts):
+                why = multiple.outside(name, value, when)
+                if why is not None:
+                    found.append(why)
+        if isinstance(value, Decimal) and spec.type == "money":
+            for kind in self.figures:  # BA5: a business model's own record (subscription software by year)
+                if kind.when and all(_when_text(facts.get(n)) in vs for n, vs in kind.when) and kind.matches(spec) and \
+                        value > kind.bound(year):
+                    found.append(f"{name} {_money(value)} (above the largest {kind.what} about {year}, "
+                                 f"{_money(kind.bound(year))})")
+            figure = self._bounded(spec)
+            if figure is None:
+                return tuple(found), top, market
+            key = (figure if isinstance(figure, str) else figure.id, year)
+            try:
+                limit = self._year_memo[key]
+            except KeyError:
+                limit = self._year_memo[key] = (self.size_bound(year) if isinstance(figure, str)
+                                                else figure.bound(year))
+            if isinstance(figure, str):
+                market = True
+            elif figure.priced and limit is not None and value > 0 and 3 * value > limit:
+                top = figure
+            if limit is None:
+                return tuple(found), top, market
+            if not value > limit:
+                share = sector.share(year) if sector is not None else None
+                if sector is not None and share is not None and value > limit * share:  # s45items
+                    noun = "market value" if isinstance(figure, str) else figure.what
+                    found.append(f"{name} {_money(value)} (above the largest {sector.what}'s {noun} about "
+                                 f"{year}, {_money(limit * share)}: {_percent(share)} of the largest US "
+                                 "company's)")
+                return tuple(found), top, market
+            if isinstance(figure, str):
+                found.append(f"{name} {_money(value)} (above the largest company's market value about "
+                             f"{year}, {_money(limit)})")
+            else:
+                found.append(f"{name} {_money(value)} (above the largest US company's {figure.what} about "
+                             f"{year}, {_money(limit)})")
+        return tuple(found), top, market
 
     def get(self, regime_id: str) -> Regime:
         """A regime by id.

@@ -157,7 +157,8 @@ class ConstraintMemo:
     def __init__(self, limit: int = CONSTRAINT_MEMO_LIMIT) -> None:
         self.limit = limit
         #: id of a card -> (the card, its plans keyed by values, its plans keyed by literals): one memo per
-        #: constraint in each; a plan by literals is ``[constraint, names, memo or None, lookups, misses]``
+        #: constraint in each; a plan by literals is ``[constraint, names, memo or None, lookups, misses, fn]``,
+        #: ``fn`` the compiled expression's function of a ``require:`` constraint (None for a ``derive:`` one)
         self._cards: dict[int, tuple[Card, list[tuple[Constraint, tuple[str, ...] | None, dict[Any, bool]]],
                                      list[list[Any]]]] = {}
 
@@ -180,7 +181,8 @@ class ConstraintMemo:
             for k in card.constraints:
                 reads = set(k.expr.names) | ({k.derive} if k.derive is not None else set())
                 plans.append((k, tuple(sorted(reads)) if reads <= set(card.inputs) else None, {}))
-            held = self._cards[id(card)] = (card, plans, [[k, names, None if names is None else {}, 0, 0]
+            held = self._cards[id(card)] = (card, plans, [[k, names, None if names is None else {}, 0, 0,
+                                                           k.expr.fn if k.derive is None else None]
                                                           for k, names, _ in plans])
         if literals is not None:
             return self._by_literals(held[2], facts, literals)
@@ -217,7 +219,10 @@ class ConstraintMemo:
         for plan_ in plan:
             k, names, memo = plan_[0], plan_[1], plan_[2]
             if memo is None:
-                if k.broken(facts):
+                # s58speedver: a ``require:`` constraint is its compiled function's answer, called directly (what
+                # ``Constraint.broken`` returns through two more calls: ``fn`` is False exactly when the public value is)
+                fn = plan_[5]
+                if (fn(facts) is False) if fn is not None else k.broken(facts):
                     out.append(k)
                 continue
             key = tuple(map(get, names))  # None: the input is not stated

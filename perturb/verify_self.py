@@ -397,7 +397,10 @@ def _date_problems(frame: Frame, manifest: Mapping[str, Any], as_of: dt.date | N
                 or n in regimes.streak_inputs
                 or regimes.era_multiple(spec)
                 or (regimes.negative_since and spec.type != "category" and regimes.fact_for(spec) is not None))
-        stale = frame.dated_anachronisms(typed, timed, as_of) if timed else []
+        # s58speedver: asked of the registry, which remembers each fact's answer (the frame's memo, keyed by all
+        # the timed facts together, missed on nearly every item); the same facts, in the same order
+        stale = regimes.anachronisms(frame.inputs, {n: v for n, v in typed.items() if n in timed}, as_of) \
+            if timed else []
         if stale:
             out.append(f"date: facts that could not hold on {as_of.isoformat()}: " + ", ".join(stale))
     dates = manifest.get("fact_dates") or {}
