@@ -1,0 +1,47 @@
+"""Whether a derived input's rounding decides a gate (s58 new user, F-W2).
+
+A ``derive:`` constraint writes its input as the input is written (its
+step: ``current_ratio`` to 0.01x), so the value the gates read is the
+rounded quotient of the sources the question states. When the rounding
+carries the value across a line a gate reads (current assets $4.37B over
+current liabilities $2.19B is 1.9954, written 2x, beside a gate
+``current_ratio >= 2x``), a reader who divides the stated figures gets
+the other verdict: the stated facts no longer imply the gold.
+
+:func:`rounds_across` finds such a scenario: it runs the card on the
+rounded value and on the exact quotient and compares the traces (the
+outcome and the verdict of every gate reached). :meth:`Frame.violations
+<ipb.perturb.frame.Frame.violations>` reports it as a broken constraint,
+so a draw that does it is refused and redrawn and counted among the
+constraint rejections of the run's summary, like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ipb.engine.card import Constraint
+from ipb.engine.execute import execute
+from ipb.engine.graph import CompiledCard
+
+__all__ = ["rounds_across"]
+
+
+def _trace_key(card: CompiledCard, facts: Mapping[str, Any]) -> tuple[Any, ...]:
+    trace = execute(card, facts)
+    return (trace.outcome, *(r.verdict for r in trace.gates))
+
+
+def rounds_across(card: CompiledCard, facts: Mapping[str, Any], k: Constraint) -> bool:
+    """True when ``facts`` (a card's share, derived inputs already set to their written value) give another
+    trace with ``k``'s derived input at its exact, unrounded value.
+
+    A value the rounding does not change, or an unknown source, is never across a line.
+    """
+    if k.derive is None:
+        return False
+    stated = facts.get(k.derive)
+    exact = k.value_for(facts, exact=True)
+    if stated is None or exact is None or exact == stated:
+        return False
+    return _trace_key(card, facts) != _trace_key(card, {**facts, k.derive: exact})
